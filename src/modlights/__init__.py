@@ -1,0 +1,14 @@
+"""modlights: solve, analyse and generate modular Lights Out puzzles.
+
+>>> import modlights as ml
+>>> b = ml.Board.grid(5, 5, states=3, pattern="cross")
+>>> s = ml.Solver(b)
+>>> sol = s.solve(b.random_state(rng=1))
+"""
+from .board import Board
+from .patterns import PATTERNS
+from .solver import Solution, Solver, Unsolvable
+
+__version__ = "0.1.0"
+
+__all__ = ["Board", "PATTERNS", "Solution", "Solver", "Unsolvable", "__version__"]

@@ -1,0 +1,534 @@
+"""Board: the geometry of a puzzle and its tap matrix A.
+
+A board lists its active tiles (holes left out), the rows of A, and its tappable
+tiles (locked tiles left out), the columns of A. Column j of A is the effect of
+tapping tap j. The matrix is built lazily: a Board itself stores only geometry, so
+very large boards cost only their masks until a dense matrix is asked for.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from .patterns import Offsets, is_mixed, parse_mixed, parse_pattern
+
+__all__ = ["Board", "MAX_TILES", "MAX_SIDE"]
+
+#: Largest number of tiles (rows * cols, or cells of a graph board) accepted.
+MAX_TILES = 1 << 27
+#: Largest side of a grid board.
+MAX_SIDE = 1 << 20
+#: Largest dense matrix (n_cells * n_taps bytes) that ``matrix()`` will build.
+MAX_DENSE = 1 << 32
+
+
+def _check_states(states: Any) -> int:
+    if isinstance(states, (bool, np.bool_)) or not isinstance(states, (int, np.integer)):
+        raise ValueError(f"states must be an int from 2 to 255, got {states!r}")
+    n = int(states)
+    if not 2 <= n <= 255:
+        raise ValueError(f"states must be from 2 to 255, got {n}")
+    return n
+
+
+def _check_dim(name: str, v: Any) -> int:
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        raise ValueError(f"{name} must be a positive int, got {v!r}")
+    v = int(v)
+    if not 1 <= v <= MAX_SIDE:
+        raise ValueError(f"{name} must be from 1 to {MAX_SIDE}, got {v}")
+    return v
+
+
+def _as_int_array(a: Any, what: str) -> np.ndarray:
+    """An integer ndarray from any integer-like input; ValueError otherwise."""
+    arr = np.asarray(a)
+    if arr.dtype == bool:
+        return arr.astype(np.int64)
+    if arr.dtype.kind in "iu":
+        return arr
+    if arr.dtype.kind == "f":
+        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
+            raise ValueError(f"{what} must hold integers, got non-integral floats")
+        return arr.astype(np.int64)
+    if arr.dtype.kind == "O":
+        try:
+            return np.array([int(x) for x in arr.ravel()], dtype=object).reshape(arr.shape)
+        except (TypeError, ValueError):
+            pass
+    raise ValueError(f"{what} must be an array of integers, got dtype {arr.dtype}")
+
+
+def _reduce_mod(arr: np.ndarray, n: int) -> np.ndarray:
+    """arr mod n as uint8 (values 0..n-1), for any integer dtype, negatives too."""
+    if arr.dtype.kind == "O":
+        return np.array([int(x) % n for x in arr.ravel()], dtype=np.uint8).reshape(arr.shape)
+    if arr.dtype == np.uint64:
+        return (arr % np.uint64(n)).astype(np.uint8)
+    return np.mod(arr.astype(np.int64, copy=False), n).astype(np.uint8)
+
+
+class Board:
+    """A Lights Out board: tiles with ``states`` states and a tap pattern.
+
+    Build one with :meth:`Board.grid` (rectangular boards, optionally a torus, with
+    locks, holes and per-tile patterns) or :meth:`Board.from_effects` (any graph).
+    """
+
+    # ------------------------------------------------------------------ construction
+    def __init__(self, *_args, **_kw):
+        raise TypeError("use Board.grid(...) or Board.from_effects(...) to make a board")
+
+    @classmethod
+    def _new(cls) -> "Board":
+        return object.__new__(cls)
+
+    @classmethod
+    def grid(cls, rows: int, cols: int, states: int = 2, pattern: Any = "cross", *,
+             locked: Any = None, holes: Any = None, wrap: bool = False) -> "Board":
+        """A rows x cols grid board.
+
+        pattern: a name from ``PATTERNS``, a sequence of (dr, dc) offsets used exactly
+        as given, or for a mixed board a (rows, cols) nested list of such entries.
+        locked / holes: boolean (rows, cols) masks or iterables of (r, c).
+        wrap: the board is a torus; offsets that land on the same tile add up.
+        """
+        rows = _check_dim("rows", rows)
+        cols = _check_dim("cols", cols)
+        if rows * cols > MAX_TILES:
+            raise ValueError(f"board too large: {rows}x{cols} = {rows * cols} tiles, "
+                             f"at most {MAX_TILES} allowed")
+        n = _check_states(states)
+        b = cls._new()
+        b._kind = "grid"
+        b._n = n
+        b._shape = (rows, cols)
+        b._wrap = bool(wrap)
+        if is_mixed(pattern, rows, cols):
+            b._mixed = parse_mixed(pattern, rows, cols)
+            b._pattern = None
+        else:
+            b._pattern = parse_pattern(pattern)
+            b._mixed = None
+        lock = b._mask(locked, "locked")
+        hole = b._mask(holes, "holes")
+        both = lock & hole
+        if both.any():
+            r, c = map(int, np.argwhere(both)[0])
+            raise ValueError(f"tile ({r}, {c}) is both locked and a hole; a tile may be one or the other")
+        b._locked = lock
+        b._holes = hole
+        b._active = ~hole
+        b._tappable = ~hole & ~lock
+        b._init_index()
+        return b
+
+    @classmethod
+    def from_effects(cls, effects: Sequence[Iterable[int]], states: int,
+                     n_cells: int | None = None) -> "Board":
+        """A graph board: tap j advances every cell listed in ``effects[j]`` by one
+        (a cell listed k times advances k times). Cells are 0..n_cells-1."""
+        n = _check_states(states)
+        try:
+            eff = [list(e) for e in effects]
+        except TypeError:
+            raise ValueError("effects must be a sequence of lists of cell indices") from None
+        if len(eff) > MAX_TILES:
+            raise ValueError(f"too many taps: {len(eff)}, at most {MAX_TILES}")
+        flat: list[int] = []
+        tap_of: list[int] = []
+        for j, e in enumerate(eff):
+            for c in e:
+                if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)):
+                    raise ValueError(f"effects[{j}] holds {c!r}; cell indices must be ints")
+                flat.append(int(c))
+                tap_of.append(j)
+        hi = max(flat) + 1 if flat else 0
+        if n_cells is None:
+            m = hi
+        else:
+            if isinstance(n_cells, (bool, np.bool_)) or not isinstance(n_cells, (int, np.integer)):
+                raise ValueError(f"n_cells must be a non-negative int, got {n_cells!r}")
+            m = int(n_cells)
+            if m < 0 or m > MAX_TILES:
+                raise ValueError(f"n_cells must be from 0 to {MAX_TILES}, got {m}")
+        if flat and (min(flat) < 0 or hi > m):
+            bad = next(c for c in flat if c < 0 or c >= m)
+            raise ValueError(f"cell index {bad} out of range: cells are 0..{m - 1}")
+        b = cls._new()
+        b._kind = "graph"
+        b._n = n
+        b._shape = (m,)
+        b._wrap = False
+        b._pattern = None
+        b._mixed = None
+        b._effects = tuple(tuple(e) for e in eff)
+        b._locked = np.zeros(m, dtype=bool)
+        b._holes = np.zeros(m, dtype=bool)
+        b._active = np.ones(m, dtype=bool)
+        b._tappable = None
+        b._cells_flat = np.arange(m, dtype=np.int64)
+        b._taps_flat = np.arange(len(eff), dtype=np.int64)
+        b._coo_cache = (np.asarray(flat, dtype=np.int64), np.asarray(tap_of, dtype=np.int64))
+        return b
+
+    def _mask(self, spec: Any, what: str) -> np.ndarray:
+        rows, cols = self._shape
+        mask = np.zeros((rows, cols), dtype=bool)
+        if spec is None:
+            return mask
+        if isinstance(spec, np.ndarray) and spec.dtype == bool or _is_bool_nested(spec):
+            arr = np.asarray(spec, dtype=bool)
+            if arr.shape != (rows, cols):
+                raise ValueError(f"{what} mask has shape {arr.shape}, the board is {(rows, cols)}")
+            return arr.copy()
+        arr = np.asarray(spec) if not isinstance(spec, (set, frozenset)) else np.asarray(sorted(spec))
+        if arr.ndim == 2 and arr.shape == (rows, cols) and cols != 2 and arr.dtype.kind in "iu" \
+                and np.isin(arr, (0, 1)).all():
+            return arr.astype(bool)
+        try:
+            positions = [tuple(p) for p in spec]
+        except TypeError:
+            raise ValueError(f"{what} must be a boolean {rows}x{cols} mask or an iterable "
+                             "of (row, col) positions") from None
+        for p in positions:
+            r, c = self._check_pos(p, what)
+            mask[r, c] = True
+        return mask
+
+    def _init_index(self) -> None:
+        rows, cols = self._shape
+        self._cells_flat = np.flatnonzero(self._active.ravel())
+        self._taps_flat = np.flatnonzero(self._tappable.ravel())
+        self._coo_cache = None
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def states(self) -> int:
+        """n: the number of states of every tile."""
+        return self._n
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """(rows, cols) for grids, (n_cells,) for graph boards."""
+        return self._shape
+
+    @property
+    def is_grid(self) -> bool:
+        return self._kind == "grid"
+
+    @property
+    def wrap(self) -> bool:
+        return self._wrap
+
+    @property
+    def pattern(self) -> Offsets | None:
+        """The offsets of a uniform grid pattern (None for mixed and graph boards)."""
+        return self._pattern
+
+    @property
+    def mixed(self) -> list[list[Offsets]] | None:
+        """The per-tile offsets of a mixed board (None otherwise)."""
+        return None if self._mixed is None else [list(r) for r in self._mixed]
+
+    @property
+    def effects(self) -> tuple[tuple[int, ...], ...] | None:
+        """The effect lists of a graph board (None for grids)."""
+        return self._effects if self._kind == "graph" else None
+
+    @property
+    def locked(self) -> np.ndarray:
+        """Boolean mask of locked tiles (copy)."""
+        return self._locked.copy()
+
+    @property
+    def holes(self) -> np.ndarray:
+        """Boolean mask of holes (copy)."""
+        return self._holes.copy()
+
+    @property
+    def n_cells(self) -> int:
+        """Number of active tiles: the rows of A."""
+        return int(self._cells_flat.size)
+
+    @property
+    def n_taps(self) -> int:
+        """Number of tappable tiles: the columns of A."""
+        return int(self._taps_flat.size)
+
+    @property
+    def cells(self) -> list:
+        """Active positions in row-major order: the rows of A."""
+        return self._positions(self._cells_flat)
+
+    @property
+    def taps(self) -> list:
+        """Tappable positions in row-major order: the columns of A."""
+        return self._positions(self._taps_flat)
+
+    def _positions(self, flat: np.ndarray) -> list:
+        if self._kind == "graph":
+            return [int(i) for i in flat]
+        cols = self._shape[1]
+        return [(int(i) // cols, int(i) % cols) for i in flat]
+
+    # ------------------------------------------------------------------ positions
+    def _check_pos(self, pos: Any, what: str = "position") -> Any:
+        if self._kind == "graph":
+            if isinstance(pos, (bool, np.bool_)) or not isinstance(pos, (int, np.integer)):
+                raise ValueError(f"{what} on a graph board must be an int index, got {pos!r}")
+            return int(pos)
+        try:
+            r, c = pos
+            if isinstance(r, (bool, np.bool_)) or isinstance(c, (bool, np.bool_)):
+                raise TypeError
+            r, c = int(r), int(c)
+            if (r, c) != tuple(pos):
+                raise TypeError
+        except (TypeError, ValueError):
+            raise ValueError(f"{what} must be a (row, col) pair of ints, got {pos!r}") from None
+        rows, cols = self._shape
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise ValueError(f"{what} {(r, c)} is off the board: rows 0..{rows - 1}, cols 0..{cols - 1}")
+        return r, c
+
+    def tap_index(self, pos: Any) -> int:
+        """Column of A for the tap at ``pos``; ValueError for holes, locked tiles, off-board."""
+        if self._kind == "graph":
+            if isinstance(pos, (bool, np.bool_)) or not isinstance(pos, (int, np.integer)):
+                raise ValueError(f"a tap on a graph board is an int index, got {pos!r}")
+            j = int(pos)
+            if not 0 <= j < self.n_taps:
+                raise ValueError(f"tap {j} out of range: taps are 0..{self.n_taps - 1}")
+            return j
+        r, c = self._check_pos(pos, "tap position")
+        if self._holes[r, c]:
+            raise ValueError(f"cannot tap {(r, c)}: it is a hole")
+        if self._locked[r, c]:
+            raise ValueError(f"cannot tap {(r, c)}: it is locked")
+        flat = r * self._shape[1] + c
+        return int(np.searchsorted(self._taps_flat, flat))
+
+    def cell_index(self, pos: Any) -> int:
+        """Row of A for the tile at ``pos``; ValueError for holes and off-board."""
+        if self._kind == "graph":
+            if isinstance(pos, (bool, np.bool_)) or not isinstance(pos, (int, np.integer)):
+                raise ValueError(f"a cell on a graph board is an int index, got {pos!r}")
+            i = int(pos)
+            if not 0 <= i < self.n_cells:
+                raise ValueError(f"cell {i} out of range: cells are 0..{self.n_cells - 1}")
+            return i
+        r, c = self._check_pos(pos, "cell position")
+        if self._holes[r, c]:
+            raise ValueError(f"{(r, c)} is a hole, not a tile")
+        return int(np.searchsorted(self._cells_flat, r * self._shape[1] + c))
+
+    # ------------------------------------------------------------------ the matrix
+    def offsets_at(self, r: int, c: int) -> Offsets:
+        """The pattern of the tile at (r, c)."""
+        return self._mixed[r][c] if self._mixed is not None else self._pattern
+
+    def coo(self) -> tuple[np.ndarray, np.ndarray]:
+        """A in coordinate form: (cell_rows, tap_cols), one entry per unit of effect
+        (repeated pairs add up). Cached."""
+        if self._coo_cache is None:
+            self._coo_cache = self._build_coo()
+        return self._coo_cache
+
+    def _build_coo(self) -> tuple[np.ndarray, np.ndarray]:
+        rows, cols = self._shape
+        cell_of = np.full(rows * cols, -1, dtype=np.int64)
+        cell_of[self._cells_flat] = np.arange(self._cells_flat.size)
+        tr_all = self._taps_flat // cols
+        tc_all = self._taps_flat % cols
+        tap_ids = np.arange(self._taps_flat.size, dtype=np.int64)
+        groups: list[tuple[Offsets, np.ndarray]]
+        if self._mixed is None:
+            groups = [(self._pattern, tap_ids)]
+        else:
+            by: dict[Offsets, list[int]] = {}
+            for j, (r, c) in enumerate(zip(tr_all.tolist(), tc_all.tolist())):
+                by.setdefault(self._mixed[r][c], []).append(j)
+            groups = [(k, np.asarray(v, dtype=np.int64)) for k, v in by.items()]
+        ci_parts, tj_parts = [], []
+        for offs, ids in groups:
+            tr, tc = tr_all[ids], tc_all[ids]
+            for dr, dc in offs:
+                rr, cc = tr + dr, tc + dc
+                if self._wrap:
+                    rr, cc = rr % rows, cc % cols
+                    keep = slice(None)
+                else:
+                    keep = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
+                ci = cell_of[rr[keep] * cols + cc[keep]]
+                tj = ids[keep]
+                ok = ci >= 0
+                ci_parts.append(ci[ok])
+                tj_parts.append(tj[ok])
+        if ci_parts:
+            return np.concatenate(ci_parts), np.concatenate(tj_parts)
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+
+    def matrix(self) -> np.ndarray:
+        """A: the dense (n_cells x n_taps) uint8 tap matrix, entries mod n."""
+        m, r = self.n_cells, self.n_taps
+        if m * r > MAX_DENSE:
+            raise ValueError(f"the dense matrix would have {m}x{r} entries, more than "
+                             f"{MAX_DENSE}; use the structured solvers for boards this large")
+        ci, tj = self.coo()
+        acc = np.zeros(m * r, dtype=np.int64)
+        if ci.size:
+            np.add.at(acc, ci * r + tj, 1)
+        return np.mod(acc, self._n).astype(np.uint8).reshape(m, r)
+
+    # ------------------------------------------------------------------ state conversion
+    def coerce_state(self, state: Any, what: str = "state") -> np.ndarray:
+        """A board-shaped uint8 array (values mod n, zero at holes) from any integer input."""
+        arr = _as_int_array(state, what)
+        if arr.shape != self._shape:
+            raise ValueError(f"{what} has shape {arr.shape}, the board has shape {self._shape}")
+        out = _reduce_mod(arr, self._n)
+        if self._kind == "grid":
+            out[self._holes] = 0
+        return out
+
+    def coerce_target(self, target: Any) -> np.ndarray:
+        """A board-shaped target from an int (every tile) or a board-shaped array."""
+        if isinstance(target, (int, np.integer)) and not isinstance(target, (bool, np.bool_)):
+            out = np.full(self._shape, int(target) % self._n, dtype=np.uint8)
+            if self._kind == "grid":
+                out[self._holes] = 0
+            return out
+        if isinstance(target, (bool, np.bool_)):
+            raise ValueError("target must be an int or a board-shaped array, got a bool")
+        return self.coerce_state(target, "target")
+
+    def cell_vector(self, state: np.ndarray) -> np.ndarray:
+        """Board-shaped array -> vector over the active tiles (the rows of A)."""
+        return np.ascontiguousarray(state.reshape(-1)[self._cells_flat])
+
+    def from_cell_vector(self, v: np.ndarray) -> np.ndarray:
+        out = np.zeros(int(np.prod(self._shape)), dtype=np.uint8)
+        out[self._cells_flat] = v
+        return out.reshape(self._shape)
+
+    def tap_vector(self, taps: Any) -> np.ndarray:
+        """Tap counts (board-shaped for grids, (n_taps,) for graphs) -> vector mod n.
+        Non-zero counts on locked tiles are an error; holes are ignored."""
+        arr = _as_int_array(taps, "taps")
+        if self._kind == "graph":
+            if arr.shape != (self.n_taps,):
+                raise ValueError(f"taps has shape {arr.shape}, the board has {self.n_taps} taps")
+            return _reduce_mod(arr, self._n)
+        if arr.shape != self._shape:
+            raise ValueError(f"taps has shape {arr.shape}, the board has shape {self._shape}")
+        red = _reduce_mod(arr, self._n)
+        bad = red.astype(bool) & self._locked
+        if bad.any():
+            r, c = map(int, np.argwhere(bad)[0])
+            raise ValueError(f"cannot tap {(r, c)}: it is locked")
+        return np.ascontiguousarray(red.reshape(-1)[self._taps_flat])
+
+    def from_tap_vector(self, x: np.ndarray) -> np.ndarray:
+        """Vector over the taps -> tap counts shaped as in the API conventions."""
+        x = np.asarray(x, dtype=np.uint8)
+        if self._kind == "graph":
+            return x.copy()
+        out = np.zeros(self._shape[0] * self._shape[1], dtype=np.uint8)
+        out[self._taps_flat] = x
+        return out.reshape(self._shape)
+
+    # ------------------------------------------------------------------ playing
+    def apply_vector(self, x: np.ndarray) -> np.ndarray:
+        """A x mod n as a vector over the cells (x a vector over the taps)."""
+        ci, tj = self.coo()
+        x = np.asarray(x, dtype=np.int64)
+        if ci.size == 0:
+            return np.zeros(self.n_cells, dtype=np.uint8)
+        acc = np.bincount(ci, weights=x[tj], minlength=self.n_cells)
+        return np.mod(acc.astype(np.int64), self._n).astype(np.uint8)
+
+    def press(self, state: Any, pos: Any, times: int = 1) -> np.ndarray:
+        """The state after tapping ``pos`` ``times`` times (the input is not modified)."""
+        s = self.coerce_state(state)
+        j = self.tap_index(pos)
+        if isinstance(times, (bool, np.bool_)) or not isinstance(times, (int, np.integer)):
+            raise ValueError(f"times must be an int, got {times!r}")
+        x = np.zeros(self.n_taps, dtype=np.int64)
+        x[j] = int(times) % self._n
+        return self._add(s, x)
+
+    def apply(self, state: Any, taps: Any) -> np.ndarray:
+        """state + A taps (mod n), board-shaped."""
+        s = self.coerce_state(state)
+        x = self.tap_vector(taps)
+        return self._add(s, x)
+
+    def _add(self, s: np.ndarray, x: np.ndarray) -> np.ndarray:
+        delta = self.apply_vector(x)
+        v = (self.cell_vector(s).astype(np.int64) + delta) % self._n
+        return self.from_cell_vector(v.astype(np.uint8))
+
+    def affected(self, pos: Any) -> list:
+        """Positions a tap at ``pos`` changes (with repeats where a tile advances twice)."""
+        j = self.tap_index(pos)
+        ci, tj = self.coo()
+        cells = ci[tj == j]
+        return self._positions(np.sort(self._cells_flat[cells]))
+
+    def random_state(self, rng: Any = None, solvable: bool = True) -> np.ndarray:
+        """A random board-shaped state; with ``solvable=True`` one that can be solved
+        to all zeros (it is -A x for uniformly random tap counts x)."""
+        gen = np.random.default_rng(rng)
+        if solvable:
+            x = gen.integers(0, self._n, size=self.n_taps)
+            v = (-self.apply_vector(x).astype(np.int64)) % self._n
+            return self.from_cell_vector(v.astype(np.uint8))
+        v = gen.integers(0, self._n, size=self.n_cells).astype(np.uint8)
+        return self.from_cell_vector(v)
+
+    # ------------------------------------------------------------------ identity
+    def _key(self) -> tuple:
+        if self._kind == "graph":
+            return ("graph", self._n, self._shape, self._effects)
+        pat = self._pattern if self._mixed is None else tuple(tuple(r) for r in self._mixed)
+        return ("grid", self._n, self._shape, self._wrap, pat,
+                self._locked.tobytes(), self._holes.tobytes())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        if self._kind == "graph":
+            return f"Board.from_effects(<{self.n_taps} taps>, states={self._n}, n_cells={self._shape[0]})"
+        from .patterns import pattern_name
+        rows, cols = self._shape
+        if self._mixed is not None:
+            pat = "<mixed>"
+        else:
+            name = pattern_name(self._pattern)
+            pat = repr(name) if name else repr(list(self._pattern))
+        extra = ""
+        if self._locked.any():
+            extra += f", locked=<{int(self._locked.sum())} tiles>"
+        if self._holes.any():
+            extra += f", holes=<{int(self._holes.sum())} tiles>"
+        if self._wrap:
+            extra += ", wrap=True"
+        return f"Board.grid({rows}, {cols}, states={self._n}, pattern={pat}{extra})"
+
+
+def _is_bool_nested(spec: Any) -> bool:
+    """True for nested lists of Python bools (a mask written by hand)."""
+    if isinstance(spec, np.ndarray) or isinstance(spec, (str, bytes)):
+        return False
+    try:
+        first = next(iter(spec))
+        inner = next(iter(first))
+    except (TypeError, StopIteration):
+        return False
+    return isinstance(inner, (bool, np.bool_))

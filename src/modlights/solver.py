@@ -1,0 +1,314 @@
+"""Solver: the one entry point for solving and analysing a board.
+
+``Solver(board)`` factors the tap matrix once; every query after that reuses the
+factorisation. ``backend="reference"`` is the pure-NumPy engine of
+:mod:`modlights.reference`; ``backend="native"`` (the default) is the C core where
+one exists for the board's n and size. For now the native engines are being
+built engine by engine; where none exists yet, ``"native"`` routes to the
+reference engine (``Solver.engine`` says which one runs).
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from math import prod
+from typing import Any, Iterator
+
+import numpy as np
+
+from .board import Board
+from .reference import ReferenceEngine, is_prime
+
+__all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
+
+#: Coset elements examined by ``solve(minimal=True)`` when no budget is given.
+DEFAULT_BUDGET = 1 << 20
+
+_BACKENDS = ("native", "reference")
+
+
+class Unsolvable(ValueError):
+    """No tap counts take this state to the target. ``indices`` lists the unsolvable
+    boards of a batch (``solve_many``); it is empty for a single board."""
+
+    def __init__(self, message: str, indices: tuple[int, ...] = ()):
+        super().__init__(message)
+        self.indices = tuple(indices)
+
+
+class Solution:
+    """Tap counts solving a board: ``taps`` (0..n-1, shaped as the board for grids,
+    (n_taps,) for graphs), ``length`` (physical taps) and ``proven_minimal``."""
+
+    __slots__ = ("_board", "taps", "length", "proven_minimal", "kernel_size", "examined")
+
+    def __init__(self, board: Board, taps: np.ndarray, proven_minimal: bool,
+                 kernel_size: int, examined: int):
+        self._board = board
+        self.taps = taps
+        self.length = int(taps.sum(dtype=np.int64))
+        self.proven_minimal = bool(proven_minimal)
+        self.kernel_size = kernel_size
+        #: coset elements examined by the minimal search (0 when none ran)
+        self.examined = examined
+
+    def moves(self) -> list:
+        """Positions to tap, each repeated by its count, in row-major order."""
+        b = self._board
+        x = b.tap_vector(self.taps)
+        out = []
+        for pos, cnt in zip(b.taps, x.tolist()):
+            out.extend([pos] * cnt)
+        return out
+
+    def __repr__(self) -> str:
+        tag = "proven minimal" if self.proven_minimal else "not proven minimal"
+        return f"Solution(length={self.length}, {tag})"
+
+
+def _check_budget(budget: Any) -> tuple[int | None, float | None]:
+    """budget: None (default), an int (coset elements) or a float (seconds)."""
+    if budget is None:
+        return DEFAULT_BUDGET, None
+    if isinstance(budget, (bool, np.bool_)):
+        raise ValueError("budget must be an int (coset elements) or a float (seconds)")
+    if isinstance(budget, (int, np.integer)):
+        if budget < 0:
+            raise ValueError(f"budget must be >= 0, got {budget}")
+        return int(budget), None
+    if isinstance(budget, (float, np.floating)):
+        if not budget >= 0:
+            raise ValueError(f"budget seconds must be >= 0, got {budget}")
+        return None, float(budget)
+    raise ValueError(f"budget must be None, an int (coset elements) or a float (seconds), "
+                     f"got {type(budget).__name__}")
+
+
+class Solver:
+    """Factor a board's tap matrix once; answer every question about it.
+
+    backend: ``"native"`` (default: the C engines; while an engine for this n is not
+    yet built it routes to the reference engine) or ``"reference"`` (pure NumPy).
+    """
+
+    def __init__(self, board: Board, backend: str = "native"):
+        if not isinstance(board, Board):
+            raise ValueError(f"Solver needs a Board, got {type(board).__name__}")
+        if backend not in _BACKENDS:
+            raise ValueError(f"unknown backend {backend!r}: use one of {_BACKENDS}")
+        self.board = board
+        self.backend = backend
+        self.n = board.states
+        self._engine = self._make_engine(board, backend)
+        self._gens: tuple[np.ndarray, list[int]] | None = None
+
+    @staticmethod
+    def _make_engine(board: Board, backend: str):
+        return ReferenceEngine(board.matrix(), board.states)
+
+    @property
+    def engine(self) -> str:
+        """Name of the engine doing the work."""
+        return self._engine.name
+
+    # ---------------------------------------------------------------- structure
+    def _generators(self) -> tuple[np.ndarray, list[int]]:
+        if self._gens is None:
+            self._gens = self._engine.generators()
+        return self._gens
+
+    @property
+    def kernel_size(self) -> int:
+        """|ker A| as an exact Python int."""
+        return int(self._engine.kernel_size)
+
+    @property
+    def nullity(self) -> int:
+        """dim ker A for prime n; for composite n the number of kernel generators
+        (the fewest cyclic summands of ker A)."""
+        return len(self._generators()[1])
+
+    @property
+    def rank(self) -> int:
+        """n_taps - nullity (for prime n, the rank of A)."""
+        return self.board.n_taps - self.nullity
+
+    def kernel(self) -> np.ndarray:
+        """Generators of ker A as rows (uint8, k x n_taps); a basis for prime n.
+        ker A is the direct sum of the cyclic groups they generate
+        (see ``kernel_orders``)."""
+        return self._generators()[0].copy()
+
+    @property
+    def kernel_orders(self) -> list[int]:
+        """Additive order of each row of ``kernel()``; their product is |ker A|."""
+        return list(self._generators()[1])
+
+    @property
+    def is_unique(self) -> bool:
+        return self.kernel_size == 1
+
+    @property
+    def is_invertible(self) -> bool:
+        """A square and det(A) a unit mod n."""
+        b = self.board
+        return b.n_cells == b.n_taps and self.kernel_size == 1
+
+    def det(self) -> int:
+        """det(A) mod n, in [0, n). ValueError unless A is square."""
+        return int(self._engine.det())
+
+    def inverse(self) -> np.ndarray:
+        """A^-1 mod n (uint8, n_taps x n_cells); ValueError unless square and invertible."""
+        return self._engine.inverse()
+
+    def pseudo_inverse(self) -> np.ndarray:
+        """G (n_taps x n_cells) with A G A = A mod n; ValueError where none exists."""
+        return self._engine.pseudo_inverse()
+
+    # ---------------------------------------------------------------- solving
+    def _rhs(self, state: Any, target: Any) -> np.ndarray:
+        b = self.board
+        s = b.cell_vector(b.coerce_state(state)).astype(np.int64)
+        t = b.cell_vector(b.coerce_target(target)).astype(np.int64)
+        return (t - s) % self.n
+
+    def _rhs_many(self, states: Any, target: Any) -> np.ndarray:
+        b = self.board
+        arr = np.asarray(states)
+        if arr.ndim != len(b.shape) + 1 or arr.shape[1:] != b.shape:
+            raise ValueError(f"states must have shape (k, {', '.join(map(str, b.shape))}), "
+                             f"got {arr.shape}")
+        from .board import _as_int_array, _reduce_mod
+        red = _reduce_mod(_as_int_array(arr, "states"), self.n).reshape(arr.shape[0], -1)
+        S = red[:, b._cells_flat].astype(np.int64)
+        t = b.cell_vector(b.coerce_target(target)).astype(np.int64)
+        return (t[None, :] - S) % self.n           # (k, m)
+
+    def solvable(self, state: Any, target: Any = 0) -> bool:
+        """Whether some tap counts take ``state`` to ``target``."""
+        rhs = self._rhs(state, target)
+        _, ok = self._engine.solve(rhs[:, None])
+        return bool(ok[0])
+
+    def solvable_many(self, states: Any, target: Any = 0) -> np.ndarray:
+        """bool (k,) for a (k, *board.shape) stack of states."""
+        R = self._rhs_many(states, target)
+        _, ok = self._engine.solve(R.T)
+        return ok
+
+    def solve(self, state: Any, target: Any = 0, *, minimal: bool = True,
+              budget: Any = None) -> Solution:
+        """A solution of ``state + A x = target``; raises Unsolvable when none exists.
+
+        minimal=True searches the coset x0 + ker A for the fewest physical taps.
+        budget: coset elements to examine (int, default DEFAULT_BUDGET) or seconds
+        (float). ``proven_minimal`` is True only when the whole coset was covered.
+        """
+        steps, seconds = _check_budget(budget)
+        rhs = self._rhs(state, target)
+        X, ok = self._engine.solve(rhs[:, None])
+        if not ok[0]:
+            raise Unsolvable("this board cannot reach the target: t - s is not in the "
+                             "image of the tap matrix")
+        x = X[:, 0]
+        ks = self.kernel_size
+        if not minimal:
+            return Solution(self.board, self.board.from_tap_vector(x), ks == 1, ks, 0)
+        x, proven, examined = self._minimise(x, steps, seconds)
+        return Solution(self.board, self.board.from_tap_vector(x), proven, ks, examined)
+
+    def solve_many(self, states: Any, target: Any = 0, *, minimal: bool = False,
+                   budget: Any = None) -> np.ndarray:
+        """Solve a (k, *board.shape) stack from one factorisation: (k, *shape) tap
+        counts. Raises Unsolvable naming the unsolvable indices."""
+        R = self._rhs_many(states, target)
+        X, ok = self._engine.solve(R.T)
+        if not ok.all():
+            bad = tuple(int(i) for i in np.flatnonzero(~ok))
+            shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
+            raise Unsolvable(f"{len(bad)} of {len(ok)} boards are unsolvable: indices {shown}", bad)
+        X = X.T
+        if minimal:
+            steps, seconds = _check_budget(budget)
+            X = np.stack([self._minimise(x, steps, seconds)[0] for x in X]) if len(X) else X
+        return np.stack([self.board.from_tap_vector(x) for x in X]) if len(X) else \
+            np.zeros((0, *self.board.shape), dtype=np.uint8)
+
+    def solutions(self, state: Any, target: Any = 0) -> Iterator[np.ndarray]:
+        """Every solution's tap counts, each exactly once (|ker A| of them)."""
+        rhs = self._rhs(state, target)
+        X, ok = self._engine.solve(rhs[:, None])
+        if not ok[0]:
+            return iter(())
+        x0 = X[:, 0].astype(np.int64)
+        H, orders = self._generators()
+        H = H.astype(np.int64)
+        n = self.n
+        board = self.board
+
+        def gen():
+            for coeffs in itertools.product(*[range(o) for o in orders]):
+                x = x0.copy()
+                for c, h in zip(coeffs, H):
+                    if c:
+                        x += c * h
+                yield board.from_tap_vector((x % n).astype(np.uint8))
+        return gen()
+
+    # ---------------------------------------------------------------- minimal search
+    def _minimise(self, x0: np.ndarray, steps: int | None, seconds: float | None
+                  ) -> tuple[np.ndarray, bool, int]:
+        """Least-length element of x0 + ker A by enumeration (within the budget)."""
+        H, orders = self._generators()
+        total = prod(orders)
+        n = self.n
+        x0 = x0.astype(np.int64)
+        if total == 1:
+            return x0.astype(np.uint8), True, 1
+        limit = total if steps is None else min(total, steps)
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        Hi = H.astype(np.int64)
+        best = x0.copy()
+        best_len = int(best.sum())
+        chunk = max(1, min(1 << 14, (1 << 22) // max(1, self.board.n_taps)))
+        start = 0
+        while start < limit and best_len > 0:
+            stop = min(limit, start + chunk)
+            idx = np.arange(start, stop, dtype=object) if total >= 1 << 62 else \
+                np.arange(start, stop, dtype=np.int64)
+            C = np.empty((stop - start, len(orders)), dtype=np.int64)
+            rem = idx
+            for i, o in enumerate(orders):
+                C[:, i] = (rem % o).astype(np.int64)
+                rem = rem // o
+            X = (x0[None, :] + C @ Hi) % n
+            lens = X.sum(axis=1)
+            i = int(np.argmin(lens))
+            if lens[i] < best_len:
+                best_len = int(lens[i])
+                best = X[i]
+            start = stop
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        covered = start >= total
+        proven = covered or best_len == 0
+        if not covered:
+            best = self._descend(best, Hi, orders)
+        return best.astype(np.uint8), proven, start
+
+    def _descend(self, x: np.ndarray, H: np.ndarray, orders: list[int]) -> np.ndarray:
+        """Greedy improvement: add multiples of single generators while it helps."""
+        n = self.n
+        improved = True
+        cur = x.copy()
+        cur_len = int(cur.sum())
+        while improved:
+            improved = False
+            for h, o in zip(H, orders):
+                cands = (cur[None, :] + np.arange(1, o, dtype=np.int64)[:, None] * h[None, :]) % n
+                lens = cands.sum(axis=1)
+                i = int(np.argmin(lens))
+                if lens[i] < cur_len:
+                    cur, cur_len, improved = cands[i], int(lens[i]), True
+        return cur
