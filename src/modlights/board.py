@@ -439,6 +439,15 @@ class Board:
         out[self._taps_flat] = x
         return out.reshape(self._shape)
 
+    def from_tap_vectors(self, X: np.ndarray) -> np.ndarray:
+        """(k, n_taps) tap vectors -> (k, *shape) tap counts, without a Python loop."""
+        X = np.asarray(X, dtype=np.uint8)
+        if self._kind == "graph":
+            return X.copy()
+        out = np.zeros((X.shape[0], self._shape[0] * self._shape[1]), dtype=np.uint8)
+        out[:, self._taps_flat] = X
+        return out.reshape((X.shape[0],) + self._shape)
+
     # ------------------------------------------------------------------ playing
     def apply_vector(self, x: np.ndarray) -> np.ndarray:
         """A x mod n as a vector over the cells (x a vector over the taps)."""

@@ -218,9 +218,10 @@ class ReferenceEngine:
                 orders[i] *= o
         return H.astype(np.uint8), orders
 
-    def solve(self, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Solve A X = B mod n column by column. B: (m x k). Returns (X uint8 r x k, ok)."""
-        B = np.asarray(B)
+    def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Solve A x = b mod n for every row b of R (k x m, values 0..n-1).
+        Returns (X uint8 k x r, ok bool k); rows of X where ok is False are 0."""
+        B = np.asarray(R).T
         xs, ok = [], np.ones(B.shape[1], dtype=bool)
         for q, _, s in self.parts:
             X, o = s.solve(B)
@@ -228,7 +229,7 @@ class ReferenceEngine:
             ok &= o
         X = self._combine(xs).astype(np.uint8)
         X[:, ~ok] = 0
-        return X, ok
+        return np.ascontiguousarray(X.T), ok
 
     def det(self) -> int:
         if self.m != self.r:

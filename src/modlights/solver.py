@@ -188,13 +188,13 @@ class Solver:
     def solvable(self, state: Any, target: Any = 0) -> bool:
         """Whether some tap counts take ``state`` to ``target``."""
         rhs = self._rhs(state, target)
-        _, ok = self._engine.solve(rhs[:, None])
+        _, ok = self._engine.solve(rhs[None, :])
         return bool(ok[0])
 
     def solvable_many(self, states: Any, target: Any = 0) -> np.ndarray:
         """bool (k,) for a (k, *board.shape) stack of states."""
         R = self._rhs_many(states, target)
-        _, ok = self._engine.solve(R.T)
+        _, ok = self._engine.solve(R)
         return ok
 
     def solve(self, state: Any, target: Any = 0, *, minimal: bool = True,
@@ -207,11 +207,11 @@ class Solver:
         """
         steps, seconds = _check_budget(budget)
         rhs = self._rhs(state, target)
-        X, ok = self._engine.solve(rhs[:, None])
+        X, ok = self._engine.solve(rhs[None, :])
         if not ok[0]:
             raise Unsolvable("this board cannot reach the target: t - s is not in the "
                              "image of the tap matrix")
-        x = X[:, 0]
+        x = X[0]
         ks = self.kernel_size
         if not minimal:
             return Solution(self.board, self.board.from_tap_vector(x), ks == 1, ks, 0)
@@ -223,25 +223,23 @@ class Solver:
         """Solve a (k, *board.shape) stack from one factorisation: (k, *shape) tap
         counts. Raises Unsolvable naming the unsolvable indices."""
         R = self._rhs_many(states, target)
-        X, ok = self._engine.solve(R.T)
+        X, ok = self._engine.solve(R)
         if not ok.all():
             bad = tuple(int(i) for i in np.flatnonzero(~ok))
             shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
             raise Unsolvable(f"{len(bad)} of {len(ok)} boards are unsolvable: indices {shown}", bad)
-        X = X.T
-        if minimal:
+        if minimal and len(X):
             steps, seconds = _check_budget(budget)
-            X = np.stack([self._minimise(x, steps, seconds)[0] for x in X]) if len(X) else X
-        return np.stack([self.board.from_tap_vector(x) for x in X]) if len(X) else \
-            np.zeros((0, *self.board.shape), dtype=np.uint8)
+            X = np.stack([self._minimise(x, steps, seconds)[0] for x in X])
+        return self.board.from_tap_vectors(X)
 
     def solutions(self, state: Any, target: Any = 0) -> Iterator[np.ndarray]:
         """Every solution's tap counts, each exactly once (|ker A| of them)."""
         rhs = self._rhs(state, target)
-        X, ok = self._engine.solve(rhs[:, None])
+        X, ok = self._engine.solve(rhs[None, :])
         if not ok[0]:
             return iter(())
-        x0 = X[:, 0].astype(np.int64)
+        x0 = X[0].astype(np.int64)
         H, orders = self._generators()
         H = H.astype(np.int64)
         n = self.n
