@@ -73,8 +73,12 @@ class Board:
     """A Lights Out board: tiles with ``states`` states and a tap pattern.
 
     Build one with :meth:`Board.grid` (rectangular boards, optionally a torus, with
-    locks, holes and per-tile patterns) or :meth:`Board.from_effects` (any graph).
+    locks, holes and per-tile patterns), :meth:`Board.from_effects` (any graph) or
+    :meth:`Board.from_matrix` (any tap matrix).
     """
+
+    _dense: np.ndarray | None = None
+    _effects: tuple | None = None
 
     # ------------------------------------------------------------------ construction
     def __init__(self, *_args, **_kw):
@@ -171,6 +175,36 @@ class Board:
         b._cells_flat = np.arange(m, dtype=np.int64)
         b._taps_flat = np.arange(len(eff), dtype=np.int64)
         b._coo_cache = (np.asarray(flat, dtype=np.int64), np.asarray(tap_of, dtype=np.int64))
+        return b
+
+    @classmethod
+    def from_matrix(cls, matrix: Any, states: int) -> "Board":
+        """A graph board whose tap matrix is ``matrix`` (n_cells x n_taps, any integers,
+        reduced mod n): entry (i, j) is how far tap j advances cell i. Handy for
+        linear algebra on arbitrary matrices (rank, kernel, det, inverse...)."""
+        n = _check_states(states)
+        a = _as_int_array(matrix, "matrix")
+        if a.ndim != 2:
+            raise ValueError(f"matrix must be 2-D (n_cells x n_taps), got {a.ndim}-D")
+        m, r = a.shape
+        if m > MAX_TILES or r > MAX_TILES or m * r > MAX_DENSE:
+            raise ValueError(f"matrix {m}x{r} is too large (at most {MAX_DENSE} entries)")
+        b = cls._new()
+        b._kind = "graph"
+        b._n = n
+        b._shape = (m,)
+        b._wrap = False
+        b._pattern = None
+        b._mixed = None
+        b._dense = np.ascontiguousarray(_reduce_mod(a, n))
+        b._effects = None
+        b._locked = np.zeros(m, dtype=bool)
+        b._holes = np.zeros(m, dtype=bool)
+        b._active = np.ones(m, dtype=bool)
+        b._tappable = None
+        b._cells_flat = np.arange(m, dtype=np.int64)
+        b._taps_flat = np.arange(r, dtype=np.int64)
+        b._coo_cache = None
         return b
 
     def _mask(self, spec: Any, what: str) -> np.ndarray:
@@ -337,6 +371,10 @@ class Board:
         return self._coo_cache
 
     def _build_coo(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._dense is not None:
+            ci, tj = np.nonzero(self._dense)
+            reps = self._dense[ci, tj].astype(np.int64)
+            return np.repeat(ci, reps).astype(np.int64), np.repeat(tj, reps).astype(np.int64)
         rows, cols = self._shape
         cell_of = np.full(rows * cols, -1, dtype=np.int64)
         cell_of[self._cells_flat] = np.arange(self._cells_flat.size)
@@ -372,6 +410,8 @@ class Board:
 
     def matrix(self) -> np.ndarray:
         """A: the dense (n_cells x n_taps) uint8 tap matrix, entries mod n."""
+        if self._dense is not None:
+            return self._dense.copy()
         m, r = self.n_cells, self.n_taps
         if m * r > MAX_DENSE:
             raise ValueError(f"the dense matrix would have {m}x{r} entries, more than "
@@ -451,8 +491,10 @@ class Board:
     # ------------------------------------------------------------------ playing
     def apply_vector(self, x: np.ndarray) -> np.ndarray:
         """A x mod n as a vector over the cells (x a vector over the taps)."""
-        ci, tj = self.coo()
         x = np.asarray(x, dtype=np.int64)
+        if self._dense is not None:
+            return (self._dense.astype(np.int64) @ x % self._n).astype(np.uint8)
+        ci, tj = self.coo()
         if ci.size == 0:
             return np.zeros(self.n_cells, dtype=np.uint8)
         acc = np.bincount(ci, weights=x[tj], minlength=self.n_cells)
@@ -500,6 +542,8 @@ class Board:
     # ------------------------------------------------------------------ identity
     def _key(self) -> tuple:
         if self._kind == "graph":
+            if self._dense is not None:
+                return ("matrix", self._n, self._dense.shape, self._dense.tobytes())
             return ("graph", self._n, self._shape, self._effects)
         pat = self._pattern if self._mixed is None else tuple(tuple(r) for r in self._mixed)
         return ("grid", self._n, self._shape, self._wrap, pat,
@@ -512,6 +556,8 @@ class Board:
         return hash(self._key())
 
     def __repr__(self) -> str:
+        if self._dense is not None:
+            return f"Board.from_matrix(<{self.n_cells}x{self.n_taps}>, states={self._n})"
         if self._kind == "graph":
             return f"Board.from_effects(<{self.n_taps} taps>, states={self._n}, n_cells={self._shape[0]})"
         from .patterns import pattern_name
