@@ -180,7 +180,7 @@ class Solver:
             raise ValueError(f"states must have shape (k, {', '.join(map(str, b.shape))}), "
                              f"got {arr.shape}")
         from .board import _as_int_array, _reduce_mod
-        red = _reduce_mod(_as_int_array(arr, "states"), self.n).reshape(arr.shape[0], -1)
+        red = _reduce_mod(_as_int_array(arr, "states"), self.n).reshape(arr.shape[0], prod(b.shape))
         S = red[:, b._cells_flat].astype(np.int64)
         t = b.cell_vector(b.coerce_target(target)).astype(np.int64)
         return (t[None, :] - S) % self.n           # (k, m)
