@@ -1,0 +1,485 @@
+"""The ``modlights`` command: solve and analyse boards from the shell.
+
+``main(argv)`` parses ``argv`` (default ``sys.argv[1:]``) and returns the exit code:
+0 on success, 1 when the board cannot be solved, 2 for bad input (any ValueError
+from the library, or arguments argparse rejects). User errors never print a
+traceback: a one-line message goes to stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import secrets
+import sys
+from typing import Any, Sequence
+
+import numpy as np
+
+from .board import Board
+from .patterns import PATTERNS, pattern_name
+from .solver import Solver, Unsolvable
+
+__all__ = ["main", "build_parser"]
+
+EXIT_OK = 0
+EXIT_UNSOLVABLE = 1
+EXIT_USAGE = 2
+
+_LEGEND = "legend: '.' hole (not a tile), '*' after a value: locked tile (changed by taps, cannot be tapped)"
+
+_BOARD_HELP = """\
+input formats:
+  --grid ROWSxCOLS is required. A state or target string lists the tiles row by row
+  (row-major) as digits, e.g. "012 210 001"; whitespace, '/' and newlines between
+  rows are ignored and '.' may stand for a hole. For more than 10 states give the
+  values as integers separated by commas or spaces, e.g. "10,0,3,12". A mask for
+  --locked/--holes is a string of 0/1 (row-major, rows*cols long, e.g. "000/010/000")
+  or a list of positions "r,c;r,c" (0-based). Custom pattern offsets that begin
+  with '-' need an '=': --pattern="-1,0;1,0", or argparse takes them for an option.
+"""
+
+_SOLVE_EPILOG = _BOARD_HELP + """
+output:
+  The board and the taps are printed as grids in the same layout: '.' marks a
+  hole and a trailing '*' a locked tile. The taps grid gives the number of times to
+  tap each tile (order does not matter). Then the total number of taps and whether
+  it is proved to be the fewest possible.
+
+exit codes:
+  0 solved, 1 the board cannot reach the target, 2 bad input.
+
+examples:
+  modlights solve --grid 3x3 --state 011110110
+  modlights solve --grid 5x5 --states 3 --seed 7
+  modlights solve --grid 4x4 --states 5 --pattern square --wrap --seed 1 --json
+  modlights solve --grid 3x3 --state "000 000 000" --target 1
+  modlights solve --grid 3x4 --pattern "0,0;0,1;1,0" --state 110010000000
+  modlights solve --grid 4x4 --holes "0,0;3,3" --locked 0100000000000000 --seed 2
+  modlights solve --grid 6x6 --states 4 --seed 3 --budget 2s
+"""
+
+_INFO_EPILOG = _BOARD_HELP + """
+output:
+  n (states), tiles (rows of the tap matrix A), taps (columns of A), rank and
+  nullity of A (for composite n, nullity counts the generators of ker A), |ker A|
+  (how many tap combinations leave every tile unchanged; every solvable state has
+  exactly that many solutions), whether solutions are unique, whether A is
+  invertible, and det A mod n (only for a square A).
+
+examples:
+  modlights info --grid 5x5
+  modlights info --grid 4x4 --states 3 --pattern diagonal
+  modlights info --grid 6x6 --states 6 --wrap --json
+"""
+
+
+class _UserError(ValueError):
+    """Bad command-line input (reported like any ValueError: exit 2)."""
+
+
+# ----------------------------------------------------------------------------- parsing
+def _parse_grid(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text)
+    if not m:
+        raise _UserError(f"--grid must be ROWSxCOLS such as 5x5, got {text!r}")
+    rows, cols = int(m.group(1)), int(m.group(2))
+    if rows < 1 or cols < 1:
+        raise _UserError(f"--grid needs at least one row and one column, got {text!r}")
+    return rows, cols
+
+
+def _parse_pattern(text: str) -> Any:
+    """A pattern name, or offsets "dr,dc;dr,dc;..."."""
+    key = text.strip().lower()
+    if key in PATTERNS:
+        return key
+    if not re.search(r"\d", text):
+        names = ", ".join(PATTERNS)
+        raise _UserError(f"unknown pattern {text!r}: use one of {names}, "
+                         "or offsets such as \"0,0;-1,0;1,0\"")
+    offsets = []
+    for part in re.split(r"[;\s]+", text.strip()):
+        if not part:
+            continue
+        m = re.fullmatch(r"\(?\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)?", part)
+        if not m:
+            raise _UserError(f"bad pattern offset {part!r} in {text!r}: offsets are "
+                             "\"dr,dc\" pairs separated by ';', e.g. \"0,0;-1,0;1,0\"")
+        offsets.append((int(m.group(1)), int(m.group(2))))
+    if not offsets:
+        raise _UserError(f"pattern {text!r} lists no offsets")
+    return offsets
+
+
+def _parse_values(text: str, rows: int, cols: int, n: int, what: str) -> np.ndarray:
+    """A (rows, cols) array of tile values 0..n-1 from a state string.
+
+    Digits one per tile (whitespace, '/', newlines ignored; '.' = 0, for holes), or
+    integers separated by commas / whitespace / '/' (needed for n > 10).
+    """
+    cells = rows * cols
+    tokens = [t for t in re.split(r"[\s,/;]+", text.strip()) if t]
+    if "," in text or (len(tokens) == cells and any(len(t) > 1 for t in tokens)):
+        mode = "integers"
+    else:
+        mode = "digits"
+        tokens = [ch for ch in "".join(tokens)]
+    values = []
+    for i, tok in enumerate(tokens):
+        if tok == ".":
+            values.append(0)
+            continue
+        if not re.fullmatch(r"\d+", tok):
+            hint = ("digits 0-9 (and '.' for a hole)" if mode == "digits"
+                    else "non-negative integers separated by commas or spaces")
+            raise _UserError(f"{what}: {tok!r} is not a tile value; use {hint}")
+        values.append(int(tok))
+    if len(values) != cells:
+        raise _UserError(f"{what} has {len(values)} values, the {rows}x{cols} board has "
+                         f"{cells} tiles (give one value per tile, row by row)")
+    arr = np.array(values, dtype=np.int64).reshape(rows, cols)
+    if (arr >= n).any():
+        i = int(np.argmax(arr >= n))
+        raise _UserError(f"{what}: value {values[i]} at tile ({i // cols}, {i % cols}) is out "
+                         f"of range for {n} states (0..{n - 1})"
+                         + ("; for more than 10 states separate values with commas"
+                            if n > 10 and mode == "digits" else ""))
+    return arr
+
+
+def _parse_mask(text: str, rows: int, cols: int, what: str) -> Any:
+    """A 0/1 mask string (row-major) or positions "r,c;r,c" -> something Board.grid takes."""
+    if "," in text:
+        positions = []
+        for part in re.split(r"[;\s]+", text.strip()):
+            if not part:
+                continue
+            m = re.fullmatch(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?", part)
+            if not m:
+                raise _UserError(f"{what}: bad position {part!r}; positions are 0-based "
+                                 "\"row,col\" pairs separated by ';', e.g. \"0,0;2,1\"")
+            positions.append((int(m.group(1)), int(m.group(2))))
+        return positions
+    bits = re.sub(r"[\s/]+", "", text)
+    if not re.fullmatch(r"[01]*", bits):
+        raise _UserError(f"{what} must be a 0/1 mask such as \"010/111/010\" or positions "
+                         f"\"r,c;r,c\", got {text!r}")
+    if len(bits) != rows * cols:
+        raise _UserError(f"{what} mask has {len(bits)} entries, the {rows}x{cols} board has "
+                         f"{rows * cols} tiles")
+    return np.array([c == "1" for c in bits], dtype=bool).reshape(rows, cols)
+
+
+def _parse_target(text: str, rows: int, cols: int, n: int) -> Any:
+    t = text.strip()
+    # A single tile value (0..n-1) means "every tile ends in that state".
+    if re.fullmatch(r"\d+", t) and len(t) <= len(str(n - 1)) and int(t) < n:
+        return int(t)
+    if re.fullmatch(r"-\d+", t) or (re.fullmatch(r"\d+", t) and
+                                     (rows * cols == 1 or len(t) <= len(str(n - 1)))):
+        raise _UserError(f"--target {t} is out of range for {n} states (0..{n - 1})")
+    return _parse_values(t, rows, cols, n, "--target")
+
+
+def _parse_budget(text: str) -> Any:
+    t = text.strip().lower()
+    try:
+        if t.endswith("s"):
+            v = float(t[:-1])
+            if not v >= 0:
+                raise ValueError
+            return v
+        v = int(t)
+        if v < 0:
+            raise ValueError
+        return v
+    except ValueError:
+        raise _UserError(f"--budget must be a count of solutions to examine (e.g. 100000) "
+                         f"or seconds with an 's' (e.g. 2s), got {text!r}") from None
+
+
+def _build_board(args: argparse.Namespace) -> Board:
+    if args.grid is None:
+        raise _UserError("give the board with --grid ROWSxCOLS (e.g. --grid 5x5)")
+    rows, cols = _parse_grid(args.grid)
+    pattern = _parse_pattern(args.pattern)
+    locked = _parse_mask(args.locked, rows, cols, "--locked") if args.locked else None
+    holes = _parse_mask(args.holes, rows, cols, "--holes") if args.holes else None
+    return Board.grid(rows, cols, args.states, pattern, locked=locked, holes=holes,
+                      wrap=args.wrap)
+
+
+# ----------------------------------------------------------------------------- output
+def _pattern_text(board: Board) -> str:
+    offs = board.pattern
+    name = pattern_name(offs) if offs is not None else None
+    if name:
+        return name
+    return ";".join(f"{dr},{dc}" for dr, dc in offs)
+
+
+def _format_grid(board: Board, values: np.ndarray) -> list[str]:
+    """Rows of text: values right-aligned, '.' at holes, '*' after locked tiles."""
+    n = board.states
+    width = len(str(n - 1))
+    locked, holes = board.locked, board.holes
+    mark = bool(locked.any())
+    lines = []
+    for r in range(values.shape[0]):
+        cells = []
+        for c in range(values.shape[1]):
+            text = "." if holes[r, c] else str(int(values[r, c]))
+            text = text.rjust(width)
+            if mark:
+                text += "*" if locked[r, c] else " "
+            cells.append(text)
+        lines.append("  " + " ".join(cells).rstrip())
+    return lines
+
+
+def _describe(board: Board) -> str:
+    rows, cols = board.shape
+    extra = []
+    if board.wrap:
+        extra.append("wrapped (torus)")
+    if board.holes.any():
+        k = int(board.holes.sum())
+        extra.append(f"{k} hole{'s' * (k != 1)}")
+    if board.locked.any():
+        extra.append(f"{int(board.locked.sum())} locked")
+    tail = (", " + ", ".join(extra)) if extra else ""
+    return f"{rows}x{cols} board, {board.states} states, pattern {_pattern_text(board)}{tail}"
+
+
+def _positions(mask: np.ndarray) -> list[list[int]]:
+    return [[int(r), int(c)] for r, c in np.argwhere(mask)]
+
+
+def _board_json(board: Board) -> dict:
+    rows, cols = board.shape
+    return {"rows": rows, "cols": cols, "states": board.states,
+            "pattern": _pattern_text(board), "wrap": board.wrap,
+            "holes": _positions(board.holes), "locked": _positions(board.locked)}
+
+
+# ----------------------------------------------------------------------------- commands
+def _cmd_solve(args: argparse.Namespace, out) -> int:
+    board = _build_board(args)
+    rows, cols = board.shape
+    n = board.states
+    budget = _parse_budget(args.budget) if args.budget is not None else None
+    target = _parse_target(args.target, rows, cols, n) if args.target is not None else 0
+    seed = None
+    if args.state is not None:
+        if args.seed is not None:
+            raise _UserError("give either --state or --seed (a random state), not both")
+        state = _parse_values(args.state, rows, cols, n, "--state")
+    else:
+        seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
+        # A state solvable to all zeros, shifted by the target, is solvable to the target.
+        s0 = board.random_state(rng=seed, solvable=True).astype(np.int64)
+        state = board.coerce_state(s0 + board.coerce_target(target))
+    state = board.coerce_state(state)
+    solver = Solver(board, backend=args.backend)
+    sol = solver.solve(state, target, minimal=not args.no_minimal, budget=budget)
+    taps = np.asarray(sol.taps)
+    if args.json:
+        doc = _board_json(board)
+        doc.update({
+            "state": state.tolist(),
+            "seed": seed,
+            "target": target if isinstance(target, int) else np.asarray(target).tolist(),
+            "taps": taps.tolist(),
+            "moves": [list(p) for p in sol.moves()],
+            "length": sol.length,
+            "proven_minimal": sol.proven_minimal,
+            "minimal_search": not args.no_minimal,
+            "kernel_size": solver.kernel_size,
+        })
+        print(json.dumps(doc), file=out)
+        return EXIT_OK
+    p = lambda *a: print(*a, file=out)  # noqa: E731
+    head = _describe(board)
+    if isinstance(target, int):
+        head += f", target {target}" + (" (all off)" if target == 0 else "")
+    else:
+        head += ", target: a board (below)"
+    p(head)
+    if seed is not None:
+        p(f"random solvable state, seed {seed} (repeat it with --seed {seed})")
+    if board.locked.any() or board.holes.any():
+        p(_LEGEND)
+    p()
+    p("state:")
+    for line in _format_grid(board, state):
+        p(line)
+    if not isinstance(target, int):
+        p()
+        p("target:")
+        for line in _format_grid(board, board.coerce_target(target)):
+            p(line)
+    p()
+    p("taps (times to tap each tile):")
+    for line in _format_grid(board, taps):
+        p(line)
+    p()
+    p(f"taps: {sol.length}")
+    if sol.proven_minimal:
+        why = "the solution is unique" if solver.is_unique else \
+            f"all {solver.kernel_size} solutions compared"
+        p(f"minimal: yes, proved ({why})")
+    elif args.no_minimal:
+        p(f"minimal: not searched (--no-minimal; {solver.kernel_size} solutions exist)")
+    else:
+        p(f"minimal: not proved (best found within the search budget; "
+          f"{solver.kernel_size} solutions exist; raise --budget to search more)")
+    return EXIT_OK
+
+
+def _cmd_info(args: argparse.Namespace, out) -> int:
+    board = _build_board(args)
+    solver = Solver(board, backend=args.backend)
+    n = board.states
+    square = board.n_cells == board.n_taps
+    det = solver.det() if square else None
+    info = {
+        "n": n,
+        "tiles": board.n_cells,
+        "taps": board.n_taps,
+        "rank": solver.rank,
+        "nullity": solver.nullity,
+        "kernel_size": solver.kernel_size,
+        "unique": solver.is_unique,
+        "invertible": solver.is_invertible,
+        "det": det,
+    }
+    if args.json:
+        doc = _board_json(board)
+        doc.update(info)
+        doc["engine"] = solver.engine
+        print(json.dumps(doc), file=out)
+        return EXIT_OK
+    prime = all(n % d for d in range(2, int(n ** 0.5) + 1))
+    yn = lambda v: "yes" if v else "no"  # noqa: E731
+    rows = [
+        ("board", _describe(board)),
+        ("n", str(n)),
+        ("tiles", str(board.n_cells)),
+        ("taps", str(board.n_taps)),
+        ("rank", str(info["rank"]) + ("" if prime else " (n_taps - nullity)")),
+        ("nullity", str(info["nullity"]) + ("" if prime else
+                                            " (generators of ker A; n is not prime)")),
+        ("|ker A|", str(info["kernel_size"])),
+        ("unique", yn(info["unique"])),
+        ("invertible", yn(info["invertible"])),
+        ("det", str(det) + f" (mod {n})" if square else "n/a (not square)"),
+        ("engine", f"{solver.engine} (backend {args.backend})"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    for k, v in rows:
+        print(f"{(k + ':').ljust(width + 1)} {v}", file=out)
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- parser
+def _add_board_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("board")
+    g.add_argument("--grid", metavar="ROWSxCOLS", help="board size, e.g. 5x5 (required)")
+    g.add_argument("--states", metavar="N", type=int, default=2,
+                   help="states per tile, 2..255 (default: 2, classic Lights Out)")
+    g.add_argument("--pattern", default="cross", metavar="NAME|OFFSETS",
+                   help=f"what a tap changes: one of {', '.join(PATTERNS)}, or offsets "
+                        "\"dr,dc;dr,dc\" (include 0,0 for the tapped tile itself) "
+                        "(default: cross)")
+    g.add_argument("--locked", metavar="MASK|POSITIONS",
+                   help="tiles that cannot be tapped (taps still change them)")
+    g.add_argument("--holes", metavar="MASK|POSITIONS",
+                   help="positions with no tile at all")
+    g.add_argument("--wrap", action="store_true",
+                   help="the board is a torus: patterns wrap around the edges")
+    g.add_argument("--backend", choices=("native", "reference"), default="native",
+                   help="solver engine (default: native; reference is pure NumPy)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="modlights",
+        description="Solve and analyse modular Lights Out puzzles: tiles with n states; "
+                    "tapping a tile advances every tile of a pattern around it by one "
+                    "(n-1 wraps to 0).",
+        epilog="examples:\n  modlights solve --grid 3x3 --state 011110110\n"
+               "  modlights info --grid 5x5\n\n"
+               "run 'modlights COMMAND --help' for the options of each command.",
+        formatter_class=fmt, allow_abbrev=False)
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"modlights {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    ps = sub.add_parser("solve", help="find the taps that solve a board",
+                        description="Find tap counts that take the board to the target "
+                                    "(all tiles 0 by default), with the fewest taps.",
+                        epilog=_SOLVE_EPILOG, formatter_class=fmt, allow_abbrev=False)
+    _add_board_options(ps)
+    g = ps.add_argument_group("puzzle")
+    g.add_argument("--state", metavar="STATE",
+                   help="the tiles' current states, row by row (default: a random "
+                        "solvable state, see --seed)")
+    g.add_argument("--seed", type=int, metavar="INT",
+                   help="seed for the random state when --state is not given")
+    g.add_argument("--target", metavar="INT|STATE",
+                   help="the state to reach: a value every tile must end in (1 = all "
+                        "on) or a state string like --state (default: 0)")
+    g = ps.add_argument_group("search")
+    g.add_argument("--budget", metavar="COUNT|SECONDSs",
+                   help="limit of the fewest-taps search: solutions to examine (e.g. "
+                        "100000) or time (e.g. 2s); past it the best found is printed, "
+                        "marked not proved minimal")
+    g.add_argument("--no-minimal", action="store_true",
+                   help="print any solution, skip the search for the fewest taps")
+    ps.set_defaults(func=_cmd_solve)
+
+    pi = sub.add_parser("info", help="rank, kernel, invertibility of a board's tap matrix",
+                        description="Linear algebra of the board's tap matrix A over Z/nZ.",
+                        epilog=_INFO_EPILOG, formatter_class=fmt, allow_abbrev=False)
+    _add_board_options(pi)
+    pi.set_defaults(func=_cmd_info)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``modlights`` command; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:          # --help, --version, usage errors
+        code = e.code
+        return code if isinstance(code, int) else (0 if code is None else EXIT_USAGE)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return args.func(args, sys.stdout)
+    except Unsolvable as e:
+        print(f"modlights {args.command}: unsolvable: {e}", file=sys.stderr)
+        return EXIT_UNSOLVABLE
+    except ValueError as e:
+        print(f"modlights {args.command}: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:          # e.g. `modlights solve ... | head`: stop quietly
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_OK
+    except KeyboardInterrupt:
+        print("modlights: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

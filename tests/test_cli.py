@@ -1,0 +1,239 @@
+"""The `modlights` command: printed taps really solve the board, exit codes, JSON, info.
+
+Expected results are computed with the library (Board.apply, Solver), never hard-coded.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import modlights as ml
+from modlights.cli import main
+
+
+def run(capsys, *argv):
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def section(out, header):
+    """The grid printed under a line starting with ``header``: (values, holes, locked)."""
+    lines = out.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith(header))
+    rows = []
+    for line in lines[i + 1:]:
+        if not line.strip():
+            break
+        rows.append(line)
+    vals, holes, locked = [], [], []
+    for line in rows:
+        toks = line.split()
+        vals.append([0 if t == "." else int(t.rstrip("*")) for t in toks])
+        holes.append([t == "." for t in toks])
+        locked.append([t.endswith("*") for t in toks])
+    return np.array(vals), np.array(holes), np.array(locked)
+
+
+def field(out, name):
+    for line in out.splitlines():
+        if line.startswith(name + ":"):
+            return line.split(":", 1)[1].strip()
+    raise AssertionError(f"no {name!r} line in:\n{out}")
+
+
+# Each case: CLI arguments, and the same board built with the library.
+CASES = [
+    (["--grid", "3x3", "--state", "011110110"],
+     lambda: ml.Board.grid(3, 3), 0),
+    (["--grid", "5x5", "--states", "3", "--seed", "7"],
+     lambda: ml.Board.grid(5, 5, 3), 0),
+    (["--grid", "5x5", "--seed", "11"],
+     lambda: ml.Board.grid(5, 5), 0),
+    (["--grid", "4x4", "--holes", "0,0;3,3", "--locked", "0100000000000000", "--seed", "2"],
+     lambda: ml.Board.grid(4, 4, holes=[(0, 0), (3, 3)], locked=[(0, 1)]), 0),
+    (["--grid", "4x5", "--states", "4", "--pattern", "square", "--wrap", "--seed", "5"],
+     lambda: ml.Board.grid(4, 5, 4, "square", wrap=True), 0),
+    (["--grid", "3x4", "--states", "5", "--pattern=-1,0;1,0;0,1", "--seed", "3",
+      "--backend", "reference"],
+     lambda: ml.Board.grid(3, 4, 5, [(-1, 0), (1, 0), (0, 1)]), 0),
+    (["--grid", "2x3", "--states", "12", "--state", "5,8,6 / 10,3,11", "--target", "1"],
+     lambda: ml.Board.grid(2, 3, 12), 1),
+    (["--grid", "3x3", "--states", "3", "--state", "000/000/000", "--target", "012/120/201",
+      "--locked", "010/000/000", "--holes", "2,2"],
+     lambda: ml.Board.grid(3, 3, 3, locked=[(0, 1)], holes=[(2, 2)]),
+     np.array([[0, 1, 2], [1, 2, 0], [2, 0, 0]])),
+]
+
+
+@pytest.mark.parametrize("args,make,target", CASES)
+def test_solve_text_taps_solve_the_board(capsys, args, make, target):
+    rc, out, err = run(capsys, "solve", *args)
+    assert rc == 0, err
+    board = make()
+    state, holes, locked = section(out, "state:")
+    taps, taps_holes, taps_locked = section(out, "taps (")
+    assert state.shape == taps.shape == board.shape
+    assert (holes == board.holes).all() and (taps_holes == board.holes).all()
+    assert (locked == board.locked).all() and (taps_locked == board.locked).all()
+    expected = board.coerce_target(target)
+    assert np.array_equal(board.apply(state, taps), expected)
+    n_taps = int(field(out, "taps"))
+    assert n_taps == int(taps.sum())
+    sol = ml.Solver(board).solve(state, target)
+    proved = field(out, "minimal").startswith("yes")
+    assert proved == sol.proven_minimal
+    if proved:
+        assert n_taps == sol.length
+
+
+def test_solve_classic_state_given_digits_with_row_separators(capsys):
+    rc, out, _ = run(capsys, "solve", "--grid", "3x3", "--state", "011\n110 / 110")
+    assert rc == 0
+    state, _, _ = section(out, "state:")
+    b = ml.Board.grid(3, 3)
+    assert np.array_equal(state, b.coerce_state([[0, 1, 1], [1, 1, 0], [1, 1, 0]]))
+
+
+def test_seed_is_reproducible_and_state_is_solvable(capsys):
+    a = run(capsys, "solve", "--grid", "4x4", "--states", "3", "--seed", "42")
+    b = run(capsys, "solve", "--grid", "4x4", "--states", "3", "--seed", "42")
+    assert a == b and a[0] == 0
+    rc, out, _ = run(capsys, "solve", "--grid", "4x4", "--states", "3")
+    assert rc == 0 and "--seed" in out       # the random seed is shown for repeating
+
+
+def test_solve_json(capsys):
+    rc, out, err = run(capsys, "solve", "--grid", "5x5", "--states", "3", "--seed", "9",
+                       "--holes", "2,2", "--json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    board = ml.Board.grid(5, 5, 3, holes=[(2, 2)])
+    state, taps = np.array(doc["state"]), np.array(doc["taps"])
+    assert not board.apply(state, taps).any()
+    sol = ml.Solver(board).solve(state)
+    assert doc["length"] == int(taps.sum()) == sol.length
+    assert doc["proven_minimal"] == sol.proven_minimal
+    assert doc["kernel_size"] == ml.Solver(board).kernel_size
+    assert doc["holes"] == [[2, 2]] and doc["seed"] == 9
+    assert sorted(map(tuple, doc["moves"])) == sorted(sol.moves())
+
+
+def test_no_minimal_and_budget(capsys):
+    board = ml.Board.grid(5, 5)
+    for extra in (["--no-minimal"], ["--budget", "1"], ["--budget", "0.5s"]):
+        rc, out, err = run(capsys, "solve", "--grid", "5x5", "--seed", "4", "--json", *extra)
+        assert rc == 0, err
+        doc = json.loads(out)
+        assert not board.apply(doc["state"], doc["taps"]).any()
+    rc, out, _ = run(capsys, "solve", "--grid", "5x5", "--seed", "4", "--no-minimal")
+    assert rc == 0 and "not searched" in field(out, "minimal")
+
+
+INFO_BOARDS = [
+    (["--grid", "5x5"], lambda: ml.Board.grid(5, 5)),
+    (["--grid", "4x4"], lambda: ml.Board.grid(4, 4)),
+    (["--grid", "3x3", "--states", "3", "--pattern", "diagonal"],
+     lambda: ml.Board.grid(3, 3, 3, "diagonal")),
+    (["--grid", "4x4", "--states", "6", "--wrap"], lambda: ml.Board.grid(4, 4, 6, wrap=True)),
+    (["--grid", "3x4", "--states", "4", "--locked", "1,1"],
+     lambda: ml.Board.grid(3, 4, 4, locked=[(1, 1)])),
+]
+
+
+@pytest.mark.parametrize("args,make", INFO_BOARDS)
+def test_info_matches_solver(capsys, args, make):
+    board = make()
+    s = ml.Solver(board)
+    square = board.n_cells == board.n_taps
+    rc, out, err = run(capsys, "info", *args, "--json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert doc["n"] == board.states
+    assert doc["tiles"] == board.n_cells and doc["taps"] == board.n_taps
+    assert doc["rank"] == s.rank and doc["nullity"] == s.nullity
+    assert doc["kernel_size"] == s.kernel_size
+    assert doc["unique"] == s.is_unique and doc["invertible"] == s.is_invertible
+    assert doc["det"] == (s.det() if square else None)
+
+    rc, out, err = run(capsys, "info", *args)
+    assert rc == 0, err
+    assert int(field(out, "n")) == board.states
+    assert int(field(out, "tiles")) == board.n_cells
+    assert int(field(out, "taps")) == board.n_taps
+    assert int(field(out, "rank").split()[0]) == s.rank
+    assert int(field(out, "nullity").split()[0]) == s.nullity
+    assert int(field(out, "|ker A|")) == s.kernel_size
+    assert field(out, "unique") == ("yes" if s.is_unique else "no")
+    assert field(out, "invertible") == ("yes" if s.is_invertible else "no")
+    det = field(out, "det")
+    if square:
+        assert int(det.split()[0]) == s.det()
+    else:
+        assert det == "n/a (not square)"
+
+
+def test_unsolvable_exits_1(capsys):
+    board = ml.Board.grid(5, 5)
+    state = np.zeros((5, 5), dtype=int)
+    state[0, 0] = 1
+    assert not ml.Solver(board).solvable(state)
+    text = "".join(map(str, state.ravel()))
+    for extra in ([], ["--json"]):
+        rc, out, err = run(capsys, "solve", "--grid", "5x5", "--state", text, *extra)
+        assert rc == 1
+        assert "unsolvable" in err and "Traceback" not in err
+        assert out == ""
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "--grid", "5x", "--seed", "1"],
+    ["solve", "--seed", "1"],                                   # no --grid
+    ["solve", "--grid", "3x3", "--states", "1"],
+    ["solve", "--grid", "3x3", "--states", "256"],
+    ["solve", "--grid", "3x3", "--pattern", "nope"],
+    ["solve", "--grid", "3x3", "--pattern", "0,0;x,1"],
+    ["solve", "--grid", "3x3", "--state", "0101"],              # wrong length
+    ["solve", "--grid", "3x3", "--state", "01010101a"],
+    ["solve", "--grid", "3x3", "--states", "3", "--state", "000000003"],
+    ["solve", "--grid", "3x3", "--locked", "1,1", "--holes", "1,1"],
+    ["solve", "--grid", "3x3", "--holes", "3,0"],               # off the board
+    ["solve", "--grid", "3x3", "--holes", "0101"],
+    ["solve", "--grid", "3x3", "--target", "2"],
+    ["solve", "--grid", "3x3", "--target", "-1"],
+    ["solve", "--grid", "3x3", "--budget", "lots"],
+    ["solve", "--grid", "3x3", "--state", "000000000", "--seed", "1"],
+    ["solve", "--grid", "3x3", "--backend", "gpu"],             # argparse
+    ["solve", "--grid", "3x3", "--states", "three"],            # argparse
+    ["info", "--grid", "3x3", "--state", "000000000"],          # not an info option
+    ["frobnicate"],
+    [],
+])
+def test_bad_input_exits_2(capsys, argv):
+    rc, out, err = run(capsys, *argv)
+    assert rc == 2
+    assert err.strip() and "Traceback" not in err
+
+
+def test_help_has_examples(capsys):
+    for cmd in ("solve", "info"):
+        rc, out, _ = run(capsys, cmd, "--help")
+        assert rc == 0 and "examples:" in out and "--grid" in out
+
+
+def test_python_m_modlights_subprocess():
+    env = dict(os.environ, PYTHONIOENCODING="utf-8")
+    p = subprocess.run([sys.executable, "-m", "modlights", "solve", "--grid", "4x4",
+                        "--states", "5", "--seed", "8", "--json"],
+                       capture_output=True, text=True, timeout=60, env=env)
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    board = ml.Board.grid(4, 4, 5)
+    assert not board.apply(doc["state"], doc["taps"]).any()
+    p = subprocess.run([sys.executable, "-m", "modlights", "solve", "--grid", "5x5",
+                        "--state", "1" + "0" * 24],
+                       capture_output=True, text=True, timeout=60, env=env)
+    assert p.returncode == 1 and "unsolvable" in p.stderr and "Traceback" not in p.stderr
