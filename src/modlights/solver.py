@@ -21,8 +21,10 @@ from .reference import ReferenceEngine, is_prime
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
 
-#: Coset elements examined by ``solve(minimal=True)`` when no budget is given.
+#: Coset elements examined by ``solve(minimal=True)`` when no budget is given:
+#: the reference engine's Python enumeration, and the native C search.
 DEFAULT_BUDGET = 1 << 20
+DEFAULT_NATIVE_BUDGET = 1 << 27
 
 _BACKENDS = ("native", "reference")
 
@@ -66,10 +68,10 @@ class Solution:
         return f"Solution(length={self.length}, {tag})"
 
 
-def _check_budget(budget: Any) -> tuple[int | None, float | None]:
+def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | None, float | None]:
     """budget: None (default), an int (coset elements) or a float (seconds)."""
     if budget is None:
-        return DEFAULT_BUDGET, None
+        return default, None
     if isinstance(budget, (bool, np.bool_)):
         raise ValueError("budget must be an int (coset elements) or a float (seconds)")
     if isinstance(budget, (int, np.integer)):
@@ -101,6 +103,10 @@ class Solver:
         self.n = board.states
         self._engine = self._make_engine(board, backend)
         self._gens: tuple[np.ndarray, list[int]] | None = None
+
+    @property
+    def _default_budget(self) -> int:
+        return DEFAULT_NATIVE_BUDGET if self.backend == "native" else DEFAULT_BUDGET
 
     @staticmethod
     def _make_engine(board: Board, backend: str):
@@ -205,7 +211,7 @@ class Solver:
         budget: coset elements to examine (int, default DEFAULT_BUDGET) or seconds
         (float). ``proven_minimal`` is True only when the whole coset was covered.
         """
-        steps, seconds = _check_budget(budget)
+        steps, seconds = _check_budget(budget, self._default_budget)
         rhs = self._rhs(state, target)
         X, ok = self._engine.solve(rhs[None, :])
         if not ok[0]:
@@ -229,7 +235,7 @@ class Solver:
             shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
             raise Unsolvable(f"{len(bad)} of {len(ok)} boards are unsolvable: indices {shown}", bad)
         if minimal and len(X):
-            steps, seconds = _check_budget(budget)
+            steps, seconds = _check_budget(budget, self._default_budget)
             X = np.stack([self._minimise(x, steps, seconds)[0] for x in X])
         return self.board.from_tap_vectors(X)
 
@@ -261,9 +267,20 @@ class Solver:
         H, orders = self._generators()
         total = prod(orders)
         n = self.n
-        x0 = x0.astype(np.int64)
         if total == 1:
             return x0.astype(np.uint8), True, 1
+        if steps == 0:
+            best = self._descend(x0.astype(np.int64), H.astype(np.int64), orders)
+            return best.astype(np.uint8), int(x0.sum()) == 0, 0
+        if self.backend == "native" and total < 1 << 62:
+            from . import _coset
+            best, _, examined, _, complete = _coset.coset_min(
+                x0.astype(np.uint8), H, orders, n, budget=steps or 0,
+                seconds=seconds if seconds is not None else 0.0)
+            if not complete:
+                best = self._descend(best.astype(np.int64), H.astype(np.int64), orders)
+            return best.astype(np.uint8), complete, examined
+        x0 = x0.astype(np.int64)
         limit = total if steps is None else min(total, steps)
         deadline = None if seconds is None else time.perf_counter() + seconds
         Hi = H.astype(np.int64)

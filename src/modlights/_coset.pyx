@@ -1,0 +1,133 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Bindings to csrc/coset.c: minimal-length search over x0 + ker A (GIL released)."""
+import os
+
+import numpy as np
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
+
+cdef extern from "pack.h":
+    void ml_pack_bits(const uint8_t *src, size_t rows, size_t cols, size_t src_stride,
+                      uint64_t *dst, size_t dst_stride) nogil
+    void ml_unpack_bits(const uint64_t *src, size_t rows, size_t cols, size_t src_stride,
+                        uint8_t *dst, size_t dst_stride) nogil
+
+cdef extern from "coset.h":
+    ctypedef struct ml_coset_stats:
+        uint64_t examined
+        uint64_t pruned
+        int complete
+    int64_t ml_coset_min_gf2(const uint64_t *x0, const uint64_t *basis, size_t k, size_t nw,
+                             uint64_t budget, double seconds, int threads,
+                             uint64_t *best, ml_coset_stats *st) nogil
+    int64_t ml_coset_min_zn(const uint8_t *x0, const uint8_t *gens, const uint32_t *orders,
+                            size_t k, size_t r, unsigned n, uint64_t budget, double seconds,
+                            int threads, uint8_t *best, ml_coset_stats *st) nogil
+
+
+def default_threads():
+    """Worker threads for the coset search: the CPUs this process may use (<= 8)."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    return max(1, min(8, n))
+
+
+def _check(x0, H, n):
+    x = np.ascontiguousarray(x0, dtype=np.uint8)
+    G = np.ascontiguousarray(H, dtype=np.uint8)
+    if x.ndim != 1:
+        raise ValueError("x0 must be 1-D")
+    if G.ndim != 2 or G.shape[1] != x.shape[0]:
+        raise ValueError(f"generators must be (k, {x.shape[0]}), got {G.shape}")
+    if not 2 <= n <= 255:
+        raise ValueError(f"n must be from 2 to 255, got {n}")
+    if x.size and int(x.max()) >= n or G.size and int(G.max()) >= n:
+        raise ValueError(f"entries must be in 0..{n - 1}")
+    return x, G
+
+
+def coset_min(x0, H, orders, int n, budget=0, double seconds=0.0, threads=None):
+    """Least-length element of {x0 + sum c_i H_i : 0 <= c_i < orders[i]}.
+
+    budget: elements to examine (0: no limit); seconds: time limit (<= 0: none).
+    Returns (best uint8 (r,), length, examined, pruned, complete).
+    """
+    x, G = _check(x0, H, n)
+    cdef size_t k = G.shape[0], r = x.shape[0]
+    ords = np.ascontiguousarray(orders, dtype=np.uint32)
+    if ords.shape != (k,):
+        raise ValueError(f"orders must have {k} entries")
+    if k and int(ords.min()) < 2:
+        raise ValueError("generator orders must be >= 2")
+    total = 1
+    for o in ords.tolist():
+        total *= int(o)
+    if total >= 1 << 62:
+        raise ValueError("the coset has 2^62 or more elements: too many to enumerate")
+    cdef uint64_t c_budget = 0 if budget is None else int(budget)
+    cdef int c_threads = default_threads() if threads is None else max(1, int(threads))
+    cdef ml_coset_stats st
+    cdef int64_t length
+    cdef size_t nw
+    cdef const uint64_t[::1] xp
+    cdef const uint64_t[:, ::1] Gp
+    cdef uint64_t[::1] bp
+    cdef const uint8_t[::1] xv
+    cdef const uint8_t[:, ::1] Gv
+    cdef uint8_t[::1] bv
+    cdef const uint32_t[::1] ov
+    if n == 2 and all(o == 2 for o in ords.tolist()):
+        nw = max(1, (r + 63) // 64)
+        xpk = np.zeros((1, nw), dtype=np.uint64)
+        Gpk = np.zeros((max(1, k), nw), dtype=np.uint64)
+        if r:
+            xpk[:, :] = _pack(x[None, :], nw)
+            if k:
+                Gpk[:k] = _pack(G, nw)
+        bpk = np.zeros(nw, dtype=np.uint64)
+        xp = xpk[0]
+        Gp = Gpk
+        bp = bpk
+        with nogil:
+            length = ml_coset_min_gf2(&xp[0], &Gp[0, 0], k, nw, c_budget, seconds, c_threads,
+                                      &bp[0], &st)
+        if length < 0:
+            raise MemoryError("coset search could not allocate its work space")
+        best = _unpack(bpk[None, :], r)[0]
+    else:
+        if r == 0:
+            return x.copy(), 0, 1, 0, True
+        best = np.zeros(r, dtype=np.uint8)
+        Gz = G if k else np.zeros((1, r), dtype=np.uint8)
+        oz = ords if k else np.zeros(1, dtype=np.uint32)
+        xv = x
+        Gv = Gz
+        ov = oz
+        bv = best
+        with nogil:
+            length = ml_coset_min_zn(&xv[0], &Gv[0, 0], &ov[0], k, r, <unsigned>n, c_budget,
+                                     seconds, c_threads, &bv[0], &st)
+        if length < 0:
+            raise MemoryError("coset search could not allocate its work space")
+    return best, int(length), int(st.examined), int(st.pruned), bool(st.complete)
+
+
+def _pack(M, size_t nw):
+    cdef const uint8_t[:, ::1] src = np.ascontiguousarray(M, dtype=np.uint8)
+    out = np.zeros((src.shape[0], nw), dtype=np.uint64)
+    cdef uint64_t[:, ::1] dst = out
+    if src.shape[0] and src.shape[1]:
+        with nogil:
+            ml_pack_bits(&src[0, 0], src.shape[0], src.shape[1], src.shape[1], &dst[0, 0], nw)
+    return out
+
+
+def _unpack(P, size_t cols):
+    cdef const uint64_t[:, ::1] src = np.ascontiguousarray(P, dtype=np.uint64)
+    out = np.zeros((src.shape[0], cols), dtype=np.uint8)
+    cdef uint8_t[:, ::1] dst = out
+    if src.shape[0] and cols:
+        with nogil:
+            ml_unpack_bits(&src[0, 0], src.shape[0], cols, src.shape[1], &dst[0, 0], cols)
+    return out

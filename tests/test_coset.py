@@ -1,0 +1,98 @@
+"""The C coset search (csrc/coset.c) against plain NumPy enumeration."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from modlights import _coset
+
+
+def enumerate_coset(x0, H, orders, n):
+    """Every element x0 + sum c_i H_i (0 <= c_i < orders[i]) as rows."""
+    C = np.array(list(itertools.product(*[range(o) for o in orders])), dtype=np.int64)
+    if C.size == 0:
+        return x0[None, :].astype(np.int64)
+    return (x0[None, :].astype(np.int64) + C @ H.astype(np.int64)) % n
+
+
+@st.composite
+def cosets(draw):
+    n = draw(st.sampled_from([2, 2, 3, 4, 5, 6, 8, 9, 12, 255]))
+    r = draw(st.integers(0, 150))
+    k = draw(st.integers(0, 12 if n == 2 else 4))
+    divisors = [d for d in range(2, n + 1) if n % d == 0]
+    orders = []
+    for _ in range(k):                       # keep the NumPy enumeration small
+        o = draw(st.sampled_from(divisors))
+        if np.prod(orders + [o]) <= 5000:
+            orders.append(o)
+    k = len(orders)
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    H = np.zeros((k, r), dtype=np.uint8)
+    for i, o in enumerate(orders):           # a vector of order dividing o: multiples of n/o
+        H[i] = (rng.integers(0, o, size=r) * (n // o) * (rng.random(r) < 0.5)) % n
+    x0 = rng.integers(0, n, size=r).astype(np.uint8)
+    return x0, H, orders, n
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=cosets(), threads=st.sampled_from([1, 2, 3]))
+def test_coset_min_matches_enumeration(case, threads):
+    x0, H, orders, n = case
+    X = enumerate_coset(x0, H, orders, n)
+    lens = X.sum(axis=1)
+    best, length, examined, pruned, complete = _coset.coset_min(x0, H, orders, n, threads=threads)
+    assert complete
+    assert length == lens.min() == int(best.astype(np.int64).sum())
+    assert any(np.array_equal(best, x) for x in X[lens == length])
+    assert examined + pruned >= min(len(X), 1) or length == 0
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_gf2_chunked_search(threads):
+    """k > 18 takes the chunked multi-threaded path with the sub-cube bound."""
+    rng = np.random.default_rng(3)
+    k, r = 20, 90
+    H = (rng.random((k, r)) < 0.15).astype(np.uint8)
+    x0 = rng.integers(0, 2, size=r).astype(np.uint8)
+    # exact minimum by NumPy over all 2^20 combinations, in blocks
+    best_len = None
+    Hi = H.astype(np.int64)
+    for hi in range(1 << (k - 12)):
+        top = np.array([(hi >> i) & 1 for i in range(k - 12)], dtype=np.int64)
+        base = (x0 + top @ Hi[12:]) % 2
+        C = ((np.arange(1 << 12)[:, None] >> np.arange(12)[None, :]) & 1)
+        lens = ((base[None, :] + C @ Hi[:12]) % 2).sum(axis=1)
+        m = int(lens.min())
+        best_len = m if best_len is None else min(best_len, m)
+    best, length, examined, pruned, complete = _coset.coset_min(x0, H, [2] * k, 2, threads=threads)
+    assert complete and length == best_len
+    assert examined + pruned == 1 << k
+
+
+def test_budget_and_deadline_stop_early():
+    rng = np.random.default_rng(4)
+    k, r = 30, 200
+    H = rng.integers(0, 2, size=(k, r)).astype(np.uint8)
+    x0 = rng.integers(0, 2, size=r).astype(np.uint8)
+    best, length, examined, pruned, complete = _coset.coset_min(x0, H, [2] * k, 2, budget=10_000)
+    assert not complete and examined < 100_000
+    assert length == int(best.sum()) <= int(x0.sum())
+    best, length, examined, pruned, complete = _coset.coset_min(x0, H, [2] * k, 2, seconds=0.05)
+    assert not complete
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError):
+        _coset.coset_min(np.zeros(3, np.uint8), np.zeros((1, 4), np.uint8), [2], 2)
+    with pytest.raises(ValueError):
+        _coset.coset_min(np.zeros(3, np.uint8), np.full((1, 3), 7, np.uint8), [2], 5)
+    with pytest.raises(ValueError):
+        _coset.coset_min(np.zeros(3, np.uint8), np.zeros((1, 3), np.uint8), [1], 2)
+    with pytest.raises(ValueError):
+        _coset.coset_min(np.zeros(3, np.uint8), np.zeros((63, 3), np.uint8), [2] * 63, 2)
