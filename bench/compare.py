@@ -399,9 +399,6 @@ def m4ri_call(exe: str, wl: dict, cap: float) -> dict:
         out["consistent"] = kv["consistent"] == "1"
         if out["consistent"]:
             np.save(wl["out"]["m4ri"], read_mlbm(f["X_bin"]).astype(np.int64))
-    if out["seconds"] > cap:
-        out = {"ok": False, "timeout": True,
-               "error": f"took {out['seconds']:.1f} s > cap {cap:g} s"}
     return out
 
 
@@ -569,27 +566,28 @@ def run(args) -> int:
                         req = {"task": wl["task"], "n": wl["n"], "k": wl.get("k"),
                                "input": wl["input"], "out": wl["out"][c]}
                         res = pool[c].call(req, cap)
-                        if res.get("ok") and res["seconds"] > cap:
-                            res = {"ok": False, "timeout": True,
-                                   "error": f"took {res['seconds']:.1f} s > cap {cap:g} s"}
                     if not res.get("ok"):
                         R["error"] = res.get("skip") or res.get("error", "failed")
                         if res.get("timeout"):
                             skip_family[(c, wl["family"])] = f"timed out at a smaller size ({wl['label']})"
                         if res.get("crash") or "error" in res and not res.get("timeout"):
-                            notes.append(f"{c} on {wl['label']}: {R['error']}")
+                            notes.append((c, R["error"], wl["label"]))
                         continue
                     bad = check_solution(wl, c, res)
                     if bad:
                         R["error"] = bad
-                        notes.append(f"{c} on {wl['label']}: {bad}")
+                        notes.append((c, bad, wl["label"]))
                         continue
                     R["times"].append(res["seconds"])
                     R["engine"] = res.get("engine", R["engine"])
                     if "rank" in res:
                         R["rank"].add(res["rank"])
                     if res["seconds"] > cap / 3:
-                        R["stop"] = True
+                        R["stop"] = True         # not repeated
+                    if res["seconds"] > cap:     # finished, but larger sizes would not
+                        R["over_cap"] = True
+                        skip_family[(c, wl["family"])] = (
+                            f"took {res['seconds']:.1f} s > cap at a smaller size ({wl['label']})")
                     print(f"  round {rnd + 1}: {c:14s} {res['seconds']:.4f} s", flush=True)
                 active = [c for c in active if results[c]["error"] is None
                           and not results[c].get("stop")]
@@ -604,7 +602,7 @@ def run(args) -> int:
                     for c, rs in ranks.items():
                         if ref and rs != ref:
                             results[c]["error"] = f"WRONG rank {sorted(rs)} vs {sorted(ref)}"
-                            notes.append(f"{c} on {wl['label']}: {results[c]['error']}")
+                            notes.append((c, results[c]["error"], wl["label"]))
                 wl["rank"] = sorted(allr)
             rows.append((wl, results))
             print(f"   ({time.monotonic() - t_wl:.0f} s wall)", flush=True)
@@ -618,8 +616,11 @@ def run(args) -> int:
         print_large_estimates(rows, args)
     if notes:
         print("\nPeers that could not do a workload (error messages):")
-        for s in dict.fromkeys(notes):
-            print("  - " + s)
+        grouped: dict[tuple[str, str], list[str]] = {}
+        for c, err, label in notes:
+            grouped.setdefault((c, err), []).append(label)
+        for (c, err), labels in grouped.items():
+            print(f"  - {c}: {err}\n      on: " + "; ".join(labels))
     return 0
 
 
@@ -643,11 +644,11 @@ def print_table(rows, args):
             if R["times"]:
                 med = statistics.median(R["times"])
                 ratio = "" if c == "modlights" or ml_med is None else f"{ml_med / med:.3g}"
-                note = ""
+                note = "over cap: larger sizes skipped" if R.get("over_cap") else ""
                 if wl["task"] == "solve-many":
                     note = f"{wl['K'] / med:,.0f} boards/s"
                 if wl["task"] == "rank" and R["rank"]:
-                    note = f"rank {min(R['rank'])}"
+                    note = f"rank {min(R['rank'])}" + (f"; {note}" if note else "")
                 print(f"{label:46s} {c:14s} {R['engine'] or '':12s} {_fmt_t(med):>10s} "
                       f"{len(R['times']):>4d} {ratio:>8s}  {note}")
             else:
