@@ -57,7 +57,6 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 M4RI_HEADER = "/usr/include/m4ri/m4ri.h"
-PY_CONTENDERS = ("modlights", "modlights-ref", "galois", "flint")
 
 
 # ====================================================================== helpers
@@ -600,7 +599,9 @@ def run(args) -> int:
                 if len(allr) > 1:
                     ref = results.get("m4ri", {}).get("rank") or results.get("flint", {}).get("rank")
                     for c, rs in ranks.items():
-                        if ref and rs != ref:
+                        if not ref:
+                            results[c]["error"] = f"ranks disagree: {ranks}"
+                        elif rs != ref:
                             results[c]["error"] = f"WRONG rank {sorted(rs)} vs {sorted(ref)}"
                             notes.append((c, results[c]["error"], wl["label"]))
                 wl["rank"] = sorted(allr)
@@ -641,7 +642,8 @@ def print_table(rows, args):
         for c, R in results.items():
             label = wl["label"] if first else ""
             first = False
-            if R["times"]:
+            wrong = (R["error"] or "").startswith(("WRONG", "ranks disagree", "said"))
+            if R["times"] and not wrong:
                 med = statistics.median(R["times"])
                 ratio = "" if c == "modlights" or ml_med is None else f"{ml_med / med:.3g}"
                 note = "over cap: larger sizes skipped" if R.get("over_cap") else ""
@@ -649,6 +651,8 @@ def print_table(rows, args):
                     note = f"{wl['K'] / med:,.0f} boards/s"
                 if wl["task"] == "rank" and R["rank"]:
                     note = f"rank {min(R['rank'])}" + (f"; {note}" if note else "")
+                if R["error"]:
+                    note += f"; a later round failed: {R['error']}"
                 print(f"{label:46s} {c:14s} {R['engine'] or '':12s} {_fmt_t(med):>10s} "
                       f"{len(R['times']):>4d} {ratio:>8s}  {note}")
             else:
@@ -667,9 +671,13 @@ def print_large_estimates(rows, args):
                 if R["times"] and statistics.median(R["times"]) > 0.05:  # too small: noise
                     base[c] = (wl["k"] ** 2, statistics.median(R["times"]))
     mem = {"galois": 40000 ** 2, "flint": 40000 ** 2 * 8, "m4ri": 40000 ** 2 // 8}
+    measured = {c for wl, results in rows if wl.get("large")
+                for c, R in results.items() if R["times"]}
     for c in ("galois", "flint", "m4ri"):
         line = f"  {c:8s} dense matrix alone: {mem[c] / 2**30:.1f} GiB"
-        if c in base:
+        if c in measured:
+            line += "; measured (see table), no estimate needed"
+        elif c in base:
             N0, t0 = base[c]
             line += f"; time ~ {t0 * (40000 / N0) ** 3:,.0f} s (from {t0:.3g} s at N = {N0}, x (40000/{N0})^3)"
         else:
