@@ -490,19 +490,77 @@ static void apply_block(ml_gf2_t *M, size_t r, size_t c, int kb, const size_t *r
     }
 }
 
+/* Back substitution of a forward echelon form (rows 0..rank-1, pivots piv[]) to the
+ * reduced form, block by block from the bottom: a block is up to 64 consecutive pivot
+ * rows whose pivot columns span at most 64 columns; it is first reduced within
+ * itself, then cleared from the rows above with Four Russians tables. Rows above only
+ * take part where they have bits at the block's pivot columns, so banded matrices
+ * stay cheap. */
+static void back_substitute(ml_gf2_t *M, size_t rank, const size_t *piv, workspace_t *ws,
+                            kernels_t K)
+{
+    size_t W = M->width, S = M->stride;
+    signed char slot[64];
+    size_t e = rank;
+    while (e > 0) {
+        size_t s = e - 1;
+        while (s > 0 && e - (s - 1) <= 64 && piv[e - 1] - piv[s - 1] < 64) s--;
+        int kb = (int)(e - s);
+        size_t c = piv[s];
+        int span = (int)(piv[e - 1] - c + 1);
+        /* within the block: clear each pivot column from the block rows above it */
+        for (size_t t = e - 1; t > s; t--) {
+            size_t pc = piv[t], w0 = pc >> 6;
+            const uint64_t *p = ml_gf2_row(M, t);
+            for (size_t q = s; q < t; q++) {
+                uint64_t *row = ml_gf2_row(M, q);
+                if ((row[w0] >> (pc & 63)) & 1) K.xor1(row + w0, p + w0, W - w0);
+            }
+        }
+        /* the pivot columns as a mask over the window [c, c + span) */
+        uint64_t mask = 0;
+        for (int t = 0; t < 64; t++) slot[t] = -1;
+        for (int t = 0; t < kb; t++) {
+            int off = (int)(piv[s + (size_t)t] - c);
+            mask |= (uint64_t)1 << off;
+            slot[off] = (signed char)t;
+        }
+        int contiguous = span == kb;
+        size_t nr = 0;
+        for (size_t i = 0; i < s; i++) {
+            uint64_t b = read_bits(ml_gf2_row(M, i), c, span, S) & mask;
+            if (!b) continue;
+            if (!contiguous) {
+                uint64_t x = 0;
+                for (; b; b &= b - 1) x |= (uint64_t)1 << slot[ctz64(b)];
+                b = x;
+            }
+            ws->rows[nr] = i;
+            ws->idx[nr] = b;
+            nr++;
+        }
+        apply_block(M, s, c, kb, ws->rows, ws->idx, nr, ws, K);
+        e = s;
+    }
+}
+
 size_t ml_gf2_echelonize_m4ri(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv)
 {
     kernels_t K = kernels();
     size_t m = M->nrows, S = M->stride, r = 0, c = 0;
     if (pivot_cols > M->ncols) pivot_cols = M->ncols;
     workspace_t ws;
+    size_t *pv = piv;
     ws.tab = aligned_zalloc(8 * 256 * ML_CHUNK);
     ws.rows = malloc((m ? m : 1) * sizeof(size_t));
     ws.idx = malloc((m ? m : 1) * sizeof(uint64_t));
-    if (!ws.tab || !ws.rows || !ws.idx) {
+    if (!pv) pv = malloc((m ? m : 1) * sizeof(size_t));
+    if (!ws.tab || !ws.rows || !ws.idx || !pv) {
         free(ws.tab); free(ws.rows); free(ws.idx);
+        if (pv != piv) free(pv);
         return (size_t)-1;
     }
+    /* forward: clear below the pivots only */
     while (c < pivot_cols && r < m) {
         size_t kmax = 64;
         if (kmax > pivot_cols - c) kmax = pivot_cols - c;
@@ -510,18 +568,18 @@ size_t ml_gf2_echelonize_m4ri(ml_gf2_t *M, int full, size_t pivot_cols, size_t *
         int kb = gauss_block(M, r, c, (int)kmax, K);
         if (kb == 0) { c++; continue; }
         size_t nr = 0;
-        for (size_t i = full ? 0 : r + (size_t)kb; i < m; i++) {
-            if (i == r) { i = r + (size_t)kb - 1; continue; }
+        for (size_t i = r + (size_t)kb; i < m; i++) {
             uint64_t b = read_bits(ml_gf2_row(M, i), c, kb, S);
             if (b) { ws.rows[nr] = i; ws.idx[nr] = b; nr++; }
         }
         apply_block(M, r, c, kb, ws.rows, ws.idx, nr, &ws, K);
-        if (piv)
-            for (int t = 0; t < kb; t++) piv[r + (size_t)t] = c + (size_t)t;
+        for (int t = 0; t < kb; t++) pv[r + (size_t)t] = c + (size_t)t;
         r += (size_t)kb;
         c += (size_t)kb;
     }
+    if (full) back_substitute(M, r, pv, &ws, K);
     free(ws.tab); free(ws.rows); free(ws.idx);
+    if (pv != piv) free(pv);
     return r;
 }
 
