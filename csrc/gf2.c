@@ -675,6 +675,40 @@ ml_gf2_t *ml_gf2_solve_matrix(const ml_gf2_fact_t *F)
     return S;
 }
 
+ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B)
+{
+    size_t m = F->m, r = F->r, rank = F->rank;
+    const ml_gf2_t *W = F->W;
+    if (B->ncols != m) return NULL;
+    ml_gf2_t *Y = ml_gf2_new(B->nrows, r + m - rank);
+    uint64_t *bw = aligned_zalloc(W->stride + 1);
+    if (!Y || !bw) { ml_gf2_free(Y); free(bw); return NULL; }
+    size_t t0 = r >> 6, t1 = W->width;   /* the words holding T */
+    for (size_t k = 0; k < B->nrows; k++) {
+        const uint64_t *b = ml_gf2_row(B, k);
+        /* b moved to columns [r, r + m) of W's frame */
+        memset(bw, 0, W->stride * 8);
+        for (size_t j = 0; j < B->width; j++) {
+            size_t bit = r + 64 * j;
+            bw[bit >> 6] |= b[j] << (bit & 63);
+            if ((bit & 63) && (bit >> 6) + 1 < W->stride)
+                bw[(bit >> 6) + 1] |= b[j] >> (64 - (bit & 63));
+        }
+        uint64_t *y = ml_gf2_row(Y, k);
+        for (size_t i = 0; i < m; i++) {
+            const uint64_t *t = ml_gf2_row(W, i);
+            uint64_t acc = 0;
+            for (size_t w = t0; w < t1; w++) acc ^= t[w] & bw[w];
+            if (__builtin_parityll(acc)) {
+                size_t col = i < rank ? F->piv[i] : r + i - rank;
+                y[col >> 6] |= (uint64_t)1 << (col & 63);
+            }
+        }
+    }
+    free(bw);
+    return Y;
+}
+
 void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok)
 {
     size_t w0 = r >> 6;

@@ -96,6 +96,9 @@ int ml_gf2_det(const ml_gf2_fact_t *F);
  * rows of B (k x m), Y = B S holds the solutions in columns [0, r) and the
  * consistency checks in columns [r, r + m - rank) (all zero iff solvable). */
 ml_gf2_t *ml_gf2_solve_matrix(const ml_gf2_fact_t *F);
+/* The same Y = B S computed from the factorisation by dot products (no S needed):
+ * cheaper than building S when B has few rows. Y is allocated. */
+ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B);
 /* For each row i of Y (as above) ok[i] = 1 iff columns [r, ncols) are zero. */
 void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok);
 

@@ -106,6 +106,10 @@ def check_engine(a, rng, *, reference=None, n_rhs=24):
     assert not X[~ok].any()
     for i in np.flatnonzero(~ok)[:4]:            # really not in the image
         assert py_rank(np.concatenate([a, rhs[i][:, None]], axis=1)) == rk + 1
+    # a batch of >= 64 rows goes through the solve matrix (M4RM product), fewer rows
+    # through dot products: same answers
+    Xb, okb = e.solve(np.tile(rhs, (2, 1)))
+    assert (Xb == np.tile(X, (2, 1))).all() and (okb == np.tile(ok, 2)).all()
     # any integer dtype, negatives too: only the value mod 2 counts
     X64, ok64 = e.solve(rhs.astype(np.int64) + 2 * rng.integers(-3, 3, rhs.shape))
     assert (ok64 == ok).all() and (X64 == X).all()

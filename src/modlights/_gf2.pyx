@@ -41,6 +41,7 @@ cdef extern from "gf2.h" nogil:
     ml_gf2_t *ml_gf2_pinv(const ml_gf2_fact_t *F)
     int ml_gf2_det(const ml_gf2_fact_t *F)
     ml_gf2_t *ml_gf2_solve_matrix(const ml_gf2_fact_t *F)
+    ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B)
     void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok)
 
 cdef extern from "cpu.h" nogil:
@@ -277,14 +278,20 @@ cdef class Gf2Engine:
         cdef ml_gf2_t *S
         cdef ml_gf2_t *B
         cdef ml_gf2_t *Y
-        if self.S == NULL:
+        # A few right-hand sides: dot products with the rows of T. Many: build the
+        # solve matrix S once, then one packed product (M4RM) per batch.
+        cdef bint dot = self.S == NULL and arr.shape[0] < 64
+        if self.S == NULL and not dot:
             with nogil:
                 S = ml_gf2_solve_matrix(self.F)
             _oom_check(S)
             self.S = S
         B = _pack(arr)
         with nogil:
-            Y = ml_gf2_mul(B, self.S)
+            if dot:
+                Y = ml_gf2_solve_dot(self.F, B)
+            else:
+                Y = ml_gf2_mul(B, self.S)
             ml_gf2_free(B)
         _oom_check(Y)
         cdef size_t k = Y.nrows, r = self.F.r, i
