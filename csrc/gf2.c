@@ -430,7 +430,8 @@ static int gauss_block(ml_gf2_t *M, size_t r, size_t c, int kmax, kernels_t K)
 }
 
 typedef struct {
-    uint64_t *tab;     /* 8 * 256 * ML_CHUNK words */
+    int oom;           /* set when a table could not be allocated */
+    uint64_t *tab;     /* 8 * 256 * ML_CHUNK words, allocated on first use */
     size_t *rows;      /* nrows */
     uint64_t *idx;     /* nrows */
 } workspace_t;
@@ -462,6 +463,10 @@ static void apply_block(ml_gf2_t *M, size_t r, size_t c, int kb, const size_t *r
     }
     int k = best_k, ntab = (kb + k - 1) / k;
     const uint64_t *src[8];
+    if (!ws->tab) {    /* first use: tables are written before they are read, no zeroing */
+        ws->tab = aligned_alloc(64, 8 * 256 * ML_CHUNK * 8);
+        if (!ws->tab) { ws->oom = 1; return; }
+    }
     uint64_t *tab = ws->tab;
     size_t cw = ML_CHUNK;
     for (size_t c0 = w0; c0 < W; c0 += cw) {
@@ -540,6 +545,7 @@ static void back_substitute(ml_gf2_t *M, size_t rank, const size_t *piv, workspa
             nr++;
         }
         apply_block(M, s, c, kb, ws->rows, ws->idx, nr, ws, K);
+        if (ws->oom) return;
         e = s;
     }
 }
@@ -551,11 +557,12 @@ size_t ml_gf2_echelonize_m4ri(ml_gf2_t *M, int full, size_t pivot_cols, size_t *
     if (pivot_cols > M->ncols) pivot_cols = M->ncols;
     workspace_t ws;
     size_t *pv = piv;
-    ws.tab = aligned_zalloc(8 * 256 * ML_CHUNK);
+    ws.oom = 0;
+    ws.tab = NULL;
     ws.rows = malloc((m ? m : 1) * sizeof(size_t));
     ws.idx = malloc((m ? m : 1) * sizeof(uint64_t));
     if (!pv) pv = malloc((m ? m : 1) * sizeof(size_t));
-    if (!ws.tab || !ws.rows || !ws.idx || !pv) {
+    if (!ws.rows || !ws.idx || !pv) {
         free(ws.tab); free(ws.rows); free(ws.idx);
         if (pv != piv) free(pv);
         return (size_t)-1;
@@ -573,14 +580,15 @@ size_t ml_gf2_echelonize_m4ri(ml_gf2_t *M, int full, size_t pivot_cols, size_t *
             if (b) { ws.rows[nr] = i; ws.idx[nr] = b; nr++; }
         }
         apply_block(M, r, c, kb, ws.rows, ws.idx, nr, &ws, K);
+        if (ws.oom) break;
         for (int t = 0; t < kb; t++) pv[r + (size_t)t] = c + (size_t)t;
         r += (size_t)kb;
         c += (size_t)kb;
     }
-    if (full) back_substitute(M, r, pv, &ws, K);
+    if (full && !ws.oom) back_substitute(M, r, pv, &ws, K);
     free(ws.tab); free(ws.rows); free(ws.idx);
     if (pv != piv) free(pv);
-    return r;
+    return ws.oom ? (size_t)-1 : r;
 }
 
 size_t ml_gf2_echelonize(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv)
