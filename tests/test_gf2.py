@@ -145,7 +145,7 @@ def check_engine(a, rng, *, reference=None, n_rhs=24):
 SMALL = [(0, 0), (0, 5), (5, 0), (1, 1), (1, 5), (5, 1), (3, 3), (7, 4), (4, 7),
          (63, 63), (64, 64), (65, 65), (64, 130), (130, 64), (70, 20), (20, 70)]
 LARGE = [(127, 127), (128, 128), (129, 129), (255, 255), (256, 256), (257, 257),
-         (300, 129), (129, 300), (513, 200), (200, 513)]
+         (300, 129), (129, 300), (513, 200), (200, 513), (150, 1100)]
 KINDS = ["dense", "sparse", "lowrank", "zero-lines", "zero"]
 
 
@@ -385,3 +385,21 @@ def test_env_var_forces_path():
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                              text=True, check=True).stdout.strip()
         assert out == p
+
+
+# ---------------------------------------------------------------------------- the C core alone
+def test_c_core(tmp_path):
+    """tests/c/test_gf2_core.c: csrc/gf2.c against naive routines, every SIMD path,
+    with tiny table chunks (-DML_CHUNK=2) so the column-blocked loops run too."""
+    import shutil
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    cc = shutil.which("gcc") or shutil.which("cc")
+    src = os.path.join(root, "tests", "c", "test_gf2_core.c")
+    if cc is None or not os.path.exists(os.path.join(root, "csrc", "gf2.c")):
+        pytest.skip("needs a C compiler and the source tree")
+    exe = tmp_path / "test_gf2_core"
+    subprocess.run([cc, "-O1", "-DML_CHUNK=2", "-I", os.path.join(root, "csrc"), src,
+                    os.path.join(root, "csrc", "gf2.c"), os.path.join(root, "csrc", "cpu.c"),
+                    "-o", str(exe)], check=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert out.returncode == 0 and "fails=0" in out.stdout, out.stdout[-2000:]
