@@ -367,6 +367,8 @@ def test_bad_input():
         Gf2Engine.from_coo(2, 2.5, [], [])
     with pytest.raises(ValueError, match="integers"):
         Gf2Engine.from_coo(2, 2, [0.5], [0])
+    with pytest.raises(ValueError, match="too large"):
+        Gf2Engine.from_coo(1 << 18, 1 << 18, [], [])
     with pytest.raises(ValueError, match="unknown SIMD"):
         _gf2.set_simd("sse9")
     with pytest.raises(ValueError, match="method"):

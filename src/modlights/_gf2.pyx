@@ -64,6 +64,8 @@ __all__ = ["Gf2Engine", "simd_paths", "set_simd", "get_simd", "rank", "echeloniz
 
 #: Largest side accepted (rows or columns); keeps every size computation far from overflow.
 MAX_DIM = 1 << 28
+#: Largest factorisation, in bits: [A | I] is m x (r + m) bits (2 GiB at this limit).
+MAX_FACTOR_BITS = 1 << 34
 
 
 # ---------------------------------------------------------------------------- SIMD
@@ -166,6 +168,14 @@ cdef object _unpack_free(ml_gf2_t *M, size_t cols):
 
 
 # ---------------------------------------------------------------------------- engine
+def _check_factor_size(m, r):
+    """ValueError before any allocation when [A | I] would be unreasonably large."""
+    if m * (r + m) > MAX_FACTOR_BITS:
+        raise ValueError(f"a {m}x{r} tap matrix is too large for the dense GF(2) "
+                         f"engine: [A | I] would take {m * (r + m) / 8 / 2**30:.1f} GiB "
+                         f"(at most {MAX_FACTOR_BITS / 8 / 2**30:.0f} GiB)")
+
+
 cdef class Gf2Engine:
     """Linear algebra of one tap matrix A (m x r) over GF(2), factored once in C.
 
@@ -191,6 +201,7 @@ cdef class Gf2Engine:
 
     def __init__(self, A):
         arr = _as_bits_2d(A, "the tap matrix")
+        _check_factor_size(arr.shape[0], arr.shape[1])
         cdef ml_gf2_t *P = _pack(arr)
         self._factor(P)
 
@@ -214,6 +225,7 @@ cdef class Gf2Engine:
                 raise ValueError(f"{what} must be a non-negative int, got {v!r}")
             if not 0 <= v <= MAX_DIM:
                 raise ValueError(f"{what} must be from 0 to {MAX_DIM}, got {v}")
+        _check_factor_size(int(m), int(r))
         ci_a = np.asarray(ci)
         tj_a = np.asarray(tj)
         if ci_a.ndim != 1 or tj_a.ndim != 1 or ci_a.shape != tj_a.shape:
@@ -285,7 +297,10 @@ cdef class Gf2Engine:
             with nogil:
                 S = ml_gf2_solve_matrix(self.F)
             _oom_check(S)
-            self.S = S
+            if self.S == NULL:         # another thread may have built it meanwhile
+                self.S = S
+            else:
+                ml_gf2_free(S)
         B = _pack(arr)
         with nogil:
             if dot:
