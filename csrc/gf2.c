@@ -284,16 +284,23 @@ ml_gf2_t *ml_gf2_transpose(const ml_gf2_t *A)
 {
     ml_gf2_t *T = ml_gf2_new(A->ncols, A->nrows);
     if (!T) return NULL;
-    uint64_t blk[64];
-    for (size_t bi = 0; bi * 64 < A->nrows; bi++) {
-        size_t nr = A->nrows - bi * 64 < 64 ? A->nrows - bi * 64 : 64;
-        for (size_t bj = 0; bj < A->width; bj++) {
-            size_t t;
-            for (t = 0; t < nr; t++) blk[t] = ml_gf2_row(A, bi * 64 + t)[bj];
-            for (; t < 64; t++) blk[t] = 0;
-            transpose64(blk);
-            size_t nc = A->ncols - bj * 64 < 64 ? A->ncols - bj * 64 : 64;
-            for (t = 0; t < nc; t++) ml_gf2_row(T, bj * 64 + t)[bi] = blk[t];
+    uint64_t blk[8][64];
+    /* 64 x 512 bit tiles: each cache line of A is read once, and the 512 rows of T
+     * being written stay in cache while the tile moves down A. */
+    for (size_t bj0 = 0; bj0 < A->width; bj0 += 8) {
+        size_t nbj = A->width - bj0 < 8 ? A->width - bj0 : 8;
+        for (size_t bi = 0; bi * 64 < A->nrows; bi++) {
+            size_t nr = A->nrows - bi * 64 < 64 ? A->nrows - bi * 64 : 64;
+            for (size_t t = 0; t < 64; t++) {
+                const uint64_t *row = t < nr ? ml_gf2_row(A, bi * 64 + t) + bj0 : NULL;
+                for (size_t u = 0; u < nbj; u++) blk[u][t] = row ? row[u] : 0;
+            }
+            for (size_t u = 0; u < nbj; u++) {
+                size_t bj = bj0 + u;
+                size_t nc = A->ncols - bj * 64 < 64 ? A->ncols - bj * 64 : 64;
+                transpose64(blk[u]);
+                for (size_t t = 0; t < nc; t++) ml_gf2_row(T, bj * 64 + t)[bi] = blk[u][t];
+            }
         }
     }
     return T;
