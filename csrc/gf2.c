@@ -1,8 +1,18 @@
 /* gf2.c: see gf2.h. */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE 1     /* madvise */
+#endif
 #include "gf2.h"
 #include "cpu.h"
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#if defined(MADV_HUGEPAGE)
+#define ML_HAVE_MADVISE 1
+#endif
+#endif
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define ML_X86 1
@@ -11,14 +21,25 @@
 
 /* ======================================================================== memory */
 
+/* Zeroed, 64-byte aligned memory. Large blocks are 2 MiB aligned and marked for
+ * transparent huge pages: a fresh 16 MiB matrix otherwise costs ~4000 page faults,
+ * measured at a quarter of a 90x90 board's factorisation time. */
 static void *aligned_zalloc(size_t words)
 {
-    size_t bytes;
-    if (words > SIZE_MAX / 8 - 64) return NULL;
+    size_t bytes, align = 64;
+    if (words > SIZE_MAX / 8 - ((size_t)2 << 20)) return NULL;
     bytes = (words * 8 + 63) & ~(size_t)63;
     if (bytes == 0) bytes = 64;
-    void *p = aligned_alloc(64, bytes);
-    if (p) memset(p, 0, bytes);
+    if (bytes >= ((size_t)4 << 20)) {
+        align = (size_t)2 << 20;
+        bytes = (bytes + align - 1) & ~(align - 1);
+    }
+    void *p = aligned_alloc(align, bytes);
+    if (!p) return NULL;
+#ifdef ML_HAVE_MADVISE
+    if (align > 64) madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    memset(p, 0, bytes);
     return p;
 }
 
@@ -341,7 +362,7 @@ ml_gf2_t *ml_gf2_mul(const ml_gf2_t *A, const ml_gf2_t *B)
     }
     /* M4RM: for each word of A, eight tables of the 256 combinations of 8 rows of B */
     size_t cw = W < ML_CHUNK ? W : ML_CHUNK;
-    uint64_t *tab = aligned_alloc(64, 8 * 256 * cw * 8);   /* written before read */
+    uint64_t *tab = aligned_zalloc(8 * 256 * cw);
     if (!tab) { ml_gf2_free(C); return NULL; }
     const uint64_t *src[8];
     for (size_t w = 0; w < A->width; w++) {
@@ -475,8 +496,8 @@ static void apply_block(ml_gf2_t *M, size_t r, size_t c, int kb, const size_t *r
     }
     int k = best_k, ntab = (kb + k - 1) / k;
     const uint64_t *src[8];
-    if (!ws->tab) {    /* first use: tables are written before they are read, no zeroing */
-        ws->tab = aligned_alloc(64, 8 * 256 * ws->cw * 8);
+    if (!ws->tab) {    /* allocated on first use */
+        ws->tab = aligned_zalloc(8 * 256 * ws->cw);
         if (!ws->tab) { ws->oom = 1; return; }
     }
     uint64_t *tab = ws->tab;
