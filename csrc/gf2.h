@@ -4,12 +4,17 @@
  * j / 64; every row starts on a 64-byte boundary; padding bits are always 0), and
  * functions ml_gf2_<verb>, in the manner of M4RI's mzd_t / mzd_<verb>.
  *
- * Elimination is Gauss-Jordan by the Method of Four Russians (M4RI, Albrecht & Bard):
- * up to 64 pivots are found at consecutive columns, reduced among themselves, and
- * every other row is cleared with lookups in several tables of the 2^k combinations
- * of k pivot rows, column block by column block so the tables stay in cache. Small
- * updates use plain word XORs. ml_gf2_echelonize is the one entry point; the
- * kernels (row XORs) go through the SIMD path chosen at run time (cpu.h).
+ * Elimination is by the Method of Four Russians (M4RI, Albrecht & Bard): up to 64
+ * pivots are found at consecutive columns and reduced among themselves, then the
+ * rows below are cleared with lookups in up to eight tables of the 2^k combinations
+ * of k pivot rows (k <= 8, each table entry one row XOR from an earlier entry, as
+ * with a Gray code). The reduced form is then reached by back substitution in blocks
+ * of up to 64 pivot rows from the bottom up, again with tables, touching only the
+ * rows that have bits at the block's pivot columns (so banded boards stay cheap).
+ * Each block chooses plain word XORs or tables by counting row XORs. Matrices
+ * under 64 rows use plain elimination (measured crossover). ml_gf2_echelonize is the
+ * one entry point; the row XOR kernels go through the SIMD path chosen at run time
+ * (cpu.h).
  *
  * Sizes are size_t; functions that allocate return NULL (or -1) when out of memory.
  * No function reads or writes outside the matrices it is given. */
