@@ -3,9 +3,11 @@
 ``Solver(board)`` factors the tap matrix once; every query after that reuses the
 factorisation. ``backend="reference"`` is the pure-NumPy engine of
 :mod:`modlights.reference`; ``backend="native"`` (the default) is the C core where
-one exists for the board's n and size. For now the native engines are being
-built engine by engine; where none exists yet, ``"native"`` routes to the
-reference engine (``Solver.engine`` says which one runs).
+one exists for the board's n and size: for n = 2 the bit-packed GF(2) engine
+(:class:`modlights._gf2.Gf2Engine`, Method of Four Russians; grid and graph boards
+are packed straight from coordinates, no dense matrix). For other n the native
+engines are still being built; there ``"native"`` routes to the reference engine
+(``Solver.engine`` says which one runs).
 """
 from __future__ import annotations
 
@@ -89,8 +91,9 @@ def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | Non
 class Solver:
     """Factor a board's tap matrix once; answer every question about it.
 
-    backend: ``"native"`` (default: the C engines; while an engine for this n is not
-    yet built it routes to the reference engine) or ``"reference"`` (pure NumPy).
+    backend: ``"native"`` (default: the C engines; n = 2 runs on the bit-packed GF(2)
+    engine; while an engine for another n is not yet built it routes to the
+    reference engine) or ``"reference"`` (pure NumPy).
     """
 
     def __init__(self, board: Board, backend: str = "native"):
@@ -110,6 +113,12 @@ class Solver:
 
     @staticmethod
     def _make_engine(board: Board, backend: str):
+        if backend == "native" and board.states == 2:
+            from ._gf2 import Gf2Engine
+            if board._dense is not None:
+                return Gf2Engine(board.matrix())
+            ci, tj = board.coo()          # packed straight from coordinates
+            return Gf2Engine.from_coo(board.n_cells, board.n_taps, ci, tj)
         return ReferenceEngine(board.matrix(), board.states)
 
     @property

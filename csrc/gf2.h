@@ -1,0 +1,113 @@
+/* gf2.h: dense bit-packed matrices over GF(2) and their linear algebra.
+ *
+ * One type, ml_gf2_t (rows of 64-bit words; bit j of row i is bit j % 64 of word
+ * j / 64; every row starts on a 64-byte boundary; padding bits are always 0), and
+ * functions ml_gf2_<verb>, in the manner of M4RI's mzd_t / mzd_<verb>.
+ *
+ * Elimination is by the Method of Four Russians (M4RI, Albrecht & Bard): up to 64
+ * pivots are found at consecutive columns and reduced among themselves, then the
+ * rows below are cleared with lookups in up to eight tables of the 2^k combinations
+ * of k pivot rows (k <= 8, each table entry one row XOR from an earlier entry, as
+ * with a Gray code). The reduced form is then reached by back substitution in blocks
+ * of up to 64 pivot rows from the bottom up, again with tables, touching only the
+ * rows that have bits at the block's pivot columns (so banded boards stay cheap).
+ * Each block chooses plain word XORs or tables by counting row XORs. Matrices
+ * under 64 rows use plain elimination (measured crossover). ml_gf2_echelonize is the
+ * one entry point; the row XOR kernels go through the SIMD path chosen at run time
+ * (cpu.h).
+ *
+ * Sizes are size_t; functions that allocate return NULL (or -1) when out of memory.
+ * No function reads or writes outside the matrices it is given. */
+#ifndef ML_GF2_H
+#define ML_GF2_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ml_gf2 {
+    size_t nrows, ncols;
+    size_t width;    /* words holding ncols bits: ceil(ncols / 64) */
+    size_t stride;   /* words from one row to the next: width rounded up to 8 */
+    uint64_t *data;  /* nrows * stride words, 64-byte aligned, zero padding */
+} ml_gf2_t;
+
+static inline uint64_t *ml_gf2_row(const ml_gf2_t *M, size_t i)
+{
+    return M->data + i * M->stride;
+}
+static inline int ml_gf2_get(const ml_gf2_t *M, size_t i, size_t j)
+{
+    return (int)((ml_gf2_row(M, i)[j >> 6] >> (j & 63)) & 1u);
+}
+static inline void ml_gf2_flip(ml_gf2_t *M, size_t i, size_t j)
+{
+    ml_gf2_row(M, i)[j >> 6] ^= (uint64_t)1 << (j & 63);
+}
+
+/* ---- construction */
+ml_gf2_t *ml_gf2_new(size_t nrows, size_t ncols);          /* all zero */
+void ml_gf2_free(ml_gf2_t *M);                             /* NULL is fine */
+ml_gf2_t *ml_gf2_copy(const ml_gf2_t *M);
+ml_gf2_t *ml_gf2_identity(size_t n);
+/* Entries (ci[t], tj[t]) each add 1 (so repeats cancel in pairs). Caller checks
+ * ci[t] < nrows and tj[t] < ncols. */
+ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
+                          const int64_t *tj, size_t nnz);
+/* Low bits of a rows x cols array of bytes / int64 (row stride in elements). */
+void ml_gf2_pack_u8(ml_gf2_t *M, const uint8_t *src, size_t src_stride);
+void ml_gf2_pack_i64(ml_gf2_t *M, const int64_t *src, size_t src_stride);
+/* Write columns [c0, c0 + cols) of M as 0/1 bytes. */
+void ml_gf2_unpack_u8(const ml_gf2_t *M, size_t c0, size_t cols, uint8_t *dst,
+                      size_t dst_stride);
+
+/* ---- products and shape */
+/* C = A B (C is A->nrows x B->ncols, allocated). M4RM (eight 8-bit tables per word
+ * of A) for many rows, plain row XORs for few. */
+ml_gf2_t *ml_gf2_mul(const ml_gf2_t *A, const ml_gf2_t *B);
+ml_gf2_t *ml_gf2_transpose(const ml_gf2_t *A);
+int ml_gf2_equal(const ml_gf2_t *A, const ml_gf2_t *B);
+
+/* ---- elimination */
+/* Bring M to row echelon form in place, choosing pivots only among the first
+ * `pivot_cols` columns (the others ride along, e.g. an identity to record the
+ * transform). full != 0: reduced (Gauss-Jordan) form, else rows below pivots only.
+ * Pivots are found column by column, top to bottom: piv[i] (if piv != NULL, room
+ * for min(nrows, pivot_cols)) is the pivot column of row i. Returns the rank. */
+size_t ml_gf2_echelonize(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv);
+/* The two algorithms behind it, for tests and measurements. */
+size_t ml_gf2_echelonize_naive(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv);
+size_t ml_gf2_echelonize_m4ri(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv);
+/* Rank of A (A unchanged); (size_t)-1 when out of memory. */
+size_t ml_gf2_rank(const ml_gf2_t *A);
+
+/* ---- factorisation: T A = E with T invertible (m x m), E in reduced echelon form.
+ * Everything the solver asks for follows:
+ *   x = G b solves A x = b whenever L b = 0, where G (r x m) has row piv[i] = T_i
+ *   and L = rows rank..m-1 of T spans the left kernel of A. */
+typedef struct ml_gf2_fact {
+    size_t m, r, rank;
+    ml_gf2_t *W;    /* [E | T]: m x (r + m) */
+    size_t *piv;    /* piv[i]: pivot column of row i < rank */
+} ml_gf2_fact_t;
+
+ml_gf2_fact_t *ml_gf2_factor(const ml_gf2_t *A);
+void ml_gf2_fact_free(ml_gf2_fact_t *F);
+/* Basis of ker A as rows (r - rank) x r. */
+ml_gf2_t *ml_gf2_kernel(const ml_gf2_fact_t *F);
+/* G, r x m, with A G A = A (the inverse when A is invertible). */
+ml_gf2_t *ml_gf2_pinv(const ml_gf2_fact_t *F);
+/* det A: 0 or 1; -1 unless square. */
+int ml_gf2_det(const ml_gf2_fact_t *F);
+/* The solve matrix S = [G^T | L^T] (m x (r + m - rank)): for right-hand sides as the
+ * rows of B (k x m), Y = B S holds the solutions in columns [0, r) and the
+ * consistency checks in columns [r, r + m - rank) (all zero iff solvable). */
+ml_gf2_t *ml_gf2_solve_matrix(const ml_gf2_fact_t *F);
+/* The same Y = B S computed from the factorisation by dot products (no S needed):
+ * cheaper than building S when B has few rows. Y is allocated. */
+ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B);
+/* For each row i of Y (as above) ok[i] = 1 iff columns [r, ncols) are zero. */
+void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok);
+
+/* ---- SIMD path (see cpu.h); returns the path in use */
+int ml_gf2_simd(void);
+
+#endif

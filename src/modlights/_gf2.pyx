@@ -1,0 +1,417 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
+"""The native GF(2) engine: bindings to csrc/gf2.{h,c}.
+
+``Gf2Engine`` factors a tap matrix A (m x r) over GF(2) once, T A = E with E in
+reduced echelon form (bit-packed, Method of Four Russians), and answers the engine
+interface of :class:`modlights.reference.ReferenceEngine` from that factorisation.
+Many right-hand sides are solved as one packed matrix product (bit-sliced, M4RM).
+
+Every bound is checked here before C runs: bad input is a ValueError, never a crash.
+The GIL is released during the C work.
+"""
+import numpy as np
+from libc.stdint cimport uint8_t, uint64_t, int64_t
+from libc.string cimport memset
+
+cdef extern from "gf2.h" nogil:
+    ctypedef struct ml_gf2_t:
+        size_t nrows, ncols, width, stride
+        uint64_t *data
+    ctypedef struct ml_gf2_fact_t:
+        size_t m, r, rank
+        ml_gf2_t *W
+        size_t *piv
+    ml_gf2_t *ml_gf2_new(size_t nrows, size_t ncols)
+    void ml_gf2_free(ml_gf2_t *M)
+    ml_gf2_t *ml_gf2_copy(const ml_gf2_t *M)
+    ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
+                              const int64_t *tj, size_t nnz)
+    void ml_gf2_pack_u8(ml_gf2_t *M, const uint8_t *src, size_t src_stride)
+    void ml_gf2_pack_i64(ml_gf2_t *M, const int64_t *src, size_t src_stride)
+    void ml_gf2_unpack_u8(const ml_gf2_t *M, size_t c0, size_t cols, uint8_t *dst,
+                          size_t dst_stride)
+    ml_gf2_t *ml_gf2_mul(const ml_gf2_t *A, const ml_gf2_t *B)
+    ml_gf2_t *ml_gf2_transpose(const ml_gf2_t *A)
+    size_t ml_gf2_echelonize(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv)
+    size_t ml_gf2_echelonize_naive(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv)
+    size_t ml_gf2_echelonize_m4ri(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv)
+    ml_gf2_fact_t *ml_gf2_factor(const ml_gf2_t *A)
+    void ml_gf2_fact_free(ml_gf2_fact_t *F)
+    ml_gf2_t *ml_gf2_kernel(const ml_gf2_fact_t *F)
+    ml_gf2_t *ml_gf2_pinv(const ml_gf2_fact_t *F)
+    int ml_gf2_det(const ml_gf2_fact_t *F)
+    ml_gf2_t *ml_gf2_solve_matrix(const ml_gf2_fact_t *F)
+    ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B)
+    void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok)
+
+cdef extern from "cpu.h" nogil:
+    int ML_SIMD_COUNT
+    int ml_cpu_supports(int path)
+    const char *ml_simd_name(int path)
+    int ml_simd_from_name(const char *name)
+    int ml_simd_get()
+    int ml_simd_set(int path)
+
+cdef extern from "time.h" nogil:
+    ctypedef long time_t
+    struct timespec:
+        time_t tv_sec
+        long tv_nsec
+    int clock_gettime(int clk, timespec *tp)
+    int CLOCK_MONOTONIC
+
+__all__ = ["Gf2Engine", "simd_paths", "set_simd", "get_simd", "rank", "echelonize"]
+
+#: Largest side accepted (rows or columns); keeps every size computation far from overflow.
+MAX_DIM = 1 << 28
+#: Largest factorisation, in bits: [A | I] is m x (r + m) bits (2 GiB at this limit).
+MAX_FACTOR_BITS = 1 << 34
+
+
+# ---------------------------------------------------------------------------- SIMD
+def simd_paths():
+    """Names of the SIMD paths this CPU can run, best last: e.g. ['portable', 'avx2']."""
+    return [ml_simd_name(p).decode() for p in range(ML_SIMD_COUNT) if ml_cpu_supports(p)]
+
+
+def get_simd():
+    """The SIMD path in use."""
+    return ml_simd_name(ml_simd_get()).decode()
+
+
+def set_simd(name):
+    """Force a SIMD path ('avx512', 'avx2' or 'portable'); ValueError when unknown or
+    not supported by this CPU. The MODLIGHTS_SIMD environment variable sets the
+    initial choice the same way."""
+    if not isinstance(name, str):
+        raise ValueError(f"SIMD path must be a str, got {name!r}")
+    cdef int p = ml_simd_from_name(name.encode())
+    if p < 0:
+        raise ValueError(f"unknown SIMD path {name!r}: use one of "
+                         f"{[ml_simd_name(i).decode() for i in range(ML_SIMD_COUNT)]}")
+    if ml_simd_set(p) != 0:
+        raise ValueError(f"this CPU cannot run the {name!r} path; it supports {simd_paths()}")
+
+
+# ---------------------------------------------------------------------------- packing
+cdef void _oom_check(const void *p) except *:
+    if p == NULL:
+        raise MemoryError("out of memory in the GF(2) engine")
+
+
+def _as_bits_2d(a, what):
+    """A C-contiguous 2-D uint8 or int64 array whose low bits are the entries mod 2."""
+    arr = np.asarray(a)
+    if arr.ndim != 2:
+        raise ValueError(f"{what} must be 2-D, got {arr.ndim}-D")
+    if arr.shape[0] > MAX_DIM or arr.shape[1] > MAX_DIM:
+        raise ValueError(f"{what} is too large: shape {arr.shape}")
+    k = arr.dtype.kind
+    if k == "b":
+        return np.ascontiguousarray(arr, dtype=np.uint8)
+    if arr.dtype == np.uint8 or arr.dtype == np.int64:
+        return np.ascontiguousarray(arr)
+    if k in "iu":
+        return np.ascontiguousarray(arr & 1, dtype=np.uint8)   # low bit == value mod 2
+    if k == "f":
+        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
+            raise ValueError(f"{what} must hold integers, got non-integral floats")
+        return np.ascontiguousarray(np.mod(arr, 2), dtype=np.uint8)
+    if k == "O":
+        try:
+            return np.array([[int(x) & 1 for x in row] for row in arr.tolist()],
+                            dtype=np.uint8).reshape(arr.shape)
+        except (TypeError, ValueError):
+            pass
+    raise ValueError(f"{what} must be an array of integers, got dtype {arr.dtype}")
+
+
+cdef ml_gf2_t *_pack(arr) except NULL:
+    """Pack a 2-D uint8 / int64 C-contiguous array (from _as_bits_2d)."""
+    cdef size_t rows = arr.shape[0], cols = arr.shape[1]
+    cdef ml_gf2_t *M
+    cdef const uint8_t[:, ::1] u8
+    cdef const int64_t[:, ::1] i64
+    with nogil:
+        M = ml_gf2_new(rows, cols)
+    _oom_check(M)
+    if rows == 0 or cols == 0:
+        return M
+    if arr.dtype == np.uint8:
+        u8 = arr
+        with nogil:
+            ml_gf2_pack_u8(M, &u8[0, 0], cols)
+    else:
+        i64 = arr
+        with nogil:
+            ml_gf2_pack_i64(M, &i64[0, 0], cols)
+    return M
+
+
+cdef object _unpack(const ml_gf2_t *M, size_t c0, size_t cols):
+    """Columns [c0, c0 + cols) of M as a uint8 array (caller ensures they exist)."""
+    out = np.zeros((M.nrows, cols), dtype=np.uint8)
+    cdef uint8_t[:, ::1] d
+    if M.nrows and cols:
+        d = out
+        with nogil:
+            ml_gf2_unpack_u8(M, c0, cols, &d[0, 0], cols)
+    return out
+
+
+cdef object _unpack_free(ml_gf2_t *M, size_t cols):
+    """Unpack columns [0, cols) of M, then free it (also on error)."""
+    try:
+        return _unpack(M, 0, cols)
+    finally:
+        ml_gf2_free(M)
+
+
+# ---------------------------------------------------------------------------- engine
+def _check_factor_size(m, r):
+    """ValueError before any allocation when [A | I] would be unreasonably large."""
+    if m * (r + m) > MAX_FACTOR_BITS:
+        raise ValueError(f"a {m}x{r} tap matrix is too large for the dense GF(2) "
+                         f"engine: [A | I] would take {m * (r + m) / 8 / 2**30:.1f} GiB "
+                         f"(at most {MAX_FACTOR_BITS / 8 / 2**30:.0f} GiB)")
+
+
+cdef class Gf2Engine:
+    """Linear algebra of one tap matrix A (m x r) over GF(2), factored once in C.
+
+    The engine interface: ``kernel_size``, ``generators()``, ``solve(R)``, ``det()``,
+    ``inverse()``, ``pseudo_inverse()``; plus ``rank`` and ``nullity``.
+    """
+    cdef ml_gf2_fact_t *F
+    cdef ml_gf2_t *S          # the solve matrix [G^T | L^T], built on first solve
+    cdef object _gens
+    cdef readonly int n
+    cdef readonly Py_ssize_t m, r
+
+    name = "gf2-native"
+
+    def __cinit__(self):
+        self.F = NULL
+        self.S = NULL
+        self.n = 2
+
+    def __dealloc__(self):
+        ml_gf2_fact_free(self.F)
+        ml_gf2_free(self.S)
+
+    def __init__(self, A):
+        arr = _as_bits_2d(A, "the tap matrix")
+        _check_factor_size(arr.shape[0], arr.shape[1])
+        cdef ml_gf2_t *P = _pack(arr)
+        self._factor(P)
+
+    cdef void _factor(self, ml_gf2_t *P) except *:
+        """Factor the packed A (takes ownership of P)."""
+        cdef ml_gf2_fact_t *F
+        with nogil:
+            F = ml_gf2_factor(P)
+            ml_gf2_free(P)
+        _oom_check(F)
+        self.F = F
+        self.m = F.m
+        self.r = F.r
+
+    @classmethod
+    def from_coo(cls, m, r, ci, tj):
+        """The engine of the m x r matrix with a 1 added at (ci[t], tj[t]) for every t
+        (repeated pairs add up mod 2), built packed: no dense uint8 matrix."""
+        for what, v in (("m", m), ("r", r)):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+                raise ValueError(f"{what} must be a non-negative int, got {v!r}")
+            if not 0 <= v <= MAX_DIM:
+                raise ValueError(f"{what} must be from 0 to {MAX_DIM}, got {v}")
+        _check_factor_size(int(m), int(r))
+        ci_a = np.asarray(ci)
+        tj_a = np.asarray(tj)
+        if ci_a.ndim != 1 or tj_a.ndim != 1 or ci_a.shape != tj_a.shape:
+            raise ValueError(f"ci and tj must be 1-D of one length, got shapes "
+                             f"{ci_a.shape} and {tj_a.shape}")
+        if ci_a.size and (ci_a.dtype.kind not in "iu" or tj_a.dtype.kind not in "iu"):
+            raise ValueError("ci and tj must hold integers")
+        cdef const int64_t[::1] cv = np.ascontiguousarray(ci_a, dtype=np.int64)
+        cdef const int64_t[::1] tv = np.ascontiguousarray(tj_a, dtype=np.int64)
+        cdef size_t nnz = cv.shape[0]
+        if nnz:
+            if int(ci_a.min()) < 0 or int(ci_a.max()) >= m:
+                raise ValueError(f"row indices must be in 0..{m - 1}")
+            if int(tj_a.min()) < 0 or int(tj_a.max()) >= r:
+                raise ValueError(f"column indices must be in 0..{r - 1}")
+        cdef size_t mm = m, rr = r
+        cdef ml_gf2_t *P
+        cdef Gf2Engine eng = cls.__new__(cls)
+        cdef const int64_t *cp = NULL
+        cdef const int64_t *tp = NULL
+        if nnz:
+            cp = &cv[0]
+            tp = &tv[0]
+        with nogil:
+            P = ml_gf2_from_coo(mm, rr, cp, tp, nnz)
+        _oom_check(P)
+        eng._factor(P)
+        return eng
+
+    # ------------------------------------------------------------ structure
+    @property
+    def rank(self):
+        return int(self.F.rank)
+
+    @property
+    def nullity(self):
+        return int(self.F.r - self.F.rank)
+
+    @property
+    def kernel_size(self):
+        """|ker A| = 2**nullity, an exact Python int."""
+        return 1 << int(self.F.r - self.F.rank)
+
+    def generators(self):
+        """(H uint8 (nullity x r), [2] * nullity): a basis of ker A."""
+        cdef ml_gf2_t *H
+        if self._gens is None:
+            with nogil:
+                H = ml_gf2_kernel(self.F)
+            _oom_check(H)
+            self._gens = _unpack_free(H, self.F.r)
+        H_ = self._gens
+        return H_.copy(), [2] * H_.shape[0]
+
+    # ------------------------------------------------------------ solving
+    def solve(self, R):
+        """Solve A x = b mod 2 for every row b of R (k x m). Returns (X uint8 k x r,
+        ok bool k); rows of X where ok is False are 0."""
+        arr = _as_bits_2d(R, "R")
+        if arr.shape[1] != self.m:
+            raise ValueError(f"R must have shape (k, {self.m}), got {arr.shape}")
+        cdef ml_gf2_t *S
+        cdef ml_gf2_t *B
+        cdef ml_gf2_t *Y
+        # A few right-hand sides: dot products with the rows of T. Many: build the
+        # solve matrix S once, then one packed product (M4RM) per batch.
+        cdef bint dot = self.S == NULL and arr.shape[0] < 64
+        if self.S == NULL and not dot:
+            with nogil:
+                S = ml_gf2_solve_matrix(self.F)
+            _oom_check(S)
+            if self.S == NULL:         # another thread may have built it meanwhile
+                self.S = S
+            else:
+                ml_gf2_free(S)
+        B = _pack(arr)
+        with nogil:
+            if dot:
+                Y = ml_gf2_solve_dot(self.F, B)
+            else:
+                Y = ml_gf2_mul(B, self.S)
+            ml_gf2_free(B)
+        _oom_check(Y)
+        cdef size_t k = Y.nrows, r = self.F.r, i
+        X = np.zeros((k, r), dtype=np.uint8)
+        ok = np.empty(k, dtype=np.uint8)
+        cdef uint8_t[:, ::1] xv = X
+        cdef uint8_t[::1] okv = ok
+        with nogil:
+            if k:
+                ml_gf2_solve_ok(Y, r, &okv[0])
+                if r:
+                    ml_gf2_unpack_u8(Y, 0, r, &xv[0, 0], r)
+                    for i in range(k):
+                        if not okv[i]:
+                            memset(&xv[i, 0], 0, r)
+            ml_gf2_free(Y)
+        return X, ok.view(np.bool_)
+
+    def det(self):
+        if self.m != self.r:
+            raise ValueError(f"det needs a square tap matrix, this one is {self.m}x{self.r}")
+        return int(ml_gf2_det(self.F))
+
+    def inverse(self):
+        """A^-1 (uint8 r x m); ValueError unless square and invertible."""
+        if self.m != self.r:
+            raise ValueError(f"inverse needs a square tap matrix, this one is {self.m}x{self.r}")
+        if self.F.rank < self.F.m:
+            raise ValueError(f"the tap matrix is not invertible mod 2: det = 0 "
+                             f"(rank {self.F.rank} of {self.m})")
+        return self.pseudo_inverse()
+
+    def pseudo_inverse(self):
+        """G (uint8 r x m) with A G A = A mod 2 (always exists over a field)."""
+        cdef ml_gf2_t *G
+        with nogil:
+            G = ml_gf2_pinv(self.F)
+        _oom_check(G)
+        return _unpack_free(G, self.F.m)
+
+    def __repr__(self):
+        return f"Gf2Engine(<{self.m}x{self.r}>, rank={self.F.rank})"
+
+
+# ---------------------------------------------------------------------------- plain matrices
+_METHODS = ("auto", "naive", "m4ri")
+
+
+cdef size_t _echelon(ml_gf2_t *M, int full, int method, size_t *piv) nogil:
+    if method == 1:
+        return ml_gf2_echelonize_naive(M, full, M.ncols, piv)
+    if method == 2:
+        return ml_gf2_echelonize_m4ri(M, full, M.ncols, piv)
+    return ml_gf2_echelonize(M, full, M.ncols, piv)
+
+
+def _method_id(method):
+    if method not in _METHODS:
+        raise ValueError(f"unknown method {method!r}: use one of {_METHODS}")
+    return _METHODS.index(method)
+
+
+def echelonize(A, full=True, method="auto"):
+    """(E uint8, rank, pivots): the (reduced if full) row echelon form of A mod 2."""
+    cdef int mid = _method_id(method), f = 1 if full else 0
+    arr = _as_bits_2d(A, "A")
+    cdef ml_gf2_t *M = _pack(arr)
+    piv = np.zeros(max(1, min(arr.shape[0], arr.shape[1])), dtype=np.uintp)
+    cdef size_t[::1] pv = piv
+    cdef size_t rk
+    with nogil:
+        rk = _echelon(M, f, mid, &pv[0])
+    if rk == <size_t>-1:
+        ml_gf2_free(M)
+        raise MemoryError("out of memory in the GF(2) engine")
+    E = _unpack_free(M, arr.shape[1])
+    return E, int(rk), [int(x) for x in piv[:rk]]
+
+
+def rank(A, method="auto"):
+    """Rank of A mod 2."""
+    return echelonize(A, full=False, method=method)[1]
+
+
+def bench_echelonize(A, full=False, method="auto", int repeats=1):
+    """Seconds (list, one per repeat) spent in the C elimination of A alone, packing
+    excluded: for benchmarks. Returns (times, rank)."""
+    cdef int mid = _method_id(method), f = 1 if full else 0
+    arr = _as_bits_2d(A, "A")
+    cdef ml_gf2_t *P = _pack(arr)
+    cdef ml_gf2_t *M
+    cdef timespec t0, t1
+    cdef size_t rk = 0
+    times = []
+    try:
+        for _ in range(max(1, repeats)):
+            with nogil:
+                M = ml_gf2_copy(P)
+            _oom_check(M)
+            with nogil:
+                clock_gettime(CLOCK_MONOTONIC, &t0)
+                rk = _echelon(M, f, mid, NULL)
+                clock_gettime(CLOCK_MONOTONIC, &t1)
+                ml_gf2_free(M)
+            times.append((t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec))
+    finally:
+        ml_gf2_free(P)
+    return times, int(rk)
