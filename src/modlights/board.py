@@ -64,6 +64,8 @@ def _reduce_mod(arr: np.ndarray, n: int) -> np.ndarray:
     """arr mod n as uint8 (values 0..n-1), for any integer dtype, negatives too."""
     if arr.dtype.kind == "O":
         return np.array([int(x) % n for x in arr.ravel()], dtype=np.uint8).reshape(arr.shape)
+    if arr.dtype == np.uint8:
+        return arr % np.uint8(n)
     if arr.dtype == np.uint64:
         return (arr % np.uint64(n)).astype(np.uint8)
     return np.mod(arr.astype(np.int64, copy=False), n).astype(np.uint8)

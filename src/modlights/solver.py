@@ -2,12 +2,11 @@
 
 ``Solver(board)`` factors the tap matrix once; every query after that reuses the
 factorisation. ``backend="reference"`` is the pure-NumPy engine of
-:mod:`modlights.reference`; ``backend="native"`` (the default) is the C core where
-one exists for the board's n and size: for n = 2 the bit-packed GF(2) engine
-(:class:`modlights._gf2.Gf2Engine`, Method of Four Russians; grid and graph boards
-are packed straight from coordinates, no dense matrix). For other n the native
-engines are still being built; there ``"native"`` routes to the reference engine
-(``Solver.engine`` says which one runs).
+:mod:`modlights.reference`; ``backend="native"`` (the default) is the C core:
+for n = 2 the bit-packed GF(2) engine (:class:`modlights._gf2.Gf2Engine`, Method
+of Four Russians; grid and graph boards are packed straight from coordinates, no
+dense matrix), for n >= 3 the Z/nZ engine (:class:`modlights._zn.ZnEngine`).
+``Solver.engine`` says which one runs.
 """
 from __future__ import annotations
 
@@ -26,7 +25,7 @@ __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
 #: Coset elements examined by ``solve(minimal=True)`` when no budget is given:
 #: the reference engine's Python enumeration, and the native C search.
 DEFAULT_BUDGET = 1 << 20
-DEFAULT_NATIVE_BUDGET = 1 << 27
+DEFAULT_NATIVE_BUDGET = 1 << 24
 
 _BACKENDS = ("native", "reference")
 
@@ -196,9 +195,11 @@ class Solver:
                              f"got {arr.shape}")
         from .board import _as_int_array, _reduce_mod
         red = _reduce_mod(_as_int_array(arr, "states"), self.n).reshape(arr.shape[0], prod(b.shape))
-        S = red[:, b._cells_flat].astype(np.int64)
-        t = b.cell_vector(b.coerce_target(target)).astype(np.int64)
-        return (t[None, :] - S) % self.n           # (k, m)
+        S = red if b.n_cells == red.shape[1] else red[:, b._cells_flat]
+        t = b.cell_vector(b.coerce_target(target)).astype(np.uint16) + self.n
+        R = np.subtract(t[None, :], S, dtype=np.uint16)      # in 1..2n-1, no overflow
+        R %= np.uint16(self.n)
+        return R.astype(np.uint8)                   # (k, m), values 0..n-1
 
     def solvable(self, state: Any, target: Any = 0) -> bool:
         """Whether some tap counts take ``state`` to ``target``."""
