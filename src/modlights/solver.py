@@ -89,6 +89,11 @@ class Solver:
 
     backend: ``"native"`` (default: the C engines; while an engine for this n is not
     yet built it routes to the reference engine) or ``"reference"`` (pure NumPy).
+    For n >= 3 ``"native"`` is :class:`modlights._zn.ZnEngine` (csrc/zn.c): band-aware
+    elimination with delayed reduction over each prime-power factor of n (CRT), unit
+    pivots first, then valuation pivots for rings, so composite n (4, 6, 8, 12, ...)
+    is exact: solvability, a solution, kernel generators with their orders, |ker A|,
+    det, inverse and pseudo-inverse (where one exists).
     """
 
     def __init__(self, board: Board, backend: str = "native"):
@@ -104,6 +109,13 @@ class Solver:
 
     @staticmethod
     def _make_engine(board: Board, backend: str):
+        n = board.states
+        if backend == "native" and n >= 3:
+            from ._zn import ZnEngine
+            if board._dense is not None:
+                return ZnEngine(board.matrix(), n)
+            ci, tj = board.coo()
+            return ZnEngine.from_coo(board.n_cells, board.n_taps, ci, tj, n)
         return ReferenceEngine(board.matrix(), board.states)
 
     @property

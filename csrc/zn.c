@@ -1,0 +1,648 @@
+/* zn.c: factorisation of matrices over Z/p^eZ (see zn.h for the method). */
+#include "zn.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ml_zn_lu {
+    size_t m, r;
+    unsigned q, p, e;
+    uint16_t M;              /* floor(65536 / q): approximate quotient for reduction */
+    uint16_t *wbuf;          /* m x r working matrix, uint16, delayed reduction */
+    uint16_t **row;          /* row pointers (row swaps are pointer swaps) */
+    size_t *perm0;           /* sorted row i is original row perm0[i] */
+    int factored;
+    /* phase 1: unit pivots, one per step k < K1 */
+    size_t K1;
+    size_t *pc, *rlo, *rhi, *ipiv, *lend, *loff;
+    uint8_t *uinv;
+    uint8_t *lpool;          /* multipliers of step k: rows k+1 .. lend[k]-1 */
+    size_t llen, lcap;
+    /* skipped (non-pivot) columns, ascending */
+    size_t r2;
+    size_t *skip;
+    /* phase 2: residual block S (m2 x r2) over the maximal ideal, full pivoting */
+    size_t m2, K2;
+    uint8_t *S;              /* L below the diagonal, T2' (divided) on and above */
+    size_t *ipiv2, *cperm2;
+    uint8_t *uinv2, *v2;
+    /* det A = sign * detu * prod p^v2 (square, full rank) */
+    unsigned detu;
+    int sign;
+};
+
+/* ------------------------------------------------------------------ arithmetic */
+unsigned ml_zn_inv(unsigned a, unsigned q)
+{
+    /* extended Euclid on small ints */
+    int t = 0, nt = 1, rr = (int)q, nr = (int)(a % q);
+    while (nr) {
+        int quo = rr / nr, tmp;
+        tmp = t - quo * nt; t = nt; nt = tmp;
+        tmp = rr - quo * nr; rr = nr; nr = tmp;
+    }
+    if (rr != 1) return 0;
+    if (t < 0) t += (int)q;
+    return (unsigned)t;
+}
+
+static unsigned ipow(unsigned p, unsigned k)
+{
+    unsigned x = 1;
+    while (k--) x *= p;
+    return x;
+}
+
+static unsigned valuation(unsigned x, unsigned p, unsigned e)
+{
+    unsigned v = 0;
+    if (!x) return e;
+    while (x % p == 0) { x /= p; v++; }
+    return v;
+}
+
+/* ------------------------------------------------------------------ kernels
+ * Written so gcc -O3 vectorises them; compiled twice (baseline and AVX2) and
+ * chosen at run time. x mod q for 16-bit x: qa = (x*M)>>16 is floor(x/q) or one
+ * less, so one conditional subtraction finishes. */
+#define ML_AI static inline __attribute__((always_inline))
+
+ML_AI void axpy16_body(uint16_t *restrict d, const uint16_t *restrict s, uint16_t a, size_t n)
+{
+    for (size_t j = 0; j < n; j++) d[j] = (uint16_t)(d[j] + a * s[j]);
+}
+
+ML_AI void reduce16_body(uint16_t *restrict x, size_t n, uint16_t q, uint16_t M)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint16_t v = x[j];
+        uint16_t qa = (uint16_t)(((uint32_t)v * M) >> 16);
+        uint16_t r = (uint16_t)(v - qa * q);
+        x[j] = r >= q ? (uint16_t)(r - q) : r;
+    }
+}
+
+ML_AI void scale16_body(uint16_t *restrict x, size_t n, uint16_t u, uint16_t q, uint16_t M)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint16_t v = (uint16_t)(x[j] * u);
+        uint16_t qa = (uint16_t)(((uint32_t)v * M) >> 16);
+        uint16_t r = (uint16_t)(v - qa * q);
+        x[j] = r >= q ? (uint16_t)(r - q) : r;
+    }
+}
+
+/* d = (d + a*s) mod q on reduced uint8 vectors */
+ML_AI void axpy8_body(uint8_t *restrict d, const uint8_t *restrict s, uint16_t a, size_t n,
+                      uint16_t q, uint16_t M)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint16_t v = (uint16_t)(d[j] + a * s[j]);
+        uint16_t qa = (uint16_t)(((uint32_t)v * M) >> 16);
+        uint16_t r = (uint16_t)(v - qa * q);
+        d[j] = (uint8_t)(r >= q ? r - q : r);
+    }
+}
+
+ML_AI void scale8_body(uint8_t *restrict x, size_t n, uint16_t u, uint16_t q, uint16_t M)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint16_t v = (uint16_t)(x[j] * u);
+        uint16_t qa = (uint16_t)(((uint32_t)v * M) >> 16);
+        uint16_t r = (uint16_t)(v - qa * q);
+        x[j] = (uint8_t)(r >= q ? r - q : r);
+    }
+}
+
+/* acc += w * x (delayed reduction: products <= 254^2, up to 65536 terms fit) */
+ML_AI void acc32_body(uint32_t *restrict acc, const uint8_t *restrict x, uint32_t w, size_t n)
+{
+    for (size_t j = 0; j < n; j++) acc[j] += w * x[j];
+}
+
+typedef struct {
+    void (*axpy16)(uint16_t *, const uint16_t *, uint16_t, size_t);
+    void (*reduce16)(uint16_t *, size_t, uint16_t, uint16_t);
+    void (*scale16)(uint16_t *, size_t, uint16_t, uint16_t, uint16_t);
+    void (*axpy8)(uint8_t *, const uint8_t *, uint16_t, size_t, uint16_t, uint16_t);
+    void (*scale8)(uint8_t *, size_t, uint16_t, uint16_t, uint16_t);
+    void (*acc32)(uint32_t *, const uint8_t *, uint32_t, size_t);
+} zn_kernels_t;
+
+#define ML_DEFINE_KERNELS(SUF, ATTR)                                                        \
+    ATTR static void axpy16_##SUF(uint16_t *d, const uint16_t *s, uint16_t a, size_t n)     \
+    { axpy16_body(d, s, a, n); }                                                            \
+    ATTR static void reduce16_##SUF(uint16_t *x, size_t n, uint16_t q, uint16_t M)          \
+    { reduce16_body(x, n, q, M); }                                                          \
+    ATTR static void scale16_##SUF(uint16_t *x, size_t n, uint16_t u, uint16_t q, uint16_t M) \
+    { scale16_body(x, n, u, q, M); }                                                        \
+    ATTR static void axpy8_##SUF(uint8_t *d, const uint8_t *s, uint16_t a, size_t n,        \
+                                 uint16_t q, uint16_t M)                                    \
+    { axpy8_body(d, s, a, n, q, M); }                                                       \
+    ATTR static void scale8_##SUF(uint8_t *x, size_t n, uint16_t u, uint16_t q, uint16_t M) \
+    { scale8_body(x, n, u, q, M); }                                                         \
+    ATTR static void acc32_##SUF(uint32_t *acc, const uint8_t *x, uint32_t w, size_t n)     \
+    { acc32_body(acc, x, w, n); }                                                           \
+    static const zn_kernels_t zn_kernels_##SUF = {                                          \
+        axpy16_##SUF, reduce16_##SUF, scale16_##SUF, axpy8_##SUF, scale8_##SUF, acc32_##SUF };
+
+ML_DEFINE_KERNELS(base, )
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define ML_HAVE_AVX2_PATH 1
+ML_DEFINE_KERNELS(avx2, __attribute__((target("avx2"))))
+#endif
+
+static const zn_kernels_t *zn_k(void)
+{
+    static const zn_kernels_t *chosen = NULL;
+    if (!chosen) {
+        const zn_kernels_t *k = &zn_kernels_base;
+#ifdef ML_HAVE_AVX2_PATH
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx2") && !getenv("MODLIGHTS_NO_SIMD"))
+            k = &zn_kernels_avx2;
+#endif
+        chosen = k;
+    }
+    return chosen;
+}
+
+/* ------------------------------------------------------------------ life cycle */
+static void *xcalloc(size_t n, size_t sz) { return calloc(n ? n : 1, sz); }
+static void *xmalloc(size_t n) { return malloc(n ? n : 1); }
+
+ml_zn_lu_t *ml_zn_lu_new(size_t m, size_t r, unsigned q)
+{
+    unsigned p = 0, e = 0, x;
+    if (q < 2 || q > 255) return NULL;
+    for (unsigned d = 2; d <= q; d++)
+        if (q % d == 0) { p = d; break; }
+    for (x = q; x % p == 0; x /= p) e++;
+    if (x != 1) return NULL;                     /* not a prime power */
+    if (r && m > SIZE_MAX / 2 / r) return NULL;
+    ml_zn_lu_t *lu = calloc(1, sizeof *lu);
+    if (!lu) return NULL;
+    lu->m = m; lu->r = r; lu->q = q; lu->p = p; lu->e = e;
+    lu->M = (uint16_t)(65536u / q);
+    lu->wbuf = xcalloc(m * r, sizeof(uint16_t));
+    lu->row = xcalloc(m, sizeof(uint16_t *));
+    lu->perm0 = xcalloc(m, sizeof(size_t));
+    if (!lu->wbuf || !lu->row || !lu->perm0) { ml_zn_lu_free(lu); return NULL; }
+    lu->detu = 1 % q;
+    lu->sign = 1;
+    return lu;
+}
+
+void ml_zn_lu_free(ml_zn_lu_t *lu)
+{
+    if (!lu) return;
+    free(lu->wbuf); free(lu->row); free(lu->perm0);
+    free(lu->pc); free(lu->rlo); free(lu->rhi); free(lu->ipiv); free(lu->lend); free(lu->loff);
+    free(lu->uinv); free(lu->lpool); free(lu->skip);
+    free(lu->S); free(lu->ipiv2); free(lu->cperm2); free(lu->uinv2); free(lu->v2);
+    free(lu);
+}
+
+void ml_zn_lu_set_dense(ml_zn_lu_t *lu, const uint8_t *a, size_t stride)
+{
+    for (size_t i = 0; i < lu->m; i++) {
+        const uint8_t *src = a + i * stride;
+        uint16_t *dst = lu->wbuf + i * lu->r;
+        for (size_t j = 0; j < lu->r; j++) dst[j] = (uint16_t)(src[j] % lu->q);
+    }
+}
+
+void ml_zn_lu_add_coo(ml_zn_lu_t *lu, const int64_t *ci, const int64_t *tj, size_t nnz)
+{
+    for (size_t k = 0; k < nnz; k++) {
+        uint16_t *w = lu->wbuf + (size_t)ci[k] * lu->r + (size_t)tj[k];
+        uint16_t v = (uint16_t)(*w + 1);
+        *w = v == lu->q ? 0 : v;
+    }
+}
+
+unsigned ml_zn_lu_p(const ml_zn_lu_t *lu) { return lu->p; }
+unsigned ml_zn_lu_e(const ml_zn_lu_t *lu) { return lu->e; }
+size_t ml_zn_lu_unit_rank(const ml_zn_lu_t *lu) { return lu->K1; }
+size_t ml_zn_lu_rank(const ml_zn_lu_t *lu) { return lu->K1 + lu->K2; }
+size_t ml_zn_lu_ngens(const ml_zn_lu_t *lu) { return lu->r - lu->K1; }
+
+size_t ml_zn_lu_kernel_log(const ml_zn_lu_t *lu)
+{
+    size_t s = (lu->r2 - lu->K2) * lu->e;
+    for (size_t k = 0; k < lu->K2; k++) s += lu->v2[k];
+    return s;
+}
+
+/* ------------------------------------------------------------------ factor */
+static int phase1(ml_zn_lu_t *lu)
+{
+    const size_t m = lu->m, r = lu->r;
+    const uint16_t q = (uint16_t)lu->q, p = (uint16_t)lu->p, M = lu->M;
+    const zn_kernels_t *K = zn_k();
+    size_t kmax = m < r ? m : r;
+    size_t *lo0 = xmalloc(m * sizeof(size_t)), *hi0 = xmalloc(m * sizeof(size_t));
+    size_t *cnt = xcalloc(r + 2, sizeof(size_t));
+    size_t *los = xmalloc(m * sizeof(size_t)), *his = xmalloc(m * sizeof(size_t));
+    size_t *locur = xmalloc(m * sizeof(size_t));
+    uint32_t *ub = xmalloc(m * sizeof(uint32_t));
+    lu->pc = xmalloc(kmax * sizeof(size_t));
+    lu->rlo = xmalloc(kmax * sizeof(size_t));
+    lu->rhi = xmalloc(kmax * sizeof(size_t));
+    lu->ipiv = xmalloc(kmax * sizeof(size_t));
+    lu->lend = xmalloc(kmax * sizeof(size_t));
+    lu->loff = xmalloc(kmax * sizeof(size_t));
+    lu->uinv = xmalloc(kmax);
+    lu->skip = xmalloc(r * sizeof(size_t));
+    lu->lcap = 4096;
+    lu->lpool = xmalloc(lu->lcap);
+    int rc = -1;
+    if (!lo0 || !hi0 || !cnt || !los || !his || !locur || !ub || !lu->pc || !lu->rlo ||
+        !lu->rhi || !lu->ipiv || !lu->lend || !lu->loff || !lu->uinv || !lu->skip || !lu->lpool)
+        goto done;
+
+    /* row extents, then a stable counting sort of rows by first non-zero */
+    for (size_t i = 0; i < m; i++) {
+        const uint16_t *w = lu->wbuf + i * r;
+        size_t a = 0, b = r;
+        while (a < r && !w[a]) a++;
+        while (b > a && !w[b - 1]) b--;
+        lo0[i] = a; hi0[i] = b;
+        cnt[a + 1]++;
+    }
+    for (size_t c = 0; c <= r; c++) cnt[c + 1] += cnt[c];
+    for (size_t i = 0; i < m; i++) lu->perm0[cnt[lo0[i]]++] = i;
+    {   /* parity of perm0 */
+        char *seen = xcalloc(m, 1);
+        if (!seen) goto done;
+        for (size_t i = 0; i < m; i++) {
+            if (seen[i]) continue;
+            size_t len = 0;
+            for (size_t j = i; !seen[j]; j = lu->perm0[j]) { seen[j] = 1; len++; }
+            if (len % 2 == 0) lu->sign = -lu->sign;
+        }
+        free(seen);
+    }
+    for (size_t i = 0; i < m; i++) {
+        size_t o = lu->perm0[i];
+        lu->row[i] = lu->wbuf + o * r;
+        los[i] = lo0[o]; his[i] = hi0[o]; locur[i] = lo0[o];
+        ub[i] = q - 1u;
+    }
+
+    size_t t = 0, c = 0, E = 0, G = 0, r2 = 0;
+    while (c < r && t < m) {
+        while (E < m && los[E] <= c) { if (his[E] > G) G = his[E]; E++; }
+        size_t piv = SIZE_MAX;
+        for (size_t i = t; i < E; i++) {
+            uint16_t x = (uint16_t)(lu->row[i][c] % q);
+            lu->row[i][c] = x;
+            if (x % p) { piv = i; break; }
+        }
+        if (piv == SIZE_MAX) { lu->skip[r2++] = c++; continue; }
+        if (piv != t) {
+            uint16_t *tp = lu->row[t]; lu->row[t] = lu->row[piv]; lu->row[piv] = tp;
+            uint32_t tu = ub[t]; ub[t] = ub[piv]; ub[piv] = tu;
+            size_t tl = locur[t]; locur[t] = locur[piv]; locur[piv] = tl;
+            lu->sign = -lu->sign;
+        }
+        lu->ipiv[t] = piv;
+        uint16_t *pr = lu->row[t];
+        size_t f = locur[t] < c ? locur[t] : c;
+        while (f < c && pr[f] % q == 0) { pr[f] = 0; f++; }
+        K->reduce16(pr + f, G - f, q, M);
+        uint16_t u = pr[c];
+        uint16_t ui = (uint16_t)ml_zn_inv(u, q);
+        if (ui != 1) K->scale16(pr + f, G - f, ui, q, M);
+        lu->detu = lu->detu * u % q;
+        lu->pc[t] = c; lu->rlo[t] = f; lu->rhi[t] = G; lu->uinv[t] = (uint8_t)ui;
+        size_t nl = E - t - 1;
+        if (lu->llen + nl > lu->lcap) {
+            size_t nc = lu->lcap * 2;
+            while (nc < lu->llen + nl) nc *= 2;
+            uint8_t *np = realloc(lu->lpool, nc);
+            if (!np) goto done;
+            lu->lpool = np; lu->lcap = nc;
+        }
+        lu->loff[t] = lu->llen; lu->lend[t] = E;
+        uint8_t *L = lu->lpool + lu->llen;
+        lu->llen += nl;
+        const uint32_t step = (uint32_t)(q - 1u);
+        for (size_t i = t + 1; i < E; i++) {
+            uint16_t *ri = lu->row[i];
+            uint16_t x = (uint16_t)(ri[c] % q);
+            L[i - t - 1] = (uint8_t)x;
+            if (!x) { ri[c] = 0; continue; }
+            uint16_t a = (uint16_t)(q - x);
+            if (ub[i] + (uint32_t)a * step > 65535u) {
+                K->reduce16(ri + locur[i], G - locur[i], q, M);
+                ub[i] = step;
+            }
+            K->axpy16(ri + f, pr + f, a, G - f);
+            ri[c] = 0;
+            ub[i] += (uint32_t)a * step;
+            if (f < locur[i]) locur[i] = f;
+        }
+        t++; c++;
+    }
+    while (c < r) lu->skip[r2++] = c++;
+    lu->K1 = t;
+    lu->r2 = r2;
+    lu->m2 = m - t;
+    /* residual rows reduced in full (entries outside [locur, G) are zero) */
+    for (size_t i = t; i < m; i++)
+        if (locur[i] < G) K->reduce16(lu->row[i] + locur[i], G - locur[i], q, M);
+    /* sign of the column permutation [pivot columns, skipped columns] */
+    {
+        size_t ns = 0, k = 0, inv = 0;
+        for (size_t col = 0; col < r; col++) {
+            if (k < t && lu->pc[k] == col) { inv += ns; k++; }
+            else ns++;
+        }
+        if (inv & 1) lu->sign = -lu->sign;
+    }
+    rc = 0;
+done:
+    free(lo0); free(hi0); free(cnt); free(los); free(his); free(locur); free(ub);
+    return rc;
+}
+
+static int phase2(ml_zn_lu_t *lu)
+{
+    const size_t m2 = lu->m2, r2 = lu->r2;
+    const unsigned q = lu->q, p = lu->p, e = lu->e;
+    size_t kmax = m2 < r2 ? m2 : r2;
+    lu->K2 = 0;
+    lu->cperm2 = xmalloc(r2 * sizeof(size_t));
+    lu->ipiv2 = xmalloc(kmax * sizeof(size_t));
+    lu->uinv2 = xmalloc(kmax);
+    lu->v2 = xmalloc(kmax);
+    if (!lu->cperm2 || !lu->ipiv2 || !lu->uinv2 || !lu->v2) return -1;
+    for (size_t j = 0; j < r2; j++) lu->cperm2[j] = j;
+    if (e == 1 || !m2 || !r2) return 0;     /* field: the residual block is zero */
+    uint8_t *S = lu->S = xmalloc(m2 * r2);
+    if (!S) return -1;
+    int any = 0;
+    for (size_t i = 0; i < m2; i++) {
+        const uint16_t *w = lu->row[lu->K1 + i];
+        for (size_t j = 0; j < r2; j++) {
+            S[i * r2 + j] = (uint8_t)(w[lu->skip[j]] % q);
+            any |= S[i * r2 + j];
+        }
+    }
+    if (!any) return 0;
+    unsigned vmin = 1;
+    size_t k;
+    for (k = 0; k < kmax; k++) {
+        unsigned best = e;
+        size_t bi = 0, bj = 0;
+        for (size_t i = k; i < m2 && best > vmin; i++)
+            for (size_t j = k; j < r2; j++) {
+                unsigned x = S[i * r2 + j];
+                if (!x) continue;
+                unsigned v = valuation(x, p, e);
+                if (v < best) { best = v; bi = i; bj = j; if (v <= vmin) break; }
+            }
+        if (best >= e) break;
+        vmin = best;
+        if (bi != k) {
+            for (size_t j = 0; j < r2; j++) {
+                uint8_t tmp = S[k * r2 + j]; S[k * r2 + j] = S[bi * r2 + j]; S[bi * r2 + j] = tmp;
+            }
+            lu->sign = -lu->sign;
+        }
+        lu->ipiv2[k] = bi;
+        if (bj != k) {
+            for (size_t i = 0; i < m2; i++) {
+                uint8_t tmp = S[i * r2 + k]; S[i * r2 + k] = S[i * r2 + bj]; S[i * r2 + bj] = tmp;
+            }
+            size_t tc = lu->cperm2[k]; lu->cperm2[k] = lu->cperm2[bj]; lu->cperm2[bj] = tc;
+            lu->sign = -lu->sign;
+        }
+        unsigned pv = ipow(p, best);
+        unsigned u = S[k * r2 + k] / pv;
+        unsigned ui = ml_zn_inv(u, q);
+        lu->detu = lu->detu * u % q;
+        lu->uinv2[k] = (uint8_t)ui;
+        lu->v2[k] = (uint8_t)best;
+        uint8_t *rk = S + k * r2;
+        for (size_t j = k; j < r2; j++) rk[j] = (uint8_t)(rk[j] * ui % q);
+        for (size_t i = k + 1; i < m2; i++) {
+            uint8_t *ri = S + i * r2;
+            unsigned tm = ri[k] / pv;
+            ri[k] = (uint8_t)tm;                 /* the multiplier, stored as L */
+            if (!tm) continue;
+            unsigned a = q - tm;
+            for (size_t j = k + 1; j < r2; j++) ri[j] = (uint8_t)((ri[j] + a * rk[j]) % q);
+        }
+    }
+    lu->K2 = k;
+    /* T2' = D^-1 T2: divide each pivot row by its p^v (exact) */
+    for (size_t kk = 0; kk < lu->K2; kk++) {
+        unsigned pv = ipow(p, lu->v2[kk]);
+        uint8_t *rk = S + kk * r2;
+        rk[kk] = 1;
+        for (size_t j = kk + 1; j < r2; j++) rk[j] = (uint8_t)(rk[j] / pv);
+    }
+    return 0;
+}
+
+int ml_zn_lu_factor(ml_zn_lu_t *lu)
+{
+    if (lu->factored) return 0;
+    if (phase1(lu) || phase2(lu)) return -1;
+    lu->factored = 1;
+    return 0;
+}
+
+unsigned ml_zn_lu_det(const ml_zn_lu_t *lu)
+{
+    const unsigned q = lu->q;
+    if (lu->m != lu->r) return 0;
+    if (lu->K1 + lu->K2 < lu->m) return 0;
+    unsigned d = lu->detu % q;
+    for (size_t k = 0; k < lu->K2; k++) d = d * ipow(lu->p, lu->v2[k]) % q;
+    if (lu->sign < 0) d = (q - d) % q;
+    return d;
+}
+
+/* ------------------------------------------------------------------ solving */
+/* Phase-1 back substitution: xt (r x nb) holds the skipped columns' values and zeros
+ * at the pivot columns; c (K1 x nb, or NULL for zero) the transformed right side. */
+static int backsub1(const ml_zn_lu_t *lu, const uint8_t *c, uint8_t *xt, size_t nb)
+{
+    const zn_kernels_t *K = zn_k();
+    const unsigned q = lu->q;
+    const size_t BLK = 2048;
+    uint32_t *acc = xmalloc((nb < BLK ? nb : BLK) * sizeof(uint32_t));
+    if (!acc) return -1;
+    for (size_t k = lu->K1; k-- > 0;) {
+        const uint16_t *w = lu->row[k];
+        const size_t pcol = lu->pc[k], lo = lu->rlo[k], hi = lu->rhi[k];
+        uint8_t *dst = xt + pcol * nb;
+        for (size_t b0 = 0; b0 < nb; b0 += BLK) {
+            size_t bn = nb - b0 < BLK ? nb - b0 : BLK;
+            memset(acc, 0, bn * sizeof(uint32_t));
+            size_t terms = 0;
+            for (size_t j = lo; j < hi; j++) {
+                uint32_t wj = w[j];
+                if (!wj || j == pcol) continue;
+                K->acc32(acc, xt + j * nb + b0, wj, bn);
+                if (++terms == 65535) {
+                    for (size_t b = 0; b < bn; b++) acc[b] %= q;
+                    terms = 1;
+                }
+            }
+            const uint8_t *cr = c ? c + k * nb + b0 : NULL;
+            for (size_t b = 0; b < bn; b++) {
+                unsigned s = acc[b] % q;
+                unsigned v = (cr ? cr[b] : 0) + q - s;
+                dst[b0 + b] = (uint8_t)(v >= q ? v - q : v);
+            }
+        }
+    }
+    free(acc);
+    return 0;
+}
+
+/* Phase-2 back substitution over T2' (rows k < K2): y (r2 x nb) holds the divided
+ * right side in rows < K2 and the free values in rows >= K2; solved in place. */
+static void backsub2(const ml_zn_lu_t *lu, uint8_t *y, size_t nb, uint32_t *acc)
+{
+    const unsigned q = lu->q;
+    const size_t r2 = lu->r2;
+    const zn_kernels_t *K = zn_k();
+    for (size_t k = lu->K2; k-- > 0;) {
+        const uint8_t *tk = lu->S + k * r2;
+        memset(acc, 0, nb * sizeof(uint32_t));
+        size_t terms = 0;
+        for (size_t j = k + 1; j < r2; j++) {
+            if (!tk[j]) continue;
+            K->acc32(acc, y + j * nb, tk[j], nb);
+            if (++terms == 65535) { for (size_t b = 0; b < nb; b++) acc[b] %= q; terms = 1; }
+        }
+        uint8_t *yk = y + k * nb;
+        for (size_t b = 0; b < nb; b++) {
+            unsigned v = yk[b] + q - acc[b] % q;
+            yk[b] = (uint8_t)(v >= q ? v - q : v);
+        }
+    }
+}
+
+int ml_zn_lu_solve(const ml_zn_lu_t *lu, const uint8_t *bt, size_t nb, uint8_t *xt,
+                   uint8_t *ok, int check)
+{
+    const zn_kernels_t *K = zn_k();
+    const size_t m = lu->m, r = lu->r, K1 = lu->K1, r2 = lu->r2, m2 = lu->m2;
+    const uint16_t q = (uint16_t)lu->q, M = lu->M;
+    memset(xt, 0, r * nb);
+    for (size_t b = 0; b < nb; b++) ok[b] = 1;
+    if (!nb) return 0;
+    uint8_t *C = xmalloc(m * nb);
+    uint8_t *tmp = xmalloc(nb);
+    if (!C || !tmp) { free(C); free(tmp); return -1; }
+    for (size_t i = 0; i < m; i++) {
+        const uint8_t *src = bt + lu->perm0[i] * nb;
+        for (size_t b = 0; b < nb; b++) C[i * nb + b] = (uint8_t)(src[b] % q);
+    }
+    /* forward, phase 1 (swaps interleaved, as recorded) */
+    for (size_t k = 0; k < K1; k++) {
+        uint8_t *ck = C + k * nb;
+        if (lu->ipiv[k] != k) {
+            uint8_t *cp = C + lu->ipiv[k] * nb;
+            memcpy(tmp, ck, nb); memcpy(ck, cp, nb); memcpy(cp, tmp, nb);
+        }
+        if (lu->uinv[k] != 1) K->scale8(ck, nb, lu->uinv[k], q, M);
+        const uint8_t *L = lu->lpool + lu->loff[k];
+        for (size_t i = k + 1; i < lu->lend[k]; i++) {
+            uint8_t l = L[i - k - 1];
+            if (l) K->axpy8(C + i * nb, ck, (uint16_t)(q - l), nb, q, M);
+        }
+    }
+    int rc = 0;
+    if (check && m2) {
+        uint8_t *C2 = C + K1 * nb;
+        const size_t K2 = lu->K2;
+        uint8_t *y = NULL;
+        uint32_t *acc = NULL;
+        if (K2) {
+            /* forward, phase 2 (LAPACK style: all swaps first) */
+            for (size_t k = 0; k < K2; k++) {
+                size_t pi = lu->ipiv2[k];
+                if (pi != k) {
+                    memcpy(tmp, C2 + k * nb, nb); memcpy(C2 + k * nb, C2 + pi * nb, nb);
+                    memcpy(C2 + pi * nb, tmp, nb);
+                }
+            }
+            for (size_t k = 0; k < K2; k++) {
+                uint8_t *ck = C2 + k * nb;
+                if (lu->uinv2[k] != 1) K->scale8(ck, nb, lu->uinv2[k], q, M);
+                for (size_t i = k + 1; i < m2; i++) {
+                    uint8_t l = lu->S[i * r2 + k];
+                    if (l) K->axpy8(C2 + i * nb, ck, (uint16_t)(q - l), nb, q, M);
+                }
+            }
+        }
+        for (size_t k = 0; k < m2; k++) {
+            uint8_t *ck = C2 + k * nb;
+            if (k < K2) {
+                unsigned pv = ipow(lu->p, lu->v2[k]);
+                for (size_t b = 0; b < nb; b++) {
+                    if (ck[b] % pv) ok[b] = 0;
+                    ck[b] = (uint8_t)(ck[b] / pv);
+                }
+            } else {
+                for (size_t b = 0; b < nb; b++) if (ck[b]) ok[b] = 0;
+            }
+        }
+        if (K2) {
+            y = xcalloc(r2 * nb, 1);
+            acc = xmalloc(nb * sizeof(uint32_t));
+            if (!y || !acc) { free(y); free(acc); rc = -1; goto out; }
+            memcpy(y, C2, K2 * nb);
+            backsub2(lu, y, nb, acc);
+            for (size_t l = 0; l < K2; l++)
+                memcpy(xt + lu->skip[lu->cperm2[l]] * nb, y + l * nb, nb);
+            free(y); free(acc);
+        }
+    }
+    rc = backsub1(lu, C, xt, nb);
+out:
+    free(C); free(tmp);
+    return rc;
+}
+
+int ml_zn_lu_generators(const ml_zn_lu_t *lu, uint8_t *h, unsigned *orders)
+{
+    const size_t r = lu->r, r2 = lu->r2, K2 = lu->K2, ng = r2;
+    const unsigned p = lu->p, e = lu->e;
+    if (!ng) return 0;
+    /* order of positions: non-pivot skipped (v = e) first, then phase-2 pivots by v desc */
+    size_t *pos = xmalloc(ng * sizeof(size_t));
+    uint8_t *y = xcalloc(r2 * ng, 1);
+    uint8_t *xt = xcalloc(r * ng, 1);
+    uint32_t *acc = xmalloc(ng * sizeof(uint32_t));
+    int rc = -1;
+    if (!pos || !y || !xt || !acc) goto done;
+    size_t g = 0;
+    for (size_t l = K2; l < r2; l++) pos[g++] = l;
+    for (unsigned v = e; v >= 1; v--)
+        for (size_t l = 0; l < K2; l++)
+            if (lu->v2[l] == v) pos[g++] = l;
+    for (size_t gi = 0; gi < ng; gi++) {
+        size_t l = pos[gi];
+        unsigned v = l < K2 ? lu->v2[l] : e;
+        y[l * ng + gi] = (uint8_t)ipow(p, e - v);
+        orders[gi] = ipow(p, v);
+    }
+    backsub2(lu, y, ng, acc);
+    for (size_t l = 0; l < r2; l++)
+        memcpy(xt + lu->skip[lu->cperm2[l]] * ng, y + l * ng, ng);
+    if (backsub1(lu, NULL, xt, ng)) goto done;
+    for (size_t j = 0; j < r; j++)
+        for (size_t gi = 0; gi < ng; gi++) h[gi * r + j] = xt[j * ng + gi];
+    rc = 0;
+done:
+    free(pos); free(y); free(xt); free(acc);
+    return rc;
+}
