@@ -254,3 +254,19 @@ def test_from_coo_repeats_add_up():
         tj = [0] * (n + 1) + [1, 1]
         z = ZnEngine.from_coo(2, 2, ci, tj, n)
         assert z.det() == 2 % n
+
+
+def test_c_core_standalone(tmp_path):
+    """csrc/zn.c on its own (tests/c/test_zn.c), built with the system C compiler."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+    cc = shutil.which("gcc") or shutil.which("cc")
+    root = Path(__file__).resolve().parent.parent
+    if cc is None or not (root / "csrc" / "zn.c").exists():
+        pytest.skip("no C compiler or no source tree")
+    exe = tmp_path / "test_zn"
+    subprocess.run([cc, "-O2", "-std=c11", f"-I{root / 'csrc'}", str(root / "tests/c/test_zn.c"),
+                    str(root / "csrc/zn.c"), "-o", str(exe)], check=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
