@@ -4,6 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Panel width (columns) and the active width above which panels are cache blocked. */
+#ifndef ML_ZN_PANEL
+#define ML_ZN_PANEL 64
+#endif
+#ifndef ML_ZN_BLOCK_MIN
+#define ML_ZN_BLOCK_MIN 384
+#endif
+
 struct ml_zn_lu {
     size_t m, r;
     unsigned q, p, e;
@@ -92,6 +100,15 @@ ML_AI void scale16_body(uint16_t *restrict x, size_t n, uint16_t u, uint16_t q, 
     }
 }
 
+/* d += a0*s0 + a1*s1 + a2*s2 + a3*s3, unreduced (the caller bounds the sums) */
+ML_AI void axpy16x4_body(uint16_t *restrict d, const uint16_t *s0, const uint16_t *s1,
+                         const uint16_t *s2, const uint16_t *s3, uint16_t a0, uint16_t a1,
+                         uint16_t a2, uint16_t a3, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        d[j] = (uint16_t)(d[j] + a0 * s0[j] + a1 * s1[j] + a2 * s2[j] + a3 * s3[j]);
+}
+
 /* d = (d + a*s) mod q on reduced uint8 vectors */
 ML_AI void axpy8_body(uint8_t *restrict d, const uint8_t *restrict s, uint16_t a, size_t n,
                       uint16_t q, uint16_t M)
@@ -127,6 +144,8 @@ typedef struct {
     void (*axpy8)(uint8_t *, const uint8_t *, uint16_t, size_t, uint16_t, uint16_t);
     void (*scale8)(uint8_t *, size_t, uint16_t, uint16_t, uint16_t);
     void (*acc32)(uint32_t *, const uint8_t *, uint32_t, size_t);
+    void (*axpy16x4)(uint16_t *, const uint16_t *, const uint16_t *, const uint16_t *,
+                     const uint16_t *, uint16_t, uint16_t, uint16_t, uint16_t, size_t);
 } zn_kernels_t;
 
 #define ML_DEFINE_KERNELS(SUF, ATTR)                                                        \
@@ -143,8 +162,13 @@ typedef struct {
     { scale8_body(x, n, u, q, M); }                                                         \
     ATTR static void acc32_##SUF(uint32_t *acc, const uint8_t *x, uint32_t w, size_t n)     \
     { acc32_body(acc, x, w, n); }                                                           \
+    ATTR static void axpy16x4_##SUF(uint16_t *d, const uint16_t *s0, const uint16_t *s1,    \
+                                    const uint16_t *s2, const uint16_t *s3, uint16_t a0,    \
+                                    uint16_t a1, uint16_t a2, uint16_t a3, size_t n)        \
+    { axpy16x4_body(d, s0, s1, s2, s3, a0, a1, a2, a3, n); }                                \
     static const zn_kernels_t zn_kernels_##SUF = {                                          \
-        axpy16_##SUF, reduce16_##SUF, scale16_##SUF, axpy8_##SUF, scale8_##SUF, acc32_##SUF };
+        axpy16_##SUF, reduce16_##SUF, scale16_##SUF, axpy8_##SUF, scale8_##SUF, acc32_##SUF, \
+        axpy16x4_##SUF };
 
 ML_DEFINE_KERNELS(base, )
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -245,7 +269,9 @@ static int phase1(ml_zn_lu_t *lu)
     size_t *cnt = xcalloc(r + 2, sizeof(size_t));
     size_t *los = xmalloc(m * sizeof(size_t)), *his = xmalloc(m * sizeof(size_t));
     size_t *locur = xmalloc(m * sizeof(size_t));
-    uint32_t *ub = xmalloc(m * sizeof(uint32_t));
+    uint32_t *ub = xmalloc(m * sizeof(uint32_t)), *ubr = xmalloc(m * sizeof(uint32_t));
+    uint8_t *mult = xmalloc(m * ML_ZN_PANEL);
+    const unsigned e = lu->e;
     lu->pc = xmalloc(kmax * sizeof(size_t));
     lu->rlo = xmalloc(kmax * sizeof(size_t));
     lu->rhi = xmalloc(kmax * sizeof(size_t));
@@ -257,7 +283,7 @@ static int phase1(ml_zn_lu_t *lu)
     lu->lcap = 4096;
     lu->lpool = xmalloc(lu->lcap);
     int rc = -1;
-    if (!lo0 || !hi0 || !cnt || !los || !his || !locur || !ub || !lu->pc || !lu->rlo ||
+    if (!ubr || !mult || !lo0 || !hi0 || !cnt || !los || !his || !locur || !ub || !lu->pc || !lu->rlo ||
         !lu->rhi || !lu->ipiv || !lu->lend || !lu->loff || !lu->uinv || !lu->skip || !lu->lpool)
         goto done;
 
@@ -287,63 +313,163 @@ static int phase1(ml_zn_lu_t *lu)
         size_t o = lu->perm0[i];
         lu->row[i] = lu->wbuf + o * r;
         los[i] = lo0[o]; his[i] = hi0[o]; locur[i] = lo0[o];
-        ub[i] = q - 1u;
+        ub[i] = q - 1u; ubr[i] = q - 1u;
     }
 
+    /* Panels of PB columns. A panel is "blocked" when the active width G - c0 is large
+     * (dense matrices, wide bands): row operations then touch only the panel's columns,
+     * the multipliers are kept per physical row, and the rest of every row (columns
+     * >= c1, and for rings the skipped columns < c0) is updated once per panel with
+     * up to 4 pivot rows per pass: each row is read and written once per panel instead
+     * of once per pivot (cache blocking), with the sums kept unreduced in uint16. */
+    const size_t PB = ML_ZN_PANEL;
+    const uint32_t step = (uint32_t)(q - 1u);
     size_t t = 0, c = 0, E = 0, G = 0, r2 = 0;
     while (c < r && t < m) {
+        const size_t c0 = c, c1 = c0 + PB < r ? c0 + PB : r, k0 = t;
         while (E < m && los[E] <= c) { if (his[E] > G) G = his[E]; E++; }
-        size_t piv = SIZE_MAX;
-        for (size_t i = t; i < E; i++) {
-            uint16_t x = (uint16_t)(lu->row[i][c] % q);
-            lu->row[i][c] = x;
-            if (x % p) { piv = i; break; }
-        }
-        if (piv == SIZE_MAX) { lu->skip[r2++] = c++; continue; }
-        if (piv != t) {
-            uint16_t *tp = lu->row[t]; lu->row[t] = lu->row[piv]; lu->row[piv] = tp;
-            uint32_t tu = ub[t]; ub[t] = ub[piv]; ub[piv] = tu;
-            size_t tl = locur[t]; locur[t] = locur[piv]; locur[piv] = tl;
-            lu->sign = -lu->sign;
-        }
-        lu->ipiv[t] = piv;
-        uint16_t *pr = lu->row[t];
-        size_t f = locur[t] < c ? locur[t] : c;
-        while (f < c && pr[f] % q == 0) { pr[f] = 0; f++; }
-        K->reduce16(pr + f, G - f, q, M);
-        uint16_t u = pr[c];
-        uint16_t ui = (uint16_t)ml_zn_inv(u, q);
-        if (ui != 1) K->scale16(pr + f, G - f, ui, q, M);
-        lu->detu = lu->detu * u % q;
-        lu->pc[t] = c; lu->rlo[t] = f; lu->rhi[t] = G; lu->uinv[t] = (uint8_t)ui;
-        size_t nl = E - t - 1;
-        if (lu->llen + nl > lu->lcap) {
-            size_t nc = lu->lcap * 2;
-            while (nc < lu->llen + nl) nc *= 2;
-            uint8_t *np = realloc(lu->lpool, nc);
-            if (!np) goto done;
-            lu->lpool = np; lu->lcap = nc;
-        }
-        lu->loff[t] = lu->llen; lu->lend[t] = E;
-        uint8_t *L = lu->lpool + lu->llen;
-        lu->llen += nl;
-        const uint32_t step = (uint32_t)(q - 1u);
-        for (size_t i = t + 1; i < E; i++) {
-            uint16_t *ri = lu->row[i];
-            uint16_t x = (uint16_t)(ri[c] % q);
-            L[i - t - 1] = (uint8_t)x;
-            if (!x) { ri[c] = 0; continue; }
-            uint16_t a = (uint16_t)(q - x);
-            if (ub[i] + (uint32_t)a * step > 65535u) {
-                K->reduce16(ri + locur[i], G - locur[i], q, M);
-                ub[i] = step;
+        const int blocked = G > c0 + ML_ZN_BLOCK_MIN;
+        if (blocked)
+            for (size_t i = t; i < E; i++) {
+                memset(mult + (size_t)(lu->row[i] - lu->wbuf) / r * PB, 0, PB);
+                ubr[i] = ub[i];
             }
-            K->axpy16(ri + f, pr + f, a, G - f);
-            ri[c] = 0;
-            ub[i] += (uint32_t)a * step;
-            if (f < locur[i]) locur[i] = f;
+        while (c < c1 && t < m) {
+            while (E < m && los[E] <= c) {
+                if (his[E] > G) G = his[E];
+                if (blocked) {
+                    memset(mult + (size_t)(lu->row[E] - lu->wbuf) / r * PB, 0, PB);
+                    ubr[E] = ub[E];
+                }
+                E++;
+            }
+            const size_t hiop = blocked ? c1 : G;     /* row operations stop here */
+            size_t piv = SIZE_MAX;
+            for (size_t i = t; i < E; i++) {
+                uint16_t x = (uint16_t)(lu->row[i][c] % q);
+                lu->row[i][c] = x;
+                if (x % p) { piv = i; break; }
+            }
+            if (piv == SIZE_MAX) { lu->skip[r2++] = c++; continue; }
+            if (piv != t) {
+                uint16_t *tp = lu->row[t]; lu->row[t] = lu->row[piv]; lu->row[piv] = tp;
+                uint32_t tu = ub[t]; ub[t] = ub[piv]; ub[piv] = tu;
+                tu = ubr[t]; ubr[t] = ubr[piv]; ubr[piv] = tu;
+                size_t tl = locur[t]; locur[t] = locur[piv]; locur[piv] = tl;
+                lu->sign = -lu->sign;
+            }
+            lu->ipiv[t] = piv;
+            uint16_t *pr = lu->row[t];
+            /* first column of the pivot row that row operations must cover */
+            size_t f = locur[t] < c ? locur[t] : c;
+            if (blocked && f < c0) f = c0;            /* columns < c0 wait for the panel end */
+            if (e == 1) f = c;                        /* field: everything left of c is zero */
+            while (f < c && pr[f] % q == 0) { pr[f] = 0; f++; }
+            K->reduce16(pr + f, hiop - f, q, M);
+            uint16_t u = pr[c];
+            uint16_t ui = (uint16_t)ml_zn_inv(u, q);
+            if (ui != 1) K->scale16(pr + f, hiop - f, ui, q, M);
+            lu->detu = lu->detu * u % q;
+            lu->pc[t] = c; lu->rlo[t] = f; lu->rhi[t] = G; lu->uinv[t] = (uint8_t)ui;
+            size_t nl = E - t - 1;
+            if (lu->llen + nl > lu->lcap) {
+                size_t nc = lu->lcap * 2;
+                while (nc < lu->llen + nl) nc *= 2;
+                uint8_t *np = realloc(lu->lpool, nc);
+                if (!np) goto done;
+                lu->lpool = np; lu->lcap = nc;
+            }
+            lu->loff[t] = lu->llen; lu->lend[t] = E;
+            uint8_t *L = lu->lpool + lu->llen;
+            lu->llen += nl;
+            for (size_t i = t + 1; i < E; i++) {
+                uint16_t *ri = lu->row[i];
+                uint16_t x = (uint16_t)(ri[c] % q);
+                L[i - t - 1] = (uint8_t)x;
+                if (!x) { ri[c] = 0; continue; }
+                uint16_t a = (uint16_t)(q - x);
+                if (ub[i] + (uint32_t)a * step > 65535u) {
+                    size_t lo = locur[i];
+                    if (blocked && lo < c0) lo = c0;
+                    if (e == 1 && lo < c) lo = c;
+                    if (lo < hiop) K->reduce16(ri + lo, hiop - lo, q, M);
+                    ub[i] = step;
+                }
+                K->axpy16(ri + f, pr + f, a, hiop - f);
+                ri[c] = 0;
+                ub[i] += (uint32_t)a * step;
+                if (blocked) mult[(size_t)(ri - lu->wbuf) / r * PB + (t - k0)] = (uint8_t)a;
+                if (locur[t] < locur[i]) locur[i] = locur[t];
+                if (f < locur[i]) locur[i] = f;
+            }
+            t++; c++;
         }
-        t++; c++;
+        if (!blocked) continue;
+        /* ---- the rest of each row: [alo, c0) (rings) and [c1, G) */
+        const size_t k1 = t;
+        size_t alo = c0;
+        if (e > 1)
+            for (size_t k = k0; k < E; k++) if (locur[k] < alo) alo = locur[k];
+        for (size_t i = k0; i < E; i++) {
+            uint16_t *ri = lu->row[i];
+            const uint8_t *mi = mult + (size_t)(ri - lu->wbuf) / r * PB;
+            size_t kend = i < k1 ? i : k1;            /* pivot row i: earlier pivots only */
+            uint32_t b = ubr[i];
+            size_t k = k0;
+            while (k < kend) {
+                /* gather up to 4 pivots with non-zero multipliers */
+                const uint16_t *s[4]; uint16_t a[4]; int ns = 0; uint32_t add = 0;
+                while (k < kend && ns < 4) {
+                    uint8_t ak = mi[k - k0];
+                    if (ak) { s[ns] = lu->row[k]; a[ns] = ak; add += ak * step; ns++; }
+                    k++;
+                }
+                if (!ns) break;
+                if (b + add > 65535u) {
+                    if (alo < c0) K->reduce16(ri + alo, c0 - alo, q, M);
+                    if (c1 < G) K->reduce16(ri + c1, G - c1, q, M);
+                    b = step;
+                }
+                if (b + add > 65535u) {                /* q large: one at a time */
+                    for (int z = 0; z < ns; z++) {
+                        if (b + a[z] * step > 65535u) {
+                            if (alo < c0) K->reduce16(ri + alo, c0 - alo, q, M);
+                            if (c1 < G) K->reduce16(ri + c1, G - c1, q, M);
+                            b = step;
+                        }
+                        if (alo < c0) K->axpy16(ri + alo, s[z] + alo, a[z], c0 - alo);
+                        if (c1 < G) K->axpy16(ri + c1, s[z] + c1, a[z], G - c1);
+                        b += a[z] * step;
+                    }
+                    continue;
+                }
+                for (int z = ns; z < 4; z++) { s[z] = s[0]; a[z] = 0; }
+                if (alo < c0) K->axpy16x4(ri + alo, s[0] + alo, s[1] + alo, s[2] + alo, s[3] + alo,
+                                          a[0], a[1], a[2], a[3], c0 - alo);
+                if (c1 < G) K->axpy16x4(ri + c1, s[0] + c1, s[1] + c1, s[2] + c1, s[3] + c1,
+                                        a[0], a[1], a[2], a[3], G - c1);
+                b += add;
+            }
+            if (i < k1) {
+                /* pivot row: now current; reduce, scale, find its first non-zero */
+                if (alo < c0) K->reduce16(ri + alo, c0 - alo, q, M);
+                if (c1 < G) K->reduce16(ri + c1, G - c1, q, M);
+                uint16_t ui = lu->uinv[i];
+                if (ui != 1) {
+                    if (alo < c0) K->scale16(ri + alo, c0 - alo, ui, q, M);
+                    if (c1 < G) K->scale16(ri + c1, G - c1, ui, q, M);
+                }
+                ub[i] = step;
+                size_t f = lu->pc[i];
+                if (e > 1) {
+                    f = locur[i] < f ? locur[i] : f;
+                    while (f < lu->pc[i] && ri[f] == 0) f++;
+                }
+                lu->rlo[i] = f; lu->rhi[i] = G;
+            } else {
+                if (b > ub[i]) ub[i] = b;
+            }
+        }
     }
     while (c < r) lu->skip[r2++] = c++;
     lu->K1 = t;
@@ -363,7 +489,7 @@ static int phase1(ml_zn_lu_t *lu)
     }
     rc = 0;
 done:
-    free(lo0); free(hi0); free(cnt); free(los); free(his); free(locur); free(ub);
+    free(lo0); free(hi0); free(cnt); free(los); free(his); free(locur); free(ub); free(ubr); free(mult);
     return rc;
 }
 
