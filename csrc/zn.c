@@ -498,6 +498,7 @@ static int phase2(ml_zn_lu_t *lu)
     const size_t m2 = lu->m2, r2 = lu->r2;
     const unsigned q = lu->q, p = lu->p, e = lu->e;
     size_t kmax = m2 < r2 ? m2 : r2;
+    const zn_kernels_t *K = zn_k();
     lu->K2 = 0;
     lu->cperm2 = xmalloc(r2 * sizeof(size_t));
     lu->ipiv2 = xmalloc(kmax * sizeof(size_t));
@@ -558,8 +559,8 @@ static int phase2(ml_zn_lu_t *lu)
             unsigned tm = ri[k] / pv;
             ri[k] = (uint8_t)tm;                 /* the multiplier, stored as L */
             if (!tm) continue;
-            unsigned a = q - tm;
-            for (size_t j = k + 1; j < r2; j++) ri[j] = (uint8_t)((ri[j] + a * rk[j]) % q);
+            if (k + 1 < r2) K->axpy8(ri + k + 1, rk + k + 1, (uint16_t)(q - tm), r2 - k - 1,
+                                     (uint16_t)q, lu->M);
         }
     }
     lu->K2 = k;

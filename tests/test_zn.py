@@ -265,8 +265,11 @@ def test_c_core_standalone(tmp_path):
     root = Path(__file__).resolve().parent.parent
     if cc is None or not (root / "csrc" / "zn.c").exists():
         pytest.skip("no C compiler or no source tree")
-    exe = tmp_path / "test_zn"
-    subprocess.run([cc, "-O2", "-std=c11", f"-I{root / 'csrc'}", str(root / "tests/c/test_zn.c"),
-                    str(root / "csrc/zn.c"), "-o", str(exe)], check=True)
-    out = subprocess.run([str(exe)], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
+    # default build, and one with tiny panels so the cache-blocked path runs on small input
+    for tag, flags in [("default", []), ("blocked", ["-DML_ZN_PANEL=3", "-DML_ZN_BLOCK_MIN=2"])]:
+        exe = tmp_path / f"test_zn_{tag}"
+        subprocess.run([cc, "-O2", "-std=c11", *flags, f"-I{root / 'csrc'}",
+                        str(root / "tests/c/test_zn.c"), str(root / "csrc/zn.c"), "-o", str(exe)],
+                       check=True)
+        out = subprocess.run([str(exe)], capture_output=True, text=True)
+        assert out.returncode == 0, f"{tag}: {out.stderr}"
