@@ -273,3 +273,14 @@ def test_c_core_standalone(tmp_path):
                        check=True)
         out = subprocess.run([str(exe)], capture_output=True, text=True)
         assert out.returncode == 0, f"{tag}: {out.stderr}"
+
+
+def test_wide_dense_blocked_path():
+    """Wide enough (active width > 384 columns) for the cache-blocked panels."""
+    rng = np.random.default_rng(6000)
+    n, N = 12, 420
+    a = rng.integers(0, n, (N, N))
+    mask = rng.random((N, N)) < 0.6
+    a[mask] = rng.choice(_nonunits(n), int(mask.sum()))
+    a[:, 5] = a[:, 7] * 2 % n                    # a few dependent columns
+    check_against_reference(a, n, rng)
