@@ -109,6 +109,14 @@ ML_AI void axpy16x4_body(uint16_t *restrict d, const uint16_t *s0, const uint16_
         d[j] = (uint16_t)(d[j] + a0 * s0[j] + a1 * s1[j] + a2 * s2[j] + a3 * s3[j]);
 }
 
+/* sum w[j] * x[j] for reduced entries (n <= 65535 keeps it in 32 bits) */
+ML_AI uint32_t dot16x8_body(const uint16_t *restrict w, const uint8_t *restrict x, size_t n)
+{
+    uint32_t s = 0;
+    for (size_t j = 0; j < n; j++) s += (uint32_t)w[j] * x[j];
+    return s;
+}
+
 /* d = (d + a*s) mod q on reduced uint8 vectors */
 ML_AI void axpy8_body(uint8_t *restrict d, const uint8_t *restrict s, uint16_t a, size_t n,
                       uint16_t q, uint16_t M)
@@ -146,6 +154,7 @@ typedef struct {
     void (*acc32)(uint32_t *, const uint8_t *, uint32_t, size_t);
     void (*axpy16x4)(uint16_t *, const uint16_t *, const uint16_t *, const uint16_t *,
                      const uint16_t *, uint16_t, uint16_t, uint16_t, uint16_t, size_t);
+    uint32_t (*dot16x8)(const uint16_t *, const uint8_t *, size_t);
 } zn_kernels_t;
 
 #define ML_DEFINE_KERNELS(SUF, ATTR)                                                        \
@@ -166,9 +175,11 @@ typedef struct {
                                     const uint16_t *s2, const uint16_t *s3, uint16_t a0,    \
                                     uint16_t a1, uint16_t a2, uint16_t a3, size_t n)        \
     { axpy16x4_body(d, s0, s1, s2, s3, a0, a1, a2, a3, n); }                                \
+    ATTR static uint32_t dot16x8_##SUF(const uint16_t *w, const uint8_t *x, size_t n)       \
+    { return dot16x8_body(w, x, n); }                                                       \
     static const zn_kernels_t zn_kernels_##SUF = {                                          \
         axpy16_##SUF, reduce16_##SUF, scale16_##SUF, axpy8_##SUF, scale8_##SUF, acc32_##SUF, \
-        axpy16x4_##SUF };
+        axpy16x4_##SUF, dot16x8_##SUF };
 
 ML_DEFINE_KERNELS(base, )
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -607,6 +618,17 @@ static int backsub1(const ml_zn_lu_t *lu, const uint8_t *c, uint8_t *xt, size_t 
         const uint16_t *w = lu->row[k];
         const size_t pcol = lu->pc[k], lo = lu->rlo[k], hi = lu->rhi[k];
         uint8_t *dst = xt + pcol * nb;
+        if (nb == 1) {                 /* one right side: a dot product over the row */
+            uint64_t s = 0;
+            for (size_t j0 = lo; j0 < hi; j0 += 65535) {
+                size_t j1 = hi - j0 < 65535 ? hi : j0 + 65535;
+                s += K->dot16x8(w + j0, xt + j0, j1 - j0);
+            }
+            s -= (uint64_t)w[pcol] * xt[pcol];
+            unsigned v = (c ? c[k] : 0) + q - (unsigned)(s % q);
+            *dst = (uint8_t)(v >= q ? v - q : v);
+            continue;
+        }
         for (size_t b0 = 0; b0 < nb; b0 += BLK) {
             size_t bn = nb - b0 < BLK ? nb - b0 : BLK;
             memset(acc, 0, bn * sizeof(uint32_t));
@@ -681,6 +703,11 @@ int ml_zn_lu_solve(const ml_zn_lu_t *lu, const uint8_t *bt, size_t nb, uint8_t *
         }
         if (lu->uinv[k] != 1) K->scale8(ck, nb, lu->uinv[k], q, M);
         const uint8_t *L = lu->lpool + lu->loff[k];
+        if (nb == 1) {                 /* one right side: C[i] -= L[i] c_k, vectorised over i */
+            if (*ck && lu->lend[k] > k + 1)
+                K->axpy8(C + k + 1, L, (uint16_t)(q - *ck), lu->lend[k] - k - 1, q, M);
+            continue;
+        }
         for (size_t i = k + 1; i < lu->lend[k]; i++) {
             uint8_t l = L[i - k - 1];
             if (l) K->axpy8(C + i * nb, ck, (uint16_t)(q - l), nb, q, M);

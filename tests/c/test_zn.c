@@ -79,6 +79,19 @@ static void one_case(unsigned q, size_t m, size_t r, int kind)
         matvec(a, m, r, x0, q, y);
         for (size_t i = 0; i < m; i++) CHECK(y[i] == bt[i * nb + b], "residual (q=%u)", q);
     }
+    /* one right side at a time (the nb == 1 paths): same verdicts, valid solutions */
+    for (size_t b = 0; b < nb; b++) {
+        uint8_t *b1 = calloc(m + 1, 1), *x1 = calloc(r + 1, 1), ok1;
+        for (size_t i = 0; i < m; i++) b1[i] = (uint8_t)((bt[i * nb + b] + (b == 3 ? rnd(2) : 0)) % q);
+        CHECK(ml_zn_lu_solve(lu, b1, 1, x1, &ok1, 1) == 0, "solve1 rc");
+        for (size_t j = 0; j < r; j++) x0[j] = x1[j];
+        matvec(a, m, r, x0, q, y);
+        int same = 1;
+        for (size_t i = 0; i < m; i++) same &= y[i] == b1[i];
+        CHECK(ok1 == same || (!ok1 && !same), "nb=1 verdict (q=%u %zux%zu)", q, m, r);
+        if (b < 3) CHECK(ok1 && same, "nb=1 image vector (q=%u %zux%zu)", q, m, r);
+        free(b1); free(x1);
+    }
     /* generators: in the kernel, exact orders, product = p^kernel_log */
     size_t ng = ml_zn_lu_ngens(lu);
     uint8_t *h = calloc(ng * r + 1, 1);
