@@ -270,6 +270,16 @@ size_t ml_zn_lu_kernel_log(const ml_zn_lu_t *lu)
 }
 
 /* ------------------------------------------------------------------ factor */
+/* first index s with a[s] >= x in the ascending a[0..n) */
+static size_t lower_bound(const size_t *a, size_t n, size_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < x) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
 static int phase1(ml_zn_lu_t *lu)
 {
     const size_t m = lu->m, r = lu->r;
@@ -282,6 +292,8 @@ static int phase1(ml_zn_lu_t *lu)
     size_t *locur = xmalloc(m * sizeof(size_t));
     uint32_t *ub = xmalloc(m * sizeof(uint32_t)), *ubr = xmalloc(m * sizeof(uint32_t));
     uint8_t *mult = xmalloc(m * ML_ZN_PANEL);
+    size_t *spj = xmalloc(r * sizeof(size_t));
+    uint16_t *spv = xmalloc(r * sizeof(uint16_t));
     const unsigned e = lu->e;
     lu->pc = xmalloc(kmax * sizeof(size_t));
     lu->rlo = xmalloc(kmax * sizeof(size_t));
@@ -294,7 +306,7 @@ static int phase1(ml_zn_lu_t *lu)
     lu->lcap = 4096;
     lu->lpool = xmalloc(lu->lcap);
     int rc = -1;
-    if (!ubr || !mult || !lo0 || !hi0 || !cnt || !los || !his || !locur || !ub || !lu->pc || !lu->rlo ||
+    if (!ubr || !mult || !spj || !spv || !lo0 || !hi0 || !cnt || !los || !his || !locur || !ub || !lu->pc || !lu->rlo ||
         !lu->rhi || !lu->ipiv || !lu->lend || !lu->loff || !lu->uinv || !lu->skip || !lu->lpool)
         goto done;
 
@@ -373,13 +385,34 @@ static int phase1(ml_zn_lu_t *lu)
             uint16_t *pr = lu->row[t];
             /* first column of the pivot row that row operations must cover */
             size_t f = locur[t] < c ? locur[t] : c;
-            if (blocked && f < c0) f = c0;            /* columns < c0 wait for the panel end */
+            size_t nsp = 0;                           /* sparse skipped entries (rings) */
+            int sparse = 0;
+            uint16_t u, ui;
             if (e == 1) f = c;                        /* field: everything left of c is zero */
-            while (f < c && pr[f] % q == 0) { pr[f] = 0; f++; }
-            K->reduce16(pr + f, hiop - f, q, M);
-            uint16_t u = pr[c];
-            uint16_t ui = (uint16_t)ml_zn_inv(u, q);
-            if (ui != 1) K->scale16(pr + f, hiop - f, ui, q, M);
+            if (e > 1 && !blocked) {
+                /* left of c a row can be non-zero only at skipped columns */
+                size_t s0 = lower_bound(lu->skip, r2, locur[t]);
+                u = (uint16_t)(pr[c] % q);
+                ui = (uint16_t)ml_zn_inv(u, q);
+                f = c;
+                for (size_t s = s0; s < r2; s++) {
+                    size_t j = lu->skip[s];
+                    uint16_t v = (uint16_t)((uint32_t)(pr[j] % q) * ui % q);
+                    pr[j] = v;
+                    if (v) { if (!nsp) f = j; spj[nsp] = j; spv[nsp] = v; nsp++; }
+                }
+                K->reduce16(pr + c, hiop - c, q, M);
+                if (ui != 1) K->scale16(pr + c, hiop - c, ui, q, M);
+                sparse = nsp * 8 < c - f;
+            } else {
+                if (blocked && f < c0) f = c0;        /* columns < c0 wait for the panel end */
+                while (f < c && pr[f] % q == 0) { pr[f] = 0; f++; }
+                K->reduce16(pr + f, hiop - f, q, M);
+                u = pr[c];
+                ui = (uint16_t)ml_zn_inv(u, q);
+                if (ui != 1) K->scale16(pr + f, hiop - f, ui, q, M);
+            }
+            const size_t fop = sparse ? c : f;        /* contiguous part of row operations */
             lu->detu = lu->detu * u % q;
             lu->pc[t] = c; lu->rlo[t] = f; lu->rhi[t] = G; lu->uinv[t] = (uint8_t)ui;
             size_t nl = E - t - 1;
@@ -403,10 +436,19 @@ static int phase1(ml_zn_lu_t *lu)
                     size_t lo = locur[i];
                     if (blocked && lo < c0) lo = c0;
                     if (e == 1 && lo < c) lo = c;
+                    if (e > 1 && !blocked && lo < c) {
+                        size_t s0 = lower_bound(lu->skip, r2, lo);
+                        if ((r2 - s0) * 4 < c - lo) {
+                            for (size_t s = s0; s < r2; s++) ri[lu->skip[s]] %= q;
+                            lo = c;
+                        }
+                    }
                     if (lo < hiop) K->reduce16(ri + lo, hiop - lo, q, M);
                     ub[i] = step;
                 }
-                K->axpy16(ri + f, pr + f, a, hiop - f);
+                K->axpy16(ri + fop, pr + fop, a, hiop - fop);
+                if (sparse)
+                    for (size_t z = 0; z < nsp; z++) ri[spj[z]] = (uint16_t)(ri[spj[z]] + a * spv[z]);
                 ri[c] = 0;
                 ub[i] += (uint32_t)a * step;
                 if (blocked) mult[(size_t)(ri - lu->wbuf) / r * PB + (t - k0)] = (uint8_t)a;
@@ -500,7 +542,7 @@ static int phase1(ml_zn_lu_t *lu)
     }
     rc = 0;
 done:
-    free(lo0); free(hi0); free(cnt); free(los); free(his); free(locur); free(ub); free(ubr); free(mult);
+    free(lo0); free(hi0); free(cnt); free(los); free(his); free(locur); free(ub); free(ubr); free(mult); free(spj); free(spv);
     return rc;
 }
 
