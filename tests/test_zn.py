@@ -284,3 +284,20 @@ def test_wide_dense_blocked_path():
     a[mask] = rng.choice(_nonunits(n), int(mask.sum()))
     a[:, 5] = a[:, 7] * 2 % n                    # a few dependent columns
     check_against_reference(a, n, rng)
+
+
+@pytest.mark.parametrize("n", [4, 8, 9, 12, 16, 25])
+def test_ring_boards_with_nonunit_columns(n):
+    """Band boards whose columns are partly scaled by non-units: many skipped columns,
+    the sparse skipped-entry path of the ring elimination."""
+    rng = np.random.default_rng(7000 + n)
+    nu = [x for x in range(2, n) if gcd(x, n) > 1]
+    for pattern in ("cross", "horizontal", "square"):
+        b = ml.Board.grid(10, 11, n, pattern, wrap=pattern == "horizontal")
+        a = b.matrix().astype(np.int64)
+        cols = rng.random(a.shape[1]) < 0.3
+        a[:, cols] = a[:, cols] * int(rng.choice(nu)) % n
+        ci, tj = np.nonzero(a)
+        reps = a[ci, tj]
+        z = ZnEngine.from_coo(a.shape[0], a.shape[1], np.repeat(ci, reps), np.repeat(tj, reps), n)
+        check_against_reference(a, n, rng, eng=z)
