@@ -109,6 +109,40 @@ ML_AI void axpy16x4_body(uint16_t *restrict d, const uint16_t *s0, const uint16_
         d[j] = (uint16_t)(d[j] + a0 * s0[j] + a1 * s1[j] + a2 * s2[j] + a3 * s3[j]);
 }
 
+/* acc += w * x in 16 bits (the caller bounds the sum) */
+ML_AI void acc16_body(uint16_t *restrict acc, const uint8_t *restrict x, uint16_t w, size_t n)
+{
+    for (size_t j = 0; j < n; j++) acc[j] = (uint16_t)(acc[j] + w * x[j]);
+}
+
+/* d = (c - acc) mod q, c reduced (or NULL for 0), acc any 16-bit value */
+ML_AI void finish16_body(uint8_t *restrict d, const uint8_t *restrict c, const uint16_t *restrict acc,
+                         size_t n, uint16_t q, uint16_t M)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint16_t v = acc[j];
+        uint16_t qa = (uint16_t)(((uint32_t)v * M) >> 16);
+        uint16_t r = (uint16_t)(v - qa * q);
+        r = r >= q ? (uint16_t)(r - q) : r;                 /* acc mod q */
+        uint16_t x = (uint16_t)((c ? c[j] : 0) + q - r);
+        d[j] = (uint8_t)(x >= q ? x - q : x);
+    }
+}
+
+/* the same for 32-bit sums: floor(2^32/q) approximates the quotient to within one */
+ML_AI void finish32_body(uint8_t *restrict d, const uint8_t *restrict c, const uint32_t *restrict acc,
+                         size_t n, uint32_t q, uint32_t M32)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint32_t v = acc[j];
+        uint32_t qa = (uint32_t)(((uint64_t)v * M32) >> 32);
+        uint32_t r = v - qa * q;
+        r = r >= q ? r - q : r;
+        uint32_t x = (c ? c[j] : 0) + q - r;
+        d[j] = (uint8_t)(x >= q ? x - q : x);
+    }
+}
+
 /* sum w[j] * x[j] for reduced entries (n <= 65535 keeps it in 32 bits) */
 ML_AI uint32_t dot16x8_body(const uint16_t *restrict w, const uint8_t *restrict x, size_t n)
 {
@@ -155,6 +189,9 @@ typedef struct {
     void (*axpy16x4)(uint16_t *, const uint16_t *, const uint16_t *, const uint16_t *,
                      const uint16_t *, uint16_t, uint16_t, uint16_t, uint16_t, size_t);
     uint32_t (*dot16x8)(const uint16_t *, const uint8_t *, size_t);
+    void (*acc16)(uint16_t *, const uint8_t *, uint16_t, size_t);
+    void (*finish16)(uint8_t *, const uint8_t *, const uint16_t *, size_t, uint16_t, uint16_t);
+    void (*finish32)(uint8_t *, const uint8_t *, const uint32_t *, size_t, uint32_t, uint32_t);
 } zn_kernels_t;
 
 #define ML_DEFINE_KERNELS(SUF, ATTR)                                                        \
@@ -177,9 +214,17 @@ typedef struct {
     { axpy16x4_body(d, s0, s1, s2, s3, a0, a1, a2, a3, n); }                                \
     ATTR static uint32_t dot16x8_##SUF(const uint16_t *w, const uint8_t *x, size_t n)       \
     { return dot16x8_body(w, x, n); }                                                       \
+    ATTR static void acc16_##SUF(uint16_t *acc, const uint8_t *x, uint16_t w, size_t n)     \
+    { acc16_body(acc, x, w, n); }                                                           \
+    ATTR static void finish16_##SUF(uint8_t *d, const uint8_t *c, const uint16_t *acc,      \
+                                    size_t n, uint16_t q, uint16_t M)                       \
+    { finish16_body(d, c, acc, n, q, M); }                                                  \
+    ATTR static void finish32_##SUF(uint8_t *d, const uint8_t *c, const uint32_t *acc,      \
+                                    size_t n, uint32_t q, uint32_t M32)                     \
+    { finish32_body(d, c, acc, n, q, M32); }                                                \
     static const zn_kernels_t zn_kernels_##SUF = {                                          \
         axpy16_##SUF, reduce16_##SUF, scale16_##SUF, axpy8_##SUF, scale8_##SUF, acc32_##SUF, \
-        axpy16x4_##SUF, dot16x8_##SUF };
+        axpy16x4_##SUF, dot16x8_##SUF, acc16_##SUF, finish16_##SUF, finish32_##SUF };
 
 ML_DEFINE_KERNELS(base, )
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -671,6 +716,21 @@ static int backsub1(const ml_zn_lu_t *lu, const uint8_t *c, uint8_t *xt, size_t 
             *dst = (uint8_t)(v >= q ? v - q : v);
             continue;
         }
+        if ((uint64_t)(q - 1) * (q - 1) * (hi - lo) <= 65535u) {
+            /* small q and a short row: the whole sum fits in 16 bits */
+            uint16_t *a16 = (uint16_t *)acc;
+            for (size_t b0 = 0; b0 < nb; b0 += 2 * BLK) {
+                size_t bn = nb - b0 < 2 * BLK ? nb - b0 : 2 * BLK;
+                memset(a16, 0, bn * sizeof(uint16_t));
+                for (size_t j = lo; j < hi; j++) {
+                    uint16_t wj = w[j];
+                    if (!wj || j == pcol) continue;
+                    K->acc16(a16, xt + j * nb + b0, wj, bn);
+                }
+                K->finish16(dst + b0, c ? c + k * nb + b0 : NULL, a16, bn, (uint16_t)q, lu->M);
+            }
+            continue;
+        }
         for (size_t b0 = 0; b0 < nb; b0 += BLK) {
             size_t bn = nb - b0 < BLK ? nb - b0 : BLK;
             memset(acc, 0, bn * sizeof(uint32_t));
@@ -684,12 +744,8 @@ static int backsub1(const ml_zn_lu_t *lu, const uint8_t *c, uint8_t *xt, size_t 
                     terms = 1;
                 }
             }
-            const uint8_t *cr = c ? c + k * nb + b0 : NULL;
-            for (size_t b = 0; b < bn; b++) {
-                unsigned s = acc[b] % q;
-                unsigned v = (cr ? cr[b] : 0) + q - s;
-                dst[b0 + b] = (uint8_t)(v >= q ? v - q : v);
-            }
+            K->finish32(dst + b0, c ? c + k * nb + b0 : NULL, acc, bn, q,
+                        (uint32_t)(((uint64_t)1 << 32) / q));
         }
     }
     free(acc);
@@ -720,8 +776,8 @@ static void backsub2(const ml_zn_lu_t *lu, uint8_t *y, size_t nb, uint32_t *acc)
     }
 }
 
-int ml_zn_lu_solve(const ml_zn_lu_t *lu, const uint8_t *bt, size_t nb, uint8_t *xt,
-                   uint8_t *ok, int check)
+static int solve_block(const ml_zn_lu_t *lu, const uint8_t *bt, size_t nb, uint8_t *xt,
+                       uint8_t *ok, int check)
 {
     const zn_kernels_t *K = zn_k();
     const size_t m = lu->m, r = lu->r, K1 = lu->K1, r2 = lu->r2, m2 = lu->m2;
@@ -733,8 +789,8 @@ int ml_zn_lu_solve(const ml_zn_lu_t *lu, const uint8_t *bt, size_t nb, uint8_t *
     uint8_t *tmp = xmalloc(nb);
     if (!C || !tmp) { free(C); free(tmp); return -1; }
     for (size_t i = 0; i < m; i++) {
-        const uint8_t *src = bt + lu->perm0[i] * nb;
-        for (size_t b = 0; b < nb; b++) C[i * nb + b] = (uint8_t)(src[b] % q);
+        memcpy(C + i * nb, bt + lu->perm0[i] * nb, nb);
+        K->scale8(C + i * nb, nb, 1, q, M);          /* reduce mod q */
     }
     /* forward, phase 1 (swaps interleaved, as recorded) */
     for (size_t k = 0; k < K1; k++) {
@@ -805,6 +861,30 @@ int ml_zn_lu_solve(const ml_zn_lu_t *lu, const uint8_t *bt, size_t nb, uint8_t *
     rc = backsub1(lu, C, xt, nb);
 out:
     free(C); free(tmp);
+    return rc;
+}
+
+/* Many right sides are solved in column blocks of ML_ZN_RHS_BLOCK so the rows each
+ * step touches stay in cache. */
+#ifndef ML_ZN_RHS_BLOCK
+#define ML_ZN_RHS_BLOCK 1024
+#endif
+int ml_zn_lu_solve(const ml_zn_lu_t *lu, const uint8_t *bt, size_t nb, uint8_t *xt,
+                   uint8_t *ok, int check)
+{
+    const size_t CB = ML_ZN_RHS_BLOCK, m = lu->m, r = lu->r;
+    if (nb <= CB) return solve_block(lu, bt, nb, xt, ok, check);
+    uint8_t *bc = xmalloc(m * CB), *xc = xmalloc(r * CB);
+    int rc = 0;
+    if (!bc || !xc) { rc = -1; goto out; }
+    for (size_t b0 = 0; b0 < nb && !rc; b0 += CB) {
+        size_t cb = nb - b0 < CB ? nb - b0 : CB;
+        for (size_t i = 0; i < m; i++) memcpy(bc + i * cb, bt + i * nb + b0, cb);
+        rc = solve_block(lu, bc, cb, xc, ok + b0, check);
+        for (size_t j = 0; j < r; j++) memcpy(xt + j * nb + b0, xc + j * cb, cb);
+    }
+out:
+    free(bc); free(xc);
     return rc;
 }
 
