@@ -19,6 +19,7 @@ struct ml_zn_lu {
     uint16_t *wbuf;          /* m x r working matrix, uint16, delayed reduction */
     uint16_t **row;          /* row pointers (row swaps are pointer swaps) */
     size_t *perm0;           /* sorted row i is original row perm0[i] */
+    size_t *lo0, *hi0;       /* bounds on each original row's non-zero columns [lo, hi) */
     int factored;
     /* phase 1: unit pivots, one per step k < K1 */
     size_t K1;
@@ -267,7 +268,13 @@ ml_zn_lu_t *ml_zn_lu_new(size_t m, size_t r, unsigned q)
     lu->wbuf = xcalloc(m * r, sizeof(uint16_t));
     lu->row = xcalloc(m, sizeof(uint16_t *));
     lu->perm0 = xcalloc(m, sizeof(size_t));
-    if (!lu->wbuf || !lu->row || !lu->perm0) { ml_zn_lu_free(lu); return NULL; }
+    lu->lo0 = xmalloc(m * sizeof(size_t));
+    lu->hi0 = xcalloc(m, sizeof(size_t));
+    if (!lu->wbuf || !lu->row || !lu->perm0 || !lu->lo0 || !lu->hi0) {
+        ml_zn_lu_free(lu);
+        return NULL;
+    }
+    for (size_t i = 0; i < m; i++) lu->lo0[i] = r;
     lu->detu = 1 % q;
     lu->sign = 1;
     return lu;
@@ -276,7 +283,7 @@ ml_zn_lu_t *ml_zn_lu_new(size_t m, size_t r, unsigned q)
 void ml_zn_lu_free(ml_zn_lu_t *lu)
 {
     if (!lu) return;
-    free(lu->wbuf); free(lu->row); free(lu->perm0);
+    free(lu->wbuf); free(lu->row); free(lu->perm0); free(lu->lo0); free(lu->hi0);
     free(lu->pc); free(lu->rlo); free(lu->rhi); free(lu->ipiv); free(lu->lend); free(lu->loff);
     free(lu->uinv); free(lu->lpool); free(lu->skip);
     free(lu->S); free(lu->ipiv2); free(lu->cperm2); free(lu->uinv2); free(lu->v2);
@@ -285,19 +292,29 @@ void ml_zn_lu_free(ml_zn_lu_t *lu)
 
 void ml_zn_lu_set_dense(ml_zn_lu_t *lu, const uint8_t *a, size_t stride)
 {
+    const zn_kernels_t *K = zn_k();
+    const size_t r = lu->r;
     for (size_t i = 0; i < lu->m; i++) {
         const uint8_t *src = a + i * stride;
-        uint16_t *dst = lu->wbuf + i * lu->r;
-        for (size_t j = 0; j < lu->r; j++) dst[j] = (uint16_t)(src[j] % lu->q);
+        uint16_t *dst = lu->wbuf + i * r;
+        for (size_t j = 0; j < r; j++) dst[j] = src[j];
+        K->reduce16(dst, r, (uint16_t)lu->q, lu->M);
+        size_t lo = 0, hi = r;
+        while (lo < r && !dst[lo]) lo++;
+        while (hi > lo && !dst[hi - 1]) hi--;
+        lu->lo0[i] = lo; lu->hi0[i] = hi;
     }
 }
 
 void ml_zn_lu_add_coo(ml_zn_lu_t *lu, const int64_t *ci, const int64_t *tj, size_t nnz)
 {
     for (size_t k = 0; k < nnz; k++) {
-        uint16_t *w = lu->wbuf + (size_t)ci[k] * lu->r + (size_t)tj[k];
+        size_t i = (size_t)ci[k], j = (size_t)tj[k];
+        uint16_t *w = lu->wbuf + i * lu->r + j;
         uint16_t v = (uint16_t)(*w + 1);
         *w = v == lu->q ? 0 : v;
+        if (j < lu->lo0[i]) lu->lo0[i] = j;       /* conservative: entries may cancel */
+        if (j + 1 > lu->hi0[i]) lu->hi0[i] = j + 1;
     }
 }
 
@@ -355,12 +372,11 @@ static int phase1(ml_zn_lu_t *lu)
         !lu->rhi || !lu->ipiv || !lu->lend || !lu->loff || !lu->uinv || !lu->skip || !lu->lpool)
         goto done;
 
-    /* row extents, then a stable counting sort of rows by first non-zero */
+    /* row extents (kept by set_dense / add_coo), then a stable counting sort of rows
+     * by first non-zero */
     for (size_t i = 0; i < m; i++) {
-        const uint16_t *w = lu->wbuf + i * r;
-        size_t a = 0, b = r;
-        while (a < r && !w[a]) a++;
-        while (b > a && !w[b - 1]) b--;
+        size_t a = lu->lo0[i], b = lu->hi0[i];
+        if (a >= b) { a = r; b = 0; }
         lo0[i] = a; hi0[i] = b;
         cnt[a + 1]++;
     }

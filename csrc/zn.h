@@ -31,7 +31,7 @@ typedef struct ml_zn_lu ml_zn_lu_t;
 ml_zn_lu_t *ml_zn_lu_new(size_t m, size_t r, unsigned q);
 void ml_zn_lu_free(ml_zn_lu_t *lu);
 
-/* Fill before factoring. set_dense copies A (m x r, row stride `stride` bytes), reduced
+/* Fill before factoring. set_dense replaces the matrix by A (m x r, row stride `stride` bytes), reduced
  * mod q; add_coo adds 1 at each (ci[k], tj[k]) (indices must be in range). */
 void ml_zn_lu_set_dense(ml_zn_lu_t *lu, const uint8_t *a, size_t stride);
 void ml_zn_lu_add_coo(ml_zn_lu_t *lu, const int64_t *ci, const int64_t *tj, size_t nnz);
