@@ -233,19 +233,22 @@ ML_DEFINE_KERNELS(base, )
 ML_DEFINE_KERNELS(avx2, __attribute__((target("avx2"))))
 #endif
 
+/* The kernel table for this CPU (AVX2 unless MODLIGHTS_NO_SIMD is set); chosen once,
+ * threads racing here all store the same pointer. */
 static const zn_kernels_t *zn_k(void)
 {
     static const zn_kernels_t *chosen = NULL;
-    if (!chosen) {
-        const zn_kernels_t *k = &zn_kernels_base;
+    const zn_kernels_t *k = __atomic_load_n(&chosen, __ATOMIC_ACQUIRE);
+    if (!k) {
+        k = &zn_kernels_base;
 #ifdef ML_HAVE_AVX2_PATH
         __builtin_cpu_init();
         if (__builtin_cpu_supports("avx2") && !getenv("MODLIGHTS_NO_SIMD"))
             k = &zn_kernels_avx2;
 #endif
-        chosen = k;
+        __atomic_store_n(&chosen, k, __ATOMIC_RELEASE);
     }
-    return chosen;
+    return k;
 }
 
 /* ------------------------------------------------------------------ life cycle */

@@ -10,7 +10,11 @@
  * first non-zero is <= c, and row operations touch only columns up to the largest
  * last-non-zero of the rows seen so far. Entries live in uint16 with delayed modular
  * reduction (a row is reduced only when its bound would overflow). Columns with no unit
- * are skipped; for a field their residual entries are all zero.
+ * are skipped; for a field their residual entries are all zero, for a ring the pivot
+ * rows' entries there are carried as a short sparse list so row operations stay in the
+ * band. Where the active width is large (dense matrices) the columns are processed in
+ * panels: row operations touch the panel only, and the rest of each row is updated once
+ * per panel, four pivot rows per pass (cache blocking).
  * Phase 2 (rings only): the residual block S (non-pivot rows x skipped columns) has all
  * entries in pZ/qZ; it is factored densely with full pivoting on the p-adic valuation,
  * so each pivot is p^v and divides everything right of and below it (exact division,
