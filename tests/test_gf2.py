@@ -343,8 +343,9 @@ def test_solve_many_batch():
     assert (mm(taps.reshape(len(taps), -1), A.T) == R).all()
 
 
-def test_non_binary_boards_keep_reference():
-    assert ml.Solver(ml.Board.grid(3, 3, states=3)).engine == "reference"
+def test_binary_boards_route_here_and_reference_stays_reachable():
+    assert ml.Solver(ml.Board.grid(3, 3)).engine == "gf2-native"
+    assert ml.Solver(ml.Board.grid(3, 3, states=3)).engine != "gf2-native"
     assert ml.Solver(ml.Board.grid(3, 3), backend="reference").engine == "reference"
 
 

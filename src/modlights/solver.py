@@ -90,9 +90,13 @@ def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | Non
 class Solver:
     """Factor a board's tap matrix once; answer every question about it.
 
-    backend: ``"native"`` (default: the C engines; n = 2 runs on the bit-packed GF(2)
-    engine; while an engine for another n is not yet built it routes to the
-    reference engine) or ``"reference"`` (pure NumPy).
+    backend: ``"native"`` (default: the C engines) or ``"reference"`` (pure NumPy).
+    For n = 2 ``"native"`` is :class:`modlights._gf2.Gf2Engine` (csrc/gf2.c): bit-packed
+    GF(2) elimination. For n >= 3 it is :class:`modlights._zn.ZnEngine` (csrc/zn.c):
+    band-aware elimination with delayed reduction over each prime-power factor of n
+    (CRT), unit pivots first, then valuation pivots for rings, so composite n (4, 6, 8,
+    12, ...) is exact: solvability, a solution, kernel generators with their orders,
+    |ker A|, det, inverse and pseudo-inverse (where one exists).
     """
 
     def __init__(self, board: Board, backend: str = "native"):
@@ -112,12 +116,19 @@ class Solver:
 
     @staticmethod
     def _make_engine(board: Board, backend: str):
-        if backend == "native" and board.states == 2:
+        n = board.states
+        if backend == "native" and n == 2:
             from ._gf2 import Gf2Engine
             if board._dense is not None:
                 return Gf2Engine(board.matrix())
             ci, tj = board.coo()          # packed straight from coordinates
             return Gf2Engine.from_coo(board.n_cells, board.n_taps, ci, tj)
+        if backend == "native" and n >= 3:
+            from ._zn import ZnEngine
+            if board._dense is not None:
+                return ZnEngine(board.matrix(), n)
+            ci, tj = board.coo()
+            return ZnEngine.from_coo(board.n_cells, board.n_taps, ci, tj, n)
         return ReferenceEngine(board.matrix(), board.states)
 
     @property

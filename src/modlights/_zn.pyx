@@ -1,0 +1,291 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""ZnEngine: the native engine over Z/nZ, 2 <= n <= 255 (csrc/zn.c).
+
+n is split by CRT into prime powers q = p^e; each part is factored once in C
+(unit-pivot band elimination, then a valuation-pivoted Smith-like step for rings) and
+every query (solve, kernel, det, inverse, pseudo-inverse) reuses the factorisations.
+Every bound is checked here before C runs; the GIL is released around C work.
+"""
+import numpy as np
+from math import gcd, prod
+from libc.stdint cimport uint8_t, int64_t
+
+cdef extern from "zn.h":
+    ctypedef struct ml_zn_lu_t:
+        pass
+    ml_zn_lu_t *ml_zn_lu_new(size_t m, size_t r, unsigned q) nogil
+    void ml_zn_lu_free(ml_zn_lu_t *lu) nogil
+    void ml_zn_lu_set_dense(ml_zn_lu_t *lu, const uint8_t *a, size_t stride) nogil
+    void ml_zn_lu_add_coo(ml_zn_lu_t *lu, const int64_t *ci, const int64_t *tj, size_t nnz) nogil
+    int ml_zn_lu_factor(ml_zn_lu_t *lu) nogil
+    unsigned ml_zn_lu_p(const ml_zn_lu_t *lu) nogil
+    unsigned ml_zn_lu_e(const ml_zn_lu_t *lu) nogil
+    size_t ml_zn_lu_unit_rank(const ml_zn_lu_t *lu) nogil
+    size_t ml_zn_lu_rank(const ml_zn_lu_t *lu) nogil
+    size_t ml_zn_lu_kernel_log(const ml_zn_lu_t *lu) nogil
+    size_t ml_zn_lu_ngens(const ml_zn_lu_t *lu) nogil
+    int ml_zn_lu_generators(const ml_zn_lu_t *lu, uint8_t *h, unsigned *orders) nogil
+    int ml_zn_lu_solve(const ml_zn_lu_t *lu, const uint8_t *bt, size_t nb, uint8_t *xt,
+                       uint8_t *ok, int check) nogil
+    unsigned ml_zn_lu_det(const ml_zn_lu_t *lu) nogil
+
+#: Largest m * r the dense native engine accepts (the working matrix is uint16).
+MAX_ENTRIES = 1 << 28
+
+
+def _factorize(int n):
+    out = []
+    cdef int p = 2
+    while p * p <= n:
+        if n % p == 0:
+            e = 0
+            while n % p == 0:
+                n //= p
+                e += 1
+            out.append((p, e))
+        p += 1
+    if n > 1:
+        out.append((n, 1))
+    return out
+
+
+cdef class _LocalLU:
+    """One factorisation over Z/qZ, q = p^e (owned C object)."""
+    cdef ml_zn_lu_t *lu
+    cdef readonly unsigned q, p, e
+    cdef readonly Py_ssize_t m, r
+
+    def __cinit__(self, Py_ssize_t m, Py_ssize_t r, unsigned q):
+        self.lu = ml_zn_lu_new(m, r, q)
+        if self.lu == NULL:
+            raise MemoryError(f"cannot allocate a {m}x{r} matrix mod {q}")
+        self.q = q
+        self.p = ml_zn_lu_p(self.lu)
+        self.e = ml_zn_lu_e(self.lu)
+        self.m = m
+        self.r = r
+
+    def __dealloc__(self):
+        if self.lu != NULL:
+            ml_zn_lu_free(self.lu)
+            self.lu = NULL
+
+    def set_dense(self, const uint8_t[:, ::1] a):
+        if a.shape[0] != self.m or a.shape[1] != self.r:
+            raise ValueError("matrix shape mismatch")
+        if self.m and self.r:
+            with nogil:
+                ml_zn_lu_set_dense(self.lu, &a[0, 0], a.shape[1])
+
+    def add_coo(self, const int64_t[::1] ci, const int64_t[::1] tj):
+        if ci.shape[0] != tj.shape[0]:
+            raise ValueError("coo index arrays differ in length")
+        if ci.shape[0]:
+            with nogil:
+                ml_zn_lu_add_coo(self.lu, &ci[0], &tj[0], ci.shape[0])
+
+    def factor(self):
+        cdef int rc
+        with nogil:
+            rc = ml_zn_lu_factor(self.lu)
+        if rc:
+            raise MemoryError("out of memory while factoring")
+
+    @property
+    def unit_rank(self):
+        return ml_zn_lu_unit_rank(self.lu)
+
+    @property
+    def rank(self):
+        return ml_zn_lu_rank(self.lu)
+
+    def kernel_size(self):
+        return int(self.p) ** int(ml_zn_lu_kernel_log(self.lu))
+
+    def generators(self):
+        cdef Py_ssize_t ng = ml_zn_lu_ngens(self.lu)
+        H = np.zeros((ng, self.r), dtype=np.uint8)
+        ords = np.zeros(max(ng, 1), dtype=np.uintc)
+        cdef uint8_t[:, ::1] h = H
+        cdef unsigned[::1] o = ords
+        cdef int rc = 0
+        if ng and self.r:
+            with nogil:
+                rc = ml_zn_lu_generators(self.lu, &h[0, 0], &o[0])
+        if rc:
+            raise MemoryError("out of memory computing kernel generators")
+        return H, [int(x) for x in ords[:ng]]
+
+    def solve_t(self, const uint8_t[:, ::1] bt, bint check=True):
+        """bt: m x nb (columns are right-hand sides). Returns (xt r x nb, ok nb)."""
+        if bt.shape[0] != self.m:
+            raise ValueError("right-hand side length mismatch")
+        cdef Py_ssize_t nb = bt.shape[1]
+        XT = np.zeros((self.r, nb), dtype=np.uint8)
+        OK = np.ones(nb, dtype=np.uint8)
+        if nb == 0:
+            return XT, OK.astype(bool)
+        if self.r == 0:
+            ok0 = ~np.asarray(bt).astype(bool).any(axis=0) if check else np.ones(nb, bool)
+            return XT, ok0
+        cdef uint8_t[:, ::1] xt = XT
+        cdef uint8_t[::1] ok = OK
+        cdef const uint8_t *bp = NULL
+        cdef int rc
+        cdef int chk = 1 if check else 0
+        if self.m:
+            bp = &bt[0, 0]
+        with nogil:
+            rc = ml_zn_lu_solve(self.lu, bp, nb, &xt[0, 0], &ok[0], chk)
+        if rc:
+            raise MemoryError("out of memory while solving")
+        return XT, OK.astype(bool)
+
+    def det(self):
+        return int(ml_zn_lu_det(self.lu))
+
+
+class ZnEngine:
+    """Linear algebra of one tap matrix A (m x r) over Z/nZ in C; the engine interface
+    of :class:`modlights.reference.ReferenceEngine`."""
+
+    name = "zn-native"
+
+    def __init__(self, a, n, *, _coo=None):
+        n = _check_n(n)
+        if _coo is None:
+            arr = np.asarray(a)
+            if arr.ndim != 2:
+                raise ValueError(f"the tap matrix must be 2-D, got {arr.ndim}-D")
+            if arr.dtype.kind not in "biu":
+                raise ValueError(f"the tap matrix must hold integers, got dtype {arr.dtype}")
+            m, r = arr.shape
+        else:
+            m, r = _coo[0], _coo[1]
+        if m * r > MAX_ENTRIES:
+            raise ValueError(f"the tap matrix {m}x{r} is too large for the dense native "
+                             f"Z/n engine (at most {MAX_ENTRIES} entries)")
+        self.n = n
+        self.m = int(m)
+        self.r = int(r)
+        self.parts = []
+        for p, e in _factorize(n):
+            q = p ** e
+            rest = n // q
+            idem = rest * pow(rest, -1, q) % n if rest > 1 else 1
+            lu = _LocalLU(self.m, self.r, q)
+            if _coo is None:
+                lu.set_dense(np.ascontiguousarray(np.mod(arr, q), dtype=np.uint8))
+            else:
+                lu.add_coo(_coo[2], _coo[3])
+            lu.factor()
+            self.parts.append((q, idem, lu))
+
+    @classmethod
+    def from_coo(cls, m, r, ci, tj, n):
+        """A from coordinates: A[ci[k], tj[k]] += 1 for every k (repeats add up)."""
+        m = int(m)
+        r = int(r)
+        if m < 0 or r < 0:
+            raise ValueError(f"matrix shape must be non-negative, got {m}x{r}")
+        ci = np.ascontiguousarray(ci, dtype=np.int64).ravel()
+        tj = np.ascontiguousarray(tj, dtype=np.int64).ravel()
+        if ci.shape != tj.shape:
+            raise ValueError(f"ci and tj must have the same length, got {ci.size} and {tj.size}")
+        if ci.size:
+            if ci.min() < 0 or ci.max() >= m:
+                raise ValueError(f"cell indices must be in 0..{m - 1}")
+            if tj.min() < 0 or tj.max() >= r:
+                raise ValueError(f"tap indices must be in 0..{r - 1}")
+        return cls(None, n, _coo=(m, r, ci, tj))
+
+    # ---------------------------------------------------------------- helpers
+    def _combine(self, pieces):
+        if len(pieces) == 1:
+            return pieces[0].astype(np.uint8)
+        out = np.zeros(pieces[0].shape, dtype=np.int64)
+        for (q, idem, _), x in zip(self.parts, pieces):
+            out = (out + x.astype(np.int64) * idem) % self.n
+        return out.astype(np.uint8)
+
+    def _solve_t(self, BT, check):
+        xs = []
+        ok = np.ones(BT.shape[1], dtype=bool)
+        for q, _, lu in self.parts:
+            bq = np.ascontiguousarray(BT % q, dtype=np.uint8)
+            X, o = lu.solve_t(bq, check)
+            xs.append(X)
+            ok &= o
+        return self._combine(xs), ok
+
+    # ---------------------------------------------------------------- interface
+    @property
+    def kernel_size(self):
+        return prod(lu.kernel_size() for _, _, lu in self.parts)
+
+    def generators(self):
+        per = []
+        for q, idem, lu in self.parts:
+            H, orders = lu.generators()
+            per.append((idem, H, orders))
+        k = max((len(o) for _, _, o in per), default=0)
+        Hs = np.zeros((k, self.r), dtype=np.int64)
+        orders = [1] * k
+        for idem, H, o in per:
+            if len(o):
+                Hs[:len(o)] = (Hs[:len(o)] + H.astype(np.int64) * idem) % self.n
+            for i, x in enumerate(o):
+                orders[i] *= x
+        return Hs.astype(np.uint8), orders
+
+    def solve(self, R):
+        R = np.asarray(R)
+        if R.ndim != 2 or R.shape[1] != self.m:
+            raise ValueError(f"right-hand sides must have shape (k, {self.m}), got {R.shape}")
+        if R.dtype.kind not in "biu":
+            raise ValueError(f"right-hand sides must be integers, got dtype {R.dtype}")
+        BT = np.ascontiguousarray(np.mod(R, self.n).astype(np.uint8).T)
+        XT, ok = self._solve_t(BT, True)
+        X = np.ascontiguousarray(XT.T)
+        X[~ok] = 0
+        return X, ok
+
+    def det(self):
+        if self.m != self.r:
+            raise ValueError(f"det needs a square tap matrix, this one is {self.m}x{self.r}")
+        ds = [np.array([lu.det()]) for _, _, lu in self.parts]
+        return int(self._combine(ds)[0])
+
+    def inverse(self):
+        if self.m != self.r:
+            raise ValueError(f"inverse needs a square tap matrix, this one is {self.m}x{self.r}")
+        if any(lu.unit_rank < self.m for _, _, lu in self.parts):
+            d = self.det()
+            raise ValueError(f"the tap matrix is not invertible mod {self.n}: det = {d}, "
+                             f"which is not a unit (gcd(det, n) = {gcd(d, self.n)})")
+        if self.m == 0:
+            return np.zeros((0, 0), dtype=np.uint8)
+        XT, _ = self._solve_t(np.eye(self.m, dtype=np.uint8), False)
+        return XT
+
+    def pseudo_inverse(self):
+        for q, _, lu in self.parts:
+            if lu.rank > lu.unit_rank:
+                raise ValueError(
+                    f"no generalised inverse (G with A G A = A) exists mod {self.n}: mod {q} "
+                    f"the tap matrix has {lu.rank - lu.unit_rank} Smith invariant(s) that are "
+                    "neither units nor zero; over Z/n a matrix has one only when every "
+                    "invariant is a unit or zero (always true for squarefree n)")
+        if self.r == 0 or self.m == 0:
+            return np.zeros((self.r, self.m), dtype=np.uint8)
+        XT, _ = self._solve_t(np.eye(self.m, dtype=np.uint8), False)
+        return XT
+
+
+def _check_n(n):
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise ValueError(f"n must be an int in 2..255, got {n!r}")
+    n = int(n)
+    if not 2 <= n <= 255:
+        raise ValueError(f"n must be in 2..255, got {n}")
+    return n
