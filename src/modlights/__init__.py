@@ -8,7 +8,10 @@
 from .board import Board
 from .patterns import PATTERNS
 from .solver import Solution, Solver, Unsolvable
+from .puzzles import Puzzle, daily, generate
+from .game import Game
 
 __version__ = "0.1.0"
 
-__all__ = ["Board", "PATTERNS", "Solution", "Solver", "Unsolvable", "__version__"]
+__all__ = ["Board", "PATTERNS", "Solution", "Solver", "Unsolvable", "Puzzle", "Game",
+           "generate", "daily", "__version__"]

@@ -1,0 +1,659 @@
+"""Puzzles: generation, difficulty, stars, shareable puzzle codes and daily challenges.
+
+A :class:`Puzzle` is a grid :class:`~modlights.board.Board` plus a start state; the
+goal is always all tiles 0. Its measured properties (the fewest taps, stars,
+difficulty) are computed on first use and cached.
+
+Difficulty (``Puzzle.score`` in [0, 1], ``Puzzle.difficulty`` its band)
+-----------------------------------------------------------------------
+With T the number of tappable tiles, n the states, m the proved minimal number of
+taps (``min_taps``; the minimum over every solution, so it already accounts for the
+kernel), "touched" the tiles changed by at least one tap of that minimal plan, and
+``nullity`` the number of generators of ker A (extra solutions make a board more
+forgiving)::
+
+    load     = min(1, m / (T * (n - 1) / 2))     # 1 = as many taps as a random board
+    coverage = touched / tiles
+    score    = max(0, (2 * load + coverage) / 3 - min(0.2, 0.05 * nullity))
+
+    easy: score < 0.35    medium: < 0.6    hard: < 0.8    expert: >= 0.8
+
+``generate`` samples starts (``-A x`` for random tap vectors x of a length chosen for
+the band) until the measured score falls in the requested band. On boards too small
+to reach a band it returns the closest puzzle found; ``Puzzle.difficulty`` always
+reports the measured band.
+
+Stars
+-----
+``stars = {3: m, 2: m + max(2, ceil(m / 4)), 1: m + max(5, m)}``: the most taps that
+still earn 3, 2 and 1 stars (more taps than the 1-star limit: solved, no star).
+
+Puzzle codes (version 1)
+------------------------
+base64url text (no padding) of: version (1 byte), flags (bit 0 wrap, bit 1 locks,
+bit 2 holes, bits 3-4 pattern kind: 0 named, 1 custom offsets, 2 mixed), rows, cols,
+n (1 byte each), the pattern (named: its id; custom: a count and signed-byte
+(dr, dc) pairs; mixed: a palette of such patterns), then one bit stream, zero padded
+to a byte: mixed palette indices (ceil(log2 P) bits per tile), lock mask, hole mask
+(1 bit per tile each), and the start values of the tiles that are not holes
+(ceil(log2 n) bits each), row-major; then the CRC32 of all that (4 bytes, big endian).
+``Puzzle.from_code`` checks length, alphabet, checksum and every declared size
+against the payload before it builds anything.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as _dt
+import math
+import re
+import zlib
+from typing import Any
+
+import numpy as np
+
+from .board import Board
+from .patterns import Offsets, pattern_name
+from .prng import SplitMix64, seed_from
+from .solver import Solver
+
+__all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY_SCHEME",
+           "stars_for_taps", "difficulty_band"]
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
+_BANDS = {"easy": (0.0, 0.35), "medium": (0.35, 0.6), "hard": (0.6, 0.8), "expert": (0.8, 1.01)}
+# Load (taps / (T (n-1) / 2)) ranges sampled for each band.
+_LOADS = {"easy": (0.08, 0.3), "medium": (0.3, 0.55), "hard": (0.55, 0.8), "expert": (0.8, 1.0)}
+
+CODE_VERSION = 1
+#: named patterns' ids in puzzle codes (fixed forever: append only)
+_NAMED = ("cross", "diagonal", "square", "horizontal", "vertical", "knight")
+_NAMED_OFFS = None  # filled lazily from PATTERNS
+MAX_CODE_CHARS = 120_000
+MAX_CODE_SIDE = 255
+MAX_GENERATE_TILES = 1024
+
+#: coset elements the generator's minimal search may examine (a count, not seconds, so
+#: that generation is the same on every machine)
+GENERATE_BUDGET = 1 << 18
+_SAMPLE_TRIES = 48
+_PLACEMENT_TRIES = 256
+
+DAILY_SCHEME = "modlights-daily-v1"
+
+
+# ----------------------------------------------------------------------------- helpers
+def difficulty_band(score: float) -> str:
+    """The difficulty name of a score in [0, 1]."""
+    for name in DIFFICULTIES:
+        lo, hi = _BANDS[name]
+        if score < hi:
+            return name
+    return "expert"
+
+
+def _stars_limits(m: int) -> dict[int, int]:
+    return {3: m, 2: m + max(2, -(-m // 4)), 1: m + max(5, m)}
+
+
+def stars_for_taps(limits: dict[int, int], taps: int) -> int:
+    """Stars earned by solving in ``taps`` taps under the limits of ``Puzzle.stars``."""
+    for s in (3, 2, 1):
+        if taps <= limits[s]:
+            return s
+    return 0
+
+
+def _check_difficulty(difficulty: Any) -> str:
+    if not isinstance(difficulty, str) or difficulty.strip().lower() not in DIFFICULTIES:
+        raise ValueError(f"difficulty must be one of {', '.join(map(repr, DIFFICULTIES))}, "
+                         f"got {difficulty!r}")
+    return difficulty.strip().lower()
+
+
+def _check_count(name: str, v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+        raise ValueError(f"{name} must be a count of tiles (an int >= 0), got {v!r}")
+    return int(v)
+
+
+# ----------------------------------------------------------------------------- Puzzle
+class Puzzle:
+    """A grid board and a start state to bring to all zeros.
+
+    ``Puzzle(board, start)``; ``Puzzle.from_code(code)``; or :func:`generate`.
+    Attributes: ``board``, ``start`` (read-only array), ``min_taps``, ``proven``,
+    ``stars`` ({3: a, 2: b, 1: c} tap limits), ``difficulty``, ``score``, ``code``.
+    Two puzzles are equal when their boards and starts are.
+    """
+
+    def __init__(self, board: Board, start: Any):
+        if not isinstance(board, Board):
+            raise ValueError(f"board must be a modlights Board, got {type(board).__name__}")
+        if not board.is_grid:
+            raise ValueError("puzzles are grid boards (Board.grid); graph boards have no "
+                             "puzzle code")
+        s = board.coerce_state(start, "start")
+        s.setflags(write=False)
+        self._board = board
+        self._start = s
+        self._solver: Solver | None = None
+        self._stats: tuple | None = None
+        self._code: str | None = None
+
+    # -- basic
+    @property
+    def board(self) -> Board:
+        return self._board
+
+    @property
+    def start(self) -> np.ndarray:
+        return self._start
+
+    @property
+    def solver(self) -> Solver:
+        if self._solver is None:
+            self._solver = Solver(self._board)
+        return self._solver
+
+    # -- measured properties (lazy)
+    def _measure(self) -> tuple:
+        if self._stats is None:
+            sol = self.solver.solve(self._start, minimal=True, budget=GENERATE_BUDGET)
+            self._stats = _measure(self._board, self.solver, sol)
+        return self._stats
+
+    @property
+    def min_taps(self) -> int:
+        """The fewest taps that solve the puzzle (proved when ``proven``). Raises
+        :class:`~modlights.Unsolvable` for a start that cannot be solved."""
+        return self._measure()[0]
+
+    @property
+    def proven(self) -> bool:
+        """True when ``min_taps`` is proved minimal (the whole solution set was searched)."""
+        return self._measure()[1]
+
+    @property
+    def solution(self):
+        """The minimal :class:`~modlights.Solution` found."""
+        return self._measure()[4]
+
+    @property
+    def score(self) -> float:
+        """Difficulty score in [0, 1] (see the module docstring)."""
+        return self._measure()[2]
+
+    @property
+    def difficulty(self) -> str:
+        """"easy", "medium", "hard" or "expert": the band of ``score``."""
+        return difficulty_band(self.score)
+
+    @property
+    def touched(self) -> int:
+        """Tiles changed by at least one tap of the minimal plan."""
+        return self._measure()[3]
+
+    @property
+    def stars(self) -> dict[int, int]:
+        """{3: a, 2: b, 1: c}: the most taps that earn 3, 2 and 1 stars."""
+        return _stars_limits(self.min_taps)
+
+    def stars_for(self, taps: int) -> int:
+        """Stars for solving in ``taps`` taps (0 beyond the 1-star limit)."""
+        return stars_for_taps(self.stars, taps)
+
+    # -- codes
+    @property
+    def code(self) -> str:
+        """Short URL-safe text holding the whole puzzle (see the module docstring)."""
+        if self._code is None:
+            self._code = encode(self._board, self._start)
+        return self._code
+
+    @classmethod
+    def from_code(cls, code: Any) -> "Puzzle":
+        """The puzzle of a code; ValueError for anything that is not a valid code."""
+        board, start = decode(code)
+        p = cls(board, start)
+        p._code = encode(board, p._start)
+        return p
+
+    # -- identity
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Puzzle):
+            return NotImplemented
+        return self._board == other._board and np.array_equal(self._start, other._start)
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def __repr__(self) -> str:
+        r, c = self._board.shape
+        return f"Puzzle({r}x{c}, states={self._board.states}, code={self.code!r})"
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def render(self) -> str:
+        """The start as text: '.' hole, '*' after a locked tile."""
+        b = self._board
+        width = len(str(b.states - 1))
+        locked, holes = b.locked, b.holes
+        mark = bool(locked.any())
+        lines = []
+        for r in range(b.shape[0]):
+            cells = []
+            for c in range(b.shape[1]):
+                t = "." if holes[r, c] else str(int(self._start[r, c]))
+                cells.append(t.rjust(width) + (("*" if locked[r, c] else " ") if mark else ""))
+            lines.append(" ".join(cells).rstrip())
+        return "\n".join(lines)
+
+
+def _measure(board: Board, solver: Solver, sol) -> tuple:
+    """(min_taps, proven, score, touched, solution) of a solved start."""
+    m = int(sol.length)
+    T = board.n_taps
+    n = board.states
+    x = board.tap_vector(sol.taps)
+    ci, tj = board.coo()
+    used = x[tj] != 0
+    touched = int(np.unique(ci[used]).size) if ci.size else 0
+    return (m, bool(sol.proven_minimal),
+            _score(m, touched, T, n, board.n_cells, solver.nullity), touched, sol)
+
+
+def _score(m: int, touched: int, T: int, n: int, tiles: int, nullity: int) -> float:
+    load = min(1.0, m / (T * (n - 1) / 2)) if T else 0.0
+    coverage = touched / tiles if tiles else 0.0
+    return max(0.0, (2 * load + coverage) / 3 - min(0.2, 0.05 * nullity))
+
+
+# ----------------------------------------------------------------------------- generate
+def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cross",
+             difficulty: str = "medium", *, locked: int = 0, holes: int = 0,
+             wrap: bool = False, unique: bool = True, seed: Any = None) -> Puzzle:
+    """A new puzzle: a start state for the board described, of the given difficulty.
+
+    rows, cols, states, pattern, wrap: as :meth:`Board.grid` (pattern may be a name,
+    offsets, or a mixed (rows, cols) nested list). locked / holes: how many tiles to
+    lock (tappable no more, still changed by taps) and to cut out, placed by the
+    seeded generator. difficulty: "easy", "medium", "hard" or "expert" (defined in
+    the module docstring). unique=True: the tap matrix has a trivial kernel, so every
+    start has exactly one solution; lock and hole placements are retried until one
+    gives it, and a ValueError explains when the settings cannot. seed: an int or
+    str gives the same puzzle on every machine; None a random one.
+    """
+    difficulty = _check_difficulty(difficulty)
+    locked = _check_count("locked", locked)
+    holes = _check_count("holes", holes)
+    for name, v in (("rows", rows), ("cols", cols)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+            raise ValueError(f"{name} must be an int >= 1, got {v!r}")
+    rows, cols = int(rows), int(cols)
+    if rows > MAX_CODE_SIDE or cols > MAX_CODE_SIDE or rows * cols > MAX_GENERATE_TILES:
+        raise ValueError(f"generate makes boards of up to {MAX_GENERATE_TILES} tiles with "
+                         f"sides up to {MAX_CODE_SIDE}, got {rows}x{cols}")
+    tiles = rows * cols
+    if locked + holes >= tiles:
+        raise ValueError(f"{locked} locked tiles and {holes} holes leave no tile to tap on "
+                         f"a {rows}x{cols} board")
+    rng = SplitMix64(seed_from(seed))
+    board, solver = _place(rows, cols, states, pattern, locked, holes, bool(wrap),
+                           bool(unique), rng)
+    return _sample_start(board, solver, difficulty, rng)
+
+
+def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng):
+    tiles = rows * cols
+    tries = 1 if locked + holes == 0 else _PLACEMENT_TRIES
+    best = None
+    for _ in range(tries):
+        chosen = rng.sample(range(tiles), locked + holes)
+        lock = [divmod(i, cols) for i in chosen[:locked]]
+        hole = [divmod(i, cols) for i in chosen[locked:]]
+        board = Board.grid(rows, cols, states, pattern, locked=lock, holes=hole, wrap=wrap)
+        if board.n_taps == 0:
+            continue
+        solver = Solver(board)
+        if not unique or solver.kernel_size == 1:
+            return board, solver
+        if best is None or solver.kernel_size < best[2]:
+            best = (board, solver, solver.kernel_size)
+    desc = f"{rows}x{cols} board with {states} states"
+    if best is None:
+        raise ValueError(f"no tappable tile is left on the {desc}")
+    ks = best[2]
+    if locked + holes == 0:
+        raise ValueError(
+            f"unique=True is impossible: the {desc} has |ker A| = {ks} (several tap "
+            "combinations change nothing, so solutions are never unique) and no locked "
+            "tiles or holes were allowed to break that; allow some with locked=k or "
+            "holes=k, or pass unique=False")
+    raise ValueError(
+        f"unique=True: none of {tries} placements of {locked} locked tiles and {holes} "
+        f"holes on the {desc} gives a trivial kernel (the best left |ker A| = {ks}); "
+        "allow more locked tiles, or pass unique=False")
+
+
+def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64) -> Puzzle:
+    T, n = board.n_taps, board.states
+    lo, hi = _BANDS[difficulty]
+    centre = (lo + min(hi, 1.0)) / 2
+    llo, lhi = _LOADS[difficulty]
+    best = None
+    for attempt in range(_SAMPLE_TRIES):
+        load = llo + (lhi - llo) * rng.random()
+        length = max(1, min(T * (n - 1), round(load * T * (n - 1) / 2)))
+        x = [0] * T
+        placed = 0
+        while placed < length:
+            j = rng.randbelow(T)
+            if x[j] < n - 1:
+                x[j] += 1
+                placed += 1
+        xv = np.array(x, dtype=np.int64)
+        start_vec = (-board.apply_vector(xv).astype(np.int64)) % n
+        if not start_vec.any():
+            continue
+        start = board.from_cell_vector(start_vec.astype(np.uint8))
+        sol = solver.solve(start, minimal=True, budget=GENERATE_BUDGET)
+        stats = _measure(board, solver, sol)
+        if not stats[1]:
+            # The search was cut short: score the sampled plan's length (deterministic)
+            # rather than a best-found value that could depend on the search order.
+            score = _score(min(length, stats[0]), stats[3], T, n, board.n_cells,
+                           solver.nullity)
+        else:
+            score = stats[2]
+        if difficulty_band(score) == difficulty:
+            return _finish(board, solver, start, stats)
+        dist = abs(score - centre)
+        if best is None or dist < best[0]:
+            best = (dist, start, stats)
+    if best is None:
+        raise ValueError("could not make a start state that needs any tap on this board "
+                         "(every tap changes nothing)")
+    return _finish(board, solver, best[1], best[2])
+
+
+def _finish(board, solver, start, stats) -> Puzzle:
+    p = Puzzle(board, start)
+    p._solver = solver
+    p._stats = stats
+    return p
+
+
+# ----------------------------------------------------------------------------- daily
+_DAILY = (  # (difficulty, rows, cols, states, pattern, locked, holes) -- scheme v1
+    ("easy", 5, 5, 2, "cross", 2, 0),
+    ("medium", 5, 5, 3, "cross", 3, 0),
+    ("hard", 6, 6, 3, "cross", 2, 2),
+)
+
+
+def _parse_date(date: Any) -> _dt.date:
+    if isinstance(date, _dt.datetime):
+        return date.date()
+    if isinstance(date, _dt.date):
+        return date
+    if isinstance(date, str):
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date.strip()):
+            try:
+                return _dt.date.fromisoformat(date.strip())
+            except ValueError as e:
+                raise ValueError(f"bad date {date!r}: {e}") from None
+        raise ValueError(f"date must be an ISO date 'YYYY-MM-DD', got {date!r}")
+    raise ValueError(f"date must be a datetime.date or an ISO string 'YYYY-MM-DD', got "
+                     f"{type(date).__name__}")
+
+
+def daily(date: Any = None) -> tuple[Puzzle, Puzzle, Puzzle]:
+    """The day's three puzzles (easy, medium, hard): the same on every machine.
+
+    date: a ``datetime.date`` (or datetime) or an ISO string "YYYY-MM-DD"; None is
+    today (UTC). Derived with SplitMix64 from "modlights-daily-v1:YYYY-MM-DD".
+    """
+    if date is None:
+        date = _dt.datetime.now(_dt.timezone.utc).date()
+    d = _parse_date(date)
+    rng = SplitMix64(f"{DAILY_SCHEME}:{d.isoformat()}")
+    out = []
+    for diff, r, c, n, pat, lk, hl in _DAILY:
+        out.append(generate(r, c, n, pat, diff, locked=lk, holes=hl, seed=rng.next_u64()))
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------- codes
+def _bits_for(k: int) -> int:
+    return (k - 1).bit_length() if k > 1 else 0
+
+
+def _pattern_bytes(offs: Offsets) -> bytes:
+    name = pattern_name(offs)
+    if name in _NAMED:
+        return bytes([0, _NAMED.index(name)])
+    if len(offs) > 255:
+        raise ValueError(f"a puzzle code holds patterns of up to 255 offsets, got {len(offs)}")
+    out = bytearray([1, len(offs)])
+    for dr, dc in offs:
+        if not (-128 <= dr <= 127 and -128 <= dc <= 127):
+            raise ValueError(f"a puzzle code holds offsets in -128..127, got {(dr, dc)}")
+        out += bytes([dr & 0xFF, dc & 0xFF])
+    return bytes(out)
+
+
+def _bits_of(values: np.ndarray, width: int) -> np.ndarray:
+    if width == 0 or values.size == 0:
+        return np.zeros(0, dtype=np.uint8)
+    v = values.astype(np.int64).reshape(-1, 1)
+    shifts = np.arange(width - 1, -1, -1, dtype=np.int64)
+    return ((v >> shifts) & 1).astype(np.uint8).reshape(-1)
+
+
+def encode(board: Board, start: np.ndarray) -> str:
+    """The puzzle code of a grid board and a start state."""
+    if not board.is_grid:
+        raise ValueError("only grid boards have puzzle codes")
+    rows, cols = board.shape
+    if rows > MAX_CODE_SIDE or cols > MAX_CODE_SIDE:
+        raise ValueError(f"a puzzle code holds boards up to {MAX_CODE_SIDE}x{MAX_CODE_SIDE}, "
+                         f"got {rows}x{cols}")
+    n = board.states
+    locked, holes = board.locked, board.holes
+    mixed = board.mixed
+    flags = int(board.wrap) | (int(locked.any()) << 1) | (int(holes.any()) << 2)
+    head = bytearray()
+    bits = []
+    if mixed is None:
+        pb = _pattern_bytes(board.pattern)
+        kind = pb[0]
+        head += pb[1:]
+    else:
+        kind = 2
+        palette: list[Offsets] = []
+        index: dict[Offsets, int] = {}
+        idx = np.zeros(rows * cols, dtype=np.int64)
+        for r in range(rows):
+            for c in range(cols):
+                o = tuple(mixed[r][c])
+                if o not in index:
+                    index[o] = len(palette)
+                    palette.append(o)
+                idx[r * cols + c] = index[o]
+        if len(palette) > 255:
+            raise ValueError(f"a puzzle code holds mixed boards of up to 255 distinct "
+                             f"patterns, got {len(palette)}")
+        head.append(len(palette))
+        for o in palette:
+            head += _pattern_bytes(o)
+        bits.append(_bits_of(idx, _bits_for(len(palette))))
+    flags |= kind << 3
+    if locked.any():
+        bits.append(locked.reshape(-1).astype(np.uint8))
+    if holes.any():
+        bits.append(holes.reshape(-1).astype(np.uint8))
+    vals = np.asarray(start).reshape(-1)[~holes.reshape(-1)]
+    bits.append(_bits_of(vals, _bits_for(n)))
+    stream = np.concatenate(bits) if bits else np.zeros(0, np.uint8)
+    payload = bytes([CODE_VERSION, flags, rows, cols, n]) + bytes(head) + \
+        np.packbits(stream).tobytes()
+    payload += zlib.crc32(payload).to_bytes(4, "big")
+    return base64.urlsafe_b64encode(payload).rstrip(b"=").decode("ascii")
+
+
+class _Reader:
+    def __init__(self, data: bytes):
+        self.data = data
+        self.pos = 0
+
+    def left(self) -> int:
+        return len(self.data) - self.pos
+
+    def byte(self, what: str) -> int:
+        if self.pos >= len(self.data):
+            raise ValueError(f"puzzle code is truncated (ends before the {what})")
+        b = self.data[self.pos]
+        self.pos += 1
+        return b
+
+    def signed(self, what: str) -> int:
+        b = self.byte(what)
+        return b - 256 if b > 127 else b
+
+
+def _read_pattern(rd: _Reader, kind: int, what: str) -> Any:
+    if kind == 0:
+        i = rd.byte(f"{what} id")
+        if i >= len(_NAMED):
+            raise ValueError(f"puzzle code names pattern id {i}; known ids are 0..{len(_NAMED) - 1}")
+        return _NAMED[i]
+    k = rd.byte(f"{what} offset count")
+    if rd.left() < 2 * k:
+        raise ValueError(f"puzzle code is truncated (declares {k} offsets in the {what})")
+    return tuple((rd.signed(what), rd.signed(what)) for _ in range(k))
+
+
+_CODE_RE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def decode(code: Any) -> tuple[Board, np.ndarray]:
+    """(board, start) of a puzzle code; ValueError for anything invalid."""
+    if not isinstance(code, str):
+        raise ValueError(f"a puzzle code is a str, got {type(code).__name__}")
+    text = code.strip()
+    if not text:
+        raise ValueError("empty puzzle code")
+    if len(text) > MAX_CODE_CHARS:
+        raise ValueError(f"puzzle code too long: {len(text)} characters, at most "
+                         f"{MAX_CODE_CHARS}")
+    if not _CODE_RE.fullmatch(text):
+        bad = next(ch for ch in text if not (ch.isascii() and (ch.isalnum() or ch in "-_")))
+        raise ValueError(f"puzzle code has a character {bad!r} that is not base64url "
+                         "(A-Z a-z 0-9 - _)")
+    if len(text) % 4 == 1:
+        raise ValueError("puzzle code has an impossible length (truncated or garbled)")
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise ValueError("puzzle code is not valid base64url") from None
+    if len(data) < 5 + 1 + 4:
+        raise ValueError(f"puzzle code too short ({len(data)} bytes): truncated or not a code")
+    body, crc = data[:-4], int.from_bytes(data[-4:], "big")
+    if zlib.crc32(body) != crc:
+        raise ValueError("puzzle code checksum mismatch: the code is mistyped, truncated "
+                         "or corrupted")
+    rd = _Reader(body)
+    version = rd.byte("version")
+    if version != CODE_VERSION:
+        raise ValueError(f"unsupported puzzle code version {version} (this modlights reads "
+                         f"version {CODE_VERSION})")
+    flags = rd.byte("flags")
+    if flags & ~0x1F:
+        raise ValueError(f"puzzle code has unknown flags 0x{flags:02x}")
+    wrap, has_lock, has_hole = bool(flags & 1), bool(flags & 2), bool(flags & 4)
+    kind = (flags >> 3) & 3
+    if kind == 3:
+        raise ValueError("puzzle code has an unknown pattern kind 3")
+    rows, cols, n = rd.byte("rows"), rd.byte("cols"), rd.byte("states")
+    if rows < 1 or cols < 1:
+        raise ValueError(f"puzzle code declares a {rows}x{cols} board (sides are 1..255)")
+    if n < 2:
+        raise ValueError(f"puzzle code declares {n} states (2..255 allowed)")
+    tiles = rows * cols
+    palette = None
+    if kind == 2:
+        P = rd.byte("palette size")
+        if P < 1:
+            raise ValueError("puzzle code declares a mixed board with an empty palette")
+        palette = []
+        for i in range(P):
+            tag = rd.byte("palette entry")
+            if tag > 1:
+                raise ValueError(f"puzzle code palette entry {i} has unknown kind {tag}")
+            palette.append(_read_pattern(rd, tag, f"palette entry {i}"))
+        pattern = None
+    else:
+        pattern = _read_pattern(rd, kind, "pattern")
+    # Sizes before allocation: the bit stream must hold exactly what the header declares.
+    ib = _bits_for(len(palette)) if palette is not None else 0
+    vb = _bits_for(n)
+    fixed = tiles * ib + tiles * (has_lock + has_hole)
+    left_bits = rd.left() * 8
+    if fixed > left_bits:
+        raise ValueError(f"puzzle code is truncated: a {rows}x{cols} board needs more "
+                         f"data than the {rd.left()} bytes left")
+    if not has_hole and (fixed + tiles * vb + 7) // 8 != rd.left():
+        raise ValueError(f"puzzle code length does not match its {rows}x{cols} board with "
+                         f"{n} states (truncated or padded)")
+    bits = np.unpackbits(np.frombuffer(body, dtype=np.uint8, offset=rd.pos))
+    at = 0
+
+    def take(count: int, width: int) -> np.ndarray:
+        nonlocal at
+        need = count * width
+        if at + need > bits.size:
+            raise ValueError("puzzle code is truncated (the tile data ends early)")
+        chunk = bits[at:at + need].reshape(count, width) if width else \
+            np.zeros((count, 0), np.uint8)
+        at += need
+        if width == 0:
+            return np.zeros(count, dtype=np.int64)
+        w = (1 << np.arange(width - 1, -1, -1, dtype=np.int64))
+        return chunk.astype(np.int64) @ w
+
+    mixed = None
+    if palette is not None:
+        idx = take(tiles, ib)
+        if idx.size and idx.max() >= len(palette):
+            raise ValueError(f"puzzle code uses palette entry {int(idx.max())}, the palette "
+                             f"has {len(palette)}")
+        mixed = [[palette[int(idx[r * cols + c])] for c in range(cols)] for r in range(rows)]
+    lock = take(tiles, 1).astype(bool).reshape(rows, cols) if has_lock else \
+        np.zeros((rows, cols), bool)
+    hole = take(tiles, 1).astype(bool).reshape(rows, cols) if has_hole else \
+        np.zeros((rows, cols), bool)
+    if has_lock and not lock.any():
+        raise ValueError("puzzle code declares locked tiles but marks none")
+    if has_hole and not hole.any():
+        raise ValueError("puzzle code declares holes but marks none")
+    if has_hole and hole.all():
+        raise ValueError("puzzle code makes every tile a hole")
+    if (lock & hole).any():
+        r, c = map(int, np.argwhere(lock & hole)[0])
+        raise ValueError(f"puzzle code marks tile ({r}, {c}) both locked and a hole")
+    active = int((~hole).sum())
+    if (fixed + active * vb + 7) // 8 * 8 != bits.size:
+        raise ValueError("puzzle code length does not match its board (truncated or padded)")
+    vals = take(active, vb)
+    if bits[at:].any():
+        raise ValueError("puzzle code has non-zero padding bits (garbled)")
+    if vals.size and vals.max() >= n:
+        raise ValueError(f"puzzle code has a tile value {int(vals.max())}, out of range for "
+                         f"{n} states")
+    start = np.zeros(tiles, dtype=np.int64)
+    start[~hole.reshape(-1)] = vals
+    board = Board.grid(rows, cols, n, mixed if mixed is not None else pattern,
+                       locked=lock, holes=hole, wrap=wrap)
+    return board, start.reshape(rows, cols)
