@@ -6,20 +6,23 @@ difficulty) are computed on first use and cached.
 
 Difficulty (``Puzzle.score`` in [0, 1], ``Puzzle.difficulty`` its band)
 -----------------------------------------------------------------------
-With T the number of tappable tiles, n the states, m the proved minimal number of
-taps (``min_taps``; the minimum over every solution, so it already accounts for the
-kernel), "touched" the tiles changed by at least one tap of that minimal plan, and
-``nullity`` the number of generators of ker A (extra solutions make a board more
-forgiving)::
+With n the states, m the proved minimal number of taps (``min_taps``: the minimum
+over every solution, so the kernel's extra solutions are already used), "touched"
+the tiles the solution's taps change in all (exactly the tiles not at 0 at the start:
+the same for every solution), and ``ref`` the typical
+minimum for the board (``reference_taps``): T (n - 1) / 2 for T tappable tiles when
+the kernel is trivial (the mean length of a uniformly random tap vector), otherwise
+the mean proved minimum of 16 random solvable starts drawn with a fixed SplitMix64
+seed (a non-trivial kernel makes every start shorter to solve)::
 
-    load     = min(1, m / (T * (n - 1) / 2))     # 1 = as many taps as a random board
+    load     = min(1, m / ref)                  # 1 = as many taps as a typical start
     coverage = touched / tiles
-    score    = max(0, (2 * load + coverage) / 3 - min(0.2, 0.05 * nullity))
+    score    = (2 * load + coverage) / 3
 
     easy: score < 0.35    medium: < 0.6    hard: < 0.8    expert: >= 0.8
 
 ``generate`` samples starts (``-A x`` for random tap vectors x of a length chosen for
-the band) until the measured score falls in the requested band. On boards too small
+the band, adapted while samples miss it) until the measured score falls in the requested band. On boards too small
 to reach a band it returns the closest puzzle found; ``Puzzle.difficulty`` always
 reports the measured band.
 
@@ -58,7 +61,7 @@ from .prng import SplitMix64, seed_from
 from .solver import Solver
 
 __all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY_SCHEME",
-           "stars_for_taps", "difficulty_band"]
+           "stars_for_taps", "difficulty_band", "reference_taps"]
 
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
 _BANDS = {"easy": (0.0, 0.35), "medium": (0.35, 0.6), "hard": (0.6, 0.8), "expert": (0.8, 1.01)}
@@ -159,8 +162,9 @@ class Puzzle:
     # -- measured properties (lazy)
     def _measure(self) -> tuple:
         if self._stats is None:
-            sol = self.solver.solve(self._start, minimal=True, budget=GENERATE_BUDGET)
-            self._stats = _measure(self._board, self.solver, sol)
+            sol = _min_solve(self.solver, self._start)
+            self._stats = _measure(self._board, self.solver, sol,
+                                   reference_taps(self._board, self.solver), self._start)
         return self._stats
 
     @property
@@ -191,7 +195,7 @@ class Puzzle:
 
     @property
     def touched(self) -> int:
-        """Tiles changed by at least one tap of the minimal plan."""
+        """Tiles the solution changes in all (the tiles not at 0 at the start)."""
         return self._measure()[3]
 
     @property
@@ -251,23 +255,53 @@ class Puzzle:
         return "\n".join(lines)
 
 
-def _measure(board: Board, solver: Solver, sol) -> tuple:
+def _min_solve(solver: Solver, start: np.ndarray):
+    """Minimal solve with a budget in coset elements (never seconds) so the result is
+    the same on every machine; kernels larger than the budget get the deterministic
+    greedy descent (budget 0) instead of a partial, order-dependent search."""
+    budget = GENERATE_BUDGET if solver.kernel_size <= GENERATE_BUDGET else 0
+    return solver.solve(start, minimal=True, budget=budget)
+
+
+def reference_taps(board: Board, solver: Solver | None = None) -> float:
+    """The typical fewest taps of a start on this board (the scale of difficulty's
+    ``load``): T (n - 1) / 2 for a trivial kernel, else the mean proved minimum of
+    16 random solvable starts (fixed SplitMix64 seed: the same on every machine)."""
+    solver = solver or Solver(board)
+    T, n = board.n_taps, board.states
+    cached = getattr(solver, "_modlights_reference_taps", None)
+    if cached is not None:
+        return cached
+    if solver.kernel_size == 1 or T == 0:
+        ref = T * (n - 1) / 2
+    else:
+        rng = SplitMix64(0x5EED_D1FF)
+        total = 0
+        for _ in range(16):
+            x = np.array([rng.randbelow(n) for _ in range(T)], dtype=np.int64)
+            start = board.from_cell_vector(
+                ((-board.apply_vector(x).astype(np.int64)) % n).astype(np.uint8))
+            total += _min_solve(solver, start).length
+        ref = total / 16
+    ref = max(1.0, ref)
+    try:
+        solver._modlights_reference_taps = ref
+    except AttributeError:
+        pass
+    return ref
+
+
+def _measure(board: Board, solver: Solver, sol, ref: float, start: np.ndarray) -> tuple:
     """(min_taps, proven, score, touched, solution) of a solved start."""
     m = int(sol.length)
-    T = board.n_taps
-    n = board.states
-    x = board.tap_vector(sol.taps)
-    ci, tj = board.coo()
-    used = x[tj] != 0
-    touched = int(np.unique(ci[used]).size) if ci.size else 0
-    return (m, bool(sol.proven_minimal),
-            _score(m, touched, T, n, board.n_cells, solver.nullity), touched, sol)
+    touched = int(np.count_nonzero(start))      # holes are 0
+    return (m, bool(sol.proven_minimal), _score(m, touched, ref, board.n_cells), touched, sol)
 
 
-def _score(m: int, touched: int, T: int, n: int, tiles: int, nullity: int) -> float:
-    load = min(1.0, m / (T * (n - 1) / 2)) if T else 0.0
+def _score(m: int, touched: int, ref: float, tiles: int) -> float:
+    load = min(1.0, m / ref) if ref else 0.0
     coverage = touched / tiles if tiles else 0.0
-    return max(0.0, (2 * load + coverage) / 3 - min(0.2, 0.05 * nullity))
+    return (2 * load + coverage) / 3
 
 
 # ----------------------------------------------------------------------------- generate
@@ -339,13 +373,15 @@ def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng):
 
 def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64) -> Puzzle:
     T, n = board.n_taps, board.states
+    ref = reference_taps(board, solver)
     lo, hi = _BANDS[difficulty]
     centre = (lo + min(hi, 1.0)) / 2
     llo, lhi = _LOADS[difficulty]
     best = None
+    scale = ref          # taps per unit of load; adapted when samples miss the band
     for attempt in range(_SAMPLE_TRIES):
         load = llo + (lhi - llo) * rng.random()
-        length = max(1, min(T * (n - 1), round(load * T * (n - 1) / 2)))
+        length = max(1, min(T * (n - 1), round(load * scale)))
         x = [0] * T
         placed = 0
         while placed < length:
@@ -358,17 +394,18 @@ def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64
         if not start_vec.any():
             continue
         start = board.from_cell_vector(start_vec.astype(np.uint8))
-        sol = solver.solve(start, minimal=True, budget=GENERATE_BUDGET)
-        stats = _measure(board, solver, sol)
+        sol = _min_solve(solver, start)
+        stats = _measure(board, solver, sol, ref, start)
         if not stats[1]:
             # The search was cut short: score the sampled plan's length (deterministic)
             # rather than a best-found value that could depend on the search order.
-            score = _score(min(length, stats[0]), stats[3], T, n, board.n_cells,
-                           solver.nullity)
+            score = _score(length, stats[3], ref, board.n_cells)
         else:
             score = stats[2]
         if difficulty_band(score) == difficulty:
             return _finish(board, solver, start, stats)
+        # Extra solutions shorten starts; a small board saturates coverage: adapt.
+        scale = scale * 1.25 if score < lo else scale / 1.25
         dist = abs(score - centre)
         if best is None or dist < best[0]:
             best = (dist, start, stats)
