@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
+from modlights.game import PlayScreen
 
 
 @pytest.fixture
@@ -268,3 +269,35 @@ def test_campaign_rejects_corrupted_files_keeping_progress(tmp_path, mutate):
     assert ml.Campaign.load(path).total_stars == 18
     with pytest.raises(ValueError, match="cannot read"):
         ml.Campaign.load(tmp_path / "missing.json")
+
+
+def test_play_screen_cell_spans_point_at_glyphs():
+    p = ml.generate(5, 5, 3, locked=3, holes=1, seed=5)
+    for numbers in (False, True):
+        scr = PlayScreen(ml.Game(p), numbers=numbers)
+        lines = scr.render()
+        spans = scr.cell_spans()
+        assert len(spans) == p.board.n_cells
+        for y, x, w, v in spans:
+            text = lines[y][x:x + w].strip()
+            if numbers:
+                assert text == str(v)
+            else:
+                assert (text == ".") == (v == 0)
+
+
+def test_play_screen_keys():
+    p = ml.generate(4, 4, 2, locked=4, seed=2)
+    scr = PlayScreen(ml.Game(p), clock=iter(range(0, 1000, 7)).__next__)
+    first = scr.cursor
+    scr.handle_key("right")
+    assert scr.cursor == (first[0], (first[1] + 1) % 4)
+    scr.handle_key("left")
+    scr.handle_key("n")
+    assert scr.numbers
+    lock = tuple(map(int, np.argwhere(p.board.locked)[0]))
+    scr.cursor = lock
+    scr.handle_key(" ")
+    assert "locked" in scr.message and scr.game.taps_used == 0
+    assert scr.handle_key("q") is False
+    assert any("time 00:" in line for line in scr.render())

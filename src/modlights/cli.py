@@ -578,6 +578,18 @@ def _curses_main(stdscr, screen: PlayScreen) -> None:
         curses.curs_set(0)
     except curses.error:
         pass
+    colours = 0
+    try:
+        if curses.has_colors():
+            curses.start_color()
+            curses.use_default_colors()
+            palette = (curses.COLOR_YELLOW, curses.COLOR_RED, curses.COLOR_MAGENTA,
+                       curses.COLOR_CYAN, curses.COLOR_GREEN, curses.COLOR_BLUE)
+            for i, col in enumerate(palette, 1):
+                curses.init_pair(i, col, -1)
+            colours = len(palette)
+    except curses.error:
+        colours = 0
     stdscr.timeout(250)                       # redraw the timer while idle
     while True:
         stdscr.erase()
@@ -587,6 +599,14 @@ def _curses_main(stdscr, screen: PlayScreen) -> None:
                 stdscr.addnstr(y, 0, line, max(0, w - 1))
             except curses.error:
                 pass
+        if colours:
+            for y, x, width, v in screen.cell_spans():
+                if v and y < h - 1 and x + width < w:
+                    try:
+                        stdscr.chgat(y, x, width, curses.color_pair(1 + (v - 1) % colours)
+                                     | curses.A_BOLD)
+                    except curses.error:
+                        pass
         stdscr.refresh()
         ch = stdscr.getch()
         if ch == -1:
@@ -611,8 +631,7 @@ def _cmd_play(args: argparse.Namespace, out) -> int:
         import curses
         curses.wrapper(_curses_main, screen)
         print("\n".join(screen.render()[:-1]), file=out)
-    g = screen.game
-    return EXIT_OK if g.solved or not args.keys else EXIT_OK
+    return EXIT_OK
 
 
 def _add_generate_options(p: argparse.ArgumentParser, grid_default: str | None) -> None:

@@ -226,6 +226,15 @@ class PlayScreen:
         idx = 1 + (v - 1) * (len(_SHADES) - 2) // max(1, n - 2) if n > 2 else len(_SHADES) - 3
         return _SHADES[min(idx, len(_SHADES) - 1)].rjust(width)
 
+    def cell_spans(self) -> list:
+        """(line, column, width, value) of every tile's glyph in ``render()`` (for
+        front ends that colour tiles); holes are left out."""
+        b = self.game.board
+        width = len(str(b.states - 1)) if self.numbers else 1
+        state, holes = self.game.state, b.holes
+        return [(2 + r, 2 + c * (width + 3) + 1, width, int(state[r, c]))
+                for r in range(b.shape[0]) for c in range(b.shape[1]) if not holes[r, c]]
+
     def render(self) -> list[str]:
         g = self.game
         b = g.board
