@@ -182,7 +182,7 @@ def test_generate_pinned_codes():
     assert ml.generate(6, 6, 2, "cross", "hard", seed=0).code == "AQAGBgIAdkT7sOAXWQX8"
 
 
-@pytest.mark.parametrize("bad", ["Easy!", "", "impossible", None, 3, "normal"])
+@pytest.mark.parametrize("bad", ["Easy!", "", "impossible", None, 3, "normal", "Easy", " hard"])
 def test_bad_difficulty(bad):
     with pytest.raises(ValueError, match="difficulty"):
         ml.generate(difficulty=bad)
@@ -393,3 +393,10 @@ def test_daily_accepts_dates():
 def test_daily_bad_dates(bad):
     with pytest.raises(ValueError, match="date"):
         ml.daily(bad)
+
+
+def test_too_few_locks_for_the_nullity_says_so():
+    with pytest.raises(ValueError, match="at least 9 locked tiles"):
+        ml.generate(5, 5, 2, "square", locked=3, seed=1)
+    p = ml.generate(5, 5, 2, "square", locked=9, seed=1)
+    assert ml.Solver(p.board).kernel_size == 1

@@ -450,15 +450,18 @@ def _generate_from_args(args: argparse.Namespace) -> tuple[Puzzle, str]:
         if not auto or "unique" not in str(e):
             raise
         first = e
-    # No counts given: lock as few tiles as make the solution unique.
-    for k in range(1, min(rows * cols - 1, 8) + 1):
+    # No counts given: lock as few tiles as make the solution unique. Each lock lowers
+    # dim ker A by at most one, so start at the nullity.
+    full = Solver(Board.grid(rows, cols, args.states, pattern, wrap=args.wrap))
+    lo = max(1, full.nullity)
+    for k in range(lo, min(rows * cols - 1, lo + 3) + 1):
         try:
             p = generate(locked=k, holes=0, **kw)
         except ValueError:
             continue
         return p, (f"seed {seed}; {k} tile{'s' * (k != 1)} locked so that the solution is "
                    "unique (--locked/--holes choose counts, --no-unique allows several)")
-    raise first
+    raise _UserError(f"{first}; locking {lo} to {lo + 3} tiles did not help either")
 
 
 def _cmd_generate(args: argparse.Namespace, out) -> int:

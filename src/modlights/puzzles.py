@@ -65,13 +65,13 @@ __all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY
 
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
 _BANDS = {"easy": (0.0, 0.35), "medium": (0.35, 0.6), "hard": (0.6, 0.8), "expert": (0.8, 1.01)}
-# Load (taps / (T (n-1) / 2)) ranges sampled for each band.
+# Ranges of sampled plan lengths per band, in units of the board's typical minimum
+# (adapted while samples miss the band).
 _LOADS = {"easy": (0.08, 0.3), "medium": (0.3, 0.55), "hard": (0.55, 0.8), "expert": (0.8, 1.0)}
 
 CODE_VERSION = 1
 #: named patterns' ids in puzzle codes (fixed forever: append only)
 _NAMED = ("cross", "diagonal", "square", "horizontal", "vertical", "knight")
-_NAMED_OFFS = None  # filled lazily from PATTERNS
 MAX_CODE_CHARS = 120_000
 MAX_CODE_SIDE = 255
 MAX_GENERATE_TILES = 1024
@@ -108,10 +108,10 @@ def stars_for_taps(limits: dict[int, int], taps: int) -> int:
 
 
 def _check_difficulty(difficulty: Any) -> str:
-    if not isinstance(difficulty, str) or difficulty.strip().lower() not in DIFFICULTIES:
+    if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
         raise ValueError(f"difficulty must be one of {', '.join(map(repr, DIFFICULTIES))}, "
                          f"got {difficulty!r}")
-    return difficulty.strip().lower()
+    return difficulty
 
 
 def _check_count(name: str, v: Any) -> int:
@@ -339,9 +339,23 @@ def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cros
     return _sample_start(board, solver, difficulty, rng)
 
 
+def _is_prime(n: int) -> bool:
+    return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
+
+
 def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng):
     tiles = rows * cols
     tries = 1 if locked + holes == 0 else _PLACEMENT_TRIES
+    if unique and holes == 0 and locked > 0:
+        # Locking k tiles removes k columns of A, so dim ker A drops by at most k: with
+        # fewer locks than the nullity (n prime) no placement can work.
+        full = Solver(Board.grid(rows, cols, states, pattern, wrap=wrap))
+        if _is_prime(full.board.states) and full.nullity > locked:
+            raise ValueError(
+                f"unique=True is impossible: the {rows}x{cols} board with {states} states "
+                f"has |ker A| = {full.kernel_size} (nullity {full.nullity}) and each locked "
+                f"tile lowers the nullity by at most 1, so it needs at least "
+                f"{full.nullity} locked tiles, not {locked}; or pass unique=False")
     best = None
     for _ in range(tries):
         chosen = rng.sample(range(tiles), locked + holes)
