@@ -351,6 +351,11 @@ def test_play_curses_under_a_pty():
     import pty
     import select
     import time
+    curses = pytest.importorskip("curses")
+    try:
+        curses.setupterm("xterm", sys.__stdout__.fileno())
+    except (curses.error, OSError, ValueError, AttributeError):
+        pytest.skip("no terminfo entry for xterm")
     p = ml.generate(5, 5, 2, locked=2, seed=4)
     pid, fd = pty.fork()
     if pid == 0:  # child

@@ -631,8 +631,15 @@ def _cmd_play(args: argparse.Namespace, out) -> int:
     else:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             raise _UserError("play needs a terminal (or --keys \"...\" for a scripted session)")
-        import curses
-        curses.wrapper(_curses_main, screen)
+        try:
+            import curses
+        except ImportError:
+            raise _UserError("the terminal game needs the curses module (on Windows: pip "
+                             "install windows-curses); --keys runs a scripted session") from None
+        try:
+            curses.wrapper(_curses_main, screen)
+        except curses.error as e:
+            raise _UserError(f"the terminal cannot run the game ({e}); check TERM") from None
         print("\n".join(screen.render()[:-1]), file=out)
     return EXIT_OK
 
