@@ -400,3 +400,22 @@ def test_too_few_locks_for_the_nullity_says_so():
         ml.generate(5, 5, 2, "square", locked=3, seed=1)
     p = ml.generate(5, 5, 2, "square", locked=9, seed=1)
     assert ml.Solver(p.board).kernel_size == 1
+
+
+def test_fixed_lock_and_hole_positions():
+    p = ml.generate(5, 5, 2, locked=[(0, 0), (0, 1)], seed=1)
+    assert [tuple(x) for x in np.argwhere(p.board.locked).tolist()] == [(0, 0), (0, 1)]
+    assert ml.Solver(p.board).kernel_size == 1
+    with pytest.raises(ValueError, match="unique"):      # corners leave |ker A| = 2
+        ml.generate(5, 5, 2, locked=[(0, 0), (4, 4)], seed=1)
+    holes = np.zeros((4, 4), bool)
+    holes[0, 0] = True
+    q = ml.generate(4, 4, 2, holes=holes, locked=3, seed=2)
+    assert q.board.holes[0, 0] and int(q.board.locked.sum()) == 3
+    assert ml.Solver(q.board).kernel_size == 1
+    with pytest.raises(ValueError, match="both"):
+        ml.generate(4, 4, locked=[(1, 1)], holes=[(1, 1)], unique=False)
+    with pytest.raises(ValueError):
+        ml.generate(4, 4, locked=[(9, 9)], unique=False)
+    with pytest.raises(ValueError, match="unique"):
+        ml.generate(4, 4, 2, holes=[(0, 0)], seed=1)

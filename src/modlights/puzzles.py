@@ -313,15 +313,14 @@ def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cros
     rows, cols, states, pattern, wrap: as :meth:`Board.grid` (pattern may be a name,
     offsets, or a mixed (rows, cols) nested list). locked / holes: how many tiles to
     lock (tappable no more, still changed by taps) and to cut out, placed by the
-    seeded generator. difficulty: "easy", "medium", "hard" or "expert" (defined in
+    seeded generator; or fixed positions, as :meth:`Board.grid` takes them (a boolean
+    mask or (row, col) pairs). difficulty: "easy", "medium", "hard" or "expert" (defined in
     the module docstring). unique=True: the tap matrix has a trivial kernel, so every
     start has exactly one solution; lock and hole placements are retried until one
     gives it, and a ValueError explains when the settings cannot. seed: an int or
     str gives the same puzzle on every machine; None a random one.
     """
     difficulty = _check_difficulty(difficulty)
-    locked = _check_count("locked", locked)
-    holes = _check_count("holes", holes)
     for name, v in (("rows", rows), ("cols", cols)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
             raise ValueError(f"{name} must be an int >= 1, got {v!r}")
@@ -329,38 +328,64 @@ def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cros
     if rows > MAX_CODE_SIDE or cols > MAX_CODE_SIDE or rows * cols > MAX_GENERATE_TILES:
         raise ValueError(f"generate makes boards of up to {MAX_GENERATE_TILES} tiles with "
                          f"sides up to {MAX_CODE_SIDE}, got {rows}x{cols}")
+    locked, fixed_lock = _count_or_mask("locked", locked, rows, cols)
+    holes, fixed_hole = _count_or_mask("holes", holes, rows, cols)
+    if (fixed_lock & fixed_hole).any():
+        r, c = map(int, np.argwhere(fixed_lock & fixed_hole)[0])
+        raise ValueError(f"tile ({r}, {c}) is both locked and a hole; a tile may be one or "
+                         "the other")
     tiles = rows * cols
-    if locked + holes >= tiles:
+    free = tiles - int(fixed_lock.sum()) - int(fixed_hole.sum())
+    if locked + holes >= free:
         raise ValueError(f"{locked} locked tiles and {holes} holes leave no tile to tap on "
                          f"a {rows}x{cols} board")
     rng = SplitMix64(seed_from(seed))
     board, solver = _place(rows, cols, states, pattern, locked, holes, bool(wrap),
-                           bool(unique), rng)
+                           bool(unique), rng, fixed_lock, fixed_hole)
     return _sample_start(board, solver, difficulty, rng)
+
+
+def _count_or_mask(name: str, v: Any, rows: int, cols: int) -> tuple[int, np.ndarray]:
+    """A count of tiles to place at random, or fixed positions (mask or (r, c) pairs)."""
+    if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+        return _check_count(name, v), np.zeros((rows, cols), bool)
+    if v is None:
+        return 0, np.zeros((rows, cols), bool)
+    if isinstance(v, (bool, np.bool_, float, str)):
+        raise ValueError(f"{name} must be a count of tiles (an int >= 0) or their positions "
+                         f"(a boolean mask or (row, col) pairs), got {v!r}")
+    b = Board.grid(rows, cols, 2, "cross", **{name: v})
+    return 0, (b.locked if name == "locked" else b.holes)
 
 
 def _is_prime(n: int) -> bool:
     return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
 
 
-def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng):
+def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng,
+           fixed_lock, fixed_hole):
     tiles = rows * cols
     tries = 1 if locked + holes == 0 else _PLACEMENT_TRIES
-    if unique and holes == 0 and locked > 0:
+    free = [i for i in range(tiles) if not (fixed_lock.flat[i] or fixed_hole.flat[i])]
+    if unique and holes == 0 and not fixed_hole.any() and locked > 0:
         # Locking k tiles removes k columns of A, so dim ker A drops by at most k: with
         # fewer locks than the nullity (n prime) no placement can work.
         full = Solver(Board.grid(rows, cols, states, pattern, wrap=wrap))
-        if _is_prime(full.board.states) and full.nullity > locked:
+        total = locked + int(fixed_lock.sum())
+        if _is_prime(full.board.states) and full.nullity > total:
             raise ValueError(
                 f"unique=True is impossible: the {rows}x{cols} board with {states} states "
                 f"has |ker A| = {full.kernel_size} (nullity {full.nullity}) and each locked "
                 f"tile lowers the nullity by at most 1, so it needs at least "
-                f"{full.nullity} locked tiles, not {locked}; or pass unique=False")
+                f"{full.nullity} locked tiles, not {total}; or pass unique=False")
     best = None
     for _ in range(tries):
-        chosen = rng.sample(range(tiles), locked + holes)
-        lock = [divmod(i, cols) for i in chosen[:locked]]
-        hole = [divmod(i, cols) for i in chosen[locked:]]
+        chosen = rng.sample(free, locked + holes)
+        lock, hole = fixed_lock.copy(), fixed_hole.copy()
+        for i in chosen[:locked]:
+            lock.flat[i] = True
+        for i in chosen[locked:]:
+            hole.flat[i] = True
         board = Board.grid(rows, cols, states, pattern, locked=lock, holes=hole, wrap=wrap)
         if board.n_taps == 0:
             continue
@@ -374,11 +399,12 @@ def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng):
         raise ValueError(f"no tappable tile is left on the {desc}")
     ks = best[2]
     if locked + holes == 0:
+        extra = ("no further locked tiles or holes were allowed" if fixed_lock.any() or
+                 fixed_hole.any() else "no locked tiles or holes were allowed")
         raise ValueError(
             f"unique=True is impossible: the {desc} has |ker A| = {ks} (several tap "
-            "combinations change nothing, so solutions are never unique) and no locked "
-            "tiles or holes were allowed to break that; allow some with locked=k or "
-            "holes=k, or pass unique=False")
+            f"combinations change nothing, so solutions are never unique) and {extra} to "
+            "break that; allow some with locked=k or holes=k, or pass unique=False")
     raise ValueError(
         f"unique=True: none of {tries} placements of {locked} locked tiles and {holes} "
         f"holes on the {desc} gives a trivial kernel (the best left |ker A| = {ks}); "
