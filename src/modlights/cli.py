@@ -8,6 +8,7 @@ traceback: a one-line message goes to stderr.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import re
@@ -478,9 +479,8 @@ def _cmd_generate(args: argparse.Namespace, out) -> int:
 
 
 def _cmd_daily(args: argparse.Namespace, out) -> int:
-    ps = daily(args.date)
-    day = args.date or __import__("datetime").datetime.now(
-        __import__("datetime").timezone.utc).date().isoformat()
+    day = args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    ps = daily(day)
     if args.json:
         print(json.dumps({"date": str(day), "puzzles": [_puzzle_json(p) for p in ps]}),
               file=out)
@@ -567,8 +567,9 @@ def _play_puzzle(args: argparse.Namespace) -> tuple[Puzzle, str]:
     if args.daily is not None:
         if args.daily not in (1, 2, 3):
             raise _UserError(f"--daily takes 1 (easy), 2 (medium) or 3 (hard), got {args.daily}")
-        p = daily(args.date)[args.daily - 1]
-        return p, f"daily {args.date or 'today'} #{args.daily}"
+        day = args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+        p = daily(day)[args.daily - 1]
+        return p, f"daily {day} #{args.daily} ({('easy', 'medium', 'hard')[args.daily - 1]})"
     if args.grid is None:
         args.grid = "5x5"
     p, _ = _generate_from_args(args)
