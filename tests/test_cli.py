@@ -237,3 +237,161 @@ def test_python_m_modlights_subprocess():
                         "--state", "1" + "0" * 24],
                        capture_output=True, text=True, timeout=60, env=env)
     assert p.returncode == 1 and "unsolvable" in p.stderr and "Traceback" not in p.stderr
+
+
+# ----------------------------------------------------------------------------- puzzles
+def test_generate_prints_puzzle_and_code(capsys):
+    rc, out, err = run(capsys, "generate", "--grid", "6x6", "--states", "3", "--locked", "2",
+                       "--difficulty", "hard", "--seed", "7")
+    assert rc == 0, err
+    code = next(line.split()[-1] for line in out.splitlines() if line.startswith("code:"))
+    p = ml.Puzzle.from_code(code)
+    assert p == ml.generate(6, 6, 3, "cross", "hard", locked=2, seed=7)
+    assert f"fewest taps: {p.min_taps} (proved)" in out
+    vals, holes, locked = section(out, "start:")
+    assert np.array_equal(vals, p.start)
+
+
+def test_generate_default_adds_locks_for_uniqueness(capsys):
+    rc, out, err = run(capsys, "generate", "--seed", "3", "--json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    p = ml.Puzzle.from_code(doc["code"])
+    assert ml.Solver(p.board).kernel_size == 1 and doc["kernel_size"] == 1
+    assert len(doc["locked"]) >= 1 and doc["min_taps"] == p.min_taps
+    rc, out, err = run(capsys, "generate", "--grid", "4x4", "--locked", "0", "--seed", "1")
+    assert rc == 2 and "unique" in err
+
+
+def test_generate_bad_difficulty(capsys):
+    with pytest.raises(SystemExit):
+        build = __import__("modlights.cli", fromlist=["build_parser"]).build_parser()
+        build.parse_args(["generate", "--difficulty", "insane"])
+    rc, out, err = run(capsys, "generate", "--difficulty", "insane")
+    assert rc == 2
+
+
+def test_daily_command(capsys):
+    rc, out, err = run(capsys, "daily", "2026-11-22", "--json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert [d["code"] for d in doc["puzzles"]] == [p.code for p in ml.daily("2026-11-22")]
+    rc, out, err = run(capsys, "daily", "2026-11-22")
+    assert rc == 0 and "1. easy" in out and "3. hard" in out
+    rc, out, err = run(capsys, "daily", "22/11/2026")
+    assert rc == 2 and "date" in err
+
+
+def test_solve_and_info_take_a_code(capsys):
+    p = ml.generate(5, 5, 3, locked=3, seed=2)
+    rc, out, err = run(capsys, "solve", "--code", p.code, "--json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert doc["length"] == p.min_taps
+    assert not p.board.apply(p.start, np.array(doc["taps"])).any()
+    rc, out, err = run(capsys, "info", "--code", p.code, "--json")
+    assert rc == 0 and json.loads(out)["kernel_size"] == 1
+    rc, out, err = run(capsys, "info", "--code", "garbage!")
+    assert rc == 2 and "code" in err
+
+
+def test_check_reports_bad_levels(capsys, tmp_path):
+    good = ml.generate(5, 5, 2, locked=2, seed=1).code
+    multi = ml.generate(5, 5, 2, unique=False, seed=1).code
+    b = ml.Board.grid(2, 2, 2, "horizontal")
+    unsolv = ml.Puzzle(b, [[1, 0], [0, 0]])
+    assert not ml.Solver(b).solvable(unsolv.start)
+    f = tmp_path / "pack.txt"
+    f.write_text(f"# level pack\n{good}\n\n{multi}  # several solutions\n"
+                 f"{unsolv.code}\nnot-a-code\n{good[:-2]}\n")
+    rc, out, err = run(capsys, "check", str(f))
+    assert rc == 1, err
+    assert "5 puzzles, 4 bad" in out
+    assert "line 4: BAD" in out and "not unique" in out
+    assert "line 5: BAD" in out and "unsolvable" in out
+    assert "line 6: BAD" in out and "line 7: BAD" in out and "line 2" not in out
+    rc, out, err = run(capsys, "check", str(f), "--allow-multiple", "--json")
+    doc = json.loads(out)
+    assert rc == 1 and doc["bad"] == 3 and doc["results"][0]["ok"]
+    f.write_text(good + "\n")
+    rc, out, err = run(capsys, "check", str(f))
+    assert rc == 0 and "1 puzzle, 0 bad" in out
+    rc, out, err = run(capsys, "check", str(tmp_path / "missing.txt"))
+    assert rc == 2
+
+
+def test_play_scripted_session_solves_with_hints(capsys):
+    p = ml.generate(5, 5, 3, locked=3, holes=1, seed=9)
+    keys = " ".join(["?"] * p.min_taps)
+    rc, out, err = run(capsys, "play", p.code, "--keys", keys)
+    assert rc == 0, err
+    assert f"SOLVED in {p.min_taps} taps with hints: no stars" in out
+    assert f"taps {p.min_taps}   fewest {p.min_taps}" in out
+    # by hand: follow the plan with cursor moves and space, earning 3 stars
+    keys, cur = [], p.board.taps[0]
+    for (r, c) in p.solution.moves():
+        keys += ["down"] * ((r - cur[0]) % 5) + ["right"] * ((c - cur[1]) % 5) + ["space"]
+        cur = (r, c)
+    rc, out, err = run(capsys, "play", p.code, "--numbers", "--keys", " ".join(keys))
+    assert f"SOLVED in {p.min_taps} taps: 3 stars ***" in out
+    rc, out, err = run(capsys, "play", p.code, "--keys", "right space u r q")
+    assert "taps 0" in out and "back to the start" in out
+
+
+def test_play_needs_a_terminal(capsys):
+    rc, out, err = run(capsys, "play", "--daily", "1", "--date", "2026-11-22")
+    assert rc == 2 and "terminal" in err
+    rc, out, err = run(capsys, "play", "--daily", "4", "--keys", "q")
+    assert rc == 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pty")
+def test_play_curses_under_a_pty():
+    """The real curses front end in a pseudo-terminal: hints until solved, then quit."""
+    import pty
+    import select
+    import time
+    curses = pytest.importorskip("curses")
+    try:
+        curses.setupterm("xterm", sys.__stdout__.fileno())
+    except (curses.error, OSError, ValueError, AttributeError):
+        pytest.skip("no terminfo entry for xterm")
+    p = ml.generate(5, 5, 2, locked=2, seed=4)
+    pid, fd = pty.fork()
+    if pid == 0:  # child
+        os.environ["TERM"] = "xterm"
+        os.environ["LINES"], os.environ["COLUMNS"] = "30", "100"
+        os.execv(sys.executable, [sys.executable, "-m", "modlights", "play", p.code])
+    buf = b""
+
+    def pump(t):
+        nonlocal buf
+        end = time.monotonic() + t
+        while time.monotonic() < end:
+            r, _, _ = select.select([fd], [], [], 0.05)
+            if r:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    return False
+                if not chunk:
+                    return False
+                buf += chunk
+        return True
+
+    try:
+        pump(2.0)
+        for _ in range(p.min_taps):
+            os.write(fd, b"?")
+            pump(0.15)
+        pump(0.5)
+        os.write(fd, b"q")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and pump(0.2):
+            pass
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    text = buf.decode("utf-8", "replace")
+    assert os.WEXITSTATUS(status) == 0, text[-2000:]
+    assert f"SOLVED in {p.min_taps} taps with hints" in text

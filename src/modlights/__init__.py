@@ -8,7 +8,11 @@
 from .board import Board
 from .patterns import PATTERNS
 from .solver import Solution, Solver, Unsolvable
+from .puzzles import Puzzle, daily, generate
+from .game import Game
+from .campaign import Campaign
 
 __version__ = "0.1.0"
 
-__all__ = ["Board", "PATTERNS", "Solution", "Solver", "Unsolvable", "__version__"]
+__all__ = ["Board", "PATTERNS", "Solution", "Solver", "Unsolvable", "Puzzle", "Game", "Campaign",
+           "generate", "daily", "__version__"]

@@ -8,6 +8,7 @@ traceback: a one-line message goes to stderr.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import re
@@ -18,7 +19,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from .board import Board
+from .game import Game, PlayScreen
 from .patterns import PATTERNS, pattern_name
+from .puzzles import DIFFICULTIES, Puzzle, daily, generate
 from .solver import Solver, Unsolvable
 
 __all__ = ["main", "build_parser"]
@@ -201,8 +204,13 @@ def _parse_budget(text: str) -> Any:
 
 
 def _build_board(args: argparse.Namespace) -> Board:
+    if getattr(args, "code", None) is not None:
+        if args.grid is not None:
+            raise _UserError("give the board either as --code CODE or with --grid, not both")
+        return Puzzle.from_code(args.code).board
     if args.grid is None:
-        raise _UserError("give the board with --grid ROWSxCOLS (e.g. --grid 5x5)")
+        raise _UserError("give the board with --grid ROWSxCOLS (e.g. --grid 5x5) or a "
+                         "puzzle code with --code CODE")
     rows, cols = _parse_grid(args.grid)
     pattern = _parse_pattern(args.pattern)
     locked = _parse_mask(args.locked, rows, cols, "--locked") if args.locked else None
@@ -276,6 +284,8 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
         if args.seed is not None:
             raise _UserError("give either --state or --seed (a random state), not both")
         state = _parse_values(args.state, rows, cols, n, "--state")
+    elif args.code is not None and args.seed is None:
+        state = Puzzle.from_code(args.code).start
     else:
         seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
         # A state solvable to all zeros, shifted by the target, is solvable to the target.
@@ -383,10 +393,336 @@ def _cmd_info(args: argparse.Namespace, out) -> int:
     return EXIT_OK
 
 
+# ----------------------------------------------------------------------------- puzzles
+def _puzzle_lines(p: Puzzle, label: str = "") -> list[str]:
+    b = p.board
+    solver = p.solver
+    lines = [(label + ": " if label else "") + _describe(b)]
+    if b.locked.any() or b.holes.any():
+        lines.append(_LEGEND)
+    lines.append("")
+    lines.append("start:")
+    lines.extend(_format_grid(b, p.start))
+    lines.append("")
+    proof = "proved" if p.proven else "best found, not proved"
+    lines.append(f"fewest taps: {p.min_taps} ({proof})")
+    lines.append(f"solutions:   " + ("unique" if solver.is_unique
+                                     else f"{solver.kernel_size} (|ker A| = {solver.kernel_size})"))
+    lines.append(f"difficulty:  {p.difficulty} (score {p.score:.2f})")
+    st = p.stars
+    lines.append(f"stars:       3 at <= {st[3]} taps, 2 at <= {st[2]}, 1 at <= {st[1]}")
+    lines.append(f"code:        {p.code}")
+    lines.append(f"play:        modlights play {p.code}")
+    return lines
+
+
+def _puzzle_json(p: Puzzle) -> dict:
+    doc = _board_json(p.board)
+    doc.update({"start": p.start.tolist(), "min_taps": p.min_taps, "proven": p.proven,
+                "kernel_size": p.solver.kernel_size, "difficulty": p.difficulty,
+                "score": round(p.score, 4), "stars": {str(k): v for k, v in p.stars.items()},
+                "code": p.code})
+    return doc
+
+
+def _parse_seed(text: str | None) -> Any:
+    if text is None:
+        return None
+    t = text.strip()
+    return int(t) if re.fullmatch(r"-?\d+", t) else t
+
+
+def _generate_from_args(args: argparse.Namespace) -> tuple[Puzzle, str]:
+    """A puzzle from the generate options; a note when locks were added for uniqueness."""
+    rows, cols = _parse_grid(args.grid)
+    pattern = _parse_pattern(args.pattern)
+    seed = _parse_seed(args.seed)
+    if seed is None:
+        seed = secrets.randbelow(1 << 32)
+    kw = dict(rows=rows, cols=cols, states=args.states, pattern=pattern,
+              difficulty=args.difficulty, wrap=args.wrap, unique=not args.no_unique,
+              seed=seed)
+    auto = args.locked is None and args.holes is None and not args.no_unique
+    locked = args.locked or 0
+    holes = args.holes or 0
+    try:
+        return generate(locked=locked, holes=holes, **kw), f"seed {seed}"
+    except ValueError as e:
+        if not auto or "unique" not in str(e):
+            raise
+        first = e
+    # No counts given: lock as few tiles as make the solution unique. Each lock lowers
+    # dim ker A by at most one, so start at the nullity.
+    full = Solver(Board.grid(rows, cols, args.states, pattern, wrap=args.wrap))
+    lo = max(1, full.nullity)
+    for k in range(lo, min(rows * cols - 1, lo + 3) + 1):
+        try:
+            p = generate(locked=k, holes=0, **kw)
+        except ValueError:
+            continue
+        return p, (f"seed {seed}; {k} tile{'s' * (k != 1)} locked so that the solution is "
+                   "unique (--locked/--holes choose counts, --no-unique allows several)")
+    raise _UserError(f"{first}; locking {lo} to {lo + 3} tiles did not help either")
+
+
+def _cmd_generate(args: argparse.Namespace, out) -> int:
+    p, note = _generate_from_args(args)
+    if args.json:
+        doc = _puzzle_json(p)
+        doc["note"] = note
+        print(json.dumps(doc), file=out)
+        return EXIT_OK
+    lines = _puzzle_lines(p)
+    lines.insert(1, note)
+    print("\n".join(lines), file=out)
+    return EXIT_OK
+
+
+def _cmd_daily(args: argparse.Namespace, out) -> int:
+    day = args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    ps = daily(day)
+    if args.json:
+        print(json.dumps({"date": str(day), "puzzles": [_puzzle_json(p) for p in ps]}),
+              file=out)
+        return EXIT_OK
+    print(f"daily puzzles for {day} (the same everywhere; play one with "
+          f"'modlights play --daily N{' --date ' + str(day) if args.date else ''}')", file=out)
+    for i, (name, p) in enumerate(zip(("easy", "medium", "hard"), ps), 1):
+        print(file=out)
+        print("\n".join(_puzzle_lines(p, f"{i}. {name}")), file=out)
+    return EXIT_OK
+
+
+def _check_one(code: str, require_unique: bool) -> tuple[list[str], Puzzle | None]:
+    try:
+        p = Puzzle.from_code(code)
+    except ValueError as e:
+        return [f"bad code: {e}"], None
+    problems = []
+    s = p.solver
+    if not s.solvable(p.start):
+        return ["unsolvable: no taps clear this start"], p
+    if not p.start.any():
+        problems.append("already solved: the start needs no taps")
+    if require_unique and not s.is_unique:
+        problems.append(f"not unique: |ker A| = {s.kernel_size} (several solutions)")
+    if not p.proven:
+        problems.append(f"minimum not proved (best found {p.min_taps} taps)")
+    return problems, p
+
+
+def _cmd_check(args: argparse.Namespace, out) -> int:
+    if args.file == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise _UserError(f"cannot read {args.file}: {e}") from None
+    total = bad = 0
+    results = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        code = line.split("#", 1)[0].strip()
+        if not code:
+            continue
+        total += 1
+        problems, p = _check_one(code, not args.allow_multiple)
+        if problems:
+            bad += 1
+        results.append((lineno, code, problems, p))
+    if args.json:
+        print(json.dumps({"file": args.file, "puzzles": total, "bad": bad, "results": [
+            {"line": ln, "code": c, "ok": not pr, "problems": pr,
+             **({"min_taps": p.min_taps, "proven": p.proven, "difficulty": p.difficulty,
+                 "stars": {str(k): v for k, v in p.stars.items()}}
+                if p is not None and not any(x.startswith(("bad", "unsolvable")) for x in pr)
+                else {})}
+            for ln, c, pr, p in results]}), file=out)
+    else:
+        for ln, c, pr, p in results:
+            short = c if len(c) <= 40 else c[:37] + "..."
+            if pr:
+                print(f"line {ln}: BAD  {short}: " + "; ".join(pr), file=out)
+            elif args.verbose:
+                st = p.stars
+                print(f"line {ln}: ok   {short}: {p.board.shape[0]}x{p.board.shape[1]} "
+                      f"n={p.board.states}, fewest {p.min_taps} (proved), {p.difficulty}, "
+                      f"stars {st[3]}/{st[2]}/{st[1]}", file=out)
+        print(f"{args.file}: {total} puzzle{'s' * (total != 1)}, {bad} bad", file=out)
+    if total == 0:
+        raise _UserError(f"{args.file} lists no puzzle codes (one per line; '#' starts a comment)")
+    return EXIT_UNSOLVABLE if bad else EXIT_OK
+
+
+_CURSES_KEYS = {259: "up", 258: "down", 260: "left", 261: "right", 10: "enter",
+                13: "enter", 343: "enter", 27: "escape"}
+
+
+def _play_puzzle(args: argparse.Namespace) -> tuple[Puzzle, str]:
+    if args.code is not None and (args.daily is not None or args.grid is not None):
+        raise _UserError("give a puzzle code, --daily N or --grid, one of them")
+    if args.code is not None:
+        return Puzzle.from_code(args.code), "puzzle"
+    if args.daily is not None:
+        if args.daily not in (1, 2, 3):
+            raise _UserError(f"--daily takes 1 (easy), 2 (medium) or 3 (hard), got {args.daily}")
+        day = args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+        p = daily(day)[args.daily - 1]
+        return p, f"daily {day} #{args.daily} ({('easy', 'medium', 'hard')[args.daily - 1]})"
+    if args.grid is None:
+        args.grid = "5x5"
+    p, _ = _generate_from_args(args)
+    return p, "modlights"
+
+
+def _curses_main(stdscr, screen: PlayScreen) -> None:
+    import curses
+    try:
+        curses.curs_set(0)
+    except curses.error:
+        pass
+    colours = 0
+    try:
+        if curses.has_colors():
+            curses.start_color()
+            curses.use_default_colors()
+            palette = (curses.COLOR_YELLOW, curses.COLOR_RED, curses.COLOR_MAGENTA,
+                       curses.COLOR_CYAN, curses.COLOR_GREEN, curses.COLOR_BLUE)
+            for i, col in enumerate(palette, 1):
+                curses.init_pair(i, col, -1)
+            colours = len(palette)
+    except curses.error:
+        colours = 0
+    stdscr.timeout(250)                       # redraw the timer while idle
+    while True:
+        stdscr.erase()
+        h, w = stdscr.getmaxyx()
+        for y, line in enumerate(screen.render()[:max(0, h - 1)]):
+            try:
+                stdscr.addnstr(y, 0, line, max(0, w - 1))
+            except curses.error:
+                pass
+        if colours:
+            for y, x, width, v in screen.cell_spans():
+                if v and y < h - 1 and x + width < w:
+                    try:
+                        stdscr.chgat(y, x, width, curses.color_pair(1 + (v - 1) % colours)
+                                     | curses.A_BOLD)
+                    except curses.error:
+                        pass
+        stdscr.refresh()
+        ch = stdscr.getch()
+        if ch == -1:
+            continue
+        key = _CURSES_KEYS.get(ch) or (chr(ch) if 0 <= ch < 256 else "")
+        if not screen.handle_key(key.lower() if len(key) == 1 and key != "?" else key):
+            break
+
+
+def _cmd_play(args: argparse.Namespace, out) -> int:
+    p, title = _play_puzzle(args)
+    screen = PlayScreen(Game(p), numbers=args.numbers, title=title)
+    if args.keys is not None:
+        # Scripted session (tests, demos): key names separated by spaces or commas,
+        # e.g. "right right space ? ? q"; "space" taps.
+        names = [k for k in re.split(r"[\s,]+", args.keys.strip()) if k]
+        names = [" " if k == "space" else k for k in names]
+        print("\n".join(screen.run_keys(names)), file=out)
+    else:
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise _UserError("play needs a terminal (or --keys \"...\" for a scripted session)")
+        try:
+            import curses
+        except ImportError:
+            raise _UserError("the terminal game needs the curses module (on Windows: pip "
+                             "install windows-curses); --keys runs a scripted session") from None
+        try:
+            curses.wrapper(_curses_main, screen)
+        except curses.error as e:
+            raise _UserError(f"the terminal cannot run the game ({e}); check TERM") from None
+        print("\n".join(screen.render()[:-1]), file=out)
+    return EXIT_OK
+
+
+def _add_generate_options(p: argparse.ArgumentParser, grid_default: str | None) -> None:
+    g = p.add_argument_group("puzzle")
+    g.add_argument("--grid", metavar="ROWSxCOLS", default=grid_default,
+                   help=f"board size (default: {grid_default or '5x5'})")
+    g.add_argument("--states", metavar="N", type=int, default=2,
+                   help="states per tile, 2..255 (default: 2)")
+    g.add_argument("--pattern", default="cross", metavar="NAME|OFFSETS",
+                   help=f"one of {', '.join(PATTERNS)}, or offsets \"dr,dc;dr,dc\" "
+                        "(default: cross)")
+    g.add_argument("--difficulty", default="medium", choices=DIFFICULTIES,
+                   help="easy, medium, hard or expert (default: medium)")
+    g.add_argument("--locked", metavar="K", type=int,
+                   help="number of tiles to lock (default: as few as make the solution "
+                        "unique, often none)")
+    g.add_argument("--holes", metavar="K", type=int, help="number of holes (default: 0)")
+    g.add_argument("--wrap", action="store_true", help="the board is a torus")
+    g.add_argument("--no-unique", action="store_true",
+                   help="allow boards with several solutions (|ker A| > 1)")
+    g.add_argument("--seed", metavar="INT|TEXT",
+                   help="the same seed gives the same puzzle on every machine")
+
+
+_GENERATE_EPILOG = """\
+output:
+  The board (as 'modlights solve' prints it), the fewest taps and whether that is
+  proved, the difficulty, the star limits, and the puzzle code: short text holding
+  the whole puzzle, for 'modlights play CODE', 'modlights solve --code CODE' or
+  Puzzle.from_code in Python.
+
+difficulty:
+  From the proved fewest taps relative to the board, how many tiles those taps
+  touch, and the kernel of the tap matrix (see modlights.puzzles).
+
+examples:
+  modlights generate
+  modlights generate --grid 6x6 --states 3 --difficulty hard --seed 7
+  modlights generate --grid 5x5 --locked 3 --holes 1 --json
+"""
+
+_CHECK_EPILOG = """\
+file format:
+  One puzzle code per line; blank lines and text after '#' are ignored.
+  FILE '-' reads standard input.
+
+a puzzle is bad when:
+  the code is malformed, the start cannot be solved, it is already solved, it has
+  several solutions (unless --allow-multiple), or its fewest taps cannot be proved.
+
+exit codes:
+  0 every puzzle is good, 1 some are bad, 2 bad input (unreadable or empty file).
+"""
+
+_PLAY_EPILOG = """\
+keys:
+  arrows, wasd or hjkl move the cursor; space or enter taps; u undoes; r resets;
+  ? applies a hint (a hinted game earns no stars); n toggles numbers; q quits.
+
+screen:
+  '.' is a solved tile (0); other values are shades .:-=+*#%@ (or numbers with
+  --numbers); '*' after a tile: locked (cannot be tapped); blank: hole; [ ] the
+  cursor; ( ) the tiles a tap under the cursor would change.
+
+examples:
+  modlights play                       a new 5x5 puzzle
+  modlights play --daily 2             today's medium puzzle
+  modlights play --grid 6x6 --states 3 --difficulty hard --numbers
+  modlights play CODE --keys "? ? ? q" a scripted session (prints the last screen)
+"""
+
+
 # ----------------------------------------------------------------------------- parser
 def _add_board_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("board")
-    g.add_argument("--grid", metavar="ROWSxCOLS", help="board size, e.g. 5x5 (required)")
+    g.add_argument("--code", metavar="CODE",
+                   help="a puzzle code (from 'modlights generate'): the board and, for "
+                        "solve, the start state; instead of --grid and its options")
+    g.add_argument("--grid", metavar="ROWSxCOLS", help="board size, e.g. 5x5 (required "
+                   "unless --code)")
     g.add_argument("--states", metavar="N", type=int, default=2,
                    help="states per tile, 2..255 (default: 2, classic Lights Out)")
     g.add_argument("--pattern", default="cross", metavar="NAME|OFFSETS",
@@ -408,11 +744,14 @@ def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
         prog="modlights",
-        description="Solve and analyse modular Lights Out puzzles: tiles with n states; "
+        description="Solve, analyse, generate and play modular Lights Out puzzles: tiles with n states; "
                     "tapping a tile advances every tile of a pattern around it by one "
                     "(n-1 wraps to 0).",
         epilog="examples:\n  modlights solve --grid 3x3 --state 011110110\n"
-               "  modlights info --grid 5x5\n\n"
+               "  modlights info --grid 5x5\n"
+               "  modlights generate --grid 6x6 --states 3 --difficulty hard\n"
+               "  modlights daily\n"
+               "  modlights play --daily 1\n\n"
                "run 'modlights COMMAND --help' for the options of each command.",
         formatter_class=fmt, allow_abbrev=False)
     from . import __version__
@@ -447,6 +786,48 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog=_INFO_EPILOG, formatter_class=fmt, allow_abbrev=False)
     _add_board_options(pi)
     pi.set_defaults(func=_cmd_info)
+    pg = sub.add_parser("generate", help="make a new puzzle and print its code",
+                        description="Generate a puzzle: a start board of the requested "
+                                    "difficulty, with its fewest taps, stars and code.",
+                        epilog=_GENERATE_EPILOG, formatter_class=fmt, allow_abbrev=False)
+    _add_generate_options(pg, "5x5")
+    pg.add_argument("--json", action="store_true", help="print one JSON object")
+    pg.set_defaults(func=_cmd_generate)
+
+    pd = sub.add_parser("daily", help="the day's three puzzles (same everywhere)",
+                        description="The daily puzzles (easy, medium, hard) for a date: "
+                                    "identical on every machine.",
+                        formatter_class=fmt, allow_abbrev=False,
+                        epilog="examples:\n  modlights daily\n  modlights daily 2026-11-22 --json")
+    pd.add_argument("date", nargs="?", metavar="DATE",
+                    help="YYYY-MM-DD (default: today, UTC)")
+    pd.add_argument("--json", action="store_true", help="print one JSON object")
+    pd.set_defaults(func=_cmd_daily)
+
+    pc = sub.add_parser("check", help="validate a file of puzzle codes (level packs)",
+                        description="Check every puzzle code in FILE: valid, solvable, "
+                                    "unique, proved fewest taps; report the bad ones.",
+                        epilog=_CHECK_EPILOG, formatter_class=fmt, allow_abbrev=False)
+    pc.add_argument("file", metavar="FILE", help="file of puzzle codes, one per line ('-': stdin)")
+    pc.add_argument("--allow-multiple", action="store_true",
+                    help="accept puzzles with several solutions")
+    pc.add_argument("-v", "--verbose", action="store_true", help="list the good puzzles too")
+    pc.add_argument("--json", action="store_true", help="print one JSON object")
+    pc.set_defaults(func=_cmd_check)
+
+    pp = sub.add_parser("play", help="play a puzzle in the terminal",
+                        description="A terminal Lights Out game (curses): cursor, tap "
+                                    "preview, undo, reset, hints, tap counter, timer, stars.",
+                        epilog=_PLAY_EPILOG, formatter_class=fmt, allow_abbrev=False)
+    pp.add_argument("code", nargs="?", metavar="CODE", help="a puzzle code")
+    pp.add_argument("--daily", type=int, metavar="N", help="play daily puzzle N (1-3)")
+    pp.add_argument("--date", metavar="YYYY-MM-DD", help="the day for --daily (default: today)")
+    _add_generate_options(pp, None)
+    pp.add_argument("--numbers", action="store_true", help="show tile values as numbers")
+    pp.add_argument("--keys", metavar="KEYS",
+                    help="scripted session: key names (up down left right space u r ? n q "
+                         "...) separated by spaces; prints the final screen")
+    pp.set_defaults(func=_cmd_play)
     return parser
 
 
