@@ -110,10 +110,17 @@ def test_unique_gives_trivial_kernel(kw):
 @pytest.mark.parametrize("rows,cols,states", [(4, 4, 2), (5, 5, 2), (5, 5, 3)])
 def test_unique_impossible_says_why(rows, cols, states):
     with pytest.raises(ValueError, match=r"unique.*\|ker A\|"):
-        ml.generate(rows, cols, states, seed=1)
+        ml.generate(rows, cols, states, seed=1, locked=0, holes=0)
     # allowed without the uniqueness demand
     p = ml.generate(rows, cols, states, seed=1, unique=False)
     assert p.start.any()
+    # left unset, locked/holes let the generator lock as few tiles as uniqueness needs
+    p = ml.generate(rows, cols, states, seed=1)
+    s = ml.Solver(p.board)
+    assert s.kernel_size == 1 and not p.board.holes.any()
+    full = ml.Solver(ml.Board.grid(rows, cols, states))
+    assert full.nullity <= int(p.board.locked.sum()) <= full.nullity + 3
+    assert ml.generate(rows, cols, states, seed=1) == p          # reproducible
 
 
 def test_unique_impossible_with_placements():

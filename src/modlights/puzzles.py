@@ -306,7 +306,7 @@ def _score(m: int, touched: int, ref: float, tiles: int) -> float:
 
 # ----------------------------------------------------------------------------- generate
 def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cross",
-             difficulty: str = "medium", *, locked: int = 0, holes: int = 0,
+             difficulty: str = "medium", *, locked: Any = None, holes: Any = None,
              wrap: bool = False, unique: bool = True, seed: Any = None) -> Puzzle:
     """A new puzzle: a start state for the board described, of the given difficulty.
 
@@ -317,9 +317,14 @@ def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cros
     mask or (row, col) pairs). difficulty: "easy", "medium", "hard" or "expert" (defined in
     the module docstring). unique=True: the tap matrix has a trivial kernel, so every
     start has exactly one solution; lock and hole placements are retried until one
-    gives it, and a ValueError explains when the settings cannot. seed: an int or
-    str gives the same puzzle on every machine; None a random one.
+    gives it, and a ValueError explains when the settings cannot. Left unset (None),
+    locked and holes mean none, except that with unique=True on a board whose kernel
+    is not trivial (the classic 5x5 cross board, say) the generator then locks as few
+    tiles as make the solution unique; an explicit 0 means none, and unique=True then
+    raises a ValueError saying why. seed: an int or str gives the same puzzle on every
+    machine; None a random one.
     """
+    auto = unique and locked is None and holes is None
     difficulty = _check_difficulty(difficulty)
     for name, v in (("rows", rows), ("cols", cols)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
@@ -340,8 +345,26 @@ def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cros
         raise ValueError(f"{locked} locked tiles and {holes} holes leave no tile to tap on "
                          f"a {rows}x{cols} board")
     rng = SplitMix64(seed_from(seed))
-    board, solver = _place(rows, cols, states, pattern, locked, holes, bool(wrap),
-                           bool(unique), rng, fixed_lock, fixed_hole)
+    try:
+        board, solver = _place(rows, cols, states, pattern, locked, holes, bool(wrap),
+                               bool(unique), rng, fixed_lock, fixed_hole)
+    except ValueError as first:
+        if not auto or "unique" not in str(first):
+            raise
+        # Lock as few tiles as make the kernel trivial: each lock lowers the number of
+        # kernel generators by at most one, so start at that number.
+        full = Solver(Board.grid(rows, cols, states, pattern, wrap=bool(wrap)))
+        lo = max(1, full.nullity)
+        for k in range(lo, min(tiles - 1, lo + 3) + 1):
+            try:
+                board, solver = _place(rows, cols, states, pattern, k, 0, bool(wrap),
+                                       True, rng, fixed_lock, fixed_hole)
+                break
+            except ValueError:
+                continue
+        else:
+            raise ValueError(f"{first}; locking {lo} to {lo + 3} tiles did not help "
+                             "either") from None
     return _sample_start(board, solver, difficulty, rng)
 
 
