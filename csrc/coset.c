@@ -95,6 +95,9 @@ typedef struct {
     const uint32_t *sp_idx;
     const uint64_t *sp_val;
     const uint64_t *fixed_mask; /* words where no inner vector is non-zero */
+    const uint64_t *basis4;    /* the basis again, rows padded to nw4 words, 32-byte aligned */
+    size_t nw4;
+    int use_avx2;
     uint64_t *best;            /* nw words, guarded by sh.lock */
 } gf2_job;
 
@@ -114,14 +117,29 @@ static void gf2_offer(gf2_job *J, const uint64_t *cur, int64_t w)
 ML_CLONES
 static int gf2_walk(gf2_job *J, uint64_t *cur, int64_t w, uint64_t inner)
 {
+    const size_t nw = J->nw;
     uint64_t pending = 1;
     for (uint64_t s = 1; s < inner; s++) {
         unsigned i = (unsigned)__builtin_ctzll(s);
-        for (uint32_t p = J->sp_start[i]; p < J->sp_start[i + 1]; p++) {
-            uint64_t old = cur[J->sp_idx[p]];
-            uint64_t nv = old ^ J->sp_val[p];
-            w += __builtin_popcountll(nv) - __builtin_popcountll(old);
-            cur[J->sp_idx[p]] = nv;
+        uint32_t p0 = J->sp_start[i], p1 = J->sp_start[i + 1];
+        if (2 * (size_t)(p1 - p0) > nw) {
+            /* dense vector: recount every word (one popcount a word, no indices) */
+            const uint64_t *b = J->basis + (size_t)i * nw;
+            int64_t nwgt = 0;
+            for (size_t q = 0; q < nw; q++) {
+                uint64_t v = cur[q] ^ b[q];
+                cur[q] = v;
+                nwgt += __builtin_popcountll(v);
+            }
+            w = nwgt;
+        } else {
+            /* sparse vector: update the changed words only */
+            for (uint32_t p = p0; p < p1; p++) {
+                uint64_t old = cur[J->sp_idx[p]];
+                uint64_t nv = old ^ J->sp_val[p];
+                w += __builtin_popcountll(nv) - __builtin_popcountll(old);
+                cur[J->sp_idx[p]] = nv;
+            }
         }
         if (w < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
             gf2_offer(J, cur, w);
@@ -135,15 +153,65 @@ static int gf2_walk(gf2_job *J, uint64_t *cur, int64_t w, uint64_t inner)
     return pending ? shared_tick(&J->sh, pending) : 0;
 }
 
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define ML_HAVE_AVX2_WALK 1
+/* The same walk with every step done on 256-bit vectors: XOR the generator in and
+ * recount the whole vector with a nibble-table popcount (no per-word popcount). */
+__attribute__((target("avx2")))
+static int gf2_walk_avx2(gf2_job *J, uint64_t *cur, uint64_t inner)
+{
+    const size_t nv = J->nw4 / 4;
+    const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                         0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i low = _mm256_set1_epi8(0x0f);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i *cv = (__m256i *)cur;
+    uint64_t pending = 1;
+    for (uint64_t s = 1; s < inner; s++) {
+        unsigned i = (unsigned)__builtin_ctzll(s);
+        const __m256i *b = (const __m256i *)(J->basis4 + (size_t)i * J->nw4);
+        __m256i acc8 = zero, acc64 = zero;
+        unsigned cnt = 0;
+        for (size_t q = 0; q < nv; q++) {
+            __m256i v = _mm256_xor_si256(_mm256_load_si256(cv + q), _mm256_load_si256(b + q));
+            _mm256_store_si256(cv + q, v);
+            __m256i lo = _mm256_and_si256(v, low);
+            __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
+            acc8 = _mm256_add_epi8(acc8, _mm256_add_epi8(_mm256_shuffle_epi8(lut, lo),
+                                                         _mm256_shuffle_epi8(lut, hi)));
+            if (++cnt == 31) {          /* bytes hold at most 8 * 31 = 248 */
+                acc64 = _mm256_add_epi64(acc64, _mm256_sad_epu8(acc8, zero));
+                acc8 = zero;
+                cnt = 0;
+            }
+        }
+        acc64 = _mm256_add_epi64(acc64, _mm256_sad_epu8(acc8, zero));
+        __m128i h = _mm_add_epi64(_mm256_castsi256_si128(acc64), _mm256_extracti128_si256(acc64, 1));
+        int64_t w = _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
+        if (w < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
+            gf2_offer(J, cur, w);
+        if (++pending >= J->sh.check_every) {
+            uint64_t done = pending;
+            pending = 0;
+            if (shared_tick(&J->sh, done))
+                return 1;
+        }
+    }
+    return pending ? shared_tick(&J->sh, pending) : 0;
+}
+#endif
+
 static void *gf2_worker(void *arg)
 {
     gf2_job *J = (gf2_job *)arg;
     size_t nw = J->nw, L = J->L, k = J->k;
-    uint64_t *cur = malloc((nw ? nw : 1) * sizeof(uint64_t));
+    uint64_t *cur = aligned_alloc(32, (J->nw4 ? J->nw4 : 4) * sizeof(uint64_t));
     if (!cur) {
         atomic_store(&J->sh.stop, 1);
         return NULL;
     }
+    memset(cur, 0, (J->nw4 ? J->nw4 : 4) * sizeof(uint64_t));
     uint64_t inner = (uint64_t)1 << L;
     for (;;) {
         if (atomic_load(&J->sh.stop))
@@ -170,6 +238,13 @@ static void *gf2_worker(void *arg)
             continue;
         }
         gf2_offer(J, cur, w);
+#ifdef ML_HAVE_AVX2_WALK
+        if (J->use_avx2) {
+            if (gf2_walk_avx2(J, cur, inner))
+                break;
+            continue;
+        }
+#endif
         if (gf2_walk(J, cur, w, inner))
             break;
     }
@@ -258,6 +333,7 @@ int64_t ml_coset_min_gf2(const uint64_t *x0, const uint64_t *basis, size_t k, si
     uint32_t *sp_idx = malloc(k * nw * sizeof(uint32_t));
     uint64_t *sp_val = malloc(k * nw * sizeof(uint64_t));
     uint64_t *fixed = malloc(nw * sizeof(uint64_t));
+    uint64_t *basis4 = NULL;
     int64_t result = -1;
     if (!B || !S || !tmp || !ord || !sp_start || !sp_idx || !sp_val || !fixed)
         goto done;
@@ -294,7 +370,26 @@ int64_t ml_coset_min_gf2(const uint64_t *x0, const uint64_t *basis, size_t k, si
         for (size_t w = 0; w < nw; w++)
             fixed[w] &= ~S[i * nw + w];
 
+    size_t nw4 = (nw + 3) & ~(size_t)3;
+    basis4 = aligned_alloc(32, (k * nw4 ? k * nw4 : 4) * sizeof(uint64_t));
+    if (!basis4)
+        goto done;
+    memset(basis4, 0, k * nw4 * sizeof(uint64_t));
+    for (size_t i = 0; i < k; i++)
+        memcpy(basis4 + i * nw4, S + i * nw, nw * sizeof(uint64_t));
+
     gf2_job J;
+    J.basis4 = basis4;
+    J.nw4 = nw4;
+    J.use_avx2 = 0;
+#ifdef ML_HAVE_AVX2_WALK
+    {
+        const char *env = getenv("MODLIGHTS_SIMD");
+        int forced_off = env && (strcmp(env, "portable") == 0);
+        __builtin_cpu_init();
+        J.use_avx2 = !forced_off && __builtin_cpu_supports("avx2");
+    }
+#endif
     shared_init(&J.sh, w0, (uint64_t)1 << T, budget, seconds);
     J.k = k;
     J.nw = nw;
@@ -325,6 +420,7 @@ done:
     free(sp_idx);
     free(sp_val);
     free(fixed);
+    free(basis4);
     return result;
 }
 

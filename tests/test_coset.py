@@ -40,9 +40,15 @@ def cosets(draw):
     return x0, H, orders, n
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("simd", ["portable", "auto"])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=cosets(), threads=st.sampled_from([1, 2, 3]))
-def test_coset_min_matches_enumeration(case, threads):
+def test_coset_min_matches_enumeration(simd, case, threads):
+    import os
+    if simd == "portable":
+        os.environ["MODLIGHTS_SIMD"] = "portable"
+    else:
+        os.environ.pop("MODLIGHTS_SIMD", None)
     x0, H, orders, n = case
     X = enumerate_coset(x0, H, orders, n)
     lens = X.sum(axis=1)
@@ -53,9 +59,15 @@ def test_coset_min_matches_enumeration(case, threads):
     assert examined + pruned >= min(len(X), 1) or length == 0
 
 
+@pytest.mark.parametrize("simd", ["portable", "auto"])
 @pytest.mark.parametrize("threads", [1, 2])
-def test_gf2_chunked_search(threads):
-    """k > 18 takes the chunked multi-threaded path with the sub-cube bound."""
+def test_gf2_chunked_search(threads, simd, monkeypatch):
+    """k > 18 takes the chunked multi-threaded path with the sub-cube bound; both the
+    AVX2 walk (where the CPU has it) and the portable walk."""
+    if simd == "portable":
+        monkeypatch.setenv("MODLIGHTS_SIMD", "portable")
+    else:
+        monkeypatch.delenv("MODLIGHTS_SIMD", raising=False)
     rng = np.random.default_rng(3)
     k, r = 20, 90
     H = (rng.random((k, r)) < 0.15).astype(np.uint8)
