@@ -437,6 +437,10 @@ typedef struct {
     const uint8_t *sp_val;     /* +g (mod n) */
     const uint8_t *sp_neg;     /* -g (mod n) */
     const uint8_t *fixed;      /* 1 where no inner generator is non-zero */
+    const uint8_t *gpos;       /* +g and -g, rows padded to r32 bytes, 32-byte aligned */
+    const uint8_t *gneg;
+    size_t r32;
+    int use_avx2;              /* n <= 128 and the CPU has AVX2 */
     uint8_t *best;
 } zn_job;
 
@@ -452,12 +456,97 @@ static void zn_offer(zn_job *J, const uint8_t *cur, int64_t len)
     pthread_mutex_unlock(&J->sh.lock);
 }
 
+/* Reflected mixed-radix Gray code: move the lowest digit that can move; returns the
+ * generator moved (its direction in dir[i]) or L when the walk is over. */
+static inline size_t zn_next(size_t L, const uint32_t *orders, uint32_t *dig, int8_t *dir)
+{
+    size_t i = 0;
+    while (i < L) {
+        int64_t nd = (int64_t)dig[i] + dir[i];
+        if (nd >= 0 && nd < (int64_t)orders[i]) {
+            dig[i] = (uint32_t)nd;
+            return i;
+        }
+        dir[i] = (int8_t)-dir[i];
+        i++;
+    }
+    return L;
+}
+
+/* The Gray walk over the inner generators of one chunk, starting at cur (length len):
+ * the changed coordinates only. Returns 1 when the search must stop. */
+static int zn_walk(zn_job *J, uint8_t *cur, int64_t len, uint32_t *dig, int8_t *dir)
+{
+    const unsigned n = J->n;
+    uint64_t pending = 1;
+    size_t i;
+    while ((i = zn_next(J->L, J->orders, dig, dir)) < J->L) {
+        const uint8_t *val = dir[i] > 0 ? J->sp_val : J->sp_neg;
+        for (uint32_t p = J->sp_start[i]; p < J->sp_start[i + 1]; p++) {
+            uint32_t j = J->sp_idx[p];
+            unsigned old = cur[j];
+            unsigned nv = old + val[p];
+            if (nv >= n)
+                nv -= n;
+            len += (int64_t)nv - (int64_t)old;
+            cur[j] = (uint8_t)nv;
+        }
+        if (len < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
+            zn_offer(J, cur, len);
+        if (++pending >= J->sh.check_every) {
+            uint64_t done = pending;
+            pending = 0;
+            if (shared_tick(&J->sh, done))
+                return 1;
+        }
+    }
+    return pending ? shared_tick(&J->sh, pending) : 0;
+}
+
+#ifdef ML_HAVE_AVX2_WALK
+/* The same walk on 256-bit vectors (n <= 128): add +-g bytewise, reduce with
+ * min(v, v - n) (v - n wraps above v when v < n), sum the bytes with SAD. */
+__attribute__((target("avx2")))
+static int zn_walk_avx2(zn_job *J, uint8_t *cur, uint32_t *dig, int8_t *dir)
+{
+    const size_t nv = J->r32 / 32;
+    const __m256i nn = _mm256_set1_epi8((char)J->n);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i *cv = (__m256i *)cur;
+    uint64_t pending = 1;
+    size_t i;
+    while ((i = zn_next(J->L, J->orders, dig, dir)) < J->L) {
+        const __m256i *g = (const __m256i *)((dir[i] > 0 ? J->gpos : J->gneg) + i * J->r32);
+        __m256i acc = zero;
+        for (size_t q = 0; q < nv; q++) {
+            __m256i v = _mm256_add_epi8(_mm256_load_si256(cv + q), _mm256_load_si256(g + q));
+            v = _mm256_min_epu8(v, _mm256_sub_epi8(v, nn));
+            _mm256_store_si256(cv + q, v);
+            acc = _mm256_add_epi64(acc, _mm256_sad_epu8(v, zero));
+        }
+        __m128i h = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+        int64_t len = _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
+        if (len < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
+            zn_offer(J, cur, len);
+        if (++pending >= J->sh.check_every) {
+            uint64_t done = pending;
+            pending = 0;
+            if (shared_tick(&J->sh, done))
+                return 1;
+        }
+    }
+    return pending ? shared_tick(&J->sh, pending) : 0;
+}
+#endif
+
 static void *zn_worker(void *arg)
 {
     zn_job *J = (zn_job *)arg;
     size_t r = J->r, L = J->L, k = J->k;
     unsigned n = J->n;
-    uint8_t *cur = malloc(r ? r : 1);
+    uint8_t *cur = aligned_alloc(32, J->r32 ? J->r32 : 32);
+    if (cur)
+        memset(cur, 0, J->r32 ? J->r32 : 32);
     uint32_t *dig = calloc(L ? L : 1, sizeof(uint32_t));
     int8_t *dir = malloc(L ? L : 1);
     if (!cur || !dig || !dir) {
@@ -502,42 +591,14 @@ static void *zn_worker(void *arg)
             dig[i] = 0;
             dir[i] = 1;
         }
-        uint64_t pending = 1;
-        for (;;) {
-            /* reflected mixed-radix Gray code: move the lowest digit that can move */
-            size_t i = 0;
-            while (i < L) {
-                int64_t nd = (int64_t)dig[i] + dir[i];
-                if (nd >= 0 && nd < (int64_t)J->orders[i])
-                    break;
-                dir[i] = (int8_t)-dir[i];
-                i++;
-            }
-            if (i == L)
-                break;
-            dig[i] = (uint32_t)((int64_t)dig[i] + dir[i]);
-            const uint8_t *val = dir[i] > 0 ? J->sp_val : J->sp_neg;
-            for (uint32_t p = J->sp_start[i]; p < J->sp_start[i + 1]; p++) {
-                uint32_t j = J->sp_idx[p];
-                unsigned old = cur[j];
-                unsigned nv = old + val[p];
-                if (nv >= n)
-                    nv -= n;
-                len += (int64_t)nv - (int64_t)old;
-                cur[j] = (uint8_t)nv;
-            }
-            if (len < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
-                zn_offer(J, cur, len);
-            if (++pending >= J->sh.check_every) {
-                uint64_t done = pending;
-                pending = 0;
-                if (shared_tick(&J->sh, done))
-                    break;
-            }
-        }
-        if (pending)
-            shared_tick(&J->sh, pending);
-        if (atomic_load(&J->sh.stop))
+        int stop;
+#ifdef ML_HAVE_AVX2_WALK
+        if (J->use_avx2)
+            stop = zn_walk_avx2(J, cur, dig, dir);
+        else
+#endif
+            stop = zn_walk(J, cur, len, dig, dir);
+        if (stop || atomic_load(&J->sh.stop))
             break;
     }
     free(cur);
@@ -587,6 +648,7 @@ int64_t ml_coset_min_zn(const uint8_t *x0, const uint8_t *gens, const uint32_t *
     uint8_t *sp_val = malloc(k * r + 1);
     uint8_t *sp_neg = malloc(k * r + 1);
     uint8_t *fixed = malloc(r + 1);
+    uint8_t *gpos = NULL, *gneg = NULL;
     int64_t result = -1;
     if (!G || !ordv || !ord || !sp_start || !sp_idx || !sp_val || !sp_neg || !fixed)
         goto done;
@@ -631,7 +693,33 @@ int64_t ml_coset_min_zn(const uint8_t *x0, const uint8_t *gens, const uint32_t *
         for (uint32_t q = sp_start[i]; q < sp_start[i + 1]; q++)
             fixed[sp_idx[q]] = 0;
 
+    size_t r32 = (r + 31) & ~(size_t)31;
+    gpos = aligned_alloc(32, k * r32 ? k * r32 : 32);
+    gneg = aligned_alloc(32, k * r32 ? k * r32 : 32);
+    if (!gpos || !gneg)
+        goto done;
+    memset(gpos, 0, k * r32);
+    memset(gneg, 0, k * r32);
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < r; j++) {
+            unsigned g = G[i * r + j] % n;
+            gpos[i * r32 + j] = (uint8_t)g;
+            gneg[i * r32 + j] = (uint8_t)(g ? n - g : 0);
+        }
+
     zn_job J;
+    J.gpos = gpos;
+    J.gneg = gneg;
+    J.r32 = r32;
+    J.use_avx2 = 0;
+#ifdef ML_HAVE_AVX2_WALK
+    {
+        const char *env = getenv("MODLIGHTS_SIMD");
+        int forced_off = env && (strcmp(env, "portable") == 0);
+        __builtin_cpu_init();
+        J.use_avx2 = !forced_off && n <= 128 && __builtin_cpu_supports("avx2");
+    }
+#endif
     shared_init(&J.sh, len0, nchunks, budget, seconds);
     J.k = k;
     J.r = r;
@@ -662,5 +750,7 @@ done:
     free(sp_val);
     free(sp_neg);
     free(fixed);
+    free(gpos);
+    free(gneg);
     return result;
 }

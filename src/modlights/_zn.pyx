@@ -29,24 +29,10 @@ cdef extern from "zn.h":
                        uint8_t *ok, int check) nogil
     unsigned ml_zn_lu_det(const ml_zn_lu_t *lu) nogil
 
+from .reference import factorize as _factorize
+
 #: Largest m * r the dense native engine accepts (the working matrix is uint16).
 MAX_ENTRIES = 1 << 28
-
-
-def _factorize(int n):
-    out = []
-    cdef int p = 2
-    while p * p <= n:
-        if n % p == 0:
-            e = 0
-            while n % p == 0:
-                n //= p
-                e += 1
-            out.append((p, e))
-        p += 1
-    if n > 1:
-        out.append((n, 1))
-    return out
 
 
 cdef class _LocalLU:
