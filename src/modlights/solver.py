@@ -27,6 +27,14 @@ DEFAULT_BUDGET = 1 << 20
 DEFAULT_NATIVE_BUDGET = 1 << 27
 
 _BACKENDS = ("native", "reference")
+_METHODS = ("auto", "dense", "chase")
+
+#: ``method="auto"`` uses the chase for grid boards with at least this many tiles
+#: (rows * cols). Measured (see ``modlights.chase``): the chase factors a 6 x 6
+#: cross board in ~0.1 ms against ~2 ms for the dense reference engine, and the gap
+#: only widens; below this size the dense engine is kept (it is exact for every
+#: query, including det / inverse / pseudo_inverse, at no measurable cost).
+CHASE_MIN_TILES = 64
 
 
 class Unsolvable(ValueError):
@@ -91,17 +99,39 @@ class Solver:
 
     backend: ``"native"`` (default: the C engines; while an engine for this n is not
     yet built it routes to the reference engine) or ``"reference"`` (pure NumPy).
+
+    method: ``"auto"`` (default), ``"dense"`` or ``"chase"``.
+    ``"dense"`` factors the dense tap matrix. ``"chase"`` (grid boards only) solves
+    by generalised light chasing (:mod:`modlights.chase`): it never builds the dense
+    matrix and reduces the board to a residual system of about cols x pattern-height
+    unknowns; det / inverse / pseudo_inverse then fall back to the dense engine for
+    boards of at most 2^22 matrix entries and raise ValueError beyond.
+    ``"auto"`` picks the chase for grid boards of at least ``CHASE_MIN_TILES`` (64)
+    tiles with the native backend, and dense otherwise. Measured crossover: the
+    chase is already ~20x faster at 6 x 6 (0.1 ms vs 2 ms) and the dense engine
+    cannot go past ~70 x 70 at all; 64 tiles keeps small boards on the dense engine,
+    whose answers for every query are direct.
     """
 
-    def __init__(self, board: Board, backend: str = "native"):
+    def __init__(self, board: Board, backend: str = "native", method: str = "auto"):
         if not isinstance(board, Board):
             raise ValueError(f"Solver needs a Board, got {type(board).__name__}")
         if backend not in _BACKENDS:
             raise ValueError(f"unknown backend {backend!r}: use one of {_BACKENDS}")
+        if not isinstance(method, str) or method not in _METHODS:
+            raise ValueError(f"unknown method {method!r}: use one of {_METHODS}")
+        if method == "chase" and not board.is_grid:
+            raise ValueError("method='chase' needs a grid board (Board.grid); use "
+                             "method='dense' or 'auto' for graph boards")
+        if method == "auto":
+            rows_cols = prod(board.shape)
+            method = "chase" if (board.is_grid and backend == "native"
+                                 and rows_cols >= CHASE_MIN_TILES) else "dense"
         self.board = board
         self.backend = backend
+        self.method = method
         self.n = board.states
-        self._engine = self._make_engine(board, backend)
+        self._engine = self._make_engine(board, backend, method)
         self._gens: tuple[np.ndarray, list[int]] | None = None
 
     @property
@@ -109,7 +139,10 @@ class Solver:
         return DEFAULT_NATIVE_BUDGET if self.backend == "native" else DEFAULT_BUDGET
 
     @staticmethod
-    def _make_engine(board: Board, backend: str):
+    def _make_engine(board: Board, backend: str, method: str = "dense"):
+        if method == "chase":
+            from .chase import ChaseEngine
+            return ChaseEngine(board)
         return ReferenceEngine(board.matrix(), board.states)
 
     @property

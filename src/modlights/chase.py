@@ -1,0 +1,243 @@
+"""Structured solving of grid boards by generalised light chasing.
+
+The chase (csrc/chase.c) walks the taps in row-major order. Each tile's state is
+last touched by one tap (its *last tap*); when that coefficient is a unit mod n
+the tile forces the tap from the taps before it. Taps no tile forces become
+*symbols*; every tap is an affine function of the symbols, and the tiles that
+forced nothing give a small residual system ``M z = rho`` over the symbols
+(about ``cols x pattern height`` unknowns instead of ``rows x cols``):
+
+- solvable iff the residual system is; one solution is the numeric chase replayed
+  with a residual solution z;
+- ``|ker A| = |ker M|`` (symbols -> taps is injective), and kernel generators of
+  A are kernel generators of M pushed through the chase (with zero right-hand side).
+
+:class:`ChaseEngine` implements the engine interface of :class:`Solver`
+(``kernel_size``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
+``pseudo_inverse()``). The residual system is solved in C for n = 2 (packed) and
+prime n; composite n uses the reference engine on the (small) residual matrix.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Iterable
+
+import numpy as np
+
+from .board import Board
+from .reference import ReferenceEngine, is_prime
+
+__all__ = ["ChaseEngine", "build_plan", "bench_large"]
+
+#: Largest dense matrix (n_cells * n_taps) for which det / inverse / pseudo_inverse
+#: of a chase-solved board fall back to the dense reference engine.
+DENSE_FALLBACK = 1 << 22
+
+
+def _tables(board: Board):
+    """(udr, udc, cnt, pat_of): the distinct offsets of every pattern (sorted so the
+    taps they give for a tile come in row-major order), per-pattern counts, and the
+    pattern index of every tile (None for a uniform pattern)."""
+    if board._mixed is None:
+        pats = [tuple(board._pattern)]
+        pat_of = None
+    else:
+        index: dict = {}
+        rows, cols = board.shape
+        pat_of = np.empty(rows * cols, dtype=np.int32)
+        k = 0
+        for r in range(rows):
+            for c in range(cols):
+                pat = tuple(board._mixed[r][c])
+                i = index.get(pat)
+                if i is None:
+                    i = index[pat] = len(index)
+                pat_of[k] = i
+                k += 1
+        pats = list(index)
+    offs = sorted({o for p in pats for o in p}, reverse=True)
+    pos = {o: i for i, o in enumerate(offs)}
+    cnt = np.zeros((len(pats), len(offs)), dtype=np.int32)
+    for i, p in enumerate(pats):
+        for o in p:
+            cnt[i, pos[o]] += 1
+    udr = np.array([o[0] for o in offs], dtype=np.int32)
+    udc = np.array([o[1] for o in offs], dtype=np.int32)
+    return udr, udc, cnt, pat_of
+
+
+def build_plan(board: Board):
+    """The C chase structure of a grid board."""
+    from . import _chase
+    if not board.is_grid:
+        raise ValueError("the chase works on grid boards only (Board.grid)")
+    rows, cols = board.shape
+    udr, udc, cnt, pat_of = _tables(board)
+    return _chase.Plan(rows, cols, board.states, board.wrap, board._active,
+                       board._tappable, udr, udc, cnt, pat_of)
+
+
+class ChaseEngine:
+    """The engine interface of :class:`~modlights.solver.Solver` for grid boards,
+    by generalised light chasing; never builds the dense tap matrix."""
+
+    name = "chase"
+
+    def __init__(self, board: Board, threads: int | None = None):
+        from . import _chase
+        if not board.is_grid:
+            raise ValueError("method='chase' needs a grid board (Board.grid); "
+                             "use method='dense' for graph boards")
+        self.board = board
+        self.n = n = board.states
+        self.m, self.r = board.n_cells, board.n_taps
+        rows, cols = board.shape
+        self._hw = rows * cols
+        self._all_cells = self.m == self._hw
+        self._all_taps = self.r == self._hw
+        self.plan = build_plan(board)
+        self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
+        self._dense = None
+        if n == 2:
+            M = self.plan.matrix_gf2(threads)
+            self._res = _chase.Residual.gf2(M, self.nsym)
+            self._ref = None
+        else:
+            M = self.plan.matrix_zn(threads)
+            if is_prime(n):
+                self._res = _chase.Residual.zp(M, n)
+                self._ref = None
+            else:
+                self._res = None
+                self._ref = ReferenceEngine(M, n)
+
+    # ---------------------------------------------------------------- helpers
+    def _b_grid(self, rhs: np.ndarray) -> np.ndarray:
+        if self._all_cells:
+            return np.ascontiguousarray(rhs, dtype=np.uint8)
+        b = np.zeros(self._hw, dtype=np.uint8)
+        b[self.board._cells_flat] = rhs
+        return b
+
+    def _tap_vec(self, x: np.ndarray) -> np.ndarray:
+        return x if self._all_taps else x[self.board._taps_flat]
+
+    def _res_solve(self, rho: np.ndarray) -> tuple[np.ndarray | None, bool]:
+        if self._res is not None:
+            return self._res.solve(rho)
+        Z, ok = self._ref.solve(rho[None, :])
+        return Z[0], bool(ok[0])
+
+    # ---------------------------------------------------------------- interface
+    @property
+    def residual_shape(self) -> tuple[int, int]:
+        """(equations, symbols) of the residual system."""
+        return self.nres, self.nsym
+
+    @property
+    def kernel_size(self) -> int:
+        if self._res is not None:
+            return self.n ** (self.nsym - int(self._res.rank))
+        return int(self._ref.kernel_size)
+
+    def generators(self) -> tuple[np.ndarray, list[int]]:
+        if self._res is not None:
+            Hs = self._res.kernel()
+            orders = [self.n] * Hs.shape[0]
+        else:
+            Hs, orders = self._ref.generators()
+        H = np.zeros((len(orders), self.r), dtype=np.uint8)
+        zero_b = np.zeros(self._hw, dtype=np.uint8)
+        for i in range(len(orders)):
+            x, _ = self.plan.numeric(zero_b, Hs[i])
+            H[i] = self._tap_vec(x)
+        return H, list(orders)
+
+    def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        R = np.asarray(R)
+        k = R.shape[0]
+        X = np.zeros((k, self.r), dtype=np.uint8)
+        ok = np.zeros(k, dtype=bool)
+        for i in range(k):
+            b = self._b_grid(R[i])
+            x, rho = self.plan.numeric(b)
+            if self.nres:
+                if not rho.any():
+                    z, good = None, True
+                else:
+                    z, good = self._res_solve(rho)
+                if not good:
+                    continue
+                if z is not None:
+                    x, _ = self.plan.numeric(b, z)
+            X[i] = self._tap_vec(x)
+            ok[i] = True
+        return X, ok
+
+    def _dense_engine(self) -> ReferenceEngine:
+        if self._dense is None:
+            if self.m * self.r > DENSE_FALLBACK:
+                raise ValueError("not available with method='chase' on a board this large "
+                                 f"({self.m} x {self.r} tap matrix); use method='dense'")
+            self._dense = ReferenceEngine(self.board.matrix(), self.n)
+        return self._dense
+
+    def det(self) -> int:
+        if self.m != self.r:
+            raise ValueError(f"det needs a square tap matrix, this one is {self.m}x{self.r}")
+        if self.kernel_size != 1:
+            return 0 if is_prime(self.n) else self._dense_engine().det()
+        return self._dense_engine().det()
+
+    def inverse(self) -> np.ndarray:
+        return self._dense_engine().inverse()
+
+    def pseudo_inverse(self) -> np.ndarray:
+        return self._dense_engine().pseudo_inverse()
+
+
+def _peak_mb() -> float:
+    try:
+        import resource
+        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return kb / 1024.0
+    except Exception:            # pragma: no cover - non-POSIX
+        return float("nan")
+
+
+def bench_large(sizes: Iterable[Any], n: int = 2, pattern: Any = "cross",
+                progress: Callable[[int, int, str], None] | None = None,
+                repeats: int = 3, seed: int = 0) -> list[tuple[str, int, str, float, float]]:
+    """Time Board.grid + Solver(method='chase') + solve(minimal=False) on large boards.
+
+    sizes: ints (square boards) or (rows, cols) pairs. Each board is solved from a
+    random solvable start ``repeats`` times; the median is reported and every answer is
+    checked by direct application (Board.apply), outside the timing.
+    progress(i, total, label) is called before each board.
+    Returns rows (board, n, pattern, seconds, peak MB) where peak MB is the process's
+    peak resident memory so far (ru_maxrss).
+    """
+    from .solver import Solver
+    sizes = list(sizes)
+    out = []
+    pname = pattern if isinstance(pattern, str) else "custom"
+    rng = np.random.default_rng(seed)
+    for i, s in enumerate(sizes):
+        rows, cols = (s, s) if isinstance(s, (int, np.integer)) else tuple(s)
+        label = f"{rows}x{cols}"
+        if progress is not None:
+            progress(i, len(sizes), label)
+        base = Board.grid(rows, cols, states=n, pattern=pattern)
+        start = base.random_state(rng=rng)
+        times = []
+        for _ in range(max(1, repeats)):
+            t0 = time.perf_counter()
+            b = Board.grid(rows, cols, states=n, pattern=pattern)
+            sol = Solver(b, method="chase").solve(start, minimal=False)
+            times.append(time.perf_counter() - t0)
+        if base.apply(start, sol.taps).any():
+            raise AssertionError(f"chase answer for {label} does not solve the board")
+        out.append((label, n, pname, float(np.median(times)), _peak_mb()))
+    if progress is not None:
+        progress(len(sizes), len(sizes), "done")
+    return out
