@@ -1,4 +1,15 @@
-/* chase.c: generalised light chasing for grid boards (see chase.h). */
+/* chase.c: generalised light chasing for grid boards (see chase.h).
+ *
+ * Two ways to list the taps affecting a tile:
+ *  - stencil (no wrap): the candidates are tile - offset for the distinct offsets
+ *    of the patterns, sorted so they come in row-major order; nothing per tile is
+ *    stored beyond one int32 code per tile. Symbolic vectors live in a ring of
+ *    K = (largest - smallest flat offset + 1) slots: a tap is never needed more
+ *    than K - 1 events after it is determined. Residual tiles are evaluated at
+ *    event E(c) = c - (smallest flat offset) (clamped), i.e. in tile order.
+ *  - lists (wrap): per-tile lists (CSR) with merged coefficients, residual tiles
+ *    ordered by last tap, slots from live ranges.
+ */
 #include "chase.h"
 
 #include <pthread.h>
@@ -6,20 +17,32 @@
 #include <string.h>
 
 struct ml_chase {
-    int h, w, n, wrap;
+    int h, w, n, wrap, stencil;
     size_t hw;
-    int64_t *cstart;   /* hw + 1: affecting taps of tile c are ctap[cstart[c]..cstart[c+1]) */
-    int32_t *ctap;     /* flat tile index of the tap, ascending within a tile */
-    uint8_t *ccoef;    /* coefficient mod n, non-zero */
-    int32_t *force;    /* hw: forcing tile of tap p, -1 symbol, -2 not a tap */
-    int32_t *symof;    /* hw: symbol index of tap p or -1 */
-    int32_t *slot;     /* hw: slot holding tap p's symbolic vector while it is live */
+    /* stencil */
+    int nu;
+    int32_t *udr, *udc;   /* offsets, descending (dr, dc) */
+    int64_t *duf;         /* flat offsets dr * w + dc, descending */
+    uint8_t *cmod;        /* npat x nu coefficients mod n */
+    int32_t *pat_of;      /* hw or NULL */
+    uint8_t *tap;         /* hw tappable mask */
+    int64_t K, emin;      /* ring size, smallest flat offset */
+    /* lists */
+    int64_t *cstart;      /* hw + 1 */
+    int32_t *ctap;
+    uint8_t *ccoef;
+    int32_t *slot;        /* hw */
+    /* both */
+    int32_t *enc;         /* hw: >= 0 forced (offset index / forcing tile), -2 not a tap,
+                             -3 - s symbol s */
     size_t nsym, nres, peak;
-    int64_t *symtile;  /* nsym */
-    int64_t *restile;  /* nres, in event order (by last tap, then tile) */
-    int64_t *resstart; /* hw + 2: residual tiles with last tap p-1 .. (index p+1; 0: none) */
-    uint8_t inv[256];  /* inverse of units mod n, 0 for non-units */
+    int64_t *symtile;     /* nsym */
+    int64_t *restile;     /* nres, in event order */
+    int64_t *resev;       /* nres: event after which the residual is evaluated (-1: first) */
+    uint8_t inv[256];
 };
+
+#define MAXC 4096
 
 /* ------------------------------------------------------------------ helpers */
 static unsigned gcd_u(unsigned a, unsigned b) {
@@ -36,9 +59,45 @@ static inline int32_t fmod_n(int32_t x, int32_t n, float rn) {
     return r;
 }
 
+/* The taps affecting tile c = (r, col), ascending: qs, coefficients cf (non-zero mod
+ * n) and, in stencil mode, the offset index us. Returns how many. */
+static inline int gather(const ml_chase *p, int64_t c, int r, int col, int32_t *qs,
+                         uint8_t *cf, int *us) {
+    if (!p->stencil) {
+        int64_t a = p->cstart[c], b = p->cstart[c + 1];
+        int k = 0;
+        for (int64_t e = a; e < b; e++, k++) { qs[k] = p->ctap[e]; cf[k] = p->ccoef[e]; us[k] = 0; }
+        return k;
+    }
+    const int h = p->h, w = p->w, nu = p->nu;
+    int k = 0;
+    for (int u = 0; u < nu; u++) {
+        int qr = r - p->udr[u], qc = col - p->udc[u];
+        if ((unsigned)qr >= (unsigned)h || (unsigned)qc >= (unsigned)w) continue;
+        int64_t q = c - p->duf[u];
+        if (!p->tap[q]) continue;
+        uint8_t m = p->cmod[(size_t)(p->pat_of ? p->pat_of[q] : 0) * nu + u];
+        if (!m) continue;
+        qs[k] = (int32_t)q; cf[k] = m; us[k] = u; k++;
+    }
+    return k;
+}
+
+/* The tile forcing tap t (enc[t] >= 0). */
+static inline int64_t forcer(const ml_chase *p, int64_t t, int r, int col, int *rc, int *cc) {
+    int32_t e = p->enc[t];
+    if (p->stencil) {
+        *rc = r + p->udr[e]; *cc = col + p->udc[e];
+        return t + p->duf[e];
+    }
+    *rc = (int)(e / p->w); *cc = (int)(e % p->w);
+    return e;
+}
+
 size_t ml_chase_nsym(const ml_chase *p) { return p->nsym; }
 size_t ml_chase_nres(const ml_chase *p) { return p->nres; }
 size_t ml_chase_peak_live(const ml_chase *p) { return p->peak; }
+int ml_chase_is_stencil(const ml_chase *p) { return p->stencil; }
 
 void ml_chase_symbols(const ml_chase *p, int64_t *out) {
     if (p->nsym) memcpy(out, p->symtile, p->nsym * sizeof(int64_t));
@@ -49,45 +108,25 @@ void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) {
 
 void ml_chase_free(ml_chase *p) {
     if (!p) return;
-    free(p->cstart); free(p->ctap); free(p->ccoef); free(p->force); free(p->symof);
-    free(p->slot); free(p->symtile); free(p->restile); free(p->resstart);
+    free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
+    free(p->cstart); free(p->ctap); free(p->ccoef); free(p->slot);
+    free(p->enc); free(p->symtile); free(p->restile); free(p->resev);
     free(p);
 }
 
 /* ------------------------------------------------------------------ plan */
-ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
-                        const uint8_t *tappable, int nu, const int32_t *udr,
-                        const int32_t *udc, int npat, const int32_t *cnt,
-                        const int32_t *pat_of, int *err) {
-    *err = 1;
-    if (h < 1 || w < 1 || n < 2 || n > 255 || nu < 0 || npat < 1) return NULL;
-    if (npat > 1 && !pat_of) return NULL;
-    *err = 2;
-    ml_chase *p = calloc(1, sizeof *p);
-    if (!p) return NULL;
-    p->h = h; p->w = w; p->n = n; p->wrap = wrap;
-    size_t hw = (size_t)h * (size_t)w;
-    p->hw = hw;
-    for (int a = 1; a < n; a++)
-        if (gcd_u((unsigned)a, (unsigned)n) == 1)
-            for (int b = 1; b < n; b++)
-                if ((a * b) % n == 1) { p->inv[a] = (uint8_t)b; break; }
-
+static int build_lists(ml_chase *p, const uint8_t *active, const uint8_t *tappable,
+                       int nu, const int32_t *udr, const int32_t *udc, int npat,
+                       const int32_t *cnt, const int32_t *pat_of) {
+    const int h = p->h, w = p->w, n = p->n;
+    const size_t hw = p->hw;
     size_t cap = hw * (size_t)(nu < 5 ? 5 : (nu > 16 ? 16 : nu)) + 16;
     p->cstart = malloc((hw + 1) * sizeof(int64_t));
     p->ctap = malloc(cap * sizeof(int32_t));
     p->ccoef = malloc(cap);
-    p->force = malloc(hw * sizeof(int32_t));
-    p->symof = malloc(hw * sizeof(int32_t));
-    p->slot = malloc(hw * sizeof(int32_t));
-    int64_t *lastuse = malloc(hw * sizeof(int64_t));
-    int32_t *tmpq = malloc((size_t)(nu + 1) * sizeof(int32_t));
-    int32_t *tmpc = malloc((size_t)(nu + 1) * sizeof(int32_t));
-    if (!p->cstart || !p->ctap || !p->ccoef || !p->force || !p->symof || !p->slot ||
-        !lastuse || !tmpq || !tmpc)
-        goto fail;
-
-    /* 1. the affecting taps of every active tile, ascending, merged, mod n */
+    int32_t *tq = malloc((size_t)(nu + 1) * sizeof(int32_t));
+    int32_t *tc = malloc((size_t)(nu + 1) * sizeof(int32_t));
+    if (!p->cstart || !p->ctap || !p->ccoef || !tq || !tc) { free(tq); free(tc); return 2; }
     size_t nnz = 0;
     for (int r = 0; r < h; r++) {
         for (int c = 0; c < w; c++) {
@@ -96,184 +135,269 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
             if (!active[t]) continue;
             int k = 0;
             for (int u = 0; u < nu; u++) {
-                long qr = (long)r - udr[u], qc = (long)c - udc[u];
-                if (wrap) {
-                    qr %= h; if (qr < 0) qr += h;
-                    qc %= w; if (qc < 0) qc += w;
-                } else if (qr < 0 || qr >= h || qc < 0 || qc >= w) {
-                    continue;
-                }
+                long qr = ((long)r - udr[u]) % h, qc = ((long)c - udc[u]) % w;
+                if (qr < 0) qr += h;
+                if (qc < 0) qc += w;
                 size_t q = (size_t)qr * w + (size_t)qc;
                 if (!tappable[q]) continue;
                 int32_t m = cnt[(size_t)(npat > 1 ? pat_of[q] : 0) * nu + u];
                 if (m <= 0) continue;
-                /* insert sorted by q, merging */
-                int i = k;
-                while (i > 0 && tmpq[i - 1] > (int32_t)q) i--;
-                if (i > 0 && tmpq[i - 1] == (int32_t)q) { tmpc[i - 1] += m; continue; }
-                memmove(tmpq + i + 1, tmpq + i, (size_t)(k - i) * sizeof(int32_t));
-                memmove(tmpc + i + 1, tmpc + i, (size_t)(k - i) * sizeof(int32_t));
-                tmpq[i] = (int32_t)q; tmpc[i] = m; k++;
+                tq[k] = (int32_t)q; tc[k] = m; k++;
+            }
+            /* insertion sort by q, then merge equal taps */
+            for (int i = 1; i < k; i++) {
+                int32_t a = tq[i], b = tc[i];
+                int j = i;
+                while (j > 0 && tq[j - 1] > a) { tq[j] = tq[j - 1]; tc[j] = tc[j - 1]; j--; }
+                tq[j] = a; tc[j] = b;
             }
             if (nnz + (size_t)k > cap) {
                 size_t nc = cap * 2 + (size_t)k;
                 int32_t *a = realloc(p->ctap, nc * sizeof(int32_t));
-                if (!a) goto fail;
+                if (!a) { free(tq); free(tc); return 2; }
                 p->ctap = a;
                 uint8_t *b = realloc(p->ccoef, nc);
-                if (!b) goto fail;
+                if (!b) { free(tq); free(tc); return 2; }
                 p->ccoef = b;
                 cap = nc;
             }
-            for (int i = 0; i < k; i++) {
-                int32_t m = tmpc[i] % n;
-                if (!m) continue;
-                p->ctap[nnz] = tmpq[i];
-                p->ccoef[nnz] = (uint8_t)m;
-                nnz++;
+            for (int i = 0; i < k;) {
+                int j = i;
+                int64_t m = 0;
+                while (j < k && tq[j] == tq[i]) m += tc[j++];
+                m %= n;
+                if (m) { p->ctap[nnz] = tq[i]; p->ccoef[nnz] = (uint8_t)m; nnz++; }
+                i = j;
             }
         }
     }
     p->cstart[hw] = (int64_t)nnz;
+    free(tq); free(tc);
+    return 0;
+}
 
-    /* 2. forcing tiles */
-    for (size_t t = 0; t < hw; t++) { p->force[t] = tappable[t] ? -1 : -2; p->symof[t] = -1; }
-    size_t nforced = 0, nactive = 0;
-    for (size_t t = 0; t < hw; t++) {
-        if (!active[t]) continue;
-        nactive++;
-        int64_t a = p->cstart[t], b = p->cstart[t + 1];
-        if (a == b) continue;
-        int32_t L = p->ctap[b - 1];
-        if (p->force[L] == -1 && p->inv[p->ccoef[b - 1]]) { p->force[L] = (int32_t)t; nforced++; }
+ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
+                        const uint8_t *tappable, int nu, const int32_t *udr,
+                        const int32_t *udc, int npat, const int32_t *cnt,
+                        const int32_t *pat_of, int *err) {
+    *err = 1;
+    if (h < 1 || w < 1 || n < 2 || n > 255 || nu < 0 || nu > MAXC || npat < 1) return NULL;
+    if (npat > 1 && !pat_of) return NULL;
+    *err = 2;
+    ml_chase *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->h = h; p->w = w; p->n = n; p->wrap = wrap;
+    p->stencil = !wrap;
+    const size_t hw = (size_t)h * (size_t)w;
+    p->hw = hw;
+    for (int a = 1; a < n; a++)
+        if (gcd_u((unsigned)a, (unsigned)n) == 1)
+            for (int b = 1; b < n; b++)
+                if ((a * b) % n == 1) { p->inv[a] = (uint8_t)b; break; }
+    int32_t qs[MAXC + 1];
+    uint8_t cf[MAXC + 1];
+    int us[MAXC + 1];
+
+    if (p->stencil) {
+        /* keep the offsets that can land on the board; they are sorted descending by
+         * (dr, dc) by the caller, so flat offsets are descending too */
+        p->udr = malloc((size_t)(nu + 1) * sizeof(int32_t));
+        p->udc = malloc((size_t)(nu + 1) * sizeof(int32_t));
+        p->duf = malloc((size_t)(nu + 1) * sizeof(int64_t));
+        p->cmod = malloc((size_t)npat * (size_t)(nu + 1));
+        p->tap = malloc(hw);
+        if (!p->udr || !p->udc || !p->duf || !p->cmod || !p->tap) goto fail;
+        int k = 0;
+        for (int u = 0; u < nu; u++) {
+            if (udr[u] <= -h || udr[u] >= h || udc[u] <= -w || udc[u] >= w) continue;
+            if (u > 0 && (udr[u] > udr[u - 1] || (udr[u] == udr[u - 1] && udc[u] >= udc[u - 1]))) {
+                *err = 1;
+                goto fail;
+            }
+            p->udr[k] = udr[u]; p->udc[k] = udc[u];
+            p->duf[k] = (int64_t)udr[u] * w + udc[u];
+            for (int a = 0; a < npat; a++)
+                p->cmod[(size_t)a * (size_t)(nu + 1) + (size_t)k] = (uint8_t)(cnt[(size_t)a * nu + u] % n);
+            k++;
+        }
+        /* re-pack cmod with row stride k */
+        for (int a = 0; a < npat; a++)
+            memmove(p->cmod + (size_t)a * (size_t)k, p->cmod + (size_t)a * (size_t)(nu + 1), (size_t)k);
+        p->nu = k;
+        memcpy(p->tap, tappable, hw);
+        if (npat > 1) {
+            p->pat_of = malloc(hw * sizeof(int32_t));
+            if (!p->pat_of) goto fail;
+            memcpy(p->pat_of, pat_of, hw * sizeof(int32_t));
+        }
+        /* Two offsets valid for the same tile come in ascending tap order, but the
+         * flat offsets of the whole list need not be monotone: use max - min. */
+        int64_t fmax = k ? p->duf[0] : 0, fmin = k ? p->duf[0] : 0;
+        for (int u = 1; u < k; u++) {
+            if (p->duf[u] > fmax) fmax = p->duf[u];
+            if (p->duf[u] < fmin) fmin = p->duf[u];
+        }
+        p->K = fmax - fmin + 1;
+        if ((size_t)p->K > hw) p->K = (int64_t)hw;
+        p->emin = fmin;
+    } else {
+        int e = build_lists(p, active, tappable, nu, udr, udc, npat, cnt, pat_of);
+        if (e) goto fail;
     }
-    size_t ntaps = 0;
-    for (size_t t = 0; t < hw; t++) ntaps += tappable[t] ? 1 : 0;
+
+    p->enc = malloc(hw * sizeof(int32_t));
+    if (!p->enc) goto fail;
+    for (size_t t = 0; t < hw; t++) p->enc[t] = tappable[t] ? -1 : -2;
+
+    /* forcing tiles */
+    size_t nforced = 0, nactive = 0, ntaps = 0;
+    {
+        size_t t = 0;
+        for (int r = 0; r < h; r++)
+            for (int c = 0; c < w; c++, t++) {
+                ntaps += tappable[t] ? 1 : 0;
+                if (!active[t]) continue;
+                nactive++;
+                int k = gather(p, (int64_t)t, r, c, qs, cf, us);
+                if (!k) continue;
+                int32_t L = qs[k - 1];
+                if (p->enc[L] == -1 && p->inv[cf[k - 1]]) {
+                    p->enc[L] = p->stencil ? us[k - 1] : (int32_t)t;
+                    nforced++;
+                }
+            }
+    }
     p->nsym = ntaps - nforced;
     p->nres = nactive - nforced;
     p->symtile = malloc((p->nsym + 1) * sizeof(int64_t));
     p->restile = malloc((p->nres + 1) * sizeof(int64_t));
-    p->resstart = calloc(hw + 2, sizeof(int64_t));
-    if (!p->symtile || !p->restile || !p->resstart) goto fail;
-    size_t s = 0;
-    for (size_t t = 0; t < hw; t++)
-        if (p->force[t] == -1) { p->symof[t] = (int32_t)s; p->symtile[s++] = (int64_t)t; }
-
-    /* 3. residual tiles grouped by last tap (counting sort; index 0 = no tap) */
-    for (size_t t = 0; t < hw; t++) {
-        if (!active[t]) continue;
-        int64_t a = p->cstart[t], b = p->cstart[t + 1];
-        if (a < b && p->force[p->ctap[b - 1]] == (int32_t)t) continue;
-        size_t key = a == b ? 0 : (size_t)p->ctap[b - 1] + 1;
-        p->resstart[key + 1]++;
-    }
-    for (size_t k = 0; k < hw + 1; k++) p->resstart[k + 1] += p->resstart[k];
+    p->resev = malloc((p->nres + 1) * sizeof(int64_t));
+    if (!p->symtile || !p->restile || !p->resev) goto fail;
     {
-        int64_t *fill = malloc((hw + 1) * sizeof(int64_t));
-        if (!fill) goto fail;
-        memcpy(fill, p->resstart, (hw + 1) * sizeof(int64_t));
+        size_t s = 0;
+        for (size_t t = 0; t < hw; t++)
+            if (p->enc[t] == -1) { p->enc[t] = -3 - (int32_t)s; p->symtile[s++] = (int64_t)t; }
+    }
+
+    /* residual tiles and the events at which they are evaluated */
+    if (p->stencil) {
+        size_t k = 0, t = 0;
+        for (int r = 0; r < h; r++)
+            for (int c = 0; c < w; c++, t++) {
+                if (!active[t]) continue;
+                int m = gather(p, (int64_t)t, r, c, qs, cf, us);
+                if (m && p->enc[qs[m - 1]] == us[m - 1]) continue;   /* forces its last tap */
+                int64_t ev = (int64_t)t - p->emin;
+                if (ev >= (int64_t)hw) ev = (int64_t)hw - 1;
+                if (ev < 0 || !m) ev = m ? qs[m - 1] : -1;
+                /* keep events non-decreasing in tile order */
+                if (k && ev < p->resev[k - 1]) ev = p->resev[k - 1];
+                p->restile[k] = (int64_t)t;
+                p->resev[k] = ev;
+                k++;
+            }
+        p->peak = (size_t)p->K;
+    } else {
+        int64_t *cntk = calloc(hw + 2, sizeof(int64_t));
+        if (!cntk) goto fail;
         for (size_t t = 0; t < hw; t++) {
             if (!active[t]) continue;
             int64_t a = p->cstart[t], b = p->cstart[t + 1];
-            if (a < b && p->force[p->ctap[b - 1]] == (int32_t)t) continue;
+            if (a < b && p->enc[p->ctap[b - 1]] == (int32_t)t) continue;
             size_t key = a == b ? 0 : (size_t)p->ctap[b - 1] + 1;
-            p->restile[fill[key]++] = (int64_t)t;
+            cntk[key + 1]++;
         }
-        free(fill);
-    }
+        for (size_t k = 0; k < hw + 1; k++) cntk[k + 1] += cntk[k];
+        for (size_t t = 0; t < hw; t++) {
+            if (!active[t]) continue;
+            int64_t a = p->cstart[t], b = p->cstart[t + 1];
+            if (a < b && p->enc[p->ctap[b - 1]] == (int32_t)t) continue;
+            size_t key = a == b ? 0 : (size_t)p->ctap[b - 1] + 1;
+            int64_t pos = cntk[key]++;
+            p->restile[pos] = (int64_t)t;
+            p->resev[pos] = (int64_t)key - 1;
+        }
+        free(cntk);
 
-    /* 4. live ranges -> slots: tap q is needed until the event of the last tile
-     * using it (event = that tile's last tap). */
-    for (size_t t = 0; t < hw; t++) lastuse[t] = (int64_t)t;
-    for (size_t t = 0; t < hw; t++) {
-        int64_t a = p->cstart[t], b = p->cstart[t + 1];
-        if (a == b) continue;
-        int64_t L = p->ctap[b - 1];
-        for (int64_t e = a; e < b; e++)
-            if (lastuse[p->ctap[e]] < L) lastuse[p->ctap[e]] = L;
-    }
-    {
-        /* taps grouped by lastuse (counting sort), then simulate a free stack */
+        /* live ranges -> slots */
+        int64_t *lastuse = malloc(hw * sizeof(int64_t));
+        p->slot = malloc(hw * sizeof(int32_t));
+        if (!lastuse || !p->slot) { free(lastuse); goto fail; }
+        for (size_t t = 0; t < hw; t++) lastuse[t] = (int64_t)t;
+        for (size_t t = 0; t < hw; t++) {
+            int64_t a = p->cstart[t], b = p->cstart[t + 1];
+            if (a == b) continue;
+            int64_t L = p->ctap[b - 1];
+            for (int64_t e = a; e < b; e++)
+                if (lastuse[p->ctap[e]] < L) lastuse[p->ctap[e]] = L;
+        }
         int64_t *fs = calloc(hw + 1, sizeof(int64_t));
         int32_t *ft = malloc((ntaps + 1) * sizeof(int32_t));
         int32_t *stack = malloc((ntaps + 1) * sizeof(int32_t));
-        if (!fs || !ft || !stack) { free(fs); free(ft); free(stack); goto fail; }
+        if (!fs || !ft || !stack) { free(fs); free(ft); free(stack); free(lastuse); goto fail; }
         for (size_t t = 0; t < hw; t++) if (tappable[t]) fs[lastuse[t] + 1]++;
         for (size_t k = 0; k < hw; k++) fs[k + 1] += fs[k];
         for (size_t t = 0; t < hw; t++) if (tappable[t]) ft[fs[lastuse[t]]++] = (int32_t)t;
-        /* fs[k] is now the end of group k; group k starts at fs[k-1] (0 for k=0) */
         size_t top = 0, used = 0;
         int64_t gstart = 0;
         for (size_t t = 0; t < hw; t++) {
-            if (tappable[t]) {
-                p->slot[t] = top ? stack[--top] : (int32_t)used++;
-            } else {
-                p->slot[t] = -1;
-            }
+            p->slot[t] = tappable[t] ? (top ? stack[--top] : (int32_t)used++) : -1;
             for (int64_t e = gstart; e < fs[t]; e++) stack[top++] = p->slot[ft[e]];
             gstart = fs[t];
         }
         p->peak = used;
-        free(fs); free(ft); free(stack);
+        free(fs); free(ft); free(stack); free(lastuse);
     }
-    free(lastuse); free(tmpq); free(tmpc);
     *err = 0;
     return p;
 fail:
-    free(lastuse); free(tmpq); free(tmpc);
     ml_chase_free(p);
     return NULL;
+}
+
+static inline size_t slot_of(const ml_chase *p, int64_t q) {
+    return p->stencil ? (size_t)(q % p->K) : (size_t)p->slot[q];
 }
 
 /* ------------------------------------------------------------------ numeric chase */
 void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                       uint8_t *x, uint8_t *rho) {
-    const size_t hw = p->hw;
-    const int n = p->n;
-    const int64_t *cs = p->cstart;
-    const int32_t *ct = p->ctap;
-    const uint8_t *cc = p->ccoef;
-    if (n == 2) {
-        for (size_t t = 0; t < hw; t++) {
-            int32_t f = p->force[t];
-            if (f >= 0) {
-                unsigned v = b[f];
-                for (int64_t e = cs[f]; e < cs[f + 1] - 1; e++) v ^= x[ct[e]];
-                x[t] = (uint8_t)(v & 1);
-            } else if (f == -1) {
-                x[t] = z ? (uint8_t)(z[p->symof[t]] & 1) : 0;
+    const int h = p->h, w = p->w;
+    const uint32_t n = (uint32_t)p->n;
+    int32_t qs[MAXC + 1];
+    uint8_t cf[MAXC + 1];
+    int us[MAXC + 1];
+    size_t t = 0;
+    for (int r = 0; r < h; r++) {
+        for (int col = 0; col < w; col++, t++) {
+            int32_t e = p->enc[t];
+            if (e >= 0) {
+                int rc, cc;
+                int64_t c = forcer(p, (int64_t)t, r, col, &rc, &cc);
+                int k = gather(p, c, rc, cc, qs, cf, us);
+                if (n == 2) {
+                    unsigned v = b[c];
+                    for (int i = 0; i < k - 1; i++) v ^= x[qs[i]];
+                    x[t] = (uint8_t)(v & 1);
+                } else {
+                    uint32_t acc = 0;
+                    for (int i = 0; i < k - 1; i++) acc += (uint32_t)cf[i] * x[qs[i]];
+                    uint32_t v = (b[c] + n * 65536u - acc % n) % n;
+                    x[t] = (uint8_t)((v * p->inv[cf[k - 1]]) % n);
+                }
+            } else if (e <= -3) {
+                x[t] = z ? z[-3 - e] : 0;
             } else {
                 x[t] = 0;
             }
         }
-        for (size_t k = 0; k < p->nres; k++) {
-            int64_t c = p->restile[k];
-            unsigned v = b[c];
-            for (int64_t e = cs[c]; e < cs[c + 1]; e++) v ^= x[ct[e]];
-            rho[k] = (uint8_t)(v & 1);
-        }
-        return;
-    }
-    for (size_t t = 0; t < hw; t++) {
-        int32_t f = p->force[t];
-        if (f >= 0) {
-            /* a_p x_p = b - sum a_t x_t */
-            uint32_t acc = 0;
-            int64_t e = cs[f], last = cs[f + 1] - 1;
-            for (; e < last; e++) acc += (uint32_t)cc[e] * x[ct[e]];
-            uint32_t v = (b[f] + (uint32_t)n * 65536u - acc % (uint32_t)n) % (uint32_t)n;
-            x[t] = (uint8_t)((v * p->inv[cc[last]]) % (uint32_t)n);
-        } else if (f == -1) {
-            x[t] = z ? z[p->symof[t]] : 0;
-        } else {
-            x[t] = 0;
-        }
     }
     for (size_t k = 0; k < p->nres; k++) {
         int64_t c = p->restile[k];
+        int m = gather(p, c, (int)(c / w), (int)(c % w), qs, cf, us);
         uint32_t acc = 0;
-        for (int64_t e = cs[c]; e < cs[c + 1]; e++) acc += (uint32_t)cc[e] * x[ct[e]];
-        rho[k] = (uint8_t)((b[c] + (uint32_t)n - acc % (uint32_t)n) % (uint32_t)n);
+        for (int i = 0; i < m; i++) acc += (uint32_t)cf[i] * x[qs[i]];
+        rho[k] = (uint8_t)((b[c] + n - acc % n) % n);
     }
 }
 
@@ -281,50 +405,65 @@ void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
 typedef struct {
     const ml_chase *p;
     size_t lo, hi;       /* word (GF(2)) or symbol (Z/n) range of this worker */
-    size_t stride;       /* words / bytes per vector */
+    size_t stride;       /* words / bytes per row of M */
     void *M;             /* residual matrix */
     int status;
 } sym_job;
+
+__attribute__((target_clones("avx2", "default")))
+static void xor_into(uint64_t *restrict v, const uint64_t *restrict u, size_t len) {
+    for (size_t i = 0; i < len; i++) v[i] ^= u[i];
+}
+
+__attribute__((target_clones("avx2", "default")))
+static void xor3(uint64_t *restrict v, const uint64_t *restrict a, const uint64_t *restrict b,
+                 const uint64_t *restrict c, size_t len) {
+    for (size_t i = 0; i < len; i++) v[i] = a[i] ^ b[i] ^ c[i];
+}
 
 static void *sym_gf2_run(void *arg) {
     sym_job *J = arg;
     const ml_chase *p = J->p;
     const size_t lo = J->lo, hi = J->hi, len = hi - lo, nw = J->stride;
+    const int h = p->h, w = p->w;
     uint64_t *M = J->M;
     uint64_t *V = calloc((p->peak + 1) * (len ? len : 1), sizeof(uint64_t));
     if (!V) { J->status = 2; return NULL; }
-    const int64_t *cs = p->cstart;
-    const int32_t *ct = p->ctap;
-    const uint8_t *cc = p->ccoef;
+    int32_t qs[MAXC + 1];
+    uint8_t cf[MAXC + 1];
+    int us[MAXC + 1];
     size_t k = 0;
-    /* residual tiles with no tap: zero rows */
-    for (int64_t e = p->resstart[0]; e < p->resstart[1]; e++, k++)
-        memset(M + k * nw + lo, 0, len * sizeof(uint64_t));
-    for (size_t t = 0; t < p->hw; t++) {
-        int32_t f = p->force[t];
-        if (f != -2) {
-            uint64_t *v = V + (size_t)p->slot[t] * len;
-            if (f >= 0) {
-                memset(v, 0, len * sizeof(uint64_t));
-                for (int64_t e = cs[f]; e < cs[f + 1] - 1; e++) {
-                    if (!(cc[e] & 1)) continue;
-                    const uint64_t *u = V + (size_t)p->slot[ct[e]] * len;
-                    for (size_t i = 0; i < len; i++) v[i] ^= u[i];
+    while (k < p->nres && p->resev[k] < 0) { memset(M + k * nw + lo, 0, len * sizeof(uint64_t)); k++; }
+    size_t t = 0;
+    for (int r = 0; r < h; r++) {
+        for (int col = 0; col < w; col++, t++) {
+            int32_t e = p->enc[t];
+            if (e != -2) {
+                uint64_t *v = V + slot_of(p, (int64_t)t) * len;
+                if (e >= 0) {
+                    int rc, cc;
+                    int64_t c = forcer(p, (int64_t)t, r, col, &rc, &cc);
+                    int m = gather(p, c, rc, cc, qs, cf, us) - 1;
+                    if (m == 3) {
+                        xor3(v, V + slot_of(p, qs[0]) * len, V + slot_of(p, qs[1]) * len,
+                             V + slot_of(p, qs[2]) * len, len);
+                    } else {
+                        memset(v, 0, len * sizeof(uint64_t));
+                        for (int i = 0; i < m; i++) xor_into(v, V + slot_of(p, qs[i]) * len, len);
+                    }
+                } else {
+                    memset(v, 0, len * sizeof(uint64_t));
+                    size_t s = (size_t)(-3 - e);
+                    if (s / 64 >= lo && s / 64 < hi) v[s / 64 - lo] = (uint64_t)1 << (s % 64);
                 }
-            } else {
-                memset(v, 0, len * sizeof(uint64_t));
-                size_t s = (size_t)p->symof[t];
-                if (s / 64 >= lo && s / 64 < hi) v[s / 64 - lo] = (uint64_t)1 << (s % 64);
             }
-        }
-        for (int64_t r = p->resstart[t + 1]; r < p->resstart[t + 2]; r++, k++) {
-            int64_t c = p->restile[r];
-            uint64_t *row = M + k * nw + lo;
-            memset(row, 0, len * sizeof(uint64_t));
-            for (int64_t e = cs[c]; e < cs[c + 1]; e++) {
-                if (!(cc[e] & 1)) continue;
-                const uint64_t *u = V + (size_t)p->slot[ct[e]] * len;
-                for (size_t i = 0; i < len; i++) row[i] ^= u[i];
+            while (k < p->nres && p->resev[k] == (int64_t)t) {
+                int64_t c = p->restile[k];
+                uint64_t *row = M + k * nw + lo;
+                memset(row, 0, len * sizeof(uint64_t));
+                int m = gather(p, c, (int)(c / w), (int)(c % w), qs, cf, us);
+                for (int i = 0; i < m; i++) xor_into(row, V + slot_of(p, qs[i]) * len, len);
+                k++;
             }
         }
     }
@@ -333,65 +472,75 @@ static void *sym_gf2_run(void *arg) {
     return NULL;
 }
 
+__attribute__((target_clones("avx2", "default")))
+static void acc_add(int32_t *restrict acc, const uint8_t *restrict u, int32_t a, size_t len) {
+    if (a == 1) for (size_t i = 0; i < len; i++) acc[i] += u[i];
+    else for (size_t i = 0; i < len; i++) acc[i] += a * u[i];
+}
+
+__attribute__((target_clones("avx2", "default")))
+static void acc_reduce(int32_t *restrict acc, size_t len, int32_t n, float rn) {
+    for (size_t i = 0; i < len; i++) acc[i] = fmod_n(acc[i], n, rn);
+}
+
+__attribute__((target_clones("avx2", "default")))
+static void acc_store(uint8_t *restrict v, const int32_t *restrict acc, int32_t mul, size_t len,
+                      int32_t n, float rn) {
+    if (mul == 1) for (size_t i = 0; i < len; i++) v[i] = (uint8_t)fmod_n(acc[i], n, rn);
+    else for (size_t i = 0; i < len; i++) v[i] = (uint8_t)fmod_n(fmod_n(acc[i], n, rn) * mul, n, rn);
+}
+
 static void *sym_zn_run(void *arg) {
     sym_job *J = arg;
     const ml_chase *p = J->p;
     const size_t lo = J->lo, hi = J->hi, len = hi - lo, ns = J->stride;
+    const int h = p->h, w = p->w;
     const int32_t n = p->n;
     const float rn = 1.0f / (float)n;
     uint8_t *M = J->M;
     uint8_t *V = calloc((p->peak + 1) * (len ? len : 1), 1);
     int32_t *acc = malloc((len ? len : 1) * sizeof(int32_t));
     if (!V || !acc) { free(V); free(acc); J->status = 2; return NULL; }
-    const int64_t *cs = p->cstart;
-    const int32_t *ct = p->ctap;
-    const uint8_t *cc = p->ccoef;
+    int32_t qs[MAXC + 1];
+    uint8_t cf[MAXC + 1];
+    int us[MAXC + 1];
     size_t k = 0;
-    for (int64_t e = p->resstart[0]; e < p->resstart[1]; e++, k++)
-        memset(M + k * ns + lo, 0, len);
-    for (size_t t = 0; t < p->hw; t++) {
-        int32_t f = p->force[t];
-        if (f != -2) {
-            uint8_t *v = V + (size_t)p->slot[t] * len;
-            if (f >= 0) {
-                memset(acc, 0, len * sizeof(int32_t));
-                int terms = 0;
-                int64_t last = cs[f + 1] - 1;
-                for (int64_t e = cs[f]; e < last; e++) {
-                    const uint8_t *u = V + (size_t)p->slot[ct[e]] * len;
-                    const int32_t a = cc[e];
-                    if (a == 1) for (size_t i = 0; i < len; i++) acc[i] += u[i];
-                    else for (size_t i = 0; i < len; i++) acc[i] += a * u[i];
-                    if (++terms == 200) {
-                        for (size_t i = 0; i < len; i++) acc[i] = fmod_n(acc[i], n, rn);
-                        terms = 0;
+    while (k < p->nres && p->resev[k] < 0) { memset(M + k * ns + lo, 0, len); k++; }
+    size_t t = 0;
+    for (int r = 0; r < h; r++) {
+        for (int col = 0; col < w; col++, t++) {
+            int32_t e = p->enc[t];
+            if (e != -2) {
+                uint8_t *v = V + slot_of(p, (int64_t)t) * len;
+                if (e >= 0) {
+                    int rc, cc;
+                    int64_t c = forcer(p, (int64_t)t, r, col, &rc, &cc);
+                    int m = gather(p, c, rc, cc, qs, cf, us);
+                    memset(acc, 0, len * sizeof(int32_t));
+                    for (int i = 0; i < m - 1; i++) {
+                        acc_add(acc, V + slot_of(p, qs[i]) * len, cf[i], len);
+                        if (i % 200 == 199) acc_reduce(acc, len, n, rn);
                     }
-                }
-                /* x_p = inv(a_p) * (-sum) */
-                const int32_t mneg = (n - p->inv[cc[last]]) % n;
-                for (size_t i = 0; i < len; i++)
-                    v[i] = (uint8_t)fmod_n(fmod_n(acc[i], n, rn) * mneg, n, rn);
-            } else {
-                memset(v, 0, len);
-                size_t s = (size_t)p->symof[t];
-                if (s >= lo && s < hi) v[s - lo] = 1;
-            }
-        }
-        for (int64_t r = p->resstart[t + 1]; r < p->resstart[t + 2]; r++, k++) {
-            int64_t c = p->restile[r];
-            memset(acc, 0, len * sizeof(int32_t));
-            int terms = 0;
-            for (int64_t e = cs[c]; e < cs[c + 1]; e++) {
-                const uint8_t *u = V + (size_t)p->slot[ct[e]] * len;
-                const int32_t a = cc[e];
-                for (size_t i = 0; i < len; i++) acc[i] += a * u[i];
-                if (++terms == 200) {
-                    for (size_t i = 0; i < len; i++) acc[i] = fmod_n(acc[i], n, rn);
-                    terms = 0;
+                    /* x_p = inv(a_p) * (-sum) */
+                    const int32_t mneg = (n - p->inv[cf[m - 1]]) % n;
+                    acc_store(v, acc, mneg, len, n, rn);
+                } else {
+                    memset(v, 0, len);
+                    size_t s = (size_t)(-3 - e);
+                    if (s >= lo && s < hi) v[s - lo] = 1;
                 }
             }
-            uint8_t *row = M + k * ns + lo;
-            for (size_t i = 0; i < len; i++) row[i] = (uint8_t)fmod_n(acc[i], n, rn);
+            while (k < p->nres && p->resev[k] == (int64_t)t) {
+                int64_t c = p->restile[k];
+                int m = gather(p, c, (int)(c / w), (int)(c % w), qs, cf, us);
+                memset(acc, 0, len * sizeof(int32_t));
+                for (int i = 0; i < m; i++) {
+                    acc_add(acc, V + slot_of(p, qs[i]) * len, cf[i], len);
+                    if (i % 200 == 199) acc_reduce(acc, len, n, rn);
+                }
+                acc_store(M + k * ns + lo, acc, 1, len, n, rn);
+                k++;
+            }
         }
     }
     free(V); free(acc);
@@ -472,7 +621,7 @@ ml_res *ml_res_factor_gf2(const uint64_t *M, size_t rows, size_t cols, int threa
     f->pivcol = malloc((mx + 1) * sizeof(size_t));
     f->Lb = calloc(mx * f->rw + 1, sizeof(uint64_t));
     if (!f->U || !f->swap || !f->pivcol || !f->Lb) { ml_res_free(f); return NULL; }
-    if (rows * f->nw) memcpy(f->U, M, rows * f->nw * sizeof(uint64_t));
+    if (rows != 0 && f->nw != 0) memcpy(f->U, M, rows * f->nw * sizeof(uint64_t));
     const size_t nw = f->nw;
     uint64_t *U = f->U;
     size_t k = 0;
@@ -517,7 +666,7 @@ ml_res *ml_res_factor_zp(const uint8_t *M, size_t rows, size_t cols, unsigned p)
     f->L8 = calloc(mx * rows + 1, 1);
     f->pinv = malloc(mx + 1);
     if (!f->U8 || !f->swap || !f->pivcol || !f->L8 || !f->pinv) { ml_res_free(f); return NULL; }
-    if (rows * cols) memcpy(f->U8, M, rows * cols);
+    if (rows != 0 && cols != 0) memcpy(f->U8, M, rows * cols);
     uint8_t inv[256] = {0};
     for (unsigned a = 1; a < p; a++)
         for (unsigned b = 1; b < p; b++)

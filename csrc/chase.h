@@ -40,6 +40,8 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
                         const int32_t *udc, int npat, const int32_t *cnt,
                         const int32_t *pat_of, int *err);
 void ml_chase_free(ml_chase *p);
+/* 1 when the plan works on the stencil (no wrap: no per-tile lists kept). */
+int ml_chase_is_stencil(const ml_chase *p);
 
 size_t ml_chase_nsym(const ml_chase *p);
 size_t ml_chase_nres(const ml_chase *p);
