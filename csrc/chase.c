@@ -27,6 +27,10 @@ struct ml_chase {
     int32_t *pat_of;      /* hw or NULL */
     uint8_t *tap;         /* hw tappable mask */
     int64_t K, emin;      /* ring size, smallest flat offset */
+    int simple;           /* uniform pattern, every tile tappable: interior fast path */
+    int rlo, rhi, clo, chi; /* interior: every offset lands on the board */
+    int nz;               /* offsets with a non-zero coefficient (uniform pattern) */
+    int *zu;
     /* lists */
     int64_t *cstart;      /* hw + 1 */
     int32_t *ctap;
@@ -69,6 +73,14 @@ static inline int gather(const ml_chase *p, int64_t c, int r, int col, int32_t *
         for (int64_t e = a; e < b; e++, k++) { qs[k] = p->ctap[e]; cf[k] = p->ccoef[e]; us[k] = 0; }
         return k;
     }
+    if (p->simple && r >= p->rlo && r < p->rhi && col >= p->clo && col < p->chi) {
+        const int nz = p->nz;
+        for (int i = 0; i < nz; i++) {
+            int u = p->zu[i];
+            qs[i] = (int32_t)(c - p->duf[u]); cf[i] = p->cmod[u]; us[i] = u;
+        }
+        return nz;
+    }
     const int h = p->h, w = p->w, nu = p->nu;
     int k = 0;
     for (int u = 0; u < nu; u++) {
@@ -108,7 +120,7 @@ void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) {
 
 void ml_chase_free(ml_chase *p) {
     if (!p) return;
-    free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
+    free(p->zu); free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
     free(p->cstart); free(p->ctap); free(p->ccoef); free(p->slot);
     free(p->enc); free(p->symtile); free(p->restile); free(p->resev);
     free(p);
@@ -240,6 +252,21 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
         p->K = fmax - fmin + 1;
         if ((size_t)p->K > hw) p->K = (int64_t)hw;
         p->emin = fmin;
+        /* interior fast path */
+        p->zu = malloc((size_t)(k + 1) * sizeof(int));
+        if (!p->zu) goto fail;
+        int all = 1;
+        for (size_t t = 0; t < hw && all; t++) all = tappable[t] != 0;
+        p->simple = all && npat == 1;
+        p->rlo = 0; p->rhi = h; p->clo = 0; p->chi = w;
+        p->nz = 0;
+        for (int u = 0; u < k; u++) {
+            if (p->udr[u] > p->rlo) p->rlo = p->udr[u];
+            if (h + p->udr[u] < p->rhi) p->rhi = h + p->udr[u];
+            if (p->udc[u] > p->clo) p->clo = p->udc[u];
+            if (w + p->udc[u] < p->chi) p->chi = w + p->udc[u];
+            if (p->cmod[u]) p->zu[p->nz++] = u;
+        }
     } else {
         int e = build_lists(p, active, tappable, nu, udr, udc, npat, cnt, pat_of);
         if (e) goto fail;
@@ -249,9 +276,46 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
     if (!p->enc) goto fail;
     for (size_t t = 0; t < hw; t++) p->enc[t] = tappable[t] ? -1 : -2;
 
-    /* forcing tiles */
-    size_t nforced = 0, nactive = 0, ntaps = 0;
-    {
+    /* forcing tiles (stencil mode: residual tiles in the same pass) */
+    size_t nforced = 0, nactive = 0, ntaps = 0, rcap = (size_t)w * 4 + 64, nr = 0;
+    if (p->stencil) {
+        p->restile = malloc(rcap * sizeof(int64_t));
+        p->resev = malloc(rcap * sizeof(int64_t));
+        if (!p->restile || !p->resev) goto fail;
+        size_t t = 0;
+        for (int r = 0; r < h; r++)
+            for (int c = 0; c < w; c++, t++) {
+                ntaps += tappable[t] ? 1 : 0;
+                if (!active[t]) continue;
+                nactive++;
+                int m = gather(p, (int64_t)t, r, c, qs, cf, us);
+                if (m) {
+                    int32_t L = qs[m - 1];
+                    if (p->enc[L] == -1 && p->inv[cf[m - 1]]) {
+                        p->enc[L] = us[m - 1];
+                        nforced++;
+                        continue;
+                    }
+                }
+                int64_t ev = (int64_t)t - p->emin;
+                if (ev >= (int64_t)hw) ev = (int64_t)hw - 1;
+                if (!m) ev = -1;
+                /* keep events non-decreasing in tile order */
+                if (nr && ev < p->resev[nr - 1]) ev = p->resev[nr - 1];
+                if (nr == rcap) {
+                    rcap *= 2;
+                    int64_t *a = realloc(p->restile, rcap * sizeof(int64_t));
+                    if (!a) goto fail;
+                    p->restile = a;
+                    a = realloc(p->resev, rcap * sizeof(int64_t));
+                    if (!a) goto fail;
+                    p->resev = a;
+                }
+                p->restile[nr] = (int64_t)t;
+                p->resev[nr] = ev;
+                nr++;
+            }
+    } else {
         size_t t = 0;
         for (int r = 0; r < h; r++)
             for (int c = 0; c < w; c++, t++) {
@@ -270,9 +334,12 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
     p->nsym = ntaps - nforced;
     p->nres = nactive - nforced;
     p->symtile = malloc((p->nsym + 1) * sizeof(int64_t));
-    p->restile = malloc((p->nres + 1) * sizeof(int64_t));
-    p->resev = malloc((p->nres + 1) * sizeof(int64_t));
-    if (!p->symtile || !p->restile || !p->resev) goto fail;
+    if (!p->symtile) goto fail;
+    if (!p->stencil) {
+        p->restile = malloc((p->nres + 1) * sizeof(int64_t));
+        p->resev = malloc((p->nres + 1) * sizeof(int64_t));
+        if (!p->restile || !p->resev) goto fail;
+    }
     {
         size_t s = 0;
         for (size_t t = 0; t < hw; t++)
@@ -281,21 +348,6 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
 
     /* residual tiles and the events at which they are evaluated */
     if (p->stencil) {
-        size_t k = 0, t = 0;
-        for (int r = 0; r < h; r++)
-            for (int c = 0; c < w; c++, t++) {
-                if (!active[t]) continue;
-                int m = gather(p, (int64_t)t, r, c, qs, cf, us);
-                if (m && p->enc[qs[m - 1]] == us[m - 1]) continue;   /* forces its last tap */
-                int64_t ev = (int64_t)t - p->emin;
-                if (ev >= (int64_t)hw) ev = (int64_t)hw - 1;
-                if (ev < 0 || !m) ev = m ? qs[m - 1] : -1;
-                /* keep events non-decreasing in tile order */
-                if (k && ev < p->resev[k - 1]) ev = p->resev[k - 1];
-                p->restile[k] = (int64_t)t;
-                p->resev[k] = ev;
-                k++;
-            }
         p->peak = (size_t)p->K;
     } else {
         int64_t *cntk = calloc(hw + 2, sizeof(int64_t));
