@@ -31,6 +31,9 @@ struct ml_chase {
     int rlo, rhi, clo, chi; /* interior: every offset lands on the board */
     int nz;               /* offsets with a non-zero coefficient (uniform pattern) */
     int *zu;
+    int uL, nd;           /* interior: the forcing offset and the other taps' deltas */
+    int64_t *delta;       /* nd: tap t is forced from taps t + delta[i] */
+    uint8_t *dcf;         /* nd: their coefficients */
     /* lists */
     int64_t *cstart;      /* hw + 1 */
     int32_t *ctap;
@@ -75,9 +78,12 @@ static inline int gather(const ml_chase *p, int64_t c, int r, int col, int32_t *
     }
     if (p->simple && r >= p->rlo && r < p->rhi && col >= p->clo && col < p->chi) {
         const int nz = p->nz;
+        const int *zu = p->zu;
+        const int64_t *duf = p->duf;
+        const uint8_t *cm = p->cmod;
         for (int i = 0; i < nz; i++) {
-            int u = p->zu[i];
-            qs[i] = (int32_t)(c - p->duf[u]); cf[i] = p->cmod[u]; us[i] = u;
+            int u = zu[i];
+            qs[i] = (int32_t)(c - duf[u]); us[i] = u; cf[i] = cm[u];
         }
         return nz;
     }
@@ -120,7 +126,7 @@ void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) {
 
 void ml_chase_free(ml_chase *p) {
     if (!p) return;
-    free(p->zu); free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
+    free(p->zu); free(p->delta); free(p->dcf); free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
     free(p->cstart); free(p->ctap); free(p->ccoef); free(p->slot);
     free(p->enc); free(p->symtile); free(p->restile); free(p->resev);
     free(p);
@@ -200,6 +206,7 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
     if (!p) return NULL;
     p->h = h; p->w = w; p->n = n; p->wrap = wrap;
     p->stencil = !wrap;
+    p->uL = -1;
     const size_t hw = (size_t)h * (size_t)w;
     p->hw = hw;
     for (int a = 1; a < n; a++)
@@ -249,8 +256,9 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
             if (p->duf[u] > fmax) fmax = p->duf[u];
             if (p->duf[u] < fmin) fmin = p->duf[u];
         }
-        p->K = fmax - fmin + 1;
-        if ((size_t)p->K > hw) p->K = (int64_t)hw;
+        /* ring of a power of two >= fmax - fmin + 1 slots (slot = tap & (K - 1)) */
+        p->K = 1;
+        while (p->K < fmax - fmin + 1) p->K *= 2;
         p->emin = fmin;
         /* interior fast path */
         p->zu = malloc((size_t)(k + 1) * sizeof(int));
@@ -266,6 +274,19 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
             if (p->udc[u] > p->clo) p->clo = p->udc[u];
             if (w + p->udc[u] < p->chi) p->chi = w + p->udc[u];
             if (p->cmod[u]) p->zu[p->nz++] = u;
+        }
+        p->delta = malloc((size_t)(p->nz + 1) * sizeof(int64_t));
+        p->dcf = malloc((size_t)(p->nz + 1));
+        if (!p->delta || !p->dcf) goto fail;
+        p->uL = -1;
+        p->nd = 0;
+        if (p->simple && p->nz && p->inv[p->cmod[p->zu[p->nz - 1]]]) {
+            p->uL = p->zu[p->nz - 1];
+            p->nd = p->nz - 1;
+            for (int i = 0; i < p->nd; i++) {
+                p->delta[i] = p->duf[p->uL] - p->duf[p->zu[i]];
+                p->dcf[i] = p->cmod[p->zu[i]];
+            }
         }
     } else {
         int e = build_lists(p, active, tappable, nu, udr, udc, npat, cnt, pat_of);
@@ -288,8 +309,16 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
                 ntaps += tappable[t] ? 1 : 0;
                 if (!active[t]) continue;
                 nactive++;
-                int m = gather(p, (int64_t)t, r, c, qs, cf, us);
-                if (m) {
+                int m;
+                if (p->uL >= 0 && r >= p->rlo && r < p->rhi && c >= p->clo && c < p->chi) {
+                    /* interior of a simple board: the last tap is t - duf[uL], a unit */
+                    int64_t L = (int64_t)t - p->duf[p->uL];
+                    if (p->enc[L] == -1) { p->enc[L] = p->uL; nforced++; continue; }
+                    m = p->nz;
+                } else {
+                    m = gather(p, (int64_t)t, r, c, qs, cf, us);
+                }
+                if (m && !(p->uL >= 0 && r >= p->rlo && r < p->rhi && c >= p->clo && c < p->chi)) {
                     int32_t L = qs[m - 1];
                     if (p->enc[L] == -1 && p->inv[cf[m - 1]]) {
                         p->enc[L] = us[m - 1];
@@ -408,7 +437,20 @@ fail:
 }
 
 static inline size_t slot_of(const ml_chase *p, int64_t q) {
-    return p->stencil ? (size_t)(q % p->K) : (size_t)p->slot[q];
+    return p->stencil ? (size_t)(q & (p->K - 1)) : (size_t)p->slot[q];
+}
+
+/* Columns [*c0, *c1) of row r whose taps, when forced with the interior offset
+ * uL, are forced by an interior tile (fixed deltas). Empty when not simple. */
+static inline void fast_cols(const ml_chase *p, int r, int *c0, int *c1) {
+    *c0 = *c1 = 0;
+    if (!p->stencil || p->uL < 0) return;
+    int rc = r + p->udr[p->uL];
+    if (rc < p->rlo || rc >= p->rhi) return;
+    int a = p->clo - p->udc[p->uL], b = p->chi - p->udc[p->uL];
+    if (a < 0) a = 0;
+    if (b > p->w) b = p->w;
+    if (a < b) { *c0 = a; *c1 = b; }
 }
 
 /* ------------------------------------------------------------------ numeric chase */
@@ -420,10 +462,28 @@ void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
     uint8_t cf[MAXC + 1];
     int us[MAXC + 1];
     size_t t = 0;
+    const int uL = p->uL, nd = p->nd;
+    const int64_t *dl = p->delta;
+    const int64_t dL = uL >= 0 ? p->duf[uL] : 0;
+    const uint8_t *dcf = p->dcf;
+    const uint32_t invL = uL >= 0 ? p->inv[p->cmod[uL]] : 0;
     for (int r = 0; r < h; r++) {
+        int c0, c1;
+        fast_cols(p, r, &c0, &c1);
         for (int col = 0; col < w; col++, t++) {
             int32_t e = p->enc[t];
-            if (e >= 0) {
+            if (e == uL && col >= c0 && col < c1) {
+                if (n == 2) {
+                    unsigned v = b[t + dL];
+                    for (int i = 0; i < nd; i++) v ^= x[t + dl[i]];
+                    x[t] = (uint8_t)(v & 1);
+                } else {
+                    uint32_t acc = 0;
+                    for (int i = 0; i < nd; i++) acc += (uint32_t)dcf[i] * x[t + dl[i]];
+                    uint32_t v = (b[t + dL] + n * 65536u - acc % n) % n;
+                    x[t] = (uint8_t)((v * invL) % n);
+                }
+            } else if (e >= 0) {
                 int rc, cc;
                 int64_t c = forcer(p, (int64_t)t, r, col, &rc, &cc);
                 int k = gather(p, c, rc, cc, qs, cf, us);
@@ -462,15 +522,36 @@ typedef struct {
     int status;
 } sym_job;
 
+/* v = xor of m source vectors (m >= 0), a few sources per pass over v. */
 __attribute__((target_clones("avx2", "default")))
-static void xor_into(uint64_t *restrict v, const uint64_t *restrict u, size_t len) {
-    for (size_t i = 0; i < len; i++) v[i] ^= u[i];
-}
-
-__attribute__((target_clones("avx2", "default")))
-static void xor3(uint64_t *restrict v, const uint64_t *restrict a, const uint64_t *restrict b,
-                 const uint64_t *restrict c, size_t len) {
-    for (size_t i = 0; i < len; i++) v[i] = a[i] ^ b[i] ^ c[i];
+static void xor_many(uint64_t *restrict v, const uint64_t *const *src, int m, size_t len) {
+    int i = 0;
+    if (m == 0) { memset(v, 0, len * sizeof(uint64_t)); return; }
+    if (m >= 4) {
+        const uint64_t *restrict a = src[0], *restrict b = src[1], *restrict c = src[2],
+                       *restrict d = src[3];
+        for (size_t j = 0; j < len; j++) v[j] = a[j] ^ b[j] ^ c[j] ^ d[j];
+        i = 4;
+    } else if (m == 3) {
+        const uint64_t *restrict a = src[0], *restrict b = src[1], *restrict c = src[2];
+        for (size_t j = 0; j < len; j++) v[j] = a[j] ^ b[j] ^ c[j];
+        return;
+    } else if (m == 2) {
+        const uint64_t *restrict a = src[0], *restrict b = src[1];
+        for (size_t j = 0; j < len; j++) v[j] = a[j] ^ b[j];
+        return;
+    } else {
+        memcpy(v, src[0], len * sizeof(uint64_t));
+        return;
+    }
+    for (; i + 2 <= m; i += 2) {
+        const uint64_t *restrict a = src[i], *restrict b = src[i + 1];
+        for (size_t j = 0; j < len; j++) v[j] ^= a[j] ^ b[j];
+    }
+    for (; i < m; i++) {
+        const uint64_t *restrict a = src[i];
+        for (size_t j = 0; j < len; j++) v[j] ^= a[j];
+    }
 }
 
 static void *sym_gf2_run(void *arg) {
@@ -480,29 +561,34 @@ static void *sym_gf2_run(void *arg) {
     const int h = p->h, w = p->w;
     uint64_t *M = J->M;
     uint64_t *V = calloc((p->peak + 1) * (len ? len : 1), sizeof(uint64_t));
-    if (!V) { J->status = 2; return NULL; }
+    const uint64_t **src = malloc((MAXC + 1) * sizeof(uint64_t *));
+    if (!V || !src) { free(V); free(src); J->status = 2; return NULL; }
     int32_t qs[MAXC + 1];
     uint8_t cf[MAXC + 1];
     int us[MAXC + 1];
     size_t k = 0;
     while (k < p->nres && p->resev[k] < 0) { memset(M + k * nw + lo, 0, len * sizeof(uint64_t)); k++; }
     size_t t = 0;
+    const int uL = p->uL, nd = p->nd;
+    const int64_t *dl = p->delta;
+    const int64_t mask = p->K - 1;
     for (int r = 0; r < h; r++) {
+        int c0, c1;
+        fast_cols(p, r, &c0, &c1);
         for (int col = 0; col < w; col++, t++) {
             int32_t e = p->enc[t];
-            if (e != -2) {
+            if (e == uL && col >= c0 && col < c1) {
+                uint64_t *v = V + (size_t)((int64_t)t & mask) * len;
+                for (int i = 0; i < nd; i++) src[i] = V + (size_t)(((int64_t)t + dl[i]) & mask) * len;
+                xor_many(v, src, nd, len);
+            } else if (e != -2) {
                 uint64_t *v = V + slot_of(p, (int64_t)t) * len;
                 if (e >= 0) {
                     int rc, cc;
                     int64_t c = forcer(p, (int64_t)t, r, col, &rc, &cc);
                     int m = gather(p, c, rc, cc, qs, cf, us) - 1;
-                    if (m == 3) {
-                        xor3(v, V + slot_of(p, qs[0]) * len, V + slot_of(p, qs[1]) * len,
-                             V + slot_of(p, qs[2]) * len, len);
-                    } else {
-                        memset(v, 0, len * sizeof(uint64_t));
-                        for (int i = 0; i < m; i++) xor_into(v, V + slot_of(p, qs[i]) * len, len);
-                    }
+                    for (int i = 0; i < m; i++) src[i] = V + slot_of(p, qs[i]) * len;
+                    xor_many(v, src, m, len);
                 } else {
                     memset(v, 0, len * sizeof(uint64_t));
                     size_t s = (size_t)(-3 - e);
@@ -512,14 +598,14 @@ static void *sym_gf2_run(void *arg) {
             while (k < p->nres && p->resev[k] == (int64_t)t) {
                 int64_t c = p->restile[k];
                 uint64_t *row = M + k * nw + lo;
-                memset(row, 0, len * sizeof(uint64_t));
                 int m = gather(p, c, (int)(c / w), (int)(c % w), qs, cf, us);
-                for (int i = 0; i < m; i++) xor_into(row, V + slot_of(p, qs[i]) * len, len);
+                for (int i = 0; i < m; i++) src[i] = V + slot_of(p, qs[i]) * len;
+                xor_many(row, src, m, len);
                 k++;
             }
         }
     }
-    free(V);
+    free(V); free(src);
     J->status = 0;
     return NULL;
 }
@@ -542,6 +628,41 @@ static void acc_store(uint8_t *restrict v, const int32_t *restrict acc, int32_t 
     else for (size_t i = 0; i < len; i++) v[i] = (uint8_t)fmod_n(fmod_n(acc[i], n, rn) * mul, n, rn);
 }
 
+/* v = -(sum of m vectors) mod n in uint8 lanes; needs m (n - 1) <= 255 and the
+ * reduction steps d = n 2^i (d <= 255) listed in subs (descending, ns of them). */
+__attribute__((target_clones("avx2", "default")))
+static void zn_negsum(uint8_t *restrict v, const uint8_t *const *src, int m, size_t len,
+                      uint8_t n, const uint8_t *subs, int ns) {
+    if (m >= 4) {
+        const uint8_t *restrict a = src[0], *restrict b = src[1], *restrict c = src[2],
+                      *restrict d = src[3];
+        for (size_t j = 0; j < len; j++) v[j] = (uint8_t)(a[j] + b[j] + c[j] + d[j]);
+        for (int i = 4; i < m; i++) {
+            const uint8_t *restrict e = src[i];
+            for (size_t j = 0; j < len; j++) v[j] = (uint8_t)(v[j] + e[j]);
+        }
+    } else if (m > 0) {
+        memcpy(v, src[0], len);
+        for (int i = 1; i < m; i++) {
+            const uint8_t *restrict e = src[i];
+            for (size_t j = 0; j < len; j++) v[j] = (uint8_t)(v[j] + e[j]);
+        }
+    } else {
+        memset(v, 0, len);
+    }
+    for (int i = 0; i < ns; i++) {
+        const uint8_t d = subs[i];
+        for (size_t j = 0; j < len; j++) {
+            uint8_t x = v[j], y = (uint8_t)(x - d);
+            v[j] = x < y ? x : y;
+        }
+    }
+    for (size_t j = 0; j < len; j++) {
+        uint8_t x = (uint8_t)(n - v[j]), y = (uint8_t)(x - n);
+        v[j] = x < y ? x : y;
+    }
+}
+
 static void *sym_zn_run(void *arg) {
     sym_job *J = arg;
     const ml_chase *p = J->p;
@@ -559,10 +680,44 @@ static void *sym_zn_run(void *arg) {
     size_t k = 0;
     while (k < p->nres && p->resev[k] < 0) { memset(M + k * ns + lo, 0, len); k++; }
     size_t t = 0;
+    const int uL = p->uL, nd = p->nd;
+    const int64_t *dl = p->delta;
+    const int64_t mask = p->K - 1;
+    const int32_t mnegL = uL >= 0 ? (n - p->inv[p->cmod[uL]]) % n : 0;
+    /* uint8 fast path: every coefficient 1 (so the forcing multiplier is -1) */
+    int small = uL >= 0 && p->cmod[uL] == 1 && nd * (n - 1) <= 255;
+    for (int i = 0; i < nd && small; i++) small = p->dcf[i] == 1;
+    uint8_t subs[16];
+    int nsubs = 0;
+    if (small) {
+        int c = 0;
+        while ((1 << c) < nd) c++;
+        for (int i = c - 1; i >= 0; i--) {
+            if (n * (1 << i) > 255) { small = 0; break; }
+            subs[nsubs++] = (uint8_t)(n * (1 << i));
+        }
+    }
+    const uint8_t **src = malloc((size_t)(nd + 1) * sizeof(uint8_t *));
+    if (!src) { free(V); free(acc); J->status = 2; return NULL; }
     for (int r = 0; r < h; r++) {
+        int c0, c1;
+        fast_cols(p, r, &c0, &c1);
         for (int col = 0; col < w; col++, t++) {
             int32_t e = p->enc[t];
-            if (e != -2) {
+            if (e == uL && col >= c0 && col < c1) {
+                uint8_t *v = V + (size_t)((int64_t)t & mask) * len;
+                if (small) {
+                    for (int i = 0; i < nd; i++) src[i] = V + (size_t)(((int64_t)t + dl[i]) & mask) * len;
+                    zn_negsum(v, src, nd, len, (uint8_t)n, subs, nsubs);
+                    goto events;
+                }
+                memset(acc, 0, len * sizeof(int32_t));
+                for (int i = 0; i < nd; i++) {
+                    acc_add(acc, V + (size_t)(((int64_t)t + dl[i]) & mask) * len, p->dcf[i], len);
+                    if (i % 200 == 199) acc_reduce(acc, len, n, rn);
+                }
+                acc_store(v, acc, mnegL, len, n, rn);
+            } else if (e != -2) {
                 uint8_t *v = V + slot_of(p, (int64_t)t) * len;
                 if (e >= 0) {
                     int rc, cc;
@@ -582,6 +737,7 @@ static void *sym_zn_run(void *arg) {
                     if (s >= lo && s < hi) v[s - lo] = 1;
                 }
             }
+        events:
             while (k < p->nres && p->resev[k] == (int64_t)t) {
                 int64_t c = p->restile[k];
                 int m = gather(p, c, (int)(c / w), (int)(c % w), qs, cf, us);
@@ -595,7 +751,7 @@ static void *sym_zn_run(void *arg) {
             }
         }
     }
-    free(V); free(acc);
+    free(V); free(acc); free(src);
     J->status = 0;
     return NULL;
 }
@@ -651,12 +807,14 @@ struct ml_res {
     uint64_t *Lb;      /* GF(2): rank x rw bits: rows i > k that got row k added */
     uint8_t *L8;       /* Z/p: rank x rows: multiplier f with row_i -= f row_k */
     uint8_t *pinv;     /* Z/p: rank: the inverse the pivot row was scaled by */
+    size_t ndef;       /* Z/n: columns without a unit pivot (the remainder block) */
+    size_t *defcol;
 };
 
 void ml_res_free(ml_res *f) {
     if (!f) return;
     free(f->U); free(f->U8); free(f->swap); free(f->pivcol); free(f->Lb); free(f->L8);
-    free(f->pinv); free(f);
+    free(f->pinv); free(f->defcol); free(f);
 }
 
 size_t ml_res_rank(const ml_res *f) { return f->rank; }
@@ -707,56 +865,123 @@ ml_res *ml_res_factor_gf2(const uint64_t *M, size_t rows, size_t cols, int threa
     return f;
 }
 
-ml_res *ml_res_factor_zp(const uint8_t *M, size_t rows, size_t cols, unsigned p) {
+/* ri = (ri + m rk) mod n over len entries (uint16 Barrett: q = x * M >> 16 is
+ * floor(x / n) or one more, for x < 2^16). */
+__attribute__((target_clones("avx2", "default")))
+static void zn_rowop(uint8_t *restrict ri, const uint8_t *restrict rk, uint16_t m, size_t len,
+                     uint16_t n, uint16_t M) {
+    for (size_t j = 0; j < len; j++) {
+        uint16_t x = (uint16_t)(ri[j] + m * rk[j]);
+        uint16_t q = (uint16_t)(((uint32_t)x * M) >> 16);
+        uint16_t r = (uint16_t)(x - q * n);
+        uint16_t r2 = (uint16_t)(r + n);
+        ri[j] = (uint8_t)(r < r2 ? r : r2);
+    }
+}
+
+ml_res *ml_res_factor_zn(const uint8_t *M, size_t rows, size_t cols, unsigned n) {
     ml_res *f = calloc(1, sizeof *f);
     if (!f) return NULL;
-    f->rows = rows; f->cols = cols; f->p = p;
+    f->rows = rows; f->cols = cols; f->p = n;
     size_t mx = rows < cols ? rows : cols;
     f->U8 = malloc(rows * cols + 1);
     f->swap = malloc((mx + 1) * sizeof(size_t));
     f->pivcol = malloc((mx + 1) * sizeof(size_t));
     f->L8 = calloc(mx * rows + 1, 1);
     f->pinv = malloc(mx + 1);
-    if (!f->U8 || !f->swap || !f->pivcol || !f->L8 || !f->pinv) { ml_res_free(f); return NULL; }
+    f->defcol = malloc((cols + 1) * sizeof(size_t));
+    if (!f->U8 || !f->swap || !f->pivcol || !f->L8 || !f->pinv || !f->defcol) {
+        ml_res_free(f);
+        return NULL;
+    }
     if (rows != 0 && cols != 0) memcpy(f->U8, M, rows * cols);
     uint8_t inv[256] = {0};
-    for (unsigned a = 1; a < p; a++)
-        for (unsigned b = 1; b < p; b++)
-            if ((a * b) % p == 1) { inv[a] = (uint8_t)b; break; }
-    const int32_t P = (int32_t)p;
-    const float rp = 1.0f / (float)p;
+    for (unsigned a = 1; a < n; a++)
+        for (unsigned b = 1; b < n; b++)
+            if ((a * b) % n == 1) { inv[a] = (uint8_t)b; break; }
+    const uint16_t N = (uint16_t)n;
+    const uint16_t BM = (uint16_t)((65536u + n - 1) / n > 65535u ? 65535u : (65536u + n - 1) / n);
     uint8_t *U = f->U8;
-    size_t k = 0;
-    for (size_t col = 0; col < cols && k < rows; col++) {
+    size_t k = 0, j0 = cols;
+    for (size_t col = 0; col < cols; col++) {
         size_t piv = rows;
-        for (size_t i = k; i < rows; i++)
-            if (U[i * cols + col]) { piv = i; break; }
-        if (piv == rows) continue;
+        if (k < rows)
+            for (size_t i = k; i < rows; i++)
+                if (inv[U[i * cols + col]]) { piv = i; break; }
+        if (piv == rows) {
+            f->defcol[f->ndef++] = col;
+            if (j0 == cols) j0 = col;
+            continue;
+        }
+        size_t js = j0 < col ? j0 : col;
         if (piv != k) {
-            for (size_t j = col; j < cols; j++) {
+            for (size_t j = js; j < cols; j++) {
                 uint8_t t = U[k * cols + j]; U[k * cols + j] = U[piv * cols + j]; U[piv * cols + j] = t;
             }
         }
         f->swap[k] = piv;
         f->pivcol[k] = col;
         uint8_t *pk = U + k * cols;
-        const int32_t iv = inv[pk[col]];
+        const unsigned iv = inv[pk[col]];
         f->pinv[k] = (uint8_t)iv;
         if (iv != 1)
-            for (size_t j = col; j < cols; j++) pk[j] = (uint8_t)fmod_n(pk[j] * iv, P, rp);
+            for (size_t j = js; j < cols; j++) pk[j] = (uint8_t)((pk[j] * iv) % n);
         uint8_t *Lk = f->L8 + k * rows;
         for (size_t i = k + 1; i < rows; i++) {
             uint8_t *ri = U + i * cols;
-            int32_t fi = ri[col];
+            unsigned fi = ri[col];
             if (!fi) continue;
             Lk[i] = (uint8_t)fi;
-            const int32_t m = P - fi;
-            for (size_t j = col; j < cols; j++) ri[j] = (uint8_t)fmod_n(ri[j] + m * pk[j], P, rp);
+            zn_rowop(ri + js, pk + js, (uint16_t)(n - fi), cols - js, N, BM);
         }
         k++;
     }
     f->rank = k;
+    if (BM == 65535u) { /* n == 1 cannot happen; keep the compiler quiet */ }
     return f;
+}
+
+size_t ml_res_ndef(const ml_res *f) { return f->ndef; }
+
+void ml_res_deferred(const ml_res *f, int64_t *out) {
+    for (size_t i = 0; i < f->ndef; i++) out[i] = (int64_t)f->defcol[i];
+}
+
+void ml_res_block(const ml_res *f, uint8_t *B) {
+    for (size_t i = f->rank; i < f->rows; i++)
+        for (size_t d = 0; d < f->ndef; d++)
+            B[(i - f->rank) * f->ndef + d] = f->U8[i * f->cols + f->defcol[d]];
+}
+
+void ml_res_forward(const ml_res *f, const uint8_t *rhs, uint8_t *y) {
+    const size_t rows = f->rows;
+    const unsigned n = f->p;
+    if (rows) memcpy(y, rhs, rows);
+    for (size_t k = 0; k < f->rank; k++) {
+        size_t s = f->swap[k];
+        if (s != k) { uint8_t t = y[k]; y[k] = y[s]; y[s] = t; }
+        y[k] = (uint8_t)((y[k] * (unsigned)f->pinv[k]) % n);
+        unsigned yk = y[k];
+        if (!yk) continue;
+        const uint8_t *Lk = f->L8 + k * rows;
+        for (size_t i = k + 1; i < rows; i++)
+            if (Lk[i]) y[i] = (uint8_t)((y[i] + (n - Lk[i]) * yk) % n);
+    }
+}
+
+void ml_res_back(const ml_res *f, const uint8_t *y, const uint8_t *ydef, uint8_t *z) {
+    const size_t cols = f->cols;
+    const unsigned n = f->p;
+    memset(z, 0, cols);
+    for (size_t d = 0; d < f->ndef; d++) z[f->defcol[d]] = ydef ? ydef[d] : 0;
+    for (size_t kk = f->rank; kk-- > 0;) {
+        const uint8_t *row = f->U8 + kk * cols;
+        size_t pc = f->pivcol[kk];
+        uint64_t acc = 0;
+        for (size_t j = 0; j < cols; j++) acc += (uint32_t)row[j] * z[j];
+        acc %= n;
+        z[pc] = (uint8_t)(((y ? y[kk] : 0) + n - acc) % n);
+    }
 }
 
 /* Back substitution: z (cols) from the transformed rhs y (rank entries used). */
@@ -769,22 +994,6 @@ static void back_gf2(const ml_res *f, const uint8_t *y, uint64_t *zw) {
         for (size_t j = wd; j < nw; j++) acc ^= row[j] & zw[j];
         unsigned v = (y ? y[kk] : 0) ^ (unsigned)(__builtin_popcountll(acc) & 1);
         if (v) zw[wd] |= (uint64_t)1 << (f->pivcol[kk] % 64);
-    }
-}
-
-static void back_zp(const ml_res *f, const uint8_t *y, uint8_t *z) {
-    const size_t cols = f->cols;
-    const unsigned p = f->p;
-    for (size_t kk = f->rank; kk-- > 0;) {
-        const uint8_t *row = f->U8 + kk * cols;
-        size_t pc = f->pivcol[kk];
-        uint32_t acc = 0;
-        for (size_t j = pc + 1; j < cols; j++) {
-            acc += (uint32_t)row[j] * z[j];
-            if ((j & 1023) == 0) acc %= p;
-        }
-        acc %= p;
-        z[pc] = (uint8_t)(((y ? y[kk] : 0) + p - acc) % p);
     }
 }
 
@@ -819,20 +1028,6 @@ int ml_res_solve(const ml_res *f, const uint8_t *rhs, uint8_t *z) {
             for (size_t j = 0; j < cols; j++) z[j] = (uint8_t)((zw[j / 64] >> (j % 64)) & 1);
             free(zw);
         }
-    } else {
-        const unsigned p = f->p;
-        for (size_t k = 0; k < f->rank; k++) {
-            size_t s = f->swap[k];
-            if (s != k) { uint8_t t = y[k]; y[k] = y[s]; y[s] = t; }
-            y[k] = (uint8_t)((y[k] * (unsigned)f->pinv[k]) % p);
-            unsigned yk = y[k];
-            if (!yk) continue;
-            const uint8_t *Lk = f->L8 + k * rows;
-            for (size_t i = k + 1; i < rows; i++)
-                if (Lk[i]) y[i] = (uint8_t)((y[i] + (p - Lk[i]) * yk) % p);
-        }
-        for (size_t i = f->rank; i < rows; i++) if (y[i]) { ok = 0; break; }
-        if (ok) back_zp(f, y, z);
     }
     free(y);
     return ok;
@@ -854,9 +1049,6 @@ void ml_res_kernel(const ml_res *f, uint8_t *K) {
             zw[j / 64] |= (uint64_t)1 << (j % 64);
             back_gf2(f, NULL, zw);
             for (size_t i = 0; i < cols; i++) z[i] = (uint8_t)((zw[i / 64] >> (i % 64)) & 1);
-        } else {
-            z[j] = 1;
-            back_zp(f, NULL, z);
         }
         out++;
     }

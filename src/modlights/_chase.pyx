@@ -28,7 +28,12 @@ cdef extern from "chase.h":
     void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                           uint8_t *x, uint8_t *rho) nogil
     ml_res *ml_res_factor_gf2(const uint64_t *M, size_t rows, size_t cols, int threads) nogil
-    ml_res *ml_res_factor_zp(const uint8_t *M, size_t rows, size_t cols, unsigned p) nogil
+    ml_res *ml_res_factor_zn(const uint8_t *M, size_t rows, size_t cols, unsigned n) nogil
+    size_t ml_res_ndef(const ml_res *f) nogil
+    void ml_res_deferred(const ml_res *f, int64_t *out) nogil
+    void ml_res_block(const ml_res *f, uint8_t *B) nogil
+    void ml_res_forward(const ml_res *f, const uint8_t *rhs, uint8_t *y) nogil
+    void ml_res_back(const ml_res *f, const uint8_t *y, const uint8_t *ydef, uint8_t *z) nogil
     void ml_res_free(ml_res *f) nogil
     size_t ml_res_rank(const ml_res *f) nogil
     int ml_res_solve(const ml_res *f, const uint8_t *rhs, uint8_t *z) nogil
@@ -191,11 +196,14 @@ cdef class Plan:
 cdef class Residual:
     """A factored dense residual system M z = rho over GF(2) or Z/p, p prime."""
     cdef ml_res *f
-    cdef readonly size_t rows, cols, rank
+    cdef readonly size_t rows, cols, rank, ndef
     cdef readonly unsigned p
+    cdef bint _packed
 
     def __cinit__(self):
         self.f = NULL
+        self.ndef = 0
+        self._packed = False
 
     def __dealloc__(self):
         if self.f != NULL:
@@ -218,33 +226,94 @@ cdef class Residual:
         if r.f == NULL:
             raise MemoryError("residual factorisation could not allocate")
         r.rows, r.cols, r.p = rows, cols, 2
+        r._packed = True
         r.rank = ml_res_rank(r.f)
         return r
 
     @staticmethod
-    def zp(M, unsigned p):
-        """M: (rows, cols) uint8 with entries < p, p prime."""
+    def zn(M, unsigned n):
+        """M: (rows, cols) uint8 with entries < n, any n in 2..255 (unit pivots only)."""
         A = np.ascontiguousarray(M, dtype=np.uint8)
         if A.ndim != 2:
             raise ValueError("matrix must be 2-D")
-        if not 2 <= p <= 255:
-            raise ValueError("p must be from 2 to 255")
-        if A.size and int(A.max()) >= p:
-            raise ValueError(f"entries must be < {p}")
+        if not 2 <= n <= 255:
+            raise ValueError("n must be from 2 to 255")
+        if A.size and int(A.max()) >= n:
+            raise ValueError(f"entries must be < {n}")
         cdef Residual r = Residual()
         cdef size_t rows = A.shape[0], cols = A.shape[1]
         A = np.concatenate([A.reshape(-1), np.zeros(1, np.uint8)])
         cdef const uint8_t[::1] Av = A
         with nogil:
-            r.f = ml_res_factor_zp(&Av[0], rows, cols, p)
+            r.f = ml_res_factor_zn(&Av[0], rows, cols, n)
         if r.f == NULL:
             raise MemoryError("residual factorisation could not allocate")
-        r.rows, r.cols, r.p = rows, cols, p
+        r.rows, r.cols, r.p = rows, cols, n
         r.rank = ml_res_rank(r.f)
+        r.ndef = ml_res_ndef(r.f)
         return r
 
+    def deferred(self):
+        """Columns without a unit pivot (Z/n)."""
+        out = np.zeros(self.ndef + 1, dtype=np.int64)
+        cdef int64_t[::1] o = out
+        if self.p != 2 or self.ndef:
+            ml_res_deferred(self.f, &o[0])
+        return out[:self.ndef]
+
+    def block(self):
+        """The remainder block B ((rows - rank) x ndef) over the deferred columns (Z/n)."""
+        self._zn_only()
+        k = (self.rows - self.rank) * self.ndef
+        B = np.zeros(k + 1, dtype=np.uint8)
+        cdef uint8_t[::1] Bv = B
+        ml_res_block(self.f, &Bv[0])
+        return B[:k].reshape(self.rows - self.rank, self.ndef)
+
+    def forward(self, rhs):
+        """y = the recorded row operations applied to rhs (Z/n)."""
+        self._zn_only()
+        b = np.ascontiguousarray(rhs, dtype=np.uint8).reshape(-1)
+        if b.shape[0] != self.rows:
+            raise ValueError(f"rhs must have {self.rows} entries")
+        if self.rows and int(b.max()) >= self.p:
+            raise ValueError(f"rhs entries must be < {self.p}")
+        b = np.concatenate([b, np.zeros(1, np.uint8)])
+        y = np.zeros(self.rows + 1, dtype=np.uint8)
+        cdef const uint8_t[::1] bv = b
+        cdef uint8_t[::1] yv = y
+        with nogil:
+            ml_res_forward(self.f, &bv[0], &yv[0])
+        return y[:self.rows]
+
+    def back(self, y, ydef):
+        """z with z[deferred] = ydef and the pivot entries solving the pivot rows of
+        the forward-transformed system with right-hand side y (Z/n)."""
+        self._zn_only()
+        yy = np.ascontiguousarray(y, dtype=np.uint8).reshape(-1)
+        dd = np.ascontiguousarray(ydef, dtype=np.uint8).reshape(-1)
+        if yy.shape[0] != self.rows or dd.shape[0] != self.ndef:
+            raise ValueError(f"y must have {self.rows} and ydef {self.ndef} entries")
+        if (yy.size and int(yy.max()) >= self.p) or (dd.size and int(dd.max()) >= self.p):
+            raise ValueError(f"entries must be < {self.p}")
+        yy = np.concatenate([yy, np.zeros(1, np.uint8)])
+        dd = np.concatenate([dd, np.zeros(1, np.uint8)])
+        z = np.zeros(self.cols + 1, dtype=np.uint8)
+        cdef const uint8_t[::1] yv = yy
+        cdef const uint8_t[::1] dv = dd
+        cdef uint8_t[::1] zv = z
+        with nogil:
+            ml_res_back(self.f, &yv[0], &dv[0], &zv[0])
+        return z[:self.cols]
+
+    def _zn_only(self):
+        if self._packed:
+            raise ValueError("this operation is for Z/n residuals")
+
     def solve(self, rhs):
-        """(z uint8 (cols,), ok) for M z = rhs."""
+        """(z uint8 (cols,), ok) for M z = rhs (GF(2) packed residuals)."""
+        if not self._packed:
+            raise ValueError("solve is for GF(2) residuals; use forward/back for Z/n")
         b = np.ascontiguousarray(rhs, dtype=np.uint8).reshape(-1)
         if b.shape[0] != self.rows:
             raise ValueError(f"rhs must have {self.rows} entries")
@@ -262,7 +331,9 @@ cdef class Residual:
         return z[:self.cols], bool(ok)
 
     def kernel(self):
-        """Basis of ker M: (cols - rank, cols) uint8."""
+        """Basis of ker M: (cols - rank, cols) uint8 (GF(2) packed residuals)."""
+        if not self._packed:
+            raise ValueError("kernel is for GF(2) residuals")
         k = self.cols - self.rank
         K = np.zeros((k * self.cols + 1,), dtype=np.uint8)
         cdef uint8_t[::1] Kv = K

@@ -14,8 +14,9 @@ forced nothing give a small residual system ``M z = rho`` over the symbols
 
 :class:`ChaseEngine` implements the engine interface of :class:`Solver`
 (``kernel_size``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
-``pseudo_inverse()``). The residual system is solved in C for n = 2 (packed) and
-prime n; composite n uses the reference engine on the (small) residual matrix.
+``pseudo_inverse()``). The residual system is eliminated in C (packed for n = 2;
+unit pivots for any other n, rings included); the columns left without a unit pivot
+form a small block handed to the reference engine (ring-correct Smith form).
 """
 from __future__ import annotations
 
@@ -98,18 +99,19 @@ class ChaseEngine:
         self.plan = build_plan(board)
         self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
         self._dense = None
+        self._zn = self._Bref = None
         if n == 2:
             M = self.plan.matrix_gf2(threads)
             self._res = _chase.Residual.gf2(M, self.nsym)
-            self._ref = None
         else:
             M = self.plan.matrix_zn(threads)
-            if is_prime(n):
-                self._res = _chase.Residual.zp(M, n)
-                self._ref = None
-            else:
-                self._res = None
-                self._ref = ReferenceEngine(M, n)
+            self._res = None
+            # unit pivots in C; what has no unit pivot is a small block B for the
+            # reference engine (ring-correct for composite n)
+            self._zn = zn = _chase.Residual.zn(M, n)
+            self._B = zn.block()
+            if self._B.shape[0] and self._B.shape[1]:
+                self._Bref = ReferenceEngine(self._B, n)
 
     # ---------------------------------------------------------------- helpers
     def _b_grid(self, rhs: np.ndarray) -> np.ndarray:
@@ -125,8 +127,22 @@ class ChaseEngine:
     def _res_solve(self, rho: np.ndarray) -> tuple[np.ndarray | None, bool]:
         if self._res is not None:
             return self._res.solve(rho)
-        Z, ok = self._ref.solve(rho[None, :])
-        return Z[0], bool(ok[0])
+        zn = self._zn
+        y = zn.forward(rho)
+        y2 = y[int(zn.rank):]
+        nd = int(zn.ndef)
+        if nd == 0:
+            if y2.any():
+                return None, False
+            ydef = np.zeros(0, np.uint8)
+        elif self._Bref is None:          # no rows left: the deferred symbols are free
+            ydef = np.zeros(nd, np.uint8)
+        else:
+            Z, ok = self._Bref.solve(y2[None, :])
+            if not ok[0]:
+                return None, False
+            ydef = Z[0]
+        return zn.back(y, ydef), True
 
     # ---------------------------------------------------------------- interface
     @property
@@ -138,14 +154,34 @@ class ChaseEngine:
     def kernel_size(self) -> int:
         if self._res is not None:
             return self.n ** (self.nsym - int(self._res.rank))
-        return int(self._ref.kernel_size)
+        nd = int(self._zn.ndef)
+        if nd == 0:
+            return 1
+        if self._Bref is None:
+            return self.n ** nd
+        return int(self._Bref.kernel_size)
 
-    def generators(self) -> tuple[np.ndarray, list[int]]:
+    def _residual_generators(self) -> tuple[np.ndarray, list[int]]:
+        """Generators of ker M over the symbols, with their orders."""
         if self._res is not None:
             Hs = self._res.kernel()
-            orders = [self.n] * Hs.shape[0]
+            return Hs, [self.n] * Hs.shape[0]
+        zn = self._zn
+        nd = int(zn.ndef)
+        if nd == 0:
+            return np.zeros((0, self.nsym), np.uint8), []
+        if self._Bref is None:
+            G, orders = np.eye(nd, dtype=np.uint8), [self.n] * nd
         else:
-            Hs, orders = self._ref.generators()
+            G, orders = self._Bref.generators()
+        y0 = np.zeros(self.nres, np.uint8)
+        Hs = np.zeros((len(orders), self.nsym), np.uint8)
+        for i in range(len(orders)):
+            Hs[i] = zn.back(y0, G[i])
+        return Hs, list(orders)
+
+    def generators(self) -> tuple[np.ndarray, list[int]]:
+        Hs, orders = self._residual_generators()
         H = np.zeros((len(orders), self.r), dtype=np.uint8)
         zero_b = np.zeros(self._hw, dtype=np.uint8)
         for i in range(len(orders)):
