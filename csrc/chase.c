@@ -454,6 +454,51 @@ static inline void fast_cols(const ml_chase *p, int r, int *c0, int *c1) {
 }
 
 /* ------------------------------------------------------------------ numeric chase */
+/* One tap of the numeric chase, the general way. */
+static inline void num_tap(const ml_chase *p, size_t t, int r, int col, const uint8_t *b,
+                           const uint8_t *z, uint8_t *x, int32_t *qs, uint8_t *cf, int *us) {
+    const uint32_t n = (uint32_t)p->n;
+    int32_t e = p->enc[t];
+    if (e >= 0) {
+        int rc, cc;
+        int64_t c = forcer(p, (int64_t)t, r, col, &rc, &cc);
+        int k = gather(p, c, rc, cc, qs, cf, us);
+        if (n == 2) {
+            unsigned v = b[c];
+            for (int i = 0; i < k - 1; i++) v ^= x[qs[i]];
+            x[t] = (uint8_t)(v & 1);
+        } else {
+            uint32_t acc = 0;
+            for (int i = 0; i < k - 1; i++) acc += (uint32_t)cf[i] * x[qs[i]];
+            uint32_t v = (b[c] + n * 65536u - acc % n) % n;
+            x[t] = (uint8_t)((v * p->inv[cf[k - 1]]) % n);
+        }
+    } else if (e <= -3) {
+        x[t] = z ? z[-3 - e] : 0;
+    } else {
+        x[t] = 0;
+    }
+}
+
+/* GF(2): xo[j] = (bb[j] ^ xor of src[i][j]) & 1 for a run of taps with no
+ * dependencies inside the run (every delta <= -len). */
+__attribute__((target_clones("avx2", "default")))
+static void gf2_seg(uint8_t *restrict xo, const uint8_t *restrict bb, const uint8_t *const *src,
+                    int nd, size_t len) {
+    if (nd == 4) {
+        const uint8_t *restrict a = src[0], *restrict b = src[1], *restrict c = src[2],
+                      *restrict d = src[3];
+        for (size_t j = 0; j < len; j++) xo[j] = (uint8_t)((bb[j] ^ a[j] ^ b[j] ^ c[j] ^ d[j]) & 1);
+        return;
+    }
+    for (size_t j = 0; j < len; j++) xo[j] = bb[j];
+    for (int i = 0; i < nd; i++) {
+        const uint8_t *restrict a = src[i];
+        for (size_t j = 0; j < len; j++) xo[j] ^= a[j];
+    }
+    for (size_t j = 0; j < len; j++) xo[j] &= 1;
+}
+
 void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                       uint8_t *x, uint8_t *rho) {
     const int h = p->h, w = p->w;
@@ -461,15 +506,38 @@ void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
     int32_t qs[MAXC + 1];
     uint8_t cf[MAXC + 1];
     int us[MAXC + 1];
+    const uint8_t *src[MAXC + 1];
     size_t t = 0;
     const int uL = p->uL, nd = p->nd;
     const int64_t *dl = p->delta;
     const int64_t dL = uL >= 0 ? p->duf[uL] : 0;
     const uint8_t *dcf = p->dcf;
     const uint32_t invL = uL >= 0 ? p->inv[p->cmod[uL]] : 0;
+    /* runs of taps computed at once (GF(2)): at most -max(delta) long */
+    int64_t vchunk = 0;
+    if (n == 2 && uL >= 0) {
+        int64_t mx = -1;
+        for (int i = 0; i < nd; i++) if (dl[i] > mx || i == 0) mx = dl[i];
+        vchunk = nd ? (mx < 0 ? -mx : 0) : 1 << 20;
+    }
     for (int r = 0; r < h; r++) {
         int c0, c1;
         fast_cols(p, r, &c0, &c1);
+        if (vchunk > 0 && c0 < c1) {
+            int col = 0;
+            for (; col < c0; col++, t++) num_tap(p, t, r, col, b, z, x, qs, cf, us);
+            while (col < c1) {
+                int64_t len = c1 - col < vchunk ? c1 - col : vchunk;
+                for (int i = 0; i < nd; i++) src[i] = x + (int64_t)t + dl[i];
+                gf2_seg(x + t, b + (int64_t)t + dL, src, nd, (size_t)len);
+                for (int64_t i = 0; i < len; i++)
+                    if (p->enc[t + (size_t)i] != uL)
+                        num_tap(p, t + (size_t)i, r, col + (int)i, b, z, x, qs, cf, us);
+                col += (int)len; t += (size_t)len;
+            }
+            for (; col < w; col++, t++) num_tap(p, t, r, col, b, z, x, qs, cf, us);
+            continue;
+        }
         for (int col = 0; col < w; col++, t++) {
             int32_t e = p->enc[t];
             if (e == uL && col >= c0 && col < c1) {
@@ -483,24 +551,8 @@ void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                     uint32_t v = (b[t + dL] + n * 65536u - acc % n) % n;
                     x[t] = (uint8_t)((v * invL) % n);
                 }
-            } else if (e >= 0) {
-                int rc, cc;
-                int64_t c = forcer(p, (int64_t)t, r, col, &rc, &cc);
-                int k = gather(p, c, rc, cc, qs, cf, us);
-                if (n == 2) {
-                    unsigned v = b[c];
-                    for (int i = 0; i < k - 1; i++) v ^= x[qs[i]];
-                    x[t] = (uint8_t)(v & 1);
-                } else {
-                    uint32_t acc = 0;
-                    for (int i = 0; i < k - 1; i++) acc += (uint32_t)cf[i] * x[qs[i]];
-                    uint32_t v = (b[c] + n * 65536u - acc % n) % n;
-                    x[t] = (uint8_t)((v * p->inv[cf[k - 1]]) % n);
-                }
-            } else if (e <= -3) {
-                x[t] = z ? z[-3 - e] : 0;
             } else {
-                x[t] = 0;
+                num_tap(p, t, r, col, b, z, x, qs, cf, us);
             }
         }
     }
