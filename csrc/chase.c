@@ -606,6 +606,36 @@ static void xor_many(uint64_t *restrict v, const uint64_t *const *src, int m, si
     }
 }
 
+/* Interior run of the GF(2) symbolic chase: taps t0, t0 + 1, ... (at most cnt) while
+ * they are forced through the interior offset. Returns how many were done. */
+__attribute__((target_clones("avx2", "default")))
+static size_t gf2_sym_run(uint64_t *V, size_t len, int64_t mask, const int32_t *enc, int uL,
+                          int64_t t0, size_t cnt, const int64_t *dl, int nd,
+                          const uint64_t **src) {
+    size_t i = 0;
+    if (nd == 4) {
+        const int64_t d0 = dl[0], d1 = dl[1], d2 = dl[2], d3 = dl[3];
+        for (; i < cnt; i++) {
+            const int64_t t = t0 + (int64_t)i;
+            if (enc[t] != uL) break;
+            uint64_t *restrict v = V + (size_t)(t & mask) * len;
+            const uint64_t *restrict a = V + (size_t)((t + d0) & mask) * len;
+            const uint64_t *restrict b = V + (size_t)((t + d1) & mask) * len;
+            const uint64_t *restrict c = V + (size_t)((t + d2) & mask) * len;
+            const uint64_t *restrict d = V + (size_t)((t + d3) & mask) * len;
+            for (size_t j = 0; j < len; j++) v[j] = a[j] ^ b[j] ^ c[j] ^ d[j];
+        }
+        return i;
+    }
+    for (; i < cnt; i++) {
+        const int64_t t = t0 + (int64_t)i;
+        if (enc[t] != uL) break;
+        for (int q = 0; q < nd; q++) src[q] = V + (size_t)((t + dl[q]) & mask) * len;
+        xor_many(V + (size_t)(t & mask) * len, src, nd, len);
+    }
+    return i;
+}
+
 static void *sym_gf2_run(void *arg) {
     sym_job *J = arg;
     const ml_chase *p = J->p;
@@ -619,21 +649,36 @@ static void *sym_gf2_run(void *arg) {
     uint8_t cf[MAXC + 1];
     int us[MAXC + 1];
     size_t k = 0;
-    while (k < p->nres && p->resev[k] < 0) { memset(M + k * nw + lo, 0, len * sizeof(uint64_t)); k++; }
+    const size_t nres = p->nres;
+    while (k < nres && p->resev[k] < 0) { memset(M + k * nw + lo, 0, len * sizeof(uint64_t)); k++; }
     size_t t = 0;
     const int uL = p->uL, nd = p->nd;
     const int64_t *dl = p->delta;
     const int64_t mask = p->K - 1;
+#define GF2_EVENTS(tt)                                                                   \
+    while (k < nres && p->resev[k] == (int64_t)(tt)) {                                   \
+        int64_t c_ = p->restile[k];                                                      \
+        int m_ = gather(p, c_, (int)(c_ / w), (int)(c_ % w), qs, cf, us);                \
+        for (int i_ = 0; i_ < m_; i_++) src[i_] = V + slot_of(p, qs[i_]) * len;          \
+        xor_many(M + k * nw + lo, src, m_, len);                                         \
+        k++;                                                                             \
+    }
     for (int r = 0; r < h; r++) {
         int c0, c1;
         fast_cols(p, r, &c0, &c1);
-        for (int col = 0; col < w; col++, t++) {
+        int col = 0;
+        while (col < w) {
             int32_t e = p->enc[t];
             if (e == uL && col >= c0 && col < c1) {
-                uint64_t *v = V + (size_t)((int64_t)t & mask) * len;
-                for (int i = 0; i < nd; i++) src[i] = V + (size_t)(((int64_t)t + dl[i]) & mask) * len;
-                xor_many(v, src, nd, len);
-            } else if (e != -2) {
+                int64_t lim = (int64_t)t - col + c1;
+                if (k < nres && p->resev[k] + 1 < lim) lim = p->resev[k] + 1;
+                size_t done = gf2_sym_run(V, len, mask, p->enc, uL, (int64_t)t,
+                                          (size_t)(lim - (int64_t)t), dl, nd, src);
+                t += done; col += (int)done;
+                GF2_EVENTS(t - 1)
+                continue;
+            }
+            if (e != -2) {
                 uint64_t *v = V + slot_of(p, (int64_t)t) * len;
                 if (e >= 0) {
                     int rc, cc;
@@ -647,16 +692,11 @@ static void *sym_gf2_run(void *arg) {
                     if (s / 64 >= lo && s / 64 < hi) v[s / 64 - lo] = (uint64_t)1 << (s % 64);
                 }
             }
-            while (k < p->nres && p->resev[k] == (int64_t)t) {
-                int64_t c = p->restile[k];
-                uint64_t *row = M + k * nw + lo;
-                int m = gather(p, c, (int)(c / w), (int)(c % w), qs, cf, us);
-                for (int i = 0; i < m; i++) src[i] = V + slot_of(p, qs[i]) * len;
-                xor_many(row, src, m, len);
-                k++;
-            }
+            GF2_EVENTS(t)
+            col++; t++;
         }
     }
+#undef GF2_EVENTS
     free(V); free(src);
     J->status = 0;
     return NULL;

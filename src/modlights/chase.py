@@ -84,7 +84,7 @@ class ChaseEngine:
 
     name = "chase"
 
-    def __init__(self, board: Board, threads: int | None = None):
+    def __init__(self, board: Board, threads: int | None = 1):
         from . import _chase
         if not board.is_grid:
             raise ValueError("method='chase' needs a grid board (Board.grid); "
