@@ -177,3 +177,31 @@ def test_bench_large_rows():
     rows = bench_large([16, (8, 12)], n=3, repeats=1)
     assert [r[0] for r in rows] == ["16x16", "8x12"]
     assert all(r[1] == 3 and r[2] == "cross" and r[3] > 0 for r in rows)
+
+
+@pytest.mark.parametrize("pattern", NAMES + [[(0, 0), (2, 1), (-1, -2)], [(1, 0), (0, 1)]])
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_medium_uniform_boards_equal_dense(pattern, n):
+    """Boards large enough for the interior fast paths of the chase."""
+    rng = np.random.default_rng(n)
+    b = ml.Board.grid(14, 17, states=n, pattern=pattern)
+    chase, dense = ChaseEngine(b), ReferenceEngine(b.matrix(), n)
+    assert chase.kernel_size == dense.kernel_size
+    H, _ = chase.generators()
+    assert not (b.matrix().astype(np.int64) @ H.T.astype(np.int64) % n).any()
+    for solvable in (True, False):
+        state = b.random_state(rng=rng, solvable=solvable)
+        rhs = (-b.cell_vector(b.coerce_state(state)).astype(np.int64)) % n
+        X, ok = chase.solve(rhs[None, :])
+        assert bool(ok[0]) == bool(dense.solve(rhs[None, :])[1][0])
+        if ok[0]:
+            assert not b.apply(state, b.from_tap_vector(X[0])).any()
+
+
+@pytest.mark.parametrize("pattern", NAMES)
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_large_boards_verified_by_application(pattern, n):
+    b = ml.Board.grid(150, 130, states=n, pattern=pattern)
+    state = b.random_state(rng=1)
+    sol = ml.Solver(b, method="chase").solve(state, minimal=False)
+    assert not b.apply(state, sol.taps).any()
