@@ -20,7 +20,7 @@
  * ml_chase_plan builds the structure; ml_chase_matrix_{gf2,zn} run the symbolic
  * chase (linear parts only, a sliding set of live taps); ml_chase_numeric replays
  * the chase numerically. ml_res_* is the small dense residual solver (GF(2)
- * packed and prime n; composite n is left to the caller).
+ * packed; any n by unit pivots, leaving a remainder block to the caller).
  */
 #ifndef ML_CHASE_H
 #define ML_CHASE_H
@@ -58,8 +58,9 @@ int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads);
 
 /* Numeric chase: b[h*w] right-hand side per tile (t - s, values < n; ignored at
  * holes), z[n_sym] symbol values (NULL: all zero). Writes taps x[h*w] (0 where
- * not tappable) and residuals rho[n_res] = b_c - (A x)_c for the residual tiles
- * (M z = rho(0) - rho(z) ... see chase.py). */
+ * not tappable) and residuals rho[n_res] = b_c - (A x)_c for the residual tiles.
+ * rho is affine in z: rho(z) = rho(0) - M z, so A x = b  <=>  M z = rho(0), and
+ * then x = numeric(b, z). */
 void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                       uint8_t *x, uint8_t *rho);
 

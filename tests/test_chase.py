@@ -205,3 +205,16 @@ def test_large_boards_verified_by_application(pattern, n):
     state = b.random_state(rng=1)
     sol = ml.Solver(b, method="chase").solve(state, minimal=False)
     assert not b.apply(state, sol.taps).any()
+
+
+def test_auto_falls_back_when_the_chase_cannot_take_the_board():
+    from modlights.chase import MAX_CHASE_OFFSETS, chase_supports
+    big1 = [(dr, dc) for dr in range(-40, 40) for dc in range(-40, 40)][:MAX_CHASE_OFFSETS]
+    big2 = [(dr, dc) for dr in range(-40, 40) for dc in range(40, 120)][:MAX_CHASE_OFFSETS]
+    pattern = [["cross"] * 8 for _ in range(8)]
+    pattern[0][0], pattern[7][7] = big1, big2
+    b = ml.Board.grid(8, 8, states=2, pattern=pattern)
+    assert not chase_supports(b)
+    assert ml.Solver(b).method == "dense"
+    with pytest.raises(ValueError, match="dense"):
+        ml.Solver(b, method="chase")

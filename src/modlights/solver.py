@@ -130,9 +130,10 @@ class Solver:
             raise ValueError("method='chase' needs a grid board (Board.grid); use "
                              "method='dense' or 'auto' for graph boards")
         if method == "auto":
-            rows_cols = prod(board.shape)
+            from .chase import chase_supports
             method = "chase" if (board.is_grid and backend == "native"
-                                 and rows_cols >= CHASE_MIN_TILES) else "dense"
+                                 and prod(board.shape) >= CHASE_MIN_TILES
+                                 and chase_supports(board)) else "dense"
         self.board = board
         self.backend = backend
         self.method = method
