@@ -725,6 +725,20 @@ static void acc_store(uint8_t *restrict v, const int32_t *restrict acc, int32_t 
 __attribute__((target_clones("avx2", "default")))
 static void zn_negsum(uint8_t *restrict v, const uint8_t *const *src, int m, size_t len,
                       uint8_t n, const uint8_t *subs, int ns) {
+    if (m == 4 && ns == 2) {
+        /* one fused pass: sum, two reduction steps, negation */
+        const uint8_t *restrict a = src[0], *restrict b = src[1], *restrict c = src[2],
+                      *restrict d = src[3];
+        const uint8_t s0 = subs[0], s1 = subs[1];
+        for (size_t j = 0; j < len; j++) {
+            uint8_t x = (uint8_t)(a[j] + b[j] + c[j] + d[j]), y;
+            y = (uint8_t)(x - s0); x = x < y ? x : y;
+            y = (uint8_t)(x - s1); x = x < y ? x : y;
+            x = (uint8_t)(n - x);
+            y = (uint8_t)(x - n); v[j] = x < y ? x : y;
+        }
+        return;
+    }
     if (m >= 4) {
         const uint8_t *restrict a = src[0], *restrict b = src[1], *restrict c = src[2],
                       *restrict d = src[3];
