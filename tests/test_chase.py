@@ -218,3 +218,10 @@ def test_auto_falls_back_when_the_chase_cannot_take_the_board():
     assert ml.Solver(b).method == "dense"
     with pytest.raises(ValueError, match="dense"):
         ml.Solver(b, method="chase")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("side,n", [(1000, 2), (2000, 2), (1000, 3), (1000, 4)])
+def test_target_boards_verified_by_application(side, n):
+    rows = bench_large([side], n=n, repeats=1)     # checks by Board.apply itself
+    assert rows[0][0] == f"{side}x{side}"
