@@ -957,7 +957,7 @@ ml_res *ml_res_factor_gf2(const uint64_t *M, size_t rows, size_t cols, int threa
         f->pivcol[k] = col;
         const uint64_t *pk = U + k * nw;
         uint64_t *Lk = f->Lb + k * f->rw;
-        for (size_t i = piv + 1 > k + 1 ? k + 1 : k + 1; i < rows; i++) {
+        for (size_t i = k + 1; i < rows; i++) {
             uint64_t *ri = U + i * nw;
             if (ri[wd] & bit) {
                 for (size_t j = wd; j < nw; j++) ri[j] ^= pk[j];
@@ -1006,7 +1006,7 @@ ml_res *ml_res_factor_zn(const uint8_t *M, size_t rows, size_t cols, unsigned n)
         for (unsigned b = 1; b < n; b++)
             if ((a * b) % n == 1) { inv[a] = (uint8_t)b; break; }
     const uint16_t N = (uint16_t)n;
-    const uint16_t BM = (uint16_t)((65536u + n - 1) / n > 65535u ? 65535u : (65536u + n - 1) / n);
+    const uint16_t BM = (uint16_t)((65536u + n - 1) / n);   /* n >= 2: fits */
     uint8_t *U = f->U8;
     size_t k = 0, j0 = cols;
     for (size_t col = 0; col < cols; col++) {
@@ -1043,7 +1043,6 @@ ml_res *ml_res_factor_zn(const uint8_t *M, size_t rows, size_t cols, unsigned n)
         k++;
     }
     f->rank = k;
-    if (BM == 65535u) { /* n == 1 cannot happen; keep the compiler quiet */ }
     return f;
 }
 

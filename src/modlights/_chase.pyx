@@ -23,6 +23,7 @@ cdef extern from "chase.h":
     size_t ml_chase_peak_live(const ml_chase *p) nogil
     void ml_chase_symbols(const ml_chase *p, int64_t *out) nogil
     void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) nogil
+    int ml_chase_is_stencil(const ml_chase *p) nogil
     int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads) nogil
     int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads) nogil
     void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
@@ -119,6 +120,11 @@ cdef class Plan:
         if self.p != NULL:
             ml_chase_free(self.p)
             self.p = NULL
+
+    @property
+    def stencil(self):
+        """True when the plan works on the stencil (no wrap), False with tap lists."""
+        return bool(ml_chase_is_stencil(self.p))
 
     def symbols(self):
         """Flat tile index of every symbol (the taps no tile forces)."""

@@ -146,10 +146,9 @@ class Solver:
         if self.backend != "native":
             return DEFAULT_BUDGET
         if self.method == "chase":
-            # Boards routed to the chase can be huge; a coset step costs O(n_taps)
-            # (O(n_taps / 64) over GF(2)), so bound the default work (~2^30 operations,
-            # about a second)
-            # instead of hanging. proven_minimal stays honest.
+            # Boards routed to the chase can be huge and a coset step costs O(n_taps)
+            # (O(n_taps / 64) over GF(2)): bound the default work to ~2^30 operations
+            # (about a second) instead of hanging; proven_minimal stays honest.
             per_step = max(1, self.board.n_taps // (64 if self.n == 2 else 1))
             return max(1 << 8, min(DEFAULT_NATIVE_BUDGET, (1 << 30) // per_step))
         return DEFAULT_NATIVE_BUDGET
