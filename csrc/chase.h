@@ -1,0 +1,95 @@
+/* chase.h: structured solving of grid boards by generalised light chasing.
+ *
+ * A grid board (h x w tiles, n states, any local pattern, locked tiles, holes,
+ * wrap) is reduced to a small residual system over "symbols":
+ *
+ *   - every active tile (a row of A) has the list of taps that affect it, with
+ *     their coefficients mod n (zero coefficients dropped); its "last tap" L(c)
+ *     is the affecting tap latest in row-major order;
+ *   - taps are determined in row-major order: tap p is forced by the first tile c
+ *     (row-major) with L(c) = p whose coefficient on p is a unit mod n; when there
+ *     is none (locked neighbourhoods, non-unit coefficients, the first rows) p
+ *     becomes a new symbol;
+ *   - every other tile gives a residual equation over the symbols.
+ *
+ * Every tap is an affine function of the symbols (the map symbols -> taps is
+ * injective: a symbol is itself a tap), so A x = b  <=>  M z = rho with M the
+ * residual matrix (n_res x n_sym) and rho the residual of the numeric chase with
+ * z = 0; x = chase(b, z). |ker A| = |ker M|.
+ *
+ * ml_chase_plan builds the structure; ml_chase_matrix_{gf2,zn} run the symbolic
+ * chase (linear parts only, a sliding set of live taps); ml_chase_numeric replays
+ * the chase numerically. ml_res_* is the small dense residual solver (GF(2)
+ * packed; any n by unit pivots, leaving a remainder block to the caller).
+ */
+#ifndef ML_CHASE_H
+#define ML_CHASE_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ml_chase ml_chase;
+
+/* Geometry: h x w tiles, n in 2..255, wrap 0/1.
+ * active[h*w], tappable[h*w]: 0/1 masks (tappable implies active).
+ * nu offsets (udr[k], udc[k]), the distinct offsets of every pattern used.
+ * npat patterns; cnt[pat * nu + k] = how many times offset k is in pattern pat.
+ * pat_of[h*w]: pattern index per tile, or NULL when npat == 1.
+ * Returns NULL and sets *err (1: bad arguments, 2: out of memory). */
+ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
+                        const uint8_t *tappable, int nu, const int32_t *udr,
+                        const int32_t *udc, int npat, const int32_t *cnt,
+                        const int32_t *pat_of, int *err);
+void ml_chase_free(ml_chase *p);
+/* 1 when the plan works on the stencil (no wrap: no per-tile lists kept). */
+int ml_chase_is_stencil(const ml_chase *p);
+
+size_t ml_chase_nsym(const ml_chase *p);
+size_t ml_chase_nres(const ml_chase *p);
+size_t ml_chase_peak_live(const ml_chase *p);
+/* Flat tile index of each symbol (n_sym) and of each residual tile (n_res). */
+void ml_chase_symbols(const ml_chase *p, int64_t *out);
+void ml_chase_residual_tiles(const ml_chase *p, int64_t *out);
+
+/* Residual matrix, n == 2: n_res rows of nw = ceil(n_sym/64) words (stride nw).
+ * threads: workers splitting the symbol words. Returns 0, or 2 on out of memory. */
+int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads);
+/* Residual matrix, any n: n_res x n_sym uint8 (row-major). */
+int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads);
+
+/* Numeric chase: b[h*w] right-hand side per tile (t - s, values < n; ignored at
+ * holes), z[n_sym] symbol values (NULL: all zero). Writes taps x[h*w] (0 where
+ * not tappable) and residuals rho[n_res] = b_c - (A x)_c for the residual tiles.
+ * rho is affine in z: rho(z) = rho(0) - M z, so A x = b  <=>  M z = rho(0), and
+ * then x = numeric(b, z). */
+void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
+                      uint8_t *x, uint8_t *rho);
+
+/* ---- dense residual solver: LU-style forward elimination with recorded row
+ * operations.
+ * GF(2): packed rows; ml_res_solve / ml_res_kernel give everything.
+ * Z/n (any n in 2..255, rings too): only unit pivots are used; columns with no
+ * unit pivot are deferred. With L the recorded row operations, P the column
+ * order: the pivot rows are [I-ish upper | U12] and the other rows are zero
+ * except on the deferred columns, where they form the remainder block B
+ * ((rows - rank) x ndef, empty or all non-units in practice). Then
+ *   M z = rhs  <=>  B zdef = y[rank:]  and  z = back(y, zdef),  y = forward(rhs),
+ * and ker M = back(0, ker B) (an isomorphism). The caller handles B. */
+typedef struct ml_res ml_res;
+/* M: rows x cols packed rows of ml_words(cols) words. Copied. NULL on out of memory. */
+ml_res *ml_res_factor_gf2(const uint64_t *M, size_t rows, size_t cols, int threads);
+/* M: rows x cols uint8 with entries < n. Copied. NULL on out of memory. */
+ml_res *ml_res_factor_zn(const uint8_t *M, size_t rows, size_t cols, unsigned n);
+void ml_res_free(ml_res *f);
+size_t ml_res_rank(const ml_res *f);
+/* GF(2) only: solve M z = rhs (rhs: rows values 0/1). Returns 1 and z when solvable. */
+int ml_res_solve(const ml_res *f, const uint8_t *rhs, uint8_t *z);
+/* GF(2) only: kernel basis, (cols - rank) x cols uint8 rows. */
+void ml_res_kernel(const ml_res *f, uint8_t *K);
+/* Z/n only. */
+size_t ml_res_ndef(const ml_res *f);
+void ml_res_deferred(const ml_res *f, int64_t *out);       /* ndef column indices */
+void ml_res_block(const ml_res *f, uint8_t *B);            /* (rows - rank) x ndef */
+void ml_res_forward(const ml_res *f, const uint8_t *rhs, uint8_t *y);   /* rows */
+void ml_res_back(const ml_res *f, const uint8_t *y, const uint8_t *ydef, uint8_t *z);
+
+#endif

@@ -1,0 +1,349 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Bindings to csrc/chase.c: generalised light chasing on grid boards (GIL released).
+
+Every argument is checked here, before any C code runs."""
+import os
+
+import numpy as np
+from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
+
+
+cdef extern from "chase.h":
+    ctypedef struct ml_chase:
+        pass
+    ctypedef struct ml_res:
+        pass
+    ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
+                            const uint8_t *tappable, int nu, const int32_t *udr,
+                            const int32_t *udc, int npat, const int32_t *cnt,
+                            const int32_t *pat_of, int *err) nogil
+    void ml_chase_free(ml_chase *p) nogil
+    size_t ml_chase_nsym(const ml_chase *p) nogil
+    size_t ml_chase_nres(const ml_chase *p) nogil
+    size_t ml_chase_peak_live(const ml_chase *p) nogil
+    void ml_chase_symbols(const ml_chase *p, int64_t *out) nogil
+    void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) nogil
+    int ml_chase_is_stencil(const ml_chase *p) nogil
+    int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads) nogil
+    int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads) nogil
+    void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
+                          uint8_t *x, uint8_t *rho) nogil
+    ml_res *ml_res_factor_gf2(const uint64_t *M, size_t rows, size_t cols, int threads) nogil
+    ml_res *ml_res_factor_zn(const uint8_t *M, size_t rows, size_t cols, unsigned n) nogil
+    size_t ml_res_ndef(const ml_res *f) nogil
+    void ml_res_deferred(const ml_res *f, int64_t *out) nogil
+    void ml_res_block(const ml_res *f, uint8_t *B) nogil
+    void ml_res_forward(const ml_res *f, const uint8_t *rhs, uint8_t *y) nogil
+    void ml_res_back(const ml_res *f, const uint8_t *y, const uint8_t *ydef, uint8_t *z) nogil
+    void ml_res_free(ml_res *f) nogil
+    size_t ml_res_rank(const ml_res *f) nogil
+    int ml_res_solve(const ml_res *f, const uint8_t *rhs, uint8_t *z) nogil
+    void ml_res_kernel(const ml_res *f, uint8_t *K) nogil
+
+
+def default_threads():
+    """Worker threads for the symbolic chase: the CPUs this process may use (<= 8)."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    return max(1, min(8, n))
+
+
+cdef class Plan:
+    """The chase structure of one grid board (see csrc/chase.h)."""
+    cdef ml_chase *p
+    cdef readonly int h, w, n
+    cdef readonly size_t nsym, nres, peak
+
+    def __cinit__(self, int h, int w, int n, bint wrap, active, tappable, udr, udc, cnt,
+                  pat_of=None):
+        self.p = NULL
+        if h < 1 or w < 1:
+            raise ValueError(f"board must be at least 1x1, got {h}x{w}")
+        if not 2 <= n <= 255:
+            raise ValueError(f"n must be from 2 to 255, got {n}")
+        cdef size_t hw = <size_t>h * <size_t>w
+        a = np.ascontiguousarray(active, dtype=np.uint8).reshape(-1)
+        t = np.ascontiguousarray(tappable, dtype=np.uint8).reshape(-1)
+        if a.shape[0] != hw or t.shape[0] != hw:
+            raise ValueError(f"masks must have {hw} entries")
+        if np.any(t & ~a & 1):
+            raise ValueError("a tappable tile must be active")
+        dr = np.ascontiguousarray(udr, dtype=np.int32).reshape(-1)
+        dc = np.ascontiguousarray(udc, dtype=np.int32).reshape(-1)
+        if dr.shape[0] != dc.shape[0]:
+            raise ValueError("offset arrays must have the same length")
+        cdef int nu = dr.shape[0]
+        C = np.ascontiguousarray(cnt, dtype=np.int32)
+        if C.ndim != 2 or C.shape[1] != nu or C.shape[0] < 1:
+            raise ValueError(f"counts must be (npat, {nu})")
+        if C.size and int(C.min()) < 0:
+            raise ValueError("offset counts must be >= 0")
+        if C.size and int(C.max()) > 1 << 20:
+            raise ValueError("offset counts too large")
+        cdef int npat = C.shape[0]
+        if pat_of is None:
+            if npat != 1:
+                raise ValueError("pat_of is needed with more than one pattern")
+            po = np.zeros(1, dtype=np.int32)
+        else:
+            po = np.ascontiguousarray(pat_of, dtype=np.int32).reshape(-1)
+            if po.shape[0] != hw:
+                raise ValueError(f"pat_of must have {hw} entries")
+            if hw and (int(po.min()) < 0 or int(po.max()) >= npat):
+                raise ValueError("pat_of entries out of range")
+        if hw >= (1 << 31) - 1:
+            raise ValueError("board too large for the chase (2^31 tiles)")
+        cdef const uint8_t[::1] av = a
+        cdef const uint8_t[::1] tv = t
+        cdef const int32_t[::1] drv = np.concatenate([dr, np.zeros(1, np.int32)])
+        cdef const int32_t[::1] dcv = np.concatenate([dc, np.zeros(1, np.int32)])
+        cdef const int32_t[::1] Cv = np.concatenate([C.reshape(-1), np.zeros(1, np.int32)])
+        cdef const int32_t[::1] pov = po
+        cdef const int32_t *pop = &pov[0] if pat_of is not None else NULL
+        cdef int err = 0
+        cdef int cwrap = 1 if wrap else 0
+        with nogil:
+            self.p = ml_chase_plan(h, w, n, cwrap, &av[0], &tv[0], nu, &drv[0], &dcv[0],
+                                   npat, &Cv[0], pop, &err)
+        if self.p == NULL:
+            if err == 2:
+                raise MemoryError("the chase plan could not be allocated")
+            raise ValueError("bad arguments to the chase plan")
+        self.h, self.w, self.n = h, w, n
+        self.nsym = ml_chase_nsym(self.p)
+        self.nres = ml_chase_nres(self.p)
+        self.peak = ml_chase_peak_live(self.p)
+
+    def __dealloc__(self):
+        if self.p != NULL:
+            ml_chase_free(self.p)
+            self.p = NULL
+
+    @property
+    def stencil(self):
+        """True when the plan works on the stencil (no wrap), False with tap lists."""
+        return bool(ml_chase_is_stencil(self.p))
+
+    def symbols(self):
+        """Flat tile index of every symbol (the taps no tile forces)."""
+        out = np.zeros(self.nsym + 1, dtype=np.int64)
+        cdef int64_t[::1] o = out
+        ml_chase_symbols(self.p, &o[0])
+        return out[:self.nsym]
+
+    def residual_tiles(self):
+        """Flat tile index of every residual equation, in row order of the matrix."""
+        out = np.zeros(self.nres + 1, dtype=np.int64)
+        cdef int64_t[::1] o = out
+        ml_chase_residual_tiles(self.p, &o[0])
+        return out[:self.nres]
+
+    def matrix_gf2(self, threads=None):
+        """Residual matrix over GF(2): (nres, ceil(nsym/64)) uint64, bit-packed rows."""
+        if self.n != 2:
+            raise ValueError("matrix_gf2 needs n == 2")
+        cdef size_t nw = (self.nsym + 63) // 64
+        M = np.zeros((self.nres, nw), dtype=np.uint64)
+        cdef uint64_t[:, ::1] Mv = M
+        cdef int th = default_threads() if threads is None else max(1, int(threads))
+        cdef int st = 0
+        if self.nres and nw:
+            with nogil:
+                st = ml_chase_matrix_gf2(self.p, &Mv[0, 0], th)
+        if st:
+            raise MemoryError("the symbolic chase could not allocate its work space")
+        return M
+
+    def matrix_zn(self, threads=None):
+        """Residual matrix over Z/n: (nres, nsym) uint8."""
+        M = np.zeros((self.nres, self.nsym), dtype=np.uint8)
+        cdef uint8_t[:, ::1] Mv = M
+        cdef int th = default_threads() if threads is None else max(1, int(threads))
+        cdef int st = 0
+        if self.nres and self.nsym:
+            with nogil:
+                st = ml_chase_matrix_zn(self.p, &Mv[0, 0], th)
+        if st:
+            raise MemoryError("the symbolic chase could not allocate its work space")
+        return M
+
+    def numeric(self, b, z=None):
+        """Replay the chase: b (h*w right-hand sides t - s, values < n), z (nsym symbol
+        values, None: zeros) -> (x taps (h*w,) uint8, rho residuals (nres,) uint8)."""
+        cdef size_t hw = <size_t>self.h * <size_t>self.w
+        bb = np.ascontiguousarray(b, dtype=np.uint8).reshape(-1)
+        if bb.shape[0] != hw:
+            raise ValueError(f"b must have {hw} entries")
+        if hw and int(bb.max()) >= self.n:
+            raise ValueError(f"b entries must be < {self.n}")
+        cdef const uint8_t[::1] bv = bb
+        cdef const uint8_t[::1] zv
+        cdef const uint8_t *zp = NULL
+        if z is not None:
+            zz = np.ascontiguousarray(z, dtype=np.uint8).reshape(-1)
+            if zz.shape[0] != self.nsym:
+                raise ValueError(f"z must have {self.nsym} entries")
+            if self.nsym and int(zz.max()) >= self.n:
+                raise ValueError(f"z entries must be < {self.n}")
+            zz = np.concatenate([zz, np.zeros(1, np.uint8)])
+            zv = zz
+            zp = &zv[0]
+        x = np.empty(hw, dtype=np.uint8)
+        rho = np.empty(self.nres + 1, dtype=np.uint8)
+        cdef uint8_t[::1] xv = x
+        cdef uint8_t[::1] rv = rho
+        with nogil:
+            ml_chase_numeric(self.p, &bv[0], zp, &xv[0], &rv[0])
+        return x, rho[:self.nres]
+
+
+cdef class Residual:
+    """A factored dense residual system M z = rho over GF(2) or Z/p, p prime."""
+    cdef ml_res *f
+    cdef readonly size_t rows, cols, rank, ndef
+    cdef readonly unsigned p
+    cdef bint _packed
+
+    def __cinit__(self):
+        self.f = NULL
+        self.ndef = 0
+        self._packed = False
+
+    def __dealloc__(self):
+        if self.f != NULL:
+            ml_res_free(self.f)
+            self.f = NULL
+
+    @staticmethod
+    def gf2(M, size_t cols, threads=None):
+        """M: (rows, ceil(cols/64)) uint64 packed rows."""
+        A = np.ascontiguousarray(M, dtype=np.uint64)
+        cdef size_t nw = (cols + 63) // 64
+        if A.ndim != 2 or A.shape[1] != nw:
+            raise ValueError(f"packed matrix must be (rows, {nw})")
+        cdef Residual r = Residual()
+        cdef size_t rows = A.shape[0]
+        A = np.concatenate([A.reshape(-1), np.zeros(1, np.uint64)])
+        cdef const uint64_t[::1] Av = A
+        with nogil:
+            r.f = ml_res_factor_gf2(&Av[0], rows, cols, 1)
+        if r.f == NULL:
+            raise MemoryError("residual factorisation could not allocate")
+        r.rows, r.cols, r.p = rows, cols, 2
+        r._packed = True
+        r.rank = ml_res_rank(r.f)
+        return r
+
+    @staticmethod
+    def zn(M, unsigned n):
+        """M: (rows, cols) uint8 with entries < n, any n in 2..255 (unit pivots only)."""
+        A = np.ascontiguousarray(M, dtype=np.uint8)
+        if A.ndim != 2:
+            raise ValueError("matrix must be 2-D")
+        if not 2 <= n <= 255:
+            raise ValueError("n must be from 2 to 255")
+        if A.size and int(A.max()) >= n:
+            raise ValueError(f"entries must be < {n}")
+        cdef Residual r = Residual()
+        cdef size_t rows = A.shape[0], cols = A.shape[1]
+        A = np.concatenate([A.reshape(-1), np.zeros(1, np.uint8)])
+        cdef const uint8_t[::1] Av = A
+        with nogil:
+            r.f = ml_res_factor_zn(&Av[0], rows, cols, n)
+        if r.f == NULL:
+            raise MemoryError("residual factorisation could not allocate")
+        r.rows, r.cols, r.p = rows, cols, n
+        r.rank = ml_res_rank(r.f)
+        r.ndef = ml_res_ndef(r.f)
+        return r
+
+    def deferred(self):
+        """Columns without a unit pivot (Z/n)."""
+        out = np.zeros(self.ndef + 1, dtype=np.int64)
+        cdef int64_t[::1] o = out
+        if self.p != 2 or self.ndef:
+            ml_res_deferred(self.f, &o[0])
+        return out[:self.ndef]
+
+    def block(self):
+        """The remainder block B ((rows - rank) x ndef) over the deferred columns (Z/n)."""
+        self._zn_only()
+        k = (self.rows - self.rank) * self.ndef
+        B = np.zeros(k + 1, dtype=np.uint8)
+        cdef uint8_t[::1] Bv = B
+        ml_res_block(self.f, &Bv[0])
+        return B[:k].reshape(self.rows - self.rank, self.ndef)
+
+    def forward(self, rhs):
+        """y = the recorded row operations applied to rhs (Z/n)."""
+        self._zn_only()
+        b = np.ascontiguousarray(rhs, dtype=np.uint8).reshape(-1)
+        if b.shape[0] != self.rows:
+            raise ValueError(f"rhs must have {self.rows} entries")
+        if self.rows and int(b.max()) >= self.p:
+            raise ValueError(f"rhs entries must be < {self.p}")
+        b = np.concatenate([b, np.zeros(1, np.uint8)])
+        y = np.zeros(self.rows + 1, dtype=np.uint8)
+        cdef const uint8_t[::1] bv = b
+        cdef uint8_t[::1] yv = y
+        with nogil:
+            ml_res_forward(self.f, &bv[0], &yv[0])
+        return y[:self.rows]
+
+    def back(self, y, ydef):
+        """z with z[deferred] = ydef and the pivot entries solving the pivot rows of
+        the forward-transformed system with right-hand side y (Z/n)."""
+        self._zn_only()
+        yy = np.ascontiguousarray(y, dtype=np.uint8).reshape(-1)
+        dd = np.ascontiguousarray(ydef, dtype=np.uint8).reshape(-1)
+        if yy.shape[0] != self.rows or dd.shape[0] != self.ndef:
+            raise ValueError(f"y must have {self.rows} and ydef {self.ndef} entries")
+        if (yy.size and int(yy.max()) >= self.p) or (dd.size and int(dd.max()) >= self.p):
+            raise ValueError(f"entries must be < {self.p}")
+        yy = np.concatenate([yy, np.zeros(1, np.uint8)])
+        dd = np.concatenate([dd, np.zeros(1, np.uint8)])
+        z = np.zeros(self.cols + 1, dtype=np.uint8)
+        cdef const uint8_t[::1] yv = yy
+        cdef const uint8_t[::1] dv = dd
+        cdef uint8_t[::1] zv = z
+        with nogil:
+            ml_res_back(self.f, &yv[0], &dv[0], &zv[0])
+        return z[:self.cols]
+
+    def _zn_only(self):
+        if self._packed:
+            raise ValueError("this operation is for Z/n residuals")
+
+    def solve(self, rhs):
+        """(z uint8 (cols,), ok) for M z = rhs (GF(2) packed residuals)."""
+        if not self._packed:
+            raise ValueError("solve is for GF(2) residuals; use forward/back for Z/n")
+        b = np.ascontiguousarray(rhs, dtype=np.uint8).reshape(-1)
+        if b.shape[0] != self.rows:
+            raise ValueError(f"rhs must have {self.rows} entries")
+        if self.rows and int(b.max()) >= self.p:
+            raise ValueError(f"rhs entries must be < {self.p}")
+        b = np.concatenate([b, np.zeros(1, np.uint8)])
+        z = np.zeros(self.cols + 1, dtype=np.uint8)
+        cdef const uint8_t[::1] bv = b
+        cdef uint8_t[::1] zv = z
+        cdef int ok
+        with nogil:
+            ok = ml_res_solve(self.f, &bv[0], &zv[0])
+        if ok < 0:
+            raise MemoryError("residual solve could not allocate")
+        return z[:self.cols], bool(ok)
+
+    def kernel(self):
+        """Basis of ker M: (cols - rank, cols) uint8 (GF(2) packed residuals)."""
+        if not self._packed:
+            raise ValueError("kernel is for GF(2) residuals")
+        k = self.cols - self.rank
+        K = np.zeros((k * self.cols + 1,), dtype=np.uint8)
+        cdef uint8_t[::1] Kv = K
+        if k:
+            with nogil:
+                ml_res_kernel(self.f, &Kv[0])
+        return K[:k * self.cols].reshape(k, self.cols)

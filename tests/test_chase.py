@@ -1,0 +1,227 @@
+"""The chase (generalised light chasing) against the dense reference engine."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import modlights as ml
+from modlights.chase import ChaseEngine, bench_large
+from modlights.reference import ReferenceEngine
+
+NAMES = sorted(ml.PATTERNS)
+offsets = st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=0, max_size=6)
+one_pattern = st.one_of(st.sampled_from(NAMES), offsets)
+
+
+@st.composite
+def chase_boards(draw, max_side=12):
+    n = draw(st.sampled_from([2, 3, 4, 5, 6, 8]))
+    rows = draw(st.integers(1, max_side))
+    cols = draw(st.integers(1, max_side))
+    kind = draw(st.sampled_from(["name", "name", "offsets", "mixed"]))
+    if kind == "name":
+        pattern = draw(st.sampled_from(NAMES))
+    elif kind == "offsets":
+        pattern = draw(offsets)
+    else:
+        pool = draw(st.lists(one_pattern, min_size=1, max_size=3))
+        pattern = [[draw(st.sampled_from(pool)) for _ in range(cols)] for _ in range(rows)]
+    wrap = draw(st.booleans())
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    p_lock = draw(st.sampled_from([0.0, 0.0, 0.05, 0.2]))
+    p_hole = draw(st.sampled_from([0.0, 0.0, 0.05, 0.2]))
+    u = rng.random((rows, cols))
+    holes = u < p_hole
+    locked = (u >= p_hole) & (u < p_hole + p_lock)
+    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
+                         wrap=wrap), seed
+
+
+def _target(b, rng, kind):
+    if kind == 0:
+        return 0
+    if kind == 1:
+        return 1
+    return rng.integers(0, b.states, size=b.shape)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chase_boards(), st.integers(0, 2))
+def test_chase_equals_dense(case, tkind):
+    b, seed = case
+    n = b.states
+    rng = np.random.default_rng(seed)
+    A = b.matrix().astype(np.int64)
+    dense = ReferenceEngine(b.matrix(), n)
+    chase = ChaseEngine(b)
+    # structure: same |ker A|, same number of generators, generators in the kernel
+    assert chase.kernel_size == dense.kernel_size
+    H, orders = chase.generators()
+    Hd, orders_d = dense.generators()
+    assert sorted(orders) == sorted(orders_d)
+    assert H.shape == (len(orders), b.n_taps)
+    assert not (A @ H.T.astype(np.int64) % n).any()
+    for h, o in zip(H.astype(np.int64), orders):
+        assert not (h * o % n).any()          # order divides o
+        if o > 1:
+            for d in range(1, o):
+                if o % d == 0 and d < o:
+                    assert (h * d % n).any()  # exact order o
+    # solving: same solvability, valid solutions (checked by direct application)
+    for solvable in (True, False, True):
+        state = b.random_state(rng=rng, solvable=solvable)
+        target = _target(b, rng, tkind)
+        t = b.coerce_target(target)
+        rhs = (b.cell_vector(t).astype(np.int64) - b.cell_vector(b.coerce_state(state))) % n
+        X, ok = chase.solve(rhs[None, :])
+        _, ok_d = dense.solve(rhs[None, :])
+        assert bool(ok[0]) == bool(ok_d[0])
+        if ok[0]:
+            taps = b.from_tap_vector(X[0])
+            assert (b.apply(state, taps) == t).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(chase_boards(max_side=8), st.integers(0, 2))
+def test_solver_method_chase_matches_dense(case, tkind):
+    b, seed = case
+    rng = np.random.default_rng(seed)
+    sc = ml.Solver(b, method="chase")
+    sd = ml.Solver(b, method="dense")
+    assert sc.engine == "chase" and sd.engine == "reference"
+    assert sc.kernel_size == sd.kernel_size
+    assert sc.nullity == sd.nullity
+    state = b.random_state(rng=rng, solvable=True)
+    target = _target(b, rng, tkind)
+    t = b.coerce_target(target)
+    assert sc.solvable(state, target) == sd.solvable(state, target)
+    if sd.solvable(state, target):
+        xc = sc.solve(state, target, minimal=True, budget=1 << 14)
+        xd = sd.solve(state, target, minimal=True, budget=1 << 14)
+        assert (b.apply(state, xc.taps) == t).all()
+        if xc.proven_minimal and xd.proven_minimal:
+            assert xc.length == xd.length
+
+
+def test_classic_nullities_by_chase():
+    assert ml.Solver(ml.Board.grid(5, 5), method="chase").nullity == 2
+    assert ml.Solver(ml.Board.grid(4, 4), method="chase").nullity == 4
+    assert ml.Solver(ml.Board.grid(5, 5, wrap=True), method="chase").kernel_size == \
+        ml.Solver(ml.Board.grid(5, 5, wrap=True), method="dense").kernel_size
+
+
+def test_300x300_gf2_cross_verified_by_application():
+    b = ml.Board.grid(300, 300)
+    state = b.random_state(rng=7)
+    s = ml.Solver(b, method="chase")
+    sol = s.solve(state, minimal=False)
+    assert not b.apply(state, sol.taps).any()
+
+
+def test_large_z3_z4_verified_by_application():
+    for n in (3, 4):
+        b = ml.Board.grid(120, 90, states=n, locked=[(5, 5), (60, 3)], holes=[(7, 7)])
+        state = b.random_state(rng=n)
+        sol = ml.Solver(b, method="chase").solve(state, minimal=False)
+        assert not b.apply(state, sol.taps).any()
+
+
+def test_auto_routing():
+    small = ml.Board.grid(3, 3)
+    big = ml.Board.grid(20, 20)
+    assert ml.Solver(small).method == "dense"
+    assert ml.Solver(big).method == "chase"
+    assert ml.Solver(big, backend="reference").method == "dense"
+    g = ml.Board.from_effects([[0, 1], [1]], 2)
+    assert ml.Solver(g).method == "dense"
+
+
+def test_bad_method():
+    b = ml.Board.grid(3, 3)
+    with pytest.raises(ValueError, match="method"):
+        ml.Solver(b, method="fast")
+    with pytest.raises(ValueError, match="grid"):
+        ml.Solver(ml.Board.from_effects([[0]], 2), method="chase")
+
+
+def test_dense_only_queries_on_chase():
+    b = ml.Board.grid(3, 3, states=3)
+    sc, sd = ml.Solver(b, method="chase"), ml.Solver(b, method="dense")
+    assert sc.det() == sd.det()
+    assert (sc.inverse() == sd.inverse()).all()
+    huge = ml.Solver(ml.Board.grid(100, 100), method="chase")
+    with pytest.raises(ValueError, match="method='dense'"):
+        huge.inverse()
+
+
+def test_plan_checks_arguments():
+    from modlights import _chase
+    z = np.ones(4, np.uint8)
+    with pytest.raises(ValueError):
+        _chase.Plan(2, 2, 1, False, z, z, [0], [0], [[1]])
+    with pytest.raises(ValueError):
+        _chase.Plan(2, 2, 2, False, z[:3], z, [0], [0], [[1]])
+    with pytest.raises(ValueError):
+        _chase.Plan(2, 2, 2, False, z, z, [0], [0], [[1], [1]])
+    p = _chase.Plan(2, 2, 2, False, z, z, [0], [0], [[1]])
+    with pytest.raises(ValueError):
+        p.numeric(np.full(4, 2, np.uint8))
+    with pytest.raises(ValueError):
+        p.numeric(np.zeros(3, np.uint8))
+
+
+def test_bench_large_rows():
+    rows = bench_large([16, (8, 12)], n=3, repeats=1)
+    assert [r[0] for r in rows] == ["16x16", "8x12"]
+    assert all(r[1] == 3 and r[2] == "cross" and r[3] > 0 for r in rows)
+
+
+@pytest.mark.parametrize("pattern", NAMES + [[(0, 0), (2, 1), (-1, -2)], [(1, 0), (0, 1)]])
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_medium_uniform_boards_equal_dense(pattern, n):
+    """Boards large enough for the interior fast paths of the chase."""
+    rng = np.random.default_rng(n)
+    b = ml.Board.grid(14, 17, states=n, pattern=pattern)
+    chase, dense = ChaseEngine(b), ReferenceEngine(b.matrix(), n)
+    assert chase.kernel_size == dense.kernel_size
+    H, _ = chase.generators()
+    assert not (b.matrix().astype(np.int64) @ H.T.astype(np.int64) % n).any()
+    for solvable in (True, False):
+        state = b.random_state(rng=rng, solvable=solvable)
+        rhs = (-b.cell_vector(b.coerce_state(state)).astype(np.int64)) % n
+        X, ok = chase.solve(rhs[None, :])
+        assert bool(ok[0]) == bool(dense.solve(rhs[None, :])[1][0])
+        if ok[0]:
+            assert not b.apply(state, b.from_tap_vector(X[0])).any()
+
+
+@pytest.mark.parametrize("pattern", NAMES)
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_large_boards_verified_by_application(pattern, n):
+    b = ml.Board.grid(150, 130, states=n, pattern=pattern)
+    state = b.random_state(rng=1)
+    sol = ml.Solver(b, method="chase").solve(state, minimal=False)
+    assert not b.apply(state, sol.taps).any()
+
+
+def test_auto_falls_back_when_the_chase_cannot_take_the_board():
+    from modlights.chase import MAX_CHASE_OFFSETS, chase_supports
+    big1 = [(dr, dc) for dr in range(-40, 40) for dc in range(-40, 40)][:MAX_CHASE_OFFSETS]
+    big2 = [(dr, dc) for dr in range(-40, 40) for dc in range(40, 120)][:MAX_CHASE_OFFSETS]
+    pattern = [["cross"] * 8 for _ in range(8)]
+    pattern[0][0], pattern[7][7] = big1, big2
+    b = ml.Board.grid(8, 8, states=2, pattern=pattern)
+    assert not chase_supports(b)
+    assert ml.Solver(b).method == "dense"
+    with pytest.raises(ValueError, match="dense"):
+        ml.Solver(b, method="chase")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("side,n", [(1000, 2), (2000, 2), (1000, 3), (1000, 4)])
+def test_target_boards_verified_by_application(side, n):
+    rows = bench_large([side], n=n, repeats=1)     # checks by Board.apply itself
+    assert rows[0][0] == f"{side}x{side}"
