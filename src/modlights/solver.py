@@ -31,13 +31,13 @@ _BACKENDS = ("native", "reference")
 _METHODS = ("auto", "dense", "chase")
 
 #: ``method="auto"`` uses the chase for grid boards with at least this many tiles
-#: (rows * cols). Measured (init + solve(minimal=False), medians, cross pattern,
-#: n = 2 and 3) against the dense reference engine: 2x2 0.6 ms vs chase 0.3 ms,
-#: 6x6 4.8 vs 0.3 ms, 10x10 19 vs 0.2 ms, 16x16 200 vs 0.3 ms; beyond ~70x70
-#: the dense matrix is not built at all. The chase wins everywhere, but tiny boards
-#: stay dense (every query direct, no fallbacks) until the native dense engines
-#: land and the crossover is measured again against them.
-CHASE_MIN_TILES = 64
+#: (rows * cols). Measured against the native dense engines (Solver + solve(minimal=
+#: False), medians of 7, k x k cross boards), chase time / dense time:
+#:   n = 2: k=8 2.3, k=12 1.4, k=16 0.94, k=24 0.59, k=32 0.31, k=64 0.03
+#:   n = 3: k=8 2.8, k=12 2.0, k=16 1.1,  k=24 1.0,  k=32 0.26, k=64 0.03
+#:   n = 4: k=8 1.7, k=12 1.6, k=24 1.9,  k=32 1.3,  k=48 0.17, k=64 0.09
+#: so the crossover is near 24 x 24 (576 tiles); both are under 2 ms there.
+CHASE_MIN_TILES = 576
 
 
 class Unsolvable(ValueError):
@@ -114,13 +114,11 @@ class Solver:
     matrix and reduces the board to a residual system of about cols x pattern-height
     unknowns; det / inverse / pseudo_inverse then fall back to the dense engine for
     boards of at most 2^22 matrix entries and raise ValueError beyond.
-    ``"auto"`` picks the chase for grid boards of at least ``CHASE_MIN_TILES`` (64)
-    tiles with the native backend, and dense otherwise. Measured crossover against
-    the dense reference engine (init + solve, medians): the chase is faster at every
-    size (2x2: 0.3 vs 0.6 ms; 6x6: 0.3 vs 4.8 ms; 16x16: 0.3 vs 200 ms) and the dense
-    matrix cannot be built past ~70 x 70; the 64-tile threshold keeps tiny boards on
-    the dense engine, whose answers to every query are direct. Solving 1000 x 1000
-    GF(2) cross boards takes ~0.06 s, 2000 x 2000 ~0.28 s (see modlights.chase).
+    ``"auto"`` picks the chase for grid boards of at least ``CHASE_MIN_TILES`` (576)
+    tiles with the native backend, and dense otherwise: the measured crossover against
+    the native dense engines is near 24 x 24 (see ``CHASE_MIN_TILES``); past it the chase
+    wins by a growing factor (33x at 64 x 64 over GF(2)) and needs no dense matrix at
+    all. Solving 1000 x 1000 GF(2) cross boards takes ~0.06 s, 2000 x 2000 ~0.28 s.
     Chase-routed boards get a default coset budget bounded by work (about 2^30
     operations) so ``solve(minimal=True)`` on a huge board returns instead of hanging.
     """
