@@ -448,10 +448,16 @@ class Board:
 
     def cell_vector(self, state: np.ndarray) -> np.ndarray:
         """Board-shaped array -> vector over the active tiles (the rows of A)."""
-        return np.ascontiguousarray(state.reshape(-1)[self._cells_flat])
+        flat = state.reshape(-1)
+        if self._cells_flat.size == flat.size:          # no holes: every tile is a cell
+            return np.ascontiguousarray(flat)
+        return np.ascontiguousarray(flat[self._cells_flat])
 
     def from_cell_vector(self, v: np.ndarray) -> np.ndarray:
-        out = np.zeros(int(np.prod(self._shape)), dtype=np.uint8)
+        size = int(np.prod(self._shape))
+        if self._cells_flat.size == size:
+            return np.array(v, dtype=np.uint8).reshape(self._shape)
+        out = np.zeros(size, dtype=np.uint8)
         out[self._cells_flat] = v
         return out.reshape(self._shape)
 
@@ -477,7 +483,10 @@ class Board:
         x = np.asarray(x, dtype=np.uint8)
         if self._kind == "graph":
             return x.copy()
-        out = np.zeros(self._shape[0] * self._shape[1], dtype=np.uint8)
+        size = self._shape[0] * self._shape[1]
+        if self._taps_flat.size == size:                # every tile tappable
+            return x.reshape(self._shape).copy()
+        out = np.zeros(size, dtype=np.uint8)
         out[self._taps_flat] = x
         return out.reshape(self._shape)
 

@@ -240,9 +240,11 @@ class Solver:
     # ---------------------------------------------------------------- solving
     def _rhs(self, state: Any, target: Any) -> np.ndarray:
         b = self.board
-        s = b.cell_vector(b.coerce_state(state)).astype(np.int64)
-        t = b.cell_vector(b.coerce_target(target)).astype(np.int64)
-        return (t - s) % self.n
+        s = b.cell_vector(b.coerce_state(state))
+        t = b.cell_vector(b.coerce_target(target)).astype(np.uint16) + self.n
+        r = np.subtract(t, s, dtype=np.uint16)          # in 1..2n-1, no overflow
+        r %= np.uint16(self.n)
+        return r.astype(np.uint8)
 
     def _rhs_many(self, states: Any, target: Any) -> np.ndarray:
         b = self.board
