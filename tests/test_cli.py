@@ -395,3 +395,26 @@ def test_play_curses_under_a_pty():
     text = buf.decode("utf-8", "replace")
     assert os.WEXITSTATUS(status) == 0, text[-2000:]
     assert f"SOLVED in {p.min_taps} taps with hints" in text
+
+
+def test_bench_command_prints_checked_table(capsys):
+    from modlights.cli import main
+    assert main(["bench", "--sizes", "40,30x50", "--states", "2,3", "--repeats", "1"]) == 0
+    out = capsys.readouterr()
+    lines = [ln for ln in out.out.splitlines() if ln.strip() and ln.split()[0][0].isdigit()]
+    assert [ln.split()[:3] for ln in lines] == [["40x40", "2", "cross"], ["30x50", "2", "cross"],
+                                               ["40x40", "3", "cross"], ["30x50", "3", "cross"]]
+    for ln in lines:
+        assert float(ln.split()[3]) >= 0 and float(ln.split()[4]) > 0
+    assert "done" in out.err                     # the progress bar
+
+
+def test_bench_command_json_and_bad_sizes(capsys):
+    import json
+    from modlights.cli import main
+    assert main(["bench", "--sizes", "20", "--repeats", "1", "--quiet", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[0]["board"] == "20x20" and rows[0]["n"] == 2
+    assert main(["bench", "--sizes", "0"]) == 2
+    assert main(["bench", "--sizes", "ab"]) == 2
+    assert main(["bench", "--states", "1", "--sizes", "5"]) == 2

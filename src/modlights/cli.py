@@ -740,6 +740,71 @@ def _add_board_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
 
+def _parse_sizes(text: str) -> list[tuple[int, int]]:
+    sizes = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        try:
+            if "x" in part.lower():
+                r, c = part.lower().split("x")
+                sizes.append((int(r), int(c)))
+            else:
+                sizes.append((int(part), int(part)))
+        except ValueError:
+            raise ValueError(f"--sizes takes sides or ROWSxCOLS separated by commas, "
+                             f"got {part!r}") from None
+    if not sizes:
+        raise ValueError("--sizes is empty")
+    for r, c in sizes:
+        if r < 1 or c < 1:
+            raise ValueError(f"board sides must be >= 1, got {r}x{c}")
+    return sizes
+
+
+def _cmd_bench(args: argparse.Namespace, out) -> int:
+    from .chase import bench_large
+    sizes = _parse_sizes(args.sizes)
+    try:
+        states = [int(v) for v in args.states.split(",") if v.strip()]
+    except ValueError:
+        raise ValueError(f"--states takes values 2..255 separated by commas, got "
+                         f"{args.states!r}") from None
+    pattern = _parse_pattern(args.pattern)
+    total = len(sizes) * len(states)
+    done = [0]
+    bar_out = sys.stderr
+
+    def progress(i: int, n: int, label: str) -> None:
+        if args.quiet or i >= n:
+            return
+        k = done[0] + i
+        width = 30
+        fill = int(width * k / total)
+        print(f"\r[{'#' * fill}{'.' * (width - fill)}] {k}/{total} {label} n={cur_n[0]}   ",
+              end="", file=bar_out, flush=True)
+
+    cur_n = [0]
+    rows = []
+    for n in states:
+        cur_n[0] = n
+        rows += bench_large(sizes, n=n, pattern=pattern, progress=progress,
+                            repeats=args.repeats, seed=args.seed)
+        done[0] += len(sizes)
+    if not args.quiet:
+        print(f"\r[{'#' * 30}] {total}/{total} done" + " " * 20, file=bar_out, flush=True)
+    if args.json:
+        print(json.dumps([dict(board=b, n=n, pattern=p, seconds=t, peak_mb=m)
+                          for b, n, p, t, m in rows]), file=out)
+        return EXIT_OK
+    print(f"{'board':>12} {'n':>4} {'pattern':>10} {'seconds':>9} {'peak MB':>9}", file=out)
+    for b, n, p, t, m in rows:
+        print(f"{b:>12} {n:>4} {p:>10} {t:>9.3f} {m:>9.0f}", file=out)
+    print(f"(Board.grid + Solver + solve(minimal=False), median of {args.repeats}; every "
+          "answer checked by applying it to the board)", file=out)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
@@ -828,6 +893,28 @@ def build_parser() -> argparse.ArgumentParser:
                     help="scripted session: key names (up down left right space u r ? n q "
                          "...) separated by spaces; prints the final screen")
     pp.set_defaults(func=_cmd_play)
+
+    pb = sub.add_parser("bench", help="time large boards (structured solving)",
+                        description="Large-board benchmark: Board.grid + Solver + "
+                                    "solve(minimal=False) from a random solvable start, "
+                                    "median of repeats, peak memory; every answer checked.",
+                        formatter_class=fmt, allow_abbrev=False,
+                        epilog="examples:\n  modlights bench\n"
+                               "  modlights bench --sizes 1000,2000,5000 --states 2\n"
+                               "  modlights bench --sizes 1000 --states 3,4 --json")
+    pb.add_argument("--sizes", default="250,500,1000,2000", metavar="LIST",
+                    help="board sides (or ROWSxCOLS) separated by commas "
+                         "(default: 250,500,1000,2000)")
+    pb.add_argument("--states", default="2", metavar="LIST",
+                    help="values of n separated by commas (default: 2)")
+    pb.add_argument("--pattern", default="cross", metavar="NAME|OFFSETS",
+                    help="tap pattern (default: cross)")
+    pb.add_argument("--repeats", type=int, default=3, metavar="R",
+                    help="timed runs per board; the median is shown (default: 3)")
+    pb.add_argument("--seed", type=int, default=0, metavar="INT", help="start-state seed")
+    pb.add_argument("--quiet", action="store_true", help="no progress bar")
+    pb.add_argument("--json", action="store_true", help="print one JSON list")
+    pb.set_defaults(func=_cmd_bench)
     return parser
 
 
