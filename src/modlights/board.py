@@ -174,8 +174,9 @@ class Board:
         b._holes = np.zeros(m, dtype=bool)
         b._active = np.ones(m, dtype=bool)
         b._tappable = None
-        b._cells_flat = np.arange(m, dtype=np.int64)
-        b._taps_flat = np.arange(len(eff), dtype=np.int64)
+        b._cells_cache = np.arange(m, dtype=np.int64)
+        b._taps_cache = np.arange(len(eff), dtype=np.int64)
+        b._n_cells, b._n_taps = m, len(eff)
         b._coo_cache = (np.asarray(flat, dtype=np.int64), np.asarray(tap_of, dtype=np.int64))
         return b
 
@@ -204,8 +205,9 @@ class Board:
         b._holes = np.zeros(m, dtype=bool)
         b._active = np.ones(m, dtype=bool)
         b._tappable = None
-        b._cells_flat = np.arange(m, dtype=np.int64)
-        b._taps_flat = np.arange(r, dtype=np.int64)
+        b._cells_cache = np.arange(m, dtype=np.int64)
+        b._taps_cache = np.arange(r, dtype=np.int64)
+        b._n_cells, b._n_taps = m, r
         b._coo_cache = None
         return b
 
@@ -235,9 +237,27 @@ class Board:
 
     def _init_index(self) -> None:
         rows, cols = self._shape
-        self._cells_flat = np.flatnonzero(self._active.ravel())
-        self._taps_flat = np.flatnonzero(self._tappable.ravel())
+        # Counts now; the index arrays (8 bytes a tile) only when something needs them:
+        # full boards are handled without them, which matters at 10^8 tiles.
+        self._n_cells = self._active.size - int(np.count_nonzero(self._holes))
+        self._n_taps = int(np.count_nonzero(self._tappable))
+        self._cells_cache = None
+        self._taps_cache = None
         self._coo_cache = None
+
+    @property
+    def _cells_flat(self) -> np.ndarray:
+        """Flat (row-major) indices of the active tiles, built on first use."""
+        if self._cells_cache is None:
+            self._cells_cache = np.flatnonzero(self._active.ravel())
+        return self._cells_cache
+
+    @property
+    def _taps_flat(self) -> np.ndarray:
+        """Flat (row-major) indices of the tappable tiles, built on first use."""
+        if self._taps_cache is None:
+            self._taps_cache = np.flatnonzero(self._tappable.ravel())
+        return self._taps_cache
 
     # ------------------------------------------------------------------ properties
     @property
@@ -286,12 +306,12 @@ class Board:
     @property
     def n_cells(self) -> int:
         """Number of active tiles: the rows of A."""
-        return int(self._cells_flat.size)
+        return self._n_cells
 
     @property
     def n_taps(self) -> int:
         """Number of tappable tiles: the columns of A."""
-        return int(self._taps_flat.size)
+        return self._n_taps
 
     @property
     def cells(self) -> list:
@@ -449,13 +469,13 @@ class Board:
     def cell_vector(self, state: np.ndarray) -> np.ndarray:
         """Board-shaped array -> vector over the active tiles (the rows of A)."""
         flat = state.reshape(-1)
-        if self._cells_flat.size == flat.size:          # no holes: every tile is a cell
+        if self._n_cells == flat.size:                  # no holes: every tile is a cell
             return np.ascontiguousarray(flat)
         return np.ascontiguousarray(flat[self._cells_flat])
 
     def from_cell_vector(self, v: np.ndarray) -> np.ndarray:
         size = int(np.prod(self._shape))
-        if self._cells_flat.size == size:
+        if self._n_cells == size:
             return np.array(v, dtype=np.uint8).reshape(self._shape)
         out = np.zeros(size, dtype=np.uint8)
         out[self._cells_flat] = v
@@ -476,7 +496,10 @@ class Board:
         if bad.any():
             r, c = map(int, np.argwhere(bad)[0])
             raise ValueError(f"cannot tap {(r, c)}: it is locked")
-        return np.ascontiguousarray(red.reshape(-1)[self._taps_flat])
+        flat = red.reshape(-1)
+        if self._n_taps == flat.size:
+            return np.ascontiguousarray(flat)
+        return np.ascontiguousarray(flat[self._taps_flat])
 
     def from_tap_vector(self, x: np.ndarray) -> np.ndarray:
         """Vector over the taps -> tap counts shaped as in the API conventions."""
@@ -484,7 +507,7 @@ class Board:
         if self._kind == "graph":
             return x.copy()
         size = self._shape[0] * self._shape[1]
-        if self._taps_flat.size == size:                # every tile tappable
+        if self._n_taps == size:                        # every tile tappable
             return x.reshape(self._shape).copy()
         out = np.zeros(size, dtype=np.uint8)
         out[self._taps_flat] = x
