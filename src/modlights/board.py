@@ -525,6 +525,8 @@ class Board:
     # ------------------------------------------------------------------ playing
     def apply_vector(self, x: np.ndarray) -> np.ndarray:
         """A x mod n as a vector over the cells (x a vector over the taps)."""
+        if self._kind == "grid" and self._mixed is None and self._coo_cache is None:
+            return self.cell_vector(self._stencil_apply(x))
         x = np.asarray(x, dtype=np.int64)
         if self._dense is not None:
             return (self._dense.astype(np.int64) @ x % self._n).astype(np.uint8)
@@ -533,6 +535,32 @@ class Board:
             return np.zeros(self.n_cells, dtype=np.uint8)
         acc = np.bincount(ci, weights=x[tj], minlength=self.n_cells)
         return np.mod(acc.astype(np.int64), self._n).astype(np.uint8)
+
+    def _stencil_apply(self, x: np.ndarray) -> np.ndarray:
+        """A x for a uniform grid pattern as shifted adds of the tap grid: a few bytes
+        a tile instead of the coordinate form (16 bytes per matrix entry)."""
+        rows, cols = self._shape
+        n = self._n
+        X = self.from_tap_vector(np.asarray(x) % n)         # zero at locks and holes
+        offs = self._pattern
+        dt = np.uint16 if len(offs) * (n - 1) < 1 << 16 else np.uint32
+        acc = np.zeros((rows, cols), dtype=dt)
+        for dr, dc in offs:
+            if self._wrap:
+                acc += np.roll(X, (dr % rows, dc % cols), axis=(0, 1))
+                continue
+            if abs(dr) >= rows or abs(dc) >= cols:
+                continue
+            tr = slice(max(0, dr), rows + min(0, dr))
+            sr = slice(max(0, -dr), rows - max(0, dr))
+            tc = slice(max(0, dc), cols + min(0, dc))
+            sc = slice(max(0, -dc), cols - max(0, dc))
+            acc[tr, tc] += X[sr, sc]
+        acc %= dt(n)
+        out = acc.astype(np.uint8)
+        if self._n_cells != out.size:
+            out[self._holes] = 0
+        return out
 
     def press(self, state: Any, pos: Any, times: int = 1) -> np.ndarray:
         """The state after tapping ``pos`` ``times`` times (the input is not modified)."""
