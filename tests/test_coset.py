@@ -108,3 +108,52 @@ def test_bad_arguments():
         _coset.coset_min(np.zeros(3, np.uint8), np.zeros((1, 3), np.uint8), [1], 2)
     with pytest.raises(ValueError):
         _coset.coset_min(np.zeros(3, np.uint8), np.zeros((63, 3), np.uint8), [2] * 63, 2)
+
+
+def test_values_are_checked_before_narrowing():
+    """Out-of-range int64 input must not wrap silently into uint8 / uint32."""
+    with pytest.raises(ValueError, match="0..2"):
+        _coset.coset_min(np.full(3, 257, np.int64), np.eye(3, dtype=np.uint8), [3, 3, 3], 3)
+    with pytest.raises(ValueError, match="orders"):
+        _coset.coset_min(np.zeros(3, np.uint8), np.eye(3, dtype=np.uint8), np.array([2, 2, 2**32 + 3]), 3)
+    with pytest.raises(ValueError, match="n must"):
+        _coset.coset_min(np.zeros(3, np.uint8), np.eye(3, dtype=np.uint8), [2, 2, 2], 2**70)
+
+
+def test_zero_second_budget_and_huge_kernels_return_fast():
+    import time
+    import modlights as ml
+    rng = np.random.default_rng(0)
+    A = rng.integers(0, 2, (20, 80))
+    s = ml.Solver(ml.Board.from_matrix(A, 2))
+    st = rng.integers(0, 2, 20)
+    t = time.perf_counter()
+    sol = s.solve(st, budget=0.0)
+    assert time.perf_counter() - t < 2 and not sol.proven_minimal
+    assert not ml.Board.from_matrix(A, 2).apply(st, sol.taps).any()
+    # 69 kernel generators: 2^69 solutions, more than any enumeration covers
+    b = ml.Board.from_effects([[0]] * 70, 2, n_cells=1)
+    t = time.perf_counter()
+    sol = ml.Solver(b).solve(np.ones(1, np.uint8), budget=1 << 16)
+    assert time.perf_counter() - t < 5
+    assert sol.length == 1 and not sol.proven_minimal is None
+
+
+def test_unbuilt_extension_objects_raise_instead_of_crashing():
+    from modlights import _chase, _gf2, _zn
+    e = _gf2.Gf2Engine.__new__(_gf2.Gf2Engine)
+    with pytest.raises(ValueError, match="not built"):
+        e.rank
+    with pytest.raises(ValueError, match="not built"):
+        e.solve(np.zeros((1, 0), np.uint8))
+    r = _chase.Residual()
+    for call in (r.block, r.deferred, lambda: r.forward([]), lambda: r.back([], [])):
+        with pytest.raises(ValueError, match="not built"):
+            call()
+    with pytest.raises(ValueError):
+        _chase.Residual.gf2(np.zeros((1, 0), np.uint64), 2**64 - 1)
+    lu = _zn._LocalLU(2, 2, 3)
+    with pytest.raises(ValueError, match="out of range"):
+        lu.add_coo(np.array([10**9]), np.array([10**9]))
+    with pytest.raises(ValueError):
+        lu.set_dense(np.full((2, 2), 7, np.uint8))

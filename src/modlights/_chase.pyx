@@ -220,6 +220,8 @@ cdef class Residual:
     def gf2(M, size_t cols, threads=None):
         """M: (rows, ceil(cols/64)) uint64 packed rows."""
         A = np.ascontiguousarray(M, dtype=np.uint64)
+        if cols > (1 << 40):
+            raise ValueError(f"cols must be at most 2^40, got {cols}")
         cdef size_t nw = (cols + 63) // 64
         if A.ndim != 2 or A.shape[1] != nw:
             raise ValueError(f"packed matrix must be (rows, {nw})")
@@ -261,6 +263,8 @@ cdef class Residual:
 
     def deferred(self):
         """Columns without a unit pivot (Z/n)."""
+        if self.f == NULL:
+            raise ValueError("this Residual was not built: use Residual.gf2 or Residual.zn")
         out = np.zeros(self.ndef + 1, dtype=np.int64)
         cdef int64_t[::1] o = out
         if self.p != 2 or self.ndef:
@@ -269,6 +273,8 @@ cdef class Residual:
 
     def block(self):
         """The remainder block B ((rows - rank) x ndef) over the deferred columns (Z/n)."""
+        if self.f == NULL:
+            raise ValueError("this Residual was not built: use Residual.gf2 or Residual.zn")
         self._zn_only()
         k = (self.rows - self.rank) * self.ndef
         B = np.zeros(k + 1, dtype=np.uint8)
@@ -278,6 +284,8 @@ cdef class Residual:
 
     def forward(self, rhs):
         """y = the recorded row operations applied to rhs (Z/n)."""
+        if self.f == NULL:
+            raise ValueError("this Residual was not built: use Residual.gf2 or Residual.zn")
         self._zn_only()
         b = np.ascontiguousarray(rhs, dtype=np.uint8).reshape(-1)
         if b.shape[0] != self.rows:
@@ -295,6 +303,8 @@ cdef class Residual:
     def back(self, y, ydef):
         """z with z[deferred] = ydef and the pivot entries solving the pivot rows of
         the forward-transformed system with right-hand side y (Z/n)."""
+        if self.f == NULL:
+            raise ValueError("this Residual was not built: use Residual.gf2 or Residual.zn")
         self._zn_only()
         yy = np.ascontiguousarray(y, dtype=np.uint8).reshape(-1)
         dd = np.ascontiguousarray(ydef, dtype=np.uint8).reshape(-1)

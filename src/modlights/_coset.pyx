@@ -34,6 +34,12 @@ def default_threads():
 
 
 def _check(x0, H, n):
+    for name, v in (("x0", x0), ("generators", H)):
+        a = np.asarray(v)
+        if a.dtype.kind not in "iub":
+            raise ValueError(f"{name} must hold integers, got dtype {a.dtype}")
+        if a.size and (int(a.min()) < 0 or int(a.max()) >= n):
+            raise ValueError(f"{name} entries must be in 0..{n - 1}")
     x = np.ascontiguousarray(x0, dtype=np.uint8)
     G = np.ascontiguousarray(H, dtype=np.uint8)
     if x.ndim != 1:
@@ -47,15 +53,22 @@ def _check(x0, H, n):
     return x, G
 
 
-def coset_min(x0, H, orders, int n, budget=0, double seconds=0.0, threads=None):
+def coset_min(x0, H, orders, n, budget=0, double seconds=0.0, threads=None):
     """Least-length element of {x0 + sum c_i H_i : 0 <= c_i < orders[i]}.
 
     budget: elements to examine (0: no limit); seconds: time limit (<= 0: none).
     Returns (best uint8 (r,), length, examined, pruned, complete).
     """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 2 <= n <= 255:
+        raise ValueError(f"n must be an int from 2 to 255, got {n!r}")
+    cdef unsigned c_n = int(n)
+    n = int(n)
     x, G = _check(x0, H, n)
     cdef size_t k = G.shape[0], r = x.shape[0]
-    ords = np.ascontiguousarray(orders, dtype=np.uint32)
+    o_in = np.asarray(orders)
+    if o_in.size and (o_in.dtype.kind not in "iu" or int(o_in.min()) < 2 or int(o_in.max()) > n):
+        raise ValueError(f"generator orders must be ints in 2..{n}")
+    ords = np.ascontiguousarray(o_in, dtype=np.uint32)
     if ords.shape != (k,):
         raise ValueError(f"orders must have {k} entries")
     if k and int(ords.min()) < 2:
@@ -106,7 +119,7 @@ def coset_min(x0, H, orders, int n, budget=0, double seconds=0.0, threads=None):
         ov = oz
         bv = best
         with nogil:
-            length = ml_coset_min_zn(&xv[0], &Gv[0, 0], &ov[0], k, r, <unsigned>n, c_budget,
+            length = ml_coset_min_zn(&xv[0], &Gv[0, 0], &ov[0], k, r, c_n, c_budget,
                                      seconds, c_threads, &bv[0], &st)
         if length < 0:
             raise MemoryError("coset search could not allocate its work space")

@@ -255,22 +255,32 @@ cdef class Gf2Engine:
         eng._factor(P)
         return eng
 
+    cdef inline int _need(self) except -1:
+        if self.F == NULL:
+            raise ValueError("this Gf2Engine was not built: use Gf2Engine(A) or "
+                             "Gf2Engine.from_coo(...)")
+        return 0
+
     # ------------------------------------------------------------ structure
     @property
     def rank(self):
+        self._need()
         return int(self.F.rank)
 
     @property
     def nullity(self):
+        self._need()
         return int(self.F.r - self.F.rank)
 
     @property
     def kernel_size(self):
         """|ker A| = 2**nullity, an exact Python int."""
+        self._need()
         return 1 << int(self.F.r - self.F.rank)
 
     def generators(self):
         """(H uint8 (nullity x r), [2] * nullity): a basis of ker A."""
+        self._need()
         cdef ml_gf2_t *H
         if self._gens is None:
             with nogil:
@@ -284,6 +294,7 @@ cdef class Gf2Engine:
     def solve(self, R):
         """Solve A x = b mod 2 for every row b of R (k x m). Returns (X uint8 k x r,
         ok bool k); rows of X where ok is False are 0."""
+        self._need()
         arr = _as_bits_2d(R, "R")
         if arr.shape[1] != self.m:
             raise ValueError(f"R must have shape (k, {self.m}), got {arr.shape}")
@@ -326,12 +337,14 @@ cdef class Gf2Engine:
         return X, ok.view(np.bool_)
 
     def det(self):
+        self._need()
         if self.m != self.r:
             raise ValueError(f"det needs a square tap matrix, this one is {self.m}x{self.r}")
         return int(ml_gf2_det(self.F))
 
     def inverse(self):
         """A^-1 (uint8 r x m); ValueError unless square and invertible."""
+        self._need()
         if self.m != self.r:
             raise ValueError(f"inverse needs a square tap matrix, this one is {self.m}x{self.r}")
         if self.F.rank < self.F.m:
@@ -341,6 +354,7 @@ cdef class Gf2Engine:
 
     def pseudo_inverse(self):
         """G (uint8 r x m) with A G A = A mod 2 (always exists over a field)."""
+        self._need()
         cdef ml_gf2_t *G
         with nogil:
             G = ml_gf2_pinv(self.F)
@@ -348,6 +362,7 @@ cdef class Gf2Engine:
         return _unpack_free(G, self.F.m)
 
     def __repr__(self):
+        self._need()
         return f"Gf2Engine(<{self.m}x{self.r}>, rank={self.F.rank})"
 
 

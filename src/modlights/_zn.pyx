@@ -59,6 +59,8 @@ cdef class _LocalLU:
     def set_dense(self, const uint8_t[:, ::1] a):
         if a.shape[0] != self.m or a.shape[1] != self.r:
             raise ValueError("matrix shape mismatch")
+        if self.m and self.r and np.max(np.asarray(a)) >= self.q:
+            raise ValueError(f"matrix entries must be in 0..{self.q - 1}")
         if self.m and self.r:
             with nogil:
                 ml_zn_lu_set_dense(self.lu, &a[0, 0], a.shape[1])
@@ -67,6 +69,11 @@ cdef class _LocalLU:
         if ci.shape[0] != tj.shape[0]:
             raise ValueError("coo index arrays differ in length")
         if ci.shape[0]:
+            lo_c, hi_c = np.min(ci), np.max(ci)
+            lo_t, hi_t = np.min(tj), np.max(tj)
+            if lo_c < 0 or hi_c >= self.m or lo_t < 0 or hi_t >= self.r:
+                raise ValueError(f"coo indices out of range: rows 0..{self.m - 1}, "
+                                 f"columns 0..{self.r - 1}")
             with nogil:
                 ml_zn_lu_add_coo(self.lu, &ci[0], &tj[0], ci.shape[0])
 

@@ -595,10 +595,11 @@ class Board:
         to all zeros (it is -A x for uniformly random tap counts x)."""
         gen = np.random.default_rng(rng)
         if solvable:
-            x = gen.integers(0, self._n, size=self.n_taps)
-            v = (-self.apply_vector(x).astype(np.int64)) % self._n
+            x = gen.integers(0, self._n, size=self.n_taps, dtype=np.uint8)
+            v = self.apply_vector(x).astype(np.uint16)
+            v = (self._n - v) % self._n                       # -A x
             return self.from_cell_vector(v.astype(np.uint8))
-        v = gen.integers(0, self._n, size=self.n_cells).astype(np.uint8)
+        v = gen.integers(0, self._n, size=self.n_cells, dtype=np.uint8)
         return self.from_cell_vector(v)
 
     # ------------------------------------------------------------------ identity

@@ -338,14 +338,20 @@ class Solver:
         n = self.n
         if total == 1:
             return x0.astype(np.uint8), True, 1
-        if steps == 0:
+        if steps == 0 or (seconds is not None and seconds <= 0):
             best = self._descend(x0.astype(np.int64), H.astype(np.int64), orders)
             return best.astype(np.uint8), int(x0.sum()) == 0, 0
-        if self.backend == "native" and total < 1 << 62:
+        if self.backend == "native":
             from . import _coset
+            # A coset of 2^62 or more elements is never covered: search the sub-coset
+            # of the generators that fit (C enumeration), then descend; not proved.
+            k = len(orders)
+            while prod(orders[:k]) >= 1 << 62:
+                k -= 1
             best, _, examined, _, complete = _coset.coset_min(
-                x0.astype(np.uint8), H, orders, n, budget=steps or 0,
+                x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0,
                 seconds=seconds if seconds is not None else 0.0)
+            complete = complete and k == len(orders)
             if not complete:
                 best = self._descend(best.astype(np.int64), H.astype(np.int64), orders)
             return best.astype(np.uint8), complete, examined
