@@ -277,8 +277,12 @@ class Solver:
         """A solution of ``state + A x = target``; raises Unsolvable when none exists.
 
         minimal=True searches the coset x0 + ker A for the fewest physical taps.
-        budget: coset elements to examine (int, default DEFAULT_BUDGET) or seconds
-        (float). ``proven_minimal`` is True only when the whole coset was covered.
+        budget: coset elements to examine (an int) or seconds (a float); 0 means no
+        search. Default: DEFAULT_NATIVE_BUDGET (2^24, well under a second in the C
+        search) on the native backend, less on huge chase-solved boards (about 2^30
+        word operations), DEFAULT_BUDGET (2^20) on the reference backend.
+        ``proven_minimal`` is True only when the whole coset was covered; otherwise
+        the best element found, improved greedily, is returned.
         """
         steps, seconds = _check_budget(budget, self._default_budget)
         rhs = self._rhs(state, target)
