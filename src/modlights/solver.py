@@ -36,8 +36,10 @@ _METHODS = ("auto", "dense", "chase")
 #:   n = 2: k=8 2.3, k=12 1.4, k=16 0.94, k=24 0.59, k=32 0.31, k=64 0.03
 #:   n = 3: k=8 2.8, k=12 2.0, k=16 1.1,  k=24 1.0,  k=32 0.26, k=64 0.03
 #:   n = 4: k=8 1.7, k=12 1.6, k=24 1.9,  k=32 1.3,  k=48 0.17, k=64 0.09
-#: so the crossover is near 24 x 24 (576 tiles); both are under 2 ms there.
+#: so the crossover is near 24 x 24 (576 tiles) for prime n; for composite n the chase
+#: pays for the ring (non-unit) residual and wins from about 40 x 40 (1600 tiles).
 CHASE_MIN_TILES = 576
+CHASE_MIN_TILES_RING = 1600
 
 
 class Unsolvable(ValueError):
@@ -115,7 +117,8 @@ class Solver:
     unknowns; det / inverse / pseudo_inverse then fall back to the dense engine for
     boards of at most 2^22 matrix entries and raise ValueError beyond.
     ``"auto"`` picks the chase for grid boards of at least ``CHASE_MIN_TILES`` (576)
-    tiles with the native backend, and dense otherwise: the measured crossover against
+    tiles (``CHASE_MIN_TILES_RING``, 1600, for composite n) with the native backend,
+    and dense otherwise: the measured crossover against
     the native dense engines is near 24 x 24 (see ``CHASE_MIN_TILES``); past it the chase
     wins by a growing factor (33x at 64 x 64 over GF(2)) and needs no dense matrix at
     all. Solving 1000 x 1000 GF(2) cross boards takes ~0.06 s, 2000 x 2000 ~0.28 s.
@@ -136,7 +139,9 @@ class Solver:
         if method == "auto":
             from .chase import chase_supports
             method = "chase" if (board.is_grid and backend == "native"
-                                 and prod(board.shape) >= CHASE_MIN_TILES
+                                 and prod(board.shape) >= (CHASE_MIN_TILES if
+                                                           is_prime(board.states) else
+                                                           CHASE_MIN_TILES_RING)
                                  and chase_supports(board)) else "dense"
         self.board = board
         self.backend = backend
