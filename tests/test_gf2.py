@@ -418,3 +418,22 @@ def test_c_core(tmp_path):
                     "-o", str(exe)], check=True)
     out = subprocess.run([str(exe)], capture_output=True, text=True)
     assert out.returncode == 0 and "fails=0" in out.stdout, out.stdout[-2000:]
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (63, 65), (130, 70), (200, 200), (0, 5), (5, 0)])
+def test_rank_only_path_matches_full_factorisation(shape):
+    """Solver.rank / nullity / kernel_size on a dense GF(2) board take the rank-only
+    elimination; they must agree with the full engine and the reference."""
+    rng = np.random.default_rng(sum(shape))
+    A = (rng.random(shape) < 0.5).astype(np.uint8)
+    if shape[0] > 100:
+        A[50:] = A[:shape[0] - 50] ^ A[:shape[0] - 50]          # rank-deficient
+    b = ml.Board.from_matrix(A, 2)
+    lazy = ml.Solver(b)
+    assert lazy._eng is None
+    rk, nl, ks = lazy.rank, lazy.nullity, lazy.kernel_size
+    assert lazy._eng is None                                   # no factorisation yet
+    ref = ml.Solver(b, backend="reference")
+    assert (rk, nl, ks) == (ref.rank, ref.nullity, ref.kernel_size)
+    assert lazy.engine == "gf2-native"                          # built on demand
+    assert len(lazy.kernel()) == nl

@@ -147,8 +147,27 @@ class Solver:
         self.backend = backend
         self.method = method
         self.n = board.states
-        self._engine = self._make_engine(board, backend, method)
         self._gens: tuple[np.ndarray, list[int]] | None = None
+        self._rank_only: int | None = None
+        # A dense GF(2) factorisation keeps its transform ([A | I] is reduced); rank
+        # and nullity alone need much less, so that engine is built on first use.
+        self._lazy = backend == "native" and method == "dense" and self.n == 2
+        self._eng = None if self._lazy else self._make_engine(board, backend, method)
+
+    @property
+    def _engine(self):
+        if self._eng is None:
+            self._eng = self._make_engine(self.board, self.backend, self.method)
+        return self._eng
+
+    def _gf2_rank(self) -> int | None:
+        """rank(A) by one elimination without transforms (GF(2), engine not built)."""
+        if not self._lazy or self._eng is not None:
+            return None
+        if self._rank_only is None:
+            from . import _gf2
+            self._rank_only = _gf2.rank(self.board.matrix())
+        return self._rank_only
 
     @property
     def _default_budget(self) -> int:
@@ -196,12 +215,18 @@ class Solver:
     @property
     def kernel_size(self) -> int:
         """|ker A| as an exact Python int."""
+        rk = self._gf2_rank()
+        if rk is not None:
+            return 1 << (self.board.n_taps - rk)
         return int(self._engine.kernel_size)
 
     @property
     def nullity(self) -> int:
         """dim ker A for prime n; for composite n the number of kernel generators
         (the fewest cyclic summands of ker A)."""
+        rk = self._gf2_rank()
+        if rk is not None:
+            return self.board.n_taps - rk
         return len(self._generators()[1])
 
     @property
