@@ -168,6 +168,37 @@ static int gf2_walk_avx2(gf2_job *J, uint64_t *cur, uint64_t inner)
     const __m256i zero = _mm256_setzero_si256();
     __m256i *cv = (__m256i *)cur;
     uint64_t pending = 1;
+    if (nv <= 31) {
+        /* bytes of one accumulator never overflow: no inner branch (the common case,
+         * up to 7936 taps) */
+        for (uint64_t s = 1; s < inner; s++) {
+            unsigned i = (unsigned)__builtin_ctzll(s);
+            const __m256i *b = (const __m256i *)(J->basis4 + (size_t)i * J->nw4);
+            __m256i acc8 = zero;
+#pragma GCC unroll 8
+            for (size_t q = 0; q < nv; q++) {
+                __m256i v = _mm256_xor_si256(_mm256_load_si256(cv + q), _mm256_load_si256(b + q));
+                _mm256_store_si256(cv + q, v);
+                __m256i lo = _mm256_and_si256(v, low);
+                __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
+                acc8 = _mm256_add_epi8(acc8, _mm256_add_epi8(_mm256_shuffle_epi8(lut, lo),
+                                                             _mm256_shuffle_epi8(lut, hi)));
+            }
+            __m256i acc64 = _mm256_sad_epu8(acc8, zero);
+            __m128i h = _mm_add_epi64(_mm256_castsi256_si128(acc64),
+                                      _mm256_extracti128_si256(acc64, 1));
+            int64_t w = _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
+            if (__builtin_expect(w < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed), 0))
+                gf2_offer(J, cur, w);
+            if (__builtin_expect(++pending >= J->sh.check_every, 0)) {
+                uint64_t done = pending;
+                pending = 0;
+                if (shared_tick(&J->sh, done))
+                    return 1;
+            }
+        }
+        return pending ? shared_tick(&J->sh, pending) : 0;
+    }
     for (uint64_t s = 1; s < inner; s++) {
         unsigned i = (unsigned)__builtin_ctzll(s);
         const __m256i *b = (const __m256i *)(J->basis4 + (size_t)i * J->nw4);
