@@ -55,10 +55,11 @@ class Solution:
     """Tap counts solving a board: ``taps`` (0..n-1, shaped as the board for grids,
     (n_taps,) for graphs), ``length`` (physical taps) and ``proven_minimal``."""
 
-    __slots__ = ("_board", "taps", "length", "proven_minimal", "kernel_size", "examined")
+    __slots__ = ("_board", "taps", "length", "proven_minimal", "kernel_size", "examined",
+                 "pruned", "seconds")
 
     def __init__(self, board: Board, taps: np.ndarray, proven_minimal: bool,
-                 kernel_size: int, examined: int):
+                 kernel_size: int, examined: int, pruned: int = 0, seconds: float = 0.0):
         self._board = board
         self.taps = taps
         self.length = int(taps.sum(dtype=np.int64))
@@ -66,6 +67,10 @@ class Solution:
         self.kernel_size = kernel_size
         #: coset elements examined by the minimal search (0 when none ran)
         self.examined = examined
+        #: coset elements the search skipped soundly by its sub-cube bound
+        self.pruned = pruned
+        #: seconds the minimal search took (examined / seconds = elements per second)
+        self.seconds = seconds
 
     def moves(self) -> list:
         """Positions to tap, each repeated by its count, in row-major order."""
@@ -148,6 +153,7 @@ class Solver:
         self.method = method
         self.n = board.states
         self._gens: tuple[np.ndarray, list[int]] | None = None
+        self._pruned = 0
         self._rank_only: int | None = None
         # A dense GF(2) factorisation keeps its transform ([A | I] is reduced); rank
         # and nullity alone need much less, so that engine is built on first use.
@@ -324,8 +330,27 @@ class Solver:
         ks = self.kernel_size
         if not minimal:
             return Solution(self.board, self.board.from_tap_vector(x), ks == 1, ks, 0)
+        t0 = time.perf_counter()
+        self._pruned = 0
         x, proven, examined = self._minimise(x, steps, seconds)
-        return Solution(self.board, self.board.from_tap_vector(x), proven, ks, examined)
+        return Solution(self.board, self.board.from_tap_vector(x), proven, ks, examined,
+                        self._pruned, time.perf_counter() - t0)
+
+    def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """The fewest physical taps for every board of a (k, *board.shape) stack, from
+        one factorisation: (lengths int64 (k,), proven bool (k,)). Unsolvable boards
+        get length -1 and proven True (proved unsolvable)."""
+        R = self._rhs_many(states, target)
+        X, ok = self._engine.solve(R)
+        steps, seconds = _check_budget(budget, self._default_budget)
+        lengths = np.full(len(ok), -1, dtype=np.int64)
+        proven = np.ones(len(ok), dtype=bool)
+        for i in np.flatnonzero(ok):
+            x, pr, _ = self._minimise(X[i], steps, seconds)
+            lengths[i] = int(x.sum(dtype=np.int64))
+            proven[i] = pr
+        return lengths, proven
 
     def solve_many(self, states: Any, target: Any = 0, *, minimal: bool = False,
                    budget: Any = None) -> np.ndarray:
@@ -382,7 +407,7 @@ class Solver:
             k = len(orders)
             while prod(orders[:k]) >= 1 << 62:
                 k -= 1
-            best, _, examined, _, complete = _coset.coset_min(
+            best, _, examined, self._pruned, complete = _coset.coset_min(
                 x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0,
                 seconds=seconds if seconds is not None else 0.0)
             complete = complete and k == len(orders)
