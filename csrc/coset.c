@@ -66,6 +66,17 @@ static int shared_tick(shared_t *sh, uint64_t done)
     return atomic_load(&sh->stop);
 }
 
+/* Count one examined element; every check_every of them, account them and say
+ * whether the search must stop. */
+static inline int walk_tick(shared_t *sh, uint64_t *pending)
+{
+    if (__builtin_expect(++*pending < sh->check_every, 1))
+        return 0;
+    uint64_t done = *pending;
+    *pending = 0;
+    return shared_tick(sh, done);
+}
+
 static int run_threads(void *(*fn)(void *), void *arg, int threads)
 {
     if (threads < 1)
@@ -143,12 +154,8 @@ static int gf2_walk(gf2_job *J, uint64_t *cur, int64_t w, uint64_t inner)
         }
         if (w < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
             gf2_offer(J, cur, w);
-        if (++pending >= J->sh.check_every) {
-            uint64_t done = pending;
-            pending = 0;
-            if (shared_tick(&J->sh, done))
-                return 1;
-        }
+        if (walk_tick(&J->sh, &pending))
+            return 1;
     }
     return pending ? shared_tick(&J->sh, pending) : 0;
 }
@@ -158,76 +165,54 @@ static int gf2_walk(gf2_job *J, uint64_t *cur, int64_t w, uint64_t inner)
 #define ML_HAVE_AVX2_WALK 1
 /* The same walk with every step done on 256-bit vectors: XOR the generator in and
  * recount the whole vector with a nibble-table popcount (no per-word popcount). */
+/* cv[q] ^= b[q] for q < cnt (at most 31 vectors); returns the popcount of the new
+ * cv[0..cnt) as four 64-bit lanes (nibble-table popcount, SAD). */
+__attribute__((target("avx2"), always_inline))
+static inline __m256i xor_count(__m256i *cv, const __m256i *b, size_t cnt)
+{
+    const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+                                         0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m256i low = _mm256_set1_epi8(0x0f);
+    __m256i acc8 = _mm256_setzero_si256();
+#pragma GCC unroll 8
+    for (size_t q = 0; q < cnt; q++) {
+        __m256i v = _mm256_xor_si256(_mm256_load_si256(cv + q), _mm256_load_si256(b + q));
+        _mm256_store_si256(cv + q, v);
+        __m256i lo = _mm256_and_si256(v, low);
+        __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
+        acc8 = _mm256_add_epi8(acc8, _mm256_add_epi8(_mm256_shuffle_epi8(lut, lo),
+                                                     _mm256_shuffle_epi8(lut, hi)));
+    }
+    return _mm256_sad_epu8(acc8, _mm256_setzero_si256());
+}
+
 __attribute__((target("avx2")))
 static int gf2_walk_avx2(gf2_job *J, uint64_t *cur, uint64_t inner)
 {
     const size_t nv = J->nw4 / 4;
-    const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-                                         0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-    const __m256i low = _mm256_set1_epi8(0x0f);
-    const __m256i zero = _mm256_setzero_si256();
     __m256i *cv = (__m256i *)cur;
     uint64_t pending = 1;
-    if (nv <= 31) {
-        /* bytes of one accumulator never overflow: no inner branch (the common case,
-         * up to 7936 taps) */
-        for (uint64_t s = 1; s < inner; s++) {
-            unsigned i = (unsigned)__builtin_ctzll(s);
-            const __m256i *b = (const __m256i *)(J->basis4 + (size_t)i * J->nw4);
-            __m256i acc8 = zero;
-#pragma GCC unroll 8
-            for (size_t q = 0; q < nv; q++) {
-                __m256i v = _mm256_xor_si256(_mm256_load_si256(cv + q), _mm256_load_si256(b + q));
-                _mm256_store_si256(cv + q, v);
-                __m256i lo = _mm256_and_si256(v, low);
-                __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
-                acc8 = _mm256_add_epi8(acc8, _mm256_add_epi8(_mm256_shuffle_epi8(lut, lo),
-                                                             _mm256_shuffle_epi8(lut, hi)));
-            }
-            __m256i acc64 = _mm256_sad_epu8(acc8, zero);
-            __m128i h = _mm_add_epi64(_mm256_castsi256_si128(acc64),
-                                      _mm256_extracti128_si256(acc64, 1));
-            int64_t w = _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
-            if (__builtin_expect(w < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed), 0))
-                gf2_offer(J, cur, w);
-            if (__builtin_expect(++pending >= J->sh.check_every, 0)) {
-                uint64_t done = pending;
-                pending = 0;
-                if (shared_tick(&J->sh, done))
-                    return 1;
-            }
-        }
-        return pending ? shared_tick(&J->sh, pending) : 0;
-    }
     for (uint64_t s = 1; s < inner; s++) {
         unsigned i = (unsigned)__builtin_ctzll(s);
         const __m256i *b = (const __m256i *)(J->basis4 + (size_t)i * J->nw4);
-        __m256i acc8 = zero, acc64 = zero;
-        unsigned cnt = 0;
-        for (size_t q = 0; q < nv; q++) {
-            __m256i v = _mm256_xor_si256(_mm256_load_si256(cv + q), _mm256_load_si256(b + q));
-            _mm256_store_si256(cv + q, v);
-            __m256i lo = _mm256_and_si256(v, low);
-            __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
-            acc8 = _mm256_add_epi8(acc8, _mm256_add_epi8(_mm256_shuffle_epi8(lut, lo),
-                                                         _mm256_shuffle_epi8(lut, hi)));
-            if (++cnt == 31) {          /* bytes hold at most 8 * 31 = 248 */
-                acc64 = _mm256_add_epi64(acc64, _mm256_sad_epu8(acc8, zero));
-                acc8 = zero;
-                cnt = 0;
-            }
+        /* a byte of the block accumulator holds at most 8 * 31 = 248: blocks of 31
+         * vectors; up to 7936 taps that is a single block */
+        __m256i acc64;
+        if (nv <= 31) {
+            acc64 = xor_count(cv, b, nv);
+        } else {
+            acc64 = _mm256_setzero_si256();
+            for (size_t q0 = 0; q0 < nv; q0 += 31)
+                acc64 = _mm256_add_epi64(acc64, xor_count(cv + q0, b + q0,
+                                                          nv - q0 < 31 ? nv - q0 : 31));
         }
-        acc64 = _mm256_add_epi64(acc64, _mm256_sad_epu8(acc8, zero));
-        __m128i h = _mm_add_epi64(_mm256_castsi256_si128(acc64), _mm256_extracti128_si256(acc64, 1));
+        __m128i h = _mm_add_epi64(_mm256_castsi256_si128(acc64),
+                                  _mm256_extracti128_si256(acc64, 1));
         int64_t w = _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
-        if (w < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
+        if (__builtin_expect(w < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed), 0))
             gf2_offer(J, cur, w);
-        if (++pending >= J->sh.check_every) {
-            uint64_t done = pending;
-            pending = 0;
-            if (shared_tick(&J->sh, done))
-                return 1;
-        }
+        if (walk_tick(&J->sh, &pending))
+            return 1;
     }
     return pending ? shared_tick(&J->sh, pending) : 0;
 }
@@ -524,12 +509,8 @@ static int zn_walk(zn_job *J, uint8_t *cur, int64_t len, uint32_t *dig, int8_t *
         }
         if (len < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
             zn_offer(J, cur, len);
-        if (++pending >= J->sh.check_every) {
-            uint64_t done = pending;
-            pending = 0;
-            if (shared_tick(&J->sh, done))
-                return 1;
-        }
+        if (walk_tick(&J->sh, &pending))
+            return 1;
     }
     return pending ? shared_tick(&J->sh, pending) : 0;
 }
@@ -559,12 +540,8 @@ static int zn_walk_avx2(zn_job *J, uint8_t *cur, uint32_t *dig, int8_t *dir)
         int64_t len = _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
         if (len < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
             zn_offer(J, cur, len);
-        if (++pending >= J->sh.check_every) {
-            uint64_t done = pending;
-            pending = 0;
-            if (shared_tick(&J->sh, done))
-                return 1;
-        }
+        if (walk_tick(&J->sh, &pending))
+            return 1;
     }
     return pending ? shared_tick(&J->sh, pending) : 0;
 }

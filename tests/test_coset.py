@@ -157,3 +157,19 @@ def test_unbuilt_extension_objects_raise_instead_of_crashing():
         lu.add_coo(np.array([10**9]), np.array([10**9]))
     with pytest.raises(ValueError):
         lu.set_dense(np.full((2, 2), 7, np.uint8))
+
+
+@pytest.mark.parametrize("simd", ["portable", "auto"])
+def test_gf2_wide_vectors_several_accumulator_blocks(simd, monkeypatch):
+    """More than 31 AVX2 vectors (7936 taps): the walk counts in several blocks."""
+    if simd == "portable":
+        monkeypatch.setenv("MODLIGHTS_SIMD", "portable")
+    else:
+        monkeypatch.delenv("MODLIGHTS_SIMD", raising=False)
+    rng = np.random.default_rng(11)
+    k, r = 10, 9000
+    H = rng.integers(0, 2, size=(k, r)).astype(np.uint8)
+    x0 = rng.integers(0, 2, size=r).astype(np.uint8)
+    X = enumerate_coset(x0, H, [2] * k, 2)
+    best, length, examined, pruned, complete = _coset.coset_min(x0, H, [2] * k, 2)
+    assert complete and length == int(X.sum(axis=1).min()) == int(best.sum())

@@ -2,7 +2,6 @@
 """Bindings to csrc/chase.c: generalised light chasing on grid boards (GIL released).
 
 Every argument is checked here, before any C code runs."""
-import os
 
 import numpy as np
 from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
@@ -41,13 +40,7 @@ cdef extern from "chase.h":
     void ml_res_kernel(const ml_res *f, uint8_t *K) nogil
 
 
-def default_threads():
-    """Worker threads for the symbolic chase: the CPUs this process may use (<= 8)."""
-    try:
-        n = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        n = os.cpu_count() or 1
-    return max(1, min(8, n))
+from ._coset import default_threads    # the CPUs this process may use (<= 8)
 
 
 cdef class Plan:

@@ -162,21 +162,8 @@ class Board:
         if flat and (min(flat) < 0 or hi > m):
             bad = next(c for c in flat if c < 0 or c >= m)
             raise ValueError(f"cell index {bad} out of range: cells are 0..{m - 1}")
-        b = cls._new()
-        b._kind = "graph"
-        b._n = n
-        b._shape = (m,)
-        b._wrap = False
-        b._pattern = None
-        b._mixed = None
+        b = cls._graph(n, m, len(eff))
         b._effects = tuple(tuple(e) for e in eff)
-        b._locked = np.zeros(m, dtype=bool)
-        b._holes = np.zeros(m, dtype=bool)
-        b._active = np.ones(m, dtype=bool)
-        b._tappable = None
-        b._cells_cache = np.arange(m, dtype=np.int64)
-        b._taps_cache = np.arange(len(eff), dtype=np.int64)
-        b._n_cells, b._n_taps = m, len(eff)
         b._coo_cache = (np.asarray(flat, dtype=np.int64), np.asarray(tap_of, dtype=np.int64))
         return b
 
@@ -192,6 +179,13 @@ class Board:
         m, r = a.shape
         if m > MAX_TILES or r > MAX_TILES or m * r > MAX_DENSE:
             raise ValueError(f"matrix {m}x{r} is too large (at most {MAX_DENSE} entries)")
+        b = cls._graph(n, m, r)
+        b._dense = np.ascontiguousarray(_reduce_mod(a, n))
+        return b
+
+    @classmethod
+    def _graph(cls, n: int, m: int, r: int) -> "Board":
+        """A graph board's common state: m cells, r taps, no locks, holes or wrap."""
         b = cls._new()
         b._kind = "graph"
         b._n = n
@@ -199,7 +193,6 @@ class Board:
         b._wrap = False
         b._pattern = None
         b._mixed = None
-        b._dense = np.ascontiguousarray(_reduce_mod(a, n))
         b._effects = None
         b._locked = np.zeros(m, dtype=bool)
         b._holes = np.zeros(m, dtype=bool)
