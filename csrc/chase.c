@@ -3,12 +3,22 @@
  * Two ways to list the taps affecting a tile:
  *  - stencil (no wrap): the candidates are tile - offset for the distinct offsets
  *    of the patterns, sorted so they come in row-major order; nothing per tile is
- *    stored beyond one int32 code per tile. Symbolic vectors live in a ring of
- *    K = (largest - smallest flat offset + 1) slots: a tap is never needed more
- *    than K - 1 events after it is determined. Residual tiles are evaluated at
- *    event E(c) = c - (smallest flat offset) (clamped), i.e. in tile order.
+ *    stored. Symbolic vectors live in a ring of K slots (a power of two >= the flat
+ *    span of the stencil + one row): a tap is never needed more than K - 1 taps
+ *    after it is determined, even when residual tiles are evaluated once per row.
  *  - lists (wrap): per-tile lists (CSR) with merged coefficients, residual tiles
  *    ordered by last tap, slots from live ranges.
+ *
+ * The forcing code of every tap (forced by offset u / by tile t, a symbol, not a tap)
+ * is kept by row, and a row equal to the row before it is stored once: a board
+ * without locks keeps a handful of distinct rows whatever its height.
+ *
+ * The symbolic chase runs on blocks of symbols (GF(2): bw words of 64 symbols per
+ * tap; Z/n: bw symbols as bytes), one pass over the board per block, so that the ring
+ * (K x block) stays in the cache; the blocks are shared among threads. On the stencil
+ * a block only touches the columns its symbols can reach (its "cone": each row's
+ * support is the union of the supports of the rows its taps depend on, widened by
+ * the column span of the pattern), and only the columns anyone reads are zeroed.
  */
 #include "chase.h"
 
@@ -25,7 +35,7 @@ struct ml_chase {
     int64_t *duf;         /* flat offsets dr * w + dc, descending */
     uint8_t *cmod;        /* npat x nu coefficients mod n */
     int32_t *pat_of;      /* hw or NULL */
-    uint8_t *tap;         /* hw tappable mask */
+    uint8_t *tap;         /* hw tappable mask, NULL: every tile */
     int64_t K, emin;      /* ring size, smallest flat offset */
     int simple;           /* uniform pattern, every tile tappable: interior fast path */
     int rlo, rhi, clo, chi; /* interior: every offset lands on the board */
@@ -34,22 +44,28 @@ struct ml_chase {
     int uL, nd;           /* interior: the forcing offset and the other taps' deltas */
     int64_t *delta;       /* nd: tap t is forced from taps t + delta[i] */
     uint8_t *dcf;         /* nd: their coefficients */
+    int A, E, samerow;    /* row span and column span of the offsets; two offsets in one row */
+    int32_t *rrlo, *rrhi; /* h: columns of each tap row that residual tiles read */
     /* lists */
     int64_t *cstart;      /* hw + 1 */
     int32_t *ctap;
     uint8_t *ccoef;
     int32_t *slot;        /* hw */
-    /* both */
-    int32_t *enc;         /* hw: >= 0 forced (offset index / forcing tile), -2 not a tap,
-                             -3 - s symbol s */
+    /* both: forcing codes by row. >= 0 forced (offset index / forcing tile), -2 not a
+     * tap, -3 - s symbol s */
+    int32_t *epool;       /* npool rows of w codes */
+    int32_t *rpool;       /* npool rows of w: end of the run of taps forced by uL (stencil) */
+    size_t npool;
+    int32_t *erid;        /* h: pool row of each board row */
     size_t nsym, nres, peak;
     int64_t *symtile;     /* nsym */
     int64_t *restile;     /* nres, in event order */
-    int64_t *resev;       /* nres: event after which the residual is evaluated (-1: first) */
+    int64_t *resev;       /* nres: tap after which the residual can be evaluated (-1: first) */
     uint8_t inv[256];
 };
 
 #define MAXC 4096
+#define EROW(p, r) ((p)->epool + (size_t)(p)->erid[r] * (size_t)(p)->w)
 
 /* ------------------------------------------------------------------ helpers */
 static unsigned gcd_u(unsigned a, unsigned b) {
@@ -65,6 +81,9 @@ static inline int32_t fmod_n(int32_t x, int32_t n, float rn) {
     r -= n & -(int32_t)(r >= n);
     return r;
 }
+
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static inline int imax(int a, int b) { return a > b ? a : b; }
 
 /* The taps affecting tile c = (r, col), ascending: qs, coefficients cf (non-zero mod
  * n) and, in stencil mode, the offset index us. Returns how many. */
@@ -93,7 +112,7 @@ static inline int gather(const ml_chase *p, int64_t c, int r, int col, int32_t *
         int qr = r - p->udr[u], qc = col - p->udc[u];
         if ((unsigned)qr >= (unsigned)h || (unsigned)qc >= (unsigned)w) continue;
         int64_t q = c - p->duf[u];
-        if (!p->tap[q]) continue;
+        if (p->tap && !p->tap[q]) continue;
         uint8_t m = p->cmod[(size_t)(p->pat_of ? p->pat_of[q] : 0) * nu + u];
         if (!m) continue;
         qs[k] = (int32_t)q; cf[k] = m; us[k] = u; k++;
@@ -101,9 +120,9 @@ static inline int gather(const ml_chase *p, int64_t c, int r, int col, int32_t *
     return k;
 }
 
-/* The tile forcing tap t (enc[t] >= 0). */
-static inline int64_t forcer(const ml_chase *p, int64_t t, int r, int col, int *rc, int *cc) {
-    int32_t e = p->enc[t];
+/* The tile forcing tap t (code e >= 0). */
+static inline int64_t forcer(const ml_chase *p, int32_t e, int64_t t, int r, int col,
+                             int *rc, int *cc) {
     if (p->stencil) {
         *rc = r + p->udr[e]; *cc = col + p->udc[e];
         return t + p->duf[e];
@@ -116,6 +135,7 @@ size_t ml_chase_nsym(const ml_chase *p) { return p->nsym; }
 size_t ml_chase_nres(const ml_chase *p) { return p->nres; }
 size_t ml_chase_peak_live(const ml_chase *p) { return p->peak; }
 int ml_chase_is_stencil(const ml_chase *p) { return p->stencil; }
+size_t ml_chase_pool_rows(const ml_chase *p) { return p->npool; }
 
 void ml_chase_symbols(const ml_chase *p, int64_t *out) {
     if (p->nsym) memcpy(out, p->symtile, p->nsym * sizeof(int64_t));
@@ -127,12 +147,16 @@ void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) {
 void ml_chase_free(ml_chase *p) {
     if (!p) return;
     free(p->zu); free(p->delta); free(p->dcf); free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
+    free(p->rrlo); free(p->rrhi);
     free(p->cstart); free(p->ctap); free(p->ccoef); free(p->slot);
-    free(p->enc); free(p->symtile); free(p->restile); free(p->resev);
+    free(p->epool); free(p->rpool); free(p->erid); free(p->symtile); free(p->restile); free(p->resev);
     free(p);
 }
 
 /* ------------------------------------------------------------------ plan */
+#define TAPPABLE(t) (tappable ? tappable[t] : 1)
+#define ACTIVE(t) (active ? active[t] : 1)
+
 static int build_lists(ml_chase *p, const uint8_t *active, const uint8_t *tappable,
                        int nu, const int32_t *udr, const int32_t *udc, int npat,
                        const int32_t *cnt, const int32_t *pat_of) {
@@ -150,14 +174,14 @@ static int build_lists(ml_chase *p, const uint8_t *active, const uint8_t *tappab
         for (int c = 0; c < w; c++) {
             size_t t = (size_t)r * w + c;
             p->cstart[t] = (int64_t)nnz;
-            if (!active[t]) continue;
+            if (!ACTIVE(t)) continue;
             int k = 0;
             for (int u = 0; u < nu; u++) {
                 long qr = ((long)r - udr[u]) % h, qc = ((long)c - udc[u]) % w;
                 if (qr < 0) qr += h;
                 if (qc < 0) qc += w;
                 size_t q = (size_t)qr * w + (size_t)qc;
-                if (!tappable[q]) continue;
+                if (!TAPPABLE(q)) continue;
                 int32_t m = cnt[(size_t)(npat > 1 ? pat_of[q] : 0) * nu + u];
                 if (m <= 0) continue;
                 tq[k] = (int32_t)q; tc[k] = m; k++;
@@ -194,6 +218,43 @@ static int build_lists(ml_chase *p, const uint8_t *active, const uint8_t *tappab
     return 0;
 }
 
+/* Growable arrays of the plan. */
+static int push_i64(int64_t **a, size_t *cap, size_t len, int64_t v) {
+    if (len == *cap) {
+        size_t nc = *cap ? *cap * 2 : 1024;
+        int64_t *b = realloc(*a, nc * sizeof(int64_t));
+        if (!b) return 0;
+        *a = b; *cap = nc;
+    }
+    (*a)[len] = v;
+    return 1;
+}
+
+/* Number the symbols of a finished row of codes (-1 -> -3 - s) and store the row in
+ * the pool, or point to the last pool row when equal. Returns 0 on out of memory. */
+static int finish_row(ml_chase *p, int R, int32_t *row, size_t *symcap, size_t *poolcap) {
+    const int w = p->w;
+    for (int c = 0; c < w; c++) {
+        if (row[c] != -1) continue;
+        if (!push_i64(&p->symtile, symcap, p->nsym, (int64_t)R * w + c)) return 0;
+        row[c] = -3 - (int32_t)p->nsym;
+        p->nsym++;
+    }
+    if (p->npool && !memcmp(p->epool + (p->npool - 1) * (size_t)w, row, (size_t)w * sizeof(int32_t))) {
+        p->erid[R] = (int32_t)(p->npool - 1);
+        return 1;
+    }
+    if (p->npool == *poolcap) {
+        size_t nc = *poolcap ? *poolcap * 2 : 8;
+        int32_t *a = realloc(p->epool, nc * (size_t)w * sizeof(int32_t));
+        if (!a) return 0;
+        p->epool = a; *poolcap = nc;
+    }
+    memcpy(p->epool + p->npool * (size_t)w, row, (size_t)w * sizeof(int32_t));
+    p->erid[R] = (int32_t)p->npool++;
+    return 1;
+}
+
 ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
                         const uint8_t *tappable, int nu, const int32_t *udr,
                         const int32_t *udc, int npat, const int32_t *cnt,
@@ -216,6 +277,18 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
     int32_t qs[MAXC + 1];
     uint8_t cf[MAXC + 1];
     int us[MAXC + 1];
+    int all_tap = 1;
+    if (tappable)
+        for (size_t t = 0; t < hw && all_tap; t++) all_tap = tappable[t] != 0;
+    if (all_tap) tappable = NULL;
+    if (active) {
+        int all = 1;
+        for (size_t t = 0; t < hw && all; t++) all = active[t] != 0;
+        if (all) active = NULL;
+    }
+    p->erid = malloc((size_t)h * sizeof(int32_t));
+    if (!p->erid) goto fail;
+    size_t symcap = 0, poolcap = 0, rescap = 0, ntaps = 0, nactive = 0, nforced = 0;
 
     if (p->stencil) {
         /* keep the offsets that can land on the board; they are sorted descending by
@@ -224,8 +297,7 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
         p->udc = malloc((size_t)(nu + 1) * sizeof(int32_t));
         p->duf = malloc((size_t)(nu + 1) * sizeof(int64_t));
         p->cmod = malloc((size_t)npat * (size_t)(nu + 1));
-        p->tap = malloc(hw);
-        if (!p->udr || !p->udc || !p->duf || !p->cmod || !p->tap) goto fail;
+        if (!p->udr || !p->udc || !p->duf || !p->cmod) goto fail;
         int k = 0;
         for (int u = 0; u < nu; u++) {
             if (udr[u] <= -h || udr[u] >= h || udc[u] <= -w || udc[u] >= w) continue;
@@ -243,7 +315,11 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
         for (int a = 0; a < npat; a++)
             memmove(p->cmod + (size_t)a * (size_t)k, p->cmod + (size_t)a * (size_t)(nu + 1), (size_t)k);
         p->nu = k;
-        memcpy(p->tap, tappable, hw);
+        if (tappable) {
+            p->tap = malloc(hw);
+            if (!p->tap) goto fail;
+            memcpy(p->tap, tappable, hw);
+        }
         if (npat > 1) {
             p->pat_of = malloc(hw * sizeof(int32_t));
             if (!p->pat_of) goto fail;
@@ -252,20 +328,25 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
         /* Two offsets valid for the same tile come in ascending tap order, but the
          * flat offsets of the whole list need not be monotone: use max - min. */
         int64_t fmax = k ? p->duf[0] : 0, fmin = k ? p->duf[0] : 0;
+        int mindr = k ? p->udr[0] : 0, maxdr = mindr, mindc = k ? p->udc[0] : 0, maxdc = mindc;
         for (int u = 1; u < k; u++) {
             if (p->duf[u] > fmax) fmax = p->duf[u];
             if (p->duf[u] < fmin) fmin = p->duf[u];
+            mindr = imin(mindr, p->udr[u]); maxdr = imax(maxdr, p->udr[u]);
+            mindc = imin(mindc, p->udc[u]); maxdc = imax(maxdc, p->udc[u]);
+            if (p->udr[u] == p->udr[u - 1]) p->samerow = 1;
         }
-        /* ring of a power of two >= fmax - fmin + 1 slots (slot = tap & (K - 1)) */
+        p->A = maxdr - mindr;
+        p->E = maxdc - mindc;
+        /* ring of a power of two >= fmax - fmin + w + 1 slots (slot = tap & (K - 1));
+         * the extra row lets residual tiles be evaluated once per row */
         p->K = 1;
-        while (p->K < fmax - fmin + 1) p->K *= 2;
+        while (p->K < fmax - fmin + 1 + w) p->K *= 2;
         p->emin = fmin;
         /* interior fast path */
         p->zu = malloc((size_t)(k + 1) * sizeof(int));
         if (!p->zu) goto fail;
-        int all = 1;
-        for (size_t t = 0; t < hw && all; t++) all = tappable[t] != 0;
-        p->simple = all && npat == 1;
+        p->simple = !tappable && npat == 1;
         p->rlo = 0; p->rhi = h; p->clo = 0; p->chi = w;
         p->nz = 0;
         for (int u = 0; u < k; u++) {
@@ -288,114 +369,154 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
                 p->dcf[i] = p->cmod[p->zu[i]];
             }
         }
-    } else {
-        int e = build_lists(p, active, tappable, nu, udr, udc, npat, cnt, pat_of);
-        if (e) goto fail;
-    }
 
-    p->enc = malloc(hw * sizeof(int32_t));
-    if (!p->enc) goto fail;
-    for (size_t t = 0; t < hw; t++) p->enc[t] = tappable[t] ? -1 : -2;
-
-    /* forcing tiles (stencil mode: residual tiles in the same pass) */
-    size_t nforced = 0, nactive = 0, ntaps = 0, rcap = (size_t)w * 4 + 64, nr = 0;
-    if (p->stencil) {
-        p->restile = malloc(rcap * sizeof(int64_t));
-        p->resev = malloc(rcap * sizeof(int64_t));
-        if (!p->restile || !p->resev) goto fail;
+        /* forcing and residual tiles in one pass over the tiles, with a window of
+         * tap rows [r - maxdr, r - mindr]: a tap row is finished once the tile row
+         * maxdr below it is done */
+        const int WN = p->A + 2;
+        int32_t *win = malloc((size_t)WN * (size_t)w * sizeof(int32_t));
+        if (!win) goto fail;
+#define WROW(R) (win + (size_t)((R) % WN) * (size_t)w)
+        int next_init = 0, next_fin = 0;
         size_t t = 0;
-        for (int r = 0; r < h; r++)
+#define INIT_ROW(R)                                                                      \
+        do {                                                                             \
+            int32_t *row_ = WROW(R);                                                     \
+            size_t t0_ = (size_t)(R) * w;                                                \
+            for (int c_ = 0; c_ < w; c_++) row_[c_] = TAPPABLE(t0_ + c_) ? -1 : -2;      \
+        } while (0)
+        for (int r = 0; r < h; r++) {
+            /* tap rows no tile from row r on can touch are finished */
+            for (; next_fin < h && next_fin <= r - 1 - maxdr; next_fin++) {
+                if (next_fin >= next_init) { INIT_ROW(next_fin); next_init = next_fin + 1; }
+                if (!finish_row(p, next_fin, WROW(next_fin), &symcap, &poolcap)) { free(win); goto fail; }
+            }
+            for (; next_init < h && next_init <= r - mindr; next_init++) INIT_ROW(next_init);
+            const int interior_row = p->uL >= 0 && r >= p->rlo && r < p->rhi;
+            /* interior of a simple board: the last tap of tile c is tgt[c], a unit */
+            int32_t *tgt = interior_row ? WROW(r - p->udr[p->uL]) - p->udc[p->uL] : NULL;
             for (int c = 0; c < w; c++, t++) {
-                ntaps += tappable[t] ? 1 : 0;
-                if (!active[t]) continue;
-                nactive++;
                 int m;
-                if (p->uL >= 0 && r >= p->rlo && r < p->rhi && c >= p->clo && c < p->chi) {
-                    /* interior of a simple board: the last tap is t - duf[uL], a unit */
-                    int64_t L = (int64_t)t - p->duf[p->uL];
-                    if (p->enc[L] == -1) { p->enc[L] = p->uL; nforced++; continue; }
+                if (interior_row && c >= p->clo && c < p->chi && tgt[c] == -1) {
+                    /* a run of interior tiles (every tile is active on a simple board) */
+                    int cc = c;
+                    const int32_t uL = p->uL;
+                    while (cc < p->chi && tgt[cc] == -1) tgt[cc++] = uL;
+                    nforced += (size_t)(cc - c);
+                    nactive += (size_t)(cc - c);
+                    t += (size_t)(cc - c - 1);
+                    c = cc - 1;
+                    continue;
+                }
+                if (!ACTIVE(t)) continue;
+                nactive++;
+                if (interior_row && c >= p->clo && c < p->chi) {
+                    int32_t *e = tgt + c;
+                    if (*e == -1) { *e = p->uL; nforced++; continue; }
                     m = p->nz;
                 } else {
                     m = gather(p, (int64_t)t, r, c, qs, cf, us);
-                }
-                if (m && !(p->uL >= 0 && r >= p->rlo && r < p->rhi && c >= p->clo && c < p->chi)) {
-                    int32_t L = qs[m - 1];
-                    if (p->enc[L] == -1 && p->inv[cf[m - 1]]) {
-                        p->enc[L] = us[m - 1];
-                        nforced++;
-                        continue;
+                    if (m) {
+                        int32_t L = qs[m - 1];
+                        int32_t *e = WROW(L / w) + (L % w);
+                        if (*e == -1 && p->inv[cf[m - 1]]) { *e = us[m - 1]; nforced++; continue; }
                     }
                 }
                 int64_t ev = (int64_t)t - p->emin;
                 if (ev >= (int64_t)hw) ev = (int64_t)hw - 1;
                 if (!m) ev = -1;
                 /* keep events non-decreasing in tile order */
-                if (nr && ev < p->resev[nr - 1]) ev = p->resev[nr - 1];
-                if (nr == rcap) {
-                    rcap *= 2;
-                    int64_t *a = realloc(p->restile, rcap * sizeof(int64_t));
-                    if (!a) goto fail;
-                    p->restile = a;
-                    a = realloc(p->resev, rcap * sizeof(int64_t));
-                    if (!a) goto fail;
+                if (p->nres && ev < p->resev[p->nres - 1]) ev = p->resev[p->nres - 1];
+                size_t c2 = rescap;
+                if (!push_i64(&p->restile, &rescap, p->nres, (int64_t)t)) { free(win); goto fail; }
+                if (rescap != c2) {
+                    int64_t *a = realloc(p->resev, rescap * sizeof(int64_t));
+                    if (!a) { free(win); goto fail; }
                     p->resev = a;
                 }
-                p->restile[nr] = (int64_t)t;
-                p->resev[nr] = ev;
-                nr++;
+                p->resev[p->nres++] = ev;
             }
-    } else {
-        size_t t = 0;
-        for (int r = 0; r < h; r++)
-            for (int c = 0; c < w; c++, t++) {
-                ntaps += tappable[t] ? 1 : 0;
-                if (!active[t]) continue;
-                nactive++;
-                int k = gather(p, (int64_t)t, r, c, qs, cf, us);
-                if (!k) continue;
-                int32_t L = qs[k - 1];
-                if (p->enc[L] == -1 && p->inv[cf[k - 1]]) {
-                    p->enc[L] = p->stencil ? us[k - 1] : (int32_t)t;
-                    nforced++;
+        }
+        for (; next_fin < h; next_fin++) {
+            if (next_fin >= next_init) { INIT_ROW(next_fin); next_init = next_fin + 1; }
+            if (!finish_row(p, next_fin, WROW(next_fin), &symcap, &poolcap)) { free(win); goto fail; }
+        }
+#undef WROW
+#undef INIT_ROW
+        free(win);
+        if (!tappable) ntaps = hw;
+        else for (size_t q = 0; q < hw; q++) ntaps += tappable[q] ? 1 : 0;
+        /* run ends of the interior-forced taps, per pool row */
+        if (p->uL >= 0) {
+            p->rpool = malloc(p->npool * (size_t)w * sizeof(int32_t) + 1);
+            if (!p->rpool) goto fail;
+            for (size_t i = 0; i < p->npool; i++) {
+                const int32_t *e = p->epool + i * (size_t)w;
+                int32_t *re = p->rpool + i * (size_t)w;
+                int32_t end = w;
+                for (int c = w - 1; c >= 0; c--) {
+                    if (e[c] != p->uL) end = c;
+                    re[c] = end;
                 }
             }
-    }
-    p->nsym = ntaps - nforced;
-    p->nres = nactive - nforced;
-    p->symtile = malloc((p->nsym + 1) * sizeof(int64_t));
-    if (!p->symtile) goto fail;
-    if (!p->stencil) {
+        }
+        /* the columns of each tap row read by residual tiles */
+        p->rrlo = malloc((size_t)h * sizeof(int32_t));
+        p->rrhi = malloc((size_t)h * sizeof(int32_t));
+        if (!p->rrlo || !p->rrhi) goto fail;
+        for (int r = 0; r < h; r++) { p->rrlo[r] = w; p->rrhi[r] = 0; }
+        for (size_t i = 0; i < p->nres; i++) {
+            int rr = (int)(p->restile[i] / w), cc = (int)(p->restile[i] % w);
+            int a = imax(0, cc - maxdc), b = imin(w, cc - mindc + 1);
+            for (int R = imax(0, rr - maxdr); R <= imin(h - 1, rr - mindr); R++) {
+                if (a < p->rrlo[R]) p->rrlo[R] = a;
+                if (b > p->rrhi[R]) p->rrhi[R] = b;
+            }
+        }
+        p->peak = (size_t)p->K;
+    } else {
+        int e = build_lists(p, active, tappable, nu, udr, udc, npat, cnt, pat_of);
+        if (e) goto fail;
+        int32_t *enc = p->epool = malloc(hw * sizeof(int32_t) + 1);
+        if (!enc) goto fail;
+        p->npool = (size_t)h;
+        for (int r = 0; r < h; r++) p->erid[r] = r;
+        for (size_t q = 0; q < hw; q++) { enc[q] = TAPPABLE(q) ? -1 : -2; ntaps += TAPPABLE(q) ? 1 : 0; }
+        for (size_t q = 0; q < hw; q++) {
+            if (!ACTIVE(q)) continue;
+            nactive++;
+            int64_t a = p->cstart[q], b = p->cstart[q + 1];
+            if (a == b) continue;
+            int32_t L = p->ctap[b - 1];
+            if (enc[L] == -1 && p->inv[p->ccoef[b - 1]]) { enc[L] = (int32_t)q; nforced++; }
+        }
+        for (size_t q = 0; q < hw; q++)
+            if (enc[q] == -1) {
+                if (!push_i64(&p->symtile, &symcap, p->nsym, (int64_t)q)) goto fail;
+                enc[q] = -3 - (int32_t)p->nsym++;
+            }
+        p->nres = nactive - nforced;
         p->restile = malloc((p->nres + 1) * sizeof(int64_t));
         p->resev = malloc((p->nres + 1) * sizeof(int64_t));
         if (!p->restile || !p->resev) goto fail;
-    }
-    {
-        size_t s = 0;
-        for (size_t t = 0; t < hw; t++)
-            if (p->enc[t] == -1) { p->enc[t] = -3 - (int32_t)s; p->symtile[s++] = (int64_t)t; }
-    }
-
-    /* residual tiles and the events at which they are evaluated */
-    if (p->stencil) {
-        p->peak = (size_t)p->K;
-    } else {
+        /* residual tiles ordered by last tap (counting sort) */
         int64_t *cntk = calloc(hw + 2, sizeof(int64_t));
         if (!cntk) goto fail;
-        for (size_t t = 0; t < hw; t++) {
-            if (!active[t]) continue;
-            int64_t a = p->cstart[t], b = p->cstart[t + 1];
-            if (a < b && p->enc[p->ctap[b - 1]] == (int32_t)t) continue;
+        for (size_t q = 0; q < hw; q++) {
+            if (!ACTIVE(q)) continue;
+            int64_t a = p->cstart[q], b = p->cstart[q + 1];
+            if (a < b && enc[p->ctap[b - 1]] == (int32_t)q) continue;
             size_t key = a == b ? 0 : (size_t)p->ctap[b - 1] + 1;
             cntk[key + 1]++;
         }
         for (size_t k = 0; k < hw + 1; k++) cntk[k + 1] += cntk[k];
-        for (size_t t = 0; t < hw; t++) {
-            if (!active[t]) continue;
-            int64_t a = p->cstart[t], b = p->cstart[t + 1];
-            if (a < b && p->enc[p->ctap[b - 1]] == (int32_t)t) continue;
+        for (size_t q = 0; q < hw; q++) {
+            if (!ACTIVE(q)) continue;
+            int64_t a = p->cstart[q], b = p->cstart[q + 1];
+            if (a < b && enc[p->ctap[b - 1]] == (int32_t)q) continue;
             size_t key = a == b ? 0 : (size_t)p->ctap[b - 1] + 1;
             int64_t pos = cntk[key]++;
-            p->restile[pos] = (int64_t)t;
+            p->restile[pos] = (int64_t)q;
             p->resev[pos] = (int64_t)key - 1;
         }
         free(cntk);
@@ -404,30 +525,37 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
         int64_t *lastuse = malloc(hw * sizeof(int64_t));
         p->slot = malloc(hw * sizeof(int32_t));
         if (!lastuse || !p->slot) { free(lastuse); goto fail; }
-        for (size_t t = 0; t < hw; t++) lastuse[t] = (int64_t)t;
-        for (size_t t = 0; t < hw; t++) {
-            int64_t a = p->cstart[t], b = p->cstart[t + 1];
+        for (size_t q = 0; q < hw; q++) lastuse[q] = (int64_t)q;
+        for (size_t q = 0; q < hw; q++) {
+            int64_t a = p->cstart[q], b = p->cstart[q + 1];
             if (a == b) continue;
             int64_t L = p->ctap[b - 1];
-            for (int64_t e = a; e < b; e++)
-                if (lastuse[p->ctap[e]] < L) lastuse[p->ctap[e]] = L;
+            for (int64_t e2 = a; e2 < b; e2++)
+                if (lastuse[p->ctap[e2]] < L) lastuse[p->ctap[e2]] = L;
         }
         int64_t *fs = calloc(hw + 1, sizeof(int64_t));
         int32_t *ft = malloc((ntaps + 1) * sizeof(int32_t));
         int32_t *stack = malloc((ntaps + 1) * sizeof(int32_t));
         if (!fs || !ft || !stack) { free(fs); free(ft); free(stack); free(lastuse); goto fail; }
-        for (size_t t = 0; t < hw; t++) if (tappable[t]) fs[lastuse[t] + 1]++;
+        for (size_t q = 0; q < hw; q++) if (TAPPABLE(q)) fs[lastuse[q] + 1]++;
         for (size_t k = 0; k < hw; k++) fs[k + 1] += fs[k];
-        for (size_t t = 0; t < hw; t++) if (tappable[t]) ft[fs[lastuse[t]]++] = (int32_t)t;
+        for (size_t q = 0; q < hw; q++) if (TAPPABLE(q)) ft[fs[lastuse[q]]++] = (int32_t)q;
         size_t top = 0, used = 0;
         int64_t gstart = 0;
-        for (size_t t = 0; t < hw; t++) {
-            p->slot[t] = tappable[t] ? (top ? stack[--top] : (int32_t)used++) : -1;
-            for (int64_t e = gstart; e < fs[t]; e++) stack[top++] = p->slot[ft[e]];
-            gstart = fs[t];
+        for (size_t q = 0; q < hw; q++) {
+            p->slot[q] = TAPPABLE(q) ? (top ? stack[--top] : (int32_t)used++) : -1;
+            for (int64_t e2 = gstart; e2 < fs[q]; e2++) stack[top++] = p->slot[ft[e2]];
+            gstart = fs[q];
         }
         p->peak = used;
         free(fs); free(ft); free(stack); free(lastuse);
+    }
+    if (p->nsym + nforced != ntaps || p->nres + nforced != nactive) goto fail;
+    if (!p->symtile) { p->symtile = malloc(sizeof(int64_t)); if (!p->symtile) goto fail; }
+    if (!p->restile) {
+        p->restile = malloc(sizeof(int64_t));
+        p->resev = malloc(sizeof(int64_t));
+        if (!p->restile || !p->resev) goto fail;
     }
     *err = 0;
     return p;
@@ -435,6 +563,8 @@ fail:
     ml_chase_free(p);
     return NULL;
 }
+#undef TAPPABLE
+#undef ACTIVE
 
 static inline size_t slot_of(const ml_chase *p, int64_t q) {
     return p->stencil ? (size_t)(q & (p->K - 1)) : (size_t)p->slot[q];
@@ -455,13 +585,13 @@ static inline void fast_cols(const ml_chase *p, int r, int *c0, int *c1) {
 
 /* ------------------------------------------------------------------ numeric chase */
 /* One tap of the numeric chase, the general way. */
-static inline void num_tap(const ml_chase *p, size_t t, int r, int col, const uint8_t *b,
-                           const uint8_t *z, uint8_t *x, int32_t *qs, uint8_t *cf, int *us) {
+static inline void num_tap(const ml_chase *p, int32_t e, size_t t, int r, int col,
+                           const uint8_t *b, const uint8_t *z, uint8_t *x, int32_t *qs,
+                           uint8_t *cf, int *us) {
     const uint32_t n = (uint32_t)p->n;
-    int32_t e = p->enc[t];
     if (e >= 0) {
         int rc, cc;
-        int64_t c = forcer(p, (int64_t)t, r, col, &rc, &cc);
+        int64_t c = forcer(p, e, (int64_t)t, r, col, &rc, &cc);
         int k = gather(p, c, rc, cc, qs, cf, us);
         if (n == 2) {
             unsigned v = b[c];
@@ -521,25 +651,26 @@ void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
         vchunk = nd ? (mx < 0 ? -mx : 0) : 1 << 20;
     }
     for (int r = 0; r < h; r++) {
+        const int32_t *er = EROW(p, r);
         int c0, c1;
         fast_cols(p, r, &c0, &c1);
         if (vchunk > 0 && c0 < c1) {
             int col = 0;
-            for (; col < c0; col++, t++) num_tap(p, t, r, col, b, z, x, qs, cf, us);
+            for (; col < c0; col++, t++) num_tap(p, er[col], t, r, col, b, z, x, qs, cf, us);
             while (col < c1) {
                 int64_t len = c1 - col < vchunk ? c1 - col : vchunk;
                 for (int i = 0; i < nd; i++) src[i] = x + (int64_t)t + dl[i];
                 gf2_seg(x + t, b + (int64_t)t + dL, src, nd, (size_t)len);
                 for (int64_t i = 0; i < len; i++)
-                    if (p->enc[t + (size_t)i] != uL)
-                        num_tap(p, t + (size_t)i, r, col + (int)i, b, z, x, qs, cf, us);
+                    if (er[col + i] != uL)
+                        num_tap(p, er[col + i], t + (size_t)i, r, col + (int)i, b, z, x, qs, cf, us);
                 col += (int)len; t += (size_t)len;
             }
-            for (; col < w; col++, t++) num_tap(p, t, r, col, b, z, x, qs, cf, us);
+            for (; col < w; col++, t++) num_tap(p, er[col], t, r, col, b, z, x, qs, cf, us);
             continue;
         }
         for (int col = 0; col < w; col++, t++) {
-            int32_t e = p->enc[t];
+            int32_t e = er[col];
             if (e == uL && col >= c0 && col < c1) {
                 if (n == 2) {
                     unsigned v = b[t + dL];
@@ -552,7 +683,7 @@ void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                     x[t] = (uint8_t)((v * invL) % n);
                 }
             } else {
-                num_tap(p, t, r, col, b, z, x, qs, cf, us);
+                num_tap(p, e, t, r, col, b, z, x, qs, cf, us);
             }
         }
     }
@@ -566,15 +697,7 @@ void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
 }
 
 /* ------------------------------------------------------------------ symbolic chase */
-typedef struct {
-    const ml_chase *p;
-    size_t lo, hi;       /* word (GF(2)) or symbol (Z/n) range of this worker */
-    size_t stride;       /* words / bytes per row of M */
-    void *M;             /* residual matrix */
-    int status;
-} sym_job;
-
-/* v = xor of m source vectors (m >= 0), a few sources per pass over v. */
+/* v = xor of m source vectors (m >= 0). */
 __attribute__((target_clones("avx2", "default")))
 static void xor_many(uint64_t *restrict v, const uint64_t *const *src, int m, size_t len) {
     int i = 0;
@@ -606,100 +729,54 @@ static void xor_many(uint64_t *restrict v, const uint64_t *const *src, int m, si
     }
 }
 
-/* Interior run of the GF(2) symbolic chase: taps t0, t0 + 1, ... (at most cnt) while
- * they are forced through the interior offset. Returns how many were done. */
-__attribute__((target_clones("avx2", "default")))
-static size_t gf2_sym_run(uint64_t *V, size_t len, int64_t mask, const int32_t *enc, int uL,
-                          int64_t t0, size_t cnt, const int64_t *dl, int nd,
-                          const uint64_t **src) {
-    size_t i = 0;
-    if (nd == 4) {
-        const int64_t d0 = dl[0], d1 = dl[1], d2 = dl[2], d3 = dl[3];
-        for (; i < cnt; i++) {
-            const int64_t t = t0 + (int64_t)i;
-            if (enc[t] != uL) break;
-            uint64_t *restrict v = V + (size_t)(t & mask) * len;
-            const uint64_t *restrict a = V + (size_t)((t + d0) & mask) * len;
-            const uint64_t *restrict b = V + (size_t)((t + d1) & mask) * len;
-            const uint64_t *restrict c = V + (size_t)((t + d2) & mask) * len;
-            const uint64_t *restrict d = V + (size_t)((t + d3) & mask) * len;
-            for (size_t j = 0; j < len; j++) v[j] = a[j] ^ b[j] ^ c[j] ^ d[j];
-        }
-        return i;
+/* Interior run of the GF(2) symbolic chase: cnt taps from t0, each the xor of the
+ * taps at fixed deltas, with bw words per tap. Slots of 4 or 8 words are 32-byte
+ * aligned and handled as 256-bit vectors (GCC vector extension: one AVX2 register,
+ * two SSE2 registers on the default path). */
+typedef uint64_t v4x64 __attribute__((vector_size(32)));
+
+/* Taps from t0 on (at most cnt) whose slots, and the slots at t0 + dl[i], do not
+ * wrap around the ring: they are consecutive in memory. */
+static inline size_t ring_run(int64_t t0, size_t cnt, int64_t mask, const int64_t *dl, int nd) {
+    size_t run = (size_t)(mask + 1 - (t0 & mask));
+    for (int i = 0; i < nd; i++) {
+        size_t r = (size_t)(mask + 1 - ((t0 + dl[i]) & mask));
+        if (r < run) run = r;
     }
-    for (; i < cnt; i++) {
-        const int64_t t = t0 + (int64_t)i;
-        if (enc[t] != uL) break;
-        for (int q = 0; q < nd; q++) src[q] = V + (size_t)((t + dl[q]) & mask) * len;
-        xor_many(V + (size_t)(t & mask) * len, src, nd, len);
-    }
-    return i;
+    return run < cnt ? run : cnt;
 }
 
-static void *sym_gf2_run(void *arg) {
-    sym_job *J = arg;
-    const ml_chase *p = J->p;
-    const size_t lo = J->lo, hi = J->hi, len = hi - lo, nw = J->stride;
-    const int h = p->h, w = p->w;
-    uint64_t *M = J->M;
-    uint64_t *V = calloc((p->peak + 1) * (len ? len : 1), sizeof(uint64_t));
-    const uint64_t **src = malloc((MAXC + 1) * sizeof(uint64_t *));
-    if (!V || !src) { free(V); free(src); J->status = 2; return NULL; }
-    int32_t qs[MAXC + 1];
-    uint8_t cf[MAXC + 1];
-    int us[MAXC + 1];
-    size_t k = 0;
-    const size_t nres = p->nres;
-    while (k < nres && p->resev[k] < 0) { memset(M + k * nw + lo, 0, len * sizeof(uint64_t)); k++; }
-    size_t t = 0;
-    const int uL = p->uL, nd = p->nd;
-    const int64_t *dl = p->delta;
-    const int64_t mask = p->K - 1;
-#define GF2_EVENTS(tt)                                                                   \
-    while (k < nres && p->resev[k] == (int64_t)(tt)) {                                   \
-        int64_t c_ = p->restile[k];                                                      \
-        int m_ = gather(p, c_, (int)(c_ / w), (int)(c_ % w), qs, cf, us);                \
-        for (int i_ = 0; i_ < m_; i_++) src[i_] = V + slot_of(p, qs[i_]) * len;          \
-        xor_many(M + k * nw + lo, src, m_, len);                                         \
-        k++;                                                                             \
-    }
-    for (int r = 0; r < h; r++) {
-        int c0, c1;
-        fast_cols(p, r, &c0, &c1);
-        int col = 0;
-        while (col < w) {
-            int32_t e = p->enc[t];
-            if (e == uL && col >= c0 && col < c1) {
-                int64_t lim = (int64_t)t - col + c1;
-                if (k < nres && p->resev[k] + 1 < lim) lim = p->resev[k] + 1;
-                size_t done = gf2_sym_run(V, len, mask, p->enc, uL, (int64_t)t,
-                                          (size_t)(lim - (int64_t)t), dl, nd, src);
-                t += done; col += (int)done;
-                GF2_EVENTS(t - 1)
-                continue;
-            }
-            if (e != -2) {
-                uint64_t *v = V + slot_of(p, (int64_t)t) * len;
-                if (e >= 0) {
-                    int rc, cc;
-                    int64_t c = forcer(p, (int64_t)t, r, col, &rc, &cc);
-                    int m = gather(p, c, rc, cc, qs, cf, us) - 1;
-                    for (int i = 0; i < m; i++) src[i] = V + slot_of(p, qs[i]) * len;
-                    xor_many(v, src, m, len);
-                } else {
-                    memset(v, 0, len * sizeof(uint64_t));
-                    size_t s = (size_t)(-3 - e);
-                    if (s / 64 >= lo && s / 64 < hi) v[s / 64 - lo] = (uint64_t)1 << (s % 64);
+__attribute__((target_clones("avx2", "default")))
+static void gf2_run(uint64_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt,
+                    const int64_t *dl, int nd) {
+    if (nd == 4 && bw % 4 == 0) {
+        const size_t nv = bw / 4;
+        while (cnt) {
+            size_t run = ring_run(t0, cnt, mask, dl, nd);
+            v4x64 *v = (v4x64 *)(V + (size_t)(t0 & mask) * bw);
+            const v4x64 *a = (const v4x64 *)(V + (size_t)((t0 + dl[0]) & mask) * bw);
+            const v4x64 *b = (const v4x64 *)(V + (size_t)((t0 + dl[1]) & mask) * bw);
+            const v4x64 *c = (const v4x64 *)(V + (size_t)((t0 + dl[2]) & mask) * bw);
+            const v4x64 *d = (const v4x64 *)(V + (size_t)((t0 + dl[3]) & mask) * bw);
+            if (nv == 1)
+                for (size_t i = 0; i < run; i++) v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
+            else if (nv == 2)
+                for (size_t i = 0; i < 2 * run; i += 2) {
+                    v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
+                    v[i + 1] = a[i + 1] ^ b[i + 1] ^ c[i + 1] ^ d[i + 1];
                 }
-            }
-            GF2_EVENTS(t)
-            col++; t++;
+            else
+                for (size_t i = 0; i < nv * run; i++) v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
+            t0 += (int64_t)run; cnt -= run;
         }
+        return;
     }
-#undef GF2_EVENTS
-    free(V); free(src);
-    J->status = 0;
-    return NULL;
+    const uint64_t *src[MAXC + 1];
+    for (size_t i = 0; i < cnt; i++) {
+        const int64_t t = t0 + (int64_t)i;
+        for (int q = 0; q < nd; q++) src[q] = V + (size_t)((t + dl[q]) & mask) * bw;
+        xor_many(V + (size_t)(t & mask) * bw, src, nd, bw);
+    }
 }
 
 __attribute__((target_clones("avx2", "default")))
@@ -720,186 +797,374 @@ static void acc_store(uint8_t *restrict v, const int32_t *restrict acc, int32_t 
     else for (size_t i = 0; i < len; i++) v[i] = (uint8_t)fmod_n(fmod_n(acc[i], n, rn) * mul, n, rn);
 }
 
-/* v = -(sum of m vectors) mod n in uint8 lanes; needs m (n - 1) <= 255 and the
- * reduction steps d = n 2^i (d <= 255) listed in subs (descending, ns of them). */
+/* v = mul * (sum of cf[i] src[i]) mod n over len bytes (acc: len int32 scratch). */
+static void zn_comb(uint8_t *v, const uint8_t *const *src, const uint8_t *cf, int m,
+                    int32_t mul, size_t len, int32_t *acc, int32_t n, float rn) {
+    memset(acc, 0, len * sizeof(int32_t));
+    for (int i = 0; i < m; i++) {
+        acc_add(acc, src[i], cf[i], len);
+        if (i % 200 == 199) acc_reduce(acc, len, n, rn);
+    }
+    acc_store(v, acc, mul, len, n, rn);
+}
+
+/* Interior run of the Z/n symbolic chase when every coefficient is 1 and nd (n - 1)
+ * fits a byte: v = -(sum of nd sources) mod n, reduced by subtracting n 2^i (subs,
+ * descending, ns of them). */
 __attribute__((target_clones("avx2", "default")))
-static void zn_negsum(uint8_t *restrict v, const uint8_t *const *src, int m, size_t len,
-                      uint8_t n, const uint8_t *subs, int ns) {
-    if (m == 4 && ns == 2) {
-        /* one fused pass: sum, two reduction steps, negation */
-        const uint8_t *restrict a = src[0], *restrict b = src[1], *restrict c = src[2],
-                      *restrict d = src[3];
-        const uint8_t s0 = subs[0], s1 = subs[1];
-        for (size_t j = 0; j < len; j++) {
-            uint8_t x = (uint8_t)(a[j] + b[j] + c[j] + d[j]), y;
-            y = (uint8_t)(x - s0); x = x < y ? x : y;
-            y = (uint8_t)(x - s1); x = x < y ? x : y;
-            x = (uint8_t)(n - x);
-            y = (uint8_t)(x - n); v[j] = x < y ? x : y;
+static void zn_run_small(uint8_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt,
+                         const int64_t *dl, int nd, uint8_t n, const uint8_t *subs, int ns) {
+    const uint8_t *src[MAXC + 1];
+    for (size_t i = 0; i < cnt; i++) {
+        const int64_t t = t0 + (int64_t)i;
+        uint8_t *restrict v = V + (size_t)(t & mask) * bw;
+        if (nd == 4 && ns == 2) {
+            const uint8_t *restrict a = V + (size_t)((t + dl[0]) & mask) * bw;
+            const uint8_t *restrict b = V + (size_t)((t + dl[1]) & mask) * bw;
+            const uint8_t *restrict c = V + (size_t)((t + dl[2]) & mask) * bw;
+            const uint8_t *restrict d = V + (size_t)((t + dl[3]) & mask) * bw;
+            const uint8_t s0 = subs[0], s1 = subs[1];
+            for (size_t j = 0; j < bw; j++) {
+                uint8_t x = (uint8_t)(a[j] + b[j] + c[j] + d[j]), y;
+                y = (uint8_t)(x - s0); x = x < y ? x : y;
+                y = (uint8_t)(x - s1); x = x < y ? x : y;
+                x = (uint8_t)(n - x);
+                y = (uint8_t)(x - n); v[j] = x < y ? x : y;
+            }
+            continue;
         }
-        return;
-    }
-    if (m >= 4) {
-        const uint8_t *restrict a = src[0], *restrict b = src[1], *restrict c = src[2],
-                      *restrict d = src[3];
-        for (size_t j = 0; j < len; j++) v[j] = (uint8_t)(a[j] + b[j] + c[j] + d[j]);
-        for (int i = 4; i < m; i++) {
-            const uint8_t *restrict e = src[i];
-            for (size_t j = 0; j < len; j++) v[j] = (uint8_t)(v[j] + e[j]);
+        for (int q = 0; q < nd; q++) src[q] = V + (size_t)((t + dl[q]) & mask) * bw;
+        if (nd == 0) memset(v, 0, bw);
+        else {
+            memcpy(v, src[0], bw);
+            for (int q = 1; q < nd; q++)
+                for (size_t j = 0; j < bw; j++) v[j] = (uint8_t)(v[j] + src[q][j]);
         }
-    } else if (m > 0) {
-        memcpy(v, src[0], len);
-        for (int i = 1; i < m; i++) {
-            const uint8_t *restrict e = src[i];
-            for (size_t j = 0; j < len; j++) v[j] = (uint8_t)(v[j] + e[j]);
+        for (int s = 0; s < ns; s++) {
+            const uint8_t dd = subs[s];
+            for (size_t j = 0; j < bw; j++) {
+                uint8_t x = v[j], y = (uint8_t)(x - dd);
+                v[j] = x < y ? x : y;
+            }
         }
-    } else {
-        memset(v, 0, len);
-    }
-    for (int i = 0; i < ns; i++) {
-        const uint8_t d = subs[i];
-        for (size_t j = 0; j < len; j++) {
-            uint8_t x = v[j], y = (uint8_t)(x - d);
+        for (size_t j = 0; j < bw; j++) {
+            uint8_t x = (uint8_t)(n - v[j]), y = (uint8_t)(x - n);
             v[j] = x < y ? x : y;
         }
     }
-    for (size_t j = 0; j < len; j++) {
-        uint8_t x = (uint8_t)(n - v[j]), y = (uint8_t)(x - n);
-        v[j] = x < y ? x : y;
-    }
 }
 
-static void *sym_zn_run(void *arg) {
-    sym_job *J = arg;
-    const ml_chase *p = J->p;
-    const size_t lo = J->lo, hi = J->hi, len = hi - lo, ns = J->stride;
-    const int h = p->h, w = p->w;
-    const int32_t n = p->n;
-    const float rn = 1.0f / (float)n;
-    uint8_t *M = J->M;
-    uint8_t *V = calloc((p->peak + 1) * (len ? len : 1), 1);
-    int32_t *acc = malloc((len ? len : 1) * sizeof(int32_t));
-    if (!V || !acc) { free(V); free(acc); J->status = 2; return NULL; }
+/* One worker of the symbolic chase: blocks taken from a shared counter. */
+typedef struct {
+    const ml_chase *p;
+    void *M;             /* residual matrix */
+    size_t stride;       /* words (GF(2)) / bytes (Z/n) per row of M */
+    size_t total;        /* words (GF(2)) / symbols (Z/n) */
+    size_t bw;           /* words / symbols per block */
+    size_t nblocks;
+    int *next;           /* shared block counter */
+    int status;
+} sym_job;
+
+typedef struct {
+    const ml_chase *p;
+    const sym_job *J;
+    int gf2;
+    size_t bw;           /* elements per slot: words (GF(2)) or bytes (Z/n) */
+    void *V;             /* ring: K (stencil) or peak (lists) slots */
+    int32_t *lo, *hi, *wlo, *whi;   /* stencil: per row, computed and written columns */
+    size_t s0, s1;       /* symbols of the block */
+    size_t e0, en;       /* elements of M written by the block: [e0, e0 + en) */
+    /* Z/n */
+    int32_t *acc;
+    int small, nsubs;
+    uint8_t subs[16];
+    int32_t mnegL;
+    float rn;
+    const void **src;
     int32_t qs[MAXC + 1];
     uint8_t cf[MAXC + 1];
     int us[MAXC + 1];
-    size_t k = 0;
-    while (k < p->nres && p->resev[k] < 0) { memset(M + k * ns + lo, 0, len); k++; }
-    size_t t = 0;
-    const int uL = p->uL, nd = p->nd;
-    const int64_t *dl = p->delta;
-    const int64_t mask = p->K - 1;
-    const int32_t mnegL = uL >= 0 ? (n - p->inv[p->cmod[uL]]) % n : 0;
-    /* uint8 fast path: every coefficient 1 (so the forcing multiplier is -1) */
-    int small = uL >= 0 && p->cmod[uL] == 1 && nd * (n - 1) <= 255;
-    for (int i = 0; i < nd && small; i++) small = p->dcf[i] == 1;
-    uint8_t subs[16];
-    int nsubs = 0;
-    if (small) {
-        int c = 0;
-        while ((1 << c) < nd) c++;
-        for (int i = c - 1; i >= 0; i--) {
-            if (n * (1 << i) > 255) { small = 0; break; }
-            subs[nsubs++] = (uint8_t)(n * (1 << i));
-        }
+} sym_ctx;
+
+/* The cone of the block's symbols (stencil): lo/hi the columns of each row whose
+ * taps can depend on them, wlo/whi the columns anyone reads (zeroed if not in
+ * lo/hi). Empty intervals have lo >= hi. */
+static void cone(sym_ctx *X) {
+    const ml_chase *p = X->p;
+    const int h = p->h, w = p->w, A = p->A, E = p->E;
+    int32_t *lo = X->lo, *hi = X->hi, *wlo = X->wlo, *whi = X->whi;
+    for (int r = 0; r < h; r++) { lo[r] = w; hi[r] = 0; }
+    for (size_t s = X->s0; s < X->s1; s++) {
+        int r = (int)(p->symtile[s] / w), c = (int)(p->symtile[s] % w);
+        if (c < lo[r]) lo[r] = c;
+        if (c + 1 > hi[r]) hi[r] = c + 1;
     }
-    const uint8_t **src = malloc((size_t)(nd + 1) * sizeof(uint8_t *));
-    if (!src) { free(V); free(acc); J->status = 2; return NULL; }
     for (int r = 0; r < h; r++) {
-        int c0, c1;
-        fast_cols(p, r, &c0, &c1);
-        for (int col = 0; col < w; col++, t++) {
-            int32_t e = p->enc[t];
-            if (e == uL && col >= c0 && col < c1) {
-                uint8_t *v = V + (size_t)((int64_t)t & mask) * len;
-                if (small) {
-                    for (int i = 0; i < nd; i++) src[i] = V + (size_t)(((int64_t)t + dl[i]) & mask) * len;
-                    zn_negsum(v, src, nd, len, (uint8_t)n, subs, nsubs);
-                    goto events;
-                }
-                memset(acc, 0, len * sizeof(int32_t));
-                for (int i = 0; i < nd; i++) {
-                    acc_add(acc, V + (size_t)(((int64_t)t + dl[i]) & mask) * len, p->dcf[i], len);
-                    if (i % 200 == 199) acc_reduce(acc, len, n, rn);
-                }
-                acc_store(v, acc, mnegL, len, n, rn);
-            } else if (e != -2) {
-                uint8_t *v = V + slot_of(p, (int64_t)t) * len;
-                if (e >= 0) {
-                    int rc, cc;
-                    int64_t c = forcer(p, (int64_t)t, r, col, &rc, &cc);
-                    int m = gather(p, c, rc, cc, qs, cf, us);
-                    memset(acc, 0, len * sizeof(int32_t));
-                    for (int i = 0; i < m - 1; i++) {
-                        acc_add(acc, V + slot_of(p, qs[i]) * len, cf[i], len);
-                        if (i % 200 == 199) acc_reduce(acc, len, n, rn);
-                    }
-                    /* x_p = inv(a_p) * (-sum) */
-                    const int32_t mneg = (n - p->inv[cf[m - 1]]) % n;
-                    acc_store(v, acc, mneg, len, n, rn);
-                } else {
-                    memset(v, 0, len);
-                    size_t s = (size_t)(-3 - e);
-                    if (s >= lo && s < hi) v[s - lo] = 1;
+        int l = lo[r], u = hi[r];
+        for (int d = 1; d <= A && d <= r; d++)
+            if (lo[r - d] < hi[r - d]) { l = imin(l, lo[r - d] - E); u = imax(u, hi[r - d] + E); }
+        l = imax(l, 0); u = imin(u, w);
+        if (l < u && p->samerow) u = w;
+        lo[r] = l; hi[r] = u;
+    }
+    for (int r = h - 1; r >= 0; r--) {
+        int l = w, u = 0;
+        if (lo[r] < hi[r]) { l = lo[r] - E; u = hi[r] + E; }
+        for (int q = r + 1; q <= r + A && q < h; q++)
+            if (lo[q] < hi[q]) { l = imin(l, lo[q] - E); u = imax(u, hi[q] + E); }
+        if (p->rrlo[r] < p->rrhi[r]) { l = imin(l, p->rrlo[r]); u = imax(u, p->rrhi[r]); }
+        wlo[r] = imax(l, 0); whi[r] = imin(u, w);
+    }
+}
+
+/* Compute taps r * w + [a, b) of the block (every one of them). */
+static void sym_cols(sym_ctx *X, int r, int a, int b) {
+    const ml_chase *p = X->p;
+    const int w = p->w, uL = p->uL;
+    const size_t bw = X->bw;
+    const int64_t mask = p->K - 1;
+    const int32_t *er = EROW(p, r);
+    const int32_t *re = p->rpool ? p->rpool + (size_t)p->erid[r] * (size_t)w : NULL;
+    int c0, c1;
+    fast_cols(p, r, &c0, &c1);
+    int col = a;
+    while (col < b) {
+        int32_t e = er[col];
+        int64_t t = (int64_t)r * w + col;
+        if (re && e == uL && col >= c0 && col < c1) {
+            int end = imin(imin(re[col], b), c1);
+            if (X->gf2)
+                gf2_run(X->V, bw, mask, t, (size_t)(end - col), p->delta, p->nd);
+            else if (X->small)
+                zn_run_small(X->V, bw, mask, t, (size_t)(end - col), p->delta, p->nd,
+                             (uint8_t)p->n, X->subs, X->nsubs);
+            else {
+                uint8_t *V = X->V;
+                for (int64_t q = t; q < t + (end - col); q++) {
+                    for (int i = 0; i < p->nd; i++) X->src[i] = V + (size_t)((q + p->delta[i]) & mask) * bw;
+                    zn_comb(V + (size_t)(q & mask) * bw, (const uint8_t *const *)X->src, p->dcf,
+                            p->nd, X->mnegL, bw, X->acc, p->n, X->rn);
                 }
             }
-        events:
-            while (k < p->nres && p->resev[k] == (int64_t)t) {
-                int64_t c = p->restile[k];
-                int m = gather(p, c, (int)(c / w), (int)(c % w), qs, cf, us);
-                memset(acc, 0, len * sizeof(int32_t));
-                for (int i = 0; i < m; i++) {
-                    acc_add(acc, V + slot_of(p, qs[i]) * len, cf[i], len);
-                    if (i % 200 == 199) acc_reduce(acc, len, n, rn);
+            col = end;
+            continue;
+        }
+        if (e != -2) {
+            size_t sl = slot_of(p, t);
+            if (e >= 0) {
+                int rc, cc;
+                int64_t c = forcer(p, e, t, r, col, &rc, &cc);
+                int m = gather(p, c, rc, cc, X->qs, X->cf, X->us) - 1;
+                if (X->gf2) {
+                    uint64_t *V = X->V;
+                    for (int i = 0; i < m; i++) X->src[i] = V + slot_of(p, X->qs[i]) * bw;
+                    xor_many(V + sl * bw, (const uint64_t *const *)X->src, m, bw);
+                } else {
+                    uint8_t *V = X->V;
+                    for (int i = 0; i < m; i++) X->src[i] = V + slot_of(p, X->qs[i]) * bw;
+                    /* x_p = inv(a_p) * (-sum) */
+                    int32_t mneg = (p->n - p->inv[X->cf[m]]) % p->n;
+                    zn_comb(V + sl * bw, (const uint8_t *const *)X->src, X->cf, m, mneg, bw,
+                            X->acc, p->n, X->rn);
                 }
-                acc_store(M + k * ns + lo, acc, 1, len, n, rn);
-                k++;
+            } else {
+                size_t s = (size_t)(-3 - e);
+                if (X->gf2) {
+                    uint64_t *v = (uint64_t *)X->V + sl * bw;
+                    memset(v, 0, bw * sizeof(uint64_t));
+                    if (s >= X->s0 && s < X->s1) v[s / 64 - X->e0] = (uint64_t)1 << (s % 64);
+                } else {
+                    uint8_t *v = (uint8_t *)X->V + sl * bw;
+                    memset(v, 0, bw);
+                    if (s >= X->s0 && s < X->s1) v[s - X->s0] = 1;
+                }
             }
         }
+        col++;
     }
-    free(V); free(acc); free(src);
+}
+
+/* Zero the slots of taps r * w + [a, b). */
+static void sym_zero(sym_ctx *X, int r, int a, int b) {
+    const ml_chase *p = X->p;
+    const size_t sz = X->bw * (X->gf2 ? sizeof(uint64_t) : 1);
+    for (int64_t t = (int64_t)r * p->w + a; t < (int64_t)r * p->w + b; t++)
+        memset((uint8_t *)X->V + slot_of(p, t) * sz, 0, sz);
+}
+
+/* Residual row k of M, the block's elements. */
+static void sym_event(sym_ctx *X, size_t k) {
+    const ml_chase *p = X->p;
+    const int w = p->w;
+    const size_t bw = X->bw;
+    int64_t c = p->restile[k];
+    int m = p->resev[k] < 0 ? 0 : gather(p, c, (int)(c / w), (int)(c % w), X->qs, X->cf, X->us);
+    if (X->gf2) {
+        uint64_t *V = X->V;
+        for (int i = 0; i < m; i++) X->src[i] = V + slot_of(p, X->qs[i]) * bw;
+        xor_many((uint64_t *)X->J->M + k * X->J->stride + X->e0, (const uint64_t *const *)X->src,
+                 m, X->en);
+    } else {
+        uint8_t *V = X->V;
+        for (int i = 0; i < m; i++) X->src[i] = V + slot_of(p, X->qs[i]) * bw;
+        zn_comb((uint8_t *)X->J->M + k * X->J->stride + X->e0, (const uint8_t *const *)X->src,
+                X->cf, m, 1, X->en, X->acc, p->n, X->rn);
+    }
+}
+
+static void sym_block(sym_ctx *X, size_t blk) {
+    const ml_chase *p = X->p;
+    const sym_job *J = X->J;
+    const int h = p->h, w = p->w;
+    const size_t nres = p->nres;
+    X->e0 = blk * X->bw;
+    X->en = J->total - X->e0 < X->bw ? J->total - X->e0 : X->bw;
+    if (X->gf2) {
+        X->s0 = X->e0 * 64;
+        X->s1 = (X->e0 + X->en) * 64;
+        if (X->s1 > p->nsym) X->s1 = p->nsym;
+    } else {
+        X->s0 = X->e0;
+        X->s1 = X->e0 + X->en;
+    }
+    size_t k = 0;
+    while (k < nres && p->resev[k] < 0) sym_event(X, k++);
+    if (p->stencil) {
+        cone(X);
+        for (int r = 0; r < h; r++) {
+            int a = X->wlo[r], b = X->whi[r];
+            if (a < b) {
+                int lo = X->lo[r], hi = X->hi[r];
+                if (lo >= hi) sym_zero(X, r, a, b);
+                else {
+                    sym_zero(X, r, a, imin(lo, b));
+                    sym_zero(X, r, imax(hi, a), b);
+                    sym_cols(X, r, lo, hi);
+                }
+            }
+            const int64_t end = (int64_t)(r + 1) * w;
+            while (k < nres && p->resev[k] < end) sym_event(X, k++);
+        }
+        return;
+    }
+    /* lists: slots are freed right after their last use, so residual tiles are
+     * evaluated right after their last tap */
+    for (int r = 0; r < h; r++) {
+        int col = 0;
+        const int64_t base = (int64_t)r * w;
+        while (col < w) {
+            int end = w;
+            if (k < nres && p->resev[k] < base + w) end = (int)(p->resev[k] - base) + 1;
+            if (end > col) { sym_cols(X, r, col, end); col = end; }
+            while (k < nres && p->resev[k] < base + col) sym_event(X, k++);
+        }
+    }
+}
+
+static void *sym_worker(void *arg) {
+    sym_job *J = arg;
+    const ml_chase *p = J->p;
+    sym_ctx *X = calloc(1, sizeof *X);
+    if (!X) { J->status = 2; return NULL; }
+    X->p = p;
+    X->J = J;
+    X->gf2 = p->n == 2;
+    X->bw = J->bw;
+    const size_t esz = X->gf2 ? sizeof(uint64_t) : 1;
+    const size_t slots = p->stencil ? (size_t)p->K : p->peak + 1;
+    size_t vbytes = (slots * X->bw * esz + 63) / 64 * 64;
+    X->V = aligned_alloc(64, vbytes ? vbytes : 64);
+    X->src = malloc((MAXC + 1) * sizeof(void *));
+    X->acc = malloc((X->bw + 1) * sizeof(int32_t));
+    if (p->stencil) {
+        X->lo = malloc((size_t)p->h * 4 * sizeof(int32_t));
+        if (X->lo) { X->hi = X->lo + p->h; X->wlo = X->hi + p->h; X->whi = X->wlo + p->h; }
+    }
+    if (!X->V || !X->src || !X->acc || (p->stencil && !X->lo)) {
+        J->status = 2;
+        goto done;
+    }
+    if (!X->gf2) {
+        const int32_t n = p->n, uL = p->uL, nd = p->nd;
+        X->rn = 1.0f / (float)n;
+        X->mnegL = uL >= 0 ? (n - p->inv[p->cmod[uL]]) % n : 0;
+        /* uint8 fast path: every coefficient 1 (so the forcing multiplier is -1) */
+        int small = uL >= 0 && p->cmod[uL] == 1 && nd * (n - 1) <= 255;
+        for (int i = 0; i < nd && small; i++) small = p->dcf[i] == 1;
+        if (small) {
+            int c = 0;
+            while ((1 << c) < nd) c++;
+            for (int i = c - 1; i >= 0; i--) {
+                if (n * (1 << i) > 255) { small = 0; break; }
+                X->subs[X->nsubs++] = (uint8_t)(n * (1 << i));
+            }
+        }
+        X->small = small;
+    }
+    for (;;) {
+        size_t blk = (size_t)__atomic_fetch_add(J->next, 1, __ATOMIC_RELAXED);
+        if (blk >= J->nblocks) break;
+        sym_block(X, blk);
+    }
     J->status = 0;
+done:
+    free(X->V); free(X->src); free(X->acc); free(X->lo); free(X);
     return NULL;
 }
 
-static int run_jobs(const ml_chase *p, void *M, size_t total, size_t stride, int threads,
-                    size_t grain, void *(*fn)(void *)) {
+static size_t env_size(const char *name, size_t dflt) {
+    const char *s = getenv(name);
+    if (!s || !*s) return dflt;
+    long v = strtol(s, NULL, 10);
+    return v > 0 ? (size_t)v : dflt;
+}
+
+static int run_jobs(const ml_chase *p, void *M, size_t total, size_t stride, size_t bw,
+                    int threads) {
     if (threads < 1) threads = 1;
     if (threads > 16) threads = 16;
-    if ((size_t)threads > total / grain) threads = (int)(total / grain);
+    size_t nblocks = (total + bw - 1) / bw;
+    if ((size_t)threads > nblocks) threads = (int)nblocks;
     if (threads < 1) threads = 1;
     sym_job jobs[16];
     pthread_t tid[16];
     int started[16] = {0};
+    int next = 0;
     for (int i = 0; i < threads; i++) {
         jobs[i].p = p;
-        jobs[i].lo = total * (size_t)i / (size_t)threads;
-        jobs[i].hi = total * (size_t)(i + 1) / (size_t)threads;
-        jobs[i].stride = stride;
         jobs[i].M = M;
+        jobs[i].stride = stride;
+        jobs[i].total = total;
+        jobs[i].bw = bw;
+        jobs[i].nblocks = nblocks;
+        jobs[i].next = &next;
         jobs[i].status = 0;
     }
     for (int i = 1; i < threads; i++)
-        started[i] = pthread_create(&tid[i], NULL, fn, &jobs[i]) == 0;
-    fn(&jobs[0]);
+        started[i] = pthread_create(&tid[i], NULL, sym_worker, &jobs[i]) == 0;
+    sym_worker(&jobs[0]);
     int st = jobs[0].status;
     for (int i = 1; i < threads; i++) {
         if (started[i]) pthread_join(tid[i], NULL);
-        else fn(&jobs[i]);
         if (jobs[i].status) st = jobs[i].status;
     }
     return st;
 }
 
-int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads) {
+/* Default blocks: GF(2) 4 words (256 symbols, one AVX2 register per tap), Z/n 64
+ * symbols; MODLIGHTS_CHASE_BW / MODLIGHTS_CHASE_BZ override them (measurements). */
+int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads, size_t block) {
     size_t nw = (p->nsym + 63) / 64;
     if (nw == 0 || p->nres == 0) return 0;
-    return run_jobs(p, M, nw, nw, threads, 4, sym_gf2_run);
+    if (!block) block = env_size("MODLIGHTS_CHASE_BW", 4);
+    return run_jobs(p, M, nw, nw, block, threads);
 }
 
-int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads) {
+int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block) {
     if (p->nsym == 0 || p->nres == 0) return 0;
-    return run_jobs(p, M, p->nsym, p->nsym, threads, 256, sym_zn_run);
+    if (!block) block = env_size("MODLIGHTS_CHASE_BZ", 64);
+    return run_jobs(p, M, p->nsym, p->nsym, block, threads);
 }
 
 /* ------------------------------------------------------------------ residual solver */

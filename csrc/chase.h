@@ -30,7 +30,8 @@
 typedef struct ml_chase ml_chase;
 
 /* Geometry: h x w tiles, n in 2..255, wrap 0/1.
- * active[h*w], tappable[h*w]: 0/1 masks (tappable implies active).
+ * active[h*w], tappable[h*w]: 0/1 masks (tappable implies active); NULL means
+ * every tile (nothing per tile is then kept).
  * nu offsets (udr[k], udc[k]), the distinct offsets of every pattern used.
  * npat patterns; cnt[pat * nu + k] = how many times offset k is in pattern pat.
  * pat_of[h*w]: pattern index per tile, or NULL when npat == 1.
@@ -46,15 +47,20 @@ int ml_chase_is_stencil(const ml_chase *p);
 size_t ml_chase_nsym(const ml_chase *p);
 size_t ml_chase_nres(const ml_chase *p);
 size_t ml_chase_peak_live(const ml_chase *p);
+/* Distinct rows of forcing codes kept (a board without locks keeps a few). */
+size_t ml_chase_pool_rows(const ml_chase *p);
 /* Flat tile index of each symbol (n_sym) and of each residual tile (n_res). */
 void ml_chase_symbols(const ml_chase *p, int64_t *out);
 void ml_chase_residual_tiles(const ml_chase *p, int64_t *out);
 
 /* Residual matrix, n == 2: n_res rows of nw = ceil(n_sym/64) words (stride nw).
- * threads: workers splitting the symbol words. Returns 0, or 2 on out of memory. */
-int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads);
-/* Residual matrix, any n: n_res x n_sym uint8 (row-major). */
-int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads);
+ * The symbols are taken in blocks of `block` words (0: the default, 4 = 256
+ * symbols), one pass over the board per block, the blocks shared by `threads`
+ * workers. Returns 0, or 2 on out of memory. */
+int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads, size_t block);
+/* Residual matrix, any n: n_res x n_sym uint8 (row-major); blocks of `block`
+ * symbols (0: the default, 64). */
+int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block);
 
 /* Numeric chase: b[h*w] right-hand side per tile (t - s, values < n; ignored at
  * holes), z[n_sym] symbol values (NULL: all zero). Writes taps x[h*w] (0 where

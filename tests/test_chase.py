@@ -225,3 +225,65 @@ def test_auto_falls_back_when_the_chase_cannot_take_the_board():
 def test_target_boards_verified_by_application(side, n):
     rows = bench_large([side], n=n, repeats=1)     # checks by Board.apply itself
     assert rows[0][0] == f"{side}x{side}"
+
+
+def _residual_by_replays(plan, n):
+    """The residual matrix column by column from numeric replays with unit symbols
+    (M z = rho(0) - rho(z)): an oracle independent of the symbolic chase."""
+    hw = plan.h * plan.w
+    zero_b = np.zeros(hw, dtype=np.uint8)
+    _, rho0 = plan.numeric(zero_b)
+    M = np.zeros((plan.nres, plan.nsym), dtype=np.int64)
+    for s in range(plan.nsym):
+        z = np.zeros(plan.nsym, dtype=np.uint8)
+        z[s] = 1
+        _, rho = plan.numeric(zero_b, z)
+        M[:, s] = (rho0.astype(np.int64) - rho) % n
+    return M
+
+
+def _unpack_gf2(Mw, nsym):
+    bits = np.unpackbits(Mw.view(np.uint8), axis=1, bitorder="little")
+    return bits[:, :nsym].astype(np.int64)
+
+
+@st.composite
+def wide_boards(draw):
+    """Boards with many symbols (wide, locked tiles in the middle), so the symbolic
+    chase runs several blocks whose cones start in different rows."""
+    b, seed = draw(chase_boards(max_side=10))
+    rows, cols = b.shape
+    wide = draw(st.integers(cols, 150))
+    rng = np.random.default_rng(seed)
+    p_lock = draw(st.sampled_from([0.0, 0.02, 0.1]))
+    p_hole = draw(st.sampled_from([0.0, 0.02, 0.1]))
+    u = rng.random((rows, wide))
+    holes = u < p_hole
+    locked = (u >= p_hole) & (u < p_hole + p_lock)
+    pattern = draw(st.one_of(st.sampled_from(NAMES), offsets))
+    return ml.Board.grid(rows, wide, states=b.states, pattern=pattern, locked=locked,
+                         holes=holes, wrap=draw(st.booleans()))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wide_boards(), st.sampled_from([1, 2, 3, 4, 8]), st.sampled_from([1, 2]))
+def test_symbolic_chase_blocks_and_threads_match_replays(b, block, threads):
+    from modlights.chase import build_plan
+    plan = build_plan(b)
+    n = b.states
+    want = _residual_by_replays(plan, n)
+    if n == 2:
+        got = _unpack_gf2(plan.matrix_gf2(threads, block=block), plan.nsym)
+    else:
+        got = plan.matrix_zn(threads, block=block * 5 - 4).astype(np.int64)
+    assert got.shape == want.shape
+    assert np.array_equal(got, want)
+
+
+def test_block_argument_checked():
+    from modlights.chase import build_plan
+    plan = build_plan(ml.Board.grid(4, 4))
+    with pytest.raises(ValueError, match="block must be from 1"):
+        plan.matrix_gf2(1, block=0)
+    with pytest.raises(ValueError, match="block must be from 1"):
+        ml.chase.build_plan(ml.Board.grid(4, 4, states=3)).matrix_zn(1, block=-1)

@@ -20,11 +20,12 @@ cdef extern from "chase.h":
     size_t ml_chase_nsym(const ml_chase *p) nogil
     size_t ml_chase_nres(const ml_chase *p) nogil
     size_t ml_chase_peak_live(const ml_chase *p) nogil
+    size_t ml_chase_pool_rows(const ml_chase *p) nogil
     void ml_chase_symbols(const ml_chase *p, int64_t *out) nogil
     void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) nogil
     int ml_chase_is_stencil(const ml_chase *p) nogil
-    int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads) nogil
-    int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads) nogil
+    int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads, size_t block) nogil
+    int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block) nogil
     void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                           uint8_t *x, uint8_t *rho) nogil
     ml_res *ml_res_factor_gf2(const uint64_t *M, size_t rows, size_t cols, int threads) nogil
@@ -42,12 +43,24 @@ cdef extern from "chase.h":
 
 from ._coset import default_threads    # the CPUs this process may use (<= 8)
 
+#: Plan takes active=None / tappable=None for "every tile" (no h*w mask is kept).
+ACCEPTS_NONE_MASKS = True
+
+
+def _block(block, limit):
+    if block is None:
+        return 0
+    b = int(block)
+    if not 1 <= b <= limit:
+        raise ValueError(f"block must be from 1 to {limit}, got {block}")
+    return b
+
 
 cdef class Plan:
     """The chase structure of one grid board (see csrc/chase.h)."""
     cdef ml_chase *p
     cdef readonly int h, w, n
-    cdef readonly size_t nsym, nres, peak
+    cdef readonly size_t nsym, nres, peak, pool_rows
 
     def __cinit__(self, int h, int w, int n, bint wrap, active, tappable, udr, udc, cnt,
                   pat_of=None):
@@ -57,12 +70,22 @@ cdef class Plan:
         if not 2 <= n <= 255:
             raise ValueError(f"n must be from 2 to 255, got {n}")
         cdef size_t hw = <size_t>h * <size_t>w
-        a = np.ascontiguousarray(active, dtype=np.uint8).reshape(-1)
-        t = np.ascontiguousarray(tappable, dtype=np.uint8).reshape(-1)
-        if a.shape[0] != hw or t.shape[0] != hw:
-            raise ValueError(f"masks must have {hw} entries")
-        if np.any(t & ~a & 1):
-            raise ValueError("a tappable tile must be active")
+        if hw >= (1 << 31) - 1:
+            raise ValueError(f"board too large for the chase: {h}x{w} tiles, fewer than 2^31 allowed")
+        a = t = None
+        if active is not None:
+            a = np.ascontiguousarray(active, dtype=np.uint8).reshape(-1)
+            if a.shape[0] != hw:
+                raise ValueError(f"the active mask must have {hw} entries, got {a.shape[0]}")
+        if tappable is not None:
+            t = np.ascontiguousarray(tappable, dtype=np.uint8).reshape(-1)
+            if t.shape[0] != hw:
+                raise ValueError(f"the tappable mask must have {hw} entries, got {t.shape[0]}")
+            if a is not None and np.any(t & ~a & 1):
+                raise ValueError("a tappable tile must be active")
+        elif a is not None and not a.all():
+            raise ValueError("a tappable tile must be active (tappable=None means every tile, "
+                             "so active must be None or all ones)")
         dr = np.ascontiguousarray(udr, dtype=np.int32).reshape(-1)
         dc = np.ascontiguousarray(udc, dtype=np.int32).reshape(-1)
         if dr.shape[0] != dc.shape[0]:
@@ -86,10 +109,16 @@ cdef class Plan:
                 raise ValueError(f"pat_of must have {hw} entries")
             if hw and (int(po.min()) < 0 or int(po.max()) >= npat):
                 raise ValueError("pat_of entries out of range")
-        if hw >= (1 << 31) - 1:
-            raise ValueError("board too large for the chase (2^31 tiles)")
-        cdef const uint8_t[::1] av = a
-        cdef const uint8_t[::1] tv = t
+        cdef const uint8_t[::1] av
+        cdef const uint8_t[::1] tv
+        cdef const uint8_t *ap = NULL
+        cdef const uint8_t *tp = NULL
+        if a is not None:
+            av = a
+            ap = &av[0]
+        if t is not None:
+            tv = t
+            tp = &tv[0]
         cdef const int32_t[::1] drv = np.concatenate([dr, np.zeros(1, np.int32)])
         cdef const int32_t[::1] dcv = np.concatenate([dc, np.zeros(1, np.int32)])
         cdef const int32_t[::1] Cv = np.concatenate([C.reshape(-1), np.zeros(1, np.int32)])
@@ -98,7 +127,7 @@ cdef class Plan:
         cdef int err = 0
         cdef int cwrap = 1 if wrap else 0
         with nogil:
-            self.p = ml_chase_plan(h, w, n, cwrap, &av[0], &tv[0], nu, &drv[0], &dcv[0],
+            self.p = ml_chase_plan(h, w, n, cwrap, ap, tp, nu, &drv[0], &dcv[0],
                                    npat, &Cv[0], pop, &err)
         if self.p == NULL:
             if err == 2:
@@ -108,6 +137,7 @@ cdef class Plan:
         self.nsym = ml_chase_nsym(self.p)
         self.nres = ml_chase_nres(self.p)
         self.peak = ml_chase_peak_live(self.p)
+        self.pool_rows = ml_chase_pool_rows(self.p)
 
     def __dealloc__(self):
         if self.p != NULL:
@@ -133,10 +163,14 @@ cdef class Plan:
         ml_chase_residual_tiles(self.p, &o[0])
         return out[:self.nres]
 
-    def matrix_gf2(self, threads=None):
-        """Residual matrix over GF(2): (nres, ceil(nsym/64)) uint64, bit-packed rows."""
+    def matrix_gf2(self, threads=None, block=None):
+        """Residual matrix over GF(2): (nres, ceil(nsym/64)) uint64, bit-packed rows.
+
+        threads: workers (None: every CPU this process may use); block: symbols per
+        pass over the board, in 64-bit words (None: 4 words = 256 symbols)."""
         if self.n != 2:
             raise ValueError("matrix_gf2 needs n == 2")
+        cdef size_t blk = _block(block, 1 << 16)
         cdef size_t nw = (self.nsym + 63) // 64
         M = np.zeros((self.nres, nw), dtype=np.uint64)
         cdef uint64_t[:, ::1] Mv = M
@@ -144,20 +178,23 @@ cdef class Plan:
         cdef int st = 0
         if self.nres and nw:
             with nogil:
-                st = ml_chase_matrix_gf2(self.p, &Mv[0, 0], th)
+                st = ml_chase_matrix_gf2(self.p, &Mv[0, 0], th, blk)
         if st:
             raise MemoryError("the symbolic chase could not allocate its work space")
         return M
 
-    def matrix_zn(self, threads=None):
-        """Residual matrix over Z/n: (nres, nsym) uint8."""
+    def matrix_zn(self, threads=None, block=None):
+        """Residual matrix over Z/n: (nres, nsym) uint8.
+
+        threads as for matrix_gf2; block: symbols per pass (None: 64)."""
+        cdef size_t blk = _block(block, 1 << 20)
         M = np.zeros((self.nres, self.nsym), dtype=np.uint8)
         cdef uint8_t[:, ::1] Mv = M
         cdef int th = default_threads() if threads is None else max(1, int(threads))
         cdef int st = 0
         if self.nres and self.nsym:
             with nogil:
-                st = ml_chase_matrix_zn(self.p, &Mv[0, 0], th)
+                st = ml_chase_matrix_zn(self.p, &Mv[0, 0], th, blk)
         if st:
             raise MemoryError("the symbolic chase could not allocate its work space")
         return M
