@@ -21,6 +21,7 @@
  * the column span of the pattern), and only the columns anyone reads are zeroed.
  */
 #include "chase.h"
+#include "gf2.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -46,6 +47,7 @@ struct ml_chase {
     uint8_t *dcf;         /* nd: their coefficients */
     int A, E, samerow;    /* row span and column span of the offsets; two offsets in one row */
     int32_t *rrlo, *rrhi; /* h: columns of each tap row that residual tiles read */
+    int32_t *msym, *mres; /* left-right mirror images of symbols / residual rows, or NULL */
     /* lists */
     int64_t *cstart;      /* hw + 1 */
     int32_t *ctap;
@@ -136,6 +138,7 @@ size_t ml_chase_nres(const ml_chase *p) { return p->nres; }
 size_t ml_chase_peak_live(const ml_chase *p) { return p->peak; }
 int ml_chase_is_stencil(const ml_chase *p) { return p->stencil; }
 size_t ml_chase_pool_rows(const ml_chase *p) { return p->npool; }
+int ml_chase_mirrored(const ml_chase *p) { return p->msym != NULL; }
 
 void ml_chase_symbols(const ml_chase *p, int64_t *out) {
     if (p->nsym) memcpy(out, p->symtile, p->nsym * sizeof(int64_t));
@@ -147,7 +150,7 @@ void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) {
 void ml_chase_free(ml_chase *p) {
     if (!p) return;
     free(p->zu); free(p->delta); free(p->dcf); free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
-    free(p->rrlo); free(p->rrhi);
+    free(p->rrlo); free(p->rrhi); free(p->msym); free(p->mres);
     free(p->cstart); free(p->ctap); free(p->ccoef); free(p->slot);
     free(p->epool); free(p->rpool); free(p->erid); free(p->symtile); free(p->restile); free(p->resev);
     free(p);
@@ -252,6 +255,61 @@ static int finish_row(ml_chase *p, int R, int32_t *row, size_t *symcap, size_t *
     }
     memcpy(p->epool + p->npool * (size_t)w, row, (size_t)w * sizeof(int32_t));
     p->erid[R] = (int32_t)p->npool++;
+    return 1;
+}
+
+static int64_t find_sorted(const int64_t *a, size_t n, int64_t v) {
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < v) lo = mid + 1; else hi = mid;
+    }
+    return lo < n && a[lo] == v ? (int64_t)lo : -1;
+}
+
+/* Left-right mirror symmetry of a uniform stencil plan with every tile tappable: the
+ * pattern is its own mirror image (same coefficients) and the forcing codes of
+ * every row are mirror images of each other (offset u at column c <-> mirror offset
+ * at column w - 1 - c, symbols <-> symbols). Then tap (r, w-1-c) is the mirror of tap
+ * (r, c) as a function of the symbols, so the residual matrix satisfies
+ * M[mres[k]][msym[s]] = M[k][s] and half of it need not be computed. Sets p->msym
+ * and p->mres, or leaves them NULL. Returns 0 only when out of memory. */
+static int find_mirror(ml_chase *p) {
+    if (!p->stencil || p->tap || p->pat_of || p->nsym == 0 || p->w < 2) return 1;
+    const int w = p->w, nu = p->nu;
+    int mu[MAXC + 1];
+    for (int u = 0; u < nu; u++) {
+        mu[u] = -1;
+        for (int v = 0; v < nu; v++)
+            if (p->udr[v] == p->udr[u] && p->udc[v] == -p->udc[u] && p->cmod[v] == p->cmod[u])
+                mu[u] = v;
+        if (mu[u] < 0) return 1;
+    }
+    for (size_t i = 0; i < p->npool; i++) {
+        const int32_t *e = p->epool + i * (size_t)w;
+        for (int c = 0; c < w; c++) {
+            int32_t a = e[c], b = e[w - 1 - c];
+            if (a >= 0 ? b != mu[a] : (a == -2 ? b != -2 : b > -3)) return 1;
+        }
+    }
+    int32_t *ms = malloc(p->nsym * sizeof(int32_t));
+    int32_t *mr = malloc((p->nres + 1) * sizeof(int32_t));
+    if (!ms || !mr) { free(ms); free(mr); return 0; }
+    for (size_t s = 0; s < p->nsym; s++) {
+        int64_t t = p->symtile[s], r = t / w, c = t % w;
+        int64_t j = find_sorted(p->symtile, p->nsym, r * w + (w - 1 - c));
+        if (j < 0) { free(ms); free(mr); return 1; }
+        ms[s] = (int32_t)j;
+    }
+    /* residual tiles are in tile order on the stencil */
+    for (size_t k = 0; k < p->nres; k++) {
+        int64_t t = p->restile[k], r = t / w, c = t % w;
+        int64_t j = find_sorted(p->restile, p->nres, r * w + (w - 1 - c));
+        if (j < 0) { free(ms); free(mr); return 1; }
+        mr[k] = (int32_t)j;
+    }
+    p->msym = ms;
+    p->mres = mr;
     return 1;
 }
 
@@ -474,6 +532,7 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
             }
         }
         p->peak = (size_t)p->K;
+        if (!find_mirror(p)) goto fail;
     } else {
         int e = build_lists(p, active, tappable, nu, udr, udc, npat, cnt, pat_of);
         if (e) goto fail;
@@ -861,8 +920,9 @@ typedef struct {
     size_t stride;       /* words (GF(2)) / bytes (Z/n) per row of M */
     size_t total;        /* words (GF(2)) / symbols (Z/n) */
     size_t bw;           /* words / symbols per block */
-    size_t nblocks;
-    int *next;           /* shared block counter */
+    size_t nblocks;      /* blocks to run: list[0 .. nblocks) */
+    const size_t *list;
+    int *next;           /* shared counter into list */
     int status;
 } sym_job;
 
@@ -1103,9 +1163,9 @@ static void *sym_worker(void *arg) {
         X->small = small;
     }
     for (;;) {
-        size_t blk = (size_t)__atomic_fetch_add(J->next, 1, __ATOMIC_RELAXED);
-        if (blk >= J->nblocks) break;
-        sym_block(X, blk);
+        size_t i = (size_t)__atomic_fetch_add(J->next, 1, __ATOMIC_RELAXED);
+        if (i >= J->nblocks) break;
+        sym_block(X, J->list[i]);
     }
     J->status = 0;
 done:
@@ -1125,7 +1185,21 @@ static int run_jobs(const ml_chase *p, void *M, size_t total, size_t stride, siz
     if (threads < 1) threads = 1;
     if (threads > 16) threads = 16;
     size_t nblocks = (total + bw - 1) / bw;
-    if ((size_t)threads > nblocks) threads = (int)nblocks;
+    /* with a mirror symmetry only the blocks holding a symbol s <= msym[s] are run */
+    size_t *list = malloc((nblocks + 1) * sizeof(size_t));
+    if (!list) return 2;
+    size_t nrun = 0;
+    const size_t per = p->n == 2 ? bw * 64 : bw;    /* symbols per block */
+    for (size_t b = 0; b < nblocks; b++) {
+        int need = 1;
+        if (p->msym) {
+            need = 0;
+            size_t s1 = (b + 1) * per < p->nsym ? (b + 1) * per : p->nsym;
+            for (size_t s = b * per; s < s1 && !need; s++) need = (size_t)p->msym[s] >= s;
+        }
+        if (need) list[nrun++] = b;
+    }
+    if ((size_t)threads > nrun) threads = (int)nrun;
     if (threads < 1) threads = 1;
     sym_job jobs[16];
     pthread_t tid[16];
@@ -1137,7 +1211,8 @@ static int run_jobs(const ml_chase *p, void *M, size_t total, size_t stride, siz
         jobs[i].stride = stride;
         jobs[i].total = total;
         jobs[i].bw = bw;
-        jobs[i].nblocks = nblocks;
+        jobs[i].nblocks = nrun;
+        jobs[i].list = list;
         jobs[i].next = &next;
         jobs[i].status = 0;
     }
@@ -1149,6 +1224,31 @@ static int run_jobs(const ml_chase *p, void *M, size_t total, size_t stride, siz
         if (started[i]) pthread_join(tid[i], NULL);
         if (jobs[i].status) st = jobs[i].status;
     }
+    /* the skipped blocks from their mirror images */
+    if (!st && p->msym) {
+        size_t li = 0;
+        for (size_t b = 0; b < nblocks; b++) {
+            if (li < nrun && list[li] == b) { li++; continue; }
+            size_t s1 = (b + 1) * per < p->nsym ? (b + 1) * per : p->nsym;
+            for (size_t k = 0; k < p->nres; k++) {
+                size_t k2 = (size_t)p->mres[k];
+                if (p->n == 2) {
+                    uint64_t *row = (uint64_t *)M + k * stride;
+                    const uint64_t *src = (const uint64_t *)M + k2 * stride;
+                    for (size_t s = b * per; s < s1; s++) {
+                        size_t q = (size_t)p->msym[s];
+                        uint64_t bit = (src[q / 64] >> (q % 64)) & 1u;
+                        row[s / 64] = (row[s / 64] & ~((uint64_t)1 << (s % 64))) | (bit << (s % 64));
+                    }
+                } else {
+                    uint8_t *row = (uint8_t *)M + k * stride;
+                    const uint8_t *src = (const uint8_t *)M + k2 * stride;
+                    for (size_t s = b * per; s < s1; s++) row[s] = src[p->msym[s]];
+                }
+            }
+        }
+    }
+    free(list);
     return st;
 }
 
@@ -1424,4 +1524,107 @@ void ml_res_kernel(const ml_res *f, uint8_t *K) {
     }
     free(zw);
     free(isp);
+}
+
+/* ------------------------------------------------------------------ GF(2) by echelon form */
+/* [M | R^T] packed (gf2.h), M: rows x cols packed with stride nw = ceil(cols/64). */
+static ml_gf2_t *pack_aug(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R,
+                          size_t k) {
+    ml_gf2_t *W = ml_gf2_new(rows, cols + k);
+    if (!W) return NULL;
+    const size_t nw = (cols + 63) / 64;
+    for (size_t i = 0; i < rows; i++) {
+        uint64_t *w = ml_gf2_row(W, i);
+        if (nw) memcpy(w, M + i * nw, nw * sizeof(uint64_t));
+        if (cols % 64 && nw) w[nw - 1] &= ((uint64_t)1 << (cols % 64)) - 1;
+        for (size_t j = 0; j < k; j++)
+            if (R[j * rows + i] & 1) w[(cols + j) / 64] |= (uint64_t)1 << ((cols + j) % 64);
+    }
+    return W;
+}
+
+/* z (packed, cols bits) from the echelon rows: z[piv[i]] = rhs_i ^ <row i, z>, bottom
+ * up; free variables as already set in z. rhs_i: bit `col` of row i (or 0 if col ==
+ * (size_t)-1). */
+static void back_sub(const ml_gf2_t *W, size_t rank, const size_t *piv, size_t cols, size_t col,
+                     uint64_t *z) {
+    const size_t nw = (cols + 63) / 64;
+    for (size_t ii = rank; ii-- > 0;) {
+        const uint64_t *w = ml_gf2_row(W, ii);
+        const size_t p0 = piv[ii] / 64;
+        uint64_t acc = 0;
+        for (size_t j = p0; j < nw; j++) acc ^= w[j] & z[j];
+        unsigned bit = (unsigned)__builtin_parityll(acc);
+        if (col != (size_t)-1) bit ^= (unsigned)((w[col / 64] >> (col % 64)) & 1u);
+        z[p0] = (z[p0] & ~((uint64_t)1 << (piv[ii] % 64))) | ((uint64_t)bit << (piv[ii] % 64));
+    }
+}
+
+size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R, size_t k,
+                        uint8_t *Z, uint8_t *ok) {
+    ml_gf2_t *W = pack_aug(M, rows, cols, R, k);
+    const size_t mx = rows < cols ? rows : cols;
+    size_t *piv = malloc((mx + 1) * sizeof(size_t));
+    const size_t nw = (cols + 63) / 64;
+    uint64_t *z = calloc(nw + 1, sizeof(uint64_t));
+    if (!W || !piv || !z) { ml_gf2_free(W); free(piv); free(z); return (size_t)-1; }
+    size_t rank = ml_gf2_echelonize(W, 0, cols, piv);
+    if (rank == (size_t)-1) { ml_gf2_free(W); free(piv); free(z); return rank; }
+    /* the columns of M inside the last word are masked so that the right-hand side
+     * bits sharing that word do not enter the dot products */
+    const uint64_t last = cols % 64 ? ((uint64_t)1 << (cols % 64)) - 1 : ~(uint64_t)0;
+    for (size_t j = 0; j < k; j++) {
+        const size_t col = cols + j;
+        int good = 1;
+        for (size_t i = rank; i < rows && good; i++)
+            good = !((ml_gf2_row(W, i)[col / 64] >> (col % 64)) & 1u);
+        ok[j] = (uint8_t)good;
+        uint8_t *zj = Z + j * cols;
+        if (!good) { memset(zj, 0, cols); continue; }
+        memset(z, 0, (nw + 1) * sizeof(uint64_t));
+        for (size_t ii = rank; ii-- > 0;) {
+            const uint64_t *w = ml_gf2_row(W, ii);
+            const size_t p0 = piv[ii] / 64;
+            uint64_t acc = 0;
+            for (size_t q = p0; q + 1 < nw; q++) acc ^= w[q] & z[q];
+            acc ^= w[nw - 1] & last & z[nw - 1];      /* p0 <= nw - 1 */
+            unsigned bit = (unsigned)__builtin_parityll(acc) ^ (unsigned)((w[col / 64] >> (col % 64)) & 1u);
+            z[p0] |= (uint64_t)bit << (piv[ii] % 64);
+        }
+        for (size_t c = 0; c < cols; c++) zj[c] = (uint8_t)((z[c / 64] >> (c % 64)) & 1u);
+    }
+    ml_gf2_free(W); free(piv); free(z);
+    return rank;
+}
+
+size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K) {
+    *K = NULL;
+    ml_gf2_t *W = pack_aug(M, rows, cols, NULL, 0);
+    const size_t mx = rows < cols ? rows : cols;
+    size_t *piv = malloc((mx + 1) * sizeof(size_t));
+    const size_t nw = (cols + 63) / 64;
+    uint64_t *z = calloc(nw + 1, sizeof(uint64_t));
+    uint8_t *isp = calloc(cols + 1, 1);
+    if (!W || !piv || !z || !isp) goto oom;
+    size_t rank = ml_gf2_echelonize(W, 0, cols, piv);
+    if (rank == (size_t)-1) goto oom;
+    size_t null = cols - rank;
+    *K = malloc(null * cols + 1);
+    if (!*K) goto oom;
+    for (size_t i = 0; i < rank; i++) isp[piv[i]] = 1;
+    size_t f = 0;
+    for (size_t c = 0; c < cols; c++) {
+        if (isp[c]) continue;
+        memset(z, 0, (nw + 1) * sizeof(uint64_t));
+        z[c / 64] = (uint64_t)1 << (c % 64);
+        back_sub(W, rank, piv, cols, (size_t)-1, z);
+        uint8_t *kv = *K + f * cols;
+        for (size_t q = 0; q < cols; q++) kv[q] = (uint8_t)((z[q / 64] >> (q % 64)) & 1u);
+        f++;
+    }
+    ml_gf2_free(W); free(piv); free(z); free(isp);
+    return null;
+oom:
+    ml_gf2_free(W); free(piv); free(z); free(isp); free(*K); *K = NULL;
+    return (size_t)-1;
 }

@@ -49,6 +49,10 @@ size_t ml_chase_nres(const ml_chase *p);
 size_t ml_chase_peak_live(const ml_chase *p);
 /* Distinct rows of forcing codes kept (a board without locks keeps a few). */
 size_t ml_chase_pool_rows(const ml_chase *p);
+/* 1 when the plan is its own left-right mirror image (uniform symmetric pattern,
+ * every tile tappable, mirror-symmetric forcing): the symbolic chase then runs only
+ * the blocks of half the symbols and mirrors the rest of the residual matrix. */
+int ml_chase_mirrored(const ml_chase *p);
 /* Flat tile index of each symbol (n_sym) and of each residual tile (n_res). */
 void ml_chase_symbols(const ml_chase *p, int64_t *out);
 void ml_chase_residual_tiles(const ml_chase *p, int64_t *out);
@@ -97,5 +101,16 @@ void ml_res_deferred(const ml_res *f, int64_t *out);       /* ndef column indice
 void ml_res_block(const ml_res *f, uint8_t *B);            /* (rows - rank) x ndef */
 void ml_res_forward(const ml_res *f, const uint8_t *rhs, uint8_t *y);   /* rows */
 void ml_res_back(const ml_res *f, const uint8_t *y, const uint8_t *ydef, uint8_t *z);
+
+/* ---- GF(2) residual systems by the Four Russians echelon form of gf2.h (no
+ * factorisation kept: each call eliminates once; M as for ml_chase_matrix_gf2).
+ * Solve M z = r_j for the k rows r_j of R (k x rows bytes, low bit used): one
+ * echelon form of [M | R^T]. Z: k x cols bytes (all zero where unsolvable), ok: k.
+ * Returns the rank of M, (size_t)-1 when out of memory. */
+size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R, size_t k,
+                        uint8_t *Z, uint8_t *ok);
+/* Kernel basis of M: *K = malloc'd (nullity x cols) bytes (free() it); returns the
+ * nullity, (size_t)-1 when out of memory. */
+size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K);
 
 #endif

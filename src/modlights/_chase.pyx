@@ -21,6 +21,7 @@ cdef extern from "chase.h":
     size_t ml_chase_nres(const ml_chase *p) nogil
     size_t ml_chase_peak_live(const ml_chase *p) nogil
     size_t ml_chase_pool_rows(const ml_chase *p) nogil
+    int ml_chase_mirrored(const ml_chase *p) nogil
     void ml_chase_symbols(const ml_chase *p, int64_t *out) nogil
     void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) nogil
     int ml_chase_is_stencil(const ml_chase *p) nogil
@@ -39,6 +40,12 @@ cdef extern from "chase.h":
     size_t ml_res_rank(const ml_res *f) nogil
     int ml_res_solve(const ml_res *f, const uint8_t *rhs, uint8_t *z) nogil
     void ml_res_kernel(const ml_res *f, uint8_t *K) nogil
+    size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R,
+                            size_t k, uint8_t *Z, uint8_t *ok) nogil
+    size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K) nogil
+
+from libc.stdlib cimport free
+from libc.string cimport memcpy
 
 
 from ._coset import default_threads    # the CPUs this process may use (<= 8)
@@ -143,6 +150,12 @@ cdef class Plan:
         if self.p != NULL:
             ml_chase_free(self.p)
             self.p = NULL
+
+    @property
+    def mirrored(self):
+        """True when the plan is its own left-right mirror image (half the symbolic
+        chase is then replaced by mirroring)."""
+        return bool(ml_chase_mirrored(self.p))
 
     @property
     def stencil(self):
@@ -387,3 +400,82 @@ cdef class Residual:
             with nogil:
                 ml_res_kernel(self.f, &Kv[0])
         return K[:k * self.cols].reshape(k, self.cols)
+
+
+cdef class Gf2Residual:
+    """A GF(2) residual system M z = rho solved by the Four Russians echelon form of
+    csrc/gf2.c: each solve eliminates [M | right-hand sides] once (no factorisation
+    is kept, so a single solve costs one elimination, not two); rank and kernel are
+    computed on first use and cached."""
+    cdef object _M
+    cdef readonly size_t rows, cols
+    cdef object _rank, _kernel
+
+    def __init__(self, M, size_t cols):
+        A = np.ascontiguousarray(M, dtype=np.uint64)
+        if cols > (1 << 40):
+            raise ValueError(f"cols must be at most 2^40, got {cols}")
+        nw = (cols + 63) // 64
+        if A.ndim != 2 or A.shape[1] != nw:
+            raise ValueError(f"packed matrix must be (rows, {nw})")
+        self.rows, self.cols = A.shape[0], cols
+        self._M = np.concatenate([A.reshape(-1), np.zeros(1, np.uint64)])
+        self._rank = None
+        self._kernel = None
+
+    @property
+    def rank(self):
+        if self._rank is None:
+            self.solve_many(np.zeros((0, self.rows), np.uint8))
+        return self._rank
+
+    def solve_many(self, R):
+        """(Z (k, cols) uint8, ok (k,) bool) for M z = r over the rows r of R (k, rows)."""
+        RR = np.ascontiguousarray(R, dtype=np.uint8)
+        if RR.ndim != 2 or RR.shape[1] != self.rows:
+            raise ValueError(f"right-hand sides must be (k, {self.rows})")
+        if RR.size and int(RR.max()) > 1:
+            raise ValueError("right-hand sides must be 0/1")
+        cdef size_t k = RR.shape[0]
+        Z = np.zeros(k * self.cols + 1, dtype=np.uint8)
+        ok = np.zeros(k + 1, dtype=np.uint8)
+        Rf = np.concatenate([RR.reshape(-1), np.zeros(1, np.uint8)])
+        cdef const uint64_t[::1] Mv = self._M
+        cdef const uint8_t[::1] Rv = Rf
+        cdef uint8_t[::1] Zv = Z
+        cdef uint8_t[::1] okv = ok
+        cdef size_t rk, rows = self.rows, cols = self.cols
+        with nogil:
+            rk = ml_res_gf2_solve(&Mv[0], rows, cols, &Rv[0], k, &Zv[0], &okv[0])
+        if rk == <size_t>-1:
+            raise MemoryError("the GF(2) residual elimination could not allocate")
+        self._rank = int(rk)
+        return Z[:k * self.cols].reshape(k, self.cols), ok[:k].astype(bool)
+
+    def solve(self, rhs):
+        """(z uint8 (cols,), ok) for M z = rhs."""
+        b = np.ascontiguousarray(rhs, dtype=np.uint8).reshape(1, -1)
+        Z, ok = self.solve_many(b)
+        return Z[0], bool(ok[0])
+
+    def kernel(self):
+        """Basis of ker M: (cols - rank, cols) uint8."""
+        if self._kernel is None:
+            self._kernel = self._compute_kernel()
+        return self._kernel
+
+    def _compute_kernel(self):
+        cdef const uint64_t[::1] Mv = self._M
+        cdef uint8_t *K = NULL
+        cdef size_t null, rows = self.rows, cols = self.cols
+        with nogil:
+            null = ml_res_gf2_kernel(&Mv[0], rows, cols, &K)
+        if null == <size_t>-1:
+            raise MemoryError("the GF(2) residual kernel could not allocate")
+        out = np.empty(null * cols + 1, dtype=np.uint8)
+        cdef uint8_t[::1] ov = out
+        if null * cols:
+            memcpy(&ov[0], K, null * cols)
+        free(K)
+        self._rank = int(cols - null)
+        return out[:null * cols].reshape(null, cols)

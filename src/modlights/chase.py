@@ -140,7 +140,7 @@ class ChaseEngine:
         self._zn = self._Bref = None
         if n == 2:
             M = self.plan.matrix_gf2(threads)
-            self._res = _chase.Residual.gf2(M, self.nsym)
+            self._res = _chase.Gf2Residual(M, self.nsym)
         else:
             M = self.plan.matrix_zn(threads)
             self._res = None
@@ -163,8 +163,6 @@ class ChaseEngine:
         return x if self._all_taps else x[self.board._taps_flat]
 
     def _res_solve(self, rho: np.ndarray) -> tuple[np.ndarray | None, bool]:
-        if self._res is not None:
-            return self._res.solve(rho)
         zn = self._zn
         y = zn.forward(rho)
         y2 = y[int(zn.rank):]
@@ -232,18 +230,29 @@ class ChaseEngine:
         k = R.shape[0]
         X = np.zeros((k, self.r), dtype=np.uint8)
         ok = np.zeros(k, dtype=bool)
+        # first replays (z = 0): residuals; then the residual systems (GF(2): one
+        # elimination for the whole batch); then replays with the symbols found
+        pending = []
         for i in range(k):
             b = self._b_grid(R[i])
             x, rho = self.plan.numeric(b)
-            if self.nres:
-                if not rho.any():
-                    z, good = None, True
-                else:
-                    z, good = self._res_solve(rho)
-                if not good:
-                    continue
-                if z is not None:
-                    x, _ = self.plan.numeric(b, z)
+            if self.nres and rho.any():
+                pending.append((i, b, rho))
+            else:
+                X[i] = self._tap_vec(x)
+                ok[i] = True
+            del x
+        if not pending:
+            return X, ok
+        if self._res is not None:
+            Z, good = self._res.solve_many(np.stack([p[2] for p in pending]))
+            sols = [(Z[j], bool(good[j])) for j in range(len(pending))]
+        else:
+            sols = [self._res_solve(p[2]) for p in pending]
+        for (i, b, _), (z, good) in zip(pending, sols):
+            if not good:
+                continue
+            x, _ = self.plan.numeric(b, z)
             X[i] = self._tap_vec(x)
             ok[i] = True
         return X, ok
