@@ -3,7 +3,11 @@
 A board lists its active tiles (holes left out), the rows of A, and its tappable
 tiles (locked tiles left out), the columns of A. Column j of A is the effect of
 tapping tap j. The matrix is built lazily: a Board itself stores only geometry, so
-very large boards cost only their masks until a dense matrix is asked for.
+very large boards cost only their masks until a dense matrix is asked for. A grid
+without locks (holes) stores no lock (hole) mask at all: ``_locked``, ``_holes``,
+``_active`` and ``_tappable`` are built on first access, and the code on the solving
+path asks ``_any_locked`` / ``_any_holes`` instead, so ``Board.grid(10000, 10000)``
+costs microseconds and no memory.
 """
 from __future__ import annotations
 
@@ -71,6 +75,32 @@ def _reduce_mod(arr: np.ndarray, n: int) -> np.ndarray:
     return np.mod(arr.astype(np.int64, copy=False), n).astype(np.uint8)
 
 
+def _lazy_mask(name: str, build: Any, doc: str) -> property:
+    """A mask attribute built by ``build(board)`` on first access and kept (assigning
+    sets it). Grids without locks or holes never build theirs on the solving path."""
+    slot = "_mask_" + name
+
+    def get(self: "Board") -> Any:
+        d = self.__dict__
+        if slot not in d:
+            d[slot] = build(self)
+        return d[slot]
+
+    def put(self: "Board", value: Any) -> None:
+        self.__dict__[slot] = value
+
+    return property(get, put, doc=doc)
+
+
+def _tappable_mask(b: "Board") -> np.ndarray:
+    """Neither locked nor a hole (the active mask itself when nothing is locked)."""
+    if not b._any_locked:
+        return b._active
+    if not b._any_holes:
+        return ~b._locked
+    return ~(b._locked | b._holes)
+
+
 class Board:
     """A Lights Out board: tiles with ``states`` states and a tap pattern.
 
@@ -81,6 +111,21 @@ class Board:
 
     _dense: np.ndarray | None = None
     _effects: tuple | None = None
+    #: whether some tile is locked / a hole (grids; graph boards have neither)
+    _any_locked: bool = False
+    _any_holes: bool = False
+
+    # Boolean masks shaped like the board. Grids store ``_locked`` / ``_holes`` only
+    # when some tile is locked / a hole; everything else is derived on first access.
+    _locked = _lazy_mask("locked", lambda b: np.zeros(b._shape, dtype=bool),
+                         "Boolean mask of the locked tiles.")
+    _holes = _lazy_mask("holes", lambda b: np.zeros(b._shape, dtype=bool),
+                        "Boolean mask of the holes.")
+    _active = _lazy_mask("active", lambda b: ~b._holes if b._any_holes
+                         else np.ones(b._shape, dtype=bool),
+                         "Boolean mask of the active tiles (the rows of A).")
+    _tappable = _lazy_mask("tappable", lambda b: _tappable_mask(b),
+                           "Boolean mask of the tappable tiles (the columns of A).")
 
     # ------------------------------------------------------------------ construction
     def __init__(self, *_args, **_kw):
@@ -119,14 +164,19 @@ class Board:
             b._mixed = None
         lock = b._mask(locked, "locked")
         hole = b._mask(holes, "holes")
-        both = lock & hole
-        if both.any():
-            r, c = map(int, np.argwhere(both)[0])
-            raise ValueError(f"tile ({r}, {c}) is both locked and a hole; a tile may be one or the other")
-        b._locked = lock
-        b._holes = hole
-        b._active = ~hole
-        b._tappable = ~hole & ~lock
+        if lock is not None and hole is not None:
+            both = lock & hole
+            if both.any():
+                r, c = map(int, np.argwhere(both)[0])
+                raise ValueError(f"tile ({r}, {c}) is both locked and a hole; a tile may "
+                                 "be one or the other")
+        # Masks are kept only when some tile is locked / a hole (see _lazy_mask).
+        b._any_locked = lock is not None
+        b._any_holes = hole is not None
+        if lock is not None:
+            b._locked = lock
+        if hole is not None:
+            b._holes = hole
         b._init_index()
         return b
 
@@ -204,25 +254,35 @@ class Board:
         b._coo_cache = None
         return b
 
-    def _mask(self, spec: Any, what: str) -> np.ndarray:
+    def _mask(self, spec: Any, what: str) -> np.ndarray | None:
+        """A (rows, cols) boolean mask from a mask or positions; None when it marks
+        no tile (so boards without locks / holes store nothing)."""
+        mask = self._parse_mask(spec, what)
+        if mask is None or not mask.any():
+            return None
+        return mask
+
+    def _parse_mask(self, spec: Any, what: str) -> np.ndarray | None:
         rows, cols = self._shape
-        mask = np.zeros((rows, cols), dtype=bool)
         if spec is None:
-            return mask
+            return None
         if isinstance(spec, np.ndarray) and spec.dtype == bool or _is_bool_nested(spec):
             arr = np.asarray(spec, dtype=bool)
             if arr.shape != (rows, cols):
                 raise ValueError(f"{what} mask has shape {arr.shape}, the board is {(rows, cols)}")
-            return arr.copy()
+            return np.array(arr, dtype=bool, order="C")      # a copy
         arr = np.asarray(spec) if not isinstance(spec, (set, frozenset)) else np.asarray(sorted(spec))
         if arr.ndim == 2 and arr.shape == (rows, cols) and cols != 2 and arr.dtype.kind in "iu" \
                 and np.isin(arr, (0, 1)).all():
-            return arr.astype(bool)
+            return np.ascontiguousarray(arr.astype(bool))
         try:
             positions = [tuple(p) for p in spec]
         except TypeError:
             raise ValueError(f"{what} must be a boolean {rows}x{cols} mask or an iterable "
                              "of (row, col) positions") from None
+        if not positions:
+            return None
+        mask = np.zeros((rows, cols), dtype=bool)
         for p in positions:
             r, c = self._check_pos(p, what)
             mask[r, c] = True
@@ -232,8 +292,10 @@ class Board:
         rows, cols = self._shape
         # Counts now; the index arrays (8 bytes a tile) only when something needs them:
         # full boards are handled without them, which matters at 10^8 tiles.
-        self._n_cells = self._active.size - int(np.count_nonzero(self._holes))
-        self._n_taps = int(np.count_nonzero(self._tappable))
+        n_holes = int(np.count_nonzero(self._holes)) if self._any_holes else 0
+        n_locked = int(np.count_nonzero(self._locked)) if self._any_locked else 0
+        self._n_cells = rows * cols - n_holes
+        self._n_taps = rows * cols - n_holes - n_locked      # locks and holes are disjoint
         self._cells_cache = None
         self._taps_cache = None
         self._coo_cache = None
@@ -242,14 +304,20 @@ class Board:
     def _cells_flat(self) -> np.ndarray:
         """Flat (row-major) indices of the active tiles, built on first use."""
         if self._cells_cache is None:
-            self._cells_cache = np.flatnonzero(self._active.ravel())
+            if self._kind == "grid" and not self._any_holes:
+                self._cells_cache = np.arange(self._n_cells, dtype=np.int64)
+            else:
+                self._cells_cache = np.flatnonzero(self._active.ravel())
         return self._cells_cache
 
     @property
     def _taps_flat(self) -> np.ndarray:
         """Flat (row-major) indices of the tappable tiles, built on first use."""
         if self._taps_cache is None:
-            self._taps_cache = np.flatnonzero(self._tappable.ravel())
+            if self._kind == "grid" and not (self._any_holes or self._any_locked):
+                self._taps_cache = np.arange(self._n_taps, dtype=np.int64)
+            else:
+                self._taps_cache = np.flatnonzero(self._tappable.ravel())
         return self._taps_cache
 
     # ------------------------------------------------------------------ properties
@@ -289,11 +357,15 @@ class Board:
     @property
     def locked(self) -> np.ndarray:
         """Boolean mask of locked tiles (copy)."""
+        if self._kind == "grid" and not self._any_locked:
+            return np.zeros(self._shape, dtype=bool)
         return self._locked.copy()
 
     @property
     def holes(self) -> np.ndarray:
         """Boolean mask of holes (copy)."""
+        if self._kind == "grid" and not self._any_holes:
+            return np.zeros(self._shape, dtype=bool)
         return self._holes.copy()
 
     @property
@@ -352,11 +424,13 @@ class Board:
                 raise ValueError(f"tap {j} out of range: taps are 0..{self.n_taps - 1}")
             return j
         r, c = self._check_pos(pos, "tap position")
-        if self._holes[r, c]:
+        if self._any_holes and self._holes[r, c]:
             raise ValueError(f"cannot tap {(r, c)}: it is a hole")
-        if self._locked[r, c]:
+        if self._any_locked and self._locked[r, c]:
             raise ValueError(f"cannot tap {(r, c)}: it is locked")
         flat = r * self._shape[1] + c
+        if self._n_taps == self._shape[0] * self._shape[1]:     # every tile tappable
+            return flat
         return int(np.searchsorted(self._taps_flat, flat))
 
     def cell_index(self, pos: Any) -> int:
@@ -369,9 +443,12 @@ class Board:
                 raise ValueError(f"cell {i} out of range: cells are 0..{self.n_cells - 1}")
             return i
         r, c = self._check_pos(pos, "cell position")
-        if self._holes[r, c]:
+        if self._any_holes and self._holes[r, c]:
             raise ValueError(f"{(r, c)} is a hole, not a tile")
-        return int(np.searchsorted(self._cells_flat, r * self._shape[1] + c))
+        flat = r * self._shape[1] + c
+        if not self._any_holes:
+            return flat
+        return int(np.searchsorted(self._cells_flat, flat))
 
     # ------------------------------------------------------------------ the matrix
     def offsets_at(self, r: int, c: int) -> Offsets:
@@ -444,7 +521,7 @@ class Board:
         if arr.shape != self._shape:
             raise ValueError(f"{what} has shape {arr.shape}, the board has shape {self._shape}")
         out = _reduce_mod(arr, self._n)
-        if self._kind == "grid":
+        if self._any_holes:
             out[self._holes] = 0
         return out
 
@@ -452,7 +529,7 @@ class Board:
         """A board-shaped target from an int (every tile) or a board-shaped array."""
         if isinstance(target, (int, np.integer)) and not isinstance(target, (bool, np.bool_)):
             out = np.full(self._shape, int(target) % self._n, dtype=np.uint8)
-            if self._kind == "grid":
+            if self._any_holes:
                 out[self._holes] = 0
             return out
         if isinstance(target, (bool, np.bool_)):
@@ -485,10 +562,11 @@ class Board:
         if arr.shape != self._shape:
             raise ValueError(f"taps has shape {arr.shape}, the board has shape {self._shape}")
         red = _reduce_mod(arr, self._n)
-        bad = red.astype(bool) & self._locked
-        if bad.any():
-            r, c = map(int, np.argwhere(bad)[0])
-            raise ValueError(f"cannot tap {(r, c)}: it is locked")
+        if self._any_locked:
+            bad = red.astype(bool) & self._locked
+            if bad.any():
+                r, c = map(int, np.argwhere(bad)[0])
+                raise ValueError(f"cannot tap {(r, c)}: it is locked")
         flat = red.reshape(-1)
         if self._n_taps == flat.size:
             return np.ascontiguousarray(flat)
@@ -603,7 +681,8 @@ class Board:
             return ("graph", self._n, self._shape, self._effects)
         pat = self._pattern if self._mixed is None else tuple(tuple(r) for r in self._mixed)
         return ("grid", self._n, self._shape, self._wrap, pat,
-                self._locked.tobytes(), self._holes.tobytes())
+                np.packbits(self._locked).tobytes() if self._any_locked else None,
+                np.packbits(self._holes).tobytes() if self._any_holes else None)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self._key() == other._key()
@@ -624,10 +703,10 @@ class Board:
             name = pattern_name(self._pattern)
             pat = repr(name) if name else repr(list(self._pattern))
         extra = ""
-        if self._locked.any():
-            extra += f", locked=<{int(self._locked.sum())} tiles>"
-        if self._holes.any():
-            extra += f", holes=<{int(self._holes.sum())} tiles>"
+        if self._any_locked:
+            extra += f", locked=<{int(np.count_nonzero(self._locked))} tiles>"
+        if self._any_holes:
+            extra += f", holes=<{int(np.count_nonzero(self._holes))} tiles>"
         if self._wrap:
             extra += ", wrap=True"
         return f"Board.grid({rows}, {cols}, states={self._n}, pattern={pat}{extra})"

@@ -102,6 +102,22 @@ def chase_supports(board: Board) -> bool:
     return True
 
 
+def _plan_masks(board: Board, accepts_none: bool) -> tuple[Any, Any]:
+    """(active, tappable) for the C plan: None for "every tile" when the binding takes
+    it (no mask at all), else flat uint8 views of the board's masks; a board without
+    locks or holes gets one shared array of ones, made here and dropped after."""
+    if not board._any_holes and not board._any_locked:
+        if accepts_none:
+            return None, None
+        rows, cols = board.shape
+        ones = np.ones(rows * cols, dtype=np.uint8)
+        return ones, ones
+    active = None if accepts_none and not board._any_holes else \
+        np.ascontiguousarray(board._active).reshape(-1).view(np.uint8)
+    tappable = np.ascontiguousarray(board._tappable).reshape(-1).view(np.uint8)
+    return active, tappable
+
+
 def build_plan(board: Board):
     """The C chase structure of a grid board."""
     from . import _chase
@@ -112,8 +128,9 @@ def build_plan(board: Board):
     if len(udr) > MAX_CHASE_OFFSETS:
         raise ValueError(f"the chase takes at most {MAX_CHASE_OFFSETS} distinct pattern "
                          f"offsets, this board uses {len(udr)}; use method='dense'")
-    return _chase.Plan(rows, cols, board.states, board.wrap, board._active,
-                       board._tappable, udr, udc, cnt, pat_of)
+    active, tappable = _plan_masks(board, getattr(_chase, "ACCEPTS_NONE_MASKS", False))
+    return _chase.Plan(rows, cols, board.states, board.wrap, active, tappable,
+                       udr, udc, cnt, pat_of)
 
 
 class ChaseEngine:
