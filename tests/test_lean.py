@@ -1,10 +1,12 @@
-"""The lean large-board path: lazy masks and the chase glue.
+"""The lean large-board path: lazy masks, uint8 arithmetic, the chase glue.
 
-Boards without locks or holes store no masks. Everything here is checked against the
-obvious eager computation it replaces."""
+Boards without locks or holes store no masks; the solve path reads a uint8 state in
+place and never widens it. Everything here is checked against the obvious eager /
+int64 computation it replaces."""
 from __future__ import annotations
 
 import re
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -13,6 +15,7 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights import chase as chase_mod
+from modlights.board import _reduce_mod, _sub_mod
 
 NAMES = sorted(ml.PATTERNS)
 MASKS = ("_locked", "_holes", "_active", "_tappable")
@@ -149,6 +152,155 @@ def test_chase_solve_builds_no_masks():
     assert not b.apply(start, sol.taps).any()
 
 
+# ---------------------------------------------------------------- uint8 arithmetic
+@pytest.mark.parametrize("n", [2, 3, 4, 7, 100, 128, 129, 200, 255])
+def test_sub_mod_matches_int64(n, monkeypatch):
+    import modlights.board as board_mod
+    monkeypatch.setattr(board_mod, "_CHUNK", 1000)       # several chunks and a tail
+    rng = np.random.default_rng(n)
+    s = rng.integers(0, n, size=(37, 101), dtype=np.uint8)
+    t = rng.integers(0, n, size=(37, 101), dtype=np.uint8)
+    s64, t64 = s.astype(np.int64), t.astype(np.int64)
+    for tt in (0, 1, n - 1, n // 2):
+        got = _sub_mod(tt, s, n)
+        assert got.dtype == np.uint8 and np.array_equal(got, (tt - s64) % n)
+    assert np.array_equal(_sub_mod(t, s, n), (t64 - s64) % n)
+    assert np.array_equal(_sub_mod(t, _sub_mod(0, s, n), n), (t64 + s64) % n)
+    inplace = s.copy()
+    assert _sub_mod(0, inplace, n, out=inplace) is inplace
+    assert np.array_equal(inplace, (-s64) % n)
+    assert np.array_equal(s, s64)                        # the input is untouched
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.uint16, np.int32,
+                                   np.uint32, np.int64, np.uint64, bool])
+@pytest.mark.parametrize("n", [2, 3, 7, 200, 255])
+def test_reduce_mod_every_dtype(dtype, n):
+    info = np.iinfo(dtype) if dtype is not bool else None
+    rng = np.random.default_rng(n)
+    if info is None:
+        arr = rng.integers(0, 2, size=300).astype(bool)
+    else:
+        lo, hi = max(int(info.min), -10**6), min(int(info.max), 10**6)
+        arr = rng.integers(lo, hi, size=300, endpoint=True).astype(dtype)
+        arr[:2] = [info.min, info.max]
+    want = np.array([int(v) % n for v in arr], dtype=np.uint8)
+    got = _reduce_mod(arr, n)
+    assert got.dtype == np.uint8 and np.array_equal(got, want)
+    vals = want if info is None else want[want <= info.max]    # int8 holds < 128
+    inr = (vals if dtype is not bool else arr).astype(dtype)
+    got = _reduce_mod(inr, n)                            # already in range: a copy
+    assert got.dtype == np.uint8 and np.array_equal(got, inr.astype(np.int64))
+    assert not np.shares_memory(got, inr)
+
+
+# ---------------------------------------------------------------- the solve path
+@pytest.mark.parametrize("n", [2, 3, 4, 131])
+@pytest.mark.parametrize("kind", ["plain", "locks", "holes", "both"])
+def test_chase_solve_same_taps_for_every_input_form(n, kind):
+    rows, cols = 23, 17
+    rng = np.random.default_rng(n)
+    u = rng.random((rows, cols))
+    holes = (u < 0.1) if kind in ("holes", "both") else None
+    locked = ((u > 0.9) if kind in ("locks", "both") else None)
+    b = ml.Board.grid(rows, cols, states=n, locked=locked, holes=holes)
+    s = ml.Solver(b, method="chase")
+    dense = ml.Solver(b, method="dense")
+    for target in (0, 1, rng.integers(0, n, size=(rows, cols))):
+        start = b.random_state(rng=rng)
+        t = b.coerce_target(target)
+        start = b.coerce_state(start.astype(np.int64) + t)      # solvable to target
+        forms = [start, start.astype(np.int64), start.astype(np.int64) - 5 * n,
+                 start.astype(np.uint16) + n, start.tolist()]
+        if n <= 127:
+            forms.append((start + n).astype(np.uint8))         # uint8 out of range
+        if holes is not None:
+            junk = start.copy()
+            junk[holes] = 1                                     # ignored at holes
+            forms.append(junk)
+        sols = [s.solve(f, target, minimal=False) for f in forms]
+        for sol in sols:
+            assert sol.taps.dtype == np.uint8 and sol.taps.shape == (rows, cols)
+            assert np.array_equal(b.apply(start, sol.taps), t)
+            assert np.array_equal(sol.taps, sols[0].taps)
+            assert sol.length == int(sol.taps.astype(np.int64).sum())
+        d = dense.solve(start, target, minimal=False)
+        assert np.array_equal(b.apply(start, d.taps), t)
+        if locked is not None:
+            assert not sols[0].taps[locked].any()
+        if holes is not None:
+            assert not sols[0].taps[holes].any()
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_solve_leaves_the_state_alone_and_owns_its_taps(n):
+    b = ml.Board.grid(30, 30, states=n)
+    start = b.random_state(rng=1)
+    keep = start.copy()
+    s = ml.Solver(b, method="chase")
+    sol = s.solve(start, minimal=False)
+    assert np.array_equal(start, keep) and start.flags.writeable
+    assert not np.shares_memory(sol.taps, start)
+    sol.taps[0, 0] ^= 1                      # the caller may write to its taps
+    assert np.array_equal(s.solve(start, minimal=False).taps[1:], sol.taps[1:])
+    # the right-hand side over GF(2) with target 0 is the state itself, read-only
+    rhs = s._rhs(start, 0)
+    if n == 2:
+        assert np.shares_memory(rhs, start) and not rhs.flags.writeable
+    assert np.array_equal(rhs, (-start.astype(np.int64)).reshape(-1) % n)
+
+
+def test_solve_many_and_solvable_many_uint8():
+    b = ml.Board.grid(12, 12, states=3, locked=[(0, 0)], holes=[(5, 5)])
+    s = ml.Solver(b, method="chase")
+    rng = np.random.default_rng(9)
+    S = np.stack([b.random_state(rng=rng) for _ in range(4)])
+    for target in (0, 2, rng.integers(0, 3, size=(12, 12))):
+        t = b.coerce_target(target)
+        S2 = np.stack([b.coerce_state(x.astype(np.int64) + t) for x in S])
+        for form in (S2, S2.astype(np.int64) + 3, S2.astype(np.int8) - 3):
+            X = s.solve_many(form, target)
+            for st_, x in zip(S2, X):
+                assert np.array_equal(b.apply(st_, x), t)
+            assert s.solvable_many(form, target).all()
+
+
+def test_solve_errors_unchanged():
+    b = ml.Board.grid(30, 30, states=3)
+    s = ml.Solver(b, method="chase")
+    with pytest.raises(ValueError, match=r"state has shape \(30, 29\)"):
+        s.solve(np.zeros((30, 29), np.uint8))
+    with pytest.raises(ValueError, match="must be an array of integers"):
+        s.solve(np.full((30, 30), "a"))
+    with pytest.raises(ValueError, match="non-integral"):
+        s.solve(np.full((30, 30), 0.5))
+    with pytest.raises(ValueError, match="got a bool"):
+        s.solve(np.zeros((30, 30), np.uint8), True)
+    with pytest.raises(ValueError, match=r"target has shape \(2,\)"):
+        s.solve(np.zeros((30, 30), np.uint8), np.zeros(2, np.uint8))
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_solve_path_has_no_wide_temporaries(n):
+    """Python-side memory of solve(minimal=False): the uint8 replays and at most one
+    uint8 right-hand side (n > 2); an int64 or uint16 copy of the board would not fit."""
+    rows = cols = 400
+    hw = rows * cols
+    b = ml.Board.grid(rows, cols, states=n)
+    s = ml.Solver(b, method="chase")
+    start = b.random_state(rng=2)
+    s.solve(start, minimal=False)                     # warm up
+    tracemalloc.start()
+    try:
+        sol = s.solve(start, minimal=False)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert not b.apply(start, sol.taps).any()
+    # numeric replay x (hw) kept as the taps, its second replay (hw), rhs (hw, n > 2)
+    assert peak < (2.5 if n == 2 else 3.5) * hw, peak / hw
+
+
 # ---------------------------------------------------------------- the C plan's masks
 class _FakePlan:
     def __init__(self, *args):
@@ -194,3 +346,10 @@ def test_build_plan_with_the_real_binding():
         start = board.random_state(rng=8)
         sol = ml.Solver(board, method="chase").solve(start, minimal=False)
         assert not board.apply(start, sol.taps).any()
+
+
+def test_solution_length():
+    for n in (2, 3, 255):
+        b = ml.Board.grid(9, 9, states=n)
+        sol = ml.Solver(b, method="chase").solve(b.random_state(rng=n), minimal=False)
+        assert sol.length == int(sol.taps.astype(np.int64).sum())

@@ -49,7 +49,7 @@ def _as_int_array(a: Any, what: str) -> np.ndarray:
     """An integer ndarray from any integer-like input; ValueError otherwise."""
     arr = np.asarray(a)
     if arr.dtype == bool:
-        return arr.astype(np.int64)
+        return arr.astype(np.uint8)
     if arr.dtype.kind in "iu":
         return arr
     if arr.dtype.kind == "f":
@@ -64,15 +64,67 @@ def _as_int_array(a: Any, what: str) -> np.ndarray:
     raise ValueError(f"{what} must be an array of integers, got dtype {arr.dtype}")
 
 
+def _in_range(arr: np.ndarray, n: int) -> bool:
+    """Whether every entry of an integer array is in 0..n-1 (one or two passes)."""
+    if arr.size == 0:
+        return True
+    if arr.dtype.kind == "i" and int(arr.min()) < 0:
+        return False
+    return int(arr.max()) < n
+
+
 def _reduce_mod(arr: np.ndarray, n: int) -> np.ndarray:
-    """arr mod n as uint8 (values 0..n-1), for any integer dtype, negatives too."""
+    """arr mod n as a new uint8 array (values 0..n-1), for any integer dtype, negatives
+    too. Inputs already in range are only copied (a uint8 ``%`` is ~10x slower than a
+    copy); no int64 temporaries for fixed-width dtypes."""
     if arr.dtype.kind == "O":
         return np.array([int(x) % n for x in arr.ravel()], dtype=np.uint8).reshape(arr.shape)
-    if arr.dtype == np.uint8:
-        return arr % np.uint8(n)
-    if arr.dtype == np.uint64:
-        return (arr % np.uint64(n)).astype(np.uint8)
-    return np.mod(arr.astype(np.int64, copy=False), n).astype(np.uint8)
+    if _in_range(arr, n):
+        return arr.astype(np.uint8)                     # always a copy
+    if arr.dtype.kind == "u":
+        return (arr % arr.dtype.type(n)).astype(np.uint8, copy=False)
+    if arr.dtype.itemsize == 1:                         # int8 cannot hold n
+        arr = arr.astype(np.int16)
+    return np.mod(arr, arr.dtype.type(n)).astype(np.uint8)   # sign of the divisor: >= 0
+
+
+#: Entries handled per step by the chunked uint8 kernels (a few hundred kB: the
+#: temporaries stay in cache and never cost memory proportional to the board).
+_CHUNK = 1 << 18
+
+
+def _sub_mod(t: Any, s: np.ndarray, n: int, out: np.ndarray | None = None) -> np.ndarray:
+    """(t - s) mod n as uint8; s: uint8 with values < n; t: an int in 0..n-1 or a
+    uint8 array shaped like s with values < n. Written to ``out`` (a new array by
+    default; ``out`` may be ``s`` itself). uint8 arithmetic in chunks: no temporaries
+    wider than a byte, none larger than _CHUNK entries."""
+    s = np.asarray(s)
+    if out is None:
+        out = np.empty(s.shape, dtype=np.uint8)
+    scalar = not isinstance(t, np.ndarray)
+    if scalar:
+        t = np.uint8(t)
+    if n == 2:
+        return np.bitwise_xor(s, t, out=out)            # -s = s mod 2
+    of, sf = out.reshape(-1), s.reshape(-1)
+    tf = None if scalar else t.reshape(-1)
+    un = np.uint8(n)
+    tmp = np.empty(min(of.size, _CHUNK), dtype=np.uint8)
+    for i in range(0, of.size, _CHUNK):
+        o, sc = of[i:i + _CHUNK], sf[i:i + _CHUNK]
+        tc = t if scalar else tf[i:i + _CHUNK]
+        w = tmp[:o.size]
+        if n <= 128:
+            # t - s wraps to 256 + t - s where s > t, which is >= 257 - n > n - 1:
+            # the smaller of o and o + n (mod 256) is the residue in both cases
+            np.subtract(tc, sc, out=o)
+            np.add(o, un, out=w)
+            np.minimum(o, w, out=o)
+        else:                                           # the ranges overlap: compare
+            m = np.greater(sc, tc, out=w.view(bool))
+            np.subtract(tc, sc, out=o)
+            np.add(o, un, out=o, where=m)
+    return out
 
 
 def _lazy_mask(name: str, build: Any, doc: str) -> property:
@@ -527,28 +579,77 @@ class Board:
 
     def coerce_target(self, target: Any) -> np.ndarray:
         """A board-shaped target from an int (every tile) or a board-shaped array."""
-        if isinstance(target, (int, np.integer)) and not isinstance(target, (bool, np.bool_)):
-            out = np.full(self._shape, int(target) % self._n, dtype=np.uint8)
+        t = self._target_int(target)
+        if t is not None:
+            out = np.full(self._shape, t, dtype=np.uint8)
             if self._any_holes:
                 out[self._holes] = 0
             return out
+        return self.coerce_state(target, "target")
+
+    def _target_int(self, target: Any) -> int | None:
+        """target mod n when it is an int, None when it is an array (checked later)."""
         if isinstance(target, (bool, np.bool_)):
             raise ValueError("target must be an int or a board-shaped array, got a bool")
-        return self.coerce_state(target, "target")
+        if isinstance(target, (int, np.integer)):
+            return int(target) % self._n
+        return None
+
+    def _state_cells(self, state: Any, what: str = "state") -> np.ndarray:
+        """The cell vector (uint8, values 0..n-1) of a board-shaped state, for reading
+        only: a uint8 input already in range and without holes to drop is returned as
+        a view (one pass, ``max() < n``); anything else goes through coerce_state."""
+        arr = state if isinstance(state, np.ndarray) else None
+        if arr is not None and arr.dtype == np.uint8 and arr.shape == self._shape \
+                and _in_range(arr, self._n):
+            return self.cell_vector(arr)
+        return self.cell_vector(self.coerce_state(state, what))
+
+    def _rhs_cells(self, state: Any, target: Any) -> np.ndarray:
+        """t - s (mod n) over the cells, uint8: the right-hand side of A x = t - s.
+        uint8 arithmetic only (see _sub_mod). Over GF(2) with target 0 it is s itself
+        (-s = s): a read-only view, possibly of the caller's array; otherwise new."""
+        t = self._target_int(target)
+        s = self._state_cells(state)
+        if t is None:
+            t = self._state_cells(target, "target")
+        elif t == 0 and self._n == 2:
+            v = s.view()
+            v.flags.writeable = False
+            return v
+        return _sub_mod(t, s, self._n)
+
+    def _size(self) -> int:
+        """Tiles of a grid (rows * cols), cells of a graph board."""
+        return self._shape[0] * self._shape[1] if self._kind == "grid" else self._shape[0]
+
+    def _cell_mask(self) -> np.ndarray | None:
+        """Flat boolean mask of the cells, None when every tile is one."""
+        return None if self._n_cells == self._size() else self._active.reshape(-1)
+
+    def _tap_mask(self) -> np.ndarray | None:
+        """Flat boolean mask of the taps (grids), None when every tile is one."""
+        if self._kind != "grid" or self._n_taps == self._size():
+            return None
+        return self._tappable.reshape(-1)
 
     def cell_vector(self, state: np.ndarray) -> np.ndarray:
         """Board-shaped array -> vector over the active tiles (the rows of A)."""
         flat = state.reshape(-1)
-        if self._n_cells == flat.size:                  # no holes: every tile is a cell
+        mask = self._cell_mask()
+        if mask is None:                                 # every tile is a cell
             return np.ascontiguousarray(flat)
-        return np.ascontiguousarray(flat[self._cells_flat])
+        return flat[mask]                                # a byte a tile, not 8
 
-    def from_cell_vector(self, v: np.ndarray) -> np.ndarray:
-        size = int(np.prod(self._shape))
-        if self._n_cells == size:
-            return np.array(v, dtype=np.uint8).reshape(self._shape)
-        out = np.zeros(size, dtype=np.uint8)
-        out[self._cells_flat] = v
+    def from_cell_vector(self, v: np.ndarray, copy: bool = True) -> np.ndarray:
+        """Vector over the cells -> board-shaped uint8 (0 at holes). copy=False: may
+        share memory with v (a uint8 vector when every tile is a cell)."""
+        mask = self._cell_mask()
+        if mask is None:
+            v = np.array(v, dtype=np.uint8) if copy else np.asarray(v, dtype=np.uint8)
+            return v.reshape(self._shape)
+        out = np.zeros(mask.size, dtype=np.uint8)
+        out[mask] = v
         return out.reshape(self._shape)
 
     def tap_vector(self, taps: Any) -> np.ndarray:
@@ -568,20 +669,22 @@ class Board:
                 r, c = map(int, np.argwhere(bad)[0])
                 raise ValueError(f"cannot tap {(r, c)}: it is locked")
         flat = red.reshape(-1)
-        if self._n_taps == flat.size:
-            return np.ascontiguousarray(flat)
-        return np.ascontiguousarray(flat[self._taps_flat])
+        mask = self._tap_mask()
+        return flat if mask is None else flat[mask]
 
-    def from_tap_vector(self, x: np.ndarray) -> np.ndarray:
-        """Vector over the taps -> tap counts shaped as in the API conventions."""
+    def from_tap_vector(self, x: np.ndarray, copy: bool = True) -> np.ndarray:
+        """Vector over the taps -> tap counts shaped as in the API conventions.
+        copy=False: the result may share memory with x (when x is uint8 and every tile
+        is tappable), for callers that own x."""
         x = np.asarray(x, dtype=np.uint8)
         if self._kind == "graph":
-            return x.copy()
-        size = self._shape[0] * self._shape[1]
-        if self._n_taps == size:                        # every tile tappable
-            return x.reshape(self._shape).copy()
-        out = np.zeros(size, dtype=np.uint8)
-        out[self._taps_flat] = x
+            return x.copy() if copy else x
+        mask = self._tap_mask()
+        if mask is None:                                # every tile tappable
+            out = x.reshape(self._shape)
+            return out.copy() if copy else out
+        out = np.zeros(mask.size, dtype=np.uint8)
+        out[mask] = x
         return out.reshape(self._shape)
 
     def from_tap_vectors(self, X: np.ndarray) -> np.ndarray:
@@ -589,8 +692,11 @@ class Board:
         X = np.asarray(X, dtype=np.uint8)
         if self._kind == "graph":
             return X.copy()
-        out = np.zeros((X.shape[0], self._shape[0] * self._shape[1]), dtype=np.uint8)
-        out[:, self._taps_flat] = X
+        mask = self._tap_mask()
+        if mask is None:
+            return X.reshape((X.shape[0],) + self._shape).copy()
+        out = np.zeros((X.shape[0], mask.size), dtype=np.uint8)
+        out[:, mask] = X
         return out.reshape((X.shape[0],) + self._shape)
 
     # ------------------------------------------------------------------ playing

@@ -173,11 +173,27 @@ class ChaseEngine:
         if self._all_cells:
             return np.ascontiguousarray(rhs, dtype=np.uint8)
         b = np.zeros(self._hw, dtype=np.uint8)
-        b[self.board._cells_flat] = rhs
+        b[self.board._cell_mask()] = rhs                 # a byte a tile, no index array
         return b
 
     def _tap_vec(self, x: np.ndarray) -> np.ndarray:
-        return x if self._all_taps else x[self.board._taps_flat]
+        return x if self._all_taps else x[self.board._tap_mask()]
+
+    def _solve_one(self, rhs: np.ndarray) -> np.ndarray | None:
+        """Taps (over the board's taps) for one right-hand side, None when unsolvable."""
+        b = self._b_grid(rhs)
+        x, rho = self.plan.numeric(b)
+        if self.nres:
+            if not rho.any():
+                z, good = None, True
+            else:
+                z, good = self._res_solve(rho)
+            if not good:
+                return None
+            if z is not None:
+                del x                                    # before the second replay
+                x, _ = self.plan.numeric(b, z)
+        return self._tap_vec(x)
 
     def _res_solve(self, rho: np.ndarray) -> tuple[np.ndarray | None, bool]:
         if self._res is not None:
@@ -247,22 +263,18 @@ class ChaseEngine:
     def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         R = np.asarray(R)
         k = R.shape[0]
+        if k == 1:                       # the common case: the replay's array, no copy
+            x = self._solve_one(R[0])
+            if x is None:
+                return np.zeros((1, self.r), dtype=np.uint8), np.zeros(1, dtype=bool)
+            return x.reshape(1, self.r), np.ones(1, dtype=bool)
         X = np.zeros((k, self.r), dtype=np.uint8)
         ok = np.zeros(k, dtype=bool)
         for i in range(k):
-            b = self._b_grid(R[i])
-            x, rho = self.plan.numeric(b)
-            if self.nres:
-                if not rho.any():
-                    z, good = None, True
-                else:
-                    z, good = self._res_solve(rho)
-                if not good:
-                    continue
-                if z is not None:
-                    x, _ = self.plan.numeric(b, z)
-            X[i] = self._tap_vec(x)
-            ok[i] = True
+            x = self._solve_one(R[i])
+            if x is not None:
+                X[i] = x
+                ok[i] = True
         return X, ok
 
     def _dense_engine(self):
