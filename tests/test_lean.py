@@ -194,6 +194,34 @@ def test_reduce_mod_every_dtype(dtype, n):
     assert not np.shares_memory(got, inr)
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grid_specs(), st.integers(0, 2**32 - 1))
+def test_stencil_apply_and_random_state_match_the_matrix(spec, seed):
+    b = _board(spec)
+    n = b.states
+    A = b.matrix().astype(np.int64)
+    x = np.random.default_rng(seed).integers(0, n, size=b.n_taps, dtype=np.uint8)
+    want = A @ x.astype(np.int64) % n
+    for xx in (x, x.astype(np.int64) + n * 3, x.astype(np.int16) - n):
+        got = b.cell_vector(b._stencil_apply(xx))
+        assert got.dtype == np.uint8 and np.array_equal(got, want)
+    # random_state: -A x for the same draws as before (the stream is unchanged)
+    x = np.random.default_rng(seed).integers(0, n, size=b.n_taps, dtype=np.uint8)
+    want = b.from_cell_vector(((-(A @ x.astype(np.int64))) % n).astype(np.uint8))
+    got = b.random_state(rng=seed)
+    assert got.dtype == np.uint8 and np.array_equal(got, want)
+
+
+def test_stencil_accumulator_widths():
+    # uint8 for small sums, uint16 beyond 255, uint32 beyond 65535 (one offset
+    # repeated): the sums must not overflow
+    for reps, n in ((60, 5), (300, 255), (260, 255)):
+        b = ml.Board.grid(3, 4, states=n, pattern=[(0, 0)] * reps + [(0, 1)])
+        x = np.full(b.n_taps, n - 1, dtype=np.uint8)
+        want = b.matrix().astype(np.int64) @ x.astype(np.int64) % n
+        assert np.array_equal(b.cell_vector(b._stencil_apply(x)), want)
+
+
 # ---------------------------------------------------------------- the solve path
 @pytest.mark.parametrize("n", [2, 3, 4, 131])
 @pytest.mark.parametrize("kind", ["plain", "locks", "holes", "both"])
@@ -299,6 +327,19 @@ def test_solve_path_has_no_wide_temporaries(n):
     assert not b.apply(start, sol.taps).any()
     # numeric replay x (hw) kept as the taps, its second replay (hw), rhs (hw, n > 2)
     assert peak < (2.5 if n == 2 else 3.5) * hw, peak / hw
+
+
+def test_random_state_is_a_byte_a_tile():
+    b = ml.Board.grid(500, 400, states=3)
+    b.random_state(rng=0)                             # warm up (lazy numpy imports)
+    tracemalloc.start()
+    try:
+        st_ = b.random_state(rng=1)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert st_.dtype == np.uint8 and st_.shape == (500, 400)
+    assert peak < 2.5 * 500 * 400, peak / (500 * 400)   # the draws and the sum
 
 
 # ---------------------------------------------------------------- the C plan's masks

@@ -718,24 +718,24 @@ class Board:
         a tile instead of the coordinate form (16 bytes per matrix entry)."""
         rows, cols = self._shape
         n = self._n
-        X = self.from_tap_vector(np.asarray(x) % n)         # zero at locks and holes
+        x = np.asarray(x)
+        if not (x.dtype == np.uint8 and _in_range(x, n)):
+            x = _reduce_mod(_as_int_array(x, "taps"), n)
+        X = self.from_tap_vector(x, copy=False)         # zero at locks and holes
         offs = self._pattern
-        dt = np.uint16 if len(offs) * (n - 1) < 1 << 16 else np.uint32
+        top = len(offs) * (n - 1)                       # largest sum before reduction
+        # n = 2 adds by XOR (no overflow, no reduction); otherwise the narrowest
+        # accumulator that holds the sum: uint8 for the named patterns up to n = 29
+        dt = np.uint8 if n == 2 or top < 1 << 8 else np.uint16 if top < 1 << 16 else np.uint32
+        add = np.bitwise_xor if n == 2 else np.add
         acc = np.zeros((rows, cols), dtype=dt)
         for dr, dc in offs:
-            if self._wrap:
-                acc += np.roll(X, (dr % rows, dc % cols), axis=(0, 1))
-                continue
-            if abs(dr) >= rows or abs(dc) >= cols:
-                continue
-            tr = slice(max(0, dr), rows + min(0, dr))
-            sr = slice(max(0, -dr), rows - max(0, dr))
-            tc = slice(max(0, dc), cols + min(0, dc))
-            sc = slice(max(0, -dc), cols - max(0, dc))
-            acc[tr, tc] += X[sr, sc]
-        acc %= dt(n)
-        out = acc.astype(np.uint8)
-        if self._n_cells != out.size:
+            for tr, sr, tc, sc in _shift_blocks(dr, dc, rows, cols, self._wrap):
+                add(acc[tr, tc], X[sr, sc], out=acc[tr, tc])
+        if n != 2 and top >= n:
+            acc %= dt(n)
+        out = acc if dt == np.uint8 else acc.astype(np.uint8)
+        if self._any_holes:
             out[self._holes] = 0
         return out
 
@@ -745,7 +745,7 @@ class Board:
         j = self.tap_index(pos)
         if isinstance(times, (bool, np.bool_)) or not isinstance(times, (int, np.integer)):
             raise ValueError(f"times must be an int, got {times!r}")
-        x = np.zeros(self.n_taps, dtype=np.int64)
+        x = np.zeros(self.n_taps, dtype=np.uint8)
         x[j] = int(times) % self._n
         return self._add(s, x)
 
@@ -756,9 +756,11 @@ class Board:
         return self._add(s, x)
 
     def _add(self, s: np.ndarray, x: np.ndarray) -> np.ndarray:
-        delta = self.apply_vector(x)
-        v = (self.cell_vector(s).astype(np.int64) + delta) % self._n
-        return self.from_cell_vector(v.astype(np.uint8))
+        """s + A x (s coerced, x a tap vector mod n), board-shaped, uint8 throughout."""
+        v = self.apply_vector(x)                       # a new array: worked in place
+        _sub_mod(0, v, self._n, out=v)                 # -A x
+        _sub_mod(self.cell_vector(s), v, self._n, out=v)      # s - (-A x)
+        return self.from_cell_vector(v, copy=False)
 
     def affected(self, pos: Any) -> list:
         """Positions a tap at ``pos`` changes (with repeats where a tile advances twice)."""
@@ -773,9 +775,13 @@ class Board:
         gen = np.random.default_rng(rng)
         if solvable:
             x = gen.integers(0, self._n, size=self.n_taps, dtype=np.uint8)
-            v = self.apply_vector(x).astype(np.uint16)
-            v = (self._n - v) % self._n                       # -A x
-            return self.from_cell_vector(v.astype(np.uint8))
+            if self._kind == "grid" and self._mixed is None and self._coo_cache is None:
+                # a byte a tile: the tap vector, the stencil sum, negated in place
+                g = self._stencil_apply(x)              # new, zero at holes
+                del x
+                return _sub_mod(0, g, self._n, out=g)   # -A x
+            v = self.apply_vector(x)                    # new
+            return self.from_cell_vector(_sub_mod(0, v, self._n, out=v), copy=False)
         v = gen.integers(0, self._n, size=self.n_cells, dtype=np.uint8)
         return self.from_cell_vector(v)
 
@@ -816,6 +822,22 @@ class Board:
         if self._wrap:
             extra += ", wrap=True"
         return f"Board.grid({rows}, {cols}, states={self._n}, pattern={pat}{extra})"
+
+
+def _shift_blocks(dr: int, dc: int, rows: int, cols: int, wrap: bool) -> list:
+    """(target rows, source rows, target cols, source cols) slices moving a grid by
+    (dr, dc): one block without wrap (none when the shift leaves the grid), up to four
+    on a torus (no np.roll copy)."""
+    def spans(d: int, size: int) -> list:
+        if wrap:
+            a = d % size
+            if a == 0:
+                return [(slice(0, size), slice(0, size))]
+            return [(slice(a, size), slice(0, size - a)), (slice(0, a), slice(size - a, size))]
+        if abs(d) >= size:
+            return []
+        return [(slice(max(0, d), size + min(0, d)), slice(max(0, -d), size - max(0, d)))]
+    return [(tr, sr, tc, sc) for tr, sr in spans(dr, rows) for tc, sc in spans(dc, cols)]
 
 
 def _is_bool_nested(spec: Any) -> bool:
