@@ -129,6 +129,17 @@ def test_empty_masks_are_no_masks():
         ml.Board.grid(rows, cols, states=3, locked=[(0, 0)])
 
 
+def test_copies_and_pickles_keep_the_masks():
+    import copy
+    import pickle
+    for kw in ({}, {"locked": [(1, 2)]}, {"holes": [(0, 0)], "locked": [(3, 3)]}):
+        b = ml.Board.grid(4, 5, states=3, **kw)
+        for c in (copy.deepcopy(b), pickle.loads(pickle.dumps(b))):
+            assert c == b and c.n_taps == b.n_taps and c.n_cells == b.n_cells
+            assert np.array_equal(c.locked, b.locked) and np.array_equal(c.holes, b.holes)
+            assert np.array_equal(c._tappable, b._tappable)
+
+
 def test_large_board_stores_no_masks():
     b = ml.Board.grid(4000, 4000, states=2)
     big = [k for k, v in vars(b).items() if isinstance(v, np.ndarray) and v.nbytes > 1 << 16]

@@ -26,11 +26,16 @@ Memory: O(rows x cols) int32 codes + ring x symbols + residual^2.
 
 Measured on the shared 2-core box (Board.grid + Solver + solve(minimal=False), random
 solvable start, medians of 7-9): GF(2) cross 1000^2 0.06-0.09 s, 2000^2 0.24-0.28 s;
-Z/3 cross 1000^2 0.29-0.35 s, Z/4 cross 1000^2 0.30-0.35 s. At 2000^2 GF(2) the time
-goes: symbolic chase 60 ms, Solver._rhs (coerce_state / cell_vector, int64
-temporaries) 75 ms, plan 26 ms, Board.grid 12 ms, from_tap_vector 10 ms, numeric
-replays 2 x 8 ms, residual elimination 9 ms. A second thread for the symbolic chase
-was slower on this machine, so one is used by default.
+Z/3 cross 1000^2 0.29-0.35 s, Z/4 cross 1000^2 0.30-0.35 s. A second thread for the
+symbolic chase was slower on this machine, so one is used by default.
+
+The Python around the C calls is a byte a tile at most (bench/stages_large.py shows
+each stage): Board.grid keeps no masks for boards without locks / holes; the plan gets
+None masks (or, with an older binding, one shared array of ones); Solver._rhs reads a
+uint8 start in place (one ``max`` pass; over GF(2) with target 0 the start itself is
+the right-hand side) and works in uint8 otherwise; the taps of the last numeric replay
+become Solution.taps without a copy. At 10000^2 GF(2) cross that glue takes ~0.02 s
+beyond the C calls (was ~2.8 s with int64 / uint16 temporaries and four h*w masks).
 """
 from __future__ import annotations
 
