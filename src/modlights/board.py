@@ -3,7 +3,11 @@
 A board lists its active tiles (holes left out), the rows of A, and its tappable
 tiles (locked tiles left out), the columns of A. Column j of A is the effect of
 tapping tap j. The matrix is built lazily: a Board itself stores only geometry, so
-very large boards cost only their masks until a dense matrix is asked for.
+very large boards cost only their masks until a dense matrix is asked for. A grid
+without locks (holes) stores no lock (hole) mask at all: ``_locked``, ``_holes``,
+``_active`` and ``_tappable`` are built on first access, and the code on the solving
+path asks ``_any_locked`` / ``_any_holes`` instead, so ``Board.grid(10000, 10000)``
+costs microseconds and no memory.
 """
 from __future__ import annotations
 
@@ -45,7 +49,7 @@ def _as_int_array(a: Any, what: str) -> np.ndarray:
     """An integer ndarray from any integer-like input; ValueError otherwise."""
     arr = np.asarray(a)
     if arr.dtype == bool:
-        return arr.astype(np.int64)
+        return arr.astype(np.uint8)
     if arr.dtype.kind in "iu":
         return arr
     if arr.dtype.kind == "f":
@@ -60,15 +64,93 @@ def _as_int_array(a: Any, what: str) -> np.ndarray:
     raise ValueError(f"{what} must be an array of integers, got dtype {arr.dtype}")
 
 
+def _in_range(arr: np.ndarray, n: int) -> bool:
+    """Whether every entry of an integer array is in 0..n-1 (one or two passes)."""
+    if arr.size == 0:
+        return True
+    if arr.dtype.kind == "i" and int(arr.min()) < 0:
+        return False
+    return int(arr.max()) < n
+
+
 def _reduce_mod(arr: np.ndarray, n: int) -> np.ndarray:
-    """arr mod n as uint8 (values 0..n-1), for any integer dtype, negatives too."""
+    """arr mod n as a new uint8 array (values 0..n-1), for any integer dtype, negatives
+    too. Inputs already in range are only copied (a uint8 ``%`` is ~10x slower than a
+    copy); no int64 temporaries for fixed-width dtypes."""
     if arr.dtype.kind == "O":
         return np.array([int(x) % n for x in arr.ravel()], dtype=np.uint8).reshape(arr.shape)
-    if arr.dtype == np.uint8:
-        return arr % np.uint8(n)
-    if arr.dtype == np.uint64:
-        return (arr % np.uint64(n)).astype(np.uint8)
-    return np.mod(arr.astype(np.int64, copy=False), n).astype(np.uint8)
+    if _in_range(arr, n):
+        return arr.astype(np.uint8)                     # always a copy
+    if arr.dtype.kind == "u":
+        return (arr % arr.dtype.type(n)).astype(np.uint8, copy=False)
+    if arr.dtype.itemsize == 1:                         # int8 cannot hold n
+        arr = arr.astype(np.int16)
+    return np.mod(arr, arr.dtype.type(n)).astype(np.uint8)   # sign of the divisor: >= 0
+
+
+#: Entries handled per step by the chunked uint8 kernels (a few hundred kB: the
+#: temporaries stay in cache and never cost memory proportional to the board).
+_CHUNK = 1 << 18
+
+
+def _sub_mod(t: Any, s: np.ndarray, n: int, out: np.ndarray | None = None) -> np.ndarray:
+    """(t - s) mod n as uint8; s: uint8 with values < n; t: an int in 0..n-1 or a
+    uint8 array shaped like s with values < n. Written to ``out`` (a new array by
+    default; ``out`` may be ``s`` itself). uint8 arithmetic in chunks: no temporaries
+    wider than a byte, none larger than _CHUNK entries."""
+    s = np.asarray(s)
+    if out is None:
+        out = np.empty(s.shape, dtype=np.uint8)
+    scalar = not isinstance(t, np.ndarray)
+    if scalar:
+        t = np.uint8(t)
+    if n == 2:
+        return np.bitwise_xor(s, t, out=out)            # -s = s mod 2
+    of, sf = out.reshape(-1), s.reshape(-1)
+    tf = None if scalar else t.reshape(-1)
+    un = np.uint8(n)
+    tmp = np.empty(min(of.size, _CHUNK), dtype=np.uint8)
+    for i in range(0, of.size, _CHUNK):
+        o, sc = of[i:i + _CHUNK], sf[i:i + _CHUNK]
+        tc = t if scalar else tf[i:i + _CHUNK]
+        w = tmp[:o.size]
+        if n <= 128:
+            # t - s wraps to 256 + t - s where s > t, which is >= 257 - n > n - 1:
+            # the smaller of o and o + n (mod 256) is the residue in both cases
+            np.subtract(tc, sc, out=o)
+            np.add(o, un, out=w)
+            np.minimum(o, w, out=o)
+        else:                                           # the ranges overlap: compare
+            m = np.greater(sc, tc, out=w.view(bool))
+            np.subtract(tc, sc, out=o)
+            np.add(o, un, out=o, where=m)
+    return out
+
+
+def _lazy_mask(name: str, build: Any, doc: str) -> property:
+    """A mask attribute built by ``build(board)`` on first access and kept (assigning
+    sets it). Grids without locks or holes never build theirs on the solving path."""
+    slot = "_mask_" + name
+
+    def get(self: "Board") -> Any:
+        d = self.__dict__
+        if slot not in d:
+            d[slot] = build(self)
+        return d[slot]
+
+    def put(self: "Board", value: Any) -> None:
+        self.__dict__[slot] = value
+
+    return property(get, put, doc=doc)
+
+
+def _tappable_mask(b: "Board") -> np.ndarray:
+    """Neither locked nor a hole (the active mask itself when nothing is locked)."""
+    if not b._any_locked:
+        return b._active
+    if not b._any_holes:
+        return ~b._locked
+    return ~(b._locked | b._holes)
 
 
 class Board:
@@ -81,6 +163,21 @@ class Board:
 
     _dense: np.ndarray | None = None
     _effects: tuple | None = None
+    #: whether some tile is locked / a hole (grids; graph boards have neither)
+    _any_locked: bool = False
+    _any_holes: bool = False
+
+    # Boolean masks shaped like the board. Grids store ``_locked`` / ``_holes`` only
+    # when some tile is locked / a hole; everything else is derived on first access.
+    _locked = _lazy_mask("locked", lambda b: np.zeros(b._shape, dtype=bool),
+                         "Boolean mask of the locked tiles.")
+    _holes = _lazy_mask("holes", lambda b: np.zeros(b._shape, dtype=bool),
+                        "Boolean mask of the holes.")
+    _active = _lazy_mask("active", lambda b: ~b._holes if b._any_holes
+                         else np.ones(b._shape, dtype=bool),
+                         "Boolean mask of the active tiles (the rows of A).")
+    _tappable = _lazy_mask("tappable", lambda b: _tappable_mask(b),
+                           "Boolean mask of the tappable tiles (the columns of A).")
 
     # ------------------------------------------------------------------ construction
     def __init__(self, *_args, **_kw):
@@ -119,14 +216,19 @@ class Board:
             b._mixed = None
         lock = b._mask(locked, "locked")
         hole = b._mask(holes, "holes")
-        both = lock & hole
-        if both.any():
-            r, c = map(int, np.argwhere(both)[0])
-            raise ValueError(f"tile ({r}, {c}) is both locked and a hole; a tile may be one or the other")
-        b._locked = lock
-        b._holes = hole
-        b._active = ~hole
-        b._tappable = ~hole & ~lock
+        if lock is not None and hole is not None:
+            both = lock & hole
+            if both.any():
+                r, c = map(int, np.argwhere(both)[0])
+                raise ValueError(f"tile ({r}, {c}) is both locked and a hole; a tile may "
+                                 "be one or the other")
+        # Masks are kept only when some tile is locked / a hole (see _lazy_mask).
+        b._any_locked = lock is not None
+        b._any_holes = hole is not None
+        if lock is not None:
+            b._locked = lock
+        if hole is not None:
+            b._holes = hole
         b._init_index()
         return b
 
@@ -204,25 +306,35 @@ class Board:
         b._coo_cache = None
         return b
 
-    def _mask(self, spec: Any, what: str) -> np.ndarray:
+    def _mask(self, spec: Any, what: str) -> np.ndarray | None:
+        """A (rows, cols) boolean mask from a mask or positions; None when it marks
+        no tile (so boards without locks / holes store nothing)."""
+        mask = self._parse_mask(spec, what)
+        if mask is None or not mask.any():
+            return None
+        return mask
+
+    def _parse_mask(self, spec: Any, what: str) -> np.ndarray | None:
         rows, cols = self._shape
-        mask = np.zeros((rows, cols), dtype=bool)
         if spec is None:
-            return mask
+            return None
         if isinstance(spec, np.ndarray) and spec.dtype == bool or _is_bool_nested(spec):
             arr = np.asarray(spec, dtype=bool)
             if arr.shape != (rows, cols):
                 raise ValueError(f"{what} mask has shape {arr.shape}, the board is {(rows, cols)}")
-            return arr.copy()
+            return np.array(arr, dtype=bool, order="C")      # a copy
         arr = np.asarray(spec) if not isinstance(spec, (set, frozenset)) else np.asarray(sorted(spec))
         if arr.ndim == 2 and arr.shape == (rows, cols) and cols != 2 and arr.dtype.kind in "iu" \
                 and np.isin(arr, (0, 1)).all():
-            return arr.astype(bool)
+            return np.ascontiguousarray(arr.astype(bool))
         try:
             positions = [tuple(p) for p in spec]
         except TypeError:
             raise ValueError(f"{what} must be a boolean {rows}x{cols} mask or an iterable "
                              "of (row, col) positions") from None
+        if not positions:
+            return None
+        mask = np.zeros((rows, cols), dtype=bool)
         for p in positions:
             r, c = self._check_pos(p, what)
             mask[r, c] = True
@@ -232,8 +344,10 @@ class Board:
         rows, cols = self._shape
         # Counts now; the index arrays (8 bytes a tile) only when something needs them:
         # full boards are handled without them, which matters at 10^8 tiles.
-        self._n_cells = self._active.size - int(np.count_nonzero(self._holes))
-        self._n_taps = int(np.count_nonzero(self._tappable))
+        n_holes = int(np.count_nonzero(self._holes)) if self._any_holes else 0
+        n_locked = int(np.count_nonzero(self._locked)) if self._any_locked else 0
+        self._n_cells = rows * cols - n_holes
+        self._n_taps = rows * cols - n_holes - n_locked      # locks and holes are disjoint
         self._cells_cache = None
         self._taps_cache = None
         self._coo_cache = None
@@ -242,14 +356,20 @@ class Board:
     def _cells_flat(self) -> np.ndarray:
         """Flat (row-major) indices of the active tiles, built on first use."""
         if self._cells_cache is None:
-            self._cells_cache = np.flatnonzero(self._active.ravel())
+            if self._kind == "grid" and not self._any_holes:
+                self._cells_cache = np.arange(self._n_cells, dtype=np.int64)
+            else:
+                self._cells_cache = np.flatnonzero(self._active.ravel())
         return self._cells_cache
 
     @property
     def _taps_flat(self) -> np.ndarray:
         """Flat (row-major) indices of the tappable tiles, built on first use."""
         if self._taps_cache is None:
-            self._taps_cache = np.flatnonzero(self._tappable.ravel())
+            if self._kind == "grid" and not (self._any_holes or self._any_locked):
+                self._taps_cache = np.arange(self._n_taps, dtype=np.int64)
+            else:
+                self._taps_cache = np.flatnonzero(self._tappable.ravel())
         return self._taps_cache
 
     # ------------------------------------------------------------------ properties
@@ -289,11 +409,15 @@ class Board:
     @property
     def locked(self) -> np.ndarray:
         """Boolean mask of locked tiles (copy)."""
+        if self._kind == "grid" and not self._any_locked:
+            return np.zeros(self._shape, dtype=bool)
         return self._locked.copy()
 
     @property
     def holes(self) -> np.ndarray:
         """Boolean mask of holes (copy)."""
+        if self._kind == "grid" and not self._any_holes:
+            return np.zeros(self._shape, dtype=bool)
         return self._holes.copy()
 
     @property
@@ -352,11 +476,13 @@ class Board:
                 raise ValueError(f"tap {j} out of range: taps are 0..{self.n_taps - 1}")
             return j
         r, c = self._check_pos(pos, "tap position")
-        if self._holes[r, c]:
+        if self._any_holes and self._holes[r, c]:
             raise ValueError(f"cannot tap {(r, c)}: it is a hole")
-        if self._locked[r, c]:
+        if self._any_locked and self._locked[r, c]:
             raise ValueError(f"cannot tap {(r, c)}: it is locked")
         flat = r * self._shape[1] + c
+        if self._n_taps == self._shape[0] * self._shape[1]:     # every tile tappable
+            return flat
         return int(np.searchsorted(self._taps_flat, flat))
 
     def cell_index(self, pos: Any) -> int:
@@ -369,9 +495,12 @@ class Board:
                 raise ValueError(f"cell {i} out of range: cells are 0..{self.n_cells - 1}")
             return i
         r, c = self._check_pos(pos, "cell position")
-        if self._holes[r, c]:
+        if self._any_holes and self._holes[r, c]:
             raise ValueError(f"{(r, c)} is a hole, not a tile")
-        return int(np.searchsorted(self._cells_flat, r * self._shape[1] + c))
+        flat = r * self._shape[1] + c
+        if not self._any_holes:
+            return flat
+        return int(np.searchsorted(self._cells_flat, flat))
 
     # ------------------------------------------------------------------ the matrix
     def offsets_at(self, r: int, c: int) -> Offsets:
@@ -444,34 +573,83 @@ class Board:
         if arr.shape != self._shape:
             raise ValueError(f"{what} has shape {arr.shape}, the board has shape {self._shape}")
         out = _reduce_mod(arr, self._n)
-        if self._kind == "grid":
+        if self._any_holes:
             out[self._holes] = 0
         return out
 
     def coerce_target(self, target: Any) -> np.ndarray:
         """A board-shaped target from an int (every tile) or a board-shaped array."""
-        if isinstance(target, (int, np.integer)) and not isinstance(target, (bool, np.bool_)):
-            out = np.full(self._shape, int(target) % self._n, dtype=np.uint8)
-            if self._kind == "grid":
+        t = self._target_int(target)
+        if t is not None:
+            out = np.full(self._shape, t, dtype=np.uint8)
+            if self._any_holes:
                 out[self._holes] = 0
             return out
+        return self.coerce_state(target, "target")
+
+    def _target_int(self, target: Any) -> int | None:
+        """target mod n when it is an int, None when it is an array (checked later)."""
         if isinstance(target, (bool, np.bool_)):
             raise ValueError("target must be an int or a board-shaped array, got a bool")
-        return self.coerce_state(target, "target")
+        if isinstance(target, (int, np.integer)):
+            return int(target) % self._n
+        return None
+
+    def _state_cells(self, state: Any, what: str = "state") -> np.ndarray:
+        """The cell vector (uint8, values 0..n-1) of a board-shaped state, for reading
+        only: a uint8 input already in range and without holes to drop is returned as
+        a view (one pass, ``max() < n``); anything else goes through coerce_state."""
+        arr = state if isinstance(state, np.ndarray) else None
+        if arr is not None and arr.dtype == np.uint8 and arr.shape == self._shape \
+                and _in_range(arr, self._n):
+            return self.cell_vector(arr)
+        return self.cell_vector(self.coerce_state(state, what))
+
+    def _rhs_cells(self, state: Any, target: Any) -> np.ndarray:
+        """t - s (mod n) over the cells, uint8: the right-hand side of A x = t - s.
+        uint8 arithmetic only (see _sub_mod). Over GF(2) with target 0 it is s itself
+        (-s = s): a read-only view, possibly of the caller's array; otherwise new."""
+        t = self._target_int(target)
+        s = self._state_cells(state)
+        if t is None:
+            t = self._state_cells(target, "target")
+        elif t == 0 and self._n == 2:
+            v = s.view()
+            v.flags.writeable = False
+            return v
+        return _sub_mod(t, s, self._n)
+
+    def _size(self) -> int:
+        """Tiles of a grid (rows * cols), cells of a graph board."""
+        return self._shape[0] * self._shape[1] if self._kind == "grid" else self._shape[0]
+
+    def _cell_mask(self) -> np.ndarray | None:
+        """Flat boolean mask of the cells, None when every tile is one."""
+        return None if self._n_cells == self._size() else self._active.reshape(-1)
+
+    def _tap_mask(self) -> np.ndarray | None:
+        """Flat boolean mask of the taps (grids), None when every tile is one."""
+        if self._kind != "grid" or self._n_taps == self._size():
+            return None
+        return self._tappable.reshape(-1)
 
     def cell_vector(self, state: np.ndarray) -> np.ndarray:
         """Board-shaped array -> vector over the active tiles (the rows of A)."""
         flat = state.reshape(-1)
-        if self._n_cells == flat.size:                  # no holes: every tile is a cell
+        mask = self._cell_mask()
+        if mask is None:                                 # every tile is a cell
             return np.ascontiguousarray(flat)
-        return np.ascontiguousarray(flat[self._cells_flat])
+        return flat[mask]                                # a byte a tile, not 8
 
-    def from_cell_vector(self, v: np.ndarray) -> np.ndarray:
-        size = int(np.prod(self._shape))
-        if self._n_cells == size:
-            return np.array(v, dtype=np.uint8).reshape(self._shape)
-        out = np.zeros(size, dtype=np.uint8)
-        out[self._cells_flat] = v
+    def from_cell_vector(self, v: np.ndarray, copy: bool = True) -> np.ndarray:
+        """Vector over the cells -> board-shaped uint8 (0 at holes). copy=False: may
+        share memory with v (a uint8 vector when every tile is a cell)."""
+        mask = self._cell_mask()
+        if mask is None:
+            v = np.array(v, dtype=np.uint8) if copy else np.asarray(v, dtype=np.uint8)
+            return v.reshape(self._shape)
+        out = np.zeros(mask.size, dtype=np.uint8)
+        out[mask] = v
         return out.reshape(self._shape)
 
     def tap_vector(self, taps: Any) -> np.ndarray:
@@ -485,25 +663,28 @@ class Board:
         if arr.shape != self._shape:
             raise ValueError(f"taps has shape {arr.shape}, the board has shape {self._shape}")
         red = _reduce_mod(arr, self._n)
-        bad = red.astype(bool) & self._locked
-        if bad.any():
-            r, c = map(int, np.argwhere(bad)[0])
-            raise ValueError(f"cannot tap {(r, c)}: it is locked")
+        if self._any_locked:
+            bad = red.astype(bool) & self._locked
+            if bad.any():
+                r, c = map(int, np.argwhere(bad)[0])
+                raise ValueError(f"cannot tap {(r, c)}: it is locked")
         flat = red.reshape(-1)
-        if self._n_taps == flat.size:
-            return np.ascontiguousarray(flat)
-        return np.ascontiguousarray(flat[self._taps_flat])
+        mask = self._tap_mask()
+        return flat if mask is None else flat[mask]
 
-    def from_tap_vector(self, x: np.ndarray) -> np.ndarray:
-        """Vector over the taps -> tap counts shaped as in the API conventions."""
+    def from_tap_vector(self, x: np.ndarray, copy: bool = True) -> np.ndarray:
+        """Vector over the taps -> tap counts shaped as in the API conventions.
+        copy=False: the result may share memory with x (when x is uint8 and every tile
+        is tappable), for callers that own x."""
         x = np.asarray(x, dtype=np.uint8)
         if self._kind == "graph":
-            return x.copy()
-        size = self._shape[0] * self._shape[1]
-        if self._n_taps == size:                        # every tile tappable
-            return x.reshape(self._shape).copy()
-        out = np.zeros(size, dtype=np.uint8)
-        out[self._taps_flat] = x
+            return x.copy() if copy else x
+        mask = self._tap_mask()
+        if mask is None:                                # every tile tappable
+            out = x.reshape(self._shape)
+            return out.copy() if copy else out
+        out = np.zeros(mask.size, dtype=np.uint8)
+        out[mask] = x
         return out.reshape(self._shape)
 
     def from_tap_vectors(self, X: np.ndarray) -> np.ndarray:
@@ -511,8 +692,11 @@ class Board:
         X = np.asarray(X, dtype=np.uint8)
         if self._kind == "graph":
             return X.copy()
-        out = np.zeros((X.shape[0], self._shape[0] * self._shape[1]), dtype=np.uint8)
-        out[:, self._taps_flat] = X
+        mask = self._tap_mask()
+        if mask is None:
+            return X.reshape((X.shape[0],) + self._shape).copy()
+        out = np.zeros((X.shape[0], mask.size), dtype=np.uint8)
+        out[:, mask] = X
         return out.reshape((X.shape[0],) + self._shape)
 
     # ------------------------------------------------------------------ playing
@@ -534,24 +718,24 @@ class Board:
         a tile instead of the coordinate form (16 bytes per matrix entry)."""
         rows, cols = self._shape
         n = self._n
-        X = self.from_tap_vector(np.asarray(x) % n)         # zero at locks and holes
+        x = np.asarray(x)
+        if not (x.dtype == np.uint8 and _in_range(x, n)):
+            x = _reduce_mod(_as_int_array(x, "taps"), n)
+        X = self.from_tap_vector(x, copy=False)         # zero at locks and holes
         offs = self._pattern
-        dt = np.uint16 if len(offs) * (n - 1) < 1 << 16 else np.uint32
+        top = len(offs) * (n - 1)                       # largest sum before reduction
+        # n = 2 adds by XOR (no overflow, no reduction); otherwise the narrowest
+        # accumulator that holds the sum: uint8 for the named patterns up to n = 29
+        dt = np.uint8 if n == 2 or top < 1 << 8 else np.uint16 if top < 1 << 16 else np.uint32
+        add = np.bitwise_xor if n == 2 else np.add
         acc = np.zeros((rows, cols), dtype=dt)
         for dr, dc in offs:
-            if self._wrap:
-                acc += np.roll(X, (dr % rows, dc % cols), axis=(0, 1))
-                continue
-            if abs(dr) >= rows or abs(dc) >= cols:
-                continue
-            tr = slice(max(0, dr), rows + min(0, dr))
-            sr = slice(max(0, -dr), rows - max(0, dr))
-            tc = slice(max(0, dc), cols + min(0, dc))
-            sc = slice(max(0, -dc), cols - max(0, dc))
-            acc[tr, tc] += X[sr, sc]
-        acc %= dt(n)
-        out = acc.astype(np.uint8)
-        if self._n_cells != out.size:
+            for tr, sr, tc, sc in _shift_blocks(dr, dc, rows, cols, self._wrap):
+                add(acc[tr, tc], X[sr, sc], out=acc[tr, tc])
+        if n != 2 and top >= n:
+            acc %= dt(n)
+        out = acc if dt == np.uint8 else acc.astype(np.uint8)
+        if self._any_holes:
             out[self._holes] = 0
         return out
 
@@ -561,7 +745,7 @@ class Board:
         j = self.tap_index(pos)
         if isinstance(times, (bool, np.bool_)) or not isinstance(times, (int, np.integer)):
             raise ValueError(f"times must be an int, got {times!r}")
-        x = np.zeros(self.n_taps, dtype=np.int64)
+        x = np.zeros(self.n_taps, dtype=np.uint8)
         x[j] = int(times) % self._n
         return self._add(s, x)
 
@@ -572,9 +756,11 @@ class Board:
         return self._add(s, x)
 
     def _add(self, s: np.ndarray, x: np.ndarray) -> np.ndarray:
-        delta = self.apply_vector(x)
-        v = (self.cell_vector(s).astype(np.int64) + delta) % self._n
-        return self.from_cell_vector(v.astype(np.uint8))
+        """s + A x (s coerced, x a tap vector mod n), board-shaped, uint8 throughout."""
+        v = self.apply_vector(x)                       # a new array: worked in place
+        _sub_mod(0, v, self._n, out=v)                 # -A x
+        _sub_mod(self.cell_vector(s), v, self._n, out=v)      # s - (-A x)
+        return self.from_cell_vector(v, copy=False)
 
     def affected(self, pos: Any) -> list:
         """Positions a tap at ``pos`` changes (with repeats where a tile advances twice)."""
@@ -589,9 +775,13 @@ class Board:
         gen = np.random.default_rng(rng)
         if solvable:
             x = gen.integers(0, self._n, size=self.n_taps, dtype=np.uint8)
-            v = self.apply_vector(x).astype(np.uint16)
-            v = (self._n - v) % self._n                       # -A x
-            return self.from_cell_vector(v.astype(np.uint8))
+            if self._kind == "grid" and self._mixed is None and self._coo_cache is None:
+                # a byte a tile: the tap vector, the stencil sum, negated in place
+                g = self._stencil_apply(x)              # new, zero at holes
+                del x
+                return _sub_mod(0, g, self._n, out=g)   # -A x
+            v = self.apply_vector(x)                    # new
+            return self.from_cell_vector(_sub_mod(0, v, self._n, out=v), copy=False)
         v = gen.integers(0, self._n, size=self.n_cells, dtype=np.uint8)
         return self.from_cell_vector(v)
 
@@ -603,7 +793,8 @@ class Board:
             return ("graph", self._n, self._shape, self._effects)
         pat = self._pattern if self._mixed is None else tuple(tuple(r) for r in self._mixed)
         return ("grid", self._n, self._shape, self._wrap, pat,
-                self._locked.tobytes(), self._holes.tobytes())
+                np.packbits(self._locked).tobytes() if self._any_locked else None,
+                np.packbits(self._holes).tobytes() if self._any_holes else None)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self._key() == other._key()
@@ -624,13 +815,29 @@ class Board:
             name = pattern_name(self._pattern)
             pat = repr(name) if name else repr(list(self._pattern))
         extra = ""
-        if self._locked.any():
-            extra += f", locked=<{int(self._locked.sum())} tiles>"
-        if self._holes.any():
-            extra += f", holes=<{int(self._holes.sum())} tiles>"
+        if self._any_locked:
+            extra += f", locked=<{int(np.count_nonzero(self._locked))} tiles>"
+        if self._any_holes:
+            extra += f", holes=<{int(np.count_nonzero(self._holes))} tiles>"
         if self._wrap:
             extra += ", wrap=True"
         return f"Board.grid({rows}, {cols}, states={self._n}, pattern={pat}{extra})"
+
+
+def _shift_blocks(dr: int, dc: int, rows: int, cols: int, wrap: bool) -> list:
+    """(target rows, source rows, target cols, source cols) slices moving a grid by
+    (dr, dc): one block without wrap (none when the shift leaves the grid), up to four
+    on a torus (no np.roll copy)."""
+    def spans(d: int, size: int) -> list:
+        if wrap:
+            a = d % size
+            if a == 0:
+                return [(slice(0, size), slice(0, size))]
+            return [(slice(a, size), slice(0, size - a)), (slice(0, a), slice(size - a, size))]
+        if abs(d) >= size:
+            return []
+        return [(slice(max(0, d), size + min(0, d)), slice(max(0, -d), size - max(0, d)))]
+    return [(tr, sr, tc, sc) for tr, sr in spans(dr, rows) for tc, sc in spans(dc, cols)]
 
 
 def _is_bool_nested(spec: Any) -> bool:

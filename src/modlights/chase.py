@@ -26,11 +26,16 @@ Memory: O(rows x cols) int32 codes + ring x symbols + residual^2.
 
 Measured on the shared 2-core box (Board.grid + Solver + solve(minimal=False), random
 solvable start, medians of 7-9): GF(2) cross 1000^2 0.06-0.09 s, 2000^2 0.24-0.28 s;
-Z/3 cross 1000^2 0.29-0.35 s, Z/4 cross 1000^2 0.30-0.35 s. At 2000^2 GF(2) the time
-goes: symbolic chase 60 ms, Solver._rhs (coerce_state / cell_vector, int64
-temporaries) 75 ms, plan 26 ms, Board.grid 12 ms, from_tap_vector 10 ms, numeric
-replays 2 x 8 ms, residual elimination 9 ms. A second thread for the symbolic chase
-was slower on this machine, so one is used by default.
+Z/3 cross 1000^2 0.29-0.35 s, Z/4 cross 1000^2 0.30-0.35 s. A second thread for the
+symbolic chase was slower on this machine, so one is used by default.
+
+The Python around the C calls is a byte a tile at most (bench/stages_large.py shows
+each stage): Board.grid keeps no masks for boards without locks / holes; the plan gets
+None masks (or, with an older binding, one shared array of ones); Solver._rhs reads a
+uint8 start in place (one ``max`` pass; over GF(2) with target 0 the start itself is
+the right-hand side) and works in uint8 otherwise; the taps of the last numeric replay
+become Solution.taps without a copy. At 10000^2 GF(2) cross that glue takes ~0.02 s
+beyond the C calls (was ~2.8 s with int64 / uint16 temporaries and four h*w masks).
 """
 from __future__ import annotations
 
@@ -102,6 +107,22 @@ def chase_supports(board: Board) -> bool:
     return True
 
 
+def _plan_masks(board: Board, accepts_none: bool) -> tuple[Any, Any]:
+    """(active, tappable) for the C plan: None for "every tile" when the binding takes
+    it (no mask at all), else flat uint8 views of the board's masks; a board without
+    locks or holes gets one shared array of ones, made here and dropped after."""
+    if not board._any_holes and not board._any_locked:
+        if accepts_none:
+            return None, None
+        rows, cols = board.shape
+        ones = np.ones(rows * cols, dtype=np.uint8)
+        return ones, ones
+    active = None if accepts_none and not board._any_holes else \
+        np.ascontiguousarray(board._active).reshape(-1).view(np.uint8)
+    tappable = np.ascontiguousarray(board._tappable).reshape(-1).view(np.uint8)
+    return active, tappable
+
+
 def build_plan(board: Board):
     """The C chase structure of a grid board."""
     from . import _chase
@@ -112,8 +133,9 @@ def build_plan(board: Board):
     if len(udr) > MAX_CHASE_OFFSETS:
         raise ValueError(f"the chase takes at most {MAX_CHASE_OFFSETS} distinct pattern "
                          f"offsets, this board uses {len(udr)}; use method='dense'")
-    return _chase.Plan(rows, cols, board.states, board.wrap, board._active,
-                       board._tappable, udr, udc, cnt, pat_of)
+    active, tappable = _plan_masks(board, getattr(_chase, "ACCEPTS_NONE_MASKS", False))
+    return _chase.Plan(rows, cols, board.states, board.wrap, active, tappable,
+                       udr, udc, cnt, pat_of)
 
 
 class ChaseEngine:
@@ -122,7 +144,7 @@ class ChaseEngine:
 
     name = "chase"
 
-    def __init__(self, board: Board, threads: int | None = 1):
+    def __init__(self, board: Board, threads: int | None = None):
         from . import _chase
         if not board.is_grid:
             raise ValueError("method='chase' needs a grid board (Board.grid); "
@@ -156,13 +178,31 @@ class ChaseEngine:
         if self._all_cells:
             return np.ascontiguousarray(rhs, dtype=np.uint8)
         b = np.zeros(self._hw, dtype=np.uint8)
-        b[self.board._cells_flat] = rhs
+        b[self.board._cell_mask()] = rhs                 # a byte a tile, no index array
         return b
 
     def _tap_vec(self, x: np.ndarray) -> np.ndarray:
-        return x if self._all_taps else x[self.board._taps_flat]
+        return x if self._all_taps else x[self.board._tap_mask()]
+
+    def _solve_one(self, rhs: np.ndarray) -> np.ndarray | None:
+        """Taps (over the board's taps) for one right-hand side, None when unsolvable."""
+        b = self._b_grid(rhs)
+        x, rho = self.plan.numeric(b)
+        if self.nres:
+            if not rho.any():
+                z, good = None, True
+            else:
+                z, good = self._res_solve(rho)
+            if not good:
+                return None
+            if z is not None:
+                del x                                    # before the second replay
+                x, _ = self.plan.numeric(b, z)
+        return self._tap_vec(x)
 
     def _res_solve(self, rho: np.ndarray) -> tuple[np.ndarray | None, bool]:
+        if self._res is not None:
+            return self._res.solve(rho)
         zn = self._zn
         y = zn.forward(rho)
         y2 = y[int(zn.rank):]
@@ -228,6 +268,11 @@ class ChaseEngine:
     def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         R = np.asarray(R)
         k = R.shape[0]
+        if k == 1:                       # the common case: the replay's array, no copy
+            x = self._solve_one(R[0])
+            if x is None:
+                return np.zeros((1, self.r), dtype=np.uint8), np.zeros(1, dtype=bool)
+            return x.reshape(1, self.r), np.ones(1, dtype=bool)
         X = np.zeros((k, self.r), dtype=np.uint8)
         ok = np.zeros(k, dtype=bool)
         # first replays (z = 0): residuals; then the residual systems (GF(2): one

@@ -62,7 +62,11 @@ class Solution:
                  kernel_size: int, examined: int, pruned: int = 0, seconds: float = 0.0):
         self._board = board
         self.taps = taps
-        self.length = int(taps.sum(dtype=np.int64))
+        if taps.dtype == np.uint8 and board.states == 2:     # 0/1 counts: a popcount
+            self.length = int(np.count_nonzero(taps))
+        else:
+            self.length = int(taps.sum(dtype=np.uint64 if taps.dtype.kind == "u"
+                                       else np.int64))
         self.proven_minimal = bool(proven_minimal)
         self.kernel_size = kernel_size
         #: coset elements examined by the minimal search (0 when none ran)
@@ -275,12 +279,10 @@ class Solver:
 
     # ---------------------------------------------------------------- solving
     def _rhs(self, state: Any, target: Any) -> np.ndarray:
-        b = self.board
-        s = b.cell_vector(b.coerce_state(state))
-        t = b.cell_vector(b.coerce_target(target)).astype(np.uint16) + self.n
-        r = np.subtract(t, s, dtype=np.uint16)          # in 1..2n-1, no overflow
-        r %= np.uint16(self.n)
-        return r.astype(np.uint8)
+        """t - s (mod n) over the cells, uint8, for reading only (see
+        Board._rhs_cells). A uint8 state in range is read in place (one ``max`` pass);
+        no temporaries wider than a byte."""
+        return self.board._rhs_cells(state, target)
 
     def _rhs_many(self, states: Any, target: Any) -> np.ndarray:
         b = self.board
@@ -288,13 +290,16 @@ class Solver:
         if arr.ndim != len(b.shape) + 1 or arr.shape[1:] != b.shape:
             raise ValueError(f"states must have shape (k, {', '.join(map(str, b.shape))}), "
                              f"got {arr.shape}")
-        from .board import _as_int_array, _reduce_mod
-        red = _reduce_mod(_as_int_array(arr, "states"), self.n).reshape(arr.shape[0], prod(b.shape))
-        S = red if b.n_cells == red.shape[1] else red[:, b._cells_flat]
-        t = b.cell_vector(b.coerce_target(target)).astype(np.uint16) + self.n
-        R = np.subtract(t[None, :], S, dtype=np.uint16)      # in 1..2n-1, no overflow
-        R %= np.uint16(self.n)
-        return R.astype(np.uint8)                   # (k, m), values 0..n-1
+        from .board import _as_int_array, _in_range, _reduce_mod, _sub_mod
+        if arr.dtype != np.uint8 or not _in_range(arr, self.n):
+            arr = _reduce_mod(_as_int_array(arr, "states"), self.n)
+        red = arr.reshape(arr.shape[0], prod(b.shape))
+        mask = b._cell_mask()
+        S = red if mask is None else red[:, mask]
+        t = b._target_int(target)
+        if t is None:
+            t = np.broadcast_to(b._state_cells(target, "target"), S.shape)
+        return _sub_mod(t, S, self.n)               # (k, m), values 0..n-1
 
     def solvable(self, state: Any, target: Any = 0) -> bool:
         """Whether some tap counts take ``state`` to ``target``."""
@@ -329,12 +334,14 @@ class Solver:
         x = X[0]
         ks = self.kernel_size
         if not minimal:
-            return Solution(self.board, self.board.from_tap_vector(x), ks == 1, ks, 0)
+            # X is the engine's new array, owned here: shaped without a copy
+            return Solution(self.board, self.board.from_tap_vector(x, copy=False), ks == 1,
+                            ks, 0)
         t0 = time.perf_counter()
         self._pruned = 0
         x, proven, examined = self._minimise(x, steps, seconds)
-        return Solution(self.board, self.board.from_tap_vector(x), proven, ks, examined,
-                        self._pruned, time.perf_counter() - t0)
+        return Solution(self.board, self.board.from_tap_vector(x, copy=False), proven, ks,
+                        examined, self._pruned, time.perf_counter() - t0)
 
     def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None
                       ) -> tuple[np.ndarray, np.ndarray]:
