@@ -1269,14 +1269,12 @@ int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block)
 
 /* ------------------------------------------------------------------ residual solver */
 struct ml_res {
-    size_t rows, cols, rank, nw, rw;
+    size_t rows, cols, rank;
     unsigned p;
-    uint64_t *U;       /* GF(2): rows x nw */
-    uint8_t *U8;       /* Z/p: rows x cols (pivot rows normalised to 1) */
+    uint8_t *U8;       /* rows x cols (pivot rows normalised to 1) */
     size_t *swap;      /* rank: row swapped with row k at step k */
     size_t *pivcol;    /* rank */
-    uint64_t *Lb;      /* GF(2): rank x rw bits: rows i > k that got row k added */
-    uint8_t *L8;       /* Z/p: rank x rows: multiplier f with row_i -= f row_k */
+    uint8_t *L8;       /* rank x rows: multiplier f with row_i -= f row_k */
     uint8_t *pinv;     /* Z/p: rank: the inverse the pivot row was scaled by */
     size_t ndef;       /* Z/n: columns without a unit pivot (the remainder block) */
     size_t *defcol;
@@ -1284,57 +1282,11 @@ struct ml_res {
 
 void ml_res_free(ml_res *f) {
     if (!f) return;
-    free(f->U); free(f->U8); free(f->swap); free(f->pivcol); free(f->Lb); free(f->L8);
+    free(f->U8); free(f->swap); free(f->pivcol); free(f->L8);
     free(f->pinv); free(f->defcol); free(f);
 }
 
 size_t ml_res_rank(const ml_res *f) { return f->rank; }
-
-ml_res *ml_res_factor_gf2(const uint64_t *M, size_t rows, size_t cols, int threads) {
-    ml_res *f = calloc(1, sizeof *f);
-    if (!f) return NULL;
-    f->rows = rows; f->cols = cols; f->p = 2;
-    f->nw = (cols + 63) / 64;
-    f->rw = (rows + 63) / 64;
-    size_t mx = rows < cols ? rows : cols;
-    f->U = malloc((rows * f->nw + 1) * sizeof(uint64_t));
-    f->swap = malloc((mx + 1) * sizeof(size_t));
-    f->pivcol = malloc((mx + 1) * sizeof(size_t));
-    f->Lb = calloc(mx * f->rw + 1, sizeof(uint64_t));
-    if (!f->U || !f->swap || !f->pivcol || !f->Lb) { ml_res_free(f); return NULL; }
-    if (rows != 0 && f->nw != 0) memcpy(f->U, M, rows * f->nw * sizeof(uint64_t));
-    const size_t nw = f->nw;
-    uint64_t *U = f->U;
-    size_t k = 0;
-    for (size_t col = 0; col < cols && k < rows; col++) {
-        size_t wd = col / 64;
-        uint64_t bit = (uint64_t)1 << (col % 64);
-        size_t piv = rows;
-        for (size_t i = k; i < rows; i++)
-            if (U[i * nw + wd] & bit) { piv = i; break; }
-        if (piv == rows) continue;
-        if (piv != k) {
-            for (size_t j = wd; j < nw; j++) {
-                uint64_t t = U[k * nw + j]; U[k * nw + j] = U[piv * nw + j]; U[piv * nw + j] = t;
-            }
-        }
-        f->swap[k] = piv;
-        f->pivcol[k] = col;
-        const uint64_t *pk = U + k * nw;
-        uint64_t *Lk = f->Lb + k * f->rw;
-        for (size_t i = k + 1; i < rows; i++) {
-            uint64_t *ri = U + i * nw;
-            if (ri[wd] & bit) {
-                for (size_t j = wd; j < nw; j++) ri[j] ^= pk[j];
-                Lk[i / 64] |= (uint64_t)1 << (i % 64);
-            }
-        }
-        k++;
-    }
-    f->rank = k;
-    (void)threads;
-    return f;
-}
 
 /* ri = (ri + m rk) mod n over len entries (uint16 Barrett: q = x * M >> 16 is
  * floor(x / n) or one more, for x < 2^16). */
@@ -1452,78 +1404,6 @@ void ml_res_back(const ml_res *f, const uint8_t *y, const uint8_t *ydef, uint8_t
         acc %= n;
         z[pc] = (uint8_t)(((y ? y[kk] : 0) + n - acc) % n);
     }
-}
-
-/* Back substitution: z (cols) from the transformed rhs y (rank entries used). */
-static void back_gf2(const ml_res *f, const uint8_t *y, uint64_t *zw) {
-    const size_t nw = f->nw;
-    for (size_t kk = f->rank; kk-- > 0;) {
-        const uint64_t *row = f->U + kk * nw;
-        size_t wd = f->pivcol[kk] / 64;
-        uint64_t acc = 0;
-        for (size_t j = wd; j < nw; j++) acc ^= row[j] & zw[j];
-        unsigned v = (y ? y[kk] : 0) ^ (unsigned)(__builtin_popcountll(acc) & 1);
-        if (v) zw[wd] |= (uint64_t)1 << (f->pivcol[kk] % 64);
-    }
-}
-
-int ml_res_solve(const ml_res *f, const uint8_t *rhs, uint8_t *z) {
-    const size_t rows = f->rows, cols = f->cols;
-    uint8_t *y = malloc(rows + 1);
-    if (!y) return -1;
-    if (rows) memcpy(y, rhs, rows);
-    memset(z, 0, cols);
-    int ok = 1;
-    if (f->p == 2) {
-        for (size_t k = 0; k < f->rank; k++) {
-            size_t s = f->swap[k];
-            if (s != k) { uint8_t t = y[k]; y[k] = y[s]; y[s] = t; }
-            if (y[k] & 1) {
-                const uint64_t *Lk = f->Lb + k * f->rw;
-                for (size_t wd = (k + 1) / 64; wd < f->rw; wd++) {
-                    uint64_t m = Lk[wd];
-                    while (m) {
-                        int b = __builtin_ctzll(m);
-                        y[wd * 64 + (size_t)b] ^= 1;
-                        m &= m - 1;
-                    }
-                }
-            }
-        }
-        for (size_t i = f->rank; i < rows; i++) if (y[i] & 1) { ok = 0; break; }
-        if (ok) {
-            uint64_t *zw = calloc(f->nw + 1, sizeof(uint64_t));
-            if (!zw) { free(y); return -1; }
-            back_gf2(f, y, zw);
-            for (size_t j = 0; j < cols; j++) z[j] = (uint8_t)((zw[j / 64] >> (j % 64)) & 1);
-            free(zw);
-        }
-    }
-    free(y);
-    return ok;
-}
-
-void ml_res_kernel(const ml_res *f, uint8_t *K) {
-    const size_t cols = f->cols;
-    uint8_t *isp = calloc(cols + 1, 1);
-    if (!isp) return;
-    for (size_t k = 0; k < f->rank; k++) isp[f->pivcol[k]] = 1;
-    size_t out = 0;
-    uint64_t *zw = f->p == 2 ? calloc(f->nw + 1, sizeof(uint64_t)) : NULL;
-    for (size_t j = 0; j < cols; j++) {
-        if (isp[j]) continue;
-        uint8_t *z = K + out * cols;
-        memset(z, 0, cols);
-        if (f->p == 2) {
-            memset(zw, 0, (f->nw + 1) * sizeof(uint64_t));
-            zw[j / 64] |= (uint64_t)1 << (j % 64);
-            back_gf2(f, NULL, zw);
-            for (size_t i = 0; i < cols; i++) z[i] = (uint8_t)((zw[i / 64] >> (i % 64)) & 1);
-        }
-        out++;
-    }
-    free(zw);
-    free(isp);
 }
 
 /* ------------------------------------------------------------------ GF(2) by echelon form */

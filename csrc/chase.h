@@ -74,10 +74,9 @@ int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block)
 void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                       uint8_t *x, uint8_t *rho);
 
-/* ---- dense residual solver: LU-style forward elimination with recorded row
- * operations.
- * GF(2): packed rows; ml_res_solve / ml_res_kernel give everything.
- * Z/n (any n in 2..255, rings too): only unit pivots are used; columns with no
+/* ---- dense residual solver over Z/n: LU-style forward elimination with recorded
+ * row operations (GF(2) residuals use ml_res_gf2_* below).
+ * Any n in 2..255, rings too: only unit pivots are used; columns with no
  * unit pivot are deferred. With L the recorded row operations, P the column
  * order: the pivot rows are [I-ish upper | U12] and the other rows are zero
  * except on the deferred columns, where they form the remainder block B
@@ -85,17 +84,10 @@ void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
  *   M z = rhs  <=>  B zdef = y[rank:]  and  z = back(y, zdef),  y = forward(rhs),
  * and ker M = back(0, ker B) (an isomorphism). The caller handles B. */
 typedef struct ml_res ml_res;
-/* M: rows x cols packed rows of ml_words(cols) words. Copied. NULL on out of memory. */
-ml_res *ml_res_factor_gf2(const uint64_t *M, size_t rows, size_t cols, int threads);
 /* M: rows x cols uint8 with entries < n. Copied. NULL on out of memory. */
 ml_res *ml_res_factor_zn(const uint8_t *M, size_t rows, size_t cols, unsigned n);
 void ml_res_free(ml_res *f);
 size_t ml_res_rank(const ml_res *f);
-/* GF(2) only: solve M z = rhs (rhs: rows values 0/1). Returns 1 and z when solvable. */
-int ml_res_solve(const ml_res *f, const uint8_t *rhs, uint8_t *z);
-/* GF(2) only: kernel basis, (cols - rank) x cols uint8 rows. */
-void ml_res_kernel(const ml_res *f, uint8_t *K);
-/* Z/n only. */
 size_t ml_res_ndef(const ml_res *f);
 void ml_res_deferred(const ml_res *f, int64_t *out);       /* ndef column indices */
 void ml_res_block(const ml_res *f, uint8_t *B);            /* (rows - rank) x ndef */

@@ -151,7 +151,14 @@ def test_unbuilt_extension_objects_raise_instead_of_crashing():
         with pytest.raises(ValueError, match="not built"):
             call()
     with pytest.raises(ValueError):
-        _chase.Residual.gf2(np.zeros((1, 0), np.uint64), 2**64 - 1)
+        _chase.Gf2Residual(np.zeros((1, 0), np.uint64), 2**64 - 1)
+    with pytest.raises(ValueError, match="packed matrix"):
+        _chase.Gf2Residual(np.zeros((2, 3), np.uint64), 64)
+    g = _chase.Gf2Residual(np.zeros((2, 1), np.uint64), 5)
+    with pytest.raises(ValueError, match="right-hand sides must be"):
+        g.solve_many(np.zeros((1, 3), np.uint8))
+    with pytest.raises(ValueError, match="0/1"):
+        g.solve_many(np.full((1, 2), 2, np.uint8))
     lu = _zn._LocalLU(2, 2, 3)
     with pytest.raises(ValueError, match="out of range"):
         lu.add_coo(np.array([10**9]), np.array([10**9]))

@@ -29,7 +29,6 @@ cdef extern from "chase.h":
     int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block) nogil
     void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                           uint8_t *x, uint8_t *rho) nogil
-    ml_res *ml_res_factor_gf2(const uint64_t *M, size_t rows, size_t cols, int threads) nogil
     ml_res *ml_res_factor_zn(const uint8_t *M, size_t rows, size_t cols, unsigned n) nogil
     size_t ml_res_ndef(const ml_res *f) nogil
     void ml_res_deferred(const ml_res *f, int64_t *out) nogil
@@ -38,8 +37,6 @@ cdef extern from "chase.h":
     void ml_res_back(const ml_res *f, const uint8_t *y, const uint8_t *ydef, uint8_t *z) nogil
     void ml_res_free(ml_res *f) nogil
     size_t ml_res_rank(const ml_res *f) nogil
-    int ml_res_solve(const ml_res *f, const uint8_t *rhs, uint8_t *z) nogil
-    void ml_res_kernel(const ml_res *f, uint8_t *K) nogil
     size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R,
                             size_t k, uint8_t *Z, uint8_t *ok) nogil
     size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K) nogil
@@ -243,43 +240,20 @@ cdef class Plan:
 
 
 cdef class Residual:
-    """A factored dense residual system M z = rho over GF(2) or Z/p, p prime."""
+    """A factored dense residual system M z = rho over Z/n (unit pivots; what has no
+    unit pivot is left as the remainder block). GF(2) residuals: Gf2Residual."""
     cdef ml_res *f
     cdef readonly size_t rows, cols, rank, ndef
     cdef readonly unsigned p
-    cdef bint _packed
 
     def __cinit__(self):
         self.f = NULL
         self.ndef = 0
-        self._packed = False
 
     def __dealloc__(self):
         if self.f != NULL:
             ml_res_free(self.f)
             self.f = NULL
-
-    @staticmethod
-    def gf2(M, size_t cols, threads=None):
-        """M: (rows, ceil(cols/64)) uint64 packed rows."""
-        A = np.ascontiguousarray(M, dtype=np.uint64)
-        if cols > (1 << 40):
-            raise ValueError(f"cols must be at most 2^40, got {cols}")
-        cdef size_t nw = (cols + 63) // 64
-        if A.ndim != 2 or A.shape[1] != nw:
-            raise ValueError(f"packed matrix must be (rows, {nw})")
-        cdef Residual r = Residual()
-        cdef size_t rows = A.shape[0]
-        A = np.concatenate([A.reshape(-1), np.zeros(1, np.uint64)])
-        cdef const uint64_t[::1] Av = A
-        with nogil:
-            r.f = ml_res_factor_gf2(&Av[0], rows, cols, 1)
-        if r.f == NULL:
-            raise MemoryError("residual factorisation could not allocate")
-        r.rows, r.cols, r.p = rows, cols, 2
-        r._packed = True
-        r.rank = ml_res_rank(r.f)
-        return r
 
     @staticmethod
     def zn(M, unsigned n):
@@ -307,18 +281,17 @@ cdef class Residual:
     def deferred(self):
         """Columns without a unit pivot (Z/n)."""
         if self.f == NULL:
-            raise ValueError("this Residual was not built: use Residual.gf2 or Residual.zn")
+            raise ValueError("this Residual was not built: use Residual.zn")
         out = np.zeros(self.ndef + 1, dtype=np.int64)
         cdef int64_t[::1] o = out
-        if self.p != 2 or self.ndef:
+        if self.ndef:
             ml_res_deferred(self.f, &o[0])
         return out[:self.ndef]
 
     def block(self):
         """The remainder block B ((rows - rank) x ndef) over the deferred columns (Z/n)."""
         if self.f == NULL:
-            raise ValueError("this Residual was not built: use Residual.gf2 or Residual.zn")
-        self._zn_only()
+            raise ValueError("this Residual was not built: use Residual.zn")
         k = (self.rows - self.rank) * self.ndef
         B = np.zeros(k + 1, dtype=np.uint8)
         cdef uint8_t[::1] Bv = B
@@ -328,8 +301,7 @@ cdef class Residual:
     def forward(self, rhs):
         """y = the recorded row operations applied to rhs (Z/n)."""
         if self.f == NULL:
-            raise ValueError("this Residual was not built: use Residual.gf2 or Residual.zn")
-        self._zn_only()
+            raise ValueError("this Residual was not built: use Residual.zn")
         b = np.ascontiguousarray(rhs, dtype=np.uint8).reshape(-1)
         if b.shape[0] != self.rows:
             raise ValueError(f"rhs must have {self.rows} entries")
@@ -347,8 +319,7 @@ cdef class Residual:
         """z with z[deferred] = ydef and the pivot entries solving the pivot rows of
         the forward-transformed system with right-hand side y (Z/n)."""
         if self.f == NULL:
-            raise ValueError("this Residual was not built: use Residual.gf2 or Residual.zn")
-        self._zn_only()
+            raise ValueError("this Residual was not built: use Residual.zn")
         yy = np.ascontiguousarray(y, dtype=np.uint8).reshape(-1)
         dd = np.ascontiguousarray(ydef, dtype=np.uint8).reshape(-1)
         if yy.shape[0] != self.rows or dd.shape[0] != self.ndef:
@@ -364,43 +335,6 @@ cdef class Residual:
         with nogil:
             ml_res_back(self.f, &yv[0], &dv[0], &zv[0])
         return z[:self.cols]
-
-    def _zn_only(self):
-        if self._packed:
-            raise ValueError("this operation is for Z/n residuals")
-
-    def solve(self, rhs):
-        """(z uint8 (cols,), ok) for M z = rhs (GF(2) packed residuals)."""
-        if not self._packed:
-            raise ValueError("solve is for GF(2) residuals; use forward/back for Z/n")
-        b = np.ascontiguousarray(rhs, dtype=np.uint8).reshape(-1)
-        if b.shape[0] != self.rows:
-            raise ValueError(f"rhs must have {self.rows} entries")
-        if self.rows and int(b.max()) >= self.p:
-            raise ValueError(f"rhs entries must be < {self.p}")
-        b = np.concatenate([b, np.zeros(1, np.uint8)])
-        z = np.zeros(self.cols + 1, dtype=np.uint8)
-        cdef const uint8_t[::1] bv = b
-        cdef uint8_t[::1] zv = z
-        cdef int ok
-        with nogil:
-            ok = ml_res_solve(self.f, &bv[0], &zv[0])
-        if ok < 0:
-            raise MemoryError("residual solve could not allocate")
-        return z[:self.cols], bool(ok)
-
-    def kernel(self):
-        """Basis of ker M: (cols - rank, cols) uint8 (GF(2) packed residuals)."""
-        if not self._packed:
-            raise ValueError("kernel is for GF(2) residuals")
-        k = self.cols - self.rank
-        K = np.zeros((k * self.cols + 1,), dtype=np.uint8)
-        cdef uint8_t[::1] Kv = K
-        if k:
-            with nogil:
-                ml_res_kernel(self.f, &Kv[0])
-        return K[:k * self.cols].reshape(k, self.cols)
-
 
 cdef class Gf2Residual:
     """A GF(2) residual system M z = rho solved by the Four Russians echelon form of
