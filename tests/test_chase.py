@@ -321,3 +321,20 @@ def test_mirrored_plans_match_replays(pattern, mirrored, n, shape):
     got2 = (_unpack_gf2(plan2.matrix_gf2(2, block=1), plan2.nsym) if n == 2
             else plan2.matrix_zn(2, block=7).astype(np.int64))
     assert np.array_equal(got2, want2)
+
+
+def test_numeric_out_argument():
+    from modlights.chase import build_plan
+    b = ml.Board.grid(6, 7, states=3)
+    plan = build_plan(b)
+    rng = np.random.default_rng(3)
+    rhs = rng.integers(0, 3, 42).astype(np.uint8)
+    z = rng.integers(0, 3, plan.nsym).astype(np.uint8)
+    x1, r1 = plan.numeric(rhs, z)
+    buf = np.full(42, 9, np.uint8)
+    x2, r2 = plan.numeric(rhs, z, out=buf)
+    assert x2 is buf and np.array_equal(x1, x2) and np.array_equal(r1, r2)
+    for bad in (np.zeros(41, np.uint8), np.zeros(42, np.int64), np.zeros((6, 7), np.uint8)[:, :6],
+                rhs):
+        with pytest.raises(ValueError, match="out must"):
+            plan.numeric(rhs, z, out=bad)

@@ -209,9 +209,11 @@ cdef class Plan:
             raise MemoryError("the symbolic chase could not allocate its work space")
         return M
 
-    def numeric(self, b, z=None):
+    def numeric(self, b, z=None, out=None):
         """Replay the chase: b (h*w right-hand sides t - s, values < n), z (nsym symbol
-        values, None: zeros) -> (x taps (h*w,) uint8, rho residuals (nres,) uint8)."""
+        values, None: zeros) -> (x taps (h*w,) uint8, rho residuals (nres,) uint8).
+        out: a writable C-contiguous (h*w,) uint8 array to write x into (e.g. the x of
+        an earlier replay), None: a new array."""
         cdef size_t hw = <size_t>self.h * <size_t>self.w
         bb = np.ascontiguousarray(b, dtype=np.uint8).reshape(-1)
         if bb.shape[0] != hw:
@@ -230,7 +232,15 @@ cdef class Plan:
             zz = np.concatenate([zz, np.zeros(1, np.uint8)])
             zv = zz
             zp = &zv[0]
-        x = np.empty(hw, dtype=np.uint8)
+        if out is None:
+            x = np.empty(hw, dtype=np.uint8)
+        else:
+            x = out
+            if (not isinstance(x, np.ndarray) or x.dtype != np.uint8 or x.ndim != 1
+                    or x.shape[0] != hw or not x.flags.c_contiguous or not x.flags.writeable):
+                raise ValueError(f"out must be a writable contiguous ({hw},) uint8 array")
+            if np.shares_memory(x, bb):
+                raise ValueError("out must not overlap b")
         rho = np.empty(self.nres + 1, dtype=np.uint8)
         cdef uint8_t[::1] xv = x
         cdef uint8_t[::1] rv = rho

@@ -195,9 +195,8 @@ class ChaseEngine:
                 z, good = self._res_solve(rho)
             if not good:
                 return None
-            if z is not None:
-                del x                                    # before the second replay
-                x, _ = self.plan.numeric(b, z)
+            if z is not None:                            # x(0) is not needed any more
+                x, _ = self.plan.numeric(b, z, out=x)
         return self._tap_vec(x)
 
     def _res_solve(self, rho: np.ndarray) -> tuple[np.ndarray | None, bool]:
