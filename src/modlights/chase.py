@@ -19,15 +19,33 @@ unit pivots for any other n, rings included); the columns left without a unit pi
 form a small block handed to the reference engine (ring-correct Smith form).
 
 Two layouts in C: boards without wrap work on the stencil (candidate taps are
-tile - offset; no per-tile lists; the symbolic vectors live in a ring of about
-2 x cols x pattern-height slots; uniform boards get interior fast paths with fixed
-deltas, vectorised); wrapped boards keep per-tile tap lists and live-range slots.
-Memory: O(rows x cols) int32 codes + ring x symbols + residual^2.
+tile - offset; no per-tile lists; the symbolic vectors live in a ring of a power of two
+>= (pattern's flat span + one row) slots; uniform boards get interior fast paths with
+fixed deltas, vectorised); wrapped boards keep per-tile tap lists and live-range slots.
+The forcing code of each tap is kept by row, and a row equal to the one before it is
+stored once (a board without locks keeps 2-3 distinct rows).
 
-Measured on the shared 2-core box (Board.grid + Solver + solve(minimal=False), random
-solvable start, medians of 7-9): GF(2) cross 1000^2 0.06-0.09 s, 2000^2 0.24-0.28 s;
-Z/3 cross 1000^2 0.29-0.35 s, Z/4 cross 1000^2 0.30-0.35 s. A second thread for the
-symbolic chase was slower on this machine, so one is used by default.
+The symbolic chase runs in blocks of symbols (GF(2): 256 symbols = one AVX2 register
+a tap; Z/n: 64 symbols as bytes), one pass over the board per block, so the ring
+(about 2 x cols x 32 bytes) stays in cache; the blocks are shared by the threads. A
+block only touches its cone: the columns of each row its symbols can reach (the union
+of the rows it depends on, widened by the pattern's column span), and only the columns
+somebody reads outside the cone are zeroed. Boards that are their own left-right
+mirror image (uniform symmetric pattern, every tile tappable, mirror-symmetric forcing,
+checked exactly) run only the blocks of half the symbols and mirror the rest of the
+residual matrix. GF(2) residual systems are solved by one Four Russians echelon form
+of [M | right-hand sides] (csrc/gf2.c) per batch; Z/n ones by unit pivots in C plus a
+reference-engine block for what has no unit pivot.
+Memory: O(rows x cols) bytes for the state and taps + a few rows of int32 codes +
+threads x ring x block + residual^2 bits.
+
+Measured on the 2-core box (``modlights bench``: Board.grid + Solver + solve(minimal=
+False), random solvable start, medians of 5, every answer checked by Board.apply):
+GF(2) cross 1000^2 0.011 s, 2000^2 0.042 s, 5000^2 0.42 s, 10000^2 2.5 s with a peak of
+374 MB (the start state included); Z/3 cross 1000^2 0.11 s, Z/4 0.12 s. At 10000^2
+(bench/stages_large.py, medians of 3): plan 0.23 s, symbolic chase 1.6 s on two
+threads (3.0 s on one), residual elimination of the 10000 x 10000 system 0.23 s, two
+numeric replays 0.54 s.
 
 The Python around the C calls is a byte a tile at most (bench/stages_large.py shows
 each stage): Board.grid keeps no masks for boards without locks / holes; the plan gets
