@@ -58,12 +58,12 @@ void ml_chase_symbols(const ml_chase *p, int64_t *out);
 void ml_chase_residual_tiles(const ml_chase *p, int64_t *out);
 
 /* Residual matrix, n == 2: n_res rows of nw = ceil(n_sym/64) words (stride nw).
- * The symbols are taken in blocks of `block` words (0: the default, 4 = 256
+ * The symbols are taken in blocks of `block` words (0: the default, 8 = 512
  * symbols), one pass over the board per block, the blocks shared by `threads`
  * workers. Returns 0, or 2 on out of memory. */
 int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads, size_t block);
 /* Residual matrix, any n: n_res x n_sym uint8 (row-major); blocks of `block`
- * symbols (0: the default, 64). */
+ * symbols (0: the default, 256). */
 int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block);
 
 /* Numeric chase: b[h*w] right-hand side per tile (t - s, values < n; ignored at

@@ -177,7 +177,7 @@ cdef class Plan:
         """Residual matrix over GF(2): (nres, ceil(nsym/64)) uint64, bit-packed rows.
 
         threads: workers (None: every CPU this process may use); block: symbols per
-        pass over the board, in 64-bit words (None: 4 words = 256 symbols)."""
+        pass over the board, in 64-bit words (None: 8 words = 512 symbols)."""
         if self.n != 2:
             raise ValueError("matrix_gf2 needs n == 2")
         cdef size_t blk = _block(block, 1 << 16)
@@ -196,7 +196,7 @@ cdef class Plan:
     def matrix_zn(self, threads=None, block=None):
         """Residual matrix over Z/n: (nres, nsym) uint8.
 
-        threads as for matrix_gf2; block: symbols per pass (None: 64)."""
+        threads as for matrix_gf2; block: symbols per pass (None: 256)."""
         cdef size_t blk = _block(block, 1 << 20)
         M = np.zeros((self.nres, self.nsym), dtype=np.uint8)
         cdef uint8_t[:, ::1] Mv = M

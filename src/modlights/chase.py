@@ -25,8 +25,8 @@ fixed deltas, vectorised); wrapped boards keep per-tile tap lists and live-range
 The forcing code of each tap is kept by row, and a row equal to the one before it is
 stored once (a board without locks keeps 2-3 distinct rows).
 
-The symbolic chase runs in blocks of symbols (GF(2): 256 symbols = one AVX2 register
-a tap; Z/n: 64 symbols as bytes), one pass over the board per block, so the ring
+The symbolic chase runs in blocks of symbols (GF(2): 512 symbols = two AVX2 registers
+a tap; Z/n: 256 symbols as bytes), one pass over the board per block, so the ring
 (about 2 x cols x 32 bytes) stays in cache; the blocks are shared by the threads. A
 block only touches its cone: the columns of each row its symbols can reach (the union
 of the rows it depends on, widened by the pattern's column span), and only the columns
