@@ -338,3 +338,51 @@ def test_numeric_out_argument():
                 rhs):
         with pytest.raises(ValueError, match="out must"):
             plan.numeric(rhs, z, out=bad)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chase_boards(max_side=9))
+def test_transpose_board_permutes_the_tap_matrix(case):
+    from modlights.chase import transpose_board
+    b, _ = case
+    t = transpose_board(b)
+    rows, cols = b.shape
+    assert t.shape == (cols, rows) and t.states == b.states and t.wrap == b.wrap
+    # full (h*w x h*w) matrices over grid positions, transposed positions
+    def full(board):
+        h, w = board.shape
+        F = np.zeros((h * w, h * w), dtype=np.int64)
+        A = board.matrix().astype(np.int64)
+        cells = np.flatnonzero(~board.holes.reshape(-1))
+        taps = np.flatnonzero((~board.holes & ~board.locked).reshape(-1))
+        F[np.ix_(cells, taps)] = A
+        return F
+    perm = np.arange(rows * cols).reshape(rows, cols).T.reshape(-1)   # t-position -> b-position
+    assert np.array_equal(full(t), full(b)[np.ix_(perm, perm)])
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("pattern", ["cross", "knight", "square", [(0, 0), (0, 1), (1, -1)]])
+def test_wide_boards_chase_along_columns(n, pattern):
+    rng = np.random.default_rng(n)
+    locked = rng.random((4, 60)) < 0.05
+    b = ml.Board.grid(4, 60, states=n, pattern=pattern, locked=locked)
+    eng = ChaseEngine(b)
+    from modlights.chase import build_plan
+    rows_first = build_plan(b).nsym
+    assert eng.nsym <= rows_first
+    assert eng.transposed == (eng.nsym < rows_first)
+    if pattern == "cross":
+        assert eng.transposed and eng.nsym < 10
+    dense = ReferenceEngine(b.matrix(), n)
+    assert eng.kernel_size == dense.kernel_size
+    H, _ = eng.generators()
+    assert not (b.matrix().astype(np.int64) @ H.T.astype(np.int64) % n).any()
+    for solvable in (True, False):
+        s = b.random_state(rng=rng, solvable=solvable)
+        rhs = (-b.cell_vector(b.coerce_state(s)).astype(np.int64)) % n
+        X, ok = eng.solve(rhs[None, :])
+        _, ok_d = dense.solve(rhs[None, :])
+        assert ok[0] == ok_d[0]
+        if ok[0]:
+            assert not b.apply(s, b.from_tap_vector(X[0])).any()

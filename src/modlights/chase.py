@@ -66,7 +66,7 @@ import numpy as np
 from .board import Board
 from .reference import ReferenceEngine, is_prime
 
-__all__ = ["ChaseEngine", "build_plan", "bench_large", "chase_supports"]
+__all__ = ["ChaseEngine", "build_plan", "bench_large", "chase_supports", "transpose_board"]
 
 #: Largest dense matrix (n_cells * n_taps) for which det / inverse / pseudo_inverse
 #: of a chase-solved board fall back to the native dense engine.
@@ -156,9 +156,29 @@ def build_plan(board: Board):
                        udr, udc, cnt, pat_of)
 
 
+def transpose_board(board: Board) -> Board:
+    """The same board with rows and columns exchanged (tile (r, c) becomes (c, r),
+    offset (dr, dc) becomes (dc, dr)): its tap matrix is the original's with cells and
+    taps permuted alike."""
+    rows, cols = board.shape
+    if board._mixed is None:
+        pattern: Any = [(dc, dr) for dr, dc in board._pattern]
+    else:
+        pattern = [[[(dc, dr) for dr, dc in board._mixed[r][c]] for r in range(rows)]
+                   for c in range(cols)]
+    locked = board._locked.T if board._any_locked else None
+    holes = board._holes.T if board._any_holes else None
+    return Board.grid(cols, rows, states=board.states, pattern=pattern, locked=locked,
+                      holes=holes, wrap=board.wrap)
+
+
 class ChaseEngine:
     """The engine interface of :class:`~modlights.solver.Solver` for grid boards,
-    by generalised light chasing; never builds the dense tap matrix."""
+    by generalised light chasing; never builds the dense tap matrix.
+
+    The chase runs along the rows of the board or, when that gives fewer symbols
+    (boards wider than tall: about one symbol per column), along its columns, on the
+    transposed board (``transposed``)."""
 
     name = "chase"
 
@@ -175,6 +195,12 @@ class ChaseEngine:
         self._all_cells = self.m == self._hw
         self._all_taps = self.r == self._hw
         self.plan = build_plan(board)
+        self.transposed = False
+        if cols > rows and self.plan.nsym > 1:
+            tplan = build_plan(transpose_board(board))
+            if tplan.nsym < self.plan.nsym:
+                self.plan, self.transposed = tplan, True
+            del tplan
         self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
         self._dense = None
         self._zn = self._Bref = None
@@ -193,13 +219,21 @@ class ChaseEngine:
 
     # ---------------------------------------------------------------- helpers
     def _b_grid(self, rhs: np.ndarray) -> np.ndarray:
+        """Right-hand sides over the cells -> a byte a tile in the plan's layout."""
         if self._all_cells:
-            return np.ascontiguousarray(rhs, dtype=np.uint8)
-        b = np.zeros(self._hw, dtype=np.uint8)
-        b[self.board._cell_mask()] = rhs                 # a byte a tile, no index array
+            b = np.ascontiguousarray(rhs, dtype=np.uint8)
+        else:
+            b = np.zeros(self._hw, dtype=np.uint8)
+            b[self.board._cell_mask()] = rhs             # a byte a tile, no index array
+        if self.transposed:
+            b = np.ascontiguousarray(b.reshape(self.board.shape).T).reshape(-1)
         return b
 
     def _tap_vec(self, x: np.ndarray) -> np.ndarray:
+        """Taps of a replay (a byte a tile in the plan's layout) -> over the board's taps."""
+        if self.transposed:
+            rows, cols = self.board.shape
+            x = np.ascontiguousarray(x.reshape(cols, rows).T).reshape(-1)
         return x if self._all_taps else x[self.board._tap_mask()]
 
     def _solve_one(self, rhs: np.ndarray) -> np.ndarray | None:
