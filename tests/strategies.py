@@ -91,3 +91,11 @@ def rhs_vector(b: ml.Board, state, target) -> np.ndarray:
 
 def _flat(b, p):
     return p if isinstance(p, int) else p[0] * b.shape[1] + p[1]
+
+
+def random_masks(rng, shape, p_lock: float, p_hole: float):
+    """(locked, holes): disjoint random boolean masks with those tile probabilities."""
+    u = rng.random(shape)
+    holes = u < p_hole
+    locked = (u >= p_hole) & (u < p_hole + p_lock)
+    return locked, holes

@@ -10,6 +10,8 @@ import modlights as ml
 from modlights.chase import ChaseEngine, bench_large
 from modlights.reference import ReferenceEngine
 
+from strategies import random_masks
+
 NAMES = sorted(ml.PATTERNS)
 offsets = st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=0, max_size=6)
 one_pattern = st.one_of(st.sampled_from(NAMES), offsets)
@@ -31,11 +33,8 @@ def chase_boards(draw, max_side=12):
     wrap = draw(st.booleans())
     seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
-    p_lock = draw(st.sampled_from([0.0, 0.0, 0.05, 0.2]))
-    p_hole = draw(st.sampled_from([0.0, 0.0, 0.05, 0.2]))
-    u = rng.random((rows, cols))
-    holes = u < p_hole
-    locked = (u >= p_hole) & (u < p_hole + p_lock)
+    locked, holes = random_masks(rng, (rows, cols), draw(st.sampled_from([0.0, 0.0, 0.05, 0.2])),
+                                 draw(st.sampled_from([0.0, 0.0, 0.05, 0.2])))
     return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
                          wrap=wrap), seed
 
@@ -185,7 +184,14 @@ def test_medium_uniform_boards_equal_dense(pattern, n):
     """Boards large enough for the interior fast paths of the chase."""
     rng = np.random.default_rng(n)
     b = ml.Board.grid(14, 17, states=n, pattern=pattern)
-    chase, dense = ChaseEngine(b), ReferenceEngine(b.matrix(), n)
+    _check_against_reference(b, ChaseEngine(b), rng)
+
+
+def _check_against_reference(b, chase, rng):
+    """Same |ker A| as the reference engine, generators in the kernel, same
+    solvability, and solutions that solve the board when applied."""
+    n = b.states
+    dense = ReferenceEngine(b.matrix(), n)
     assert chase.kernel_size == dense.kernel_size
     H, _ = chase.generators()
     assert not (b.matrix().astype(np.int64) @ H.T.astype(np.int64) % n).any()
@@ -255,11 +261,8 @@ def wide_boards(draw):
     rows, cols = b.shape
     wide = draw(st.integers(cols, 150))
     rng = np.random.default_rng(seed)
-    p_lock = draw(st.sampled_from([0.0, 0.02, 0.1]))
-    p_hole = draw(st.sampled_from([0.0, 0.02, 0.1]))
-    u = rng.random((rows, wide))
-    holes = u < p_hole
-    locked = (u >= p_hole) & (u < p_hole + p_lock)
+    locked, holes = random_masks(rng, (rows, wide), draw(st.sampled_from([0.0, 0.02, 0.1])),
+                                 draw(st.sampled_from([0.0, 0.02, 0.1])))
     pattern = draw(st.one_of(st.sampled_from(NAMES), offsets))
     return ml.Board.grid(rows, wide, states=b.states, pattern=pattern, locked=locked,
                          holes=holes, wrap=draw(st.booleans()))
@@ -374,15 +377,4 @@ def test_wide_boards_chase_along_columns(n, pattern):
     assert eng.transposed == (eng.nsym < rows_first)
     if pattern == "cross":
         assert eng.transposed and eng.nsym < 10
-    dense = ReferenceEngine(b.matrix(), n)
-    assert eng.kernel_size == dense.kernel_size
-    H, _ = eng.generators()
-    assert not (b.matrix().astype(np.int64) @ H.T.astype(np.int64) % n).any()
-    for solvable in (True, False):
-        s = b.random_state(rng=rng, solvable=solvable)
-        rhs = (-b.cell_vector(b.coerce_state(s)).astype(np.int64)) % n
-        X, ok = eng.solve(rhs[None, :])
-        _, ok_d = dense.solve(rhs[None, :])
-        assert ok[0] == ok_d[0]
-        if ok[0]:
-            assert not b.apply(s, b.from_tap_vector(X[0])).any()
+    _check_against_reference(b, eng, rng)

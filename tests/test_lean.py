@@ -17,6 +17,8 @@ import modlights as ml
 from modlights import chase as chase_mod
 from modlights.board import _reduce_mod, _sub_mod
 
+from strategies import random_masks
+
 NAMES = sorted(ml.PATTERNS)
 MASKS = ("_locked", "_holes", "_active", "_tappable")
 
@@ -34,11 +36,8 @@ def grid_specs(draw, max_side=9):
     wrap = draw(st.booleans())
     seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
-    p_lock = draw(st.sampled_from([0.0, 0.1, 0.3]))
-    p_hole = draw(st.sampled_from([0.0, 0.1, 0.3]))
-    u = rng.random((rows, cols))
-    holes = u < p_hole
-    locked = (u >= p_hole) & (u < p_hole + p_lock)
+    locked, holes = random_masks(rng, (rows, cols), draw(st.sampled_from([0.0, 0.1, 0.3])),
+                                 draw(st.sampled_from([0.0, 0.1, 0.3])))
     how = draw(st.sampled_from(["mask", "positions", "none-if-empty"]))
     return rows, cols, n, pattern, wrap, locked, holes, how
 
