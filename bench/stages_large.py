@@ -12,7 +12,7 @@ For each size (square boards) a fresh process makes a random (rows, cols) uint8 
 
 and reports medians (seconds) of: Board.grid; Solver(...) split into the C plan
 (``_chase.Plan``), the C symbolic chase (``matrix_gf2`` / ``matrix_zn``), the C
-residual set-up (``Gf2Residual`` / ``Residual.zn``) and the rest (Python glue); solve
+residual set-up (``Gf2Residual`` / ``ZnEngine``) and the rest (Python glue); solve
 split into the C numeric replays (``Plan.numeric``), the residual solve and the rest
 (state checks, right-hand side, tap grid, Solution);
 and the whole pipeline. Memory: RSS added by Board.grid (MB, after it returns) and
@@ -97,25 +97,19 @@ def one(size: int, n: int, pattern: str, repeats: int, solvable: bool) -> dict:
     rows = cols = size
     acc = {"plan": 0.0, "symbolic": 0.0, "numeric": 0.0, "residual": 0.0}
     real_build = chase_mod.build_plan
-    real_res = _chase.Residual
-    real_gf2 = _chase.Gf2Residual
+    from modlights import _zn
+    real_gf2, real_zn = _chase.Gf2Residual, _zn.ZnEngine
 
-    def gf2_residual(*a, **k):           # times the set-up and every solve
-        t0 = time.perf_counter()
-        r = real_gf2(*a, **k)
-        acc["residual"] += time.perf_counter() - t0
-        return _TimedRes(r, acc)
-
-    class Residual:                      # times the factorisation and every solve
-        @staticmethod
-        def zn(*a, **k):
+    def timed_residual(real):            # times the set-up and every solve
+        def make(*a, **k):
             t0 = time.perf_counter()
-            r = real_res.zn(*a, **k)
+            r = real(*a, **k)
             acc["residual"] += time.perf_counter() - t0
             return _TimedRes(r, acc)
+        return make
 
-    _chase.Residual = Residual
-    _chase.Gf2Residual = gf2_residual
+    _chase.Gf2Residual = timed_residual(real_gf2)
+    _zn.ZnEngine = timed_residual(real_zn)
 
     def build_plan(board):
         t0 = time.perf_counter()
@@ -166,8 +160,7 @@ def one(size: int, n: int, pattern: str, repeats: int, solvable: bool) -> dict:
         rec["abs_peak_mb"].append(peak)
         del b, s, sol
     chase_mod.build_plan = real_build
-    _chase.Residual = real_res
-    _chase.Gf2Residual = real_gf2
+    _chase.Gf2Residual, _zn.ZnEngine = real_gf2, real_zn
     for k, v in rec.items():
         out[k] = float(np.median(v))
     return out

@@ -19,8 +19,8 @@
  *
  * ml_chase_plan builds the structure; ml_chase_matrix_{gf2,zn} run the symbolic
  * chase (linear parts only, a sliding set of live taps); ml_chase_numeric replays
- * the chase numerically. ml_res_* is the small dense residual solver (GF(2)
- * packed; any n by unit pivots, leaving a remainder block to the caller).
+ * the chase numerically. ml_res_gf2_* solve GF(2) residual systems by the Four
+ * Russians echelon form of gf2.h (Z/n residuals go to the dense Z/n engine, zn.h).
  */
 #ifndef ML_CHASE_H
 #define ML_CHASE_H
@@ -73,26 +73,6 @@ int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block)
  * then x = numeric(b, z). */
 void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                       uint8_t *x, uint8_t *rho);
-
-/* ---- dense residual solver over Z/n: LU-style forward elimination with recorded
- * row operations (GF(2) residuals use ml_res_gf2_* below).
- * Any n in 2..255, rings too: only unit pivots are used; columns with no
- * unit pivot are deferred. With L the recorded row operations, P the column
- * order: the pivot rows are [I-ish upper | U12] and the other rows are zero
- * except on the deferred columns, where they form the remainder block B
- * ((rows - rank) x ndef, empty or all non-units in practice). Then
- *   M z = rhs  <=>  B zdef = y[rank:]  and  z = back(y, zdef),  y = forward(rhs),
- * and ker M = back(0, ker B) (an isomorphism). The caller handles B. */
-typedef struct ml_res ml_res;
-/* M: rows x cols uint8 with entries < n. Copied. NULL on out of memory. */
-ml_res *ml_res_factor_zn(const uint8_t *M, size_t rows, size_t cols, unsigned n);
-void ml_res_free(ml_res *f);
-size_t ml_res_rank(const ml_res *f);
-size_t ml_res_ndef(const ml_res *f);
-void ml_res_deferred(const ml_res *f, int64_t *out);       /* ndef column indices */
-void ml_res_block(const ml_res *f, uint8_t *B);            /* (rows - rank) x ndef */
-void ml_res_forward(const ml_res *f, const uint8_t *rhs, uint8_t *y);   /* rows */
-void ml_res_back(const ml_res *f, const uint8_t *y, const uint8_t *ydef, uint8_t *z);
 
 /* ---- GF(2) residual systems by the Four Russians echelon form of gf2.h (no
  * factorisation kept: each call eliminates once; M as for ml_chase_matrix_gf2).

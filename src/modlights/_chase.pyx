@@ -10,8 +10,6 @@ from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 cdef extern from "chase.h":
     ctypedef struct ml_chase:
         pass
-    ctypedef struct ml_res:
-        pass
     ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
                             const uint8_t *tappable, int nu, const int32_t *udr,
                             const int32_t *udc, int npat, const int32_t *cnt,
@@ -29,14 +27,6 @@ cdef extern from "chase.h":
     int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block) nogil
     void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                           uint8_t *x, uint8_t *rho) nogil
-    ml_res *ml_res_factor_zn(const uint8_t *M, size_t rows, size_t cols, unsigned n) nogil
-    size_t ml_res_ndef(const ml_res *f) nogil
-    void ml_res_deferred(const ml_res *f, int64_t *out) nogil
-    void ml_res_block(const ml_res *f, uint8_t *B) nogil
-    void ml_res_forward(const ml_res *f, const uint8_t *rhs, uint8_t *y) nogil
-    void ml_res_back(const ml_res *f, const uint8_t *y, const uint8_t *ydef, uint8_t *z) nogil
-    void ml_res_free(ml_res *f) nogil
-    size_t ml_res_rank(const ml_res *f) nogil
     size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R,
                             size_t k, uint8_t *Z, uint8_t *ok) nogil
     size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K) nogil
@@ -248,103 +238,6 @@ cdef class Plan:
             ml_chase_numeric(self.p, &bv[0], zp, &xv[0], &rv[0])
         return x, rho[:self.nres]
 
-
-cdef class Residual:
-    """A factored dense residual system M z = rho over Z/n (unit pivots; what has no
-    unit pivot is left as the remainder block). GF(2) residuals: Gf2Residual."""
-    cdef ml_res *f
-    cdef readonly size_t rows, cols, rank, ndef
-    cdef readonly unsigned p
-
-    def __cinit__(self):
-        self.f = NULL
-        self.ndef = 0
-
-    def __dealloc__(self):
-        if self.f != NULL:
-            ml_res_free(self.f)
-            self.f = NULL
-
-    @staticmethod
-    def zn(M, unsigned n):
-        """M: (rows, cols) uint8 with entries < n, any n in 2..255 (unit pivots only)."""
-        A = np.ascontiguousarray(M, dtype=np.uint8)
-        if A.ndim != 2:
-            raise ValueError("matrix must be 2-D")
-        if not 2 <= n <= 255:
-            raise ValueError("n must be from 2 to 255")
-        if A.size and int(A.max()) >= n:
-            raise ValueError(f"entries must be < {n}")
-        cdef Residual r = Residual()
-        cdef size_t rows = A.shape[0], cols = A.shape[1]
-        A = np.concatenate([A.reshape(-1), np.zeros(1, np.uint8)])
-        cdef const uint8_t[::1] Av = A
-        with nogil:
-            r.f = ml_res_factor_zn(&Av[0], rows, cols, n)
-        if r.f == NULL:
-            raise MemoryError("residual factorisation could not allocate")
-        r.rows, r.cols, r.p = rows, cols, n
-        r.rank = ml_res_rank(r.f)
-        r.ndef = ml_res_ndef(r.f)
-        return r
-
-    def deferred(self):
-        """Columns without a unit pivot (Z/n)."""
-        if self.f == NULL:
-            raise ValueError("this Residual was not built: use Residual.zn")
-        out = np.zeros(self.ndef + 1, dtype=np.int64)
-        cdef int64_t[::1] o = out
-        if self.ndef:
-            ml_res_deferred(self.f, &o[0])
-        return out[:self.ndef]
-
-    def block(self):
-        """The remainder block B ((rows - rank) x ndef) over the deferred columns (Z/n)."""
-        if self.f == NULL:
-            raise ValueError("this Residual was not built: use Residual.zn")
-        k = (self.rows - self.rank) * self.ndef
-        B = np.zeros(k + 1, dtype=np.uint8)
-        cdef uint8_t[::1] Bv = B
-        ml_res_block(self.f, &Bv[0])
-        return B[:k].reshape(self.rows - self.rank, self.ndef)
-
-    def forward(self, rhs):
-        """y = the recorded row operations applied to rhs (Z/n)."""
-        if self.f == NULL:
-            raise ValueError("this Residual was not built: use Residual.zn")
-        b = np.ascontiguousarray(rhs, dtype=np.uint8).reshape(-1)
-        if b.shape[0] != self.rows:
-            raise ValueError(f"rhs must have {self.rows} entries")
-        if self.rows and int(b.max()) >= self.p:
-            raise ValueError(f"rhs entries must be < {self.p}")
-        b = np.concatenate([b, np.zeros(1, np.uint8)])
-        y = np.zeros(self.rows + 1, dtype=np.uint8)
-        cdef const uint8_t[::1] bv = b
-        cdef uint8_t[::1] yv = y
-        with nogil:
-            ml_res_forward(self.f, &bv[0], &yv[0])
-        return y[:self.rows]
-
-    def back(self, y, ydef):
-        """z with z[deferred] = ydef and the pivot entries solving the pivot rows of
-        the forward-transformed system with right-hand side y (Z/n)."""
-        if self.f == NULL:
-            raise ValueError("this Residual was not built: use Residual.zn")
-        yy = np.ascontiguousarray(y, dtype=np.uint8).reshape(-1)
-        dd = np.ascontiguousarray(ydef, dtype=np.uint8).reshape(-1)
-        if yy.shape[0] != self.rows or dd.shape[0] != self.ndef:
-            raise ValueError(f"y must have {self.rows} and ydef {self.ndef} entries")
-        if (yy.size and int(yy.max()) >= self.p) or (dd.size and int(dd.max()) >= self.p):
-            raise ValueError(f"entries must be < {self.p}")
-        yy = np.concatenate([yy, np.zeros(1, np.uint8)])
-        dd = np.concatenate([dd, np.zeros(1, np.uint8)])
-        z = np.zeros(self.cols + 1, dtype=np.uint8)
-        cdef const uint8_t[::1] yv = yy
-        cdef const uint8_t[::1] dv = dd
-        cdef uint8_t[::1] zv = z
-        with nogil:
-            ml_res_back(self.f, &yv[0], &dv[0], &zv[0])
-        return z[:self.cols]
 
 cdef class Gf2Residual:
     """A GF(2) residual system M z = rho solved by the Four Russians echelon form of

@@ -64,7 +64,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from .board import Board
-from .reference import ReferenceEngine, is_prime
+from .reference import is_prime
 
 __all__ = ["ChaseEngine", "build_plan", "bench_large", "chase_supports", "transpose_board"]
 
@@ -203,19 +203,14 @@ class ChaseEngine:
             del tplan
         self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
         self._dense = None
-        self._zn = self._Bref = None
+        # the residual system M z = rho: GF(2) by one Four Russians echelon form per
+        # batch (csrc/gf2.c); Z/n by the native Z/n engine (csrc/zn.c: CRT, unit then
+        # valuation pivots, so rings are exact)
         if n == 2:
-            M = self.plan.matrix_gf2(threads)
-            self._res = _chase.Gf2Residual(M, self.nsym)
+            self._res = _chase.Gf2Residual(self.plan.matrix_gf2(threads), self.nsym)
         else:
-            M = self.plan.matrix_zn(threads)
-            self._res = None
-            # unit pivots in C; what has no unit pivot is a small block B for the
-            # reference engine (ring-correct for composite n)
-            self._zn = zn = _chase.Residual.zn(M, n)
-            self._B = zn.block()
-            if self._B.shape[0] and self._B.shape[1]:
-                self._Bref = ReferenceEngine(self._B, n)
+            from ._zn import ZnEngine
+            self._res = ZnEngine(self.plan.matrix_zn(threads), n)
 
     # ---------------------------------------------------------------- helpers
     def _b_grid(self, rhs: np.ndarray) -> np.ndarray:
@@ -251,25 +246,15 @@ class ChaseEngine:
                 x, _ = self.plan.numeric(b, z, out=x)
         return self._tap_vec(x)
 
-    def _res_solve(self, rho: np.ndarray) -> tuple[np.ndarray | None, bool]:
-        if self._res is not None:
-            return self._res.solve(rho)
-        zn = self._zn
-        y = zn.forward(rho)
-        y2 = y[int(zn.rank):]
-        nd = int(zn.ndef)
-        if nd == 0:
-            if y2.any():
-                return None, False
-            ydef = np.zeros(0, np.uint8)
-        elif self._Bref is None:          # no rows left: the deferred symbols are free
-            ydef = np.zeros(nd, np.uint8)
-        else:
-            Z, ok = self._Bref.solve(y2[None, :])
-            if not ok[0]:
-                return None, False
-            ydef = Z[0]
-        return zn.back(y, ydef), True
+    def _res_solve_many(self, rhos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(Z, ok) for M z = rho over the rows of rhos (one elimination for them all)."""
+        if self.n == 2:
+            return self._res.solve_many(rhos)
+        return self._res.solve(rhos)
+
+    def _res_solve(self, rho: np.ndarray) -> tuple[np.ndarray, bool]:
+        Z, ok = self._res_solve_many(rho[None, :])
+        return Z[0], bool(ok[0])
 
     # ---------------------------------------------------------------- interface
     @property
@@ -279,33 +264,17 @@ class ChaseEngine:
 
     @property
     def kernel_size(self) -> int:
-        if self._res is not None:
-            return self.n ** (self.nsym - int(self._res.rank))
-        nd = int(self._zn.ndef)
-        if nd == 0:
-            return 1
-        if self._Bref is None:
-            return self.n ** nd
-        return int(self._Bref.kernel_size)
+        if self.n == 2:
+            return 2 ** (self.nsym - int(self._res.rank))
+        return int(self._res.kernel_size)
 
     def _residual_generators(self) -> tuple[np.ndarray, list[int]]:
         """Generators of ker M over the symbols, with their orders."""
-        if self._res is not None:
+        if self.n == 2:
             Hs = self._res.kernel()
-            return Hs, [self.n] * Hs.shape[0]
-        zn = self._zn
-        nd = int(zn.ndef)
-        if nd == 0:
-            return np.zeros((0, self.nsym), np.uint8), []
-        if self._Bref is None:
-            G, orders = np.eye(nd, dtype=np.uint8), [self.n] * nd
-        else:
-            G, orders = self._Bref.generators()
-        y0 = np.zeros(self.nres, np.uint8)
-        Hs = np.zeros((len(orders), self.nsym), np.uint8)
-        for i in range(len(orders)):
-            Hs[i] = zn.back(y0, G[i])
-        return Hs, list(orders)
+            return Hs, [2] * Hs.shape[0]
+        G, orders = self._res.generators()
+        return np.asarray(G, dtype=np.uint8).reshape(len(orders), self.nsym), list(orders)
 
     def generators(self) -> tuple[np.ndarray, list[int]]:
         Hs, orders = self._residual_generators()
@@ -340,11 +309,8 @@ class ChaseEngine:
             del x
         if not pending:
             return X, ok
-        if self._res is not None:
-            Z, good = self._res.solve_many(np.stack([p[2] for p in pending]))
-            sols = [(Z[j], bool(good[j])) for j in range(len(pending))]
-        else:
-            sols = [self._res_solve(p[2]) for p in pending]
+        Z, good = self._res_solve_many(np.stack([p[2] for p in pending]))
+        sols = [(Z[j], bool(good[j])) for j in range(len(pending))]
         for (i, b, _), (z, good) in zip(pending, sols):
             if not good:
                 continue
