@@ -14,9 +14,9 @@ forced nothing give a small residual system ``M z = rho`` over the symbols
 
 :class:`ChaseEngine` implements the engine interface of :class:`Solver`
 (``kernel_size``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
-``pseudo_inverse()``). The residual system is eliminated in C (packed for n = 2;
-unit pivots for any other n, rings included); the columns left without a unit pivot
-form a small block handed to the reference engine (ring-correct Smith form).
+``pseudo_inverse()``). The residual system is eliminated in C (see below). Boards
+wider than tall are chased along their columns (on the transposed board) when that
+gives fewer symbols.
 
 Two layouts in C: boards without wrap work on the stencil (candidate taps are
 tile - offset; no per-tile lists; the symbolic vectors live in a ring of a power of two
@@ -34,8 +34,8 @@ somebody reads outside the cone are zeroed. Boards that are their own left-right
 mirror image (uniform symmetric pattern, every tile tappable, mirror-symmetric forcing,
 checked exactly) run only the blocks of half the symbols and mirror the rest of the
 residual matrix. GF(2) residual systems are solved by one Four Russians echelon form
-of [M | right-hand sides] (csrc/gf2.c) per batch; Z/n ones by unit pivots in C plus a
-reference-engine block for what has no unit pivot.
+of [M | right-hand sides] (csrc/gf2.c) per batch; Z/n ones by the native Z/n engine
+(csrc/zn.c: CRT, unit then valuation pivots, so rings are exact).
 Memory: O(rows x cols) bytes for the state and taps + a few rows of int32 codes +
 threads x ring x block + residual^2 bits.
 
