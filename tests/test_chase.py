@@ -134,6 +134,9 @@ def test_auto_routing():
     assert ml.Solver(small).method == "dense"
     assert ml.Solver(big).method == "chase"
     assert ml.Solver(big, backend="reference").method == "dense"
+    for n in (3, 4, 6):                  # fields and rings cross over at the same size
+        assert ml.Solver(ml.Board.grid(24, 24, states=n)).method == "chase"
+        assert ml.Solver(ml.Board.grid(20, 20, states=n)).method == "dense"
     g = ml.Board.from_effects([[0, 1], [1]], 2)
     assert ml.Solver(g).method == "dense"
 

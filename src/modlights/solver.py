@@ -32,14 +32,16 @@ _METHODS = ("auto", "dense", "chase")
 
 #: ``method="auto"`` uses the chase for grid boards with at least this many tiles
 #: (rows * cols). Measured against the native dense engines (Solver + solve(minimal=
-#: False), medians of 7, k x k cross boards), chase time / dense time:
-#:   n = 2: k=8 2.3, k=12 1.4, k=16 0.94, k=24 0.59, k=32 0.31, k=64 0.03
-#:   n = 3: k=8 2.8, k=12 2.0, k=16 1.1,  k=24 1.0,  k=32 0.26, k=64 0.03
-#:   n = 4: k=8 1.7, k=12 1.6, k=24 1.9,  k=32 1.3,  k=48 0.17, k=64 0.09
-#: so the crossover is near 24 x 24 (576 tiles) for prime n; for composite n the chase
-#: pays for the ring (non-unit) residual and wins from about 40 x 40 (1600 tiles).
+#: False), medians of 7, k x k cross boards, blocked chase with Z/n residuals on the
+#: native Z/n engine), chase time / dense time:
+#:   n = 2: k=8 2.2, k=12 2.0, k=16 1.2, k=24 0.68, k=32 0.31, k=40 0.17, k=48 0.09
+#:   n = 3: k=8 1.3, k=12 1.4, k=16 1.1, k=24 0.66, k=32 0.35, k=40 0.20, k=48 0.05
+#:   n = 4: k=8 0.8, k=12 1.3, k=16 1.6, k=24 0.89, k=32 0.54, k=40 0.19, k=48 0.16
+#: so the crossover is near 20 x 20 - 24 x 24 for every n; 576 tiles is used for fields
+#: and rings alike (CHASE_MIN_TILES_RING was 1600 while ring residuals went through
+#: the reference engine).
 CHASE_MIN_TILES = 576
-CHASE_MIN_TILES_RING = 1600
+CHASE_MIN_TILES_RING = 576
 
 
 class Unsolvable(ValueError):
@@ -126,11 +128,11 @@ class Solver:
     unknowns; det / inverse / pseudo_inverse then fall back to the dense engine for
     boards of at most 2^22 matrix entries and raise ValueError beyond.
     ``"auto"`` picks the chase for grid boards of at least ``CHASE_MIN_TILES`` (576)
-    tiles (``CHASE_MIN_TILES_RING``, 1600, for composite n) with the native backend,
-    and dense otherwise: the measured crossover against
+    tiles with the native backend, and dense otherwise: the measured crossover against
     the native dense engines is near 24 x 24 (see ``CHASE_MIN_TILES``); past it the chase
-    wins by a growing factor (33x at 64 x 64 over GF(2)) and needs no dense matrix at
-    all. Solving 1000 x 1000 GF(2) cross boards takes ~0.06 s, 2000 x 2000 ~0.28 s.
+    wins by a growing factor (11x at 48 x 48 over GF(2)) and needs no dense matrix at
+    all. Solving 1000 x 1000 GF(2) cross boards takes ~0.012 s, 2000 x 2000 ~0.04 s,
+    10000 x 10000 ~2.3 s (2 cores).
     Chase-routed boards get a default coset budget bounded by work (about 2^30
     operations) so ``solve(minimal=True)`` on a huge board returns instead of hanging.
     """
