@@ -54,11 +54,13 @@ struct ml_chase {
     uint8_t *ccoef;
     int32_t *slot;        /* hw */
     /* both: forcing codes by row. >= 0 forced (offset index / forcing tile), -2 not a
-     * tap, -3 - s symbol s */
+     * tap, -3 - j the j-th symbol of its row (symbol symbase[r] + j), so rows that
+     * differ only by which symbols they hold are stored once */
     int32_t *epool;       /* npool rows of w codes */
     int32_t *rpool;       /* npool rows of w: end of the run of taps forced by uL (stencil) */
     size_t npool;
     int32_t *erid;        /* h: pool row of each board row */
+    int64_t *symbase;     /* h: number of the first symbol of each row */
     size_t nsym, nres, peak;
     int64_t *symtile;     /* nsym */
     int64_t *restile;     /* nres, in event order */
@@ -152,7 +154,7 @@ void ml_chase_free(ml_chase *p) {
     free(p->zu); free(p->delta); free(p->dcf); free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
     free(p->rrlo); free(p->rrhi); free(p->msym); free(p->mres);
     free(p->cstart); free(p->ctap); free(p->ccoef); free(p->slot);
-    free(p->epool); free(p->rpool); free(p->erid); free(p->symtile); free(p->restile); free(p->resev);
+    free(p->epool); free(p->rpool); free(p->erid); free(p->symbase); free(p->symtile); free(p->restile); free(p->resev);
     free(p);
 }
 
@@ -233,14 +235,16 @@ static int push_i64(int64_t **a, size_t *cap, size_t len, int64_t v) {
     return 1;
 }
 
-/* Number the symbols of a finished row of codes (-1 -> -3 - s) and store the row in
- * the pool, or point to the last pool row when equal. Returns 0 on out of memory. */
+/* Number the symbols of a finished row of codes (-1 -> -3 - j, the row's j-th) and
+ * store the row in the pool, or point to the last pool row when equal. Returns 0 on
+ * out of memory. */
 static int finish_row(ml_chase *p, int R, int32_t *row, size_t *symcap, size_t *poolcap) {
     const int w = p->w;
+    p->symbase[R] = (int64_t)p->nsym;
     for (int c = 0; c < w; c++) {
         if (row[c] != -1) continue;
         if (!push_i64(&p->symtile, symcap, p->nsym, (int64_t)R * w + c)) return 0;
-        row[c] = -3 - (int32_t)p->nsym;
+        row[c] = -3 - (int32_t)(p->nsym - (size_t)p->symbase[R]);
         p->nsym++;
     }
     if (p->npool && !memcmp(p->epool + (p->npool - 1) * (size_t)w, row, (size_t)w * sizeof(int32_t))) {
@@ -345,7 +349,8 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
         if (all) active = NULL;
     }
     p->erid = malloc((size_t)h * sizeof(int32_t));
-    if (!p->erid) goto fail;
+    p->symbase = malloc((size_t)h * sizeof(int64_t));
+    if (!p->erid || !p->symbase) goto fail;
     size_t symcap = 0, poolcap = 0, rescap = 0, ntaps = 0, nactive = 0, nforced = 0;
 
     if (p->stencil) {
@@ -549,11 +554,13 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
             int32_t L = p->ctap[b - 1];
             if (enc[L] == -1 && p->inv[p->ccoef[b - 1]]) { enc[L] = (int32_t)q; nforced++; }
         }
-        for (size_t q = 0; q < hw; q++)
+        for (size_t q = 0; q < hw; q++) {
+            if (q % (size_t)w == 0) p->symbase[q / (size_t)w] = (int64_t)p->nsym;
             if (enc[q] == -1) {
                 if (!push_i64(&p->symtile, &symcap, p->nsym, (int64_t)q)) goto fail;
-                enc[q] = -3 - (int32_t)p->nsym++;
+                enc[q] = -3 - (int32_t)(p->nsym++ - (size_t)p->symbase[q / (size_t)w]);
             }
+        }
         p->nres = nactive - nforced;
         p->restile = malloc((p->nres + 1) * sizeof(int64_t));
         p->resev = malloc((p->nres + 1) * sizeof(int64_t));
@@ -663,7 +670,7 @@ static inline void num_tap(const ml_chase *p, int32_t e, size_t t, int r, int co
             x[t] = (uint8_t)((v * p->inv[cf[k - 1]]) % n);
         }
     } else if (e <= -3) {
-        x[t] = z ? z[-3 - e] : 0;
+        x[t] = z ? z[p->symbase[r] + (-3 - e)] : 0;
     } else {
         x[t] = 0;
     }
@@ -808,24 +815,32 @@ static inline size_t ring_run(int64_t t0, size_t cnt, int64_t mask, const int64_
 __attribute__((target_clones("avx2", "default")))
 static void gf2_run(uint64_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt,
                     const int64_t *dl, int nd) {
-    if (nd == 4 && bw % 4 == 0) {
+    if (bw % 4 == 0 && nd >= 1) {
         const size_t nv = bw / 4;
+        const v4x64 *sp[MAXC + 1];
         while (cnt) {
             size_t run = ring_run(t0, cnt, mask, dl, nd);
             v4x64 *v = (v4x64 *)(V + (size_t)(t0 & mask) * bw);
-            const v4x64 *a = (const v4x64 *)(V + (size_t)((t0 + dl[0]) & mask) * bw);
-            const v4x64 *b = (const v4x64 *)(V + (size_t)((t0 + dl[1]) & mask) * bw);
-            const v4x64 *c = (const v4x64 *)(V + (size_t)((t0 + dl[2]) & mask) * bw);
-            const v4x64 *d = (const v4x64 *)(V + (size_t)((t0 + dl[3]) & mask) * bw);
-            if (nv == 1)
-                for (size_t i = 0; i < run; i++) v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
-            else if (nv == 2)
-                for (size_t i = 0; i < 2 * run; i += 2) {
-                    v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
-                    v[i + 1] = a[i + 1] ^ b[i + 1] ^ c[i + 1] ^ d[i + 1];
+            for (int q = 0; q < nd; q++) sp[q] = (const v4x64 *)(V + (size_t)((t0 + dl[q]) & mask) * bw);
+            if (nd == 4) {
+                const v4x64 *a = sp[0], *b = sp[1], *c = sp[2], *d = sp[3];
+                if (nv == 1)
+                    for (size_t i = 0; i < run; i++) v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
+                else if (nv == 2)
+                    for (size_t i = 0; i < 2 * run; i += 2) {
+                        v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
+                        v[i + 1] = a[i + 1] ^ b[i + 1] ^ c[i + 1] ^ d[i + 1];
+                    }
+                else
+                    for (size_t i = 0; i < nv * run; i++) v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
+            } else {
+                /* in order: a source may be a tap of this run (same-row patterns) */
+                for (size_t i = 0; i < nv * run; i++) {
+                    v4x64 acc = sp[0][i];
+                    for (int q = 1; q < nd; q++) acc ^= sp[q][i];
+                    v[i] = acc;
                 }
-            else
-                for (size_t i = 0; i < nv * run; i++) v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
+            }
             t0 += (int64_t)run; cnt -= run;
         }
         return;
@@ -1029,7 +1044,7 @@ static void sym_cols(sym_ctx *X, int r, int a, int b) {
                             X->acc, p->n, X->rn);
                 }
             } else {
-                size_t s = (size_t)(-3 - e);
+                size_t s = (size_t)(p->symbase[r] + (-3 - e));
                 if (X->gf2) {
                     uint64_t *v = (uint64_t *)X->V + sl * bw;
                     memset(v, 0, bw * sizeof(uint64_t));
