@@ -381,3 +381,17 @@ def test_wide_boards_chase_along_columns(n, pattern):
     if pattern == "cross":
         assert eng.transposed and eng.nsym < 10
     _check_against_reference(b, eng, rng)
+
+
+@pytest.mark.parametrize("pattern", NAMES)
+def test_uniform_boards_keep_a_few_rows_of_codes(pattern):
+    """Memory: a board without locks stores a handful of distinct rows of forcing
+    codes, not one per board row (10000 x 10000 would be 400 MB of int32)."""
+    from modlights.chase import build_plan
+    for n in (2, 3):
+        plan = build_plan(ml.Board.grid(300, 200, states=n, pattern=pattern))
+        assert plan.pool_rows <= 8, plan.pool_rows
+    locked = np.zeros((300, 200), dtype=bool)
+    locked[::7, 5] = True                  # rows with a lock differ from the others
+    plan = build_plan(ml.Board.grid(300, 200, pattern=pattern, locked=locked))
+    assert plan.pool_rows >= 2
