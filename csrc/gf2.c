@@ -223,21 +223,22 @@ static void xorn_avx512(uint64_t *restrict dst, const uint64_t *const *src, int 
 
 /* Table lookups for a list of rows: for each t, words [0, n) of base + rows[t] * stride
  * ^= the ntab table entries picked by the k-bit fields of idx[t] (table g, entry v at
- * tab + (g * 256 + v) * n; entry 0 is zero, so it needs no branch). */
+ * tab + (g * 256 + v) * ts, ts >= n; entry 0 is zero, so it needs no branch). The
+ * 8- and 16-word paths assume ts = n. */
 typedef void (*tabrows_fn)(uint64_t *base, size_t stride, const size_t *rows,
                            const uint64_t *idx, size_t nr, const uint64_t *tab, int k,
-                           int ntab, size_t n);
+                           int ntab, size_t n, size_t ts);
 
 static void tabrows_portable(uint64_t *base, size_t stride, const size_t *rows,
                              const uint64_t *idx, size_t nr, const uint64_t *tab, int k,
-                             int ntab, size_t n)
+                             int ntab, size_t n, size_t ts)
 {
     uint64_t mask = ((uint64_t)1 << k) - 1;
     const uint64_t *src[8];
     for (size_t t = 0; t < nr; t++) {
         uint64_t x = idx[t];
         for (int g = 0; g < ntab; g++, x >>= k)
-            src[g] = tab + ((size_t)g * 256 + (x & mask)) * n;
+            src[g] = tab + ((size_t)g * 256 + (x & mask)) * ts;
         uint64_t *d = base + rows[t] * stride;
         for (size_t i = 0; i < n; i++) {
             uint64_t a = d[i];
@@ -251,7 +252,7 @@ static void tabrows_portable(uint64_t *base, size_t stride, const size_t *rows,
 __attribute__((target("avx2")))
 static void tabrows_avx2(uint64_t *base, size_t stride, const size_t *rows,
                          const uint64_t *idx, size_t nr, const uint64_t *tab, int k,
-                         int ntab, size_t n)
+                         int ntab, size_t n, size_t ts)
 {
     uint64_t mask = ((uint64_t)1 << k) - 1;
     if (n == 8) {
@@ -298,7 +299,7 @@ static void tabrows_avx2(uint64_t *base, size_t stride, const size_t *rows,
     for (size_t t = 0; t < nr; t++) {
         uint64_t x = idx[t];
         for (int g = 0; g < ntab; g++, x >>= k)
-            src[g] = tab + ((size_t)g * 256 + (x & mask)) * n;
+            src[g] = tab + ((size_t)g * 256 + (x & mask)) * ts;
         xorn_avx2(base + rows[t] * stride, src, ntab, n);
     }
 }
@@ -306,7 +307,7 @@ static void tabrows_avx2(uint64_t *base, size_t stride, const size_t *rows,
 __attribute__((target("avx512f")))
 static void tabrows_avx512(uint64_t *base, size_t stride, const size_t *rows,
                            const uint64_t *idx, size_t nr, const uint64_t *tab, int k,
-                           int ntab, size_t n)
+                           int ntab, size_t n, size_t ts)
 {
     uint64_t mask = ((uint64_t)1 << k) - 1;
     if (n == 8 || n == 16) {
@@ -331,7 +332,7 @@ static void tabrows_avx512(uint64_t *base, size_t stride, const size_t *rows,
     for (size_t t = 0; t < nr; t++) {
         uint64_t x = idx[t];
         for (int g = 0; g < ntab; g++, x >>= k)
-            src[g] = tab + ((size_t)g * 256 + (x & mask)) * n;
+            src[g] = tab + ((size_t)g * 256 + (x & mask)) * ts;
         xorn_avx512(base + rows[t] * stride, src, ntab, n);
     }
 }
@@ -699,20 +700,23 @@ static void apply_range(ml_gf2_t *M, size_t r, int kb, int k, const size_t *rows
     size_t cw = ws->cw;
     for (size_t c0 = wa; c0 < wb; c0 += cw) {
         size_t n = wb - c0 < cw ? wb - c0 : cw;
-        /* table g, entry v: tab + (g * 256 + v) * n, so short chunks stay dense */
+        /* table g, entry v: tab + (g * 256 + v) * ts, so short chunks stay dense
+         * (entries on 64-byte boundaries: unaligned ones measured 30% slower) */
+        size_t ts = (n + 7) & ~(size_t)7;
+        if (ts > cw) ts = n;
         for (int g = 0; g < ntab; g++) {
-            uint64_t *T = tab + (size_t)g * 256 * n;
+            uint64_t *T = tab + (size_t)g * 256 * ts;
             int kg = kb - g * k < k ? kb - g * k : k;
             memset(T, 0, n * 8);
             for (unsigned v = 1; v < (1u << kg); v++) {
-                uint64_t *dst = T + v * n;
-                const uint64_t *prev = T + (v & (v - 1)) * n;
+                uint64_t *dst = T + v * ts;
+                const uint64_t *prev = T + (v & (v - 1)) * ts;
                 const uint64_t *prow = ml_gf2_row(M, r + (size_t)(g * k) + ctz64(v)) + c0;
                 for (size_t t = 0; t < n; t++) dst[t] = prev[t] ^ prow[t];
             }
         }
         if (n <= 16) {     /* short chunks (strips): one call for all the rows */
-            K.tabrows(M->data + c0, M->stride, rows, idx, nr, tab, k, ntab, n);
+            K.tabrows(M->data + c0, M->stride, rows, idx, nr, tab, k, ntab, n, ts);
             continue;
         }
         uint64_t mask = ((uint64_t)1 << k) - 1;
@@ -721,7 +725,7 @@ static void apply_range(ml_gf2_t *M, size_t r, int kb, int k, const size_t *rows
             int ns = 0;
             for (int g = 0; g < ntab; g++) {
                 uint64_t v = (x >> (g * k)) & mask;
-                if (v) src[ns++] = tab + ((size_t)g * 256 + v) * n;
+                if (v) src[ns++] = tab + ((size_t)g * 256 + v) * ts;
             }
             if (ns) K.xorn(ml_gf2_row(M, rows[t]) + c0, src, ns, n);
         }
@@ -741,6 +745,9 @@ static void apply_block(ml_gf2_t *M, size_t r, size_t c, int kb, const size_t *r
 static void replay(ml_gf2_t *M, const oplog_t *L, size_t wa, size_t wb, size_t sw,
                    workspace_t *ws, kernels_t K)
 {
+    int passes = 0;    /* only row XORs and swaps: one strip, fewer calls */
+    for (size_t t = 0; t < L->nops && !passes; t++) passes = L->ops[t].kind == LOG_PASS;
+    if (!passes) sw = wb - wa;
     for (size_t s0 = wa; s0 < wb; s0 += sw) {
         size_t n = wb - s0 < sw ? wb - s0 : sw;
         for (size_t t = 0; t < L->nops; t++) {
@@ -817,19 +824,25 @@ static void back_substitute(ml_gf2_t *M, size_t rank, const size_t *piv, workspa
  * ML_BLOCK_MIN_BYTES of matrix on. Measured (AVX2, dense random N x N, CPU-time medians,
  * interleaved with M4RI's mzd_echelonize): N = 8192 from 0.66 to 0.44-0.47 of M4RI's
  * time; N = 4096 even (0.60-0.64); N = 2048 (512 KiB, fits L2) slower blocked, hence
- * the 2 MiB threshold. Panel 16 or strips of 8 words were no faster. */
+ * the 2 MiB threshold. Panel 16 or strips of 8 words were no faster. Passes clearing
+ * fewer than ML_DENSE_ROWS rows with tables (or none) are not deferred: on the 64 x 64
+ * and 90 x 90 cross boards (factor of [A | I], 4 and 16 MiB) deferring every pass
+ * cost 40%; with the threshold they are as before. */
 #ifndef ML_PANEL
 #define ML_PANEL 8
 #endif
 #ifndef ML_STRIP
 #define ML_STRIP 16
 #endif
+#ifndef ML_DENSE_ROWS
+#define ML_DENSE_ROWS 512
+#endif
 #ifndef ML_BLOCK_MIN_BYTES
 #define ML_BLOCK_MIN_BYTES ((size_t)2 << 20)
 #endif
 
 size_t ml_gf2_echelonize_blocked(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv,
-                                 size_t panel, size_t strip)
+                                 size_t panel, size_t strip, size_t dense_rows)
 {
     kernels_t K = kernels();
     size_t m = M->nrows, S = M->stride, W = M->width, r = 0, c = 0;
@@ -887,7 +900,18 @@ size_t ml_gf2_echelonize_blocked(ml_gf2_t *M, int full, size_t pivot_cols, size_
                 if (b) { rows[nr] = i; idx[nr] = b; nr++; }
             }
             int k = choose_k(kb, idx, nr);
-            apply_range(M, r, kb, k, rows, idx, nr, c >> 6, wend, &ws, K);
+            if (L && (k == 0 || nr < dense_rows)) {
+                /* a light pass (banded matrices): deferring it would only cost calls
+                 * per strip; bring the columns right of the panel up to date and apply
+                 * it across the whole width */
+                if (log.nops) replay(M, L, wend, W, strip, &ws, K);
+                if (ws.oom) break;
+                apply_range(M, r, kb, k, rows, idx, nr, c >> 6, W, &ws, K);
+                log.nops = log.used = 0;
+                nr = 0;
+            } else {
+                apply_range(M, r, kb, k, rows, idx, nr, c >> 6, wend, &ws, K);
+            }
             if (ws.oom) break;
             if (L && nr) {
                 log_op(L, LOG_PASS, r, 0);
@@ -924,7 +948,7 @@ size_t ml_gf2_echelonize_m4ri(ml_gf2_t *M, int full, size_t pivot_cols, size_t *
     size_t bytes = M->nrows * M->stride * 8;
     int blocked = bytes >= ML_BLOCK_MIN_BYTES && M->width > ML_PANEL;
     return ml_gf2_echelonize_blocked(M, full, pivot_cols, piv, blocked ? ML_PANEL : 0,
-                                     ML_STRIP);
+                                     ML_STRIP, ML_DENSE_ROWS);
 }
 
 size_t ml_gf2_echelonize(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv)

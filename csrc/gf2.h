@@ -12,7 +12,8 @@
  * blocked: the passes of a panel of 512 pivot columns run on the panel's words only
  * and are recorded, then replayed on the columns to the right 16 words at a time, so
  * each strip stays in cache through the panel's passes instead of the whole matrix
- * being streamed once per pass. The reduced form is then reached by back substitution
+ * being streamed once per pass (passes that clear few rows, as on banded boards, are
+ * applied across the whole width at once). The reduced form is then reached by back substitution
  * in blocks of up to 64 pivot rows from the bottom up, again with tables, touching only the
  * rows that have bits at the block's pivot columns (so banded boards stay cheap).
  * Each block chooses plain word XORs or tables by counting row XORs. Matrices
@@ -82,9 +83,10 @@ size_t ml_gf2_echelonize_naive(ml_gf2_t *M, int full, size_t pivot_cols, size_t 
 size_t ml_gf2_echelonize_m4ri(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv);
 /* M4RI with the forward elimination blocked: `panel` words of pivot columns at a
  * time, the columns right of the panel updated `strip` words at a time (panel = 0:
- * unblocked). ml_gf2_echelonize_m4ri picks the sizes. */
+ * unblocked); passes that clear fewer than dense_rows rows, or use no tables, are
+ * applied across the whole width at once. ml_gf2_echelonize_m4ri picks the sizes. */
 size_t ml_gf2_echelonize_blocked(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv,
-                                 size_t panel, size_t strip);
+                                 size_t panel, size_t strip, size_t dense_rows);
 /* Rank of A (A unchanged); (size_t)-1 when out of memory. */
 size_t ml_gf2_rank(const ml_gf2_t *A);
 

@@ -106,17 +106,18 @@ static void check_matrix(const ml_gf2_t *A)
 /* The blocked forward elimination (panels of `panel` words, strips of `strip` words)
  * against the naive one: rank, pivots, the reduced form, and for full = 0 an echelon
  * form with the same row space (its reduced form is the same). */
-static void check_blocked(const ml_gf2_t *A, size_t pivot_cols, size_t panel, size_t strip)
+static void check_blocked(const ml_gf2_t *A, size_t pivot_cols, size_t panel, size_t strip,
+                          size_t dense_rows)
 {
     size_t m = A->nrows, n = A->ncols;
     for (int full = 0; full < 2; full++) {
         ml_gf2_t *P = ml_gf2_copy(A), *Q = ml_gf2_copy(A);
         size_t *p1 = malloc((m + 1) * sizeof(size_t)), *p2 = malloc((m + 1) * sizeof(size_t));
         size_t r1 = ml_gf2_echelonize_naive(P, full, pivot_cols, p1);
-        size_t r2 = ml_gf2_echelonize_blocked(Q, full, pivot_cols, p2, panel, strip);
+        size_t r2 = ml_gf2_echelonize_blocked(Q, full, pivot_cols, p2, panel, strip, dense_rows);
         CHECK(r1 == r2 && !memcmp(p1, p2, r1 * sizeof(size_t)),
-              "blocked rank/pivots %zux%zu pc=%zu full=%d panel=%zu strip=%zu", m, n,
-              pivot_cols, full, panel, strip);
+              "blocked rank/pivots %zux%zu pc=%zu full=%d panel=%zu strip=%zu dense=%zu", m,
+              n, pivot_cols, full, panel, strip, dense_rows);
         if (!full) {
             for (size_t i = r2; i < m; i++)
                 for (size_t j = 0; j < pivot_cols; j++)
@@ -160,8 +161,11 @@ static void blocked_tests(void)
                             if (ml_gf2_get(A, i, j) != ml_gf2_get(A, i - m / 2, j))
                                 ml_gf2_flip(A, i, j);
                 for (size_t t = 0; t < sizeof ps / sizeof *ps; t++) {
-                    check_blocked(A, n, ps[t][0], ps[t][1]);
-                    check_blocked(A, n / 2, ps[t][0], ps[t][1]);    /* columns ride along */
+                    /* dense_rows 0: every table pass deferred; m / 2: some applied at once */
+                    check_blocked(A, n, ps[t][0], ps[t][1], 0);
+                    check_blocked(A, n / 2, ps[t][0], ps[t][1], 0);  /* columns ride along */
+                    check_blocked(A, n, ps[t][0], ps[t][1], m / 2);
+                    check_blocked(A, n / 2, ps[t][0], ps[t][1], m / 2);
                 }
                 ml_gf2_free(A);
             }
