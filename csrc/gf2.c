@@ -234,6 +234,22 @@ static void tabrows_portable(uint64_t *base, size_t stride, const size_t *rows,
                              int ntab, size_t n, size_t ts)
 {
     uint64_t mask = ((uint64_t)1 << k) - 1;
+    /* fixed widths: the row segment stays in registers through the lookups */
+#define ML_TABROWS_FIXED(N)                                                     \
+    for (size_t t = 0; t < nr; t++) {                                           \
+        uint64_t x = idx[t], a[N];                                              \
+        uint64_t *d = base + rows[t] * stride;                                  \
+        const uint64_t *T = tab;                                                \
+        for (int i = 0; i < N; i++) a[i] = d[i];                                \
+        for (int g = 0; g < ntab; g++, x >>= k, T += 256 * N) {                 \
+            const uint64_t *e = T + (x & mask) * N;                             \
+            for (int i = 0; i < N; i++) a[i] ^= e[i];                           \
+        }                                                                       \
+        for (int i = 0; i < N; i++) d[i] = a[i];                                \
+    }
+    if (n == 8) { ML_TABROWS_FIXED(8) return; }
+    if (n == 16) { ML_TABROWS_FIXED(16) return; }
+#undef ML_TABROWS_FIXED
     const uint64_t *src[8];
     for (size_t t = 0; t < nr; t++) {
         uint64_t x = idx[t];
