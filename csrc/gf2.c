@@ -843,7 +843,8 @@ static void back_substitute(ml_gf2_t *M, size_t rank, const size_t *piv, workspa
  * the 2 MiB threshold. Panel 16 or strips of 8 words were no faster. Passes clearing
  * fewer than ML_DENSE_ROWS rows with tables (or none) are not deferred: on the 64 x 64
  * and 90 x 90 cross boards (factor of [A | I], 4 and 16 MiB) deferring every pass
- * cost 40%; with the threshold they are as before. */
+ * cost 40%; with the threshold, 10%; and a panel after one without such a pass is not
+ * blocked at all (bookkeeping only: the passes are still counted). */
 #ifndef ML_PANEL
 #define ML_PANEL 8
 #endif
@@ -885,13 +886,15 @@ size_t ml_gf2_echelonize_blocked(ml_gf2_t *M, int full, size_t pivot_cols, size_
      * panel (up to 64 * panel pivot columns) at a time: the passes run on the panel's
      * words only and are recorded, then replayed on the words right of the panel strip
      * by strip (strip words), so the matrix is streamed once per panel, not per pass. */
+    int want = 1;   /* block this panel: the previous one had a dense pass (or first) */
     while (c < pivot_cols && r < m) {
         size_t cend = pivot_cols, wend = W;
         oplog_t *L = NULL;
+        int dense = 0;
         if (panel) {
             if (cend - c > 64 * panel) cend = c + 64 * panel;
             wend = (cend + 63) >> 6;
-            if (wend < W) {
+            if (want && wend < W) {
                 L = &log;
                 log.nops = log.used = 0;
             } else {
@@ -916,6 +919,7 @@ size_t ml_gf2_echelonize_blocked(ml_gf2_t *M, int full, size_t pivot_cols, size_
                 if (b) { rows[nr] = i; idx[nr] = b; nr++; }
             }
             int k = choose_k(kb, idx, nr);
+            dense |= k > 0 && nr >= dense_rows;
             if (L && (k == 0 || nr < dense_rows)) {
                 /* a light pass (banded matrices): deferring it would only cost calls
                  * per strip; bring the columns right of the panel up to date and apply
@@ -947,6 +951,7 @@ size_t ml_gf2_echelonize_blocked(ml_gf2_t *M, int full, size_t pivot_cols, size_
         if (ws.oom || log.oom) break;
         if (L && log.nops) replay(M, L, wend, W, strip, &ws, K);
         if (ws.oom) break;
+        want = dense;
     }
     int oom = ws.oom || log.oom;
     if (full && !oom) {

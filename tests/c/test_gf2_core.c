@@ -141,7 +141,7 @@ static void blocked_tests(void)
     const size_t ps[][2] = {{1, 1}, {1, 2}, {2, 1}, {2, 3}, {3, 2}, {4, 8}, {1, 16}, {3, 16}};
     for (size_t a = 0; a < sizeof ms / sizeof *ms; a++)
         for (size_t b = 0; b < sizeof ns / sizeof *ns; b++)
-            for (int kind = 0; kind < 5; kind++) {
+            for (int kind = 0; kind < 6; kind++) {
                 size_t m = ms[a], n = ns[b];
                 ml_gf2_t *A;
                 if (kind == 2 && m > 2 && n > 2) {            /* rank <= 3 */
@@ -155,6 +155,10 @@ static void blocked_tests(void)
                     for (size_t i = 0; i < m; i++)              /* unaligned passes */
                         for (size_t j = 5; j < n; j += 37)
                             if (ml_gf2_get(A, i, j)) ml_gf2_flip(A, i, j);
+                if (kind == 5)              /* light passes first, then dense ones */
+                    for (size_t i = 0; i < m; i++)
+                        for (size_t j = 0; j < n && j < 128; j++)
+                            if (ml_gf2_get(A, i, j) != (i == j)) ml_gf2_flip(A, i, j);
                 if (kind == 4)                                  /* repeated rows */
                     for (size_t i = m / 2; i < m; i++)
                         for (size_t j = 0; j < n; j++)
