@@ -8,8 +8,13 @@
  * pivots are found at consecutive columns and reduced among themselves, then the
  * rows below are cleared with lookups in up to eight tables of the 2^k combinations
  * of k pivot rows (k <= 8, each table entry one row XOR from an earlier entry, as
- * with a Gray code). The reduced form is then reached by back substitution in blocks
- * of up to 64 pivot rows from the bottom up, again with tables, touching only the
+ * with a Gray code). On matrices of 2 MiB or more this forward elimination is
+ * blocked: the passes of a panel of 512 pivot columns run on the panel's words only
+ * and are recorded, then replayed on the columns to the right 16 words at a time, so
+ * each strip stays in cache through the panel's passes instead of the whole matrix
+ * being streamed once per pass (passes that clear few rows, as on banded boards, are
+ * applied across the whole width at once). The reduced form is then reached by back substitution
+ * in blocks of up to 64 pivot rows from the bottom up, again with tables, touching only the
  * rows that have bits at the block's pivot columns (so banded boards stay cheap).
  * Each block chooses plain word XORs or tables by counting row XORs. Matrices
  * under 64 rows use plain elimination (measured crossover). ml_gf2_echelonize is the
@@ -76,6 +81,12 @@ size_t ml_gf2_echelonize(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv);
 /* The two algorithms behind it, for tests and measurements. */
 size_t ml_gf2_echelonize_naive(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv);
 size_t ml_gf2_echelonize_m4ri(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv);
+/* M4RI with the forward elimination blocked: `panel` words of pivot columns at a
+ * time, the columns right of the panel updated `strip` words at a time (panel = 0:
+ * unblocked); passes that clear fewer than dense_rows rows, or use no tables, are
+ * applied across the whole width at once. ml_gf2_echelonize_m4ri picks the sizes. */
+size_t ml_gf2_echelonize_blocked(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv,
+                                 size_t panel, size_t strip, size_t dense_rows);
 /* Rank of A (A unchanged); (size_t)-1 when out of memory. */
 size_t ml_gf2_rank(const ml_gf2_t *A);
 

@@ -205,6 +205,31 @@ def test_echelonize_methods(simd, method, shape):
         assert (E1 == _gf2.echelonize(a, True, method)[0]).all()    # RREF is unique
 
 
+@pytest.mark.parametrize("kind", ["dense", "deficient"])
+def test_echelonize_blocked_size(simd, kind):
+    """A matrix of >= 2 MiB takes the blocked forward elimination (panels of pivot
+    columns, the columns to the right updated strip by strip): same rank, pivots and
+    reduced form as the naive elimination, and its echelon form spans the same rows."""
+    rng = np.random.default_rng(11)
+    a = (rng.random((1100, 16500)) < 0.5).astype(np.uint8)
+    if kind == "deficient":
+        a[:, 3] = 0                              # a column without pivot: passes unaligned
+        a[:, 200:230] = 0
+        a[700:] = a[:400] ^ a[300:700]          # rank 700 + whatever the rest adds
+    for full in (False, True):
+        E, k, piv = _gf2.echelonize(a, full=full, method="m4ri")
+        En, kn, pn = _gf2.echelonize(a, full=full, method="naive")
+        assert k == kn and piv == pn
+        assert not E[k:].any()
+        if full:
+            assert (E == En).all()
+        else:
+            assert (_gf2.echelonize(E, True, "naive")[0] == _gf2.echelonize(En, True, "naive")[0]).all()
+    assert _gf2.rank(a) == kn
+    if kind == "deficient":
+        assert kn < 1100
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.integers(0, 80), st.integers(0, 80), st.integers(0, 2**32 - 1),
        st.sampled_from(KINDS))
@@ -403,9 +428,11 @@ def test_env_var_forces_path():
 
 
 # ---------------------------------------------------------------------------- the C core alone
-def test_c_core(tmp_path):
+@pytest.mark.parametrize("flags", [["-DML_CHUNK=2"], []])
+def test_c_core(tmp_path, flags):
     """tests/c/test_gf2_core.c: csrc/gf2.c against naive routines, every SIMD path,
-    with tiny table chunks (-DML_CHUNK=2) so the column-blocked loops run too."""
+    with tiny table chunks (-DML_CHUNK=2) so the column-blocked loops run too, and with
+    the default chunks so the blocked elimination's 8- and 16-word strip kernels run."""
     import shutil
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     cc = shutil.which("gcc") or shutil.which("cc")
@@ -413,7 +440,7 @@ def test_c_core(tmp_path):
     if cc is None or not os.path.exists(os.path.join(root, "csrc", "gf2.c")):
         pytest.skip("needs a C compiler and the source tree")
     exe = tmp_path / "test_gf2_core"
-    subprocess.run([cc, "-O1", "-DML_CHUNK=2", "-I", os.path.join(root, "csrc"), src,
+    subprocess.run([cc, "-O1", *flags, "-I", os.path.join(root, "csrc"), src,
                     os.path.join(root, "csrc", "gf2.c"), os.path.join(root, "csrc", "cpu.c"),
                     "-o", str(exe)], check=True)
     out = subprocess.run([str(exe)], capture_output=True, text=True)
