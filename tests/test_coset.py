@@ -146,6 +146,10 @@ def test_unbuilt_extension_objects_raise_instead_of_crashing():
         e.rank
     with pytest.raises(ValueError, match="not built"):
         e.solve(np.zeros((1, 0), np.uint8))
+    g0 = _chase.Gf2Residual.__new__(_chase.Gf2Residual)
+    for call in (lambda: g0.rank, g0.kernel, lambda: g0.solve_many(np.zeros((1, 0), np.uint8))):
+        with pytest.raises(ValueError, match="not built"):
+            call()
     with pytest.raises(ValueError):
         _chase.Gf2Residual(np.zeros((1, 0), np.uint64), 2**64 - 1)
     with pytest.raises(ValueError, match="packed matrix"):

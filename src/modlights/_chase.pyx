@@ -268,6 +268,7 @@ cdef class Gf2Residual:
 
     def solve_many(self, R):
         """(Z (k, cols) uint8, ok (k,) bool) for M z = r over the rows r of R (k, rows)."""
+        self._built()
         RR = np.ascontiguousarray(R, dtype=np.uint8)
         if RR.ndim != 2 or RR.shape[1] != self.rows:
             raise ValueError(f"right-hand sides must be (k, {self.rows})")
@@ -301,7 +302,12 @@ cdef class Gf2Residual:
             self._kernel = self._compute_kernel()
         return self._kernel
 
+    def _built(self):
+        if self._M is None:
+            raise ValueError("this Gf2Residual was not built: use Gf2Residual(M, cols)")
+
     def _compute_kernel(self):
+        self._built()
         cdef const uint64_t[::1] Mv = self._M
         cdef uint8_t *K = NULL
         cdef size_t null, rows = self.rows, cols = self.cols
