@@ -255,12 +255,7 @@ static void tabrows_portable(uint64_t *base, size_t stride, const size_t *rows,
         uint64_t x = idx[t];
         for (int g = 0; g < ntab; g++, x >>= k)
             src[g] = tab + ((size_t)g * 256 + (x & mask)) * ts;
-        uint64_t *d = base + rows[t] * stride;
-        for (size_t i = 0; i < n; i++) {
-            uint64_t a = d[i];
-            for (int g = 0; g < ntab; g++) a ^= src[g][i];
-            d[i] = a;
-        }
+        xorn_portable(base + rows[t] * stride, src, ntab, n);
     }
 }
 

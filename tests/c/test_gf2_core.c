@@ -24,6 +24,18 @@ static ml_gf2_t *randm(size_t m, size_t n, int percent)
             if ((int)(rnd() % 100) < percent) ml_gf2_flip(A, i, j);
     return A;
 }
+/* rank <= 3 (a product through 3 columns) when lowrank and m, n > 2, else random
+ * with the given density */
+static ml_gf2_t *randm_kind(size_t m, size_t n, int lowrank, int percent)
+{
+    if (lowrank && m > 2 && n > 2) {
+        ml_gf2_t *U = randm(m, 3, 50), *V = randm(3, n, 50);
+        ml_gf2_t *A = ml_gf2_mul(U, V);
+        ml_gf2_free(U); ml_gf2_free(V);
+        return A;
+    }
+    return randm(m, n, percent);
+}
 static ml_gf2_t *mul_naive(const ml_gf2_t *A, const ml_gf2_t *B)
 {
     ml_gf2_t *C = ml_gf2_new(A->nrows, B->ncols);
@@ -143,14 +155,7 @@ static void blocked_tests(void)
         for (size_t b = 0; b < sizeof ns / sizeof *ns; b++)
             for (int kind = 0; kind < 6; kind++) {
                 size_t m = ms[a], n = ns[b];
-                ml_gf2_t *A;
-                if (kind == 2 && m > 2 && n > 2) {            /* rank <= 3 */
-                    ml_gf2_t *U = randm(m, 3, 50), *V = randm(3, n, 50);
-                    A = ml_gf2_mul(U, V);
-                    ml_gf2_free(U); ml_gf2_free(V);
-                } else {
-                    A = randm(m, n, kind == 1 ? 3 : 50);
-                }
+                ml_gf2_t *A = randm_kind(m, n, kind == 2, kind == 1 ? 3 : 50);
                 if (kind == 3)                                  /* zero columns: */
                     for (size_t i = 0; i < m; i++)              /* unaligned passes */
                         for (size_t j = 5; j < n; j += 37)
@@ -186,14 +191,7 @@ int main(void)
             for (int b = 0; b < ns; b += 2)
                 for (int kind = 0; kind < 3; kind++) {
                     size_t m = sizes[a], n = sizes[b];
-                    ml_gf2_t *A;
-                    if (kind == 2 && m > 2 && n > 2) {        /* rank <= 3 */
-                        ml_gf2_t *U = randm(m, 3, 50), *V = randm(3, n, 50);
-                        A = ml_gf2_mul(U, V);
-                        ml_gf2_free(U); ml_gf2_free(V);
-                    } else {
-                        A = randm(m, n, kind == 0 ? 50 : 3);
-                    }
+                    ml_gf2_t *A = randm_kind(m, n, kind == 2, kind == 0 ? 50 : 3);
                     check_matrix(A);
                     ml_gf2_free(A);
                 }
