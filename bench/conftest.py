@@ -31,6 +31,15 @@ def flint_solve(benchmark, M, N, n):
     return rref_solution(np.array([[int(v) for v in row] for row in R.tolist()]), N, n)
 
 
+def bench_modlights(benchmark, board, call):
+    """Time call(Solver(board)) (a fresh Solver each round, so factoring is timed) and
+    record the engine that ran; returns call's result."""
+    import modlights as ml
+    out = benchmark(lambda: call(ml.Solver(board)))
+    benchmark.extra_info["engine"] = ml.Solver(board).engine
+    return out
+
+
 def check_grid(board, state, x):
     after = board.apply(state, np.asarray(x).reshape(board.shape))
     assert not (np.asarray(after) % board.states).any(), "state + A x != 0"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from conftest import check_dense, check_grid, flint_solve, galois_solve
+from conftest import bench_modlights, check_dense, check_grid, flint_solve, galois_solve
 
 RANK_N = [256, 512]
 CROSS_K = [16, 24]
@@ -23,8 +23,7 @@ def test_rank_dense(benchmark, rng, who, N):
     A = rng.integers(0, 2, size=(N, N), dtype=np.uint8)
     if who == "modlights":
         board = ml.Board.from_matrix(A, 2)
-        r = benchmark(lambda: ml.Solver(board).rank)
-        benchmark.extra_info["engine"] = ml.Solver(board).engine
+        r = bench_modlights(benchmark, board, lambda s: s.rank)
     elif who == "galois":
         galois = pytest.importorskip("galois")
         GA = galois.GF(2)(A)
@@ -44,8 +43,7 @@ def test_cross_factor_solve(benchmark, rng, who, k):
     board = ml.Board.grid(k, k, 2)
     state = board.random_state(rng=rng)
     if who == "modlights":
-        sol = benchmark(lambda: ml.Solver(board).solve(state, minimal=False))
-        benchmark.extra_info["engine"] = ml.Solver(board).engine
+        sol = bench_modlights(benchmark, board, lambda s: s.solve(state, minimal=False))
         check_grid(board, state, sol.taps)
         return
     A = board.matrix()
@@ -72,8 +70,7 @@ def test_solve_many_5x5(benchmark, rng, who):
     A = board.matrix()
     B = ((-states.reshape(MANY_K, -1).astype(np.int64)) % 2).T.astype(np.uint8)
     if who == "modlights":
-        xs = benchmark(lambda: ml.Solver(board).solve_many(states, minimal=False))
-        benchmark.extra_info["engine"] = ml.Solver(board).engine
+        xs = bench_modlights(benchmark, board, lambda s: s.solve_many(states, minimal=False))
         X = np.asarray(xs).reshape(MANY_K, -1).T
     elif who == "galois":
         galois = pytest.importorskip("galois")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from conftest import check_dense, check_grid, flint_solve, galois_solve
+from conftest import bench_modlights, check_dense, check_grid, flint_solve, galois_solve
 
 CROSS_K = [8, 16]
 DENSE_N = [200, 400]
@@ -24,8 +24,7 @@ def test_field_cross_factor_solve(benchmark, rng, who, p, k):
     board = ml.Board.grid(k, k, p)
     state = board.random_state(rng=rng)
     if who == "modlights":
-        sol = benchmark(lambda: ml.Solver(board).solve(state, minimal=False))
-        benchmark.extra_info["engine"] = ml.Solver(board).engine
+        sol = bench_modlights(benchmark, board, lambda s: s.solve(state, minimal=False))
         check_grid(board, state, sol.taps)
         return
     A = board.matrix()
@@ -50,8 +49,7 @@ def test_gf3_dense_factor_solve(benchmark, rng, who, N):
     if who == "modlights":
         board = ml.Board.from_matrix(A, 3)
         state = (-b) % 3
-        sol = benchmark(lambda: ml.Solver(board).solve(state, minimal=False))
-        benchmark.extra_info["engine"] = ml.Solver(board).engine
+        sol = bench_modlights(benchmark, board, lambda s: s.solve(state, minimal=False))
         X = np.asarray(sol.taps).reshape(-1, 1)
     elif who == "galois":
         galois = pytest.importorskip("galois")

@@ -1,7 +1,9 @@
 """The C coset search (csrc/coset.c) against plain NumPy enumeration."""
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
 
 import numpy as np
 import pytest
@@ -9,6 +11,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from modlights import _coset
+
+
+@contextlib.contextmanager
+def simd_env(simd):
+    """MODLIGHTS_SIMD=portable ("portable") or unset ("auto": the best path), restored
+    afterwards (the C search reads it on every call)."""
+    old = os.environ.get("MODLIGHTS_SIMD")
+    if simd == "portable":
+        os.environ["MODLIGHTS_SIMD"] = "portable"
+    else:
+        os.environ.pop("MODLIGHTS_SIMD", None)
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("MODLIGHTS_SIMD", None)
+        else:
+            os.environ["MODLIGHTS_SIMD"] = old
 
 
 def enumerate_coset(x0, H, orders, n):
@@ -44,15 +64,12 @@ def cosets(draw):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=cosets(), threads=st.sampled_from([1, 2, 3]))
 def test_coset_min_matches_enumeration(simd, case, threads):
-    import os
-    if simd == "portable":
-        os.environ["MODLIGHTS_SIMD"] = "portable"
-    else:
-        os.environ.pop("MODLIGHTS_SIMD", None)
     x0, H, orders, n = case
     X = enumerate_coset(x0, H, orders, n)
     lens = X.sum(axis=1)
-    best, length, examined, pruned, complete = _coset.coset_min(x0, H, orders, n, threads=threads)
+    with simd_env(simd):
+        best, length, examined, pruned, complete = _coset.coset_min(x0, H, orders, n,
+                                                                    threads=threads)
     assert complete
     assert length == lens.min() == int(best.astype(np.int64).sum())
     assert any(np.array_equal(best, x) for x in X[lens == length])
@@ -61,13 +78,9 @@ def test_coset_min_matches_enumeration(simd, case, threads):
 
 @pytest.mark.parametrize("simd", ["portable", "auto"])
 @pytest.mark.parametrize("threads", [1, 2])
-def test_gf2_chunked_search(threads, simd, monkeypatch):
+def test_gf2_chunked_search(threads, simd):
     """k > 18 takes the chunked multi-threaded path with the sub-cube bound; both the
     AVX2 walk (where the CPU has it) and the portable walk."""
-    if simd == "portable":
-        monkeypatch.setenv("MODLIGHTS_SIMD", "portable")
-    else:
-        monkeypatch.delenv("MODLIGHTS_SIMD", raising=False)
     rng = np.random.default_rng(3)
     k, r = 20, 90
     H = (rng.random((k, r)) < 0.15).astype(np.uint8)
@@ -82,7 +95,9 @@ def test_gf2_chunked_search(threads, simd, monkeypatch):
         lens = ((base[None, :] + C @ Hi[:12]) % 2).sum(axis=1)
         m = int(lens.min())
         best_len = m if best_len is None else min(best_len, m)
-    best, length, examined, pruned, complete = _coset.coset_min(x0, H, [2] * k, 2, threads=threads)
+    with simd_env(simd):
+        best, length, examined, pruned, complete = _coset.coset_min(x0, H, [2] * k, 2,
+                                                                    threads=threads)
     assert complete and length == best_len
     assert examined + pruned == 1 << k
 
@@ -167,16 +182,13 @@ def test_unbuilt_extension_objects_raise_instead_of_crashing():
 
 
 @pytest.mark.parametrize("simd", ["portable", "auto"])
-def test_gf2_wide_vectors_several_accumulator_blocks(simd, monkeypatch):
+def test_gf2_wide_vectors_several_accumulator_blocks(simd):
     """More than 31 AVX2 vectors (7936 taps): the walk counts in several blocks."""
-    if simd == "portable":
-        monkeypatch.setenv("MODLIGHTS_SIMD", "portable")
-    else:
-        monkeypatch.delenv("MODLIGHTS_SIMD", raising=False)
     rng = np.random.default_rng(11)
     k, r = 10, 9000
     H = rng.integers(0, 2, size=(k, r)).astype(np.uint8)
     x0 = rng.integers(0, 2, size=r).astype(np.uint8)
     X = enumerate_coset(x0, H, [2] * k, 2)
-    best, length, examined, pruned, complete = _coset.coset_min(x0, H, [2] * k, 2)
+    with simd_env(simd):
+        best, length, examined, pruned, complete = _coset.coset_min(x0, H, [2] * k, 2)
     assert complete and length == int(X.sum(axis=1).min()) == int(best.sum())

@@ -102,18 +102,27 @@ def _parse_pattern(text: str) -> Any:
         names = ", ".join(PATTERNS)
         raise _UserError(f"unknown pattern {text!r}: use one of {names}, "
                          "or offsets such as \"0,0;-1,0;1,0\"")
-    offsets = []
-    for part in re.split(r"[;\s]+", text.strip()):
-        if not part:
-            continue
-        m = re.fullmatch(r"\(?\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)?", part)
-        if not m:
-            raise _UserError(f"bad pattern offset {part!r} in {text!r}: offsets are "
-                             "\"dr,dc\" pairs separated by ';', e.g. \"0,0;-1,0;1,0\"")
-        offsets.append((int(m.group(1)), int(m.group(2))))
+    offsets = _int_pairs(text, True, lambda part: (
+        f"bad pattern offset {part!r} in {text!r}: offsets are "
+        "\"dr,dc\" pairs separated by ';', e.g. \"0,0;-1,0;1,0\""))
     if not offsets:
         raise _UserError(f"pattern {text!r} lists no offsets")
     return offsets
+
+
+def _int_pairs(text: str, signed: bool, bad: Any) -> list:
+    """Integer pairs "a,b;a,b" (optional parentheses, ';' or spaces between pairs);
+    bad(part) gives the message of the _UserError raised for a malformed pair."""
+    num = r"([+-]?\d+)" if signed else r"(\d+)"
+    pairs = []
+    for part in re.split(r"[;\s]+", text.strip()):
+        if not part:
+            continue
+        m = re.fullmatch(rf"\(?\s*{num}\s*,\s*{num}\s*\)?", part)
+        if not m:
+            raise _UserError(bad(part))
+        pairs.append((int(m.group(1)), int(m.group(2))))
+    return pairs
 
 
 def _parse_values(text: str, rows: int, cols: int, n: int, what: str) -> np.ndarray:
@@ -155,16 +164,9 @@ def _parse_values(text: str, rows: int, cols: int, n: int, what: str) -> np.ndar
 def _parse_mask(text: str, rows: int, cols: int, what: str) -> Any:
     """A 0/1 mask string (row-major) or positions "r,c;r,c" -> something Board.grid takes."""
     if "," in text:
-        positions = []
-        for part in re.split(r"[;\s]+", text.strip()):
-            if not part:
-                continue
-            m = re.fullmatch(r"\(?\s*(\d+)\s*,\s*(\d+)\s*\)?", part)
-            if not m:
-                raise _UserError(f"{what}: bad position {part!r}; positions are 0-based "
-                                 "\"row,col\" pairs separated by ';', e.g. \"0,0;2,1\"")
-            positions.append((int(m.group(1)), int(m.group(2))))
-        return positions
+        return _int_pairs(text, False, lambda part: (
+            f"{what}: bad position {part!r}; positions are 0-based "
+            "\"row,col\" pairs separated by ';', e.g. \"0,0;2,1\""))
     bits = re.sub(r"[\s/]+", "", text)
     if not re.fullmatch(r"[01]*", bits):
         raise _UserError(f"{what} must be a 0/1 mask such as \"010/111/010\" or positions "
