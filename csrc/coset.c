@@ -165,6 +165,13 @@ static int gf2_walk(gf2_job *J, uint64_t *cur, int64_t w, uint64_t inner)
 #define ML_HAVE_AVX2_WALK 1
 /* The same walk with every step done on 256-bit vectors: XOR the generator in and
  * recount the whole vector with a nibble-table popcount (no per-word popcount). */
+/* The sum of the four 64-bit lanes of v. */
+__attribute__((target("avx2"), always_inline))
+static inline int64_t hsum_epi64(__m256i v)
+{
+    __m128i h = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
+}
 /* cv[q] ^= b[q] for q < cnt (at most 31 vectors); returns the popcount of the new
  * cv[0..cnt) as four 64-bit lanes (nibble-table popcount, SAD). */
 __attribute__((target("avx2"), always_inline))
@@ -206,9 +213,7 @@ static int gf2_walk_avx2(gf2_job *J, uint64_t *cur, uint64_t inner)
                 acc64 = _mm256_add_epi64(acc64, xor_count(cv + q0, b + q0,
                                                           nv - q0 < 31 ? nv - q0 : 31));
         }
-        __m128i h = _mm_add_epi64(_mm256_castsi256_si128(acc64),
-                                  _mm256_extracti128_si256(acc64, 1));
-        int64_t w = _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
+        int64_t w = hsum_epi64(acc64);
         if (__builtin_expect(w < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed), 0))
             gf2_offer(J, cur, w);
         if (walk_tick(&J->sh, &pending))
@@ -536,8 +541,7 @@ static int zn_walk_avx2(zn_job *J, uint8_t *cur, uint32_t *dig, int8_t *dir)
             _mm256_store_si256(cv + q, v);
             acc = _mm256_add_epi64(acc, _mm256_sad_epu8(v, zero));
         }
-        __m128i h = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
-        int64_t len = _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
+        int64_t len = hsum_epi64(acc);
         if (len < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
             zn_offer(J, cur, len);
         if (walk_tick(&J->sh, &pending))
