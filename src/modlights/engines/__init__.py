@@ -1,0 +1,1 @@
+"""Engines: one module per engine, each answering solve, generators, det, inverse, pinv."""

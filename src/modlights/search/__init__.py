@@ -1,0 +1,1 @@
+"""Searches over solution sets: minimal solutions (coset walks, executors) and hardest boards."""
