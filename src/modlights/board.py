@@ -785,6 +785,24 @@ class Board:
         v = gen.integers(0, self._n, size=self.n_cells, dtype=np.uint8)
         return self.from_cell_vector(v)
 
+    # ------------------------------------------------------------------ pictures
+    def to_svg(self, state: Any = None, *, taps: Any = None, **options: Any) -> str:
+        """An SVG picture of the board in ``state`` (all 0 by default) with ``taps``
+        marked; options ``numbers``, ``tile``, ``title``. See :func:`modlights.render.to_svg`."""
+        from .render import to_svg
+        return to_svg(self, state, taps=taps, **options)
+
+    def to_png(self, state: Any = None, *, taps: Any = None, path: Any = None,
+               **options: Any) -> bytes | None:
+        """A PNG, one pixel a tile (needs Pillow: ``pip install "modlights[png]"``).
+        See :func:`modlights.render.to_png`."""
+        from .render import to_png
+        return to_png(self, state, taps=taps, path=path, **options)
+
+    def _repr_svg_(self) -> str | None:
+        from .render import repr_svg
+        return repr_svg(self)
+
     # ------------------------------------------------------------------ identity
     def _key(self) -> tuple:
         if self._kind == "graph":

@@ -87,6 +87,12 @@ class Solution:
             out.extend([pos] * cnt)
         return out
 
+    def _repr_svg_(self) -> str | None:
+        from .render import repr_svg
+        tag = "proven minimal" if self.proven_minimal else "not proven minimal"
+        return repr_svg(self._board, taps=self.taps,
+                        title=f"solution: {self.length} taps ({tag})")
+
     def __repr__(self) -> str:
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
         return f"Solution(length={self.length}, {tag})"
