@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from . import render
 from .board import Board
 from .game import Game, PlayScreen
 from .patterns import PATTERNS, pattern_name
@@ -294,9 +295,12 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
         s0 = board.random_state(rng=seed, solvable=True).astype(np.int64)
         state = board.coerce_state(s0 + board.coerce_target(target))
     state = board.coerce_state(state)
+    pictures = dict(svg=args.svg, png=args.png)
+    render.check_pictures(board, **pictures)        # before the work: size, Pillow
     solver = Solver(board, backend=args.backend)
     sol = solver.solve(state, target, minimal=not args.no_minimal, budget=budget)
     taps = np.asarray(sol.taps)
+    written = render.write_pictures(board, state, taps, **pictures)
     if args.json:
         doc = _board_json(board)
         doc.update({
@@ -347,6 +351,8 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
     else:
         p(f"minimal: not proved (best found within the search budget; "
           f"{solver.kernel_size} solutions exist; raise --budget to search more)")
+    for path in written:
+        p(f"picture: {path}")
     return EXIT_OK
 
 
@@ -846,6 +852,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "marked not proved minimal")
     g.add_argument("--no-minimal", action="store_true",
                    help="print any solution, skip the search for the fewest taps")
+    g = ps.add_argument_group("pictures")
+    g.add_argument("--svg", metavar="FILE", help="write an SVG picture of the state with "
+                   "the solution's taps marked (boards up to 200x200 tiles)")
+    g.add_argument("--png", metavar="FILE", help="write a PNG, one pixel a tile: the state, "
+                   "and the tap counts beside it (needs Pillow: pip install \"modlights[png]\")")
     ps.set_defaults(func=_cmd_solve)
 
     pi = sub.add_parser("info", help="rank, kernel, invertibility of a board's tap matrix",
