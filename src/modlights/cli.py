@@ -79,6 +79,10 @@ examples:
 """
 
 
+#: With --svg / --png, boards of more tiles than this are not printed as text grids.
+_PRINT_TILES_WITH_PICTURE = 10_000
+
+
 class _UserError(ValueError):
     """Bad command-line input (reported like any ValueError: exit 2)."""
 
@@ -292,8 +296,10 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
     else:
         seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
         # A state solvable to all zeros, shifted by the target, is solvable to the target.
-        s0 = board.random_state(rng=seed, solvable=True).astype(np.int64)
-        state = board.coerce_state(s0 + board.coerce_target(target))
+        s0 = board.random_state(rng=seed, solvable=True)
+        if not (isinstance(target, int) and target == 0):   # int64 only when shifted
+            s0 = s0.astype(np.int64) + board.coerce_target(target)
+        state = board.coerce_state(s0)
     state = board.coerce_state(state)
     pictures = dict(svg=args.svg, png=args.png)
     render.check_pictures(board, **pictures)        # before the work: size, Pillow
@@ -317,6 +323,10 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
         print(json.dumps(doc), file=out)
         return EXIT_OK
     p = lambda *a: print(*a, file=out)  # noqa: E731
+    if written and rows * cols > _PRINT_TILES_WITH_PICTURE:     # the picture shows them
+        grid = lambda v: [f"  (not printed: {rows * cols} tiles; see {', '.join(written)})"]  # noqa: E731
+    else:
+        grid = lambda v: _format_grid(board, v)  # noqa: E731
     head = _describe(board)
     if isinstance(target, int):
         head += f", target {target}" + (" (all off)" if target == 0 else "")
@@ -329,16 +339,16 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
         p(_LEGEND)
     p()
     p("state:")
-    for line in _format_grid(board, state):
+    for line in grid(state):
         p(line)
     if not isinstance(target, int):
         p()
         p("target:")
-        for line in _format_grid(board, board.coerce_target(target)):
+        for line in grid(board.coerce_target(target)):
             p(line)
     p()
     p("taps (times to tap each tile):")
-    for line in _format_grid(board, taps):
+    for line in grid(taps):
         p(line)
     p()
     p(f"taps: {sol.length}")
@@ -852,7 +862,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "marked not proved minimal")
     g.add_argument("--no-minimal", action="store_true",
                    help="print any solution, skip the search for the fewest taps")
-    g = ps.add_argument_group("pictures")
+    g = ps.add_argument_group("pictures", "with a picture, the grids of boards of more "
+                              "than 10000 tiles are not printed as text")
     g.add_argument("--svg", metavar="FILE", help="write an SVG picture of the state with "
                    "the solution's taps marked (boards up to 200x200 tiles)")
     g.add_argument("--png", metavar="FILE", help="write a PNG, one pixel a tile: the state, "
