@@ -21,10 +21,12 @@ PNG (:func:`to_png`, needs Pillow: ``pip install "modlights[png]"``)
     (mode "P", one byte a pixel: a 10000 x 10000 board is a 100 MB array before
     compression; stored at 1, 2, 4 or 8 bits a pixel, the fewest that hold the
     palette). Pixel value = state, coloured by the same palette as the SVG; holes
-    are index n (the first after the states), transparent. With ``taps=`` the picture has a second panel to the right
-    of the state, one transparent tile apart, with the same layout: pixel value = tap
-    count (0, white, where a tile is not tapped), so both stay exact at one pixel a
-    tile. Locks are not shown in PNGs. Graph boards use the grid layout of the SVG.
+    are index n (the first after the states) in the SVG's background colour (not
+    transparent: viewers would show white, the colour of state 0). With ``taps=``
+    the picture has a second panel to the right of the state, one background tile
+    apart, with the same layout: pixel value = tap count (0, white, where a tile is
+    not tapped), so both stay exact at one pixel a tile. Locks are not shown in
+    PNGs. Graph boards use the grid layout of the SVG.
 
 Palette (:func:`palette`)
     State 0 is white (solved). Up to 8 states, hand-picked colours (the Okabe-Ito
@@ -413,7 +415,7 @@ def _panel_shape(board: Board) -> tuple[int, int]:
 def _fill_panel(out: np.ndarray, board: Board, values: np.ndarray | None) -> None:
     """Write checked values (None: all 0) into ``out``, one panel: board-shaped uint8
     for grids, a flat vector (cells or taps) laid out row by row for graph boards;
-    index n (transparent) at holes and at the unused places of a graph layout."""
+    index n (background) at holes and at the unused places of a graph layout."""
     n = board.states
     if board.is_grid:
         out[...] = 0 if values is None else values
@@ -446,7 +448,7 @@ def to_png(board: Board, state: Any = None, *, taps: Any = None, path: Any = Non
         Board-shaped states (reduced mod n); all 0 (white) by default.
     taps : array_like, optional
         Tap counts as in :func:`to_svg`: drawn as a second panel to the right of the
-        state, one transparent tile apart, pixel value = count (white = not tapped).
+        state, one background tile apart, pixel value = count (white = not tapped).
     path : str or path-like, optional
         Write the PNG there and return None; by default the PNG bytes are returned.
     scale : int
@@ -491,8 +493,7 @@ def to_png(board: Board, state: Any = None, *, taps: Any = None, path: Any = Non
     pal[:n] = _hex_to_rgb(palette(n))
     pal[n] = _hex_to_rgb([BACKGROUND])[0]
     img.putpalette(pal.tobytes())
-    options = dict(format="PNG", transparency=n, bits=bits,
-                   compress_level=PNG_COMPRESS_LEVEL)
+    options = dict(format="PNG", bits=bits, compress_level=PNG_COMPRESS_LEVEL)
     if path is not None:
         img.save(path, **options)
         return None
