@@ -88,20 +88,27 @@ class Picture:
         self.taps = {}
         for g in self.root.iter(SVG + "g"):
             if g.get("class") == "lock":
-                x, y = map(float, g.get("transform").split("(")[1].split(")")[0].split(","))
-                self.locks.add(self.place(x, y))
-                assert g.find(SVG + "title") is not None
+                use = g.find(SVG + "use")
+                assert use.get("href") == "#padlock" and g.find(SVG + "title") is not None
+                self.locks.add(self.place(float(use.get("x")), float(use.get("y"))))
             if g.get("class") == "tap":
-                ring = g.find(SVG + "circle")
-                pos = self.place(float(ring.get("cx")), float(ring.get("cy")), taps=True)
+                ring = g.find(SVG + "use")
+                assert ring.get("href") == "#ring"
+                pos = self.place(float(ring.get("x")), float(ring.get("y")), taps=True)
                 label = [t.text for t in g.iter(SVG + "text") if t.get("class") == "count"]
                 assert pos not in self.taps
                 self.taps[pos] = int(label[0]) if label else 1
         self.numbers = {}
-        for t in self.root.iter(SVG + "text"):
-            if t.get("class") == "value":
-                pos = self.place(float(t.get("x")), float(t.get("y")))
-                self.numbers[pos] = (int(t.text), t.get("fill"))
+        for g in self.root.iter(SVG + "g"):
+            if g.get("class") == "values":
+                for t in g.iter(SVG + "text"):
+                    pos = self.place(float(t.get("x")), float(t.get("y")))
+                    assert pos not in self.numbers
+                    self.numbers[pos] = (int(t.text), g.get("fill"))
+        assert len(self.numbers) == sum(t.get("class") == "value"
+                                        for t in self.root.iter(SVG + "text"))
+        ids = {e.get("id") for e in self.root.iter() if e.get("id")}
+        assert {u.get("href")[1:] for u in self.root.iter(SVG + "use")} <= ids
 
     def place(self, x: float, y: float, taps: bool = False):
         c = int((x - self.pad) // self.tile)
@@ -176,7 +183,7 @@ def test_palette_colours_are_far_apart():
 
 
 def test_palette_bad_n():
-    for bad in (1, 256, 2.0, True):
+    for bad in (1, 256, 2.0, True, [3]):
         with pytest.raises(ValueError):
             render.palette(bad)
 
@@ -298,7 +305,7 @@ def test_repr_svg_of_every_object():
     g.tap(b.taps[0])
     pic = Picture(g._repr_svg_(), b)
     assert all(pic.tiles[pos] == g.state[pos] for pos in b.cells)
-    assert "1 taps used, unsolved" in pic.root.get("aria-label")
+    assert "1 tap used, unsolved" in pic.root.get("aria-label")
     assert "hinted" not in pic.root.get("aria-label")
     while not g.solved:
         g.hint()

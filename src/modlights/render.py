@@ -44,6 +44,7 @@ from __future__ import annotations
 import functools
 import io
 import math
+from numbers import Real
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -121,7 +122,6 @@ def _farthest_colours() -> tuple[str, ...]:
     return tuple(_rgb_to_hex(cand[chosen]))
 
 
-@functools.lru_cache(maxsize=None)
 def palette(n: int) -> tuple[str, ...]:
     """The n colours ('#rrggbb') of states 0..n-1; state 0 is white.
 
@@ -136,7 +136,11 @@ def palette(n: int) -> tuple[str, ...]:
         ``palette(n)[s]`` is the fill of a tile in state s (see the module docstring
         for how the colours are chosen).
     """
-    n = _check_states(n)
+    return _palette(_check_states(n))
+
+
+@functools.lru_cache(maxsize=None)
+def _palette(n: int) -> tuple[str, ...]:
     if n - 1 <= len(_HAND):
         return ("#ffffff",) + _HAND[:n - 1]
     colours = _farthest_colours()[:n - 1]
@@ -243,34 +247,33 @@ def _fmt(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".")
 
 
-def _padlock(x: float, y: float, size: float, colour: str) -> str:
-    """A padlock glyph in the size x size box at (x, y)."""
-    s = size / 12
-    return (f'<g class="lock" transform="translate({_fmt(x)},{_fmt(y)}) scale({_fmt(s)})">'
-            f'<title>locked: changed by taps, cannot be tapped</title>'
-            f'<path d="M3.5 6V4.2a2.5 2.5 0 0 1 5 0V6" fill="none" stroke="{colour}" '
-            f'stroke-width="1.6"/><rect x="1.5" y="5.5" width="9" height="6.5" rx="1.2" '
-            f'fill="{colour}"/></g>')
+def _defs(tile: float) -> str:
+    """The shapes every picture reuses (``<use href="#...">``), sized for ``tile``:
+    the tap ring (a white halo under a dark ring: visible on every fill), the count
+    badge and the padlock (drawn in ``currentColor``)."""
+    r, w = 0.36 * tile, max(1.0, 0.07 * tile)
+    k = 0.3 * tile / 12                                  # the padlock is 12 units high
+    return (f'<defs>'
+            f'<g id="ring"><circle r="{_fmt(r)}" fill="none" stroke="#ffffff" '
+            f'stroke-width="{_fmt(2.4 * w)}"/><circle r="{_fmt(r)}" fill="none" '
+            f'stroke="{INK}" stroke-width="{_fmt(w)}"/></g>'
+            f'<circle id="badge" r="{_fmt(0.2 * tile)}" fill="{INK}" stroke="#ffffff" '
+            f'stroke-width="{_fmt(0.4 * w)}"/>'
+            f'<g id="padlock" transform="scale({_fmt(k)})"><path d="M3.5 6V4.2a2.5 2.5 0 0 1 '
+            f'5 0V6" fill="none" stroke="currentColor" stroke-width="1.6"/><rect x="1.5" '
+            f'y="5.5" width="9" height="6.5" rx="1.2" fill="currentColor"/></g>'
+            f'</defs>')
 
 
 def _tap_mark(cx: float, cy: float, tile: float, count: int, label: str) -> str:
-    """A ring over a tapped tile (a white halo under a dark ring: visible on every
-    fill) and, for more than one tap, a badge with the count."""
-    r, w = 0.36 * tile, max(1.0, 0.07 * tile)
-    parts = [f'<g class="tap"><title>{escape(label)}: tap {count} '
-             f'time{"s" * (count != 1)}</title>',
-             f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(r)}" fill="none" '
-             f'stroke="#ffffff" stroke-width="{_fmt(2.4 * w)}"/>',
-             f'<circle cx="{_fmt(cx)}" cy="{_fmt(cy)}" r="{_fmt(r)}" fill="none" '
-             f'stroke="{INK}" stroke-width="{_fmt(w)}"/>']
+    """A ring over a tapped tile and, for more than one tap, a badge with the count."""
+    mark = (f'<g class="tap"><title>{escape(label)}: tap {count} time{"s" * (count != 1)}'
+            f'</title><use href="#ring" x="{_fmt(cx)}" y="{_fmt(cy)}"/>')
     if count > 1:
-        bx, by, br = cx + 0.3 * tile, cy + 0.3 * tile, 0.2 * tile
-        parts.append(f'<circle cx="{_fmt(bx)}" cy="{_fmt(by)}" r="{_fmt(br)}" fill="{INK}" '
-                     f'stroke="#ffffff" stroke-width="{_fmt(0.4 * w)}"/>')
-        parts.append(f'<text class="count" x="{_fmt(bx)}" y="{_fmt(by + 0.1 * tile)}" '
-                     f'font-size="{_fmt(0.27 * tile)}" fill="#ffffff">{count}</text>')
-    parts.append("</g>")
-    return "".join(parts)
+        bx, by = _fmt(cx + 0.3 * tile), cy + 0.3 * tile
+        mark += (f'<use href="#badge" x="{bx}" y="{_fmt(by)}"/>'
+                 f'<text class="count" x="{bx}" y="{_fmt(by + 0.1 * tile)}">{count}</text>')
+    return mark + "</g>"
 
 
 def _default_tile(board: Board) -> float:
@@ -317,29 +320,31 @@ def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool =
     t = _taps(board, taps)
     if tile is None:
         tile = _default_tile(board)
-    elif isinstance(tile, bool) or not isinstance(tile, (int, float)) \
+    elif isinstance(tile, (bool, np.bool_)) or not isinstance(tile, Real) \
             or not 4 <= tile <= 400:
         raise ValueError(f"tile must be a size in px from 4 to 400, got {tile!r}")
     tile = float(tile)
     colours = palette(board.states)
+    inks = [text_colour(c) for c in colours]
     label = title if title is not None else _describe(board, t)
     pad, gap = 0.25 * tile, max(1.0, 0.08 * tile)
-    body: list[str] = []
+    side, rx = _fmt(tile - gap), _fmt(0.12 * tile)
+    tiles: list[str] = []
+    values: dict[str, list[str]] = {"#000000": [], "#ffffff": []}    # grouped by ink
+    marks: list[str] = []
+    font = (0.42 if board.states <= 100 else 0.32) * tile     # three digits fit too
+    value_dy = 0.35 * font                              # baseline of a centred digit
 
     def square(x: float, y: float, value: int, locked: bool) -> None:
-        fill = colours[value]
-        side = tile - gap
-        body.append(f'<rect class="tile" x="{_fmt(x + gap / 2)}" y="{_fmt(y + gap / 2)}" '
-                    f'width="{_fmt(side)}" height="{_fmt(side)}" rx="{_fmt(0.12 * tile)}" '
-                    f'fill="{fill}"/>')
+        tiles.append(f'<rect class="tile" x="{_fmt(x + gap / 2)}" y="{_fmt(y + gap / 2)}" '
+                     f'width="{side}" height="{side}" rx="{rx}" fill="{colours[value]}"/>')
         if numbers:
-            size = 0.42 * tile if value < 100 else 0.32 * tile
-            body.append(f'<text class="value" x="{_fmt(x + tile / 2)}" '
-                        f'y="{_fmt(y + tile / 2 + 0.35 * size)}" font-size="{_fmt(size)}" '
-                        f'fill="{text_colour(fill)}">{value}</text>')
+            values[inks[value]].append(f'<text class="value" x="{_fmt(x + tile / 2)}" '
+                                       f'y="{_fmt(y + tile / 2 + value_dy)}">{value}</text>')
         if locked:
-            body.append(_padlock(x + 0.62 * tile, y + 0.08 * tile, 0.3 * tile,
-                                 text_colour(fill)))
+            marks.append(f'<g class="lock" color="{inks[value]}"><title>locked: changed by '
+                         f'taps, cannot be tapped</title><use href="#padlock" '
+                         f'x="{_fmt(x + 0.62 * tile)}" y="{_fmt(y + 0.08 * tile)}"/></g>')
 
     if board.is_grid:
         rows, cols = board.shape
@@ -348,8 +353,8 @@ def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool =
             square(pad + c * tile, pad + r * tile, int(s[r, c]), bool(locked[r, c]))
         if t is not None:
             for r, c in zip(*np.nonzero(t)):
-                body.append(_tap_mark(pad + (c + 0.5) * tile, pad + (r + 0.5) * tile, tile,
-                                      int(t[r, c]), f"tile ({r}, {c})"))
+                marks.append(_tap_mark(pad + (c + 0.5) * tile, pad + (r + 0.5) * tile, tile,
+                                       int(t[r, c]), f"tile ({r}, {c})"))
         height = rows * tile
     else:
         cols = _graph_cols(board)
@@ -358,28 +363,34 @@ def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool =
         height = math.ceil(board.n_cells / cols) * tile
         if t is not None:
             top = height + tile                  # one row of space, with the label
-            body.append(f'<text class="label" x="{_fmt(pad)}" y="{_fmt(pad + top - 0.3 * tile)}" '
-                        f'text-anchor="start" font-size="{_fmt(0.5 * tile)}" fill="#ffffff">'
-                        f'taps</text>')
+            tiles.append(f'<text class="label" x="{_fmt(pad)}" y="{_fmt(pad + top - 0.3 * tile)}" '
+                         f'text-anchor="start" font-size="{_fmt(0.5 * tile)}" fill="#ffffff">'
+                         f'taps</text>')
             for j in range(board.n_taps):
                 x, y = pad + j % cols * tile, pad + top + j // cols * tile
-                body.append(f'<circle class="tap-slot" cx="{_fmt(x + tile / 2)}" '
-                            f'cy="{_fmt(y + tile / 2)}" r="{_fmt(0.18 * tile)}" '
-                            f'fill="#ffffff" stroke="{INK}" stroke-width="1"/>')
+                tiles.append(f'<circle class="tap-slot" cx="{_fmt(x + tile / 2)}" '
+                             f'cy="{_fmt(y + tile / 2)}" r="{_fmt(0.18 * tile)}" '
+                             f'fill="#ffffff" stroke="{INK}" stroke-width="1"/>')
                 if t[j]:
-                    body.append(_tap_mark(x + tile / 2, y + tile / 2, tile, int(t[j]),
-                                          f"tap {j}"))
+                    marks.append(_tap_mark(x + tile / 2, y + tile / 2, tile, int(t[j]),
+                                           f"tap {j}"))
             height = top + math.ceil(board.n_taps / cols) * tile
     width, height = cols * tile + 2 * pad, height + 2 * pad
     w, h = _fmt(width), _fmt(height)
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" '
-            f'height="{h}" role="img" aria-label={quoteattr(label)}>\n'
-            f'<title>{escape(label)}</title>\n'
-            f'<rect class="background" width="{w}" height="{h}" rx="{_fmt(pad)}" '
-            f'fill="{BACKGROUND}"/>\n'
-            f'<g font-family="DejaVu Sans, Arial, sans-serif" text-anchor="middle" '
-            f'font-weight="bold" stroke-linejoin="round">\n')
-    return head + "\n".join(body) + "\n</g>\n</svg>\n"
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" '
+             f'height="{h}" role="img" aria-label={quoteattr(label)}>',
+             f'<title>{escape(label)}</title>', _defs(tile),
+             f'<rect class="background" width="{w}" height="{h}" rx="{_fmt(pad)}" '
+             f'fill="{BACKGROUND}"/>',
+             f'<g font-family="DejaVu Sans, Arial, sans-serif" text-anchor="middle" '
+             f'font-weight="bold">', *tiles]
+    for ink, texts in values.items():
+        if texts:
+            parts += [f'<g class="values" font-size="{_fmt(font)}" fill="{ink}">',
+                      *texts, '</g>']
+    parts += [f'<g class="marks" font-size="{_fmt(0.27 * tile)}" fill="#ffffff">', *marks,
+              '</g>', '</g>', '</svg>', '']
+    return "\n".join(parts)
 
 
 def repr_svg(board: Board, state: Any = None, taps: Any = None,
