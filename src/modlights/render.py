@@ -247,19 +247,28 @@ def _fmt(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".")
 
 
+def _ids(tile: float) -> tuple[str, str, str]:
+    """Element ids of the ring, badge and padlock of pictures of this tile size.
+    Notebooks put many SVGs in one HTML page, where ids are global: these depend on
+    the tile size alone, so where two pictures share an id they share the shape."""
+    k = _fmt(tile).replace(".", "_")
+    return f"modlights-ring-{k}", f"modlights-badge-{k}", f"modlights-padlock-{k}"
+
+
 def _defs(tile: float) -> str:
     """The shapes every picture reuses (``<use href="#...">``), sized for ``tile``:
     the tap ring (a white halo under a dark ring: visible on every fill), the count
     badge and the padlock (drawn in ``currentColor``)."""
+    ring, badge, padlock = _ids(tile)
     r, w = 0.36 * tile, max(1.0, 0.07 * tile)
     k = 0.3 * tile / 12                                  # the padlock is 12 units high
     return (f'<defs>'
-            f'<g id="ring"><circle r="{_fmt(r)}" fill="none" stroke="#ffffff" '
+            f'<g id="{ring}"><circle r="{_fmt(r)}" fill="none" stroke="#ffffff" '
             f'stroke-width="{_fmt(2.4 * w)}"/><circle r="{_fmt(r)}" fill="none" '
             f'stroke="{INK}" stroke-width="{_fmt(w)}"/></g>'
-            f'<circle id="badge" r="{_fmt(0.2 * tile)}" fill="{INK}" stroke="#ffffff" '
+            f'<circle id="{badge}" r="{_fmt(0.2 * tile)}" fill="{INK}" stroke="#ffffff" '
             f'stroke-width="{_fmt(0.4 * w)}"/>'
-            f'<g id="padlock" transform="scale({_fmt(k)})"><path d="M3.5 6V4.2a2.5 2.5 0 0 1 '
+            f'<g id="{padlock}" transform="scale({_fmt(k)})"><path d="M3.5 6V4.2a2.5 2.5 0 0 1 '
             f'5 0V6" fill="none" stroke="currentColor" stroke-width="1.6"/><rect x="1.5" '
             f'y="5.5" width="9" height="6.5" rx="1.2" fill="currentColor"/></g>'
             f'</defs>')
@@ -267,11 +276,12 @@ def _defs(tile: float) -> str:
 
 def _tap_mark(cx: float, cy: float, tile: float, count: int, label: str) -> str:
     """A ring over a tapped tile and, for more than one tap, a badge with the count."""
+    ring, badge, _ = _ids(tile)
     mark = (f'<g class="tap"><title>{escape(label)}: tap {count} time{"s" * (count != 1)}'
-            f'</title><use href="#ring" x="{_fmt(cx)}" y="{_fmt(cy)}"/>')
+            f'</title><use href="#{ring}" x="{_fmt(cx)}" y="{_fmt(cy)}"/>')
     if count > 1:
         bx, by = _fmt(cx + 0.3 * tile), cy + 0.3 * tile
-        mark += (f'<use href="#badge" x="{bx}" y="{_fmt(by)}"/>'
+        mark += (f'<use href="#{badge}" x="{bx}" y="{_fmt(by)}"/>'
                  f'<text class="count" x="{bx}" y="{_fmt(by + 0.1 * tile)}">{count}</text>')
     return mark + "</g>"
 
@@ -332,6 +342,7 @@ def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool =
     tiles: list[str] = []
     values: dict[str, list[str]] = {"#000000": [], "#ffffff": []}    # grouped by ink
     marks: list[str] = []
+    padlock = _ids(tile)[2]
     font = (0.42 if board.states <= 100 else 0.32) * tile     # three digits fit too
     value_dy = 0.35 * font                              # baseline of a centred digit
 
@@ -343,7 +354,7 @@ def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool =
                                        f'y="{_fmt(y + tile / 2 + value_dy)}">{value}</text>')
         if locked:
             marks.append(f'<g class="lock" color="{inks[value]}"><title>locked: changed by '
-                         f'taps, cannot be tapped</title><use href="#padlock" '
+                         f'taps, cannot be tapped</title><use href="#{padlock}" '
                          f'x="{_fmt(x + 0.62 * tile)}" y="{_fmt(y + 0.08 * tile)}"/></g>')
 
     if board.is_grid:
