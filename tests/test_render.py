@@ -23,7 +23,8 @@ try:
     from PIL import Image
 except ImportError:                       # the SVG tests still run
     Image = None
-needs_pillow = pytest.mark.skipif(Image is None, reason='needs Pillow: pip install "modlights[png]"')
+needs_pillow = pytest.mark.skipif(Image is None,
+                                  reason='needs Pillow: pip install "modlights[png]"')
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -281,6 +282,8 @@ def test_svg_bad_input():
         b.to_svg(taps=np.eye(3, dtype=int))
     with pytest.raises(ValueError, match="tile"):
         b.to_svg(tile=0)
+    with pytest.raises(ValueError, match="title"):
+        b.to_svg(title=5)
     with pytest.raises(ValueError, match="Board"):
         render.to_svg("5x5")
 
@@ -338,7 +341,8 @@ def check_png(board, state, taps, scale=1):
     n = board.states
     assert img.mode == "P" and "transparency" not in img.info
     pal = np.array(img.getpalette()[:3 * (n + 1)]).reshape(-1, 3)
-    want = [[int(c[i:i + 2], 16) for i in (1, 3, 5)] for c in render.palette(n) + (render.BACKGROUND,)]
+    want = [[int(c[i:i + 2], 16) for i in (1, 3, 5)]
+            for c in render.palette(n) + (render.BACKGROUND,)]
     assert pal.tolist() == want
     px = px[::scale, ::scale]
     s = np.asarray(state) % n

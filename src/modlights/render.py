@@ -53,7 +53,8 @@ import numpy as np
 from .board import Board, _check_states, _in_range
 
 __all__ = ["to_svg", "to_png", "palette", "text_colour", "oklab", "min_distance",
-           "repr_svg", "check_svg_size", "check_pictures", "write_pictures", "MAX_SVG_TILES", "BACKGROUND"]
+           "repr_svg", "check_svg_size", "check_pictures", "write_pictures",
+           "MAX_SVG_TILES", "BACKGROUND"]
 
 #: Largest board (tiles of a grid, cells + taps of a graph board) drawn as SVG.
 MAX_SVG_TILES = 40_000
@@ -61,7 +62,7 @@ MAX_SVG_TILES = 40_000
 MAX_PNG_PIXELS = 1 << 28
 #: The board's background: the colour between tiles and where holes are.
 BACKGROUND = "#363c44"
-#: Colour of the tile outlines, the tap rings and the count badges.
+#: Colour of the tap rings and the count badges.
 INK = "#1b1f24"
 #: zlib level of PNGs: 1 is ~10x faster than Pillow's default 6 for ~40 % more bytes
 #: (a 10000 x 10000 solution: seconds, not a minute).
@@ -87,15 +88,19 @@ def _rgb_to_hex(rgb: np.ndarray) -> list[str]:
     return ["#%02x%02x%02x" % tuple(int(v) for v in row) for row in np.rint(rgb)]
 
 
+def _linear(rgb: np.ndarray) -> np.ndarray:
+    """sRGB values 0..255 -> linear light 0..1 (the sRGB transfer function undone)."""
+    c = rgb / 255.0
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
 def oklab(colours: Any) -> np.ndarray:
     """OKLab coordinates (L, a, b), each times 100, of '#rrggbb' colours or of a
     (k, 3) array of sRGB values 0..255 (Björn Ottosson's OKLab, 2020). Euclidean
     distances in it are perceptual differences: about 2 is just noticeable."""
     rgb = np.asarray(colours, dtype=float) if not isinstance(colours[0], str) \
         else _hex_to_rgb(colours)
-    c = rgb / 255.0
-    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    lms = lin @ np.array([[0.4122214708, 0.5363325363, 0.0514459929],
+    lms = _linear(rgb) @ np.array([[0.4122214708, 0.5363325363, 0.0514459929],
                           [0.2119034982, 0.6806995451, 0.1073969566],
                           [0.0883024619, 0.2817188376, 0.6299787005]]).T
     lab = np.cbrt(lms) @ np.array([[0.2104542553, 0.7936177850, -0.0040720468],
@@ -165,9 +170,8 @@ def min_distance(n: int) -> float:
 
 
 def _luminance(colour: str) -> float:
-    c = _hex_to_rgb([colour])[0] / 255.0
-    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    return float(lin @ np.array([0.2126, 0.7152, 0.0722]))
+    """WCAG relative luminance of '#rrggbb'."""
+    return float(_linear(_hex_to_rgb([colour])[0]) @ np.array([0.2126, 0.7152, 0.0722]))
 
 
 def text_colour(fill: str) -> str:
@@ -334,6 +338,8 @@ def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool =
             or not 4 <= tile <= 400:
         raise ValueError(f"tile must be a size in px from 4 to 400, got {tile!r}")
     tile = float(tile)
+    if title is not None and not isinstance(title, str):
+        raise ValueError(f"title must be a str, got {type(title).__name__}")
     colours = palette(board.states)
     inks = [text_colour(c) for c in colours]
     label = title if title is not None else _describe(board, t)
