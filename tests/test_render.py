@@ -444,3 +444,15 @@ def test_cli_picture_errors(tmp_path, capsys, monkeypatch):
     rc = main(["solve", "--grid", "3x3", "--seed", "1", "--png", str(tmp_path / "x.png")])
     err = capsys.readouterr().err
     assert rc == 2 and 'pip install "modlights[png]"' in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_large_boards_leave_the_grids_to_the_picture(tmp_path, capsys):
+    svg = tmp_path / "b.svg"
+    base = ["solve", "--seed", "2", "--no-minimal", "--svg", str(svg)]
+    assert main(base + ["--grid", "101x100"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("(not printed: 10100 tiles; see") == 2 and f"picture: {svg}" in out
+    assert len(Picture(svg.read_text(), ml.Board.grid(101, 100)).tiles) == 10100
+    assert main(base + ["--grid", "100x100"]) == 0
+    out = capsys.readouterr().out
+    assert "not printed" not in out and len(out.splitlines()) > 200
