@@ -786,18 +786,19 @@ class Board:
         return self.from_cell_vector(v)
 
     # ------------------------------------------------------------------ pictures
-    def to_svg(self, state: Any = None, *, taps: Any = None, **options: Any) -> str:
+    def to_svg(self, state: Any = None, *, taps: Any = None, numbers: bool = False,
+               tile: float | None = None, title: str | None = None) -> str:
         """An SVG picture of the board in ``state`` (all 0 by default) with ``taps``
-        marked; options ``numbers``, ``tile``, ``title``. See :func:`modlights.render.to_svg`."""
+        marked, numbers on the tiles when asked. See :func:`modlights.render.to_svg`."""
         from .render import to_svg
-        return to_svg(self, state, taps=taps, **options)
+        return to_svg(self, state, taps=taps, numbers=numbers, tile=tile, title=title)
 
     def to_png(self, state: Any = None, *, taps: Any = None, path: Any = None,
-               **options: Any) -> bytes | None:
+               scale: int = 1) -> bytes | None:
         """A PNG, one pixel a tile (needs Pillow: ``pip install "modlights[png]"``).
         See :func:`modlights.render.to_png`."""
         from .render import to_png
-        return to_png(self, state, taps=taps, path=path, **options)
+        return to_png(self, state, taps=taps, path=path, scale=scale)
 
     def _repr_svg_(self) -> str | None:
         from .render import repr_svg

@@ -324,7 +324,8 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
         return EXIT_OK
     p = lambda *a: print(*a, file=out)  # noqa: E731
     if written and rows * cols > _PRINT_TILES_WITH_PICTURE:     # the picture shows them
-        grid = lambda v: [f"  (not printed: {rows * cols} tiles; see {', '.join(written)})"]  # noqa: E731
+        skipped = f"  (not printed: {rows * cols} tiles; see {', '.join(written)})"
+        grid = lambda v: [skipped]  # noqa: E731
     else:
         grid = lambda v: _format_grid(board, v)  # noqa: E731
     head = _describe(board)
