@@ -254,11 +254,11 @@ def _describe(board: Board) -> str:
     extra = []
     if board.wrap:
         extra.append("wrapped (torus)")
-    if board.holes.any():
-        k = int(board.holes.sum())
+    k = rows * cols - board.n_cells                  # holes (no mask: giant boards)
+    if k:
         extra.append(f"{k} hole{'s' * (k != 1)}")
-    if board.locked.any():
-        extra.append(f"{int(board.locked.sum())} locked")
+    if board.n_cells - board.n_taps:
+        extra.append(f"{board.n_cells - board.n_taps} locked")
     tail = (", " + ", ".join(extra)) if extra else ""
     return f"{rows}x{cols} board, {board.states} states, pattern {_pattern_text(board)}{tail}"
 
@@ -271,7 +271,8 @@ def _board_json(board: Board) -> dict:
     rows, cols = board.shape
     return {"rows": rows, "cols": cols, "states": board.states,
             "pattern": _pattern_text(board), "wrap": board.wrap,
-            "holes": _positions(board.holes), "locked": _positions(board.locked)}
+            "holes": _positions(board.holes) if board.n_cells < rows * cols else [],
+            "locked": _positions(board.locked) if board.n_taps < board.n_cells else []}
 
 
 # ----------------------------------------------------------------------------- commands
