@@ -789,10 +789,22 @@ def _cmd_bench(args: argparse.Namespace, out) -> int:
 
     cur_n = [0]
     rows = []
+    # boards past MAX_TILES (or all with --packed) run bit-packed: GF(2) algebraic engine
+    from .board import MAX_TILES
+    packed = [s for s in sizes if args.packed or s[0] * s[1] > MAX_TILES]
+    if packed and states != [2]:
+        raise _UserError(f"boards of more than {MAX_TILES} tiles (or --packed) run the "
+                         "bit-packed path, which needs --states 2")
     for n in states:
         cur_n[0] = n
-        rows += bench_large(sizes, n=n, pattern=pattern, progress=progress,
-                            repeats=args.repeats, seed=args.seed)
+        if packed:
+            from .bench_giant import bench_packed
+            rows += bench_packed(packed, pattern=pattern, progress=progress,
+                                 repeats=args.repeats, seed=args.seed)
+        bytewise = [s for s in sizes if s not in packed]
+        if bytewise:
+            rows += bench_large(bytewise, n=n, pattern=pattern, progress=progress,
+                                repeats=args.repeats, seed=args.seed)
         done[0] += len(sizes)
     if not args.quiet:
         print(f"\r[{'#' * 30}] {total}/{total} done" + " " * 20, file=bar_out, flush=True)
@@ -803,7 +815,8 @@ def _cmd_bench(args: argparse.Namespace, out) -> int:
     print(f"{'board':>12} {'n':>4} {'pattern':>10} {'seconds':>9} {'peak MB':>9}", file=out)
     for b, n, p, t, m in rows:
         print(f"{b:>12} {n:>4} {p:>10} {t:>9.3f} {m:>9.0f}", file=out)
-    print(f"(Board.grid + Solver + solve(minimal=False), median of {args.repeats}; every "
+    print(f"(Board.grid + Solver + solve(minimal=False) (solve_packed on the bit-packed "
+          f"path), median of {args.repeats}; every "
           "answer checked by applying it to the board)", file=out)
     return EXIT_OK
 
@@ -915,6 +928,9 @@ def build_parser() -> argparse.ArgumentParser:
     pb.add_argument("--repeats", type=int, default=3, metavar="R",
                     help="timed runs per board; the median is shown (default: 3)")
     pb.add_argument("--seed", type=int, default=0, metavar="INT", help="start-state seed")
+    pb.add_argument("--packed", action="store_true",
+                    help="bit-packed states and the algebraic engine (n = 2; always used "
+                         "for boards of more than 2^27 tiles, e.g. --sizes 100000)")
     pb.add_argument("--quiet", action="store_true", help="no progress bar")
     pb.add_argument("--json", action="store_true", help="print one JSON list")
     pb.set_defaults(func=_cmd_bench)

@@ -267,6 +267,15 @@ class AlgebraicEngine:
                              "solve() on a byte state")
         return self._solve_grid(packed, tc=tc, packed=True)
 
+    def apply_packed(self, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
+                     write: bool = True) -> tuple[np.ndarray | None, int]:
+        """GF(2), np.packbits rows (board orientation): (s + A x or None when not
+        ``write``, the number of tiles where s + A x differs from tc), streamed a row at
+        a time (no per-tile temporaries)."""
+        if self.n != 2 or self.transposed:
+            raise ValueError("apply_packed needs n = 2 and a board chased down its rows")
+        return self._rec.apply_gf2(x, s, True, tc, write)
+
     def kernel_fits(self) -> bool:
         """Whether the kernel basis fits in KERNEL_BYTES_MAX bytes."""
         return self.nullity * self.h * self.w <= KERNEL_BYTES_MAX
