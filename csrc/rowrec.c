@@ -116,24 +116,90 @@ static void store_row(int packed, const uint64_t *src, size_t w, uint8_t *dst)
     }
 }
 
-/* out ^= B v over GF(2): d v ^ cr (v shifted right a column) ^ cl (shifted left). */
+/* out ^= B v over GF(2): d v ^ cr (v shifted right a column) ^ cl (shifted left);
+ * LSB-first words, branch-free over the interior words. */
 static inline void xor_B(uint64_t *out, const uint64_t *v, size_t nw, unsigned d, unsigned cr,
                          unsigned cl)
 {
+    uint64_t dm = d ? ~0ull : 0, rm = cr ? ~0ull : 0, lm = cl ? ~0ull : 0;
     for (size_t i = 0; i < nw; i++) {
-        uint64_t lo = i ? v[i - 1] : 0, hi = i + 1 < nw ? v[i + 1] : 0, t = 0;
-        if (d) t ^= v[i];
-        if (cr) t ^= (v[i] << 1) | (lo >> 63);     /* tile c gets tap c - 1 */
-        if (cl) t ^= (v[i] >> 1) | (hi << 63);     /* tile c gets tap c + 1 */
-        out[i] ^= t;
+        uint64_t lo = i ? v[i - 1] : 0, hi = i + 1 < nw ? v[i + 1] : 0;
+        out[i] ^= (v[i] & dm) ^ (((v[i] << 1) | (lo >> 63)) & rm)      /* tile c: tap c - 1 */
+                  ^ (((v[i] >> 1) | (hi << 63)) & lm);                   /* tile c: tap c + 1 */
     }
+}
+
+static inline uint64_t load_be(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+
+static inline void store_be(uint8_t *p, uint64_t v)
+{
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, 8);
+}
+
+/* LSB-first word <-> MSB-first word (column j of the word at bit 63 - j). */
+static inline uint64_t rev64(uint64_t x) { return rev_bits_in_bytes(__builtin_bswap64(x)); }
+
+/* The chase on np.packbits rows without converting them: 8 bytes read big-endian are
+ * a word with column j at bit 63 - j (MSB first), so neighbouring columns are one
+ * shift away (directions mirrored). Row buffers carry a zero guard word at each end
+ * (no branches in the loop). z / last in LSB-first words as elsewhere. */
+static int chase_packed_msb(const ml_rowrec *P, const uint8_t *b, unsigned tc,
+                            const uint64_t *z, uint8_t *x, uint64_t *last)
+{
+    size_t w = P->w, h = P->h, nw = (w + 63) / 64, nb = (w + 7) / 8, nfull = nb / 8;
+    size_t tail = nb - 8 * nfull;
+    uint64_t dm = (P->d & 1) ? ~0ull : 0, rm = (P->cr & 1) ? ~0ull : 0;
+    uint64_t lm = (P->cl & 1) ? ~0ull : 0, pm = (P->cd & 1) ? ~0ull : 0;
+    uint64_t fill = (tc & 1) ? ~0ull : 0;
+    uint64_t mask = (w % 64) ? ~0ull << (64 - w % 64) : ~0ull;
+    uint64_t *buf = calloc(3 * (nw + 2), sizeof(uint64_t));
+    if (!buf) return 2;
+    uint64_t *prev = buf + 1, *cur = buf + nw + 3, *nxt = buf + 2 * nw + 5;
+    if (z)
+        for (size_t i = 0; i < nw; i++) cur[i] = rev64(z[i]);
+    cur[nw - 1] &= mask;
+    for (size_t r = 0; r < h; r++) {
+        const uint8_t *br = b + r * nb;
+        uint8_t *xr = x + r * nb;
+        for (size_t i = 0; i < nfull; i++) {
+            uint64_t c = cur[i];
+            nxt[i] = load_be(br + 8 * i) ^ fill ^ (c & dm)
+                     ^ (((c >> 1) | (cur[i - 1] << 63)) & rm)
+                     ^ (((c << 1) | (cur[i + 1] >> 63)) & lm) ^ (prev[i] & pm);
+            store_be(xr + 8 * i, c);
+        }
+        if (tail) {
+            size_t i = nfull;
+            uint8_t tmp[8] = {0};
+            memcpy(tmp, br + 8 * i, tail);
+            uint64_t c = cur[i];
+            nxt[i] = load_be(tmp) ^ fill ^ (c & dm) ^ (((c >> 1) | (cur[i - 1] << 63)) & rm)
+                     ^ (((c << 1) | (cur[i + 1] >> 63)) & lm) ^ (prev[i] & pm);
+            store_be(tmp, c);
+            memcpy(xr + 8 * i, tmp, tail);
+        }
+        nxt[nw - 1] &= mask;
+        uint64_t *t = prev;
+        prev = cur;
+        cur = nxt;
+        nxt = t;
+    }
+    for (size_t i = 0; i < nw; i++) last[i] = rev64(cur[i]);
+    free(buf);
+    return 0;
 }
 
 int ml_rowrec_chase_gf2(const ml_rowrec *P, int packed, const uint8_t *b, unsigned tc,
                         const uint64_t *z, uint8_t *x, uint64_t *last)
 {
+    if (packed) return chase_packed_msb(P, b, tc, z, x, last);
     size_t w = P->w, h = P->h, nw = (w + 63) / 64;
-    size_t rb = packed ? (w + 7) / 8 : w;            /* bytes a row */
     unsigned d = P->d & 1, cr = P->cr & 1, cl = P->cl & 1, cd = P->cd & 1;
     uint64_t *buf = calloc(3 * nw, sizeof(uint64_t));
     if (!buf) return 2;
@@ -143,8 +209,8 @@ int ml_rowrec_chase_gf2(const ml_rowrec *P, int packed, const uint8_t *b, unsign
     if (z) memcpy(cur, z, nw * sizeof(uint64_t));
     cur[nw - 1] &= mask;
     for (size_t r = 0; r < h; r++) {
-        store_row(packed, cur, w, x + r * rb);
-        load_row(packed, b + r * rb, w, nxt);
+        store_row(0, cur, w, x + r * w);
+        load_row(0, b + r * w, w, nxt);
         if (fill) for (size_t i = 0; i < nw; i++) nxt[i] ^= fill;
         xor_B(nxt, cur, nw, d, cr, cl);
         if (cd) for (size_t i = 0; i < nw; i++) nxt[i] ^= prev[i];
