@@ -546,17 +546,58 @@ int ml_gfpx_divrem(ml_gfpx *q, ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, u
     return rc;
 }
 
+/* x mod p for x < 2^24 by one multiplication (m = floor(2^32 / p) + 1). */
+static inline uint32_t fm_red(uint32_t x, uint32_t p, uint64_t m)
+{
+    return x - (uint32_t)(((uint64_t)x * m) >> 32) * p;
+}
+
+/* a[j] = (a[j] + c b[j]) mod p for j < n (values < p, c < p). */
+static void addmul_row(uint8_t *restrict a, const uint8_t *restrict b, size_t n, uint32_t c,
+                       uint32_t p, uint64_t m)
+{
+    for (size_t j = 0; j < n; j++) a[j] = (uint8_t)fm_red(a[j] + c * b[j], p, m);
+}
+
+/* R reduced mod B (B != 0) in place, one leading term at a time; alongside every
+ * R -= c x^k B, S -= c x^k SB and T -= c x^k TB (extended gcd; S / T may be NULL).
+ * S and T must have room for SB->n + deg R - deg B coefficients. */
+static void gfpx_reduce_inplace(ml_gfpx *R, const ml_gfpx *B, ml_gfpx *S, const ml_gfpx *SB,
+                                ml_gfpx *T, const ml_gfpx *TB, unsigned p)
+{
+    size_t db = B->n - 1;
+    uint32_t inv = ml_gfp_inv(B->c[db], p);
+    uint64_t m = ((uint64_t)1 << 32) / p + 1;
+    while (R->n > db) {
+        size_t k = R->n - 1 - db;
+        uint32_t c = (p - R->c[R->n - 1]) * inv % p;       /* R += c x^k B kills the top */
+        addmul_row(R->c + k, B->c, db, c, p, m);
+        R->c[R->n - 1] = 0;
+        R->n--;
+        ml_gfpx_normalise(R);
+        if (S && SB->n) {
+            addmul_row(S->c + k, SB->c, SB->n, c, p, m);
+            if (S->n < SB->n + k) S->n = SB->n + k;
+            ml_gfpx_normalise(S);
+        }
+        if (T && TB->n) {
+            addmul_row(T->c + k, TB->c, TB->n, c, p, m);
+            if (T->n < TB->n + k) T->n = TB->n + k;
+            ml_gfpx_normalise(T);
+        }
+    }
+}
+
 int ml_gfpx_gcd(ml_gfpx *g, const ml_gfpx *a, const ml_gfpx *b, unsigned p)
 {
-    ml_gfpx A, B, R;
+    ml_gfpx A, B;
     ml_gfpx_init(&A);
     ml_gfpx_init(&B);
-    ml_gfpx_init(&R);
     int rc = ml_gfpx_copy(&A, a);
     if (!rc) rc = ml_gfpx_copy(&B, b);
     while (!rc && B.n) {
-        rc = ml_gfpx_divrem(NULL, &R, &A, &B, p);
-        ml_gfpx t = A; A = B; B = R; R = t;
+        gfpx_reduce_inplace(&A, &B, NULL, NULL, NULL, NULL, p);
+        ml_gfpx t = A; A = B; B = t;
     }
     if (!rc) {
         ml_gfpx_make_monic(&A, p);
@@ -566,31 +607,27 @@ int ml_gfpx_gcd(ml_gfpx *g, const ml_gfpx *a, const ml_gfpx *b, unsigned p)
     }
     ml_gfpx_clear(&A);
     ml_gfpx_clear(&B);
-    ml_gfpx_clear(&R);
     return rc;
 }
 
 int ml_gfpx_xgcd(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a, const ml_gfpx *b,
                  unsigned p)
 {
-    ml_gfpx A, B, SA, SB, TA, TB, Q, R, P;
-    ml_gfpx *all[9] = {&A, &B, &SA, &SB, &TA, &TB, &Q, &R, &P};
-    for (int i = 0; i < 9; i++) ml_gfpx_init(all[i]);
+    ml_gfpx A, B, SA, SB, TA, TB;
+    ml_gfpx *all[6] = {&A, &B, &SA, &SB, &TA, &TB};
+    for (int i = 0; i < 6; i++) ml_gfpx_init(all[i]);
     static const uint8_t one = 1;
+    /* cofactors stay below deg a + deg b + 1 coefficients */
+    size_t room = a->n + b->n + 2;
     int rc = ml_gfpx_copy(&A, a);
     if (!rc) rc = ml_gfpx_copy(&B, b);
+    for (int i = 2; i < 6 && !rc; i++)
+        if (i < 4 || t) rc = ml_gfpx_fit(all[i], room);
     if (!rc) rc = ml_gfpx_set(&SA, &one, 1);
     if (!rc && t) rc = ml_gfpx_set(&TB, &one, 1);
     while (!rc && B.n) {
-        rc = ml_gfpx_divrem(&Q, &R, &A, &B, p);
-        /* (A, B) = (B, R); (SA, SB) = (SB, SA - Q SB); likewise T */
-        if (!rc) rc = ml_gfpx_mul(&P, &Q, &SB, p);
-        if (!rc) rc = ml_gfpx_axpy(&SA, 1, &P, 0, p - 1, p);
-        if (!rc && t) {
-            rc = ml_gfpx_mul(&P, &Q, &TB, p);
-            if (!rc) rc = ml_gfpx_axpy(&TA, 1, &P, 0, p - 1, p);
-        }
-        ml_gfpx x = A; A = B; B = R; R = x;
+        gfpx_reduce_inplace(&A, &B, &SA, &SB, t ? &TA : NULL, &TB, p);
+        ml_gfpx x = A; A = B; B = x;
         x = SA; SA = SB; SB = x;
         x = TA; TA = TB; TB = x;
     }
@@ -613,6 +650,6 @@ int ml_gfpx_xgcd(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a, const ml_
             ml_gfpx_init(&TA);
         }
     }
-    for (int i = 0; i < 9; i++) ml_gfpx_clear(all[i]);
+    for (int i = 0; i < 6; i++) ml_gfpx_clear(all[i]);
     return rc;
 }

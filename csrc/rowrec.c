@@ -275,13 +275,20 @@ int ml_rowrec_chase_gfp(const ml_rowrec *P, const uint8_t *b, unsigned tc, unsig
     if (z) memcpy(x, z, w);
     else memset(x, 0, w);
     for (size_t r = 0; r < h; r++) {
-        const uint8_t *cur = x + r * w, *prev = r ? x + (r - 1) * w : zero, *br = b + r * w;
-        uint8_t *nxt = r + 1 < h ? x + (r + 1) * w : last;
-        for (size_t c = 0; c < w; c++) {
-            uint32_t left = c ? cur[c - 1] : 0, right = c + 1 < w ? cur[c + 1] : 0;
-            uint32_t v = k0 + kb * br[c] + kd * cur[c] + kr * left + kl * right + kp * prev[c];
-            nxt[c] = (uint8_t)fastmod_red(F, v);
+        const uint8_t *restrict cur = x + r * w, *restrict prev = r ? x + (r - 1) * w : zero;
+        const uint8_t *restrict br = b + r * w;
+        uint8_t *restrict nxt = r + 1 < h ? x + (r + 1) * w : last;
+        if (w == 1) {
+            nxt[0] = (uint8_t)fastmod_red(F, k0 + kb * br[0] + kd * cur[0] + kp * prev[0]);
+            continue;
         }
+        nxt[0] = (uint8_t)fastmod_red(F, k0 + kb * br[0] + kd * cur[0] + kl * cur[1]
+                                             + kp * prev[0]);
+        for (size_t c = 1; c + 1 < w; c++)           /* interior: no branches */
+            nxt[c] = (uint8_t)fastmod_red(F, k0 + kb * br[c] + kd * cur[c] + kr * cur[c - 1]
+                                                 + kl * cur[c + 1] + kp * prev[c]);
+        nxt[w - 1] = (uint8_t)fastmod_red(F, k0 + kb * br[w - 1] + kd * cur[w - 1]
+                                                 + kr * cur[w - 2] + kp * prev[w - 1]);
     }
     free(zero);
     return 0;
@@ -404,23 +411,25 @@ int ml_rowrec_poly_to_vec_gf2(const ml_rowrec *P, const ml_gf2x *f, uint64_t *v)
 
 /* ------------------------------------------------------------------ the algebra, GF(p) */
 
+/* GF(p) work rows carry one zero guard entry before index 0 (row[-1] == 0). */
+
 int ml_rowrec_charpoly_gfp(const ml_rowrec *P, ml_gfpx *chi)
 {
     unsigned t0, s, r, mu, p = P->p;
     ml_rowrec_coeffs(P, &t0, &s, &r, &mu);
     fastmod F = fastmod_make(p);
     size_t w = P->w;
-    uint8_t *buf = calloc(2 * (w + 2), 1);
+    uint8_t *buf = calloc(2 * (w + 3), 1);
     if (!buf) return 2;
-    uint8_t *a = buf, *q = buf + w + 2;
+    uint8_t *a = buf + 1, *q = buf + w + 4;
     q[0] = 1;
     uint32_t nt = neg_mod(t0, p), nrs = neg_mod(r * s % p, p);
     for (size_t j = 0; j < w; j++) {
         /* a = x q - t0 q - r s a, degrees up to j + 1 */
-        for (size_t i = j + 2; i-- > 0;) {
-            uint32_t v = (i ? q[i - 1] : 0) + nt * q[i] + nrs * a[i];
-            a[i] = (uint8_t)fastmod_red(F, v);
-        }
+        uint8_t *restrict A = a;
+        const uint8_t *restrict Q = q;
+        for (size_t i = 0; i < j + 2; i++)
+            A[i] = (uint8_t)fastmod_red(F, Q[i - 1] + nt * Q[i] + nrs * A[i]);
         uint8_t *t = a;
         a = q;
         q = t;
@@ -437,19 +446,19 @@ int ml_rowrec_F_gfp(const ml_rowrec *P, const ml_gfpx *chi, ml_gfpx *Fp)
     fastmod F = fastmod_make(p);
     size_t w = P->w;
     if (ml_gfpx_deg(chi) != (long)w || chi->c[w] != 1) return 1;
-    uint8_t *buf = calloc(2 * (w + 2), 1);
+    uint8_t *buf = calloc(2 * (w + 3), 1);
     if (!buf) return 2;
-    uint8_t *a = buf, *q = buf + w + 2;
+    uint8_t *a = buf + 1, *q = buf + w + 4;
     q[0] = 1;
     for (size_t i = 0; i < P->h; i++) {
         size_t top = i + 1 < w ? i + 1 : w;           /* deg of x P_i */
-        for (size_t k = top + 1; k-- > 0;) {
-            uint32_t v = (k ? q[k - 1] : 0) + mu * a[k];
-            a[k] = (uint8_t)fastmod_red(F, v);
-        }
+        uint8_t *restrict A = a;
+        const uint8_t *restrict Q = q;
+        for (size_t k = 0; k <= top; k++) A[k] = (uint8_t)fastmod_red(F, Q[k - 1] + mu * A[k]);
         if (top == w && a[w]) {                        /* subtract a_w chi */
             uint32_t c = p - a[w];
-            for (size_t k = 0; k < w; k++) a[k] = (uint8_t)fastmod_red(F, a[k] + c * chi->c[k]);
+            const uint8_t *restrict C = chi->c;
+            for (size_t k = 0; k < w; k++) A[k] = (uint8_t)fastmod_red(F, A[k] + c * C[k]);
             a[w] = 0;
         }
         uint8_t *t = a;
@@ -469,17 +478,17 @@ int ml_rowrec_vec_to_poly_gfp(const ml_rowrec *P, const uint8_t *v, ml_gfpx *f)
     ml_rowrec_coeffs(P, &t0, &s, &r, &mu);
     fastmod F = fastmod_make(p);
     size_t w = P->w;
-    uint8_t *buf = calloc(2 * (w + 2), 1);
+    uint8_t *buf = calloc(2 * (w + 3), 1);
     if (!buf) return 2;
-    uint8_t *b1 = buf, *b2 = buf + w + 2;
+    uint8_t *b1 = buf + 1, *b2 = buf + w + 4;
     uint32_t si = ml_gfp_inv(s, p), ct = neg_mod(t0, p) * si % p;
     uint32_t cg = neg_mod(r, p) * si % p;
     for (size_t j = w; j-- > 0;) {
         size_t deg = w - 1 - j;
-        for (size_t k = deg + 1; k-- > 0;) {
-            uint32_t val = (k ? si * b1[k - 1] : 0) + ct * b1[k] + cg * b2[k];
-            b2[k] = (uint8_t)fastmod_red(F, val);
-        }
+        uint8_t *restrict B2 = b2;
+        const uint8_t *restrict B1 = b1;
+        for (size_t k = 0; k <= deg; k++)
+            B2[k] = (uint8_t)fastmod_red(F, si * B1[k - 1] + ct * B1[k] + cg * B2[k]);
         b2[0] = (uint8_t)((b2[0] + v[j]) % p);
         uint8_t *t = b1;
         b1 = b2;
@@ -492,23 +501,29 @@ int ml_rowrec_vec_to_poly_gfp(const ml_rowrec *P, const uint8_t *v, ml_gfpx *f)
 
 int ml_rowrec_poly_to_vec_gfp(const ml_rowrec *P, const ml_gfpx *f, uint8_t *v)
 {
+    /* Horner with T applied out of place: u = T v (guards on both sides), v <-> u */
     unsigned t0, s, r, mu, p = P->p;
     ml_rowrec_coeffs(P, &t0, &s, &r, &mu);
     fastmod F = fastmod_make(p);
     size_t w = P->w;
     long df = ml_gfpx_deg(f);
     if (df >= (long)w) return 1;
-    memset(v, 0, w);
+    uint8_t *buf = calloc(2 * (w + 2), 1);
+    if (!buf) return 2;
+    uint8_t *a = buf + 1, *u = buf + w + 3;
     for (long k = df; k >= 0; k--) {
         size_t support = (size_t)(df - k) + 1;
         size_t used = support < w ? support : w;
-        uint32_t prev = 0;
-        for (size_t i = 0; i < used; i++) {
-            uint32_t old = v[i], hi = i + 1 < w ? v[i + 1] : 0;
-            v[i] = (uint8_t)fastmod_red(F, t0 * old + s * prev + r * hi);
-            prev = old;
-        }
-        v[0] = (uint8_t)((v[0] + f->c[k]) % p);
+        uint8_t *restrict U = u;
+        const uint8_t *restrict A = a;
+        for (size_t i = 0; i < used; i++)
+            U[i] = (uint8_t)fastmod_red(F, t0 * A[i] + s * A[i - 1] + r * A[i + 1]);
+        U[0] = (uint8_t)((U[0] + f->c[k]) % p);
+        uint8_t *t = a;
+        a = u;
+        u = t;
     }
+    memcpy(v, a, w);
+    free(buf);
     return 0;
 }
