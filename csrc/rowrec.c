@@ -166,13 +166,13 @@ static int chase_packed_msb(const ml_rowrec *P, const uint8_t *b, unsigned tc,
     cur[nw - 1] &= mask;
     for (size_t r = 0; r < h; r++) {
         const uint8_t *br = b + r * nb;
-        uint8_t *xr = x + r * nb;
+        uint8_t *xr = x ? x + r * nb : NULL;
         for (size_t i = 0; i < nfull; i++) {
             uint64_t c = cur[i];
             nxt[i] = load_be(br + 8 * i) ^ fill ^ (c & dm)
                      ^ (((c >> 1) | (cur[i - 1] << 63)) & rm)
                      ^ (((c << 1) | (cur[i + 1] >> 63)) & lm) ^ (prev[i] & pm);
-            store_be(xr + 8 * i, c);
+            if (x) store_be(xr + 8 * i, c);
         }
         if (tail) {
             size_t i = nfull;
@@ -181,8 +181,10 @@ static int chase_packed_msb(const ml_rowrec *P, const uint8_t *b, unsigned tc,
             uint64_t c = cur[i];
             nxt[i] = load_be(tmp) ^ fill ^ (c & dm) ^ (((c >> 1) | (cur[i - 1] << 63)) & rm)
                      ^ (((c << 1) | (cur[i + 1] >> 63)) & lm) ^ (prev[i] & pm);
-            store_be(tmp, c);
-            memcpy(xr + 8 * i, tmp, tail);
+            if (x) {
+                store_be(tmp, c);
+                memcpy(xr + 8 * i, tmp, tail);
+            }
         }
         nxt[nw - 1] &= mask;
         uint64_t *t = prev;
@@ -209,7 +211,7 @@ int ml_rowrec_chase_gf2(const ml_rowrec *P, int packed, const uint8_t *b, unsign
     if (z) memcpy(cur, z, nw * sizeof(uint64_t));
     cur[nw - 1] &= mask;
     for (size_t r = 0; r < h; r++) {
-        store_row(0, cur, w, x + r * w);
+        if (x) store_row(0, cur, w, x + r * w);
         load_row(0, b + r * w, w, nxt);
         if (fill) for (size_t i = 0; i < nw; i++) nxt[i] ^= fill;
         xor_B(nxt, cur, nw, d, cr, cl);

@@ -39,8 +39,9 @@ void ml_rowrec_coeffs(const ml_rowrec *P, unsigned *t0, unsigned *s, unsigned *r
 
 /* ---- numeric chase: right-hand side b_eff = tc + sb * b (mod p; over GF(2) sb is
  * ignored: b_eff = tc ^ b); z: the first tap row (NULL: zero); writes the taps x (same
- * layout as b) and the virtual row X_h to `last` (GF(2): ceil(w/64) words, bit c of
- * word c/64; GF(p): w bytes). Returns 0, 2 when out of memory. */
+ * layout as b; GF(2): x may be NULL, only `last` is computed, a read-only pass) and the
+ * virtual row X_h to `last` (GF(2): ceil(w/64) words, bit c of word c/64; GF(p): w
+ * bytes). Returns 0, 2 when out of memory. */
 int ml_rowrec_chase_gf2(const ml_rowrec *P, int packed, const uint8_t *b, unsigned tc,
                         const uint64_t *z, uint8_t *x, uint64_t *last);
 int ml_rowrec_chase_gfp(const ml_rowrec *P, const uint8_t *b, unsigned tc, unsigned sb,

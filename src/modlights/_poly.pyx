@@ -404,14 +404,22 @@ cdef class RowRec:
         return np.unpackbits(np.asarray(words).view(np.uint8),
                              bitorder="little")[:self.w].copy()
 
-    def chase_gf2(self, b, bint packed=False, unsigned tc=0, z=None, out=None):
-        """GF(2) numeric chase of b_eff = tc ^ b: (taps x like b, last row X_h as 0/1 w)."""
+    def chase_gf2(self, b, bint packed=False, unsigned tc=0, z=None, out=None,
+                  bint write=True):
+        """GF(2) numeric chase of b_eff = tc ^ b: (taps x like b, last row X_h as 0/1 w).
+        write=False: a read-only pass giving only the last row (x is None)."""
         if self.p != 2:
             raise ValueError("chase_gf2 needs p == 2")
         B = self._grid(b, packed, "b")
-        X = np.empty_like(B) if out is None else self._grid(out, packed, "out")
-        if out is not None and not X.flags.writeable:
-            raise ValueError("out must be writeable")
+        if not write:
+            X = np.zeros((1, 1), np.uint8)                  # not written
+        elif out is None:
+            X = np.empty_like(B)
+        else:
+            X = self._grid(out, packed, "out")
+            if not X.flags.writeable:
+                raise ValueError("out must be writeable")
+        cdef uint8_t *xp = NULL
         zw = None if z is None else self._words(z, "z")
         last = np.zeros((self.w + 63) // 64, dtype=np.uint64)
         cdef const uint8_t[:, ::1] Bv = B
@@ -424,10 +432,12 @@ cdef class RowRec:
             zp = &zv[0]
         cdef int rc
         cdef int pk = 1 if packed else 0
+        if write:
+            xp = &Xv[0, 0]
         with nogil:
-            rc = ml_rowrec_chase_gf2(&self.P, pk, &Bv[0, 0], tc & 1, zp, &Xv[0, 0], &lv[0])
+            rc = ml_rowrec_chase_gf2(&self.P, pk, &Bv[0, 0], tc & 1, zp, xp, &lv[0])
         _check(rc, "chase_gf2")
-        return X, self._unwords(last)
+        return (X if write else None), self._unwords(last)
 
     def chase_gfp(self, b, unsigned tc=0, unsigned sb=1, z=None, out=None):
         """GF(p) numeric chase of b_eff = tc + sb b (mod p), bytes: (taps, last row X_h)."""

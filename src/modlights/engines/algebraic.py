@@ -210,21 +210,24 @@ class AlgebraicEngine:
 
     # ---------------------------------------------------------------- chasing
     def _chase(self, B: np.ndarray, z: np.ndarray | None, out: np.ndarray | None = None,
-               tc: int = 0, sb: int = 1, packed: bool = False):
+               tc: int = 0, sb: int = 1, packed: bool = False, write: bool = True):
         if self.n == 2:
-            return self._rec.chase_gf2(B, packed, tc, z, out)
+            return self._rec.chase_gf2(B, packed, tc, z, out, write)
         return self._rec.chase_gfp(B, tc, sb, z, out)
 
     def _solve_grid(self, B: np.ndarray, tc: int = 0, sb: int = 1, packed: bool = False,
                     out: np.ndarray | None = None) -> np.ndarray | None:
-        """Taps (working orientation, B's layout) of b_eff = tc + sb B, None if none."""
-        x, last = self._chase(B, None, out, tc, sb, packed)
+        """Taps (working orientation, B's layout) of b_eff = tc + sb B, None if none.
+        GF(2): the first pass only reads (its taps are kept only when z = 0 solves)."""
+        x, last = self._chase(B, None, out, tc, sb, packed, write=self.n != 2)
         if not last.any():
+            if x is None:
+                x, _ = self._chase(B, None, out, tc, sb, packed)
             return x
         z = self._residual_z(last)
         if z is None:
             return None
-        x, last = self._chase(B, z, x, tc, sb, packed)
+        x, last = self._chase(B, z, x if x is not None else out, tc, sb, packed)
         if last.any():                    # never: F(T) z = -c by construction
             raise RuntimeError("algebraic engine: the replay left a residual (a bug)")
         return x
