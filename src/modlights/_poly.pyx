@@ -24,6 +24,7 @@ cdef extern from "poly.h":
     int ml_gf2x_set(ml_gf2x *a, const uint64_t *w, size_t n) nogil
     int ml_gf2x_copy(ml_gf2x *r, const ml_gf2x *a) nogil
     long ml_gf2x_deg(const ml_gf2x *a) nogil
+    int ml_gf2x_addshift(ml_gf2x *a, const ml_gf2x *b, size_t k) nogil
     int ml_gf2x_mul(ml_gf2x *r, const ml_gf2x *a, const ml_gf2x *b) nogil
     int ml_gf2x_mul_basecase(ml_gf2x *r, const ml_gf2x *a, const ml_gf2x *b) nogil
     int ml_gf2x_divrem(ml_gf2x *q, ml_gf2x *r, const ml_gf2x *a, const ml_gf2x *b) nogil
@@ -152,12 +153,17 @@ cdef class Gf2Poly:
             words[i] = self.a.c[i]
         return np.unpackbits(words.view(np.uint8), bitorder="little")[:n].copy()
 
-    def __int__(self):
+    def words(self):
+        """The coefficients as uint64 words (bit i of word k: coefficient of x^(64k+i))."""
+        out = np.zeros(self.a.n, dtype=np.uint64)
+        cdef uint64_t[::1] ov = out
         cdef size_t i
-        out = 0
-        for i in reversed(range(self.a.n)):
-            out = (out << 64) | <object>self.a.c[i]
+        for i in range(self.a.n):
+            ov[i] = self.a.c[i]
         return out
+
+    def __int__(self):
+        return int.from_bytes(self.words().tobytes(), "little")
 
     @property
     def degree(self):
@@ -196,7 +202,11 @@ cdef class Gf2Poly:
     def __add__(self, other):
         if not isinstance(self, Gf2Poly) or not isinstance(other, Gf2Poly):
             return NotImplemented
-        return Gf2Poly(int(self) ^ int(other))
+        cdef Gf2Poly x = self, y = other
+        r = Gf2Poly()
+        _check(ml_gf2x_copy(&r.a, &x.a), "Gf2Poly.add")
+        _check(ml_gf2x_addshift(&r.a, &y.a, 0), "Gf2Poly.add")
+        return r
 
     def divmod(self, Gf2Poly other):
         """(q, r) with self = q other + r, deg r < deg other; ValueError for other = 0."""

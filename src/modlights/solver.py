@@ -149,7 +149,8 @@ class Solver:
 
     ``"algebraic"`` (:mod:`modlights.engines.algebraic`): uniform grid boards over a
     prime n whose chase is a row recurrence (cross, vertical, horizontal, any counts of
-    the offsets (0,0), (0,+-1), (+-1,0); no locks, holes or wrap). The w x w residual
+    the offsets (0,0), (0,+-1), (+-1,0); no locks or holes; tori get rank / nullity /
+    kernel_size from the algebra and are solved by the chase). The w x w residual
     system becomes one polynomial equation mod chi_T: rank, nullity, kernel_size and
     solvability from one gcd, solutions from one extended gcd and two row-recurrence
     passes; ValueError saying why for other boards. ``"auto"`` picks it for the boards it
@@ -447,7 +448,7 @@ class Solver:
             arr = np.bitwise_xor(arr, tarr)               # t - s = t ^ s over GF(2)
         else:
             tc = t
-        if self.method == "algebraic" and not self._engine.transposed:
+        if self.method == "algebraic" and self._engine.packs:
             x = self._engine.solve_packed(np.ascontiguousarray(arr), tc)
             if x is None:
                 raise Unsolvable("this board cannot reach the target: t - s is not in "

@@ -2,7 +2,7 @@
 polynomial equation.
 
 Covered boards (:func:`algebraic_reason` says why a board is not): grid boards over a
-prime n with one pattern everywhere, no locks, no holes, no wrap, whose pattern uses
+prime n with one pattern everywhere, no locks, no holes (tori too: see below), whose pattern uses
 only the offsets (0,0), (0,+-1), (+-1,0) (cross, vertical, horizontal, the cross without
 its centre, any counts of these) with the count of (-1,0) a unit mod n (else the board
 is worked on transposed, with (0,-1) in that role: horizontal).
@@ -21,6 +21,13 @@ GF(p)[x] / (chi_T); the w x w residual system becomes ``F z = -c (mod chi_T)``:
   (extended gcd), and the taps are the numeric chase replayed from X_0 = z;
 - ker A is spanned by the chases (zero right-hand side) from (chi_T / g) x^i,
   i < deg g.
+
+Tori (wrap=True, at least 3 tiles along the chase): a row is an element of
+GF(p)[s] / (s^w - 1) and the chase from X_0 = u, X_{h-1} = v leaves a 2 x 2 system over
+that ring; its nullity is deg gcd(d1, s^w - 1) + deg gcd(d2, s^w - 1) with d1, d2 the
+invariant factors of the system over GF(p)[s] (see _torus_nullity). Tori are solved
+(and their kernels and det found) by the chase; rank / nullity / kernel_size come from
+the algebra.
 
 Boards whose T has only a super-diagonal are mirrored left-right for the conversions
 (e_{w-1} is then the cyclic vector); boards with a diagonal T (vertical) have
@@ -72,16 +79,18 @@ def algebraic_reason(board) -> str | None:
         return "it needs one pattern on every tile (this board is mixed)"
     if board._any_locked or board._any_holes:
         return "it needs a board without locked tiles or holes"
-    if board.wrap:
-        return "tori (wrap=True) are not covered"
     extra = sorted(set(board.pattern) - ROW_OFFSETS)
     if extra:
         return (f"the pattern may use only the offsets (0,0), (0,+-1), (+-1,0); it uses "
                 f"{extra[0]}")
     c = _counts(board)
-    if c.get((-1, 0), 0) % n == 0 and c.get((0, -1), 0) % n == 0:
+    rows, cols = board.shape
+    down = c.get((-1, 0), 0) % n != 0 and (rows >= 3 or not board.wrap)
+    across = c.get((0, -1), 0) % n != 0 and (cols >= 3 or not board.wrap)
+    if not (down or across):
         return ("the chase needs the offset (-1, 0) (or, on the transposed board, (0, -1)) "
-                "with a count that is a unit mod n")
+                "with a count that is a unit mod n" +
+                (", and a torus at least 3 tiles along that direction" if board.wrap else ""))
     return None
 
 
@@ -119,8 +128,9 @@ class AlgebraicEngine:
         rows, cols = board.shape
         c = _counts(board)
         # the chase runs down the rows when (-1, 0) has a unit count, else down the
-        # columns of the transposed board (offset (dr, dc) becomes (dc, dr))
-        self.transposed = c.get((-1, 0), 0) % p == 0
+        # columns of the transposed board (offset (dr, dc) becomes (dc, dr)); a torus
+        # needs 3 rows along the chase
+        self.transposed = c.get((-1, 0), 0) % p == 0 or (board.wrap and rows < 3)
         if self.transposed:
             c = {(dc, dr): k for (dr, dc), k in c.items()}
             rows, cols = cols, rows
@@ -130,7 +140,11 @@ class AlgebraicEngine:
         self._counts = args
         self._rec = RowRec(rows, cols, p, *args)
         d, cr, cl, cu, cd = (a % p for a in args)
-        if cols > 1 and cr:
+        self.torus = board.wrap
+        self._chase_engine = None
+        if self.torus:
+            self.mode, self._conv = "torus", None
+        elif cols > 1 and cr:
             self.mode, self._conv = "cyclic", self._rec
         elif cols > 1 and cl:
             # e_{w-1} is cyclic: convert the mirror images (sub- and super-diagonal swapped)
@@ -173,6 +187,10 @@ class AlgebraicEngine:
     @property
     def nullity(self) -> int:
         """dim ker A."""
+        if self.mode == "torus":
+            if self._fscalar is None:
+                self._fscalar = _torus_nullity(self.h, self.w, self.n, *self._counts)
+            return self._fscalar
         if self.mode == "scalar":
             return 0 if self._scalar_F() else self.w
         if self._g is None:
@@ -241,7 +259,17 @@ class AlgebraicEngine:
         return (np.ascontiguousarray(x.T) if self.transposed else x).reshape(-1)
 
     # ---------------------------------------------------------------- interface
+    def _chased(self):
+        """Tori are solved by the chase (csrc/chase.c handles the wrap); only their
+        rank / nullity / kernel size come from the algebra."""
+        if self._chase_engine is None:
+            from ..chase import ChaseEngine
+            self._chase_engine = ChaseEngine(self.board)
+        return self._chase_engine
+
     def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self.torus:
+            return self._chased().solve(R)
         R = np.asarray(R)
         k = R.shape[0]
         ok = np.zeros(k, dtype=bool)
@@ -259,11 +287,19 @@ class AlgebraicEngine:
                 ok[i] = True
         return X, ok
 
+    @property
+    def packs(self) -> bool:
+        """Whether solve_packed / apply_packed take this board (n = 2, chased down its
+        rows, not a torus)."""
+        return self.n == 2 and not self.transposed and not self.torus
+
     def solve_packed(self, packed: np.ndarray, tc: int = 0) -> np.ndarray | None:
         """GF(2) taps of ``tc + packed`` (np.packbits rows, board orientation) in the
         same layout; None when unsolvable. Not for boards chased transposed."""
         if self.n != 2:
             raise ValueError(f"solve_packed needs n = 2, this board has n = {self.n}")
+        if self.torus:
+            raise ValueError("solve_packed does not take tori; use solve() on a byte state")
         if self.transposed:
             raise ValueError("solve_packed: this pattern is chased down the columns (the "
                              "board transposed), which the packed path does not do; use "
@@ -275,8 +311,9 @@ class AlgebraicEngine:
         """GF(2), np.packbits rows (board orientation): (s + A x or None when not
         ``write``, the number of tiles where s + A x differs from tc), streamed a row at
         a time (no per-tile temporaries)."""
-        if self.n != 2 or self.transposed:
-            raise ValueError("apply_packed needs n = 2 and a board chased down its rows")
+        if self.n != 2 or self.transposed or self.torus:
+            raise ValueError("apply_packed needs n = 2 and a board (not a torus) chased "
+                             "down its rows")
         return self._rec.apply_gf2(x, s, True, tc, write)
 
     def kernel_fits(self) -> bool:
@@ -285,6 +322,8 @@ class AlgebraicEngine:
 
     def generators(self) -> tuple[np.ndarray, list[int]]:
         k, hw = self.nullity, self.h * self.w
+        if self.torus and self.kernel_fits():
+            return self._chased().generators()
         if not self.kernel_fits():
             raise ValueError(f"the kernel basis has {k} generators of {hw} taps: "
                              f"{k * hw / 2**30:.1f} GiB, more than "
@@ -332,6 +371,8 @@ class AlgebraicEngine:
         p = self.n
         if p == 2:
             return 1
+        if self.torus:
+            return self._chased().det()
         if self.mode == "scalar":
             res = pow(self._scalar_F(), self.w, p)
         else:
@@ -344,6 +385,90 @@ class AlgebraicEngine:
 
     def pseudo_inverse(self) -> np.ndarray:
         return self._dense_engine().pseudo_inverse()
+
+
+# ---------------------------------------------------------------- tori
+def _poly(coeffs, p: int):
+    from .._poly import Gf2Poly, GfpPoly
+    if p == 2:
+        return Gf2Poly(sum(1 << i for i, c in enumerate(coeffs) if c % 2))
+    return GfpPoly(coeffs, p)
+
+
+def _padd(a, b, p: int, k: int = 1):
+    """a + k b over GF(p)."""
+    from .._poly import GfpPoly
+    if p == 2:
+        return a + b if k % 2 else a
+    n = max(a.degree, b.degree) + 1
+    return GfpPoly((a.coeffs(n).astype(np.int64) + k * b.coeffs(n).astype(np.int64)) % p, p)
+
+
+def _mono(k: int, p: int):
+    """s^k."""
+    from .._poly import Gf2Poly, GfpPoly
+    return Gf2Poly(1 << k) if p == 2 else GfpPoly([0] * k + [1], p)
+
+
+def _torus_nullity(h: int, w: int, p: int, d: int, cr: int, cl: int, cu: int, cd: int) -> int:
+    """dim ker A of an h x w torus (h >= 3) whose pattern uses (0,0), (0,+-1), (+-1,0).
+
+    Columns wrap, so a row is an element of R = GF(p)[s] / (s^w - 1) and B = d + cr s +
+    cl s^-1; rows wrap, so with u = X_0 and v = X_{h-1} as unknowns the chase forces
+    X_r = P_r u + mu P_{r-1} v (P_{r+1} = T P_r + mu P_{r-1}, T = -B / cu, mu = -cd / cu)
+    and leaves two conditions, X_{h-1} = v and row h - 1:
+        M = [[P_{h-1}, mu P_{h-2} - 1], [1 - P_h, -mu P_{h-1}]] acting on R^2.
+    Both rows are scaled by the unit s^h (S_r = s^r P_r are polynomials: S_{r+1} = tau S_r
+    + mu s^2 S_{r-1}, tau = s T, by powers of a 2 x 2 matrix). With the Smith form of M
+    over GF(p)[s], d1 = gcd of the entries, d2 = det / d1:
+        dim ker = deg gcd(d1, s^w - 1) + deg gcd(d2, s^w - 1)   (gcd(0, f) = f).
+    d2 mod (s^w - 1) comes from det mod ((s^w - 1) d1), so no product exceeds that degree.
+    """
+    inv = pow(cu % p, p - 2, p)
+    tau = _poly([(-cl * inv) % p, (-d * inv) % p, (-cr * inv) % p], p)
+    mu = (-cd * inv) % p
+    c = _poly([0, 0, mu], p)
+    one, zero = _poly([1], p), _poly([], p)
+
+    def mat_mul(X, Y):
+        return [[_padd(X[i][0] * Y[0][j], X[i][1] * Y[1][j], p) for j in range(2)]
+                for i in range(2)]
+
+    # [[S_{r+1}], [S_r]] = [[tau, c], [1, 0]] [[S_r], [S_{r-1}]]; first column of the
+    # (h-1)th power: S_{h-1}, S_{h-2}
+    result, base, e = [[one, zero], [zero, one]], [[tau, c], [one, zero]], h - 1
+    while e:
+        if e & 1:
+            result = mat_mul(result, base)
+        e >>= 1
+        if e:
+            base = mat_mul(base, base)
+    s1, s2 = result[0][0], result[1][0]                     # S_{h-1}, S_{h-2}
+    sh = _padd(tau * s1, c * s2, p)                         # S_h
+    x1 = _mono(1, p)
+    m11 = x1 * s1
+    m12 = _padd(c * s2, _mono(h, p), p, p - 1)
+    m21 = _padd(_mono(h, p), sh, p, p - 1)
+    m22 = _padd(zero, x1 * s1, p, (p - mu) % p)
+    f = _padd(_mono(w, p), one, p, p - 1)
+    # common case first: d1 coprime to f (gcd of the entries mod f and f is 1); then
+    # gcd(d2, f) = gcd(det, f) and everything stays below degree w
+    r11, r12, r21, r22 = (m.divmod(f)[1] for m in (m11, m12, m21, m22))
+    if f.gcd(r11).gcd(r12).gcd(r21).gcd(r22).degree == 0:
+        det = _padd(r11 * r22, r12 * r21, p, p - 1).divmod(f)[1]
+        return w if det.degree < 0 else f.gcd(det).degree
+    g1 = m11.gcd(m12).gcd(m21)              # m22 = -mu m11 adds nothing to the gcd
+    if g1.degree < 0:
+        return 2 * w
+    big = f * g1
+    e11, e12, e21, e22 = (m.divmod(big)[1] for m in (m11, m12, m21, m22))  # e22 = -mu e11
+    det = _padd((e11 * e22).divmod(big)[1], (e12 * e21).divmod(big)[1], p, p - 1)
+    d2, rem = det.divmod(g1)
+    if rem.degree >= 0:                     # never: g1 divides every entry
+        raise RuntimeError("torus nullity: the gcd does not divide the determinant")
+    d2 = d2.divmod(f)[1]
+    first = f.gcd(g1).degree
+    return first + (w if d2.degree < 0 else f.gcd(d2).degree)
 
 
 def _resultant(a, b, p: int) -> int:
