@@ -277,7 +277,7 @@ def test_nullity_squares_gf2_up_to_2000():
 
 # ---------------------------------------------------------------- packed path
 @settings(max_examples=80, deadline=None)
-@given(st.sampled_from([p for p in COVERED]), st.integers(1, 12), st.integers(1, 80),
+@given(st.sampled_from([p for p in COVERED]), st.integers(1, 12), st.integers(1, 300),
        st.integers(0, 2**32 - 1), st.integers(0, 2))
 def test_packed_equals_unpacked(pattern, rows, cols, seed, tkind):
     b = ml.Board.grid(rows, cols, pattern=pattern, wrap=bool(seed % 5 == 0))
@@ -307,17 +307,34 @@ def test_packed_equals_unpacked(pattern, rows, cols, seed, tkind):
                           b.coerce_target(target))
 
 
+@pytest.mark.parametrize("pattern", [p for p in COVERED if p != "horizontal"])
+@pytest.mark.parametrize("cols", [63, 64, 65, 128, 200, 257])
+def test_packed_wide_rows(pattern, cols):
+    """Rows of several 64-bit words (the packed chase's word loop and its tail), every
+    pattern kind (asymmetric ones tell the two shift directions apart)."""
+    b = ml.Board.grid(6, cols, pattern=pattern)
+    if algebraic_reason(b) is not None:
+        return
+    alg = ml.Solver(b, method="algebraic")
+    s = b.random_state(rng=cols)
+    x = alg.solve_packed(np.packbits(s, axis=1))
+    assert not b.apply(s, np.unpackbits(x, axis=1, count=cols)).any()
+    assert np.array_equal(np.unpackbits(x, axis=1, count=cols),
+                          alg.solve(s, minimal=False).taps)
+
+
 def test_apply_packed_matches_board_apply():
     rng = np.random.default_rng(3)
     for pattern in ("cross", [(0, 0), (-1, 0), (0, -1)], [(-1, 0), (0, 1), (1, 0)]):
-        b = ml.Board.grid(13, 37, pattern=pattern)
-        eng = AlgebraicEngine(b)
-        x = rng.integers(0, 2, size=b.shape, dtype=np.uint8)
-        s = rng.integers(0, 2, size=b.shape, dtype=np.uint8)
-        out, bad = eng.apply_packed(np.packbits(x, axis=1), np.packbits(s, axis=1), tc=1)
-        want = b.apply(s, x)
-        assert np.array_equal(np.unpackbits(out, axis=1, count=37), want)
-        assert bad == int((want != 1).sum())
+        for cols in (37, 150):
+            b = ml.Board.grid(13, cols, pattern=pattern)
+            eng = AlgebraicEngine(b)
+            x = rng.integers(0, 2, size=b.shape, dtype=np.uint8)
+            s = rng.integers(0, 2, size=b.shape, dtype=np.uint8)
+            out, bad = eng.apply_packed(np.packbits(x, axis=1), np.packbits(s, axis=1), tc=1)
+            want = b.apply(s, x)
+            assert np.array_equal(np.unpackbits(out, axis=1, count=cols), want)
+            assert bad == int((want != 1).sum())
 
 
 def test_solve_packed_errors():
