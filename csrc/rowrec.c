@@ -165,15 +165,27 @@ static int chase_packed_msb(const ml_rowrec *P, const uint8_t *b, unsigned tc,
         for (size_t i = 0; i < nw; i++) cur[i] = rev64(z[i]);
     cur[nw - 1] &= mask;
     for (size_t r = 0; r < h; r++) {
-        const uint8_t *br = b + r * nb;
-        uint8_t *xr = x ? x + r * nb : NULL;
-        for (size_t i = 0; i < nfull; i++) {
-            uint64_t c = cur[i];
-            nxt[i] = load_be(br + 8 * i) ^ fill ^ (c & dm)
-                     ^ (((c >> 1) | (cur[i - 1] << 63)) & rm)
-                     ^ (((c << 1) | (cur[i + 1] >> 63)) & lm) ^ (prev[i] & pm);
-            if (x) store_be(xr + 8 * i, c);
+        const uint8_t *restrict br = b + r * nb;
+        const uint64_t *restrict cu = cur, *restrict pv = prev;
+        uint64_t *restrict nx = nxt;
+        if (x) {
+            uint8_t *restrict xr = x + r * nb;
+            for (size_t i = 0; i < nfull; i++) {
+                uint64_t c = cu[i];
+                nx[i] = load_be(br + 8 * i) ^ fill ^ (c & dm)
+                        ^ (((c >> 1) | (cu[i - 1] << 63)) & rm)
+                        ^ (((c << 1) | (cu[i + 1] >> 63)) & lm) ^ (pv[i] & pm);
+                store_be(xr + 8 * i, c);
+            }
+        } else {
+            for (size_t i = 0; i < nfull; i++) {
+                uint64_t c = cu[i];
+                nx[i] = load_be(br + 8 * i) ^ fill ^ (c & dm)
+                        ^ (((c >> 1) | (cu[i - 1] << 63)) & rm)
+                        ^ (((c << 1) | (cu[i + 1] >> 63)) & lm) ^ (pv[i] & pm);
+            }
         }
+        uint8_t *xr = x ? x + r * nb : NULL;
         if (tail) {
             size_t i = nfull;
             uint8_t tmp[8] = {0};
