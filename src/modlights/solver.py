@@ -157,7 +157,7 @@ class Solver:
     covers from ``ALGEBRAIC_MIN_TILES`` (576) tiles: GF(2) cross 10000 x 10000 in ~0.2 s,
     GF(3) / GF(5) in ~1.7 s; its boards also take bit-packed states (``solve_packed``)
     up to 100000 x 100000 and more. Kernel generators are built when they fit in
-    ``KERNEL_BYTES_MAX`` (1 GiB); otherwise ``kernel()`` raises ValueError and
+    ``KERNEL_BYTES_MAX`` (256 MiB); otherwise ``kernel()`` raises ValueError and
     ``solve(minimal=True)`` returns its solution unproven.
     """
 

@@ -53,8 +53,8 @@ __all__ = ["AlgebraicEngine", "algebraic_reason", "algebraic_supports", "KERNEL_
 ROW_OFFSETS = frozenset({(0, 0), (0, 1), (0, -1), (-1, 0), (1, 0)})
 #: Largest prime the polynomial code takes (coefficients in a byte).
 MAX_PRIME = 251
-#: Largest kernel basis (generators x taps bytes) ``generators()`` builds.
-KERNEL_BYTES_MAX = 1 << 30
+#: Largest kernel basis (generators x taps bytes) ``generators()`` builds (256 MiB).
+KERNEL_BYTES_MAX = 1 << 28
 
 
 def _is_prime(n: int) -> bool:
@@ -326,9 +326,9 @@ class AlgebraicEngine:
             return self._chased().generators()
         if not self.kernel_fits():
             raise ValueError(f"the kernel basis has {k} generators of {hw} taps: "
-                             f"{k * hw / 2**30:.1f} GiB, more than "
-                             f"{KERNEL_BYTES_MAX / 2**30:.0f} GiB; nullity, kernel_size, "
-                             "solvable and solve do not need it")
+                             f"{k * hw / 2**30:.2f} GiB, more than the "
+                             f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "
+                             "kernel_size, solvable and solve do not need it")
         p = self.n
         H = np.zeros((k, hw), dtype=np.uint8)
         if k == 0:
