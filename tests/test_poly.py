@@ -186,3 +186,59 @@ def test_bad_arguments():
         Gf2Poly.from_bits([0, 2])
     assert int(Gf2Poly.from_bits([1, 0, 1])) == 5
     assert list(Gf2Poly(5).bits(4)) == [1, 0, 1, 0]
+
+
+# ---------------------------------------------------------------- the isomorphism (rowrec)
+def _dense_T(w, p, d, cr, cl, cu):
+    """T = -B / cu as a dense int matrix (B = d I + cr sub-diagonal + cl super-diagonal)."""
+    import numpy as np
+    inv = pow(cu, p - 2, p)
+    B = np.zeros((w, w), dtype=np.int64)
+    for c in range(w):
+        B[c, c] = d
+        if c:
+            B[c, c - 1] = cr
+        if c + 1 < w:
+            B[c, c + 1] = cl
+    return (-B * inv) % p
+
+
+def _eval_at(coeffs, T, v, p):
+    """f(T) v (Horner with dense products)."""
+    import numpy as np
+    out = np.zeros_like(v)
+    for c in reversed([int(x) for x in coeffs]):
+        out = (T @ out + c * v) % p
+    return out
+
+
+@given(st.sampled_from([2, 3, 5, 7]), st.integers(1, 70), st.integers(0, 6),
+       st.integers(1, 6), st.integers(0, 6), st.integers(1, 6), st.integers(0, 2**32 - 1))
+@settings(max_examples=80, deadline=None)
+def test_rowrec_isomorphism_against_dense(p, w, d, cr, cl, cu, seed):
+    """vec_to_poly / poly_to_vec invert each other and match f(T) e_0 computed with a
+    dense T; chi_T is monic of degree w with chi_T(T) = 0."""
+    import numpy as np
+    from hypothesis import assume
+    from modlights._poly import RowRec
+    assume(cr % p and cu % p)
+    rec = RowRec(3, w, p, d, cr, cl, cu, 0)
+    T = _dense_T(w, p, d % p, cr % p, cl % p, cu % p)
+    e0 = np.zeros(w, dtype=np.int64)
+    e0[0] = 1
+    rng = np.random.default_rng(seed)
+    v = rng.integers(0, p, size=w).astype(np.uint8)
+    f = rec.vec_to_poly(v)
+    coeffs = f.bits(w) if p == 2 else f.coeffs(w)
+    assert f.degree < w
+    assert np.array_equal(_eval_at(coeffs, T, e0, p), v)
+    assert np.array_equal(rec.poly_to_vec(f), v)
+    chi = rec.charpoly()
+    cc = chi.bits() if p == 2 else chi.coeffs()
+    assert chi.degree == w and int(cc[-1]) == 1
+    Tc = np.eye(w, dtype=np.int64)
+    acc = np.zeros((w, w), dtype=np.int64)
+    for c in [int(x) for x in cc]:               # chi(T) by powers (low to high)
+        acc = (acc + c * Tc) % p
+        Tc = (Tc @ T) % p
+    assert not acc.any()
