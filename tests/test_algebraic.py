@@ -397,6 +397,28 @@ def test_torus_giant_nullity_fast():
     assert time.perf_counter() - t < 20          # ~0.7 s on an idle core
 
 
+def test_inverse_small_and_refused_large():
+    b = ml.Board.grid(6, 6, states=3)
+    s = ml.Solver(b, method="algebraic")
+    A = b.matrix().astype(np.int64)
+    inv = s.inverse().astype(np.int64)
+    assert np.array_equal(A @ inv % 3, np.eye(36, dtype=np.int64))
+    with pytest.raises(ValueError, match="large"):
+        ml.Solver(ml.Board.grid(200, 200, states=3)).inverse()
+
+
+def test_engine_pickles():
+    import copy
+    import pickle
+    b = ml.Board.grid(30, 30, states=5)
+    eng = ml.Solver(b)._engine
+    st0 = b.random_state(rng=4)
+    x = eng.solve(b._rhs_cells(st0, 0)[None, :])[0]
+    for e2 in (pickle.loads(pickle.dumps(eng)), copy.deepcopy(eng)):
+        assert e2.nullity == eng.nullity
+        assert np.array_equal(e2.solve(b._rhs_cells(st0, 0)[None, :])[0], x)
+
+
 def test_kernel_too_large_refused(monkeypatch):
     b = ml.Board.grid(19, 19)                          # nullity 16
     s = ml.Solver(b, method="algebraic")

@@ -231,7 +231,8 @@ class Solver:
     def _make_engine(board: Board, backend: str, method: str = "dense"):
         if method == "algebraic":
             from .engines.algebraic import AlgebraicEngine
-            return AlgebraicEngine(board, dense=lambda: Solver._make_engine(board, backend))
+            from functools import partial                # picklable, unlike a lambda
+            return AlgebraicEngine(board, dense=partial(Solver._make_engine, board, backend))
         if method == "chase":
             from .chase import ChaseEngine
             return ChaseEngine(board)

@@ -357,10 +357,21 @@ class AlgebraicEngine:
         self.nullity
         return self._g
 
+    def __reduce__(self):
+        """Pickles as its board and dense factory (the C state is rebuilt on use)."""
+        return (AlgebraicEngine, (self.board, self._dense_factory))
+
     def _dense_engine(self):
         if self._dense is None:
+            from ..chase import DENSE_FALLBACK
             if self._dense_factory is None:
                 raise ValueError("not available from the algebraic engine on its own")
+            b = self.board
+            if b.n_cells * b.n_taps > DENSE_FALLBACK:
+                raise ValueError("not available with method='algebraic' on a board this "
+                                 f"large ({b.n_cells} x {b.n_taps} tap matrix, more than "
+                                 f"{DENSE_FALLBACK} entries); use method='dense' on a "
+                                 "smaller board")
             self._dense = self._dense_factory()
         return self._dense
 
