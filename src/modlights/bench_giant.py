@@ -65,6 +65,8 @@ def bench_packed(sizes: Iterable[Any], pattern: Any = "cross",
         board = Board.grid(rows, cols, states=2, pattern=pattern)
         eng = AlgebraicEngine(board)
         x0 = random_packed(rows, cols, rng)
+        if progress is not None:
+            progress(i, len(sizes), f"{label} (start made, solving)")
         start, _ = eng.apply_packed(x0)                  # solvable: A x0
         del x0
         gc.collect()
@@ -78,6 +80,8 @@ def bench_packed(sizes: Iterable[Any], pattern: Any = "cross",
             if len(times) < max(1, repeats):
                 del taps
         peak = _peak_mb()
+        if progress is not None:
+            progress(i, len(sizes), f"{label} (checking)")
         _, bad = eng.apply_packed(taps, start, write=False)
         if bad:
             raise AssertionError(f"algebraic answer for {label} leaves {bad} tiles lit")
