@@ -137,7 +137,7 @@ class AlgebraicEngine:
         self.h, self.w = rows, cols
         args = (c.get((0, 0), 0), c.get((0, 1), 0), c.get((0, -1), 0), c.get((-1, 0), 0),
                 c.get((1, 0), 0))
-        self._counts = args
+        self._offset_counts = args
         self._rec = RowRec(rows, cols, p, *args)
         d, cr, cl, cu, cd = (a % p for a in args)
         self.torus = board.wrap
@@ -157,7 +157,7 @@ class AlgebraicEngine:
         self._cu = cu
         self._chi = self._F = self._g = self._s = None
         self._fscalar: int | None = None
-        self._zero_rows: np.ndarray | None = None
+        self._torus_null: int | None = None
 
     # ---------------------------------------------------------------- the algebra
     def _scalar_F(self) -> int:
@@ -188,9 +188,10 @@ class AlgebraicEngine:
     def nullity(self) -> int:
         """dim ker A."""
         if self.mode == "torus":
-            if self._fscalar is None:
-                self._fscalar = _torus_nullity(self.h, self.w, self.n, *self._counts)
-            return self._fscalar
+            if self._torus_null is None:
+                self._torus_null = _torus_nullity(self.h, self.w, self.n,
+                                                  *self._offset_counts)
+            return self._torus_null
         if self.mode == "scalar":
             return 0 if self._scalar_F() else self.w
         if self._g is None:
@@ -339,7 +340,7 @@ class AlgebraicEngine:
         else:
             from .._poly import Gf2Poly, GfpPoly
             chi, _ = self._poly_F()
-            base = chi.divmod(self.nullity_poly())[0]
+            base = chi.divmod(self._gcd_poly())[0]
             zs = []
             for i in range(k):
                 xi = Gf2Poly(1 << i) if p == 2 else GfpPoly([0] * i + [1], p)
@@ -352,7 +353,7 @@ class AlgebraicEngine:
             H[i] = self._taps_of(x)
         return H, [p] * k
 
-    def nullity_poly(self):
+    def _gcd_poly(self):
         """g = gcd(F, chi_T) (cyclic / mirrored modes)."""
         self.nullity
         return self._g
