@@ -242,3 +242,30 @@ def test_rowrec_isomorphism_against_dense(p, w, d, cr, cl, cu, seed):
         acc = (acc + c * Tc) % p
         Tc = (Tc @ T) % p
     assert not acc.any()
+
+
+def test_gf2_portable_base_case_in_a_subprocess():
+    """The 4-bit-window base case (no PCLMULQDQ: MODLIGHTS_NO_PCLMUL, read once per
+    process) gives the same products, with and without Karatsuba."""
+    import os
+    import subprocess
+    import sys
+    code = (
+        "import random\n"
+        "from modlights._poly import Gf2Poly\n"
+        "def m(a, b):\n"
+        "    r = 0\n"
+        "    while b:\n"
+        "        if b & 1: r ^= a\n"
+        "        a <<= 1; b >>= 1\n"
+        "    return r\n"
+        "rnd = random.Random(9)\n"
+        "for _ in range(30):\n"
+        "    a, b = rnd.getrandbits(rnd.randint(1, 5000)), rnd.getrandbits(rnd.randint(1, 5000))\n"
+        "    A, B = Gf2Poly(a), Gf2Poly(b)\n"
+        "    assert int(A * B) == int(A.mul(B, karatsuba=False)) == m(a, b)\n"
+        "print('ok')\n")
+    env = dict(os.environ, MODLIGHTS_NO_PCLMUL="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
