@@ -442,6 +442,18 @@ def test_giant_board_nullity_and_refusals():
         b.random_state()
 
 
+def test_giant_uncovered_boards_refused_at_once():
+    import time
+    t = time.perf_counter()
+    for board in (ml.Board.grid(20000, 20000, pattern="square"),
+                  ml.Board.grid(20000, 20000, states=4)):
+        with pytest.raises(ValueError, match="only by the algebraic engine"):
+            ml.Solver(board)
+    with pytest.raises(ValueError, match="only by the algebraic engine"):
+        ml.Solver(ml.Board.grid(20000, 20000), method="chase")
+    assert time.perf_counter() - t < 1
+
+
 def test_cli_info_giant():
     out = subprocess.run([sys.executable, "-m", "modlights", "info", "--grid", "12000x12000"],
                          capture_output=True, text=True, timeout=60)

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from .board import Board
+from .board import MAX_TILES, Board
 from .reference import ReferenceEngine, is_prime
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
@@ -188,6 +188,11 @@ class Solver:
                                                            is_prime(board.states) else
                                                            CHASE_MIN_TILES_RING)
                                  and chase_supports(board)) else "dense"
+        if board._giant and method != "algebraic":
+            from .engines.algebraic import algebraic_reason
+            raise ValueError(f"a board of more than {MAX_TILES} tiles is solved only by the "
+                             "algebraic engine, which does not cover this one: "
+                             f"{algebraic_reason(board) or 'backend must be native'}")
         self.board = board
         self.backend = backend
         self.method = method
