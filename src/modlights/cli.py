@@ -801,11 +801,12 @@ def _cmd_bench(args: argparse.Namespace, out) -> int:
             from .bench_giant import bench_packed
             rows += bench_packed(packed, pattern=pattern, progress=progress,
                                  repeats=args.repeats, seed=args.seed)
+            done[0] += len(packed)
         bytewise = [s for s in sizes if s not in packed]
         if bytewise:
             rows += bench_large(bytewise, n=n, pattern=pattern, progress=progress,
                                 repeats=args.repeats, seed=args.seed)
-        done[0] += len(sizes)
+            done[0] += len(bytewise)
     if not args.quiet:
         print(f"\r[{'#' * 30}] {total}/{total} done" + " " * 20, file=bar_out, flush=True)
     if args.json:
