@@ -28,10 +28,22 @@ def test_bad_sizes(rows, cols):
 
 
 def test_absurd_size_is_fast():
+    """Past MAX_TILES only uniform boards are accepted (shape and pattern alone); what
+    needs memory per tile refuses at once, saying how much; nothing is allocated."""
     import time
     t = time.perf_counter()
-    with pytest.raises(ValueError, match="too large|at most"):
-        ml.Board.grid(100000, 100000)
+    with pytest.raises(ValueError, match="too large"):
+        ml.Board.grid(100000, 100000, locked=[(0, 0)])
+    with pytest.raises(ValueError, match="too large"):
+        ml.Board.grid(100000, 100000, holes=[(5, 5)])
+    with pytest.raises(ValueError, match="from 1 to"):
+        ml.Board.grid(1 << 21, 2)
+    b = ml.Board.grid(100000, 100000)
+    assert b.n_cells == b.n_taps == 10 ** 10
+    for op in (b.random_state, lambda: b.coerce_target(0), lambda: b.holes, lambda: b.cells,
+               b.matrix, b.coo, lambda: b._active):
+        with pytest.raises(ValueError, match="GiB|entries"):
+            op()
     assert time.perf_counter() - t < 0.5
 
 

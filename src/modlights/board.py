@@ -19,7 +19,11 @@ from .patterns import Offsets, is_mixed, parse_mixed, parse_pattern
 
 __all__ = ["Board", "MAX_TILES", "MAX_SIDE"]
 
-#: Largest number of tiles (rows * cols, or cells of a graph board) accepted.
+#: Largest number of tiles (rows * cols, or cells of a graph board) accepted, except
+#: for uniform grids (one pattern, no locked tiles or holes): those are described by
+#: their shape and pattern alone and may be as large as MAX_SIDE x MAX_SIDE; only the
+#: operations that need memory per tile (a byte state, masks, index arrays, the
+#: dense matrix) refuse them, saying how much they would need.
 MAX_TILES = 1 << 27
 #: Largest side of a grid board.
 MAX_SIDE = 1 << 20
@@ -135,6 +139,7 @@ def _lazy_mask(name: str, build: Any, doc: str) -> property:
     def get(self: "Board") -> Any:
         d = self.__dict__
         if slot not in d:
+            self._per_tile(f"the {name} mask")
             d[slot] = build(self)
         return d[slot]
 
@@ -166,6 +171,8 @@ class Board:
     #: whether some tile is locked / a hole (grids; graph boards have neither)
     _any_locked: bool = False
     _any_holes: bool = False
+    #: a uniform grid of more than MAX_TILES tiles (see _per_tile)
+    _giant: bool = False
 
     # Boolean masks shaped like the board. Grids store ``_locked`` / ``_holes`` only
     # when some tile is locked / a hole; everything else is derived on first access.
@@ -199,9 +206,12 @@ class Board:
         """
         rows = _check_dim("rows", rows)
         cols = _check_dim("cols", cols)
-        if rows * cols > MAX_TILES:
-            raise ValueError(f"board too large: {rows}x{cols} = {rows * cols} tiles, "
-                             f"at most {MAX_TILES} allowed")
+        giant = rows * cols > MAX_TILES
+        if giant and not (_no_tiles(locked) and _no_tiles(holes)
+                          and not is_mixed(pattern, rows, cols)):
+            raise ValueError(f"board too large: {rows}x{cols} = {rows * cols} tiles; more "
+                             f"than {MAX_TILES} tiles are allowed only for uniform boards "
+                             "(one pattern, no locked tiles or holes)")
         n = _check_states(states)
         b = cls._new()
         b._kind = "grid"
@@ -225,6 +235,7 @@ class Board:
         # Masks are kept only when some tile is locked / a hole (see _lazy_mask).
         b._any_locked = lock is not None
         b._any_holes = hole is not None
+        b._giant = giant
         if lock is not None:
             b._locked = lock
         if hole is not None:
@@ -352,9 +363,24 @@ class Board:
         self._taps_cache = None
         self._coo_cache = None
 
+    def _per_tile(self, what: str, bytes_per_tile: int = 1) -> None:
+        """ValueError for a giant board (a uniform grid over MAX_TILES tiles): ``what``
+        would need ``bytes_per_tile`` bytes a tile."""
+        if self._giant:
+            rows, cols = self._shape
+            need = rows * cols * bytes_per_tile
+            raise ValueError(
+                f"{what} of this {rows}x{cols} board would need {need / 2**30:.1f} GiB "
+                f"({bytes_per_tile} byte{'s' * (bytes_per_tile != 1)} a tile, "
+                f"{rows * cols} tiles, more than MAX_TILES = {MAX_TILES}); a board this "
+                "large is described by its shape and pattern alone: use Solver(board)"
+                ".nullity / rank / kernel_size, or Solver(board).solve_packed with "
+                "np.packbits(state, axis=1) states (n = 2)")
+
     @property
     def _cells_flat(self) -> np.ndarray:
         """Flat (row-major) indices of the active tiles, built on first use."""
+        self._per_tile("the cell index", 8)
         if self._cells_cache is None:
             if self._kind == "grid" and not self._any_holes:
                 self._cells_cache = np.arange(self._n_cells, dtype=np.int64)
@@ -365,6 +391,7 @@ class Board:
     @property
     def _taps_flat(self) -> np.ndarray:
         """Flat (row-major) indices of the tappable tiles, built on first use."""
+        self._per_tile("the tap index", 8)
         if self._taps_cache is None:
             if self._kind == "grid" and not (self._any_holes or self._any_locked):
                 self._taps_cache = np.arange(self._n_taps, dtype=np.int64)
@@ -409,6 +436,7 @@ class Board:
     @property
     def locked(self) -> np.ndarray:
         """Boolean mask of locked tiles (copy)."""
+        self._per_tile("the locked mask")
         if self._kind == "grid" and not self._any_locked:
             return np.zeros(self._shape, dtype=bool)
         return self._locked.copy()
@@ -416,6 +444,7 @@ class Board:
     @property
     def holes(self) -> np.ndarray:
         """Boolean mask of holes (copy)."""
+        self._per_tile("the holes mask")
         if self._kind == "grid" and not self._any_holes:
             return np.zeros(self._shape, dtype=bool)
         return self._holes.copy()
@@ -511,6 +540,7 @@ class Board:
         """A in coordinate form: (cell_rows, tap_cols), one entry per unit of effect
         (repeated pairs add up). Cached."""
         if self._coo_cache is None:
+            self._per_tile("the coordinate form of A", 16 * len(self._pattern or ((0, 0),)))
             self._coo_cache = self._build_coo()
         return self._coo_cache
 
@@ -569,6 +599,7 @@ class Board:
     # ------------------------------------------------------------------ state conversion
     def coerce_state(self, state: Any, what: str = "state") -> np.ndarray:
         """A board-shaped uint8 array (values mod n, zero at holes) from any integer input."""
+        self._per_tile(f"a byte {what}")
         arr = _as_int_array(state, what)
         if arr.shape != self._shape:
             raise ValueError(f"{what} has shape {arr.shape}, the board has shape {self._shape}")
@@ -581,6 +612,7 @@ class Board:
         """A board-shaped target from an int (every tile) or a board-shaped array."""
         t = self._target_int(target)
         if t is not None:
+            self._per_tile("a byte target")
             out = np.full(self._shape, t, dtype=np.uint8)
             if self._any_holes:
                 out[self._holes] = 0
@@ -599,6 +631,7 @@ class Board:
         """The cell vector (uint8, values 0..n-1) of a board-shaped state, for reading
         only: a uint8 input already in range and without holes to drop is returned as
         a view (one pass, ``max() < n``); anything else goes through coerce_state."""
+        self._per_tile(f"a byte {what}")
         arr = state if isinstance(state, np.ndarray) else None
         if arr is not None and arr.dtype == np.uint8 and arr.shape == self._shape \
                 and _in_range(arr, self._n):
@@ -655,6 +688,7 @@ class Board:
     def tap_vector(self, taps: Any) -> np.ndarray:
         """Tap counts (board-shaped for grids, (n_taps,) for graphs) -> vector mod n.
         Non-zero counts on locked tiles are an error; holes are ignored."""
+        self._per_tile("a tap array")
         arr = _as_int_array(taps, "taps")
         if self._kind == "graph":
             if arr.shape != (self.n_taps,):
@@ -702,6 +736,7 @@ class Board:
     # ------------------------------------------------------------------ playing
     def apply_vector(self, x: np.ndarray) -> np.ndarray:
         """A x mod n as a vector over the cells (x a vector over the taps)."""
+        self._per_tile("A x (a byte a tile)")
         if self._kind == "grid" and self._mixed is None and self._coo_cache is None:
             return self.cell_vector(self._stencil_apply(x))
         x = np.asarray(x, dtype=np.int64)
@@ -772,6 +807,7 @@ class Board:
     def random_state(self, rng: Any = None, solvable: bool = True) -> np.ndarray:
         """A random board-shaped state; with ``solvable=True`` one that can be solved
         to all zeros (it is -A x for uniformly random tap counts x)."""
+        self._per_tile("a random byte state")
         gen = np.random.default_rng(rng)
         if solvable:
             x = gen.integers(0, self._n, size=self.n_taps, dtype=np.uint8)
@@ -857,6 +893,12 @@ def _shift_blocks(dr: int, dc: int, rows: int, cols: int, wrap: bool) -> list:
             return []
         return [(slice(max(0, d), size + min(0, d)), slice(max(0, -d), size - max(0, d)))]
     return [(tr, sr, tc, sc) for tr, sr in spans(dr, rows) for tc, sc in spans(dc, cols)]
+
+
+def _no_tiles(spec: Any) -> bool:
+    """True for a locked / holes argument marking no tile without a mask: None or an
+    empty list, tuple or set of positions."""
+    return spec is None or (isinstance(spec, (list, tuple, set, frozenset)) and not spec)
 
 
 def _is_bool_nested(spec: Any) -> bool:

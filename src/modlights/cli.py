@@ -259,11 +259,11 @@ def _describe(board: Board) -> str:
     extra = []
     if board.wrap:
         extra.append("wrapped (torus)")
-    if board.holes.any():
-        k = int(board.holes.sum())
+    k = rows * cols - board.n_cells                  # holes (no mask: giant boards)
+    if k:
         extra.append(f"{k} hole{'s' * (k != 1)}")
-    if board.locked.any():
-        extra.append(f"{int(board.locked.sum())} locked")
+    if board.n_cells - board.n_taps:
+        extra.append(f"{board.n_cells - board.n_taps} locked")
     tail = (", " + ", ".join(extra)) if extra else ""
     return f"{rows}x{cols} board, {board.states} states, pattern {_pattern_text(board)}{tail}"
 
@@ -276,7 +276,8 @@ def _board_json(board: Board) -> dict:
     rows, cols = board.shape
     return {"rows": rows, "cols": cols, "states": board.states,
             "pattern": _pattern_text(board), "wrap": board.wrap,
-            "holes": _positions(board.holes), "locked": _positions(board.locked)}
+            "holes": _positions(board.holes) if board.n_cells < rows * cols else [],
+            "locked": _positions(board.locked) if board.n_taps < board.n_cells else []}
 
 
 # ----------------------------------------------------------------------------- commands
@@ -805,11 +806,24 @@ def _cmd_bench(args: argparse.Namespace, out) -> int:
 
     cur_n = [0]
     rows = []
+    # boards past MAX_TILES (or all with --packed) run bit-packed: GF(2) algebraic engine
+    from .board import MAX_TILES
+    packed = [s for s in sizes if args.packed or s[0] * s[1] > MAX_TILES]
+    if packed and states != [2]:
+        raise _UserError(f"boards of more than {MAX_TILES} tiles (or --packed) run the "
+                         "bit-packed path, which needs --states 2")
     for n in states:
         cur_n[0] = n
-        rows += bench_large(sizes, n=n, pattern=pattern, progress=progress,
-                            repeats=args.repeats, seed=args.seed)
-        done[0] += len(sizes)
+        if packed:
+            from .bench_giant import bench_packed
+            rows += bench_packed(packed, pattern=pattern, progress=progress,
+                                 repeats=args.repeats, seed=args.seed)
+            done[0] += len(packed)
+        bytewise = [s for s in sizes if s not in packed]
+        if bytewise:
+            rows += bench_large(bytewise, n=n, pattern=pattern, progress=progress,
+                                repeats=args.repeats, seed=args.seed)
+            done[0] += len(bytewise)
     if not args.quiet:
         print(f"\r[{'#' * 30}] {total}/{total} done" + " " * 20, file=bar_out, flush=True)
     if args.json:
@@ -819,7 +833,8 @@ def _cmd_bench(args: argparse.Namespace, out) -> int:
     print(f"{'board':>12} {'n':>4} {'pattern':>10} {'seconds':>9} {'peak MB':>9}", file=out)
     for b, n, p, t, m in rows:
         print(f"{b:>12} {n:>4} {p:>10} {t:>9.3f} {m:>9.0f}", file=out)
-    print(f"(Board.grid + Solver + solve(minimal=False), median of {args.repeats}; every "
+    print(f"(Board.grid + Solver + solve(minimal=False) (solve_packed on the bit-packed "
+          f"path), median of {args.repeats}; every "
           "answer checked by applying it to the board)", file=out)
     return EXIT_OK
 
@@ -937,6 +952,9 @@ def build_parser() -> argparse.ArgumentParser:
     pb.add_argument("--repeats", type=int, default=3, metavar="R",
                     help="timed runs per board; the median is shown (default: 3)")
     pb.add_argument("--seed", type=int, default=0, metavar="INT", help="start-state seed")
+    pb.add_argument("--packed", action="store_true",
+                    help="bit-packed states and the algebraic engine (n = 2; always used "
+                         "for boards of more than 2^27 tiles, e.g. --sizes 100000)")
     pb.add_argument("--quiet", action="store_true", help="no progress bar")
     pb.add_argument("--json", action="store_true", help="print one JSON list")
     pb.set_defaults(func=_cmd_bench)

@@ -1,0 +1,87 @@
+/* poly.h: univariate polynomials over GF(2) (bit-packed) and GF(p) (bytes, p <= 251).
+ *
+ * ml_gf2x: coefficient of x^i is bit i % 64 of word i / 64; `n` words are in use and
+ * the top one is non-zero (n == 0 for the zero polynomial). Multiplication is
+ * word-level schoolbook (carry-less 64 x 64 products: PCLMULQDQ where the CPU has
+ * it, a 4-bit window otherwise), Karatsuba from ml_gf2x_karatsuba_words words up.
+ * Division and the (extended) gcd are the classical bit-at-a-time algorithms on
+ * packed words: O(deg^2 / 64) word operations.
+ *
+ * ml_gfpx: one byte a coefficient, c[n - 1] != 0 (n == 0 for zero), p a prime from
+ * 2 to 251 passed to every call. Products and long division accumulate in 32-bit
+ * words and reduce only every few thousand terms (delayed reduction).
+ *
+ * Functions return 0, or 2 when out of memory (the outputs are then unspecified but
+ * still safe to clear). Outputs may alias inputs unless said otherwise.
+ */
+#ifndef ML_POLY_H
+#define ML_POLY_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uint64_t *c;
+    size_t n;      /* words in use (normalised) */
+    size_t alloc;  /* words allocated */
+} ml_gf2x;
+
+typedef struct {
+    uint8_t *c;
+    size_t n;      /* coefficients in use (normalised) */
+    size_t alloc;
+} ml_gfpx;
+
+/* Karatsuba threshold in words (both factors at least this long); settable for tests. */
+extern size_t ml_gf2x_karatsuba_words;
+
+void ml_gf2x_init(ml_gf2x *a);
+void ml_gf2x_clear(ml_gf2x *a);
+/* Room for `words` words (contents kept, new words zero). */
+int ml_gf2x_fit(ml_gf2x *a, size_t words);
+/* a = the `n` words w (normalised). */
+int ml_gf2x_set(ml_gf2x *a, const uint64_t *w, size_t n);
+int ml_gf2x_copy(ml_gf2x *r, const ml_gf2x *a);
+void ml_gf2x_zero(ml_gf2x *a);
+void ml_gf2x_normalise(ml_gf2x *a);
+/* Degree; -1 for zero. */
+long ml_gf2x_deg(const ml_gf2x *a);
+/* a ^= b * x^k (b must not alias a). */
+int ml_gf2x_addshift(ml_gf2x *a, const ml_gf2x *b, size_t k);
+/* a ^= x^k. */
+int ml_gf2x_addmono(ml_gf2x *a, size_t k);
+int ml_gf2x_mul(ml_gf2x *r, const ml_gf2x *a, const ml_gf2x *b);
+/* Schoolbook only (the Karatsuba base case; for tests and the threshold). */
+int ml_gf2x_mul_basecase(ml_gf2x *r, const ml_gf2x *a, const ml_gf2x *b);
+/* a = q b + r, deg r < deg b; b != 0 (returns 1 when b is zero). q may be NULL. */
+int ml_gf2x_divrem(ml_gf2x *q, ml_gf2x *r, const ml_gf2x *a, const ml_gf2x *b);
+/* g = gcd(a, b) (0 when both are 0). */
+int ml_gf2x_gcd(ml_gf2x *g, const ml_gf2x *a, const ml_gf2x *b);
+/* g = gcd(a, b) = s a + t b; t may be NULL (not computed). With b != 0,
+ * deg s < deg b - deg g (s = 0 when b divides a). g, s, t distinct from a, b. */
+int ml_gf2x_xgcd(ml_gf2x *g, ml_gf2x *s, ml_gf2x *t, const ml_gf2x *a, const ml_gf2x *b);
+
+void ml_gfpx_init(ml_gfpx *a);
+void ml_gfpx_clear(ml_gfpx *a);
+int ml_gfpx_fit(ml_gfpx *a, size_t n);
+/* a = the n coefficients c (each < p), normalised. */
+int ml_gfpx_set(ml_gfpx *a, const uint8_t *c, size_t n);
+int ml_gfpx_copy(ml_gfpx *r, const ml_gfpx *a);
+void ml_gfpx_normalise(ml_gfpx *a);
+long ml_gfpx_deg(const ml_gfpx *a);
+/* Inverse of a mod p (a != 0 mod p). */
+unsigned ml_gfp_inv(unsigned a, unsigned p);
+/* a = a * k + b * x^s * m (mod p), k, m < p; b must not alias a. */
+int ml_gfpx_axpy(ml_gfpx *a, unsigned k, const ml_gfpx *b, size_t s, unsigned m, unsigned p);
+/* a = a * k (mod p). */
+void ml_gfpx_scale(ml_gfpx *a, unsigned k, unsigned p);
+/* Make monic (zero stays zero); returns the old leading coefficient (0 for zero). */
+unsigned ml_gfpx_make_monic(ml_gfpx *a, unsigned p);
+int ml_gfpx_mul(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
+int ml_gfpx_divrem(ml_gfpx *q, ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
+/* Monic gcd. */
+int ml_gfpx_gcd(ml_gfpx *g, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
+/* Monic g = s a + t b; t may be NULL. g, s, t distinct from a, b. */
+int ml_gfpx_xgcd(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a, const ml_gfpx *b,
+                 unsigned p);
+
+#endif

@@ -1,0 +1,503 @@
+"""Uniform boards by polynomial algebra: the residual system of the light chase as one
+polynomial equation.
+
+Covered boards (:func:`algebraic_reason` says why a board is not): grid boards over a
+prime n with one pattern everywhere, no locks, no holes (tori too: see below), whose pattern uses
+only the offsets (0,0), (0,+-1), (+-1,0) (cross, vertical, horizontal, the cross without
+its centre, any counts of these) with the count of (-1,0) a unit mod n (else the board
+is worked on transposed, with (0,-1) in that role: horizontal).
+
+With tap rows X_0..X_{h-1} (w taps each) the rows of A x = b read
+``cd X_{r-1} + B X_r + cu X_{r+1} = b_r`` (B tridiagonal), so chasing from X_0 = z forces
+``X_{r+1} = T X_r + mu X_{r-1} + b_r / cu`` with T = -B / cu, mu = -cd / cu, and
+``X_r = P_r(T) z + c_r`` with P_{r+1} = x P_r + mu P_{r-1}. The board is solved iff the
+virtual row X_h = F(T) z + c vanishes, F = P_h. When the sub-diagonal of T is non-zero,
+e_0 is a cyclic vector of T and v = f(T) e_0 identifies GF(p)^w with
+GF(p)[x] / (chi_T); the w x w residual system becomes ``F z = -c (mod chi_T)``:
+
+- nullity = deg g, g = gcd(F, chi_T) (for n = 2 and k x k cross boards this is OEIS
+  A159257); |ker A| = p^nullity;
+- solvable iff g divides c; then z = s (-c / g) mod chi_T with s F + t chi_T = g
+  (extended gcd), and the taps are the numeric chase replayed from X_0 = z;
+- ker A is spanned by the chases (zero right-hand side) from (chi_T / g) x^i,
+  i < deg g.
+
+Tori (wrap=True, at least 3 tiles along the chase): a row is an element of
+GF(p)[s] / (s^w - 1) and the chase from X_0 = u, X_{h-1} = v leaves a 2 x 2 system over
+that ring; its nullity is deg gcd(d1, s^w - 1) + deg gcd(d2, s^w - 1) with d1, d2 the
+invariant factors of the system over GF(p)[s] (see _torus_nullity). Tori are solved
+(and their kernels and det found) by the chase; rank / nullity / kernel_size come from
+the algebra.
+
+Boards whose T has only a super-diagonal are mirrored left-right for the conversions
+(e_{w-1} is then the cyclic vector); boards with a diagonal T (vertical) have
+F(T) = F(t0) I. det(A) = (-cu)^{hw} Res(chi_T, F).
+
+The C side (csrc/poly.c, csrc/rowrec.c) keeps GF(2) rows and polynomials bit-packed:
+the chase is O(h w / 64) word operations a pass (two passes, one when the first
+residual is zero), the gcd, the extended gcd and the conversions O(w^2 / 64) (less
+with Karatsuba for the one product), memory O(w) beyond the taps. GF(p) works on bytes
+with delayed reduction. :meth:`AlgebraicEngine.solve_packed` takes and returns
+``np.packbits(..., axis=1)`` rows (n = 2), so a 100000 x 100000 board needs 1.25 GB a
+state.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["AlgebraicEngine", "algebraic_reason", "algebraic_supports", "KERNEL_BYTES_MAX"]
+
+#: Offsets a covered pattern may use.
+ROW_OFFSETS = frozenset({(0, 0), (0, 1), (0, -1), (-1, 0), (1, 0)})
+#: Largest prime the polynomial code takes (coefficients in a byte).
+MAX_PRIME = 251
+#: Largest kernel basis (generators x taps bytes) ``generators()`` builds (256 MiB).
+KERNEL_BYTES_MAX = 1 << 28
+
+
+def _is_prime(n: int) -> bool:
+    return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
+
+
+def _counts(board) -> dict:
+    counts: dict = {}
+    for o in board.pattern:
+        counts[o] = counts.get(o, 0) + 1
+    return counts
+
+
+def algebraic_reason(board) -> str | None:
+    """None when :class:`AlgebraicEngine` covers the board, else why it does not."""
+    if not getattr(board, "is_grid", False):
+        return "it needs a grid board (Board.grid)"
+    n = board.states
+    if not _is_prime(n) or n > MAX_PRIME:
+        return f"n must be a prime (2..{MAX_PRIME}), this board has n = {n}"
+    if board.pattern is None:
+        return "it needs one pattern on every tile (this board is mixed)"
+    if board._any_locked or board._any_holes:
+        return "it needs a board without locked tiles or holes"
+    extra = sorted(set(board.pattern) - ROW_OFFSETS)
+    if extra:
+        return (f"the pattern may use only the offsets (0,0), (0,+-1), (+-1,0); it uses "
+                f"{extra[0]}")
+    c = _counts(board)
+    rows, cols = board.shape
+    down = c.get((-1, 0), 0) % n != 0 and (rows >= 3 or not board.wrap)
+    across = c.get((0, -1), 0) % n != 0 and (cols >= 3 or not board.wrap)
+    if not (down or across):
+        return ("the chase needs the offset (-1, 0) (or, on the transposed board, (0, -1)) "
+                "with a count that is a unit mod n" +
+                (", and a torus at least 3 tiles along that direction" if board.wrap else ""))
+    return None
+
+
+def algebraic_supports(board) -> bool:
+    """Whether :class:`AlgebraicEngine` covers the board."""
+    return algebraic_reason(board) is None
+
+
+def _neg(v: np.ndarray, p: int) -> np.ndarray:
+    return ((p - v.astype(np.int64)) % p).astype(np.uint8)
+
+
+class AlgebraicEngine:
+    """The engine interface of :class:`~modlights.solver.Solver` (``kernel_size``,
+    ``nullity``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
+    ``pseudo_inverse()``) for the uniform boards :func:`algebraic_reason` accepts.
+
+    dense: a callable giving the native dense engine of the board, for ``inverse`` and
+    ``pseudo_inverse`` (and ``det`` when the algebra does not answer it); None: they
+    raise ValueError.
+    """
+
+    name = "algebraic"
+
+    def __init__(self, board, dense: Callable[[], Any] | None = None):
+        from .._poly import RowRec
+        reason = algebraic_reason(board)
+        if reason is not None:
+            raise ValueError(f"method='algebraic' does not cover this board: {reason}; "
+                             "use method='chase' or 'auto'")
+        self.board = board
+        self.n = p = board.states
+        self._dense_factory = dense
+        self._dense = None
+        rows, cols = board.shape
+        c = _counts(board)
+        # the chase runs down the rows when (-1, 0) has a unit count, else down the
+        # columns of the transposed board (offset (dr, dc) becomes (dc, dr)); a torus
+        # needs 3 rows along the chase
+        self.transposed = c.get((-1, 0), 0) % p == 0 or (board.wrap and rows < 3)
+        if self.transposed:
+            c = {(dc, dr): k for (dr, dc), k in c.items()}
+            rows, cols = cols, rows
+        self.h, self.w = rows, cols
+        args = (c.get((0, 0), 0), c.get((0, 1), 0), c.get((0, -1), 0), c.get((-1, 0), 0),
+                c.get((1, 0), 0))
+        self._offset_counts = args
+        self._rec = RowRec(rows, cols, p, *args)
+        d, cr, cl, cu, cd = (a % p for a in args)
+        self.torus = board.wrap
+        self._chase_engine = None
+        if self.torus:
+            self.mode, self._conv = "torus", None
+        elif cols > 1 and cr:
+            self.mode, self._conv = "cyclic", self._rec
+        elif cols > 1 and cl:
+            # e_{w-1} is cyclic: convert the mirror images (sub- and super-diagonal swapped)
+            self.mode, self._conv = "mirrored", RowRec(rows, cols, p, d, cl, cr, cu, cd)
+        else:
+            self.mode, self._conv = "scalar", None
+        inv = pow(cu, p - 2, p)
+        self._t0 = (p - d) * inv % p
+        self._mu = (p - cd) * inv % p
+        self._cu = cu
+        self._chi = self._F = self._g = self._s = None
+        self._fscalar: int | None = None
+        self._torus_null: int | None = None
+
+    # ---------------------------------------------------------------- the algebra
+    def _scalar_F(self) -> int:
+        """F(t0) for a diagonal T (P_{i+1} = t0 P_i + mu P_{i-1} mod p)."""
+        if self._fscalar is None:
+            p, t0, mu = self.n, self._t0, self._mu
+            a, b = 0, 1
+            for _ in range(self.h):
+                a, b = b, (t0 * b + mu * a) % p
+            self._fscalar = b
+        return self._fscalar
+
+    def _poly_F(self):
+        if self._chi is None:
+            chi = self._conv.charpoly()
+            self._F = self._conv.residual_poly(chi)
+            self._chi = chi
+        return self._chi, self._F
+
+    def _xgcd(self):
+        """(g, s): g = gcd(F, chi) = s F + t chi."""
+        if self._s is None:
+            chi, F = self._poly_F()
+            self._g, self._s, _ = F.xgcd(chi, with_t=False)
+        return self._g, self._s
+
+    @property
+    def nullity(self) -> int:
+        """dim ker A."""
+        if self.mode == "torus":
+            if self._torus_null is None:
+                self._torus_null = _torus_nullity(self.h, self.w, self.n,
+                                                  *self._offset_counts)
+            return self._torus_null
+        if self.mode == "scalar":
+            return 0 if self._scalar_F() else self.w
+        if self._g is None:
+            chi, F = self._poly_F()
+            self._g = F.gcd(chi)
+        return int(self._g.degree)
+
+    @property
+    def kernel_size(self) -> int:
+        return self.n ** self.nullity
+
+    @property
+    def residual_shape(self) -> tuple[int, int]:
+        """(equations, symbols) of the residual system: one row of w."""
+        return self.w, self.w
+
+    def _residual_z(self, c: np.ndarray) -> np.ndarray | None:
+        """z with F(T) z = -c (values < p, w entries), None when there is none."""
+        p = self.n
+        negc = c if p == 2 else _neg(c, p)
+        if self.mode == "scalar":
+            f = self._scalar_F()
+            if f == 0:
+                return None if c.any() else np.zeros(self.w, np.uint8)
+            return (negc.astype(np.int64) * pow(f, p - 2, p) % p).astype(np.uint8)
+        chi, _ = self._poly_F()
+        g, s = self._xgcd()
+        mirrored = self.mode == "mirrored"
+        cp = self._conv.vec_to_poly(negc[::-1] if mirrored else negc)
+        q, r = cp.divmod(g)
+        if r.degree >= 0:
+            return None
+        z = self._conv.poly_to_vec((s * q).divmod(chi)[1])
+        return np.ascontiguousarray(z[::-1]) if mirrored else z
+
+    # ---------------------------------------------------------------- chasing
+    def _chase(self, B: np.ndarray, z: np.ndarray | None, out: np.ndarray | None = None,
+               tc: int = 0, sb: int = 1, packed: bool = False, write: bool = True):
+        if self.n == 2:
+            return self._rec.chase_gf2(B, packed, tc, z, out, write)
+        return self._rec.chase_gfp(B, tc, sb, z, out)
+
+    def _solve_grid(self, B: np.ndarray, tc: int = 0, sb: int = 1, packed: bool = False,
+                    out: np.ndarray | None = None) -> np.ndarray | None:
+        """Taps (working orientation, B's layout) of b_eff = tc + sb B, None if none.
+        GF(2): the first pass only reads (its taps are kept only when z = 0 solves)."""
+        x, last = self._chase(B, None, out, tc, sb, packed, write=self.n != 2)
+        if not last.any():
+            if x is None:
+                x, _ = self._chase(B, None, out, tc, sb, packed)
+            return x
+        z = self._residual_z(last)
+        if z is None:
+            return None
+        x, last = self._chase(B, z, x if x is not None else out, tc, sb, packed)
+        if last.any():                    # never: F(T) z = -c by construction
+            raise RuntimeError("algebraic engine: the replay left a residual (a bug)")
+        return x
+
+    def _grid_of(self, rhs: np.ndarray) -> np.ndarray:
+        rows, cols = self.board.shape
+        B = np.asarray(rhs, dtype=np.uint8).reshape(rows, cols)
+        return np.ascontiguousarray(B.T) if self.transposed else B
+
+    def _taps_of(self, x: np.ndarray) -> np.ndarray:
+        return (np.ascontiguousarray(x.T) if self.transposed else x).reshape(-1)
+
+    # ---------------------------------------------------------------- interface
+    def _chased(self):
+        """Tori are solved by the chase (csrc/chase.c handles the wrap); only their
+        rank / nullity / kernel size come from the algebra."""
+        if self._chase_engine is None:
+            from ..chase import ChaseEngine
+            self._chase_engine = ChaseEngine(self.board)
+        return self._chase_engine
+
+    def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self.torus:
+            return self._chased().solve(R)
+        R = np.asarray(R)
+        k = R.shape[0]
+        ok = np.zeros(k, dtype=bool)
+        if k == 1:
+            x = self._solve_grid(self._grid_of(R[0]))
+            if x is None:
+                return np.zeros((1, R.shape[1]), np.uint8), ok
+            ok[0] = True
+            return self._taps_of(x).reshape(1, -1), ok
+        X = np.zeros((k, R.shape[1]), dtype=np.uint8)
+        for i in range(k):
+            x = self._solve_grid(self._grid_of(R[i]))
+            if x is not None:
+                X[i] = self._taps_of(x)
+                ok[i] = True
+        return X, ok
+
+    @property
+    def packs(self) -> bool:
+        """Whether solve_packed / apply_packed take this board (n = 2, chased down its
+        rows, not a torus)."""
+        return self.n == 2 and not self.transposed and not self.torus
+
+    def solve_packed(self, packed: np.ndarray, tc: int = 0) -> np.ndarray | None:
+        """GF(2) taps of ``tc + packed`` (np.packbits rows, board orientation) in the
+        same layout; None when unsolvable. Not for boards chased transposed."""
+        if self.n != 2:
+            raise ValueError(f"solve_packed needs n = 2, this board has n = {self.n}")
+        if self.torus:
+            raise ValueError("solve_packed does not take tori; use solve() on a byte state")
+        if self.transposed:
+            raise ValueError("solve_packed: this pattern is chased down the columns (the "
+                             "board transposed), which the packed path does not do; use "
+                             "solve() on a byte state")
+        return self._solve_grid(packed, tc=tc, packed=True)
+
+    def apply_packed(self, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
+                     write: bool = True) -> tuple[np.ndarray | None, int]:
+        """GF(2), np.packbits rows (board orientation): (s + A x or None when not
+        ``write``, the number of tiles where s + A x differs from tc), streamed a row at
+        a time (no per-tile temporaries)."""
+        if self.n != 2 or self.transposed or self.torus:
+            raise ValueError("apply_packed needs n = 2 and a board (not a torus) chased "
+                             "down its rows")
+        return self._rec.apply_gf2(x, s, True, tc, write)
+
+    def kernel_fits(self) -> bool:
+        """Whether the kernel basis fits in KERNEL_BYTES_MAX bytes."""
+        return self.nullity * self.h * self.w <= KERNEL_BYTES_MAX
+
+    def generators(self) -> tuple[np.ndarray, list[int]]:
+        k, hw = self.nullity, self.h * self.w
+        if self.torus and self.kernel_fits():
+            return self._chased().generators()
+        if not self.kernel_fits():
+            raise ValueError(f"the kernel basis has {k} generators of {hw} taps: "
+                             f"{k * hw / 2**30:.2f} GiB, more than the "
+                             f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "
+                             "kernel_size, solvable and solve do not need it")
+        p = self.n
+        H = np.zeros((k, hw), dtype=np.uint8)
+        if k == 0:
+            return H, []
+        zero = np.zeros((self.h, self.w), dtype=np.uint8)
+        if self.mode == "scalar":
+            zs = [np.eye(1, self.w, i, dtype=np.uint8)[0] for i in range(k)]
+        else:
+            from .._poly import Gf2Poly, GfpPoly
+            chi, _ = self._poly_F()
+            base = chi.divmod(self._gcd_poly())[0]
+            zs = []
+            for i in range(k):
+                xi = Gf2Poly(1 << i) if p == 2 else GfpPoly([0] * i + [1], p)
+                z = self._conv.poly_to_vec(base * xi)
+                zs.append(np.ascontiguousarray(z[::-1]) if self.mode == "mirrored" else z)
+        for i, z in enumerate(zs):
+            x, last = self._chase(zero, z)
+            if last.any():
+                raise RuntimeError("algebraic engine: a kernel vector left a residual (a bug)")
+            H[i] = self._taps_of(x)
+        return H, [p] * k
+
+    def _gcd_poly(self):
+        """g = gcd(F, chi_T) (cyclic / mirrored modes)."""
+        self.nullity
+        return self._g
+
+    def __reduce__(self):
+        """Pickles as its board and dense factory (the C state is rebuilt on use)."""
+        return (AlgebraicEngine, (self.board, self._dense_factory))
+
+    def _dense_engine(self):
+        if self._dense is None:
+            from ..chase import DENSE_FALLBACK
+            if self._dense_factory is None:
+                raise ValueError("not available from the algebraic engine on its own")
+            b = self.board
+            if b.n_cells * b.n_taps > DENSE_FALLBACK:
+                raise ValueError("not available with method='algebraic' on a board this "
+                                 f"large ({b.n_cells} x {b.n_taps} tap matrix, more than "
+                                 f"{DENSE_FALLBACK} entries); use method='dense' on a "
+                                 "smaller board")
+            self._dense = self._dense_factory()
+        return self._dense
+
+    def det(self) -> int:
+        """det(A) mod n = (-cu)^(h w) Res(chi_T, F) (F(t0)^w for a diagonal T)."""
+        if self.nullity:
+            return 0
+        p = self.n
+        if p == 2:
+            return 1
+        if self.torus:
+            return self._chased().det()
+        if self.mode == "scalar":
+            res = pow(self._scalar_F(), self.w, p)
+        else:
+            chi, F = self._poly_F()
+            res = _resultant(chi, F, p)
+        return pow(p - self._cu, self.h * self.w, p) * res % p
+
+    def inverse(self) -> np.ndarray:
+        return self._dense_engine().inverse()
+
+    def pseudo_inverse(self) -> np.ndarray:
+        return self._dense_engine().pseudo_inverse()
+
+
+# ---------------------------------------------------------------- tori
+def _poly(coeffs, p: int):
+    from .._poly import Gf2Poly, GfpPoly
+    if p == 2:
+        return Gf2Poly(sum(1 << i for i, c in enumerate(coeffs) if c % 2))
+    return GfpPoly(coeffs, p)
+
+
+def _padd(a, b, p: int, k: int = 1):
+    """a + k b over GF(p)."""
+    from .._poly import GfpPoly
+    if p == 2:
+        return a + b if k % 2 else a
+    n = max(a.degree, b.degree) + 1
+    return GfpPoly((a.coeffs(n).astype(np.int64) + k * b.coeffs(n).astype(np.int64)) % p, p)
+
+
+def _mono(k: int, p: int):
+    """s^k."""
+    from .._poly import Gf2Poly, GfpPoly
+    return Gf2Poly(1 << k) if p == 2 else GfpPoly([0] * k + [1], p)
+
+
+def _torus_nullity(h: int, w: int, p: int, d: int, cr: int, cl: int, cu: int, cd: int) -> int:
+    """dim ker A of an h x w torus (h >= 3) whose pattern uses (0,0), (0,+-1), (+-1,0).
+
+    Columns wrap, so a row is an element of R = GF(p)[s] / (s^w - 1) and B = d + cr s +
+    cl s^-1; rows wrap, so with u = X_0 and v = X_{h-1} as unknowns the chase forces
+    X_r = P_r u + mu P_{r-1} v (P_{r+1} = T P_r + mu P_{r-1}, T = -B / cu, mu = -cd / cu)
+    and leaves two conditions, X_{h-1} = v and row h - 1:
+        M = [[P_{h-1}, mu P_{h-2} - 1], [1 - P_h, -mu P_{h-1}]] acting on R^2.
+    Both rows are scaled by the unit s^h (S_r = s^r P_r are polynomials: S_{r+1} = tau S_r
+    + mu s^2 S_{r-1}, tau = s T, by powers of a 2 x 2 matrix). With the Smith form of M
+    over GF(p)[s], d1 = gcd of the entries, d2 = det / d1:
+        dim ker = deg gcd(d1, s^w - 1) + deg gcd(d2, s^w - 1)   (gcd(0, f) = f).
+    d2 mod (s^w - 1) comes from det mod ((s^w - 1) d1), so no product exceeds that degree.
+    """
+    inv = pow(cu % p, p - 2, p)
+    tau = _poly([(-cl * inv) % p, (-d * inv) % p, (-cr * inv) % p], p)
+    mu = (-cd * inv) % p
+    c = _poly([0, 0, mu], p)
+    one, zero = _poly([1], p), _poly([], p)
+
+    def mat_mul(X, Y):
+        return [[_padd(X[i][0] * Y[0][j], X[i][1] * Y[1][j], p) for j in range(2)]
+                for i in range(2)]
+
+    # [[S_{r+1}], [S_r]] = [[tau, c], [1, 0]] [[S_r], [S_{r-1}]]; first column of the
+    # (h-1)th power: S_{h-1}, S_{h-2}
+    result, base, e = [[one, zero], [zero, one]], [[tau, c], [one, zero]], h - 1
+    while e:
+        if e & 1:
+            result = mat_mul(result, base)
+        e >>= 1
+        if e:
+            base = mat_mul(base, base)
+    s1, s2 = result[0][0], result[1][0]                     # S_{h-1}, S_{h-2}
+    sh = _padd(tau * s1, c * s2, p)                         # S_h
+    x1 = _mono(1, p)
+    m11 = x1 * s1
+    m12 = _padd(c * s2, _mono(h, p), p, p - 1)
+    m21 = _padd(_mono(h, p), sh, p, p - 1)
+    m22 = _padd(zero, x1 * s1, p, (p - mu) % p)
+    f = _padd(_mono(w, p), one, p, p - 1)
+    # common case first: d1 coprime to f (gcd of the entries mod f and f is 1); then
+    # gcd(d2, f) = gcd(det, f) and everything stays below degree w
+    r11, r12, r21, r22 = (m.divmod(f)[1] for m in (m11, m12, m21, m22))
+    if f.gcd(r11).gcd(r12).gcd(r21).gcd(r22).degree == 0:
+        det = _padd(r11 * r22, r12 * r21, p, p - 1).divmod(f)[1]
+        return w if det.degree < 0 else f.gcd(det).degree
+    g1 = m11.gcd(m12).gcd(m21)              # m22 = -mu m11 adds nothing to the gcd
+    if g1.degree < 0:
+        return 2 * w
+    big = f * g1
+    e11, e12, e21, e22 = (m.divmod(big)[1] for m in (m11, m12, m21, m22))  # e22 = -mu e11
+    det = _padd((e11 * e22).divmod(big)[1], (e12 * e21).divmod(big)[1], p, p - 1)
+    d2, rem = det.divmod(g1)
+    if rem.degree >= 0:                     # never: g1 divides every entry
+        raise RuntimeError("torus nullity: the gcd does not divide the determinant")
+    d2 = d2.divmod(f)[1]
+    first = f.gcd(g1).degree
+    return first + (w if d2.degree < 0 else f.gcd(d2).degree)
+
+
+def _resultant(a, b, p: int) -> int:
+    """Res(a, b) over GF(p) by Euclid: Res(a, b) = (-1)^(deg a deg b) lc(b)^(deg a -
+    deg r) Res(b, r), r = a mod b; Res(a, c) = c^deg a for a constant c."""
+    out = 1
+    while True:
+        m, n = a.degree, b.degree
+        if n < 0:
+            return 0
+        if n == 0:
+            return out * pow(int(b.coeffs()[0]), m, p) % p
+        r = a.divmod(b)[1]
+        k = r.degree
+        if k < 0:
+            return 0
+        if (m * n) % 2:
+            out = -out
+        out = out * pow(int(b.coeffs()[-1]), m - k, p) % p
+        a, b = b, r
