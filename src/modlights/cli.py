@@ -263,15 +263,8 @@ def _describe(board: Board) -> str:
     return f"{rows}x{cols} board, {board.states} states, pattern {_pattern_text(board)}{tail}"
 
 
-def _positions(mask: np.ndarray) -> list[list[int]]:
-    return [[int(r), int(c)] for r, c in np.argwhere(mask)]
-
-
 def _board_json(board: Board) -> dict:
-    rows, cols = board.shape
-    return {"rows": rows, "cols": cols, "states": board.states,
-            "pattern": _pattern_text(board), "wrap": board.wrap,
-            "holes": _positions(board.holes), "locked": _positions(board.locked)}
+    return board.to_dict()
 
 
 # ----------------------------------------------------------------------------- commands
@@ -303,13 +296,9 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
             "state": state.tolist(),
             "seed": seed,
             "target": target if isinstance(target, int) else np.asarray(target).tolist(),
-            "taps": taps.tolist(),
-            "moves": [list(p) for p in sol.moves()],
-            "length": sol.length,
-            "proven_minimal": sol.proven_minimal,
             "minimal_search": not args.no_minimal,
-            "kernel_size": solver.kernel_size,
         })
+        doc.update(sol.to_dict())
         print(json.dumps(doc), file=out)
         return EXIT_OK
     p = lambda *a: print(*a, file=out)  # noqa: E731
@@ -419,11 +408,11 @@ def _puzzle_lines(p: Puzzle, label: str = "") -> list[str]:
 
 
 def _puzzle_json(p: Puzzle) -> dict:
+    """p.to_dict() with the board's fields also at the top level (the CLI's older
+    flat layout) and the kernel size and score."""
     doc = _board_json(p.board)
-    doc.update({"start": p.start.tolist(), "min_taps": p.min_taps, "proven": p.proven,
-                "kernel_size": p.solver.kernel_size, "difficulty": p.difficulty,
-                "score": round(p.score, 4), "stars": {str(k): v for k, v in p.stars.items()},
-                "code": p.code})
+    doc.update(p.to_dict())
+    doc.update({"kernel_size": p.solver.kernel_size, "score": round(p.score, 4)})
     return doc
 
 

@@ -87,6 +87,13 @@ class Solution:
             out.extend([pos] * cnt)
         return out
 
+    def to_dict(self) -> dict:
+        """JSON-safe data: ``{"taps", "length", "proven_minimal", "moves",
+        "kernel_size"}`` (taps as nested lists, moves as ``[r, c]`` lists for grids
+        and ints for graph boards)."""
+        from .data import solution_to_dict
+        return solution_to_dict(self)
+
     def __repr__(self) -> str:
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
         return f"Solution(length={self.length}, {tag})"
