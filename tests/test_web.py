@@ -325,6 +325,23 @@ def test_too_large_is_refused_before_building(client):
         assert_error(client.post("/api/solve", json=body), 400, code="too_large")
 
 
+def test_largest_boards_within_the_limits(client):
+    side = int(limits.MAX_TILES ** 0.5)
+    b = ml.Board.grid(side, side, 2, "cross")
+    state = b.random_state(rng=5)
+    r = client.post("/api/solve", json={"board": b.to_dict(), "state": state.tolist(),
+                                        "minimal": False})
+    assert r.status_code == 200, r.text
+    assert not b.apply(state, np.array(r.json()["taps"])).any()
+    over = {"board": {**b.to_dict(), "rows": side + 1}, "state": S, "minimal": False}
+    assert_error(client.post("/api/solve", json=over), 400, code="too_large")
+    side = int(limits.MAX_MINIMAL_TILES ** 0.5)
+    b = ml.Board.grid(side, side, 3, "knight", wrap=True)
+    r = client.post("/api/hint", json={"board": b.to_dict(),
+                                       "state": b.random_state(rng=2).tolist()})
+    assert r.status_code == 200 and len(r.json()["tap"]) == 2
+
+
 def test_body_size_limit(client):
     big = b'{"board": {"rows": 3, "cols": 3}, "state": [' + b"0," * (limits.MAX_BODY_BYTES // 2) + b"0]}"
     assert_error(client.post("/api/solve", content=big,
