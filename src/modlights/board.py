@@ -810,6 +810,25 @@ class Board:
         from .data import board_from_dict
         return board_from_dict(d, max_tiles=max_tiles)
 
+    # ------------------------------------------------------------------ pictures
+    def to_svg(self, state: Any = None, *, taps: Any = None, numbers: bool = False,
+               tile: float | None = None, title: str | None = None) -> str:
+        """An SVG picture of the board in ``state`` (all 0 by default) with ``taps``
+        marked, numbers on the tiles when asked. See :func:`modlights.render.to_svg`."""
+        from .render import to_svg
+        return to_svg(self, state, taps=taps, numbers=numbers, tile=tile, title=title)
+
+    def to_png(self, state: Any = None, *, taps: Any = None, path: Any = None,
+               scale: int = 1) -> bytes | None:
+        """A PNG, one pixel a tile (needs Pillow: ``pip install "modlights[png]"``).
+        See :func:`modlights.render.to_png`."""
+        from .render import to_png
+        return to_png(self, state, taps=taps, path=path, scale=scale)
+
+    def _repr_svg_(self) -> str | None:
+        from .render import repr_svg
+        return repr_svg(self)
+
     # ------------------------------------------------------------------ identity
     def _key(self) -> tuple:
         if self._kind == "graph":

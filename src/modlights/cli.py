@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from . import render
 from .board import Board
 from .game import Game, PlayScreen
 from .patterns import PATTERNS, pattern_name
@@ -76,6 +77,10 @@ examples:
   modlights info --grid 4x4 --states 3 --pattern diagonal
   modlights info --grid 6x6 --states 6 --wrap --json
 """
+
+
+#: With --svg / --png, boards of more tiles than this are not printed as text grids.
+_PRINT_TILES_WITH_PICTURE = 10_000
 
 
 class _UserError(ValueError):
@@ -284,12 +289,17 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
     else:
         seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
         # A state solvable to all zeros, shifted by the target, is solvable to the target.
-        s0 = board.random_state(rng=seed, solvable=True).astype(np.int64)
-        state = board.coerce_state(s0 + board.coerce_target(target))
+        s0 = board.random_state(rng=seed, solvable=True)
+        if not (isinstance(target, int) and target == 0):   # int64 only when shifted
+            s0 = s0.astype(np.int64) + board.coerce_target(target)
+        state = board.coerce_state(s0)
     state = board.coerce_state(state)
+    pictures = dict(svg=args.svg, png=args.png)
+    render.check_pictures(board, **pictures)        # before the work: size, Pillow
     solver = Solver(board, backend=args.backend)
     sol = solver.solve(state, target, minimal=not args.no_minimal, budget=budget)
     taps = np.asarray(sol.taps)
+    written = render.write_pictures(board, state, taps, **pictures)
     if args.json:
         doc = _board_json(board)
         doc.update({
@@ -302,6 +312,11 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
         print(json.dumps(doc), file=out)
         return EXIT_OK
     p = lambda *a: print(*a, file=out)  # noqa: E731
+    if written and rows * cols > _PRINT_TILES_WITH_PICTURE:     # the picture shows them
+        skipped = f"  (not printed: {rows * cols} tiles; see {', '.join(written)})"
+        grid = lambda v: [skipped]  # noqa: E731
+    else:
+        grid = lambda v: _format_grid(board, v)  # noqa: E731
     head = _describe(board)
     if isinstance(target, int):
         head += f", target {target}" + (" (all off)" if target == 0 else "")
@@ -314,16 +329,16 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
         p(_LEGEND)
     p()
     p("state:")
-    for line in _format_grid(board, state):
+    for line in grid(state):
         p(line)
     if not isinstance(target, int):
         p()
         p("target:")
-        for line in _format_grid(board, board.coerce_target(target)):
+        for line in grid(board.coerce_target(target)):
             p(line)
     p()
     p("taps (times to tap each tile):")
-    for line in _format_grid(board, taps):
+    for line in grid(taps):
         p(line)
     p()
     p(f"taps: {sol.length}")
@@ -336,6 +351,8 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
     else:
         p(f"minimal: not proved (best found within the search budget; "
           f"{solver.kernel_size} solutions exist; raise --budget to search more)")
+    for path in written:
+        p(f"picture: {path}")
     return EXIT_OK
 
 
@@ -835,6 +852,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "marked not proved minimal")
     g.add_argument("--no-minimal", action="store_true",
                    help="print any solution, skip the search for the fewest taps")
+    g = ps.add_argument_group("pictures", "with a picture, the grids of boards of more "
+                              "than 10000 tiles are not printed as text")
+    g.add_argument("--svg", metavar="FILE", help="write an SVG picture of the state with "
+                   "the solution's taps marked (boards up to 200x200 tiles)")
+    g.add_argument("--png", metavar="FILE", help="write a PNG, one pixel a tile: the state, "
+                   "and the tap counts beside it (needs Pillow: pip install \"modlights[png]\")")
     ps.set_defaults(func=_cmd_solve)
 
     pi = sub.add_parser("info", help="rank, kernel, invertibility of a board's tap matrix",

@@ -135,6 +135,13 @@ class Game:
         counts = Counter(self._board.affected(pos))
         return sorted(q for q, k in counts.items() if k % n)
 
+    def _repr_svg_(self) -> str | None:
+        from .render import repr_svg
+        status = ("solved" if self.solved else "unsolved") + (", hinted" if self._hinted else "")
+        return repr_svg(self._board, self._state,
+                        title=f"game: {self.taps_used} tap{'s' * (self.taps_used != 1)} "
+                              f"used, {status}")
+
     def __repr__(self) -> str:
         return (f"Game(taps_used={self.taps_used}, solved={self.solved}, "
                 f"hinted={self._hinted})")

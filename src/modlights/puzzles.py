@@ -252,6 +252,12 @@ class Puzzle:
         r, c = self._board.shape
         return f"Puzzle({r}x{c}, states={self._board.states}, code={self.code!r})"
 
+    def _repr_svg_(self) -> str | None:
+        from .render import repr_svg
+        r, c = self._board.shape
+        return repr_svg(self._board, self._start,
+                        title=f"puzzle {r}x{c}, {self._board.states} states, code {self.code}")
+
     def __str__(self) -> str:
         return self.render()
 

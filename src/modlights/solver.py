@@ -94,6 +94,12 @@ class Solution:
         from .data import solution_to_dict
         return solution_to_dict(self)
 
+    def _repr_svg_(self) -> str | None:
+        from .render import repr_svg
+        tag = "proven minimal" if self.proven_minimal else "not proven minimal"
+        return repr_svg(self._board, taps=self.taps,
+                        title=f"solution: {self.length} taps ({tag})")
+
     def __repr__(self) -> str:
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
         return f"Solution(length={self.length}, {tag})"
