@@ -821,6 +821,31 @@ class Board:
         v = gen.integers(0, self._n, size=self.n_cells, dtype=np.uint8)
         return self.from_cell_vector(v)
 
+    # ------------------------------------------------------------------ data
+    def to_dict(self) -> dict:
+        """The board as JSON-safe data (lists, ints, strings, bools).
+
+        Grids: ``{"rows", "cols", "states", "pattern", "locked", "holes", "wrap"}``;
+        ``pattern`` is a name, a list of ``[dr, dc]`` pairs, or for mixed boards a
+        rows x cols nested list of those; ``locked`` / ``holes`` list ``[r, c]``.
+        Graph boards: ``{"effects", "states", "n_cells"}`` (boards from
+        :meth:`from_matrix` list cell i ``A[i, j]`` times in ``effects[j]``).
+        ``Board.from_dict(b.to_dict()) == b``.
+        """
+        from .data import board_to_dict
+        return board_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, d: Any, *, max_tiles: int | None = None) -> "Board":
+        """The board described by ``d`` (as :meth:`to_dict` writes it; ``locked`` and
+        ``holes`` may also be boolean nested masks; ``states`` defaults to 2,
+        ``pattern`` to "cross"). ValueError naming the field for anything else, and
+        for boards over ``max_tiles`` tiles (default: what :meth:`grid` allows),
+        checked before anything is built.
+        """
+        from .data import board_from_dict
+        return board_from_dict(d, max_tiles=max_tiles)
+
     # ------------------------------------------------------------------ pictures
     def to_svg(self, state: Any = None, *, taps: Any = None, numbers: bool = False,
                tile: float | None = None, title: str | None = None) -> str:
@@ -843,9 +868,20 @@ class Board:
     # ------------------------------------------------------------------ identity
     def _key(self) -> tuple:
         if self._kind == "graph":
+            # the tap matrix itself, as sorted (flat index, entry mod n) pairs: a
+            # from_matrix board equals the from_effects board listing the same units
+            # (as Board.from_dict(b.to_dict()) builds it)
+            m, r = self._n_cells, self._n_taps
             if self._dense is not None:
-                return ("matrix", self._n, self._dense.shape, self._dense.tobytes())
-            return ("graph", self._n, self._shape, self._effects)
+                flat = np.flatnonzero(self._dense)
+                vals = self._dense.reshape(-1)[flat]
+            else:
+                ci, tj = self.coo()
+                flat, counts = np.unique(ci * r + tj, return_counts=True)
+                counts %= self._n
+                flat, vals = flat[counts != 0], counts[counts != 0]
+            return ("graph", self._n, (m, r), flat.astype(np.int64).tobytes(),
+                    vals.astype(np.uint8).tobytes())
         pat = self._pattern if self._mixed is None else tuple(tuple(r) for r in self._mixed)
         return ("grid", self._n, self._shape, self._wrap, pat,
                 np.packbits(self._locked).tobytes() if self._any_locked else None,

@@ -268,16 +268,8 @@ def _describe(board: Board) -> str:
     return f"{rows}x{cols} board, {board.states} states, pattern {_pattern_text(board)}{tail}"
 
 
-def _positions(mask: np.ndarray) -> list[list[int]]:
-    return [[int(r), int(c)] for r, c in np.argwhere(mask)]
-
-
 def _board_json(board: Board) -> dict:
-    rows, cols = board.shape
-    return {"rows": rows, "cols": cols, "states": board.states,
-            "pattern": _pattern_text(board), "wrap": board.wrap,
-            "holes": _positions(board.holes) if board.n_cells < rows * cols else [],
-            "locked": _positions(board.locked) if board.n_taps < board.n_cells else []}
+    return board.to_dict()
 
 
 # ----------------------------------------------------------------------------- commands
@@ -314,13 +306,9 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
             "state": state.tolist(),
             "seed": seed,
             "target": target if isinstance(target, int) else np.asarray(target).tolist(),
-            "taps": taps.tolist(),
-            "moves": [list(p) for p in sol.moves()],
-            "length": sol.length,
-            "proven_minimal": sol.proven_minimal,
             "minimal_search": not args.no_minimal,
-            "kernel_size": solver.kernel_size,
         })
+        doc.update(sol.to_dict())
         print(json.dumps(doc), file=out)
         return EXIT_OK
     p = lambda *a: print(*a, file=out)  # noqa: E731
@@ -437,11 +425,11 @@ def _puzzle_lines(p: Puzzle, label: str = "") -> list[str]:
 
 
 def _puzzle_json(p: Puzzle) -> dict:
+    """p.to_dict() with the board's fields also at the top level (the CLI's older
+    flat layout) and the kernel size and score."""
     doc = _board_json(p.board)
-    doc.update({"start": p.start.tolist(), "min_taps": p.min_taps, "proven": p.proven,
-                "kernel_size": p.solver.kernel_size, "difficulty": p.difficulty,
-                "score": round(p.score, 4), "stars": {str(k): v for k, v in p.stars.items()},
-                "code": p.code})
+    doc.update(p.to_dict())
+    doc.update({"kernel_size": p.solver.kernel_size, "score": round(p.score, 4)})
     return doc
 
 
@@ -958,7 +946,24 @@ def build_parser() -> argparse.ArgumentParser:
     pb.add_argument("--quiet", action="store_true", help="no progress bar")
     pb.add_argument("--json", action="store_true", help="print one JSON list")
     pb.set_defaults(func=_cmd_bench)
+
+    pw = sub.add_parser("serve", help="run the web service and the browser game",
+                        description="Serve the JSON API and the browser game over HTTP "
+                                    "(needs the extra: pip install \"modlights[web]\").",
+                        formatter_class=fmt, allow_abbrev=False,
+                        epilog="examples:\n  modlights serve\n  modlights serve --port 0")
+    pw.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                    "(default: 127.0.0.1)")
+    pw.add_argument("--port", type=int, default=8000,
+                    help="port (default: 8000; 0 picks a free one and prints it)")
+    pw.set_defaults(func=_cmd_serve)
     return parser
+
+
+def _cmd_serve(args: argparse.Namespace, out) -> int:
+    from .web.server import serve
+    serve(args.host, args.port, out=out)
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -223,6 +223,22 @@ class Puzzle:
         p._code = encode(board, p._start)
         return p
 
+    # -- data
+    def to_dict(self) -> dict:
+        """JSON-safe data: ``{"board": board.to_dict(), "start": nested lists, "code",
+        "stars": {"3": a, "2": b, "1": c}, "min_taps", "proven", "difficulty"}``."""
+        from .data import puzzle_to_dict
+        return puzzle_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, d: Any, *, max_tiles: int | None = None) -> "Puzzle":
+        """The puzzle of ``d``: ``"board"`` and ``"start"``, or ``"code"``, or all three
+        (then they must describe the same puzzle). ``stars``, ``min_taps``, ``proven``
+        and ``difficulty`` are derived: checked for type, recomputed from the puzzle.
+        ValueError naming the field for anything else."""
+        from .data import puzzle_from_dict
+        return puzzle_from_dict(d, max_tiles=max_tiles)
+
     # -- identity
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Puzzle):

@@ -98,6 +98,13 @@ class Solution:
             out.extend([pos] * cnt)
         return out
 
+    def to_dict(self) -> dict:
+        """JSON-safe data: ``{"taps", "length", "proven_minimal", "moves",
+        "kernel_size"}`` (taps as nested lists, moves as ``[r, c]`` lists for grids
+        and ints for graph boards)."""
+        from .data import solution_to_dict
+        return solution_to_dict(self)
+
     def _repr_svg_(self) -> str | None:
         from .render import repr_svg
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
