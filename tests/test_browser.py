@@ -351,8 +351,10 @@ def test_guide_explains_the_mathematics(page, tmp_path):
     shot(page, tmp_path, "guide")
 
 
-@pytest.mark.parametrize("size, viewport", [(3, (1100, 900)), (20, (1100, 900)), (12, (390, 844))])
-def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size, viewport):
+@pytest.mark.parametrize("size, states, viewport", [(3, 3, (1100, 900)), (20, 6, (1100, 900)),
+                                                    (12, 12, (390, 844))])
+def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size, states,
+                                                viewport):
     ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
                               base_url=server)
     page = ctx.new_page()
@@ -360,13 +362,53 @@ def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size,
         goto(page, "playground")
         page.fill("#pg-rows", str(size))
         page.fill("#pg-cols", str(size))
-        page.fill("#pg-states", "6")
+        page.fill("#pg-states", str(states))
         page.click("#pg-new")
         page.click("#pg-random")
         box = page.locator("#board").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport[0]
         first = page.locator("#board .tile").first.bounding_box()
         assert first["width"] >= 14
+        texts = page.eval_on_selector_all("#board .tile", "els => els.map(e => e.textContent)")
+        values = page.eval_on_selector_all("#board .tile", "els => els.map(e => e.dataset.state)")
+        assert texts == (values if states > 8 else [""] * size * size)   # numbers past 8 states
+        colours = page.eval_on_selector_all(
+            "#board .tile", "els => els.map(e => [e.dataset.state, getComputedStyle(e).backgroundColor])")
+        by_state = {}
+        for value, colour in colours:
+            by_state.setdefault(value, set()).add(colour)
+        assert all(len(c) == 1 for c in by_state.values())            # one colour a state
+        assert len({c.pop() for c in by_state.values()}) == len(by_state)   # all different
         shot(page, tmp_path, f"board-{size}-{viewport[0]}")
     finally:
         ctx.close()
+
+
+def test_custom_level_is_the_generated_puzzle(page, tmp_path):
+    goto(page, "custom")
+    page.fill("#custom-rows", "3")
+    page.fill("#custom-cols", "4")
+    page.fill("#custom-states", "5")
+    page.select_option("#custom-pattern", "diagonal")
+    page.select_option("#custom-difficulty", "hard")
+    page.fill("#custom-locked", "1")
+    page.fill("#custom-holes", "1")
+    page.fill("#custom-seed", "7")
+    shot(page, tmp_path, "custom")
+    page.click("#custom-go")
+    page.wait_for_selector("#screen-play:not([hidden]) #board .tile")
+    p = ml.generate(3, 4, 5, "diagonal", "hard", locked=1, holes=1, unique=True, seed=7)
+    assert np.array_equal(page_state(page, p.board), p.start)
+    assert marked(page, "locked") == [tuple(x) for x in np.argwhere(p.board.locked)]
+    assert marked(page, "hole") == [tuple(x) for x in np.argwhere(p.board.holes)]
+    assert page.inner_text("#stars-limits").startswith(f"Fewest taps: {p.min_taps}")
+    # bad settings: the form says what is wrong (checked here, then by the server)
+    goto(page, "custom")
+    page.fill("#custom-states", "1")
+    page.click("#custom-go")
+    assert "States must be a whole number 2..255" in page.inner_text("#custom-error")
+    page.fill("#custom-states", "3")
+    page.fill("#custom-locked", "900")
+    page.click("#custom-go")
+    page.wait_for_function("document.querySelector('#custom-error').textContent.length > 0")
+    assert page.is_visible("#screen-custom")
