@@ -233,9 +233,23 @@ def test_hover_and_keyboard_play(page, tmp_path):
     page.keyboard.press("u")
     assert tap_count(page) == 0
     assert np.array_equal(page_state(page, board), p.start)
+    # touch: a long press previews and does not tap; a short one taps
+    page.mouse.move(0, 0)
+    sel = f'#board .tile[data-row="{target[0]}"][data-col="{target[1]}"]'
+    page.dispatch_event(sel, "pointerdown", {"pointerType": "touch", "bubbles": True})
+    page.wait_for_selector("#board .tile.preview")
+    assert marked(page, "preview") == game.preview(target)
+    page.dispatch_event(sel, "pointerup", {"pointerType": "touch", "bubbles": True})
+    page.dispatch_event(sel, "click")
+    assert tap_count(page) == 0
+    page.dispatch_event(sel, "pointerdown", {"pointerType": "touch", "bubbles": True})
+    page.dispatch_event(sel, "pointerup", {"pointerType": "touch", "bubbles": True})
+    page.dispatch_event(sel, "click")
+    assert tap_count(page) == 1
     r, c = target
     label = tile(page, target).get_attribute("aria-label")
-    assert label == f"row {r + 1}, column {c + 1}, state {p.start[r, c]} of {board.states}"
+    now = board.press(p.start, target)[r, c]
+    assert label == f"row {r + 1}, column {c + 1}, state {now} of {board.states}"
     shot(page, tmp_path, "keyboard")
 
 
@@ -293,13 +307,23 @@ def test_playground_share_and_load_a_code(page, tmp_path):
     page.wait_for_function("document.querySelector('#board .tile.locked') !== null")
     assert np.array_equal(page_state(page, board), want)
     assert marked(page, "locked") == [(1, 2)] and marked(page, "hole") == [(2, 3)]
-    # play it to the end: the playground shows no completion screen
+    # "Show solution" marks the taps of a minimal solution; following them solves the
+    # board, and the playground shows no completion screen
     page.check("#tool-play")
+    page.click("#solve")
+    page.wait_for_selector("#board .tile[data-solution]:not([data-solution=''])")
+    marks = page.eval_on_selector_all("#board .tile", "els => els.map(e => +e.dataset.solution || 0)")
+    taps = np.array(marks).reshape(board.shape)
+    assert not board.apply(want, taps).any()
+    assert taps.sum() == puzzle.solver.solve(want, minimal=True).length
     state = want.copy()
-    for pos in puzzle.solver.solve(want, minimal=True).moves():
-        tile(page, pos).click()
-        state = board.press(state, pos)
+    for pos in map(tuple, np.argwhere(taps)):
+        for _ in range(taps[pos]):
+            tile(page, pos).click()
+            state = board.press(state, pos)
     assert not state.any() and not page_state(page, board).any()
+    assert page.eval_on_selector_all("#board .tile[data-solution]:not([data-solution=''])",
+                                      "els => els.length") == 0
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('Solved')")
     assert page.is_hidden("#complete")
     # a malformed code is an error message, not a crash

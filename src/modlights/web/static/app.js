@@ -175,7 +175,7 @@
     const model = new Model(board);
     const s = Object.assign({
       mode: mode, model: model, puzzle: null, key: null, title: "Puzzle", next: null,
-      start: flatten(start, model), history: [], hinted: false, hintMarks: [],
+      start: flatten(start, model), history: [], hinted: false, hintMarks: [], solution: null,
       t0: null, elapsed: 0, done: false, focus: 0,
     }, extra || {});
     s.state = Uint8Array.from(s.start);
@@ -263,6 +263,7 @@
       t.classList.toggle("hinted", marks.has(i));
       t.classList.toggle("locked", !!m.locked[i]);
       t.classList.toggle("hole", !!m.holes[i]);
+      t.dataset.solution = cur.solution && cur.solution[i] ? cur.solution[i] : "";
       if (m.holes[i]) {
         t.dataset.state = "";
         t.textContent = "";
@@ -283,7 +284,24 @@
       else t.removeAttribute("aria-disabled");
     }
     $("board").classList.toggle("numbers", numbers);
+    drawLegend(m.n);
     updateStats();
+  }
+
+  function drawLegend(n) {
+    const el = $("legend");
+    if (el.dataset.n === String(n)) return;
+    el.dataset.n = n;
+    el.innerHTML = "";
+    for (let k = 0; k < n; k++) {
+      const [bg, fg] = tileColour(k, n);
+      const sw = document.createElement("span");
+      sw.className = "swatch";
+      sw.style.backgroundColor = bg;
+      sw.style.color = fg;
+      sw.textContent = k;
+      el.appendChild(sw);
+    }
   }
 
   function starText(k) { return "★".repeat(k) + "☆".repeat(3 - k); }
@@ -337,6 +355,7 @@
   function showPreview(i) {
     clearPreview();
     if (!cur || !cur.model.tappable(i)) return;
+    if (cur.mode === "playground" && currentTool() !== "play") return;
     previewed = i;
     const tiles = $("board").children;
     tiles[i].classList.add("preview-source");
@@ -355,6 +374,9 @@
     cur.model.press(cur.state, i, 1);
     cur.history.push(i);
     cur.hintMarks = [];
+    // a shown solution counts down as it is followed; any other tap makes it stale
+    if (cur.solution && cur.solution[i]) cur.solution[i]--;
+    else cur.solution = null;
     startTimer();
   }
 
@@ -386,6 +408,7 @@
     const i = cur.history.pop();
     cur.model.press(cur.state, i, cur.model.n - 1);
     cur.hintMarks = [];
+    cur.solution = null;
     updateTiles();
   }
 
@@ -394,6 +417,7 @@
     cur.state = Uint8Array.from(cur.start);
     cur.history = [];
     cur.hintMarks = [];
+    cur.solution = null;
     cur.done = false;
     cur.elapsed = 0;
     cur.t0 = null;
@@ -423,11 +447,10 @@
     const s = cur;
     try {
       const res = await api("/api/solve", { board: s.model.board, state: s.model.nested(s.state), minimal: true });
-      const tiles = $("board").children;
-      res.taps.forEach((row, r) => row.forEach((k, c) => {
-        const t = tiles[r * s.model.cols + c];
-        t.dataset.solution = k ? k : "";
-      }));
+      if (s !== cur) return;
+      s.solution = new Uint8Array(s.model.size);
+      res.taps.forEach((row, r) => row.forEach((k, c) => { s.solution[r * s.model.cols + c] = k; }));
+      updateTiles();
       toast(res.length + " taps" + (res.proven_minimal ? " (proved fewest)" : "") +
         ": the numbers in the corners say how often to tap each tile.");
     } catch (e) {
@@ -541,6 +564,7 @@
     cur.start = Uint8Array.from(cur.state);
     cur.history = [];
     cur.hintMarks = [];
+    cur.solution = null;
     $("code-output").value = "";
     updateTiles();
   }
@@ -554,6 +578,7 @@
     cur.start = Uint8Array.from(cur.state);
     cur.history = [];
     cur.hintMarks = [];
+    cur.solution = null;
     $("code-output").value = "";
     updateTiles();
   }
@@ -803,7 +828,7 @@
 
   function route() {
     const h = location.hash || "#/";
-    stopTimerIfLeaving(h);
+    if (cur) stopTimer();             // paused while away; showPlay resumes a started try
     if (h === "#/campaign") showCampaign();
     else if (h === "#/daily") showDaily();
     else if (h === "#/custom") showScreen("custom");
@@ -818,10 +843,6 @@
     } else if (h.startsWith("#/code/")) {
       openCode(decodeURIComponent(h.slice(7)));
     } else showScreen("home");
-  }
-  function stopTimerIfLeaving(h) {
-    if (cur && h !== "#/play" && h !== "#/playground") stopTimer();
-    else if (cur && ((h === "#/play") !== (cur.mode !== "playground"))) stopTimer();
   }
 
   async function openCode(code) {
