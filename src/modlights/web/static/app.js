@@ -234,8 +234,8 @@
       frag.appendChild(b);
     }
     el.appendChild(frag);
+    updateTiles();          // colours first: a layout read before them would animate them in
     fitBoard();
-    updateTiles();
   }
 
   function fitBoard() {
