@@ -906,7 +906,24 @@ def build_parser() -> argparse.ArgumentParser:
     pb.add_argument("--quiet", action="store_true", help="no progress bar")
     pb.add_argument("--json", action="store_true", help="print one JSON list")
     pb.set_defaults(func=_cmd_bench)
+
+    pw = sub.add_parser("serve", help="run the web service and the browser game",
+                        description="Serve the JSON API and the browser game over HTTP "
+                                    "(needs the extra: pip install \"modlights[web]\").",
+                        formatter_class=fmt, allow_abbrev=False,
+                        epilog="examples:\n  modlights serve\n  modlights serve --port 0")
+    pw.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                    "(default: 127.0.0.1)")
+    pw.add_argument("--port", type=int, default=8000,
+                    help="port (default: 8000; 0 picks a free one and prints it)")
+    pw.set_defaults(func=_cmd_serve)
     return parser
+
+
+def _cmd_serve(args: argparse.Namespace, out) -> int:
+    from .web.server import serve
+    serve(args.host, args.port, out=out)
+    return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
