@@ -119,6 +119,45 @@ def shot(page, tmp_path, name):
 
 
 # ----------------------------------------------------------------------------- tests
+def random_board(rng):
+    """A random grid board: any named, custom or mixed pattern, n 2..8, locks, holes, wrap."""
+    rows, cols = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+    names = list(ml.PATTERNS)
+
+    def one():
+        if rng.random() < 0.7:
+            return names[rng.integers(len(names))]
+        return [(int(rng.integers(-3, 4)), int(rng.integers(-3, 4)))
+                for _ in range(rng.integers(1, 6))]       # repeats and no (0, 0) allowed
+
+    pattern = [[one() for _ in range(cols)] for _ in range(rows)] if rng.random() < 0.3 else one()
+    kind = rng.integers(0, 3, size=(rows, cols))            # 0 tile, 1 locked, 2 hole
+    kind[rng.integers(rows), rng.integers(cols)] = 0
+    return ml.Board.grid(rows, cols, int(rng.integers(2, 9)), pattern,
+                         locked=kind == 1, holes=kind == 2, wrap=bool(rng.random() < 0.5))
+
+
+def test_page_tap_rule_is_board_press(page):
+    """The page applies taps itself: its rule equals Board.press (and its preview,
+    Game.preview) on random boards of every kind."""
+    goto(page, "")
+    rng = np.random.default_rng(11)
+    cases = []
+    while len(cases) < 300:
+        board = random_board(rng)
+        if not board.taps:
+            continue
+        pos = board.taps[rng.integers(len(board.taps))]
+        cases.append((board, board.random_state(rng=rng, solvable=False), pos))
+    got = page.evaluate(
+        "cases => cases.map(([b, s, r, c]) => [modlights.press(b, s, r, c), modlights.preview(b, r, c)])",
+        [[b.to_dict(), s.tolist(), int(p[0]), int(p[1])] for b, s, p in cases])
+    for (board, state, pos), (after, preview) in zip(cases, got):
+        assert np.array_equal(np.array(after), board.press(state, pos)), (board.to_dict(), pos)
+        want = ml.Game(ml.Puzzle(board, np.zeros(board.shape, int))).preview(pos)
+        assert sorted(map(tuple, preview)) == want, (board.to_dict(), pos)
+
+
 def test_daily_played_to_the_end_earns_three_stars(page, tmp_path):
     p = open_daily(page, 1)
     board = p.board

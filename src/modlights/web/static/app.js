@@ -971,10 +971,18 @@
     document.body.dataset.ready = "true";
   }
 
-  // For the browser tests and the curious: read-only views of the game.
+  // For the browser tests and the curious: read-only views of the game, and the page's
+  // own tap rule on any board dict (checked against Board.press by the tests).
   window.modlights = {
     state: () => (cur ? cur.model.nested(cur.state) : null),
     session: () => cur && { mode: cur.mode, taps: cur.history.length, hinted: cur.hinted, done: cur.done },
+    press: (board, state, r, c) => {
+      const m = new Model(board), s = flatten(state, m);
+      m.press(s, r * m.cols + c, 1);
+      return m.nested(s);
+    },
+    preview: (board, r, c) => new Model(board).effect(r * board.cols + c)
+      .map(([j]) => [Math.floor(j / board.cols), j % board.cols]),
   };
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
