@@ -440,6 +440,10 @@ def test_guide_explains_the_mathematics(page, tmp_path):
                   "minimal"):
         assert words in text
     shot(page, tmp_path, "guide")
+    goto(page, "")
+    links = page.eval_on_selector_all("#screen-home .card", "els => els.map(e => e.getAttribute('href'))")
+    assert links == ["#/campaign", "#/daily", "#/custom", "#/playground", "#/guide"]
+    shot(page, tmp_path, "home")
 
 
 @pytest.mark.parametrize("size, states, viewport", [(3, 3, (1100, 900)), (20, 6, (1100, 900)),
