@@ -64,13 +64,19 @@ def _check_board_size(d: Any, max_tiles: int) -> None:
     rows, cols = d.get("rows"), d.get("cols")
     if type(rows) is int and type(cols) is int and rows * cols > max_tiles:
         raise TooLarge(f"boards are limited to {max_tiles} tiles here, got {rows}x{cols}"
-                       + (f" (a minimal search; {limits.MAX_TILES} tiles with "
-                          '"minimal": false)' if max_tiles < limits.MAX_TILES else ""))
+                       + (f' (with "minimal": false, {limits.MAX_TILES} tiles for 2 '
+                          f"states, {limits.MAX_TILES_MULTISTATE} for more)"
+                          if max_tiles < limits.MAX_TILES else ""))
 
 
 def _board(d: dict, minimal: bool) -> Board:
     """The request's board (Board.from_dict), within the limits for this kind of work."""
-    cap = limits.MAX_MINIMAL_TILES if minimal else limits.MAX_TILES
+    if minimal:
+        cap = limits.MAX_MINIMAL_TILES
+    elif d.get("states", 2) == 2:
+        cap = limits.MAX_TILES
+    else:
+        cap = limits.MAX_TILES_MULTISTATE
     _check_board_size(d, cap)
     board = Board.from_dict(d, max_tiles=cap)
     if board.is_grid:

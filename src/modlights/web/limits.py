@@ -5,12 +5,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-#: Most tiles (grid rows * cols, or cells of a graph board) for /api/solve and /api/analyse.
+#: Most tiles (grid rows * cols) for /api/solve and /api/analyse with 2 states.
 MAX_TILES = 250_000
-#: Most tiles for a minimal search (/api/solve with "minimal": true, /api/hint).
-MAX_MINIMAL_TILES = 62_500
+#: Most tiles with 3 or more states: the structured solve of a 500 x 500 board with
+#: a few holes and n = 4 or 6 takes 7 to 30 s, of a 250 x 250 one at most 3 s
+#: (measured on a shared 2-core machine).
+MAX_TILES_MULTISTATE = 62_500
+#: Most tiles for a minimal search (/api/solve with "minimal": true, /api/hint). The
+#: search stops near its budget in seconds up to 150 x 150 (1.1 to 1.7 s for a 1 s
+#: budget); on 250 x 250 horizontal / vertical boards with a few holes (kernels of
+#: about 480 generators) it overran a 1 s budget to 4 to 12 s.
+MAX_MINIMAL_TILES = 22_500
 #: Most tiles of a board with a custom (unnamed) offset pattern.
-MAX_CUSTOM_TILES = 62_500
+MAX_CUSTOM_TILES = 10_000
 #: Most tiles of a mixed-pattern board (its structured solve grows fastest).
 MAX_MIXED_TILES = 10_000
 #: Most tiles for /api/generate (the library's own cap is 1024).
