@@ -958,6 +958,17 @@
     window.addEventListener("hashchange", route);
   }
 
+  /** The home screen's picture: a 5x5 board of 4 states mid-way through a cross tap. */
+  function drawHeroArt() {
+    const art = $("hero-art");
+    const states = [0, 1, 2, 0, 3, 1, 0, 3, 2, 0, 2, 3, 1, 0, 1, 0, 2, 0, 3, 2, 1, 0, 1, 2, 0];
+    for (const k of states) {
+      const i = document.createElement("i");
+      i.style.backgroundColor = tileColour(k, 4)[0];
+      art.appendChild(i);
+    }
+  }
+
   async function start() {
     wire();
     try {
@@ -967,6 +978,7 @@
       toast("The pattern list did not load: " + e.message);
     }
     for (const sel of document.querySelectorAll(".pattern-select")) fillPatternSelect(sel, true);
+    drawHeroArt();
     route();
     document.body.dataset.ready = "true";
   }
