@@ -186,7 +186,7 @@ def test_daily_played_to_the_end_earns_three_stars(page, tmp_path):
     shot(page, tmp_path, "daily-complete")
     # the best is kept per daily puzzle
     goto(page, "daily")
-    assert page.get_attribute("#daily-1", "data-stars") == "3"
+    page.wait_for_selector('#daily-1[data-stars="3"]')          # the list is redrawn
     assert page.get_attribute("#daily-0", "data-stars") == "0"
     bests = json.loads(page.evaluate("localStorage.getItem('modlights.bests')"))
     assert bests == {f"daily:{today().isoformat()}:1": {"taps": len(moves), "stars": 3,
@@ -431,6 +431,26 @@ def test_campaign_map_opens_neighbours_at_fifteen_stars(page, tmp_path):
     assert np.array_equal(page_state(page, level.board), level.start)
     assert page.inner_text("#play-title") == "Campaign 2-1 · level 6"
     shot(page, tmp_path, "campaign-level")
+
+
+def test_campaign_level_won_counts_on_the_map(page):
+    goto(page, "campaign")
+    page.click("#level-0")
+    page.wait_for_selector("#screen-play:not([hidden]) #board .tile")
+    level = Campaign().level((0, 0), 0)
+    assert np.array_equal(page_state(page, level.board), level.start)
+    for pos in level.solution.moves():
+        tile(page, pos).click()
+    page.wait_for_selector("#complete:not([hidden])")
+    assert page.get_attribute("#complete-stars", "data-stars") == "3"
+    page.click("#complete-next")                      # on to level 2 of the group
+    page.wait_for_function("document.querySelector('#play-title').textContent.endsWith('level 2')")
+    nxt = Campaign().level((0, 0), 1)
+    assert np.array_equal(page_state(page, nxt.board), nxt.start)
+    goto(page, "campaign")
+    page.wait_for_selector('#level-0[data-stars="3"]')          # the map is redrawn
+    assert page.get_attribute("#group-0-0", "data-stars") == "3"
+    assert page.inner_text("#campaign-total") == "3"
 
 
 def test_guide_explains_the_mathematics(page, tmp_path):
