@@ -32,7 +32,7 @@ def server():
     from modlights.web import create_app
 
     srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=0,
-                                        log_level="warning", lifespan="off"))
+                                        log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
