@@ -81,6 +81,16 @@ def test_pattern_is_a_name_or_pairs(pattern):
         assert d["pattern"] == [list(p) for p in pattern]
 
 
+@pytest.mark.parametrize("n", [2, 9, 16, 100, 254, 255])
+def test_round_trip_any_n(n):
+    rng = np.random.default_rng(n)
+    for b in (ml.Board.grid(3, 5, n, "knight", locked=[(0, 1)], holes=[(2, 2)], wrap=True),
+              ml.Board.from_matrix(rng.integers(0, n, (3, 4)), n)):
+        d = via_json(b.to_dict())
+        assert d["states"] == n and ml.Board.from_dict(d) == b
+        assert np.array_equal(ml.Board.from_dict(d).matrix(), b.matrix())
+
+
 def test_mixed_pattern_is_a_nested_list_of_names_and_pairs():
     pat = [["cross", [(0, 1), (1, 0)]], [[], "knight"], ["square", [(0, 0)]]]
     b = ml.Board.grid(3, 2, 5, pat, holes=[(2, 1)], locked=[(0, 0)], wrap=True)

@@ -481,7 +481,18 @@ def test_modlights_serve_subprocess():
 
 
 def test_serve_bad_port_is_a_one_line_error(capsys):
+    import socket
+
     from modlights.cli import main
     assert main(["serve", "--port", "70000"]) == 2
     err = capsys.readouterr().err
     assert "port" in err and len(err.strip().splitlines()) == 1
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and len(err.strip().splitlines()) == 1
+    assert main(["serve", "--host", "no such host.invalid"]) == 2
+    assert "cannot resolve host" in capsys.readouterr().err

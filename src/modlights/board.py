@@ -813,14 +813,20 @@ class Board:
     # ------------------------------------------------------------------ identity
     def _key(self) -> tuple:
         if self._kind == "graph":
-            # the tap matrix itself: a from_matrix board equals the from_effects board
-            # listing the same units (as Board.from_dict(b.to_dict()) builds it)
+            # the tap matrix itself, as sorted (flat index, entry mod n) pairs: a
+            # from_matrix board equals the from_effects board listing the same units
+            # (as Board.from_dict(b.to_dict()) builds it)
+            m, r = self._n_cells, self._n_taps
             if self._dense is not None:
-                return ("graph", self._n, self._dense.shape, self._dense.tobytes())
-            if self._n_cells * self._n_taps <= MAX_DENSE:
-                return ("graph", self._n, (self._n_cells, self._n_taps),
-                        self.matrix().tobytes())
-            return ("graph", self._n, self._shape, self._effects)
+                flat = np.flatnonzero(self._dense)
+                vals = self._dense.reshape(-1)[flat]
+            else:
+                ci, tj = self.coo()
+                flat, counts = np.unique(ci * r + tj, return_counts=True)
+                counts %= self._n
+                flat, vals = flat[counts != 0], counts[counts != 0]
+            return ("graph", self._n, (m, r), flat.astype(np.int64).tobytes(),
+                    vals.astype(np.uint8).tobytes())
         pat = self._pattern if self._mixed is None else tuple(tuple(r) for r in self._mixed)
         return ("grid", self._n, self._shape, self._wrap, pat,
                 np.packbits(self._locked).tobytes() if self._any_locked else None,

@@ -34,10 +34,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, out: TextIO = sys.stdout) -
         raise ValueError(f"port must be from 0 to 65535, got {port}")
     try:
         import uvicorn
-    except ImportError:
-        raise ValueError('the web service needs its extra: pip install "modlights[web]"') \
-            from None
-    from .app import create_app
+
+        from .app import create_app
+    except ImportError as e:
+        raise ValueError(f'the web service needs its extra ({e.name or e} is missing): '
+                         'pip install "modlights[web]"') from None
     sock = _bind(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
