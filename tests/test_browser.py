@@ -206,12 +206,15 @@ def test_undo_and_reset(page, tmp_path):
         after.append(state)
     assert tap_count(page) == 3
     assert np.array_equal(page_state(page, board), after[2])
+    page.wait_for_function("document.querySelector('#timer').textContent !== '0:00'",
+                           timeout=5000)                   # the clock runs from the first tap
     page.click("#undo")
     assert tap_count(page) == 2
     assert np.array_equal(page_state(page, board), after[1])
     shot(page, tmp_path, "undo")
     page.click("#reset")
     assert tap_count(page) == 0
+    assert page.inner_text("#timer") == "0:00"
     assert np.array_equal(page_state(page, board), p.start)
     assert page.is_disabled("#undo")
 
