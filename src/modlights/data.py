@@ -49,8 +49,9 @@ def _check_mapping(d: Any, what: str, allowed: tuple, required: tuple) -> None:
                          + ", ".join(allowed))
     missing = [k for k in required if k not in d]
     if missing:
+        other = "; a graph board has effects and states" if what == "board" else ""
         raise ValueError(f"{what} needs the field {missing[0]!r} (required: "
-                         + ", ".join(required) + ")")
+                         + ", ".join(required) + other + ")")
 
 
 # ----------------------------------------------------------------------------- boards
@@ -119,6 +120,10 @@ def _pattern_input(v: Any, rows: int, cols: int) -> Any:
             for entry in row:
                 _check_offsets_json(entry)
         return parse_mixed(v, rows, cols)
+    if v and isinstance(v[0], (list, tuple)) and any(isinstance(x, (str, list, tuple))
+                                                     for x in v[0]):
+        raise ValueError(f"a mixed pattern must be {rows} lists of {cols} entries (names or "
+                         "lists of [dr, dc] pairs), one per tile")
     _check_offsets_json(v)
     return parse_pattern(v)
 

@@ -11,6 +11,7 @@ for unknown routes; never a traceback.
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 from typing import Any, Callable
 
@@ -181,6 +182,11 @@ def create_app() -> FastAPI:
     app = FastAPI(title="modlights", version=__version__,
                   description="Solve, analyse and generate modular Lights Out puzzles.")
     campaign = Campaign()
+    campaign_lock = threading.Lock()     # its level cache and puzzles are shared
+
+    def campaign_level(row: int, col: int, level: int) -> dict:
+        with campaign_lock:
+            return campaign.level((row, col), level).to_dict()
 
     async def run(fn: Callable, *args: Any) -> Any:
         return await run_in_threadpool(fn, *args)
@@ -216,7 +222,7 @@ def create_app() -> FastAPI:
 
     @app.get("/api/campaign/{row}/{col}/{level}", summary="A campaign level's puzzle")
     async def api_campaign_level(row: int, col: int, level: int) -> dict:
-        return await run(lambda: campaign.level((row, col), level).to_dict())
+        return await run(campaign_level, row, col, level)
 
     @app.get("/api/patterns", summary="The named tap patterns' offsets")
     async def api_patterns() -> dict:
