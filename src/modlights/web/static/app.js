@@ -1,0 +1,1002 @@
+/* modlights: the browser game. Plain JavaScript, no build step, no network but the
+ * app's own JSON API. The page applies taps itself from the board's pattern offsets
+ * (wrap, locks, holes, mod n) and asks the server only for what needs the solver:
+ * puzzles (generate, daily, campaign, codes), hints and solutions.
+ *
+ * Progress lives in localStorage:
+ *   modlights.bests     {key: {taps, stars, time}}  key "daily:DATE:i", "campaign:r-c-l",
+ *                                                   "code:CODE"
+ *   modlights.settings  {numbers: bool}
+ */
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const KEY_BESTS = "modlights.bests";
+  const KEY_SETTINGS = "modlights.settings";
+  const MIXED_MAX_NAMES = ["cross", "diagonal", "square", "horizontal", "vertical", "knight"];
+  // Colours of states 1..7 (state 0 is white), ordered so that few states are far apart.
+  const PALETTE = ["#f5b301", "#3e8ef7", "#e5484d", "#30a46c", "#8e4ec6", "#12a5b0", "#f76bb5"];
+  const DARK_TEXT = new Set(["#f5b301", "#12a5b0", "#30a46c", "#f76bb5"]);
+
+  let PATTERNS = {};                 // name -> [[dr, dc], ...] from /api/patterns
+  let campaignInfo = null;           // /api/campaign
+  const dailyCache = {};
+
+  // ------------------------------------------------------------------ storage
+  function load(key, dflt) {
+    try {
+      const v = JSON.parse(localStorage.getItem(key));
+      return v && typeof v === "object" ? v : dflt;
+    } catch (e) {
+      return dflt;
+    }
+  }
+  function save(key, value) {
+    try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode */ }
+  }
+  const settings = Object.assign({ numbers: false }, load(KEY_SETTINGS, {}));
+
+  function bestOf(key) { return key ? load(KEY_BESTS, {})[key] || null : null; }
+  /** Keep the better of the stored and the new result (more stars, then fewer taps). */
+  function recordBest(key, taps, stars, time) {
+    if (!key) return false;
+    const all = load(KEY_BESTS, {});
+    const old = all[key];
+    if (old && (old.stars > stars || (old.stars === stars && old.taps <= taps))) return false;
+    all[key] = { taps: taps, stars: stars, time: time };
+    save(KEY_BESTS, all);
+    return true;
+  }
+
+  // ------------------------------------------------------------------ server
+  class ApiError extends Error {}
+  async function api(path, body) {
+    const opts = body === undefined ? {} : {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    };
+    let res;
+    const spin = setTimeout(() => { $("loading").hidden = false; }, 150);
+    try {
+      res = await fetch(path, opts);
+    } catch (e) {
+      throw new ApiError("the server cannot be reached (" + e.message + ")");
+    } finally {
+      clearTimeout(spin);
+      $("loading").hidden = true;
+    }
+    let data = null;
+    try { data = await res.json(); } catch (e) { /* not JSON */ }
+    if (!res.ok) {
+      let msg = data && (data.detail || data.error);
+      if (Array.isArray(msg)) msg = msg.map((d) => d.msg || JSON.stringify(d)).join("; ");
+      throw new ApiError(msg ? String(msg) : "the server answered " + res.status);
+    }
+    return data;
+  }
+
+  let toastTimer = null;
+  function toast(msg) {
+    const t = $("toast");
+    t.textContent = msg;
+    t.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+  }
+
+  // ------------------------------------------------------------------ the board model
+  function isMixed(pattern, rows, cols) {
+    return Array.isArray(pattern) && pattern.length === rows && pattern.every((row) =>
+      Array.isArray(row) && row.length === cols && row.every((e) =>
+        typeof e === "string" || (Array.isArray(e) && e.every(Array.isArray))));
+  }
+  function offsetsOf(p) {
+    if (typeof p === "string") {
+      const o = PATTERNS[p.toLowerCase()];
+      if (!o) throw new Error("unknown pattern " + p);
+      return o;
+    }
+    return p;
+  }
+  function positions(list) {
+    return (list || []).map((p) => p[0] + "," + p[1]);
+  }
+
+  /** A grid board: geometry and the effect of a tap, as the library defines it. */
+  class Model {
+    constructor(board) {
+      this.board = board;
+      this.rows = board.rows;
+      this.cols = board.cols;
+      this.n = board.states;
+      this.wrap = !!board.wrap;
+      this.mixed = isMixed(board.pattern, this.rows, this.cols);
+      const size = this.rows * this.cols;
+      this.locked = new Uint8Array(size);
+      this.holes = new Uint8Array(size);
+      for (const [r, c] of board.locked || []) this.locked[r * this.cols + c] = 1;
+      for (const [r, c] of board.holes || []) this.holes[r * this.cols + c] = 1;
+      this.effects = new Array(size);
+    }
+    get size() { return this.rows * this.cols; }
+    patternAt(i) {
+      const p = this.board.pattern;
+      return this.mixed ? p[Math.floor(i / this.cols)][i % this.cols] : p;
+    }
+    tappable(i) { return !this.locked[i] && !this.holes[i]; }
+    /** [[cell, times], ...]: the cells a tap at i changes, with net advance 1..n-1. */
+    effect(i) {
+      if (this.effects[i]) return this.effects[i];
+      const r = Math.floor(i / this.cols), c = i % this.cols;
+      const counts = new Map();
+      for (const [dr, dc] of offsetsOf(this.patternAt(i))) {
+        let rr = r + dr, cc = c + dc;
+        if (this.wrap) {
+          rr = ((rr % this.rows) + this.rows) % this.rows;
+          cc = ((cc % this.cols) + this.cols) % this.cols;
+        } else if (rr < 0 || rr >= this.rows || cc < 0 || cc >= this.cols) {
+          continue;
+        }
+        const j = rr * this.cols + cc;
+        if (this.holes[j]) continue;
+        counts.set(j, (counts.get(j) || 0) + 1);
+      }
+      const out = [];
+      for (const [j, k] of counts) if (k % this.n) out.push([j, k % this.n]);
+      out.sort((a, b) => a[0] - b[0]);
+      this.effects[i] = out;
+      return out;
+    }
+    press(state, i, times) {
+      for (const [j, k] of this.effect(i)) state[j] = (state[j] + k * times) % this.n;
+    }
+    solved(state) {
+      for (let i = 0; i < state.length; i++) if (state[i] && !this.holes[i]) return false;
+      return true;
+    }
+    nested(state) {
+      const out = [];
+      for (let r = 0; r < this.rows; r++) out.push(Array.from(state.slice(r * this.cols, (r + 1) * this.cols)));
+      return out;
+    }
+  }
+  function flatten(nested, model) {
+    const s = new Uint8Array(model.size);
+    nested.forEach((row, r) => row.forEach((v, c) => {
+      s[r * model.cols + c] = model.holes[r * model.cols + c] ? 0 : ((v % model.n) + model.n) % model.n;
+    }));
+    return s;
+  }
+
+  // ------------------------------------------------------------------ sessions
+  /* A session is one board being played: the game's (campaign, daily, custom, code)
+   * or the playground's (kept while the player visits other screens). */
+  function newSession(mode, board, start, extra) {
+    const model = new Model(board);
+    const s = Object.assign({
+      mode: mode, model: model, puzzle: null, key: null, title: "Puzzle", next: null,
+      start: flatten(start, model), history: [], hinted: false, hintMarks: [], solution: null,
+      t0: null, elapsed: 0, done: false, focus: 0,
+    }, extra || {});
+    s.state = Uint8Array.from(s.start);
+    return s;
+  }
+  let cur = null;        // the session on screen
+  let gameSession = null;
+  let pgSession = null;
+  let timerId = null;
+
+  function playPuzzle(p, mode, key, title, next) {
+    gameSession = newSession(mode, p.board, p.start, { puzzle: p, key: key, title: title, next: next });
+    cur = gameSession;
+    if (location.hash !== "#/play") location.hash = "#/play";
+    else showPlay();
+  }
+
+  // ------------------------------------------------------------------ drawing tiles
+  function tileColour(k, n) {
+    if (k === 0) return ["var(--s0)", "var(--s0-text)"];
+    if (n <= 8) {
+      const c = PALETTE[k - 1];
+      return [c, DARK_TEXT.has(c) ? "#1b1e2b" : "#fff"];
+    }
+    // Many states: walk round the colour wheel, alternating light and dark shades.
+    const hue = Math.round(45 + (k - 1) * 300 / (n - 1));
+    const light = k % 2 ? 58 : 40;
+    return ["hsl(" + hue + " 75% " + light + "%)", light > 50 ? "#1b1e2b" : "#fff"];
+  }
+  const GLYPH = { cross: "+", diagonal: "×", square: "■", horizontal: "–", vertical: "|", knight: "N" };
+
+  function buildBoard() {
+    const m = cur.model, el = $("board");
+    el.innerHTML = "";
+    el.style.setProperty("--cols", m.cols);
+    el.style.setProperty("--rows", m.rows);
+    el.setAttribute("aria-label", "Board, " + m.rows + " rows by " + m.cols + " columns, " +
+      m.n + " states" + (m.wrap ? ", wrapping round the edges" : ""));
+    el.dataset.rows = m.rows;
+    el.dataset.cols = m.cols;
+    el.dataset.states = m.n;
+    const frag = document.createDocumentFragment();
+    for (let i = 0; i < m.size; i++) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "tile";
+      b.dataset.row = Math.floor(i / m.cols);
+      b.dataset.col = i % m.cols;
+      b.dataset.index = i;
+      b.tabIndex = i === cur.focus ? 0 : -1;
+      if (m.mixed) {
+        const p = m.patternAt(i);
+        b.dataset.glyph = typeof p === "string" ? (GLYPH[p] || p[0]) : "•";
+        b.title = typeof p === "string" ? p : "custom pattern";
+      }
+      frag.appendChild(b);
+    }
+    el.appendChild(frag);
+    updateTiles();          // colours first: a layout read before them would animate them in
+    fitBoard();
+  }
+
+  function fitBoard() {
+    if (!cur) return;
+    const m = cur.model, el = $("board");
+    const avail = Math.min(el.parentElement.clientWidth || window.innerWidth, 900);
+    // the board fits the height left below it (the controls take about 110 px)
+    const top = el.getBoundingClientRect().top + window.scrollY;
+    const maxH = Math.max(240, window.innerHeight - top - 110);
+    const gap = Math.max(m.rows, m.cols) <= 8 ? 6 : Math.max(m.rows, m.cols) <= 14 ? 4 : 2;
+    let size = Math.floor(Math.min(72, (avail - gap * (m.cols - 1) - 4) / m.cols,
+      (maxH - gap * (m.rows - 1)) / m.rows));
+    size = Math.max(size, 14);
+    el.style.setProperty("--tile", size + "px");
+    el.style.setProperty("--gap", gap + "px");
+    el.classList.toggle("tiny", size < 26);
+  }
+
+  function updateTiles() {
+    const m = cur.model, s = cur.state;
+    const numbers = settings.numbers || m.n > 8;
+    const marks = new Set(cur.hintMarks);
+    const tiles = $("board").children;
+    for (let i = 0; i < m.size; i++) {
+      const t = tiles[i];
+      const r = Math.floor(i / m.cols) + 1, c = (i % m.cols) + 1;
+      t.classList.toggle("hinted", marks.has(i));
+      t.classList.toggle("locked", !!m.locked[i]);
+      t.classList.toggle("hole", !!m.holes[i]);
+      t.dataset.solution = cur.solution && cur.solution[i] ? cur.solution[i] : "";
+      if (m.holes[i]) {
+        t.dataset.state = "";
+        t.textContent = "";
+        t.style.backgroundColor = "";
+        t.setAttribute("aria-label", "row " + r + ", column " + c + ", hole");
+        t.setAttribute("aria-disabled", "true");
+        continue;
+      }
+      const k = s[i];
+      const [bg, fg] = tileColour(k, m.n);
+      t.dataset.state = k;
+      t.style.backgroundColor = bg;
+      t.style.color = fg;
+      t.textContent = numbers ? String(k) : "";
+      t.setAttribute("aria-label", "row " + r + ", column " + c + ", state " + k + " of " + m.n +
+        (m.locked[i] ? ", locked" : "") + (marks.has(i) ? ", changed by the hint" : ""));
+      if (m.locked[i]) t.setAttribute("aria-disabled", "true");
+      else t.removeAttribute("aria-disabled");
+    }
+    $("board").classList.toggle("numbers", numbers);
+    drawLegend(m.n);
+    updateStats();
+  }
+
+  function drawLegend(n) {
+    const el = $("legend");
+    if (el.dataset.n === String(n)) return;
+    el.dataset.n = n;
+    el.innerHTML = "";
+    for (let k = 0; k < n; k++) {
+      const [bg, fg] = tileColour(k, n);
+      const sw = document.createElement("span");
+      sw.className = "swatch";
+      sw.style.backgroundColor = bg;
+      sw.style.color = fg;
+      sw.textContent = k;
+      el.appendChild(sw);
+    }
+  }
+
+  function starText(k) { return "★".repeat(k) + "☆".repeat(3 - k); }
+  function starsFor(limits, taps) {
+    for (const k of [3, 2, 1]) if (limits && taps <= limits[String(k)]) return k;
+    return 0;
+  }
+
+  function updateStats() {
+    const taps = cur.history.length;
+    $("tap-count").textContent = taps;
+    const p = cur.puzzle;
+    const box = $("stars-box");
+    box.hidden = !p;
+    if (p) {
+      const k = cur.hinted ? 0 : starsFor(p.stars, taps);
+      $("stars").textContent = starText(k);
+      $("stars").dataset.stars = k;
+      $("stars-limits").textContent = "Fewest taps: " + p.min_taps + (p.proven ? " (proved)" : " (best found)") +
+        " · ★★★ ≤ " + p.stars["3"] + " · ★★ ≤ " + p.stars["2"] + " · ★ ≤ " + p.stars["1"] + " taps";
+    } else {
+      $("stars-limits").textContent = "";
+    }
+    const best = bestOf(cur.key);
+    $("best").parentElement.hidden = !cur.key;
+    $("best").textContent = best ? best.taps + " " + starText(best.stars) : "–";
+    $("hinted-badge").hidden = !cur.hinted || cur.mode === "playground";
+    $("undo").disabled = taps === 0;
+    updateTimer();
+  }
+
+  function elapsed() {
+    return cur.elapsed + (cur.t0 === null ? 0 : (Date.now() - cur.t0) / 1000);
+  }
+  function updateTimer() {
+    const t = Math.floor(elapsed());
+    $("timer").textContent = Math.floor(t / 60) + ":" + String(t % 60).padStart(2, "0");
+  }
+  function startTimer() {
+    if (cur.t0 === null && !cur.done) cur.t0 = Date.now();
+    if (!timerId) timerId = setInterval(updateTimer, 500);
+  }
+  function stopTimer() {
+    if (cur && cur.t0 !== null) { cur.elapsed = elapsed(); cur.t0 = null; }
+    clearInterval(timerId);
+    timerId = null;
+  }
+
+  // ------------------------------------------------------------------ preview
+  let previewed = null;
+  function showPreview(i) {
+    clearPreview();
+    if (!cur || !cur.model.tappable(i)) return;
+    if (cur.mode === "playground" && currentTool() !== "play") return;
+    previewed = i;
+    const tiles = $("board").children;
+    tiles[i].classList.add("preview-source");
+    for (const [j] of cur.model.effect(i)) tiles[j].classList.add("preview");
+  }
+  function clearPreview() {
+    if (previewed === null) return;
+    for (const t of $("board").querySelectorAll(".preview, .preview-source")) {
+      t.classList.remove("preview", "preview-source");
+    }
+    previewed = null;
+  }
+
+  // ------------------------------------------------------------------ playing
+  function tapAt(i) {
+    cur.model.press(cur.state, i, 1);
+    cur.history.push(i);
+    cur.hintMarks = [];
+    // a shown solution counts down as it is followed; any other tap makes it stale
+    if (cur.solution && cur.solution[i]) cur.solution[i]--;
+    else cur.solution = null;
+    startTimer();
+  }
+
+  function onTile(i) {
+    if (cur.mode === "playground" && currentTool() !== "play") { editTile(i); return; }
+    if (cur.done) return;
+    if (!cur.model.tappable(i)) {
+      const t = $("board").children[i];
+      t.classList.remove("shake");
+      void t.offsetWidth;
+      t.classList.add("shake");
+      say(cur.model.holes[i] ? "That is a hole." : "Locked tiles cannot be tapped.");
+      return;
+    }
+    tapAt(i);
+    afterMove();
+  }
+
+  function afterMove() {
+    updateTiles();
+    if (previewed !== null) showPreview(previewed);
+    if (cur.model.solved(cur.state) && cur.history.length > 0) finish();
+  }
+
+  function say(msg) { $("status").textContent = msg; }
+
+  function undo() {
+    if (!cur || cur.done || !cur.history.length) return;
+    const i = cur.history.pop();
+    cur.model.press(cur.state, i, cur.model.n - 1);
+    cur.hintMarks = [];
+    cur.solution = null;
+    updateTiles();
+  }
+
+  function reset() {
+    if (!cur) return;
+    cur.state = Uint8Array.from(cur.start);
+    cur.history = [];
+    cur.hintMarks = [];
+    cur.solution = null;
+    cur.done = false;
+    cur.elapsed = 0;
+    cur.t0 = null;
+    updateTiles();
+  }
+
+  async function hint() {
+    if (!cur || cur.done || cur.model.solved(cur.state)) return;
+    const s = cur;
+    let res;
+    try {
+      res = await api("/api/hint", { board: s.model.board, state: s.model.nested(s.state) });
+    } catch (e) {
+      toast("No hint: " + e.message);
+      return;
+    }
+    if (s !== cur || s.done) return;
+    const i = res.tap[0] * s.model.cols + res.tap[1];
+    tapAt(i);
+    s.hinted = true;
+    s.hintMarks = s.model.effect(i).map((e) => e[0]);
+    say("Hint: tapped row " + (res.tap[0] + 1) + ", column " + (res.tap[1] + 1) + ".");
+    afterMove();
+  }
+
+  async function showSolution() {
+    const s = cur;
+    try {
+      const res = await api("/api/solve", { board: s.model.board, state: s.model.nested(s.state), minimal: true });
+      if (s !== cur) return;
+      s.solution = new Uint8Array(s.model.size);
+      res.taps.forEach((row, r) => row.forEach((k, c) => { s.solution[r * s.model.cols + c] = k; }));
+      updateTiles();
+      toast(res.length + " taps" + (res.proven_minimal ? " (proved fewest)" : "") +
+        ": the numbers in the corners say how often to tap each tile.");
+    } catch (e) {
+      toast("No solution: " + e.message);
+    }
+  }
+
+  function finish() {
+    if (cur.mode === "playground") {
+      say("Solved in " + cur.history.length + " taps.");
+      $("board").classList.add("flash");
+      setTimeout(() => $("board").classList.remove("flash"), 700);
+      return;
+    }
+    cur.done = true;
+    stopTimer();
+    const taps = cur.history.length;
+    const stars = cur.hinted ? 0 : starsFor(cur.puzzle.stars, taps);
+    const time = Math.round(cur.elapsed);
+    const improved = !cur.hinted && recordBest(cur.key, taps, stars, time);
+    updateStats();
+    $("complete-stars").textContent = starText(stars);
+    $("complete-stars").dataset.stars = stars;
+    $("complete").dataset.hinted = cur.hinted ? "true" : "false";
+    let text = "Solved in " + taps + " taps and " + Math.floor(time / 60) + ":" +
+      String(time % 60).padStart(2, "0") + ". The fewest possible is " + cur.puzzle.min_taps + ".";
+    if (cur.hinted) text += " A hint was used (hinted): no stars for this try.";
+    else if (improved) text += " New personal best!";
+    $("complete-text").textContent = text;
+    $("complete-next").hidden = !cur.next;
+    $("complete").hidden = false;
+    say("Solved in " + taps + " taps, " + stars + " stars.");
+    $("complete-next").hidden ? $("complete-retry").focus() : $("complete-next").focus();
+  }
+
+  // ------------------------------------------------------------------ playground
+  function currentTool() {
+    const el = document.querySelector("input[name=tool]:checked");
+    return el ? el.value : "play";
+  }
+  function fillPatternSelect(sel, withMixed) {
+    sel.innerHTML = "";
+    for (const name of Object.keys(PATTERNS).concat(withMixed ? ["mixed"] : [])) {
+      const o = document.createElement("option");
+      o.value = name;
+      o.textContent = name;
+      sel.appendChild(o);
+    }
+    sel.value = "cross";
+  }
+  function randomMixed(rows, cols) {
+    const names = Object.keys(PATTERNS).length ? Object.keys(PATTERNS) : MIXED_MAX_NAMES;
+    const out = [];
+    for (let r = 0; r < rows; r++) {
+      const row = [];
+      for (let c = 0; c < cols; c++) row.push(names[Math.floor(Math.random() * names.length)]);
+      out.push(row);
+    }
+    return out;
+  }
+  function intField(id, lo, hi) {
+    const el = $(id), v = Number(el.value);
+    if (!Number.isInteger(v) || v < lo || v > hi) {
+      throw new Error(el.closest("label").firstChild.textContent.trim() + " must be a whole number " + lo + ".." + hi);
+    }
+    return v;
+  }
+
+  function newPlayground() {
+    const rows = intField("pg-rows", 1, 30), cols = intField("pg-cols", 1, 30);
+    const n = intField("pg-states", 2, 255);
+    const name = $("pg-pattern").value;
+    const board = {
+      rows: rows, cols: cols, states: n, locked: [], holes: [], wrap: $("pg-wrap").checked,
+      pattern: name === "mixed" ? randomMixed(rows, cols) : name,
+    };
+    const zeros = Array.from({ length: rows }, () => new Array(cols).fill(0));
+    pgSession = newSession("playground", board, zeros, { title: "Playground" });
+    cur = pgSession;
+  }
+
+  function boardWithMasks(m) {
+    const locked = [], holes = [];
+    for (let i = 0; i < m.size; i++) {
+      const rc = [Math.floor(i / m.cols), i % m.cols];
+      if (m.locked[i]) locked.push(rc);
+      if (m.holes[i]) holes.push(rc);
+    }
+    return Object.assign({}, m.board, { locked: locked, holes: holes });
+  }
+
+  function editTile(i) {
+    const m = cur.model;
+    const tool = currentTool();
+    if (tool === "state") {
+      if (m.holes[i]) return;
+      cur.state[i] = (cur.state[i] + 1) % m.n;
+    } else if (tool === "lock") {
+      m.locked[i] ^= 1;
+      m.holes[i] = 0;
+    } else if (tool === "hole") {
+      m.holes[i] ^= 1;
+      m.locked[i] = 0;
+      cur.state[i] = 0;
+    }
+    if (tool !== "state") {
+      const state = cur.state;
+      cur.model = new Model(boardWithMasks(m));
+      cur.state = state;
+    }
+    cur.start = Uint8Array.from(cur.state);
+    cur.history = [];
+    cur.hintMarks = [];
+    cur.solution = null;
+    $("code-output").value = "";
+    updateTiles();
+  }
+
+  function randomStart() {
+    const m = cur.model;
+    cur.state = new Uint8Array(m.size);
+    for (let i = 0; i < m.size; i++) {
+      if (m.tappable(i)) m.press(cur.state, i, Math.floor(Math.random() * m.n));
+    }
+    cur.start = Uint8Array.from(cur.state);
+    cur.history = [];
+    cur.hintMarks = [];
+    cur.solution = null;
+    $("code-output").value = "";
+    updateTiles();
+  }
+
+  async function shareCode() {
+    $("pg-error").textContent = "";
+    try {
+      const p = await api("/api/encode", { board: cur.model.board, start: cur.model.nested(cur.state) });
+      $("code-output").value = p.code;
+      $("code-output").select();
+    } catch (e) {
+      $("pg-error").textContent = "Cannot make a code: " + e.message;
+    }
+  }
+
+  async function copyCode() {
+    const text = $("code-output").value;
+    if (!text) return;
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (e) {
+      $("code-output").select();
+      document.execCommand("copy");
+    }
+    toast("Code copied.");
+  }
+
+  async function loadCode() {
+    $("pg-error").textContent = "";
+    const code = $("code-input").value.trim();
+    if (!code) { $("pg-error").textContent = "Paste a puzzle code first."; return; }
+    let p;
+    try {
+      p = await api("/api/puzzle/" + encodeURIComponent(code));
+    } catch (e) {
+      $("pg-error").textContent = "Cannot load that code: " + e.message;
+      return;
+    }
+    pgSession = newSession("playground", p.board, p.start, { title: "Playground", puzzle: null });
+    cur = pgSession;
+    $("pg-rows").value = p.board.rows;
+    $("pg-cols").value = p.board.cols;
+    $("pg-states").value = p.board.states;
+    $("pg-wrap").checked = !!p.board.wrap;
+    $("code-output").value = p.code;
+    showPlay();
+  }
+
+  // ------------------------------------------------------------------ screens
+  function showScreen(name) {
+    for (const s of document.querySelectorAll(".screen")) s.hidden = s.dataset.screen !== name;
+    for (const a of document.querySelectorAll(".nav a")) {
+      a.classList.toggle("active", a.getAttribute("href") === "#/" + name ||
+        (name === "play" && cur && cur.mode === "playground" && a.id === "nav-playground"));
+    }
+    $("complete").hidden = true;
+    clearPreview();
+    document.body.dataset.screen = name;
+  }
+
+  function describe(m) {
+    const pat = m.mixed ? "mixed" : (typeof m.board.pattern === "string" ? m.board.pattern : "custom pattern");
+    const nl = m.locked.reduce((a, b) => a + b, 0), nh = m.holes.reduce((a, b) => a + b, 0);
+    return m.rows + "×" + m.cols + " · " + m.n + " states · " + pat + (m.wrap ? " · wrap" : "") +
+      (nl ? " · " + nl + " locked" : "") + (nh ? " · " + nh + " holes" : "");
+  }
+
+  function showPlay() {
+    if (!cur) { location.hash = "#/"; return; }
+    showScreen("play");
+    const pg = cur.mode === "playground";
+    $("editor").hidden = !pg;
+    $("solve").hidden = !pg;
+    $("play-title").textContent = cur.title;
+    $("play-info").textContent = describe(cur.model) +
+      (cur.puzzle ? " · " + cur.puzzle.difficulty : "");
+    buildBoard();
+    if (cur.t0 !== null || cur.elapsed) startTimer();
+    else { clearInterval(timerId); timerId = null; }
+  }
+
+  function groupStars(r, c) {
+    const all = load(KEY_BESTS, {});
+    let total = 0;
+    for (let l = 0; l < campaignInfo.levels_per_group; l++) {
+      const b = all["campaign:" + r + "-" + c + "-" + l];
+      if (b) total += b.stars;
+    }
+    return total;
+  }
+  function groupOpen(r, c) {
+    if (r === 0 && c === 0) return true;
+    const need = campaignInfo.stars_to_open, size = campaignInfo.map_size;
+    for (const [dr, dc] of [[-1, 0], [1, 0], [0, -1], [0, 1]]) {
+      const rr = r + dr, cc = c + dc;
+      if (rr >= 0 && rr < size && cc >= 0 && cc < size && groupStars(rr, cc) >= need) return true;
+    }
+    return false;
+  }
+
+  let selectedGroup = [0, 0];
+  async function showCampaign() {
+    showScreen("campaign");
+    if (!campaignInfo) {
+      try { campaignInfo = await api("/api/campaign"); } catch (e) { toast(e.message); return; }
+    }
+    const size = campaignInfo.map_size, map = $("campaign-map");
+    $("campaign-need").textContent = campaignInfo.stars_to_open;
+    map.style.setProperty("--map", size);
+    map.innerHTML = "";
+    let total = 0;
+    const full = campaignInfo.levels_per_group * 3;
+    for (let r = 0; r < size; r++) {
+      for (let c = 0; c < size; c++) {
+        const open = groupOpen(r, c), stars = groupStars(r, c);
+        total += stars;
+        const b = document.createElement("button");
+        b.type = "button";
+        b.id = "group-" + r + "-" + c;
+        b.className = "group" + (open ? " open" : " closed") +
+          (stars >= campaignInfo.stars_to_open ? " cleared" : "");
+        b.dataset.row = r;
+        b.dataset.col = c;
+        b.dataset.open = open;
+        b.dataset.stars = stars;
+        b.disabled = !open;
+        b.innerHTML = '<span class="g-name">' + (r + 1) + "-" + (c + 1) + '</span><span class="g-stars">' +
+          (open ? stars + "/" + full + " ★" : "locked") + '</span><span class="bar"><i style="width:' +
+          Math.round(100 * stars / full) + '%"></i></span>';
+        b.setAttribute("aria-label", "Group " + (r + 1) + "-" + (c + 1) + ", " +
+          (open ? stars + " of " + full + " stars" : "locked"));
+        b.addEventListener("click", () => { selectedGroup = [r, c]; showLevels(); });
+        map.appendChild(b);
+      }
+    }
+    $("campaign-total").textContent = total;
+    if (!groupOpen(selectedGroup[0], selectedGroup[1])) selectedGroup = [0, 0];
+    showLevels();
+  }
+
+  function showLevels() {
+    const [r, c] = selectedGroup, box = $("campaign-levels");
+    for (const g of document.querySelectorAll(".group")) {
+      g.classList.toggle("selected", +g.dataset.row === r && +g.dataset.col === c);
+    }
+    box.innerHTML = '<h3>Group ' + (r + 1) + "-" + (c + 1) + "</h3>";
+    const list = document.createElement("div");
+    list.className = "level-list";
+    for (let l = 0; l < campaignInfo.levels_per_group; l++) {
+      const best = bestOf("campaign:" + r + "-" + c + "-" + l);
+      const b = document.createElement("button");
+      b.type = "button";
+      b.id = "level-" + l;
+      b.className = "level";
+      b.dataset.stars = best ? best.stars : 0;
+      b.innerHTML = "<b>Level " + (l + 1) + "</b><span>" + starText(best ? best.stars : 0) + "</span>" +
+        (best ? "<small>best " + best.taps + " taps</small>" : "<small>not solved yet</small>");
+      b.addEventListener("click", () => playLevel(r, c, l));
+      list.appendChild(b);
+    }
+    box.appendChild(list);
+  }
+
+  async function playLevel(r, c, l) {
+    let p;
+    try { p = await api("/api/campaign/" + r + "/" + c + "/" + l); } catch (e) { toast(e.message); return; }
+    const last = l + 1 >= campaignInfo.levels_per_group;
+    playPuzzle(p, "campaign", "campaign:" + r + "-" + c + "-" + l,
+      "Campaign " + (r + 1) + "-" + (c + 1) + " · level " + (l + 1),
+      last ? () => { location.hash = "#/campaign"; } : () => playLevel(r, c, l + 1));
+  }
+
+  function todayUTC() { return new Date().toISOString().slice(0, 10); }
+
+  async function dailyPuzzles(date) {
+    if (!dailyCache[date]) dailyCache[date] = await api("/api/daily/" + date);
+    return dailyCache[date];
+  }
+
+  async function showDaily() {
+    showScreen("daily");
+    const date = todayUTC();
+    $("daily-date").textContent = date;
+    const list = $("daily-list");
+    let ps;
+    try { ps = await dailyPuzzles(date); } catch (e) { toast(e.message); return; }
+    list.innerHTML = "";
+    ps.forEach((p, i) => {
+      const best = bestOf("daily:" + date + ":" + i);
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "card";
+      b.id = "daily-" + i;
+      b.dataset.stars = best ? best.stars : 0;
+      b.innerHTML = "<b>Puzzle " + (i + 1) + " · " + p.difficulty + "</b><span>" +
+        describe(new Model(p.board)) + "</span><span class='stars-line'>" + starText(best ? best.stars : 0) +
+        "</span><small>" + (best ? "Best: " + best.taps + " taps" : "Fewest possible: " + p.min_taps + " taps") + "</small>";
+      b.addEventListener("click", () => playDaily(date, i));
+      list.appendChild(b);
+    });
+  }
+
+  async function playDaily(date, i) {
+    let ps;
+    try { ps = await dailyPuzzles(date); } catch (e) { toast(e.message); return; }
+    playPuzzle(ps[i], "daily", "daily:" + date + ":" + i, "Daily " + date + " · puzzle " + (i + 1),
+      i + 1 < ps.length ? () => playDaily(date, i + 1) : () => { location.hash = "#/daily"; });
+  }
+
+  async function generateCustom(ev) {
+    if (ev) ev.preventDefault();
+    $("custom-error").textContent = "";
+    let body;
+    try {
+      const rows = intField("custom-rows", 1, 30), cols = intField("custom-cols", 1, 30);
+      body = {
+        rows: rows, cols: cols, states: intField("custom-states", 2, 255),
+        difficulty: $("custom-difficulty").value,
+        locked: intField("custom-locked", 0, 900), holes: intField("custom-holes", 0, 900),
+        wrap: $("custom-wrap").checked, unique: $("custom-unique").checked,
+      };
+      const name = $("custom-pattern").value;
+      body.pattern = name === "mixed" ? randomMixed(rows, cols) : name;
+      const seed = $("custom-seed").value.trim();
+      if (seed) body.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
+    } catch (e) {
+      $("custom-error").textContent = e.message;
+      return;
+    }
+    let p, note = "";
+    try {
+      p = await api("/api/generate", body);
+    } catch (e) {
+      if (!body.unique) { $("custom-error").textContent = e.message; return; }
+      // Unique solutions are preferred, not required: try again without.
+      try {
+        p = await api("/api/generate", Object.assign({}, body, { unique: false }));
+        note = "No board with a unique solution fits these settings; this one has several.";
+      } catch (e2) {
+        $("custom-error").textContent = e2.message;
+        return;
+      }
+    }
+    playPuzzle(p, "custom", "code:" + p.code, "Custom level", generateCustom);
+    if (note) toast(note);
+  }
+
+  function route() {
+    const h = location.hash || "#/";
+    if (cur) stopTimer();             // paused while away; showPlay resumes a started try
+    if (h === "#/campaign") showCampaign();
+    else if (h === "#/daily") showDaily();
+    else if (h === "#/custom") showScreen("custom");
+    else if (h === "#/guide") showScreen("guide");
+    else if (h === "#/playground") {
+      if (!pgSession) newPlayground();
+      cur = pgSession;
+      showPlay();
+    } else if (h === "#/play") {
+      cur = gameSession;
+      showPlay();
+    } else if (h.startsWith("#/code/")) {
+      openCode(decodeURIComponent(h.slice(7)));
+    } else showScreen("home");
+  }
+
+  async function openCode(code) {
+    let p;
+    try { p = await api("/api/puzzle/" + encodeURIComponent(code)); } catch (e) {
+      toast("Cannot load that code: " + e.message);
+      location.hash = "#/";
+      return;
+    }
+    playPuzzle(p, "code", "code:" + p.code, "Shared puzzle", null);
+  }
+
+  // ------------------------------------------------------------------ events
+  function tileIndex(ev) {
+    const t = ev.target.closest(".tile");
+    return t ? Number(t.dataset.index) : null;
+  }
+
+  function wireBoard() {
+    const el = $("board");
+    let lpTimer = null, suppressClick = false;
+    el.addEventListener("click", (ev) => {
+      const i = tileIndex(ev);
+      if (i === null) return;
+      if (suppressClick) { suppressClick = false; return; }
+      setFocus(i, false);
+      onTile(i);
+    });
+    el.addEventListener("contextmenu", (ev) => ev.preventDefault());
+    el.addEventListener("pointerover", (ev) => {
+      if (ev.pointerType === "mouse") { const i = tileIndex(ev); if (i !== null) showPreview(i); }
+    });
+    el.addEventListener("pointerleave", clearPreview);
+    el.addEventListener("pointerdown", (ev) => {
+      if (ev.pointerType === "mouse") return;
+      const i = tileIndex(ev);
+      if (i === null) return;
+      suppressClick = false;
+      clearTimeout(lpTimer);
+      lpTimer = setTimeout(() => { showPreview(i); suppressClick = true; }, 380);
+    });
+    const end = () => { clearTimeout(lpTimer); if (suppressClick) setTimeout(clearPreview, 600); };
+    el.addEventListener("pointerup", end);
+    el.addEventListener("pointercancel", () => { clearTimeout(lpTimer); suppressClick = false; clearPreview(); });
+    el.addEventListener("keydown", (ev) => {
+      const m = cur.model;
+      let r = Math.floor(cur.focus / m.cols), c = cur.focus % m.cols;
+      if (ev.key === "ArrowUp") r = Math.max(0, r - 1);
+      else if (ev.key === "ArrowDown") r = Math.min(m.rows - 1, r + 1);
+      else if (ev.key === "ArrowLeft") c = Math.max(0, c - 1);
+      else if (ev.key === "ArrowRight") c = Math.min(m.cols - 1, c + 1);
+      else if (ev.key === "Home") c = 0;
+      else if (ev.key === "End") c = m.cols - 1;
+      else return;
+      ev.preventDefault();
+      setFocus(r * m.cols + c, true);
+    });
+    el.addEventListener("focusout", (ev) => { if (!el.contains(ev.relatedTarget)) clearPreview(); });
+  }
+
+  function setFocus(i, move) {
+    const tiles = $("board").children;
+    if (tiles[cur.focus]) tiles[cur.focus].tabIndex = -1;
+    cur.focus = i;
+    tiles[i].tabIndex = 0;
+    if (move) { tiles[i].focus(); showPreview(i); }
+  }
+
+  function wire() {
+    wireBoard();
+    $("undo").addEventListener("click", undo);
+    $("reset").addEventListener("click", reset);
+    $("hint").addEventListener("click", hint);
+    $("solve").addEventListener("click", showSolution);
+    $("show-numbers").checked = settings.numbers;
+    $("show-numbers").addEventListener("change", () => {
+      settings.numbers = $("show-numbers").checked;
+      save(KEY_SETTINGS, settings);
+      if (cur) updateTiles();
+    });
+    $("custom-form").addEventListener("submit", generateCustom);
+    $("pg-new").addEventListener("click", () => {
+      $("pg-error").textContent = "";
+      try { newPlayground(); } catch (e) { $("pg-error").textContent = e.message; return; }
+      showPlay();
+    });
+    $("pg-random").addEventListener("click", randomStart);
+    $("share-code").addEventListener("click", shareCode);
+    $("copy-code").addEventListener("click", copyCode);
+    $("load-code").addEventListener("click", loadCode);
+    $("code-input").addEventListener("keydown", (ev) => { if (ev.key === "Enter") loadCode(); });
+    $("complete-retry").addEventListener("click", () => { $("complete").hidden = true; reset(); });
+    $("complete-close").addEventListener("click", () => { $("complete").hidden = true; });
+    $("complete-next").addEventListener("click", () => {
+      $("complete").hidden = true;
+      if (cur && cur.next) cur.next();
+    });
+    document.addEventListener("keydown", (ev) => {
+      if (document.body.dataset.screen !== "play" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      if (ev.target.matches("input, select, textarea")) return;
+      if (ev.key === "Escape") $("complete").hidden = true;
+      else if (!$("complete").hidden) return;
+      else if (ev.key === "u" || ev.key === "U") undo();
+      else if (ev.key === "h" || ev.key === "H") hint();
+    });
+    let resizeTimer = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(() => { if (document.body.dataset.screen === "play") fitBoard(); }, 100);
+    });
+    window.addEventListener("hashchange", route);
+  }
+
+  /** The home screen's picture: a 5x5 board of 4 states mid-way through a cross tap. */
+  function drawHeroArt() {
+    const art = $("hero-art");
+    const states = [0, 1, 2, 0, 3, 1, 0, 3, 2, 0, 2, 3, 1, 0, 1, 0, 2, 0, 3, 2, 1, 0, 1, 2, 0];
+    for (const k of states) {
+      const i = document.createElement("i");
+      i.style.backgroundColor = tileColour(k, 4)[0];
+      art.appendChild(i);
+    }
+  }
+
+  async function start() {
+    wire();
+    try {
+      const data = await api("/api/patterns");
+      PATTERNS = data.patterns || data;
+    } catch (e) {
+      toast("The pattern list did not load: " + e.message);
+    }
+    for (const sel of document.querySelectorAll(".pattern-select")) fillPatternSelect(sel, true);
+    drawHeroArt();
+    route();
+    document.body.dataset.ready = "true";
+  }
+
+  // For the browser tests and the curious: read-only views of the game, and the page's
+  // own tap rule on any board dict (checked against Board.press by the tests).
+  window.modlights = {
+    state: () => (cur ? cur.model.nested(cur.state) : null),
+    session: () => cur && { mode: cur.mode, taps: cur.history.length, hinted: cur.hinted, done: cur.done },
+    press: (board, state, r, c) => {
+      const m = new Model(board), s = flatten(state, m);
+      m.press(s, r * m.cols + c, 1);
+      return m.nested(s);
+    },
+    preview: (board, r, c) => new Model(board).effect(r * board.cols + c)
+      .map(([j]) => [Math.floor(j / board.cols), j % board.cols]),
+  };
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
