@@ -200,6 +200,31 @@ def test_puzzle_by_code(client):
         assert r.status_code == 200 and r.json() == ml.Puzzle.from_code(p.code).to_dict()
 
 
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(board_and_state(solvable=False))
+def test_encode_round_trips_any_grid_board(client, bs):
+    board, state, _ = bs
+    r = client.post("/api/encode", json={"board": board.to_dict(), "start": state.tolist()})
+    if not board.is_grid:
+        assert r.status_code == 400 and r.json()["error"] == "bad_input"
+        return
+    d = r.json()
+    p = ml.Puzzle.from_code(d["code"])
+    assert p.board == board and np.array_equal(p.start, state)
+    assert d["board"] == board.to_dict() and d["start"] == state.tolist()
+    assert d["solvable"] == ml.Solver(board, backend="reference").solvable(state)
+
+
+def test_encode_refuses_large_and_malformed(client):
+    big = ml.Board.grid(100, 100).to_dict()
+    r = client.post("/api/encode", json={"board": big, "start": [[0] * 100] * 100})
+    assert r.status_code == 400 and r.json()["error"] == "too_large"
+    small = ml.Board.grid(2, 2, 3).to_dict()
+    for start in ([[0, 3], [0, 0]], [[0, 0]], "x"):
+        r = client.post("/api/encode", json={"board": small, "start": start})
+        assert r.status_code in (400, 422) and set(r.json()) == {"error", "detail"}
+
+
 def test_daily(client):
     r = client.get("/api/daily/2026-11-23")
     assert r.status_code == 200

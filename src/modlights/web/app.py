@@ -21,12 +21,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount
 
 from .. import PATTERNS, Board, Campaign, Puzzle, Solver, Unsolvable, __version__, daily, generate
 from ..campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN
 from ..patterns import pattern_name
 from . import limits
-from .models import AnalyseRequest, GenerateRequest, HintRequest, SolveRequest
+from .models import AnalyseRequest, EncodeRequest, GenerateRequest, HintRequest, SolveRequest
 
 __all__ = ["create_app", "TooLarge"]
 
@@ -164,6 +165,18 @@ def make_puzzle(req: GenerateRequest) -> dict:
                     seed=req.seed).to_dict()
 
 
+def encode(req: EncodeRequest) -> dict:
+    """POST /api/encode: {"code", "board", "start", "solvable"} of a hand-built grid
+    board and start. The start need not be solvable (a playground board may not be);
+    nothing is searched, so this stays cheap."""
+    _check_board_size(req.board, limits.MAX_PUZZLE_TILES)
+    board = Board.from_dict(req.board, max_tiles=limits.MAX_PUZZLE_TILES)
+    start = _values(req.start, board, "start")
+    p = Puzzle(board, start)                    # ValueError for graph boards
+    return {"code": p.code, "board": board.to_dict(), "start": p.start.tolist(),
+            "solvable": bool(Solver(board).solvable(start))}
+
+
 def puzzle_of_code(code: str) -> dict:
     """GET /api/puzzle/{code}."""
     p = Puzzle.from_code(code)
@@ -207,6 +220,10 @@ def create_app() -> FastAPI:
     async def api_generate(req: GenerateRequest) -> dict:
         return await run(make_puzzle, req)
 
+    @app.post("/api/encode", summary="The puzzle code of a board and a start")
+    async def api_encode(req: EncodeRequest) -> dict:
+        return await run(encode, req)
+
     @app.get("/api/puzzle/{code}", summary="The puzzle of a code")
     async def api_puzzle(code: str) -> dict:
         return await run(puzzle_of_code, code)
@@ -236,8 +253,21 @@ def create_app() -> FastAPI:
     app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY_BYTES)
     if (STATIC_DIR / "index.html").is_file():
         from fastapi.staticfiles import StaticFiles
-        app.mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="game")
+        # Appended after the API routes and blind to /api/...: a wrong method on an
+        # API route stays a JSON 405 and an unknown API path a JSON 404, instead of
+        # the static files' answer.
+        app.router.routes.append(_GameMount("/", app=StaticFiles(directory=STATIC_DIR,
+                                                                 html=True), name="game"))
     return app
+
+
+class _GameMount(Mount):
+    """The browser game's files at "/", matching every path but those under /api/."""
+
+    def matches(self, scope: Any) -> tuple:
+        if scope["type"] == "http" and scope["path"].startswith("/api/"):
+            return Match.NONE, {}
+        return super().matches(scope)
 
 
 def _add_error_handlers(app: FastAPI) -> None:

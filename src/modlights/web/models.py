@@ -47,6 +47,12 @@ class HintRequest(_Request):
     state: StateData = Field(description="tile states 0..n-1, shaped as the board")
 
 
+class EncodeRequest(_Request):
+    """POST /api/encode: the puzzle code of a grid board and a start (a hand-built board)."""
+    board: dict[str, Any] = Field(description=_BOARD)
+    start: StateData = Field(description="tile states 0..n-1, shaped as the board")
+
+
 class GenerateRequest(_Request):
     """POST /api/generate: the arguments of ``modlights.generate``."""
     rows: int = Field(description="rows of the board")
