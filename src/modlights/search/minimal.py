@@ -32,6 +32,10 @@ __all__ = ["coset_min", "min_lengths_many", "executor_workers", "check_executor"
 #: leave the other workers idle at the end, few enough that task overhead stays small.
 TASKS_PER_WORKER = 4
 
+#: Coset elements one C call of a batch walks at most (many rows of a small kernel, or
+#: one row of a large one): about a second, so Ctrl-C is seen between calls.
+WORK_PER_CALL = 1 << 28
+
 #: Rows per task at least, when a batch is split (smaller batches run in fewer tasks).
 MIN_ROWS_PER_TASK = 4096
 
@@ -84,7 +88,8 @@ def min_lengths_many(X0: np.ndarray, H: np.ndarray, orders: list[int], n: int, *
     X0 : uint8 (m, r), the particular solutions; H : uint8 (k, r), generators of the
         kernel with additive orders ``orders``; n : the modulus.
     taps : also return a least-length element per row.
-    executor : split the rows over its workers (None: one C call, threads over rows).
+    executor : split the rows over its workers, a few tasks per worker (None, or a
+        batch of at most ``MIN_ROWS_PER_TASK`` rows: C calls here, threads over rows).
     threads : C threads per call (None: the CPUs; 1 in executor tasks).
 
     Returns
@@ -97,7 +102,14 @@ def min_lengths_many(X0: np.ndarray, H: np.ndarray, orders: list[int], n: int, *
     orders = [int(o) for o in orders]
     m = X0.shape[0]
     if executor is None or m <= MIN_ROWS_PER_TASK:
-        return _rows_task(X0, H, orders, n, taps, threads)
+        # blocks of about WORK_PER_CALL coset elements: Ctrl-C is seen between calls
+        block = max(1, min(m, WORK_PER_CALL // max(1, prod(orders))))
+        if block >= m:
+            return _rows_task(X0, H, orders, n, taps, threads)
+        parts = [_rows_task(X0[a:a + block], H, orders, n, taps, threads)
+                 for a in range(0, m, block)]
+        return (np.concatenate([p[0] for p in parts]),
+                np.concatenate([p[1] for p in parts]) if taps else None)
     want = TASKS_PER_WORKER * executor_workers(executor)
     tasks = max(1, min(want, -(-m // MIN_ROWS_PER_TASK)))
     cuts = np.linspace(0, m, tasks + 1).astype(np.int64)
