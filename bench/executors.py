@@ -4,7 +4,9 @@ The board is a random graph board with 32 more taps than cells (each tap advance
 random cells of 64), so ker A has 2^32 elements and ``solve(minimal=True,
 budget=2**32, executor=...)`` walks the whole coset in sub-cubes. Rounds alternate
 1 and 2 workers; medians and the in-run ratio are printed, and every answer is checked
-to be the same length, proved.
+to be the same length, proved. On a shared machine the wall-clock ratio says little,
+so the CPU seconds each worker process spent (psutil) are printed too: with 2 workers,
+1-worker CPU / the busier worker's CPU is the speed-up an idle 2-core machine gives.
 
     python bench/executors.py [--rounds 3] [--taps 96] [--cells 64] [--dask]
 """
@@ -26,10 +28,20 @@ def make_board(cells: int, taps: int, seed: int = 1) -> ml.Board:
     return ml.Board.from_effects(effects, 2, n_cells=cells)
 
 
-def timed_solve(s: ml.Solver, state, executor) -> tuple[float, ml.Solution]:
+def worker_cpu(executor) -> list[float]:
+    """CPU seconds so far of each process of a ProcessPoolExecutor ([] otherwise)."""
+    import psutil
+    procs = getattr(executor, "_processes", None) or {}
+    return [sum(psutil.Process(pid).cpu_times()[:2]) for pid in sorted(procs)]
+
+
+def timed_solve(s: ml.Solver, state, executor) -> tuple[float, list[float], ml.Solution]:
+    """(wall seconds, CPU seconds per worker process, the solution)."""
+    c0 = worker_cpu(executor)
     t0 = time.perf_counter()
     sol = s.solve(state, budget=1 << 40, executor=executor)
-    return time.perf_counter() - t0, sol
+    dt = time.perf_counter() - t0
+    return dt, [b - a for a, b in zip(c0, worker_cpu(executor))], sol
 
 
 def main() -> None:
@@ -48,6 +60,7 @@ def main() -> None:
     for ex in pools.values():                    # start the workers (untimed)
         ex.submit(int, 0).result()
     times: dict[str, list[float]] = {"1 worker": [], "2 workers": []}
+    cpu: dict[str, list[list[float]]] = {"1 worker": [], "2 workers": []}
     answers = set()
     try:
         if args.dask:
@@ -61,11 +74,13 @@ def main() -> None:
         for _ in range(args.rounds):
             for name, ex in (("1 worker", pools[1]), ("2 workers", pools[2])) + (
                     (("dask 2 workers", pools["dask"]),) if args.dask else ()):
-                dt, sol = timed_solve(s, state, ex)
+                dt, cpus, sol = timed_solve(s, state, ex)
                 times[name].append(dt)
+                cpu.setdefault(name, []).append(cpus)
                 answers.add((sol.length, sol.proven_minimal))
                 print(f"  {name}: {dt:.2f} s, length {sol.length}, "
-                      f"proven {sol.proven_minimal}", flush=True)
+                      f"proven {sol.proven_minimal}, worker CPU s "
+                      f"{', '.join(f'{c:.1f}' for c in cpus) or '-'}", flush=True)
     finally:
         for ex in (pools[1], pools[2]):
             ex.shutdown()
@@ -79,6 +94,11 @@ def main() -> None:
     ratios = [a / b for a, b in zip(times["1 worker"], times["2 workers"])]
     print(f"speed-up 2 workers / 1: {med['1 worker'] / med['2 workers']:.2f}x "
           f"(medians); in-run ratios {', '.join(f'{r:.2f}' for r in ratios)}")
+    one = statistics.median(sum(c) for c in cpu["1 worker"])
+    busiest = statistics.median(max(c) for c in cpu["2 workers"])
+    total2 = statistics.median(sum(c) for c in cpu["2 workers"])
+    print(f"CPU seconds: 1 worker {one:.1f}; 2 workers {total2:.1f} in all, the busier "
+          f"{busiest:.1f}: speed-up on an idle 2-core machine {one / busiest:.2f}x")
 
 
 if __name__ == "__main__":
