@@ -149,8 +149,9 @@ def coset_min(x0: np.ndarray, H: np.ndarray, orders: list[int], n: int,
     Returns
     -------
     (best uint8 (r,), length, examined, pruned): examined + pruned covers the coset;
-    the answer is proved minimal. Among elements of the least length, the one of the
-    lowest sub-cube that found it is kept.
+    the answer is proved minimal. Its length is that of the single-process search;
+    which element of that length is returned depends on the order tasks finish in
+    (later tasks report only elements shorter than their bound).
     """
     check_executor(executor)
     x0 = np.ascontiguousarray(x0, dtype=np.uint8)
@@ -166,27 +167,25 @@ def coset_min(x0: np.ndarray, H: np.ndarray, orders: list[int], n: int,
     inner = _split(orders, tasks or TASKS_PER_WORKER * workers)
     cells = prod(orders[inner:])
     best, best_len = x0.copy(), int(x0.sum(dtype=np.int64))
-    best_cell = -1                  # the corner before every cell: x0 itself
     examined = pruned = 0
-    pending: dict[cf.Future, int] = {}
+    pending: set[cf.Future] = set()
     nxt = 0
     while nxt < cells or pending:
         while nxt < cells and len(pending) <= workers and best_len > 0:
-            pending[executor.submit(_sub_task, x0, H, orders, n, inner, nxt,
-                                    best_len)] = nxt
+            pending.add(executor.submit(_sub_task, x0, H, orders, n, inner, nxt,
+                                        best_len))
             nxt += 1
         if best_len == 0:           # nothing is shorter: the rest is covered
-            for f, c in pending.items():
+            for f in pending:
                 f.cancel()
             pruned += prod(orders) - examined - pruned
             break
         done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
         for f in done:
-            cell = pending.pop(f)
+            pending.discard(f)
             found, length, ex, pr = f.result()
             examined += ex
             pruned += pr
-            if found is not None and (length < best_len or
-                                      (length == best_len and cell < best_cell)):
-                best, best_len, best_cell = found, length, cell
+            if found is not None and length < best_len:
+                best, best_len = found, length
     return best, best_len, examined, pruned
