@@ -444,12 +444,10 @@ class Solver:
     def _min_many(self, X: np.ndarray, executor: Any, taps: bool
                   ) -> tuple[np.ndarray, np.ndarray | None]:
         """(lengths, least-length solutions or None) for the particular solutions X
-        (m, n_taps), every coset searched exhaustively in one batch. A trivial kernel:
-        X itself (lengths None when ``taps`` is asked for)."""
-        if self.kernel_size == 1:
-            if taps:
-                return None, X
-            return X.sum(axis=1, dtype=np.int64), None
+        (m, n_taps), every coset searched exhaustively in one batch. A trivial kernel
+        with ``taps``: (None, X) (nothing to search, no lengths needed)."""
+        if self.kernel_size == 1 and taps:
+            return None, X
         from .search.minimal import min_lengths_many
         H, orders = self._generators()
         return min_lengths_many(X, H, orders, self.n, taps=taps, executor=executor)
