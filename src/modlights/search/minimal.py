@@ -116,7 +116,11 @@ def min_lengths_many(X0: np.ndarray, H: np.ndarray, orders: list[int], n: int, *
     futures = [executor.submit(_rows_task, X0[a:b].copy(), H, orders, n, taps,
                                1 if threads is None else threads)
                for a, b in zip(cuts[:-1], cuts[1:])]
-    parts = [f.result() for f in futures]
+    try:
+        parts = [f.result() for f in futures]
+    finally:                        # an error or Ctrl-C: queued tasks are not run
+        for f in futures:
+            f.cancel()
     lengths = np.concatenate([p[0] for p in parts])
     best = np.concatenate([p[1] for p in parts]) if taps else None
     return lengths, best
@@ -166,9 +170,19 @@ def coset_min(x0: np.ndarray, H: np.ndarray, orders: list[int], n: int,
     workers = executor_workers(executor)
     inner = _split(orders, tasks or TASKS_PER_WORKER * workers)
     cells = prod(orders[inner:])
+    pending: set[cf.Future] = set()
+    try:
+        return _run_sub_cubes(executor, workers, pending, x0, H, orders, n, inner, cells)
+    finally:                        # an error or Ctrl-C: queued tasks are not run
+        for f in pending:
+            f.cancel()
+
+
+def _run_sub_cubes(executor, workers, pending, x0, H, orders, n, inner, cells):
+    """Submit the sub-cubes, at most workers + 1 in flight, each with the best length
+    so far as its bound; merge. ``pending`` is the caller's, to cancel on errors."""
     best, best_len = x0.copy(), int(x0.sum(dtype=np.int64))
     examined = pruned = 0
-    pending: set[cf.Future] = set()
     nxt = 0
     while nxt < cells or pending:
         while nxt < cells and len(pending) <= workers and best_len > 0:
@@ -176,8 +190,6 @@ def coset_min(x0: np.ndarray, H: np.ndarray, orders: list[int], n: int,
                                         best_len))
             nxt += 1
         if best_len == 0:           # nothing is shorter: the rest is covered
-            for f in pending:
-                f.cancel()
             pruned += prod(orders) - examined - pruned
             break
         done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
