@@ -197,16 +197,27 @@ typedef struct {
     const uint8_t *X0;
     size_t xs, r;
     unsigned n;
-    const uint8_t *table;      /* cnt x r: every kernel element */
+    const uint8_t *table;      /* cnt rows of ts bytes (r used, zero padding), aligned */
+    size_t ts;
     uint64_t cnt;
     int64_t *len;
     uint8_t *best;
     size_t bs;
 } zn_batch;
 
+/* board i's least-length element is x + table row bj: write it out */
+static void zn_write_best(const zn_batch *B, size_t i, const uint8_t *x, uint64_t bj)
+{
+    const uint8_t *t = B->table + bj * B->ts;
+    uint8_t *o = B->best + i * B->bs;
+    for (size_t q = 0; q < B->r; q++) {
+        unsigned v = (unsigned)x[q] + t[q];
+        o[q] = (uint8_t)(v >= B->n ? v - B->n : v);
+    }
+}
+
 /* sum over q of (x[q] + t[q]) mod n */
-ML_CLONES
-static int64_t zn_len_sum(const uint8_t *x, const uint8_t *t, size_t r, unsigned n)
+static inline __attribute__((always_inline)) int64_t zn_len_sum(const uint8_t *x, const uint8_t *t, size_t r, unsigned n)
 {
     unsigned s = 0;
     if (n <= 128) {
@@ -227,6 +238,7 @@ static int64_t zn_len_sum(const uint8_t *x, const uint8_t *t, size_t r, unsigned
     return w;
 }
 
+ML_CLONES
 static int zn_table_boards(void *arg, size_t i0, size_t i1)
 {
     zn_batch *B = arg;
@@ -236,23 +248,77 @@ static int zn_table_boards(void *arg, size_t i0, size_t i1)
         uint64_t bj = 0;
         int64_t bw = INT64_MAX;
         for (uint64_t j = 0; j < B->cnt; j++) {
-            int64_t w = zn_len_sum(x, B->table + j * r, r, B->n);
+            int64_t w = zn_len_sum(x, B->table + j * B->ts, r, B->n);
             if (w < bw) {
                 bw = w;
                 bj = j;
             }
         }
         B->len[i] = bw;
-        if (B->best) {
-            const uint8_t *t = B->table + bj * r;
-            uint8_t *o = B->best + i * B->bs;
-            for (size_t q = 0; q < r; q++) {
-                unsigned v = (unsigned)x[q] + t[q];
-                o[q] = (uint8_t)(v >= B->n ? v - B->n : v);
-            }
-        }
+        if (B->best)
+            zn_write_best(B, i, x, bj);
     }
     return 0;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define ML_HAVE_AVX2_TABLE 1
+/* The same on 256-bit vectors (n <= 128): add a table row bytewise, reduce with
+ * min(v, v - n), sum the bytes with SAD; padding bytes are 0 on both sides. */
+__attribute__((target("avx2")))
+static int zn_table_boards_avx2(void *arg, size_t i0, size_t i1)
+{
+    zn_batch *B = arg;
+    const size_t nv = B->ts / 32;
+    const __m256i nn = _mm256_set1_epi8((char)B->n);
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i *xb = aligned_alloc(32, B->ts);
+    if (!xb)
+        return -1;
+    memset(xb, 0, B->ts);
+    for (size_t i = i0; i < i1; i++) {
+        const uint8_t *x = B->X0 + i * B->xs;
+        memcpy(xb, x, B->r);
+        uint64_t bj = 0;
+        int64_t bw = INT64_MAX;
+        for (uint64_t j = 0; j < B->cnt; j++) {
+            const __m256i *t = (const __m256i *)(B->table + j * B->ts);
+            __m256i acc = zero;
+            for (size_t q = 0; q < nv; q++) {
+                __m256i v = _mm256_add_epi8(_mm256_load_si256(xb + q), _mm256_load_si256(t + q));
+                v = _mm256_min_epu8(v, _mm256_sub_epi8(v, nn));
+                acc = _mm256_add_epi64(acc, _mm256_sad_epu8(v, zero));
+            }
+            __m128i h = _mm_add_epi64(_mm256_castsi256_si128(acc),
+                                      _mm256_extracti128_si256(acc, 1));
+            int64_t w = _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1);
+            if (w < bw) {
+                bw = w;
+                bj = j;
+            }
+        }
+        B->len[i] = bw;
+        if (B->best)
+            zn_write_best(B, i, x, bj);
+    }
+    free(xb);
+    return 0;
+}
+#endif
+
+/* AVX2 table walks unless the CPU lacks it or MODLIGHTS_SIMD=portable (as coset.c) */
+static int zn_use_avx2(unsigned n)
+{
+#ifdef ML_HAVE_AVX2_TABLE
+    const char *env = getenv("MODLIGHTS_SIMD");
+    __builtin_cpu_init();
+    return n <= 128 && !(env && strcmp(env, "portable") == 0) &&
+           __builtin_cpu_supports("avx2");
+#else
+    (void)n;
+    return 0;
+#endif
 }
 
 int ml_coset_min_zn_many(const uint8_t *X0, size_t m, size_t xs, const uint8_t *gens,
@@ -265,19 +331,22 @@ int ml_coset_min_zn_many(const uint8_t *X0, size_t m, size_t xs, const uint8_t *
             return -1;
         cnt *= orders[i];
     }
-    if (cnt <= TABLE_MAX_ELEMS && cnt * (r ? r : 1) <= TABLE_MAX_BYTES) {
-        uint8_t *T = malloc(cnt * (r ? r : 1));
+    size_t ts = (r + 31) & ~(size_t)31;
+    if (ts == 0)
+        ts = 32;
+    if (cnt <= TABLE_MAX_ELEMS && cnt * ts <= TABLE_MAX_BYTES) {
+        uint8_t *T = aligned_alloc(32, cnt * ts);
         if (!T)
             return -1;
-        memset(T, 0, r);
+        memset(T, 0, cnt * ts);
         /* the table grows generator by generator: T[c * have + j] = T[j] + c g_i */
         uint64_t have = 1;
         for (size_t i = 0; i < k; i++) {
             const uint8_t *g = gens + i * r;
             for (uint32_t c = 1; c < orders[i]; c++)
                 for (uint64_t j = 0; j < have; j++) {
-                    const uint8_t *src = T + ((c - 1) * have + j) * r;
-                    uint8_t *dst = T + (c * have + j) * r;
+                    const uint8_t *src = T + ((c - 1) * have + j) * ts;
+                    uint8_t *dst = T + (c * have + j) * ts;
                     for (size_t q = 0; q < r; q++) {
                         unsigned v = (unsigned)src[q] + g[q] % n;
                         dst[q] = (uint8_t)(v >= n ? v - n : v);
@@ -285,8 +354,14 @@ int ml_coset_min_zn_many(const uint8_t *X0, size_t m, size_t xs, const uint8_t *
                 }
             have *= orders[i];
         }
-        zn_batch B = {X0, xs, r, n, T, cnt, len, best, bs};
-        int rc = parallel_boards(m, threads, zn_table_boards, &B);
+        zn_batch B = {X0, xs, r, n, T, ts, cnt, len, best, bs};
+        int rc;
+#ifdef ML_HAVE_AVX2_TABLE
+        if (zn_use_avx2(n))
+            rc = parallel_boards(m, threads, zn_table_boards_avx2, &B);
+        else
+#endif
+            rc = parallel_boards(m, threads, zn_table_boards, &B);
         free(T);
         return rc;
     }

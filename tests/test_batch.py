@@ -11,7 +11,7 @@ import modlights as ml
 from modlights import _coset, _coset_batch
 from oracle import BruteForce
 from strategies import boards, random_masks, rhs_vector
-from test_coset import cosets, enumerate_coset
+from test_coset import cosets, enumerate_coset, simd_env
 
 SETTINGS = settings(max_examples=80, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -129,15 +129,17 @@ def test_reference_backend_batches_agree():
 
 
 # ---------------------------------------------------------------- the C entry points
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("simd", ["portable", "auto"])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=cosets(), m=st.integers(0, 5), threads=st.sampled_from([1, 2]),
        packed=st.sampled_from([None, True, False]))
-def test_coset_min_many_matches_enumeration(case, m, threads, packed):
+def test_coset_min_many_matches_enumeration(simd, case, m, threads, packed):
     x0, H, orders, n = case
     rng = np.random.default_rng(len(x0) * 31 + m)
     X0 = rng.integers(0, n, size=(m, len(x0))).astype(np.uint8)
-    lengths, best = _coset_batch.coset_min_many(X0, H, orders, n, threads=threads,
-                                                packed=packed)
+    with simd_env(simd):
+        lengths, best = _coset_batch.coset_min_many(X0, H, orders, n, threads=threads,
+                                                    packed=packed)
     only, none = _coset_batch.coset_min_many(X0, H, orders, n, taps=False)
     assert none is None and np.array_equal(only, lengths)
     for i in range(m):
