@@ -436,10 +436,13 @@ class Solver:
     def _exhaustive(self, steps: int | None, seconds: float | None) -> bool:
         """Whether a search within this budget covers every coset element (so its
         result is the exact minimum, proved, whichever way the work is split)."""
-        if seconds is not None or steps is None or self.backend != "native":
+        if self.backend != "native":
             return False
         total = self.kernel_size
-        return total == 1 or (steps > 0 and total <= steps and total < 1 << 62)
+        if total == 1:
+            return True
+        return seconds is None and steps is not None and 0 < steps and total <= steps \
+            and total < 1 << 62
 
     def _min_many(self, X: np.ndarray, executor: Any, taps: bool
                   ) -> tuple[np.ndarray, np.ndarray | None]:
