@@ -374,7 +374,7 @@ class Solver:
         return ok
 
     def solve(self, state: Any, target: Any = 0, *, minimal: bool = True,
-              budget: Any = None) -> Solution:
+              budget: Any = None, executor: Any = None) -> Solution:
         """A solution of ``state + A x = target``; raises Unsolvable when none exists.
 
         minimal=True searches the coset x0 + ker A for the fewest physical taps.
@@ -384,8 +384,14 @@ class Solver:
         word operations), DEFAULT_BUDGET (2^20) on the reference backend.
         ``proven_minimal`` is True only when the whole coset was covered; otherwise
         the best element found, improved greedily, is returned.
+        executor: any ``concurrent.futures.Executor`` (a ``ProcessPoolExecutor``, a Dask
+        client's ``get_executor()``): when the budget covers the whole coset, the search
+        is split into sub-cubes over its workers (:mod:`modlights.search.minimal`); the
+        length and ``proven_minimal`` are those of the search without it.
         """
         steps, seconds = _check_budget(budget, self._default_budget)
+        from .search.minimal import check_executor
+        check_executor(executor)
         rhs = self._rhs(state, target)
         X, ok = self._engine.solve(rhs[None, :])
         if not ok[0]:
@@ -399,30 +405,56 @@ class Solver:
                             ks, 0)
         t0 = time.perf_counter()
         self._pruned = 0
-        x, proven, examined = self._minimise(x, steps, seconds)
+        if executor is not None and self._exhaustive(steps, seconds) and ks > 1:
+            from .search.minimal import coset_min
+            H, orders = self._generators()
+            x, _, examined, self._pruned = coset_min(x, H, orders, self.n, executor)
+            proven = True
+        else:
+            x, proven, examined = self._minimise(x, steps, seconds)
         return Solution(self.board, self.board.from_tap_vector(x, copy=False), proven, ks,
                         examined, self._pruned, time.perf_counter() - t0)
 
-    def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None
-                      ) -> tuple[np.ndarray, np.ndarray]:
+    def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None,
+                      executor: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """The fewest physical taps for every board of a (k, *board.shape) stack, from
         one factorisation: (lengths int64 (k,), proven bool (k,)). Unsolvable boards
-        get length -1 and proven True (proved unsolvable)."""
+        get length -1 and proven True (proved unsolvable).
+
+        When the budget covers the whole coset (the default does for kernels up to
+        2^24 elements) the native backend searches every board in one C call, the
+        kernel shared (:func:`modlights.search.minimal.min_lengths_many`); ``executor``
+        (any ``concurrent.futures.Executor``) then splits the boards by rows over its
+        workers. Otherwise each board is searched as ``solve`` would, within the budget.
+        """
+        from .search.minimal import check_executor
+        check_executor(executor)
+        steps, seconds = _check_budget(budget, self._default_budget)
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)
-        steps, seconds = _check_budget(budget, self._default_budget)
         lengths = np.full(len(ok), -1, dtype=np.int64)
         proven = np.ones(len(ok), dtype=bool)
-        for i in np.flatnonzero(ok):
+        rows = np.flatnonzero(ok)
+        if self._exhaustive(steps, seconds):
+            lengths[rows] = self._min_many(X[rows] if len(rows) < len(ok) else X,
+                                           executor, taps=False)[0]
+            return lengths, proven
+        for i in rows:
             x, pr, _ = self._minimise(X[i], steps, seconds)
             lengths[i] = int(x.sum(dtype=np.int64))
             proven[i] = pr
         return lengths, proven
 
     def solve_many(self, states: Any, target: Any = 0, *, minimal: bool = False,
-                   budget: Any = None) -> np.ndarray:
+                   budget: Any = None, executor: Any = None) -> np.ndarray:
         """Solve a (k, *board.shape) stack from one factorisation: (k, *shape) tap
-        counts. Raises Unsolvable naming the unsolvable indices."""
+        counts. Raises Unsolvable naming the unsolvable indices.
+
+        minimal=True: the fewest taps per board, searched as ``min_taps_many`` does
+        (one C call for the batch when the budget covers the coset; ``executor`` splits
+        the boards by rows over its workers)."""
+        from .search.minimal import check_executor
+        check_executor(executor)
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)
         if not ok.all():
@@ -431,7 +463,10 @@ class Solver:
             raise Unsolvable(f"{len(bad)} of {len(ok)} boards are unsolvable: indices {shown}", bad)
         if minimal and len(X):
             steps, seconds = _check_budget(budget, self._default_budget)
-            X = np.stack([self._minimise(x, steps, seconds)[0] for x in X])
+            if self._exhaustive(steps, seconds):
+                X = self._min_many(X, executor, taps=True)[1]
+            else:
+                X = np.stack([self._minimise(x, steps, seconds)[0] for x in X])
         return self.board.from_tap_vectors(X)
 
     def solve_packed(self, packed: Any, target: Any = 0) -> np.ndarray:
@@ -499,6 +534,28 @@ class Solver:
         return gen()
 
     # ---------------------------------------------------------------- minimal search
+    def _exhaustive(self, steps: int | None, seconds: float | None) -> bool:
+        """Whether a search within this budget covers every coset element (so its
+        result is the exact minimum, proved, whichever way the work is split)."""
+        if self.backend != "native":
+            return False
+        total = self.kernel_size
+        if total == 1:
+            return True
+        return seconds is None and steps is not None and 0 < steps and total <= steps \
+            and total < 1 << 62
+
+    def _min_many(self, X: np.ndarray, executor: Any, taps: bool
+                  ) -> tuple[np.ndarray, np.ndarray | None]:
+        """(lengths, least-length solutions or None) for the particular solutions X
+        (m, n_taps), every coset searched exhaustively in one batch. A trivial kernel
+        with ``taps``: (None, X) (nothing to search, no lengths needed)."""
+        if self.kernel_size == 1 and taps:
+            return None, X
+        from .search.minimal import min_lengths_many
+        H, orders = self._generators()
+        return min_lengths_many(X, H, orders, self.n, taps=taps, executor=executor)
+
     def _minimise(self, x0: np.ndarray, steps: int | None, seconds: float | None
                   ) -> tuple[np.ndarray, bool, int]:
         """Least-length element of x0 + ker A by enumeration (within the budget)."""

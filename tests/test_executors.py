@@ -1,0 +1,153 @@
+"""Minimal searches split over executors (modlights.search.minimal): a ProcessPoolExecutor
+and a dask.distributed LocalCluster give the single-process answers."""
+from __future__ import annotations
+
+import concurrent.futures as cf
+
+import numpy as np
+import pytest
+
+import modlights as ml
+from modlights.search import minimal
+from strategies import random_masks
+
+PATTERNS = ["cross", "square", "diagonal", "horizontal", "knight"]
+
+
+def random_boards(seed: int, count: int, max_kernel: int = 1 << 12):
+    """Random grid boards, n in {2..6}, sizes 2..6, locks, holes, wrap, whose kernel is
+    non-trivial and small (the executor tests stay fast)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        n = int(rng.choice([2, 3, 4, 5, 6]))
+        size = int(rng.integers(2, 7))
+        shape = (size, int(rng.integers(2, 7)))
+        locked, holes = random_masks(rng, shape, 0.1, 0.1)
+        b = ml.Board.grid(*shape, states=n, pattern=str(rng.choice(PATTERNS)), locked=locked,
+                          holes=holes, wrap=bool(rng.integers(2)))
+        if 1 < ml.Solver(b).kernel_size <= max_kernel:
+            out.append(b)
+    return out
+
+
+def reaches(b, state, taps, target=0) -> bool:
+    """Whether the taps take the state to the target on every active tile."""
+    reached = b.apply(state, taps)
+    t = np.broadcast_to(target, b.shape)
+    return all(reached[p] == t[p] for p in b.cells)
+
+
+def check_like_single(b, state, sol_ex, sol_one, target=0):
+    assert sol_ex.length == sol_one.length
+    assert sol_ex.proven_minimal == sol_one.proven_minimal
+    assert reaches(b, state, sol_ex.taps, target)
+
+
+@pytest.fixture(scope="module")
+def process_pool():
+    with cf.ProcessPoolExecutor(2) as ex:
+        yield ex
+
+
+@pytest.fixture(scope="module")
+def dask_executor():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(processes=True, n_workers=2, threads_per_worker=1,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        yield client.get_executor()
+
+
+@pytest.fixture(params=["process_pool", "dask"])
+def executor(request):
+    return request.getfixturevalue("process_pool" if request.param == "process_pool"
+                                   else "dask_executor")
+
+
+def test_solve_with_executor_matches_single_process(executor):
+    rng = np.random.default_rng(1)
+    for b in random_boards(2, 12):
+        s = ml.Solver(b)
+        for _ in range(2):
+            state = b.random_state(rng=rng)
+            one = s.solve(state)
+            ex = s.solve(state, executor=executor)
+            check_like_single(b, state, ex, one)
+            assert ex.proven_minimal
+
+
+def test_min_taps_many_with_executor_matches_single_process(executor, monkeypatch):
+    monkeypatch.setattr(minimal, "MIN_ROWS_PER_TASK", 8)      # split even small batches
+    rng = np.random.default_rng(3)
+    for b in random_boards(4, 6):
+        s = ml.Solver(b)
+        S = np.stack([b.random_state(rng=rng, solvable=bool(rng.integers(2)))
+                      for _ in range(50)])
+        got = s.min_taps_many(S, executor=executor)
+        want = s.min_taps_many(S)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+        ok = s.solvable_many(S)
+        T = s.solve_many(S[ok], minimal=True, executor=executor)
+        assert np.array_equal(T.reshape(len(T), -1).sum(axis=1), want[0][ok])
+        for state, taps in zip(S[ok][:5], T[:5]):
+            assert reaches(b, state, taps)
+
+
+def test_coset_split_matches_the_whole_search(process_pool):
+    """A larger GF(2) coset (2^16), cut into many sub-cubes with bounds."""
+    rng = np.random.default_rng(5)
+    r, k = 90, 16
+    H = (rng.random((k, r)) < 0.2).astype(np.uint8)
+    from modlights import _coset
+    for _ in range(3):
+        x0 = rng.integers(0, 2, r).astype(np.uint8)
+        _, want, _, _, _ = _coset.coset_min(x0, H, [2] * k, 2)
+        for tasks in (1, 3, 8, 64):
+            best, length, examined, pruned = minimal.coset_min(x0, H, [2] * k, 2,
+                                                               process_pool, tasks=tasks)
+            assert length == want == int(best.sum())
+            assert examined + pruned == 1 << k
+            assert _in_coset(best, x0, H)
+
+
+def test_zn_coset_split_matches_the_whole_search(process_pool):
+    rng = np.random.default_rng(6)
+    n, orders, r = 6, [6, 3, 2, 6, 3], 40
+    H = np.stack([(rng.integers(0, o, r) * (n // o)) % n for o in orders]).astype(np.uint8)
+    from modlights import _coset
+    for _ in range(3):
+        x0 = rng.integers(0, n, r).astype(np.uint8)
+        _, want, _, _, _ = _coset.coset_min(x0, H, orders, n)
+        for tasks in (2, 7, 30):
+            best, length, examined, pruned = minimal.coset_min(x0, H, orders, n,
+                                                               process_pool, tasks=tasks)
+            assert length == want == int(best.astype(np.int64).sum())
+            assert examined + pruned == np.prod(orders)
+
+
+def _in_coset(x, x0, H):
+    from modlights import _gf2
+    d = (x ^ x0)[None, :]
+    return _gf2.rank(np.concatenate([H, d])) == _gf2.rank(H)
+
+
+def test_budget_below_the_coset_runs_as_without_executor(process_pool):
+    b = ml.Board.grid(4, 4)                   # kernel 2^4
+    s = ml.Solver(b)
+    state = b.random_state(rng=np.random.default_rng(8))
+    for budget in (0, 5, 2.0):
+        one = s.solve(state, budget=budget)
+        ex = s.solve(state, budget=budget, executor=process_pool)
+        check_like_single(b, state, ex, one)
+
+
+def test_executor_workers_counts():
+    with cf.ThreadPoolExecutor(3) as ex:
+        assert minimal.executor_workers(ex) == 3
+        b = ml.Board.grid(4, 4, states=3)
+        s = ml.Solver(b)
+        state = b.random_state(rng=np.random.default_rng(9))
+        assert s.solve(state, executor=ex).length == s.solve(state).length
+    with pytest.raises(ValueError, match="executor"):
+        minimal.check_executor(object())
