@@ -523,3 +523,12 @@ def test_custom_level_is_the_generated_puzzle(page, tmp_path):
     page.click("#custom-go")
     page.wait_for_function("document.querySelector('#custom-error').textContent.length > 0")
     assert page.is_visible("#screen-custom")
+
+
+def test_api_docs_render_offline(page, server, tmp_path):
+    """/docs draws the OpenAPI page from the package's own Swagger UI (no CDN)."""
+    page.goto(server + "/docs")
+    page.wait_for_selector(".swagger-ui .info .title", timeout=15000)
+    assert "modlights" in page.inner_text(".swagger-ui .info .title")
+    assert page.locator(".opblock-summary-path", has_text="/api/solve").count() == 1
+    page.screenshot(path=str(tmp_path / "docs.png"))

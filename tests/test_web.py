@@ -248,7 +248,14 @@ def test_patterns_health_and_docs(client):
     assert client.get("/api/patterns").json() == {
         k: [list(o) for o in v] for k, v in ml.PATTERNS.items()}
     assert client.get("/api/health").json() == {"status": "ok", "version": ml.__version__}
-    assert client.get("/docs").status_code == 200
+    docs = client.get("/docs")
+    assert docs.status_code == 200
+    # Swagger UI comes from the package, not a CDN: the page works offline
+    urls = re.findall(r'(?:src|href)="([^"]+)"', docs.text) + re.findall(r"url: '([^']+)'",
+                                                                          docs.text)
+    assert urls and not [u for u in urls if "://" in u]
+    for u in urls:
+        assert client.get(u).status_code == 200, u
     paths = client.get("/openapi.json").json()["paths"]
     for p in ("/api/solve", "/api/analyse", "/api/hint", "/api/generate", "/api/puzzle/{code}",
               "/api/daily/{date}", "/api/campaign", "/api/campaign/{row}/{col}/{level}",

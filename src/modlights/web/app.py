@@ -193,7 +193,9 @@ def create_app() -> FastAPI:
     ``modlights serve``). JSON endpoints under ``/api``, OpenAPI docs at ``/docs``,
     and the browser game at ``/`` when the package ships it."""
     app = FastAPI(title="modlights", version=__version__,
-                  description="Solve, analyse and generate modular Lights Out puzzles.")
+                  description="Solve, analyse and generate modular Lights Out puzzles.",
+                  docs_url=None, redoc_url=None)
+    _add_docs(app)
     campaign = Campaign()
     campaign_lock = threading.Lock()     # its level cache and puzzles are shared
 
@@ -259,6 +261,32 @@ def create_app() -> FastAPI:
         app.router.routes.append(_GameMount("/", app=StaticFiles(directory=STATIC_DIR,
                                                                  html=True), name="game"))
     return app
+
+
+def _add_docs(app: FastAPI) -> None:
+    """The OpenAPI page at /docs, with Swagger UI's files from the fastapi-offline
+    package (a dependency of the web extra; Swagger UI 5 reads OpenAPI 3.1) so it works
+    with no internet; FastAPI's default page loads Swagger UI from a CDN, which is the
+    fallback when that package is missing."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    try:
+        import fastapi_offline
+        assets_dir = Path(fastapi_offline.__file__).with_name("static")
+    except ImportError:                                  # pragma: no cover
+        assets_dir = None
+    if assets_dir is not None and (assets_dir / "swagger-ui-bundle.js").is_file():
+        from fastapi.staticfiles import StaticFiles
+        app.mount("/docs-assets", StaticFiles(directory=assets_dir), name="docs-assets")
+        assets = {"swagger_js_url": "/docs-assets/swagger-ui-bundle.js",
+                  "swagger_css_url": "/docs-assets/swagger-ui.css",
+                  "swagger_favicon_url": "/docs-assets/favicon.png"}
+    else:
+        assets = {}
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> Any:
+        return get_swagger_ui_html(openapi_url=app.openapi_url, title="modlights API",
+                                   **assets)
 
 
 class _GameMount(Mount):
