@@ -15,7 +15,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .patterns import Offsets, is_mixed, parse_mixed, parse_pattern
+from .patterns import Offsets, is_mixed, parse_mixed, parse_pattern, read_pattern_once
+from .validation import as_int, as_int_array, as_int_pair, take_items
 
 __all__ = ["Board", "MAX_TILES", "MAX_SIDE"]
 
@@ -28,40 +29,15 @@ MAX_DENSE = 1 << 32
 
 
 def _check_states(states: Any) -> int:
-    if isinstance(states, (bool, np.bool_)) or not isinstance(states, (int, np.integer)):
-        raise ValueError(f"states must be an int from 2 to 255, got {states!r}")
-    n = int(states)
-    if not 2 <= n <= 255:
-        raise ValueError(f"states must be from 2 to 255, got {n}")
-    return n
+    return as_int(states, "states", 2, 255, expected="an int from 2 to 255", floats=False)
 
 
 def _check_dim(name: str, v: Any) -> int:
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-        raise ValueError(f"{name} must be a positive int, got {v!r}")
-    v = int(v)
-    if not 1 <= v <= MAX_SIDE:
-        raise ValueError(f"{name} must be from 1 to {MAX_SIDE}, got {v}")
-    return v
+    return as_int(v, name, 1, MAX_SIDE, expected="a positive int", floats=False)
 
 
-def _as_int_array(a: Any, what: str) -> np.ndarray:
-    """An integer ndarray from any integer-like input; ValueError otherwise."""
-    arr = np.asarray(a)
-    if arr.dtype == bool:
-        return arr.astype(np.uint8)
-    if arr.dtype.kind in "iu":
-        return arr
-    if arr.dtype.kind == "f":
-        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-            raise ValueError(f"{what} must hold integers, got non-integral floats")
-        return arr.astype(np.int64)
-    if arr.dtype.kind == "O":
-        try:
-            return np.array([int(x) for x in arr.ravel()], dtype=object).reshape(arr.shape)
-        except (TypeError, ValueError):
-            pass
-    raise ValueError(f"{what} must be an array of integers, got dtype {arr.dtype}")
+#: an integer ndarray from any integer-like input (see :func:`validation.as_int_array`)
+_as_int_array = as_int_array
 
 
 def _in_range(arr: np.ndarray, n: int) -> bool:
@@ -208,6 +184,7 @@ class Board:
         b._n = n
         b._shape = (rows, cols)
         b._wrap = bool(wrap)
+        pattern = read_pattern_once(pattern, rows, cols)
         if is_mixed(pattern, rows, cols):
             b._mixed = parse_mixed(pattern, rows, cols)
             b._pattern = None
@@ -239,11 +216,9 @@ class Board:
         (a cell listed k times advances k times). Cells are 0..n_cells-1."""
         n = _check_states(states)
         try:
-            eff = [list(e) for e in effects]
+            eff = [list(e) for e in take_items(effects, MAX_TILES, "effects (one list a tap)")]
         except TypeError:
             raise ValueError("effects must be a sequence of lists of cell indices") from None
-        if len(eff) > MAX_TILES:
-            raise ValueError(f"too many taps: {len(eff)}, at most {MAX_TILES}")
         flat: list[int] = []
         tap_of: list[int] = []
         for j, e in enumerate(eff):
@@ -256,11 +231,8 @@ class Board:
         if n_cells is None:
             m = hi
         else:
-            if isinstance(n_cells, (bool, np.bool_)) or not isinstance(n_cells, (int, np.integer)):
-                raise ValueError(f"n_cells must be a non-negative int, got {n_cells!r}")
-            m = int(n_cells)
-            if m < 0 or m > MAX_TILES:
-                raise ValueError(f"n_cells must be from 0 to {MAX_TILES}, got {m}")
+            m = as_int(n_cells, "n_cells", 0, MAX_TILES, expected="a non-negative int",
+                       floats=False)
         if flat and (min(flat) < 0 or hi > m):
             bad = next(c for c in flat if c < 0 or c >= m)
             raise ValueError(f"cell index {bad} out of range: cells are 0..{m - 1}")
@@ -296,11 +268,10 @@ class Board:
         b._pattern = None
         b._mixed = None
         b._effects = None
-        b._locked = np.zeros(m, dtype=bool)
-        b._holes = np.zeros(m, dtype=bool)
-        b._active = np.ones(m, dtype=bool)
+        # no lock, hole or active masks and no cell index until something asks (a
+        # graph of 2^27 cells costs nothing to make)
         b._tappable = None
-        b._cells_cache = np.arange(m, dtype=np.int64)
+        b._cells_cache = None
         b._taps_cache = np.arange(r, dtype=np.int64)
         b._n_cells, b._n_taps = m, r
         b._coo_cache = None
@@ -318,12 +289,20 @@ class Board:
         rows, cols = self._shape
         if spec is None:
             return None
+        if not isinstance(spec, (np.ndarray, list, tuple, set, frozenset)):
+            # an iterator or any other iterable: read once (and at most a few
+            # positions a tile), then looked at as a list
+            spec = take_items(spec, 4 * rows * cols + 16, what)
         if isinstance(spec, np.ndarray) and spec.dtype == bool or _is_bool_nested(spec):
             arr = np.asarray(spec, dtype=bool)
             if arr.shape != (rows, cols):
                 raise ValueError(f"{what} mask has shape {arr.shape}, the board is {(rows, cols)}")
             return np.array(arr, dtype=bool, order="C")      # a copy
-        arr = np.asarray(spec) if not isinstance(spec, (set, frozenset)) else np.asarray(sorted(spec))
+        try:
+            arr = np.asarray(spec) if not isinstance(spec, (set, frozenset)) else \
+                np.asarray(sorted(spec, key=repr))
+        except (ValueError, TypeError, OverflowError):
+            arr = np.empty(0, dtype=object)                 # ragged: positions below
         if arr.ndim == 2 and arr.shape == (rows, cols) and cols != 2 and arr.dtype.kind in "iu" \
                 and np.isin(arr, (0, 1)).all():
             return np.ascontiguousarray(arr.astype(bool))
@@ -356,7 +335,7 @@ class Board:
     def _cells_flat(self) -> np.ndarray:
         """Flat (row-major) indices of the active tiles, built on first use."""
         if self._cells_cache is None:
-            if self._kind == "grid" and not self._any_holes:
+            if not self._any_holes:
                 self._cells_cache = np.arange(self._n_cells, dtype=np.int64)
             else:
                 self._cells_cache = np.flatnonzero(self._active.ravel())
@@ -452,15 +431,7 @@ class Board:
             if isinstance(pos, (bool, np.bool_)) or not isinstance(pos, (int, np.integer)):
                 raise ValueError(f"{what} on a graph board must be an int index, got {pos!r}")
             return int(pos)
-        try:
-            r, c = pos
-            if isinstance(r, (bool, np.bool_)) or isinstance(c, (bool, np.bool_)):
-                raise TypeError
-            r, c = int(r), int(c)
-            if (r, c) != tuple(pos):
-                raise TypeError
-        except (TypeError, ValueError):
-            raise ValueError(f"{what} must be a (row, col) pair of ints, got {pos!r}") from None
+        r, c = as_int_pair(pos, what)
         rows, cols = self._shape
         if not (0 <= r < rows and 0 <= c < cols):
             raise ValueError(f"{what} {(r, c)} is off the board: rows 0..{rows - 1}, cols 0..{cols - 1}")

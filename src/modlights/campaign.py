@@ -25,6 +25,7 @@ from typing import Any
 from .game import Game
 from .prng import SplitMix64
 from .puzzles import Puzzle, generate
+from .validation import read_limited
 
 __all__ = ["Campaign", "MAP_SIZE", "LEVELS_PER_GROUP", "STARS_TO_OPEN"]
 
@@ -201,6 +202,8 @@ class Campaign:
             doc = json.loads(text)
         except json.JSONDecodeError as e:
             raise ValueError(f"{where} is not valid JSON (corrupted or truncated): {e}") from None
+        except RecursionError:
+            raise ValueError(f"{where} is nested too deeply to be a campaign save") from None
         if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
             raise ValueError(f"{where} is not a modlights campaign save (format "
                              f"{SAVE_FORMAT!r} missing)")
@@ -265,15 +268,9 @@ class Campaign:
 
     @staticmethod
     def _read(path) -> bytes:
-        path = os.fspath(path)
-        try:
-            size = os.path.getsize(path)
-            if size > MAX_SAVE_BYTES:
-                raise ValueError(f"{path} is too large ({size} bytes) to be a campaign save")
-            with open(path, "rb") as f:
-                return f.read()
-        except OSError as e:
-            raise ValueError(f"cannot read campaign save {path}: {e.strerror or e}") from None
+        # at most MAX_SAVE_BYTES + 1 bytes are read: devices and pipes (whose size
+        # reads 0) cannot make it read without end
+        return read_limited(os.fspath(path), MAX_SAVE_BYTES, "campaign save")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Campaign":

@@ -220,7 +220,7 @@ class Puzzle:
         """The puzzle of a code; ValueError for anything that is not a valid code."""
         board, start = decode(code)
         p = cls(board, start)
-        p._code = encode(board, p._start)
+        p._code = code.strip()              # decode checked that it is canonical
         return p
 
     # -- identity
@@ -434,8 +434,26 @@ def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng,
         "allow more locked tiles, or pass unique=False")
 
 
+def _changes_nothing(board: Board) -> bool:
+    """True when no tap changes any tile (A = 0 mod n: an empty pattern, or one
+    whose offsets add up to multiples of n): no start can need a tap."""
+    ci, tj = board.coo()
+    if ci.size == 0:
+        return True
+    _, counts = np.unique(ci * max(1, board.n_taps) + tj, return_counts=True)
+    return not (counts % board.states).any()
+
+
 def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64) -> Puzzle:
     T, n = board.n_taps, board.states
+    if _changes_nothing(board):
+        # checked first: the samples below would all be the solved board, after a
+        # search of the whole (huge) kernel for the difficulty's reference
+        rows, cols = board.shape
+        raise ValueError(f"no tap changes any tile on this {rows}x{cols} board with {n} "
+                         "states (its pattern is empty, or its offsets add up to multiples "
+                         f"of {n}), so no start can need a tap; use a pattern that changes "
+                         "some tile")
     ref = reference_taps(board, solver)
     lo, hi = _BANDS[difficulty]
     centre = (lo + min(hi, 1.0)) / 2
@@ -756,4 +774,10 @@ def decode(code: Any) -> tuple[Board, np.ndarray]:
     start[~hole.reshape(-1)] = vals
     board = Board.grid(rows, cols, n, mixed if mixed is not None else pattern,
                        locked=lock, holes=hole, wrap=wrap)
-    return board, start.reshape(rows, cols)
+    start = start.reshape(rows, cols)
+    # One puzzle, one code: base64 padding bits, a named pattern written as offsets,
+    # a mixed palette in another order... would all decode to the same puzzle.
+    if encode(board, start) != text:
+        raise ValueError("puzzle code is not canonical (a mistyped character, or not "
+                         "written by modlights): a valid code re-encodes to itself")
+    return board, start

@@ -19,6 +19,7 @@ import numpy as np
 
 from .board import Board
 from .reference import ReferenceEngine, is_prime
+from .validation import check_budget
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
 
@@ -87,27 +88,27 @@ class Solution:
             out.extend([pos] * cnt)
         return out
 
+    def __eq__(self, other: object) -> bool:
+        """Equal when the board, the tap counts, ``length``, ``proven_minimal`` and
+        ``kernel_size`` are (search statistics such as ``seconds`` are not compared)."""
+        if not isinstance(other, Solution):
+            return NotImplemented
+        return (self._board == other._board and self.length == other.length
+                and self.proven_minimal == other.proven_minimal
+                and self.kernel_size == other.kernel_size
+                and np.array_equal(self.taps, other.taps))
+
+    __hash__ = None                     # taps is a mutable array
+
     def __repr__(self) -> str:
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
         return f"Solution(length={self.length}, {tag})"
 
 
 def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | None, float | None]:
-    """budget: None (default), an int (coset elements) or a float (seconds)."""
-    if budget is None:
-        return default, None
-    if isinstance(budget, (bool, np.bool_)):
-        raise ValueError("budget must be an int (coset elements) or a float (seconds)")
-    if isinstance(budget, (int, np.integer)):
-        if budget < 0:
-            raise ValueError(f"budget must be >= 0, got {budget}")
-        return int(budget), None
-    if isinstance(budget, (float, np.floating)):
-        if not budget >= 0:
-            raise ValueError(f"budget seconds must be >= 0, got {budget}")
-        return None, float(budget)
-    raise ValueError(f"budget must be None, an int (coset elements) or a float (seconds), "
-                     f"got {type(budget).__name__}")
+    """budget: None (default), an int (coset elements) or a float (seconds); see
+    :func:`modlights.validation.check_budget`."""
+    return check_budget(budget, default)
 
 
 class Solver:
@@ -144,6 +145,10 @@ class Solver:
             raise ValueError(f"unknown backend {backend!r}: use one of {_BACKENDS}")
         if not isinstance(method, str) or method not in _METHODS:
             raise ValueError(f"unknown method {method!r}: use one of {_METHODS}")
+        if method == "chase" and backend == "reference":
+            raise ValueError("method='chase' runs the native chase engine; "
+                             "backend='reference' factors the dense matrix (use "
+                             "method='dense' or 'auto' with it)")
         if method == "chase" and not board.is_grid:
             raise ValueError("method='chase' needs a grid board (Board.grid); use "
                              "method='dense' or 'auto' for graph boards")
@@ -165,6 +170,24 @@ class Solver:
         # and nullity alone need much less, so that engine is built on first use.
         self._lazy = backend == "native" and method == "dense" and self.n == 2
         self._eng = None if self._lazy else self._make_engine(board, backend, method)
+
+    # ---------------------------------------------------------------- travelling
+    def __getstate__(self) -> dict:
+        """What a pickle or a deep copy carries: the board, backend and method, and
+        the pure-Python results already computed; never the engine (C memory), which
+        is factored again on first use on the other side."""
+        state = dict(self.__dict__)
+        state["_eng"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+
+    def __repr__(self) -> str:
+        b = self.board
+        shape = "x".join(map(str, b.shape))
+        return (f"Solver(<{shape} board, n={self.n}, {b.n_cells} cells x {b.n_taps} taps>, "
+                f"backend={self.backend!r}, method={self.method!r})")
 
     @property
     def _engine(self):
@@ -268,7 +291,13 @@ class Solver:
         return b.n_cells == b.n_taps and self.kernel_size == 1
 
     def det(self) -> int:
-        """det(A) mod n, in [0, n). ValueError unless A is square."""
+        """det(A) mod n, in [0, n). ValueError unless A is square.
+
+        Over GF(2) a square A has det 1 exactly when its kernel is trivial (1 is the
+        only unit), which the chase knows without the dense matrix."""
+        b = self.board
+        if self.n == 2 and b.n_cells == b.n_taps and b.n_taps and self.method == "chase":
+            return int(self.kernel_size == 1)
         return int(self._engine.det())
 
     def inverse(self) -> np.ndarray:
@@ -331,8 +360,9 @@ class Solver:
         rhs = self._rhs(state, target)
         X, ok = self._engine.solve(rhs[None, :])
         if not ok[0]:
-            raise Unsolvable("this board cannot reach the target: t - s is not in the "
-                             "image of the tap matrix")
+            raise Unsolvable("no combination of taps takes this board to the target "
+                             "(the start and the target differ by a pattern that taps "
+                             "cannot make)")
         x = X[0]
         ks = self.kernel_size
         if not minimal:
