@@ -433,3 +433,59 @@ def test_one_validation_path_for_integers():
     a = as_int_array([[1e19, 2.0]], "a")
     assert a.dtype == object and a.tolist() == [[10 ** 19, 2]]
     assert as_int_array([1.0, 2.0], "a").dtype == np.int64
+
+
+# ------------------------------------------------------------------ the terminal game
+from modlights.game import PlayScreen  # noqa: E402
+
+
+@pytest.mark.parametrize("n", range(2, 10))
+def test_game_shades_never_look_like_the_lock_marker(n):
+    b = ml.Board.grid(4, 4, n, locked=[(0, 0), (2, 3)], holes=[(3, 0)])
+    scr = PlayScreen(ml.Game(ml.Puzzle(b, b.random_state(rng=n))))
+    assert not scr.numbers
+    lines = scr.render()
+    state, locked = b.coerce_state(scr.game.state), b.locked
+    glyph_of = {}
+    for y, x, w, v in scr.cell_spans():
+        r, c = y - 2, (x - 3) // 4
+        glyph = lines[y][x:x + w]
+        assert glyph != "*" and glyph.strip()
+        assert (lines[y][x + w:x + w + 1] == "*") == bool(locked[r, c])
+        assert glyph_of.setdefault(int(state[r, c]), glyph) == glyph
+    assert len(set(glyph_of.values())) == len(glyph_of)      # values told apart
+
+
+@pytest.mark.parametrize("n", [10, 16, 255])
+def test_game_more_than_9_states_shows_numbers(n):
+    b = ml.Board.grid(3, 3, n)
+    scr = PlayScreen(ml.Game(ml.Puzzle(b, b.random_state(rng=1))))
+    assert scr.numbers
+    scr.handle_key("n")
+    assert scr.numbers and "numbers stay on" in scr.message
+    lines = scr.render()
+    for y, x, w, v in scr.cell_spans():
+        assert lines[y][x:x + w].strip() == str(v)
+
+
+def test_game_large_board_scrolls_with_the_cursor():
+    b = ml.Board.grid(40, 60, 3, locked=[(39, 59)])
+    scr = PlayScreen(ml.Game(ml.Puzzle(b, b.random_state(rng=1))))
+    for key in ["down"] * 30 + ["right"] * 50:
+        scr.handle_key(key)
+        lines = scr.render(24, 80)
+        assert len(lines) <= 24 and max(map(len, lines)) <= 80
+        assert sum(line.count("[") for line in lines[2:-5]) == 1     # the cursor is shown
+    assert "shown" in "".join(lines)
+    r, c = scr.cursor
+    spans = scr.cell_spans(24, 80)
+    state = scr.game.state
+    top = min(y for y, *_ in spans) - 2
+    for y, x, w, v in spans:
+        assert lines[y][x:x + w].strip() in (str(v), "." if v == 0 else "?") or \
+            lines[y][x:x + w] in ".:-=+o#%@"
+    assert any(lines[y][x - 1] == "[" and v == state[r, c] for y, x, w, v in spans)
+    assert top >= 0
+    small = scr.render(5, 10)
+    assert any("too small" in line for line in small)
+    assert scr.cell_spans(5, 10) == []

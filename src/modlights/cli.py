@@ -633,13 +633,15 @@ def _curses_main(stdscr, screen: PlayScreen) -> None:
     while True:
         stdscr.erase()
         h, w = stdscr.getmaxyx()
-        for y, line in enumerate(screen.render()[:max(0, h - 1)]):
+        # fitted to the window: a larger board scrolls with the cursor, a window too
+        # small for one tile says so
+        for y, line in enumerate(screen.render(h - 1, w - 1)[:max(0, h - 1)]):
             try:
                 stdscr.addnstr(y, 0, line, max(0, w - 1))
             except curses.error:
                 pass
         if colours:
-            for y, x, width, v in screen.cell_spans():
+            for y, x, width, v in screen.cell_spans(h - 1, w - 1):
                 if v and y < h - 1 and x + width < w:
                     try:
                         stdscr.chgat(y, x, width, curses.color_pair(1 + (v - 1) % colours)
@@ -738,9 +740,10 @@ keys:
   ? applies a hint (a hinted game earns no stars); n toggles numbers; q quits.
 
 screen:
-  '.' is a solved tile (0); other values are shades .:-=+*#%@ (or numbers with
-  --numbers); '*' after a tile: locked (cannot be tapped); blank: hole; [ ] the
-  cursor; ( ) the tiles a tap under the cursor would change.
+  '.' is a solved tile (0); other values are shades .:-=+o#%@ (or numbers with
+  --numbers, always for more than 9 states); '*' after a tile: locked (cannot be
+  tapped); blank: hole; [ ] the cursor; ( ) the tiles a tap under the cursor would
+  change. A board larger than the window scrolls with the cursor.
 
 examples:
   modlights play                       a new 5x5 puzzle
