@@ -489,3 +489,51 @@ def test_game_large_board_scrolls_with_the_cursor():
     small = scr.render(5, 10)
     assert any("too small" in line for line in small)
     assert scr.cell_spans(5, 10) == []
+
+
+# ------------------------------------------------------------------ progress callbacks
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("backend", ["reference", "native"])
+def test_progress_reports_the_minimal_search(backend):
+    b = ml.Board.grid(4, 4, 4)                          # |ker A| = 256 over Z/4
+    s = ml.Solver(b, backend=backend)
+    calls = []
+    state = b.random_state(rng=5)
+    sol = s.solve(state, progress=lambda done, total: calls.append((done, total)))
+    total = s.kernel_size
+    assert calls[0] == (0, total) and calls[-1] == (total, total)
+    assert all(t == total for _, t in calls)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+    assert sol == ml.Solver(b, backend="reference").solve(state) or \
+        sol.length == ml.Solver(b, backend="reference").solve(state).length
+
+
+def test_progress_can_stop_a_python_search_and_the_solver_stays_usable():
+    b = ml.Board.grid(8, 8, 3)                          # |ker A| = 81
+    s = ml.Solver(b, backend="reference")
+    assert s.kernel_size > 1
+    state = b.random_state(rng=2)
+    seen = []
+
+    def stop(done, total):
+        seen.append(done)
+        if done > 0:
+            raise _Stop
+    with pytest.raises(_Stop):
+        s.solve(state, progress=stop)
+    sol = s.solve(state)
+    assert not b.apply(state, sol.taps).any() and sol.proven_minimal
+
+
+def test_progress_of_min_taps_many_and_bad_callbacks():
+    b = ml.Board.grid(3, 3, 3)
+    s = ml.Solver(b)
+    states = np.stack([b.random_state(rng=i) for i in range(5)])
+    calls = []
+    s.min_taps_many(states, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(i, 5) for i in range(1, 6)]
+    with pytest.raises(ValueError, match="progress"):
+        s.solve(states[0], progress=3)

@@ -111,6 +111,14 @@ def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | Non
     return check_budget(budget, default)
 
 
+def _check_progress(progress: Any) -> Any:
+    """None or a callable ``progress(done, total)``; ValueError for anything else."""
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be None or a callable progress(done, total), got "
+                         f"{type(progress).__name__}")
+    return progress
+
+
 class Solver:
     """Factor a board's tap matrix once; answer every question about it.
 
@@ -345,7 +353,7 @@ class Solver:
         return ok
 
     def solve(self, state: Any, target: Any = 0, *, minimal: bool = True,
-              budget: Any = None) -> Solution:
+              budget: Any = None, progress: Any = None) -> Solution:
         """A solution of ``state + A x = target``; raises Unsolvable when none exists.
 
         minimal=True searches the coset x0 + ker A for the fewest physical taps.
@@ -355,8 +363,14 @@ class Solver:
         word operations), DEFAULT_BUDGET (2^20) on the reference backend.
         ``proven_minimal`` is True only when the whole coset was covered; otherwise
         the best element found, improved greedily, is returned.
+        progress: None or a callable ``progress(done, total)`` told how far the
+        minimal search is, in coset elements: after every chunk of the reference
+        engine's Python enumeration, at the start and end of a native search (the C
+        search runs to its end or budget without calling back; Ctrl-C stops it).
+        An exception it raises (KeyboardInterrupt, say) stops the search.
         """
         steps, seconds = _check_budget(budget, self._default_budget)
+        progress = _check_progress(progress)
         rhs = self._rhs(state, target)
         X, ok = self._engine.solve(rhs[None, :])
         if not ok[0]:
@@ -371,24 +385,28 @@ class Solver:
                             ks, 0)
         t0 = time.perf_counter()
         self._pruned = 0
-        x, proven, examined = self._minimise(x, steps, seconds)
+        x, proven, examined = self._minimise(x, steps, seconds, progress)
         return Solution(self.board, self.board.from_tap_vector(x, copy=False), proven, ks,
                         examined, self._pruned, time.perf_counter() - t0)
 
-    def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None
-                      ) -> tuple[np.ndarray, np.ndarray]:
+    def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None,
+                      progress: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """The fewest physical taps for every board of a (k, *board.shape) stack, from
         one factorisation: (lengths int64 (k,), proven bool (k,)). Unsolvable boards
-        get length -1 and proven True (proved unsolvable)."""
+        get length -1 and proven True (proved unsolvable). ``budget`` applies to each
+        board; ``progress(done, k)`` (optional) is called after each board."""
+        steps, seconds = _check_budget(budget, self._default_budget)
+        progress = _check_progress(progress)
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)
-        steps, seconds = _check_budget(budget, self._default_budget)
         lengths = np.full(len(ok), -1, dtype=np.int64)
         proven = np.ones(len(ok), dtype=bool)
         for i in np.flatnonzero(ok):
             x, pr, _ = self._minimise(X[i], steps, seconds)
             lengths[i] = int(x.sum(dtype=np.int64))
             proven[i] = pr
+            if progress is not None:
+                progress(int(i) + 1, len(ok))
         return lengths, proven
 
     def solve_many(self, states: Any, target: Any = 0, *, minimal: bool = False,
@@ -428,13 +446,18 @@ class Solver:
         return gen()
 
     # ---------------------------------------------------------------- minimal search
-    def _minimise(self, x0: np.ndarray, steps: int | None, seconds: float | None
-                  ) -> tuple[np.ndarray, bool, int]:
-        """Least-length element of x0 + ker A by enumeration (within the budget)."""
+    def _minimise(self, x0: np.ndarray, steps: int | None, seconds: float | None,
+                  progress: Any = None) -> tuple[np.ndarray, bool, int]:
+        """Least-length element of x0 + ker A by enumeration (within the budget);
+        ``progress(done, total)`` is told how far it got (see ``solve``)."""
         H, orders = self._generators()
         total = prod(orders)
         n = self.n
+        if progress is not None:
+            progress(0, total)
         if total == 1:
+            if progress is not None:
+                progress(1, 1)
             return x0.astype(np.uint8), True, 1
         if steps == 0 or (seconds is not None and seconds <= 0):
             best = self._descend(x0.astype(np.int64), H.astype(np.int64), orders)
@@ -452,6 +475,8 @@ class Solver:
             complete = complete and k == len(orders)
             if not complete:
                 best = self._descend(best.astype(np.int64), H.astype(np.int64), orders)
+            if progress is not None:
+                progress(total if complete else int(examined), total)
             return best.astype(np.uint8), complete, examined
         x0 = x0.astype(np.int64)
         limit = total if steps is None else min(total, steps)
@@ -477,6 +502,8 @@ class Solver:
                 best_len = int(lens[i])
                 best = X[i]
             start = stop
+            if progress is not None:
+                progress(start, total)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         covered = start >= total
