@@ -168,10 +168,32 @@ class Board:
              locked: Any = None, holes: Any = None, wrap: bool = False) -> "Board":
         """A rows x cols grid board.
 
-        pattern: a name from ``PATTERNS``, a sequence of (dr, dc) offsets used exactly
-        as given, or for a mixed board a (rows, cols) nested list of such entries.
-        locked / holes: boolean (rows, cols) masks or iterables of (r, c).
-        wrap: the board is a torus; offsets that land on the same tile add up.
+        Parameters
+        ----------
+        rows, cols : int
+            The sides, 1 to ``MAX_SIDE``, at most ``MAX_TILES`` tiles in all.
+        states : int
+            n, the states of every tile: 2 to 255.
+        pattern : str or sequence of (int, int) or nested list
+            A name from ``PATTERNS``, a sequence (or iterator, read once) of (dr, dc)
+            offsets used exactly as given, or for a mixed board a (rows, cols) nested
+            list of such entries, one per tile.
+        locked, holes : array_like of bool or iterable of (int, int), optional
+            Boolean (rows, cols) masks, or the (row, col) positions (any iterable,
+            read once). Locked tiles are changed by taps but cannot be tapped; holes
+            are not part of the board.
+        wrap : bool
+            The board is a torus; offsets that land on the same tile add up.
+
+        Returns
+        -------
+        Board
+
+        Raises
+        ------
+        ValueError
+            For any argument outside what is described here (the message says what
+            is allowed), a tile both locked and a hole, or a position off the board.
         """
         rows = _check_dim("rows", rows)
         cols = _check_dim("cols", cols)
@@ -213,7 +235,22 @@ class Board:
     def from_effects(cls, effects: Sequence[Iterable[int]], states: int,
                      n_cells: int | None = None) -> "Board":
         """A graph board: tap j advances every cell listed in ``effects[j]`` by one
-        (a cell listed k times advances k times). Cells are 0..n_cells-1."""
+        (a cell listed k times advances k times).
+
+        Parameters
+        ----------
+        effects : sequence of sequences of int
+            ``effects[j]`` lists the cells tap j advances (iterators are read once).
+        states : int
+            n, 2 to 255.
+        n_cells : int, optional
+            The number of cells, 0..n_cells-1 (default: one more than the largest
+            listed index).
+
+        Returns
+        -------
+        Board
+        """
         n = _check_states(states)
         try:
             eff = [list(e) for e in take_items(effects, MAX_TILES, "effects (one list a tap)")]
@@ -243,9 +280,22 @@ class Board:
 
     @classmethod
     def from_matrix(cls, matrix: Any, states: int) -> "Board":
-        """A graph board whose tap matrix is ``matrix`` (n_cells x n_taps, any integers,
-        reduced mod n): entry (i, j) is how far tap j advances cell i. Handy for
-        linear algebra on arbitrary matrices (rank, kernel, det, inverse...)."""
+        """A graph board whose tap matrix is ``matrix``: entry (i, j) is how far tap j
+        advances cell i. Handy for linear algebra on arbitrary matrices (rank,
+        kernel, det, inverse...).
+
+        Parameters
+        ----------
+        matrix : array_like of int
+            n_cells x n_taps integers of any size (integral floats too), reduced
+            exactly mod n.
+        states : int
+            n, 2 to 255.
+
+        Returns
+        -------
+        Board
+        """
         n = _check_states(states)
         a = _as_int_array(matrix, "matrix")
         if a.ndim != 2:
@@ -364,10 +414,12 @@ class Board:
 
     @property
     def is_grid(self) -> bool:
+        """True for boards made by :meth:`grid`, False for graph boards."""
         return self._kind == "grid"
 
     @property
     def wrap(self) -> bool:
+        """True when the board is a torus (patterns wrap around the edges)."""
         return self._wrap
 
     @property

@@ -111,6 +111,7 @@ class Campaign:
         return self._levels[key]
 
     def levels(self, group: Any) -> list[Puzzle]:
+        """The puzzles of every level of a group."""
         return [self.level(group, i) for i in range(LEVELS_PER_GROUP)]
 
     def play(self, group: Any, level: int) -> Game:
@@ -120,12 +121,14 @@ class Campaign:
 
     # ------------------------------------------------------------------ progress
     def stars(self, group: Any) -> int:
+        """The stars earned in a group (its levels' best)."""
         r, c = _check_group(group)
         return sum(self._progress.get(f"{r}-{c}-{i}", {}).get("stars", 0)
                    for i in range(LEVELS_PER_GROUP))
 
     @property
     def total_stars(self) -> int:
+        """The stars earned in the whole campaign."""
         return sum(v["stars"] for v in self._progress.values())
 
     def best(self, group: Any, level: int) -> dict | None:
@@ -134,10 +137,12 @@ class Campaign:
         return dict(v) if v else None
 
     def is_open(self, group: Any) -> bool:
+        """Whether a group can be played."""
         r, c = _check_group(group)
         return (r, c) in self._open_set()
 
     def open_groups(self) -> list[tuple[int, int]]:
+        """The open groups, sorted."""
         return sorted(self._open_set())
 
     def _open_set(self) -> set:
@@ -180,6 +185,7 @@ class Campaign:
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> str:
+        """The progress as JSON text (format name, version, seed, CRC32)."""
         progress = {k: self._progress[k] for k in sorted(self._progress)}
         body = json.dumps({"seed": self.seed, "progress": progress}, sort_keys=True,
                           separators=(",", ":"))
@@ -236,6 +242,7 @@ class Campaign:
 
     @classmethod
     def from_json(cls, text: Any) -> "Campaign":
+        """A campaign from ``to_json`` text; ValueError for anything else."""
         seed, prog = cls._parse(text)
         c = cls(seed)
         c._progress = prog

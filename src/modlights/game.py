@@ -29,7 +29,22 @@ __all__ = ["Game"]
 
 
 class Game:
-    """Play ``Game(puzzle)`` (a :class:`Puzzle` or a puzzle code)."""
+    """One play-through of a puzzle (the rules are in the module docstring).
+
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle, or its code.
+
+    Attributes
+    ----------
+    state : numpy.ndarray
+        The tiles now (a copy).
+    taps_used, solved, hinted, hints_used, stars, moves
+        See each property.
+
+    A Game pickles and deep-copies with its history and any hint plan in progress.
+    """
 
     def __init__(self, puzzle: Any):
         if isinstance(puzzle, str):
@@ -48,10 +63,12 @@ class Game:
     # ------------------------------------------------------------------ read-only
     @property
     def puzzle(self) -> Puzzle:
+        """The puzzle being played."""
         return self._puzzle
 
     @property
     def board(self):
+        """The puzzle's board."""
         return self._board
 
     @property
@@ -61,6 +78,7 @@ class Game:
 
     @property
     def taps_used(self) -> int:
+        """Taps on the board now (undo lowers it, reset makes it 0)."""
         return len(self._history)
 
     @property
@@ -70,18 +88,22 @@ class Game:
 
     @property
     def solved(self) -> bool:
+        """True when every tile is 0."""
         return not self._state.any()
 
     @property
     def hinted(self) -> bool:
+        """True once a hint was used in this game (stays True after undo / reset)."""
         return self._hinted
 
     @property
     def hints_used(self) -> int:
+        """How many hints were used."""
         return self._hints
 
     @property
     def stars(self) -> int:
+        """Stars earned: 0 while unsolved or when hinted, else by the puzzle's limits."""
         if not self.solved or self._hinted:
             return 0
         return stars_for_taps(self._puzzle.stars, self.taps_used)

@@ -125,9 +125,23 @@ class Puzzle:
     """A grid board and a start state to bring to all zeros.
 
     ``Puzzle(board, start)``; ``Puzzle.from_code(code)``; or :func:`generate`.
-    Attributes: ``board``, ``start`` (read-only array), ``min_taps``, ``proven``,
-    ``stars`` ({3: a, 2: b, 1: c} tap limits), ``difficulty``, ``score``, ``code``.
-    Two puzzles are equal when their boards and starts are.
+
+    Parameters
+    ----------
+    board : Board
+        A grid board (graph boards have no puzzle code).
+    start : array_like of int
+        The start state, board-shaped, reduced mod n.
+
+    Attributes
+    ----------
+    board, start : Board, numpy.ndarray
+        The board and the start (read-only).
+    min_taps, proven, stars, difficulty, score, code
+        Measured on first use and cached (see each property).
+
+    Two puzzles are equal when their boards and starts are. Puzzles pickle and
+    deep-copy, also after their measured properties were read.
     """
 
     def __init__(self, board: Board, start: Any):
@@ -147,14 +161,17 @@ class Puzzle:
     # -- basic
     @property
     def board(self) -> Board:
+        """The puzzle's board."""
         return self._board
 
     @property
     def start(self) -> np.ndarray:
+        """The start state (a read-only uint8 array shaped like the board)."""
         return self._start
 
     @property
     def solver(self) -> Solver:
+        """The board's :class:`~modlights.Solver` (made on first use, then kept)."""
         if self._solver is None:
             self._solver = Solver(self._board)
         return self._solver

@@ -55,8 +55,26 @@ class Unsolvable(ValueError):
 
 
 class Solution:
-    """Tap counts solving a board: ``taps`` (0..n-1, shaped as the board for grids,
-    (n_taps,) for graphs), ``length`` (physical taps) and ``proven_minimal``."""
+    """Tap counts solving a board.
+
+    Attributes
+    ----------
+    taps : numpy.ndarray
+        uint8 counts 0..n-1, shaped as the board for grids, (n_taps,) for graphs.
+    length : int
+        Physical taps: the sum of ``taps``.
+    proven_minimal : bool
+        True only when no solution with fewer taps exists (proved).
+    kernel_size : int
+        |ker A|: how many solutions the board has.
+    examined, pruned : int
+        Coset elements the minimal search examined / skipped by its bound.
+    seconds : float
+        Time the minimal search took.
+
+    Two solutions are equal when their boards, taps, length, proven_minimal and
+    kernel_size are (the search statistics are not compared). They pickle and copy.
+    """
 
     __slots__ = ("_board", "taps", "length", "proven_minimal", "kernel_size", "examined",
                  "pruned", "seconds")
@@ -144,6 +162,21 @@ class Solver:
     10000 x 10000 ~2.3 s (2 cores).
     Chase-routed boards get a default coset budget bounded by work (about 2^30
     operations) so ``solve(minimal=True)`` on a huge board returns instead of hanging.
+
+    Parameters
+    ----------
+    board : Board
+        The board to factor.
+    backend : {"native", "reference"}
+        The C engines (default) or the pure-NumPy reference engine.
+    method : {"auto", "dense", "chase"}
+        See above; ``"chase"`` needs a grid board and the native backend.
+
+    Notes
+    -----
+    A Solver pickles and deep-copies as its board, backend and method (plus results
+    already computed in Python, such as kernel generators); the factorisation lives
+    in C memory and is made again, lazily, on first use on the other side.
     """
 
     def __init__(self, board: Board, backend: str = "native", method: str = "auto"):
@@ -290,6 +323,7 @@ class Solver:
 
     @property
     def is_unique(self) -> bool:
+        """True when every solvable state has exactly one solution (|ker A| = 1)."""
         return self.kernel_size == 1
 
     @property
