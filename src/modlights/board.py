@@ -480,9 +480,8 @@ class Board:
     # ------------------------------------------------------------------ positions
     def _check_pos(self, pos: Any, what: str = "position") -> Any:
         if self._kind == "graph":
-            if isinstance(pos, (bool, np.bool_)) or not isinstance(pos, (int, np.integer)):
-                raise ValueError(f"{what} on a graph board must be an int index, got {pos!r}")
-            return int(pos)
+            return as_int(pos, f"{what} on a graph board", expected="an int index",
+                          floats=False)
         r, c = as_int_pair(pos, what)
         rows, cols = self._shape
         if not (0 <= r < rows and 0 <= c < cols):
@@ -492,9 +491,7 @@ class Board:
     def tap_index(self, pos: Any) -> int:
         """Column of A for the tap at ``pos``; ValueError for holes, locked tiles, off-board."""
         if self._kind == "graph":
-            if isinstance(pos, (bool, np.bool_)) or not isinstance(pos, (int, np.integer)):
-                raise ValueError(f"a tap on a graph board is an int index, got {pos!r}")
-            j = int(pos)
+            j = as_int(pos, "a tap on a graph board", expected="an int index", floats=False)
             if not 0 <= j < self.n_taps:
                 raise ValueError(f"tap {j} out of range: taps are 0..{self.n_taps - 1}")
             return j
@@ -511,9 +508,7 @@ class Board:
     def cell_index(self, pos: Any) -> int:
         """Row of A for the tile at ``pos``; ValueError for holes and off-board."""
         if self._kind == "graph":
-            if isinstance(pos, (bool, np.bool_)) or not isinstance(pos, (int, np.integer)):
-                raise ValueError(f"a cell on a graph board is an int index, got {pos!r}")
-            i = int(pos)
+            i = as_int(pos, "a cell on a graph board", expected="an int index", floats=False)
             if not 0 <= i < self.n_cells:
                 raise ValueError(f"cell {i} out of range: cells are 0..{self.n_cells - 1}")
             return i
@@ -766,10 +761,9 @@ class Board:
         """The state after tapping ``pos`` ``times`` times (the input is not modified)."""
         s = self.coerce_state(state)
         j = self.tap_index(pos)
-        if isinstance(times, (bool, np.bool_)) or not isinstance(times, (int, np.integer)):
-            raise ValueError(f"times must be an int, got {times!r}")
+        times = as_int(times, "times", floats=False)
         x = np.zeros(self.n_taps, dtype=np.uint8)
-        x[j] = int(times) % self._n
+        x[j] = times % self._n
         return self._add(s, x)
 
     def apply(self, state: Any, taps: Any) -> np.ndarray:

@@ -25,7 +25,7 @@ from typing import Any
 from .game import Game
 from .prng import SplitMix64
 from .puzzles import Puzzle, generate
-from .validation import read_limited
+from .validation import as_int_pair, read_limited
 
 __all__ = ["Campaign", "MAP_SIZE", "LEVELS_PER_GROUP", "STARS_TO_OPEN"]
 
@@ -55,13 +55,7 @@ _ID_RE = re.compile(r"([0-4])-([0-4])-([0-5])")
 
 
 def _check_group(group: Any) -> tuple[int, int]:
-    try:
-        r, c = group
-        if isinstance(r, bool) or isinstance(c, bool) or int(r) != r or int(c) != c:
-            raise TypeError
-        r, c = int(r), int(c)
-    except (TypeError, ValueError):
-        raise ValueError(f"a group is a (row, col) pair of ints, got {group!r}") from None
+    r, c = as_int_pair(group, "a group")
     if not (0 <= r < MAP_SIZE and 0 <= c < MAP_SIZE):
         raise ValueError(f"group {(r, c)} is off the {MAP_SIZE}x{MAP_SIZE} map")
     return r, c

@@ -59,6 +59,7 @@ from .board import Board
 from .patterns import Offsets, pattern_name
 from .prng import SplitMix64, seed_from
 from .solver import Solver
+from .validation import as_int
 
 __all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY_SCHEME",
            "stars_for_taps", "difficulty_band", "reference_taps"]
@@ -115,9 +116,7 @@ def _check_difficulty(difficulty: Any) -> str:
 
 
 def _check_count(name: str, v: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-        raise ValueError(f"{name} must be a count of tiles (an int >= 0), got {v!r}")
-    return int(v)
+    return as_int(v, name, lo=0, expected="a count of tiles (an int >= 0)", floats=False)
 
 
 # ----------------------------------------------------------------------------- Puzzle
@@ -343,10 +342,8 @@ def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cros
     """
     auto = unique and locked is None and holes is None
     difficulty = _check_difficulty(difficulty)
-    for name, v in (("rows", rows), ("cols", cols)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-            raise ValueError(f"{name} must be an int >= 1, got {v!r}")
-    rows, cols = int(rows), int(cols)
+    rows = as_int(rows, "rows", lo=1, expected="an int >= 1", floats=False)
+    cols = as_int(cols, "cols", lo=1, expected="an int >= 1", floats=False)
     if rows > MAX_CODE_SIDE or cols > MAX_CODE_SIDE or rows * cols > MAX_GENERATE_TILES:
         raise ValueError(f"generate makes boards of up to {MAX_GENERATE_TILES} tiles with "
                          f"sides up to {MAX_CODE_SIDE}, got {rows}x{cols}")
