@@ -537,3 +537,15 @@ def test_progress_of_min_taps_many_and_bad_callbacks():
     assert calls == [(i, 5) for i in range(1, 6)]
     with pytest.raises(ValueError, match="progress"):
         s.solve(states[0], progress=3)
+
+
+def test_cli_mixed_board_codes_solve_and_describe(capsys):
+    """Found by the fuzz test: a puzzle code of a mixed board crashed solve / info."""
+    p = ml.generate(3, 3, 4, [["cross", "knight", "vertical"]] * 3, unique=False, seed=3)
+    rc, out, err = run(capsys, "solve", "--code", p.code)
+    assert rc == 0 and "mixed" in out, err
+    rc, out, err = run(capsys, "info", "--code", p.code, "--json")
+    doc = __import__("json").loads(out)
+    assert rc == 0 and doc["pattern"] == "mixed"
+    assert doc["mixed"] == [["cross", "knight", "vertical"]] * 3
+    assert doc["nullity"] == ml.Solver(p.board, backend="reference").nullity

@@ -252,12 +252,15 @@ def _build_board(args: argparse.Namespace) -> Board:
 
 
 # ----------------------------------------------------------------------------- output
+def _offsets_text(offs) -> str:
+    """A pattern's name, or its offsets as "dr,dc;dr,dc" (as --pattern takes them)."""
+    return pattern_name(offs) or ";".join(f"{dr},{dc}" for dr, dc in offs)
+
+
 def _pattern_text(board: Board) -> str:
-    offs = board.pattern
-    name = pattern_name(offs) if offs is not None else None
-    if name:
-        return name
-    return ";".join(f"{dr},{dc}" for dr, dc in offs)
+    if board.pattern is None:                      # a mixed board (puzzle codes hold them)
+        return "mixed (one pattern per tile)"
+    return _offsets_text(board.pattern)
 
 
 def _format_grid(board: Board, values: np.ndarray) -> list[str]:
@@ -300,7 +303,10 @@ def _positions(mask: np.ndarray) -> list[list[int]]:
 def _board_json(board: Board) -> dict:
     rows, cols = board.shape
     return {"rows": rows, "cols": cols, "states": board.states,
-            "pattern": _pattern_text(board), "wrap": board.wrap,
+            "pattern": _pattern_text(board) if board.pattern is not None else "mixed",
+            **({"mixed": [[_offsets_text(o) for o in row] for row in board.mixed]}
+               if board.pattern is None else {}),
+            "wrap": board.wrap,
             "holes": _positions(board.holes), "locked": _positions(board.locked)}
 
 
