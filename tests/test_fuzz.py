@@ -23,7 +23,6 @@ import itertools
 import json
 import math
 import os
-import resource
 import string
 import sys
 import time
@@ -38,6 +37,8 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.cli import main
+
+resource = pytest.importorskip("resource")        # the address-space cap (POSIX)
 
 #: Python / NumPy memory one example may hold at its peak
 PEAK_LIMIT = 500 << 20
