@@ -361,7 +361,8 @@ def argv_lists(draw, check_file):
         "bench": {"--sizes": st.sampled_from(["20", "12x6", "0", "x", "99999999999999",
                                               "3,,x"]),
                   "--states": st.sampled_from(["2", "3", "1", "x", "2,256"]),
-                  "--repeats": cli_numbers, "--seed": cli_numbers},
+                  "--repeats": st.sampled_from(["1", "2", "0", "-1", "1001", "x", "9" * 30]),
+                  "--seed": cli_numbers},
     }.get(cmd, {})
     opts = dict(extra)
     if cmd in ("solve", "info"):
