@@ -10,8 +10,8 @@ than on the machine.
 Successes are checked, not only survived: a solved board is verified with
 Board.apply, a decoded code must re-encode to itself.
 
-Counts: the default run tries ~1,150 inputs in about 35 s (2 cores); ``-m slow`` runs
-the same properties with ten times as many. Each run prints its tally (inputs, clean
+Counts: the default run tries 1,000 inputs in about 30 s (2 cores, idle); ``-m slow``
+runs the same properties with ten times as many. Each run prints its tally (inputs, clean
 errors, successes, anything else) with ``-s``; ``MODLIGHTS_FUZZ_REPORT=path`` also
 appends it to a file as JSON.
 """
@@ -438,13 +438,13 @@ def _make_tests(scale: int, mark):
         _fuzz_states(data, which, op, budget)
 
     @mark
-    @_settings(500 * scale)
+    @_settings(400 * scale)
     @given(code=codes())
     def test_puzzle_codes(code):
         _fuzz_codes(code)
 
     @mark
-    @_settings(250 * scale)
+    @_settings(200 * scale)
     @given(data=st.data())
     def test_cli_argument_lists(tmp_path_factory, data):
         _fuzz_cli_body(data.draw(argv_lists(_check_file(tmp_path_factory))))
