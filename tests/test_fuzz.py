@@ -180,7 +180,8 @@ CONSTRUCTOR_ARGS = dict(
     kind=st.sampled_from(["grid", "effects", "matrix"]), rows=sides, cols=sides,
     n=states_arg, pattern=patterns, locked=positions, holes=positions,
     wrap=_mostly(st.booleans(), weird_scalars),
-    effects=_mostly(st.lists(st.lists(st.integers(0, 5), max_size=4), max_size=5),
+    effects=_mostly(st.lists(st.lists(_mostly(st.integers(0, 5), st.sampled_from(
+        [-1, 2 ** 27 - 1, 2 ** 27, 2 ** 63, 10 ** 30]), weight=20), max_size=4), max_size=5),
                     st.one_of(st.lists(st.lists(st.one_of(small_ints, weird_scalars),
                                                 max_size=4), max_size=5).flatmap(_iterator_of),
                               weird_scalars)),

@@ -144,6 +144,14 @@ def test_3_huge_budgets_mean_no_limit(budget):
     assert check_budget(budget, 1) == (MAX_BUDGET, None)
 
 
+@pytest.mark.parametrize("cell", [2 ** 27, 2 ** 63, 10 ** 30, -1])
+def test_3_huge_cell_indices_in_effects(cell):
+    with pytest.raises(ValueError, match="too large|out of range"):
+        ml.Board.from_effects([[0], [cell]], 3)
+    with pytest.raises(ValueError, match="out of range"):
+        ml.Board.from_effects([[cell]], 3, n_cells=4)
+
+
 def test_3_bad_budgets_are_value_errors():
     s = ml.Solver(ml.Board.grid(3, 3))
     for bad in (-1, -2 ** 70, float("nan"), -0.5, True, "10", [1]):

@@ -266,6 +266,9 @@ class Board:
                 tap_of.append(j)
         hi = max(flat) + 1 if flat else 0
         if n_cells is None:
+            if hi > MAX_TILES:
+                raise ValueError(f"cell index {hi - 1} is too large: a board has at most "
+                                 f"{MAX_TILES} cells")
             m = hi
         else:
             m = as_int(n_cells, "n_cells", 0, MAX_TILES, expected="a non-negative int",
