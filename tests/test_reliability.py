@@ -152,6 +152,12 @@ def test_3_huge_cell_indices_in_effects(cell):
         ml.Board.from_effects([[cell]], 3, n_cells=4)
 
 
+@pytest.mark.parametrize("rng", [float("inf"), 1e19, "x", -1, 2.5])
+def test_3_bad_random_state_seeds(rng):
+    with pytest.raises(ValueError, match="rng"):
+        ml.Board.grid(3, 3).random_state(rng=rng)
+
+
 def test_3_bad_budgets_are_value_errors():
     s = ml.Solver(ml.Board.grid(3, 3))
     for bad in (-1, -2 ** 70, float("nan"), -0.5, True, "10", [1]):

@@ -792,7 +792,11 @@ class Board:
     def random_state(self, rng: Any = None, solvable: bool = True) -> np.ndarray:
         """A random board-shaped state; with ``solvable=True`` one that can be solved
         to all zeros (it is -A x for uniformly random tap counts x)."""
-        gen = np.random.default_rng(rng)
+        try:
+            gen = np.random.default_rng(rng)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"rng must be None, a non-negative int seed or a NumPy "
+                             f"Generator: {e}") from None
         if solvable:
             x = gen.integers(0, self._n, size=self.n_taps, dtype=np.uint8)
             if self._kind == "grid" and self._mixed is None and self._coo_cache is None:
