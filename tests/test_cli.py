@@ -406,7 +406,24 @@ def test_bench_command_prints_checked_table(capsys):
                                                ["40x40", "3", "cross"], ["30x50", "3", "cross"]]
     for ln in lines:
         assert float(ln.split()[3]) >= 0 and float(ln.split()[4]) > 0
-    assert "done" in out.err                     # the progress bar
+    assert "done" not in out.err and "\r" not in out.err     # no bar off a terminal
+
+
+def test_bench_progress_bar_only_on_a_terminal(capsys, monkeypatch):
+    import io
+    from modlights.cli import main
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    assert main(["bench", "--sizes", "20", "--repeats", "1"]) == 0
+    assert "\r[" in tty.getvalue() and "done" in tty.getvalue()
+    tty2 = Tty()
+    monkeypatch.setattr(sys, "stderr", tty2)
+    assert main(["bench", "--sizes", "20", "--repeats", "1", "--quiet"]) == 0
+    assert tty2.getvalue() == ""
 
 
 def test_bench_command_json_and_bad_sizes(capsys):

@@ -13,3 +13,35 @@ def test_readme_tour_runs():
     assert blocks, "the README has no python example"
     for code in blocks:
         exec(compile(code, str(README), "exec"), {})
+
+
+def test_readme_check_command_runs_on_the_shipped_level_pack(capsys, monkeypatch):
+    """`modlights check examples/levels.txt`, as the README writes it, from the
+    repository root: every shipped level is good (exit 0)."""
+    import shlex
+
+    from modlights.cli import main
+    text = README.read_text()
+    commands = [line.split("#", 1)[0].strip() for line in text.splitlines()
+                if line.strip().startswith("modlights check ")]
+    assert commands, "the README shows no 'modlights check' command"
+    monkeypatch.chdir(README.parent)
+    for command in commands:
+        argv = shlex.split(command)[1:]
+        assert (README.parent / argv[-1]).is_file(), f"{argv[-1]} is not shipped"
+        rc = main(argv)
+        out = capsys.readouterr().out
+        assert rc == 0, out
+        assert " 0 bad" in out and "BAD" not in out
+
+
+def test_readme_hint_is_not_tapped_twice():
+    text = README.read_text()
+    assert "g.tap(g.hint())" not in text           # hint() already taps
+
+
+def test_package_ships_license_and_py_typed():
+    import modlights
+    root = README.parent
+    assert "MIT" in (root / "LICENSE").read_text()
+    assert (pathlib.Path(modlights.__file__).parent / "py.typed").is_file()

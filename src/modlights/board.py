@@ -15,7 +15,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .patterns import Offsets, is_mixed, parse_mixed, parse_pattern
+from .patterns import Offsets, is_mixed, parse_mixed, parse_pattern, read_pattern_once
+from .validation import as_int, as_int_array, as_int_pair, take_items
 
 __all__ = ["Board", "MAX_TILES", "MAX_SIDE"]
 
@@ -32,40 +33,15 @@ MAX_DENSE = 1 << 32
 
 
 def _check_states(states: Any) -> int:
-    if isinstance(states, (bool, np.bool_)) or not isinstance(states, (int, np.integer)):
-        raise ValueError(f"states must be an int from 2 to 255, got {states!r}")
-    n = int(states)
-    if not 2 <= n <= 255:
-        raise ValueError(f"states must be from 2 to 255, got {n}")
-    return n
+    return as_int(states, "states", 2, 255, expected="an int from 2 to 255", floats=False)
 
 
 def _check_dim(name: str, v: Any) -> int:
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-        raise ValueError(f"{name} must be a positive int, got {v!r}")
-    v = int(v)
-    if not 1 <= v <= MAX_SIDE:
-        raise ValueError(f"{name} must be from 1 to {MAX_SIDE}, got {v}")
-    return v
+    return as_int(v, name, 1, MAX_SIDE, expected="a positive int", floats=False)
 
 
-def _as_int_array(a: Any, what: str) -> np.ndarray:
-    """An integer ndarray from any integer-like input; ValueError otherwise."""
-    arr = np.asarray(a)
-    if arr.dtype == bool:
-        return arr.astype(np.uint8)
-    if arr.dtype.kind in "iu":
-        return arr
-    if arr.dtype.kind == "f":
-        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-            raise ValueError(f"{what} must hold integers, got non-integral floats")
-        return arr.astype(np.int64)
-    if arr.dtype.kind == "O":
-        try:
-            return np.array([int(x) for x in arr.ravel()], dtype=object).reshape(arr.shape)
-        except (TypeError, ValueError):
-            pass
-    raise ValueError(f"{what} must be an array of integers, got dtype {arr.dtype}")
+#: an integer ndarray from any integer-like input (see :func:`validation.as_int_array`)
+_as_int_array = as_int_array
 
 
 def _in_range(arr: np.ndarray, n: int) -> bool:
@@ -199,10 +175,32 @@ class Board:
              locked: Any = None, holes: Any = None, wrap: bool = False) -> "Board":
         """A rows x cols grid board.
 
-        pattern: a name from ``PATTERNS``, a sequence of (dr, dc) offsets used exactly
-        as given, or for a mixed board a (rows, cols) nested list of such entries.
-        locked / holes: boolean (rows, cols) masks or iterables of (r, c).
-        wrap: the board is a torus; offsets that land on the same tile add up.
+        Parameters
+        ----------
+        rows, cols : int
+            The sides, 1 to ``MAX_SIDE``, at most ``MAX_TILES`` tiles in all.
+        states : int
+            n, the states of every tile: 2 to 255.
+        pattern : str or sequence of (int, int) or nested list
+            A name from ``PATTERNS``, a sequence (or iterator, read once) of (dr, dc)
+            offsets used exactly as given, or for a mixed board a (rows, cols) nested
+            list of such entries, one per tile.
+        locked, holes : array_like of bool or iterable of (int, int), optional
+            Boolean (rows, cols) masks, or the (row, col) positions (any iterable,
+            read once). Locked tiles are changed by taps but cannot be tapped; holes
+            are not part of the board.
+        wrap : bool
+            The board is a torus; offsets that land on the same tile add up.
+
+        Returns
+        -------
+        Board
+
+        Raises
+        ------
+        ValueError
+            For any argument outside what is described here (the message says what
+            is allowed), a tile both locked and a hole, or a position off the board.
         """
         rows = _check_dim("rows", rows)
         cols = _check_dim("cols", cols)
@@ -218,6 +216,7 @@ class Board:
         b._n = n
         b._shape = (rows, cols)
         b._wrap = bool(wrap)
+        pattern = read_pattern_once(pattern, rows, cols)
         if is_mixed(pattern, rows, cols):
             b._mixed = parse_mixed(pattern, rows, cols)
             b._pattern = None
@@ -247,14 +246,27 @@ class Board:
     def from_effects(cls, effects: Sequence[Iterable[int]], states: int,
                      n_cells: int | None = None) -> "Board":
         """A graph board: tap j advances every cell listed in ``effects[j]`` by one
-        (a cell listed k times advances k times). Cells are 0..n_cells-1."""
+        (a cell listed k times advances k times).
+
+        Parameters
+        ----------
+        effects : sequence of sequences of int
+            ``effects[j]`` lists the cells tap j advances (iterators are read once).
+        states : int
+            n, 2 to 255.
+        n_cells : int, optional
+            The number of cells, 0..n_cells-1 (default: one more than the largest
+            listed index).
+
+        Returns
+        -------
+        Board
+        """
         n = _check_states(states)
         try:
-            eff = [list(e) for e in effects]
+            eff = [list(e) for e in take_items(effects, MAX_TILES, "effects (one list a tap)")]
         except TypeError:
             raise ValueError("effects must be a sequence of lists of cell indices") from None
-        if len(eff) > MAX_TILES:
-            raise ValueError(f"too many taps: {len(eff)}, at most {MAX_TILES}")
         flat: list[int] = []
         tap_of: list[int] = []
         for j, e in enumerate(eff):
@@ -265,13 +277,13 @@ class Board:
                 tap_of.append(j)
         hi = max(flat) + 1 if flat else 0
         if n_cells is None:
+            if hi > MAX_TILES:
+                raise ValueError(f"cell index {hi - 1} is too large: a board has at most "
+                                 f"{MAX_TILES} cells")
             m = hi
         else:
-            if isinstance(n_cells, (bool, np.bool_)) or not isinstance(n_cells, (int, np.integer)):
-                raise ValueError(f"n_cells must be a non-negative int, got {n_cells!r}")
-            m = int(n_cells)
-            if m < 0 or m > MAX_TILES:
-                raise ValueError(f"n_cells must be from 0 to {MAX_TILES}, got {m}")
+            m = as_int(n_cells, "n_cells", 0, MAX_TILES, expected="a non-negative int",
+                       floats=False)
         if flat and (min(flat) < 0 or hi > m):
             bad = next(c for c in flat if c < 0 or c >= m)
             raise ValueError(f"cell index {bad} out of range: cells are 0..{m - 1}")
@@ -282,9 +294,22 @@ class Board:
 
     @classmethod
     def from_matrix(cls, matrix: Any, states: int) -> "Board":
-        """A graph board whose tap matrix is ``matrix`` (n_cells x n_taps, any integers,
-        reduced mod n): entry (i, j) is how far tap j advances cell i. Handy for
-        linear algebra on arbitrary matrices (rank, kernel, det, inverse...)."""
+        """A graph board whose tap matrix is ``matrix``: entry (i, j) is how far tap j
+        advances cell i. Handy for linear algebra on arbitrary matrices (rank,
+        kernel, det, inverse...).
+
+        Parameters
+        ----------
+        matrix : array_like of int
+            n_cells x n_taps integers of any size (integral floats too), reduced
+            exactly mod n.
+        states : int
+            n, 2 to 255.
+
+        Returns
+        -------
+        Board
+        """
         n = _check_states(states)
         a = _as_int_array(matrix, "matrix")
         if a.ndim != 2:
@@ -307,11 +332,10 @@ class Board:
         b._pattern = None
         b._mixed = None
         b._effects = None
-        b._locked = np.zeros(m, dtype=bool)
-        b._holes = np.zeros(m, dtype=bool)
-        b._active = np.ones(m, dtype=bool)
+        # no lock, hole or active masks and no cell index until something asks (a
+        # graph of 2^27 cells costs nothing to make)
         b._tappable = None
-        b._cells_cache = np.arange(m, dtype=np.int64)
+        b._cells_cache = None
         b._taps_cache = np.arange(r, dtype=np.int64)
         b._n_cells, b._n_taps = m, r
         b._coo_cache = None
@@ -329,12 +353,20 @@ class Board:
         rows, cols = self._shape
         if spec is None:
             return None
+        if not isinstance(spec, (np.ndarray, list, tuple, set, frozenset)):
+            # an iterator or any other iterable: read once (and at most a few
+            # positions a tile), then looked at as a list
+            spec = take_items(spec, 4 * rows * cols + 16, what)
         if isinstance(spec, np.ndarray) and spec.dtype == bool or _is_bool_nested(spec):
             arr = np.asarray(spec, dtype=bool)
             if arr.shape != (rows, cols):
                 raise ValueError(f"{what} mask has shape {arr.shape}, the board is {(rows, cols)}")
             return np.array(arr, dtype=bool, order="C")      # a copy
-        arr = np.asarray(spec) if not isinstance(spec, (set, frozenset)) else np.asarray(sorted(spec))
+        try:
+            arr = np.asarray(spec) if not isinstance(spec, (set, frozenset)) else \
+                np.asarray(sorted(spec, key=repr))
+        except (ValueError, TypeError, OverflowError):
+            arr = np.empty(0, dtype=object)                 # ragged: positions below
         if arr.ndim == 2 and arr.shape == (rows, cols) and cols != 2 and arr.dtype.kind in "iu" \
                 and np.isin(arr, (0, 1)).all():
             return np.ascontiguousarray(arr.astype(bool))
@@ -382,7 +414,7 @@ class Board:
         """Flat (row-major) indices of the active tiles, built on first use."""
         self._per_tile("the cell index", 8)
         if self._cells_cache is None:
-            if self._kind == "grid" and not self._any_holes:
+            if not self._any_holes:
                 self._cells_cache = np.arange(self._n_cells, dtype=np.int64)
             else:
                 self._cells_cache = np.flatnonzero(self._active.ravel())
@@ -412,10 +444,12 @@ class Board:
 
     @property
     def is_grid(self) -> bool:
+        """True for boards made by :meth:`grid`, False for graph boards."""
         return self._kind == "grid"
 
     @property
     def wrap(self) -> bool:
+        """True when the board is a torus (patterns wrap around the edges)."""
         return self._wrap
 
     @property
@@ -478,18 +512,9 @@ class Board:
     # ------------------------------------------------------------------ positions
     def _check_pos(self, pos: Any, what: str = "position") -> Any:
         if self._kind == "graph":
-            if isinstance(pos, (bool, np.bool_)) or not isinstance(pos, (int, np.integer)):
-                raise ValueError(f"{what} on a graph board must be an int index, got {pos!r}")
-            return int(pos)
-        try:
-            r, c = pos
-            if isinstance(r, (bool, np.bool_)) or isinstance(c, (bool, np.bool_)):
-                raise TypeError
-            r, c = int(r), int(c)
-            if (r, c) != tuple(pos):
-                raise TypeError
-        except (TypeError, ValueError):
-            raise ValueError(f"{what} must be a (row, col) pair of ints, got {pos!r}") from None
+            return as_int(pos, f"{what} on a graph board", expected="an int index",
+                          floats=False)
+        r, c = as_int_pair(pos, what)
         rows, cols = self._shape
         if not (0 <= r < rows and 0 <= c < cols):
             raise ValueError(f"{what} {(r, c)} is off the board: rows 0..{rows - 1}, cols 0..{cols - 1}")
@@ -498,9 +523,7 @@ class Board:
     def tap_index(self, pos: Any) -> int:
         """Column of A for the tap at ``pos``; ValueError for holes, locked tiles, off-board."""
         if self._kind == "graph":
-            if isinstance(pos, (bool, np.bool_)) or not isinstance(pos, (int, np.integer)):
-                raise ValueError(f"a tap on a graph board is an int index, got {pos!r}")
-            j = int(pos)
+            j = as_int(pos, "a tap on a graph board", expected="an int index", floats=False)
             if not 0 <= j < self.n_taps:
                 raise ValueError(f"tap {j} out of range: taps are 0..{self.n_taps - 1}")
             return j
@@ -517,9 +540,7 @@ class Board:
     def cell_index(self, pos: Any) -> int:
         """Row of A for the tile at ``pos``; ValueError for holes and off-board."""
         if self._kind == "graph":
-            if isinstance(pos, (bool, np.bool_)) or not isinstance(pos, (int, np.integer)):
-                raise ValueError(f"a cell on a graph board is an int index, got {pos!r}")
-            i = int(pos)
+            i = as_int(pos, "a cell on a graph board", expected="an int index", floats=False)
             if not 0 <= i < self.n_cells:
                 raise ValueError(f"cell {i} out of range: cells are 0..{self.n_cells - 1}")
             return i
@@ -778,10 +799,9 @@ class Board:
         """The state after tapping ``pos`` ``times`` times (the input is not modified)."""
         s = self.coerce_state(state)
         j = self.tap_index(pos)
-        if isinstance(times, (bool, np.bool_)) or not isinstance(times, (int, np.integer)):
-            raise ValueError(f"times must be an int, got {times!r}")
+        times = as_int(times, "times", floats=False)
         x = np.zeros(self.n_taps, dtype=np.uint8)
-        x[j] = int(times) % self._n
+        x[j] = times % self._n
         return self._add(s, x)
 
     def apply(self, state: Any, taps: Any) -> np.ndarray:
@@ -808,7 +828,11 @@ class Board:
         """A random board-shaped state; with ``solvable=True`` one that can be solved
         to all zeros (it is -A x for uniformly random tap counts x)."""
         self._per_tile("a random byte state")
-        gen = np.random.default_rng(rng)
+        try:
+            gen = np.random.default_rng(rng)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"rng must be None, a non-negative int seed or a NumPy "
+                             f"Generator: {e}") from None
         if solvable:
             x = gen.integers(0, self._n, size=self.n_taps, dtype=np.uint8)
             if self._kind == "grid" and self._mixed is None and self._coo_cache is None:

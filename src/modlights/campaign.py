@@ -25,6 +25,7 @@ from typing import Any
 from .game import Game
 from .prng import SplitMix64
 from .puzzles import Puzzle, generate
+from .validation import as_int_pair, read_limited
 
 __all__ = ["Campaign", "MAP_SIZE", "LEVELS_PER_GROUP", "STARS_TO_OPEN"]
 
@@ -54,13 +55,7 @@ _ID_RE = re.compile(r"([0-4])-([0-4])-([0-5])")
 
 
 def _check_group(group: Any) -> tuple[int, int]:
-    try:
-        r, c = group
-        if isinstance(r, bool) or isinstance(c, bool) or int(r) != r or int(c) != c:
-            raise TypeError
-        r, c = int(r), int(c)
-    except (TypeError, ValueError):
-        raise ValueError(f"a group is a (row, col) pair of ints, got {group!r}") from None
+    r, c = as_int_pair(group, "a group")
     if not (0 <= r < MAP_SIZE and 0 <= c < MAP_SIZE):
         raise ValueError(f"group {(r, c)} is off the {MAP_SIZE}x{MAP_SIZE} map")
     return r, c
@@ -110,6 +105,7 @@ class Campaign:
         return self._levels[key]
 
     def levels(self, group: Any) -> list[Puzzle]:
+        """The puzzles of every level of a group."""
         return [self.level(group, i) for i in range(LEVELS_PER_GROUP)]
 
     def play(self, group: Any, level: int) -> Game:
@@ -119,12 +115,14 @@ class Campaign:
 
     # ------------------------------------------------------------------ progress
     def stars(self, group: Any) -> int:
+        """The stars earned in a group (its levels' best)."""
         r, c = _check_group(group)
         return sum(self._progress.get(f"{r}-{c}-{i}", {}).get("stars", 0)
                    for i in range(LEVELS_PER_GROUP))
 
     @property
     def total_stars(self) -> int:
+        """The stars earned in the whole campaign."""
         return sum(v["stars"] for v in self._progress.values())
 
     def best(self, group: Any, level: int) -> dict | None:
@@ -133,10 +131,12 @@ class Campaign:
         return dict(v) if v else None
 
     def is_open(self, group: Any) -> bool:
+        """Whether a group can be played."""
         r, c = _check_group(group)
         return (r, c) in self._open_set()
 
     def open_groups(self) -> list[tuple[int, int]]:
+        """The open groups, sorted."""
         return sorted(self._open_set())
 
     def _open_set(self) -> set:
@@ -179,6 +179,7 @@ class Campaign:
 
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> str:
+        """The progress as JSON text (format name, version, seed, CRC32)."""
         progress = {k: self._progress[k] for k in sorted(self._progress)}
         body = json.dumps({"seed": self.seed, "progress": progress}, sort_keys=True,
                           separators=(",", ":"))
@@ -201,6 +202,8 @@ class Campaign:
             doc = json.loads(text)
         except json.JSONDecodeError as e:
             raise ValueError(f"{where} is not valid JSON (corrupted or truncated): {e}") from None
+        except RecursionError:
+            raise ValueError(f"{where} is nested too deeply to be a campaign save") from None
         if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
             raise ValueError(f"{where} is not a modlights campaign save (format "
                              f"{SAVE_FORMAT!r} missing)")
@@ -233,6 +236,7 @@ class Campaign:
 
     @classmethod
     def from_json(cls, text: Any) -> "Campaign":
+        """A campaign from ``to_json`` text; ValueError for anything else."""
         seed, prog = cls._parse(text)
         c = cls(seed)
         c._progress = prog
@@ -265,15 +269,9 @@ class Campaign:
 
     @staticmethod
     def _read(path) -> bytes:
-        path = os.fspath(path)
-        try:
-            size = os.path.getsize(path)
-            if size > MAX_SAVE_BYTES:
-                raise ValueError(f"{path} is too large ({size} bytes) to be a campaign save")
-            with open(path, "rb") as f:
-                return f.read()
-        except OSError as e:
-            raise ValueError(f"cannot read campaign save {path}: {e.strerror or e}") from None
+        # at most MAX_SAVE_BYTES + 1 bytes are read: devices and pipes (whose size
+        # reads 0) cannot make it read without end
+        return read_limited(os.fspath(path), MAX_SAVE_BYTES, "campaign save")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Campaign":

@@ -24,6 +24,7 @@ from .game import Game, PlayScreen
 from .patterns import PATTERNS, pattern_name
 from .puzzles import DIFFICULTIES, Puzzle, daily, generate
 from .solver import Solver, Unsolvable
+from .validation import as_int, read_limited
 
 __all__ = ["main", "build_parser"]
 
@@ -87,6 +88,34 @@ class _UserError(ValueError):
     """Bad command-line input (reported like any ValueError: exit 2)."""
 
 
+#: the most bytes ``modlights check`` reads from a file or standard input (a pack of
+#: thousands of the longest puzzle codes); more is refused, never read without end
+MAX_CHECK_BYTES = 64 << 20
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``modlights solve: error: ... (see --help)``."""
+
+    def error(self, message: str):
+        print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def _int_arg(what: str, lo: int | None = None, hi: int | None = None):
+    """An argparse ``type`` for whole numbers, through the library's one integer
+    check (:func:`modlights.validation.as_int`): any size, range-checked exactly."""
+    def parse(text: str) -> int:
+        t = text.strip()
+        if not re.fullmatch(r"[+-]?\d{1,4000}", t):
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {text!r}")
+        try:
+            return as_int(int(t), what, lo, hi)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    parse.__name__ = what           # argparse names the type in some messages
+    return parse
+
+
 # ----------------------------------------------------------------------------- parsing
 def _parse_grid(text: str) -> tuple[int, int]:
     m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text)
@@ -148,7 +177,7 @@ def _parse_values(text: str, rows: int, cols: int, n: int, what: str) -> np.ndar
         if tok == ".":
             values.append(0)
             continue
-        if not re.fullmatch(r"\d+", tok):
+        if not re.fullmatch(r"\d{1,4000}", tok):
             hint = ("digits 0-9 (and '.' for a hole)" if mode == "digits"
                     else "non-negative integers separated by commas or spaces")
             raise _UserError(f"{what}: {tok!r} is not a tile value; use {hint}")
@@ -156,14 +185,15 @@ def _parse_values(text: str, rows: int, cols: int, n: int, what: str) -> np.ndar
     if len(values) != cells:
         raise _UserError(f"{what} has {len(values)} values, the {rows}x{cols} board has "
                          f"{cells} tiles (give one value per tile, row by row)")
-    arr = np.array(values, dtype=np.int64).reshape(rows, cols)
-    if (arr >= n).any():
-        i = int(np.argmax(arr >= n))
-        raise _UserError(f"{what}: value {values[i]} at tile ({i // cols}, {i % cols}) is out "
+    # checked as Python ints, before any fixed-width array (no overflow for huge values)
+    bad = next((i for i, v in enumerate(values) if v >= n), None)
+    if bad is not None:
+        shown = tokens[bad] if len(tokens[bad]) <= 12 else tokens[bad][:9] + "..."
+        raise _UserError(f"{what}: value {shown} at tile ({bad // cols}, {bad % cols}) is out "
                          f"of range for {n} states (0..{n - 1})"
                          + ("; for more than 10 states separate values with commas"
                             if n > 10 and mode == "digits" else ""))
-    return arr
+    return np.array(values, dtype=np.int64).reshape(rows, cols)
 
 
 def _parse_mask(text: str, rows: int, cols: int, what: str) -> Any:
@@ -227,12 +257,15 @@ def _build_board(args: argparse.Namespace) -> Board:
 
 
 # ----------------------------------------------------------------------------- output
+def _offsets_text(offs) -> str:
+    """A pattern's name, or its offsets as "dr,dc;dr,dc" (as --pattern takes them)."""
+    return pattern_name(offs) or ";".join(f"{dr},{dc}" for dr, dc in offs)
+
+
 def _pattern_text(board: Board) -> str:
-    offs = board.pattern
-    name = pattern_name(offs) if offs is not None else None
-    if name:
-        return name
-    return ";".join(f"{dr},{dc}" for dr, dc in offs)
+    if board.pattern is None:                      # a mixed board (puzzle codes hold them)
+        return "mixed (one pattern per tile)"
+    return _offsets_text(board.pattern)
 
 
 def _format_grid(board: Board, values: np.ndarray) -> list[str]:
@@ -361,7 +394,12 @@ def _cmd_info(args: argparse.Namespace, out) -> int:
     solver = Solver(board, backend=args.backend)
     n = board.states
     square = board.n_cells == board.n_taps
-    det = solver.det() if square else None
+    det, det_note = None, "n/a (not square)"
+    if square:
+        try:
+            det = solver.det()
+        except ValueError:          # a chase-solved board too large for a dense det
+            det_note = "n/a (the board is too large for a dense determinant)"
     info = {
         "n": n,
         "tiles": board.n_cells,
@@ -392,7 +430,7 @@ def _cmd_info(args: argparse.Namespace, out) -> int:
         ("|ker A|", str(info["kernel_size"])),
         ("unique", yn(info["unique"])),
         ("invertible", yn(info["invertible"])),
-        ("det", str(det) + f" (mod {n})" if square else "n/a (not square)"),
+        ("det", str(det) + f" (mod {n})" if det is not None else det_note),
         ("engine", f"{solver.engine} (backend {args.backend})"),
     ]
     width = max(len(k) for k, _ in rows)
@@ -520,14 +558,12 @@ def _check_one(code: str, require_unique: bool) -> tuple[list[str], Puzzle | Non
 
 
 def _cmd_check(args: argparse.Namespace, out) -> int:
-    if args.file == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise _UserError(f"cannot read {args.file}: {e}") from None
+    data = read_limited(args.file, MAX_CHECK_BYTES, "level pack")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _UserError(f"cannot read {args.file}: not UTF-8 text ({e.reason} at byte "
+                         f"{e.start})") from None
     total = bad = 0
     results = []
     for lineno, line in enumerate(text.splitlines(), 1):
@@ -606,13 +642,15 @@ def _curses_main(stdscr, screen: PlayScreen) -> None:
     while True:
         stdscr.erase()
         h, w = stdscr.getmaxyx()
-        for y, line in enumerate(screen.render()[:max(0, h - 1)]):
+        # fitted to the window: a larger board scrolls with the cursor, a window too
+        # small for one tile says so
+        for y, line in enumerate(screen.render(h - 1, w - 1)[:max(0, h - 1)]):
             try:
                 stdscr.addnstr(y, 0, line, max(0, w - 1))
             except curses.error:
                 pass
         if colours:
-            for y, x, width, v in screen.cell_spans():
+            for y, x, width, v in screen.cell_spans(h - 1, w - 1):
                 if v and y < h - 1 and x + width < w:
                     try:
                         stdscr.chgat(y, x, width, curses.color_pair(1 + (v - 1) % colours)
@@ -657,17 +695,17 @@ def _add_generate_options(p: argparse.ArgumentParser, grid_default: str | None) 
     g = p.add_argument_group("puzzle")
     g.add_argument("--grid", metavar="ROWSxCOLS", default=grid_default,
                    help=f"board size (default: {grid_default or '5x5'})")
-    g.add_argument("--states", metavar="N", type=int, default=2,
+    g.add_argument("--states", metavar="N", type=_int_arg("--states", 2, 255), default=2,
                    help="states per tile, 2..255 (default: 2)")
     g.add_argument("--pattern", default="cross", metavar="NAME|OFFSETS",
                    help=f"one of {', '.join(PATTERNS)}, or offsets \"dr,dc;dr,dc\" "
                         "(default: cross)")
     g.add_argument("--difficulty", default="medium", choices=DIFFICULTIES,
                    help="easy, medium, hard or expert (default: medium)")
-    g.add_argument("--locked", metavar="K", type=int,
+    g.add_argument("--locked", metavar="K", type=_int_arg("--locked", 0),
                    help="number of tiles to lock (default: as few as make the solution "
                         "unique, often none)")
-    g.add_argument("--holes", metavar="K", type=int, help="number of holes (default: 0)")
+    g.add_argument("--holes", metavar="K", type=_int_arg("--holes", 0), help="number of holes (default: 0)")
     g.add_argument("--wrap", action="store_true", help="the board is a torus")
     g.add_argument("--no-unique", action="store_true",
                    help="allow boards with several solutions (|ker A| > 1)")
@@ -711,9 +749,10 @@ keys:
   ? applies a hint (a hinted game earns no stars); n toggles numbers; q quits.
 
 screen:
-  '.' is a solved tile (0); other values are shades .:-=+*#%@ (or numbers with
-  --numbers); '*' after a tile: locked (cannot be tapped); blank: hole; [ ] the
-  cursor; ( ) the tiles a tap under the cursor would change.
+  '.' is a solved tile (0); other values are shades .:-=+o#%@ (or numbers with
+  --numbers, always for more than 9 states); '*' after a tile: locked (cannot be
+  tapped); blank: hole; [ ] the cursor; ( ) the tiles a tap under the cursor would
+  change. A board larger than the window scrolls with the cursor.
 
 examples:
   modlights play                       a new 5x5 puzzle
@@ -731,7 +770,7 @@ def _add_board_options(p: argparse.ArgumentParser) -> None:
                         "solve, the start state; instead of --grid and its options")
     g.add_argument("--grid", metavar="ROWSxCOLS", help="board size, e.g. 5x5 (required "
                    "unless --code)")
-    g.add_argument("--states", metavar="N", type=int, default=2,
+    g.add_argument("--states", metavar="N", type=_int_arg("--states", 2, 255), default=2,
                    help="states per tile, 2..255 (default: 2, classic Lights Out)")
     g.add_argument("--pattern", default="cross", metavar="NAME|OFFSETS",
                    help=f"what a tap changes: one of {', '.join(PATTERNS)}, or offsets "
@@ -770,6 +809,13 @@ def _parse_sizes(text: str) -> list[tuple[int, int]]:
     return sizes
 
 
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def _cmd_bench(args: argparse.Namespace, out) -> int:
     from .chase import bench_large
     sizes = _parse_sizes(args.sizes)
@@ -782,9 +828,11 @@ def _cmd_bench(args: argparse.Namespace, out) -> int:
     total = len(sizes) * len(states)
     done = [0]
     bar_out = sys.stderr
+    # the bar redraws one line with '\r': only on a terminal (not in logs or pipes)
+    show_bar = not args.quiet and _isatty(bar_out)
 
     def progress(i: int, n: int, label: str) -> None:
-        if args.quiet or i >= n:
+        if not show_bar or i >= n:
             return
         k = done[0] + i
         width = 30
@@ -812,7 +860,7 @@ def _cmd_bench(args: argparse.Namespace, out) -> int:
             rows += bench_large(bytewise, n=n, pattern=pattern, progress=progress,
                                 repeats=args.repeats, seed=args.seed)
             done[0] += len(bytewise)
-    if not args.quiet:
+    if show_bar:
         print(f"\r[{'#' * 30}] {total}/{total} done" + " " * 20, file=bar_out, flush=True)
     if args.json:
         print(json.dumps([dict(board=b, n=n, pattern=p, seconds=t, peak_mb=m)
@@ -829,7 +877,7 @@ def _cmd_bench(args: argparse.Namespace, out) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="modlights",
         description="Solve, analyse, generate and play modular Lights Out puzzles: tiles with n states; "
                     "tapping a tile advances every tile of a pattern around it by one "
@@ -854,7 +902,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--state", metavar="STATE",
                    help="the tiles' current states, row by row (default: a random "
                         "solvable state, see --seed)")
-    g.add_argument("--seed", type=int, metavar="INT",
+    g.add_argument("--seed", type=_int_arg("--seed", 0), metavar="INT",
                    help="seed for the random state when --state is not given")
     g.add_argument("--target", metavar="INT|STATE",
                    help="the state to reach: a value every tile must end in (1 = all "
@@ -913,7 +961,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "preview, undo, reset, hints, tap counter, timer, stars.",
                         epilog=_PLAY_EPILOG, formatter_class=fmt, allow_abbrev=False)
     pp.add_argument("code", nargs="?", metavar="CODE", help="a puzzle code")
-    pp.add_argument("--daily", type=int, metavar="N", help="play daily puzzle N (1-3)")
+    pp.add_argument("--daily", type=_int_arg("--daily", 1, 3), metavar="N", help="play daily puzzle N (1-3)")
     pp.add_argument("--date", metavar="YYYY-MM-DD", help="the day for --daily (default: today)")
     _add_generate_options(pp, None)
     pp.add_argument("--numbers", action="store_true", help="show tile values as numbers")
@@ -937,9 +985,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="values of n separated by commas (default: 2)")
     pb.add_argument("--pattern", default="cross", metavar="NAME|OFFSETS",
                     help="tap pattern (default: cross)")
-    pb.add_argument("--repeats", type=int, default=3, metavar="R",
+    pb.add_argument("--repeats", type=_int_arg("--repeats", 1, 1000), default=3, metavar="R",
                     help="timed runs per board; the median is shown (default: 3)")
-    pb.add_argument("--seed", type=int, default=0, metavar="INT", help="start-state seed")
+    pb.add_argument("--seed", type=_int_arg("--seed", 0), default=0, metavar="INT", help="start-state seed")
     pb.add_argument("--packed", action="store_true",
                     help="bit-packed states and the algebraic engine (n = 2; always used "
                          "for boards of more than 2^27 tiles, e.g. --sizes 100000)")
@@ -995,6 +1043,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("modlights: interrupted", file=sys.stderr)
         return 130
+    except (MemoryError, OverflowError, RecursionError) as e:
+        # a limit of this machine or of a number type, met by some input: one line
+        what = {MemoryError: "out of memory", OverflowError: "a number is too large",
+                RecursionError: "input nested too deeply"}[type(e)]
+        print(f"modlights {args.command}: error: {what}" + (f" ({e})" if str(e) else ""),
+              file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as e:          # noqa: BLE001 - a bug: still one line, no traceback
+        print(f"modlights {args.command}: internal error: {type(e).__name__}: {e} "
+              "(please report it; MODLIGHTS_DEBUG=1 shows the traceback)", file=sys.stderr)
+        if os.environ.get("MODLIGHTS_DEBUG"):
+            raise
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":  # pragma: no cover

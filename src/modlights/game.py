@@ -29,7 +29,22 @@ __all__ = ["Game"]
 
 
 class Game:
-    """Play ``Game(puzzle)`` (a :class:`Puzzle` or a puzzle code)."""
+    """One play-through of a puzzle (the rules are in the module docstring).
+
+    Parameters
+    ----------
+    puzzle : Puzzle or str
+        The puzzle, or its code.
+
+    Attributes
+    ----------
+    state : numpy.ndarray
+        The tiles now (a copy).
+    taps_used, solved, hinted, hints_used, stars, moves
+        See each property.
+
+    A Game pickles and deep-copies with its history and any hint plan in progress.
+    """
 
     def __init__(self, puzzle: Any):
         if isinstance(puzzle, str):
@@ -48,10 +63,12 @@ class Game:
     # ------------------------------------------------------------------ read-only
     @property
     def puzzle(self) -> Puzzle:
+        """The puzzle being played."""
         return self._puzzle
 
     @property
     def board(self):
+        """The puzzle's board."""
         return self._board
 
     @property
@@ -61,6 +78,7 @@ class Game:
 
     @property
     def taps_used(self) -> int:
+        """Taps on the board now (undo lowers it, reset makes it 0)."""
         return len(self._history)
 
     @property
@@ -70,18 +88,22 @@ class Game:
 
     @property
     def solved(self) -> bool:
+        """True when every tile is 0."""
         return not self._state.any()
 
     @property
     def hinted(self) -> bool:
+        """True once a hint was used in this game (stays True after undo / reset)."""
         return self._hinted
 
     @property
     def hints_used(self) -> int:
+        """How many hints were used."""
         return self._hints
 
     @property
     def stars(self) -> int:
+        """Stars earned: 0 while unsolved or when hinted, else by the puzzle's limits."""
         if not self.solved or self._hinted:
             return 0
         return stars_for_taps(self._puzzle.stars, self.taps_used)
@@ -154,7 +176,12 @@ KEYS_HELP = ("arrows/wasd move  space/enter tap  u undo  r reset  ? hint  "
 _MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1),
           "w": (-1, 0), "s": (1, 0), "a": (0, -1), "d": (0, 1),
           "k": (-1, 0), "j": (1, 0), "h": (0, -1), "l": (0, 1)}
-_SHADES = ".:-=+*#%@"
+#: '.' for 0, then one glyph a value: none of them is the lock marker '*', the cursor
+#: '[ ]' or the preview '( )'. Boards with more states than glyphs show numbers.
+_SHADES = ".:-=+o#%@"
+#: lines of ``render()`` around the board: title and blank above; blank, taps, status,
+#: message and keys below; one more for the scroll note of a board larger than the view
+_CHROME = 2 + 5 + 1
 
 
 class PlayScreen:
@@ -167,15 +194,22 @@ class PlayScreen:
     (``modlights play``) only maps keys and draws these lines, so a scripted session
     drives exactly what a player sees.
 
-    Tiles: '.' is 0; other values are shades ``.:-=+*#%@`` (or numbers with
-    ``numbers=True``); '*' after a tile: locked; blank: hole; '[ ]' the cursor;
-    '( )' the tiles the tap under the cursor would change.
+    Tiles: '.' is 0; other values are shades ``.:-=+o#%@`` (or numbers with
+    ``numbers=True``, always for more than 9 states: the shades could not tell the
+    values apart); '*' after a tile: locked; blank: hole; '[ ]' the cursor; '( )' the
+    tiles the tap under the cursor would change.
+
+    ``render(height, width)`` fits the screen into a window of that many lines and
+    columns: a board larger than that shows the part around the cursor (moving the
+    cursor scrolls it, a note says which rows and columns are shown); a window too
+    small for even one tile gets a line saying how large it must be.
     """
 
     def __init__(self, game: Game, numbers: bool = False, clock=None, title: str = ""):
         import time
         self.game = game
-        self.numbers = bool(numbers)
+        self._forced_numbers = game.board.states > len(_SHADES)
+        self.numbers = bool(numbers) or self._forced_numbers
         self.clock = clock or time.monotonic
         self.title = title
         self.message = ""
@@ -184,6 +218,7 @@ class PlayScreen:
         self.cursor = taps[0] if taps else (0, 0)
         self._t0 = self.clock()
         self._t_end = None
+        self._top = self._left = 0           # first board row / column in view
 
     # -- input
     def handle_key(self, key: str) -> bool:
@@ -214,7 +249,11 @@ class PlayScreen:
                 self.cursor = pos
                 self.message = f"hint: tapped {pos}"
         elif key == "n":
-            self.numbers = not self.numbers
+            if self._forced_numbers:
+                self.message = (f"{g.board.states} states: numbers stay on (the shades "
+                                f"show at most {len(_SHADES)} values)")
+            else:
+                self.numbers = not self.numbers
         if g.solved and self._t_end is None:
             self._t_end = self.clock()
         return True
@@ -233,34 +272,68 @@ class PlayScreen:
         idx = 1 + (v - 1) * (len(_SHADES) - 2) // max(1, n - 2) if n > 2 else len(_SHADES) - 3
         return _SHADES[min(idx, len(_SHADES) - 1)].rjust(width)
 
-    def cell_spans(self) -> list:
-        """(line, column, width, value) of every tile's glyph in ``render()`` (for
-        front ends that colour tiles); holes are left out."""
-        b = self.game.board
-        width = len(str(b.states - 1)) if self.numbers else 1
-        state, holes = self.game.state, b.holes
-        return [(2 + r, 2 + c * (width + 3) + 1, width, int(state[r, c]))
-                for r in range(b.shape[0]) for c in range(b.shape[1]) if not holes[r, c]]
+    def _tile_width(self) -> int:
+        return len(str(self.game.board.states - 1)) if self.numbers else 1
 
-    def render(self) -> list[str]:
+    def _view(self, height: int | None, width: int | None) -> tuple[range, range] | None:
+        """The board rows and columns shown in a window of height x width characters
+        (None: unlimited), scrolled so that the cursor is in view; None when not even
+        one tile fits."""
+        rows, cols = self.game.board.shape
+        cell = self._tile_width() + 3
+        n_rows = rows if height is None else min(rows, height - _CHROME)
+        n_cols = cols if width is None else min(cols, (width - 2) // cell)
+        if n_rows < 1 or n_cols < 1:
+            return None
+        r, c = self.cursor
+        self._top = min(max(self._top, r - n_rows + 1), r, rows - n_rows)
+        self._left = min(max(self._left, c - n_cols + 1), c, cols - n_cols)
+        return range(self._top, self._top + n_rows), range(self._left, self._left + n_cols)
+
+    def cell_spans(self, height: int | None = None, width: int | None = None) -> list:
+        """(line, column, width, value) of every tile's glyph in ``render(height,
+        width)`` (for front ends that colour tiles); holes and tiles out of view are
+        left out."""
+        b = self.game.board
+        w = self._tile_width()
+        view = self._view(height, width)
+        if view is None:
+            return []
+        rows, cols = view
+        state, holes = self.game.state, b.holes
+        return [(2 + i, 2 + j * (w + 3) + 1, w, int(state[r, c]))
+                for i, r in enumerate(rows) for j, c in enumerate(cols) if not holes[r, c]]
+
+    def render(self, height: int | None = None, width: int | None = None) -> list[str]:
+        """The screen as lines of text, fitted to ``height`` lines and ``width``
+        columns when given (see the class docstring)."""
         g = self.game
         b = g.board
         p = g.puzzle
         rows, cols = b.shape
         state = g.state
         locked, holes = b.locked, b.holes
-        width = len(str(b.states - 1)) if self.numbers else 1
+        width_t = self._tile_width()
+        head = self.title or "modlights"
+        view = self._view(height, width)
+        if view is None:
+            need_h = _CHROME + 1
+            need_w = 2 + width_t + 3
+            return [f"{head}  {rows}x{cols}, {b.states} states",
+                    f"the window is too small: it needs at least {need_w} columns and "
+                    f"{need_h} lines to show a tile; enlarge it (q quits)"]
+        view_rows, view_cols = view
         try:
             preview = set(g.preview(self.cursor))
         except ValueError:
             preview = set()
         lines = []
-        head = self.title or "modlights"
         lines.append(f"{head}  {rows}x{cols}, {b.states} states")
         lines.append("")
-        for r in range(rows):
+        width = width_t
+        for r in view_rows:
             cells = []
-            for c in range(cols):
+            for c in view_cols:
                 if holes[r, c]:
                     glyph = " " * width
                 else:
@@ -273,6 +346,9 @@ class PlayScreen:
                 else:
                     cells.append(f" {glyph}{lk} ")
             lines.append("  " + "".join(cells).rstrip())
+        if len(view_rows) < rows or len(view_cols) < cols:
+            lines.append(f"  rows {view_rows[0]}-{view_rows[-1]} and cols {view_cols[0]}-"
+                         f"{view_cols[-1]} of {rows}x{cols} shown (move the cursor to scroll)")
         lines.append("")
         secs = int(self.elapsed())
         lim = p.stars

@@ -10,6 +10,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Sequence
 
+from .validation import as_int_pair, take_items
+
 Offsets = tuple[tuple[int, int], ...]
 
 _KNIGHT = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
@@ -41,36 +43,42 @@ def parse_pattern(pattern: Any) -> Offsets:
             raise ValueError(f"unknown pattern {pattern!r}: use one of {_allowed()}, "
                              "or a sequence of (dr, dc) offsets")
         return PATTERNS[key]
-    try:
-        items = list(pattern)
-    except TypeError:
+    if isinstance(pattern, (bytes, bool)) or not hasattr(pattern, "__iter__"):
         raise ValueError(f"pattern must be a name ({_allowed()}) or a sequence of "
-                         f"(dr, dc) offsets, got {type(pattern).__name__}") from None
-    if len(items) > MAX_OFFSETS:
-        raise ValueError(f"a pattern may have at most {MAX_OFFSETS} offsets, got {len(items)}")
+                         f"(dr, dc) offsets, got {type(pattern).__name__}")
+    items = take_items(pattern, MAX_OFFSETS, "pattern")
     out = []
     for item in items:
-        try:
-            dr, dc = item
-        except (TypeError, ValueError):
-            raise ValueError(f"pattern offsets must be (dr, dc) pairs of ints, got {item!r}") from None
-        dr_i, dc_i = _as_int(dr, item), _as_int(dc, item)
+        dr_i, dc_i = as_int_pair(item, "pattern offsets", "(dr, dc) pairs of ints")
         if abs(dr_i) > MAX_REACH or abs(dc_i) > MAX_REACH:
-            raise ValueError(f"pattern offset {item!r} reaches further than {MAX_REACH} tiles")
+            raise ValueError(f"pattern offset {(dr_i, dc_i)} reaches further than "
+                             f"{MAX_REACH} tiles")
         out.append((dr_i, dc_i))
     return tuple(out)
 
 
-def _as_int(v: Any, item: Any) -> int:
-    if isinstance(v, bool):
-        raise ValueError(f"pattern offsets must be (dr, dc) pairs of ints, got {item!r}")
+def _is_iterator(v: Any) -> bool:
     try:
-        iv = int(v)
-    except (TypeError, ValueError):
-        raise ValueError(f"pattern offsets must be (dr, dc) pairs of ints, got {item!r}") from None
-    if iv != v:
-        raise ValueError(f"pattern offsets must be (dr, dc) pairs of ints, got {item!r}")
-    return iv
+        return iter(v) is v
+    except TypeError:
+        return False
+
+
+def read_pattern_once(pattern: Any, rows: int, cols: int) -> Any:
+    """``pattern`` with every iterator in it (the pattern itself, a mixed map's rows,
+    their entries) read into a list once, so that looking at it twice (mixed or
+    not?) loses nothing; at most as many items as a pattern or map can hold."""
+    if isinstance(pattern, (str, bytes)) or not _is_iterator(pattern) and \
+            not isinstance(pattern, (list, tuple)):
+        return pattern
+    outer = take_items(pattern, max(rows, MAX_OFFSETS), "pattern")
+    for i, row in enumerate(outer):
+        if _is_iterator(row):
+            row = outer[i] = take_items(row, max(cols, 2), f"pattern row {i}")
+        if isinstance(row, list) and any(_is_iterator(e) for e in row):
+            outer[i] = [take_items(e, MAX_OFFSETS, f"pattern entry ({i}, {j})")
+                        if _is_iterator(e) else e for j, e in enumerate(row)]
+    return outer
 
 
 def is_mixed(pattern: Any, rows: int, cols: int) -> bool:
@@ -107,7 +115,7 @@ def _is_scalar(v: Any) -> bool:
     try:
         int(v)
         return not isinstance(v, (str, bytes)) and not hasattr(v, "__len__")
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return False
 
 

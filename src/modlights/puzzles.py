@@ -59,6 +59,7 @@ from .board import Board
 from .patterns import Offsets, pattern_name
 from .prng import SplitMix64, seed_from
 from .solver import Solver
+from .validation import as_int
 
 __all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY_SCHEME",
            "stars_for_taps", "difficulty_band", "reference_taps"]
@@ -115,9 +116,7 @@ def _check_difficulty(difficulty: Any) -> str:
 
 
 def _check_count(name: str, v: Any) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-        raise ValueError(f"{name} must be a count of tiles (an int >= 0), got {v!r}")
-    return int(v)
+    return as_int(v, name, lo=0, expected="a count of tiles (an int >= 0)", floats=False)
 
 
 # ----------------------------------------------------------------------------- Puzzle
@@ -125,9 +124,23 @@ class Puzzle:
     """A grid board and a start state to bring to all zeros.
 
     ``Puzzle(board, start)``; ``Puzzle.from_code(code)``; or :func:`generate`.
-    Attributes: ``board``, ``start`` (read-only array), ``min_taps``, ``proven``,
-    ``stars`` ({3: a, 2: b, 1: c} tap limits), ``difficulty``, ``score``, ``code``.
-    Two puzzles are equal when their boards and starts are.
+
+    Parameters
+    ----------
+    board : Board
+        A grid board (graph boards have no puzzle code).
+    start : array_like of int
+        The start state, board-shaped, reduced mod n.
+
+    Attributes
+    ----------
+    board, start : Board, numpy.ndarray
+        The board and the start (read-only).
+    min_taps, proven, stars, difficulty, score, code
+        Measured on first use and cached (see each property).
+
+    Two puzzles are equal when their boards and starts are. Puzzles pickle and
+    deep-copy, also after their measured properties were read.
     """
 
     def __init__(self, board: Board, start: Any):
@@ -147,14 +160,17 @@ class Puzzle:
     # -- basic
     @property
     def board(self) -> Board:
+        """The puzzle's board."""
         return self._board
 
     @property
     def start(self) -> np.ndarray:
+        """The start state (a read-only uint8 array shaped like the board)."""
         return self._start
 
     @property
     def solver(self) -> Solver:
+        """The board's :class:`~modlights.Solver` (made on first use, then kept)."""
         if self._solver is None:
             self._solver = Solver(self._board)
         return self._solver
@@ -220,7 +236,7 @@ class Puzzle:
         """The puzzle of a code; ValueError for anything that is not a valid code."""
         board, start = decode(code)
         p = cls(board, start)
-        p._code = encode(board, p._start)
+        p._code = code.strip()              # decode checked that it is canonical
         return p
 
     # -- data
@@ -348,10 +364,8 @@ def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cros
     """
     auto = unique and locked is None and holes is None
     difficulty = _check_difficulty(difficulty)
-    for name, v in (("rows", rows), ("cols", cols)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-            raise ValueError(f"{name} must be an int >= 1, got {v!r}")
-    rows, cols = int(rows), int(cols)
+    rows = as_int(rows, "rows", lo=1, expected="an int >= 1", floats=False)
+    cols = as_int(cols, "cols", lo=1, expected="an int >= 1", floats=False)
     if rows > MAX_CODE_SIDE or cols > MAX_CODE_SIDE or rows * cols > MAX_GENERATE_TILES:
         raise ValueError(f"generate makes boards of up to {MAX_GENERATE_TILES} tiles with "
                          f"sides up to {MAX_CODE_SIDE}, got {rows}x{cols}")
@@ -456,8 +470,26 @@ def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng,
         "allow more locked tiles, or pass unique=False")
 
 
+def _changes_nothing(board: Board) -> bool:
+    """True when no tap changes any tile (A = 0 mod n: an empty pattern, or one
+    whose offsets add up to multiples of n): no start can need a tap."""
+    ci, tj = board.coo()
+    if ci.size == 0:
+        return True
+    _, counts = np.unique(ci * max(1, board.n_taps) + tj, return_counts=True)
+    return not (counts % board.states).any()
+
+
 def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64) -> Puzzle:
     T, n = board.n_taps, board.states
+    if _changes_nothing(board):
+        # checked first: the samples below would all be the solved board, after a
+        # search of the whole (huge) kernel for the difficulty's reference
+        rows, cols = board.shape
+        raise ValueError(f"no tap changes any tile on this {rows}x{cols} board with {n} "
+                         "states (its pattern is empty, or its offsets add up to multiples "
+                         f"of {n}), so no start can need a tap; use a pattern that changes "
+                         "some tile")
     ref = reference_taps(board, solver)
     lo, hi = _BANDS[difficulty]
     centre = (lo + min(hi, 1.0)) / 2
@@ -778,4 +810,10 @@ def decode(code: Any) -> tuple[Board, np.ndarray]:
     start[~hole.reshape(-1)] = vals
     board = Board.grid(rows, cols, n, mixed if mixed is not None else pattern,
                        locked=lock, holes=hole, wrap=wrap)
-    return board, start.reshape(rows, cols)
+    start = start.reshape(rows, cols)
+    # One puzzle, one code: base64 padding bits, a named pattern written as offsets,
+    # a mixed palette in another order... would all decode to the same puzzle.
+    if encode(board, start) != text:
+        raise ValueError("puzzle code is not canonical (a mistyped character, or not "
+                         "written by modlights): a valid code re-encodes to itself")
+    return board, start

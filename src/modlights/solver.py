@@ -19,6 +19,7 @@ import numpy as np
 
 from .board import MAX_TILES, Board
 from .reference import ReferenceEngine, is_prime
+from .validation import check_budget
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
 
@@ -65,8 +66,26 @@ class Unsolvable(ValueError):
 
 
 class Solution:
-    """Tap counts solving a board: ``taps`` (0..n-1, shaped as the board for grids,
-    (n_taps,) for graphs), ``length`` (physical taps) and ``proven_minimal``."""
+    """Tap counts solving a board.
+
+    Attributes
+    ----------
+    taps : numpy.ndarray
+        uint8 counts 0..n-1, shaped as the board for grids, (n_taps,) for graphs.
+    length : int
+        Physical taps: the sum of ``taps``.
+    proven_minimal : bool
+        True only when no solution with fewer taps exists (proved).
+    kernel_size : int
+        |ker A|: how many solutions the board has.
+    examined, pruned : int
+        Coset elements the minimal search examined / skipped by its bound.
+    seconds : float
+        Time the minimal search took.
+
+    Two solutions are equal when their boards, taps, length, proven_minimal and
+    kernel_size are (the search statistics are not compared). They pickle and copy.
+    """
 
     __slots__ = ("_board", "taps", "length", "proven_minimal", "kernel_size", "examined",
                  "pruned", "seconds")
@@ -111,27 +130,35 @@ class Solution:
         return repr_svg(self._board, taps=self.taps,
                         title=f"solution: {self.length} taps ({tag})")
 
+    def __eq__(self, other: object) -> bool:
+        """Equal when the board, the tap counts, ``length``, ``proven_minimal`` and
+        ``kernel_size`` are (search statistics such as ``seconds`` are not compared)."""
+        if not isinstance(other, Solution):
+            return NotImplemented
+        return (self._board == other._board and self.length == other.length
+                and self.proven_minimal == other.proven_minimal
+                and self.kernel_size == other.kernel_size
+                and np.array_equal(self.taps, other.taps))
+
+    __hash__ = None                     # taps is a mutable array
+
     def __repr__(self) -> str:
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
         return f"Solution(length={self.length}, {tag})"
 
 
 def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | None, float | None]:
-    """budget: None (default), an int (coset elements) or a float (seconds)."""
-    if budget is None:
-        return default, None
-    if isinstance(budget, (bool, np.bool_)):
-        raise ValueError("budget must be an int (coset elements) or a float (seconds)")
-    if isinstance(budget, (int, np.integer)):
-        if budget < 0:
-            raise ValueError(f"budget must be >= 0, got {budget}")
-        return int(budget), None
-    if isinstance(budget, (float, np.floating)):
-        if not budget >= 0:
-            raise ValueError(f"budget seconds must be >= 0, got {budget}")
-        return None, float(budget)
-    raise ValueError(f"budget must be None, an int (coset elements) or a float (seconds), "
-                     f"got {type(budget).__name__}")
+    """budget: None (default), an int (coset elements) or a float (seconds); see
+    :func:`modlights.validation.check_budget`."""
+    return check_budget(budget, default)
+
+
+def _check_progress(progress: Any) -> Any:
+    """None or a callable ``progress(done, total)``; ValueError for anything else."""
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be None or a callable progress(done, total), got "
+                         f"{type(progress).__name__}")
+    return progress
 
 
 class Solver:
@@ -172,6 +199,22 @@ class Solver:
     up to 100000 x 100000 and more. Kernel generators are built when they fit in
     ``KERNEL_BYTES_MAX`` (256 MiB); otherwise ``kernel()`` raises ValueError and
     ``solve(minimal=True)`` returns its solution unproven.
+
+    Parameters
+    ----------
+    board : Board
+        The board to factor.
+    backend : {"native", "reference"}
+        The C engines (default) or the pure-NumPy reference engine.
+    method : {"auto", "dense", "chase", "algebraic"}
+        See above; ``"chase"`` and ``"algebraic"`` need a grid board and the native
+        backend.
+
+    Notes
+    -----
+    A Solver pickles and deep-copies as its board, backend and method (plus results
+    already computed in Python, such as kernel generators); the factorisation lives
+    in C memory and is made again, lazily, on first use on the other side.
     """
 
     def __init__(self, board: Board, backend: str = "native", method: str = "auto"):
@@ -181,6 +224,10 @@ class Solver:
             raise ValueError(f"unknown backend {backend!r}: use one of {_BACKENDS}")
         if not isinstance(method, str) or method not in _METHODS:
             raise ValueError(f"unknown method {method!r}: use one of {_METHODS}")
+        if method == "chase" and backend == "reference":
+            raise ValueError("method='chase' runs the native chase engine; "
+                             "backend='reference' factors the dense matrix (use "
+                             "method='dense' or 'auto' with it)")
         if method == "chase" and not board.is_grid:
             raise ValueError("method='chase' needs a grid board (Board.grid); use "
                              "method='dense' or 'auto' for graph boards")
@@ -217,6 +264,24 @@ class Solver:
         # and nullity alone need much less, so that engine is built on first use.
         self._lazy = backend == "native" and method == "dense" and self.n == 2
         self._eng = None if self._lazy else self._make_engine(board, backend, method)
+
+    # ---------------------------------------------------------------- travelling
+    def __getstate__(self) -> dict:
+        """What a pickle or a deep copy carries: the board, backend and method, and
+        the pure-Python results already computed; never the engine (C memory), which
+        is factored again on first use on the other side."""
+        state = dict(self.__dict__)
+        state["_eng"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+
+    def __repr__(self) -> str:
+        b = self.board
+        shape = "x".join(map(str, b.shape))
+        return (f"Solver(<{shape} board, n={self.n}, {b.n_cells} cells x {b.n_taps} taps>, "
+                f"backend={self.backend!r}, method={self.method!r})")
 
     @property
     def _engine(self):
@@ -317,6 +382,7 @@ class Solver:
 
     @property
     def is_unique(self) -> bool:
+        """True when every solvable state has exactly one solution (|ker A| = 1)."""
         return self.kernel_size == 1
 
     @property
@@ -326,7 +392,13 @@ class Solver:
         return b.n_cells == b.n_taps and self.kernel_size == 1
 
     def det(self) -> int:
-        """det(A) mod n, in [0, n). ValueError unless A is square."""
+        """det(A) mod n, in [0, n). ValueError unless A is square.
+
+        Over GF(2) a square A has det 1 exactly when its kernel is trivial (1 is the
+        only unit), which the chase knows without the dense matrix."""
+        b = self.board
+        if self.n == 2 and b.n_cells == b.n_taps and b.n_taps and self.method == "chase":
+            return int(self.kernel_size == 1)
         return int(self._engine.det())
 
     def inverse(self) -> np.ndarray:
@@ -374,7 +446,7 @@ class Solver:
         return ok
 
     def solve(self, state: Any, target: Any = 0, *, minimal: bool = True,
-              budget: Any = None, executor: Any = None) -> Solution:
+              budget: Any = None, executor: Any = None, progress: Any = None) -> Solution:
         """A solution of ``state + A x = target``; raises Unsolvable when none exists.
 
         minimal=True searches the coset x0 + ker A for the fewest physical taps.
@@ -388,15 +460,22 @@ class Solver:
         client's ``get_executor()``): when the budget covers the whole coset, the search
         is split into sub-cubes over its workers (:mod:`modlights.search.minimal`); the
         length and ``proven_minimal`` are those of the search without it.
+        progress: None or a callable ``progress(done, total)`` told how far the
+        minimal search is, in coset elements: after every chunk of the reference
+        engine's Python enumeration, at the start and end of a native search (the C
+        search runs to its end or budget without calling back; Ctrl-C stops it).
+        An exception it raises (KeyboardInterrupt, say) stops the search.
         """
         steps, seconds = _check_budget(budget, self._default_budget)
         from .search.minimal import check_executor
         check_executor(executor)
+        progress = _check_progress(progress)
         rhs = self._rhs(state, target)
         X, ok = self._engine.solve(rhs[None, :])
         if not ok[0]:
-            raise Unsolvable("this board cannot reach the target: t - s is not in the "
-                             "image of the tap matrix")
+            raise Unsolvable("no combination of taps takes this board to the target "
+                             "(the start and the target differ by a pattern that taps "
+                             "cannot make)")
         x = X[0]
         ks = self.kernel_size
         if not minimal:
@@ -411,12 +490,12 @@ class Solver:
             x, _, examined, self._pruned = coset_min(x, H, orders, self.n, executor)
             proven = True
         else:
-            x, proven, examined = self._minimise(x, steps, seconds)
+            x, proven, examined = self._minimise(x, steps, seconds, progress)
         return Solution(self.board, self.board.from_tap_vector(x, copy=False), proven, ks,
                         examined, self._pruned, time.perf_counter() - t0)
 
     def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None,
-                      executor: Any = None) -> tuple[np.ndarray, np.ndarray]:
+                      executor: Any = None, progress: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """The fewest physical taps for every board of a (k, *board.shape) stack, from
         one factorisation: (lengths int64 (k,), proven bool (k,)). Unsolvable boards
         get length -1 and proven True (proved unsolvable).
@@ -426,10 +505,13 @@ class Solver:
         kernel shared (:func:`modlights.search.minimal.min_lengths_many`); ``executor``
         (any ``concurrent.futures.Executor``) then splits the boards by rows over its
         workers. Otherwise each board is searched as ``solve`` would, within the budget.
+        ``progress(done, k)`` (optional) is called after each board, or once at the end
+        of a batch.
         """
         from .search.minimal import check_executor
         check_executor(executor)
         steps, seconds = _check_budget(budget, self._default_budget)
+        progress = _check_progress(progress)
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)
         lengths = np.full(len(ok), -1, dtype=np.int64)
@@ -438,11 +520,15 @@ class Solver:
         if self._exhaustive(steps, seconds):
             lengths[rows] = self._min_many(X[rows] if len(rows) < len(ok) else X,
                                            executor, taps=False)[0]
+            if progress is not None:
+                progress(len(ok), len(ok))
             return lengths, proven
         for i in rows:
             x, pr, _ = self._minimise(X[i], steps, seconds)
             lengths[i] = int(x.sum(dtype=np.int64))
             proven[i] = pr
+            if progress is not None:
+                progress(int(i) + 1, len(ok))
         return lengths, proven
 
     def solve_many(self, states: Any, target: Any = 0, *, minimal: bool = False,
@@ -556,15 +642,20 @@ class Solver:
         H, orders = self._generators()
         return min_lengths_many(X, H, orders, self.n, taps=taps, executor=executor)
 
-    def _minimise(self, x0: np.ndarray, steps: int | None, seconds: float | None
-                  ) -> tuple[np.ndarray, bool, int]:
-        """Least-length element of x0 + ker A by enumeration (within the budget)."""
+    def _minimise(self, x0: np.ndarray, steps: int | None, seconds: float | None,
+                  progress: Any = None) -> tuple[np.ndarray, bool, int]:
+        """Least-length element of x0 + ker A by enumeration (within the budget);
+        ``progress(done, total)`` is told how far it got (see ``solve``)."""
         if self.method == "algebraic" and not self._engine.kernel_fits():
             return x0.astype(np.uint8), False, 0        # no basis to search: not proved
         H, orders = self._generators()
         total = prod(orders)
         n = self.n
+        if progress is not None:
+            progress(0, total)
         if total == 1:
+            if progress is not None:
+                progress(1, 1)
             return x0.astype(np.uint8), True, 1
         if steps == 0 or (seconds is not None and seconds <= 0):
             best = self._descend(x0.astype(np.int64), H.astype(np.int64), orders)
@@ -582,6 +673,8 @@ class Solver:
             complete = complete and k == len(orders)
             if not complete:
                 best = self._descend(best.astype(np.int64), H.astype(np.int64), orders)
+            if progress is not None:
+                progress(total if complete else int(examined), total)
             return best.astype(np.uint8), complete, examined
         x0 = x0.astype(np.int64)
         limit = total if steps is None else min(total, steps)
@@ -607,6 +700,8 @@ class Solver:
                 best_len = int(lens[i])
                 best = X[i]
             start = stop
+            if progress is not None:
+                progress(start, total)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         covered = start >= total
