@@ -37,6 +37,8 @@ from libc.string cimport memcpy
 
 from ._coset import default_threads    # the CPUs this process may use (<= 8)
 
+include "_interrupt.pxi"
+
 #: Plan takes active=None / tappable=None for "every tile" (no h*w mask is kept).
 ACCEPTS_NONE_MASKS = True
 
@@ -125,7 +127,7 @@ cdef class Plan:
                                    npat, &Cv[0], pop, &err)
         if self.p == NULL:
             if err == 2:
-                raise MemoryError("the chase plan could not be allocated")
+                _raise_memory_error("the chase plan could not be allocated")
             raise ValueError("bad arguments to the chase plan")
         self.h, self.w, self.n = h, w, n
         self.nsym = ml_chase_nsym(self.p)
@@ -179,8 +181,9 @@ cdef class Plan:
         if self.nres and nw:
             with nogil:
                 st = ml_chase_matrix_gf2(self.p, &Mv[0, 0], th, blk)
+        _check_interrupt()
         if st:
-            raise MemoryError("the symbolic chase could not allocate its work space")
+            _raise_memory_error("the symbolic chase could not allocate its work space")
         return M
 
     def matrix_zn(self, threads=None, block=None):
@@ -195,8 +198,9 @@ cdef class Plan:
         if self.nres and self.nsym:
             with nogil:
                 st = ml_chase_matrix_zn(self.p, &Mv[0, 0], th, blk)
+        _check_interrupt()
         if st:
-            raise MemoryError("the symbolic chase could not allocate its work space")
+            _raise_memory_error("the symbolic chase could not allocate its work space")
         return M
 
     def numeric(self, b, z=None, out=None):
@@ -285,8 +289,9 @@ cdef class Gf2Residual:
         cdef size_t rk, rows = self.rows, cols = self.cols
         with nogil:
             rk = ml_res_gf2_solve(&Mv[0], rows, cols, &Rv[0], k, &Zv[0], &okv[0])
+        _check_interrupt()
         if rk == <size_t>-1:
-            raise MemoryError("the GF(2) residual elimination could not allocate")
+            _raise_memory_error("the GF(2) residual elimination could not allocate")
         self._rank = int(rk)
         return Z[:k * self.cols].reshape(k, self.cols), ok[:k].astype(bool)
 
@@ -313,8 +318,11 @@ cdef class Gf2Residual:
         cdef size_t null, rows = self.rows, cols = self.cols
         with nogil:
             null = ml_res_gf2_kernel(&Mv[0], rows, cols, &K)
+        if _interrupted():
+            free(K)
+            _check_interrupt()
         if null == <size_t>-1:
-            raise MemoryError("the GF(2) residual kernel could not allocate")
+            _raise_memory_error("the GF(2) residual kernel could not allocate")
         out = np.empty(null * cols + 1, dtype=np.uint8)
         cdef uint8_t[::1] ov = out
         if null * cols:

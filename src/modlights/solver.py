@@ -43,6 +43,12 @@ _METHODS = ("auto", "dense", "chase")
 CHASE_MIN_TILES = 576
 CHASE_MIN_TILES_RING = 576
 
+#: Largest kernel (nullity x n_taps bytes) that ``kernel()`` materialises.
+MAX_KERNEL_BYTES = 1 << 30
+#: Largest set of generators (count x n_taps bytes) the minimal search holds; past it
+#: the search covers the sub-coset of the first generators that fit (not proved).
+MAX_SEARCH_BYTES = 1 << 26
+
 
 class Unsolvable(ValueError):
     """No tap counts take this state to the target. ``indices`` lists the unsolvable
@@ -178,20 +184,22 @@ class Solver:
             return None
         if self._rank_only is None:
             from . import _gf2
-            self._rank_only = _gf2.rank(self.board.matrix())
+            b = self.board
+            if b._dense is not None:
+                self._rank_only = _gf2.rank(b._dense)
+            else:                       # packed from coordinates: m x r bits, no bytes
+                self._rank_only = _gf2.rank_coo(b.n_cells, b.n_taps, *b.coo())
         return self._rank_only
 
     @property
     def _default_budget(self) -> int:
         if self.backend != "native":
             return DEFAULT_BUDGET
-        if self.method == "chase":
-            # Boards routed to the chase can be huge and a coset step costs O(n_taps)
-            # (O(n_taps / 64) over GF(2)): bound the default work to ~2^30 operations
-            # (about a second) instead of hanging; proven_minimal stays honest.
-            per_step = max(1, self.board.n_taps // (64 if self.n == 2 else 1))
-            return max(1 << 8, min(DEFAULT_NATIVE_BUDGET, (1 << 30) // per_step))
-        return DEFAULT_NATIVE_BUDGET
+        # Boards can be huge (chase-routed grids, wide graph boards) and a coset step
+        # costs O(n_taps) (O(n_taps / 64) over GF(2)): bound the default work to ~2^30
+        # operations (about a second) instead of hanging; proven_minimal stays honest.
+        per_step = max(1, self.board.n_taps // (64 if self.n == 2 else 1))
+        return max(1 << 8, min(DEFAULT_NATIVE_BUDGET, (1 << 30) // per_step))
 
     @staticmethod
     def _make_engine(board: Board, backend: str, method: str = "dense"):
@@ -221,8 +229,28 @@ class Solver:
     # ---------------------------------------------------------------- structure
     def _generators(self) -> tuple[np.ndarray, list[int]]:
         if self._gens is None:
+            nbytes = self.nullity * self.board.n_taps
+            if nbytes > MAX_KERNEL_BYTES:
+                raise ValueError(
+                    f"the kernel has {self.nullity} generators of {self.board.n_taps} "
+                    f"taps: {nbytes} bytes ({nbytes / 2**30:.1f} GiB) as a dense array, "
+                    f"more than the {MAX_KERNEL_BYTES // 2**30} GiB allowed; nullity, "
+                    "rank and kernel_size are available without it")
             self._gens = self._engine.generators()
         return self._gens
+
+    def _search_generators(self) -> tuple[np.ndarray, list[int], bool]:
+        """(H, orders, every): the kernel generators for the minimal search. All of
+        them (every=True) when they fit in MAX_SEARCH_BYTES, else the first ones that
+        fit (a sub-coset: the search then proves nothing)."""
+        r = max(1, self.board.n_taps)
+        null = self.nullity
+        if self._gens is not None or null * r <= MAX_SEARCH_BYTES \
+                or self.backend != "native":
+            H, orders = self._generators()
+            return H, orders, True
+        H, orders = self._engine.generators(limit=max(1, MAX_SEARCH_BYTES // r))
+        return H, list(orders), False
 
     @property
     def kernel_size(self) -> int:
@@ -239,6 +267,11 @@ class Solver:
         rk = self._gf2_rank()
         if rk is not None:
             return self.board.n_taps - rk
+        if self._gens is not None:
+            return len(self._gens[1])
+        eng = self._engine
+        if hasattr(eng, "nullity"):     # from the factorisation, no generator built
+            return int(eng.nullity)
         return len(self._generators()[1])
 
     @property
@@ -249,7 +282,8 @@ class Solver:
     def kernel(self) -> np.ndarray:
         """Generators of ker A as rows (uint8, k x n_taps); a basis for prime n.
         ker A is the direct sum of the cyclic groups they generate
-        (see ``kernel_orders``)."""
+        (see ``kernel_orders``). ValueError, before anything is allocated, when that
+        array would take more than MAX_KERNEL_BYTES (1 GiB); the message gives its size."""
         return self._generators()[0].copy()
 
     @property
@@ -322,8 +356,10 @@ class Solver:
         minimal=True searches the coset x0 + ker A for the fewest physical taps.
         budget: coset elements to examine (an int) or seconds (a float); 0 means no
         search. Default: DEFAULT_NATIVE_BUDGET (2^24, well under a second in the C
-        search) on the native backend, less on huge chase-solved boards (about 2^30
+        search) on the native backend, less on boards with many taps (about 2^30
         word operations), DEFAULT_BUDGET (2^20) on the reference backend.
+        Past MAX_SEARCH_BYTES of kernel generators only the first ones that fit are
+        searched (bounded memory; ``proven_minimal`` is then False).
         ``proven_minimal`` is True only when the whole coset was covered; otherwise
         the best element found, improved greedily, is returned.
         """
@@ -401,13 +437,13 @@ class Solver:
     def _minimise(self, x0: np.ndarray, steps: int | None, seconds: float | None
                   ) -> tuple[np.ndarray, bool, int]:
         """Least-length element of x0 + ker A by enumeration (within the budget)."""
-        H, orders = self._generators()
+        H, orders, every = self._search_generators()
         total = prod(orders)
         n = self.n
-        if total == 1:
+        if total == 1 and every:
             return x0.astype(np.uint8), True, 1
         if steps == 0 or (seconds is not None and seconds <= 0):
-            best = self._descend(x0.astype(np.int64), H.astype(np.int64), orders)
+            best = self._descend(x0.astype(np.int64), H, orders)
             return best.astype(np.uint8), int(x0.sum()) == 0, 0
         if self.backend == "native":
             from . import _coset
@@ -419,9 +455,9 @@ class Solver:
             best, _, examined, self._pruned, complete = _coset.coset_min(
                 x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0,
                 seconds=seconds if seconds is not None else 0.0)
-            complete = complete and k == len(orders)
+            complete = complete and k == len(orders) and every
             if not complete:
-                best = self._descend(best.astype(np.int64), H.astype(np.int64), orders)
+                best = self._descend(best.astype(np.int64), H, orders)
             return best.astype(np.uint8), complete, examined
         x0 = x0.astype(np.int64)
         limit = total if steps is None else min(total, steps)
@@ -456,7 +492,8 @@ class Solver:
         return best.astype(np.uint8), proven, start
 
     def _descend(self, x: np.ndarray, H: np.ndarray, orders: list[int]) -> np.ndarray:
-        """Greedy improvement: add multiples of single generators while it helps."""
+        """Greedy improvement: add multiples of single generators while it helps.
+        H may be uint8: rows are widened one at a time (no int64 copy of H)."""
         n = self.n
         improved = True
         cur = x.copy()
@@ -464,6 +501,7 @@ class Solver:
         while improved:
             improved = False
             for h, o in zip(H, orders):
+                h = h.astype(np.int64)
                 cands = (cur[None, :] + np.arange(1, o, dtype=np.int64)[:, None] * h[None, :]) % n
                 lens = cands.sum(axis=1)
                 i = int(np.argmin(lens))
