@@ -58,13 +58,17 @@ cdef class Plan:
     cdef readonly int h, w, n
     cdef readonly size_t nsym, nres, peak, pool_rows
 
-    def __cinit__(self, int h, int w, int n, bint wrap, active, tappable, udr, udc, cnt,
-                  pat_of=None):
+    def __cinit__(self, h_, w_, n_, wrap, active, tappable, udr, udc, cnt, pat_of=None):
         self.p = NULL
-        if h < 1 or w < 1:
-            raise ValueError(f"board must be at least 1x1, got {h}x{w}")
-        if not 2 <= n <= 255:
-            raise ValueError(f"n must be from 2 to 255, got {n}")
+        for what, v in (("rows", h_), ("cols", w_), ("n", n_)):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+                raise ValueError(f"{what} must be an int, got {v!r}")
+        if h_ < 1 or w_ < 1 or h_ * w_ >= (1 << 31) - 1:
+            raise ValueError(f"board must be at least 1x1 and have fewer than 2^31 tiles, "
+                             f"got {h_}x{w_}")
+        if not 2 <= n_ <= 255:
+            raise ValueError(f"n must be from 2 to 255, got {n_}")
+        cdef int h = h_, w = w_, n = n_
         cdef size_t hw = <size_t>h * <size_t>w
         if hw >= (1 << 31) - 1:
             raise ValueError(f"board too large for the chase: {h}x{w} tiles, fewer than 2^31 allowed")
@@ -252,10 +256,11 @@ cdef class Gf2Residual:
     cdef readonly size_t rows, cols
     cdef object _rank, _kernel
 
-    def __init__(self, M, size_t cols):
+    def __init__(self, M, cols):
+        if isinstance(cols, (bool, np.bool_)) or not isinstance(cols, (int, np.integer)) \
+                or not 0 <= cols <= (1 << 40):
+            raise ValueError(f"cols must be an int from 0 to 2^40, got {cols!r}")
         A = np.ascontiguousarray(M, dtype=np.uint64)
-        if cols > (1 << 40):
-            raise ValueError(f"cols must be at most 2^40, got {cols}")
         nw = (cols + 63) // 64
         if A.ndim != 2 or A.shape[1] != nw:
             raise ValueError(f"packed matrix must be (rows, {nw})")

@@ -302,11 +302,16 @@ class ZnEngine:
             H, orders = lu.generators(limit)
             per.append((idem, H, orders))
         k = max((len(o) for _, _, o in per), default=0)
-        Hs = np.zeros((k, self.r), dtype=np.int64)
+        if len(per) == 1:                   # n a prime power: the part's own generators
+            return per[0][1], list(per[0][2])
+        # CRT: sum of idem * H mod n, in uint16 (255 * 254 + 254 < 2^16): no wider copies
+        Hs = np.zeros((k, self.r), dtype=np.uint16)
         orders = [1] * k
         for idem, H, o in per:
             if len(o):
-                Hs[:len(o)] = (Hs[:len(o)] + H.astype(np.int64) * idem) % self.n
+                part = Hs[:len(o)]
+                part += H.astype(np.uint16) * np.uint16(idem)
+                part %= self.n
             for i, x in enumerate(o):
                 orders[i] *= x
         return Hs.astype(np.uint8), orders

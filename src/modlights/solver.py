@@ -47,7 +47,7 @@ CHASE_MIN_TILES_RING = 576
 MAX_KERNEL_BYTES = 1 << 30
 #: Largest set of generators (count x n_taps bytes) the minimal search holds; past it
 #: the search covers the sub-coset of the first generators that fit (not proved).
-MAX_SEARCH_BYTES = 1 << 26
+MAX_SEARCH_BYTES = 1 << 24
 
 
 class Unsolvable(ValueError):
@@ -272,7 +272,8 @@ class Solver:
         eng = self._engine
         if hasattr(eng, "nullity"):     # from the factorisation, no generator built
             return int(eng.nullity)
-        return len(self._generators()[1])
+        self._gens = eng.generators()   # the reference engine (dense, small boards)
+        return len(self._gens[1])
 
     @property
     def rank(self) -> int:
