@@ -85,9 +85,9 @@ def test_sigint_stops_a_dense_gf2_elimination():
 
 def test_sigint_stops_a_dense_zn_elimination():
     _assert_stopped(*_interrupt_subprocess(
-        "A = np.random.default_rng(0).integers(0, 9, (2600, 2600))\n"
+        "A = np.random.default_rng(0).integers(0, 9, (4000, 4000))\n"
         "b = ml.Board.from_matrix(A, 9)",
-        "ml.Solver(b).kernel_size"))
+        "ml.Solver(b).kernel_size", delay=0.5))
 
 
 # ---------------------------------------------------------------------------- in process

@@ -139,8 +139,12 @@ class Solver:
     wins by a growing factor (11x at 48 x 48 over GF(2)) and needs no dense matrix at
     all. Solving 1000 x 1000 GF(2) cross boards takes ~0.012 s, 2000 x 2000 ~0.04 s,
     10000 x 10000 ~2.3 s (2 cores).
-    Chase-routed boards get a default coset budget bounded by work (about 2^30
-    operations) so ``solve(minimal=True)`` on a huge board returns instead of hanging.
+    Boards with many taps (chase-routed grids, wide graph boards) get a default coset
+    budget bounded by work (about 2^30 operations) so ``solve(minimal=True)`` on a huge
+    board returns instead of hanging. Rank, nullity and kernel_size come from the
+    factorisation alone (no kernel generators are built); the minimal search holds at
+    most MAX_SEARCH_BYTES of generators; long native work stops on Ctrl-C
+    (KeyboardInterrupt) and leaves the Solver usable.
     """
 
     def __init__(self, board: Board, backend: str = "native", method: str = "auto"):
@@ -456,7 +460,8 @@ class Solver:
             best, _, examined, self._pruned, complete = _coset.coset_min(
                 x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0,
                 seconds=seconds if seconds is not None else 0.0)
-            complete = complete and k == len(orders) and every
+            # a sub-coset proves nothing, except that length 0 is always least
+            complete = (complete and k == len(orders) and every) or not best.any()
             if not complete:
                 best = self._descend(best.astype(np.int64), H, orders)
             return best.astype(np.uint8), complete, examined
