@@ -22,6 +22,7 @@
  */
 #include "chase.h"
 #include "gf2.h"
+#include "interrupt.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -1108,6 +1109,7 @@ static void sym_block(sym_ctx *X, size_t blk) {
     if (p->stencil) {
         cone(X);
         for (int r = 0; r < h; r++) {
+            if (ml_interrupt_poll()) return;     /* Ctrl-C: sym_worker sees it too */
             int a = X->wlo[r], b = X->whi[r];
             if (a < b) {
                 int lo = X->lo[r], hi = X->hi[r];
@@ -1126,6 +1128,7 @@ static void sym_block(sym_ctx *X, size_t blk) {
     /* lists: slots are freed right after their last use, so residual tiles are
      * evaluated right after their last tap */
     for (int r = 0; r < h; r++) {
+        if (ml_interrupt_poll()) return;         /* Ctrl-C: sym_worker sees it too */
         int col = 0;
         const int64_t base = (int64_t)r * w;
         while (col < w) {
@@ -1177,12 +1180,14 @@ static void *sym_worker(void *arg) {
         }
         X->small = small;
     }
+    J->status = 0;
     for (;;) {
+        /* Ctrl-C (interrupt.h): a block is one pass over the board, at most ~0.2 s */
+        if (ml_interrupt_poll()) { J->status = 3; break; }
         size_t i = (size_t)__atomic_fetch_add(J->next, 1, __ATOMIC_RELAXED);
         if (i >= J->nblocks) break;
         sym_block(X, J->list[i]);
     }
-    J->status = 0;
 done:
     free(X->V); free(X->src); free(X->acc); free(X->lo); free(X);
     return NULL;

@@ -60,7 +60,7 @@ void ml_chase_residual_tiles(const ml_chase *p, int64_t *out);
 /* Residual matrix, n == 2: n_res rows of nw = ceil(n_sym/64) words (stride nw).
  * The symbols are taken in blocks of `block` words (0: the default, 8 = 512
  * symbols), one pass over the board per block, the blocks shared by `threads`
- * workers. Returns 0, or 2 on out of memory. */
+ * workers. Returns 0, 2 on out of memory, or 3 when interrupted (interrupt.h). */
 int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads, size_t block);
 /* Residual matrix, any n: n_res x n_sym uint8 (row-major); blocks of `block`
  * symbols (0: the default, 256). */

@@ -1,5 +1,6 @@
 /* coset.c: Gray-code minimal-length search over x0 + ker(A). See coset.h. */
 #include "coset.h"
+#include "interrupt.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -63,6 +64,8 @@ static int shared_tick(shared_t *sh, uint64_t done)
         atomic_store(&sh->stop, 1);
     if (sh->deadline > 0 && now_seconds() > sh->deadline)
         atomic_store(&sh->stop, 1);
+    if (ml_interrupt_poll())           /* Ctrl-C: see interrupt.h */
+        atomic_store(&sh->stop, 1);
     return atomic_load(&sh->stop);
 }
 
@@ -77,6 +80,23 @@ static inline int walk_tick(shared_t *sh, uint64_t *pending)
     return shared_tick(sh, done);
 }
 
+typedef struct {
+    void *(*fn)(void *);
+    void *arg;
+    _Atomic int *running;
+} worker_t;
+
+static void *worker_main(void *p)
+{
+    worker_t *W = (worker_t *)p;
+    W->fn(W->arg);
+    atomic_fetch_sub(W->running, 1);
+    return NULL;
+}
+
+/* Run fn(arg) on `threads` threads (this one included). While the other threads
+ * finish, this one keeps polling for an interrupt (only the calling thread can see
+ * Ctrl-C; the workers stop when the flag is set). */
 static int run_threads(void *(*fn)(void *), void *arg, int threads)
 {
     if (threads < 1)
@@ -84,13 +104,23 @@ static int run_threads(void *(*fn)(void *), void *arg, int threads)
     if (threads > 64)
         threads = 64;
     pthread_t tid[64];
+    _Atomic int running = 0;
+    worker_t W = {fn, arg, &running};
     int started = 0;
     for (int t = 1; t < threads; t++) {
-        if (pthread_create(&tid[started], NULL, fn, arg) != 0)
+        atomic_fetch_add(&running, 1);
+        if (pthread_create(&tid[started], NULL, worker_main, &W) != 0) {
+            atomic_fetch_sub(&running, 1);
             break;
+        }
         started++;
     }
     fn(arg);
+    while (atomic_load(&running) > 0) {
+        struct timespec ts = {0, 2000000};
+        ml_interrupt_poll();
+        nanosleep(&ts, NULL);
+    }
     for (int t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
     return started + 1;
@@ -392,7 +422,7 @@ int64_t ml_coset_min_gf2(const uint64_t *x0, const uint64_t *basis, size_t k, si
             fixed[w] &= ~S[i * nw + w];
 
     size_t nw4 = (nw + 3) & ~(size_t)3;
-    basis4 = aligned_alloc(32, (k * nw4 ? k * nw4 : 4) * sizeof(uint64_t));
+    basis4 = aligned_alloc(32, (k && nw4 ? k * nw4 : 4) * sizeof(uint64_t));
     if (!basis4)
         goto done;
     memset(basis4, 0, k * nw4 * sizeof(uint64_t));
@@ -412,6 +442,9 @@ int64_t ml_coset_min_gf2(const uint64_t *x0, const uint64_t *basis, size_t k, si
     }
 #endif
     shared_init(&J.sh, w0, (uint64_t)1 << T, budget, seconds);
+    /* account (and poll for Ctrl-C) at least every 2^20 words of work */
+    if (J.sh.check_every * nw > (UINT64_C(1) << 20))
+        J.sh.check_every = (UINT64_C(1) << 20) / nw ? (UINT64_C(1) << 20) / nw : 1;
     J.k = k;
     J.nw = nw;
     J.L = L;
@@ -706,8 +739,8 @@ int64_t ml_coset_min_zn(const uint8_t *x0, const uint8_t *gens, const uint32_t *
             fixed[sp_idx[q]] = 0;
 
     size_t r32 = (r + 31) & ~(size_t)31;
-    gpos = aligned_alloc(32, k * r32 ? k * r32 : 32);
-    gneg = aligned_alloc(32, k * r32 ? k * r32 : 32);
+    gpos = aligned_alloc(32, k && r32 ? k * r32 : 32);
+    gneg = aligned_alloc(32, k && r32 ? k * r32 : 32);
     if (!gpos || !gneg)
         goto done;
     memset(gpos, 0, k * r32);
@@ -733,6 +766,9 @@ int64_t ml_coset_min_zn(const uint8_t *x0, const uint8_t *gens, const uint32_t *
     }
 #endif
     shared_init(&J.sh, len0, nchunks, budget, seconds);
+    /* account (and poll for Ctrl-C) at least every 2^22 bytes of work */
+    if (J.sh.check_every * r > (UINT64_C(1) << 22))
+        J.sh.check_every = (UINT64_C(1) << 22) / r ? (UINT64_C(1) << 22) / r : 1;
     J.k = k;
     J.r = r;
     J.L = L;

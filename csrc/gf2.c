@@ -4,6 +4,7 @@
 #endif
 #include "gf2.h"
 #include "cpu.h"
+#include "interrupt.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +40,14 @@ static void *aligned_zalloc(size_t words)
 #ifdef ML_HAVE_MADVISE
     if (align > 64) madvise(p, bytes, MADV_HUGEPAGE);
 #endif
-    memset(p, 0, bytes);
+    /* zeroed 64 MiB at a time: first-touching a large matrix can take seconds, so
+     * Ctrl-C is polled in between (interrupted: NULL, the caller unwinds as for OOM
+     * and the binding raises KeyboardInterrupt) */
+    const size_t chunk = (size_t)64 << 20;
+    for (size_t off = 0; off < bytes; off += chunk) {
+        if (off && ml_interrupt_poll()) { free(p); return NULL; }
+        memset((char *)p + off, 0, bytes - off < chunk ? bytes - off : chunk);
+    }
     return p;
 }
 
@@ -507,6 +515,7 @@ ml_gf2_t *ml_gf2_mul(const ml_gf2_t *A, const ml_gf2_t *B)
     if (!tab) { ml_gf2_free(C); return NULL; }
     const uint64_t *src[8];
     for (size_t w = 0; w < A->width; w++) {
+        if (ml_interrupt_poll()) break;     /* Ctrl-C: C is garbage, the caller drops it */
         size_t nb = B->nrows - w * 64 < 64 ? B->nrows - w * 64 : 64;
         int ntab = (int)((nb + 7) / 8);
         for (size_t c0 = 0; c0 < W; c0 += cw) {
@@ -553,6 +562,7 @@ size_t ml_gf2_echelonize_naive(ml_gf2_t *M, int full, size_t pivot_cols, size_t 
     size_t m = M->nrows, W = M->width, r = 0;
     if (pivot_cols > M->ncols) pivot_cols = M->ncols;
     for (size_t c = 0; c < pivot_cols && r < m; c++) {
+        if ((c & 63) == 0 && ml_interrupt_poll()) break;     /* Ctrl-C: a partial form */
         size_t w0 = c >> 6, i;
         uint64_t bit = (uint64_t)1 << (c & 63);
         for (i = r; i < m; i++)
@@ -789,6 +799,7 @@ static void back_substitute(ml_gf2_t *M, size_t rank, const size_t *piv, workspa
     signed char slot[64];
     size_t e = rank;
     while (e > 0) {
+        if (ml_interrupt_poll()) return;     /* Ctrl-C: the caller drops the result */
         size_t s = e - 1;
         while (s > 0 && e - (s - 1) <= 64 && piv[e - 1] - piv[s - 1] < 64) s--;
         int kb = (int)(e - s);
@@ -881,6 +892,7 @@ size_t ml_gf2_echelonize_blocked(ml_gf2_t *M, int full, size_t pivot_cols, size_
      * panel (up to 64 * panel pivot columns) at a time: the passes run on the panel's
      * words only and are recorded, then replayed on the words right of the panel strip
      * by strip (strip words), so the matrix is streamed once per panel, not per pass. */
+    int stopped = 0;   /* interrupted (interrupt.h): rank so far, no reduced form */
     int want = 1;   /* block this panel: the previous one had a dense pass (or first) */
     while (c < pivot_cols && r < m) {
         size_t cend = pivot_cols, wend = W;
@@ -897,6 +909,7 @@ size_t ml_gf2_echelonize_blocked(ml_gf2_t *M, int full, size_t pivot_cols, size_
             }
         }
         while (c < cend && r < m) {
+            if (ml_interrupt_poll()) { stopped = 1; break; }     /* Ctrl-C */
             size_t kmax = 64;
             if (kmax > cend - c) kmax = cend - c;
             if (kmax > m - r) kmax = m - r;
@@ -945,11 +958,11 @@ size_t ml_gf2_echelonize_blocked(ml_gf2_t *M, int full, size_t pivot_cols, size_
         }
         if (ws.oom || log.oom) break;
         if (L && log.nops) replay(M, L, wend, W, strip, &ws, K);
-        if (ws.oom) break;
+        if (ws.oom || stopped) break;
         want = dense;
     }
     int oom = ws.oom || log.oom;
-    if (full && !oom) {
+    if (full && !oom && !stopped) {
         back_substitute(M, r, pv, &ws, K);
         oom = ws.oom;
     }
@@ -1017,15 +1030,27 @@ ml_gf2_fact_t *ml_gf2_factor(const ml_gf2_t *A)
 
 ml_gf2_t *ml_gf2_kernel(const ml_gf2_fact_t *F)
 {
-    size_t r = F->r, rank = F->rank;
-    ml_gf2_t *H = ml_gf2_new(r - rank, r);
+    return ml_gf2_kernel_rows(F, 0, F->r - F->rank);
+}
+
+ml_gf2_t *ml_gf2_kernel_rows(const ml_gf2_fact_t *F, size_t first, size_t count)
+{
+    size_t r = F->r, rank = F->rank, null = r - rank;
+    if (first > null) first = null;
+    if (count > null - first) count = null - first;
+    ml_gf2_t *H = ml_gf2_new(count, r);
     if (!H) return NULL;
-    size_t h = 0, i = 0;
-    for (size_t f = 0; f < r; f++) {
+    size_t h = 0, i = 0, t_end = 0;
+    for (size_t f = 0; f < r && h < first + count; f++) {
         if (i < rank && F->piv[i] == f) { i++; continue; }
-        ml_gf2_flip(H, h, f);
-        for (size_t t = 0; t < rank && F->piv[t] < f; t++)
-            if (ml_gf2_get(F->W, t, f)) ml_gf2_flip(H, h, F->piv[t]);
+        if (h >= first) {
+            /* basis vector of free column f: e_f + the pivot columns left of it whose
+             * rows have a 1 in column f */
+            while (t_end < rank && F->piv[t_end] < f) t_end++;
+            ml_gf2_flip(H, h - first, f);
+            for (size_t t = 0; t < t_end; t++)
+                if (ml_gf2_get(F->W, t, f)) ml_gf2_flip(H, h - first, F->piv[t]);
+        }
         h++;
     }
     return H;

@@ -104,6 +104,9 @@ ml_gf2_fact_t *ml_gf2_factor(const ml_gf2_t *A);
 void ml_gf2_fact_free(ml_gf2_fact_t *F);
 /* Basis of ker A as rows (r - rank) x r. */
 ml_gf2_t *ml_gf2_kernel(const ml_gf2_fact_t *F);
+/* Rows [first, first + count) of that basis (clipped to it): a bounded part of a
+ * huge kernel. */
+ml_gf2_t *ml_gf2_kernel_rows(const ml_gf2_fact_t *F, size_t first, size_t count);
 /* G, r x m, with A G A = A (the inverse when A is invertible). */
 ml_gf2_t *ml_gf2_pinv(const ml_gf2_fact_t *F);
 /* det A: 0 or 1; -1 unless square. */

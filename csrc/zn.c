@@ -1,5 +1,6 @@
 /* zn.c: factorisation of matrices over Z/p^eZ (see zn.h for the method). */
 #include "zn.h"
+#include "interrupt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -413,6 +414,7 @@ static int phase1(ml_zn_lu_t *lu)
     const uint32_t step = (uint32_t)(q - 1u);
     size_t t = 0, c = 0, E = 0, G = 0, r2 = 0;
     while (c < r && t < m) {
+        if (ml_interrupt_poll()) goto done;      /* Ctrl-C: rc = -1, the caller drops lu */
         const size_t c0 = c, c1 = c0 + PB < r ? c0 + PB : r, k0 = t;
         while (E < m && los[E] <= c) { if (his[E] > G) G = his[E]; E++; }
         const int blocked = G > c0 + ML_ZN_BLOCK_MIN;
@@ -638,6 +640,7 @@ static int phase2(ml_zn_lu_t *lu)
     unsigned vmin = 1;
     size_t k;
     for (k = 0; k < kmax; k++) {
+        if (ml_interrupt_poll()) return -1;      /* Ctrl-C: the caller drops lu */
         unsigned best = e;
         size_t bi = 0, bj = 0;
         for (size_t i = k; i < m2 && best > vmin; i++)
@@ -909,14 +912,22 @@ out:
 
 int ml_zn_lu_generators(const ml_zn_lu_t *lu, uint8_t *h, unsigned *orders)
 {
+    return ml_zn_lu_generators_range(lu, 0, lu->r2, h, orders);
+}
+
+int ml_zn_lu_generators_range(const ml_zn_lu_t *lu, size_t first, size_t count, uint8_t *h,
+                              unsigned *orders)
+{
     const size_t r = lu->r, r2 = lu->r2, K2 = lu->K2, ng = r2;
     const unsigned p = lu->p, e = lu->e;
-    if (!ng) return 0;
+    if (first > ng) first = ng;
+    if (count > ng - first) count = ng - first;
+    if (!count) return 0;
     /* order of positions: non-pivot skipped (v = e) first, then phase-2 pivots by v desc */
     size_t *pos = xmalloc(ng * sizeof(size_t));
-    uint8_t *y = xcalloc(r2 * ng, 1);
-    uint8_t *xt = xcalloc(r * ng, 1);
-    uint32_t *acc = xmalloc(ng * sizeof(uint32_t));
+    uint8_t *y = xcalloc(r2 * count, 1);
+    uint8_t *xt = xcalloc(r * count, 1);
+    uint32_t *acc = xmalloc(count * sizeof(uint32_t));
     int rc = -1;
     if (!pos || !y || !xt || !acc) goto done;
     size_t g = 0;
@@ -924,18 +935,18 @@ int ml_zn_lu_generators(const ml_zn_lu_t *lu, uint8_t *h, unsigned *orders)
     for (unsigned v = e; v >= 1; v--)
         for (size_t l = 0; l < K2; l++)
             if (lu->v2[l] == v) pos[g++] = l;
-    for (size_t gi = 0; gi < ng; gi++) {
-        size_t l = pos[gi];
+    for (size_t gi = 0; gi < count; gi++) {
+        size_t l = pos[first + gi];
         unsigned v = l < K2 ? lu->v2[l] : e;
-        y[l * ng + gi] = (uint8_t)ipow(p, e - v);
+        y[l * count + gi] = (uint8_t)ipow(p, e - v);
         orders[gi] = ipow(p, v);
     }
-    backsub2(lu, y, ng, acc);
+    backsub2(lu, y, count, acc);
     for (size_t l = 0; l < r2; l++)
-        memcpy(xt + lu->skip[lu->cperm2[l]] * ng, y + l * ng, ng);
-    if (backsub1(lu, NULL, xt, ng)) goto done;
+        memcpy(xt + lu->skip[lu->cperm2[l]] * count, y + l * count, count);
+    if (backsub1(lu, NULL, xt, count)) goto done;
     for (size_t j = 0; j < r; j++)
-        for (size_t gi = 0; gi < ng; gi++) h[gi * r + j] = xt[j * ng + gi];
+        for (size_t gi = 0; gi < count; gi++) h[gi * r + j] = xt[j * count + gi];
     rc = 0;
 done:
     free(pos); free(y); free(xt); free(acc);

@@ -54,6 +54,10 @@ size_t ml_zn_lu_ngens(const ml_zn_lu_t *lu);
 /* Kernel generators as rows of H (ngens x r, row stride r) and their orders
  * (each a power of p), largest order first; ker A is their direct sum. 0 / -1 (memory). */
 int ml_zn_lu_generators(const ml_zn_lu_t *lu, uint8_t *h, unsigned *orders);
+/* Generators [first, first + count) of that list only (clipped to it): h is count x r,
+ * orders count entries. Memory O((r + count) * count): a bounded part of a huge kernel. */
+int ml_zn_lu_generators_range(const ml_zn_lu_t *lu, size_t first, size_t count, uint8_t *h,
+                              unsigned *orders);
 /* Solve A X = B for nb right-hand sides stored as COLUMNS: bt is m x nb (row stride nb),
  * xt is r x nb. ok[j] = 1 when column j is solvable (then xt's column j solves it).
  * check = 0 skips the consistency test and the non-unit invariants (pseudo-inverse

@@ -442,6 +442,7 @@ def test_c_core(tmp_path, flags):
     exe = tmp_path / "test_gf2_core"
     subprocess.run([cc, "-O1", *flags, "-I", os.path.join(root, "csrc"), src,
                     os.path.join(root, "csrc", "gf2.c"), os.path.join(root, "csrc", "cpu.c"),
+                    os.path.join(root, "csrc", "interrupt.c"),
                     "-o", str(exe)], check=True)
     out = subprocess.run([str(exe)], capture_output=True, text=True)
     assert out.returncode == 0 and "fails=0" in out.stdout, out.stdout[-2000:]

@@ -269,7 +269,8 @@ def test_c_core_standalone(tmp_path):
     for tag, flags in [("default", []), ("blocked", ["-DML_ZN_PANEL=3", "-DML_ZN_BLOCK_MIN=2"])]:
         exe = tmp_path / f"test_zn_{tag}"
         subprocess.run([cc, "-O2", "-std=c11", *flags, f"-I{root / 'csrc'}",
-                        str(root / "tests/c/test_zn.c"), str(root / "csrc/zn.c"), "-o", str(exe)],
+                        str(root / "tests/c/test_zn.c"), str(root / "csrc/zn.c"),
+                        str(root / "csrc/interrupt.c"), "-o", str(exe)],
                        check=True)
         out = subprocess.run([str(exe)], capture_output=True, text=True)
         assert out.returncode == 0, f"{tag}: {out.stderr}"

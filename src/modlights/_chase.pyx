@@ -37,6 +37,8 @@ from libc.string cimport memcpy
 
 from ._coset import default_threads    # the CPUs this process may use (<= 8)
 
+include "_interrupt.pxi"
+
 #: Plan takes active=None / tappable=None for "every tile" (no h*w mask is kept).
 ACCEPTS_NONE_MASKS = True
 
@@ -56,13 +58,17 @@ cdef class Plan:
     cdef readonly int h, w, n
     cdef readonly size_t nsym, nres, peak, pool_rows
 
-    def __cinit__(self, int h, int w, int n, bint wrap, active, tappable, udr, udc, cnt,
-                  pat_of=None):
+    def __cinit__(self, h_, w_, n_, wrap, active, tappable, udr, udc, cnt, pat_of=None):
         self.p = NULL
-        if h < 1 or w < 1:
-            raise ValueError(f"board must be at least 1x1, got {h}x{w}")
-        if not 2 <= n <= 255:
-            raise ValueError(f"n must be from 2 to 255, got {n}")
+        for what, v in (("rows", h_), ("cols", w_), ("n", n_)):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+                raise ValueError(f"{what} must be an int, got {v!r}")
+        if h_ < 1 or w_ < 1 or h_ * w_ >= (1 << 31) - 1:
+            raise ValueError(f"board must be at least 1x1 and have fewer than 2^31 tiles, "
+                             f"got {h_}x{w_}")
+        if not 2 <= n_ <= 255:
+            raise ValueError(f"n must be from 2 to 255, got {n_}")
+        cdef int h = h_, w = w_, n = n_
         cdef size_t hw = <size_t>h * <size_t>w
         if hw >= (1 << 31) - 1:
             raise ValueError(f"board too large for the chase: {h}x{w} tiles, fewer than 2^31 allowed")
@@ -125,7 +131,7 @@ cdef class Plan:
                                    npat, &Cv[0], pop, &err)
         if self.p == NULL:
             if err == 2:
-                raise MemoryError("the chase plan could not be allocated")
+                _raise_memory_error("the chase plan could not be allocated")
             raise ValueError("bad arguments to the chase plan")
         self.h, self.w, self.n = h, w, n
         self.nsym = ml_chase_nsym(self.p)
@@ -179,8 +185,9 @@ cdef class Plan:
         if self.nres and nw:
             with nogil:
                 st = ml_chase_matrix_gf2(self.p, &Mv[0, 0], th, blk)
+        _check_interrupt()
         if st:
-            raise MemoryError("the symbolic chase could not allocate its work space")
+            _raise_memory_error("the symbolic chase could not allocate its work space")
         return M
 
     def matrix_zn(self, threads=None, block=None):
@@ -195,8 +202,9 @@ cdef class Plan:
         if self.nres and self.nsym:
             with nogil:
                 st = ml_chase_matrix_zn(self.p, &Mv[0, 0], th, blk)
+        _check_interrupt()
         if st:
-            raise MemoryError("the symbolic chase could not allocate its work space")
+            _raise_memory_error("the symbolic chase could not allocate its work space")
         return M
 
     def numeric(self, b, z=None, out=None):
@@ -248,10 +256,11 @@ cdef class Gf2Residual:
     cdef readonly size_t rows, cols
     cdef object _rank, _kernel
 
-    def __init__(self, M, size_t cols):
+    def __init__(self, M, cols):
+        if isinstance(cols, (bool, np.bool_)) or not isinstance(cols, (int, np.integer)) \
+                or not 0 <= cols <= (1 << 40):
+            raise ValueError(f"cols must be an int from 0 to 2^40, got {cols!r}")
         A = np.ascontiguousarray(M, dtype=np.uint64)
-        if cols > (1 << 40):
-            raise ValueError(f"cols must be at most 2^40, got {cols}")
         nw = (cols + 63) // 64
         if A.ndim != 2 or A.shape[1] != nw:
             raise ValueError(f"packed matrix must be (rows, {nw})")
@@ -285,8 +294,9 @@ cdef class Gf2Residual:
         cdef size_t rk, rows = self.rows, cols = self.cols
         with nogil:
             rk = ml_res_gf2_solve(&Mv[0], rows, cols, &Rv[0], k, &Zv[0], &okv[0])
+        _check_interrupt()
         if rk == <size_t>-1:
-            raise MemoryError("the GF(2) residual elimination could not allocate")
+            _raise_memory_error("the GF(2) residual elimination could not allocate")
         self._rank = int(rk)
         return Z[:k * self.cols].reshape(k, self.cols), ok[:k].astype(bool)
 
@@ -313,8 +323,11 @@ cdef class Gf2Residual:
         cdef size_t null, rows = self.rows, cols = self.cols
         with nogil:
             null = ml_res_gf2_kernel(&Mv[0], rows, cols, &K)
+        if _interrupted():
+            free(K)
+            _check_interrupt()
         if null == <size_t>-1:
-            raise MemoryError("the GF(2) residual kernel could not allocate")
+            _raise_memory_error("the GF(2) residual kernel could not allocate")
         out = np.empty(null * cols + 1, dtype=np.uint8)
         cdef uint8_t[::1] ov = out
         if null * cols:

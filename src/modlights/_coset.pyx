@@ -23,6 +23,11 @@ cdef extern from "coset.h":
                             size_t k, size_t r, unsigned n, uint64_t budget, double seconds,
                             int threads, uint8_t *best, ml_coset_stats *st) nogil
 
+include "_interrupt.pxi"
+
+#: Largest packed / unpacked array the private helpers make (bytes).
+MAX_BYTES = 1 << 33
+
 
 def default_threads():
     """Worker threads for the coset search: the CPUs this process may use (<= 8)."""
@@ -53,14 +58,29 @@ def _check(x0, H, n):
     return x, G
 
 
-def coset_min(x0, H, orders, n, budget=0, double seconds=0.0, threads=None):
+def _check_int(what, v, lo, hi):
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) \
+            or not lo <= v <= hi:
+        raise ValueError(f"{what} must be an int from {lo} to {hi}, got {v!r}")
+    return int(v)
+
+
+def coset_min(x0, H, orders, n, budget=0, seconds=0.0, threads=None):
     """Least-length element of {x0 + sum c_i H_i : 0 <= c_i < orders[i]}.
 
     budget: elements to examine (0: no limit); seconds: time limit (<= 0: none).
     Returns (best uint8 (r,), length, examined, pruned, complete).
+    Stops within a second on Ctrl-C (KeyboardInterrupt).
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 2 <= n <= 255:
         raise ValueError(f"n must be an int from 2 to 255, got {n!r}")
+    budget = 0 if budget is None else _check_int("budget", budget, 0, (1 << 64) - 1)
+    if isinstance(seconds, (bool, np.bool_)) or not isinstance(seconds, (int, float, np.integer, np.floating)) \
+            or seconds != seconds:
+        raise ValueError(f"seconds must be a number (<= 0: no limit), got {seconds!r}")
+    cdef double c_seconds = min(float(seconds), 1e18)
+    if threads is not None:
+        threads = _check_int("threads", threads, 1, 1024)
     cdef unsigned c_n = int(n)
     n = int(n)
     x, G = _check(x0, H, n)
@@ -78,8 +98,8 @@ def coset_min(x0, H, orders, n, budget=0, double seconds=0.0, threads=None):
         total *= int(o)
     if total >= 1 << 62:
         raise ValueError("the coset has 2^62 or more elements: too many to enumerate")
-    cdef uint64_t c_budget = 0 if budget is None else int(budget)
-    cdef int c_threads = default_threads() if threads is None else max(1, int(threads))
+    cdef uint64_t c_budget = budget
+    cdef int c_threads = default_threads() if threads is None else threads
     cdef ml_coset_stats st
     cdef int64_t length
     cdef size_t nw
@@ -103,10 +123,11 @@ def coset_min(x0, H, orders, n, budget=0, double seconds=0.0, threads=None):
         Gp = Gpk
         bp = bpk
         with nogil:
-            length = ml_coset_min_gf2(&xp[0], &Gp[0, 0], k, nw, c_budget, seconds, c_threads,
-                                      &bp[0], &st)
+            length = ml_coset_min_gf2(&xp[0], &Gp[0, 0], k, nw, c_budget, c_seconds,
+                                      c_threads, &bp[0], &st)
+        _check_interrupt()
         if length < 0:
-            raise MemoryError("coset search could not allocate its work space")
+            _raise_memory_error("coset search could not allocate its work space")
         best = _unpack(bpk[None, :], r)[0]
     else:
         if r == 0:
@@ -120,27 +141,51 @@ def coset_min(x0, H, orders, n, budget=0, double seconds=0.0, threads=None):
         bv = best
         with nogil:
             length = ml_coset_min_zn(&xv[0], &Gv[0, 0], &ov[0], k, r, c_n, c_budget,
-                                     seconds, c_threads, &bv[0], &st)
+                                     c_seconds, c_threads, &bv[0], &st)
+        _check_interrupt()
         if length < 0:
-            raise MemoryError("coset search could not allocate its work space")
+            _raise_memory_error("coset search could not allocate its work space")
     return best, int(length), int(st.examined), int(st.pruned), bool(st.complete)
 
 
-def _pack(M, size_t nw):
-    cdef const uint8_t[:, ::1] src = np.ascontiguousarray(M, dtype=np.uint8)
+def _pack(M, nw):
+    """Rows of M (2-D, entries 0/1) packed into nw >= ceil(cols / 64) uint64 words each."""
+    a = np.asarray(M)
+    if a.ndim != 2:
+        raise ValueError(f"_pack needs a 2-D array, got {a.ndim}-D")
+    if a.dtype.kind not in "biu":
+        raise ValueError(f"_pack needs integers, got dtype {a.dtype}")
+    need = (a.shape[1] + 63) // 64
+    nw = _check_int("nw", nw, need, max(need, 1) + (1 << 20))
+    if a.shape[0] * nw * 8 > MAX_BYTES:
+        raise ValueError(f"_pack would make {a.shape[0]}x{nw} words, more than "
+                         f"{MAX_BYTES} bytes")
+    cdef const uint8_t[:, ::1] src = np.ascontiguousarray(a & 1, dtype=np.uint8)
     out = np.zeros((src.shape[0], nw), dtype=np.uint64)
     cdef uint64_t[:, ::1] dst = out
+    cdef size_t c_nw = nw
     if src.shape[0] and src.shape[1]:
         with nogil:
-            ml_pack_bits(&src[0, 0], src.shape[0], src.shape[1], src.shape[1], &dst[0, 0], nw)
+            ml_pack_bits(&src[0, 0], src.shape[0], src.shape[1], src.shape[1], &dst[0, 0],
+                         c_nw)
     return out
 
 
-def _unpack(P, size_t cols):
-    cdef const uint64_t[:, ::1] src = np.ascontiguousarray(P, dtype=np.uint64)
+def _unpack(P, cols):
+    """The first cols bits of each row of P (2-D uint64) as 0/1 bytes."""
+    a = np.asarray(P)
+    if a.ndim != 2:
+        raise ValueError(f"_unpack needs a 2-D array of words, got {a.ndim}-D")
+    if a.dtype != np.uint64:
+        raise ValueError(f"_unpack needs uint64 words, got dtype {a.dtype}")
+    cols = _check_int("cols", cols, 0, 64 * a.shape[1])
+    if a.shape[0] * cols > MAX_BYTES:
+        raise ValueError(f"_unpack would make {a.shape[0]}x{cols} bytes, more than {MAX_BYTES}")
+    cdef const uint64_t[:, ::1] src = np.ascontiguousarray(a)
     out = np.zeros((src.shape[0], cols), dtype=np.uint8)
     cdef uint8_t[:, ::1] dst = out
-    if src.shape[0] and cols:
+    cdef size_t c_cols = cols
+    if src.shape[0] and c_cols:
         with nogil:
-            ml_unpack_bits(&src[0, 0], src.shape[0], cols, src.shape[1], &dst[0, 0], cols)
+            ml_unpack_bits(&src[0, 0], src.shape[0], c_cols, src.shape[1], &dst[0, 0], c_cols)
     return out

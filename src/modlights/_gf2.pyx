@@ -38,6 +38,7 @@ cdef extern from "gf2.h" nogil:
     ml_gf2_fact_t *ml_gf2_factor(const ml_gf2_t *A)
     void ml_gf2_fact_free(ml_gf2_fact_t *F)
     ml_gf2_t *ml_gf2_kernel(const ml_gf2_fact_t *F)
+    ml_gf2_t *ml_gf2_kernel_rows(const ml_gf2_fact_t *F, size_t first, size_t count)
     ml_gf2_t *ml_gf2_pinv(const ml_gf2_fact_t *F)
     int ml_gf2_det(const ml_gf2_fact_t *F)
     ml_gf2_t *ml_gf2_solve_matrix(const ml_gf2_fact_t *F)
@@ -60,7 +61,9 @@ cdef extern from "time.h" nogil:
     int clock_gettime(int clk, timespec *tp)
     int CLOCK_MONOTONIC
 
-__all__ = ["Gf2Engine", "simd_paths", "set_simd", "get_simd", "rank", "echelonize"]
+include "_interrupt.pxi"
+
+__all__ = ["Gf2Engine", "simd_paths", "set_simd", "get_simd", "rank", "rank_coo", "echelonize"]
 
 #: Largest side accepted (rows or columns); keeps every size computation far from overflow.
 MAX_DIM = 1 << 28
@@ -96,7 +99,7 @@ def set_simd(name):
 # ---------------------------------------------------------------------------- packing
 cdef void _oom_check(const void *p) except *:
     if p == NULL:
-        raise MemoryError("out of memory in the GF(2) engine")
+        _raise_memory_error("out of memory in the GF(2) engine")
 
 
 def _as_bits_2d(a, what):
@@ -168,6 +171,64 @@ cdef object _unpack_free(ml_gf2_t *M, size_t cols):
 
 
 # ---------------------------------------------------------------------------- engine
+def _check_shape(m, r):
+    """(m, r) as ints in 0..MAX_DIM; ValueError otherwise."""
+    for what, v in (("m", m), ("r", r)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+            raise ValueError(f"{what} must be a non-negative int, got {v!r}")
+        if not 0 <= v <= MAX_DIM:
+            raise ValueError(f"{what} must be from 0 to {MAX_DIM}, got {v}")
+    return int(m), int(r)
+
+
+cdef ml_gf2_t *_pack_coo(size_t m, size_t r, ci, tj) except NULL:
+    """The packed m x r matrix with a 1 added at (ci[t], tj[t]) for every t (checked)."""
+    ci_a = np.asarray(ci)
+    tj_a = np.asarray(tj)
+    if ci_a.ndim != 1 or tj_a.ndim != 1 or ci_a.shape != tj_a.shape:
+        raise ValueError(f"ci and tj must be 1-D of one length, got shapes "
+                         f"{ci_a.shape} and {tj_a.shape}")
+    if ci_a.size and (ci_a.dtype.kind not in "iu" or tj_a.dtype.kind not in "iu"):
+        raise ValueError("ci and tj must hold integers")
+    if ci_a.size:
+        if int(ci_a.min()) < 0 or int(ci_a.max()) >= m:
+            raise ValueError(f"row indices must be in 0..{m - 1}")
+        if int(tj_a.min()) < 0 or int(tj_a.max()) >= r:
+            raise ValueError(f"column indices must be in 0..{r - 1}")
+    cdef const int64_t[::1] cv = np.ascontiguousarray(ci_a, dtype=np.int64)
+    cdef const int64_t[::1] tv = np.ascontiguousarray(tj_a, dtype=np.int64)
+    cdef size_t nnz = cv.shape[0]
+    cdef const int64_t *cp = NULL
+    cdef const int64_t *tp = NULL
+    if nnz:
+        cp = &cv[0]
+        tp = &tv[0]
+    cdef ml_gf2_t *P
+    with nogil:
+        P = ml_gf2_from_coo(m, r, cp, tp, nnz)
+    _oom_check(P)
+    return P
+
+
+def rank_coo(m, r, ci, tj):
+    """Rank mod 2 of the m x r matrix with a 1 added at (ci[t], tj[t]) for every t:
+    packed straight from coordinates (m x r bits), one elimination, no transform."""
+    m, r = _check_shape(m, r)
+    if m * r > MAX_FACTOR_BITS:
+        raise ValueError(f"a {m}x{r} tap matrix is too large for the dense GF(2) rank: "
+                         f"{m * r / 8 / 2**30:.1f} GiB packed (at most "
+                         f"{MAX_FACTOR_BITS / 8 / 2**30:.0f} GiB)")
+    cdef ml_gf2_t *M = _pack_coo(m, r, ci, tj)
+    cdef size_t rk
+    with nogil:
+        rk = ml_gf2_echelonize(M, 0, M.ncols, NULL)
+        ml_gf2_free(M)
+    _check_interrupt()
+    if rk == <size_t>-1:
+        _raise_memory_error("out of memory in the GF(2) engine")
+    return int(rk)
+
+
 def _check_factor_size(m, r):
     """ValueError before any allocation when [A | I] would be unreasonably large."""
     if m * (r + m) > MAX_FACTOR_BITS:
@@ -206,12 +267,20 @@ cdef class Gf2Engine:
         self._factor(P)
 
     cdef void _factor(self, ml_gf2_t *P) except *:
-        """Factor the packed A (takes ownership of P)."""
+        """Factor the packed A (takes ownership of P); replaces any earlier
+        factorisation (``__init__`` called again) with everything derived from it."""
         cdef ml_gf2_fact_t *F
         with nogil:
             F = ml_gf2_factor(P)
             ml_gf2_free(P)
+        if _interrupted():
+            ml_gf2_fact_free(F)
+            _check_interrupt()
         _oom_check(F)
+        ml_gf2_fact_free(self.F)
+        ml_gf2_free(self.S)
+        self.S = NULL
+        self._gens = None
         self.F = F
         self.m = F.m
         self.r = F.r
@@ -220,38 +289,10 @@ cdef class Gf2Engine:
     def from_coo(cls, m, r, ci, tj):
         """The engine of the m x r matrix with a 1 added at (ci[t], tj[t]) for every t
         (repeated pairs add up mod 2), built packed: no dense uint8 matrix."""
-        for what, v in (("m", m), ("r", r)):
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-                raise ValueError(f"{what} must be a non-negative int, got {v!r}")
-            if not 0 <= v <= MAX_DIM:
-                raise ValueError(f"{what} must be from 0 to {MAX_DIM}, got {v}")
-        _check_factor_size(int(m), int(r))
-        ci_a = np.asarray(ci)
-        tj_a = np.asarray(tj)
-        if ci_a.ndim != 1 or tj_a.ndim != 1 or ci_a.shape != tj_a.shape:
-            raise ValueError(f"ci and tj must be 1-D of one length, got shapes "
-                             f"{ci_a.shape} and {tj_a.shape}")
-        if ci_a.size and (ci_a.dtype.kind not in "iu" or tj_a.dtype.kind not in "iu"):
-            raise ValueError("ci and tj must hold integers")
-        cdef const int64_t[::1] cv = np.ascontiguousarray(ci_a, dtype=np.int64)
-        cdef const int64_t[::1] tv = np.ascontiguousarray(tj_a, dtype=np.int64)
-        cdef size_t nnz = cv.shape[0]
-        if nnz:
-            if int(ci_a.min()) < 0 or int(ci_a.max()) >= m:
-                raise ValueError(f"row indices must be in 0..{m - 1}")
-            if int(tj_a.min()) < 0 or int(tj_a.max()) >= r:
-                raise ValueError(f"column indices must be in 0..{r - 1}")
-        cdef size_t mm = m, rr = r
-        cdef ml_gf2_t *P
+        m, r = _check_shape(m, r)
+        _check_factor_size(m, r)
+        cdef ml_gf2_t *P = _pack_coo(m, r, ci, tj)
         cdef Gf2Engine eng = cls.__new__(cls)
-        cdef const int64_t *cp = NULL
-        cdef const int64_t *tp = NULL
-        if nnz:
-            cp = &cv[0]
-            tp = &tv[0]
-        with nogil:
-            P = ml_gf2_from_coo(mm, rr, cp, tp, nnz)
-        _oom_check(P)
         eng._factor(P)
         return eng
 
@@ -278,10 +319,20 @@ cdef class Gf2Engine:
         self._need()
         return 1 << int(self.F.r - self.F.rank)
 
-    def generators(self):
-        """(H uint8 (nullity x r), [2] * nullity): a basis of ker A."""
+    def generators(self, limit=None):
+        """(H uint8 (nullity x r), [2] * nullity): a basis of ker A.
+        limit: at most this many rows (the first ones of the same basis): a bounded
+        part of a huge kernel."""
         self._need()
         cdef ml_gf2_t *H
+        cdef size_t null = self.F.r - self.F.rank, count
+        if limit is not None and limit < null:
+            count = max(0, int(limit))
+            with nogil:
+                H = ml_gf2_kernel_rows(self.F, 0, count)
+            _oom_check(H)
+            H_ = _unpack_free(H, self.F.r)
+            return H_, [2] * H_.shape[0]
         if self._gens is None:
             with nogil:
                 H = ml_gf2_kernel(self.F)
@@ -319,6 +370,9 @@ cdef class Gf2Engine:
             else:
                 Y = ml_gf2_mul(B, self.S)
             ml_gf2_free(B)
+        if _interrupted():
+            ml_gf2_free(Y)
+            _check_interrupt()
         _oom_check(Y)
         cdef size_t k = Y.nrows, r = self.F.r, i
         X = np.zeros((k, r), dtype=np.uint8)
@@ -394,9 +448,12 @@ def echelonize(A, full=True, method="auto"):
     cdef size_t rk
     with nogil:
         rk = _echelon(M, f, mid, &pv[0])
+    if _interrupted():
+        ml_gf2_free(M)
+        _check_interrupt()
     if rk == <size_t>-1:
         ml_gf2_free(M)
-        raise MemoryError("out of memory in the GF(2) engine")
+        _raise_memory_error("out of memory in the GF(2) engine")
     E = _unpack_free(M, arr.shape[1])
     return E, int(rk), [int(x) for x in piv[:rk]]
 
@@ -410,8 +467,9 @@ def rank(A, method="auto"):
     with nogil:
         rk = _echelon(M, 0, mid, NULL)
         ml_gf2_free(M)
+    _check_interrupt()
     if rk == <size_t>-1:
-        raise MemoryError("out of memory in the GF(2) engine")
+        _raise_memory_error("out of memory in the GF(2) engine")
     return int(rk)
 
 
@@ -435,6 +493,7 @@ def bench_echelonize(A, full=False, method="auto", int repeats=1):
                 rk = _echelon(M, f, mid, NULL)
                 clock_gettime(CLOCK_MONOTONIC, &t1)
                 ml_gf2_free(M)
+            _check_interrupt()
             times.append((t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec))
     finally:
         ml_gf2_free(P)

@@ -25,27 +25,59 @@ cdef extern from "zn.h":
     size_t ml_zn_lu_kernel_log(const ml_zn_lu_t *lu) nogil
     size_t ml_zn_lu_ngens(const ml_zn_lu_t *lu) nogil
     int ml_zn_lu_generators(const ml_zn_lu_t *lu, uint8_t *h, unsigned *orders) nogil
+    int ml_zn_lu_generators_range(const ml_zn_lu_t *lu, size_t first, size_t count,
+                                  uint8_t *h, unsigned *orders) nogil
     int ml_zn_lu_solve(const ml_zn_lu_t *lu, const uint8_t *bt, size_t nb, uint8_t *xt,
                        uint8_t *ok, int check) nogil
     unsigned ml_zn_lu_det(const ml_zn_lu_t *lu) nogil
 
 from .reference import factorize as _factorize
 
+include "_interrupt.pxi"
+
 #: Largest m * r the dense native engine accepts (the working matrix is uint16).
 MAX_ENTRIES = 1 << 28
 
 
+def _check_prime_power(q):
+    """q as an int when it is a prime power in 2..255; ValueError otherwise."""
+    if isinstance(q, (bool, np.bool_)) or not isinstance(q, (int, np.integer)):
+        raise ValueError(f"q must be an int (a prime power from 2 to 255), got {q!r}")
+    q = int(q)
+    if not 2 <= q <= 255 or len(_factorize(q)) != 1:
+        raise ValueError(f"q must be a prime power from 2 to 255, got {q}")
+    return q
+
+
 cdef class _LocalLU:
-    """One factorisation over Z/qZ, q = p^e (owned C object)."""
+    """One factorisation over Z/qZ, q = p^e (owned C object).
+
+    Life cycle: fill (set_dense / add_coo), factor() once, then query (rank,
+    kernel_size, generators, solve_t, det). Calls out of that order raise ValueError;
+    so does any use after a factor() that failed or was interrupted."""
     cdef ml_zn_lu_t *lu
+    cdef int stage                   # 0: filling, 1: factored, 2: broken
     cdef readonly unsigned q, p, e
     cdef readonly Py_ssize_t m, r
 
-    def __cinit__(self, Py_ssize_t m, Py_ssize_t r, unsigned q):
-        self.lu = ml_zn_lu_new(m, r, q)
+    def __cinit__(self, m, r, q):
+        self.lu = NULL
+        self.stage = 2
+        for what, v in (("m", m), ("r", r)):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) \
+                    or v < 0:
+                raise ValueError(f"{what} must be a non-negative int, got {v!r}")
+        if m * r > MAX_ENTRIES:
+            raise ValueError(f"a {m}x{r} matrix is too large for the native Z/n engine "
+                             f"(at most {MAX_ENTRIES} entries)")
+        cdef unsigned cq = _check_prime_power(q)
+        cdef size_t cm = m, cr = r
+        with nogil:
+            self.lu = ml_zn_lu_new(cm, cr, cq)
         if self.lu == NULL:
-            raise MemoryError(f"cannot allocate a {m}x{r} matrix mod {q}")
-        self.q = q
+            _raise_memory_error(f"cannot allocate a {m}x{r} matrix mod {q}")
+        self.stage = 0
+        self.q = cq
         self.p = ml_zn_lu_p(self.lu)
         self.e = ml_zn_lu_e(self.lu)
         self.m = m
@@ -56,9 +88,21 @@ cdef class _LocalLU:
             ml_zn_lu_free(self.lu)
             self.lu = NULL
 
+    cdef int _at(self, int stage, what) except -1:
+        if self.stage == stage:
+            return 0
+        if self.stage == 2:
+            raise ValueError(f"{what}: this factorisation failed or was interrupted; "
+                             "make a new _LocalLU")
+        if stage == 0:
+            raise ValueError(f"{what} must come before factor()")
+        raise ValueError(f"{what} needs factor() first")
+
     def set_dense(self, const uint8_t[:, ::1] a):
+        self._at(0, "set_dense")
         if a.shape[0] != self.m or a.shape[1] != self.r:
-            raise ValueError("matrix shape mismatch")
+            raise ValueError(f"matrix shape mismatch: expected ({self.m}, {self.r}), "
+                             f"got ({a.shape[0]}, {a.shape[1]})")
         if self.m and self.r and np.max(np.asarray(a)) >= self.q:
             raise ValueError(f"matrix entries must be in 0..{self.q - 1}")
         if self.m and self.r:
@@ -66,6 +110,7 @@ cdef class _LocalLU:
                 ml_zn_lu_set_dense(self.lu, &a[0, 0], a.shape[1])
 
     def add_coo(self, const int64_t[::1] ci, const int64_t[::1] tj):
+        self._at(0, "add_coo")
         if ci.shape[0] != tj.shape[0]:
             raise ValueError("coo index arrays differ in length")
         if ci.shape[0]:
@@ -78,25 +123,46 @@ cdef class _LocalLU:
                 ml_zn_lu_add_coo(self.lu, &ci[0], &tj[0], ci.shape[0])
 
     def factor(self):
+        """Factor the matrix (once; again is a no-op). Stops on Ctrl-C."""
+        if self.stage == 1:
+            return
+        self._at(0, "factor")
         cdef int rc
         with nogil:
             rc = ml_zn_lu_factor(self.lu)
+        if rc or _interrupted():
+            self.stage = 2
+        _check_interrupt()
         if rc:
-            raise MemoryError("out of memory while factoring")
+            _raise_memory_error("out of memory while factoring")
+        self.stage = 1
 
     @property
     def unit_rank(self):
+        self._at(1, "unit_rank")
         return ml_zn_lu_unit_rank(self.lu)
 
     @property
     def rank(self):
+        self._at(1, "rank")
         return ml_zn_lu_rank(self.lu)
 
+    @property
+    def ngens(self):
+        """Number of kernel generators (r - unit_rank)."""
+        self._at(1, "ngens")
+        return ml_zn_lu_ngens(self.lu)
+
     def kernel_size(self):
+        self._at(1, "kernel_size")
         return int(self.p) ** int(ml_zn_lu_kernel_log(self.lu))
 
-    def generators(self):
+    def generators(self, limit=None):
+        """(H uint8 (ngens x r), orders); limit: at most this many (the first) rows."""
+        self._at(1, "generators")
         cdef Py_ssize_t ng = ml_zn_lu_ngens(self.lu)
+        if limit is not None and 0 <= limit < ng:
+            ng = limit
         H = np.zeros((ng, self.r), dtype=np.uint8)
         ords = np.zeros(max(ng, 1), dtype=np.uintc)
         cdef uint8_t[:, ::1] h = H
@@ -104,15 +170,18 @@ cdef class _LocalLU:
         cdef int rc = 0
         if ng and self.r:
             with nogil:
-                rc = ml_zn_lu_generators(self.lu, &h[0, 0], &o[0])
+                rc = ml_zn_lu_generators_range(self.lu, 0, ng, &h[0, 0], &o[0])
         if rc:
-            raise MemoryError("out of memory computing kernel generators")
+            _raise_memory_error("out of memory computing kernel generators")
         return H, [int(x) for x in ords[:ng]]
 
     def solve_t(self, const uint8_t[:, ::1] bt, bint check=True):
         """bt: m x nb (columns are right-hand sides). Returns (xt r x nb, ok nb)."""
+        self._at(1, "solve_t")
         if bt.shape[0] != self.m:
-            raise ValueError("right-hand side length mismatch")
+            raise ValueError(f"right-hand sides must have {self.m} rows, got {bt.shape[0]}")
+        if bt.shape[0] and bt.shape[1] and np.max(np.asarray(bt)) >= self.q:
+            raise ValueError(f"right-hand side entries must be in 0..{self.q - 1}")
         cdef Py_ssize_t nb = bt.shape[1]
         XT = np.zeros((self.r, nb), dtype=np.uint8)
         OK = np.ones(nb, dtype=np.uint8)
@@ -131,10 +200,13 @@ cdef class _LocalLU:
         with nogil:
             rc = ml_zn_lu_solve(self.lu, bp, nb, &xt[0, 0], &ok[0], chk)
         if rc:
-            raise MemoryError("out of memory while solving")
+            _raise_memory_error("out of memory while solving")
         return XT, OK.astype(bool)
 
     def det(self):
+        self._at(1, "det")
+        if self.m != self.r:
+            raise ValueError(f"det needs a square matrix, this one is {self.m}x{self.r}")
         return int(ml_zn_lu_det(self.lu))
 
 
@@ -216,17 +288,30 @@ class ZnEngine:
     def kernel_size(self):
         return prod(lu.kernel_size() for _, _, lu in self.parts)
 
-    def generators(self):
+    @property
+    def nullity(self):
+        """Number of kernel generators (the fewest cyclic summands of ker A), from the
+        factorisations alone (no generator is built)."""
+        return max((lu.ngens for _, _, lu in self.parts), default=0)
+
+    def generators(self, limit=None):
+        """(H uint8 (k x r), orders): generators of ker A, ker A their direct sum.
+        limit: only the first ``limit`` of them (a bounded part of a huge kernel)."""
         per = []
         for q, idem, lu in self.parts:
-            H, orders = lu.generators()
+            H, orders = lu.generators(limit)
             per.append((idem, H, orders))
         k = max((len(o) for _, _, o in per), default=0)
-        Hs = np.zeros((k, self.r), dtype=np.int64)
+        if len(per) == 1:                   # n a prime power: the part's own generators
+            return per[0][1], list(per[0][2])
+        # CRT: sum of idem * H mod n, in uint16 (255 * 254 + 254 < 2^16): no wider copies
+        Hs = np.zeros((k, self.r), dtype=np.uint16)
         orders = [1] * k
         for idem, H, o in per:
             if len(o):
-                Hs[:len(o)] = (Hs[:len(o)] + H.astype(np.int64) * idem) % self.n
+                part = Hs[:len(o)]
+                part += H.astype(np.uint16) * np.uint16(idem)
+                part %= self.n
             for i, x in enumerate(o):
                 orders[i] *= x
         return Hs.astype(np.uint8), orders

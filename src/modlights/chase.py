@@ -156,6 +156,44 @@ def build_plan(board: Board):
                        udr, udc, cnt, pat_of)
 
 
+#: Largest memory the residual system may take (bytes: the symbolic chase's matrix and
+#: the elimination's working copies), and the most work its elimination may take
+#: (64-bit word operations over GF(2), 16-lane byte operations over Z/n, cubic in the
+#: sides). The 10000 x 10000 GF(2) cross board (10000 x 10000 residual, 2^33.9
+#: operations, 0.23 s to eliminate) is well inside; the 255 x 255 board with an
+#: empty pattern (65025 x 65025, 2^42 operations: minutes) is refused.
+MAX_RESIDUAL_BYTES = 1 << 30
+MAX_RESIDUAL_WORK = 1 << 38
+
+
+def residual_cost(nres: int, nsym: int, n: int) -> tuple[int, int]:
+    """(bytes, work) of a residual system of nres equations in nsym symbols mod n:
+    the memory its matrix and the elimination's copies take, and the word operations
+    of a dense elimination (see MAX_RESIDUAL_WORK)."""
+    side = min(nres, nsym)
+    if n == 2:
+        packed = nres * ((nsym + 63) // 64) * 8
+        return 3 * packed, nres * nsym * side // 64     # matrix, kept copy, [M | R]
+    from .reference import factorize
+    parts = len(factorize(n))
+    # matrix (uint8) + per prime power: a reduced copy (uint8) and the work matrix (uint16)
+    return nres * nsym * (1 + 3 * parts), nres * nsym * side // 16
+
+
+def check_residual_size(nres: int, nsym: int, n: int) -> None:
+    """ValueError, before anything is allocated, when the residual system of the chase
+    would be too large to build or too slow to eliminate (see MAX_RESIDUAL_BYTES)."""
+    nbytes, work = residual_cost(nres, nsym, n)
+    if nbytes > MAX_RESIDUAL_BYTES or work > MAX_RESIDUAL_WORK:
+        raise ValueError(
+            f"this board is too large for its pattern: the chase leaves a residual system "
+            f"of {nres} equations x {nsym} unknowns mod {n} ({nbytes / 2**20:.0f} MiB, "
+            f"about 2^{max(work, 1).bit_length() - 1} operations to eliminate; at most "
+            f"{MAX_RESIDUAL_BYTES / 2**20:.0f} MiB and 2^{MAX_RESIDUAL_WORK.bit_length() - 1}"
+            f"); the pattern forces too few taps (use a smaller board or a pattern that "
+            f"reaches the next row)")
+
+
 def transpose_board(board: Board) -> Board:
     """The same board with rows and columns exchanged (tile (r, c) becomes (c, r),
     offset (dr, dc) becomes (dc, dr)): its tap matrix is the original's with cells and
@@ -202,6 +240,7 @@ class ChaseEngine:
                 self.plan, self.transposed = tplan, True
             del tplan
         self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
+        check_residual_size(self.nres, self.nsym, n)
         self._dense = None
         # the residual system M z = rho: GF(2) by one Four Russians echelon form per
         # batch (csrc/gf2.c); Z/n by the native Z/n engine (csrc/zn.c: CRT, unit then
@@ -268,6 +307,14 @@ class ChaseEngine:
             return 2 ** (self.nsym - int(self._res.rank))
         return int(self._res.kernel_size)
 
+    @property
+    def nullity(self) -> int:
+        """Number of kernel generators, from the residual system alone (symbols -> taps
+        is injective, so ker A and ker M have the same generators)."""
+        if self.n == 2:
+            return self.nsym - int(self._res.rank)
+        return int(self._res.nullity)
+
     def _residual_generators(self) -> tuple[np.ndarray, list[int]]:
         """Generators of ker M over the symbols, with their orders."""
         if self.n == 2:
@@ -276,8 +323,12 @@ class ChaseEngine:
         G, orders = self._res.generators()
         return np.asarray(G, dtype=np.uint8).reshape(len(orders), self.nsym), list(orders)
 
-    def generators(self) -> tuple[np.ndarray, list[int]]:
+    def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
+        """Generators of ker A (pushed through the chase); limit: only the first
+        ``limit`` of them."""
         Hs, orders = self._residual_generators()
+        if limit is not None:
+            Hs, orders = Hs[:max(0, limit)], orders[:max(0, limit)]
         H = np.zeros((len(orders), self.r), dtype=np.uint8)
         zero_b = np.zeros(self._hw, dtype=np.uint8)
         for i in range(len(orders)):

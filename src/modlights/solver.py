@@ -55,6 +55,12 @@ CHASE_MIN_TILES_RING = 576
 #: dense engines and their kernel bases.
 ALGEBRAIC_MIN_TILES = 576
 
+#: Largest kernel (nullity x n_taps bytes) that ``kernel()`` materialises.
+MAX_KERNEL_BYTES = 1 << 30
+#: Largest set of generators (count x n_taps bytes) the minimal search holds; past it
+#: the search covers the sub-coset of the first generators that fit (not proved).
+MAX_SEARCH_BYTES = 1 << 24
+
 
 class Unsolvable(ValueError):
     """No tap counts take this state to the target. ``indices`` lists the unsolvable
@@ -184,8 +190,12 @@ class Solver:
     wins by a growing factor (11x at 48 x 48 over GF(2)) and needs no dense matrix at
     all. Solving 1000 x 1000 GF(2) cross boards takes ~0.012 s, 2000 x 2000 ~0.04 s,
     10000 x 10000 ~2.3 s (2 cores).
-    Chase-routed boards get a default coset budget bounded by work (about 2^30
-    operations) so ``solve(minimal=True)`` on a huge board returns instead of hanging.
+    Boards with many taps (chase-routed grids, wide graph boards) get a default coset
+    budget bounded by work (about 2^30 operations) so ``solve(minimal=True)`` on a huge
+    board returns instead of hanging. Rank, nullity and kernel_size come from the
+    factorisation alone (no kernel generators are built); the minimal search holds at
+    most MAX_SEARCH_BYTES of generators; long native work stops on Ctrl-C
+    (KeyboardInterrupt) and leaves the Solver usable.
 
     ``"algebraic"`` (:mod:`modlights.engines.algebraic`): uniform grid boards over a
     prime n whose chase is a row recurrence (cross, vertical, horizontal, any counts of
@@ -295,20 +305,22 @@ class Solver:
             return None
         if self._rank_only is None:
             from . import _gf2
-            self._rank_only = _gf2.rank(self.board.matrix())
+            b = self.board
+            if b._dense is not None:
+                self._rank_only = _gf2.rank(b._dense)
+            else:                       # packed from coordinates: m x r bits, no bytes
+                self._rank_only = _gf2.rank_coo(b.n_cells, b.n_taps, *b.coo())
         return self._rank_only
 
     @property
     def _default_budget(self) -> int:
         if self.backend != "native":
             return DEFAULT_BUDGET
-        if self.method in ("chase", "algebraic"):
-            # Boards routed to the chase can be huge and a coset step costs O(n_taps)
-            # (O(n_taps / 64) over GF(2)): bound the default work to ~2^30 operations
-            # (about a second) instead of hanging; proven_minimal stays honest.
-            per_step = max(1, self.board.n_taps // (64 if self.n == 2 else 1))
-            return max(1 << 8, min(DEFAULT_NATIVE_BUDGET, (1 << 30) // per_step))
-        return DEFAULT_NATIVE_BUDGET
+        # Boards can be huge (chase-routed grids, wide graph boards) and a coset step
+        # costs O(n_taps) (O(n_taps / 64) over GF(2)): bound the default work to ~2^30
+        # operations (about a second) instead of hanging; proven_minimal stays honest.
+        per_step = max(1, self.board.n_taps // (64 if self.n == 2 else 1))
+        return max(1 << 8, min(DEFAULT_NATIVE_BUDGET, (1 << 30) // per_step))
 
     @staticmethod
     def _make_engine(board: Board, backend: str, method: str = "dense"):
@@ -342,8 +354,28 @@ class Solver:
     # ---------------------------------------------------------------- structure
     def _generators(self) -> tuple[np.ndarray, list[int]]:
         if self._gens is None:
+            nbytes = self.nullity * self.board.n_taps
+            if nbytes > MAX_KERNEL_BYTES:
+                raise ValueError(
+                    f"the kernel has {self.nullity} generators of {self.board.n_taps} "
+                    f"taps: {nbytes} bytes ({nbytes / 2**30:.1f} GiB) as a dense array, "
+                    f"more than the {MAX_KERNEL_BYTES // 2**30} GiB allowed; nullity, "
+                    "rank and kernel_size are available without it")
             self._gens = self._engine.generators()
         return self._gens
+
+    def _search_generators(self) -> tuple[np.ndarray, list[int], bool]:
+        """(H, orders, every): the kernel generators for the minimal search. All of
+        them (every=True) when they fit in MAX_SEARCH_BYTES, else the first ones that
+        fit (a sub-coset: the search then proves nothing)."""
+        r = max(1, self.board.n_taps)
+        null = self.nullity
+        if self._gens is not None or null * r <= MAX_SEARCH_BYTES \
+                or self.backend != "native":
+            H, orders = self._generators()
+            return H, orders, True
+        H, orders = self._engine.generators(limit=max(1, MAX_SEARCH_BYTES // r))
+        return H, list(orders), False
 
     @property
     def kernel_size(self) -> int:
@@ -360,9 +392,13 @@ class Solver:
         rk = self._gf2_rank()
         if rk is not None:
             return self.board.n_taps - rk
-        if self.method == "algebraic":          # deg gcd(F, chi_T): no generators
-            return self._engine.nullity
-        return len(self._generators()[1])
+        if self._gens is not None:
+            return len(self._gens[1])
+        eng = self._engine
+        if hasattr(eng, "nullity"):     # from the factorisation, no generator built
+            return int(eng.nullity)
+        self._gens = eng.generators()   # the reference engine (dense, small boards)
+        return len(self._gens[1])
 
     @property
     def rank(self) -> int:
@@ -372,7 +408,8 @@ class Solver:
     def kernel(self) -> np.ndarray:
         """Generators of ker A as rows (uint8, k x n_taps); a basis for prime n.
         ker A is the direct sum of the cyclic groups they generate
-        (see ``kernel_orders``)."""
+        (see ``kernel_orders``). ValueError, before anything is allocated, when that
+        array would take more than MAX_KERNEL_BYTES (1 GiB); the message gives its size."""
         return self._generators()[0].copy()
 
     @property
@@ -452,8 +489,10 @@ class Solver:
         minimal=True searches the coset x0 + ker A for the fewest physical taps.
         budget: coset elements to examine (an int) or seconds (a float); 0 means no
         search. Default: DEFAULT_NATIVE_BUDGET (2^24, well under a second in the C
-        search) on the native backend, less on huge chase-solved boards (about 2^30
+        search) on the native backend, less on boards with many taps (about 2^30
         word operations), DEFAULT_BUDGET (2^20) on the reference backend.
+        Past MAX_SEARCH_BYTES of kernel generators only the first ones that fit are
+        searched (bounded memory; ``proven_minimal`` is then False).
         ``proven_minimal`` is True only when the whole coset was covered; otherwise
         the best element found, improved greedily, is returned.
         executor: any ``concurrent.futures.Executor`` (a ``ProcessPoolExecutor``, a Dask
@@ -648,17 +687,17 @@ class Solver:
         ``progress(done, total)`` is told how far it got (see ``solve``)."""
         if self.method == "algebraic" and not self._engine.kernel_fits():
             return x0.astype(np.uint8), False, 0        # no basis to search: not proved
-        H, orders = self._generators()
+        H, orders, every = self._search_generators()
         total = prod(orders)
         n = self.n
         if progress is not None:
             progress(0, total)
-        if total == 1:
+        if total == 1 and every:
             if progress is not None:
                 progress(1, 1)
             return x0.astype(np.uint8), True, 1
         if steps == 0 or (seconds is not None and seconds <= 0):
-            best = self._descend(x0.astype(np.int64), H.astype(np.int64), orders)
+            best = self._descend(x0.astype(np.int64), H, orders)
             return best.astype(np.uint8), int(x0.sum()) == 0, 0
         if self.backend == "native":
             from . import _coset
@@ -670,9 +709,10 @@ class Solver:
             best, _, examined, self._pruned, complete = _coset.coset_min(
                 x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0,
                 seconds=seconds if seconds is not None else 0.0)
-            complete = complete and k == len(orders)
+            # a sub-coset proves nothing, except that length 0 is always least
+            complete = (complete and k == len(orders) and every) or not best.any()
             if not complete:
-                best = self._descend(best.astype(np.int64), H.astype(np.int64), orders)
+                best = self._descend(best.astype(np.int64), H, orders)
             if progress is not None:
                 progress(total if complete else int(examined), total)
             return best.astype(np.uint8), complete, examined
@@ -711,7 +751,8 @@ class Solver:
         return best.astype(np.uint8), proven, start
 
     def _descend(self, x: np.ndarray, H: np.ndarray, orders: list[int]) -> np.ndarray:
-        """Greedy improvement: add multiples of single generators while it helps."""
+        """Greedy improvement: add multiples of single generators while it helps.
+        H may be uint8: rows are widened one at a time (no int64 copy of H)."""
         n = self.n
         improved = True
         cur = x.copy()
@@ -719,6 +760,7 @@ class Solver:
         while improved:
             improved = False
             for h, o in zip(H, orders):
+                h = h.astype(np.int64)
                 cands = (cur[None, :] + np.arange(1, o, dtype=np.int64)[:, None] * h[None, :]) % n
                 lens = cands.sum(axis=1)
                 i = int(np.argmin(lens))

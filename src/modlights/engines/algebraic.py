@@ -321,11 +321,15 @@ class AlgebraicEngine:
         """Whether the kernel basis fits in KERNEL_BYTES_MAX bytes."""
         return self.nullity * self.h * self.w <= KERNEL_BYTES_MAX
 
-    def generators(self) -> tuple[np.ndarray, list[int]]:
+    def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
+        """(H uint8 (k x n_taps), orders) of ker A; limit: only the first ``limit``
+        generators (a bounded part of a large kernel, as the other engines give)."""
         k, hw = self.nullity, self.h * self.w
+        if limit is not None:
+            k = min(k, max(0, int(limit)))
         if self.torus and self.kernel_fits():
-            return self._chased().generators()
-        if not self.kernel_fits():
+            return self._chased().generators(limit)
+        if k * hw > KERNEL_BYTES_MAX:
             raise ValueError(f"the kernel basis has {k} generators of {hw} taps: "
                              f"{k * hw / 2**30:.2f} GiB, more than the "
                              f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "

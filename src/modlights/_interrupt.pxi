@@ -1,0 +1,75 @@
+# Ctrl-C for the native work of one binding module (included by each _*.pyx).
+#
+# csrc/interrupt.c keeps a stop flag that the long C loops poll. Each extension module
+# links its own copy of the C core, so each installs this hook: on Python's main
+# thread it takes the GIL and runs PyErr_CheckSignals (the SIGINT handler raises
+# KeyboardInterrupt there, and the exception stays set on this thread); a nonzero
+# return sets the flag and the C work unwinds within one polling interval (~20 ms).
+# Every call into C that can poll is followed by _check_interrupt(), before anything
+# else touches the Python error state, so the exception surfaces and the partial
+# result (memory-safe, meaningless) is dropped.
+import threading as _threading
+
+cdef extern from "interrupt.h" nogil:
+    ctypedef int (*ml_interrupt_hook_t)()
+    void ml_interrupt_set_hook(ml_interrupt_hook_t hook)
+    int ml_interrupt_pending()
+    int ml_interrupt_take()
+    void ml_interrupt_request()
+
+cdef extern from "Python.h":
+    ctypedef int PyGILState_STATE
+    PyGILState_STATE PyGILState_Ensure() nogil
+    void PyGILState_Release(PyGILState_STATE state) nogil
+    int PyErr_CheckSignals() nogil     # called with the GIL taken (PyGILState_Ensure)
+    unsigned long PyThread_get_thread_ident() nogil
+    void *PyErr_Occurred()
+
+cdef unsigned long _main_thread_ident = _threading.main_thread().ident
+
+
+cdef int _signal_hook() noexcept nogil:
+    """1 when a Python signal handler raised (KeyboardInterrupt on Ctrl-C)."""
+    if PyThread_get_thread_ident() != _main_thread_ident:
+        return 0                  # only the main thread runs Python's signal handlers
+    cdef PyGILState_STATE g = PyGILState_Ensure()
+    cdef int rc = PyErr_CheckSignals()
+    PyGILState_Release(g)
+    return rc < 0
+
+
+ml_interrupt_set_hook(_signal_hook)
+
+
+cdef inline bint _interrupted() noexcept nogil:
+    """Whether the native work just run was stopped early (clean up, then call
+    _check_interrupt)."""
+    return ml_interrupt_pending() != 0
+
+
+cdef int _check_interrupt() except -1:
+    """Raise the pending signal handler's exception (KeyboardInterrupt) when the native
+    work was stopped early; 0 otherwise."""
+    if PyErr_Occurred() != NULL:      # this thread's signal handler raised: deliver it
+        ml_interrupt_take()
+        return -1
+    if not ml_interrupt_pending():
+        return 0
+    # a stop requested without an exception (_request_interrupt), or another thread's
+    # Ctrl-C that stopped this work too: that thread (the main one) clears the flag
+    if PyThread_get_thread_ident() == _main_thread_ident:
+        ml_interrupt_take()
+    raise KeyboardInterrupt("native work was interrupted")
+
+
+def _request_interrupt():
+    """Set this module's stop flag (tests): the next polling native loop stops and its
+    binding raises KeyboardInterrupt."""
+    ml_interrupt_request()
+
+
+cdef int _raise_memory_error(msg) except -1:
+    """MemoryError(msg) for a failed native allocation, unless the work was interrupted
+    (an interrupted allocation also fails): then the interrupt's exception."""
+    _check_interrupt()
+    raise MemoryError(msg)

@@ -1,0 +1,231 @@
+"""The private Cython bindings (src/modlights/_*.pyx) check every argument before C runs.
+
+Each reproducer of issue 12 that used to crash (heap corruption, segfault) runs in a
+subprocess, so a regression fails the test instead of killing pytest; the others run
+here. Every call must end in ValueError (or a clean answer), never a crash, a
+MemoryError for a bad argument, or a silently wrong result.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import modlights as ml
+from modlights import _chase, _coset, _gf2, _native, _zn
+
+
+def run_isolated(code: str) -> subprocess.CompletedProcess:
+    """Run code in a fresh interpreter (a crash there is a failed assertion here)."""
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def expect_value_error_isolated(call: str):
+    """call (an expression using np, _coset, _gf2, _zn, _chase, _native) raises
+    ValueError in a subprocess: it must neither crash nor return."""
+    p = run_isolated(f"""
+        import numpy as np
+        from modlights import _coset, _gf2, _zn, _chase, _native
+        try:
+            {call}
+        except ValueError as e:
+            print("VALUE_ERROR", e)
+        else:
+            print("RETURNED")
+    """)
+    assert p.returncode == 0, f"crashed ({p.returncode}): {p.stderr[-1000:]}"
+    assert "VALUE_ERROR" in p.stdout, p.stdout + p.stderr
+
+
+# ---------------------------------------------------------------------------- crashers
+@pytest.mark.parametrize("call", [
+    "_coset._pack(np.ones((4, 1000), np.uint8), 1)",            # wrote past the words
+    "_coset._unpack(np.zeros((2, 1), np.uint64), 10**8)",       # read past the words
+    "_coset._unpack(np.zeros((2, 1), np.uint64), -1)",
+    "_coset._pack(np.ones(10, np.uint8), 1)",
+    "_coset._pack(np.ones((2, 10), np.uint8), -3)",
+    "_coset._unpack(np.zeros((2, 3), np.int8), 10)",
+    "_coset._unpack(np.zeros(5, np.uint64), 10)",
+    "_native.unpack_bits(np.zeros((2, 1), np.uint64), 10**8)",
+    "_native.pack_bits(np.ones(7, np.uint8))",
+])
+def test_packing_helpers_refuse_bad_shapes(call):
+    expect_value_error_isolated(call)
+
+
+def test_pack_unpack_round_trip():
+    rng = np.random.default_rng(12)
+    for rows, cols in [(1, 1), (3, 64), (5, 65), (2, 1000)]:
+        a = rng.integers(0, 2, (rows, cols)).astype(np.uint8)
+        for extra in (0, 2):
+            nw = (cols + 63) // 64 + extra
+            P = _coset._pack(a, nw)
+            assert P.shape == (rows, nw)
+            assert np.array_equal(_coset._unpack(P, cols), a)
+            assert np.array_equal(P[:, :(cols + 63) // 64], _native.pack_bits(a))
+
+
+# ---------------------------------------------------------------------------- Gf2Engine
+def test_gf2_engine_init_twice_refactors():
+    """A second __init__ replaces the factorisation and everything cached from the old
+    one (the solve matrix, the kernel): answers follow the new matrix."""
+    rng = np.random.default_rng(5)
+    A1 = np.eye(80, dtype=np.uint8)
+    A2 = (rng.random((80, 80)) < 0.5).astype(np.uint8)
+    A2[:, 3] = 0                                  # a kernel, so the cached one matters
+    e = _gf2.Gf2Engine(A1)
+    R = rng.integers(0, 2, (100, 80)).astype(np.uint8)
+    e.solve(R)                                    # >= 64 right-hand sides: builds S
+    assert e.generators()[0].shape[0] == 0        # caches the (empty) kernel
+    e.__init__(A2)
+    ref = ml.Solver(ml.Board.from_matrix(A2, 2), backend="reference")
+    X, ok = e.solve(R)
+    X0, ok0 = ref._engine.solve(R)
+    assert np.array_equal(ok, ok0)
+    assert not ((A2.astype(np.int64) @ X[ok].T.astype(np.int64)) % 2 - R[ok].T).any()
+    H, _ = e.generators()
+    assert H.shape[0] == ref.nullity and not ((A2.astype(int) @ H.T.astype(int)) % 2).any()
+
+
+def test_gf2_engine_bad_coo_and_shapes():
+    with pytest.raises(ValueError):
+        _gf2.Gf2Engine.from_coo(2, 2, [0, 5], [0, 1])
+    with pytest.raises(ValueError):
+        _gf2.Gf2Engine.from_coo(-1, 2, [], [])
+    with pytest.raises(ValueError):
+        _gf2.Gf2Engine.from_coo(2, 2, [0.5], [1])
+    with pytest.raises(ValueError):
+        _gf2.rank_coo(2, 3, [0], [3])
+    with pytest.raises(ValueError):
+        _gf2.rank_coo(1 << 27, 1 << 27, [], [])         # asks for 2 PiB: refused first
+    e = _gf2.Gf2Engine(np.eye(3, dtype=np.uint8))
+    with pytest.raises(ValueError):
+        e.solve(np.zeros((2, 4), np.uint8))
+    with pytest.raises(ValueError):
+        _gf2.Gf2Engine.__new__(_gf2.Gf2Engine).rank   # never built
+
+
+def test_gf2_rank_coo_matches_dense():
+    rng = np.random.default_rng(3)
+    for m, r in [(0, 4), (4, 0), (7, 9), (70, 130), (130, 70)]:
+        ci = rng.integers(0, max(m, 1), 3 * m * r // 4 if m and r else 0)
+        tj = rng.integers(0, max(r, 1), ci.size)
+        A = np.zeros((m, r), np.int64)
+        np.add.at(A, (ci, tj), 1)
+        assert _gf2.rank_coo(m, r, ci, tj) == _gf2.rank(A % 2)
+
+
+def test_gf2_generators_limit_is_a_prefix():
+    rng = np.random.default_rng(8)
+    A = (rng.random((40, 120)) < 0.3).astype(np.uint8)
+    e = _gf2.Gf2Engine(A)
+    H, orders = e.generators()
+    for limit in (0, 1, 7, len(orders), len(orders) + 5):
+        Hl, ol = e.generators(limit=limit)
+        assert np.array_equal(Hl, H[:limit]) and ol == orders[:limit]
+
+
+# ---------------------------------------------------------------------------- _LocalLU
+@pytest.mark.parametrize("q", [0, 1, 6, 12, 256, -3, 2.0, "7", True])
+def test_local_lu_bad_modulus_is_value_error(q):
+    with pytest.raises(ValueError, match="prime power"):
+        _zn._LocalLU(2, 2, q)
+
+
+@pytest.mark.parametrize("m, r", [(-1, 2), (2, -1), (1 << 20, 1 << 20), (2.5, 1)])
+def test_local_lu_bad_shape_is_value_error(m, r):
+    with pytest.raises(ValueError):
+        _zn._LocalLU(m, r, 3)
+
+
+def test_local_lu_life_cycle():
+    lu = _zn._LocalLU(2, 2, 3)
+    rhs = np.zeros((2, 1), np.uint8)
+    for call in (lambda: lu.solve_t(rhs), lu.generators, lu.det, lu.kernel_size,
+                 lambda: lu.rank, lambda: lu.unit_rank):
+        with pytest.raises(ValueError, match="factor"):
+            call()
+    lu.set_dense(np.array([[1, 2], [0, 1]], np.uint8))
+    with pytest.raises(ValueError):
+        lu.set_dense(np.array([[1, 3], [0, 1]], np.uint8))     # entry >= q
+    lu.factor()
+    lu.factor()                                               # again: a no-op
+    with pytest.raises(ValueError, match="before factor"):
+        lu.set_dense(np.eye(2, dtype=np.uint8))
+    with pytest.raises(ValueError, match="before factor"):
+        lu.add_coo(np.zeros(1, np.int64), np.zeros(1, np.int64))
+    with pytest.raises(ValueError):
+        lu.solve_t(np.full((2, 1), 3, np.uint8))              # entries >= q
+    X, ok = lu.solve_t(np.array([[1], [2]], np.uint8))
+    assert ok[0] and np.array_equal((np.array([[1, 2], [0, 1]]) @ X) % 3, [[1], [2]])
+    assert lu.det() == 1
+
+
+def test_local_lu_generators_limit_is_a_prefix():
+    rng = np.random.default_rng(4)
+    for n in (5, 8, 9):
+        A = rng.integers(0, n, (6, 15)).astype(np.uint8)
+        lu = _zn._LocalLU(6, 15, n)
+        lu.set_dense(A)
+        lu.factor()
+        H, o = lu.generators()
+        for limit in (0, 1, 4, len(o), len(o) + 3):
+            Hl, ol = lu.generators(limit)
+            assert np.array_equal(Hl, H[:limit]) and ol == o[:limit]
+        e = _zn.ZnEngine(A, n * (3 if n != 9 else 2))
+        G, go = e.generators()
+        Gl, gol = e.generators(limit=3)
+        assert np.array_equal(Gl, G[:3]) and gol == go[:3]
+
+
+# ---------------------------------------------------------------------------- coset_min
+@pytest.mark.parametrize("kwargs", [
+    dict(budget=-1), dict(budget=2 ** 64), dict(budget=1.5), dict(threads=0),
+    dict(threads="2"), dict(seconds="1"), dict(seconds=float("nan")),
+])
+def test_coset_min_bad_options(kwargs):
+    x0 = np.array([1, 0, 1], np.uint8)
+    H = np.array([[1, 1, 0]], np.uint8)
+    with pytest.raises(ValueError):
+        _coset.coset_min(x0, H, [2], 2, **kwargs)
+
+
+def test_coset_min_bad_arrays():
+    x0 = np.array([1, 0, 1], np.uint8)
+    with pytest.raises(ValueError):
+        _coset.coset_min(x0, np.array([[1, 1]], np.uint8), [2], 2)      # width
+    with pytest.raises(ValueError):
+        _coset.coset_min(x0, np.array([[1, 2, 0]], np.uint8), [2], 2)   # entry >= n
+    with pytest.raises(ValueError):
+        _coset.coset_min(x0, np.ones((63, 3), np.uint8), [2] * 63, 2)   # 2^63 elements
+    with pytest.raises(ValueError):
+        _coset.coset_min(x0, np.array([[1, 1, 0]], np.uint8), [2, 2], 2)  # orders count
+
+
+# ---------------------------------------------------------------------------- chase
+@pytest.mark.parametrize("call", [
+    "_chase.Plan(2**40, 3, 2, False, None, None, [0], [0], [[1]])",
+    "_chase.Plan(3, 3, 2, False, None, None, [0, 1], [0], [[1, 1]])",
+    "_chase.Plan(3, 3, 300, False, None, None, [0], [0], [[1]])",
+    "_chase.Gf2Residual(np.zeros((2, 1), np.uint64), 65)",
+    "_chase.Gf2Residual(np.zeros((2, 1), np.uint64), -1)",
+])
+def test_chase_bindings_refuse_bad_arguments(call):
+    expect_value_error_isolated(call)
+
+
+def test_chase_plan_numeric_checks():
+    from modlights.chase import build_plan
+    p = build_plan(ml.Board.grid(3, 3, 3))
+    with pytest.raises(ValueError):
+        p.numeric(np.zeros(8, np.uint8))
+    with pytest.raises(ValueError):
+        p.numeric(np.full(9, 3, np.uint8))
+    with pytest.raises(ValueError):
+        p.numeric(np.zeros(9, np.uint8), z=np.zeros(p.nsym + 1, np.uint8))
+    with pytest.raises(ValueError):
+        p.matrix_zn(block=0)

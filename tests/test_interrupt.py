@@ -1,0 +1,174 @@
+"""Ctrl-C stops long native work within a second and leaves the Solver usable.
+
+The C loops (coset walks, the chase's symbolic pass, the dense GF(2) and Z/n
+eliminations) poll a stop flag (csrc/interrupt.c) that the bindings' hook sets when
+Python's SIGINT handler raises. A subprocess gets a real SIGINT; in-process tests use
+``_thread.interrupt_main`` (the same path: a pending SIGINT seen by PyErr_CheckSignals)
+and then check the same Solver against the reference engine.
+"""
+from __future__ import annotations
+
+import _thread
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import modlights as ml
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+
+#: Seconds allowed between the signal and the process's exit (the issue asks for 1 s;
+#: the polling interval is 20 ms, the rest is slack for a loaded 2-core machine).
+LATENCY = 1.0
+
+
+def _interrupt_subprocess(setup: str, work: str, delay: float = 1.0):
+    """Run setup, print READY, run work (which must outlast delay); SIGINT after delay.
+    Returns (returncode, seconds from the signal to the exit, stderr)."""
+    code = "\n".join(["import sys, time", "import numpy as np", "import modlights as ml",
+                      setup, 'print("READY", flush=True)', "t0 = time.perf_counter()",
+                      work, 'print("FINISHED", time.perf_counter() - t0, flush=True)'])
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "READY", p.stderr.read()
+        time.sleep(delay)
+        assert p.poll() is None, "the work ended before the signal: make it longer"
+        t0 = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        return p.returncode, time.perf_counter() - t0, out, err
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def _assert_stopped(rc, seconds, out, err):
+    assert "FINISHED" not in out, out
+    assert "KeyboardInterrupt" in err, err[-2000:]
+    assert rc != 0
+    assert seconds < LATENCY, f"took {seconds:.2f} s to stop after SIGINT"
+
+
+def test_sigint_stops_a_2_pow_40_coset_search():
+    """The issue's reproducer: a 2^40-element budget on the 39 x 39 board (2^32 coset
+    elements, minutes of search)."""
+    _assert_stopped(*_interrupt_subprocess(
+        "b = ml.Board.grid(39, 39)\ns = ml.Solver(b)\nstate = b.random_state(rng=1)",
+        "s.solve(state, budget=2**40)"))
+
+
+def test_sigint_stops_a_zn_coset_search():
+    _assert_stopped(*_interrupt_subprocess(
+        "b = ml.Board.grid(14, 14, 3, 'square')\ns = ml.Solver(b)\n"
+        "state = b.random_state(rng=2)\nassert s.kernel_size > 2**30",
+        "s.solve(state, budget=2**40)"))
+
+
+def test_sigint_stops_the_chase_symbolic_pass():
+    _assert_stopped(*_interrupt_subprocess(
+        "b = ml.Board.grid(10000, 10000)",
+        "ml.Solver(b, method='chase').nullity", delay=0.5))
+
+
+def test_sigint_stops_a_dense_gf2_elimination():
+    _assert_stopped(*_interrupt_subprocess(
+        "b = ml.Board.grid(220, 220)",
+        "ml.Solver(b, method='dense').solve(np.zeros(b.shape, np.uint8), minimal=False)"))
+
+
+def test_sigint_stops_a_dense_zn_elimination():
+    _assert_stopped(*_interrupt_subprocess(
+        "A = np.random.default_rng(0).integers(0, 9, (4000, 4000))\n"
+        "b = ml.Board.from_matrix(A, 9)",
+        "ml.Solver(b).kernel_size", delay=0.5))
+
+
+# ---------------------------------------------------------------------------- in process
+def _interrupt_main_after(seconds: float) -> threading.Timer:
+    t = threading.Timer(seconds, _thread.interrupt_main)
+    t.start()
+    return t
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signals reach the main thread only")
+def test_interrupted_solver_answers_correctly_afterwards():
+    b = ml.Board.grid(39, 39)
+    s = ml.Solver(b)
+    state = b.random_state(rng=3)
+    timer = _interrupt_main_after(0.3)
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        s.solve(state, budget=2**40)
+        time.sleep(5)               # not reached: the search outlasts the timer
+    assert time.perf_counter() - t0 < 0.3 + LATENCY
+    timer.join()
+    sol = s.solve(state, budget=1 << 12)
+    assert not b.apply(state, sol.taps).any()
+    small = ml.Board.grid(4, 4, 3)
+    st = small.random_state(rng=4)
+    got = ml.Solver(small).solve(st)
+    ref = ml.Solver(small, backend="reference").solve(st)
+    assert got.length == ref.length and got.proven_minimal
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signals reach the main thread only")
+def test_interrupted_lazy_engine_is_rebuilt():
+    """An interrupted factorisation leaves no half-built engine behind."""
+    b = ml.Board.grid(220, 220)
+    s = ml.Solver(b, method="dense")
+    timer = _interrupt_main_after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        s.solve(np.zeros(b.shape, np.uint8), minimal=False)
+        time.sleep(5)
+    timer.join()
+    assert s._eng is None
+    small = ml.Board.grid(20, 20)
+    st = small.random_state(rng=5)
+    s2 = ml.Solver(small, method="dense")
+    sol = s2.solve(st, minimal=False)
+    assert not small.apply(st, sol.taps).any()
+    assert s2.nullity == ml.Solver(small, backend="reference").nullity
+
+
+def test_requested_interrupt_raises_then_clears():
+    """A stop requested on the flag (as the hook does) makes the next polling call raise
+    KeyboardInterrupt; the call after that runs normally and is exact."""
+    import itertools
+    from modlights import _coset
+    rng = np.random.default_rng(6)
+    x0 = rng.integers(0, 2, 200).astype(np.uint8)
+    H = (rng.random((12, 200)) < 0.5).astype(np.uint8)
+    _coset._request_interrupt()
+    with pytest.raises(KeyboardInterrupt):
+        _coset.coset_min(x0, H, [2] * 12, 2, threads=2)
+    best, length, _, _, complete = _coset.coset_min(x0, H, [2] * 12, 2)
+    C = np.array(list(itertools.product((0, 1), repeat=12)), dtype=np.int64)
+    lens = ((x0[None, :] + C @ H) % 2).sum(axis=1)
+    assert complete and length == lens.min() == int(best.sum())
+
+
+def test_c_core_polling(tmp_path):
+    """tests/c/test_interrupt.c: the flag and hook of csrc/interrupt.c, and the GF(2) /
+    Z/n eliminations and allocations stopping on it, in C alone."""
+    import shutil
+    from pathlib import Path
+    cc = shutil.which("gcc") or shutil.which("cc")
+    root = Path(__file__).resolve().parent.parent
+    if cc is None or not (root / "csrc" / "interrupt.c").exists():
+        pytest.skip("needs a C compiler and the source tree")
+    exe = tmp_path / "test_interrupt"
+    subprocess.run([cc, "-O1", "-std=c11", f"-I{root / 'csrc'}",
+                    str(root / "tests/c/test_interrupt.c"),
+                    *(str(root / "csrc" / f) for f in ("interrupt.c", "gf2.c", "cpu.c", "zn.c")),
+                    "-o", str(exe)], check=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert out.returncode == 0 and "fails=0" in out.stdout, out.stdout[-2000:]
