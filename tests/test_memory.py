@@ -165,7 +165,21 @@ def test_chase_refuses_huge_residual_systems_quickly(args):
     t0 = time.perf_counter()
     b = ml.Board.grid(*args)
     with pytest.raises(ValueError, match=r"residual system of \d+ equations x \d+ unknowns"):
-        ml.Solver(b)
+        ml.Solver(b, method="chase")
+    assert time.perf_counter() - t0 < 3
+
+
+@pytest.mark.parametrize("args", [(200000, 8, 2, "horizontal"), (60000, 8, 3, "horizontal")])
+def test_boards_too_large_for_the_chase_are_solved_by_the_algebra(args):
+    """Uniform row-recurrence boards whose chase residual would not fit go to the
+    algebraic engine (method="auto"): answered in well under the chase guard's time."""
+    t0 = time.perf_counter()
+    b = ml.Board.grid(*args)
+    s = ml.Solver(b)
+    assert s.engine == "algebraic"
+    state = b.random_state(rng=5)
+    sol = s.solve(state, minimal=False)
+    assert not b.apply(state, sol.taps).any()
     assert time.perf_counter() - t0 < 3
 
 
@@ -173,7 +187,7 @@ def test_chase_refusal_allocates_nothing_large():
     out = run_capped("""
 for args in [(200000, 8, 2, "horizontal"), (60000, 8, 3, "horizontal"), (255, 255, 2, [])]:
     try:
-        ml.Solver(ml.Board.grid(*args))
+        ml.Solver(ml.Board.grid(*args), method="chase")
     except ValueError as e:
         print("REFUSED", str(e)[:60])
 """, extra_mb=400)
