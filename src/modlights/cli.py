@@ -764,6 +764,12 @@ def _parse_sizes(text: str) -> list[tuple[int, int]]:
     return sizes
 
 
+def _cmd_hardest(args: argparse.Namespace, out) -> int:
+    from .search.hardest import hardest_command
+    return hardest_command(args, _build_board(args), out, _describe, _format_grid,
+                           _board_json)
+
+
 def _cmd_bench(args: argparse.Namespace, out) -> int:
     from .chase import bench_large
     sizes = _parse_sizes(args.sizes)
@@ -917,6 +923,19 @@ def build_parser() -> argparse.ArgumentParser:
     pb.add_argument("--quiet", action="store_true", help="no progress bar")
     pb.add_argument("--json", action="store_true", help="print one JSON list")
     pb.set_defaults(func=_cmd_bench)
+    ph = sub.add_parser("hardest", help="the board that needs the most taps",
+                        description="The largest fewest-taps over every solvable board "
+                                    "(target 0) and a board that needs it, proved by "
+                                    "integer programming (HiGHS) and the exact coset search.",
+                        formatter_class=fmt, allow_abbrev=False,
+                        epilog="examples:\n  modlights hardest --grid 9x9\n"
+                               "  modlights hardest --grid 19x19 --budget 120\n"
+                               "  modlights hardest --grid 3x3 --states 3 --json")
+    _add_board_options(ph)
+    ph.add_argument("--budget", metavar="SECONDS",
+                    help="time limit (e.g. 120 or 120s); past it the best board found is "
+                         "printed with its proved bounds, marked not proved")
+    ph.set_defaults(func=_cmd_hardest)
     return parser
 
 
