@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import modlights as ml
+from modlights.search import hardest as hardest_module
 from modlights.search.hardest import Hardest, hardest, parse_seconds
 
 from oracle import all_tap_vectors
@@ -69,6 +70,18 @@ def test_wrapped_locks_and_holes_match_brute_force():
                                       holes=[(3, 3)]))
     check_against_brute(ml.Board.grid(3, 3, 3, "square", locked=[(1, 1)], holes=[(0, 2)]))
     check_against_brute(ml.Board.grid(3, 3, 4, "cross", wrap=True, holes=[(1, 1)]))
+
+
+@pytest.mark.parametrize("board", [
+    ml.Board.grid(4, 4), ml.Board.grid(4, 4, 2, "diagonal"), ml.Board.grid(3, 3, 2, "square", wrap=True),
+    ml.Board.grid(2, 3, 4, "cross"), ml.Board.grid(3, 3, 4, "cross", wrap=True),
+    ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3)], ids=repr)
+def test_constraint_generation_matches_brute_force(board, monkeypatch):
+    # start from the generators only: the rounds of coset searches must find the rest
+    monkeypatch.setattr(hardest_module, "FULL_KERNEL_MAX", 0)
+    assert not ml.Solver(board).is_unique
+    h = check_against_brute(board)
+    assert h.iterations >= 1
 
 
 def test_reference_backend_agrees():

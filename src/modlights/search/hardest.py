@@ -151,11 +151,21 @@ class _TapGroups:
 
 # ----------------------------------------------------------------------------- the program
 class _CoveringProgram:
-    """maximise t s.t. t <= weight(x + c) for c in the working set, over group counts.
+    """The coset-leader program over group counts a_{g,v} (column g * n + v):
 
-    Columns: 0 is t; 1 + g * n + v is a_{g,v} (taps of group g set to v)."""
+        maximise weight(x) = sum v * a_{g,v}
+        s.t. weight(x + c) >= weight(x) for c in the working set,  sum_v a_{g,v} = |G|.
 
-    def __init__(self, groups: _TapGroups, n: int, constant: int, top: int):
+    Any x is worth min_c weight(x + c), reached at the coset leader x + c*, which meets
+    every constraint: so the optimum over any working set bounds the answer from above,
+    and over all of ker A it is the answer. Since x_j + c_j < 2n,
+    weight(x + c) - weight(x) = weight(c) - n * #{j : x_j + c_j >= n}, each constraint is
+    a packing row: the taps with x_j >= n - c_j number at most floor(weight(c) / n).
+    (Pinning x to a leader removes the |ker A|-fold symmetry x -> x + c of the max-min
+    form ``t <= weight(x + c)``; HiGHS proves 9x9 in ~110 s this way, > 300 s that way.)
+    """
+
+    def __init__(self, groups: _TapGroups, n: int, constant: int):
         import highspy
         from highspy import cb
         self._highspy = highspy
@@ -165,46 +175,43 @@ class _CoveringProgram:
         h.setOptionValue("output_flag", False)
         h.setOptionValue("mip_rel_gap", 0.0)
         h.setOptionValue("mip_abs_gap", 0.5)                 # the optimum is an integer
-        h.setOptionValue("threads", 1)
         self.h = h
         self.n = n
         self.g = len(groups)
+        self.sizes = groups.sizes
         self.constant = constant                             # (n-1) * |zero column|
-        inf = highspy.kHighsInf
-        ncols = 1 + self.g * n
-        lower = np.zeros(ncols)
-        upper = np.concatenate([[float(top)], np.repeat(groups.sizes, n).astype(float)])
-        h.addVars(ncols, lower, upper)
-        h.changeColsIntegrality(ncols, np.arange(ncols, dtype=np.int32),
-                                np.full(ncols, highspy.HighsVarType.kInteger))
-        cost = np.zeros(ncols)
-        cost[0] = 1.0
-        h.changeColsCost(ncols, np.arange(ncols, dtype=np.int32), cost)
+        self._inf = highspy.kHighsInf
+        ncols = self.g * n
+        upper = np.repeat(groups.sizes, n).astype(float)
+        h.addVars(ncols, np.zeros(ncols), upper)
+        idx = np.arange(ncols, dtype=np.int32)
+        h.changeColsIntegrality(ncols, idx, np.full(ncols, highspy.HighsVarType.kInteger))
+        h.changeColsCost(ncols, idx, np.tile(np.arange(n, dtype=float), self.g))
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
         for g in range(self.g):                              # sum_v a_{g,v} = |G|
-            idx = (1 + g * n + np.arange(n)).astype(np.int32)
-            h.addRow(float(groups.sizes[g]), float(groups.sizes[g]), n, idx, np.ones(n))
-        self._inf = inf
+            size = float(groups.sizes[g])
+            h.addRow(size, size, n, (g * n + np.arange(n)).astype(np.int32), np.ones(n))
         self._stop = False
         self._cb = self._interrupt                           # kept alive with the model
         h.setCallback(self._cb, None)
         h.startCallback(cb.HighsCallbackType.kCallbackMipInterrupt)
-        self._residues = np.arange(n)
 
     def _interrupt(self, ctype, message, data_out, data_in, user_data) -> None:
         if self._stop:
             data_in.user_interrupt = True
 
     def add_cut(self, w: np.ndarray) -> None:
-        """t <= constant + sum_{g,v} ((v + w_g) mod n) a_{g,v}: the kernel element with
-        value w_g on group g."""
+        """weight(x + c) >= weight(x) for the kernel element c with value w_g on group g:
+        sum over g, v >= n - w_g (w_g > 0) of a_{g,v} <= floor(sum_g |G| w_g / n)."""
         n = self.n
-        coef = (self._residues[None, :] + w[:, None]) % n     # g x n
-        flat = coef.reshape(-1).astype(float)
-        nz = np.flatnonzero(flat)
-        idx = np.concatenate([[0], 1 + nz]).astype(np.int32)
-        val = np.concatenate([[-1.0], flat[nz]])
-        self.h.addRow(-float(self.constant), self._inf, len(idx), idx, val)
+        w = w.astype(np.int64)
+        live = np.flatnonzero(w)
+        if live.size == 0:
+            return
+        cols = [g * n + np.arange(n - w[g], n) for g in live]
+        idx = np.concatenate(cols).astype(np.int32)
+        rhs = float(int(self.sizes[live] @ w[live]) // n)
+        self.h.addRow(-self._inf, rhs, len(idx), idx, np.ones(len(idx)))
 
     def solve(self, seconds: float | None) -> tuple[int, np.ndarray | None]:
         """(upper bound, group counts g x n of the best answer or None)."""
@@ -228,15 +235,33 @@ class _CoveringProgram:
             bound = info.objective_function_value
         else:
             bound = info.mip_dual_bound
-        upper = math.floor(bound + 1e-6) if math.isfinite(bound) else None
+        upper = math.floor(bound + 1e-6) + self.constant if math.isfinite(bound) else None
         if info.primal_solution_status != 2:                 # no feasible answer yet
             return upper, None
         cols = np.asarray(h.getSolution().col_value)
-        counts = np.rint(cols[1:]).astype(np.int64).reshape(self.g, self.n)
+        counts = np.rint(cols).astype(np.int64).reshape(self.g, self.n)
         return upper, counts
 
 
 # ----------------------------------------------------------------------------- the search
+#: Kernels of at most this many elements start with every constraint (one integer
+#: program, no generation rounds); larger ones start from the generators and their
+#: negatives and grow by the coset search's minimisers.
+FULL_KERNEL_MAX = 1 << 12
+
+
+def _kernel_on_groups(gens: np.ndarray, orders: list, n: int, kernel_size: int):
+    """The starting working set (values on the group representatives): every kernel
+    element when there are at most FULL_KERNEL_MAX, else each generator and its negative."""
+    if kernel_size > FULL_KERNEL_MAX:
+        return [w for h in gens for w in (h, (-h) % n)]
+    W = np.zeros((1, gens.shape[1]), dtype=np.int64)
+    for h, o in zip(gens, orders):
+        W = (W[None, :, :] + np.arange(o)[:, None, None] * h[None, None, :]) % n
+        W = W.reshape(-1, gens.shape[1])
+    return list(W[1:])
+
+
 def _accepts_executor(fn: Callable) -> bool:
     try:
         return "executor" in inspect.signature(fn).parameters
@@ -269,7 +294,7 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
     deadline = None if seconds is None else t0 + seconds
     board = solver.board
     n, r = board.states, board.n_taps
-    H, _ = solver._generators()
+    H, orders = solver._generators()
     groups = _TapGroups(np.asarray(H, dtype=np.uint8), r)
     top = (n - 1) * r
     constant = (n - 1) * len(groups.fixed)
@@ -304,7 +329,7 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
             best = (sol.length, state, sol.taps)
         upper = constant
     else:
-        program = _CoveringProgram(groups, n, constant, top)
+        program = _CoveringProgram(groups, n, constant)
         seen = set()
 
         def cut(w: np.ndarray) -> None:
@@ -313,10 +338,9 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
                 seen.add(key)
                 program.add_cut(w)
 
-        cut(np.zeros(len(groups), dtype=np.uint8))
-        for h in np.asarray(H, dtype=np.int64):
-            cut((h[groups.rep] % n).astype(np.uint8))
-            cut((-h[groups.rep] % n).astype(np.uint8))
+        gens = np.asarray(H, dtype=np.int64)[:, groups.rep] % n
+        for w in _kernel_on_groups(gens, orders, n, kernel_size):
+            cut(w)
         while best[0] < upper:
             left = remaining()
             if left is not None and left <= 0:
@@ -336,7 +360,7 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
                 break
             c = (y.astype(np.int64) - x) % n
             w = c[groups.rep].astype(np.uint8)
-            if w.tobytes() in seen:
+            if not w.any() or w.tobytes() in seen:
                 # the search found nothing below the program's answer and could not
                 # prove it (budget): nothing to learn
                 break
