@@ -248,6 +248,8 @@ class _CoveringProgram:
 #: program, no generation rounds); larger ones start from the generators and their
 #: negatives and grow by the coset search's minimisers.
 FULL_KERNEL_MAX = 1 << 12
+#: Cosets of at most this many elements are always searched whole (budget or not).
+WHOLE_COSET_MAX = 1 << 24
 
 
 def _kernel_on_groups(gens: np.ndarray, orders: list, n: int, kernel_size: int):
@@ -311,8 +313,12 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         state = board.apply(np.zeros(board.shape, dtype=np.uint8),
                             board.from_tap_vector((n - x.astype(np.int64)) % n))
         left = remaining()
-        sol = solver.solve(state, minimal=True,
-                           budget=search_steps if left is None else left, **solve_kw)
+        # a coset of up to 2^24 elements is searched whole (well under a second in the
+        # C search) even when the budget is spent: the board the program paid for is
+        # then proved; larger cosets get what is left of the budget, at least a second
+        steps = search_steps if left is None or kernel_size <= WHOLE_COSET_MAX \
+            else max(left, 1.0)
+        sol = solver.solve(state, minimal=True, budget=steps, **solve_kw)
         return state, sol
 
     # the zero board needs no taps: a proved start
