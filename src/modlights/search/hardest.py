@@ -20,14 +20,23 @@ counts, with one constraint per kernel element:
 Taps that no kernel vector touches (the zero column) are set to n - 1: every constraint
 only grows with them.
 
-Constraint generation. The program is solved by HiGHS on a working set of kernel
-elements; its optimum is an upper bound. Its answer is realised as a board (x) and that
-board's true fewest taps is computed by the exact coset search (``Solver.solve`` with
-``minimal=True``): a proved minimum is a lower bound, and its minimiser is a kernel
-element violated by the program's answer, added to the working set. The loop ends when
-the bounds meet (``proven``) or the budget runs out (the best board found is returned,
-``proven=False``). Each round adds a constraint the program's answer broke, so the loop
-ends after at most |ker A| rounds.
+The program HiGHS solves is the same max-min pinned to coset leaders (x itself is
+the lightest of x + ker A): maximise weight(x) s.t. weight(x + c) >= weight(x), one
+packing row per kernel element (see ``_CoveringProgram``); this drops the |ker A|-fold
+symmetry x -> x + c.
+
+Constraint generation. Kernels of up to ``FULL_KERNEL_MAX`` elements get every row at
+once; larger ones start from the generators. The program's optimum over the working set
+is an upper bound. Its answer is realised as a board (x) and that board's true fewest
+taps is computed by the exact coset search (``Solver.solve`` with ``minimal=True``): a
+proved minimum is a lower bound, and its minimiser is a kernel element whose row the
+answer breaks, added to the working set. The loop ends when the bounds meet
+(``proven``) or the budget runs out (the best board found is returned,
+``proven=False``). Each round adds a row the program's answer broke, so the loop ends
+after at most |ker A| rounds.
+
+Executors: ``executor=`` is passed on to the coset searches when ``Solver.solve``
+accepts it; until then it is accepted and ignored (the searches run in this process).
 """
 from __future__ import annotations
 
