@@ -815,6 +815,11 @@ def _isatty(stream: Any) -> bool:
     except (AttributeError, ValueError, OSError):
         return False
 
+def _cmd_hardest(args: argparse.Namespace, out) -> int:
+    from .search.hardest import hardest_command
+    return hardest_command(args, _build_board(args), out, _describe, _format_grid,
+                           _board_json)
+
 
 def _cmd_bench(args: argparse.Namespace, out) -> int:
     from .chase import bench_large
@@ -1005,6 +1010,20 @@ def build_parser() -> argparse.ArgumentParser:
     pw.add_argument("--port", type=int, default=8000,
                     help="port (default: 8000; 0 picks a free one and prints it)")
     pw.set_defaults(func=_cmd_serve)
+
+    ph = sub.add_parser("hardest", help="the board that needs the most taps",
+                        description="The largest fewest-taps over every solvable board "
+                                    "(target 0) and a board that needs it, proved by "
+                                    "integer programming (HiGHS) and the exact coset search.",
+                        formatter_class=fmt, allow_abbrev=False,
+                        epilog="examples:\n  modlights hardest --grid 9x9\n"
+                               "  modlights hardest --grid 19x19 --budget 120\n"
+                               "  modlights hardest --grid 3x3 --states 3 --json")
+    _add_board_options(ph)
+    ph.add_argument("--budget", metavar="SECONDS",
+                    help="time limit (e.g. 120 or 120s); past it the best board found is "
+                         "printed with its proved bounds, marked not proved")
+    ph.set_defaults(func=_cmd_hardest)
     return parser
 
 

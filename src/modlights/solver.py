@@ -637,6 +637,19 @@ class Solver:
         sol = self.solve(state, tc, minimal=False)
         return np.packbits(sol.taps, axis=1)
 
+    def hardest(self, *, budget: Any = None, executor: Any = None):
+        """The hardest solvable board (target 0): the largest fewest-taps over every
+        solvable board (the covering radius of ker A) and a board that needs it.
+
+        budget: seconds (None: until proved); past it the best board found is returned
+        with ``proven=False``. executor: passed on to the coset searches where
+        ``solve`` takes one. Returns a :class:`modlights.search.hardest.Hardest`
+        (``min_taps``, ``state``, ``proven``, ``lower``, ``upper``, ``seconds``,
+        ``iterations``); see :mod:`modlights.search.hardest` for the algorithm.
+        """
+        from .search.hardest import hardest
+        return hardest(self, budget=budget, executor=executor)
+
     def solutions(self, state: Any, target: Any = 0) -> Iterator[np.ndarray]:
         """Every solution's tap counts, each exactly once (|ker A| of them)."""
         rhs = self._rhs(state, target)

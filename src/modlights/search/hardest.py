@@ -1,0 +1,452 @@
+"""The hardest board: the largest fewest-taps over every solvable board.
+
+A board s is solvable to all zeros exactly when s = -A x for some tap vector x, and its
+fewest taps is the least physical length ``sum(y)`` (entries 0..n-1) over the coset
+y in x + ker A. The hardest board's value is therefore
+
+    max over x of min over c in ker A of weight(x + c),
+
+the covering radius of the code ker A in the physical-length metric.
+
+Tap groups. Two taps whose columns of the kernel matrix agree (every kernel vector takes
+the same value on both) are interchangeable: for a kernel element c with value w_G on
+group G, the weight of x + c is ``sum_G sum_v a_{G,v} * ((v + w_G) mod n)``, where a_{G,v}
+counts the taps of G that x sets to v. So the max-min is an integer program over the
+counts, with one constraint per kernel element:
+
+    maximise t  subject to  t <= weight(x + c) for every c in ker A,
+                            sum_v a_{G,v} = |G|,  a_{G,v} >= 0 integer.
+
+Taps that no kernel vector touches (the zero column) are set to n - 1: every constraint
+only grows with them.
+
+The program HiGHS solves is the same max-min pinned to coset leaders (x itself is
+the lightest of x + ker A): maximise weight(x) s.t. weight(x + c) >= weight(x), one
+packing row per kernel element (see ``_CoveringProgram``); this drops the |ker A|-fold
+symmetry x -> x + c.
+
+Constraint generation. Kernels of up to ``FULL_KERNEL_MAX`` elements get every row at
+once; larger ones start from the generators. The program's optimum over the working set
+is an upper bound. Its answer is realised as a board (x) and that board's true fewest
+taps is computed by the exact coset search (``Solver.solve`` with ``minimal=True``): a
+proved minimum is a lower bound, and its minimiser is a kernel element whose row the
+answer breaks, added to the working set. The loop ends when the bounds meet
+(``proven``) or the budget runs out (the best board found is returned,
+``proven=False``). Each round adds a row the program's answer broke, so the loop ends
+after at most |ker A| rounds.
+
+Executors: ``executor=`` is passed on to the coset searches when ``Solver.solve``
+accepts it; until then it is accepted and ignored (the searches run in this process).
+"""
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import math
+import threading
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = ["Hardest", "hardest", "check_seconds", "hardest_command"]
+
+
+class Hardest:
+    """The answer of :func:`hardest` (``Solver.hardest``).
+
+    Attributes
+    ----------
+    min_taps : int
+        The largest fewest-taps found over every solvable board (target 0). When
+        ``proven`` it is the covering radius of ker A; otherwise a proved lower bound.
+    state : numpy.ndarray
+        A board (shaped like ``board.shape``) whose fewest taps is exactly ``min_taps``,
+        proved by the exact coset search and checked.
+    taps : numpy.ndarray
+        A solution of ``state`` with ``min_taps`` physical taps.
+    proven : bool
+        True only when ``lower == upper`` and the witness's minimum was proved.
+    lower, upper : int
+        The proved bounds on the true value (``lower == min_taps``).
+    seconds : float
+        Wall time of the search.
+    iterations : int
+        Rounds of constraint generation (integer programs solved).
+    """
+
+    __slots__ = ("min_taps", "state", "taps", "proven", "lower", "upper", "seconds",
+                 "iterations")
+
+    def __init__(self, min_taps: int, state: np.ndarray, taps: np.ndarray, proven: bool,
+                 lower: int, upper: int, seconds: float, iterations: int):
+        self.min_taps = int(min_taps)
+        self.state = state
+        self.taps = taps
+        self.proven = bool(proven)
+        self.lower = int(lower)
+        self.upper = int(upper)
+        self.seconds = float(seconds)
+        self.iterations = int(iterations)
+
+    def __getstate__(self) -> dict:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __setstate__(self, d: dict) -> None:
+        for k in self.__slots__:
+            setattr(self, k, d[k])
+
+    def to_dict(self) -> dict:
+        """JSON-safe: lists and numbers only."""
+        return {"min_taps": self.min_taps, "state": self.state.tolist(),
+                "taps": self.taps.tolist(), "proven": self.proven, "lower": self.lower,
+                "upper": self.upper, "seconds": self.seconds, "iterations": self.iterations}
+
+    def __repr__(self) -> str:
+        tag = "proven" if self.proven else f"not proven, at most {self.upper}"
+        return f"Hardest(min_taps={self.min_taps}, {tag}, {self.seconds:.2f} s)"
+
+
+def check_seconds(budget: Any) -> float | None:
+    """Validate a time budget: None (no limit) or a number of seconds >= 0."""
+    if budget is None:
+        return None
+    if isinstance(budget, (bool, np.bool_)) or not isinstance(
+            budget, (int, float, np.integer, np.floating)):
+        raise ValueError(f"budget must be None (no limit) or seconds (a number >= 0), "
+                         f"got {budget!r}")
+    if not budget >= 0 or math.isnan(budget):
+        raise ValueError(f"budget must be a number of seconds >= 0, got {budget!r}")
+    return float(budget)
+
+
+# ----------------------------------------------------------------------------- tap groups
+class _TapGroups:
+    """Taps grouped by their column of the kernel generator matrix H (k x r).
+
+    ``members[g]`` lists the taps of group g (those with the same non-zero column);
+    ``fixed`` the taps of the zero column; ``rep[g]`` one tap of group g, where a
+    kernel vector's value on the whole group is read."""
+
+    def __init__(self, H: np.ndarray, n_taps: int):
+        cols = np.ascontiguousarray(H.T)                     # r x k
+        zero = ~cols.any(axis=1) if cols.shape[1] else np.ones(n_taps, dtype=bool)
+        self.fixed = np.flatnonzero(zero)
+        live = np.flatnonzero(~zero)
+        if live.size:
+            _, first, inverse = np.unique(cols[live], axis=0, return_index=True,
+                                          return_inverse=True)
+            inverse = inverse.reshape(-1)
+            order = np.argsort(inverse, kind="stable")
+            bounds = np.searchsorted(inverse[order], np.arange(len(first) + 1))
+            self.members = [live[order[bounds[g]:bounds[g + 1]]] for g in range(len(first))]
+        else:
+            self.members = []
+        self.rep = np.array([m[0] for m in self.members], dtype=np.int64)
+        self.sizes = np.array([len(m) for m in self.members], dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+    def realise(self, counts: np.ndarray, n: int, n_taps: int) -> np.ndarray:
+        """A tap vector with counts[g, v] taps of group g set to v (zero column: n-1)."""
+        x = np.zeros(n_taps, dtype=np.uint8)
+        x[self.fixed] = n - 1
+        for g, taps in enumerate(self.members):
+            x[taps] = np.repeat(np.arange(n, dtype=np.uint8), counts[g])
+        return x
+
+
+# ----------------------------------------------------------------------------- the program
+class _CoveringProgram:
+    """The coset-leader program over group counts a_{g,v} (column g * n + v):
+
+        maximise weight(x) = sum v * a_{g,v}
+        s.t. weight(x + c) >= weight(x) for c in the working set,  sum_v a_{g,v} = |G|.
+
+    Any x is worth min_c weight(x + c), reached at the coset leader x + c*, which meets
+    every constraint: so the optimum over any working set bounds the answer from above,
+    and over all of ker A it is the answer. Since x_j + c_j < 2n,
+    weight(x + c) - weight(x) = weight(c) - n * #{j : x_j + c_j >= n}, each constraint is
+    a packing row: the taps with x_j >= n - c_j number at most floor(weight(c) / n).
+    (Pinning x to a leader removes the |ker A|-fold symmetry x -> x + c of the max-min
+    form ``t <= weight(x + c)``; HiGHS proves 9x9 in ~110 s this way, > 300 s that way.)
+    """
+
+    def __init__(self, groups: _TapGroups, n: int, constant: int):
+        import highspy
+        from highspy import cb
+        self._highspy = highspy
+        # the core class, options set before anything runs: highspy.Highs() prints a
+        # banner to stdout on construction (it would corrupt the CLI's output)
+        h = highspy._core._Highs() if hasattr(highspy, "_core") else highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("mip_rel_gap", 0.0)
+        h.setOptionValue("mip_abs_gap", 0.5)                 # the optimum is an integer
+        self.h = h
+        self.n = n
+        self.g = len(groups)
+        self.sizes = groups.sizes
+        self.constant = constant                             # (n-1) * |zero column|
+        self._inf = highspy.kHighsInf
+        ncols = self.g * n
+        upper = np.repeat(groups.sizes, n).astype(float)
+        h.addVars(ncols, np.zeros(ncols), upper)
+        idx = np.arange(ncols, dtype=np.int32)
+        h.changeColsIntegrality(ncols, idx, np.full(ncols, highspy.HighsVarType.kInteger))
+        h.changeColsCost(ncols, idx, np.tile(np.arange(n, dtype=float), self.g))
+        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        for g in range(self.g):                              # sum_v a_{g,v} = |G|
+            size = float(groups.sizes[g])
+            h.addRow(size, size, n, (g * n + np.arange(n)).astype(np.int32), np.ones(n))
+        self._stop = False
+        self._cb = self._interrupt                           # kept alive with the model
+        h.setCallback(self._cb, None)
+        h.startCallback(cb.HighsCallbackType.kCallbackMipInterrupt)
+
+    def _interrupt(self, ctype, message, data_out, data_in, user_data) -> None:
+        if self._stop:
+            data_in.user_interrupt = True
+
+    def add_cut(self, w: np.ndarray) -> None:
+        """weight(x + c) >= weight(x) for the kernel element c with value w_g on group g:
+        sum over g, v >= n - w_g (w_g > 0) of a_{g,v} <= floor(sum_g |G| w_g / n)."""
+        n = self.n
+        w = w.astype(np.int64)
+        live = np.flatnonzero(w)
+        if live.size == 0:
+            return
+        cols = [g * n + np.arange(n - w[g], n) for g in live]
+        idx = np.concatenate(cols).astype(np.int32)
+        rhs = float(int(self.sizes[live] @ w[live]) // n)
+        self.h.addRow(-self._inf, rhs, len(idx), idx, np.ones(len(idx)))
+
+    def solve(self, seconds: float | None) -> tuple[int, np.ndarray | None]:
+        """(upper bound, group counts g x n of the best answer or None)."""
+        h = self.h
+        h.setOptionValue("time_limit", self._inf if seconds is None else max(seconds, 1e-3))
+        self._stop = False
+        done = threading.Event()
+        worker = threading.Thread(target=lambda: (h.run(), done.set()), daemon=True)
+        worker.start()
+        try:
+            while not done.wait(0.1):                        # Ctrl-C reaches us here
+                pass
+        except BaseException:
+            self._stop = True                                # HiGHS stops at its next check
+            worker.join()
+            raise
+        hs = self._highspy
+        status = h.getModelStatus()
+        info = h.getInfo()
+        if status == hs.HighsModelStatus.kOptimal:
+            bound = info.objective_function_value
+        else:
+            bound = info.mip_dual_bound
+        upper = math.floor(bound + 1e-6) + self.constant if math.isfinite(bound) else None
+        if info.primal_solution_status != 2:                 # no feasible answer yet
+            return upper, None
+        cols = np.asarray(h.getSolution().col_value)
+        counts = np.rint(cols).astype(np.int64).reshape(self.g, self.n)
+        return upper, counts
+
+
+# ----------------------------------------------------------------------------- the search
+#: Kernels of at most this many elements start with every constraint (one integer
+#: program, no generation rounds); larger ones start from the generators and their
+#: negatives and grow by the coset search's minimisers.
+FULL_KERNEL_MAX = 1 << 12
+#: Cosets of at most this many elements are always searched whole (budget or not).
+WHOLE_COSET_MAX = 1 << 24
+
+
+def _kernel_on_groups(gens: np.ndarray, orders: list, n: int, kernel_size: int):
+    """The starting working set (values on the group representatives): every kernel
+    element when there are at most FULL_KERNEL_MAX, else each generator and its negative."""
+    if kernel_size > FULL_KERNEL_MAX:
+        return [w for h in gens for w in (h, (-h) % n)]
+    W = np.zeros((1, gens.shape[1]), dtype=np.int64)
+    for h, o in zip(gens, orders):
+        W = (W[None, :, :] + np.arange(o)[:, None, None] * h[None, None, :]) % n
+        W = W.reshape(-1, gens.shape[1])
+    return list(W[1:])
+
+
+def _accepts_executor(fn: Callable) -> bool:
+    try:
+        return "executor" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest:
+    """The hardest solvable board of ``solver.board`` (target 0) and its fewest taps.
+
+    Parameters
+    ----------
+    solver : Solver
+        The factored board.
+    budget : float, optional
+        Seconds for the whole search (None: until proved). Past it the best board found
+        is returned with ``proven=False`` and ``upper`` the best proved upper bound.
+    executor : concurrent.futures.Executor, optional
+        Passed on to the exact coset searches when ``Solver.solve`` accepts
+        ``executor=``; otherwise ignored (the searches run in this process).
+
+    Returns
+    -------
+    Hardest
+        ``min_taps``, the witness ``state`` (its fewest taps proved equal to
+        ``min_taps``), ``proven``, ``lower``, ``upper``, ``seconds``, ``iterations``.
+    """
+    seconds = check_seconds(budget)
+    t0 = time.perf_counter()
+    deadline = None if seconds is None else t0 + seconds
+    board = solver.board
+    n, r = board.states, board.n_taps
+    H, orders = solver._generators()
+    groups = _TapGroups(np.asarray(H, dtype=np.uint8), r)
+    top = (n - 1) * r
+    constant = (n - 1) * len(groups.fixed)
+    solve_kw = {"executor": executor} if executor is not None and \
+        _accepts_executor(solver.solve) else {}
+    kernel_size = solver.kernel_size
+    search_steps = kernel_size if kernel_size < 1 << 62 else 1 << 62
+
+    def remaining() -> float | None:
+        return None if deadline is None else max(0.0, deadline - time.perf_counter())
+
+    def fewest(x: np.ndarray):
+        """The board -A x: its minimal solution y, and whether the search proved it."""
+        state = board.apply(np.zeros(board.shape, dtype=np.uint8),
+                            board.from_tap_vector((n - x.astype(np.int64)) % n))
+        left = remaining()
+        # a coset of up to 2^24 elements is searched whole (well under a second in the
+        # C search) even when the budget is spent: the board the program paid for is
+        # then proved; larger cosets get what is left of the budget, at least a second
+        steps = search_steps if left is None or kernel_size <= WHOLE_COSET_MAX \
+            else max(left, 1.0)
+        sol = solver.solve(state, minimal=True, budget=steps, **solve_kw)
+        return state, sol
+
+    # the zero board needs no taps: a proved start
+    best = (0, np.zeros(board.shape, dtype=np.uint8),
+            board.from_tap_vector(np.zeros(r, dtype=np.uint8)))
+    upper = top
+    iterations = 0
+    if len(groups) == 0:
+        # trivial kernel, or no tap touched by it: every x is its board's only
+        # solution, the all n-1 vector is the heaviest
+        x = groups.realise(np.zeros((0, n), dtype=np.int64), n, r)
+        state, sol = fewest(x)
+        if sol.proven_minimal:
+            best = (sol.length, state, sol.taps)
+        upper = constant
+    else:
+        program = _CoveringProgram(groups, n, constant)
+        seen = set()
+
+        def cut(w: np.ndarray) -> None:
+            key = w.tobytes()
+            if key not in seen:
+                seen.add(key)
+                program.add_cut(w)
+
+        gens = np.asarray(H, dtype=np.int64)[:, groups.rep] % n
+        for w in _kernel_on_groups(gens, orders, n, kernel_size):
+            cut(w)
+        while best[0] < upper:
+            left = remaining()
+            if left is not None and left <= 0:
+                break
+            bound, counts = program.solve(left)
+            iterations += 1
+            if bound is not None:
+                upper = min(upper, bound)
+            if counts is None or best[0] >= upper:
+                break
+            x = groups.realise(counts, n, r)
+            state, sol = fewest(x)
+            y = board.tap_vector(sol.taps)
+            if sol.proven_minimal and sol.length > best[0]:
+                best = (sol.length, state, sol.taps)
+            if best[0] >= upper:
+                break
+            c = (y.astype(np.int64) - x) % n
+            w = c[groups.rep].astype(np.uint8)
+            if not w.any() or w.tobytes() in seen:
+                # the search found nothing below the program's answer and could not
+                # prove it (budget): nothing to learn
+                break
+            cut(w)
+    min_taps, state, taps = best
+    _check_witness(solver, state, taps, min_taps)
+    return Hardest(min_taps, state, taps, min_taps >= upper, min_taps, max(upper, min_taps),
+                   time.perf_counter() - t0, iterations)
+
+
+def _check_witness(solver: Any, state: np.ndarray, taps: np.ndarray, length: int) -> None:
+    """The witness's taps solve it with ``length`` taps (its minimality was proved by the
+    coset search that produced it)."""
+    board = solver.board
+    done = board.apply(state, taps)
+    x = board.tap_vector(taps)
+    if done.any() or int(x.sum(dtype=np.int64)) != length:
+        raise AssertionError("hardest: the witness does not check; please report this")
+
+
+# ----------------------------------------------------------------------------- command line
+def parse_seconds(text: str | None) -> float | None:
+    """``--budget`` of ``modlights hardest``: seconds, e.g. 120 or 120s."""
+    if text is None:
+        return None
+    t = text.strip().lower().removesuffix("s")
+    try:
+        v = float(t)
+    except ValueError:
+        v = float("nan")
+    if not (v >= 0 and math.isfinite(v)):
+        raise ValueError(f"--budget must be seconds >= 0 (e.g. 120 or 120s), got {text!r}")
+    return v
+
+
+def hardest_command(args: argparse.Namespace, board: Any, out, describe: Callable,
+                    format_grid: Callable, board_json: Callable) -> int:
+    """``modlights hardest``: print the value, a witness board and the time (the CLI's
+    board description, grid printer and board JSON are passed in)."""
+    from ..solver import Solver
+    seconds = parse_seconds(args.budget)
+    solver = Solver(board, backend=args.backend)
+    h = solver.hardest(budget=seconds)
+    if args.json:
+        doc = {**board_json(board), **h.to_dict()}
+        print(json.dumps(doc), file=out)
+        return 0
+    p = lambda *a: print(*a, file=out)  # noqa: E731
+    p(describe(board))
+    p()
+    if h.proven:
+        p(f"hardest board: {h.min_taps} taps (proved: the largest fewest-taps over all "
+          f"{_count(board, solver)} solvable boards)")
+    else:
+        p(f"hardest board: at least {h.min_taps} taps, at most {h.upper} (not proved "
+          f"within the budget; raise --budget)")
+    p()
+    p(f"a board needing {h.min_taps} taps:")
+    for line in format_grid(board, h.state):
+        p(line)
+    p()
+    p("its fewest taps:")
+    for line in format_grid(board, h.taps):
+        p(line)
+    p()
+    p(f"time: {h.seconds:.2f} s, {h.iterations} integer programs")
+    return 0
+
+
+def _count(board: Any, solver: Any) -> str:
+    """n^rank as text (the number of solvable boards)."""
+    k = solver.kernel_size
+    total = board.states ** board.n_taps // k
+    return str(total) if total < 10 ** 12 else f"{board.states}^{board.n_taps}/{k}"

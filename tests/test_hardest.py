@@ -1,0 +1,197 @@
+"""Solver.hardest: the largest fewest-taps over every solvable board, against brute force.
+
+The oracle looks at every tap vector x: boards are the images A x (from the dense
+matrix, not the Solver), a board's fewest taps is the least weight of the x with that
+image, and the hardest board is the largest of those minima."""
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import modlights as ml
+from modlights.search import hardest as hardest_module
+from modlights.search.hardest import Hardest, hardest, parse_seconds
+
+from oracle import all_tap_vectors
+from strategies import graph_boards, grid_boards
+
+
+def brute_hardest(board: ml.Board) -> tuple[int, dict]:
+    """(largest fewest-taps, {image bytes: fewest taps}) over every solvable board."""
+    A = board.matrix().astype(np.int64)
+    n = board.states
+    X = all_tap_vectors(A.shape[1], n)
+    images = (X @ A.T) % n
+    weights = X.sum(axis=1)
+    keys, inverse = np.unique(images, axis=0, return_inverse=True)
+    fewest = np.full(len(keys), np.iinfo(np.int64).max)
+    np.minimum.at(fewest, inverse.reshape(-1), weights)
+    table = {k.astype(np.uint8).tobytes(): int(v) for k, v in zip(keys, fewest)}
+    return int(fewest.max()), table
+
+
+def check_against_brute(board: ml.Board, backend: str = "native") -> Hardest:
+    value, table = brute_hardest(board)
+    h = ml.Solver(board, backend=backend).hardest()
+    assert h.min_taps == value
+    assert h.proven and h.lower == h.upper == value
+    # the witness needs exactly that many taps: brute force on -state (= A x)
+    s = board.cell_vector(board.coerce_state(h.state)).astype(np.int64)
+    assert table[((-s) % board.states).astype(np.uint8).tobytes()] == value
+    assert not board.apply(h.state, h.taps).any()
+    assert int(board.tap_vector(h.taps).sum()) == value
+    return h
+
+
+@pytest.mark.parametrize("k,pattern", [(3, "cross"), (4, "cross"), (3, "square"),
+                                       (4, "diagonal"), (3, "knight"), (4, "horizontal"),
+                                       (4, "square")])
+def test_gf2_grids_match_brute_force(k, pattern):
+    check_against_brute(ml.Board.grid(k, k, 2, pattern))
+
+
+@pytest.mark.parametrize("rows,cols,n,pattern", [
+    (2, 2, 3, "cross"), (2, 3, 3, "cross"), (3, 3, 3, "cross"), (3, 3, 3, "square"),
+    (2, 2, 4, "cross"), (2, 3, 4, "cross"), (3, 3, 4, "cross"), (2, 3, 4, "square"),
+    (3, 3, 4, "diagonal"), (2, 3, 6, "cross"), (2, 2, 5, "square"),
+])
+def test_zn_grids_match_brute_force(rows, cols, n, pattern):
+    check_against_brute(ml.Board.grid(rows, cols, n, pattern))
+
+
+def test_wrapped_locks_and_holes_match_brute_force():
+    check_against_brute(ml.Board.grid(4, 4, 2, "cross", wrap=True))
+    check_against_brute(ml.Board.grid(4, 4, 2, "cross", locked=[(0, 0), (2, 1)],
+                                      holes=[(3, 3)]))
+    check_against_brute(ml.Board.grid(3, 3, 3, "square", locked=[(1, 1)], holes=[(0, 2)]))
+    check_against_brute(ml.Board.grid(3, 3, 4, "cross", wrap=True, holes=[(1, 1)]))
+
+
+@pytest.mark.parametrize("board", [
+    ml.Board.grid(4, 4), ml.Board.grid(4, 4, 2, "diagonal"), ml.Board.grid(3, 3, 2, "square", wrap=True),
+    ml.Board.grid(2, 3, 4, "cross"), ml.Board.grid(3, 3, 4, "cross", wrap=True),
+    ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3)], ids=repr)
+def test_constraint_generation_matches_brute_force(board, monkeypatch):
+    # start from the generators only: the rounds of coset searches must find the rest
+    monkeypatch.setattr(hardest_module, "FULL_KERNEL_MAX", 0)
+    assert not ml.Solver(board).is_unique
+    h = check_against_brute(board)
+    assert h.iterations >= 1
+
+
+def test_reference_backend_agrees():
+    check_against_brute(ml.Board.grid(4, 4, 2, "cross"), backend="reference")
+    check_against_brute(ml.Board.grid(2, 3, 4, "cross"), backend="reference")
+
+
+def test_graph_boards_match_brute_force():
+    # a path, a star with a doubled effect, and taps that share every cell
+    check_against_brute(ml.Board.from_effects([[0, 1], [1, 2], [2, 3], [3, 0]], 2))
+    check_against_brute(ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3))
+    check_against_brute(ml.Board.from_effects([[0, 1], [0, 1], [0, 1], [2]], 4))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grid_boards(max_brute=4096))
+def test_random_grid_boards_match_brute_force(board):
+    check_against_brute(board)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graph_boards(max_brute=4096))
+def test_random_graph_boards_match_brute_force(board):
+    check_against_brute(board)
+
+
+def test_trivial_kernel_is_every_tap_at_n_minus_1():
+    for n in (2, 3, 5):
+        b = ml.Board.grid(3, 3, n, "cross") if n != 2 else ml.Board.grid(6, 6, 2)
+        s = ml.Solver(b)
+        assert s.is_unique
+        h = s.hardest()
+        assert h.proven and h.min_taps == (n - 1) * b.n_taps
+        assert h.iterations == 0
+        sol = s.solve(h.state)
+        assert sol.length == h.min_taps and sol.proven_minimal
+
+
+def test_5x5_cross_is_15():
+    s = ml.Solver(ml.Board.grid(5, 5))
+    h = s.hardest()
+    assert (h.min_taps, h.proven, h.lower, h.upper) == (15, True, 15, 15)
+    sol = s.solve(h.state)
+    assert sol.length == 15 and sol.proven_minimal
+
+
+def test_no_taps_and_no_cells():
+    h = ml.Solver(ml.Board.from_effects([], 3, n_cells=2)).hardest()
+    assert (h.min_taps, h.proven) == (0, True)
+    h = ml.Solver(ml.Board.from_effects([[], []], 2, n_cells=0)).hardest()   # all kernel
+    assert (h.min_taps, h.proven) == (0, True)
+
+
+def test_budget_runs_out_honestly():
+    s = ml.Solver(ml.Board.grid(9, 9))
+    h = s.hardest(budget=0)
+    assert not h.proven
+    assert h.lower == h.min_taps <= h.upper
+    sol = s.solve(h.state)
+    assert sol.length == h.min_taps and sol.proven_minimal
+
+
+@pytest.mark.parametrize("bad", [-1, -0.5, float("nan"), True, "10", [1]])
+def test_bad_budget_is_a_value_error(bad):
+    with pytest.raises(ValueError, match="budget"):
+        ml.Solver(ml.Board.grid(3, 3)).hardest(budget=bad)
+
+
+def test_executor_is_accepted():
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1) as ex:
+        h = ml.Solver(ml.Board.grid(4, 4)).hardest(executor=ex)
+    assert h.proven and h.min_taps == brute_hardest(ml.Board.grid(4, 4))[0]
+
+
+def test_result_pickles_and_reports():
+    h = ml.Solver(ml.Board.grid(4, 4)).hardest()
+    h2 = pickle.loads(pickle.dumps(h))
+    assert h2.to_dict() == h.to_dict()
+    assert "min_taps=" in repr(h)
+    assert h is not hardest(ml.Solver(ml.Board.grid(4, 4)))
+
+
+def test_parse_seconds():
+    assert parse_seconds("12") == 12.0 and parse_seconds("1.5s") == 1.5
+    assert parse_seconds(None) is None
+    for bad in ("-1", "x", "inf", "nan"):
+        with pytest.raises(ValueError, match="--budget"):
+            parse_seconds(bad)
+
+
+def test_cli_prints_value_witness_and_time():
+    from modlights.cli import main
+    import io
+    import contextlib
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["hardest", "--grid", "5x5"]) == 0
+    text = buf.getvalue()
+    assert "hardest board: 15 taps (proved" in text and "time:" in text
+    assert "Running HiGHS" not in text
+
+
+def test_cli_json_and_errors():
+    import json
+    out = subprocess.run([sys.executable, "-m", "modlights", "hardest", "--grid", "3x3",
+                          "--states", "3", "--json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["min_taps"] == brute_hardest(ml.Board.grid(3, 3, 3))[0] and doc["proven"]
+    bad = subprocess.run([sys.executable, "-m", "modlights", "hardest", "--grid", "3x3",
+                          "--budget", "soon"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--budget" in bad.stderr and "Traceback" not in bad.stderr
