@@ -173,11 +173,16 @@ class LiftedEngine:
                 ay = self.board.apply_vector(y)                # mod n: m divides n
                 if m != self.n:
                     ay %= np.uint8(m)
-                t = r.astype(np.uint16)
-                t += np.uint16(m)
-                t -= ay                                        # r - A y + m, in [1, 2m)
-                t[t >= m] -= np.uint16(m)
-                r = (t // np.uint16(p)).astype(np.uint8)       # exact: divisible by p
+                if p == 2:                 # uint8 wraps mod 256, a multiple of m
+                    r = r - ay
+                    r &= np.uint8(m - 1)
+                    r >>= np.uint8(1)                          # exact: r is even
+                else:
+                    t = r.astype(np.uint16)
+                    t += np.uint16(m)
+                    t -= ay                                    # r - A y + m, in [1, 2m)
+                    np.minimum(t, t - np.uint16(m), out=t)     # t - m wraps when t < m
+                    r = (t // np.uint16(p)).astype(np.uint8)   # exact: divisible by p
             m //= p
             scale *= p
         return x
@@ -185,12 +190,16 @@ class LiftedEngine:
     def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         R = np.asarray(R, dtype=np.uint8)
         m = R.shape[0]
-        if len(self._parts) == 1 and self._parts[0][2] == "chase":
-            return self._parts[0][3].solve(R)
+        if len(self._parts) == 1:              # n = p^k: nothing to combine
+            p, k, kind, e = self._parts[0]
+            if kind == "chase":
+                return e.solve(R)
+            return (np.stack([self._solve_prime_power(e, p, k, R[i]) for i in range(m)]),
+                    np.ones(m, dtype=bool))
         acc = np.zeros((m, self.board.n_taps), dtype=np.uint32)
         ok = np.ones(m, dtype=bool)
         for (p, k, kind, e), idem in zip(self._parts, self._idempotents):
-            Rq = R if p ** k == self.n else R % np.uint8(p ** k)
+            Rq = R % np.uint8(p ** k)
             if kind == "lift":
                 Xq = np.stack([self._solve_prime_power(e, p, k, Rq[i]) for i in range(m)])
             else:
