@@ -108,10 +108,11 @@ def test_lift_kinds():
 
 
 def test_routing_and_refusals():
-    assert ml.Solver(ml.Board.grid(30, 30, states=4)).method == "lifted"
-    assert ml.Solver(ml.Board.grid(30, 30, states=6)).method == "lifted"
-    assert ml.Solver(ml.Board.grid(30, 30, states=4, wrap=True)).method == "chase"
-    assert ml.Solver(ml.Board.grid(30, 30, states=4, pattern="square")).method == "chase"
+    assert ml.Solver(ml.Board.grid(128, 128, states=4)).method == "lifted"
+    assert ml.Solver(ml.Board.grid(200, 100, states=6)).method == "lifted"
+    assert ml.Solver(ml.Board.grid(100, 100, states=4)).method == "chase"   # small
+    assert ml.Solver(ml.Board.grid(130, 130, states=4, wrap=True)).method == "chase"
+    assert ml.Solver(ml.Board.grid(130, 130, states=4, pattern="square")).method == "chase"
     assert ml.Solver(ml.Board.grid(30, 30, states=3)).method == "algebraic"
     assert ml.Solver(ml.Board.grid(5, 5, states=4)).method == "dense"
     cases = [
@@ -140,6 +141,6 @@ def test_large_board_inverse_refused_and_pickles():
     assert s.method == "lifted" and s.kernel_size == 1
     with pytest.raises(ValueError, match="too large|large"):
         s.inverse()
-    s2 = pickle.loads(pickle.dumps(ml.Solver(ml.Board.grid(30, 30, states=6))))
+    s2 = pickle.loads(pickle.dumps(ml.Solver(ml.Board.grid(30, 30, states=6), method="lifted")))
     st_ = s2.board.random_state(rng=1)
     assert not s2.board.apply(st_, s2.solve(st_, minimal=False).taps).any()
