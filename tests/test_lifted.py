@@ -144,3 +144,27 @@ def test_large_board_inverse_refused_and_pickles():
     s2 = pickle.loads(pickle.dumps(ml.Solver(ml.Board.grid(30, 30, states=6), method="lifted")))
     st_ = s2.board.random_state(rng=1)
     assert not s2.board.apply(st_, s2.solve(st_, minimal=False).taps).any()
+
+
+def test_bench_method_option(capsys, monkeypatch):
+    """``modlights bench --method`` times the chosen Solver method (every answer checked
+    inside bench_large); a method that does not cover the board exits 2 with one line."""
+    from modlights import chase
+    from modlights.cli import main
+    seen = []
+    real = LiftedEngine.solve
+
+    def spy(self, R):
+        seen.append(self.n)
+        return real(self, R)
+    monkeypatch.setattr(LiftedEngine, "solve", spy)
+    assert main(["bench", "--sizes", "130", "--states", "4,6", "--repeats", "1", "--quiet",
+                 "--method", "lifted", "--json"]) == 0
+    rows = __import__("json").loads(capsys.readouterr().out)
+    assert [(r["board"], r["n"]) for r in rows] == [("130x130", 4), ("130x130", 6)]
+    assert seen == [4, 6]                  # the lifted engine answered each board
+    assert chase.bench_large([20], n=4, repeats=1, method="auto")[0][:3] == ("20x20", 4, "cross")
+    assert main(["bench", "--sizes", "20", "--states", "3", "--repeats", "1", "--quiet",
+                 "--method", "lifted"]) == 2
+    err = capsys.readouterr().err
+    assert "composite" in err and len(err.strip().splitlines()) == 1
