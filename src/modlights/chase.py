@@ -423,8 +423,10 @@ def _peak_mb() -> float:
 
 def bench_large(sizes: Iterable[Any], n: int = 2, pattern: Any = "cross",
                 progress: Callable[[int, int, str], None] | None = None,
-                repeats: int = 3, seed: int = 0) -> list[tuple[str, int, str, float, float]]:
-    """Time Board.grid + Solver(method='chase') + solve(minimal=False) on large boards.
+                repeats: int = 3, seed: int = 0, method: str = "chase"
+                ) -> list[tuple[str, int, str, float, float]]:
+    """Time Board.grid + Solver(method=method) + solve(minimal=False) on large boards
+    (method: a Solver method, "chase" by default; "auto" times what Solver picks).
 
     sizes: ints (square boards) or (rows, cols) pairs. Each board is solved from a
     random solvable start ``repeats`` times; the median is reported and every answer is
@@ -455,12 +457,12 @@ def bench_large(sizes: Iterable[Any], n: int = 2, pattern: Any = "cross",
         for _ in range(max(1, repeats)):
             t0 = time.perf_counter()
             b = Board.grid(rows, cols, states=n, pattern=pattern)
-            sol = Solver(b, method="chase").solve(start, minimal=False)
+            sol = Solver(b, method=method).solve(start, minimal=False)
             times.append(time.perf_counter() - t0)
         peak = _peak_mb()
         base = Board.grid(rows, cols, states=n, pattern=pattern)
         if base.apply(start, sol.taps).any():
-            raise AssertionError(f"chase answer for {label} does not solve the board")
+            raise AssertionError(f"{method} answer for {label} does not solve the board")
         out.append((label, n, pname, float(np.median(times)), peak))
         del sol, base
         gc.collect()

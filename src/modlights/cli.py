@@ -863,7 +863,7 @@ def _cmd_bench(args: argparse.Namespace, out) -> int:
         bytewise = [s for s in sizes if s not in packed]
         if bytewise:
             rows += bench_large(bytewise, n=n, pattern=pattern, progress=progress,
-                                repeats=args.repeats, seed=args.seed)
+                                repeats=args.repeats, seed=args.seed, method=args.method)
             done[0] += len(bytewise)
     if show_bar:
         print(f"\r[{'#' * 30}] {total}/{total} done" + " " * 20, file=bar_out, flush=True)
@@ -997,6 +997,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="bit-packed states and the algebraic engine (n = 2; always used "
                          "for boards of more than 2^27 tiles, e.g. --sizes 100000)")
     pb.add_argument("--quiet", action="store_true", help="no progress bar")
+    pb.add_argument("--method", choices=("chase", "auto", "algebraic", "lifted", "dense"),
+                    default="chase", help="Solver method of the byte-state boards "
+                    "(default: chase; auto: what Solver picks)")
     pb.add_argument("--json", action="store_true", help="print one JSON list")
     pb.set_defaults(func=_cmd_bench)
 

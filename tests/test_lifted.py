@@ -1,0 +1,170 @@
+"""The lifted engine (engines/lifted.py: p-adic lifting and CRT over the GF(p) algebraic
+engines) against the reference and chase engines, every answer checked by Board.apply."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import modlights as ml
+from modlights.chase import ChaseEngine
+from modlights.engines.lifted import LiftedEngine, lifted_reason, prime_power_factors
+
+from oracle import group_closure_size
+
+#: the algebraic engine's pattern kinds (cyclic, mirrored, diagonal, transposed)
+COVERED = [
+    "cross", "vertical", "horizontal",
+    [(-1, 0), (1, 0), (0, -1), (0, 1)],
+    [(0, 0), (-1, 0), (0, 1)],
+    [(0, 0), (-1, 0), (0, -1)],
+    [(0, -1), (0, 1), (1, 0)],
+    [(-1, 0), (0, 1), (0, 1), (0, 1), (0, -1)],
+]
+COMPOSITE = [4, 6, 8, 9, 10, 12]
+
+
+@st.composite
+def lifted_boards(draw, max_side=8):
+    n = draw(st.sampled_from(COMPOSITE))
+    pattern = draw(st.sampled_from(COVERED))
+    b = ml.Board.grid(draw(st.integers(1, max_side)), draw(st.integers(1, max_side)),
+                      states=n, pattern=pattern)
+    assume(lifted_reason(b) is None)
+    return b, draw(st.integers(0, 2**32 - 1))
+
+
+def test_prime_power_factors():
+    for n in range(2, 256):
+        f = prime_power_factors(n)
+        assert int(np.prod([p ** k for p, k in f])) == n
+        assert all(k >= 1 and all(p % d for d in range(2, p)) for p, k in f)
+        assert [p for p, _ in f] == sorted({p for p, _ in f})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lifted_boards(), st.integers(0, 2))
+def test_lifted_equals_reference(case, tkind):
+    b, seed = case
+    n = b.states
+    rng = np.random.default_rng(seed)
+    lift = ml.Solver(b, method="lifted")
+    ref = ml.Solver(b, backend="reference")
+    assert lift.engine == "lifted"
+    assert lift.kernel_size == ref.kernel_size == ChaseEngine(b).kernel_size
+    assert lift.nullity == ref.nullity
+    assert lift.det() == ml.Solver(b, method="dense").det()
+    H = lift.kernel()
+    orders = lift.kernel_orders
+    assert H.shape == (lift.nullity, b.n_taps) and len(orders) == lift.nullity
+    for h, o in zip(H, orders):
+        assert not b.apply_vector(h).any()
+        assert not b.apply_vector((h.astype(np.int64) * o % n).astype(np.uint8)).any()
+    assert int(np.prod(orders)) == lift.kernel_size
+    if lift.kernel_size <= 5000:
+        assert group_closure_size(H, n) == lift.kernel_size
+    # solvable and unsolvable starts, three kinds of target
+    for solvable in (True, False):
+        s = b.random_state(rng=rng, solvable=solvable)
+        target = [0, 1, rng.integers(0, n, size=b.shape).astype(np.uint8)][tkind]
+        assert lift.solvable(s, target) == ref.solvable(s, target)
+        if not ref.solvable(s, target):
+            with pytest.raises(ml.Unsolvable):
+                lift.solve(s, target, minimal=False)
+            continue
+        sol = lift.solve(s, target, minimal=False)
+        assert np.array_equal(b.apply(s, sol.taps), b.coerce_target(target))
+
+
+@pytest.mark.parametrize("n", [4, 8, 16, 9, 27, 25, 6, 10, 12, 15, 36])
+@pytest.mark.parametrize("shape", [(6, 6), (7, 11), (13, 5), (1, 9), (9, 1), (30, 30)])
+def test_lift_path_rectangles(n, shape):
+    """The digit-by-digit lift on its own (A invertible mod every p) and mixed with the
+    GF(p) / chase parts, on rectangles."""
+    b = ml.Board.grid(*shape, states=n)
+    if lifted_reason(b) is not None:
+        return
+    eng = LiftedEngine(b)
+    rng = np.random.default_rng(n * 1000 + shape[0])
+    s = b.random_state(rng=rng)
+    X, ok = eng.solve(np.stack([(-b.cell_vector(s).astype(np.int64)) % n,
+                                np.zeros(b.n_cells, np.int64)]).astype(np.uint8))
+    assert ok.all()
+    assert not b.apply(s, b.from_tap_vector(X[0])).any()
+    if eng.kernel_size == 1:
+        assert not X[1].any()
+    assert eng.kernel_size == ChaseEngine(b).kernel_size
+
+
+def test_lift_kinds():
+    """The factor kinds used: 6 x 6 cross is invertible mod 2 and 3 (all lifted); 5 x 5
+    and 4 x 4 cross are singular mod 2 (GF(2) part, or the chase over Z/4)."""
+    kinds = lambda b: [part[2] for part in LiftedEngine(b)._parts]
+    assert kinds(ml.Board.grid(6, 6, states=4)) == ["lift"]
+    assert kinds(ml.Board.grid(6, 6, states=6)) == ["lift", "lift"]
+    assert kinds(ml.Board.grid(5, 5, states=4)) == ["chase"]
+    assert kinds(ml.Board.grid(5, 5, states=6))[0] == "field"
+
+
+def test_routing_and_refusals():
+    assert ml.Solver(ml.Board.grid(128, 128, states=4)).method == "lifted"
+    assert ml.Solver(ml.Board.grid(200, 100, states=6)).method == "lifted"
+    assert ml.Solver(ml.Board.grid(100, 100, states=4)).method == "chase"   # small
+    assert ml.Solver(ml.Board.grid(130, 130, states=4, wrap=True)).method == "chase"
+    assert ml.Solver(ml.Board.grid(130, 130, states=4, pattern="square")).method == "chase"
+    assert ml.Solver(ml.Board.grid(30, 30, states=3)).method == "algebraic"
+    assert ml.Solver(ml.Board.grid(5, 5, states=4)).method == "dense"
+    cases = [
+        (ml.Board.grid(6, 6, states=3), "composite"),
+        (ml.Board.grid(6, 6, states=4, pattern="square"), "offsets"),
+        (ml.Board.grid(6, 6, states=4, locked=[(1, 1)]), "locked"),
+        (ml.Board.grid(6, 6, states=4, holes=[(1, 1)]), "holes"),
+        (ml.Board.grid(6, 6, states=4, wrap=True), "tori"),
+        (ml.Board.grid(6, 6, states=6, pattern=[(0, 0), (1, 0), (0, 1)]), "unit"),
+        (ml.Board.grid(6, 6, states=4, pattern=[(-1, 0)] * 2 + [(0, -1)] * 2), "unit"),
+        (ml.Board.from_effects([[0]], 4), "grid"),
+    ]
+    for board, word in cases:
+        with pytest.raises(ValueError, match=word):
+            ml.Solver(board, method="lifted")
+        with pytest.raises(ValueError, match="does not cover"):
+            LiftedEngine(board)
+    with pytest.raises(ValueError, match="native"):
+        ml.Solver(ml.Board.grid(6, 6, states=4), backend="reference", method="lifted")
+
+
+def test_large_board_inverse_refused_and_pickles():
+    import pickle
+    b = ml.Board.grid(3000, 3000, states=4)
+    s = ml.Solver(b)
+    assert s.method == "lifted" and s.kernel_size == 1
+    with pytest.raises(ValueError, match="too large|large"):
+        s.inverse()
+    s2 = pickle.loads(pickle.dumps(ml.Solver(ml.Board.grid(30, 30, states=6), method="lifted")))
+    st_ = s2.board.random_state(rng=1)
+    assert not s2.board.apply(st_, s2.solve(st_, minimal=False).taps).any()
+
+
+def test_bench_method_option(capsys, monkeypatch):
+    """``modlights bench --method`` times the chosen Solver method (every answer checked
+    inside bench_large); a method that does not cover the board exits 2 with one line."""
+    from modlights import chase
+    from modlights.cli import main
+    seen = []
+    real = LiftedEngine.solve
+
+    def spy(self, R):
+        seen.append(self.n)
+        return real(self, R)
+    monkeypatch.setattr(LiftedEngine, "solve", spy)
+    assert main(["bench", "--sizes", "130", "--states", "4,6", "--repeats", "1", "--quiet",
+                 "--method", "lifted", "--json"]) == 0
+    rows = __import__("json").loads(capsys.readouterr().out)
+    assert [(r["board"], r["n"]) for r in rows] == [("130x130", 4), ("130x130", 6)]
+    assert seen == [4, 6]                  # the lifted engine answered each board
+    assert chase.bench_large([20], n=4, repeats=1, method="auto")[0][:3] == ("20x20", 4, "cross")
+    assert main(["bench", "--sizes", "20", "--states", "3", "--repeats", "1", "--quiet",
+                 "--method", "lifted"]) == 2
+    err = capsys.readouterr().err
+    assert "composite" in err and len(err.strip().splitlines()) == 1
