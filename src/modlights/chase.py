@@ -194,6 +194,16 @@ def check_residual_size(nres: int, nsym: int, n: int) -> None:
             f"reaches the next row)")
 
 
+#: A residual system with more than PREFIX_RATIO equations a symbol (a board with many
+#: locked tiles or holes: each adds an equation) is first built from its first
+#: PREFIX_RATIO x symbols equations, then (if need be) PREFIX_GROWTH times as many; the
+#: symbolic chase stops at the last tile they need. When such a prefix alone leaves no
+#: kernel it is the whole residual system: its solution is the only candidate, and the
+#: numeric replay checks the remaining equations (rho of the replay is zero).
+PREFIX_RATIO = 2
+PREFIX_GROWTH = 4
+
+
 def transpose_board(board: Board) -> Board:
     """The same board with rows and columns exchanged (tile (r, c) becomes (c, r),
     offset (dr, dc) becomes (dc, dr)): its tap matrix is the original's with cells and
@@ -221,7 +231,6 @@ class ChaseEngine:
     name = "chase"
 
     def __init__(self, board: Board, threads: int | None = None):
-        from . import _chase
         if not board.is_grid:
             raise ValueError("method='chase' needs a grid board (Board.grid); "
                              "use method='dense' for graph boards")
@@ -240,16 +249,40 @@ class ChaseEngine:
                 self.plan, self.transposed = tplan, True
             del tplan
         self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
-        check_residual_size(self.nres, self.nsym, n)
         self._dense = None
-        # the residual system M z = rho: GF(2) by one Four Russians echelon form per
-        # batch (csrc/gf2.c); Z/n by the native Z/n engine (csrc/zn.c: CRT, unit then
-        # valuation pivots, so rings are exact)
-        if n == 2:
-            self._res = _chase.Gf2Residual(self.plan.matrix_gf2(threads), self.nsym)
-        else:
-            from ._zn import ZnEngine
-            self._res = ZnEngine(self.plan.matrix_zn(threads), n)
+        #: residual equations in the system solved: all, or a prefix that leaves no
+        #: kernel (the replay checks the others)
+        self.residual_rows = self.nres
+        self._res = self._prefix_residual(threads)
+        if self._res is None:
+            check_residual_size(self.nres, self.nsym, n)
+            self._res = self._residual_engine(self.nres, threads)
+
+    def _residual_engine(self, rows: int, threads: int | None):
+        """The residual system of the first ``rows`` equations: GF(2) by one Four
+        Russians echelon form per batch (csrc/gf2.c); Z/n by the native Z/n engine
+        (csrc/zn.c: CRT, unit then valuation pivots, so rings are exact)."""
+        from . import _chase
+        if self.n == 2:
+            return _chase.Gf2Residual(self.plan.matrix_gf2(threads, rows=rows), self.nsym)
+        from ._zn import ZnEngine
+        return ZnEngine(self.plan.matrix_zn(threads, rows=rows), self.n)
+
+    def _prefix_residual(self, threads: int | None):
+        """The engine of a prefix of a tall residual system (PREFIX_RATIO) that leaves no
+        kernel, or None (not tall, or no short prefix has a trivial kernel). Then ker M
+        is trivial too (a subset of the prefix's), so the prefix's solution is the only
+        candidate and the replay decides whether it solves every equation."""
+        rows = PREFIX_RATIO * self.nsym
+        while self.nsym and rows <= self.nres // 2:
+            check_residual_size(rows, self.nsym, self.n)
+            res = self._residual_engine(rows, threads)
+            if (int(res.rank) == self.nsym if self.n == 2 else int(res.kernel_size) == 1):
+                self.residual_rows = rows
+                return res
+            del res
+            rows *= PREFIX_GROWTH
+        return None
 
     # ---------------------------------------------------------------- helpers
     def _b_grid(self, rhs: np.ndarray) -> np.ndarray:
@@ -282,11 +315,20 @@ class ChaseEngine:
             if not good:
                 return None
             if z is not None:                            # x(0) is not needed any more
-                x, _ = self.plan.numeric(b, z, out=x)
+                x, rho = self.plan.numeric(b, z, out=x)
+                if not self._replay_solves(rho):
+                    return None
         return self._tap_vec(x)
+
+    def _replay_solves(self, rho: np.ndarray) -> bool:
+        """Whether a replay with the residual system's solution solves every equation
+        (always, unless only a prefix of the system was solved)."""
+        return self.residual_rows == self.nres or not rho.any()
 
     def _res_solve_many(self, rhos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(Z, ok) for M z = rho over the rows of rhos (one elimination for them all)."""
+        if self.residual_rows < self.nres:
+            rhos = np.ascontiguousarray(rhos[:, :self.residual_rows])
         if self.n == 2:
             return self._res.solve_many(rhos)
         return self._res.solve(rhos)
@@ -365,7 +407,9 @@ class ChaseEngine:
         for (i, b, _), (z, good) in zip(pending, sols):
             if not good:
                 continue
-            x, _ = self.plan.numeric(b, z)
+            x, rho = self.plan.numeric(b, z)
+            if not self._replay_solves(rho):
+                continue
             X[i] = self._tap_vec(x)
             ok[i] = True
         return X, ok
