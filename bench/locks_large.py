@@ -1,6 +1,7 @@
 """Stages of the chase on a large grid board with randomly locked tiles.
 
-Usage: python bench/locks_large.py [size] [n] [fraction] [repeats]
+Usage: python bench/locks_large.py [size] [n] [fraction] [repeats] [whole]
+("whole": build the whole residual system, as before the prefix of chase.py)
 Prints, per run, the plan, residual build and solve times of Board.grid +
 Solver(method='chase') + solve(minimal=False) from a random solvable start (the
 start is A x for a random x, so it is solvable), and checks the answer with
@@ -14,7 +15,10 @@ import numpy as np
 from modlights import Board, Solver
 
 
-def main(size=5000, n=2, frac=0.01, repeats=3):
+def main(size=5000, n=2, frac=0.01, repeats=3, whole=False):
+    if whole:
+        import modlights.chase
+        modlights.chase.PREFIX_RATIO = 1 << 62
     rng = np.random.default_rng(1)
     locked = rng.random((size, size)) < frac
     b = Board.grid(size, size, states=n, pattern="cross", locked=locked)
@@ -41,4 +45,5 @@ def main(size=5000, n=2, frac=0.01, repeats=3):
 if __name__ == "__main__":
     a = sys.argv[1:]
     main(int(a[0]) if a else 5000, int(a[1]) if len(a) > 1 else 2,
-         float(a[2]) if len(a) > 2 else 0.01, int(a[3]) if len(a) > 3 else 3)
+         float(a[2]) if len(a) > 2 else 0.01, int(a[3]) if len(a) > 3 else 3,
+         len(a) > 4 and a[4] == "whole")

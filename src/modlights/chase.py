@@ -194,14 +194,15 @@ def check_residual_size(nres: int, nsym: int, n: int) -> None:
             f"reaches the next row)")
 
 
-#: A residual system with more than PREFIX_RATIO equations a symbol (a board with many
-#: locked tiles or holes: each adds an equation) is first built from its first
-#: PREFIX_RATIO x symbols equations, then (if need be) PREFIX_GROWTH times as many; the
-#: symbolic chase stops at the last tile they need. When such a prefix alone leaves no
+#: A tall residual system (a board with many locked tiles or holes: each adds an
+#: equation) is first built from its first PREFIX_RATIO x symbols equations, then (if
+#: need be) PREFIX_GROWTH times as many, while the prefix is at most half the system;
+#: the symbolic chase stops at the last tile they need. (5000 x 5000 cross, 1% locked:
+#: 1.1 x symbols already leave no kernel.) When such a prefix alone leaves no
 #: kernel it is the whole residual system: its solution is the only candidate, and the
 #: numeric replay checks the remaining equations (rho of the replay is zero).
-PREFIX_RATIO = 2
-PREFIX_GROWTH = 4
+PREFIX_RATIO = 1.25
+PREFIX_GROWTH = 2
 
 
 def transpose_board(board: Board) -> Board:
@@ -273,7 +274,7 @@ class ChaseEngine:
         kernel, or None (not tall, or no short prefix has a trivial kernel). Then ker M
         is trivial too (a subset of the prefix's), so the prefix's solution is the only
         candidate and the replay decides whether it solves every equation."""
-        rows = PREFIX_RATIO * self.nsym
+        rows = int(PREFIX_RATIO * self.nsym)
         while self.nsym and rows <= self.nres // 2:
             check_residual_size(rows, self.nsym, self.n)
             res = self._residual_engine(rows, threads)
@@ -281,7 +282,7 @@ class ChaseEngine:
                 self.residual_rows = rows
                 return res
             del res
-            rows *= PREFIX_GROWTH
+            rows = int(rows * PREFIX_GROWTH)
         return None
 
     # ---------------------------------------------------------------- helpers
