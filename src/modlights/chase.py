@@ -36,6 +36,13 @@ checked exactly) run only the blocks of half the symbols and mirror the rest of 
 residual matrix. GF(2) residual systems are solved by one Four Russians echelon form
 of [M | right-hand sides] (csrc/gf2.c) per batch; Z/n ones by the native Z/n engine
 (csrc/zn.c: CRT, unit then valuation pivots, so rings are exact).
+Boards with many locked tiles or holes (each adds a residual equation) have tall
+residual systems: there the chase first builds a prefix of the residual system
+(PREFIX_RATIO x symbols equations, the symbolic chase stopping at the last tile they
+need) and, when that prefix leaves no kernel, solves it alone: its solution is the
+only candidate, and the numeric replay with it checks every other equation (5000 x 5000
+GF(2) cross with 1% locked: 6127 of 255361 equations, ~1 s instead of ~6 s; Z/4: ~3 s
+instead of a refused 4.7 GiB system; bench/locks_large.py).
 Memory: O(rows x cols) bytes for the state and taps + a few rows of int32 codes +
 threads x ring x block + residual^2 bits.
 
