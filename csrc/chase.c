@@ -936,6 +936,7 @@ typedef struct {
     size_t stride;       /* words (GF(2)) / bytes (Z/n) per row of M */
     size_t total;        /* words (GF(2)) / symbols (Z/n) */
     size_t bw;           /* words / symbols per block */
+    size_t kmax;         /* residual rows to compute: the first kmax (<= nres) */
     size_t nblocks;      /* blocks to run: list[0 .. nblocks) */
     const size_t *list;
     int *next;           /* shared counter into list */
@@ -1093,7 +1094,7 @@ static void sym_block(sym_ctx *X, size_t blk) {
     const ml_chase *p = X->p;
     const sym_job *J = X->J;
     const int h = p->h, w = p->w;
-    const size_t nres = p->nres;
+    const size_t nres = J->kmax;        /* the pass stops after the last row asked for */
     X->e0 = blk * X->bw;
     X->en = J->total - X->e0 < X->bw ? J->total - X->e0 : X->bw;
     if (X->gf2) {
@@ -1122,6 +1123,7 @@ static void sym_block(sym_ctx *X, size_t blk) {
             }
             const int64_t end = (int64_t)(r + 1) * w;
             while (k < nres && p->resev[k] < end) sym_event(X, k++);
+            if (k >= nres) return;
         }
         return;
     }
@@ -1137,6 +1139,7 @@ static void sym_block(sym_ctx *X, size_t blk) {
             if (end > col) { sym_cols(X, r, col, end); col = end; }
             while (k < nres && p->resev[k] < base + col) sym_event(X, k++);
         }
+        if (k >= nres) return;
     }
 }
 
@@ -1200,8 +1203,10 @@ static size_t env_size(const char *name, size_t dflt) {
     return v > 0 ? (size_t)v : dflt;
 }
 
-static int run_jobs(const ml_chase *p, void *M, size_t total, size_t stride, size_t bw,
-                    int threads) {
+static int run_jobs(const ml_chase *p, void *M, size_t kmax, size_t total, size_t stride,
+                    size_t bw, int threads) {
+    /* the mirror image of a row of a prefix may lie outside it */
+    const int32_t *msym = kmax == p->nres ? p->msym : NULL;
     if (threads < 1) threads = 1;
     if (threads > 16) threads = 16;
     size_t nblocks = (total + bw - 1) / bw;
@@ -1212,10 +1217,10 @@ static int run_jobs(const ml_chase *p, void *M, size_t total, size_t stride, siz
     const size_t per = p->n == 2 ? bw * 64 : bw;    /* symbols per block */
     for (size_t b = 0; b < nblocks; b++) {
         int need = 1;
-        if (p->msym) {
+        if (msym) {
             need = 0;
             size_t s1 = (b + 1) * per < p->nsym ? (b + 1) * per : p->nsym;
-            for (size_t s = b * per; s < s1 && !need; s++) need = (size_t)p->msym[s] >= s;
+            for (size_t s = b * per; s < s1 && !need; s++) need = (size_t)msym[s] >= s;
         }
         if (need) list[nrun++] = b;
     }
@@ -1231,6 +1236,7 @@ static int run_jobs(const ml_chase *p, void *M, size_t total, size_t stride, siz
         jobs[i].stride = stride;
         jobs[i].total = total;
         jobs[i].bw = bw;
+        jobs[i].kmax = kmax;
         jobs[i].nblocks = nrun;
         jobs[i].list = list;
         jobs[i].next = &next;
@@ -1245,7 +1251,7 @@ static int run_jobs(const ml_chase *p, void *M, size_t total, size_t stride, siz
         if (jobs[i].status) st = jobs[i].status;
     }
     /* the skipped blocks from their mirror images */
-    if (!st && p->msym) {
+    if (!st && msym) {
         size_t li = 0;
         for (size_t b = 0; b < nblocks; b++) {
             if (li < nrun && list[li] == b) { li++; continue; }
@@ -1256,14 +1262,14 @@ static int run_jobs(const ml_chase *p, void *M, size_t total, size_t stride, siz
                     uint64_t *row = (uint64_t *)M + k * stride;
                     const uint64_t *src = (const uint64_t *)M + k2 * stride;
                     for (size_t s = b * per; s < s1; s++) {
-                        size_t q = (size_t)p->msym[s];
+                        size_t q = (size_t)msym[s];
                         uint64_t bit = (src[q / 64] >> (q % 64)) & 1u;
                         row[s / 64] = (row[s / 64] & ~((uint64_t)1 << (s % 64))) | (bit << (s % 64));
                     }
                 } else {
                     uint8_t *row = (uint8_t *)M + k * stride;
                     const uint8_t *src = (const uint8_t *)M + k2 * stride;
-                    for (size_t s = b * per; s < s1; s++) row[s] = src[p->msym[s]];
+                    for (size_t s = b * per; s < s1; s++) row[s] = src[msym[s]];
                 }
             }
         }
@@ -1276,17 +1282,29 @@ static int run_jobs(const ml_chase *p, void *M, size_t total, size_t stride, siz
  * symbols, two AVX2 registers a tap: 10000^2 symbolic chase 1.55 s vs 1.65 s with 4
  * words and 1.9 s with 16), Z/n 256 symbols (3000^2 over Z/3: 0.56 s vs 1.13 s with
  * 64, 0.64 s with 512); MODLIGHTS_CHASE_BW / MODLIGHTS_CHASE_BZ override them. */
-int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads, size_t block) {
+int ml_chase_matrix_gf2_rows(const ml_chase *p, uint64_t *M, size_t rows, int threads,
+                             size_t block) {
     size_t nw = (p->nsym + 63) / 64;
-    if (nw == 0 || p->nres == 0) return 0;
+    if (rows > p->nres) rows = p->nres;
+    if (nw == 0 || rows == 0) return 0;
     if (!block) block = env_size("MODLIGHTS_CHASE_BW", 8);
-    return run_jobs(p, M, nw, nw, block, threads);
+    return run_jobs(p, M, rows, nw, nw, block, threads);
+}
+
+int ml_chase_matrix_zn_rows(const ml_chase *p, uint8_t *M, size_t rows, int threads,
+                            size_t block) {
+    if (rows > p->nres) rows = p->nres;
+    if (p->nsym == 0 || rows == 0) return 0;
+    if (!block) block = env_size("MODLIGHTS_CHASE_BZ", 256);
+    return run_jobs(p, M, rows, p->nsym, p->nsym, block, threads);
+}
+
+int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads, size_t block) {
+    return ml_chase_matrix_gf2_rows(p, M, p->nres, threads, block);
 }
 
 int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block) {
-    if (p->nsym == 0 || p->nres == 0) return 0;
-    if (!block) block = env_size("MODLIGHTS_CHASE_BZ", 256);
-    return run_jobs(p, M, p->nsym, p->nsym, block, threads);
+    return ml_chase_matrix_zn_rows(p, M, p->nres, threads, block);
 }
 
 /* ------------------------------------------------------------------ GF(2) by echelon form */

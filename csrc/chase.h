@@ -66,6 +66,15 @@ int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads, size_t bloc
  * symbols (0: the default, 256). */
 int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block);
 
+/* The first `rows` residual rows only (rows <= n_res; M: rows x stride as above): the
+ * pass over the board stops after the last tile they need, so a prefix of a tall
+ * residual system (a board with many locked tiles) costs the part of the board it
+ * reads. The residual rows are in the order of the rho of ml_chase_numeric. */
+int ml_chase_matrix_gf2_rows(const ml_chase *p, uint64_t *M, size_t rows, int threads,
+                             size_t block);
+int ml_chase_matrix_zn_rows(const ml_chase *p, uint8_t *M, size_t rows, int threads,
+                            size_t block);
+
 /* Numeric chase: b[h*w] right-hand side per tile (t - s, values < n; ignored at
  * holes), z[n_sym] symbol values (NULL: all zero). Writes taps x[h*w] (0 where
  * not tappable) and residuals rho[n_res] = b_c - (A x)_c for the residual tiles.

@@ -25,6 +25,10 @@ cdef extern from "chase.h":
     int ml_chase_is_stencil(const ml_chase *p) nogil
     int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads, size_t block) nogil
     int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block) nogil
+    int ml_chase_matrix_gf2_rows(const ml_chase *p, uint64_t *M, size_t rows, int threads,
+                                 size_t block) nogil
+    int ml_chase_matrix_zn_rows(const ml_chase *p, uint8_t *M, size_t rows, int threads,
+                                size_t block) nogil
     void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                           uint8_t *x, uint8_t *rho) nogil
     size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R,
@@ -41,6 +45,16 @@ include "_interrupt.pxi"
 
 #: Plan takes active=None / tappable=None for "every tile" (no h*w mask is kept).
 ACCEPTS_NONE_MASKS = True
+
+
+def _rows(rows, nres):
+    if rows is None:
+        return nres
+    if isinstance(rows, (bool, np.bool_)) or not isinstance(rows, (int, np.integer)) \
+            or not 0 <= rows <= nres:
+        raise ValueError(f"rows must be an int from 0 to {nres} (the residual equations), "
+                         f"got {rows!r}")
+    return int(rows)
 
 
 def _block(block, limit):
@@ -169,39 +183,43 @@ cdef class Plan:
         ml_chase_residual_tiles(self.p, &o[0])
         return out[:self.nres]
 
-    def matrix_gf2(self, threads=None, block=None):
+    def matrix_gf2(self, threads=None, block=None, rows=None):
         """Residual matrix over GF(2): (nres, ceil(nsym/64)) uint64, bit-packed rows.
 
         threads: workers (None: every CPU this process may use); block: symbols per
-        pass over the board, in 64-bit words (None: 8 words = 512 symbols)."""
+        pass over the board, in 64-bit words (None: 8 words = 512 symbols); rows: only
+        the first ``rows`` residual equations (None: all; the pass over the board stops
+        after the last tile they need)."""
         if self.n != 2:
             raise ValueError("matrix_gf2 needs n == 2")
         cdef size_t blk = _block(block, 1 << 16)
         cdef size_t nw = (self.nsym + 63) // 64
-        M = np.zeros((self.nres, nw), dtype=np.uint64)
+        cdef size_t nr = _rows(rows, self.nres)
+        M = np.zeros((nr, nw), dtype=np.uint64)
         cdef uint64_t[:, ::1] Mv = M
         cdef int th = default_threads() if threads is None else max(1, int(threads))
         cdef int st = 0
-        if self.nres and nw:
+        if nr and nw:
             with nogil:
-                st = ml_chase_matrix_gf2(self.p, &Mv[0, 0], th, blk)
+                st = ml_chase_matrix_gf2_rows(self.p, &Mv[0, 0], nr, th, blk)
         _check_interrupt()
         if st:
             _raise_memory_error("the symbolic chase could not allocate its work space")
         return M
 
-    def matrix_zn(self, threads=None, block=None):
+    def matrix_zn(self, threads=None, block=None, rows=None):
         """Residual matrix over Z/n: (nres, nsym) uint8.
 
-        threads as for matrix_gf2; block: symbols per pass (None: 256)."""
+        threads and rows as for matrix_gf2; block: symbols per pass (None: 256)."""
         cdef size_t blk = _block(block, 1 << 20)
-        M = np.zeros((self.nres, self.nsym), dtype=np.uint8)
+        cdef size_t nr = _rows(rows, self.nres)
+        M = np.zeros((nr, self.nsym), dtype=np.uint8)
         cdef uint8_t[:, ::1] Mv = M
         cdef int th = default_threads() if threads is None else max(1, int(threads))
         cdef int st = 0
-        if self.nres and self.nsym:
+        if nr and self.nsym:
             with nogil:
-                st = ml_chase_matrix_zn(self.p, &Mv[0, 0], th, blk)
+                st = ml_chase_matrix_zn_rows(self.p, &Mv[0, 0], nr, th, blk)
         _check_interrupt()
         if st:
             _raise_memory_error("the symbolic chase could not allocate its work space")

@@ -36,6 +36,13 @@ checked exactly) run only the blocks of half the symbols and mirror the rest of 
 residual matrix. GF(2) residual systems are solved by one Four Russians echelon form
 of [M | right-hand sides] (csrc/gf2.c) per batch; Z/n ones by the native Z/n engine
 (csrc/zn.c: CRT, unit then valuation pivots, so rings are exact).
+Boards with many locked tiles or holes (each adds a residual equation) have tall
+residual systems: there the chase first builds a prefix of the residual system
+(PREFIX_RATIO x symbols equations, the symbolic chase stopping at the last tile they
+need) and, when that prefix leaves no kernel, solves it alone: its solution is the
+only candidate, and the numeric replay with it checks every other equation (5000 x 5000
+GF(2) cross with 1% locked: 6127 of 255361 equations, 1.3 s instead of 6.5 s; Z/4: 2.4 s
+instead of a refused 4.7 GiB system; bench/locks_large.py).
 Memory: O(rows x cols) bytes for the state and taps + a few rows of int32 codes +
 threads x ring x block + residual^2 bits.
 
@@ -194,6 +201,17 @@ def check_residual_size(nres: int, nsym: int, n: int) -> None:
             f"reaches the next row)")
 
 
+#: A tall residual system (a board with many locked tiles or holes: each adds an
+#: equation) is first built from its first PREFIX_RATIO x symbols equations, then (if
+#: need be) PREFIX_GROWTH times as many, while the prefix is at most half the system;
+#: the symbolic chase stops at the last tile they need. (5000 x 5000 cross, 1% locked:
+#: 1.1 x symbols already leave no kernel.) When such a prefix alone leaves no
+#: kernel it is the whole residual system: its solution is the only candidate, and the
+#: numeric replay checks the remaining equations (rho of the replay is zero).
+PREFIX_RATIO = 1.25
+PREFIX_GROWTH = 2
+
+
 def transpose_board(board: Board) -> Board:
     """The same board with rows and columns exchanged (tile (r, c) becomes (c, r),
     offset (dr, dc) becomes (dc, dr)): its tap matrix is the original's with cells and
@@ -221,7 +239,6 @@ class ChaseEngine:
     name = "chase"
 
     def __init__(self, board: Board, threads: int | None = None):
-        from . import _chase
         if not board.is_grid:
             raise ValueError("method='chase' needs a grid board (Board.grid); "
                              "use method='dense' for graph boards")
@@ -240,16 +257,52 @@ class ChaseEngine:
                 self.plan, self.transposed = tplan, True
             del tplan
         self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
-        check_residual_size(self.nres, self.nsym, n)
         self._dense = None
-        # the residual system M z = rho: GF(2) by one Four Russians echelon form per
-        # batch (csrc/gf2.c); Z/n by the native Z/n engine (csrc/zn.c: CRT, unit then
-        # valuation pivots, so rings are exact)
-        if n == 2:
-            self._res = _chase.Gf2Residual(self.plan.matrix_gf2(threads), self.nsym)
-        else:
-            from ._zn import ZnEngine
-            self._res = ZnEngine(self.plan.matrix_zn(threads), n)
+        #: residual equations in the system solved: all, or a prefix that leaves no
+        #: kernel (the replay checks the others)
+        self.residual_rows = self.nres
+        self._res = self._prefix_residual(threads)
+        if self._res is None:
+            check_residual_size(self.nres, self.nsym, n)
+            self._res = self._residual_engine(self.nres, threads)
+
+    def _residual_engine(self, rows: int, threads: int | None):
+        """The residual system of the first ``rows`` equations: GF(2) by one Four
+        Russians echelon form per batch (csrc/gf2.c); Z/n by the native Z/n engine
+        (csrc/zn.c: CRT, unit then valuation pivots, so rings are exact)."""
+        from . import _chase
+        if self.n == 2:
+            return _chase.Gf2Residual(self.plan.matrix_gf2(threads, rows=rows), self.nsym)
+        from ._zn import ZnEngine
+        return ZnEngine(self.plan.matrix_zn(threads, rows=rows), self.n)
+
+    def _prefix_residual(self, threads: int | None):
+        """The engine of a prefix of a tall residual system (PREFIX_RATIO) that leaves no
+        kernel, or None (not tall, or no short prefix has a trivial kernel). Then ker M
+        is trivial too (a subset of the prefix's), so the prefix's solution is the only
+        candidate and the replay decides whether it solves every equation."""
+        rows = int(PREFIX_RATIO * self.nsym)
+        if not self.nsym or rows > self.nres // 2:
+            return None
+        # a symbol made past every equation of a prefix (a hole or lock deep in the
+        # board) leaves that prefix a kernel: such prefixes are not tried. Without wrap
+        # a tap affects only tiles less than (pattern span + 1) rows after it.
+        last_symbol = int(self.plan.symbols()[-1])       # symbols are in tile order
+        tiles = self.plan.residual_tiles()
+        udr, udc, _, _ = _tables(self.board)
+        reach = (max(np.abs(udr).max(initial=0), np.abs(udc).max(initial=0)) + 1) * self.plan.w
+        while rows <= self.nres // 2:
+            if not self.board.wrap and last_symbol > int(tiles[:rows].max()) + reach:
+                rows = int(rows * PREFIX_GROWTH)
+                continue
+            check_residual_size(rows, self.nsym, self.n)
+            res = self._residual_engine(rows, threads)
+            if (int(res.rank) == self.nsym if self.n == 2 else int(res.kernel_size) == 1):
+                self.residual_rows = rows
+                return res
+            del res
+            rows = int(rows * PREFIX_GROWTH)
+        return None
 
     # ---------------------------------------------------------------- helpers
     def _b_grid(self, rhs: np.ndarray) -> np.ndarray:
@@ -282,11 +335,20 @@ class ChaseEngine:
             if not good:
                 return None
             if z is not None:                            # x(0) is not needed any more
-                x, _ = self.plan.numeric(b, z, out=x)
+                x, rho = self.plan.numeric(b, z, out=x)
+                if not self._replay_solves(rho):
+                    return None
         return self._tap_vec(x)
+
+    def _replay_solves(self, rho: np.ndarray) -> bool:
+        """Whether a replay with the residual system's solution solves every equation
+        (always, unless only a prefix of the system was solved)."""
+        return self.residual_rows == self.nres or not rho.any()
 
     def _res_solve_many(self, rhos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(Z, ok) for M z = rho over the rows of rhos (one elimination for them all)."""
+        if self.residual_rows < self.nres:
+            rhos = np.ascontiguousarray(rhos[:, :self.residual_rows])
         if self.n == 2:
             return self._res.solve_many(rhos)
         return self._res.solve(rhos)
@@ -365,7 +427,9 @@ class ChaseEngine:
         for (i, b, _), (z, good) in zip(pending, sols):
             if not good:
                 continue
-            x, _ = self.plan.numeric(b, z)
+            x, rho = self.plan.numeric(b, z)
+            if not self._replay_solves(rho):
+                continue
             X[i] = self._tap_vec(x)
             ok[i] = True
         return X, ok

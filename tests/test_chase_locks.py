@@ -1,0 +1,150 @@
+"""The chase on boards with many locked tiles and holes: every lock or hole adds a
+residual equation, and a prefix of the residual system that leaves no kernel is used
+in place of the whole (the replay checks the rest). Checked against the reference
+engine and by direct application."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import modlights as ml
+from modlights.chase import ChaseEngine, build_plan
+from modlights.reference import ReferenceEngine
+
+from strategies import random_masks
+from test_chase import NAMES, _check_against_reference, _unpack_gf2
+
+N_VALUES = [2, 3, 4, 5, 6, 8]
+
+
+@st.composite
+def locked_boards(draw, max_side=16):
+    """Grid boards with 1% .. 30% locked tiles and some holes (tall residual systems)."""
+    n = draw(st.sampled_from(N_VALUES))
+    rows = draw(st.integers(2, max_side))
+    cols = draw(st.integers(2, max_side))
+    pattern = draw(st.sampled_from(NAMES))
+    wrap = draw(st.booleans())
+    p_lock = draw(st.sampled_from([0.01, 0.05, 0.1, 0.2, 0.3]))
+    p_hole = draw(st.sampled_from([0.0, 0.0, 0.05, 0.1]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    locked, holes = random_masks(np.random.default_rng(seed), (rows, cols), p_lock, p_hole)
+    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
+                         wrap=wrap), seed
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(locked_boards())
+def test_locked_boards_equal_reference(case):
+    """Kernel size, generators, solvability of solvable and unsolvable starts, and
+    solutions checked by application, against the reference engine."""
+    b, seed = case
+    chase = ChaseEngine(b)
+    assert chase.residual_rows <= chase.nres
+    _check_against_reference(b, chase, np.random.default_rng(seed))
+
+
+def _prefix_board(n, side=16, p_lock=0.2, seed=0, wrap=False, pattern="cross"):
+    """A board whose chase uses a prefix of its residual system (the first seed from
+    `seed` on that gives one). Locks only: a hole deep in the board makes a symbol
+    there, which only the equations after it can fix, so with holes the prefix rarely
+    leaves no kernel."""
+    for s in range(seed, seed + 50):
+        locked = np.random.default_rng(s).random((side, side)) < p_lock
+        b = ml.Board.grid(side, side, states=n, pattern=pattern, locked=locked, wrap=wrap)
+        chase = ChaseEngine(b)
+        if chase.residual_rows < chase.nres:
+            return b, chase
+    raise AssertionError("no board in 50 seeds used a prefix")
+
+
+@pytest.mark.parametrize("n", N_VALUES)
+@pytest.mark.parametrize("wrap", [False, True])
+def test_prefix_used_and_equal_reference(n, wrap):
+    b, chase = _prefix_board(n, wrap=wrap, seed=n)
+    assert chase.kernel_size == 1 and chase.nullity == 0
+    _check_against_reference(b, chase, np.random.default_rng(n))
+
+
+@pytest.mark.parametrize("n", N_VALUES)
+def test_equation_past_the_prefix_decides(n):
+    """A right-hand side that satisfies the prefix but not an equation after it: the
+    replay must report it unsolvable (as the reference engine does), in one solve and
+    in a batch."""
+    b, chase = _prefix_board(n, seed=10 + n)
+    rng = np.random.default_rng(n)
+    x = rng.integers(0, n, size=b.n_taps)
+    A = b.matrix().astype(np.int64)
+    rhs = (A @ x) % n
+    tiles = build_plan(b).residual_tiles()[chase.residual_rows:]
+    assert b.n_cells == b.shape[0] * b.shape[1]         # no holes: cell = tile
+    bad = rhs.copy()
+    c = tiles[len(tiles) // 2]
+    bad[c] = (bad[c] + 1) % n
+    dense = ReferenceEngine(b.matrix(), n)
+    assert not dense.solve(bad[None, :])[1][0]
+    X, ok = chase.solve(bad[None, :])
+    assert not ok[0] and not X.any()
+    X, ok = chase.solve(np.stack([rhs, bad, rhs]))
+    assert ok.tolist() == [True, False, True]
+    assert not ((A @ X[0].astype(np.int64) - rhs) % n).any()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+@pytest.mark.parametrize("wrap", [False, True])
+def test_prefix_matrix_is_the_first_rows(n, wrap):
+    """matrix_{gf2,zn}(rows=k) are the first k rows of the whole residual matrix."""
+    b, _ = _prefix_board(n, side=40, wrap=wrap, seed=3)
+    plan = build_plan(b)
+    for k in (0, 1, plan.nsym, plan.nres // 3, plan.nres):
+        if n == 2:
+            full = _unpack_gf2(plan.matrix_gf2(), plan.nsym)
+            part = _unpack_gf2(plan.matrix_gf2(rows=k), plan.nsym)
+        else:
+            full, part = plan.matrix_zn(), plan.matrix_zn(rows=k)
+        assert part.shape == (k, plan.nsym)
+        assert (part == full[:k]).all()
+
+
+def test_prefix_of_a_mirrored_plan():
+    """A mirrored plan (half the blocks mirrored) gives the same prefix as its rows."""
+    b = ml.Board.grid(9, 150, states=2, pattern="cross")
+    plan = build_plan(b)
+    assert plan.mirrored and plan.nres > 2
+    full = plan.matrix_gf2(block=1)
+    k = plan.nres // 2
+    assert (plan.matrix_gf2(block=1, rows=k) == full[:k]).all()
+    bz = ml.Board.grid(9, 150, states=3, pattern="cross")
+    pz = build_plan(bz)
+    assert (pz.matrix_zn(block=8, rows=pz.nres // 2) == pz.matrix_zn(block=8)[:pz.nres // 2]).all()
+
+
+def test_rows_argument_checked():
+    plan = build_plan(ml.Board.grid(6, 6, states=3, pattern="cross",
+                                    locked=np.eye(6, dtype=bool)))
+    for bad in (-1, plan.nres + 1, True, 1.5, "2"):
+        with pytest.raises(ValueError, match="rows must be"):
+            plan.matrix_zn(rows=bad)
+    plan2 = build_plan(ml.Board.grid(6, 6, states=2, pattern="cross",
+                                     locked=np.eye(6, dtype=bool)))
+    with pytest.raises(ValueError, match="rows must be"):
+        plan2.matrix_gf2(rows=plan2.nres + 1)
+
+
+@pytest.mark.parametrize("n", N_VALUES)
+def test_large_locked_board_verified_by_application(n):
+    """400 x 400 with 1% locked tiles: the residual system has 1600 locks' equations
+    over ~400 symbols, and a prefix of ~800 is used; the answer from a solvable start
+    solves the board."""
+    rng = np.random.default_rng(n)
+    locked = rng.random((400, 400)) < 0.01
+    b = ml.Board.grid(400, 400, states=n, pattern="cross", locked=locked)
+    x = rng.integers(0, n, size=(400, 400)).astype(np.uint8)
+    x[locked] = 0
+    start = b.apply(np.zeros((400, 400), np.uint8), x)
+    s = ml.Solver(b, method="chase")
+    sol = s.solve(start, minimal=False)
+    assert not b.apply(start, sol.taps).any()
+    assert s._engine.residual_rows < s._engine.nres
