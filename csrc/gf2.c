@@ -1119,6 +1119,62 @@ ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B)
     return Y;
 }
 
+ml_gf2_t *ml_gf2_solve_direct(const ml_gf2_t *A, const ml_gf2_t *B, size_t *rank)
+{
+    size_t m = A->nrows, r = A->ncols, k = B->nrows;
+    if (B->ncols != m) return NULL;
+    /* W = [A | B^T]: the right-hand sides ride along as the last k columns */
+    ml_gf2_t *Bt = ml_gf2_transpose(B);
+    ml_gf2_t *W = Bt ? ml_gf2_new(m, r + k) : NULL;
+    ml_gf2_t *Y = W ? ml_gf2_new(k, r + 1) : NULL;
+    size_t *piv = Y ? malloc(((m < r ? m : r) + 1) * sizeof(size_t)) : NULL;
+    uint64_t *x = piv ? aligned_zalloc(W->stride) : NULL;
+    if (!x) {
+        ml_gf2_free(Bt); ml_gf2_free(W); ml_gf2_free(Y); free(piv);
+        return NULL;
+    }
+    size_t rw = (r + 63) >> 6, sh = r & 63;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t *w = ml_gf2_row(W, i);
+        const uint64_t *b = ml_gf2_row(Bt, i);
+        memcpy(w, ml_gf2_row(A, i), A->width * 8);
+        for (size_t j = 0; j < Bt->width; j++) {      /* b's words shifted to bit r */
+            size_t at = (r >> 6) + j;
+            w[at] |= b[j] << sh;
+            if (sh && at + 1 < W->width) w[at + 1] |= b[j] >> (64 - sh);
+        }
+    }
+    ml_gf2_free(Bt);
+    size_t rk = ml_gf2_echelonize(W, 0, r, piv);
+    if (rk == (size_t)-1 || ml_interrupt_pending()) {
+        ml_gf2_free(W); ml_gf2_free(Y); free(piv); free(x);
+        return NULL;
+    }
+    /* rows rk.. are zero left of column r: right-hand side q is solvable iff their
+     * bits at column r + q are all 0; then back substitution through the echelon
+     * rows (x only has bits at pivot columns right of the current one, so the dot
+     * product of row i with x is the sum over those columns) */
+    for (size_t q = 0; q < k; q++) {
+        size_t col = r + q, cw = col >> 6;
+        uint64_t bit = (uint64_t)1 << (col & 63);
+        uint64_t *y = ml_gf2_row(Y, q);
+        int bad = 0;
+        for (size_t i = rk; i < m && !bad; i++) bad = (ml_gf2_row(W, i)[cw] & bit) != 0;
+        if (bad) { y[r >> 6] |= (uint64_t)1 << sh; continue; }
+        memset(x, 0, W->stride * 8);
+        for (size_t i = rk; i-- > 0;) {
+            const uint64_t *w = ml_gf2_row(W, i);
+            uint64_t acc = (w[cw] & bit) ? 1u : 0u;
+            for (size_t t = piv[i] >> 6; t < rw; t++) acc ^= (uint64_t)__builtin_parityll(w[t] & x[t]);
+            if (acc) x[piv[i] >> 6] |= (uint64_t)1 << (piv[i] & 63);
+        }
+        memcpy(y, x, rw * 8);
+    }
+    if (rank) *rank = rk;
+    ml_gf2_free(W); free(piv); free(x);
+    return Y;
+}
+
 void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok)
 {
     size_t w0 = r >> 6;

@@ -118,6 +118,14 @@ ml_gf2_t *ml_gf2_solve_matrix(const ml_gf2_fact_t *F);
 /* The same Y = B S computed from the factorisation by dot products (no S needed):
  * cheaper than building S when B has few rows. Y is allocated. */
 ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B);
+/* Solve A x = b for the rows b of B (k x m) without a factorisation: one forward
+ * elimination of [A | B^T] (pivots among A's columns; the transform is never
+ * carried), then back substitution per right-hand side. Y (k x (r + 1)) is laid
+ * out as from ml_gf2_solve_dot: the solution (free columns 0) in columns [0, r),
+ * bit r set iff that right-hand side is unsolvable (ml_gf2_solve_ok reads it).
+ * *rank (if not NULL) receives rank(A). Cheaper than ml_gf2_factor + solve for a
+ * few right-hand sides of one matrix. NULL when out of memory or interrupted. */
+ml_gf2_t *ml_gf2_solve_direct(const ml_gf2_t *A, const ml_gf2_t *B, size_t *rank);
 /* For each row i of Y (as above) ok[i] = 1 iff columns [r, ncols) are zero. */
 void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok);
 
