@@ -89,12 +89,37 @@ ml_gf2_t *ml_gf2_identity(size_t n)
 }
 
 ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
-                          const int64_t *tj, size_t nnz)
+                          const int64_t *tj, size_t nnz, size_t *bad)
 {
-    ml_gf2_t *M = ml_gf2_new(nrows, ncols);
+    /* Entries listed column by column (Board.from_effects: tap by tap) would flip
+     * bits one row apart, a cache miss each: those are flipped into the transpose,
+     * row by row, which is then transposed in 64 x 64 blocks. The order is judged
+     * from the first entries; the bounds are checked in the same single pass (the
+     * coordinate arrays are 16 bytes an entry: each pass over them costs more than
+     * the flips). */
+    size_t probe = nnz < 4096 ? nnz : 4096, row_runs = 0, col_runs = 0;
+    for (size_t t = 1; t < probe; t++) {
+        row_runs += ci[t] != ci[t - 1];
+        col_runs += tj[t] != tj[t - 1];
+    }
+    int by_col = col_runs < row_runs && nrows >= 64;
+    ml_gf2_t *M = by_col ? ml_gf2_new(ncols, nrows) : ml_gf2_new(nrows, ncols);
+    if (bad) *bad = nnz;
     if (!M) return NULL;
-    for (size_t t = 0; t < nnz; t++) ml_gf2_flip(M, (size_t)ci[t], (size_t)tj[t]);
-    return M;
+    for (size_t t = 0; t < nnz; t++) {
+        uint64_t i = (uint64_t)ci[t], j = (uint64_t)tj[t];   /* negatives: huge */
+        if (i >= nrows || j >= ncols) {
+            if (bad) *bad = t;
+            ml_gf2_free(M);
+            return NULL;
+        }
+        if (by_col) ml_gf2_flip(M, (size_t)j, (size_t)i);
+        else ml_gf2_flip(M, (size_t)i, (size_t)j);
+    }
+    if (!by_col) return M;
+    ml_gf2_t *T = ml_gf2_transpose(M);
+    ml_gf2_free(M);
+    return T;
 }
 
 void ml_gf2_pack_u8(ml_gf2_t *M, const uint8_t *src, size_t src_stride)

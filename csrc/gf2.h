@@ -53,10 +53,12 @@ ml_gf2_t *ml_gf2_new(size_t nrows, size_t ncols);          /* all zero */
 void ml_gf2_free(ml_gf2_t *M);                             /* NULL is fine */
 ml_gf2_t *ml_gf2_copy(const ml_gf2_t *M);
 ml_gf2_t *ml_gf2_identity(size_t n);
-/* Entries (ci[t], tj[t]) each add 1 (so repeats cancel in pairs). Caller checks
- * ci[t] < nrows and tj[t] < ncols. */
+/* Entries (ci[t], tj[t]) each add 1 (so repeats cancel in pairs), in any order
+ * (entries listed column by column are packed through the transpose). NULL when
+ * out of memory or when an entry is out of range: then *bad (if not NULL) is its
+ * index t (nnz otherwise). */
 ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
-                          const int64_t *tj, size_t nnz);
+                          const int64_t *tj, size_t nnz, size_t *bad);
 /* Low bits of a rows x cols array of bytes / int64 (row stride in elements). */
 void ml_gf2_pack_u8(ml_gf2_t *M, const uint8_t *src, size_t src_stride);
 void ml_gf2_pack_i64(ml_gf2_t *M, const int64_t *src, size_t src_stride);

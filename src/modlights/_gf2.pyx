@@ -25,7 +25,7 @@ cdef extern from "gf2.h" nogil:
     void ml_gf2_free(ml_gf2_t *M)
     ml_gf2_t *ml_gf2_copy(const ml_gf2_t *M)
     ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
-                              const int64_t *tj, size_t nnz)
+                              const int64_t *tj, size_t nnz, size_t *bad)
     void ml_gf2_pack_u8(ml_gf2_t *M, const uint8_t *src, size_t src_stride)
     void ml_gf2_pack_i64(ml_gf2_t *M, const int64_t *src, size_t src_stride)
     void ml_gf2_unpack_u8(const ml_gf2_t *M, size_t c0, size_t cols, uint8_t *dst,
@@ -191,22 +191,23 @@ cdef ml_gf2_t *_pack_coo(size_t m, size_t r, ci, tj) except NULL:
                          f"{ci_a.shape} and {tj_a.shape}")
     if ci_a.size and (ci_a.dtype.kind not in "iu" or tj_a.dtype.kind not in "iu"):
         raise ValueError("ci and tj must hold integers")
-    if ci_a.size:
-        if int(ci_a.min()) < 0 or int(ci_a.max()) >= m:
-            raise ValueError(f"row indices must be in 0..{m - 1}")
-        if int(tj_a.min()) < 0 or int(tj_a.max()) >= r:
-            raise ValueError(f"column indices must be in 0..{r - 1}")
+    if ci_a.size and ci_a.dtype == np.uint64 and (int(ci_a.max()) >= m or int(tj_a.max()) >= r):
+        raise ValueError(f"row indices must be in 0..{m - 1}, column indices in 0..{r - 1}")
     cdef const int64_t[::1] cv = np.ascontiguousarray(ci_a, dtype=np.int64)
     cdef const int64_t[::1] tv = np.ascontiguousarray(tj_a, dtype=np.int64)
-    cdef size_t nnz = cv.shape[0]
+    cdef size_t nnz = cv.shape[0], bad = 0
     cdef const int64_t *cp = NULL
     cdef const int64_t *tp = NULL
     if nnz:
         cp = &cv[0]
         tp = &tv[0]
     cdef ml_gf2_t *P
-    with nogil:
-        P = ml_gf2_from_coo(m, r, cp, tp, nnz)
+    with nogil:       # bounds checked in C, in the packing pass
+        P = ml_gf2_from_coo(m, r, cp, tp, nnz, &bad)
+    if P == NULL and bad < nnz:
+        if not 0 <= cv[bad] < <int64_t>m:
+            raise ValueError(f"row indices must be in 0..{m - 1}, got {cv[bad]} at {bad}")
+        raise ValueError(f"column indices must be in 0..{r - 1}, got {tv[bad]} at {bad}")
     _oom_check(P)
     return P
 
