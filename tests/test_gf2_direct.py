@@ -188,3 +188,36 @@ def test_solver_routes_identical(simd, n):
         bad = (rng.random(n) < 0.5).astype(np.uint8)
     with pytest.raises(ml.Unsolvable):
         ml.Solver(be, method="dense").solve(bad, minimal=False)
+
+
+# ---------------------------------------------------------------------------- from_effects
+def test_from_effects_lists_and_arrays_agree():
+    """Effect lists given as Python lists, NumPy int arrays of any width, or mixed
+    plain / NumPy ints: one board, one coordinate form, the same effects."""
+    rng = np.random.default_rng(5)
+    a = random_matrix(rng, 70, 67, "dense")
+    lists = [np.flatnonzero(a[:, j]).tolist() for j in range(67)]
+    boards = [ml.Board.from_effects(lists, 2, n_cells=70),
+              ml.Board.from_effects([np.array(e, np.int64) for e in lists], 2, n_cells=70),
+              ml.Board.from_effects([np.array(e, np.uint16) for e in lists], 2, n_cells=70),
+              ml.Board.from_effects([[np.int32(c) if c % 2 else c for c in e] for e in lists],
+                                    2, n_cells=70)]
+    for b in boards:
+        assert b == ml.Board.from_matrix(a, 2)
+        assert b.effects == tuple(tuple(e) for e in lists)
+        assert all(type(c) is int for e in b.effects for c in e) or b is boards[3]
+        assert (b.matrix() == a).all()
+    src = [np.array([0, 1])]
+    b = ml.Board.from_effects(src, 2)
+    src[0][0] = 5                                # the board keeps its own copy
+    assert b.effects == ((0, 1),)
+
+
+@pytest.mark.parametrize("effects, what", [
+    ([[0, True]], "must be ints"), ([[0, 1.0]], "must be ints"), ([["1"]], "must be ints"),
+    ([np.array([0, 1], bool)], "must be ints"), ([np.array([0.0])], "must be ints"),
+    ([[0, 2**70]], "out of range"), ([np.array([2**63], np.uint64)], "out of range"),
+    ([[0, -1]], "out of range"), ([np.array([-2])], "out of range")])
+def test_from_effects_bad_cells(effects, what):
+    with pytest.raises(ValueError, match=what):
+        ml.Board.from_effects(effects, 2, n_cells=4)
