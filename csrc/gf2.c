@@ -122,6 +122,31 @@ ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
     return T;
 }
 
+ml_gf2_t *ml_gf2_from_csc(size_t nrows, size_t ncols, const int64_t *indptr,
+                          const int64_t *cells, size_t *bad)
+{
+    /* column j's cells flipped into row j of the transpose (one stream of 8-byte
+     * indices, sequential writes), then transposed in 64 x 64 blocks */
+    ml_gf2_t *T = ml_gf2_new(ncols, nrows);
+    if (bad) *bad = (size_t)-1;
+    if (!T) return NULL;
+    for (size_t j = 0; j < ncols; j++) {
+        uint64_t *row = ml_gf2_row(T, j);
+        for (int64_t t = indptr[j]; t < indptr[j + 1]; t++) {
+            uint64_t i = (uint64_t)cells[t];      /* negatives: huge */
+            if (i >= nrows) {
+                if (bad) *bad = (size_t)t;
+                ml_gf2_free(T);
+                return NULL;
+            }
+            row[i >> 6] ^= (uint64_t)1 << (i & 63);
+        }
+    }
+    ml_gf2_t *M = ml_gf2_transpose(T);
+    ml_gf2_free(T);
+    return M;
+}
+
 void ml_gf2_pack_u8(ml_gf2_t *M, const uint8_t *src, size_t src_stride)
 {
     const uint64_t lsb = 0x0101010101010101ull, magic = 0x0102040810204080ull;

@@ -221,3 +221,29 @@ def test_from_effects_lists_and_arrays_agree():
 def test_from_effects_bad_cells(effects, what):
     with pytest.raises(ValueError, match=what):
         ml.Board.from_effects(effects, 2, n_cells=4)
+
+
+@pytest.mark.parametrize("shape", [(63, 64), (65, 65), (129, 127), (513, 511), (0, 3), (3, 0)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_from_csc_matches_dense(simd, shape):
+    """Compressed columns with repeats (Board.from_effects' form): the dense matrix."""
+    rng = np.random.default_rng(shape[0] * 1000 + shape[1])
+    counts = rng.integers(0, 3, shape)
+    cells = [np.repeat(np.arange(shape[0]), counts[:, j]) for j in range(shape[1])]
+    for c in cells:
+        rng.shuffle(c)
+    indptr = np.concatenate(([0], np.cumsum([c.size for c in cells])))
+    flat = np.concatenate(cells) if cells else np.zeros(0, np.int64)
+    a = (counts % 2).astype(np.uint8)
+    e, d = Gf2Engine.from_csc(*shape, indptr, flat), Gf2Engine(a)
+    assert e.rank == d.rank == py_rank(a)
+    assert (e.pseudo_inverse() == d.pseudo_inverse()).all()
+
+
+@pytest.mark.parametrize("indptr, cells, what", [
+    ([0, 1, 2], [0, 9], "row indices"), ([0, 1, 2], [0, -1], "row indices"),
+    ([0, 2, 1], [0, 1], "rise"), ([1, 1, 2], [0, 1], "rise"), ([0, 1, 3], [0, 1], "rise"),
+    ([0, 2], [0, 1], "length")])
+def test_from_csc_bad(indptr, cells, what):
+    with pytest.raises(ValueError, match=what):
+        Gf2Engine.from_csc(4, 2, np.array(indptr), np.array(cells))

@@ -175,6 +175,8 @@ class Board:
     _dense: np.ndarray | None = None
     _effects: tuple | None = None
     _effect_lists: list | None = None
+    #: from_effects boards: column j of A is coo()[0][_indptr[j]:_indptr[j + 1]]
+    _indptr: np.ndarray | None = None
     #: whether some tile is locked / a hole (grids; graph boards have neither)
     _any_locked: bool = False
     _any_holes: bool = False
@@ -302,7 +304,8 @@ class Board:
         except TypeError:
             raise ValueError("effects must be a sequence of lists of cell indices") from None
         flat = _effect_cells(eff)
-        tap_of = np.repeat(np.arange(len(eff), dtype=np.int64), [len(e) for e in eff])
+        lengths = [len(e) for e in eff]
+        tap_of = np.repeat(np.arange(len(eff), dtype=np.int64), lengths)
         hi = int(flat.max()) + 1 if flat.size else 0
         if n_cells is None:
             if hi > MAX_TILES:
@@ -318,6 +321,7 @@ class Board:
         b = cls._graph(n, m, len(eff))
         b._effect_lists = eff        # as tuples on first use of ``effects``
         b._coo_cache = (flat, tap_of)
+        b._indptr = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))  # CSC of A
         return b
 
     @classmethod
