@@ -89,11 +89,61 @@ ml_gf2_t *ml_gf2_identity(size_t n)
 }
 
 ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
-                          const int64_t *tj, size_t nnz)
+                          const int64_t *tj, size_t nnz, size_t *bad)
 {
-    ml_gf2_t *M = ml_gf2_new(nrows, ncols);
+    /* Entries listed column by column (Board.from_effects: tap by tap) would flip
+     * bits one row apart, a cache miss each: those are flipped into the transpose,
+     * row by row, which is then transposed in 64 x 64 blocks. The order is judged
+     * from the first entries; the bounds are checked in the same single pass (the
+     * coordinate arrays are 16 bytes an entry: each pass over them costs more than
+     * the flips). */
+    size_t probe = nnz < 4096 ? nnz : 4096, row_runs = 0, col_runs = 0;
+    for (size_t t = 1; t < probe; t++) {
+        row_runs += ci[t] != ci[t - 1];
+        col_runs += tj[t] != tj[t - 1];
+    }
+    int by_col = col_runs < row_runs && nrows >= 64;
+    ml_gf2_t *M = by_col ? ml_gf2_new(ncols, nrows) : ml_gf2_new(nrows, ncols);
+    if (bad) *bad = nnz;
     if (!M) return NULL;
-    for (size_t t = 0; t < nnz; t++) ml_gf2_flip(M, (size_t)ci[t], (size_t)tj[t]);
+    for (size_t t = 0; t < nnz; t++) {
+        uint64_t i = (uint64_t)ci[t], j = (uint64_t)tj[t];   /* negatives: huge */
+        if (i >= nrows || j >= ncols) {
+            if (bad) *bad = t;
+            ml_gf2_free(M);
+            return NULL;
+        }
+        if (by_col) ml_gf2_flip(M, (size_t)j, (size_t)i);
+        else ml_gf2_flip(M, (size_t)i, (size_t)j);
+    }
+    if (!by_col) return M;
+    ml_gf2_t *T = ml_gf2_transpose(M);
+    ml_gf2_free(M);
+    return T;
+}
+
+ml_gf2_t *ml_gf2_from_csc(size_t nrows, size_t ncols, const int64_t *indptr,
+                          const int64_t *cells, size_t *bad)
+{
+    /* column j's cells flipped into row j of the transpose (one stream of 8-byte
+     * indices, sequential writes), then transposed in 64 x 64 blocks */
+    ml_gf2_t *T = ml_gf2_new(ncols, nrows);
+    if (bad) *bad = (size_t)-1;
+    if (!T) return NULL;
+    for (size_t j = 0; j < ncols; j++) {
+        uint64_t *row = ml_gf2_row(T, j);
+        for (int64_t t = indptr[j]; t < indptr[j + 1]; t++) {
+            uint64_t i = (uint64_t)cells[t];      /* negatives: huge */
+            if (i >= nrows) {
+                if (bad) *bad = (size_t)t;
+                ml_gf2_free(T);
+                return NULL;
+            }
+            row[i >> 6] ^= (uint64_t)1 << (i & 63);
+        }
+    }
+    ml_gf2_t *M = ml_gf2_transpose(T);
+    ml_gf2_free(T);
     return M;
 }
 
@@ -1116,6 +1166,62 @@ ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B)
         }
     }
     free(bw);
+    return Y;
+}
+
+ml_gf2_t *ml_gf2_solve_direct(const ml_gf2_t *A, const ml_gf2_t *B, size_t *rank)
+{
+    size_t m = A->nrows, r = A->ncols, k = B->nrows;
+    if (B->ncols != m) return NULL;
+    /* W = [A | B^T]: the right-hand sides ride along as the last k columns */
+    ml_gf2_t *Bt = ml_gf2_transpose(B);
+    ml_gf2_t *W = Bt ? ml_gf2_new(m, r + k) : NULL;
+    ml_gf2_t *Y = W ? ml_gf2_new(k, r + 1) : NULL;
+    size_t *piv = Y ? malloc(((m < r ? m : r) + 1) * sizeof(size_t)) : NULL;
+    uint64_t *x = piv ? aligned_zalloc(W->stride) : NULL;
+    if (!x) {
+        ml_gf2_free(Bt); ml_gf2_free(W); ml_gf2_free(Y); free(piv);
+        return NULL;
+    }
+    size_t rw = (r + 63) >> 6, sh = r & 63;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t *w = ml_gf2_row(W, i);
+        const uint64_t *b = ml_gf2_row(Bt, i);
+        memcpy(w, ml_gf2_row(A, i), A->width * 8);
+        for (size_t j = 0; j < Bt->width; j++) {      /* b's words shifted to bit r */
+            size_t at = (r >> 6) + j;
+            w[at] |= b[j] << sh;
+            if (sh && at + 1 < W->width) w[at + 1] |= b[j] >> (64 - sh);
+        }
+    }
+    ml_gf2_free(Bt);
+    size_t rk = ml_gf2_echelonize(W, 0, r, piv);
+    if (rk == (size_t)-1 || ml_interrupt_pending()) {
+        ml_gf2_free(W); ml_gf2_free(Y); free(piv); free(x);
+        return NULL;
+    }
+    /* rows rk.. are zero left of column r: right-hand side q is solvable iff their
+     * bits at column r + q are all 0; then back substitution through the echelon
+     * rows (x only has bits at pivot columns right of the current one, so the dot
+     * product of row i with x is the sum over those columns) */
+    for (size_t q = 0; q < k; q++) {
+        size_t col = r + q, cw = col >> 6;
+        uint64_t bit = (uint64_t)1 << (col & 63);
+        uint64_t *y = ml_gf2_row(Y, q);
+        int bad = 0;
+        for (size_t i = rk; i < m && !bad; i++) bad = (ml_gf2_row(W, i)[cw] & bit) != 0;
+        if (bad) { y[r >> 6] |= (uint64_t)1 << sh; continue; }
+        memset(x, 0, W->stride * 8);
+        for (size_t i = rk; i-- > 0;) {
+            const uint64_t *w = ml_gf2_row(W, i);
+            uint64_t acc = (w[cw] & bit) ? 1u : 0u;
+            for (size_t t = piv[i] >> 6; t < rw; t++) acc ^= (uint64_t)__builtin_parityll(w[t] & x[t]);
+            if (acc) x[piv[i] >> 6] |= (uint64_t)1 << (piv[i] & 63);
+        }
+        memcpy(y, x, rw * 8);
+    }
+    if (rank) *rank = rk;
+    ml_gf2_free(W); free(piv); free(x);
     return Y;
 }
 

@@ -53,10 +53,19 @@ ml_gf2_t *ml_gf2_new(size_t nrows, size_t ncols);          /* all zero */
 void ml_gf2_free(ml_gf2_t *M);                             /* NULL is fine */
 ml_gf2_t *ml_gf2_copy(const ml_gf2_t *M);
 ml_gf2_t *ml_gf2_identity(size_t n);
-/* Entries (ci[t], tj[t]) each add 1 (so repeats cancel in pairs). Caller checks
- * ci[t] < nrows and tj[t] < ncols. */
+/* Entries (ci[t], tj[t]) each add 1 (so repeats cancel in pairs), in any order
+ * (entries listed column by column are packed through the transpose). NULL when
+ * out of memory or when an entry is out of range: then *bad (if not NULL) is its
+ * index t (nnz otherwise). */
 ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
-                          const int64_t *tj, size_t nnz);
+                          const int64_t *tj, size_t nnz, size_t *bad);
+/* Column j has a 1 added at row cells[t] for t in [indptr[j], indptr[j + 1]) (the
+ * compressed-column form of Board.from_effects: half the index traffic of
+ * coordinates). Caller checks 0 <= indptr[j] <= indptr[j + 1]. NULL when out of
+ * memory or when a cell is out of range: then *bad (if not NULL) is its index t
+ * ((size_t)-1 otherwise). */
+ml_gf2_t *ml_gf2_from_csc(size_t nrows, size_t ncols, const int64_t *indptr,
+                          const int64_t *cells, size_t *bad);
 /* Low bits of a rows x cols array of bytes / int64 (row stride in elements). */
 void ml_gf2_pack_u8(ml_gf2_t *M, const uint8_t *src, size_t src_stride);
 void ml_gf2_pack_i64(ml_gf2_t *M, const int64_t *src, size_t src_stride);
@@ -118,6 +127,14 @@ ml_gf2_t *ml_gf2_solve_matrix(const ml_gf2_fact_t *F);
 /* The same Y = B S computed from the factorisation by dot products (no S needed):
  * cheaper than building S when B has few rows. Y is allocated. */
 ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B);
+/* Solve A x = b for the rows b of B (k x m) without a factorisation: one forward
+ * elimination of [A | B^T] (pivots among A's columns; the transform is never
+ * carried), then back substitution per right-hand side. Y (k x (r + 1)) is laid
+ * out as from ml_gf2_solve_dot: the solution (free columns 0) in columns [0, r),
+ * bit r set iff that right-hand side is unsolvable (ml_gf2_solve_ok reads it).
+ * *rank (if not NULL) receives rank(A). Cheaper than ml_gf2_factor + solve for a
+ * few right-hand sides of one matrix. NULL when out of memory or interrupted. */
+ml_gf2_t *ml_gf2_solve_direct(const ml_gf2_t *A, const ml_gf2_t *B, size_t *rank);
 /* For each row i of Y (as above) ok[i] = 1 iff columns [r, ncols) are zero. */
 void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok);
 

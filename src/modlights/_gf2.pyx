@@ -25,7 +25,9 @@ cdef extern from "gf2.h" nogil:
     void ml_gf2_free(ml_gf2_t *M)
     ml_gf2_t *ml_gf2_copy(const ml_gf2_t *M)
     ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
-                              const int64_t *tj, size_t nnz)
+                              const int64_t *tj, size_t nnz, size_t *bad)
+    ml_gf2_t *ml_gf2_from_csc(size_t nrows, size_t ncols, const int64_t *indptr,
+                              const int64_t *cells, size_t *bad)
     void ml_gf2_pack_u8(ml_gf2_t *M, const uint8_t *src, size_t src_stride)
     void ml_gf2_pack_i64(ml_gf2_t *M, const int64_t *src, size_t src_stride)
     void ml_gf2_unpack_u8(const ml_gf2_t *M, size_t c0, size_t cols, uint8_t *dst,
@@ -43,6 +45,7 @@ cdef extern from "gf2.h" nogil:
     int ml_gf2_det(const ml_gf2_fact_t *F)
     ml_gf2_t *ml_gf2_solve_matrix(const ml_gf2_fact_t *F)
     ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B)
+    ml_gf2_t *ml_gf2_solve_direct(const ml_gf2_t *A, const ml_gf2_t *B, size_t *rank)
     void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok)
 
 cdef extern from "cpu.h" nogil:
@@ -190,22 +193,23 @@ cdef ml_gf2_t *_pack_coo(size_t m, size_t r, ci, tj) except NULL:
                          f"{ci_a.shape} and {tj_a.shape}")
     if ci_a.size and (ci_a.dtype.kind not in "iu" or tj_a.dtype.kind not in "iu"):
         raise ValueError("ci and tj must hold integers")
-    if ci_a.size:
-        if int(ci_a.min()) < 0 or int(ci_a.max()) >= m:
-            raise ValueError(f"row indices must be in 0..{m - 1}")
-        if int(tj_a.min()) < 0 or int(tj_a.max()) >= r:
-            raise ValueError(f"column indices must be in 0..{r - 1}")
+    if ci_a.size and ci_a.dtype == np.uint64 and (int(ci_a.max()) >= m or int(tj_a.max()) >= r):
+        raise ValueError(f"row indices must be in 0..{m - 1}, column indices in 0..{r - 1}")
     cdef const int64_t[::1] cv = np.ascontiguousarray(ci_a, dtype=np.int64)
     cdef const int64_t[::1] tv = np.ascontiguousarray(tj_a, dtype=np.int64)
-    cdef size_t nnz = cv.shape[0]
+    cdef size_t nnz = cv.shape[0], bad = 0
     cdef const int64_t *cp = NULL
     cdef const int64_t *tp = NULL
     if nnz:
         cp = &cv[0]
         tp = &tv[0]
     cdef ml_gf2_t *P
-    with nogil:
-        P = ml_gf2_from_coo(m, r, cp, tp, nnz)
+    with nogil:       # bounds checked in C, in the packing pass
+        P = ml_gf2_from_coo(m, r, cp, tp, nnz, &bad)
+    if P == NULL and bad < nnz:
+        if not 0 <= cv[bad] < <int64_t>m:
+            raise ValueError(f"row indices must be in 0..{m - 1}, got {cv[bad]} at {bad}")
+        raise ValueError(f"column indices must be in 0..{r - 1}, got {tv[bad]} at {bad}")
     _oom_check(P)
     return P
 
@@ -237,53 +241,104 @@ def _check_factor_size(m, r):
                          f"(at most {MAX_FACTOR_BITS / 8 / 2**30:.0f} GiB)")
 
 
+cdef object _solutions(ml_gf2_t *Y, size_t r):
+    """(X uint8 k x r, ok bool k) from a solve's Y (solutions in columns [0, r),
+    consistency bits right of them), rows of unsolvable right-hand sides zeroed;
+    frees Y."""
+    cdef size_t k = Y.nrows, i
+    X = np.zeros((k, r), dtype=np.uint8)
+    ok = np.empty(k, dtype=np.uint8)
+    cdef uint8_t[:, ::1] xv = X
+    cdef uint8_t[::1] okv = ok
+    with nogil:
+        if k:
+            ml_gf2_solve_ok(Y, r, &okv[0])
+            if r:
+                ml_gf2_unpack_u8(Y, 0, r, &xv[0, 0], r)
+                for i in range(k):
+                    if not okv[i]:
+                        memset(&xv[i, 0], 0, r)
+        ml_gf2_free(Y)
+    return X, ok.view(np.bool_)
+
+
 cdef class Gf2Engine:
     """Linear algebra of one tap matrix A (m x r) over GF(2), factored once in C.
 
     The engine interface: ``kernel_size``, ``generators()``, ``solve(R)``, ``det()``,
     ``inverse()``, ``pseudo_inverse()``; plus ``rank`` and ``nullity``.
+
+    The factorisation ([A | I] reduced) is made on first need. Until then the packed
+    A is kept, and the first ``DIRECT_SOLVES`` calls of ``solve`` with fewer than 64
+    right-hand sides eliminate [A | B^T] directly instead (forward only, no transform
+    carried: a fraction of the work of factoring), which also gives the rank.
     """
     cdef ml_gf2_fact_t *F
+    cdef ml_gf2_t *A          # the packed A
     cdef ml_gf2_t *S          # the solve matrix [G^T | L^T], built on first solve
+    cdef Py_ssize_t _rank     # rank(A) once known (-1 before)
+    cdef int _direct          # direct solves done
     cdef object _gens
     cdef readonly int n
     cdef readonly Py_ssize_t m, r
 
     name = "gf2-native"
+    #: Solves of a few right-hand sides answered by direct elimination before the
+    #: engine factors A (each costs a fraction of the factorisation).
+    DIRECT_SOLVES = 2
 
     def __cinit__(self):
         self.F = NULL
+        self.A = NULL
         self.S = NULL
         self.n = 2
+        self._rank = -1
 
     def __dealloc__(self):
         ml_gf2_fact_free(self.F)
+        ml_gf2_free(self.A)
         ml_gf2_free(self.S)
 
     def __init__(self, A):
         arr = _as_bits_2d(A, "the tap matrix")
         _check_factor_size(arr.shape[0], arr.shape[1])
         cdef ml_gf2_t *P = _pack(arr)
-        self._factor(P)
+        self._set(P)
 
-    cdef void _factor(self, ml_gf2_t *P) except *:
-        """Factor the packed A (takes ownership of P); replaces any earlier
-        factorisation (``__init__`` called again) with everything derived from it."""
+    cdef void _set(self, ml_gf2_t *P) noexcept:
+        """Take the packed A (ownership of P); replaces any earlier matrix
+        (``__init__`` called again) with everything derived from it."""
+        ml_gf2_fact_free(self.F)
+        ml_gf2_free(self.A)
+        ml_gf2_free(self.S)
+        self.F = NULL
+        self.S = NULL
+        self.A = P
+        self._gens = None
+        self._rank = -1
+        self._direct = 0
+        self.m = P.nrows
+        self.r = P.ncols
+
+    cdef int _factored(self) except -1:
+        """Make the factorisation of the kept A (once). A stays (m x r bits, a third
+        of the factorisation's size): other threads may be reading it without the GIL."""
+        self._need()
+        if self.F != NULL:
+            return 0
         cdef ml_gf2_fact_t *F
         with nogil:
-            F = ml_gf2_factor(P)
-            ml_gf2_free(P)
+            F = ml_gf2_factor(self.A)
         if _interrupted():
             ml_gf2_fact_free(F)
             _check_interrupt()
         _oom_check(F)
-        ml_gf2_fact_free(self.F)
-        ml_gf2_free(self.S)
-        self.S = NULL
-        self._gens = None
-        self.F = F
-        self.m = F.m
-        self.r = F.r
+        if self.F == NULL:             # another thread may have made it meanwhile
+            self.F = F
+            self._rank = F.rank
+        else:
+            ml_gf2_fact_free(F)
+        return 0
 
     @classmethod
     def from_coo(cls, m, r, ci, tj):
@@ -293,37 +348,92 @@ cdef class Gf2Engine:
         _check_factor_size(m, r)
         cdef ml_gf2_t *P = _pack_coo(m, r, ci, tj)
         cdef Gf2Engine eng = cls.__new__(cls)
-        eng._factor(P)
+        eng._set(P)
+        return eng
+
+    @classmethod
+    def from_csc(cls, m, r, indptr, cells):
+        """The engine of the m x r matrix whose column j has a 1 added at row
+        cells[t] for t in indptr[j]..indptr[j+1]-1 (repeats add up mod 2): the
+        compressed-column form, packed with half the index reads of ``from_coo``."""
+        cdef const int64_t[::1] iv
+        cdef const int64_t[::1] cv
+        cdef size_t bad = 0
+        cdef const int64_t *cp = NULL
+        cdef const int64_t *ipp = NULL
+        cdef ml_gf2_t *P
+        cdef Gf2Engine eng
+        cdef size_t mc, rc
+        m, r = _check_shape(m, r)
+        mc, rc = m, r
+        _check_factor_size(m, r)
+        ip = np.ascontiguousarray(indptr, dtype=np.int64)
+        cl = np.ascontiguousarray(cells, dtype=np.int64)
+        if ip.ndim != 1 or cl.ndim != 1 or ip.shape[0] != r + 1:
+            raise ValueError(f"indptr must be 1-D of length r + 1 = {r + 1} and cells "
+                             f"1-D, got shapes {ip.shape} and {cl.shape}")
+        if ip[0] != 0 or ip[r] != cl.shape[0] or (r and (np.diff(ip) < 0).any()):
+            raise ValueError("indptr must rise from 0 to len(cells)")
+        iv = ip
+        cv = cl
+        ipp = &iv[0]
+        if cl.shape[0]:
+            cp = &cv[0]
+        with nogil:
+            P = ml_gf2_from_csc(mc, rc, ipp, cp, &bad)
+        if P == NULL and bad != <size_t>-1:
+            raise ValueError(f"row indices must be in 0..{m - 1}, got {cv[bad]} at {bad}")
+        _oom_check(P)
+        eng = cls.__new__(cls)
+        eng._set(P)
         return eng
 
     cdef inline int _need(self) except -1:
-        if self.F == NULL:
+        if self.A == NULL:
             raise ValueError("this Gf2Engine was not built: use Gf2Engine(A) or "
                              "Gf2Engine.from_coo(...)")
         return 0
 
     # ------------------------------------------------------------ structure
     @property
+    def factored(self):
+        """Whether the factorisation has been made (it is made on first need)."""
+        return self.F != NULL
+
+    @property
     def rank(self):
+        """rank(A) mod 2: from the factorisation or a direct solve when one was made,
+        else one forward elimination of A alone (no transform)."""
         self._need()
-        return int(self.F.rank)
+        cdef ml_gf2_t *C
+        cdef size_t rk
+        if self._rank < 0:
+            with nogil:
+                C = ml_gf2_copy(self.A)
+            _oom_check(C)
+            with nogil:
+                rk = ml_gf2_echelonize(C, 0, C.ncols, NULL)
+                ml_gf2_free(C)
+            _check_interrupt()
+            if rk == <size_t>-1:
+                _raise_memory_error("out of memory in the GF(2) engine")
+            self._rank = rk
+        return int(self._rank)
 
     @property
     def nullity(self):
-        self._need()
-        return int(self.F.r - self.F.rank)
+        return int(self.r) - self.rank
 
     @property
     def kernel_size(self):
         """|ker A| = 2**nullity, an exact Python int."""
-        self._need()
-        return 1 << int(self.F.r - self.F.rank)
+        return 1 << self.nullity
 
     def generators(self, limit=None):
         """(H uint8 (nullity x r), [2] * nullity): a basis of ker A.
         limit: at most this many rows (the first ones of the same basis): a bounded
         part of a huge kernel."""
-        self._need()
+        self._factored()
         cdef ml_gf2_t *H
         cdef size_t null = self.F.r - self.F.rank, count
         if limit is not None and limit < null:
@@ -352,6 +462,20 @@ cdef class Gf2Engine:
         cdef ml_gf2_t *S
         cdef ml_gf2_t *B
         cdef ml_gf2_t *Y
+        cdef size_t rk = 0
+        if self.F == NULL and arr.shape[0] < 64 and self._direct < self.DIRECT_SOLVES:
+            B = _pack(arr)
+            with nogil:
+                Y = ml_gf2_solve_direct(self.A, B, &rk)
+                ml_gf2_free(B)
+            if _interrupted():
+                ml_gf2_free(Y)
+                _check_interrupt()
+            _oom_check(Y)
+            self._direct += 1
+            self._rank = rk
+            return _solutions(Y, self.r)
+        self._factored()
         # A few right-hand sides: dot products with the rows of T. Many: build the
         # solve matrix S once, then one packed product (M4RM) per batch.
         cdef bint dot = self.S == NULL and arr.shape[0] < 64
@@ -374,41 +498,27 @@ cdef class Gf2Engine:
             ml_gf2_free(Y)
             _check_interrupt()
         _oom_check(Y)
-        cdef size_t k = Y.nrows, r = self.F.r, i
-        X = np.zeros((k, r), dtype=np.uint8)
-        ok = np.empty(k, dtype=np.uint8)
-        cdef uint8_t[:, ::1] xv = X
-        cdef uint8_t[::1] okv = ok
-        with nogil:
-            if k:
-                ml_gf2_solve_ok(Y, r, &okv[0])
-                if r:
-                    ml_gf2_unpack_u8(Y, 0, r, &xv[0, 0], r)
-                    for i in range(k):
-                        if not okv[i]:
-                            memset(&xv[i, 0], 0, r)
-            ml_gf2_free(Y)
-        return X, ok.view(np.bool_)
+        return _solutions(Y, self.F.r)
 
     def det(self):
         self._need()
         if self.m != self.r:
             raise ValueError(f"det needs a square tap matrix, this one is {self.m}x{self.r}")
-        return int(ml_gf2_det(self.F))
+        return 1 if self.rank == self.m else 0
 
     def inverse(self):
         """A^-1 (uint8 r x m); ValueError unless square and invertible."""
         self._need()
         if self.m != self.r:
             raise ValueError(f"inverse needs a square tap matrix, this one is {self.m}x{self.r}")
-        if self.F.rank < self.F.m:
+        if self.rank < self.m:
             raise ValueError(f"the tap matrix is not invertible mod 2: det = 0 "
-                             f"(rank {self.F.rank} of {self.m})")
+                             f"(rank {self.rank} of {self.m})")
         return self.pseudo_inverse()
 
     def pseudo_inverse(self):
         """G (uint8 r x m) with A G A = A mod 2 (always exists over a field)."""
-        self._need()
+        self._factored()
         cdef ml_gf2_t *G
         with nogil:
             G = ml_gf2_pinv(self.F)
@@ -417,7 +527,8 @@ cdef class Gf2Engine:
 
     def __repr__(self):
         self._need()
-        return f"Gf2Engine(<{self.m}x{self.r}>, rank={self.F.rank})"
+        rank = "?" if self._rank < 0 else self._rank
+        return f"Gf2Engine(<{self.m}x{self.r}>, rank={rank})"
 
 
 # ---------------------------------------------------------------------------- plain matrices

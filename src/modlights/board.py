@@ -134,6 +134,36 @@ def _tappable_mask(b: "Board") -> np.ndarray:
     return ~(b._locked | b._holes)
 
 
+def _effect_cells(eff: list[list]) -> np.ndarray:
+    """The cells of every tap's effect list, concatenated as int64; ValueError naming
+    the first entry that is not an int (bools, floats and strings are refused).
+    Lists of plain or NumPy ints are converted by NumPy (a dense 4096 x 4096 board
+    lists 8 million cells: a Python loop per cell took seconds); any other list is
+    checked entry by entry."""
+    parts = []
+    for j, e in enumerate(eff):
+        if isinstance(e, np.ndarray):       # integers (from_effects keeps no others)
+            if e.dtype == np.uint64 and e.size and int(e.max()) > MAX_TILES:
+                raise ValueError(f"cell index {int(e.max())} out of range: a board has "
+                                 f"at most {MAX_TILES} cells")
+            parts.append(e.astype(np.int64))
+            continue
+        kinds = set(map(type, e))
+        if all(k is int or issubclass(k, np.integer) for k in kinds):
+            try:
+                parts.append(np.array(e, dtype=np.int64))
+                continue
+            except OverflowError:           # beyond int64: certainly out of range
+                pass
+        for c in e:
+            if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)):
+                raise ValueError(f"effects[{j}] holds {c!r}; cell indices must be ints")
+        big = max(e, key=lambda c: abs(int(c)))
+        raise ValueError(f"cell index {int(big)} out of range: a board has at most "
+                         f"{MAX_TILES} cells")
+    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+
+
 class Board:
     """A Lights Out board: tiles with ``states`` states and a tap pattern.
 
@@ -144,6 +174,9 @@ class Board:
 
     _dense: np.ndarray | None = None
     _effects: tuple | None = None
+    _effect_lists: list | None = None
+    #: from_effects boards: column j of A is coo()[0][_indptr[j]:_indptr[j + 1]]
+    _indptr: np.ndarray | None = None
     #: whether some tile is locked / a hole (grids; graph boards have neither)
     _any_locked: bool = False
     _any_holes: bool = False
@@ -264,18 +297,16 @@ class Board:
         """
         n = _check_states(states)
         try:
-            eff = [list(e) for e in take_items(effects, MAX_TILES, "effects (one list a tap)")]
+            # integer arrays stay arrays (copied); anything else becomes a list
+            eff = [e.copy() if isinstance(e, np.ndarray) and e.ndim == 1
+                   and e.dtype.kind in "iu" else list(e)
+                   for e in take_items(effects, MAX_TILES, "effects (one list a tap)")]
         except TypeError:
             raise ValueError("effects must be a sequence of lists of cell indices") from None
-        flat: list[int] = []
-        tap_of: list[int] = []
-        for j, e in enumerate(eff):
-            for c in e:
-                if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)):
-                    raise ValueError(f"effects[{j}] holds {c!r}; cell indices must be ints")
-                flat.append(int(c))
-                tap_of.append(j)
-        hi = max(flat) + 1 if flat else 0
+        flat = _effect_cells(eff)
+        lengths = [len(e) for e in eff]
+        tap_of = np.repeat(np.arange(len(eff), dtype=np.int64), lengths)
+        hi = int(flat.max()) + 1 if flat.size else 0
         if n_cells is None:
             if hi > MAX_TILES:
                 raise ValueError(f"cell index {hi - 1} is too large: a board has at most "
@@ -284,12 +315,13 @@ class Board:
         else:
             m = as_int(n_cells, "n_cells", 0, MAX_TILES, expected="a non-negative int",
                        floats=False)
-        if flat and (min(flat) < 0 or hi > m):
-            bad = next(c for c in flat if c < 0 or c >= m)
+        if flat.size and (int(flat.min()) < 0 or hi > m):
+            bad = int(flat[(flat < 0) | (flat >= m)][0])
             raise ValueError(f"cell index {bad} out of range: cells are 0..{m - 1}")
         b = cls._graph(n, m, len(eff))
-        b._effects = tuple(tuple(e) for e in eff)
-        b._coo_cache = (np.asarray(flat, dtype=np.int64), np.asarray(tap_of, dtype=np.int64))
+        b._effect_lists = eff        # as tuples on first use of ``effects``
+        b._coo_cache = (flat, tap_of)
+        b._indptr = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))  # CSC of A
         return b
 
     @classmethod
@@ -465,7 +497,13 @@ class Board:
     @property
     def effects(self) -> tuple[tuple[int, ...], ...] | None:
         """The effect lists of a graph board (None for grids)."""
-        return self._effects if self._kind == "graph" else None
+        if self._kind != "graph":
+            return None
+        if self._effects is None and self._effect_lists is not None:
+            self._effects = tuple(tuple(e.tolist() if isinstance(e, np.ndarray) else e)
+                                  for e in self._effect_lists)
+            self._effect_lists = None
+        return self._effects
 
     @property
     def locked(self) -> np.ndarray:

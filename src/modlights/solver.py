@@ -367,6 +367,9 @@ class Solver:
             from ._gf2 import Gf2Engine
             if board._dense is not None:
                 return Gf2Engine(board.matrix())
+            if board._indptr is not None:     # from_effects: column by column
+                return Gf2Engine.from_csc(board.n_cells, board.n_taps, board._indptr,
+                                          board.coo()[0])
             ci, tj = board.coo()          # packed straight from coordinates
             return Gf2Engine.from_coo(board.n_cells, board.n_taps, ci, tj)
         if backend == "native" and n >= 3:
