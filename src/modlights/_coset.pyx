@@ -111,14 +111,7 @@ def coset_min(x0, H, orders, n, budget=0, seconds=0.0, threads=None):
     cdef uint8_t[::1] bv
     cdef const uint32_t[::1] ov
     if n == 2 and all(o == 2 for o in ords.tolist()):
-        nw = max(1, (r + 63) // 64)
-        xpk = np.zeros((1, nw), dtype=np.uint64)
-        Gpk = np.zeros((max(1, k), nw), dtype=np.uint64)
-        if r:
-            xpk[:, :] = _pack(x[None, :], nw)
-            if k:
-                Gpk[:k] = _pack(G, nw)
-        bpk = np.zeros(nw, dtype=np.uint64)
+        xpk, Gpk, bpk, nw = _pack_coset(x, G, k, r)
         xp = xpk[0]
         Gp = Gpk
         bp = bpk
@@ -146,6 +139,19 @@ def coset_min(x0, H, orders, n, budget=0, seconds=0.0, threads=None):
         if length < 0:
             _raise_memory_error("coset search could not allocate its work space")
     return best, int(length), int(st.examined), int(st.pruned), bool(st.complete)
+
+
+def _pack_coset(x, G, k, r):
+    """The GF(2) walks' words: (x as 1 x nw, the k generators as max(1, k) x nw, a zeroed
+    best (nw,), nw) for a coset of r taps."""
+    nw = max(1, (r + 63) // 64)
+    xpk = np.zeros((1, nw), dtype=np.uint64)
+    Gpk = np.zeros((max(1, k), nw), dtype=np.uint64)
+    if r:
+        xpk[:, :] = _pack(x[None, :], nw)
+        if k:
+            Gpk[:k] = _pack(G, nw)
+    return xpk, Gpk, np.zeros(nw, dtype=np.uint64), nw
 
 
 def _pack(M, nw):

@@ -4,7 +4,7 @@ over one sub-cube of a coset (an executor task). The GIL is released during the 
 import numpy as np
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 
-from ._coset import _check, _pack, _unpack, default_threads
+from ._coset import _check, _pack, _pack_coset, _unpack, default_threads
 
 cdef extern from "coset.h":
     ctypedef struct ml_coset_stats:
@@ -159,14 +159,7 @@ def coset_min_sub(x0, H, orders, n, inner, corner, bound):
     cdef const uint32_t[::1] ov
     cdef uint8_t[::1] bv
     if gf2:
-        nw = max(1, (r + 63) // 64)
-        xpk = np.zeros((1, nw), dtype=np.uint64)
-        Gpk = np.zeros((max(1, k), nw), dtype=np.uint64)
-        if r:
-            xpk[:, :] = _pack(x[None, :], nw)
-            if k:
-                Gpk[:k] = _pack(G, nw)
-        bpk = np.zeros(nw, dtype=np.uint64)
+        xpk, Gpk, bpk, nw = _pack_coset(x, G, k, r)
         xp = xpk[0]
         Gp = Gpk
         bp = bpk
