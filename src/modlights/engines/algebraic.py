@@ -103,6 +103,24 @@ def _neg(v: np.ndarray, p: int) -> np.ndarray:
     return ((p - v.astype(np.int64)) % p).astype(np.uint8)
 
 
+def dense_fallback(eng: Any, method: str) -> Any:
+    """The dense engine a structured engine (``eng._dense_factory``) falls back on for
+    det / inverse / pseudo-inverse: built on first use and kept in ``eng._dense``;
+    ValueError for boards whose tap matrix is too large for it."""
+    if eng._dense is None:
+        from ..chase import DENSE_FALLBACK
+        if eng._dense_factory is None:
+            raise ValueError(f"not available from the {method} engine on its own")
+        b = eng.board
+        if b.n_cells * b.n_taps > DENSE_FALLBACK:
+            raise ValueError(f"not available with method='{method}' on a board this "
+                             f"large ({b.n_cells} x {b.n_taps} tap matrix, more than "
+                             f"{DENSE_FALLBACK} entries); use method='dense' on a "
+                             "smaller board")
+        eng._dense = eng._dense_factory()
+    return eng._dense
+
+
 class AlgebraicEngine:
     """The engine interface of :class:`~modlights.solver.Solver` (``kernel_size``,
     ``nullity``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
@@ -367,18 +385,7 @@ class AlgebraicEngine:
         return (AlgebraicEngine, (self.board, self._dense_factory))
 
     def _dense_engine(self):
-        if self._dense is None:
-            from ..chase import DENSE_FALLBACK
-            if self._dense_factory is None:
-                raise ValueError("not available from the algebraic engine on its own")
-            b = self.board
-            if b.n_cells * b.n_taps > DENSE_FALLBACK:
-                raise ValueError("not available with method='algebraic' on a board this "
-                                 f"large ({b.n_cells} x {b.n_taps} tap matrix, more than "
-                                 f"{DENSE_FALLBACK} entries); use method='dense' on a "
-                                 "smaller board")
-            self._dense = self._dense_factory()
-        return self._dense
+        return dense_fallback(self, "algebraic")
 
     def det(self) -> int:
         """det(A) mod n = (-cu)^(h w) Res(chi_T, F) (F(t0)^w for a diagonal T)."""

@@ -27,23 +27,15 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..reference import factorize
+from .algebraic import dense_fallback
+
 __all__ = ["LiftedEngine", "lifted_reason", "lifted_supports", "prime_power_factors"]
 
 
-def prime_power_factors(n: int) -> list[tuple[int, int]]:
-    """[(p, k), ...]: n = prod p^k over its distinct primes p, smallest first."""
-    out, p = [], 2
-    while p * p <= n:
-        if n % p == 0:
-            k = 0
-            while n % p == 0:
-                n //= p
-                k += 1
-            out.append((p, k))
-        p += 1
-    if n > 1:
-        out.append((n, 1))
-    return out
+#: [(p, k), ...]: n = prod p^k over its distinct primes, smallest first (the reference
+#: engine's factorisation, shared).
+prime_power_factors = factorize
 
 
 def _board_mod(board, p: int):
@@ -211,18 +203,7 @@ class LiftedEngine:
         return X, ok
 
     def _dense_engine(self):
-        if self._dense is None:
-            from ..chase import DENSE_FALLBACK
-            if self._dense_factory is None:
-                raise ValueError("not available from the lifted engine on its own")
-            b = self.board
-            if b.n_cells * b.n_taps > DENSE_FALLBACK:
-                raise ValueError("not available with method='lifted' on a board this "
-                                 f"large ({b.n_cells} x {b.n_taps} tap matrix, more than "
-                                 f"{DENSE_FALLBACK} entries); use method='dense' on a "
-                                 "smaller board")
-            self._dense = self._dense_factory()
-        return self._dense
+        return dense_fallback(self, "lifted")
 
     def det(self) -> int:
         return int(self._dense_engine().det())
