@@ -123,9 +123,9 @@ ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
 }
 
 ml_gf2_t *ml_gf2_from_csc(size_t nrows, size_t ncols, const int64_t *indptr,
-                          const int64_t *cells, size_t *bad)
+                          const int32_t *cells, size_t *bad)
 {
-    /* column j's cells flipped into row j of the transpose (one stream of 8-byte
+    /* column j's cells flipped into row j of the transpose (one stream of 4-byte
      * indices, sequential writes), then transposed in 64 x 64 blocks */
     ml_gf2_t *T = ml_gf2_new(ncols, nrows);
     if (bad) *bad = (size_t)-1;
@@ -133,8 +133,9 @@ ml_gf2_t *ml_gf2_from_csc(size_t nrows, size_t ncols, const int64_t *indptr,
     for (size_t j = 0; j < ncols; j++) {
         uint64_t *row = ml_gf2_row(T, j);
         for (int64_t t = indptr[j]; t < indptr[j + 1]; t++) {
-            uint64_t i = (uint64_t)cells[t];      /* negatives: huge */
-            if (i >= nrows) {
+            int64_t c = cells[t];
+            uint64_t i = (uint64_t)c;
+            if (c < 0 || i >= nrows) {
                 if (bad) *bad = (size_t)t;
                 ml_gf2_free(T);
                 return NULL;

@@ -60,12 +60,12 @@ ml_gf2_t *ml_gf2_identity(size_t n);
 ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
                           const int64_t *tj, size_t nnz, size_t *bad);
 /* Column j has a 1 added at row cells[t] for t in [indptr[j], indptr[j + 1]) (the
- * compressed-column form of Board.from_effects: half the index traffic of
- * coordinates). Caller checks 0 <= indptr[j] <= indptr[j + 1]. NULL when out of
- * memory or when a cell is out of range: then *bad (if not NULL) is its index t
- * ((size_t)-1 otherwise). */
+ * compressed-column form of Board.from_effects, 4-byte cells: a quarter of the index
+ * traffic of int64 coordinates). Caller checks 0 <= indptr[j] <= indptr[j + 1].
+ * NULL when out of memory or when a cell is out of range: then *bad (if not NULL)
+ * is its index t ((size_t)-1 otherwise). */
 ml_gf2_t *ml_gf2_from_csc(size_t nrows, size_t ncols, const int64_t *indptr,
-                          const int64_t *cells, size_t *bad);
+                          const int32_t *cells, size_t *bad);
 /* Low bits of a rows x cols array of bytes / int64 (row stride in elements). */
 void ml_gf2_pack_u8(ml_gf2_t *M, const uint8_t *src, size_t src_stride);
 void ml_gf2_pack_i64(ml_gf2_t *M, const int64_t *src, size_t src_stride);

@@ -10,7 +10,7 @@ Every bound is checked here before C runs: bad input is a ValueError, never a cr
 The GIL is released during the C work.
 """
 import numpy as np
-from libc.stdint cimport uint8_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, uint64_t, int32_t, int64_t
 from libc.string cimport memset
 
 cdef extern from "gf2.h" nogil:
@@ -27,7 +27,7 @@ cdef extern from "gf2.h" nogil:
     ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
                               const int64_t *tj, size_t nnz, size_t *bad)
     ml_gf2_t *ml_gf2_from_csc(size_t nrows, size_t ncols, const int64_t *indptr,
-                              const int64_t *cells, size_t *bad)
+                              const int32_t *cells, size_t *bad)
     void ml_gf2_pack_u8(ml_gf2_t *M, const uint8_t *src, size_t src_stride)
     void ml_gf2_pack_i64(ml_gf2_t *M, const int64_t *src, size_t src_stride)
     void ml_gf2_unpack_u8(const ml_gf2_t *M, size_t c0, size_t cols, uint8_t *dst,
@@ -355,11 +355,13 @@ cdef class Gf2Engine:
     def from_csc(cls, m, r, indptr, cells):
         """The engine of the m x r matrix whose column j has a 1 added at row
         cells[t] for t in indptr[j]..indptr[j+1]-1 (repeats add up mod 2): the
-        compressed-column form, packed with half the index reads of ``from_coo``."""
+        compressed-column form, packed with a quarter of the index reads of
+        ``from_coo``: int32 cells are read as they are (Board.from_effects stores
+        them so), other integer cells are range-checked, then narrowed."""
         cdef const int64_t[::1] iv
-        cdef const int64_t[::1] cv
+        cdef const int32_t[::1] cv
         cdef size_t bad = 0
-        cdef const int64_t *cp = NULL
+        cdef const int32_t *cp = NULL
         cdef const int64_t *ipp = NULL
         cdef ml_gf2_t *P
         cdef Gf2Engine eng
@@ -368,10 +370,18 @@ cdef class Gf2Engine:
         mc, rc = m, r
         _check_factor_size(m, r)
         ip = np.ascontiguousarray(indptr, dtype=np.int64)
-        cl = np.ascontiguousarray(cells, dtype=np.int64)
+        cl = np.asarray(cells)
         if ip.ndim != 1 or cl.ndim != 1 or ip.shape[0] != r + 1:
             raise ValueError(f"indptr must be 1-D of length r + 1 = {r + 1} and cells "
                              f"1-D, got shapes {ip.shape} and {cl.shape}")
+        if cl.size and cl.dtype.kind not in "iu":
+            raise ValueError(f"cells must hold integers, got dtype {cl.dtype}")
+        if cl.dtype != np.int32 and cl.size:        # narrowing must not wrap
+            out = np.flatnonzero((cl < 0) | (cl >= m))
+            if out.size:
+                raise ValueError(f"row indices must be in 0..{m - 1}, got "
+                                 f"{cl[out[0]]} at {out[0]}")
+        cl = np.ascontiguousarray(cl, dtype=np.int32)
         if ip[0] != 0 or ip[r] != cl.shape[0] or (r and (np.diff(ip) < 0).any()):
             raise ValueError("indptr must rise from 0 to len(cells)")
         iv = ip

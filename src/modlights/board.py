@@ -135,25 +135,28 @@ def _tappable_mask(b: "Board") -> np.ndarray:
 
 
 def _effect_cells(eff: list[list]) -> np.ndarray:
-    """The cells of every tap's effect list, concatenated as int64; ValueError naming
-    the first entry that is not an int (bools, floats and strings are refused).
-    Lists of plain or NumPy ints are converted by NumPy (a dense 4096 x 4096 board
-    lists 8 million cells: a Python loop per cell took seconds); any other list is
-    checked entry by entry."""
+    """The cells of every tap's effect list, concatenated as int32 (every valid cell
+    index fits: MAX_TILES < 2**31; half the bytes the packers read); ValueError naming
+    the first entry that is not an int (bools, floats and strings are refused) or
+    that does not fit. Lists of plain or NumPy ints are converted by NumPy (a dense
+    4096 x 4096 board lists 8 million cells: a Python loop per cell took seconds);
+    any other list is checked entry by entry."""
     parts = []
     for j, e in enumerate(eff):
         if isinstance(e, np.ndarray):       # integers (from_effects keeps no others)
-            if e.dtype == np.uint64 and e.size and int(e.max()) > MAX_TILES:
-                raise ValueError(f"cell index {int(e.max())} out of range: a board has "
-                                 f"at most {MAX_TILES} cells")
-            parts.append(e.astype(np.int64))
+            if e.size and e.dtype.itemsize >= 4 and e.dtype != np.int32:  # no wrapping
+                lo, hi = int(e.min()), int(e.max())
+                if hi > MAX_TILES or lo < -MAX_TILES:
+                    raise ValueError(f"cell index {hi if hi > MAX_TILES else lo} out of "
+                                     f"range: a board has at most {MAX_TILES} cells")
+            parts.append(e.astype(np.int32))
             continue
         kinds = set(map(type, e))
         if all(k is int or issubclass(k, np.integer) for k in kinds):
             try:
-                parts.append(np.array(e, dtype=np.int64))
+                parts.append(np.array(e, dtype=np.int32))
                 continue
-            except OverflowError:           # beyond int64: certainly out of range
+            except OverflowError:           # beyond int32: certainly out of range
                 pass
         for c in e:
             if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)):
@@ -161,7 +164,7 @@ def _effect_cells(eff: list[list]) -> np.ndarray:
         big = max(e, key=lambda c: abs(int(c)))
         raise ValueError(f"cell index {int(big)} out of range: a board has at most "
                          f"{MAX_TILES} cells")
-    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    return np.concatenate(parts) if parts else np.zeros(0, np.int32)
 
 
 class Board:
@@ -176,6 +179,7 @@ class Board:
     _effects: tuple | None = None
     _effect_lists: list | None = None
     #: from_effects boards: column j of A is coo()[0][_indptr[j]:_indptr[j + 1]]
+    #: (coo() is int32 there, read as it is by Gf2Engine.from_csc)
     _indptr: np.ndarray | None = None
     #: whether some tile is locked / a hole (grids; graph boards have neither)
     _any_locked: bool = False
@@ -305,7 +309,7 @@ class Board:
             raise ValueError("effects must be a sequence of lists of cell indices") from None
         flat = _effect_cells(eff)
         lengths = [len(e) for e in eff]
-        tap_of = np.repeat(np.arange(len(eff), dtype=np.int64), lengths)
+        tap_of = np.repeat(np.arange(len(eff), dtype=np.int32), lengths)
         hi = int(flat.max()) + 1 if flat.size else 0
         if n_cells is None:
             if hi > MAX_TILES:
@@ -597,7 +601,8 @@ class Board:
 
     def coo(self) -> tuple[np.ndarray, np.ndarray]:
         """A in coordinate form: (cell_rows, tap_cols), one entry per unit of effect
-        (repeated pairs add up). Cached."""
+        (repeated pairs add up). Cached. int64 arrays, int32 on from_effects boards
+        (widen before arithmetic that can pass 2**31, such as ``ci * n_taps``)."""
         if self._coo_cache is None:
             self._per_tile("the coordinate form of A", 16 * len(self._pattern or ((0, 0),)))
             self._coo_cache = self._build_coo()
@@ -652,7 +657,7 @@ class Board:
         ci, tj = self.coo()
         acc = np.zeros(m * r, dtype=np.int64)
         if ci.size:
-            np.add.at(acc, ci * r + tj, 1)
+            np.add.at(acc, ci.astype(np.int64) * r + tj, 1)
         return np.mod(acc, self._n).astype(np.uint8).reshape(m, r)
 
     # ------------------------------------------------------------------ state conversion
@@ -939,7 +944,7 @@ class Board:
                 vals = self._dense.reshape(-1)[flat]
             else:
                 ci, tj = self.coo()
-                flat, counts = np.unique(ci * r + tj, return_counts=True)
+                flat, counts = np.unique(ci.astype(np.int64) * r + tj, return_counts=True)
                 counts %= self._n
                 flat, vals = flat[counts != 0], counts[counts != 0]
             return ("graph", self._n, (m, r), flat.astype(np.int64).tobytes(),
