@@ -217,10 +217,72 @@ def test_from_effects_lists_and_arrays_agree():
     ([[0, True]], "must be ints"), ([[0, 1.0]], "must be ints"), ([["1"]], "must be ints"),
     ([np.array([0, 1], bool)], "must be ints"), ([np.array([0.0])], "must be ints"),
     ([[0, 2**70]], "out of range"), ([np.array([2**63], np.uint64)], "out of range"),
-    ([[0, -1]], "out of range"), ([np.array([-2])], "out of range")])
+    ([[0, -1]], "out of range"), ([np.array([-2])], "out of range"),
+    ([np.array([2**32], np.int64)], "out of range"),        # 0 if narrowed unchecked
+    ([np.array([2**31], np.uint32)], "out of range"), ([[0, 2**32]], "out of range")])
 def test_from_effects_bad_cells(effects, what):
     with pytest.raises(ValueError, match=what):
         ml.Board.from_effects(effects, 2, n_cells=4)
+
+
+INDEX_TYPES = (list, np.int64, np.uint32, np.int32, np.int16, np.uint8)
+
+
+@st.composite
+def effect_lists(draw):
+    """(effects, n, n_cells): up to 70 taps over up to 70 cells (across a word), cells
+    repeated, each tap's list a Python list or a NumPy array of some integer type."""
+    n = draw(st.integers(2, 8))
+    m = draw(st.integers(1, 70))
+    r = draw(st.integers(0, 70))
+    effects = []
+    for _ in range(r):
+        cells = draw(st.lists(st.integers(0, m - 1), max_size=2 * m))
+        kind = draw(st.sampled_from(INDEX_TYPES))
+        effects.append(cells if kind is list else np.array(cells, dtype=kind))
+    return effects, n, m
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(effect_lists(), st.integers(0, 2**32 - 1))
+def test_from_effects_int32_matches_from_matrix(case, seed):
+    """from_effects boards keep int32 indices and are the from_matrix board of the
+    matrix counted unit by unit in Python: equal, the same A x, and Solver answers
+    (rank, kernel size, solvability, valid solutions) agreeing with the reference."""
+    effects, n, m = case
+    b = ml.Board.from_effects(effects, n, n_cells=m)
+    ci, tj = b.coo()
+    assert ci.dtype == tj.dtype == np.int32
+    a = np.zeros((m, len(effects)), dtype=np.int64)
+    for j, cells in enumerate(effects):
+        for c in cells:
+            a[int(c), j] += 1
+    a = (a % n).astype(np.uint8)
+    bm = ml.Board.from_matrix(a, n)
+    assert b == bm and hash(b) == hash(bm)
+    assert (b.matrix() == a).all()
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, n, len(effects))
+    assert (b.apply_vector(x) == a.astype(np.int64) @ x % n).all()
+    ref = ml.Solver(bm, backend="reference")
+    s, sm = ml.Solver(b, method="dense"), ml.Solver(bm, method="dense")
+    assert s.rank == sm.rank == ref.rank
+    assert s.kernel_size == sm.kernel_size == ref.kernel_size
+    for state in (b.random_state(rng), b.random_state(rng, solvable=False)):
+        assert s.solvable(state) == sm.solvable(state) == ref.solvable(state)
+        if ref.solvable(state):
+            assert not b.apply(state, s.solve(state, minimal=False).taps).any()
+
+
+def test_from_effects_int32_key_does_not_wrap():
+    """Equality keys on cell * n_taps + tap past 2**31: (d, 0) and (0, 29) on a board
+    of 33 taps meet mod 2**32 (33 d = 2**32 + 29) and are different boards."""
+    d = (2**32 + 29) // 33
+    b1 = ml.Board.from_effects([[d]] + [[]] * 32, 2, n_cells=2**27)
+    b2 = ml.Board.from_effects([[]] * 29 + [[0]] + [[]] * 3, 2, n_cells=2**27)
+    assert b1 != b2
+    assert b1 == ml.Board.from_effects([np.array([d], np.int64)] + [[]] * 32, 2,
+                                       n_cells=2**27)
 
 
 @pytest.mark.parametrize("shape", [(63, 64), (65, 65), (129, 127), (513, 511), (0, 3), (3, 0)],
@@ -242,6 +304,7 @@ def test_from_csc_matches_dense(simd, shape):
 
 @pytest.mark.parametrize("indptr, cells, what", [
     ([0, 1, 2], [0, 9], "row indices"), ([0, 1, 2], [0, -1], "row indices"),
+    ([0, 1, 2], [0, 2**32], "row indices"), ([0, 1, 2], [0, -2**32 + 1], "row indices"),
     ([0, 2, 1], [0, 1], "rise"), ([1, 1, 2], [0, 1], "rise"), ([0, 1, 3], [0, 1], "rise"),
     ([0, 2], [0, 1], "length")])
 def test_from_csc_bad(indptr, cells, what):
