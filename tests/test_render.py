@@ -344,7 +344,7 @@ def check_png(board, state, taps, scale=1):
     want = [[int(c[i:i + 2], 16) for i in (1, 3, 5)]
             for c in render.palette(n) + (render.BACKGROUND,)]
     assert pal.tolist() == want
-    px = px[::scale, ::scale]
+    px = px[scale // 2::scale, scale // 2::scale]          # tile centres (not lock frames)
     s = np.asarray(state) % n
     if board.is_grid:
         rows, cols = board.shape
@@ -376,6 +376,36 @@ def test_png_pixels_are_states_and_taps():
     check_png(b, s, None)
     check_png(b, s, sol.taps, scale=3)
     check_png(ml.Board.grid(3, 3, states=255), np.arange(9).reshape(3, 3) * 30, None)
+
+
+@needs_pillow
+@settings(max_examples=30, deadline=None)
+@given(board=grid_boards(max_brute=10**9), seed=st.integers(0, 2**32 - 1),
+       scale=st.sampled_from([1, 2, 3, 4, 5, 8]), with_taps=st.booleans())
+def test_png_frames_locked_tiles_from_scale_4(board, seed, scale, with_taps):
+    rng = np.random.default_rng(seed)
+    state = board.random_state(rng=rng, solvable=False)
+    taps = random_taps(board, rng) if with_taps else None
+    check_png(board, state, taps, scale=scale)
+    px, img = read_png(board.to_png(state, taps=taps, scale=scale))
+    n = board.states
+    frame = n + 1 if n < 255 else n
+    rows, cols = board.shape
+    tiles = px[:rows * scale, :cols * scale].reshape(rows, scale, cols, scale)
+    border = np.concatenate([tiles[:, 0, :, :], tiles[:, -1, :, :],
+                             tiles[:, :, :, 0].transpose(0, 2, 1),
+                             tiles[:, :, :, -1].transpose(0, 2, 1)], axis=2)
+    framed = (border == frame).all(axis=2) & ~(board.holes if n == 255 else False)
+    if scale >= render.LOCK_FRAME_SCALE:
+        np.testing.assert_array_equal(framed, board.locked)
+        if board.locked.any() and n < 255:
+            pal = img.getpalette()
+            assert "#%02x%02x%02x" % tuple(pal[3 * frame:3 * frame + 3]) == render.LOCK_FRAME
+    else:
+        assert not (px == n + 1).any() or n == 255
+    # the taps panel is never framed
+    if taps is not None:
+        assert not (px[:, cols * scale:] == n + 1).any() or n == 255
 
 
 @needs_pillow
@@ -429,6 +459,29 @@ def test_cli_svg_and_png(tmp_path, capsys):
     assert main(args) == 0
     out = capsys.readouterr().out
     assert f"picture: {svg}" in out and f"picture: {png}" in out
+
+
+@needs_pillow
+def test_cli_png_scale_frames_locks(tmp_path, capsys):
+    png = tmp_path / "s.png"
+    args = ["solve", "--grid", "4x5", "--states", "3", "--seed", "4", "--locked", "1,1 2,3",
+            "--png", str(png), "--png-scale", "6", "--json"]
+    assert main(args) == 0
+    doc = json.loads(capsys.readouterr().out)
+    b = ml.Board.grid(4, 5, 3, locked=[(1, 1), (2, 3)])
+    check_png(b, np.array(doc["state"]), np.array(doc["taps"]), scale=6)
+    px, _ = read_png(png)
+    assert px.shape == (4 * 6, 11 * 6)
+    tiles = px[:24, :30].reshape(4, 6, 5, 6)
+    np.testing.assert_array_equal((tiles[:, 0, :, :] == 4).all(axis=2), b.locked)
+    for bad in ("0", "65", "x"):
+        rc = main(args[:-2] + ["--png-scale", bad])
+        err = capsys.readouterr().err
+        assert rc == 2 and len(err.strip().splitlines()) == 1 and "--png-scale" in err
+    rc = main(["solve", "--grid", "2000x2000", "--seed", "1", "--png", str(png),
+               "--png-scale", "64"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "smaller scale" in err
 
 
 def test_cli_picture_errors(tmp_path, capsys, monkeypatch):

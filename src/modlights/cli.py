@@ -327,7 +327,7 @@ def _cmd_solve(args: argparse.Namespace, out) -> int:
             s0 = s0.astype(np.int64) + board.coerce_target(target)
         state = board.coerce_state(s0)
     state = board.coerce_state(state)
-    pictures = dict(svg=args.svg, png=args.png)
+    pictures = dict(svg=args.svg, png=args.png, png_scale=args.png_scale)
     render.check_pictures(board, **pictures)        # before the work: size, Pillow
     solver = Solver(board, backend=args.backend)
     sol = solver.solve(state, target, minimal=not args.no_minimal, budget=budget)
@@ -925,6 +925,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "the solution's taps marked (boards up to 200x200 tiles)")
     g.add_argument("--png", metavar="FILE", help="write a PNG, one pixel a tile: the state, "
                    "and the tap counts beside it (needs Pillow: pip install \"modlights[png]\")")
+    g.add_argument("--png-scale", metavar="K", type=_int_arg("--png-scale", 1, 64), default=1,
+                   help="pixels per tile side in the PNG, 1..64 (default 1); from 4 on, "
+                        "locked tiles get a dark frame")
     ps.set_defaults(func=_cmd_solve)
 
     pi = sub.add_parser("info", help="rank, kernel, invertibility of a board's tap matrix",

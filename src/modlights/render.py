@@ -25,8 +25,10 @@ PNG (:func:`to_png`, needs Pillow: ``pip install "modlights[png]"``)
     transparent: viewers would show white, the colour of state 0). With ``taps=``
     the picture has a second panel to the right of the state, one background tile
     apart, with the same layout: pixel value = tap count (0, white, where a tile is
-    not tapped), so both stay exact at one pixel a tile. Locks are not shown in
-    PNGs. Graph boards use the grid layout of the SVG.
+    not tapped), so both stay exact at one pixel a tile. From ``scale=4`` on, a
+    locked tile of the state panel is framed by a one-pixel dark border (index n + 1,
+    :data:`LOCK_FRAME`; the background index n when n = 255); at smaller scales a tile is too small to mark and locks are
+    not shown. Graph boards use the grid layout of the SVG.
 
 Palette (:func:`palette`)
     State 0 is white (solved). Up to 8 states, hand-picked colours (the Okabe-Ito
@@ -58,6 +60,11 @@ __all__ = ["to_svg", "to_png", "palette", "text_colour", "oklab", "min_distance"
 
 #: Largest board (tiles of a grid, cells + taps of a graph board) drawn as SVG.
 MAX_SVG_TILES = 40_000
+#: Colour of the frame around locked tiles in PNGs drawn at ``scale >= 4``.
+LOCK_FRAME = "#1b1f2a"
+#: Smallest PNG scale at which locked tiles are framed.
+LOCK_FRAME_SCALE = 4
+
 #: Largest PNG (pixels, both panels and the scale included).
 MAX_PNG_PIXELS = 1 << 28
 #: The board's background: the colour between tiles and where holes are.
@@ -465,6 +472,30 @@ def _checked_state(board: Board, state: Any) -> np.ndarray | None:
     return board.coerce_state(state)
 
 
+def _frame_locks(pixels: np.ndarray, locked: np.ndarray, scale: int, index: int) -> None:
+    """Draw a one-pixel border of palette ``index`` inside every locked tile of the
+    state panel (the first ``locked.shape[1]`` tiles of each row of ``pixels``, drawn
+    ``scale`` pixels square)."""
+    h, w = locked.shape
+    panel = pixels[:h * scale, :w * scale].reshape(h, scale, w, scale)
+    rows, cols = np.nonzero(locked)
+    for edge in (0, scale - 1):
+        panel[rows, edge, cols, :] = index
+        panel[rows, :, cols, edge] = index
+
+
+def _check_png(board: Board, with_taps: bool, scale: Any) -> None:
+    """ValueError for a bad ``scale`` or a picture past :data:`MAX_PNG_PIXELS`."""
+    if isinstance(scale, bool) or not isinstance(scale, (int, np.integer)) \
+            or not 1 <= scale <= 64:
+        raise ValueError(f"scale must be an int from 1 to 64 (pixels per tile), got {scale!r}")
+    ph, pw = _panel_shape(board)
+    width = pw if not with_taps else 2 * pw + 1
+    if ph * width * scale * scale > MAX_PNG_PIXELS:
+        raise ValueError(f"the picture would have {ph * scale}x{width * scale} pixels, "
+                         f"more than {MAX_PNG_PIXELS}; use a smaller scale")
+
+
 def to_png(board: Board, state: Any = None, *, taps: Any = None, path: Any = None,
            scale: int = 1) -> bytes | None:
     """A PNG picture of ``board``: one pixel a tile (palette image, state = index).
@@ -494,15 +525,10 @@ def to_png(board: Board, state: Any = None, *, taps: Any = None, path: Any = Non
     """
     if not isinstance(board, Board):
         raise ValueError(f"board must be a modlights Board, got {type(board).__name__}")
-    if isinstance(scale, bool) or not isinstance(scale, (int, np.integer)) \
-            or not 1 <= scale <= 64:
-        raise ValueError(f"scale must be an int from 1 to 64 (pixels per tile), got {scale!r}")
+    _check_png(board, taps is not None, scale)
     Image = _pillow()
     ph, pw = _panel_shape(board)
     width = pw if taps is None else 2 * pw + 1
-    if ph * width * scale * scale > MAX_PNG_PIXELS:
-        raise ValueError(f"the picture would have {ph * scale}x{width * scale} pixels, "
-                         f"more than {MAX_PNG_PIXELS}; use a smaller scale")
     n = board.states
     t = _taps(board, taps)                  # checked before the big allocation
     state = _checked_state(board, state)
@@ -514,12 +540,20 @@ def to_png(board: Board, state: Any = None, *, taps: Any = None, path: Any = Non
         del t
     if scale > 1:
         pixels = np.repeat(np.repeat(pixels, scale, axis=0), scale, axis=1)
+    # the frame's own colour needs a palette index past the background's (n + 1 <= 255)
+    framed = scale >= LOCK_FRAME_SCALE and board.is_grid and board._any_locked
+    framed_own = framed and n + 2 <= 256
+    if framed:
+        _frame_locks(pixels, board._locked, scale, n + 1 if framed_own else n)
     h, w = pixels.shape
     img = Image.frombuffer("P", (w, h), pixels, "raw", "P", 0, 1)
-    bits = next(b for b in (1, 2, 4, 8) if n + 1 <= 1 << b)
+    colours = n + 1 + framed_own
+    bits = next(b for b in (1, 2, 4, 8) if colours <= 1 << b)
     pal = np.zeros((1 << bits, 3), dtype=np.uint8)
     pal[:n] = _hex_to_rgb(palette(n))
     pal[n] = _hex_to_rgb([BACKGROUND])[0]
+    if framed_own:
+        pal[n + 1] = _hex_to_rgb([LOCK_FRAME])[0]
     img.putpalette(pal.tobytes())
     options = dict(format="PNG", bits=bits, compress_level=PNG_COMPRESS_LEVEL)
     if path is not None:
@@ -531,22 +565,25 @@ def to_png(board: Board, state: Any = None, *, taps: Any = None, path: Any = Non
 
 
 # ----------------------------------------------------------------------------- CLI
-def check_pictures(board: Board, *, svg: Any = None, png: Any = None) -> None:
+def check_pictures(board: Board, *, svg: Any = None, png: Any = None,
+                   png_scale: int = 1) -> None:
     """Check that the pictures asked for (the command line's ``--svg`` / ``--png``) can
-    be made, before any work: ValueError for a board too large for SVG, or when PNG
-    is asked for and Pillow is missing."""
+    be made, before any work: ValueError for a board too large for SVG, a bad PNG
+    scale or a PNG too large (the taps panel counted), or when PNG is asked for and
+    Pillow is missing."""
     if svg is not None:
         check_svg_size(board)
     if png is not None:
+        _check_png(board, True, png_scale)
         _pillow()
 
 
 def write_pictures(board: Board, state: Any = None, taps: Any = None, *,
-                   svg: Any = None, png: Any = None) -> list[str]:
+                   svg: Any = None, png: Any = None, png_scale: int = 1) -> list[str]:
     """Write the SVG and / or PNG of ``board`` in ``state`` with ``taps`` marked to
-    the paths ``svg`` / ``png``; returns the paths written. ValueError when a file
-    cannot be written (the message says which and why)."""
-    check_pictures(board, svg=svg, png=png)
+    the paths ``svg`` / ``png`` (``png_scale`` pixels a tile); returns the paths
+    written. ValueError when a file cannot be written (the message says which and why)."""
+    check_pictures(board, svg=svg, png=png, png_scale=png_scale)
     written = []
     try:
         if svg is not None:
@@ -555,7 +592,7 @@ def write_pictures(board: Board, state: Any = None, taps: Any = None, *,
                 f.write(text)
             written.append(str(svg))
         if png is not None:
-            to_png(board, state, taps=taps, path=png)
+            to_png(board, state, taps=taps, path=png, scale=png_scale)
             written.append(str(png))
     except OSError as e:
         raise ValueError(f"cannot write the picture: {e}") from None
