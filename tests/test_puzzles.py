@@ -184,7 +184,7 @@ def test_same_seed_same_puzzle():
 
 
 def test_generate_pinned_codes():
-    # Same on every machine and NumPy version (the generator only uses prng.py).
+    # Same on every machine and NumPy version (the generator only uses play/prng.py).
     assert ml.generate(6, 6, 2, seed=0).code == ml.generate(6, 6, 2, seed=0).code
     assert ml.generate(6, 6, 2, "cross", "hard", seed=0).code == "AQAGBgIAdkT7sOAXWQX8"
 

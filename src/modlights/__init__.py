@@ -8,9 +8,9 @@
 from .board import Board
 from .patterns import PATTERNS
 from .solver import Solution, Solver, Unsolvable
-from .puzzles import Puzzle, daily, generate
-from .game import Game
-from .campaign import Campaign
+from .play.puzzles import Puzzle, daily, generate
+from .play.game import Game
+from .play.campaign import Campaign
 
 __version__ = "0.1.0"
 

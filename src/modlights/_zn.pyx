@@ -31,7 +31,7 @@ cdef extern from "zn.h":
                        uint8_t *ok, int check) nogil
     unsigned ml_zn_lu_det(const ml_zn_lu_t *lu) nogil
 
-from .reference import factorize as _factorize
+from .engines.reference import factorize as _factorize
 
 include "_interrupt.pxi"
 

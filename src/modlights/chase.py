@@ -71,7 +71,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from .board import Board
-from .reference import is_prime
+from .engines.reference import is_prime
 
 __all__ = ["ChaseEngine", "build_plan", "bench_large", "chase_supports", "transpose_board"]
 
@@ -181,7 +181,7 @@ def residual_cost(nres: int, nsym: int, n: int) -> tuple[int, int]:
     if n == 2:
         packed = nres * ((nsym + 63) // 64) * 8
         return 3 * packed, nres * nsym * side // 64     # matrix, kept copy, [M | R]
-    from .reference import factorize
+    from .engines.reference import factorize
     parts = len(factorize(n))
     # matrix (uint8) + per prime power: a reduced copy (uint8) and the work matrix (uint16)
     return nres * nsym * (1 + 3 * parts), nres * nsym * side // 16

@@ -20,9 +20,9 @@ import numpy as np
 
 from . import render
 from .board import Board
-from .game import Game, PlayScreen
+from .play.game import Game, PlayScreen
 from .patterns import PATTERNS, pattern_name
-from .puzzles import DIFFICULTIES, Puzzle, daily, generate
+from .play.puzzles import DIFFICULTIES, Puzzle, daily, generate
 from .solver import Solver, Unsolvable
 from .validation import as_int, read_limited
 

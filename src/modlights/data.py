@@ -240,7 +240,7 @@ def _start_input(start: Any, board: Board) -> np.ndarray:
 
 def puzzle_from_dict(d: Any, *, max_tiles: int | None = None) -> Any:
     """See :meth:`Puzzle.from_dict`."""
-    from .puzzles import Puzzle
+    from .play.puzzles import Puzzle
     _check_mapping(d, "puzzle", PUZZLE_FIELDS, ())
     if "board" not in d and "code" not in d:
         raise ValueError("puzzle needs 'board' and 'start', or 'code'")
@@ -285,7 +285,7 @@ def _check_derived(d: Mapping) -> None:
     if "proven" in d and not isinstance(d["proven"], bool):
         raise ValueError(f"proven must be true or false, got {d['proven']!r}")
     if "difficulty" in d:
-        from .puzzles import DIFFICULTIES
+        from .play.puzzles import DIFFICULTIES
         if d["difficulty"] not in DIFFICULTIES:
             raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, "
                              f"got {d['difficulty']!r}")

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from .board import MAX_TILES, Board
-from .reference import ReferenceEngine, is_prime
+from .engines.reference import ReferenceEngine, is_prime
 from .validation import check_budget
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]

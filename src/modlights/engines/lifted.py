@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..reference import factorize
+from .reference import factorize
 from .algebraic import dense_fallback
 
 __all__ = ["LiftedEngine", "lifted_reason", "lifted_supports", "prime_power_factors"]

@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
 from .. import PATTERNS, Board, Campaign, Puzzle, Solver, Unsolvable, __version__, daily, generate
-from ..campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN
+from ..play.campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN
 from ..patterns import pattern_name
 from . import limits
 from .models import AnalyseRequest, EncodeRequest, GenerateRequest, HintRequest, SolveRequest

@@ -1,0 +1,819 @@
+"""Puzzles: generation, difficulty, stars, shareable puzzle codes and daily challenges.
+
+A :class:`Puzzle` is a grid :class:`~modlights.board.Board` plus a start state; the
+goal is always all tiles 0. Its measured properties (the fewest taps, stars,
+difficulty) are computed on first use and cached.
+
+Difficulty (``Puzzle.score`` in [0, 1], ``Puzzle.difficulty`` its band)
+-----------------------------------------------------------------------
+With n the states, m the proved minimal number of taps (``min_taps``: the minimum
+over every solution, so the kernel's extra solutions are already used), "touched"
+the tiles the solution's taps change in all (exactly the tiles not at 0 at the start:
+the same for every solution), and ``ref`` the typical
+minimum for the board (``reference_taps``): T (n - 1) / 2 for T tappable tiles when
+the kernel is trivial (the mean length of a uniformly random tap vector), otherwise
+the mean proved minimum of 16 random solvable starts drawn with a fixed SplitMix64
+seed (a non-trivial kernel makes every start shorter to solve)::
+
+    load     = min(1, m / ref)                  # 1 = as many taps as a typical start
+    coverage = touched / tiles
+    score    = (2 * load + coverage) / 3
+
+    easy: score < 0.35    medium: < 0.6    hard: < 0.8    expert: >= 0.8
+
+``generate`` samples starts (``-A x`` for random tap vectors x of a length chosen for
+the band, adapted while samples miss it) until the measured score falls in the requested band. On boards too small
+to reach a band it returns the closest puzzle found; ``Puzzle.difficulty`` always
+reports the measured band.
+
+Stars
+-----
+``stars = {3: m, 2: m + max(2, ceil(m / 4)), 1: m + max(5, m)}``: the most taps that
+still earn 3, 2 and 1 stars (more taps than the 1-star limit: solved, no star).
+
+Puzzle codes (version 1)
+------------------------
+base64url text (no padding) of: version (1 byte), flags (bit 0 wrap, bit 1 locks,
+bit 2 holes, bits 3-4 pattern kind: 0 named, 1 custom offsets, 2 mixed), rows, cols,
+n (1 byte each), the pattern (named: its id; custom: a count and signed-byte
+(dr, dc) pairs; mixed: a palette of such patterns), then one bit stream, zero padded
+to a byte: mixed palette indices (ceil(log2 P) bits per tile), lock mask, hole mask
+(1 bit per tile each), and the start values of the tiles that are not holes
+(ceil(log2 n) bits each), row-major; then the CRC32 of all that (4 bytes, big endian).
+``Puzzle.from_code`` checks length, alphabet, checksum and every declared size
+against the payload before it builds anything.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as _dt
+import math
+import re
+import zlib
+from typing import Any
+
+import numpy as np
+
+from ..board import Board
+from ..patterns import Offsets, pattern_name
+from .prng import SplitMix64, seed_from
+from ..solver import Solver
+from ..validation import as_int
+
+__all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY_SCHEME",
+           "stars_for_taps", "difficulty_band", "reference_taps"]
+
+DIFFICULTIES = ("easy", "medium", "hard", "expert")
+_BANDS = {"easy": (0.0, 0.35), "medium": (0.35, 0.6), "hard": (0.6, 0.8), "expert": (0.8, 1.01)}
+# Ranges of sampled plan lengths per band, in units of the board's typical minimum
+# (adapted while samples miss the band).
+_LOADS = {"easy": (0.08, 0.3), "medium": (0.3, 0.55), "hard": (0.55, 0.8), "expert": (0.8, 1.0)}
+
+CODE_VERSION = 1
+#: named patterns' ids in puzzle codes (fixed forever: append only)
+_NAMED = ("cross", "diagonal", "square", "horizontal", "vertical", "knight")
+MAX_CODE_CHARS = 120_000
+MAX_CODE_SIDE = 255
+MAX_GENERATE_TILES = 1024
+
+#: coset elements the generator's minimal search may examine (a count, not seconds, so
+#: that generation is the same on every machine)
+GENERATE_BUDGET = 1 << 18
+_SAMPLE_TRIES = 48
+_PLACEMENT_TRIES = 256
+
+DAILY_SCHEME = "modlights-daily-v1"
+
+
+# ----------------------------------------------------------------------------- helpers
+def difficulty_band(score: float) -> str:
+    """The difficulty name of a score in [0, 1]."""
+    for name in DIFFICULTIES:
+        lo, hi = _BANDS[name]
+        if score < hi:
+            return name
+    return "expert"
+
+
+def _stars_limits(m: int) -> dict[int, int]:
+    return {3: m, 2: m + max(2, -(-m // 4)), 1: m + max(5, m)}
+
+
+def stars_for_taps(limits: dict[int, int], taps: int) -> int:
+    """Stars earned by solving in ``taps`` taps under the limits of ``Puzzle.stars``."""
+    for s in (3, 2, 1):
+        if taps <= limits[s]:
+            return s
+    return 0
+
+
+def _check_difficulty(difficulty: Any) -> str:
+    if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
+        raise ValueError(f"difficulty must be one of {', '.join(map(repr, DIFFICULTIES))}, "
+                         f"got {difficulty!r}")
+    return difficulty
+
+
+def _check_count(name: str, v: Any) -> int:
+    return as_int(v, name, lo=0, expected="a count of tiles (an int >= 0)", floats=False)
+
+
+# ----------------------------------------------------------------------------- Puzzle
+class Puzzle:
+    """A grid board and a start state to bring to all zeros.
+
+    ``Puzzle(board, start)``; ``Puzzle.from_code(code)``; or :func:`generate`.
+
+    Parameters
+    ----------
+    board : Board
+        A grid board (graph boards have no puzzle code).
+    start : array_like of int
+        The start state, board-shaped, reduced mod n.
+
+    Attributes
+    ----------
+    board, start : Board, numpy.ndarray
+        The board and the start (read-only).
+    min_taps, proven, stars, difficulty, score, code
+        Measured on first use and cached (see each property).
+
+    Two puzzles are equal when their boards and starts are. Puzzles pickle and
+    deep-copy, also after their measured properties were read.
+    """
+
+    def __init__(self, board: Board, start: Any):
+        if not isinstance(board, Board):
+            raise ValueError(f"board must be a modlights Board, got {type(board).__name__}")
+        if not board.is_grid:
+            raise ValueError("puzzles are grid boards (Board.grid); graph boards have no "
+                             "puzzle code")
+        s = board.coerce_state(start, "start")
+        s.setflags(write=False)
+        self._board = board
+        self._start = s
+        self._solver: Solver | None = None
+        self._stats: tuple | None = None
+        self._code: str | None = None
+
+    # -- basic
+    @property
+    def board(self) -> Board:
+        """The puzzle's board."""
+        return self._board
+
+    @property
+    def start(self) -> np.ndarray:
+        """The start state (a read-only uint8 array shaped like the board)."""
+        return self._start
+
+    @property
+    def solver(self) -> Solver:
+        """The board's :class:`~modlights.Solver` (made on first use, then kept)."""
+        if self._solver is None:
+            self._solver = Solver(self._board)
+        return self._solver
+
+    # -- measured properties (lazy)
+    def _measure(self) -> tuple:
+        if self._stats is None:
+            sol = _min_solve(self.solver, self._start)
+            self._stats = _measure(self._board, self.solver, sol,
+                                   reference_taps(self._board, self.solver), self._start)
+        return self._stats
+
+    @property
+    def min_taps(self) -> int:
+        """The fewest taps that solve the puzzle (proved when ``proven``). Raises
+        :class:`~modlights.Unsolvable` for a start that cannot be solved."""
+        return self._measure()[0]
+
+    @property
+    def proven(self) -> bool:
+        """True when ``min_taps`` is proved minimal (the whole solution set was searched)."""
+        return self._measure()[1]
+
+    @property
+    def solution(self):
+        """The minimal :class:`~modlights.Solution` found."""
+        return self._measure()[4]
+
+    @property
+    def score(self) -> float:
+        """Difficulty score in [0, 1] (see the module docstring)."""
+        return self._measure()[2]
+
+    @property
+    def difficulty(self) -> str:
+        """"easy", "medium", "hard" or "expert": the band of ``score``."""
+        return difficulty_band(self.score)
+
+    @property
+    def touched(self) -> int:
+        """Tiles the solution changes in all (the tiles not at 0 at the start)."""
+        return self._measure()[3]
+
+    @property
+    def stars(self) -> dict[int, int]:
+        """{3: a, 2: b, 1: c}: the most taps that earn 3, 2 and 1 stars."""
+        return _stars_limits(self.min_taps)
+
+    def stars_for(self, taps: int) -> int:
+        """Stars for solving in ``taps`` taps (0 beyond the 1-star limit)."""
+        return stars_for_taps(self.stars, taps)
+
+    # -- codes
+    @property
+    def code(self) -> str:
+        """Short URL-safe text holding the whole puzzle (see the module docstring)."""
+        if self._code is None:
+            self._code = encode(self._board, self._start)
+        return self._code
+
+    @classmethod
+    def from_code(cls, code: Any) -> "Puzzle":
+        """The puzzle of a code; ValueError for anything that is not a valid code."""
+        board, start = decode(code)
+        p = cls(board, start)
+        p._code = code.strip()              # decode checked that it is canonical
+        return p
+
+    # -- data
+    def to_dict(self) -> dict:
+        """JSON-safe data: ``{"board": board.to_dict(), "start": nested lists, "code",
+        "stars": {"3": a, "2": b, "1": c}, "min_taps", "proven", "difficulty"}``."""
+        from ..data import puzzle_to_dict
+        return puzzle_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, d: Any, *, max_tiles: int | None = None) -> "Puzzle":
+        """The puzzle of ``d``: ``"board"`` and ``"start"``, or ``"code"``, or all three
+        (then they must describe the same puzzle). ``stars``, ``min_taps``, ``proven``
+        and ``difficulty`` are derived: checked for type, recomputed from the puzzle.
+        ValueError naming the field for anything else."""
+        from ..data import puzzle_from_dict
+        return puzzle_from_dict(d, max_tiles=max_tiles)
+
+    # -- identity
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Puzzle):
+            return NotImplemented
+        return self._board == other._board and np.array_equal(self._start, other._start)
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def __repr__(self) -> str:
+        r, c = self._board.shape
+        return f"Puzzle({r}x{c}, states={self._board.states}, code={self.code!r})"
+
+    def _repr_svg_(self) -> str | None:
+        from ..render import repr_svg
+        r, c = self._board.shape
+        return repr_svg(self._board, self._start,
+                        title=f"puzzle {r}x{c}, {self._board.states} states, code {self.code}")
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def render(self) -> str:
+        """The start as text: '.' hole, '*' after a locked tile."""
+        b = self._board
+        width = len(str(b.states - 1))
+        locked, holes = b.locked, b.holes
+        mark = bool(locked.any())
+        lines = []
+        for r in range(b.shape[0]):
+            cells = []
+            for c in range(b.shape[1]):
+                t = "." if holes[r, c] else str(int(self._start[r, c]))
+                cells.append(t.rjust(width) + (("*" if locked[r, c] else " ") if mark else ""))
+            lines.append(" ".join(cells).rstrip())
+        return "\n".join(lines)
+
+
+def _min_solve(solver: Solver, start: np.ndarray):
+    """Minimal solve with a budget in coset elements (never seconds) so the result is
+    the same on every machine; kernels larger than the budget get the deterministic
+    greedy descent (budget 0) instead of a partial, order-dependent search."""
+    budget = GENERATE_BUDGET if solver.kernel_size <= GENERATE_BUDGET else 0
+    return solver.solve(start, minimal=True, budget=budget)
+
+
+def reference_taps(board: Board, solver: Solver | None = None) -> float:
+    """The typical fewest taps of a start on this board (the scale of difficulty's
+    ``load``): T (n - 1) / 2 for a trivial kernel, else the mean proved minimum of
+    16 random solvable starts (fixed SplitMix64 seed: the same on every machine)."""
+    solver = solver or Solver(board)
+    T, n = board.n_taps, board.states
+    cached = getattr(solver, "_modlights_reference_taps", None)
+    if cached is not None:
+        return cached
+    if solver.kernel_size == 1 or T == 0:
+        ref = T * (n - 1) / 2
+    else:
+        rng = SplitMix64(0x5EED_D1FF)
+        total = 0
+        for _ in range(16):
+            x = np.array([rng.randbelow(n) for _ in range(T)], dtype=np.int64)
+            start = board.from_cell_vector(
+                ((-board.apply_vector(x).astype(np.int64)) % n).astype(np.uint8))
+            total += _min_solve(solver, start).length
+        ref = total / 16
+    ref = max(1.0, ref)
+    try:
+        solver._modlights_reference_taps = ref
+    except AttributeError:
+        pass
+    return ref
+
+
+def _measure(board: Board, solver: Solver, sol, ref: float, start: np.ndarray) -> tuple:
+    """(min_taps, proven, score, touched, solution) of a solved start."""
+    m = int(sol.length)
+    touched = int(np.count_nonzero(start))      # holes are 0
+    return (m, bool(sol.proven_minimal), _score(m, touched, ref, board.n_cells), touched, sol)
+
+
+def _score(m: int, touched: int, ref: float, tiles: int) -> float:
+    load = min(1.0, m / ref) if ref else 0.0
+    coverage = touched / tiles if tiles else 0.0
+    return (2 * load + coverage) / 3
+
+
+# ----------------------------------------------------------------------------- generate
+def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cross",
+             difficulty: str = "medium", *, locked: Any = None, holes: Any = None,
+             wrap: bool = False, unique: bool = True, seed: Any = None) -> Puzzle:
+    """A new puzzle: a start state for the board described, of the given difficulty.
+
+    rows, cols, states, pattern, wrap: as :meth:`Board.grid` (pattern may be a name,
+    offsets, or a mixed (rows, cols) nested list). locked / holes: how many tiles to
+    lock (tappable no more, still changed by taps) and to cut out, placed by the
+    seeded generator; or fixed positions, as :meth:`Board.grid` takes them (a boolean
+    mask or (row, col) pairs). difficulty: "easy", "medium", "hard" or "expert" (defined in
+    the module docstring). unique=True: the tap matrix has a trivial kernel, so every
+    start has exactly one solution; lock and hole placements are retried until one
+    gives it, and a ValueError explains when the settings cannot. Left unset (None),
+    locked and holes mean none, except that with unique=True on a board whose kernel
+    is not trivial (the classic 5x5 cross board, say) the generator then locks as few
+    tiles as make the solution unique; an explicit 0 means none, and unique=True then
+    raises a ValueError saying why. seed: an int or str gives the same puzzle on every
+    machine; None a random one.
+    """
+    auto = unique and locked is None and holes is None
+    difficulty = _check_difficulty(difficulty)
+    rows = as_int(rows, "rows", lo=1, expected="an int >= 1", floats=False)
+    cols = as_int(cols, "cols", lo=1, expected="an int >= 1", floats=False)
+    if rows > MAX_CODE_SIDE or cols > MAX_CODE_SIDE or rows * cols > MAX_GENERATE_TILES:
+        raise ValueError(f"generate makes boards of up to {MAX_GENERATE_TILES} tiles with "
+                         f"sides up to {MAX_CODE_SIDE}, got {rows}x{cols}")
+    locked, fixed_lock = _count_or_mask("locked", locked, rows, cols)
+    holes, fixed_hole = _count_or_mask("holes", holes, rows, cols)
+    if (fixed_lock & fixed_hole).any():
+        r, c = map(int, np.argwhere(fixed_lock & fixed_hole)[0])
+        raise ValueError(f"tile ({r}, {c}) is both locked and a hole; a tile may be one or "
+                         "the other")
+    tiles = rows * cols
+    free = tiles - int(fixed_lock.sum()) - int(fixed_hole.sum())
+    if locked + holes >= free:
+        raise ValueError(f"{locked} locked tiles and {holes} holes leave no tile to tap on "
+                         f"a {rows}x{cols} board")
+    rng = SplitMix64(seed_from(seed))
+    try:
+        board, solver = _place(rows, cols, states, pattern, locked, holes, bool(wrap),
+                               bool(unique), rng, fixed_lock, fixed_hole)
+    except ValueError as first:
+        if not auto or "unique" not in str(first):
+            raise
+        # Lock as few tiles as make the kernel trivial: each lock lowers the number of
+        # kernel generators by at most one, so start at that number.
+        full = Solver(Board.grid(rows, cols, states, pattern, wrap=bool(wrap)))
+        lo = max(1, full.nullity)
+        for k in range(lo, min(tiles - 1, lo + 3) + 1):
+            try:
+                board, solver = _place(rows, cols, states, pattern, k, 0, bool(wrap),
+                                       True, rng, fixed_lock, fixed_hole)
+                break
+            except ValueError:
+                continue
+        else:
+            raise ValueError(f"{first}; locking {lo} to {lo + 3} tiles did not help "
+                             "either") from None
+    return _sample_start(board, solver, difficulty, rng)
+
+
+def _count_or_mask(name: str, v: Any, rows: int, cols: int) -> tuple[int, np.ndarray]:
+    """A count of tiles to place at random, or fixed positions (mask or (r, c) pairs)."""
+    if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+        return _check_count(name, v), np.zeros((rows, cols), bool)
+    if v is None:
+        return 0, np.zeros((rows, cols), bool)
+    if isinstance(v, (bool, np.bool_, float, str)):
+        raise ValueError(f"{name} must be a count of tiles (an int >= 0) or their positions "
+                         f"(a boolean mask or (row, col) pairs), got {v!r}")
+    b = Board.grid(rows, cols, 2, "cross", **{name: v})
+    return 0, (b.locked if name == "locked" else b.holes)
+
+
+def _is_prime(n: int) -> bool:
+    return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
+
+
+def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng,
+           fixed_lock, fixed_hole):
+    tiles = rows * cols
+    tries = 1 if locked + holes == 0 else _PLACEMENT_TRIES
+    free = [i for i in range(tiles) if not (fixed_lock.flat[i] or fixed_hole.flat[i])]
+    if unique and holes == 0 and not fixed_hole.any() and locked > 0:
+        # Locking k tiles removes k columns of A, so dim ker A drops by at most k: with
+        # fewer locks than the nullity (n prime) no placement can work.
+        full = Solver(Board.grid(rows, cols, states, pattern, wrap=wrap))
+        total = locked + int(fixed_lock.sum())
+        if _is_prime(full.board.states) and full.nullity > total:
+            raise ValueError(
+                f"unique=True is impossible: the {rows}x{cols} board with {states} states "
+                f"has |ker A| = {full.kernel_size} (nullity {full.nullity}) and each locked "
+                f"tile lowers the nullity by at most 1, so it needs at least "
+                f"{full.nullity} locked tiles, not {total}; or pass unique=False")
+    best = None
+    for _ in range(tries):
+        chosen = rng.sample(free, locked + holes)
+        lock, hole = fixed_lock.copy(), fixed_hole.copy()
+        for i in chosen[:locked]:
+            lock.flat[i] = True
+        for i in chosen[locked:]:
+            hole.flat[i] = True
+        board = Board.grid(rows, cols, states, pattern, locked=lock, holes=hole, wrap=wrap)
+        if board.n_taps == 0:
+            continue
+        solver = Solver(board)
+        if not unique or solver.kernel_size == 1:
+            return board, solver
+        if best is None or solver.kernel_size < best[2]:
+            best = (board, solver, solver.kernel_size)
+    desc = f"{rows}x{cols} board with {states} states"
+    if best is None:
+        raise ValueError(f"no tappable tile is left on the {desc}")
+    ks = best[2]
+    if locked + holes == 0:
+        extra = ("no further locked tiles or holes were allowed" if fixed_lock.any() or
+                 fixed_hole.any() else "no locked tiles or holes were allowed")
+        raise ValueError(
+            f"unique=True is impossible: the {desc} has |ker A| = {ks} (several tap "
+            f"combinations change nothing, so solutions are never unique) and {extra} to "
+            "break that; allow some with locked=k or holes=k, or pass unique=False")
+    raise ValueError(
+        f"unique=True: none of {tries} placements of {locked} locked tiles and {holes} "
+        f"holes on the {desc} gives a trivial kernel (the best left |ker A| = {ks}); "
+        "allow more locked tiles, or pass unique=False")
+
+
+def _changes_nothing(board: Board) -> bool:
+    """True when no tap changes any tile (A = 0 mod n: an empty pattern, or one
+    whose offsets add up to multiples of n): no start can need a tap."""
+    ci, tj = board.coo()
+    if ci.size == 0:
+        return True
+    _, counts = np.unique(ci * max(1, board.n_taps) + tj, return_counts=True)
+    return not (counts % board.states).any()
+
+
+def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64) -> Puzzle:
+    T, n = board.n_taps, board.states
+    if _changes_nothing(board):
+        # checked first: the samples below would all be the solved board, after a
+        # search of the whole (huge) kernel for the difficulty's reference
+        rows, cols = board.shape
+        raise ValueError(f"no tap changes any tile on this {rows}x{cols} board with {n} "
+                         "states (its pattern is empty, or its offsets add up to multiples "
+                         f"of {n}), so no start can need a tap; use a pattern that changes "
+                         "some tile")
+    ref = reference_taps(board, solver)
+    lo, hi = _BANDS[difficulty]
+    centre = (lo + min(hi, 1.0)) / 2
+    llo, lhi = _LOADS[difficulty]
+    best = None
+    scale = ref          # taps per unit of load; adapted when samples miss the band
+    for attempt in range(_SAMPLE_TRIES):
+        load = llo + (lhi - llo) * rng.random()
+        length = max(1, min(T * (n - 1), round(load * scale)))
+        x = [0] * T
+        placed = 0
+        while placed < length:
+            j = rng.randbelow(T)
+            if x[j] < n - 1:
+                x[j] += 1
+                placed += 1
+        xv = np.array(x, dtype=np.int64)
+        start_vec = (-board.apply_vector(xv).astype(np.int64)) % n
+        if not start_vec.any():
+            continue
+        start = board.from_cell_vector(start_vec.astype(np.uint8))
+        sol = _min_solve(solver, start)
+        stats = _measure(board, solver, sol, ref, start)
+        if not stats[1]:
+            # The search was cut short: score the sampled plan's length (deterministic)
+            # rather than a best-found value that could depend on the search order.
+            score = _score(length, stats[3], ref, board.n_cells)
+        else:
+            score = stats[2]
+        if difficulty_band(score) == difficulty:
+            return _finish(board, solver, start, stats)
+        # Extra solutions shorten starts; a small board saturates coverage: adapt.
+        scale = scale * 1.25 if score < lo else scale / 1.25
+        dist = abs(score - centre)
+        if best is None or dist < best[0]:
+            best = (dist, start, stats)
+    if best is None:
+        raise ValueError("could not make a start state that needs any tap on this board "
+                         "(every tap changes nothing)")
+    return _finish(board, solver, best[1], best[2])
+
+
+def _finish(board, solver, start, stats) -> Puzzle:
+    p = Puzzle(board, start)
+    p._solver = solver
+    p._stats = stats
+    return p
+
+
+# ----------------------------------------------------------------------------- daily
+_DAILY = (  # (difficulty, rows, cols, states, pattern, locked, holes) -- scheme v1
+    ("easy", 5, 5, 2, "cross", 2, 0),
+    ("medium", 5, 5, 3, "cross", 3, 0),
+    ("hard", 6, 6, 3, "cross", 2, 2),
+)
+
+
+def _parse_date(date: Any) -> _dt.date:
+    if isinstance(date, _dt.datetime):
+        return date.date()
+    if isinstance(date, _dt.date):
+        return date
+    if isinstance(date, str):
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date.strip()):
+            try:
+                return _dt.date.fromisoformat(date.strip())
+            except ValueError as e:
+                raise ValueError(f"bad date {date!r}: {e}") from None
+        raise ValueError(f"date must be an ISO date 'YYYY-MM-DD', got {date!r}")
+    raise ValueError(f"date must be a datetime.date or an ISO string 'YYYY-MM-DD', got "
+                     f"{type(date).__name__}")
+
+
+def daily(date: Any = None) -> tuple[Puzzle, Puzzle, Puzzle]:
+    """The day's three puzzles (easy, medium, hard): the same on every machine.
+
+    date: a ``datetime.date`` (or datetime) or an ISO string "YYYY-MM-DD"; None is
+    today (UTC). Derived with SplitMix64 from "modlights-daily-v1:YYYY-MM-DD".
+    """
+    if date is None:
+        date = _dt.datetime.now(_dt.timezone.utc).date()
+    d = _parse_date(date)
+    rng = SplitMix64(f"{DAILY_SCHEME}:{d.isoformat()}")
+    out = []
+    for diff, r, c, n, pat, lk, hl in _DAILY:
+        out.append(generate(r, c, n, pat, diff, locked=lk, holes=hl, seed=rng.next_u64()))
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------- codes
+def _bits_for(k: int) -> int:
+    return (k - 1).bit_length() if k > 1 else 0
+
+
+def _pattern_bytes(offs: Offsets) -> bytes:
+    name = pattern_name(offs)
+    if name in _NAMED:
+        return bytes([0, _NAMED.index(name)])
+    if len(offs) > 255:
+        raise ValueError(f"a puzzle code holds patterns of up to 255 offsets, got {len(offs)}")
+    out = bytearray([1, len(offs)])
+    for dr, dc in offs:
+        if not (-128 <= dr <= 127 and -128 <= dc <= 127):
+            raise ValueError(f"a puzzle code holds offsets in -128..127, got {(dr, dc)}")
+        out += bytes([dr & 0xFF, dc & 0xFF])
+    return bytes(out)
+
+
+def _bits_of(values: np.ndarray, width: int) -> np.ndarray:
+    if width == 0 or values.size == 0:
+        return np.zeros(0, dtype=np.uint8)
+    v = values.astype(np.int64).reshape(-1, 1)
+    shifts = np.arange(width - 1, -1, -1, dtype=np.int64)
+    return ((v >> shifts) & 1).astype(np.uint8).reshape(-1)
+
+
+def encode(board: Board, start: np.ndarray) -> str:
+    """The puzzle code of a grid board and a start state."""
+    if not board.is_grid:
+        raise ValueError("only grid boards have puzzle codes")
+    rows, cols = board.shape
+    if rows > MAX_CODE_SIDE or cols > MAX_CODE_SIDE:
+        raise ValueError(f"a puzzle code holds boards up to {MAX_CODE_SIDE}x{MAX_CODE_SIDE}, "
+                         f"got {rows}x{cols}")
+    n = board.states
+    locked, holes = board.locked, board.holes
+    mixed = board.mixed
+    flags = int(board.wrap) | (int(locked.any()) << 1) | (int(holes.any()) << 2)
+    head = bytearray()
+    bits = []
+    if mixed is None:
+        pb = _pattern_bytes(board.pattern)
+        kind = pb[0]
+        head += pb[1:]
+    else:
+        kind = 2
+        palette: list[Offsets] = []
+        index: dict[Offsets, int] = {}
+        idx = np.zeros(rows * cols, dtype=np.int64)
+        for r in range(rows):
+            for c in range(cols):
+                o = tuple(mixed[r][c])
+                if o not in index:
+                    index[o] = len(palette)
+                    palette.append(o)
+                idx[r * cols + c] = index[o]
+        if len(palette) > 255:
+            raise ValueError(f"a puzzle code holds mixed boards of up to 255 distinct "
+                             f"patterns, got {len(palette)}")
+        head.append(len(palette))
+        for o in palette:
+            head += _pattern_bytes(o)
+        bits.append(_bits_of(idx, _bits_for(len(palette))))
+    flags |= kind << 3
+    if locked.any():
+        bits.append(locked.reshape(-1).astype(np.uint8))
+    if holes.any():
+        bits.append(holes.reshape(-1).astype(np.uint8))
+    vals = np.asarray(start).reshape(-1)[~holes.reshape(-1)]
+    bits.append(_bits_of(vals, _bits_for(n)))
+    stream = np.concatenate(bits) if bits else np.zeros(0, np.uint8)
+    payload = bytes([CODE_VERSION, flags, rows, cols, n]) + bytes(head) + \
+        np.packbits(stream).tobytes()
+    payload += zlib.crc32(payload).to_bytes(4, "big")
+    return base64.urlsafe_b64encode(payload).rstrip(b"=").decode("ascii")
+
+
+class _Reader:
+    def __init__(self, data: bytes):
+        self.data = data
+        self.pos = 0
+
+    def left(self) -> int:
+        return len(self.data) - self.pos
+
+    def byte(self, what: str) -> int:
+        if self.pos >= len(self.data):
+            raise ValueError(f"puzzle code is truncated (ends before the {what})")
+        b = self.data[self.pos]
+        self.pos += 1
+        return b
+
+    def signed(self, what: str) -> int:
+        b = self.byte(what)
+        return b - 256 if b > 127 else b
+
+
+def _read_pattern(rd: _Reader, kind: int, what: str) -> Any:
+    if kind == 0:
+        i = rd.byte(f"{what} id")
+        if i >= len(_NAMED):
+            raise ValueError(f"puzzle code names pattern id {i}; known ids are 0..{len(_NAMED) - 1}")
+        return _NAMED[i]
+    k = rd.byte(f"{what} offset count")
+    if rd.left() < 2 * k:
+        raise ValueError(f"puzzle code is truncated (declares {k} offsets in the {what})")
+    return tuple((rd.signed(what), rd.signed(what)) for _ in range(k))
+
+
+_CODE_RE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def decode(code: Any) -> tuple[Board, np.ndarray]:
+    """(board, start) of a puzzle code; ValueError for anything invalid."""
+    if not isinstance(code, str):
+        raise ValueError(f"a puzzle code is a str, got {type(code).__name__}")
+    text = code.strip()
+    if not text:
+        raise ValueError("empty puzzle code")
+    if len(text) > MAX_CODE_CHARS:
+        raise ValueError(f"puzzle code too long: {len(text)} characters, at most "
+                         f"{MAX_CODE_CHARS}")
+    if not _CODE_RE.fullmatch(text):
+        bad = next(ch for ch in text if not (ch.isascii() and (ch.isalnum() or ch in "-_")))
+        raise ValueError(f"puzzle code has a character {bad!r} that is not base64url "
+                         "(A-Z a-z 0-9 - _)")
+    if len(text) % 4 == 1:
+        raise ValueError("puzzle code has an impossible length (truncated or garbled)")
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise ValueError("puzzle code is not valid base64url") from None
+    if len(data) < 5 + 1 + 4:
+        raise ValueError(f"puzzle code too short ({len(data)} bytes): truncated or not a code")
+    body, crc = data[:-4], int.from_bytes(data[-4:], "big")
+    if zlib.crc32(body) != crc:
+        raise ValueError("puzzle code checksum mismatch: the code is mistyped, truncated "
+                         "or corrupted")
+    rd = _Reader(body)
+    version = rd.byte("version")
+    if version != CODE_VERSION:
+        raise ValueError(f"unsupported puzzle code version {version} (this modlights reads "
+                         f"version {CODE_VERSION})")
+    flags = rd.byte("flags")
+    if flags & ~0x1F:
+        raise ValueError(f"puzzle code has unknown flags 0x{flags:02x}")
+    wrap, has_lock, has_hole = bool(flags & 1), bool(flags & 2), bool(flags & 4)
+    kind = (flags >> 3) & 3
+    if kind == 3:
+        raise ValueError("puzzle code has an unknown pattern kind 3")
+    rows, cols, n = rd.byte("rows"), rd.byte("cols"), rd.byte("states")
+    if rows < 1 or cols < 1:
+        raise ValueError(f"puzzle code declares a {rows}x{cols} board (sides are 1..255)")
+    if n < 2:
+        raise ValueError(f"puzzle code declares {n} states (2..255 allowed)")
+    tiles = rows * cols
+    palette = None
+    if kind == 2:
+        P = rd.byte("palette size")
+        if P < 1:
+            raise ValueError("puzzle code declares a mixed board with an empty palette")
+        palette = []
+        for i in range(P):
+            tag = rd.byte("palette entry")
+            if tag > 1:
+                raise ValueError(f"puzzle code palette entry {i} has unknown kind {tag}")
+            palette.append(_read_pattern(rd, tag, f"palette entry {i}"))
+        pattern = None
+    else:
+        pattern = _read_pattern(rd, kind, "pattern")
+    # Sizes before allocation: the bit stream must hold exactly what the header declares.
+    ib = _bits_for(len(palette)) if palette is not None else 0
+    vb = _bits_for(n)
+    fixed = tiles * ib + tiles * (has_lock + has_hole)
+    left_bits = rd.left() * 8
+    if fixed > left_bits:
+        raise ValueError(f"puzzle code is truncated: a {rows}x{cols} board needs more "
+                         f"data than the {rd.left()} bytes left")
+    if not has_hole and (fixed + tiles * vb + 7) // 8 != rd.left():
+        raise ValueError(f"puzzle code length does not match its {rows}x{cols} board with "
+                         f"{n} states (truncated or padded)")
+    bits = np.unpackbits(np.frombuffer(body, dtype=np.uint8, offset=rd.pos))
+    at = 0
+
+    def take(count: int, width: int) -> np.ndarray:
+        nonlocal at
+        need = count * width
+        if at + need > bits.size:
+            raise ValueError("puzzle code is truncated (the tile data ends early)")
+        chunk = bits[at:at + need].reshape(count, width) if width else \
+            np.zeros((count, 0), np.uint8)
+        at += need
+        if width == 0:
+            return np.zeros(count, dtype=np.int64)
+        w = (1 << np.arange(width - 1, -1, -1, dtype=np.int64))
+        return chunk.astype(np.int64) @ w
+
+    mixed = None
+    if palette is not None:
+        idx = take(tiles, ib)
+        if idx.size and idx.max() >= len(palette):
+            raise ValueError(f"puzzle code uses palette entry {int(idx.max())}, the palette "
+                             f"has {len(palette)}")
+        mixed = [[palette[int(idx[r * cols + c])] for c in range(cols)] for r in range(rows)]
+    lock = take(tiles, 1).astype(bool).reshape(rows, cols) if has_lock else \
+        np.zeros((rows, cols), bool)
+    hole = take(tiles, 1).astype(bool).reshape(rows, cols) if has_hole else \
+        np.zeros((rows, cols), bool)
+    if has_lock and not lock.any():
+        raise ValueError("puzzle code declares locked tiles but marks none")
+    if has_hole and not hole.any():
+        raise ValueError("puzzle code declares holes but marks none")
+    if has_hole and hole.all():
+        raise ValueError("puzzle code makes every tile a hole")
+    if (lock & hole).any():
+        r, c = map(int, np.argwhere(lock & hole)[0])
+        raise ValueError(f"puzzle code marks tile ({r}, {c}) both locked and a hole")
+    active = int((~hole).sum())
+    if (fixed + active * vb + 7) // 8 * 8 != bits.size:
+        raise ValueError("puzzle code length does not match its board (truncated or padded)")
+    vals = take(active, vb)
+    if bits[at:].any():
+        raise ValueError("puzzle code has non-zero padding bits (garbled)")
+    if vals.size and vals.max() >= n:
+        raise ValueError(f"puzzle code has a tile value {int(vals.max())}, out of range for "
+                         f"{n} states")
+    start = np.zeros(tiles, dtype=np.int64)
+    start[~hole.reshape(-1)] = vals
+    board = Board.grid(rows, cols, n, mixed if mixed is not None else pattern,
+                       locked=lock, holes=hole, wrap=wrap)
+    start = start.reshape(rows, cols)
+    # One puzzle, one code: base64 padding bits, a named pattern written as offsets,
+    # a mixed palette in another order... would all decode to the same puzzle.
+    if encode(board, start) != text:
+        raise ValueError("puzzle code is not canonical (a mistyped character, or not "
+                         "written by modlights): a valid code re-encodes to itself")
+    return board, start
