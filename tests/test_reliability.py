@@ -232,7 +232,7 @@ def test_8_memory_and_overflow_errors_are_one_line(capsys, monkeypatch):
 
 
 def test_8_check_reads_with_a_byte_limit(capsys, monkeypatch, tmp_path):
-    import modlights.cli as cli
+    import modlights.cli.check as cli
     t = time.perf_counter()
     rc, out, err = run(capsys, "check", "/dev/zero")
     assert rc == 2 and "too large" in err and len(err.strip().splitlines()) == 1

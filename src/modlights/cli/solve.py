@@ -1,0 +1,157 @@
+"""``modlights solve``: find the taps that solve a board."""
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+from typing import Any
+
+import numpy as np
+
+from .. import render
+from ..play.puzzles import Puzzle
+from ..solver import Solver
+from .common import (EXIT_OK, _LEGEND, _BOARD_HELP, _PRINT_TILES_WITH_PICTURE,
+                     _UserError, _int_arg, _parse_values, _parse_target, _parse_budget,
+                     _build_board, _format_grid, _describe, _board_json,
+                     _add_board_options)
+
+
+_SOLVE_EPILOG = _BOARD_HELP + """
+output:
+  The board and the taps are printed as grids in the same layout: '.' marks a
+  hole and a trailing '*' a locked tile. The taps grid gives the number of times to
+  tap each tile (order does not matter). Then the total number of taps and whether
+  it is proved to be the fewest possible.
+
+exit codes:
+  0 solved, 1 the board cannot reach the target, 2 bad input.
+
+examples:
+  modlights solve --grid 3x3 --state 011110110
+  modlights solve --grid 5x5 --states 3 --seed 7
+  modlights solve --grid 4x4 --states 5 --pattern square --wrap --seed 1 --json
+  modlights solve --grid 3x3 --state "000 000 000" --target 1
+  modlights solve --grid 3x4 --pattern "0,0;0,1;1,0" --state 110010000000
+  modlights solve --grid 4x4 --holes "0,0;3,3" --locked 0100000000000000 --seed 2
+  modlights solve --grid 6x6 --states 4 --seed 3 --budget 2s
+"""
+
+
+def run(args: argparse.Namespace, out) -> int:
+    board = _build_board(args)
+    rows, cols = board.shape
+    n = board.states
+    budget = _parse_budget(args.budget) if args.budget is not None else None
+    target = _parse_target(args.target, rows, cols, n) if args.target is not None else 0
+    seed = None
+    if args.state is not None:
+        if args.seed is not None:
+            raise _UserError("give either --state or --seed (a random state), not both")
+        state = _parse_values(args.state, rows, cols, n, "--state")
+    elif args.code is not None and args.seed is None:
+        state = Puzzle.from_code(args.code).start
+    else:
+        seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
+        # A state solvable to all zeros, shifted by the target, is solvable to the target.
+        s0 = board.random_state(rng=seed, solvable=True)
+        if not (isinstance(target, int) and target == 0):   # int64 only when shifted
+            s0 = s0.astype(np.int64) + board.coerce_target(target)
+        state = board.coerce_state(s0)
+    state = board.coerce_state(state)
+    pictures = dict(svg=args.svg, png=args.png, png_scale=args.png_scale)
+    render.check_pictures(board, **pictures)        # before the work: size, Pillow
+    solver = Solver(board, backend=args.backend)
+    sol = solver.solve(state, target, minimal=not args.no_minimal, budget=budget)
+    taps = np.asarray(sol.taps)
+    written = render.write_pictures(board, state, taps, **pictures)
+    if args.json:
+        doc = _board_json(board)
+        doc.update({
+            "state": state.tolist(),
+            "seed": seed,
+            "target": target if isinstance(target, int) else np.asarray(target).tolist(),
+            "minimal_search": not args.no_minimal,
+        })
+        doc.update(sol.to_dict())
+        print(json.dumps(doc), file=out)
+        return EXIT_OK
+    p = lambda *a: print(*a, file=out)  # noqa: E731
+    if written and rows * cols > _PRINT_TILES_WITH_PICTURE:     # the picture shows them
+        skipped = f"  (not printed: {rows * cols} tiles; see {', '.join(written)})"
+        grid = lambda v: [skipped]  # noqa: E731
+    else:
+        grid = lambda v: _format_grid(board, v)  # noqa: E731
+    head = _describe(board)
+    if isinstance(target, int):
+        head += f", target {target}" + (" (all off)" if target == 0 else "")
+    else:
+        head += ", target: a board (below)"
+    p(head)
+    if seed is not None:
+        p(f"random solvable state, seed {seed} (repeat it with --seed {seed})")
+    if board.locked.any() or board.holes.any():
+        p(_LEGEND)
+    p()
+    p("state:")
+    for line in grid(state):
+        p(line)
+    if not isinstance(target, int):
+        p()
+        p("target:")
+        for line in grid(board.coerce_target(target)):
+            p(line)
+    p()
+    p("taps (times to tap each tile):")
+    for line in grid(taps):
+        p(line)
+    p()
+    p(f"taps: {sol.length}")
+    if sol.proven_minimal:
+        why = "the solution is unique" if solver.is_unique else \
+            f"all {solver.kernel_size} solutions compared"
+        p(f"minimal: yes, proved ({why})")
+    elif args.no_minimal:
+        p(f"minimal: not searched (--no-minimal; {solver.kernel_size} solutions exist)")
+    else:
+        p(f"minimal: not proved (best found within the search budget; "
+          f"{solver.kernel_size} solutions exist; raise --budget to search more)")
+    for path in written:
+        p(f"picture: {path}")
+    return EXIT_OK
+
+
+def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
+    """The ``solve`` subcommand's parser."""
+    p = sub.add_parser("solve", help="find the taps that solve a board",
+                       description="Find tap counts that take the board to the target "
+                                   "(all tiles 0 by default), with the fewest taps.",
+                       epilog=_SOLVE_EPILOG, formatter_class=fmt, allow_abbrev=False)
+    _add_board_options(p)
+    g = p.add_argument_group("puzzle")
+    g.add_argument("--state", metavar="STATE",
+                   help="the tiles' current states, row by row (default: a random "
+                        "solvable state, see --seed)")
+    g.add_argument("--seed", type=_int_arg("--seed", 0), metavar="INT",
+                   help="seed for the random state when --state is not given")
+    g.add_argument("--target", metavar="INT|STATE",
+                   help="the state to reach: a value every tile must end in (1 = all "
+                        "on) or a state string like --state (default: 0)")
+    g = p.add_argument_group("search")
+    g.add_argument("--budget", metavar="COUNT|SECONDSs",
+                   help="limit of the fewest-taps search: solutions to examine (e.g. "
+                        "100000) or time (e.g. 2s); past it the best found is printed, "
+                        "marked not proved minimal")
+    g.add_argument("--no-minimal", action="store_true",
+                   help="print any solution, skip the search for the fewest taps")
+    g = p.add_argument_group("pictures", "with a picture, the grids of boards of more "
+                              "than 10000 tiles are not printed as text")
+    g.add_argument("--svg", metavar="FILE", help="write an SVG picture of the state with "
+                   "the solution's taps marked (boards up to 200x200 tiles)")
+    g.add_argument("--png", metavar="FILE", help="write a PNG, one pixel a tile: the state, "
+                   "and the tap counts beside it (needs Pillow: pip install \"modlights[png]\")")
+    g.add_argument("--png-scale", metavar="K", type=_int_arg("--png-scale", 1, 64), default=1,
+                   help="pixels per tile side in the PNG, 1..64 (default 1); from 4 on, "
+                        "locked tiles get a dark frame")
+    p.set_defaults(func=run)
+    return p
