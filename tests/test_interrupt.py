@@ -80,7 +80,9 @@ def test_sigint_stops_the_chase_symbolic_pass():
 def test_sigint_stops_a_dense_gf2_elimination():
     _assert_stopped(*_interrupt_subprocess(
         "b = ml.Board.grid(220, 220)",
-        "ml.Solver(b, method='dense').solve(np.zeros(b.shape, np.uint8), minimal=False)"))
+        # one elimination takes about a second: four, so the signal lands inside one
+        "for _ in range(4):\n"
+        "    ml.Solver(b, method='dense').solve(np.zeros(b.shape, np.uint8), minimal=False)"))
 
 
 def test_sigint_stops_a_dense_zn_elimination():
