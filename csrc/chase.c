@@ -425,7 +425,9 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
         if (!p->delta || !p->dcf) goto fail;
         p->uL = -1;
         p->nd = 0;
-        if (p->simple && p->nz && p->inv[p->cmod[p->zu[p->nz - 1]]]) {
+        /* a uniform pattern (locked tiles and holes allowed: their slots and taps are
+         * kept zero, so the fixed deltas read zeros there) */
+        if (npat == 1 && p->nz && p->inv[p->cmod[p->zu[p->nz - 1]]]) {
             p->uL = p->zu[p->nz - 1];
             p->nd = p->nz - 1;
             for (int i = 0; i < p->nd; i++) {
@@ -457,15 +459,17 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
             }
             for (; next_init < h && next_init <= r - mindr; next_init++) INIT_ROW(next_init);
             const int interior_row = p->uL >= 0 && r >= p->rlo && r < p->rhi;
-            /* interior of a simple board: the last tap of tile c is tgt[c], a unit */
+            /* interior of a uniform board: the last tap of tile c is tgt[c], a unit,
+             * when that tap is tappable (code -1 or >= 0; -2: a locked tile or a hole,
+             * then the general way finds the last tap) */
             int32_t *tgt = interior_row ? WROW(r - p->udr[p->uL]) - p->udc[p->uL] : NULL;
             for (int c = 0; c < w; c++, t++) {
                 int m;
-                if (interior_row && c >= p->clo && c < p->chi && tgt[c] == -1) {
-                    /* a run of interior tiles (every tile is active on a simple board) */
+                if (interior_row && c >= p->clo && c < p->chi && tgt[c] == -1 && ACTIVE(t)) {
+                    /* a run of active interior tiles */
                     int cc = c;
                     const int32_t uL = p->uL;
-                    while (cc < p->chi && tgt[cc] == -1) tgt[cc++] = uL;
+                    while (cc < p->chi && tgt[cc] == -1 && ACTIVE(t + (size_t)(cc - c))) tgt[cc++] = uL;
                     nforced += (size_t)(cc - c);
                     nactive += (size_t)(cc - c);
                     t += (size_t)(cc - c - 1);
@@ -474,7 +478,7 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
                 }
                 if (!ACTIVE(t)) continue;
                 nactive++;
-                if (interior_row && c >= p->clo && c < p->chi) {
+                if (interior_row && c >= p->clo && c < p->chi && tgt[c] != -2) {
                     int32_t *e = tgt + c;
                     if (*e == -1) { *e = p->uL; nforced++; continue; }
                     m = p->nz;
@@ -1057,6 +1061,10 @@ static void sym_cols(sym_ctx *X, int r, int a, int b) {
                     if (s >= X->s0 && s < X->s1) v[s - X->s0] = 1;
                 }
             }
+        } else if (uL >= 0) {
+            /* a locked tile or a hole: the fixed deltas of its neighbours read a zero */
+            const size_t sz = bw * (X->gf2 ? sizeof(uint64_t) : 1);
+            memset((uint8_t *)X->V + slot_of(p, t) * sz, 0, sz);
         }
         col++;
     }
