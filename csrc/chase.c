@@ -700,6 +700,27 @@ static void gf2_seg(uint8_t *restrict xo, const uint8_t *restrict bb, const uint
     for (size_t j = 0; j < len; j++) xo[j] &= 1;
 }
 
+/* Z/n: xo[j] = invL * (bb[j] + sum ncf[i] src[i][j]) mod n, ncf[i] = n - (coefficient
+ * i), for a run of len <= ZSEG taps with no dependencies inside the run (as gf2_seg). */
+#define ZSEG 512
+__attribute__((target_clones("avx2", "default")))
+static void zn_seg(uint8_t *restrict xo, const uint8_t *restrict bb, const uint8_t *const *src,
+                   const uint8_t *ncf, int nd, size_t len, int32_t n, int32_t invL, float rn) {
+    int32_t acc[ZSEG];
+    for (size_t j = 0; j < len; j++) acc[j] = bb[j];
+    for (int i = 0; i < nd; i++) {
+        const uint8_t *restrict a = src[i];
+        const int32_t c = ncf[i];
+        for (size_t j = 0; j < len; j++) acc[j] += c * a[j];
+        if (i % 200 == 199)                  /* 200 x 254^2 + 255 < 2^24 (fmod_n) */
+            for (size_t j = 0; j < len; j++) acc[j] = fmod_n(acc[j], n, rn);
+    }
+    if (invL == 1) for (size_t j = 0; j < len; j++) xo[j] = (uint8_t)fmod_n(acc[j], n, rn);
+    else
+        for (size_t j = 0; j < len; j++)
+            xo[j] = (uint8_t)fmod_n(fmod_n(acc[j], n, rn) * invL, n, rn);
+}
+
 void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                       uint8_t *x, uint8_t *rho) {
     const int h = p->h, w = p->w;
@@ -714,12 +735,16 @@ void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
     const int64_t dL = uL >= 0 ? p->duf[uL] : 0;
     const uint8_t *dcf = p->dcf;
     const uint32_t invL = uL >= 0 ? p->inv[p->cmod[uL]] : 0;
-    /* runs of taps computed at once (GF(2)): at most -max(delta) long */
+    /* runs of taps computed at once: at most -max(delta) long (Z/n: and ZSEG) */
     int64_t vchunk = 0;
-    if (n == 2 && uL >= 0) {
+    uint8_t ncf[MAXC + 1];
+    const float rn = 1.0f / (float)n;
+    if (uL >= 0) {
         int64_t mx = -1;
         for (int i = 0; i < nd; i++) if (dl[i] > mx || i == 0) mx = dl[i];
         vchunk = nd ? (mx < 0 ? -mx : 0) : 1 << 20;
+        if (n > 2 && vchunk > ZSEG) vchunk = ZSEG;
+        for (int i = 0; i < nd; i++) ncf[i] = (uint8_t)((n - dcf[i]) % n);
     }
     for (int r = 0; r < h; r++) {
         const int32_t *er = EROW(p, r);
@@ -731,7 +756,9 @@ void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
             while (col < c1) {
                 int64_t len = c1 - col < vchunk ? c1 - col : vchunk;
                 for (int i = 0; i < nd; i++) src[i] = x + (int64_t)t + dl[i];
-                gf2_seg(x + t, b + (int64_t)t + dL, src, nd, (size_t)len);
+                if (n == 2) gf2_seg(x + t, b + (int64_t)t + dL, src, nd, (size_t)len);
+                else zn_seg(x + t, b + (int64_t)t + dL, src, ncf, nd, (size_t)len, (int32_t)n,
+                            (int32_t)invL, rn);
                 for (int64_t i = 0; i < len; i++)
                     if (er[col + i] != uL)
                         num_tap(p, er[col + i], t + (size_t)i, r, col + (int)i, b, z, x, qs, cf, us);
