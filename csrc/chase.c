@@ -58,7 +58,6 @@ struct ml_chase {
      * tap, -3 - j the j-th symbol of its row (symbol symbase[r] + j), so rows that
      * differ only by which symbols they hold are stored once */
     int32_t *epool;       /* npool rows of w codes */
-    int32_t *rpool;       /* npool rows of w: end of the run of taps forced by uL (stencil) */
     size_t npool;
     int32_t *erid;        /* h: pool row of each board row */
     int64_t *symbase;     /* h: number of the first symbol of each row */
@@ -155,7 +154,7 @@ void ml_chase_free(ml_chase *p) {
     free(p->zu); free(p->delta); free(p->dcf); free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
     free(p->rrlo); free(p->rrhi); free(p->msym); free(p->mres);
     free(p->cstart); free(p->ctap); free(p->ccoef); free(p->slot);
-    free(p->epool); free(p->rpool); free(p->erid); free(p->symbase); free(p->symtile); free(p->restile); free(p->resev);
+    free(p->epool); free(p->erid); free(p->symbase); free(p->symtile); free(p->restile); free(p->resev);
     free(p);
 }
 
@@ -353,6 +352,13 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
     p->symbase = malloc((size_t)h * sizeof(int64_t));
     if (!p->erid || !p->symbase) goto fail;
     size_t symcap = 0, poolcap = 0, rescap = 0, ntaps = 0, nactive = 0, nforced = 0;
+    if (p->stencil && (tappable || active)) {
+        /* rows with locked tiles or holes differ from the row before: room for every
+         * row at once (pages untouched until used), trimmed after the pass */
+        p->epool = malloc((size_t)h * (size_t)w * sizeof(int32_t));
+        if (!p->epool) goto fail;
+        poolcap = (size_t)h;
+    }
 
     if (p->stencil) {
         /* keep the offsets that can land on the board; they are sorted descending by
@@ -512,22 +518,12 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
 #undef WROW
 #undef INIT_ROW
         free(win);
+        if (poolcap > p->npool) {
+            int32_t *a = realloc(p->epool, (p->npool ? p->npool : 1) * (size_t)w * sizeof(int32_t));
+            if (a) p->epool = a;
+        }
         if (!tappable) ntaps = hw;
         else for (size_t q = 0; q < hw; q++) ntaps += tappable[q] ? 1 : 0;
-        /* run ends of the interior-forced taps, per pool row */
-        if (p->uL >= 0) {
-            p->rpool = malloc(p->npool * (size_t)w * sizeof(int32_t) + 1);
-            if (!p->rpool) goto fail;
-            for (size_t i = 0; i < p->npool; i++) {
-                const int32_t *e = p->epool + i * (size_t)w;
-                int32_t *re = p->rpool + i * (size_t)w;
-                int32_t end = w;
-                for (int c = w - 1; c >= 0; c--) {
-                    if (e[c] != p->uL) end = c;
-                    re[c] = end;
-                }
-            }
-        }
         /* the columns of each tap row read by residual tiles */
         p->rrlo = malloc((size_t)h * sizeof(int32_t));
         p->rrhi = malloc((size_t)h * sizeof(int32_t));
@@ -1033,15 +1029,18 @@ static void sym_cols(sym_ctx *X, int r, int a, int b) {
     const size_t bw = X->bw;
     const int64_t mask = p->K - 1;
     const int32_t *er = EROW(p, r);
-    const int32_t *re = p->rpool ? p->rpool + (size_t)p->erid[r] * (size_t)w : NULL;
     int c0, c1;
     fast_cols(p, r, &c0, &c1);
     int col = a;
     while (col < b) {
         int32_t e = er[col];
         int64_t t = (int64_t)r * w + col;
-        if (re && e == uL && col >= c0 && col < c1) {
-            int end = imin(imin(re[col], b), c1);
+        if (uL >= 0 && e == uL && col >= c0 && col < c1) {
+            /* the run of taps forced by uL (a compare a tap: no per-row table, which
+             * a board with locks would need for every row) */
+            const int lim = imin(b, c1);
+            int end = col + 1;
+            while (end < lim && er[end] == uL) end++;
             if (X->gf2)
                 gf2_run(X->V, bw, mask, t, (size_t)(end - col), p->delta, p->nd);
             else if (X->small)
