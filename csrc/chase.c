@@ -46,8 +46,11 @@ struct ml_chase {
     int uL, nd;           /* interior: the forcing offset and the other taps' deltas */
     int64_t *delta;       /* nd: tap t is forced from taps t + delta[i] */
     uint8_t *dcf;         /* nd: their coefficients */
-    int A, E, samerow;    /* row span and column span of the offsets; two offsets in one row */
+    int A, E;             /* row span and column span of the offsets */
     int32_t *rrlo, *rrhi; /* h: columns of each tap row that residual tiles read */
+    int32_t *clx, *crx;   /* npool x (A + 1): a dependency in row R - d at column q makes
+                           * taps of row R (pool row of R) in [q - clx, q + crx] depend on
+                           * it; NO_DEP when no tap of the row depends on row R - d */
     int32_t *msym, *mres; /* left-right mirror images of symbols / residual rows, or NULL */
     /* lists */
     int64_t *cstart;      /* hw + 1 */
@@ -88,6 +91,8 @@ static inline int32_t fmod_n(int32_t x, int32_t n, float rn) {
 
 static inline int imin(int a, int b) { return a < b ? a : b; }
 static inline int imax(int a, int b) { return a > b ? a : b; }
+static inline int64_t imin64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t imax64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /* The taps affecting tile c = (r, col), ascending: qs, coefficients cf (non-zero mod
  * n) and, in stencil mode, the offset index us. Returns how many. */
@@ -152,7 +157,7 @@ void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) {
 void ml_chase_free(ml_chase *p) {
     if (!p) return;
     free(p->zu); free(p->delta); free(p->dcf); free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
-    free(p->rrlo); free(p->rrhi); free(p->msym); free(p->mres);
+    free(p->rrlo); free(p->rrhi); free(p->clx); free(p->crx); free(p->msym); free(p->mres);
     free(p->cstart); free(p->ctap); free(p->ccoef); free(p->slot);
     free(p->epool); free(p->erid); free(p->symbase); free(p->symtile); free(p->restile); free(p->resev);
     free(p);
@@ -269,6 +274,42 @@ static int64_t find_sorted(const int64_t *a, size_t n, int64_t v) {
         if (a[mid] < v) lo = mid + 1; else hi = mid;
     }
     return lo < n && a[lo] == v ? (int64_t)lo : -1;
+}
+
+#define NO_DEP INT32_MIN
+
+/* The column reach of dependencies per pool row (stencil): tap t forced by offset u
+ * (tile t + duf[u]) reads taps t + duf[u] - duf[v], row d = udr[v] - udr[u] above it,
+ * column shift udc[u] - udc[v]. Over the forcing offsets a row of codes uses (not the
+ * pattern's whole column span E: the cross widens a cone by one column a row, not
+ * two). Returns 0 only when out of memory. */
+static int cone_reach(ml_chase *p) {
+    const int w = p->w, nu = p->nu, A = p->A;
+    const size_t np = p->npool ? p->npool : 1;
+    p->clx = malloc(np * (size_t)(A + 1) * sizeof(int32_t));
+    p->crx = malloc(np * (size_t)(A + 1) * sizeof(int32_t));
+    uint8_t *used = calloc((size_t)nu + 1, 1);
+    if (!p->clx || !p->crx || !used) { free(used); return 0; }
+    for (size_t i = 0; i < np * (size_t)(A + 1); i++) p->clx[i] = p->crx[i] = NO_DEP;
+    for (size_t i = 0; i < p->npool; i++) {
+        const int32_t *e = p->epool + i * (size_t)w;
+        int32_t *lx = p->clx + i * (size_t)(A + 1), *rx = p->crx + i * (size_t)(A + 1);
+        memset(used, 0, (size_t)nu);
+        for (int c = 0; c < w; c++)
+            if (e[c] >= 0) used[e[c]] = 1;
+        for (int u = 0; u < nu; u++) {
+            if (!used[u]) continue;
+            for (int v = 0; v < nu; v++) {
+                int d = p->udr[v] - p->udr[u];
+                if (v == u || d < 0 || d > A) continue;     /* d = 0: same row */
+                int32_t sh = p->udc[u] - p->udc[v];     /* col(t) = col(q) - sh */
+                if (lx[d] == NO_DEP || sh > lx[d]) lx[d] = sh;
+                if (rx[d] == NO_DEP || -sh > rx[d]) rx[d] = -sh;
+            }
+        }
+    }
+    free(used);
+    return 1;
 }
 
 /* Left-right mirror symmetry of a uniform stencil plan with every tile tappable: the
@@ -404,7 +445,6 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
             if (p->duf[u] < fmin) fmin = p->duf[u];
             mindr = imin(mindr, p->udr[u]); maxdr = imax(maxdr, p->udr[u]);
             mindc = imin(mindc, p->udc[u]); maxdc = imax(maxdc, p->udc[u]);
-            if (p->udr[u] == p->udr[u - 1]) p->samerow = 1;
         }
         p->A = maxdr - mindr;
         p->E = maxdc - mindc;
@@ -524,6 +564,7 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
         }
         if (!tappable) ntaps = hw;
         else for (size_t q = 0; q < hw; q++) ntaps += tappable[q] ? 1 : 0;
+        if (!cone_reach(p)) goto fail;
         /* the columns of each tap row read by residual tiles */
         p->rrlo = malloc((size_t)h * sizeof(int32_t));
         p->rrhi = malloc((size_t)h * sizeof(int32_t));
@@ -1006,10 +1047,16 @@ static void cone(sym_ctx *X) {
     }
     for (int r = 0; r < h; r++) {
         int l = lo[r], u = hi[r];
+        const int32_t *lx = p->clx + (size_t)p->erid[r] * (size_t)(A + 1);
+        const int32_t *rx = p->crx + (size_t)p->erid[r] * (size_t)(A + 1);
         for (int d = 1; d <= A && d <= r; d++)
-            if (lo[r - d] < hi[r - d]) { l = imin(l, lo[r - d] - E); u = imax(u, hi[r - d] + E); }
+            if (lo[r - d] < hi[r - d] && lx[d] != NO_DEP) {
+                l = imin(l, (int)imax64((int64_t)lo[r - d] - lx[d], -1));
+                u = imax(u, (int)imin64((int64_t)hi[r - d] + rx[d], (int64_t)w + 1));
+            }
         l = imax(l, 0); u = imin(u, w);
-        if (l < u && p->samerow) u = w;
+        /* a tap reading a tap of its own row (to its left): the rest of the row */
+        if (l < u && lx[0] != NO_DEP) u = w;
         lo[r] = l; hi[r] = u;
     }
     for (int r = h - 1; r >= 0; r--) {
