@@ -46,6 +46,8 @@ struct ml_chase {
     int uL, nd;           /* interior: the forcing offset and the other taps' deltas */
     int64_t *delta;       /* nd: tap t is forced from taps t + delta[i] */
     uint8_t *dcf;         /* nd: their coefficients */
+    uint8_t *dnear;       /* nd: 1 when the delta points into the tap's own row */
+    int nnear;            /* how many do (square, knight: the numeric replay's two passes) */
     int A, E;             /* row span and column span of the offsets */
     int32_t *rrlo, *rrhi; /* h: columns of each tap row that residual tiles read */
     int32_t *clx, *crx;   /* npool x (A + 1): a dependency in row R - d at column q makes
@@ -156,7 +158,7 @@ void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) {
 
 void ml_chase_free(ml_chase *p) {
     if (!p) return;
-    free(p->zu); free(p->delta); free(p->dcf); free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
+    free(p->zu); free(p->delta); free(p->dcf); free(p->dnear); free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
     free(p->rrlo); free(p->rrhi); free(p->clx); free(p->crx); free(p->msym); free(p->mres);
     free(p->cstart); free(p->ctap); free(p->ccoef); free(p->slot);
     free(p->epool); free(p->erid); free(p->symbase); free(p->symtile); free(p->restile); free(p->resev);
@@ -468,7 +470,8 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
         }
         p->delta = malloc((size_t)(p->nz + 1) * sizeof(int64_t));
         p->dcf = malloc((size_t)(p->nz + 1));
-        if (!p->delta || !p->dcf) goto fail;
+        p->dnear = calloc((size_t)(p->nz + 1), 1);
+        if (!p->delta || !p->dcf || !p->dnear) goto fail;
         p->uL = -1;
         p->nd = 0;
         /* a uniform pattern (locked tiles and holes allowed: their slots and taps are
@@ -479,6 +482,8 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
             for (int i = 0; i < p->nd; i++) {
                 p->delta[i] = p->duf[p->uL] - p->duf[p->zu[i]];
                 p->dcf[i] = p->cmod[p->zu[i]];
+                p->dnear[i] = p->udr[p->zu[i]] == p->udr[p->uL];
+                p->nnear += p->dnear[i];
             }
         }
 
@@ -758,6 +763,55 @@ static void zn_seg(uint8_t *restrict xo, const uint8_t *restrict bb, const uint8
             xo[j] = (uint8_t)fmod_n(fmod_n(acc[j], n, rn) * invL, n, rn);
 }
 
+/* The fixed-delta taps [c0, c1) of row r when some deltas point into the tap's own row
+ * (square, knight: a recurrence along the row) in two passes a run of ZSEG taps: y = b
+ * + the taps of the rows above, vectorised (gf2_seg / zn_seg); then the recurrence,
+ * a tap at a time. t: the flat index of tap (r, c0). */
+__attribute__((noinline))
+static void near_run(const ml_chase *p, const int32_t *er, int r, int c0, int c1, size_t t,
+                     const uint8_t *b, const uint8_t *z, uint8_t *x) {
+    const uint32_t n = (uint32_t)p->n;
+    const int uL = p->uL, nd = p->nd;
+    const int64_t *dl = p->delta;
+    const int64_t dL = p->duf[uL];
+    const uint32_t invL = p->inv[p->cmod[uL]];
+    const float rn = 1.0f / (float)n;
+    int32_t qs[MAXC + 1];
+    uint8_t cf[MAXC + 1];
+    int us[MAXC + 1];
+    const uint8_t *src[MAXC + 1];
+    int ifar[MAXC + 1], inear[MAXC + 1], nfar = 0, nnear = 0;
+    uint8_t ncf[MAXC + 1], ncf_far[MAXC + 1], y[ZSEG];
+    for (int i = 0; i < nd; i++) {
+        ncf[i] = (uint8_t)((n - p->dcf[i]) % n);
+        if (p->dnear[i]) inear[nnear++] = i;
+        else { ncf_far[nfar] = ncf[i]; ifar[nfar++] = i; }
+    }
+    for (int col = c0; col < c1;) {
+        const int len = c1 - col < ZSEG ? c1 - col : ZSEG;
+        for (int k = 0; k < nfar; k++) src[k] = x + (int64_t)t + dl[ifar[k]];
+        if (n == 2) gf2_seg(y, b + (int64_t)t + dL, src, nfar, (size_t)len);
+        else zn_seg(y, b + (int64_t)t + dL, src, ncf_far, nfar, (size_t)len, (int32_t)n, 1, rn);
+        for (int j = 0; j < len; j++, t++) {
+            if (er[col + j] != uL) {
+                num_tap(p, er[col + j], t, r, col + j, b, z, x, qs, cf, us);
+                continue;
+            }
+            if (n == 2) {
+                unsigned v = y[j];
+                for (int k = 0; k < nnear; k++) v ^= x[(int64_t)t + dl[inear[k]]];
+                x[t] = (uint8_t)(v & 1);
+            } else {
+                uint32_t acc = y[j];
+                for (int k = 0; k < nnear; k++)
+                    acc += (uint32_t)ncf[inear[k]] * x[(int64_t)t + dl[inear[k]]];
+                x[t] = (uint8_t)((acc % n) * invL % n);
+            }
+        }
+        col += len;
+    }
+}
+
 void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                       uint8_t *x, uint8_t *rho) {
     const int h = p->h, w = p->w;
@@ -787,6 +841,14 @@ void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
         const int32_t *er = EROW(p, r);
         int c0, c1;
         fast_cols(p, r, &c0, &c1);
+        if (p->nnear && c0 < c1) {
+            int col = 0;
+            for (; col < c0; col++, t++) num_tap(p, er[col], t, r, col, b, z, x, qs, cf, us);
+            near_run(p, er, r, c0, c1, t, b, z, x);
+            t += (size_t)(c1 - c0);
+            for (col = c1; col < w; col++, t++) num_tap(p, er[col], t, r, col, b, z, x, qs, cf, us);
+            continue;
+        }
         if (vchunk > 0 && c0 < c1) {
             int col = 0;
             for (; col < c0; col++, t++) num_tap(p, er[col], t, r, col, b, z, x, qs, cf, us);
