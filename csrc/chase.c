@@ -964,6 +964,12 @@ static void gf2_run(uint64_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt
                     }
                 else
                     for (size_t i = 0; i < nv * run; i++) v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
+            } else if (nd == 8) {
+                /* knight, square (in order: a source may be a tap of this run) */
+                const v4x64 *a = sp[0], *b = sp[1], *c = sp[2], *d = sp[3], *e = sp[4],
+                            *f = sp[5], *g = sp[6], *k = sp[7];
+                for (size_t i = 0; i < nv * run; i++)
+                    v[i] = ((a[i] ^ b[i]) ^ (c[i] ^ d[i])) ^ ((e[i] ^ f[i]) ^ (g[i] ^ k[i]));
             } else {
                 /* in order: a source may be a tap of this run (same-row patterns) */
                 for (size_t i = 0; i < nv * run; i++) {
