@@ -46,8 +46,13 @@ struct ml_chase {
     int uL, nd;           /* interior: the forcing offset and the other taps' deltas */
     int64_t *delta;       /* nd: tap t is forced from taps t + delta[i] */
     uint8_t *dcf;         /* nd: their coefficients */
-    int A, E, samerow;    /* row span and column span of the offsets; two offsets in one row */
+    uint8_t *dnear;       /* nd: 1 when the delta points into the tap's own row */
+    int nnear;            /* how many do (square, knight: the numeric replay's two passes) */
+    int A, E;             /* row span and column span of the offsets */
     int32_t *rrlo, *rrhi; /* h: columns of each tap row that residual tiles read */
+    int32_t *clx, *crx;   /* npool x (A + 1): a dependency in row R - d at column q makes
+                           * taps of row R (pool row of R) in [q - clx, q + crx] depend on
+                           * it; NO_DEP when no tap of the row depends on row R - d */
     int32_t *msym, *mres; /* left-right mirror images of symbols / residual rows, or NULL */
     /* lists */
     int64_t *cstart;      /* hw + 1 */
@@ -58,7 +63,6 @@ struct ml_chase {
      * tap, -3 - j the j-th symbol of its row (symbol symbase[r] + j), so rows that
      * differ only by which symbols they hold are stored once */
     int32_t *epool;       /* npool rows of w codes */
-    int32_t *rpool;       /* npool rows of w: end of the run of taps forced by uL (stencil) */
     size_t npool;
     int32_t *erid;        /* h: pool row of each board row */
     int64_t *symbase;     /* h: number of the first symbol of each row */
@@ -89,6 +93,8 @@ static inline int32_t fmod_n(int32_t x, int32_t n, float rn) {
 
 static inline int imin(int a, int b) { return a < b ? a : b; }
 static inline int imax(int a, int b) { return a > b ? a : b; }
+static inline int64_t imin64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t imax64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /* The taps affecting tile c = (r, col), ascending: qs, coefficients cf (non-zero mod
  * n) and, in stencil mode, the offset index us. Returns how many. */
@@ -152,10 +158,10 @@ void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) {
 
 void ml_chase_free(ml_chase *p) {
     if (!p) return;
-    free(p->zu); free(p->delta); free(p->dcf); free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
-    free(p->rrlo); free(p->rrhi); free(p->msym); free(p->mres);
+    free(p->zu); free(p->delta); free(p->dcf); free(p->dnear); free(p->udr); free(p->udc); free(p->duf); free(p->cmod); free(p->pat_of); free(p->tap);
+    free(p->rrlo); free(p->rrhi); free(p->clx); free(p->crx); free(p->msym); free(p->mres);
     free(p->cstart); free(p->ctap); free(p->ccoef); free(p->slot);
-    free(p->epool); free(p->rpool); free(p->erid); free(p->symbase); free(p->symtile); free(p->restile); free(p->resev);
+    free(p->epool); free(p->erid); free(p->symbase); free(p->symtile); free(p->restile); free(p->resev);
     free(p);
 }
 
@@ -272,6 +278,42 @@ static int64_t find_sorted(const int64_t *a, size_t n, int64_t v) {
     return lo < n && a[lo] == v ? (int64_t)lo : -1;
 }
 
+#define NO_DEP INT32_MIN
+
+/* The column reach of dependencies per pool row (stencil): tap t forced by offset u
+ * (tile t + duf[u]) reads taps t + duf[u] - duf[v], row d = udr[v] - udr[u] above it,
+ * column shift udc[u] - udc[v]. Over the forcing offsets a row of codes uses (not the
+ * pattern's whole column span E: the cross widens a cone by one column a row, not
+ * two). Returns 0 only when out of memory. */
+static int cone_reach(ml_chase *p) {
+    const int w = p->w, nu = p->nu, A = p->A;
+    const size_t np = p->npool ? p->npool : 1;
+    p->clx = malloc(np * (size_t)(A + 1) * sizeof(int32_t));
+    p->crx = malloc(np * (size_t)(A + 1) * sizeof(int32_t));
+    uint8_t *used = calloc((size_t)nu + 1, 1);
+    if (!p->clx || !p->crx || !used) { free(used); return 0; }
+    for (size_t i = 0; i < np * (size_t)(A + 1); i++) p->clx[i] = p->crx[i] = NO_DEP;
+    for (size_t i = 0; i < p->npool; i++) {
+        const int32_t *e = p->epool + i * (size_t)w;
+        int32_t *lx = p->clx + i * (size_t)(A + 1), *rx = p->crx + i * (size_t)(A + 1);
+        memset(used, 0, (size_t)nu);
+        for (int c = 0; c < w; c++)
+            if (e[c] >= 0) used[e[c]] = 1;
+        for (int u = 0; u < nu; u++) {
+            if (!used[u]) continue;
+            for (int v = 0; v < nu; v++) {
+                int d = p->udr[v] - p->udr[u];
+                if (v == u || d < 0 || d > A) continue;     /* d = 0: same row */
+                int32_t sh = p->udc[u] - p->udc[v];     /* col(t) = col(q) - sh */
+                if (lx[d] == NO_DEP || sh > lx[d]) lx[d] = sh;
+                if (rx[d] == NO_DEP || -sh > rx[d]) rx[d] = -sh;
+            }
+        }
+    }
+    free(used);
+    return 1;
+}
+
 /* Left-right mirror symmetry of a uniform stencil plan with every tile tappable: the
  * pattern is its own mirror image (same coefficients) and the forcing codes of
  * every row are mirror images of each other (offset u at column c <-> mirror offset
@@ -353,6 +395,13 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
     p->symbase = malloc((size_t)h * sizeof(int64_t));
     if (!p->erid || !p->symbase) goto fail;
     size_t symcap = 0, poolcap = 0, rescap = 0, ntaps = 0, nactive = 0, nforced = 0;
+    if (p->stencil && (tappable || active)) {
+        /* rows with locked tiles or holes differ from the row before: room for every
+         * row at once (pages untouched until used), trimmed after the pass */
+        p->epool = malloc((size_t)h * (size_t)w * sizeof(int32_t));
+        if (!p->epool) goto fail;
+        poolcap = (size_t)h;
+    }
 
     if (p->stencil) {
         /* keep the offsets that can land on the board; they are sorted descending by
@@ -398,7 +447,6 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
             if (p->duf[u] < fmin) fmin = p->duf[u];
             mindr = imin(mindr, p->udr[u]); maxdr = imax(maxdr, p->udr[u]);
             mindc = imin(mindc, p->udc[u]); maxdc = imax(maxdc, p->udc[u]);
-            if (p->udr[u] == p->udr[u - 1]) p->samerow = 1;
         }
         p->A = maxdr - mindr;
         p->E = maxdc - mindc;
@@ -422,15 +470,20 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
         }
         p->delta = malloc((size_t)(p->nz + 1) * sizeof(int64_t));
         p->dcf = malloc((size_t)(p->nz + 1));
-        if (!p->delta || !p->dcf) goto fail;
+        p->dnear = calloc((size_t)(p->nz + 1), 1);
+        if (!p->delta || !p->dcf || !p->dnear) goto fail;
         p->uL = -1;
         p->nd = 0;
-        if (p->simple && p->nz && p->inv[p->cmod[p->zu[p->nz - 1]]]) {
+        /* a uniform pattern (locked tiles and holes allowed: their slots and taps are
+         * kept zero, so the fixed deltas read zeros there) */
+        if (npat == 1 && p->nz && p->inv[p->cmod[p->zu[p->nz - 1]]]) {
             p->uL = p->zu[p->nz - 1];
             p->nd = p->nz - 1;
             for (int i = 0; i < p->nd; i++) {
                 p->delta[i] = p->duf[p->uL] - p->duf[p->zu[i]];
                 p->dcf[i] = p->cmod[p->zu[i]];
+                p->dnear[i] = p->udr[p->zu[i]] == p->udr[p->uL];
+                p->nnear += p->dnear[i];
             }
         }
 
@@ -457,15 +510,17 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
             }
             for (; next_init < h && next_init <= r - mindr; next_init++) INIT_ROW(next_init);
             const int interior_row = p->uL >= 0 && r >= p->rlo && r < p->rhi;
-            /* interior of a simple board: the last tap of tile c is tgt[c], a unit */
+            /* interior of a uniform board: the last tap of tile c is tgt[c], a unit,
+             * when that tap is tappable (code -1 or >= 0; -2: a locked tile or a hole,
+             * then the general way finds the last tap) */
             int32_t *tgt = interior_row ? WROW(r - p->udr[p->uL]) - p->udc[p->uL] : NULL;
             for (int c = 0; c < w; c++, t++) {
                 int m;
-                if (interior_row && c >= p->clo && c < p->chi && tgt[c] == -1) {
-                    /* a run of interior tiles (every tile is active on a simple board) */
+                if (interior_row && c >= p->clo && c < p->chi && tgt[c] == -1 && ACTIVE(t)) {
+                    /* a run of active interior tiles */
                     int cc = c;
                     const int32_t uL = p->uL;
-                    while (cc < p->chi && tgt[cc] == -1) tgt[cc++] = uL;
+                    while (cc < p->chi && tgt[cc] == -1 && ACTIVE(t + (size_t)(cc - c))) tgt[cc++] = uL;
                     nforced += (size_t)(cc - c);
                     nactive += (size_t)(cc - c);
                     t += (size_t)(cc - c - 1);
@@ -474,7 +529,7 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
                 }
                 if (!ACTIVE(t)) continue;
                 nactive++;
-                if (interior_row && c >= p->clo && c < p->chi) {
+                if (interior_row && c >= p->clo && c < p->chi && tgt[c] != -2) {
                     int32_t *e = tgt + c;
                     if (*e == -1) { *e = p->uL; nforced++; continue; }
                     m = p->nz;
@@ -508,22 +563,13 @@ ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
 #undef WROW
 #undef INIT_ROW
         free(win);
+        if (poolcap > p->npool) {
+            int32_t *a = realloc(p->epool, (p->npool ? p->npool : 1) * (size_t)w * sizeof(int32_t));
+            if (a) p->epool = a;
+        }
         if (!tappable) ntaps = hw;
         else for (size_t q = 0; q < hw; q++) ntaps += tappable[q] ? 1 : 0;
-        /* run ends of the interior-forced taps, per pool row */
-        if (p->uL >= 0) {
-            p->rpool = malloc(p->npool * (size_t)w * sizeof(int32_t) + 1);
-            if (!p->rpool) goto fail;
-            for (size_t i = 0; i < p->npool; i++) {
-                const int32_t *e = p->epool + i * (size_t)w;
-                int32_t *re = p->rpool + i * (size_t)w;
-                int32_t end = w;
-                for (int c = w - 1; c >= 0; c--) {
-                    if (e[c] != p->uL) end = c;
-                    re[c] = end;
-                }
-            }
-        }
+        if (!cone_reach(p)) goto fail;
         /* the columns of each tap row read by residual tiles */
         p->rrlo = malloc((size_t)h * sizeof(int32_t));
         p->rrhi = malloc((size_t)h * sizeof(int32_t));
@@ -696,6 +742,76 @@ static void gf2_seg(uint8_t *restrict xo, const uint8_t *restrict bb, const uint
     for (size_t j = 0; j < len; j++) xo[j] &= 1;
 }
 
+/* Z/n: xo[j] = invL * (bb[j] + sum ncf[i] src[i][j]) mod n, ncf[i] = n - (coefficient
+ * i), for a run of len <= ZSEG taps with no dependencies inside the run (as gf2_seg). */
+#define ZSEG 512
+__attribute__((target_clones("avx2", "default")))
+static void zn_seg(uint8_t *restrict xo, const uint8_t *restrict bb, const uint8_t *const *src,
+                   const uint8_t *ncf, int nd, size_t len, int32_t n, int32_t invL, float rn) {
+    int32_t acc[ZSEG];
+    for (size_t j = 0; j < len; j++) acc[j] = bb[j];
+    for (int i = 0; i < nd; i++) {
+        const uint8_t *restrict a = src[i];
+        const int32_t c = ncf[i];
+        for (size_t j = 0; j < len; j++) acc[j] += c * a[j];
+        if (i % 200 == 199)                  /* 200 x 254^2 + 255 < 2^24 (fmod_n) */
+            for (size_t j = 0; j < len; j++) acc[j] = fmod_n(acc[j], n, rn);
+    }
+    if (invL == 1) for (size_t j = 0; j < len; j++) xo[j] = (uint8_t)fmod_n(acc[j], n, rn);
+    else
+        for (size_t j = 0; j < len; j++)
+            xo[j] = (uint8_t)fmod_n(fmod_n(acc[j], n, rn) * invL, n, rn);
+}
+
+/* The fixed-delta taps [c0, c1) of row r when some deltas point into the tap's own row
+ * (square, knight: a recurrence along the row) in two passes a run of ZSEG taps: y = b
+ * + the taps of the rows above, vectorised (gf2_seg / zn_seg); then the recurrence,
+ * a tap at a time. t: the flat index of tap (r, c0). */
+__attribute__((noinline))
+static void near_run(const ml_chase *p, const int32_t *er, int r, int c0, int c1, size_t t,
+                     const uint8_t *b, const uint8_t *z, uint8_t *x) {
+    const uint32_t n = (uint32_t)p->n;
+    const int uL = p->uL, nd = p->nd;
+    const int64_t *dl = p->delta;
+    const int64_t dL = p->duf[uL];
+    const uint32_t invL = p->inv[p->cmod[uL]];
+    const float rn = 1.0f / (float)n;
+    int32_t qs[MAXC + 1];
+    uint8_t cf[MAXC + 1];
+    int us[MAXC + 1];
+    const uint8_t *src[MAXC + 1];
+    int ifar[MAXC + 1], inear[MAXC + 1], nfar = 0, nnear = 0;
+    uint8_t ncf[MAXC + 1], ncf_far[MAXC + 1], y[ZSEG];
+    for (int i = 0; i < nd; i++) {
+        ncf[i] = (uint8_t)((n - p->dcf[i]) % n);
+        if (p->dnear[i]) inear[nnear++] = i;
+        else { ncf_far[nfar] = ncf[i]; ifar[nfar++] = i; }
+    }
+    for (int col = c0; col < c1;) {
+        const int len = c1 - col < ZSEG ? c1 - col : ZSEG;
+        for (int k = 0; k < nfar; k++) src[k] = x + (int64_t)t + dl[ifar[k]];
+        if (n == 2) gf2_seg(y, b + (int64_t)t + dL, src, nfar, (size_t)len);
+        else zn_seg(y, b + (int64_t)t + dL, src, ncf_far, nfar, (size_t)len, (int32_t)n, 1, rn);
+        for (int j = 0; j < len; j++, t++) {
+            if (er[col + j] != uL) {
+                num_tap(p, er[col + j], t, r, col + j, b, z, x, qs, cf, us);
+                continue;
+            }
+            if (n == 2) {
+                unsigned v = y[j];
+                for (int k = 0; k < nnear; k++) v ^= x[(int64_t)t + dl[inear[k]]];
+                x[t] = (uint8_t)(v & 1);
+            } else {
+                uint32_t acc = y[j];
+                for (int k = 0; k < nnear; k++)
+                    acc += (uint32_t)ncf[inear[k]] * x[(int64_t)t + dl[inear[k]]];
+                x[t] = (uint8_t)((acc % n) * invL % n);
+            }
+        }
+        col += len;
+    }
+}
+
 void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                       uint8_t *x, uint8_t *rho) {
     const int h = p->h, w = p->w;
@@ -710,24 +826,38 @@ void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
     const int64_t dL = uL >= 0 ? p->duf[uL] : 0;
     const uint8_t *dcf = p->dcf;
     const uint32_t invL = uL >= 0 ? p->inv[p->cmod[uL]] : 0;
-    /* runs of taps computed at once (GF(2)): at most -max(delta) long */
+    /* runs of taps computed at once: at most -max(delta) long (Z/n: and ZSEG) */
     int64_t vchunk = 0;
-    if (n == 2 && uL >= 0) {
+    uint8_t ncf[MAXC + 1];
+    const float rn = 1.0f / (float)n;
+    if (uL >= 0) {
         int64_t mx = -1;
         for (int i = 0; i < nd; i++) if (dl[i] > mx || i == 0) mx = dl[i];
         vchunk = nd ? (mx < 0 ? -mx : 0) : 1 << 20;
+        if (n > 2 && vchunk > ZSEG) vchunk = ZSEG;
+        for (int i = 0; i < nd; i++) ncf[i] = (uint8_t)((n - dcf[i]) % n);
     }
     for (int r = 0; r < h; r++) {
         const int32_t *er = EROW(p, r);
         int c0, c1;
         fast_cols(p, r, &c0, &c1);
+        if (p->nnear && c0 < c1) {
+            int col = 0;
+            for (; col < c0; col++, t++) num_tap(p, er[col], t, r, col, b, z, x, qs, cf, us);
+            near_run(p, er, r, c0, c1, t, b, z, x);
+            t += (size_t)(c1 - c0);
+            for (col = c1; col < w; col++, t++) num_tap(p, er[col], t, r, col, b, z, x, qs, cf, us);
+            continue;
+        }
         if (vchunk > 0 && c0 < c1) {
             int col = 0;
             for (; col < c0; col++, t++) num_tap(p, er[col], t, r, col, b, z, x, qs, cf, us);
             while (col < c1) {
                 int64_t len = c1 - col < vchunk ? c1 - col : vchunk;
                 for (int i = 0; i < nd; i++) src[i] = x + (int64_t)t + dl[i];
-                gf2_seg(x + t, b + (int64_t)t + dL, src, nd, (size_t)len);
+                if (n == 2) gf2_seg(x + t, b + (int64_t)t + dL, src, nd, (size_t)len);
+                else zn_seg(x + t, b + (int64_t)t + dL, src, ncf, nd, (size_t)len, (int32_t)n,
+                            (int32_t)invL, rn);
                 for (int64_t i = 0; i < len; i++)
                     if (er[col + i] != uL)
                         num_tap(p, er[col + i], t + (size_t)i, r, col + (int)i, b, z, x, qs, cf, us);
@@ -834,6 +964,12 @@ static void gf2_run(uint64_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt
                     }
                 else
                     for (size_t i = 0; i < nv * run; i++) v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
+            } else if (nd == 8) {
+                /* knight, square (in order: a source may be a tap of this run) */
+                const v4x64 *a = sp[0], *b = sp[1], *c = sp[2], *d = sp[3], *e = sp[4],
+                            *f = sp[5], *g = sp[6], *k = sp[7];
+                for (size_t i = 0; i < nv * run; i++)
+                    v[i] = ((a[i] ^ b[i]) ^ (c[i] ^ d[i])) ^ ((e[i] ^ f[i]) ^ (g[i] ^ k[i]));
             } else {
                 /* in order: a source may be a tap of this run (same-row patterns) */
                 for (size_t i = 0; i < nv * run; i++) {
@@ -979,10 +1115,16 @@ static void cone(sym_ctx *X) {
     }
     for (int r = 0; r < h; r++) {
         int l = lo[r], u = hi[r];
+        const int32_t *lx = p->clx + (size_t)p->erid[r] * (size_t)(A + 1);
+        const int32_t *rx = p->crx + (size_t)p->erid[r] * (size_t)(A + 1);
         for (int d = 1; d <= A && d <= r; d++)
-            if (lo[r - d] < hi[r - d]) { l = imin(l, lo[r - d] - E); u = imax(u, hi[r - d] + E); }
+            if (lo[r - d] < hi[r - d] && lx[d] != NO_DEP) {
+                l = imin(l, (int)imax64((int64_t)lo[r - d] - lx[d], -1));
+                u = imax(u, (int)imin64((int64_t)hi[r - d] + rx[d], (int64_t)w + 1));
+            }
         l = imax(l, 0); u = imin(u, w);
-        if (l < u && p->samerow) u = w;
+        /* a tap reading a tap of its own row (to its left): the rest of the row */
+        if (l < u && lx[0] != NO_DEP) u = w;
         lo[r] = l; hi[r] = u;
     }
     for (int r = h - 1; r >= 0; r--) {
@@ -1002,15 +1144,18 @@ static void sym_cols(sym_ctx *X, int r, int a, int b) {
     const size_t bw = X->bw;
     const int64_t mask = p->K - 1;
     const int32_t *er = EROW(p, r);
-    const int32_t *re = p->rpool ? p->rpool + (size_t)p->erid[r] * (size_t)w : NULL;
     int c0, c1;
     fast_cols(p, r, &c0, &c1);
     int col = a;
     while (col < b) {
         int32_t e = er[col];
         int64_t t = (int64_t)r * w + col;
-        if (re && e == uL && col >= c0 && col < c1) {
-            int end = imin(imin(re[col], b), c1);
+        if (uL >= 0 && e == uL && col >= c0 && col < c1) {
+            /* the run of taps forced by uL (a compare a tap: no per-row table, which
+             * a board with locks would need for every row) */
+            const int lim = imin(b, c1);
+            int end = col + 1;
+            while (end < lim && er[end] == uL) end++;
             if (X->gf2)
                 gf2_run(X->V, bw, mask, t, (size_t)(end - col), p->delta, p->nd);
             else if (X->small)
@@ -1057,6 +1202,10 @@ static void sym_cols(sym_ctx *X, int r, int a, int b) {
                     if (s >= X->s0 && s < X->s1) v[s - X->s0] = 1;
                 }
             }
+        } else if (uL >= 0) {
+            /* a locked tile or a hole: the fixed deltas of its neighbours read a zero */
+            const size_t sz = bw * (X->gf2 ? sizeof(uint64_t) : 1);
+            memset((uint8_t *)X->V + slot_of(p, t) * sz, 0, sz);
         }
         col++;
     }
