@@ -270,6 +270,7 @@ def test_c_core_standalone(tmp_path):
         exe = tmp_path / f"test_zn_{tag}"
         subprocess.run([cc, "-O2", "-std=c11", *flags, f"-I{root / 'csrc'}",
                         str(root / "tests/c/test_zn.c"), str(root / "csrc/zn.c"),
+                        str(root / "csrc/gf3.c"), str(root / "csrc/cpu.c"),
                         str(root / "csrc/interrupt.c"), "-o", str(exe)],
                        check=True)
         out = subprocess.run([str(exe)], capture_output=True, text=True)

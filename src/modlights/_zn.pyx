@@ -253,6 +253,9 @@ class ZnEngine:
         n = _check_n(n)
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+        if method == "bitsliced" and (n % 3 or n % 9 == 0):
+            raise ValueError(f"method 'bitsliced' is the GF(3) elimination: it needs n "
+                             f"divisible by 3 and not by 9 (a part mod 3), got n = {n}")
         if _coo is None:
             arr = np.asarray(a)
             if arr.ndim != 2:
