@@ -59,10 +59,29 @@ ML_AI void add3_body(uint64_t *restrict oP, uint64_t *restrict oM, const uint64_
     }
 }
 
+/* One pivot of a panel on the rows below it, by position: the panel words xP/xM of
+ * rows i < n lose x_i times the pivot's word (yp, ym), x_i their entry at bit b, which
+ * is also stored in L[i] and T[i]. Branch-free so it vectorises. */
+ML_AI void panel_body(uint64_t *restrict xP, uint64_t *restrict xM, uint64_t yp, uint64_t ym,
+                      unsigned b, size_t n, uint8_t *restrict L, uint8_t *restrict T)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t xp = xP[i], xm = xM[i];
+        uint64_t x1 = (xp >> b) & 1, x2 = (xm >> b) & 1;
+        L[i] = T[i] = (uint8_t)(x1 | (x2 << 1));
+        uint64_t s1 = (uint64_t)0 - x1, s2 = (uint64_t)0 - x2, keep = ~(s1 | s2);
+        uint64_t ts = (xp | yp) ^ (xm | ym), ta = (xp | ym) ^ (xm | yp);
+        xP[i] = (xp & keep) | (((xm | yp) ^ ts) & s1) | (((xm | ym) ^ ta) & s2);
+        xM[i] = (xm & keep) | (((xp | ym) ^ ts) & s1) | (((xp | yp) ^ ta) & s2);
+    }
+}
+
+typedef void (*panel_fn)(uint64_t *, uint64_t *, uint64_t, uint64_t, unsigned, size_t,
+                         uint8_t *, uint8_t *);
 typedef void (*rowop_fn)(uint64_t *, uint64_t *, const uint64_t *, const uint64_t *, size_t);
 typedef void (*rowop3_fn)(uint64_t *, uint64_t *, const uint64_t *, const uint64_t *,
                           const uint64_t *, const uint64_t *, size_t, int);
-typedef struct { rowop_fn add, sub; rowop3_fn add3; } gf3_kernels_t;
+typedef struct { rowop_fn add, sub; rowop3_fn add3; panel_fn panel; } gf3_kernels_t;
 
 #define ML_GF3_KERNELS(SUF, ATTR)                                                            \
     ATTR static void add_##SUF(uint64_t *dP, uint64_t *dM, const uint64_t *sP,              \
@@ -75,7 +94,11 @@ typedef struct { rowop_fn add, sub; rowop3_fn add3; } gf3_kernels_t;
                                 const uint64_t *aM, const uint64_t *sP, const uint64_t *sM, \
                                 size_t n, int sign)                                          \
     { add3_body(oP, oM, aP, aM, sP, sM, n, sign); }                                          \
-    static const gf3_kernels_t gf3_kernels_##SUF = {add_##SUF, sub_##SUF, add3_##SUF};
+    ATTR static void panel_##SUF(uint64_t *xP, uint64_t *xM, uint64_t yp, uint64_t ym,       \
+                                 unsigned b, size_t n, uint8_t *L, uint8_t *T)               \
+    { panel_body(xP, xM, yp, ym, b, n, L, T); }                                              \
+    static const gf3_kernels_t gf3_kernels_##SUF = {add_##SUF, sub_##SUF, add3_##SUF,        \
+                                                    panel_##SUF};
 
 ML_GF3_KERNELS(portable, )
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -107,14 +130,37 @@ size_t ml_gf3_loff(size_t m, size_t k)
 }
 
 /* ------------------------------------------------------------------ packing */
-/* row (n entries 0..2) -> the two planes (Wr words each; the rest of the row stays zero) */
+/* Four uint16 entries in one 64-bit word (little endian): bit k of each (0 for P, 1
+ * for M) gathered into 4 bits by one multiplication (the partial products land on
+ * distinct bits, so nothing carries into bits 48..51), and the inverse spread. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ML_GF3_SWAR 1
+static inline unsigned gather4(uint64_t v)
+{
+    return (unsigned)(((v & 0x0001000100010001ull) * 0x0001000200040008ull) >> 48) & 0xF;
+}
+static inline uint64_t spread4(unsigned nib)
+{
+    return ((uint64_t)nib * 0x0000200040008001ull) & 0x0001000100010001ull;
+}
+#endif
+
+/* row (n entries 0..2) -> the two planes (the rest of the row stays zero) */
 static void pack_row(const uint16_t *src, size_t n, uint64_t *P, uint64_t *M)
 {
     for (size_t w = 0; w * 64 < n; w++) {
-        size_t nb = n - w * 64 < 64 ? n - w * 64 : 64;
+        size_t nb = n - w * 64 < 64 ? n - w * 64 : 64, b = 0;
         const uint16_t *s = src + w * 64;
         uint64_t p = 0, q = 0;
-        for (size_t b = 0; b < nb; b++) {
+#ifdef ML_GF3_SWAR
+        for (; b + 4 <= nb; b += 4) {
+            uint64_t v;
+            memcpy(&v, s + b, 8);
+            p |= (uint64_t)gather4(v) << b;
+            q |= (uint64_t)gather4(v >> 1) << b;
+        }
+#endif
+        for (; b < nb; b++) {
             p |= (uint64_t)(s[b] == 1) << b;
             q |= (uint64_t)(s[b] == 2) << b;
         }
@@ -125,10 +171,16 @@ static void pack_row(const uint16_t *src, size_t n, uint64_t *P, uint64_t *M)
 static void unpack_row(const uint64_t *P, const uint64_t *M, size_t n, uint16_t *dst)
 {
     for (size_t w = 0; w * 64 < n; w++) {
-        size_t nb = n - w * 64 < 64 ? n - w * 64 : 64;
+        size_t nb = n - w * 64 < 64 ? n - w * 64 : 64, b = 0;
         uint64_t p = P[w], q = M[w];
         uint16_t *d = dst + w * 64;
-        for (size_t b = 0; b < nb; b++)
+#ifdef ML_GF3_SWAR
+        for (; b + 4 <= nb; b += 4) {
+            uint64_t v = spread4((unsigned)(p >> b) & 0xF) | spread4((unsigned)(q >> b) & 0xF) << 1;
+            memcpy(d + b, &v, 8);
+        }
+#endif
+        for (; b < nb; b++)
             d[b] = (uint16_t)(((p >> b) & 1) | (((q >> b) & 1) << 1));
     }
 }
@@ -163,8 +215,8 @@ long ml_gf3_echelon(size_t m, size_t r, uint16_t *a, size_t stride, size_t *pc, 
     if (m > SIZE_MAX / 8 / RS) return -1;
     uint64_t *data = aligned_alloc(32, m * RS * 8);
     uint64_t *T = aligned_alloc(32, tabrows * 2 * CH * 8);
-    uint8_t *mult = malloc(m * 64);                 /* multipliers of the panel, by row */
-    uint64_t *pp = malloc(m * 8), *pm = malloc(m * 8);   /* panel word, by row */
+    uint8_t *mult = malloc(m * 64);                 /* panel multipliers: step x position */
+    uint64_t *pp = malloc(m * 8), *pm = malloc(m * 8);   /* panel word, by position */
     uint16_t *idx = malloc(m * 64 * sizeof(uint16_t));  /* table index, by row and group */
     long rc = -1;
     if (!data || !T || !mult || !pp || !pm || !idx) goto done;
@@ -180,43 +232,36 @@ long ml_gf3_echelon(size_t m, size_t r, uint16_t *a, size_t stride, size_t *pc, 
         const size_t k0 = t, bmax = r - w * 64 < 64 ? r - w * 64 : 64;
         for (size_t i = t; i < m; i++) {
             const uint64_t *row = data + rows[i] * RS;
-            pp[rows[i]] = row[w]; pm[rows[i]] = row[W + w];
+            pp[i] = row[w]; pm[i] = row[W + w];
         }
         /* ---- the panel: pivots and eliminations on this word only */
         for (size_t b = 0; b < bmax && t < m; b++) {
             const uint64_t bit = (uint64_t)1 << b;
             size_t piv = t;
-            while (piv < m && !((pp[rows[piv]] | pm[rows[piv]]) & bit)) piv++;
+            while (piv < m && !((pp[piv] | pm[piv]) & bit)) piv++;
             if (piv == m) continue;                  /* no pivot: a skipped column */
-            size_t ph = rows[piv];
-            rows[piv] = rows[t]; rows[t] = ph;
-            ipiv[t] = piv;
-            uint8_t u = (pm[ph] & bit) ? 2 : 1;
-            if (u == 2) { uint64_t tmp = pp[ph]; pp[ph] = pm[ph]; pm[ph] = tmp; }
-            uinv[t] = u;                              /* 2^-1 = 2 in GF(3) */
-            pc[t] = w * 64 + b;
-            const uint64_t yp = pp[ph], ym = pm[ph];
-            uint8_t *L = lpool + ml_gf3_loff(m, t);
             const size_t col = t - k0;
-            for (size_t i = t + 1; i < m; i++) {
-                const size_t qh = rows[i];
-                const uint64_t xp = pp[qh], xm = pm[qh];
-                uint8_t x = (xp & bit) ? 1 : (xm & bit) ? 2 : 0;
-                L[i - t - 1] = x;
-                mult[qh * 64 + col] = x;
-                if (x == 1) {                         /* row -= pivot */
-                    uint64_t s = (xp | yp) ^ (xm | ym);
-                    pp[qh] = (xm | yp) ^ s; pm[qh] = (xp | ym) ^ s;
-                } else if (x == 2) {                  /* row += pivot */
-                    uint64_t s = (xp | ym) ^ (xm | yp);
-                    pp[qh] = (xm | ym) ^ s; pm[qh] = (xp | yp) ^ s;
+            if (piv != t) {
+                size_t th = rows[piv]; rows[piv] = rows[t]; rows[t] = th;
+                uint64_t tw = pp[piv]; pp[piv] = pp[t]; pp[t] = tw;
+                tw = pm[piv]; pm[piv] = pm[t]; pm[t] = tw;
+                for (size_t l = 0; l < col; l++) {
+                    uint8_t tm = mult[l * m + piv]; mult[l * m + piv] = mult[l * m + t];
+                    mult[l * m + t] = tm;
                 }
             }
+            ipiv[t] = piv;
+            uint8_t u = (pm[t] & bit) ? 2 : 1;
+            if (u == 2) { uint64_t tw = pp[t]; pp[t] = pm[t]; pm[t] = tw; }
+            uinv[t] = u;                              /* 2^-1 = 2 in GF(3) */
+            pc[t] = w * 64 + b;
+            K->panel(pp + t + 1, pm + t + 1, pp[t], pm[t], (unsigned)b, m - t - 1,
+                     lpool + ml_gf3_loff(m, t), mult + col * m + t + 1);
             t++;
         }
         for (size_t i = k0; i < m; i++) {
             uint64_t *row = data + rows[i] * RS;
-            row[w] = pp[rows[i]]; row[W + w] = pm[rows[i]];
+            row[w] = pp[i]; row[W + w] = pm[i];
         }
         const size_t k1 = t, npiv = k1 - k0;
         if (!npiv || w + 1 >= Wr) continue;
@@ -225,11 +270,11 @@ long ml_gf3_echelon(size_t m, size_t r, uint16_t *a, size_t stride, size_t *pc, 
         /* the panel's pivot rows, in order: earlier pivots of the panel, then the scaling */
         for (size_t j = k0; j < k1; j++) {
             uint64_t *rj = data + rows[j] * RS;
-            const uint8_t *mj = mult + rows[j] * 64;
             for (size_t l = k0; l < j; l++) {
                 const uint64_t *ul = data + rows[l] * RS;
-                if (mj[l - k0] == 1) K->sub(rj + w0, rj + W + w0, ul + w0, ul + W + w0, Wr - w0);
-                else if (mj[l - k0] == 2) K->add(rj + w0, rj + W + w0, ul + w0, ul + W + w0, Wr - w0);
+                const uint8_t x = mult[(l - k0) * m + j];
+                if (x == 1) K->sub(rj + w0, rj + W + w0, ul + w0, ul + W + w0, Wr - w0);
+                else if (x == 2) K->add(rj + w0, rj + W + w0, ul + w0, ul + W + w0, Wr - w0);
             }
             if (uinv[j] == 2)
                 for (size_t x = w0; x < Wr; x++) {
@@ -243,12 +288,11 @@ long ml_gf3_echelon(size_t m, size_t r, uint16_t *a, size_t stride, size_t *pc, 
         const size_t ng = (npiv + (size_t)g - 1) / (size_t)g;
         size_t nonzero = 0;
         for (size_t i = k1; i < m; i++) {
-            const uint8_t *mi = mult + rows[i] * 64;
             uint16_t *ix = idx + (i - k1) * ng;
             for (size_t gi = 0; gi < ng; gi++) {
                 size_t l0 = gi * (size_t)g, l1 = l0 + (size_t)g < npiv ? l0 + (size_t)g : npiv;
                 unsigned s = 0;
-                for (size_t l = l1; l-- > l0;) s = s * 3 + mi[l];
+                for (size_t l = l1; l-- > l0;) s = s * 3 + mult[l * m + i];
                 ix[gi] = (uint16_t)s;
                 nonzero |= s;
             }
