@@ -215,9 +215,10 @@ long ml_gf3_echelon(size_t m, size_t r, uint16_t *a, size_t stride, size_t *pc, 
     if (m > SIZE_MAX / 8 / RS) return -1;
     uint64_t *data = aligned_alloc(32, m * RS * 8);
     uint64_t *T = aligned_alloc(32, tabrows * 2 * CH * 8);
-    uint8_t *mult = malloc(m * 64);                 /* panel multipliers: step x position */
+    const size_t PW = r < 64 ? r : 64;              /* most pivots in a panel */
+    uint8_t *mult = malloc(m * PW);                 /* panel multipliers: step x position */
     uint64_t *pp = malloc(m * 8), *pm = malloc(m * 8);   /* panel word, by position */
-    uint16_t *idx = malloc(m * 64 * sizeof(uint16_t));  /* table index, by row and group */
+    uint16_t *idx = malloc(m * PW * sizeof(uint16_t));  /* table index, by row and group */
     long rc = -1;
     if (!data || !T || !mult || !pp || !pm || !idx) goto done;
     for (size_t i = 0; i < m; i++) {

@@ -755,6 +755,7 @@ static int phase1_gf3(ml_zn_lu_t *lu)
 static int bitsliced_pays(const ml_zn_lu_t *lu)
 {
     const size_t m = lu->m, r = lu->r;
+    if (m < 32 || r < 32) return 0;            /* thin: rows of one padded word or less */
     double band = 0;
     for (size_t i = 0; i < m; i++)
         if (lu->hi0[i] > lu->lo0[i]) {
