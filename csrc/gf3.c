@@ -1,4 +1,4 @@
-/* gf3.c: bit-sliced dense row echelon over GF(3) (see gf3.h for the method). */
+/* gf3.c: bit-sliced dense row echelon over GF(3) and Z/4 (see gf3.h for the method). */
 #include "gf3.h"
 #include "cpu.h"
 #include "interrupt.h"
@@ -6,14 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Words (per plane) of a Four Russians table row: a table of 3^g rows is built per
- * column chunk of this many words so it stays in cache (729 x 2 x 16 words = 186 KB). */
+/* Words (per plane) of a Four Russians table row: a table of q^g rows is built per
+ * column chunk of this many words so it stays in cache (729 x 2 x 16 words = 186 KB
+ * for GF(3), 1024 x 2 x 8 words = 128 KB for Z/4). */
 #ifndef ML_GF3_CHUNK
 #define ML_GF3_CHUNK 16
 #endif
-/* Largest group of pivot rows combined in one table (3^g rows). */
+/* Largest group of pivot rows combined in one table (3^g or 4^g rows). */
 #ifndef ML_GF3_GMAX
 #define ML_GF3_GMAX 6
+#endif
+#ifndef ML_Z4_GMAX
+#define ML_Z4_GMAX 5
 #endif
 
 /* ------------------------------------------------------------------ word kernels
@@ -21,6 +25,7 @@
  * run time through csrc/cpu.h. */
 #define ML_AI static inline __attribute__((always_inline))
 
+/* GF(3), planes P = [x == 1], M = [x == 2] */
 /* d += s */
 ML_AI void add_body(uint64_t *restrict dP, uint64_t *restrict dM, const uint64_t *restrict sP,
                     const uint64_t *restrict sM, size_t n)
@@ -45,12 +50,12 @@ ML_AI void sub_body(uint64_t *restrict dP, uint64_t *restrict dM, const uint64_t
     }
 }
 
-/* o = a + s (sign = 0) or o = a - s (sign = 1) */
+/* o = a + d s for d = 1 or 2 (= -1) */
 ML_AI void add3_body(uint64_t *restrict oP, uint64_t *restrict oM, const uint64_t *restrict aP,
                      const uint64_t *restrict aM, const uint64_t *restrict sP,
-                     const uint64_t *restrict sM, size_t n, int sign)
+                     const uint64_t *restrict sM, size_t n, int d)
 {
-    const uint64_t *restrict yP = sign ? sM : sP, *restrict yM = sign ? sP : sM;
+    const uint64_t *restrict yP = d == 2 ? sM : sP, *restrict yM = d == 2 ? sP : sM;
     for (size_t j = 0; j < n; j++) {
         uint64_t xp = aP[j], xm = aM[j], yp = yP[j], ym = yM[j];
         uint64_t t = (xp | ym) ^ (xm | yp);
@@ -76,6 +81,62 @@ ML_AI void panel_body(uint64_t *restrict xP, uint64_t *restrict xM, uint64_t yp,
     }
 }
 
+/* Z/4, planes L = bit 0, H = bit 1 (two's complement: -s = (sL, sH ^ sL)) */
+/* d += s */
+ML_AI void add4_body(uint64_t *restrict dL, uint64_t *restrict dH, const uint64_t *restrict sL,
+                     const uint64_t *restrict sH, size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint64_t xl = dL[j], yl = sL[j];
+        dH[j] ^= sH[j] ^ (xl & yl);
+        dL[j] = xl ^ yl;
+    }
+}
+
+/* d -= s */
+ML_AI void sub4_body(uint64_t *restrict dL, uint64_t *restrict dH, const uint64_t *restrict sL,
+                     const uint64_t *restrict sH, size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint64_t xl = dL[j], yl = sL[j];
+        dH[j] ^= sH[j] ^ (yl & ~xl);
+        dL[j] = xl ^ yl;
+    }
+}
+
+/* o = a + d s for d = 1, 2, 3 (= -1) */
+ML_AI void add43_body(uint64_t *restrict oL, uint64_t *restrict oH, const uint64_t *restrict aL,
+                      const uint64_t *restrict aH, const uint64_t *restrict sL,
+                      const uint64_t *restrict sH, size_t n, int d)
+{
+    if (d == 2) {
+        for (size_t j = 0; j < n; j++) { oL[j] = aL[j]; oH[j] = aH[j] ^ sL[j]; }
+        return;
+    }
+    const uint64_t nm = d == 3 ? ~(uint64_t)0 : 0;   /* subtract: carry from ~a */
+    for (size_t j = 0; j < n; j++) {
+        uint64_t xl = aL[j], yl = sL[j];
+        oH[j] = aH[j] ^ sH[j] ^ (yl & (xl ^ nm));
+        oL[j] = xl ^ yl;
+    }
+}
+
+/* the Z/4 panel step: x_i in 0..3; x = 1: row - pivot, 3: row + pivot, 2: row + 2 pivot */
+ML_AI void panel4_body(uint64_t *restrict xL, uint64_t *restrict xH, uint64_t yl, uint64_t yh,
+                       unsigned b, size_t n, uint8_t *restrict L, uint8_t *restrict T)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t xl = xL[i], xh = xH[i];
+        uint64_t x1 = (xl >> b) & 1, x2 = (xh >> b) & 1;
+        L[i] = T[i] = (uint8_t)(x1 | (x2 << 1));
+        uint64_t odd = (uint64_t)0 - x1, two = (uint64_t)0 - (x2 & ~x1 & 1);
+        uint64_t neg = (uint64_t)0 - (x1 & x2);        /* x = 3: add, carry from a */
+        uint64_t carry = yl & (xl ^ ~neg);              /* x = 1: subtract, carry from ~a */
+        xL[i] = xl ^ (yl & odd);
+        xH[i] = xh ^ (((yh ^ carry) & odd) | (yl & two));
+    }
+}
+
 typedef void (*panel_fn)(uint64_t *, uint64_t *, uint64_t, uint64_t, unsigned, size_t,
                          uint8_t *, uint8_t *);
 typedef void (*rowop_fn)(uint64_t *, uint64_t *, const uint64_t *, const uint64_t *, size_t);
@@ -83,45 +144,54 @@ typedef void (*rowop3_fn)(uint64_t *, uint64_t *, const uint64_t *, const uint64
                           const uint64_t *, const uint64_t *, size_t, int);
 typedef struct { rowop_fn add, sub; rowop3_fn add3; panel_fn panel; } gf3_kernels_t;
 
-#define ML_GF3_KERNELS(SUF, ATTR)                                                            \
+#define ML_GF3_KERNELS(SUF, ATTR, PRE)                                                      \
     ATTR static void add_##SUF(uint64_t *dP, uint64_t *dM, const uint64_t *sP,              \
                                const uint64_t *sM, size_t n)                                \
-    { add_body(dP, dM, sP, sM, n); }                                                         \
+    { PRE##add_body(dP, dM, sP, sM, n); }                                                    \
     ATTR static void sub_##SUF(uint64_t *dP, uint64_t *dM, const uint64_t *sP,              \
                                const uint64_t *sM, size_t n)                                \
-    { sub_body(dP, dM, sP, sM, n); }                                                         \
+    { PRE##sub_body(dP, dM, sP, sM, n); }                                                    \
     ATTR static void add3_##SUF(uint64_t *oP, uint64_t *oM, const uint64_t *aP,             \
                                 const uint64_t *aM, const uint64_t *sP, const uint64_t *sM, \
-                                size_t n, int sign)                                          \
-    { add3_body(oP, oM, aP, aM, sP, sM, n, sign); }                                          \
+                                size_t n, int d)                                             \
+    { PRE##add3_body(oP, oM, aP, aM, sP, sM, n, d); }                                        \
     ATTR static void panel_##SUF(uint64_t *xP, uint64_t *xM, uint64_t yp, uint64_t ym,       \
                                  unsigned b, size_t n, uint8_t *L, uint8_t *T)               \
-    { panel_body(xP, xM, yp, ym, b, n, L, T); }                                              \
-    static const gf3_kernels_t gf3_kernels_##SUF = {add_##SUF, sub_##SUF, add3_##SUF,        \
-                                                    panel_##SUF};
+    { PRE##panel_body(xP, xM, yp, ym, b, n, L, T); }                                         \
+    static const gf3_kernels_t kernels_##SUF = {add_##SUF, sub_##SUF, add3_##SUF,            \
+                                                panel_##SUF};
 
-ML_GF3_KERNELS(portable, )
+/* the Z/4 bodies under the names the macro pastes */
+#define z4add_body add4_body
+#define z4sub_body sub4_body
+#define z4add3_body add43_body
+#define z4panel_body panel4_body
+
+ML_GF3_KERNELS(gf3_portable, , )
+ML_GF3_KERNELS(z4_portable, , z4)
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define ML_GF3_AVX2 1
-ML_GF3_KERNELS(avx2, __attribute__((target("avx2"))))
+ML_GF3_KERNELS(gf3_avx2, __attribute__((target("avx2"))), )
+ML_GF3_KERNELS(z4_avx2, __attribute__((target("avx2"))), z4)
 #endif
 
-static const gf3_kernels_t *gf3_k(void)
+/* the kernels for q (3 or 4) on this CPU's SIMD path */
+static const gf3_kernels_t *kernels_for(unsigned q)
 {
 #ifdef ML_GF3_AVX2
-    if (ml_simd_get() >= ML_SIMD_AVX2) return &gf3_kernels_avx2;
+    if (ml_simd_get() >= ML_SIMD_AVX2) return q == 4 ? &kernels_z4_avx2 : &kernels_gf3_avx2;
 #endif
-    return &gf3_kernels_portable;
+    return q == 4 ? &kernels_z4_portable : &kernels_gf3_portable;
 }
 
 void ml_gf3_add(uint64_t *dP, uint64_t *dM, const uint64_t *sP, const uint64_t *sM, size_t n)
 {
-    gf3_k()->add(dP, dM, sP, sM, n);
+    kernels_for(3)->add(dP, dM, sP, sM, n);
 }
 
 void ml_gf3_sub(uint64_t *dP, uint64_t *dM, const uint64_t *sP, const uint64_t *sM, size_t n)
 {
-    gf3_k()->sub(dP, dM, sP, sM, n);
+    kernels_for(3)->sub(dP, dM, sP, sM, n);
 }
 
 size_t ml_gf3_loff(size_t m, size_t k)
@@ -145,7 +215,8 @@ static inline uint64_t spread4(unsigned nib)
 }
 #endif
 
-/* row (n entries 0..2) -> the two planes (the rest of the row stays zero) */
+/* row (n entries 0..3) -> the two planes of bits 0 and 1 (GF(3): P = [x == 1] and
+ * M = [x == 2]); the rest of the row stays zero */
 static void pack_row(const uint16_t *src, size_t n, uint64_t *P, uint64_t *M)
 {
     for (size_t w = 0; w * 64 < n; w++) {
@@ -160,9 +231,9 @@ static void pack_row(const uint16_t *src, size_t n, uint64_t *P, uint64_t *M)
             q |= (uint64_t)gather4(v >> 1) << b;
         }
 #endif
-        for (; b < nb; b++) {
-            p |= (uint64_t)(s[b] == 1) << b;
-            q |= (uint64_t)(s[b] == 2) << b;
+        for (; b < nb; b++) {                        /* bits 0 and 1 of the entry */
+            p |= (uint64_t)(s[b] & 1) << b;
+            q |= (uint64_t)((s[b] >> 1) & 1) << b;
         }
         P[w] = p; M[w] = q;
     }
@@ -185,48 +256,130 @@ static void unpack_row(const uint64_t *P, const uint64_t *M, size_t n, uint16_t 
     }
 }
 
-/* Group size g for Four Russians over R rows: least (3^g + R) / g, table build plus one
+/* Group size g for Four Russians over R rows: least (q^g + R) / g, table build plus one
  * row operation per row, per pivot. */
-static int group_size(size_t R, size_t npiv)
+static int group_size(unsigned q, size_t R, size_t npiv)
 {
+    const int gmax = q == 4 ? ML_Z4_GMAX : ML_GF3_GMAX;
     int best = 1;
-    double bc = 3.0 + (double)R;
-    size_t p3 = 3;
-    for (int g = 2; g <= ML_GF3_GMAX && (size_t)g <= npiv; g++) {
-        p3 *= 3;
-        double c = ((double)p3 + (double)R) / g;
+    double bc = (double)q + (double)R;
+    size_t pq = q;
+    for (int g = 2; g <= gmax && (size_t)g <= npiv; g++) {
+        pq *= q;
+        double c = ((double)pq + (double)R) / g;
         if (c < bc) { bc = c; best = g; }
     }
     return best;
 }
 
-/* ------------------------------------------------------------------ echelon */
-long ml_gf3_echelon(size_t m, size_t r, uint16_t *a, size_t stride, size_t *pc, size_t *ipiv,
-                    uint8_t *uinv, uint8_t *lpool, size_t *rows)
+/* row = u * row on words [w0, w1) of both planes, u = -1 (2 in GF(3), 3 in Z/4) */
+static void negate_words(unsigned q, uint64_t *row, size_t W, size_t w0, size_t w1)
 {
-    for (size_t i = 0; i < m; i++) rows[i] = i;
+    for (size_t x = w0; x < w1; x++) {
+        if (q == 4) { row[W + x] ^= row[x]; continue; }
+        uint64_t tmp = row[x]; row[x] = row[W + x]; row[W + x] = tmp;
+    }
+}
+
+/* Work space of one elimination */
+typedef struct {
+    unsigned q;
+    const gf3_kernels_t *K;
+    size_t m, W, RS, CH;
+    uint64_t *data, *T;
+    uint8_t *mult;
+    uint16_t *idx;
+    size_t *rows;
+    const uint8_t *uinv;
+} bs_t;
+
+/* The rest of the rows on words [c0, c1) after the panel of pivots k0 .. k1-1: the
+ * panel's pivot rows in order (earlier pivots of the panel, then the scaling), then every
+ * row below through Four Russians tables (idx: ng group indices per row). 0, or -2 when
+ * interrupted. */
+static int update_words(const bs_t *B, size_t k0, size_t k1, size_t c0, size_t c1, int g,
+                        size_t ng)
+{
+    const gf3_kernels_t *K = B->K;
+    const size_t m = B->m, W = B->W, RS = B->RS, CH = B->CH, npiv = k1 - k0;
+    const unsigned q = B->q;
+    for (size_t j = k0; j < k1; j++) {
+        uint64_t *rj = B->data + B->rows[j] * RS;
+        for (size_t l = k0; l < j; l++) {
+            const uint64_t *ul = B->data + B->rows[l] * RS;
+            const uint8_t x = B->mult[(l - k0) * m + j];
+            if (!x) continue;
+            if (x == 1) K->sub(rj + c0, rj + W + c0, ul + c0, ul + W + c0, c1 - c0);
+            else K->add3(rj + c0, rj + W + c0, rj + c0, rj + W + c0, ul + c0, ul + W + c0,
+                         c1 - c0, (int)(q - x));        /* row - x u = row + (q - x) u */
+        }
+        if (B->uinv[j] != 1) negate_words(q, rj, W, c0, c1);
+    }
+    if (k1 >= m || !ng) return 0;
+    uint64_t *T = B->T;
+    for (size_t s0 = c0; s0 < c1; s0 += CH) {
+        const size_t cw = c1 - s0 < CH ? c1 - s0 : CH;
+        for (size_t gi = 0; gi < ng; gi++) {
+            if (ml_interrupt_poll()) return -2;
+            size_t l0 = gi * (size_t)g, l1 = l0 + (size_t)g < npiv ? l0 + (size_t)g : npiv;
+            /* T[e] = sum_j digit_j(e) * U_{k0 + l0 + j}, base-q digits of e */
+            memset(T, 0, 2 * CH * 8);
+            size_t pq = 1;
+            for (size_t l = l0; l < l1; l++) {
+                const uint64_t *u = B->data + B->rows[k0 + l] * RS;
+                for (unsigned d = 1; d < q; d++)
+                    for (size_t e = 0; e < pq; e++) {
+                        const uint64_t *te = T + e * 2 * CH;
+                        uint64_t *to = T + (d * pq + e) * 2 * CH;
+                        K->add3(to, to + CH, te, te + CH, u + s0, u + W + s0, cw, (int)d);
+                    }
+                pq *= q;
+            }
+            for (size_t i = k1; i < m; i++) {
+                const size_t e = B->idx[(i - k1) * ng + gi];
+                if (!e) continue;
+                uint64_t *ri = B->data + B->rows[i] * RS;
+                const uint64_t *te = T + e * 2 * CH;
+                K->sub(ri + s0, ri + W + s0, te, te + CH, cw);
+            }
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ echelon */
+long ml_bitsliced_echelon(unsigned q, size_t m, size_t r, uint16_t *a, size_t stride,
+                          size_t *pc, size_t *ipiv, uint8_t *uinv, uint8_t *lpool, size_t *rows)
+{
+    if (q != 3 && q != 4) return -1;
     if (!m || !r) return 0;
-    const gf3_kernels_t *K = gf3_k();
+    bs_t B = {0};
+    B.q = q; B.K = kernels_for(q); B.m = m; B.rows = rows; B.uinv = uinv;
     const size_t Wr = (r + 63) / 64, W = (Wr + 3) & ~(size_t)3;   /* words per plane */
     const size_t RS = 2 * W;                                        /* words per row */
-    const size_t CH = ML_GF3_CHUNK;
+    B.W = W; B.RS = RS;
+    B.CH = q == 4 ? ML_GF3_CHUNK / 2 : ML_GF3_CHUNK;
+    const int gmax = q == 4 ? ML_Z4_GMAX : ML_GF3_GMAX;
     size_t tabrows = 1;
-    for (int g = 0; g < ML_GF3_GMAX; g++) tabrows *= 3;
+    for (int g = 0; g < gmax; g++) tabrows *= q;
     if (m > SIZE_MAX / 8 / RS) return -1;
-    uint64_t *data = aligned_alloc(32, m * RS * 8);
-    uint64_t *T = aligned_alloc(32, tabrows * 2 * CH * 8);
     const size_t PW = r < 64 ? r : 64;              /* most pivots in a panel */
-    uint8_t *mult = malloc(m * PW);                 /* panel multipliers: step x position */
+    B.data = aligned_alloc(32, m * RS * 8);
+    B.T = aligned_alloc(32, tabrows * 2 * B.CH * 8);
+    B.mult = malloc(m * PW);                        /* panel multipliers: step x position */
     uint64_t *pp = malloc(m * 8), *pm = malloc(m * 8);   /* panel word, by position */
-    uint16_t *idx = malloc(m * PW * sizeof(uint16_t));  /* table index, by row and group */
+    B.idx = malloc(m * PW * sizeof(uint16_t));      /* table index, by row and group */
+    size_t *skipw = malloc(Wr * sizeof(size_t));    /* Z/4: earlier words with skipped columns */
+    uint8_t *mult = B.mult;
+    uint64_t *data = B.data;
     long rc = -1;
-    if (!data || !T || !mult || !pp || !pm || !idx) goto done;
+    if (!data || !B.T || !mult || !pp || !pm || !B.idx || !skipw) goto done;
     for (size_t i = 0; i < m; i++) {
         uint64_t *row = data + i * RS;
         memset(row, 0, RS * 8);
         pack_row(a + i * stride, r, row, row + W);
     }
-
+    size_t nsw = 0;
     size_t t = 0;
     for (size_t w = 0; w < Wr && t < m; w++) {
         if (ml_interrupt_poll()) { rc = -2; goto done; }
@@ -236,11 +389,13 @@ long ml_gf3_echelon(size_t m, size_t r, uint16_t *a, size_t stride, size_t *pc, 
             pp[i] = row[w]; pm[i] = row[W + w];
         }
         /* ---- the panel: pivots and eliminations on this word only */
-        for (size_t b = 0; b < bmax && t < m; b++) {
+        int skipped = 0;
+        for (size_t b = 0; b < bmax; b++) {
             const uint64_t bit = (uint64_t)1 << b;
             size_t piv = t;
-            while (piv < m && !((pp[piv] | pm[piv]) & bit)) piv++;
-            if (piv == m) continue;                  /* no pivot: a skipped column */
+            if (q == 4) while (piv < m && !(pp[piv] & bit)) piv++;         /* a unit: odd */
+            else while (piv < m && !((pp[piv] | pm[piv]) & bit)) piv++;    /* non-zero */
+            if (piv >= m) { skipped = 1; continue; }  /* no pivot: a skipped column */
             const size_t col = t - k0;
             if (piv != t) {
                 size_t th = rows[piv]; rows[piv] = rows[t]; rows[t] = th;
@@ -252,92 +407,56 @@ long ml_gf3_echelon(size_t m, size_t r, uint16_t *a, size_t stride, size_t *pc, 
                 }
             }
             ipiv[t] = piv;
-            uint8_t u = (pm[t] & bit) ? 2 : 1;
-            if (u == 2) { uint64_t tw = pp[t]; pp[t] = pm[t]; pm[t] = tw; }
-            uinv[t] = u;                              /* 2^-1 = 2 in GF(3) */
+            uint8_t u = (pm[t] & bit) ? (uint8_t)(q - 1) : 1;   /* -1 is its own inverse */
+            if (u != 1) {                             /* negate the pivot's word */
+                if (q == 4) pm[t] ^= pp[t];
+                else { uint64_t tw = pp[t]; pp[t] = pm[t]; pm[t] = tw; }
+            }
+            uinv[t] = u;
             pc[t] = w * 64 + b;
-            K->panel(pp + t + 1, pm + t + 1, pp[t], pm[t], (unsigned)b, m - t - 1,
-                     lpool + ml_gf3_loff(m, t), mult + col * m + t + 1);
+            B.K->panel(pp + t + 1, pm + t + 1, pp[t], pm[t], (unsigned)b, m - t - 1,
+                       lpool + ml_gf3_loff(m, t), mult + col * m + t + 1);
             t++;
+            if (t == m) {                             /* the rest of the panel is skipped */
+                skipped |= b + 1 < bmax;
+                break;
+            }
         }
         for (size_t i = k0; i < m; i++) {
             uint64_t *row = data + rows[i] * RS;
             row[w] = pp[i]; row[W + w] = pm[i];
         }
         const size_t k1 = t, npiv = k1 - k0;
-        if (!npiv || w + 1 >= Wr) continue;
-        /* ---- the rest of the rows, words [w0, Wr) */
-        const size_t w0 = w + 1;
-        /* the panel's pivot rows, in order: earlier pivots of the panel, then the scaling */
-        for (size_t j = k0; j < k1; j++) {
-            uint64_t *rj = data + rows[j] * RS;
-            for (size_t l = k0; l < j; l++) {
-                const uint64_t *ul = data + rows[l] * RS;
-                const uint8_t x = mult[(l - k0) * m + j];
-                if (x == 1) K->sub(rj + w0, rj + W + w0, ul + w0, ul + W + w0, Wr - w0);
-                else if (x == 2) K->add(rj + w0, rj + W + w0, ul + w0, ul + W + w0, Wr - w0);
-            }
-            if (uinv[j] == 2)
-                for (size_t x = w0; x < Wr; x++) {
-                    uint64_t tmp = rj[x]; rj[x] = rj[W + x]; rj[W + x] = tmp;
-                }
-        }
-        const size_t R = m - k1;
-        if (!R) continue;
-        /* every other row: Four Russians, one table of 3^g combinations per group */
-        const int g = group_size(R, npiv);
-        const size_t ng = (npiv + (size_t)g - 1) / (size_t)g;
-        size_t nonzero = 0;
-        for (size_t i = k1; i < m; i++) {
-            uint16_t *ix = idx + (i - k1) * ng;
-            for (size_t gi = 0; gi < ng; gi++) {
-                size_t l0 = gi * (size_t)g, l1 = l0 + (size_t)g < npiv ? l0 + (size_t)g : npiv;
-                unsigned s = 0;
-                for (size_t l = l1; l-- > l0;) s = s * 3 + mult[l * m + i];
-                ix[gi] = (uint16_t)s;
-                nonzero |= s;
-            }
-        }
-        if (!nonzero) continue;
-        for (size_t c0 = w0; c0 < Wr; c0 += CH) {
-            const size_t cw = Wr - c0 < CH ? Wr - c0 : CH;
-            for (size_t gi = 0; gi < ng; gi++) {
-                if (ml_interrupt_poll()) { rc = -2; goto done; }
-                size_t l0 = gi * (size_t)g, l1 = l0 + (size_t)g < npiv ? l0 + (size_t)g : npiv;
-                /* T[e] = sum_j digit_j(e) * U_{k0 + l0 + j}, base-3 digits of e */
-                memset(T, 0, 2 * CH * 8);
-                size_t p3 = 1;
-                for (size_t l = l0; l < l1; l++) {
-                    const uint64_t *u = data + rows[k0 + l] * RS;
-                    for (size_t e = 0; e < p3; e++) {
-                        const uint64_t *te = T + e * 2 * CH;
-                        uint64_t *t1 = T + (p3 + e) * 2 * CH, *t2 = T + (2 * p3 + e) * 2 * CH;
-                        K->add3(t1, t1 + CH, te, te + CH, u + c0, u + W + c0, cw, 0);
-                        K->add3(t2, t2 + CH, te, te + CH, u + c0, u + W + c0, cw, 1);
-                    }
-                    p3 *= 3;
-                }
-                for (size_t i = k1; i < m; i++) {
-                    const size_t e = idx[(i - k1) * ng + gi];
-                    if (!e) continue;
-                    uint64_t *ri = data + rows[i] * RS;
-                    const uint64_t *te = T + e * 2 * CH;
-                    K->sub(ri + c0, ri + W + c0, te, te + CH, cw);
+        if (npiv) {
+            /* group indices of the rows below (Four Russians) */
+            const size_t R = m - k1;
+            const int g = R ? group_size(q, R, npiv) : 1;
+            size_t ng = R ? (npiv + (size_t)g - 1) / (size_t)g : 0, nonzero = 0;
+            for (size_t i = k1; i < m; i++) {
+                uint16_t *ix = B.idx + (i - k1) * ng;
+                for (size_t gi = 0; gi < ng; gi++) {
+                    size_t l0 = gi * (size_t)g, l1 = l0 + (size_t)g < npiv ? l0 + (size_t)g : npiv;
+                    unsigned s = 0;
+                    for (size_t l = l1; l-- > l0;) s = s * q + mult[l * m + i];
+                    ix[gi] = (uint16_t)s;
+                    nonzero |= s;
                 }
             }
+            if (!nonzero) ng = 0;
+            /* Z/4: words with skipped columns left of this panel carry entries too */
+            for (size_t z = 0; z < nsw; z++)
+                if ((rc = update_words(&B, k0, k1, skipw[z], skipw[z] + 1, g, ng))) goto done;
+            if (w + 1 < Wr && (rc = update_words(&B, k0, k1, w + 1, Wr, g, ng))) goto done;
+            rc = -1;
         }
+        if (q == 4 && skipped) skipw[nsw++] = w;
     }
     for (size_t i = 0; i < m; i++) {
-        uint16_t *dst = a + rows[i] * stride;
-        if (i < t) {
-            const uint64_t *row = data + rows[i] * RS;
-            unpack_row(row, row + W, r, dst);
-        } else {
-            memset(dst, 0, r * sizeof(uint16_t));
-        }
+        const uint64_t *row = data + rows[i] * RS;
+        unpack_row(row, row + W, r, a + rows[i] * stride);
     }
     rc = (long)t;
 done:
-    free(data); free(T); free(mult); free(pp); free(pm); free(idx);
+    free(data); free(B.T); free(mult); free(pp); free(pm); free(B.idx); free(skipw);
     return rc;
 }

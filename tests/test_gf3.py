@@ -1,10 +1,11 @@
-"""The bit-sliced GF(3) elimination (csrc/gf3.c, used by csrc/zn.c for the part mod 3)
-against the reference engine, the band elimination, python-flint and direct checks.
+"""The bit-sliced GF(3) and Z/4 elimination (csrc/gf3.c, used by csrc/zn.c for the parts
+mod 3 and mod 4) against the reference engine, the band elimination, python-flint and
+direct checks.
 
-The band and bit-sliced eliminations record the same kind of factorisation, so over a
-field every answer is canonical and must agree exactly (the solution with free
-variables 0, the kernel basis from unit vectors at the free columns); the reference
-engine and python-flint check them independently."""
+The band and bit-sliced eliminations take the same pivots from the same row order, so
+they record the same factorisation and every answer must agree exactly (solutions,
+kernel generators, det), over the ring Z/4 as well; the reference engine, python-flint
+and direct products check them independently."""
 from math import gcd
 
 import numpy as np
@@ -23,14 +24,16 @@ try:
 except ImportError:              # python-flint is optional
     flint = None
 
-#: Moduli with a part mod 3 (3 divides n, 9 does not): the bit-sliced path applies.
-MOD3 = [3, 6, 12, 15, 21]
-KINDS = ["dense", "lowrank", "sparse", "zerolines", "dependent"]
+#: Moduli with a part mod 3 or mod 4 (3 or 4 divides n, 9 and 8 do not): the
+#: bit-sliced path applies to that part.
+MODULI = [3, 6, 12, 15, 21, 4, 20, 28]
+KINDS = ["dense", "lowrank", "sparse", "zerolines", "dependent", "nonunit", "evencols"]
 
 
 def make_matrix(rng, n, m, r, kind):
-    """Dense random matrices of many ranks: full, low rank, sparse, zero lines, and
-    dense with repeated / combined rows and columns."""
+    """Dense random matrices of many ranks: full, low rank, sparse, zero lines, dense
+    with repeated / combined rows and columns, and (rings) mostly non-units or whole
+    columns of non-units, so columns without a unit pivot are skipped and carried."""
     if m == 0 or r == 0:
         return np.zeros((m, r), dtype=np.int64)
     a = rng.integers(0, n, (m, r))
@@ -48,6 +51,13 @@ def make_matrix(rng, n, m, r, kind):
             a[i] = a[j] * int(rng.integers(0, n))
             c, d = rng.integers(0, r, 2)
             a[:, c] = a[:, d] * 2 + a[:, int(rng.integers(0, r))]
+    elif kind == "nonunit":
+        nu = [x for x in range(n) if gcd(x, n) > 1]
+        mask = rng.random((m, r)) < 0.85
+        a[mask] = rng.choice(nu, int(mask.sum()))
+    elif kind == "evencols":
+        f = next((p for p in (2, 3) if n % p == 0), 1)
+        a[:, rng.random(r) < 0.4] *= f
     return np.asarray(a, dtype=np.int64) % n
 
 
@@ -102,23 +112,25 @@ def check_against_reference(a, n, rng, eng):
             eng.pseudo_inverse()
         return
     G = eng.pseudo_inverse()
+    if n % 4 == 0:                       # exists here: compare with the band engine's
+        assert np.array_equal(G, ZnEngine(a, n, method="band").pseudo_inverse())
     assert G.shape == (r, m)
     assert not ((a @ (G.astype(np.int64) @ a) - a) % n).any(), "A G A != A"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(n=st.sampled_from(MOD3), m=st.integers(0, 130), r=st.integers(0, 130),
+@given(n=st.sampled_from(MODULI), m=st.integers(0, 130), r=st.integers(0, 130),
        kind=st.sampled_from(KINDS), seed=st.integers(0, 2**32 - 1))
 def test_bitsliced_matches_reference(n, m, r, kind, seed):
     rng = np.random.default_rng(seed)
     a = make_matrix(rng, n, m, r, kind)
     eng = ZnEngine(a, n, method="bitsliced")
-    assert eng.methods[3] == "bitsliced"
+    assert all(v == "bitsliced" for q, v in eng.methods.items() if q in (3, 4))
     check_against_reference(a, n, rng, eng)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(n=st.sampled_from(MOD3), m=st.integers(0, 200), r=st.integers(0, 200),
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(n=st.sampled_from(MODULI), m=st.integers(0, 200), r=st.integers(0, 200),
        kind=st.sampled_from(KINDS), seed=st.integers(0, 2**32 - 1))
 def test_bitsliced_matches_band(n, m, r, kind, seed):
     rng = np.random.default_rng(seed)
@@ -143,17 +155,19 @@ def test_bitsliced_matches_flint(m, r, kind, seed):
         assert eng.det() == int(F.det())
 
 
-@pytest.mark.parametrize("m, r, kind", [(300, 300, "dense"), (700, 700, "dense"),
-                                        (500, 500, "lowrank"), (640, 380, "dense"),
-                                        (380, 640, "dependent"), (450, 450, "zerolines")])
-def test_bitsliced_large(m, r, kind):
+@pytest.mark.parametrize("n, m, r, kind", [
+    (3, 300, 300, "dense"), (3, 700, 700, "dense"), (3, 500, 500, "lowrank"),
+    (3, 640, 380, "dense"), (3, 380, 640, "dependent"), (3, 450, 450, "zerolines"),
+    (4, 600, 600, "dense"), (4, 500, 500, "nonunit"), (4, 420, 660, "evencols"),
+    (4, 660, 420, "lowrank"), (12, 400, 400, "nonunit")])
+def test_bitsliced_large(n, m, r, kind):
     """Many panels, chunks and Four Russians groups: against the band elimination,
-    direct checks and python-flint's rank and determinant."""
-    rng = np.random.default_rng(m * 1000 + r)
-    a = make_matrix(rng, 3, m, r, kind)
-    eng = ZnEngine(a, 3, method="bitsliced")
-    assert_same_answers(a, 3, rng, eng, ZnEngine(a, 3, method="band"))
-    if flint is not None:
+    direct checks and python-flint's rank and determinant (GF(3))."""
+    rng = np.random.default_rng(m * 1000 + r + n)
+    a = make_matrix(rng, n, m, r, kind)
+    eng = ZnEngine(a, n, method="bitsliced")
+    assert_same_answers(a, n, rng, eng, ZnEngine(a, n, method="band"))
+    if flint is not None and n == 3:
         F = flint.nmod_mat(a.tolist(), 3)
         assert eng.parts[0][2].rank == F.rank()
         if m == r:
@@ -161,16 +175,16 @@ def test_bitsliced_large(m, r, kind):
 
 
 def test_bitsliced_large_inverse_and_crt():
-    """A 320 x 320 invertible matrix mod 3 and mod 6 (the part mod 3 bit-sliced):
-    the inverse times A is the identity."""
+    """A 320 x 320 invertible matrix mod 3, 6, 4 and 12 (the parts mod 3 and 4
+    bit-sliced): the inverse times A is the identity."""
     rng = np.random.default_rng(77)
-    for n in (3, 6):
+    for n in (3, 6, 4, 12):
         while True:
             a = rng.integers(0, n, (320, 320))
             eng = ZnEngine(a, n)
             if gcd(eng.det(), n) == 1:
                 break
-        assert eng.methods[3] == "bitsliced"
+        assert all(v == "bitsliced" for q, v in eng.methods.items() if q in (3, 4))
         inv = eng.inverse().astype(np.int64)
         assert np.array_equal(a @ inv % n, np.eye(320, dtype=np.int64))
         assert np.array_equal(inv, ZnEngine(a, n, method="band").inverse())
@@ -178,15 +192,15 @@ def test_bitsliced_large_inverse_and_crt():
 
 @pytest.mark.parametrize("n", [3, 6, 9, 4, 8])
 def test_solver_dense_all_moduli(n):
-    """Solver on dense matrices: n = 3, 6 through the bit-sliced part mod 3, the rings
-    9, 4, 8 through the band elimination; all against the reference engine."""
+    """Solver on dense matrices: n = 3, 6, 4 through the bit-sliced parts mod 3 and 4,
+    the rings 9 and 8 through the band elimination; all against the reference engine."""
     rng = np.random.default_rng(500 + n)
     for m, r, kind in [(60, 60, "dense"), (80, 50, "lowrank"), (45, 90, "dependent")]:
         a = make_matrix(rng, n, m, r, kind)
         s = Solver(ml.Board.from_matrix(a, n))
         assert s.engine == "zn-native"
         want = {3: {3: "bitsliced"}, 6: {2: "band", 3: "bitsliced"}, 9: {9: "band"},
-                4: {4: "band"}, 8: {8: "band"}}[n]
+                4: {4: "bitsliced"}, 8: {8: "band"}}[n]
         assert s._engine.methods == want
         check_against_reference(a, n, rng, s._engine)
         ref = Solver(ml.Board.from_matrix(a, n), backend="reference")
@@ -198,23 +212,29 @@ def test_solver_dense_all_moduli(n):
 
 
 def test_auto_choice():
-    """auto: bit-sliced for dense matrices mod 3, band for board bands and other q."""
+    """auto: bit-sliced for dense matrices mod 3 and 4, band for board bands, thin
+    matrices and other q."""
     rng = np.random.default_rng(3)
     assert ZnEngine(rng.integers(0, 3, (200, 200)), 3).methods == {3: "bitsliced"}
     assert ZnEngine(rng.integers(0, 6, (200, 200)), 6).methods == {2: "band", 3: "bitsliced"}
+    assert ZnEngine(rng.integers(0, 12, (200, 200)), 12).methods == {4: "bitsliced",
+                                                                     3: "bitsliced"}
     assert ZnEngine(rng.integers(0, 9, (200, 200)), 9).methods == {9: "band"}
+    assert ZnEngine(rng.integers(0, 8, (200, 200)), 8).methods == {8: "band"}
+    assert ZnEngine(rng.integers(0, 3, (5000, 20)), 3).methods == {3: "band"}
     assert ZnEngine(ml.Board.grid(30, 30, 3).matrix(), 3).methods == {3: "band"}
+    assert ZnEngine(ml.Board.grid(30, 30, 4).matrix(), 4).methods == {4: "band"}
 
 
 def test_method_errors():
     a = np.eye(4, dtype=np.uint8)
-    for n in (4, 9, 5, 18):
+    for n in (8, 9, 5, 18, 16):
         with pytest.raises(ValueError, match="bitsliced"):
             ZnEngine(a, n, method="bitsliced")
     with pytest.raises(ValueError, match="method must be one of"):
         ZnEngine(a, 3, method="fast")
     lu = _LocalLU(4, 4, 5)
-    with pytest.raises(ValueError, match="needs q = 3"):
+    with pytest.raises(ValueError, match="needs q = 3 or 4"):
         lu.set_method("bitsliced")
     lu = _LocalLU(4, 4, 3)
     lu.set_method("bitsliced")
@@ -229,9 +249,10 @@ def test_interrupt_then_exact():
     """A stop requested on the flag stops the bit-sliced elimination (KeyboardInterrupt);
     the next factorisation runs in full and is exact."""
     rng = np.random.default_rng(11)
-    a = rng.integers(0, 3, (300, 300))
-    _zn._request_interrupt()
-    with pytest.raises(KeyboardInterrupt):
-        ZnEngine(a, 3, method="bitsliced")
-    eng = ZnEngine(a, 3, method="bitsliced")
-    assert_same_answers(a, 3, rng, eng, ZnEngine(a, 3, method="band"))
+    for n in (3, 4):
+        a = rng.integers(0, n, (300, 300))
+        _zn._request_interrupt()
+        with pytest.raises(KeyboardInterrupt):
+            ZnEngine(a, n, method="bitsliced")
+        eng = ZnEngine(a, n, method="bitsliced")
+        assert_same_answers(a, n, rng, eng, ZnEngine(a, n, method="band"))

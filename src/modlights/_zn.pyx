@@ -41,8 +41,9 @@ include "_interrupt.pxi"
 MAX_ENTRIES = 1 << 28
 
 #: How the unit-pivot phase runs (csrc/zn.h): "auto" picks; "band" is the profile
-#: elimination in uint16 with delayed reduction; "bitsliced" the dense bit-sliced GF(3)
-#: elimination with Four Russians tables (csrc/gf3.c; q = 3 only).
+#: elimination in uint16 with delayed reduction; "bitsliced" the dense bit-sliced
+#: elimination on two bit-planes with Four Russians tables (csrc/gf3.c; q = 3 or 4).
+BITSLICED_Q = (3, 4)
 METHODS = ("auto", "band", "bitsliced")
 
 
@@ -145,12 +146,12 @@ cdef class _LocalLU:
         self.stage = 1
 
     def set_method(self, method):
-        """Choose how factor() runs: one of METHODS ("bitsliced" needs q = 3)."""
+        """Choose how factor() runs: one of METHODS ("bitsliced" needs q = 3 or 4)."""
         self._at(0, "set_method")
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
         if ml_zn_lu_set_method(self.lu, METHODS.index(method)):
-            raise ValueError(f"method {method!r} needs q = 3, this matrix is mod {self.q}")
+            raise ValueError(f"method {method!r} needs q = 3 or 4, this matrix is mod {self.q}")
 
     @property
     def method(self):
@@ -242,9 +243,9 @@ class ZnEngine:
         The modulus, 2..255; split by CRT into prime powers, one factorisation each.
     method : {"auto", "band", "bitsliced"}
         How the prime-power parts are factored (see ``METHODS``): "auto" uses the
-        bit-sliced GF(3) elimination for the part mod 3 when the matrix is dense and the
-        band elimination otherwise; "bitsliced" forces it for the part mod 3 (the other
-        parts still pick); "band" never uses it. Every method gives the same answers.
+        bit-sliced elimination for the parts mod 3 and mod 4 when the matrix is dense
+        and the band elimination otherwise; "bitsliced" forces it for those parts (the
+        others still pick); "band" never uses it. Every method gives the same answers.
     """
 
     name = "zn-native"
@@ -253,9 +254,10 @@ class ZnEngine:
         n = _check_n(n)
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-        if method == "bitsliced" and (n % 3 or n % 9 == 0):
-            raise ValueError(f"method 'bitsliced' is the GF(3) elimination: it needs n "
-                             f"divisible by 3 and not by 9 (a part mod 3), got n = {n}")
+        if method == "bitsliced" and not any(p ** e in BITSLICED_Q for p, e in _factorize(n)):
+            raise ValueError(f"method 'bitsliced' is the GF(3) and Z/4 elimination: n must "
+                             f"have a part mod 3 or mod 4 (3 or 4 divides n, 9 and 8 do "
+                             f"not), got n = {n}")
         if _coo is None:
             arr = np.asarray(a)
             if arr.ndim != 2:
@@ -277,8 +279,8 @@ class ZnEngine:
             rest = n // q
             idem = rest * pow(rest, -1, q) % n if rest > 1 else 1
             lu = _LocalLU(self.m, self.r, q)
-            # "bitsliced" applies to the part mod 3; the other parts pick their own way
-            lu.set_method(method if q == 3 or method != "bitsliced" else "auto")
+            # "bitsliced" applies to the parts mod 3 and 4; the others pick their own way
+            lu.set_method(method if q in BITSLICED_Q or method != "bitsliced" else "auto")
             if _coo is None:
                 lu.set_dense(np.ascontiguousarray(np.mod(arr, q), dtype=np.uint8))
             else:
