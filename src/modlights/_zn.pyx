@@ -274,6 +274,10 @@ class ZnEngine:
         self.m = int(m)
         self.r = int(r)
         self.parts = []
+        # entries already in 0..q-1 as uint8 (a board's matrix mod q): no copy per part
+        top = None
+        if _coo is None and arr.dtype == np.uint8 and arr.flags.c_contiguous:
+            top = int(arr.max()) if arr.size else 0
         for p, e in _factorize(n):
             q = p ** e
             rest = n // q
@@ -282,7 +286,10 @@ class ZnEngine:
             # "bitsliced" applies to the parts mod 3 and 4; the others pick their own way
             lu.set_method(method if q in BITSLICED_Q or method != "bitsliced" else "auto")
             if _coo is None:
-                lu.set_dense(np.ascontiguousarray(np.mod(arr, q), dtype=np.uint8))
+                if top is not None and top < q:
+                    lu.set_dense(arr)
+                else:
+                    lu.set_dense(np.ascontiguousarray(np.mod(arr, q), dtype=np.uint8))
             else:
                 lu.add_coo(_coo[2], _coo[3])
             lu.factor()
