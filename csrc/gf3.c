@@ -1,4 +1,5 @@
-/* gf3.c: bit-sliced dense row echelon over GF(3) and Z/4 (see gf3.h for the method). */
+/* gf3.c: bit-sliced dense row echelon over GF(3), Z/4 and Z/8 (see gf3.h for the
+ * method). */
 #include "gf3.h"
 #include "cpu.h"
 #include "interrupt.h"
@@ -7,69 +8,85 @@
 #include <string.h>
 
 /* Words (per plane) of a Four Russians table row: a table of q^g rows is built per
- * column chunk of this many words so it stays in cache (729 x 2 x 16 words = 186 KB
- * for GF(3), 1024 x 2 x 8 words = 128 KB for Z/4). */
+ * column chunk of this many words so it stays in cache (GF(3): 729 x 2 x 16 words =
+ * 186 KB; Z/4: 1024 x 2 x 8 words = 128 KB; Z/8: 512 x 3 x 8 words = 96 KB). */
 #ifndef ML_GF3_CHUNK
 #define ML_GF3_CHUNK 16
 #endif
-/* Largest group of pivot rows combined in one table (3^g or 4^g rows). */
+/* Largest group of pivot rows combined in one table (q^g rows). */
 #ifndef ML_GF3_GMAX
 #define ML_GF3_GMAX 6
 #endif
 #ifndef ML_Z4_GMAX
 #define ML_Z4_GMAX 5
 #endif
+#ifndef ML_Z8_GMAX
+#define ML_Z8_GMAX 3
+#endif
 
 /* ------------------------------------------------------------------ word kernels
- * Written so gcc -O3 vectorises them; compiled twice (portable and AVX2) and chosen at
- * run time through csrc/cpu.h. */
+ * A row is its planes, plane k at row + k * stride. Written so gcc -O3 vectorises
+ * them; compiled twice (portable and AVX2) and chosen at run time through csrc/cpu.h.
+ * Every kernel has one body per ring: sub (d -= s), axpy (d += c s, c = 1 .. q-1),
+ * add3 (o = a + c s, o apart from a and s), scale (d = c d, c a unit) and panel (one
+ * pivot of a panel on the rows below it, see panel_gf3). */
 #define ML_AI static inline __attribute__((always_inline))
 
-/* GF(3), planes P = [x == 1], M = [x == 2] */
-/* d += s */
-ML_AI void add_body(uint64_t *restrict dP, uint64_t *restrict dM, const uint64_t *restrict sP,
-                    const uint64_t *restrict sM, size_t n)
+/* ---- GF(3), planes P = [x == 1], M = [x == 2]: x + y is
+ *      t = (xP | yM) ^ (xM | yP), P = (xM | yM) ^ t, M = (xP | yP) ^ t; -y swaps yP, yM */
+ML_AI void add_gf3_word(uint64_t xp, uint64_t xm, uint64_t yp, uint64_t ym, uint64_t *op,
+                        uint64_t *om)
 {
-    for (size_t j = 0; j < n; j++) {
-        uint64_t xp = dP[j], xm = dM[j], yp = sP[j], ym = sM[j];
-        uint64_t t = (xp | ym) ^ (xm | yp);
-        dP[j] = (xm | ym) ^ t;
-        dM[j] = (xp | yp) ^ t;
-    }
+    uint64_t t = (xp | ym) ^ (xm | yp);
+    *op = (xm | ym) ^ t;
+    *om = (xp | yp) ^ t;
 }
 
-/* d -= s */
-ML_AI void sub_body(uint64_t *restrict dP, uint64_t *restrict dM, const uint64_t *restrict sP,
-                    const uint64_t *restrict sM, size_t n)
+/* d += y (in place) and o = a + y (apart); y given as its planes (swapped: -y) */
+ML_AI void ip_gf3(uint64_t *restrict dP, uint64_t *restrict dM, const uint64_t *restrict yP,
+                  const uint64_t *restrict yM, size_t n)
 {
-    for (size_t j = 0; j < n; j++) {
-        uint64_t xp = dP[j], xm = dM[j], yp = sM[j], ym = sP[j];
-        uint64_t t = (xp | ym) ^ (xm | yp);
-        dP[j] = (xm | ym) ^ t;
-        dM[j] = (xp | yp) ^ t;
-    }
+    for (size_t j = 0; j < n; j++) add_gf3_word(dP[j], dM[j], yP[j], yM[j], &dP[j], &dM[j]);
 }
 
-/* o = a + d s for d = 1 or 2 (= -1) */
-ML_AI void add3_body(uint64_t *restrict oP, uint64_t *restrict oM, const uint64_t *restrict aP,
-                     const uint64_t *restrict aM, const uint64_t *restrict sP,
-                     const uint64_t *restrict sM, size_t n, int d)
+ML_AI void o_gf3(uint64_t *restrict oP, uint64_t *restrict oM, const uint64_t *restrict aP,
+                 const uint64_t *restrict aM, const uint64_t *restrict yP,
+                 const uint64_t *restrict yM, size_t n)
 {
-    const uint64_t *restrict yP = d == 2 ? sM : sP, *restrict yM = d == 2 ? sP : sM;
-    for (size_t j = 0; j < n; j++) {
-        uint64_t xp = aP[j], xm = aM[j], yp = yP[j], ym = yM[j];
-        uint64_t t = (xp | ym) ^ (xm | yp);
-        oP[j] = (xm | ym) ^ t;
-        oM[j] = (xp | yp) ^ t;
-    }
+    for (size_t j = 0; j < n; j++) add_gf3_word(aP[j], aM[j], yP[j], yM[j], &oP[j], &oM[j]);
 }
 
-/* One pivot of a panel on the rows below it, by position: the panel words xP/xM of
- * rows i < n lose x_i times the pivot's word (yp, ym), x_i their entry at bit b, which
- * is also stored in L[i] and T[i]. Branch-free so it vectorises. */
-ML_AI void panel_body(uint64_t *restrict xP, uint64_t *restrict xM, uint64_t yp, uint64_t ym,
-                      unsigned b, size_t n, uint8_t *restrict L, uint8_t *restrict T)
+ML_AI void sub_gf3(uint64_t *d, size_t ds, const uint64_t *s, size_t ss, size_t n)
 {
+    ip_gf3(d, d + ds, s + ss, s, n);
+}
+
+ML_AI void axpy_gf3(uint64_t *d, size_t ds, const uint64_t *s, size_t ss, size_t n, unsigned c)
+{
+    if (c == 1) ip_gf3(d, d + ds, s, s + ss, n);
+    else ip_gf3(d, d + ds, s + ss, s, n);
+}
+
+ML_AI void add3_gf3(uint64_t *o, size_t os, const uint64_t *a, size_t as, const uint64_t *s,
+                    size_t ss, size_t n, unsigned c)
+{
+    if (c == 1) o_gf3(o, o + os, a, a + as, s, s + ss, n);
+    else o_gf3(o, o + os, a, a + as, s + ss, s, n);
+}
+
+ML_AI void scale_gf3(uint64_t *d, size_t ds, size_t n, unsigned c)
+{
+    for (size_t j = 0; j < n; j++) { uint64_t t = d[j]; d[j] = d[ds + j]; d[ds + j] = t; }
+}
+
+/* One pivot of a panel on the rows below it, by position: the panel words x (planes at
+ * stride xs) of rows i < n lose x_i times the pivot's word y, x_i their entry at bit b,
+ * which is also stored in L[i] and T[i]. Branch-free so it vectorises. */
+ML_AI void panel_gf3(uint64_t *restrict x, size_t xs, const uint64_t *y, unsigned b, size_t n,
+                     uint8_t *restrict L, uint8_t *restrict T)
+{
+    const uint64_t yp = y[0], ym = y[1];
+    uint64_t *restrict xP = x, *restrict xM = x + xs;
     for (size_t i = 0; i < n; i++) {
         uint64_t xp = xP[i], xm = xM[i];
         uint64_t x1 = (xp >> b) & 1, x2 = (xm >> b) & 1;
@@ -81,39 +98,34 @@ ML_AI void panel_body(uint64_t *restrict xP, uint64_t *restrict xM, uint64_t yp,
     }
 }
 
-/* Z/4, planes L = bit 0, H = bit 1 (two's complement: -s = (sL, sH ^ sL)) */
-/* d += s */
-ML_AI void add4_body(uint64_t *restrict dL, uint64_t *restrict dH, const uint64_t *restrict sL,
-                     const uint64_t *restrict sH, size_t n)
+/* ---- Z/4, planes L = bit 0, H = bit 1: x + y is L = xL ^ yL, H = xH ^ yH ^ carry,
+ *      carry = xL & yL (x + y), yL & ~xL (x - y); x + 2y is H ^= yL */
+/* d += c s (in place) */
+ML_AI void ip_z4(uint64_t *restrict dL, uint64_t *restrict dH, const uint64_t *restrict sL,
+                 const uint64_t *restrict sH, size_t n, unsigned c)
 {
+    if (c == 2) {
+        for (size_t j = 0; j < n; j++) dH[j] ^= sL[j];
+        return;
+    }
+    const uint64_t nm = c == 3 ? ~(uint64_t)0 : 0;   /* subtract: the carry from ~d */
     for (size_t j = 0; j < n; j++) {
         uint64_t xl = dL[j], yl = sL[j];
-        dH[j] ^= sH[j] ^ (xl & yl);
+        dH[j] ^= sH[j] ^ (yl & (xl ^ nm));
         dL[j] = xl ^ yl;
     }
 }
 
-/* d -= s */
-ML_AI void sub4_body(uint64_t *restrict dL, uint64_t *restrict dH, const uint64_t *restrict sL,
-                     const uint64_t *restrict sH, size_t n)
+/* o = a + c s (apart) */
+ML_AI void o_z4(uint64_t *restrict oL, uint64_t *restrict oH, const uint64_t *restrict aL,
+                const uint64_t *restrict aH, const uint64_t *restrict sL,
+                const uint64_t *restrict sH, size_t n, unsigned c)
 {
-    for (size_t j = 0; j < n; j++) {
-        uint64_t xl = dL[j], yl = sL[j];
-        dH[j] ^= sH[j] ^ (yl & ~xl);
-        dL[j] = xl ^ yl;
-    }
-}
-
-/* o = a + d s for d = 1, 2, 3 (= -1) */
-ML_AI void add43_body(uint64_t *restrict oL, uint64_t *restrict oH, const uint64_t *restrict aL,
-                      const uint64_t *restrict aH, const uint64_t *restrict sL,
-                      const uint64_t *restrict sH, size_t n, int d)
-{
-    if (d == 2) {
+    if (c == 2) {
         for (size_t j = 0; j < n; j++) { oL[j] = aL[j]; oH[j] = aH[j] ^ sL[j]; }
         return;
     }
-    const uint64_t nm = d == 3 ? ~(uint64_t)0 : 0;   /* subtract: carry from ~a */
+    const uint64_t nm = c == 3 ? ~(uint64_t)0 : 0;
     for (size_t j = 0; j < n; j++) {
         uint64_t xl = aL[j], yl = sL[j];
         oH[j] = aH[j] ^ sH[j] ^ (yl & (xl ^ nm));
@@ -121,10 +133,33 @@ ML_AI void add43_body(uint64_t *restrict oL, uint64_t *restrict oH, const uint64
     }
 }
 
-/* the Z/4 panel step: x_i in 0..3; x = 1: row - pivot, 3: row + pivot, 2: row + 2 pivot */
-ML_AI void panel4_body(uint64_t *restrict xL, uint64_t *restrict xH, uint64_t yl, uint64_t yh,
-                       unsigned b, size_t n, uint8_t *restrict L, uint8_t *restrict T)
+ML_AI void sub_z4(uint64_t *d, size_t ds, const uint64_t *s, size_t ss, size_t n)
 {
+    ip_z4(d, d + ds, s, s + ss, n, 3);
+}
+
+ML_AI void axpy_z4(uint64_t *d, size_t ds, const uint64_t *s, size_t ss, size_t n, unsigned c)
+{
+    ip_z4(d, d + ds, s, s + ss, n, c);
+}
+
+ML_AI void add3_z4(uint64_t *o, size_t os, const uint64_t *a, size_t as, const uint64_t *s,
+                   size_t ss, size_t n, unsigned c)
+{
+    o_z4(o, o + os, a, a + as, s, s + ss, n, c);
+}
+
+ML_AI void scale_z4(uint64_t *d, size_t ds, size_t n, unsigned c)   /* c = 3 = -1 */
+{
+    for (size_t j = 0; j < n; j++) d[ds + j] ^= d[j];
+}
+
+/* x = 1: row - pivot, 3: row + pivot, 2: row + 2 pivot */
+ML_AI void panel_z4(uint64_t *restrict x, size_t xs, const uint64_t *y, unsigned b, size_t n,
+                    uint8_t *restrict L, uint8_t *restrict T)
+{
+    const uint64_t yl = y[0], yh = y[1];
+    uint64_t *restrict xL = x, *restrict xH = x + xs;
     for (size_t i = 0; i < n; i++) {
         uint64_t xl = xL[i], xh = xH[i];
         uint64_t x1 = (xl >> b) & 1, x2 = (xh >> b) & 1;
@@ -137,61 +172,153 @@ ML_AI void panel4_body(uint64_t *restrict xL, uint64_t *restrict xH, uint64_t yl
     }
 }
 
-typedef void (*panel_fn)(uint64_t *, uint64_t *, uint64_t, uint64_t, unsigned, size_t,
-                         uint8_t *, uint8_t *);
-typedef void (*rowop_fn)(uint64_t *, uint64_t *, const uint64_t *, const uint64_t *, size_t);
-typedef void (*rowop3_fn)(uint64_t *, uint64_t *, const uint64_t *, const uint64_t *,
-                          const uint64_t *, const uint64_t *, size_t, int);
-typedef struct { rowop_fn add, sub; rowop3_fn add3; panel_fn panel; } gf3_kernels_t;
+/* ---- Z/8, planes bit 0, 1, 2: ripple-carry addition; c y from shifted copies of y */
+/* (t0, t1, t2) = c (y0, y1, y2) for a constant c in 1..7 */
+ML_AI void mulc_z8(unsigned c, uint64_t y0, uint64_t y1, uint64_t y2, uint64_t *t0,
+                   uint64_t *t1, uint64_t *t2)
+{
+    switch (c) {
+    case 1: *t0 = y0; *t1 = y1; *t2 = y2; break;
+    case 2: *t0 = 0; *t1 = y0; *t2 = y1; break;
+    case 3: *t0 = y0; *t1 = y1 ^ y0; *t2 = y2 ^ y1 ^ (y0 & y1); break;   /* y + 2y */
+    case 4: *t0 = 0; *t1 = 0; *t2 = y0; break;
+    case 5: *t0 = y0; *t1 = y1; *t2 = y2 ^ y0; break;                   /* y + 4y */
+    case 6: *t0 = 0; *t1 = y0; *t2 = y1 ^ y0; break;                    /* 2y + 4y */
+    default: *t0 = y0; *t1 = y1 ^ y0; *t2 = y2 ^ (y1 | y0); break;      /* -y */
+    }
+}
 
-#define ML_GF3_KERNELS(SUF, ATTR, PRE)                                                      \
-    ATTR static void add_##SUF(uint64_t *dP, uint64_t *dM, const uint64_t *sP,              \
-                               const uint64_t *sM, size_t n)                                \
-    { PRE##add_body(dP, dM, sP, sM, n); }                                                    \
-    ATTR static void sub_##SUF(uint64_t *dP, uint64_t *dM, const uint64_t *sP,              \
-                               const uint64_t *sM, size_t n)                                \
-    { PRE##sub_body(dP, dM, sP, sM, n); }                                                    \
-    ATTR static void add3_##SUF(uint64_t *oP, uint64_t *oM, const uint64_t *aP,             \
-                                const uint64_t *aM, const uint64_t *sP, const uint64_t *sM, \
-                                size_t n, int d)                                             \
-    { PRE##add3_body(oP, oM, aP, aM, sP, sM, n, d); }                                        \
-    ATTR static void panel_##SUF(uint64_t *xP, uint64_t *xM, uint64_t yp, uint64_t ym,       \
-                                 unsigned b, size_t n, uint8_t *L, uint8_t *T)               \
-    { PRE##panel_body(xP, xM, yp, ym, b, n, L, T); }                                         \
-    static const gf3_kernels_t kernels_##SUF = {add_##SUF, sub_##SUF, add3_##SUF,            \
-                                                panel_##SUF};
+/* (x0, x1, x2) += (t0, t1, t2) */
+#define ML_Z8_ADD(x0, x1, x2, t0, t1, t2)                                                   \
+    do {                                                                                    \
+        uint64_t c0_ = (x0) & (t0), h1_ = (x1) ^ (t1);                                      \
+        (x2) ^= (t2) ^ (((x1) & (t1)) | (c0_ & h1_));                                       \
+        (x1) = h1_ ^ c0_;                                                                   \
+        (x0) ^= (t0);                                                                       \
+    } while (0)
 
-/* the Z/4 bodies under the names the macro pastes */
-#define z4add_body add4_body
-#define z4sub_body sub4_body
-#define z4add3_body add43_body
-#define z4panel_body panel4_body
+/* d += c s (in place) */
+ML_AI void ip_z8(uint64_t *restrict d0, uint64_t *restrict d1, uint64_t *restrict d2,
+                 const uint64_t *restrict s0, const uint64_t *restrict s1,
+                 const uint64_t *restrict s2, size_t n, unsigned c)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint64_t x0 = d0[j], x1 = d1[j], x2 = d2[j], t0, t1, t2;
+        mulc_z8(c, s0[j], s1[j], s2[j], &t0, &t1, &t2);
+        ML_Z8_ADD(x0, x1, x2, t0, t1, t2);
+        d0[j] = x0; d1[j] = x1; d2[j] = x2;
+    }
+}
 
-ML_GF3_KERNELS(gf3_portable, , )
-ML_GF3_KERNELS(z4_portable, , z4)
+/* o = a + c s (apart) */
+ML_AI void o_z8(uint64_t *restrict o0, uint64_t *restrict o1, uint64_t *restrict o2,
+                const uint64_t *restrict a0, const uint64_t *restrict a1,
+                const uint64_t *restrict a2, const uint64_t *restrict s0,
+                const uint64_t *restrict s1, const uint64_t *restrict s2, size_t n, unsigned c)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint64_t x0 = a0[j], x1 = a1[j], x2 = a2[j], t0, t1, t2;
+        mulc_z8(c, s0[j], s1[j], s2[j], &t0, &t1, &t2);
+        ML_Z8_ADD(x0, x1, x2, t0, t1, t2);
+        o0[j] = x0; o1[j] = x1; o2[j] = x2;
+    }
+}
+
+ML_AI void sub_z8(uint64_t *d, size_t ds, const uint64_t *s, size_t ss, size_t n)
+{
+    ip_z8(d, d + ds, d + 2 * ds, s, s + ss, s + 2 * ss, n, 7);
+}
+
+ML_AI void axpy_z8(uint64_t *d, size_t ds, const uint64_t *s, size_t ss, size_t n, unsigned c)
+{
+    ip_z8(d, d + ds, d + 2 * ds, s, s + ss, s + 2 * ss, n, c);
+}
+
+ML_AI void add3_z8(uint64_t *o, size_t os, const uint64_t *a, size_t as, const uint64_t *s,
+                   size_t ss, size_t n, unsigned c)
+{
+    o_z8(o, o + os, o + 2 * os, a, a + as, a + 2 * as, s, s + ss, s + 2 * ss, n, c);
+}
+
+ML_AI void scale_z8(uint64_t *d, size_t ds, size_t n, unsigned c)
+{
+    for (size_t j = 0; j < n; j++) {
+        uint64_t t0, t1, t2;
+        mulc_z8(c, d[j], d[ds + j], d[2 * ds + j], &t0, &t1, &t2);
+        d[j] = t0; d[ds + j] = t1; d[2 * ds + j] = t2;
+    }
+}
+
+/* row -= x_i pivot, x_i in 0..7: row + (x0 (-p) + x1 (-2p) + x2 (-4p)) */
+ML_AI void panel_z8(uint64_t *restrict x, size_t xs, const uint64_t *y, unsigned b, size_t n,
+                    uint8_t *restrict L, uint8_t *restrict T)
+{
+    uint64_t n0, n1, n2;                                /* -p */
+    mulc_z8(7, y[0], y[1], y[2], &n0, &n1, &n2);
+    uint64_t *restrict X0 = x, *restrict X1 = x + xs, *restrict X2 = x + 2 * xs;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x0 = X0[i], x1 = X1[i], x2 = X2[i];
+        uint64_t e0 = (x0 >> b) & 1, e1 = (x1 >> b) & 1, e2 = (x2 >> b) & 1;
+        L[i] = T[i] = (uint8_t)(e0 | (e1 << 1) | (e2 << 2));
+        uint64_t m0 = (uint64_t)0 - e0, m1 = (uint64_t)0 - e1, m2 = (uint64_t)0 - e2;
+        /* t = x (-p) = m0 (-p) + m1 (-2p) + m2 (-4p); -2p = (0, n0, n1), -4p = (0, 0, n0) */
+        uint64_t t0 = n0 & m0, t1 = n1 & m0, t2 = n2 & m0;
+        uint64_t u1 = n0 & m1, u2 = n1 & m1;              /* + (0, u1, u2) */
+        t2 ^= u2 ^ (t1 & u1);
+        t1 ^= u1;
+        t2 ^= n0 & m2;                                    /* + (0, 0, n0 m2) */
+        ML_Z8_ADD(x0, x1, x2, t0, t1, t2);
+        X0[i] = x0; X1[i] = x1; X2[i] = x2;
+    }
+}
+
+/* ---- the kernel tables */
+typedef void (*sub_fn)(uint64_t *, size_t, const uint64_t *, size_t, size_t);
+typedef void (*axpy_fn)(uint64_t *, size_t, const uint64_t *, size_t, size_t, unsigned);
+typedef void (*add3_fn)(uint64_t *, size_t, const uint64_t *, size_t, const uint64_t *, size_t,
+                        size_t, unsigned);
+typedef void (*scale_fn)(uint64_t *, size_t, size_t, unsigned);
+typedef void (*panel_fn)(uint64_t *, size_t, const uint64_t *, unsigned, size_t, uint8_t *,
+                         uint8_t *);
+typedef struct { sub_fn sub; axpy_fn axpy; add3_fn add3; scale_fn scale; panel_fn panel; } bs_kernels_t;
+
+#define ML_BS_KERNELS(R, SUF, ATTR)                                                          \
+    ATTR static void sub_##R##_##SUF(uint64_t *d, size_t ds, const uint64_t *s, size_t ss,   \
+                                     size_t n)                                               \
+    { sub_##R(d, ds, s, ss, n); }                                                            \
+    ATTR static void axpy_##R##_##SUF(uint64_t *d, size_t ds, const uint64_t *s, size_t ss,  \
+                                      size_t n, unsigned c)                                  \
+    { axpy_##R(d, ds, s, ss, n, c); }                                                        \
+    ATTR static void add3_##R##_##SUF(uint64_t *o, size_t os, const uint64_t *a, size_t as,  \
+                                      const uint64_t *s, size_t ss, size_t n, unsigned c)    \
+    { add3_##R(o, os, a, as, s, ss, n, c); }                                                 \
+    ATTR static void scale_##R##_##SUF(uint64_t *d, size_t ds, size_t n, unsigned c)         \
+    { scale_##R(d, ds, n, c); }                                                              \
+    ATTR static void panel_##R##_##SUF(uint64_t *x, size_t xs, const uint64_t *y, unsigned b, \
+                                       size_t n, uint8_t *L, uint8_t *T)                     \
+    { panel_##R(x, xs, y, b, n, L, T); }                                                     \
+    static const bs_kernels_t kernels_##R##_##SUF = {                                        \
+        sub_##R##_##SUF, axpy_##R##_##SUF, add3_##R##_##SUF, scale_##R##_##SUF,              \
+        panel_##R##_##SUF};
+
+ML_BS_KERNELS(gf3, portable, )
+ML_BS_KERNELS(z4, portable, )
+ML_BS_KERNELS(z8, portable, )
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define ML_GF3_AVX2 1
-ML_GF3_KERNELS(gf3_avx2, __attribute__((target("avx2"))), )
-ML_GF3_KERNELS(z4_avx2, __attribute__((target("avx2"))), z4)
+#define ML_BS_AVX2 1
+ML_BS_KERNELS(gf3, avx2, __attribute__((target("avx2"))))
+ML_BS_KERNELS(z4, avx2, __attribute__((target("avx2"))))
+ML_BS_KERNELS(z8, avx2, __attribute__((target("avx2"))))
 #endif
 
-/* the kernels for q (3 or 4) on this CPU's SIMD path */
-static const gf3_kernels_t *kernels_for(unsigned q)
+/* the kernels for q (3, 4 or 8) on this CPU's SIMD path */
+static const bs_kernels_t *kernels_for(unsigned q)
 {
-#ifdef ML_GF3_AVX2
-    if (ml_simd_get() >= ML_SIMD_AVX2) return q == 4 ? &kernels_z4_avx2 : &kernels_gf3_avx2;
+#ifdef ML_BS_AVX2
+    if (ml_simd_get() >= ML_SIMD_AVX2)
+        return q == 3 ? &kernels_gf3_avx2 : q == 4 ? &kernels_z4_avx2 : &kernels_z8_avx2;
 #endif
-    return q == 4 ? &kernels_z4_portable : &kernels_gf3_portable;
-}
-
-void ml_gf3_add(uint64_t *dP, uint64_t *dM, const uint64_t *sP, const uint64_t *sM, size_t n)
-{
-    kernels_for(3)->add(dP, dM, sP, sM, n);
-}
-
-void ml_gf3_sub(uint64_t *dP, uint64_t *dM, const uint64_t *sP, const uint64_t *sM, size_t n)
-{
-    kernels_for(3)->sub(dP, dM, sP, sM, n);
+    return q == 3 ? &kernels_gf3_portable : q == 4 ? &kernels_z4_portable : &kernels_z8_portable;
 }
 
 size_t ml_gf3_loff(size_t m, size_t k)
@@ -200,9 +327,9 @@ size_t ml_gf3_loff(size_t m, size_t k)
 }
 
 /* ------------------------------------------------------------------ packing */
-/* Four uint16 entries in one 64-bit word (little endian): bit k of each (0 for P, 1
- * for M) gathered into 4 bits by one multiplication (the partial products land on
- * distinct bits, so nothing carries into bits 48..51), and the inverse spread. */
+/* Four uint16 entries in one 64-bit word (little endian): bit k of each gathered into
+ * 4 bits by one multiplication (the partial products land on distinct bits, so nothing
+ * carries into bits 48..51), and the inverse spread. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define ML_GF3_SWAR 1
 static inline unsigned gather4(uint64_t v)
@@ -215,44 +342,47 @@ static inline uint64_t spread4(unsigned nib)
 }
 #endif
 
-/* row (n entries 0..3) -> the two planes of bits 0 and 1 (GF(3): P = [x == 1] and
- * M = [x == 2]); the rest of the row stays zero */
-static void pack_row(const uint16_t *src, size_t n, uint64_t *P, uint64_t *M)
+/* row (n entries 0..q-1) -> np planes of bits 0, 1, (2) at stride ps (GF(3): the planes
+ * P = [x == 1] and M = [x == 2]); the rest of the row stays zero */
+static void pack_row(const uint16_t *src, size_t n, uint64_t *row, size_t ps, int np)
 {
     for (size_t w = 0; w * 64 < n; w++) {
-        size_t nb = n - w * 64 < 64 ? n - w * 64 : 64, b = 0;
+        size_t nb = n - w * 64 < 64 ? n - w * 64 : 64;
         const uint16_t *s = src + w * 64;
-        uint64_t p = 0, q = 0;
+        for (int k = 0; k < np; k++) {
+            uint64_t p = 0;
+            size_t b = 0;
 #ifdef ML_GF3_SWAR
-        for (; b + 4 <= nb; b += 4) {
-            uint64_t v;
-            memcpy(&v, s + b, 8);
-            p |= (uint64_t)gather4(v) << b;
-            q |= (uint64_t)gather4(v >> 1) << b;
-        }
+            for (; b + 4 <= nb; b += 4) {
+                uint64_t v;
+                memcpy(&v, s + b, 8);
+                p |= (uint64_t)gather4(v >> k) << b;
+            }
 #endif
-        for (; b < nb; b++) {                        /* bits 0 and 1 of the entry */
-            p |= (uint64_t)(s[b] & 1) << b;
-            q |= (uint64_t)((s[b] >> 1) & 1) << b;
+            for (; b < nb; b++) p |= (uint64_t)((s[b] >> k) & 1) << b;
+            row[k * ps + w] = p;
         }
-        P[w] = p; M[w] = q;
     }
 }
 
-static void unpack_row(const uint64_t *P, const uint64_t *M, size_t n, uint16_t *dst)
+static void unpack_row(const uint64_t *row, size_t ps, int np, size_t n, uint16_t *dst)
 {
     for (size_t w = 0; w * 64 < n; w++) {
         size_t nb = n - w * 64 < 64 ? n - w * 64 : 64, b = 0;
-        uint64_t p = P[w], q = M[w];
         uint16_t *d = dst + w * 64;
 #ifdef ML_GF3_SWAR
         for (; b + 4 <= nb; b += 4) {
-            uint64_t v = spread4((unsigned)(p >> b) & 0xF) | spread4((unsigned)(q >> b) & 0xF) << 1;
+            uint64_t v = 0;
+            for (int k = 0; k < np; k++)
+                v |= spread4((unsigned)(row[k * ps + w] >> b) & 0xF) << k;
             memcpy(d + b, &v, 8);
         }
 #endif
-        for (; b < nb; b++)
-            d[b] = (uint16_t)(((p >> b) & 1) | (((q >> b) & 1) << 1));
+        for (; b < nb; b++) {
+            uint16_t v = 0;
+            for (int k = 0; k < np; k++) v |= (uint16_t)(((row[k * ps + w] >> b) & 1) << k);
+            d[b] = v;
+        }
     }
 }
 
@@ -260,7 +390,7 @@ static void unpack_row(const uint64_t *P, const uint64_t *M, size_t n, uint16_t 
  * row operation per row, per pivot. */
 static int group_size(unsigned q, size_t R, size_t npiv)
 {
-    const int gmax = q == 4 ? ML_Z4_GMAX : ML_GF3_GMAX;
+    const int gmax = q == 3 ? ML_GF3_GMAX : q == 4 ? ML_Z4_GMAX : ML_Z8_GMAX;
     int best = 1;
     double bc = (double)q + (double)R;
     size_t pq = q;
@@ -272,20 +402,12 @@ static int group_size(unsigned q, size_t R, size_t npiv)
     return best;
 }
 
-/* row = u * row on words [w0, w1) of both planes, u = -1 (2 in GF(3), 3 in Z/4) */
-static void negate_words(unsigned q, uint64_t *row, size_t W, size_t w0, size_t w1)
-{
-    for (size_t x = w0; x < w1; x++) {
-        if (q == 4) { row[W + x] ^= row[x]; continue; }
-        uint64_t tmp = row[x]; row[x] = row[W + x]; row[W + x] = tmp;
-    }
-}
-
 /* Work space of one elimination */
 typedef struct {
     unsigned q;
-    const gf3_kernels_t *K;
-    size_t m, W, RS, CH;
+    int np;                  /* planes */
+    const bs_kernels_t *K;
+    size_t m, W, RS, CH;     /* rows, words per plane, words per row, table chunk */
     uint64_t *data, *T;
     uint8_t *mult;
     uint16_t *idx;
@@ -300,20 +422,18 @@ typedef struct {
 static int update_words(const bs_t *B, size_t k0, size_t k1, size_t c0, size_t c1, int g,
                         size_t ng)
 {
-    const gf3_kernels_t *K = B->K;
-    const size_t m = B->m, W = B->W, RS = B->RS, CH = B->CH, npiv = k1 - k0;
+    const bs_kernels_t *K = B->K;
+    const size_t m = B->m, W = B->W, RS = B->RS, CH = B->CH, TS = (size_t)B->np * CH;
+    const size_t npiv = k1 - k0;
     const unsigned q = B->q;
     for (size_t j = k0; j < k1; j++) {
         uint64_t *rj = B->data + B->rows[j] * RS;
         for (size_t l = k0; l < j; l++) {
             const uint64_t *ul = B->data + B->rows[l] * RS;
             const uint8_t x = B->mult[(l - k0) * m + j];
-            if (!x) continue;
-            if (x == 1) K->sub(rj + c0, rj + W + c0, ul + c0, ul + W + c0, c1 - c0);
-            else K->add3(rj + c0, rj + W + c0, rj + c0, rj + W + c0, ul + c0, ul + W + c0,
-                         c1 - c0, (int)(q - x));        /* row - x u = row + (q - x) u */
+            if (x) K->axpy(rj + c0, W, ul + c0, W, c1 - c0, q - x);   /* row -= x u */
         }
-        if (B->uinv[j] != 1) negate_words(q, rj, W, c0, c1);
+        if (B->uinv[j] != 1) K->scale(rj + c0, W, c1 - c0, B->uinv[j]);
     }
     if (k1 >= m || !ng) return 0;
     uint64_t *T = B->T;
@@ -323,24 +443,18 @@ static int update_words(const bs_t *B, size_t k0, size_t k1, size_t c0, size_t c
             if (ml_interrupt_poll()) return -2;
             size_t l0 = gi * (size_t)g, l1 = l0 + (size_t)g < npiv ? l0 + (size_t)g : npiv;
             /* T[e] = sum_j digit_j(e) * U_{k0 + l0 + j}, base-q digits of e */
-            memset(T, 0, 2 * CH * 8);
+            memset(T, 0, TS * 8);
             size_t pq = 1;
             for (size_t l = l0; l < l1; l++) {
                 const uint64_t *u = B->data + B->rows[k0 + l] * RS;
                 for (unsigned d = 1; d < q; d++)
-                    for (size_t e = 0; e < pq; e++) {
-                        const uint64_t *te = T + e * 2 * CH;
-                        uint64_t *to = T + (d * pq + e) * 2 * CH;
-                        K->add3(to, to + CH, te, te + CH, u + s0, u + W + s0, cw, (int)d);
-                    }
+                    for (size_t e = 0; e < pq; e++)
+                        K->add3(T + (d * pq + e) * TS, CH, T + e * TS, CH, u + s0, W, cw, d);
                 pq *= q;
             }
             for (size_t i = k1; i < m; i++) {
                 const size_t e = B->idx[(i - k1) * ng + gi];
-                if (!e) continue;
-                uint64_t *ri = B->data + B->rows[i] * RS;
-                const uint64_t *te = T + e * 2 * CH;
-                K->sub(ri + s0, ri + W + s0, te, te + CH, cw);
+                if (e) K->sub(B->data + B->rows[i] * RS + s0, W, T + e * TS, CH, cw);
             }
         }
     }
@@ -351,33 +465,34 @@ static int update_words(const bs_t *B, size_t k0, size_t k1, size_t c0, size_t c
 long ml_bitsliced_echelon(unsigned q, size_t m, size_t r, uint16_t *a, size_t stride,
                           size_t *pc, size_t *ipiv, uint8_t *uinv, uint8_t *lpool, size_t *rows)
 {
-    if (q != 3 && q != 4) return -1;
+    if (q != 3 && q != 4 && q != 8) return -1;
     if (!m || !r) return 0;
     bs_t B = {0};
-    B.q = q; B.K = kernels_for(q); B.m = m; B.rows = rows; B.uinv = uinv;
+    const int np = q == 8 ? 3 : 2;
     const size_t Wr = (r + 63) / 64, W = (Wr + 3) & ~(size_t)3;   /* words per plane */
-    const size_t RS = 2 * W;                                        /* words per row */
+    const size_t RS = (size_t)np * W;                               /* words per row */
+    B.q = q; B.np = np; B.K = kernels_for(q); B.m = m; B.rows = rows; B.uinv = uinv;
     B.W = W; B.RS = RS;
-    B.CH = q == 4 ? ML_GF3_CHUNK / 2 : ML_GF3_CHUNK;
-    const int gmax = q == 4 ? ML_Z4_GMAX : ML_GF3_GMAX;
+    B.CH = q == 3 ? ML_GF3_CHUNK : ML_GF3_CHUNK / 2;
+    const int gmax = q == 3 ? ML_GF3_GMAX : q == 4 ? ML_Z4_GMAX : ML_Z8_GMAX;
     size_t tabrows = 1;
     for (int g = 0; g < gmax; g++) tabrows *= q;
     if (m > SIZE_MAX / 8 / RS) return -1;
     const size_t PW = r < 64 ? r : 64;              /* most pivots in a panel */
     B.data = aligned_alloc(32, m * RS * 8);
-    B.T = aligned_alloc(32, tabrows * 2 * B.CH * 8);
+    B.T = aligned_alloc(32, tabrows * (size_t)np * B.CH * 8);
     B.mult = malloc(m * PW);                        /* panel multipliers: step x position */
-    uint64_t *pp = malloc(m * 8), *pm = malloc(m * 8);   /* panel word, by position */
+    uint64_t *pw = malloc((size_t)np * m * 8);      /* panel word by position, plane stride m */
     B.idx = malloc(m * PW * sizeof(uint16_t));      /* table index, by row and group */
-    size_t *skipw = malloc(Wr * sizeof(size_t));    /* Z/4: earlier words with skipped columns */
+    size_t *skipw = malloc(Wr * sizeof(size_t));    /* rings: earlier words with skipped columns */
     uint8_t *mult = B.mult;
     uint64_t *data = B.data;
     long rc = -1;
-    if (!data || !B.T || !mult || !pp || !pm || !B.idx || !skipw) goto done;
+    if (!data || !B.T || !mult || !pw || !B.idx || !skipw) goto done;
     for (size_t i = 0; i < m; i++) {
         uint64_t *row = data + i * RS;
         memset(row, 0, RS * 8);
-        pack_row(a + i * stride, r, row, row + W);
+        pack_row(a + i * stride, r, row, W, np);
     }
     size_t nsw = 0;
     size_t t = 0;
@@ -386,36 +501,38 @@ long ml_bitsliced_echelon(unsigned q, size_t m, size_t r, uint16_t *a, size_t st
         const size_t k0 = t, bmax = r - w * 64 < 64 ? r - w * 64 : 64;
         for (size_t i = t; i < m; i++) {
             const uint64_t *row = data + rows[i] * RS;
-            pp[i] = row[w]; pm[i] = row[W + w];
+            for (int k = 0; k < np; k++) pw[k * m + i] = row[k * W + w];
         }
         /* ---- the panel: pivots and eliminations on this word only */
         int skipped = 0;
         for (size_t b = 0; b < bmax; b++) {
             const uint64_t bit = (uint64_t)1 << b;
             size_t piv = t;
-            if (q == 4) while (piv < m && !(pp[piv] & bit)) piv++;         /* a unit: odd */
-            else while (piv < m && !((pp[piv] | pm[piv]) & bit)) piv++;    /* non-zero */
+            if (q == 3) while (piv < m && !((pw[piv] | pw[m + piv]) & bit)) piv++;  /* x != 0 */
+            else while (piv < m && !(pw[piv] & bit)) piv++;                  /* a unit: odd */
             if (piv >= m) { skipped = 1; continue; }  /* no pivot: a skipped column */
             const size_t col = t - k0;
             if (piv != t) {
                 size_t th = rows[piv]; rows[piv] = rows[t]; rows[t] = th;
-                uint64_t tw = pp[piv]; pp[piv] = pp[t]; pp[t] = tw;
-                tw = pm[piv]; pm[piv] = pm[t]; pm[t] = tw;
+                for (int k = 0; k < np; k++) {
+                    uint64_t tw = pw[k * m + piv]; pw[k * m + piv] = pw[k * m + t];
+                    pw[k * m + t] = tw;
+                }
                 for (size_t l = 0; l < col; l++) {
                     uint8_t tm = mult[l * m + piv]; mult[l * m + piv] = mult[l * m + t];
                     mult[l * m + t] = tm;
                 }
             }
             ipiv[t] = piv;
-            uint8_t u = (pm[t] & bit) ? (uint8_t)(q - 1) : 1;   /* -1 is its own inverse */
-            if (u != 1) {                             /* negate the pivot's word */
-                if (q == 4) pm[t] ^= pp[t];
-                else { uint64_t tw = pp[t]; pp[t] = pm[t]; pm[t] = tw; }
-            }
-            uinv[t] = u;
+            unsigned u = 0;                           /* the pivot; a unit, its own inverse */
+            for (int k = 0; k < np; k++) u |= (unsigned)((pw[k * m + t] >> b) & 1) << k;
+            if (u != 1) B.K->scale(pw + t, m, 1, u);
+            uinv[t] = (uint8_t)u;
             pc[t] = w * 64 + b;
-            B.K->panel(pp + t + 1, pm + t + 1, pp[t], pm[t], (unsigned)b, m - t - 1,
-                       lpool + ml_gf3_loff(m, t), mult + col * m + t + 1);
+            uint64_t y[3];
+            for (int k = 0; k < np; k++) y[k] = pw[k * m + t];
+            B.K->panel(pw + t + 1, m, y, (unsigned)b, m - t - 1, lpool + ml_gf3_loff(m, t),
+                       mult + col * m + t + 1);
             t++;
             if (t == m) {                             /* the rest of the panel is skipped */
                 skipped |= b + 1 < bmax;
@@ -424,7 +541,7 @@ long ml_bitsliced_echelon(unsigned q, size_t m, size_t r, uint16_t *a, size_t st
         }
         for (size_t i = k0; i < m; i++) {
             uint64_t *row = data + rows[i] * RS;
-            row[w] = pp[i]; row[W + w] = pm[i];
+            for (int k = 0; k < np; k++) row[k * W + w] = pw[k * m + i];
         }
         const size_t k1 = t, npiv = k1 - k0;
         if (npiv) {
@@ -443,20 +560,18 @@ long ml_bitsliced_echelon(unsigned q, size_t m, size_t r, uint16_t *a, size_t st
                 }
             }
             if (!nonzero) ng = 0;
-            /* Z/4: words with skipped columns left of this panel carry entries too */
+            /* rings: words with skipped columns left of this panel carry entries too */
             for (size_t z = 0; z < nsw; z++)
                 if ((rc = update_words(&B, k0, k1, skipw[z], skipw[z] + 1, g, ng))) goto done;
             if (w + 1 < Wr && (rc = update_words(&B, k0, k1, w + 1, Wr, g, ng))) goto done;
             rc = -1;
         }
-        if (q == 4 && skipped) skipw[nsw++] = w;
+        if (q != 3 && skipped) skipw[nsw++] = w;
     }
-    for (size_t i = 0; i < m; i++) {
-        const uint64_t *row = data + rows[i] * RS;
-        unpack_row(row, row + W, r, a + rows[i] * stride);
-    }
+    for (size_t i = 0; i < m; i++)
+        unpack_row(data + rows[i] * RS, W, np, r, a + rows[i] * stride);
     rc = (long)t;
 done:
-    free(data); free(B.T); free(mult); free(pp); free(pm); free(B.idx); free(skipw);
+    free(data); free(B.T); free(mult); free(pw); free(B.idx); free(skipw);
     return rc;
 }

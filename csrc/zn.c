@@ -705,7 +705,7 @@ static int phase2(ml_zn_lu_t *lu)
     return 0;
 }
 
-/* Phase 1 over GF(3) or Z/4 by the bit-sliced dense elimination of csrc/gf3.c: the
+/* Phase 1 over GF(3), Z/4 or Z/8 by the bit-sliced dense elimination of csrc/gf3.c: the
  * same records as phase1 from the same row order (so the same factorisation), every
  * row band the whole width. */
 static int phase1_bitsliced(ml_zn_lu_t *lu)
@@ -759,7 +759,7 @@ done:
     return rc;
 }
 
-/* Whether the bit-sliced elimination (q = 3, 4) beats the band elimination: its work is
+/* Whether the bit-sliced elimination (q = 3, 4, 8) beats the band elimination: its work is
  * about m r min(m, r) / 64 word operations against the band's sum of squared row extents
  * in uint16 entries (measured: the crossover is near a ratio of ML_ZN_GF3_RATIO). */
 #ifndef ML_ZN_GF3_RATIO
@@ -782,7 +782,7 @@ static int bitsliced_pays(const ml_zn_lu_t *lu)
 int ml_zn_lu_set_method(ml_zn_lu_t *lu, int method)
 {
     if (lu->factored || method < ML_ZN_AUTO || method > ML_ZN_BITSLICED) return -1;
-    if (method == ML_ZN_BITSLICED && lu->q != 3 && lu->q != 4) return -1;
+    if (method == ML_ZN_BITSLICED && lu->q != 3 && lu->q != 4 && lu->q != 8) return -1;
     lu->method = method;
     return 0;
 }
@@ -793,8 +793,8 @@ int ml_zn_lu_factor(ml_zn_lu_t *lu)
 {
     if (lu->factored) return 0;
     if (lu->method == ML_ZN_AUTO)
-        lu->method = (lu->q == 3 || lu->q == 4) && bitsliced_pays(lu) ? ML_ZN_BITSLICED
-                                                                       : ML_ZN_BAND;
+        lu->method = (lu->q == 3 || lu->q == 4 || lu->q == 8) && bitsliced_pays(lu)
+                         ? ML_ZN_BITSLICED : ML_ZN_BAND;
     if ((lu->method == ML_ZN_BITSLICED ? phase1_bitsliced(lu) : phase1(lu)) || phase2(lu))
         return -1;
     lu->factored = 1;

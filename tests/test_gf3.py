@@ -1,10 +1,10 @@
-"""The bit-sliced GF(3) and Z/4 elimination (csrc/gf3.c, used by csrc/zn.c for the parts
-mod 3 and mod 4) against the reference engine, the band elimination, python-flint and
+"""The bit-sliced GF(3), Z/4 and Z/8 elimination (csrc/gf3.c, used by csrc/zn.c for the
+parts mod 3, 4 and 8) against the reference engine, the band elimination, python-flint and
 direct checks.
 
 The band and bit-sliced eliminations take the same pivots from the same row order, so
 they record the same factorisation and every answer must agree exactly (solutions,
-kernel generators, det), over the ring Z/4 as well; the reference engine, python-flint
+kernel generators, det), over the rings Z/4 and Z/8 as well; the reference engine, python-flint
 and direct products check them independently."""
 from math import gcd
 
@@ -24,10 +24,11 @@ try:
 except ImportError:              # python-flint is optional
     flint = None
 
-#: Moduli with a part mod 3 or mod 4 (3 or 4 divides n, 9 and 8 do not): the
-#: bit-sliced path applies to that part.
-MODULI = [3, 6, 12, 15, 21, 4, 20, 28]
-KINDS = ["dense", "lowrank", "sparse", "zerolines", "dependent", "nonunit", "evencols"]
+#: Moduli with a part mod 3, 4 or 8 (3 divides n and 9 does not, or the power of 2 in
+#: n is 4 or 8): the bit-sliced path applies to that part.
+MODULI = [3, 6, 12, 15, 21, 4, 20, 28, 8, 24, 40, 56]
+KINDS = ["dense", "lowrank", "sparse", "zerolines", "dependent", "nonunit", "evencols",
+         "mixed"]
 
 
 def make_matrix(rng, n, m, r, kind):
@@ -54,6 +55,10 @@ def make_matrix(rng, n, m, r, kind):
     elif kind == "nonunit":
         nu = [x for x in range(n) if gcd(x, n) > 1]
         mask = rng.random((m, r)) < 0.85
+        a[mask] = rng.choice(nu, int(mask.sum()))
+    elif kind == "mixed":                # non-units of every valuation in places
+        nu = [x for x in range(n) if gcd(x, n) > 1]
+        mask = rng.random((m, r)) < 0.5
         a[mask] = rng.choice(nu, int(mask.sum()))
     elif kind == "evencols":
         f = next((p for p in (2, 3) if n % p == 0), 1)
@@ -112,7 +117,7 @@ def check_against_reference(a, n, rng, eng):
             eng.pseudo_inverse()
         return
     G = eng.pseudo_inverse()
-    if n % 4 == 0:                       # exists here: compare with the band engine's
+    if n % 4 == 0:                       # exists here: the band engine's, exactly
         assert np.array_equal(G, ZnEngine(a, n, method="band").pseudo_inverse())
     assert G.shape == (r, m)
     assert not ((a @ (G.astype(np.int64) @ a) - a) % n).any(), "A G A != A"
@@ -125,7 +130,7 @@ def test_bitsliced_matches_reference(n, m, r, kind, seed):
     rng = np.random.default_rng(seed)
     a = make_matrix(rng, n, m, r, kind)
     eng = ZnEngine(a, n, method="bitsliced")
-    assert all(v == "bitsliced" for q, v in eng.methods.items() if q in (3, 4))
+    assert all(v == "bitsliced" for q, v in eng.methods.items() if q in (3, 4, 8))
     check_against_reference(a, n, rng, eng)
 
 
@@ -159,7 +164,8 @@ def test_bitsliced_matches_flint(m, r, kind, seed):
     (3, 300, 300, "dense"), (3, 700, 700, "dense"), (3, 500, 500, "lowrank"),
     (3, 640, 380, "dense"), (3, 380, 640, "dependent"), (3, 450, 450, "zerolines"),
     (4, 600, 600, "dense"), (4, 500, 500, "nonunit"), (4, 420, 660, "evencols"),
-    (4, 660, 420, "lowrank"), (12, 400, 400, "nonunit")])
+    (4, 660, 420, "lowrank"), (12, 400, 400, "nonunit"), (8, 600, 600, "dense"),
+    (8, 500, 500, "nonunit"), (8, 420, 660, "evencols"), (24, 350, 350, "mixed")])
 def test_bitsliced_large(n, m, r, kind):
     """Many panels, chunks and Four Russians groups: against the band elimination,
     direct checks and python-flint's rank and determinant (GF(3))."""
@@ -175,16 +181,16 @@ def test_bitsliced_large(n, m, r, kind):
 
 
 def test_bitsliced_large_inverse_and_crt():
-    """A 320 x 320 invertible matrix mod 3, 6, 4 and 12 (the parts mod 3 and 4
+    """A 320 x 320 invertible matrix mod 3, 6, 4, 12 and 8 (the parts mod 3, 4 and 8
     bit-sliced): the inverse times A is the identity."""
     rng = np.random.default_rng(77)
-    for n in (3, 6, 4, 12):
+    for n in (3, 6, 4, 12, 8):
         while True:
             a = rng.integers(0, n, (320, 320))
             eng = ZnEngine(a, n)
             if gcd(eng.det(), n) == 1:
                 break
-        assert all(v == "bitsliced" for q, v in eng.methods.items() if q in (3, 4))
+        assert all(v == "bitsliced" for q, v in eng.methods.items() if q in (3, 4, 8))
         inv = eng.inverse().astype(np.int64)
         assert np.array_equal(a @ inv % n, np.eye(320, dtype=np.int64))
         assert np.array_equal(inv, ZnEngine(a, n, method="band").inverse())
@@ -192,15 +198,15 @@ def test_bitsliced_large_inverse_and_crt():
 
 @pytest.mark.parametrize("n", [3, 6, 9, 4, 8])
 def test_solver_dense_all_moduli(n):
-    """Solver on dense matrices: n = 3, 6, 4 through the bit-sliced parts mod 3 and 4,
-    the rings 9 and 8 through the band elimination; all against the reference engine."""
+    """Solver on dense matrices: n = 3, 6, 4, 8 through the bit-sliced parts mod 3, 4
+    and 8, the ring 9 through the band elimination; all against the reference engine."""
     rng = np.random.default_rng(500 + n)
     for m, r, kind in [(60, 60, "dense"), (80, 50, "lowrank"), (45, 90, "dependent")]:
         a = make_matrix(rng, n, m, r, kind)
         s = Solver(ml.Board.from_matrix(a, n))
         assert s.engine == "zn-native"
         want = {3: {3: "bitsliced"}, 6: {2: "band", 3: "bitsliced"}, 9: {9: "band"},
-                4: {4: "bitsliced"}, 8: {8: "band"}}[n]
+                4: {4: "bitsliced"}, 8: {8: "bitsliced"}}[n]
         assert s._engine.methods == want
         check_against_reference(a, n, rng, s._engine)
         ref = Solver(ml.Board.from_matrix(a, n), backend="reference")
@@ -212,7 +218,7 @@ def test_solver_dense_all_moduli(n):
 
 
 def test_auto_choice():
-    """auto: bit-sliced for dense matrices mod 3 and 4, band for board bands, thin
+    """auto: bit-sliced for dense matrices mod 3, 4 and 8, band for board bands, thin
     matrices and other q."""
     rng = np.random.default_rng(3)
     assert ZnEngine(rng.integers(0, 3, (200, 200)), 3).methods == {3: "bitsliced"}
@@ -220,7 +226,8 @@ def test_auto_choice():
     assert ZnEngine(rng.integers(0, 12, (200, 200)), 12).methods == {4: "bitsliced",
                                                                      3: "bitsliced"}
     assert ZnEngine(rng.integers(0, 9, (200, 200)), 9).methods == {9: "band"}
-    assert ZnEngine(rng.integers(0, 8, (200, 200)), 8).methods == {8: "band"}
+    assert ZnEngine(rng.integers(0, 8, (200, 200)), 8).methods == {8: "bitsliced"}
+    assert ZnEngine(rng.integers(0, 16, (200, 200)), 16).methods == {16: "band"}
     assert ZnEngine(rng.integers(0, 3, (5000, 20)), 3).methods == {3: "band"}
     assert ZnEngine(ml.Board.grid(30, 30, 3).matrix(), 3).methods == {3: "band"}
     assert ZnEngine(ml.Board.grid(30, 30, 4).matrix(), 4).methods == {4: "band"}
@@ -228,13 +235,13 @@ def test_auto_choice():
 
 def test_method_errors():
     a = np.eye(4, dtype=np.uint8)
-    for n in (8, 9, 5, 18, 16):
+    for n in (9, 5, 18, 16, 32, 2):
         with pytest.raises(ValueError, match="bitsliced"):
             ZnEngine(a, n, method="bitsliced")
     with pytest.raises(ValueError, match="method must be one of"):
         ZnEngine(a, 3, method="fast")
     lu = _LocalLU(4, 4, 5)
-    with pytest.raises(ValueError, match="needs q = 3 or 4"):
+    with pytest.raises(ValueError, match="needs q = 3, 4 or 8"):
         lu.set_method("bitsliced")
     lu = _LocalLU(4, 4, 3)
     lu.set_method("bitsliced")
@@ -249,7 +256,7 @@ def test_interrupt_then_exact():
     """A stop requested on the flag stops the bit-sliced elimination (KeyboardInterrupt);
     the next factorisation runs in full and is exact."""
     rng = np.random.default_rng(11)
-    for n in (3, 4):
+    for n in (3, 4, 8):
         a = rng.integers(0, n, (300, 300))
         _zn._request_interrupt()
         with pytest.raises(KeyboardInterrupt):

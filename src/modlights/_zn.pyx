@@ -42,8 +42,9 @@ MAX_ENTRIES = 1 << 28
 
 #: How the unit-pivot phase runs (csrc/zn.h): "auto" picks; "band" is the profile
 #: elimination in uint16 with delayed reduction; "bitsliced" the dense bit-sliced
-#: elimination on two bit-planes with Four Russians tables (csrc/gf3.c; q = 3 or 4).
-BITSLICED_Q = (3, 4)
+#: elimination on two or three bit-planes with Four Russians tables (csrc/gf3.c;
+#: q = 3, 4 or 8).
+BITSLICED_Q = (3, 4, 8)
 METHODS = ("auto", "band", "bitsliced")
 
 
@@ -146,12 +147,13 @@ cdef class _LocalLU:
         self.stage = 1
 
     def set_method(self, method):
-        """Choose how factor() runs: one of METHODS ("bitsliced" needs q = 3 or 4)."""
+        """Choose how factor() runs: one of METHODS ("bitsliced" needs q = 3, 4 or 8)."""
         self._at(0, "set_method")
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
         if ml_zn_lu_set_method(self.lu, METHODS.index(method)):
-            raise ValueError(f"method {method!r} needs q = 3 or 4, this matrix is mod {self.q}")
+            raise ValueError(f"method {method!r} needs q = 3, 4 or 8, this matrix is mod "
+                             f"{self.q}")
 
     @property
     def method(self):
@@ -243,7 +245,7 @@ class ZnEngine:
         The modulus, 2..255; split by CRT into prime powers, one factorisation each.
     method : {"auto", "band", "bitsliced"}
         How the prime-power parts are factored (see ``METHODS``): "auto" uses the
-        bit-sliced elimination for the parts mod 3 and mod 4 when the matrix is dense
+        bit-sliced elimination for the parts mod 3, 4 and 8 when the matrix is dense
         and the band elimination otherwise; "bitsliced" forces it for those parts (the
         others still pick); "band" never uses it. Every method gives the same answers.
     """
@@ -255,9 +257,9 @@ class ZnEngine:
         if method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
         if method == "bitsliced" and not any(p ** e in BITSLICED_Q for p, e in _factorize(n)):
-            raise ValueError(f"method 'bitsliced' is the GF(3) and Z/4 elimination: n must "
-                             f"have a part mod 3 or mod 4 (3 or 4 divides n, 9 and 8 do "
-                             f"not), got n = {n}")
+            raise ValueError(f"method 'bitsliced' is the GF(3), Z/4 and Z/8 elimination: n "
+                             f"must have a part mod 3, 4 or 8 (3 divides n and 9 does not, "
+                             f"or the power of 2 in n is 4 or 8), got n = {n}")
         if _coo is None:
             arr = np.asarray(a)
             if arr.ndim != 2:
@@ -283,7 +285,7 @@ class ZnEngine:
             rest = n // q
             idem = rest * pow(rest, -1, q) % n if rest > 1 else 1
             lu = _LocalLU(self.m, self.r, q)
-            # "bitsliced" applies to the parts mod 3 and 4; the others pick their own way
+            # "bitsliced" applies to the parts mod 3, 4 and 8; the others pick their own way
             lu.set_method(method if q in BITSLICED_Q or method != "bitsliced" else "auto")
             if _coo is None:
                 if top is not None and top < q:

@@ -49,7 +49,7 @@ static long det_slow(const long *a, size_t n, long q)
     return (d % q + q) % q;
 }
 
-/* how phase 1 runs (csrc/zn.h); BITSLICED applies to q = 3 and 4 only */
+/* how phase 1 runs (csrc/zn.h); BITSLICED applies to q = 3, 4 and 8 only */
 static int method = ML_ZN_AUTO;
 
 static void one_case(unsigned q, size_t m, size_t r, int kind)
@@ -64,7 +64,8 @@ static void one_case(unsigned q, size_t m, size_t r, int kind)
     }
     ml_zn_lu_t *lu = ml_zn_lu_new(m, r, q);
     CHECK(lu != NULL, "alloc");
-    CHECK(ml_zn_lu_set_method(lu, q == 3 || q == 4 ? method : ML_ZN_AUTO) == 0, "set_method");
+    CHECK(ml_zn_lu_set_method(lu, q == 3 || q == 4 || q == 8 ? method : ML_ZN_AUTO) == 0,
+          "set_method");
     ml_zn_lu_set_dense(lu, a, r);
     CHECK(ml_zn_lu_factor(lu) == 0, "factor");
     unsigned p = ml_zn_lu_p(lu);
@@ -183,12 +184,14 @@ int main(void)
             size_t m = rnd(trial < 100 ? 7 : 40), r = rnd(trial < 100 ? 7 : 40);
             one_case(qs[qi], m, r, trial % 4);
         }
-    /* GF(3) and Z/4 again through the bit-sliced elimination, up to three panels wide */
+    /* GF(3), Z/4 and Z/8 again through the bit-sliced elimination, up to three
+     * panels wide */
     method = ML_ZN_BITSLICED;
-    for (unsigned q = 3; q <= 4; q++)
+    static const unsigned bq[] = {3, 4, 8};
+    for (size_t qi = 0; qi < 3; qi++)
         for (int trial = 0; trial < 300; trial++) {
             size_t m = rnd(trial < 200 ? 9 : 150), r = rnd(trial < 200 ? 9 : 150);
-            one_case(q, m, r, trial % 4);
+            one_case(bq[qi], m, r, trial % 4);
         }
     if (failures) { fprintf(stderr, "%d failures\n", failures); return 1; }
     printf("test_zn: all passed\n");
