@@ -37,7 +37,7 @@ Usage
   python bench/compare.py --quick         smallest sizes, a minute or two
   python bench/compare.py --full          every size of issues 3/4 (N = 8192, k = 90, ...)
   python bench/compare.py --only gf2|zn|large   one family (large = issue 6, 200 x 200)
-  python bench/compare.py --only dense --cap 120   dense GF(3) and Z/4, N = 1000..4000
+  python bench/compare.py --only dense --cap 120   dense GF(3), Z/4, Z/8, N = 1000..4000
   python bench/compare.py --repeat 5 --cap 60
 """
 from __future__ import annotations
@@ -435,12 +435,14 @@ def make_workloads(args, rng) -> list[dict]:
                     task="solve-grid", n=n, k=k,
                     contenders=["modlights", "modlights-ref", "galois", "flint"])
     if only == "dense":
-        # issue 15: dense GF(3) (bit-sliced) against python-flint, dense Z/4 against it
+        # issue 15: dense GF(3) (bit-sliced) against python-flint, dense Z/4 and Z/8
+        # against it (flint has no rings)
         for N in ([500] if q else [1000, 2000, 4000]):
             add(family="gf3-dense", label=f"GF(3) dense {N}x{N} factor+solve", task="solve-dense",
                 n=3, N=N, contenders=["modlights", "flint"])
-            add(family="z4-dense", label=f"Z/4 dense {N}x{N} factor+solve", task="solve-dense",
-                n=4, N=N, contenders=["modlights"])
+            for n in (4, 8):
+                add(family=f"z{n}-dense", label=f"Z/{n} dense {N}x{N} factor+solve",
+                    task="solve-dense", n=n, N=N, contenders=["modlights"])
     if only == "large" or (args.large and only is None):
         if only == "large":   # a small size to scale the peers' estimates from
             add(family="gf2-cross", label="GF(2) cross 32x32 (N=1024) factor+solve",
