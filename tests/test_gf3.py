@@ -289,3 +289,19 @@ def test_portable_kernels():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+@pytest.mark.parametrize("n", [3, 4, 8, 12])
+def test_bitsliced_from_coo(n):
+    """Coordinates (repeats add up mod q, as from_effects boards give them) into the
+    bit-sliced elimination: the band elimination's answers."""
+    rng = np.random.default_rng(900 + n)
+    m, r = 180, 150
+    ci = rng.integers(0, m, 20000)
+    tj = rng.integers(0, r, 20000)
+    a = np.zeros((m, r), dtype=np.int64)
+    np.add.at(a, (ci, tj), 1)
+    a %= n
+    eng = ZnEngine.from_coo(m, r, ci, tj, n, method="bitsliced")
+    assert all(v == "bitsliced" for q, v in eng.methods.items() if q in (3, 4, 8))
+    assert_same_answers(a, n, rng, eng, ZnEngine.from_coo(m, r, ci, tj, n, method="band"))
