@@ -28,7 +28,7 @@
  * A row is its planes, plane k at row + k * stride. Written so gcc -O3 vectorises
  * them; compiled twice (portable and AVX2) and chosen at run time through csrc/cpu.h.
  * Every kernel has one body per ring: sub (d -= s), axpy (d += c s, c = 1 .. q-1),
- * add3 (o = a + c s, o apart from a and s), scale (d = c d, c a unit) and panel (one
+ * add3 (o = a + s, o apart from a and s), scale (d = c d, c a unit) and panel (one
  * pivot of a panel on the rows below it, see panel_gf3). */
 #define ML_AI static inline __attribute__((always_inline))
 
@@ -68,10 +68,9 @@ ML_AI void axpy_gf3(uint64_t *d, size_t ds, const uint64_t *s, size_t ss, size_t
 }
 
 ML_AI void add3_gf3(uint64_t *o, size_t os, const uint64_t *a, size_t as, const uint64_t *s,
-                    size_t ss, size_t n, unsigned c)
+                    size_t ss, size_t n)
 {
-    if (c == 1) o_gf3(o, o + os, a, a + as, s, s + ss, n);
-    else o_gf3(o, o + os, a, a + as, s + ss, s, n);
+    o_gf3(o, o + os, a, a + as, s, s + ss, n);
 }
 
 ML_AI void scale_gf3(uint64_t *d, size_t ds, size_t n, unsigned c)
@@ -144,9 +143,9 @@ ML_AI void axpy_z4(uint64_t *d, size_t ds, const uint64_t *s, size_t ss, size_t 
 }
 
 ML_AI void add3_z4(uint64_t *o, size_t os, const uint64_t *a, size_t as, const uint64_t *s,
-                   size_t ss, size_t n, unsigned c)
+                   size_t ss, size_t n)
 {
-    o_z4(o, o + os, a, a + as, s, s + ss, n, c);
+    o_z4(o, o + os, a, a + as, s, s + ss, n, 1);
 }
 
 ML_AI void scale_z4(uint64_t *d, size_t ds, size_t n, unsigned c)   /* c = 3 = -1 */
@@ -231,18 +230,23 @@ ML_AI void sub_z8(uint64_t *d, size_t ds, const uint64_t *s, size_t ss, size_t n
 
 ML_AI void axpy_z8(uint64_t *d, size_t ds, const uint64_t *s, size_t ss, size_t n, unsigned c)
 {
-    ip_z8(d, d + ds, d + 2 * ds, s, s + ss, s + 2 * ss, n, c);
+    switch (c) {                 /* one loop per constant: no switch inside the loop */
+#define ML_Z8_CASE(C) case C: ip_z8(d, d + ds, d + 2 * ds, s, s + ss, s + 2 * ss, n, C); break;
+    ML_Z8_CASE(1) ML_Z8_CASE(2) ML_Z8_CASE(3) ML_Z8_CASE(4) ML_Z8_CASE(5) ML_Z8_CASE(6)
+    default: ip_z8(d, d + ds, d + 2 * ds, s, s + ss, s + 2 * ss, n, 7); break;
+#undef ML_Z8_CASE
+    }
 }
 
 ML_AI void add3_z8(uint64_t *o, size_t os, const uint64_t *a, size_t as, const uint64_t *s,
-                   size_t ss, size_t n, unsigned c)
+                   size_t ss, size_t n)
 {
-    o_z8(o, o + os, o + 2 * os, a, a + as, a + 2 * as, s, s + ss, s + 2 * ss, n, c);
+    o_z8(o, o + os, o + 2 * os, a, a + as, a + 2 * as, s, s + ss, s + 2 * ss, n, 1);
 }
 
 ML_AI void scale_z8(uint64_t *d, size_t ds, size_t n, unsigned c)
 {
-    for (size_t j = 0; j < n; j++) {
+    for (size_t j = 0; j < n; j++) {     /* rare (pivot rows only): the switch may stay */
         uint64_t t0, t1, t2;
         mulc_z8(c, d[j], d[ds + j], d[2 * ds + j], &t0, &t1, &t2);
         d[j] = t0; d[ds + j] = t1; d[2 * ds + j] = t2;
@@ -276,7 +280,7 @@ ML_AI void panel_z8(uint64_t *restrict x, size_t xs, const uint64_t *y, unsigned
 typedef void (*sub_fn)(uint64_t *, size_t, const uint64_t *, size_t, size_t);
 typedef void (*axpy_fn)(uint64_t *, size_t, const uint64_t *, size_t, size_t, unsigned);
 typedef void (*add3_fn)(uint64_t *, size_t, const uint64_t *, size_t, const uint64_t *, size_t,
-                        size_t, unsigned);
+                        size_t);
 typedef void (*scale_fn)(uint64_t *, size_t, size_t, unsigned);
 typedef void (*panel_fn)(uint64_t *, size_t, const uint64_t *, unsigned, size_t, uint8_t *,
                          uint8_t *);
@@ -290,8 +294,8 @@ typedef struct { sub_fn sub; axpy_fn axpy; add3_fn add3; scale_fn scale; panel_f
                                       size_t n, unsigned c)                                  \
     { axpy_##R(d, ds, s, ss, n, c); }                                                        \
     ATTR static void add3_##R##_##SUF(uint64_t *o, size_t os, const uint64_t *a, size_t as,  \
-                                      const uint64_t *s, size_t ss, size_t n, unsigned c)    \
-    { add3_##R(o, os, a, as, s, ss, n, c); }                                                 \
+                                      const uint64_t *s, size_t ss, size_t n)                \
+    { add3_##R(o, os, a, as, s, ss, n); }                                                    \
     ATTR static void scale_##R##_##SUF(uint64_t *d, size_t ds, size_t n, unsigned c)         \
     { scale_##R(d, ds, n, c); }                                                              \
     ATTR static void panel_##R##_##SUF(uint64_t *x, size_t xs, const uint64_t *y, unsigned b, \
@@ -442,14 +446,14 @@ static int update_words(const bs_t *B, size_t k0, size_t k1, size_t c0, size_t c
         for (size_t gi = 0; gi < ng; gi++) {
             if (ml_interrupt_poll()) return -2;
             size_t l0 = gi * (size_t)g, l1 = l0 + (size_t)g < npiv ? l0 + (size_t)g : npiv;
-            /* T[e] = sum_j digit_j(e) * U_{k0 + l0 + j}, base-q digits of e */
+            /* T[e] = sum_j digit_j(e) * U_{k0 + l0 + j}, base-q digits of e; each
+             * entry is an earlier one plus U: T[d q^j + e] = T[(d-1) q^j + e] + U_j */
             memset(T, 0, TS * 8);
             size_t pq = 1;
             for (size_t l = l0; l < l1; l++) {
                 const uint64_t *u = B->data + B->rows[k0 + l] * RS;
-                for (unsigned d = 1; d < q; d++)
-                    for (size_t e = 0; e < pq; e++)
-                        K->add3(T + (d * pq + e) * TS, CH, T + e * TS, CH, u + s0, W, cw, d);
+                for (size_t e = pq; e < q * pq; e++)
+                    K->add3(T + e * TS, CH, T + (e - pq) * TS, CH, u + s0, W, cw);
                 pq *= q;
             }
             for (size_t i = k1; i < m; i++) {
