@@ -37,6 +37,7 @@ Usage
   python bench/compare.py --quick         smallest sizes, a minute or two
   python bench/compare.py --full          every size of issues 3/4 (N = 8192, k = 90, ...)
   python bench/compare.py --only gf2|zn|large   one family (large = issue 6, 200 x 200)
+  python bench/compare.py --only dense --cap 120   dense GF(3), Z/4, Z/8, N = 1000..4000
   python bench/compare.py --repeat 5 --cap 60
 """
 from __future__ import annotations
@@ -425,7 +426,7 @@ def make_workloads(args, rng) -> list[dict]:
             for k in ([16] if q else [16, 32, 48] if full else [16, 32]):
                 add(family=f"gf{p}-cross", label=f"GF({p}) cross {k}x{k} (N={k*k}) factor+solve",
                     task="solve-grid", n=p, k=k, contenders=["modlights", "galois", "flint"])
-        for N in ([500] if q else [1000, 2000] if full else [1000]):
+        for N in ([500] if q else [1000, 2000, 4000] if full else [1000]):
             add(family="gf3-dense", label=f"GF(3) dense {N}x{N} factor+solve", task="solve-dense",
                 n=3, N=N, contenders=["modlights", "galois", "flint"])
         for n in (4, 6, 8):
@@ -433,6 +434,15 @@ def make_workloads(args, rng) -> list[dict]:
                 add(family=f"z{n}-cross", label=f"Z/{n} cross {k}x{k} (N={k*k}) factor+solve",
                     task="solve-grid", n=n, k=k,
                     contenders=["modlights", "modlights-ref", "galois", "flint"])
+    if only == "dense":
+        # issue 15: dense GF(3) (bit-sliced) against python-flint, dense Z/4 and Z/8
+        # against it (flint has no rings)
+        for N in ([500] if q else [1000, 2000, 4000]):
+            add(family="gf3-dense", label=f"GF(3) dense {N}x{N} factor+solve", task="solve-dense",
+                n=3, N=N, contenders=["modlights", "flint"])
+            for n in (4, 8):
+                add(family=f"z{n}-dense", label=f"Z/{n} dense {N}x{N} factor+solve",
+                    task="solve-dense", n=n, N=N, contenders=["modlights"])
     if only == "large" or (args.large and only is None):
         if only == "large":   # a small size to scale the peers' estimates from
             add(family="gf2-cross", label="GF(2) cross 32x32 (N=1024) factor+solve",
@@ -689,7 +699,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="smallest sizes")
     ap.add_argument("--full", action="store_true", help="every size of issues 3 and 4")
-    ap.add_argument("--only", choices=["gf2", "zn", "large"])
+    ap.add_argument("--only", choices=["gf2", "zn", "large", "dense"])
     ap.add_argument("--large", action="store_true", help="also run the 200x200 board (issue 6)")
     ap.add_argument("--repeat", type=int, default=None, help="interleaved rounds (default 3)")
     ap.add_argument("--cap", type=float, default=None, help="seconds per call before a "

@@ -1,5 +1,6 @@
 /* zn.c: factorisation of matrices over Z/p^eZ (see zn.h for the method). */
 #include "zn.h"
+#include "gf3.h"
 #include "interrupt.h"
 
 #include <stdlib.h>
@@ -22,6 +23,7 @@ struct ml_zn_lu {
     size_t *perm0;           /* sorted row i is original row perm0[i] */
     size_t *lo0, *hi0;       /* bounds on each original row's non-zero columns [lo, hi) */
     int factored;
+    int method;              /* ML_ZN_AUTO / BAND / BITSLICED: asked for, then used */
     /* phase 1: unit pivots, one per step k < K1 */
     size_t K1;
     size_t *pc, *rlo, *rhi, *ipiv, *lend, *loff;
@@ -346,6 +348,43 @@ static size_t lower_bound(const size_t *a, size_t n, size_t x)
     }
     return lo;
 }
+/* the sign of the column permutation [pivot columns, skipped columns] into lu->sign */
+static void column_sign(ml_zn_lu_t *lu, size_t t)
+{
+    size_t ns = 0, k = 0, inv = 0;
+    for (size_t col = 0; col < lu->r; col++) {
+        if (k < t && lu->pc[k] == col) { inv += ns; k++; }
+        else ns++;
+    }
+    if (inv & 1) lu->sign = -lu->sign;
+}
+
+/* Row extents (kept by set_dense / add_coo) into lo0 / hi0 (m each; empty rows
+ * [r, 0)), then a stable counting sort of the rows by first non-zero into perm0, its
+ * parity into sign. cnt: r + 2 zeros. 0, or -1 on allocation failure. */
+static int sort_rows(ml_zn_lu_t *lu, size_t *lo0, size_t *hi0, size_t *cnt)
+{
+    const size_t m = lu->m, r = lu->r;
+    for (size_t i = 0; i < m; i++) {
+        size_t a = lu->lo0[i], b = lu->hi0[i];
+        if (a >= b) { a = r; b = 0; }
+        lo0[i] = a; hi0[i] = b;
+        cnt[a + 1]++;
+    }
+    for (size_t c = 0; c <= r; c++) cnt[c + 1] += cnt[c];
+    for (size_t i = 0; i < m; i++) lu->perm0[cnt[lo0[i]]++] = i;
+    char *seen = xcalloc(m, 1);          /* parity of perm0 */
+    if (!seen) return -1;
+    for (size_t i = 0; i < m; i++) {
+        if (seen[i]) continue;
+        size_t len = 0;
+        for (size_t j = i; !seen[j]; j = lu->perm0[j]) { seen[j] = 1; len++; }
+        if (len % 2 == 0) lu->sign = -lu->sign;
+    }
+    free(seen);
+    return 0;
+}
+
 static int phase1(ml_zn_lu_t *lu)
 {
     const size_t m = lu->m, r = lu->r;
@@ -376,27 +415,7 @@ static int phase1(ml_zn_lu_t *lu)
         !lu->rhi || !lu->ipiv || !lu->lend || !lu->loff || !lu->uinv || !lu->skip || !lu->lpool)
         goto done;
 
-    /* row extents (kept by set_dense / add_coo), then a stable counting sort of rows
-     * by first non-zero */
-    for (size_t i = 0; i < m; i++) {
-        size_t a = lu->lo0[i], b = lu->hi0[i];
-        if (a >= b) { a = r; b = 0; }
-        lo0[i] = a; hi0[i] = b;
-        cnt[a + 1]++;
-    }
-    for (size_t c = 0; c <= r; c++) cnt[c + 1] += cnt[c];
-    for (size_t i = 0; i < m; i++) lu->perm0[cnt[lo0[i]]++] = i;
-    {   /* parity of perm0 */
-        char *seen = xcalloc(m, 1);
-        if (!seen) goto done;
-        for (size_t i = 0; i < m; i++) {
-            if (seen[i]) continue;
-            size_t len = 0;
-            for (size_t j = i; !seen[j]; j = lu->perm0[j]) { seen[j] = 1; len++; }
-            if (len % 2 == 0) lu->sign = -lu->sign;
-        }
-        free(seen);
-    }
+    if (sort_rows(lu, lo0, hi0, cnt)) goto done;
     for (size_t i = 0; i < m; i++) {
         size_t o = lu->perm0[i];
         lu->row[i] = lu->wbuf + o * r;
@@ -597,15 +616,7 @@ static int phase1(ml_zn_lu_t *lu)
     /* residual rows reduced in full (entries outside [locur, G) are zero) */
     for (size_t i = t; i < m; i++)
         if (locur[i] < G) K->reduce16(lu->row[i] + locur[i], G - locur[i], q, M);
-    /* sign of the column permutation [pivot columns, skipped columns] */
-    {
-        size_t ns = 0, k = 0, inv = 0;
-        for (size_t col = 0; col < r; col++) {
-            if (k < t && lu->pc[k] == col) { inv += ns; k++; }
-            else ns++;
-        }
-        if (inv & 1) lu->sign = -lu->sign;
-    }
+    column_sign(lu, t);
     rc = 0;
 done:
     free(lo0); free(hi0); free(cnt); free(los); free(his); free(locur); free(ub); free(ubr); free(mult); free(spj); free(spv);
@@ -694,10 +705,98 @@ static int phase2(ml_zn_lu_t *lu)
     return 0;
 }
 
+/* Phase 1 over GF(3), Z/4 or Z/8 by the bit-sliced dense elimination of csrc/gf3.c: the
+ * same records as phase1 from the same row order (so the same factorisation), every
+ * row band the whole width. */
+static int phase1_bitsliced(ml_zn_lu_t *lu)
+{
+    const size_t m = lu->m, r = lu->r, kmax = m < r ? m : r;
+    size_t *rows = xmalloc(m * sizeof(size_t)), *lo0 = xmalloc(m * sizeof(size_t));
+    size_t *hi0 = xmalloc(m * sizeof(size_t)), *cnt = xcalloc(r + 2, sizeof(size_t));
+    lu->pc = xmalloc(kmax * sizeof(size_t));
+    lu->rlo = xmalloc(kmax * sizeof(size_t));
+    lu->rhi = xmalloc(kmax * sizeof(size_t));
+    lu->ipiv = xmalloc(kmax * sizeof(size_t));
+    lu->lend = xmalloc(kmax * sizeof(size_t));
+    lu->loff = xmalloc(kmax * sizeof(size_t));
+    lu->uinv = xmalloc(kmax);
+    lu->skip = xmalloc(r * sizeof(size_t));
+    lu->lcap = ml_gf3_loff(m, kmax);
+    lu->lpool = xmalloc(lu->lcap);
+    int rc = -1;
+    if (!rows || !lo0 || !hi0 || !cnt || !lu->pc || !lu->rlo || !lu->rhi || !lu->ipiv ||
+        !lu->lend || !lu->loff || !lu->uinv || !lu->skip || !lu->lpool)
+        goto done;
+    if (sort_rows(lu, lo0, hi0, cnt)) goto done;
+    memcpy(rows, lu->perm0, m * sizeof(size_t));
+    long k1 = ml_bitsliced_echelon(lu->q, m, r, lu->wbuf, r, lu->pc, lu->ipiv, lu->uinv,
+                                   lu->lpool, rows);
+    if (k1 < 0) goto done;
+    const size_t t = (size_t)k1;
+    lu->llen = ml_gf3_loff(m, t);
+    for (size_t i = 0; i < m; i++) lu->row[i] = lu->wbuf + rows[i] * r;
+    for (size_t k = 0; k < t; k++) {
+        size_t f = lu->pc[k];
+        if (lu->e > 1) {                          /* skipped columns left of the pivot */
+            f = 0;
+            while (f < lu->pc[k] && !lu->row[k][f]) f++;
+        }
+        lu->rlo[k] = f; lu->rhi[k] = r;
+        lu->lend[k] = m; lu->loff[k] = ml_gf3_loff(m, k);
+        lu->detu = lu->detu * lu->uinv[k] % lu->q;   /* the pivot is its own inverse */
+        if (lu->ipiv[k] != k) lu->sign = -lu->sign;
+    }
+    size_t r2 = 0;
+    for (size_t c = 0, k = 0; c < r; c++) {
+        if (k < t && lu->pc[k] == c) k++;
+        else lu->skip[r2++] = c;
+    }
+    lu->K1 = t; lu->r2 = r2; lu->m2 = m - t;
+    column_sign(lu, t);
+    rc = 0;
+done:
+    free(rows); free(lo0); free(hi0); free(cnt);
+    return rc;
+}
+
+/* Whether the bit-sliced elimination (q = 3, 4, 8) beats the band elimination: its work is
+ * about m r min(m, r) / 64 word operations against the band's sum of squared row extents
+ * in uint16 entries (measured: the crossover is near a ratio of ML_ZN_GF3_RATIO). */
+#ifndef ML_ZN_GF3_RATIO
+#define ML_ZN_GF3_RATIO 24.0
+#endif
+static int bitsliced_pays(const ml_zn_lu_t *lu)
+{
+    const size_t m = lu->m, r = lu->r;
+    if (m < 32 || r < 32) return 0;            /* thin: rows of one padded word or less */
+    double band = 0;
+    for (size_t i = 0; i < m; i++)
+        if (lu->hi0[i] > lu->lo0[i]) {
+            double x = (double)(lu->hi0[i] - lu->lo0[i]);
+            band += x * x;
+        }
+    double dense = (double)m * (double)r * (double)(m < r ? m : r);
+    return band * ML_ZN_GF3_RATIO >= dense;
+}
+
+int ml_zn_lu_set_method(ml_zn_lu_t *lu, int method)
+{
+    if (lu->factored || method < ML_ZN_AUTO || method > ML_ZN_BITSLICED) return -1;
+    if (method == ML_ZN_BITSLICED && lu->q != 3 && lu->q != 4 && lu->q != 8) return -1;
+    lu->method = method;
+    return 0;
+}
+
+int ml_zn_lu_method(const ml_zn_lu_t *lu) { return lu->method; }
+
 int ml_zn_lu_factor(ml_zn_lu_t *lu)
 {
     if (lu->factored) return 0;
-    if (phase1(lu) || phase2(lu)) return -1;
+    if (lu->method == ML_ZN_AUTO)
+        lu->method = (lu->q == 3 || lu->q == 4 || lu->q == 8) && bitsliced_pays(lu)
+                         ? ML_ZN_BITSLICED : ML_ZN_BAND;
+    if ((lu->method == ML_ZN_BITSLICED ? phase1_bitsliced(lu) : phase1(lu)) || phase2(lu))
+        return -1;
     lu->factored = 1;
     return 0;
 }

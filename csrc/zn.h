@@ -40,6 +40,16 @@ void ml_zn_lu_free(ml_zn_lu_t *lu);
 void ml_zn_lu_set_dense(ml_zn_lu_t *lu, const uint8_t *a, size_t stride);
 void ml_zn_lu_add_coo(ml_zn_lu_t *lu, const int64_t *ci, const int64_t *tj, size_t nnz);
 
+/* How phase 1 runs: AUTO picks (BITSLICED for q = 3, 4 or 8 when the matrix is dense
+ * enough, else BAND); BAND is the profile elimination above; BITSLICED the dense
+ * bit-sliced elimination of csrc/gf3.c (q = 3, 4 or 8 only): the same pivots from the
+ * same row order, so the same factorisation and answers. set_method before
+ * factoring: 0, or -1 when the method is unknown, not for this q, or too late;
+ * ml_zn_lu_method is the method asked for, after factoring the one used. */
+enum { ML_ZN_AUTO = 0, ML_ZN_BAND = 1, ML_ZN_BITSLICED = 2 };
+int ml_zn_lu_set_method(ml_zn_lu_t *lu, int method);
+int ml_zn_lu_method(const ml_zn_lu_t *lu);
+
 /* Factor (once). 0 on success, -1 on allocation failure. */
 int ml_zn_lu_factor(ml_zn_lu_t *lu);
 

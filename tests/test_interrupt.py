@@ -171,7 +171,7 @@ def test_c_core_polling(tmp_path):
     exe = tmp_path / "test_interrupt"
     subprocess.run([cc, "-O1", "-std=c11", f"-I{root / 'csrc'}",
                     str(root / "tests/c/test_interrupt.c"),
-                    *(str(root / "csrc" / f) for f in ("interrupt.c", "gf2.c", "cpu.c", "zn.c")),
+                    *(str(root / "csrc" / f) for f in ("interrupt.c", "gf2.c", "cpu.c", "zn.c", "gf3.c")),
                     "-o", str(exe)], check=True)
     out = subprocess.run([str(exe)], capture_output=True, text=True)
     assert out.returncode == 0 and "fails=0" in out.stdout, out.stdout[-2000:]

@@ -30,6 +30,8 @@ cdef extern from "zn.h":
     int ml_zn_lu_solve(const ml_zn_lu_t *lu, const uint8_t *bt, size_t nb, uint8_t *xt,
                        uint8_t *ok, int check) nogil
     unsigned ml_zn_lu_det(const ml_zn_lu_t *lu) nogil
+    int ml_zn_lu_set_method(ml_zn_lu_t *lu, int method) nogil
+    int ml_zn_lu_method(const ml_zn_lu_t *lu) nogil
 
 from .engines.reference import factorize as _factorize
 
@@ -37,6 +39,13 @@ include "_interrupt.pxi"
 
 #: Largest m * r the dense native engine accepts (the working matrix is uint16).
 MAX_ENTRIES = 1 << 28
+
+#: How the unit-pivot phase runs (csrc/zn.h): "auto" picks; "band" is the profile
+#: elimination in uint16 with delayed reduction; "bitsliced" the dense bit-sliced
+#: elimination on two or three bit-planes with Four Russians tables (csrc/gf3.c;
+#: q = 3, 4 or 8).
+BITSLICED_Q = (3, 4, 8)
+METHODS = ("auto", "band", "bitsliced")
 
 
 def _check_prime_power(q):
@@ -137,6 +146,20 @@ cdef class _LocalLU:
             _raise_memory_error("out of memory while factoring")
         self.stage = 1
 
+    def set_method(self, method):
+        """Choose how factor() runs: one of METHODS ("bitsliced" needs q = 3, 4 or 8)."""
+        self._at(0, "set_method")
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+        if ml_zn_lu_set_method(self.lu, METHODS.index(method)):
+            raise ValueError(f"method {method!r} needs q = 3, 4 or 8, this matrix is mod "
+                             f"{self.q}")
+
+    @property
+    def method(self):
+        """The method asked for; after factor() the one used ("band" or "bitsliced")."""
+        return METHODS[ml_zn_lu_method(self.lu)]
+
     @property
     def unit_rank(self):
         self._at(1, "unit_rank")
@@ -212,12 +235,31 @@ cdef class _LocalLU:
 
 class ZnEngine:
     """Linear algebra of one tap matrix A (m x r) over Z/nZ in C; the engine interface
-    of :class:`modlights.reference.ReferenceEngine`."""
+    of :class:`modlights.reference.ReferenceEngine`.
+
+    Parameters
+    ----------
+    a : array_like of int, shape (m, r)
+        The tap matrix (reduced mod n here).
+    n : int
+        The modulus, 2..255; split by CRT into prime powers, one factorisation each.
+    method : {"auto", "band", "bitsliced"}
+        How the prime-power parts are factored (see ``METHODS``): "auto" uses the
+        bit-sliced elimination for the parts mod 3, 4 and 8 when the matrix is dense
+        and the band elimination otherwise; "bitsliced" forces it for those parts (the
+        others still pick); "band" never uses it. Every method gives the same answers.
+    """
 
     name = "zn-native"
 
-    def __init__(self, a, n, *, _coo=None):
+    def __init__(self, a, n, *, method="auto", _coo=None):
         n = _check_n(n)
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+        if method == "bitsliced" and not any(p ** e in BITSLICED_Q for p, e in _factorize(n)):
+            raise ValueError(f"method 'bitsliced' is the GF(3), Z/4 and Z/8 elimination: n "
+                             f"must have a part mod 3, 4 or 8 (3 divides n and 9 does not, "
+                             f"or the power of 2 in n is 4 or 8), got n = {n}")
         if _coo is None:
             arr = np.asarray(a)
             if arr.ndim != 2:
@@ -234,20 +276,29 @@ class ZnEngine:
         self.m = int(m)
         self.r = int(r)
         self.parts = []
+        # entries already in 0..q-1 as uint8 (a board's matrix mod q): no copy per part
+        top = None
+        if _coo is None and arr.dtype == np.uint8 and arr.flags.c_contiguous:
+            top = int(arr.max()) if arr.size else 0
         for p, e in _factorize(n):
             q = p ** e
             rest = n // q
             idem = rest * pow(rest, -1, q) % n if rest > 1 else 1
             lu = _LocalLU(self.m, self.r, q)
+            # "bitsliced" applies to the parts mod 3, 4 and 8; the others pick their own way
+            lu.set_method(method if q in BITSLICED_Q or method != "bitsliced" else "auto")
             if _coo is None:
-                lu.set_dense(np.ascontiguousarray(np.mod(arr, q), dtype=np.uint8))
+                if top is not None and top < q:
+                    lu.set_dense(arr)
+                else:
+                    lu.set_dense(np.ascontiguousarray(np.mod(arr, q), dtype=np.uint8))
             else:
                 lu.add_coo(_coo[2], _coo[3])
             lu.factor()
             self.parts.append((q, idem, lu))
 
     @classmethod
-    def from_coo(cls, m, r, ci, tj, n):
+    def from_coo(cls, m, r, ci, tj, n, *, method="auto"):
         """A from coordinates: A[ci[k], tj[k]] += 1 for every k (repeats add up)."""
         m = int(m)
         r = int(r)
@@ -262,7 +313,12 @@ class ZnEngine:
                 raise ValueError(f"cell indices must be in 0..{m - 1}")
             if tj.min() < 0 or tj.max() >= r:
                 raise ValueError(f"tap indices must be in 0..{r - 1}")
-        return cls(None, n, _coo=(m, r, ci, tj))
+        return cls(None, n, method=method, _coo=(m, r, ci, tj))
+
+    @property
+    def methods(self):
+        """{q: method used} for each prime-power part q of n."""
+        return {q: lu.method for q, _, lu in self.parts}
 
     # ---------------------------------------------------------------- helpers
     def _combine(self, pieces):

@@ -184,7 +184,8 @@ class Solver:
     For n = 2 ``"native"`` is :class:`modlights._gf2.Gf2Engine` (csrc/gf2.c): bit-packed
     GF(2) elimination. For n >= 3 it is :class:`modlights._zn.ZnEngine` (csrc/zn.c):
     band-aware elimination with delayed reduction over each prime-power factor of n
-    (CRT), unit pivots first, then valuation pivots for rings, so composite n (4, 6, 8,
+    (CRT; dense matrices mod 3, 4 and 8 bit-sliced, csrc/gf3.c), unit pivots first, then
+    valuation pivots for rings, so composite n (4, 6, 8,
     12, ...) is exact: solvability, a solution, kernel generators with their orders,
     |ker A|, det, inverse and pseudo-inverse (where one exists).
 

@@ -1,7 +1,7 @@
 /* Standalone test of csrc/interrupt.c and of the polling in csrc/gf2.c and csrc/zn.c.
  * Not part of the build; tests/test_interrupt.py compiles and runs it:
  *   gcc -O1 -Icsrc tests/c/test_interrupt.c csrc/interrupt.c csrc/gf2.c csrc/cpu.c \
- *       csrc/zn.c && ./a.out
+ *       csrc/zn.c csrc/gf3.c && ./a.out
  * Prints "fails=0" when every check holds. */
 #define _POSIX_C_SOURCE 200809L
 #include "interrupt.h"
@@ -61,6 +61,14 @@ int main(void)
         ml_zn_lu_add_coo(lu, &ci, &tj, 1);
     }
     CHECK(ml_zn_lu_factor(lu) == -1);              /* stopped: the caller drops lu */
+    ml_zn_lu_free(lu);
+    lu = ml_zn_lu_new(200, 200, 3);                /* the bit-sliced GF(3) elimination */
+    CHECK(ml_zn_lu_set_method(lu, ML_ZN_BITSLICED) == 0);
+    for (size_t i = 0; i < 200; i++) {
+        int64_t ci = (int64_t)i, tj = (int64_t)i;
+        ml_zn_lu_add_coo(lu, &ci, &tj, 1);
+    }
+    CHECK(ml_zn_lu_factor(lu) == -1);
     ml_zn_lu_free(lu);
     CHECK(ml_interrupt_take() == 1);
 

@@ -1,6 +1,7 @@
 /* Standalone test of csrc/zn.c (FLINT style: each routine against a slower method on
  * random input). Build and run:
- *   gcc -O2 -Icsrc tests/c/test_zn.c csrc/zn.c -o /tmp/test_zn && /tmp/test_zn
+ *   gcc -O2 -Icsrc tests/c/test_zn.c csrc/zn.c csrc/gf3.c csrc/cpu.c \
+ *       csrc/interrupt.c -o /tmp/test_zn && /tmp/test_zn
  * Exit status 0 when every check passes. */
 #include "zn.h"
 
@@ -48,6 +49,9 @@ static long det_slow(const long *a, size_t n, long q)
     return (d % q + q) % q;
 }
 
+/* how phase 1 runs (csrc/zn.h); BITSLICED applies to q = 3, 4 and 8 only */
+static int method = ML_ZN_AUTO;
+
 static void one_case(unsigned q, size_t m, size_t r, int kind)
 {
     uint8_t *a = malloc(m * r + 1);
@@ -60,6 +64,8 @@ static void one_case(unsigned q, size_t m, size_t r, int kind)
     }
     ml_zn_lu_t *lu = ml_zn_lu_new(m, r, q);
     CHECK(lu != NULL, "alloc");
+    CHECK(ml_zn_lu_set_method(lu, q == 3 || q == 4 || q == 8 ? method : ML_ZN_AUTO) == 0,
+          "set_method");
     ml_zn_lu_set_dense(lu, a, r);
     CHECK(ml_zn_lu_factor(lu) == 0, "factor");
     unsigned p = ml_zn_lu_p(lu);
@@ -167,10 +173,25 @@ int main(void)
                                   128, 243, 251};
     CHECK(ml_zn_inv(2, 4) == 0 && ml_zn_inv(3, 4) == 3 && ml_zn_inv(2, 9) == 5, "inv");
     CHECK(ml_zn_lu_new(3, 3, 6) == NULL && ml_zn_lu_new(3, 3, 256) == NULL, "bad q accepted");
+    {
+        ml_zn_lu_t *lu = ml_zn_lu_new(3, 3, 5);
+        CHECK(ml_zn_lu_set_method(lu, ML_ZN_BITSLICED) == -1, "bitsliced accepted for q=5");
+        CHECK(ml_zn_lu_set_method(lu, 7) == -1, "unknown method accepted");
+        ml_zn_lu_free(lu);
+    }
     for (size_t qi = 0; qi < sizeof qs / sizeof *qs; qi++)
         for (int trial = 0; trial < 120; trial++) {
             size_t m = rnd(trial < 100 ? 7 : 40), r = rnd(trial < 100 ? 7 : 40);
             one_case(qs[qi], m, r, trial % 4);
+        }
+    /* GF(3), Z/4 and Z/8 again through the bit-sliced elimination, up to three
+     * panels wide */
+    method = ML_ZN_BITSLICED;
+    static const unsigned bq[] = {3, 4, 8};
+    for (size_t qi = 0; qi < 3; qi++)
+        for (int trial = 0; trial < 300; trial++) {
+            size_t m = rnd(trial < 200 ? 9 : 150), r = rnd(trial < 200 ? 9 : 150);
+            one_case(bq[qi], m, r, trial % 4);
         }
     if (failures) { fprintf(stderr, "%d failures\n", failures); return 1; }
     printf("test_zn: all passed\n");
