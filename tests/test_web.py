@@ -207,7 +207,7 @@ def test_puzzle_by_code(client):
 def test_encode_round_trips_any_grid_board(client, bs):
     board, state, _ = bs
     r = client.post("/api/encode", json={"board": board.to_dict(), "start": state.tolist()})
-    if not board.is_grid:
+    if not board.is_grid or board.holes.all():
         assert r.status_code == 400 and r.json()["error"] == "bad_input"
         return
     d = r.json()
@@ -215,6 +215,14 @@ def test_encode_round_trips_any_grid_board(client, bs):
     assert p.board == board and np.array_equal(p.start, state)
     assert d["board"] == board.to_dict() and d["start"] == state.tolist()
     assert d["solvable"] == ml.Solver(board, backend="reference").solvable(state)
+
+
+def test_encode_refuses_a_board_of_holes_only(client):
+    board = ml.Board.grid(2, 3, holes=[(r, c) for r in range(2) for c in range(3)])
+    r = client.post("/api/encode", json={"board": board.to_dict(), "start": [[0] * 3] * 2})
+    assert r.status_code == 400 and "every tile is a hole" in r.json()["detail"]
+    with pytest.raises(ValueError, match="every tile is a hole"):
+        ml.Puzzle(board, np.zeros((2, 3), np.uint8)).code
 
 
 def test_encode_refuses_large_and_malformed(client):

@@ -616,6 +616,9 @@ def encode(board: Board, start: np.ndarray) -> str:
                          f"got {rows}x{cols}")
     n = board.states
     locked, holes = board.locked, board.holes
+    if holes.all():
+        raise ValueError("a board whose every tile is a hole has no puzzle code "
+                         "(a code needs at least one tile)")
     mixed = board.mixed
     flags = int(board.wrap) | (int(locked.any()) << 1) | (int(holes.any()) << 2)
     head = bytearray()
