@@ -298,3 +298,26 @@ def test_large_gf2_square_kernel_not_built():
     assert not b.apply(st_, sol.taps).any()
     with pytest.raises(ValueError, match="GiB"):
         s.kernel()
+
+
+def test_bench_method_tensor(capsys, monkeypatch):
+    """``modlights bench --pattern square --method tensor`` times the tensor engine (every
+    answer checked inside bench_large); a board it does not cover exits 2, one line."""
+    from modlights.cli import main
+    seen = []
+    real = TensorEngine.solve
+
+    def spy(self, R):
+        seen.append(self.n)
+        return real(self, R)
+    monkeypatch.setattr(TensorEngine, "solve", spy)
+    assert main(["bench", "--sizes", "64", "--states", "2,3", "--pattern", "square",
+                 "--repeats", "1", "--quiet", "--method", "tensor", "--json"]) == 0
+    rows = __import__("json").loads(capsys.readouterr().out)
+    assert [(r["board"], r["n"], r["pattern"]) for r in rows] == [
+        ("64x64", 2, "square"), ("64x64", 3, "square")]
+    assert seen == [2, 3]
+    assert main(["bench", "--sizes", "20", "--repeats", "1", "--quiet",
+                 "--method", "tensor"]) == 2                 # cross: no product
+    err = capsys.readouterr().err
+    assert "factor" in err and len(err.strip().splitlines()) == 1

@@ -997,7 +997,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="bit-packed states and the algebraic engine (n = 2; always used "
                          "for boards of more than 2^27 tiles, e.g. --sizes 100000)")
     pb.add_argument("--quiet", action="store_true", help="no progress bar")
-    pb.add_argument("--method", choices=("chase", "auto", "algebraic", "lifted", "dense"),
+    pb.add_argument("--method", choices=("chase", "auto", "algebraic", "lifted", "tensor",
+                                         "dense"),
                     default="chase", help="Solver method of the byte-state boards "
                     "(default: chase; auto: what Solver picks)")
     pb.add_argument("--json", action="store_true", help="print one JSON list")

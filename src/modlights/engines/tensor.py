@@ -134,6 +134,16 @@ def _rref_mod_p(V: np.ndarray, p: int) -> tuple[np.ndarray, list[int]]:
     return E[:r], piv
 
 
+def _mod_table(n: int, terms: int) -> np.ndarray:
+    """v -> v mod n (uint8) for every sum of ``terms`` products of two values < n, the
+    reduction table of csrc/band.c; empty (reduce by %) when it would pass 2^16 entries
+    or n = 2 (no reduction: XOR)."""
+    top = (n - 1) * (n - 1) * terms
+    if n == 2 or top >= 1 << 16:
+        return np.zeros(0, np.uint8)
+    return (np.arange(top + 1) % n).astype(np.uint8)
+
+
 def _perm_sign(perm: np.ndarray) -> int:
     """+1 or -1: the sign of a permutation of 0..len-1."""
     seen = np.zeros(len(perm), dtype=bool)
@@ -197,8 +207,9 @@ class BandFactor:
         self.identity = band == {0: 1} and not self.reversed
         # symbol matrix S (length x s) and residual matrix M (s x s) from one chase
         # of the zero right-hand side with the symbols set to the identity
-        self.S, self.M = self._chase(None, symbols=True)
-        self._sym_rows = np.flatnonzero(self.S.any(axis=1)).tolist()
+        Y, self.M = self._chase(None, symbols=True)
+        self.S = Y[:length]
+        self._sym_steps = None
         self._small = ReferenceEngine(self.M, n) if s else None
         if s and not is_prime(n) and self._small.kernel_size != 1:
             raise ValueError(f"the 1-D factor (offsets {sorted(band)}, side {length}) is "
@@ -225,12 +236,27 @@ class BandFactor:
             self.syms = np.setdiff1d(np.arange(L), self.det_vars)
         self.res_eqs = np.setdiff1d(np.arange(L), self.det_eqs)
         assert len(self.res_eqs) == len(self.syms) == s
-        # (equation, value it determines, [(row, coefficient) of the others]) with the
-        # coefficients already times -1 / c(dmin) (the update is y_j = sum + b_i / c)
-        inv = pow(self.band[dmin], -1, self.n)
-        self._steps = [(i, j, [(r, (self.n - c) * inv % self.n)
-                               for r, c in self._refs(i) if r != j])
-                       for i, j in zip(self.det_eqs.tolist(), self.det_vars.tolist())]
+        # the steps of the C chase: row yrow[t] of Y from row brow[t] of B (natural
+        # order) and the rows refs[t] of Y (-1: none) with coefficients -c / c(dmin)
+        n = self.n
+        inv = pow(self.band[dmin], -1, n)
+        others = [(d, c) for d, c in sorted(self.band.items()) if d != dmin]
+        m = max(1, len(others))
+        eqs = self.det_eqs
+        self._refs_rows = np.full((len(eqs), m), -1, np.int64)
+        self._coefs = np.zeros((len(eqs), m), np.uint32)
+        for q, (d, c) in enumerate(others):
+            r = eqs - d
+            if self.wrap:
+                r %= L
+            else:
+                r = np.where((r >= 0) & (r < L), r, -1)
+            self._refs_rows[:, q] = r
+            self._coefs[:, q] = (n - c) * inv % n
+        self._yrow = np.ascontiguousarray(self.det_vars, dtype=np.int64)
+        self._brow = np.ascontiguousarray(L - 1 - eqs if self.reversed else eqs,
+                                          dtype=np.int64)
+        self._lut = _mod_table(n, m + 1)
 
     def _refs(self, i: int) -> list[tuple[int, int]]:
         """(row, coefficient) of the values equation i reads (all of them)."""
@@ -246,46 +272,28 @@ class BandFactor:
 
     # ------------------------------------------------------------- the chase
     def _chase(self, B: np.ndarray, symbols: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        """Chase ``B`` (length x k, values < n, rows in chase order) with the symbols 0,
-        or (``symbols``) the zero right-hand side of s columns with the symbols set to
-        the identity: (Y length x k, residuals s x k, int64)."""
+        """Chase ``B`` (length x k, values < n, rows contiguous, natural order) with the
+        symbols 0, or (``symbols``) the zero right-hand side of s columns with the
+        symbols set to the identity: (Y length x k in chase order, residuals s x k,
+        int64). The steps run in C (csrc/band.c), in chunks of about 2^24 entries (a
+        Ctrl-C stops the work between two chunks)."""
+        from .._band import band_chase
         n, L, s = self.n, self.length, self.s
         k = s if symbols else B.shape[1]
-        Y = np.empty((L, k), np.uint8)
+        if symbols:
+            B = np.zeros((L, k), np.uint8)
+        Y = np.empty((L + s, k), np.uint8)          # s rows for the symbols' values
         Y[self.syms] = 0
         if symbols:
             Y[self.syms, np.arange(s)] = 1
-            B = np.zeros((L, k), np.uint8)
-        steps = self._steps
-        if n == 2:
-            xor = np.bitwise_xor
-            for i, j, refs in steps:
-                out = Y[j]
-                if not refs:
-                    out[:] = B[i]
-                    continue
-                xor(B[i], Y[refs[0][0]], out=out)
-                for r, _ in refs[1:]:
-                    xor(out, Y[r], out=out)
-        else:
-            inv = self.inv
-            wide = np.uint16 if (n - 1) * (n - 1) * (len(self.band) + 1) < 1 << 16 \
-                else np.uint32
-            acc = np.empty(k, wide)
-            tmp = np.empty(k, wide)
-            for i, j, refs in steps:
-                np.multiply(B[i], inv, out=acc, dtype=wide)
-                for r, coef in refs:
-                    if coef == 1:
-                        np.add(acc, Y[r], out=acc, dtype=wide)
-                    else:
-                        np.multiply(Y[r], coef, out=tmp, dtype=wide)
-                        np.add(acc, tmp, out=acc)
-                np.remainder(acc, n, out=acc)
-                Y[j] = acc
+        nsteps = len(self._yrow)
+        chunk = max(1, (1 << 24) // max(1, k))
+        for start in range(0, nsteps, chunk):
+            band_chase(B, Y, self._brow, self._yrow, self._refs_rows, self._coefs, n,
+                       self.inv, start, min(nsteps, start + chunk), self._lut)
         res = np.zeros((s, k), np.int64)
         for t, i in enumerate(self.res_eqs.tolist()):
-            row = -B[i].astype(np.int64)
+            row = -B[self.length - 1 - i if self.reversed else i].astype(np.int64)
             for r, c in self._refs(i):
                 row += c * Y[r].astype(np.int64)
             res[t] = row % n
@@ -299,34 +307,33 @@ class BandFactor:
         k = B.shape[1]
         if self.identity:
             return B, np.ones(k, dtype=bool)
-        Y, res = self._chase(B[::-1] if self.reversed else B)
+        Y, res = self._chase(np.ascontiguousarray(B))
         ok = np.ones(k, dtype=bool)
         if s:
             rhs = (-res) % n                                  # M z = -q(b)
             Z = self.G @ rhs % n
             ok = ((self.M @ Z - rhs) % n == 0).all(axis=0)
             self._add_symbols(Y, Z.astype(np.uint8))
+        Y = Y[:self.length]
         return (Y[::-1] if self.reversed else Y), ok
 
     def _add_symbols(self, Y: np.ndarray, Z: np.ndarray) -> None:
-        """Y += S Z (mod n) in place, a row at a time (one combination of the rows of
-        Z per distinct row of S)."""
-        n = self.n
-        combos: dict = {}
-        tmp = np.empty(Y.shape[1], np.uint16) if n > 2 else None
-        for r in self._sym_rows:
-            coef = self.S[r]
-            key = coef.tobytes()
-            row = combos.get(key)
-            if row is None:
-                row = (coef.astype(np.int64) @ Z.astype(np.int64) % n).astype(np.uint8)
-                combos[key] = row
-            if n == 2:
-                np.bitwise_xor(Y[r], row, out=Y[r])
-            else:
-                np.add(Y[r], row, out=tmp, dtype=np.uint16)
-                np.remainder(tmp, n, out=tmp)
-                Y[r] = tmp
+        """Y[:length] += S Z (mod n) in place: Z goes into the s spare rows of Y, and
+        every row of S that is not zero is one step of the C chase (B = Y)."""
+        from .._band import band_chase
+        L = self.length
+        Y[L:] = Z
+        if self._sym_steps is None:
+            rows = np.flatnonzero(self.S.any(axis=1))
+            refs = np.where(self.S[rows] != 0, L + np.arange(self.s), -1).astype(np.int64)
+            self._sym_steps = (rows.astype(np.int64), np.ascontiguousarray(refs),
+                               np.ascontiguousarray(self.S[rows], dtype=np.uint32))
+        rows, refs, coefs = self._sym_steps
+        lut = _mod_table(self.n, self.s + 1)
+        chunk = max(1, (1 << 24) // max(1, Y.shape[1]))
+        for start in range(0, len(rows), chunk):
+            band_chase(Y, Y, rows, rows, refs, coefs, self.n, 1, start,
+                       min(len(rows), start + chunk), lut)
 
     # ------------------------------------------------------------- structure
     def kernel_basis(self) -> tuple[np.ndarray, list[int]]:
