@@ -56,3 +56,23 @@ void ml_band_chase(const uint8_t *B, ptrdiff_t bstride, uint8_t *Y, ptrdiff_t ys
                 y[x] = (uint8_t)(acc[x] % n);
     }
 }
+
+/* Tiles of TILE x TILE bytes: both the rows read and the rows written stay in cache
+ * while a tile is copied (a plain strided copy touches a new cache line per byte). */
+#define TILE 64
+
+void ml_band_transpose(const uint8_t *A, ptrdiff_t astride, uint8_t *T, ptrdiff_t tstride,
+                       size_t rows, size_t cols)
+{
+    for (size_t i0 = 0; i0 < rows; i0 += TILE) {
+        size_t i1 = rows - i0 < TILE ? rows : i0 + TILE;
+        for (size_t j0 = 0; j0 < cols; j0 += TILE) {
+            size_t j1 = cols - j0 < TILE ? cols : j0 + TILE;
+            for (size_t j = j0; j < j1; j++) {
+                uint8_t *t = T + (ptrdiff_t)j * tstride;
+                for (size_t i = i0; i < i1; i++)
+                    t[i] = A[(ptrdiff_t)i * astride + (ptrdiff_t)j];
+            }
+        }
+    }
+}

@@ -20,4 +20,9 @@ void ml_band_chase(const uint8_t *B, ptrdiff_t bstride, uint8_t *Y, ptrdiff_t ys
                    const uint32_t *coefs, size_t m, size_t nsteps, unsigned n, unsigned inv,
                    uint32_t *acc, const uint8_t *lut, size_t lutlen);
 
+/* T = A^T for a rows x cols byte matrix A (row strides may be negative), copied in
+ * cache-sized tiles. */
+void ml_band_transpose(const uint8_t *A, ptrdiff_t astride, uint8_t *T, ptrdiff_t tstride,
+                       size_t rows, size_t cols);
+
 #endif

@@ -207,7 +207,7 @@ class BandFactor:
         self.identity = band == {0: 1} and not self.reversed
         # symbol matrix S (length x s) and residual matrix M (s x s) from one chase
         # of the zero right-hand side with the symbols set to the identity
-        Y, self.M = self._chase(None, symbols=True)
+        Y, self.M = self._chase(None)
         self.S = Y[:length]
         self._sym_steps = None
         self._small = ReferenceEngine(self.M, n) if s else None
@@ -271,39 +271,42 @@ class BandFactor:
         return out
 
     # ------------------------------------------------------------- the chase
-    def _chase(self, B: np.ndarray, symbols: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def _chase(self, B: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Chase ``B`` (length x k, values < n, rows contiguous, natural order) with the
-        symbols 0, or (``symbols``) the zero right-hand side of s columns with the
-        symbols set to the identity: (Y length x k in chase order, residuals s x k,
-        int64). The steps run in C (csrc/band.c), in chunks of about 2^24 entries (a
-        Ctrl-C stops the work between two chunks)."""
+        symbols 0, or (B None) the zero right-hand side of s columns with the symbols
+        set to the identity: (Y (length + s) x k in chase order, with s spare rows for
+        the symbols' values; residuals s x k, int64). The steps run in C
+        (csrc/band.c), in chunks of about 2^24 entries (a Ctrl-C stops the work
+        between two chunks)."""
         from .._band import band_chase
         n, L, s = self.n, self.length, self.s
-        k = s if symbols else B.shape[1]
+        symbols = B is None
         if symbols:
-            B = np.zeros((L, k), np.uint8)
-        Y = np.empty((L + s, k), np.uint8)          # s rows for the symbols' values
+            B = np.zeros((L, s), np.uint8)
+        k = B.shape[1]
+        Y = np.empty((L + s, k), np.uint8)
         Y[self.syms] = 0
         if symbols:
             Y[self.syms, np.arange(s)] = 1
-        nsteps = len(self._yrow)
+        total = len(self._yrow)
         chunk = max(1, (1 << 24) // max(1, k))
-        for start in range(0, nsteps, chunk):
+        for start in range(0, total, chunk):
             band_chase(B, Y, self._brow, self._yrow, self._refs_rows, self._coefs, n,
-                       self.inv, start, min(nsteps, start + chunk), self._lut)
+                       self.inv, start, min(total, start + chunk), self._lut)
         res = np.zeros((s, k), np.int64)
         for t, i in enumerate(self.res_eqs.tolist()):
-            row = -B[self.length - 1 - i if self.reversed else i].astype(np.int64)
+            row = -B[L - 1 - i if self.reversed else i].astype(np.int64)
             for r, c in self._refs(i):
                 row += c * Y[r].astype(np.int64)
             res[t] = row % n
         return Y, res
 
     def apply_ginv(self, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(Y, ok): Y = G B for a generalised inverse G of this factor (F G F = F),
-        B length x k (values < n, rows contiguous); ok[j] says whether column j of B is
-        in the image of F (then F Y[:, j] = B[:, j]). Y may be a view (reversed rows)."""
-        n, s = self.n, self.s
+        """(Y, ok): Y = G B for a generalised inverse G of this factor (F G F = F), B
+        length x k (values < n); ok[j] says whether column j of B is in the image of F
+        (then F Y[:, j] = B[:, j]). Y may be a view (reversed, or without the spare
+        symbol rows)."""
+        n, s, L = self.n, self.s, self.length
         k = B.shape[1]
         if self.identity:
             return B, np.ones(k, dtype=bool)
@@ -314,7 +317,7 @@ class BandFactor:
             Z = self.G @ rhs % n
             ok = ((self.M @ Z - rhs) % n == 0).all(axis=0)
             self._add_symbols(Y, Z.astype(np.uint8))
-        Y = Y[:self.length]
+        Y = Y[:L]
         return (Y[::-1] if self.reversed else Y), ok
 
     def _add_symbols(self, Y: np.ndarray, Z: np.ndarray) -> None:
@@ -454,6 +457,7 @@ class TensorEngine:
 
     def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(X, ok) for the right-hand sides R (k x n_cells, values < n)."""
+        from .._band import transpose
         R = np.asarray(R)
         k = R.shape[0]
         h, w = self.h, self.w
@@ -462,16 +466,19 @@ class TensorEngine:
         for i in range(k):
             B = R[i].reshape(h, w)
             Y, ok_r = self.R.apply_ginv(B)                  # R Y = B, Y = X C^T
+            if self.C.identity:
+                if ok_r.all():
+                    np.copyto(X[i].reshape(h, w), Y)
+                    ok[i] = True
+                continue
             if not ok_r.all():
                 continue
-            if self.C.identity:
-                X[i] = Y.reshape(-1)
-                ok[i] = True
-                continue
-            Xt, ok_c = self.C.apply_ginv(np.ascontiguousarray(Y.T))   # C X^T = Y^T
+            Yt = np.empty((w, h), np.uint8)
+            transpose(Y, Yt)
             del Y
+            Xt, ok_c = self.C.apply_ginv(Yt)                  # C X^T = Y^T
             if ok_c.all():
-                np.copyto(X[i].reshape(h, w), Xt.T)
+                transpose(Xt, X[i].reshape(h, w))
                 ok[i] = True
         return X, ok
 
