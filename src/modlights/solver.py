@@ -66,8 +66,14 @@ ALGEBRAIC_MIN_TILES = 576
 LIFTED_MIN_TILES = 128 * 128
 #: ``method="auto"`` uses the tensor engine (:mod:`modlights.engines.tensor`: square and
 #: other product patterns) for the boards it covers (and the algebraic engine does not)
-#: with at least this many tiles. See TENSOR_MIN_TILES measurements in bench/README.md.
-TENSOR_MIN_TILES = 576
+#: with at least this many tiles. Measured (Board.grid + Solver + solve(minimal=False),
+#: random solvable start, medians of 7, k x k square, shared box), tensor / chase:
+#:   n = 2: k=16 1.34, k=32 1.45, k=48 0.85, k=64 0.59, k=128 0.33, k=192 0.11
+#:   n = 3: k=16 0.91, k=32 0.75, k=48 0.36, k=64 0.21, k=128 0.12, k=192 0.03
+#:   n = 4: k=16 0.86, k=24 0.72, k=48 0.34, k=64 0.24, k=96 0.12, k=192 0.02
+#: (below 48 x 48 both answer in about 0.1 ms); 5000 x 5000 GF(2) square: see
+#: bench/README.md.
+TENSOR_MIN_TILES = 48 * 48
 
 #: Largest kernel (nullity x n_taps bytes) that ``kernel()`` materialises.
 MAX_KERNEL_BYTES = 1 << 30
