@@ -321,3 +321,61 @@ def test_bench_method_tensor(capsys, monkeypatch):
                  "--method", "tensor"]) == 2                 # cross: no product
     err = capsys.readouterr().err
     assert "factor" in err and len(err.strip().splitlines()) == 1
+
+
+def test_band_bindings_check_their_arguments():
+    """csrc/band.c through _band.pyx: the tiled transpose equals NumPy's (reversed views
+    too), and malformed step programs are ValueErrors before any C runs."""
+    from modlights._band import band_chase, transpose
+    rng = np.random.default_rng(5)
+    for shape in [(1, 1), (3, 130), (129, 65), (200, 7)]:
+        A = rng.integers(0, 256, shape).astype(np.uint8)
+        for view in (A, A[::-1]):
+            out = np.empty(shape[::-1], np.uint8)
+            transpose(view, out)
+            assert np.array_equal(out, view.T)
+    with pytest.raises(ValueError, match="out is"):
+        transpose(np.zeros((2, 3), np.uint8), np.zeros((2, 3), np.uint8))
+    with pytest.raises(ValueError, match="contiguous"):
+        transpose(np.zeros((4, 4), np.uint8)[:, ::2], np.zeros((2, 4), np.uint8))
+    B = np.zeros((4, 3), np.uint8)
+    Y = np.zeros((4, 3), np.uint8)
+    rows = np.arange(4, dtype=np.int64)
+    refs = np.full((4, 1), -1, np.int64)
+    coefs = np.zeros((4, 1), np.uint32)
+    lut = np.zeros(0, np.uint8)
+    band_chase(B, Y, rows, rows, refs, coefs, 3, 1, 0, 4, lut)
+    for bad, words in [
+            (dict(brow=rows + 1), "off the arrays"),
+            (dict(refs=refs + 5), "off Y"),
+            (dict(coefs=coefs + 3), "coefficient"),
+            (dict(n=256), "n must be"),
+            (dict(inv=3), "inv < n"),
+            (dict(stop=5), "outside"),
+            (dict(Y=np.zeros((4, 2), np.uint8)), "columns")]:
+        kw = dict(B=B, Y=Y, brow=rows, yrow=rows, refs=refs, coefs=coefs, n=3, inv=1,
+                  start=0, stop=4, lut=lut)
+        kw.update(bad)
+        with pytest.raises(ValueError, match=words):
+            band_chase(*kw.values())
+
+
+def test_giant_board_analysed_from_the_factors():
+    """A 100000 x 100000 square board (past MAX_TILES): nullity and det from the two
+    factors (T_k over GF(2) is singular exactly when k = 2 mod 3); solve_packed and
+    solve refuse with a ValueError instead of unpacking 10^10 tiles."""
+    b = ml.Board.grid(100000, 100000, states=2, pattern="square")
+    s = ml.Solver(b)
+    assert s.method == "tensor"
+    assert s.nullity == 0 and s.det() == 1                   # 100000 = 1 mod 3
+    b2 = ml.Board.grid(100001, 99998, states=2, pattern="square")   # both 2 mod 3
+    s2 = ml.Solver(b2, method="tensor")
+    assert s2.nullity == 100001 + 99998 - 1 and s2.det() == 0
+    assert s2.kernel_size == 2 ** s2.nullity
+    packed = np.zeros((100001, (99998 + 7) // 8), np.uint8)[:1]
+    with pytest.raises(ValueError):
+        s2.solve_packed(packed)
+    with pytest.raises(ValueError, match="more than"):
+        s.solve_packed(np.zeros((100000, 12500), np.uint8))
+    with pytest.raises(ValueError, match="tensor engine, which does not either"):
+        ml.Solver(ml.Board.grid(100000, 100000, states=2, pattern="knight"))

@@ -306,7 +306,7 @@ class Solver:
                                      and algebraic_supports(board)) else \
                 "tensor" if (board.is_grid and backend == "native"
                              and prod(board.shape) >= TENSOR_MIN_TILES
-                             and not board._giant and tensor_supports(board)) else \
+                             and tensor_supports(board)) else \
                 "lifted" if (board.is_grid and backend == "native"
                              and prod(board.shape) >= LIFTED_MIN_TILES
                              and lifted_supports(board)) else \
@@ -315,11 +315,14 @@ class Solver:
                                                            is_prime(board.states) else
                                                            CHASE_MIN_TILES_RING)
                                  and chase_supports(board)) else "dense"
-        if board._giant and method != "algebraic":
+        if board._giant and method not in ("algebraic", "tensor"):
             from .engines.algebraic import algebraic_reason
+            from .engines.tensor import tensor_reason
             raise ValueError(f"a board of more than {MAX_TILES} tiles is solved only by the "
                              "algebraic engine, which does not cover this one: "
-                             f"{algebraic_reason(board) or 'backend must be native'}")
+                             f"{algebraic_reason(board) or 'backend must be native'} "
+                             "(and analysed by the tensor engine, which does not either: "
+                             f"{tensor_reason(board) or 'backend must be native'})")
         self.board = board
         self.backend = backend
         self.method = method
@@ -701,6 +704,11 @@ class Solver:
                 raise Unsolvable("this board cannot reach the target: t - s is not in "
                                  "the image of the tap matrix")
             return x
+        if b._giant:
+            raise ValueError(f"solve_packed on a board of more than {MAX_TILES} tiles needs "
+                             "the algebraic engine's packed path (a pattern chased down "
+                             f"the rows); method={self.method!r} would unpack the states "
+                             "(rank, nullity, kernel_size and det are available)")
         state = np.unpackbits(arr, axis=1, count=cols)
         sol = self.solve(state, tc, minimal=False)
         return np.packbits(sol.taps, axis=1)

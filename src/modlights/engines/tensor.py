@@ -30,6 +30,10 @@ P b + S G_M (-q(b)) is a generalised inverse G_R of R, and G_R (x) G_C one of A:
 - det(A) = det(R)^cols det(C)^rows, det(R) = sign * c(dmin)^(rows - s) det(M) (M is
   the Schur complement of the chase's triangular part).
 
+Boards past MAX_TILES (``Board.grid(100000, 100000, pattern="square")``) are covered
+for rank, nullity, kernel_size and det, which need the two factors only (O(rows +
+cols)); solving them needs byte states, which such a board does not take.
+
 Over a composite n the engine covers boards whose pivots c(dmin) (or c(dmax), chasing
 backwards) are units and whose M are invertible mod n (then A is invertible); others
 are left to the lifted, chase and dense engines. ``method="auto"`` prefers the
@@ -386,8 +390,6 @@ def tensor_reason(board) -> str | None:
         return "it needs one pattern on every tile (this board is mixed)"
     if board._any_locked or board._any_holes:
         return "it needs a board without locked tiles or holes"
-    if board._giant:
-        return "it needs a board of at most MAX_TILES tiles (byte states)"
     fac = _offset_factors(board)
     if isinstance(fac, str):
         return fac
