@@ -190,8 +190,9 @@ class BandFactor:
         self.length, self.n, self.wrap = length, n, wrap
         band = _band(coeffs, length, n, wrap)
         if not band:
-            raise ValueError(f"the pattern's counts are all multiples of n = {n} along "
-                             "one direction (the tap matrix is zero)")
+            raise ValueError(f"along one direction the pattern's counts are all multiples "
+                             f"of n = {n} or its offsets leave the board (the tap matrix "
+                             "is zero)")
         dmin, dmax = min(band), max(band)
         # chase forwards (pivot c(dmin)) or on the reversed axis (pivot c(dmax))
         self.reversed = gcd(band[dmin], n) != 1
