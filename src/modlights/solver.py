@@ -246,6 +246,7 @@ class Solver:
     ValueError saying why for other boards. ``"auto"`` picks it for the boards it
     covers (and the algebraic engine does not) from ``TENSOR_MIN_TILES`` tiles:
     5000 x 5000 GF(2) square in well under a second instead of ~4 s by the chase.
+    Boards past MAX_TILES get rank, nullity, kernel_size and det from the factors.
 
     Parameters
     ----------

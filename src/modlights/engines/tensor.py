@@ -109,11 +109,10 @@ def _band(coeffs: dict, length: int, n: int, wrap: bool) -> dict:
 
 
 def _symbols(band: dict, length: int, wrap: bool) -> int:
-    """Symbols of the 1-D chase (before any reversal)."""
+    """Symbols of the 1-D chase (before any reversal): the band width on a torus (the
+    window is shorter than the side), |dmin| otherwise, at most the side."""
     dmin, dmax = min(band), max(band)
-    if wrap:
-        return min(length, dmax - dmin) if dmax - dmin < length else length
-    return min(length, abs(dmin))
+    return min(length, dmax - dmin if wrap else abs(dmin))
 
 
 def _rref_mod_p(V: np.ndarray, p: int) -> tuple[np.ndarray, list[int]]:
@@ -226,7 +225,7 @@ class BandFactor:
     def _schedule(self) -> None:
         """Which equation determines which value, the symbols and the residual rows
         (on the reversed axis when ``reversed``)."""
-        L, dmin, dmax, s = self.length, self.dmin, self.dmax, self.s
+        L, dmin, s = self.length, self.dmin, self.s
         if self.wrap:
             if s == L:                               # everything a symbol
                 self.det_vars = np.zeros(0, np.int64)
