@@ -148,8 +148,9 @@ def test_tensor_equals_reference_and_chase(case, tkind):
     ref = ml.Solver(b, backend="reference")
     assert ten.kernel_size == ref.kernel_size
     assert ten.nullity == ref.nullity and ten.rank == ref.rank
-    if not is_prime(n):
-        assert ten.kernel_size == 1            # composite n: only invertible boards
+    if not is_prime(n) and ten.kernel_size > 1:
+        # split by CRT: every prime power of n is a field (k = 1) there
+        assert all(e == 1 for _, e in ml.reference.factorize(n))
     assert ten.det() == ref.det()
     chase = ChaseEngine(b) if chase_supports(b) else None
     target = {"zero": 0, "one": 1,
@@ -168,13 +169,14 @@ def test_tensor_equals_reference_and_chase(case, tkind):
                 ten.solve(s, target, minimal=False)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(product_boards(max_side=5))
 def test_tensor_kernel_basis_and_minimum(case):
-    """Prime n: kernel() is a basis of ker A (A H^T = 0, rank = nullity); the minimal
-    solution has the brute-force minimum length."""
+    """kernel() generates ker A: A H^T = 0, a basis for prime n (rank = nullity), for
+    composite n orders whose product is |ker A| and rows that generate that many
+    elements (enumerated); the minimal solution has the brute-force minimum length."""
     b, seed = case
-    if tensor_reason(b) is not None or not is_prime(b.states):
+    if tensor_reason(b) is not None:
         return
     n = b.states
     ten = ml.Solver(b, method="tensor")
@@ -182,8 +184,14 @@ def test_tensor_kernel_basis_and_minimum(case):
     A = b.matrix().astype(np.int64)
     assert H.shape == (ten.nullity, b.n_taps)
     assert ((A @ H.T.astype(np.int64)) % n == 0).all()
-    if len(H):
+    assert np.prod(ten.kernel_orders, dtype=object) == ten.kernel_size
+    if len(H) and is_prime(n):
         assert ml.Solver(ml.Board.from_matrix(H, n), backend="reference").rank == len(H)
+    elif len(H) and ten.kernel_size <= 4096:
+        import itertools
+        span = {tuple(np.asarray(c, np.int64) @ H.astype(np.int64) % n)
+                for c in itertools.product(*[range(o) for o in ten.kernel_orders])}
+        assert len(span) == ten.kernel_size
     if n ** b.n_taps <= 5000:
         rng = np.random.default_rng(seed)
         s = b.random_state(rng=rng)
@@ -379,3 +387,43 @@ def test_giant_board_analysed_from_the_factors():
         s.solve_packed(np.zeros((100000, 12500), np.uint8))
     with pytest.raises(ValueError, match="tensor engine, which does not either"):
         ml.Solver(ml.Board.grid(100000, 100000, states=2, pattern="knight"))
+
+
+@pytest.mark.parametrize("n, shape", [(6, (8, 11)), (10, (5, 7)), (6, (11, 7)),
+                                      (15, (8, 5)), (6, (7, 7))])
+def test_composite_split_by_crt(n, shape):
+    """Squarefree composite n with a factor singular mod some p | n: each prime part is
+    solved over its field and the parts combined by CRT; kernel_size, solvability,
+    det and the kernel's group as the reference engine says."""
+    b = ml.Board.grid(*shape, states=n, pattern="square")
+    assert tensor_reason(b) is None
+    ten = ml.Solver(b, method="tensor")
+    ref = ml.Solver(b, backend="reference")
+    assert ten.kernel_size == ref.kernel_size
+    assert ten.nullity == ref.nullity
+    assert ten.det() == ref.det()
+    A = b.matrix().astype(np.int64)
+    assert ((A @ ten.kernel().T.astype(np.int64)) % n == 0).all()
+    rng = np.random.default_rng(n)
+    for solvable in (True, False, False):
+        s = b.random_state(rng=rng, solvable=solvable)
+        assert ten.solvable(s) == ref.solvable(s)
+        if ref.solvable(s):
+            assert not b.apply(s, ten.solve(s, minimal=False).taps).any()
+    # a prime power that is singular mod p (T_8 over Z/4): refused, named
+    b12 = ml.Board.grid(8, 8, states=12, pattern="square")
+    with pytest.raises(ValueError, match="over Z/4 \\(a factor of n = 12\\)"):
+        ml.Solver(b12, method="tensor")
+
+
+def test_composite_split_medium_board():
+    """300 x 200 Z/6 square (T_200 is singular mod 2 and mod 3): tensor against the chase."""
+    b = ml.Board.grid(300, 200, states=6, pattern="square")
+    ten = ml.Solver(b, method="tensor")
+    chase = ml.Solver(b, method="chase")
+    assert ten.kernel_size == chase.kernel_size == 6 ** 300
+    rng = np.random.default_rng(6)
+    s = b.random_state(rng=rng)
+    assert not b.apply(s, ten.solve(s, minimal=False).taps).any()
+    s2 = rng.integers(0, 6, size=b.shape)
+    assert ten.solvable(s2) == chase.solvable(s2)

@@ -48,7 +48,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..reference import ReferenceEngine, is_prime
+from ..reference import ReferenceEngine, factorize, is_prime
 from .algebraic import dense_fallback
 
 __all__ = ["TensorEngine", "BandFactor", "tensor_reason", "tensor_supports",
@@ -394,7 +394,7 @@ def tensor_reason(board) -> str | None:
     if isinstance(fac, str):
         return fac
     try:
-        _factors(board, fac)
+        _parts(board, fac)
     except ValueError as e:
         return str(e)
     return None
@@ -408,25 +408,103 @@ def tensor_supports(board) -> bool:
 _FACTOR_CACHE: dict = {}
 
 
-def _factors(board, fac) -> tuple[BandFactor, BandFactor]:
-    """The two 1-D factors (rows, cols) of a board, kept for the last few boards (the
-    reason check and the engine share them)."""
+def _factors(board, fac, q: int) -> tuple[BandFactor, BandFactor]:
+    """The two 1-D factors (rows, cols) of a board mod q, kept for the last few boards
+    (the reason check and the engine share them)."""
     rows, cols = board.shape
-    n, wrap = board.states, board.wrap
-    key = (tuple(sorted(fac[0].items())), tuple(sorted(fac[1].items())), rows, cols, n, wrap)
+    wrap = board.wrap
+    key = (tuple(sorted(fac[0].items())), tuple(sorted(fac[1].items())), rows, cols, q, wrap)
     got = _FACTOR_CACHE.get(key)
     if got is None:
-        got = (BandFactor(fac[0], rows, n, wrap), BandFactor(fac[1], cols, n, wrap))
+        got = (BandFactor(fac[0], rows, q, wrap), BandFactor(fac[1], cols, q, wrap))
         if len(_FACTOR_CACHE) >= 8:
             _FACTOR_CACHE.pop(next(iter(_FACTOR_CACHE)))
         _FACTOR_CACHE[key] = got
     return got
 
 
+def _parts(board, fac) -> list[tuple[int, int, BandFactor, BandFactor]]:
+    """[(q, e, R, C)]: Z/n as the product of the Z/q (e = 1 mod q, 0 mod n / q), with
+    the factors mod q. One part (q = n) when the factors work mod n (n prime, or A
+    invertible mod n); otherwise one part per prime power q = p^k of n, each a field
+    (k = 1, singular or not) or invertible mod q (ValueError naming the part that is
+    neither)."""
+    n = board.states
+    try:
+        return [(n, 1, *_factors(board, fac, n))]
+    except ValueError:
+        if is_prime(n):
+            raise
+    out = []
+    for p, k in factorize(n):
+        q = p ** k
+        try:
+            R, C = _factors(board, fac, q)
+        except ValueError as e:
+            raise ValueError(f"over Z/{q} (a factor of n = {n}): {e}") from None
+        rest = n // q
+        out.append((q, rest * pow(rest, -1, q) % n, R, C))
+    return out
+
+
+def _part_nullity(R: BandFactor, C: BandFactor) -> int:
+    """dim ker (R (x) C) over a field: rows cols - rank(R) rank(C)."""
+    kr, kc = R.nullity, C.nullity
+    return R.length * kc + C.length * kr - kr * kc
+
+
+def _part_solve(R: BandFactor, C: BandFactor, B: np.ndarray, out: np.ndarray) -> bool:
+    """X with R X C^T = B (B rows x cols, values < the factors' modulus) written into
+    ``out`` (rows x cols uint8); False when there is none."""
+    from .._band import transpose
+    h, w = B.shape
+    Y, ok_r = R.apply_ginv(B)                               # R Y = B, Y = X C^T
+    if not ok_r.all():
+        return False
+    if C.identity:
+        np.copyto(out, Y)
+        return True
+    Yt = np.empty((w, h), np.uint8)
+    transpose(Y, Yt)
+    del Y
+    Xt, ok_c = C.apply_ginv(Yt)                              # C X^T = Y^T
+    if not ok_c.all():
+        return False
+    transpose(Xt, out)
+    return True
+
+
+def _part_generators(R: BandFactor, C: BandFactor, k: int) -> np.ndarray:
+    """The first k rows of the basis u_a (x) e_j, then e_i (x) v_b (i outside the
+    pivots of ker R) of ker (R (x) C) over a field, as a (k, rows, cols) uint8 array."""
+    h, w = R.length, C.length
+    H = np.zeros((k, h, w), dtype=np.uint8)
+    U, piv = R.kernel_basis()
+    V, _ = C.kernel_basis()
+    g = 0
+    for u in U:
+        for j in range(w):
+            if g == k:
+                return H
+            H[g, :, j] = u
+            g += 1
+    for i in np.setdiff1d(np.arange(h), piv).tolist():
+        for v in V:
+            if g == k:
+                return H
+            H[g, i, :] = v
+            g += 1
+    return H
+
+
 class TensorEngine:
     """The engine interface of :class:`~modlights.solver.Solver` (``kernel_size``,
     ``nullity``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
     ``pseudo_inverse()``) for the product-pattern boards :func:`tensor_reason` accepts.
+    A composite n whose factors are not invertible mod n is split by CRT into its prime
+    powers (each a field or invertible there), the parts combined as the lifted engine
+    combines them (the i-th generators of the parts add up to one generator whose order
+    is the product of theirs).
 
     dense: a callable giving the native dense engine of the board, for ``inverse`` and
     ``pseudo_inverse``; None: they raise ValueError.
@@ -443,45 +521,49 @@ class TensorEngine:
         self.board = board
         self.n = board.states
         self.h, self.w = board.shape
-        self.R, self.C = _factors(board, _offset_factors(board))
+        self._parts = _parts(board, _offset_factors(board))
         self._dense_factory = dense
         self._dense = None
 
+    def _nullities(self) -> list[int]:
+        """Kernel dimension of each part (0 for the parts where A is invertible)."""
+        return [_part_nullity(R, C) if is_prime(q) else 0 for q, _, R, C in self._parts]
+
     @property
     def nullity(self) -> int:
-        """dim ker A (prime n; 0 for the composite n covered: A is invertible)."""
-        kr, kc = self.R.nullity, self.C.nullity
-        return self.h * kc + self.w * kr - kr * kc
+        """dim ker A for prime n; for composite n the number of kernel generators."""
+        return max(self._nullities())
 
     @property
     def kernel_size(self) -> int:
-        return self.n ** self.nullity
+        out = 1
+        for (q, _, _, _), k in zip(self._parts, self._nullities()):
+            out *= q ** k
+        return out
 
     def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(X, ok) for the right-hand sides R (k x n_cells, values < n)."""
-        from .._band import transpose
         R = np.asarray(R)
         k = R.shape[0]
-        h, w = self.h, self.w
+        h, w, n = self.h, self.w, self.n
         X = np.zeros((k, h * w), dtype=np.uint8)
         ok = np.zeros(k, dtype=bool)
         for i in range(k):
             B = R[i].reshape(h, w)
-            Y, ok_r = self.R.apply_ginv(B)                  # R Y = B, Y = X C^T
-            if self.C.identity:
-                if ok_r.all():
-                    np.copyto(X[i].reshape(h, w), Y)
-                    ok[i] = True
+            if len(self._parts) == 1:
+                _, _, Rf, Cf = self._parts[0]
+                ok[i] = _part_solve(Rf, Cf, B, X[i].reshape(h, w))
                 continue
-            if not ok_r.all():
-                continue
-            Yt = np.empty((w, h), np.uint8)
-            transpose(Y, Yt)
-            del Y
-            Xt, ok_c = self.C.apply_ginv(Yt)                  # C X^T = Y^T
-            if ok_c.all():
-                transpose(Xt, X[i].reshape(h, w))
-                ok[i] = True
+            acc = np.zeros((h, w), np.int64)
+            xq = np.empty((h, w), np.uint8)
+            ok[i] = True
+            for q, e, Rf, Cf in self._parts:
+                if not _part_solve(Rf, Cf, (B % q).astype(np.uint8), xq):
+                    ok[i] = False
+                    break
+                acc += xq.astype(np.int64) * e
+            if ok[i]:
+                X[i] = (acc % n).reshape(-1)
         return X, ok
 
     def kernel_fits(self) -> bool:
@@ -489,8 +571,9 @@ class TensorEngine:
         return self.nullity * self.h * self.w <= KERNEL_BYTES_MAX
 
     def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
-        """(H uint8 (k x n_taps), orders): the basis u_a (x) e_j, then e_i (x) v_b
-        (i outside the pivots of ker R); limit: only the first ``limit`` of them."""
+        """(H uint8 (k x n_taps), orders): per prime part the basis u_a (x) e_j, then
+        e_i (x) v_b (i outside the pivots of ker R), the parts' i-th rows combined by
+        CRT; limit: only the first ``limit`` of them."""
         h, w, n = self.h, self.w, self.n
         k = self.nullity if limit is None else min(self.nullity, max(0, int(limit)))
         if k * h * w > KERNEL_BYTES_MAX:
@@ -498,29 +581,23 @@ class TensorEngine:
                              f"{k * h * w / 2**30:.2f} GiB, more than the "
                              f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "
                              "kernel_size, solvable and solve do not need it")
-        H = np.zeros((k, h, w), dtype=np.uint8)
-        U, piv = self.R.kernel_basis()
-        V, _ = self.C.kernel_basis()
-        g = 0
-        for u in U:
-            for j in range(w):
-                if g == k:
-                    break
-                H[g, :, j] = u
-                g += 1
-        rest = np.setdiff1d(np.arange(h), piv)
-        for i in rest.tolist():
-            for v in V:
-                if g == k:
-                    break
-                H[g, i, :] = v
-                g += 1
-        return H.reshape(k, h * w), [n] * k
+        if len(self._parts) == 1:
+            _, _, Rf, Cf = self._parts[0]
+            return _part_generators(Rf, Cf, k).reshape(k, h * w), [n] * k
+        H = np.zeros((k, h * w), dtype=np.int64)
+        orders = [1] * k
+        for (q, e, Rf, Cf), kq in zip(self._parts, self._nullities()):
+            kq = min(kq, k)
+            H[:kq] += _part_generators(Rf, Cf, kq).reshape(kq, h * w).astype(np.int64) * e
+            for g in range(kq):
+                orders[g] *= q
+        return (H % n).astype(np.uint8), orders
 
     def det(self) -> int:
-        """det(A) mod n = det(R)^cols det(C)^rows."""
+        """det(A) mod n = det(R)^cols det(C)^rows (per part, combined by CRT)."""
         n = self.n
-        return pow(self.R.det(), self.w, n) * pow(self.C.det(), self.h, n) % n
+        return sum(pow(R.det(), self.w, q) * pow(C.det(), self.h, q) * e
+                   for q, e, R, C in self._parts) % n
 
     def _dense_engine(self):
         return dense_fallback(self, "tensor")
