@@ -34,9 +34,12 @@ Boards past MAX_TILES (``Board.grid(100000, 100000, pattern="square")``) are cov
 for rank, nullity, kernel_size and det, which need the two factors only (O(rows +
 cols)); solving them needs byte states, which such a board does not take.
 
-Over a composite n the engine covers boards whose pivots c(dmin) (or c(dmax), chasing
-backwards) are units and whose M are invertible mod n (then A is invertible); others
-are left to the lifted, chase and dense engines. ``method="auto"`` prefers the
+Over a composite n the factors work mod n directly when their pivots c(dmin) (or
+c(dmax), chasing backwards) are units and their M invertible (then A is invertible);
+otherwise n is split by CRT into its prime powers q: a prime q is a field (singular
+factors included), a q = p^k with k > 1 needs the factors invertible mod q. The parts'
+solutions and kernel generators are combined as the lifted engine combines them; other
+boards are left to the lifted, chase and dense engines. ``method="auto"`` prefers the
 algebraic engine for the boards both cover (cross-free row recurrences are faster
 there); the tensor engine takes square and other 2-D products, where the chase's cone
 spans whole rows.
