@@ -114,7 +114,8 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
                    help="bit-packed states and the algebraic engine (n = 2; always used "
                         "for boards of more than 2^27 tiles, e.g. --sizes 100000)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--method", choices=("chase", "auto", "algebraic", "lifted", "dense"),
+    p.add_argument("--method", choices=("chase", "auto", "algebraic", "lifted", "tensor",
+                                        "dense"),
                    default="chase", help="Solver method of the byte-state boards "
                    "(default: chase; auto: what Solver picks)")
     p.add_argument("--json", action="store_true", help="print one JSON list")

@@ -1,0 +1,612 @@
+"""Product patterns by Kronecker factorisation: two families of 1-D banded systems.
+
+Covered boards (:func:`tensor_reason` says why a board is not): grid boards with one
+pattern everywhere, no locks, no holes (tori too), whose offset counts factor exactly,
+``cnt(dr, dc) = a(dr) * b(dc)`` over the integers: square (3 x 3 block), horizontal,
+vertical, or any custom product of a row set and a column set of offsets. Then the tap
+matrix is a Kronecker product, A = R (x) C, with R (rows x rows) and C (cols x cols)
+banded Toeplitz matrices (circulant on a torus): ``R[i, j] = a(i - j)``,
+``C[i, j] = b(i - j)``. With taps X and right-hand side B as rows x cols arrays (row
+major), A x = b reads ``R X C^T = B``.
+
+Each factor is solved by a 1-D chase (:class:`BandFactor`): with the band of offsets
+dmin..dmax (coefficients c(d) mod n), equation i determines y[i - dmin] from the
+ones before it when c(dmin) is a unit; the values nothing determines are symbols z
+(|dmin| of them, dmax - dmin on a torus) and the equations left over are the residual
+system M z = -q(b), s x s with s the number of symbols. The chase runs over every
+column of B at once as NumPy row operations (bytes, 64 at a time as words over GF(2)),
+the symbols riding along as s extra columns, so one pass gives the particular values,
+the symbol matrix S and M. With G_M a generalised inverse of M (M G_M M = M), b ->
+P b + S G_M (-q(b)) is a generalised inverse G_R of R, and G_R (x) G_C one of A:
+
+- ``X = G_R B G_C^T``: one chase down the rows (R, every column at once), one along
+  the columns (C, on the transposed array); O(rows x cols x band) in all;
+- solvable iff both residual systems are consistent (each row of G_R B is then in the
+  image of C: G_R B = G_R R X C^T);
+- over a prime n: nullity = rows cols - rank(R) rank(C), rank(R) = rows - nullity(M);
+  ker A = ker R (x) F^cols + F^rows (x) ker C has the basis u_a (x) e_j, e_i (x) v_b
+  (u_a, v_b bases of ker R, ker C in reduced form on the symbols, i outside the pivot
+  symbols of ker R);
+- det(A) = det(R)^cols det(C)^rows, det(R) = sign * c(dmin)^(rows - s) det(M) (M is
+  the Schur complement of the chase's triangular part).
+
+Boards past MAX_TILES (``Board.grid(100000, 100000, pattern="square")``) are covered
+for rank, nullity, kernel_size and det, which need the two factors only (O(rows +
+cols)); solving them needs byte states, which such a board does not take.
+
+Over a composite n the factors work mod n directly when their pivots c(dmin) (or
+c(dmax), chasing backwards) are units and their M invertible (then A is invertible);
+otherwise n is split by CRT into its prime powers q: a prime q is a field (singular
+factors included), a q = p^k with k > 1 needs the factors invertible mod q. The parts'
+solutions and kernel generators are combined as the lifted engine combines them; other
+boards are left to the lifted, chase and dense engines. ``method="auto"`` prefers the
+algebraic engine for the boards both cover (cross-free row recurrences are faster
+there); the tensor engine takes square and other 2-D products, where the chase's cone
+spans whole rows.
+"""
+from __future__ import annotations
+
+from math import gcd
+from typing import Any, Callable
+
+import numpy as np
+
+from ..reference import ReferenceEngine, factorize, is_prime
+from .algebraic import dense_fallback
+
+__all__ = ["TensorEngine", "BandFactor", "tensor_reason", "tensor_supports",
+           "factor_pattern", "MAX_SYMBOLS", "KERNEL_BYTES_MAX"]
+
+#: Largest number of symbols (band width) a 1-D factor may carry.
+MAX_SYMBOLS = 64
+#: Largest kernel basis (generators x taps bytes) ``generators()`` builds (256 MiB).
+KERNEL_BYTES_MAX = 1 << 28
+
+
+def factor_pattern(pattern) -> tuple[dict, dict] | None:
+    """(a, b) with cnt(dr, dc) = a[dr] * b[dc] exactly (integer counts of the offsets,
+    a and b dicts of positive ints, b primitive), or None when the counts do not
+    factor (or the pattern is empty)."""
+    counts: dict = {}
+    for o in pattern:
+        counts[o] = counts.get(o, 0) + 1
+    if not counts:
+        return None
+    drs = sorted({dr for dr, _ in counts})
+    dcs = sorted({dc for _, dc in counts})
+    first = [counts.get((drs[0], dc), 0) for dc in dcs]
+    g = 0
+    for v in first:
+        g = gcd(g, v)
+    u = [v // g for v in first]
+    j = next(i for i, v in enumerate(u) if v)
+    a = {}
+    for dr in drs:
+        row = [counts.get((dr, dc), 0) for dc in dcs]
+        k, rem = divmod(row[j], u[j])
+        if rem or any(rv != k * uv for rv, uv in zip(row, u)):
+            return None
+        a[dr] = k
+    return a, {dc: v for dc, v in zip(dcs, u) if v}
+
+
+def _band(coeffs: dict, length: int, n: int, wrap: bool) -> dict:
+    """Non-zero coefficients mod n of the 1-D factor: {offset: c}; on a torus the
+    offsets are reduced mod length, then written in the shortest cyclic window."""
+    if not wrap:
+        band = {d: c % n for d, c in coeffs.items() if abs(d) < length and c % n}
+        return band
+    cyc: dict = {}
+    for d, c in coeffs.items():
+        cyc[d % length] = (cyc.get(d % length, 0) + c) % n
+    keys = sorted(k for k, c in cyc.items() if c)
+    if not keys:
+        return {}
+    # the window starts after the largest cyclic gap between non-zero offsets
+    gaps = [((keys[(i + 1) % len(keys)] - keys[i]) % length or length, i)
+            for i in range(len(keys))]
+    _, i = max(gaps)
+    start = keys[(i + 1) % len(keys)]
+    shift = -length if start > length // 2 else 0     # the window nearest offset 0
+    return {(k - start) % length + start + shift: cyc[k] for k in keys}
+
+
+def _symbols(band: dict, length: int, wrap: bool) -> int:
+    """Symbols of the 1-D chase (before any reversal): the band width on a torus (the
+    window is shorter than the side), |dmin| otherwise, at most the side."""
+    dmin, dmax = min(band), max(band)
+    return min(length, dmax - dmin if wrap else abs(dmin))
+
+
+def _rref_mod_p(V: np.ndarray, p: int) -> tuple[np.ndarray, list[int]]:
+    """Reduced row echelon form of V mod p (rows independent): (E, pivot columns)."""
+    E = np.asarray(V, dtype=np.int64) % p
+    piv = []
+    r = 0
+    for c in range(E.shape[1]):
+        if r == E.shape[0]:
+            break
+        nz = np.flatnonzero(E[r:, c])
+        if not len(nz):
+            continue
+        i = r + int(nz[0])
+        E[[r, i]] = E[[i, r]]
+        E[r] = E[r] * pow(int(E[r, c]), p - 2, p) % p
+        for k in range(E.shape[0]):
+            if k != r and E[k, c]:
+                E[k] = (E[k] - E[k, c] * E[r]) % p
+        piv.append(c)
+        r += 1
+    return E[:r], piv
+
+
+def _mod_table(n: int, terms: int) -> np.ndarray:
+    """v -> v mod n (uint8) for every sum of ``terms`` products of two values < n, the
+    reduction table of csrc/band.c; empty (reduce by %) when it would pass 2^16 entries
+    or n = 2 (no reduction: XOR)."""
+    top = (n - 1) * (n - 1) * terms
+    if n == 2 or top >= 1 << 16:
+        return np.zeros(0, np.uint8)
+    return (np.arange(top + 1) % n).astype(np.uint8)
+
+
+def _perm_sign(perm: np.ndarray) -> int:
+    """+1 or -1: the sign of a permutation of 0..len-1."""
+    seen = np.zeros(len(perm), dtype=bool)
+    sign = 1
+    for i in range(len(perm)):
+        if not seen[i]:
+            j, length = i, 0
+            while not seen[j]:
+                seen[j] = True
+                j = int(perm[j])
+                length += 1
+            if length % 2 == 0:
+                sign = -sign
+    return sign
+
+
+class BandFactor:
+    """One 1-D factor: the length x length banded Toeplitz (circulant when ``wrap``)
+    matrix ``F[i, j] = c(i - j) mod n`` and its chase.
+
+    Parameters
+    ----------
+    coeffs : dict
+        {offset: count}; a tap at j advances i = j + offset by count.
+    length : int
+        The side along this factor.
+    n : int
+        The modulus, 2..255.
+    wrap : bool
+        Circulant (a torus) instead of banded.
+
+    Raises
+    ------
+    ValueError
+        When the factor is zero mod n, its band needs more than MAX_SYMBOLS symbols,
+        neither end of the band is a unit mod n, or (composite n) it is singular mod n.
+    """
+
+    def __init__(self, coeffs: dict, length: int, n: int, wrap: bool):
+        self.length, self.n, self.wrap = length, n, wrap
+        band = _band(coeffs, length, n, wrap)
+        if not band:
+            raise ValueError(f"along one direction the pattern's counts are all multiples "
+                             f"of n = {n} or its offsets leave the board (the tap matrix "
+                             "is zero)")
+        dmin, dmax = min(band), max(band)
+        # chase forwards (pivot c(dmin)) or on the reversed axis (pivot c(dmax))
+        self.reversed = gcd(band[dmin], n) != 1
+        if self.reversed:
+            if gcd(band[dmax], n) != 1:
+                raise ValueError(f"neither end of the band {sorted(band)} has a count that "
+                                 f"is a unit mod n = {n}")
+            band = {-d: c for d, c in band.items()}
+            dmin, dmax = -dmax, -dmin
+        self.band, self.dmin, self.dmax = band, dmin, dmax
+        self.s = s = _symbols(band, length, wrap)
+        if s > MAX_SYMBOLS:
+            raise ValueError(f"the band {dmin}..{dmax} needs {s} symbols along a side of "
+                             f"{length}, more than the {MAX_SYMBOLS} allowed")
+        self.inv = pow(band[dmin], -1, n)
+        self._schedule()
+        self.identity = band == {0: 1} and not self.reversed
+        # symbol matrix S (length x s) and residual matrix M (s x s) from one chase
+        # of the zero right-hand side with the symbols set to the identity
+        Y, self.M = self._chase(None)
+        self.S = Y[:length]
+        self._sym_steps = None
+        self._small = ReferenceEngine(self.M, n) if s else None
+        if s and not is_prime(n) and self._small.kernel_size != 1:
+            raise ValueError(f"the 1-D factor (offsets {sorted(band)}, side {length}) is "
+                             f"singular mod n = {n} (composite n needs it invertible)")
+        self.G = self._small.pseudo_inverse().astype(np.int64) if s else None
+        self.nullity = len(self._small.generators()[1]) if s else 0
+
+    # ------------------------------------------------------------- the schedule
+    def _schedule(self) -> None:
+        """Which equation determines which value, the symbols and the residual rows
+        (on the reversed axis when ``reversed``)."""
+        L, dmin, s = self.length, self.dmin, self.s
+        if self.wrap:
+            if s == L:                               # everything a symbol
+                self.det_vars = np.zeros(0, np.int64)
+            else:
+                self.det_vars = np.arange(s, L)
+            self.syms = np.arange(min(s, L))
+            self.det_eqs = (self.det_vars + dmin) % L
+        else:
+            lo, hi = max(0, -dmin), min(L - 1, L - 1 - dmin)
+            self.det_vars = np.arange(lo, hi + 1) if hi >= lo else np.zeros(0, np.int64)
+            self.det_eqs = self.det_vars + dmin
+            self.syms = np.setdiff1d(np.arange(L), self.det_vars)
+        self.res_eqs = np.setdiff1d(np.arange(L), self.det_eqs)
+        assert len(self.res_eqs) == len(self.syms) == s
+        # the steps of the C chase: row yrow[t] of Y from row brow[t] of B (natural
+        # order) and the rows refs[t] of Y (-1: none) with coefficients -c / c(dmin)
+        n = self.n
+        inv = pow(self.band[dmin], -1, n)
+        others = [(d, c) for d, c in sorted(self.band.items()) if d != dmin]
+        m = max(1, len(others))
+        eqs = self.det_eqs
+        self._refs_rows = np.full((len(eqs), m), -1, np.int64)
+        self._coefs = np.zeros((len(eqs), m), np.uint32)
+        for q, (d, c) in enumerate(others):
+            r = eqs - d
+            if self.wrap:
+                r %= L
+            else:
+                r = np.where((r >= 0) & (r < L), r, -1)
+            self._refs_rows[:, q] = r
+            self._coefs[:, q] = (n - c) * inv % n
+        self._yrow = np.ascontiguousarray(self.det_vars, dtype=np.int64)
+        self._brow = np.ascontiguousarray(L - 1 - eqs if self.reversed else eqs,
+                                          dtype=np.int64)
+        self._lut = _mod_table(n, m + 1)
+
+    def _refs(self, i: int) -> list[tuple[int, int]]:
+        """(row, coefficient) of the values equation i reads (all of them)."""
+        L = self.length
+        out = []
+        for d, c in self.band.items():
+            j = i - d
+            if self.wrap:
+                out.append((j % L, c))
+            elif 0 <= j < L:
+                out.append((j, c))
+        return out
+
+    # ------------------------------------------------------------- the chase
+    def _chase(self, B: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Chase ``B`` (length x k, values < n, rows contiguous, natural order) with the
+        symbols 0, or (B None) the zero right-hand side of s columns with the symbols
+        set to the identity: (Y (length + s) x k in chase order, with s spare rows for
+        the symbols' values; residuals s x k, int64). The steps run in C
+        (csrc/band.c), in chunks of about 2^24 entries (a Ctrl-C stops the work
+        between two chunks)."""
+        from .._band import band_chase
+        n, L, s = self.n, self.length, self.s
+        symbols = B is None
+        if symbols:
+            B = np.zeros((L, s), np.uint8)
+        k = B.shape[1]
+        Y = np.empty((L + s, k), np.uint8)
+        Y[self.syms] = 0
+        if symbols:
+            Y[self.syms, np.arange(s)] = 1
+        total = len(self._yrow)
+        chunk = max(1, (1 << 24) // max(1, k))
+        for start in range(0, total, chunk):
+            band_chase(B, Y, self._brow, self._yrow, self._refs_rows, self._coefs, n,
+                       self.inv, start, min(total, start + chunk), self._lut)
+        res = np.zeros((s, k), np.int64)
+        for t, i in enumerate(self.res_eqs.tolist()):
+            row = -B[L - 1 - i if self.reversed else i].astype(np.int64)
+            for r, c in self._refs(i):
+                row += c * Y[r].astype(np.int64)
+            res[t] = row % n
+        return Y, res
+
+    def apply_ginv(self, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(Y, ok): Y = G B for a generalised inverse G of this factor (F G F = F), B
+        length x k (values < n); ok[j] says whether column j of B is in the image of F
+        (then F Y[:, j] = B[:, j]). Y may be a view (reversed, or without the spare
+        symbol rows)."""
+        n, s, L = self.n, self.s, self.length
+        k = B.shape[1]
+        if self.identity:
+            return B, np.ones(k, dtype=bool)
+        Y, res = self._chase(np.ascontiguousarray(B))
+        ok = np.ones(k, dtype=bool)
+        if s:
+            rhs = (-res) % n                                  # M z = -q(b)
+            Z = self.G @ rhs % n
+            ok = ((self.M @ Z - rhs) % n == 0).all(axis=0)
+            self._add_symbols(Y, Z.astype(np.uint8))
+        Y = Y[:L]
+        return (Y[::-1] if self.reversed else Y), ok
+
+    def _add_symbols(self, Y: np.ndarray, Z: np.ndarray) -> None:
+        """Y[:length] += S Z (mod n) in place: Z goes into the s spare rows of Y, and
+        every row of S that is not zero is one step of the C chase (B = Y)."""
+        from .._band import band_chase
+        L = self.length
+        Y[L:] = Z
+        if self._sym_steps is None:
+            rows = np.flatnonzero(self.S.any(axis=1))
+            refs = np.where(self.S[rows] != 0, L + np.arange(self.s), -1).astype(np.int64)
+            self._sym_steps = (rows.astype(np.int64), np.ascontiguousarray(refs),
+                               np.ascontiguousarray(self.S[rows], dtype=np.uint32))
+        rows, refs, coefs = self._sym_steps
+        lut = _mod_table(self.n, self.s + 1)
+        chunk = max(1, (1 << 24) // max(1, Y.shape[1]))
+        for start in range(0, len(rows), chunk):
+            band_chase(Y, Y, rows, rows, refs, coefs, self.n, 1, start,
+                       min(len(rows), start + chunk), lut)
+
+    # ------------------------------------------------------------- structure
+    def kernel_basis(self) -> tuple[np.ndarray, list[int]]:
+        """(U, pivots) for prime n: the rows of U (nullity x length) are a basis of
+        ker F, U[:, pivots] the identity."""
+        if not self.nullity:
+            return np.zeros((0, self.length), np.uint8), []
+        H, _ = self._small.generators()
+        E, piv = _rref_mod_p(H, self.n)
+        U = E @ self.S.T.astype(np.int64) % self.n          # chase order of positions
+        pos = self.syms[piv]
+        if self.reversed:
+            U = U[:, ::-1]
+            pos = self.length - 1 - pos
+        return np.ascontiguousarray(U.astype(np.uint8)), [int(v) for v in pos]
+
+    def det(self) -> int:
+        """det(F) mod n."""
+        n, L = self.n, self.length
+        if self.nullity:
+            return 0
+        if self.identity:
+            return 1
+        dm = int(self._small.det()) if self.s else 1
+        rows = np.concatenate([self.det_eqs, self.res_eqs])
+        cols = np.concatenate([self.det_vars, self.syms])
+        sign = _perm_sign(rows) * _perm_sign(cols)
+        # reversing both axes is the same permutation on rows and columns: no sign
+        d = pow(self.band[self.dmin], L - self.s, n) * dm % n
+        return d if sign > 0 else (n - d) % n
+
+
+def _offset_factors(board) -> tuple[dict, dict] | str:
+    """(a, b) for the board's pattern or the reason it has none."""
+    fac = factor_pattern(board.pattern)
+    if fac is None:
+        return ("the pattern's offset counts must factor as cnt(dr, dc) = a(dr) b(dc) "
+                "(square, horizontal, vertical, products of a row and a column offset set)")
+    return fac
+
+
+def tensor_reason(board) -> str | None:
+    """None when :class:`TensorEngine` covers the board, else why it does not."""
+    if not getattr(board, "is_grid", False):
+        return "it needs a grid board (Board.grid)"
+    if board.pattern is None:
+        return "it needs one pattern on every tile (this board is mixed)"
+    if board._any_locked or board._any_holes:
+        return "it needs a board without locked tiles or holes"
+    fac = _offset_factors(board)
+    if isinstance(fac, str):
+        return fac
+    try:
+        _parts(board, fac)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def tensor_supports(board) -> bool:
+    """Whether :class:`TensorEngine` covers the board."""
+    return tensor_reason(board) is None
+
+
+_FACTOR_CACHE: dict = {}
+
+
+def _factors(board, fac, q: int) -> tuple[BandFactor, BandFactor]:
+    """The two 1-D factors (rows, cols) of a board mod q, kept for the last few boards
+    (the reason check and the engine share them)."""
+    rows, cols = board.shape
+    wrap = board.wrap
+    key = (tuple(sorted(fac[0].items())), tuple(sorted(fac[1].items())), rows, cols, q, wrap)
+    got = _FACTOR_CACHE.get(key)
+    if got is None:
+        got = (BandFactor(fac[0], rows, q, wrap), BandFactor(fac[1], cols, q, wrap))
+        if len(_FACTOR_CACHE) >= 8:
+            _FACTOR_CACHE.pop(next(iter(_FACTOR_CACHE)))
+        _FACTOR_CACHE[key] = got
+    return got
+
+
+def _parts(board, fac) -> list[tuple[int, int, BandFactor, BandFactor]]:
+    """[(q, e, R, C)]: Z/n as the product of the Z/q (e = 1 mod q, 0 mod n / q), with
+    the factors mod q. One part (q = n) when the factors work mod n (n prime, or A
+    invertible mod n); otherwise one part per prime power q = p^k of n, each a field
+    (k = 1, singular or not) or invertible mod q (ValueError naming the part that is
+    neither)."""
+    n = board.states
+    try:
+        return [(n, 1, *_factors(board, fac, n))]
+    except ValueError:
+        if is_prime(n):
+            raise
+    out = []
+    for p, k in factorize(n):
+        q = p ** k
+        try:
+            R, C = _factors(board, fac, q)
+        except ValueError as e:
+            raise ValueError(f"over Z/{q} (a factor of n = {n}): {e}") from None
+        rest = n // q
+        out.append((q, rest * pow(rest, -1, q) % n, R, C))
+    return out
+
+
+def _part_nullity(R: BandFactor, C: BandFactor) -> int:
+    """dim ker (R (x) C) over a field: rows cols - rank(R) rank(C)."""
+    kr, kc = R.nullity, C.nullity
+    return R.length * kc + C.length * kr - kr * kc
+
+
+def _part_solve(R: BandFactor, C: BandFactor, B: np.ndarray, out: np.ndarray) -> bool:
+    """X with R X C^T = B (B rows x cols, values < the factors' modulus) written into
+    ``out`` (rows x cols uint8); False when there is none."""
+    from .._band import transpose
+    h, w = B.shape
+    Y, ok_r = R.apply_ginv(B)                               # R Y = B, Y = X C^T
+    if not ok_r.all():
+        return False
+    if C.identity:
+        np.copyto(out, Y)
+        return True
+    Yt = np.empty((w, h), np.uint8)
+    transpose(Y, Yt)
+    del Y
+    Xt, ok_c = C.apply_ginv(Yt)                              # C X^T = Y^T
+    if not ok_c.all():
+        return False
+    transpose(Xt, out)
+    return True
+
+
+def _part_generators(R: BandFactor, C: BandFactor, k: int) -> np.ndarray:
+    """The first k rows of the basis u_a (x) e_j, then e_i (x) v_b (i outside the
+    pivots of ker R) of ker (R (x) C) over a field, as a (k, rows, cols) uint8 array."""
+    h, w = R.length, C.length
+    H = np.zeros((k, h, w), dtype=np.uint8)
+    U, piv = R.kernel_basis()
+    V, _ = C.kernel_basis()
+    g = 0
+    for u in U:
+        for j in range(w):
+            if g == k:
+                return H
+            H[g, :, j] = u
+            g += 1
+    for i in np.setdiff1d(np.arange(h), piv).tolist():
+        for v in V:
+            if g == k:
+                return H
+            H[g, i, :] = v
+            g += 1
+    return H
+
+
+class TensorEngine:
+    """The engine interface of :class:`~modlights.solver.Solver` (``kernel_size``,
+    ``nullity``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
+    ``pseudo_inverse()``) for the product-pattern boards :func:`tensor_reason` accepts.
+    A composite n whose factors are not invertible mod n is split by CRT into its prime
+    powers (each a field or invertible there), the parts combined as the lifted engine
+    combines them (the i-th generators of the parts add up to one generator whose order
+    is the product of theirs).
+
+    dense: a callable giving the native dense engine of the board, for ``inverse`` and
+    ``pseudo_inverse``; None: they raise ValueError.
+    """
+
+    name = "tensor"
+    packs = False
+
+    def __init__(self, board, dense: Callable[[], Any] | None = None):
+        reason = tensor_reason(board)
+        if reason is not None:
+            raise ValueError(f"method='tensor' does not cover this board: {reason}; "
+                             "use method='auto', 'chase' or 'dense'")
+        self.board = board
+        self.n = board.states
+        self.h, self.w = board.shape
+        self._parts = _parts(board, _offset_factors(board))
+        self._dense_factory = dense
+        self._dense = None
+
+    def _nullities(self) -> list[int]:
+        """Kernel dimension of each part (0 for the parts where A is invertible)."""
+        return [_part_nullity(R, C) if is_prime(q) else 0 for q, _, R, C in self._parts]
+
+    @property
+    def nullity(self) -> int:
+        """dim ker A for prime n; for composite n the number of kernel generators."""
+        return max(self._nullities())
+
+    @property
+    def kernel_size(self) -> int:
+        out = 1
+        for (q, _, _, _), k in zip(self._parts, self._nullities()):
+            out *= q ** k
+        return out
+
+    def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(X, ok) for the right-hand sides R (k x n_cells, values < n)."""
+        R = np.asarray(R)
+        k = R.shape[0]
+        h, w, n = self.h, self.w, self.n
+        X = np.zeros((k, h * w), dtype=np.uint8)
+        ok = np.zeros(k, dtype=bool)
+        for i in range(k):
+            B = R[i].reshape(h, w)
+            if len(self._parts) == 1:
+                _, _, Rf, Cf = self._parts[0]
+                ok[i] = _part_solve(Rf, Cf, B, X[i].reshape(h, w))
+                continue
+            acc = np.zeros((h, w), np.int64)
+            xq = np.empty((h, w), np.uint8)
+            ok[i] = True
+            for q, e, Rf, Cf in self._parts:
+                if not _part_solve(Rf, Cf, (B % q).astype(np.uint8), xq):
+                    ok[i] = False
+                    break
+                acc += xq.astype(np.int64) * e
+            if ok[i]:
+                X[i] = (acc % n).reshape(-1)
+        return X, ok
+
+    def kernel_fits(self) -> bool:
+        """Whether the kernel basis fits in KERNEL_BYTES_MAX bytes."""
+        return self.nullity * self.h * self.w <= KERNEL_BYTES_MAX
+
+    def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
+        """(H uint8 (k x n_taps), orders): per prime part the basis u_a (x) e_j, then
+        e_i (x) v_b (i outside the pivots of ker R), the parts' i-th rows combined by
+        CRT; limit: only the first ``limit`` of them."""
+        h, w, n = self.h, self.w, self.n
+        k = self.nullity if limit is None else min(self.nullity, max(0, int(limit)))
+        if k * h * w > KERNEL_BYTES_MAX:
+            raise ValueError(f"the kernel basis has {k} generators of {h * w} taps: "
+                             f"{k * h * w / 2**30:.2f} GiB, more than the "
+                             f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "
+                             "kernel_size, solvable and solve do not need it")
+        if len(self._parts) == 1:
+            _, _, Rf, Cf = self._parts[0]
+            return _part_generators(Rf, Cf, k).reshape(k, h * w), [n] * k
+        H = np.zeros((k, h * w), dtype=np.int64)
+        orders = [1] * k
+        for (q, e, Rf, Cf), kq in zip(self._parts, self._nullities()):
+            kq = min(kq, k)
+            H[:kq] += _part_generators(Rf, Cf, kq).reshape(kq, h * w).astype(np.int64) * e
+            for g in range(kq):
+                orders[g] *= q
+        return (H % n).astype(np.uint8), orders
+
+    def det(self) -> int:
+        """det(A) mod n = det(R)^cols det(C)^rows (per part, combined by CRT)."""
+        n = self.n
+        return sum(pow(R.det(), self.w, q) * pow(C.det(), self.h, q) * e
+                   for q, e, R, C in self._parts) % n
+
+    def _dense_engine(self):
+        return dense_fallback(self, "tensor")
+
+    def inverse(self) -> np.ndarray:
+        return self._dense_engine().inverse()
+
+    def pseudo_inverse(self) -> np.ndarray:
+        return self._dense_engine().pseudo_inverse()
