@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import modlights as ml
 from modlights.chase import ChaseEngine, chase_supports
 from modlights.engines.tensor import BandFactor, TensorEngine, factor_pattern, tensor_reason
-from modlights.reference import is_prime
+from modlights.engines.reference import is_prime
 
 from oracle import BruteForce
 

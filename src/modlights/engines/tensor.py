@@ -51,7 +51,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..reference import ReferenceEngine, factorize, is_prime
+from .reference import ReferenceEngine, factorize, is_prime
 from .algebraic import dense_fallback
 
 __all__ = ["TensorEngine", "BandFactor", "tensor_reason", "tensor_supports",
