@@ -11,6 +11,8 @@ from .solver import Solution, Solver, Unsolvable
 from .play.puzzles import Puzzle, daily, generate
 from .play.game import Game
 from .play.campaign import Campaign
+# the modules' old paths (moved to play/ and engines/), still attributes of the package
+from . import campaign, game, prng, puzzles, reference  # noqa: F401,E402
 
 __version__ = "0.1.0"
 
