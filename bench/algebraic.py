@@ -31,8 +31,8 @@ import time
 import numpy as np
 
 import modlights as ml
-from modlights.bench_giant import random_packed
-from modlights.chase import _peak_mb, _reset_peak
+from modlights.cli.workloads import random_packed
+from modlights.cli.workloads import _peak_mb, _reset_peak
 from modlights.engines.algebraic import AlgebraicEngine
 
 

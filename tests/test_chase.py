@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.chase import ChaseEngine, bench_large
+from modlights.chase import ChaseEngine
+from modlights.cli.workloads import bench_large
 from modlights.reference import ReferenceEngine
 
 from strategies import random_masks

@@ -75,16 +75,14 @@ beyond the C calls (was ~2.8 s with int64 / uint16 temporaries and four h*w mask
 """
 from __future__ import annotations
 
-import gc
-import time
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import numpy as np
 
 from .board import Board
 from .engines.reference import is_prime
 
-__all__ = ["ChaseEngine", "build_plan", "bench_large", "chase_supports", "transpose_board"]
+__all__ = ["ChaseEngine", "build_plan", "chase_supports", "transpose_board"]
 
 #: Largest dense matrix (n_cells * n_taps) for which det / inverse / pseudo_inverse
 #: of a chase-solved board fall back to the native dense engine.
@@ -467,81 +465,3 @@ class ChaseEngine:
 
     def pseudo_inverse(self) -> np.ndarray:
         return self._dense_engine().pseudo_inverse()
-
-
-def _reset_peak() -> bool:
-    """Reset the process's peak resident set (Linux: /proc/self/clear_refs)."""
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
-
-
-def _peak_mb() -> float:
-    """Peak resident memory in MB: VmHWM (since the last reset) where available,
-    else ru_maxrss (since the process started)."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024.0
-    except OSError:
-        pass
-    try:
-        import resource
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-    except Exception:            # pragma: no cover - non-POSIX
-        return float("nan")
-
-
-def bench_large(sizes: Iterable[Any], n: int = 2, pattern: Any = "cross",
-                progress: Callable[[int, int, str], None] | None = None,
-                repeats: int = 3, seed: int = 0, method: str = "chase"
-                ) -> list[tuple[str, int, str, float, float]]:
-    """Time Board.grid + Solver(method=method) + solve(minimal=False) on large boards
-    (method: a Solver method, "chase" by default; "auto" times what Solver picks).
-
-    sizes: ints (square boards) or (rows, cols) pairs. Each board is solved from a
-    random solvable start ``repeats`` times; the median is reported and every answer is
-    checked by direct application (Board.apply), outside the timing.
-    progress(i, total, label) is called before each board.
-    Returns rows (board, n, pattern, seconds, peak MB): peak MB is the peak resident
-    memory of the process during the timed runs (VmHWM reset before them on Linux;
-    elsewhere the peak since the process started). The start state and the check are
-    made outside the timing and outside the peak.
-    """
-    from .solver import Solver
-    sizes = list(sizes)
-    out = []
-    pname = pattern if isinstance(pattern, str) else "custom"
-    rng = np.random.default_rng(seed)
-    for i, s in enumerate(sizes):
-        rows, cols = (s, s) if isinstance(s, (int, np.integer)) else tuple(s)
-        label = f"{rows}x{cols}"
-        if progress is not None:
-            progress(i, len(sizes), label)
-        tmp = Board.grid(rows, cols, states=n, pattern=pattern)
-        start = tmp.random_state(rng=rng)
-        del tmp                                   # drop its cached sparse matrix
-        gc.collect()
-        times = []
-        _reset_peak()
-        base_mb = _peak_mb()
-        for _ in range(max(1, repeats)):
-            t0 = time.perf_counter()
-            b = Board.grid(rows, cols, states=n, pattern=pattern)
-            sol = Solver(b, method=method).solve(start, minimal=False)
-            times.append(time.perf_counter() - t0)
-        peak = _peak_mb()
-        base = Board.grid(rows, cols, states=n, pattern=pattern)
-        if base.apply(start, sol.taps).any():
-            raise AssertionError(f"{method} answer for {label} does not solve the board")
-        out.append((label, n, pname, float(np.median(times)), peak))
-        del sol, base
-        gc.collect()
-        _ = base_mb
-    if progress is not None:
-        progress(len(sizes), len(sizes), "done")
-    return out

@@ -32,7 +32,7 @@ def _parse_sizes(text: str) -> list[tuple[int, int]]:
 
 
 def run(args: argparse.Namespace, out) -> int:
-    from ..chase import bench_large
+    from .workloads import bench_large
     sizes = _parse_sizes(args.sizes)
     try:
         states = [int(v) for v in args.states.split(",") if v.strip()]
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, out) -> int:
     for n in states:
         cur_n[0] = n
         if packed:
-            from ..bench_giant import bench_packed
+            from .workloads import bench_packed
             rows += bench_packed(packed, pattern=pattern, progress=progress,
                                  repeats=args.repeats, seed=args.seed)
             done[0] += len(packed)
