@@ -151,7 +151,7 @@ def test_large_board_inverse_refused_and_pickles():
 def test_bench_method_option(capsys, monkeypatch):
     """``modlights bench --method`` times the chosen Solver method (every answer checked
     inside bench_large); a method that does not cover the board exits 2 with one line."""
-    from modlights import chase
+    from modlights.cli import workloads
     from modlights.cli import main
     seen = []
     real = LiftedEngine.solve
@@ -165,7 +165,7 @@ def test_bench_method_option(capsys, monkeypatch):
     rows = __import__("json").loads(capsys.readouterr().out)
     assert [(r["board"], r["n"]) for r in rows] == [("130x130", 4), ("130x130", 6)]
     assert seen == [4, 6]                  # the lifted engine answered each board
-    assert chase.bench_large([20], n=4, repeats=1, method="auto")[0][:3] == ("20x20", 4, "cross")
+    assert workloads.bench_large([20], n=4, repeats=1, method="auto")[0][:3] == ("20x20", 4, "cross")
     assert main(["bench", "--sizes", "20", "--states", "3", "--repeats", "1", "--quiet",
                  "--method", "lifted"]) == 2
     err = capsys.readouterr().err
