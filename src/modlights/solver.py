@@ -54,6 +54,10 @@ CHASE_MIN_TILES_RING = 576
 #: millisecond; the chase's threshold is kept so small boards (puzzles, daily) keep the
 #: dense engines and their kernel bases.
 ALGEBRAIC_MIN_TILES = 576
+#: ``method="auto"`` uses the algebraic engine's symmetric 3 x 3 case
+#: (:mod:`modlights.engines.algebraic_sym`: diagonal, ring, ...) for the boards it covers
+#: with at least this many tiles (measured: see bench/README.md).
+SYM_ALGEBRAIC_MIN_TILES = 576
 #: ``method="auto"`` uses the lifted engine (:mod:`modlights.engines.lifted`, composite
 #: n) for the boards it covers with at least this many tiles. Measured (Solver +
 #: solve(minimal=False), random solvable start, medians of 5-7, k x k cross, shared
@@ -229,7 +233,11 @@ class Solver:
     GF(3) / GF(5) in ~1.7 s; its boards also take bit-packed states (``solve_packed``)
     up to 100000 x 100000 and more. Kernel generators are built when they fit in
     ``KERNEL_BYTES_MAX`` (256 MiB); otherwise ``kernel()`` raises ValueError and
-    ``solve(minimal=True)`` returns its solution unproven.
+    ``solve(minimal=True)`` returns its solution unproven. It also takes the left-right
+    symmetric patterns inside the 3 x 3 box (diagonal, the ring, custom ones; grid boards,
+    no tori) whose next-row coefficient a I + b P is invertible for the board's width
+    (or, transposed, its height) (:mod:`modlights.engines.algebraic_sym`), from
+    ``SYM_ALGEBRAIC_MIN_TILES`` tiles under ``"auto"``.
 
     ``"lifted"`` (:mod:`modlights.engines.lifted`): the algebraic engine's boards over a
     composite n (4, 6, 8, 9, ...; not tori): solved over every GF(p), p | n, lifted
@@ -283,7 +291,13 @@ class Solver:
                              "method='dense' or 'auto' for graph boards")
         if method == "algebraic":
             from .engines.algebraic import algebraic_reason
+            from .engines.algebraic_sym import sym_reason
             reason = algebraic_reason(board)
+            sym = sym_reason(board) if reason is not None else None
+            if reason is not None and sym is not None:
+                reason = f"{reason} (symmetric 3 x 3 patterns: {sym})"
+            elif sym is None:
+                reason = None
             if reason is not None:
                 raise ValueError(f"method='algebraic' does not cover this board: {reason}; "
                                  "use method='auto', 'chase' or 'dense'")
@@ -304,9 +318,13 @@ class Solver:
             from .engines.algebraic import algebraic_supports
             from .engines.lifted import lifted_supports
             from .engines.tensor import tensor_supports
+            from .engines.algebraic_sym import sym_supports
             method = "algebraic" if (board.is_grid and backend == "native"
                                      and prod(board.shape) >= ALGEBRAIC_MIN_TILES
                                      and algebraic_supports(board)) else \
+                "algebraic" if (board.is_grid and backend == "native"
+                                and prod(board.shape) >= SYM_ALGEBRAIC_MIN_TILES
+                                and sym_supports(board)) else \
                 "tensor" if (board.is_grid and backend == "native"
                              and prod(board.shape) >= TENSOR_MIN_TILES
                              and tensor_supports(board)) else \
@@ -388,9 +406,11 @@ class Solver:
     @staticmethod
     def _make_engine(board: Board, backend: str, method: str = "dense"):
         if method == "algebraic":
-            from .engines.algebraic import AlgebraicEngine
+            from .engines.algebraic import AlgebraicEngine, algebraic_supports
             from functools import partial                # picklable, unlike a lambda
-            return AlgebraicEngine(board, dense=partial(Solver._make_engine, board, backend))
+            from .engines.algebraic_sym import SymAlgebraicEngine
+            engine = AlgebraicEngine if algebraic_supports(board) else SymAlgebraicEngine
+            return engine(board, dense=partial(Solver._make_engine, board, backend))
         if method == "tensor":
             from .engines.tensor import TensorEngine
             from functools import partial
