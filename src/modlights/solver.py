@@ -56,8 +56,14 @@ CHASE_MIN_TILES_RING = 576
 ALGEBRAIC_MIN_TILES = 576
 #: ``method="auto"`` uses the algebraic engine's symmetric 3 x 3 case
 #: (:mod:`modlights.engines.algebraic_sym`: diagonal, ring, ...) for the boards it covers
-#: with at least this many tiles (measured: see bench/README.md).
-SYM_ALGEBRAIC_MIN_TILES = 576
+#: with at least this many tiles. Measured (Board.grid + Solver + solve(minimal=False),
+#: random solvable start, medians of 7, k x k diagonal, shared box), algebraic / chase:
+#:   n = 2: k=24 2.53, k=64 1.68, k=128 1.00, k=160 0.79, k=192 0.67, k=256 0.56
+#:   n = 3: k=24 5.16, k=64 2.73, k=128 1.36, k=160 0.94, k=192 0.66, k=256 0.48
+#:   n = 5: k=24 4.69, k=64 2.38, k=128 1.23, k=160 0.84, k=192 0.67, k=256 0.48
+#: (its fixed cost, ~0.3 ms, is the companion-matrix powering in Python); 5000 x 5000
+#: and 10000 x 10000 GF(2): see bench/README.md.
+SYM_ALGEBRAIC_MIN_TILES = 160 * 160
 #: ``method="auto"`` uses the lifted engine (:mod:`modlights.engines.lifted`, composite
 #: n) for the boards it covers with at least this many tiles. Measured (Solver +
 #: solve(minimal=False), random solvable start, medians of 5-7, k x k cross, shared
