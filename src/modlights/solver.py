@@ -56,7 +56,7 @@ CHASE_MIN_TILES_RING = 576
 ALGEBRAIC_MIN_TILES = 576
 #: ``method="auto"`` uses the algebraic engine's symmetric 3 x 3 case
 #: (:mod:`modlights.engines.algebraic_sym`: diagonal, ring, ...) for the boards it covers
-#: with at least this many tiles. Measured (Board.grid + Solver + solve(minimal=False),
+#: (and the tensor engine does not: square stays there) with at least this many tiles. Measured (Board.grid + Solver + solve(minimal=False),
 #: random solvable start, medians of 7, k x k diagonal, shared box), algebraic / chase:
 #:   n = 2: k=24 2.53, k=64 1.68, k=128 1.00, k=160 0.79, k=192 0.67, k=256 0.56
 #:   n = 3: k=24 5.16, k=64 2.73, k=128 1.36, k=160 0.94, k=192 0.66, k=256 0.48
@@ -328,12 +328,12 @@ class Solver:
             method = "algebraic" if (board.is_grid and backend == "native"
                                      and prod(board.shape) >= ALGEBRAIC_MIN_TILES
                                      and algebraic_supports(board)) else \
-                "algebraic" if (board.is_grid and backend == "native"
-                                and prod(board.shape) >= SYM_ALGEBRAIC_MIN_TILES
-                                and sym_supports(board)) else \
                 "tensor" if (board.is_grid and backend == "native"
                              and prod(board.shape) >= TENSOR_MIN_TILES
                              and tensor_supports(board)) else \
+                "algebraic" if (board.is_grid and backend == "native"
+                                and prod(board.shape) >= SYM_ALGEBRAIC_MIN_TILES
+                                and sym_supports(board)) else \
                 "lifted" if (board.is_grid and backend == "native"
                              and prod(board.shape) >= LIFTED_MIN_TILES
                              and lifted_supports(board)) else \
