@@ -63,6 +63,16 @@ cdef extern from "rowrec.h":
     int ml_rowrec_poly_to_vec_gf2(const ml_rowrec *P, const ml_gf2x *f, uint64_t *v) nogil
     int ml_rowrec_poly_to_vec_gfp(const ml_rowrec *P, const ml_gfpx *f, uint8_t *v) nogil
 
+cdef extern from "symchase.h":
+    ctypedef struct ml_symchase:
+        size_t h, w
+        unsigned p
+        unsigned a[3]
+        unsigned b[3]
+    int ml_symchase_invertible(const ml_symchase *P) nogil
+    int ml_symchase_run(const ml_symchase *P, const uint8_t *b, const uint8_t *z, uint8_t *x,
+                        uint8_t *last) nogil
+
 
 #: Primes the GF(p) code takes (one byte a coefficient, products in 32 bits).
 MAX_PRIME = 251
@@ -596,3 +606,69 @@ cdef class RowRec:
             rc = ml_rowrec_poly_to_vec_gfp(&self.P, &fp.a, &bv[0])
         _check(rc, "poly_to_vec")
         return out
+
+
+cdef class SymChase:
+    """The light chase of a uniform h x w board over GF(p) whose pattern lies in the 3 x 3
+    box and is left-right symmetric (see csrc/symchase.h): a[k] I + b[k] P is the
+    coefficient of X_{r-1+k} in row r (a = counts of (+1,0), (0,0), (-1,0); b = counts of
+    (+1,+1), (0,+1), (-1,+1)). C_1 = a[2] I + b[2] P must be invertible mod p."""
+    cdef ml_symchase P
+    cdef readonly size_t h, w
+    cdef readonly unsigned p
+
+    def __cinit__(self, h, w, p, a, b):
+        for name, v in (("h", h), ("w", w)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
+                raise ValueError(f"{name} must be a positive int, got {v!r}")
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or \
+                not 2 <= int(p) <= MAX_PRIME or not _is_prime(int(p)):
+            raise ValueError(f"p must be a prime from 2 to {MAX_PRIME}, got {p!r}")
+        pp = int(p)
+        if len(a) != 3 or len(b) != 3:
+            raise ValueError("a and b must hold 3 counts each (rows -1, 0, +1)")
+        self.P.h, self.P.w, self.P.p = int(h), int(w), pp
+        for i in range(3):
+            self.P.a[i] = _count(a[i], pp, "a")
+            self.P.b[i] = _count(b[i], pp, "b")
+        if not ml_symchase_invertible(&self.P):
+            raise ValueError("C_1 (the coefficient of the next row) is singular mod p for "
+                             f"width {w}: the chase cannot force the next row")
+        self.h, self.w, self.p = self.P.h, self.P.w, pp
+
+    def chase(self, b, z=None, out=None):
+        """Chase of b (uint8 h x w, values < p) from X_0 = z (None: zero):
+        (taps h x w, virtual row X_h)."""
+        B = np.asarray(b)
+        if B.dtype != np.uint8 or B.shape != (self.h, self.w):
+            raise ValueError(f"b must be uint8 of shape {(self.h, self.w)}, got "
+                             f"{B.dtype} {B.shape}")
+        B = np.ascontiguousarray(B)
+        if B.size and int(B.max()) >= self.p:
+            raise ValueError(f"b must hold values below {self.p}")
+        if out is None:
+            X = np.empty_like(B)
+        else:
+            X = out
+            if X.dtype != np.uint8 or X.shape != B.shape or not X.flags.c_contiguous \
+                    or not X.flags.writeable:
+                raise ValueError(f"out must be writeable C-contiguous uint8 {B.shape}")
+        zz = None
+        if z is not None:
+            zz = np.ascontiguousarray(z, dtype=np.uint8).reshape(-1)
+            if zz.shape[0] != self.w or (zz.size and int(zz.max()) >= self.p):
+                raise ValueError(f"z must have {self.w} entries below {self.p}")
+        last = np.zeros(self.w, dtype=np.uint8)
+        cdef const uint8_t[:, ::1] Bv = B
+        cdef uint8_t[:, ::1] Xv = X
+        cdef const uint8_t[::1] zv
+        cdef const uint8_t *zp = NULL
+        cdef uint8_t[::1] lv = last
+        if zz is not None:
+            zv = zz
+            zp = &zv[0]
+        cdef int rc
+        with nogil:
+            rc = ml_symchase_run(&self.P, &Bv[0, 0], zp, &Xv[0, 0], &lv[0])
+        _check(rc, "symchase")
+        return X, last

@@ -54,6 +54,16 @@ CHASE_MIN_TILES_RING = 576
 #: millisecond; the chase's threshold is kept so small boards (puzzles, daily) keep the
 #: dense engines and their kernel bases.
 ALGEBRAIC_MIN_TILES = 576
+#: ``method="auto"`` uses the algebraic engine's symmetric 3 x 3 case
+#: (:mod:`modlights.engines.algebraic_sym`: diagonal, ring, ...) for the boards it covers
+#: (and the tensor engine does not: square stays there) with at least this many tiles. Measured (Board.grid + Solver + solve(minimal=False),
+#: random solvable start, medians of 7, k x k diagonal, shared box), algebraic / chase:
+#:   n = 2: k=24 2.53, k=64 1.68, k=128 1.00, k=160 0.79, k=192 0.67, k=256 0.56
+#:   n = 3: k=24 5.16, k=64 2.73, k=128 1.36, k=160 0.94, k=192 0.66, k=256 0.48
+#:   n = 5: k=24 4.69, k=64 2.38, k=128 1.23, k=160 0.84, k=192 0.67, k=256 0.48
+#: (its fixed cost, ~0.3 ms, is the companion-matrix powering in Python); 5000 x 5000
+#: and 10000 x 10000 GF(2): see bench/README.md.
+SYM_ALGEBRAIC_MIN_TILES = 160 * 160
 #: ``method="auto"`` uses the lifted engine (:mod:`modlights.engines.lifted`, composite
 #: n) for the boards it covers with at least this many tiles. Measured (Solver +
 #: solve(minimal=False), random solvable start, medians of 5-7, k x k cross, shared
@@ -229,7 +239,11 @@ class Solver:
     GF(3) / GF(5) in ~1.7 s; its boards also take bit-packed states (``solve_packed``)
     up to 100000 x 100000 and more. Kernel generators are built when they fit in
     ``KERNEL_BYTES_MAX`` (256 MiB); otherwise ``kernel()`` raises ValueError and
-    ``solve(minimal=True)`` returns its solution unproven.
+    ``solve(minimal=True)`` returns its solution unproven. It also takes the left-right
+    symmetric patterns inside the 3 x 3 box (diagonal, the ring, custom ones; grid boards,
+    no tori) whose next-row coefficient a I + b P is invertible for the board's width
+    (or, transposed, its height) (:mod:`modlights.engines.algebraic_sym`), from
+    ``SYM_ALGEBRAIC_MIN_TILES`` tiles under ``"auto"``.
 
     ``"lifted"`` (:mod:`modlights.engines.lifted`): the algebraic engine's boards over a
     composite n (4, 6, 8, 9, ...; not tori): solved over every GF(p), p | n, lifted
@@ -283,7 +297,13 @@ class Solver:
                              "method='dense' or 'auto' for graph boards")
         if method == "algebraic":
             from .engines.algebraic import algebraic_reason
+            from .engines.algebraic_sym import sym_reason
             reason = algebraic_reason(board)
+            sym = sym_reason(board) if reason is not None else None
+            if reason is not None and sym is not None:
+                reason = f"{reason} (symmetric 3 x 3 patterns: {sym})"
+            elif sym is None:
+                reason = None
             if reason is not None:
                 raise ValueError(f"method='algebraic' does not cover this board: {reason}; "
                                  "use method='auto', 'chase' or 'dense'")
@@ -304,12 +324,16 @@ class Solver:
             from .engines.algebraic import algebraic_supports
             from .engines.lifted import lifted_supports
             from .engines.tensor import tensor_supports
+            from .engines.algebraic_sym import sym_supports
             method = "algebraic" if (board.is_grid and backend == "native"
                                      and prod(board.shape) >= ALGEBRAIC_MIN_TILES
                                      and algebraic_supports(board)) else \
                 "tensor" if (board.is_grid and backend == "native"
                              and prod(board.shape) >= TENSOR_MIN_TILES
                              and tensor_supports(board)) else \
+                "algebraic" if (board.is_grid and backend == "native"
+                                and prod(board.shape) >= SYM_ALGEBRAIC_MIN_TILES
+                                and sym_supports(board)) else \
                 "lifted" if (board.is_grid and backend == "native"
                              and prod(board.shape) >= LIFTED_MIN_TILES
                              and lifted_supports(board)) else \
@@ -388,9 +412,11 @@ class Solver:
     @staticmethod
     def _make_engine(board: Board, backend: str, method: str = "dense"):
         if method == "algebraic":
-            from .engines.algebraic import AlgebraicEngine
+            from .engines.algebraic import AlgebraicEngine, algebraic_supports
             from functools import partial                # picklable, unlike a lambda
-            return AlgebraicEngine(board, dense=partial(Solver._make_engine, board, backend))
+            from .engines.algebraic_sym import SymAlgebraicEngine
+            engine = AlgebraicEngine if algebraic_supports(board) else SymAlgebraicEngine
+            return engine(board, dense=partial(Solver._make_engine, board, backend))
         if method == "tensor":
             from .engines.tensor import TensorEngine
             from functools import partial

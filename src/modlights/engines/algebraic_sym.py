@@ -1,0 +1,318 @@
+"""Uniform boards with left-right symmetric 3 x 3 patterns by polynomial algebra: the
+algebraic engine's method (:mod:`modlights.engines.algebraic`) with polynomial row
+coefficients.
+
+Covered boards (:func:`sym_reason` says why a board is not): grid boards (no tori) over
+a prime n with one pattern everywhere, no locks, no holes, whose pattern lies in the
+3 x 3 box and, in the orientation chased, is left-right symmetric (count of (r, +1) =
+count of (r, -1)) with an invertible coefficient C_1 of the next row (below). Patterns
+of the algebraic engine proper (offsets (0,0), (0,+-1), (+-1,0) only) go there; this
+covers diagonal, the ring (3 x 3 without its centre) and custom symmetric ones.
+
+With P the w x w path adjacency (ones on the sub- and super-diagonals) and tap rows
+X_0..X_{h-1}, the rows of A x = b read ``C_{-1} X_{r-1} + C_0 X_r + C_1 X_{r+1} = b_r``
+with ``C_k = a_k I + b_k P`` (C_1: the counts of (-1, 0) and (-1, +1), the offsets
+that reach the row above a tap; C_{-1}: those of (+1, .)). All C_k are polynomials in
+P, so they commute. When C_1 is invertible (gcd(chi_P, a_1 + b_1 x) = 1; for diagonal
+over GF(2): w even), chasing from X_0 = z forces X_r = F_r z + c_r with
+F_{r+1} = T F_r + M F_{r-1}, T = -C_1^-1 C_0, M = -C_1^-1 C_{-1}, in
+R = GF(p)[x] / (chi_P). The scaled G_r = C_1^r F_r are polynomials with
+``G_{r+1} = -C_0 G_r - C_{-1} C_1 G_{r-1}`` (G_0 = 1, G_{-1} = 0), found by powering
+the 2 x 2 companion matrix over R (O(log h) products mod chi_P); as C_1 is a unit of R,
+gcd(F_h, chi_P) = gcd(G_h, chi_P) = g and:
+
+- nullity = deg g;
+- solvable iff g divides c = -X_h (the virtual row of the chase from z = 0); then
+  z = s C_1^h (c / g) mod chi_P with s G_h + t chi_P = g, and the taps are the chase
+  replayed from X_0 = z;
+- ker A is spanned by the chases from (chi_P / g) x^i, i < deg g.
+
+e_0 is a cyclic vector of P, so v = f(P) e_0 identifies GF(p)^w with R (the
+conversions of :class:`~modlights._poly.RowRec` with T = P). The numeric chase
+(csrc/symchase.c) solves one tridiagonal Toeplitz system C_1 y = v a row in O(w).
+When C_1 is singular in the rows' orientation but not in the columns' (and the
+transposed pattern is symmetric), the board is worked on transposed.
+det, inverse and pseudo-inverse come from the dense engine (small boards).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from .algebraic import (KERNEL_BYTES_MAX, MAX_PRIME, _counts, _is_prime, _neg, _padd, _poly,
+                        dense_fallback)
+
+__all__ = ["SymAlgebraicEngine", "sym_reason", "sym_supports"]
+
+BOX = frozenset((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+
+
+def _row_coeffs(c: dict, p: int) -> tuple[list[int], list[int]] | None:
+    """(a, b) for the chase (a[k], b[k]: the I and P parts of the coefficient of
+    X_{r-1+k}), None when the counts are not left-right symmetric."""
+    if any(c.get((dr, 1), 0) % p != c.get((dr, -1), 0) % p for dr in (-1, 0, 1)):
+        return None
+    return ([c.get((dr, 0), 0) % p for dr in (1, 0, -1)],
+            [c.get((dr, 1), 0) % p for dr in (1, 0, -1)])
+
+
+def _c1_invertible(a1: int, b1: int, w: int, p: int) -> bool:
+    """Whether a1 I + b1 P (w x w) is invertible over GF(p)."""
+    from .._poly import SymChase
+    try:
+        SymChase(1, w, p, [0, 0, a1], [0, 0, b1])
+    except ValueError:
+        return False
+    return True
+
+
+def _orientation(board) -> tuple[bool, list[int], list[int]] | None:
+    """(transposed, a, b) of the first orientation the chase runs in, else None."""
+    p = board.states
+    c = _counts(board)
+    rows, cols = board.shape
+    for transposed in (False, True):
+        cc = {(dc, dr): k for (dr, dc), k in c.items()} if transposed else c
+        w = rows if transposed else cols
+        ab = _row_coeffs(cc, p)
+        if ab is not None and _c1_invertible(ab[0][2], ab[1][2], w, p):
+            return transposed, ab[0], ab[1]
+    return None
+
+
+def sym_reason(board) -> str | None:
+    """None when :class:`SymAlgebraicEngine` covers the board, else why it does not."""
+    if not getattr(board, "is_grid", False):
+        return "it needs a grid board (Board.grid)"
+    n = board.states
+    if not _is_prime(n) or n > MAX_PRIME:
+        return f"n must be a prime (2..{MAX_PRIME}), this board has n = {n}"
+    if board.pattern is None:
+        return "it needs one pattern on every tile (this board is mixed)"
+    if board._any_locked or board._any_holes:
+        return "it needs a board without locked tiles or holes"
+    if board.wrap:
+        return "it does not take tori (wrap=True)"
+    extra = sorted(set(board.pattern) - BOX)
+    if extra:
+        return f"the pattern must lie in the 3 x 3 box around the tap; it uses {extra[0]}"
+    if _orientation(board) is None:
+        return ("the pattern must be left-right (or, transposed, up-down) symmetric with an "
+                "invertible coefficient a I + b P of the next row (a, b: the counts of "
+                "(-1, 0) and (-1, +1); P the path adjacency of a row), and it is not in "
+                "either orientation for this board's size")
+    return None
+
+
+def sym_supports(board) -> bool:
+    """Whether :class:`SymAlgebraicEngine` covers the board."""
+    return sym_reason(board) is None
+
+
+class SymAlgebraicEngine:
+    """The engine interface of :class:`~modlights.solver.Solver` (``kernel_size``,
+    ``nullity``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
+    ``pseudo_inverse()``) for the boards :func:`sym_reason` accepts.
+
+    Parameters
+    ----------
+    board : Board
+        A covered board.
+    dense : callable, optional
+        Gives the native dense engine of the board, for ``det`` (n > 2), ``inverse`` and
+        ``pseudo_inverse``; None: they raise ValueError.
+    """
+
+    name = "algebraic"
+    packs = False
+
+    def __init__(self, board, dense: Callable[[], Any] | None = None):
+        from .._poly import RowRec, SymChase
+        reason = sym_reason(board)
+        if reason is not None:
+            raise ValueError(f"method='algebraic' does not cover this board: {reason}; "
+                             "use method='chase' or 'auto'")
+        self.board = board
+        self.n = p = board.states
+        self._dense_factory = dense
+        self._dense = None
+        self.transposed, self._a, self._b = _orientation(board)
+        rows, cols = board.shape
+        if self.transposed:
+            rows, cols = cols, rows
+        self.h, self.w = rows, cols
+        self._chaser = SymChase(rows, cols, p, self._a, self._b)
+        # T = -(cr shift + cl shift) / cu = P: the conversions of R = GF(p)[x] / (chi_P)
+        self._conv = RowRec(rows, cols, p, 0, p - 1, p - 1, 1, 0)
+        self._chi = self._G = self._g = self._s = None
+
+    # ---------------------------------------------------------------- the algebra
+    def _mulmod(self, a, b):
+        return (a * b).divmod(self._chi)[1]
+
+    def _algebra(self):
+        """(chi_P, G_h mod chi_P)."""
+        if self._chi is None:
+            p = self.n
+            self._chi = chi = self._conv.charpoly()
+            c = [_poly([self._a[k], self._b[k]], p) for k in range(3)]
+            zero, one = _poly([], p), _poly([1], p)
+            neg = lambda f: _padd(zero, f, p, p - 1)                       # noqa: E731
+            base = [[neg(c[1]).divmod(chi)[1], neg(self._mulmod(c[0], c[2]))],
+                    [one.divmod(chi)[1], zero]]
+            self._G = _matpow(base, self.h, self._mulmod, p)[0][0]
+        return self._chi, self._G
+
+    def _xgcd(self):
+        if self._s is None:
+            chi, G = self._algebra()
+            g, s, _ = G.xgcd(chi, with_t=False)
+            # s F_h = s C_1^h G_h... F_h = C_1^-h G_h, so s C_1^h F_h = g
+            c1 = _poly([self._a[2], self._b[2]], self.n)
+            self._g, self._s = g, self._mulmod(s, _powmod(c1, self.h, self._mulmod,
+                                                          self.n))
+        return self._g, self._s
+
+    @property
+    def nullity(self) -> int:
+        """dim ker A = deg gcd(G_h, chi_P)."""
+        if self._g is None:
+            chi, G = self._algebra()
+            self._g = G.gcd(chi)
+        return int(self._g.degree)
+
+    @property
+    def kernel_size(self) -> int:
+        """|ker A| = n ** nullity."""
+        return self.n ** self.nullity
+
+    @property
+    def residual_shape(self) -> tuple[int, int]:
+        """(equations, symbols) of the residual system: one row of w."""
+        return self.w, self.w
+
+    def _vec_poly(self, v: np.ndarray):
+        return self._conv.vec_to_poly(v)
+
+    def _residual_z(self, last: np.ndarray) -> np.ndarray | None:
+        """z with F_h z = -last, None when there is none."""
+        p = self.n
+        chi, _ = self._algebra()
+        g, s = self._xgcd()
+        cp = self._conv.vec_to_poly(last if p == 2 else _neg(last, p))
+        q, r = cp.divmod(g)
+        if r.degree >= 0:
+            return None
+        return self._conv.poly_to_vec(self._mulmod(s, q))
+
+    def _solve_grid(self, B: np.ndarray) -> np.ndarray | None:
+        x, last = self._chaser.chase(B)
+        if not last.any():
+            return x
+        z = self._residual_z(last)
+        if z is None:
+            return None
+        x, last = self._chaser.chase(B, z, out=x)
+        if last.any():                    # never: F_h z = -c by construction
+            raise RuntimeError("symmetric algebraic engine: the replay left a residual (a bug)")
+        return x
+
+    def _grid_of(self, rhs: np.ndarray) -> np.ndarray:
+        rows, cols = self.board.shape
+        B = np.asarray(rhs, dtype=np.uint8).reshape(rows, cols)
+        return np.ascontiguousarray(B.T) if self.transposed else np.ascontiguousarray(B)
+
+    def _taps_of(self, x: np.ndarray) -> np.ndarray:
+        return (np.ascontiguousarray(x.T) if self.transposed else x).reshape(-1)
+
+    # ---------------------------------------------------------------- interface
+    def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(X, ok): X[i] solves A x = R[i] where ok[i] (zeros elsewhere)."""
+        R = np.asarray(R)
+        k = R.shape[0]
+        X = np.zeros((k, R.shape[1]), dtype=np.uint8)
+        ok = np.zeros(k, dtype=bool)
+        for i in range(k):
+            x = self._solve_grid(self._grid_of(R[i]))
+            if x is not None:
+                X[i] = self._taps_of(x)
+                ok[i] = True
+        return X, ok
+
+    def kernel_fits(self) -> bool:
+        """Whether the kernel basis fits in KERNEL_BYTES_MAX bytes."""
+        return self.nullity * self.h * self.w <= KERNEL_BYTES_MAX
+
+    def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
+        """(H uint8 (k x n_taps), orders) of ker A; limit: only the first ``limit``."""
+        k, hw = self.nullity, self.h * self.w
+        if limit is not None:
+            k = min(k, max(0, int(limit)))
+        if k * hw > KERNEL_BYTES_MAX:
+            raise ValueError(f"the kernel basis has {k} generators of {hw} taps: "
+                             f"{k * hw / 2**30:.2f} GiB, more than the "
+                             f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "
+                             "kernel_size, solvable and solve do not need it")
+        p = self.n
+        H = np.zeros((k, hw), dtype=np.uint8)
+        if k == 0:
+            return H, []
+        chi, _ = self._algebra()
+        base = chi.divmod(self._g)[0]
+        zero = np.zeros((self.h, self.w), dtype=np.uint8)
+        for i in range(k):
+            z = self._conv.poly_to_vec(base * _poly([0] * i + [1], p))
+            x, last = self._chaser.chase(zero, z)
+            if last.any():
+                raise RuntimeError("symmetric algebraic engine: a kernel vector left a "
+                                   "residual (a bug)")
+            H[i] = self._taps_of(x)
+        return H, [p] * k
+
+    def __reduce__(self):
+        """Pickles as its board and dense factory (the C state is rebuilt on use)."""
+        return (SymAlgebraicEngine, (self.board, self._dense_factory))
+
+    def det(self) -> int:
+        """det(A) mod n: 0 when singular, 1 over GF(2), else from the dense engine."""
+        if self.nullity:
+            return 0
+        if self.n == 2:
+            return 1
+        return dense_fallback(self, "algebraic").det()
+
+    def inverse(self) -> np.ndarray:
+        return dense_fallback(self, "algebraic").inverse()
+
+    def pseudo_inverse(self) -> np.ndarray:
+        return dense_fallback(self, "algebraic").pseudo_inverse()
+
+
+def _matpow(base, e: int, mulmod, p: int):
+    """base ** e for a 2 x 2 matrix over R (mulmod: the product of R)."""
+    one, zero = _poly([1], p), _poly([], p)
+    result = [[one, zero], [zero, one]]
+
+    def mul(X, Y):
+        return [[_padd(mulmod(X[i][0], Y[0][j]), mulmod(X[i][1], Y[1][j]), p)
+                 for j in range(2)] for i in range(2)]
+    while e:
+        if e & 1:
+            result = mul(result, base)
+        e >>= 1
+        if e:
+            base = mul(base, base)
+    return result
+
+
+def _powmod(a, e: int, mulmod, p: int):
+    """a ** e in R."""
+    result = _poly([1], p)
+    while e:
+        if e & 1:
+            result = mulmod(result, a)
+        e >>= 1
+        if e:
+            a = mulmod(a, a)
+    return result
