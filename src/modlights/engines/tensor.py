@@ -557,16 +557,19 @@ class TensorEngine:
                 _, _, Rf, Cf = self._parts[0]
                 ok[i] = _part_solve(Rf, Cf, B, X[i].reshape(h, w))
                 continue
-            acc = np.zeros((h, w), np.int64)
+            acc = np.zeros((h, w), np.uint16)       # < n + (q - 1) e <= 255 * 256
             xq = np.empty((h, w), np.uint8)
             ok[i] = True
             for q, e, Rf, Cf in self._parts:
                 if not _part_solve(Rf, Cf, (B % q).astype(np.uint8), xq):
                     ok[i] = False
                     break
-                acc += xq.astype(np.int64) * e
+                part = xq.astype(np.uint16)
+                part *= e
+                acc += part
+                acc %= n
             if ok[i]:
-                X[i] = (acc % n).reshape(-1)
+                X[i] = acc.reshape(-1)
         return X, ok
 
     def kernel_fits(self) -> bool:
@@ -587,14 +590,25 @@ class TensorEngine:
         if len(self._parts) == 1:
             _, _, Rf, Cf = self._parts[0]
             return _part_generators(Rf, Cf, k).reshape(k, h * w), [n] * k
-        H = np.zeros((k, h * w), dtype=np.int64)
+        # bytes throughout (the limit above counts bytes): each part's generators are
+        # folded in a few rows at a time, the sums (< n + (q - 1) e <= 255 * 256) in uint16
+        H = np.zeros((k, h * w), dtype=np.uint8)
         orders = [1] * k
+        step = max(1, (1 << 20) // max(1, h * w))
         for (q, e, Rf, Cf), kq in zip(self._parts, self._nullities()):
             kq = min(kq, k)
-            H[:kq] += _part_generators(Rf, Cf, kq).reshape(kq, h * w).astype(np.int64) * e
+            G = _part_generators(Rf, Cf, kq).reshape(kq, h * w)
+            for g0 in range(0, kq, step):
+                g1 = min(kq, g0 + step)
+                part = G[g0:g1].astype(np.uint16)
+                part *= e
+                part += H[g0:g1]
+                part %= n
+                H[g0:g1] = part
+            del G
             for g in range(kq):
                 orders[g] *= q
-        return (H % n).astype(np.uint8), orders
+        return H, orders
 
     def det(self) -> int:
         """det(A) mod n = det(R)^cols det(C)^rows (per part, combined by CRT)."""
