@@ -4,6 +4,7 @@
 
 import numpy as np
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
+from libc.string cimport memcmp
 
 
 cdef extern from "band.h" nogil:
@@ -14,6 +15,22 @@ cdef extern from "band.h" nogil:
                        size_t lutlen)
     void ml_band_transpose(const uint8_t *A, ptrdiff_t astride, uint8_t *T,
                            ptrdiff_t tstride, size_t rows, size_t cols)
+
+
+_MOD_TABLES: dict = {}
+
+
+def _mod_table(unsigned n, Py_ssize_t length):
+    """bytes v mod n for v < length, kept for the last few (n, length) asked for (the
+    lut a band_chase is given is compared with it: one memcmp, not a loop a call)."""
+    key = (n, length)
+    got = _MOD_TABLES.get(key)
+    if got is None:
+        got = (np.arange(length) % n).astype(np.uint8).tobytes()
+        if len(_MOD_TABLES) >= 32:
+            _MOD_TABLES.pop(next(iter(_MOD_TABLES)))
+        _MOD_TABLES[key] = got
+    return got
 
 
 def transpose(const uint8_t[:, :] A, uint8_t[:, :] out):
@@ -55,8 +72,12 @@ def band_chase(const uint8_t[:, ::1] B, uint8_t[:, ::1] Y, const int64_t[::1] br
         raise ValueError(f"{m} rows a step with n = {n}: the sums would pass 32 bits "
                          f"(at most {((1 << 32) - 1) // ((n - 1) * (n - 1)) - 1} rows)")
     cdef Py_ssize_t lutlen = lut.shape[0]
-    for t in range(lutlen):
-        if lut[t] != t % n:
+    cdef const char *want
+    if lutlen:
+        table = _mod_table(n, lutlen)
+        want = table
+        if memcmp(&lut[0], want, lutlen) != 0:
+            t = next(i for i in range(lutlen) if lut[i] != table[i])
             raise ValueError(f"lut[{t}] = {lut[t]}, not {t} mod {n} = {t % n}")
     for t in range(start, stop):
         if not (0 <= brow[t] < B.shape[0] and 0 <= yrow[t] < Y.shape[0]):
