@@ -118,7 +118,8 @@ def _at_target(board, state, taps, target):
                                                                    HealthCheck.filter_too_much])
 @given(tensor_boards())
 def test_tensor_equals_reference(case):
-    """Kernel size, nullity, rank, det, solvability, solutions (checked by Board.apply),
+    """Kernel size, nullity, rank, det, inverse, pseudo-inverse, solvability, solutions
+    (checked by Board.apply),
     the least length and its proved flag, the set of every solution, and a pickled
     copy: the tensor engine against the reference engine."""
     board, seed = case
@@ -129,10 +130,22 @@ def test_tensor_equals_reference(case):
     ref = ml.Solver(board, backend="reference")
     for name in ("kernel_size", "nullity", "rank", "is_invertible", "is_unique"):
         assert getattr(t, name) == getattr(ref, name), name
-    if board.shape[0] * board.shape[1] == board.n_taps:
-        assert t.det() == ref.det()
     n = board.states
     A = board.matrix().astype(np.int64)
+    assert t.det() == ref.det()                       # a product board's A is square
+    if ref.is_invertible:
+        inv = t.inverse().astype(np.int64)
+        assert np.array_equal(A @ inv % n, np.eye(len(A), dtype=np.int64))
+    else:
+        with pytest.raises(ValueError):
+            t.inverse()
+    try:
+        G = t.pseudo_inverse().astype(np.int64)
+    except ValueError:
+        with pytest.raises(ValueError):
+            ref.pseudo_inverse()
+    else:
+        assert np.array_equal(A @ G % n @ A % n, A % n)
     K = t.kernel().astype(np.int64)
     assert not (A @ K.T % n).any()
     copy = pickle.loads(pickle.dumps(t))
