@@ -204,3 +204,24 @@ def test_hardest_refuses_giant_boards():
         s = ml.Solver(ml.Board.grid(100000, 100000, states=2, pattern=pattern))
         with pytest.raises(ValueError, match="hardest on a board of more than"):
             s.hardest(budget=0.1)
+
+
+def test_tensor_engines_from_threads():
+    """Tensor solvers built and used from several threads at once (the web service's
+    thread pool): more boards than the factor cache keeps, so threads evict each
+    other's entries; every answer checked by Board.apply."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def work(i):
+        n = (2, 3, 5, 6, 7)[i % 5]
+        board = ml.Board.grid(48 + i % 7, 49 + i % 11, states=n, pattern="square",
+                              wrap=bool(i % 2))
+        solver = ml.Solver(board)
+        assert solver.method == "tensor"
+        rng = np.random.default_rng(i)
+        state = board.random_state(rng=rng)
+        sol = solver.solve(state, minimal=False)
+        return _at_target(board, state, sol.taps, 0)
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(work, range(48)))

@@ -28,7 +28,10 @@ def _mod_table(unsigned n, Py_ssize_t length):
     if got is None:
         got = (np.arange(length) % n).astype(np.uint8).tobytes()
         if len(_MOD_TABLES) >= 32:
-            _MOD_TABLES.pop(next(iter(_MOD_TABLES)))
+            try:                          # another thread may evict too
+                _MOD_TABLES.pop(next(iter(_MOD_TABLES)), None)
+            except (RuntimeError, StopIteration):
+                pass
         _MOD_TABLES[key] = got
     return got
 

@@ -429,7 +429,10 @@ def _factors(board, fac, q: int) -> tuple[BandFactor, BandFactor]:
     if got is None:
         got = (BandFactor(fac[0], rows, q, wrap), BandFactor(fac[1], cols, q, wrap))
         if len(_FACTOR_CACHE) >= 8:
-            _FACTOR_CACHE.pop(next(iter(_FACTOR_CACHE)))
+            try:                          # another thread (the web service) may evict too
+                _FACTOR_CACHE.pop(next(iter(_FACTOR_CACHE)), None)
+            except (RuntimeError, StopIteration):
+                pass
         _FACTOR_CACHE[key] = got
     return got
 
