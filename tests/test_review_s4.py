@@ -225,3 +225,12 @@ def test_tensor_engines_from_threads():
 
     with ThreadPoolExecutor(4) as pool:
         assert all(pool.map(work, range(48)))
+
+
+def test_cli_png_scale_needs_png(capsys):
+    """--png-scale without --png was ignored without a word: now exit 2, one line."""
+    from modlights.cli import main
+    rc = main(["solve", "--grid", "3x3", "--seed", "1", "--png-scale", "4"])
+    err = capsys.readouterr().err
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "--png FILE" in err
+    assert main(["solve", "--grid", "3x3", "--seed", "1", "--png-scale", "1"]) == 0
