@@ -5,6 +5,8 @@ its memory on composite n, and giant boards refused where they need byte states.
 from __future__ import annotations
 
 import pickle
+import threading
+import time
 import tracemalloc
 
 import numpy as np
@@ -234,3 +236,24 @@ def test_cli_png_scale_needs_png(capsys):
     err = capsys.readouterr().err
     assert rc == 2 and len(err.strip().splitlines()) == 1 and "--png FILE" in err
     assert main(["solve", "--grid", "3x3", "--seed", "1", "--png-scale", "1"]) == 0
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signals reach the main thread only")
+def test_interrupted_tensor_solve_stops_and_answers_afterwards():
+    """Ctrl-C during tensor solves (the band chase runs in chunks, GIL released) stops
+    within a second, and the same Solver (its factors shared through the cache) then
+    gives right answers."""
+    from test_interrupt import LATENCY, _interrupt_main_after
+    board = ml.Board.grid(1500, 1500, states=3, pattern="square")
+    solver = ml.Solver(board, method="tensor")
+    state = board.random_state(rng=np.random.default_rng(6))
+    timer = _interrupt_main_after(0.3)
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in range(1000):                   # minutes: outlasts the timer
+            solver.solve(state, minimal=False)
+    assert time.perf_counter() - t0 < 0.3 + LATENCY
+    timer.join()
+    sol = solver.solve(state, minimal=False)
+    assert not board.apply(state, sol.taps).any()
