@@ -27,10 +27,13 @@ void ml_band_chase(const uint8_t *B, ptrdiff_t bstride, uint8_t *Y, ptrdiff_t ys
         const uint8_t *b = B + brow[t] * bstride;
         const int64_t *rt = refs + t * m;
         const uint32_t *ct = coefs + t * m;
-        if (n == 2) {
-            memmove(y, b, k);
+        if (n == 2) {                      /* inv and every coefficient 0 or 1 */
+            if (inv)
+                memmove(y, b, k);
+            else
+                memset(y, 0, k);
             for (size_t q = 0; q < m; q++)
-                if (rt[q] >= 0)
+                if (rt[q] >= 0 && ct[q])
                     band_xor(y, Y + rt[q] * ystride, k);
             continue;
         }
@@ -50,7 +53,7 @@ void ml_band_chase(const uint8_t *B, ptrdiff_t bstride, uint8_t *Y, ptrdiff_t ys
         }
         if (lut != NULL)
             for (size_t x = 0; x < k; x++)
-                y[x] = lut[acc[x] < lutlen ? acc[x] : 0];
+                y[x] = acc[x] < lutlen ? lut[acc[x]] : (uint8_t)(acc[x] % n);
         else
             for (size_t x = 0; x < k; x++)
                 y[x] = (uint8_t)(acc[x] % n);

@@ -7,8 +7,10 @@
  * entries refs[t][q] < 0 skipped. B may be Y itself (brow[t] = yrow[t]: an update in
  * place). Every coefficient is already reduced (< n); the
  * wider accumulator acc (k entries) holds the sum before the one reduction, through
- * lut (lut[v] = v mod n, lutlen entries) when every sum fits it, else by %.
- * Over GF(2) (n = 2, every coefficient 1) the update is a row XOR.
+ * lut (lut[v] = v mod n, lutlen entries) for the sums below lutlen, by % for the others.
+ * A step must not read the row it writes (refs[t][q] != yrow[t]), and every sum
+ * (inv + sum_q coefs[t][q]) (n - 1) must fit in 32 bits. Over GF(2) (n = 2) the update
+ * is a row copy (inv = 1; zero rows when inv = 0) and row XORs (coefficients 1).
  */
 #ifndef ML_BAND_H
 #define ML_BAND_H

@@ -3,7 +3,8 @@
 (:mod:`modlights.engines.tensor`), GIL released. Every argument is checked here."""
 
 import numpy as np
-from libc.stdint cimport uint8_t, uint32_t, int64_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
+from libc.string cimport memcmp
 
 
 cdef extern from "band.h" nogil:
@@ -14,6 +15,25 @@ cdef extern from "band.h" nogil:
                        size_t lutlen)
     void ml_band_transpose(const uint8_t *A, ptrdiff_t astride, uint8_t *T,
                            ptrdiff_t tstride, size_t rows, size_t cols)
+
+
+_MOD_TABLES: dict = {}
+
+
+def _mod_table(unsigned n, Py_ssize_t length):
+    """bytes v mod n for v < length, kept for the last few (n, length) asked for (the
+    lut a band_chase is given is compared with it: one memcmp, not a loop a call)."""
+    key = (n, length)
+    got = _MOD_TABLES.get(key)
+    if got is None:
+        got = (np.arange(length) % n).astype(np.uint8).tobytes()
+        if len(_MOD_TABLES) >= 32:
+            try:                          # another thread may evict too
+                _MOD_TABLES.pop(next(iter(_MOD_TABLES)), None)
+            except (RuntimeError, StopIteration):
+                pass
+        _MOD_TABLES[key] = got
+    return got
 
 
 def transpose(const uint8_t[:, :] A, uint8_t[:, :] out):
@@ -37,8 +57,9 @@ def band_chase(const uint8_t[:, ::1] B, uint8_t[:, ::1] Y, const int64_t[::1] br
                Py_ssize_t start, Py_ssize_t stop, const uint8_t[::1] lut):
     """Steps start..stop-1 of the chase (see csrc/band.h): row yrow[t] of Y from row
     brow[t] of B and the rows refs[t] of Y (-1: none), coefficients coefs[t] < n, every
-    column at once. lut: v -> v mod n for every sum that can occur, or an empty array
-    (then %)."""
+    column at once. lut: v -> v mod n for the sums below its length (the others
+    reduced by %), or an empty array. ValueError for rows off the arrays, a step that
+    reads the row it writes, coefficients >= n, a wrong lut or sums past 32 bits."""
     cdef Py_ssize_t k = Y.shape[1], m = refs.shape[1], nsteps = brow.shape[0]
     cdef Py_ssize_t t, q
     if B.shape[1] != k:
@@ -50,15 +71,27 @@ def band_chase(const uint8_t[:, ::1] B, uint8_t[:, ::1] Y, const int64_t[::1] br
         raise ValueError(f"steps {start}..{stop} outside 0..{nsteps}")
     if n < 2 or n > 255 or inv >= n:
         raise ValueError(f"n must be 2..255 and inv < n, got n = {n}, inv = {inv}")
+    if <uint64_t>(m + 1) * (n - 1) * (n - 1) >= (<uint64_t>1) << 32:
+        raise ValueError(f"{m} rows a step with n = {n}: the sums would pass 32 bits "
+                         f"(at most {((1 << 32) - 1) // ((n - 1) * (n - 1)) - 1} rows)")
+    cdef Py_ssize_t lutlen = lut.shape[0]
+    cdef const char *want
+    if lutlen:
+        table = _mod_table(n, lutlen)
+        want = table
+        if memcmp(&lut[0], want, lutlen) != 0:
+            t = next(i for i in range(lutlen) if lut[i] != table[i])
+            raise ValueError(f"lut[{t}] = {lut[t]}, not {t} mod {n} = {t % n}")
     for t in range(start, stop):
         if not (0 <= brow[t] < B.shape[0] and 0 <= yrow[t] < Y.shape[0]):
             raise ValueError(f"step {t} reads or writes a row off the arrays")
         for q in range(m):
             if refs[t, q] >= Y.shape[0] or coefs[t, q] >= n:
                 raise ValueError(f"step {t} refers to a row off Y or a coefficient >= n")
+            if refs[t, q] == yrow[t]:
+                raise ValueError(f"step {t} reads the row {yrow[t]} it writes")
     if stop == start or k == 0:
         return
-    cdef size_t lutlen = lut.shape[0]
     cdef const uint8_t *lutp = &lut[0] if lutlen else NULL
     acc = np.empty(k if n > 2 else 1, dtype=np.uint32)
     cdef uint32_t[::1] accv = acc

@@ -752,6 +752,10 @@ class Solver:
         (``min_taps``, ``state``, ``proven``, ``lower``, ``upper``, ``seconds``,
         ``iterations``); see :mod:`modlights.search.hardest` for the algorithm.
         """
+        if self.board._giant:
+            raise ValueError(f"hardest on a board of more than {MAX_TILES} tiles would need "
+                             "its states as bytes (rank, nullity, kernel_size and det are "
+                             "available)")
         from .search.hardest import hardest
         return hardest(self, budget=budget, executor=executor)
 

@@ -59,6 +59,8 @@ def run(args: argparse.Namespace, out) -> int:
             s0 = s0.astype(np.int64) + board.coerce_target(target)
         state = board.coerce_state(s0)
     state = board.coerce_state(state)
+    if args.png is None and args.png_scale != 1:
+        raise _UserError("--png-scale sets the PNG's pixels per tile: give --png FILE too")
     pictures = dict(svg=args.svg, png=args.png, png_scale=args.png_scale)
     render.check_pictures(board, **pictures)        # before the work: size, Pillow
     solver = Solver(board, backend=args.backend)

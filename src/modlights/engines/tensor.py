@@ -150,6 +150,14 @@ def _mod_table(n: int, terms: int) -> np.ndarray:
     return (np.arange(top + 1) % n).astype(np.uint8)
 
 
+def _complement(idx: np.ndarray, length: int) -> np.ndarray:
+    """The sorted indices of 0..length-1 not in ``idx`` (np.setdiff1d without its
+    sort: 3 s for a side of 10^6)."""
+    keep = np.ones(length, dtype=bool)
+    keep[idx] = False
+    return np.flatnonzero(keep)
+
+
 def _perm_sign(perm: np.ndarray) -> int:
     """+1 or -1: the sign of a permutation of 0..len-1."""
     seen = np.zeros(len(perm), dtype=bool)
@@ -240,8 +248,8 @@ class BandFactor:
             lo, hi = max(0, -dmin), min(L - 1, L - 1 - dmin)
             self.det_vars = np.arange(lo, hi + 1) if hi >= lo else np.zeros(0, np.int64)
             self.det_eqs = self.det_vars + dmin
-            self.syms = np.setdiff1d(np.arange(L), self.det_vars)
-        self.res_eqs = np.setdiff1d(np.arange(L), self.det_eqs)
+            self.syms = _complement(self.det_vars, L)
+        self.res_eqs = _complement(self.det_eqs, L)
         assert len(self.res_eqs) == len(self.syms) == s
         # the steps of the C chase: row yrow[t] of Y from row brow[t] of B (natural
         # order) and the rows refs[t] of Y (-1: none) with coefficients -c / c(dmin)
@@ -421,7 +429,10 @@ def _factors(board, fac, q: int) -> tuple[BandFactor, BandFactor]:
     if got is None:
         got = (BandFactor(fac[0], rows, q, wrap), BandFactor(fac[1], cols, q, wrap))
         if len(_FACTOR_CACHE) >= 8:
-            _FACTOR_CACHE.pop(next(iter(_FACTOR_CACHE)))
+            try:                          # another thread (the web service) may evict too
+                _FACTOR_CACHE.pop(next(iter(_FACTOR_CACHE)), None)
+            except (RuntimeError, StopIteration):
+                pass
         _FACTOR_CACHE[key] = got
     return got
 
@@ -557,16 +568,19 @@ class TensorEngine:
                 _, _, Rf, Cf = self._parts[0]
                 ok[i] = _part_solve(Rf, Cf, B, X[i].reshape(h, w))
                 continue
-            acc = np.zeros((h, w), np.int64)
+            acc = np.zeros((h, w), np.uint16)       # < n + (q - 1) e <= 255 * 256
             xq = np.empty((h, w), np.uint8)
             ok[i] = True
             for q, e, Rf, Cf in self._parts:
                 if not _part_solve(Rf, Cf, (B % q).astype(np.uint8), xq):
                     ok[i] = False
                     break
-                acc += xq.astype(np.int64) * e
+                part = xq.astype(np.uint16)
+                part *= e
+                acc += part
+                acc %= n
             if ok[i]:
-                X[i] = (acc % n).reshape(-1)
+                X[i] = acc.reshape(-1)
         return X, ok
 
     def kernel_fits(self) -> bool:
@@ -587,14 +601,25 @@ class TensorEngine:
         if len(self._parts) == 1:
             _, _, Rf, Cf = self._parts[0]
             return _part_generators(Rf, Cf, k).reshape(k, h * w), [n] * k
-        H = np.zeros((k, h * w), dtype=np.int64)
+        # bytes throughout (the limit above counts bytes): each part's generators are
+        # folded in a few rows at a time, the sums (< n + (q - 1) e <= 255 * 256) in uint16
+        H = np.zeros((k, h * w), dtype=np.uint8)
         orders = [1] * k
+        step = max(1, (1 << 20) // max(1, h * w))
         for (q, e, Rf, Cf), kq in zip(self._parts, self._nullities()):
             kq = min(kq, k)
-            H[:kq] += _part_generators(Rf, Cf, kq).reshape(kq, h * w).astype(np.int64) * e
+            G = _part_generators(Rf, Cf, kq).reshape(kq, h * w)
+            for g0 in range(0, kq, step):
+                g1 = min(kq, g0 + step)
+                part = G[g0:g1].astype(np.uint16)
+                part *= e
+                part += H[g0:g1]
+                part %= n
+                H[g0:g1] = part
+            del G
             for g in range(kq):
                 orders[g] *= q
-        return (H % n).astype(np.uint8), orders
+        return H, orders
 
     def det(self) -> int:
         """det(A) mod n = det(R)^cols det(C)^rows (per part, combined by CRT)."""
