@@ -443,7 +443,8 @@ class Board:
                 f"{rows * cols} tiles, more than MAX_TILES = {MAX_TILES}); a board this "
                 "large is described by its shape and pattern alone: use Solver(board)"
                 ".nullity / rank / kernel_size, or Solver(board).solve_packed with "
-                "np.packbits(state, axis=1) states (n = 2)")
+                "np.packbits(state, axis=1) states (n = 2, patterns of the cross family "
+                "only: the algebraic engine's packed chase)")
 
     @property
     def _cells_flat(self) -> np.ndarray:
