@@ -159,22 +159,51 @@ class _TapGroups:
 
 
 # ----------------------------------------------------------------------------- the program
+def pinned_groups(gens: np.ndarray, sizes: np.ndarray, n: int) -> np.ndarray:
+    """Single-tap groups whose values every coset of ker A takes in every combination.
+
+    ``gens`` (k x g) are the kernel generators' values on the groups. A set S of groups
+    is returned (greedily, in group order) such that c -> (c_g for g in S) maps ker A
+    onto (Z/n)^S: the generators restricted to S have rank |S| mod every prime p | n
+    (a matrix over Z/p^e whose rows span everything mod p spans everything, and Z/n is
+    the product of its prime-power parts). Then every coset x + ker A holds a y with
+    y_g = 0 on S (y = x + c for a c with c_g = -x_g there), so the max-min may be taken
+    over the x that are 0 on S only: an exact way to drop the translations x -> x + c
+    (all of them when |ker A| = n^|S|).
+    """
+    from ..reference import LocalSmith, factorize
+    primes = [p for p, _ in factorize(n)]
+    chosen: list[int] = []
+    for g in np.flatnonzero(sizes == 1):
+        trial = chosen + [int(g)]
+        if all(LocalSmith(gens[:, trial] % p, p, 1).rank == len(trial) for p in primes):
+            chosen = trial
+            if len(chosen) == gens.shape[0]:
+                break
+    return np.array(chosen, dtype=np.int64)
+
+
 class _CoveringProgram:
-    """The coset-leader program over group counts a_{g,v} (column g * n + v):
+    """The max-min over group counts a_{g,v} (column g * n + v) and its value t (the
+    last column), with the single-tap groups ``pinned`` set to 0 (see
+    :func:`pinned_groups`); K_S is the part of ker A that is 0 on them:
 
-        maximise weight(x) = sum v * a_{g,v}
-        s.t. weight(x + c) >= weight(x) for c in the working set,  sum_v a_{g,v} = |G|.
+        maximise t  s.t.  t <= weight(x),
+                          t <= weight(x + c)        for c in the working set, not in K_S,
+                          weight(x + c) >= weight(x) for c in the working set and in K_S,
+                          sum_v a_{g,v} = |G|,  a_{g,v} = [v = 0] on pinned groups.
 
-    Any x is worth min_c weight(x + c), reached at the coset leader x + c*, which meets
-    every constraint: so the optimum over any working set bounds the answer from above,
-    and over all of ker A it is the answer. Since x_j + c_j < 2n,
-    weight(x + c) - weight(x) = weight(c) - n * #{j : x_j + c_j >= n}, each constraint is
-    a packing row: the taps with x_j >= n - c_j number at most floor(weight(c) / n).
-    (Pinning x to a leader removes the |ker A|-fold symmetry x -> x + c of the max-min
-    form ``t <= weight(x + c)``; HiGHS proves 9x9 in ~110 s this way, > 300 s that way.)
+    Every coset holds an x that is 0 on the pinned groups and the lightest of x + K_S;
+    it meets every row with t = its coset's value: so the optimum over any working set
+    bounds the answer from above, and over all of ker A it is the answer. The K_S rows
+    pin x to a leader of x + K_S: since x_j + c_j < 2n,
+    weight(x + c) - weight(x) = weight(c) - n * #{j : x_j + c_j >= n}, a packing row (the
+    taps with x_j >= n - c_j number at most floor(weight(c) / n)). Pinning removes the
+    symmetry x -> x + c, which makes the plain max-min slow for HiGHS (9x9: over 300 s
+    plain, 16-110 s with leader rows for all of ker A, 3-4 s with 8 pinned taps).
     """
 
-    def __init__(self, groups: _TapGroups, n: int, constant: int):
+    def __init__(self, groups: _TapGroups, n: int, constant: int, pinned: np.ndarray):
         import highspy
         from highspy import cb
         self._highspy = highspy
@@ -188,18 +217,24 @@ class _CoveringProgram:
         self.n = n
         self.g = len(groups)
         self.sizes = groups.sizes
+        self.pinned = pinned
         self.constant = constant                             # (n-1) * |zero column|
         self._inf = highspy.kHighsInf
         ncols = self.g * n
+        self.t = ncols                                       # the value's column
         upper = np.repeat(groups.sizes, n).astype(float)
-        h.addVars(ncols, np.zeros(ncols), upper)
+        for g in pinned:                                     # a pinned tap is 0
+            upper[g * n + 1:(g + 1) * n] = 0.0
+        h.addVars(ncols + 1, np.zeros(ncols + 1),
+                  np.append(upper, float((n - 1) * groups.sizes.sum())))
         idx = np.arange(ncols, dtype=np.int32)
         h.changeColsIntegrality(ncols, idx, np.full(ncols, highspy.HighsVarType.kInteger))
-        h.changeColsCost(ncols, idx, np.tile(np.arange(n, dtype=float), self.g))
+        h.changeColCost(self.t, 1.0)
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
         for g in range(self.g):                              # sum_v a_{g,v} = |G|
             size = float(groups.sizes[g])
             h.addRow(size, size, n, (g * n + np.arange(n)).astype(np.int32), np.ones(n))
+        self._add_value_row(np.zeros(self.g, dtype=np.int64))   # t <= weight(x)
         self._stop = False
         self._cb = self._interrupt                           # kept alive with the model
         h.setCallback(self._cb, None)
@@ -209,13 +244,26 @@ class _CoveringProgram:
         if self._stop:
             data_in.user_interrupt = True
 
+    def _add_value_row(self, w: np.ndarray) -> None:
+        """t <= weight(x + c) = sum_{g,v} ((v + w_g) mod n) a_{g,v}."""
+        n = self.n
+        coef = (np.arange(n)[None, :] + w[:, None]) % n      # g x n
+        idx = np.flatnonzero(coef)
+        self.h.addRow(-self._inf, 0.0, len(idx) + 1,
+                      np.append(idx, self.t).astype(np.int32),
+                      np.append(-coef.reshape(-1)[idx], 1.0).astype(float))
+
     def add_cut(self, w: np.ndarray) -> None:
-        """weight(x + c) >= weight(x) for the kernel element c with value w_g on group g:
-        sum over g, v >= n - w_g (w_g > 0) of a_{g,v} <= floor(sum_g |G| w_g / n)."""
+        """The row of the kernel element c with value w_g on group g: t <= weight(x + c)
+        when c is not 0 on the pinned groups, else the leader row weight(x + c) >=
+        weight(x): sum over g, v >= n - w_g (w_g > 0) of a_{g,v} <= floor(sum_g |G| w_g / n)."""
         n = self.n
         w = w.astype(np.int64)
         live = np.flatnonzero(w)
         if live.size == 0:
+            return
+        if w[self.pinned].any():
+            self._add_value_row(w)
             return
         cols = [g * n + np.arange(n - w[g], n) for g in live]
         idx = np.concatenate(cols).astype(np.int32)
@@ -247,7 +295,7 @@ class _CoveringProgram:
         upper = math.floor(bound + 1e-6) + self.constant if math.isfinite(bound) else None
         if info.primal_solution_status != 2:                 # no feasible answer yet
             return upper, None
-        cols = np.asarray(h.getSolution().col_value)
+        cols = np.asarray(h.getSolution().col_value)[:self.t]
         counts = np.rint(cols).astype(np.int64).reshape(self.g, self.n)
         return upper, counts
 
@@ -344,7 +392,9 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
             best = (sol.length, state, sol.taps)
         upper = constant
     else:
-        program = _CoveringProgram(groups, n, constant)
+        gens = np.asarray(H, dtype=np.int64)[:, groups.rep] % n
+        program = _CoveringProgram(groups, n, constant,
+                                   pinned_groups(gens, groups.sizes, n))
         seen = set()
 
         def cut(w: np.ndarray) -> None:
@@ -353,7 +403,6 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
                 seen.add(key)
                 program.add_cut(w)
 
-        gens = np.asarray(H, dtype=np.int64)[:, groups.rep] % n
         for w in _kernel_on_groups(gens, orders, n, kernel_size):
             cut(w)
         while best[0] < upper:
