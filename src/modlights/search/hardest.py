@@ -20,10 +20,13 @@ counts, with one constraint per kernel element:
 Taps that no kernel vector touches (the zero column) are set to n - 1: every constraint
 only grows with them.
 
-The program HiGHS solves is the same max-min pinned to coset leaders (x itself is
-the lightest of x + ker A): maximise weight(x) s.t. weight(x + c) >= weight(x), one
-packing row per kernel element (see ``_CoveringProgram``); this drops the |ker A|-fold
-symmetry x -> x + c.
+The program HiGHS solves drops the |ker A|-fold symmetry x -> x + c of that max-min
+exactly: single-tap groups S on which ker A takes every combination of values are
+pinned to 0 (every coset has elements that are 0 there: ``pinned_groups``), and for the
+kernel elements that are 0 on S, x is pinned to the lightest of its coset by packing
+rows weight(x + c) >= weight(x) (see ``_CoveringProgram``). The 9x9 cross (8 taps
+pinned, nothing left to the leader rows) is proved in a few seconds; with leader rows
+alone it took 16 s and more.
 
 Constraint generation. Kernels of up to ``FULL_KERNEL_MAX`` elements get every row at
 once; larger ones start from the generators. The program's optimum over the working set
@@ -35,13 +38,13 @@ answer breaks, added to the working set. The loop ends when the bounds meet
 ``proven=False``). Each round adds a row the program's answer broke, so the loop ends
 after at most |ker A| rounds.
 
-Executors: ``executor=`` is passed on to the coset searches when ``Solver.solve``
-accepts it; until then it is accepted and ignored (the searches run in this process).
+Executors: ``executor=`` is passed on to every coset search that covers its whole coset
+(``Solver.solve(..., executor=)`` splits the coset into sub-cubes over its workers); the
+integer programs run in this process (HiGHS uses the local cores itself).
 """
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import math
 import threading
@@ -50,7 +53,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["Hardest", "hardest", "check_seconds", "hardest_command"]
+from .minimal import check_executor
+
+__all__ = ["Hardest", "hardest", "check_seconds", "hardest_command", "pinned_groups"]
 
 
 class Hardest:
@@ -321,13 +326,6 @@ def _kernel_on_groups(gens: np.ndarray, orders: list, n: int, kernel_size: int):
     return list(W[1:])
 
 
-def _accepts_executor(fn: Callable) -> bool:
-    try:
-        return "executor" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest:
     """The hardest solvable board of ``solver.board`` (target 0) and its fewest taps.
 
@@ -339,8 +337,8 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         Seconds for the whole search (None: until proved). Past it the best board found
         is returned with ``proven=False`` and ``upper`` the best proved upper bound.
     executor : concurrent.futures.Executor, optional
-        Passed on to the exact coset searches when ``Solver.solve`` accepts
-        ``executor=``; otherwise ignored (the searches run in this process).
+        Splits each exact coset search that covers its whole coset over the executor's
+        workers (``Solver.solve(..., executor=)``); same answers as without it.
 
     Returns
     -------
@@ -349,6 +347,7 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         ``min_taps``), ``proven``, ``lower``, ``upper``, ``seconds``, ``iterations``.
     """
     seconds = check_seconds(budget)
+    check_executor(executor)
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
     board = solver.board
@@ -357,8 +356,6 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
     groups = _TapGroups(np.asarray(H, dtype=np.uint8), r)
     top = (n - 1) * r
     constant = (n - 1) * len(groups.fixed)
-    solve_kw = {"executor": executor} if executor is not None and \
-        _accepts_executor(solver.solve) else {}
     kernel_size = solver.kernel_size
     search_steps = kernel_size if kernel_size < 1 << 62 else 1 << 62
 
@@ -375,7 +372,7 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         # then proved; larger cosets get what is left of the budget, at least a second
         steps = search_steps if left is None or kernel_size <= WHOLE_COSET_MAX \
             else max(left, 1.0)
-        sol = solver.solve(state, minimal=True, budget=steps, **solve_kw)
+        sol = solver.solve(state, minimal=True, budget=steps, executor=executor)
         return state, sol
 
     # the zero board needs no taps: a proved start
