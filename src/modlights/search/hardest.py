@@ -21,10 +21,10 @@ Taps that no kernel vector touches (the zero column) are set to n - 1: every con
 only grows with them.
 
 The program HiGHS solves drops the |ker A|-fold symmetry x -> x + c of that max-min
-exactly: single-tap groups S on which ker A takes every combination of values are
-pinned to 0 (every coset has elements that are 0 there: ``pinned_groups``), and for the
-kernel elements that are 0 on S, x is pinned to the lightest of its coset by packing
-rows weight(x + c) >= weight(x) (see ``_CoveringProgram``). The 9x9 cross (8 taps
+exactly: on groups S on which ker A takes every combination of values, x is made 0 in
+the majority (a single tap 0; every coset has such elements: ``pinned_groups``), and
+for the kernel elements that are 0 on S, x is pinned to the lightest of its coset by
+packing rows weight(x + c) >= weight(x) (see ``_CoveringProgram``). The 9x9 cross (8 taps
 pinned, nothing left to the leader rows) is proved in a few seconds; with leader rows
 alone it took 16 s and more.
 
@@ -165,21 +165,22 @@ class _TapGroups:
 
 # ----------------------------------------------------------------------------- the program
 def pinned_groups(gens: np.ndarray, sizes: np.ndarray, n: int) -> np.ndarray:
-    """Single-tap groups whose values every coset of ker A takes in every combination.
+    """Tap groups whose values ker A takes in every combination, the smallest first.
 
-    ``gens`` (k x g) are the kernel generators' values on the groups. A set S of groups
-    is returned (greedily, in group order) such that c -> (c_g for g in S) maps ker A
-    onto (Z/n)^S: the generators restricted to S have rank |S| mod every prime p | n
-    (a matrix over Z/p^e whose rows span everything mod p spans everything, and Z/n is
-    the product of its prime-power parts). Then every coset x + ker A holds a y with
-    y_g = 0 on S (y = x + c for a c with c_g = -x_g there), so the max-min may be taken
-    over the x that are 0 on S only: an exact way to drop the translations x -> x + c
-    (all of them when |ker A| = n^|S|).
+    ``gens`` (k x g) are the kernel generators' values on the groups, ``sizes`` the
+    groups' sizes. A set S of groups is returned (greedily, single taps first) such that
+    c -> (c_g for g in S) maps ker A onto (Z/n)^S: the generators restricted to S have
+    rank |S| mod every prime p | n (a matrix over Z/p^e whose rows span everything mod p
+    spans everything, and Z/n is the product of its prime-power parts). Then every coset
+    x + ker A holds a y whose most frequent value on each group of S is 0: add a c whose
+    value on such a group is minus that group's most frequent value in x. So the max-min
+    may be taken over those y only (a single tap is then 0), an exact way to drop the
+    translations x -> x + c (all of them when |ker A| = n^|S| and S holds single taps).
     """
     from ..reference import LocalSmith, factorize
     primes = [p for p, _ in factorize(n)]
     chosen: list[int] = []
-    for g in np.flatnonzero(sizes == 1):
+    for g in np.argsort(sizes, kind="stable"):
         trial = chosen + [int(g)]
         if all(LocalSmith(gens[:, trial] % p, p, 1).rank == len(trial) for p in primes):
             chosen = trial
@@ -190,22 +191,23 @@ def pinned_groups(gens: np.ndarray, sizes: np.ndarray, n: int) -> np.ndarray:
 
 class _CoveringProgram:
     """The max-min over group counts a_{g,v} (column g * n + v) and its value t (the
-    last column), with the single-tap groups ``pinned`` set to 0 (see
+    last column), with the groups S = ``pinned`` made 0 in the majority (see
     :func:`pinned_groups`); K_S is the part of ker A that is 0 on them:
 
         maximise t  s.t.  t <= weight(x),
                           t <= weight(x + c)        for c in the working set, not in K_S,
                           weight(x + c) >= weight(x) for c in the working set and in K_S,
-                          sum_v a_{g,v} = |G|,  a_{g,v} = [v = 0] on pinned groups.
+                          sum_v a_{g,v} = |G|,  a_{g,0} >= a_{g,v} on the groups of S.
 
-    Every coset holds an x that is 0 on the pinned groups and the lightest of x + K_S;
-    it meets every row with t = its coset's value: so the optimum over any working set
-    bounds the answer from above, and over all of ker A it is the answer. The K_S rows
-    pin x to a leader of x + K_S: since x_j + c_j < 2n,
-    weight(x + c) - weight(x) = weight(c) - n * #{j : x_j + c_j >= n}, a packing row (the
-    taps with x_j >= n - c_j number at most floor(weight(c) / n)). Pinning removes the
-    symmetry x -> x + c, which makes the plain max-min slow for HiGHS (9x9: over 300 s
-    plain, 16-110 s with leader rows for all of ker A, 3-4 s with 8 pinned taps).
+    Every coset holds an x that is 0 in the majority on S and the lightest of x + K_S
+    (adding an element of K_S keeps the counts on S); it meets every row with t = its
+    coset's value: so the optimum over any working set bounds the answer from above,
+    and over all of ker A it is the answer. The K_S rows pin x to a leader of x + K_S:
+    since x_j + c_j < 2n, weight(x + c) - weight(x) = weight(c) - n * #{j : x_j + c_j >= n},
+    a packing row (the taps with x_j >= n - c_j number at most floor(weight(c) / n)).
+    Pinning removes the symmetry x -> x + c, which makes the plain max-min slow for
+    HiGHS (9x9: over 300 s plain, 16-110 s with leader rows for all of ker A, 3-5 s
+    with 8 single taps pinned to 0).
     """
 
     def __init__(self, groups: _TapGroups, n: int, constant: int, pinned: np.ndarray):
@@ -228,7 +230,7 @@ class _CoveringProgram:
         ncols = self.g * n
         self.t = ncols                                       # the value's column
         upper = np.repeat(groups.sizes, n).astype(float)
-        for g in pinned:                                     # a pinned tap is 0
+        for g in pinned[groups.sizes[pinned] == 1]:          # a pinned single tap is 0
             upper[g * n + 1:(g + 1) * n] = 0.0
         h.addVars(ncols + 1, np.zeros(ncols + 1),
                   np.append(upper, float((n - 1) * groups.sizes.sum())))
@@ -239,6 +241,10 @@ class _CoveringProgram:
         for g in range(self.g):                              # sum_v a_{g,v} = |G|
             size = float(groups.sizes[g])
             h.addRow(size, size, n, (g * n + np.arange(n)).astype(np.int32), np.ones(n))
+        for g in pinned[groups.sizes[pinned] > 1]:           # a_{g,0} >= a_{g,v}
+            for v in range(1, n):
+                h.addRow(0.0, self._inf, 2, np.array([g * n, g * n + v], dtype=np.int32),
+                         np.array([1.0, -1.0]))
         self._add_value_row(np.zeros(self.g, dtype=np.int64))   # t <= weight(x)
         self._stop = False
         self._cb = self._interrupt                           # kept alive with the model
