@@ -241,6 +241,20 @@ def test_9x9_pins_all_eight_kernel_dimensions():
     assert len(hardest_module.pinned_groups(gens, groups.sizes, 2)) == 8 == s.nullity
 
 
+@pytest.mark.parametrize("board", [
+    ml.Board.grid(4, 4, 2, "diagonal"), ml.Board.grid(2, 4, 2, "square"),
+    ml.Board.grid(2, 2, 3, "cross"), ml.Board.grid(2, 3, 3, "cross"),
+    ml.Board.grid(4, 3, 2, "horizontal", holes=[(0, 2)], locked=[(3, 1)], wrap=True),
+    ml.Board.grid(2, 4, 3, "cross", holes=[(0, 0)], locked=[(0, 1)], wrap=True),
+    ml.Board.grid(4, 3, 2, "square", holes=[(2, 0)], locked=[(3, 0)])], ids=repr)
+def test_pinned_groups_of_several_taps_match_brute_force(board):
+    # no single taps to pin: the pinned groups are made 0 in the majority by rows
+    groups, gens = groups_of(ml.Solver(board))
+    pinned = hardest_module.pinned_groups(gens, groups.sizes, board.states)
+    assert (groups.sizes[pinned] > 1).any()
+    check_against_brute(board)
+
+
 @pytest.mark.parametrize("keep", [0, 1])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(board=grid_boards(max_brute=4096))
