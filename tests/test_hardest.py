@@ -13,7 +13,6 @@ import sys
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.search import hardest as hardest_module
@@ -279,43 +278,6 @@ def test_fewer_pinned_taps_with_constraint_generation(keep, monkeypatch):
     monkeypatch.setattr(hardest_module, "FULL_KERNEL_MAX", 0)
     for board in (ml.Board.grid(4, 4), ml.Board.grid(2, 3, 4, "square"),
                   ml.Board.grid(2, 3, 6, "cross"), ml.Board.grid(4, 4, 2, "diagonal")):
-        check_against_brute(board)
-
-
-# ----------------------------------------------------------------------------- more rows a round
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(board=grid_boards(max_brute=4096), data=st.data())
-def test_lightest_translates_against_the_whole_kernel(board, data):
-    s = ml.Solver(board)
-    n = board.states
-    groups, gens = groups_of(s)
-    _, orders = s._generators()
-    counts = np.zeros((len(groups), n), dtype=np.int64)
-    for g, size in enumerate(groups.sizes):                   # random counts per group
-        cuts = sorted(data.draw(st.lists(st.integers(0, int(size)), min_size=n - 1,
-                                         max_size=n - 1)))
-        counts[g] = np.diff([0, *cuts, int(size)])
-    x = groups.realise(counts, n, board.n_taps).astype(np.int64)
-    live = np.setdiff1d(np.arange(board.n_taps), groups.fixed)
-    K = kernel_by_brute_force(board)
-    weights = ((x + K) % n)[:, live].sum(axis=1)             # every translate, directly
-    below = data.draw(st.integers(0, int(weights.max()) + 1))
-    limit = data.draw(st.integers(1, 6))
-    W = hardest_module._lightest_translates(counts, gens, orders, n, below, limit)
-    want = np.sort(weights[weights < below])[:limit]
-    got = ((x + K[[np.flatnonzero((K[:, groups.rep] == w).all(axis=1))[0] for w in W]])
-           % n)[:, live].sum(axis=1) if len(W) else np.zeros(0, dtype=np.int64)
-    assert got.tolist() == want.tolist()                     # the lightest, lightest first
-    assert len({w.tobytes() for w in W}) == len(W)
-
-
-def test_one_row_a_round_matches_brute_force(monkeypatch):
-    # the constraint generation without the kernel walk: one row (the search's) a round
-    monkeypatch.setattr(hardest_module, "FULL_KERNEL_MAX", 0)
-    monkeypatch.setattr(hardest_module, "CUTS_KERNEL_MAX", 0)
-    for board in (ml.Board.grid(4, 4), ml.Board.grid(2, 3, 4, "square"),
-                  ml.Board.grid(2, 3, 6, "cross"), ml.Board.grid(4, 4, 2, "diagonal"),
-                  ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3)):
         check_against_brute(board)
 
 

@@ -320,59 +320,16 @@ FULL_KERNEL_MAX = 1 << 12
 WHOLE_COSET_MAX = 1 << 24
 
 
-#: Kernels of at most this many elements are walked whole after each round for the
-#: ``CUTS_PER_ROUND`` lightest elements of the answer's coset (numpy, in chunks).
-CUTS_KERNEL_MAX = 1 << 20
-#: Rows added per round of constraint generation (when the kernel is walked).
-CUTS_PER_ROUND = 32
-
-
-def _span(gens: np.ndarray, orders: list, n: int) -> np.ndarray:
-    """Every combination of the rows of ``gens`` (orders ``orders``) mod n, zero first."""
-    W = np.zeros((1, gens.shape[1]), dtype=np.int64)
-    for h, o in zip(gens, orders):
-        W = (W[None, :, :] + np.arange(o)[:, None, None] * h[None, None, :]) % n
-        W = W.reshape(-1, gens.shape[1])
-    return W
-
-
 def _kernel_on_groups(gens: np.ndarray, orders: list, n: int, kernel_size: int):
     """The starting working set (values on the group representatives): every kernel
     element when there are at most FULL_KERNEL_MAX, else each generator and its negative."""
     if kernel_size > FULL_KERNEL_MAX:
         return [w for h in gens for w in (h, (-h) % n)]
-    return list(_span(gens, orders, n)[1:])
-
-
-def _lightest_translates(counts: np.ndarray, gens: np.ndarray, orders: list, n: int,
-                         below: int, limit: int) -> np.ndarray:
-    """The (at most ``limit``) kernel elements c, as values on the groups, that make
-    weight(x + c) lightest among those under ``below`` (x: the group counts, weights
-    without the zero column). The whole kernel is walked in chunks of a few thousand."""
-    g = counts.shape[0]
-    # table[g, w] = weight on group g of x + c when c is w there
-    table = np.stack([(counts * ((np.arange(n) + w) % n)).sum(axis=1) for w in range(n)],
-                     axis=1).reshape(-1)
-    offsets = np.arange(g, dtype=np.int64) * n
-    split = 0
-    size = 1
-    while split < len(orders) and size * orders[split] <= 1 << 12:
-        size *= orders[split]
-        split += 1
-    low = _span(gens[:split], orders[:split], n)
-    best_w = np.zeros((0, g), dtype=np.int64)
-    best_len = np.zeros(0, dtype=np.int64)
-    for high in _span(gens[split:], orders[split:], n):
-        chunk = (low + high) % n
-        lengths = table[chunk + offsets].sum(axis=1)
-        keep = np.flatnonzero(lengths < below)
-        if keep.size:
-            best_w = np.concatenate([best_w, chunk[keep]])
-            best_len = np.concatenate([best_len, lengths[keep]])
-            if len(best_len) > limit:
-                top = np.argpartition(best_len, limit)[:limit]
-                best_w, best_len = best_w[top], best_len[top]
-    return best_w[np.argsort(best_len, kind="stable")]
+    W = np.zeros((1, gens.shape[1]), dtype=np.int64)
+    for h, o in zip(gens, orders):
+        W = (W[None, :, :] + np.arange(o)[:, None, None] * h[None, None, :]) % n
+        W = W.reshape(-1, gens.shape[1])
+    return list(W[1:])
 
 
 def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest:
@@ -444,7 +401,6 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         seen = set()
 
         def cut(w: np.ndarray) -> None:
-            w = np.asarray(w, dtype=np.uint8)
             key = w.tobytes()
             if key not in seen:
                 seen.add(key)
@@ -476,11 +432,6 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
                 # prove it (budget): nothing to learn
                 break
             cut(w)
-            if kernel_size <= CUTS_KERNEL_MAX:
-                # more rows the answer breaks: the lightest others of its coset
-                for w in _lightest_translates(counts, gens, orders, n, upper - constant,
-                                              CUTS_PER_ROUND):
-                    cut(w)
     min_taps, state, taps = best
     _check_witness(solver, state, taps, min_taps)
     return Hardest(min_taps, state, taps, min_taps >= upper, min_taps, max(upper, min_taps),
