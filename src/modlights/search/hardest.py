@@ -401,6 +401,7 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         seen = set()
 
         def cut(w: np.ndarray) -> None:
+            w = np.asarray(w, dtype=np.uint8)               # one key per element
             key = w.tobytes()
             if key not in seen:
                 seen.add(key)
