@@ -164,6 +164,11 @@ class _TapGroups:
 
 
 # ----------------------------------------------------------------------------- the program
+#: HiGHS threads per integer program. One: 9x9 took 2.9-3.4 s against 5.0-5.5 s with
+#: two (the 2 cores shared, load 4.5); see bench/README.md.
+HIGHS_THREADS = 1
+
+
 def pinned_groups(gens: np.ndarray, sizes: np.ndarray, n: int) -> np.ndarray:
     """Tap groups whose values ker A takes in every combination, the smallest first.
 
@@ -220,9 +225,7 @@ class _CoveringProgram:
         h.setOptionValue("output_flag", False)
         h.setOptionValue("mip_rel_gap", 0.0)
         h.setOptionValue("mip_abs_gap", 0.5)                 # the optimum is an integer
-        # one thread: 9x9 took 2.9-3.4 s against 5.0-5.5 s with two (medians of 2, the
-        # 2 cores shared, load 4.5): the second thread costs more than it gives here
-        h.setOptionValue("threads", 1)
+        h.setOptionValue("threads", HIGHS_THREADS)
         self.h = h
         self.n = n
         self.g = len(groups)
