@@ -211,7 +211,7 @@ class _CoveringProgram:
     since x_j + c_j < 2n, weight(x + c) - weight(x) = weight(c) - n * #{j : x_j + c_j >= n},
     a packing row (the taps with x_j >= n - c_j number at most floor(weight(c) / n)).
     Pinning removes the symmetry x -> x + c, which makes the plain max-min slow for
-    HiGHS (9x9: over 300 s plain, 16-110 s with leader rows for all of ker A, 3-5 s
+    HiGHS (9x9: over 300 s plain, 16-110 s with leader rows for all of ker A, 2-3 s
     with 8 single taps pinned to 0).
     """
 
