@@ -270,6 +270,26 @@ class _CoveringProgram:
                       np.append(idx, self.t).astype(np.int32),
                       np.append(-coef.reshape(-1)[idx], 1.0).astype(float))
 
+    def add_cuts(self, W: np.ndarray) -> None:
+        """:meth:`add_cut` for every row of W (m x g); the t rows go in as blocks."""
+        n = self.n
+        W = np.asarray(W, dtype=np.int64).reshape(-1, self.g)
+        value = W[:, self.pinned].any(axis=1) if self.pinned.size else \
+            np.zeros(len(W), dtype=bool)
+        for w in W[~value]:
+            self.add_cut(w)
+        V = W[value]
+        for a in range(0, len(V), 4096):
+            block = V[a:a + 4096]
+            coef = (np.arange(n)[None, None, :] + block[:, :, None]) % n
+            full = np.concatenate([-coef.reshape(len(block), -1),
+                                   np.ones((len(block), 1), dtype=np.int64)], axis=1)
+            rows, cols = np.nonzero(full)
+            starts = np.searchsorted(rows, np.arange(len(block))).astype(np.int32)
+            self.h.addRows(len(block), np.full(len(block), -self._inf),
+                           np.zeros(len(block)), len(rows), starts,
+                           cols.astype(np.int32), full[rows, cols].astype(float))
+
     def add_cut(self, w: np.ndarray) -> None:
         """The row of the kernel element c with value w_g on group g: t <= weight(x + c)
         when c is not 0 on the pinned groups, else the leader row weight(x + c) >=
@@ -413,8 +433,13 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
                 seen.add(key)
                 program.add_cut(w)
 
+        start = []
         for w in _kernel_on_groups(gens, orders, n, kernel_size):
-            cut(w)
+            w = np.asarray(w, dtype=np.uint8)
+            if w.tobytes() not in seen:
+                seen.add(w.tobytes())
+                start.append(w)
+        program.add_cuts(np.array(start))
         while best[0] < upper:
             left = remaining()
             if left is not None and left <= 0:
