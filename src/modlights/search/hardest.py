@@ -20,10 +20,13 @@ counts, with one constraint per kernel element:
 Taps that no kernel vector touches (the zero column) are set to n - 1: every constraint
 only grows with them.
 
-The program HiGHS solves is the same max-min pinned to coset leaders (x itself is
-the lightest of x + ker A): maximise weight(x) s.t. weight(x + c) >= weight(x), one
-packing row per kernel element (see ``_CoveringProgram``); this drops the |ker A|-fold
-symmetry x -> x + c.
+The program HiGHS solves drops the |ker A|-fold symmetry x -> x + c of that max-min
+exactly: on groups S on which ker A takes every combination of values, x is made 0 in
+the majority (a single tap 0; every coset has such elements: ``pinned_groups``), and
+for the kernel elements that are 0 on S, x is pinned to the lightest of its coset by
+packing rows weight(x + c) >= weight(x) (see ``_CoveringProgram``). The 9x9 cross (8 taps
+pinned, nothing left to the leader rows) is proved in a few seconds; with leader rows
+alone it took 16 s and more.
 
 Constraint generation. Kernels of up to ``FULL_KERNEL_MAX`` elements get every row at
 once; larger ones start from the generators. The program's optimum over the working set
@@ -35,13 +38,13 @@ answer breaks, added to the working set. The loop ends when the bounds meet
 ``proven=False``). Each round adds a row the program's answer broke, so the loop ends
 after at most |ker A| rounds.
 
-Executors: ``executor=`` is passed on to the coset searches when ``Solver.solve``
-accepts it; until then it is accepted and ignored (the searches run in this process).
+Executors: ``executor=`` is passed on to every coset search that covers its whole coset
+(``Solver.solve(..., executor=)`` splits the coset into sub-cubes over its workers); the
+integer programs run in this process (HiGHS uses the local cores itself).
 """
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import math
 import threading
@@ -50,7 +53,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["Hardest", "hardest", "check_seconds", "hardest_command"]
+from .minimal import check_executor
+
+__all__ = ["Hardest", "hardest", "check_seconds", "hardest_command", "pinned_groups"]
 
 
 class Hardest:
@@ -159,22 +164,58 @@ class _TapGroups:
 
 
 # ----------------------------------------------------------------------------- the program
+#: HiGHS threads per integer program. One: 9x9 took 2.9-3.4 s against 5.0-5.5 s with
+#: two (the 2 cores shared, load 4.5); see bench/README.md.
+HIGHS_THREADS = 1
+
+
+def pinned_groups(gens: np.ndarray, sizes: np.ndarray, n: int) -> np.ndarray:
+    """Tap groups whose values ker A takes in every combination, the smallest first.
+
+    ``gens`` (k x g) are the kernel generators' values on the groups, ``sizes`` the
+    groups' sizes. A set S of groups is returned (greedily, single taps first) such that
+    c -> (c_g for g in S) maps ker A onto (Z/n)^S: the generators restricted to S have
+    rank |S| mod every prime p | n (a matrix over Z/p^e whose rows span everything mod p
+    spans everything, and Z/n is the product of its prime-power parts). Then every coset
+    x + ker A holds a y whose most frequent value on each group of S is 0: add a c whose
+    value on such a group is minus that group's most frequent value in x. So the max-min
+    may be taken over those y only (a single tap is then 0), an exact way to drop the
+    translations x -> x + c (all of them when |ker A| = n^|S| and S holds single taps).
+    """
+    from ..reference import LocalSmith, factorize
+    primes = [p for p, _ in factorize(n)]
+    chosen: list[int] = []
+    for g in np.argsort(sizes, kind="stable"):
+        trial = chosen + [int(g)]
+        if all(LocalSmith(gens[:, trial] % p, p, 1).rank == len(trial) for p in primes):
+            chosen = trial
+            if len(chosen) == gens.shape[0]:
+                break
+    return np.array(chosen, dtype=np.int64)
+
+
 class _CoveringProgram:
-    """The coset-leader program over group counts a_{g,v} (column g * n + v):
+    """The max-min over group counts a_{g,v} (column g * n + v) and its value t (the
+    last column), with the groups S = ``pinned`` made 0 in the majority (see
+    :func:`pinned_groups`); K_S is the part of ker A that is 0 on them:
 
-        maximise weight(x) = sum v * a_{g,v}
-        s.t. weight(x + c) >= weight(x) for c in the working set,  sum_v a_{g,v} = |G|.
+        maximise t  s.t.  t <= weight(x),
+                          t <= weight(x + c)        for c in the working set, not in K_S,
+                          weight(x + c) >= weight(x) for c in the working set and in K_S,
+                          sum_v a_{g,v} = |G|,  a_{g,0} >= a_{g,v} on the groups of S.
 
-    Any x is worth min_c weight(x + c), reached at the coset leader x + c*, which meets
-    every constraint: so the optimum over any working set bounds the answer from above,
-    and over all of ker A it is the answer. Since x_j + c_j < 2n,
-    weight(x + c) - weight(x) = weight(c) - n * #{j : x_j + c_j >= n}, each constraint is
-    a packing row: the taps with x_j >= n - c_j number at most floor(weight(c) / n).
-    (Pinning x to a leader removes the |ker A|-fold symmetry x -> x + c of the max-min
-    form ``t <= weight(x + c)``; HiGHS proves 9x9 in ~110 s this way, > 300 s that way.)
+    Every coset holds an x that is 0 in the majority on S and the lightest of x + K_S
+    (adding an element of K_S keeps the counts on S); it meets every row with t = its
+    coset's value: so the optimum over any working set bounds the answer from above,
+    and over all of ker A it is the answer. The K_S rows pin x to a leader of x + K_S:
+    since x_j + c_j < 2n, weight(x + c) - weight(x) = weight(c) - n * #{j : x_j + c_j >= n},
+    a packing row (the taps with x_j >= n - c_j number at most floor(weight(c) / n)).
+    Pinning removes the symmetry x -> x + c, which makes the plain max-min slow for
+    HiGHS (9x9: over 300 s plain, 16-110 s with leader rows for all of ker A, 2-3 s
+    with 8 single taps pinned to 0).
     """
 
-    def __init__(self, groups: _TapGroups, n: int, constant: int):
+    def __init__(self, groups: _TapGroups, n: int, constant: int, pinned: np.ndarray):
         import highspy
         from highspy import cb
         self._highspy = highspy
@@ -184,22 +225,33 @@ class _CoveringProgram:
         h.setOptionValue("output_flag", False)
         h.setOptionValue("mip_rel_gap", 0.0)
         h.setOptionValue("mip_abs_gap", 0.5)                 # the optimum is an integer
+        h.setOptionValue("threads", HIGHS_THREADS)
         self.h = h
         self.n = n
         self.g = len(groups)
         self.sizes = groups.sizes
+        self.pinned = pinned
         self.constant = constant                             # (n-1) * |zero column|
         self._inf = highspy.kHighsInf
         ncols = self.g * n
+        self.t = ncols                                       # the value's column
         upper = np.repeat(groups.sizes, n).astype(float)
-        h.addVars(ncols, np.zeros(ncols), upper)
+        for g in pinned[groups.sizes[pinned] == 1]:          # a pinned single tap is 0
+            upper[g * n + 1:(g + 1) * n] = 0.0
+        h.addVars(ncols + 1, np.zeros(ncols + 1),
+                  np.append(upper, float((n - 1) * groups.sizes.sum())))
         idx = np.arange(ncols, dtype=np.int32)
         h.changeColsIntegrality(ncols, idx, np.full(ncols, highspy.HighsVarType.kInteger))
-        h.changeColsCost(ncols, idx, np.tile(np.arange(n, dtype=float), self.g))
+        h.changeColCost(self.t, 1.0)
         h.changeObjectiveSense(highspy.ObjSense.kMaximize)
         for g in range(self.g):                              # sum_v a_{g,v} = |G|
             size = float(groups.sizes[g])
             h.addRow(size, size, n, (g * n + np.arange(n)).astype(np.int32), np.ones(n))
+        for g in pinned[groups.sizes[pinned] > 1]:           # a_{g,0} >= a_{g,v}
+            for v in range(1, n):
+                h.addRow(0.0, self._inf, 2, np.array([g * n, g * n + v], dtype=np.int32),
+                         np.array([1.0, -1.0]))
+        self._add_value_row(np.zeros(self.g, dtype=np.int64))   # t <= weight(x)
         self._stop = False
         self._cb = self._interrupt                           # kept alive with the model
         h.setCallback(self._cb, None)
@@ -209,13 +261,46 @@ class _CoveringProgram:
         if self._stop:
             data_in.user_interrupt = True
 
+    def _add_value_row(self, w: np.ndarray) -> None:
+        """t <= weight(x + c) = sum_{g,v} ((v + w_g) mod n) a_{g,v}."""
+        n = self.n
+        coef = (np.arange(n)[None, :] + w[:, None]) % n      # g x n
+        idx = np.flatnonzero(coef)
+        self.h.addRow(-self._inf, 0.0, len(idx) + 1,
+                      np.append(idx, self.t).astype(np.int32),
+                      np.append(-coef.reshape(-1)[idx], 1.0).astype(float))
+
+    def add_cuts(self, W: np.ndarray) -> None:
+        """:meth:`add_cut` for every row of W (m x g); the t rows go in as blocks."""
+        n = self.n
+        W = np.asarray(W, dtype=np.int64).reshape(-1, self.g)
+        value = W[:, self.pinned].any(axis=1) if self.pinned.size else \
+            np.zeros(len(W), dtype=bool)
+        for w in W[~value]:
+            self.add_cut(w)
+        V = W[value]
+        for a in range(0, len(V), 4096):
+            block = V[a:a + 4096]
+            coef = (np.arange(n)[None, None, :] + block[:, :, None]) % n
+            full = np.concatenate([-coef.reshape(len(block), -1),
+                                   np.ones((len(block), 1), dtype=np.int64)], axis=1)
+            rows, cols = np.nonzero(full)
+            starts = np.searchsorted(rows, np.arange(len(block))).astype(np.int32)
+            self.h.addRows(len(block), np.full(len(block), -self._inf),
+                           np.zeros(len(block)), len(rows), starts,
+                           cols.astype(np.int32), full[rows, cols].astype(float))
+
     def add_cut(self, w: np.ndarray) -> None:
-        """weight(x + c) >= weight(x) for the kernel element c with value w_g on group g:
-        sum over g, v >= n - w_g (w_g > 0) of a_{g,v} <= floor(sum_g |G| w_g / n)."""
+        """The row of the kernel element c with value w_g on group g: t <= weight(x + c)
+        when c is not 0 on the pinned groups, else the leader row weight(x + c) >=
+        weight(x): sum over g, v >= n - w_g (w_g > 0) of a_{g,v} <= floor(sum_g |G| w_g / n)."""
         n = self.n
         w = w.astype(np.int64)
         live = np.flatnonzero(w)
         if live.size == 0:
+            return
+        if w[self.pinned].any():
+            self._add_value_row(w)
             return
         cols = [g * n + np.arange(n - w[g], n) for g in live]
         idx = np.concatenate(cols).astype(np.int32)
@@ -247,7 +332,7 @@ class _CoveringProgram:
         upper = math.floor(bound + 1e-6) + self.constant if math.isfinite(bound) else None
         if info.primal_solution_status != 2:                 # no feasible answer yet
             return upper, None
-        cols = np.asarray(h.getSolution().col_value)
+        cols = np.asarray(h.getSolution().col_value)[:self.t]
         counts = np.rint(cols).astype(np.int64).reshape(self.g, self.n)
         return upper, counts
 
@@ -273,13 +358,6 @@ def _kernel_on_groups(gens: np.ndarray, orders: list, n: int, kernel_size: int):
     return list(W[1:])
 
 
-def _accepts_executor(fn: Callable) -> bool:
-    try:
-        return "executor" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest:
     """The hardest solvable board of ``solver.board`` (target 0) and its fewest taps.
 
@@ -291,8 +369,8 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         Seconds for the whole search (None: until proved). Past it the best board found
         is returned with ``proven=False`` and ``upper`` the best proved upper bound.
     executor : concurrent.futures.Executor, optional
-        Passed on to the exact coset searches when ``Solver.solve`` accepts
-        ``executor=``; otherwise ignored (the searches run in this process).
+        Splits each exact coset search that covers its whole coset over the executor's
+        workers (``Solver.solve(..., executor=)``); same answers as without it.
 
     Returns
     -------
@@ -301,6 +379,7 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         ``min_taps``), ``proven``, ``lower``, ``upper``, ``seconds``, ``iterations``.
     """
     seconds = check_seconds(budget)
+    check_executor(executor)
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
     board = solver.board
@@ -309,8 +388,6 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
     groups = _TapGroups(np.asarray(H, dtype=np.uint8), r)
     top = (n - 1) * r
     constant = (n - 1) * len(groups.fixed)
-    solve_kw = {"executor": executor} if executor is not None and \
-        _accepts_executor(solver.solve) else {}
     kernel_size = solver.kernel_size
     search_steps = kernel_size if kernel_size < 1 << 62 else 1 << 62
 
@@ -327,7 +404,7 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         # then proved; larger cosets get what is left of the budget, at least a second
         steps = search_steps if left is None or kernel_size <= WHOLE_COSET_MAX \
             else max(left, 1.0)
-        sol = solver.solve(state, minimal=True, budget=steps, **solve_kw)
+        sol = solver.solve(state, minimal=True, budget=steps, executor=executor)
         return state, sol
 
     # the zero board needs no taps: a proved start
@@ -344,18 +421,25 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
             best = (sol.length, state, sol.taps)
         upper = constant
     else:
-        program = _CoveringProgram(groups, n, constant)
+        gens = np.asarray(H, dtype=np.int64)[:, groups.rep] % n
+        program = _CoveringProgram(groups, n, constant,
+                                   pinned_groups(gens, groups.sizes, n))
         seen = set()
 
         def cut(w: np.ndarray) -> None:
+            w = np.asarray(w, dtype=np.uint8)               # one key per element
             key = w.tobytes()
             if key not in seen:
                 seen.add(key)
                 program.add_cut(w)
 
-        gens = np.asarray(H, dtype=np.int64)[:, groups.rep] % n
+        start = []
         for w in _kernel_on_groups(gens, orders, n, kernel_size):
-            cut(w)
+            w = np.asarray(w, dtype=np.uint8)
+            if w.tobytes() not in seen:
+                seen.add(w.tobytes())
+                start.append(w)
+        program.add_cuts(np.array(start))
         while best[0] < upper:
             left = remaining()
             if left is not None and left <= 0:
