@@ -78,6 +78,16 @@ cdef extern from "symchase.h":
 MAX_PRIME = 251
 
 
+def _first_row(z, int w, int p):
+    """The chase's first row z (None: zeros) as w contiguous bytes below p."""
+    if z is None:
+        return None
+    zz = np.ascontiguousarray(z, dtype=np.uint8).reshape(-1)
+    if zz.shape[0] != w or (zz.size and int(zz.max()) >= p):
+        raise ValueError(f"z must have {w} entries below {p}")
+    return zz
+
+
 def _check(int rc, what):
     if rc == 2:
         raise MemoryError(f"{what}: out of memory")
@@ -465,11 +475,7 @@ cdef class RowRec:
         if B.size and int(B.max()) >= self.p:
             raise ValueError(f"b must hold values below {self.p}")
         X = np.empty_like(B) if out is None else self._grid(out, False, "out")
-        zz = None
-        if z is not None:
-            zz = np.ascontiguousarray(z, dtype=np.uint8).reshape(-1)
-            if zz.shape[0] != self.w or (zz.size and int(zz.max()) >= self.p):
-                raise ValueError(f"z must have {self.w} entries below {self.p}")
+        zz = _first_row(z, self.w, self.p)
         last = np.zeros(self.w, dtype=np.uint8)
         cdef const uint8_t[:, ::1] Bv = B
         cdef uint8_t[:, ::1] Xv = X
@@ -653,11 +659,7 @@ cdef class SymChase:
             if X.dtype != np.uint8 or X.shape != B.shape or not X.flags.c_contiguous \
                     or not X.flags.writeable:
                 raise ValueError(f"out must be writeable C-contiguous uint8 {B.shape}")
-        zz = None
-        if z is not None:
-            zz = np.ascontiguousarray(z, dtype=np.uint8).reshape(-1)
-            if zz.shape[0] != self.w or (zz.size and int(zz.max()) >= self.p):
-                raise ValueError(f"z must have {self.w} entries below {self.p}")
+        zz = _first_row(z, self.w, self.p)
         last = np.zeros(self.w, dtype=np.uint8)
         cdef const uint8_t[:, ::1] Bv = B
         cdef uint8_t[:, ::1] Xv = X

@@ -68,8 +68,9 @@ def _counts(board) -> dict:
     return counts
 
 
-def algebraic_reason(board) -> str | None:
-    """None when :class:`AlgebraicEngine` covers the board, else why it does not."""
+def uniform_prime_grid_reason(board) -> str | None:
+    """Why ``board`` is not a grid board over a prime n (up to MAX_PRIME) with one pattern
+    and no locked tiles or holes, or None: what every polynomial engine needs."""
     if not getattr(board, "is_grid", False):
         return "it needs a grid board (Board.grid)"
     n = board.states
@@ -79,10 +80,19 @@ def algebraic_reason(board) -> str | None:
         return "it needs one pattern on every tile (this board is mixed)"
     if board._any_locked or board._any_holes:
         return "it needs a board without locked tiles or holes"
+    return None
+
+
+def algebraic_reason(board) -> str | None:
+    """None when :class:`AlgebraicEngine` covers the board, else why it does not."""
+    reason = uniform_prime_grid_reason(board)
+    if reason is not None:
+        return reason
     extra = sorted(set(board.pattern) - ROW_OFFSETS)
     if extra:
         return (f"the pattern may use only the offsets (0,0), (0,+-1), (+-1,0); it uses "
                 f"{extra[0]}")
+    n = board.states
     c = _counts(board)
     rows, cols = board.shape
     down = c.get((-1, 0), 0) % n != 0 and (rows >= 3 or not board.wrap)

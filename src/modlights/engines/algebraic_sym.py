@@ -40,8 +40,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .algebraic import (KERNEL_BYTES_MAX, MAX_PRIME, _counts, _is_prime, _neg, _padd, _poly,
-                        dense_fallback)
+from .algebraic import (KERNEL_BYTES_MAX, _counts, _neg, _padd, _poly, dense_fallback,
+                        uniform_prime_grid_reason)
 
 __all__ = ["SymAlgebraicEngine", "sym_reason", "sym_supports"]
 
@@ -83,15 +83,9 @@ def _orientation(board) -> tuple[bool, list[int], list[int]] | None:
 
 def sym_reason(board) -> str | None:
     """None when :class:`SymAlgebraicEngine` covers the board, else why it does not."""
-    if not getattr(board, "is_grid", False):
-        return "it needs a grid board (Board.grid)"
-    n = board.states
-    if not _is_prime(n) or n > MAX_PRIME:
-        return f"n must be a prime (2..{MAX_PRIME}), this board has n = {n}"
-    if board.pattern is None:
-        return "it needs one pattern on every tile (this board is mixed)"
-    if board._any_locked or board._any_holes:
-        return "it needs a board without locked tiles or holes"
+    reason = uniform_prime_grid_reason(board)
+    if reason is not None:
+        return reason
     if board.wrap:
         return "it does not take tori (wrap=True)"
     extra = sorted(set(board.pattern) - BOX)
