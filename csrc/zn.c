@@ -385,6 +385,26 @@ static int sort_rows(ml_zn_lu_t *lu, size_t *lo0, size_t *hi0, size_t *cnt)
     return 0;
 }
 
+/* The phase-1 records of a factorisation (kmax pivots at most, r columns) and a
+ * multiplier pool of lcap bytes; 1 when an allocation failed (the caller's cleanup
+ * frees whatever was allocated). */
+static int alloc_records(ml_zn_lu_t *lu, size_t kmax, size_t lcap)
+{
+    const size_t r = lu->r;
+    lu->pc = xmalloc(kmax * sizeof(size_t));
+    lu->rlo = xmalloc(kmax * sizeof(size_t));
+    lu->rhi = xmalloc(kmax * sizeof(size_t));
+    lu->ipiv = xmalloc(kmax * sizeof(size_t));
+    lu->lend = xmalloc(kmax * sizeof(size_t));
+    lu->loff = xmalloc(kmax * sizeof(size_t));
+    lu->uinv = xmalloc(kmax);
+    lu->skip = xmalloc(r * sizeof(size_t));
+    lu->lcap = lcap;
+    lu->lpool = xmalloc(lcap);
+    return !lu->pc || !lu->rlo || !lu->rhi || !lu->ipiv || !lu->lend || !lu->loff ||
+           !lu->uinv || !lu->skip || !lu->lpool;
+}
+
 static int phase1(ml_zn_lu_t *lu)
 {
     const size_t m = lu->m, r = lu->r;
@@ -400,19 +420,9 @@ static int phase1(ml_zn_lu_t *lu)
     size_t *spj = xmalloc(r * sizeof(size_t));
     uint16_t *spv = xmalloc(r * sizeof(uint16_t));
     const unsigned e = lu->e;
-    lu->pc = xmalloc(kmax * sizeof(size_t));
-    lu->rlo = xmalloc(kmax * sizeof(size_t));
-    lu->rhi = xmalloc(kmax * sizeof(size_t));
-    lu->ipiv = xmalloc(kmax * sizeof(size_t));
-    lu->lend = xmalloc(kmax * sizeof(size_t));
-    lu->loff = xmalloc(kmax * sizeof(size_t));
-    lu->uinv = xmalloc(kmax);
-    lu->skip = xmalloc(r * sizeof(size_t));
-    lu->lcap = 4096;
-    lu->lpool = xmalloc(lu->lcap);
     int rc = -1;
-    if (!ubr || !mult || !spj || !spv || !lo0 || !hi0 || !cnt || !los || !his || !locur || !ub || !lu->pc || !lu->rlo ||
-        !lu->rhi || !lu->ipiv || !lu->lend || !lu->loff || !lu->uinv || !lu->skip || !lu->lpool)
+    if (alloc_records(lu, kmax, 4096)) goto done;
+    if (!ubr || !mult || !spj || !spv || !lo0 || !hi0 || !cnt || !los || !his || !locur || !ub)
         goto done;
 
     if (sort_rows(lu, lo0, hi0, cnt)) goto done;
@@ -713,20 +723,9 @@ static int phase1_bitsliced(ml_zn_lu_t *lu)
     const size_t m = lu->m, r = lu->r, kmax = m < r ? m : r;
     size_t *rows = xmalloc(m * sizeof(size_t)), *lo0 = xmalloc(m * sizeof(size_t));
     size_t *hi0 = xmalloc(m * sizeof(size_t)), *cnt = xcalloc(r + 2, sizeof(size_t));
-    lu->pc = xmalloc(kmax * sizeof(size_t));
-    lu->rlo = xmalloc(kmax * sizeof(size_t));
-    lu->rhi = xmalloc(kmax * sizeof(size_t));
-    lu->ipiv = xmalloc(kmax * sizeof(size_t));
-    lu->lend = xmalloc(kmax * sizeof(size_t));
-    lu->loff = xmalloc(kmax * sizeof(size_t));
-    lu->uinv = xmalloc(kmax);
-    lu->skip = xmalloc(r * sizeof(size_t));
-    lu->lcap = ml_gf3_loff(m, kmax);
-    lu->lpool = xmalloc(lu->lcap);
     int rc = -1;
-    if (!rows || !lo0 || !hi0 || !cnt || !lu->pc || !lu->rlo || !lu->rhi || !lu->ipiv ||
-        !lu->lend || !lu->loff || !lu->uinv || !lu->skip || !lu->lpool)
-        goto done;
+    if (alloc_records(lu, kmax, ml_gf3_loff(m, kmax))) goto done;
+    if (!rows || !lo0 || !hi0 || !cnt) goto done;
     if (sort_rows(lu, lo0, hi0, cnt)) goto done;
     memcpy(rows, lu->perm0, m * sizeof(size_t));
     long k1 = ml_bitsliced_echelon(lu->q, m, r, lu->wbuf, r, lu->pc, lu->ipiv, lu->uinv,
