@@ -499,6 +499,8 @@ static void transpose64(uint64_t a[64])
     }
 }
 
+void ml_gf2_transpose64(uint64_t a[64]) { transpose64(a); }
+
 ml_gf2_t *ml_gf2_transpose(const ml_gf2_t *A)
 {
     ml_gf2_t *T = ml_gf2_new(A->ncols, A->nrows);

@@ -78,6 +78,8 @@ void ml_gf2_unpack_u8(const ml_gf2_t *M, size_t c0, size_t cols, uint8_t *dst,
  * of A) for many rows, plain row XORs for few. */
 ml_gf2_t *ml_gf2_mul(const ml_gf2_t *A, const ml_gf2_t *B);
 ml_gf2_t *ml_gf2_transpose(const ml_gf2_t *A);
+/* Transpose a 64 x 64 bit block in place (a[i] bit j <-> a[j] bit i). */
+void ml_gf2_transpose64(uint64_t a[64]);
 int ml_gf2_equal(const ml_gf2_t *A, const ml_gf2_t *B);
 
 /* ---- elimination */
