@@ -96,7 +96,22 @@ static void unbits_avx2(const uint64_t *src, size_t n, uint8_t *dst)
     }
     unbits_tail(src, j, n, dst);
 }
+
+__attribute__((target("avx2")))
+static void transpose64_avx2(uint64_t a[64]) { ml_gf2_transpose64(a); }
 #endif
+
+static void transpose64_portable(uint64_t a[64]) { ml_gf2_transpose64(a); }
+
+typedef void (*transpose_fn)(uint64_t a[64]);
+
+static transpose_fn transpose_impl(void)
+{
+#ifdef ML_X86
+    if (ml_simd_get() >= ML_SIMD_AVX2) return transpose64_avx2;
+#endif
+    return transpose64_portable;
+}
 
 static bits_fn bits_impl(void)
 {
@@ -143,6 +158,7 @@ ml_gf2_t *ml_gf2_pack_u8_cols(const uint8_t *src, size_t k, size_t m, size_t src
     uint64_t *s = malloc((src_stride + 2) * sizeof(uint64_t));
     if (!s) { ml_gf2_free(M); return NULL; }
     bits_fn bits = bits_impl();
+    transpose_fn transpose64 = transpose_impl();
     uint64_t blk[64];
     for (size_t b0 = 0; b0 < k; b0 += 64) {
         size_t nb = k - b0 < 64 ? k - b0 : 64;
@@ -153,7 +169,7 @@ ml_gf2_t *ml_gf2_pack_u8_cols(const uint8_t *src, size_t k, size_t m, size_t src
             size_t nc = m - c0 < 64 ? m - c0 : 64;
             for (size_t t = 0; t < 64; t++)
                 blk[t] = t < nb ? stream_bits(s, t * src_stride + c0, nc) : 0;
-            ml_gf2_transpose64(blk);                /* blk[c]: cell c0 + c of 64 boards */
+            transpose64(blk);                /* blk[c]: cell c0 + c of 64 boards */
             for (size_t c = 0; c < nc; c++) ml_gf2_row(M, c0 + c)[b0 >> 6] = blk[c];
         }
     }
@@ -165,6 +181,7 @@ void ml_gf2_unpack_solutions_cols(const ml_gf2_t *Yt, size_t r, uint8_t *x, uint
 {
     size_t k = Yt->ncols;
     unbits_fn unbits = unbits_impl();
+    transpose_fn transpose64 = transpose_impl();
     uint64_t blk[64], s[65];   /* the solutions of 64 boards, 64 cells of each */
     for (size_t b0 = 0; b0 < k; b0 += 64) {
         size_t nb = k - b0 < 64 ? k - b0 : 64, w = b0 >> 6;
@@ -177,7 +194,7 @@ void ml_gf2_unpack_solutions_cols(const ml_gf2_t *Yt, size_t r, uint8_t *x, uint
         for (size_t c0 = 0; c0 < r; c0 += 64) {
             size_t nc = r - c0 < 64 ? r - c0 : 64;
             for (size_t c = 0; c < 64; c++) blk[c] = c < nc ? ml_gf2_row(Yt, c0 + c)[w] & good : 0;
-            ml_gf2_transpose64(blk);                /* blk[t]: board t's cells c0.. */
+            transpose64(blk);                /* blk[t]: board t's cells c0.. */
             if (r <= 64) {                          /* all of a board in one word */
                 memset(s, 0, sizeof s);
                 for (size_t t = 0; t < nb; t++) stream_put(s, t * r, blk[t]);
@@ -187,4 +204,50 @@ void ml_gf2_unpack_solutions_cols(const ml_gf2_t *Yt, size_t r, uint8_t *x, uint
             }
         }
     }
+}
+
+int ml_gf2_solve_bytes_small(const ml_gf2_t *S, size_t r, const uint8_t *src, size_t k,
+                             size_t src_stride, uint8_t *x, uint8_t *ok)
+{
+    size_t m = S->nrows, q = S->ncols;
+    if (m > 64 || q > 64 || r > q || src_stride < m) return -1;
+    int ntab = (int)((m + 7) / 8);
+    uint64_t *tab = malloc((size_t)(ntab ? ntab : 1) * 256 * sizeof(uint64_t));
+    uint64_t *s = malloc((src_stride + 2) * sizeof(uint64_t));
+    if (!tab || !s) { free(tab); free(s); return -2; }
+    /* table g, entry v: the XOR of the rows 8 g + (bits of v) of S (Gray-code order:
+     * each entry one XOR from an earlier one) */
+    for (int g = 0; g < ntab; g++) {
+        uint64_t *T = tab + (size_t)g * 256;
+        size_t kg = m - 8 * (size_t)g < 8 ? m - 8 * (size_t)g : 8;
+        T[0] = 0;
+        for (unsigned v = 1; v < 256; v++)
+            T[v] = v >> kg ? 0 : T[v & (v - 1)] ^ ml_gf2_row(S, 8 * (size_t)g + (size_t)__builtin_ctz(v))[0];
+    }
+    uint64_t sol = r >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << r) - 1;
+    bits_fn bits = bits_impl();
+    unbits_fn unbits = unbits_impl();
+    uint64_t out[65];          /* the solutions of 64 boards, r <= 64 bits each */
+    for (size_t b0 = 0; b0 < k; b0 += 64) {
+        size_t nb = k - b0 < 64 ? k - b0 : 64;
+        size_t nbytes = (nb - 1) * src_stride + m;
+        uint64_t good = 0;
+        if (m) {
+            bits(src + b0 * src_stride, nbytes, s);
+            s[(nbytes + 63) / 64] = 0;
+        }
+        memset(out, 0, sizeof out);
+        for (size_t t = 0; t < nb; t++) {
+            uint64_t b = m ? stream_bits(s, t * src_stride, m) : 0, y = 0;
+            for (int g = 0; g < ntab; g++, b >>= 8) y ^= tab[(size_t)g * 256 + (b & 255)];
+            if (y & ~sol) continue;          /* a consistency check fails: unsolvable */
+            good |= (uint64_t)1 << t;
+            if (r) stream_put(out, t * r, y);
+        }
+        unbits(&good, nb, ok + b0);
+        if (r) unbits(out, nb * r, x + b0 * r);
+    }
+    free(tab);
+    free(s);
+    return 0;
 }

@@ -22,4 +22,13 @@ ml_gf2_t *ml_gf2_pack_u8_cols(const uint8_t *src, size_t k, size_t m, size_t src
  * unsolvable. */
 void ml_gf2_unpack_solutions_cols(const ml_gf2_t *Yt, size_t r, uint8_t *x, uint8_t *ok);
 
+/* The same answers (x, ok) for a board of at most 64 cells whose solve matrix S
+ * (m x q, q <= 64: solutions in columns [0, r), checks right of them) fits a word a
+ * row, without transposes: each board's m bits, read from the stream of its block's
+ * low bits, index ceil(m / 8) tables of the 256 combinations of 8 rows of S (Four
+ * Russians), one word out per board. Returns 0; -1 when the sizes do not fit, -2
+ * when out of memory (nothing written then). */
+int ml_gf2_solve_bytes_small(const ml_gf2_t *S, size_t r, const uint8_t *src, size_t k,
+                             size_t src_stride, uint8_t *x, uint8_t *ok);
+
 #endif

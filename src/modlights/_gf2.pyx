@@ -51,6 +51,8 @@ cdef extern from "gf2.h" nogil:
 cdef extern from "gf2_batch.h" nogil:
     ml_gf2_t *ml_gf2_pack_u8_cols(const uint8_t *src, size_t k, size_t m, size_t src_stride)
     void ml_gf2_unpack_solutions_cols(const ml_gf2_t *Yt, size_t r, uint8_t *x, uint8_t *ok)
+    int ml_gf2_solve_bytes_small(const ml_gf2_t *S, size_t r, const uint8_t *src, size_t k,
+                                 size_t src_stride, uint8_t *x, uint8_t *ok)
 
 cdef extern from "cpu.h" nogil:
     int ML_SIMD_COUNT
@@ -539,15 +541,7 @@ cdef class Gf2Engine:
             else:
                 ml_gf2_free(S)
         if not dot and arr.dtype == np.uint8:
-            if self.St == NULL:
-                with nogil:
-                    S = ml_gf2_transpose(self.S)
-                _oom_check(S)
-                if self.St == NULL:
-                    self.St = S
-                else:
-                    ml_gf2_free(S)
-            return _solve_cols(self.St, arr, self.F.r)
+            return self._solve_bytes(arr)
         B = _pack(arr)
         with nogil:
             if dot:
@@ -560,6 +554,38 @@ cdef class Gf2Engine:
             _check_interrupt()
         _oom_check(Y)
         return _solutions(Y, self.F.r)
+
+    cdef object _solve_bytes(self, arr):
+        """(X, ok) for a uint8 batch (k x m, C-contiguous) once S is built: one word a
+        board through Four Russians tables of S when the board has at most 64 cells
+        and S at most 64 columns, else packed 64 boards a word and multiplied by S^T
+        (gf2_batch.h)."""
+        cdef size_t k = arr.shape[0], m = arr.shape[1], r = self.F.r
+        cdef ml_gf2_t *St
+        cdef const uint8_t[:, ::1] src = arr
+        cdef uint8_t[:, ::1] xv
+        cdef uint8_t[::1] okv
+        cdef int rc
+        if k and m <= 64 and self.S.ncols <= 64:
+            X = np.empty((k, r), dtype=np.uint8)
+            ok = np.empty(k, dtype=np.uint8)
+            xv = X
+            okv = ok
+            with nogil:
+                rc = ml_gf2_solve_bytes_small(self.S, r, &src[0, 0] if m else NULL, k, m,
+                                              &xv[0, 0] if r else NULL, &okv[0])
+            if rc == 0:
+                return X, ok.view(np.bool_)
+            _raise_memory_error("out of memory in the GF(2) engine")
+        if self.St == NULL:
+            with nogil:
+                St = ml_gf2_transpose(self.S)
+            _oom_check(St)
+            if self.St == NULL:        # another thread may have built it meanwhile
+                self.St = St
+            else:
+                ml_gf2_free(St)
+        return _solve_cols(self.St, arr, r)
 
     def det(self):
         self._need()
