@@ -4,7 +4,8 @@
 ``Gf2Engine`` factors a tap matrix A (m x r) over GF(2) once, T A = E with E in
 reduced echelon form (bit-packed, Method of Four Russians), and answers the engine
 interface of :class:`modlights.reference.ReferenceEngine` from that factorisation.
-Many right-hand sides are solved as one packed matrix product (bit-sliced, M4RM).
+Many right-hand sides are solved as one packed matrix product (bit-sliced, M4RM);
+a uint8 batch is read 64 boards at a time (csrc/gf2_batch.h).
 
 Every bound is checked here before C runs: bad input is a ValueError, never a crash.
 The GIL is released during the C work.
