@@ -486,19 +486,6 @@ static void copy_bits(uint64_t *dst, const uint64_t *src, size_t off, size_t n, 
 
 /* ======================================================================== products */
 
-static void transpose64(uint64_t a[64])
-{
-    int j = 32;
-    uint64_t m = 0x00000000FFFFFFFFull;
-    for (; j != 0; j >>= 1, m ^= m << j) {
-        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
-            uint64_t t = ((a[k] >> j) ^ a[k | j]) & m;
-            a[k | j] ^= t;
-            a[k] ^= t << j;
-        }
-    }
-}
-
 ml_gf2_t *ml_gf2_transpose(const ml_gf2_t *A)
 {
     ml_gf2_t *T = ml_gf2_new(A->ncols, A->nrows);
@@ -517,7 +504,7 @@ ml_gf2_t *ml_gf2_transpose(const ml_gf2_t *A)
             for (size_t u = 0; u < nbj; u++) {
                 size_t bj = bj0 + u;
                 size_t nc = A->ncols - bj * 64 < 64 ? A->ncols - bj * 64 : 64;
-                transpose64(blk[u]);
+                ml_gf2_transpose64(blk[u]);
                 for (size_t t = 0; t < nc; t++) ml_gf2_row(T, bj * 64 + t)[bi] = blk[u][t];
             }
         }

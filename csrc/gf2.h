@@ -78,6 +78,27 @@ void ml_gf2_unpack_u8(const ml_gf2_t *M, size_t c0, size_t cols, uint8_t *dst,
  * of A) for many rows, plain row XORs for few. */
 ml_gf2_t *ml_gf2_mul(const ml_gf2_t *A, const ml_gf2_t *B);
 ml_gf2_t *ml_gf2_transpose(const ml_gf2_t *A);
+/* Transpose a 64 x 64 bit block in place (a[i] bit j <-> a[j] bit i): six levels
+ * of swapping j x j sub-blocks, each a loop of constant trip count over consecutive
+ * words that the compiler vectorises (inline: a SIMD-targeted caller gets its own
+ * vector width). */
+#define ML_T64_LEVEL(a, j, m)                                                      \
+    for (int k0 = 0; k0 < 64; k0 += 2 * (j))                                       \
+        for (int k = k0; k < k0 + (j); k++) {                                      \
+            uint64_t t_ = (((a)[k] >> (j)) ^ (a)[k + (j)]) & (m);                  \
+            (a)[k + (j)] ^= t_;                                                    \
+            (a)[k] ^= t_ << (j);                                                   \
+        }
+static inline void ml_gf2_transpose64(uint64_t a[64])
+{
+    ML_T64_LEVEL(a, 32, 0x00000000FFFFFFFFull)
+    ML_T64_LEVEL(a, 16, 0x0000FFFF0000FFFFull)
+    ML_T64_LEVEL(a, 8, 0x00FF00FF00FF00FFull)
+    ML_T64_LEVEL(a, 4, 0x0F0F0F0F0F0F0F0Full)
+    ML_T64_LEVEL(a, 2, 0x3333333333333333ull)
+    ML_T64_LEVEL(a, 1, 0x5555555555555555ull)
+}
+#undef ML_T64_LEVEL
 int ml_gf2_equal(const ml_gf2_t *A, const ml_gf2_t *B);
 
 /* ---- elimination */

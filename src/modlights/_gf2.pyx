@@ -4,7 +4,8 @@
 ``Gf2Engine`` factors a tap matrix A (m x r) over GF(2) once, T A = E with E in
 reduced echelon form (bit-packed, Method of Four Russians), and answers the engine
 interface of :class:`modlights.reference.ReferenceEngine` from that factorisation.
-Many right-hand sides are solved as one packed matrix product (bit-sliced, M4RM).
+Many right-hand sides are solved as one packed matrix product (bit-sliced, M4RM);
+a uint8 batch is read 64 boards at a time (csrc/gf2_batch.h).
 
 Every bound is checked here before C runs: bad input is a ValueError, never a crash.
 The GIL is released during the C work.
@@ -47,6 +48,12 @@ cdef extern from "gf2.h" nogil:
     ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B)
     ml_gf2_t *ml_gf2_solve_direct(const ml_gf2_t *A, const ml_gf2_t *B, size_t *rank)
     void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok)
+
+cdef extern from "gf2_batch.h" nogil:
+    ml_gf2_t *ml_gf2_pack_u8_cols(const uint8_t *src, size_t k, size_t m, size_t src_stride)
+    void ml_gf2_unpack_solutions_cols(const ml_gf2_t *Yt, size_t r, uint8_t *x, uint8_t *ok)
+    int ml_gf2_solve_bytes_small(const ml_gf2_t *S, size_t r, const uint8_t *src, size_t k,
+                                 size_t src_stride, uint8_t *x, uint8_t *ok)
 
 cdef extern from "cpu.h" nogil:
     int ML_SIMD_COUNT
@@ -262,6 +269,37 @@ cdef object _solutions(ml_gf2_t *Y, size_t r):
     return X, ok.view(np.bool_)
 
 
+cdef object _solve_cols(const ml_gf2_t *St, arr, size_t r):
+    """(X uint8 k x r, ok bool k) for the rows of the uint8 array arr (k x m, read for
+    their low bits) with the transposed solve matrix St = S^T: the boards packed 64 to
+    a word (B^T, m x k), Y^T = S^T B^T, unpacked back to bytes (gf2_batch.h)."""
+    cdef const uint8_t[:, ::1] src = arr
+    cdef size_t k = arr.shape[0], m = arr.shape[1]
+    X = np.empty((k, r), dtype=np.uint8)
+    ok = np.empty(k, dtype=np.uint8)
+    if k == 0:
+        return X, ok.view(np.bool_)
+    cdef uint8_t[:, ::1] xv = X
+    cdef uint8_t[::1] okv = ok
+    cdef uint8_t *xp = &xv[0, 0] if r else NULL
+    cdef const uint8_t *sp = &src[0, 0] if m else NULL
+    cdef ml_gf2_t *Bt
+    cdef ml_gf2_t *Yt = NULL
+    with nogil:
+        Bt = ml_gf2_pack_u8_cols(sp, k, m, m)
+        if Bt != NULL:
+            Yt = ml_gf2_mul(St, Bt)
+            ml_gf2_free(Bt)
+    if _interrupted():
+        ml_gf2_free(Yt)
+        _check_interrupt()
+    _oom_check(Yt)
+    with nogil:
+        ml_gf2_unpack_solutions_cols(Yt, r, xp, &okv[0])
+        ml_gf2_free(Yt)
+    return X, ok.view(np.bool_)
+
+
 cdef class Gf2Engine:
     """Linear algebra of one tap matrix A (m x r) over GF(2), factored once in C.
 
@@ -276,6 +314,7 @@ cdef class Gf2Engine:
     cdef ml_gf2_fact_t *F
     cdef ml_gf2_t *A          # the packed A
     cdef ml_gf2_t *S          # the solve matrix [G^T | L^T], built on first solve
+    cdef ml_gf2_t *St         # S^T, for batches of uint8 right-hand sides
     cdef Py_ssize_t _rank     # rank(A) once known (-1 before)
     cdef int _direct          # direct solves done
     cdef object _gens
@@ -291,6 +330,7 @@ cdef class Gf2Engine:
         self.F = NULL
         self.A = NULL
         self.S = NULL
+        self.St = NULL
         self.n = 2
         self._rank = -1
 
@@ -298,6 +338,7 @@ cdef class Gf2Engine:
         ml_gf2_fact_free(self.F)
         ml_gf2_free(self.A)
         ml_gf2_free(self.S)
+        ml_gf2_free(self.St)
 
     def __init__(self, A):
         arr = _as_bits_2d(A, "the tap matrix")
@@ -311,8 +352,10 @@ cdef class Gf2Engine:
         ml_gf2_fact_free(self.F)
         ml_gf2_free(self.A)
         ml_gf2_free(self.S)
+        ml_gf2_free(self.St)
         self.F = NULL
         self.S = NULL
+        self.St = NULL
         self.A = P
         self._gens = None
         self._rank = -1
@@ -487,7 +530,8 @@ cdef class Gf2Engine:
             return _solutions(Y, self.r)
         self._factored()
         # A few right-hand sides: dot products with the rows of T. Many: build the
-        # solve matrix S once, then one packed product (M4RM) per batch.
+        # solve matrix S once, then one packed product (M4RM) per batch; byte batches
+        # are packed 64 boards a word (B^T) and multiplied as Y^T = S^T B^T.
         cdef bint dot = self.S == NULL and arr.shape[0] < 64
         if self.S == NULL and not dot:
             with nogil:
@@ -497,6 +541,8 @@ cdef class Gf2Engine:
                 self.S = S
             else:
                 ml_gf2_free(S)
+        if not dot and arr.dtype == np.uint8:
+            return self._solve_bytes(arr)
         B = _pack(arr)
         with nogil:
             if dot:
@@ -509,6 +555,38 @@ cdef class Gf2Engine:
             _check_interrupt()
         _oom_check(Y)
         return _solutions(Y, self.F.r)
+
+    cdef object _solve_bytes(self, arr):
+        """(X, ok) for a uint8 batch (k x m, C-contiguous) once S is built: one word a
+        board through Four Russians tables of S when the board has at most 64 cells
+        and S at most 64 columns, else packed 64 boards a word and multiplied by S^T
+        (gf2_batch.h)."""
+        cdef size_t k = arr.shape[0], m = arr.shape[1], r = self.F.r
+        cdef ml_gf2_t *St
+        cdef const uint8_t[:, ::1] src = arr
+        cdef uint8_t[:, ::1] xv
+        cdef uint8_t[::1] okv
+        cdef int rc
+        if k and m <= 64 and self.S.ncols <= 64:
+            X = np.empty((k, r), dtype=np.uint8)
+            ok = np.empty(k, dtype=np.uint8)
+            xv = X
+            okv = ok
+            with nogil:
+                rc = ml_gf2_solve_bytes_small(self.S, r, &src[0, 0] if m else NULL, k, m,
+                                              &xv[0, 0] if r else NULL, &okv[0])
+            if rc == 0:
+                return X, ok.view(np.bool_)
+            _raise_memory_error("out of memory in the GF(2) engine")
+        if self.St == NULL:
+            with nogil:
+                St = ml_gf2_transpose(self.S)
+            _oom_check(St)
+            if self.St == NULL:        # another thread may have built it meanwhile
+                self.St = St
+            else:
+                ml_gf2_free(St)
+        return _solve_cols(self.St, arr, r)
 
     def det(self):
         self._need()
