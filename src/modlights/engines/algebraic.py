@@ -131,7 +131,52 @@ def dense_fallback(eng: Any, method: str) -> Any:
     return eng._dense
 
 
-class AlgebraicEngine:
+class RowPolynomialEngine:
+    """What the polynomial engines (:class:`AlgebraicEngine`,
+    :class:`~modlights.engines.algebraic_sym.SymAlgebraicEngine`) share: a chase of h rows
+    of w taps (the board transposed when ``transposed``), the kernel from a polynomial
+    gcd, det / inverse / pseudo-inverse from the dense engine. Subclasses set ``board``,
+    ``n``, ``h``, ``w``, ``transposed``, ``_dense_factory``, ``_dense`` and ``nullity``."""
+
+    @property
+    def kernel_size(self) -> int:
+        """|ker A| = n ** nullity."""
+        return self.n ** self.nullity
+
+    @property
+    def residual_shape(self) -> tuple[int, int]:
+        """(equations, symbols) of the residual system: one row of w."""
+        return self.w, self.w
+
+    def _grid_of(self, rhs: np.ndarray) -> np.ndarray:
+        """A right-hand side (or tap) vector as the h x w rows the chase runs on."""
+        rows, cols = self.board.shape
+        B = np.asarray(rhs, dtype=np.uint8).reshape(rows, cols)
+        return np.ascontiguousarray(B.T if self.transposed else B)
+
+    def _taps_of(self, x: np.ndarray) -> np.ndarray:
+        """The chase's h x w rows back as a vector in the board's tap order."""
+        return (np.ascontiguousarray(x.T) if self.transposed else x).reshape(-1)
+
+    def kernel_fits(self) -> bool:
+        """Whether the kernel basis fits in KERNEL_BYTES_MAX bytes."""
+        return self.nullity * self.h * self.w <= KERNEL_BYTES_MAX
+
+    def __reduce__(self):
+        """Pickles as its board and dense factory (the C state is rebuilt on use)."""
+        return (type(self), (self.board, self._dense_factory))
+
+    def _dense_engine(self):
+        return dense_fallback(self, "algebraic")
+
+    def inverse(self) -> np.ndarray:
+        return self._dense_engine().inverse()
+
+    def pseudo_inverse(self) -> np.ndarray:
+        return self._dense_engine().pseudo_inverse()
+
+
+class AlgebraicEngine(RowPolynomialEngine):
     """The engine interface of :class:`~modlights.solver.Solver` (``kernel_size``,
     ``nullity``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
     ``pseudo_inverse()``) for the uniform boards :func:`algebraic_reason` accepts.
@@ -227,15 +272,6 @@ class AlgebraicEngine:
             self._g = F.gcd(chi)
         return int(self._g.degree)
 
-    @property
-    def kernel_size(self) -> int:
-        return self.n ** self.nullity
-
-    @property
-    def residual_shape(self) -> tuple[int, int]:
-        """(equations, symbols) of the residual system: one row of w."""
-        return self.w, self.w
-
     def _residual_z(self, c: np.ndarray) -> np.ndarray | None:
         """z with F(T) z = -c (values < p, w entries), None when there is none."""
         p = self.n
@@ -278,14 +314,6 @@ class AlgebraicEngine:
         if last.any():                    # never: F(T) z = -c by construction
             raise RuntimeError("algebraic engine: the replay left a residual (a bug)")
         return x
-
-    def _grid_of(self, rhs: np.ndarray) -> np.ndarray:
-        rows, cols = self.board.shape
-        B = np.asarray(rhs, dtype=np.uint8).reshape(rows, cols)
-        return np.ascontiguousarray(B.T) if self.transposed else B
-
-    def _taps_of(self, x: np.ndarray) -> np.ndarray:
-        return (np.ascontiguousarray(x.T) if self.transposed else x).reshape(-1)
 
     # ---------------------------------------------------------------- interface
     def _chased(self):
@@ -345,10 +373,6 @@ class AlgebraicEngine:
                              "down its rows")
         return self._rec.apply_gf2(x, s, True, tc, write)
 
-    def kernel_fits(self) -> bool:
-        """Whether the kernel basis fits in KERNEL_BYTES_MAX bytes."""
-        return self.nullity * self.h * self.w <= KERNEL_BYTES_MAX
-
     def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
         """(H uint8 (k x n_taps), orders) of ker A; limit: only the first ``limit``
         generators (a bounded part of a large kernel, as the other engines give)."""
@@ -390,13 +414,6 @@ class AlgebraicEngine:
         self.nullity
         return self._g
 
-    def __reduce__(self):
-        """Pickles as its board and dense factory (the C state is rebuilt on use)."""
-        return (AlgebraicEngine, (self.board, self._dense_factory))
-
-    def _dense_engine(self):
-        return dense_fallback(self, "algebraic")
-
     def det(self) -> int:
         """det(A) mod n = (-cu)^(h w) Res(chi_T, F) (F(t0)^w for a diagonal T)."""
         if self.nullity:
@@ -413,11 +430,6 @@ class AlgebraicEngine:
             res = _resultant(chi, F, p)
         return pow(p - self._cu, self.h * self.w, p) * res % p
 
-    def inverse(self) -> np.ndarray:
-        return self._dense_engine().inverse()
-
-    def pseudo_inverse(self) -> np.ndarray:
-        return self._dense_engine().pseudo_inverse()
 
 
 # ---------------------------------------------------------------- tori

@@ -40,8 +40,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .algebraic import (KERNEL_BYTES_MAX, _counts, _neg, _padd, _poly, dense_fallback,
-                        uniform_prime_grid_reason)
+from .algebraic import (KERNEL_BYTES_MAX, _counts, _neg, _padd, _poly, RowPolynomialEngine,
+                        dense_fallback, uniform_prime_grid_reason)
 
 __all__ = ["SymAlgebraicEngine", "sym_reason", "sym_supports"]
 
@@ -104,7 +104,7 @@ def sym_supports(board) -> bool:
     return sym_reason(board) is None
 
 
-class SymAlgebraicEngine:
+class SymAlgebraicEngine(RowPolynomialEngine):
     """The engine interface of :class:`~modlights.solver.Solver` (``kernel_size``,
     ``nullity``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
     ``pseudo_inverse()``) for the boards :func:`sym_reason` accepts.
@@ -176,16 +176,6 @@ class SymAlgebraicEngine:
             self._g = G.gcd(chi)
         return int(self._g.degree)
 
-    @property
-    def kernel_size(self) -> int:
-        """|ker A| = n ** nullity."""
-        return self.n ** self.nullity
-
-    @property
-    def residual_shape(self) -> tuple[int, int]:
-        """(equations, symbols) of the residual system: one row of w."""
-        return self.w, self.w
-
     def _vec_poly(self, v: np.ndarray):
         return self._conv.vec_to_poly(v)
 
@@ -212,14 +202,6 @@ class SymAlgebraicEngine:
             raise RuntimeError("symmetric algebraic engine: the replay left a residual (a bug)")
         return x
 
-    def _grid_of(self, rhs: np.ndarray) -> np.ndarray:
-        rows, cols = self.board.shape
-        B = np.asarray(rhs, dtype=np.uint8).reshape(rows, cols)
-        return np.ascontiguousarray(B.T) if self.transposed else np.ascontiguousarray(B)
-
-    def _taps_of(self, x: np.ndarray) -> np.ndarray:
-        return (np.ascontiguousarray(x.T) if self.transposed else x).reshape(-1)
-
     # ---------------------------------------------------------------- interface
     def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(X, ok): X[i] solves A x = R[i] where ok[i] (zeros elsewhere)."""
@@ -233,10 +215,6 @@ class SymAlgebraicEngine:
                 X[i] = self._taps_of(x)
                 ok[i] = True
         return X, ok
-
-    def kernel_fits(self) -> bool:
-        """Whether the kernel basis fits in KERNEL_BYTES_MAX bytes."""
-        return self.nullity * self.h * self.w <= KERNEL_BYTES_MAX
 
     def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
         """(H uint8 (k x n_taps), orders) of ker A; limit: only the first ``limit``."""
@@ -264,10 +242,6 @@ class SymAlgebraicEngine:
             H[i] = self._taps_of(x)
         return H, [p] * k
 
-    def __reduce__(self):
-        """Pickles as its board and dense factory (the C state is rebuilt on use)."""
-        return (SymAlgebraicEngine, (self.board, self._dense_factory))
-
     def det(self) -> int:
         """det(A) mod n: 0 when singular, 1 over GF(2), else from the dense engine."""
         if self.nullity:
@@ -275,12 +249,6 @@ class SymAlgebraicEngine:
         if self.n == 2:
             return 1
         return dense_fallback(self, "algebraic").det()
-
-    def inverse(self) -> np.ndarray:
-        return dense_fallback(self, "algebraic").inverse()
-
-    def pseudo_inverse(self) -> np.ndarray:
-        return dense_fallback(self, "algebraic").pseudo_inverse()
 
 
 def _matpow(base, e: int, mulmod, p: int):
