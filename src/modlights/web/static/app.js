@@ -242,9 +242,11 @@
     if (!cur) return;
     const m = cur.model, el = $("board");
     const avail = Math.min(el.parentElement.clientWidth || window.innerWidth, 900);
-    // the board fits the height left below it (the controls take about 110 px)
+    // the board fits the height left below it (the controls take about 110 px); a large
+    // board below tall controls (the playground) may take 60% of the window and scroll
     const top = el.getBoundingClientRect().top + window.scrollY;
-    const maxH = Math.max(240, window.innerHeight - top - 110);
+    const maxH = Math.max(240, window.innerHeight - top - 110,
+      m.rows > 12 ? 0.6 * window.innerHeight : 0);
     const gap = Math.max(m.rows, m.cols) <= 8 ? 6 : Math.max(m.rows, m.cols) <= 14 ? 4 : 2;
     let size = Math.floor(Math.min(72, (avail - gap * (m.cols - 1) - 4) / m.cols,
       (maxH - gap * (m.rows - 1)) / m.rows));
