@@ -21,6 +21,8 @@
  * the column span of the pattern), and only the columns anyone reads are zeroed.
  */
 #include "chase.h"
+#include "bitslice.h"
+#include "cpu.h"
 #include "gf2.h"
 #include "interrupt.h"
 
@@ -1065,13 +1067,170 @@ static void zn_run_small(uint8_t *V, size_t bw, int64_t mask, int64_t t0, size_t
     }
 }
 
+/* ---- Z/3, Z/4 and Z/8 bit-sliced (bitslice.h): a slot is np planes of bw words (plane k
+ * at slot + k bw), 64 symbols a word, bit s of plane k = bit k of the entry (GF(3): the
+ * planes P = [x == 1], M = [x == 2]). A combination sum c_i src_i is summed in registers
+ * (256-bit vectors, 512-bit on the AVX-512 path) a word group at a time: GF(3) 7 word
+ * operations per source and 64 symbols (c_i = 2: the source's planes exchanged), Z/4 5,
+ * Z/8 the ripple carry of bitslice.h. The loops are compiled for the portable path, AVX2
+ * and AVX-512 and chosen at run time (csrc/cpu.h: MODLIGHTS_SIMD, ml_simd_set). */
+typedef uint64_t v8x64 __attribute__((vector_size(64)));
+#define ML_AI static inline __attribute__((always_inline))
+
+/* 2 planes for Z/3 and Z/4, 3 for Z/8, 0: the byte path */
+static inline int packed_planes(int n) { return n == 3 || n == 4 ? 2 : n == 8 ? 3 : 0; }
+
+/* acc (planes a0, a1, a2) += c y, y at s[0], s[nv], s[2 nv] (VT units), q a constant */
+#define PK_ACC(VT, q, c, s, nv, a0, a1, a2)                                                 \
+    do {                                                                                    \
+        VT y0_ = (s)[0], y1_ = (s)[nv];                                                     \
+        if ((q) == 3) {                                                                     \
+            if ((c) == 1) ML_GF3_ADD(a0, a1, y0_, y1_, a0, a1);                             \
+            else ML_GF3_ADD(a0, a1, y1_, y0_, a0, a1);                                      \
+        } else if ((q) == 4) {                                                              \
+            if ((c) == 1) ML_Z4_ADD(a0, a1, y0_, y1_);                                      \
+            else if ((c) == 3) ML_Z4_SUB(a0, a1, y0_, y1_);                                 \
+            else ML_Z4_ADD2(a0, a1, y0_);                                                   \
+        } else {                                                                            \
+            VT y2_ = (s)[2 * (nv)], t0_, t1_, t2_;                                          \
+            ML_Z8_MULC(c, y0_, y1_, y2_, t0_, t1_, t2_);                                    \
+            ML_Z8_ADD(a0, a1, a2, t0_, t1_, t2_);                                           \
+        }                                                                                   \
+    } while (0)
+
+/* v = sum_{i < m} c[i] src[i] (c[i] in 1..q-1), nv VT units a plane */
+#define PK_COMB(VT, q, v, src, c, m, nv)                                                    \
+    do {                                                                                    \
+        for (size_t j_ = 0; j_ < (nv); j_++) {                                              \
+            VT a0_ = {0}, a1_ = {0}, a2_ = {0};                                             \
+            for (int i_ = 0; i_ < (m); i_++)                                                \
+                PK_ACC(VT, q, (c)[i_], (const VT *)(src)[i_] + j_, nv, a0_, a1_, a2_);      \
+            (v)[j_] = a0_; (v)[(nv) + j_] = a1_;                                            \
+            if ((q) == 8) (v)[2 * (nv) + j_] = a2_;                                         \
+        }                                                                                   \
+    } while (0)
+
+/* v = cu sum_{i < m} src[i] (m >= 1, cu in 1..q-1): the sources added, then one product */
+#define PK_COMB_UNIFORM(VT, q, v, src, cu, m, nv)                                           \
+    do {                                                                                    \
+        for (size_t j_ = 0; j_ < (nv); j_++) {                                              \
+            const VT *s0_ = (const VT *)(src)[0] + j_;                                      \
+            VT a0_ = s0_[0], a1_ = s0_[nv], a2_ = {0};                                      \
+            if ((q) == 8) a2_ = s0_[2 * (nv)];                                              \
+            for (int i_ = 1; i_ < (m); i_++)                                                \
+                PK_ACC(VT, q, 1, (const VT *)(src)[i_] + j_, nv, a0_, a1_, a2_);            \
+            if ((q) == 3) {                                                                 \
+                if ((cu) == 2) { VT x_ = a0_; a0_ = a1_; a1_ = x_; }                        \
+            } else if ((q) == 4) {                                                          \
+                if ((cu) == 3) a1_ ^= a0_;                                                  \
+                else if ((cu) == 2) { a1_ = a0_; a0_ ^= a0_; }                              \
+            } else if ((cu) != 1) {                                                         \
+                VT t0_, t1_, t2_;                                                           \
+                ML_Z8_MULC(cu, a0_, a1_, a2_, t0_, t1_, t2_);                               \
+                a0_ = t0_; a1_ = t1_; a2_ = t2_;                                            \
+            }                                                                               \
+            (v)[j_] = a0_; (v)[(nv) + j_] = a1_;                                            \
+            if ((q) == 8) (v)[2 * (nv) + j_] = a2_;                                         \
+        }                                                                                   \
+    } while (0)
+
+/* v = sum c[i] src[i] over slots of bw words a plane, the widest vectors bw allows;
+ * cu != 0: every c[i] is cu (m >= 1) */
+ML_AI void pk_comb_body(unsigned q, uint64_t *v, const uint64_t *const *src, const uint8_t *c,
+                        int m, size_t bw, int wide, unsigned cu)
+{
+#define PK_W(Q, VT, NV)                                                                     \
+    if (cu) PK_COMB_UNIFORM(VT, Q, (VT *)v, src, cu, m, NV);                                \
+    else PK_COMB(VT, Q, (VT *)v, src, c, m, NV);
+#define PK_Q(Q)                                                                             \
+    if (wide && bw % 8 == 0) { PK_W(Q, v8x64, bw / 8) }                                     \
+    else if (bw % 4 == 0) { PK_W(Q, v4x64, bw / 4) }                                        \
+    else { PK_W(Q, uint64_t, bw) }
+    if (q == 3) { PK_Q(3) }
+    else if (q == 4) { PK_Q(4) }
+    else { PK_Q(8) }
+#undef PK_Q
+#undef PK_W
+}
+
+/* the common coefficient of c[0 .. m), 0 when they differ or m = 0 */
+static inline unsigned uniform_coef(const uint8_t *c, int m) {
+    for (int i = 1; i < m; i++)
+        if (c[i] != c[0]) return 0;
+    return m ? c[0] : 0;
+}
+
+/* The interior run: cnt taps from t0, tap t = sum c[i] (tap t + dl[i]), in order (a
+ * source may be a tap of the run), a stretch of consecutive slots at a time (ring_run) */
+ML_AI void pk_run_body(unsigned q, uint64_t *V, size_t bw, int64_t mask, int64_t t0,
+                       size_t cnt, const int64_t *dl, const uint8_t *c, int nd, int wide)
+{
+    const size_t sw = (size_t)(q == 8 ? 3 : 2) * bw;
+    const uint64_t *base[MAXC + 1], *src[MAXC + 1];
+    const unsigned cu = uniform_coef(c, nd);
+    while (cnt) {
+        const size_t run = ring_run(t0, cnt, mask, dl, nd);
+        uint64_t *v = V + (size_t)(t0 & mask) * sw;
+        for (int k = 0; k < nd; k++) base[k] = V + (size_t)((t0 + dl[k]) & mask) * sw;
+        for (size_t i = 0; i < run; i++, v += sw) {
+            for (int k = 0; k < nd; k++) src[k] = base[k] + i * sw;
+            pk_comb_body(q, v, src, c, nd, bw, wide, cu);
+        }
+        t0 += (int64_t)run; cnt -= run;
+    }
+}
+
+#define ML_PK_KERNELS(SUF, ATTR, WIDE)                                                      \
+    ATTR static void pk_comb_##SUF(unsigned q, uint64_t *v, const uint64_t *const *src,     \
+                                   const uint8_t *c, int m, size_t bw)                      \
+    { pk_comb_body(q, v, src, c, m, bw, WIDE, uniform_coef(c, m)); }                                            \
+    ATTR static void pk_run_##SUF(unsigned q, uint64_t *V, size_t bw, int64_t mask,         \
+                                  int64_t t0, size_t cnt, const int64_t *dl,                \
+                                  const uint8_t *c, int nd)                                 \
+    { pk_run_body(q, V, bw, mask, t0, cnt, dl, c, nd, WIDE); }
+
+ML_PK_KERNELS(portable, , 0)
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define ML_CHASE_X86 1
+ML_PK_KERNELS(avx2, __attribute__((target("avx2"))), 0)
+ML_PK_KERNELS(avx512, __attribute__((target("avx512f,avx512vl"))), 1)
+#endif
+
+typedef void (*pk_comb_fn)(unsigned, uint64_t *, const uint64_t *const *, const uint8_t *, int,
+                           size_t);
+typedef void (*pk_run_fn)(unsigned, uint64_t *, size_t, int64_t, int64_t, size_t,
+                          const int64_t *, const uint8_t *, int);
+
+/* 0..255 -> its 8 bits, one a byte (the low bit of each) */
+static inline uint64_t spread8(uint64_t b) {
+    b = (b | (b << 28)) & 0x0000000F0000000Full;
+    b = (b | (b << 14)) & 0x0003000300030003ull;
+    return (b | (b << 7)) & 0x0101010101010101ull;
+}
+
+/* Entries [0, len) of a packed vector (np planes of bw words) as bytes */
+static void pk_unpack(const uint64_t *v, size_t bw, int np, size_t len, uint8_t *out) {
+    size_t s = 0;
+    for (; s + 8 <= len; s += 8) {
+        uint64_t o = 0;
+        for (int k = 0; k < np; k++) o |= spread8((v[k * bw + s / 64] >> (s % 64)) & 0xFF) << k;
+        memcpy(out + s, &o, 8);
+    }
+    for (; s < len; s++) {
+        unsigned x = 0;
+        for (int k = 0; k < np; k++) x |= (unsigned)((v[k * bw + s / 64] >> (s % 64)) & 1) << k;
+        out[s] = (uint8_t)x;
+    }
+}
+
 /* One worker of the symbolic chase: blocks taken from a shared counter. */
 typedef struct {
     const ml_chase *p;
     void *M;             /* residual matrix */
     size_t stride;       /* words (GF(2)) / bytes (Z/n) per row of M */
-    size_t total;        /* words (GF(2)) / symbols (Z/n) */
-    size_t bw;           /* words / symbols per block */
+    size_t total;        /* words (GF(2), packed Z/n: a plane) / symbols (bytes) */
+    size_t bw;           /* words (a plane) / symbols per block */
+    int np;              /* Z/3, Z/4, Z/8 bit-sliced: planes (2, 3); 0: GF(2) or bytes */
     size_t kmax;         /* residual rows to compute: the first kmax (<= nres) */
     size_t nblocks;      /* blocks to run: list[0 .. nblocks) */
     const size_t *list;
@@ -1083,7 +1242,8 @@ typedef struct {
     const ml_chase *p;
     const sym_job *J;
     int gf2;
-    size_t bw;           /* elements per slot: words (GF(2)) or bytes (Z/n) */
+    int np;              /* bit-sliced Z/n: planes a slot (2, 3), 0 otherwise */
+    size_t bw;           /* elements per slot (a plane): words (GF(2), packed) or bytes */
     void *V;             /* ring: K (stencil) or peak (lists) slots */
     int32_t *lo, *hi, *wlo, *whi;   /* stencil: per row, computed and written columns */
     size_t s0, s1;       /* symbols of the block */
@@ -1095,6 +1255,12 @@ typedef struct {
     int32_t mnegL;
     float rn;
     const void **src;
+    /* packed Z/n: the kernels of the SIMD path, the run's coefficients (dcf times
+     * the forcing multiplier), a residual row before it becomes bytes */
+    pk_comb_fn pcomb;
+    pk_run_fn prun;
+    uint8_t pkc[MAXC + 1];
+    uint64_t *ptmp;
     int32_t qs[MAXC + 1];
     uint8_t cf[MAXC + 1];
     int us[MAXC + 1];
@@ -1137,6 +1303,11 @@ static void cone(sym_ctx *X) {
     }
 }
 
+/* Bytes of a slot of the ring. */
+static inline size_t slot_bytes(const sym_ctx *X) {
+    return X->bw * (X->gf2 ? sizeof(uint64_t) : X->np ? (size_t)X->np * sizeof(uint64_t) : 1);
+}
+
 /* Compute taps r * w + [a, b) of the block (every one of them). */
 static void sym_cols(sym_ctx *X, int r, int a, int b) {
     const ml_chase *p = X->p;
@@ -1158,6 +1329,9 @@ static void sym_cols(sym_ctx *X, int r, int a, int b) {
             while (end < lim && er[end] == uL) end++;
             if (X->gf2)
                 gf2_run(X->V, bw, mask, t, (size_t)(end - col), p->delta, p->nd);
+            else if (X->np)
+                X->prun((unsigned)p->n, X->V, bw, mask, t, (size_t)(end - col), p->delta,
+                        X->pkc, p->nd);
             else if (X->small)
                 zn_run_small(X->V, bw, mask, t, (size_t)(end - col), p->delta, p->nd,
                              (uint8_t)p->n, X->subs, X->nsubs);
@@ -1182,6 +1356,15 @@ static void sym_cols(sym_ctx *X, int r, int a, int b) {
                     uint64_t *V = X->V;
                     for (int i = 0; i < m; i++) X->src[i] = V + slot_of(p, X->qs[i]) * bw;
                     xor_many(V + sl * bw, (const uint64_t *const *)X->src, m, bw);
+                } else if (X->np) {
+                    uint64_t *V = X->V;
+                    const size_t sw = (size_t)X->np * bw;
+                    for (int i = 0; i < m; i++) X->src[i] = V + slot_of(p, X->qs[i]) * sw;
+                    /* x_p = -inv(a_p) * sum: the multiplier folded into the coefficients */
+                    const unsigned mneg = (unsigned)(p->n - p->inv[X->cf[m]]) % (unsigned)p->n;
+                    for (int i = 0; i < m; i++) X->cf[i] = (uint8_t)(X->cf[i] * mneg % (unsigned)p->n);
+                    X->pcomb((unsigned)p->n, V + sl * sw, (const uint64_t *const *)X->src, X->cf,
+                             m, bw);
                 } else {
                     uint8_t *V = X->V;
                     for (int i = 0; i < m; i++) X->src[i] = V + slot_of(p, X->qs[i]) * bw;
@@ -1192,9 +1375,9 @@ static void sym_cols(sym_ctx *X, int r, int a, int b) {
                 }
             } else {
                 size_t s = (size_t)(p->symbase[r] + (-3 - e));
-                if (X->gf2) {
-                    uint64_t *v = (uint64_t *)X->V + sl * bw;
-                    memset(v, 0, bw * sizeof(uint64_t));
+                if (X->gf2 || X->np) {       /* packed: the bit of plane 0 (value 1) */
+                    uint64_t *v = (uint64_t *)X->V + sl * bw * (size_t)(X->np ? X->np : 1);
+                    memset(v, 0, slot_bytes(X));
                     if (s >= X->s0 && s < X->s1) v[s / 64 - X->e0] = (uint64_t)1 << (s % 64);
                 } else {
                     uint8_t *v = (uint8_t *)X->V + sl * bw;
@@ -1204,7 +1387,7 @@ static void sym_cols(sym_ctx *X, int r, int a, int b) {
             }
         } else if (uL >= 0) {
             /* a locked tile or a hole: the fixed deltas of its neighbours read a zero */
-            const size_t sz = bw * (X->gf2 ? sizeof(uint64_t) : 1);
+            const size_t sz = slot_bytes(X);
             memset((uint8_t *)X->V + slot_of(p, t) * sz, 0, sz);
         }
         col++;
@@ -1214,7 +1397,7 @@ static void sym_cols(sym_ctx *X, int r, int a, int b) {
 /* Zero the slots of taps r * w + [a, b). */
 static void sym_zero(sym_ctx *X, int r, int a, int b) {
     const ml_chase *p = X->p;
-    const size_t sz = X->bw * (X->gf2 ? sizeof(uint64_t) : 1);
+    const size_t sz = slot_bytes(X);
     for (int64_t t = (int64_t)r * p->w + a; t < (int64_t)r * p->w + b; t++)
         memset((uint8_t *)X->V + slot_of(p, t) * sz, 0, sz);
 }
@@ -1231,6 +1414,13 @@ static void sym_event(sym_ctx *X, size_t k) {
         for (int i = 0; i < m; i++) X->src[i] = V + slot_of(p, X->qs[i]) * bw;
         xor_many((uint64_t *)X->J->M + k * X->J->stride + X->e0, (const uint64_t *const *)X->src,
                  m, X->en);
+    } else if (X->np) {
+        uint64_t *V = X->V;
+        const size_t sw = (size_t)X->np * bw;
+        for (int i = 0; i < m; i++) X->src[i] = V + slot_of(p, X->qs[i]) * sw;
+        X->pcomb((unsigned)p->n, X->ptmp, (const uint64_t *const *)X->src, X->cf, m, bw);
+        pk_unpack(X->ptmp, bw, X->np, X->s1 - X->s0,
+                  (uint8_t *)X->J->M + k * X->J->stride + X->s0);
     } else {
         uint8_t *V = X->V;
         for (int i = 0; i < m; i++) X->src[i] = V + slot_of(p, X->qs[i]) * bw;
@@ -1246,7 +1436,7 @@ static void sym_block(sym_ctx *X, size_t blk) {
     const size_t nres = J->kmax;        /* the pass stops after the last row asked for */
     X->e0 = blk * X->bw;
     X->en = J->total - X->e0 < X->bw ? J->total - X->e0 : X->bw;
-    if (X->gf2) {
+    if (X->gf2 || X->np) {
         X->s0 = X->e0 * 64;
         X->s1 = (X->e0 + X->en) * 64;
         if (X->s1 > p->nsym) X->s1 = p->nsym;
@@ -1300,18 +1490,20 @@ static void *sym_worker(void *arg) {
     X->p = p;
     X->J = J;
     X->gf2 = p->n == 2;
+    X->np = J->np;
     X->bw = J->bw;
-    const size_t esz = X->gf2 ? sizeof(uint64_t) : 1;
+    const size_t esz = slot_bytes(X) / X->bw;
     const size_t slots = p->stencil ? (size_t)p->K : p->peak + 1;
     size_t vbytes = (slots * X->bw * esz + 63) / 64 * 64;
     X->V = aligned_alloc(64, vbytes ? vbytes : 64);
     X->src = malloc((MAXC + 1) * sizeof(void *));
     X->acc = malloc((X->bw + 1) * sizeof(int32_t));
+    X->ptmp = aligned_alloc(64, ((size_t)(X->np ? X->np : 1) * X->bw * 8 + 63) / 64 * 64);
     if (p->stencil) {
         X->lo = malloc((size_t)p->h * 4 * sizeof(int32_t));
         if (X->lo) { X->hi = X->lo + p->h; X->wlo = X->hi + p->h; X->whi = X->wlo + p->h; }
     }
-    if (!X->V || !X->src || !X->acc || (p->stencil && !X->lo)) {
+    if (!X->V || !X->src || !X->acc || !X->ptmp || (p->stencil && !X->lo)) {
         J->status = 2;
         goto done;
     }
@@ -1330,7 +1522,18 @@ static void *sym_worker(void *arg) {
                 X->subs[X->nsubs++] = (uint8_t)(n * (1 << i));
             }
         }
-        X->small = small;
+        X->small = small && !X->np;
+        for (int i = 0; i < nd; i++) X->pkc[i] = (uint8_t)(p->dcf[i] * X->mnegL % n);
+#ifdef ML_CHASE_X86
+        const int path = ml_simd_get();
+        X->pcomb = path >= ML_SIMD_AVX512 ? pk_comb_avx512 : path >= ML_SIMD_AVX2 ? pk_comb_avx2
+                                                                                : pk_comb_portable;
+        X->prun = path >= ML_SIMD_AVX512 ? pk_run_avx512 : path >= ML_SIMD_AVX2 ? pk_run_avx2
+                                                                             : pk_run_portable;
+#else
+        X->pcomb = pk_comb_portable;
+        X->prun = pk_run_portable;
+#endif
     }
     J->status = 0;
     for (;;) {
@@ -1341,7 +1544,7 @@ static void *sym_worker(void *arg) {
         sym_block(X, J->list[i]);
     }
 done:
-    free(X->V); free(X->src); free(X->acc); free(X->lo); free(X);
+    free(X->V); free(X->src); free(X->acc); free(X->ptmp); free(X->lo); free(X);
     return NULL;
 }
 
@@ -1353,7 +1556,7 @@ static size_t env_size(const char *name, size_t dflt) {
 }
 
 static int run_jobs(const ml_chase *p, void *M, size_t kmax, size_t total, size_t stride,
-                    size_t bw, int threads) {
+                    size_t bw, int threads, int np) {
     /* the mirror image of a row of a prefix may lie outside it */
     const int32_t *msym = kmax == p->nres ? p->msym : NULL;
     if (threads < 1) threads = 1;
@@ -1363,7 +1566,7 @@ static int run_jobs(const ml_chase *p, void *M, size_t kmax, size_t total, size_
     size_t *list = malloc((nblocks + 1) * sizeof(size_t));
     if (!list) return 2;
     size_t nrun = 0;
-    const size_t per = p->n == 2 ? bw * 64 : bw;    /* symbols per block */
+    const size_t per = p->n == 2 || np ? bw * 64 : bw;    /* symbols per block */
     for (size_t b = 0; b < nblocks; b++) {
         int need = 1;
         if (msym) {
@@ -1385,6 +1588,7 @@ static int run_jobs(const ml_chase *p, void *M, size_t kmax, size_t total, size_
         jobs[i].stride = stride;
         jobs[i].total = total;
         jobs[i].bw = bw;
+        jobs[i].np = np;
         jobs[i].kmax = kmax;
         jobs[i].nblocks = nrun;
         jobs[i].list = list;
@@ -1437,15 +1641,25 @@ int ml_chase_matrix_gf2_rows(const ml_chase *p, uint64_t *M, size_t rows, int th
     if (rows > p->nres) rows = p->nres;
     if (nw == 0 || rows == 0) return 0;
     if (!block) block = env_size("MODLIGHTS_CHASE_BW", 8);
-    return run_jobs(p, M, rows, nw, nw, block, threads);
+    return run_jobs(p, M, rows, nw, nw, block, threads, 0);
+}
+
+int ml_chase_matrix_zn_mode(const ml_chase *p, uint8_t *M, size_t rows, int threads,
+                            size_t block, int packed) {
+    if (rows > p->nres) rows = p->nres;
+    if (p->nsym == 0 || rows == 0) return 0;
+    const int np = packed ? packed_planes(p->n) : 0;
+    if (np) {
+        const size_t bw = block ? (block + 63) / 64 : env_size("MODLIGHTS_CHASE_BP", 8);
+        return run_jobs(p, M, rows, (p->nsym + 63) / 64, p->nsym, bw, threads, np);
+    }
+    if (!block) block = env_size("MODLIGHTS_CHASE_BZ", 256);
+    return run_jobs(p, M, rows, p->nsym, p->nsym, block, threads, 0);
 }
 
 int ml_chase_matrix_zn_rows(const ml_chase *p, uint8_t *M, size_t rows, int threads,
                             size_t block) {
-    if (rows > p->nres) rows = p->nres;
-    if (p->nsym == 0 || rows == 0) return 0;
-    if (!block) block = env_size("MODLIGHTS_CHASE_BZ", 256);
-    return run_jobs(p, M, rows, p->nsym, p->nsym, block, threads);
+    return ml_chase_matrix_zn_mode(p, M, rows, threads, block, 1);
 }
 
 int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads, size_t block) {

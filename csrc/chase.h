@@ -66,6 +66,14 @@ int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads, size_t bloc
  * symbols (0: the default, 256). */
 int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block);
 
+/* The same, choosing the representation of the symbolic vectors: packed = 1 keeps Z/3,
+ * Z/4 and Z/8 bit-sliced (bitslice.h: 2 or 3 bit-planes, 64 symbols a word; `block`
+ * symbols are rounded up to whole words, 0: 8 words = 512 symbols, MODLIGHTS_CHASE_BP
+ * words), packed = 0 (and every other n) bytes with delayed reduction. The same matrix
+ * either way (the first `rows` rows, as below). */
+int ml_chase_matrix_zn_mode(const ml_chase *p, uint8_t *M, size_t rows, int threads,
+                            size_t block, int packed);
+
 /* The first `rows` residual rows only (rows <= n_res; M: rows x stride as above): the
  * pass over the board stops after the last tile they need, so a prefix of a tall
  * residual system (a board with many locked tiles) costs the part of the board it

@@ -1,6 +1,7 @@
 /* gf3.c: bit-sliced dense row echelon over GF(3), Z/4 and Z/8 (see gf3.h for the
  * method). */
 #include "gf3.h"
+#include "bitslice.h"
 #include "cpu.h"
 #include "interrupt.h"
 
@@ -37,9 +38,7 @@
 ML_AI void add_gf3_word(uint64_t xp, uint64_t xm, uint64_t yp, uint64_t ym, uint64_t *op,
                         uint64_t *om)
 {
-    uint64_t t = (xp | ym) ^ (xm | yp);
-    *op = (xm | ym) ^ t;
-    *om = (xp | yp) ^ t;
+    ML_GF3_ADD(xp, xm, yp, ym, *op, *om);
 }
 
 /* d += y (in place) and o = a + y (apart); y given as its planes (swapped: -y) */
@@ -107,12 +106,10 @@ ML_AI void ip_z4(uint64_t *restrict dL, uint64_t *restrict dH, const uint64_t *r
         for (size_t j = 0; j < n; j++) dH[j] ^= sL[j];
         return;
     }
-    const uint64_t nm = c == 3 ? ~(uint64_t)0 : 0;   /* subtract: the carry from ~d */
-    for (size_t j = 0; j < n; j++) {
-        uint64_t xl = dL[j], yl = sL[j];
-        dH[j] ^= sH[j] ^ (yl & (xl ^ nm));
-        dL[j] = xl ^ yl;
-    }
+    if (c == 3)                                      /* subtract: the carry from ~d */
+        for (size_t j = 0; j < n; j++) ML_Z4_SUB(dL[j], dH[j], sL[j], sH[j]);
+    else
+        for (size_t j = 0; j < n; j++) ML_Z4_ADD(dL[j], dH[j], sL[j], sH[j]);
 }
 
 /* o = a + c s (apart) */
@@ -176,25 +173,8 @@ ML_AI void panel_z4(uint64_t *restrict x, size_t xs, const uint64_t *y, unsigned
 ML_AI void mulc_z8(unsigned c, uint64_t y0, uint64_t y1, uint64_t y2, uint64_t *t0,
                    uint64_t *t1, uint64_t *t2)
 {
-    switch (c) {
-    case 1: *t0 = y0; *t1 = y1; *t2 = y2; break;
-    case 2: *t0 = 0; *t1 = y0; *t2 = y1; break;
-    case 3: *t0 = y0; *t1 = y1 ^ y0; *t2 = y2 ^ y1 ^ (y0 & y1); break;   /* y + 2y */
-    case 4: *t0 = 0; *t1 = 0; *t2 = y0; break;
-    case 5: *t0 = y0; *t1 = y1; *t2 = y2 ^ y0; break;                   /* y + 4y */
-    case 6: *t0 = 0; *t1 = y0; *t2 = y1 ^ y0; break;                    /* 2y + 4y */
-    default: *t0 = y0; *t1 = y1 ^ y0; *t2 = y2 ^ (y1 | y0); break;      /* -y */
-    }
+    ML_Z8_MULC(c, y0, y1, y2, *t0, *t1, *t2);   /* bitslice.h */
 }
-
-/* (x0, x1, x2) += (t0, t1, t2) */
-#define ML_Z8_ADD(x0, x1, x2, t0, t1, t2)                                                   \
-    do {                                                                                    \
-        uint64_t c0_ = (x0) & (t0), h1_ = (x1) ^ (t1);                                      \
-        (x2) ^= (t2) ^ (((x1) & (t1)) | (c0_ & h1_));                                       \
-        (x1) = h1_ ^ c0_;                                                                   \
-        (x0) ^= (t0);                                                                       \
-    } while (0)
 
 /* d += c s (in place) */
 ML_AI void ip_z8(uint64_t *restrict d0, uint64_t *restrict d1, uint64_t *restrict d2,

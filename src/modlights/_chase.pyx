@@ -29,11 +29,21 @@ cdef extern from "chase.h":
                                  size_t block) nogil
     int ml_chase_matrix_zn_rows(const ml_chase *p, uint8_t *M, size_t rows, int threads,
                                 size_t block) nogil
+    int ml_chase_matrix_zn_mode(const ml_chase *p, uint8_t *M, size_t rows, int threads,
+                                size_t block, int packed) nogil
     void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                           uint8_t *x, uint8_t *rho) nogil
     size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R,
                             size_t k, uint8_t *Z, uint8_t *ok) nogil
     size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K) nogil
+
+cdef extern from "cpu.h":
+    enum: ML_SIMD_COUNT
+    int ml_cpu_supports(int path)
+    const char *ml_simd_name(int path)
+    int ml_simd_from_name(const char *name)
+    int ml_simd_get()
+    int ml_simd_set(int path)
 
 from libc.stdlib cimport free
 from libc.string cimport memcpy
@@ -45,6 +55,28 @@ include "_interrupt.pxi"
 
 #: Plan takes active=None / tappable=None for "every tile" (no h*w mask is kept).
 ACCEPTS_NONE_MASKS = True
+
+
+def simd_paths():
+    """The SIMD paths this CPU can run for the chase's symbolic passes."""
+    return [ml_simd_name(p).decode() for p in range(ML_SIMD_COUNT) if ml_cpu_supports(p)]
+
+
+def get_simd():
+    """The SIMD path the chase's symbolic passes use in this module (MODLIGHTS_SIMD at
+    first use, else the best this CPU runs)."""
+    return ml_simd_name(ml_simd_get()).decode()
+
+
+def set_simd(name):
+    """Force the SIMD path of the chase's symbolic passes ("portable", "avx2", "avx512");
+    ValueError for an unknown name or one this CPU cannot run. Each extension module
+    keeps its own choice (modlights._gf2.set_simd is the dense engines')."""
+    if not isinstance(name, str) or ml_simd_from_name(name.encode()) < 0:
+        raise ValueError(f"unknown SIMD path {name!r}: use one of "
+                         f"{[ml_simd_name(i).decode() for i in range(ML_SIMD_COUNT)]}")
+    if ml_simd_set(ml_simd_from_name(name.encode())) != 0:
+        raise ValueError(f"this CPU cannot run the {name!r} path; it supports {simd_paths()}")
 
 
 def _rows(rows, nres):
@@ -207,19 +239,23 @@ cdef class Plan:
             _raise_memory_error("the symbolic chase could not allocate its work space")
         return M
 
-    def matrix_zn(self, threads=None, block=None, rows=None):
+    def matrix_zn(self, threads=None, block=None, rows=None, packed=True):
         """Residual matrix over Z/n: (nres, nsym) uint8.
 
-        threads and rows as for matrix_gf2; block: symbols per pass (None: 256)."""
+        threads and rows as for matrix_gf2; block: symbols per pass (None: 256 as bytes,
+        512 bit-sliced); packed: n = 3, 4, 8 run bit-sliced (2 or 3 bit-planes, 64
+        symbols a word; block rounded up to whole words), False: as bytes like every
+        other n (the same matrix)."""
         cdef size_t blk = _block(block, 1 << 20)
         cdef size_t nr = _rows(rows, self.nres)
         M = np.zeros((nr, self.nsym), dtype=np.uint8)
         cdef uint8_t[:, ::1] Mv = M
         cdef int th = default_threads() if threads is None else max(1, int(threads))
+        cdef int pk = 1 if packed else 0
         cdef int st = 0
         if nr and self.nsym:
             with nogil:
-                st = ml_chase_matrix_zn_rows(self.p, &Mv[0, 0], nr, th, blk)
+                st = ml_chase_matrix_zn_mode(self.p, &Mv[0, 0], nr, th, blk, pk)
         _check_interrupt()
         if st:
             _raise_memory_error("the symbolic chase could not allocate its work space")
