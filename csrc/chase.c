@@ -931,8 +931,10 @@ static void xor_many(uint64_t *restrict v, const uint64_t *const *src, int m, si
 /* Interior run of the GF(2) symbolic chase: cnt taps from t0, each the xor of the
  * taps at fixed deltas, with bw words per tap. Slots of 4 or 8 words are 32-byte
  * aligned and handled as 256-bit vectors (GCC vector extension: one AVX2 register,
- * two SSE2 registers on the default path). */
+ * two SSE2 registers on the default path); on the AVX-512 path slots of 8 words as one
+ * 512-bit vector (three-input xors in one vpternlogq). */
 typedef uint64_t v4x64 __attribute__((vector_size(32)));
+typedef uint64_t v8x64 __attribute__((vector_size(64)));
 
 /* Taps from t0 on (at most cnt) whose slots, and the slots at t0 + dl[i], do not
  * wrap around the ring: they are consecutive in memory. */
@@ -945,43 +947,53 @@ static inline size_t ring_run(int64_t t0, size_t cnt, int64_t mask, const int64_
     return run < cnt ? run : cnt;
 }
 
-__attribute__((target_clones("avx2", "default")))
-static void gf2_run(uint64_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt,
-                    const int64_t *dl, int nd) {
+/* The vector part of gf2_run on VT (v4x64 or v8x64), nv of them a slot */
+#define GF2_RUN_VEC(VT, nv)                                                                 \
+    do {                                                                                    \
+        const VT *sp[MAXC + 1];                                                             \
+        while (cnt) {                                                                       \
+            size_t run = ring_run(t0, cnt, mask, dl, nd);                                   \
+            VT *v = (VT *)(V + (size_t)(t0 & mask) * bw);                                   \
+            for (int q = 0; q < nd; q++) sp[q] = (const VT *)(V + (size_t)((t0 + dl[q]) & mask) * bw); \
+            if (nd == 4) {                                                                  \
+                const VT *a = sp[0], *b = sp[1], *c = sp[2], *d = sp[3];                    \
+                if ((nv) == 1)                                                              \
+                    for (size_t i = 0; i < run; i++) v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];      \
+                else if ((nv) == 2)                                                         \
+                    for (size_t i = 0; i < 2 * run; i += 2) {                               \
+                        v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];                                   \
+                        v[i + 1] = a[i + 1] ^ b[i + 1] ^ c[i + 1] ^ d[i + 1];               \
+                    }                                                                       \
+                else                                                                        \
+                    for (size_t i = 0; i < (nv) * run; i++) v[i] = a[i] ^ b[i] ^ c[i] ^ d[i]; \
+            } else if (nd == 8) {                                                           \
+                /* knight, square (in order: a source may be a tap of this run) */          \
+                const VT *a = sp[0], *b = sp[1], *c = sp[2], *d = sp[3], *e = sp[4],        \
+                         *f = sp[5], *g = sp[6], *k = sp[7];                                \
+                for (size_t i = 0; i < (nv) * run; i++)                                     \
+                    v[i] = ((a[i] ^ b[i]) ^ (c[i] ^ d[i])) ^ ((e[i] ^ f[i]) ^ (g[i] ^ k[i])); \
+            } else {                                                                        \
+                /* in order: a source may be a tap of this run (same-row patterns) */       \
+                for (size_t i = 0; i < (nv) * run; i++) {                                   \
+                    VT acc = sp[0][i];                                                      \
+                    for (int q = 1; q < nd; q++) acc ^= sp[q][i];                           \
+                    v[i] = acc;                                                             \
+                }                                                                           \
+            }                                                                               \
+            t0 += (int64_t)run; cnt -= run;                                                 \
+        }                                                                                   \
+    } while (0)
+
+/* wide: 512-bit vectors where a slot holds whole ones (the AVX-512 path) */
+static inline __attribute__((always_inline)) void
+gf2_run_body(uint64_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt, const int64_t *dl,
+             int nd, int wide) {
+    if (wide && bw % 8 == 0 && nd >= 1) {
+        GF2_RUN_VEC(v8x64, bw / 8);
+        return;
+    }
     if (bw % 4 == 0 && nd >= 1) {
-        const size_t nv = bw / 4;
-        const v4x64 *sp[MAXC + 1];
-        while (cnt) {
-            size_t run = ring_run(t0, cnt, mask, dl, nd);
-            v4x64 *v = (v4x64 *)(V + (size_t)(t0 & mask) * bw);
-            for (int q = 0; q < nd; q++) sp[q] = (const v4x64 *)(V + (size_t)((t0 + dl[q]) & mask) * bw);
-            if (nd == 4) {
-                const v4x64 *a = sp[0], *b = sp[1], *c = sp[2], *d = sp[3];
-                if (nv == 1)
-                    for (size_t i = 0; i < run; i++) v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
-                else if (nv == 2)
-                    for (size_t i = 0; i < 2 * run; i += 2) {
-                        v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
-                        v[i + 1] = a[i + 1] ^ b[i + 1] ^ c[i + 1] ^ d[i + 1];
-                    }
-                else
-                    for (size_t i = 0; i < nv * run; i++) v[i] = a[i] ^ b[i] ^ c[i] ^ d[i];
-            } else if (nd == 8) {
-                /* knight, square (in order: a source may be a tap of this run) */
-                const v4x64 *a = sp[0], *b = sp[1], *c = sp[2], *d = sp[3], *e = sp[4],
-                            *f = sp[5], *g = sp[6], *k = sp[7];
-                for (size_t i = 0; i < nv * run; i++)
-                    v[i] = ((a[i] ^ b[i]) ^ (c[i] ^ d[i])) ^ ((e[i] ^ f[i]) ^ (g[i] ^ k[i]));
-            } else {
-                /* in order: a source may be a tap of this run (same-row patterns) */
-                for (size_t i = 0; i < nv * run; i++) {
-                    v4x64 acc = sp[0][i];
-                    for (int q = 1; q < nd; q++) acc ^= sp[q][i];
-                    v[i] = acc;
-                }
-            }
-            t0 += (int64_t)run; cnt -= run;
-        }
+        GF2_RUN_VEC(v4x64, bw / 4);
         return;
     }
     const uint64_t *src[MAXC + 1];
@@ -990,6 +1002,34 @@ static void gf2_run(uint64_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt
         for (int q = 0; q < nd; q++) src[q] = V + (size_t)((t + dl[q]) & mask) * bw;
         xor_many(V + (size_t)(t & mask) * bw, src, nd, bw);
     }
+}
+
+static void gf2_run_portable(uint64_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt,
+                             const int64_t *dl, int nd) {
+    gf2_run_body(V, bw, mask, t0, cnt, dl, nd, 0);
+}
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+__attribute__((target("avx2")))
+static void gf2_run_avx2(uint64_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt,
+                         const int64_t *dl, int nd) {
+    gf2_run_body(V, bw, mask, t0, cnt, dl, nd, 0);
+}
+__attribute__((target("avx512f,avx512vl")))
+static void gf2_run_avx512(uint64_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt,
+                           const int64_t *dl, int nd) {
+    gf2_run_body(V, bw, mask, t0, cnt, dl, nd, 1);
+}
+#endif
+
+/* The GF(2) interior run on the SIMD path of csrc/cpu.h (MODLIGHTS_SIMD, ml_simd_set) */
+static void gf2_run(uint64_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt,
+                    const int64_t *dl, int nd) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    const int path = ml_simd_get();
+    if (path >= ML_SIMD_AVX512) { gf2_run_avx512(V, bw, mask, t0, cnt, dl, nd); return; }
+    if (path >= ML_SIMD_AVX2) { gf2_run_avx2(V, bw, mask, t0, cnt, dl, nd); return; }
+#endif
+    gf2_run_portable(V, bw, mask, t0, cnt, dl, nd);
 }
 
 __attribute__((target_clones("avx2", "default")))
@@ -1074,7 +1114,6 @@ static void zn_run_small(uint8_t *V, size_t bw, int64_t mask, int64_t t0, size_t
  * operations per source and 64 symbols (c_i = 2: the source's planes exchanged), Z/4 5,
  * Z/8 the ripple carry of bitslice.h. The loops are compiled for the portable path, AVX2
  * and AVX-512 and chosen at run time (csrc/cpu.h: MODLIGHTS_SIMD, ml_simd_set). */
-typedef uint64_t v8x64 __attribute__((vector_size(64)));
 #define ML_AI static inline __attribute__((always_inline))
 
 /* 2 planes for Z/3 and Z/4, 3 for Z/8, 0: the byte path */
