@@ -1064,9 +1064,9 @@ static void zn_comb(uint8_t *v, const uint8_t *const *src, const uint8_t *cf, in
 /* Interior run of the Z/n symbolic chase when every coefficient is 1 and nd (n - 1)
  * fits a byte: v = -(sum of nd sources) mod n, reduced by subtracting n 2^i (subs,
  * descending, ns of them). */
-__attribute__((target_clones("avx2", "default")))
-static void zn_run_small(uint8_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt,
-                         const int64_t *dl, int nd, uint8_t n, const uint8_t *subs, int ns) {
+static inline __attribute__((always_inline)) void
+zn_run_small_body(uint8_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt,
+                  const int64_t *dl, int nd, uint8_t n, const uint8_t *subs, int ns) {
     const uint8_t *src[MAXC + 1];
     for (size_t i = 0; i < cnt; i++) {
         const int64_t t = t0 + (int64_t)i;
@@ -1106,6 +1106,32 @@ static void zn_run_small(uint8_t *V, size_t bw, int64_t mask, int64_t t0, size_t
         }
     }
 }
+
+#define ZN_RUN_SMALL_ARGS                                                                   \
+    uint8_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt, const int64_t *dl, int nd,  \
+        uint8_t n, const uint8_t *subs, int ns
+static void zn_run_small_portable(ZN_RUN_SMALL_ARGS) {
+    zn_run_small_body(V, bw, mask, t0, cnt, dl, nd, n, subs, ns);
+}
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+__attribute__((target("avx2"))) static void zn_run_small_avx2(ZN_RUN_SMALL_ARGS) {
+    zn_run_small_body(V, bw, mask, t0, cnt, dl, nd, n, subs, ns);
+}
+__attribute__((target("avx512f,avx512bw,avx512vl"))) static void zn_run_small_avx512(ZN_RUN_SMALL_ARGS) {
+    zn_run_small_body(V, bw, mask, t0, cnt, dl, nd, n, subs, ns);
+}
+#endif
+
+/* The byte run on the SIMD path of csrc/cpu.h */
+static void zn_run_small(ZN_RUN_SMALL_ARGS) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    const int path = ml_simd_get();
+    if (path >= ML_SIMD_AVX512) { zn_run_small_avx512(V, bw, mask, t0, cnt, dl, nd, n, subs, ns); return; }
+    if (path >= ML_SIMD_AVX2) { zn_run_small_avx2(V, bw, mask, t0, cnt, dl, nd, n, subs, ns); return; }
+#endif
+    zn_run_small_portable(V, bw, mask, t0, cnt, dl, nd, n, subs, ns);
+}
+#undef ZN_RUN_SMALL_ARGS
 
 /* ---- Z/3, Z/4 and Z/8 bit-sliced (bitslice.h): a slot is np planes of bw words (plane k
  * at slot + k bw), 64 symbols a word, bit s of plane k = bit k of the entry (GF(3): the

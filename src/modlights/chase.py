@@ -221,6 +221,12 @@ PREFIX_RATIO = 1.25
 PREFIX_GROWTH = 2
 
 
+#: Z/3, Z/4 and Z/8 symbolic chases bit-sliced (2 or 3 bit-planes, 512 symbols a slot);
+#: False: as bytes like every other n (the same residual matrix; bench/chase_packed.py
+#: flips it for before / after ratios in one run).
+PACKED_SYMBOLIC = True
+
+
 def transpose_board(board: Board) -> Board:
     """The same board with rows and columns exchanged (tile (r, c) becomes (c, r),
     offset (dr, dc) becomes (dc, dr)): its tap matrix is the original's with cells and
@@ -283,7 +289,7 @@ class ChaseEngine:
         if self.n == 2:
             return _chase.Gf2Residual(self.plan.matrix_gf2(threads, rows=rows), self.nsym)
         from ._zn import ZnEngine
-        return ZnEngine(self.plan.matrix_zn(threads, rows=rows), self.n)
+        return ZnEngine(self.plan.matrix_zn(threads, rows=rows, packed=PACKED_SYMBOLIC), self.n)
 
     def _prefix_residual(self, threads: int | None):
         """The engine of a prefix of a tall residual system (PREFIX_RATIO) that leaves no
