@@ -1175,6 +1175,21 @@ static inline int packed_planes(int n) { return n == 3 || n == 4 ? 2 : n == 8 ? 
         }                                                                                   \
     } while (0)
 
+/* (a0, a1, a2) = cu (a0, a1, a2), cu in 1..q-1 */
+#define PK_SCALE(VT, q, cu, a0, a1, a2)                                                     \
+    do {                                                                                    \
+        if ((q) == 3) {                                                                     \
+            if ((cu) == 2) { VT x_ = a0; a0 = a1; a1 = x_; }                                \
+        } else if ((q) == 4) {                                                              \
+            if ((cu) == 3) a1 ^= a0;                                                        \
+            else if ((cu) == 2) { a1 = a0; a0 ^= a0; }                                      \
+        } else if ((cu) != 1) {                                                             \
+            VT t0_, t1_, t2_;                                                               \
+            ML_Z8_MULC(cu, a0, a1, a2, t0_, t1_, t2_);                                      \
+            a0 = t0_; a1 = t1_; a2 = t2_;                                                   \
+        }                                                                                   \
+    } while (0)
+
 /* v = cu sum_{i < m} src[i] (m >= 1, cu in 1..q-1): the sources added, then one product */
 #define PK_COMB_UNIFORM(VT, q, v, src, cu, m, nv)                                           \
     do {                                                                                    \
@@ -1184,18 +1199,33 @@ static inline int packed_planes(int n) { return n == 3 || n == 4 ? 2 : n == 8 ? 
             if ((q) == 8) a2_ = s0_[2 * (nv)];                                              \
             for (int i_ = 1; i_ < (m); i_++)                                                \
                 PK_ACC(VT, q, 1, (const VT *)(src)[i_] + j_, nv, a0_, a1_, a2_);            \
-            if ((q) == 3) {                                                                 \
-                if ((cu) == 2) { VT x_ = a0_; a0_ = a1_; a1_ = x_; }                        \
-            } else if ((q) == 4) {                                                          \
-                if ((cu) == 3) a1_ ^= a0_;                                                  \
-                else if ((cu) == 2) { a1_ = a0_; a0_ ^= a0_; }                              \
-            } else if ((cu) != 1) {                                                         \
-                VT t0_, t1_, t2_;                                                           \
-                ML_Z8_MULC(cu, a0_, a1_, a2_, t0_, t1_, t2_);                               \
-                a0_ = t0_; a1_ = t1_; a2_ = t2_;                                            \
-            }                                                                               \
+            PK_SCALE(VT, q, cu, a0_, a1_, a2_);                                             \
             (v)[j_] = a0_; (v)[(nv) + j_] = a1_;                                            \
             if ((q) == 8) (v)[2 * (nv) + j_] = a2_;                                         \
+        }                                                                                   \
+    } while (0)
+
+/* A stretch of `run` consecutive slots from v, sources from base[0 .. ND) (consecutive
+ * too), ND and NV constants (the cross: 4 sources, the knight and the square: 8; one
+ * 512-bit or two 256-bit vectors a plane): pointers kept in registers, no per-tap set-up */
+#define PK_RUN_FIXED(VT, q, ND, NV, v, base, run, sw, cu)                                    \
+    do {                                                                                    \
+        const VT *sp_[ND];                                                                  \
+        VT *vv_ = (VT *)(v);                                                                \
+        const size_t sv_ = (sw) / (sizeof(VT) / 8);                                         \
+        for (int k_ = 0; k_ < (ND); k_++) sp_[k_] = (const VT *)(base)[k_];                 \
+        for (size_t i_ = 0; i_ < (run); i_++) {                                             \
+            for (size_t j_ = 0; j_ < (NV); j_++) {                                          \
+                VT a0_ = sp_[0][j_], a1_ = sp_[0][(NV) + j_], a2_ = {0};                    \
+                if ((q) == 8) a2_ = sp_[0][2 * (NV) + j_];                                  \
+                for (int k_ = 1; k_ < (ND); k_++)                                           \
+                    PK_ACC(VT, q, 1, sp_[k_] + j_, NV, a0_, a1_, a2_);                      \
+                PK_SCALE(VT, q, cu, a0_, a1_, a2_);                                         \
+                vv_[j_] = a0_; vv_[(NV) + j_] = a1_;                                        \
+                if ((q) == 8) vv_[2 * (NV) + j_] = a2_;                                     \
+            }                                                                               \
+            vv_ += sv_;                                                                     \
+            for (int k_ = 0; k_ < (ND); k_++) sp_[k_] += sv_;                               \
         }                                                                                   \
     } while (0)
 
@@ -1237,6 +1267,22 @@ ML_AI void pk_run_body(unsigned q, uint64_t *V, size_t bw, int64_t mask, int64_t
         const size_t run = ring_run(t0, cnt, mask, dl, nd);
         uint64_t *v = V + (size_t)(t0 & mask) * sw;
         for (int k = 0; k < nd; k++) base[k] = V + (size_t)((t0 + dl[k]) & mask) * sw;
+        if (cu && bw == 8 && (nd == 4 || nd == 8)) {
+#define PK_FIXED(Q)                                                                         \
+            if (wide) {                                                                     \
+                if (nd == 4) PK_RUN_FIXED(v8x64, Q, 4, 1, v, base, run, sw, cu);            \
+                else PK_RUN_FIXED(v8x64, Q, 8, 1, v, base, run, sw, cu);                    \
+            } else {                                                                        \
+                if (nd == 4) PK_RUN_FIXED(v4x64, Q, 4, 2, v, base, run, sw, cu);            \
+                else PK_RUN_FIXED(v4x64, Q, 8, 2, v, base, run, sw, cu);                    \
+            }
+            if (q == 3) { PK_FIXED(3) }
+            else if (q == 4) { PK_FIXED(4) }
+            else { PK_FIXED(8) }
+#undef PK_FIXED
+            t0 += (int64_t)run; cnt -= run;
+            continue;
+        }
         for (size_t i = 0; i < run; i++, v += sw) {
             for (int k = 0; k < nd; k++) src[k] = base[k] + i * sw;
             pk_comb_body(q, v, src, c, nd, bw, wide, cu);
