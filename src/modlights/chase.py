@@ -31,8 +31,15 @@ kept zero, so the fixed deltas read a zero there, and only the tiles whose last 
 locked go the general way.
 
 The symbolic chase runs in blocks of symbols (GF(2): 512 symbols = two AVX2 registers
-a tap; Z/n: 256 symbols as bytes), one pass over the board per block, so the ring
-(about 2 x cols x 32 bytes) stays in cache; the blocks are shared by the threads. A
+a tap, one AVX-512 register; Z/3, Z/4, Z/8 bit-sliced: 512 symbols = 2 or 3 bit-planes
+of 512 bits a tap, csrc/bitslice.h, the word arithmetic of the dense GF(3) engine:
+7 word operations per source and 64 symbols for GF(3), 5 for Z/4, a ripple carry
+for Z/8, summed in registers; other n: 256 symbols as bytes, delayed reduction), one
+pass over the board per block, so the ring (about 2 x cols x 64-192 bytes) stays in
+cache; the blocks are shared by the threads. The interior runs are compiled for the
+portable path, AVX2 and AVX-512 and picked at run time (csrc/cpu.h: MODLIGHTS_SIMD,
+``_chase.set_simd``). The bit-sliced rows of the residual matrix are written as bytes
+(a byte an entry, what the Z/n residual engine reads). A
 block only touches its cone: the columns of each row its symbols can reach (the union
 of the rows it depends on, each widened by the column reach of the forcing offsets
 that row of codes uses: one column a row for the cross; to the end of the row where a
@@ -64,6 +71,17 @@ GF(2) cross 1000^2 0.011 s, 2000^2 0.042 s, 5000^2 0.42 s, 10000^2 2.5 s with a 
 (bench/stages_large.py, medians of 3): plan 0.23 s, symbolic chase 1.6 s on two
 threads (3.0 s on one), residual elimination of the 10000 x 10000 system 0.23 s, two
 numeric replays 0.54 s.
+
+Bit-sliced symbolic chase (``bench/chase_packed.py``: Board.grid + Solver + solve, the
+byte path and the bit-sliced one alternated in one run, medians of 5, every answer
+checked; shared 2-core box, load 2-3.4): 5000^2 cross Z/3 3.20 -> 1.02 s (0.32x),
+Z/4 2.28 -> 0.87 s (0.38x), Z/8 2.42 -> 1.24 s (0.51x), 2000^2 Z/3 0.146 -> 0.058 s;
+with 1% locked tiles (the symbolic prefix is a small part) 5000^2 Z/3 0.64 -> 0.49 s,
+Z/4 0.62 -> 0.61 s, 10000^2 Z/3 4.2 -> 4.4 s (same within the noise). The symbolic
+chase alone (3000^2 Z/3 cross, one thread): bytes 0.48 s, bit-sliced AVX2 0.16 s,
+AVX-512 0.10 s, GF(2) 0.04 s. AVX-512 against AVX2 in one run: 5000^2 GF(2) knight
+4.05 -> 3.70 s (0.91x; 3000^2 knight symbolic 0.49 -> 0.40 s), the byte runs of n = 5,
+9 at 3000^2 ~0.87x.
 
 The Python around the C calls is a byte a tile at most (bench/stages_large.py shows
 each stage): Board.grid keeps no masks for boards without locks / holes; the plan gets
