@@ -1137,7 +1137,7 @@ static void zn_run_small(ZN_RUN_SMALL_ARGS) {
  * at slot + k bw), 64 symbols a word, bit s of plane k = bit k of the entry (GF(3): the
  * planes P = [x == 1], M = [x == 2]). A combination sum c_i src_i is summed in registers
  * (256-bit vectors, 512-bit on the AVX-512 path) a word group at a time: GF(3) 7 word
- * operations per source and 64 symbols (c_i = 2: the source's planes exchanged), Z/4 5,
+ * operations per source and 64 symbols (c_i = 2: the source's planes exchanged), Z/4 4,
  * Z/8 the ripple carry of bitslice.h. The loops are compiled for the portable path, AVX2
  * and AVX-512 and chosen at run time (csrc/cpu.h: MODLIGHTS_SIMD, ml_simd_set). */
 #define ML_AI static inline __attribute__((always_inline))

@@ -33,7 +33,7 @@ locked go the general way.
 The symbolic chase runs in blocks of symbols (GF(2): 512 symbols = two AVX2 registers
 a tap, one AVX-512 register; Z/3, Z/4, Z/8 bit-sliced: 512 symbols = 2 or 3 bit-planes
 of 512 bits a tap, csrc/bitslice.h, the word arithmetic of the dense GF(3) engine:
-7 word operations per source and 64 symbols for GF(3), 5 for Z/4, a ripple carry
+7 word operations per source and 64 symbols for GF(3), 4 for Z/4, a ripple carry
 for Z/8, summed in registers; other n: 256 symbols as bytes, delayed reduction), one
 pass over the board per block, so the ring (about 2 x cols x 64-192 bytes) stays in
 cache; the blocks are shared by the threads. The interior runs are compiled for the
