@@ -701,9 +701,13 @@ class Solver:
         count=cols)`` gives them board-shaped, bits past the last column are 0).
 
         target: 0, 1 or a packed array shaped like ``packed``. n = 2 only. Raises
-        Unsolvable when no taps reach the target. Boards of the algebraic engine are
-        never unpacked (a 100000 x 100000 board needs 1.25 GB a state); others are
-        unpacked, solved with ``solve(minimal=False)`` and packed again.
+        Unsolvable when no taps reach the target. Boards of the algebraic engine (the
+        cross family, not tori; left-right symmetric 3 x 3 patterns such as diagonal)
+        and of the tensor engine (square, horizontal, vertical, product patterns; tori
+        too) are never unpacked (a 100000 x 100000 board needs 1.25 GB a state; 10000 x
+        10000 square or diagonal solve in well under a second); others are unpacked,
+        solved with ``solve(minimal=False)`` and packed again (boards past MAX_TILES:
+        ValueError).
         """
         b = self.board
         if self.n != 2 or not b.is_grid:
@@ -727,20 +731,38 @@ class Solver:
             arr = np.bitwise_xor(arr, tarr)               # t - s = t ^ s over GF(2)
         else:
             tc = t
-        if self.method == "algebraic" and self._engine.packs:
-            x = self._engine.solve_packed(np.ascontiguousarray(arr), tc)
+        eng = self._packed_engine()
+        if eng is not None:
+            x = eng.solve_packed(np.ascontiguousarray(arr), tc)
             if x is None:
                 raise Unsolvable("this board cannot reach the target: t - s is not in "
                                  "the image of the tap matrix")
             return x
         if b._giant:
             raise ValueError(f"solve_packed on a board of more than {MAX_TILES} tiles needs "
-                             "the algebraic engine's packed path (a pattern chased down "
-                             f"the rows); method={self.method!r} would unpack the states "
-                             "(rank, nullity, kernel_size and det are available)")
+                             "an engine with a packed path (algebraic: the cross family, "
+                             "not tori, and left-right symmetric 3 x 3 patterns such as "
+                             "diagonal; tensor: square, horizontal, vertical and other "
+                             f"product patterns); method={self.method!r} would unpack the "
+                             "states (rank, nullity, kernel_size and det are available)")
         state = np.unpackbits(arr, axis=1, count=cols)
         sol = self.solve(state, tc, minimal=False)
         return np.packbits(sol.taps, axis=1)
+
+    def _packed_engine(self):
+        """The engine whose solve_packed takes this board's packed states without
+        unpacking them: the Solver's own (algebraic, symmetric 3 x 3 or tensor) when it
+        packs, else for a board past MAX_TILES the tensor engine when it covers the board
+        (a torus of the cross family such as horizontal); None otherwise."""
+        if self.backend != "native":
+            return None
+        if self.method in ("algebraic", "tensor") and getattr(self._engine, "packs", False):
+            return self._engine
+        if self.board._giant:
+            from .engines.tensor import TensorEngine, tensor_supports
+            if tensor_supports(self.board):
+                return TensorEngine(self.board)
+        return None
 
     def hardest(self, *, budget: Any = None, executor: Any = None):
         """The hardest solvable board (target 0): the largest fewest-taps over every

@@ -61,6 +61,8 @@ __all__ = ["TensorEngine", "BandFactor", "tensor_reason", "tensor_supports",
 MAX_SYMBOLS = 64
 #: Largest kernel basis (generators x taps bytes) ``generators()`` builds (256 MiB).
 KERNEL_BYTES_MAX = 1 << 28
+#: Rows a strip of the packed solve's column direction (transposed: 64 bytes a row).
+STRIP_ROWS = 512
 
 
 def factor_pattern(pattern) -> tuple[dict, dict] | None:
@@ -286,20 +288,23 @@ class BandFactor:
         return out
 
     # ------------------------------------------------------------- the chase
-    def _chase(self, B: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    def _chase(self, B: np.ndarray | None, out: np.ndarray | None = None,
+               packed: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Chase ``B`` (length x k, values < n, rows contiguous, natural order) with the
         symbols 0, or (B None) the zero right-hand side of s columns with the symbols
         set to the identity: (Y (length + s) x k in chase order, with s spare rows for
         the symbols' values; residuals s x k, int64). The steps run in C
         (csrc/band.c), in chunks of about 2^24 entries (a Ctrl-C stops the work
-        between two chunks)."""
+        between two chunks). out: the (length + s) x k uint8 array to use as Y.
+        packed (n = 2): every byte holds 8 columns (np.packbits rows); the residuals
+        are then uint8 rows of the same layout, found by XOR."""
         from .._band import band_chase
         n, L, s = self.n, self.length, self.s
         symbols = B is None
         if symbols:
             B = np.zeros((L, s), np.uint8)
         k = B.shape[1]
-        Y = np.empty((L + s, k), np.uint8)
+        Y = np.empty((L + s, k), np.uint8) if out is None else out
         Y[self.syms] = 0
         if symbols:
             Y[self.syms, np.arange(s)] = 1
@@ -308,6 +313,14 @@ class BandFactor:
         for start in range(0, total, chunk):
             band_chase(B, Y, self._brow, self._yrow, self._refs_rows, self._coefs, n,
                        self.inv, start, min(total, start + chunk), self._lut)
+        if packed:
+            res = np.empty((s, k), np.uint8)
+            for t, i in enumerate(self.res_eqs.tolist()):
+                res[t] = B[i]
+                for r, c in self._refs(i):
+                    if c & 1:
+                        res[t] ^= Y[r]
+            return Y, res
         res = np.zeros((s, k), np.int64)
         for t, i in enumerate(self.res_eqs.tolist()):
             row = -B[L - 1 - i if self.reversed else i].astype(np.int64)
@@ -334,6 +347,40 @@ class BandFactor:
             self._add_symbols(Y, Z.astype(np.uint8))
         Y = Y[:L]
         return (Y[::-1] if self.reversed else Y), ok
+
+    def apply_ginv_packed(self, B: np.ndarray, cols: int, ones: bool = False,
+                          out: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
+        """GF(2), 8 columns a byte (np.packbits rows): (Y, ok) with Y[:length] = G B' for
+        B' = B (ones: B with every bit flipped, the target all ones), ok whether each of
+        the first ``cols`` bit columns of B' is in the image of F (the other bits of a
+        row are ignored). Y is (length + s) x k (the s spare rows hold the symbols),
+        ``out`` when given.
+
+        G is linear, so the flipped bits cost one chase of a single all-ones column
+        (its result XORed onto every column) instead of a flipped copy of B."""
+        L, s, k = self.length, self.s, B.shape[1]
+        if self.n != 2:
+            raise ValueError(f"apply_ginv_packed needs n = 2, this factor has n = {self.n}")
+        # over GF(2) every non-zero count is a unit: the factor is never reversed
+        if self.identity:
+            Y = np.empty((L + s, k), np.uint8) if out is None else out
+            np.bitwise_xor(B, np.uint8(0xFF if ones else 0), out=Y[:L])
+            return Y, True
+        Y, res = self._chase(np.ascontiguousarray(B), out, packed=True)
+        if ones:
+            Y1, res1 = self._chase(np.full((L, 1), 0xFF, np.uint8), packed=True)
+            np.bitwise_xor(Y, Y1, out=Y)
+            res ^= res1
+        ok = True
+        if s:
+            Z = _gf2_combine(self.G, res)                 # M z = q(b) (signs vanish)
+            bad = _gf2_combine(self.M, Z) ^ res
+            nbytes = (cols + 7) // 8
+            if cols % 8:
+                bad[:, nbytes - 1] &= np.uint8((0xFF << (8 - cols % 8)) & 0xFF)
+            ok = not bad[:, :nbytes].any()
+            self._add_symbols(Y, Z)
+        return Y, ok
 
     def _add_symbols(self, Y: np.ndarray, Z: np.ndarray) -> None:
         """Y[:length] += S Z (mod n) in place: Z goes into the s spare rows of Y, and
@@ -382,6 +429,17 @@ class BandFactor:
         # reversing both axes is the same permutation on rows and columns: no sign
         d = pow(self.band[self.dmin], L - self.s, n) * dm % n
         return d if sign > 0 else (n - d) % n
+
+
+def _gf2_combine(coef: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """coef @ rows over GF(2) for byte rows holding 8 columns each: row a of the result
+    is the XOR of the rows c with coef[a, c] odd."""
+    out = np.zeros((coef.shape[0], rows.shape[1]), np.uint8)
+    for a in range(coef.shape[0]):
+        sel = np.flatnonzero(np.asarray(coef[a]) & 1)
+        if len(sel):
+            np.bitwise_xor.reduce(rows[sel], axis=0, out=out[a])
+    return out
 
 
 def _offset_factors(board) -> tuple[dict, dict] | str:
@@ -525,7 +583,6 @@ class TensorEngine:
     """
 
     name = "tensor"
-    packs = False
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
         reason = tensor_reason(board)
@@ -582,6 +639,57 @@ class TensorEngine:
             if ok[i]:
                 X[i] = acc.reshape(-1)
         return X, ok
+
+    # ---------------------------------------------------------------- bit-packed
+    @property
+    def packs(self) -> bool:
+        """Whether solve_packed / apply_packed take this board (n = 2)."""
+        return self.n == 2
+
+    def solve_packed(self, packed: np.ndarray, tc: int = 0) -> np.ndarray | None:
+        """GF(2) taps of ``tc + packed`` (np.packbits rows, rows x ceil(cols / 8) uint8;
+        bits past the last column ignored) in the same layout; None when unsolvable.
+
+        ``X = G_R B G_C^T`` without a byte a tile: the chase down the rows (R) is row
+        XORs of whole packed rows (8 columns a byte, csrc/band.c); the chase along the
+        rows (C) runs on strips of STRIP_ROWS rows transposed in 64 x 64 bit blocks
+        (cols x STRIP_ROWS / 8 bytes, a few MB), solved the same way and transposed back
+        in place. Memory: the answer (plus s spare rows) and one strip; the input is
+        not modified."""
+        if self.n != 2:
+            raise ValueError(f"solve_packed needs n = 2, this board has n = {self.n}")
+        from .._packed import transpose_bits
+        _, _, R, C = self._parts[0]
+        h, w = self.h, self.w
+        Y, ok = R.apply_ginv_packed(packed, w, ones=bool(tc & 1))     # R Y = B
+        if not ok:
+            return None
+        Y = Y[:h]
+        if C.identity:
+            if w % 8:
+                Y[:, -1] &= np.uint8((0xFF << (8 - w % 8)) & 0xFF)
+            return Y
+        sb = STRIP_ROWS // 8
+        strip = np.empty((w, sb), np.uint8)
+        work = np.empty((w + C.s, sb), np.uint8)
+        for i0 in range(0, h, STRIP_ROWS):
+            rows = min(STRIP_ROWS, h - i0)
+            transpose_bits(Y[i0:i0 + rows], w, strip)               # strip = Y^T
+            Xt, ok = C.apply_ginv_packed(strip, rows, out=work)     # C X^T = Y^T
+            if not ok:
+                return None
+            transpose_bits(Xt[:w], rows, Y[i0:i0 + rows])
+        return Y
+
+    def apply_packed(self, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
+                     write: bool = True) -> tuple[np.ndarray | None, int]:
+        """GF(2), np.packbits rows: (s + A x or None when not ``write``, the number of
+        tiles where s + A x differs from tc), streamed a row at a time from the pattern
+        (:func:`modlights.engines.packed.apply_packed`, independent of the factors)."""
+        if self.n != 2:
+            raise ValueError(f"apply_packed needs n = 2, this board has n = {self.n}")
+        from .packed import apply_packed
+        return apply_packed(self.board, x, s, tc, write)
 
     def kernel_fits(self) -> bool:
         """Whether the kernel basis fits in KERNEL_BYTES_MAX bytes."""
