@@ -57,32 +57,48 @@ static inline void store_part(uint8_t *p, size_t len, uint64_t v)
     memcpy(p, tmp, len);
 }
 
-/* Tiles of 512 rows x 64 columns: the 64 rows of T written get 64 consecutive bytes
- * (a cache line) each, and the rows of A read stay in cache while the tile moves
- * right. With the rows fed in reverse order (blk[63 - t] = row t), the 64 x 64
- * transpose of MSB-first words gives MSB-first words: column c of the block is
- * blk[63 - c], row t at bit 63 - t. */
+/* Tiles of 512 rows x 512 columns, taken 64 rows at a time: each row of A gives one
+ * cache line (8 words, 8 blocks), each of the 512 rows of T written gets 8 bytes per
+ * 64 rows and stays in cache until its line is full. With the rows fed in reverse
+ * order (blk[u][63 - t] = row t), the 64 x 64 transpose of MSB-first words gives
+ * MSB-first words: column c of block u is blk[u][63 - c], row t at bit 63 - t. */
 static inline __attribute__((always_inline)) void
 transpose_body(const uint8_t *A, size_t astride, size_t rows, size_t cols, uint8_t *T,
                size_t tstride)
 {
     size_t nba = (cols + 7) / 8, nbt = (rows + 7) / 8;
-    uint64_t blk[64];
+    uint64_t blk[8][64];
     for (size_t i0 = 0; i0 < rows; i0 += 512) {
         size_t i1 = rows - i0 < 512 ? rows : i0 + 512;
-        for (size_t j0 = 0; j0 < cols; j0 += 64) {
-            size_t o = j0 / 8, len = nba - o < 8 ? nba - o : 8;
-            size_t nc = cols - j0 < 64 ? cols - j0 : 64;
-            uint64_t cmask = nc < 64 ? ~0ull << (64 - nc) : ~0ull;
+        for (size_t j0 = 0; j0 < cols; j0 += 512) {
+            size_t nu = (cols - j0 + 63) / 64 < 8 ? (cols - j0 + 63) / 64 : 8;
             for (size_t b0 = i0; b0 < i1; b0 += 64) {
                 size_t nr = i1 - b0 < 64 ? i1 - b0 : 64;
-                for (size_t t = 0; t < nr; t++)
-                    blk[63 - t] = load_part(A + (b0 + t) * astride + o, len) & cmask;
-                for (size_t t = nr; t < 64; t++) blk[63 - t] = 0;
-                ml_gf2_transpose64(blk);
+                for (size_t t = 0; t < 64; t++) {
+                    const uint8_t *row = A + (b0 + t) * astride;
+                    for (size_t u = 0; u < nu; u++) {
+                        size_t o = j0 / 8 + 8 * u, len = nba - o < 8 ? nba - o : 8;
+                        blk[u][63 - t] = t < nr ? load_part(row + o, len) : 0;
+                    }
+                    /* the rows of a strip are far apart: fetch the next tile's line
+                     * of this row while the 511 others are worked on */
+                    if (t < nr && j0 + 512 < cols) __builtin_prefetch(row + j0 / 8 + 64);
+                }
                 size_t ob = b0 / 8, olen = nbt - ob < 8 ? nbt - ob : 8;
-                for (size_t c = 0; c < nc; c++)
-                    store_part(T + (j0 + c) * tstride + ob, olen, blk[63 - c]);
+                for (size_t u = 0; u < nu; u++) {
+                    size_t c0 = j0 + 64 * u, nc = cols - c0 < 64 ? cols - c0 : 64;
+                    if (nc < 64) {                 /* bits past column cols: ignored */
+                        uint64_t cmask = ~0ull << (64 - nc);
+                        for (size_t t = 0; t < 64; t++) blk[u][t] &= cmask;
+                    }
+                    ml_gf2_transpose64(blk[u]);
+                    for (size_t c = 0; c < nc; c++) {
+                        uint8_t *q = T + (c0 + c) * tstride + ob;
+                        store_part(q, olen, blk[u][63 - c]);
+                        /* likewise the line of this row of T the next 512 rows fill */
+                        if (b0 == i0 && i0 + 512 < rows) __builtin_prefetch(q + 64, 1);
+                    }
+                }
             }
         }
     }

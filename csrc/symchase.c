@@ -162,8 +162,8 @@ typedef struct {
  * table look-up; the last equation then fixes u (beta_{w-2} + k beta_{w-1} = v_{w-1}
  * + u D, D = 1 when C_1 is invertible) and y = beta + u alpha. */
 static inline __attribute__((always_inline)) void
-sym_row_packed(const sym_packed_row *R, unsigned m, size_t w, size_t nw, const uint8_t *br,
-               const uint64_t *cur, const uint64_t *prev, uint64_t *nxt)
+sym_row_packed(const sym_packed_row *R, unsigned m, int chase, size_t w, size_t nw,
+               const uint8_t *br, const uint64_t *cur, const uint64_t *prev, uint64_t *nxt)
 {
     size_t nb = (w + 7) / 8, nfull = nb / 8;
     uint64_t btail = 0;
@@ -176,10 +176,13 @@ sym_row_packed(const sym_packed_row *R, unsigned m, size_t w, size_t nw, const u
     unsigned low = (1u << m) - 1;
     for (size_t i = 0; i < nw; i++) {
         uint64_t bw = i < nfull ? ml_load_be(br + 8 * i) : btail;
-        uint64_t c = cur[i], p = prev[i];
-        uint64_t pc = ((c >> 1) | (cur[i - 1] << 63)) ^ ((c << 1) | (cur[i + 1] >> 63));
-        uint64_t pp = ((p >> 1) | (prev[i - 1] << 63)) ^ ((p << 1) | (prev[i + 1] >> 63));
-        v = bw ^ R->fill ^ (c & R->a0) ^ (pc & R->b0) ^ (p & R->am) ^ (pp & R->bm);
+        v = bw ^ R->fill;
+        if (chase) {                     /* else C_0 = C_-1 = 0: the row solve alone */
+            uint64_t c = cur[i], p = prev[i];
+            uint64_t pc = ((c >> 1) | (cur[i - 1] << 63)) ^ ((c << 1) | (cur[i + 1] >> 63));
+            uint64_t pp = ((p >> 1) | (prev[i - 1] << 63)) ^ ((p << 1) | (prev[i + 1] >> 63));
+            v ^= (c & R->a0) ^ (pc & R->b0) ^ (p & R->am) ^ (pp & R->bm);
+        }
         if (!m) {
             nxt[i] = v;
             continue;
@@ -199,50 +202,69 @@ sym_row_packed(const sym_packed_row *R, unsigned m, size_t w, size_t nw, const u
         for (size_t i = 0; i < nw; i++) nxt[i] ^= R->alpha[i];
 }
 
+/* R for the chase of P with b_eff = tc ^ b; alpha: room for ceil(w / 64) words (zeroed).
+ * Returns 0, or 2 when out of memory. */
+static int sym_packed_init(const ml_symchase *P, unsigned tc, sym_packed_row *R,
+                           uint64_t *alpha)
+{
+    size_t w = P->w;
+    memset(R, 0, sizeof *R);
+    R->a0 = (P->a[1] & 1) ? ~0ull : 0;
+    R->b0 = (P->b[1] & 1) ? ~0ull : 0;
+    R->am = (P->a[0] & 1) ? ~0ull : 0;
+    R->bm = (P->b[0] & 1) ? ~0ull : 0;
+    R->fill = (tc & 1) ? ~0ull : 0;
+    R->mask = ml_packed_tail_mask(w);
+    R->k = P->a[2] & 1;
+    R->m = (P->b[2] & 1) ? (R->k ? 3 : 2) : 0;
+    for (unsigned c = 0; R->m && c < (1u << R->m); c++)
+        R->spread[c] = prefix_stride((uint64_t)c << (64 - R->m), R->m);
+    R->alpha = alpha;
+    if (!R->m) return 0;
+    uint8_t *ab = malloc(w);
+    if (!ab) return 2;
+    shoot_alpha(w, 2, R->k, ab);
+    for (size_t c = 0; c < w; c++) alpha[c / 64] |= (uint64_t)(ab[c] & 1) << (63 - c % 64);
+    free(ab);
+    return 0;
+}
+
+/* One row (chase: with C_0 cur and C_-1 prev; else the row solve alone, cur and prev
+ * unused), the stride and the kind constants in each call (shifts unrolled). */
+static void sym_row_step(const sym_packed_row *R, int chase, size_t w, size_t nw,
+                         const uint8_t *br, const uint64_t *cur, const uint64_t *prev,
+                         uint64_t *nxt)
+{
+    if (chase) {
+        if (R->m == 2) sym_row_packed(R, 2, 1, w, nw, br, cur, prev, nxt);
+        else if (R->m == 3) sym_row_packed(R, 3, 1, w, nw, br, cur, prev, nxt);
+        else sym_row_packed(R, 0, 1, w, nw, br, cur, prev, nxt);
+    } else {
+        if (R->m == 2) sym_row_packed(R, 2, 0, w, nw, br, cur, prev, nxt);
+        else if (R->m == 3) sym_row_packed(R, 3, 0, w, nw, br, cur, prev, nxt);
+        else sym_row_packed(R, 0, 0, w, nw, br, cur, prev, nxt);
+    }
+}
+
 int ml_symchase_run_packed(const ml_symchase *P, const uint8_t *b, unsigned tc,
                            const uint64_t *z, uint8_t *x, uint64_t *last)
 {
     if (P->p != 2 || !ml_symchase_invertible(P)) return 1;
     size_t w = P->w, h = P->h, nw = (w + 63) / 64, nb = (w + 7) / 8;
-    sym_packed_row R;
-    memset(&R, 0, sizeof R);
-    R.a0 = (P->a[1] & 1) ? ~0ull : 0;
-    R.b0 = (P->b[1] & 1) ? ~0ull : 0;
-    R.am = (P->a[0] & 1) ? ~0ull : 0;
-    R.bm = (P->b[0] & 1) ? ~0ull : 0;
-    R.fill = (tc & 1) ? ~0ull : 0;
-    R.mask = ml_packed_tail_mask(w);
-    R.k = P->a[2] & 1;
-    R.m = (P->b[2] & 1) ? (R.k ? 3 : 2) : 0;
-    for (unsigned c = 0; R.m && c < (1u << R.m); c++)
-        R.spread[c] = prefix_stride((uint64_t)c << (64 - R.m), R.m);
     uint64_t *buf = calloc(4 * (nw + 2), sizeof(uint64_t));
-    uint8_t *ab = R.m ? malloc(w) : NULL;
-    if (!buf || (R.m && !ab)) {
+    if (!buf) return 2;
+    uint64_t *prev = buf + 1, *cur = buf + nw + 3, *nxt = buf + 2 * nw + 5;
+    sym_packed_row R;
+    if (sym_packed_init(P, tc, &R, buf + 3 * nw + 6)) {
         free(buf);
-        free(ab);
         return 2;
     }
-    uint64_t *prev = buf + 1, *cur = buf + nw + 3, *nxt = buf + 2 * nw + 5;
-    uint64_t *alpha = buf + 3 * nw + 6;
-    if (R.m) {
-        shoot_alpha(w, 2, R.k, ab);
-        for (size_t c = 0; c < w; c++) alpha[c / 64] |= (uint64_t)(ab[c] & 1) << (63 - c % 64);
-        free(ab);
-    }
-    R.alpha = alpha;
     if (z)
         for (size_t i = 0; i < nw; i++) cur[i] = ml_rev64(z[i]);
     cur[nw - 1] &= R.mask;
     for (size_t r = 0; r < h; r++) {
         if (x) ml_packed_store_row(cur, w, x + r * nb);
-        const uint8_t *br = b + r * nb;
-        if (R.m == 2)                    /* the stride a constant: shifts unrolled */
-            sym_row_packed(&R, 2, w, nw, br, cur, prev, nxt);
-        else if (R.m == 3)
-            sym_row_packed(&R, 3, w, nw, br, cur, prev, nxt);
-        else
-            sym_row_packed(&R, 0, w, nw, br, cur, prev, nxt);
+        sym_row_step(&R, 1, w, nw, b + r * nb, cur, prev, nxt);
         uint64_t *t = prev;
         prev = cur;
         cur = nxt;
@@ -250,6 +272,30 @@ int ml_symchase_run_packed(const ml_symchase *P, const uint8_t *b, unsigned tc,
         if ((r & 15) == 15 && ml_interrupt_poll()) break;
     }
     for (size_t i = 0; i < nw; i++) last[i] = ml_rev64(cur[i]);
+    free(buf);
+    return 0;
+}
+
+int ml_symchase_solve_rows_packed(const ml_symchase *P, uint8_t *y, size_t rows,
+                                  size_t stride)
+{
+    if (P->p != 2 || !ml_symchase_invertible(P)) return 1;
+    size_t w = P->w, nw = (w + 63) / 64;
+    ml_symchase C1 = {1, w, 2, {0, 0, P->a[2]}, {0, 0, P->b[2]}};    /* C_0 = C_-1 = 0 */
+    uint64_t *buf = calloc(3 * nw + 2, sizeof(uint64_t));
+    if (!buf) return 2;
+    uint64_t *zero = buf + 1, *nxt = buf + nw + 2;
+    sym_packed_row R;
+    if (sym_packed_init(&C1, 0, &R, buf + 2 * nw + 2)) {
+        free(buf);
+        return 2;
+    }
+    for (size_t r = 0; r < rows; r++) {
+        uint8_t *row = y + r * stride;
+        sym_row_step(&R, 0, w, nw, row, zero, zero, nxt);
+        ml_packed_store_row(nxt, w, row);
+        if ((r & 63) == 63 && ml_interrupt_poll()) break;
+    }
     free(buf);
     return 0;
 }

@@ -45,5 +45,11 @@ int ml_symchase_run(const ml_symchase *P, const uint8_t *b, const uint8_t *z, ui
  * (outputs meaningless when it stopped the work). */
 int ml_symchase_run_packed(const ml_symchase *P, const uint8_t *b, unsigned tc,
                            const uint64_t *z, uint8_t *x, uint64_t *last);
+/* GF(2): y_r = C_1^-1 y_r in place for `rows` np.packbits rows of w columns (row r at
+ * y + r * stride), C_1 = a[2] I + b[2] P (the rest of P and h unused): the row solve
+ * of the chase alone, O(w / 64) word operations a row (the tensor engine's column
+ * direction when that factor is I + P or P). Returns as ml_symchase_run_packed. */
+int ml_symchase_solve_rows_packed(const ml_symchase *P, uint8_t *y, size_t rows,
+                                  size_t stride);
 
 #endif

@@ -76,6 +76,8 @@ cdef extern from "symchase.h":
                         uint8_t *last) nogil
     int ml_symchase_run_packed(const ml_symchase *P, const uint8_t *b, unsigned tc,
                                const uint64_t *z, uint8_t *x, uint64_t *last) nogil
+    int ml_symchase_solve_rows_packed(const ml_symchase *P, uint8_t *y, size_t rows,
+                                      size_t stride) nogil
 
 
 #: Primes the GF(p) code takes (one byte a coefficient, products in 32 bits).
@@ -726,3 +728,26 @@ cdef class SymChase:
         _check_interrupt()
         _check(rc, "symchase (packed)")
         return (X if write else None), _from_words(last, self.w)
+
+    def solve_rows_packed(self, y):
+        """GF(2): every np.packbits row of y (uint8, rows x ceil(w / 8), contiguous bytes
+        in each row, rows in increasing order) replaced in place by C_1^-1 times it
+        (C_1 = a[2] I + b[2] P; the other counts and h unused). Returns y."""
+        if self.p != 2:
+            raise ValueError("solve_rows_packed needs p == 2")
+        nb = (self.w + 7) // 8
+        if not isinstance(y, np.ndarray) or y.dtype != np.uint8 or y.ndim != 2 \
+                or y.shape[1] != nb or not y.flags.writeable:
+            raise ValueError(f"y must be writeable uint8 of shape (rows, {nb})")
+        if y.shape[0] == 0:
+            return y
+        if y.strides[1] != 1 or (y.shape[0] > 1 and y.strides[0] < nb):
+            raise ValueError("y must have contiguous rows in increasing order")
+        cdef uint8_t[:, :] Yv = y
+        cdef size_t rows = y.shape[0], stride = y.strides[0]
+        cdef int rc
+        with nogil:
+            rc = ml_symchase_solve_rows_packed(&self.P, &Yv[0, 0], rows, stride)
+        _check_interrupt()
+        _check(rc, "symchase rows (packed)")
+        return y

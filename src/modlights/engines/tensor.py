@@ -227,6 +227,7 @@ class BandFactor:
         Y, self.M = self._chase(None)
         self.S = Y[:length]
         self._sym_steps = None
+        self._row_solver = None
         self._small = ReferenceEngine(self.M, n) if s else None
         if s and not is_prime(n) and self._small.kernel_size != 1:
             raise ValueError(f"the 1-D factor (offsets {sorted(band)}, side {length}) is "
@@ -381,6 +382,21 @@ class BandFactor:
             ok = not bad[:, :nbytes].any()
             self._add_symbols(Y, Z)
         return Y, ok
+
+    def packed_row_solver(self):
+        """GF(2): a :class:`~modlights._poly.SymChase` whose ``solve_rows_packed``
+        replaces packed rows v by F^-1 v in place, word-parallel (csrc/symchase.c), when
+        F is I + P or P (the 1-D factor of square and horizontal: offsets -1, 1 and
+        maybe 0), invertible and not circulant; None otherwise."""
+        if self._row_solver is None:
+            self._row_solver = False
+            keys = set(self.band)
+            if self.n == 2 and not self.wrap and self.nullity == 0 and \
+                    {-1, 1} <= keys <= {-1, 0, 1}:
+                from .._poly import SymChase
+                self._row_solver = SymChase(1, self.length, 2, [0, 0, int(0 in keys)],
+                                            [0, 0, 1])
+        return self._row_solver or None
 
     def _add_symbols(self, Y: np.ndarray, Z: np.ndarray) -> None:
         """Y[:length] += S Z (mod n) in place: Z goes into the s spare rows of Y, and
@@ -651,11 +667,14 @@ class TensorEngine:
         bits past the last column ignored) in the same layout; None when unsolvable.
 
         ``X = G_R B G_C^T`` without a byte a tile: the chase down the rows (R) is row
-        XORs of whole packed rows (8 columns a byte, csrc/band.c); the chase along the
-        rows (C) runs on strips of STRIP_ROWS rows transposed in 64 x 64 bit blocks
-        (cols x STRIP_ROWS / 8 bytes, a few MB), solved the same way and transposed back
-        in place. Memory: the answer (plus s spare rows) and one strip; the input is
-        not modified."""
+        XORs of whole packed rows (8 columns a byte, csrc/band.c). Along the rows (C):
+        when C is I + P or P and invertible (square, horizontal: cols not 2 mod 3),
+        each row is solved in place by the symmetric engine's word-parallel row solve
+        (a prefix XOR with stride 3 or 2, :meth:`BandFactor.packed_row_solver`);
+        otherwise strips of STRIP_ROWS rows are transposed in 64 x 64 bit blocks
+        (cols x STRIP_ROWS / 8 bytes, a few MB), chased the same way and transposed
+        back in place. Memory: the answer (plus s spare rows) and one strip; the input
+        is not modified."""
         if self.n != 2:
             raise ValueError(f"solve_packed needs n = 2, this board has n = {self.n}")
         from .._packed import transpose_bits
@@ -669,6 +688,8 @@ class TensorEngine:
             if w % 8:
                 Y[:, -1] &= np.uint8((0xFF << (8 - w % 8)) & 0xFF)
             return Y
+        if C.packed_row_solver() is not None:                # C X^T = Y^T row by row
+            return C.packed_row_solver().solve_rows_packed(Y)
         sb = STRIP_ROWS // 8
         strip = np.empty((w, sb), np.uint8)
         work = np.empty((w + C.s, sb), np.uint8)
