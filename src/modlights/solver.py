@@ -751,18 +751,16 @@ class Solver:
 
     def _packed_engine(self):
         """The engine whose solve_packed takes this board's packed states without
-        unpacking them: the Solver's own (algebraic, symmetric 3 x 3 or tensor) when it
-        packs, else for a board past MAX_TILES the tensor engine when it covers the board
-        (a torus of the cross family such as horizontal); None otherwise."""
-        if self.backend != "native":
+        unpacking them, for the structured methods (algebraic, tensor; every board past
+        MAX_TILES has one): the Solver's own engine when it packs, else the tensor
+        engine when it covers the board (tori of the cross family such as horizontal,
+        which the algebraic engine leaves to the chase); None otherwise."""
+        if self.backend != "native" or self.method not in ("algebraic", "tensor"):
             return None
-        if self.method in ("algebraic", "tensor") and getattr(self._engine, "packs", False):
+        if getattr(self._engine, "packs", False):
             return self._engine
-        if self.board._giant:
-            from .engines.tensor import TensorEngine, tensor_supports
-            if tensor_supports(self.board):
-                return TensorEngine(self.board)
-        return None
+        from .engines.tensor import TensorEngine, tensor_supports
+        return TensorEngine(self.board) if tensor_supports(self.board) else None
 
     def hardest(self, *, budget: Any = None, executor: Any = None):
         """The hardest solvable board (target 0): the largest fewest-taps over every
