@@ -347,3 +347,25 @@ def test_sym_packed_chase_interrupted():
         eng.solve_packed(ps)
     x = eng.solve_packed(ps)
     assert eng.apply_packed(x, ps, write=False)[1] == 0
+
+
+@pytest.mark.parametrize("path", ["portable", "avx2"])
+def test_transpose_simd_paths(path):
+    """The bit transpose's portable and AVX2 builds (csrc/packed.c picks one at run
+    time; MODLIGHTS_SIMD forces it) agree with NumPy (in a subprocess: the choice is
+    made once a process)."""
+    import subprocess
+    import sys
+    code = (
+        "import numpy as np\n"
+        "from modlights.engines.packed import transpose_packed\n"
+        "rng = np.random.default_rng(1)\n"
+        "for r, c in [(1, 1), (63, 65), (512, 513), (1030, 70)]:\n"
+        "    a = rng.integers(0, 2, size=(r, c), dtype=np.uint8)\n"
+        "    t = transpose_packed(np.packbits(a, axis=1), r, c)\n"
+        "    assert np.array_equal(np.unpackbits(t, axis=1, count=r), a.T), (r, c)\n"
+        "print('ok')\n")
+    env = dict(__import__("os").environ, MODLIGHTS_SIMD=path)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
