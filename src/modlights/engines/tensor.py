@@ -32,7 +32,12 @@ P b + S G_M (-q(b)) is a generalised inverse G_R of R, and G_R (x) G_C one of A:
 
 Boards past MAX_TILES (``Board.grid(100000, 100000, pattern="square")``) are covered
 for rank, nullity, kernel_size and det, which need the two factors only (O(rows +
-cols)); solving them needs byte states, which such a board does not take.
+cols)), and over GF(2) solved on bit-packed states (:meth:`TensorEngine.solve_packed`,
+``np.packbits`` rows, 1.25 GB a state at 100000 x 100000): the chase down the rows is
+XORs of whole packed rows; along the rows, a factor I + P or P (square, horizontal) that
+is invertible is solved row by row in place by a word-parallel prefix XOR (the
+symmetric engine's row solve, csrc/symchase.c), any other factor on strips of rows
+transposed in 64 x 64 bit blocks (csrc/packed.c) and chased as above.
 
 Over a composite n the factors work mod n directly when their pivots c(dmin) (or
 c(dmax), chasing backwards) are units and their M invertible (then A is invertible);
