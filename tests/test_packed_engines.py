@@ -369,3 +369,14 @@ def test_transpose_simd_paths(path):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_engines_pickle_after_packed_solves():
+    """The engines keep C objects (the packed row solver) only as caches: they pickle
+    after a packed solve and give the same taps on the other side."""
+    import pickle
+    for b in (ml.Board.grid(40, 40, pattern="square"), ml.Board.grid(40, 40, pattern="diagonal")):
+        eng = TensorEngine(b) if tensor_reason(b) is None else SymAlgebraicEngine(b)
+        ps = np.packbits(b.random_state(rng=2), axis=1)
+        x = eng.solve_packed(ps)
+        assert np.array_equal(pickle.loads(pickle.dumps(eng)).solve_packed(ps), x)

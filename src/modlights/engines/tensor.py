@@ -388,6 +388,12 @@ class BandFactor:
             self._add_symbols(Y, Z)
         return Y, ok
 
+    def __getstate__(self) -> dict:
+        """Pickles without the packed row solver (C memory; made again on use)."""
+        state = dict(self.__dict__)
+        state["_row_solver"] = None
+        return state
+
     def packed_row_solver(self):
         """GF(2): a :class:`~modlights._poly.SymChase` whose ``solve_rows_packed``
         replaces packed rows v by F^-1 v in place, word-parallel (csrc/symchase.c), when
