@@ -757,15 +757,21 @@ class Solver:
     def _packed_engine(self):
         """The engine whose solve_packed takes this board's packed states without
         unpacking them, for the structured methods (algebraic, tensor; every board past
-        MAX_TILES has one): the Solver's own engine when it packs, else the tensor
-        engine when it covers the board (tori of the cross family such as horizontal,
-        which the algebraic engine leaves to the chase); None otherwise."""
+        MAX_TILES has one): the Solver's own engine when it packs along the board's
+        rows; else the tensor engine when it covers the board (tori of the cross family,
+        which the algebraic engine leaves to the chase, and horizontal, which it chases
+        transposed: the tensor engine needs no bit transposes there, 3x faster); else
+        the own engine through transposes; None otherwise."""
         if self.backend != "native" or self.method not in ("algebraic", "tensor"):
             return None
-        if getattr(self._engine, "packs", False):
-            return self._engine
+        eng = self._engine
+        packs = getattr(eng, "packs", False)
+        if packs and not getattr(eng, "transposed", False):
+            return eng
         from .engines.tensor import TensorEngine, tensor_supports
-        return TensorEngine(self.board) if tensor_supports(self.board) else None
+        if tensor_supports(self.board):
+            return TensorEngine(self.board)
+        return eng if packs else None
 
     def hardest(self, *, budget: Any = None, executor: Any = None):
         """The hardest solvable board (target 0): the largest fewest-taps over every
