@@ -142,6 +142,29 @@ def test_tensor_square_sizes_with_and_without_kernel():
     assert seen >= {True, False, ("kernel", True), ("kernel", False)}
 
 
+def test_tensor_row_solvers_by_side():
+    """Which column solve each side gets (the path I + P is singular for cols = 2 mod 3;
+    its circulant on a torus also for cols = 0 mod 3; the strips then) and that each
+    gives the byte solve's taps, tori included."""
+    rng = np.random.default_rng(8)
+    kinds = set()
+    for cols in range(1, 40):
+        for wrap in (False, True):
+            b = ml.Board.grid(7, cols, pattern="square", wrap=wrap)
+            eng = TensorEngine(b)
+            C = eng._parts[0][3]
+            kind = type(C.packed_row_solver()).__name__
+            invertible = C.nullity == 0 and cols >= 3 and cols % 3 != 2
+            assert (kind != "NoneType") == (invertible and not (wrap and cols % 3 == 0)), \
+                (cols, wrap, kind)
+            kinds.add(kind)
+            s = b.random_state(rng=rng)
+            x = eng.solve_packed(np.packbits(s, axis=1))
+            assert np.array_equal(_unpack(x, cols),
+                                  ml.Solver(b, method="tensor").solve(s, minimal=False).taps)
+    assert kinds == {"SymChase", "_CirculantRows", "NoneType"}
+
+
 # ---------------------------------------------------------------- the symmetric engine
 @settings(max_examples=80, deadline=None)
 @given(pattern=sym_patterns(), rows=st.integers(1, 20), cols=st.integers(1, 140),

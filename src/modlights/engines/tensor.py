@@ -395,18 +395,25 @@ class BandFactor:
         return state
 
     def packed_row_solver(self):
-        """GF(2): a :class:`~modlights._poly.SymChase` whose ``solve_rows_packed``
-        replaces packed rows v by F^-1 v in place, word-parallel (csrc/symchase.c), when
-        F is I + P or P (the 1-D factor of square and horizontal: offsets -1, 1 and
-        maybe 0), invertible and not circulant; None otherwise."""
+        """GF(2): an object whose ``solve_rows_packed(Y)`` replaces packed rows v by
+        F^-1 v in place, word-parallel (csrc/symchase.c), when F is invertible and I + P
+        or P (the 1-D factor of square and horizontal: offsets -1, 1 and maybe 0): a
+        :class:`~modlights._poly.SymChase`, or on a torus :class:`_CirculantRows` (the
+        same plus a rank-2 correction) when the path matrix is invertible too; None
+        otherwise (solve_packed then transposes strips)."""
         if self._row_solver is None:
             self._row_solver = False
             keys = set(self.band)
-            if self.n == 2 and not self.wrap and self.nullity == 0 and \
-                    {-1, 1} <= keys <= {-1, 0, 1}:
+            if self.n == 2 and self.nullity == 0 and {-1, 1} <= keys <= {-1, 0, 1} \
+                    and self.length >= 3:
                 from .._poly import SymChase
-                self._row_solver = SymChase(1, self.length, 2, [0, 0, int(0 in keys)],
-                                            [0, 0, 1])
+                try:
+                    path = SymChase(1, self.length, 2, [0, 0, int(0 in keys)], [0, 0, 1])
+                except ValueError:                          # the path matrix is singular
+                    path = None
+                if path is not None:
+                    self._row_solver = _CirculantRows(path, self.length) if self.wrap \
+                        else path
         return self._row_solver or None
 
     def _add_symbols(self, Y: np.ndarray, Z: np.ndarray) -> None:
@@ -456,6 +463,47 @@ class BandFactor:
         # reversing both axes is the same permutation on rows and columns: no sign
         d = pow(self.band[self.dmin], L - self.s, n) * dm % n
         return d if sign > 0 else (n - d) % n
+
+
+def _packed_bit(rows: np.ndarray, c: int) -> np.ndarray:
+    """Column c of np.packbits rows, one 0/1 byte a row."""
+    return (rows[:, c // 8] >> np.uint8(7 - c % 8)) & np.uint8(1)
+
+
+class _CirculantRows:
+    """F^-1 on packed rows for a circulant F = I + P + e_0 e_{w-1}^T + e_{w-1} e_0^T
+    (or the same without I) over GF(2), from the path matrix F_p = F + U V^T
+    (U = [e_0, e_{w-1}], V = [e_{w-1}, e_0]) by Woodbury: with x0 = F_p^-1 y (the
+    word-parallel row solve) and Q = F_p^-1 U, F^-1 y = x0 + Q K V^T x0, K = (I + V^T
+    Q)^-1 a 2 x 2 matrix (invertible when F and F_p are: det F = det F_p det(I + V^T Q)).
+    So a row costs the row solve and at most two row XORs."""
+
+    #: Rows a block of the correction (a temporary of this many rows).
+    BLOCK = 2048
+
+    def __init__(self, path, w: int):
+        self.path, self.w = path, w
+        Q = np.zeros((2, (w + 7) // 8), np.uint8)
+        Q[0, 0] = 0x80                                        # e_0
+        Q[1, (w - 1) // 8] = np.uint8(0x80 >> ((w - 1) % 8))  # e_{w-1}
+        self.Q = path.solve_rows_packed(Q)
+        # I + V^T Q: row 0 reads column w - 1 of Q's rows, row 1 column 0
+        m = np.eye(2, dtype=np.uint8) ^ np.stack([_packed_bit(self.Q, w - 1),
+                                                 _packed_bit(self.Q, 0)])
+        self.K = np.array([[m[1, 1], m[0, 1]], [m[1, 0], m[0, 0]]], np.uint8)  # adj = inv
+
+    def solve_rows_packed(self, Y: np.ndarray) -> np.ndarray:
+        """Y's rows replaced by F^-1 times them, in place; returns Y."""
+        self.path.solve_rows_packed(Y)
+        K, w = self.K, self.w
+        for i0 in range(0, Y.shape[0], self.BLOCK):
+            blk = Y[i0:i0 + self.BLOCK]
+            v = (_packed_bit(blk, w - 1), _packed_bit(blk, 0))        # V^T x0
+            for g in range(2):
+                sel = np.flatnonzero((K[g, 0] & v[0]) ^ (K[g, 1] & v[1]))
+                if len(sel):
+                    blk[sel] ^= self.Q[g]
+        return Y
 
 
 def _gf2_combine(coef: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -679,9 +727,10 @@ class TensorEngine:
 
         ``X = G_R B G_C^T`` without a byte a tile: the chase down the rows (R) is row
         XORs of whole packed rows (8 columns a byte, csrc/band.c). Along the rows (C):
-        when C is I + P or P and invertible (square, horizontal: cols not 2 mod 3),
-        each row is solved in place by the symmetric engine's word-parallel row solve
-        (a prefix XOR with stride 3 or 2, :meth:`BandFactor.packed_row_solver`);
+        when C is I + P or P and invertible (square, horizontal: cols not 2 mod 3;
+        on a torus circulant, cols not 0 or 2 mod 3), each row is solved in place by the
+        symmetric engine's word-parallel row solve (a prefix XOR with stride 3 or 2,
+        plus a rank-2 correction on a torus, :meth:`BandFactor.packed_row_solver`);
         otherwise strips of STRIP_ROWS rows are transposed in 64 x 64 bit blocks
         (cols x STRIP_ROWS / 8 bytes, a few MB), chased the same way and transposed
         back in place. Memory: the answer (plus s spare rows) and one strip; the input
