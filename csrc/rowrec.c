@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "packed.h"
+
 /* x mod p for x < 2^24 by one multiplication (m = ceil(2^32 / p)). */
 typedef struct {
     uint32_t p;
@@ -35,13 +37,6 @@ void ml_rowrec_coeffs(const ml_rowrec *P, unsigned *t0, unsigned *s, unsigned *r
 
 /* ------------------------------------------------------------------ GF(2) rows */
 
-static inline uint64_t rev_bits_in_bytes(uint64_t x)
-{
-    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
-    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
-    return ((x >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((x & 0x0F0F0F0F0F0F0F0Full) << 4);
-}
-
 static inline uint64_t top_mask(size_t w)
 {
     return (w % 64) ? ((uint64_t)1 << (w % 64)) - 1 : ~(uint64_t)0;
@@ -57,7 +52,7 @@ static void load_row(int packed, const uint8_t *src, size_t w, uint64_t *dst)
             size_t len = nb - 8 * i < 8 ? nb - 8 * i : 8;
             uint64_t v = 0;
             memcpy(&v, src + 8 * i, len);
-            dst[i] = rev_bits_in_bytes(v);
+            dst[i] = ml_rev_bits_in_bytes(v);
         }
     } else {
         for (size_t i = 0; i < nw; i++) {
@@ -98,7 +93,7 @@ static void store_row(int packed, const uint64_t *src, size_t w, uint8_t *dst)
     if (packed) {
         size_t nb = (w + 7) / 8;
         for (size_t i = 0; i < nw; i++) {
-            uint64_t v = rev_bits_in_bytes(src[i]);
+            uint64_t v = ml_rev_bits_in_bytes(src[i]);
             size_t len = nb - 8 * i < 8 ? nb - 8 * i : 8;
             memcpy(dst + 8 * i, &v, len);
         }
@@ -129,22 +124,6 @@ static inline void xor_B(uint64_t *out, const uint64_t *v, size_t nw, unsigned d
     }
 }
 
-static inline uint64_t load_be(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
-}
-
-static inline void store_be(uint8_t *p, uint64_t v)
-{
-    v = __builtin_bswap64(v);
-    memcpy(p, &v, 8);
-}
-
-/* LSB-first word <-> MSB-first word (column j of the word at bit 63 - j). */
-static inline uint64_t rev64(uint64_t x) { return rev_bits_in_bytes(__builtin_bswap64(x)); }
-
 /* The chase on np.packbits rows without converting them: 8 bytes read big-endian are
  * a word with column j at bit 63 - j (MSB first), so neighbouring columns are one
  * shift away (directions mirrored). Row buffers carry a zero guard word at each end
@@ -162,7 +141,7 @@ static int chase_packed_msb(const ml_rowrec *P, const uint8_t *b, unsigned tc,
     if (!buf) return 2;
     uint64_t *prev = buf + 1, *cur = buf + nw + 3, *nxt = buf + 2 * nw + 5;
     if (z)
-        for (size_t i = 0; i < nw; i++) cur[i] = rev64(z[i]);
+        for (size_t i = 0; i < nw; i++) cur[i] = ml_rev64(z[i]);
     cur[nw - 1] &= mask;
     for (size_t r = 0; r < h; r++) {
         const uint8_t *restrict br = b + r * nb;
@@ -172,15 +151,15 @@ static int chase_packed_msb(const ml_rowrec *P, const uint8_t *b, unsigned tc,
             uint8_t *restrict xr = x + r * nb;
             for (size_t i = 0; i < nfull; i++) {
                 uint64_t c = cu[i];
-                nx[i] = load_be(br + 8 * i) ^ fill ^ (c & dm)
+                nx[i] = ml_load_be(br + 8 * i) ^ fill ^ (c & dm)
                         ^ (((c >> 1) | (cu[i - 1] << 63)) & rm)
                         ^ (((c << 1) | (cu[i + 1] >> 63)) & lm) ^ (pv[i] & pm);
-                store_be(xr + 8 * i, c);
+                ml_store_be(xr + 8 * i, c);
             }
         } else {
             for (size_t i = 0; i < nfull; i++) {
                 uint64_t c = cu[i];
-                nx[i] = load_be(br + 8 * i) ^ fill ^ (c & dm)
+                nx[i] = ml_load_be(br + 8 * i) ^ fill ^ (c & dm)
                         ^ (((c >> 1) | (cu[i - 1] << 63)) & rm)
                         ^ (((c << 1) | (cu[i + 1] >> 63)) & lm) ^ (pv[i] & pm);
             }
@@ -191,10 +170,10 @@ static int chase_packed_msb(const ml_rowrec *P, const uint8_t *b, unsigned tc,
             uint8_t tmp[8] = {0};
             memcpy(tmp, br + 8 * i, tail);
             uint64_t c = cur[i];
-            nxt[i] = load_be(tmp) ^ fill ^ (c & dm) ^ (((c >> 1) | (cur[i - 1] << 63)) & rm)
+            nxt[i] = ml_load_be(tmp) ^ fill ^ (c & dm) ^ (((c >> 1) | (cur[i - 1] << 63)) & rm)
                      ^ (((c << 1) | (cur[i + 1] >> 63)) & lm) ^ (prev[i] & pm);
             if (x) {
-                store_be(tmp, c);
+                ml_store_be(tmp, c);
                 memcpy(xr + 8 * i, tmp, tail);
             }
         }
@@ -204,7 +183,7 @@ static int chase_packed_msb(const ml_rowrec *P, const uint8_t *b, unsigned tc,
         cur = nxt;
         nxt = t;
     }
-    for (size_t i = 0; i < nw; i++) last[i] = rev64(cur[i]);
+    for (size_t i = 0; i < nw; i++) last[i] = ml_rev64(cur[i]);
     free(buf);
     return 0;
 }

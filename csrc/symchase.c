@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
+#include "packed.h"
 #include "poly.h"
 
 /* The shooting coefficients of C_1 y = v for b1 != 0: with k = a1 / b1,
@@ -123,6 +125,176 @@ int ml_symchase_run(const ml_symchase *P, const uint8_t *b, const uint8_t *z, ui
             row_gf2(w, b + r * w, cur, prev, a, bb, alpha, nxt);
         else
             row_gfp(w, p, b + r * w, cur, prev, a, bb, binv, k, dinv, alpha, nxt);
+    }
+    free(buf);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ GF(2), packed */
+
+/* Prefix XOR with stride m inside an MSB-first word: column j gets the XOR of columns
+ * j, j - m, j - 2m, ... of the word. */
+static inline uint64_t prefix_stride(uint64_t x, unsigned m)
+{
+    for (unsigned s = m; s < 64; s <<= 1) x ^= x >> s;
+    return x;
+}
+
+static inline unsigned col_bit(const uint64_t *v, size_t c)
+{
+    return (unsigned)(v[c / 64] >> (63 - c % 64)) & 1;
+}
+
+/* The coefficients of one packed GF(2) row step (masks all-ones or zero). */
+typedef struct {
+    uint64_t a0, b0, am, bm, fill, mask;
+    unsigned m, k;            /* C_1 = I (m = 0), else 1 / (1 + k x + x^2) has stride m */
+    uint64_t spread[8];       /* the carry of the previous word's last m columns */
+    const uint64_t *alpha;    /* the homogeneous solution (y_0 = 1), MSB-first */
+} sym_packed_row;
+
+/* nxt = C_1^-1 (b ^ fill ^ C_0 cur ^ C_-1 prev) over GF(2) on MSB-first words (cur and
+ * prev with zero guard words at [-1] and [nw]). C_1 y = v is the shooting recurrence
+ * y_{i+1} = v_i + k y_i + y_{i-1} from y_0 = u: as power series
+ * y = (x v + u) / (1 + k x + x^2) = (x v + u) (1 + k x) / (1 + x^m) with m = 2 (k = 0)
+ * or 3 (k = 1, (1 + x)(1 + x + x^2) = 1 + x^3), so y for u = 0 (beta) is a prefix XOR
+ * with stride m of x v + k x^2 v: a few shifts a word, the carry between words one
+ * table look-up; the last equation then fixes u (beta_{w-2} + k beta_{w-1} = v_{w-1}
+ * + u D, D = 1 when C_1 is invertible) and y = beta + u alpha. */
+static inline __attribute__((always_inline)) void
+sym_row_packed(const sym_packed_row *R, unsigned m, int chase, size_t w, size_t nw,
+               const uint8_t *br, const uint64_t *cur, const uint64_t *prev, uint64_t *nxt)
+{
+    size_t nb = (w + 7) / 8, nfull = nb / 8;
+    uint64_t btail = 0;
+    if (nfull < nw) {
+        uint8_t tmp[8] = {0};
+        memcpy(tmp, br + 8 * nfull, nb - 8 * nfull);
+        btail = ml_load_be(tmp);
+    }
+    uint64_t v = 0, vprev = 0, bprev = 0;
+    unsigned low = (1u << m) - 1;
+    for (size_t i = 0; i < nw; i++) {
+        uint64_t bw = i < nfull ? ml_load_be(br + 8 * i) : btail;
+        v = bw ^ R->fill;
+        if (chase) {                     /* else C_0 = C_-1 = 0: the row solve alone */
+            uint64_t c = cur[i], p = prev[i];
+            uint64_t pc = ((c >> 1) | (cur[i - 1] << 63)) ^ ((c << 1) | (cur[i + 1] >> 63));
+            uint64_t pp = ((p >> 1) | (prev[i - 1] << 63)) ^ ((p << 1) | (prev[i + 1] >> 63));
+            v ^= (c & R->a0) ^ (pc & R->b0) ^ (p & R->am) ^ (pp & R->bm);
+        }
+        if (!m) {
+            nxt[i] = v;
+            continue;
+        }
+        uint64_t W = (v >> 1) | (vprev << 63);
+        if (R->k) W ^= (v >> 2) | (vprev << 62);
+        vprev = v;
+        bprev = prefix_stride(W, m) ^ R->spread[bprev & low];
+        nxt[i] = bprev;
+    }
+    nxt[nw - 1] &= R->mask;
+    if (!m) return;
+    unsigned u = (unsigned)(v >> (63 - (w - 1) % 64)) & 1;          /* v_{w-1} */
+    if (w >= 2) u ^= col_bit(nxt, w - 2);
+    u ^= R->k & col_bit(nxt, w - 1);
+    if (u)
+        for (size_t i = 0; i < nw; i++) nxt[i] ^= R->alpha[i];
+}
+
+/* R for the chase of P with b_eff = tc ^ b; alpha: room for ceil(w / 64) words (zeroed).
+ * Returns 0, or 2 when out of memory. */
+static int sym_packed_init(const ml_symchase *P, unsigned tc, sym_packed_row *R,
+                           uint64_t *alpha)
+{
+    size_t w = P->w;
+    memset(R, 0, sizeof *R);
+    R->a0 = (P->a[1] & 1) ? ~0ull : 0;
+    R->b0 = (P->b[1] & 1) ? ~0ull : 0;
+    R->am = (P->a[0] & 1) ? ~0ull : 0;
+    R->bm = (P->b[0] & 1) ? ~0ull : 0;
+    R->fill = (tc & 1) ? ~0ull : 0;
+    R->mask = ml_packed_tail_mask(w);
+    R->k = P->a[2] & 1;
+    R->m = (P->b[2] & 1) ? (R->k ? 3 : 2) : 0;
+    for (unsigned c = 0; R->m && c < (1u << R->m); c++)
+        R->spread[c] = prefix_stride((uint64_t)c << (64 - R->m), R->m);
+    R->alpha = alpha;
+    if (!R->m) return 0;
+    uint8_t *ab = malloc(w);
+    if (!ab) return 2;
+    shoot_alpha(w, 2, R->k, ab);
+    for (size_t c = 0; c < w; c++) alpha[c / 64] |= (uint64_t)(ab[c] & 1) << (63 - c % 64);
+    free(ab);
+    return 0;
+}
+
+/* One row (chase: with C_0 cur and C_-1 prev; else the row solve alone, cur and prev
+ * unused), the stride and the kind constants in each call (shifts unrolled). */
+static void sym_row_step(const sym_packed_row *R, int chase, size_t w, size_t nw,
+                         const uint8_t *br, const uint64_t *cur, const uint64_t *prev,
+                         uint64_t *nxt)
+{
+    if (chase) {
+        if (R->m == 2) sym_row_packed(R, 2, 1, w, nw, br, cur, prev, nxt);
+        else if (R->m == 3) sym_row_packed(R, 3, 1, w, nw, br, cur, prev, nxt);
+        else sym_row_packed(R, 0, 1, w, nw, br, cur, prev, nxt);
+    } else {
+        if (R->m == 2) sym_row_packed(R, 2, 0, w, nw, br, cur, prev, nxt);
+        else if (R->m == 3) sym_row_packed(R, 3, 0, w, nw, br, cur, prev, nxt);
+        else sym_row_packed(R, 0, 0, w, nw, br, cur, prev, nxt);
+    }
+}
+
+int ml_symchase_run_packed(const ml_symchase *P, const uint8_t *b, unsigned tc,
+                           const uint64_t *z, uint8_t *x, uint64_t *last)
+{
+    if (P->p != 2 || !ml_symchase_invertible(P)) return 1;
+    size_t w = P->w, h = P->h, nw = (w + 63) / 64, nb = (w + 7) / 8;
+    uint64_t *buf = calloc(4 * (nw + 2), sizeof(uint64_t));
+    if (!buf) return 2;
+    uint64_t *prev = buf + 1, *cur = buf + nw + 3, *nxt = buf + 2 * nw + 5;
+    sym_packed_row R;
+    if (sym_packed_init(P, tc, &R, buf + 3 * nw + 6)) {
+        free(buf);
+        return 2;
+    }
+    if (z)
+        for (size_t i = 0; i < nw; i++) cur[i] = ml_rev64(z[i]);
+    cur[nw - 1] &= R.mask;
+    for (size_t r = 0; r < h; r++) {
+        if (x) ml_packed_store_row(cur, w, x + r * nb);
+        sym_row_step(&R, 1, w, nw, b + r * nb, cur, prev, nxt);
+        uint64_t *t = prev;
+        prev = cur;
+        cur = nxt;
+        nxt = t;
+        if ((r & 15) == 15 && ml_interrupt_poll()) break;
+    }
+    for (size_t i = 0; i < nw; i++) last[i] = ml_rev64(cur[i]);
+    free(buf);
+    return 0;
+}
+
+int ml_symchase_solve_rows_packed(const ml_symchase *P, uint8_t *y, size_t rows,
+                                  size_t stride)
+{
+    if (P->p != 2 || !ml_symchase_invertible(P)) return 1;
+    size_t w = P->w, nw = (w + 63) / 64;
+    ml_symchase C1 = {1, w, 2, {0, 0, P->a[2]}, {0, 0, P->b[2]}};    /* C_0 = C_-1 = 0 */
+    uint64_t *buf = calloc(3 * nw + 2, sizeof(uint64_t));
+    if (!buf) return 2;
+    uint64_t *zero = buf + 1, *nxt = buf + nw + 2;
+    sym_packed_row R;
+    if (sym_packed_init(&C1, 0, &R, buf + 2 * nw + 2)) {
+        free(buf);
+        return 2;
+    }
+    for (size_t r = 0; r < rows; r++) {
+        uint8_t *row = y + r * stride;
+        sym_row_step(&R, 0, w, nw, row, zero, zero, nxt);
+        ml_packed_store_row(nxt, w, row);
+        if ((r & 63) == 63 && ml_interrupt_poll()) break;
     }
     free(buf);
     return 0;

@@ -12,7 +12,9 @@
  * equations give y_i = alpha_i u + beta_i, the last fixes u. The board is solved iff
  * the virtual row X_h vanishes.
  *
- * Layouts: bytes, one tile a byte, values < p.
+ * Layouts: bytes, one tile a byte, values < p; over GF(2) also np.packbits rows
+ * (ml_symchase_run_packed, csrc/packed.h), where the tridiagonal solve is a prefix XOR
+ * on 64-bit words (see symchase.c).
  */
 #ifndef ML_SYMCHASE_H
 #define ML_SYMCHASE_H
@@ -34,5 +36,20 @@ int ml_symchase_invertible(const ml_symchase *P);
  * memory. */
 int ml_symchase_run(const ml_symchase *P, const uint8_t *b, const uint8_t *z, uint8_t *x,
                     uint8_t *last);
+
+/* GF(2) on np.packbits rows (ceil(w / 8) bytes a row; bits past column w ignored on
+ * input, 0 on output): the chase of b_eff = tc ^ b from X_0 = z (NULL: zero; ceil(w / 64)
+ * words, bit c of word c / 64), the taps to x (NULL: not written, a read-only pass) and
+ * the virtual row X_h to last (words as z). O(h w / 64) word operations. Returns 0; 1
+ * when p != 2 or C_1 is singular; 2 when out of memory. Polls ml_interrupt_poll()
+ * (outputs meaningless when it stopped the work). */
+int ml_symchase_run_packed(const ml_symchase *P, const uint8_t *b, unsigned tc,
+                           const uint64_t *z, uint8_t *x, uint64_t *last);
+/* GF(2): y_r = C_1^-1 y_r in place for `rows` np.packbits rows of w columns (row r at
+ * y + r * stride), C_1 = a[2] I + b[2] P (the rest of P and h unused): the row solve
+ * of the chase alone, O(w / 64) word operations a row (the tensor engine's column
+ * direction when that factor is I + P or P). Returns as ml_symchase_run_packed. */
+int ml_symchase_solve_rows_packed(const ml_symchase *P, uint8_t *y, size_t rows,
+                                  size_t stride);
 
 #endif

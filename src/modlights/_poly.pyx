@@ -8,6 +8,8 @@ Every argument is checked here, before any C code runs."""
 import numpy as np
 from libc.stdint cimport uint8_t, uint64_t
 
+include "_interrupt.pxi"
+
 
 cdef extern from "poly.h":
     ctypedef struct ml_gf2x:
@@ -72,6 +74,10 @@ cdef extern from "symchase.h":
     int ml_symchase_invertible(const ml_symchase *P) nogil
     int ml_symchase_run(const ml_symchase *P, const uint8_t *b, const uint8_t *z, uint8_t *x,
                         uint8_t *last) nogil
+    int ml_symchase_run_packed(const ml_symchase *P, const uint8_t *b, unsigned tc,
+                               const uint64_t *z, uint8_t *x, uint64_t *last) nogil
+    int ml_symchase_solve_rows_packed(const ml_symchase *P, uint8_t *y, size_t rows,
+                                      size_t stride) nogil
 
 
 #: Primes the GF(p) code takes (one byte a coefficient, products in 32 bits).
@@ -368,6 +374,22 @@ cdef class GfpPoly:
         return g, s, t
 
 
+def _to_words(v, size_t w, what):
+    """0/1 vector of w entries -> ceil(w/64) words (bit c of word c / 64)."""
+    a = np.ascontiguousarray(v, dtype=np.uint8).reshape(-1)
+    if a.shape[0] != w:
+        raise ValueError(f"{what} must have {w} entries, got {a.shape[0]}")
+    nw = (w + 63) // 64
+    buf = np.zeros(8 * nw, dtype=np.uint8)
+    buf[:(w + 7) // 8] = np.packbits(a & 1, bitorder="little")
+    return buf.view(np.uint64)
+
+
+def _from_words(words, size_t w):
+    """The inverse of _to_words: w 0/1 bytes."""
+    return np.unpackbits(np.asarray(words).view(np.uint8), bitorder="little")[:w].copy()
+
+
 def _count(v, p, what):
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
         raise ValueError(f"{what} must be a non-negative int, got {v!r}")
@@ -421,18 +443,10 @@ cdef class RowRec:
         return np.ascontiguousarray(arr)
 
     cdef _words(self, v, what):
-        """0/1 vector of w entries -> ceil(w/64) words."""
-        a = np.ascontiguousarray(v, dtype=np.uint8).reshape(-1)
-        if a.shape[0] != self.w:
-            raise ValueError(f"{what} must have {self.w} entries, got {a.shape[0]}")
-        nw = (self.w + 63) // 64
-        buf = np.zeros(8 * nw, dtype=np.uint8)
-        buf[:(self.w + 7) // 8] = np.packbits(a & 1, bitorder="little")
-        return buf.view(np.uint64)
+        return _to_words(v, self.w, what)
 
     cdef _unwords(self, words):
-        return np.unpackbits(np.asarray(words).view(np.uint8),
-                             bitorder="little")[:self.w].copy()
+        return _from_words(words, self.w)
 
     def chase_gf2(self, b, bint packed=False, unsigned tc=0, z=None, out=None,
                   bint write=True):
@@ -674,3 +688,66 @@ cdef class SymChase:
             rc = ml_symchase_run(&self.P, &Bv[0, 0], zp, &Xv[0, 0], &lv[0])
         _check(rc, "symchase")
         return X, last
+
+    def chase_packed(self, b, unsigned tc=0, z=None, out=None, bint write=True):
+        """GF(2) chase of b_eff = tc ^ b on np.packbits rows (b: uint8 h x ceil(w / 8))
+        from X_0 = z (None: zero; w entries 0/1): (taps packed like b, None when not
+        ``write`` (a read-only pass), the virtual row X_h as w 0/1 bytes). O(h w / 64)
+        word operations (csrc/symchase.c); Ctrl-C stops it."""
+        if self.p != 2:
+            raise ValueError("chase_packed needs p == 2")
+        nb = (self.w + 7) // 8
+        B = np.asarray(b)
+        if B.dtype != np.uint8 or B.shape != (self.h, nb):
+            raise ValueError(f"b must be uint8 of shape {(self.h, nb)}, got "
+                             f"{B.dtype} {B.shape}")
+        B = np.ascontiguousarray(B)
+        if not write:
+            X = np.zeros((1, 1), np.uint8)                  # not written
+        elif out is None:
+            X = np.empty_like(B)
+        else:
+            X = out
+            if X.dtype != np.uint8 or X.shape != B.shape or not X.flags.c_contiguous \
+                    or not X.flags.writeable:
+                raise ValueError(f"out must be writeable C-contiguous uint8 {B.shape}")
+        zw = None if z is None else _to_words(z, self.w, "z")
+        last = np.zeros((self.w + 63) // 64, dtype=np.uint64)
+        cdef const uint8_t[:, ::1] Bv = B
+        cdef uint8_t[:, ::1] Xv = X
+        cdef const uint64_t[::1] zv
+        cdef const uint64_t *zp = NULL
+        cdef uint64_t[::1] lv = last
+        cdef uint8_t *xp = &Xv[0, 0] if write else NULL
+        if zw is not None:
+            zv = zw
+            zp = &zv[0]
+        cdef int rc
+        with nogil:
+            rc = ml_symchase_run_packed(&self.P, &Bv[0, 0], tc & 1, zp, xp, &lv[0])
+        _check_interrupt()
+        _check(rc, "symchase (packed)")
+        return (X if write else None), _from_words(last, self.w)
+
+    def solve_rows_packed(self, y):
+        """GF(2): every np.packbits row of y (uint8, rows x ceil(w / 8), contiguous bytes
+        in each row, rows in increasing order) replaced in place by C_1^-1 times it
+        (C_1 = a[2] I + b[2] P; the other counts and h unused). Returns y."""
+        if self.p != 2:
+            raise ValueError("solve_rows_packed needs p == 2")
+        nb = (self.w + 7) // 8
+        if not isinstance(y, np.ndarray) or y.dtype != np.uint8 or y.ndim != 2 \
+                or y.shape[1] != nb or not y.flags.writeable:
+            raise ValueError(f"y must be writeable uint8 of shape (rows, {nb})")
+        if y.shape[0] == 0:
+            return y
+        if y.strides[1] != 1 or (y.shape[0] > 1 and y.strides[0] < nb):
+            raise ValueError("y must have contiguous rows in increasing order")
+        cdef uint8_t[:, :] Yv = y
+        cdef size_t rows = y.shape[0], stride = y.strides[0]
+        cdef int rc
+        with nogil:
+            rc = ml_symchase_solve_rows_packed(&self.P, &Yv[0, 0], rows, stride)
+        _check_interrupt()
+        _check(rc, "symchase rows (packed)")
+        return y

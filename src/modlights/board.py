@@ -443,8 +443,9 @@ class Board:
                 f"{rows * cols} tiles, more than MAX_TILES = {MAX_TILES}); a board this "
                 "large is described by its shape and pattern alone: use Solver(board)"
                 ".nullity / rank / kernel_size, or Solver(board).solve_packed with "
-                "np.packbits(state, axis=1) states (n = 2, patterns of the cross family "
-                "only: the algebraic engine's packed chase)")
+                "np.packbits(state, axis=1) states (n = 2: the cross family, left-right "
+                "symmetric 3 x 3 patterns such as diagonal, and square, horizontal, "
+                "vertical and other product patterns)")
 
     @property
     def _cells_flat(self) -> np.ndarray:

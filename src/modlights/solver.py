@@ -262,7 +262,9 @@ class Solver:
     ValueError saying why for other boards. ``"auto"`` picks it for the boards it
     covers (and the algebraic engine does not) from ``TENSOR_MIN_TILES`` tiles:
     5000 x 5000 GF(2) square in well under a second instead of ~4 s by the chase.
-    Boards past MAX_TILES get rank, nullity, kernel_size and det from the factors.
+    Boards past MAX_TILES get rank, nullity, kernel_size and det from the factors, and
+    over GF(2) solutions of bit-packed states (``solve_packed``: 100000 x 100000 square
+    in ~1-3 s, 10000 x 10000 in ~0.01 s), as do the symmetric 3 x 3 patterns (diagonal).
 
     Parameters
     ----------
@@ -344,12 +346,15 @@ class Solver:
                                  and chase_supports(board)) else "dense"
         if board._giant and method not in ("algebraic", "tensor"):
             from .engines.algebraic import algebraic_reason
+            from .engines.algebraic_sym import sym_reason
             from .engines.tensor import tensor_reason
+            native = "backend must be native"
             raise ValueError(f"a board of more than {MAX_TILES} tiles is solved only by the "
-                             "algebraic engine, which does not cover this one: "
-                             f"{algebraic_reason(board) or 'backend must be native'} "
-                             "(and analysed by the tensor engine, which does not either: "
-                             f"{tensor_reason(board) or 'backend must be native'})")
+                             "algebraic engine, which does not cover this one "
+                             f"(cross family: {algebraic_reason(board) or native}; "
+                             f"symmetric 3 x 3 patterns: {sym_reason(board) or native}), "
+                             "or the tensor engine, which does not either: "
+                             f"{tensor_reason(board) or native}")
         self.board = board
         self.backend = backend
         self.method = method
@@ -701,9 +706,13 @@ class Solver:
         count=cols)`` gives them board-shaped, bits past the last column are 0).
 
         target: 0, 1 or a packed array shaped like ``packed``. n = 2 only. Raises
-        Unsolvable when no taps reach the target. Boards of the algebraic engine are
-        never unpacked (a 100000 x 100000 board needs 1.25 GB a state); others are
-        unpacked, solved with ``solve(minimal=False)`` and packed again.
+        Unsolvable when no taps reach the target. Boards of the algebraic engine (the
+        cross family, not tori; left-right symmetric 3 x 3 patterns such as diagonal)
+        and of the tensor engine (square, horizontal, vertical, product patterns; tori
+        too) are never unpacked (a 100000 x 100000 board needs 1.25 GB a state; 10000 x
+        10000 square or diagonal solve in well under a second); others are unpacked,
+        solved with ``solve(minimal=False)`` and packed again (boards past MAX_TILES:
+        ValueError).
         """
         b = self.board
         if self.n != 2 or not b.is_grid:
@@ -727,20 +736,42 @@ class Solver:
             arr = np.bitwise_xor(arr, tarr)               # t - s = t ^ s over GF(2)
         else:
             tc = t
-        if self.method == "algebraic" and self._engine.packs:
-            x = self._engine.solve_packed(np.ascontiguousarray(arr), tc)
+        eng = self._packed_engine()
+        if eng is not None:
+            x = eng.solve_packed(np.ascontiguousarray(arr), tc)
             if x is None:
                 raise Unsolvable("this board cannot reach the target: t - s is not in "
                                  "the image of the tap matrix")
             return x
         if b._giant:
             raise ValueError(f"solve_packed on a board of more than {MAX_TILES} tiles needs "
-                             "the algebraic engine's packed path (a pattern chased down "
-                             f"the rows); method={self.method!r} would unpack the states "
-                             "(rank, nullity, kernel_size and det are available)")
+                             "an engine with a packed path (algebraic: the cross family, "
+                             "not tori, and left-right symmetric 3 x 3 patterns such as "
+                             "diagonal; tensor: square, horizontal, vertical and other "
+                             f"product patterns); method={self.method!r} would unpack the "
+                             "states (rank, nullity, kernel_size and det are available)")
         state = np.unpackbits(arr, axis=1, count=cols)
         sol = self.solve(state, tc, minimal=False)
         return np.packbits(sol.taps, axis=1)
+
+    def _packed_engine(self):
+        """The engine whose solve_packed takes this board's packed states without
+        unpacking them, for the structured methods (algebraic, tensor; every board past
+        MAX_TILES has one): the Solver's own engine when it packs along the board's
+        rows; else the tensor engine when it covers the board (tori of the cross family,
+        which the algebraic engine leaves to the chase, and horizontal, which it chases
+        transposed: the tensor engine needs no bit transposes there, 3x faster); else
+        the own engine through transposes; None otherwise."""
+        if self.backend != "native" or self.method not in ("algebraic", "tensor"):
+            return None
+        eng = self._engine
+        packs = getattr(eng, "packs", False)
+        if packs and not getattr(eng, "transposed", False):
+            return eng
+        from .engines.tensor import TensorEngine, tensor_supports
+        if tensor_supports(self.board):
+            return TensorEngine(self.board)
+        return eng if packs else None
 
     def hardest(self, *, budget: Any = None, executor: Any = None):
         """The hardest solvable board (target 0): the largest fewest-taps over every

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace, out) -> int:
 
     cur_n = [0]
     rows = []
-    # boards past MAX_TILES (or all with --packed) run bit-packed: GF(2) algebraic engine
+    # boards past MAX_TILES (or all with --packed) run bit-packed (GF(2) solve_packed)
     from ..board import MAX_TILES
     packed = [s for s in sizes if args.packed or s[0] * s[1] > MAX_TILES]
     if packed and states != [2]:
@@ -111,8 +111,11 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
                    help="timed runs per board; the median is shown (default: 3)")
     p.add_argument("--seed", type=_int_arg("--seed", 0), default=0, metavar="INT", help="start-state seed")
     p.add_argument("--packed", action="store_true",
-                   help="bit-packed states and the algebraic engine (n = 2; always used "
-                        "for boards of more than 2^27 tiles, e.g. --sizes 100000)")
+                   help="bit-packed states and solve_packed (n = 2; the algebraic "
+                        "engine for cross-like and symmetric 3x3 patterns such as "
+                        "diagonal, the tensor engine for square and other products; "
+                        "always used for boards of more than 2^27 tiles, e.g. "
+                        "--sizes 100000)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--method", choices=("chase", "auto", "algebraic", "lifted", "tensor",
                                         "dense"),

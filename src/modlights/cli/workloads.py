@@ -2,11 +2,14 @@
 a benchmark sits with the command, not with the engines).
 
 :func:`bench_large`: Board.grid + Solver + solve(minimal=False) on byte-state boards.
-:func:`bench_packed`: giant GF(2) boards on the bit-packed path of the algebraic
-engine. A 100000 x 100000 board is 10^10 tiles: as bytes it would need 10 GB a state,
-packed (``np.packbits(state, axis=1)``) 1.25 GB. The start is made solvable by
-construction (s = A x0 for random packed taps x0, streamed a row at a time) and every
-answer is checked by applying it, streamed the same way, outside the timing.
+:func:`bench_packed`: giant GF(2) boards on the bit-packed path (``Solver.solve_packed``:
+the algebraic engine for the cross family and the symmetric 3 x 3 patterns such as
+diagonal, the tensor engine for square and other product patterns). A 100000 x 100000
+board is 10^10 tiles: as bytes it would need 10 GB a state, packed
+(``np.packbits(state, axis=1)``) 1.25 GB. The start is made solvable by construction
+(s = A x0 for random packed taps x0, streamed a row at a time from the pattern,
+:func:`modlights.engines.packed.apply_packed`) and every answer is checked by applying
+it, streamed the same way, outside the timing.
 """
 from __future__ import annotations
 
@@ -125,12 +128,13 @@ def bench_packed(sizes: Iterable[Any], pattern: Any = "cross",
                  progress: Callable[[int, int, str], None] | None = None,
                  repeats: int = 1, seed: int = 0
                  ) -> list[tuple[str, int, str, float, float]]:
-    """Time Board.grid + Solver(method='algebraic') + solve_packed on GF(2) boards.
+    """Time Board.grid + Solver + solve_packed on GF(2) boards (the engine Solver picks:
+    boards whose engine has no packed path are unpacked, or refused past MAX_TILES).
 
     sizes: ints (square boards) or (rows, cols) pairs. Rows as in
     :func:`bench_large`: (board, 2, pattern, median seconds, peak MB of
     the timed runs, the start state included since it is held throughout)."""
-    from ..engines.algebraic import AlgebraicEngine
+    from ..engines.packed import apply_packed
     sizes = list(sizes)
     pname = pattern if isinstance(pattern, str) else "custom"
     rng = np.random.default_rng(seed)
@@ -141,11 +145,10 @@ def bench_packed(sizes: Iterable[Any], pattern: Any = "cross",
         if progress is not None:
             progress(i, len(sizes), label)
         board = Board.grid(rows, cols, states=2, pattern=pattern)
-        eng = AlgebraicEngine(board)
         x0 = random_packed(rows, cols, rng)
         if progress is not None:
             progress(i, len(sizes), f"{label} (start made, solving)")
-        start, _ = eng.apply_packed(x0)                  # solvable: A x0
+        start, _ = apply_packed(board, x0)               # solvable: A x0
         del x0
         gc.collect()
         _reset_peak()
@@ -153,16 +156,16 @@ def bench_packed(sizes: Iterable[Any], pattern: Any = "cross",
         for _ in range(max(1, repeats)):
             t0 = time.perf_counter()
             b = Board.grid(rows, cols, states=2, pattern=pattern)
-            taps = Solver(b, method="algebraic").solve_packed(start)
+            taps = Solver(b).solve_packed(start)
             times.append(time.perf_counter() - t0)
             if len(times) < max(1, repeats):
                 del taps
         peak = _peak_mb()
         if progress is not None:
             progress(i, len(sizes), f"{label} (checking)")
-        _, bad = eng.apply_packed(taps, start, write=False)
+        _, bad = apply_packed(board, taps, start, write=False)
         if bad:
-            raise AssertionError(f"algebraic answer for {label} leaves {bad} tiles lit")
+            raise AssertionError(f"solve_packed answer for {label} leaves {bad} tiles lit")
         out.append((label, 2, pname, float(np.median(times)), peak))
         del taps, start
         gc.collect()

@@ -37,9 +37,10 @@ The C side (csrc/poly.c, csrc/rowrec.c) keeps GF(2) rows and polynomials bit-pac
 the chase is O(h w / 64) word operations a pass (two passes, one when the first
 residual is zero), the gcd, the extended gcd and the conversions O(w^2 / 64) (less
 with Karatsuba for the one product), memory O(w) beyond the taps. GF(p) works on bytes
-with delayed reduction. :meth:`AlgebraicEngine.solve_packed` takes and returns
+with delayed reduction. :meth:`RowPolynomialEngine.solve_packed` takes and returns
 ``np.packbits(..., axis=1)`` rows (n = 2), so a 100000 x 100000 board needs 1.25 GB a
-state.
+state (boards chased down their columns are transposed in 64 x 64 bit blocks on the
+way; the symmetric 3 x 3 engine shares it).
 """
 from __future__ import annotations
 
@@ -175,6 +176,61 @@ class RowPolynomialEngine:
     def pseudo_inverse(self) -> np.ndarray:
         return self._dense_engine().pseudo_inverse()
 
+    # ---------------------------------------------------------------- solving
+    def _solve_grid(self, B: np.ndarray, tc: int = 0, sb: int = 1, packed: bool = False,
+                    out: np.ndarray | None = None) -> np.ndarray | None:
+        """Taps (working orientation, B's layout) of b_eff = tc + sb B, None if none.
+        GF(2): the first pass only reads (its taps are kept only when z = 0 solves).
+        Subclasses give ``_chase(B, z, out, tc, sb, packed, write)`` -> (x, last) and
+        ``_residual_z(last)``."""
+        x, last = self._chase(B, None, out, tc, sb, packed, write=self.n != 2)
+        if not last.any():
+            if x is None:
+                x, _ = self._chase(B, None, out, tc, sb, packed)
+            return x
+        z = self._residual_z(last)
+        if z is None:
+            return None
+        x, last = self._chase(B, z, x if x is not None else out, tc, sb, packed)
+        if last.any():                    # never: F(T) z = -c by construction
+            raise RuntimeError("algebraic engine: the replay left a residual (a bug)")
+        return x
+
+    # ---------------------------------------------------------------- bit-packed
+    @property
+    def packs(self) -> bool:
+        """Whether solve_packed / apply_packed take this board (n = 2)."""
+        return self.n == 2
+
+    def solve_packed(self, packed: np.ndarray, tc: int = 0) -> np.ndarray | None:
+        """GF(2) taps of ``tc + packed`` (np.packbits rows, board orientation) in the
+        same layout; None when unsolvable. Never unpacked: O(rows cols / 64) word
+        operations. A board chased down its columns (``transposed``) is transposed in
+        64 x 64 bit blocks on the way in and out (two more packed states of memory)."""
+        if self.n != 2:
+            raise ValueError(f"solve_packed needs n = 2, this board has n = {self.n}")
+        if not self.packs:
+            raise ValueError("solve_packed does not take tori of the cross family; use "
+                             "solve() on a byte state")
+        if not self.transposed:
+            return self._solve_grid(packed, tc=tc, packed=True)
+        from .packed import transpose_packed
+        rows, cols = self.board.shape
+        bt = transpose_packed(packed, rows, cols)
+        xt = self._solve_grid(bt, tc=tc, packed=True)
+        del bt
+        return None if xt is None else transpose_packed(xt, cols, rows)
+
+    def apply_packed(self, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
+                     write: bool = True) -> tuple[np.ndarray | None, int]:
+        """GF(2), np.packbits rows (board orientation): (s + A x or None when not
+        ``write``, the number of tiles where s + A x differs from tc), streamed a row at
+        a time from the pattern (:func:`modlights.engines.packed.apply_packed`)."""
+        if self.n != 2:
+            raise ValueError(f"apply_packed needs n = 2, this board has n = {self.n}")
+        from .packed import apply_packed
+        return apply_packed(self.board, x, s, tc, write)
+
 
 class AlgebraicEngine(RowPolynomialEngine):
     """The engine interface of :class:`~modlights.solver.Solver` (``kernel_size``,
@@ -298,23 +354,6 @@ class AlgebraicEngine(RowPolynomialEngine):
             return self._rec.chase_gf2(B, packed, tc, z, out, write)
         return self._rec.chase_gfp(B, tc, sb, z, out)
 
-    def _solve_grid(self, B: np.ndarray, tc: int = 0, sb: int = 1, packed: bool = False,
-                    out: np.ndarray | None = None) -> np.ndarray | None:
-        """Taps (working orientation, B's layout) of b_eff = tc + sb B, None if none.
-        GF(2): the first pass only reads (its taps are kept only when z = 0 solves)."""
-        x, last = self._chase(B, None, out, tc, sb, packed, write=self.n != 2)
-        if not last.any():
-            if x is None:
-                x, _ = self._chase(B, None, out, tc, sb, packed)
-            return x
-        z = self._residual_z(last)
-        if z is None:
-            return None
-        x, last = self._chase(B, z, x if x is not None else out, tc, sb, packed)
-        if last.any():                    # never: F(T) z = -c by construction
-            raise RuntimeError("algebraic engine: the replay left a residual (a bug)")
-        return x
-
     # ---------------------------------------------------------------- interface
     def _chased(self):
         """Tori are solved by the chase (csrc/chase.c handles the wrap); only their
@@ -346,32 +385,19 @@ class AlgebraicEngine(RowPolynomialEngine):
 
     @property
     def packs(self) -> bool:
-        """Whether solve_packed / apply_packed take this board (n = 2, chased down its
-        rows, not a torus)."""
-        return self.n == 2 and not self.transposed and not self.torus
-
-    def solve_packed(self, packed: np.ndarray, tc: int = 0) -> np.ndarray | None:
-        """GF(2) taps of ``tc + packed`` (np.packbits rows, board orientation) in the
-        same layout; None when unsolvable. Not for boards chased transposed."""
-        if self.n != 2:
-            raise ValueError(f"solve_packed needs n = 2, this board has n = {self.n}")
-        if self.torus:
-            raise ValueError("solve_packed does not take tori; use solve() on a byte state")
-        if self.transposed:
-            raise ValueError("solve_packed: this pattern is chased down the columns (the "
-                             "board transposed), which the packed path does not do; use "
-                             "solve() on a byte state")
-        return self._solve_grid(packed, tc=tc, packed=True)
+        """Whether solve_packed / apply_packed take this board (n = 2, not a torus:
+        tori are solved by the chase)."""
+        return self.n == 2 and not self.torus
 
     def apply_packed(self, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
                      write: bool = True) -> tuple[np.ndarray | None, int]:
         """GF(2), np.packbits rows (board orientation): (s + A x or None when not
         ``write``, the number of tiles where s + A x differs from tc), streamed a row at
-        a time (no per-tile temporaries)."""
-        if self.n != 2 or self.transposed or self.torus:
-            raise ValueError("apply_packed needs n = 2 and a board (not a torus) chased "
-                             "down its rows")
-        return self._rec.apply_gf2(x, s, True, tc, write)
+        a time (no per-tile temporaries): the row recurrence's own pass for boards
+        chased down their rows, the pattern's offsets otherwise."""
+        if self.n == 2 and not self.transposed and not self.torus:
+            return self._rec.apply_gf2(x, s, True, tc, write)
+        return super().apply_packed(x, s, tc, write)
 
     def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
         """(H uint8 (k x n_taps), orders) of ker A; limit: only the first ``limit``

@@ -33,6 +33,12 @@ conversions of :class:`~modlights._poly.RowRec` with T = P). The numeric chase
 When C_1 is singular in the rows' orientation but not in the columns' (and the
 transposed pattern is symmetric), the board is worked on transposed.
 det, inverse and pseudo-inverse come from the dense engine (small boards).
+
+GF(2) boards also take np.packbits rows (``solve_packed``, ``apply_packed``, shared
+with the algebraic engine through :class:`~modlights.engines.algebraic.
+RowPolynomialEngine`): there C_1 y = v is a prefix XOR with stride 2 (diagonal: C_1 =
+P) or 3 (C_1 = I + P) on 64-bit words, since 1 / (1 + k x + x^2) = (1 + k x) / (1 + x^m)
+over GF(2), so a row costs O(w / 64) word operations, never a byte a tile.
 """
 from __future__ import annotations
 
@@ -119,7 +125,6 @@ class SymAlgebraicEngine(RowPolynomialEngine):
     """
 
     name = "algebraic"
-    packs = False
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
         from .._poly import RowRec, SymChase
@@ -190,17 +195,16 @@ class SymAlgebraicEngine(RowPolynomialEngine):
             return None
         return self._conv.poly_to_vec(self._mulmod(s, q))
 
-    def _solve_grid(self, B: np.ndarray) -> np.ndarray | None:
-        x, last = self._chaser.chase(B)
-        if not last.any():
-            return x
-        z = self._residual_z(last)
-        if z is None:
-            return None
-        x, last = self._chaser.chase(B, z, out=x)
-        if last.any():                    # never: F_h z = -c by construction
-            raise RuntimeError("symmetric algebraic engine: the replay left a residual (a bug)")
-        return x
+    def _chase(self, B: np.ndarray, z: np.ndarray | None, out: np.ndarray | None = None,
+               tc: int = 0, sb: int = 1, packed: bool = False, write: bool = True):
+        """(taps or None, virtual row X_h) of the chase of b_eff = tc + sb B from X_0 = z
+        (RowPolynomialEngine._solve_grid drives it): GF(2) packed rows (csrc/symchase.c,
+        word-parallel), else bytes (tc = 0 and sb = 1 only; every row written)."""
+        if packed:
+            return self._chaser.chase_packed(B, tc, z, out, write)
+        if tc or sb != 1:
+            raise ValueError("the byte chase takes b itself (tc = 0, sb = 1)")
+        return self._chaser.chase(B, z, out=out)
 
     # ---------------------------------------------------------------- interface
     def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -32,7 +32,12 @@ P b + S G_M (-q(b)) is a generalised inverse G_R of R, and G_R (x) G_C one of A:
 
 Boards past MAX_TILES (``Board.grid(100000, 100000, pattern="square")``) are covered
 for rank, nullity, kernel_size and det, which need the two factors only (O(rows +
-cols)); solving them needs byte states, which such a board does not take.
+cols)), and over GF(2) solved on bit-packed states (:meth:`TensorEngine.solve_packed`,
+``np.packbits`` rows, 1.25 GB a state at 100000 x 100000): the chase down the rows is
+XORs of whole packed rows; along the rows, a factor I + P or P (square, horizontal) that
+is invertible is solved row by row in place by a word-parallel prefix XOR (the
+symmetric engine's row solve, csrc/symchase.c), any other factor on strips of rows
+transposed in 64 x 64 bit blocks (csrc/packed.c) and chased as above.
 
 Over a composite n the factors work mod n directly when their pivots c(dmin) (or
 c(dmax), chasing backwards) are units and their M invertible (then A is invertible);
@@ -61,6 +66,8 @@ __all__ = ["TensorEngine", "BandFactor", "tensor_reason", "tensor_supports",
 MAX_SYMBOLS = 64
 #: Largest kernel basis (generators x taps bytes) ``generators()`` builds (256 MiB).
 KERNEL_BYTES_MAX = 1 << 28
+#: Rows a strip of the packed solve's column direction (transposed: 64 bytes a row).
+STRIP_ROWS = 512
 
 
 def factor_pattern(pattern) -> tuple[dict, dict] | None:
@@ -225,6 +232,7 @@ class BandFactor:
         Y, self.M = self._chase(None)
         self.S = Y[:length]
         self._sym_steps = None
+        self._row_solver = None
         self._small = ReferenceEngine(self.M, n) if s else None
         if s and not is_prime(n) and self._small.kernel_size != 1:
             raise ValueError(f"the 1-D factor (offsets {sorted(band)}, side {length}) is "
@@ -286,20 +294,23 @@ class BandFactor:
         return out
 
     # ------------------------------------------------------------- the chase
-    def _chase(self, B: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    def _chase(self, B: np.ndarray | None, out: np.ndarray | None = None,
+               packed: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Chase ``B`` (length x k, values < n, rows contiguous, natural order) with the
         symbols 0, or (B None) the zero right-hand side of s columns with the symbols
         set to the identity: (Y (length + s) x k in chase order, with s spare rows for
         the symbols' values; residuals s x k, int64). The steps run in C
         (csrc/band.c), in chunks of about 2^24 entries (a Ctrl-C stops the work
-        between two chunks)."""
+        between two chunks). out: the (length + s) x k uint8 array to use as Y.
+        packed (n = 2): every byte holds 8 columns (np.packbits rows); the residuals
+        are then uint8 rows of the same layout, found by XOR."""
         from .._band import band_chase
         n, L, s = self.n, self.length, self.s
         symbols = B is None
         if symbols:
             B = np.zeros((L, s), np.uint8)
         k = B.shape[1]
-        Y = np.empty((L + s, k), np.uint8)
+        Y = np.empty((L + s, k), np.uint8) if out is None else out
         Y[self.syms] = 0
         if symbols:
             Y[self.syms, np.arange(s)] = 1
@@ -308,6 +319,14 @@ class BandFactor:
         for start in range(0, total, chunk):
             band_chase(B, Y, self._brow, self._yrow, self._refs_rows, self._coefs, n,
                        self.inv, start, min(total, start + chunk), self._lut)
+        if packed:
+            res = np.empty((s, k), np.uint8)
+            for t, i in enumerate(self.res_eqs.tolist()):
+                res[t] = B[i]
+                for r, c in self._refs(i):
+                    if c & 1:
+                        res[t] ^= Y[r]
+            return Y, res
         res = np.zeros((s, k), np.int64)
         for t, i in enumerate(self.res_eqs.tolist()):
             row = -B[L - 1 - i if self.reversed else i].astype(np.int64)
@@ -334,6 +353,68 @@ class BandFactor:
             self._add_symbols(Y, Z.astype(np.uint8))
         Y = Y[:L]
         return (Y[::-1] if self.reversed else Y), ok
+
+    def apply_ginv_packed(self, B: np.ndarray, cols: int, ones: bool = False,
+                          out: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
+        """GF(2), 8 columns a byte (np.packbits rows): (Y, ok) with Y[:length] = G B' for
+        B' = B (ones: B with every bit flipped, the target all ones), ok whether each of
+        the first ``cols`` bit columns of B' is in the image of F (the other bits of a
+        row are ignored). Y is (length + s) x k (the s spare rows hold the symbols),
+        ``out`` when given.
+
+        G is linear, so the flipped bits cost one chase of a single all-ones column
+        (its result XORed onto every column) instead of a flipped copy of B."""
+        L, s, k = self.length, self.s, B.shape[1]
+        if self.n != 2:
+            raise ValueError(f"apply_ginv_packed needs n = 2, this factor has n = {self.n}")
+        # over GF(2) every non-zero count is a unit: the factor is never reversed
+        if self.identity:
+            Y = np.empty((L + s, k), np.uint8) if out is None else out
+            np.bitwise_xor(B, np.uint8(0xFF if ones else 0), out=Y[:L])
+            return Y, True
+        Y, res = self._chase(np.ascontiguousarray(B), out, packed=True)
+        if ones:
+            Y1, res1 = self._chase(np.full((L, 1), 0xFF, np.uint8), packed=True)
+            np.bitwise_xor(Y, Y1, out=Y)
+            res ^= res1
+        ok = True
+        if s:
+            Z = _gf2_combine(self.G, res)                 # M z = q(b) (signs vanish)
+            bad = _gf2_combine(self.M, Z) ^ res
+            nbytes = (cols + 7) // 8
+            if cols % 8:
+                bad[:, nbytes - 1] &= np.uint8((0xFF << (8 - cols % 8)) & 0xFF)
+            ok = not bad[:, :nbytes].any()
+            self._add_symbols(Y, Z)
+        return Y, ok
+
+    def __getstate__(self) -> dict:
+        """Pickles without the packed row solver (C memory; made again on use)."""
+        state = dict(self.__dict__)
+        state["_row_solver"] = None
+        return state
+
+    def packed_row_solver(self):
+        """GF(2): an object whose ``solve_rows_packed(Y)`` replaces packed rows v by
+        F^-1 v in place, word-parallel (csrc/symchase.c), when F is invertible and I + P
+        or P (the 1-D factor of square and horizontal: offsets -1, 1 and maybe 0): a
+        :class:`~modlights._poly.SymChase`, or on a torus :class:`_CirculantRows` (the
+        same plus a rank-2 correction) when the path matrix is invertible too; None
+        otherwise (solve_packed then transposes strips)."""
+        if self._row_solver is None:
+            self._row_solver = False
+            keys = set(self.band)
+            if self.n == 2 and self.nullity == 0 and {-1, 1} <= keys <= {-1, 0, 1} \
+                    and self.length >= 3:
+                from .._poly import SymChase
+                try:
+                    path = SymChase(1, self.length, 2, [0, 0, int(0 in keys)], [0, 0, 1])
+                except ValueError:                          # the path matrix is singular
+                    path = None
+                if path is not None:
+                    self._row_solver = _CirculantRows(path, self.length) if self.wrap \
+                        else path
+        return self._row_solver or None
 
     def _add_symbols(self, Y: np.ndarray, Z: np.ndarray) -> None:
         """Y[:length] += S Z (mod n) in place: Z goes into the s spare rows of Y, and
@@ -382,6 +463,58 @@ class BandFactor:
         # reversing both axes is the same permutation on rows and columns: no sign
         d = pow(self.band[self.dmin], L - self.s, n) * dm % n
         return d if sign > 0 else (n - d) % n
+
+
+def _packed_bit(rows: np.ndarray, c: int) -> np.ndarray:
+    """Column c of np.packbits rows, one 0/1 byte a row."""
+    return (rows[:, c // 8] >> np.uint8(7 - c % 8)) & np.uint8(1)
+
+
+class _CirculantRows:
+    """F^-1 on packed rows for a circulant F = I + P + e_0 e_{w-1}^T + e_{w-1} e_0^T
+    (or the same without I) over GF(2), from the path matrix F_p = F + U V^T
+    (U = [e_0, e_{w-1}], V = [e_{w-1}, e_0]) by Woodbury: with x0 = F_p^-1 y (the
+    word-parallel row solve) and Q = F_p^-1 U, F^-1 y = x0 + Q K V^T x0, K = (I + V^T
+    Q)^-1 a 2 x 2 matrix (invertible when F and F_p are: det F = det F_p det(I + V^T Q)).
+    So a row costs the row solve and at most two row XORs."""
+
+    #: Rows a block of the correction (a temporary of this many rows).
+    BLOCK = 2048
+
+    def __init__(self, path, w: int):
+        self.path, self.w = path, w
+        Q = np.zeros((2, (w + 7) // 8), np.uint8)
+        Q[0, 0] = 0x80                                        # e_0
+        Q[1, (w - 1) // 8] = np.uint8(0x80 >> ((w - 1) % 8))  # e_{w-1}
+        self.Q = path.solve_rows_packed(Q)
+        # I + V^T Q: row 0 reads column w - 1 of Q's rows, row 1 column 0
+        m = np.eye(2, dtype=np.uint8) ^ np.stack([_packed_bit(self.Q, w - 1),
+                                                 _packed_bit(self.Q, 0)])
+        self.K = np.array([[m[1, 1], m[0, 1]], [m[1, 0], m[0, 0]]], np.uint8)  # adj = inv
+
+    def solve_rows_packed(self, Y: np.ndarray) -> np.ndarray:
+        """Y's rows replaced by F^-1 times them, in place; returns Y."""
+        self.path.solve_rows_packed(Y)
+        K, w = self.K, self.w
+        for i0 in range(0, Y.shape[0], self.BLOCK):
+            blk = Y[i0:i0 + self.BLOCK]
+            v = (_packed_bit(blk, w - 1), _packed_bit(blk, 0))        # V^T x0
+            for g in range(2):
+                sel = np.flatnonzero((K[g, 0] & v[0]) ^ (K[g, 1] & v[1]))
+                if len(sel):
+                    blk[sel] ^= self.Q[g]
+        return Y
+
+
+def _gf2_combine(coef: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """coef @ rows over GF(2) for byte rows holding 8 columns each: row a of the result
+    is the XOR of the rows c with coef[a, c] odd."""
+    out = np.zeros((coef.shape[0], rows.shape[1]), np.uint8)
+    for a in range(coef.shape[0]):
+        sel = np.flatnonzero(np.asarray(coef[a]) & 1)
+        if len(sel):
+            np.bitwise_xor.reduce(rows[sel], axis=0, out=out[a])
+    return out
 
 
 def _offset_factors(board) -> tuple[dict, dict] | str:
@@ -525,7 +658,6 @@ class TensorEngine:
     """
 
     name = "tensor"
-    packs = False
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
         reason = tensor_reason(board)
@@ -582,6 +714,63 @@ class TensorEngine:
             if ok[i]:
                 X[i] = acc.reshape(-1)
         return X, ok
+
+    # ---------------------------------------------------------------- bit-packed
+    @property
+    def packs(self) -> bool:
+        """Whether solve_packed / apply_packed take this board (n = 2)."""
+        return self.n == 2
+
+    def solve_packed(self, packed: np.ndarray, tc: int = 0) -> np.ndarray | None:
+        """GF(2) taps of ``tc + packed`` (np.packbits rows, rows x ceil(cols / 8) uint8;
+        bits past the last column ignored) in the same layout; None when unsolvable.
+
+        ``X = G_R B G_C^T`` without a byte a tile: the chase down the rows (R) is row
+        XORs of whole packed rows (8 columns a byte, csrc/band.c). Along the rows (C):
+        when C is I + P or P and invertible (square, horizontal: cols not 2 mod 3;
+        on a torus circulant, cols not 0 or 2 mod 3), each row is solved in place by the
+        symmetric engine's word-parallel row solve (a prefix XOR with stride 3 or 2,
+        plus a rank-2 correction on a torus, :meth:`BandFactor.packed_row_solver`);
+        otherwise strips of STRIP_ROWS rows are transposed in 64 x 64 bit blocks
+        (cols x STRIP_ROWS / 8 bytes, a few MB), chased the same way and transposed
+        back in place. Memory: the answer (plus s spare rows) and one strip; the input
+        is not modified."""
+        if self.n != 2:
+            raise ValueError(f"solve_packed needs n = 2, this board has n = {self.n}")
+        from .._packed import transpose_bits
+        _, _, R, C = self._parts[0]
+        h, w = self.h, self.w
+        Y, ok = R.apply_ginv_packed(packed, w, ones=bool(tc & 1))     # R Y = B
+        if not ok:
+            return None
+        Y = Y[:h]
+        if C.identity:
+            if w % 8:
+                Y[:, -1] &= np.uint8((0xFF << (8 - w % 8)) & 0xFF)
+            return Y
+        if C.packed_row_solver() is not None:                # C X^T = Y^T row by row
+            return C.packed_row_solver().solve_rows_packed(Y)
+        sb = STRIP_ROWS // 8
+        strip = np.empty((w, sb), np.uint8)
+        work = np.empty((w + C.s, sb), np.uint8)
+        for i0 in range(0, h, STRIP_ROWS):
+            rows = min(STRIP_ROWS, h - i0)
+            transpose_bits(Y[i0:i0 + rows], w, strip)               # strip = Y^T
+            Xt, ok = C.apply_ginv_packed(strip, rows, out=work)     # C X^T = Y^T
+            if not ok:
+                return None
+            transpose_bits(Xt[:w], rows, Y[i0:i0 + rows])
+        return Y
+
+    def apply_packed(self, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
+                     write: bool = True) -> tuple[np.ndarray | None, int]:
+        """GF(2), np.packbits rows: (s + A x or None when not ``write``, the number of
+        tiles where s + A x differs from tc), streamed a row at a time from the pattern
+        (:func:`modlights.engines.packed.apply_packed`, independent of the factors)."""
+        if self.n != 2:
+            raise ValueError(f"apply_packed needs n = 2, this board has n = {self.n}")
+        from .packed import apply_packed
+        return apply_packed(self.board, x, s, tc, write)
 
     def kernel_fits(self) -> bool:
         """Whether the kernel basis fits in KERNEL_BYTES_MAX bytes."""
