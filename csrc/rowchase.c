@@ -1,0 +1,493 @@
+/* rowchase.c: the symbolic chase with online elimination (see rowchase.h).
+ *
+ * Rows: GF(2) `lw` words of live-symbol bits then `cw` words of constant bits (bit j:
+ * right-hand side j); GF(p) `lw` bytes then `k` constant bytes. A row is the affine
+ * form value = sum row[c] * (symbol in column c) + constant. Columns are handed to
+ * symbols as they appear (lowest free first) and freed when their symbol is
+ * eliminated; the capacity grows (rows re-laid out) when every column is taken.
+ *
+ * Which readable taps an elimination touches: on the stencil a tap is read at most
+ * ml_chase_reach taps after it is determined, so the window of the last reach + 1
+ * taps; with tap lists (wrap) every slot. The pivot is the youngest symbol with a
+ * non-zero coefficient: a young symbol's column is non-zero on a small cone of taps
+ * only, so the substitution costs about that cone x the row width, not the window x
+ * the row width.
+ */
+#include "rowchase.h"
+#include "interrupt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ml_rowchase {
+    int n, gf2;
+    size_t nsym, k, es;   /* symbols, right-hand sides, bytes an element */
+    size_t cap, lw, cw;   /* column capacity at the end; its elements; constant elements */
+    size_t nel, elcap;    /* eliminations */
+    int32_t *rcol;        /* nel: column of the eliminated symbol */
+    int64_t *rbefore;     /* nel: symbols created before the elimination */
+    size_t *roff;         /* nel: byte offset of the record in data */
+    uint32_t *rlen;       /* nel: linear elements kept (trailing zeros dropped) */
+    uint8_t *data;        /* records: rlen linear elements, then cw constant elements */
+    size_t dlen, dcap;
+    int32_t *symcol;      /* nsym: column of each symbol */
+    int64_t *freesym;     /* symbols live at the end */
+    size_t nfree, nchecks, width;
+    uint8_t *ok;          /* k */
+};
+
+/* x mod n for 0 <= x < 2^24, by a float reciprocal (vectorisable); as in chase.c. */
+static inline int32_t mod_n(int32_t x, int32_t n, float rn) {
+    int32_t q = (int32_t)((float)x * rn);
+    int32_t r = x - q * n;
+    r += (r >> 31) & n;
+    r -= n & -(int32_t)(r >= n);
+    return r;
+}
+
+static int is_prime_u(int n) {
+    if (n < 2) return 0;
+    for (int d = 2; d * d <= n; d++)
+        if (n % d == 0) return 0;
+    return 1;
+}
+
+/* ---- run-time state (freed when the run ends) */
+typedef struct {
+    const ml_chase *p;
+    ml_rowchase *R;
+    int n;
+    float rn;
+    uint8_t inv[256];
+    size_t S;             /* elements a row: lw + cw */
+    size_t nslots;
+    uint8_t *ring;        /* nslots rows */
+    uint8_t *eq;          /* one row */
+    int32_t *acc;         /* S int32 (GF(p)) */
+    int64_t *colsym;      /* cap: symbol in each column, -1 free */
+    size_t used;          /* columns in use */
+    size_t max_bytes;
+} run_ctx;
+
+#define ROW(X, s) ((X)->ring + (size_t)(s) * (X)->S * (X)->R->es)
+
+static inline unsigned get_el(const run_ctx *X, const uint8_t *v, size_t c) {
+    if (X->R->gf2) return (unsigned)((((const uint64_t *)v)[c >> 6] >> (c & 63)) & 1);
+    return v[c];
+}
+static inline void clear_el(const run_ctx *X, uint8_t *v, size_t c) {
+    if (X->R->gf2) ((uint64_t *)v)[c >> 6] &= ~((uint64_t)1 << (c & 63));
+    else v[c] = 0;
+}
+
+/* GF(2): v = xor of m rows. */
+__attribute__((target_clones("avx2", "default")))
+static void xor_rows(uint64_t *restrict v, const uint64_t *const *src, int m, size_t len) {
+    if (m == 0) { memset(v, 0, len * sizeof(uint64_t)); return; }
+    const uint64_t *restrict a = src[0];
+    if (m == 1) { memcpy(v, a, len * sizeof(uint64_t)); return; }
+    int i = 2;
+    const uint64_t *restrict b = src[1];
+    if (m >= 4) {
+        const uint64_t *restrict c = src[2], *restrict d = src[3];
+        for (size_t j = 0; j < len; j++) v[j] = a[j] ^ b[j] ^ c[j] ^ d[j];
+        i = 4;
+    } else {
+        for (size_t j = 0; j < len; j++) v[j] = a[j] ^ b[j];
+    }
+    for (; i < m; i++) {
+        const uint64_t *restrict c = src[i];
+        for (size_t j = 0; j < len; j++) v[j] ^= c[j];
+    }
+}
+
+/* GF(p): v = mul * sum cf[i] src[i] mod n over len bytes (acc: len int32). */
+__attribute__((target_clones("avx2", "default")))
+static void comb_rows(uint8_t *restrict v, const uint8_t *const *src, const uint8_t *cf, int m,
+                      int32_t mul, size_t len, int32_t *restrict acc, int32_t n, float rn) {
+    for (size_t j = 0; j < len; j++) acc[j] = 0;
+    for (int i = 0; i < m; i++) {
+        const uint8_t *restrict a = src[i];
+        const int32_t c = cf[i];
+        for (size_t j = 0; j < len; j++) acc[j] += c * a[j];
+        if (i % 200 == 199)                  /* 200 x 254^2 + 255 < 2^24 */
+            for (size_t j = 0; j < len; j++) acc[j] = mod_n(acc[j], n, rn);
+    }
+    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)mod_n(mod_n(acc[j], n, rn) * mul, n, rn);
+}
+
+/* v += a * r over len elements (GF(2): a = 1, xor). */
+__attribute__((target_clones("avx2", "default")))
+static void axpy_gf2(uint64_t *restrict v, const uint64_t *restrict r, size_t len) {
+    for (size_t j = 0; j < len; j++) v[j] ^= r[j];
+}
+__attribute__((target_clones("avx2", "default")))
+static void axpy_zn(uint8_t *restrict v, const uint8_t *restrict r, int32_t a, size_t len,
+                    int32_t n, float rn) {
+    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)mod_n(v[j] + a * r[j], n, rn);
+}
+
+static void axpy(const run_ctx *X, uint8_t *v, const uint8_t *r, unsigned a, size_t len) {
+    if (X->R->gf2) axpy_gf2((uint64_t *)v, (const uint64_t *)r, len);
+    else axpy_zn(v, r, (int32_t)a, len, X->n, X->rn);
+}
+
+/* Re-lay the ring out for a capacity of at least `need` columns. Returns 0, 2 (out of
+ * memory) or 4 (over max_bytes). */
+static int grow(run_ctx *X, size_t need) {
+    ml_rowchase *R = X->R;
+    size_t cap = R->cap + R->cap / 4 + 64;
+    if (cap < need) cap = need;
+    cap = (cap + 63) / 64 * 64;
+    size_t lw = R->gf2 ? cap / 64 : cap;
+    size_t S = lw + R->cw;
+    size_t bytes = X->nslots * S * R->es;
+    if (bytes / R->es / S != X->nslots || bytes + R->dlen + 3 * S * R->es > X->max_bytes) return 4;
+    uint8_t *ring = calloc(X->nslots * S, R->es);
+    uint8_t *eq = calloc(S, R->es);
+    int32_t *acc = malloc(S * sizeof(int32_t));
+    int64_t *colsym = malloc(cap * sizeof(int64_t));
+    if (!ring || !eq || !acc || !colsym) { free(ring); free(eq); free(acc); free(colsym); return 2; }
+    for (size_t s = 0; s < X->nslots && X->ring; s++) {
+        const uint8_t *o = X->ring + s * X->S * R->es;
+        uint8_t *v = ring + s * S * R->es;
+        memcpy(v, o, R->lw * R->es);
+        memcpy(v + lw * R->es, o + R->lw * R->es, R->cw * R->es);
+    }
+    for (size_t c = 0; c < cap; c++) colsym[c] = c < R->cap ? X->colsym[c] : -1;
+    free(X->ring); free(X->eq); free(X->acc); free(X->colsym);
+    X->ring = ring; X->eq = eq; X->acc = acc; X->colsym = colsym;
+    R->cap = cap; R->lw = lw; X->S = S;
+    return 0;
+}
+
+/* A free column (lowest first), growing when none is. Returns the column or -1 with
+ * *err set. */
+static long take_column(run_ctx *X, int *err) {
+    ml_rowchase *R = X->R;
+    if (X->used == R->cap) {
+        int e = grow(X, R->cap + 1);
+        if (e) { *err = e; return -1; }
+    }
+    for (size_t c = 0; c < R->cap; c++)
+        if (X->colsym[c] < 0) { X->used++; if (X->used > R->width) R->width = X->used; return (long)c; }
+    *err = 2;
+    return -1;
+}
+
+static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
+    ml_rowchase *R = X->R;
+    const size_t es = R->es;
+    size_t len = R->lw;
+    if (R->gf2) { const uint64_t *r = (const uint64_t *)rec; while (len && !r[len - 1]) len--; }
+    else while (len && !rec[len - 1]) len--;
+    if (R->nel == R->elcap) {
+        size_t nc = R->elcap ? 2 * R->elcap : 1024;
+        int32_t *a = realloc(R->rcol, nc * sizeof(int32_t));
+        if (!a) return 2;
+        R->rcol = a;
+        int64_t *b = realloc(R->rbefore, nc * sizeof(int64_t));
+        if (!b) return 2;
+        R->rbefore = b;
+        size_t *c = realloc(R->roff, nc * sizeof(size_t));
+        if (!c) return 2;
+        R->roff = c;
+        uint32_t *d = realloc(R->rlen, nc * sizeof(uint32_t));
+        if (!d) return 2;
+        R->rlen = d;
+        R->elcap = nc;
+    }
+    size_t need = (len + R->cw) * es;
+    if (R->dlen + need > R->dcap) {
+        size_t nc = R->dcap ? 2 * R->dcap : 1 << 16;
+        while (nc < R->dlen + need) nc *= 2;
+        if (nc + X->nslots * X->S * es > X->max_bytes) {
+            nc = R->dlen + need;
+            if (nc + X->nslots * X->S * es > X->max_bytes) return 4;
+        }
+        uint8_t *a = realloc(R->data, nc);
+        if (!a) return 2;
+        R->data = a; R->dcap = nc;
+    }
+    uint8_t *d = R->data + R->dlen;
+    memcpy(d, rec, len * es);
+    memcpy(d + len * es, rec + R->lw * es, R->cw * es);
+    R->rcol[R->nel] = (int32_t)col;
+    R->roff[R->nel] = R->dlen;
+    R->rlen[R->nel] = (uint32_t)len;
+    R->dlen += need;
+    R->nel++;
+    return 0;
+}
+
+/* Residual equation of tile c (the row X->eq, value = 0 wanted): eliminate its
+ * youngest symbol, or check its constants. */
+static int use_equation(run_ctx *X, int64_t t_now, int64_t reach, int64_t nsym_now) {
+    ml_rowchase *R = X->R;
+    uint8_t *eq = X->eq;
+    long q = -1;
+    int64_t best = -1;
+    if (R->gf2) {
+        const uint64_t *e = (const uint64_t *)eq;
+        for (size_t i = 0; i < R->lw; i++) {
+            uint64_t word = e[i];
+            while (word) {
+                size_t c = i * 64 + (size_t)__builtin_ctzll(word);
+                word &= word - 1;
+                if (X->colsym[c] > best) { best = X->colsym[c]; q = (long)c; }
+            }
+        }
+    } else {
+        for (size_t c = 0; c < R->lw; c++)
+            if (eq[c] && X->colsym[c] > best) { best = X->colsym[c]; q = (long)c; }
+    }
+    if (q < 0) {                                 /* no live symbol: a check */
+        R->nchecks++;
+        for (size_t j = 0; j < R->k; j++) {
+            unsigned v = R->gf2 ? (unsigned)((((const uint64_t *)eq)[R->lw + j / 64] >> (j % 64)) & 1)
+                                : eq[R->lw + j];
+            if (v) R->ok[j] = 0;
+        }
+        return 0;
+    }
+    /* record: symbol q = -(1/a) (eq - a q) */
+    unsigned a = get_el(X, eq, (size_t)q);
+    clear_el(X, eq, (size_t)q);
+    if (!R->gf2) {
+        uint8_t mul = (uint8_t)((X->n - X->inv[a]) % X->n);
+        for (size_t j = 0; j < X->S; j++) eq[j] = (uint8_t)((eq[j] * mul) % X->n);
+    }
+    /* substitute in every readable tap */
+    if (R->gf2) {
+        const size_t w = (size_t)q >> 6;
+        const uint64_t bit = (uint64_t)1 << (q & 63);
+        for (size_t s = 0; s < X->nslots; s++) {
+            size_t sl = s;
+            if (reach >= 0) {
+                int64_t tq = t_now - (int64_t)s;
+                if (tq < 0 || (int64_t)s > reach) break;
+                sl = ml_chase_slot(X->p, tq);
+            }
+            uint64_t *v = (uint64_t *)ROW(X, sl);
+            if (v[w] & bit) { axpy_gf2(v, (const uint64_t *)eq, X->S); v[w] &= ~bit; }
+        }
+    } else {
+        for (size_t s = 0; s < X->nslots; s++) {
+            size_t sl = s;
+            if (reach >= 0) {
+                int64_t tq = t_now - (int64_t)s;
+                if (tq < 0 || (int64_t)s > reach) break;
+                sl = ml_chase_slot(X->p, tq);
+            }
+            uint8_t *v = ROW(X, sl);
+            unsigned av = v[q];
+            if (av) { axpy_zn(v, eq, (int32_t)av, X->S, X->n, X->rn); v[q] = 0; }
+        }
+    }
+    int e = push_record(X, (size_t)q, eq);
+    if (e) return e;
+    R->rbefore[R->nel - 1] = nsym_now;
+    X->colsym[q] = -1;
+    X->used--;
+    return 0;
+}
+
+/* The equation of residual tile c into X->eq: sum of its taps' rows minus b. */
+static void equation(run_ctx *X, int64_t c, const uint8_t *b, size_t hw, int32_t *qs,
+                     uint8_t *cf, const void **src) {
+    ml_rowchase *R = X->R;
+    int m = ml_chase_taps_of(X->p, c, qs, cf);
+    for (int i = 0; i < m; i++) src[i] = ROW(X, ml_chase_slot(X->p, qs[i]));
+    if (R->gf2) {
+        uint64_t *v = (uint64_t *)X->eq;
+        xor_rows(v, (const uint64_t *const *)src, m, X->S);
+        for (size_t j = 0; j < R->k; j++)
+            v[R->lw + j / 64] ^= (uint64_t)(b[j * hw + (size_t)c] & 1) << (j % 64);
+    } else {
+        comb_rows(X->eq, (const uint8_t *const *)src, cf, m, 1, X->S, X->acc, X->n, X->rn);
+        for (size_t j = 0; j < R->k; j++) {
+            uint8_t *e = X->eq + R->lw + j;
+            *e = (uint8_t)((*e + X->n - b[j * hw + (size_t)c] % X->n) % X->n);
+        }
+    }
+}
+
+ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size_t max_bytes,
+                             int *err) {
+    *err = 1;
+    /* the plan's geometry: n, h, w from the residual-free accessors */
+    const size_t nsym = ml_chase_nsym(p), nres = ml_chase_nres(p);
+    ml_rowchase *R = calloc(1, sizeof *R);
+    run_ctx X;
+    memset(&X, 0, sizeof X);
+    int64_t *resev = NULL, *restile = NULL;
+    int32_t *qs = NULL;
+    uint8_t *cf = NULL;
+    const void **src = NULL;
+    if (!R) { *err = 2; return NULL; }
+    int h, w, n;
+    ml_chase_geometry(p, &h, &w, &n);
+    if (!is_prime_u(n) || (k && !b)) goto fail;
+    *err = 2;
+    const size_t hw = (size_t)h * (size_t)w;
+    R->n = n; R->gf2 = n == 2; R->nsym = nsym; R->k = k;
+    R->es = R->gf2 ? sizeof(uint64_t) : 1;
+    R->cw = R->gf2 ? (k + 63) / 64 : k;
+    R->ok = malloc(k + 1);
+    R->symcol = malloc((nsym + 1) * sizeof(int32_t));
+    resev = malloc((nres + 1) * sizeof(int64_t));
+    restile = malloc((nres + 1) * sizeof(int64_t));
+    const int mt = ml_chase_max_taps(p);
+    qs = malloc((size_t)mt * sizeof(int32_t));
+    cf = malloc((size_t)mt);
+    src = malloc((size_t)mt * sizeof(void *));
+    if (!R->ok || !R->symcol || !resev || !restile || !qs || !cf || !src) goto fail;
+    memset(R->ok, 1, k + 1);
+    ml_chase_residual_events(p, resev);
+    ml_chase_residual_tiles(p, restile);
+    X.p = p; X.R = R; X.n = n; X.rn = 1.0f / (float)n; X.max_bytes = max_bytes;
+    for (int a = 1; a < n; a++)
+        for (int c = 1; c < n; c++)
+            if ((a * c) % n == 1) { X.inv[a] = (uint8_t)c; break; }
+    X.nslots = ml_chase_slots(p);
+    const int64_t reach = ml_chase_is_stencil(p) ? ml_chase_reach(p) : -1;
+    {
+        int e = grow(&X, 64);
+        if (e) { *err = e; goto fail; }
+    }
+    size_t ev = 0;
+    int64_t sym = 0;
+    while (ev < nres && resev[ev] < 0) {
+        equation(&X, restile[ev], b, hw, qs, cf, src);
+        int e = use_equation(&X, -1, reach, sym);
+        if (e) { *err = e; goto fail; }
+        ev++;
+    }
+    for (int r = 0; r < h; r++) {
+        if (ml_interrupt_poll()) { *err = 3; goto fail; }
+        const int32_t *er = ml_chase_codes(p, r);
+        for (int col = 0; col < w; col++) {
+            const int64_t t = (int64_t)r * w + col;
+            const int32_t e = er[col];
+            if (e == -2) {
+                if (reach >= 0) memset(ROW(&X, ml_chase_slot(p, t)), 0, X.S * R->es);
+            } else {
+                uint8_t *v = ROW(&X, ml_chase_slot(p, t));
+                if (e >= 0) {
+                    int64_t c = ml_chase_forcing_tile(p, e, t);
+                    int m = ml_chase_taps_of(p, c, qs, cf) - 1;   /* the last is t */
+                    for (int i = 0; i < m; i++) src[i] = ROW(&X, ml_chase_slot(p, qs[i]));
+                    if (R->gf2) {
+                        uint64_t *vv = (uint64_t *)v;
+                        xor_rows(vv, (const uint64_t *const *)src, m, X.S);
+                        for (size_t j = 0; j < k; j++)
+                            vv[R->lw + j / 64] ^= (uint64_t)(b[j * hw + (size_t)c] & 1) << (j % 64);
+                    } else {
+                        const int32_t il = X.inv[cf[m]];
+                        comb_rows(v, (const uint8_t *const *)src, cf, m, (n - il) % n, X.S, X.acc,
+                                  n, X.rn);
+                        for (size_t j = 0; j < k; j++) {
+                            uint8_t *cv = v + R->lw + j;
+                            *cv = (uint8_t)((*cv + il * (b[j * hw + (size_t)c] % n)) % n);
+                        }
+                    }
+                } else {                             /* a new symbol: a column of its own */
+                    long q = take_column(&X, err);
+                    if (q < 0) goto fail;
+                    v = ROW(&X, ml_chase_slot(p, t));   /* the ring may have moved */
+                    memset(v, 0, X.S * R->es);
+                    if (R->gf2) ((uint64_t *)v)[q >> 6] |= (uint64_t)1 << (q & 63);
+                    else v[q] = 1;
+                    X.colsym[q] = sym;
+                    R->symcol[sym++] = (int32_t)q;
+                }
+            }
+            while (ev < nres && resev[ev] <= t) {
+                equation(&X, restile[ev], b, hw, qs, cf, src);
+                int er2 = use_equation(&X, t, reach, sym);
+                if (er2) { *err = er2; goto fail; }
+                ev++;
+            }
+        }
+    }
+    if ((size_t)sym != nsym || ev != nres) { *err = 1; goto fail; }
+    R->nfree = X.used;
+    R->freesym = malloc((X.used + 1) * sizeof(int64_t));
+    if (!R->freesym) goto fail;
+    {
+        size_t i = 0;
+        for (size_t c = 0; c < R->cap; c++)
+            if (X.colsym[c] >= 0) R->freesym[i++] = X.colsym[c];
+        /* ascending symbol numbers (insertion sort: few) */
+        for (size_t a = 1; a < i; a++) {
+            int64_t v = R->freesym[a];
+            size_t j = a;
+            while (j && R->freesym[j - 1] > v) { R->freesym[j] = R->freesym[j - 1]; j--; }
+            R->freesym[j] = v;
+        }
+    }
+    free(X.ring); free(X.eq); free(X.acc); free(X.colsym);
+    free(resev); free(restile); free(qs); free(cf); free(src);
+    *err = 0;
+    return R;
+fail:
+    free(X.ring); free(X.eq); free(X.acc); free(X.colsym);
+    free(resev); free(restile); free(qs); free(cf); free(src);
+    ml_rowchase_free(R);
+    return NULL;
+}
+
+void ml_rowchase_free(ml_rowchase *R) {
+    if (!R) return;
+    free(R->rcol); free(R->rbefore); free(R->roff); free(R->rlen); free(R->data);
+    free(R->symcol); free(R->freesym); free(R->ok);
+    free(R);
+}
+
+size_t ml_rowchase_nfree(const ml_rowchase *R) { return R->nfree; }
+size_t ml_rowchase_neliminated(const ml_rowchase *R) { return R->nel; }
+size_t ml_rowchase_nchecks(const ml_rowchase *R) { return R->nchecks; }
+size_t ml_rowchase_width(const ml_rowchase *R) { return R->width; }
+size_t ml_rowchase_record_bytes(const ml_rowchase *R) { return R->dlen; }
+void ml_rowchase_ok(const ml_rowchase *R, uint8_t *ok) { if (R->k) memcpy(ok, R->ok, R->k); }
+void ml_rowchase_free_symbols(const ml_rowchase *R, int64_t *out) {
+    if (R->nfree) memcpy(out, R->freesym, R->nfree * sizeof(int64_t));
+}
+
+int ml_rowchase_symbols(const ml_rowchase *R, long j, const uint8_t *u, uint8_t *z) {
+    const int n = R->n;
+    uint8_t *val = calloc(R->cap + 64, R->gf2 ? 1 : 1);
+    uint64_t *bits = calloc(R->cap / 64 + 1, sizeof(uint64_t));
+    if (!val || !bits) { free(val); free(bits); return 2; }
+    for (size_t i = 0; i < R->nfree; i++) {
+        int32_t c = R->symcol[R->freesym[i]];
+        uint8_t x = u ? (uint8_t)(u[i] % n) : 0;
+        val[c] = x;
+        if (x & 1) bits[c >> 6] |= (uint64_t)1 << (c & 63);
+    }
+    int64_t top = (int64_t)R->nsym;
+    for (size_t i = R->nel; i-- > 0;) {
+        while (top > R->rbefore[i]) { top--; z[top] = val[R->symcol[top]]; }
+        const uint8_t *d = R->data + R->roff[i];
+        const size_t len = R->rlen[i];
+        const int32_t c = R->rcol[i];
+        unsigned x;
+        if (R->gf2) {
+            const uint64_t *r = (const uint64_t *)d;
+            uint64_t par = 0;
+            for (size_t q = 0; q < len; q++) par ^= r[q] & bits[q];
+            x = (unsigned)__builtin_parityll(par);
+            if (j >= 0) x ^= (unsigned)((r[len + (size_t)j / 64] >> (j % 64)) & 1);
+            bits[c >> 6] = (bits[c >> 6] & ~((uint64_t)1 << (c & 63))) | ((uint64_t)x << (c & 63));
+        } else {
+            uint64_t acc = 0;
+            for (size_t q = 0; q < len; q++) acc += (uint32_t)d[q] * val[q];
+            if (j >= 0) acc += d[len + (size_t)j];
+            x = (unsigned)(acc % (uint64_t)n);
+        }
+        val[c] = (uint8_t)x;
+    }
+    while (top > 0) { top--; z[top] = val[R->symcol[top]]; }
+    free(val); free(bits);
+    return 0;
+}
