@@ -6,12 +6,16 @@
  * symbols as they appear (lowest free first) and freed when their symbol is
  * eliminated; the capacity grows (rows re-laid out) when every column is taken.
  *
- * Which readable taps an elimination touches: on the stencil a tap is read at most
- * ml_chase_reach taps after it is determined, so the window of the last reach + 1
- * taps; with tap lists (wrap) every slot. The pivot is the youngest symbol with a
- * non-zero coefficient: a young symbol's column is non-zero on a small cone of taps
- * only, so the substitution costs about that cone x the row width, not the window x
- * the row width.
+ * Substitution is lazy: every ring slot keeps the number of eliminations applied to
+ * it, and a slot is brought up to date (the records since, in order, each applied when
+ * the slot holds its symbol) when it is read as a source. An elimination thus costs
+ * its record plus one row operation per tap that holds its symbol, and the test "does
+ * this slot hold it" is made on a row that is being read anyway (no pass over the
+ * window of readable taps per elimination). Records are applied in the layout they
+ * were made in: a column freed by an elimination is clear in every slot brought past
+ * it, and a later symbol in that column enters an older slot only through a later
+ * record. The pivot is the youngest symbol with a non-zero coefficient (a young symbol
+ * is held by few taps: fewer row operations).
  */
 #include "rowchase.h"
 #include "interrupt.h"
@@ -66,7 +70,9 @@ typedef struct {
     int32_t *acc;         /* S int32 (GF(p)) */
     int64_t *colsym;      /* cap: symbol in each column, -1 free */
     size_t used;          /* columns in use */
+    size_t lowfree;       /* no free column below it */
     size_t max_bytes;
+    size_t *version;      /* nslots: eliminations applied to each slot */
 } run_ctx;
 
 #define ROW(X, s) ((X)->ring + (size_t)(s) * (X)->S * (X)->R->es)
@@ -101,9 +107,9 @@ static void xor_rows(uint64_t *restrict v, const uint64_t *const *src, int m, si
     }
 }
 
-/* GF(p): v = mul * sum cf[i] src[i] mod n over len bytes (acc: len int32). */
+/* GF(p): v = mul * sum cf[i] src[i] mod n over len bytes (acc: len int32), any n. */
 __attribute__((target_clones("avx2", "default")))
-static void comb_rows(uint8_t *restrict v, const uint8_t *const *src, const uint8_t *cf, int m,
+static void comb_rows_acc(uint8_t *restrict v, const uint8_t *const *src, const uint8_t *cf, int m,
                       int32_t mul, size_t len, int32_t *restrict acc, int32_t n, float rn) {
     for (size_t j = 0; j < len; j++) acc[j] = 0;
     for (int i = 0; i < m; i++) {
@@ -116,20 +122,53 @@ static void comb_rows(uint8_t *restrict v, const uint8_t *const *src, const uint
     for (size_t j = 0; j < len; j++) v[j] = (uint8_t)mod_n(mod_n(acc[j], n, rn) * mul, n, rn);
 }
 
+/* GF(p), p < 128 (a + b fits a byte): v = v + a, v = v - a, v = -v mod p. */
+__attribute__((target_clones("avx2", "default")))
+static void add_mod(uint8_t *restrict v, const uint8_t *restrict a, size_t len, uint8_t p) {
+    for (size_t j = 0; j < len; j++) {
+        uint8_t x = (uint8_t)(v[j] + a[j]);
+        v[j] = x >= p ? (uint8_t)(x - p) : x;
+    }
+}
+__attribute__((target_clones("avx2", "default")))
+static void sub_mod(uint8_t *restrict v, const uint8_t *restrict a, size_t len, uint8_t p) {
+    for (size_t j = 0; j < len; j++) {
+        uint8_t x = (uint8_t)(v[j] - a[j]);
+        v[j] = v[j] < a[j] ? (uint8_t)(x + p) : x;
+    }
+}
+__attribute__((target_clones("avx2", "default")))
+static void neg_mod(uint8_t *restrict v, size_t len, uint8_t p) {
+    for (size_t j = 0; j < len; j++) v[j] = v[j] ? (uint8_t)(p - v[j]) : 0;
+}
+
+/* GF(p): v = mul * sum cf[i] src[i] mod n over len bytes (acc: len int32): byte adds
+ * when every coefficient is 1 and mul is +-1 (the cross, any count-1 pattern). */
+static void comb_rows(uint8_t *v, const uint8_t *const *src, const uint8_t *cf, int m,
+                      int32_t mul, size_t len, int32_t *acc, int32_t n, float rn) {
+    int ones = n < 128 && (mul == 1 || mul == n - 1);
+    for (int i = 0; i < m && ones; i++) ones = cf[i] == 1;
+    if (!ones) { comb_rows_acc(v, src, cf, m, mul, len, acc, n, rn); return; }
+    if (m == 0) { memset(v, 0, len); return; }
+    memcpy(v, src[0], len);
+    for (int i = 1; i < m; i++) add_mod(v, src[i], len, (uint8_t)n);
+    if (mul != 1) neg_mod(v, len, (uint8_t)n);
+}
+
 /* v += a * r over len elements (GF(2): a = 1, xor). */
 __attribute__((target_clones("avx2", "default")))
 static void axpy_gf2(uint64_t *restrict v, const uint64_t *restrict r, size_t len) {
     for (size_t j = 0; j < len; j++) v[j] ^= r[j];
 }
 __attribute__((target_clones("avx2", "default")))
-static void axpy_zn(uint8_t *restrict v, const uint8_t *restrict r, int32_t a, size_t len,
-                    int32_t n, float rn) {
+static void axpy_zn_any(uint8_t *restrict v, const uint8_t *restrict r, int32_t a, size_t len,
+                        int32_t n, float rn) {
     for (size_t j = 0; j < len; j++) v[j] = (uint8_t)mod_n(v[j] + a * r[j], n, rn);
 }
-
-static void axpy(const run_ctx *X, uint8_t *v, const uint8_t *r, unsigned a, size_t len) {
-    if (X->R->gf2) axpy_gf2((uint64_t *)v, (const uint64_t *)r, len);
-    else axpy_zn(v, r, (int32_t)a, len, X->n, X->rn);
+static void axpy_zn(uint8_t *v, const uint8_t *r, int32_t a, size_t len, int32_t n, float rn) {
+    if (n < 128 && a == 1) add_mod(v, r, len, (uint8_t)n);
+    else if (n < 128 && a == n - 1) sub_mod(v, r, len, (uint8_t)n);
+    else axpy_zn_any(v, r, a, len, n, rn);
 }
 
 /* Re-lay the ring out for a capacity of at least `need` columns. Returns 0, 2 (out of
@@ -169,8 +208,13 @@ static long take_column(run_ctx *X, int *err) {
         int e = grow(X, R->cap + 1);
         if (e) { *err = e; return -1; }
     }
-    for (size_t c = 0; c < R->cap; c++)
-        if (X->colsym[c] < 0) { X->used++; if (X->used > R->width) R->width = X->used; return (long)c; }
+    for (size_t c = X->lowfree; c < R->cap; c++)
+        if (X->colsym[c] < 0) {
+            X->used++;
+            X->lowfree = c + 1;
+            if (X->used > R->width) R->width = X->used;
+            return (long)c;
+        }
     *err = 2;
     return -1;
 }
@@ -220,9 +264,50 @@ static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
     return 0;
 }
 
+/* Bring slot sl up to date: the records made since it was, in order. */
+static void update(run_ctx *X, size_t sl) {
+    ml_rowchase *R = X->R;
+    size_t i = X->version[sl];
+    const size_t nel = R->nel;
+    if (i == nel) return;
+    uint8_t *v = ROW(X, sl);
+    const int32_t *rcol = R->rcol;
+    if (R->gf2) {
+        uint64_t *vv = (uint64_t *)v;
+        for (; i < nel; i++) {
+            const int32_t q = rcol[i];
+            const uint64_t bit = (uint64_t)1 << (q & 63);
+            if (!(vv[q >> 6] & bit)) continue;
+            const uint64_t *rec = (const uint64_t *)(R->data + R->roff[i]);
+            const size_t len = R->rlen[i];
+            axpy_gf2(vv, rec, len);
+            axpy_gf2(vv + R->lw, rec + len, R->cw);
+            vv[q >> 6] &= ~bit;
+        }
+    } else {
+        for (; i < nel; i++) {
+            const int32_t q = rcol[i];
+            const int32_t a = v[q];
+            if (!a) continue;
+            const uint8_t *rec = R->data + R->roff[i];
+            const size_t len = R->rlen[i];
+            axpy_zn(v, rec, a, len, X->n, X->rn);
+            axpy_zn(v + R->lw, rec + len, a, R->cw, X->n, X->rn);
+            v[q] = 0;
+        }
+    }
+    X->version[sl] = nel;
+}
+
+/* The row of slot sl, up to date. */
+static inline uint8_t *row_of(run_ctx *X, size_t sl) {
+    update(X, sl);
+    return ROW(X, sl);
+}
+
 /* Residual equation of tile c (the row X->eq, value = 0 wanted): eliminate its
  * youngest symbol, or check its constants. */
-static int use_equation(run_ctx *X, int64_t t_now, int64_t reach, int64_t nsym_now) {
+static int use_equation(run_ctx *X, int64_t nsym_now) {
     ml_rowchase *R = X->R;
     uint8_t *eq = X->eq;
     long q = -1;
@@ -255,40 +340,16 @@ static int use_equation(run_ctx *X, int64_t t_now, int64_t reach, int64_t nsym_n
     clear_el(X, eq, (size_t)q);
     if (!R->gf2) {
         uint8_t mul = (uint8_t)((X->n - X->inv[a]) % X->n);
-        for (size_t j = 0; j < X->S; j++) eq[j] = (uint8_t)((eq[j] * mul) % X->n);
-    }
-    /* substitute in every readable tap */
-    if (R->gf2) {
-        const size_t w = (size_t)q >> 6;
-        const uint64_t bit = (uint64_t)1 << (q & 63);
-        for (size_t s = 0; s < X->nslots; s++) {
-            size_t sl = s;
-            if (reach >= 0) {
-                int64_t tq = t_now - (int64_t)s;
-                if (tq < 0 || (int64_t)s > reach) break;
-                sl = ml_chase_slot(X->p, tq);
-            }
-            uint64_t *v = (uint64_t *)ROW(X, sl);
-            if (v[w] & bit) { axpy_gf2(v, (const uint64_t *)eq, X->S); v[w] &= ~bit; }
-        }
-    } else {
-        for (size_t s = 0; s < X->nslots; s++) {
-            size_t sl = s;
-            if (reach >= 0) {
-                int64_t tq = t_now - (int64_t)s;
-                if (tq < 0 || (int64_t)s > reach) break;
-                sl = ml_chase_slot(X->p, tq);
-            }
-            uint8_t *v = ROW(X, sl);
-            unsigned av = v[q];
-            if (av) { axpy_zn(v, eq, (int32_t)av, X->S, X->n, X->rn); v[q] = 0; }
-        }
+        if (mul == X->n - 1) neg_mod(eq, X->S, (uint8_t)X->n);
+        else if (mul != 1)
+            for (size_t j = 0; j < X->S; j++) eq[j] = (uint8_t)((eq[j] * mul) % X->n);
     }
     int e = push_record(X, (size_t)q, eq);
     if (e) return e;
     R->rbefore[R->nel - 1] = nsym_now;
     X->colsym[q] = -1;
     X->used--;
+    if ((size_t)q < X->lowfree) X->lowfree = (size_t)q;
     return 0;
 }
 
@@ -297,7 +358,7 @@ static void equation(run_ctx *X, int64_t c, const uint8_t *b, size_t hw, int32_t
                      uint8_t *cf, const void **src) {
     ml_rowchase *R = X->R;
     int m = ml_chase_taps_of(X->p, c, qs, cf);
-    for (int i = 0; i < m; i++) src[i] = ROW(X, ml_chase_slot(X->p, qs[i]));
+    for (int i = 0; i < m; i++) src[i] = row_of(X, ml_chase_slot(X->p, qs[i]));
     if (R->gf2) {
         uint64_t *v = (uint64_t *)X->eq;
         xor_rows(v, (const uint64_t *const *)src, m, X->S);
@@ -350,7 +411,8 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
         for (int c = 1; c < n; c++)
             if ((a * c) % n == 1) { X.inv[a] = (uint8_t)c; break; }
     X.nslots = ml_chase_slots(p);
-    const int64_t reach = ml_chase_is_stencil(p) ? ml_chase_reach(p) : -1;
+    X.version = calloc(X.nslots + 1, sizeof(size_t));
+    if (!X.version) goto fail;
     {
         int e = grow(&X, 64);
         if (e) { *err = e; goto fail; }
@@ -359,7 +421,7 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
     int64_t sym = 0;
     while (ev < nres && resev[ev] < 0) {
         equation(&X, restile[ev], b, hw, qs, cf, src);
-        int e = use_equation(&X, -1, reach, sym);
+        int e = use_equation(&X, sym);
         if (e) { *err = e; goto fail; }
         ev++;
     }
@@ -369,14 +431,14 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
         for (int col = 0; col < w; col++) {
             const int64_t t = (int64_t)r * w + col;
             const int32_t e = er[col];
-            if (e == -2) {
-                if (reach >= 0) memset(ROW(&X, ml_chase_slot(p, t)), 0, X.S * R->es);
-            } else {
-                uint8_t *v = ROW(&X, ml_chase_slot(p, t));
+            if (e != -2) {
+                const size_t sl = ml_chase_slot(p, t);
+                X.version[sl] = R->nel;           /* written from up-to-date sources */
+                uint8_t *v = ROW(&X, sl);
                 if (e >= 0) {
                     int64_t c = ml_chase_forcing_tile(p, e, t);
                     int m = ml_chase_taps_of(p, c, qs, cf) - 1;   /* the last is t */
-                    for (int i = 0; i < m; i++) src[i] = ROW(&X, ml_chase_slot(p, qs[i]));
+                    for (int i = 0; i < m; i++) src[i] = row_of(&X, ml_chase_slot(p, qs[i]));
                     if (R->gf2) {
                         uint64_t *vv = (uint64_t *)v;
                         xor_rows(vv, (const uint64_t *const *)src, m, X.S);
@@ -394,7 +456,7 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
                 } else {                             /* a new symbol: a column of its own */
                     long q = take_column(&X, err);
                     if (q < 0) goto fail;
-                    v = ROW(&X, ml_chase_slot(p, t));   /* the ring may have moved */
+                    v = ROW(&X, sl);                    /* the ring may have moved */
                     memset(v, 0, X.S * R->es);
                     if (R->gf2) ((uint64_t *)v)[q >> 6] |= (uint64_t)1 << (q & 63);
                     else v[q] = 1;
@@ -404,7 +466,7 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
             }
             while (ev < nres && resev[ev] <= t) {
                 equation(&X, restile[ev], b, hw, qs, cf, src);
-                int er2 = use_equation(&X, t, reach, sym);
+                int er2 = use_equation(&X, sym);
                 if (er2) { *err = er2; goto fail; }
                 ev++;
             }
@@ -426,12 +488,12 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
             R->freesym[j] = v;
         }
     }
-    free(X.ring); free(X.eq); free(X.acc); free(X.colsym);
+    free(X.ring); free(X.eq); free(X.acc); free(X.colsym); free(X.version);
     free(resev); free(restile); free(qs); free(cf); free(src);
     *err = 0;
     return R;
 fail:
-    free(X.ring); free(X.eq); free(X.acc); free(X.colsym);
+    free(X.ring); free(X.eq); free(X.acc); free(X.colsym); free(X.version);
     free(resev); free(restile); free(qs); free(cf); free(src);
     ml_rowchase_free(R);
     return NULL;

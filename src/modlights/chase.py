@@ -247,7 +247,8 @@ class ChaseEngine:
 
     name = "chase"
 
-    def __init__(self, board: Board, threads: int | None = None):
+    def __init__(self, board: Board, threads: int | None = None,
+                 rowchase: bool | None = None):
         if not board.is_grid:
             raise ValueError("method='chase' needs a grid board (Board.grid); "
                              "use method='dense' for graph boards")
@@ -270,6 +271,14 @@ class ChaseEngine:
         #: residual equations in the system solved: all, or a prefix that leaves no
         #: kernel (the replay checks the others)
         self.residual_rows = self.nres
+        #: the row chase (modlights.rowchase) instead of a residual matrix: prime n with
+        #: many holes (rowchase=None), or as forced (True / False)
+        self._row = None
+        from .rowchase import RowChaseSystem, use_rowchase
+        if use_rowchase(self.plan, n, rowchase):
+            self._row = RowChaseSystem(self.plan, MAX_RESIDUAL_BYTES)
+            self._res = None
+            return
         self._res = self._prefix_residual(threads)
         if self._res is None:
             check_residual_size(self.nres, self.nsym, n)
@@ -374,6 +383,8 @@ class ChaseEngine:
 
     @property
     def kernel_size(self) -> int:
+        if self._row is not None:
+            return self._row.kernel_size
         if self.n == 2:
             return 2 ** (self.nsym - int(self._res.rank))
         return int(self._res.kernel_size)
@@ -382,6 +393,8 @@ class ChaseEngine:
     def nullity(self) -> int:
         """Number of kernel generators, from the residual system alone (symbols -> taps
         is injective, so ker A and ker M have the same generators)."""
+        if self._row is not None:
+            return self._row.nullity
         if self.n == 2:
             return self.nsym - int(self._res.rank)
         return int(self._res.nullity)
@@ -397,6 +410,12 @@ class ChaseEngine:
     def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
         """Generators of ker A (pushed through the chase); limit: only the first
         ``limit`` of them."""
+        if self._row is not None:
+            G = self._row.generators(limit)
+            H = np.zeros((G.shape[0], self.r), dtype=np.uint8)
+            for i in range(G.shape[0]):
+                H[i] = self._tap_vec(G[i])
+            return H, [self.n] * G.shape[0]
         Hs, orders = self._residual_generators()
         if limit is not None:
             Hs, orders = Hs[:max(0, limit)], orders[:max(0, limit)]
@@ -410,6 +429,14 @@ class ChaseEngine:
     def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         R = np.asarray(R)
         k = R.shape[0]
+        if self._row is not None:
+            X = np.zeros((k, self.r), dtype=np.uint8)
+            ok = np.zeros(k, dtype=bool)
+            for i, x in enumerate(self._row.solve([self._b_grid(R[i]) for i in range(k)])):
+                if x is not None:
+                    X[i] = self._tap_vec(x)
+                    ok[i] = True
+            return X, ok
         if k == 1:                       # the common case: the replay's array, no copy
             x = self._solve_one(R[0])
             if x is None:

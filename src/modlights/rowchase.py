@@ -1,0 +1,140 @@
+"""The row-state chase: light chasing with online elimination, for boards with many
+holes or locked tiles over a prime n (csrc/rowchase.c).
+
+The plan of :mod:`modlights.chase` (which taps are forced, which are symbols, which
+tiles give residual equations) is walked once, tap by tap. Every tap still readable
+holds its affine form over the *live* symbols (GF(2): bit-packed words; GF(p): bytes)
+and one constant per right-hand side; a residual equation is used the moment it
+appears: it eliminates its youngest live symbol (substituted lazily, when a tap that
+holds it is next read) or, with no live symbol left, checks the right-hand sides. The
+live symbols stay about one row wide however many holes the board has, and no
+residual matrix is built: a 2000 x 2000 GF(2) cross board with 1% holes (40909
+symbols and equations, refused by the matrix path) is chased in about half a second.
+
+|ker A| = p^(symbols live at the end); kernel generators and solutions come from the
+elimination records walked backwards (symbol values) and the numeric replay of
+:func:`modlights._chase.Plan.numeric` (tap values), which also checks every equation.
+
+:class:`RowChaseSystem` answers the residual questions of
+:class:`~modlights.chase.ChaseEngine` (``kernel_size``, ``nullity``, ``generators``,
+``solve``) for a plan; ChaseEngine picks it (see ``ChaseEngine.__init__`` and
+:func:`use_rowchase`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .engines.reference import is_prime
+
+__all__ = ["RowChaseSystem", "use_rowchase", "ROWCHASE_MIN_RATIO", "ROWCHASE_BATCH"]
+
+#: ``ChaseEngine`` takes the row chase (prime n) when the plan has more than
+#: ROWCHASE_MIN_RATIO symbols per column of the chase (holes each add a symbol; a board
+#: without holes has about one a column, and the matrix path is faster there).
+ROWCHASE_MIN_RATIO = 4
+
+#: Right-hand sides chased together (GF(2): one word of constants; GF(p): bytes).
+ROWCHASE_BATCH = {2: 64}
+ROWCHASE_BATCH_DEFAULT = 16
+
+
+def use_rowchase(plan, n: int, forced: bool | None = None) -> bool:
+    """Whether ChaseEngine should solve this plan by the row chase: ``forced`` (True /
+    False) when given, else prime n and more than ROWCHASE_MIN_RATIO symbols a column
+    (many holes: the residual matrix would be large)."""
+    if forced is not None:
+        if forced and not is_prime(n):
+            raise ValueError(f"the row chase needs a prime number of states, got {n}; "
+                             "use rowchase=None or False")
+        return bool(forced)
+    return is_prime(n) and int(plan.nsym) > ROWCHASE_MIN_RATIO * max(1, int(plan.w))
+
+
+class RowChaseSystem:
+    """Kernel and solutions of a chase plan by the row chase (n prime).
+
+    Parameters
+    ----------
+    plan : modlights._chase.Plan
+        The plan (built on the board or its transpose, as ChaseEngine chose).
+    max_bytes : int
+        Most memory one run may take for its live rows and elimination records
+        (ValueError past it, before allocating more).
+
+    Notes
+    -----
+    The first run is made by the first ``solve`` (with its right-hand sides) or, when
+    the kernel is asked first, without right-hand sides; its records give the kernel
+    from then on (they do not depend on the right-hand sides).
+    """
+
+    def __init__(self, plan, max_bytes: int):
+        self.plan = plan
+        self.n = int(plan.n)
+        if not is_prime(self.n):
+            raise ValueError(f"the row chase needs a prime number of states, got {self.n}")
+        self.max_bytes = int(max_bytes)
+        self._run = None
+
+    def _chase(self, B=None):
+        from ._rowchase import RowChase
+        run = RowChase(self.plan, B, max_bytes=self.max_bytes)
+        if self._run is None:
+            self._run = run
+        return run
+
+    @property
+    def run(self):
+        """The RowChase whose records give the kernel (chased on first use)."""
+        if self._run is None:
+            self._chase()
+        return self._run
+
+    @property
+    def nullity(self) -> int:
+        """Symbols still live at the end: dim ker A."""
+        return int(self.run.nfree)
+
+    @property
+    def kernel_size(self) -> int:
+        """|ker A| = n ** nullity."""
+        return self.n ** self.nullity
+
+    def generators(self, limit: int | None = None) -> np.ndarray:
+        """Kernel basis as tap vectors in the plan's layout ((k, h * w) uint8): free
+        symbol i set to 1, the others 0, through the records and the replay."""
+        run = self.run
+        k = run.nfree if limit is None else min(run.nfree, max(0, int(limit)))
+        hw = self.plan.h * self.plan.w
+        H = np.zeros((k, hw), dtype=np.uint8)
+        zero_b = np.zeros(hw, dtype=np.uint8)
+        for i in range(k):
+            u = np.zeros(run.nfree, dtype=np.uint8)
+            u[i] = 1
+            x, rho = self.plan.numeric(zero_b, run.symbols(None, u))
+            if rho.any():
+                raise RuntimeError("row chase: a kernel vector fails the replay "
+                                   "(an internal error; please report it)")
+            H[i] = x
+        return H
+
+    def solve(self, bs: list[np.ndarray]) -> list[np.ndarray | None]:
+        """Taps (plan layout, a byte a tile) for each right-hand side of bs (plan layout),
+        None where unsolvable; right-hand sides are chased ROWCHASE_BATCH at a time."""
+        out: list[np.ndarray | None] = []
+        step = ROWCHASE_BATCH.get(self.n, ROWCHASE_BATCH_DEFAULT)
+        for a in range(0, len(bs), step):
+            chunk = bs[a:a + step]
+            run = self._chase(np.stack(chunk))
+            ok = run.ok()
+            for j, b in enumerate(chunk):
+                if not ok[j]:
+                    out.append(None)
+                    continue
+                x, rho = self.plan.numeric(b, run.symbols(j))
+                if rho.any():
+                    raise RuntimeError("row chase: a solution fails the replay "
+                                       "(an internal error; please report it)")
+                out.append(x)
+            del run
+        return out
