@@ -122,24 +122,37 @@ static void comb_rows_acc(uint8_t *restrict v, const uint8_t *const *src, const 
     for (size_t j = 0; j < len; j++) v[j] = (uint8_t)mod_n(mod_n(acc[j], n, rn) * mul, n, rn);
 }
 
-/* GF(p), p < 128 (a + b fits a byte): v = v + a, v = v - a, v = -v mod p. */
+/* GF(p), p < 128 (a + b fits a byte): v = v + a, v = a + b, v = v - a, v = -v mod p;
+ * the reduction is an unsigned min (x - p wraps above x unless x >= p). */
+static inline uint8_t min_u8(uint8_t a, uint8_t b) { return a < b ? a : b; }
 __attribute__((target_clones("avx2", "default")))
 static void add_mod(uint8_t *restrict v, const uint8_t *restrict a, size_t len, uint8_t p) {
     for (size_t j = 0; j < len; j++) {
         uint8_t x = (uint8_t)(v[j] + a[j]);
-        v[j] = x >= p ? (uint8_t)(x - p) : x;
+        v[j] = min_u8(x, (uint8_t)(x - p));
+    }
+}
+__attribute__((target_clones("avx2", "default")))
+static void add2_mod(uint8_t *restrict v, const uint8_t *restrict a, const uint8_t *restrict b,
+                     size_t len, uint8_t p) {
+    for (size_t j = 0; j < len; j++) {
+        uint8_t x = (uint8_t)(a[j] + b[j]);
+        v[j] = min_u8(x, (uint8_t)(x - p));
     }
 }
 __attribute__((target_clones("avx2", "default")))
 static void sub_mod(uint8_t *restrict v, const uint8_t *restrict a, size_t len, uint8_t p) {
     for (size_t j = 0; j < len; j++) {
         uint8_t x = (uint8_t)(v[j] - a[j]);
-        v[j] = v[j] < a[j] ? (uint8_t)(x + p) : x;
+        v[j] = min_u8(x, (uint8_t)(x + p));
     }
 }
 __attribute__((target_clones("avx2", "default")))
 static void neg_mod(uint8_t *restrict v, size_t len, uint8_t p) {
-    for (size_t j = 0; j < len; j++) v[j] = v[j] ? (uint8_t)(p - v[j]) : 0;
+    for (size_t j = 0; j < len; j++) {
+        uint8_t y = (uint8_t)(p - v[j]);
+        v[j] = min_u8(y, (uint8_t)(y - p));
+    }
 }
 
 /* GF(p): v = mul * sum cf[i] src[i] mod n over len bytes (acc: len int32): byte adds
@@ -150,8 +163,9 @@ static void comb_rows(uint8_t *v, const uint8_t *const *src, const uint8_t *cf, 
     for (int i = 0; i < m && ones; i++) ones = cf[i] == 1;
     if (!ones) { comb_rows_acc(v, src, cf, m, mul, len, acc, n, rn); return; }
     if (m == 0) { memset(v, 0, len); return; }
-    memcpy(v, src[0], len);
-    for (int i = 1; i < m; i++) add_mod(v, src[i], len, (uint8_t)n);
+    if (m == 1) memcpy(v, src[0], len);
+    else add2_mod(v, src[0], src[1], len, (uint8_t)n);
+    for (int i = 2; i < m; i++) add_mod(v, src[i], len, (uint8_t)n);
     if (mul != 1) neg_mod(v, len, (uint8_t)n);
 }
 

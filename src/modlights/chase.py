@@ -280,6 +280,10 @@ class ChaseEngine:
             self._res = None
             return
         self._res = self._prefix_residual(threads)
+        if self._res is None and rowchase is None and use_rowchase(self.plan, n, tall=self.nres):
+            # a tall residual system whose prefixes leave a kernel: the row chase
+            self._row = RowChaseSystem(self.plan, MAX_RESIDUAL_BYTES)
+            return
         if self._res is None:
             check_residual_size(self.nres, self.nsym, n)
             self._res = self._residual_engine(self.nres, threads)

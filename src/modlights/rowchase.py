@@ -26,28 +26,45 @@ import numpy as np
 
 from .engines.reference import is_prime
 
-__all__ = ["RowChaseSystem", "use_rowchase", "ROWCHASE_MIN_RATIO", "ROWCHASE_BATCH"]
+__all__ = ["RowChaseSystem", "use_rowchase", "ROWCHASE_MIN_RATIO", "ROWCHASE_TALL_ENTRIES",
+           "ROWCHASE_BATCH"]
 
 #: ``ChaseEngine`` takes the row chase (prime n) when the plan has more than
 #: ROWCHASE_MIN_RATIO symbols per column of the chase (holes each add a symbol; a board
 #: without holes has about one a column, and the matrix path is faster there).
-ROWCHASE_MIN_RATIO = 4
+#: Measured (bench/holes_large.py, 2000^2 GF(2) / 1000^2 Z/3 cross, medians of 3,
+#: shared box), row / matrix seconds: 3 symbols a column 0.37 / 0.20 (GF(2)),
+#: 0.21 / 0.16 (Z/3); 5: 0.28 / 0.28 (GF(2)); 6: 0.23 / 0.43 (Z/3); 9: 0.33 / 0.85
+#: (GF(2)).
+ROWCHASE_MIN_RATIO = 5
 
 #: Right-hand sides chased together (GF(2): one word of constants; GF(p): bytes).
 ROWCHASE_BATCH = {2: 64}
 ROWCHASE_BATCH_DEFAULT = 16
 
 
-def use_rowchase(plan, n: int, forced: bool | None = None) -> bool:
+#: ... and when no prefix of a tall residual system (locked tiles) leaves a trivial
+#: kernel, when that system has more than ROWCHASE_TALL_ENTRIES entries (equations x
+#: symbols). 2000^2 GF(2) cross, 1% locked + 0.05% holes (43930 x 3933): row 0.23-0.28 s,
+#: matrix 0.26 s; 1000^2 Z/3 (11497 x 1474): row 0.21 s, matrix 0.14 s.
+ROWCHASE_TALL_ENTRIES = 1 << 28
+
+
+def use_rowchase(plan, n: int, forced: bool | None = None, tall: int = 0) -> bool:
     """Whether ChaseEngine should solve this plan by the row chase: ``forced`` (True /
     False) when given, else prime n and more than ROWCHASE_MIN_RATIO symbols a column
-    (many holes: the residual matrix would be large)."""
+    of the chase (many holes: the residual matrix would be large) or, with ``tall``
+    (the residual equations, given when no prefix of them leaves a trivial kernel),
+    more than ROWCHASE_TALL_ENTRIES entries in the residual matrix."""
     if forced is not None:
         if forced and not is_prime(n):
             raise ValueError(f"the row chase needs a prime number of states, got {n}; "
                              "use rowchase=None or False")
         return bool(forced)
-    return is_prime(n) and int(plan.nsym) > ROWCHASE_MIN_RATIO * max(1, int(plan.w))
+    if not is_prime(n):
+        return False
+    return int(plan.nsym) > ROWCHASE_MIN_RATIO * max(1, int(plan.w)) \
+        or int(tall) * int(plan.nsym) > ROWCHASE_TALL_ENTRIES
 
 
 class RowChaseSystem:
