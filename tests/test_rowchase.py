@@ -235,3 +235,15 @@ def test_interrupt_stops_the_run_and_leaves_it_usable():
         _rowchase.RowChase(plan)
     eng = ChaseEngine(b, rowchase=True)
     assert eng.kernel_size == ml.Solver(b, method="dense").kernel_size
+
+
+def test_too_large_refused_before_the_run():
+    """The records' estimate (a row of the board's width an elimination) is checked
+    before the chase runs."""
+    from modlights.rowchase import RowChaseSystem
+    locked, holes = random_masks(np.random.default_rng(2), (300, 300), 0.0, 0.05)
+    plan = build_plan(ml.Board.grid(300, 300, states=3, holes=holes))
+    need = RowChaseSystem.record_estimate(plan)
+    assert need > 0
+    with pytest.raises(ValueError, match="too large for the row chase"):
+        RowChaseSystem(plan, max_bytes=need - 1)

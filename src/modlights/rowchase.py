@@ -92,6 +92,23 @@ class RowChaseSystem:
             raise ValueError(f"the row chase needs a prime number of states, got {self.n}")
         self.max_bytes = int(max_bytes)
         self._run = None
+        need = self.record_estimate(plan)
+        if need > self.max_bytes:
+            raise ValueError(
+                f"this board is too large for the row chase: about {need / 2**20:.0f} MiB of "
+                f"elimination records ({min(int(plan.nsym), int(plan.nres))} eliminations "
+                f"of rows of at least {int(plan.w)} symbols mod {self.n}; at most "
+                f"{self.max_bytes / 2**20:.0f} MiB); use a smaller board or fewer holes")
+
+    @staticmethod
+    def record_estimate(plan) -> int:
+        """Bytes the elimination records take at least (checked before the run): an
+        elimination a symbol (at most one an equation), each a row about as wide as the
+        board (the live symbols), half of it kept (trailing zeros are dropped; measured
+        0.5-0.9 of the row on cross boards with 1% holes)."""
+        elims = min(int(plan.nsym), int(plan.nres))
+        row = (int(plan.w) + 63) // 64 * 8 if int(plan.n) == 2 else int(plan.w)
+        return elims * row // 2
 
     def _chase(self, B=None):
         from ._rowchase import RowChase
