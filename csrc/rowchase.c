@@ -289,6 +289,16 @@ static void update(run_ctx *X, size_t sl) {
     if (R->gf2) {
         uint64_t *vv = (uint64_t *)v;
         for (; i < nel; i++) {
+            /* four tests at a time, one branch (a hit changes the row: the tests after
+             * it are made again, one by one) */
+            while (i + 4 <= nel) {
+                const int32_t a = rcol[i], b = rcol[i + 1], c = rcol[i + 2], d = rcol[i + 3];
+                uint64_t hit = ((vv[a >> 6] >> (a & 63)) | (vv[b >> 6] >> (b & 63)) |
+                                (vv[c >> 6] >> (c & 63)) | (vv[d >> 6] >> (d & 63))) & 1;
+                if (hit) break;
+                i += 4;
+            }
+            if (i == nel) break;
             const int32_t q = rcol[i];
             const uint64_t bit = (uint64_t)1 << (q & 63);
             if (!(vv[q >> 6] & bit)) continue;
@@ -300,6 +310,9 @@ static void update(run_ctx *X, size_t sl) {
         }
     } else {
         for (; i < nel; i++) {
+            while (i + 4 <= nel && !(v[rcol[i]] | v[rcol[i + 1]] | v[rcol[i + 2]] | v[rcol[i + 3]]))
+                i += 4;
+            if (i == nel) break;
             const int32_t q = rcol[i];
             const int32_t a = v[q];
             if (!a) continue;
@@ -511,6 +524,28 @@ fail:
     free(resev); free(restile); free(qs); free(cf); free(src);
     ml_rowchase_free(R);
     return NULL;
+}
+
+size_t ml_rowchase_min_width(const ml_chase *p) {
+    const size_t nres = ml_chase_nres(p);
+    int h, w, n;
+    ml_chase_geometry(p, &h, &w, &n);
+    int64_t *resev = malloc((nres + 1) * sizeof(int64_t));
+    if (!resev) return (size_t)-1;
+    ml_chase_residual_events(p, resev);
+    size_t ev = 0, sym = 0, best = 0;
+    while (ev < nres && resev[ev] < 0) ev++;
+    for (int r = 0; r < h; r++) {
+        const int32_t *er = ml_chase_codes(p, r);
+        for (int col = 0; col < w; col++) {
+            const int64_t t = (int64_t)r * w + col;
+            if (er[col] <= -3) sym++;
+            if (sym > ev && sym - ev > best) best = sym - ev;
+            while (ev < nres && resev[ev] <= t) ev++;
+        }
+    }
+    free(resev);
+    return best;
 }
 
 void ml_rowchase_free(ml_rowchase *R) {

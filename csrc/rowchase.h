@@ -35,6 +35,10 @@ typedef struct ml_rowchase ml_rowchase;
 ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size_t max_bytes,
                              int *err);
 void ml_rowchase_free(ml_rowchase *R);
+/* A lower bound on the live symbols' width, before running: the most symbols made
+ * by a tap minus the equations met by then (each eliminates one at most); (size_t)-1
+ * when out of memory. */
+size_t ml_rowchase_min_width(const ml_chase *p);
 
 /* Symbols live at the end (free), symbols eliminated, consistency checks, the widest
  * row of live symbols (columns), bytes of the records. */

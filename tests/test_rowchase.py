@@ -247,3 +247,18 @@ def test_too_large_refused_before_the_run():
     assert need > 0
     with pytest.raises(ValueError, match="too large for the row chase"):
         RowChaseSystem(plan, max_bytes=need - 1)
+
+
+def test_solver_on_the_row_chase_pickles(monkeypatch):
+    import copy
+    import pickle
+    monkeypatch.setattr(rowchase_mod, "ROWCHASE_MIN_RATIO", -1)
+    locked, holes = random_masks(np.random.default_rng(4), (30, 30), 0.02, 0.1)
+    b = ml.Board.grid(30, 30, states=5, locked=locked, holes=holes)
+    s = ml.Solver(b)
+    state = b.random_state(rng=4)
+    sol = s.solve(state, minimal=False)
+    for t in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert t._engine._row is not None and t.kernel_size == s.kernel_size
+        assert not b.apply(state, t.solve(state, minimal=False).taps).any()
+    assert not b.apply(state, sol.taps).any()

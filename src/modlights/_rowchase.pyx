@@ -16,6 +16,8 @@ cdef extern from "rowchase.h":
     ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k,
                                  size_t max_bytes, int *err) nogil
     void ml_rowchase_free(ml_rowchase *R) nogil
+    size_t ml_rowchase_min_width(const ml_chase *p) nogil
+    size_t ml_chase_slots(const ml_chase *p) nogil
     size_t ml_rowchase_nfree(const ml_rowchase *R) nogil
     size_t ml_rowchase_neliminated(const ml_rowchase *R) nogil
     size_t ml_rowchase_nchecks(const ml_rowchase *R) nogil
@@ -26,6 +28,22 @@ cdef extern from "rowchase.h":
     int ml_rowchase_symbols(const ml_rowchase *R, long j, const uint8_t *u, uint8_t *z) nogil
 
 include "_interrupt.pxi"
+
+
+def live_bounds(plan):
+    """(min_width, slots): a lower bound on the row chase's live symbols for this plan
+    (the most symbols made by a tap minus the equations met by then) and the ring's
+    slots (rows kept at once)."""
+    if not isinstance(plan, Plan):
+        raise ValueError(f"plan must be a modlights._chase.Plan, got {type(plan).__name__}")
+    cdef size_t addr = plan._address()
+    cdef const ml_chase *p = <const ml_chase *>addr
+    cdef size_t lb
+    with nogil:
+        lb = ml_rowchase_min_width(p)
+    if lb == <size_t>-1:
+        _raise_memory_error("the row chase's width bound could not allocate")
+    return int(lb), int(ml_chase_slots(p))
 
 
 cdef class RowChase:

@@ -288,14 +288,15 @@ class ChaseEngine:
         #: many holes (rowchase=None), or as forced (True / False)
         self._row = None
         from .rowchase import RowChaseSystem, use_rowchase
-        if use_rowchase(self.plan, n, rowchase):
-            self._row = RowChaseSystem(self.plan, MAX_RESIDUAL_BYTES)
+        if use_rowchase(self.plan, n, rowchase, holes=board._any_holes or board._any_locked):
+            self._row = RowChaseSystem(self.plan, MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK)
             self._res = None
             return
         self._res = self._prefix_residual(threads)
-        if self._res is None and rowchase is None and use_rowchase(self.plan, n, tall=self.nres):
+        if self._res is None and rowchase is None and use_rowchase(
+                self.plan, n, tall=self.nres, holes=board._any_holes or board._any_locked):
             # a tall residual system whose prefixes leave a kernel: the row chase
-            self._row = RowChaseSystem(self.plan, MAX_RESIDUAL_BYTES)
+            self._row = RowChaseSystem(self.plan, MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK)
             return
         if self._res is None:
             check_residual_size(self.nres, self.nsym, n)

@@ -50,9 +50,12 @@ ROWCHASE_BATCH_DEFAULT = 16
 ROWCHASE_TALL_ENTRIES = 1 << 28
 
 
-def use_rowchase(plan, n: int, forced: bool | None = None, tall: int = 0) -> bool:
+def use_rowchase(plan, n: int, forced: bool | None = None, tall: int = 0,
+                 holes: bool = True) -> bool:
     """Whether ChaseEngine should solve this plan by the row chase: ``forced`` (True /
-    False) when given, else prime n and more than ROWCHASE_MIN_RATIO symbols a column
+    False) when given, else a board with holes or locked tiles (``holes``; a board
+    without keeps the matrix path, whose own guards refuse what it cannot take) over a
+    prime n and more than ROWCHASE_MIN_RATIO symbols a column
     of the chase (many holes: the residual matrix would be large) or, with ``tall``
     (the residual equations, given when no prefix of them leaves a trivial kernel),
     more than ROWCHASE_TALL_ENTRIES entries in the residual matrix."""
@@ -61,7 +64,7 @@ def use_rowchase(plan, n: int, forced: bool | None = None, tall: int = 0) -> boo
             raise ValueError(f"the row chase needs a prime number of states, got {n}; "
                              "use rowchase=None or False")
         return bool(forced)
-    if not is_prime(n):
+    if not holes or not is_prime(n):
         return False
     return int(plan.nsym) > ROWCHASE_MIN_RATIO * max(1, int(plan.w)) \
         or int(tall) * int(plan.nsym) > ROWCHASE_TALL_ENTRIES
@@ -77,6 +80,9 @@ class RowChaseSystem:
     max_bytes : int
         Most memory one run may take for its live rows and elimination records
         (ValueError past it, before allocating more).
+    max_work : int
+        Most word operations (GF(2)) / 16-byte operations (GF(p)) the chase may take by
+        the live width's lower bound (ValueError before running past it).
 
     Notes
     -----
@@ -85,7 +91,7 @@ class RowChaseSystem:
     from then on (they do not depend on the right-hand sides).
     """
 
-    def __init__(self, plan, max_bytes: int):
+    def __init__(self, plan, max_bytes: int, max_work: int = 1 << 38):
         self.plan = plan
         self.n = int(plan.n)
         if not is_prime(self.n):
@@ -99,6 +105,18 @@ class RowChaseSystem:
                 f"elimination records ({min(int(plan.nsym), int(plan.nres))} eliminations "
                 f"of rows of at least {int(plan.w)} symbols mod {self.n}; at most "
                 f"{self.max_bytes / 2**20:.0f} MiB); use a smaller board or fewer holes")
+        from ._rowchase import live_bounds
+        width, slots = live_bounds(plan)
+        row = (width + 63) // 64 * 8 if self.n == 2 else width
+        work = plan.h * plan.w * (row // 8 if self.n == 2 else row // 16)
+        if slots * row > self.max_bytes or work > max_work:
+            raise ValueError(
+                f"this board is too large for the row chase: at least {width} symbols are "
+                f"live at once ({slots} rows of them: {slots * row / 2**20:.0f} MiB, about "
+                f"2^{max(work, 1).bit_length() - 1} operations; at most "
+                f"{self.max_bytes / 2**20:.0f} MiB and 2^{max_work.bit_length() - 1}); the "
+                f"pattern forces too few taps (use a smaller board or a pattern that "
+                f"reaches the next row)")
 
     @staticmethod
     def record_estimate(plan) -> int:
