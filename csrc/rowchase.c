@@ -35,8 +35,10 @@ struct ml_rowchase {
     uint8_t *data;        /* records: rlen linear elements, then cw constant elements */
     size_t dlen, dcap;
     int32_t *symcol;      /* nsym: column of each symbol */
-    int64_t *freesym;     /* symbols live at the end */
-    size_t nfree, nchecks, width;
+    int64_t *freesym;     /* free symbols, ascending: retired ones and those live at the end */
+    int64_t *endsym;      /* nend: the symbols live at the end */
+    size_t nend;
+    size_t nfree, nchecks, width, nretired;
     uint8_t *ok;          /* k */
 };
 
@@ -47,6 +49,11 @@ static inline int32_t mod_n(int32_t x, int32_t n, float rn) {
     r += (r >> 31) & n;
     r -= n & -(int32_t)(r >= n);
     return r;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
 }
 
 static int is_prime_u(int n) {
@@ -73,7 +80,12 @@ typedef struct {
     size_t lowfree;       /* no free column below it */
     size_t max_bytes;
     size_t *version;      /* nslots: eliminations applied to each slot */
+    int64_t t_now, reach; /* the tap being made; stencil: reads reach back (-1: lists) */
+    int64_t nsym_now;     /* symbols made before it */
 } run_ctx;
+
+/* rlen of a retired column's record: its symbol is free (roff: the symbol). */
+#define RETIRED UINT32_MAX
 
 #define ROW(X, s) ((X)->ring + (size_t)(s) * (X)->S * (X)->R->es)
 
@@ -214,31 +226,7 @@ static int grow(run_ctx *X, size_t need) {
     return 0;
 }
 
-/* A free column (lowest first), growing when none is. Returns the column or -1 with
- * *err set. */
-static long take_column(run_ctx *X, int *err) {
-    ml_rowchase *R = X->R;
-    if (X->used == R->cap) {
-        int e = grow(X, R->cap + 1);
-        if (e) { *err = e; return -1; }
-    }
-    for (size_t c = X->lowfree; c < R->cap; c++)
-        if (X->colsym[c] < 0) {
-            X->used++;
-            X->lowfree = c + 1;
-            if (X->used > R->width) R->width = X->used;
-            return (long)c;
-        }
-    *err = 2;
-    return -1;
-}
-
-static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
-    ml_rowchase *R = X->R;
-    const size_t es = R->es;
-    size_t len = R->lw;
-    if (R->gf2) { const uint64_t *r = (const uint64_t *)rec; while (len && !r[len - 1]) len--; }
-    else while (len && !rec[len - 1]) len--;
+static int reserve_record(ml_rowchase *R) {
     if (R->nel == R->elcap) {
         size_t nc = R->elcap ? 2 * R->elcap : 1024;
         int32_t *a = realloc(R->rcol, nc * sizeof(int32_t));
@@ -255,6 +243,16 @@ static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
         R->rlen = d;
         R->elcap = nc;
     }
+    return 0;
+}
+
+static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
+    ml_rowchase *R = X->R;
+    const size_t es = R->es;
+    size_t len = R->lw;
+    if (R->gf2) { const uint64_t *r = (const uint64_t *)rec; while (len && !r[len - 1]) len--; }
+    else while (len && !rec[len - 1]) len--;
+    if (reserve_record(R)) return 2;
     size_t need = (len + R->cw) * es;
     if (R->dlen + need > R->dcap) {
         size_t nc = R->dcap ? 2 * R->dcap : 1 << 16;
@@ -301,7 +299,7 @@ static void update(run_ctx *X, size_t sl) {
             if (i == nel) break;
             const int32_t q = rcol[i];
             const uint64_t bit = (uint64_t)1 << (q & 63);
-            if (!(vv[q >> 6] & bit)) continue;
+            if (!(vv[q >> 6] & bit) || R->rlen[i] == RETIRED) continue;
             const uint64_t *rec = (const uint64_t *)(R->data + R->roff[i]);
             const size_t len = R->rlen[i];
             axpy_gf2(vv, rec, len);
@@ -315,7 +313,7 @@ static void update(run_ctx *X, size_t sl) {
             if (i == nel) break;
             const int32_t q = rcol[i];
             const int32_t a = v[q];
-            if (!a) continue;
+            if (!a || R->rlen[i] == RETIRED) continue;
             const uint8_t *rec = R->data + R->roff[i];
             const size_t len = R->rlen[i];
             axpy_zn(v, rec, a, len, X->n, X->rn);
@@ -330,6 +328,65 @@ static void update(run_ctx *X, size_t sl) {
 static inline uint8_t *row_of(run_ctx *X, size_t sl) {
     update(X, sl);
     return ROW(X, sl);
+}
+
+/* Retire the live columns no readable tap holds: no later tap or equation can bring
+ * them back (taps and equations are sums of readable taps), so their symbols are free.
+ * Logged as records of length RETIRED (the symbol in roff). Uses X->eq as scratch. */
+static int retire_dead(run_ctx *X) {
+    ml_rowchase *R = X->R;
+    const size_t lb = R->lw * R->es;
+    uint8_t *mask = X->eq;
+    memset(mask, 0, lb);
+    size_t s0 = 0, s1 = X->nslots;
+    if (X->reach >= 0) {                      /* the taps before this one within reach */
+        s0 = (size_t)(X->t_now - X->reach > 0 ? X->t_now - X->reach : 0);
+        s1 = (size_t)X->t_now;
+    }
+    for (size_t s = s0; s < s1; s++) {
+        size_t sl = X->reach >= 0 ? ml_chase_slot(X->p, (int64_t)s) : s;
+        if (X->reach < 0 && sl == ml_chase_slot(X->p, X->t_now)) continue;
+        const uint8_t *v = row_of(X, sl);
+        for (size_t j = 0; j < lb; j++) mask[j] |= v[j];
+    }
+    for (size_t c = 0; c < R->cap; c++) {
+        if (X->colsym[c] < 0) continue;
+        unsigned held = R->gf2 ? (unsigned)((((const uint64_t *)mask)[c >> 6] >> (c & 63)) & 1)
+                               : mask[c];
+        if (held) continue;
+        if (reserve_record(R)) return 2;
+        R->rcol[R->nel] = (int32_t)c;
+        R->roff[R->nel] = (size_t)X->colsym[c];
+        R->rlen[R->nel] = RETIRED;
+        R->rbefore[R->nel] = X->nsym_now;
+        R->nel++;
+        R->nretired++;
+        X->colsym[c] = -1;
+        X->used--;
+        if (c < X->lowfree) X->lowfree = c;
+    }
+    return 0;
+}
+
+/* A free column (lowest first); when none is, the dead columns are retired, and the
+ * capacity grows unless that freed a quarter of it. Returns the column or -1 with
+ * *err set. */
+static long take_column(run_ctx *X, int *err) {
+    ml_rowchase *R = X->R;
+    if (X->used == R->cap) {
+        int e = retire_dead(X);
+        if (!e && R->cap - X->used < R->cap / 4) e = grow(X, R->cap + 1);
+        if (e) { *err = e; return -1; }
+    }
+    for (size_t c = X->lowfree; c < R->cap; c++)
+        if (X->colsym[c] < 0) {
+            X->used++;
+            X->lowfree = c + 1;
+            if (X->used > R->width) R->width = X->used;
+            return (long)c;
+        }
+    *err = 2;
+    return -1;
 }
 
 /* Residual equation of tile c (the row X->eq, value = 0 wanted): eliminate its
@@ -426,6 +483,7 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
     resev = malloc((nres + 1) * sizeof(int64_t));
     restile = malloc((nres + 1) * sizeof(int64_t));
     const int mt = ml_chase_max_taps(p);
+    X.reach = ml_chase_is_stencil(p) ? ml_chase_reach(p) : -1;
     qs = malloc((size_t)mt * sizeof(int32_t));
     cf = malloc((size_t)mt);
     src = malloc((size_t)mt * sizeof(void *));
@@ -458,7 +516,13 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
         for (int col = 0; col < w; col++) {
             const int64_t t = (int64_t)r * w + col;
             const int32_t e = er[col];
-            if (e != -2) {
+            X.t_now = t;
+            X.nsym_now = sym;
+            if (e == -2 && X.reach >= 0) {        /* not a tap: a zero row, up to date */
+                const size_t sl = ml_chase_slot(p, t);
+                memset(ROW(&X, sl), 0, X.S * R->es);
+                X.version[sl] = R->nel;
+            } else if (e != -2) {
                 const size_t sl = ml_chase_slot(p, t);
                 X.version[sl] = R->nel;           /* written from up-to-date sources */
                 uint8_t *v = ROW(&X, sl);
@@ -500,20 +564,18 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
         }
     }
     if ((size_t)sym != nsym || ev != nres) { *err = 1; goto fail; }
-    R->nfree = X.used;
-    R->freesym = malloc((X.used + 1) * sizeof(int64_t));
+    R->nfree = X.used + R->nretired;
+    R->freesym = malloc((R->nfree + 1) * sizeof(int64_t));
     if (!R->freesym) goto fail;
     {
         size_t i = 0;
+        R->endsym = malloc((X.used + 1) * sizeof(int64_t));
+        if (!R->endsym) goto fail;
         for (size_t c = 0; c < R->cap; c++)
-            if (X.colsym[c] >= 0) R->freesym[i++] = X.colsym[c];
-        /* ascending symbol numbers (insertion sort: few) */
-        for (size_t a = 1; a < i; a++) {
-            int64_t v = R->freesym[a];
-            size_t j = a;
-            while (j && R->freesym[j - 1] > v) { R->freesym[j] = R->freesym[j - 1]; j--; }
-            R->freesym[j] = v;
-        }
+            if (X.colsym[c] >= 0) R->endsym[R->nend++] = R->freesym[i++] = X.colsym[c];
+        for (size_t e = 0; e < R->nel; e++)
+            if (R->rlen[e] == RETIRED) R->freesym[i++] = (int64_t)R->roff[e];
+        qsort(R->freesym, i, sizeof(int64_t), cmp_i64);
     }
     free(X.ring); free(X.eq); free(X.acc); free(X.colsym); free(X.version);
     free(resev); free(restile); free(qs); free(cf); free(src);
@@ -551,13 +613,14 @@ size_t ml_rowchase_min_width(const ml_chase *p) {
 void ml_rowchase_free(ml_rowchase *R) {
     if (!R) return;
     free(R->rcol); free(R->rbefore); free(R->roff); free(R->rlen); free(R->data);
-    free(R->symcol); free(R->freesym); free(R->ok);
+    free(R->symcol); free(R->freesym); free(R->endsym); free(R->ok);
     free(R);
 }
 
 size_t ml_rowchase_nfree(const ml_rowchase *R) { return R->nfree; }
 size_t ml_rowchase_neliminated(const ml_rowchase *R) { return R->nel; }
 size_t ml_rowchase_nchecks(const ml_rowchase *R) { return R->nchecks; }
+size_t ml_rowchase_nretired(const ml_rowchase *R) { return R->nretired; }
 size_t ml_rowchase_width(const ml_rowchase *R) { return R->width; }
 size_t ml_rowchase_record_bytes(const ml_rowchase *R) { return R->dlen; }
 void ml_rowchase_ok(const ml_rowchase *R, uint8_t *ok) { if (R->k) memcpy(ok, R->ok, R->k); }
@@ -565,13 +628,25 @@ void ml_rowchase_free_symbols(const ml_rowchase *R, int64_t *out) {
     if (R->nfree) memcpy(out, R->freesym, R->nfree * sizeof(int64_t));
 }
 
+/* Index of free symbol s in freesym (binary search). */
+static size_t free_index(const ml_rowchase *R, int64_t s) {
+    size_t lo = 0, hi = R->nfree;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (R->freesym[mid] < s) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
 int ml_rowchase_symbols(const ml_rowchase *R, long j, const uint8_t *u, uint8_t *z) {
     const int n = R->n;
     uint8_t *val = calloc(R->cap + 64, R->gf2 ? 1 : 1);
     uint64_t *bits = calloc(R->cap / 64 + 1, sizeof(uint64_t));
     if (!val || !bits) { free(val); free(bits); return 2; }
-    for (size_t i = 0; i < R->nfree; i++) {
-        int32_t c = R->symcol[R->freesym[i]];
+    for (size_t e = 0; e < R->nend; e++) {
+        const int64_t s = R->endsym[e];
+        const size_t i = free_index(R, s);
+        int32_t c = R->symcol[s];
         uint8_t x = u ? (uint8_t)(u[i] % n) : 0;
         val[c] = x;
         if (x & 1) bits[c >> 6] |= (uint64_t)1 << (c & 63);
@@ -579,10 +654,17 @@ int ml_rowchase_symbols(const ml_rowchase *R, long j, const uint8_t *u, uint8_t 
     int64_t top = (int64_t)R->nsym;
     for (size_t i = R->nel; i-- > 0;) {
         while (top > R->rbefore[i]) { top--; z[top] = val[R->symcol[top]]; }
-        const uint8_t *d = R->data + R->roff[i];
-        const size_t len = R->rlen[i];
         const int32_t c = R->rcol[i];
         unsigned x;
+        if (R->rlen[i] == RETIRED) {          /* a free symbol: its value from u */
+            x = u ? (unsigned)(u[free_index(R, (int64_t)R->roff[i])] % n) : 0;
+            val[c] = (uint8_t)x;
+            if (R->gf2)
+                bits[c >> 6] = (bits[c >> 6] & ~((uint64_t)1 << (c & 63))) | ((uint64_t)(x & 1) << (c & 63));
+            continue;
+        }
+        const uint8_t *d = R->data + R->roff[i];
+        const size_t len = R->rlen[i];
         if (R->gf2) {
             const uint64_t *r = (const uint64_t *)d;
             uint64_t par = 0;

@@ -14,8 +14,10 @@
  *     unsolvable; with no right-hand side it adds nothing).
  *
  * So the live symbols stay about one row wide however many holes or locked tiles the
- * board has, and no residual matrix is ever built. At the end the symbols still live
- * are free: |ker A| = p^free. Symbol values for the numeric replay (ml_chase_numeric)
+ * board has, and no residual matrix is ever built. When every column is taken, the
+ * symbols no readable tap holds any more are retired (free: nothing later can bring
+ * them back) and their columns reused. The retired symbols and those still live at
+ * the end are free: |ker A| = p^free. Symbol values for the numeric replay (ml_chase_numeric)
  * follow from free-symbol values by the records, walked backwards.
  *
  * Prime n only (every non-zero coefficient is a unit). */
@@ -40,11 +42,13 @@ void ml_rowchase_free(ml_rowchase *R);
  * when out of memory. */
 size_t ml_rowchase_min_width(const ml_chase *p);
 
-/* Symbols live at the end (free), symbols eliminated, consistency checks, the widest
- * row of live symbols (columns), bytes of the records. */
+/* Free symbols (live at the end or retired), symbols eliminated, consistency checks,
+ * symbols retired (a column no readable tap held any more: free, its column reused),
+ * the widest row of live symbols (columns), bytes of the records. */
 size_t ml_rowchase_nfree(const ml_rowchase *R);
 size_t ml_rowchase_neliminated(const ml_rowchase *R);
 size_t ml_rowchase_nchecks(const ml_rowchase *R);
+size_t ml_rowchase_nretired(const ml_rowchase *R);
 size_t ml_rowchase_width(const ml_rowchase *R);
 size_t ml_rowchase_record_bytes(const ml_rowchase *R);
 /* ok[j] = 1 when right-hand side j passed every consistency check (k entries). */

@@ -21,6 +21,7 @@ cdef extern from "rowchase.h":
     size_t ml_rowchase_nfree(const ml_rowchase *R) nogil
     size_t ml_rowchase_neliminated(const ml_rowchase *R) nogil
     size_t ml_rowchase_nchecks(const ml_rowchase *R) nogil
+    size_t ml_rowchase_nretired(const ml_rowchase *R) nogil
     size_t ml_rowchase_width(const ml_rowchase *R) nogil
     size_t ml_rowchase_record_bytes(const ml_rowchase *R) nogil
     void ml_rowchase_ok(const ml_rowchase *R, uint8_t *ok) nogil
@@ -63,7 +64,7 @@ cdef class RowChase:
     """
     cdef ml_rowchase *R
     cdef object plan
-    cdef readonly size_t k, nsym, nfree, eliminated, checks, width, record_bytes
+    cdef readonly size_t k, nsym, nfree, eliminated, checks, retired, width, record_bytes
 
     def __cinit__(self, plan, B=None, max_bytes=1 << 30):
         self.R = NULL
@@ -111,6 +112,7 @@ cdef class RowChase:
         self.nfree = ml_rowchase_nfree(self.R)
         self.eliminated = ml_rowchase_neliminated(self.R)
         self.checks = ml_rowchase_nchecks(self.R)
+        self.retired = ml_rowchase_nretired(self.R)
         self.width = ml_rowchase_width(self.R)
         self.record_bytes = ml_rowchase_record_bytes(self.R)
 
