@@ -6,12 +6,14 @@ tiles give residual equations) is walked once, tap by tap. Every tap still reada
 holds its affine form over the *live* symbols (GF(2): bit-packed words; GF(p): bytes)
 and one constant per right-hand side; a residual equation is used the moment it
 appears: it eliminates its youngest live symbol (substituted lazily, when a tap that
-holds it is next read) or, with no live symbol left, checks the right-hand sides. The
-live symbols stay about one row wide however many holes the board has, and no
-residual matrix is built: a 2000 x 2000 GF(2) cross board with 1% holes (40909
+holds it is next read) or, with no live symbol left, checks the right-hand sides. When
+every column of the rows is taken, symbols no readable tap holds any more are retired
+(free: nothing later can bring them back) and their columns reused. The live symbols
+stay about one row wide however many holes the board has, and no residual matrix is
+built: a 2000 x 2000 GF(2) cross board with 1% holes (40909
 symbols and equations, refused by the matrix path) is chased in about half a second.
 
-|ker A| = p^(symbols live at the end); kernel generators and solutions come from the
+|ker A| = p^(free symbols: retired or live at the end); kernel generators and solutions come from the
 elimination records walked backwards (symbol values) and the numeric replay of
 :func:`modlights._chase.Plan.numeric` (tap values), which also checks every equation.
 
