@@ -63,9 +63,9 @@ ChaseEngine picks it with more than ROWCHASE_MIN_RATIO (5) symbols a column of t
 chase, or when no prefix of a tall system leaves a trivial kernel and the system has
 more than ROWCHASE_TALL_ENTRIES entries; ``rowchase=True / False`` forces either way.
 Measured (bench/holes_large.py, Board.grid + Solver + solve(minimal=False), random
-solvable start, medians of 3, shared 2-core box, load 2-3), all refused before:
-2000^2 GF(2) cross 1% holes 0.42 s, + 1% locked 0.50 s, Z/3 1% holes 2.9 s; 5000^2
-GF(2) 1% holes 7.8 s (peak RSS 0.87 GB), + 1% locked 5.4 s. Rings (n = 4, 6, 8, ...)
+solvable start, medians of 3, shared 2-core box, load 3-4), all refused before:
+2000^2 GF(2) cross 1% holes 0.56 s, + 1% locked 0.47 s, Z/3 1% holes 2.9 s; 5000^2
+GF(2) 1% holes 4.9 s (peak RSS 0.87 GB), + 1% locked 3.1 s. Rings (n = 4, 6, 8, ...)
 keep the residual matrix (no valuation-aware elimination in the row chase yet).
 Memory: O(rows x cols) bytes for the state and taps + a few rows of int32 codes +
 threads x ring x block + residual^2 bits.
