@@ -698,6 +698,33 @@ static inline void fast_cols(const ml_chase *p, int r, int *c0, int *c1) {
     if (a < b) { *c0 = a; *c1 = b; }
 }
 
+/* ------------------------------------------------------------------ the plan, for rowchase.c */
+void ml_chase_geometry(const ml_chase *p, int *h, int *w, int *n) { *h = p->h; *w = p->w; *n = p->n; }
+const int32_t *ml_chase_codes(const ml_chase *p, int r) { return EROW(p, r); }
+int64_t ml_chase_forcing_tile(const ml_chase *p, int32_t e, int64_t t) {
+    int rc, cc;
+    return forcer(p, e, t, (int)(t / p->w), (int)(t % p->w), &rc, &cc);
+}
+int ml_chase_taps_of(const ml_chase *p, int64_t c, int32_t *qs, uint8_t *cf) {
+    int us[MAXC + 1];
+    return gather(p, c, (int)(c / p->w), (int)(c % p->w), qs, cf, us);
+}
+int ml_chase_max_taps(const ml_chase *p) { return MAXC + 1; }
+void ml_chase_residual_events(const ml_chase *p, int64_t *out) {
+    if (p->nres) memcpy(out, p->resev, p->nres * sizeof(int64_t));
+}
+size_t ml_chase_slot(const ml_chase *p, int64_t q) { return slot_of(p, q); }
+size_t ml_chase_slots(const ml_chase *p) { return p->stencil ? (size_t)p->K : p->peak; }
+int64_t ml_chase_reach(const ml_chase *p) {
+    if (!p->stencil) return (int64_t)p->hw;
+    int64_t fmax = 0, fmin = 0;
+    for (int u = 0; u < p->nu; u++) {
+        if (!u || p->duf[u] > fmax) fmax = p->duf[u];
+        if (!u || p->duf[u] < fmin) fmin = p->duf[u];
+    }
+    return fmax - fmin;
+}
+
 /* ------------------------------------------------------------------ numeric chase */
 /* One tap of the numeric chase, the general way. */
 static inline void num_tap(const ml_chase *p, int32_t e, size_t t, int r, int col,

@@ -102,4 +102,22 @@ size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8
  * nullity, (size_t)-1 when out of memory. */
 size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K);
 
+/* ---- The plan as the row chase (rowchase.h) walks it: taps in row-major order.
+ * Forcing codes of row r (w codes: >= 0 forced, -2 not a tap, <= -3 a symbol; symbols
+ * are numbered in tap order); the tile forcing tap t of code e >= 0; the taps
+ * affecting tile c in ascending order with their coefficients mod n (qs, cf: room for
+ * ml_chase_max_taps entries; the last is the tile's last tap); the tap after which
+ * each residual equation can be evaluated (nres entries, non-decreasing, -1: before
+ * the first); the ring slot of tap q, ml_chase_slots slots; a tap is read at most
+ * ml_chase_reach taps after it is determined (stencil; with lists every slot may be). */
+void ml_chase_geometry(const ml_chase *p, int *h, int *w, int *n);
+const int32_t *ml_chase_codes(const ml_chase *p, int r);
+int64_t ml_chase_forcing_tile(const ml_chase *p, int32_t e, int64_t t);
+int ml_chase_taps_of(const ml_chase *p, int64_t c, int32_t *qs, uint8_t *cf);
+int ml_chase_max_taps(const ml_chase *p);
+void ml_chase_residual_events(const ml_chase *p, int64_t *out);
+size_t ml_chase_slot(const ml_chase *p, int64_t q);
+size_t ml_chase_slots(const ml_chase *p);
+int64_t ml_chase_reach(const ml_chase *p);
+
 #endif

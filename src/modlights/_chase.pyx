@@ -196,6 +196,10 @@ cdef class Plan:
         chase is then replaced by mirroring)."""
         return bool(ml_chase_mirrored(self.p))
 
+    def _address(self):
+        """The C plan's address (for _rowchase.RowChase, which keeps this Plan alive)."""
+        return <size_t>self.p
+
     @property
     def stencil(self):
         """True when the plan works on the stencil (no wrap), False with tap lists."""

@@ -1,0 +1,293 @@
+"""The row-state chase (csrc/rowchase.c, modlights.rowchase): light chasing with online
+elimination for boards with many holes and locked tiles. Forced on small boards
+(ChaseEngine(..., rowchase=True), or ROWCHASE_MIN_RATIO = 0 for the Solver) and checked
+against the reference engine, the dense engine, brute-force kernel closure and
+Board.apply; composite n take whatever path the chase picks for them."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import modlights as ml
+from modlights import rowchase as rowchase_mod
+from modlights.chase import ChaseEngine, build_plan
+from modlights.engines.reference import is_prime
+
+from oracle import group_closure_size
+from strategies import grid_boards, random_masks
+
+NAMES = sorted(ml.PATTERNS)
+
+
+@st.composite
+def holey_boards(draw, max_side=14):
+    """Grid boards with 0-30% holes and 0-20% locked tiles, any named or custom pattern,
+    n in 2..8, with or without wrap."""
+    n = draw(st.integers(2, 8))
+    rows = draw(st.integers(1, max_side))
+    cols = draw(st.integers(1, max_side))
+    pattern = draw(st.one_of(
+        st.sampled_from(NAMES),
+        st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=0, max_size=5)))
+    wrap = draw(st.booleans())
+    p_hole = draw(st.sampled_from([0.0, 0.02, 0.1, 0.2, 0.3]))
+    p_lock = draw(st.sampled_from([0.0, 0.0, 0.05, 0.2]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    locked, holes = random_masks(np.random.default_rng(seed), (rows, cols), p_lock, p_hole)
+    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
+                         wrap=wrap), seed
+
+
+def _engine(b):
+    """The row chase for prime n (forced), the chase's own choice otherwise."""
+    eng = ChaseEngine(b, rowchase=True if is_prime(b.states) else None)
+    assert (eng._row is not None) == is_prime(b.states)
+    return eng
+
+
+def _rhs(b, state):
+    return (-b.cell_vector(b.coerce_state(state)).astype(np.int64)) % b.states
+
+
+def _check(b, eng, rng, closure=True):
+    """kernel_size and nullity against the reference and dense engines; generators in
+    the kernel and generating all of it; solvability of solvable and random starts and
+    solutions checked by Board.apply."""
+    n = b.states
+    ref = ml.Solver(b, backend="reference")
+    dense = ml.Solver(b, method="dense")
+    assert eng.kernel_size == ref.kernel_size == dense.kernel_size
+    H, orders = eng.generators()
+    assert H.shape == (len(orders), b.n_taps)
+    A = b.matrix().astype(np.int64)
+    assert not (A @ H.T.astype(np.int64) % n).any()
+    if is_prime(n):
+        assert eng.nullity == ref.nullity == len(orders)
+    if closure and ref.kernel_size <= 4096:
+        assert group_closure_size(H, n) == ref.kernel_size
+    states = [b.random_state(rng=rng, solvable=True), b.random_state(rng=rng, solvable=False),
+              rng.integers(0, n, b.shape)]
+    R = np.stack([_rhs(b, s) for s in states])
+    X, ok = eng.solve(R)
+    for s, x, good in zip(states, X, ok):
+        assert bool(good) == ref.solvable(s) == dense.solvable(s)
+        if good:
+            assert not b.apply(s, b.from_tap_vector(x)).any()
+    # one at a time too (the engine's single-solve path)
+    X1, ok1 = eng.solve(R[:1])
+    assert ok1[0] and not b.apply(states[0], b.from_tap_vector(X1[0])).any()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(holey_boards())
+def test_random_boards_with_holes_and_locks(case):
+    b, seed = case
+    _check(b, _engine(b), np.random.default_rng(seed))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(grid_boards(max_brute=5000), st.integers(0, 2**32 - 1))
+def test_small_boards_mixed_patterns(b, seed):
+    """Mixed patterns (a pattern a tile) and the tiny boards of the shared strategy."""
+    _check(b, _engine(b), np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("pattern", NAMES)
+@pytest.mark.parametrize("n", [2, 3, 5, 7])
+@pytest.mark.parametrize("wrap", [False, True])
+def test_every_pattern_with_holes(pattern, n, wrap):
+    rng = np.random.default_rng(n * 31 + len(pattern) + wrap)
+    locked, holes = random_masks(rng, (17, 13), 0.05, 0.15)
+    b = ml.Board.grid(17, 13, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap)
+    eng = ChaseEngine(b, rowchase=True)
+    _check(b, eng, rng, closure=False)
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_transposed_plan(n):
+    """A board wider than tall is chased along its columns (the transposed plan)."""
+    rng = np.random.default_rng(n)
+    locked, holes = random_masks(rng, (6, 40), 0.03, 0.1)
+    b = ml.Board.grid(6, 40, states=n, locked=locked, holes=holes)
+    eng = ChaseEngine(b, rowchase=True)
+    assert eng.transposed
+    _check(b, eng, rng, closure=False)
+
+
+def test_solver_minimal_through_the_row_chase(monkeypatch):
+    """The Solver's chase takes the row chase (threshold -1): minimal solutions and
+    their proofs equal the reference engine's."""
+    monkeypatch.setattr(rowchase_mod, "ROWCHASE_MIN_RATIO", -1)
+    rng = np.random.default_rng(5)
+    for n in (2, 3):
+        for seed in range(3):
+            locked, holes = random_masks(np.random.default_rng(seed), (18, 18), 0.05, 0.1)
+            b = ml.Board.grid(18, 18, states=n, locked=locked, holes=holes)
+            s = ml.Solver(b, method="chase")
+            assert s._engine._row is not None
+            ref = ml.Solver(b, backend="reference")
+            assert s.kernel_size == ref.kernel_size and s.nullity == ref.nullity
+            state = b.random_state(rng=rng)
+            sol, rsol = s.solve(state), ref.solve(state)
+            assert not b.apply(state, sol.taps).any()
+            if sol.proven_minimal and rsol.proven_minimal:
+                assert sol.length == rsol.length
+            many = s.solve_many(np.stack([state, b.random_state(rng=rng)]))
+            for st_, x in zip([state], many[:1]):
+                assert not b.apply(st_, x).any()
+
+
+def test_auto_picks_the_row_chase_for_many_holes_only():
+    rng = np.random.default_rng(0)
+    locked, holes = random_masks(rng, (80, 80), 0.0, 0.1)
+    for n in (2, 3, 5):
+        b = ml.Board.grid(80, 80, states=n, holes=holes)
+        assert ChaseEngine(b)._row is not None
+    for n in (4, 6, 8):                                   # rings: the matrix path
+        b = ml.Board.grid(80, 80, states=n, holes=holes)
+        assert ChaseEngine(b)._row is None
+    assert ChaseEngine(ml.Board.grid(80, 80, states=2))._row is None   # no holes
+    locked, _ = random_masks(rng, (80, 80), 0.05, 0.0)                 # locks: the prefix
+    assert ChaseEngine(ml.Board.grid(80, 80, states=2, locked=locked))._row is None
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_larger_board_equals_the_matrix_path(n):
+    """300 x 300 with 3% holes and 1% locks: same kernel as the residual-matrix path,
+    solutions checked by application, unsolvable starts refused by both."""
+    rng = np.random.default_rng(n)
+    locked, holes = random_masks(rng, (300, 300), 0.01, 0.03)
+    b = ml.Board.grid(300, 300, states=n, locked=locked, holes=holes)
+    row, mat = ChaseEngine(b, rowchase=True), ChaseEngine(b, rowchase=False)
+    assert row.kernel_size == mat.kernel_size
+    H, _ = row.generators()
+    assert H.shape[0] == row.nullity
+    for h in H:
+        assert not b.apply(np.zeros(b.shape, np.uint8), b.from_tap_vector(h)).any()
+    states = [b.apply(np.zeros(b.shape, np.uint8), rng.integers(0, n, b.shape) * ~(locked | holes))
+              for _ in range(3)] + [rng.integers(0, n, b.shape) for _ in range(2)]
+    R = np.stack([_rhs(b, s) for s in states])
+    X, ok = row.solve(R)
+    _, ok_mat = mat.solve(R)
+    assert list(ok) == list(ok_mat) and ok[:3].all()
+    for s, x, good in zip(states, X, ok):
+        if good:
+            assert not b.apply(s, b.from_tap_vector(x)).any()
+
+
+def test_many_right_hand_sides_in_batches():
+    """More right-hand sides than one run takes (GF(2): 64 a run)."""
+    rng = np.random.default_rng(3)
+    locked, holes = random_masks(rng, (12, 12), 0.05, 0.2)
+    b = ml.Board.grid(12, 12, states=2, locked=locked, holes=holes)
+    eng = ChaseEngine(b, rowchase=True)
+    ref = ml.Solver(b, backend="reference")
+    states = [rng.integers(0, 2, b.shape) for _ in range(150)]
+    X, ok = eng.solve(np.stack([_rhs(b, s) for s in states]))
+    for s, x, good in zip(states, X, ok):
+        assert bool(good) == ref.solvable(s)
+        if good:
+            assert not b.apply(s, b.from_tap_vector(x)).any()
+
+
+def test_bad_input():
+    from modlights._rowchase import RowChase
+    b4 = ml.Board.grid(5, 5, states=4, holes=[(1, 1)])
+    with pytest.raises(ValueError, match="prime"):
+        ChaseEngine(b4, rowchase=True)
+    with pytest.raises(ValueError, match="prime"):
+        RowChase(build_plan(b4))
+    plan = build_plan(ml.Board.grid(5, 5, states=3, holes=[(1, 1)]))
+    with pytest.raises(ValueError, match=r"\(k, 25\)"):
+        RowChase(plan, np.zeros((1, 24), np.uint8))
+    with pytest.raises(ValueError, match="< 3"):
+        RowChase(plan, np.full((1, 25), 3, np.uint8))
+    with pytest.raises(ValueError, match="max_bytes"):
+        RowChase(plan, max_bytes=0)
+    with pytest.raises(ValueError, match="Plan"):
+        RowChase("plan")
+    run = RowChase(plan, np.zeros((2, 25), np.uint8))
+    with pytest.raises(ValueError, match="j must be"):
+        run.symbols(2)
+    with pytest.raises(ValueError, match="u must have"):
+        run.symbols(0, np.zeros(run.nfree + 1, np.uint8))
+
+
+def test_memory_budget_refused_with_a_value_error():
+    """Past max_bytes the run stops (nothing larger is allocated) and says why."""
+    from modlights._rowchase import RowChase
+    locked, holes = random_masks(np.random.default_rng(0), (200, 200), 0.0, 0.05)
+    plan = build_plan(ml.Board.grid(200, 200, states=2, holes=holes))
+    with pytest.raises(ValueError, match="too large for the row chase"):
+        RowChase(plan, max_bytes=1 << 16)
+    assert RowChase(plan, max_bytes=1 << 26).nfree >= 0
+
+
+def test_interrupt_stops_the_run_and_leaves_it_usable():
+    from modlights import _rowchase
+    locked, holes = random_masks(np.random.default_rng(1), (60, 60), 0.0, 0.1)
+    b = ml.Board.grid(60, 60, states=2, holes=holes)
+    plan = build_plan(b)
+    _rowchase._request_interrupt()
+    with pytest.raises(KeyboardInterrupt):
+        _rowchase.RowChase(plan)
+    eng = ChaseEngine(b, rowchase=True)
+    assert eng.kernel_size == ml.Solver(b, method="dense").kernel_size
+
+
+def test_too_large_refused_before_the_run():
+    """The records' estimate (a row of the board's width an elimination) is checked
+    before the chase runs."""
+    from modlights.rowchase import RowChaseSystem
+    locked, holes = random_masks(np.random.default_rng(2), (300, 300), 0.0, 0.05)
+    plan = build_plan(ml.Board.grid(300, 300, states=3, holes=holes))
+    need = RowChaseSystem.record_estimate(plan)
+    assert need > 0
+    with pytest.raises(ValueError, match="too large for the row chase"):
+        RowChaseSystem(plan, max_bytes=need - 1)
+
+
+def test_solver_on_the_row_chase_pickles(monkeypatch):
+    import copy
+    import pickle
+    monkeypatch.setattr(rowchase_mod, "ROWCHASE_MIN_RATIO", -1)
+    locked, holes = random_masks(np.random.default_rng(4), (30, 30), 0.02, 0.1)
+    b = ml.Board.grid(30, 30, states=5, locked=locked, holes=holes)
+    s = ml.Solver(b)
+    state = b.random_state(rng=4)
+    sol = s.solve(state, minimal=False)
+    for t in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
+        assert t._engine._row is not None and t.kernel_size == s.kernel_size
+        assert not b.apply(state, t.solve(state, minimal=False).taps).any()
+    assert not b.apply(state, sol.taps).any()
+
+
+@pytest.mark.parametrize("n", [2, 3, 7])
+@pytest.mark.parametrize("wrap", [False, True])
+def test_free_symbols_retired(n, wrap):
+    """Rows that each leave a free symbol (horizontal pattern, singular rows): the
+    columns no readable tap holds are retired and reused, the kernel stays exact."""
+    rng = np.random.default_rng(n + 10 * wrap)
+    # singular rows: the 8-tile path (det d_k = d_{k-1} - d_{k-2}: 1, 0, -1, -1, 0, ..)
+    # and the 6-tile cycle (1 + x + 1/x has a cube root of unity as root mod 2, 3, 7)
+    cols = 6 if wrap else 8
+    locked, holes = random_masks(rng, (400, cols), 0.0, 0.02)
+    b = ml.Board.grid(400, cols, states=n, pattern="horizontal", holes=holes, wrap=wrap)
+    eng = ChaseEngine(b, rowchase=True)
+    mat = ChaseEngine(b, rowchase=False)
+    if not wrap:          # tap lists (wrap) keep freed slots' rows: nothing retires
+        assert eng._row.run.retired > 0
+    assert eng.nullity > 100
+    assert eng.kernel_size == mat.kernel_size and eng.nullity == mat.nullity
+    H, _ = eng.generators()
+    assert not (b.matrix().astype(np.int64) @ H.T.astype(np.int64) % n).any()
+    states = [b.apply(np.zeros(b.shape, np.uint8), rng.integers(0, n, b.shape) * ~holes),
+              rng.integers(0, n, b.shape)]
+    X, ok = eng.solve(np.stack([_rhs(b, s) for s in states]))
+    _, ok_mat = mat.solve(np.stack([_rhs(b, s) for s in states]))
+    assert list(ok) == list(ok_mat) and ok[0]
+    for s, x, good in zip(states, X, ok):
+        if good:
+            assert not b.apply(s, b.from_tap_vector(x)).any()
