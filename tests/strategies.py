@@ -99,3 +99,33 @@ def random_masks(rng, shape, p_lock: float, p_hole: float):
     holes = u < p_hole
     locked = (u >= p_hole) & (u < p_hole + p_lock)
     return locked, holes
+
+
+chase_offsets = st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=0, max_size=6)
+chase_one_pattern = st.one_of(st.sampled_from(NAMES), chase_offsets)
+
+
+@st.composite
+def chase_boards(draw, max_side=12, n_values=(2, 3, 4, 5, 6, 8),
+                 p_locks=(0.0, 0.0, 0.05, 0.2), p_holes=(0.0, 0.0, 0.05, 0.2)):
+    """(grid board, seed) for the chase tests: any n of n_values, a named pattern, custom
+    offsets within 2 or a mixed board, random locks and holes (probabilities drawn from
+    p_locks / p_holes), with or without wrap."""
+    n = draw(st.sampled_from(n_values))
+    rows = draw(st.integers(1, max_side))
+    cols = draw(st.integers(1, max_side))
+    kind = draw(st.sampled_from(["name", "name", "offsets", "mixed"]))
+    if kind == "name":
+        pattern = draw(st.sampled_from(NAMES))
+    elif kind == "offsets":
+        pattern = draw(chase_offsets)
+    else:
+        pool = draw(st.lists(chase_one_pattern, min_size=1, max_size=3))
+        pattern = [[draw(st.sampled_from(pool)) for _ in range(cols)] for _ in range(rows)]
+    wrap = draw(st.booleans())
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    locked, holes = random_masks(rng, (rows, cols), draw(st.sampled_from(p_locks)),
+                                 draw(st.sampled_from(p_holes)))
+    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
+                         wrap=wrap), seed

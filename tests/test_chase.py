@@ -11,33 +11,9 @@ from modlights.chase import ChaseEngine
 from modlights.cli.workloads import bench_large
 from modlights.reference import ReferenceEngine
 
-from strategies import random_masks
+from strategies import chase_boards, chase_offsets as offsets, random_masks
 
 NAMES = sorted(ml.PATTERNS)
-offsets = st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=0, max_size=6)
-one_pattern = st.one_of(st.sampled_from(NAMES), offsets)
-
-
-@st.composite
-def chase_boards(draw, max_side=12):
-    n = draw(st.sampled_from([2, 3, 4, 5, 6, 8]))
-    rows = draw(st.integers(1, max_side))
-    cols = draw(st.integers(1, max_side))
-    kind = draw(st.sampled_from(["name", "name", "offsets", "mixed"]))
-    if kind == "name":
-        pattern = draw(st.sampled_from(NAMES))
-    elif kind == "offsets":
-        pattern = draw(offsets)
-    else:
-        pool = draw(st.lists(one_pattern, min_size=1, max_size=3))
-        pattern = [[draw(st.sampled_from(pool)) for _ in range(cols)] for _ in range(rows)]
-    wrap = draw(st.booleans())
-    seed = draw(st.integers(0, 2**32 - 1))
-    rng = np.random.default_rng(seed)
-    locked, holes = random_masks(rng, (rows, cols), draw(st.sampled_from([0.0, 0.0, 0.05, 0.2])),
-                                 draw(st.sampled_from([0.0, 0.0, 0.05, 0.2])))
-    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
-                         wrap=wrap), seed
 
 
 def _target(b, rng, kind):

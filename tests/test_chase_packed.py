@@ -21,12 +21,10 @@ from modlights.chase import ChaseEngine, build_plan
 from modlights.reference import ReferenceEngine
 
 from oracle import group_closure_size
-from strategies import random_masks
+from strategies import chase_boards, random_masks
 
 NAMES = sorted(ml.PATTERNS)
 PATHS = _chase.simd_paths()
-offsets = st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=0, max_size=6)
-one_pattern = st.one_of(st.sampled_from(NAMES), offsets)
 
 
 @pytest.fixture(params=PATHS)
@@ -37,26 +35,8 @@ def simd(request):
     _chase.set_simd(before)
 
 
-@st.composite
-def packed_boards(draw, max_side=10, n_values=(3, 4, 8, 3, 4, 8, 5, 9)):
-    n = draw(st.sampled_from(n_values))
-    rows = draw(st.integers(1, max_side))
-    cols = draw(st.integers(1, max_side))
-    kind = draw(st.sampled_from(["name", "name", "offsets", "mixed"]))
-    if kind == "name":
-        pattern = draw(st.sampled_from(NAMES))
-    elif kind == "offsets":
-        pattern = draw(offsets)
-    else:
-        pool = draw(st.lists(one_pattern, min_size=1, max_size=3))
-        pattern = [[draw(st.sampled_from(pool)) for _ in range(cols)] for _ in range(rows)]
-    wrap = draw(st.booleans())
-    seed = draw(st.integers(0, 2**32 - 1))
-    rng = np.random.default_rng(seed)
-    locked, holes = random_masks(rng, (rows, cols), draw(st.sampled_from([0.0, 0.05, 0.2])),
-                                 draw(st.sampled_from([0.0, 0.0, 0.05, 0.2])))
-    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
-                         wrap=wrap), seed
+def packed_boards(max_side=10, n_values=(3, 4, 8, 3, 4, 8, 5, 9)):
+    return chase_boards(max_side=max_side, n_values=n_values, p_locks=(0.0, 0.05, 0.2))
 
 
 def residual_by_replay(plan) -> np.ndarray:

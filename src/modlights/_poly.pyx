@@ -127,6 +127,17 @@ def _is_prime(int p):
     return True
 
 
+
+def _out_like(out, B):
+    """A new array shaped like B, or out when it is a writeable C-contiguous uint8 array
+    of B's shape (ValueError otherwise)."""
+    if out is None:
+        return np.empty_like(B)
+    if out.dtype != np.uint8 or out.shape != B.shape or not out.flags.c_contiguous \
+            or not out.flags.writeable:
+        raise ValueError(f"out must be writeable C-contiguous uint8 {B.shape}")
+    return out
+
 cdef class Gf2Poly:
     """A polynomial over GF(2), bit-packed (csrc/poly.h). ``Gf2Poly(v)``: from a Python
     int whose bit i is the coefficient of x^i; ``int(f)`` gives it back."""
@@ -666,13 +677,7 @@ cdef class SymChase:
         B = np.ascontiguousarray(B)
         if B.size and int(B.max()) >= self.p:
             raise ValueError(f"b must hold values below {self.p}")
-        if out is None:
-            X = np.empty_like(B)
-        else:
-            X = out
-            if X.dtype != np.uint8 or X.shape != B.shape or not X.flags.c_contiguous \
-                    or not X.flags.writeable:
-                raise ValueError(f"out must be writeable C-contiguous uint8 {B.shape}")
+        X = _out_like(out, B)
         zz = _first_row(z, self.w, self.p)
         last = np.zeros(self.w, dtype=np.uint8)
         cdef const uint8_t[:, ::1] Bv = B
@@ -704,13 +709,8 @@ cdef class SymChase:
         B = np.ascontiguousarray(B)
         if not write:
             X = np.zeros((1, 1), np.uint8)                  # not written
-        elif out is None:
-            X = np.empty_like(B)
         else:
-            X = out
-            if X.dtype != np.uint8 or X.shape != B.shape or not X.flags.c_contiguous \
-                    or not X.flags.writeable:
-                raise ValueError(f"out must be writeable C-contiguous uint8 {B.shape}")
+            X = _out_like(out, B)
         zw = None if z is None else _to_words(z, self.w, "z")
         last = np.zeros((self.w + 63) // 64, dtype=np.uint64)
         cdef const uint8_t[:, ::1] Bv = B
