@@ -71,6 +71,7 @@ transpose_body(const uint8_t *A, size_t astride, size_t rows, size_t cols, uint8
     for (size_t i0 = 0; i0 < rows; i0 += 512) {
         size_t i1 = rows - i0 < 512 ? rows : i0 + 512;
         for (size_t j0 = 0; j0 < cols; j0 += 512) {
+            if (ml_interrupt_poll()) return;     /* Ctrl-C: the caller checks the flag */
             size_t nu = (cols - j0 + 63) / 64 < 8 ? (cols - j0 + 63) / 64 : 8;
             for (size_t b0 = i0; b0 < i1; b0 += 64) {
                 size_t nr = i1 - b0 < 64 ? i1 - b0 : 64;

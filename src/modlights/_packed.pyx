@@ -31,7 +31,7 @@ def transpose_bits(A, Py_ssize_t cols, out):
     """out[j] = column j of A for j < cols, as np.packbits rows: A holds rows x cols bits
     (rows of at least ceil(cols / 8) bytes, bits past column cols ignored), out at least
     cols rows of ceil(rows / 8) bytes, of which those bytes are written (bits past
-    column rows 0). 64 x 64 bit blocks; no byte a tile."""
+    column rows 0). 64 x 64 bit blocks; no byte a tile; Ctrl-C stops it."""
     _rows_ok(A, "A")
     _rows_ok(out, "out")
     if not out.flags.writeable:
@@ -50,6 +50,7 @@ def transpose_bits(A, Py_ssize_t cols, out):
     cdef size_t astride = A.strides[0], ostride = out.strides[0]
     with nogil:
         ml_packed_transpose(&Av[0, 0], astride, rows, cols, &Ov[0, 0], ostride)
+    _check_interrupt()
     return out
 
 
