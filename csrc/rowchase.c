@@ -266,8 +266,10 @@ static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
         R->data = a; R->dcap = nc;
     }
     uint8_t *d = R->data + R->dlen;
-    memcpy(d, rec, len * es);
-    memcpy(d + len * es, rec + R->lw * es, R->cw * es);
+    if (need) {                           /* an empty record: R->data may still be NULL */
+        memcpy(d, rec, len * es);
+        memcpy(d + len * es, rec + R->lw * es, R->cw * es);
+    }
     R->rcol[R->nel] = (int32_t)col;
     R->roff[R->nel] = R->dlen;
     R->rlen[R->nel] = (uint32_t)len;
