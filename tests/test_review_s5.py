@@ -29,6 +29,11 @@ def test_bit_transpose_stops_on_ctrl_c():
     rng = np.random.default_rng(1)
     rows, cols = 1500, 1100                # several 512 x 512 tiles
     A = rng.integers(0, 256, (rows, (cols + 7) // 8), dtype=np.uint8)
+    out = np.full((cols, (rows + 7) // 8), 0xAA, np.uint8)
+    _packed._request_interrupt()
+    with pytest.raises(KeyboardInterrupt):
+        _packed.transpose_bits(A, cols, out)
+    assert (out == 0xAA).all(axis=1).any()  # rows never written: the C loop stopped early
     _packed._request_interrupt()
     with pytest.raises(KeyboardInterrupt):
         transpose_packed(A, rows, cols)
