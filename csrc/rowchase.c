@@ -40,6 +40,9 @@ struct ml_rowchase {
     size_t nend;
     size_t nfree, nchecks, width, nretired;
     uint8_t *ok;          /* k */
+    size_t npend;         /* pending equations (Z/p^k: no unit coefficient) left at the end */
+    uint8_t *pmat;        /* npend x nfree: their coefficients on the free symbols */
+    uint8_t *pconst;      /* npend x k: their constants */
 };
 
 /* x mod n for 0 <= x < 2^24, by a float reciprocal (vectorisable); as in chase.c. */
@@ -56,20 +59,27 @@ static int cmp_i64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static int is_prime_u(int n) {
+/* The prime p when n = p^e (e >= 1), else 0. */
+static int prime_of_power(int n) {
     if (n < 2) return 0;
+    int p = n;
     for (int d = 2; d * d <= n; d++)
-        if (n % d == 0) return 0;
-    return 1;
+        if (n % d == 0) { p = d; break; }
+    while (n % p == 0) n /= p;
+    return n == 1 ? p : 0;
 }
+
+static size_t free_index(const ml_rowchase *R, int64_t s);
 
 /* ---- run-time state (freed when the run ends) */
 typedef struct {
     const ml_chase *p;
     ml_rowchase *R;
-    int n;
+    int n;                /* the modulus of the arithmetic: q = p^e dividing the plan's n */
+    int pp;               /* its prime p */
+    int reduce;           /* the plan's n is not q: coefficients are reduced mod q */
     float rn;
-    uint8_t inv[256];
+    uint8_t inv[256];     /* inverses of the units mod q */
     size_t S;             /* elements a row: lw + cw */
     size_t nslots;
     uint8_t *ring;        /* nslots rows */
@@ -82,6 +92,9 @@ typedef struct {
     size_t *version;      /* nslots: eliminations applied to each slot */
     int64_t t_now, reach; /* the tap being made; stencil: reads reach back (-1: lists) */
     int64_t nsym_now;     /* symbols made before it */
+    uint8_t *pend;        /* npend rows: pending equations (Z/p^k, no unit coefficient) */
+    size_t *pver;         /* npend: eliminations applied to each */
+    size_t npend, pcap;
 } run_ctx;
 
 /* rlen of a retired column's record: its symbol is free (roff: the symbol). */
@@ -207,7 +220,8 @@ static int grow(run_ctx *X, size_t need) {
     size_t lw = R->gf2 ? cap / 64 : cap;
     size_t S = lw + R->cw;
     size_t bytes = X->nslots * S * R->es;
-    if (bytes / R->es / S != X->nslots || bytes + R->dlen + 3 * S * R->es > X->max_bytes) return 4;
+    if (bytes / R->es / S != X->nslots ||
+        bytes + R->dlen + (3 + X->pcap) * S * R->es > X->max_bytes) return 4;
     uint8_t *ring = calloc(X->nslots * S, R->es);
     uint8_t *eq = calloc(S, R->es);
     int32_t *acc = malloc(S * sizeof(int32_t));
@@ -218,6 +232,18 @@ static int grow(run_ctx *X, size_t need) {
         uint8_t *v = ring + s * S * R->es;
         memcpy(v, o, R->lw * R->es);
         memcpy(v + lw * R->es, o + R->lw * R->es, R->cw * R->es);
+    }
+    if (X->pcap) {
+        uint8_t *pend = calloc(X->pcap * S, R->es);
+        if (!pend) { free(ring); free(eq); free(acc); free(colsym); return 2; }
+        for (size_t i = 0; i < X->npend; i++) {
+            const uint8_t *o = X->pend + i * X->S * R->es;
+            uint8_t *v = pend + i * S * R->es;
+            memcpy(v, o, R->lw * R->es);
+            memcpy(v + lw * R->es, o + R->lw * R->es, R->cw * R->es);
+        }
+        free(X->pend);
+        X->pend = pend;
     }
     for (size_t c = 0; c < cap; c++) colsym[c] = c < R->cap ? X->colsym[c] : -1;
     free(X->ring); free(X->eq); free(X->acc); free(X->colsym);
@@ -257,9 +283,10 @@ static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
     if (R->dlen + need > R->dcap) {
         size_t nc = R->dcap ? 2 * R->dcap : 1 << 16;
         while (nc < R->dlen + need) nc *= 2;
-        if (nc + X->nslots * X->S * es > X->max_bytes) {
+        const size_t rows = (X->nslots + X->pcap) * X->S * es;
+        if (nc + rows > X->max_bytes) {
             nc = R->dlen + need;
-            if (nc + X->nslots * X->S * es > X->max_bytes) return 4;
+            if (nc + rows > X->max_bytes) return 4;
         }
         uint8_t *a = realloc(R->data, nc);
         if (!a) return 2;
@@ -276,13 +303,13 @@ static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
     return 0;
 }
 
-/* Bring slot sl up to date: the records made since it was, in order. */
-static void update(run_ctx *X, size_t sl) {
+/* Bring row v (eliminations applied: *version) up to date: the records made since,
+ * in order. */
+static void update_row(run_ctx *X, uint8_t *v, size_t *version) {
     ml_rowchase *R = X->R;
-    size_t i = X->version[sl];
+    size_t i = *version;
     const size_t nel = R->nel;
     if (i == nel) return;
-    uint8_t *v = ROW(X, sl);
     const int32_t *rcol = R->rcol;
     if (R->gf2) {
         uint64_t *vv = (uint64_t *)v;
@@ -321,7 +348,12 @@ static void update(run_ctx *X, size_t sl) {
             v[q] = 0;
         }
     }
-    X->version[sl] = nel;
+    *version = nel;
+}
+
+/* Bring slot sl up to date. */
+static inline void update(run_ctx *X, size_t sl) {
+    update_row(X, ROW(X, sl), &X->version[sl]);
 }
 
 /* The row of slot sl, up to date. */
@@ -347,6 +379,11 @@ static int retire_dead(run_ctx *X) {
         size_t sl = X->reach >= 0 ? ml_chase_slot(X->p, (int64_t)s) : s;
         if (X->reach < 0 && sl == ml_chase_slot(X->p, X->t_now)) continue;
         const uint8_t *v = row_of(X, sl);
+        for (size_t j = 0; j < lb; j++) mask[j] |= v[j];
+    }
+    for (size_t i = 0; i < X->npend; i++) {    /* pending equations hold theirs */
+        uint8_t *v = X->pend + i * X->S * R->es;
+        update_row(X, v, &X->pver[i]);
         for (size_t j = 0; j < lb; j++) mask[j] |= v[j];
     }
     for (size_t c = 0; c < R->cap; c++) {
@@ -389,8 +426,37 @@ static long take_column(run_ctx *X, int *err) {
     return -1;
 }
 
+/* Keep the equation X->eq (up to date) as a pending one: Z/p^k, every coefficient
+ * divisible by p. Its coefficients stay divisible by p under later substitutions (a
+ * multiple of p times a record), so it is carried to the end, caught up on the records
+ * like a tap (over live symbols only) and holding its symbols live; the pending
+ * equations left are the small residual system solved with valuation pivots
+ * (csrc/zn.c) by the caller. Returns 0, 2 or 4 (over max_bytes). */
+static int push_pending(run_ctx *X) {
+    ml_rowchase *R = X->R;
+    const size_t rb = X->S * R->es;
+    if (X->npend == X->pcap) {
+        size_t nc = X->pcap ? 2 * X->pcap : 16;
+        if ((X->nslots + nc) * rb + R->dlen > X->max_bytes) {
+            nc = X->pcap + 1;
+            if ((X->nslots + nc) * rb + R->dlen > X->max_bytes) return 4;
+        }
+        uint8_t *pend = realloc(X->pend, nc * rb);
+        if (!pend) return 2;
+        X->pend = pend;
+        size_t *pver = realloc(X->pver, nc * sizeof(size_t));
+        if (!pver) return 2;
+        X->pver = pver;
+        X->pcap = nc;
+    }
+    memcpy(X->pend + X->npend * rb, X->eq, rb);
+    X->pver[X->npend++] = R->nel;
+    return 0;
+}
+
 /* Residual equation of tile c (the row X->eq, value = 0 wanted): eliminate its
- * youngest symbol, or check its constants. */
+ * youngest symbol with a unit coefficient, keep it pending (Z/p^k: non-zero
+ * coefficients, none a unit), or check its constants. */
 static int use_equation(run_ctx *X, int64_t nsym_now) {
     ml_rowchase *R = X->R;
     uint8_t *eq = X->eq;
@@ -406,9 +472,16 @@ static int use_equation(run_ctx *X, int64_t nsym_now) {
                 if (X->colsym[c] > best) { best = X->colsym[c]; q = (long)c; }
             }
         }
-    } else {
+    } else if (X->pp == X->n) {
         for (size_t c = 0; c < R->lw; c++)
             if (eq[c] && X->colsym[c] > best) { best = X->colsym[c]; q = (long)c; }
+    } else {                                     /* Z/p^k: a unit coefficient */
+        int any = 0;
+        for (size_t c = 0; c < R->lw; c++) {
+            any |= eq[c];
+            if (eq[c] % X->pp && X->colsym[c] > best) { best = X->colsym[c]; q = (long)c; }
+        }
+        if (q < 0 && any) return push_pending(X);
     }
     if (q < 0) {                                 /* no live symbol: a check */
         R->nchecks++;
@@ -437,11 +510,23 @@ static int use_equation(run_ctx *X, int64_t nsym_now) {
     return 0;
 }
 
+/* The taps of a plan tile with their coefficients mod q (the plan's n is a multiple
+ * of q): the ones that vanish are dropped, the order kept. Returns their number. */
+static int reduce_taps(const run_ctx *X, int m, int32_t *qs, uint8_t *cf) {
+    if (!X->reduce) return m;
+    int k = 0;
+    for (int i = 0; i < m; i++) {
+        const uint8_t c = (uint8_t)(cf[i] % X->n);
+        if (c) { qs[k] = qs[i]; cf[k++] = c; }
+    }
+    return k;
+}
+
 /* The equation of residual tile c into X->eq: sum of its taps' rows minus b. */
 static void equation(run_ctx *X, int64_t c, const uint8_t *b, size_t hw, int32_t *qs,
                      uint8_t *cf, const void **src) {
     ml_rowchase *R = X->R;
-    int m = ml_chase_taps_of(X->p, c, qs, cf);
+    int m = reduce_taps(X, ml_chase_taps_of(X->p, c, qs, cf), qs, cf);
     for (int i = 0; i < m; i++) src[i] = row_of(X, ml_chase_slot(X->p, qs[i]));
     if (R->gf2) {
         uint64_t *v = (uint64_t *)X->eq;
@@ -457,8 +542,8 @@ static void equation(run_ctx *X, int64_t c, const uint8_t *b, size_t hw, int32_t
     }
 }
 
-ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size_t max_bytes,
-                             int *err) {
+ml_rowchase *ml_rowchase_run(const ml_chase *p, int q, const uint8_t *b, size_t k,
+                             size_t max_bytes, int *err) {
     *err = 1;
     /* the plan's geometry: n, h, w from the residual-free accessors */
     const size_t nsym = ml_chase_nsym(p), nres = ml_chase_nres(p);
@@ -470,9 +555,10 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
     uint8_t *cf = NULL;
     const void **src = NULL;
     if (!R) { *err = 2; return NULL; }
-    int h, w, n;
-    ml_chase_geometry(p, &h, &w, &n);
-    if (!is_prime_u(n) || (k && !b)) goto fail;
+    int h, w, pn;
+    ml_chase_geometry(p, &h, &w, &pn);
+    const int n = q ? q : pn;
+    if (!prime_of_power(n) || pn % n || (k && !b)) goto fail;
     *err = 2;
     const size_t hw = (size_t)h * (size_t)w;
     R->n = n; R->gf2 = n == 2; R->nsym = nsym; R->k = k;
@@ -492,8 +578,10 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
     ml_chase_residual_events(p, resev);
     ml_chase_residual_tiles(p, restile);
     X.p = p; X.R = R; X.n = n; X.rn = 1.0f / (float)n; X.max_bytes = max_bytes;
+    X.pp = prime_of_power(n);
+    X.reduce = n != pn;
     for (int a = 1; a < n; a++)
-        for (int c = 1; c < n; c++)
+        for (int c = 1; c < n && a % X.pp; c++)
             if ((a * c) % n == 1) { X.inv[a] = (uint8_t)c; break; }
     X.nslots = ml_chase_slots(p);
     X.version = calloc(X.nslots + 1, sizeof(size_t));
@@ -528,7 +616,8 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
                 uint8_t *v = ROW(&X, sl);
                 if (e >= 0) {
                     int64_t c = ml_chase_forcing_tile(p, e, t);
-                    int m = ml_chase_taps_of(p, c, qs, cf) - 1;   /* the last is t */
+                    /* the last is t (a unit mod n, so mod q) */
+                    int m = reduce_taps(&X, ml_chase_taps_of(p, c, qs, cf), qs, cf) - 1;
                     for (int i = 0; i < m; i++) src[i] = row_of(&X, ml_chase_slot(p, qs[i]));
                     if (R->gf2) {
                         uint64_t *vv = (uint64_t *)v;
@@ -577,12 +666,29 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
             if (R->rlen[e] == RETIRED) R->freesym[i++] = (int64_t)R->roff[e];
         qsort(R->freesym, i, sizeof(int64_t), cmp_i64);
     }
+    /* the pending equations, up to date, over the free symbols (only symbols live at
+     * the end are left in them) */
+    R->npend = X.npend;
+    if (X.npend && R->nfree > (max_bytes - R->dlen) / X.npend) { *err = 4; goto fail; }
+    R->pmat = calloc(X.npend * R->nfree + 1, 1);
+    R->pconst = calloc(X.npend * k + 1, 1);
+    if (!R->pmat || !R->pconst) goto fail;
+    for (size_t i = 0; i < X.npend; i++) {
+        uint8_t *v = X.pend + i * X.S;
+        update_row(&X, v, &X.pver[i]);
+        for (size_t c = 0; c < R->cap; c++)
+            if (X.colsym[c] >= 0 && v[c])
+                R->pmat[i * R->nfree + free_index(R, X.colsym[c])] = v[c];
+        if (k) memcpy(R->pconst + i * k, v + R->lw, k);
+    }
     free(X.ring); free(X.eq); free(X.acc); free(X.colsym); free(X.version);
+    free(X.pend); free(X.pver);
     free(resev); free(restile); free(qs); free(cf); free(src);
     *err = 0;
     return R;
 fail:
     free(X.ring); free(X.eq); free(X.acc); free(X.colsym); free(X.version);
+    free(X.pend); free(X.pver);
     free(resev); free(restile); free(qs); free(cf); free(src);
     ml_rowchase_free(R);
     return NULL;
@@ -614,6 +720,7 @@ void ml_rowchase_free(ml_rowchase *R) {
     if (!R) return;
     free(R->rcol); free(R->rbefore); free(R->roff); free(R->rlen); free(R->data);
     free(R->symcol); free(R->freesym); free(R->endsym); free(R->ok);
+    free(R->pmat); free(R->pconst);
     free(R);
 }
 
@@ -623,6 +730,11 @@ size_t ml_rowchase_nchecks(const ml_rowchase *R) { return R->nchecks; }
 size_t ml_rowchase_nretired(const ml_rowchase *R) { return R->nretired; }
 size_t ml_rowchase_width(const ml_rowchase *R) { return R->width; }
 size_t ml_rowchase_record_bytes(const ml_rowchase *R) { return R->dlen; }
+size_t ml_rowchase_npending(const ml_rowchase *R) { return R->npend; }
+void ml_rowchase_pending(const ml_rowchase *R, uint8_t *a, uint8_t *c) {
+    if (R->npend * R->nfree) memcpy(a, R->pmat, R->npend * R->nfree);
+    if (R->npend * R->k) memcpy(c, R->pconst, R->npend * R->k);
+}
 void ml_rowchase_ok(const ml_rowchase *R, uint8_t *ok) { if (R->k) memcpy(ok, R->ok, R->k); }
 void ml_rowchase_free_symbols(const ml_rowchase *R, int64_t *out) {
     if (R->nfree) memcpy(out, R->freesym, R->nfree * sizeof(int64_t));

@@ -308,8 +308,9 @@ class ChaseEngine:
         #: residual equations in the system solved: all, or a prefix that leaves no
         #: kernel (the replay checks the others)
         self.residual_rows = self.nres
-        #: the row chase (modlights.rowchase) instead of a residual matrix: prime n with
-        #: many holes (rowchase=None), or as forced (True / False)
+        #: the row chase (modlights.rowchase) instead of a residual matrix: many holes
+        #: (rowchase=None), or as forced (True / False); rings by valuation, composite
+        #: n by CRT
         self._row = None
         from .rowchase import RowChaseSystem, use_rowchase
         if use_rowchase(self.plan, n, rowchase, holes=board._any_holes or board._any_locked):
@@ -453,11 +454,11 @@ class ChaseEngine:
         """Generators of ker A (pushed through the chase); limit: only the first
         ``limit`` of them."""
         if self._row is not None:
-            G = self._row.generators(limit)
+            G, orders = self._row.generators(limit)
             H = np.zeros((G.shape[0], self.r), dtype=np.uint8)
             for i in range(G.shape[0]):
                 H[i] = self._tap_vec(G[i])
-            return H, [self.n] * G.shape[0]
+            return H, orders
         Hs, orders = self._residual_generators()
         if limit is not None:
             Hs, orders = Hs[:max(0, limit)], orders[:max(0, limit)]

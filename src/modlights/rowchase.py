@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engines.reference import is_prime
+from .engines.reference import factorize
 
 __all__ = ["RowChaseSystem", "use_rowchase", "ROWCHASE_MIN_RATIO", "ROWCHASE_TALL_ENTRIES",
            "ROWCHASE_BATCH"]
@@ -56,24 +56,73 @@ def use_rowchase(plan, n: int, forced: bool | None = None, tall: int = 0,
                  holes: bool = True) -> bool:
     """Whether ChaseEngine should solve this plan by the row chase: ``forced`` (True /
     False) when given, else a board with holes or locked tiles (``holes``; a board
-    without keeps the matrix path, whose own guards refuse what it cannot take) over a
-    prime n and more than ROWCHASE_MIN_RATIO symbols a column
-    of the chase (many holes: the residual matrix would be large) or, with ``tall``
-    (the residual equations, given when no prefix of them leaves a trivial kernel),
-    more than ROWCHASE_TALL_ENTRIES entries in the residual matrix."""
+    without keeps the matrix path, whose own guards refuse what it cannot take) and
+    more than ROWCHASE_MIN_RATIO symbols a column of the chase (many holes: the
+    residual matrix would be large) or, with ``tall`` (the residual equations, given
+    when no prefix of them leaves a trivial kernel), more than ROWCHASE_TALL_ENTRIES
+    entries in the residual matrix. Any n: rings by valuation, composite n by CRT."""
     if forced is not None:
-        if forced and not is_prime(n):
-            raise ValueError(f"the row chase needs a prime number of states, got {n}; "
-                             "use rowchase=None or False")
         return bool(forced)
-    if not holes or not is_prime(n):
+    if not holes:
         return False
     return int(plan.nsym) > ROWCHASE_MIN_RATIO * max(1, int(plan.w)) \
         or int(tall) * int(plan.nsym) > ROWCHASE_TALL_ENTRIES
 
 
+class _Part:
+    """The row chase of a plan mod one prime-power factor q of n: the run whose records
+    give the kernel and, over Z/p^e with pending equations left, the Z/q engine of
+    their system over the free symbols (valuation pivots, csrc/zn.c)."""
+
+    def __init__(self, q: int, idem: int):
+        self.q, self.idem = q, idem
+        self.run = None
+        self.pend = None
+
+    def take(self, run) -> None:
+        """Keep the first run (its records and pending system give the kernel)."""
+        if self.run is not None:
+            return
+        self.run = run
+        if run.npending:
+            from .chase import check_residual_size
+            from ._zn import ZnEngine
+            check_residual_size(int(run.npending), int(run.nfree), self.q)
+            self.pend = ZnEngine(run.pending()[0], self.q)
+
+    @property
+    def nullity(self) -> int:
+        return int(self.run.nfree) if self.pend is None else int(self.pend.nullity)
+
+    @property
+    def kernel_size(self) -> int:
+        return self.q ** int(self.run.nfree) if self.pend is None else int(self.pend.kernel_size)
+
+    def free_generators(self, limit: int) -> tuple[np.ndarray, list[int]]:
+        """(U, orders): kernel generators over the free symbols (the first ``limit``)."""
+        if self.pend is None:
+            k = min(int(self.run.nfree), limit)
+            return np.eye(k, int(self.run.nfree), dtype=np.uint8), [self.q] * k
+        U, orders = self.pend.generators(limit)
+        return np.asarray(U, dtype=np.uint8), [int(o) for o in orders]
+
+    def free_values(self, run) -> tuple[np.ndarray | None, np.ndarray]:
+        """(U, ok) for the right-hand sides of run: free-symbol values solving the
+        pending system (None without one: zeros) and whether each is solvable."""
+        ok = run.ok()
+        if self.pend is None:
+            return None, ok
+        C = run.pending()[1]
+        U, good = self.pend.solve(np.ascontiguousarray((-C.T.astype(np.int16)) % self.q,
+                                                       dtype=np.uint8))
+        return np.asarray(U, dtype=np.uint8), ok & np.asarray(good, dtype=bool)
+
+
 class RowChaseSystem:
-    """Kernel and solutions of a chase plan by the row chase (n prime).
+    """Kernel and solutions of a chase plan by the row chase, mod any n: one row chase
+    a prime-power factor q of n (Z/p^e by valuation: equations without a unit
+    coefficient are kept pending and solved at the end with valuation pivots), symbol
+    values combined by CRT before one numeric replay mod n.
 
     Parameters
     ----------
@@ -88,18 +137,20 @@ class RowChaseSystem:
 
     Notes
     -----
-    The first run is made by the first ``solve`` (with its right-hand sides) or, when
-    the kernel is asked first, without right-hand sides; its records give the kernel
-    from then on (they do not depend on the right-hand sides).
+    The first run of each factor is made by the first ``solve`` (with its right-hand
+    sides) or, when the kernel is asked first, without right-hand sides; its records
+    give the kernel from then on (they do not depend on the right-hand sides).
     """
 
     def __init__(self, plan, max_bytes: int, max_work: int = 1 << 38):
         self.plan = plan
         self.n = int(plan.n)
-        if not is_prime(self.n):
-            raise ValueError(f"the row chase needs a prime number of states, got {self.n}")
         self.max_bytes = int(max_bytes)
-        self._run = None
+        self.parts = []
+        for p, e in factorize(self.n):
+            q = p ** e
+            rest = self.n // q
+            self.parts.append(_Part(q, rest * pow(rest, -1, q) % self.n if rest > 1 else 1))
         need = self.record_estimate(plan)
         if need > self.max_bytes:
             raise ValueError(
@@ -109,86 +160,126 @@ class RowChaseSystem:
                 f"{self.max_bytes / 2**20:.0f} MiB); use a smaller board or fewer holes")
         from ._rowchase import live_bounds
         width, slots = live_bounds(plan)
-        row = (width + 63) // 64 * 8 if self.n == 2 else width
-        work = plan.h * plan.w * (row // 8 if self.n == 2 else row // 16)
-        if slots * row > self.max_bytes or work > max_work:
-            raise ValueError(
-                f"this board is too large for the row chase: at least {width} symbols are "
-                f"live at once ({slots} rows of them: {slots * row / 2**20:.0f} MiB, about "
-                f"2^{max(work, 1).bit_length() - 1} operations; at most "
-                f"{self.max_bytes / 2**20:.0f} MiB and 2^{max_work.bit_length() - 1}); the "
-                f"pattern forces too few taps (use a smaller board or a pattern that "
-                f"reaches the next row)")
+        for part in self.parts:
+            row = (width + 63) // 64 * 8 if part.q == 2 else width
+            work = plan.h * plan.w * (row // 8 if part.q == 2 else row // 16)
+            if slots * row > self.max_bytes or work > max_work:
+                raise ValueError(
+                    f"this board is too large for the row chase: at least {width} symbols "
+                    f"are live at once ({slots} rows of them: {slots * row / 2**20:.0f} MiB, "
+                    f"about 2^{max(work, 1).bit_length() - 1} operations; at most "
+                    f"{self.max_bytes / 2**20:.0f} MiB and 2^{max_work.bit_length() - 1}); "
+                    f"the pattern forces too few taps (use a smaller board or a pattern "
+                    f"that reaches the next row)")
 
     @staticmethod
     def record_estimate(plan) -> int:
-        """Bytes the elimination records take at least (checked before the run): an
-        elimination a symbol (at most one an equation), each a row about as wide as the
-        board (the live symbols), half of it kept (trailing zeros are dropped; measured
-        0.5-0.9 of the row on cross boards with 1% holes)."""
+        """Bytes the elimination records take at least (checked before the run), summed
+        over the prime-power factors of n: an elimination a symbol (at most one an
+        equation), each a row about as wide as the board (the live symbols), half of it
+        kept (trailing zeros are dropped; measured 0.5-0.9 of the row on cross boards
+        with 1% holes)."""
         elims = min(int(plan.nsym), int(plan.nres))
-        row = (int(plan.w) + 63) // 64 * 8 if int(plan.n) == 2 else int(plan.w)
-        return elims * row // 2
+        total = 0
+        for p, e in factorize(int(plan.n)):
+            row = (int(plan.w) + 63) // 64 * 8 if p ** e == 2 else int(plan.w)
+            total += elims * row // 2
+        return total
 
-    def _chase(self, B=None):
+    def _chase(self, part: _Part, B=None):
         from ._rowchase import RowChase
-        run = RowChase(self.plan, B, max_bytes=self.max_bytes)
-        if self._run is None:
-            self._run = run
+        run = RowChase(self.plan, B, max_bytes=self.max_bytes, q=part.q)
+        part.take(run)
         return run
+
+    def _kernel_parts(self) -> list[_Part]:
+        """The parts, each with its kernel run (chased on first use)."""
+        for part in self.parts:
+            if part.run is None:
+                self._chase(part)
+        return self.parts
 
     @property
     def run(self):
-        """The RowChase whose records give the kernel (chased on first use)."""
-        if self._run is None:
-            self._chase()
-        return self._run
+        """The RowChase whose records give the kernel (n a prime power; chased on first
+        use)."""
+        return self._kernel_parts()[0].run
 
     @property
     def nullity(self) -> int:
-        """Symbols still live at the end: dim ker A."""
-        return int(self.run.nfree)
+        """The fewest cyclic summands of ker A (dim ker A over a prime): the most over
+        the factors."""
+        return max(part.nullity for part in self._kernel_parts())
 
     @property
     def kernel_size(self) -> int:
-        """|ker A| = n ** nullity."""
-        return self.n ** self.nullity
+        """|ker A|: the product over the factors."""
+        size = 1
+        for part in self._kernel_parts():
+            size *= part.kernel_size
+        return size
 
-    def generators(self, limit: int | None = None) -> np.ndarray:
-        """Kernel basis as tap vectors in the plan's layout ((k, h * w) uint8): free
-        symbol i set to 1, the others 0, through the records and the replay."""
-        run = self.run
-        k = run.nfree if limit is None else min(run.nfree, max(0, int(limit)))
+    def _combine(self, zs: list[np.ndarray]) -> np.ndarray:
+        """Symbol values mod n from their values mod each factor (CRT)."""
+        if len(zs) == 1:
+            return zs[0]
+        acc = np.zeros(int(self.plan.nsym), dtype=np.int64)
+        for part, z in zip(self.parts, zs):
+            acc += z.astype(np.int64) * part.idem
+        return (acc % self.n).astype(np.uint8)
+
+    def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
+        """(H, orders): kernel generators as tap vectors in the plan's layout ((k, h * w)
+        uint8) with their orders; ker A is their direct sum. The i-th generators of the
+        factors (over the free symbols, pushed through the records) add up by CRT."""
+        parts = self._kernel_parts()
+        k = self.nullity if limit is None else min(self.nullity, max(0, int(limit)))
+        gens = [part.free_generators(k) for part in parts]
         hw = self.plan.h * self.plan.w
         H = np.zeros((k, hw), dtype=np.uint8)
+        orders = [1] * k
         zero_b = np.zeros(hw, dtype=np.uint8)
+        nsym = int(self.plan.nsym)
         for i in range(k):
-            u = np.zeros(run.nfree, dtype=np.uint8)
-            u[i] = 1
-            x, rho = self.plan.numeric(zero_b, run.symbols(None, u))
+            zs = []
+            for part, (U, ords) in zip(parts, gens):
+                if i < len(ords):
+                    zs.append(part.run.symbols(None, U[i]))
+                    orders[i] *= ords[i]
+                else:
+                    zs.append(np.zeros(nsym, dtype=np.uint8))
+            x, rho = self.plan.numeric(zero_b, self._combine(zs))
             if rho.any():
                 raise RuntimeError("row chase: a kernel vector fails the replay "
                                    "(an internal error; please report it)")
             H[i] = x
-        return H
+        return H, orders
 
     def solve(self, bs: list[np.ndarray]) -> list[np.ndarray | None]:
         """Taps (plan layout, a byte a tile) for each right-hand side of bs (plan layout),
         None where unsolvable; right-hand sides are chased ROWCHASE_BATCH at a time."""
         out: list[np.ndarray | None] = []
-        step = ROWCHASE_BATCH.get(self.n, ROWCHASE_BATCH_DEFAULT)
+        step = min(ROWCHASE_BATCH.get(part.q, ROWCHASE_BATCH_DEFAULT) for part in self.parts)
         for a in range(0, len(bs), step):
             chunk = bs[a:a + step]
-            run = self._chase(np.stack(chunk))
-            ok = run.ok()
+            B = np.stack(chunk)
+            good = np.ones(len(chunk), dtype=bool)
+            zs: list[list[np.ndarray]] = [[] for _ in chunk]
+            for part in self.parts:
+                run = self._chase(part, B)
+                U, ok = part.free_values(run)
+                good &= ok
+                for j in range(len(chunk)):
+                    zs[j].append(run.symbols(j, None if U is None else U[j]) if good[j]
+                                 else None)
+                del run
             for j, b in enumerate(chunk):
-                if not ok[j]:
+                if not good[j]:
                     out.append(None)
                     continue
-                x, rho = self.plan.numeric(b, run.symbols(j))
+                x, rho = self.plan.numeric(b, self._combine(zs[j]))
                 if rho.any():
                     raise RuntimeError("row chase: a solution fails the replay "
                                        "(an internal error; please report it)")
                 out.append(x)
-            del run
         return out
