@@ -80,6 +80,7 @@ typedef struct {
     int reduce;           /* the plan's n is not q: coefficients are reduced mod q */
     float rn;
     uint8_t inv[256];     /* inverses of the units mod q */
+    uint8_t unit[256];    /* 1 on the units mod q */
     size_t S;             /* elements a row: lw + cw */
     size_t nslots;
     uint8_t *ring;        /* nslots rows */
@@ -204,9 +205,31 @@ static void axpy_zn_any(uint8_t *restrict v, const uint8_t *restrict r, int32_t 
                         int32_t n, float rn) {
     for (size_t j = 0; j < len; j++) v[j] = (uint8_t)mod_n(v[j] + a * r[j], n, rn);
 }
+/* n < 128: v + a r < 2^14 in 16-bit lanes, reduced by a Barrett quotient (m = 2^16 / n
+ * rounded down: the quotient is short by at most one, so one unsigned-min step). */
+__attribute__((target_clones("avx2", "default")))
+static void axpy_zn_u16(uint8_t *restrict v, const uint8_t *restrict r, uint16_t a, size_t len,
+                        uint16_t n) {
+    const uint32_t m = 65536u / n;
+    for (size_t j = 0; j < len; j++) {
+        const uint16_t x = (uint16_t)(v[j] + a * r[j]);
+        const uint16_t q = (uint16_t)(((uint32_t)x * m) >> 16);
+        const uint16_t y = (uint16_t)(x - q * n);
+        const uint16_t z = (uint16_t)(y - n);
+        v[j] = (uint8_t)(y < z ? y : z);
+    }
+}
+/* n a power of two: byte arithmetic wraps mod 256, a multiple of n. */
+__attribute__((target_clones("avx2", "default")))
+static void axpy_pow2(uint8_t *restrict v, const uint8_t *restrict r, uint8_t a, size_t len,
+                      uint8_t mask) {
+    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)(v[j] + a * r[j]) & mask;
+}
 static void axpy_zn(uint8_t *v, const uint8_t *r, int32_t a, size_t len, int32_t n, float rn) {
-    if (n < 128 && a == 1) add_mod(v, r, len, (uint8_t)n);
+    if (!(n & (n - 1)) && n > 2) axpy_pow2(v, r, (uint8_t)a, len, (uint8_t)(n - 1));
+    else if (n < 128 && a == 1) add_mod(v, r, len, (uint8_t)n);
     else if (n < 128 && a == n - 1) sub_mod(v, r, len, (uint8_t)n);
+    else if (n < 128) axpy_zn_u16(v, r, (uint16_t)a, len, (uint16_t)n);
     else axpy_zn_any(v, r, a, len, n, rn);
 }
 
@@ -479,7 +502,7 @@ static int use_equation(run_ctx *X, int64_t nsym_now) {
         int any = 0;
         for (size_t c = 0; c < R->lw; c++) {
             any |= eq[c];
-            if (eq[c] % X->pp && X->colsym[c] > best) { best = X->colsym[c]; q = (long)c; }
+            if (X->unit[eq[c]] && X->colsym[c] > best) { best = X->colsym[c]; q = (long)c; }
         }
         if (q < 0 && any) return push_pending(X);
     }
@@ -498,8 +521,12 @@ static int use_equation(run_ctx *X, int64_t nsym_now) {
     if (!R->gf2) {
         uint8_t mul = (uint8_t)((X->n - X->inv[a]) % X->n);
         if (mul == X->n - 1) neg_mod(eq, X->S, (uint8_t)X->n);
-        else if (mul != 1)
-            for (size_t j = 0; j < X->S; j++) eq[j] = (uint8_t)((eq[j] * mul) % X->n);
+        else if (mul != 1) {                     /* eq = mul * eq, in place */
+            uint8_t *acc = (uint8_t *)X->acc;
+            memset(acc, 0, X->S);
+            axpy_zn(acc, eq, mul, X->S, X->n, X->rn);
+            memcpy(eq, acc, X->S);
+        }
     }
     int e = push_record(X, (size_t)q, eq);
     if (e) return e;
@@ -580,6 +607,7 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, int q, const uint8_t *b, size_t 
     X.p = p; X.R = R; X.n = n; X.rn = 1.0f / (float)n; X.max_bytes = max_bytes;
     X.pp = prime_of_power(n);
     X.reduce = n != pn;
+    for (int a = 1; a < n; a++) X.unit[a] = (uint8_t)(a % X.pp != 0);
     for (int a = 1; a < n; a++)
         for (int c = 1; c < n && a % X.pp; c++)
             if ((a * c) % n == 1) { X.inv[a] = (uint8_t)c; break; }
