@@ -225,8 +225,23 @@ static void axpy_pow2(uint8_t *restrict v, const uint8_t *restrict r, uint8_t a,
                       uint8_t mask) {
     for (size_t j = 0; j < len; j++) v[j] = (uint8_t)(v[j] + a * r[j]) & mask;
 }
+/* n <= 16: v + a r <= n^2 - n < 256, so the quotient by m = 256 / n (rounded down; short
+ * by at most one) stays in 16-bit lanes (16-bit multiplies only). */
+__attribute__((target_clones("avx2", "default")))
+static void axpy_zn_small(uint8_t *restrict v, const uint8_t *restrict r, uint16_t a,
+                          size_t len, uint16_t n) {
+    const uint16_t m = (uint16_t)(256u / n);
+    for (size_t j = 0; j < len; j++) {
+        const uint16_t x = (uint16_t)(v[j] + a * r[j]);
+        const uint16_t q = (uint16_t)((uint16_t)(x * m) >> 8);
+        const uint16_t y = (uint16_t)(x - q * n);
+        const uint16_t z = (uint16_t)(y - n);
+        v[j] = (uint8_t)(y < z ? y : z);
+    }
+}
 static void axpy_zn(uint8_t *v, const uint8_t *r, int32_t a, size_t len, int32_t n, float rn) {
     if (!(n & (n - 1)) && n > 2) axpy_pow2(v, r, (uint8_t)a, len, (uint8_t)(n - 1));
+    else if (n <= 16 && a != 1 && a != n - 1) axpy_zn_small(v, r, (uint16_t)a, len, (uint16_t)n);
     else if (n < 128 && a == 1) add_mod(v, r, len, (uint8_t)n);
     else if (n < 128 && a == n - 1) sub_mod(v, r, len, (uint8_t)n);
     else if (n < 128) axpy_zn_u16(v, r, (uint16_t)a, len, (uint16_t)n);
