@@ -38,6 +38,10 @@
 
 typedef struct ml_rowchase ml_rowchase;
 
+/* GF(3) rows bit-sliced (two planes of bits, csrc/bitslice.h; 1, the default) or bytes
+ * (0: for before / after measurements in one run). */
+extern int ml_rowchase_bitsliced;
+
 /* Run the chase of plan p mod q (a prime power dividing the plan's n; 0: the plan's
  * n, then a prime power). b: k right-hand sides, k x (h*w) bytes (values < the plan's
  * n, ignored at holes; NULL when k == 0). max_bytes: most memory the live rows, the

@@ -173,14 +173,16 @@ def test_larger_board_equals_the_matrix_path(n):
             assert not b.apply(s, b.from_tap_vector(x)).any()
 
 
-def test_many_right_hand_sides_in_batches():
-    """More right-hand sides than one run takes (GF(2): 64 a run)."""
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_many_right_hand_sides_in_batches(n):
+    """More right-hand sides than one run takes (GF(2), GF(3): 64 a run, bytes: 16)."""
     rng = np.random.default_rng(3)
     locked, holes = random_masks(rng, (12, 12), 0.05, 0.2)
-    b = ml.Board.grid(12, 12, states=2, locked=locked, holes=holes)
+    b = ml.Board.grid(12, 12, states=n, locked=locked, holes=holes)
     eng = ChaseEngine(b, rowchase=True)
     ref = ml.Solver(b, backend="reference")
-    states = [rng.integers(0, 2, b.shape) for _ in range(150)]
+    states = [rng.integers(0, n, b.shape) for _ in range(150)] + \
+        [b.random_state(rng=rng, solvable=True) for _ in range(10)]
     X, ok = eng.solve(np.stack([_rhs(b, s) for s in states]))
     for s, x, good in zip(states, X, ok):
         assert bool(good) == ref.solvable(s)
@@ -360,3 +362,35 @@ def test_rings_against_the_matrix_path_on_a_larger_board(n):
     for s, x, good in zip(states, X, ok):
         if good:
             assert not b.apply(s, b.from_tap_vector(x)).any()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(holey_boards(max_side=16), st.sampled_from([3, 6, 12]))
+def test_bitsliced_gf3_rows_equal_byte_rows(case, n):
+    """GF(3) rows bit-sliced (two planes) and as bytes (the mod-3 factor of 6 and 12
+    too): the same free symbols, checks, pending systems and symbol values for every
+    right-hand side and free-symbol choice."""
+    from modlights import _rowchase
+    b0, seed = case
+    b = ml.Board.grid(*b0.shape, states=n, pattern=b0._mixed or list(b0._pattern),
+                      locked=b0._locked if b0._any_locked else None,
+                      holes=b0._holes if b0._any_holes else None, wrap=b0.wrap)
+    rng = np.random.default_rng(seed)
+    plan = build_plan(b)
+    B = rng.integers(0, n, (3, plan.h * plan.w), dtype=np.uint8)
+    runs = {}
+    old = _rowchase.set_bitsliced(True)
+    try:
+        for flag in (True, False):
+            _rowchase.set_bitsliced(flag)
+            runs[flag] = _rowchase.RowChase(plan, B, q=3)
+    finally:
+        _rowchase.set_bitsliced(old)
+    bits, byts = runs[True], runs[False]
+    assert bits.nfree == byts.nfree and bits.eliminated == byts.eliminated
+    assert list(bits.free_symbols()) == list(byts.free_symbols())
+    assert list(bits.ok()) == list(byts.ok()) and bits.npending == byts.npending == 0
+    u = rng.integers(0, 3, bits.nfree)
+    for j in (None, 0, 1, 2):
+        assert (bits.symbols(j, u) == byts.symbols(j, u)).all()
+        assert (bits.symbols(j) == byts.symbols(j)).all()

@@ -10,6 +10,7 @@ from .engines.reference import factorize
 
 
 cdef extern from "rowchase.h":
+    int ml_rowchase_bitsliced
     ctypedef struct ml_chase:
         pass
     ctypedef struct ml_rowchase:
@@ -32,6 +33,18 @@ cdef extern from "rowchase.h":
     int ml_rowchase_symbols(const ml_rowchase *R, long j, const uint8_t *u, uint8_t *z) nogil
 
 include "_interrupt.pxi"
+
+
+def set_bitsliced(flag):
+    """GF(3) rows bit-sliced (True, the default: two planes of bits, csrc/bitslice.h)
+    or bytes (False; for before / after measurements in one run). Returns the previous
+    setting."""
+    global ml_rowchase_bitsliced
+    if not isinstance(flag, (bool, np.bool_)):
+        raise ValueError(f"flag must be a bool, got {flag!r}")
+    old = bool(ml_rowchase_bitsliced)
+    ml_rowchase_bitsliced = 1 if flag else 0
+    return old
 
 
 def live_bounds(plan):

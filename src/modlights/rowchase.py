@@ -55,8 +55,9 @@ __all__ = ["RowChaseSystem", "use_rowchase", "ROWCHASE_MIN_RATIO", "ROWCHASE_TAL
 #: (GF(2)).
 ROWCHASE_MIN_RATIO = 5
 
-#: Right-hand sides chased together (GF(2): one word of constants; GF(p): bytes).
-ROWCHASE_BATCH = {2: 64}
+#: Right-hand sides chased together (GF(2), GF(3): one word of constants a plane;
+#: other moduli: bytes).
+ROWCHASE_BATCH = {2: 64, 3: 64}
 ROWCHASE_BATCH_DEFAULT = 16
 
 
