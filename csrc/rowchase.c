@@ -1,7 +1,9 @@
 /* rowchase.c: the symbolic chase with online elimination (see rowchase.h).
  *
  * Rows: GF(2) `lw` words of live-symbol bits then `cw` words of constant bits (bit j:
- * right-hand side j); GF(p) `lw` bytes then `k` constant bytes. A row is the affine
+ * right-hand side j); GF(3) (ml_rowchase_bitsliced) two such planes, P = [x == 1] then
+ * M = [x == 2] (records: each plane trimmed to the same length); other moduli `lw`
+ * bytes then `k` constant bytes. A row is the affine
  * form value = sum row[c] * (symbol in column c) + constant. Columns are handed to
  * symbols as they appear (lowest free first) and freed when their symbol is
  * eliminated; the capacity grows (rows re-laid out) when every column is taken.

@@ -3,7 +3,8 @@
  * The plan of chase.h (forcing codes, symbols, residual tiles and their events) is
  * walked once, tap by tap in row-major order. Every tap still readable (the ring of
  * the plan) holds its affine form over the *live* symbols: a row of columns (GF(2):
- * bit-packed words; GF(p): bytes) plus one constant column per right-hand side. A
+ * bit-packed words; GF(3): two bit planes, csrc/bitslice.h; other moduli: bytes) plus
+ * one constant column per right-hand side. A
  * residual equation is used the moment it appears:
  *
  *   - it has a non-zero coefficient on a live symbol: that symbol is eliminated

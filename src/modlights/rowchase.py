@@ -3,7 +3,8 @@ holes or locked tiles, over any n (csrc/rowchase.c).
 
 The plan of :mod:`modlights.chase` (which taps are forced, which are symbols, which
 tiles give residual equations) is walked once, tap by tap. Every tap still readable
-holds its affine form over the *live* symbols (GF(2): bit-packed words; GF(p): bytes)
+holds its affine form over the *live* symbols (GF(2): bit-packed words; GF(3): two bit
+planes, the word arithmetic of csrc/bitslice.h; other moduli: bytes)
 and one constant per right-hand side; a residual equation is used the moment it
 appears: it eliminates its youngest live symbol (substituted lazily, when a tap that
 holds it is next read) or, with no live symbol left, checks the right-hand sides. When
@@ -30,7 +31,8 @@ q^retired x |ker of that system|. Symbol values of the factors are combined by C
 :mod:`modlights.engines.lifted` and the Z/n engine) before one numeric replay mod n;
 the i-th kernel generators of the factors add up to one generator (order: the product).
 2000^2 cross with 1% holes (41169 x 41169, refused by the matrix path): Z/4 4.9 s,
-Z/9 6.3 s, Z/3 4.4 s in the same rounds on the shared box (bench/README.md, "holes").
+Z/9 6.3 s, Z/3 4.4 s in the same rounds on the shared box; with bit-sliced GF(3) rows
+Z/3 1.1 s, Z/6 1.6 s (bench/README.md, "holes").
 
 :class:`RowChaseSystem` answers the residual questions of
 :class:`~modlights.chase.ChaseEngine` (``kernel_size``, ``nullity``, ``generators``,
