@@ -87,6 +87,14 @@ def use_rowchase(plan, n: int, forced: bool | None = None, tall: int = 0,
         or int(tall) * int(plan.nsym) > ROWCHASE_TALL_ENTRIES
 
 
+def _row_bytes(width: int, q: int) -> int:
+    """Bytes of a row of ``width`` live symbols mod q: GF(2) one bit a symbol, GF(3)
+    two (bit-sliced), other moduli a byte."""
+    if q <= 3:
+        return (width + 63) // 64 * 8 * (q - 1)
+    return width
+
+
 class _Part:
     """The row chase of a plan mod one prime-power factor q of n: the run whose records
     give the kernel and, over Z/p^e with pending equations left, the Z/q engine of
@@ -179,8 +187,8 @@ class RowChaseSystem:
         from ._rowchase import live_bounds
         width, slots = live_bounds(plan)
         for part in self.parts:
-            row = (width + 63) // 64 * 8 if part.q == 2 else width
-            work = plan.h * plan.w * (row // 8 if part.q == 2 else row // 16)
+            row = _row_bytes(width, part.q)
+            work = plan.h * plan.w * (row // 8 if part.q <= 3 else row // 16)
             if slots * row > self.max_bytes or work > max_work:
                 raise ValueError(
                     f"this board is too large for the row chase: at least {width} symbols "
@@ -200,8 +208,7 @@ class RowChaseSystem:
         elims = min(int(plan.nsym), int(plan.nres))
         total = 0
         for p, e in factorize(int(plan.n)):
-            row = (int(plan.w) + 63) // 64 * 8 if p ** e == 2 else int(plan.w)
-            total += elims * row // 2
+            total += elims * _row_bytes(int(plan.w), p ** e) // 2
         return total
 
     def _chase(self, part: _Part, B=None):
