@@ -394,3 +394,18 @@ def test_bitsliced_gf3_rows_equal_byte_rows(case, n):
     for j in (None, 0, 1, 2):
         assert (bits.symbols(j, u) == byts.symbols(j, u)).all()
         assert (bits.symbols(j) == byts.symbols(j)).all()
+
+
+@pytest.mark.parametrize("n, pattern", [(3, "cross"), (4, [(0, 0), (0, 0), (1, 0), (1, 0)]),
+                                        (12, "cross")])
+def test_memory_budget_over_rings_and_bitsliced_rows(n, pattern):
+    """Past max_bytes a run with bit-sliced GF(3) rows, or over Z/4 with pending
+    equations (every coefficient 2), or the Z/4 factor of Z/12, stops with a ValueError
+    naming the limit; the same run fits a larger budget."""
+    from modlights._rowchase import RowChase
+    locked, holes = random_masks(np.random.default_rng(n), (80, 80), 0.0, 0.05)
+    plan = build_plan(ml.Board.grid(80, 80, states=n, pattern=pattern, holes=holes))
+    q = 4 if n == 12 else n
+    with pytest.raises(ValueError, match=r"more than 0 MiB"):
+        RowChase(plan, max_bytes=1 << 12, q=q)
+    assert RowChase(plan, max_bytes=1 << 28, q=q).nfree >= 0
