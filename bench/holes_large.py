@@ -2,8 +2,9 @@
 (modlights.rowchase, online elimination) against the residual-matrix path.
 
 Usage: python bench/holes_large.py [size] [n] [holes] [locked] [repeats] [path]
-path: "auto" (ChaseEngine's own choice, default), "row" (the row chase forced) or
-"matrix" (the residual matrix forced). Prints, per run, Board.grid + Solver(method=
+path: "auto" (ChaseEngine's own choice, default), "row" (the row chase forced),
+"matrix" (the residual matrix forced) or "bytes" (auto, GF(3) rows as bytes instead of
+bit-sliced: the row chase before its bit-sliced rows). Prints, per run, Board.grid + Solver(method=
 'chase') + solve(minimal=False) from a random solvable start (A x for a random x),
 and checks the answer with Board.apply outside the timing. Shared 2-core machine:
 quote medians.
@@ -21,6 +22,9 @@ def main(size=2000, n=2, holes=0.01, locked=0.0, repeats=3, path="auto"):
         import modlights.rowchase as rc
     except ImportError:              # a checkout before the row chase: the matrix path
         rc = None
+    if path == "bytes":
+        from modlights import _rowchase
+        _rowchase.set_bitsliced(False)
     if rc is not None and path == "row":
         rc.ROWCHASE_MIN_RATIO = -1
     elif rc is not None and path == "matrix":

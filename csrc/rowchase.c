@@ -1,7 +1,9 @@
 /* rowchase.c: the symbolic chase with online elimination (see rowchase.h).
  *
  * Rows: GF(2) `lw` words of live-symbol bits then `cw` words of constant bits (bit j:
- * right-hand side j); GF(p) `lw` bytes then `k` constant bytes. A row is the affine
+ * right-hand side j); GF(3) (ml_rowchase_bitsliced) two such planes, P = [x == 1] then
+ * M = [x == 2] (records: each plane trimmed to the same length); other moduli `lw`
+ * bytes then `k` constant bytes. A row is the affine
  * form value = sum row[c] * (symbol in column c) + constant. Columns are handed to
  * symbols as they appear (lowest free first) and freed when their symbol is
  * eliminated; the capacity grows (rows re-laid out) when every column is taken.
@@ -20,11 +22,13 @@
 #include "rowchase.h"
 #include "interrupt.h"
 
+#include "bitslice.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 struct ml_rowchase {
-    int n, gf2;
+    int n, gf2, gf3;      /* gf3: bit-sliced rows (planes P = [x == 1], M = [x == 2]) */
     size_t nsym, k, es;   /* symbols, right-hand sides, bytes an element */
     size_t cap, lw, cw;   /* column capacity at the end; its elements; constant elements */
     size_t nel, elcap;    /* eliminations */
@@ -40,6 +44,9 @@ struct ml_rowchase {
     size_t nend;
     size_t nfree, nchecks, width, nretired;
     uint8_t *ok;          /* k */
+    size_t npend;         /* pending equations (Z/p^k: no unit coefficient) left at the end */
+    uint8_t *pmat;        /* npend x nfree: their coefficients on the free symbols */
+    uint8_t *pconst;      /* npend x k: their constants */
 };
 
 /* x mod n for 0 <= x < 2^24, by a float reciprocal (vectorisable); as in chase.c. */
@@ -56,20 +63,30 @@ static int cmp_i64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static int is_prime_u(int n) {
+/* The prime p when n = p^e (e >= 1), else 0. */
+static int prime_of_power(int n) {
     if (n < 2) return 0;
+    int p = n;
     for (int d = 2; d * d <= n; d++)
-        if (n % d == 0) return 0;
-    return 1;
+        if (n % d == 0) { p = d; break; }
+    while (n % p == 0) n /= p;
+    return n == 1 ? p : 0;
 }
+
+static size_t free_index(const ml_rowchase *R, int64_t s);
+
+int ml_rowchase_bitsliced = 1;
 
 /* ---- run-time state (freed when the run ends) */
 typedef struct {
     const ml_chase *p;
     ml_rowchase *R;
-    int n;
+    int n;                /* the modulus of the arithmetic: q = p^e dividing the plan's n */
+    int pp;               /* its prime p */
+    int reduce;           /* the plan's n is not q: coefficients are reduced mod q */
     float rn;
-    uint8_t inv[256];
+    uint8_t inv[256];     /* inverses of the units mod q */
+    uint8_t unit[256];    /* 1 on the units mod q */
     size_t S;             /* elements a row: lw + cw */
     size_t nslots;
     uint8_t *ring;        /* nslots rows */
@@ -82,6 +99,9 @@ typedef struct {
     size_t *version;      /* nslots: eliminations applied to each slot */
     int64_t t_now, reach; /* the tap being made; stencil: reads reach back (-1: lists) */
     int64_t nsym_now;     /* symbols made before it */
+    uint8_t *pend;        /* npend rows: pending equations (Z/p^k, no unit coefficient) */
+    size_t *pver;         /* npend: eliminations applied to each */
+    size_t npend, pcap;
 } run_ctx;
 
 /* rlen of a retired column's record: its symbol is free (roff: the symbol). */
@@ -89,13 +109,85 @@ typedef struct {
 
 #define ROW(X, s) ((X)->ring + (size_t)(s) * (X)->S * (X)->R->es)
 
+/* GF(3) rows: plane P then plane M, each lw words of columns then cw of constants;
+ * element c of a plane (c < 64 lw: a column, 64 lw + j: constant j). */
+static inline size_t plane_words(const ml_rowchase *R) { return R->lw + R->cw; }
+static inline unsigned gf3_get(const ml_rowchase *R, const uint8_t *v, size_t c) {
+    const uint64_t *w = (const uint64_t *)v;
+    const size_t H = plane_words(R);
+    return (unsigned)(((w[c >> 6] >> (c & 63)) & 1) | (((w[H + (c >> 6)] >> (c & 63)) & 1) << 1));
+}
+static inline void gf3_set(const ml_rowchase *R, uint8_t *v, size_t c, unsigned x) {
+    uint64_t *w = (uint64_t *)v;
+    const size_t H = plane_words(R);
+    const uint64_t bit = (uint64_t)1 << (c & 63);
+    w[c >> 6] = (w[c >> 6] & ~bit) | (x == 1 ? bit : 0);
+    w[H + (c >> 6)] = (w[H + (c >> 6)] & ~bit) | (x == 2 ? bit : 0);
+}
+
 static inline unsigned get_el(const run_ctx *X, const uint8_t *v, size_t c) {
     if (X->R->gf2) return (unsigned)((((const uint64_t *)v)[c >> 6] >> (c & 63)) & 1);
+    if (X->R->gf3) return gf3_get(X->R, v, c);
     return v[c];
 }
 static inline void clear_el(const run_ctx *X, uint8_t *v, size_t c) {
     if (X->R->gf2) ((uint64_t *)v)[c >> 6] &= ~((uint64_t)1 << (c & 63));
+    else if (X->R->gf3) gf3_set(X->R, v, c, 0);
     else v[c] = 0;
+}
+
+/* GF(3): (vp, vm) += (rp, rm) over len words (bitslice.h; -r: pass (rm, rp)). */
+__attribute__((target_clones("avx2", "default")))
+static void axpy_gf3(uint64_t *restrict vp, uint64_t *restrict vm, const uint64_t *restrict rp,
+                     const uint64_t *restrict rm, size_t len) {
+    for (size_t j = 0; j < len; j++) ML_GF3_ADD(vp[j], vm[j], rp[j], rm[j], vp[j], vm[j]);
+}
+/* GF(3): v = (vp, vm) = a + b or a - b (sub) over len words of each plane. */
+__attribute__((target_clones("avx2", "default")))
+static void add2_gf3(uint64_t *restrict vp, uint64_t *restrict vm, const uint64_t *restrict ap,
+                     const uint64_t *restrict am, const uint64_t *restrict bp,
+                     const uint64_t *restrict bm, size_t len) {
+    for (size_t j = 0; j < len; j++) ML_GF3_ADD(ap[j], am[j], bp[j], bm[j], vp[j], vm[j]);
+}
+
+/* GF(3): v = mul * sum cf[i] src[i] (whole rows: both planes, columns and constants). */
+static void comb_gf3(const ml_rowchase *R, uint8_t *v, const uint8_t *const *src,
+                     const uint8_t *cf, int m, unsigned mul) {
+    const size_t H = plane_words(R);
+    uint64_t *vp = (uint64_t *)v, *vm = vp + H;
+    const uint64_t *p0 = NULL, *m0 = NULL;
+    int got = 0;
+    for (int i = 0; i < m; i++) {
+        const unsigned c = (mul * cf[i]) % 3;
+        if (!c) continue;
+        /* -source: its planes exchanged */
+        const uint64_t *sp = (const uint64_t *)src[i] + (c == 2 ? H : 0);
+        const uint64_t *sm = (const uint64_t *)src[i] + (c == 2 ? 0 : H);
+        if (got == 0) { p0 = sp; m0 = sm; }
+        else if (got == 1) add2_gf3(vp, vm, p0, m0, sp, sm, H);
+        else axpy_gf3(vp, vm, sp, sm, H);
+        got++;
+    }
+    if (got == 0) memset(v, 0, 2 * H * sizeof(uint64_t));
+    else if (got == 1) {
+        memcpy(vp, p0, H * sizeof(uint64_t));
+        memcpy(vm, m0, H * sizeof(uint64_t));
+    }
+}
+
+/* Copy row o (laid out for olw column words) into v (for lw). */
+static void relayout_row(const ml_rowchase *R, uint8_t *v, const uint8_t *o, size_t lw) {
+    const size_t es = R->es;
+    if (!R->gf3) {
+        memcpy(v, o, R->lw * es);
+        memcpy(v + lw * es, o + R->lw * es, R->cw * es);
+        return;
+    }
+    const size_t H = lw + R->cw, oH = R->lw + R->cw;
+    for (int pl = 0; pl < 2; pl++) {
+        memcpy(v + pl * H * es, o + pl * oH * es, R->lw * es);
+        memcpy(v + (pl * H + lw) * es, o + (pl * oH + R->lw) * es, R->cw * es);
+    }
 }
 
 /* GF(2): v = xor of m rows. */
@@ -191,9 +283,46 @@ static void axpy_zn_any(uint8_t *restrict v, const uint8_t *restrict r, int32_t 
                         int32_t n, float rn) {
     for (size_t j = 0; j < len; j++) v[j] = (uint8_t)mod_n(v[j] + a * r[j], n, rn);
 }
+/* n < 128: v + a r < 2^14 in 16-bit lanes, reduced by a Barrett quotient (m = 2^16 / n
+ * rounded down: the quotient is short by at most one, so one unsigned-min step). */
+__attribute__((target_clones("avx2", "default")))
+static void axpy_zn_u16(uint8_t *restrict v, const uint8_t *restrict r, uint16_t a, size_t len,
+                        uint16_t n) {
+    const uint32_t m = 65536u / n;
+    for (size_t j = 0; j < len; j++) {
+        const uint16_t x = (uint16_t)(v[j] + a * r[j]);
+        const uint16_t q = (uint16_t)(((uint32_t)x * m) >> 16);
+        const uint16_t y = (uint16_t)(x - q * n);
+        const uint16_t z = (uint16_t)(y - n);
+        v[j] = (uint8_t)(y < z ? y : z);
+    }
+}
+/* n a power of two: byte arithmetic wraps mod 256, a multiple of n. */
+__attribute__((target_clones("avx2", "default")))
+static void axpy_pow2(uint8_t *restrict v, const uint8_t *restrict r, uint8_t a, size_t len,
+                      uint8_t mask) {
+    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)(v[j] + a * r[j]) & mask;
+}
+/* n <= 16: v + a r <= n^2 - n < 256, so the quotient by m = 256 / n (rounded down; short
+ * by at most one) stays in 16-bit lanes (16-bit multiplies only). */
+__attribute__((target_clones("avx2", "default")))
+static void axpy_zn_small(uint8_t *restrict v, const uint8_t *restrict r, uint16_t a,
+                          size_t len, uint16_t n) {
+    const uint16_t m = (uint16_t)(256u / n);
+    for (size_t j = 0; j < len; j++) {
+        const uint16_t x = (uint16_t)(v[j] + a * r[j]);
+        const uint16_t q = (uint16_t)((uint16_t)(x * m) >> 8);
+        const uint16_t y = (uint16_t)(x - q * n);
+        const uint16_t z = (uint16_t)(y - n);
+        v[j] = (uint8_t)(y < z ? y : z);
+    }
+}
 static void axpy_zn(uint8_t *v, const uint8_t *r, int32_t a, size_t len, int32_t n, float rn) {
-    if (n < 128 && a == 1) add_mod(v, r, len, (uint8_t)n);
+    if (!(n & (n - 1)) && n > 2) axpy_pow2(v, r, (uint8_t)a, len, (uint8_t)(n - 1));
+    else if (n <= 16 && a != 1 && a != n - 1) axpy_zn_small(v, r, (uint16_t)a, len, (uint16_t)n);
+    else if (n < 128 && a == 1) add_mod(v, r, len, (uint8_t)n);
     else if (n < 128 && a == n - 1) sub_mod(v, r, len, (uint8_t)n);
+    else if (n < 128) axpy_zn_u16(v, r, (uint16_t)a, len, (uint16_t)n);
     else axpy_zn_any(v, r, a, len, n, rn);
 }
 
@@ -204,20 +333,25 @@ static int grow(run_ctx *X, size_t need) {
     size_t cap = R->cap + R->cap / 4 + 64;
     if (cap < need) cap = need;
     cap = (cap + 63) / 64 * 64;
-    size_t lw = R->gf2 ? cap / 64 : cap;
-    size_t S = lw + R->cw;
+    size_t lw = R->gf2 || R->gf3 ? cap / 64 : cap;
+    size_t S = R->gf3 ? 2 * (lw + R->cw) : lw + R->cw;
     size_t bytes = X->nslots * S * R->es;
-    if (bytes / R->es / S != X->nslots || bytes + R->dlen + 3 * S * R->es > X->max_bytes) return 4;
+    if (bytes / R->es / S != X->nslots ||
+        bytes + R->dlen + (3 + X->pcap) * S * R->es > X->max_bytes) return 4;
     uint8_t *ring = calloc(X->nslots * S, R->es);
     uint8_t *eq = calloc(S, R->es);
     int32_t *acc = malloc(S * sizeof(int32_t));
     int64_t *colsym = malloc(cap * sizeof(int64_t));
     if (!ring || !eq || !acc || !colsym) { free(ring); free(eq); free(acc); free(colsym); return 2; }
-    for (size_t s = 0; s < X->nslots && X->ring; s++) {
-        const uint8_t *o = X->ring + s * X->S * R->es;
-        uint8_t *v = ring + s * S * R->es;
-        memcpy(v, o, R->lw * R->es);
-        memcpy(v + lw * R->es, o + R->lw * R->es, R->cw * R->es);
+    for (size_t s = 0; s < X->nslots && X->ring; s++)
+        relayout_row(R, ring + s * S * R->es, X->ring + s * X->S * R->es, lw);
+    if (X->pcap) {
+        uint8_t *pend = calloc(X->pcap * S, R->es);
+        if (!pend) { free(ring); free(eq); free(acc); free(colsym); return 2; }
+        for (size_t i = 0; i < X->npend; i++)
+            relayout_row(R, pend + i * S * R->es, X->pend + i * X->S * R->es, lw);
+        free(X->pend);
+        X->pend = pend;
     }
     for (size_t c = 0; c < cap; c++) colsym[c] = c < R->cap ? X->colsym[c] : -1;
     free(X->ring); free(X->eq); free(X->acc); free(X->colsym);
@@ -250,16 +384,22 @@ static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
     ml_rowchase *R = X->R;
     const size_t es = R->es;
     size_t len = R->lw;
+    const size_t H = plane_words(R);
     if (R->gf2) { const uint64_t *r = (const uint64_t *)rec; while (len && !r[len - 1]) len--; }
-    else while (len && !rec[len - 1]) len--;
+    else if (R->gf3) {
+        const uint64_t *r = (const uint64_t *)rec;
+        while (len && !(r[len - 1] | r[H + len - 1])) len--;
+    } else while (len && !rec[len - 1]) len--;
     if (reserve_record(R)) return 2;
-    size_t need = (len + R->cw) * es;
+    /* GF(3): the planes one after the other, each len + cw words */
+    size_t need = (len + R->cw) * es * (R->gf3 ? 2 : 1);
     if (R->dlen + need > R->dcap) {
         size_t nc = R->dcap ? 2 * R->dcap : 1 << 16;
         while (nc < R->dlen + need) nc *= 2;
-        if (nc + X->nslots * X->S * es > X->max_bytes) {
+        const size_t rows = (X->nslots + X->pcap) * X->S * es;
+        if (nc + rows > X->max_bytes) {
             nc = R->dlen + need;
-            if (nc + X->nslots * X->S * es > X->max_bytes) return 4;
+            if (nc + rows > X->max_bytes) return 4;
         }
         uint8_t *a = realloc(R->data, nc);
         if (!a) return 2;
@@ -269,6 +409,10 @@ static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
     if (need) {                           /* an empty record: R->data may still be NULL */
         memcpy(d, rec, len * es);
         memcpy(d + len * es, rec + R->lw * es, R->cw * es);
+        if (R->gf3) {
+            memcpy(d + (len + R->cw) * es, rec + H * es, len * es);
+            memcpy(d + (2 * len + R->cw) * es, rec + (H + R->lw) * es, R->cw * es);
+        }
     }
     R->rcol[R->nel] = (int32_t)col;
     R->roff[R->nel] = R->dlen;
@@ -278,13 +422,13 @@ static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
     return 0;
 }
 
-/* Bring slot sl up to date: the records made since it was, in order. */
-static void update(run_ctx *X, size_t sl) {
+/* Bring row v (eliminations applied: *version) up to date: the records made since,
+ * in order. */
+static void update_row(run_ctx *X, uint8_t *v, size_t *version) {
     ml_rowchase *R = X->R;
-    size_t i = X->version[sl];
+    size_t i = *version;
     const size_t nel = R->nel;
     if (i == nel) return;
-    uint8_t *v = ROW(X, sl);
     const int32_t *rcol = R->rcol;
     if (R->gf2) {
         uint64_t *vv = (uint64_t *)v;
@@ -308,6 +452,31 @@ static void update(run_ctx *X, size_t sl) {
             axpy_gf2(vv + R->lw, rec + len, R->cw);
             vv[q >> 6] &= ~bit;
         }
+    } else if (R->gf3) {
+        uint64_t *vp = (uint64_t *)v, *vm = vp + plane_words(R);
+        for (; i < nel; i++) {
+            while (i + 4 <= nel) {                 /* as GF(2), on P | M */
+                const int32_t a = rcol[i], b = rcol[i + 1], c = rcol[i + 2], d = rcol[i + 3];
+                uint64_t hit = (((vp[a >> 6] | vm[a >> 6]) >> (a & 63)) |
+                                ((vp[b >> 6] | vm[b >> 6]) >> (b & 63)) |
+                                ((vp[c >> 6] | vm[c >> 6]) >> (c & 63)) |
+                                ((vp[d >> 6] | vm[d >> 6]) >> (d & 63))) & 1;
+                if (hit) break;
+                i += 4;
+            }
+            if (i == nel) break;
+            const int32_t q = rcol[i];
+            const uint64_t bit = (uint64_t)1 << (q & 63);
+            if (!((vp[q >> 6] | vm[q >> 6]) & bit) || R->rlen[i] == RETIRED) continue;
+            const size_t len = R->rlen[i];
+            const uint64_t *rp = (const uint64_t *)(R->data + R->roff[i]);
+            const uint64_t *rm = rp + len + R->cw;
+            if (vm[q >> 6] & bit) { const uint64_t *t = rp; rp = rm; rm = t; }  /* a = 2 */
+            axpy_gf3(vp, vm, rp, rm, len);
+            axpy_gf3(vp + R->lw, vm + R->lw, rp + len, rm + len, R->cw);
+            vp[q >> 6] &= ~bit;
+            vm[q >> 6] &= ~bit;
+        }
     } else {
         for (; i < nel; i++) {
             while (i + 4 <= nel && !(v[rcol[i]] | v[rcol[i + 1]] | v[rcol[i + 2]] | v[rcol[i + 3]]))
@@ -323,7 +492,12 @@ static void update(run_ctx *X, size_t sl) {
             v[q] = 0;
         }
     }
-    X->version[sl] = nel;
+    *version = nel;
+}
+
+/* Bring slot sl up to date. */
+static inline void update(run_ctx *X, size_t sl) {
+    update_row(X, ROW(X, sl), &X->version[sl]);
 }
 
 /* The row of slot sl, up to date. */
@@ -350,11 +524,19 @@ static int retire_dead(run_ctx *X) {
         if (X->reach < 0 && sl == ml_chase_slot(X->p, X->t_now)) continue;
         const uint8_t *v = row_of(X, sl);
         for (size_t j = 0; j < lb; j++) mask[j] |= v[j];
+        if (R->gf3)                               /* plane M too */
+            for (size_t j = 0; j < lb; j++) mask[j] |= v[plane_words(R) * R->es + j];
+    }
+    for (size_t i = 0; i < X->npend; i++) {    /* pending equations hold theirs */
+        uint8_t *v = X->pend + i * X->S * R->es;
+        update_row(X, v, &X->pver[i]);
+        for (size_t j = 0; j < lb; j++) mask[j] |= v[j];
     }
     for (size_t c = 0; c < R->cap; c++) {
         if (X->colsym[c] < 0) continue;
-        unsigned held = R->gf2 ? (unsigned)((((const uint64_t *)mask)[c >> 6] >> (c & 63)) & 1)
-                               : mask[c];
+        unsigned held = R->gf2 || R->gf3
+                            ? (unsigned)((((const uint64_t *)mask)[c >> 6] >> (c & 63)) & 1)
+                            : mask[c];
         if (held) continue;
         if (reserve_record(R)) return 2;
         R->rcol[R->nel] = (int32_t)c;
@@ -391,32 +573,69 @@ static long take_column(run_ctx *X, int *err) {
     return -1;
 }
 
+/* Keep the equation X->eq (up to date) as a pending one: Z/p^k, every coefficient
+ * divisible by p. Its coefficients stay divisible by p under later substitutions (a
+ * multiple of p times a record), so it is carried to the end, caught up on the records
+ * like a tap (over live symbols only) and holding its symbols live; the pending
+ * equations left are the small residual system solved with valuation pivots
+ * (csrc/zn.c) by the caller. Returns 0, 2 or 4 (over max_bytes). */
+static int push_pending(run_ctx *X) {
+    ml_rowchase *R = X->R;
+    const size_t rb = X->S * R->es;
+    if (X->npend == X->pcap) {
+        size_t nc = X->pcap ? 2 * X->pcap : 16;
+        if ((X->nslots + nc) * rb + R->dlen > X->max_bytes) {
+            nc = X->pcap + 1;
+            if ((X->nslots + nc) * rb + R->dlen > X->max_bytes) return 4;
+        }
+        uint8_t *pend = realloc(X->pend, nc * rb);
+        if (!pend) return 2;
+        X->pend = pend;
+        size_t *pver = realloc(X->pver, nc * sizeof(size_t));
+        if (!pver) return 2;
+        X->pver = pver;
+        X->pcap = nc;
+    }
+    memcpy(X->pend + X->npend * rb, X->eq, rb);
+    X->pver[X->npend++] = R->nel;
+    return 0;
+}
+
 /* Residual equation of tile c (the row X->eq, value = 0 wanted): eliminate its
- * youngest symbol, or check its constants. */
+ * youngest symbol with a unit coefficient, keep it pending (Z/p^k: non-zero
+ * coefficients, none a unit), or check its constants. */
 static int use_equation(run_ctx *X, int64_t nsym_now) {
     ml_rowchase *R = X->R;
     uint8_t *eq = X->eq;
     long q = -1;
     int64_t best = -1;
-    if (R->gf2) {
+    if (R->gf2 || R->gf3) {
         const uint64_t *e = (const uint64_t *)eq;
+        const size_t H = plane_words(R);
         for (size_t i = 0; i < R->lw; i++) {
-            uint64_t word = e[i];
+            uint64_t word = e[i] | (R->gf3 ? e[H + i] : 0);
             while (word) {
                 size_t c = i * 64 + (size_t)__builtin_ctzll(word);
                 word &= word - 1;
                 if (X->colsym[c] > best) { best = X->colsym[c]; q = (long)c; }
             }
         }
-    } else {
+    } else if (X->pp == X->n) {
         for (size_t c = 0; c < R->lw; c++)
             if (eq[c] && X->colsym[c] > best) { best = X->colsym[c]; q = (long)c; }
+    } else {                                     /* Z/p^k: a unit coefficient */
+        int any = 0;
+        for (size_t c = 0; c < R->lw; c++) {
+            any |= eq[c];
+            if (X->unit[eq[c]] && X->colsym[c] > best) { best = X->colsym[c]; q = (long)c; }
+        }
+        if (q < 0 && any) return push_pending(X);
     }
     if (q < 0) {                                 /* no live symbol: a check */
         R->nchecks++;
         for (size_t j = 0; j < R->k; j++) {
             unsigned v = R->gf2 ? (unsigned)((((const uint64_t *)eq)[R->lw + j / 64] >> (j % 64)) & 1)
-                                : eq[R->lw + j];
+                       : R->gf3 ? gf3_get(R, eq, R->lw * 64 + j) : eq[R->lw + j];
             if (v) R->ok[j] = 0;
         }
         return 0;
@@ -424,11 +643,21 @@ static int use_equation(run_ctx *X, int64_t nsym_now) {
     /* record: symbol q = -(1/a) (eq - a q) */
     unsigned a = get_el(X, eq, (size_t)q);
     clear_el(X, eq, (size_t)q);
-    if (!R->gf2) {
+    if (R->gf3) {                                /* a = 1: negate (exchange the planes) */
+        if (a == 1) {
+            uint64_t *e = (uint64_t *)eq;
+            const size_t H = plane_words(R);
+            for (size_t j = 0; j < H; j++) { uint64_t t = e[j]; e[j] = e[H + j]; e[H + j] = t; }
+        }
+    } else if (!R->gf2) {
         uint8_t mul = (uint8_t)((X->n - X->inv[a]) % X->n);
         if (mul == X->n - 1) neg_mod(eq, X->S, (uint8_t)X->n);
-        else if (mul != 1)
-            for (size_t j = 0; j < X->S; j++) eq[j] = (uint8_t)((eq[j] * mul) % X->n);
+        else if (mul != 1) {                     /* eq = mul * eq, in place */
+            uint8_t *acc = (uint8_t *)X->acc;
+            memset(acc, 0, X->S);
+            axpy_zn(acc, eq, mul, X->S, X->n, X->rn);
+            memcpy(eq, acc, X->S);
+        }
     }
     int e = push_record(X, (size_t)q, eq);
     if (e) return e;
@@ -439,17 +668,35 @@ static int use_equation(run_ctx *X, int64_t nsym_now) {
     return 0;
 }
 
+/* The taps of a plan tile with their coefficients mod q (the plan's n is a multiple
+ * of q): the ones that vanish are dropped, the order kept. Returns their number. */
+static int reduce_taps(const run_ctx *X, int m, int32_t *qs, uint8_t *cf) {
+    if (!X->reduce) return m;
+    int k = 0;
+    for (int i = 0; i < m; i++) {
+        const uint8_t c = (uint8_t)(cf[i] % X->n);
+        if (c) { qs[k] = qs[i]; cf[k++] = c; }
+    }
+    return k;
+}
+
 /* The equation of residual tile c into X->eq: sum of its taps' rows minus b. */
 static void equation(run_ctx *X, int64_t c, const uint8_t *b, size_t hw, int32_t *qs,
                      uint8_t *cf, const void **src) {
     ml_rowchase *R = X->R;
-    int m = ml_chase_taps_of(X->p, c, qs, cf);
+    int m = reduce_taps(X, ml_chase_taps_of(X->p, c, qs, cf), qs, cf);
     for (int i = 0; i < m; i++) src[i] = row_of(X, ml_chase_slot(X->p, qs[i]));
     if (R->gf2) {
         uint64_t *v = (uint64_t *)X->eq;
         xor_rows(v, (const uint64_t *const *)src, m, X->S);
         for (size_t j = 0; j < R->k; j++)
             v[R->lw + j / 64] ^= (uint64_t)(b[j * hw + (size_t)c] & 1) << (j % 64);
+    } else if (R->gf3) {
+        comb_gf3(R, X->eq, (const uint8_t *const *)src, cf, m, 1);
+        for (size_t j = 0; j < R->k; j++) {
+            const size_t e = R->lw * 64 + j;
+            gf3_set(R, X->eq, e, (gf3_get(R, X->eq, e) + 3 - b[j * hw + (size_t)c] % 3) % 3);
+        }
     } else {
         comb_rows(X->eq, (const uint8_t *const *)src, cf, m, 1, X->S, X->acc, X->n, X->rn);
         for (size_t j = 0; j < R->k; j++) {
@@ -459,8 +706,8 @@ static void equation(run_ctx *X, int64_t c, const uint8_t *b, size_t hw, int32_t
     }
 }
 
-ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size_t max_bytes,
-                             int *err) {
+ml_rowchase *ml_rowchase_run(const ml_chase *p, int q, const uint8_t *b, size_t k,
+                             size_t max_bytes, int *err) {
     *err = 1;
     /* the plan's geometry: n, h, w from the residual-free accessors */
     const size_t nsym = ml_chase_nsym(p), nres = ml_chase_nres(p);
@@ -472,14 +719,15 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
     uint8_t *cf = NULL;
     const void **src = NULL;
     if (!R) { *err = 2; return NULL; }
-    int h, w, n;
-    ml_chase_geometry(p, &h, &w, &n);
-    if (!is_prime_u(n) || (k && !b)) goto fail;
+    int h, w, pn;
+    ml_chase_geometry(p, &h, &w, &pn);
+    const int n = q ? q : pn;
+    if (!prime_of_power(n) || pn % n || (k && !b)) goto fail;
     *err = 2;
     const size_t hw = (size_t)h * (size_t)w;
-    R->n = n; R->gf2 = n == 2; R->nsym = nsym; R->k = k;
-    R->es = R->gf2 ? sizeof(uint64_t) : 1;
-    R->cw = R->gf2 ? (k + 63) / 64 : k;
+    R->n = n; R->gf2 = n == 2; R->gf3 = n == 3 && ml_rowchase_bitsliced; R->nsym = nsym; R->k = k;
+    R->es = R->gf2 || R->gf3 ? sizeof(uint64_t) : 1;
+    R->cw = R->gf2 || R->gf3 ? (k + 63) / 64 : k;
     R->ok = malloc(k + 1);
     R->symcol = malloc((nsym + 1) * sizeof(int32_t));
     resev = malloc((nres + 1) * sizeof(int64_t));
@@ -494,8 +742,11 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
     ml_chase_residual_events(p, resev);
     ml_chase_residual_tiles(p, restile);
     X.p = p; X.R = R; X.n = n; X.rn = 1.0f / (float)n; X.max_bytes = max_bytes;
+    X.pp = prime_of_power(n);
+    X.reduce = n != pn;
+    for (int a = 1; a < n; a++) X.unit[a] = (uint8_t)(a % X.pp != 0);
     for (int a = 1; a < n; a++)
-        for (int c = 1; c < n; c++)
+        for (int c = 1; c < n && a % X.pp; c++)
             if ((a * c) % n == 1) { X.inv[a] = (uint8_t)c; break; }
     X.nslots = ml_chase_slots(p);
     X.version = calloc(X.nslots + 1, sizeof(size_t));
@@ -530,13 +781,21 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
                 uint8_t *v = ROW(&X, sl);
                 if (e >= 0) {
                     int64_t c = ml_chase_forcing_tile(p, e, t);
-                    int m = ml_chase_taps_of(p, c, qs, cf) - 1;   /* the last is t */
+                    /* the last is t (a unit mod n, so mod q) */
+                    int m = reduce_taps(&X, ml_chase_taps_of(p, c, qs, cf), qs, cf) - 1;
                     for (int i = 0; i < m; i++) src[i] = row_of(&X, ml_chase_slot(p, qs[i]));
                     if (R->gf2) {
                         uint64_t *vv = (uint64_t *)v;
                         xor_rows(vv, (const uint64_t *const *)src, m, X.S);
                         for (size_t j = 0; j < k; j++)
                             vv[R->lw + j / 64] ^= (uint64_t)(b[j * hw + (size_t)c] & 1) << (j % 64);
+                    } else if (R->gf3) {
+                        const unsigned il = X.inv[cf[m]];
+                        comb_gf3(R, v, (const uint8_t *const *)src, cf, m, 3 - il);
+                        for (size_t j = 0; j < k; j++) {
+                            const size_t e2 = R->lw * 64 + j;
+                            gf3_set(R, v, e2, (gf3_get(R, v, e2) + il * (b[j * hw + (size_t)c] % 3)) % 3);
+                        }
                     } else {
                         const int32_t il = X.inv[cf[m]];
                         comb_rows(v, (const uint8_t *const *)src, cf, m, (n - il) % n, X.S, X.acc,
@@ -551,7 +810,7 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
                     if (q < 0) goto fail;
                     v = ROW(&X, sl);                    /* the ring may have moved */
                     memset(v, 0, X.S * R->es);
-                    if (R->gf2) ((uint64_t *)v)[q >> 6] |= (uint64_t)1 << (q & 63);
+                    if (R->gf2 || R->gf3) ((uint64_t *)v)[q >> 6] |= (uint64_t)1 << (q & 63);
                     else v[q] = 1;
                     X.colsym[q] = sym;
                     R->symcol[sym++] = (int32_t)q;
@@ -579,12 +838,29 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k, size
             if (R->rlen[e] == RETIRED) R->freesym[i++] = (int64_t)R->roff[e];
         qsort(R->freesym, i, sizeof(int64_t), cmp_i64);
     }
+    /* the pending equations, up to date, over the free symbols (only symbols live at
+     * the end are left in them) */
+    R->npend = X.npend;
+    if (X.npend && R->nfree > (max_bytes - R->dlen) / X.npend) { *err = 4; goto fail; }
+    R->pmat = calloc(X.npend * R->nfree + 1, 1);
+    R->pconst = calloc(X.npend * k + 1, 1);
+    if (!R->pmat || !R->pconst) goto fail;
+    for (size_t i = 0; i < X.npend; i++) {
+        uint8_t *v = X.pend + i * X.S;
+        update_row(&X, v, &X.pver[i]);
+        for (size_t c = 0; c < R->cap; c++)
+            if (X.colsym[c] >= 0 && v[c])
+                R->pmat[i * R->nfree + free_index(R, X.colsym[c])] = v[c];
+        if (k) memcpy(R->pconst + i * k, v + R->lw, k);
+    }
     free(X.ring); free(X.eq); free(X.acc); free(X.colsym); free(X.version);
+    free(X.pend); free(X.pver);
     free(resev); free(restile); free(qs); free(cf); free(src);
     *err = 0;
     return R;
 fail:
     free(X.ring); free(X.eq); free(X.acc); free(X.colsym); free(X.version);
+    free(X.pend); free(X.pver);
     free(resev); free(restile); free(qs); free(cf); free(src);
     ml_rowchase_free(R);
     return NULL;
@@ -616,6 +892,7 @@ void ml_rowchase_free(ml_rowchase *R) {
     if (!R) return;
     free(R->rcol); free(R->rbefore); free(R->roff); free(R->rlen); free(R->data);
     free(R->symcol); free(R->freesym); free(R->endsym); free(R->ok);
+    free(R->pmat); free(R->pconst);
     free(R);
 }
 
@@ -625,6 +902,11 @@ size_t ml_rowchase_nchecks(const ml_rowchase *R) { return R->nchecks; }
 size_t ml_rowchase_nretired(const ml_rowchase *R) { return R->nretired; }
 size_t ml_rowchase_width(const ml_rowchase *R) { return R->width; }
 size_t ml_rowchase_record_bytes(const ml_rowchase *R) { return R->dlen; }
+size_t ml_rowchase_npending(const ml_rowchase *R) { return R->npend; }
+void ml_rowchase_pending(const ml_rowchase *R, uint8_t *a, uint8_t *c) {
+    if (R->npend * R->nfree) memcpy(a, R->pmat, R->npend * R->nfree);
+    if (R->npend * R->k) memcpy(c, R->pconst, R->npend * R->k);
+}
 void ml_rowchase_ok(const ml_rowchase *R, uint8_t *ok) { if (R->k) memcpy(ok, R->ok, R->k); }
 void ml_rowchase_free_symbols(const ml_rowchase *R, int64_t *out) {
     if (R->nfree) memcpy(out, R->freesym, R->nfree * sizeof(int64_t));
@@ -640,18 +922,26 @@ static size_t free_index(const ml_rowchase *R, int64_t s) {
     return lo;
 }
 
+/* Column c's value x into val and the bit planes (GF(2): bits = x; GF(3): bits =
+ * [x == 1], mbits = [x == 2]). */
+static inline void set_value(const ml_rowchase *R, uint8_t *val, uint64_t *bits,
+                             uint64_t *mbits, int32_t c, unsigned x) {
+    const uint64_t bit = (uint64_t)1 << (c & 63);
+    val[c] = (uint8_t)x;
+    bits[c >> 6] = (bits[c >> 6] & ~bit) | ((R->gf3 ? x == 1 : x & 1) ? bit : 0);
+    mbits[c >> 6] = (mbits[c >> 6] & ~bit) | (R->gf3 && x == 2 ? bit : 0);
+}
+
 int ml_rowchase_symbols(const ml_rowchase *R, long j, const uint8_t *u, uint8_t *z) {
     const int n = R->n;
-    uint8_t *val = calloc(R->cap + 64, R->gf2 ? 1 : 1);
+    uint8_t *val = calloc(R->cap + 64, 1);
     uint64_t *bits = calloc(R->cap / 64 + 1, sizeof(uint64_t));
-    if (!val || !bits) { free(val); free(bits); return 2; }
+    uint64_t *mbits = calloc(R->cap / 64 + 1, sizeof(uint64_t));
+    if (!val || !bits || !mbits) { free(val); free(bits); free(mbits); return 2; }
     for (size_t e = 0; e < R->nend; e++) {
         const int64_t s = R->endsym[e];
         const size_t i = free_index(R, s);
-        int32_t c = R->symcol[s];
-        uint8_t x = u ? (uint8_t)(u[i] % n) : 0;
-        val[c] = x;
-        if (x & 1) bits[c >> 6] |= (uint64_t)1 << (c & 63);
+        set_value(R, val, bits, mbits, R->symcol[s], u ? (unsigned)(u[i] % n) : 0);
     }
     int64_t top = (int64_t)R->nsym;
     for (size_t i = R->nel; i-- > 0;) {
@@ -660,9 +950,7 @@ int ml_rowchase_symbols(const ml_rowchase *R, long j, const uint8_t *u, uint8_t 
         unsigned x;
         if (R->rlen[i] == RETIRED) {          /* a free symbol: its value from u */
             x = u ? (unsigned)(u[free_index(R, (int64_t)R->roff[i])] % n) : 0;
-            val[c] = (uint8_t)x;
-            if (R->gf2)
-                bits[c >> 6] = (bits[c >> 6] & ~((uint64_t)1 << (c & 63))) | ((uint64_t)(x & 1) << (c & 63));
+            set_value(R, val, bits, mbits, c, x);
             continue;
         }
         const uint8_t *d = R->data + R->roff[i];
@@ -673,16 +961,29 @@ int ml_rowchase_symbols(const ml_rowchase *R, long j, const uint8_t *u, uint8_t 
             for (size_t q = 0; q < len; q++) par ^= r[q] & bits[q];
             x = (unsigned)__builtin_parityll(par);
             if (j >= 0) x ^= (unsigned)((r[len + (size_t)j / 64] >> (j % 64)) & 1);
-            bits[c >> 6] = (bits[c >> 6] & ~((uint64_t)1 << (c & 63))) | ((uint64_t)x << (c & 63));
+        } else if (R->gf3) {                  /* 1 x 1 = 2 x 2 = 1, 1 x 2 = 2 */
+            const uint64_t *rp = (const uint64_t *)d, *rm = rp + len + R->cw;
+            uint64_t one = 0, two = 0;
+            for (size_t q = 0; q < len; q++) {
+                one += (uint64_t)__builtin_popcountll(rp[q] & bits[q]) +
+                       (uint64_t)__builtin_popcountll(rm[q] & mbits[q]);
+                two += (uint64_t)__builtin_popcountll(rp[q] & mbits[q]) +
+                       (uint64_t)__builtin_popcountll(rm[q] & bits[q]);
+            }
+            if (j >= 0) {
+                one += (rp[len + (size_t)j / 64] >> (j % 64)) & 1;
+                two += (rm[len + (size_t)j / 64] >> (j % 64)) & 1;
+            }
+            x = (unsigned)((one + 2 * two) % 3);
         } else {
             uint64_t acc = 0;
             for (size_t q = 0; q < len; q++) acc += (uint32_t)d[q] * val[q];
             if (j >= 0) acc += d[len + (size_t)j];
             x = (unsigned)(acc % (uint64_t)n);
         }
-        val[c] = (uint8_t)x;
+        set_value(R, val, bits, mbits, c, x);
     }
     while (top > 0) { top--; z[top] = val[R->symcol[top]]; }
-    free(val); free(bits);
+    free(val); free(bits); free(mbits);
     return 0;
 }

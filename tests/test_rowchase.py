@@ -2,7 +2,7 @@
 elimination for boards with many holes and locked tiles. Forced on small boards
 (ChaseEngine(..., rowchase=True), or ROWCHASE_MIN_RATIO = 0 for the Solver) and checked
 against the reference engine, the dense engine, brute-force kernel closure and
-Board.apply; composite n take whatever path the chase picks for them."""
+Board.apply; rings Z/p^e by valuation (pending equations), composite n by CRT."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 import modlights as ml
 from modlights import rowchase as rowchase_mod
 from modlights.chase import ChaseEngine, build_plan
-from modlights.engines.reference import is_prime
 
 from oracle import group_closure_size
 from strategies import grid_boards, random_masks
@@ -24,8 +23,8 @@ NAMES = sorted(ml.PATTERNS)
 @st.composite
 def holey_boards(draw, max_side=14):
     """Grid boards with 0-30% holes and 0-20% locked tiles, any named or custom pattern,
-    n in 2..8, with or without wrap."""
-    n = draw(st.integers(2, 8))
+    n in 2..9 or 12, with or without wrap."""
+    n = draw(st.sampled_from([2, 3, 4, 5, 6, 7, 8, 9, 12]))
     rows = draw(st.integers(1, max_side))
     cols = draw(st.integers(1, max_side))
     pattern = draw(st.one_of(
@@ -41,9 +40,9 @@ def holey_boards(draw, max_side=14):
 
 
 def _engine(b):
-    """The row chase for prime n (forced), the chase's own choice otherwise."""
-    eng = ChaseEngine(b, rowchase=True if is_prime(b.states) else None)
-    assert (eng._row is not None) == is_prime(b.states)
+    """The row chase, forced (any n)."""
+    eng = ChaseEngine(b, rowchase=True)
+    assert eng._row is not None
     return eng
 
 
@@ -63,8 +62,8 @@ def _check(b, eng, rng, closure=True):
     assert H.shape == (len(orders), b.n_taps)
     A = b.matrix().astype(np.int64)
     assert not (A @ H.T.astype(np.int64) % n).any()
-    if is_prime(n):
-        assert eng.nullity == ref.nullity == len(orders)
+    assert eng.nullity == ref.nullity == len(orders)
+    assert int(np.prod(orders, dtype=object)) == ref.kernel_size   # a direct sum
     if closure and ref.kernel_size <= 4096:
         assert group_closure_size(H, n) == ref.kernel_size
     states = [b.random_state(rng=rng, solvable=True), b.random_state(rng=rng, solvable=False),
@@ -95,7 +94,7 @@ def test_small_boards_mixed_patterns(b, seed):
 
 
 @pytest.mark.parametrize("pattern", NAMES)
-@pytest.mark.parametrize("n", [2, 3, 5, 7])
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8, 9])
 @pytest.mark.parametrize("wrap", [False, True])
 def test_every_pattern_with_holes(pattern, n, wrap):
     rng = np.random.default_rng(n * 31 + len(pattern) + wrap)
@@ -105,7 +104,7 @@ def test_every_pattern_with_holes(pattern, n, wrap):
     _check(b, eng, rng, closure=False)
 
 
-@pytest.mark.parametrize("n", [2, 3, 5])
+@pytest.mark.parametrize("n", [2, 3, 5, 4, 6, 9])
 def test_transposed_plan(n):
     """A board wider than tall is chased along its columns (the transposed plan)."""
     rng = np.random.default_rng(n)
@@ -142,18 +141,15 @@ def test_solver_minimal_through_the_row_chase(monkeypatch):
 def test_auto_picks_the_row_chase_for_many_holes_only():
     rng = np.random.default_rng(0)
     locked, holes = random_masks(rng, (80, 80), 0.0, 0.1)
-    for n in (2, 3, 5):
+    for n in (2, 3, 5, 4, 6, 8, 9):                       # rings too (by valuation)
         b = ml.Board.grid(80, 80, states=n, holes=holes)
         assert ChaseEngine(b)._row is not None
-    for n in (4, 6, 8):                                   # rings: the matrix path
-        b = ml.Board.grid(80, 80, states=n, holes=holes)
-        assert ChaseEngine(b)._row is None
     assert ChaseEngine(ml.Board.grid(80, 80, states=2))._row is None   # no holes
     locked, _ = random_masks(rng, (80, 80), 0.05, 0.0)                 # locks: the prefix
     assert ChaseEngine(ml.Board.grid(80, 80, states=2, locked=locked))._row is None
 
 
-@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("n", [2, 3, 4, 6, 9])
 def test_larger_board_equals_the_matrix_path(n):
     """300 x 300 with 3% holes and 1% locks: same kernel as the residual-matrix path,
     solutions checked by application, unsolvable starts refused by both."""
@@ -177,14 +173,16 @@ def test_larger_board_equals_the_matrix_path(n):
             assert not b.apply(s, b.from_tap_vector(x)).any()
 
 
-def test_many_right_hand_sides_in_batches():
-    """More right-hand sides than one run takes (GF(2): 64 a run)."""
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_many_right_hand_sides_in_batches(n):
+    """More right-hand sides than one run takes (GF(2), GF(3): 64 a run, bytes: 16)."""
     rng = np.random.default_rng(3)
     locked, holes = random_masks(rng, (12, 12), 0.05, 0.2)
-    b = ml.Board.grid(12, 12, states=2, locked=locked, holes=holes)
+    b = ml.Board.grid(12, 12, states=n, locked=locked, holes=holes)
     eng = ChaseEngine(b, rowchase=True)
     ref = ml.Solver(b, backend="reference")
-    states = [rng.integers(0, 2, b.shape) for _ in range(150)]
+    states = [rng.integers(0, n, b.shape) for _ in range(150)] + \
+        [b.random_state(rng=rng, solvable=True) for _ in range(10)]
     X, ok = eng.solve(np.stack([_rhs(b, s) for s in states]))
     for s, x, good in zip(states, X, ok):
         assert bool(good) == ref.solvable(s)
@@ -194,11 +192,11 @@ def test_many_right_hand_sides_in_batches():
 
 def test_bad_input():
     from modlights._rowchase import RowChase
-    b4 = ml.Board.grid(5, 5, states=4, holes=[(1, 1)])
-    with pytest.raises(ValueError, match="prime"):
-        ChaseEngine(b4, rowchase=True)
-    with pytest.raises(ValueError, match="prime"):
-        RowChase(build_plan(b4))
+    b12 = build_plan(ml.Board.grid(5, 5, states=12, holes=[(1, 1)]))
+    for q in (None, 6, 12, 5, 8, 1, True, 2.0):     # a prime power dividing n, as an int
+        with pytest.raises(ValueError, match="prime power dividing n = 12"):
+            RowChase(b12, q=q)
+    assert RowChase(b12, q=4).q == 4
     plan = build_plan(ml.Board.grid(5, 5, states=3, holes=[(1, 1)]))
     with pytest.raises(ValueError, match=r"\(k, 25\)"):
         RowChase(plan, np.zeros((1, 24), np.uint8))
@@ -264,7 +262,7 @@ def test_solver_on_the_row_chase_pickles(monkeypatch):
     assert not b.apply(state, sol.taps).any()
 
 
-@pytest.mark.parametrize("n", [2, 3, 7])
+@pytest.mark.parametrize("n", [2, 3, 7, 4, 9])
 @pytest.mark.parametrize("wrap", [False, True])
 def test_free_symbols_retired(n, wrap):
     """Rows that each leave a free symbol (horizontal pattern, singular rows): the
@@ -291,3 +289,123 @@ def test_free_symbols_retired(n, wrap):
     for s, x, good in zip(states, X, ok):
         if good:
             assert not b.apply(s, b.from_tap_vector(x)).any()
+
+
+@st.composite
+def non_unit_boards(draw, max_side=9):
+    """Boards over Z/4, Z/8, Z/9 (and Z/12, Z/18) whose pattern lists some offsets p
+    times (p = 2 or 3, the prime of the ring): their taps' coefficients there are
+    non-units, so many residual equations have no unit coefficient (pending)."""
+    n = draw(st.sampled_from([4, 8, 9, 12, 18]))
+    p = 3 if n % 9 == 0 else 2
+    rows = draw(st.integers(1, max_side))
+    cols = draw(st.integers(1, max_side))
+    offs = draw(st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=1,
+                         max_size=4, unique=True))
+    many = draw(st.lists(st.booleans(), min_size=len(offs), max_size=len(offs)))
+    pattern = [o for o, m in zip(offs, many) for _ in range(p if m else 1)]
+    wrap = draw(st.booleans())
+    seed = draw(st.integers(0, 2**32 - 1))
+    locked, holes = random_masks(np.random.default_rng(seed), (rows, cols),
+                                 draw(st.sampled_from([0.0, 0.1])),
+                                 draw(st.sampled_from([0.0, 0.1, 0.3])))
+    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
+                         wrap=wrap), seed
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(non_unit_boards())
+def test_rings_with_non_unit_coefficients(case):
+    """The pending equations of Z/p^e: kernel (size, generators' subgroup), solvability
+    and solutions against the reference and dense engines."""
+    b, seed = case
+    _check(b, _engine(b), np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("n, pattern", [
+    (4, [(0, 0), (0, 0), (1, 0), (1, 0), (0, 1), (0, 1)]),        # every coefficient 2
+    (8, [(0, 0), (1, 0), (1, 0), (0, 1), (0, -1), (0, -1), (-1, 0)]),
+    (9, [(0, 0), (0, 0), (0, 0), (1, 0), (0, 1), (0, 1), (0, 1)]),
+    (12, [(0, 0), (0, 0), (1, 0), (1, 0), (0, 1), (0, 1)])])
+@pytest.mark.parametrize("wrap", [False, True])
+def test_pending_equations_are_used(n, pattern, wrap):
+    """Boards whose equations have no unit coefficient mod p^e keep them pending: the
+    pending system is left to the Z/q engine, and the answers are exact."""
+    rng = np.random.default_rng(n + wrap)
+    locked, holes = random_masks(rng, (7, 8), 0.05, 0.1)
+    b = ml.Board.grid(7, 8, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap)
+    eng = _engine(b)
+    parts = eng._row._kernel_parts()
+    assert any(part.run.npending for part in parts)
+    _check(b, eng, rng, closure=False)
+
+
+@pytest.mark.parametrize("n", [4, 6, 8, 9, 12])
+def test_rings_against_the_matrix_path_on_a_larger_board(n):
+    """120 x 120 cross with 5% holes and 1% locks over rings and composite n: the row
+    chase (auto) and the residual matrix give the same kernel and solvability."""
+    rng = np.random.default_rng(n)
+    locked, holes = random_masks(rng, (120, 120), 0.01, 0.05)
+    b = ml.Board.grid(120, 120, states=n, locked=locked, holes=holes)
+    row, mat = ChaseEngine(b), ChaseEngine(b, rowchase=False)
+    assert row._row is not None and mat._row is None
+    assert row.kernel_size == mat.kernel_size and row.nullity == mat.nullity
+    H, orders = row.generators()
+    assert int(np.prod(orders, dtype=object)) == row.kernel_size
+    for h in H:
+        assert not b.apply(np.zeros(b.shape, np.uint8), b.from_tap_vector(h)).any()
+    states = [b.apply(np.zeros(b.shape, np.uint8), rng.integers(0, n, b.shape) * ~(locked | holes)),
+              rng.integers(0, n, b.shape)]
+    R = np.stack([_rhs(b, s) for s in states])
+    X, ok = row.solve(R)
+    assert list(ok) == list(mat.solve(R)[1]) and ok[0]
+    for s, x, good in zip(states, X, ok):
+        if good:
+            assert not b.apply(s, b.from_tap_vector(x)).any()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(holey_boards(max_side=16), st.sampled_from([3, 6, 12]))
+def test_bitsliced_gf3_rows_equal_byte_rows(case, n):
+    """GF(3) rows bit-sliced (two planes) and as bytes (the mod-3 factor of 6 and 12
+    too): the same free symbols, checks, pending systems and symbol values for every
+    right-hand side and free-symbol choice."""
+    from modlights import _rowchase
+    b0, seed = case
+    b = ml.Board.grid(*b0.shape, states=n, pattern=b0._mixed or list(b0._pattern),
+                      locked=b0._locked if b0._any_locked else None,
+                      holes=b0._holes if b0._any_holes else None, wrap=b0.wrap)
+    rng = np.random.default_rng(seed)
+    plan = build_plan(b)
+    B = rng.integers(0, n, (3, plan.h * plan.w), dtype=np.uint8)
+    runs = {}
+    old = _rowchase.set_bitsliced(True)
+    try:
+        for flag in (True, False):
+            _rowchase.set_bitsliced(flag)
+            runs[flag] = _rowchase.RowChase(plan, B, q=3)
+    finally:
+        _rowchase.set_bitsliced(old)
+    bits, byts = runs[True], runs[False]
+    assert bits.nfree == byts.nfree and bits.eliminated == byts.eliminated
+    assert list(bits.free_symbols()) == list(byts.free_symbols())
+    assert list(bits.ok()) == list(byts.ok()) and bits.npending == byts.npending == 0
+    u = rng.integers(0, 3, bits.nfree)
+    for j in (None, 0, 1, 2):
+        assert (bits.symbols(j, u) == byts.symbols(j, u)).all()
+        assert (bits.symbols(j) == byts.symbols(j)).all()
+
+
+@pytest.mark.parametrize("n, pattern", [(3, "cross"), (4, [(0, 0), (0, 0), (1, 0), (1, 0)]),
+                                        (12, "cross")])
+def test_memory_budget_over_rings_and_bitsliced_rows(n, pattern):
+    """Past max_bytes a run with bit-sliced GF(3) rows, or over Z/4 with pending
+    equations (every coefficient 2), or the Z/4 factor of Z/12, stops with a ValueError
+    naming the limit; the same run fits a larger budget."""
+    from modlights._rowchase import RowChase
+    locked, holes = random_masks(np.random.default_rng(n), (80, 80), 0.0, 0.05)
+    plan = build_plan(ml.Board.grid(80, 80, states=n, pattern=pattern, holes=holes))
+    q = 4 if n == 12 else n
+    with pytest.raises(ValueError, match=r"more than 0 MiB"):
+        RowChase(plan, max_bytes=1 << 12, q=q)
+    assert RowChase(plan, max_bytes=1 << 28, q=q).nfree >= 0

@@ -6,14 +6,16 @@ import numpy as np
 from libc.stdint cimport uint8_t, int64_t
 
 from ._chase import Plan
+from .engines.reference import factorize
 
 
 cdef extern from "rowchase.h":
+    int ml_rowchase_bitsliced
     ctypedef struct ml_chase:
         pass
     ctypedef struct ml_rowchase:
         pass
-    ml_rowchase *ml_rowchase_run(const ml_chase *p, const uint8_t *b, size_t k,
+    ml_rowchase *ml_rowchase_run(const ml_chase *p, int q, const uint8_t *b, size_t k,
                                  size_t max_bytes, int *err) nogil
     void ml_rowchase_free(ml_rowchase *R) nogil
     size_t ml_rowchase_min_width(const ml_chase *p) nogil
@@ -24,11 +26,25 @@ cdef extern from "rowchase.h":
     size_t ml_rowchase_nretired(const ml_rowchase *R) nogil
     size_t ml_rowchase_width(const ml_rowchase *R) nogil
     size_t ml_rowchase_record_bytes(const ml_rowchase *R) nogil
+    size_t ml_rowchase_npending(const ml_rowchase *R) nogil
+    void ml_rowchase_pending(const ml_rowchase *R, uint8_t *a, uint8_t *c) nogil
     void ml_rowchase_ok(const ml_rowchase *R, uint8_t *ok) nogil
     void ml_rowchase_free_symbols(const ml_rowchase *R, int64_t *out) nogil
     int ml_rowchase_symbols(const ml_rowchase *R, long j, const uint8_t *u, uint8_t *z) nogil
 
 include "_interrupt.pxi"
+
+
+def set_bitsliced(flag):
+    """GF(3) rows bit-sliced (True, the default: two planes of bits, csrc/bitslice.h)
+    or bytes (False; for before / after measurements in one run). Returns the previous
+    setting."""
+    global ml_rowchase_bitsliced
+    if not isinstance(flag, (bool, np.bool_)):
+        raise ValueError(f"flag must be a bool, got {flag!r}")
+    old = bool(ml_rowchase_bitsliced)
+    ml_rowchase_bitsliced = 1 if flag else 0
+    return old
 
 
 def live_bounds(plan):
@@ -49,30 +65,39 @@ def live_bounds(plan):
 
 cdef class RowChase:
     """One run of the row-state chase of a Plan (csrc/rowchase.h): the chase with
-    online elimination for k right-hand sides (k = 0: the kernel only).
+    online elimination for k right-hand sides (k = 0: the kernel only), mod q.
 
     Parameters
     ----------
     plan : modlights._chase.Plan
-        The chase plan of the board (n prime).
+        The chase plan of the board.
     B : array_like or None
         (k, rows * cols) right-hand sides ``t - s`` a byte a tile in the plan's layout,
         values < n; None for none.
     max_bytes : int
         Most memory the live rows and the elimination records may take; past it the
         run stops and ValueError is raised.
+    q : int or None
+        The modulus of the arithmetic: a prime power dividing the plan's n (None: the
+        plan's n, which must then be a prime power). Over Z/p^e, e > 1, equations
+        without a unit coefficient are kept pending (``pending``).
     """
     cdef ml_rowchase *R
     cdef object plan
     cdef readonly size_t k, nsym, nfree, eliminated, checks, retired, width, record_bytes
+    cdef readonly size_t npending
+    cdef readonly int q
 
-    def __cinit__(self, plan, B=None, max_bytes=1 << 30):
+    def __cinit__(self, plan, B=None, max_bytes=1 << 30, q=None):
         self.R = NULL
         if not isinstance(plan, Plan):
             raise ValueError(f"plan must be a modlights._chase.Plan, got {type(plan).__name__}")
         n = int(plan.n)
-        if n < 2 or any(n % d == 0 for d in range(2, int(n ** 0.5) + 1)):
-            raise ValueError(f"the row chase needs a prime number of states, got {n}")
+        if q is None:
+            q = n
+        if isinstance(q, (bool, np.bool_)) or not isinstance(q, (int, np.integer)) \
+                or not 2 <= q <= n or n % q or len(factorize(int(q))) != 1:
+            raise ValueError(f"the row chase works mod a prime power dividing n = {n}, got q = {q!r}")
         if isinstance(max_bytes, (bool, np.bool_)) or not isinstance(max_bytes, (int, np.integer)) \
                 or max_bytes < 1:
             raise ValueError(f"max_bytes must be a positive int, got {max_bytes!r}")
@@ -88,6 +113,7 @@ cdef class RowChase:
             if bb.size and int(bb.max()) >= n:
                 raise ValueError(f"right-hand side entries must be < {n}")
         self.plan = plan
+        self.q = int(q)
         self.k = bb.shape[0]
         flat = np.concatenate([bb.reshape(-1), np.zeros(1, np.uint8)])
         cdef const uint8_t[::1] bv = flat
@@ -95,9 +121,9 @@ cdef class RowChase:
         cdef size_t addr = plan._address()
         cdef const ml_chase *p = <const ml_chase *>addr
         cdef size_t k = self.k, mb = max_bytes
-        cdef int err = 0
+        cdef int err = 0, cq = self.q
         with nogil:
-            self.R = ml_rowchase_run(p, bp, k, mb, &err)
+            self.R = ml_rowchase_run(p, cq, bp, k, mb, &err)
         _check_interrupt()
         if self.R == NULL:
             if err == 2:
@@ -115,6 +141,7 @@ cdef class RowChase:
         self.retired = ml_rowchase_nretired(self.R)
         self.width = ml_rowchase_width(self.R)
         self.record_bytes = ml_rowchase_record_bytes(self.R)
+        self.npending = ml_rowchase_npending(self.R)
 
     def __dealloc__(self):
         if self.R != NULL:
@@ -128,16 +155,29 @@ cdef class RowChase:
         ml_rowchase_ok(self.R, &o[0])
         return out[:self.k].astype(bool)
 
+    def pending(self):
+        """(A, C): the pending equations left at the end (Z/p^e: no unit coefficient),
+        A (npending, nfree) uint8 coefficients on the free symbols (the order of
+        ``free_symbols``) and C (npending, k) uint8 constants; free symbol values u
+        must give A u + C[:, j] = 0 (mod q) for right-hand side j."""
+        A = np.zeros(self.npending * self.nfree + 1, dtype=np.uint8)
+        C = np.zeros(self.npending * self.k + 1, dtype=np.uint8)
+        cdef uint8_t[::1] a = A
+        cdef uint8_t[::1] c = C
+        ml_rowchase_pending(self.R, &a[0], &c[0])
+        return (A[:self.npending * self.nfree].reshape(self.npending, self.nfree),
+                C[:self.npending * self.k].reshape(self.npending, self.k))
+
     def free_symbols(self):
-        """Symbol numbers of the symbols live at the end (ascending)."""
+        """Symbol numbers of the free symbols (retired or live at the end; ascending)."""
         out = np.zeros(self.nfree + 1, dtype=np.int64)
         cdef int64_t[::1] o = out
         ml_rowchase_free_symbols(self.R, &o[0])
         return out[:self.nfree]
 
     def symbols(self, j=None, u=None):
-        """Symbol values (nsym,) uint8 for right-hand side j (None: the homogeneous
-        system) with the free symbols set to u (nfree values; None: zeros)."""
+        """Symbol values (nsym,) uint8 mod q for right-hand side j (None: the
+        homogeneous system) with the free symbols set to u (nfree values; None: zeros)."""
         cdef long jj = -1
         if j is not None:
             if isinstance(j, (bool, np.bool_)) or not isinstance(j, (int, np.integer)) \
@@ -149,7 +189,7 @@ cdef class RowChase:
             a = np.asarray(u).reshape(-1)
             if a.shape[0] != self.nfree:
                 raise ValueError(f"u must have {self.nfree} entries, got {a.shape[0]}")
-            uu[:self.nfree] = np.mod(a.astype(np.int64), int(self.plan.n))
+            uu[:self.nfree] = np.mod(a.astype(np.int64), self.q)
         z = np.zeros(self.nsym + 1, dtype=np.uint8)
         cdef const uint8_t[::1] uv = uu
         cdef uint8_t[::1] zv = z

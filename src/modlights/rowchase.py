@@ -1,9 +1,10 @@
 """The row-state chase: light chasing with online elimination, for boards with many
-holes or locked tiles over a prime n (csrc/rowchase.c).
+holes or locked tiles, over any n (csrc/rowchase.c).
 
 The plan of :mod:`modlights.chase` (which taps are forced, which are symbols, which
 tiles give residual equations) is walked once, tap by tap. Every tap still readable
-holds its affine form over the *live* symbols (GF(2): bit-packed words; GF(p): bytes)
+holds its affine form over the *live* symbols (GF(2): bit-packed words; GF(3): two bit
+planes, the word arithmetic of csrc/bitslice.h; other moduli: bytes)
 and one constant per right-hand side; a residual equation is used the moment it
 appears: it eliminates its youngest live symbol (substituted lazily, when a tap that
 holds it is next read) or, with no live symbol left, checks the right-hand sides. When
@@ -17,6 +18,22 @@ symbols and equations, refused by the matrix path) is chased in about half a sec
 elimination records walked backwards (symbol values) and the numeric replay of
 :func:`modlights._chase.Plan.numeric` (tap values), which also checks every equation.
 
+Rings and composite n: n = prod q_j (q_j = p_j^e_j) is chased once a factor, mod q_j
+(the plan's coefficients reduced; every forcing coefficient is a unit mod n, so mod
+q_j). Over Z/p^e an equation eliminates its youngest symbol with a *unit* coefficient
+(valuation 0); one whose coefficients are all non-zero multiples of p is kept pending:
+caught up lazily on the records like a tap (it stays over live symbols and holds them
+live). Substitutions only add multiples of p to its coefficients, so none becomes a
+unit later: the pending equations left at the end are a small system over the free
+symbols, solved by the Z/q engine (csrc/zn.c, valuation pivots), and |ker A| mod q =
+q^retired x |ker of that system|. Symbol values of the factors are combined by CRT
+(x = sum x_j e_j, e_j = 1 mod q_j and 0 mod the others, as in
+:mod:`modlights.engines.lifted` and the Z/n engine) before one numeric replay mod n;
+the i-th kernel generators of the factors add up to one generator (order: the product).
+2000^2 cross with 1% holes (41169 x 41169, refused by the matrix path): Z/4 4.9 s,
+Z/9 6.3 s, Z/3 4.4 s in the same rounds on the shared box; with bit-sliced GF(3) rows
+Z/3 1.1 s, Z/6 1.6 s (bench/README.md, "holes").
+
 :class:`RowChaseSystem` answers the residual questions of
 :class:`~modlights.chase.ChaseEngine` (``kernel_size``, ``nullity``, ``generators``,
 ``solve``) for a plan; ChaseEngine picks it (see ``ChaseEngine.__init__`` and
@@ -26,22 +43,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engines.reference import is_prime
+from .engines.reference import factorize
 
 __all__ = ["RowChaseSystem", "use_rowchase", "ROWCHASE_MIN_RATIO", "ROWCHASE_TALL_ENTRIES",
            "ROWCHASE_BATCH"]
 
-#: ``ChaseEngine`` takes the row chase (prime n) when the plan has more than
+#: ``ChaseEngine`` takes the row chase (any n) when the plan has more than
 #: ROWCHASE_MIN_RATIO symbols per column of the chase (holes each add a symbol; a board
 #: without holes has about one a column, and the matrix path is faster there).
 #: Measured (bench/holes_large.py, 2000^2 GF(2) / 1000^2 Z/3 cross, medians of 3,
 #: shared box), row / matrix seconds: 3 symbols a column 0.37 / 0.20 (GF(2)),
 #: 0.21 / 0.16 (Z/3); 5: 0.28 / 0.28 (GF(2)); 6: 0.23 / 0.43 (Z/3); 9: 0.33 / 0.85
-#: (GF(2)).
+#: (GF(2)). Rings (1000^2 Z/4 cross, medians of 3): 3 symbols a column 0.21 / 0.10 s,
+#: 6: 0.27 / 0.42 s, so the same threshold.
 ROWCHASE_MIN_RATIO = 5
 
-#: Right-hand sides chased together (GF(2): one word of constants; GF(p): bytes).
-ROWCHASE_BATCH = {2: 64}
+#: Right-hand sides chased together (GF(2), GF(3): one word of constants a plane;
+#: other moduli: bytes).
+ROWCHASE_BATCH = {2: 64, 3: 64}
 ROWCHASE_BATCH_DEFAULT = 16
 
 
@@ -56,24 +75,81 @@ def use_rowchase(plan, n: int, forced: bool | None = None, tall: int = 0,
                  holes: bool = True) -> bool:
     """Whether ChaseEngine should solve this plan by the row chase: ``forced`` (True /
     False) when given, else a board with holes or locked tiles (``holes``; a board
-    without keeps the matrix path, whose own guards refuse what it cannot take) over a
-    prime n and more than ROWCHASE_MIN_RATIO symbols a column
-    of the chase (many holes: the residual matrix would be large) or, with ``tall``
-    (the residual equations, given when no prefix of them leaves a trivial kernel),
-    more than ROWCHASE_TALL_ENTRIES entries in the residual matrix."""
+    without keeps the matrix path, whose own guards refuse what it cannot take) and
+    more than ROWCHASE_MIN_RATIO symbols a column of the chase (many holes: the
+    residual matrix would be large) or, with ``tall`` (the residual equations, given
+    when no prefix of them leaves a trivial kernel), more than ROWCHASE_TALL_ENTRIES
+    entries in the residual matrix. Any n: rings by valuation, composite n by CRT."""
     if forced is not None:
-        if forced and not is_prime(n):
-            raise ValueError(f"the row chase needs a prime number of states, got {n}; "
-                             "use rowchase=None or False")
         return bool(forced)
-    if not holes or not is_prime(n):
+    if not holes:
         return False
     return int(plan.nsym) > ROWCHASE_MIN_RATIO * max(1, int(plan.w)) \
         or int(tall) * int(plan.nsym) > ROWCHASE_TALL_ENTRIES
 
 
+def _row_bytes(width: int, q: int) -> int:
+    """Bytes of a row of ``width`` live symbols mod q: GF(2) one bit a symbol, GF(3)
+    two (bit-sliced), other moduli a byte."""
+    if q <= 3:
+        return (width + 63) // 64 * 8 * (q - 1)
+    return width
+
+
+class _Part:
+    """The row chase of a plan mod one prime-power factor q of n: the run whose records
+    give the kernel and, over Z/p^e with pending equations left, the Z/q engine of
+    their system over the free symbols (valuation pivots, csrc/zn.c)."""
+
+    def __init__(self, q: int, idem: int):
+        self.q, self.idem = q, idem
+        self.run = None
+        self.pend = None
+
+    def take(self, run) -> None:
+        """Keep the first run (its records and pending system give the kernel)."""
+        if self.run is not None:
+            return
+        self.run = run
+        if run.npending:
+            from .chase import check_residual_size
+            from ._zn import ZnEngine
+            check_residual_size(int(run.npending), int(run.nfree), self.q)
+            self.pend = ZnEngine(run.pending()[0], self.q)
+
+    @property
+    def nullity(self) -> int:
+        return int(self.run.nfree) if self.pend is None else int(self.pend.nullity)
+
+    @property
+    def kernel_size(self) -> int:
+        return self.q ** int(self.run.nfree) if self.pend is None else int(self.pend.kernel_size)
+
+    def free_generators(self, limit: int) -> tuple[np.ndarray, list[int]]:
+        """(U, orders): kernel generators over the free symbols (the first ``limit``)."""
+        if self.pend is None:
+            k = min(int(self.run.nfree), limit)
+            return np.eye(k, int(self.run.nfree), dtype=np.uint8), [self.q] * k
+        U, orders = self.pend.generators(limit)
+        return np.asarray(U, dtype=np.uint8), [int(o) for o in orders]
+
+    def free_values(self, run) -> tuple[np.ndarray | None, np.ndarray]:
+        """(U, ok) for the right-hand sides of run: free-symbol values solving the
+        pending system (None without one: zeros) and whether each is solvable."""
+        ok = run.ok()
+        if self.pend is None:
+            return None, ok
+        C = run.pending()[1]
+        U, good = self.pend.solve(np.ascontiguousarray((-C.T.astype(np.int16)) % self.q,
+                                                       dtype=np.uint8))
+        return np.asarray(U, dtype=np.uint8), ok & np.asarray(good, dtype=bool)
+
+
 class RowChaseSystem:
-    """Kernel and solutions of a chase plan by the row chase (n prime).
+    """Kernel and solutions of a chase plan by the row chase, mod any n: one row chase
+    a prime-power factor q of n (Z/p^e by valuation: equations without a unit
+    coefficient are kept pending and solved at the end with valuation pivots), symbol
+    values combined by CRT before one numeric replay mod n.
 
     Parameters
     ----------
@@ -88,18 +164,20 @@ class RowChaseSystem:
 
     Notes
     -----
-    The first run is made by the first ``solve`` (with its right-hand sides) or, when
-    the kernel is asked first, without right-hand sides; its records give the kernel
-    from then on (they do not depend on the right-hand sides).
+    The first run of each factor is made by the first ``solve`` (with its right-hand
+    sides) or, when the kernel is asked first, without right-hand sides; its records
+    give the kernel from then on (they do not depend on the right-hand sides).
     """
 
     def __init__(self, plan, max_bytes: int, max_work: int = 1 << 38):
         self.plan = plan
         self.n = int(plan.n)
-        if not is_prime(self.n):
-            raise ValueError(f"the row chase needs a prime number of states, got {self.n}")
         self.max_bytes = int(max_bytes)
-        self._run = None
+        self.parts = []
+        for p, e in factorize(self.n):
+            q = p ** e
+            rest = self.n // q
+            self.parts.append(_Part(q, rest * pow(rest, -1, q) % self.n if rest > 1 else 1))
         need = self.record_estimate(plan)
         if need > self.max_bytes:
             raise ValueError(
@@ -109,86 +187,125 @@ class RowChaseSystem:
                 f"{self.max_bytes / 2**20:.0f} MiB); use a smaller board or fewer holes")
         from ._rowchase import live_bounds
         width, slots = live_bounds(plan)
-        row = (width + 63) // 64 * 8 if self.n == 2 else width
-        work = plan.h * plan.w * (row // 8 if self.n == 2 else row // 16)
-        if slots * row > self.max_bytes or work > max_work:
-            raise ValueError(
-                f"this board is too large for the row chase: at least {width} symbols are "
-                f"live at once ({slots} rows of them: {slots * row / 2**20:.0f} MiB, about "
-                f"2^{max(work, 1).bit_length() - 1} operations; at most "
-                f"{self.max_bytes / 2**20:.0f} MiB and 2^{max_work.bit_length() - 1}); the "
-                f"pattern forces too few taps (use a smaller board or a pattern that "
-                f"reaches the next row)")
+        for part in self.parts:
+            row = _row_bytes(width, part.q)
+            work = plan.h * plan.w * (row // 8 if part.q <= 3 else row // 16)
+            if slots * row > self.max_bytes or work > max_work:
+                raise ValueError(
+                    f"this board is too large for the row chase: at least {width} symbols "
+                    f"are live at once ({slots} rows of them: {slots * row / 2**20:.0f} MiB, "
+                    f"about 2^{max(work, 1).bit_length() - 1} operations; at most "
+                    f"{self.max_bytes / 2**20:.0f} MiB and 2^{max_work.bit_length() - 1}); "
+                    f"the pattern forces too few taps (use a smaller board or a pattern "
+                    f"that reaches the next row)")
 
     @staticmethod
     def record_estimate(plan) -> int:
-        """Bytes the elimination records take at least (checked before the run): an
-        elimination a symbol (at most one an equation), each a row about as wide as the
-        board (the live symbols), half of it kept (trailing zeros are dropped; measured
-        0.5-0.9 of the row on cross boards with 1% holes)."""
+        """Bytes the elimination records take at least (checked before the run), summed
+        over the prime-power factors of n: an elimination a symbol (at most one an
+        equation), each a row about as wide as the board (the live symbols), half of it
+        kept (trailing zeros are dropped; measured 0.5-0.9 of the row on cross boards
+        with 1% holes)."""
         elims = min(int(plan.nsym), int(plan.nres))
-        row = (int(plan.w) + 63) // 64 * 8 if int(plan.n) == 2 else int(plan.w)
-        return elims * row // 2
+        total = 0
+        for p, e in factorize(int(plan.n)):
+            total += elims * _row_bytes(int(plan.w), p ** e) // 2
+        return total
 
-    def _chase(self, B=None):
+    def _chase(self, part: _Part, B=None):
         from ._rowchase import RowChase
-        run = RowChase(self.plan, B, max_bytes=self.max_bytes)
-        if self._run is None:
-            self._run = run
+        run = RowChase(self.plan, B, max_bytes=self.max_bytes, q=part.q)
+        part.take(run)
         return run
+
+    def _kernel_parts(self) -> list[_Part]:
+        """The parts, each with its kernel run (chased on first use)."""
+        for part in self.parts:
+            if part.run is None:
+                self._chase(part)
+        return self.parts
 
     @property
     def run(self):
-        """The RowChase whose records give the kernel (chased on first use)."""
-        if self._run is None:
-            self._chase()
-        return self._run
+        """The RowChase whose records give the kernel (n a prime power; chased on first
+        use)."""
+        return self._kernel_parts()[0].run
 
     @property
     def nullity(self) -> int:
-        """Symbols still live at the end: dim ker A."""
-        return int(self.run.nfree)
+        """The fewest cyclic summands of ker A (dim ker A over a prime): the most over
+        the factors."""
+        return max(part.nullity for part in self._kernel_parts())
 
     @property
     def kernel_size(self) -> int:
-        """|ker A| = n ** nullity."""
-        return self.n ** self.nullity
+        """|ker A|: the product over the factors."""
+        size = 1
+        for part in self._kernel_parts():
+            size *= part.kernel_size
+        return size
 
-    def generators(self, limit: int | None = None) -> np.ndarray:
-        """Kernel basis as tap vectors in the plan's layout ((k, h * w) uint8): free
-        symbol i set to 1, the others 0, through the records and the replay."""
-        run = self.run
-        k = run.nfree if limit is None else min(run.nfree, max(0, int(limit)))
+    def _combine(self, zs: list[np.ndarray]) -> np.ndarray:
+        """Symbol values mod n from their values mod each factor (CRT)."""
+        if len(zs) == 1:
+            return zs[0]
+        acc = np.zeros(int(self.plan.nsym), dtype=np.int64)
+        for part, z in zip(self.parts, zs):
+            acc += z.astype(np.int64) * part.idem
+        return (acc % self.n).astype(np.uint8)
+
+    def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
+        """(H, orders): kernel generators as tap vectors in the plan's layout ((k, h * w)
+        uint8) with their orders; ker A is their direct sum. The i-th generators of the
+        factors (over the free symbols, pushed through the records) add up by CRT."""
+        parts = self._kernel_parts()
+        k = self.nullity if limit is None else min(self.nullity, max(0, int(limit)))
+        gens = [part.free_generators(k) for part in parts]
         hw = self.plan.h * self.plan.w
         H = np.zeros((k, hw), dtype=np.uint8)
+        orders = [1] * k
         zero_b = np.zeros(hw, dtype=np.uint8)
+        nsym = int(self.plan.nsym)
         for i in range(k):
-            u = np.zeros(run.nfree, dtype=np.uint8)
-            u[i] = 1
-            x, rho = self.plan.numeric(zero_b, run.symbols(None, u))
+            zs = []
+            for part, (U, ords) in zip(parts, gens):
+                if i < len(ords):
+                    zs.append(part.run.symbols(None, U[i]))
+                    orders[i] *= ords[i]
+                else:
+                    zs.append(np.zeros(nsym, dtype=np.uint8))
+            x, rho = self.plan.numeric(zero_b, self._combine(zs))
             if rho.any():
                 raise RuntimeError("row chase: a kernel vector fails the replay "
                                    "(an internal error; please report it)")
             H[i] = x
-        return H
+        return H, orders
 
     def solve(self, bs: list[np.ndarray]) -> list[np.ndarray | None]:
         """Taps (plan layout, a byte a tile) for each right-hand side of bs (plan layout),
         None where unsolvable; right-hand sides are chased ROWCHASE_BATCH at a time."""
         out: list[np.ndarray | None] = []
-        step = ROWCHASE_BATCH.get(self.n, ROWCHASE_BATCH_DEFAULT)
+        step = min(ROWCHASE_BATCH.get(part.q, ROWCHASE_BATCH_DEFAULT) for part in self.parts)
         for a in range(0, len(bs), step):
             chunk = bs[a:a + step]
-            run = self._chase(np.stack(chunk))
-            ok = run.ok()
+            B = np.stack(chunk)
+            good = np.ones(len(chunk), dtype=bool)
+            zs: list[list[np.ndarray]] = [[] for _ in chunk]
+            for part in self.parts:
+                run = self._chase(part, B)
+                U, ok = part.free_values(run)
+                good &= ok
+                for j in range(len(chunk)):
+                    zs[j].append(run.symbols(j, None if U is None else U[j]) if good[j]
+                                 else None)
+                del run
             for j, b in enumerate(chunk):
-                if not ok[j]:
+                if not good[j]:
                     out.append(None)
                     continue
-                x, rho = self.plan.numeric(b, run.symbols(j))
+                x, rho = self.plan.numeric(b, self._combine(zs[j]))
                 if rho.any():
                     raise RuntimeError("row chase: a solution fails the replay "
                                        "(an internal error; please report it)")
                 out.append(x)
-            del run
         return out
