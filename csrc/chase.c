@@ -25,6 +25,7 @@
 #include "cpu.h"
 #include "gf2.h"
 #include "interrupt.h"
+#include "modn.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -84,14 +85,6 @@ static unsigned gcd_u(unsigned a, unsigned b) {
     return a;
 }
 
-/* x mod n for 0 <= x < 2^24, by a float reciprocal (vectorisable). */
-static inline int32_t fmod_n(int32_t x, int32_t n, float rn) {
-    int32_t q = (int32_t)((float)x * rn);
-    int32_t r = x - q * n;
-    r += (r >> 31) & n;
-    r -= n & -(int32_t)(r >= n);
-    return r;
-}
 
 static inline int imin(int a, int b) { return a < b ? a : b; }
 static inline int imax(int a, int b) { return a > b ? a : b; }
@@ -783,13 +776,13 @@ static void zn_seg(uint8_t *restrict xo, const uint8_t *restrict bb, const uint8
         const uint8_t *restrict a = src[i];
         const int32_t c = ncf[i];
         for (size_t j = 0; j < len; j++) acc[j] += c * a[j];
-        if (i % 200 == 199)                  /* 200 x 254^2 + 255 < 2^24 (fmod_n) */
-            for (size_t j = 0; j < len; j++) acc[j] = fmod_n(acc[j], n, rn);
+        if (i % 200 == 199)                  /* 200 x 254^2 + 255 < 2^24 (ml_fmod_n) */
+            for (size_t j = 0; j < len; j++) acc[j] = ml_fmod_n(acc[j], n, rn);
     }
-    if (invL == 1) for (size_t j = 0; j < len; j++) xo[j] = (uint8_t)fmod_n(acc[j], n, rn);
+    if (invL == 1) for (size_t j = 0; j < len; j++) xo[j] = (uint8_t)ml_fmod_n(acc[j], n, rn);
     else
         for (size_t j = 0; j < len; j++)
-            xo[j] = (uint8_t)fmod_n(fmod_n(acc[j], n, rn) * invL, n, rn);
+            xo[j] = (uint8_t)ml_fmod_n(ml_fmod_n(acc[j], n, rn) * invL, n, rn);
 }
 
 /* The fixed-delta taps [c0, c1) of row r when some deltas point into the tap's own row
@@ -1067,14 +1060,14 @@ static void acc_add(int32_t *restrict acc, const uint8_t *restrict u, int32_t a,
 
 __attribute__((target_clones("avx2", "default")))
 static void acc_reduce(int32_t *restrict acc, size_t len, int32_t n, float rn) {
-    for (size_t i = 0; i < len; i++) acc[i] = fmod_n(acc[i], n, rn);
+    for (size_t i = 0; i < len; i++) acc[i] = ml_fmod_n(acc[i], n, rn);
 }
 
 __attribute__((target_clones("avx2", "default")))
 static void acc_store(uint8_t *restrict v, const int32_t *restrict acc, int32_t mul, size_t len,
                       int32_t n, float rn) {
-    if (mul == 1) for (size_t i = 0; i < len; i++) v[i] = (uint8_t)fmod_n(acc[i], n, rn);
-    else for (size_t i = 0; i < len; i++) v[i] = (uint8_t)fmod_n(fmod_n(acc[i], n, rn) * mul, n, rn);
+    if (mul == 1) for (size_t i = 0; i < len; i++) v[i] = (uint8_t)ml_fmod_n(acc[i], n, rn);
+    else for (size_t i = 0; i < len; i++) v[i] = (uint8_t)ml_fmod_n(ml_fmod_n(acc[i], n, rn) * mul, n, rn);
 }
 
 /* v = mul * (sum of cf[i] src[i]) mod n over len bytes (acc: len int32 scratch). */

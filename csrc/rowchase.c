@@ -21,6 +21,7 @@
  */
 #include "rowchase.h"
 #include "interrupt.h"
+#include "modn.h"
 
 #include "bitslice.h"
 
@@ -49,14 +50,6 @@ struct ml_rowchase {
     uint8_t *pconst;      /* npend x k: their constants */
 };
 
-/* x mod n for 0 <= x < 2^24, by a float reciprocal (vectorisable); as in chase.c. */
-static inline int32_t mod_n(int32_t x, int32_t n, float rn) {
-    int32_t q = (int32_t)((float)x * rn);
-    int32_t r = x - q * n;
-    r += (r >> 31) & n;
-    r -= n & -(int32_t)(r >= n);
-    return r;
-}
 
 static int cmp_i64(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -221,9 +214,9 @@ static void comb_rows_acc(uint8_t *restrict v, const uint8_t *const *src, const 
         const int32_t c = cf[i];
         for (size_t j = 0; j < len; j++) acc[j] += c * a[j];
         if (i % 200 == 199)                  /* 200 x 254^2 + 255 < 2^24 */
-            for (size_t j = 0; j < len; j++) acc[j] = mod_n(acc[j], n, rn);
+            for (size_t j = 0; j < len; j++) acc[j] = ml_fmod_n(acc[j], n, rn);
     }
-    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)mod_n(mod_n(acc[j], n, rn) * mul, n, rn);
+    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)ml_fmod_n(ml_fmod_n(acc[j], n, rn) * mul, n, rn);
 }
 
 /* GF(p), p < 128 (a + b fits a byte): v = v + a, v = a + b, v = v - a, v = -v mod p;
@@ -281,7 +274,7 @@ static void axpy_gf2(uint64_t *restrict v, const uint64_t *restrict r, size_t le
 __attribute__((target_clones("avx2", "default")))
 static void axpy_zn_any(uint8_t *restrict v, const uint8_t *restrict r, int32_t a, size_t len,
                         int32_t n, float rn) {
-    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)mod_n(v[j] + a * r[j], n, rn);
+    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)ml_fmod_n(v[j] + a * r[j], n, rn);
 }
 /* n < 128: v + a r < 2^14 in 16-bit lanes, reduced by a Barrett quotient (m = 2^16 / n
  * rounded down: the quotient is short by at most one, so one unsigned-min step). */
