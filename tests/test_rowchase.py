@@ -200,8 +200,10 @@ def test_bad_input():
     plan = build_plan(ml.Board.grid(5, 5, states=3, holes=[(1, 1)]))
     with pytest.raises(ValueError, match=r"\(k, 25\)"):
         RowChase(plan, np.zeros((1, 24), np.uint8))
-    with pytest.raises(ValueError, match="< 3"):
-        RowChase(plan, np.full((1, 25), 3, np.uint8))
+    for bad in (np.full((1, 25), 3, np.uint8), np.full((1, 25), 259, np.int64),
+                np.full((1, 25), -1, np.int64), np.zeros((1, 25), np.float64)):
+        with pytest.raises(ValueError, match=r"integers in 0\.\.2"):   # not wrapped to a byte
+            RowChase(plan, bad)
     with pytest.raises(ValueError, match="max_bytes"):
         RowChase(plan, max_bytes=0)
     with pytest.raises(ValueError, match="Plan"):

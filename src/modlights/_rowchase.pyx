@@ -105,7 +105,11 @@ cdef class RowChase:
         if B is None:
             bb = np.zeros((0, hw), dtype=np.uint8)
         else:
-            bb = np.ascontiguousarray(B, dtype=np.uint8)
+            raw = np.asarray(B)
+            if raw.dtype.kind not in "ui" or (raw.size and (int(raw.min()) < 0
+                                                             or int(raw.max()) >= n)):
+                raise ValueError(f"right-hand sides must be integers in 0..{n - 1}")
+            bb = np.ascontiguousarray(raw, dtype=np.uint8)
             if bb.ndim == 1:
                 bb = bb.reshape(1, -1)
             if bb.ndim != 2 or bb.shape[1] != hw:

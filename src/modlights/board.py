@@ -691,6 +691,8 @@ class Board:
             raise ValueError("target must be an int or a board-shaped array, got a bool")
         if isinstance(target, (int, np.integer)):
             return int(target) % self._n
+        if isinstance(target, np.ndarray) and target.ndim == 0:
+            return self._target_int(target[()])       # a 0-d array: its scalar
         return None
 
     def _state_cells(self, state: Any, what: str = "state") -> np.ndarray:
