@@ -110,7 +110,7 @@ def _diagonalise(ring: _Ring, M):
     V = [[one, zero], [zero, one]]
     swap = [[zero, one], [one, zero]]
     M = [row[:] for row in M]
-    while True:
+    for _ in range(2 * ring.w + 8):          # the degree of M[0][0] (< w) falls each round
         if ring.is_zero(M[0][0]):
             if not ring.is_zero(M[1][0]):
                 M, L = _mat_mul(ring, swap, M), _mat_mul(ring, swap, L)
@@ -146,6 +146,7 @@ def _diagonalise(ring: _Ring, M):
         M, V = _mat_mul(ring, M, W), _mat_mul(ring, V, W)
         if ring.is_zero(M[1][0]):
             return L, M, V
+    raise RuntimeError("torus algebra: the diagonal form did not converge (a bug)")
 
 
 # ---------------------------------------------------------------- the chase
