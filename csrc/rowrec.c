@@ -287,6 +287,40 @@ int ml_rowrec_chase_gfp(const ml_rowrec *P, const uint8_t *b, unsigned tc, unsig
     return 0;
 }
 
+int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_t *u,
+                              const uint8_t *v, uint8_t *x, uint8_t *r1, uint8_t *r2)
+{
+    size_t w = P->w, h = P->h;
+    unsigned p = P->p, inv = ml_gfp_inv(P->cu, p);
+    fastmod F = fastmod_make(p);
+    /* X_{r+1} = inv (b_r - d X_r - cr X_r[c-1] - cl X_r[c+1] - cd X_{r-1}), columns mod w */
+    uint32_t kd = neg_mod(P->d, p) * inv % p, kr = neg_mod(P->cr, p) * inv % p;
+    uint32_t kl = neg_mod(P->cl, p) * inv % p, kp = neg_mod(P->cd, p) * inv % p;
+    uint32_t kb = inv;
+    if (h < 3 || w == 0) return 1;
+    uint8_t *virt = malloc(w);
+    if (!virt) return 2;
+    memcpy(x, u, w);
+    for (size_t r = 0; r < h; r++) {
+        const uint8_t *restrict cur = x + r * w, *restrict prev = r ? x + (r - 1) * w : v;
+        const uint8_t *restrict br = b ? b + r * w : NULL;
+        uint8_t *restrict nxt = r + 1 < h ? x + (r + 1) * w : virt;
+        for (size_t c = 0; c < w; c++) {
+            size_t cm = c ? c - 1 : w - 1, cp = c + 1 < w ? c + 1 : 0;
+            uint32_t acc = kd * cur[c] + kr * cur[cm] + kl * cur[cp] + kp * prev[c];
+            if (br) acc += kb * br[c];
+            nxt[c] = (uint8_t)fastmod_red(F, acc);
+        }
+    }
+    const uint8_t *xl = x + (h - 1) * w;
+    for (size_t c = 0; c < w; c++) {
+        r1[c] = (uint8_t)((xl[c] + p - v[c]) % p);
+        r2[c] = (uint8_t)((virt[c] + p - u[c]) % p);
+    }
+    free(virt);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ the algebra, GF(2) */
 
 int ml_rowrec_charpoly_gf2(const ml_rowrec *P, ml_gf2x *chi)

@@ -6,7 +6,7 @@ row of taps or right-hand side is an element of R (column c is the coefficient o
 s^c), and row r of A x = b reads ``cd X_{r-1} + B X_r + cu X_{r+1} = b_r`` with
 B = d + cr s + cl s^-1 in R (indices of rows mod h; cu a unit). With u = X_0 and
 v = X_{-1} = X_{h-1} as unknowns the chase forces X_1 .. X_{h-1} and the virtual row X_h
-(csrc-free: :func:`torus_chase`), and the board is solved iff the two residuals
+(:func:`torus_chase`), and the board is solved iff the two residuals
 ``X_{h-1} - v`` and ``X_h - u`` vanish. Both are affine in (u, v) and R-linear (every
 coefficient lies in the commutative ring R), so they read ``M (u, v) + c`` with M a
 2 x 2 matrix over R whose columns are the residuals of the chases from (1, 0) and
@@ -23,7 +23,8 @@ Then M y = -c reads d_i z_i = e_i with e = -L c and y = V z, and in R:
   (b = 0) from (u, v) = V (f / g_1 s^j, 0) and V (0, f / g_2 s^j), j < deg g_i.
 
 Cost: four chases of O(h w) (two to build M, one for c, one to replay the taps; over
-GF(2) a row is a Python int and the chase shifts and XORs whole rows), a constant number
+GF(2) a row is a Python int and the chase shifts and XORs whole rows, over GF(p) it is
+csrc/rowrec.c's ml_rowrec_chase_torus_gfp), a constant number
 of gcds and products of degree-w polynomials (O(w^2 / 64) words over GF(2), O(w^2)
 bytes over GF(p)); memory O(w) beyond the taps.
 """
@@ -176,37 +177,8 @@ def torus_chase(h: int, w: int, p: int, coeffs, B: np.ndarray | None, u: np.ndar
     d, cr, cl, cu, cd = (int(c) % p for c in coeffs)
     if p == 2:
         return _chase_gf2(h, w, (d, cr, cl, cd), B, u, v, out)
-    ic = pow(cu, p - 2, p)
-    t0, sr, sl, mu = ((p - c) * ic % p for c in (d, cr, cl, cd))
-    prev = v.astype(np.int32)
-    cur = u.astype(np.int32)
-    acc = np.empty(w, np.int32)
-    tmp = np.empty(w, np.int32)
-    if out is not None:
-        out[0] = u
-    for r in range(h):
-        if B is not None:
-            np.multiply(B[r], ic, out=acc, dtype=np.int32)
-            acc += prev * mu if mu != 1 else prev
-        else:
-            np.multiply(prev, mu, out=acc)
-        if t0:
-            np.multiply(cur, t0, out=tmp)
-            acc += tmp
-        if sr:                                   # (0,+1): tile c gets X[c - 1]
-            acc[1:] += sr * cur[:-1]
-            acc[0] += sr * cur[-1]
-        if sl:                                   # (0,-1): tile c gets X[c + 1]
-            acc[:-1] += sl * cur[1:]
-            acc[-1] += sl * cur[0]
-        np.remainder(acc, p, out=acc)
-        prev, cur = cur, acc.copy()
-        if r == h - 2:
-            last = cur
-        if out is not None and r + 1 < h:
-            out[r + 1] = cur
-    r1 = ((last - v.astype(np.int32)) % p).astype(np.uint8)
-    r2 = ((cur - u.astype(np.int32)) % p).astype(np.uint8)
+    from .._poly import RowRec
+    _, r1, r2 = RowRec(h, w, p, d, cr, cl, cu, cd).chase_torus_gfp(B, u, v, out)
     return r1, r2
 
 
