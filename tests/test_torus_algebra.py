@@ -225,8 +225,11 @@ def test_kernel_too_large_refused(monkeypatch):
 
 
 def test_auto_picks_algebraic_for_large_tori():
-    b = ml.Board.grid(40, 40, states=3, pattern="cross", wrap=True)
+    from modlights.solver import TORUS_ALGEBRAIC_MIN_TILES
+    k = int(TORUS_ALGEBRAIC_MIN_TILES ** 0.5) + 1
+    b = ml.Board.grid(k, k, states=3, pattern="cross", wrap=True)
     assert ml.Solver(b).method == "algebraic"
+    assert ml.Solver(ml.Board.grid(k - 2, k - 2, states=3, wrap=True)).method == "chase"
     assert ml.Solver(ml.Board.grid(5, 5, pattern="cross", wrap=True)).method != "algebraic"
 
 
