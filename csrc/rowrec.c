@@ -305,12 +305,21 @@ int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_
         const uint8_t *restrict cur = x + r * w, *restrict prev = r ? x + (r - 1) * w : v;
         const uint8_t *restrict br = b ? b + r * w : NULL;
         uint8_t *restrict nxt = r + 1 < h ? x + (r + 1) * w : virt;
-        for (size_t c = 0; c < w; c++) {
+        /* the two wrapping columns, then the interior without branches */
+        for (size_t c = 0; c < w; c = c ? w : (w > 1 ? w - 1 : w)) {
             size_t cm = c ? c - 1 : w - 1, cp = c + 1 < w ? c + 1 : 0;
             uint32_t acc = kd * cur[c] + kr * cur[cm] + kl * cur[cp] + kp * prev[c];
             if (br) acc += kb * br[c];
             nxt[c] = (uint8_t)fastmod_red(F, acc);
         }
+        if (br)
+            for (size_t c = 1; c + 1 < w; c++)
+                nxt[c] = (uint8_t)fastmod_red(F, kb * br[c] + kd * cur[c] + kr * cur[c - 1]
+                                                 + kl * cur[c + 1] + kp * prev[c]);
+        else
+            for (size_t c = 1; c + 1 < w; c++)
+                nxt[c] = (uint8_t)fastmod_red(F, kd * cur[c] + kr * cur[c - 1]
+                                                 + kl * cur[c + 1] + kp * prev[c]);
     }
     const uint8_t *xl = x + (h - 1) * w;
     for (size_t c = 0; c < w; c++) {

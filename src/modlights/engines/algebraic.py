@@ -23,11 +23,16 @@ GF(p)[x] / (chi_T); the w x w residual system becomes ``F z = -c (mod chi_T)``:
   i < deg g.
 
 Tori (wrap=True, at least 3 tiles along the chase): a row is an element of
-GF(p)[s] / (s^w - 1) and the chase from X_0 = u, X_{h-1} = v leaves a 2 x 2 system over
-that ring; its nullity is deg gcd(d1, s^w - 1) + deg gcd(d2, s^w - 1) with d1, d2 the
-invariant factors of the system over GF(p)[s] (see _torus_nullity). Tori are solved
-(and their kernels and det found) by the chase; rank / nullity / kernel_size come from
-the algebra.
+R = GF(p)[s] / (s^w - 1) and the chase from X_0 = u, X_{h-1} = v leaves a 2 x 2 system
+over that ring; :mod:`modlights.engines.algebraic_torus` diagonalises it by unimodular
+row and column operations (extended gcds over GF(p)[s]), which gives the nullity
+(deg gcd(d1, s^w - 1) + deg gcd(d2, s^w - 1)), solvability, one solution (replayed by
+the torus chase) and the kernel basis. _torus_nullity computes the same nullity
+independently (invariant factors of the unreduced system; the tests compare them).
+det over p > 2 still comes from the chase. Measured (Solver + solve(minimal=False),
+random solvable start, medians of 3, k x k cross torus, shared 2-core box), algebraic
+against method="chase":
+TORUS_FIGURES
 
 Boards whose T has only a super-diagonal are mirrored left-right for the conversions
 (e_{w-1} is then the cyclic vector); boards with a diagonal T (vertical) have
