@@ -240,8 +240,8 @@ class Solver:
 
     ``"algebraic"`` (:mod:`modlights.engines.algebraic`): uniform grid boards over a
     prime n whose chase is a row recurrence (cross, vertical, horizontal, any counts of
-    the offsets (0,0), (0,+-1), (+-1,0); no locks or holes; tori get rank / nullity /
-    kernel_size from the algebra and are solved by the chase). The w x w residual
+    the offsets (0,0), (0,+-1), (+-1,0); no locks or holes; tori are solved as a 2 x 2
+    system over GF(p)[s] / (s^w - 1), :mod:`modlights.engines.algebraic_torus`). The w x w residual
     system becomes one polynomial equation mod chi_T: rank, nullity, kernel_size and
     solvability from one gcd, solutions from one extended gcd and two row-recurrence
     passes; ValueError saying why for other boards. ``"auto"`` picks it for the boards it
