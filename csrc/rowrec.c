@@ -1,5 +1,6 @@
 /* rowrec.c: row-recurrence chase and the polynomial isomorphism; see rowrec.h. */
 #include "rowrec.h"
+#include "interrupt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -298,13 +299,16 @@ int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_
     uint32_t kl = neg_mod(P->cl, p) * inv % p, kp = neg_mod(P->cd, p) * inv % p;
     uint32_t kb = inv;
     if (h < 3 || w == 0) return 1;
-    uint8_t *virt = malloc(w);
-    if (!virt) return 2;
-    memcpy(x, u, w);
+    /* rows in x, or (x NULL) in a ring of three rows; one more for the virtual row X_h */
+    uint8_t *buf = malloc((x ? 1 : 4) * w);
+    if (!buf) return 2;
+    uint8_t *virt = buf + (x ? 0 : 3 * w);
+#define TORUS_ROW(r) (x ? x + (r) * w : buf + ((r) % 3) * w)
+    memcpy(TORUS_ROW(0), u, w);
     for (size_t r = 0; r < h; r++) {
-        const uint8_t *restrict cur = x + r * w, *restrict prev = r ? x + (r - 1) * w : v;
+        const uint8_t *restrict cur = TORUS_ROW(r), *restrict prev = r ? TORUS_ROW(r - 1) : v;
         const uint8_t *restrict br = b ? b + r * w : NULL;
-        uint8_t *restrict nxt = r + 1 < h ? x + (r + 1) * w : virt;
+        uint8_t *restrict nxt = r + 1 < h ? TORUS_ROW(r + 1) : virt;
         /* the two wrapping columns, then the interior without branches */
         for (size_t c = 0; c < w; c = c ? w : (w > 1 ? w - 1 : w)) {
             size_t cm = c ? c - 1 : w - 1, cp = c + 1 < w ? c + 1 : 0;
@@ -320,13 +324,15 @@ int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_
             for (size_t c = 1; c + 1 < w; c++)
                 nxt[c] = (uint8_t)fastmod_red(F, kd * cur[c] + kr * cur[c - 1]
                                                  + kl * cur[c + 1] + kp * prev[c]);
+        if ((r & 15) == 15 && ml_interrupt_poll()) break;
     }
-    const uint8_t *xl = x + (h - 1) * w;
+    const uint8_t *xl = TORUS_ROW(h - 1);
+#undef TORUS_ROW
     for (size_t c = 0; c < w; c++) {
         r1[c] = (uint8_t)((xl[c] + p - v[c]) % p);
         r2[c] = (uint8_t)((virt[c] + p - u[c]) % p);
     }
-    free(virt);
+    free(buf);
     return 0;
 }
 

@@ -522,13 +522,14 @@ cdef class RowRec:
 
     def chase_torus_gfp(self, b, u, v, out=None):
         """GF(p) chase of the h x w torus (rows and columns wrap, h >= 3) from X_0 = u,
-        X_{-1} = v (b None: zero right-hand side): (taps, X_{h-1} - v, X_h - u)."""
+        X_{-1} = v (b None: zero right-hand side): (taps or None when ``out`` is None,
+        X_{h-1} - v, X_h - u)."""
         if self.h < 3:
             raise ValueError(f"the torus chase needs at least 3 rows, got {self.h}")
         B = None if b is None else self._grid(b, False, "b")
         if B is not None and B.size and int(B.max()) >= self.p:
             raise ValueError(f"b must hold values below {self.p}")
-        X = np.empty((self.h, self.w), np.uint8) if out is None else self._grid(out, False, "out")
+        X = None if out is None else self._grid(out, False, "out")
         zero = np.zeros(self.w, dtype=np.uint8)
         uu = zero if u is None else _first_row(u, self.w, self.p)
         vv = zero if v is None else _first_row(v, self.w, self.p)
@@ -536,7 +537,8 @@ cdef class RowRec:
         r2 = np.zeros(self.w, dtype=np.uint8)
         cdef const uint8_t[:, ::1] Bv
         cdef const uint8_t *bp = NULL
-        cdef uint8_t[:, ::1] Xv = X
+        cdef uint8_t[:, ::1] Xv
+        cdef uint8_t *xp = NULL
         cdef const uint8_t[::1] uv = uu
         cdef const uint8_t[::1] vv_ = vv
         cdef uint8_t[::1] r1v = r1
@@ -544,10 +546,14 @@ cdef class RowRec:
         if B is not None:
             Bv = B
             bp = &Bv[0, 0]
+        if X is not None:
+            Xv = X
+            xp = &Xv[0, 0]
         cdef int rc
         with nogil:
-            rc = ml_rowrec_chase_torus_gfp(&self.P, bp, &uv[0], &vv_[0], &Xv[0, 0],
+            rc = ml_rowrec_chase_torus_gfp(&self.P, bp, &uv[0], &vv_[0], xp,
                                            &r1v[0], &r2v[0])
+        _check_interrupt()
         _check(rc, "chase_torus_gfp")
         return X, r1, r2
 
