@@ -249,3 +249,26 @@ def test_pickle_after_use():
     x = s.solve(st0, minimal=False).taps
     for s2 in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
         assert np.array_equal(s2.solve(st0, minimal=False).taps, x)
+
+
+@pytest.mark.parametrize("p,side", [(2, 20000), (3, 3000), (5, 2048)])
+def test_large_torus_nullity_without_taps(p, side):
+    """Only the nullity: the chases keep O(w) rows (no h x w taps), and agree with the
+    invariant factors of _torus_nullity."""
+    b = ml.Board.grid(side, side, states=p, wrap=True)
+    s = ml.Solver(b)
+    assert s.method == "algebraic"
+    assert s.nullity == _torus_nullity(side, side, p, 1, 1, 1, 1, 1)
+
+
+def test_torus_chase_taps_optional():
+    rng = np.random.default_rng(11)
+    for p in PRIMES:
+        h, w, coeffs = 6, 5, (2, 1, 3, 1, 1)
+        B = rng.integers(0, p, size=(h, w)).astype(np.uint8)
+        u, v = (rng.integers(0, p, size=w).astype(np.uint8) for _ in range(2))
+        X = np.empty((h, w), np.uint8)
+        with_taps = torus_chase(h, w, p, coeffs, B, u, v, X)
+        without = torus_chase(h, w, p, coeffs, B, u, v)
+        for a, c in zip(with_taps, without):
+            assert np.array_equal(a, c)
