@@ -35,7 +35,8 @@ against method="chase":
     2000 x 2000 GF(2) 0.047 s against 1.43 s (1/30); GF(3) 0.120 s against 3.15 s (1/26)
     5000 x 5000 GF(2) 0.135 s against 12.9 s (1/96); GF(3) 0.519 s against 20.6 s (1/40)
 (load average 4-5 from other jobs; an earlier run of the same script: 0.029 / 1.10,
-0.068 / 1.61, 0.190 / 14.5 s). Below about 96 x 96 the chase is faster (the ~0.5 ms of
+0.068 / 1.61, 0.190 / 14.5 s; with the read-only first pass, load ~2.5, 5000 x 5000
+GF(2) 0.089 s, GF(3) 0.315 s). Below about 96 x 96 the chase is faster (the ~0.5 ms of
 ring arithmetic in Python): Solver(method="auto") takes tori from
 TORUS_ALGEBRAIC_MIN_TILES (solver.py).
 

@@ -22,7 +22,8 @@ Then M y = -c reads d_i z_i = e_i with e = -L c and y = V z, and in R:
 - so dim ker A = deg gcd(d1, f) + deg gcd(d2, f), and ker A is spanned by the chases
   (b = 0) from (u, v) = V (f / g_1 s^j, 0) and V (0, f / g_2 s^j), j < deg g_i.
 
-Cost: four chases of O(h w) (two to build M, one for c, one to replay the taps; over
+Cost: four chases of O(h w) (two to build M, a read-only one for c, one to replay the
+taps; over
 GF(2) a row is a Python int and the chase shifts and XORs whole rows, over GF(p) it is
 csrc/rowrec.c's ml_rowrec_chase_torus_gfp), a constant number
 of gcds and products of degree-w polynomials (O(w^2 / 64) words over GF(2), O(w^2)
@@ -282,8 +283,10 @@ class TorusSystem:
         when there are none."""
         ring = self.ring
         X = np.empty((self.h, self.w), np.uint8)
-        c1, c2 = self._chase(B, np.zeros(self.w, np.uint8), np.zeros(self.w, np.uint8), X)
+        zero = np.zeros(self.w, np.uint8)
+        c1, c2 = self._chase(B, zero, zero)          # a read-only pass: the residuals
         if not (c1.any() or c2.any()):
+            self._chase(B, zero, zero, X)
             return X
         c = (ring.poly(c1), ring.poly(c2))
         L = self._L
