@@ -25,8 +25,8 @@ Then M y = -c reads d_i z_i = e_i with e = -L c and y = V z, and in R:
 Cost: four chases of O(h w) (two to build M, a read-only one for c, one to replay the
 taps; over
 GF(2) a row is a Python int and the chase shifts and XORs whole rows, over GF(p) it is
-csrc/rowrec.c's ml_rowrec_chase_torus_gfp), a constant number
-of gcds and products of degree-w polynomials (O(w^2 / 64) words over GF(2), O(w^2)
+csrc/rowrec.c's ml_rowrec_chase_torus_gfp), a few extended
+gcds (each round of the diagonal form lowers a degree) and products of degree-w polynomials (O(w^2 / 64) words over GF(2), O(w^2)
 bytes over GF(p)); memory O(w) beyond the taps.
 """
 from __future__ import annotations
