@@ -1,5 +1,6 @@
 /* rowrec.c: row-recurrence chase and the polynomial isomorphism; see rowrec.h. */
 #include "rowrec.h"
+#include "interrupt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -284,6 +285,54 @@ int ml_rowrec_chase_gfp(const ml_rowrec *P, const uint8_t *b, unsigned tc, unsig
                                                  + kr * cur[w - 2] + kp * prev[w - 1]);
     }
     free(zero);
+    return 0;
+}
+
+int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_t *u,
+                              const uint8_t *v, uint8_t *x, uint8_t *r1, uint8_t *r2)
+{
+    size_t w = P->w, h = P->h;
+    unsigned p = P->p, inv = ml_gfp_inv(P->cu, p);
+    fastmod F = fastmod_make(p);
+    /* X_{r+1} = inv (b_r - d X_r - cr X_r[c-1] - cl X_r[c+1] - cd X_{r-1}), columns mod w */
+    uint32_t kd = neg_mod(P->d, p) * inv % p, kr = neg_mod(P->cr, p) * inv % p;
+    uint32_t kl = neg_mod(P->cl, p) * inv % p, kp = neg_mod(P->cd, p) * inv % p;
+    uint32_t kb = inv;
+    if (h < 3 || w == 0) return 1;
+    /* rows in x, or (x NULL) in a ring of three rows; one more for the virtual row X_h */
+    uint8_t *buf = malloc((x ? 1 : 4) * w);
+    if (!buf) return 2;
+    uint8_t *virt = buf + (x ? 0 : 3 * w);
+#define TORUS_ROW(r) (x ? x + (r) * w : buf + ((r) % 3) * w)
+    memcpy(TORUS_ROW(0), u, w);
+    for (size_t r = 0; r < h; r++) {
+        const uint8_t *restrict cur = TORUS_ROW(r), *restrict prev = r ? TORUS_ROW(r - 1) : v;
+        const uint8_t *restrict br = b ? b + r * w : NULL;
+        uint8_t *restrict nxt = r + 1 < h ? TORUS_ROW(r + 1) : virt;
+        /* the two wrapping columns, then the interior without branches */
+        for (size_t c = 0; c < w; c = c ? w : (w > 1 ? w - 1 : w)) {
+            size_t cm = c ? c - 1 : w - 1, cp = c + 1 < w ? c + 1 : 0;
+            uint32_t acc = kd * cur[c] + kr * cur[cm] + kl * cur[cp] + kp * prev[c];
+            if (br) acc += kb * br[c];
+            nxt[c] = (uint8_t)fastmod_red(F, acc);
+        }
+        if (br)
+            for (size_t c = 1; c + 1 < w; c++)
+                nxt[c] = (uint8_t)fastmod_red(F, kb * br[c] + kd * cur[c] + kr * cur[c - 1]
+                                                 + kl * cur[c + 1] + kp * prev[c]);
+        else
+            for (size_t c = 1; c + 1 < w; c++)
+                nxt[c] = (uint8_t)fastmod_red(F, kd * cur[c] + kr * cur[c - 1]
+                                                 + kl * cur[c + 1] + kp * prev[c]);
+        if ((r & 15) == 15 && ml_interrupt_poll()) break;
+    }
+    const uint8_t *xl = TORUS_ROW(h - 1);
+#undef TORUS_ROW
+    for (size_t c = 0; c < w; c++) {
+        r1[c] = (uint8_t)((xl[c] + p - v[c]) % p);
+        r2[c] = (uint8_t)((virt[c] + p - u[c]) % p);
+    }
+    free(buf);
     return 0;
 }
 

@@ -359,7 +359,8 @@ def test_routing_and_refusals():
     assert ml.Solver(ml.Board.grid(30, 30)).method == "algebraic"
     assert ml.Solver(ml.Board.grid(30, 30, states=7, pattern="vertical")).method == "algebraic"
     assert ml.Solver(ml.Board.grid(30, 30, states=4)).method == "chase"      # ring
-    assert ml.Solver(ml.Board.grid(30, 30, wrap=True)).method == "algebraic"   # torus
+    assert ml.Solver(ml.Board.grid(100, 100, wrap=True)).method == "algebraic"  # torus
+    assert ml.Solver(ml.Board.grid(30, 30, wrap=True)).method == "chase"    # small torus
     assert ml.Solver(ml.Board.grid(30, 30, wrap=True, pattern="square")).method == "chase"
     assert ml.Solver(ml.Board.grid(5, 5)).method == "dense"
     cases = [

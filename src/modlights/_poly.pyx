@@ -56,6 +56,9 @@ cdef extern from "rowrec.h":
                             const uint8_t *z, uint8_t *x, uint8_t *last) nogil
     size_t ml_rowrec_apply_gf2(const ml_rowrec *P, int packed, const uint8_t *s, unsigned tc,
                                const uint8_t *x, uint8_t *out) nogil
+    int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_t *u,
+                                  const uint8_t *v, uint8_t *x, uint8_t *r1,
+                                  uint8_t *r2) nogil
     int ml_rowrec_charpoly_gf2(const ml_rowrec *P, ml_gf2x *chi) nogil
     int ml_rowrec_charpoly_gfp(const ml_rowrec *P, ml_gfpx *chi) nogil
     int ml_rowrec_F_gf2(const ml_rowrec *P, const ml_gf2x *chi, ml_gf2x *F) nogil
@@ -516,6 +519,43 @@ cdef class RowRec:
                                      &Xv[0, 0], &lv[0])
         _check(rc, "chase_gfp")
         return X, last
+
+    def chase_torus_gfp(self, b, u, v, out=None):
+        """GF(p) chase of the h x w torus (rows and columns wrap, h >= 3) from X_0 = u,
+        X_{-1} = v (b None: zero right-hand side): (taps or None when ``out`` is None,
+        X_{h-1} - v, X_h - u)."""
+        if self.h < 3:
+            raise ValueError(f"the torus chase needs at least 3 rows, got {self.h}")
+        B = None if b is None else self._grid(b, False, "b")
+        if B is not None and B.size and int(B.max()) >= self.p:
+            raise ValueError(f"b must hold values below {self.p}")
+        X = None if out is None else self._grid(out, False, "out")
+        zero = np.zeros(self.w, dtype=np.uint8)
+        uu = zero if u is None else _first_row(u, self.w, self.p)
+        vv = zero if v is None else _first_row(v, self.w, self.p)
+        r1 = np.zeros(self.w, dtype=np.uint8)
+        r2 = np.zeros(self.w, dtype=np.uint8)
+        cdef const uint8_t[:, ::1] Bv
+        cdef const uint8_t *bp = NULL
+        cdef uint8_t[:, ::1] Xv
+        cdef uint8_t *xp = NULL
+        cdef const uint8_t[::1] uv = uu
+        cdef const uint8_t[::1] vv_ = vv
+        cdef uint8_t[::1] r1v = r1
+        cdef uint8_t[::1] r2v = r2
+        if B is not None:
+            Bv = B
+            bp = &Bv[0, 0]
+        if X is not None:
+            Xv = X
+            xp = &Xv[0, 0]
+        cdef int rc
+        with nogil:
+            rc = ml_rowrec_chase_torus_gfp(&self.P, bp, &uv[0], &vv_[0], xp,
+                                           &r1v[0], &r2v[0])
+        _check_interrupt()
+        _check(rc, "chase_torus_gfp")
+        return X, r1, r2
 
     def apply_gf2(self, x, s=None, bint packed=False, unsigned tc=0, bint write=True):
         """(s + A x over GF(2) (None unless write), tiles where it differs from tc)."""

@@ -54,6 +54,16 @@ CHASE_MIN_TILES_RING = 576
 #: millisecond; the chase's threshold is kept so small boards (puzzles, daily) keep the
 #: dense engines and their kernel bases.
 ALGEBRAIC_MIN_TILES = 576
+#: ... and for tori (:mod:`modlights.engines.algebraic_torus`) with at least this many
+#: tiles (its fixed cost, ~0.5 ms, is the 2 x 2 system's ring arithmetic in Python).
+#: Measured (Solver + solve(minimal=False), random solvable start, medians of 7, k x k
+#: cross torus, shared box), algebraic / chase:
+#:   n = 2: k=32 4.4, k=64 1.9, k=96 1.08, k=128 0.60
+#:   n = 3: k=32 2.6, k=64 1.3, k=96 0.78, k=128 0.31
+#:   n = 5: k=32 1.8, k=64 0.55, k=96 0.39, k=128 0.20
+#: (every engine answers in about a millisecond there); 2000 x 2000 and 5000 x 5000:
+#: see bench/README.md.
+TORUS_ALGEBRAIC_MIN_TILES = 96 * 96
 #: ``method="auto"`` uses the algebraic engine's symmetric 3 x 3 case
 #: (:mod:`modlights.engines.algebraic_sym`: diagonal, ring, ...) for the boards it covers
 #: (and the tensor engine does not: square stays there) with at least this many tiles. Measured (Board.grid + Solver + solve(minimal=False),
@@ -230,8 +240,8 @@ class Solver:
 
     ``"algebraic"`` (:mod:`modlights.engines.algebraic`): uniform grid boards over a
     prime n whose chase is a row recurrence (cross, vertical, horizontal, any counts of
-    the offsets (0,0), (0,+-1), (+-1,0); no locks or holes; tori get rank / nullity /
-    kernel_size from the algebra and are solved by the chase). The w x w residual
+    the offsets (0,0), (0,+-1), (+-1,0); no locks or holes; tori are solved as a 2 x 2
+    system over GF(p)[s] / (s^w - 1), :mod:`modlights.engines.algebraic_torus`). The w x w residual
     system becomes one polynomial equation mod chi_T: rank, nullity, kernel_size and
     solvability from one gcd, solutions from one extended gcd and two row-recurrence
     passes; ValueError saying why for other boards. ``"auto"`` picks it for the boards it
@@ -328,7 +338,9 @@ class Solver:
             from .engines.tensor import tensor_supports
             from .engines.algebraic_sym import sym_supports
             method = "algebraic" if (board.is_grid and backend == "native"
-                                     and prod(board.shape) >= ALGEBRAIC_MIN_TILES
+                                     and prod(board.shape) >= (TORUS_ALGEBRAIC_MIN_TILES if
+                                                               board.wrap else
+                                                               ALGEBRAIC_MIN_TILES)
                                      and algebraic_supports(board)) else \
                 "tensor" if (board.is_grid and backend == "native"
                              and prod(board.shape) >= TENSOR_MIN_TILES
