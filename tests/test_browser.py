@@ -466,8 +466,10 @@ def test_guide_explains_the_mathematics(page, tmp_path):
                                                     (12, 12, (390, 844))])
 def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size, states,
                                                 viewport):
+    # reduced motion: the page then drops its 0.15 s colour transitions, so the computed
+    # colours read below are the final ones (a loaded machine read some mid-fade)
     ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
-                              base_url=server)
+                              base_url=server, reduced_motion="reduce")
     page = ctx.new_page()
     try:
         goto(page, "playground")
