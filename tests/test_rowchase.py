@@ -481,7 +481,8 @@ def test_wide_rows_same_on_every_simd_path(n):
 
 def test_simd_environment_variable_selects_the_portable_path():
     """MODLIGHTS_SIMD=portable in a fresh process: the row chase runs its portable
-    kernels and agrees with the reference engine (GF(2), GF(3), Z/4, Z/9)."""
+    kernels and agrees with the reference engine (GF(2), GF(3), Z/4, Z/9) and, on a
+    280 x 280 board (rows of many vectors), with the matrix path and Board.apply."""
     code = (
         "import numpy as np, modlights as ml\n"
         "from modlights import _rowchase\n"
@@ -489,9 +490,9 @@ def test_simd_environment_variable_selects_the_portable_path():
         "assert _rowchase.get_simd() == 'portable', _rowchase.get_simd()\n"
         "for n in (2, 3, 4, 9):\n"
         "    rng = np.random.default_rng(n)\n"
-        "    holes = rng.random((14, 15)) < 0.15\n"
-        "    locked = (rng.random((14, 15)) < 0.05) & ~holes\n"
-        "    b = ml.Board.grid(14, 15, states=n, locked=locked, holes=holes)\n"
+        "    holes = rng.random((22, 24)) < 0.25\n"
+        "    locked = (rng.random((22, 24)) < 0.05) & ~holes\n"
+        "    b = ml.Board.grid(22, 24, states=n, locked=locked, holes=holes)\n"
         "    eng = ChaseEngine(b, rowchase=True)\n"
         "    ref = ml.Solver(b, backend='reference')\n"
         "    assert eng.kernel_size == ref.kernel_size\n"
@@ -504,6 +505,19 @@ def test_simd_environment_variable_selects_the_portable_path():
         "        assert bool(good) == ref.solvable(s)\n"
         "        if good:\n"
         "            assert not b.apply(s, b.from_tap_vector(x)).any()\n"
+        "for n in (2, 9):                     # rows of many vectors, against the matrix path\n"
+        "    rng = np.random.default_rng(n)\n"
+        "    holes = rng.random((280, 280)) < 0.05\n"
+        "    b = ml.Board.grid(280, 280, states=n, holes=holes)\n"
+        "    row, mat = ChaseEngine(b, rowchase=True), ChaseEngine(b, rowchase=False)\n"
+        "    assert row.kernel_size == mat.kernel_size\n"
+        "    states = [b.random_state(rng=rng, solvable=True) for _ in range(20)]\n"
+        "    R = np.stack([(-b.cell_vector(b.coerce_state(s)).astype(np.int64)) % n\n"
+        "                  for s in states])\n"
+        "    X, ok = row.solve(R)\n"
+        "    assert ok.all()\n"
+        "    for s, x in zip(states, X):\n"
+        "        assert not b.apply(s, b.from_tap_vector(x)).any()\n"
         "print('ok')\n")
     env = dict(os.environ, MODLIGHTS_SIMD="portable")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
