@@ -5,12 +5,17 @@ against the reference engine, the dense engine, brute-force kernel closure and
 Board.apply; rings Z/p^e by valuation (pending equations), composite n by CRT."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
+from modlights import _rowchase
 from modlights import rowchase as rowchase_mod
 from modlights.chase import ChaseEngine, build_plan
 
@@ -18,13 +23,23 @@ from oracle import group_closure_size
 from strategies import grid_boards, random_masks
 
 NAMES = sorted(ml.PATTERNS)
+PATHS = _rowchase.simd_paths()
+
+
+@pytest.fixture(params=PATHS)
+def simd(request):
+    """The row chase's kernels on each SIMD path this CPU runs (restored afterwards)."""
+    before = _rowchase.get_simd()
+    _rowchase.set_simd(request.param)
+    yield request.param
+    _rowchase.set_simd(before)
 
 
 @st.composite
-def holey_boards(draw, max_side=14):
+def holey_boards(draw, max_side=14, n_values=(2, 3, 4, 5, 6, 7, 8, 9, 12)):
     """Grid boards with 0-30% holes and 0-20% locked tiles, any named or custom pattern,
-    n in 2..9 or 12, with or without wrap."""
-    n = draw(st.sampled_from([2, 3, 4, 5, 6, 7, 8, 9, 12]))
+    n in n_values (default 2..9 or 12), with or without wrap."""
+    n = draw(st.sampled_from(n_values))
     rows = draw(st.integers(1, max_side))
     cols = draw(st.integers(1, max_side))
     pattern = draw(st.one_of(
@@ -411,3 +426,111 @@ def test_memory_budget_over_rings_and_bitsliced_rows(n, pattern):
     with pytest.raises(ValueError, match=r"more than 0 MiB"):
         RowChase(plan, max_bytes=1 << 12, q=q)
     assert RowChase(plan, max_bytes=1 << 28, q=q).nfree >= 0
+
+
+# ---- every SIMD path (csrc/cpu.h): GF(2), GF(3) bit-sliced, Z/4 and Z/9 byte rows
+SIMD_N = (2, 3, 4, 9)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(holey_boards(max_side=12, n_values=SIMD_N))
+def test_random_boards_on_every_simd_path(simd, case):
+    b, seed = case
+    assert _rowchase.get_simd() == simd
+    _check(b, _engine(b), np.random.default_rng(seed))
+
+
+def _wide_run(b, rng):
+    """Generators and solutions of 70 right-hand sides (rows of several vectors: live
+    symbols past 256 on a 280 x 280 board, constants over more than one word)."""
+    eng = _engine(b)
+    H, orders = eng.generators()
+    states = [b.random_state(rng=rng, solvable=True) for _ in range(66)] + \
+        [rng.integers(0, b.states, b.shape) for _ in range(4)]
+    X, ok = eng.solve(np.stack([_rhs(b, s) for s in states]))
+    return eng, H, orders, states, X, ok
+
+
+@pytest.mark.parametrize("n", SIMD_N)
+def test_wide_rows_same_on_every_simd_path(n):
+    """A board whose rows span many vectors: every path gives the same generators and
+    solutions, equal in kernel and solvability to the residual-matrix path, each
+    solution checked by Board.apply."""
+    rng = np.random.default_rng(n)
+    locked, holes = random_masks(rng, (280, 280), 0.02, 0.05)
+    b = ml.Board.grid(280, 280, states=n, locked=locked, holes=holes)
+    mat = ChaseEngine(b, rowchase=False)
+    before = _rowchase.get_simd()
+    got = []
+    try:
+        for path in PATHS:
+            _rowchase.set_simd(path)
+            eng, H, orders, states, X, ok = _wide_run(b, np.random.default_rng(7))
+            assert eng.kernel_size == mat.kernel_size
+            A_ok = mat.solve(np.stack([_rhs(b, s) for s in states]))[1]
+            assert list(ok) == list(A_ok) and ok[:66].all()
+            for s, x, good in zip(states, X, ok):
+                if good:
+                    assert not b.apply(s, b.from_tap_vector(x)).any()
+            got.append((H.tobytes(), list(orders), X.tobytes(), ok.tobytes()))
+    finally:
+        _rowchase.set_simd(before)
+    assert all(g == got[0] for g in got[1:])
+
+
+def test_simd_environment_variable_selects_the_portable_path():
+    """MODLIGHTS_SIMD=portable in a fresh process: the row chase runs its portable
+    kernels and agrees with the reference engine (GF(2), GF(3), Z/4, Z/9) and, on a
+    280 x 280 board (rows of many vectors), with the matrix path and Board.apply."""
+    code = (
+        "import numpy as np, modlights as ml\n"
+        "from modlights import _rowchase\n"
+        "from modlights.chase import ChaseEngine\n"
+        "assert _rowchase.get_simd() == 'portable', _rowchase.get_simd()\n"
+        "for n in (2, 3, 4, 9):\n"
+        "    rng = np.random.default_rng(n)\n"
+        "    holes = rng.random((22, 24)) < 0.25\n"
+        "    locked = (rng.random((22, 24)) < 0.05) & ~holes\n"
+        "    b = ml.Board.grid(22, 24, states=n, locked=locked, holes=holes)\n"
+        "    eng = ChaseEngine(b, rowchase=True)\n"
+        "    ref = ml.Solver(b, backend='reference')\n"
+        "    assert eng.kernel_size == ref.kernel_size\n"
+        "    states = [b.random_state(rng=rng, solvable=True) for _ in range(3)] + \\\n"
+        "        [rng.integers(0, n, b.shape) for _ in range(3)]\n"
+        "    R = np.stack([(-b.cell_vector(b.coerce_state(s)).astype(np.int64)) % n\n"
+        "                  for s in states])\n"
+        "    X, ok = eng.solve(R)\n"
+        "    for s, x, good in zip(states, X, ok):\n"
+        "        assert bool(good) == ref.solvable(s)\n"
+        "        if good:\n"
+        "            assert not b.apply(s, b.from_tap_vector(x)).any()\n"
+        "for n in (2, 9):                     # rows of many vectors, against the matrix path\n"
+        "    rng = np.random.default_rng(n)\n"
+        "    holes = rng.random((280, 280)) < 0.05\n"
+        "    b = ml.Board.grid(280, 280, states=n, holes=holes)\n"
+        "    row, mat = ChaseEngine(b, rowchase=True), ChaseEngine(b, rowchase=False)\n"
+        "    assert row.kernel_size == mat.kernel_size\n"
+        "    states = [b.random_state(rng=rng, solvable=True) for _ in range(20)]\n"
+        "    R = np.stack([(-b.cell_vector(b.coerce_state(s)).astype(np.int64)) % n\n"
+        "                  for s in states])\n"
+        "    X, ok = row.solve(R)\n"
+        "    assert ok.all()\n"
+        "    for s, x in zip(states, X):\n"
+        "        assert not b.apply(s, b.from_tap_vector(x)).any()\n"
+        "print('ok')\n")
+    env = dict(os.environ, MODLIGHTS_SIMD="portable")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+def test_set_simd_refuses_unknown_paths():
+    before = _rowchase.get_simd()
+    with pytest.raises(ValueError, match="unknown SIMD path"):
+        _rowchase.set_simd("sse9")
+    with pytest.raises(ValueError, match="unknown SIMD path"):
+        _rowchase.set_simd(2)
+    assert _rowchase.get_simd() == before
+    assert PATHS[0] == "portable" and before in PATHS

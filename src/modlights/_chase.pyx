@@ -37,14 +37,6 @@ cdef extern from "chase.h":
                             size_t k, uint8_t *Z, uint8_t *ok) nogil
     size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K) nogil
 
-cdef extern from "cpu.h":
-    enum: ML_SIMD_COUNT
-    int ml_cpu_supports(int path)
-    const char *ml_simd_name(int path)
-    int ml_simd_from_name(const char *name)
-    int ml_simd_get()
-    int ml_simd_set(int path)
-
 from libc.stdlib cimport free
 from libc.string cimport memcpy
 
@@ -52,31 +44,10 @@ from libc.string cimport memcpy
 from ._coset import default_threads    # the CPUs this process may use (<= 8)
 
 include "_interrupt.pxi"
+include "_simd.pxi"
 
 #: Plan takes active=None / tappable=None for "every tile" (no h*w mask is kept).
 ACCEPTS_NONE_MASKS = True
-
-
-def simd_paths():
-    """The SIMD paths this CPU can run for the chase's symbolic passes."""
-    return [ml_simd_name(p).decode() for p in range(ML_SIMD_COUNT) if ml_cpu_supports(p)]
-
-
-def get_simd():
-    """The SIMD path the chase's symbolic passes use in this module (MODLIGHTS_SIMD at
-    first use, else the best this CPU runs)."""
-    return ml_simd_name(ml_simd_get()).decode()
-
-
-def set_simd(name):
-    """Force the SIMD path of the chase's symbolic passes ("portable", "avx2", "avx512");
-    ValueError for an unknown name or one this CPU cannot run. Each extension module
-    keeps its own choice (modlights._gf2.set_simd is the dense engines')."""
-    if not isinstance(name, str) or ml_simd_from_name(name.encode()) < 0:
-        raise ValueError(f"unknown SIMD path {name!r}: use one of "
-                         f"{[ml_simd_name(i).decode() for i in range(ML_SIMD_COUNT)]}")
-    if ml_simd_set(ml_simd_from_name(name.encode())) != 0:
-        raise ValueError(f"this CPU cannot run the {name!r} path; it supports {simd_paths()}")
 
 
 def _rows(rows, nres):

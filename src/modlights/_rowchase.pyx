@@ -33,6 +33,7 @@ cdef extern from "rowchase.h":
     int ml_rowchase_symbols(const ml_rowchase *R, long j, const uint8_t *u, uint8_t *z) nogil
 
 include "_interrupt.pxi"
+include "_simd.pxi"
 
 
 def set_bitsliced(flag):
