@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
@@ -279,6 +279,7 @@ def test_nullity_squares_gf2_up_to_2000():
 @settings(max_examples=80, deadline=None)
 @given(st.sampled_from([p for p in COVERED]), st.integers(1, 12), st.integers(1, 300),
        st.integers(0, 2**32 - 1), st.integers(0, 2))
+@example("vertical", 3, 1, 1690, 0)     # a torus with a kernel: packed and byte routes differ
 def test_packed_equals_unpacked(pattern, rows, cols, seed, tkind):
     b = ml.Board.grid(rows, cols, pattern=pattern, wrap=bool(seed % 5 == 0))
     assume(algebraic_reason(b) is None)
@@ -300,7 +301,10 @@ def test_packed_equals_unpacked(pattern, rows, cols, seed, tkind):
         assert not (x[:, -1] & np.uint8((1 << (8 - cols % 8)) - 1)).any()
     taps = np.unpackbits(x, axis=1, count=cols)
     assert np.array_equal(b.apply(s, taps), b.coerce_target(target))
-    assert np.array_equal(taps, alg.solve(s, target, minimal=False).taps)
+    if alg.kernel_size == 1 or not b.wrap:
+        # the same particular solution (a torus's packed solve takes the tensor engine's
+        # route, its byte solve the torus engine's: with a kernel they may differ by it)
+        assert np.array_equal(taps, alg.solve(s, target, minimal=False).taps)
     # the other engines' boards take the unpacked detour and give a solution too
     d = ml.Solver(b, method="dense").solve_packed(packed, pt)
     assert np.array_equal(b.apply(s, np.unpackbits(d, axis=1, count=cols)),
