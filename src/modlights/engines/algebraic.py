@@ -147,8 +147,18 @@ class RowPolynomialEngine:
     """What the polynomial engines (:class:`AlgebraicEngine`,
     :class:`~modlights.engines.algebraic_sym.SymAlgebraicEngine`) share: a chase of h rows
     of w taps (the board transposed when ``transposed``), the kernel from a polynomial
-    gcd, det / inverse / pseudo-inverse from the dense engine. Subclasses set ``board``,
-    ``n``, ``h``, ``w``, ``transposed``, ``_dense_factory``, ``_dense`` and ``nullity``."""
+    gcd, det / inverse / pseudo-inverse from the dense engine. Subclasses call
+    ``__init__`` with their coverage check's answer and set ``h``, ``w``, ``transposed``
+    and ``nullity``."""
+
+    def __init__(self, board, dense: Callable[[], Any] | None, reason: str | None):
+        if reason is not None:
+            raise ValueError(f"method='algebraic' does not cover this board: {reason}; "
+                             "use method='chase' or 'auto'")
+        self.board = board
+        self.n = board.states
+        self._dense_factory = dense
+        self._dense = None
 
     @property
     def kernel_size(self) -> int:
@@ -257,14 +267,8 @@ class AlgebraicEngine(RowPolynomialEngine):
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
         from .._poly import RowRec
-        reason = algebraic_reason(board)
-        if reason is not None:
-            raise ValueError(f"method='algebraic' does not cover this board: {reason}; "
-                             "use method='chase' or 'auto'")
-        self.board = board
-        self.n = p = board.states
-        self._dense_factory = dense
-        self._dense = None
+        super().__init__(board, dense, algebraic_reason(board))
+        p = self.n
         rows, cols = board.shape
         c = _counts(board)
         # the chase runs down the rows when (-1, 0) has a unit count, else down the

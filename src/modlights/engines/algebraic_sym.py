@@ -128,14 +128,8 @@ class SymAlgebraicEngine(RowPolynomialEngine):
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
         from .._poly import RowRec, SymChase
-        reason = sym_reason(board)
-        if reason is not None:
-            raise ValueError(f"method='algebraic' does not cover this board: {reason}; "
-                             "use method='chase' or 'auto'")
-        self.board = board
-        self.n = p = board.states
-        self._dense_factory = dense
-        self._dense = None
+        super().__init__(board, dense, sym_reason(board))
+        p = self.n
         self.transposed, self._a, self._b = _orientation(board)
         rows, cols = board.shape
         if self.transposed:
