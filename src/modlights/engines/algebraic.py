@@ -184,6 +184,19 @@ class RowPolynomialEngine:
         """Whether the kernel basis fits in KERNEL_BYTES_MAX bytes."""
         return self.nullity * self.h * self.w <= KERNEL_BYTES_MAX
 
+    def _generator_count(self, limit: int | None) -> int:
+        """How many kernel generators to list (all, or the first ``limit``); ValueError
+        when they would take more than KERNEL_BYTES_MAX bytes."""
+        k, hw = self.nullity, self.h * self.w
+        if limit is not None:
+            k = min(k, max(0, int(limit)))
+        if k * hw > KERNEL_BYTES_MAX:
+            raise ValueError(f"the kernel basis has {k} generators of {hw} taps: "
+                             f"{k * hw / 2**30:.2f} GiB, more than the "
+                             f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "
+                             "kernel_size, solvable and solve do not need it")
+        return k
+
     def __reduce__(self):
         """Pickles as its board and dense factory (the C state is rebuilt on use)."""
         return (type(self), (self.board, self._dense_factory))
@@ -425,16 +438,9 @@ class AlgebraicEngine(RowPolynomialEngine):
     def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
         """(H uint8 (k x n_taps), orders) of ker A; limit: only the first ``limit``
         generators (a bounded part of a large kernel, as the other engines give)."""
-        k, hw = self.nullity, self.h * self.w
-        if limit is not None:
-            k = min(k, max(0, int(limit)))
-        if k * hw > KERNEL_BYTES_MAX:
-            raise ValueError(f"the kernel basis has {k} generators of {hw} taps: "
-                             f"{k * hw / 2**30:.2f} GiB, more than the "
-                             f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "
-                             "kernel_size, solvable and solve do not need it")
+        k = self._generator_count(limit)
         p = self.n
-        H = np.zeros((k, hw), dtype=np.uint8)
+        H = np.zeros((k, self.h * self.w), dtype=np.uint8)
         if k == 0:
             return H, []
         if self.torus:

@@ -46,7 +46,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .algebraic import (KERNEL_BYTES_MAX, _counts, _neg, _padd, _poly, RowPolynomialEngine,
+from .algebraic import (_counts, _neg, _padd, _poly, RowPolynomialEngine,
                         dense_fallback, uniform_prime_grid_reason)
 
 __all__ = ["SymAlgebraicEngine", "sym_reason", "sym_supports"]
@@ -216,16 +216,9 @@ class SymAlgebraicEngine(RowPolynomialEngine):
 
     def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
         """(H uint8 (k x n_taps), orders) of ker A; limit: only the first ``limit``."""
-        k, hw = self.nullity, self.h * self.w
-        if limit is not None:
-            k = min(k, max(0, int(limit)))
-        if k * hw > KERNEL_BYTES_MAX:
-            raise ValueError(f"the kernel basis has {k} generators of {hw} taps: "
-                             f"{k * hw / 2**30:.2f} GiB, more than the "
-                             f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "
-                             "kernel_size, solvable and solve do not need it")
+        k = self._generator_count(limit)
         p = self.n
-        H = np.zeros((k, hw), dtype=np.uint8)
+        H = np.zeros((k, self.h * self.w), dtype=np.uint8)
         if k == 0:
             return H, []
         chi, _ = self._algebra()
