@@ -21,18 +21,12 @@ from modlights.chase import ChaseEngine, build_plan
 from modlights.reference import ReferenceEngine
 
 from oracle import group_closure_size
+from simd import simd_fixture
 from strategies import chase_boards, random_masks
 
 NAMES = sorted(ml.PATTERNS)
 PATHS = _chase.simd_paths()
-
-
-@pytest.fixture(params=PATHS)
-def simd(request):
-    before = _chase.get_simd()
-    _chase.set_simd(request.param)
-    yield request.param
-    _chase.set_simd(before)
+simd = simd_fixture(_chase)
 
 
 def packed_boards(max_side=10, n_values=(3, 4, 8, 3, 4, 8, 5, 9)):

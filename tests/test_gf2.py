@@ -21,15 +21,10 @@ from modlights import _gf2
 from modlights._gf2 import Gf2Engine
 from modlights.reference import ReferenceEngine
 
+from simd import simd_fixture
+
 PATHS = _gf2.simd_paths()
-
-
-@pytest.fixture(params=PATHS)
-def simd(request):
-    before = _gf2.get_simd()
-    _gf2.set_simd(request.param)
-    yield request.param
-    _gf2.set_simd(before)
+simd = simd_fixture(_gf2)
 
 
 # ---------------------------------------------------------------------------- oracles

@@ -13,6 +13,7 @@ import modlights as ml
 from modlights import _gf2
 from modlights._gf2 import Gf2Engine
 from modlights.reference import ReferenceEngine
+from simd import simd_fixture
 from strategies import NAMES, random_masks
 
 SETTINGS = settings(max_examples=60, deadline=None,
@@ -23,12 +24,7 @@ PATHS = _gf2.simd_paths()
 BATCH_SIZES = [0, 1, 63, 64, 65, 130, 1000]
 
 
-@pytest.fixture(params=PATHS)
-def simd(request):
-    before = _gf2.get_simd()
-    _gf2.set_simd(request.param)
-    yield request.param
-    _gf2.set_simd(before)
+simd = simd_fixture(_gf2)
 
 
 def mixed_rhs(A: np.ndarray, rng, k: int) -> np.ndarray:

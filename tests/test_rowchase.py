@@ -20,19 +20,12 @@ from modlights import rowchase as rowchase_mod
 from modlights.chase import ChaseEngine, build_plan
 
 from oracle import group_closure_size
+from simd import simd_fixture
 from strategies import grid_boards, random_masks
 
 NAMES = sorted(ml.PATTERNS)
 PATHS = _rowchase.simd_paths()
-
-
-@pytest.fixture(params=PATHS)
-def simd(request):
-    """The row chase's kernels on each SIMD path this CPU runs (restored afterwards)."""
-    before = _rowchase.get_simd()
-    _rowchase.set_simd(request.param)
-    yield request.param
-    _rowchase.set_simd(before)
+simd = simd_fixture(_rowchase)
 
 
 @st.composite
