@@ -37,6 +37,23 @@ cdef extern from "chase.h":
                             size_t k, uint8_t *Z, uint8_t *ok) nogil
     size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K) nogil
 
+
+cdef extern from "rowsolve.h":
+    ctypedef struct ml_rowsolve:
+        pass
+    enum: ML_ROWSOLVE_MAX_REACH
+    enum: ML_ROWSOLVE_MAX_OFFSETS
+    int ml_rowsolve_eligible(int h, int w, int ne, const int32_t *er, const int32_t *ec) nogil
+    ml_rowsolve *ml_rowsolve_plan(int h, int w, int ne, const int32_t *er, const int32_t *ec,
+                                  int *err) nogil
+    void ml_rowsolve_free(ml_rowsolve *p) nogil
+    size_t ml_rowsolve_nsym(const ml_rowsolve *p) nogil
+    int ml_rowsolve_mirrored(const ml_rowsolve *p) nogil
+    int ml_rowsolve_matrix(const ml_rowsolve *p, uint64_t *M, int threads, size_t bw,
+                           int mirror) nogil
+    int ml_rowsolve_numeric(const ml_rowsolve *p, const uint8_t *b, const uint8_t *z,
+                            uint8_t *x, uint8_t *rho) nogil
+
 from libc.stdlib cimport free
 from libc.string cimport memcpy
 
@@ -364,3 +381,142 @@ cdef class Gf2Residual:
         free(K)
         self._rank = int(cols - null)
         return out[:null * cols].reshape(null, cols)
+
+
+def _offsets(er, ec):
+    """Validated int32 copies of the offset arrays of RowSolvePlan (plus a spare slot)."""
+    r = np.asarray(er)
+    c = np.asarray(ec)
+    if r.ndim != 1 or c.shape != r.shape or r.dtype.kind not in "iu" or c.dtype.kind not in "iu":
+        raise ValueError("er and ec must be 1-D integer arrays of the same length")
+    if not 1 <= r.shape[0] <= ML_ROWSOLVE_MAX_OFFSETS:
+        raise ValueError(f"between 1 and {ML_ROWSOLVE_MAX_OFFSETS} offsets, got {r.shape[0]}")
+    lim = ML_ROWSOLVE_MAX_REACH
+    if int(np.abs(r.astype(np.int64)).max()) > lim or int(np.abs(c.astype(np.int64)).max()) > lim:
+        raise ValueError(f"offsets must be within +-{lim}")
+    return (np.concatenate([r.astype(np.int32), np.zeros(1, np.int32)]),
+            np.concatenate([c.astype(np.int32), np.zeros(1, np.int32)]))
+
+
+def rowsolve_eligible(h, w, er, ec):
+    """Whether RowSolvePlan takes an h x w board whose tiles are affected by the taps at
+    the distinct offsets (er, ec) (see csrc/rowsolve.h): the taps of the last row of
+    offsets are a pair (D, -a), (D, +a), w is a multiple of 2a and h > D."""
+    if not (isinstance(h, (int, np.integer)) and isinstance(w, (int, np.integer))) \
+            or not 1 <= h < (1 << 31) or not 1 <= w < (1 << 31):
+        return False
+    r, c = _offsets(er, ec)
+    cdef const int32_t[::1] rv = r
+    cdef const int32_t[::1] cv = c
+    return bool(ml_rowsolve_eligible(h, w, r.shape[0] - 1, &rv[0], &cv[0]))
+
+
+cdef class RowSolvePlan:
+    """The row-solve chase of one board over GF(2) (csrc/rowsolve.h): the plan interface
+    of Plan (nsym, nres, symbols, residual_tiles, matrix_gf2, numeric) for boards whose
+    pattern ends in a pair of taps (the knight, the diagonal) on an even width: the
+    symbols are the taps of the first D rows and nothing else."""
+    cdef ml_rowsolve *p
+    cdef readonly int h, w, n
+    cdef readonly size_t nsym, nres
+
+    def __cinit__(self, h_, w_, er, ec):
+        if not rowsolve_eligible(h_, w_, er, ec):
+            raise ValueError("the row-solve chase needs a pattern whose last row of taps is "
+                             "a pair (D, -a), (D, +a), a width that is a multiple of 2a and "
+                             "more than D rows")
+        r, c = _offsets(er, ec)
+        cdef const int32_t[::1] rv = r
+        cdef const int32_t[::1] cv = c
+        cdef int err = 0
+        self.h, self.w, self.n = int(h_), int(w_), 2
+        self.p = ml_rowsolve_plan(self.h, self.w, r.shape[0] - 1, &rv[0], &cv[0], &err)
+        if self.p == NULL:
+            if err == 2:
+                raise MemoryError("the row-solve plan could not allocate its tables")
+            raise ValueError("bad row-solve plan arguments")
+        self.nsym = self.nres = ml_rowsolve_nsym(self.p)
+
+    def __dealloc__(self):
+        if self.p != NULL:
+            ml_rowsolve_free(self.p)
+            self.p = NULL
+
+    @property
+    def mirrored(self):
+        """True when the pattern is its own left-right mirror image (the symbolic chase
+        then runs the symbols of half of each symbol row)."""
+        return bool(ml_rowsolve_mirrored(self.p))
+
+    @property
+    def stencil(self):
+        return True
+
+    def symbols(self):
+        """Flat tile index of every symbol: the taps of the first D rows."""
+        return np.arange(self.nsym, dtype=np.int64)
+
+    def residual_tiles(self):
+        """Flat tile index of every residual equation: the tiles of the last D rows."""
+        return np.arange(self.h * self.w - self.nres, self.h * self.w, dtype=np.int64)
+
+    def matrix_gf2(self, threads=None, block=None, rows=None, mirror=True):
+        """Residual matrix over GF(2): (rows, ceil(nsym/64)) uint64, bit-packed rows
+        (rows: the first equations only, None: all). block: symbols a pass in 64-bit
+        words (None: 8); mirror: use the left-right mirror image when there is one
+        (False: every symbol chased, the same matrix)."""
+        cdef size_t blk = _block(block, 64)
+        cdef size_t nw = (self.nsym + 63) // 64
+        cdef size_t nr = _rows(rows, self.nres)
+        M = np.zeros((self.nres, nw), dtype=np.uint64)
+        cdef uint64_t[:, ::1] Mv = M
+        cdef int th = default_threads() if threads is None else max(1, int(threads))
+        cdef int mi = 1 if mirror else 0
+        cdef int st = 0
+        with nogil:
+            st = ml_rowsolve_matrix(self.p, &Mv[0, 0], th, blk, mi)
+        _check_interrupt()
+        if st:
+            _raise_memory_error("the row-solve chase could not allocate its work space")
+        return M if nr == self.nres else np.ascontiguousarray(M[:nr])
+
+    def numeric(self, b, z=None, out=None):
+        """Replay the chase: b (h*w right-hand sides, values < 2), z (nsym symbol values,
+        None: zeros) -> (x taps (h*w,) uint8, rho residuals (nres,) uint8); out as for
+        Plan.numeric."""
+        cdef size_t hw = <size_t>self.h * <size_t>self.w
+        bb = np.ascontiguousarray(b, dtype=np.uint8).reshape(-1)
+        if bb.shape[0] != hw:
+            raise ValueError(f"b must have {hw} entries")
+        if int(bb.max()) >= 2:
+            raise ValueError("b entries must be < 2")
+        cdef const uint8_t[::1] bv = bb
+        cdef const uint8_t[::1] zv
+        cdef const uint8_t *zp = NULL
+        if z is not None:
+            zz = np.ascontiguousarray(z, dtype=np.uint8).reshape(-1)
+            if zz.shape[0] != self.nsym:
+                raise ValueError(f"z must have {self.nsym} entries")
+            if int(zz.max()) >= 2:
+                raise ValueError("z entries must be < 2")
+            zv = zz
+            zp = &zv[0]
+        if out is None:
+            x = np.empty(hw, dtype=np.uint8)
+        else:
+            x = out
+            if (not isinstance(x, np.ndarray) or x.dtype != np.uint8 or x.ndim != 1
+                    or x.shape[0] != hw or not x.flags.c_contiguous or not x.flags.writeable):
+                raise ValueError(f"out must be a writable contiguous ({hw},) uint8 array")
+            if np.shares_memory(x, bb):
+                raise ValueError("out must not overlap b")
+        rho = np.empty(self.nres, dtype=np.uint8)
+        cdef uint8_t[::1] xv = x
+        cdef uint8_t[::1] rv = rho
+        cdef int st = 0
+        with nogil:
+            st = ml_rowsolve_numeric(self.p, &bv[0], zp, &xv[0], &rv[0])
+        _check_interrupt()
+        if st:
+            _raise_memory_error("the row-solve replay could not allocate its rows")
+        return x, rho

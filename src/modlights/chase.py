@@ -286,6 +286,55 @@ def transpose_board(board: Board) -> Board:
                       holes=holes, wrap=board.wrap)
 
 
+#: Boards whose pattern ends in a pair of taps (knight, diagonal) on a width that is a
+#: multiple of 2a, over GF(2), take the row-solve chase (csrc/rowsolve.h) when True;
+#: False: the light chase always (bench/knight.py flips it for before / after ratios).
+ROWSOLVE = True
+
+#: Most memory a thread's ring of symbolic rows may take in the row-solve chase.
+ROWSOLVE_RING_BYTES = 1 << 28
+
+
+def rowsolve_plan(board: Board, transpose: bool = True):
+    """(plan, transposed): the row-solve chase of a board (csrc/rowsolve.h) along its
+    rows or (transpose) its columns, the one with fewer symbols; (None, False) when
+    neither fits: n = 2, one pattern, no wrap, locks or holes, the last row of the taps
+    affecting a tile a pair (D, -a), (D, +a), a width that is a multiple of 2a."""
+    from collections import Counter
+
+    from . import _chase
+    if (board.states != 2 or not board.is_grid or board.wrap or board._mixed is not None
+            or board._any_holes or board._any_locked
+            or not hasattr(_chase, "RowSolvePlan")):
+        return None, False
+    counts = Counter(board._pattern)
+    offs = [o for o, k in counts.items() if k % 2]
+    if not offs:
+        return None, False
+    rows, cols = board.shape
+    er = np.array([-o[0] for o in offs], dtype=np.int32)
+    ec = np.array([-o[1] for o in offs], dtype=np.int32)
+    best = None
+    for t, (h, w, r, c) in enumerate([(rows, cols, er, ec), (cols, rows, ec, er)]):
+        if t and not transpose:
+            break
+        if np.abs(r).max() > 4096 or np.abs(c).max() > 4096 \
+                or not _chase.rowsolve_eligible(h, w, r, c):
+            continue
+        D, mc = int(r.max()), int(np.abs(c).max())
+        span = D - min(int(r.min()), 0) + 1
+        ring = 1 << (span - 1).bit_length()
+        if (ring + 1) * (w + 2 * mc) * 64 > ROWSOLVE_RING_BYTES:
+            continue
+        if best is None or D * w < best[0]:
+            best = (D * w, t, h, w, r, c)
+    if best is None:
+        return None, False
+    _, t, h, w, r, c = best
+    check_residual_size(best[0], best[0], 2)
+    return _chase.RowSolvePlan(h, w, r, c), bool(t)
+
+
 class ChaseEngine:
     """The engine interface of :class:`~modlights.solver.Solver` for grid boards,
     by generalised light chasing; never builds the dense tap matrix.
@@ -297,7 +346,7 @@ class ChaseEngine:
     name = "chase"
 
     def __init__(self, board: Board, threads: int | None = None,
-                 rowchase: bool | None = None):
+                 rowchase: bool | None = None, rowsolve: bool | None = None):
         if not board.is_grid:
             raise ValueError("method='chase' needs a grid board (Board.grid); "
                              "use method='dense' for graph boards")
@@ -308,8 +357,26 @@ class ChaseEngine:
         self._hw = rows * cols
         self._all_cells = self.m == self._hw
         self._all_taps = self.r == self._hw
+        self.plan, self.transposed = None, False
+        if rowsolve and rowchase:
+            raise ValueError("rowsolve=True and rowchase=True exclude each other")
+        if rowsolve or (rowsolve is None and ROWSOLVE and not rowchase):
+            self.plan, self.transposed = rowsolve_plan(board)
+            if self.plan is None and rowsolve:
+                raise ValueError(
+                    "rowsolve=True needs n = 2, one pattern, no wrap, locks or holes, and "
+                    "a pattern whose last row of taps is a pair (D, -a), (D, +a) on a "
+                    "width (or height) that is a multiple of 2a")
+        #: True when the row-solve chase (csrc/rowsolve.h) holds the plan
+        self.rowsolve = self.plan is not None
+        if self.rowsolve:
+            self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
+            self._dense = None
+            self.residual_rows = self.nres
+            self._row = None
+            self._res = self._residual_engine(self.nres, threads)
+            return
         self.plan = build_plan(board)
-        self.transposed = False
         if cols > rows and self.plan.nsym > 1:
             tplan = build_plan(transpose_board(board))
             if tplan.nsym < self.plan.nsym:

@@ -1,0 +1,470 @@
+/* rowsolve.c: the row-solve chase over GF(2) (see rowsolve.h).
+ *
+ * Rows of taps live in a ring of RR rows (a power of two > the row span of the
+ * offsets), each padded with mc zero slots on both sides (mc = the largest |ec|), so
+ * that no source needs a column check; rows off the board read a shared zero row.
+ * The symbolic chase runs one pass over the board per block of 64 bw symbols of one
+ * symbol row (bw words a tap), the blocks shared by the threads; a tap costs the xor
+ * of the sources of rows < r + D (the knight: 7) and of the tap before it in its
+ * chain. The row kernel is compiled for the portable path, AVX2 and AVX-512 and
+ * picked at run time (cpu.h). */
+#include "rowsolve.h"
+#include "cpu.h"
+#include "interrupt.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ml_rowsolve {
+    int h, w, D, a, emin, mc, RR;
+    int ne, nt;           /* offsets; the first nt have er < D (the sources of t) */
+    int32_t *er, *ec;
+    int mirrored;
+};
+
+size_t ml_rowsolve_nsym(const ml_rowsolve *p) { return (size_t)p->D * (size_t)p->w; }
+int ml_rowsolve_mirrored(const ml_rowsolve *p) { return p->mirrored; }
+
+void ml_rowsolve_free(ml_rowsolve *p) {
+    if (!p) return;
+    free(p->er); free(p->ec); free(p);
+}
+
+int ml_rowsolve_eligible(int h, int w, int ne, const int32_t *er, const int32_t *ec) {
+    if (h < 1 || w < 2 || ne < 3 || ne > ML_ROWSOLVE_MAX_OFFSETS || !er || !ec) return 0;
+    int D = er[0];
+    for (int i = 0; i < ne; i++) {
+        if (er[i] < -ML_ROWSOLVE_MAX_REACH || er[i] > ML_ROWSOLVE_MAX_REACH ||
+            ec[i] < -ML_ROWSOLVE_MAX_REACH || ec[i] > ML_ROWSOLVE_MAX_REACH) return 0;
+        if (er[i] > D) D = er[i];
+        for (int j = 0; j < i; j++)
+            if (er[j] == er[i] && ec[j] == ec[i]) return 0;
+    }
+    if (D < 1 || h <= D) return 0;
+    int nlast = 0, lo = 0, hi = 0;
+    for (int i = 0; i < ne; i++) {
+        if (er[i] != D) continue;
+        if (nlast == 0) lo = hi = ec[i];
+        if (ec[i] < lo) lo = ec[i];
+        if (ec[i] > hi) hi = ec[i];
+        nlast++;
+    }
+    if (nlast != 2 || lo != -hi || hi < 1) return 0;
+    return w % (2 * hi) == 0;
+}
+
+ml_rowsolve *ml_rowsolve_plan(int h, int w, int ne, const int32_t *er, const int32_t *ec,
+                              int *err) {
+    *err = 1;
+    if (!ml_rowsolve_eligible(h, w, ne, er, ec)) return NULL;
+    *err = 2;
+    ml_rowsolve *p = calloc(1, sizeof(*p));
+    if (!p) return NULL;
+    p->er = malloc((size_t)ne * sizeof(int32_t));
+    p->ec = malloc((size_t)ne * sizeof(int32_t));
+    if (!p->er || !p->ec) { ml_rowsolve_free(p); return NULL; }
+    p->h = h; p->w = w; p->ne = ne;
+    int D = er[0], emin = er[0], mc = 0;
+    for (int i = 0; i < ne; i++) {
+        if (er[i] > D) D = er[i];
+        if (er[i] < emin) emin = er[i];
+        int m = ec[i] < 0 ? -ec[i] : ec[i];
+        if (m > mc) mc = m;
+    }
+    p->D = D; p->emin = emin < 0 ? emin : 0; p->mc = mc;
+    /* the sources of t first, the last-row pair after them */
+    int k = 0;
+    for (int i = 0; i < ne; i++)
+        if (er[i] < D) { p->er[k] = er[i]; p->ec[k] = ec[i]; k++; }
+    p->nt = k;
+    for (int i = 0; i < ne; i++)
+        if (er[i] == D) { p->er[k] = er[i]; p->ec[k] = ec[i]; p->a = ec[i] > 0 ? ec[i] : -ec[i]; k++; }
+    int span = D - p->emin + 1, RR = 1;
+    while (RR < span) RR *= 2;
+    p->RR = RR;
+    p->mirrored = 1;
+    for (int i = 0; i < ne && p->mirrored; i++) {
+        int found = 0;
+        for (int j = 0; j < ne && !found; j++) found = er[j] == er[i] && ec[j] == -ec[i];
+        p->mirrored = found;
+    }
+    *err = 0;
+    return p;
+}
+
+/* ------------------------------------------------------------------ the ring */
+/* Column 0 of board row R (slots of bw words), or the zero row off the board. */
+static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, uint64_t *zero, long R,
+                                 size_t bw) {
+    if (R < 0 || R >= p->h) return zero + (size_t)p->mc * bw;
+    size_t len = (size_t)(p->w + 2 * p->mc) * bw;
+    return ring + (size_t)(R & (p->RR - 1)) * len + (size_t)p->mc * bw;
+}
+
+/* One row of the symbolic chase: X (row R, column 0) from the nt sources S (column 0
+ * of their rows, the column offset folded in), both chains of the pair stencil. The
+ * sources are summed first and the chain's tap last (one xor on the chain's path);
+ * NT > 0: that many sources, unrolled (the knight: 7). */
+#define RS_T(VT, NT, c, j, t)                                                             \
+    do {                                                                                  \
+        const long o_ = (long)(c) * (long)bw;                                             \
+        if ((NT) > 0) {                                                                   \
+            VT u0 = ((const VT *)(S0 + o_))[j], u1 = (NT) > 1 ? ((const VT *)(S1 + o_))[j] : (VT){0}; \
+            VT u2 = (NT) > 2 ? ((const VT *)(S2 + o_))[j] : (VT){0};                      \
+            VT u3 = (NT) > 3 ? ((const VT *)(S3 + o_))[j] : (VT){0};                      \
+            VT u4 = (NT) > 4 ? ((const VT *)(S4 + o_))[j] : (VT){0};                      \
+            VT u5 = (NT) > 5 ? ((const VT *)(S5 + o_))[j] : (VT){0};                      \
+            VT u6 = (NT) > 6 ? ((const VT *)(S6 + o_))[j] : (VT){0};                      \
+            VT u7 = (NT) > 7 ? ((const VT *)(S7 + o_))[j] : (VT){0};                      \
+            t = ((u0 ^ u1) ^ (u2 ^ u3)) ^ ((u4 ^ u5) ^ (u6 ^ u7));                        \
+        } else {                                                                          \
+            t = ((const VT *)(S[0] + o_))[j];                                             \
+            for (int i = 1; i < nt; i++) t ^= ((const VT *)(S[i] + o_))[j];               \
+        }                                                                                 \
+    } while (0)
+
+#define RS_ROW_BODY(VT, nv, NT)                                                           \
+    do {                                                                                  \
+        const uint64_t *S0 = S[0], *S1 = nt > 1 ? S[1] : S[0], *S2 = nt > 2 ? S[2] : S[0]; \
+        const uint64_t *S3 = nt > 3 ? S[3] : S[0], *S4 = nt > 4 ? S[4] : S[0];           \
+        const uint64_t *S5 = nt > 5 ? S[5] : S[0], *S6 = nt > 6 ? S[6] : S[0];           \
+        const uint64_t *S7 = nt > 7 ? S[7] : S[0];                                        \
+        (void)S1; (void)S2; (void)S3; (void)S4; (void)S5; (void)S6; (void)S7;             \
+        for (int c0 = 0; c0 < w; c0 += 2 * a)                                             \
+            for (int c = c0; c < c0 + a; c++) {                                           \
+                const VT *prev = (const VT *)(X + (long)(c - a) * (long)bw);              \
+                VT *out = (VT *)(X + (size_t)(c + a) * bw);                               \
+                for (size_t j = 0; j < (nv); j++) {                                       \
+                    VT t;                                                                 \
+                    RS_T(VT, NT, c, j, t);                                                \
+                    out[j] = t ^ prev[j];                                                 \
+                }                                                                         \
+            }                                                                             \
+        for (int c0 = w - a; c0 >= a; c0 -= 2 * a)                                        \
+            for (int c = c0 + a - 1; c >= c0; c--) {                                      \
+                const VT *prev = (const VT *)(X + (size_t)(c + a) * bw);                  \
+                VT *out = (VT *)(X + (size_t)(c - a) * bw);                               \
+                for (size_t j = 0; j < (nv); j++) {                                       \
+                    VT t;                                                                 \
+                    RS_T(VT, NT, c, j, t);                                                \
+                    out[j] = t ^ prev[j];                                                 \
+                }                                                                         \
+            }                                                                             \
+    } while (0)
+
+/* a = 1: one chain a direction, its last tap carried in registers (nv of VT a tap),
+ * not re-read from memory (a store-to-load round trip on every step otherwise) */
+#define RS_ROW_A1(VT, NV, NT)                                                             \
+    do {                                                                                  \
+        const uint64_t *S0 = S[0], *S1 = nt > 1 ? S[1] : S[0], *S2 = nt > 2 ? S[2] : S[0]; \
+        const uint64_t *S3 = nt > 3 ? S[3] : S[0], *S4 = nt > 4 ? S[4] : S[0];           \
+        const uint64_t *S5 = nt > 5 ? S[5] : S[0], *S6 = nt > 6 ? S[6] : S[0];           \
+        const uint64_t *S7 = nt > 7 ? S[7] : S[0];                                        \
+        (void)S1; (void)S2; (void)S3; (void)S4; (void)S5; (void)S6; (void)S7;             \
+        VT prev[NV];                                                                      \
+        for (int j = 0; j < (NV); j++) prev[j] = (VT){0};                                 \
+        for (int c = 0; c < w; c += 2) {                                                  \
+            VT *out = (VT *)(X + (size_t)(c + 1) * bw);                                   \
+            for (int j = 0; j < (NV); j++) {                                              \
+                VT t;                                                                     \
+                RS_T(VT, NT, c, j, t);                                                    \
+                prev[j] ^= t;                                                             \
+                out[j] = prev[j];                                                         \
+            }                                                                             \
+        }                                                                                 \
+        for (int j = 0; j < (NV); j++) prev[j] = (VT){0};                                 \
+        for (int c = w - 1; c >= 1; c -= 2) {                                             \
+            VT *out = (VT *)(X + (size_t)(c - 1) * bw);                                   \
+            for (int j = 0; j < (NV); j++) {                                              \
+                VT t;                                                                     \
+                RS_T(VT, NT, c, j, t);                                                    \
+                prev[j] ^= t;                                                             \
+                out[j] = prev[j];                                                         \
+            }                                                                             \
+        }                                                                                 \
+    } while (0)
+
+#define RS_ROW_NT(VT, nv)                                                                 \
+    do {                                                                                  \
+        if (a == 1 && (nv) == 1) {                                                        \
+            switch (nt) {                                                                 \
+            case 3: RS_ROW_A1(VT, 1, 3); return;                                          \
+            case 5: RS_ROW_A1(VT, 1, 5); return;                                          \
+            case 7: RS_ROW_A1(VT, 1, 7); return;                                          \
+            default: break;                                                               \
+            }                                                                             \
+        }                                                                                 \
+        if (a == 1 && (nv) == 2) {                                                        \
+            switch (nt) {                                                                 \
+            case 3: RS_ROW_A1(VT, 2, 3); return;                                          \
+            case 5: RS_ROW_A1(VT, 2, 5); return;                                          \
+            case 7: RS_ROW_A1(VT, 2, 7); return;                                          \
+            default: break;                                                               \
+            }                                                                             \
+        }                                                                                 \
+        switch (nt) {                                                                     \
+        case 1: RS_ROW_BODY(VT, nv, 1); break;                                            \
+        case 2: RS_ROW_BODY(VT, nv, 2); break;                                            \
+        case 3: RS_ROW_BODY(VT, nv, 3); break;                                            \
+        case 4: RS_ROW_BODY(VT, nv, 4); break;                                            \
+        case 5: RS_ROW_BODY(VT, nv, 5); break;                                            \
+        case 6: RS_ROW_BODY(VT, nv, 6); break;                                            \
+        case 7: RS_ROW_BODY(VT, nv, 7); break;                                            \
+        case 8: RS_ROW_BODY(VT, nv, 8); break;                                            \
+        default: RS_ROW_BODY(VT, nv, 0); break;                                           \
+        }                                                                                 \
+    } while (0)
+
+typedef uint64_t rs_v4 __attribute__((vector_size(32)));
+typedef uint64_t rs_v8 __attribute__((vector_size(64)));
+
+static inline __attribute__((always_inline)) void
+rs_row_body(uint64_t *X, const uint64_t *const *S, int nt, int w, int a, size_t bw, int wide) {
+    if (wide && bw % 8 == 0) { RS_ROW_NT(rs_v8, bw / 8); return; }
+    if (bw % 4 == 0) { RS_ROW_NT(rs_v4, bw / 4); return; }
+    RS_ROW_NT(uint64_t, bw);
+}
+
+static void rs_row_portable(uint64_t *X, const uint64_t *const *S, int nt, int w, int a,
+                            size_t bw) {
+    rs_row_body(X, S, nt, w, a, bw, 0);
+}
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+__attribute__((target("avx2")))
+static void rs_row_avx2(uint64_t *X, const uint64_t *const *S, int nt, int w, int a, size_t bw) {
+    rs_row_body(X, S, nt, w, a, bw, 0);
+}
+__attribute__((target("avx512f,avx512vl")))
+static void rs_row_avx512(uint64_t *X, const uint64_t *const *S, int nt, int w, int a,
+                          size_t bw) {
+    rs_row_body(X, S, nt, w, a, bw, 1);
+}
+#endif
+
+typedef void (*rs_row_fn)(uint64_t *, const uint64_t *const *, int, int, int, size_t);
+
+static rs_row_fn rs_row_pick(void) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    const int path = ml_simd_get();
+    if (path >= ML_SIMD_AVX512) return rs_row_avx512;
+    if (path >= ML_SIMD_AVX2) return rs_row_avx2;
+#endif
+    return rs_row_portable;
+}
+
+/* ------------------------------------------------------------------ symbolic chase */
+typedef struct {
+    const ml_rowsolve *p;
+    uint64_t *M;
+    size_t stride, bw, nblk_row, nblocks;
+    int *next;
+    int status;
+} rs_job;
+
+static inline void or_bits(uint64_t *row, size_t pos, uint64_t v) {
+    if (!v) return;
+    size_t wi = pos / 64;
+    unsigned sh = (unsigned)(pos % 64);
+    __atomic_fetch_or(row + wi, v << sh, __ATOMIC_RELAXED);
+    if (sh && (v >> (64 - sh)))
+        __atomic_fetch_or(row + wi + 1, v >> (64 - sh), __ATOMIC_RELAXED);
+}
+
+/* One block: the symbols j0 .. j0 + nb - 1 of symbol row r0. Returns 0 or 3. */
+static int rs_block(const rs_job *J, uint64_t *ring, uint64_t *zero, const uint64_t **S,
+                    rs_row_fn row_fn, int r0, int j0, int nb) {
+    const ml_rowsolve *p = J->p;
+    const int h = p->h, w = p->w, D = p->D, a = p->a, nt = p->nt, ne = p->ne;
+    const size_t bw = J->bw, len = (size_t)(w + 2 * p->mc) * bw;
+    /* rows 0..D-1: the unit vectors of the block's symbols (margins stay zero) */
+    for (int R = 0; R < D && R < h; R++) {
+        uint64_t *X = ring_row(p, ring, zero, R, bw);
+        memset(X - (size_t)p->mc * bw, 0, len * sizeof(uint64_t));
+        if (R == r0)
+            for (int i = 0; i < nb; i++)
+                X[(size_t)(j0 + i) * bw + (size_t)i / 64] |= (uint64_t)1 << (i % 64);
+    }
+    for (int r = 0; r + D < h; r++) {
+        if ((r & 63) == 0 && ml_interrupt_poll()) return 3;
+        for (int i = 0; i < nt; i++)
+            S[i] = ring_row(p, ring, zero, (long)r + p->er[i], bw) + (long)p->ec[i] * (long)bw;
+        row_fn(ring_row(p, ring, zero, (long)r + D, bw), S, nt, w, a, bw);
+    }
+    /* residual rows: every offset */
+    const size_t s0 = (size_t)r0 * (size_t)w + (size_t)j0;
+    const size_t nwb = ((size_t)nb + 63) / 64;
+    uint64_t acc[64];
+    for (int r = h - D; r < h; r++) {
+        if (r < 0) continue;
+        for (int i = 0; i < ne; i++)
+            S[i] = ring_row(p, ring, zero, (long)r + p->er[i], bw) + (long)p->ec[i] * (long)bw;
+        for (int c = 0; c < w; c++) {
+            uint64_t *row = J->M + ((size_t)(r - (h - D)) * (size_t)w + (size_t)c) * J->stride;
+            for (size_t q = 0; q < nwb; q++) {
+                uint64_t v = 0;
+                for (int i = 0; i < ne; i++) v ^= S[i][(long)c * (long)bw + (long)q];
+                acc[q] = v;
+            }
+            for (size_t q = 0; q < nwb; q++) or_bits(row, s0 + 64 * q, acc[q]);
+        }
+    }
+    return 0;
+}
+
+static void *rs_worker(void *arg) {
+    rs_job *J = arg;
+    const ml_rowsolve *p = J->p;
+    const size_t bw = J->bw, len = (size_t)(p->w + 2 * p->mc) * bw;
+    const size_t per = 64 * bw;
+    uint64_t *ring = aligned_alloc(64, ((size_t)(p->RR + 1) * len * sizeof(uint64_t) + 63) / 64 * 64);
+    const uint64_t **S = malloc((size_t)(p->ne + 1) * sizeof(*S));
+    J->status = 0;
+    if (!ring || !S) { J->status = 2; goto done; }
+    /* margins are never written: zero once */
+    memset(ring, 0, (size_t)(p->RR + 1) * len * sizeof(uint64_t));
+    uint64_t *zero = ring + (size_t)p->RR * len;
+    rs_row_fn row_fn = rs_row_pick();
+    for (;;) {
+        if (ml_interrupt_poll()) { J->status = 3; break; }
+        size_t i = (size_t)__atomic_fetch_add(J->next, 1, __ATOMIC_RELAXED);
+        if (i >= J->nblocks) break;
+        int r0 = (int)(i / J->nblk_row);
+        size_t j0 = (i % J->nblk_row) * per;
+        int nb = (int)((size_t)p->w - j0 < per ? (size_t)p->w - j0 : per);
+        if (rs_block(J, ring, zero, S, row_fn, r0, (int)j0, nb)) { J->status = 3; break; }
+    }
+done:
+    free(ring); free(S);
+    return NULL;
+}
+
+static inline uint64_t rev64(uint64_t x) {
+    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((x & 0x0F0F0F0F0F0F0F0Full) << 4);
+    return __builtin_bswap64(x);
+}
+
+/* bits pos .. pos + L - 1 of a row (L <= 64), low bit first */
+static inline uint64_t get_bits(const uint64_t *row, size_t pos, unsigned L) {
+    size_t wi = pos / 64;
+    unsigned sh = (unsigned)(pos % 64);
+    uint64_t v = row[wi] >> sh;
+    if (sh && sh + L > 64) v |= row[wi + 1] << (64 - sh);
+    return L == 64 ? v : v & (((uint64_t)1 << L) - 1);
+}
+
+static inline void set_bits(uint64_t *row, size_t pos, unsigned L, uint64_t v) {
+    size_t wi = pos / 64;
+    unsigned sh = (unsigned)(pos % 64);
+    uint64_t m = L == 64 ? ~(uint64_t)0 : (((uint64_t)1 << L) - 1);
+    row[wi] = (row[wi] & ~(m << sh)) | (v << sh);
+    if (sh && sh + L > 64) {
+        unsigned hi = 64 - sh;
+        row[wi + 1] = (row[wi + 1] & ~(m >> hi)) | (v >> hi);
+    }
+}
+
+/* M[k][r0 w + c] = M[k'][r0 w + w - 1 - c] for the columns c >= half of every symbol
+ * row, k' the mirror image of equation k. */
+static void rs_mirror_fill(const ml_rowsolve *p, uint64_t *M, size_t stride, int half) {
+    const int w = p->w, D = p->D;
+    const size_t nres = (size_t)D * (size_t)w;
+    for (size_t k = 0; k < nres; k++) {
+        size_t rr = k / (size_t)w, cc = k % (size_t)w;
+        const uint64_t *src = M + (rr * (size_t)w + (size_t)w - 1 - cc) * stride;
+        uint64_t *dst = M + k * stride;
+        for (int r0 = 0; r0 < D; r0++) {
+            const size_t base = (size_t)r0 * (size_t)w;
+            for (int c = half; c < w; c += 64) {
+                unsigned L = (unsigned)(w - c < 64 ? w - c : 64);
+                /* source columns w - 1 - c - (L - 1) .. w - 1 - c, reversed */
+                size_t sp = base + (size_t)(w - c) - L;
+                uint64_t v = rev64(get_bits(src, sp, L)) >> (64 - L);
+                set_bits(dst, base + (size_t)c, L, v);
+            }
+        }
+    }
+}
+
+int ml_rowsolve_matrix(const ml_rowsolve *p, uint64_t *M, int threads, size_t bw, int mirror) {
+    if (!bw) bw = 8;
+    if (bw > 64) bw = 64;
+    const size_t per = 64 * bw;
+    const size_t stride = (ml_rowsolve_nsym(p) + 63) / 64;
+    const int mir = mirror && p->mirrored;
+    /* with the mirror image: the symbols of columns < ceil(w / 2) of each symbol row */
+    const size_t cols = mir ? (size_t)(p->w + 1) / 2 : (size_t)p->w;
+    const size_t nblk_row = (cols + per - 1) / per;
+    const size_t nblocks = nblk_row * (size_t)p->D;
+    if (threads < 1) threads = 1;
+    if (threads > 16) threads = 16;
+    if ((size_t)threads > nblocks) threads = (int)nblocks;
+    rs_job jobs[16];
+    pthread_t tid[16];
+    int started[16] = {0};
+    int next = 0;
+    for (int i = 0; i < threads; i++) {
+        jobs[i].p = p; jobs[i].M = M; jobs[i].stride = stride; jobs[i].bw = bw;
+        jobs[i].nblk_row = nblk_row; jobs[i].nblocks = nblocks; jobs[i].next = &next;
+        jobs[i].status = 0;
+    }
+    for (int i = 1; i < threads; i++)
+        started[i] = pthread_create(&tid[i], NULL, rs_worker, &jobs[i]) == 0;
+    rs_worker(&jobs[0]);
+    int st = jobs[0].status;
+    for (int i = 1; i < threads; i++) {
+        if (started[i]) pthread_join(tid[i], NULL);
+        if (jobs[i].status) st = jobs[i].status;
+    }
+    if (!st && mir) rs_mirror_fill(p, M, stride, (int)cols);
+    return st;
+}
+
+/* ------------------------------------------------------------------ numeric chase */
+int ml_rowsolve_numeric(const ml_rowsolve *p, const uint8_t *b, const uint8_t *z, uint8_t *x,
+                        uint8_t *rho) {
+    const int h = p->h, w = p->w, D = p->D, a = p->a, nt = p->nt, ne = p->ne, mc = p->mc;
+    const size_t len = (size_t)(w + 2 * mc);
+    uint8_t *ring = calloc((size_t)(p->RR + 1) * len + 1, 1);
+    uint8_t *T = malloc((size_t)w + 1);
+    const uint8_t **S = malloc((size_t)(ne + 1) * sizeof(*S));
+    if (!ring || !T || !S) { free(ring); free(T); free(S); return 2; }
+    uint8_t *zero = ring + (size_t)p->RR * len + mc;
+#define NROW(R) ((R) < 0 || (R) >= h ? zero : ring + (size_t)((R) & (p->RR - 1)) * len + mc)
+    for (int R = 0; R < D && R < h; R++) {
+        uint8_t *X = NROW(R);
+        for (int c = 0; c < w; c++) X[c] = z ? (uint8_t)(z[(size_t)R * w + c] & 1u) : 0;
+        memcpy(x + (size_t)R * w, X, (size_t)w);
+    }
+    int st = 0;
+    for (int r = 0; r + D < h; r++) {
+        if ((r & 255) == 0 && ml_interrupt_poll()) { st = 3; break; }
+        const uint8_t *br = b + (size_t)r * w;
+        for (int c = 0; c < w; c++) T[c] = br[c] & 1u;
+        for (int i = 0; i < nt; i++) {
+            const uint8_t *s = NROW((long)r + p->er[i]) + p->ec[i];
+            for (int c = 0; c < w; c++) T[c] ^= s[c];
+        }
+        uint8_t *X = NROW(r + D);
+        for (int c0 = 0; c0 < w; c0 += 2 * a)
+            for (int c = c0; c < c0 + a; c++) X[c + a] = T[c] ^ X[c - a];
+        for (int c0 = w - a; c0 >= a; c0 -= 2 * a)
+            for (int c = c0 + a - 1; c >= c0; c--) X[c - a] = T[c] ^ X[c + a];
+        memcpy(x + (size_t)(r + D) * w, X, (size_t)w);
+    }
+    if (!st)
+        for (int r = h - D > 0 ? h - D : 0; r < h; r++) {
+            const uint8_t *br = b + (size_t)r * w;
+            uint8_t *out = rho + (size_t)(r - (h - D)) * w;
+            for (int c = 0; c < w; c++) out[c] = br[c] & 1u;
+            for (int i = 0; i < ne; i++) {
+                const uint8_t *s = NROW((long)r + p->er[i]) + p->ec[i];
+                for (int c = 0; c < w; c++) out[c] ^= s[c];
+            }
+        }
+#undef NROW
+    free(ring); free(T); free(S);
+    return st;
+}
