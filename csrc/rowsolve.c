@@ -32,7 +32,7 @@ void ml_rowsolve_free(ml_rowsolve *p) {
 }
 
 int ml_rowsolve_eligible(int h, int w, int ne, const int32_t *er, const int32_t *ec) {
-    if (h < 1 || w < 2 || ne < 3 || ne > ML_ROWSOLVE_MAX_OFFSETS || !er || !ec) return 0;
+    if (h < 1 || w < 2 || ne < 2 || ne > ML_ROWSOLVE_MAX_OFFSETS || !er || !ec) return 0;
     int D = er[0];
     for (int i = 0; i < ne; i++) {
         if (er[i] < -ML_ROWSOLVE_MAX_REACH || er[i] > ML_ROWSOLVE_MAX_REACH ||
@@ -221,6 +221,7 @@ typedef uint64_t rs_v8 __attribute__((vector_size(64)));
 
 static inline __attribute__((always_inline)) void
 rs_row_body(uint64_t *X, const uint64_t *const *S, int nt, int w, int a, size_t bw, int wide) {
+    if (nt == 0) { memset(X, 0, (size_t)w * bw * sizeof(uint64_t)); return; }   /* t = 0 */
     if (wide && bw % 8 == 0) { RS_ROW_NT(rs_v8, bw / 8); return; }
     if (bw % 4 == 0) { RS_ROW_NT(rs_v4, bw / 4); return; }
     RS_ROW_NT(uint64_t, bw);

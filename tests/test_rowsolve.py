@@ -1,0 +1,289 @@
+"""The row-solve chase over GF(2) (csrc/rowsolve.c, ChaseEngine(rowsolve=...)).
+
+Boards whose pattern ends in a pair of taps (the knight, the diagonal, random offset sets
+built that way) on a width that is a multiple of 2a: checked against the dense engine
+(kernel size, solvability, solutions applied, kernel generators), against the light chase
+of csrc/chase.c, and against brute force for minimal solutions; the residual matrix is
+the same with and without the mirror image, on every thread count, block width and SIMD
+path."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import modlights as ml
+from modlights import _chase
+from modlights.chase import ChaseEngine, rowsolve_plan
+
+from simd import simd_fixture
+
+simd = simd_fixture(_chase)
+
+
+def _taps_affecting(board):
+    """(er, ec): the offsets (tap - tile) of odd multiplicity of a board's pattern."""
+    counts = Counter(board._pattern)
+    offs = [o for o, k in counts.items() if k % 2]
+    return (np.array([-o[0] for o in offs], np.int32),
+            np.array([-o[1] for o in offs], np.int32))
+
+
+@st.composite
+def pair_patterns(draw):
+    """A pattern (offsets, tap -> affected tile) whose last row of affecting taps is the
+    pair (D, -a), (D, +a): the pattern's first row is (-D, +-a); the other offsets lie
+    in rows -D + 1 .. 2, some repeated (even repeats cancel over GF(2))."""
+    D = draw(st.integers(1, 3))
+    a = draw(st.integers(1, 2))
+    pattern = [(-D, -a), (-D, a)]
+    extra = draw(st.lists(st.tuples(st.integers(-D + 1, 2), st.integers(-3, 3)), max_size=7))
+    pattern += extra
+    pattern += draw(st.lists(st.sampled_from(extra), max_size=2)) if extra else []
+    return pattern, D, a
+
+
+def _check_against_dense(board, eng, rng, targets=4):
+    dense = ml.Solver(board, method="dense")
+    assert eng.kernel_size == dense.kernel_size
+    m = board.n_cells
+    A = board.matrix().astype(np.int64)
+    R = rng.integers(0, 2, size=(targets, m)).astype(np.uint8)
+    # half the targets solvable for sure: images of random taps
+    R[: targets // 2] = (rng.integers(0, 2, size=(targets // 2, board.n_taps)) @ A.T % 2)
+    X, ok = eng.solve(R)
+    for i in range(targets):
+        want = dense.solvable(R[i].reshape(board.shape))
+        assert bool(ok[i]) == bool(want)
+        if ok[i]:
+            assert np.array_equal(A @ X[i] % 2, R[i])
+    H, orders = eng.generators()
+    assert len(orders) == dense.nullity
+    for g in H:
+        assert g.any() and not (A @ g % 2).any()
+    assert _rank_gf2(H) == len(H)          # independent
+
+
+def _rank_gf2(H):
+    H = np.array(H, dtype=np.uint8) & 1
+    rank = 0
+    for col in range(H.shape[1] if H.ndim == 2 else 0):
+        piv = np.nonzero(H[rank:, col])[0]
+        if not len(piv):
+            continue
+        p = rank + piv[0]
+        H[[rank, p]] = H[[p, rank]]
+        rows = np.nonzero(H[:, col])[0]
+        rows = rows[rows != rank]
+        H[rows] ^= H[rank]
+        rank += 1
+        if rank == H.shape[0]:
+            break
+    return rank
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pat=pair_patterns(), k=st.integers(1, 4), extra_rows=st.integers(1, 6),
+       seed=st.integers(0, 2**32 - 1))
+def test_random_pair_patterns_against_dense(pat, k, extra_rows, seed):
+    pattern, D, a = pat
+    rows, cols = D + extra_rows, 2 * a * k
+    board = ml.Board.grid(rows, cols, states=2, pattern=pattern)
+    eng = ChaseEngine(board, rowsolve=True)
+    assert eng.rowsolve and eng.nsym == eng.nres
+    # along the rows D * cols symbols, or fewer along the columns
+    assert eng.nsym == D * cols or (eng.transposed and eng.nsym < D * cols)
+    _check_against_dense(board, eng, np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("pattern", ["knight", "diagonal"])
+@pytest.mark.parametrize("shape", [(3, 2), (5, 4), (6, 6), (9, 10), (12, 8), (16, 16)])
+def test_named_patterns_against_dense_and_light_chase(pattern, shape):
+    board = ml.Board.grid(*shape, states=2, pattern=pattern)
+    eng = ChaseEngine(board)
+    assert eng.rowsolve
+    light = ChaseEngine(board, rowsolve=False)
+    assert not light.rowsolve
+    if min(shape) >= 4:
+        assert light.nsym > eng.nsym
+    assert eng.kernel_size == light.kernel_size
+    _check_against_dense(board, eng, np.random.default_rng(sum(shape)))
+
+
+@pytest.mark.parametrize("shape", [(6, 7), (10, 5), (4, 9)])
+def test_odd_width_takes_the_columns(shape):
+    """An odd width and an even height: the plan runs on the transposed board."""
+    board = ml.Board.grid(*shape, states=2, pattern="knight")
+    eng = ChaseEngine(board)
+    assert eng.rowsolve and eng.transposed
+    assert eng.nsym == 2 * shape[0]
+    _check_against_dense(board, eng, np.random.default_rng(shape[1]))
+
+
+@pytest.mark.parametrize("shape", [(5, 7), (9, 9)])
+def test_odd_sides_keep_the_light_chase(shape):
+    board = ml.Board.grid(*shape, states=2, pattern="knight")
+    eng = ChaseEngine(board)
+    assert not eng.rowsolve
+    with pytest.raises(ValueError, match="rowsolve=True needs"):
+        ChaseEngine(board, rowsolve=True)
+
+
+@pytest.mark.parametrize("kw", [dict(states=3), dict(wrap=True),
+                                dict(locked=np.eye(6, dtype=bool)),
+                                dict(holes=np.eye(6, dtype=bool)[::-1])])
+def test_boards_it_does_not_take(kw):
+    board = ml.Board.grid(6, 6, pattern="knight", **kw)
+    assert rowsolve_plan(board) == (None, False)
+    assert not ChaseEngine(board).rowsolve
+    with pytest.raises(ValueError, match="rowsolve=True needs"):
+        ChaseEngine(board, rowsolve=True)
+
+
+def test_mixed_patterns_and_patterns_without_a_pair_are_not_taken():
+    mixed = ml.Board.grid(4, 4, pattern=[["knight"] * 4 for _ in range(4)])
+    assert rowsolve_plan(mixed) == (None, False)
+    for pattern in ["cross", "square", [(0, 0), (-1, 0), (-1, 2)], [(-1, -1), (-1, 1), (-1, 3)]]:
+        assert rowsolve_plan(ml.Board.grid(6, 6, pattern=pattern)) == (None, False)
+
+
+def test_rowsolve_and_rowchase_exclude_each_other():
+    board = ml.Board.grid(6, 6, pattern="knight")
+    with pytest.raises(ValueError, match="exclude each other"):
+        ChaseEngine(board, rowsolve=True, rowchase=True)
+    assert not ChaseEngine(board, rowchase=True).rowsolve
+
+
+def test_minimal_solutions_against_brute_force():
+    """4 x 4 knight (16 taps): the minimal solution of every solver route is the brute
+    force minimum over all 2^16 tap sets."""
+    board = ml.Board.grid(4, 4, states=2, pattern="knight")
+    A = board.matrix().astype(np.int64)
+    allx = ((np.arange(1 << 16)[:, None] >> np.arange(16)) & 1).astype(np.int64)
+    images = allx @ A.T % 2
+    weight = allx.sum(1)
+    keys = images @ (1 << np.arange(16))
+    best: dict = {}
+    for key, wgt in zip(keys.tolist(), weight.tolist()):
+        if key not in best or wgt < best[key]:
+            best[key] = wgt
+    s = ml.Solver(board, method="chase")
+    assert s._engine.rowsolve
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        state = rng.integers(0, 2, size=(4, 4)).astype(np.uint8)
+        key = int(((-state.reshape(-1)) % 2) @ (1 << np.arange(16)))
+        if key not in best:
+            assert not s.solvable(state)
+            with pytest.raises(ml.Unsolvable):
+                s.solve(state)
+            continue
+        sol = s.solve(state)
+        assert sol.proven_minimal
+        assert sol.length == best[key]
+        assert not board.apply(state, sol.taps).any()
+
+
+@pytest.mark.parametrize("pattern", ["knight", "diagonal", [(-2, -1), (-2, 1), (0, 0), (1, 3)]])
+def test_matrix_same_on_every_route(pattern, simd):
+    board = ml.Board.grid(11, 140, states=2, pattern=pattern)
+    er, ec = _taps_affecting(board)
+    plan = _chase.RowSolvePlan(11, 140, er, ec)
+    ref = plan.matrix_gf2(threads=1, block=8, mirror=False)
+    assert ref.any()
+    for threads, block, mirror in [(1, 1, True), (2, 2, True), (2, 4, False), (1, 8, True),
+                                   (2, 16, True), (3, 3, False)]:
+        M = plan.matrix_gf2(threads=threads, block=block, mirror=mirror)
+        assert np.array_equal(M, ref), (threads, block, mirror)
+    assert np.array_equal(plan.matrix_gf2(rows=5), ref[:5])
+
+
+def test_mirror_flag_and_symbols():
+    er = np.array([0, -2, -2, 1], np.int32)
+    ec = np.array([0, -1, 1, 3], np.int32)
+    with pytest.raises(ValueError, match="pair"):
+        _chase.RowSolvePlan(6, 6, er, ec)           # last row (1, 3) is not a pair
+    plan = _chase.RowSolvePlan(6, 6, -er, -ec)      # last row: (2, +-1)
+    assert not plan.mirrored                        # (-1, -3) has no mirror image
+    assert plan.nsym == plan.nres == 12
+    assert np.array_equal(plan.symbols(), np.arange(12))
+    assert np.array_equal(plan.residual_tiles(), np.arange(24, 36))
+    knight = _chase.RowSolvePlan(6, 6, *_taps_affecting(ml.Board.grid(6, 6, pattern="knight")))
+    assert knight.mirrored
+
+
+def test_numeric_replay_meaning():
+    """rho(z) = rho(0) + M z and the replayed taps meet every tile but the last D rows."""
+    board = ml.Board.grid(9, 12, states=2, pattern="knight")
+    er, ec = _taps_affecting(board)
+    plan = _chase.RowSolvePlan(9, 12, er, ec)
+    M = np.unpackbits(plan.matrix_gf2().view(np.uint8), axis=1,
+                      bitorder="little")[:, :plan.nsym].astype(np.int64)
+    A = board.matrix().astype(np.int64)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        b = rng.integers(0, 2, 108).astype(np.uint8)
+        z = rng.integers(0, 2, plan.nsym).astype(np.uint8)
+        x, rho = plan.numeric(b, z)
+        assert np.array_equal(x[:plan.nsym], z)
+        Ax = A @ x % 2
+        assert np.array_equal(Ax[:108 - plan.nres], b[:108 - plan.nres])
+        assert np.array_equal(rho, b[108 - plan.nres:] ^ Ax[108 - plan.nres:])
+        _, rho0 = plan.numeric(b)
+        assert np.array_equal(rho, (rho0 + M @ z) % 2)
+        out = np.empty(108, np.uint8)
+        x2, _ = plan.numeric(b, z, out=out)
+        assert x2 is out and np.array_equal(out, x)
+
+
+def test_bad_arguments():
+    er, ec = _taps_affecting(ml.Board.grid(6, 6, pattern="knight"))
+    plan = _chase.RowSolvePlan(6, 6, er, ec)
+    with pytest.raises(ValueError, match="36 entries"):
+        plan.numeric(np.zeros(35, np.uint8))
+    with pytest.raises(ValueError, match="< 2"):
+        plan.numeric(np.full(36, 2, np.uint8))
+    with pytest.raises(ValueError, match="12 entries"):
+        plan.numeric(np.zeros(36, np.uint8), np.zeros(11, np.uint8))
+    with pytest.raises(ValueError, match="< 2"):
+        plan.numeric(np.zeros(36, np.uint8), np.full(12, 3, np.uint8))
+    with pytest.raises(ValueError, match="out must be"):
+        plan.numeric(np.zeros(36, np.uint8), out=np.zeros(36, np.int64))
+    with pytest.raises(ValueError, match="block must be"):
+        plan.matrix_gf2(block=65)
+    with pytest.raises(ValueError, match="rows must be"):
+        plan.matrix_gf2(rows=13)
+    with pytest.raises(ValueError, match="same length"):
+        _chase.RowSolvePlan(6, 6, er, ec[:-1])
+    with pytest.raises(ValueError, match="within"):
+        _chase.RowSolvePlan(6, 6, er * 5000, ec)
+    with pytest.raises(ValueError, match="width that is a multiple"):
+        _chase.RowSolvePlan(6, 5, er, ec)
+    with pytest.raises(ValueError, match="width that is a multiple"):
+        _chase.RowSolvePlan(2, 6, er, ec)            # no row below the symbols
+    assert not _chase.rowsolve_eligible(6, 6, np.array([2, 2, 2], np.int32),
+                                        np.array([-1, 1, 1], np.int32))   # repeated offset
+
+
+def test_solver_routes_and_pickles():
+    import pickle
+    board = ml.Board.grid(30, 30, states=2, pattern="knight")
+    s = ml.Solver(board, method="chase")
+    assert s._engine.rowsolve
+    state = board.random_state(rng=4)
+    sol = s.solve(state, minimal=False)
+    assert not board.apply(state, sol.taps).any()
+    s2 = pickle.loads(pickle.dumps(s))
+    sol2 = s2.solve(state, minimal=False)
+    assert np.array_equal(sol2.taps, sol.taps)
+
+
+@pytest.mark.skipif(__import__("sys").platform == "win32", reason="POSIX signals")
+def test_sigint_stops_the_symbolic_pass():
+    from test_interrupt import _assert_stopped, _interrupt_subprocess
+    _assert_stopped(*_interrupt_subprocess(
+        "b = ml.Board.grid(11000, 11000, pattern='knight')",
+        "ml.Solver(b, method='chase').nullity", delay=0.8))
