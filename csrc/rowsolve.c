@@ -18,6 +18,7 @@
 
 struct ml_rowsolve {
     int h, w, D, a, emin, mc, RR;
+    int span;             /* rows a tile row reads: D - min(emin, 0) + 1 */
     int ne, nt;           /* offsets; the first nt have er < D (the sources of t) */
     int32_t *er, *ec;
     int mirrored;
@@ -83,6 +84,7 @@ ml_rowsolve *ml_rowsolve_plan(int h, int w, int ne, const int32_t *er, const int
     int span = D - p->emin + 1, RR = 1;
     while (RR < span) RR *= 2;
     p->RR = RR;
+    p->span = span;
     p->mirrored = 1;
     for (int i = 0; i < ne && p->mirrored; i++) {
         int found = 0;
@@ -94,12 +96,15 @@ ml_rowsolve *ml_rowsolve_plan(int h, int w, int ne, const int32_t *er, const int
 }
 
 /* ------------------------------------------------------------------ the ring */
-/* Column 0 of board row R (slots of bw words), or the zero row off the board. */
-static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, uint64_t *zero, long R,
-                                 size_t bw) {
-    if (R < 0 || R >= p->h) return zero + (size_t)p->mc * bw;
-    size_t len = (size_t)(p->w + 2 * p->mc) * bw;
-    return ring + (size_t)(R & (p->RR - 1)) * len + (size_t)p->mc * bw;
+/* The symbolic ring is column-interleaved: column c holds span + 1 slots of bw words
+ * (span rows, the last slot always zero for rows off the board), so the taps a tile
+ * reads lie within a few columns of one another in memory: one stream, not one per
+ * row. Column 0 of board row R; column c is cs = (span + 1) bw words further. */
+static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, long R, size_t bw) {
+    const size_t cs = (size_t)(p->span + 1) * bw;
+    uint64_t *col0 = ring + (size_t)p->mc * cs;
+    if (R < 0 || R >= p->h) return col0 + (size_t)p->span * bw;
+    return col0 + (size_t)(R % p->span) * bw;
 }
 
 /* One row of the symbolic chase: X (row R, column 0) from the nt sources S (column 0
@@ -108,7 +113,7 @@ static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, uint64_t 
  * NT > 0: that many sources, unrolled (the knight: 7). */
 #define RS_T(VT, NT, c, j, t)                                                             \
     do {                                                                                  \
-        const long o_ = (long)(c) * (long)bw;                                             \
+        const long o_ = (long)(c) * (long)cs;                                             \
         if ((NT) > 0) {                                                                   \
             VT u0 = ((const VT *)(S0 + o_))[j], u1 = (NT) > 1 ? ((const VT *)(S1 + o_))[j] : (VT){0}; \
             VT u2 = (NT) > 2 ? ((const VT *)(S2 + o_))[j] : (VT){0};                      \
@@ -133,8 +138,8 @@ static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, uint64_t 
         (void)S1; (void)S2; (void)S3; (void)S4; (void)S5; (void)S6; (void)S7;             \
         for (int c0 = 0; c0 < w; c0 += 2 * a)                                             \
             for (int c = c0; c < c0 + a; c++) {                                           \
-                const VT *prev = (const VT *)(X + (long)(c - a) * (long)bw);              \
-                VT *out = (VT *)(X + (size_t)(c + a) * bw);                               \
+                const VT *prev = (const VT *)(X + (long)(c - a) * (long)cs);              \
+                VT *out = (VT *)(X + (size_t)(c + a) * cs);                               \
                 for (size_t j = 0; j < (nv); j++) {                                       \
                     VT t;                                                                 \
                     RS_T(VT, NT, c, j, t);                                                \
@@ -143,8 +148,8 @@ static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, uint64_t 
             }                                                                             \
         for (int c0 = w - a; c0 >= a; c0 -= 2 * a)                                        \
             for (int c = c0 + a - 1; c >= c0; c--) {                                      \
-                const VT *prev = (const VT *)(X + (size_t)(c + a) * bw);                  \
-                VT *out = (VT *)(X + (size_t)(c - a) * bw);                               \
+                const VT *prev = (const VT *)(X + (size_t)(c + a) * cs);                  \
+                VT *out = (VT *)(X + (size_t)(c - a) * cs);                               \
                 for (size_t j = 0; j < (nv); j++) {                                       \
                     VT t;                                                                 \
                     RS_T(VT, NT, c, j, t);                                                \
@@ -165,7 +170,7 @@ static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, uint64_t 
         VT prev[NV];                                                                      \
         for (int j = 0; j < (NV); j++) prev[j] = (VT){0};                                 \
         for (int c = 0; c < w; c += 2) {                                                  \
-            VT *out = (VT *)(X + (size_t)(c + 1) * bw);                                   \
+            VT *out = (VT *)(X + (size_t)(c + 1) * cs);                                   \
             for (int j = 0; j < (NV); j++) {                                              \
                 VT t;                                                                     \
                 RS_T(VT, NT, c, j, t);                                                    \
@@ -175,7 +180,7 @@ static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, uint64_t 
         }                                                                                 \
         for (int j = 0; j < (NV); j++) prev[j] = (VT){0};                                 \
         for (int c = w - 1; c >= 1; c -= 2) {                                             \
-            VT *out = (VT *)(X + (size_t)(c - 1) * bw);                                   \
+            VT *out = (VT *)(X + (size_t)(c - 1) * cs);                                   \
             for (int j = 0; j < (NV); j++) {                                              \
                 VT t;                                                                     \
                 RS_T(VT, NT, c, j, t);                                                    \
@@ -220,30 +225,35 @@ typedef uint64_t rs_v4 __attribute__((vector_size(32)));
 typedef uint64_t rs_v8 __attribute__((vector_size(64)));
 
 static inline __attribute__((always_inline)) void
-rs_row_body(uint64_t *X, const uint64_t *const *S, int nt, int w, int a, size_t bw, int wide) {
-    if (nt == 0) { memset(X, 0, (size_t)w * bw * sizeof(uint64_t)); return; }   /* t = 0 */
+rs_row_body(uint64_t *X, const uint64_t *const *S, int nt, int w, int a, size_t bw, size_t cs,
+            int wide) {
+    if (nt == 0) {                                              /* t = 0 */
+        for (int c = 0; c < w; c++) memset(X + (size_t)c * cs, 0, bw * sizeof(uint64_t));
+        return;
+    }
     if (wide && bw % 8 == 0) { RS_ROW_NT(rs_v8, bw / 8); return; }
     if (bw % 4 == 0) { RS_ROW_NT(rs_v4, bw / 4); return; }
     RS_ROW_NT(uint64_t, bw);
 }
 
 static void rs_row_portable(uint64_t *X, const uint64_t *const *S, int nt, int w, int a,
-                            size_t bw) {
-    rs_row_body(X, S, nt, w, a, bw, 0);
+                            size_t bw, size_t cs) {
+    rs_row_body(X, S, nt, w, a, bw, cs, 0);
 }
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 __attribute__((target("avx2")))
-static void rs_row_avx2(uint64_t *X, const uint64_t *const *S, int nt, int w, int a, size_t bw) {
-    rs_row_body(X, S, nt, w, a, bw, 0);
+static void rs_row_avx2(uint64_t *X, const uint64_t *const *S, int nt, int w, int a, size_t bw,
+                        size_t cs) {
+    rs_row_body(X, S, nt, w, a, bw, cs, 0);
 }
 __attribute__((target("avx512f,avx512vl")))
 static void rs_row_avx512(uint64_t *X, const uint64_t *const *S, int nt, int w, int a,
-                          size_t bw) {
-    rs_row_body(X, S, nt, w, a, bw, 1);
+                          size_t bw, size_t cs) {
+    rs_row_body(X, S, nt, w, a, bw, cs, 1);
 }
 #endif
 
-typedef void (*rs_row_fn)(uint64_t *, const uint64_t *const *, int, int, int, size_t);
+typedef void (*rs_row_fn)(uint64_t *, const uint64_t *const *, int, int, int, size_t, size_t);
 
 static rs_row_fn rs_row_pick(void) {
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -273,24 +283,24 @@ static inline void or_bits(uint64_t *row, size_t pos, uint64_t v) {
 }
 
 /* One block: the symbols j0 .. j0 + nb - 1 of symbol row r0. Returns 0 or 3. */
-static int rs_block(const rs_job *J, uint64_t *ring, uint64_t *zero, const uint64_t **S,
-                    rs_row_fn row_fn, int r0, int j0, int nb) {
+static int rs_block(const rs_job *J, uint64_t *ring, const uint64_t **S, rs_row_fn row_fn,
+                    int r0, int j0, int nb) {
     const ml_rowsolve *p = J->p;
     const int h = p->h, w = p->w, D = p->D, a = p->a, nt = p->nt, ne = p->ne;
-    const size_t bw = J->bw, len = (size_t)(w + 2 * p->mc) * bw;
+    const size_t bw = J->bw, cs = (size_t)(p->span + 1) * bw;
     /* rows 0..D-1: the unit vectors of the block's symbols (margins stay zero) */
     for (int R = 0; R < D && R < h; R++) {
-        uint64_t *X = ring_row(p, ring, zero, R, bw);
-        memset(X - (size_t)p->mc * bw, 0, len * sizeof(uint64_t));
+        uint64_t *X = ring_row(p, ring, R, bw);
+        for (int c = 0; c < w; c++) memset(X + (size_t)c * cs, 0, bw * sizeof(uint64_t));
         if (R == r0)
             for (int i = 0; i < nb; i++)
-                X[(size_t)(j0 + i) * bw + (size_t)i / 64] |= (uint64_t)1 << (i % 64);
+                X[(size_t)(j0 + i) * cs + (size_t)i / 64] |= (uint64_t)1 << (i % 64);
     }
     for (int r = 0; r + D < h; r++) {
         if ((r & 63) == 0 && ml_interrupt_poll()) return 3;
         for (int i = 0; i < nt; i++)
-            S[i] = ring_row(p, ring, zero, (long)r + p->er[i], bw) + (long)p->ec[i] * (long)bw;
-        row_fn(ring_row(p, ring, zero, (long)r + D, bw), S, nt, w, a, bw);
+            S[i] = ring_row(p, ring, (long)r + p->er[i], bw) + (long)p->ec[i] * (long)cs;
+        row_fn(ring_row(p, ring, (long)r + D, bw), S, nt, w, a, bw, cs);
     }
     /* residual rows: every offset */
     const size_t s0 = (size_t)r0 * (size_t)w + (size_t)j0;
@@ -299,12 +309,12 @@ static int rs_block(const rs_job *J, uint64_t *ring, uint64_t *zero, const uint6
     for (int r = h - D; r < h; r++) {
         if (r < 0) continue;
         for (int i = 0; i < ne; i++)
-            S[i] = ring_row(p, ring, zero, (long)r + p->er[i], bw) + (long)p->ec[i] * (long)bw;
+            S[i] = ring_row(p, ring, (long)r + p->er[i], bw) + (long)p->ec[i] * (long)cs;
         for (int c = 0; c < w; c++) {
             uint64_t *row = J->M + ((size_t)(r - (h - D)) * (size_t)w + (size_t)c) * J->stride;
             for (size_t q = 0; q < nwb; q++) {
                 uint64_t v = 0;
-                for (int i = 0; i < ne; i++) v ^= S[i][(long)c * (long)bw + (long)q];
+                for (int i = 0; i < ne; i++) v ^= S[i][(long)c * (long)cs + (long)q];
                 acc[q] = v;
             }
             for (size_t q = 0; q < nwb; q++) or_bits(row, s0 + 64 * q, acc[q]);
@@ -313,18 +323,22 @@ static int rs_block(const rs_job *J, uint64_t *ring, uint64_t *zero, const uint6
     return 0;
 }
 
+/* Words of a thread's symbolic ring: w + 2 mc columns of span + 1 slots of bw words. */
+static size_t ring_words(const ml_rowsolve *p, size_t bw) {
+    return (size_t)(p->w + 2 * p->mc) * (size_t)(p->span + 1) * bw;
+}
+
 static void *rs_worker(void *arg) {
     rs_job *J = arg;
     const ml_rowsolve *p = J->p;
-    const size_t bw = J->bw, len = (size_t)(p->w + 2 * p->mc) * bw;
+    const size_t bw = J->bw, words = ring_words(p, bw);
     const size_t per = 64 * bw;
-    uint64_t *ring = aligned_alloc(64, ((size_t)(p->RR + 1) * len * sizeof(uint64_t) + 63) / 64 * 64);
+    uint64_t *ring = aligned_alloc(64, (words * sizeof(uint64_t) + 63) / 64 * 64);
     const uint64_t **S = malloc((size_t)(p->ne + 1) * sizeof(*S));
     J->status = 0;
     if (!ring || !S) { J->status = 2; goto done; }
-    /* margins are never written: zero once */
-    memset(ring, 0, (size_t)(p->RR + 1) * len * sizeof(uint64_t));
-    uint64_t *zero = ring + (size_t)p->RR * len;
+    /* margins and the zero slots are never written: zero once */
+    memset(ring, 0, words * sizeof(uint64_t));
     rs_row_fn row_fn = rs_row_pick();
     for (;;) {
         if (ml_interrupt_poll()) { J->status = 3; break; }
@@ -333,7 +347,7 @@ static void *rs_worker(void *arg) {
         int r0 = (int)(i / J->nblk_row);
         size_t j0 = (i % J->nblk_row) * per;
         int nb = (int)((size_t)p->w - j0 < per ? (size_t)p->w - j0 : per);
-        if (rs_block(J, ring, zero, S, row_fn, r0, (int)j0, nb)) { J->status = 3; break; }
+        if (rs_block(J, ring, S, row_fn, r0, (int)j0, nb)) { J->status = 3; break; }
     }
 done:
     free(ring); free(S);
