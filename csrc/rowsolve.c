@@ -438,6 +438,41 @@ int ml_rowsolve_matrix(const ml_rowsolve *p, uint64_t *M, int threads, size_t bw
 }
 
 /* ------------------------------------------------------------------ numeric chase */
+/* Both chains of a row for a = 1, 8 taps a word: x[j] = t[j - 1] + x[j - 2] (odd j) and
+ * x[j] = t[j + 1] + x[j + 2] (even j) are, with y = t with its byte pairs swapped, the
+ * stride-2 prefix sums of y on the odd bytes and its suffix sums on the even bytes:
+ * shifts by 16 and 32 bits within a word, the last pair carried to the next word. */
+static void chains_a1(uint8_t *X, const uint8_t *T, int w) {
+    const uint64_t M8 = 0x00FF00FF00FF00FFull, B2 = 0x0001000100010001ull;
+    const int nw = w / 8, tail = nw * 8;
+    uint64_t carry = 0;
+    for (int i = 0; i < nw; i++) {
+        uint64_t t, p;
+        memcpy(&t, T + 8 * i, 8);
+        p = ((t >> 8) & M8) | ((t & M8) << 8);
+        p ^= p << 16;
+        p ^= p << 32;
+        p ^= carry;
+        carry = (p >> 48) * B2;
+        memcpy(X + 8 * i, &p, 8);          /* odd bytes final, even bytes below */
+    }
+    for (int j = tail + 1; j < w; j += 2) X[j] = T[j - 1] ^ X[j - 2];
+    for (int j = w - 2; j >= tail; j -= 2) X[j] = T[j + 1] ^ (j + 2 < w ? X[j + 2] : 0);
+    carry = tail < w ? (uint64_t)X[tail] * B2 : 0;
+    for (int i = nw - 1; i >= 0; i--) {
+        uint64_t t, s, x;
+        memcpy(&t, T + 8 * i, 8);
+        s = ((t >> 8) & M8) | ((t & M8) << 8);
+        s ^= s >> 16;
+        s ^= s >> 32;
+        s ^= carry;
+        carry = (s & 0xFFFFu) * B2;
+        memcpy(&x, X + 8 * i, 8);
+        x = (x & ~M8) | (s & M8);
+        memcpy(X + 8 * i, &x, 8);
+    }
+}
+
 int ml_rowsolve_numeric(const ml_rowsolve *p, const uint8_t *b, const uint8_t *z, uint8_t *x,
                         uint8_t *rho) {
     const int h = p->h, w = p->w, D = p->D, a = p->a, nt = p->nt, ne = p->ne, mc = p->mc;
@@ -463,6 +498,11 @@ int ml_rowsolve_numeric(const ml_rowsolve *p, const uint8_t *b, const uint8_t *z
             for (int c = 0; c < w; c++) T[c] ^= s[c];
         }
         uint8_t *X = NROW(r + D);
+        if (a == 1) {
+            chains_a1(X, T, w);
+            memcpy(x + (size_t)(r + D) * w, X, (size_t)w);
+            continue;
+        }
         for (int c0 = 0; c0 < w; c0 += 2 * a)
             for (int c = c0; c < c0 + a; c++) X[c + a] = T[c] ^ X[c - a];
         for (int c0 = w - a; c0 >= a; c0 -= 2 * a)

@@ -100,15 +100,20 @@ def test_random_pair_patterns_against_dense(pat, k, extra_rows, seed):
 
 
 @pytest.mark.parametrize("pattern", ["knight", "diagonal"])
-@pytest.mark.parametrize("shape", [(3, 2), (5, 4), (6, 6), (9, 10), (12, 8), (16, 16)])
+@pytest.mark.parametrize("shape", [(3, 2), (5, 4), (6, 6), (9, 10), (12, 8), (16, 16), (7, 22), (5, 30)])
 def test_named_patterns_against_dense_and_light_chase(pattern, shape):
     board = ml.Board.grid(*shape, states=2, pattern=pattern)
-    eng = ChaseEngine(board)
+    eng = ChaseEngine(board, rowsolve=True)
     assert eng.rowsolve
     light = ChaseEngine(board, rowsolve=False)
     assert not light.rowsolve
-    if min(shape) >= 4:
-        assert light.nsym > eng.nsym
+    # the automatic choice: the fewer symbols (the light chase along the columns of a
+    # short, wide board), the row-solve chase on a tie
+    auto = ChaseEngine(board)
+    assert auto.nsym == min(eng.nsym, light.nsym)
+    assert auto.rowsolve == (eng.nsym <= light.nsym)
+    if min(shape) >= 4 and shape[1] <= 2 * shape[0]:
+        assert auto.rowsolve
     assert eng.kernel_size == light.kernel_size
     _check_against_dense(board, eng, np.random.default_rng(sum(shape)))
 
@@ -117,7 +122,7 @@ def test_named_patterns_against_dense_and_light_chase(pattern, shape):
 def test_odd_width_takes_the_columns(shape):
     """An odd width and an even height: the plan runs on the transposed board."""
     board = ml.Board.grid(*shape, states=2, pattern="knight")
-    eng = ChaseEngine(board)
+    eng = ChaseEngine(board, rowsolve=True)
     assert eng.rowsolve and eng.transposed
     assert eng.nsym == 2 * shape[0]
     _check_against_dense(board, eng, np.random.default_rng(shape[1]))

@@ -291,6 +291,11 @@ def transpose_board(board: Board) -> Board:
 #: False: the light chase always (bench/knight.py flips it for before / after ratios).
 ROWSOLVE = True
 
+#: Boards of at most this many tiles compare the symbols of the row-solve chase with
+#: those of the light chase (building both plans: a few milliseconds); larger ones only
+#: when the row-solve chase has more than a lower bound of the light chase's.
+ROWSOLVE_COMPARE_TILES = 1 << 20
+
 #: Most memory a thread's ring of symbolic rows may take in the row-solve chase.
 ROWSOLVE_RING_BYTES = 1 << 28
 
@@ -335,6 +340,23 @@ def rowsolve_plan(board: Board, transpose: bool = True):
     return _chase.RowSolvePlan(h, w, r, c), bool(t)
 
 
+def _chase_plan_type():
+    from . import _chase
+    return _chase.Plan
+
+
+def _light_symbols_bound(board: Board) -> int:
+    """A lower bound on the symbols of the light chase of a board (uniform pattern, no
+    wrap) larger than its pattern: along the rows, nothing forces the taps of the first
+    D rows (D the largest row offset of a tap affecting a tile), along the columns
+    those of the first D' columns."""
+    rows, cols = board.shape
+    offs = set(board._pattern)
+    D = max([-o[0] for o in offs] + [0])
+    Dc = max([-o[1] for o in offs] + [0])
+    return min(D * cols, Dc * rows) if cols > rows else D * cols
+
+
 class ChaseEngine:
     """The engine interface of :class:`~modlights.solver.Solver` for grid boards,
     by generalised light chasing; never builds the dense tap matrix.
@@ -357,9 +379,9 @@ class ChaseEngine:
         self._hw = rows * cols
         self._all_cells = self.m == self._hw
         self._all_taps = self.r == self._hw
-        self.plan, self.transposed = None, False
         if rowsolve and rowchase:
             raise ValueError("rowsolve=True and rowchase=True exclude each other")
+        self.plan, self.transposed = None, False
         if rowsolve or (rowsolve is None and ROWSOLVE and not rowchase):
             self.plan, self.transposed = rowsolve_plan(board)
             if self.plan is None and rowsolve:
@@ -367,8 +389,17 @@ class ChaseEngine:
                     "rowsolve=True needs n = 2, one pattern, no wrap, locks or holes, and "
                     "a pattern whose last row of taps is a pair (D, -a), (D, +a) on a "
                     "width (or height) that is a multiple of 2a")
+            if self.plan is not None and rowsolve is None and (
+                    self._hw <= ROWSOLVE_COMPARE_TILES
+                    or int(self.plan.nsym) > _light_symbols_bound(board)):
+                # a short, wide board (or a small one, where offsets fall off the board
+                # and the bound does not hold): the light chase may need fewer symbols
+                light, lt = self._light_plan(board)
+                if int(light.nsym) < int(self.plan.nsym):
+                    self.plan, self.transposed = light, lt
+                del light
         #: True when the row-solve chase (csrc/rowsolve.h) holds the plan
-        self.rowsolve = self.plan is not None
+        self.rowsolve = self.plan is not None and not isinstance(self.plan, _chase_plan_type())
         if self.rowsolve:
             self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
             self._dense = None
@@ -376,12 +407,8 @@ class ChaseEngine:
             self._row = None
             self._res = self._residual_engine(self.nres, threads)
             return
-        self.plan = build_plan(board)
-        if cols > rows and self.plan.nsym > 1:
-            tplan = build_plan(transpose_board(board))
-            if tplan.nsym < self.plan.nsym:
-                self.plan, self.transposed = tplan, True
-            del tplan
+        if self.plan is None:
+            self.plan, self.transposed = self._light_plan(board)
         self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
         self._dense = None
         #: residual equations in the system solved: all, or a prefix that leaves no
@@ -405,6 +432,18 @@ class ChaseEngine:
         if self._res is None:
             check_residual_size(self.nres, self.nsym, n)
             self._res = self._residual_engine(self.nres, threads)
+
+    @staticmethod
+    def _light_plan(board: Board):
+        """(plan, transposed): the light chase (csrc/chase.c) along the rows or, for a
+        board wider than tall whose columns give fewer symbols, along the columns."""
+        plan, transposed = build_plan(board), False
+        rows, cols = board.shape
+        if cols > rows and plan.nsym > 1:
+            tplan = build_plan(transpose_board(board))
+            if tplan.nsym < plan.nsym:
+                plan, transposed = tplan, True
+        return plan, transposed
 
     def _residual_engine(self, rows: int, threads: int | None):
         """The residual system of the first ``rows`` equations: GF(2) by one Four
