@@ -108,6 +108,24 @@ AVX-512 0.10 s, GF(2) 0.04 s. AVX-512 against AVX2 in one run: 5000^2 GF(2) knig
 4.05 -> 3.70 s (0.91x; 3000^2 knight symbolic 0.49 -> 0.40 s), the byte runs of n = 5,
 9 at 3000^2 ~0.87x.
 
+Patterns whose last row of taps is a pair (the knight: tile (r, c) is last touched by
+taps (r + 2, c - 1) and (r + 2, c + 1); the diagonal; any offsets ending in (D, -a),
+(D, +a)) over GF(2), on a width that is a multiple of 2a, take the row-solve chase
+instead (csrc/rowsolve.c, :func:`rowsolve_plan`, ``ChaseEngine(rowsolve=)``): the tiles of
+row r fix the whole of tap row r + D at once, since x[c - a] + x[c + a] = t_c along a row
+is, per class of columns mod a, a path system of even length, solved by two chains (one
+upwards from the left end, one downwards from the right end). Only the taps of the first
+D rows are symbols (the knight: 2w, against 3w - 3 for the light chase, which forces tap
+(r + 2, c + 1) from tile (r, c) and leaves a symbol and an equation at every row's ends),
+the residual equations are the tiles of the last D rows, and a row's solve is its own
+mirror image, so for a symmetric pattern only the symbols of the left half of each symbol
+row are chased and the rest of the residual matrix is mirrored. The symbolic ring is
+column-interleaved (the rows a tile reads lie a few hundred bytes apart), each chain
+carries its last tap in registers, and the numeric replay runs both chains 8 taps a
+word. ChaseEngine takes it when it has no more symbols than the light chase (a short,
+wide board may chase its columns with fewer). 5000^2 knight (``bench/knight.py``,
+before / after in one run): see bench/README.md.
+
 The Python around the C calls is a byte a tile at most (bench/stages_large.py shows
 each stage): Board.grid keeps no masks for boards without locks / holes; the plan gets
 None masks (or, with an older binding, one shared array of ones); Solver._rhs reads a
