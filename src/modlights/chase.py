@@ -143,7 +143,8 @@ import numpy as np
 from .board import Board
 from .engines.reference import is_prime
 
-__all__ = ["ChaseEngine", "build_plan", "chase_supports", "transpose_board"]
+__all__ = ["ChaseEngine", "build_plan", "chase_supports", "transpose_board",
+           "transpose_bytes"]
 
 #: Largest dense matrix (n_cells * n_taps) for which det / inverse / pseudo_inverse
 #: of a chase-solved board fall back to the native dense engine.
@@ -286,6 +287,19 @@ PREFIX_GROWTH = 2
 #: False: as bytes like every other n (the same residual matrix; bench/chase_packed.py
 #: flips it for before / after ratios in one run).
 PACKED_SYMBOLIC = True
+
+
+def transpose_bytes(a: np.ndarray) -> np.ndarray:
+    """A new C-contiguous uint8 array holding a.T for a 2-D uint8 array, copied in
+    cache-sized tiles (csrc/band.c: 0.026 s for 5000 x 5000 against 0.087 s for
+    ``np.ascontiguousarray(a.T)``, whose strided reads miss the cache)."""
+    from ._band import transpose
+    a = np.asarray(a, dtype=np.uint8)
+    if a.strides[1] != 1:
+        a = np.ascontiguousarray(a)
+    out = np.empty((a.shape[1], a.shape[0]), dtype=np.uint8)
+    transpose(a, out)
+    return out
 
 
 def transpose_board(board: Board) -> Board:
@@ -510,14 +524,14 @@ class ChaseEngine:
             b = np.zeros(self._hw, dtype=np.uint8)
             b[self.board._cell_mask()] = rhs             # a byte a tile, no index array
         if self.transposed:
-            b = np.ascontiguousarray(b.reshape(self.board.shape).T).reshape(-1)
+            b = transpose_bytes(b.reshape(self.board.shape)).reshape(-1)
         return b
 
     def _tap_vec(self, x: np.ndarray) -> np.ndarray:
         """Taps of a replay (a byte a tile in the plan's layout) -> over the board's taps."""
         if self.transposed:
             rows, cols = self.board.shape
-            x = np.ascontiguousarray(x.reshape(cols, rows).T).reshape(-1)
+            x = transpose_bytes(x.reshape(cols, rows)).reshape(-1)
         return x if self._all_taps else x[self.board._tap_mask()]
 
     def _solve_one(self, rhs: np.ndarray) -> np.ndarray | None:

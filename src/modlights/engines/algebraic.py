@@ -174,11 +174,17 @@ class RowPolynomialEngine:
         """A right-hand side (or tap) vector as the h x w rows the chase runs on."""
         rows, cols = self.board.shape
         B = np.asarray(rhs, dtype=np.uint8).reshape(rows, cols)
-        return np.ascontiguousarray(B.T if self.transposed else B)
+        if self.transposed:
+            from ..chase import transpose_bytes
+            return transpose_bytes(B)
+        return np.ascontiguousarray(B)
 
     def _taps_of(self, x: np.ndarray) -> np.ndarray:
         """The chase's h x w rows back as a vector in the board's tap order."""
-        return (np.ascontiguousarray(x.T) if self.transposed else x).reshape(-1)
+        if self.transposed:
+            from ..chase import transpose_bytes
+            x = transpose_bytes(x)
+        return x.reshape(-1)
 
     def kernel_fits(self) -> bool:
         """Whether the kernel basis fits in KERNEL_BYTES_MAX bytes."""
