@@ -42,9 +42,25 @@ transposed in 64 x 64 bit blocks (csrc/packed.c) and chased as above.
 Over a composite n the factors work mod n directly when their pivots c(dmin) (or
 c(dmax), chasing backwards) are units and their M invertible (then A is invertible);
 otherwise n is split by CRT into its prime powers q: a prime q is a field (singular
-factors included), a q = p^k with k > 1 needs the factors invertible mod q. The parts'
-solutions and kernel generators are combined as the lifted engine combines them; other
-boards are left to the lifted, chase and dense engines. ``method="auto"`` prefers the
+factors included), a q = p^k with k > 1 is either invertible mod q (as above) or a
+ring part (:class:`_RingPart`), a factor singular mod p, whose M may have no
+generalised inverse over Z/p^k. A ring part uses the chase as a change of variables:
+Phi(y) = ((F y)_det, y_syms) is unimodular and F = E^-1 diag(I, M) Phi (E replaces the
+residual rows of b by minus the chase's residual), so R X C^T = B becomes four
+independent blocks for Y = Phi_R X Phi_C^T: Y11 = B'11, Y12 M_C^T = B'12,
+M_R Y21 = B'21, M_R Y22 M_C^T = B'22 (B' = E_R B E_C^T), the small ones solved over
+Z/p^k through the Smith forms of M_R and M_C (M_R (x) M_C's from theirs). The cost is
+that of a field part (two full chases and transposes) plus chases of s columns and
+rank-s updates: 5000 x 5000 Z/9 square 0.3 s instead of 14 s by the chase. Its kernel,
+|ker M_C|^(rows - s_R) |ker M_R|^(cols - s_C) |ker (M_R (x) M_C)|, is the image of the
+blocks' cyclic summands (:meth:`_RingPart.generators`, with their orders, for
+``kernel_size`` and the minimal search); det(A) = det(R)^cols det(C)^rows as before
+(det(F) = +-c(dmin)^(L - s) det(M) holds over any ring); A is never invertible there,
+and inverse / pseudo_inverse go to the dense engine, which refuses a generalised
+inverse where none exists. The parts' solutions and kernel generators are combined
+as the lifted engine combines them; other boards (a band zero mod n, without a unit
+end, or of more than MAX_SYMBOLS symbols) are left to the lifted, chase and dense
+engines. ``method="auto"`` prefers the
 algebraic engine for the boards both cover (cross-free row recurrences are faster
 there); the tensor engine takes square and other 2-D products, where the chase's cone
 spans whole rows.
@@ -843,8 +859,8 @@ class TensorEngine:
     ``nullity``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
     ``pseudo_inverse()``) for the product-pattern boards :func:`tensor_reason` accepts.
     A composite n whose factors are not invertible mod n is split by CRT into its prime
-    powers (each a field or invertible there), the parts combined as the lifted engine
-    combines them (the i-th generators of the parts add up to one generator whose order
+    powers (each a field, invertible there, or a :class:`_RingPart`), the parts combined
+    as the lifted engine combines them (the i-th generators of the parts add up to one generator whose order
     is the product of theirs).
 
     dense: a callable giving the native dense engine of the board, for ``inverse`` and
