@@ -51,7 +51,7 @@ independent blocks for Y = Phi_R X Phi_C^T: Y11 = B'11, Y12 M_C^T = B'12,
 M_R Y21 = B'21, M_R Y22 M_C^T = B'22 (B' = E_R B E_C^T), the small ones solved over
 Z/p^k through the Smith forms of M_R and M_C (M_R (x) M_C's from theirs). The cost is
 that of a field part (two full chases and transposes) plus chases of s columns and
-rank-s updates: 5000 x 5000 Z/9 square 0.3 s instead of 14 s by the chase. Its kernel,
+rank-s updates: 5000 x 5000 Z/9 square 0.15 s instead of 14 s by the chase. Its kernel,
 |ker M_C|^(rows - s_R) |ker M_R|^(cols - s_C) |ker (M_R (x) M_C)|, is the image of the
 blocks' cyclic summands (:meth:`_RingPart.generators`, with their orders, for
 ``kernel_size`` and the minimal search); det(A) = det(R)^cols det(C)^rows as before
