@@ -860,8 +860,8 @@ class TensorEngine:
     ``pseudo_inverse()``) for the product-pattern boards :func:`tensor_reason` accepts.
     A composite n whose factors are not invertible mod n is split by CRT into its prime
     powers (each a field, invertible there, or a :class:`_RingPart`), the parts combined
-    as the lifted engine combines them (the i-th generators of the parts add up to one generator whose order
-    is the product of theirs).
+    as the lifted engine combines them (the i-th generators of the parts add up to one
+    generator whose order is the product of theirs).
 
     dense: a callable giving the native dense engine of the board, for ``inverse`` and
     ``pseudo_inverse``; None: they raise ValueError.
