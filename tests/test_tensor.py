@@ -110,6 +110,13 @@ def test_band_factor_generalised_inverse(coeffs, length, n, wrap, seed):
         assert not F.any() or not is_prime(n)
         return
     ref = ml.Solver(ml.Board.from_matrix(F.astype(np.uint8), n), backend="reference")
+    if f.ring:
+        # n = p^k singular mod p: ker F = S ker M, no G (the engine solves by blocks)
+        assert not is_prime(n) and ref.kernel_size > 1
+        assert ref.nullity == f.nullity and ref.det() == f.det()
+        with pytest.raises(ValueError, match="no generalised inverse"):
+            f.apply_ginv(np.eye(length, dtype=np.uint8))
+        return
     G, ok = f.apply_ginv(np.eye(length, dtype=np.uint8))
     assert ((F @ G.astype(np.int64) @ F - F) % n == 0).all()
     assert ref.nullity == f.nullity
@@ -149,8 +156,11 @@ def test_tensor_equals_reference_and_chase(case, tkind):
     assert ten.kernel_size == ref.kernel_size
     assert ten.nullity == ref.nullity and ten.rank == ref.rank
     if not is_prime(n) and ten.kernel_size > 1:
-        # split by CRT: every prime power of n is a field (k = 1) there
-        assert all(e == 1 for _, e in ml.reference.factorize(n))
+        # split by CRT: the kernel comes from a field part (k = 1) or a ring part
+        # (k > 1, a factor singular mod p)
+        eng = ten._engine
+        assert any(r is not None for r in eng._rings) or \
+            any(is_prime(q) for q, _, _, _ in eng._parts)
     assert ten.det() == ref.det()
     chase = ChaseEngine(b) if chase_supports(b) else None
     target = {"zero": 0, "one": 1,
@@ -250,7 +260,8 @@ def test_refusals():
             (dict(pattern=[["square"] * 6] * 5 + [["cross"] * 6]), "mixed"),
             (dict(pattern="cross"), "factor"),
             (dict(pattern="knight"), "factor"),
-            (dict(states=4, rows=5), "singular mod n = 4"),      # T_5 singular mod 2
+            (dict(states=4, pattern=[(-1, 0), (-1, 0), (0, 0), (1, 0), (1, 0)]),
+             "neither end of the band"),                          # 2, 1, 2 mod 4
             (dict(pattern=[(0, 0), (0, 0)]), "multiples of n = 2")]:
         b = ml.Board.grid(**{**base, **kw})
         with pytest.raises(ValueError, match=words):
@@ -410,10 +421,11 @@ def test_composite_split_by_crt(n, shape):
         assert ten.solvable(s) == ref.solvable(s)
         if ref.solvable(s):
             assert not b.apply(s, ten.solve(s, minimal=False).taps).any()
-    # a prime power that is singular mod p (T_8 over Z/4): refused, named
+    # a prime power that is singular mod p (T_8 over Z/4): a ring part, not refused
     b12 = ml.Board.grid(8, 8, states=12, pattern="square")
-    with pytest.raises(ValueError, match="over Z/4 \\(a factor of n = 12\\)"):
-        ml.Solver(b12, method="tensor")
+    t12 = ml.Solver(b12, method="tensor")
+    assert t12._engine._rings[0] is not None and t12._engine._parts[0][0] == 4
+    assert t12.kernel_size == ml.Solver(b12, backend="reference").kernel_size
 
 
 def test_composite_split_medium_board():

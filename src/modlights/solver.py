@@ -267,9 +267,11 @@ class Solver:
     horizontal, vertical, products of a row and a column offset set), so A = R (x) C:
     solved as R X C^T = B by two passes of 1-D banded chases (every column at once),
     O(rows x cols); rank, nullity, kernel_size, det and kernel bases from the two
-    1-D factors. Over a composite n by CRT over its prime powers, each a field or
-    invertible there (square: over Z/6 always, over Z/4 when A is invertible mod 2);
-    ValueError saying why for other boards. ``"auto"`` picks it for the boards it
+    1-D factors. Over a composite n by CRT over its prime powers, each a field,
+    invertible there, or a power p^k (k > 1) with a factor singular mod p, solved block
+    by block from the residual systems' Smith forms (square without wrap: over every
+    n); ValueError
+    saying why for other boards. ``"auto"`` picks it for the boards it
     covers (and the algebraic engine does not) from ``TENSOR_MIN_TILES`` tiles:
     5000 x 5000 GF(2) square in well under a second instead of ~4 s by the chase.
     Boards past MAX_TILES get rank, nullity, kernel_size and det from the factors, and
