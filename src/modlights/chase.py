@@ -286,53 +286,70 @@ def transpose_board(board: Board) -> Board:
                       holes=holes, wrap=board.wrap)
 
 
-#: Boards whose pattern ends in a pair of taps (knight, diagonal) on a width that is a
-#: multiple of 2a, over GF(2), take the row-solve chase (csrc/rowsolve.h) when True;
-#: False: the light chase always (bench/knight.py flips it for before / after ratios).
+#: Boards whose pattern ends in a pair of taps (knight, diagonal) with unit coefficients
+#: mod n on a width that is a multiple of 2a take the row-solve chase (csrc/rowsolve.h)
+#: when True; False: the light chase always (bench/knight.py flips it for before / after
+#: ratios).
 ROWSOLVE = True
 
 #: Most memory a thread's ring of symbolic rows may take in the row-solve chase.
 ROWSOLVE_RING_BYTES = 1 << 28
 
 
+def _rowsolve_supported(n: int) -> bool:
+    """Whether the compiled _chase has a row-solve chase for n (an older binding: GF(2)
+    only, or none)."""
+    from . import _chase
+    if not hasattr(_chase, "RowSolvePlan"):
+        return False
+    return n == 2 or hasattr(_chase.RowSolvePlan, "matrix_zn")
+
+
 def rowsolve_plan(board: Board, transpose: bool = True):
     """(plan, transposed): the row-solve chase of a board (csrc/rowsolve.h) along its
     rows or (transpose) its columns, the one with fewer symbols; (None, False) when
-    neither fits: n = 2, one pattern, no wrap, locks or holes, the last row of the taps
-    affecting a tile a pair (D, -a), (D, +a), a width that is a multiple of 2a."""
+    neither fits: one pattern, no wrap, locks or holes, the last row of the taps
+    affecting a tile a pair (D, -a), (D, +a) whose coefficients (multiplicities mod n)
+    are units mod n, a width that is a multiple of 2a. Any n in 2..255."""
     from collections import Counter
 
     from . import _chase
-    if (board.states != 2 or not board.is_grid or board.wrap or board._mixed is not None
-            or board._any_holes or board._any_locked
-            or not hasattr(_chase, "RowSolvePlan")):
+    n = board.states
+    if (not board.is_grid or board.wrap or board._mixed is not None
+            or board._any_holes or board._any_locked or not _rowsolve_supported(n)):
         return None, False
     counts = Counter(board._pattern)
-    offs = [o for o, k in counts.items() if k % 2]
+    # an offset's coefficient is its multiplicity mod n; those of 0 mod n are no taps
+    offs = [(o, k % n) for o, k in counts.items() if k % n]
     if not offs:
         return None, False
     rows, cols = board.shape
-    er = np.array([-o[0] for o in offs], dtype=np.int32)
-    ec = np.array([-o[1] for o in offs], dtype=np.int32)
+    er = np.array([-o[0] for o, _ in offs], dtype=np.int32)
+    ec = np.array([-o[1] for o, _ in offs], dtype=np.int32)
+    cf = np.array([k for _, k in offs], dtype=np.int32)
+    # a tap of the symbolic chase: 64 bytes over GF(2) (8 words), 256 over Z/n (bytes)
+    slot = 64 if n == 2 else 256
     best = None
     for t, (h, w, r, c) in enumerate([(rows, cols, er, ec), (cols, rows, ec, er)]):
         if t and not transpose:
             break
         if np.abs(r).max() > 4096 or np.abs(c).max() > 4096 \
-                or not _chase.rowsolve_eligible(h, w, r, c):
+                or not _chase.rowsolve_eligible(h, w, r, c, n, cf):
             continue
         D, mc = int(r.max()), int(np.abs(c).max())
         span = D - min(int(r.min()), 0) + 1
         ring = 1 << (span - 1).bit_length()
-        if (ring + 1) * (w + 2 * mc) * 64 > ROWSOLVE_RING_BYTES:
+        if (ring + 1) * (w + 2 * mc) * slot > ROWSOLVE_RING_BYTES:
             continue
         if best is None or D * w < best[0]:
             best = (D * w, t, h, w, r, c)
     if best is None:
         return None, False
     _, t, h, w, r, c = best
-    check_residual_size(best[0], best[0], 2)
-    return _chase.RowSolvePlan(h, w, r, c), bool(t)
+    check_residual_size(best[0], best[0], n)
+    if n == 2:
+        return _chase.RowSolvePlan(h, w, r, c), bool(t)
+    return _chase.RowSolvePlan(h, w, r, c, n, cf), bool(t)
 
 
 class ChaseEngine:
@@ -364,9 +381,10 @@ class ChaseEngine:
             self.plan, self.transposed = rowsolve_plan(board)
             if self.plan is None and rowsolve:
                 raise ValueError(
-                    "rowsolve=True needs n = 2, one pattern, no wrap, locks or holes, and "
-                    "a pattern whose last row of taps is a pair (D, -a), (D, +a) on a "
-                    "width (or height) that is a multiple of 2a")
+                    "rowsolve=True needs one pattern, no wrap, locks or holes, and a "
+                    "pattern whose last row of taps is a pair (D, -a), (D, +a) with "
+                    "coefficients that are units mod n, on a width (or height) that is a "
+                    "multiple of 2a")
         #: True when the row-solve chase (csrc/rowsolve.h) holds the plan
         self.rowsolve = self.plan is not None
         if self.rowsolve:
