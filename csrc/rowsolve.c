@@ -475,19 +475,27 @@ int ml_rowsolve_matrix(const ml_rowsolve *p, uint64_t *M, int threads, size_t bw
  *    an AVX2 operation), reduced by subtracting n 2^k wherever that does not wrap (a
  *    min of unsigned bytes) and negated;
  *  - 16-bit lanes otherwise: terms c x < n^2 summed, reduced before a term that could
- *    overflow, then multiplied by -beta^-1 (or -alpha^-1) and reduced again.
- * The residual rows (D rows a pass) take the 16-bit way with every offset. */
+ *    overflow, then multiplied by -beta^-1 (or -alpha^-1) and reduced again (a
+ *    negation when that is -1). When the whole sum fits 16 bits (the knight up to
+ *    n = 91 with unit coefficients) and nt <= 8, it is one unrolled pass over the
+ *    lanes, not a pass a source.
+ * The residual rows (D rows a pass) take the general 16-bit way with every offset. */
 
 #define RZ_MAXS 16   /* subtraction steps: n 2^k <= 65535 */
 
 typedef struct {
     int n, nt, w, a;
     int bytes;                    /* the byte way (see above) */
+    int fit16;                    /* 16 bits: the whole sum fits, nt <= 8 */
     const int32_t *cf;            /* the nt source coefficients */
     uint16_t up_cp, up_m;         /* upwards: alpha, -beta^-1 mod n */
     uint16_t dn_cp, dn_m;         /* downwards: beta, -alpha^-1 mod n */
     uint8_t sub8[8];              /* byte way: the steps reducing u <= (nt + 1)(n - 1) */
     int ns8;
+    uint16_t sub16[RZ_MAXS];      /* fit16: the steps reducing the whole sum */
+    int ns16;
+    uint16_t subm[RZ_MAXS];       /* fit16: the steps reducing m x <= (n - 1)^2 */
+    int nsm;
 } rz_ctx;
 
 /* The steps n 2^k, k from the largest with n 2^k <= bound down to 0, that reduce any
@@ -543,13 +551,71 @@ rz_tap16(uint8_t *restrict out, const uint8_t *restrict pv, uint16_t cp, uint16_
     for (size_t j = 0; j < len; j++) out[j] = (uint8_t)acc[j];
 }
 
+/* fit16: acc = cp pv + sum_i cf[i] S[i] at offset o in one pass, NT (<= 8) sources */
+#define RZ_SUM16(NT)                                                                        \
+    do {                                                                                    \
+        const uint8_t *restrict s0 = S[0] + o, *restrict s1 = (NT) > 1 ? S[1] + o : s0;                       \
+        const uint8_t *restrict s2 = (NT) > 2 ? S[2] + o : s0, *restrict s3 = (NT) > 3 ? S[3] + o : s0;       \
+        const uint8_t *restrict s4 = (NT) > 4 ? S[4] + o : s0, *restrict s5 = (NT) > 5 ? S[5] + o : s0;       \
+        const uint8_t *restrict s6 = (NT) > 6 ? S[6] + o : s0, *restrict s7 = (NT) > 7 ? S[7] + o : s0;       \
+        const int32_t *k_ = K->cf;                                                          \
+        const uint16_t k0 = (uint16_t)k_[0], k1 = (NT) > 1 ? (uint16_t)k_[1] : 0;           \
+        const uint16_t k2 = (NT) > 2 ? (uint16_t)k_[2] : 0, k3 = (NT) > 3 ? (uint16_t)k_[3] : 0; \
+        const uint16_t k4 = (NT) > 4 ? (uint16_t)k_[4] : 0, k5 = (NT) > 5 ? (uint16_t)k_[5] : 0; \
+        const uint16_t k6 = (NT) > 6 ? (uint16_t)k_[6] : 0, k7 = (NT) > 7 ? (uint16_t)k_[7] : 0; \
+        (void)s1; (void)s2; (void)s3; (void)s4; (void)s5; (void)s6; (void)s7;               \
+        (void)k1; (void)k2; (void)k3; (void)k4; (void)k5; (void)k6; (void)k7;               \
+        for (size_t j = 0; j < bz; j++) {                                                   \
+            uint16_t u = (uint16_t)(cp * pv[j] + k0 * s0[j]);                               \
+            if ((NT) > 1) u = (uint16_t)(u + k1 * s1[j]);                                   \
+            if ((NT) > 2) u = (uint16_t)(u + k2 * s2[j]);                                   \
+            if ((NT) > 3) u = (uint16_t)(u + k3 * s3[j]);                                   \
+            if ((NT) > 4) u = (uint16_t)(u + k4 * s4[j]);                                   \
+            if ((NT) > 5) u = (uint16_t)(u + k5 * s5[j]);                                   \
+            if ((NT) > 6) u = (uint16_t)(u + k6 * s6[j]);                                   \
+            if ((NT) > 7) u = (uint16_t)(u + k7 * s7[j]);                                   \
+            acc[j] = u;                                                                     \
+        }                                                                                   \
+    } while (0)
+
+/* fit16: one chain tap, the sum in one pass, reduced, times m (a negation for -1) */
+static inline __attribute__((always_inline)) void
+rz_tap16_fit(uint8_t *restrict v, const uint8_t *restrict pv, uint16_t cp, uint16_t m,
+             const uint8_t *const *S, long o, const rz_ctx *K, size_t bz,
+             uint16_t *restrict acc) {
+    switch (K->nt) {
+    case 1: RZ_SUM16(1); break;
+    case 2: RZ_SUM16(2); break;
+    case 3: RZ_SUM16(3); break;
+    case 4: RZ_SUM16(4); break;
+    case 5: RZ_SUM16(5); break;
+    case 6: RZ_SUM16(6); break;
+    case 7: RZ_SUM16(7); break;
+    default: RZ_SUM16(8); break;
+    }
+    rz_red16(acc, bz, K->sub16, K->ns16);
+    const uint16_t n = (uint16_t)K->n;
+    if (m == n - 1) {
+        for (size_t j = 0; j < bz; j++) {
+            uint16_t x = (uint16_t)(n - acc[j]), y = (uint16_t)(x - n);
+            v[j] = (uint8_t)(x < y ? x : y);
+        }
+        return;
+    }
+    if (m != 1) {
+        for (size_t j = 0; j < bz; j++) acc[j] = (uint16_t)(acc[j] * m);
+        rz_red16(acc, bz, K->subm, K->nsm);
+    }
+    for (size_t j = 0; j < bz; j++) v[j] = (uint8_t)acc[j];
+}
+
 /* Byte way, v = pv + the NT sources at offset o (NT <= 8 unrolled; 0: nt of them). */
 #define RZ_SUM8(NT)                                                                         \
     do {                                                                                    \
-        const uint8_t *s0 = S[0] + o, *s1 = (NT) > 1 ? S[1] + o : s0;                       \
-        const uint8_t *s2 = (NT) > 2 ? S[2] + o : s0, *s3 = (NT) > 3 ? S[3] + o : s0;       \
-        const uint8_t *s4 = (NT) > 4 ? S[4] + o : s0, *s5 = (NT) > 5 ? S[5] + o : s0;       \
-        const uint8_t *s6 = (NT) > 6 ? S[6] + o : s0, *s7 = (NT) > 7 ? S[7] + o : s0;       \
+        const uint8_t *restrict s0 = S[0] + o, *restrict s1 = (NT) > 1 ? S[1] + o : s0;                       \
+        const uint8_t *restrict s2 = (NT) > 2 ? S[2] + o : s0, *restrict s3 = (NT) > 3 ? S[3] + o : s0;       \
+        const uint8_t *restrict s4 = (NT) > 4 ? S[4] + o : s0, *restrict s5 = (NT) > 5 ? S[5] + o : s0;       \
+        const uint8_t *restrict s6 = (NT) > 6 ? S[6] + o : s0, *restrict s7 = (NT) > 7 ? S[7] + o : s0;       \
         (void)s1; (void)s2; (void)s3; (void)s4; (void)s5; (void)s6; (void)s7;               \
         if ((NT) > 0) {                                                                     \
             for (size_t j = 0; j < bz; j++) {                                               \
@@ -594,15 +660,70 @@ rz_tap16(uint8_t *restrict out, const uint8_t *restrict pv, uint16_t cp, uint16_
         }                                                                                   \
     } while (0)
 
+/* Byte way in one pass for the common source counts (NT: the diagonal 3, the knight
+ * 7): v = -(pv + the NT sources) mod n, NS (<= 8) reduction steps, nothing stored
+ * between the sum and the negation. */
+#define RZ_FUSED8(NT, NS)                                                                   \
+    do {                                                                                    \
+        const uint8_t *restrict s0 = S[0] + o, *restrict s1 = (NT) > 1 ? S[1] + o : s0;                       \
+        const uint8_t *restrict s2 = (NT) > 2 ? S[2] + o : s0, *restrict s3 = (NT) > 3 ? S[3] + o : s0;       \
+        const uint8_t *restrict s4 = (NT) > 4 ? S[4] + o : s0, *restrict s5 = (NT) > 5 ? S[5] + o : s0;       \
+        const uint8_t *restrict s6 = (NT) > 6 ? S[6] + o : s0;                                       \
+        const uint8_t d0 = K->sub8[0], d1 = K->sub8[1], d2 = K->sub8[2], d3 = K->sub8[3];   \
+        const uint8_t d4 = K->sub8[4], d5 = K->sub8[5], d6 = K->sub8[6], d7 = K->sub8[7];   \
+        const uint8_t n8 = (uint8_t)K->n;                                                   \
+        (void)s1; (void)s2; (void)s3; (void)s4; (void)s5; (void)s6;                         \
+        for (size_t j = 0; j < bz; j++) {                                                   \
+            uint8_t x = (uint8_t)(pv[j] + s0[j]), y;                                        \
+            if ((NT) > 1) x = (uint8_t)(x + s1[j]);                                         \
+            if ((NT) > 2) x = (uint8_t)(x + s2[j]);                                         \
+            if ((NT) > 3) x = (uint8_t)(x + s3[j]);                                         \
+            if ((NT) > 4) x = (uint8_t)(x + s4[j]);                                         \
+            if ((NT) > 5) x = (uint8_t)(x + s5[j]);                                         \
+            if ((NT) > 6) x = (uint8_t)(x + s6[j]);                                         \
+            if ((NS) > 0) { y = (uint8_t)(x - d0); x = x < y ? x : y; }                     \
+            if ((NS) > 1) { y = (uint8_t)(x - d1); x = x < y ? x : y; }                     \
+            if ((NS) > 2) { y = (uint8_t)(x - d2); x = x < y ? x : y; }                     \
+            if ((NS) > 3) { y = (uint8_t)(x - d3); x = x < y ? x : y; }                     \
+            if ((NS) > 4) { y = (uint8_t)(x - d4); x = x < y ? x : y; }                     \
+            if ((NS) > 5) { y = (uint8_t)(x - d5); x = x < y ? x : y; }                     \
+            if ((NS) > 6) { y = (uint8_t)(x - d6); x = x < y ? x : y; }                     \
+            if ((NS) > 7) { y = (uint8_t)(x - d7); x = x < y ? x : y; }                     \
+            x = (uint8_t)(n8 - x);                                                          \
+            y = (uint8_t)(x - n8);                                                          \
+            v[j] = x < y ? x : y;                                                           \
+        }                                                                                   \
+    } while (0)
+
+#define RZ_FUSED8_NS(NT)                                                                    \
+    do {                                                                                    \
+        switch (K->ns8) {                                                                   \
+        case 1: RZ_FUSED8(NT, 1); return;                                                   \
+        case 2: RZ_FUSED8(NT, 2); return;                                                   \
+        case 3: RZ_FUSED8(NT, 3); return;                                                   \
+        case 4: RZ_FUSED8(NT, 4); return;                                                   \
+        case 5: RZ_FUSED8(NT, 5); return;                                                   \
+        case 6: RZ_FUSED8(NT, 6); return;                                                   \
+        case 7: RZ_FUSED8(NT, 7); return;                                                   \
+        default: break;                                                                     \
+        }                                                                                   \
+    } while (0)
+
 /* One tap v of a chain: pv its chain's tap before it, S the sources (column 0), o the
  * column's offset in bytes; cp, m the chain's coefficient and multiplier. */
 static inline __attribute__((always_inline)) void
 rz_tap(uint8_t *restrict v, const uint8_t *restrict pv, uint16_t cp, uint16_t m,
        const uint8_t *const *S, long o, const rz_ctx *K, size_t bz, uint16_t *acc) {
+    if (K->fit16) {
+        rz_tap16_fit(v, pv, cp, m, S, o, K, bz, acc);
+        return;
+    }
     if (!K->bytes) {
         rz_tap16(v, pv, cp, m, S, o, K->cf, K->nt, bz, K->n, acc);
         return;
     }
+    if (K->nt == 7) RZ_FUSED8_NS(7);
+    if (K->nt == 3) RZ_FUSED8_NS(3);
     switch (K->nt) {
     case 1: RZ_SUM8(1); break;
     case 2: RZ_SUM8(2); break;
@@ -685,6 +806,14 @@ static void rz_ctx_init(const ml_rowsolve *p, rz_ctx *K) {
         K->ns8 = rz_subs(n, bound, d);      /* <= 8: n 2^k <= 255 with n >= 2 */
         for (int s = 0; s < K->ns8; s++) K->sub8[s] = (uint8_t)d[s];
         K->bytes = 1;
+        return;
+    }
+    long sum = p->alpha > p->beta ? p->alpha : p->beta;
+    for (int i = 0; i < p->nt; i++) sum += p->cf[i];
+    if (p->nt <= 8 && sum * (n - 1) <= 65535) {
+        K->ns16 = rz_subs(n, sum * (n - 1), K->sub16);
+        K->nsm = rz_subs(n, (long)(n - 1) * (n - 1), K->subm);
+        K->fit16 = 1;
     }
 }
 
