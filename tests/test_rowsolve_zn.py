@@ -8,6 +8,7 @@ chase; bad arguments raise ValueError. tests/test_rowsolve.py covers GF(2)."""
 from __future__ import annotations
 
 from math import gcd
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights import _chase
+from modlights import _chase, chase
 from modlights.chase import ChaseEngine, rowsolve_plan
 
 from simd import simd_fixture
@@ -104,7 +105,9 @@ def tap_matrix(board) -> np.ndarray:
 def test_solver_matches_dense(simd, case, seed):
     n, h, w, pattern = case
     board = ml.Board.grid(h, w, states=n, pattern=pattern)
-    solver = ml.Solver(board, method="chase")
+    # n = 3, 4 keep the light chase by default (ROWSOLVE_LIGHT_PACKED): not here
+    with mock.patch.object(chase, "ROWSOLVE_LIGHT_PACKED", frozenset()):
+        solver = ml.Solver(board, method="chase")
     engine = solver._engine
     assert isinstance(engine, ChaseEngine) and engine.rowsolve
     dense = ml.Solver(board, method="dense")
@@ -183,21 +186,46 @@ def test_named_patterns_byte_and_16bit_ways(simd, n, pattern):
     M = plan.matrix_zn(2, block=64)
     assert (M.astype(np.int64) == residual_by_replay(plan)).all()
     assert (M == plan.matrix_zn(1, mirror=False)).all()
-    assert ChaseEngine(board).kernel_size == ml.Solver(board, method="dense").kernel_size
+    engine = ChaseEngine(board)
+    assert engine.rowsolve == (n not in chase.ROWSOLVE_LIGHT_PACKED)
+    assert engine.kernel_size == ChaseEngine(board, rowsolve=True).kernel_size \
+        == ml.Solver(board, method="dense").kernel_size
+
+
+@pytest.mark.parametrize("n, mult", [(7, 1), (7, 3), (255, 1), (255, 200), (255, 254)])
+def test_many_sources_and_large_coefficients(simd, n, mult):
+    """The general 16-bit way: more than 8 sources (no unrolled pass), and with n = 255
+    coefficients whose sum overflows 16 bits (reduced on the way); the pair 2 and 4
+    (units mod 7 and 255)."""
+    er = [2, 2] + [1] * 5 + [0] * 5
+    ec = [-1, 1] + list(range(-2, 3)) * 2
+    cf = [2, 4] + [mult, 1, mult, n - 1, mult] * 2
+    plan = _chase.RowSolvePlan(7, 10, np.array(er), np.array(ec), n, np.array(cf))
+    assert not plan.mirrored
+    M = plan.matrix_zn(2, block=64)
+    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
+    assert (M == plan.matrix_zn(1)).all()
+    pattern = [(-r, -c) for r, c, k in zip(er, ec, cf) for _ in range(k)]
+    board = ml.Board.grid(7, 10, states=n, pattern=pattern)
+    engine = ChaseEngine(board, rowsolve=True)
+    assert engine.kernel_size == ml.Solver(board, method="dense").kernel_size
 
 
 def test_large_board_against_light_chase():
     """A board past the small ones above (several blocks of 256 symbols a row): the same
     kernel and solvability as the light chase, the solution reaching the target."""
     board = ml.Board.grid(300, 600, states=3, pattern="knight")
-    rs, light = ChaseEngine(board), ChaseEngine(board, rowsolve=False)
+    rs, light = ChaseEngine(board, rowsolve=True), ChaseEngine(board)
     assert rs.rowsolve and not light.rowsolve
     assert rs.nsym < light.nsym
     assert rs.kernel_size == light.kernel_size
     rng = np.random.default_rng(5)
     start = board.random_state(rng, solvable=True)
-    sol = ml.Solver(board, method="chase").solve(start, minimal=False)
-    assert not board.apply(start, sol.taps).any()
+    rhs = ((-start.reshape(-1).astype(np.int64)) % 3).astype(np.uint8)
+    X, ok = rs.solve(rhs[None, :])
+    assert ok[0] and not board.apply(start, board.from_tap_vector(X[0])).any()
+    board5 = ml.Board.grid(300, 600, states=5, pattern="knight")
+    assert ml.Solver(board5, method="chase")._engine.rowsolve          # the default for 5
 
 
 def test_mirrored_needs_equal_coefficients():
@@ -235,7 +263,7 @@ def test_pair_not_a_unit_keeps_the_light_chase(n, k):
     # the pair once more: multiplicity 3, a unit mod 4 again
     if n == 4:
         board = ml.Board.grid(7, 8, states=4, pattern=pat + [o for o in pat if o[0] == last][:2])
-        assert ChaseEngine(board).rowsolve
+        assert rowsolve_plan(board)[0] is not None and ChaseEngine(board, rowsolve=True).rowsolve
 
 
 def test_bad_arguments():

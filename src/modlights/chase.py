@@ -18,6 +18,20 @@ forced nothing give a small residual system ``M z = rho`` over the symbols
 wider than tall are chased along their columns (on the transposed board) when that
 gives fewer symbols.
 
+The row-solve chase (csrc/rowsolve.h, :func:`rowsolve_plan`, ``ROWSOLVE``) takes the
+boards whose pattern's last row of taps is a pair (D, -a), (D, +a) (the knight, the
+diagonal) on a width that is a multiple of 2a, over any n in 2..255, when the pair's
+coefficients (multiplicities mod n) are units mod n, with one pattern and no wrap, locks
+or holes: the tiles of a row fix every tap of the row D below by two chains along it,
+so the symbols are the taps of the first D rows alone (the knight: 2 x cols instead of
+3 x cols - 3) and the residual equations the tiles of the last D rows. Its symbolic pass
+runs GF(2) bit-packed and Z/n in bytes (unit coefficients with (sources + 1)(n - 1) <
+256, the knight up to n = 32: summed as bytes; otherwise 16-bit lanes), blocks of 256
+symbols, the reduction delayed; the Z/n residual system goes to the native Z/n engine
+like the light chase's. A pair that is not a unit mod n (n = 4 with the pair doubled)
+keeps the light chase below, and so do n = 3, 4 unless asked (``rowsolve=True``): there
+the light chase's bit-sliced symbolic pass is faster (ROWSOLVE_LIGHT_PACKED).
+
 Two layouts in C: boards without wrap work on the stencil (candidate taps are
 tile - offset; no per-tile lists; the symbolic vectors live in a ring of a power of two
 >= (pattern's flat span + one row) slots; uniform boards get interior fast paths with
@@ -295,6 +309,14 @@ ROWSOLVE = True
 #: Most memory a thread's ring of symbolic rows may take in the row-solve chase.
 ROWSOLVE_RING_BYTES = 1 << 28
 
+#: n whose light chase runs bit-sliced (PACKED_SYMBOLIC) faster than the row-solve
+#: chase's bytes despite its 1.5x symbols, so ChaseEngine keeps the light chase there
+#: unless rowsolve=True (3000^2 knight, Board.grid + engine + solve, two interleaved
+#: rounds on the shared box: Z/3 row-solve 2.95, 2.81 s against light 2.45, 2.55 s; Z/4
+#: 3.56, 4.11 s against 2.91, 2.70 s; Z/8 3.39, 5.53 s against 5.85, 6.19 s and Z/5
+#: 6.15, 6.16 s against 18.5, 15.8 s take the row-solve chase).
+ROWSOLVE_LIGHT_PACKED = frozenset({3, 4})
+
 
 def _rowsolve_supported(n: int) -> bool:
     """Whether the compiled _chase has a row-solve chase for n (an older binding: GF(2)
@@ -377,7 +399,8 @@ class ChaseEngine:
         self.plan, self.transposed = None, False
         if rowsolve and rowchase:
             raise ValueError("rowsolve=True and rowchase=True exclude each other")
-        if rowsolve or (rowsolve is None and ROWSOLVE and not rowchase):
+        if rowsolve or (rowsolve is None and ROWSOLVE and not rowchase
+                        and not (PACKED_SYMBOLIC and n in ROWSOLVE_LIGHT_PACKED)):
             self.plan, self.transposed = rowsolve_plan(board)
             if self.plan is None and rowsolve:
                 raise ValueError(
