@@ -167,7 +167,7 @@ static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, uint64_t 
 
 #define RS_ROW_BODY(VT, nv, NT)                                                           \
     do {                                                                                  \
-        const uint64_t *S0 = S[0], *S1 = nt > 1 ? S[1] : S[0], *S2 = nt > 2 ? S[2] : S[0]; \
+        const uint64_t *S0 = S[0], *S1 = nt > 1 ? S[1] : S[0], *S2 = nt > 2 ? S[2] : S[0];  \
         const uint64_t *S3 = nt > 3 ? S[3] : S[0], *S4 = nt > 4 ? S[4] : S[0];           \
         const uint64_t *S5 = nt > 5 ? S[5] : S[0], *S6 = nt > 6 ? S[6] : S[0];           \
         const uint64_t *S7 = nt > 7 ? S[7] : S[0];                                        \
@@ -198,7 +198,7 @@ static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, uint64_t 
  * not re-read from memory (a store-to-load round trip on every step otherwise) */
 #define RS_ROW_A1(VT, NV, NT)                                                             \
     do {                                                                                  \
-        const uint64_t *S0 = S[0], *S1 = nt > 1 ? S[1] : S[0], *S2 = nt > 2 ? S[2] : S[0]; \
+        const uint64_t *S0 = S[0], *S1 = nt > 1 ? S[1] : S[0], *S2 = nt > 2 ? S[2] : S[0];  \
         const uint64_t *S3 = nt > 3 ? S[3] : S[0], *S4 = nt > 4 ? S[4] : S[0];           \
         const uint64_t *S5 = nt > 5 ? S[5] : S[0], *S6 = nt > 6 ? S[6] : S[0];           \
         const uint64_t *S7 = nt > 7 ? S[7] : S[0];                                        \
@@ -554,10 +554,14 @@ rz_tap16(uint8_t *restrict out, const uint8_t *restrict pv, uint16_t cp, uint16_
 /* fit16: acc = cp pv + sum_i cf[i] S[i] at offset o in one pass, NT (<= 8) sources */
 #define RZ_SUM16(NT)                                                                        \
     do {                                                                                    \
-        const uint8_t *restrict s0 = S[0] + o, *restrict s1 = (NT) > 1 ? S[1] + o : s0;                       \
-        const uint8_t *restrict s2 = (NT) > 2 ? S[2] + o : s0, *restrict s3 = (NT) > 3 ? S[3] + o : s0;       \
-        const uint8_t *restrict s4 = (NT) > 4 ? S[4] + o : s0, *restrict s5 = (NT) > 5 ? S[5] + o : s0;       \
-        const uint8_t *restrict s6 = (NT) > 6 ? S[6] + o : s0, *restrict s7 = (NT) > 7 ? S[7] + o : s0;       \
+        const uint8_t *restrict s0 = S[0] + o;                                              \
+        const uint8_t *restrict s1 = (NT) > 1 ? S[1] + o : s0;                              \
+        const uint8_t *restrict s2 = (NT) > 2 ? S[2] + o : s0;                              \
+        const uint8_t *restrict s3 = (NT) > 3 ? S[3] + o : s0;                              \
+        const uint8_t *restrict s4 = (NT) > 4 ? S[4] + o : s0;                              \
+        const uint8_t *restrict s5 = (NT) > 5 ? S[5] + o : s0;                              \
+        const uint8_t *restrict s6 = (NT) > 6 ? S[6] + o : s0;                              \
+        const uint8_t *restrict s7 = (NT) > 7 ? S[7] + o : s0;                              \
         const int32_t *k_ = K->cf;                                                          \
         const uint16_t k0 = (uint16_t)k_[0], k1 = (NT) > 1 ? (uint16_t)k_[1] : 0;           \
         const uint16_t k2 = (NT) > 2 ? (uint16_t)k_[2] : 0, k3 = (NT) > 3 ? (uint16_t)k_[3] : 0; \
@@ -612,10 +616,14 @@ rz_tap16_fit(uint8_t *restrict v, const uint8_t *restrict pv, uint16_t cp, uint1
 /* Byte way, v = pv + the NT sources at offset o (NT <= 8 unrolled; 0: nt of them). */
 #define RZ_SUM8(NT)                                                                         \
     do {                                                                                    \
-        const uint8_t *restrict s0 = S[0] + o, *restrict s1 = (NT) > 1 ? S[1] + o : s0;                       \
-        const uint8_t *restrict s2 = (NT) > 2 ? S[2] + o : s0, *restrict s3 = (NT) > 3 ? S[3] + o : s0;       \
-        const uint8_t *restrict s4 = (NT) > 4 ? S[4] + o : s0, *restrict s5 = (NT) > 5 ? S[5] + o : s0;       \
-        const uint8_t *restrict s6 = (NT) > 6 ? S[6] + o : s0, *restrict s7 = (NT) > 7 ? S[7] + o : s0;       \
+        const uint8_t *restrict s0 = S[0] + o;                                              \
+        const uint8_t *restrict s1 = (NT) > 1 ? S[1] + o : s0;                              \
+        const uint8_t *restrict s2 = (NT) > 2 ? S[2] + o : s0;                              \
+        const uint8_t *restrict s3 = (NT) > 3 ? S[3] + o : s0;                              \
+        const uint8_t *restrict s4 = (NT) > 4 ? S[4] + o : s0;                              \
+        const uint8_t *restrict s5 = (NT) > 5 ? S[5] + o : s0;                              \
+        const uint8_t *restrict s6 = (NT) > 6 ? S[6] + o : s0;                              \
+        const uint8_t *restrict s7 = (NT) > 7 ? S[7] + o : s0;                              \
         (void)s1; (void)s2; (void)s3; (void)s4; (void)s5; (void)s6; (void)s7;               \
         if ((NT) > 0) {                                                                     \
             for (size_t j = 0; j < bz; j++) {                                               \
@@ -665,10 +673,13 @@ rz_tap16_fit(uint8_t *restrict v, const uint8_t *restrict pv, uint16_t cp, uint1
  * between the sum and the negation. */
 #define RZ_FUSED8(NT, NS)                                                                   \
     do {                                                                                    \
-        const uint8_t *restrict s0 = S[0] + o, *restrict s1 = (NT) > 1 ? S[1] + o : s0;                       \
-        const uint8_t *restrict s2 = (NT) > 2 ? S[2] + o : s0, *restrict s3 = (NT) > 3 ? S[3] + o : s0;       \
-        const uint8_t *restrict s4 = (NT) > 4 ? S[4] + o : s0, *restrict s5 = (NT) > 5 ? S[5] + o : s0;       \
-        const uint8_t *restrict s6 = (NT) > 6 ? S[6] + o : s0;                                       \
+        const uint8_t *restrict s0 = S[0] + o;                                              \
+        const uint8_t *restrict s1 = (NT) > 1 ? S[1] + o : s0;                              \
+        const uint8_t *restrict s2 = (NT) > 2 ? S[2] + o : s0;                              \
+        const uint8_t *restrict s3 = (NT) > 3 ? S[3] + o : s0;                              \
+        const uint8_t *restrict s4 = (NT) > 4 ? S[4] + o : s0;                              \
+        const uint8_t *restrict s5 = (NT) > 5 ? S[5] + o : s0;                              \
+        const uint8_t *restrict s6 = (NT) > 6 ? S[6] + o : s0;                              \
         const uint8_t d0 = K->sub8[0], d1 = K->sub8[1], d2 = K->sub8[2], d3 = K->sub8[3];   \
         const uint8_t d4 = K->sub8[4], d5 = K->sub8[5], d6 = K->sub8[6], d7 = K->sub8[7];   \
         const uint8_t n8 = (uint8_t)K->n;                                                   \

@@ -103,8 +103,10 @@ def tap_matrix(board) -> np.ndarray:
     return A
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+SLOW_OK = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=SLOW_OK)
 @given(eligible_cases(), st.integers(0, 2**32 - 1))
 def test_solver_matches_dense(simd, case, seed):
     n, h, w, pattern = case
@@ -142,8 +144,7 @@ def test_solver_matches_dense(simd, case, seed):
         assert not board.apply(zero, board.from_tap_vector(g)).any()
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None, suppress_health_check=SLOW_OK)
 @given(eligible_cases(), st.sampled_from([None, 1, 3, 64, 256, 4096]), st.sampled_from([1, 2]))
 def test_matrix_equals_replay_and_variants(simd, case, block, threads):
     plan = plan_of(case)
