@@ -7,12 +7,13 @@
  * symbol row (bw words a tap), the blocks shared by the threads; a tap costs the xor
  * of the sources of rows < r + D (the knight: 7) and of the tap before it in its
  * chain. The row kernel is compiled for the portable path, AVX2 and AVX-512 and
- * picked at run time (cpu.h). Z/n (further below) keeps a byte a symbol, the same
- * ring and blocks. */
+ * picked at run time (cpu.h). Z/n (further below) keeps a byte a symbol, Z/3 two
+ * bit-planes, the same ring and blocks. */
 #include "rowsolve.h"
 #include "cpu.h"
 #include "interrupt.h"
 #include "modn.h"
+#include "bitslice.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -954,6 +955,220 @@ int ml_rowsolve_matrix_zn(const ml_rowsolve *p, uint8_t *M, int threads, size_t 
     for (int i = 1; i < threads; i++)
         started[i] = pthread_create(&tid[i], NULL, rz_worker, &jobs[i]) == 0;
     rz_worker(&jobs[0]);
+    int st = jobs[0].status;
+    for (int i = 1; i < threads; i++) {
+        if (started[i]) pthread_join(tid[i], NULL);
+        if (jobs[i].status) st = jobs[i].status;
+    }
+    if (!st && mir) rz_mirror_fill(p, M, (int)cols);
+    return st;
+}
+
+/* ------------------------------------------------------------------ Z/3 bit-sliced */
+/* Z/3 symbolic chase bit-sliced (bitslice.h): a tap is two planes of bw words (P =
+ * [x == 1] then M = [x == 2]), 64 symbols a word, so a tap of 512 symbols is 128 bytes
+ * instead of 512 and a source costs the 7 word operations of ML_GF3_ADD per 64 symbols
+ * (a coefficient 2 = -1: the source's planes exchanged). The chain tap is -beta^-1 u
+ * (u = alpha prev + the sources): -1 exchanges the planes of u, -2 = 1 keeps them. The
+ * residual rows are written as bytes (what the Z/n residual engine reads). */
+
+typedef struct {
+    int nt, w, a;
+    size_t po[ML_ROWSOLVE_MAX_OFFSETS], mo[ML_ROWSOLVE_MAX_OFFSETS];   /* plane offsets */
+    int up_csw, up_msw, dn_csw, dn_msw;  /* exchange prev's planes / the result's */
+} r3_ctx;
+
+/* One chain tap: out = m (c prev + sum of the sources at column c), VT vectors. */
+#define R3_TAP(VT)                                                                          \
+    do {                                                                                    \
+        const size_t nv = bw * sizeof(uint64_t) / sizeof(VT);                               \
+        const VT *pp = (const VT *)(X + pc * sl), *pm = pp + nv;                            \
+        VT *op = (VT *)(X + oc * sl), *om = op + nv;                                        \
+        if (csw) { const VT *t_ = pp; pp = pm; pm = t_; }                                   \
+        if (msw) { VT *t_ = op; op = om; om = t_; }                                         \
+        for (size_t j = 0; j < nv; j++) {                                                   \
+            VT up = pp[j], um = pm[j];                                                      \
+            for (int i = 0; i < K->nt; i++) {                                               \
+                const VT *s_ = (const VT *)(S[i] + c * sl);                                 \
+                VT yp = s_[K->po[i] / (sizeof(VT) / 8) + j];                                \
+                VT ym = s_[K->mo[i] / (sizeof(VT) / 8) + j];                                \
+                ML_GF3_ADD(up, um, yp, ym, up, um);                                         \
+            }                                                                               \
+            op[j] = up;                                                                     \
+            om[j] = um;                                                                     \
+        }                                                                                   \
+    } while (0)
+
+static inline __attribute__((always_inline)) void
+r3_tap(uint64_t *X, long oc, long pc, int csw, int msw, const uint64_t *const *S, long c,
+       const r3_ctx *K, size_t bw, int wide) {
+    const long sl = 2 * (long)bw;
+    if (wide && bw % 8 == 0) { R3_TAP(rs_v8); return; }
+    if (bw % 4 == 0) { R3_TAP(rs_v4); return; }
+    R3_TAP(uint64_t);
+}
+
+static inline __attribute__((always_inline)) void
+r3_row_body(uint64_t *X, const uint64_t *const *S, const r3_ctx *K, size_t bw, int wide) {
+    const int w = K->w, a = K->a;
+    for (int c0 = 0; c0 < w; c0 += 2 * a)
+        for (int c = c0; c < c0 + a; c++)
+            r3_tap(X, c + a, c - a, K->up_csw, K->up_msw, S, c, K, bw, wide);
+    for (int c0 = w - a; c0 >= a; c0 -= 2 * a)
+        for (int c = c0 + a - 1; c >= c0; c--)
+            r3_tap(X, c - a, c + a, K->dn_csw, K->dn_msw, S, c, K, bw, wide);
+}
+
+static void r3_row_portable(uint64_t *X, const uint64_t *const *S, const r3_ctx *K,
+                            size_t bw) {
+    r3_row_body(X, S, K, bw, 0);
+}
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+__attribute__((target("avx2")))
+static void r3_row_avx2(uint64_t *X, const uint64_t *const *S, const r3_ctx *K, size_t bw) {
+    r3_row_body(X, S, K, bw, 0);
+}
+__attribute__((target("avx512f,avx512vl")))
+static void r3_row_avx512(uint64_t *X, const uint64_t *const *S, const r3_ctx *K, size_t bw) {
+    r3_row_body(X, S, K, bw, 1);
+}
+#endif
+
+typedef void (*r3_row_fn)(uint64_t *, const uint64_t *const *, const r3_ctx *, size_t);
+
+static r3_row_fn r3_row_pick(void) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    const int path = ml_simd_get();
+    if (path >= ML_SIMD_AVX512) return r3_row_avx512;
+    if (path >= ML_SIMD_AVX2) return r3_row_avx2;
+#endif
+    return r3_row_portable;
+}
+
+typedef struct {
+    const ml_rowsolve *p;
+    uint8_t *M;
+    size_t bw, nblk_row, nblocks;
+    int *next;
+    int status;
+} r3_job;
+
+/* Column 0 of board row R (slots of 2 bw words), or the zero row off the board. */
+static inline uint64_t *r3_ring_row(const ml_rowsolve *p, uint64_t *ring, uint64_t *zero,
+                                    long R, size_t bw) {
+    return ring_row(p, ring, zero, R, 2 * bw);
+}
+
+/* One block: the symbols j0 .. j0 + nb - 1 of symbol row r0. Returns 0 or 3. */
+static int r3_block(const r3_job *J, const r3_ctx *K, uint64_t *ring, uint64_t *zero,
+                    const uint64_t **S, r3_row_fn row_fn, int r0, int j0, int nb) {
+    const ml_rowsolve *p = J->p;
+    const int h = p->h, w = p->w, D = p->D, nt = p->nt, ne = p->ne;
+    const size_t bw = J->bw, sl = 2 * bw, len = (size_t)(w + 2 * p->mc) * sl;
+    const size_t nsym = ml_rowsolve_nsym(p);
+    for (int R = 0; R < D && R < h; R++) {
+        uint64_t *X = r3_ring_row(p, ring, zero, R, bw);
+        memset(X - (size_t)p->mc * sl, 0, len * sizeof(uint64_t));
+        if (R == r0)                                  /* unit vectors: the P plane */
+            for (int i = 0; i < nb; i++)
+                X[(size_t)(j0 + i) * sl + (size_t)i / 64] |= (uint64_t)1 << (i % 64);
+    }
+    for (int r = 0; r + D < h; r++) {
+        if ((r & 31) == 0 && ml_interrupt_poll()) return 3;
+        for (int i = 0; i < nt; i++)
+            S[i] = r3_ring_row(p, ring, zero, (long)r + p->er[i], bw) + (long)p->ec[i] * (long)sl;
+        row_fn(r3_ring_row(p, ring, zero, (long)r + D, bw), S, K, bw);
+    }
+    /* residual rows: every offset (coefficient 2: planes exchanged), written as bytes */
+    const size_t s0 = (size_t)r0 * (size_t)w + (size_t)j0;
+    const size_t nwb = ((size_t)nb + 63) / 64;
+    for (int r = h - D; r < h; r++) {
+        if (r < 0) continue;
+        for (int i = 0; i < ne; i++)
+            S[i] = r3_ring_row(p, ring, zero, (long)r + p->er[i], bw) + (long)p->ec[i] * (long)sl;
+        for (int c = 0; c < w; c++) {
+            uint8_t *row = J->M + ((size_t)(r - (h - D)) * (size_t)w + (size_t)c) * nsym + s0;
+            for (size_t q = 0; q < nwb; q++) {
+                uint64_t up = 0, um = 0;
+                for (int i = 0; i < ne; i++) {
+                    const uint64_t *s_ = S[i] + (long)c * (long)sl;
+                    uint64_t yp = s_[q], ym = s_[bw + q];
+                    if (p->cf[i] == 2) { uint64_t t_ = yp; yp = ym; ym = t_; }
+                    ML_GF3_ADD(up, um, yp, ym, up, um);
+                }
+                const size_t lim = (size_t)nb - 64 * q < 64 ? (size_t)nb - 64 * q : 64;
+                for (size_t t = 0; t < lim; t++)
+                    row[64 * q + t] = (uint8_t)(((up >> t) & 1u) | (((um >> t) & 1u) << 1));
+            }
+        }
+    }
+    return 0;
+}
+
+static void *r3_worker(void *arg) {
+    r3_job *J = arg;
+    const ml_rowsolve *p = J->p;
+    const size_t bw = J->bw, len = (size_t)(p->w + 2 * p->mc) * 2 * bw;
+    const size_t ring_bytes = ((size_t)(p->RR + 1) * len * sizeof(uint64_t) + 63) / 64 * 64;
+    uint64_t *ring = aligned_alloc(64, ring_bytes);
+    const uint64_t **S = malloc((size_t)(p->ne + 1) * sizeof(*S));
+    r3_ctx *K = malloc(sizeof(*K));
+    J->status = 0;
+    if (!ring || !S || !K) { J->status = 2; goto done; }
+    memset(ring, 0, ring_bytes);
+    uint64_t *zero = ring + (size_t)p->RR * len;
+    K->nt = p->nt; K->w = p->w; K->a = p->a;
+    for (int i = 0; i < p->nt; i++) {
+        K->po[i] = p->cf[i] == 2 ? bw : 0;
+        K->mo[i] = p->cf[i] == 2 ? 0 : bw;
+    }
+    /* upwards u = alpha prev + ...; the tap -beta^-1 u: -1 (binv 1) exchanges */
+    K->up_csw = p->alpha == 2; K->up_msw = p->binv == 1;
+    K->dn_csw = p->beta == 2; K->dn_msw = p->ainv == 1;
+    r3_row_fn row_fn = r3_row_pick();
+    const size_t per = 64 * bw;
+    for (;;) {
+        if (ml_interrupt_poll()) { J->status = 3; break; }
+        size_t i = (size_t)__atomic_fetch_add(J->next, 1, __ATOMIC_RELAXED);
+        if (i >= J->nblocks) break;
+        int r0 = (int)(i / J->nblk_row);
+        size_t j0 = (i % J->nblk_row) * per;
+        int nb = (int)((size_t)p->w - j0 < per ? (size_t)p->w - j0 : per);
+        if (r3_block(J, K, ring, zero, S, row_fn, r0, (int)j0, nb)) { J->status = 3; break; }
+    }
+done:
+    free(ring); free(S); free(K);
+    return NULL;
+}
+
+int ml_rowsolve_matrix_gf3(const ml_rowsolve *p, uint8_t *M, int threads, size_t bw,
+                           int mirror) {
+    if (p->n != 3) return 1;
+    if (!bw) bw = 8;
+    if (bw > 64) bw = 64;
+    /* the ring of a thread: (RR + 1) rows of (w + 2 mc) slots of 2 bw words */
+    const size_t len_cols = (size_t)p->w + 2 * (size_t)p->mc;
+    if (len_cols > SIZE_MAX / (16 * bw) / ((size_t)p->RR + 1) - 64) return 2;
+    const size_t per = 64 * bw;
+    const int mir = mirror && p->mirrored;
+    const size_t cols = mir ? (size_t)(p->w + 1) / 2 : (size_t)p->w;
+    const size_t nblk_row = (cols + per - 1) / per;
+    const size_t nblocks = nblk_row * (size_t)p->D;
+    if (threads < 1) threads = 1;
+    if (threads > 16) threads = 16;
+    if ((size_t)threads > nblocks) threads = (int)nblocks;
+    r3_job jobs[16];
+    pthread_t tid[16];
+    int started[16] = {0};
+    int next = 0;
+    for (int i = 0; i < threads; i++) {
+        jobs[i].p = p; jobs[i].M = M; jobs[i].bw = bw;
+        jobs[i].nblk_row = nblk_row; jobs[i].nblocks = nblocks; jobs[i].next = &next;
+        jobs[i].status = 0;
+    }
+    for (int i = 1; i < threads; i++)
+        started[i] = pthread_create(&tid[i], NULL, r3_worker, &jobs[i]) == 0;
+    r3_worker(&jobs[0]);
     int st = jobs[0].status;
     for (int i = 1; i < threads; i++) {
         if (started[i]) pthread_join(tid[i], NULL);

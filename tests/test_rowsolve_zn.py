@@ -153,6 +153,8 @@ def test_matrix_equals_replay_and_variants(simd, case, block, threads):
     assert (M.astype(np.int64) == residual_by_replay(plan)).all()
     assert (M == plan.matrix_zn(3 - threads, block=block, mirror=False)).all()
     assert (M == plan.matrix_zn(threads, block=None if block else 5)).all()
+    # n = 3 runs bit-sliced unless packed=False: the bytes' matrix
+    assert (M == plan.matrix_zn(threads, block=block, packed=False)).all()
     k = plan.nres // 2                                   # a prefix of the rows
     assert (plan.matrix_zn(threads, block=block, rows=k) == M[:k]).all()
     if plan.n == 2:                                      # the GF(2) kernel's matrix, unpacked
@@ -216,21 +218,23 @@ def test_many_sources_and_large_coefficients(simd, n, mult):
     assert engine.kernel_size == ml.Solver(board, method="dense").kernel_size
 
 
-def test_large_board_against_light_chase():
-    """A board past the small ones above (several blocks of 256 symbols a row): the same
-    kernel and solvability as the light chase, the solution reaching the target."""
-    board = ml.Board.grid(300, 600, states=3, pattern="knight")
-    rs, light = ChaseEngine(board, rowsolve=True), ChaseEngine(board)
+@pytest.mark.parametrize("n, rows, cols", [(3, 1100, 1100), (5, 300, 600), (4, 300, 600)])
+def test_large_board_against_light_chase(n, rows, cols):
+    """Boards past the small ones above (several blocks a row: 512 symbols bit-sliced for
+    Z/3, 256 bytes otherwise): the same kernel and solvability as the light chase, the
+    solution reaching the target; the default engine as ROWSOLVE_LIGHT_PACKED says."""
+    board = ml.Board.grid(rows, cols, states=n, pattern="knight")
+    rs, light = ChaseEngine(board, rowsolve=True), ChaseEngine(board, rowsolve=False)
     assert rs.rowsolve and not light.rowsolve
     assert rs.nsym < light.nsym
     assert rs.kernel_size == light.kernel_size
     rng = np.random.default_rng(5)
     start = board.random_state(rng, solvable=True)
-    rhs = ((-start.reshape(-1).astype(np.int64)) % 3).astype(np.uint8)
+    rhs = ((-start.reshape(-1).astype(np.int64)) % n).astype(np.uint8)
     X, ok = rs.solve(rhs[None, :])
     assert ok[0] and not board.apply(start, board.from_tap_vector(X[0])).any()
-    board5 = ml.Board.grid(300, 600, states=5, pattern="knight")
-    assert ml.Solver(board5, method="chase")._engine.rowsolve          # the default for 5
+    engine = ml.Solver(board, method="chase")._engine
+    assert engine.rowsolve == (n not in chase.ROWSOLVE_LIGHT_PACKED)
 
 
 def test_mirrored_needs_equal_coefficients():

@@ -60,6 +60,8 @@ cdef extern from "rowsolve.h":
                                      const int32_t *ec, const int32_t *cf, int *err) nogil
     int ml_rowsolve_matrix_zn(const ml_rowsolve *p, uint8_t *M, int threads, size_t bz,
                               int mirror) nogil
+    int ml_rowsolve_matrix_gf3(const ml_rowsolve *p, uint8_t *M, int threads, size_t bw,
+                               int mirror) nogil
 
 from libc.stdlib cimport free
 from libc.string cimport memcpy
@@ -527,19 +529,24 @@ cdef class RowSolvePlan:
 
     def matrix_zn(self, threads=None, block=None, rows=None, packed=True, mirror=True):
         """Residual matrix over Z/n (any n, 2 too): (rows, nsym) uint8, entries < n (rows:
-        the first equations only, None: all). block: symbols a pass, a byte each (None:
-        256, at most ML_ROWSOLVE_MAX_BZ = 4096); mirror as for matrix_gf2; packed: taken
-        for Plan.matrix_zn's interface, no effect (no bit-sliced row-solve chase: bytes
-        for every n)."""
+        the first equations only, None: all). block: symbols a pass (None: 256 as bytes,
+        512 bit-sliced; at most ML_ROWSOLVE_MAX_BZ = 4096); mirror as for matrix_gf2;
+        packed: n = 3 runs bit-sliced (two bit-planes, 64 symbols a word; block rounded up
+        to whole words), False: as bytes like every other n (the same matrix)."""
         cdef size_t blk = _block(block, ML_ROWSOLVE_MAX_BZ)
         cdef size_t nr = _rows(rows, self.nres)
         M = np.zeros((self.nres, self.nsym), dtype=np.uint8)
         cdef uint8_t[:, ::1] Mv = M
         cdef int th = default_threads() if threads is None else max(1, int(threads))
         cdef int mi = 1 if mirror else 0
+        cdef int gf3 = 1 if packed and self.n == 3 else 0
+        cdef size_t bw = (blk + 63) // 64
         cdef int st = 0
         with nogil:
-            st = ml_rowsolve_matrix_zn(self.p, &Mv[0, 0], th, blk, mi)
+            if gf3:
+                st = ml_rowsolve_matrix_gf3(self.p, &Mv[0, 0], th, bw, mi)
+            else:
+                st = ml_rowsolve_matrix_zn(self.p, &Mv[0, 0], th, blk, mi)
         _check_interrupt()
         if st:
             _raise_memory_error("the row-solve chase could not allocate its work space")
