@@ -7,8 +7,8 @@
  * symbol row (bw words a tap), the blocks shared by the threads; a tap costs the xor
  * of the sources of rows < r + D (the knight: 7) and of the tap before it in its
  * chain. The row kernel is compiled for the portable path, AVX2 and AVX-512 and
- * picked at run time (cpu.h). Z/n (further below) keeps a byte a symbol, Z/3 two
- * bit-planes, the same ring and blocks. */
+ * picked at run time (cpu.h). Z/n (further below) keeps a byte a symbol, Z/3 and Z/4
+ * two bit-planes, the same ring and blocks. */
 #include "rowsolve.h"
 #include "cpu.h"
 #include "interrupt.h"
@@ -964,38 +964,60 @@ int ml_rowsolve_matrix_zn(const ml_rowsolve *p, uint8_t *M, int threads, size_t 
     return st;
 }
 
-/* ------------------------------------------------------------------ Z/3 bit-sliced */
-/* Z/3 symbolic chase bit-sliced (bitslice.h): a tap is two planes of bw words (P =
- * [x == 1] then M = [x == 2]), 64 symbols a word, so a tap of 512 symbols is 128 bytes
- * instead of 512 and a source costs the 7 word operations of ML_GF3_ADD per 64 symbols
- * (a coefficient 2 = -1: the source's planes exchanged). The chain tap is -beta^-1 u
- * (u = alpha prev + the sources): -1 exchanges the planes of u, -2 = 1 keeps them. The
- * residual rows are written as bytes (what the Z/n residual engine reads). */
+/* ------------------------------------------------------------------ Z/3, Z/4 bit-sliced */
+/* Z/3 and Z/4 symbolic chases bit-sliced (bitslice.h): a tap is two planes of bw words,
+ * 64 symbols a word (Z/3: P = [x == 1] then M = [x == 2]; Z/4: the low bit then the
+ * high bit), so a tap of 512 symbols is 128 bytes instead of 512, and a source costs
+ * the 7 word operations of ML_GF3_ADD (Z/3; a coefficient 2 = -1: the source's planes
+ * exchanged) or the 4 of ML_Z4_ADD / SUB (Z/4: coefficients 1, 3 = -1; 2: ML_Z4_ADD2)
+ * per 64 symbols. The chain tap is -beta^-1 u (u = alpha prev + the sources): -1
+ * negates u (Z/3: exchanges the planes, Z/4: h ^= l), -beta^-1 = 1 keeps it; alpha =
+ * -1 negates prev. The residual rows are written as bytes, l + 2 h either way (what the
+ * Z/n residual engine reads). */
 
 typedef struct {
-    int nt, w, a;
-    size_t po[ML_ROWSOLVE_MAX_OFFSETS], mo[ML_ROWSOLVE_MAX_OFFSETS];   /* plane offsets */
-    int up_csw, up_msw, dn_csw, dn_msw;  /* exchange prev's planes / the result's */
+    int q, nt, w, a;                     /* q: the modulus, 3 or 4 */
+    size_t po[ML_ROWSOLVE_MAX_OFFSETS], mo[ML_ROWSOLVE_MAX_OFFSETS];   /* Z/3 planes */
+    uint8_t op[ML_ROWSOLVE_MAX_OFFSETS]; /* Z/4: 1 add, 3 subtract, 2 add twice */
+    int up_csw, up_msw, dn_csw, dn_msw;  /* negate prev / the result */
 } r3_ctx;
 
 /* One chain tap: out = m (c prev + sum of the sources at column c), VT vectors. */
 #define R3_TAP(VT)                                                                          \
     do {                                                                                    \
         const size_t nv = bw * sizeof(uint64_t) / sizeof(VT);                               \
+        const size_t wv = sizeof(VT) / 8;                                                   \
         const VT *pp = (const VT *)(X + pc * sl), *pm = pp + nv;                            \
         VT *op = (VT *)(X + oc * sl), *om = op + nv;                                        \
-        if (csw) { const VT *t_ = pp; pp = pm; pm = t_; }                                   \
-        if (msw) { VT *t_ = op; op = om; om = t_; }                                         \
-        for (size_t j = 0; j < nv; j++) {                                                   \
-            VT up = pp[j], um = pm[j];                                                      \
-            for (int i = 0; i < K->nt; i++) {                                               \
-                const VT *s_ = (const VT *)(S[i] + c * sl);                                 \
-                VT yp = s_[K->po[i] / (sizeof(VT) / 8) + j];                                \
-                VT ym = s_[K->mo[i] / (sizeof(VT) / 8) + j];                                \
-                ML_GF3_ADD(up, um, yp, ym, up, um);                                         \
+        if (K->q == 3) {                                                                    \
+            if (csw) { const VT *t_ = pp; pp = pm; pm = t_; }                               \
+            if (msw) { VT *t_ = op; op = om; om = t_; }                                     \
+            for (size_t j = 0; j < nv; j++) {                                               \
+                VT up = pp[j], um = pm[j];                                                  \
+                for (int i = 0; i < K->nt; i++) {                                           \
+                    const VT *s_ = (const VT *)(S[i] + c * sl);                             \
+                    VT yp = s_[K->po[i] / wv + j];                                          \
+                    VT ym = s_[K->mo[i] / wv + j];                                          \
+                    ML_GF3_ADD(up, um, yp, ym, up, um);                                     \
+                }                                                                           \
+                op[j] = up;                                                                 \
+                om[j] = um;                                                                 \
             }                                                                               \
-            op[j] = up;                                                                     \
-            om[j] = um;                                                                     \
+        } else {                                                                            \
+            for (size_t j = 0; j < nv; j++) {                                               \
+                VT ul = pp[j], uh = pm[j];                                                  \
+                if (csw) uh ^= ul;                                                          \
+                for (int i = 0; i < K->nt; i++) {                                           \
+                    const VT *s_ = (const VT *)(S[i] + c * sl);                             \
+                    VT yl = s_[j], yh = s_[nv + j];                                         \
+                    if (K->op[i] == 1) ML_Z4_ADD(ul, uh, yl, yh);                           \
+                    else if (K->op[i] == 3) ML_Z4_SUB(ul, uh, yl, yh);                      \
+                    else ML_Z4_ADD2(ul, uh, yl);                                            \
+                }                                                                           \
+                if (msw) uh ^= ul;                                                          \
+                op[j] = ul;                                                                 \
+                om[j] = uh;                                                                 \
+            }                                                                               \
         }                                                                                   \
     } while (0)
 
@@ -1079,7 +1101,7 @@ static int r3_block(const r3_job *J, const r3_ctx *K, uint64_t *ring, uint64_t *
             S[i] = r3_ring_row(p, ring, zero, (long)r + p->er[i], bw) + (long)p->ec[i] * (long)sl;
         row_fn(r3_ring_row(p, ring, zero, (long)r + D, bw), S, K, bw);
     }
-    /* residual rows: every offset (coefficient 2: planes exchanged), written as bytes */
+    /* residual rows: every offset, written as bytes l + 2 h */
     const size_t s0 = (size_t)r0 * (size_t)w + (size_t)j0;
     const size_t nwb = ((size_t)nb + 63) / 64;
     for (int r = h - D; r < h; r++) {
@@ -1093,6 +1115,12 @@ static int r3_block(const r3_job *J, const r3_ctx *K, uint64_t *ring, uint64_t *
                 for (int i = 0; i < ne; i++) {
                     const uint64_t *s_ = S[i] + (long)c * (long)sl;
                     uint64_t yp = s_[q], ym = s_[bw + q];
+                    if (p->n == 4) {                  /* (up, um) = (low, high) */
+                        if (p->cf[i] == 1) ML_Z4_ADD(up, um, yp, ym);
+                        else if (p->cf[i] == 3) ML_Z4_SUB(up, um, yp, ym);
+                        else ML_Z4_ADD2(up, um, yp);
+                        continue;
+                    }
                     if (p->cf[i] == 2) { uint64_t t_ = yp; yp = ym; ym = t_; }
                     ML_GF3_ADD(up, um, yp, ym, up, um);
                 }
@@ -1117,14 +1145,16 @@ static void *r3_worker(void *arg) {
     if (!ring || !S || !K) { J->status = 2; goto done; }
     memset(ring, 0, ring_bytes);
     uint64_t *zero = ring + (size_t)p->RR * len;
-    K->nt = p->nt; K->w = p->w; K->a = p->a;
+    K->q = p->n; K->nt = p->nt; K->w = p->w; K->a = p->a;
     for (int i = 0; i < p->nt; i++) {
-        K->po[i] = p->cf[i] == 2 ? bw : 0;
-        K->mo[i] = p->cf[i] == 2 ? 0 : bw;
+        K->po[i] = p->n == 3 && p->cf[i] == 2 ? bw : 0;
+        K->mo[i] = p->n == 3 && p->cf[i] == 2 ? 0 : bw;
+        K->op[i] = (uint8_t)p->cf[i];
     }
-    /* upwards u = alpha prev + ...; the tap -beta^-1 u: -1 (binv 1) exchanges */
-    K->up_csw = p->alpha == 2; K->up_msw = p->binv == 1;
-    K->dn_csw = p->beta == 2; K->dn_msw = p->ainv == 1;
+    /* upwards u = alpha prev + ...: alpha = -1 negates prev; the tap -beta^-1 u: -1
+     * (beta^-1 = 1) negates u */
+    K->up_csw = p->alpha == p->n - 1; K->up_msw = p->binv == 1;
+    K->dn_csw = p->beta == p->n - 1; K->dn_msw = p->ainv == 1;
     r3_row_fn row_fn = r3_row_pick();
     const size_t per = 64 * bw;
     for (;;) {
@@ -1141,9 +1171,9 @@ done:
     return NULL;
 }
 
-int ml_rowsolve_matrix_gf3(const ml_rowsolve *p, uint8_t *M, int threads, size_t bw,
-                           int mirror) {
-    if (p->n != 3) return 1;
+int ml_rowsolve_matrix_sliced(const ml_rowsolve *p, uint8_t *M, int threads, size_t bw,
+                              int mirror) {
+    if (p->n != 3 && p->n != 4) return 1;
     if (!bw) bw = 8;
     if (bw > 64) bw = 64;
     /* the ring of a thread: (RR + 1) rows of (w + 2 mc) slots of 2 bw words */

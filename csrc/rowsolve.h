@@ -67,11 +67,11 @@ int ml_rowsolve_matrix(const ml_rowsolve *p, uint64_t *M, int threads, size_t bw
  * ML_ROWSOLVE_MAX_BZ); threads, mirror and the return value as above. */
 #define ML_ROWSOLVE_MAX_BZ 4096
 int ml_rowsolve_matrix_zn(const ml_rowsolve *p, uint8_t *M, int threads, size_t bz, int mirror);
-/* The same matrix for n = 3, the symbolic pass bit-sliced (bitslice.h: two planes, 64
- * symbols a word); bw: words a plane (symbols a pass = 64 bw; 0: 8). Returns 1 when
- * n != 3, else as above. */
-int ml_rowsolve_matrix_gf3(const ml_rowsolve *p, uint8_t *M, int threads, size_t bw,
-                           int mirror);
+/* The same matrix for n = 3 and 4, the symbolic pass bit-sliced (bitslice.h: two
+ * planes, 64 symbols a word); bw: words a plane (symbols a pass = 64 bw; 0: 8).
+ * Returns 1 for any other n, else as above. */
+int ml_rowsolve_matrix_sliced(const ml_rowsolve *p, uint8_t *M, int threads, size_t bw,
+                              int mirror);
 
 /* Numeric chase: b[h*w] right-hand sides (< n; n = 2: low bit used), z[n_sym] symbol
  * values (< n; NULL: zeros) -> x[h*w] taps, rho[n_res] residuals b - A x of the last D

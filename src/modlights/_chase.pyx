@@ -60,8 +60,8 @@ cdef extern from "rowsolve.h":
                                      const int32_t *ec, const int32_t *cf, int *err) nogil
     int ml_rowsolve_matrix_zn(const ml_rowsolve *p, uint8_t *M, int threads, size_t bz,
                               int mirror) nogil
-    int ml_rowsolve_matrix_gf3(const ml_rowsolve *p, uint8_t *M, int threads, size_t bw,
-                               int mirror) nogil
+    int ml_rowsolve_matrix_sliced(const ml_rowsolve *p, uint8_t *M, int threads, size_t bw,
+                                  int mirror) nogil
 
 from libc.stdlib cimport free
 from libc.string cimport memcpy
@@ -531,20 +531,20 @@ cdef class RowSolvePlan:
         """Residual matrix over Z/n (any n, 2 too): (rows, nsym) uint8, entries < n (rows:
         the first equations only, None: all). block: symbols a pass (None: 256 as bytes,
         512 bit-sliced; at most ML_ROWSOLVE_MAX_BZ = 4096); mirror as for matrix_gf2;
-        packed: n = 3 runs bit-sliced (two bit-planes, 64 symbols a word; block rounded up
-        to whole words), False: as bytes like every other n (the same matrix)."""
+        packed: n = 3, 4 run bit-sliced (two bit-planes, 64 symbols a word; block rounded
+        up to whole words), False: as bytes like every other n (the same matrix)."""
         cdef size_t blk = _block(block, ML_ROWSOLVE_MAX_BZ)
         cdef size_t nr = _rows(rows, self.nres)
         M = np.zeros((self.nres, self.nsym), dtype=np.uint8)
         cdef uint8_t[:, ::1] Mv = M
         cdef int th = default_threads() if threads is None else max(1, int(threads))
         cdef int mi = 1 if mirror else 0
-        cdef int gf3 = 1 if packed and self.n == 3 else 0
+        cdef int sliced = 1 if packed and self.n in (3, 4) else 0
         cdef size_t bw = (blk + 63) // 64
         cdef int st = 0
         with nogil:
-            if gf3:
-                st = ml_rowsolve_matrix_gf3(self.p, &Mv[0, 0], th, bw, mi)
+            if sliced:
+                st = ml_rowsolve_matrix_sliced(self.p, &Mv[0, 0], th, bw, mi)
             else:
                 st = ml_rowsolve_matrix_zn(self.p, &Mv[0, 0], th, blk, mi)
         _check_interrupt()

@@ -25,13 +25,13 @@ coefficients (multiplicities mod n) are units mod n, with one pattern and no wra
 or holes: the tiles of a row fix every tap of the row D below by two chains along it,
 so the symbols are the taps of the first D rows alone (the knight: 2 x cols instead of
 3 x cols - 3) and the residual equations the tiles of the last D rows. Its symbolic pass
-runs GF(2) bit-packed, Z/3 bit-sliced (two planes, 512 symbols a pass, PACKED_SYMBOLIC)
-and other n in bytes (unit coefficients with (sources + 1)(n - 1) < 256, the knight up
-to n = 32: summed as bytes; otherwise 16-bit lanes; 256 symbols a pass), the reduction
-delayed; the Z/n residual system goes to the native Z/n engine like the light chase's.
-A pair that is not a unit mod n (n = 4 with the pair doubled) keeps the light chase
-below, and so does n = 4 unless asked (``rowsolve=True``): there the light chase's
-bit-sliced symbolic pass is faster than the row-solve's bytes (ROWSOLVE_LIGHT_PACKED).
+runs GF(2) bit-packed, Z/3 and Z/4 bit-sliced (two planes, 512 symbols a pass,
+PACKED_SYMBOLIC) and other n in bytes (unit coefficients with (sources + 1)(n - 1) <
+256, the knight up to n = 32: summed as bytes; otherwise 16-bit lanes; 256 symbols a
+pass), the reduction delayed; the Z/n residual system goes to the native Z/n engine like
+the light chase's. A pair that is not a unit mod n (n = 4 with the pair doubled) keeps
+the light chase below. 5000^2 knight (``modlights bench``, medians of 3): Z/3 8.9 ->
+5.4 s, Z/5 60 -> 21 s (bench/README.md).
 
 Two layouts in C: boards without wrap work on the stencil (candidate taps are
 tile - offset; no per-tile lists; the symbolic vectors live in a ring of a power of two
@@ -310,14 +310,14 @@ ROWSOLVE = True
 #: Most memory a thread's ring of symbolic rows may take in the row-solve chase.
 ROWSOLVE_RING_BYTES = 1 << 28
 
-#: n whose light chase runs bit-sliced (PACKED_SYMBOLIC) faster than the row-solve
-#: chase's bytes despite its 1.5x symbols, so ChaseEngine keeps the light chase there
-#: unless rowsolve=True (3000^2 knight, Board.grid + engine + solve, two interleaved
-#: rounds on the shared box: Z/4 row-solve 3.56, 4.11 s against light 2.91, 2.70 s; Z/8
-#: 3.39, 5.53 s against 5.85, 6.19 s and Z/5 6.15, 6.16 s against 18.5, 15.8 s take the
-#: row-solve chase, and so does Z/3 since its row-solve is bit-sliced too: 1.57, 1.39 s
-#: against 2.21, 2.16 s; bytes were 2.95, 2.81 s against 2.45, 2.55 s).
-ROWSOLVE_LIGHT_PACKED = frozenset({4})
+#: n for which ChaseEngine keeps the light chase (rowsolve=None) although the row-solve
+#: chase takes the board: none since the row-solve's Z/3 and Z/4 are bit-sliced like the
+#: light chase's (3000^2 knight, Board.grid + engine + solve, two interleaved rounds on
+#: the shared box, row-solve against light: Z/3 1.57, 1.39 s against 2.21, 2.16 s; Z/4
+#: 1.45, 1.25 s against 2.36, 2.28 s; Z/8 3.39, 5.53 s against 5.85, 6.19 s; Z/5 6.15,
+#: 6.16 s against 18.5, 15.8 s. With the row-solve in bytes Z/3 and Z/4 were slower:
+#: 2.95, 2.81 s against 2.45, 2.55 s and 3.56, 4.11 s against 2.91, 2.70 s).
+ROWSOLVE_LIGHT_PACKED: frozenset = frozenset()
 
 
 def _rowsolve_supported(n: int) -> bool:
