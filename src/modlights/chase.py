@@ -31,7 +31,7 @@ PACKED_SYMBOLIC) and other n in bytes (unit coefficients with (sources + 1)(n - 
 pass), the reduction delayed; the Z/n residual system goes to the native Z/n engine like
 the light chase's. A pair that is not a unit mod n (n = 4 with the pair doubled) keeps
 the light chase below. 5000^2 knight (``modlights bench``, medians of 3): Z/3 8.9 ->
-5.4 s, Z/5 60 -> 21 s (bench/README.md).
+5.1 s, Z/4 10.1 -> 5.0 s, Z/5 60 -> 22 s, peak memory about half (bench/README.md).
 
 Two layouts in C: boards without wrap work on the stencil (candidate taps are
 tile - offset; no per-tile lists; the symbolic vectors live in a ring of a power of two
