@@ -137,7 +137,7 @@ def test_odd_sides_keep_the_light_chase(shape):
         ChaseEngine(board, rowsolve=True)
 
 
-@pytest.mark.parametrize("kw", [dict(states=3), dict(wrap=True),
+@pytest.mark.parametrize("kw", [dict(wrap=True),
                                 dict(locked=np.eye(6, dtype=bool)),
                                 dict(holes=np.eye(6, dtype=bool)[::-1])])
 def test_boards_it_does_not_take(kw):

@@ -53,6 +53,15 @@ cdef extern from "rowsolve.h":
                            int mirror) nogil
     int ml_rowsolve_numeric(const ml_rowsolve *p, const uint8_t *b, const uint8_t *z,
                             uint8_t *x, uint8_t *rho) nogil
+    enum: ML_ROWSOLVE_MAX_BZ
+    int ml_rowsolve_eligible_zn(int h, int w, int n, int ne, const int32_t *er,
+                                const int32_t *ec, const int32_t *cf) nogil
+    ml_rowsolve *ml_rowsolve_plan_zn(int h, int w, int n, int ne, const int32_t *er,
+                                     const int32_t *ec, const int32_t *cf, int *err) nogil
+    int ml_rowsolve_matrix_zn(const ml_rowsolve *p, uint8_t *M, int threads, size_t bz,
+                              int mirror) nogil
+    int ml_rowsolve_matrix_sliced(const ml_rowsolve *p, uint8_t *M, int threads, size_t bw,
+                                  int mirror) nogil
 
 from libc.stdlib cimport free
 from libc.string cimport memcpy
@@ -398,39 +407,75 @@ def _offsets(er, ec):
             np.concatenate([c.astype(np.int32), np.zeros(1, np.int32)]))
 
 
-def rowsolve_eligible(h, w, er, ec):
+def _modulus(n):
+    """n as an int, ValueError unless it is from 2 to 255."""
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) \
+            or not 2 <= n <= 255:
+        raise ValueError(f"n must be an int from 2 to 255, got {n!r}")
+    return int(n)
+
+
+def _coefficients(cf, ne, n):
+    """Validated int32 copy of the coefficients of RowSolvePlan (plus a spare slot):
+    ne ints from 1 to n - 1 (an offset's multiplicity mod n), None: all 1."""
+    if cf is None:
+        return np.ones(ne + 1, dtype=np.int32)
+    k = np.asarray(cf)
+    if k.shape != (ne,) or k.dtype.kind not in "iu":
+        raise ValueError(f"cf must be a 1-D integer array of {ne} coefficients (one an "
+                         f"offset), got shape {k.shape}")
+    if ne and (int(k.min()) < 1 or int(k.max()) >= n):
+        raise ValueError(f"coefficients must be from 1 to {n - 1} (multiplicities mod {n}, "
+                         f"the offsets of multiplicity 0 mod n left out)")
+    return np.concatenate([k.astype(np.int32), np.zeros(1, np.int32)])
+
+
+def rowsolve_eligible(h, w, er, ec, n=2, cf=None):
     """Whether RowSolvePlan takes an h x w board whose tiles are affected by the taps at
-    the distinct offsets (er, ec) (see csrc/rowsolve.h): the taps of the last row of
-    offsets are a pair (D, -a), (D, +a), w is a multiple of 2a and h > D."""
+    the distinct offsets (er, ec) with coefficients cf mod n (None: all 1) (see
+    csrc/rowsolve.h): the taps of the last row of offsets are a pair (D, -a), (D, +a)
+    whose coefficients are units mod n, w is a multiple of 2a and h > D."""
     if not (isinstance(h, (int, np.integer)) and isinstance(w, (int, np.integer))) \
             or not 1 <= h < (1 << 31) or not 1 <= w < (1 << 31):
         return False
+    nn = _modulus(n)
     r, c = _offsets(er, ec)
+    k = _coefficients(cf, r.shape[0] - 1, nn)
     cdef const int32_t[::1] rv = r
     cdef const int32_t[::1] cv = c
-    return bool(ml_rowsolve_eligible(h, w, r.shape[0] - 1, &rv[0], &cv[0]))
+    cdef const int32_t[::1] kv = k
+    return bool(ml_rowsolve_eligible_zn(h, w, nn, r.shape[0] - 1, &rv[0], &cv[0], &kv[0]))
 
 
 cdef class RowSolvePlan:
-    """The row-solve chase of one board over GF(2) (csrc/rowsolve.h): the plan interface
-    of Plan (nsym, nres, symbols, residual_tiles, matrix_gf2, numeric) for boards whose
-    pattern ends in a pair of taps (the knight, the diagonal) on an even width: the
-    symbols are the taps of the first D rows and nothing else."""
+    """The row-solve chase of one board over Z/n (csrc/rowsolve.h): the plan interface
+    of Plan (nsym, nres, symbols, residual_tiles, matrix_gf2 (n = 2), matrix_zn,
+    numeric) for boards whose pattern ends in a pair of taps (the knight, the diagonal)
+    with unit coefficients on a width that is a multiple of 2a: the symbols are the taps
+    of the first D rows and nothing else.
+
+    h, w: the board; er, ec: the distinct offsets (a tile (r, c) is affected by the tap
+    at (r + er, c + ec)); n: the modulus (2..255); cf: each offset's coefficient (its
+    multiplicity mod n, 1..n-1; None: all 1)."""
     cdef ml_rowsolve *p
     cdef readonly int h, w, n
     cdef readonly size_t nsym, nres
 
-    def __cinit__(self, h_, w_, er, ec):
-        if not rowsolve_eligible(h_, w_, er, ec):
+    def __cinit__(self, h_, w_, er, ec, n=2, cf=None):
+        if not rowsolve_eligible(h_, w_, er, ec, n, cf):
             raise ValueError("the row-solve chase needs a pattern whose last row of taps is "
-                             "a pair (D, -a), (D, +a), a width that is a multiple of 2a and "
-                             "more than D rows")
+                             "a pair (D, -a), (D, +a) with coefficients that are units mod "
+                             "n, a width that is a multiple of 2a and more than D rows")
         r, c = _offsets(er, ec)
+        cdef int nn = _modulus(n)
+        k = _coefficients(cf, r.shape[0] - 1, nn)
         cdef const int32_t[::1] rv = r
         cdef const int32_t[::1] cv = c
+        cdef const int32_t[::1] kv = k
         cdef int err = 0
-        self.h, self.w, self.n = int(h_), int(w_), 2
-        self.p = ml_rowsolve_plan(self.h, self.w, r.shape[0] - 1, &rv[0], &cv[0], &err)
+        self.h, self.w, self.n = int(h_), int(w_), nn
+        self.p = ml_rowsolve_plan_zn(self.h, self.w, nn, r.shape[0] - 1, &rv[0], &cv[0],
+                                     &kv[0], &err)
         if self.p == NULL:
             if err == 2:
                 raise MemoryError("the row-solve plan could not allocate its tables")
@@ -444,8 +489,8 @@ cdef class RowSolvePlan:
 
     @property
     def mirrored(self):
-        """True when the pattern is its own left-right mirror image (the symbolic chase
-        then runs the symbols of half of each symbol row)."""
+        """True when the pattern is its own left-right mirror image, coefficients included
+        (the symbolic chase then runs the symbols of half of each symbol row)."""
         return bool(ml_rowsolve_mirrored(self.p))
 
     @property
@@ -461,10 +506,12 @@ cdef class RowSolvePlan:
         return np.arange(self.h * self.w - self.nres, self.h * self.w, dtype=np.int64)
 
     def matrix_gf2(self, threads=None, block=None, rows=None, mirror=True):
-        """Residual matrix over GF(2): (rows, ceil(nsym/64)) uint64, bit-packed rows
-        (rows: the first equations only, None: all). block: symbols a pass in 64-bit
+        """Residual matrix over GF(2) (n = 2 only): (rows, ceil(nsym/64)) uint64, bit-packed
+        rows (rows: the first equations only, None: all). block: symbols a pass in 64-bit
         words (None: 8); mirror: use the left-right mirror image when there is one
         (False: every symbol chased, the same matrix)."""
+        if self.n != 2:
+            raise ValueError(f"matrix_gf2 needs n == 2, this plan is mod {self.n}; use matrix_zn")
         cdef size_t blk = _block(block, 64)
         cdef size_t nw = (self.nsym + 63) // 64
         cdef size_t nr = _rows(rows, self.nres)
@@ -480,16 +527,41 @@ cdef class RowSolvePlan:
             _raise_memory_error("the row-solve chase could not allocate its work space")
         return M if nr == self.nres else np.ascontiguousarray(M[:nr])
 
+    def matrix_zn(self, threads=None, block=None, rows=None, packed=True, mirror=True):
+        """Residual matrix over Z/n (any n, 2 too): (rows, nsym) uint8, entries < n (rows:
+        the first equations only, None: all). block: symbols a pass (None: 256 as bytes,
+        512 bit-sliced; at most ML_ROWSOLVE_MAX_BZ = 4096); mirror as for matrix_gf2;
+        packed: n = 3, 4 run bit-sliced (two bit-planes, 64 symbols a word; block rounded
+        up to whole words), False: as bytes like every other n (the same matrix)."""
+        cdef size_t blk = _block(block, ML_ROWSOLVE_MAX_BZ)
+        cdef size_t nr = _rows(rows, self.nres)
+        M = np.zeros((self.nres, self.nsym), dtype=np.uint8)
+        cdef uint8_t[:, ::1] Mv = M
+        cdef int th = default_threads() if threads is None else max(1, int(threads))
+        cdef int mi = 1 if mirror else 0
+        cdef int sliced = 1 if packed and self.n in (3, 4) else 0
+        cdef size_t bw = (blk + 63) // 64
+        cdef int st = 0
+        with nogil:
+            if sliced:
+                st = ml_rowsolve_matrix_sliced(self.p, &Mv[0, 0], th, bw, mi)
+            else:
+                st = ml_rowsolve_matrix_zn(self.p, &Mv[0, 0], th, blk, mi)
+        _check_interrupt()
+        if st:
+            _raise_memory_error("the row-solve chase could not allocate its work space")
+        return M if nr == self.nres else np.ascontiguousarray(M[:nr])
+
     def numeric(self, b, z=None, out=None):
-        """Replay the chase: b (h*w right-hand sides, values < 2), z (nsym symbol values,
-        None: zeros) -> (x taps (h*w,) uint8, rho residuals (nres,) uint8); out as for
-        Plan.numeric."""
+        """Replay the chase: b (h*w right-hand sides t - s, values < n), z (nsym symbol
+        values < n, None: zeros) -> (x taps (h*w,) uint8, rho residuals (nres,) uint8);
+        out as for Plan.numeric."""
         cdef size_t hw = <size_t>self.h * <size_t>self.w
         bb = np.ascontiguousarray(b, dtype=np.uint8).reshape(-1)
         if bb.shape[0] != hw:
             raise ValueError(f"b must have {hw} entries")
-        if int(bb.max()) >= 2:
-            raise ValueError("b entries must be < 2")
+        if int(bb.max()) >= self.n:
+            raise ValueError(f"b entries must be < {self.n}")
         cdef const uint8_t[::1] bv = bb
         cdef const uint8_t[::1] zv
         cdef const uint8_t *zp = NULL
@@ -497,8 +569,8 @@ cdef class RowSolvePlan:
             zz = np.ascontiguousarray(z, dtype=np.uint8).reshape(-1)
             if zz.shape[0] != self.nsym:
                 raise ValueError(f"z must have {self.nsym} entries")
-            if int(zz.max()) >= 2:
-                raise ValueError("z entries must be < 2")
+            if int(zz.max()) >= self.n:
+                raise ValueError(f"z entries must be < {self.n}")
             zv = zz
             zp = &zv[0]
         if out is None:

@@ -18,6 +18,21 @@ forced nothing give a small residual system ``M z = rho`` over the symbols
 wider than tall are chased along their columns (on the transposed board) when that
 gives fewer symbols.
 
+The row-solve chase (csrc/rowsolve.h, :func:`rowsolve_plan`, ``ROWSOLVE``) takes the
+boards whose pattern's last row of taps is a pair (D, -a), (D, +a) (the knight, the
+diagonal) on a width that is a multiple of 2a, over any n in 2..255, when the pair's
+coefficients (multiplicities mod n) are units mod n, with one pattern and no wrap, locks
+or holes: the tiles of a row fix every tap of the row D below by two chains along it,
+so the symbols are the taps of the first D rows alone (the knight: 2 x cols instead of
+3 x cols - 3) and the residual equations the tiles of the last D rows. Its symbolic pass
+runs GF(2) bit-packed, Z/3 and Z/4 bit-sliced (two planes, 512 symbols a pass,
+PACKED_SYMBOLIC) and other n in bytes (unit coefficients with (sources + 1)(n - 1) <
+256, the knight up to n = 32: summed as bytes; otherwise 16-bit lanes; 256 symbols a
+pass), the reduction delayed; the Z/n residual system goes to the native Z/n engine like
+the light chase's. A pair that is not a unit mod n (n = 4 with the pair doubled) keeps
+the light chase below. 5000^2 knight (``modlights bench``, medians of 3): Z/3 8.9 ->
+5.1 s, Z/4 10.1 -> 5.0 s, Z/5 60 -> 22 s, peak memory about half (bench/README.md).
+
 Two layouts in C: boards without wrap work on the stencil (candidate taps are
 tile - offset; no per-tile lists; the symbolic vectors live in a ring of a power of two
 >= (pattern's flat span + one row) slots; uniform boards get interior fast paths with
@@ -318,9 +333,10 @@ def transpose_board(board: Board) -> Board:
                       holes=holes, wrap=board.wrap)
 
 
-#: Boards whose pattern ends in a pair of taps (knight, diagonal) on a width that is a
-#: multiple of 2a, over GF(2), take the row-solve chase (csrc/rowsolve.h) when True;
-#: False: the light chase always (bench/knight.py flips it for before / after ratios).
+#: Boards whose pattern ends in a pair of taps (knight, diagonal) with unit coefficients
+#: mod n on a width that is a multiple of 2a take the row-solve chase (csrc/rowsolve.h)
+#: when True; False: the light chase always (bench/knight.py flips it for before / after
+#: ratios).
 ROWSOLVE = True
 
 #: Boards of at most this many tiles compare the symbols of the row-solve chase with
@@ -331,45 +347,70 @@ ROWSOLVE_COMPARE_TILES = 1 << 20
 #: Most memory a thread's ring of symbolic rows may take in the row-solve chase.
 ROWSOLVE_RING_BYTES = 1 << 28
 
+#: n for which ChaseEngine keeps the light chase (rowsolve=None) although the row-solve
+#: chase takes the board: none since the row-solve's Z/3 and Z/4 are bit-sliced like the
+#: light chase's (3000^2 knight, Board.grid + engine + solve, two interleaved rounds on
+#: the shared box, row-solve against light: Z/3 1.57, 1.39 s against 2.21, 2.16 s; Z/4
+#: 1.45, 1.25 s against 2.36, 2.28 s; Z/8 3.39, 5.53 s against 5.85, 6.19 s; Z/5 6.15,
+#: 6.16 s against 18.5, 15.8 s. With the row-solve in bytes Z/3 and Z/4 were slower:
+#: 2.95, 2.81 s against 2.45, 2.55 s and 3.56, 4.11 s against 2.91, 2.70 s).
+ROWSOLVE_LIGHT_PACKED: frozenset = frozenset()
+
+
+def _rowsolve_supported(n: int) -> bool:
+    """Whether the compiled _chase has a row-solve chase for n (an older binding: GF(2)
+    only, or none)."""
+    from . import _chase
+    if not hasattr(_chase, "RowSolvePlan"):
+        return False
+    return n == 2 or hasattr(_chase.RowSolvePlan, "matrix_zn")
+
 
 def rowsolve_plan(board: Board, transpose: bool = True):
     """(plan, transposed): the row-solve chase of a board (csrc/rowsolve.h) along its
     rows or (transpose) its columns, the one with fewer symbols; (None, False) when
-    neither fits: n = 2, one pattern, no wrap, locks or holes, the last row of the taps
-    affecting a tile a pair (D, -a), (D, +a), a width that is a multiple of 2a."""
+    neither fits: one pattern, no wrap, locks or holes, the last row of the taps
+    affecting a tile a pair (D, -a), (D, +a) whose coefficients (multiplicities mod n)
+    are units mod n, a width that is a multiple of 2a. Any n in 2..255."""
     from collections import Counter
 
     from . import _chase
-    if (board.states != 2 or not board.is_grid or board.wrap or board._mixed is not None
-            or board._any_holes or board._any_locked
-            or not hasattr(_chase, "RowSolvePlan")):
+    n = board.states
+    if (not board.is_grid or board.wrap or board._mixed is not None
+            or board._any_holes or board._any_locked or not _rowsolve_supported(n)):
         return None, False
     counts = Counter(board._pattern)
-    offs = [o for o, k in counts.items() if k % 2]
+    # an offset's coefficient is its multiplicity mod n; those of 0 mod n are no taps
+    offs = [(o, k % n) for o, k in counts.items() if k % n]
     if not offs:
         return None, False
     rows, cols = board.shape
-    er = np.array([-o[0] for o in offs], dtype=np.int32)
-    ec = np.array([-o[1] for o in offs], dtype=np.int32)
+    er = np.array([-o[0] for o, _ in offs], dtype=np.int32)
+    ec = np.array([-o[1] for o, _ in offs], dtype=np.int32)
+    cf = np.array([k for _, k in offs], dtype=np.int32)
+    # a tap of the symbolic chase: 64 bytes over GF(2) (8 words), 256 over Z/n (bytes)
+    slot = 64 if n == 2 else 256
     best = None
     for t, (h, w, r, c) in enumerate([(rows, cols, er, ec), (cols, rows, ec, er)]):
         if t and not transpose:
             break
         if np.abs(r).max() > 4096 or np.abs(c).max() > 4096 \
-                or not _chase.rowsolve_eligible(h, w, r, c):
+                or not _chase.rowsolve_eligible(h, w, r, c, n, cf):
             continue
         D, mc = int(r.max()), int(np.abs(c).max())
         span = D - min(int(r.min()), 0) + 1
         ring = 1 << (span - 1).bit_length()
-        if (ring + 1) * (w + 2 * mc) * 64 > ROWSOLVE_RING_BYTES:
+        if (ring + 1) * (w + 2 * mc) * slot > ROWSOLVE_RING_BYTES:
             continue
         if best is None or D * w < best[0]:
             best = (D * w, t, h, w, r, c)
     if best is None:
         return None, False
     _, t, h, w, r, c = best
-    check_residual_size(best[0], best[0], 2)
-    return _chase.RowSolvePlan(h, w, r, c), bool(t)
+    check_residual_size(best[0], best[0], n)
+    if n == 2:
+        return _chase.RowSolvePlan(h, w, r, c), bool(t)
+    return _chase.RowSolvePlan(h, w, r, c, n, cf), bool(t)
 
 
 def _chase_plan_type():
@@ -414,13 +455,15 @@ class ChaseEngine:
         if rowsolve and rowchase:
             raise ValueError("rowsolve=True and rowchase=True exclude each other")
         self.plan, self.transposed = None, False
-        if rowsolve or (rowsolve is None and ROWSOLVE and not rowchase):
+        if rowsolve or (rowsolve is None and ROWSOLVE and not rowchase
+                        and not (PACKED_SYMBOLIC and n in ROWSOLVE_LIGHT_PACKED)):
             self.plan, self.transposed = rowsolve_plan(board)
             if self.plan is None and rowsolve:
                 raise ValueError(
-                    "rowsolve=True needs n = 2, one pattern, no wrap, locks or holes, and "
-                    "a pattern whose last row of taps is a pair (D, -a), (D, +a) on a "
-                    "width (or height) that is a multiple of 2a")
+                    "rowsolve=True needs one pattern, no wrap, locks or holes, and a "
+                    "pattern whose last row of taps is a pair (D, -a), (D, +a) with "
+                    "coefficients that are units mod n, on a width (or height) that is a "
+                    "multiple of 2a")
             if self.plan is not None and rowsolve is None and (
                     self._hw <= ROWSOLVE_COMPARE_TILES
                     or int(self.plan.nsym) > _light_symbols_bound(board)):

@@ -1,0 +1,347 @@
+"""The row-solve chase over Z/n (csrc/rowsolve.c, _chase.RowSolvePlan with n > 2): random
+eligible patterns (a last row of taps that is a pair (D, -a), (D, +a) with unit
+coefficients, random extra offsets above it with random multiplicities) against the
+dense engine and Board.apply; the residual matrix against one built column by column by
+the numeric replay, with and without the mirror image, on one and two threads, over
+several block widths, on every SIMD path; boards whose pair is not a unit keep the light
+chase; bad arguments raise ValueError. tests/test_rowsolve.py covers GF(2)."""
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from math import gcd
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import modlights as ml
+from modlights import _chase, chase
+from modlights.chase import ChaseEngine, rowsolve_plan
+
+from simd import simd_fixture
+
+simd = simd_fixture(_chase)
+
+N_VALUES = [2, 3, 4, 5, 6, 7, 8, 9, 12, 255]
+
+
+@st.composite
+def eligible_cases(draw, n_values=N_VALUES, max_extra=5):
+    """(n, h, w, pattern): a board pattern (tap p affects p + o, an offset repeated k
+    times has coefficient k) whose last row of taps is the pair (D, -a), (D, +a) (board
+    offsets (-D, +a), (-D, -a)) with unit multiplicities mod n, the extra offsets strictly
+    above that row; unit=True keeps every multiplicity 1 (the byte way of the C kernel
+    for small n)."""
+    n = draw(st.sampled_from(n_values))
+    D = draw(st.integers(1, 3))
+    a = draw(st.integers(1, 2))
+    unit = draw(st.booleans())
+    units = [k for k in range(1, n) if gcd(k, n) == 1]
+    if unit:
+        alpha = beta = 1
+    else:
+        alpha = draw(st.sampled_from(units))
+        beta = draw(st.sampled_from(units))
+    pattern = [(-D, a)] * alpha + [(-D, -a)] * beta      # er = D: ec = -a has alpha
+    # distinct offsets strictly above the pair (er = -dr < D); the first a tap (the C
+    # plan takes three offsets or more), the others k = n times too: no tap at all
+    extra = draw(st.lists(st.tuples(st.integers(-D + 1, 2), st.integers(-3, 3)),
+                          min_size=1, max_size=max_extra, unique=True))
+    for i, o in enumerate(extra):
+        top = min(n, 9) if n < 255 else 254
+        k = 1 if unit else draw(st.integers(1, top - 1 if i == 0 and top == n else top))
+        pattern += [o] * k
+    h = draw(st.integers(D + 1, D + 6))
+    w = 2 * a * draw(st.integers(1, 3))
+    return n, h, w, pattern
+
+
+def offsets_of(pattern, n):
+    """(er, ec, cf) of RowSolvePlan for a board pattern: the offsets of nonzero
+    multiplicity mod n, seen from the tile."""
+    from collections import Counter
+    offs = [(o, k % n) for o, k in Counter(pattern).items() if k % n]
+    er = np.array([-o[0] for o, _ in offs], dtype=np.int32)
+    ec = np.array([-o[1] for o, _ in offs], dtype=np.int32)
+    cf = np.array([k for _, k in offs], dtype=np.int32)
+    return er, ec, cf
+
+
+def residual_by_replay(plan) -> np.ndarray:
+    """M column by column from the numeric replay alone: with b = 0, rho(e_s) = -M e_s."""
+    n = plan.n
+    zero = np.zeros(plan.h * plan.w, dtype=np.uint8)
+    M = np.zeros((plan.nres, plan.nsym), dtype=np.int64)
+    for s in range(plan.nsym):
+        z = np.zeros(plan.nsym, dtype=np.uint8)
+        z[s] = 1
+        _, rho = plan.numeric(zero, z)
+        M[:, s] = (-rho.astype(np.int64)) % n
+    return M
+
+
+def plan_of(case):
+    n, h, w, pattern = case
+    er, ec, cf = offsets_of(pattern, n)
+    return _chase.RowSolvePlan(h, w, er, ec, n, cf)
+
+
+def tap_matrix(board) -> np.ndarray:
+    """The dense tap matrix A (cells x taps) mod n, column j = A e_j by Board.apply."""
+    r = board.n_taps
+    A = np.zeros((board.n_cells, r), dtype=np.int64)
+    zero = np.zeros(board.shape, dtype=np.uint8)
+    for j in range(r):
+        x = np.zeros(r, dtype=np.uint8)
+        x[j] = 1
+        A[:, j] = board.apply(zero, board.from_tap_vector(x)).reshape(-1)
+    return A
+
+
+SLOW_OK = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=SLOW_OK)
+@given(eligible_cases(), st.integers(0, 2**32 - 1))
+def test_solver_matches_dense(simd, case, seed):
+    n, h, w, pattern = case
+    board = ml.Board.grid(h, w, states=n, pattern=pattern)
+    # the row-solve chase whenever eligible: by default a small or short, wide board
+    # takes the light chase when that has fewer symbols
+    with mock.patch.object(chase, "ROWSOLVE_COMPARE_TILES", -1), \
+            mock.patch.object(chase, "_light_symbols_bound", lambda b: 1 << 62):
+        solver = ml.Solver(board, method="chase")
+    engine = solver._engine
+    assert isinstance(engine, ChaseEngine) and engine.rowsolve
+    dense = ml.Solver(board, method="dense")
+    assert solver.kernel_size == dense.kernel_size
+    rng = np.random.default_rng(seed)
+    target = rng.integers(0, n, size=board.shape).astype(np.uint8)
+    starts = [board.random_state(rng, solvable=True), board.random_state(rng, solvable=False),
+              rng.integers(0, n, size=board.shape).astype(np.uint8)]
+    for start in starts:
+        try:
+            want = dense.solve(start, target, minimal=False)
+        except ml.Unsolvable:
+            want = None
+        try:
+            got = solver.solve(start, target, minimal=False)
+        except ml.Unsolvable:
+            got = None
+        assert (got is None) == (want is None)
+        if got is not None:
+            assert (board.apply(start, got.taps) == target).all()
+    # the kernel generators map to zero, and there is one unless the kernel is trivial
+    G, orders = engine.generators()
+    assert len(orders) == G.shape[0]
+    assert (G.shape[0] == 0) == (solver.kernel_size == 1)
+    zero = np.zeros(board.shape, dtype=np.uint8)
+    for g, o in zip(G, orders):
+        assert g.any() and 1 < o <= n and n % o == 0
+        assert not board.apply(zero, board.from_tap_vector(g)).any()
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=SLOW_OK)
+@given(eligible_cases(), st.sampled_from([None, 1, 3, 64, 256, 4096]), st.sampled_from([1, 2]))
+def test_matrix_equals_replay_and_variants(simd, case, block, threads):
+    plan = plan_of(case)
+    M = plan.matrix_zn(threads, block=block)
+    assert M.dtype == np.uint8 and M.shape == (plan.nres, plan.nsym)
+    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
+    assert (M == plan.matrix_zn(3 - threads, block=block, mirror=False)).all()
+    assert (M == plan.matrix_zn(threads, block=None if block else 5)).all()
+    # n = 3 runs bit-sliced unless packed=False: the bytes' matrix
+    assert (M == plan.matrix_zn(threads, block=block, packed=False)).all()
+    k = plan.nres // 2                                   # a prefix of the rows
+    assert (plan.matrix_zn(threads, block=block, rows=k) == M[:k]).all()
+    if plan.n == 2:                                      # the GF(2) kernel's matrix, unpacked
+        P = plan.matrix_gf2(threads)
+        bits = np.unpackbits(P.view(np.uint8), axis=1, bitorder="little")[:, :plan.nsym]
+        assert (bits == M).all()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(eligible_cases(), st.integers(0, 2**32 - 1))
+def test_numeric_replay_is_the_chase(case, seed):
+    """x = numeric(b, z): the taps of the first D rows are z, every tile above the last D
+    rows reaches b, and rho is b - A x on the last D rows."""
+    n, h, w, pattern = case
+    plan = plan_of(case)
+    board = ml.Board.grid(h, w, states=n, pattern=pattern)
+    A = tap_matrix(board)
+    rng = np.random.default_rng(seed)
+    b = rng.integers(0, n, size=h * w).astype(np.uint8)
+    z = rng.integers(0, n, size=plan.nsym).astype(np.uint8)
+    x, rho = plan.numeric(b, z)
+    assert (x[:plan.nsym] == z).all()
+    r = (b.astype(np.int64) - A @ x.astype(np.int64)) % n
+    assert not r[:h * w - plan.nres].any()
+    assert (rho == r[h * w - plan.nres:]).all()
+
+
+@pytest.mark.parametrize("n", [3, 5, 31, 32, 33, 64, 255])
+@pytest.mark.parametrize("pattern", ["knight", "diagonal"])
+def test_named_patterns_byte_and_16bit_ways(simd, n, pattern):
+    """The knight takes the byte way up to n = 32 ((nt + 1)(n - 1) < 256), 16-bit lanes
+    past it; both against the replay, the mirror image on and off."""
+    board = ml.Board.grid(9, 12, states=n, pattern=pattern)
+    plan, _ = rowsolve_plan(board, transpose=False)
+    assert plan is not None and plan.n == n and plan.mirrored
+    M = plan.matrix_zn(2, block=64)
+    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
+    assert (M == plan.matrix_zn(1, mirror=False)).all()
+    engine = ChaseEngine(board)
+    assert engine.rowsolve == (n not in chase.ROWSOLVE_LIGHT_PACKED)
+    assert engine.kernel_size == ChaseEngine(board, rowsolve=True).kernel_size \
+        == ml.Solver(board, method="dense").kernel_size
+
+
+@pytest.mark.parametrize("n, mult", [(7, 1), (7, 3), (255, 1), (255, 200), (255, 254)])
+def test_many_sources_and_large_coefficients(simd, n, mult):
+    """The general 16-bit way: more than 8 sources (no unrolled pass), and with n = 255
+    coefficients whose sum overflows 16 bits (reduced on the way); the pair 2 and 4
+    (units mod 7 and 255)."""
+    er = [2, 2] + [1] * 5 + [0] * 5
+    ec = [-1, 1] + list(range(-2, 3)) * 2
+    cf = [2, 4] + [mult, 1, mult, n - 1, mult] * 2
+    plan = _chase.RowSolvePlan(7, 10, np.array(er), np.array(ec), n, np.array(cf))
+    assert not plan.mirrored
+    M = plan.matrix_zn(2, block=64)
+    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
+    assert (M == plan.matrix_zn(1)).all()
+    pattern = [(-r, -c) for r, c, k in zip(er, ec, cf) for _ in range(k)]
+    board = ml.Board.grid(7, 10, states=n, pattern=pattern)
+    engine = ChaseEngine(board, rowsolve=True)
+    assert engine.kernel_size == ml.Solver(board, method="dense").kernel_size
+
+
+@pytest.mark.parametrize("n, rows, cols", [(3, 1100, 1100), (5, 300, 600), (4, 300, 600)])
+def test_large_board_against_light_chase(n, rows, cols):
+    """Boards past the small ones above (several blocks a row: 512 symbols bit-sliced for
+    Z/3, 256 bytes otherwise): the same kernel and solvability as the light chase, the
+    solution reaching the target; the default engine as ROWSOLVE_LIGHT_PACKED says."""
+    board = ml.Board.grid(rows, cols, states=n, pattern="knight")
+    rs, light = ChaseEngine(board, rowsolve=True), ChaseEngine(board, rowsolve=False)
+    assert rs.rowsolve and not light.rowsolve
+    assert rs.nsym < light.nsym
+    assert rs.kernel_size == light.kernel_size
+    rng = np.random.default_rng(5)
+    start = board.random_state(rng, solvable=True)
+    rhs = ((-start.reshape(-1).astype(np.int64)) % n).astype(np.uint8)
+    X, ok = rs.solve(rhs[None, :])
+    assert ok[0] and not board.apply(start, board.from_tap_vector(X[0])).any()
+    engine = ml.Solver(board, method="chase")._engine
+    assert engine.rowsolve == (n not in chase.ROWSOLVE_LIGHT_PACKED)
+
+
+def test_mirrored_needs_equal_coefficients():
+    h, w = 6, 8
+    er = np.array([2, 2, 0, 0, 0], dtype=np.int32)
+    ec = np.array([-1, 1, -1, 0, 1], dtype=np.int32)
+    assert _chase.RowSolvePlan(h, w, er, ec, 5, np.array([2, 2, 3, 1, 3])).mirrored
+    assert not _chase.RowSolvePlan(h, w, er, ec, 5, np.array([2, 3, 3, 1, 3])).mirrored
+    assert not _chase.RowSolvePlan(h, w, er, ec, 5, np.array([2, 2, 3, 1, 4])).mirrored
+    # the same matrix either way, and from the replay
+    plan = _chase.RowSolvePlan(h, w, er, ec, 5, np.array([2, 2, 3, 1, 3]))
+    M = plan.matrix_zn(2)
+    assert (M == plan.matrix_zn(2, mirror=False)).all()
+    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
+
+
+@pytest.mark.parametrize("n, k", [(4, 2), (6, 2), (6, 3), (9, 3), (255, 5)])
+def test_pair_not_a_unit_keeps_the_light_chase(n, k):
+    """The knight with its last-row pair repeated k times, k not a unit mod n: no
+    row-solve chase (the chains would divide by k), the light chase answers."""
+    pat = list(ml.PATTERNS["knight"])
+    last = min(dr for dr, _ in pat)
+    pat += [o for o in pat if o[0] == last] * (k - 1)
+    board = ml.Board.grid(7, 8, states=n, pattern=pat)
+    assert rowsolve_plan(board) == (None, False)
+    er, ec, cf = offsets_of(pat, n)
+    assert not _chase.rowsolve_eligible(7, 8, er, ec, n, cf)
+    with pytest.raises(ValueError, match="units mod n"):
+        _chase.RowSolvePlan(7, 8, er, ec, n, cf)
+    with pytest.raises(ValueError, match="units mod n"):
+        ChaseEngine(board, rowsolve=True)
+    engine = ChaseEngine(board)
+    assert not engine.rowsolve
+    assert engine.kernel_size == ml.Solver(board, method="dense").kernel_size
+    # the pair once more: multiplicity 3, a unit mod 4 again
+    if n == 4:
+        board = ml.Board.grid(7, 8, states=4, pattern=pat + [o for o in pat if o[0] == last][:2])
+        assert rowsolve_plan(board)[0] is not None and ChaseEngine(board, rowsolve=True).rowsolve
+
+
+def test_bad_arguments():
+    er = np.array([1, 1, 0], dtype=np.int32)
+    ec = np.array([-1, 1, 0], dtype=np.int32)
+    for n in (1, 256, 2.0, True, "3"):
+        with pytest.raises(ValueError, match="n must be an int from 2 to 255"):
+            _chase.RowSolvePlan(4, 4, er, ec, n)
+    for cf in ([1, 1], [1, 1, 0], [1, 1, 5], [1.0, 1.0, 1.0], [[1, 1, 1]]):
+        with pytest.raises(ValueError, match="coefficients|cf must be"):
+            _chase.RowSolvePlan(4, 4, er, ec, 5, np.array(cf))
+    with pytest.raises(ValueError, match="units mod n"):
+        _chase.RowSolvePlan(4, 4, er, ec, 6, np.array([3, 1, 1]))
+    with pytest.raises(ValueError, match="multiple of 2a"):
+        _chase.RowSolvePlan(4, 5, er, ec, 5)
+    plan = _chase.RowSolvePlan(4, 4, er, ec, 5, np.array([2, 3, 4]))
+    with pytest.raises(ValueError, match="matrix_gf2 needs n == 2"):
+        plan.matrix_gf2()
+    for block in (0, 4097):
+        with pytest.raises(ValueError, match="block must be from 1 to 4096"):
+            plan.matrix_zn(block=block)
+    with pytest.raises(ValueError, match="rows must be"):
+        plan.matrix_zn(rows=plan.nres + 1)
+    with pytest.raises(ValueError, match="b entries must be < 5"):
+        plan.numeric(np.full(16, 5, np.uint8))
+    with pytest.raises(ValueError, match="z entries must be < 5"):
+        plan.numeric(np.zeros(16, np.uint8), np.full(plan.nsym, 5, np.uint8))
+    with pytest.raises(ValueError, match="z must have"):
+        plan.numeric(np.zeros(16, np.uint8), np.zeros(plan.nsym + 1, np.uint8))
+
+
+def test_requested_interrupt_stops_the_symbolic_pass_then_clears():
+    """A stop requested on the flag (as the Ctrl-C hook does) makes matrix_zn and the
+    replay raise KeyboardInterrupt; the calls after that are exact."""
+    board = ml.Board.grid(12, 16, states=5, pattern="knight")
+    plan, _ = rowsolve_plan(board)
+    _chase._request_interrupt()
+    with pytest.raises(KeyboardInterrupt):
+        plan.matrix_zn(2)
+    _chase._request_interrupt()
+    with pytest.raises(KeyboardInterrupt):
+        plan.numeric(np.zeros(plan.h * plan.w, np.uint8))
+    M = plan.matrix_zn(2)
+    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigint_stops_a_large_symbolic_pass():
+    """SIGINT 0.5 s into the 5000^2 Z/5 knight's symbolic pass (~10 s): the process stops
+    within a second (the pass polls every 8 rows)."""
+    code = "\n".join([
+        "import modlights as ml", "from modlights.chase import rowsolve_plan",
+        "plan, _ = rowsolve_plan(ml.Board.grid(5000, 5000, states=5, pattern='knight'))",
+        "print('READY', flush=True)", "plan.matrix_zn(2)", "print('FINISHED', flush=True)"])
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "READY", p.stderr.read()
+        time.sleep(0.5)
+        assert p.poll() is None
+        t0 = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        seconds = time.perf_counter() - t0
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert "FINISHED" not in out and "KeyboardInterrupt" in err, err[-2000:]
+    assert p.returncode != 0 and seconds < 1.0, seconds
