@@ -307,13 +307,46 @@ static rs_row_fn rs_row_pick(void) {
 }
 
 /* ------------------------------------------------------------------ symbolic chase */
+/* A worker's share of a symbolic pass (GF(2), Z/n bytes, Z/3 / Z/4 bit-sliced): the
+ * blocks come from a shared counter. M: the residual matrix (uint64_t words for GF(2),
+ * bytes otherwise; stride: words a row of the GF(2) one); width: a tap's storage (bw
+ * words, or bz bytes). */
 typedef struct {
     const ml_rowsolve *p;
-    uint64_t *M;
-    size_t stride, bw, nblk_row, nblocks;
+    void *M;
+    size_t stride, width, nblk_row, nblocks;
     int *next;
     int status;
 } rs_job;
+
+/* One symbolic pass: D ceil(cols / per) blocks (per symbols a block) over min(threads,
+ * blocks) workers, the calling thread one of them. Returns 0 or a worker's status. */
+static int rs_run(const ml_rowsolve *p, void *M, size_t stride, size_t width, size_t per,
+                  size_t cols, int threads, void *(*worker)(void *)) {
+    const size_t nblk_row = (cols + per - 1) / per;
+    const size_t nblocks = nblk_row * (size_t)p->D;
+    if (threads < 1) threads = 1;
+    if (threads > 16) threads = 16;
+    if ((size_t)threads > nblocks) threads = (int)nblocks;
+    rs_job jobs[16];
+    pthread_t tid[16];
+    int started[16] = {0};
+    int next = 0;
+    for (int i = 0; i < threads; i++) {
+        jobs[i].p = p; jobs[i].M = M; jobs[i].stride = stride; jobs[i].width = width;
+        jobs[i].nblk_row = nblk_row; jobs[i].nblocks = nblocks; jobs[i].next = &next;
+        jobs[i].status = 0;
+    }
+    for (int i = 1; i < threads; i++)
+        started[i] = pthread_create(&tid[i], NULL, worker, &jobs[i]) == 0;
+    worker(&jobs[0]);
+    int st = jobs[0].status;
+    for (int i = 1; i < threads; i++) {
+        if (started[i]) pthread_join(tid[i], NULL);
+        if (jobs[i].status) st = jobs[i].status;
+    }
+    return st;
+}
 
 static inline void or_bits(uint64_t *row, size_t pos, uint64_t v) {
     if (!v) return;
@@ -329,7 +362,7 @@ static int rs_block(const rs_job *J, uint64_t *ring, const uint64_t **S, rs_row_
                     int r0, int j0, int nb) {
     const ml_rowsolve *p = J->p;
     const int h = p->h, w = p->w, D = p->D, a = p->a, nt = p->nt, ne = p->ne;
-    const size_t bw = J->bw, cs = (size_t)(p->span + 1) * bw;
+    const size_t bw = J->width, cs = (size_t)(p->span + 1) * bw;
     /* rows 0..D-1: the unit vectors of the block's symbols (margins stay zero) */
     for (int R = 0; R < D && R < h; R++) {
         uint64_t *X = ring_row(p, ring, R, bw);
@@ -353,7 +386,7 @@ static int rs_block(const rs_job *J, uint64_t *ring, const uint64_t **S, rs_row_
         for (int i = 0; i < ne; i++)
             S[i] = ring_row(p, ring, (long)r + p->er[i], bw) + (long)p->ec[i] * (long)cs;
         for (int c = 0; c < w; c++) {
-            uint64_t *row = J->M + ((size_t)(r - (h - D)) * (size_t)w + (size_t)c) * J->stride;
+            uint64_t *row = (uint64_t *)J->M + ((size_t)(r - (h - D)) * (size_t)w + (size_t)c) * J->stride;
             for (size_t q = 0; q < nwb; q++) {
                 uint64_t v = 0;
                 for (int i = 0; i < ne; i++) v ^= S[i][(long)c * (long)cs + (long)q];
@@ -373,7 +406,7 @@ static size_t ring_words(const ml_rowsolve *p, size_t bw) {
 static void *rs_worker(void *arg) {
     rs_job *J = arg;
     const ml_rowsolve *p = J->p;
-    const size_t bw = J->bw, words = ring_words(p, bw);
+    const size_t bw = J->width, words = ring_words(p, bw);
     const size_t per = 64 * bw;
     uint64_t *ring = aligned_alloc(64, (words * sizeof(uint64_t) + 63) / 64 * 64);
     const uint64_t **S = malloc((size_t)(p->ne + 1) * sizeof(*S));
@@ -453,28 +486,7 @@ int ml_rowsolve_matrix(const ml_rowsolve *p, uint64_t *M, int threads, size_t bw
     const int mir = mirror && p->mirrored;
     /* with the mirror image: the symbols of columns < ceil(w / 2) of each symbol row */
     const size_t cols = mir ? (size_t)(p->w + 1) / 2 : (size_t)p->w;
-    const size_t nblk_row = (cols + per - 1) / per;
-    const size_t nblocks = nblk_row * (size_t)p->D;
-    if (threads < 1) threads = 1;
-    if (threads > 16) threads = 16;
-    if ((size_t)threads > nblocks) threads = (int)nblocks;
-    rs_job jobs[16];
-    pthread_t tid[16];
-    int started[16] = {0};
-    int next = 0;
-    for (int i = 0; i < threads; i++) {
-        jobs[i].p = p; jobs[i].M = M; jobs[i].stride = stride; jobs[i].bw = bw;
-        jobs[i].nblk_row = nblk_row; jobs[i].nblocks = nblocks; jobs[i].next = &next;
-        jobs[i].status = 0;
-    }
-    for (int i = 1; i < threads; i++)
-        started[i] = pthread_create(&tid[i], NULL, rs_worker, &jobs[i]) == 0;
-    rs_worker(&jobs[0]);
-    int st = jobs[0].status;
-    for (int i = 1; i < threads; i++) {
-        if (started[i]) pthread_join(tid[i], NULL);
-        if (jobs[i].status) st = jobs[i].status;
-    }
+    const int st = rs_run(p, M, stride, bw, per, cols, threads, rs_worker);
     if (!st && mir) rs_mirror_fill(p, M, stride, (int)cols);
     return st;
 }
@@ -844,14 +856,6 @@ static void rz_ctx_init(const ml_rowsolve *p, rz_ctx *K) {
     }
 }
 
-typedef struct {
-    const ml_rowsolve *p;
-    uint8_t *M;
-    size_t bz, nblk_row, nblocks;
-    int *next;
-    int status;
-} rz_job;
-
 /* Column 0 of board row R (slots of bz bytes), or the zero row off the board. */
 static inline uint8_t *rz_ring_row(const ml_rowsolve *p, uint8_t *ring, uint8_t *zero, long R,
                                    size_t bz) {
@@ -861,11 +865,11 @@ static inline uint8_t *rz_ring_row(const ml_rowsolve *p, uint8_t *ring, uint8_t 
 }
 
 /* One block: the symbols j0 .. j0 + nb - 1 of symbol row r0. Returns 0 or 3. */
-static int rz_block(const rz_job *J, const rz_ctx *K, uint8_t *ring, uint8_t *zero,
+static int rz_block(const rs_job *J, const rz_ctx *K, uint8_t *ring, uint8_t *zero,
                     const uint8_t **S, uint16_t *acc, rz_row_fn row_fn, int r0, int j0, int nb) {
     const ml_rowsolve *p = J->p;
     const int h = p->h, w = p->w, D = p->D, nt = p->nt, ne = p->ne;
-    const size_t bz = J->bz, len = (size_t)(w + 2 * p->mc) * bz;
+    const size_t bz = J->width, len = (size_t)(w + 2 * p->mc) * bz;
     const size_t nsym = ml_rowsolve_nsym(p);
     /* rows 0..D-1: the unit vectors of the block's symbols (margins stay zero) */
     for (int R = 0; R < D && R < h; R++) {
@@ -888,7 +892,7 @@ static int rz_block(const rz_job *J, const rz_ctx *K, uint8_t *ring, uint8_t *ze
         for (int i = 0; i < ne; i++)
             S[i] = rz_ring_row(p, ring, zero, (long)r + p->er[i], bz) + (long)p->ec[i] * (long)bz;
         for (int c = 0; c < w; c++) {
-            uint8_t *row = J->M + ((size_t)(r - (h - D)) * (size_t)w + (size_t)c) * nsym;
+            uint8_t *row = (uint8_t *)J->M + ((size_t)(r - (h - D)) * (size_t)w + (size_t)c) * nsym;
             rz_tap16(row + s0, NULL, 0, 1, S, (long)c * (long)bz, p->cf, ne, (size_t)nb,
                      p->n, acc);
         }
@@ -897,9 +901,9 @@ static int rz_block(const rz_job *J, const rz_ctx *K, uint8_t *ring, uint8_t *ze
 }
 
 static void *rz_worker(void *arg) {
-    rz_job *J = arg;
+    rs_job *J = arg;
     const ml_rowsolve *p = J->p;
-    const size_t bz = J->bz, len = (size_t)(p->w + 2 * p->mc) * bz;
+    const size_t bz = J->width, len = (size_t)(p->w + 2 * p->mc) * bz;
     const size_t ring_bytes = ((size_t)(p->RR + 1) * len + 63) / 64 * 64;
     uint8_t *ring = aligned_alloc(64, ring_bytes);
     const uint8_t **S = malloc((size_t)(p->ne + 1) * sizeof(*S));
@@ -953,28 +957,7 @@ int ml_rowsolve_matrix_zn(const ml_rowsolve *p, uint8_t *M, int threads, size_t 
     if (len_cols > SIZE_MAX / bz / ((size_t)p->RR + 1) - 64) return 2;
     const int mir = mirror && p->mirrored;
     const size_t cols = mir ? (size_t)(p->w + 1) / 2 : (size_t)p->w;
-    const size_t nblk_row = (cols + bz - 1) / bz;
-    const size_t nblocks = nblk_row * (size_t)p->D;
-    if (threads < 1) threads = 1;
-    if (threads > 16) threads = 16;
-    if ((size_t)threads > nblocks) threads = (int)nblocks;
-    rz_job jobs[16];
-    pthread_t tid[16];
-    int started[16] = {0};
-    int next = 0;
-    for (int i = 0; i < threads; i++) {
-        jobs[i].p = p; jobs[i].M = M; jobs[i].bz = bz;
-        jobs[i].nblk_row = nblk_row; jobs[i].nblocks = nblocks; jobs[i].next = &next;
-        jobs[i].status = 0;
-    }
-    for (int i = 1; i < threads; i++)
-        started[i] = pthread_create(&tid[i], NULL, rz_worker, &jobs[i]) == 0;
-    rz_worker(&jobs[0]);
-    int st = jobs[0].status;
-    for (int i = 1; i < threads; i++) {
-        if (started[i]) pthread_join(tid[i], NULL);
-        if (jobs[i].status) st = jobs[i].status;
-    }
+    const int st = rs_run(p, M, 0, bz, bz, cols, threads, rz_worker);
     if (!st && mir) rz_mirror_fill(p, M, (int)cols);
     return st;
 }
@@ -1082,14 +1065,6 @@ static r3_row_fn r3_row_pick(void) {
     return r3_row_portable;
 }
 
-typedef struct {
-    const ml_rowsolve *p;
-    uint8_t *M;
-    size_t bw, nblk_row, nblocks;
-    int *next;
-    int status;
-} r3_job;
-
 /* Column 0 of board row R (slots of 2 bw words, rows one after the other), or the zero
  * row off the board. */
 static inline uint64_t *r3_ring_row(const ml_rowsolve *p, uint64_t *ring, uint64_t *zero,
@@ -1101,11 +1076,11 @@ static inline uint64_t *r3_ring_row(const ml_rowsolve *p, uint64_t *ring, uint64
 }
 
 /* One block: the symbols j0 .. j0 + nb - 1 of symbol row r0. Returns 0 or 3. */
-static int r3_block(const r3_job *J, const r3_ctx *K, uint64_t *ring, uint64_t *zero,
+static int r3_block(const rs_job *J, const r3_ctx *K, uint64_t *ring, uint64_t *zero,
                     const uint64_t **S, r3_row_fn row_fn, int r0, int j0, int nb) {
     const ml_rowsolve *p = J->p;
     const int h = p->h, w = p->w, D = p->D, nt = p->nt, ne = p->ne;
-    const size_t bw = J->bw, sl = 2 * bw, len = (size_t)(w + 2 * p->mc) * sl;
+    const size_t bw = J->width, sl = 2 * bw, len = (size_t)(w + 2 * p->mc) * sl;
     const size_t nsym = ml_rowsolve_nsym(p);
     for (int R = 0; R < D && R < h; R++) {
         uint64_t *X = r3_ring_row(p, ring, zero, R, bw);
@@ -1128,7 +1103,7 @@ static int r3_block(const r3_job *J, const r3_ctx *K, uint64_t *ring, uint64_t *
         for (int i = 0; i < ne; i++)
             S[i] = r3_ring_row(p, ring, zero, (long)r + p->er[i], bw) + (long)p->ec[i] * (long)sl;
         for (int c = 0; c < w; c++) {
-            uint8_t *row = J->M + ((size_t)(r - (h - D)) * (size_t)w + (size_t)c) * nsym + s0;
+            uint8_t *row = (uint8_t *)J->M + ((size_t)(r - (h - D)) * (size_t)w + (size_t)c) * nsym + s0;
             for (size_t q = 0; q < nwb; q++) {
                 uint64_t up = 0, um = 0;
                 for (int i = 0; i < ne; i++) {
@@ -1153,9 +1128,9 @@ static int r3_block(const r3_job *J, const r3_ctx *K, uint64_t *ring, uint64_t *
 }
 
 static void *r3_worker(void *arg) {
-    r3_job *J = arg;
+    rs_job *J = arg;
     const ml_rowsolve *p = J->p;
-    const size_t bw = J->bw, len = (size_t)(p->w + 2 * p->mc) * 2 * bw;
+    const size_t bw = J->width, len = (size_t)(p->w + 2 * p->mc) * 2 * bw;
     const size_t ring_bytes = ((size_t)(p->RR + 1) * len * sizeof(uint64_t) + 63) / 64 * 64;
     uint64_t *ring = aligned_alloc(64, ring_bytes);
     const uint64_t **S = malloc((size_t)(p->ne + 1) * sizeof(*S));
@@ -1201,28 +1176,7 @@ int ml_rowsolve_matrix_sliced(const ml_rowsolve *p, uint8_t *M, int threads, siz
     const size_t per = 64 * bw;
     const int mir = mirror && p->mirrored;
     const size_t cols = mir ? (size_t)(p->w + 1) / 2 : (size_t)p->w;
-    const size_t nblk_row = (cols + per - 1) / per;
-    const size_t nblocks = nblk_row * (size_t)p->D;
-    if (threads < 1) threads = 1;
-    if (threads > 16) threads = 16;
-    if ((size_t)threads > nblocks) threads = (int)nblocks;
-    r3_job jobs[16];
-    pthread_t tid[16];
-    int started[16] = {0};
-    int next = 0;
-    for (int i = 0; i < threads; i++) {
-        jobs[i].p = p; jobs[i].M = M; jobs[i].bw = bw;
-        jobs[i].nblk_row = nblk_row; jobs[i].nblocks = nblocks; jobs[i].next = &next;
-        jobs[i].status = 0;
-    }
-    for (int i = 1; i < threads; i++)
-        started[i] = pthread_create(&tid[i], NULL, r3_worker, &jobs[i]) == 0;
-    r3_worker(&jobs[0]);
-    int st = jobs[0].status;
-    for (int i = 1; i < threads; i++) {
-        if (started[i]) pthread_join(tid[i], NULL);
-        if (jobs[i].status) st = jobs[i].status;
-    }
+    const int st = rs_run(p, M, 0, bw, per, cols, threads, r3_worker);
     if (!st && mir) rz_mirror_fill(p, M, (int)cols);
     return st;
 }

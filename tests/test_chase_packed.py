@@ -20,7 +20,7 @@ from modlights import _chase
 from modlights.chase import ChaseEngine, build_plan
 from modlights.reference import ReferenceEngine
 
-from oracle import group_closure_size
+from oracle import group_closure_size, residual_by_replay
 from simd import simd_fixture
 from strategies import chase_boards, random_masks
 
@@ -31,19 +31,6 @@ simd = simd_fixture(_chase)
 
 def packed_boards(max_side=10, n_values=(3, 4, 8, 3, 4, 8, 5, 9)):
     return chase_boards(max_side=max_side, n_values=n_values, p_locks=(0.0, 0.05, 0.2))
-
-
-def residual_by_replay(plan) -> np.ndarray:
-    """M column by column from the numeric replay alone: with b = 0, rho(e_s) = -M e_s."""
-    n = plan.n
-    zero = np.zeros(plan.h * plan.w, dtype=np.uint8)
-    M = np.zeros((plan.nres, plan.nsym), dtype=np.int64)
-    for s in range(plan.nsym):
-        z = np.zeros(plan.nsym, dtype=np.uint8)
-        z[s] = 1
-        _, rho = plan.numeric(zero, z)
-        M[:, s] = (-rho.astype(np.int64)) % n
-    return M
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -23,6 +23,7 @@ import modlights as ml
 from modlights import _chase, chase
 from modlights.chase import ChaseEngine, rowsolve_plan
 
+from oracle import residual_by_replay
 from simd import simd_fixture
 
 simd = simd_fixture(_chase)
@@ -70,19 +71,6 @@ def offsets_of(pattern, n):
     ec = np.array([-o[1] for o, _ in offs], dtype=np.int32)
     cf = np.array([k for _, k in offs], dtype=np.int32)
     return er, ec, cf
-
-
-def residual_by_replay(plan) -> np.ndarray:
-    """M column by column from the numeric replay alone: with b = 0, rho(e_s) = -M e_s."""
-    n = plan.n
-    zero = np.zeros(plan.h * plan.w, dtype=np.uint8)
-    M = np.zeros((plan.nres, plan.nsym), dtype=np.int64)
-    for s in range(plan.nsym):
-        z = np.zeros(plan.nsym, dtype=np.uint8)
-        z[s] = 1
-        _, rho = plan.numeric(zero, z)
-        M[:, s] = (-rho.astype(np.int64)) % n
-    return M
 
 
 def plan_of(case):

@@ -95,6 +95,36 @@ def _block(block, limit):
     return b
 
 
+def _replay_args(b, z, out, size_t hw, size_t nsym, int n):
+    """(b, z, x) of a replay, checked: b as hw bytes < n, z None or nsym bytes < n (with
+    a spare zero entry, so that even an empty z has an address), x the array to write
+    the taps into (out, a writable contiguous (hw,) uint8 array not overlapping b, or a
+    new one)."""
+    bb = np.ascontiguousarray(b, dtype=np.uint8).reshape(-1)
+    if bb.shape[0] != hw:
+        raise ValueError(f"b must have {hw} entries")
+    if hw and int(bb.max()) >= n:
+        raise ValueError(f"b entries must be < {n}")
+    zz = None
+    if z is not None:
+        zz = np.ascontiguousarray(z, dtype=np.uint8).reshape(-1)
+        if zz.shape[0] != nsym:
+            raise ValueError(f"z must have {nsym} entries")
+        if nsym and int(zz.max()) >= n:
+            raise ValueError(f"z entries must be < {n}")
+        zz = np.concatenate([zz, np.zeros(1, np.uint8)])
+    if out is None:
+        x = np.empty(hw, dtype=np.uint8)
+    else:
+        x = out
+        if (not isinstance(x, np.ndarray) or x.dtype != np.uint8 or x.ndim != 1
+                or x.shape[0] != hw or not x.flags.c_contiguous or not x.flags.writeable):
+            raise ValueError(f"out must be a writable contiguous ({hw},) uint8 array")
+        if np.shares_memory(x, bb):
+            raise ValueError("out must not overlap b")
+    return bb, zz, x
+
+
 cdef class Plan:
     """The chase structure of one grid board (see csrc/chase.h)."""
     cdef ml_chase *p
@@ -268,32 +298,13 @@ cdef class Plan:
         out: a writable C-contiguous (h*w,) uint8 array to write x into (e.g. the x of
         an earlier replay), None: a new array."""
         cdef size_t hw = <size_t>self.h * <size_t>self.w
-        bb = np.ascontiguousarray(b, dtype=np.uint8).reshape(-1)
-        if bb.shape[0] != hw:
-            raise ValueError(f"b must have {hw} entries")
-        if hw and int(bb.max()) >= self.n:
-            raise ValueError(f"b entries must be < {self.n}")
+        bb, zz, x = _replay_args(b, z, out, hw, self.nsym, self.n)
         cdef const uint8_t[::1] bv = bb
         cdef const uint8_t[::1] zv
         cdef const uint8_t *zp = NULL
-        if z is not None:
-            zz = np.ascontiguousarray(z, dtype=np.uint8).reshape(-1)
-            if zz.shape[0] != self.nsym:
-                raise ValueError(f"z must have {self.nsym} entries")
-            if self.nsym and int(zz.max()) >= self.n:
-                raise ValueError(f"z entries must be < {self.n}")
-            zz = np.concatenate([zz, np.zeros(1, np.uint8)])
+        if zz is not None:
             zv = zz
             zp = &zv[0]
-        if out is None:
-            x = np.empty(hw, dtype=np.uint8)
-        else:
-            x = out
-            if (not isinstance(x, np.ndarray) or x.dtype != np.uint8 or x.ndim != 1
-                    or x.shape[0] != hw or not x.flags.c_contiguous or not x.flags.writeable):
-                raise ValueError(f"out must be a writable contiguous ({hw},) uint8 array")
-            if np.shares_memory(x, bb):
-                raise ValueError("out must not overlap b")
         rho = np.empty(self.nres + 1, dtype=np.uint8)
         cdef uint8_t[::1] xv = x
         cdef uint8_t[::1] rv = rho
@@ -557,31 +568,13 @@ cdef class RowSolvePlan:
         values < n, None: zeros) -> (x taps (h*w,) uint8, rho residuals (nres,) uint8);
         out as for Plan.numeric."""
         cdef size_t hw = <size_t>self.h * <size_t>self.w
-        bb = np.ascontiguousarray(b, dtype=np.uint8).reshape(-1)
-        if bb.shape[0] != hw:
-            raise ValueError(f"b must have {hw} entries")
-        if int(bb.max()) >= self.n:
-            raise ValueError(f"b entries must be < {self.n}")
+        bb, zz, x = _replay_args(b, z, out, hw, self.nsym, self.n)
         cdef const uint8_t[::1] bv = bb
         cdef const uint8_t[::1] zv
         cdef const uint8_t *zp = NULL
-        if z is not None:
-            zz = np.ascontiguousarray(z, dtype=np.uint8).reshape(-1)
-            if zz.shape[0] != self.nsym:
-                raise ValueError(f"z must have {self.nsym} entries")
-            if int(zz.max()) >= self.n:
-                raise ValueError(f"z entries must be < {self.n}")
+        if zz is not None:
             zv = zz
             zp = &zv[0]
-        if out is None:
-            x = np.empty(hw, dtype=np.uint8)
-        else:
-            x = out
-            if (not isinstance(x, np.ndarray) or x.dtype != np.uint8 or x.ndim != 1
-                    or x.shape[0] != hw or not x.flags.c_contiguous or not x.flags.writeable):
-                raise ValueError(f"out must be a writable contiguous ({hw},) uint8 array")
-            if np.shares_memory(x, bb):
-                raise ValueError("out must not overlap b")
         rho = np.empty(self.nres, dtype=np.uint8)
         cdef uint8_t[::1] xv = x
         cdef uint8_t[::1] rv = rho
