@@ -149,6 +149,19 @@ static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, long R, s
     return col0 + (size_t)(R % p->span) * bw;
 }
 
+/* The unrolled kernels' sources: s0..s7 = S[i] + off for i < NT (<= 8), the others
+ * aliases of s0 that are never read. */
+#define RS_SOURCES(T, off, NT)                                                            \
+    T *restrict s0 = S[0] + (off);                                                        \
+    T *restrict s1 = (NT) > 1 ? S[1] + (off) : s0;                                        \
+    T *restrict s2 = (NT) > 2 ? S[2] + (off) : s0;                                        \
+    T *restrict s3 = (NT) > 3 ? S[3] + (off) : s0;                                        \
+    T *restrict s4 = (NT) > 4 ? S[4] + (off) : s0;                                        \
+    T *restrict s5 = (NT) > 5 ? S[5] + (off) : s0;                                        \
+    T *restrict s6 = (NT) > 6 ? S[6] + (off) : s0;                                        \
+    T *restrict s7 = (NT) > 7 ? S[7] + (off) : s0;                                        \
+    (void)s1; (void)s2; (void)s3; (void)s4; (void)s5; (void)s6; (void)s7
+
 /* One row of the symbolic chase: X (row R, column 0) from the nt sources S (column 0
  * of their rows, the column offset folded in), both chains of the pair stencil. The
  * sources are summed first and the chain's tap last (one xor on the chain's path);
@@ -157,13 +170,13 @@ static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, long R, s
     do {                                                                                  \
         const long o_ = (long)(c) * (long)cs;                                             \
         if ((NT) > 0) {                                                                   \
-            VT u0 = ((const VT *)(S0 + o_))[j], u1 = (NT) > 1 ? ((const VT *)(S1 + o_))[j] : (VT){0}; \
-            VT u2 = (NT) > 2 ? ((const VT *)(S2 + o_))[j] : (VT){0};                      \
-            VT u3 = (NT) > 3 ? ((const VT *)(S3 + o_))[j] : (VT){0};                      \
-            VT u4 = (NT) > 4 ? ((const VT *)(S4 + o_))[j] : (VT){0};                      \
-            VT u5 = (NT) > 5 ? ((const VT *)(S5 + o_))[j] : (VT){0};                      \
-            VT u6 = (NT) > 6 ? ((const VT *)(S6 + o_))[j] : (VT){0};                      \
-            VT u7 = (NT) > 7 ? ((const VT *)(S7 + o_))[j] : (VT){0};                      \
+            VT u0 = ((const VT *)(s0 + o_))[j], u1 = (NT) > 1 ? ((const VT *)(s1 + o_))[j] : (VT){0}; \
+            VT u2 = (NT) > 2 ? ((const VT *)(s2 + o_))[j] : (VT){0};                      \
+            VT u3 = (NT) > 3 ? ((const VT *)(s3 + o_))[j] : (VT){0};                      \
+            VT u4 = (NT) > 4 ? ((const VT *)(s4 + o_))[j] : (VT){0};                      \
+            VT u5 = (NT) > 5 ? ((const VT *)(s5 + o_))[j] : (VT){0};                      \
+            VT u6 = (NT) > 6 ? ((const VT *)(s6 + o_))[j] : (VT){0};                      \
+            VT u7 = (NT) > 7 ? ((const VT *)(s7 + o_))[j] : (VT){0};                      \
             t = ((u0 ^ u1) ^ (u2 ^ u3)) ^ ((u4 ^ u5) ^ (u6 ^ u7));                        \
         } else {                                                                          \
             t = ((const VT *)(S[0] + o_))[j];                                             \
@@ -173,11 +186,7 @@ static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, long R, s
 
 #define RS_ROW_BODY(VT, nv, NT)                                                           \
     do {                                                                                  \
-        const uint64_t *S0 = S[0], *S1 = nt > 1 ? S[1] : S[0], *S2 = nt > 2 ? S[2] : S[0];  \
-        const uint64_t *S3 = nt > 3 ? S[3] : S[0], *S4 = nt > 4 ? S[4] : S[0];           \
-        const uint64_t *S5 = nt > 5 ? S[5] : S[0], *S6 = nt > 6 ? S[6] : S[0];           \
-        const uint64_t *S7 = nt > 7 ? S[7] : S[0];                                        \
-        (void)S1; (void)S2; (void)S3; (void)S4; (void)S5; (void)S6; (void)S7;             \
+        RS_SOURCES(const uint64_t, 0, NT);                                                \
         for (int c0 = 0; c0 < w; c0 += 2 * a)                                             \
             for (int c = c0; c < c0 + a; c++) {                                           \
                 const VT *prev = (const VT *)(X + (long)(c - a) * (long)cs);              \
@@ -204,11 +213,7 @@ static inline uint64_t *ring_row(const ml_rowsolve *p, uint64_t *ring, long R, s
  * not re-read from memory (a store-to-load round trip on every step otherwise) */
 #define RS_ROW_A1(VT, NV, NT)                                                             \
     do {                                                                                  \
-        const uint64_t *S0 = S[0], *S1 = nt > 1 ? S[1] : S[0], *S2 = nt > 2 ? S[2] : S[0];  \
-        const uint64_t *S3 = nt > 3 ? S[3] : S[0], *S4 = nt > 4 ? S[4] : S[0];           \
-        const uint64_t *S5 = nt > 5 ? S[5] : S[0], *S6 = nt > 6 ? S[6] : S[0];           \
-        const uint64_t *S7 = nt > 7 ? S[7] : S[0];                                        \
-        (void)S1; (void)S2; (void)S3; (void)S4; (void)S5; (void)S6; (void)S7;             \
+        RS_SOURCES(const uint64_t, 0, NT);                                                \
         VT prev[NV];                                                                      \
         for (int j = 0; j < (NV); j++) prev[j] = (VT){0};                                 \
         for (int c = 0; c < w; c += 2) {                                                  \
@@ -582,20 +587,12 @@ rz_tap16(uint8_t *restrict out, const uint8_t *restrict pv, uint16_t cp, uint16_
 /* fit16: acc = cp pv + sum_i cf[i] S[i] at offset o in one pass, NT (<= 8) sources */
 #define RZ_SUM16(NT)                                                                        \
     do {                                                                                    \
-        const uint8_t *restrict s0 = S[0] + o;                                              \
-        const uint8_t *restrict s1 = (NT) > 1 ? S[1] + o : s0;                              \
-        const uint8_t *restrict s2 = (NT) > 2 ? S[2] + o : s0;                              \
-        const uint8_t *restrict s3 = (NT) > 3 ? S[3] + o : s0;                              \
-        const uint8_t *restrict s4 = (NT) > 4 ? S[4] + o : s0;                              \
-        const uint8_t *restrict s5 = (NT) > 5 ? S[5] + o : s0;                              \
-        const uint8_t *restrict s6 = (NT) > 6 ? S[6] + o : s0;                              \
-        const uint8_t *restrict s7 = (NT) > 7 ? S[7] + o : s0;                              \
+        RS_SOURCES(const uint8_t, o, NT);                                                   \
         const int32_t *k_ = K->cf;                                                          \
         const uint16_t k0 = (uint16_t)k_[0], k1 = (NT) > 1 ? (uint16_t)k_[1] : 0;           \
         const uint16_t k2 = (NT) > 2 ? (uint16_t)k_[2] : 0, k3 = (NT) > 3 ? (uint16_t)k_[3] : 0; \
         const uint16_t k4 = (NT) > 4 ? (uint16_t)k_[4] : 0, k5 = (NT) > 5 ? (uint16_t)k_[5] : 0; \
         const uint16_t k6 = (NT) > 6 ? (uint16_t)k_[6] : 0, k7 = (NT) > 7 ? (uint16_t)k_[7] : 0; \
-        (void)s1; (void)s2; (void)s3; (void)s4; (void)s5; (void)s6; (void)s7;               \
         (void)k1; (void)k2; (void)k3; (void)k4; (void)k5; (void)k6; (void)k7;               \
         for (size_t j = 0; j < bz; j++) {                                                   \
             uint16_t u = (uint16_t)(cp * pv[j] + k0 * s0[j]);                               \
@@ -644,15 +641,7 @@ rz_tap16_fit(uint8_t *restrict v, const uint8_t *restrict pv, uint16_t cp, uint1
 /* Byte way, v = pv + the NT sources at offset o (NT <= 8 unrolled; 0: nt of them). */
 #define RZ_SUM8(NT)                                                                         \
     do {                                                                                    \
-        const uint8_t *restrict s0 = S[0] + o;                                              \
-        const uint8_t *restrict s1 = (NT) > 1 ? S[1] + o : s0;                              \
-        const uint8_t *restrict s2 = (NT) > 2 ? S[2] + o : s0;                              \
-        const uint8_t *restrict s3 = (NT) > 3 ? S[3] + o : s0;                              \
-        const uint8_t *restrict s4 = (NT) > 4 ? S[4] + o : s0;                              \
-        const uint8_t *restrict s5 = (NT) > 5 ? S[5] + o : s0;                              \
-        const uint8_t *restrict s6 = (NT) > 6 ? S[6] + o : s0;                              \
-        const uint8_t *restrict s7 = (NT) > 7 ? S[7] + o : s0;                              \
-        (void)s1; (void)s2; (void)s3; (void)s4; (void)s5; (void)s6; (void)s7;               \
+        RS_SOURCES(const uint8_t, o, NT);                                                   \
         if ((NT) > 0) {                                                                     \
             for (size_t j = 0; j < bz; j++) {                                               \
                 uint8_t u = (uint8_t)(pv[j] + s0[j]);                                       \
@@ -674,26 +663,27 @@ rz_tap16_fit(uint8_t *restrict v, const uint8_t *restrict pv, uint16_t cp, uint1
         }                                                                                   \
     } while (0)
 
+/* Byte way: -x mod n for a byte x <= (nt + 1)(n - 1): ns subtract-min steps d[] (x -=
+ * d wherever that does not wrap), then the negation. Always inlined with a constant
+ * ns, so the steps unroll inside the callers' vectorised loops. */
+static inline __attribute__((always_inline)) uint8_t
+rz_negmod8(uint8_t x, const uint8_t *d, int ns, uint8_t n8) {
+    for (int k = 0; k < ns; k++) {
+        uint8_t y = (uint8_t)(x - d[k]);
+        x = x < y ? x : y;
+    }
+    x = (uint8_t)(n8 - x);
+    uint8_t y = (uint8_t)(x - n8);
+    return x < y ? x : y;
+}
+
 /* Byte way, v = -v mod n for v <= (nt + 1)(n - 1): NS steps (<= 8) then the negation */
 #define RZ_NEG8(NS)                                                                         \
     do {                                                                                    \
-        const uint8_t d0 = K->sub8[0], d1 = K->sub8[1], d2 = K->sub8[2], d3 = K->sub8[3];   \
-        const uint8_t d4 = K->sub8[4], d5 = K->sub8[5], d6 = K->sub8[6], d7 = K->sub8[7];   \
+        const uint8_t d_[8] = {K->sub8[0], K->sub8[1], K->sub8[2], K->sub8[3],              \
+                               K->sub8[4], K->sub8[5], K->sub8[6], K->sub8[7]};             \
         const uint8_t n8 = (uint8_t)K->n;                                                   \
-        for (size_t j = 0; j < bz; j++) {                                                   \
-            uint8_t x = v[j], y;                                                            \
-            if ((NS) > 0) { y = (uint8_t)(x - d0); x = x < y ? x : y; }                     \
-            if ((NS) > 1) { y = (uint8_t)(x - d1); x = x < y ? x : y; }                     \
-            if ((NS) > 2) { y = (uint8_t)(x - d2); x = x < y ? x : y; }                     \
-            if ((NS) > 3) { y = (uint8_t)(x - d3); x = x < y ? x : y; }                     \
-            if ((NS) > 4) { y = (uint8_t)(x - d4); x = x < y ? x : y; }                     \
-            if ((NS) > 5) { y = (uint8_t)(x - d5); x = x < y ? x : y; }                     \
-            if ((NS) > 6) { y = (uint8_t)(x - d6); x = x < y ? x : y; }                     \
-            if ((NS) > 7) { y = (uint8_t)(x - d7); x = x < y ? x : y; }                     \
-            x = (uint8_t)(n8 - x);                                                          \
-            y = (uint8_t)(x - n8);                                                          \
-            v[j] = x < y ? x : y;                                                           \
-        }                                                                                   \
+        for (size_t j = 0; j < bz; j++) v[j] = rz_negmod8(v[j], d_, (NS), n8);              \
     } while (0)
 
 /* Byte way in one pass for the common source counts (NT: the diagonal 3, the knight
@@ -701,36 +691,19 @@ rz_tap16_fit(uint8_t *restrict v, const uint8_t *restrict pv, uint16_t cp, uint1
  * between the sum and the negation. */
 #define RZ_FUSED8(NT, NS)                                                                   \
     do {                                                                                    \
-        const uint8_t *restrict s0 = S[0] + o;                                              \
-        const uint8_t *restrict s1 = (NT) > 1 ? S[1] + o : s0;                              \
-        const uint8_t *restrict s2 = (NT) > 2 ? S[2] + o : s0;                              \
-        const uint8_t *restrict s3 = (NT) > 3 ? S[3] + o : s0;                              \
-        const uint8_t *restrict s4 = (NT) > 4 ? S[4] + o : s0;                              \
-        const uint8_t *restrict s5 = (NT) > 5 ? S[5] + o : s0;                              \
-        const uint8_t *restrict s6 = (NT) > 6 ? S[6] + o : s0;                              \
-        const uint8_t d0 = K->sub8[0], d1 = K->sub8[1], d2 = K->sub8[2], d3 = K->sub8[3];   \
-        const uint8_t d4 = K->sub8[4], d5 = K->sub8[5], d6 = K->sub8[6], d7 = K->sub8[7];   \
+        RS_SOURCES(const uint8_t, o, NT);                                                   \
+        const uint8_t d_[8] = {K->sub8[0], K->sub8[1], K->sub8[2], K->sub8[3],              \
+                               K->sub8[4], K->sub8[5], K->sub8[6], K->sub8[7]};             \
         const uint8_t n8 = (uint8_t)K->n;                                                   \
-        (void)s1; (void)s2; (void)s3; (void)s4; (void)s5; (void)s6;                         \
         for (size_t j = 0; j < bz; j++) {                                                   \
-            uint8_t x = (uint8_t)(pv[j] + s0[j]), y;                                        \
+            uint8_t x = (uint8_t)(pv[j] + s0[j]);                                           \
             if ((NT) > 1) x = (uint8_t)(x + s1[j]);                                         \
             if ((NT) > 2) x = (uint8_t)(x + s2[j]);                                         \
             if ((NT) > 3) x = (uint8_t)(x + s3[j]);                                         \
             if ((NT) > 4) x = (uint8_t)(x + s4[j]);                                         \
             if ((NT) > 5) x = (uint8_t)(x + s5[j]);                                         \
             if ((NT) > 6) x = (uint8_t)(x + s6[j]);                                         \
-            if ((NS) > 0) { y = (uint8_t)(x - d0); x = x < y ? x : y; }                     \
-            if ((NS) > 1) { y = (uint8_t)(x - d1); x = x < y ? x : y; }                     \
-            if ((NS) > 2) { y = (uint8_t)(x - d2); x = x < y ? x : y; }                     \
-            if ((NS) > 3) { y = (uint8_t)(x - d3); x = x < y ? x : y; }                     \
-            if ((NS) > 4) { y = (uint8_t)(x - d4); x = x < y ? x : y; }                     \
-            if ((NS) > 5) { y = (uint8_t)(x - d5); x = x < y ? x : y; }                     \
-            if ((NS) > 6) { y = (uint8_t)(x - d6); x = x < y ? x : y; }                     \
-            if ((NS) > 7) { y = (uint8_t)(x - d7); x = x < y ? x : y; }                     \
-            x = (uint8_t)(n8 - x);                                                          \
-            y = (uint8_t)(x - n8);                                                          \
-            v[j] = x < y ? x : y;                                                           \
+            v[j] = rz_negmod8(x, d_, (NS), n8);                                             \
         }                                                                                   \
     } while (0)
 
