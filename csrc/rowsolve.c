@@ -1,8 +1,10 @@
 /* rowsolve.c: the row-solve chase over GF(2) and Z/n (see rowsolve.h).
  *
- * Rows of taps live in a ring of RR rows (a power of two > the row span of the
- * offsets), each padded with mc zero slots on both sides (mc = the largest |ec|), so
- * that no source needs a column check; rows off the board read a shared zero row.
+ * The rows of taps a tile row reads live in a ring, padded with mc zero slots on both
+ * sides (mc = the largest |ec|), so that no source needs a column check; rows off the
+ * board read zero slots. GF(2): the ring is column-interleaved (span + 1 slots a
+ * column, see ring_row); Z/n and the bit-sliced Z/3, Z/4: RR rows (a power of two >
+ * the row span) one after the other and a shared zero row.
  * The symbolic chase runs one pass over the board per block of 64 bw symbols of one
  * symbol row (bw words a tap), the blocks shared by the threads; a tap costs the xor
  * of the sources of rows < r + D (the knight: 7) and of the tap before it in its
