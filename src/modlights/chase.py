@@ -400,8 +400,10 @@ def rowsolve_plan(board: Board, transpose: bool = True):
             continue
         D, mc = int(r.max()), int(np.abs(c).max())
         span = D - min(int(r.min()), 0) + 1
-        ring = 1 << (span - 1).bit_length()
-        if (ring + 1) * (w + 2 * mc) * slot > ROWSOLVE_RING_BYTES:
+        # a thread's ring: GF(2) span + 1 slots a column; Z/n a power-of-two count of
+        # rows >= span and a zero row
+        rows_kept = span + 1 if n == 2 else (1 << (span - 1).bit_length()) + 1
+        if rows_kept * (w + 2 * mc) * slot > ROWSOLVE_RING_BYTES:
             continue
         if best is None or D * w < best[0]:
             best = (D * w, t, h, w, r, c)
@@ -412,11 +414,6 @@ def rowsolve_plan(board: Board, transpose: bool = True):
     if n == 2:
         return _chase.RowSolvePlan(h, w, r, c), bool(t)
     return _chase.RowSolvePlan(h, w, r, c, n, cf), bool(t)
-
-
-def _chase_plan_type():
-    from . import _chase
-    return _chase.Plan
 
 
 def _light_symbols_bound(board: Board) -> int:
@@ -456,9 +453,12 @@ class ChaseEngine:
         if rowsolve and rowchase:
             raise ValueError("rowsolve=True and rowchase=True exclude each other")
         self.plan, self.transposed = None, False
+        #: True when the row-solve chase (csrc/rowsolve.h) holds the plan
+        self.rowsolve = False
         if rowsolve or (rowsolve is None and ROWSOLVE and not rowchase
                         and not (PACKED_SYMBOLIC and n in ROWSOLVE_LIGHT_PACKED)):
             self.plan, self.transposed = rowsolve_plan(board)
+            self.rowsolve = self.plan is not None
             if self.plan is None and rowsolve:
                 raise ValueError(
                     "rowsolve=True needs one pattern, no wrap, locks or holes, and a "
@@ -472,10 +472,8 @@ class ChaseEngine:
                 # and the bound does not hold): the light chase may need fewer symbols
                 light, lt = self._light_plan(board)
                 if int(light.nsym) < int(self.plan.nsym):
-                    self.plan, self.transposed = light, lt
+                    self.plan, self.transposed, self.rowsolve = light, lt, False
                 del light
-        #: True when the row-solve chase (csrc/rowsolve.h) holds the plan
-        self.rowsolve = self.plan is not None and not isinstance(self.plan, _chase_plan_type())
         if self.rowsolve:
             self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
             self._dense = None
