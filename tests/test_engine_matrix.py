@@ -19,8 +19,8 @@ of the factors is too large for the default suite, so it runs:
 - ``test_matrix``: a covering design generated here, deterministically: every pair of
   factor values (pattern x n, pattern x cells, ..., shape x cells) appears in at least
   one case, each case with every method (so every method meets every pair);
-- ``test_matrix_smallest``: the full product pattern x n x cells on 2 x 2 and 3 x 4
-  boards, every method in one test a case;
+- ``test_matrix_smallest``: the full product pattern x n x cells on 2 x 2, 3 x 4 and
+  4 x 4 boards, every method in one test a case;
 - ``test_matrix_large``: boards of 576 tiles and more (24 x 24, 25 x 24, 24 x 25: where
   "auto" takes the chase or the algebraic engine), every pair of pattern, n, cells and
   shape, against the native dense engine (the reference engine takes seconds there;
@@ -33,8 +33,9 @@ of the factors is too large for the default suite, so it runs:
 A method either refuses the board with a ValueError (allowed for methods that do not
 cover it; never for "auto" or "dense", which cover every board) or answers, and every
 answer is compared with ``Solver(board, backend="reference")``: kernel_size, nullity,
-rank; solvable() for a random state (target 0 and 1) and for a state made solvable
-(A applied to random taps, by Board.apply); solutions checked by Board.apply; kernel()
+rank; solvable() and solvable_many() for a random state (target 0 and 1) and for a state
+made solvable (A applied to random taps, by Board.apply); solutions (solve, and for n = 2
+solve_packed) checked by Board.apply; kernel()
 generators in the kernel (A g = 0 mod n), of the orders given, generating a group of
 kernel_size elements (small kernels, enumerated); det and is_invertible for square tap
 matrices, ValueError from det otherwise; solve(minimal=True) of proven minimal length
@@ -225,9 +226,10 @@ def _covering_cases() -> list[Case]:
 
 
 COVERING = _covering_cases()
-#: the boards of the full product: 2 x 2, and 3 x 4 (an odd and an even side, the width a
-#: multiple of 2 and 4, as the row-solve chase wants)
-SMALLEST_SHAPES = ((2, 2), (3, 4))
+#: the boards of the full product: 2 x 2; 3 x 4 (an odd and an even side, the width a
+#: multiple of 2 and 4, as the row-solve chase wants along the rows); 4 x 4 (both sides
+#: even: the row-solve chase along the columns too, e.g. the pair (1, -2), (-1, -2))
+SMALLEST_SHAPES = ((2, 2), (3, 4), (4, 4))
 SMALLEST = [Case(f, n, shape, c) for shape in SMALLEST_SHAPES for f in FAMILIES for n in NS
             for c in CELLS]
 LARGE = [Case(f, n, s, c) for f, n, c, s in covering_design([tuple(FAMILIES), NS, CELLS,
@@ -327,6 +329,14 @@ def check_method(ref: Reference, method: str) -> str:
     sol = s.solve(ref.solvable_state, minimal=False)
     assert not b.apply(ref.solvable_state, sol.taps).any(), ("solve() is wrong",
                                                              sol.taps.tolist())
+    both = np.stack([ref.random_state, ref.solvable_state])
+    got = s.solvable_many(both).tolist()
+    assert got == [ref.solvable[0], True], ("solvable_many", got)
+    if n == 2:                                   # the bit-packed path (solve_packed)
+        packed = s.solve_packed(np.packbits(ref.solvable_state, axis=1))
+        taps = np.unpackbits(packed, axis=1, count=b.shape[1])
+        assert not b.apply(ref.solvable_state, taps).any(), ("solve_packed is wrong",
+                                                             taps.tolist())
     # kernel generators
     if ref.kernel_size <= 1 << 16:
         H = s.kernel()
