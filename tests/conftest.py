@@ -20,12 +20,16 @@ Other randomness: the fixture ``_seeded_entropy`` (autouse) replaces the library
 sources of fresh randomness (OS entropy for an unseeded ``generate`` / CLI / web
 request, ``np.random.default_rng()`` without a seed) by generators seeded from the
 test's node id, so a test that leaves a seed out still sees the same values on every
-run.
+run, and fixes the clock modlights reads for "today" (``daily()``, ``modlights daily``
+and ``play --daily`` without a date) at FIXED_NOW. The browser tests' page reads the
+browser's clock, not this one.
 """
 from __future__ import annotations
 
+import datetime
 import os
 import random
+import types
 import zlib
 
 import numpy as np
@@ -130,12 +134,60 @@ class _SeededSecrets:
 #: modules of modlights that draw fresh OS randomness through ``secrets``
 _SECRETS_USERS = ("modlights.play.prng", "modlights.cli.common", "modlights.cli.solve")
 
+#: the instant "now" is inside modlights during a test (today's daily puzzles, the CLI's
+#: default date)
+FIXED_NOW = datetime.datetime(2026, 11, 22, 12, 0, tzinfo=datetime.timezone.utc)
+#: (module, attribute) pairs of modlights that read the clock through the datetime module
+_CLOCK_USERS = (("modlights.play.puzzles", "_dt"), ("modlights.cli.daily", "datetime"),
+                ("modlights.cli.play", "datetime"))
+
+
+class _FixedDatetimeMeta(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, datetime.datetime)
+
+    def __getattr__(cls, name):
+        return getattr(datetime.datetime, name)
+
+
+class _FixedDatetime(metaclass=_FixedDatetimeMeta):
+    """datetime.datetime with ``now()`` fixed at FIXED_NOW (constructors, isinstance
+    and every other attribute are the real class's)."""
+
+    def __new__(cls, *args, **kwargs):
+        return datetime.datetime(*args, **kwargs)
+
+    @staticmethod
+    def now(tz=None):
+        return FIXED_NOW.astimezone(tz) if tz is not None else \
+            FIXED_NOW.astimezone().replace(tzinfo=None)
+
+    @staticmethod
+    def utcnow():
+        return FIXED_NOW.replace(tzinfo=None)
+
+
+def _fixed_clock_module() -> types.ModuleType:
+    mod = types.ModuleType("datetime")
+    mod.__dict__.update({k: v for k, v in vars(datetime).items() if not k.startswith("__")})
+    mod.datetime = _FixedDatetime
+    return mod
+
 
 @pytest.fixture(autouse=True)
 def _seeded_entropy(request, monkeypatch):
     """Fresh randomness, seeded per test: ``secrets`` inside modlights and
-    ``np.random.default_rng()`` / ``default_rng(None)`` (seeded generators untouched)."""
+    ``np.random.default_rng()`` / ``default_rng(None)`` (seeded generators untouched);
+    the clock modlights reads for "today" fixed at FIXED_NOW."""
     import importlib
+    clock = _fixed_clock_module()
+    for name, attr in _CLOCK_USERS:
+        try:
+            mod = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(mod, attr):
+            monkeypatch.setattr(mod, attr, clock)
     seed = node_seed(request.node.nodeid)
     shim = _SeededSecrets(seed)
     for name in _SECRETS_USERS:

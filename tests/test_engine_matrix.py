@@ -36,7 +36,7 @@ answer is compared with ``Solver(board, backend="reference")``: kernel_size, nul
 rank; solvable() and solvable_many() for a random state (target 0 and 1) and for a state
 made solvable (A applied to random taps, by Board.apply); solutions (solve, and for n = 2
 solve_packed) checked by Board.apply; kernel()
-generators in the kernel (A g = 0 mod n), of the orders given, generating a group of
+generators in the kernel (A g = 0 mod n), of exactly the orders given, generating a group of
 kernel_size elements (small kernels, enumerated); det and is_invertible for square tap
 matrices, ValueError from det otherwise; solve(minimal=True) of proven minimal length
 equal to the reference's (kernels of at most MINIMAL_MAX elements). Anything else
@@ -276,6 +276,18 @@ class Reference:
         return ~b.locked & ~b.holes
 
 
+def _primes(k: int) -> list[int]:
+    """The primes dividing k."""
+    out, p = [], 2
+    while p * p <= k:
+        if k % p == 0:
+            out.append(p)
+            while k % p == 0:
+                k //= p
+        p += 1
+    return out + ([k] if k > 1 else [])
+
+
 def _group_size(H: np.ndarray, n: int) -> int:
     """|<rows of H>| mod n, by the reference engine: the image of x -> x H over
     (Z/n)^k has n^k / |ker H^T| elements."""
@@ -348,7 +360,10 @@ def check_method(ref: Reference, method: str) -> str:
             taps = b.from_tap_vector(g)
             assert not b.apply(ref.zero, taps).any(), ("kernel() row not in ker A",
                                                        g.tolist())
-            assert not ((g.astype(np.int64) * o) % n).any(), ("order", o, g.tolist())
+            gi = g.astype(np.int64)
+            assert not ((gi * o) % n).any(), ("order", o, g.tolist())
+            for q in _primes(o):                 # o is the exact order, not a multiple
+                assert ((gi * (o // q)) % n).any(), ("order not exact", o, g.tolist())
         size = _group_size(H, n)
         assert size == ref.kernel_size, ("kernel() generates", size, ref.kernel_size)
     # det / is_invertible
