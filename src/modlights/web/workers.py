@@ -261,9 +261,13 @@ class WorkerPool:
                     self._cancel(future)
                     raise Deadline(f"the request took longer than its deadline of "
                                    f"{timeout:g} s and was stopped")
-        except asyncio.CancelledError:              # the server is shutting down
+        except asyncio.CancelledError:
+            # Only the server cancels a request's task: shutting down, past its grace
+            # period. The worker is killed and the request answered, not left to die
+            # with a traceback.
             self._cancel(future)
-            raise
+            raise EngineFailure("the service is shutting down; the request was "
+                                "stopped") from None
         try:
             return waiter.result()
         except TimeoutError:
