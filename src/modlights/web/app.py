@@ -144,6 +144,8 @@ def _precheck(d: Any, minimal: bool) -> None:
         cap = limits.MAX_TILES_MULTISTATE
     _check_board_size(d, cap)
     limits.check_board(d)
+    if minimal:
+        limits.check_minimal(d)
 
 
 def solve(req: SolveRequest, budget: float | None = None) -> dict:

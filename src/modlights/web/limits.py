@@ -50,6 +50,11 @@ MAX_BODY_BYTES = 8 << 20
 #: with 255 states 9 M; a 100 x 100 board with 255 states and 50 offsets within +-10
 #: 40 M (its rank takes seconds); 200 offsets within +-99 there would be 1.6 G.
 MAX_COST = 40_000_000
+#: Most kernel generators a minimal search on a graph board may face, counted from the
+#: request before anything is built as taps - distinct cells the taps change (a lower
+#: bound): 1024 taps all changing one cell leave 1023, where even a 0.1 s budget
+#: overruns to seconds.
+MAX_MINIMAL_GRAPH_KERNEL = 256
 #: Most distinct offsets in one pattern (a named pattern has at most 9).
 MAX_PATTERN_OFFSETS = 256
 #: Most distinct per-tile patterns of a mixed-pattern board.
@@ -210,6 +215,23 @@ def check_board(d: Any, max_cost: int = MAX_COST) -> None:
         raise TooLarge(f"this board is too costly for this service: about {cost:,} work "
                        f"units (tiles x distinct offsets x reach x bits of n, or cells x "
                        f"taps x bits for graph boards), at most {max_cost:,} allowed")
+
+
+def check_minimal(d: Any) -> None:
+    """Raise :class:`TooLarge` when a minimal search on a graph board given as
+    ``Board.to_dict()`` data faces more than :data:`MAX_MINIMAL_GRAPH_KERNEL` kernel
+    generators by the lower bound taps - distinct cells changed (nothing is built;
+    linear in the effects)."""
+    if not isinstance(d, dict) or not isinstance(d.get("effects"), list):
+        return
+    effects = d["effects"]
+    cells = {c for e in effects if isinstance(e, list) for c in e if type(c) is int}
+    bound = len(effects) - len(cells)
+    if bound > MAX_MINIMAL_GRAPH_KERNEL:
+        raise TooLarge(f"a minimal search here faces at most {MAX_MINIMAL_GRAPH_KERNEL} "
+                       f"kernel generators; this board's {len(effects)} taps change "
+                       f"{len(cells)} distinct cells, so it has at least {bound}; ask with "
+                       '"minimal": false')
 
 
 def check_generate(body: dict) -> None:

@@ -179,8 +179,11 @@ class WorkerPool:
 
     # -- life
     def start(self) -> "WorkerPool":
-        """Start the worker processes now (they start on first use otherwise)."""
-        self._get()
+        """Start the worker processes now (they start on first use otherwise); returns
+        at once, while they start."""
+        pool = self._get()
+        for _ in range(self.workers):
+            pool.schedule(_warm)
         return self
 
     def _get(self) -> pebble.ProcessPool:
