@@ -162,6 +162,8 @@ def test_busy_is_503_with_retry_after_and_health_does_not_wait():
     assert health.status_code == 200 and t_health < 0.5, t_health
     assert metric(metrics, "modlights_workers_busy") == 1
     assert metric(metrics, "modlights_work_total", outcome="busy") == 1
+    assert metric(metrics, "modlights_requests_total", endpoint="/api/analyse",
+                  method="POST", status="503") == 1
     assert done.status_code == 200 and after.status_code == 200
 
 

@@ -15,6 +15,7 @@ traceback.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from pathlib import Path
 from typing import Any, Callable
@@ -368,6 +369,7 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
         app.add_middleware(CORSMiddleware, allow_origins=origins,
                            allow_methods=["GET", "POST"], allow_headers=["content-type"],
                            max_age=600)
+    app.add_middleware(_Admission, pool=pool, metrics=metrics)
     app.add_middleware(Observe, metrics=metrics)
     if (STATIC_DIR / "index.html").is_file():
         from fastapi.staticfiles import StaticFiles
@@ -377,6 +379,39 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
         app.router.routes.append(_GameMount("/", app=StaticFiles(directory=STATIC_DIR,
                                                                  html=True), name="game"))
     return app
+
+
+#: The routes whose work runs in the worker pool (by path prefix).
+_WORK_PATHS = ("/api/solve", "/api/analyse", "/api/hint", "/api/generate", "/api/encode",
+               "/api/puzzle/", "/api/daily/", "/api/campaign/", "/api/_test/")
+
+
+class _Admission:
+    """ASGI middleware: a request for solver work that arrives while every worker and
+    queue place is taken gets 503 "busy" (with Retry-After) before its body is read
+    or parsed, so a flood of large bodies costs the event loop next to nothing.
+    (:meth:`WorkerPool.run` checks again when the work is submitted.)"""
+
+    def __init__(self, app: Any, pool: Any, metrics: Metrics):
+        self.app = app
+        self.pool = pool
+        self.metrics = metrics
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope.get("method") in ("GET", "POST") \
+                and scope.get("path", "").startswith(_WORK_PATHS) \
+                and self.pool.pending >= self.pool.workers + self.pool.queue:
+            self.metrics.outcomes.labels("busy").inc()
+            body = json.dumps({"error": "busy", "detail": f"all {self.pool.workers} "
+                               f"workers are busy and {self.pool.queue} requests wait; "
+                               "try again shortly"}).encode()
+            await send({"type": "http.response.start", "status": 503, "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"retry-after", str(limits.RETRY_AFTER_SECONDS).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
 
 
 def _add_test_hooks(app: FastAPI, run: Callable) -> None:

@@ -58,6 +58,12 @@ class Metrics:
 
 def _endpoint(scope: dict) -> str:
     route = scope.get("route")
+    if route is None and "app" in scope:      # answered before routing (busy): match now
+        from starlette.routing import Match, Route
+        for r in getattr(getattr(scope["app"], "router", None), "routes", ()):
+            if isinstance(r, Route) and r.matches(scope)[0] is not Match.NONE:
+                route = r
+                break
     path = getattr(route, "path", None)
     if isinstance(path, str) and path not in ("", "/"):
         return path
