@@ -347,6 +347,23 @@ def test_minimal_graph_search_bound(client):
     assert r.status_code == 200
 
 
+def test_an_answer_too_large_to_send_is_refused(client):
+    b = ml.Board.grid(250, 250, 255, "knight", holes=[(125, 125)])
+    state = b.random_state(rng=3, solvable=True)
+    body = {"board": b.to_dict(), "state": state.tolist(), "minimal": False}
+    t0 = time.perf_counter()
+    doc = assert_error(client.post("/api/solve", json=body), 400, "too_large")
+    assert f"limited to {limits.MAX_ANSWER_MOVES} moves" in doc["detail"]
+    assert time.perf_counter() - t0 < limits.WORK_SECONDS
+    small = ml.Board.grid(40, 40, 255, "knight")                  # under the cap: answered
+    state = small.random_state(rng=3, solvable=True)
+    r = client.post("/api/solve", json={"board": small.to_dict(), "state": state.tolist(),
+                                        "minimal": False})
+    assert r.status_code == 200 and r.headers["content-type"] == "application/json"
+    assert not small.apply(state, np.array(r.json()["taps"])).any()
+    assert r.json()["length"] == len(r.json()["moves"]) <= limits.MAX_ANSWER_MOVES
+
+
 def test_long_puzzle_code_is_refused(client):
     assert_error(client.get("/api/puzzle/" + "A" * (limits.MAX_CODE_CHARS + 1)), 400,
                  "too_large")

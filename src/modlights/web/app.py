@@ -129,6 +129,13 @@ def _budget(seconds: float | None) -> float:
     return float(min(seconds, limits.MAX_SEARCH_SECONDS))
 
 
+def as_json(fn: Callable, *args: Any) -> bytes:
+    """``fn(*args)`` as the bytes of its JSON answer (made in the worker, so that a
+    large answer costs the server's event loop nothing but sending it)."""
+    return json.dumps(fn(*args), ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":")).encode()
+
+
 def _position(pos: Any) -> Any:
     return [int(pos[0]), int(pos[1])] if isinstance(pos, tuple) else int(pos)
 
@@ -157,8 +164,13 @@ def solve(req: SolveRequest, budget: float | None = None) -> dict:
     target = _target(req.target, board)
     if req.minimal and budget is None:
         budget = _budget(req.budget)
-    return Solver(board).solve(state, target, minimal=req.minimal,
-                               budget=budget if req.minimal else None).to_dict()
+    sol = Solver(board).solve(state, target, minimal=req.minimal,
+                              budget=budget if req.minimal else None)
+    if sol.length > limits.MAX_ANSWER_MOVES:
+        raise TooLarge(f"the answer has {sol.length} moves; answers are limited to "
+                       f"{limits.MAX_ANSWER_MOVES} moves here (a smaller board or fewer "
+                       "states, or the library itself, for more)")
+    return sol.to_dict()
 
 
 def analyse(req: AnalyseRequest) -> dict:
@@ -265,6 +277,12 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     campaign = Campaign()
     campaign_cache: dict = {}              # (row, col, level) -> the level's to_dict()
 
+    async def work(request: Request, fn: Callable, *args: Any,
+                   budget: float | None = None) -> Response:
+        """The JSON answer of fn(*args), made in a worker (see :func:`run`)."""
+        body = await run(request, as_json, fn, *args, budget=budget)
+        return Response(body, media_type="application/json")
+
     async def run(request: Request, fn: Callable, *args: Any,
                   budget: float | None = None) -> Any:
         """fn(*args) in a worker, within the deadline of a request with this search
@@ -294,43 +312,45 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     async def api_solve(req: SolveRequest, request: Request) -> dict:
         _precheck(req.board, req.minimal)
         budget = _budget(req.budget) if req.minimal else None
-        return await run(request, solve, req, budget, budget=budget)
+        return await work(request, solve, req, budget, budget=budget)
 
     @app.post("/api/analyse", summary="Rank, nullity and kernel size of a board's tap matrix")
     async def api_analyse(req: AnalyseRequest, request: Request) -> dict:
         _precheck(req.board, False)
-        return await run(request, analyse, req)
+        return await work(request, analyse, req)
 
     @app.post("/api/hint", summary="The next tap of a minimal plan")
     async def api_hint(req: HintRequest, request: Request) -> dict:
         _precheck(req.board, True)
         budget = _budget(None)
-        return await run(request, hint, req, budget, budget=budget)
+        return await work(request, hint, req, budget, budget=budget)
 
     @app.post("/api/generate", summary="Generate a puzzle")
     async def api_generate(req: GenerateRequest, request: Request) -> dict:
         if req.rows * req.cols > limits.MAX_GENERATE_TILES:
             raise TooLarge(f"generated boards are limited to {limits.MAX_GENERATE_TILES} "
                            f"tiles, got {req.rows}x{req.cols}")
-        limits.check_generate(req.model_dump())
-        return await run(request, make_puzzle, req)
+        limits.check_generate({"rows": req.rows, "cols": req.cols, "states": req.states,
+                               "pattern": req.pattern, "locked": req.locked,
+                               "holes": req.holes, "unique": req.unique})
+        return await work(request, make_puzzle, req)
 
     @app.post("/api/encode", summary="The puzzle code of a board and a start")
     async def api_encode(req: EncodeRequest, request: Request) -> dict:
         _check_board_size(req.board, limits.MAX_PUZZLE_TILES)
         limits.check_board(req.board)
-        return await run(request, encode, req)
+        return await work(request, encode, req)
 
     @app.get("/api/puzzle/{code}", summary="The puzzle of a code")
     async def api_puzzle(code: str, request: Request) -> dict:
         if len(code) > limits.MAX_CODE_CHARS:
             raise TooLarge(f"puzzle codes are at most {limits.MAX_CODE_CHARS} characters "
                            f"here, got {len(code)}")
-        return await run(request, puzzle_of_code, code)
+        return await work(request, puzzle_of_code, code)
 
     @app.get("/api/daily/{date}", summary="The three daily puzzles of a date (YYYY-MM-DD)")
     async def api_daily(date: str, request: Request) -> list:
-        return await run(request, daily_puzzles, date)
+        return await work(request, daily_puzzles, date)
 
     @app.get("/api/campaign", summary="The campaign's map")
     async def api_campaign() -> dict:
@@ -341,11 +361,11 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     async def api_campaign_level(row: int, col: int, level: int, request: Request) -> dict:
         key = (row, col, level)
         if key not in campaign_cache:
-            doc = await run(request, campaign_level, campaign.seed, row, col, level)
+            answer = await work(request, campaign_level, campaign.seed, row, col, level)
             if len(campaign_cache) < limits.MAX_CACHED_LEVELS:
-                campaign_cache[key] = doc
-            return doc
-        return campaign_cache[key]
+                campaign_cache[key] = answer.body
+            return answer
+        return Response(campaign_cache[key], media_type="application/json")
 
     @app.get("/api/patterns", summary="The named tap patterns' offsets")
     async def api_patterns() -> dict:
@@ -402,6 +422,7 @@ class _Admission:
                 and scope.get("path", "").startswith(_WORK_PATHS) \
                 and self.pool.pending >= self.pool.workers + self.pool.queue:
             self.metrics.outcomes.labels("busy").inc()
+            await _drain(receive, limits.MAX_BODY_BYTES)
             body = json.dumps({"error": "busy", "detail": f"all {self.pool.workers} "
                                f"workers are busy and {self.pool.queue} requests wait; "
                                "try again shortly"}).encode()
@@ -412,6 +433,19 @@ class _Admission:
             await send({"type": "http.response.body", "body": body})
             return
         await self.app(scope, receive, send)
+
+
+async def _drain(receive: Any, most: int) -> None:
+    """Read and drop a request's body (up to ``most`` bytes), so that the client reads
+    the answer rather than a reset connection."""
+    seen = 0
+    while seen <= most:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        seen += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
 
 
 def _add_test_hooks(app: FastAPI, run: Callable) -> None:

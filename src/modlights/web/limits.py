@@ -31,6 +31,9 @@ MAX_GENERATE_TILES = 1024
 MAX_GRAPH_ENTRIES = 1 << 20
 #: Most tiles of a puzzle read from a code (its minimum is searched for to_dict).
 MAX_PUZZLE_TILES = 4096
+#: Most moves in a solve's answer (its "moves" list, each tap once a press): a 250 x 250
+#: board with 255 states and a random state needs about 8 million, 90 MB of JSON.
+MAX_ANSWER_MOVES = 1_000_000
 #: Longest puzzle code read by /api/puzzle/{code} (a 64 x 64 board with 255 states and
 #: a mixed pattern of 35 patterns codes to under 10,000 characters).
 MAX_CODE_CHARS = 32_768
@@ -90,6 +93,9 @@ def deadline(budget: float | None) -> float:
 
 
 # ----------------------------------------------------------------------------- workers
+#: Niceness added to each worker process: the server's event loop (health checks,
+#: refusals, answers) gets the CPU before solver work on a loaded machine.
+WORKER_NICE = 10
 #: Seconds a client is told to wait (Retry-After) when the service is busy.
 RETRY_AFTER_SECONDS = 1
 

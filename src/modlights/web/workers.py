@@ -61,11 +61,17 @@ class ClientGone(Exception):
 
 
 # ----------------------------------------------------------------------------- in a worker
-def _init_worker(memory_bytes: int) -> None:
+def _init_worker(memory_bytes: int, nice: int = 0) -> None:
     """Run once in each new worker: Ctrl-C is the server's business (the server kills
-    its workers), the address space is capped at ``memory_bytes`` (0: no cap), and no
-    core files are written."""
+    its workers), the address space is capped at ``memory_bytes`` (0: no cap), the
+    niceness raised by ``nice`` (the server's event loop goes first), and no core
+    files are written."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice > 0:
+        try:
+            os.nice(nice)
+        except OSError:                                  # pragma: no cover
+            pass
     if memory_bytes > 0:
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
         cap = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
@@ -191,7 +197,8 @@ class WorkerPool:
             if self._pool is None:
                 self._pool = pebble.ProcessPool(max_workers=self.workers,
                                                 initializer=_init_worker,
-                                                initargs=(self.memory_bytes,),
+                                                initargs=(self.memory_bytes,
+                                                          limits.WORKER_NICE),
                                                 context=_context())
                 self._finalizer = weakref.finalize(self, _stop, self._pool)
             return self._pool
