@@ -253,8 +253,10 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     RAM; 0: none). cors_origins: origins allowed to call the API from a browser
     (CORS; "*" for any). test_hooks: also route ``POST /api/_test/{hook}`` to the test
     hooks of :mod:`.workers` (for the test suite only). The worker processes start
-    with the app (or on first use) and stop on its shutdown. Raises ValueError for
-    workers < 1, queue < 0 or memory_bytes < 0.
+    with the app (or on first use) and stop on its shutdown; they come from a
+    forkserver, which imports the main module of the program again, so a script that
+    serves the app must guard its start with ``if __name__ == "__main__":``. Raises
+    ValueError for workers < 1, queue < 0 or memory_bytes < 0.
     """
     pool = workers_module.WorkerPool(workers, queue, memory_bytes)
     metrics = Metrics(pool)

@@ -16,7 +16,10 @@ def _protocol(header_timeout: float) -> Any:
     """uvicorn's h11 protocol, closing a connection that has not sent a whole request
     head within ``header_timeout`` seconds of opening or of its last answer (uvicorn
     alone times out idle keep-alive connections, not slow request heads)."""
-    from uvicorn.protocols.http.h11_impl import H11Protocol
+    try:
+        from uvicorn.protocols.http.h11_impl import H11Protocol
+    except ImportError:                                  # pragma: no cover
+        return "h11"
 
     class HeaderTimeout(H11Protocol):
         _head_timer: Any = None

@@ -30,6 +30,7 @@ import threading
 import time
 import weakref
 from concurrent.futures import CancelledError as FutureCancelled
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Callable
 
 import pebble
@@ -280,7 +281,7 @@ class WorkerPool:
                                 "stopped") from None
         try:
             return waiter.result()
-        except TimeoutError:
+        except (TimeoutError, FutureTimeout):
             self._restarted()
             raise Deadline(f"the request took longer than its deadline of {timeout:g} s "
                            "and was stopped") from None
