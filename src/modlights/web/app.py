@@ -384,14 +384,16 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     if test_hooks:
         _add_test_hooks(app, run)
     _add_error_handlers(app)
+    # Outermost last: metrics and access log, CORS (so every answer, busy included,
+    # carries its headers), admission, the body limit.
     app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY_BYTES)
+    app.add_middleware(_Admission, pool=pool, metrics=metrics)
     origins = [cors_origins] if isinstance(cors_origins, str) else list(cors_origins)
     if origins:
         from starlette.middleware.cors import CORSMiddleware
         app.add_middleware(CORSMiddleware, allow_origins=origins,
                            allow_methods=["GET", "POST"], allow_headers=["content-type"],
-                           max_age=600)
-    app.add_middleware(_Admission, pool=pool, metrics=metrics)
+                           expose_headers=["Retry-After"], max_age=600)
     app.add_middleware(Observe, metrics=metrics)
     if (STATIC_DIR / "index.html").is_file():
         from fastapi.staticfiles import StaticFiles
