@@ -147,10 +147,20 @@ def _server_class(uvicorn: Any) -> Any:
     traceback)."""
     import asyncio
     import contextlib
+    import gc
     import signal
     import threading
 
     class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets)
+            # What the server has built so far lives as long as it does: out of the
+            # cyclic collector's sight, a full collection scans only what requests
+            # left (it took 150 to 250 ms over the whole heap, a pause of every
+            # request and health check).
+            gc.collect()
+            gc.freeze()
+
         @contextlib.contextmanager
         def capture_signals(self) -> Any:
             if threading.current_thread() is not threading.main_thread():
