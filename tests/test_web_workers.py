@@ -560,3 +560,14 @@ def test_serve_bad_flags_are_one_line_errors(capsys, flags, word):
     assert main(["serve", *flags]) == 2
     err = capsys.readouterr().err
     assert word in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.slow
+def test_load_bench_keeps_health_fast(capsys):
+    """bench/web_load.py, shortened: 20 clients for 10 s (run with -m slow)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import web_load
+    code = web_load.main(["--clients", "20", "--seconds", "10"])
+    out = capsys.readouterr().out
+    assert "server up" in out, out
+    assert code == 0, out
