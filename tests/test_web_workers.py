@@ -425,7 +425,7 @@ def test_metrics_and_access_log(client, caplog):
                   le="+Inf") >= 1
     assert metric(text, "modlights_workers") == 2
     for name in ("modlights_queue_length", "modlights_workers_busy",
-                 "modlights_worker_restarts_total"):
+                 "modlights_worker_restarts_total", "process_resident_memory_bytes"):
         assert re.search(rf"^{name} \S+$", text, re.M), name
 
 

@@ -12,7 +12,7 @@ import logging
 import time
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
 __all__ = ["Metrics", "Observe", "CONTENT_TYPE_LATEST"]
@@ -30,6 +30,7 @@ class Metrics:
 
     def __init__(self, pool: Any):
         self.registry = CollectorRegistry()
+        ProcessCollector(registry=self.registry)        # the server's CPU, memory, fds
         self.requests = Counter("modlights_requests", "HTTP requests answered",
                                 ["endpoint", "method", "status"], registry=self.registry)
         self.latency = Histogram("modlights_request_seconds",
