@@ -304,6 +304,22 @@ def test_issue_reproducers_are_refused_fast_or_answered(client, name, path, body
                         "generate-mixed") or r.status_code == 400
 
 
+def test_kernel_sizes_past_the_int_to_str_limit_are_answered(client):
+    """|ker A| of 24,000 digits (a 100 x 100 board over Z/255 whose one offset lands on
+    one tile) is answered exactly, not refused by Python's int -> str limit."""
+    board = ml.Board.grid(100, 100, states=255, pattern=[(99, 99)])
+    r = client.post("/api/analyse", json={"board": board.to_dict()})
+    assert r.status_code == 200, r.text
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        got = r.json()
+    finally:
+        sys.set_int_max_str_digits(limit)
+    s = ml.Solver(board)
+    assert got["nullity"] == s.nullity and got["kernel_size"] == s.kernel_size
+
+
 def test_board_cost_counts_tiles_offsets_reach_and_bits():
     cost = limits.board_cost
     assert cost({"rows": 10, "cols": 20}) == 10 * 20 * 5 * 1 * 1          # cross, n = 2

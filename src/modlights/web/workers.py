@@ -26,6 +26,7 @@ import multiprocessing
 import os
 import resource
 import signal
+import sys
 import threading
 import time
 import weakref
@@ -66,8 +67,12 @@ def _init_worker(memory_bytes: int, nice: int = 0) -> None:
     """Run once in each new worker: Ctrl-C is the server's business (the server kills
     its workers), the address space is capped at ``memory_bytes`` (0: no cap), the
     niceness raised by ``nice`` (the server's event loop goes first), and no core
-    files are written."""
+    files are written. Integers of any size become JSON here (Python's int -> str
+    limit lifted: a |ker A| of a 100 x 100 board over Z/255 has 24,000 digits; the
+    request's deadline bounds the conversion's quadratic time)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
     if nice > 0:
         try:
             os.nice(nice)
