@@ -188,6 +188,15 @@ class Solution:
 
     __hash__ = None                     # taps is a mutable array
 
+    def __getstate__(self) -> dict:
+        """Every slot by name: pickle protocols 0 and 1 need an explicit state for a
+        class with ``__slots__`` (2 and later would manage without)."""
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __setstate__(self, state: dict) -> None:
+        for k in self.__slots__:
+            setattr(self, k, state[k])
+
     def __repr__(self) -> str:
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
         return f"Solution(length={self.length}, {tag})"
