@@ -314,12 +314,12 @@ class _CoveringProgram:
         """(upper bound or None, group counts g x n of the best answer or None), within
         ``seconds`` (None: no limit; +~0.2 s). Models of at most ``INPROCESS_NNZ_MAX``
         non-zeros run on a thread here, stopped by HiGHS's interrupt callback at the
-        deadline or on Ctrl-C; larger ones in a child process (:mod:`._highs_worker`),
-        killed at the deadline (the answer is then (None, None)) or on Ctrl-C.
+        deadline or on Ctrl-C; larger ones in a child process (:mod:`._highs_worker`;
+        POSIX), killed at the deadline (the answer is then (None, None)) or on Ctrl-C.
         KeyboardInterrupt is re-raised within a fraction of a second either way."""
         self._deadline = None if seconds is None else time.perf_counter() + seconds
         self._stop = False
-        if self._local is None and self._nnz > INPROCESS_NNZ_MAX and sys.executable:
+        if self._local is None and self._nnz > INPROCESS_NNZ_MAX and _CHILD_OK:
             res = self._solve_child(seconds)
         else:
             res = self._solve_local(seconds)
@@ -344,7 +344,8 @@ class _CoveringProgram:
             # bound; the MIP one alone is asked too rarely
             for kind in ("kCallbackSimplexInterrupt", "kCallbackIpmInterrupt",
                          "kCallbackMipInterrupt"):
-                h.startCallback(getattr(cb.HighsCallbackType, kind))
+                if hasattr(cb.HighsCallbackType, kind):     # all three since highspy 1.7
+                    h.startCallback(getattr(cb.HighsCallbackType, kind))
             self._local = (h, 0)
         h, done = self._local
         hw.apply(h, self._ops[done:])
@@ -428,6 +429,9 @@ class _CoveringProgram:
 #: presolve ~6 s; 9 x 9 GF(2), 14,000 non-zeros, went 1.3 s without a check). Smaller
 #: ones run in this process (a child costs ~0.2-0.5 s to start: numpy and highspy).
 INPROCESS_NNZ_MAX = 5_000
+#: Whether a child process can be used: POSIX (the parent waits on the pipe with
+#: select) with a Python executable to start; elsewhere every program runs in-process.
+_CHILD_OK = os.name == "posix" and bool(sys.executable)
 #: The child's HiGHS gets this share of the seconds left as its time limit, so that in
 #: the branch and bound (where it checks its clock often) it stops and reports its best
 #: answer before the deadline ...
