@@ -906,12 +906,16 @@ class Solver:
             from . import _coset
             # A coset of 2^62 or more elements is never covered: search the sub-coset
             # of the generators that fit (C enumeration), then descend; not proved.
-            k = len(orders)
-            while prod(orders[:k]) >= 1 << 62:
-                k -= 1
+            k, size = 0, 1          # the longest prefix of fewer than 2^62 elements
+            while k < len(orders) and size * orders[k] < 1 << 62:
+                size *= orders[k]
+                k += 1
+            # the seconds left now (the C search stops by the deadline; a budget of
+            # <= 0 seconds would mean none to it: at least a microsecond)
+            left = 0.0 if deadline is None else max(1e-6, deadline - time.perf_counter())
             best, _, examined, self._pruned, complete = _coset.coset_min(
                 x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0,
-                seconds=seconds if seconds is not None else 0.0)
+                seconds=left)
             # a sub-coset proves nothing, except that length 0 is always least
             complete = (complete and k == len(orders) and every) or not best.any()
             if not complete:
