@@ -258,6 +258,9 @@ class _CoveringProgram:
                           np.asarray(upper, dtype=float), np.asarray(starts, dtype=np.int32),
                           np.asarray(idx, dtype=np.int32), np.asarray(vals, dtype=float)))
         self._nnz += len(idx)
+        if self._child is None and self._local is None and _CHILD_OK and \
+                self._nnz > INPROCESS_NNZ_MAX:
+            self._start_child()         # its imports overlap the rest of the model
 
     def _interrupt(self, ctype, message, data_out, data_in, user_data) -> None:
         """HiGHS's interrupt callback (on its thread, in-process runs): stop on Ctrl-C
@@ -363,37 +366,48 @@ class _CoveringProgram:
             raise
         return hw.result(h)
 
+    def _start_child(self) -> None:
+        """Start the worker process (it imports numpy and highspy meanwhile)."""
+        import subprocess
+        # the child imports this very modlights: its parent directory goes first
+        env = dict(os.environ)
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env["PYTHONPATH"] = os.pathsep.join(
+            [root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        proc = subprocess.Popen([sys.executable, "-m", "modlights.search._highs_worker"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                start_new_session=True, env=env)
+        self._child = (proc, 0)
+
     def _solve_child(self, seconds: float | None):
         import pickle
         import select
-        import subprocess
         if self._child is None or self._child[0].poll() is not None:
-            # the child imports this very modlights: its parent directory goes first
-            env = dict(os.environ)
-            root = os.path.dirname(os.path.dirname(os.path.dirname(
-                os.path.abspath(__file__))))
-            env["PYTHONPATH"] = os.pathsep.join(
-                [root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-            proc = subprocess.Popen([sys.executable, "-m", "modlights.search._highs_worker"],
-                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    start_new_session=True, env=env)
-            self._child = (proc, 0)
+            self.close()
+            self._start_child()
         proc, sent = self._child
         try:
-            pickle.dump(("ops", self._ops[sent:]), proc.stdin,
-                        protocol=pickle.HIGHEST_PROTOCOL)
-            self._child = (proc, len(self._ops))
             limit = None if seconds is None else seconds * CHILD_TIME_SHARE
             kill_at = None if seconds is None else self._deadline + \
                 min(1.0, max(CHILD_GRACE_MIN, CHILD_GRACE_SHARE * seconds))
-            pickle.dump(("solve", limit), proc.stdin, protocol=pickle.HIGHEST_PROTOCOL)
-            proc.stdin.flush()
+            payload = pickle.dumps(("ops", self._ops[sent:]), pickle.HIGHEST_PROTOCOL) + \
+                pickle.dumps(("solve", limit), pickle.HIGHEST_PROTOCOL)
+            self._child = (proc, len(self._ops))
+            # written on a thread: the pipe takes 64 KiB at a time while the model is
+            # megabytes and the child may still be importing; this thread keeps
+            # watching the deadline and Ctrl-C
+            writer = threading.Thread(target=_write_all, args=(proc.stdin, payload),
+                                      daemon=True)
+            writer.start()
             fd = proc.stdout.fileno()
             while True:                                      # Ctrl-C reaches us here
                 if select.select([fd], [], [], 0.02)[0]:
-                    return pickle.load(proc.stdout)
+                    answer = pickle.load(proc.stdout)
+                    writer.join()
+                    return answer
                 if kill_at is not None and time.perf_counter() >= kill_at:
                     self.close()                             # past the deadline: killed
+                    writer.join()
                     return None
                 if proc.poll() is not None:
                     raise RuntimeError("the HiGHS worker process ended unexpectedly "
@@ -421,6 +435,16 @@ class _CoveringProgram:
             self.close()
         except Exception:               # noqa: BLE001 - interpreter shutdown
             pass
+
+
+def _write_all(stream, data: bytes) -> None:
+    """Write data to the child's stdin and flush; a child killed meanwhile (closed
+    pipe) ends the write quietly."""
+    try:
+        stream.write(data)
+        stream.flush()
+    except (OSError, ValueError):
+        pass
 
 
 #: Covering programs of more non-zeros than this are solved in a child process that is
