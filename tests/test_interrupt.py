@@ -296,3 +296,27 @@ def test_interrupted_hardest_leaves_the_solver_usable():
     X = ((np.arange(1 << 16)[:, None] >> np.arange(16)) & 1).astype(np.uint8)
     states = (X @ small.matrix().T.astype(np.int64) % 2).astype(np.uint8).reshape(-1, 4, 4)
     assert s2.hardest().min_taps == int(s2.min_taps_many(states)[0].max())
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signals reach the main thread only")
+def test_interrupted_thread_pool_search_stops_its_tasks():
+    """Ctrl-C during a search split over a ThreadPoolExecutor: the running sub-cube tasks
+    stop too (the interpreter would otherwise wait minutes for them at exit), and the
+    stop flag is cleared, so the next search (the same pool) runs and is exact."""
+    import concurrent.futures as cf
+    b = ml.Board.grid(39, 39)
+    s = ml.Solver(b)
+    state = b.random_state(rng=8)
+    with cf.ThreadPoolExecutor(2) as pool:
+        assert _interrupted(lambda: s.solve(state, budget=2**40, executor=pool), 0.5) \
+            < LATENCY
+        t0 = time.perf_counter()
+        done = [pool.submit(time.sleep, 0) for _ in range(2)]
+        cf.wait(done, timeout=5)                # the pool's threads are free again
+        assert all(f.done() for f in done) and time.perf_counter() - t0 < LATENCY
+        small = ml.Board.grid(4, 4, 3)
+        st = small.random_state(rng=9)
+        got = ml.Solver(small).solve(st, executor=pool)
+        ref = ml.Solver(small, backend="reference").solve(st)
+        assert got.length == ref.length and got.proven_minimal
