@@ -824,9 +824,10 @@ class Solver:
         """The hardest solvable board (target 0): the largest fewest-taps over every
         solvable board (the covering radius of ker A) and a board that needs it.
 
-        budget: seconds (None: until proved); past it the best board found is returned
-        with ``proven=False``. executor: passed on to the coset searches where
-        ``solve`` takes one. Returns a :class:`modlights.search.hardest.Hardest`
+        budget: seconds (None: until proved), a deadline (+10% or +0.25 s); past it the
+        best board found is returned with ``proven=False``. Ctrl-C stops it within a
+        second (KeyboardInterrupt), the Solver usable. executor: passed on to the
+        coset searches where ``solve`` takes one. Returns a :class:`modlights.search.hardest.Hardest`
         (``min_taps``, ``state``, ``proven``, ``lower``, ``upper``, ``seconds``,
         ``iterations``); see :mod:`modlights.search.hardest` for the algorithm.
         """
