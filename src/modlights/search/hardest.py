@@ -40,7 +40,13 @@ after at most |ker A| rounds.
 
 Executors: ``executor=`` is passed on to every coset search that covers its whole coset
 (``Solver.solve(..., executor=)`` splits the coset into sub-cubes over its workers); the
-integer programs run in this process (HiGHS uses the local cores itself).
+integer programs run on this machine (HiGHS uses the local cores itself).
+
+Stopping: the budget is a deadline for the whole call and Ctrl-C stops it within a
+second. HiGHS looks at its clock and its interrupt callbacks only between stages, so a
+large program (more than ``INPROCESS_NNZ_MAX`` non-zeros) is solved in a child process
+(:mod:`modlights.search._highs_worker`) that is killed at the deadline or on Ctrl-C;
+a small one on a thread of this process, stopped through the callbacks.
 """
 from __future__ import annotations
 
