@@ -138,12 +138,15 @@ class Case:
 
 
 def _pattern(family: str, rows: int, cols: int):
+    """The ``pattern=`` argument of Board.grid for a family on a rows x cols board."""
     p = FAMILIES[family]
     if isinstance(p, tuple) and p and p[0] == "mixed":
         pool = p[1]
-        return [[list(pool[(2 * r + c) % len(pool)]) if not isinstance(
-            pool[(2 * r + c) % len(pool)], str) else pool[(2 * r + c) % len(pool)]
-            for c in range(cols)] for r in range(rows)]
+
+        def entry(r: int, c: int):
+            e = pool[(2 * r + c) % len(pool)]
+            return e if isinstance(e, str) else list(e)
+        return [[entry(r, c) for c in range(cols)] for r in range(rows)]
     return p if isinstance(p, str) else list(p)
 
 
@@ -256,7 +259,6 @@ class Reference:
         self.random_state[b.holes] = 0
         taps = rng.integers(0, n, size=b.shape).astype(np.uint8)
         taps[~self.tappable()] = 0
-        self.made_taps = taps
         self.solvable_state = b.apply(self.zero, taps)
         self.kernel_size = s.kernel_size
         self.nullity = s.nullity
