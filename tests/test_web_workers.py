@@ -445,6 +445,21 @@ def test_metrics_and_access_log(client, caplog):
         assert re.search(rf"^{name} \S+$", text, re.M), name
 
 
+def test_client_controlled_labels_and_log_lines_stay_bounded(client, caplog):
+    """Methods a client invents are counted as "other" (no new series per method), and
+    a path that decodes to a newline cannot write a second access-log line."""
+    with caplog.at_level(logging.INFO, logger="modlights.web.access"):
+        for i in range(5):
+            client.request(f"X{i}", "/api/health")
+        client.get("/api/x%0AGET /api/forged 200 1.0 ms")
+    text = client.get("/metrics").text
+    methods = set(re.findall(r'modlights_requests_total\{[^}]*method="([^"]*)"', text))
+    assert not any(m.startswith("X") for m in methods) and "other" in methods
+    lines = [r.getMessage() for r in caplog.records if r.name == "modlights.web.access"]
+    assert len(lines) == 6 and all("\n" not in line for line in lines)
+    assert lines[-1].startswith("GET /api/x\\nGET /api/forged 200 1.0 ms 404 ")
+
+
 # ----------------------------------------------------------------------------- serve
 def _serve(*flags):
     exe = Path(sys.executable).with_name("modlights")

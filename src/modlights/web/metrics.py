@@ -57,6 +57,22 @@ class Metrics:
         return generate_latest(self.registry)
 
 
+#: Methods counted under their own name; any other (a client may send any token) is
+#: counted as "other", so clients cannot grow the number of series.
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"})
+
+
+def _method(scope: dict) -> str:
+    method = scope.get("method", "")
+    return method if method in _METHODS else "other"
+
+
+def _printable(text: str) -> str:
+    """Client-controlled text for one log line: control and non-ASCII characters
+    escaped (a percent-decoded path may hold a newline)."""
+    return text.encode("unicode_escape").decode("ascii")
+
+
 def _endpoint(scope: dict) -> str:
     route = scope.get("route")
     if route is None and "app" in scope:      # answered before routing (busy): match now
@@ -96,9 +112,8 @@ class Observe:
         finally:
             seconds = time.perf_counter() - t0
             endpoint = _endpoint(scope)
-            self.metrics.requests.labels(endpoint, scope.get("method", ""), str(status)).inc()
+            self.metrics.requests.labels(endpoint, _method(scope), str(status)).inc()
             self.metrics.latency.labels(endpoint).observe(seconds)
             if access_log.isEnabledFor(logging.INFO):
-                path = scope.get("path", "")
-                access_log.info("%s %s %d %.1f ms", scope.get("method", ""), path, status,
-                                seconds * 1000)
+                access_log.info("%s %s %d %.1f ms", _printable(scope.get("method", "")),
+                                _printable(scope.get("path", "")), status, seconds * 1000)
