@@ -237,7 +237,8 @@ def test_seconds_budget_is_a_deadline_for_solve_and_the_batches(budget):
 
 def test_int_budgets_stay_counts_and_zero_seconds_returns_at_once():
     """An int budget is a count of coset elements (no deadline: the clean-up finishes,
-    the same answer every time); 0.0 seconds is a deadline now: the particular solution."""
+    the same answer every time); 0.0 seconds is a deadline: no search, only the greedy
+    clean-up's MIN_DESCENT_SECONDS."""
     import time
     b, s, st = _wide_board()
     a, a2 = s.solve(st, budget=1 << 10), s.solve(st, budget=1 << 10)
@@ -246,3 +247,16 @@ def test_int_budgets_stay_counts_and_zero_seconds_returns_at_once():
     z = s.solve(st, budget=0.0)
     assert time.perf_counter() - t < DEADLINE_SLACK
     assert not b.apply(st, z.taps).any() and not z.proven_minimal
+
+
+def test_zero_seconds_still_gets_the_greedy_clean_up():
+    """budget=0.0 searches nothing but keeps the clean-up (bounded by
+    MIN_DESCENT_SECONDS): on a small board its answer is budget=0's, the greedy one."""
+    import modlights as ml
+    for n, seed in [(3, 1), (5, 2), (4, 3)]:
+        b = ml.Board.grid(9, 9, states=n)
+        s = ml.Solver(b)
+        st = b.random_state(rng=seed)
+        greedy, zero = s.solve(st, budget=0), s.solve(st, budget=0.0)
+        assert zero.length == greedy.length and not b.apply(st, zero.taps).any()
+        assert zero.length <= s.solve(st, minimal=False).length

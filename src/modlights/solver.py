@@ -208,6 +208,11 @@ def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | Non
     return check_budget(budget, default)
 
 
+#: Seconds the greedy clean-up of an unfinished minimal search in ``solve`` may take
+#: whatever its budget (within the budget's stated tolerance of +0.25 s).
+MIN_DESCENT_SECONDS = 0.05
+
+
 def _deadline(seconds: float | None) -> float | None:
     """The ``time.perf_counter()`` value ``seconds`` from now (None: no deadline)."""
     return None if seconds is None else time.perf_counter() + min(seconds, 1e12)
@@ -632,7 +637,9 @@ class Solver:
         search. Seconds are a deadline for the call, counted from its start: the coset
         search and the greedy clean-up after it stop by then (+10% or +0.25 s at
         most, whichever is larger; a first call that factors the board adds that
-        time, the factorisation is not cut short). Default: DEFAULT_NATIVE_BUDGET (2^24, well under a second in the C
+        time, the factorisation is not cut short); the clean-up always gets at least
+        MIN_DESCENT_SECONDS, so a budget of 0.0 s still returns the greedily improved
+        solution on boards whose clean-up is that fast. Default: DEFAULT_NATIVE_BUDGET (2^24, well under a second in the C
         search) on the native backend, less on boards with many taps (about 2^30
         word operations), DEFAULT_BUDGET (2^20) on the reference backend.
         Past MAX_SEARCH_BYTES of kernel generators only the first ones that fit are
@@ -674,7 +681,8 @@ class Solver:
             x, _, examined, self._pruned = coset_min(x, H, orders, self.n, executor)
             proven = True
         else:
-            x, proven, examined = self._minimise(x, steps, deadline, progress)
+            x, proven, examined = self._minimise(x, steps, deadline, progress,
+                                                 descent=MIN_DESCENT_SECONDS)
         return Solution(self.board, self.board.from_tap_vector(x, copy=False), proven, ks,
                         examined, self._pruned, time.perf_counter() - t0)
 
@@ -883,12 +891,16 @@ class Solver:
         return min_lengths_many(X, H, orders, self.n, taps=taps, executor=executor)
 
     def _minimise(self, x0: np.ndarray, steps: int | None, deadline: float | None,
-                  progress: Any = None) -> tuple[np.ndarray, bool, int]:
+                  progress: Any = None, descent: float = 0.0) -> tuple[np.ndarray, bool, int]:
         """Least-length element of x0 + ker A by enumeration (within ``steps`` coset
         elements, or until ``deadline``, a ``time.perf_counter()`` value; the greedy
-        clean-up of an incomplete search stops by the deadline too);
+        clean-up of an incomplete search stops by the deadline too, or ``descent``
+        seconds after this call started, whichever is later);
         ``progress(done, total)`` is told how far it got (see ``solve``)."""
         seconds = None if deadline is None else deadline - time.perf_counter()
+        if deadline is not None:
+            deadline_search = deadline
+            deadline = max(deadline, time.perf_counter() + descent)
         if self.method in ("algebraic", "tensor") and not self._engine.kernel_fits():
             return x0.astype(np.uint8), False, 0        # no basis to search: not proved
         H, orders, every = self._search_generators()
@@ -913,7 +925,8 @@ class Solver:
                 k += 1
             # the seconds left now (the C search stops by the deadline; a budget of
             # <= 0 seconds would mean none to it: at least a microsecond)
-            left = 0.0 if deadline is None else max(1e-6, deadline - time.perf_counter())
+            left = 0.0 if deadline is None else \
+                max(1e-6, deadline_search - time.perf_counter())
             best, _, examined, self._pruned, complete = _coset.coset_min(
                 x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0,
                 seconds=left)
@@ -949,7 +962,7 @@ class Solver:
             start = stop
             if progress is not None:
                 progress(start, total)
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and time.perf_counter() > deadline_search:
                 break
         covered = start >= total
         proven = covered or best_len == 0
