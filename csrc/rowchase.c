@@ -436,12 +436,14 @@ static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
     if (reserve_record(R)) return 2;
     /* GF(3): the planes one after the other, each len + cw words */
     size_t need = (len + R->cw) * es * (R->gf3 ? 2 : 1);
-    if (R->dlen + need > R->dcap) {
+    /* allocated at the first record, empty ones too: R->data is never NULL when a
+     * record's offset is added to it (NULL + 0 is undefined) */
+    if (!R->data || R->dlen + need > R->dcap) {
         size_t nc = R->dcap ? 2 * R->dcap : 1 << 16;
         while (nc < R->dlen + need) nc *= 2;
         const size_t rows = (X->nslots + X->pcap) * X->S * es;
         if (nc + rows > X->max_bytes) {
-            nc = R->dlen + need;
+            nc = R->dlen + need > 64 ? R->dlen + need : 64;
             if (nc + rows > X->max_bytes) return 4;
         }
         uint8_t *a = realloc(R->data, nc);
@@ -449,7 +451,7 @@ static int push_record(run_ctx *X, size_t col, const uint8_t *rec) {
         R->data = a; R->dcap = nc;
     }
     uint8_t *d = R->data + R->dlen;
-    if (need) {                           /* an empty record: R->data may still be NULL */
+    if (need) {
         memcpy(d, rec, len * es);
         memcpy(d + len * es, rec + R->lw * es, R->cw * es);
         if (R->gf3) {
