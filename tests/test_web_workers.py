@@ -587,3 +587,124 @@ def test_load_bench_keeps_health_fast(capsys):
     out = capsys.readouterr().out
     assert "server up" in out, out
     assert code == 0, out
+
+
+# ----------------------------------------------------------------------------- bodies
+def largest_bodies():
+    """(route, body) of the largest valid bodies of each route that the tile caps allow,
+    as json.dumps writes them: locked and holes as boolean masks, values with the most
+    digits, the longest pattern data."""
+    def mask(rows, cols):
+        return [[False] * cols for _ in range(rows)]
+
+    def grid(rows, cols, states, pattern="horizontal"):
+        return {"rows": rows, "cols": cols, "states": states, "pattern": pattern,
+                "locked": mask(rows, cols), "holes": mask(rows, cols), "wrap": False}
+
+    top = [[254] * 150 for _ in range(150)]
+    return [
+        ("/api/solve", {"board": grid(1, limits.MAX_TILES, 2),
+                        "state": [[1] * limits.MAX_TILES], "target": [[1] * limits.MAX_TILES],
+                        "minimal": False}),
+        ("/api/analyse", {"board": grid(limits.MAX_TILES, 1, 2)}),
+        ("/api/hint", {"board": grid(150, 150, 255), "state": top}),
+        ("/api/encode", {"board": grid(64, 64, 255), "start": [[254] * 64] * 64}),
+        ("/api/generate", {"rows": 32, "cols": 32, "states": 255,
+                           "pattern": [[[[-31, -31]] * 19] * 32] * 32,
+                           "locked": mask(32, 32), "holes": mask(32, 32), "seed": "s" * 200}),
+    ]
+
+
+@pytest.mark.parametrize("route, body", largest_bodies(), ids=lambda v: str(v)[:14])
+def test_largest_valid_bodies_fit_their_route_caps(route, body):
+    size = len(json.dumps(body).encode())
+    assert size <= limits.body_cap(route), (route, size, limits.body_cap(route))
+
+
+def test_route_caps_are_smaller_than_solves():
+    caps = {r: limits.body_cap(r) for r in limits.BODY_ROUTES}
+    assert caps["/api/solve"] == limits.MAX_BODY_BYTES
+    for route in ("/api/hint", "/api/encode", "/api/generate"):
+        assert caps[route] < limits.MAX_BODY_BYTES // 4, caps
+    assert caps["/api/analyse"] < limits.MAX_BODY_BYTES
+
+
+def test_a_body_over_its_routes_cap_is_413_and_under_it_is_answered(client):
+    b = ml.Board.grid(150, 150, 255, "cross")
+    body = {"board": {**b.to_dict(), "locked": [[False] * 150] * 150},
+            "state": [[254] * 150] * 150}
+    raw = json.dumps(body).encode()
+    r = client.post("/api/hint", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 200, r.text
+    for route in ("/api/hint", "/api/encode", "/api/generate", "/api/analyse"):
+        over = raw + b" " * (limits.body_cap(route) + 1 - len(raw))
+        doc = assert_error(client.post(route, content=over,
+                                       headers={"content-type": "application/json"}),
+                           413, "too_large")
+        assert str(limits.body_cap(route)) in doc["detail"]
+
+
+@pytest.fixture()
+def slow_body_server(monkeypatch):
+    """A uvicorn server in a thread whose body deadline is 1 s."""
+    import uvicorn
+    monkeypatch.setattr(limits, "BODY_SECONDS", 1.0)
+    app = create_app(workers=1, queue=2)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error",
+                                        lifespan="on"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < end and thread.is_alive(), "server did not start"
+        time.sleep(0.02)
+    yield app, srv.servers[0].sockets[0].getsockname()[1]
+    srv.should_exit = True
+    thread.join(10)
+
+
+def trickle(port: int, path: str, seconds: float, length: int) -> tuple[float, bytes]:
+    """Send a request head announcing a body of ``length`` bytes, then a byte every
+    0.2 s for at most ``seconds``; (seconds until the answer came, what the server sent before it
+    closed the connection)."""
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(f"POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json"
+                  f"\r\ncontent-length: {length}\r\n\r\n".encode())
+        s.setblocking(False)
+        t0 = time.perf_counter()
+        got = b""
+        while time.perf_counter() - t0 < seconds:
+            try:
+                s.send(b" ")
+            except OSError:
+                break
+            time.sleep(0.2)
+            try:
+                chunk = s.recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        took = time.perf_counter() - t0
+        s.settimeout(2)
+        try:
+            while chunk := s.recv(65536):
+                got += chunk
+        except OSError:
+            pass
+        return took, got
+
+
+@pytest.mark.parametrize("path", ["/api/solve", "/api/analyse", "/api/health"])
+def test_a_trickled_body_is_408_within_its_deadline(slow_body_server, path):
+    app, port = slow_body_server
+    took, got = trickle(port, path, seconds=6, length=min(8_000_000, limits.body_cap(path)))
+    head, _, body = got.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408"), got[:300]
+    assert json.loads(body)["error"] == "deadline"
+    assert took < 1.0 + 1.5, took                        # the deadline, and a margin
+    r = httpx.get(f"http://127.0.0.1:{port}/api/health")
+    assert r.status_code == 200
