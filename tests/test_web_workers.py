@@ -708,3 +708,172 @@ def test_a_trickled_body_is_408_within_its_deadline(slow_body_server, path):
     assert took < 1.0 + 1.5, took                        # the deadline, and a margin
     r = httpx.get(f"http://127.0.0.1:{port}/api/health")
     assert r.status_code == 200
+
+
+def test_admission_counts_a_work_request_from_its_arrival():
+    """A work request still sending its body holds its admission place: with one worker
+    and no queue, a second work request meanwhile is 503 busy, health is not."""
+    app = create_app(workers=1, queue=0)
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        go = asyncio.Event()
+
+        async def slow_body():
+            yield b'{"board": {"rows": 3, '
+            await go.wait()
+            yield b'"cols": 3}}'
+
+        async with httpx.AsyncClient(transport=transport, base_url="http://t",
+                                     timeout=30) as c:
+            first = asyncio.create_task(c.post("/api/analyse", content=slow_body(),
+                                               headers={"content-type": "application/json"}))
+            await asyncio.sleep(0.3)
+            second = await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}})
+            health = await c.get("/api/health")
+            go.set()
+            return await first, second, health
+
+    try:
+        first, second, health = asyncio.run(main())
+    finally:
+        app.state.pool.close()
+    assert_error(second, 503, "busy")
+    assert health.status_code == 200
+    assert first.status_code == 200 and first.json()["rank"] == 9
+
+
+def big(body: dict) -> bytes:
+    """``body`` as JSON padded with spaces past limits.RAW_SOLVE_BYTES."""
+    raw = json.dumps(body).encode()
+    return raw + b" " * max(0, limits.RAW_SOLVE_BYTES + 1 - len(raw))
+
+
+def test_large_solve_bodies_are_parsed_in_a_worker(monkeypatch):
+    """An /api/solve body over limits.RAW_SOLVE_BYTES is never decoded by the server's
+    process (its Request.json fails here); the worker decodes, validates, checks and
+    solves it, with the answers and errors of a small body."""
+    from starlette.requests import Request
+
+    async def no_json(self):
+        raise AssertionError("a large body was parsed in the event loop")
+
+    b = ml.Board.grid(300, 300, 2, "cross")
+    state = b.random_state(rng=3)
+    ok = json.dumps({"board": b.to_dict(), "state": state.tolist(),
+                     "minimal": False}).encode()
+    assert len(ok) > limits.RAW_SOLVE_BYTES
+    app = create_app(workers=1, queue=4)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        monkeypatch.setattr(Request, "json", no_json)
+        post = lambda raw: c.post("/api/solve", content=raw,            # noqa: E731
+                                  headers={"content-type": "application/json"})
+        r = post(ok)
+        assert r.status_code == 200, r.text
+        assert not b.apply(state, np.array(r.json()["taps"])).any()
+        row = "[" + ",".join(["0"] * 2000) + "]"
+        huge = ('{"board":{"rows":2000,"cols":2000},"state":[' + ",".join([row] * 2000)
+                + '],"minimal":false}').encode()
+        assert_error(post(huge), 400, "too_large")
+        bad = {"board": b.to_dict(), "state": [[3] * 300] * 300, "minimal": False}
+        assert_error(post(big(bad)), 400, "bad_input")
+        assert_error(post(big({**bad, "minimal": "yes"})), 422, "invalid_request")
+        corner = [[1, 0, 0, 0, 0]] + [[0] * 5] * 4                 # 5 x 5: unsolvable
+        assert_error(post(big({"board": {"rows": 5, "cols": 5}, "state": corner,
+                               "minimal": False})), 422, "unsolvable")
+        monkeypatch.undo()
+        assert_error(post(b'{"board": {"rows": 3}, "state": []}'), 400, "bad_input")
+
+
+SMALL_BAD = [
+    (b'{"board": {"rows": 3, "cols": 3}, "state": NaN}', "application/json"),
+    (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]] * 3}', "application/json"),
+    (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]], "minimal": "yes", "x": 1}',
+     "application/json"),
+    (b'[]', "application/json"), (b'"x"', "application/json"), (b'\xff\xfe', "application/json"),
+    (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]]}', None),
+    (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]]}', "text/plain"),
+    (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]]}', "application/vnd.x+json"),
+    (b'{"board": {"rows": 3, "cols": 9}, "state": [[0, 0, 0]]}', "application/json"),
+    (b'{"board": {"rows": 3, "cols": 3, "pattern": "star"}, "state": [[0] * 3]}',
+     "application/json"),
+    (b'{"board": {"rows": 1000, "cols": 1000}, "state": [[0]]}', "application/json"),
+]
+
+
+@pytest.mark.parametrize("raw, ctype", SMALL_BAD, ids=[str(i) for i in range(len(SMALL_BAD))])
+def test_a_large_solve_body_is_answered_as_the_same_small_one(client, raw, ctype):
+    headers = {"content-type": ctype} if ctype else {}
+    small = client.post("/api/solve", content=raw, headers=headers)
+    large = client.post("/api/solve", content=raw + b" " * limits.RAW_SOLVE_BYTES,
+                        headers=headers)
+    assert large.status_code == small.status_code, (small.text, large.text)
+    a, b = small.json(), large.json()
+    assert a["error"] == b["error"]
+    if "JSON decode error" not in a["detail"]:                # its position may differ
+        assert a["detail"] == b["detail"]
+
+
+def test_large_solve_bodies_leave_the_event_loop_free():
+    """Four 8 MB /api/solve bodies at once (over the tile limit, so refused after
+    parsing) stall the server's event loop for no longer than a fraction of one
+    parse (about 0.3 s each in the event loop)."""
+    app = create_app(workers=2, queue=4)
+    row = "[" + ",".join(["0"] * 2000) + "]"
+    huge = ('{"board":{"rows":2000,"cols":2000},"state":[' + ",".join([row] * 2000)
+            + '],"minimal":false}').encode()
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t",
+                                     timeout=60) as c:
+            assert (await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}})
+                    ).status_code == 200                                         # warm
+            gaps, done = [], asyncio.Event()
+
+            async def tick():
+                last = time.perf_counter()
+                while not done.is_set():
+                    await asyncio.sleep(0.005)
+                    now = time.perf_counter()
+                    gaps.append(now - last)
+                    last = now
+
+            ticker = asyncio.create_task(tick())
+            answers = await asyncio.gather(*(
+                c.post("/api/solve", content=huge,
+                       headers={"content-type": "application/json"}) for _ in range(4)))
+            done.set()
+            await ticker
+            return answers, max(gaps)
+
+    try:
+        answers, stall = asyncio.run(main())
+    finally:
+        app.state.pool.close()
+    for r in answers:
+        assert_error(r, 400, "too_large")
+    assert stall < 0.2, stall
+
+
+def test_trickled_bodies_hold_admission_places_no_longer_than_the_deadline(
+        slow_body_server):
+    """Work requests trickling their bodies fill the admission places (1 worker + 2
+    queue) until their body deadline; one more meanwhile is 503 busy within that
+    deadline too (its body is not waited for longer); afterwards work is admitted."""
+    app, port = slow_body_server
+    out: list = []
+    threads = [threading.Thread(target=lambda: out.append(
+        trickle(port, "/api/hint", seconds=6, length=1_000_000))) for _ in range(3)]
+    for t in threads:
+        t.start()
+    time.sleep(0.4)
+    took, got = trickle(port, "/api/hint", seconds=6, length=1_000_000)
+    for t in threads:
+        t.join(10)
+    assert got.startswith(b"HTTP/1.1 503"), got[:300]
+    assert b'"busy"' in got and took < 1.0 + 1.5, took
+    assert len(out) == 3 and all(g.startswith(b"HTTP/1.1 408") for _, g in out), out
+    r = httpx.post(f"http://127.0.0.1:{port}/api/analyse",
+                   json={"board": {"rows": 3, "cols": 3}}, timeout=30)
+    assert r.status_code == 200, r.text

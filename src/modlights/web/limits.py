@@ -47,6 +47,9 @@ DEFAULT_SEARCH_SECONDS = 1.0
 #: Largest request body in bytes, of any route (each route has its own smaller cap,
 #: :func:`body_cap`).
 MAX_BODY_BYTES = 8 << 20
+#: /api/solve bodies larger than this are not parsed in the event loop: their raw
+#: bytes go to a worker, which decodes, validates, checks and solves them.
+RAW_SOLVE_BYTES = 256 << 10
 #: Seconds a client may take to send a request's whole body (from the request head
 #: on); past it the service answers 408 "deadline" and reads no more.
 BODY_SECONDS = 10.0
@@ -128,6 +131,16 @@ def default_memory_bytes(workers: int) -> int:
 
 class TooLarge(ValueError):
     """A request over one of the service's limits (HTTP 400, error "too_large")."""
+
+
+class Invalid(ValueError):
+    """A request body that is not JSON or does not match its model, found in a worker
+    (HTTP 422, error "invalid_request", as FastAPI's own validation)."""
+
+
+class Unparsable(ValueError):
+    """A request body that is not text, found in a worker (HTTP 400, error
+    "http_error", as FastAPI's own parsing)."""
 
 
 # ----------------------------------------------------------------------------- bodies
