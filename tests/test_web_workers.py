@@ -567,10 +567,24 @@ def test_serve_header_timeout_and_no_access_log():
     assert "/api/health" not in err, err
 
 
+def test_serve_body_timeout():
+    proc, url, port = _serve("--workers", "1", "--body-timeout", "0.5", "--no-access-log",
+                             "--shutdown-timeout", "1")
+    try:
+        took, got = trickle(port, "/api/solve", seconds=5, length=1000)
+        assert got.startswith(b"HTTP/1.1 408") and b'"deadline"' in got, got[:300]
+        assert took < 0.5 + 1.5, took
+        assert httpx.get(url + "api/health").status_code == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+        _stop(proc)
+
+
 @pytest.mark.parametrize("flags, word", [
     (["--workers", "0"], "--workers"), (["--shutdown-timeout", "-1"], "--shutdown-timeout"),
     (["--keep-alive", "nan"], "--keep-alive"), (["--max-connections", "x"], "--max-connections"),
-    (["--worker-memory", "-1"], "--worker-memory")])
+    (["--worker-memory", "-1"], "--worker-memory"), (["--body-timeout", "0"], "--body-timeout")])
 def test_serve_bad_flags_are_one_line_errors(capsys, flags, word):
     from modlights.cli import main
     assert main(["serve", *flags]) == 2
