@@ -758,15 +758,15 @@ def test_admission_counts_a_work_request_from_its_arrival():
 
 
 def big(body: dict) -> bytes:
-    """``body`` as JSON padded with spaces past limits.RAW_SOLVE_BYTES."""
+    """``body`` as JSON padded with spaces past limits.RAW_BODY_BYTES."""
     raw = json.dumps(body).encode()
-    return raw + b" " * max(0, limits.RAW_SOLVE_BYTES + 1 - len(raw))
+    return raw + b" " * max(0, limits.RAW_BODY_BYTES + 1 - len(raw))
 
 
-def test_large_solve_bodies_are_parsed_in_a_worker(monkeypatch):
-    """An /api/solve body over limits.RAW_SOLVE_BYTES is never decoded by the server's
-    process (its Request.json fails here); the worker decodes, validates, checks and
-    solves it, with the answers and errors of a small body."""
+def test_large_bodies_are_parsed_in_a_worker(monkeypatch):
+    """A POST body over limits.RAW_BODY_BYTES is never decoded by the server's process
+    (its Request.json fails here); the worker decodes, validates, checks and works on
+    it, with the answers and errors of a small body."""
     from starlette.requests import Request
 
     async def no_json(self):
@@ -776,7 +776,7 @@ def test_large_solve_bodies_are_parsed_in_a_worker(monkeypatch):
     state = b.random_state(rng=3)
     ok = json.dumps({"board": b.to_dict(), "state": state.tolist(),
                      "minimal": False}).encode()
-    assert len(ok) > limits.RAW_SOLVE_BYTES
+    assert len(ok) > limits.RAW_BODY_BYTES
     app = create_app(workers=1, queue=4)
     with TestClient(app, raise_server_exceptions=False) as c:
         monkeypatch.setattr(Request, "json", no_json)
@@ -795,6 +795,9 @@ def test_large_solve_bodies_are_parsed_in_a_worker(monkeypatch):
         corner = [[1, 0, 0, 0, 0]] + [[0] * 5] * 4                 # 5 x 5: unsolvable
         assert_error(post(big({"board": {"rows": 5, "cols": 5}, "state": corner,
                                "minimal": False})), 422, "unsolvable")
+        r = c.post("/api/analyse", content=big({"board": b.to_dict()}),
+                   headers={"content-type": "application/json"})
+        assert r.status_code == 200 and r.json()["rank"] == ml.Solver(b).rank, r.text
         monkeypatch.undo()
         assert_error(post(b'{"board": {"rows": 3}, "state": []}'), 400, "bad_input")
 
@@ -817,15 +820,47 @@ SMALL_BAD = [
 
 @pytest.mark.parametrize("raw, ctype", SMALL_BAD, ids=[str(i) for i in range(len(SMALL_BAD))])
 def test_a_large_solve_body_is_answered_as_the_same_small_one(client, raw, ctype):
+    same_answer(client, "/api/solve", raw, ctype)
+
+
+def same_answer(client, path, raw, ctype):
+    """``raw`` and ``raw`` padded past limits.RAW_BODY_BYTES get the same answer (a
+    JSON decode error's position aside)."""
     headers = {"content-type": ctype} if ctype else {}
-    small = client.post("/api/solve", content=raw, headers=headers)
-    large = client.post("/api/solve", content=raw + b" " * limits.RAW_SOLVE_BYTES,
-                        headers=headers)
+    small = client.post(path, content=raw, headers=headers)
+    large = client.post(path, content=raw + b" " * limits.RAW_BODY_BYTES, headers=headers)
     assert large.status_code == small.status_code, (small.text, large.text)
+    if small.status_code == 200:
+        assert large.json() == small.json()
+        return
     a, b = small.json(), large.json()
     assert a["error"] == b["error"]
     if "JSON decode error" not in a["detail"]:                # its position may differ
         assert a["detail"] == b["detail"]
+
+
+OTHER_BODIES = [
+    ("/api/analyse", {"board": ml.Board.grid(5, 5, 3, "knight").to_dict()}),
+    ("/api/analyse", {"board": {"rows": 1000, "cols": 1000}}),
+    ("/api/analyse", {"board": []}),
+    ("/api/analyse", {"board": {"rows": 3, "cols": 3, "pattern": "star"}}),
+    ("/api/hint", {"board": {"rows": 3, "cols": 3}, "state": [[1, 0, 0], [0, 0, 0], [0, 0, 0]]}),
+    ("/api/hint", {"board": {"rows": 300, "cols": 300}, "state": [[0]]}),
+    ("/api/hint", {"board": {"rows": 3, "cols": 3}}),
+    ("/api/generate", {"rows": 4, "cols": 4, "states": 3, "seed": 7}),
+    ("/api/generate", {"rows": 5.0, "cols": 5}),
+    ("/api/generate", {"rows": 1000, "cols": 1000}),
+    ("/api/generate", {"rows": 5, "cols": 5, "difficulty": "extreme"}),
+    ("/api/encode", {"board": {"rows": 3, "cols": 3, "states": 4}, "start": [[1] * 3] * 3}),
+    ("/api/encode", {"board": {"rows": 100, "cols": 100}, "start": [[0]]}),
+    ("/api/encode", {"board": {"rows": 3, "cols": 3}, "start": [[5] * 3] * 3}),
+]
+
+
+@pytest.mark.parametrize("path, body", OTHER_BODIES,
+                         ids=[f"{i}{p}" for i, (p, _) in enumerate(OTHER_BODIES)])
+def test_large_bodies_of_the_other_routes_are_answered_as_small_ones(client, path, body):
+    same_answer(client, path, json.dumps(body).encode(), "application/json")
 
 
 def test_large_solve_bodies_leave_the_event_loop_free():

@@ -2,8 +2,8 @@
 game (``static/``) at ``/``, and Prometheus metrics at ``/metrics``.
 
 Each endpoint checks the request's sizes and estimated cost against :mod:`.limits` in
-the event loop, before anything large is built (an /api/solve body over
-``limits.RAW_SOLVE_BYTES`` is not even parsed there: its worker parses and checks
+the event loop, before anything large is built (a POST body over
+``limits.RAW_BODY_BYTES`` is not even parsed there: its worker parses and checks
 it), then runs the library call in a worker process (:mod:`.workers`) with a deadline, so a long, crashing or
 memory-hungry solve costs its own request an error and never holds the server or
 the other requests. Every error is JSON ``{"error": short-code, "detail": text}``:
@@ -177,15 +177,12 @@ def solve(req: SolveRequest, budget: float | None = None) -> dict:
     return sol.to_dict()
 
 
-def solve_body(body: bytes, content_type: str | None) -> dict:
-    """POST /api/solve from the raw bytes of its body (in a worker, for bodies too large
-    to parse in the event loop): decoded as FastAPI decodes a body (JSON when the
-    content type is JSON or missing, the bytes otherwise), validated against
-    :class:`SolveRequest`, checked as the event loop checks a small one
-    (:func:`_precheck`), then solved with the request's own budget. A body that is not
-    JSON or not a SolveRequest raises :class:`limits.Invalid` (422 "invalid_request",
-    described as FastAPI describes it), one that is not text :class:`limits.Unparsable`
-    (400)."""
+def _parse_body(model: Any, body: bytes, content_type: str | None) -> Any:
+    """The request ``model`` of a raw body, decoded as FastAPI decodes a body (JSON
+    when the content type is JSON, the bytes otherwise) and validated as it validates
+    one. A body that is not JSON or not a ``model`` raises :class:`limits.Invalid`
+    (422 "invalid_request", described as FastAPI describes it), one that is not text
+    :class:`limits.Unparsable` (400 "http_error")."""
     from pydantic import ValidationError
     data: Any = body
     if _is_json(content_type):
@@ -196,13 +193,10 @@ def solve_body(body: bytes, content_type: str | None) -> dict:
         except (ValueError, UnicodeDecodeError):
             raise limits.Unparsable("There was an error parsing the body") from None
     try:
-        req = SolveRequest.model_validate(data, from_attributes=True)   # as FastAPI does
+        return model.model_validate(data, from_attributes=True)   # as FastAPI does
     except ValidationError as e:
         raise limits.Invalid(_describe([{**err, "loc": ("body", *err.get("loc", ()))}
                                         for err in e.errors()])) from None
-    _precheck(req.board, req.minimal)
-    budget = _budget(req.budget) if req.minimal else None
-    return solve(req, budget)
 
 
 def _is_json(content_type: str | None) -> bool:
@@ -283,6 +277,62 @@ def puzzle_of_code(code: str) -> dict:
     return p.to_dict()
 
 
+# ----------------------------------------------------------------------------- bodies
+def _check_solve(req: SolveRequest) -> None:
+    _precheck(req.board, req.minimal)
+
+
+def _check_analyse(req: AnalyseRequest) -> None:
+    _precheck(req.board, False)
+
+
+def _check_hint(req: HintRequest) -> None:
+    _precheck(req.board, True)
+
+
+def _check_generate(req: GenerateRequest) -> None:
+    if req.rows * req.cols > limits.MAX_GENERATE_TILES:
+        raise TooLarge(f"generated boards are limited to {limits.MAX_GENERATE_TILES} "
+                       f"tiles, got {req.rows}x{req.cols}")
+    limits.check_generate({"rows": req.rows, "cols": req.cols, "states": req.states,
+                           "pattern": req.pattern, "locked": req.locked,
+                           "holes": req.holes, "unique": req.unique})
+
+
+def _check_encode(req: EncodeRequest) -> None:
+    _check_board_size(req.board, limits.MAX_PUZZLE_TILES)
+    limits.check_board(req.board)
+
+
+def _solve_work(req: SolveRequest) -> dict:
+    return solve(req, _budget(req.budget) if req.minimal else None)
+
+
+def _hint_work(req: HintRequest) -> dict:
+    return hint(req, _budget(None))
+
+
+#: Each POST route's (request model, the checks before work, the work).
+_BODY_ROUTES: dict = {
+    "/api/solve": (SolveRequest, _check_solve, _solve_work),
+    "/api/analyse": (AnalyseRequest, _check_analyse, analyse),
+    "/api/hint": (HintRequest, _check_hint, _hint_work),
+    "/api/generate": (GenerateRequest, _check_generate, make_puzzle),
+    "/api/encode": (EncodeRequest, _check_encode, encode),
+}
+
+
+def from_body(route: str, body: bytes, content_type: str | None) -> dict:
+    """The answer of a POST ``route`` from the raw bytes of its body (in a worker, for
+    bodies too large to parse in the event loop): parsed (:func:`_parse_body`),
+    checked as the event loop checks a small one, then worked on, with the same
+    answers and errors."""
+    model, check, work = _BODY_ROUTES[route]
+    req = _parse_body(model, body, content_type)
+    check(req)
+    return work(req)
+
+
 # ----------------------------------------------------------------------------- the app
 def create_app(*, workers: int | None = None, queue: int | None = None,
                memory_bytes: int | None = None, cors_origins: Any = (),
@@ -360,47 +410,46 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
         metrics.outcomes.labels("ok").inc()
         return result
 
+    def raw(route: str) -> type:
+        async def answer(request: Request, body: bytes) -> Response:
+            # The budget is not known before the worker parses the body: the longest
+            # deadline of any request bounds it (a search keeps to its own budget).
+            return await work(request, from_body, route, body,
+                              request.headers.get("content-type"),
+                              timeout=limits.MAX_DEADLINE_SECONDS)
+        return _raw_route(answer)
+
     async def api_solve(req: SolveRequest, request: Request) -> dict:
-        _precheck(req.board, req.minimal)
+        _check_solve(req)
         budget = _budget(req.budget) if req.minimal else None
         return await work(request, solve, req, budget, budget=budget)
 
-    async def api_solve_raw(request: Request, body: bytes) -> Response:
-        # The budget is not known before the worker parses the body: the longest
-        # deadline of any request bounds it (the search itself keeps to its budget).
-        return await work(request, solve_body, body, request.headers.get("content-type"),
-                          timeout=limits.MAX_DEADLINE_SECONDS)
-
-    app.router.add_api_route("/api/solve", api_solve, methods=["POST"],
-                             summary="Solve a board (fewest taps by default)",
-                             route_class_override=_raw_route(api_solve_raw))
-
-    @app.post("/api/analyse", summary="Rank, nullity and kernel size of a board's tap matrix")
     async def api_analyse(req: AnalyseRequest, request: Request) -> dict:
-        _precheck(req.board, False)
+        _check_analyse(req)
         return await work(request, analyse, req)
 
-    @app.post("/api/hint", summary="The next tap of a minimal plan")
     async def api_hint(req: HintRequest, request: Request) -> dict:
-        _precheck(req.board, True)
+        _check_hint(req)
         budget = _budget(None)
         return await work(request, hint, req, budget, budget=budget)
 
-    @app.post("/api/generate", summary="Generate a puzzle")
     async def api_generate(req: GenerateRequest, request: Request) -> dict:
-        if req.rows * req.cols > limits.MAX_GENERATE_TILES:
-            raise TooLarge(f"generated boards are limited to {limits.MAX_GENERATE_TILES} "
-                           f"tiles, got {req.rows}x{req.cols}")
-        limits.check_generate({"rows": req.rows, "cols": req.cols, "states": req.states,
-                               "pattern": req.pattern, "locked": req.locked,
-                               "holes": req.holes, "unique": req.unique})
+        _check_generate(req)
         return await work(request, make_puzzle, req)
 
-    @app.post("/api/encode", summary="The puzzle code of a board and a start")
     async def api_encode(req: EncodeRequest, request: Request) -> dict:
-        _check_board_size(req.board, limits.MAX_PUZZLE_TILES)
-        limits.check_board(req.board)
+        _check_encode(req)
         return await work(request, encode, req)
+
+    for path, endpoint, summary in (
+            ("/api/solve", api_solve, "Solve a board (fewest taps by default)"),
+            ("/api/analyse", api_analyse, "Rank, nullity and kernel size of a board's tap "
+                                          "matrix"),
+            ("/api/hint", api_hint, "The next tap of a minimal plan"),
+            ("/api/generate", api_generate, "Generate a puzzle"),
+            ("/api/encode", api_encode, "The puzzle code of a board and a start")):
+        app.router.add_api_route(path, endpoint, methods=["POST"], summary=summary,
+                                 route_class_override=raw(path))
 
     @app.get("/api/puzzle/{code}", summary="The puzzle of a code")
     async def api_puzzle(code: str, request: Request) -> dict:
@@ -466,7 +515,7 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
 
 
 def _raw_route(handler: Callable) -> type:
-    """An APIRoute class whose requests with a body over :data:`limits.RAW_SOLVE_BYTES`
+    """An APIRoute class whose requests with a body over :data:`limits.RAW_BODY_BYTES`
     are answered by ``await handler(request, body)``, the body unparsed; the others
     as FastAPI answers them (the route's model parses and validates the body; the
     OpenAPI schema is the model's either way)."""
@@ -476,7 +525,7 @@ def _raw_route(handler: Callable) -> type:
 
             async def route(request: Request) -> Response:
                 body = await request.body()
-                if len(body) > limits.RAW_SOLVE_BYTES:
+                if len(body) > limits.RAW_BODY_BYTES:
                     return await handler(request, body)
                 return await parsed(request)
             return route
@@ -493,10 +542,10 @@ class _Admission:
     (:data:`_WORK_PATHS`) counts from the moment it arrives here, before its body is
     read or parsed, until its answer has been sent; one that arrives while
     ``workers + queue`` such requests are in the app gets 503 "busy" (with
-    Retry-After) at once, its body read and dropped (within the body cap and
-    deadline) and nothing parsed. So a flood of large bodies costs the event loop
-    reading at most ``workers + queue`` of them at a time. (:meth:`WorkerPool.run`
-    checks again when the work is submitted.)
+    Retry-After) without waiting for a worker, its body read and dropped as it comes
+    (within the body cap and deadline), never kept or parsed: at most ``workers +
+    queue`` bodies are held and parsed at a time. (:meth:`WorkerPool.run` checks again
+    when the work is submitted.)
 
     body_seconds: the deadline of a body's reading (None: limits.BODY_SECONDS)."""
 
@@ -526,8 +575,8 @@ class _Admission:
         self.metrics.outcomes.labels("busy").inc()
         seconds = limits.BODY_SECONDS if self.body_seconds is None else self.body_seconds
         try:
-            body = await asyncio.wait_for(limits.read_body(receive, limits.MAX_BODY_BYTES),
-                                          seconds)
+            body = await asyncio.wait_for(
+                limits.read_body(receive, limits.MAX_BODY_BYTES, keep=False), seconds)
         except asyncio.TimeoutError:
             body = None
         drained = body is not None and body is not limits.TOO_LARGE

@@ -1,7 +1,8 @@
 """Limits that keep one request from holding the web service, checked in the event loop
 before anything is built or allocated: sizes, an estimated cost of the request's board
 (:func:`check_board`, :func:`check_generate`), deadlines, the worker pool's defaults,
-and the middleware that caps request bodies."""
+each route's body cap (:func:`body_cap`), and the middleware that reads request bodies
+within their cap and deadline (:class:`BodyLimit`)."""
 from __future__ import annotations
 
 import asyncio
@@ -47,9 +48,10 @@ DEFAULT_SEARCH_SECONDS = 1.0
 #: Largest request body in bytes, of any route (each route has its own smaller cap,
 #: :func:`body_cap`).
 MAX_BODY_BYTES = 8 << 20
-#: /api/solve bodies larger than this are not parsed in the event loop: their raw
-#: bytes go to a worker, which decodes, validates, checks and solves them.
-RAW_SOLVE_BYTES = 256 << 10
+#: POST bodies (/api/solve, /api/analyse, /api/hint, /api/generate, /api/encode)
+#: larger than this are not parsed in the event loop: their raw bytes go to a worker,
+#: which decodes, validates, checks and works on them.
+RAW_BODY_BYTES = 256 << 10
 #: Seconds a client may take to send a request's whole body (from the request head
 #: on); past it the service answers 408 "deadline" and reads no more.
 BODY_SECONDS = 10.0
@@ -440,9 +442,10 @@ class BodyLimit:
 TOO_LARGE = b"\0too large"
 
 
-async def read_body(receive: Any, most: int) -> bytes | None:
-    """A request's whole body from ASGI ``receive``; :data:`TOO_LARGE` (the same
-    object) as soon as it is over ``most`` bytes, None when the client disconnects."""
+async def read_body(receive: Any, most: int, keep: bool = True) -> bytes | None:
+    """A request's whole body from ASGI ``receive`` (b"" when not ``keep``: read and
+    dropped); :data:`TOO_LARGE` (the same object) as soon as it is over ``most``
+    bytes, None when the client disconnects."""
     chunks, size, more = [], 0, True
     while more:
         message = await receive()
@@ -452,6 +455,7 @@ async def read_body(receive: Any, most: int) -> bytes | None:
         size += len(chunk)
         if size > most:
             return TOO_LARGE
-        chunks.append(chunk)
+        if keep:
+            chunks.append(chunk)
         more = message.get("more_body", False)
     return b"".join(chunks)
