@@ -9,6 +9,7 @@ when the server died or the health p99 is over the target (100 ms).
 
     python bench/web_load.py                    # 40 clients, 30 s, --workers default
     python bench/web_load.py --clients 10 --seconds 10 --workers 2
+    python bench/web_load.py --clients 8 --seconds 10 --big-bodies   # 8 MB solve bodies
 
 Loopback only; bounded in time (SECONDS + the server's start and stop) and in clients.
 Clients that get 503 "busy" wait its Retry-After (as a well-behaved client does) unless
