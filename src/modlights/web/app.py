@@ -4,15 +4,15 @@ game (``static/``) at ``/``, and Prometheus metrics at ``/metrics``.
 Each endpoint checks the request's sizes and estimated cost against :mod:`.limits` in
 the event loop, before anything large is built (a POST body over
 ``limits.RAW_BODY_BYTES`` is not even parsed there: its worker parses and checks
-it), then runs the library call in a worker process (:mod:`.workers`) with a deadline, so a long, crashing or
-memory-hungry solve costs its own request an error and never holds the server or
-the other requests. Every error is JSON ``{"error": short-code, "detail": text}``:
-400 for bad input and over-limit requests, 422 for a body that does not match its
-model and for unsolvable boards, 413 for oversized bodies, 404 / 405 for unknown
-routes, 408 "deadline" for work stopped at its deadline and for a body not sent
-within its deadline, 503 "engine_failure" when
-its worker died, 503 "busy" (with Retry-After) past the concurrency cap; never a
-traceback.
+it), then runs the library call in a worker process (:mod:`.workers`) with a
+deadline, so a long, crashing or memory-hungry solve costs its own request an error
+and never holds the server or the other requests. Every error is JSON
+``{"error": short-code, "detail": text}``: 400 for bad input and over-limit
+requests, 422 for a body that does not match its model and for unsolvable boards,
+413 for oversized bodies, 404 / 405 for unknown routes, 408 "deadline" for work
+stopped at its deadline and for a body not sent within its deadline, 503
+"engine_failure" when its worker died, 503 "busy" (with Retry-After) past the
+concurrency cap; never a traceback.
 """
 from __future__ import annotations
 
@@ -347,8 +347,9 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     memory_bytes: each worker's address-space cap (default: 2 GiB or a share of the
     RAM; 0: none). cors_origins: origins allowed to call the API from a browser
     (CORS; "*" for any). body_seconds: seconds a client may take to send a request's
-    body before the answer is 408 "deadline" (default: limits.BODY_SECONDS). test_hooks: also route ``POST /api/_test/{hook}`` to the test
-    hooks of :mod:`.workers` (for the test suite only). The worker processes start
+    body before the answer is 408 "deadline" (default: limits.BODY_SECONDS).
+    test_hooks: also route ``POST /api/_test/{hook}`` to the test hooks of
+    :mod:`.workers` (for the test suite only). The worker processes start
     with the app (or on first use) and stop on its shutdown; they come from a
     forkserver, which imports the main module of the program again, so a script that
     serves the app must guard its start with ``if __name__ == "__main__":``. Raises
