@@ -9,6 +9,7 @@ when the server died or the health p99 is over the target (100 ms).
 
     python bench/web_load.py                    # 40 clients, 30 s, --workers default
     python bench/web_load.py --clients 10 --seconds 10 --workers 2
+    python bench/web_load.py --clients 8 --seconds 10 --big-bodies   # 8 MB solve bodies
 
 Loopback only; bounded in time (SECONDS + the server's start and stop) and in clients.
 Clients that get 503 "busy" wait its Retry-After (as a well-behaved client does) unless
@@ -69,6 +70,15 @@ def reproducers() -> list[tuple[str, str, bytes]]:
     return [(name, path, json.dumps(body).encode()) for name, path, body in cases]
 
 
+def big_solve() -> tuple[str, str, bytes]:
+    """A solve body just under the service's body cap that is over its tile limit: a
+    2000 x 2000 board and state, compact JSON (about 8 MB); refused with 400."""
+    row = "[" + ",".join(["0"] * 2000) + "]"
+    body = ('{"board":{"rows":2000,"cols":2000},"state":[' + ",".join([row] * 2000)
+            + '],"minimal":false}')
+    return "solve-8mb", "/api/solve", body.encode()
+
+
 def probe(port: int, seconds: float, out: "multiprocessing.Queue") -> None:
     """GET /api/health every 50 ms for ``seconds``; puts the latencies in ms (None for
     a failure) on ``out``."""
@@ -122,8 +132,9 @@ async def client(port: int, cases: list, end: float, counts: Counter, seed: int,
             await asyncio.sleep(0.1)
 
 
-async def load(port: int, clients: int, seconds: float, retry_after: bool) -> Counter:
-    cases = reproducers()
+async def load(port: int, clients: int, seconds: float, retry_after: bool,
+               big: bool = False) -> Counter:
+    cases = [big_solve()] if big else reproducers()
     counts: Counter = Counter()
     end = asyncio.get_running_loop().time() + seconds
     await asyncio.gather(*(client(port, cases, end, counts, i, retry_after)
@@ -141,6 +152,8 @@ def main(argv: list | None = None) -> int:
     ap.add_argument("--clients", type=int, default=40)
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--big-bodies", action="store_true",
+                    help="clients send only an 8 MB /api/solve body over the tile limit")
     ap.add_argument("--no-retry-after", action="store_true",
                     help="clients resend at once after 503 busy")
     args = ap.parse_args(argv)
@@ -174,7 +187,8 @@ def main(argv: list | None = None) -> int:
         p = multiprocessing.Process(target=probe, args=(port, args.seconds, q))
         p.start()
         t0 = time.monotonic()
-        counts = asyncio.run(load(port, args.clients, args.seconds, not args.no_retry_after))
+        counts = asyncio.run(load(port, args.clients, args.seconds, not args.no_retry_after,
+                                  args.big_bodies))
         lat = q.get(timeout=args.seconds + 30)
         p.join(10)
         took = time.monotonic() - t0

@@ -582,10 +582,24 @@ def test_serve_header_timeout_and_no_access_log():
     assert "/api/health" not in err, err
 
 
+def test_serve_body_timeout():
+    proc, url, port = _serve("--workers", "1", "--body-timeout", "0.5", "--no-access-log",
+                             "--shutdown-timeout", "1")
+    try:
+        took, got = trickle(port, "/api/solve", seconds=5, length=1000)
+        assert got.startswith(b"HTTP/1.1 408") and b'"deadline"' in got, got[:300]
+        assert took < 0.5 + 1.5, took
+        assert httpx.get(url + "api/health").status_code == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+        _stop(proc)
+
+
 @pytest.mark.parametrize("flags, word", [
     (["--workers", "0"], "--workers"), (["--shutdown-timeout", "-1"], "--shutdown-timeout"),
     (["--keep-alive", "nan"], "--keep-alive"), (["--max-connections", "x"], "--max-connections"),
-    (["--worker-memory", "-1"], "--worker-memory")])
+    (["--worker-memory", "-1"], "--worker-memory"), (["--body-timeout", "0"], "--body-timeout")])
 def test_serve_bad_flags_are_one_line_errors(capsys, flags, word):
     from modlights.cli import main
     assert main(["serve", *flags]) == 2
@@ -602,3 +616,328 @@ def test_load_bench_keeps_health_fast(capsys):
     out = capsys.readouterr().out
     assert "server up" in out, out
     assert code == 0, out
+
+
+# ----------------------------------------------------------------------------- bodies
+def largest_bodies():
+    """(route, body) of the largest valid bodies of each route that the tile caps allow,
+    as json.dumps writes them: locked and holes as boolean masks, values with the most
+    digits, the longest pattern data."""
+    def mask(rows, cols):
+        return [[False] * cols for _ in range(rows)]
+
+    def grid(rows, cols, states, pattern="horizontal"):
+        return {"rows": rows, "cols": cols, "states": states, "pattern": pattern,
+                "locked": mask(rows, cols), "holes": mask(rows, cols), "wrap": False}
+
+    top = [[254] * 150 for _ in range(150)]
+    return [
+        ("/api/solve", {"board": grid(1, limits.MAX_TILES, 2),
+                        "state": [[1] * limits.MAX_TILES], "target": [[1] * limits.MAX_TILES],
+                        "minimal": False}),
+        ("/api/analyse", {"board": grid(limits.MAX_TILES, 1, 2)}),
+        ("/api/hint", {"board": grid(150, 150, 255), "state": top}),
+        ("/api/encode", {"board": grid(64, 64, 255), "start": [[254] * 64] * 64}),
+        ("/api/generate", {"rows": 32, "cols": 32, "states": 255,
+                           "pattern": [[[[-31, -31]] * 19] * 32] * 32,
+                           "locked": mask(32, 32), "holes": mask(32, 32), "seed": "s" * 200}),
+    ]
+
+
+@pytest.mark.parametrize("route, body", largest_bodies(), ids=lambda v: str(v)[:14])
+def test_largest_valid_bodies_fit_their_route_caps(route, body):
+    size = len(json.dumps(body).encode())
+    assert size <= limits.body_cap(route), (route, size, limits.body_cap(route))
+
+
+def test_route_caps_are_smaller_than_solves():
+    caps = {r: limits.body_cap(r) for r in limits.BODY_ROUTES}
+    assert caps["/api/solve"] == limits.MAX_BODY_BYTES
+    for route in ("/api/hint", "/api/encode", "/api/generate"):
+        assert caps[route] < limits.MAX_BODY_BYTES // 4, caps
+    assert caps["/api/analyse"] < limits.MAX_BODY_BYTES
+
+
+def test_a_body_over_its_routes_cap_is_413_and_under_it_is_answered(client):
+    b = ml.Board.grid(150, 150, 255, "cross")
+    body = {"board": {**b.to_dict(), "locked": [[False] * 150] * 150},
+            "state": [[254] * 150] * 150}
+    raw = json.dumps(body).encode()
+    r = client.post("/api/hint", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 200, r.text
+    for route in ("/api/hint", "/api/encode", "/api/generate", "/api/analyse"):
+        over = raw + b" " * (limits.body_cap(route) + 1 - len(raw))
+        doc = assert_error(client.post(route, content=over,
+                                       headers={"content-type": "application/json"}),
+                           413, "too_large")
+        assert str(limits.body_cap(route)) in doc["detail"]
+
+
+@pytest.fixture()
+def slow_body_server(monkeypatch):
+    """A uvicorn server in a thread whose body deadline is 1 s."""
+    import uvicorn
+    monkeypatch.setattr(limits, "BODY_SECONDS", 1.0)
+    app = create_app(workers=1, queue=2)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error",
+                                        lifespan="on"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < end and thread.is_alive(), "server did not start"
+        time.sleep(0.02)
+    yield app, srv.servers[0].sockets[0].getsockname()[1]
+    srv.should_exit = True
+    thread.join(10)
+
+
+def trickle(port: int, path: str, seconds: float, length: int) -> tuple[float, bytes]:
+    """Send a request head announcing a body of ``length`` bytes, then a byte every
+    0.2 s for at most ``seconds``; (seconds until the answer came, what the server sent before it
+    closed the connection)."""
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(f"POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json"
+                  f"\r\ncontent-length: {length}\r\n\r\n".encode())
+        s.setblocking(False)
+        t0 = time.perf_counter()
+        got = b""
+        while time.perf_counter() - t0 < seconds:
+            try:
+                s.send(b" ")
+            except OSError:
+                break
+            time.sleep(0.2)
+            try:
+                chunk = s.recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        took = time.perf_counter() - t0
+        s.settimeout(2)
+        try:
+            while chunk := s.recv(65536):
+                got += chunk
+        except OSError:
+            pass
+        return took, got
+
+
+@pytest.mark.parametrize("path", ["/api/solve", "/api/analyse", "/api/health"])
+def test_a_trickled_body_is_408_within_its_deadline(slow_body_server, path):
+    app, port = slow_body_server
+    took, got = trickle(port, path, seconds=6, length=min(8_000_000, limits.body_cap(path)))
+    head, _, body = got.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408"), got[:300]
+    assert json.loads(body)["error"] == "deadline"
+    assert took < 1.0 + 1.5, took                        # the deadline, and a margin
+    r = httpx.get(f"http://127.0.0.1:{port}/api/health")
+    assert r.status_code == 200
+
+
+def test_admission_counts_a_work_request_from_its_arrival():
+    """A work request still sending its body holds its admission place: with one worker
+    and no queue, a second work request meanwhile is 503 busy, health is not."""
+    app = create_app(workers=1, queue=0)
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        go = asyncio.Event()
+
+        async def slow_body():
+            yield b'{"board": {"rows": 3, '
+            await go.wait()
+            yield b'"cols": 3}}'
+
+        async with httpx.AsyncClient(transport=transport, base_url="http://t",
+                                     timeout=30) as c:
+            first = asyncio.create_task(c.post("/api/analyse", content=slow_body(),
+                                               headers={"content-type": "application/json"}))
+            await asyncio.sleep(0.3)
+            second = await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}})
+            health = await c.get("/api/health")
+            go.set()
+            return await first, second, health
+
+    try:
+        first, second, health = asyncio.run(main())
+    finally:
+        app.state.pool.close()
+    assert_error(second, 503, "busy")
+    assert health.status_code == 200
+    assert first.status_code == 200 and first.json()["rank"] == 9
+
+
+def big(body: dict) -> bytes:
+    """``body`` as JSON padded with spaces past limits.RAW_BODY_BYTES."""
+    raw = json.dumps(body).encode()
+    return raw + b" " * max(0, limits.RAW_BODY_BYTES + 1 - len(raw))
+
+
+def test_large_bodies_are_parsed_in_a_worker(monkeypatch):
+    """A POST body over limits.RAW_BODY_BYTES is never decoded by the server's process
+    (its Request.json fails here); the worker decodes, validates, checks and works on
+    it, with the answers and errors of a small body."""
+    from starlette.requests import Request
+
+    async def no_json(self):
+        raise AssertionError("a large body was parsed in the event loop")
+
+    b = ml.Board.grid(300, 300, 2, "cross")
+    state = b.random_state(rng=3)
+    ok = json.dumps({"board": b.to_dict(), "state": state.tolist(),
+                     "minimal": False}).encode()
+    assert len(ok) > limits.RAW_BODY_BYTES
+    app = create_app(workers=1, queue=4)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        monkeypatch.setattr(Request, "json", no_json)
+        post = lambda raw: c.post("/api/solve", content=raw,            # noqa: E731
+                                  headers={"content-type": "application/json"})
+        r = post(ok)
+        assert r.status_code == 200, r.text
+        assert not b.apply(state, np.array(r.json()["taps"])).any()
+        row = "[" + ",".join(["0"] * 2000) + "]"
+        huge = ('{"board":{"rows":2000,"cols":2000},"state":[' + ",".join([row] * 2000)
+                + '],"minimal":false}').encode()
+        assert_error(post(huge), 400, "too_large")
+        bad = {"board": b.to_dict(), "state": [[3] * 300] * 300, "minimal": False}
+        assert_error(post(big(bad)), 400, "bad_input")
+        assert_error(post(big({**bad, "minimal": "yes"})), 422, "invalid_request")
+        corner = [[1, 0, 0, 0, 0]] + [[0] * 5] * 4                 # 5 x 5: unsolvable
+        assert_error(post(big({"board": {"rows": 5, "cols": 5}, "state": corner,
+                               "minimal": False})), 422, "unsolvable")
+        r = c.post("/api/analyse", content=big({"board": b.to_dict()}),
+                   headers={"content-type": "application/json"})
+        assert r.status_code == 200 and r.json()["rank"] == ml.Solver(b).rank, r.text
+        monkeypatch.undo()
+        assert_error(post(b'{"board": {"rows": 3}, "state": []}'), 400, "bad_input")
+
+
+SMALL_BAD = [
+    (b'{"board": {"rows": 3, "cols": 3}, "state": NaN}', "application/json"),
+    (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]] * 3}', "application/json"),
+    (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]], "minimal": "yes", "x": 1}',
+     "application/json"),
+    (b'[]', "application/json"), (b'"x"', "application/json"), (b'\xff\xfe', "application/json"),
+    (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]]}', None),
+    (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]]}', "text/plain"),
+    (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]]}', "application/vnd.x+json"),
+    (b'{"board": {"rows": 3, "cols": 9}, "state": [[0, 0, 0]]}', "application/json"),
+    (b'{"board": {"rows": 3, "cols": 3, "pattern": "star"}, "state": [[0] * 3]}',
+     "application/json"),
+    (b'{"board": {"rows": 1000, "cols": 1000}, "state": [[0]]}', "application/json"),
+]
+
+
+@pytest.mark.parametrize("raw, ctype", SMALL_BAD, ids=[str(i) for i in range(len(SMALL_BAD))])
+def test_a_large_solve_body_is_answered_as_the_same_small_one(client, raw, ctype):
+    same_answer(client, "/api/solve", raw, ctype)
+
+
+def same_answer(client, path, raw, ctype):
+    """``raw`` and ``raw`` padded past limits.RAW_BODY_BYTES get the same answer (a
+    JSON decode error's position aside)."""
+    headers = {"content-type": ctype} if ctype else {}
+    small = client.post(path, content=raw, headers=headers)
+    large = client.post(path, content=raw + b" " * limits.RAW_BODY_BYTES, headers=headers)
+    assert large.status_code == small.status_code, (small.text, large.text)
+    if small.status_code == 200:
+        assert large.json() == small.json()
+        return
+    a, b = small.json(), large.json()
+    assert a["error"] == b["error"]
+    if "JSON decode error" not in a["detail"]:                # its position may differ
+        assert a["detail"] == b["detail"]
+
+
+OTHER_BODIES = [
+    ("/api/analyse", {"board": ml.Board.grid(5, 5, 3, "knight").to_dict()}),
+    ("/api/analyse", {"board": {"rows": 1000, "cols": 1000}}),
+    ("/api/analyse", {"board": []}),
+    ("/api/analyse", {"board": {"rows": 3, "cols": 3, "pattern": "star"}}),
+    ("/api/hint", {"board": {"rows": 3, "cols": 3}, "state": [[1, 0, 0], [0, 0, 0], [0, 0, 0]]}),
+    ("/api/hint", {"board": {"rows": 300, "cols": 300}, "state": [[0]]}),
+    ("/api/hint", {"board": {"rows": 3, "cols": 3}}),
+    ("/api/generate", {"rows": 4, "cols": 4, "states": 3, "seed": 7}),
+    ("/api/generate", {"rows": 5.0, "cols": 5}),
+    ("/api/generate", {"rows": 1000, "cols": 1000}),
+    ("/api/generate", {"rows": 5, "cols": 5, "difficulty": "extreme"}),
+    ("/api/encode", {"board": {"rows": 3, "cols": 3, "states": 4}, "start": [[1] * 3] * 3}),
+    ("/api/encode", {"board": {"rows": 100, "cols": 100}, "start": [[0]]}),
+    ("/api/encode", {"board": {"rows": 3, "cols": 3}, "start": [[5] * 3] * 3}),
+]
+
+
+@pytest.mark.parametrize("path, body", OTHER_BODIES,
+                         ids=[f"{i}{p}" for i, (p, _) in enumerate(OTHER_BODIES)])
+def test_large_bodies_of_the_other_routes_are_answered_as_small_ones(client, path, body):
+    same_answer(client, path, json.dumps(body).encode(), "application/json")
+
+
+def test_large_solve_bodies_leave_the_event_loop_free():
+    """Four 8 MB /api/solve bodies at once (over the tile limit, so refused after
+    parsing) stall the server's event loop for no longer than a fraction of one
+    parse (about 0.3 s each in the event loop)."""
+    app = create_app(workers=2, queue=4)
+    row = "[" + ",".join(["0"] * 2000) + "]"
+    huge = ('{"board":{"rows":2000,"cols":2000},"state":[' + ",".join([row] * 2000)
+            + '],"minimal":false}').encode()
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t",
+                                     timeout=60) as c:
+            assert (await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}})
+                    ).status_code == 200                                         # warm
+            gaps, done = [], asyncio.Event()
+
+            async def tick():
+                last = time.perf_counter()
+                while not done.is_set():
+                    await asyncio.sleep(0.005)
+                    now = time.perf_counter()
+                    gaps.append(now - last)
+                    last = now
+
+            ticker = asyncio.create_task(tick())
+            answers = await asyncio.gather(*(
+                c.post("/api/solve", content=huge,
+                       headers={"content-type": "application/json"}) for _ in range(4)))
+            done.set()
+            await ticker
+            return answers, max(gaps)
+
+    try:
+        answers, stall = asyncio.run(main())
+    finally:
+        app.state.pool.close()
+    for r in answers:
+        assert_error(r, 400, "too_large")
+    assert stall < 0.2, stall
+
+
+def test_trickled_bodies_hold_admission_places_no_longer_than_the_deadline(
+        slow_body_server):
+    """Work requests trickling their bodies fill the admission places (1 worker + 2
+    queue) until their body deadline; one more meanwhile is 503 busy within that
+    deadline too (its body is not waited for longer); afterwards work is admitted."""
+    app, port = slow_body_server
+    out: list = []
+    threads = [threading.Thread(target=lambda: out.append(
+        trickle(port, "/api/hint", seconds=6, length=1_000_000))) for _ in range(3)]
+    for t in threads:
+        t.start()
+    time.sleep(0.4)
+    took, got = trickle(port, "/api/hint", seconds=6, length=1_000_000)
+    for t in threads:
+        t.join(10)
+    assert got.startswith(b"HTTP/1.1 503"), got[:300]
+    assert b'"busy"' in got and took < 1.0 + 1.5, took
+    assert len(out) == 3 and all(g.startswith(b"HTTP/1.1 408") for _, g in out), out
+    r = httpx.post(f"http://127.0.0.1:{port}/api/analyse",
+                   json={"board": {"rows": 3, "cols": 3}}, timeout=30)
+    assert r.status_code == 200, r.text

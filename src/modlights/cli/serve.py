@@ -28,7 +28,8 @@ def run(args: argparse.Namespace, out) -> int:
     serve(args.host, args.port, out=out, workers=args.workers, queue=args.queue,
           memory_mb=args.worker_memory, cors_origins=args.cors_origin or (),
           shutdown_timeout=args.shutdown_timeout, keep_alive=args.keep_alive,
-          header_timeout=args.header_timeout, max_connections=args.max_connections,
+          header_timeout=args.header_timeout, body_timeout=args.body_timeout,
+          max_connections=args.max_connections,
           access_log=not args.no_access_log)
     return EXIT_OK
 
@@ -70,6 +71,9 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
     p.add_argument("--header-timeout", type=_seconds("--header-timeout"), default=10.0,
                    metavar="SECONDS", help="seconds a connection may take to send a "
                                            "request's headers (default: 10)")
+    p.add_argument("--body-timeout", type=_seconds("--body-timeout"), default=10.0,
+                   metavar="SECONDS", help="seconds a client may take to send a request's "
+                                           "body; past it: 408 (default: 10)")
     p.add_argument("--max-connections", type=_int_arg("--max-connections", 1, 100_000),
                    default=256, metavar="N", help="connections at once; past them new "
                                                   "requests get 503 (default: 256)")

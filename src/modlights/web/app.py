@@ -2,18 +2,21 @@
 game (``static/``) at ``/``, and Prometheus metrics at ``/metrics``.
 
 Each endpoint checks the request's sizes and estimated cost against :mod:`.limits` in
-the event loop, before anything large is built, then runs the library call in a
-worker process (:mod:`.workers`) with a deadline, so a long, crashing or
-memory-hungry solve costs its own request an error and never holds the server or
-the other requests. Every error is JSON ``{"error": short-code, "detail": text}``:
-400 for bad input and over-limit requests, 422 for a body that does not match its
-model and for unsolvable boards, 413 for oversized bodies, 404 / 405 for unknown
-routes, 408 "deadline" for work stopped at its deadline, 503 "engine_failure" when
-its worker died, 503 "busy" (with Retry-After) past the concurrency cap; never a
-traceback.
+the event loop, before anything large is built (a POST body over
+``limits.RAW_BODY_BYTES`` is not even parsed there: its worker parses and checks
+it), then runs the library call in a worker process (:mod:`.workers`) with a
+deadline, so a long, crashing or memory-hungry solve costs its own request an error
+and never holds the server or the other requests. Every error is JSON
+``{"error": short-code, "detail": text}``: 400 for bad input and over-limit
+requests, 422 for a body that does not match its model and for unsolvable boards,
+413 for oversized bodies, 404 / 405 for unknown routes, 408 "deadline" for work
+stopped at its deadline and for a body not sent within its deadline, 503
+"engine_failure" when its worker died, 503 "busy" (with Retry-After) past the
+concurrency cap; never a traceback.
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -24,6 +27,7 @@ import numpy as np
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
@@ -173,6 +177,41 @@ def solve(req: SolveRequest, budget: float | None = None) -> dict:
     return sol.to_dict()
 
 
+def _parse_body(model: Any, body: bytes, content_type: str | None) -> Any:
+    """The request ``model`` of a raw body, decoded as FastAPI decodes a body (JSON
+    when the content type is JSON, the bytes otherwise) and validated as it validates
+    one. A body that is not JSON or not a ``model`` raises :class:`limits.Invalid`
+    (422 "invalid_request", described as FastAPI describes it), one that is not text
+    :class:`limits.Unparsable` (400 "http_error")."""
+    from pydantic import ValidationError
+    data: Any = body
+    if _is_json(content_type):
+        try:
+            data = json.loads(body)
+        except json.JSONDecodeError as e:
+            raise limits.Invalid(f"body.{e.pos}: JSON decode error") from None
+        except (ValueError, UnicodeDecodeError):
+            raise limits.Unparsable("There was an error parsing the body") from None
+    try:
+        return model.model_validate(data, from_attributes=True)   # as FastAPI does
+    except ValidationError as e:
+        raise limits.Invalid(_describe([{**err, "loc": ("body", *err.get("loc", ()))}
+                                        for err in e.errors()])) from None
+
+
+def _is_json(content_type: str | None) -> bool:
+    """Whether FastAPI reads a body of this content type as JSON (application/json or
+    application/...+json; with no content type, it does not)."""
+    if not content_type:
+        return False
+    import email.message
+    message = email.message.Message()
+    message["content-type"] = content_type
+    subtype = message.get_content_subtype()
+    return message.get_content_maintype() == "application" and (
+        subtype == "json" or subtype.endswith("+json"))
+
+
 def analyse(req: AnalyseRequest) -> dict:
     """POST /api/analyse."""
     s = Solver(_board(req.board, False))
@@ -238,10 +277,66 @@ def puzzle_of_code(code: str) -> dict:
     return p.to_dict()
 
 
+# ----------------------------------------------------------------------------- bodies
+def _check_solve(req: SolveRequest) -> None:
+    _precheck(req.board, req.minimal)
+
+
+def _check_analyse(req: AnalyseRequest) -> None:
+    _precheck(req.board, False)
+
+
+def _check_hint(req: HintRequest) -> None:
+    _precheck(req.board, True)
+
+
+def _check_generate(req: GenerateRequest) -> None:
+    if req.rows * req.cols > limits.MAX_GENERATE_TILES:
+        raise TooLarge(f"generated boards are limited to {limits.MAX_GENERATE_TILES} "
+                       f"tiles, got {req.rows}x{req.cols}")
+    limits.check_generate({"rows": req.rows, "cols": req.cols, "states": req.states,
+                           "pattern": req.pattern, "locked": req.locked,
+                           "holes": req.holes, "unique": req.unique})
+
+
+def _check_encode(req: EncodeRequest) -> None:
+    _check_board_size(req.board, limits.MAX_PUZZLE_TILES)
+    limits.check_board(req.board)
+
+
+def _solve_work(req: SolveRequest) -> dict:
+    return solve(req, _budget(req.budget) if req.minimal else None)
+
+
+def _hint_work(req: HintRequest) -> dict:
+    return hint(req, _budget(None))
+
+
+#: Each POST route's (request model, the checks before work, the work).
+_BODY_ROUTES: dict = {
+    "/api/solve": (SolveRequest, _check_solve, _solve_work),
+    "/api/analyse": (AnalyseRequest, _check_analyse, analyse),
+    "/api/hint": (HintRequest, _check_hint, _hint_work),
+    "/api/generate": (GenerateRequest, _check_generate, make_puzzle),
+    "/api/encode": (EncodeRequest, _check_encode, encode),
+}
+
+
+def from_body(route: str, body: bytes, content_type: str | None) -> dict:
+    """The answer of a POST ``route`` from the raw bytes of its body (in a worker, for
+    bodies too large to parse in the event loop): parsed (:func:`_parse_body`),
+    checked as the event loop checks a small one, then worked on, with the same
+    answers and errors."""
+    model, check, work = _BODY_ROUTES[route]
+    req = _parse_body(model, body, content_type)
+    check(req)
+    return work(req)
+
+
 # ----------------------------------------------------------------------------- the app
 def create_app(*, workers: int | None = None, queue: int | None = None,
                memory_bytes: int | None = None, cors_origins: Any = (),
-               test_hooks: bool = False) -> FastAPI:
+               body_seconds: float | None = None, test_hooks: bool = False) -> FastAPI:
     """The web service: a FastAPI application (ASGI; run it with uvicorn, or
     ``modlights serve``). JSON endpoints under ``/api``, OpenAPI docs at ``/docs``,
     Prometheus metrics at ``/metrics``, and the browser game at ``/`` when the package
@@ -251,13 +346,18 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     a worker before the service answers 503 "busy" (default: twice the workers).
     memory_bytes: each worker's address-space cap (default: 2 GiB or a share of the
     RAM; 0: none). cors_origins: origins allowed to call the API from a browser
-    (CORS; "*" for any). test_hooks: also route ``POST /api/_test/{hook}`` to the test
-    hooks of :mod:`.workers` (for the test suite only). The worker processes start
+    (CORS; "*" for any). body_seconds: seconds a client may take to send a request's
+    body before the answer is 408 "deadline" (default: limits.BODY_SECONDS).
+    test_hooks: also route ``POST /api/_test/{hook}`` to the test hooks of
+    :mod:`.workers` (for the test suite only). The worker processes start
     with the app (or on first use) and stop on its shutdown; they come from a
     forkserver, which imports the main module of the program again, so a script that
     serves the app must guard its start with ``if __name__ == "__main__":``. Raises
-    ValueError for workers < 1, queue < 0 or memory_bytes < 0.
+    ValueError for workers < 1, queue < 0, memory_bytes < 0 or body_seconds <= 0.
     """
+    if body_seconds is not None and not (isinstance(body_seconds, (int, float))
+                                         and body_seconds > 0):
+        raise ValueError(f"body_seconds must be seconds > 0, got {body_seconds!r}")
     pool = workers_module.WorkerPool(workers, queue, memory_bytes)
     metrics = Metrics(pool)
     pool.on_event = lambda event: metrics.restarts.inc()
@@ -280,18 +380,19 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     campaign_cache: dict = {}              # (row, col, level) -> the level's to_dict()
 
     async def work(request: Request, fn: Callable, *args: Any,
-                   budget: float | None = None) -> Response:
+                   budget: float | None = None, timeout: float | None = None) -> Response:
         """The JSON answer of fn(*args), made in a worker (see :func:`run`)."""
-        body = await run(request, as_json, fn, *args, budget=budget)
+        body = await run(request, as_json, fn, *args, budget=budget, timeout=timeout)
         return Response(body, media_type="application/json")
 
     async def run(request: Request, fn: Callable, *args: Any,
-                  budget: float | None = None) -> Any:
+                  budget: float | None = None, timeout: float | None = None) -> Any:
         """fn(*args) in a worker, within the deadline of a request with this search
-        budget; the outcome counted."""
+        budget (or within ``timeout`` seconds when given); the outcome counted."""
+        if timeout is None:
+            timeout = limits.deadline(budget)
         try:
-            result = await pool.run(fn, *args, timeout=limits.deadline(budget),
-                                    request=request)
+            result = await pool.run(fn, *args, timeout=timeout, request=request)
         except workers_module.Busy:
             metrics.outcomes.labels("busy").inc()
             raise
@@ -310,38 +411,46 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
         metrics.outcomes.labels("ok").inc()
         return result
 
-    @app.post("/api/solve", summary="Solve a board (fewest taps by default)")
+    def raw(route: str) -> type:
+        async def answer(request: Request, body: bytes) -> Response:
+            # The budget is not known before the worker parses the body: the longest
+            # deadline of any request bounds it (a search keeps to its own budget).
+            return await work(request, from_body, route, body,
+                              request.headers.get("content-type"),
+                              timeout=limits.MAX_DEADLINE_SECONDS)
+        return _raw_route(answer)
+
     async def api_solve(req: SolveRequest, request: Request) -> dict:
-        _precheck(req.board, req.minimal)
+        _check_solve(req)
         budget = _budget(req.budget) if req.minimal else None
         return await work(request, solve, req, budget, budget=budget)
 
-    @app.post("/api/analyse", summary="Rank, nullity and kernel size of a board's tap matrix")
     async def api_analyse(req: AnalyseRequest, request: Request) -> dict:
-        _precheck(req.board, False)
+        _check_analyse(req)
         return await work(request, analyse, req)
 
-    @app.post("/api/hint", summary="The next tap of a minimal plan")
     async def api_hint(req: HintRequest, request: Request) -> dict:
-        _precheck(req.board, True)
+        _check_hint(req)
         budget = _budget(None)
         return await work(request, hint, req, budget, budget=budget)
 
-    @app.post("/api/generate", summary="Generate a puzzle")
     async def api_generate(req: GenerateRequest, request: Request) -> dict:
-        if req.rows * req.cols > limits.MAX_GENERATE_TILES:
-            raise TooLarge(f"generated boards are limited to {limits.MAX_GENERATE_TILES} "
-                           f"tiles, got {req.rows}x{req.cols}")
-        limits.check_generate({"rows": req.rows, "cols": req.cols, "states": req.states,
-                               "pattern": req.pattern, "locked": req.locked,
-                               "holes": req.holes, "unique": req.unique})
+        _check_generate(req)
         return await work(request, make_puzzle, req)
 
-    @app.post("/api/encode", summary="The puzzle code of a board and a start")
     async def api_encode(req: EncodeRequest, request: Request) -> dict:
-        _check_board_size(req.board, limits.MAX_PUZZLE_TILES)
-        limits.check_board(req.board)
+        _check_encode(req)
         return await work(request, encode, req)
+
+    for path, endpoint, summary in (
+            ("/api/solve", api_solve, "Solve a board (fewest taps by default)"),
+            ("/api/analyse", api_analyse, "Rank, nullity and kernel size of a board's tap "
+                                          "matrix"),
+            ("/api/hint", api_hint, "The next tap of a minimal plan"),
+            ("/api/generate", api_generate, "Generate a puzzle"),
+            ("/api/encode", api_encode, "The puzzle code of a board and a start")):
+        app.router.add_api_route(path, endpoint, methods=["POST"], summary=summary,
+                                 route_class_override=raw(path))
 
     @app.get("/api/puzzle/{code}", summary="The puzzle of a code")
     async def api_puzzle(code: str, request: Request) -> dict:
@@ -386,8 +495,9 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     _add_error_handlers(app)
     # Outermost last: metrics and access log, CORS (so every answer, busy included,
     # carries its headers), admission, the body limit.
-    app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY_BYTES)
-    app.add_middleware(_Admission, pool=pool, metrics=metrics)
+    app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY_BYTES,
+                       seconds=body_seconds)
+    app.add_middleware(_Admission, pool=pool, metrics=metrics, body_seconds=body_seconds)
     origins = [cors_origins] if isinstance(cors_origins, str) else list(cors_origins)
     if origins:
         from starlette.middleware.cors import CORSMiddleware
@@ -405,51 +515,82 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     return app
 
 
+def _raw_route(handler: Callable) -> type:
+    """An APIRoute class whose requests with a body over :data:`limits.RAW_BODY_BYTES`
+    are answered by ``await handler(request, body)``, the body unparsed; the others
+    as FastAPI answers them (the route's model parses and validates the body; the
+    OpenAPI schema is the model's either way)."""
+    class RawLarge(APIRoute):
+        def get_route_handler(self) -> Callable:
+            parsed = super().get_route_handler()
+
+            async def route(request: Request) -> Response:
+                body = await request.body()
+                if len(body) > limits.RAW_BODY_BYTES:
+                    return await handler(request, body)
+                return await parsed(request)
+            return route
+    return RawLarge
+
+
 #: The routes whose work runs in the worker pool (by path prefix).
 _WORK_PATHS = ("/api/solve", "/api/analyse", "/api/hint", "/api/generate", "/api/encode",
                "/api/puzzle/", "/api/daily/", "/api/campaign/", "/api/_test/")
 
 
 class _Admission:
-    """ASGI middleware: a request for solver work that arrives while every worker and
-    queue place is taken gets 503 "busy" (with Retry-After) before its body is read
-    or parsed, so a flood of large bodies costs the event loop next to nothing.
-    (:meth:`WorkerPool.run` checks again when the work is submitted.)"""
+    """ASGI middleware: admission control of solver work. A request for solver work
+    (:data:`_WORK_PATHS`) counts from the moment it arrives here, before its body is
+    read or parsed, until its answer has been sent; one that arrives while
+    ``workers + queue`` such requests are in the app gets 503 "busy" (with
+    Retry-After) without waiting for a worker, its body read and dropped as it comes
+    (within the body cap and deadline), never kept or parsed: at most ``workers +
+    queue`` bodies are held and parsed at a time. (:meth:`WorkerPool.run` checks again
+    when the work is submitted.)
 
-    def __init__(self, app: Any, pool: Any, metrics: Metrics):
+    body_seconds: the deadline of a body's reading (None: limits.BODY_SECONDS)."""
+
+    def __init__(self, app: Any, pool: Any, metrics: Metrics,
+                 body_seconds: float | None = None):
         self.app = app
         self.pool = pool
         self.metrics = metrics
+        self.body_seconds = body_seconds
+        self.active = 0                   # requests for solver work inside the app
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope.get("method") in ("GET", "POST") \
-                and scope.get("path", "").startswith(_WORK_PATHS) \
-                and self.pool.pending >= self.pool.workers + self.pool.queue:
-            self.metrics.outcomes.labels("busy").inc()
-            await _drain(receive, limits.MAX_BODY_BYTES)
-            body = json.dumps({"error": "busy", "detail": f"all {self.pool.workers} "
-                               f"workers are busy and {self.pool.queue} requests wait; "
-                               "try again shortly"}).encode()
-            await send({"type": "http.response.start", "status": 503, "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", str(limits.RETRY_AFTER_SECONDS).encode())]})
-            await send({"type": "http.response.body", "body": body})
+        if not (scope["type"] == "http" and scope.get("method") in ("GET", "POST")
+                and scope.get("path", "").startswith(_WORK_PATHS)):
+            await self.app(scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        if self.active >= self.pool.workers + self.pool.queue:
+            await self._busy(receive, send)
+            return
+        self.active += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.active -= 1
 
-
-async def _drain(receive: Any, most: int) -> None:
-    """Read and drop a request's body (up to ``most`` bytes), so that the client reads
-    the answer rather than a reset connection."""
-    seen = 0
-    while seen <= most:
-        message = await receive()
-        if message["type"] != "http.request":
-            return
-        seen += len(message.get("body", b""))
-        if not message.get("more_body", False):
-            return
+    async def _busy(self, receive: Any, send: Any) -> None:
+        self.metrics.outcomes.labels("busy").inc()
+        seconds = limits.BODY_SECONDS if self.body_seconds is None else self.body_seconds
+        try:
+            body = await asyncio.wait_for(
+                limits.read_body(receive, limits.MAX_BODY_BYTES, keep=False), seconds)
+        except asyncio.TimeoutError:
+            body = None
+        drained = body is not None and body is not limits.TOO_LARGE
+        answer = json.dumps({"error": "busy", "detail": f"all {self.pool.workers} "
+                             f"workers are busy and {self.pool.queue} requests wait; "
+                             "try again shortly"}).encode()
+        headers = [(b"content-type", b"application/json"),
+                   (b"content-length", str(len(answer)).encode()),
+                   (b"retry-after", str(limits.RETRY_AFTER_SECONDS).encode())]
+        if not drained:                 # the rest of the body is not read: close
+            headers.append((b"connection", b"close"))
+        await send({"type": "http.response.start", "status": 503, "headers": headers})
+        await send({"type": "http.response.body", "body": answer})
 
 
 def _add_test_hooks(app: FastAPI, run: Callable) -> None:
@@ -524,6 +665,14 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(workers_module.ClientGone)
     async def client_gone(_: Request, e: Exception) -> JSONResponse:
         return _error(499, "client_gone", str(e))     # nobody reads it; logged as 499
+
+    @app.exception_handler(limits.Invalid)
+    async def invalid_body(_: Request, e: Exception) -> JSONResponse:
+        return _error(422, "invalid_request", str(e))
+
+    @app.exception_handler(limits.Unparsable)
+    async def unparsable_body(_: Request, e: Exception) -> JSONResponse:
+        return _error(400, "http_error", str(e))
 
     @app.exception_handler(TooLarge)
     async def too_large(_: Request, e: TooLarge) -> JSONResponse:

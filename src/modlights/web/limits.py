@@ -1,9 +1,11 @@
 """Limits that keep one request from holding the web service, checked in the event loop
 before anything is built or allocated: sizes, an estimated cost of the request's board
 (:func:`check_board`, :func:`check_generate`), deadlines, the worker pool's defaults,
-and the middleware that caps request bodies."""
+each route's body cap (:func:`body_cap`), and the middleware that reads request bodies
+within their cap and deadline (:class:`BodyLimit`)."""
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from typing import Any
@@ -43,8 +45,16 @@ MAX_CACHED_LEVELS = 4096
 MAX_SEARCH_SECONDS = 5.0
 #: Seconds of minimal search when the request gives no budget.
 DEFAULT_SEARCH_SECONDS = 1.0
-#: Largest request body in bytes (a 250000-tile board and state fit comfortably).
+#: Largest request body in bytes, of any route (each route has its own smaller cap,
+#: :func:`body_cap`).
 MAX_BODY_BYTES = 8 << 20
+#: POST bodies (/api/solve, /api/analyse, /api/hint, /api/generate, /api/encode)
+#: larger than this are not parsed in the event loop: their raw bytes go to a worker,
+#: which decodes, validates, checks and works on them.
+RAW_BODY_BYTES = 256 << 10
+#: Seconds a client may take to send a request's whole body (from the request head
+#: on); past it the service answers 408 "deadline" and reads no more.
+BODY_SECONDS = 10.0
 
 # ----------------------------------------------------------------------------- cost
 #: Most estimated work units of one board: tiles x distinct offsets x reach x bits of n
@@ -123,6 +133,92 @@ def default_memory_bytes(workers: int) -> int:
 
 class TooLarge(ValueError):
     """A request over one of the service's limits (HTTP 400, error "too_large")."""
+
+
+class Invalid(ValueError):
+    """A request body that is not JSON or does not match its model, found in a worker
+    (HTTP 422, error "invalid_request", as FastAPI's own validation)."""
+
+
+class Unparsable(ValueError):
+    """A request body that is not text, found in a worker (HTTP 400, error
+    "http_error", as FastAPI's own parsing)."""
+
+
+# ----------------------------------------------------------------------------- bodies
+#: Bytes of a request's fixed parts: its keys, scalars (rows, cols, states, wrap,
+#: n_cells, minimal, budget, difficulty, a seed of 200 characters written as
+#: \uXXXX escapes) and the JSON around them.
+BODY_FIXED_BYTES = 4096
+
+
+def _digits(x: int) -> int:
+    return len(str(x))
+
+
+def values_bytes(tiles: int, states: int) -> int:
+    """Most bytes of a state (or target) of ``tiles`` values from 0 to states - 1 as
+    ``json.dumps`` writes it (separators ", "): each value and its ", ", and each row's
+    "[", "]" and ", " (a grid has at most one row a tile)."""
+    return tiles * (_digits(states - 1) + len(", ") + len("[], "))
+
+
+def board_bytes(tiles: int) -> int:
+    """Most bytes of a ``Board.to_dict()`` board of at most ``tiles`` tiles (or taps,
+    effect entries and cells of a graph board) as ``json.dumps`` writes it: the
+    larger of
+
+    - a grid: locked and holes as two boolean masks (each tile "false, ", each row
+      "[], "), which is more than as [r, c] lists (a tile is locked or a hole, not
+      both), plus its pattern data (:func:`pattern_bytes`);
+    - a graph board: each tap "[], " and each effect entry a cell index and ", ".
+    """
+    masks = 2 * tiles * (len("false, ") + len("[], "))
+    graph = tiles * (len("[], ") + _digits(tiles) + len(", "))
+    return max(masks + pattern_bytes(), graph)
+
+
+def pattern_bytes() -> int:
+    """Most bytes of a grid's pattern data: :data:`MAX_PATTERN_ENTRIES` offsets
+    "[-dr, -dc], " within a board of :data:`MAX_CUSTOM_TILES` tiles (|dr| < rows, |dc| <
+    cols, so their digits add up to at most those of the tiles + 1), and a mixed
+    board's :data:`MAX_MIXED_TILES` tiles each the longest pattern name ('"horizontal",
+    ') or a list's "[], ", each row "[], "."""
+    offset = len("[-, -], ") + _digits(MAX_CUSTOM_TILES) + 1
+    names = max(len(f'"{name}", ') for name in PATTERNS) + len("[], ")
+    return MAX_PATTERN_ENTRIES * offset + MAX_MIXED_TILES * (names + len("[], "))
+
+
+def body_cap(route: str) -> int:
+    """Most bytes of a valid request body of a POST route, from the limits above (the
+    bodies that :func:`json.dumps` writes, separators ", " and ": "; compact JSON is
+    smaller), at most :data:`MAX_BODY_BYTES`; :data:`MAX_BODY_BYTES` for other routes.
+
+    - /api/solve: the fixed parts + a board + a state and a target, for each tile cap
+      (2 states, more states, a minimal search), the largest;
+    - /api/analyse: the fixed parts + a board of :data:`MAX_TILES`;
+    - /api/hint: the fixed parts + a board and a state of :data:`MAX_MINIMAL_TILES`
+      with 255 states;
+    - /api/encode: the fixed parts + a board and a start of :data:`MAX_PUZZLE_TILES`
+      with 255 states;
+    - /api/generate: the fixed parts + a board of :data:`MAX_GENERATE_TILES` (its
+      pattern, locked and holes).
+    """
+    if route == "/api/solve":
+        size = max(board_bytes(t) + 2 * values_bytes(t, n)
+                   for t, n in ((MAX_TILES, 2), (MAX_TILES_MULTISTATE, 255),
+                                (MAX_MINIMAL_TILES, 255)))
+    elif route == "/api/analyse":
+        size = board_bytes(MAX_TILES)
+    elif route == "/api/hint":
+        size = board_bytes(MAX_MINIMAL_TILES) + values_bytes(MAX_MINIMAL_TILES, 255)
+    elif route == "/api/encode":
+        size = board_bytes(MAX_PUZZLE_TILES) + values_bytes(MAX_PUZZLE_TILES, 255)
+    elif route == "/api/generate":
+        size = board_bytes(MAX_GENERATE_TILES)
+    else:
+        return MAX_BODY_BYTES
+    return min(BODY_FIXED_BYTES + size, MAX_BODY_BYTES)
 
 
 def _bits(n: Any) -> int:
@@ -263,45 +359,67 @@ def _reply(status: int, error: str, detail: str) -> tuple[dict, bytes]:
     body = json.dumps({"error": error, "detail": detail}).encode()
     start = {"type": "http.response.start", "status": status,
              "headers": [(b"content-type", b"application/json"),
-                         (b"content-length", str(len(body)).encode())]}
+                         (b"content-length", str(len(body)).encode()),
+                         (b"connection", b"close")]}
     return start, body
 
 
-class BodyLimit:
-    """ASGI middleware: reads at most ``max_bytes`` of a request body; a body announced
-    or found to be larger gets HTTP 413 ``{"error": "too_large", ...}`` without the
-    application ever seeing it."""
+#: The POST routes with a body cap of their own (:func:`body_cap`).
+BODY_ROUTES = ("/api/solve", "/api/analyse", "/api/hint", "/api/encode", "/api/generate")
 
-    def __init__(self, app: Any, max_bytes: int = MAX_BODY_BYTES):
+
+class BodyLimit:
+    """ASGI middleware: reads a request's whole body before the application sees it,
+    within a size cap and a deadline.
+
+    max_bytes: the cap of any body; a POST to one of :data:`BODY_ROUTES` is capped at
+    the smaller of it and the route's :func:`body_cap`. A body announced or found to
+    be larger gets HTTP 413 ``{"error": "too_large", ...}``. seconds: the time the
+    client may take to send the whole body (default :data:`BODY_SECONDS`, read when
+    the request comes); past it the answer is HTTP 408 ``{"error": "deadline", ...}``
+    and the rest of the body is not read. Either answer closes the connection."""
+
+    def __init__(self, app: Any, max_bytes: int = MAX_BODY_BYTES,
+                 seconds: float | None = None):
         self.app = app
         self.max_bytes = max_bytes
+        self.seconds = seconds
+        self.caps = {route: min(max_bytes, body_cap(route)) for route in BODY_ROUTES}
+
+    def cap(self, scope: dict) -> int:
+        """The body cap of a request."""
+        if scope.get("method") == "POST":
+            return self.caps.get(scope.get("path", ""), self.max_bytes)
+        return self.max_bytes
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        cap = self.cap(scope)
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
                     announced = int(value)
                 except ValueError:
                     announced = -1
-                if announced < 0 or announced > self.max_bytes:
-                    await self._too_large(send)
+                if announced < 0 or announced > cap:
+                    await self._too_large(send, cap)
                     return
-        chunks, size, more = [], 0, True
-        while more:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                await self._too_large(send)
-                return
-            chunks.append(chunk)
-            more = message.get("more_body", False)
-        body = b"".join(chunks)
+        seconds = BODY_SECONDS if self.seconds is None else self.seconds
+        try:
+            body = await asyncio.wait_for(read_body(receive, cap), seconds)
+        except asyncio.TimeoutError:
+            start, answer = _reply(408, "deadline", "the request body did not arrive "
+                                   f"within {seconds:g} s")
+            await send(start)
+            await send({"type": "http.response.body", "body": answer})
+            return
+        if body is None:                                # the client disconnected
+            return
+        if body is TOO_LARGE:
+            await self._too_large(send, cap)
+            return
         sent = False
 
         async def replay() -> dict:
@@ -313,8 +431,31 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _too_large(self, send: Any) -> None:
+    async def _too_large(self, send: Any, cap: int) -> None:
         start, body = _reply(413, "too_large",
-                             f"request bodies are limited to {self.max_bytes} bytes")
+                             f"request bodies here are limited to {cap} bytes")
         await send(start)
         await send({"type": "http.response.body", "body": body})
+
+
+#: What :func:`read_body` returns for a body over its cap.
+TOO_LARGE = b"\0too large"
+
+
+async def read_body(receive: Any, most: int, keep: bool = True) -> bytes | None:
+    """A request's whole body from ASGI ``receive`` (b"" when not ``keep``: read and
+    dropped); :data:`TOO_LARGE` (the same object) as soon as it is over ``most``
+    bytes, None when the client disconnects."""
+    chunks, size, more = [], 0, True
+    while more:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > most:
+            return TOO_LARGE
+        if keep:
+            chunks.append(chunk)
+        more = message.get("more_body", False)
+    return b"".join(chunks)

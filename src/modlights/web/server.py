@@ -15,7 +15,8 @@ HEADER_TIMEOUT_SECONDS = 10.0
 def _protocol(header_timeout: float) -> Any:
     """uvicorn's h11 protocol, closing a connection that has not sent a whole request
     head within ``header_timeout`` seconds of opening or of its last answer (uvicorn
-    alone times out idle keep-alive connections, not slow request heads)."""
+    alone times out idle keep-alive connections, not slow request heads). The body
+    that follows a head has a deadline of its own, in the app (limits.BodyLimit)."""
     try:
         from uvicorn.protocols.http.h11_impl import H11Protocol
     except ImportError:                                  # pragma: no cover
@@ -84,7 +85,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, out: TextIO = sys.stdout, *
           workers: int | None = None, queue: int | None = None,
           memory_mb: int | None = None, cors_origins: Any = (),
           shutdown_timeout: float = 5.0, keep_alive: float = 5.0,
-          header_timeout: float = HEADER_TIMEOUT_SECONDS, max_connections: int = 256,
+          header_timeout: float = HEADER_TIMEOUT_SECONDS, body_timeout: float | None = None,
+          max_connections: int = 256,
           access_log: bool = True, test_hooks: bool = False) -> None:
     """Serve ``create_app()`` on host:port until interrupted; prints the URL first
     (with the port actually used when ``port`` is 0).
@@ -94,6 +96,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, out: TextIO = sys.stdout, *
     in-flight requests get to finish after SIGTERM / Ctrl-C before they are cancelled
     (their workers killed). keep_alive: seconds an idle keep-alive connection stays
     open; header_timeout: seconds a connection may take to send a request head;
+    body_timeout: seconds a client may take to send a request's body, past which it
+    gets 408 "deadline" and its connection is closed (None: limits.BODY_SECONDS);
     max_connections: connections (and requests) at once, past which uvicorn answers
     503. access_log: one line a request (method, path, status, milliseconds) on
     stderr. Raises ValueError for an unusable address or argument.
@@ -105,7 +109,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, out: TextIO = sys.stdout, *
         if v is not None and (type(v) is not int or v < lo):
             raise ValueError(f"{name} must be an int >= {lo}, got {v!r}")
     for name, v in (("shutdown_timeout", shutdown_timeout), ("keep_alive", keep_alive),
-                    ("header_timeout", header_timeout)):
+                    ("header_timeout", header_timeout),
+                    ("body_timeout", 1.0 if body_timeout is None else body_timeout)):
         if not (isinstance(v, (int, float)) and 0 < v <= 3600):
             raise ValueError(f"{name} must be seconds from 0 to 3600 (not 0), got {v!r}")
     try:
@@ -124,7 +129,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, out: TextIO = sys.stdout, *
         _log_access(out=sys.stderr)
     app = create_app(workers=workers, queue=queue,
                      memory_bytes=None if memory_mb is None else memory_mb << 20,
-                     cors_origins=cors_origins, test_hooks=test_hooks)
+                     cors_origins=cors_origins, body_seconds=body_timeout,
+                     test_hooks=test_hooks)
     config = uvicorn.Config(app, log_level="warning", access_log=False,
                             http=_protocol(header_timeout), lifespan="on",
                             timeout_graceful_shutdown=shutdown_timeout,

@@ -95,7 +95,7 @@ def _call(fn: Callable, args: tuple) -> Any:
     from ..solver import Unsolvable
     try:
         return fn(*args)
-    except (Unsolvable, limits.TooLarge) as e:
+    except (Unsolvable, limits.TooLarge, limits.Invalid, limits.Unparsable) as e:
         raise type(e)(str(e)) from None
     except ValueError as e:
         raise ValueError(str(e)) from None
