@@ -812,6 +812,10 @@ static void rz_ctx_init(const ml_rowsolve *p, rz_ctx *K) {
     K->n = n; K->nt = p->nt; K->w = p->w; K->a = p->a; K->cf = p->cf;
     K->up_cp = (uint16_t)p->alpha; K->up_m = (uint16_t)((n - p->binv) % n);
     K->dn_cp = (uint16_t)p->beta; K->dn_m = (uint16_t)((n - p->ainv) % n);
+    /* the byte and fit16 ways read source S[0] whatever nt is (fit16: S[0..7] when
+     * nt = 0); a pattern whose only taps on a tile are the pair (no centre: nt = 0)
+     * takes the general 16-bit way (rz_tap16), which reads nt sources */
+    if (p->nt < 1) return;
     int ones = p->alpha == 1 && p->beta == 1;
     for (int i = 0; i < p->nt; i++) ones = ones && p->cf[i] == 1;
     const long bound = (long)(p->nt + 1) * (n - 1);

@@ -49,10 +49,11 @@ def eligible_cases(draw, n_values=N_VALUES, max_extra=5):
         alpha = draw(st.sampled_from(units))
         beta = draw(st.sampled_from(units))
     pattern = [(-D, a)] * alpha + [(-D, -a)] * beta      # er = D: ec = -a has alpha
-    # distinct offsets strictly above the pair (er = -dr < D); the first a tap (the C
-    # plan takes three offsets or more), the others k = n times too: no tap at all
+    # distinct offsets strictly above the pair (er = -dr < D), none at all included
+    # (the pair alone: no source for the chains); the first a tap, the others k = n
+    # times too: no tap at all
     extra = draw(st.lists(st.tuples(st.integers(-D + 1, 2), st.integers(-3, 3)),
-                          min_size=1, max_size=max_extra, unique=True))
+                          min_size=0, max_size=max_extra, unique=True))
     for i, o in enumerate(extra):
         top = min(n, 9) if n < 255 else 254
         k = 1 if unit else draw(st.integers(1, top - 1 if i == 0 and top == n else top))
@@ -206,6 +207,25 @@ def test_many_sources_and_large_coefficients(simd, n, mult):
     board = ml.Board.grid(7, 10, states=n, pattern=pattern)
     engine = ChaseEngine(board, rowsolve=True)
     assert engine.kernel_size == ml.Solver(board, method="dense").kernel_size
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8, 9, 11, 16, 25, 27, 30, 101, 255])
+@pytest.mark.parametrize("D, a, rows, cols", [(1, 1, 5, 6), (1, 1, 40, 40), (2, 1, 7, 4),
+                                              (1, 2, 6, 8), (3, 2, 9, 12)])
+def test_pair_without_sources(simd, n, D, a, rows, cols):
+    """The pair alone (no centre, no other offset: the chains have no sources): every
+    kernel of the symbolic pass (bit-sliced, bytes, 16-bit) and the Solver agree with
+    the dense engine. Such boards once read sources that do not exist (a segfault)."""
+    pattern = [(-D, a), (-D, -a)]
+    plan = plan_of((n, rows, cols, pattern))
+    M = plan.matrix_zn(2)
+    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
+    assert (M == plan.matrix_zn(1, packed=False, mirror=False)).all()
+    board = ml.Board.grid(rows, cols, states=n, pattern=pattern)
+    solver, dense = ml.Solver(board, method="chase"), ml.Solver(board, method="dense")
+    assert solver.kernel_size == dense.kernel_size
+    start = board.random_state(np.random.default_rng(n), solvable=True)
+    assert not board.apply(start, solver.solve(start, minimal=False).taps).any()
 
 
 @pytest.mark.parametrize("n, rows, cols", [(3, 1100, 1100), (5, 300, 600), (4, 300, 600)])
