@@ -124,3 +124,31 @@ def test_decode_is_total_and_deterministic():
             assert spec["rows"] * spec["cols"] <= cases.MAX_TILES
             assert 2 <= spec["states"] <= 255
     assert cases.METHODS == tuple(__import__("modlights.solver").solver._METHODS)
+
+
+def test_check_finds_a_wrong_answer(monkeypatch):
+    """cases.check is not a smoke test: an engine whose solve() answers one tap off is
+    a Finding, and so is an exception other than ValueError."""
+    sys.path.insert(0, str(ROOT / "fuzz"))
+    try:
+        import cases
+    finally:
+        sys.path.pop(0)
+    case = json.loads((CORPUS / "knight-n255-chase.json").read_text())
+    assert cases.check(case) == "ok"
+    from modlights.solver import Solver
+    real = Solver.solve
+
+    def off_by_one(self, *a, **kw):
+        sol = real(self, *a, **kw)
+        if self.backend == "native":
+            sol.taps[0, 0] = (int(sol.taps[0, 0]) + 1) % self.n
+        return sol
+
+    monkeypatch.setattr(Solver, "solve", off_by_one)
+    with pytest.raises(cases.Finding, match="misses the target"):
+        cases.check(case)
+    monkeypatch.setattr(Solver, "solve", real)
+    monkeypatch.setattr(Solver, "solvable", lambda *a, **kw: 1 / 0)
+    with pytest.raises(cases.Finding, match="ZeroDivisionError"):
+        cases.check(case)
