@@ -1,12 +1,12 @@
 """pytest plugin of .ci/sanitize (loaded with ``-p sanitize_plugin``): every hypothesis
-test derandomised, with at most MODLIGHTS_SAN_EXAMPLES examples (default 10), no
+test derandomised, with at most MODLIGHTS_SAN_EXAMPLES examples (default 6), no
 deadline (sanitized code runs several times slower) and no example database, so the
 sanitizer run is bounded and the same on every run."""
 import os
 
 from hypothesis import HealthCheck, settings
 
-CAP = int(os.environ.get("MODLIGHTS_SAN_EXAMPLES", "10"))
+CAP = int(os.environ.get("MODLIGHTS_SAN_EXAMPLES", "6"))
 
 
 def pytest_collection_modifyitems(items):
