@@ -1,10 +1,14 @@
 /* coset_batch.c: batch and sub-cube minimal-length searches. See coset_batch.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "coset_batch.h"
+
+#include "interrupt.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__clang__)
 #define ML_CLONES __attribute__((target_clones("avx2", "popcnt", "default")))
@@ -22,16 +26,18 @@
 typedef struct {
     _Atomic size_t next;
     _Atomic int failed;
+    _Atomic int running;       /* worker threads (not the caller) still in pfor_worker */
     size_t m;
     int (*body)(void *ctx, size_t i0, size_t i1);   /* returns -1 on failure */
     void *ctx;
 } pfor_t;
 
-static void *pfor_worker(void *arg)
+/* Grabs boards until none are left, a body failed or a stop was requested (Ctrl-C:
+ * see interrupt.h; the bodies poll too, so a grab in progress ends early). */
+static void pfor_loop(pfor_t *P)
 {
-    pfor_t *P = arg;
     for (;;) {
-        if (atomic_load(&P->failed))
+        if (atomic_load(&P->failed) || ml_interrupt_poll())
             break;
         size_t i0 = atomic_fetch_add(&P->next, BOARDS_PER_GRAB);
         if (i0 >= P->m)
@@ -40,17 +46,28 @@ static void *pfor_worker(void *arg)
         if (P->body(P->ctx, i0, i1) < 0)
             atomic_store(&P->failed, 1);
     }
+}
+
+static void *pfor_worker(void *arg)
+{
+    pfor_t *P = arg;
+    pfor_loop(P);
+    atomic_fetch_sub(&P->running, 1);
     return NULL;
 }
 
 /* body(ctx, i0, i1) over [0, m) in grabs of BOARDS_PER_GRAB, on up to `threads`
- * threads (the caller's among them). Returns 0 or -1 when a body failed. */
+ * threads (the caller's among them). While the other threads finish, the caller keeps
+ * polling for an interrupt (only it can see Ctrl-C; the others stop on the flag).
+ * Returns 0 or -1 when a body failed; after an interrupt (ml_interrupt_pending()) the
+ * outputs are partial and meaningless. */
 static int parallel_boards(size_t m, int threads, int (*body)(void *, size_t, size_t),
                            void *ctx)
 {
     pfor_t P;
     atomic_store(&P.next, 0);
     atomic_store(&P.failed, 0);
+    atomic_store(&P.running, 0);
     P.m = m;
     P.body = body;
     P.ctx = ctx;
@@ -62,14 +79,36 @@ static int parallel_boards(size_t m, int threads, int (*body)(void *, size_t, si
     pthread_t tid[64];
     int started = 0;
     for (int t = 1; t < threads; t++) {
-        if (pthread_create(&tid[started], NULL, pfor_worker, &P) != 0)
+        atomic_fetch_add(&P.running, 1);
+        if (pthread_create(&tid[started], NULL, pfor_worker, &P) != 0) {
+            atomic_fetch_sub(&P.running, 1);
             break;
+        }
         started++;
     }
-    pfor_worker(&P);
+    pfor_loop(&P);
+    while (atomic_load(&P.running) > 0) {
+        struct timespec ts = {0, 2000000};
+        ml_interrupt_poll();
+        nanosleep(&ts, NULL);
+    }
     for (int t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
     return atomic_load(&P.failed) ? -1 : 0;
+}
+
+/* Table walks poll for an interrupt after about this many table elements (a clock read
+ * each time, so not after every board of a small table). */
+#define POLL_ELEMS ((uint64_t)1 << 16)
+
+/* Account cnt more table elements walked; 1 when the walk must stop (Ctrl-C). */
+static inline int table_tick(uint64_t *work, uint64_t cnt)
+{
+    *work += cnt;
+    if (*work < POLL_ELEMS)
+        return 0;
+    *work = 0;
+    return ml_interrupt_poll();
 }
 
 /* ================================================================== GF(2) batch */
@@ -92,7 +131,10 @@ static int gf2_table_boards(void *arg, size_t i0, size_t i1)
     const size_t nw = B->nw;
     const uint64_t cnt = (uint64_t)1 << B->k;
     uint64_t x[64];
+    uint64_t work = 0;
     for (size_t i = i0; i < i1; i++) {
+        if (table_tick(&work, cnt))
+            return 0;
         const uint64_t *row = B->X0 + i * B->xs;
         uint64_t bj = 0;
         int64_t bw = INT64_MAX;
@@ -174,7 +216,7 @@ int ml_coset_min_gf2_many(const uint64_t *X0, size_t m, size_t xs, size_t r,
     int rc = 0;
     if (!x || !bx)
         rc = -1;
-    for (size_t i = 0; i < m && rc == 0; i++) {
+    for (size_t i = 0; i < m && rc == 0 && !ml_interrupt_pending(); i++) {
         memcpy(x, X0 + i * xs, nw * sizeof(uint64_t));
         x[nw - 1] &= B.last_mask;
         ml_coset_stats st;
@@ -243,7 +285,10 @@ static int zn_table_boards(void *arg, size_t i0, size_t i1)
 {
     zn_batch *B = arg;
     const size_t r = B->r;
+    uint64_t work = 0;
     for (size_t i = i0; i < i1; i++) {
+        if (table_tick(&work, B->cnt))
+            return 0;
         const uint8_t *x = B->X0 + i * B->xs;
         uint64_t bj = 0;
         int64_t bw = INT64_MAX;
@@ -277,7 +322,10 @@ static int zn_table_boards_avx2(void *arg, size_t i0, size_t i1)
     if (!xb)
         return -1;
     memset(xb, 0, B->ts);
+    uint64_t work = 0;
     for (size_t i = i0; i < i1; i++) {
+        if (table_tick(&work, B->cnt))
+            break;
         const uint8_t *x = B->X0 + i * B->xs;
         memcpy(xb, x, B->r);
         uint64_t bj = 0;
@@ -369,7 +417,7 @@ int ml_coset_min_zn_many(const uint8_t *X0, size_t m, size_t xs, const uint8_t *
     if (!bx)
         return -1;
     int rc = 0;
-    for (size_t i = 0; i < m; i++) {
+    for (size_t i = 0; i < m && !ml_interrupt_pending(); i++) {
         ml_coset_stats st;
         int64_t w = ml_coset_min_zn(X0 + i * xs, gens, orders, k, r, n, 0, 0.0, threads,
                                     bx, &st);

@@ -1,5 +1,6 @@
 /* poly.c: polynomials over GF(2) (bit-packed) and GF(p) (bytes); see poly.h. */
 #include "poly.h"
+#include "interrupt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -321,7 +322,13 @@ int ml_gf2x_gcd(ml_gf2x *g, const ml_gf2x *a, const ml_gf2x *b)
         return 2;
     }
     long db;
+    unsigned steps = 0;
     while ((db = ml_gf2x_deg(&B)) >= 0) {
+        if ((++steps & 63) == 0 && ml_interrupt_poll()) {   /* Ctrl-C (interrupt.h) */
+            ml_gf2x_clear(&A);
+            ml_gf2x_clear(&B);
+            return 3;
+        }
         reduce_inplace(&A, &B, db, NULL, NULL, NULL, NULL, NULL);
         ml_gf2x t = A;
         A = B;
@@ -345,7 +352,12 @@ int ml_gf2x_xgcd(ml_gf2x *g, ml_gf2x *s, ml_gf2x *t, const ml_gf2x *a, const ml_
     if (ml_gf2x_copy(&A, a) || ml_gf2x_copy(&B, b) || ml_gf2x_addmono(&SA, 0)) goto oom;
     if (t && ml_gf2x_addmono(&TB, 0)) goto oom;
     long db;
+    unsigned steps = 0;
     while ((db = ml_gf2x_deg(&B)) >= 0) {
+        if ((++steps & 63) == 0 && ml_interrupt_poll()) {
+            for (int i = 0; i < 6; i++) ml_gf2x_clear(all[i]);
+            return 3;
+        }
         reduce_inplace(&A, &B, db, NULL, &SA, &SB, t ? &TA : NULL, &TB);
         ml_gf2x x = A; A = B; B = x;
         x = SA; SA = SB; SB = x;
@@ -595,7 +607,12 @@ int ml_gfpx_gcd(ml_gfpx *g, const ml_gfpx *a, const ml_gfpx *b, unsigned p)
     ml_gfpx_init(&B);
     int rc = ml_gfpx_copy(&A, a);
     if (!rc) rc = ml_gfpx_copy(&B, b);
+    unsigned steps = 0;
     while (!rc && B.n) {
+        if ((++steps & 63) == 0 && ml_interrupt_poll()) {   /* Ctrl-C (interrupt.h) */
+            rc = 3;
+            break;
+        }
         gfpx_reduce_inplace(&A, &B, NULL, NULL, NULL, NULL, p);
         ml_gfpx t = A; A = B; B = t;
     }
@@ -625,7 +642,12 @@ int ml_gfpx_xgcd(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a, const ml_
         if (i < 4 || t) rc = ml_gfpx_fit(all[i], room);
     if (!rc) rc = ml_gfpx_set(&SA, &one, 1);
     if (!rc && t) rc = ml_gfpx_set(&TB, &one, 1);
+    unsigned steps = 0;
     while (!rc && B.n) {
+        if ((++steps & 63) == 0 && ml_interrupt_poll()) {
+            rc = 3;
+            break;
+        }
         gfpx_reduce_inplace(&A, &B, &SA, &SB, t ? &TA : NULL, &TB, p);
         ml_gfpx x = A; A = B; B = x;
         x = SA; SA = SB; SB = x;

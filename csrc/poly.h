@@ -12,7 +12,9 @@
  * words and reduce only every few thousand terms (delayed reduction).
  *
  * Functions return 0, or 2 when out of memory (the outputs are then unspecified but
- * still safe to clear). Outputs may alias inputs unless said otherwise.
+ * still safe to clear). Outputs may alias inputs unless said otherwise. The gcd and
+ * xgcd poll for an interrupt (interrupt.h) every 64 division steps and return 3 when
+ * stopped (the outputs are then untouched).
  */
 #ifndef ML_POLY_H
 #define ML_POLY_H

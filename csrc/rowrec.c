@@ -350,6 +350,10 @@ int ml_rowrec_charpoly_gf2(const ml_rowrec *P, ml_gf2x *chi)
     q[0] = 1;
     unsigned rs = r & s & 1;
     for (size_t j = 0; j < w; j++) {
+        if ((j & 255) == 255 && ml_interrupt_poll()) {   /* Ctrl-C (interrupt.h) */
+            free(buf);
+            return 3;
+        }
         size_t used = (j + 1) / 64 + 1;               /* deg Q_{j+1} = j + 1 */
         /* a = x q + t0 q + rs a (in place, words from the top down) */
         for (size_t i = used; i-- > 0;) {
@@ -378,6 +382,10 @@ int ml_rowrec_F_gf2(const ml_rowrec *P, const ml_gf2x *chi, ml_gf2x *F)
     q[0] = 1;
     const uint64_t *cw = chi->c;
     for (size_t i = 0; i < P->h; i++) {
+        if ((i & 255) == 255 && ml_interrupt_poll()) {
+            free(buf);
+            return 3;
+        }
         size_t deg = i + 1 < w ? i + 1 : w;          /* deg of x P_i before reduction */
         size_t used = deg / 64 + 1;
         for (size_t k = used; k-- > 0;) {
@@ -467,6 +475,10 @@ int ml_rowrec_charpoly_gfp(const ml_rowrec *P, ml_gfpx *chi)
     q[0] = 1;
     uint32_t nt = neg_mod(t0, p), nrs = neg_mod(r * s % p, p);
     for (size_t j = 0; j < w; j++) {
+        if ((j & 255) == 255 && ml_interrupt_poll()) {
+            free(buf);
+            return 3;
+        }
         /* a = x q - t0 q - r s a, degrees up to j + 1 */
         uint8_t *restrict A = a;
         const uint8_t *restrict Q = q;
@@ -493,6 +505,10 @@ int ml_rowrec_F_gfp(const ml_rowrec *P, const ml_gfpx *chi, ml_gfpx *Fp)
     uint8_t *a = buf + 1, *q = buf + w + 4;
     q[0] = 1;
     for (size_t i = 0; i < P->h; i++) {
+        if ((i & 255) == 255 && ml_interrupt_poll()) {
+            free(buf);
+            return 3;
+        }
         size_t top = i + 1 < w ? i + 1 : w;           /* deg of x P_i */
         uint8_t *restrict A = a;
         const uint8_t *restrict Q = q;

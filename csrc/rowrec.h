@@ -61,7 +61,8 @@ size_t ml_rowrec_apply_gf2(const ml_rowrec *P, int packed, const uint8_t *s, uns
                            const uint8_t *x, uint8_t *out);
 
 /* ---- the algebra (needs s != 0) */
-/* chi_T, monic, degree w. */
+/* chi_T, monic, degree w. These four poll for an interrupt (interrupt.h) every 256
+ * steps and return 3 when stopped (the output is then untouched). */
 int ml_rowrec_charpoly_gf2(const ml_rowrec *P, ml_gf2x *chi);
 int ml_rowrec_charpoly_gfp(const ml_rowrec *P, ml_gfpx *chi);
 /* F = P_h mod chi. */

@@ -144,6 +144,35 @@ INFO_BOARDS = [
 ]
 
 
+@pytest.mark.parametrize("n, pattern", [(101, "-3,1"), (6, "-30,1"), (2, "-40,0")])
+def test_info_counts_past_the_int_to_str_limit(capsys, n, pattern):
+    """|ker A| with more digits than Python converts by default: the text names its
+    factorisation (checked against the solver), --json writes the exact integer."""
+    rows, cols = 600, 500
+    board = ml.Board.grid(rows, cols, states=n, pattern=[tuple(map(int, pattern.split(",")))])
+    s = ml.Solver(board)
+    rc, out, err = run(capsys, "info", "--grid", f"{rows}x{cols}", "--states", str(n),
+                       f"--pattern={pattern}")
+    assert rc == 0, err
+    text = field(out, "|ker A|")
+    factors, digits = text.split(" (about ")
+    value = 1
+    for part in factors.split(" * "):
+        p, _, e = part.partition("^")
+        value *= int(p) ** int(e or 1)
+    assert value == s.kernel_size
+    rc, out, err = run(capsys, "info", "--grid", f"{rows}x{cols}", "--states", str(n),
+                       f"--pattern={pattern}", "--json")
+    assert rc == 0, err
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        assert abs(int(digits.split()[0]) - len(str(s.kernel_size))) <= 1
+        assert json.loads(out)["kernel_size"] == s.kernel_size
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
 @pytest.mark.parametrize("args,make", INFO_BOARDS)
 def test_info_matches_solver(capsys, args, make):
     board = make()

@@ -55,8 +55,10 @@ TALLY: Counter = Counter()
 
 def _settings(examples: int):
     # the 1 s bound is on CPU time (see _bounded): the wall-clock deadline is only a
-    # guard against hangs, generous because the machine is shared
-    return settings(max_examples=examples, deadline=WALL_DEADLINE_MS, derandomize=False,
+    # guard against hangs, generous because the machine is shared. derandomize and the
+    # example database follow the profile (tests/conftest.py): the same inputs on every
+    # default run, random ones under HYPOTHESIS_PROFILE=explore.
+    return settings(max_examples=examples, deadline=WALL_DEADLINE_MS,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.filter_too_much,
                                            HealthCheck.function_scoped_fixture])

@@ -271,6 +271,38 @@ def test_campaign_rejects_corrupted_files_keeping_progress(tmp_path, mutate):
         ml.Campaign.load(tmp_path / "missing.json")
 
 
+@pytest.mark.parametrize("bad", [None, 3, 3.5, ["p.json"], object(), "", "a\0b"])
+def test_campaign_paths_of_the_wrong_kind_are_value_errors(tmp_path, bad):
+    """Issue 21: load(None) / load(3) raised TypeError; every bad path is a ValueError
+    saying what is allowed, for load, load_progress and save alike."""
+    c = ml.Campaign()
+    _win(c, (0, 0), 0)
+    for call in (ml.Campaign.load, c.load_progress, c.save):
+        with pytest.raises(ValueError, match="campaign save path"):
+            call(bad)
+    assert c.total_stars == 3 and not list(tmp_path.iterdir())
+
+
+def test_campaign_bytes_and_pathlike_paths(tmp_path):
+    """bytes paths work (decoded as os.fsdecode does); a missing bytes path is the
+    usual "cannot read" ValueError (it was "can't concat str to bytes")."""
+    import os
+    c = ml.Campaign()
+    _win(c, (0, 0), 0)
+    path = os.fsencode(tmp_path / "p.json")
+    c.save(path)
+    c.save(path)                                    # a second save makes the backup
+    assert ml.Campaign.load(path).to_json() == c.to_json()
+    assert ml.Campaign.load(path + b".bak").to_json() == c.to_json()
+    d = ml.Campaign()
+    d.load_progress(path)
+    assert d.total_stars == 3
+    with pytest.raises(ValueError, match="cannot read"):
+        ml.Campaign.load(b"/nonexistent")
+    with pytest.raises(ValueError, match="cannot write"):
+        c.save(tmp_path / "no-such-dir" / "p.json")
+
+
 def test_play_screen_cell_spans_point_at_glyphs():
     p = ml.generate(5, 5, 3, locked=3, holes=1, seed=5)
     for numbers in (False, True):

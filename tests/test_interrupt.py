@@ -27,11 +27,19 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 LATENCY = 1.0
 
 
+def _solvable(board, count: int, seed: int) -> np.ndarray:
+    """count solvable states of a GF(2) grid board: A x for random x."""
+    x = np.random.default_rng(seed).integers(0, 2, (count, board.n_taps))
+    return (x @ board.matrix().T.astype(np.int64) % 2).astype(np.uint8).reshape(
+        (count,) + board.shape)
+
+
 def _interrupt_subprocess(setup: str, work: str, delay: float = 1.0):
     """Run setup, print READY, run work (which must outlast delay); SIGINT after delay.
     Returns (returncode, seconds from the signal to the exit, stderr)."""
+    import inspect
     code = "\n".join(["import sys, time", "import numpy as np", "import modlights as ml",
-                      setup, 'print("READY", flush=True)', "t0 = time.perf_counter()",
+                      inspect.getsource(_solvable), setup, 'print("READY", flush=True)', "t0 = time.perf_counter()",
                       work, 'print("FINISHED", time.perf_counter() - t0, flush=True)'])
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
@@ -175,3 +183,140 @@ def test_c_core_polling(tmp_path):
                     "-o", str(exe)], check=True)
     out = subprocess.run([str(exe)], capture_output=True, text=True)
     assert out.returncode == 0 and "fails=0" in out.stdout, out.stdout[-2000:]
+
+
+# ------------------------------------------------------------ issue 21: batches, hardest
+#: 39 x 39 GF(2): 2^32 coset elements a board, minutes of exhaustive search.
+_BIG_BATCH = ("b = ml.Board.grid(39, 39)\ns = ml.Solver(b)\n"
+              "st = np.stack([b.random_state(rng=i) for i in range(3)])\n"
+              "assert s.kernel_size == 2**32")
+#: 19 x 19 GF(2): 2^16 kernel elements, the table walk, 40000 solvable boards (seconds).
+_TABLE_BATCH = ("b = ml.Board.grid(19, 19)\ns = ml.Solver(b)\n"
+                "st = _solvable(b, 40000, 0)\nassert s.kernel_size == 2**16")
+#: 14 x 14 Z/3 square: 3^27 coset elements (the Z/n Gray-code walk).
+_ZN_BATCH = ("b = ml.Board.grid(14, 14, 3, 'square')\ns = ml.Solver(b)\n"
+             "z = np.zeros(b.shape, np.uint8)\n"
+             "st = np.stack([b.apply(z, np.random.default_rng(i).integers(0, 3, b.shape)"
+             ".astype(np.uint8)) for i in range(2)])")
+
+
+@pytest.mark.parametrize("setup", [_BIG_BATCH, _TABLE_BATCH, _ZN_BATCH],
+                         ids=["gf2-2^32", "gf2-table", "z3-3^27"])
+def test_sigint_stops_min_taps_many(setup):
+    """Issue 21: min_taps_many ran on for 15 s and more after SIGINT (the batch module
+    had no interrupt hook)."""
+    _assert_stopped(*_interrupt_subprocess(setup, "s.min_taps_many(st, budget=2**60)"))
+
+
+@pytest.mark.parametrize("setup", [_BIG_BATCH, _ZN_BATCH], ids=["gf2-2^32", "z3-3^27"])
+def test_sigint_stops_solve_many_minimal(setup):
+    _assert_stopped(*_interrupt_subprocess(
+        setup, "s.solve_many(st, minimal=True, budget=2**60)"))
+
+
+@pytest.mark.parametrize("board", ["ml.Board.grid(9, 9, 4)", "ml.Board.grid(9, 9)"],
+                         ids=["9x9-Z4-child", "9x9-GF2"])
+def test_sigint_stops_hardest(board):
+    """Issue 21: hardest() on 9 x 9 Z/4 took 14-21 s to stop (HiGHS's presolve and root
+    LP ask no callback for seconds: the program runs in a child process, killed)."""
+    _assert_stopped(*_interrupt_subprocess(
+        f"b = {board}\ns = ml.Solver(b)\ns.kernel_size", "s.hardest()", delay=1.5))
+
+
+def test_sigint_stops_info_on_a_100000_square_grid():
+    """Issue 21: ``modlights info --grid 100000x100000 --states 3`` took 7.9 s to stop
+    (the algebraic engine's charpoly, residual polynomial and gcd did not poll)."""
+    for delay in (1.0, 4.0):
+        rc, seconds, out, err = _interrupt_subprocess(
+            "from modlights.cli import main",
+            "rc = main(['info', '--grid', '100000x100000', '--states', '3'])\n"
+            "print('EXIT', rc, flush=True)\nsys.exit(0)", delay=delay)
+        assert "EXIT 130" in out and "FINISHED" not in out, (out, err)
+        assert "interrupted" in err
+        assert seconds < LATENCY, f"took {seconds:.2f} s to stop after SIGINT"
+
+
+def _children() -> set:
+    """Pids of this process's children (Linux), or an empty set elsewhere."""
+    import os
+    try:
+        with open(f"/proc/{os.getpid()}/task/{os.getpid()}/children") as f:
+            return set(f.read().split())
+    except OSError:
+        return set()
+
+
+def _interrupted(call, after: float) -> float:
+    """Run call() with a Ctrl-C (interrupt_main) after ``after`` seconds; the seconds
+    from the signal to the KeyboardInterrupt."""
+    timer = _interrupt_main_after(after)
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        call()
+        raise AssertionError("the work ended before the interrupt: make it longer")
+    latency = time.perf_counter() - t0 - after
+    timer.join()
+    return latency
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signals reach the main thread only")
+def test_interrupted_batches_leave_the_solver_exact():
+    b = ml.Board.grid(19, 19)
+    s = ml.Solver(b)
+    rng = np.random.default_rng(7)
+    many = _solvable(b, 40000, 7)
+    assert _interrupted(lambda: s.min_taps_many(many), 0.5) < LATENCY
+    assert _interrupted(lambda: s.solve_many(many, minimal=True), 0.5) < LATENCY
+    z = np.zeros(b.shape, np.uint8)
+    few = np.stack([b.apply(z, rng.integers(0, 2, b.shape).astype(np.uint8))
+                    for _ in range(3)])
+    lengths, proven = s.min_taps_many(few)
+    taps = s.solve_many(few, minimal=True)
+    for st, length, pr, t in zip(few, lengths, proven, taps):
+        one = s.solve(st)                       # the single-board search (other code)
+        assert pr and one.proven_minimal and length == one.length == int(t.sum())
+        assert not b.apply(st, t).any()
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signals reach the main thread only")
+def test_interrupted_hardest_leaves_the_solver_usable():
+    before = _children()
+    s = ml.Solver(ml.Board.grid(9, 9, 4))
+    assert _interrupted(lambda: s.hardest(), 1.0) < LATENCY
+    assert _children() <= before                # the HiGHS worker process is gone
+    h = s.hardest(budget=1.0)                   # the same solver, honest bounds
+    sol = s.solve(h.state)
+    assert sol.proven_minimal and sol.length == h.min_taps == h.lower <= h.upper
+    # exact afterwards: 4 x 4 GF(2) against the batch minimum over every solvable board
+    small = ml.Board.grid(4, 4)
+    s2 = ml.Solver(small)
+    assert _interrupted(lambda: (s.hardest(), s2.hardest()), 0.5) < LATENCY
+    X = ((np.arange(1 << 16)[:, None] >> np.arange(16)) & 1).astype(np.uint8)
+    states = (X @ small.matrix().T.astype(np.int64) % 2).astype(np.uint8).reshape(-1, 4, 4)
+    assert s2.hardest().min_taps == int(s2.min_taps_many(states)[0].max())
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signals reach the main thread only")
+def test_interrupted_thread_pool_search_stops_its_tasks():
+    """Ctrl-C during a search split over a ThreadPoolExecutor: the running sub-cube tasks
+    stop too (the interpreter would otherwise wait minutes for them at exit), and the
+    stop flag is cleared, so the next search (the same pool) runs and is exact."""
+    import concurrent.futures as cf
+    b = ml.Board.grid(39, 39)
+    s = ml.Solver(b)
+    state = b.random_state(rng=8)
+    with cf.ThreadPoolExecutor(2) as pool:
+        assert _interrupted(lambda: s.solve(state, budget=2**40, executor=pool), 0.5) \
+            < LATENCY
+        t0 = time.perf_counter()
+        done = [pool.submit(time.sleep, 0) for _ in range(2)]
+        cf.wait(done, timeout=5)                # the pool's threads are free again
+        assert all(f.done() for f in done) and time.perf_counter() - t0 < LATENCY
+        small = ml.Board.grid(4, 4, 3)
+        st = small.random_state(rng=9)
+        got = ml.Solver(small).solve(st, executor=pool)
+        ref = ml.Solver(small, backend="reference").solve(st)
+        assert got.length == ref.length and got.proven_minimal

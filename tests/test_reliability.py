@@ -319,7 +319,9 @@ def test_10_named_pattern_written_as_offsets_is_not_canonical():
 
 # ------------------------------------------------------------------ 11 pickling and copies
 def _round_trips(obj):
-    return [pickle.loads(pickle.dumps(obj, protocol=proto)) for proto in (2, 4, 5)] + \
+    """Copies of obj by every pickle protocol (0 and 1 too: issue 21), deepcopy, copy."""
+    return [pickle.loads(pickle.dumps(obj, protocol=proto))
+            for proto in range(pickle.HIGHEST_PROTOCOL + 1)] + \
         [copy.deepcopy(obj), copy.copy(obj)]
 
 
@@ -399,6 +401,56 @@ def test_11_puzzle_game_campaign_pickle_after_use():
     for c in _round_trips(camp):
         assert c.to_json() == camp.to_json()
         assert c.level((0, 0), 0) == camp.level((0, 0), 0)
+
+
+def test_11_every_object_every_protocol_after_use():
+    """Issue 21: Solution, a measured Puzzle, Game (after taps, undo and a hint),
+    Campaign, Hardest and the seeded generator pickle with protocols 0 and 1 too, and
+    the copies behave as the originals."""
+    from modlights.play.prng import SplitMix64
+    b = ml.Board.grid(4, 4, 3, locked=[(1, 1)])
+    s = ml.Solver(b)
+    st = b.random_state(rng=5)
+    sol = s.solve(st)
+    p = ml.generate(4, 4, 3, seed=9)
+    p.min_taps, p.stars, p.difficulty, p.solution           # measured
+    g = ml.Game(p)
+    taps = [q for q in p.board.taps]
+    g.tap(taps[0])
+    g.tap(taps[1])
+    g.undo()
+    g.hint()
+    camp = ml.Campaign(seed="s")
+    camp.level((0, 0), 1).min_taps                            # a measured level cached
+    h = ml.Solver(ml.Board.grid(4, 4, 2)).hardest()
+    for proto in range(pickle.HIGHEST_PROTOCOL + 1):
+        c = pickle.loads(pickle.dumps(sol, protocol=proto))
+        assert c == sol and c.examined == sol.examined and c.moves() == sol.moves()
+        assert not b.apply(st, c.taps).any()
+        c = pickle.loads(pickle.dumps(p, protocol=proto))
+        assert c == p and (c.min_taps, c.stars, c.difficulty) == \
+            (p.min_taps, p.stars, p.difficulty)
+        c = pickle.loads(pickle.dumps(g, protocol=proto))
+        assert c.moves == g.moves and c.hints_used == g.hints_used
+        assert np.array_equal(c.state, g.state)
+        assert c.undo() == g.undo() and np.array_equal(c.state, g.state)
+        c = pickle.loads(pickle.dumps(camp, protocol=proto))
+        assert c.to_json() == camp.to_json() and c.level((0, 0), 1) == camp.level((0, 0), 1)
+        c = pickle.loads(pickle.dumps(h, protocol=proto))
+        assert c.to_dict() == h.to_dict()
+    for seed in (0, "x"):           # a zero state too (a falsy state skips __setstate__)
+        r = SplitMix64(seed)
+        r.next_u64()
+        if seed == 0:
+            r._state = 0
+        for proto in range(pickle.HIGHEST_PROTOCOL + 1):
+            c = pickle.loads(pickle.dumps(r, protocol=proto))
+            d = copy.deepcopy(r)
+            ref = SplitMix64(seed)
+            ref._state = r._state
+            want = [ref.next_u64() for _ in range(4)]
+            assert [c.next_u64() for _ in range(4)] == want
+            assert [d.next_u64() for _ in range(4)] == want
 
 
 def _counts(board, moves):

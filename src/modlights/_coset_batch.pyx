@@ -1,10 +1,14 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Bindings to csrc/coset_batch.c: the minimal search for many cosets of one kernel, and
-over one sub-cube of a coset (an executor task). The GIL is released during the C work."""
+over one sub-cube of a coset (an executor task). The GIL is released during the C work;
+Ctrl-C stops it within a second (KeyboardInterrupt; this module's own stop flag and
+hook, see _interrupt.pxi)."""
 import numpy as np
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 
 from ._coset import _check, _pack, _pack_coset, _unpack, default_threads
+
+include "_interrupt.pxi"
 
 cdef extern from "coset.h":
     ctypedef struct ml_coset_stats:
@@ -56,6 +60,7 @@ def coset_min_many(X0, H, orders, n, threads=None, taps=True, packed=None):
     packed unless the kernel is trivial (measured: packing wins for every k >= 1, the
     byte sums by 2-4x for k = 0).
     Returns (lengths int64 (m,), best uint8 (m, r) or None when ``taps`` is False).
+    Stops within a second on Ctrl-C (KeyboardInterrupt; nothing is returned).
     """
     X = np.asarray(X0)
     if X.ndim != 2:
@@ -100,8 +105,9 @@ def coset_min_many(X0, H, orders, n, threads=None, taps=True, packed=None):
         with nogil:
             rc = ml_coset_min_gf2_many(&Xp[0, 0], m, nw, r, &Gp[0, 0], k, c_threads,
                                        &lv[0], bptr, nw)
+        _check_interrupt()
         if rc < 0:
-            raise MemoryError("the batch coset search could not allocate its work space")
+            _raise_memory_error("the batch coset search could not allocate its work space")
         return lengths, (_unpack(Bpk, r) if taps else None)
     best = np.zeros((m, r), dtype=np.uint8)
     if r == 0:
@@ -117,8 +123,9 @@ def coset_min_many(X0, H, orders, n, threads=None, taps=True, packed=None):
     with nogil:
         rc = ml_coset_min_zn_many(&Xv[0, 0], m, r, &Gv[0, 0], &ov[0], k, r, c_n,
                                   c_threads, &lv[0], bvptr, r)
+    _check_interrupt()
     if rc < 0:
-        raise MemoryError("the batch coset search could not allocate its work space")
+        _raise_memory_error("the batch coset search could not allocate its work space")
     return lengths, (best if taps else None)
 
 
@@ -180,7 +187,8 @@ def coset_min_sub(x0, H, orders, n, inner, corner, bound):
             length = ml_coset_sub_zn(&xv[0], &Gv[0, 0], &ov[0], k, r, c_n, L, c_corner,
                                      c_bound, &bv[0], &st)
         best = best[:r]
+    _check_interrupt()
     if length < 0:
-        raise MemoryError("the sub-cube search could not allocate its work space")
+        _raise_memory_error("the sub-cube search could not allocate its work space")
     found = length < c_bound
     return (best if found else None), int(length), int(st.examined), int(st.pruned)

@@ -63,9 +63,14 @@ cdef int _check_interrupt() except -1:
 
 
 def _request_interrupt():
-    """Set this module's stop flag (tests): the next polling native loop stops and its
-    binding raises KeyboardInterrupt."""
+    """Set this module's stop flag (tests; executor threads to stop): the next polling
+    native loop stops and its binding raises KeyboardInterrupt."""
     ml_interrupt_request()
+
+
+def _clear_interrupt():
+    """Clear this module's stop flag; True when it was set."""
+    return ml_interrupt_take() != 0
 
 
 cdef int _raise_memory_error(msg) except -1:

@@ -98,6 +98,12 @@ def _first_row(z, int w, int p):
 
 
 def _check(int rc, what):
+    """Raise for a C return code: the pending Ctrl-C (KeyboardInterrupt) first (3: the
+    charpoly, residual polynomial, gcd and xgcd stopped on it), then 2 MemoryError,
+    other non-zero ValueError."""
+    _check_interrupt()
+    if rc == 3:
+        raise KeyboardInterrupt(f"{what} was interrupted")
     if rc == 2:
         raise MemoryError(f"{what}: out of memory")
     if rc:

@@ -188,6 +188,15 @@ class Solution:
 
     __hash__ = None                     # taps is a mutable array
 
+    def __getstate__(self) -> dict:
+        """Every slot by name: pickle protocols 0 and 1 need an explicit state for a
+        class with ``__slots__`` (2 and later would manage without)."""
+        return {k: getattr(self, k) for k in self.__slots__}
+
+    def __setstate__(self, state: dict) -> None:
+        for k in self.__slots__:
+            setattr(self, k, state[k])
+
     def __repr__(self) -> str:
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
         return f"Solution(length={self.length}, {tag})"
@@ -197,6 +206,24 @@ def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | Non
     """budget: None (default), an int (coset elements) or a float (seconds); see
     :func:`modlights.validation.check_budget`."""
     return check_budget(budget, default)
+
+
+#: Seconds the greedy clean-up of an unfinished minimal search in ``solve`` may take
+#: whatever its budget (within the budget's stated tolerance of +0.25 s).
+MIN_DESCENT_SECONDS = 0.05
+
+
+def _deadline(seconds: float | None) -> float | None:
+    """The ``time.perf_counter()`` value ``seconds`` from now (None: no deadline)."""
+    return None if seconds is None else time.perf_counter() + min(seconds, 1e12)
+
+
+def _share(deadline: float | None, boards_left: int) -> float | None:
+    """The deadline of the next of ``boards_left`` searches sharing ``deadline`` evenly."""
+    if deadline is None:
+        return None
+    now = time.perf_counter()
+    return now + max(0.0, deadline - now) / max(1, boards_left)
 
 
 def _check_progress(progress: Any) -> Any:
@@ -607,7 +634,12 @@ class Solver:
 
         minimal=True searches the coset x0 + ker A for the fewest physical taps.
         budget: coset elements to examine (an int) or seconds (a float); 0 means no
-        search. Default: DEFAULT_NATIVE_BUDGET (2^24, well under a second in the C
+        search. Seconds are a deadline for the call, counted from its start: the coset
+        search and the greedy clean-up after it stop by then (+10% or +0.25 s at
+        most, whichever is larger; a first call that factors the board adds that
+        time, the factorisation is not cut short); the clean-up always gets at least
+        MIN_DESCENT_SECONDS, so a budget of 0.0 s still returns the greedily improved
+        solution on boards whose clean-up is that fast. Default: DEFAULT_NATIVE_BUDGET (2^24, well under a second in the C
         search) on the native backend, less on boards with many taps (about 2^30
         word operations), DEFAULT_BUDGET (2^20) on the reference backend.
         Past MAX_SEARCH_BYTES of kernel generators only the first ones that fit are
@@ -625,6 +657,7 @@ class Solver:
         An exception it raises (KeyboardInterrupt, say) stops the search.
         """
         steps, seconds = _check_budget(budget, self._default_budget)
+        deadline = _deadline(seconds)
         from .search.minimal import check_executor
         check_executor(executor)
         progress = _check_progress(progress)
@@ -648,7 +681,8 @@ class Solver:
             x, _, examined, self._pruned = coset_min(x, H, orders, self.n, executor)
             proven = True
         else:
-            x, proven, examined = self._minimise(x, steps, seconds, progress)
+            x, proven, examined = self._minimise(x, steps, deadline, progress,
+                                                 descent=MIN_DESCENT_SECONDS)
         return Solution(self.board, self.board.from_tap_vector(x, copy=False), proven, ks,
                         examined, self._pruned, time.perf_counter() - t0)
 
@@ -662,13 +696,16 @@ class Solver:
         2^24 elements) the native backend searches every board in one C call, the
         kernel shared (:func:`modlights.search.minimal.min_lengths_many`); ``executor``
         (any ``concurrent.futures.Executor``) then splits the boards by rows over its
-        workers. Otherwise each board is searched as ``solve`` would, within the budget.
+        workers. Otherwise each board is searched as ``solve`` would, within the budget:
+        a count of coset elements per board, or seconds for the whole call (a deadline
+        as in ``solve``, shared out evenly over the boards not yet searched).
         ``progress(done, k)`` (optional) is called after each board, or once at the end
-        of a batch.
+        of a batch. Ctrl-C stops it within a second (KeyboardInterrupt).
         """
         from .search.minimal import check_executor
         check_executor(executor)
         steps, seconds = _check_budget(budget, self._default_budget)
+        deadline = _deadline(seconds)
         progress = _check_progress(progress)
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)
@@ -681,8 +718,8 @@ class Solver:
             if progress is not None:
                 progress(len(ok), len(ok))
             return lengths, proven
-        for i in rows:
-            x, pr, _ = self._minimise(X[i], steps, seconds)
+        for j, i in enumerate(rows):
+            x, pr, _ = self._minimise(X[i], steps, _share(deadline, len(rows) - j))
             lengths[i] = int(x.sum(dtype=np.int64))
             proven[i] = pr
             if progress is not None:
@@ -696,7 +733,10 @@ class Solver:
 
         minimal=True: the fewest taps per board, searched as ``min_taps_many`` does
         (one C call for the batch when the budget covers the coset; ``executor`` splits
-        the boards by rows over its workers)."""
+        the boards by rows over its workers; seconds are a deadline for the whole call,
+        as there). Ctrl-C stops it within a second (KeyboardInterrupt)."""
+        deadline = _deadline(_check_budget(budget, self._default_budget)[1]) \
+            if minimal else None
         from .search.minimal import check_executor
         check_executor(executor)
         R = self._rhs_many(states, target)
@@ -710,7 +750,8 @@ class Solver:
             if self._exhaustive(steps, seconds):
                 X = self._min_many(X, executor, taps=True)[1]
             else:
-                X = np.stack([self._minimise(x, steps, seconds)[0] for x in X])
+                X = np.stack([self._minimise(x, steps, _share(deadline, len(X) - j))[0]
+                              for j, x in enumerate(X)])
         return self.board.from_tap_vectors(X)
 
     def solve_packed(self, packed: Any, target: Any = 0) -> np.ndarray:
@@ -791,9 +832,10 @@ class Solver:
         """The hardest solvable board (target 0): the largest fewest-taps over every
         solvable board (the covering radius of ker A) and a board that needs it.
 
-        budget: seconds (None: until proved); past it the best board found is returned
-        with ``proven=False``. executor: passed on to the coset searches where
-        ``solve`` takes one. Returns a :class:`modlights.search.hardest.Hardest`
+        budget: seconds (None: until proved), a deadline (+10% or +0.25 s); past it the
+        best board found is returned with ``proven=False``. Ctrl-C stops it within a
+        second (KeyboardInterrupt), the Solver usable. executor: passed on to the
+        coset searches where ``solve`` takes one. Returns a :class:`modlights.search.hardest.Hardest`
         (``min_taps``, ``state``, ``proven``, ``lower``, ``upper``, ``seconds``,
         ``iterations``); see :mod:`modlights.search.hardest` for the algorithm.
         """
@@ -848,10 +890,17 @@ class Solver:
         H, orders = self._generators()
         return min_lengths_many(X, H, orders, self.n, taps=taps, executor=executor)
 
-    def _minimise(self, x0: np.ndarray, steps: int | None, seconds: float | None,
-                  progress: Any = None) -> tuple[np.ndarray, bool, int]:
-        """Least-length element of x0 + ker A by enumeration (within the budget);
+    def _minimise(self, x0: np.ndarray, steps: int | None, deadline: float | None,
+                  progress: Any = None, descent: float = 0.0) -> tuple[np.ndarray, bool, int]:
+        """Least-length element of x0 + ker A by enumeration (within ``steps`` coset
+        elements, or until ``deadline``, a ``time.perf_counter()`` value; the greedy
+        clean-up of an incomplete search stops by the deadline too, or ``descent``
+        seconds after this call started, whichever is later);
         ``progress(done, total)`` is told how far it got (see ``solve``)."""
+        seconds = None if deadline is None else deadline - time.perf_counter()
+        if deadline is not None:
+            deadline_search = deadline
+            deadline = max(deadline, time.perf_counter() + descent)
         if self.method in ("algebraic", "tensor") and not self._engine.kernel_fits():
             return x0.astype(np.uint8), False, 0        # no basis to search: not proved
         H, orders, every = self._search_generators()
@@ -864,28 +913,32 @@ class Solver:
                 progress(1, 1)
             return x0.astype(np.uint8), True, 1
         if steps == 0 or (seconds is not None and seconds <= 0):
-            best = self._descend(x0.astype(np.int64), H, orders)
+            best = self._descend(x0.astype(np.int64), H, orders, deadline)
             return best.astype(np.uint8), int(x0.sum()) == 0, 0
         if self.backend == "native":
             from . import _coset
             # A coset of 2^62 or more elements is never covered: search the sub-coset
             # of the generators that fit (C enumeration), then descend; not proved.
-            k = len(orders)
-            while prod(orders[:k]) >= 1 << 62:
-                k -= 1
+            k, size = 0, 1          # the longest prefix of fewer than 2^62 elements
+            while k < len(orders) and size * orders[k] < 1 << 62:
+                size *= orders[k]
+                k += 1
+            # the seconds left now (the C search stops by the deadline; a budget of
+            # <= 0 seconds would mean none to it: at least a microsecond)
+            left = 0.0 if deadline is None else \
+                max(1e-6, deadline_search - time.perf_counter())
             best, _, examined, self._pruned, complete = _coset.coset_min(
                 x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0,
-                seconds=seconds if seconds is not None else 0.0)
+                seconds=left)
             # a sub-coset proves nothing, except that length 0 is always least
             complete = (complete and k == len(orders) and every) or not best.any()
             if not complete:
-                best = self._descend(best.astype(np.int64), H, orders)
+                best = self._descend(best.astype(np.int64), H, orders, deadline)
             if progress is not None:
                 progress(total if complete else int(examined), total)
             return best.astype(np.uint8), complete, examined
         x0 = x0.astype(np.int64)
         limit = total if steps is None else min(total, steps)
-        deadline = None if seconds is None else time.perf_counter() + seconds
         Hi = H.astype(np.int64)
         best = x0.copy()
         best_len = int(best.sum())
@@ -909,16 +962,19 @@ class Solver:
             start = stop
             if progress is not None:
                 progress(start, total)
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and time.perf_counter() > deadline_search:
                 break
         covered = start >= total
         proven = covered or best_len == 0
         if not covered:
-            best = self._descend(best, Hi, orders)
+            best = self._descend(best, Hi, orders, deadline)
         return best.astype(np.uint8), proven, start
 
-    def _descend(self, x: np.ndarray, H: np.ndarray, orders: list[int]) -> np.ndarray:
-        """Greedy improvement: add multiples of single generators while it helps.
+    def _descend(self, x: np.ndarray, H: np.ndarray, orders: list[int],
+                 deadline: float | None = None) -> np.ndarray:
+        """Greedy improvement: add multiples of single generators while it helps, until
+        ``deadline`` (a ``time.perf_counter()`` value; None: no limit), checked before
+        each generator (one generator costs O(order x n_taps)).
         H may be uint8: rows are widened one at a time (no int64 copy of H)."""
         n = self.n
         improved = True
@@ -927,6 +983,8 @@ class Solver:
         while improved:
             improved = False
             for h, o in zip(H, orders):
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return cur
                 h = h.astype(np.int64)
                 cands = (cur[None, :] + np.arange(1, o, dtype=np.int64)[:, None] * h[None, :]) % n
                 lens = cands.sum(axis=1)

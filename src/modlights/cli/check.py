@@ -7,7 +7,7 @@ from typing import Any
 
 from ..play.puzzles import Puzzle
 from ..validation import read_limited
-from .common import EXIT_OK, EXIT_UNSOLVABLE, _UserError
+from .common import EXIT_OK, EXIT_UNSOLVABLE, _UserError, _count_text
 
 
 #: the most bytes ``modlights check`` reads from a file or standard input (a pack of
@@ -41,7 +41,7 @@ def _check_one(code: str, require_unique: bool) -> tuple[list[str], Puzzle | Non
     if not p.start.any():
         problems.append("already solved: the start needs no taps")
     if require_unique and not s.is_unique:
-        problems.append(f"not unique: |ker A| = {s.kernel_size} (several solutions)")
+        problems.append(f"not unique: |ker A| = {_count_text(s.kernel_size)} (several solutions)")
     if not p.proven:
         problems.append(f"minimum not proved (best found {p.min_taps} taps)")
     return problems, p

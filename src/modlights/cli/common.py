@@ -50,6 +50,52 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+#: Most decimal digits printed for a count (|ker A|, solutions); larger counts print as
+#: their factorisation (Python refuses int -> str past 4300 digits by default, and the
+#: conversion is quadratic).
+MAX_COUNT_DIGITS = 4000
+
+
+def _count_text(k: int) -> str:
+    """An exact count as text: decimal up to MAX_COUNT_DIGITS digits, else its prime
+    factorisation (a kernel size's primes divide n <= 255) and its digit count, e.g.
+    ``2^14301 (4306 digits)``. O(bits x primes) for the large ones."""
+    k = int(k)
+    if k.bit_length() * 0.30103 < MAX_COUNT_DIGITS:
+        return str(k)
+    parts, rest = [], k
+    for p in range(2, 256):
+        if rest == 1:
+            break
+        if any(p % d == 0 for d in range(2, int(p ** 0.5) + 1)) or rest % p:
+            continue
+        e = 0
+        while rest % p == 0:           # strip p^(2^j), the largest that divides: few divisions
+            step, j = p, 1
+            while rest % (step * step) == 0:
+                step, j = step * step, 2 * j
+            rest, e = rest // step, e + j
+        parts.append(f"{p}^{e}" if e > 1 else str(p))
+    if rest != 1:
+        parts.append(f"(a factor of {rest.bit_length()} bits)")
+    digits = int(k.bit_length() * 0.30102999566398120) + 1
+    return f"{' * '.join(parts)} (about {digits} digits)"
+
+
+def _json_dumps(doc: Any) -> str:
+    """json.dumps that writes integers of any size (Python's int -> str limit lifted
+    for this call only): the CLI's --json output keeps exact counts."""
+    import json
+    old = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
+    if old is not None:
+        sys.set_int_max_str_digits(0)
+    try:
+        return json.dumps(doc)
+    finally:
+        if old is not None:
+            sys.set_int_max_str_digits(old)
+
+
 def _int_arg(what: str, lo: int | None = None, hi: int | None = None):
     """An argparse ``type`` for whole numbers, through the library's one integer
     check (:func:`modlights.validation.as_int`): any size, range-checked exactly."""

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from ..solver import Solver
-from .common import (EXIT_OK, _BOARD_HELP, _build_board, _describe, _board_json,
-                     _add_board_options)
+from .common import (EXIT_OK, _BOARD_HELP, _add_board_options, _board_json, _build_board,
+                     _count_text, _describe, _json_dumps)
 
 
 _INFO_EPILOG = _BOARD_HELP + """
@@ -51,7 +50,7 @@ def run(args: argparse.Namespace, out) -> int:
         doc = _board_json(board)
         doc.update(info)
         doc["engine"] = solver.engine
-        print(json.dumps(doc), file=out)
+        print(_json_dumps(doc), file=out)
         return EXIT_OK
     prime = all(n % d for d in range(2, int(n ** 0.5) + 1))
     yn = lambda v: "yes" if v else "no"  # noqa: E731
@@ -63,7 +62,7 @@ def run(args: argparse.Namespace, out) -> int:
         ("rank", str(info["rank"]) + ("" if prime else " (n_taps - nullity)")),
         ("nullity", str(info["nullity"]) + ("" if prime else
                                             " (generators of ker A; n is not prime)")),
-        ("|ker A|", str(info["kernel_size"])),
+        ("|ker A|", _count_text(info["kernel_size"])),
         ("unique", yn(info["unique"])),
         ("invertible", yn(info["invertible"])),
         ("det", str(det) + f" (mod {n})" if det is not None else det_note),

@@ -11,7 +11,7 @@ import numpy as np
 from .. import render
 from ..play.puzzles import Puzzle
 from ..solver import Solver
-from .common import (EXIT_OK, _LEGEND, _BOARD_HELP, _PRINT_TILES_WITH_PICTURE,
+from .common import (EXIT_OK, _count_text, _json_dumps, _LEGEND, _BOARD_HELP, _PRINT_TILES_WITH_PICTURE,
                      _UserError, _int_arg, _parse_values, _parse_target, _parse_budget,
                      _build_board, _format_grid, _describe, _board_json,
                      _add_board_options)
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace, out) -> int:
             "minimal_search": not args.no_minimal,
         })
         doc.update(sol.to_dict())
-        print(json.dumps(doc), file=out)
+        print(_json_dumps(doc), file=out)
         return EXIT_OK
     p = lambda *a: print(*a, file=out)  # noqa: E731
     if written and rows * cols > _PRINT_TILES_WITH_PICTURE:     # the picture shows them
@@ -111,13 +111,14 @@ def run(args: argparse.Namespace, out) -> int:
     p(f"taps: {sol.length}")
     if sol.proven_minimal:
         why = "the solution is unique" if solver.is_unique else \
-            f"all {solver.kernel_size} solutions compared"
+            f"all {_count_text(solver.kernel_size)} solutions compared"
         p(f"minimal: yes, proved ({why})")
     elif args.no_minimal:
-        p(f"minimal: not searched (--no-minimal; {solver.kernel_size} solutions exist)")
+        p(f"minimal: not searched (--no-minimal; {_count_text(solver.kernel_size)} solutions "
+          "exist)")
     else:
         p(f"minimal: not proved (best found within the search budget; "
-          f"{solver.kernel_size} solutions exist; raise --budget to search more)")
+          f"{_count_text(solver.kernel_size)} solutions exist; raise --budget to search more)")
     for path in written:
         p(f"picture: {path}")
     return EXIT_OK

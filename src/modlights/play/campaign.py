@@ -243,12 +243,38 @@ class Campaign:
         return c
 
     # ------------------------------------------------------------------ files
+    @staticmethod
+    def _path(path: Any) -> str:
+        """A save path as str: a str, bytes (decoded with the file-system encoding, as
+        ``os.fsdecode`` does) or an ``os.PathLike`` giving either; ValueError for
+        anything else, an empty path or one holding a NUL character."""
+        if isinstance(path, (str, bytes)) or isinstance(path, os.PathLike):
+            try:
+                path = os.fsdecode(path)
+            except (TypeError, UnicodeError) as e:      # a broken __fspath__
+                raise ValueError(f"campaign save path: {e}") from None
+        else:
+            raise ValueError("campaign save path must be a str, bytes or os.PathLike "
+                             f"(e.g. pathlib.Path), got {type(path).__name__}")
+        if not path:
+            raise ValueError("campaign save path is empty")
+        if "\0" in path:
+            raise ValueError("campaign save path holds a NUL character")
+        return path
+
     def save(self, path: str | os.PathLike) -> None:
-        """Write the progress atomically; the previous file is kept as PATH.bak."""
-        path = os.fspath(path)
+        """Write the progress atomically; the previous file is kept as PATH.bak.
+
+        path: str, bytes or os.PathLike. ValueError for another type, or when the
+        file cannot be written (naming the reason); nothing is changed then."""
+        path = self._path(path)
         text = self.to_json()
         d = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(prefix=".campaign-", suffix=".tmp", dir=d)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".campaign-", suffix=".tmp", dir=d)
+        except OSError as e:
+            raise ValueError(f"cannot write campaign save {path}: "
+                             f"{e.strerror or e}") from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
@@ -262,22 +288,28 @@ class Campaign:
                 except (ValueError, OSError, UnicodeDecodeError):
                     pass
             os.replace(tmp, path)
+        except OSError as e:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise ValueError(f"cannot write campaign save {path}: "
+                             f"{e.strerror or e}") from None
         except BaseException:
             if os.path.exists(tmp):
                 os.unlink(tmp)
             raise
 
     @staticmethod
-    def _read(path) -> bytes:
+    def _read(path: str) -> bytes:
         # at most MAX_SAVE_BYTES + 1 bytes are read: devices and pipes (whose size
         # reads 0) cannot make it read without end
-        return read_limited(os.fspath(path), MAX_SAVE_BYTES, "campaign save")
+        return read_limited(path, MAX_SAVE_BYTES, "campaign save")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Campaign":
         """A campaign from a save file; ValueError (naming the problem and any backup)
-        for a corrupted file. Nothing is changed on disk."""
-        path = os.fspath(path)
+        for a corrupted or unreadable file, and for a path that is not a str, bytes or
+        os.PathLike. Nothing is changed on disk."""
+        path = cls._path(path)
         try:
             seed, prog = cls._parse(cls._read(path), f"campaign save {path}")
         except ValueError as e:
@@ -290,8 +322,9 @@ class Campaign:
 
     def load_progress(self, path: str | os.PathLike) -> None:
         """Replace this campaign's progress with a save file's; on any error the
-        current progress is kept unchanged."""
-        seed, prog = self._parse(self._read(path), f"campaign save {os.fspath(path)}")
+        current progress is kept unchanged. path: as :meth:`load`."""
+        path = self._path(path)
+        seed, prog = self._parse(self._read(path), f"campaign save {path}")
         if seed != self.seed:
             raise ValueError(f"that save belongs to campaign seed {seed!r}, not {self.seed!r}")
         self._progress = prog

@@ -50,6 +50,14 @@ class SplitMix64:
     def __init__(self, seed: Any = None):
         self._state = seed_from(seed)
 
+    def __getstate__(self) -> tuple:
+        """The generator's state (explicit: pickle protocols 0 and 1 need it for a
+        class with ``__slots__``; a tuple, never falsy, so __setstate__ always runs)."""
+        return (self._state,)
+
+    def __setstate__(self, state: tuple) -> None:
+        self._state = int(state[0]) & _MASK
+
     def next_u64(self) -> int:
         """The next 64-bit output."""
         self._state = (self._state + _GAMMA) & _MASK

@@ -40,13 +40,21 @@ after at most |ker A| rounds.
 
 Executors: ``executor=`` is passed on to every coset search that covers its whole coset
 (``Solver.solve(..., executor=)`` splits the coset into sub-cubes over its workers); the
-integer programs run in this process (HiGHS uses the local cores itself).
+integer programs run on this machine (HiGHS uses the local cores itself).
+
+Stopping: the budget is a deadline for the whole call and Ctrl-C stops it within a
+second. HiGHS looks at its clock and its interrupt callbacks only between stages, so a
+large program (more than ``INPROCESS_NNZ_MAX`` non-zeros) is solved in a child process
+(:mod:`modlights.search._highs_worker`) that is killed at the deadline or on Ctrl-C;
+a small one on a thread of this process, stopped through the callbacks.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import os
+import sys
 import threading
 import time
 from typing import Any, Callable
@@ -165,8 +173,8 @@ class _TapGroups:
 
 # ----------------------------------------------------------------------------- the program
 #: HiGHS threads per integer program. One: 9x9 took 2.9-3.4 s against 5.0-5.5 s with
-#: two (the 2 cores shared, load 4.5); see bench/README.md.
-HIGHS_THREADS = 1
+#: two (the 2 cores shared, load 4.5); see bench/README.md. (Set in _highs_worker.)
+from ._highs_worker import THREADS as HIGHS_THREADS  # noqa: E402
 
 
 def pinned_groups(gens: np.ndarray, sizes: np.ndarray, n: int) -> np.ndarray:
@@ -217,48 +225,54 @@ class _CoveringProgram:
 
     def __init__(self, groups: _TapGroups, n: int, constant: int, pinned: np.ndarray):
         import highspy
-        from highspy import cb
-        self._highspy = highspy
-        # the core class, options set before anything runs: highspy.Highs() prints a
-        # banner to stdout on construction (it would corrupt the CLI's output)
-        h = highspy._core._Highs() if hasattr(highspy, "_core") else highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("mip_rel_gap", 0.0)
-        h.setOptionValue("mip_abs_gap", 0.5)                 # the optimum is an integer
-        h.setOptionValue("threads", HIGHS_THREADS)
-        self.h = h
+        self._inf = highspy.kHighsInf
         self.n = n
         self.g = len(groups)
         self.sizes = groups.sizes
         self.pinned = pinned
         self.constant = constant                             # (n-1) * |zero column|
-        self._inf = highspy.kHighsInf
+        self._ops: list = []        # the model (see _highs_worker), for a new child
+        self._nnz = 0
+        self._local = None          # (Highs, ops applied) while solved in this process
+        self._child = None          # (Popen, ops sent) while solved in a child
+        self._stop = False
+        self._deadline: float | None = None
         ncols = self.g * n
         self.t = ncols                                       # the value's column
         upper = np.repeat(groups.sizes, n).astype(float)
         for g in pinned[groups.sizes[pinned] == 1]:          # a pinned single tap is 0
             upper[g * n + 1:(g + 1) * n] = 0.0
-        h.addVars(ncols + 1, np.zeros(ncols + 1),
-                  np.append(upper, float((n - 1) * groups.sizes.sum())))
-        idx = np.arange(ncols, dtype=np.int32)
-        h.changeColsIntegrality(ncols, idx, np.full(ncols, highspy.HighsVarType.kInteger))
-        h.changeColCost(self.t, 1.0)
-        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        self._ops += [("vars", ncols + 1, np.zeros(ncols + 1),
+                       np.append(upper, float((n - 1) * groups.sizes.sum()))),
+                      ("integer", np.arange(ncols, dtype=np.int32)),
+                      ("cost", self.t, 1.0), ("maximize",)]
         for g in range(self.g):                              # sum_v a_{g,v} = |G|
             size = float(groups.sizes[g])
-            h.addRow(size, size, n, (g * n + np.arange(n)).astype(np.int32), np.ones(n))
+            self._add_row(size, size, (g * n + np.arange(n)).astype(np.int32), np.ones(n))
         for g in pinned[groups.sizes[pinned] > 1]:           # a_{g,0} >= a_{g,v}
             for v in range(1, n):
-                h.addRow(0.0, self._inf, 2, np.array([g * n, g * n + v], dtype=np.int32),
-                         np.array([1.0, -1.0]))
+                self._add_row(0.0, self._inf, np.array([g * n, g * n + v], dtype=np.int32),
+                              np.array([1.0, -1.0]))
         self._add_value_row(np.zeros(self.g, dtype=np.int64))   # t <= weight(x)
-        self._stop = False
-        self._cb = self._interrupt                           # kept alive with the model
-        h.setCallback(self._cb, None)
-        h.startCallback(cb.HighsCallbackType.kCallbackMipInterrupt)
+
+    def _add_row(self, lower: float, upper: float, idx: np.ndarray, vals: np.ndarray) -> None:
+        self._add_rows(np.array([lower]), np.array([upper]), np.zeros(1, dtype=np.int32),
+                       idx, vals)
+
+    def _add_rows(self, lower, upper, starts, idx, vals) -> None:
+        self._ops.append(("rows", np.asarray(lower, dtype=float),
+                          np.asarray(upper, dtype=float), np.asarray(starts, dtype=np.int32),
+                          np.asarray(idx, dtype=np.int32), np.asarray(vals, dtype=float)))
+        self._nnz += len(idx)
+        if self._child is None and self._local is None and _CHILD_OK and \
+                self._nnz > INPROCESS_NNZ_MAX:
+            self._start_child()         # its imports overlap the rest of the model
 
     def _interrupt(self, ctype, message, data_out, data_in, user_data) -> None:
-        if self._stop:
+        """HiGHS's interrupt callback (on its thread, in-process runs): stop on Ctrl-C
+        (``_stop``, set by ``solve``) or past the deadline."""
+        if self._stop or (self._deadline is not None
+                          and time.perf_counter() >= self._deadline):
             data_in.user_interrupt = True
 
     def _add_value_row(self, w: np.ndarray) -> None:
@@ -266,8 +280,7 @@ class _CoveringProgram:
         n = self.n
         coef = (np.arange(n)[None, :] + w[:, None]) % n      # g x n
         idx = np.flatnonzero(coef)
-        self.h.addRow(-self._inf, 0.0, len(idx) + 1,
-                      np.append(idx, self.t).astype(np.int32),
+        self._add_row(-self._inf, 0.0, np.append(idx, self.t).astype(np.int32),
                       np.append(-coef.reshape(-1)[idx], 1.0).astype(float))
 
     def add_cuts(self, W: np.ndarray) -> None:
@@ -286,8 +299,7 @@ class _CoveringProgram:
                                    np.ones((len(block), 1), dtype=np.int64)], axis=1)
             rows, cols = np.nonzero(full)
             starts = np.searchsorted(rows, np.arange(len(block))).astype(np.int32)
-            self.h.addRows(len(block), np.full(len(block), -self._inf),
-                           np.zeros(len(block)), len(rows), starts,
+            self._add_rows(np.full(len(block), -self._inf), np.zeros(len(block)), starts,
                            cols.astype(np.int32), full[rows, cols].astype(float))
 
     def add_cut(self, w: np.ndarray) -> None:
@@ -305,36 +317,159 @@ class _CoveringProgram:
         cols = [g * n + np.arange(n - w[g], n) for g in live]
         idx = np.concatenate(cols).astype(np.int32)
         rhs = float(int(self.sizes[live] @ w[live]) // n)
-        self.h.addRow(-self._inf, rhs, len(idx), idx, np.ones(len(idx)))
+        self._add_row(-self._inf, rhs, idx, np.ones(len(idx)))
 
-    def solve(self, seconds: float | None) -> tuple[int, np.ndarray | None]:
-        """(upper bound, group counts g x n of the best answer or None)."""
-        h = self.h
-        h.setOptionValue("time_limit", self._inf if seconds is None else max(seconds, 1e-3))
+    def solve(self, seconds: float | None) -> tuple[int | None, np.ndarray | None]:
+        """(upper bound or None, group counts g x n of the best answer or None), within
+        ``seconds`` (None: no limit; +~0.2 s). Models of at most ``INPROCESS_NNZ_MAX``
+        non-zeros run on a thread here, stopped by HiGHS's interrupt callback at the
+        deadline or on Ctrl-C; larger ones in a child process (:mod:`._highs_worker`;
+        POSIX), killed at the deadline (the answer is then (None, None)) or on Ctrl-C.
+        KeyboardInterrupt is re-raised within a fraction of a second either way."""
+        self._deadline = None if seconds is None else time.perf_counter() + seconds
         self._stop = False
-        done = threading.Event()
-        worker = threading.Thread(target=lambda: (h.run(), done.set()), daemon=True)
+        if self._local is None and self._nnz > INPROCESS_NNZ_MAX and _CHILD_OK:
+            res = self._solve_child(seconds)
+        else:
+            res = self._solve_local(seconds)
+        if res is None:
+            return None, None
+        optimal, objective, dual_bound, feasible, cols = res
+        bound = objective if optimal else dual_bound
+        upper = math.floor(bound + 1e-6) + self.constant if math.isfinite(bound) else None
+        if not feasible or cols is None:                     # no feasible answer yet
+            return upper, None
+        counts = np.rint(cols[:self.t]).astype(np.int64).reshape(self.g, self.n)
+        return upper, counts
+
+    def _solve_local(self, seconds: float | None):
+        from highspy import cb
+        from . import _highs_worker as hw
+        if self._local is None:
+            h = hw.new_highs()
+            self._cb = self._interrupt                       # kept alive with the model
+            h.setCallback(self._cb, None)
+            # HiGHS asks these in the simplex and IPM iterations and the branch and
+            # bound; the MIP one alone is asked too rarely
+            for kind in ("kCallbackSimplexInterrupt", "kCallbackIpmInterrupt",
+                         "kCallbackMipInterrupt"):
+                if hasattr(cb.HighsCallbackType, kind):     # all three since highspy 1.7
+                    h.startCallback(getattr(cb.HighsCallbackType, kind))
+            self._local = (h, 0)
+        h, done = self._local
+        hw.apply(h, self._ops[done:])
+        self._local = (h, len(self._ops))
+        hw.set_time_limit(h, seconds)
+        finished = threading.Event()
+        worker = threading.Thread(target=lambda: (h.run(), finished.set()), daemon=True)
         worker.start()
         try:
-            while not done.wait(0.1):                        # Ctrl-C reaches us here
+            while not finished.wait(0.05):                   # Ctrl-C reaches us here
                 pass
         except BaseException:
             self._stop = True                                # HiGHS stops at its next check
             worker.join()
             raise
-        hs = self._highspy
-        status = h.getModelStatus()
-        info = h.getInfo()
-        if status == hs.HighsModelStatus.kOptimal:
-            bound = info.objective_function_value
-        else:
-            bound = info.mip_dual_bound
-        upper = math.floor(bound + 1e-6) + self.constant if math.isfinite(bound) else None
-        if info.primal_solution_status != 2:                 # no feasible answer yet
-            return upper, None
-        cols = np.asarray(h.getSolution().col_value)[:self.t]
-        counts = np.rint(cols).astype(np.int64).reshape(self.g, self.n)
-        return upper, counts
+        return hw.result(h)
+
+    def _start_child(self) -> None:
+        """Start the worker process (it imports numpy and highspy meanwhile)."""
+        import subprocess
+        # the child imports this very modlights: its parent directory goes first
+        env = dict(os.environ)
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        env["PYTHONPATH"] = os.pathsep.join(
+            [root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+        proc = subprocess.Popen([sys.executable, "-m", "modlights.search._highs_worker"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                start_new_session=True, env=env)
+        self._child = (proc, 0)
+
+    def _solve_child(self, seconds: float | None):
+        import pickle
+        import select
+        if self._child is None or self._child[0].poll() is not None:
+            self.close()
+            self._start_child()
+        proc, sent = self._child
+        try:
+            limit = None if seconds is None else seconds * CHILD_TIME_SHARE
+            kill_at = None if seconds is None else self._deadline + \
+                min(1.0, max(CHILD_GRACE_MIN, CHILD_GRACE_SHARE * seconds))
+            payload = pickle.dumps(("ops", self._ops[sent:]), pickle.HIGHEST_PROTOCOL) + \
+                pickle.dumps(("solve", limit), pickle.HIGHEST_PROTOCOL)
+            self._child = (proc, len(self._ops))
+            # written on a thread: the pipe takes 64 KiB at a time while the model is
+            # megabytes and the child may still be importing; this thread keeps
+            # watching the deadline and Ctrl-C
+            writer = threading.Thread(target=_write_all, args=(proc.stdin, payload),
+                                      daemon=True)
+            writer.start()
+            fd = proc.stdout.fileno()
+            while True:                                      # Ctrl-C reaches us here
+                if select.select([fd], [], [], 0.02)[0]:
+                    answer = pickle.load(proc.stdout)
+                    writer.join()
+                    return answer
+                if kill_at is not None and time.perf_counter() >= kill_at:
+                    self.close()                             # past the deadline: killed
+                    writer.join()
+                    return None
+                if proc.poll() is not None:
+                    raise RuntimeError("the HiGHS worker process ended unexpectedly "
+                                       f"(exit {proc.returncode})")
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """End the child process, if any (killed: it may be inside a long run)."""
+        if self._child is not None:
+            proc = self._child[0]
+            self._child = None
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            for f in (proc.stdin, proc.stdout):
+                try:
+                    f.close()
+                except OSError:
+                    pass
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:               # noqa: BLE001 - interpreter shutdown
+            pass
+
+
+def _write_all(stream, data: bytes) -> None:
+    """Write data to the child's stdin and flush; a child killed meanwhile (closed
+    pipe) ends the write quietly."""
+    try:
+        stream.write(data)
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+#: Covering programs of more non-zeros than this are solved in a child process that is
+#: killed at the deadline or on Ctrl-C: HiGHS's presolve and root LP of such a model run
+#: for seconds without asking the interrupt callback (9 x 9 Z/4: ~900,000 non-zeros,
+#: presolve ~6 s; 9 x 9 GF(2), 14,000 non-zeros, went 1.3 s without a check). Smaller
+#: ones run in this process (a child costs ~0.2-0.5 s to start: numpy and highspy).
+INPROCESS_NNZ_MAX = 5_000
+#: Whether a child process can be used: POSIX (the parent waits on the pipe with
+#: select) with a Python executable to start; elsewhere every program runs in-process.
+_CHILD_OK = os.name == "posix" and bool(sys.executable)
+#: The child's HiGHS gets this share of the seconds left as its time limit, so that in
+#: the branch and bound (where it checks its clock often) it stops and reports its best
+#: answer before the deadline ...
+CHILD_TIME_SHARE = 0.9
+#: ... and it may answer up to this share of the seconds (at least ``CHILD_GRACE_MIN``,
+#: at most 1 s) after the deadline before it is killed (its answer then lost).
+CHILD_GRACE_SHARE = 0.02
+CHILD_GRACE_MIN = 0.02
 
 
 # ----------------------------------------------------------------------------- the search
@@ -342,8 +477,9 @@ class _CoveringProgram:
 #: program, no generation rounds); larger ones start from the generators and their
 #: negatives and grow by the coset search's minimisers.
 FULL_KERNEL_MAX = 1 << 12
-#: Cosets of at most this many elements are always searched whole (budget or not).
-WHOLE_COSET_MAX = 1 << 24
+#: Cosets of at most this many elements x taps are always searched whole, budget or
+#: not (a few milliseconds in the C search); larger ones within what is left of it.
+WHOLE_COSET_WORK = 1 << 22
 
 
 def _kernel_on_groups(gens: np.ndarray, orders: list, n: int, kernel_size: int):
@@ -366,8 +502,11 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
     solver : Solver
         The factored board.
     budget : float, optional
-        Seconds for the whole search (None: until proved). Past it the best board found
-        is returned with ``proven=False`` and ``upper`` the best proved upper bound.
+        Seconds for the whole search (None: until proved): a deadline counted from the
+        call (+10% or +0.25 s at most, whichever is larger, on an idle machine). Past
+        it the best board found is returned with ``proven=False`` and ``upper`` the
+        best proved upper bound. Ctrl-C stops the search within a second
+        (KeyboardInterrupt), the solver untouched.
     executor : concurrent.futures.Executor, optional
         Splits each exact coset search that covers its whole coset over the executor's
         workers (``Solver.solve(..., executor=)``); same answers as without it.
@@ -399,11 +538,11 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         state = board.apply(np.zeros(board.shape, dtype=np.uint8),
                             board.from_tap_vector((n - x.astype(np.int64)) % n))
         left = remaining()
-        # a coset of up to 2^24 elements is searched whole (well under a second in the
-        # C search) even when the budget is spent: the board the program paid for is
-        # then proved; larger cosets get what is left of the budget, at least a second
-        steps = search_steps if left is None or kernel_size <= WHOLE_COSET_MAX \
-            else max(left, 1.0)
+        # a small coset (WHOLE_COSET_WORK: milliseconds) is searched whole even when the
+        # budget is spent: the board the program paid for is then proved; larger
+        # cosets get what is left of the budget (a deadline: unproved when it runs out)
+        steps = search_steps if left is None or kernel_size * max(1, r) <= WHOLE_COSET_WORK \
+            else left
         sol = solver.solve(state, minimal=True, budget=steps, executor=executor)
         return state, sol
 
@@ -424,50 +563,63 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         gens = np.asarray(H, dtype=np.int64)[:, groups.rep] % n
         program = _CoveringProgram(groups, n, constant,
                                    pinned_groups(gens, groups.sizes, n))
-        seen = set()
-
-        def cut(w: np.ndarray) -> None:
-            w = np.asarray(w, dtype=np.uint8)               # one key per element
-            key = w.tobytes()
-            if key not in seen:
-                seen.add(key)
-                program.add_cut(w)
-
-        start = []
-        for w in _kernel_on_groups(gens, orders, n, kernel_size):
-            w = np.asarray(w, dtype=np.uint8)
-            if w.tobytes() not in seen:
-                seen.add(w.tobytes())
-                start.append(w)
-        program.add_cuts(np.array(start))
-        while best[0] < upper:
-            left = remaining()
-            if left is not None and left <= 0:
-                break
-            bound, counts = program.solve(left)
-            iterations += 1
-            if bound is not None:
-                upper = min(upper, bound)
-            if counts is None or best[0] >= upper:
-                break
-            x = groups.realise(counts, n, r)
-            state, sol = fewest(x)
-            y = board.tap_vector(sol.taps)
-            if sol.proven_minimal and sol.length > best[0]:
-                best = (sol.length, state, sol.taps)
-            if best[0] >= upper:
-                break
-            c = (y.astype(np.int64) - x) % n
-            w = c[groups.rep].astype(np.uint8)
-            if not w.any() or w.tobytes() in seen:
-                # the search found nothing below the program's answer and could not
-                # prove it (budget): nothing to learn
-                break
-            cut(w)
+        try:
+            best, upper, iterations = _generate(program, gens, orders, n, r, kernel_size,
+                                                groups, board, fewest, remaining, best,
+                                                upper)
+        finally:
+            program.close()
     min_taps, state, taps = best
     _check_witness(solver, state, taps, min_taps)
     return Hardest(min_taps, state, taps, min_taps >= upper, min_taps, max(upper, min_taps),
                    time.perf_counter() - t0, iterations)
+
+
+def _generate(program, gens, orders, n, r, kernel_size, groups, board, fewest, remaining,
+              best, upper):
+    """The constraint generation loop of :func:`hardest`: (best, upper, iterations)."""
+    iterations = 0
+    seen = set()
+
+    def cut(w: np.ndarray) -> None:
+        w = np.asarray(w, dtype=np.uint8)               # one key per element
+        key = w.tobytes()
+        if key not in seen:
+            seen.add(key)
+            program.add_cut(w)
+
+    start = []
+    for w in _kernel_on_groups(gens, orders, n, kernel_size):
+        w = np.asarray(w, dtype=np.uint8)
+        if w.tobytes() not in seen:
+            seen.add(w.tobytes())
+            start.append(w)
+    program.add_cuts(np.array(start))
+    while best[0] < upper:
+        left = remaining()
+        if left is not None and left <= 0:
+            break
+        bound, counts = program.solve(left)
+        iterations += 1
+        if bound is not None:
+            upper = min(upper, bound)
+        if counts is None or best[0] >= upper:
+            break
+        x = groups.realise(counts, n, r)
+        state, sol = fewest(x)
+        y = board.tap_vector(sol.taps)
+        if sol.proven_minimal and sol.length > best[0]:
+            best = (sol.length, state, sol.taps)
+        if best[0] >= upper:
+            break
+        c = (y.astype(np.int64) - x) % n
+        w = c[groups.rep].astype(np.uint8)
+        if not w.any() or w.tobytes() in seen:
+            # the search found nothing below the program's answer and could not
+            # prove it (budget): nothing to learn
+            break
+        cut(w)
+    return best, upper, iterations
 
 
 def _check_witness(solver: Any, state: np.ndarray, taps: np.ndarray, length: int) -> None:

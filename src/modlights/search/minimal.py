@@ -117,10 +117,11 @@ def min_lengths_many(X0: np.ndarray, H: np.ndarray, orders: list[int], n: int, *
                                1 if threads is None else threads)
                for a, b in zip(cuts[:-1], cuts[1:])]
     try:
+        _wait(futures, cf.ALL_COMPLETED)
         parts = [f.result() for f in futures]
-    finally:                        # an error or Ctrl-C: queued tasks are not run
-        for f in futures:
-            f.cancel()
+    except BaseException:           # an error or Ctrl-C: queued tasks are not run
+        _stop_tasks(futures, executor)
+        raise
     lengths = np.concatenate([p[0] for p in parts])
     best = np.concatenate([p[1] for p in parts]) if taps else None
     return lengths, best
@@ -173,9 +174,41 @@ def coset_min(x0: np.ndarray, H: np.ndarray, orders: list[int], n: int,
     pending: set[cf.Future] = set()
     try:
         return _run_sub_cubes(executor, workers, pending, x0, H, orders, n, inner, cells)
-    finally:                        # an error or Ctrl-C: queued tasks are not run
-        for f in pending:
-            f.cancel()
+    except BaseException:           # an error or Ctrl-C: queued tasks are not run
+        _stop_tasks(pending, executor)
+        raise
+
+
+def _wait(futures, return_when: str) -> set:
+    """cf.wait in slices of 0.1 s: a blocking wait would not see Ctrl-C until a task
+    ends (a signal handled on another thread, or interrupt_main, does not wake it)."""
+    while True:
+        done, _ = cf.wait(futures, timeout=0.1, return_when=return_when)
+        if len(done) == len(futures) or (done and return_when == cf.FIRST_COMPLETED):
+            return done
+
+
+#: Seconds an interrupted call waits for the tasks running on threads of this process
+#: to stop (they poll the stop flag every few milliseconds).
+STOP_WAIT = 0.5
+
+
+def _stop_tasks(futures, executor: Any) -> None:
+    """After an error or Ctrl-C: cancel the queued tasks, and with a ThreadPoolExecutor
+    stop those running on its threads (they would otherwise walk their cosets to the
+    end, and the interpreter waits for them at exit): the batch module's stop flag is
+    set, the running tasks are waited for (at most ``STOP_WAIT`` s), and the flag is
+    cleared. Tasks in other processes get the terminal's SIGINT themselves (or run on;
+    their results are dropped)."""
+    from .. import _coset_batch
+    running = [f for f in futures if not f.cancel() and not f.done()]
+    if not running or not isinstance(executor, cf.ThreadPoolExecutor):
+        return
+    _coset_batch._request_interrupt()
+    try:
+        cf.wait(running, timeout=STOP_WAIT)
+    finally:
+        _coset_batch._clear_interrupt()
 
 
 def _run_sub_cubes(executor, workers, pending, x0, H, orders, n, inner, cells):
@@ -192,7 +225,7 @@ def _run_sub_cubes(executor, workers, pending, x0, H, orders, n, inner, cells):
         if best_len == 0:           # nothing is shorter: the rest is covered
             pruned += prod(orders) - examined - pruned
             break
-        done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+        done = _wait(pending, cf.FIRST_COMPLETED)
         for f in done:
             pending.discard(f)
             found, length, ex, pr = f.result()

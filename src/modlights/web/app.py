@@ -1,25 +1,29 @@
-"""The FastAPI application: JSON endpoints over the public modlights API, and the
-browser game (``static/``) at ``/``.
+"""The FastAPI application: JSON endpoints over the public modlights API, the browser
+game (``static/``) at ``/``, and Prometheus metrics at ``/metrics``.
 
-Each endpoint checks the request's sizes against :mod:`.limits` before anything large
-is built, then runs the library call in a worker thread (the C engines release the
-GIL), so one long solve does not hold the others. Every error is JSON
-``{"error": short-code, "detail": text}``: 400 for bad input, 422 for a body that does
-not match its model and for unsolvable boards, 413 for oversized bodies, 404 / 405
-for unknown routes; never a traceback.
+Each endpoint checks the request's sizes and estimated cost against :mod:`.limits` in
+the event loop, before anything large is built, then runs the library call in a
+worker process (:mod:`.workers`) with a deadline, so a long, crashing or
+memory-hungry solve costs its own request an error and never holds the server or
+the other requests. Every error is JSON ``{"error": short-code, "detail": text}``:
+400 for bad input and over-limit requests, 422 for a body that does not match its
+model and for unsolvable boards, 413 for oversized bodies, 404 / 405 for unknown
+routes, 408 "deadline" for work stopped at its deadline, 503 "engine_failure" when
+its worker died, 503 "busy" (with Retry-After) past the concurrency cap; never a
+traceback.
 """
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
-import threading
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
-from starlette.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
@@ -27,16 +31,15 @@ from .. import PATTERNS, Board, Campaign, Puzzle, Solver, Unsolvable, __version_
 from ..play.campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN
 from ..patterns import pattern_name
 from . import limits
+from . import workers as workers_module
+from .limits import TooLarge
+from .metrics import CONTENT_TYPE_LATEST, Metrics, Observe
 from .models import AnalyseRequest, EncodeRequest, GenerateRequest, HintRequest, SolveRequest
 
 __all__ = ["create_app", "TooLarge"]
 
 STATIC_DIR = Path(__file__).with_name("static")
 log = logging.getLogger("modlights.web")
-
-
-class TooLarge(ValueError):
-    """A request over one of the service's limits (HTTP 400, error "too_large")."""
 
 
 def _error(status: int, error: str, detail: str) -> JSONResponse:
@@ -126,18 +129,48 @@ def _budget(seconds: float | None) -> float:
     return float(min(seconds, limits.MAX_SEARCH_SECONDS))
 
 
+def as_json(fn: Callable, *args: Any) -> bytes:
+    """``fn(*args)`` as the bytes of its JSON answer (made in the worker, so that a
+    large answer costs the server's event loop nothing but sending it)."""
+    return json.dumps(fn(*args), ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":")).encode()
+
+
 def _position(pos: Any) -> Any:
     return [int(pos[0]), int(pos[1])] if isinstance(pos, tuple) else int(pos)
 
 
 # ----------------------------------------------------------------------------- work
-def solve(req: SolveRequest) -> dict:
-    """POST /api/solve."""
+def _precheck(d: Any, minimal: bool) -> None:
+    """The checks of :func:`_board` that need nothing built: declared sizes and the
+    estimated cost (run in the event loop before a worker is asked)."""
+    if minimal:
+        cap = limits.MAX_MINIMAL_TILES
+    elif isinstance(d, dict) and d.get("states", 2) == 2:
+        cap = limits.MAX_TILES
+    else:
+        cap = limits.MAX_TILES_MULTISTATE
+    _check_board_size(d, cap)
+    limits.check_board(d)
+    if minimal:
+        limits.check_minimal(d)
+
+
+def solve(req: SolveRequest, budget: float | None = None) -> dict:
+    """POST /api/solve (in a worker). budget: seconds of minimal search (the caller
+    clamps the request's own to the limits)."""
     board = _board(req.board, req.minimal)
     state = _values(req.state, board, "state")
     target = _target(req.target, board)
-    budget = _budget(req.budget) if req.minimal else None
-    return Solver(board).solve(state, target, minimal=req.minimal, budget=budget).to_dict()
+    if req.minimal and budget is None:
+        budget = _budget(req.budget)
+    sol = Solver(board).solve(state, target, minimal=req.minimal,
+                              budget=budget if req.minimal else None)
+    if sol.length > limits.MAX_ANSWER_MOVES:
+        raise TooLarge(f"the answer has {sol.length} moves; answers are limited to "
+                       f"{limits.MAX_ANSWER_MOVES} moves here (a smaller board or fewer "
+                       "states, or the library itself, for more)")
+    return sol.to_dict()
 
 
 def analyse(req: AnalyseRequest) -> dict:
@@ -147,11 +180,12 @@ def analyse(req: AnalyseRequest) -> dict:
             "kernel_size": int(s.kernel_size), "is_invertible": bool(s.is_invertible)}
 
 
-def hint(req: HintRequest) -> dict:
+def hint(req: HintRequest, budget: float | None = None) -> dict:
     """POST /api/hint: the first tap of a minimal plan (null when already solved)."""
     board = _board(req.board, True)
     state = _values(req.state, board, "state")
-    moves = Solver(board).solve(state, minimal=True, budget=_budget(None)).moves()
+    budget = _budget(None) if budget is None else budget
+    moves = Solver(board).solve(state, minimal=True, budget=budget).moves()
     return {"tap": _position(moves[0]) if moves else None}
 
 
@@ -177,6 +211,23 @@ def encode(req: EncodeRequest) -> dict:
             "solvable": bool(Solver(board).solvable(start))}
 
 
+def daily_puzzles(date: str) -> list:
+    """GET /api/daily/{date}."""
+    return [p.to_dict() for p in daily(date)]
+
+
+_CAMPAIGNS: dict = {}
+
+
+def campaign_level(seed: Any, row: int, col: int, level: int) -> dict:
+    """GET /api/campaign/{row}/{col}/{level}: the level of the campaign of ``seed`` (one
+    Campaign a seed in each worker)."""
+    campaign = _CAMPAIGNS.get(seed)
+    if campaign is None:
+        campaign = _CAMPAIGNS[seed] = Campaign(seed)
+    return campaign.level((row, col), level).to_dict()
+
+
 def puzzle_of_code(code: str) -> dict:
     """GET /api/puzzle/{code}."""
     p = Puzzle.from_code(code)
@@ -188,51 +239,120 @@ def puzzle_of_code(code: str) -> dict:
 
 
 # ----------------------------------------------------------------------------- the app
-def create_app() -> FastAPI:
+def create_app(*, workers: int | None = None, queue: int | None = None,
+               memory_bytes: int | None = None, cors_origins: Any = (),
+               test_hooks: bool = False) -> FastAPI:
     """The web service: a FastAPI application (ASGI; run it with uvicorn, or
     ``modlights serve``). JSON endpoints under ``/api``, OpenAPI docs at ``/docs``,
-    and the browser game at ``/`` when the package ships it."""
+    Prometheus metrics at ``/metrics``, and the browser game at ``/`` when the package
+    ships it.
+
+    workers: solver processes (default: one a CPU). queue: requests that may wait for
+    a worker before the service answers 503 "busy" (default: twice the workers).
+    memory_bytes: each worker's address-space cap (default: 2 GiB or a share of the
+    RAM; 0: none). cors_origins: origins allowed to call the API from a browser
+    (CORS; "*" for any). test_hooks: also route ``POST /api/_test/{hook}`` to the test
+    hooks of :mod:`.workers` (for the test suite only). The worker processes start
+    with the app (or on first use) and stop on its shutdown; they come from a
+    forkserver, which imports the main module of the program again, so a script that
+    serves the app must guard its start with ``if __name__ == "__main__":``. Raises
+    ValueError for workers < 1, queue < 0 or memory_bytes < 0.
+    """
+    pool = workers_module.WorkerPool(workers, queue, memory_bytes)
+    metrics = Metrics(pool)
+    pool.on_event = lambda event: metrics.restarts.inc()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> Any:
+        pool.start()
+        try:
+            yield
+        finally:
+            pool.close()
+
     app = FastAPI(title="modlights", version=__version__,
                   description="Solve, analyse and generate modular Lights Out puzzles.",
-                  docs_url=None, redoc_url=None)
+                  docs_url=None, redoc_url=None, lifespan=lifespan)
+    app.state.pool = pool
+    app.state.metrics = metrics
     _add_docs(app)
     campaign = Campaign()
-    campaign_lock = threading.Lock()     # its level cache and puzzles are shared
+    campaign_cache: dict = {}              # (row, col, level) -> the level's to_dict()
 
-    def campaign_level(row: int, col: int, level: int) -> dict:
-        with campaign_lock:
-            return campaign.level((row, col), level).to_dict()
+    async def work(request: Request, fn: Callable, *args: Any,
+                   budget: float | None = None) -> Response:
+        """The JSON answer of fn(*args), made in a worker (see :func:`run`)."""
+        body = await run(request, as_json, fn, *args, budget=budget)
+        return Response(body, media_type="application/json")
 
-    async def run(fn: Callable, *args: Any) -> Any:
-        return await run_in_threadpool(fn, *args)
+    async def run(request: Request, fn: Callable, *args: Any,
+                  budget: float | None = None) -> Any:
+        """fn(*args) in a worker, within the deadline of a request with this search
+        budget; the outcome counted."""
+        try:
+            result = await pool.run(fn, *args, timeout=limits.deadline(budget),
+                                    request=request)
+        except workers_module.Busy:
+            metrics.outcomes.labels("busy").inc()
+            raise
+        except workers_module.Deadline:
+            metrics.outcomes.labels("deadline").inc()
+            raise
+        except workers_module.EngineFailure:
+            metrics.outcomes.labels("engine_failure").inc()
+            raise
+        except workers_module.ClientGone:
+            metrics.outcomes.labels("client_gone").inc()
+            raise
+        except Exception:
+            metrics.outcomes.labels("error").inc()
+            raise
+        metrics.outcomes.labels("ok").inc()
+        return result
 
     @app.post("/api/solve", summary="Solve a board (fewest taps by default)")
-    async def api_solve(req: SolveRequest) -> dict:
-        return await run(solve, req)
+    async def api_solve(req: SolveRequest, request: Request) -> dict:
+        _precheck(req.board, req.minimal)
+        budget = _budget(req.budget) if req.minimal else None
+        return await work(request, solve, req, budget, budget=budget)
 
     @app.post("/api/analyse", summary="Rank, nullity and kernel size of a board's tap matrix")
-    async def api_analyse(req: AnalyseRequest) -> dict:
-        return await run(analyse, req)
+    async def api_analyse(req: AnalyseRequest, request: Request) -> dict:
+        _precheck(req.board, False)
+        return await work(request, analyse, req)
 
     @app.post("/api/hint", summary="The next tap of a minimal plan")
-    async def api_hint(req: HintRequest) -> dict:
-        return await run(hint, req)
+    async def api_hint(req: HintRequest, request: Request) -> dict:
+        _precheck(req.board, True)
+        budget = _budget(None)
+        return await work(request, hint, req, budget, budget=budget)
 
     @app.post("/api/generate", summary="Generate a puzzle")
-    async def api_generate(req: GenerateRequest) -> dict:
-        return await run(make_puzzle, req)
+    async def api_generate(req: GenerateRequest, request: Request) -> dict:
+        if req.rows * req.cols > limits.MAX_GENERATE_TILES:
+            raise TooLarge(f"generated boards are limited to {limits.MAX_GENERATE_TILES} "
+                           f"tiles, got {req.rows}x{req.cols}")
+        limits.check_generate({"rows": req.rows, "cols": req.cols, "states": req.states,
+                               "pattern": req.pattern, "locked": req.locked,
+                               "holes": req.holes, "unique": req.unique})
+        return await work(request, make_puzzle, req)
 
     @app.post("/api/encode", summary="The puzzle code of a board and a start")
-    async def api_encode(req: EncodeRequest) -> dict:
-        return await run(encode, req)
+    async def api_encode(req: EncodeRequest, request: Request) -> dict:
+        _check_board_size(req.board, limits.MAX_PUZZLE_TILES)
+        limits.check_board(req.board)
+        return await work(request, encode, req)
 
     @app.get("/api/puzzle/{code}", summary="The puzzle of a code")
-    async def api_puzzle(code: str) -> dict:
-        return await run(puzzle_of_code, code)
+    async def api_puzzle(code: str, request: Request) -> dict:
+        if len(code) > limits.MAX_CODE_CHARS:
+            raise TooLarge(f"puzzle codes are at most {limits.MAX_CODE_CHARS} characters "
+                           f"here, got {len(code)}")
+        return await work(request, puzzle_of_code, code)
 
     @app.get("/api/daily/{date}", summary="The three daily puzzles of a date (YYYY-MM-DD)")
-    async def api_daily(date: str) -> list:
-        return await run(lambda: [p.to_dict() for p in daily(date)])
+    async def api_daily(date: str, request: Request) -> list:
+        return await work(request, daily_puzzles, date)
 
     @app.get("/api/campaign", summary="The campaign's map")
     async def api_campaign() -> dict:
@@ -240,8 +360,14 @@ def create_app() -> FastAPI:
                 "stars_to_open": STARS_TO_OPEN, "seed": campaign.seed}
 
     @app.get("/api/campaign/{row}/{col}/{level}", summary="A campaign level's puzzle")
-    async def api_campaign_level(row: int, col: int, level: int) -> dict:
-        return await run(campaign_level, row, col, level)
+    async def api_campaign_level(row: int, col: int, level: int, request: Request) -> dict:
+        key = (row, col, level)
+        if key not in campaign_cache:
+            answer = await work(request, campaign_level, campaign.seed, row, col, level)
+            if len(campaign_cache) < limits.MAX_CACHED_LEVELS:
+                campaign_cache[key] = answer.body
+            return answer
+        return Response(campaign_cache[key], media_type="application/json")
 
     @app.get("/api/patterns", summary="The named tap patterns' offsets")
     async def api_patterns() -> dict:
@@ -251,8 +377,24 @@ def create_app() -> FastAPI:
     async def api_health() -> dict:
         return {"status": "ok", "version": __version__}
 
+    @app.get("/metrics", summary="Prometheus metrics", include_in_schema=False)
+    async def get_metrics() -> Response:
+        return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+    if test_hooks:
+        _add_test_hooks(app, run)
     _add_error_handlers(app)
+    # Outermost last: metrics and access log, CORS (so every answer, busy included,
+    # carries its headers), admission, the body limit.
     app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY_BYTES)
+    app.add_middleware(_Admission, pool=pool, metrics=metrics)
+    origins = [cors_origins] if isinstance(cors_origins, str) else list(cors_origins)
+    if origins:
+        from starlette.middleware.cors import CORSMiddleware
+        app.add_middleware(CORSMiddleware, allow_origins=origins,
+                           allow_methods=["GET", "POST"], allow_headers=["content-type"],
+                           expose_headers=["Retry-After"], max_age=600)
+    app.add_middleware(Observe, metrics=metrics)
     if (STATIC_DIR / "index.html").is_file():
         from fastapi.staticfiles import StaticFiles
         # Appended after the API routes and blind to /api/...: a wrong method on an
@@ -261,6 +403,69 @@ def create_app() -> FastAPI:
         app.router.routes.append(_GameMount("/", app=StaticFiles(directory=STATIC_DIR,
                                                                  html=True), name="game"))
     return app
+
+
+#: The routes whose work runs in the worker pool (by path prefix).
+_WORK_PATHS = ("/api/solve", "/api/analyse", "/api/hint", "/api/generate", "/api/encode",
+               "/api/puzzle/", "/api/daily/", "/api/campaign/", "/api/_test/")
+
+
+class _Admission:
+    """ASGI middleware: a request for solver work that arrives while every worker and
+    queue place is taken gets 503 "busy" (with Retry-After) before its body is read
+    or parsed, so a flood of large bodies costs the event loop next to nothing.
+    (:meth:`WorkerPool.run` checks again when the work is submitted.)"""
+
+    def __init__(self, app: Any, pool: Any, metrics: Metrics):
+        self.app = app
+        self.pool = pool
+        self.metrics = metrics
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope.get("method") in ("GET", "POST") \
+                and scope.get("path", "").startswith(_WORK_PATHS) \
+                and self.pool.pending >= self.pool.workers + self.pool.queue:
+            self.metrics.outcomes.labels("busy").inc()
+            await _drain(receive, limits.MAX_BODY_BYTES)
+            body = json.dumps({"error": "busy", "detail": f"all {self.pool.workers} "
+                               f"workers are busy and {self.pool.queue} requests wait; "
+                               "try again shortly"}).encode()
+            await send({"type": "http.response.start", "status": 503, "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"retry-after", str(limits.RETRY_AFTER_SECONDS).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
+
+
+async def _drain(receive: Any, most: int) -> None:
+    """Read and drop a request's body (up to ``most`` bytes), so that the client reads
+    the answer rather than a reset connection."""
+    seen = 0
+    while seen <= most:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        seen += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            return
+
+
+def _add_test_hooks(app: FastAPI, run: Callable) -> None:
+    """POST /api/_test/{hook}: the worker hooks of :mod:`.workers`, for the tests."""
+    hooks = {"pid": workers_module.hook_pid, "abort": workers_module.hook_abort,
+             "segfault": workers_module.hook_segfault,
+             "allocate": workers_module.hook_allocate}
+
+    @app.post("/api/_test/{hook}", include_in_schema=False)
+    async def test_hook(hook: str, request: Request) -> Any:
+        if hook not in hooks:
+            raise ValueError(f"no test hook {hook!r}")
+        body = await request.json()
+        budget = body.pop("budget", None)
+        return {"result": await run(request, hooks[hook], *body.get("args", ()),
+                                    budget=budget)}
 
 
 def _add_docs(app: FastAPI) -> None:
@@ -302,6 +507,23 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Unsolvable)
     async def unsolvable(_: Request, e: Unsolvable) -> JSONResponse:
         return _error(422, "unsolvable", str(e))
+
+    @app.exception_handler(workers_module.Busy)
+    async def busy(_: Request, e: Exception) -> JSONResponse:
+        return JSONResponse({"error": "busy", "detail": str(e)}, status_code=503,
+                            headers={"Retry-After": str(limits.RETRY_AFTER_SECONDS)})
+
+    @app.exception_handler(workers_module.Deadline)
+    async def deadline(_: Request, e: Exception) -> JSONResponse:
+        return _error(408, "deadline", str(e))
+
+    @app.exception_handler(workers_module.EngineFailure)
+    async def engine_failure(_: Request, e: Exception) -> JSONResponse:
+        return _error(503, "engine_failure", str(e))
+
+    @app.exception_handler(workers_module.ClientGone)
+    async def client_gone(_: Request, e: Exception) -> JSONResponse:
+        return _error(499, "client_gone", str(e))     # nobody reads it; logged as 499
 
     @app.exception_handler(TooLarge)
     async def too_large(_: Request, e: TooLarge) -> JSONResponse:

@@ -1,9 +1,14 @@
-"""Limits that keep one request from holding the web service, checked before anything
-is allocated, and the middleware that caps request bodies."""
+"""Limits that keep one request from holding the web service, checked in the event loop
+before anything is built or allocated: sizes, an estimated cost of the request's board
+(:func:`check_board`, :func:`check_generate`), deadlines, the worker pool's defaults,
+and the middleware that caps request bodies."""
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
+
+from ..patterns import PATTERNS
 
 #: Most tiles (grid rows * cols) for /api/solve and /api/analyse with 2 states.
 MAX_TILES = 250_000
@@ -26,12 +31,232 @@ MAX_GENERATE_TILES = 1024
 MAX_GRAPH_ENTRIES = 1 << 20
 #: Most tiles of a puzzle read from a code (its minimum is searched for to_dict).
 MAX_PUZZLE_TILES = 4096
+#: Most moves in a solve's answer (its "moves" list, each tap once a press): a 250 x 250
+#: board with 255 states and a random state needs about 8 million, 90 MB of JSON.
+MAX_ANSWER_MOVES = 1_000_000
+#: Longest puzzle code read by /api/puzzle/{code} (a 64 x 64 board with 255 states and
+#: a mixed pattern of 35 patterns codes to under 10,000 characters).
+MAX_CODE_CHARS = 32_768
+#: Campaign levels whose puzzles the service keeps (every level of the map fits).
+MAX_CACHED_LEVELS = 4096
 #: Seconds a minimal search may take: a request's "budget" is clamped to this.
 MAX_SEARCH_SECONDS = 5.0
 #: Seconds of minimal search when the request gives no budget.
 DEFAULT_SEARCH_SECONDS = 1.0
 #: Largest request body in bytes (a 250000-tile board and state fit comfortably).
 MAX_BODY_BYTES = 8 << 20
+
+# ----------------------------------------------------------------------------- cost
+#: Most estimated work units of one board: tiles x distinct offsets x reach x bits of n
+#: (reach: the largest |dr| or |dc| of an offset, at least 1; bits: of n - 1, at least
+#: 1). A 500 x 500 cross board with 2 states is 1.25 M units, a 250 x 250 knight board
+#: with 255 states 9 M; a 100 x 100 board with 255 states and 50 offsets within +-10
+#: 40 M (its rank takes seconds); 200 offsets within +-99 there would be 1.6 G.
+MAX_COST = 40_000_000
+#: Most kernel generators a minimal search on a graph board may face, counted from the
+#: request before anything is built as taps - distinct cells the taps change (a lower
+#: bound): 1024 taps all changing one cell leave 1023, where even a 0.1 s budget
+#: overruns to seconds.
+MAX_MINIMAL_GRAPH_KERNEL = 256
+#: Most distinct offsets in one pattern (a named pattern has at most 9).
+MAX_PATTERN_OFFSETS = 256
+#: Most distinct per-tile patterns of a mixed-pattern board.
+MAX_MIXED_PATTERNS = 64
+#: Most offset entries written out in a request's pattern data, all tiles together.
+MAX_PATTERN_ENTRIES = 20_000
+#: Most estimated work units of /api/generate: a board's cost times the boards the
+#: generator may build (one, or up to ``GENERATE_ATTEMPTS`` placements of locked
+#: tiles and holes).
+MAX_GENERATE_COST = 40_000_000
+#: Boards /api/generate may build for one puzzle when it places a count of locked
+#: tiles or holes for a unique solution (the library's placement tries).
+GENERATE_ATTEMPTS = 256
+
+# ----------------------------------------------------------------------------- deadlines
+#: Seconds a request's worker may run beyond its search budget (building the board,
+#: the solver's set-up, the clean-up after the search).
+DEADLINE_MARGIN_SECONDS = 2.0
+#: Seconds of worker time a request without a search budget may take (analyse,
+#: generate, a non-minimal solve, a puzzle's minimum): the worker is killed past it.
+WORK_SECONDS = 10.0
+#: The longest deadline of any request, budget and margin included.
+MAX_DEADLINE_SECONDS = 10.0
+
+
+def deadline(budget: float | None) -> float:
+    """Seconds the worker of a request may run: its search ``budget`` plus the margin
+    for the non-search parts, or :data:`WORK_SECONDS` without a budget; at most
+    :data:`MAX_DEADLINE_SECONDS`."""
+    if budget is None:
+        return min(WORK_SECONDS, MAX_DEADLINE_SECONDS)
+    return min(float(budget) + DEADLINE_MARGIN_SECONDS, MAX_DEADLINE_SECONDS)
+
+
+# ----------------------------------------------------------------------------- workers
+#: Niceness added to each worker process: the server's event loop (health checks,
+#: refusals, answers) gets the CPU before solver work on a loaded machine.
+WORKER_NICE = 10
+#: Seconds a client is told to wait (Retry-After) when the service is busy.
+RETRY_AFTER_SECONDS = 1
+
+
+def default_workers() -> int:
+    """Worker processes by default: one a CPU (os.cpu_count(), at least 1)."""
+    return max(1, os.cpu_count() or 1)
+
+
+def default_queue(workers: int) -> int:
+    """Requests that may wait for a worker before the service answers 503 busy."""
+    return 2 * workers
+
+
+def default_memory_bytes(workers: int) -> int:
+    """Address-space cap of one worker (RLIMIT_AS): 2 GiB, or less when the machine's
+    RAM shared by the workers (and the server) is less; at least 512 MiB."""
+    try:
+        ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):        # pragma: no cover
+        ram = 0
+    share = ram // (workers + 1) if ram > 0 else 2 << 30
+    return max(512 << 20, min(2 << 30, share))
+
+
+class TooLarge(ValueError):
+    """A request over one of the service's limits (HTTP 400, error "too_large")."""
+
+
+def _bits(n: Any) -> int:
+    return max(1, (n - 1).bit_length()) if type(n) is int and n >= 2 else 1
+
+
+def _offsets(entry: Any, budget: list[int]) -> frozenset | None:
+    """The distinct offsets of one pattern entry as JSON gives it (a name or a list of
+    [dr, dc] pairs); None when it is not one (Board.from_dict says why later).
+    ``budget`` holds the pattern entries still allowed; TooLarge past it."""
+    if isinstance(entry, str):
+        offs = PATTERNS.get(entry.strip().lower())
+        return frozenset(offs) if offs is not None else None
+    if not isinstance(entry, list):
+        return None
+    budget[0] -= len(entry)
+    if budget[0] < 0:
+        raise TooLarge(f"patterns are limited to {MAX_PATTERN_ENTRIES} offset entries "
+                       "in all here")
+    out = set()
+    for p in entry:
+        if not (isinstance(p, list) and len(p) == 2 and type(p[0]) is int
+                and type(p[1]) is int):
+            return None
+        out.add((p[0], p[1]))
+    if len(out) > MAX_PATTERN_OFFSETS:
+        raise TooLarge(f"patterns are limited to {MAX_PATTERN_OFFSETS} distinct offsets "
+                       f"here, got {len(out)}")
+    return frozenset(out)
+
+
+def pattern_stats(pattern: Any, rows: int, cols: int) -> tuple[int, int, int]:
+    """(distinct patterns, most distinct offsets of one, reach) of a grid's pattern
+    data as JSON gives it: a name, a list of [dr, dc] pairs, or a rows x cols nested
+    list of those (mixed). Linear in the data; raises :class:`TooLarge` past
+    :data:`MAX_PATTERN_ENTRIES`, :data:`MAX_PATTERN_OFFSETS` or
+    :data:`MAX_MIXED_PATTERNS`. Data of another shape counts as one small pattern
+    (Board.from_dict reports what is wrong with it)."""
+    budget = [MAX_PATTERN_ENTRIES]
+    mixed = (isinstance(pattern, list) and len(pattern) == rows and rows > 0
+             and isinstance(pattern[0], list) and len(pattern[0]) == cols
+             and (isinstance(pattern[0][0], (str, list))))
+    if mixed and isinstance(pattern[0][0], list) and pattern[0][0] \
+            and type(pattern[0][0][0]) is int:
+        mixed = False                     # a list of pairs, as long as the board is tall
+    entries = [e for row in pattern if isinstance(row, list) for e in row] if mixed \
+        else [pattern]
+    if len(entries) > rows * cols:
+        entries = entries[:rows * cols]
+    seen: set = set()
+    distinct, width, reach = 0, 0, 1
+    for entry in entries:
+        offs = _offsets(entry, budget)
+        if offs is None or offs in seen:
+            continue
+        seen.add(offs)
+        distinct += 1
+        if distinct > MAX_MIXED_PATTERNS:
+            raise TooLarge(f"mixed-pattern boards are limited to {MAX_MIXED_PATTERNS} "
+                           "distinct tile patterns here")
+        width = max(width, len(offs))
+        reach = max(reach, max((max(abs(dr), abs(dc)) for dr, dc in offs), default=1))
+    return max(distinct, 1), max(width, 1), reach
+
+
+def board_cost(d: Any) -> int:
+    """Estimated work units of a board given as ``Board.to_dict()`` data, from its
+    declared sizes alone (nothing is built): tiles x distinct offsets x reach x bits of
+    n for grids, n_cells x n_taps x bits for graph boards. 0 for data that is not a
+    board (Board.from_dict reports it)."""
+    if not isinstance(d, dict):
+        return 0
+    bits = _bits(d.get("states", 2))
+    if "effects" in d:
+        effects = d["effects"]
+        if not isinstance(effects, list):
+            return 0
+        n_cells = d.get("n_cells")
+        cells = n_cells if type(n_cells) is int and n_cells > 0 else 1
+        for e in effects:
+            if isinstance(e, list):
+                cells = max(cells, max((c + 1 for c in e if type(c) is int), default=0))
+        return len(effects) * cells * bits
+    rows, cols = d.get("rows"), d.get("cols")
+    if type(rows) is not int or type(cols) is not int or rows < 1 or cols < 1:
+        return 0
+    _, width, reach = pattern_stats(d.get("pattern", "cross"), rows, cols)
+    return rows * cols * width * reach * bits
+
+
+def check_board(d: Any, max_cost: int = MAX_COST) -> None:
+    """Raise :class:`TooLarge` when a board's estimated cost (:func:`board_cost`) is over
+    ``max_cost``, saying what is allowed."""
+    cost = board_cost(d)
+    if cost > max_cost:
+        raise TooLarge(f"this board is too costly for this service: about {cost:,} work "
+                       f"units (tiles x distinct offsets x reach x bits of n, or cells x "
+                       f"taps x bits for graph boards), at most {max_cost:,} allowed")
+
+
+def check_minimal(d: Any) -> None:
+    """Raise :class:`TooLarge` when a minimal search on a graph board given as
+    ``Board.to_dict()`` data faces more than :data:`MAX_MINIMAL_GRAPH_KERNEL` kernel
+    generators by the lower bound taps - distinct cells changed (nothing is built;
+    linear in the effects)."""
+    if not isinstance(d, dict) or not isinstance(d.get("effects"), list):
+        return
+    effects = d["effects"]
+    cells = {c for e in effects if isinstance(e, list) for c in e if type(c) is int}
+    bound = len(effects) - len(cells)
+    if bound > MAX_MINIMAL_GRAPH_KERNEL:
+        raise TooLarge(f"a minimal search here faces at most {MAX_MINIMAL_GRAPH_KERNEL} "
+                       f"kernel generators; this board's {len(effects)} taps change "
+                       f"{len(cells)} distinct cells, so it has at least {bound}; ask with "
+                       '"minimal": false')
+
+
+def check_generate(body: dict) -> None:
+    """Raise :class:`TooLarge` when a /api/generate request's board, times the boards the
+    generator may build for it, is over :data:`MAX_GENERATE_COST`."""
+    rows, cols = body.get("rows"), body.get("cols")
+    if type(rows) is not int or type(cols) is not int or rows < 1 or cols < 1 \
+            or rows * cols > MAX_GENERATE_TILES:
+        return                                    # generate() says what is wrong
+    board = {"rows": rows, "cols": cols, "states": body.get("states", 2),
+             "pattern": body.get("pattern", "cross")}
+    placed = any(type(body.get(k)) is int and body.get(k) > 0 for k in ("locked", "holes"))
+    attempts = GENERATE_ATTEMPTS if placed and body.get("unique", True) else 1
+    cost = board_cost(board)
+    if cost * attempts > MAX_GENERATE_COST:
+        raise TooLarge(f"this puzzle is too costly to generate here: about {cost:,} work "
+                       f"units a board x up to {attempts} boards tried, at most "
+                       f"{MAX_GENERATE_COST:,} allowed (fewer tiles, offsets or states, or "
+                       "fixed locked / holes positions)")
 
 
 def _reply(status: int, error: str, detail: str) -> tuple[dict, bytes]:

@@ -1,0 +1,213 @@
+"""A bounded load test of ``modlights serve`` on 127.0.0.1 (issue 21, item 5).
+
+Starts ``modlights serve`` (a real uvicorn process) on a free loopback port; CLIENTS
+clients send the issue's heavy requests (a mixture of its reproducers) back to back
+for SECONDS seconds while a probe, in a process of its own, asks ``/api/health``
+every 50 ms. Prints the probe's latency p50 / p99 / max, the answers by request and
+status, the server's worker restarts, and whether the server still answers; exits 1
+when the server died or the health p99 is over the target (100 ms).
+
+    python bench/web_load.py                    # 40 clients, 30 s, --workers default
+    python bench/web_load.py --clients 10 --seconds 10 --workers 2
+
+Loopback only; bounded in time (SECONDS + the server's start and stop) and in clients.
+Clients that get 503 "busy" wait its Retry-After (as a well-behaved client does) unless
+``--no-retry-after``.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+
+TARGET_P99_MS = 100.0
+
+
+def reproducers() -> list[tuple[str, str, bytes]]:
+    """The heavy requests of issue 21 as (name, path, JSON body)."""
+    rnd = random.Random(21)
+    offs = set()
+    while len(offs) < 4096:
+        offs.add((rnd.randint(-99, 99), rnd.randint(-99, 99)))
+    offs = [list(o) for o in sorted(offs)]
+    rnd.shuffle(offs)
+    knight = {"rows": 250, "cols": 250, "states": 255, "pattern": "knight",
+              "holes": [[125, 125]]}
+    zeros = [[0] * 250 for _ in range(250)]
+    mixed = [[[[rnd.randint(-3, 3), rnd.randint(-3, 3)] for _ in range(20)]
+              for _ in range(32)] for _ in range(32)]
+    import modlights as ml
+    slow_board = ml.Board.grid(24, 24, 2, "square", wrap=True)      # unprovable
+    slow = slow_board.to_dict()
+    slow_state = slow_board.random_state(rng=1, solvable=True).tolist()
+    cases = [
+        ("analyse-4096-offsets", "/api/analyse",
+         {"board": {"rows": 100, "cols": 100, "states": 255, "pattern": offs}}),
+        ("analyse-200-offsets", "/api/analyse",
+         {"board": {"rows": 100, "cols": 100, "states": 255, "pattern": offs[:200]}}),
+        ("graph-solve", "/api/solve",
+         {"board": {"effects": [[0]] * 1024, "states": 255, "n_cells": 1024},
+          "state": [7] + [0] * 1023, "budget": 5}),
+        ("knight-solve", "/api/solve", {"board": knight, "state": zeros}),
+        ("knight-solve-not-minimal", "/api/solve",
+         {"board": knight, "state": zeros, "minimal": False}),
+        ("knight-analyse", "/api/analyse", {"board": knight}),
+        ("generate-mixed", "/api/generate",
+         {"rows": 32, "cols": 32, "states": 255, "pattern": mixed, "holes": 2}),
+        ("slow-search-5s", "/api/solve", {"board": slow, "state": slow_state, "budget": 5}),
+    ]
+    return [(name, path, json.dumps(body).encode()) for name, path, body in cases]
+
+
+def probe(port: int, seconds: float, out: "multiprocessing.Queue") -> None:
+    """GET /api/health every 50 ms for ``seconds``; puts the latencies in ms (None for
+    a failure) on ``out``."""
+    lat: list = []
+    end = time.monotonic() + seconds
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    while time.monotonic() < end:
+        t0 = time.perf_counter()
+        try:
+            conn.request("GET", "/api/health")
+            r = conn.getresponse()
+            r.read()
+            lat.append((time.perf_counter() - t0) * 1000 if r.status == 200 else None)
+        except (OSError, http.client.HTTPException):
+            lat.append(None)
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        time.sleep(max(0.0, 0.05 - (time.perf_counter() - t0)))
+    conn.close()
+    out.put(lat)
+
+
+async def client(port: int, cases: list, end: float, counts: Counter, seed: int,
+                 retry_after: bool) -> None:
+    """One client: heavy requests back to back until ``end`` (a loop time)."""
+    rnd = random.Random(seed)
+    loop = asyncio.get_running_loop()
+    while loop.time() < end:
+        name, path, body = rnd.choice(cases)
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: "
+                         f"application/json\r\ncontent-length: {len(body)}\r\n"
+                         "connection: close\r\n\r\n".encode() + body)
+            await writer.drain()
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
+            rest = await asyncio.wait_for(reader.read(), 60)
+            writer.close()
+            status = int(head.split(b" ", 2)[1])
+            if status == 503 and b'"busy"' in rest:
+                counts[(name, "503 busy")] += 1
+                if retry_after:
+                    m = re.search(rb"retry-after: (\d+)", head, re.I)
+                    await asyncio.sleep(float(m.group(1)) if m else 1.0)
+                continue
+            code = re.search(rb'"error":"(\w+)"', rest)
+            counts[(name, f"{status}" + (f" {code.group(1).decode()}" if code else ""))] += 1
+        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError,
+                IndexError) as e:
+            counts[(name, f"client error {type(e).__name__}")] += 1
+            await asyncio.sleep(0.1)
+
+
+async def load(port: int, clients: int, seconds: float, retry_after: bool) -> Counter:
+    cases = reproducers()
+    counts: Counter = Counter()
+    end = asyncio.get_running_loop().time() + seconds
+    await asyncio.gather(*(client(port, cases, end, counts, i, retry_after)
+                           for i in range(clients)))
+    return counts
+
+
+def percentile(values: list, q: float) -> float:
+    v = sorted(values)
+    return v[min(len(v) - 1, int(round(q * (len(v) - 1))))]
+
+
+def main(argv: list | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--clients", type=int, default=40)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--no-retry-after", action="store_true",
+                    help="clients resend at once after 503 busy")
+    args = ap.parse_args(argv)
+    if not (1 <= args.clients <= 200 and 1 <= args.seconds <= 120):
+        ap.error("--clients must be 1..200 and --seconds 1..120 (a bounded test)")
+    cmd = [sys.executable, "-m", "modlights", "serve", "--port", "0", "--no-access-log",
+           "--shutdown-timeout", "2"]
+    if args.workers:
+        cmd += ["--workers", str(args.workers)]
+    server = subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                              stderr=open(os.environ["WEB_LOAD_STDERR"], "w")
+                              if os.environ.get("WEB_LOAD_STDERR") else subprocess.PIPE,
+                              text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        line = server.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        if not m:
+            print("the server did not start:", line, server.stderr.read(), file=sys.stderr)
+            return 1
+        port = int(m.group(1))
+        for _ in range(200):
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                c.request("GET", "/api/health")
+                c.getresponse().read()
+                break
+            except OSError:
+                time.sleep(0.05)
+        time.sleep(1.0)                                  # the workers start
+        q: multiprocessing.Queue = multiprocessing.Queue()
+        p = multiprocessing.Process(target=probe, args=(port, args.seconds, q))
+        p.start()
+        t0 = time.monotonic()
+        counts = asyncio.run(load(port, args.clients, args.seconds, not args.no_retry_after))
+        lat = q.get(timeout=args.seconds + 30)
+        p.join(10)
+        took = time.monotonic() - t0
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", "/api/health")
+        r = c.getresponse()
+        r.read()
+        alive = r.status == 200 and server.poll() is None
+        c.request("GET", "/metrics")
+        metrics = c.getresponse().read().decode()
+        restarts = re.search(r"^modlights_worker_restarts_total (\S+)$", metrics, re.M)
+        ok = [x for x in lat if x is not None]
+        p50, p99 = percentile(ok, 0.5), percentile(ok, 0.99)
+        print(f"{args.clients} clients x {took:.1f} s, workers "
+              f"{args.workers or os.cpu_count()}, load average {os.getloadavg()[0]:.2f}")
+        print(f"/api/health: {len(lat)} probes, {len(lat) - len(ok)} failed, "
+              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(ok):.1f} ms "
+              f"(target p99 < {TARGET_P99_MS:g} ms)")
+        print("answers (request, status): count")
+        for (name, status), n in sorted(counts.items()):
+            print(f"  {name:26s} {status:24s} {n}")
+        print(f"worker restarts: {restarts.group(1) if restarts else '?'}; "
+              f"server {'up' if alive else 'DOWN'}")
+        return 0 if alive and not len(lat) - len(ok) and p99 < TARGET_P99_MS else 1
+    finally:
+        if server.poll() is None:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

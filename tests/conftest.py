@@ -1,0 +1,209 @@
+"""Test-suite configuration: the default run is deterministic.
+
+Hypothesis profiles (tests/conftest.py is imported before any test module, so every
+``@settings(...)`` in the suite inherits from the profile loaded here for what it leaves
+unset):
+
+- ``deterministic`` (loaded by default; the README's ``python -m pytest`` and .ci/run):
+  ``derandomize=True`` (examples drawn from a seed fixed by each test's source), no
+  example database (nothing replayed from an earlier run), ``deadline=None`` and the
+  timing health check off (a shared machine's load must not decide a result). Two runs
+  of the same tests draw the same examples.
+- ``explore``: random seeds, the example database on, and every hypothesis test's
+  ``max_examples`` multiplied by ``MODLIGHTS_EXPLORE_SCALE`` (default 10). Select it with
+  ``HYPOTHESIS_PROFILE=explore`` or ``--hypothesis-profile=explore``; ``-m explore``
+  also runs the tests marked ``explore`` (random cases beyond the deterministic ones,
+  excluded by default). A failure prints the seed to reproduce it
+  (``--hypothesis-seed=...``).
+
+Other randomness: the fixture ``_seeded_entropy`` (autouse) replaces the library's own
+sources of fresh randomness (OS entropy for an unseeded ``generate`` / CLI / web
+request, ``np.random.default_rng()`` without a seed) by generators seeded from the
+test's node id, so a test that leaves a seed out still sees the same values on every
+run, and fixes the clock modlights reads for "today" (``daily()``, ``modlights daily``
+and ``play --daily`` without a date) at FIXED_NOW. The browser tests' page reads the
+browser's clock, not this one.
+"""
+from __future__ import annotations
+
+import datetime
+import os
+import random
+import types
+import zlib
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+
+DEFAULT_PROFILE = "deterministic"
+EXPLORE_PROFILE = "explore"
+
+settings.register_profile(
+    DEFAULT_PROFILE,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    EXPLORE_PROFILE,
+    derandomize=False,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=list(Phase),
+)
+
+_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", DEFAULT_PROFILE)
+settings.load_profile(_PROFILE)
+
+
+def active_profile(config: pytest.Config | None = None) -> str:
+    """The hypothesis profile of this run: ``--hypothesis-profile`` (hypothesis's pytest
+    plugin) over ``HYPOTHESIS_PROFILE`` over ``deterministic``."""
+    if config is not None:
+        opt = config.getoption("hypothesis_profile", default=None)
+        if opt:
+            return opt
+    return _PROFILE
+
+
+def explore_scale() -> int:
+    """Multiplier of ``max_examples`` under the explore profile (>= 1)."""
+    raw = os.environ.get("MODLIGHTS_EXPLORE_SCALE", "10")
+    try:
+        scale = int(raw)
+    except ValueError:
+        raise pytest.UsageError(f"MODLIGHTS_EXPLORE_SCALE must be an integer >= 1, "
+                                f"got {raw!r}") from None
+    if scale < 1:
+        raise pytest.UsageError(f"MODLIGHTS_EXPLORE_SCALE must be >= 1, got {scale}")
+    return scale
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under the explore profile: every hypothesis test draws ``explore_scale()`` times
+    as many examples, from random seeds (its own ``@settings`` fix ``max_examples`` and
+    would otherwise win over the profile's)."""
+    if active_profile(config) != EXPLORE_PROFILE:
+        return
+    scale = explore_scale()
+    seen = set()
+    for item in items:
+        fn = getattr(item, "obj", None)
+        fn = getattr(fn, "__func__", fn)
+        inner = getattr(fn, "_hypothesis_internal_use_settings", None)
+        if inner is None or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        fn._hypothesis_internal_use_settings = settings(
+            parent=inner, max_examples=inner.max_examples * scale, derandomize=False,
+            database=settings.get_profile(EXPLORE_PROFILE).database)
+
+
+def node_seed(nodeid: str) -> int:
+    """A 32-bit seed fixed by a test's node id (the same on every run and machine)."""
+    return zlib.crc32(nodeid.encode("utf-8"))
+
+
+class _SeededSecrets:
+    """Stands in for the ``secrets`` module inside modlights during a test: the same
+    functions, drawing from a seeded ``random.Random``."""
+
+    def __init__(self, seed: int):
+        self._rnd = random.Random(seed)
+
+    def randbits(self, k: int) -> int:
+        return self._rnd.getrandbits(k)
+
+    def randbelow(self, n: int) -> int:
+        return self._rnd.randrange(n)
+
+    def choice(self, seq):
+        return self._rnd.choice(seq)
+
+    def token_bytes(self, nbytes: int | None = None) -> bytes:
+        return self._rnd.randbytes(32 if nbytes is None else nbytes)
+
+    def token_hex(self, nbytes: int | None = None) -> str:
+        return self.token_bytes(nbytes).hex()
+
+
+#: modules of modlights that draw fresh OS randomness through ``secrets``
+_SECRETS_USERS = ("modlights.play.prng", "modlights.cli.common", "modlights.cli.solve")
+
+#: the instant "now" is inside modlights during a test (today's daily puzzles, the CLI's
+#: default date)
+FIXED_NOW = datetime.datetime(2026, 11, 22, 12, 0, tzinfo=datetime.timezone.utc)
+#: (module, attribute) pairs of modlights that read the clock through the datetime module
+_CLOCK_USERS = (("modlights.play.puzzles", "_dt"), ("modlights.cli.daily", "datetime"),
+                ("modlights.cli.play", "datetime"))
+
+
+class _FixedDatetimeMeta(type):
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, datetime.datetime)
+
+    def __getattr__(cls, name):
+        return getattr(datetime.datetime, name)
+
+
+class _FixedDatetime(metaclass=_FixedDatetimeMeta):
+    """datetime.datetime with ``now()`` fixed at FIXED_NOW (constructors, isinstance
+    and every other attribute are the real class's)."""
+
+    def __new__(cls, *args, **kwargs):
+        return datetime.datetime(*args, **kwargs)
+
+    @staticmethod
+    def now(tz=None):
+        return FIXED_NOW.astimezone(tz) if tz is not None else \
+            FIXED_NOW.astimezone().replace(tzinfo=None)
+
+    @staticmethod
+    def utcnow():
+        return FIXED_NOW.replace(tzinfo=None)
+
+
+def _fixed_clock_module() -> types.ModuleType:
+    mod = types.ModuleType("datetime")
+    mod.__dict__.update({k: v for k, v in vars(datetime).items() if not k.startswith("__")})
+    mod.datetime = _FixedDatetime
+    return mod
+
+
+@pytest.fixture(autouse=True)
+def _seeded_entropy(request, monkeypatch):
+    """Fresh randomness, seeded per test: ``secrets`` inside modlights and
+    ``np.random.default_rng()`` / ``default_rng(None)`` (seeded generators untouched);
+    the clock modlights reads for "today" fixed at FIXED_NOW."""
+    import importlib
+    clock = _fixed_clock_module()
+    for name, attr in _CLOCK_USERS:
+        try:
+            mod = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(mod, attr):
+            monkeypatch.setattr(mod, attr, clock)
+    seed = node_seed(request.node.nodeid)
+    shim = _SeededSecrets(seed)
+    for name in _SECRETS_USERS:
+        try:
+            mod = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(mod, "secrets"):
+            monkeypatch.setattr(mod, "secrets", shim)
+    real = np.random.default_rng
+    counter = iter(range(1 << 62))
+
+    def default_rng(seed_arg=None):
+        if seed_arg is None:
+            return real([seed, next(counter)])
+        return real(seed_arg)
+
+    monkeypatch.setattr(np.random, "default_rng", default_rng)
+    yield

@@ -1,0 +1,604 @@
+"""The web service's worker processes, admission control, cost limits, CORS, metrics,
+access log and ``modlights serve``'s flags: a dead, slow or memory-hungry worker
+costs one request a JSON error and never the server; the issue's heavy requests are
+refused fast or answered correctly."""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("pebble")
+pytest.importorskip("prometheus_client")
+import httpx  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
+
+import modlights as ml  # noqa: E402
+from modlights.web import create_app, limits  # noqa: E402
+from modlights.web.workers import WorkerPool  # noqa: E402
+
+
+def assert_error(r, status, code):
+    assert r.status_code == status, (r.status_code, r.text)
+    doc = r.json()
+    assert set(doc) == {"error", "detail"} and doc["error"] == code, doc
+    assert "Traceback" not in r.text
+    return doc
+
+
+def alive(pid: int) -> bool:
+    """Whether a process runs (a zombie counts as dead)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+def wait_dead(pid: int, seconds: float = 3.0) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if not alive(pid):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def metric(text: str, name: str, **labels) -> float:
+    """The value of one sample of the Prometheus text (0 when absent)."""
+    want = ",".join(f'{k}="{v}"' for k, v in labels.items())
+    pat = re.escape(name) + (r"\{" + re.escape(want) + r"\}" if want else "") + r" (\S+)"
+    m = re.search(r"^" + pat + r"$", text, re.M)
+    return float(m.group(1)) if m else 0.0
+
+
+@pytest.fixture(scope="module")
+def hooked():
+    """An app with one worker and the test hooks, its lifespan run (workers started)."""
+    app = create_app(workers=1, queue=1, memory_bytes=768 << 20, test_hooks=True)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        yield c
+
+
+def small_analyse(c):
+    b = ml.Board.grid(5, 5, 3, "knight")
+    r = c.post("/api/analyse", json={"board": b.to_dict()})
+    assert r.status_code == 200, r.text
+    assert r.json()["rank"] == ml.Solver(b, backend="reference").rank
+
+
+# ----------------------------------------------------------------------------- workers
+def test_work_runs_in_a_worker_process(hooked):
+    r = hooked.post("/api/_test/pid", json={})
+    assert r.status_code == 200
+    pid = r.json()["result"]
+    assert pid != os.getpid() and alive(pid)
+    assert hooked.app.state.pool.memory_bytes == 768 << 20
+
+
+def test_deadline_is_408_and_the_worker_is_killed(hooked, tmp_path, monkeypatch):
+    monkeypatch.setattr(limits, "DEADLINE_MARGIN_SECONDS", 0.2)
+    before = metric(hooked.get("/metrics").text, "modlights_worker_restarts_total")
+    pidfile = tmp_path / "pid"
+    t0 = time.perf_counter()
+    r = hooked.post("/api/_test/pid", json={"args": [30, str(pidfile)], "budget": 0.3})
+    took = time.perf_counter() - t0
+    assert_error(r, 408, "deadline")
+    assert 0.4 < took < 3, took                            # budget 0.3 + margin 0.2
+    assert wait_dead(int(pidfile.read_text()))
+    text = hooked.get("/metrics").text
+    assert metric(text, "modlights_worker_restarts_total") == before + 1
+    assert metric(text, "modlights_work_total", outcome="deadline") >= 1
+    small_analyse(hooked)                                  # a new worker serves
+
+
+@pytest.mark.parametrize("hook, sig", [("abort", "SIGABRT"), ("segfault", "SIGSEGV")])
+def test_a_dead_worker_is_503_and_the_next_request_succeeds(hooked, hook, sig):
+    t0 = time.perf_counter()
+    doc = assert_error(hooked.post(f"/api/_test/{hook}", json={}), 503, "engine_failure")
+    assert sig in doc["detail"] and time.perf_counter() - t0 < 5
+    assert hooked.get("/api/health").status_code == 200
+    small_analyse(hooked)
+
+
+def test_memory_cap_is_a_json_error(hooked):
+    doc = assert_error(hooked.post("/api/_test/allocate", json={"args": [1 << 30]}),
+                       503, "engine_failure")
+    assert "memory" in doc["detail"]
+    r = hooked.post("/api/_test/allocate", json={"args": [64 << 20]})
+    assert r.status_code == 200 and r.json()["result"] == 64 << 20
+
+
+def test_pool_arguments_are_checked():
+    for kw in ({"workers": 0}, {"queue": -1}, {"memory_bytes": -5}, {"workers": 1.5}):
+        with pytest.raises(ValueError):
+            WorkerPool(**kw)
+    with pytest.raises(ValueError):
+        create_app(workers=0)
+
+
+async def until(condition, seconds: float = 10.0) -> None:
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, "condition not met in time"
+        await asyncio.sleep(0.01)
+
+
+def test_busy_is_503_with_retry_after_and_health_does_not_wait():
+    app = create_app(workers=1, queue=0, test_hooks=True, cors_origins="https://a.example")
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t",
+                                     timeout=30) as c:
+            assert (await c.post("/api/_test/pid", json={})).status_code == 200  # warm
+            slow = asyncio.create_task(c.post("/api/_test/pid", json={"args": [1.5]}))
+            await until(lambda: app.state.pool.pending == 1)
+            t0 = time.perf_counter()
+            busy = await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}},
+                                headers={"origin": "https://a.example"})
+            t_busy = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            health = await c.get("/api/health")
+            t_health = time.perf_counter() - t0
+            metrics = (await c.get("/metrics")).text
+            done = await slow
+            after = await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}})
+            return busy, t_busy, health, t_health, metrics, done, after
+
+    try:
+        busy, t_busy, health, t_health, metrics, done, after = asyncio.run(main())
+    finally:
+        app.state.pool.close()
+    assert_error(busy, 503, "busy")
+    assert busy.headers["retry-after"] == str(limits.RETRY_AFTER_SECONDS)
+    assert busy.headers["access-control-allow-origin"] == "https://a.example"   # CORS too
+    assert "retry-after" in busy.headers["access-control-expose-headers"].lower()
+    assert t_busy < 0.5, t_busy                              # at once, not queued
+    assert health.status_code == 200 and t_health < 0.5, t_health
+    assert metric(metrics, "modlights_workers_busy") == 1
+    assert metric(metrics, "modlights_work_total", outcome="busy") == 1
+    assert metric(metrics, "modlights_requests_total", endpoint="/api/analyse",
+                  method="POST", status="503") == 1
+    assert done.status_code == 200 and after.status_code == 200
+
+
+def test_queue_waits_then_serves():
+    app = create_app(workers=1, queue=1, test_hooks=True)
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t",
+                                     timeout=30) as c:
+            first = asyncio.create_task(c.post("/api/_test/pid", json={"args": [1.0]}))
+            await until(lambda: app.state.pool.pending == 1)
+            second = asyncio.create_task(c.post("/api/_test/pid", json={}))
+            await until(lambda: app.state.pool.pending == 2)
+            metrics = (await c.get("/metrics")).text
+            return await first, await second, metrics
+
+    try:
+        first, second, metrics = asyncio.run(main())
+    finally:
+        app.state.pool.close()
+    assert first.status_code == second.status_code == 200
+    assert metric(metrics, "modlights_queue_length") == 1
+
+
+@pytest.fixture()
+def live_server():
+    """A uvicorn server in a thread with one worker and the test hooks."""
+    import uvicorn
+    app = create_app(workers=1, queue=2, test_hooks=True)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error",
+                                        lifespan="on"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < end and thread.is_alive(), "server did not start"
+        time.sleep(0.02)
+    yield app, srv.servers[0].sockets[0].getsockname()[1]
+    srv.should_exit = True
+    thread.join(10)
+
+
+def test_a_client_disconnect_kills_its_worker(live_server, tmp_path):
+    app, port = live_server
+    url = f"http://127.0.0.1:{port}"
+    assert httpx.post(url + "/api/_test/pid", json={}).status_code == 200      # warm
+    pidfile = tmp_path / "pid"
+    body = json.dumps({"args": [30, str(pidfile)], "budget": 60}).encode()
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(b"POST /api/_test/pid HTTP/1.1\r\nhost: x\r\ncontent-type: "
+                  b"application/json\r\ncontent-length: " + str(len(body)).encode()
+                  + b"\r\n\r\n" + body)
+        end = time.monotonic() + 10
+        while not pidfile.exists() or not pidfile.read_text():
+            assert time.monotonic() < end
+            time.sleep(0.02)
+        pid = int(pidfile.read_text())
+        assert alive(pid)
+    t0 = time.perf_counter()                                 # the client is gone
+    assert wait_dead(pid, 3), "the worker still runs after its client left"
+    assert time.perf_counter() - t0 < 2
+    time.sleep(0.1)
+    text = httpx.get(url + "/metrics").text
+    assert metric(text, "modlights_work_total", outcome="client_gone") == 1
+    assert metric(text, "modlights_worker_restarts_total") == 1
+    assert httpx.post(url + "/api/_test/pid", json={}).json()["result"] != pid
+
+
+# ----------------------------------------------------------------------------- cost
+def reproducers():
+    """The heavy requests of issue 21: (name, path, body)."""
+    rnd = random.Random(21)
+    offs = set()
+    while len(offs) < 4096:
+        offs.add((rnd.randint(-99, 99), rnd.randint(-99, 99)))
+    offs = [list(o) for o in sorted(offs)]
+    rnd.shuffle(offs)
+    knight = {"rows": 250, "cols": 250, "states": 255, "pattern": "knight",
+              "holes": [[125, 125]]}
+    zeros = [[0] * 250 for _ in range(250)]
+    mixed = [[[[rnd.randint(-3, 3), rnd.randint(-3, 3)] for _ in range(20)]
+              for _ in range(32)] for _ in range(32)]
+    return [
+        ("analyse-4096-offsets", "/api/analyse",
+         {"board": {"rows": 100, "cols": 100, "states": 255, "pattern": offs}}),
+        ("analyse-200-offsets", "/api/analyse",
+         {"board": {"rows": 100, "cols": 100, "states": 255, "pattern": offs[:200]}}),
+        ("graph-solve", "/api/solve",
+         {"board": {"effects": [[0]] * 1024, "states": 255, "n_cells": 1024},
+          "state": [7] + [0] * 1023, "budget": 5}),
+        ("knight-solve", "/api/solve", {"board": knight, "state": zeros}),
+        ("knight-solve-not-minimal", "/api/solve",
+         {"board": knight, "state": zeros, "minimal": False}),
+        ("knight-analyse", "/api/analyse", {"board": knight}),
+        ("generate-mixed", "/api/generate",
+         {"rows": 32, "cols": 32, "states": 255, "pattern": mixed, "holes": 2}),
+    ]
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(workers=2), raise_server_exceptions=False) as c:
+        yield c
+
+
+@pytest.mark.parametrize("name, path, body", reproducers(), ids=[r[0] for r in reproducers()])
+def test_issue_reproducers_are_refused_fast_or_answered(client, name, path, body):
+    raw = json.dumps(body)
+    t0 = time.perf_counter()
+    r = client.post(path, content=raw, headers={"content-type": "application/json"})
+    took = time.perf_counter() - t0
+    if r.status_code == 200:
+        assert took < limits.WORK_SECONDS + 2, took
+        board = ml.Board.from_dict(body["board"])
+        if path == "/api/solve":
+            taps = np.array(r.json()["taps"])
+            assert not board.apply(np.array(body["state"]), taps).any()
+        else:
+            s = ml.Solver(board)
+            assert r.json() == {"rank": s.rank, "nullity": s.nullity,
+                                "kernel_size": s.kernel_size,
+                                "is_invertible": s.is_invertible}
+    else:
+        assert_error(r, 400, "too_large")
+        assert took < 2, took                               # refused, not worked on
+    assert name not in ("analyse-4096-offsets", "analyse-200-offsets", "graph-solve",
+                        "generate-mixed") or r.status_code == 400
+
+
+def test_kernel_sizes_past_the_int_to_str_limit_are_answered(client):
+    """|ker A| of 24,000 digits (a 100 x 100 board over Z/255 whose one offset lands on
+    one tile) is answered exactly, not refused by Python's int -> str limit."""
+    board = ml.Board.grid(100, 100, states=255, pattern=[(99, 99)])
+    r = client.post("/api/analyse", json={"board": board.to_dict()})
+    assert r.status_code == 200, r.text
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        got = r.json()
+    finally:
+        sys.set_int_max_str_digits(limit)
+    s = ml.Solver(board)
+    assert got["nullity"] == s.nullity and got["kernel_size"] == s.kernel_size
+
+
+def test_board_cost_counts_tiles_offsets_reach_and_bits():
+    cost = limits.board_cost
+    assert cost({"rows": 10, "cols": 20}) == 10 * 20 * 5 * 1 * 1          # cross, n = 2
+    assert cost({"rows": 10, "cols": 20, "states": 255, "pattern": "knight"}) \
+        == 10 * 20 * 9 * 2 * 8
+    assert cost({"rows": 4, "cols": 4, "states": 5,
+                 "pattern": [[0, 0], [3, -7], [3, -7]]}) == 16 * 2 * 7 * 3   # distinct
+    mixed = [["cross", [[0, 0], [0, 4]]], ["knight", "cross"]]
+    assert limits.pattern_stats(mixed, 2, 2) == (3, 9, 4)
+    assert cost({"rows": 2, "cols": 2, "pattern": mixed}) == 4 * 9 * 4
+    assert cost({"effects": [[0], [1, 5]], "states": 3, "n_cells": 2}) == 2 * 6 * 2
+    assert cost({"rows": "x"}) == 0 and cost(None) == 0
+    many = [[[[i, j]] for j in range(8)] for i in range(9)]                  # 72 patterns
+    with pytest.raises(limits.TooLarge, match="64 distinct"):
+        limits.pattern_stats(many, 9, 8)
+    with pytest.raises(limits.TooLarge, match="offset entries"):
+        limits.pattern_stats([[[[0, 0]] * 400] * 64] * 64, 64, 64)
+
+
+def test_cost_limit_is_the_boundary(monkeypatch):
+    b = {"rows": 10, "cols": 10, "states": 4, "pattern": "square"}        # 100*9*1*2
+    monkeypatch.setattr(limits, "MAX_COST", 1800)
+    limits.check_board(b)
+    monkeypatch.setattr(limits, "MAX_COST", 1799)
+    with pytest.raises(limits.TooLarge, match="1,800 work units"):
+        limits.check_board(b, limits.MAX_COST)
+
+
+def test_generate_cost_counts_placement_tries(client):
+    body = {"rows": 32, "cols": 32, "states": 255, "pattern": "knight"}
+    limits.check_generate(body)                                             # 147k units
+    wide = [[0, 0], [3, 3], [-3, 1], [2, -2], [1, 0], [0, 1], [-1, 0], [0, -1]]
+    limits.check_generate({**body, "pattern": wide})             # one board: 197k units
+    limits.check_generate({**body, "pattern": wide, "holes": 3, "unique": False})
+    with pytest.raises(limits.TooLarge, match="256 boards"):      # 256 tries: 50 M
+        limits.check_generate({**body, "pattern": wide, "holes": 3})
+    r = client.post("/api/generate", json={**body, "pattern": wide, "holes": 3})
+    assert_error(r, 400, "too_large")
+
+
+def test_minimal_graph_search_bound(client):
+    ok = ml.Board.from_effects([[0, 1], [1], [2, 0]], 5, n_cells=3)
+    r = client.post("/api/solve", json={"board": ok.to_dict(), "state": [1, 2, 3]})
+    assert r.status_code == 200
+    assert not ok.apply([1, 2, 3], np.array(r.json()["taps"])).any()
+    wide = {"effects": [[j % 4] for j in range(300)], "states": 3, "n_cells": 4}
+    assert_error(client.post("/api/solve", json={"board": wide, "state": [1, 0, 0, 0]}),
+                 400, "too_large")
+    r = client.post("/api/solve", json={"board": wide, "state": [1, 0, 0, 0],
+                                        "minimal": False})
+    assert r.status_code == 200
+
+
+def test_an_answer_too_large_to_send_is_refused(client):
+    b = ml.Board.grid(250, 250, 255, "knight", holes=[(125, 125)])
+    state = b.random_state(rng=3, solvable=True)
+    body = {"board": b.to_dict(), "state": state.tolist(), "minimal": False}
+    t0 = time.perf_counter()
+    doc = assert_error(client.post("/api/solve", json=body), 400, "too_large")
+    assert f"limited to {limits.MAX_ANSWER_MOVES} moves" in doc["detail"]
+    assert time.perf_counter() - t0 < limits.WORK_SECONDS
+    small = ml.Board.grid(40, 40, 255, "knight")                  # under the cap: answered
+    state = small.random_state(rng=3, solvable=True)
+    r = client.post("/api/solve", json={"board": small.to_dict(), "state": state.tolist(),
+                                        "minimal": False})
+    assert r.status_code == 200 and r.headers["content-type"] == "application/json"
+    assert not small.apply(state, np.array(r.json()["taps"])).any()
+    assert r.json()["length"] == len(r.json()["moves"]) <= limits.MAX_ANSWER_MOVES
+
+
+def test_long_puzzle_code_is_refused(client):
+    assert_error(client.get("/api/puzzle/" + "A" * (limits.MAX_CODE_CHARS + 1)), 400,
+                 "too_large")
+
+
+# ----------------------------------------------------------------------------- http
+def test_cors_preflight():
+    app = create_app(workers=1, cors_origins=["https://a.example", "https://b.example"])
+    c = TestClient(app)
+    try:
+        pre = {"origin": "https://b.example", "access-control-request-method": "POST",
+               "access-control-request-headers": "content-type"}
+        r = c.options("/api/solve", headers=pre)
+        assert r.status_code == 200, r.text
+        assert r.headers["access-control-allow-origin"] == "https://b.example"
+        assert "POST" in r.headers["access-control-allow-methods"]
+        r = c.get("/api/health", headers={"origin": "https://a.example"})
+        assert r.headers["access-control-allow-origin"] == "https://a.example"
+        r = c.options("/api/solve", headers={**pre, "origin": "https://evil.example"})
+        assert r.status_code == 400 and "access-control-allow-origin" not in r.headers
+    finally:
+        app.state.pool.close()
+    c = TestClient(create_app(workers=1))                   # no CORS: no header
+    r = c.get("/api/health", headers={"origin": "https://a.example"})
+    assert "access-control-allow-origin" not in r.headers
+
+
+def test_metrics_and_access_log(client, caplog):
+    with caplog.at_level(logging.INFO, logger="modlights.web.access"):
+        b = ml.Board.grid(3, 3, 2)
+        assert client.post("/api/analyse", json={"board": b.to_dict()}).status_code == 200
+        assert client.get("/api/nothing").status_code == 404
+        assert client.get("/api/puzzle/x").status_code == 400
+    lines = [r.getMessage() for r in caplog.records if r.name == "modlights.web.access"]
+    assert re.fullmatch(r"POST /api/analyse 200 \d+\.\d ms", lines[0]), lines
+    assert re.fullmatch(r"GET /api/nothing 404 \d+\.\d ms", lines[1]), lines
+    assert len(lines) == 3
+    r = client.get("/metrics")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    text = r.text
+    assert metric(text, "modlights_requests_total", endpoint="/api/analyse",
+                  method="POST", status="200") >= 1
+    assert metric(text, "modlights_requests_total", endpoint="/api/puzzle/{code}",
+                  method="GET", status="400") >= 1
+    assert metric(text, "modlights_requests_total", endpoint="other", method="GET",
+                  status="404") >= 1
+    assert metric(text, "modlights_request_seconds_count", endpoint="/api/analyse") >= 1
+    assert metric(text, "modlights_request_seconds_bucket", endpoint="/api/analyse",
+                  le="+Inf") >= 1
+    assert metric(text, "modlights_workers") == 2
+    for name in ("modlights_queue_length", "modlights_workers_busy",
+                 "modlights_worker_restarts_total", "process_resident_memory_bytes"):
+        assert re.search(rf"^{name} \S+$", text, re.M), name
+
+
+def test_client_controlled_labels_and_log_lines_stay_bounded(client, caplog):
+    """Methods a client invents are counted as "other" (no new series per method), and
+    a path that decodes to a newline cannot write a second access-log line."""
+    with caplog.at_level(logging.INFO, logger="modlights.web.access"):
+        for i in range(5):
+            client.request(f"X{i}", "/api/health")
+        client.get("/api/x%0AGET /api/forged 200 1.0 ms")
+    text = client.get("/metrics").text
+    methods = set(re.findall(r'modlights_requests_total\{[^}]*method="([^"]*)"', text))
+    assert not any(m.startswith("X") for m in methods) and "other" in methods
+    lines = [r.getMessage() for r in caplog.records if r.name == "modlights.web.access"]
+    assert len(lines) == 6 and all("\n" not in line for line in lines)
+    assert lines[-1].startswith("GET /api/x\\nGET /api/forged 200 1.0 ms 404 ")
+
+
+# ----------------------------------------------------------------------------- serve
+def _serve(*flags):
+    exe = Path(sys.executable).with_name("modlights")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "modlights"]
+    proc = subprocess.Popen(cmd + ["serve", "--port", "0", *flags], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    line = proc.stdout.readline()
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    if not m:
+        proc.kill()
+        pytest.fail(line + proc.stderr.read())
+    url = m.group(0)
+    for _ in range(100):
+        try:
+            httpx.get(url + "api/health", timeout=5)
+            break
+        except httpx.ConnectError:
+            time.sleep(0.1)
+    return proc, url, int(m.group(1))
+
+
+def _descendants(pid: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(d))
+    out, todo = set(), [pid]
+    while todo:
+        for c in children.get(todo.pop(), ()):
+            out.add(c)
+            todo.append(c)
+    return out
+
+
+def _stop(proc):
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(10)
+
+
+SLOW = ml.Board.grid(24, 24, 2, "square", wrap=True)       # unprovable: uses its budget
+SLOW_BODY = {"board": SLOW.to_dict(), "state": SLOW.random_state(rng=1).tolist(),
+             "budget": 5}
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT twice"])
+def test_serve_flags_and_shutdown_with_a_request_in_flight(how):
+    proc, url, port = _serve("--workers", "2", "--cors-origin", "https://a.example",
+                             "--shutdown-timeout", "1")
+    try:
+        r = httpx.options(url + "api/analyse", headers={
+            "origin": "https://a.example", "access-control-request-method": "POST"})
+        assert r.status_code == 200 and r.headers["access-control-allow-origin"] == \
+            "https://a.example"
+        assert "modlights_requests_total" in httpx.get(url + "metrics").text
+        answers = {}
+
+        def slow():
+            try:
+                answers["slow"] = httpx.post(url + "api/solve", json=SLOW_BODY, timeout=30)
+            except httpx.HTTPError as e:
+                answers["slow"] = e
+        t = threading.Thread(target=slow)
+        t.start()
+        end = time.monotonic() + 10                         # forkserver and 2 workers
+        while len(kids := _descendants(proc.pid)) < 3 and time.monotonic() < end:
+            time.sleep(0.05)
+        assert len(kids) >= 3, kids
+        time.sleep(0.5)                                     # the search is under way
+        t0 = time.perf_counter()
+        if how == "SIGTERM":
+            proc.send_signal(signal.SIGTERM)
+        else:
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.2)
+            proc.send_signal(signal.SIGINT)
+        proc.wait(10)
+        took = time.perf_counter() - t0
+        t.join(10)
+        err = proc.stderr.read()
+        assert took < 6, took                               # a few seconds
+        assert proc.returncode == 0, (proc.returncode, err)
+        assert "Traceback" not in err and "CancelledError" not in err, err
+        assert re.search(r"GET /api/health 200 \d+\.\d ms", err), err
+        slow_answer = answers["slow"]
+        if isinstance(slow_answer, httpx.Response):
+            assert_error(slow_answer, 503, "engine_failure")
+        end = time.monotonic() + 5
+        while any(alive(k) for k in kids) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not any(alive(k) for k in kids), "workers outlived the server"
+    finally:
+        _stop(proc)
+
+
+def test_serve_header_timeout_and_no_access_log():
+    proc, url, port = _serve("--workers", "1", "--header-timeout", "0.5",
+                             "--no-access-log", "--shutdown-timeout", "1")
+    try:
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(b"GET /api/health HTTP/1.1\r\nhost: x\r\n")      # never finished
+            s.settimeout(5)
+            t0 = time.perf_counter()
+            assert s.recv(100) == b""                        # closed by the server
+            assert time.perf_counter() - t0 < 3
+        assert httpx.get(url + "api/health").status_code == 200
+        t0 = time.perf_counter()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+        err = proc.stderr.read()
+        _stop(proc)
+    assert time.perf_counter() - t0 < 3                     # idle: stops at once
+    assert "/api/health" not in err, err
+
+
+@pytest.mark.parametrize("flags, word", [
+    (["--workers", "0"], "--workers"), (["--shutdown-timeout", "-1"], "--shutdown-timeout"),
+    (["--keep-alive", "nan"], "--keep-alive"), (["--max-connections", "x"], "--max-connections"),
+    (["--worker-memory", "-1"], "--worker-memory")])
+def test_serve_bad_flags_are_one_line_errors(capsys, flags, word):
+    from modlights.cli import main
+    assert main(["serve", *flags]) == 2
+    err = capsys.readouterr().err
+    assert word in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.slow
+def test_load_bench_keeps_health_fast(capsys):
+    """bench/web_load.py, shortened: 20 clients for 10 s (run with -m slow)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import web_load
+    code = web_load.main(["--clients", "20", "--seconds", "10"])
+    out = capsys.readouterr().out
+    assert "server up" in out, out
+    assert code == 0, out
