@@ -153,7 +153,7 @@ static int chase_packed_msb(const ml_rowrec *P, const uint8_t *b, unsigned tc,
             for (size_t i = 0; i < nfull; i++) {
                 uint64_t c = cu[i];
                 nx[i] = ml_load_be(br + 8 * i) ^ fill ^ (c & dm)
-                        ^ (((c >> 1) | (cu[i - 1] << 63)) & rm)
+                        ^ (((c >> 1) | ((cu - 1)[i] << 63)) & rm)
                         ^ (((c << 1) | (cu[i + 1] >> 63)) & lm) ^ (pv[i] & pm);
                 ml_store_be(xr + 8 * i, c);
             }
@@ -161,7 +161,7 @@ static int chase_packed_msb(const ml_rowrec *P, const uint8_t *b, unsigned tc,
             for (size_t i = 0; i < nfull; i++) {
                 uint64_t c = cu[i];
                 nx[i] = ml_load_be(br + 8 * i) ^ fill ^ (c & dm)
-                        ^ (((c >> 1) | (cu[i - 1] << 63)) & rm)
+                        ^ (((c >> 1) | ((cu - 1)[i] << 63)) & rm)
                         ^ (((c << 1) | (cu[i + 1] >> 63)) & lm) ^ (pv[i] & pm);
             }
         }
@@ -171,7 +171,7 @@ static int chase_packed_msb(const ml_rowrec *P, const uint8_t *b, unsigned tc,
             uint8_t tmp[8] = {0};
             memcpy(tmp, br + 8 * i, tail);
             uint64_t c = cur[i];
-            nxt[i] = ml_load_be(tmp) ^ fill ^ (c & dm) ^ (((c >> 1) | (cur[i - 1] << 63)) & rm)
+            nxt[i] = ml_load_be(tmp) ^ fill ^ (c & dm) ^ (((c >> 1) | ((cur - 1)[i] << 63)) & rm)
                      ^ (((c << 1) | (cur[i + 1] >> 63)) & lm) ^ (prev[i] & pm);
             if (x) {
                 ml_store_be(tmp, c);
@@ -482,8 +482,9 @@ int ml_rowrec_charpoly_gfp(const ml_rowrec *P, ml_gfpx *chi)
         /* a = x q - t0 q - r s a, degrees up to j + 1 */
         uint8_t *restrict A = a;
         const uint8_t *restrict Q = q;
+        const uint8_t *Qm = q - 1;          /* x q: Q shifted up (q[-1] is a zero slot) */
         for (size_t i = 0; i < j + 2; i++)
-            A[i] = (uint8_t)fastmod_red(F, Q[i - 1] + nt * Q[i] + nrs * A[i]);
+            A[i] = (uint8_t)fastmod_red(F, Qm[i] + nt * Q[i] + nrs * A[i]);
         uint8_t *t = a;
         a = q;
         q = t;
@@ -512,7 +513,7 @@ int ml_rowrec_F_gfp(const ml_rowrec *P, const ml_gfpx *chi, ml_gfpx *Fp)
         size_t top = i + 1 < w ? i + 1 : w;           /* deg of x P_i */
         uint8_t *restrict A = a;
         const uint8_t *restrict Q = q;
-        for (size_t k = 0; k <= top; k++) A[k] = (uint8_t)fastmod_red(F, Q[k - 1] + mu * A[k]);
+        for (size_t k = 0; k <= top; k++) A[k] = (uint8_t)fastmod_red(F, (Q - 1)[k] + mu * A[k]);
         if (top == w && a[w]) {                        /* subtract a_w chi */
             uint32_t c = p - a[w];
             const uint8_t *restrict C = chi->c;
@@ -546,7 +547,7 @@ int ml_rowrec_vec_to_poly_gfp(const ml_rowrec *P, const uint8_t *v, ml_gfpx *f)
         uint8_t *restrict B2 = b2;
         const uint8_t *restrict B1 = b1;
         for (size_t k = 0; k <= deg; k++)
-            B2[k] = (uint8_t)fastmod_red(F, si * B1[k - 1] + ct * B1[k] + cg * B2[k]);
+            B2[k] = (uint8_t)fastmod_red(F, si * (B1 - 1)[k] + ct * B1[k] + cg * B2[k]);
         b2[0] = (uint8_t)((b2[0] + v[j]) % p);
         uint8_t *t = b1;
         b1 = b2;
@@ -575,7 +576,7 @@ int ml_rowrec_poly_to_vec_gfp(const ml_rowrec *P, const ml_gfpx *f, uint8_t *v)
         uint8_t *restrict U = u;
         const uint8_t *restrict A = a;
         for (size_t i = 0; i < used; i++)
-            U[i] = (uint8_t)fastmod_red(F, t0 * A[i] + s * A[i - 1] + r * A[i + 1]);
+            U[i] = (uint8_t)fastmod_red(F, t0 * A[i] + s * (A - 1)[i] + r * A[i + 1]);
         U[0] = (uint8_t)((U[0] + f->c[k]) % p);
         uint8_t *t = a;
         a = u;

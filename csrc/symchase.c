@@ -179,8 +179,8 @@ sym_row_packed(const sym_packed_row *R, unsigned m, int chase, size_t w, size_t 
         v = bw ^ R->fill;
         if (chase) {                     /* else C_0 = C_-1 = 0: the row solve alone */
             uint64_t c = cur[i], p = prev[i];
-            uint64_t pc = ((c >> 1) | (cur[i - 1] << 63)) ^ ((c << 1) | (cur[i + 1] >> 63));
-            uint64_t pp = ((p >> 1) | (prev[i - 1] << 63)) ^ ((p << 1) | (prev[i + 1] >> 63));
+            uint64_t pc = ((c >> 1) | ((cur - 1)[i] << 63)) ^ ((c << 1) | (cur[i + 1] >> 63));
+            uint64_t pp = ((p >> 1) | ((prev - 1)[i] << 63)) ^ ((p << 1) | (prev[i + 1] >> 63));
             v ^= (c & R->a0) ^ (pc & R->b0) ^ (p & R->am) ^ (pp & R->bm);
         }
         if (!m) {
