@@ -2,10 +2,9 @@
 process that can be killed (``python -m modlights.search._highs_worker``).
 
 HiGHS asks its interrupt callbacks and checks its time limit only between some of its
-stages: presolve and the root LP of a large model (the 9 x 9 Z/4 covering program has
-~900,000 non-zeros) run for seconds without a check. A model that large is solved in a
-child process, killed at the deadline or on Ctrl-C; smaller models run on a thread of
-this process and stop at HiGHS's next callback (frequent for them).
+stages: presolve and the root LP of a large model can run for seconds without a check.
+A large model is solved in a child process, killed at the deadline or on Ctrl-C;
+smaller models run on a thread of this process and stop at HiGHS's next callback.
 
 A model is built from plain-data operations (picklable: numbers and NumPy arrays),
 kept by the parent so that a new child can be given the whole model:

@@ -454,10 +454,9 @@ def _write_all(stream, data: bytes) -> None:
 
 
 #: Covering programs of more non-zeros than this are solved in a child process that is
-#: killed at the deadline or on Ctrl-C: HiGHS's presolve and root LP of such a model run
-#: for seconds without asking the interrupt callback (9 x 9 Z/4: ~900,000 non-zeros,
-#: presolve ~6 s; 9 x 9 GF(2), 14,000 non-zeros, went 1.3 s without a check). Smaller
-#: ones run in this process (a child costs ~0.2-0.5 s to start: numpy and highspy).
+#: killed at the deadline or on Ctrl-C: HiGHS's presolve and root LP of such a model can
+#: run past a second without asking the interrupt callback. Smaller ones run in this
+#: process (a child's start-up, numpy and highspy, costs more than they take).
 INPROCESS_NNZ_MAX = 5_000
 #: Whether a child process can be used: POSIX (the parent waits on the pipe with
 #: select) with a Python executable to start; elsewhere every program runs in-process.

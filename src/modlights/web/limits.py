@@ -14,14 +14,11 @@ from ..patterns import PATTERNS
 
 #: Most tiles (grid rows * cols) for /api/solve and /api/analyse with 2 states.
 MAX_TILES = 250_000
-#: Most tiles with 3 or more states: the structured solve of a 500 x 500 board with
-#: a few holes and n = 4 or 6 takes 7 to 30 s, of a 250 x 250 one at most 3 s
-#: (measured on a shared 2-core machine).
+#: Most tiles with 3 or more states (a ring's structured solve with holes grows fastest;
+#: the bound keeps it within :data:`WORK_SECONDS`, bench/web_load.py).
 MAX_TILES_MULTISTATE = 62_500
-#: Most tiles for a minimal search (/api/solve with "minimal": true, /api/hint). The
-#: search stops near its budget in seconds up to 150 x 150 (1.1 to 1.7 s for a 1 s
-#: budget); on 250 x 250 horizontal / vertical boards with a few holes (kernels of
-#: about 480 generators) it overran a 1 s budget to 4 to 12 s.
+#: Most tiles for a minimal search (/api/solve with "minimal": true, /api/hint): the
+#: kernels of larger boards make the search's set-up outlast small budgets.
 MAX_MINIMAL_TILES = 22_500
 #: Most tiles of a board with a custom (unnamed) offset pattern.
 MAX_CUSTOM_TILES = 10_000
@@ -33,8 +30,8 @@ MAX_GENERATE_TILES = 1024
 MAX_GRAPH_ENTRIES = 1 << 20
 #: Most tiles of a puzzle read from a code (its minimum is searched for to_dict).
 MAX_PUZZLE_TILES = 4096
-#: Most moves in a solve's answer (its "moves" list, each tap once a press): a 250 x 250
-#: board with 255 states and a random state needs about 8 million, 90 MB of JSON.
+#: Most moves in a solve's answer (its "moves" list, each tap once a press): past it
+#: the answer's JSON alone would take the worker longer than its deadline.
 MAX_ANSWER_MOVES = 1_000_000
 #: Longest puzzle code read by /api/puzzle/{code} (a 64 x 64 board with 255 states and
 #: a mixed pattern of 35 patterns codes to under 10,000 characters).

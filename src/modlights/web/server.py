@@ -162,8 +162,7 @@ def _server_class(uvicorn: Any) -> Any:
             await super().startup(sockets)
             # What the server has built so far lives as long as it does: out of the
             # cyclic collector's sight, a full collection scans only what requests
-            # left (it took 150 to 250 ms over the whole heap, a pause of every
-            # request and health check).
+            # left instead of pausing every request for the whole heap.
             gc.collect()
             gc.freeze()
 
