@@ -34,8 +34,9 @@ from collections import Counter
 TARGET_P99_MS = 100.0
 
 
-def reproducers() -> list[tuple[str, str, bytes]]:
-    """The heavy requests of issue 21 as (name, path, JSON body)."""
+def issue_requests() -> list[tuple[str, str, dict]]:
+    """The heavy requests of issue 21 as (name, path, JSON body as a dict): the test
+    suite (tests/test_web_workers.py) checks each is refused fast or answered."""
     rnd = random.Random(21)
     offs = set()
     while len(offs) < 4096:
@@ -47,11 +48,7 @@ def reproducers() -> list[tuple[str, str, bytes]]:
     zeros = [[0] * 250 for _ in range(250)]
     mixed = [[[[rnd.randint(-3, 3), rnd.randint(-3, 3)] for _ in range(20)]
               for _ in range(32)] for _ in range(32)]
-    import modlights as ml
-    slow_board = ml.Board.grid(24, 24, 2, "square", wrap=True)      # unprovable
-    slow = slow_board.to_dict()
-    slow_state = slow_board.random_state(rng=1, solvable=True).tolist()
-    cases = [
+    return [
         ("analyse-4096-offsets", "/api/analyse",
          {"board": {"rows": 100, "cols": 100, "states": 255, "pattern": offs}}),
         ("analyse-200-offsets", "/api/analyse",
@@ -65,6 +62,17 @@ def reproducers() -> list[tuple[str, str, bytes]]:
         ("knight-analyse", "/api/analyse", {"board": knight}),
         ("generate-mixed", "/api/generate",
          {"rows": 32, "cols": 32, "states": 255, "pattern": mixed, "holes": 2}),
+    ]
+
+
+def reproducers() -> list[tuple[str, str, bytes]]:
+    """The load: :func:`issue_requests` and a minimal search that runs to its 5 s
+    budget, as (name, path, JSON body)."""
+    import modlights as ml
+    slow_board = ml.Board.grid(24, 24, 2, "square", wrap=True)      # unprovable
+    slow = slow_board.to_dict()
+    slow_state = slow_board.random_state(rng=1, solvable=True).tolist()
+    cases = issue_requests() + [
         ("slow-search-5s", "/api/solve", {"board": slow, "state": slow_state, "budget": 5}),
     ]
     return [(name, path, json.dumps(body).encode()) for name, path, body in cases]

@@ -199,11 +199,10 @@ def test_queue_waits_then_serves():
     assert metric(metrics, "modlights_queue_length") == 1
 
 
-@pytest.fixture()
-def live_server():
-    """A uvicorn server in a thread with one worker and the test hooks."""
+def _thread_server(app):
+    """Serve ``app`` with uvicorn in a thread on a free loopback port: yields (app,
+    port), then stops the server."""
     import uvicorn
-    app = create_app(workers=1, queue=2, test_hooks=True)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error",
                                         lifespan="on"))
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -215,6 +214,12 @@ def live_server():
     yield app, srv.servers[0].sockets[0].getsockname()[1]
     srv.should_exit = True
     thread.join(10)
+
+
+@pytest.fixture()
+def live_server():
+    """A uvicorn server in a thread with one worker and the test hooks."""
+    yield from _thread_server(create_app(workers=1, queue=2, test_hooks=True))
 
 
 def test_a_client_disconnect_kills_its_worker(live_server, tmp_path):
@@ -245,33 +250,13 @@ def test_a_client_disconnect_kills_its_worker(live_server, tmp_path):
 
 # ----------------------------------------------------------------------------- cost
 def reproducers():
-    """The heavy requests of issue 21: (name, path, body)."""
-    rnd = random.Random(21)
-    offs = set()
-    while len(offs) < 4096:
-        offs.add((rnd.randint(-99, 99), rnd.randint(-99, 99)))
-    offs = [list(o) for o in sorted(offs)]
-    rnd.shuffle(offs)
-    knight = {"rows": 250, "cols": 250, "states": 255, "pattern": "knight",
-              "holes": [[125, 125]]}
-    zeros = [[0] * 250 for _ in range(250)]
-    mixed = [[[[rnd.randint(-3, 3), rnd.randint(-3, 3)] for _ in range(20)]
-              for _ in range(32)] for _ in range(32)]
-    return [
-        ("analyse-4096-offsets", "/api/analyse",
-         {"board": {"rows": 100, "cols": 100, "states": 255, "pattern": offs}}),
-        ("analyse-200-offsets", "/api/analyse",
-         {"board": {"rows": 100, "cols": 100, "states": 255, "pattern": offs[:200]}}),
-        ("graph-solve", "/api/solve",
-         {"board": {"effects": [[0]] * 1024, "states": 255, "n_cells": 1024},
-          "state": [7] + [0] * 1023, "budget": 5}),
-        ("knight-solve", "/api/solve", {"board": knight, "state": zeros}),
-        ("knight-solve-not-minimal", "/api/solve",
-         {"board": knight, "state": zeros, "minimal": False}),
-        ("knight-analyse", "/api/analyse", {"board": knight}),
-        ("generate-mixed", "/api/generate",
-         {"rows": 32, "cols": 32, "states": 255, "pattern": mixed, "holes": 2}),
-    ]
+    """The heavy requests of issue 21: (name, path, body), from bench/web_load.py."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    try:
+        import web_load
+    finally:
+        sys.path.pop(0)
+    return web_load.issue_requests()
 
 
 @pytest.fixture(scope="module")
@@ -305,9 +290,10 @@ def test_issue_reproducers_are_refused_fast_or_answered(client, name, path, body
 
 
 def test_kernel_sizes_past_the_int_to_str_limit_are_answered(client):
-    """|ker A| of 24,000 digits (a 100 x 100 board over Z/255 whose one offset lands on
-    one tile) is answered exactly, not refused by Python's int -> str limit."""
-    board = ml.Board.grid(100, 100, states=255, pattern=[(99, 99)])
+    """|ker A| of 6,000 digits (a 50 x 50 board over Z/255 whose one offset lands on
+    one tile: 2,499 generators) is answered exactly, not refused by Python's int -> str
+    limit (4,300 digits)."""
+    board = ml.Board.grid(50, 50, states=255, pattern=[(49, 49)])
     r = client.post("/api/analyse", json={"board": board.to_dict()})
     assert r.status_code == 200, r.text
     limit = sys.get_int_max_str_digits()
@@ -676,20 +662,8 @@ def test_a_body_over_its_routes_cap_is_413_and_under_it_is_answered(client):
 @pytest.fixture()
 def slow_body_server(monkeypatch):
     """A uvicorn server in a thread whose body deadline is 1 s."""
-    import uvicorn
     monkeypatch.setattr(limits, "BODY_SECONDS", 1.0)
-    app = create_app(workers=1, queue=2)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error",
-                                        lifespan="on"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    end = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < end and thread.is_alive(), "server did not start"
-        time.sleep(0.02)
-    yield app, srv.servers[0].sockets[0].getsockname()[1]
-    srv.should_exit = True
-    thread.join(10)
+    yield from _thread_server(create_app(workers=1, queue=2))
 
 
 def trickle(port: int, path: str, seconds: float, length: int) -> tuple[float, bytes]:
