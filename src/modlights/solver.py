@@ -640,8 +640,9 @@ class Solver:
         time, the factorisation is not cut short); the clean-up always gets at least
         MIN_DESCENT_SECONDS, so a budget of 0.0 s still returns the greedily improved
         solution on boards whose clean-up is that fast. Default: DEFAULT_NATIVE_BUDGET
-        (2^24, well under a second in the C search) on the native backend, less on boards with many taps (about 2^30
-        word operations), DEFAULT_BUDGET (2^20) on the reference backend.
+        (2^24, well under a second in the C search) on the native backend, less on
+        boards with many taps (about 2^30 word operations), DEFAULT_BUDGET (2^20) on
+        the reference backend.
         Past MAX_SEARCH_BYTES of kernel generators only the first ones that fit are
         searched (bounded memory; ``proven_minimal`` is then False).
         ``proven_minimal`` is True only when the whole coset was covered; otherwise
@@ -836,8 +837,9 @@ class Solver:
         best board found is returned with ``proven=False``. Ctrl-C stops it within a
         second (KeyboardInterrupt), the Solver usable. executor: passed on to the
         coset searches where ``solve`` takes one. Returns a
-        :class:`modlights.search.hardest.Hardest` (``min_taps``, ``state``, ``proven``, ``lower``, ``upper``, ``seconds``,
-        ``iterations``); see :mod:`modlights.search.hardest` for the algorithm.
+        :class:`modlights.search.hardest.Hardest` (``min_taps``, ``state``, ``proven``,
+        ``lower``, ``upper``, ``seconds``, ``iterations``); see
+        :mod:`modlights.search.hardest` for the algorithm.
         """
         if self.board._giant:
             raise ValueError(f"hardest on a board of more than {MAX_TILES} tiles would need "
