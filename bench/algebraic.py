@@ -33,7 +33,7 @@ import numpy as np
 import modlights as ml
 from modlights.cli.workloads import random_packed
 from modlights.cli.workloads import _peak_mb, _reset_peak
-from modlights.engines.algebraic import AlgebraicEngine
+from modlights.engines.algebraic.cross import AlgebraicEngine
 
 
 def _median(f, repeats):

@@ -5,7 +5,7 @@ Usage: python bench/chase_packed.py [repeats] [case ...]
 Each case times Board.grid + Solver(method="chase") + solve(minimal=False) from a random
 solvable start (the start is A x for a random x), alternating the two settings run by
 run so both see the same machine load, and checks every answer with Board.apply outside
-the timing. Settings: Z/n cases flip modlights.chase.PACKED_SYMBOLIC (bytes with delayed
+the timing. Settings: Z/n cases flip modlights.engines.chase.engine.PACKED_SYMBOLIC (bytes with delayed
 reduction = before, bit-sliced = after, both on the best SIMD path); the GF(2) case flips
 the chase's SIMD path (modlights._chase.set_simd: avx2 = before, avx512 = after).
 Prints the medians and the ratio after / before. Shared 2-core machine: quote medians.
@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-import modlights.chase
+import modlights.engines.chase.engine
 from modlights import Board, Solver, _chase
 
 CASES = {
@@ -40,7 +40,7 @@ def setting(n, after):
         name = "avx512" if after and "avx512" in paths else ("avx2" if "avx2" in paths else "portable")
         _chase.set_simd(name)
         return name
-    modlights.chase.PACKED_SYMBOLIC = after
+    modlights.engines.chase.engine.PACKED_SYMBOLIC = after
     return "bit-sliced" if after else "bytes"
 
 

@@ -1,5 +1,5 @@
 """The chase on a large grid board with random holes (and locked tiles): the row chase
-(modlights.rowchase, online elimination) against the residual-matrix path.
+(modlights.engines.chase.rowchase, online elimination) against the residual-matrix path.
 
 Usage: python bench/holes_large.py [size] [n] [holes] [locked] [repeats] [path]
 path: "auto" (ChaseEngine's own choice, default), "row" (the row chase forced),
@@ -19,7 +19,7 @@ from modlights import Board, Solver
 
 def main(size=2000, n=2, holes=0.01, locked=0.0, repeats=3, path="auto"):
     try:
-        import modlights.rowchase as rc
+        import modlights.engines.chase.rowchase as rc
     except ImportError:              # a checkout before the row chase: the matrix path
         rc = None
     if path == "bytes":

@@ -3,7 +3,7 @@
 Usage: python bench/knight.py [repeats] [case ...]
 
 Each case times Board.grid + Solver(method="chase") + solve(minimal=False) from a random
-solvable start (A x for a random x), alternating modlights.chase.ROWSOLVE = False (the
+solvable start (A x for a random x), alternating modlights.engines.chase.engine.ROWSOLVE = False (the
 light chase of csrc/chase.c: 3w - 3 symbols for the knight) and True (the row-solve
 chase: 2w symbols, half the symbolic blocks by the mirror image) run by run, so both see
 the same machine load, and checks every answer with Board.apply outside the timing.
@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-import modlights.chase
+import modlights.engines.chase.engine
 from modlights import Board, Solver
 
 CASES = {
@@ -41,7 +41,7 @@ def run(case, repeats):
     nsym = {}
     for _ in range(repeats):
         for after in (False, True):
-            modlights.chase.ROWSOLVE = after
+            modlights.engines.chase.engine.ROWSOLVE = after
             t0 = time.perf_counter()
             s = Solver(Board.grid(size, size, states=2, pattern=pattern), method="chase")
             sol = s.solve(start, minimal=False)
@@ -49,7 +49,7 @@ def run(case, repeats):
             nsym[after] = s._engine.nsym
             assert not b.apply(start, sol.taps).any(), "wrong answer"
             del s, sol
-    modlights.chase.ROWSOLVE = True
+    modlights.engines.chase.engine.ROWSOLVE = True
     before, after = np.median(times[False]), np.median(times[True])
     print(f"{case:12s} {size}x{size} {pattern}: light chase {before:.3f} s ({nsym[False]} "
           f"symbols), row-solve {after:.3f} s ({nsym[True]} symbols), ratio "

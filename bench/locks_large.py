@@ -17,8 +17,8 @@ from modlights import Board, Solver
 
 def main(size=5000, n=2, frac=0.01, repeats=3, whole=False):
     if whole:
-        import modlights.chase
-        modlights.chase.PREFIX_RATIO = 1 << 62
+        import modlights.engines.chase.engine
+        modlights.engines.chase.engine.PREFIX_RATIO = 1 << 62
     rng = np.random.default_rng(1)
     locked = rng.random((size, size)) < frac
     b = Board.grid(size, size, states=n, pattern="cross", locked=locked)

@@ -25,7 +25,7 @@ import time
 import numpy as np
 
 import modlights as ml
-from modlights.board import MAX_TILES
+from modlights.model.board import MAX_TILES
 from modlights.cli.workloads import _peak_mb, _reset_peak, random_packed
 from modlights.engines.packed import apply_packed
 

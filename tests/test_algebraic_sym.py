@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.chase import ChaseEngine
-from modlights.engines.algebraic import AlgebraicEngine, algebraic_supports
-from modlights.engines.algebraic_sym import SymAlgebraicEngine, sym_reason
+from modlights.engines.chase.engine import ChaseEngine
+from modlights.engines.algebraic.cross import AlgebraicEngine, algebraic_supports
+from modlights.engines.algebraic.sym import SymAlgebraicEngine, sym_reason
 from modlights._poly import SymChase
 
 from oracle import group_closure_size

@@ -219,7 +219,7 @@ def test_chase_bindings_refuse_bad_arguments(call):
 
 
 def test_chase_plan_numeric_checks():
-    from modlights.chase import build_plan
+    from modlights.engines.chase.engine import build_plan
     p = build_plan(ml.Board.grid(3, 3, 3))
     with pytest.raises(ValueError):
         p.numeric(np.zeros(8, np.uint8))

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from modlights.campaign import Campaign
+from modlights.play.campaign import Campaign
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(

@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.chase import ChaseEngine
+from modlights.engines.chase.engine import ChaseEngine
 from modlights.cli.workloads import bench_large
-from modlights.reference import ReferenceEngine
+from modlights.engines.reference import ReferenceEngine
 
 from strategies import chase_boards, chase_offsets as offsets, random_masks
 
@@ -195,7 +195,7 @@ def test_large_boards_verified_by_application(pattern, n):
 
 
 def test_auto_falls_back_when_the_chase_cannot_take_the_board():
-    from modlights.chase import MAX_CHASE_OFFSETS, chase_supports
+    from modlights.engines.chase.engine import MAX_CHASE_OFFSETS, chase_supports
     big1 = [(dr, dc) for dr in range(-40, 40) for dc in range(-40, 40)][:MAX_CHASE_OFFSETS]
     big2 = [(dr, dc) for dr in range(-40, 40) for dc in range(40, 120)][:MAX_CHASE_OFFSETS]
     pattern = [["cross"] * 8 for _ in range(8)]
@@ -252,7 +252,7 @@ def wide_boards(draw):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wide_boards(), st.sampled_from([1, 2, 3, 4, 8]), st.sampled_from([1, 2]))
 def test_symbolic_chase_blocks_and_threads_match_replays(b, block, threads):
-    from modlights.chase import build_plan
+    from modlights.engines.chase.engine import build_plan
     plan = build_plan(b)
     n = b.states
     want = _residual_by_replays(plan, n)
@@ -265,12 +265,12 @@ def test_symbolic_chase_blocks_and_threads_match_replays(b, block, threads):
 
 
 def test_block_argument_checked():
-    from modlights.chase import build_plan
+    from modlights.engines.chase.engine import build_plan
     plan = build_plan(ml.Board.grid(4, 4))
     with pytest.raises(ValueError, match="block must be from 1"):
         plan.matrix_gf2(1, block=0)
     with pytest.raises(ValueError, match="block must be from 1"):
-        ml.chase.build_plan(ml.Board.grid(4, 4, states=3)).matrix_zn(1, block=-1)
+        ml.engines.chase.engine.build_plan(ml.Board.grid(4, 4, states=3)).matrix_zn(1, block=-1)
 
 
 @pytest.mark.parametrize("pattern,mirrored", [
@@ -283,7 +283,7 @@ def test_block_argument_checked():
 def test_mirrored_plans_match_replays(pattern, mirrored, n, shape):
     """Left-right symmetric boards compute half the residual matrix and mirror the
     rest: every block size still equals the numeric replays."""
-    from modlights.chase import build_plan
+    from modlights.engines.chase.engine import build_plan
     b = ml.Board.grid(*shape, states=n, pattern=pattern)
     plan = build_plan(b)
     assert plan.mirrored == mirrored
@@ -308,7 +308,7 @@ def test_mirrored_plans_match_replays(pattern, mirrored, n, shape):
 
 
 def test_numeric_out_argument():
-    from modlights.chase import build_plan
+    from modlights.engines.chase.engine import build_plan
     b = ml.Board.grid(6, 7, states=3)
     plan = build_plan(b)
     rng = np.random.default_rng(3)
@@ -327,7 +327,7 @@ def test_numeric_out_argument():
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chase_boards(max_side=9))
 def test_transpose_board_permutes_the_tap_matrix(case):
-    from modlights.chase import transpose_board
+    from modlights.engines.chase.engine import transpose_board
     b, _ = case
     t = transpose_board(b)
     rows, cols = b.shape
@@ -352,7 +352,7 @@ def test_wide_boards_chase_along_columns(n, pattern):
     locked = rng.random((4, 60)) < 0.05
     b = ml.Board.grid(4, 60, states=n, pattern=pattern, locked=locked)
     eng = ChaseEngine(b)
-    from modlights.chase import build_plan
+    from modlights.engines.chase.engine import build_plan
     rows_first = build_plan(b).nsym
     assert eng.nsym <= rows_first
     assert eng.transposed == (eng.nsym < rows_first)
@@ -365,7 +365,7 @@ def test_wide_boards_chase_along_columns(n, pattern):
 def test_uniform_boards_keep_a_few_rows_of_codes(pattern):
     """Memory: a board without locks stores a handful of distinct rows of forcing
     codes, not one per board row (10000 x 10000 would be 400 MB of int32)."""
-    from modlights.chase import build_plan
+    from modlights.engines.chase.engine import build_plan
     for n in (2, 3):
         plan = build_plan(ml.Board.grid(300, 200, states=n, pattern=pattern))
         assert plan.pool_rows <= 8, plan.pool_rows

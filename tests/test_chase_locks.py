@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.chase import ChaseEngine, build_plan
-from modlights.reference import ReferenceEngine
+from modlights.engines.chase.engine import ChaseEngine, build_plan
+from modlights.engines.reference import ReferenceEngine
 
 from strategies import random_masks
 from test_chase import NAMES, _check_against_reference, _unpack_gf2

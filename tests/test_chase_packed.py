@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights import _chase
-from modlights.chase import ChaseEngine, build_plan
-from modlights.reference import ReferenceEngine
+from modlights.engines.chase.engine import ChaseEngine, build_plan
+from modlights.engines.reference import ReferenceEngine
 
 from oracle import group_closure_size, residual_by_replay
 from simd import simd_fixture
@@ -127,7 +127,7 @@ def test_set_simd_rejects_bad_names():
 _SUBPROCESS = """
 import numpy as np, modlights as ml
 from modlights import _chase
-from modlights.chase import build_plan
+from modlights.engines.chase.engine import build_plan
 print(_chase.get_simd())
 for n in (3, 4, 8, 2):
     b = ml.Board.grid(9, 300, states=n, pattern="square", locked=[(3, 7), (5, 200)])
@@ -184,7 +184,7 @@ def test_engine_same_with_and_without_packing(monkeypatch, n):
     state = b.random_state(rng=rng, solvable=True)
     got = []
     for packed in (True, False):
-        monkeypatch.setattr(ml.chase, "PACKED_SYMBOLIC", packed)
+        monkeypatch.setattr(ml.engines.chase.engine, "PACKED_SYMBOLIC", packed)
         e = ChaseEngine(b)
         H, orders = e.generators()
         rhs = (-b.cell_vector(b.coerce_state(state)).astype(np.int64)) % n

@@ -61,7 +61,7 @@ import pytest
 
 import modlights as ml
 from modlights import solver as solver_mod
-from modlights.chase import ChaseEngine
+from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.reference import ReferenceEngine
 
 from oracle import BruteForce

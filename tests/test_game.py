@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from modlights.game import PlayScreen
+from modlights.play.game import PlayScreen
 
 
 @pytest.fixture

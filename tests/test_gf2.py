@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 import modlights as ml
 from modlights import _gf2
 from modlights._gf2 import Gf2Engine
-from modlights.reference import ReferenceEngine
+from modlights.engines.reference import ReferenceEngine
 
 from simd import simd_fixture
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights._gf2 import Gf2Engine
-from modlights.reference import ReferenceEngine
+from modlights.engines.reference import ReferenceEngine
 from test_gf2 import mm, py_rank, random_matrix, simd  # noqa: F401  (simd: fixture)
 
 SIDES = [63, 64, 65, 127, 128, 129, 511, 512, 513]

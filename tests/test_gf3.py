@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import modlights as ml
 from modlights import _zn
 from modlights._zn import ZnEngine, _LocalLU
-from modlights.reference import ReferenceEngine
+from modlights.engines.reference import ReferenceEngine
 from modlights.solver import Solver
 
 try:

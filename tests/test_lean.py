@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights import chase as chase_mod
-from modlights.board import _reduce_mod, _sub_mod
+from modlights.engines.chase import engine as chase_mod
+from modlights.model.board import _reduce_mod, _sub_mod
 
 from strategies import random_masks
 
@@ -165,7 +165,7 @@ def test_chase_solve_builds_no_masks():
 # ---------------------------------------------------------------- uint8 arithmetic
 @pytest.mark.parametrize("n", [2, 3, 4, 7, 100, 128, 129, 200, 255])
 def test_sub_mod_matches_int64(n, monkeypatch):
-    import modlights.board as board_mod
+    import modlights.model.board as board_mod
     monkeypatch.setattr(board_mod, "_CHUNK", 1000)       # several chunks and a tail
     rng = np.random.default_rng(n)
     s = rng.integers(0, n, size=(37, 101), dtype=np.uint8)

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.chase import ChaseEngine
-from modlights.engines.lifted import LiftedEngine, lifted_reason, prime_power_factors
+from modlights.engines.chase.engine import ChaseEngine
+from modlights.engines.algebraic.lifted import LiftedEngine, lifted_reason, prime_power_factors
 
 from oracle import group_closure_size
 

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import modlights as ml
-from modlights import chase, solver
+from modlights import solver
+from modlights.engines.chase import engine as chase
 from strategies import boards
 
 

@@ -12,12 +12,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-import modlights.engines.tensor as tensor_mod
-from modlights.board import MAX_TILES
-from modlights.engines.algebraic import AlgebraicEngine, algebraic_reason
-from modlights.engines.algebraic_sym import SymAlgebraicEngine, sym_reason
+import modlights.engines.tensor.engine as tensor_mod
+from modlights.model.board import MAX_TILES
+from modlights.engines.algebraic.cross import AlgebraicEngine, algebraic_reason
+from modlights.engines.algebraic.sym import SymAlgebraicEngine, sym_reason
 from modlights.engines.packed import apply_packed, odd_offsets, transpose_packed
-from modlights.engines.tensor import BandFactor, TensorEngine, tensor_reason
+from modlights.engines.tensor.engine import BandFactor, TensorEngine, tensor_reason
 
 
 # ---------------------------------------------------------------- helpers

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from modlights.prng import SplitMix64
-from modlights.puzzles import DIFFICULTIES
+from modlights.play.prng import SplitMix64
+from modlights.play.puzzles import DIFFICULTIES
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "golden", "daily.json")
 
@@ -379,7 +379,7 @@ def test_fuzz_codes():
 def test_daily_golden():
     with open(GOLDEN) as f:
         doc = json.load(f)
-    assert doc["scheme"] == ml.puzzles.DAILY_SCHEME
+    assert doc["scheme"] == ml.play.puzzles.DAILY_SCHEME
     for day, codes in doc["days"].items():
         ps = ml.daily(day)
         assert [p.code for p in ps] == codes, day

@@ -16,7 +16,7 @@ import pytest
 
 import modlights as ml
 from modlights.cli import main
-from modlights.validation import MAX_BUDGET, as_int, as_int_array, check_budget
+from modlights.model.validation import MAX_BUDGET, as_int, as_int_array, check_budget
 
 
 def run(capsys, *argv):
@@ -505,7 +505,7 @@ def test_one_validation_path_for_integers():
 
 
 # ------------------------------------------------------------------ the terminal game
-from modlights.game import PlayScreen  # noqa: E402
+from modlights.play.game import PlayScreen  # noqa: E402
 
 
 @pytest.mark.parametrize("n", range(2, 10))

@@ -1,4 +1,4 @@
-"""Pictures (modlights.render): the SVG is parsed back with xml.etree and every tile,
+"""Pictures (modlights.model.render): the SVG is parsed back with xml.etree and every tile,
 lock, tap mark and number is checked against the state and taps it was drawn from;
 PNG pixels are read back with Pillow. Colour distances and contrasts are computed here
 from the hex strings, independently of render.py."""
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights import render
+from modlights.model import render
 from modlights.cli import main
 from strategies import graph_boards, grid_boards
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights._band import band_chase
-from modlights.engines.tensor import TensorEngine, tensor_reason
+from modlights.engines.tensor.engine import TensorEngine, tensor_reason
 
 
 # ---------------------------------------------------------------- csrc/band.c

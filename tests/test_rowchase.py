@@ -1,4 +1,4 @@
-"""The row-state chase (csrc/rowchase.c, modlights.rowchase): light chasing with online
+"""The row-state chase (csrc/rowchase.c, modlights.engines.chase.rowchase): light chasing with online
 elimination for boards with many holes and locked tiles. Forced on small boards
 (ChaseEngine(..., rowchase=True), or ROWCHASE_MIN_RATIO = 0 for the Solver) and checked
 against the reference engine, the dense engine, brute-force kernel closure and
@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights import _rowchase
-from modlights import rowchase as rowchase_mod
-from modlights.chase import ChaseEngine, build_plan
+from modlights.engines.chase import rowchase as rowchase_mod
+from modlights.engines.chase.engine import ChaseEngine, build_plan
 
 from oracle import group_closure_size
 from simd import simd_fixture
@@ -248,7 +248,7 @@ def test_interrupt_stops_the_run_and_leaves_it_usable():
 def test_too_large_refused_before_the_run():
     """The records' estimate (a row of the board's width an elimination) is checked
     before the chase runs."""
-    from modlights.rowchase import RowChaseSystem
+    from modlights.engines.chase.rowchase import RowChaseSystem
     locked, holes = random_masks(np.random.default_rng(2), (300, 300), 0.0, 0.05)
     plan = build_plan(ml.Board.grid(300, 300, states=3, holes=holes))
     need = RowChaseSystem.record_estimate(plan)
@@ -479,7 +479,7 @@ def test_simd_environment_variable_selects_the_portable_path():
     code = (
         "import numpy as np, modlights as ml\n"
         "from modlights import _rowchase\n"
-        "from modlights.chase import ChaseEngine\n"
+        "from modlights.engines.chase.engine import ChaseEngine\n"
         "assert _rowchase.get_simd() == 'portable', _rowchase.get_simd()\n"
         "for n in (2, 3, 4, 9):\n"
         "    rng = np.random.default_rng(n)\n"

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights import _chase
-from modlights.chase import ChaseEngine, rowsolve_plan
+from modlights.engines.chase.engine import ChaseEngine, rowsolve_plan
 
 from simd import simd_fixture
 

@@ -20,8 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights import _chase, chase
-from modlights.chase import ChaseEngine, rowsolve_plan
+from modlights import _chase
+from modlights.engines.chase import engine as chase
+from modlights.engines.chase.engine import ChaseEngine, rowsolve_plan
 
 from oracle import residual_by_replay
 from simd import simd_fixture
@@ -334,7 +335,7 @@ def test_sigint_stops_a_large_symbolic_pass():
     """SIGINT 0.5 s into the 5000^2 Z/5 knight's symbolic pass (~10 s): the process stops
     within a second (the pass polls every 8 rows)."""
     code = "\n".join([
-        "import modlights as ml", "from modlights.chase import rowsolve_plan",
+        "import modlights as ml", "from modlights.engines.chase.engine import rowsolve_plan",
         "plan, _ = rowsolve_plan(ml.Board.grid(5000, 5000, states=5, pattern='knight'))",
         "print('READY', flush=True)", "plan.matrix_zn(2)", "print('FINISHED', flush=True)"])
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.chase import ChaseEngine, chase_supports
-from modlights.engines.tensor import BandFactor, TensorEngine, factor_pattern, tensor_reason
+from modlights.engines.chase.engine import ChaseEngine, chase_supports
+from modlights.engines.tensor.engine import BandFactor, TensorEngine, factor_pattern, tensor_reason
 from modlights.engines.reference import is_prime
 
 from oracle import BruteForce

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.engines.reference import factorize
-from modlights.engines.tensor import BandFactor, TensorEngine, tensor_reason
+from modlights.engines.tensor.engine import BandFactor, TensorEngine, tensor_reason
 
 from oracle import BruteForce
 

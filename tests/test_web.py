@@ -243,7 +243,7 @@ def test_daily(client):
 
 
 def test_campaign(client):
-    from modlights import campaign
+    from modlights.play import campaign
     r = client.get("/api/campaign")
     assert r.json() == {"map_size": campaign.MAP_SIZE, "levels_per_group":
                         campaign.LEVELS_PER_GROUP, "stars_to_open": campaign.STARS_TO_OPEN,

@@ -7,7 +7,7 @@ import pytest
 
 import modlights as ml
 from modlights._zn import ZnEngine
-from modlights.reference import ReferenceEngine
+from modlights.engines.reference import ReferenceEngine
 from modlights.solver import Solver
 
 MODULI = [3, 4, 5, 6, 7, 8, 9, 12, 16, 25, 255]

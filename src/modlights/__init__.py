@@ -5,14 +5,12 @@
 >>> s = ml.Solver(b)
 >>> sol = s.solve(b.random_state(rng=1))
 """
-from .board import Board
-from .patterns import PATTERNS
-from .solver import Solution, Solver, Unsolvable
-from .play.puzzles import Puzzle, daily, generate
-from .play.game import Game
-from .play.campaign import Campaign
-# the modules' old paths (moved to play/ and engines/), still attributes of the package
-from . import campaign, game, prng, puzzles, reference  # noqa: F401,E402
+from modlights.model.board import Board
+from modlights.model.patterns import PATTERNS
+from modlights.solver import Solution, Solver, Unsolvable
+from modlights.play.puzzles import Puzzle, daily, generate
+from modlights.play.game import Game
+from modlights.play.campaign import Campaign
 
 __version__ = "0.1.0"
 

@@ -1,6 +1,6 @@
 """``python -m modlights``: the same as the ``modlights`` command."""
 import sys
 
-from .cli import main
+from modlights.cli import main
 
 sys.exit(main())

@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Binding to csrc/band.c: the 1-D band chase of the tensor engine
-(:mod:`modlights.engines.tensor`), GIL released. Every argument is checked here."""
+(:mod:`modlights.engines.tensor.engine`), GIL released. Every argument is checked here."""
 
 import numpy as np
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t

@@ -3,7 +3,7 @@
 
 ``Gf2Engine`` factors a tap matrix A (m x r) over GF(2) once, T A = E with E in
 reduced echelon form (bit-packed, Method of Four Russians), and answers the engine
-interface of :class:`modlights.reference.ReferenceEngine` from that factorisation.
+interface of :class:`modlights.engines.reference.ReferenceEngine` from that factorisation.
 Many right-hand sides are solved as one packed matrix product (bit-sliced, M4RM);
 a uint8 batch is read 64 boards at a time (csrc/gf2_batch.h).
 

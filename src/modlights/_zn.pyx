@@ -235,7 +235,7 @@ cdef class _LocalLU:
 
 class ZnEngine:
     """Linear algebra of one tap matrix A (m x r) over Z/nZ in C; the engine interface
-    of :class:`modlights.reference.ReferenceEngine`.
+    of :class:`modlights.engines.reference.ReferenceEngine`.
 
     Parameters
     ----------

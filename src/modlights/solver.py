@@ -2,7 +2,7 @@
 
 ``Solver(board)`` factors the tap matrix once; every query after that reuses the
 factorisation. ``backend="reference"`` is the pure-NumPy engine of
-:mod:`modlights.reference`; ``backend="native"`` (the default) is the C core:
+:mod:`modlights.engines.reference`; ``backend="native"`` (the default) is the C core:
 for n = 2 the bit-packed GF(2) engine (:class:`modlights._gf2.Gf2Engine`, Method
 of Four Russians; grid and graph boards are packed straight from coordinates, no
 dense matrix), for n >= 3 the Z/nZ engine (:class:`modlights._zn.ZnEngine`).
@@ -17,9 +17,9 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from .board import MAX_TILES, Board
-from .engines.reference import ReferenceEngine, is_prime
-from .validation import check_budget
+from modlights.model.board import MAX_TILES, Board
+from modlights.engines.reference import ReferenceEngine, is_prime
+from modlights.model.validation import check_budget
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
 
@@ -43,7 +43,7 @@ _METHODS = ("auto", "dense", "chase", "algebraic", "lifted", "tensor")
 #: the reference engine).
 CHASE_MIN_TILES = 576
 CHASE_MIN_TILES_RING = 576
-#: ``method="auto"`` uses the algebraic engine (:mod:`modlights.engines.algebraic`) for
+#: ``method="auto"`` uses the algebraic engine (:mod:`modlights.engines.algebraic.cross`) for
 #: the uniform boards it covers with at least this many tiles. Measured (Solver +
 #: solve(minimal=False), random solvable start, medians of 7, k x k cross, shared box),
 #: algebraic time / chase time and / dense time:
@@ -54,7 +54,7 @@ CHASE_MIN_TILES_RING = 576
 #: millisecond; the chase's threshold is kept so small boards (puzzles, daily) keep the
 #: dense engines and their kernel bases.
 ALGEBRAIC_MIN_TILES = 576
-#: ... and for tori (:mod:`modlights.engines.algebraic_torus`) with at least this many
+#: ... and for tori (:mod:`modlights.engines.algebraic.torus`) with at least this many
 #: tiles (its fixed cost, ~0.5 ms, is the 2 x 2 system's ring arithmetic in Python).
 #: Measured (Solver + solve(minimal=False), random solvable start, medians of 7, k x k
 #: cross torus, shared box), algebraic / chase:
@@ -65,7 +65,7 @@ ALGEBRAIC_MIN_TILES = 576
 #: see bench/README.md.
 TORUS_ALGEBRAIC_MIN_TILES = 96 * 96
 #: ``method="auto"`` uses the algebraic engine's symmetric 3 x 3 case
-#: (:mod:`modlights.engines.algebraic_sym`: diagonal, ring, ...) for the boards it covers
+#: (:mod:`modlights.engines.algebraic.sym`: diagonal, ring, ...) for the boards it covers
 #: (and the tensor engine does not: square stays there) with at least this many tiles. Measured (Board.grid + Solver + solve(minimal=False),
 #: random solvable start, medians of 7, k x k diagonal, shared box), algebraic / chase:
 #:   n = 2: k=24 2.53, k=64 1.68, k=128 1.00, k=160 0.79, k=192 0.67, k=256 0.56
@@ -74,7 +74,7 @@ TORUS_ALGEBRAIC_MIN_TILES = 96 * 96
 #: (its fixed cost, ~0.3 ms, is the companion-matrix powering in Python); 5000 x 5000
 #: and 10000 x 10000 GF(2): see bench/README.md.
 SYM_ALGEBRAIC_MIN_TILES = 160 * 160
-#: ``method="auto"`` uses the lifted engine (:mod:`modlights.engines.lifted`, composite
+#: ``method="auto"`` uses the lifted engine (:mod:`modlights.engines.algebraic.lifted`, composite
 #: n) for the boards it covers with at least this many tiles. Measured (Solver +
 #: solve(minimal=False), random solvable start, medians of 5-7, k x k cross, shared
 #: box), lifted time / chase time:
@@ -84,7 +84,7 @@ SYM_ALGEBRAIC_MIN_TILES = 160 * 160
 #: (below 48 x 48 both answer in under a millisecond: the lifted engine's fixed cost is
 #: the GF(p) engines it sets up); 5000 x 5000 Z/4 0.35 s against 8.6 s.
 LIFTED_MIN_TILES = 128 * 128
-#: ``method="auto"`` uses the tensor engine (:mod:`modlights.engines.tensor`: square and
+#: ``method="auto"`` uses the tensor engine (:mod:`modlights.engines.tensor.engine`: square and
 #: other product patterns) for the boards it covers (and the algebraic engine does not)
 #: with at least this many tiles. Measured (Board.grid + Solver + solve(minimal=False),
 #: random solvable start, medians of 7, k x k square, shared box), tensor / chase:
@@ -167,11 +167,18 @@ class Solution:
         """JSON-safe data: ``{"taps", "length", "proven_minimal", "moves",
         "kernel_size"}`` (taps as nested lists, moves as ``[r, c]`` lists for grids
         and ints for graph boards)."""
-        from .data import solution_to_dict
-        return solution_to_dict(self)
+        board = self._board
+        moves = self.moves()
+        if board.is_grid:
+            moves = [[int(r), int(c)] for r, c in moves]
+        else:
+            moves = [int(j) for j in moves]
+        return {"taps": np.asarray(self.taps).tolist(), "length": int(self.length),
+                "proven_minimal": bool(self.proven_minimal), "moves": moves,
+                "kernel_size": int(self.kernel_size)}
 
     def _repr_svg_(self) -> str | None:
-        from .render import repr_svg
+        from modlights.model.render import repr_svg
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
         return repr_svg(self._board, taps=self.taps,
                         title=f"solution: {self.length} taps ({tag})")
@@ -204,7 +211,7 @@ class Solution:
 
 def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | None, float | None]:
     """budget: None (default), an int (coset elements) or a float (seconds); see
-    :func:`modlights.validation.check_budget`."""
+    :func:`modlights.model.validation.check_budget`."""
     return check_budget(budget, default)
 
 
@@ -248,7 +255,7 @@ class Solver:
 
     method: ``"auto"`` (default), ``"dense"``, ``"chase"`` or ``"algebraic"``.
     ``"dense"`` factors the dense tap matrix. ``"chase"`` (grid boards only) solves
-    by generalised light chasing (:mod:`modlights.chase`): it never builds the dense
+    by generalised light chasing (:mod:`modlights.engines.chase.engine`): it never builds the dense
     matrix and reduces the board to a residual system of about cols x pattern-height
     unknowns; det / inverse / pseudo_inverse then fall back to the dense engine for
     boards of at most 2^22 matrix entries and raise ValueError beyond.
@@ -265,10 +272,10 @@ class Solver:
     most MAX_SEARCH_BYTES of generators; long native work stops on Ctrl-C
     (KeyboardInterrupt) and leaves the Solver usable.
 
-    ``"algebraic"`` (:mod:`modlights.engines.algebraic`): uniform grid boards over a
+    ``"algebraic"`` (:mod:`modlights.engines.algebraic.cross`): uniform grid boards over a
     prime n whose chase is a row recurrence (cross, vertical, horizontal, any counts of
     the offsets (0,0), (0,+-1), (+-1,0); no locks or holes; tori are solved as a 2 x 2
-    system over GF(p)[s] / (s^w - 1), :mod:`modlights.engines.algebraic_torus`). The w x w residual
+    system over GF(p)[s] / (s^w - 1), :mod:`modlights.engines.algebraic.torus`). The w x w residual
     system becomes one polynomial equation mod chi_T: rank, nullity, kernel_size and
     solvability from one gcd, solutions from one extended gcd and two row-recurrence
     passes; ValueError saying why for other boards. ``"auto"`` picks it for the boards it
@@ -279,17 +286,17 @@ class Solver:
     ``solve(minimal=True)`` returns its solution unproven. It also takes the left-right
     symmetric patterns inside the 3 x 3 box (diagonal, the ring, custom ones; grid boards,
     no tori) whose next-row coefficient a I + b P is invertible for the board's width
-    (or, transposed, its height) (:mod:`modlights.engines.algebraic_sym`), from
+    (or, transposed, its height) (:mod:`modlights.engines.algebraic.sym`), from
     ``SYM_ALGEBRAIC_MIN_TILES`` tiles under ``"auto"``.
 
-    ``"lifted"`` (:mod:`modlights.engines.lifted`): the algebraic engine's boards over a
+    ``"lifted"`` (:mod:`modlights.engines.algebraic.lifted`): the algebraic engine's boards over a
     composite n (4, 6, 8, 9, ...; not tori): solved over every GF(p), p | n, lifted
     digit by digit to Z/p^k and combined by CRT when A is invertible mod every such p
     (5000 x 5000 Z/4 cross in ~0.35 s instead of ~5-8 s); otherwise the GF(p) engine
     (p | n) or the chase over Z/p^k does that factor's part. ``"auto"`` picks it from
     ``LIFTED_MIN_TILES`` (128 x 128).
 
-    ``"tensor"`` (:mod:`modlights.engines.tensor`): uniform grid boards (tori too; no
+    ``"tensor"`` (:mod:`modlights.engines.tensor.engine`): uniform grid boards (tori too; no
     locks or holes) whose offset counts factor as cnt(dr, dc) = a(dr) b(dc) (square,
     horizontal, vertical, products of a row and a column offset set), so A = R (x) C:
     solved as R X C^T = B by two passes of 1-D banded chases (every column at once),
@@ -337,8 +344,8 @@ class Solver:
             raise ValueError("method='chase' needs a grid board (Board.grid); use "
                              "method='dense' or 'auto' for graph boards")
         if method == "algebraic":
-            from .engines.algebraic import algebraic_reason
-            from .engines.algebraic_sym import sym_reason
+            from modlights.engines.algebraic.cross import algebraic_reason
+            from modlights.engines.algebraic.sym import sym_reason
             reason = algebraic_reason(board)
             sym = sym_reason(board) if reason is not None else None
             if reason is not None and sym is not None:
@@ -349,23 +356,23 @@ class Solver:
                 raise ValueError(f"method='algebraic' does not cover this board: {reason}; "
                                  "use method='auto', 'chase' or 'dense'")
         if method == "lifted":
-            from .engines.lifted import lifted_reason
+            from modlights.engines.algebraic.lifted import lifted_reason
             reason = lifted_reason(board) if backend == "native" else "backend must be native"
             if reason is not None:
                 raise ValueError(f"method='lifted' does not cover this board: {reason}; "
                                  "use method='auto', 'chase' or 'dense'")
         if method == "tensor":
-            from .engines.tensor import tensor_reason
+            from modlights.engines.tensor.engine import tensor_reason
             reason = tensor_reason(board) if backend == "native" else "backend must be native"
             if reason is not None:
                 raise ValueError(f"method='tensor' does not cover this board: {reason}; "
                                  "use method='auto', 'chase' or 'dense'")
         if method == "auto":
-            from .chase import chase_supports
-            from .engines.algebraic import algebraic_supports
-            from .engines.lifted import lifted_supports
-            from .engines.tensor import tensor_supports
-            from .engines.algebraic_sym import sym_supports
+            from modlights.engines.chase.engine import chase_supports
+            from modlights.engines.algebraic.cross import algebraic_supports
+            from modlights.engines.algebraic.lifted import lifted_supports
+            from modlights.engines.tensor.engine import tensor_supports
+            from modlights.engines.algebraic.sym import sym_supports
             method = "algebraic" if (board.is_grid and backend == "native"
                                      and prod(board.shape) >= (TORUS_ALGEBRAIC_MIN_TILES if
                                                                board.wrap else
@@ -386,9 +393,9 @@ class Solver:
                                                            CHASE_MIN_TILES_RING)
                                  and chase_supports(board)) else "dense"
         if board._giant and method not in ("algebraic", "tensor"):
-            from .engines.algebraic import algebraic_reason
-            from .engines.algebraic_sym import sym_reason
-            from .engines.tensor import tensor_reason
+            from modlights.engines.algebraic.cross import algebraic_reason
+            from modlights.engines.algebraic.sym import sym_reason
+            from modlights.engines.tensor.engine import tensor_reason
             native = "backend must be native"
             raise ValueError(f"a board of more than {MAX_TILES} tiles is solved only by the "
                              "algebraic engine, which does not cover this one "
@@ -437,7 +444,7 @@ class Solver:
         if not self._lazy or self._eng is not None:
             return None
         if self._rank_only is None:
-            from . import _gf2
+            from modlights import _gf2
             b = self.board
             if b._dense is not None:
                 self._rank_only = _gf2.rank(b._dense)
@@ -458,25 +465,25 @@ class Solver:
     @staticmethod
     def _make_engine(board: Board, backend: str, method: str = "dense"):
         if method == "algebraic":
-            from .engines.algebraic import AlgebraicEngine, algebraic_supports
+            from modlights.engines.algebraic.cross import AlgebraicEngine, algebraic_supports
             from functools import partial                # picklable, unlike a lambda
-            from .engines.algebraic_sym import SymAlgebraicEngine
+            from modlights.engines.algebraic.sym import SymAlgebraicEngine
             engine = AlgebraicEngine if algebraic_supports(board) else SymAlgebraicEngine
             return engine(board, dense=partial(Solver._make_engine, board, backend))
         if method == "tensor":
-            from .engines.tensor import TensorEngine
+            from modlights.engines.tensor.engine import TensorEngine
             from functools import partial
             return TensorEngine(board, dense=partial(Solver._make_engine, board, backend))
         if method == "lifted":
-            from .engines.lifted import LiftedEngine
+            from modlights.engines.algebraic.lifted import LiftedEngine
             from functools import partial
             return LiftedEngine(board, dense=partial(Solver._make_engine, board, backend))
         if method == "chase":
-            from .chase import ChaseEngine
+            from modlights.engines.chase.engine import ChaseEngine
             return ChaseEngine(board)
         n = board.states
         if backend == "native" and n == 2:
-            from ._gf2 import Gf2Engine
+            from modlights._gf2 import Gf2Engine
             if board._dense is not None:
                 return Gf2Engine(board.matrix())
             if board._indptr is not None:     # from_effects: column by column
@@ -485,7 +492,7 @@ class Solver:
             ci, tj = board.coo()          # packed straight from coordinates
             return Gf2Engine.from_coo(board.n_cells, board.n_taps, ci, tj)
         if backend == "native" and n >= 3:
-            from ._zn import ZnEngine
+            from modlights._zn import ZnEngine
             if board._dense is not None:
                 return ZnEngine(board.matrix(), n)
             ci, tj = board.coo()
@@ -605,7 +612,7 @@ class Solver:
         if arr.ndim != len(b.shape) + 1 or arr.shape[1:] != b.shape:
             raise ValueError(f"states must have shape (k, {', '.join(map(str, b.shape))}), "
                              f"got {arr.shape}")
-        from .board import _as_int_array, _in_range, _reduce_mod, _sub_mod
+        from modlights.model.board import _as_int_array, _in_range, _reduce_mod, _sub_mod
         if arr.dtype != np.uint8 or not _in_range(arr, self.n):
             arr = _reduce_mod(_as_int_array(arr, "states"), self.n)
         red = arr.reshape(arr.shape[0], prod(b.shape))
@@ -659,7 +666,7 @@ class Solver:
         """
         steps, seconds = _check_budget(budget, self._default_budget)
         deadline = _deadline(seconds)
-        from .search.minimal import check_executor
+        from modlights.search.minimal import check_executor
         check_executor(executor)
         progress = _check_progress(progress)
         rhs = self._rhs(state, target)
@@ -677,7 +684,7 @@ class Solver:
         t0 = time.perf_counter()
         self._pruned = 0
         if executor is not None and self._exhaustive(steps, seconds) and ks > 1:
-            from .search.minimal import coset_min
+            from modlights.search.minimal import coset_min
             H, orders = self._generators()
             x, _, examined, self._pruned = coset_min(x, H, orders, self.n, executor)
             proven = True
@@ -703,7 +710,7 @@ class Solver:
         ``progress(done, k)`` (optional) is called after each board, or once at the end
         of a batch. Ctrl-C stops it within a second (KeyboardInterrupt).
         """
-        from .search.minimal import check_executor
+        from modlights.search.minimal import check_executor
         check_executor(executor)
         steps, seconds = _check_budget(budget, self._default_budget)
         deadline = _deadline(seconds)
@@ -738,7 +745,7 @@ class Solver:
         as there). Ctrl-C stops it within a second (KeyboardInterrupt)."""
         deadline = _deadline(_check_budget(budget, self._default_budget)[1]) \
             if minimal else None
-        from .search.minimal import check_executor
+        from modlights.search.minimal import check_executor
         check_executor(executor)
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)
@@ -824,7 +831,7 @@ class Solver:
         packs = getattr(eng, "packs", False)
         if packs and not getattr(eng, "transposed", False):
             return eng
-        from .engines.tensor import TensorEngine, tensor_supports
+        from modlights.engines.tensor.engine import TensorEngine, tensor_supports
         if tensor_supports(self.board):
             return TensorEngine(self.board)
         return eng if packs else None
@@ -845,7 +852,7 @@ class Solver:
             raise ValueError(f"hardest on a board of more than {MAX_TILES} tiles would need "
                              "its states as bytes (rank, nullity, kernel_size and det are "
                              "available)")
-        from .search.hardest import hardest
+        from modlights.search.hardest import hardest
         return hardest(self, budget=budget, executor=executor)
 
     def solutions(self, state: Any, target: Any = 0) -> Iterator[np.ndarray]:
@@ -888,7 +895,7 @@ class Solver:
         with ``taps``: (None, X) (nothing to search, no lengths needed)."""
         if self.kernel_size == 1 and taps:
             return None, X
-        from .search.minimal import min_lengths_many
+        from modlights.search.minimal import min_lengths_many
         H, orders = self._generators()
         return min_lengths_many(X, H, orders, self.n, taps=taps, executor=executor)
 
@@ -918,7 +925,7 @@ class Solver:
             best = self._descend(x0.astype(np.int64), H, orders, deadline)
             return best.astype(np.uint8), int(x0.sum()) == 0, 0
         if self.backend == "native":
-            from . import _coset
+            from modlights import _coset
             # A coset of 2^62 or more elements is never covered: search the sub-coset
             # of the generators that fit (C enumeration), then descend; not proved.
             k, size = 0, 1          # the longest prefix of fewer than 2^62 elements

@@ -16,9 +16,9 @@ import os
 import sys
 from typing import Sequence
 
-from ..solver import Solver, Unsolvable  # noqa: F401 - Solver: modlights.cli.Solver as before
-from . import bench, check, daily, generate, hardest, info, play, serve, solve
-from .common import EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE, _Parser
+from modlights.solver import Solver, Unsolvable  # noqa: F401 - Solver: modlights.cli.Solver as before
+from modlights.cli import bench, check, daily, generate, hardest, info, play, serve, solve
+from modlights.cli.common import EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE, _Parser
 
 __all__ = ["main", "build_parser"]
 
@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
                "  modlights play --daily 1\n\n"
                "run 'modlights COMMAND --help' for the options of each command.",
         formatter_class=fmt, allow_abbrev=False)
-    from .. import __version__
+    from modlights import __version__
     parser.add_argument("--version", action="version", version=f"modlights {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 

@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from .common import EXIT_OK, _UserError, _int_arg, _parse_pattern, _isatty
+from modlights.cli.common import EXIT_OK, _UserError, _int_arg, _parse_pattern, _isatty
 
 
 def _parse_sizes(text: str) -> list[tuple[int, int]]:
@@ -32,7 +32,7 @@ def _parse_sizes(text: str) -> list[tuple[int, int]]:
 
 
 def run(args: argparse.Namespace, out) -> int:
-    from .workloads import bench_large
+    from modlights.cli.workloads import bench_large
     sizes = _parse_sizes(args.sizes)
     try:
         states = [int(v) for v in args.states.split(",") if v.strip()]
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace, out) -> int:
     cur_n = [0]
     rows = []
     # boards past MAX_TILES (or all with --packed) run bit-packed (GF(2) solve_packed)
-    from ..board import MAX_TILES
+    from modlights.model.board import MAX_TILES
     packed = [s for s in sizes if args.packed or s[0] * s[1] > MAX_TILES]
     if packed and states != [2]:
         raise _UserError(f"boards of more than {MAX_TILES} tiles (or --packed) run the "
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, out) -> int:
     for n in states:
         cur_n[0] = n
         if packed:
-            from .workloads import bench_packed
+            from modlights.cli.workloads import bench_packed
             rows += bench_packed(packed, pattern=pattern, progress=progress,
                                  repeats=args.repeats, seed=args.seed)
             done[0] += len(packed)

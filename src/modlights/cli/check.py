@@ -5,9 +5,9 @@ import argparse
 import json
 from typing import Any
 
-from ..play.puzzles import Puzzle
-from ..validation import read_limited
-from .common import EXIT_OK, EXIT_UNSOLVABLE, _UserError, _count_text
+from modlights.play.puzzles import Puzzle
+from modlights.model.validation import read_limited
+from modlights.cli.common import EXIT_OK, EXIT_UNSOLVABLE, _UserError, _count_text
 
 
 #: the most bytes ``modlights check`` reads from a file or standard input (a pack of

@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from ..board import Board
-from ..patterns import PATTERNS, pattern_name
-from ..play.puzzles import DIFFICULTIES, Puzzle, generate
-from ..solver import Solver
-from ..validation import as_int
+from modlights.model.board import Board
+from modlights.model.patterns import PATTERNS, pattern_name
+from modlights.play.puzzles import DIFFICULTIES, Puzzle, generate
+from modlights.solver import Solver
+from modlights.model.validation import as_int
 
 EXIT_OK = 0
 EXIT_UNSOLVABLE = 1
@@ -98,7 +98,7 @@ def _json_dumps(doc: Any) -> str:
 
 def _int_arg(what: str, lo: int | None = None, hi: int | None = None):
     """An argparse ``type`` for whole numbers, through the library's one integer
-    check (:func:`modlights.validation.as_int`): any size, range-checked exactly."""
+    check (:func:`modlights.model.validation.as_int`): any size, range-checked exactly."""
     def parse(text: str) -> int:
         t = text.strip()
         if not re.fullmatch(r"[+-]?\d{1,4000}", t):

@@ -6,8 +6,8 @@ import datetime
 import json
 from typing import Any
 
-from ..play.puzzles import daily
-from .common import EXIT_OK, _puzzle_lines, _puzzle_json
+from modlights.play.puzzles import daily
+from modlights.cli.common import EXIT_OK, _puzzle_lines, _puzzle_json
 
 
 def run(args: argparse.Namespace, out) -> int:

@@ -5,7 +5,7 @@ import argparse
 import json
 from typing import Any
 
-from .common import (EXIT_OK, _puzzle_lines, _puzzle_json, _generate_from_args,
+from modlights.cli.common import (EXIT_OK, _puzzle_lines, _puzzle_json, _generate_from_args,
                      _add_generate_options)
 
 
@@ -18,7 +18,7 @@ output:
 
 difficulty:
   From the proved fewest taps relative to the board, how many tiles those taps
-  touch, and the kernel of the tap matrix (see modlights.puzzles).
+  touch, and the kernel of the tap matrix (see modlights.play.puzzles).
 
 examples:
   modlights generate

@@ -4,11 +4,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .common import _build_board, _format_grid, _describe, _board_json, _add_board_options
+from modlights.cli.common import _build_board, _format_grid, _describe, _board_json, _add_board_options
 
 
 def run(args: argparse.Namespace, out) -> int:
-    from ..search.hardest import hardest_command
+    from modlights.search.hardest import hardest_command
     return hardest_command(args, _build_board(args), out, _describe, _format_grid,
                            _board_json)
 

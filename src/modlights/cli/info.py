@@ -4,8 +4,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..solver import Solver
-from .common import (EXIT_OK, _BOARD_HELP, _add_board_options, _board_json, _build_board,
+from modlights.solver import Solver
+from modlights.cli.common import (EXIT_OK, _BOARD_HELP, _add_board_options, _board_json, _build_board,
                      _count_text, _describe, _json_dumps)
 
 

@@ -7,9 +7,9 @@ import re
 import sys
 from typing import Any
 
-from ..play.game import Game, PlayScreen
-from ..play.puzzles import Puzzle, daily
-from .common import (EXIT_OK, _UserError, _int_arg, _generate_from_args,
+from modlights.play.game import Game, PlayScreen
+from modlights.play.puzzles import Puzzle, daily
+from modlights.cli.common import (EXIT_OK, _UserError, _int_arg, _generate_from_args,
                      _add_generate_options)
 
 

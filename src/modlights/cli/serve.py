@@ -5,7 +5,7 @@ import argparse
 import math
 from typing import Any
 
-from .common import EXIT_OK, _int_arg
+from modlights.cli.common import EXIT_OK, _int_arg
 
 
 def _seconds(what: str):
@@ -24,7 +24,7 @@ def _seconds(what: str):
 
 
 def run(args: argparse.Namespace, out) -> int:
-    from ..web.server import serve
+    from modlights.web.server import serve
     serve(args.host, args.port, out=out, workers=args.workers, queue=args.queue,
           memory_mb=args.worker_memory, cors_origins=args.cors_origin or (),
           shutdown_timeout=args.shutdown_timeout, keep_alive=args.keep_alive,

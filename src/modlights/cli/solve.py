@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import render
-from ..play.puzzles import Puzzle
-from ..solver import Solver
-from .common import (EXIT_OK, _count_text, _json_dumps, _LEGEND, _BOARD_HELP, _PRINT_TILES_WITH_PICTURE,
+from modlights.io import pictures as pictures_io
+from modlights.play.puzzles import Puzzle
+from modlights.solver import Solver
+from modlights.cli.common import (EXIT_OK, _count_text, _json_dumps, _LEGEND, _BOARD_HELP, _PRINT_TILES_WITH_PICTURE,
                      _UserError, _int_arg, _parse_values, _parse_target, _parse_budget,
                      _build_board, _format_grid, _describe, _board_json,
                      _add_board_options)
@@ -62,11 +62,11 @@ def run(args: argparse.Namespace, out) -> int:
     if args.png is None and args.png_scale != 1:
         raise _UserError("--png-scale sets the PNG's pixels per tile: give --png FILE too")
     pictures = dict(svg=args.svg, png=args.png, png_scale=args.png_scale)
-    render.check_pictures(board, **pictures)        # before the work: size, Pillow
+    pictures_io.check_pictures(board, **pictures)        # before the work: size, Pillow
     solver = Solver(board, backend=args.backend)
     sol = solver.solve(state, target, minimal=not args.no_minimal, budget=budget)
     taps = np.asarray(sol.taps)
-    written = render.write_pictures(board, state, taps, **pictures)
+    written = pictures_io.write_pictures(board, state, taps, **pictures)
     if args.json:
         doc = _board_json(board)
         doc.update({

@@ -19,8 +19,8 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from ..board import Board
-from ..solver import Solver
+from modlights.model.board import Board
+from modlights.solver import Solver
 
 __all__ = ["bench_large", "bench_packed", "random_packed"]
 
@@ -134,7 +134,7 @@ def bench_packed(sizes: Iterable[Any], pattern: Any = "cross",
     sizes: ints (square boards) or (rows, cols) pairs. Rows as in
     :func:`bench_large`: (board, 2, pattern, median seconds, peak MB of
     the timed runs, the start state included since it is held throughout)."""
-    from ..engines.packed import apply_packed
+    from modlights.engines.packed import apply_packed
     sizes = list(sizes)
     pname = pattern if isinstance(pattern, str) else "custom"
     rng = np.random.default_rng(seed)

@@ -11,9 +11,9 @@ helpers here never make a byte a tile:
 - :func:`transpose_packed`: the bit transpose (64 x 64 blocks), for boards an engine
   chases along the other axis and for the tensor engine's column direction.
 
-The solvers themselves are the engines' (:class:`~modlights.engines.algebraic.
+The solvers themselves are the engines' (:class:`~modlights.engines.algebraic.cross.
 RowPolynomialEngine` for the cross family and the symmetric 3 x 3 patterns,
-:class:`~modlights.engines.tensor.TensorEngine` for product patterns).
+:class:`~modlights.engines.tensor.engine.TensorEngine` for product patterns).
 """
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def apply_packed(board, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
     ValueError
         For n != 2, a mixed board, locks or holes, or arrays of the wrong shape.
     """
-    from .._packed import apply_offsets
+    from modlights._packed import apply_offsets
     if board.states != 2 or not board.is_grid or board.pattern is None \
             or board._any_locked or board._any_holes:
         raise ValueError("apply_packed needs a GF(2) grid board with one pattern and no "
@@ -93,7 +93,7 @@ def apply_packed(board, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
 def transpose_packed(a: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """The transpose of the rows x cols bit matrix ``a`` (np.packbits rows): a new
     (cols, ceil(rows / 8)) uint8 array, bits past the last column 0."""
-    from .._packed import transpose_bits
+    from modlights._packed import transpose_bits
     check_packed(a, rows, cols, "a")
     out = np.empty((cols, (rows + 7) // 8), np.uint8)
     return transpose_bits(a, cols, out)

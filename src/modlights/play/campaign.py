@@ -22,10 +22,10 @@ import tempfile
 import zlib
 from typing import Any
 
-from .game import Game
-from .prng import SplitMix64
-from .puzzles import Puzzle, generate
-from ..validation import as_int_pair, read_limited
+from modlights.play.game import Game
+from modlights.play.prng import SplitMix64
+from modlights.play.puzzles import Puzzle, generate
+from modlights.model.validation import as_int_pair, read_limited
 
 __all__ = ["Campaign", "MAP_SIZE", "LEVELS_PER_GROUP", "STARS_TO_OPEN"]
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .puzzles import GENERATE_BUDGET, Puzzle, stars_for_taps
+from modlights.play.puzzles import GENERATE_BUDGET, Puzzle, stars_for_taps
 
 __all__ = ["Game"]
 
@@ -158,7 +158,7 @@ class Game:
         return sorted(q for q, k in counts.items() if k % n)
 
     def _repr_svg_(self) -> str | None:
-        from ..render import repr_svg
+        from modlights.model.render import repr_svg
         status = ("solved" if self.solved else "unsolved") + (", hinted" if self._hinted else "")
         return repr_svg(self._board, self._state,
                         title=f"game: {self.taps_used} tap{'s' * (self.taps_used != 1)} "

@@ -1,6 +1,6 @@
 """Puzzles: generation, difficulty, stars, shareable puzzle codes and daily challenges.
 
-A :class:`Puzzle` is a grid :class:`~modlights.board.Board` plus a start state; the
+A :class:`Puzzle` is a grid :class:`~modlights.model.board.Board` plus a start state; the
 goal is always all tiles 0. Its measured properties (the fewest taps, stars,
 difficulty) are computed on first use and cached.
 
@@ -51,15 +51,16 @@ import datetime as _dt
 import math
 import re
 import zlib
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from ..board import Board
-from ..patterns import Offsets, pattern_name
-from .prng import SplitMix64, seed_from
-from ..solver import Solver
-from ..validation import as_int
+from modlights.model.board import Board
+from modlights.model.patterns import Offsets, pattern_name
+from modlights.play.prng import SplitMix64, seed_from
+from modlights.solver import Solver
+from modlights.model.validation import as_int, check_mapping, field_error, is_int
 
 __all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY_SCHEME",
            "stars_for_taps", "difficulty_band", "reference_taps"]
@@ -243,7 +244,6 @@ class Puzzle:
     def to_dict(self) -> dict:
         """JSON-safe data: ``{"board": board.to_dict(), "start": nested lists, "code",
         "stars": {"3": a, "2": b, "1": c}, "min_taps", "proven", "difficulty"}``."""
-        from ..data import puzzle_to_dict
         return puzzle_to_dict(self)
 
     @classmethod
@@ -252,7 +252,6 @@ class Puzzle:
         (then they must describe the same puzzle). ``stars``, ``min_taps``, ``proven``
         and ``difficulty`` are derived: checked for type, recomputed from the puzzle.
         ValueError naming the field for anything else."""
-        from ..data import puzzle_from_dict
         return puzzle_from_dict(d, max_tiles=max_tiles)
 
     # -- identity
@@ -269,7 +268,7 @@ class Puzzle:
         return f"Puzzle({r}x{c}, states={self._board.states}, code={self.code!r})"
 
     def _repr_svg_(self) -> str | None:
-        from ..render import repr_svg
+        from modlights.model.render import repr_svg
         r, c = self._board.shape
         return repr_svg(self._board, self._start,
                         title=f"puzzle {r}x{c}, {self._board.states} states, code {self.code}")
@@ -820,3 +819,80 @@ def decode(code: Any) -> tuple[Board, np.ndarray]:
         raise ValueError("puzzle code is not canonical (a mistyped character, or not "
                          "written by modlights): a valid code re-encodes to itself")
     return board, start
+
+
+# ----------------------------------------------------------------------------- dicts
+PUZZLE_FIELDS = ("board", "start", "code", "stars", "min_taps", "proven", "difficulty")
+
+
+def puzzle_to_dict(p: Puzzle) -> dict:
+    """The JSON-safe dict of a puzzle (see :meth:`Puzzle.to_dict`)."""
+    return {"board": p.board.to_dict(), "start": p.start.tolist(), "code": p.code,
+            "stars": {str(k): int(v) for k, v in p.stars.items()},
+            "min_taps": int(p.min_taps), "proven": bool(p.proven),
+            "difficulty": p.difficulty}
+
+
+def _start_input(start: Any, board: Board) -> np.ndarray:
+    """The start field: a board-shaped nested list of ints in 0..n-1."""
+    rows, cols = board.shape
+    n = board.states
+    if not isinstance(start, (list, tuple)) or len(start) != rows or any(
+            not isinstance(row, (list, tuple)) or len(row) != cols for row in start):
+        raise ValueError(f"start must be {rows} lists of {cols} ints (the board's shape)")
+    for row in start:
+        for v in row:
+            if not is_int(v) or not 0 <= v < n:
+                raise ValueError(f"start values must be ints from 0 to {n - 1}, got {v!r}")
+    return np.array(start, dtype=np.uint8)
+
+
+def puzzle_from_dict(d: Any, *, max_tiles: int | None = None) -> Puzzle:
+    """A puzzle from its dict, every field checked (see :meth:`Puzzle.from_dict`)."""
+    check_mapping(d, "puzzle", PUZZLE_FIELDS, ())
+    if "board" not in d and "code" not in d:
+        raise ValueError("puzzle needs 'board' and 'start', or 'code'")
+    _check_derived(d)
+    from_code = None
+    if "code" in d:
+        code = d["code"]
+        if not isinstance(code, str):
+            raise ValueError(f"code must be a string, got {type(code).__name__}")
+        try:
+            from_code = Puzzle.from_code(code)
+        except ValueError as e:
+            raise field_error("code", e) from None
+    if "board" not in d:
+        if "start" in d:
+            raise ValueError("puzzle has 'start' but no 'board'; give both, or 'code' alone")
+        return from_code
+    if "start" not in d:
+        raise ValueError("puzzle has 'board' but no 'start'; give both, or 'code' alone")
+    try:
+        board = Board.from_dict(d["board"], max_tiles=max_tiles)
+    except ValueError as e:
+        raise field_error("board", e) from None
+    if not board.is_grid:
+        raise ValueError("board: puzzles are grid boards; a graph board has no puzzle")
+    p = Puzzle(board, _start_input(d["start"], board))
+    if from_code is not None and from_code != p:
+        raise ValueError("code and board/start describe different puzzles; give one or "
+                         "make them agree")
+    return p
+
+
+def _check_derived(d: Mapping) -> None:
+    """The derived fields (recomputed from board and start) must at least be well typed."""
+    if "stars" in d:
+        s = d["stars"]
+        if not (isinstance(s, Mapping) and set(s) == {"3", "2", "1"}
+                and all(is_int(v) for v in s.values())):
+            raise ValueError('stars must be {"3": int, "2": int, "1": int}')
+    if "min_taps" in d and not (is_int(d["min_taps"]) and d["min_taps"] >= 0):
+        raise ValueError(f"min_taps must be an int >= 0, got {d['min_taps']!r}")
+    if "proven" in d and not isinstance(d["proven"], bool):
+        raise ValueError(f"proven must be true or false, got {d['proven']!r}")
+    if "difficulty" in d:
+        if d["difficulty"] not in DIFFICULTIES:
+            raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, "
+                             f"got {d['difficulty']!r}")

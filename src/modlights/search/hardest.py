@@ -61,7 +61,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .minimal import check_executor
+from modlights.search.minimal import check_executor
 
 __all__ = ["Hardest", "hardest", "check_seconds", "hardest_command", "pinned_groups"]
 
@@ -174,7 +174,7 @@ class _TapGroups:
 # ----------------------------------------------------------------------------- the program
 #: HiGHS threads per integer program. One: 9x9 took 2.9-3.4 s against 5.0-5.5 s with
 #: two (the 2 cores shared, load 4.5); see bench/README.md. (Set in _highs_worker.)
-from ._highs_worker import THREADS as HIGHS_THREADS  # noqa: E402
+from modlights.search._highs_worker import THREADS as HIGHS_THREADS  # noqa: E402
 
 
 def pinned_groups(gens: np.ndarray, sizes: np.ndarray, n: int) -> np.ndarray:
@@ -190,7 +190,7 @@ def pinned_groups(gens: np.ndarray, sizes: np.ndarray, n: int) -> np.ndarray:
     may be taken over those y only (a single tap is then 0), an exact way to drop the
     translations x -> x + c (all of them when |ker A| = n^|S| and S holds single taps).
     """
-    from ..reference import LocalSmith, factorize
+    from modlights.engines.reference import LocalSmith, factorize
     primes = [p for p, _ in factorize(n)]
     chosen: list[int] = []
     for g in np.argsort(sizes, kind="stable"):
@@ -344,7 +344,7 @@ class _CoveringProgram:
 
     def _solve_local(self, seconds: float | None):
         from highspy import cb
-        from . import _highs_worker as hw
+        from modlights.search import _highs_worker as hw
         if self._local is None:
             h = hw.new_highs()
             self._cb = self._interrupt                       # kept alive with the model
@@ -650,7 +650,7 @@ def hardest_command(args: argparse.Namespace, board: Any, out, describe: Callabl
                     format_grid: Callable, board_json: Callable) -> int:
     """``modlights hardest``: print the value, a witness board and the time (the CLI's
     board description, grid printer and board JSON are passed in)."""
-    from ..solver import Solver
+    from modlights.solver import Solver
     seconds = parse_seconds(args.budget)
     solver = Solver(board, backend=args.backend)
     h = solver.hardest(budget=seconds)

@@ -5,6 +5,6 @@
 
 Needs the optional extra: ``pip install "modlights[web]"``.
 """
-from .app import create_app
+from modlights.web.app import create_app
 
 __all__ = ["create_app"]

@@ -31,14 +31,14 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
-from .. import PATTERNS, Board, Campaign, Puzzle, Solver, Unsolvable, __version__, daily, generate
-from ..play.campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN
-from ..patterns import pattern_name
-from . import limits
-from . import workers as workers_module
-from .limits import TooLarge
-from .metrics import CONTENT_TYPE_LATEST, Metrics, Observe
-from .models import AnalyseRequest, EncodeRequest, GenerateRequest, HintRequest, SolveRequest
+from modlights import PATTERNS, Board, Campaign, Puzzle, Solver, Unsolvable, __version__, daily, generate
+from modlights.play.campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN
+from modlights.model.patterns import pattern_name
+from modlights.web import limits
+from modlights.web import workers as workers_module
+from modlights.web.limits import TooLarge
+from modlights.web.metrics import CONTENT_TYPE_LATEST, Metrics, Observe
+from modlights.web.models import AnalyseRequest, EncodeRequest, GenerateRequest, HintRequest, SolveRequest
 
 __all__ = ["create_app", "TooLarge"]
 

@@ -10,7 +10,7 @@ import json
 import os
 from typing import Any
 
-from ..patterns import PATTERNS
+from modlights.model.patterns import PATTERNS
 
 #: Most tiles (grid rows * cols) for /api/solve and /api/analyse with 2 states.
 MAX_TILES = 250_000

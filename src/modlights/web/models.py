@@ -7,7 +7,7 @@ from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .limits import MAX_SEARCH_SECONDS
+from modlights.web.limits import MAX_SEARCH_SECONDS
 
 Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
 #: a grid state (rows of ints) or a graph board's state (one int a cell)

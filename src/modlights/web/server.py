@@ -116,7 +116,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, out: TextIO = sys.stdout, *
     try:
         import uvicorn
 
-        from .app import create_app
+        from modlights.web.app import create_app
     except ImportError as e:
         raise ValueError(f'the web service needs its extra ({e.name or e} is missing): '
                          'pip install "modlights[web]"') from None

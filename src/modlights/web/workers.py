@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 import pebble
 
-from . import limits
+from modlights.web import limits
 
 __all__ = ["WorkerPool", "Busy", "Deadline", "EngineFailure", "ClientGone"]
 
@@ -92,7 +92,7 @@ def _call(fn: Callable, args: tuple) -> Any:
     (their message is their only argument), any other ValueError as a ValueError,
     MemoryError as a MemoryError, anything else as a RuntimeError with its type only
     (logged in the worker)."""
-    from ..solver import Unsolvable
+    from modlights.solver import Unsolvable
     try:
         return fn(*args)
     except (Unsolvable, limits.TooLarge, limits.Invalid, limits.Unparsable) as e:

@@ -1,7 +1,7 @@
 """The row-state chase: light chasing with online elimination, for boards with many
 holes or locked tiles, over any n (csrc/rowchase.c).
 
-The plan of :mod:`modlights.chase` (which taps are forced, which are symbols, which
+The plan of :mod:`modlights.engines.chase.engine` (which taps are forced, which are symbols, which
 tiles give residual equations) is walked once, tap by tap. Every tap still readable
 holds its affine form over the *live* symbols (GF(2): bit-packed words; GF(3): two bit
 planes, the word arithmetic of csrc/bitslice.h; other moduli: bytes)
@@ -28,14 +28,14 @@ unit later: the pending equations left at the end are a small system over the fr
 symbols, solved by the Z/q engine (csrc/zn.c, valuation pivots), and |ker A| mod q =
 q^retired x |ker of that system|. Symbol values of the factors are combined by CRT
 (x = sum x_j e_j, e_j = 1 mod q_j and 0 mod the others, as in
-:mod:`modlights.engines.lifted` and the Z/n engine) before one numeric replay mod n;
+:mod:`modlights.engines.algebraic.lifted` and the Z/n engine) before one numeric replay mod n;
 the i-th kernel generators of the factors add up to one generator (order: the product).
 2000^2 cross with 1% holes (41169 x 41169, refused by the matrix path): Z/4 4.9 s,
 Z/9 6.3 s, Z/3 4.4 s in the same rounds on the shared box; with bit-sliced GF(3) rows
 Z/3 1.1 s, Z/6 1.6 s (bench/README.md, "holes").
 
 :class:`RowChaseSystem` answers the residual questions of
-:class:`~modlights.chase.ChaseEngine` (``kernel_size``, ``nullity``, ``generators``,
+:class:`~modlights.engines.chase.engine.ChaseEngine` (``kernel_size``, ``nullity``, ``generators``,
 ``solve``) for a plan; ChaseEngine picks it (see ``ChaseEngine.__init__`` and
 :func:`use_rowchase`).
 """
@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .engines.reference import factorize
+from modlights.engines.reference import factorize
 
 __all__ = ["RowChaseSystem", "use_rowchase", "ROWCHASE_MIN_RATIO", "ROWCHASE_TALL_ENTRIES",
            "ROWCHASE_BATCH"]
@@ -112,8 +112,8 @@ class _Part:
             return
         self.run = run
         if run.npending:
-            from .chase import check_residual_size
-            from ._zn import ZnEngine
+            from modlights.engines.chase.engine import check_residual_size
+            from modlights._zn import ZnEngine
             check_residual_size(int(run.npending), int(run.nfree), self.q)
             self.pend = ZnEngine(run.pending()[0], self.q)
 
@@ -185,7 +185,7 @@ class RowChaseSystem:
                 f"elimination records ({min(int(plan.nsym), int(plan.nres))} eliminations "
                 f"of rows of at least {int(plan.w)} symbols mod {self.n}; at most "
                 f"{self.max_bytes / 2**20:.0f} MiB); use a smaller board or fewer holes")
-        from ._rowchase import live_bounds
+        from modlights._rowchase import live_bounds
         width, slots = live_bounds(plan)
         for part in self.parts:
             row = _row_bytes(width, part.q)
@@ -213,7 +213,7 @@ class RowChaseSystem:
         return total
 
     def _chase(self, part: _Part, B=None):
-        from ._rowchase import RowChase
+        from modlights._rowchase import RowChase
         run = RowChase(self.plan, B, max_bytes=self.max_bytes, q=part.q)
         part.take(run)
         return run

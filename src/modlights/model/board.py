@@ -15,42 +15,15 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from .patterns import Offsets, is_mixed, parse_mixed, parse_pattern, read_pattern_once
-from .validation import as_int, as_int_array, as_int_pair, take_items
+from modlights.model.patterns import Offsets, is_mixed, parse_mixed, parse_pattern, read_pattern_once
+from modlights.model.validation import (MAX_DENSE, MAX_SIDE, MAX_TILES, as_int, as_int_array,
+                                        as_int_pair, check_dim, check_states, in_range,
+                                        take_items)
 
 __all__ = ["Board", "MAX_TILES", "MAX_SIDE"]
 
-#: Largest number of tiles (rows * cols, or cells of a graph board) accepted, except
-#: for uniform grids (one pattern, no locked tiles or holes): those are described by
-#: their shape and pattern alone and may be as large as MAX_SIDE x MAX_SIDE; only the
-#: operations that need memory per tile (a byte state, masks, index arrays, the
-#: dense matrix) refuse them, saying how much they would need.
-MAX_TILES = 1 << 27
-#: Largest side of a grid board.
-MAX_SIDE = 1 << 20
-#: Largest dense matrix (n_cells * n_taps bytes) that ``matrix()`` will build.
-MAX_DENSE = 1 << 32
-
-
-def _check_states(states: Any) -> int:
-    return as_int(states, "states", 2, 255, expected="an int from 2 to 255", floats=False)
-
-
-def _check_dim(name: str, v: Any) -> int:
-    return as_int(v, name, 1, MAX_SIDE, expected="a positive int", floats=False)
-
-
 #: an integer ndarray from any integer-like input (see :func:`validation.as_int_array`)
 _as_int_array = as_int_array
-
-
-def _in_range(arr: np.ndarray, n: int) -> bool:
-    """Whether every entry of an integer array is in 0..n-1 (one or two passes)."""
-    if arr.size == 0:
-        return True
-    if arr.dtype.kind == "i" and int(arr.min()) < 0:
-        return False
-    return int(arr.max()) < n
 
 
 def _reduce_mod(arr: np.ndarray, n: int) -> np.ndarray:
@@ -59,7 +32,7 @@ def _reduce_mod(arr: np.ndarray, n: int) -> np.ndarray:
     copy); no int64 temporaries for fixed-width dtypes."""
     if arr.dtype.kind == "O":
         return np.array([int(x) % n for x in arr.ravel()], dtype=np.uint8).reshape(arr.shape)
-    if _in_range(arr, n):
+    if in_range(arr, n):
         return arr.astype(np.uint8)                     # always a copy
     if arr.dtype.kind == "u":
         return (arr % arr.dtype.type(n)).astype(np.uint8, copy=False)
@@ -239,15 +212,15 @@ class Board:
             For any argument outside what is described here (the message says what
             is allowed), a tile both locked and a hole, or a position off the board.
         """
-        rows = _check_dim("rows", rows)
-        cols = _check_dim("cols", cols)
+        rows = check_dim("rows", rows)
+        cols = check_dim("cols", cols)
         giant = rows * cols > MAX_TILES
         if giant and not (_no_tiles(locked) and _no_tiles(holes)
                           and not is_mixed(pattern, rows, cols)):
             raise ValueError(f"board too large: {rows}x{cols} = {rows * cols} tiles; more "
                              f"than {MAX_TILES} tiles are allowed only for uniform boards "
                              "(one pattern, no locked tiles or holes)")
-        n = _check_states(states)
+        n = check_states(states)
         b = cls._new()
         b._kind = "grid"
         b._n = n
@@ -299,7 +272,7 @@ class Board:
         -------
         Board
         """
-        n = _check_states(states)
+        n = check_states(states)
         try:
             # integer arrays stay arrays (copied); anything else becomes a list
             eff = [e.copy() if isinstance(e, np.ndarray) and e.ndim == 1
@@ -346,7 +319,7 @@ class Board:
         -------
         Board
         """
-        n = _check_states(states)
+        n = check_states(states)
         a = _as_int_array(matrix, "matrix")
         if a.ndim != 2:
             raise ValueError(f"matrix must be 2-D (n_cells x n_taps), got {a.ndim}-D")
@@ -702,7 +675,7 @@ class Board:
         self._per_tile(f"a byte {what}")
         arr = state if isinstance(state, np.ndarray) else None
         if arr is not None and arr.dtype == np.uint8 and arr.shape == self._shape \
-                and _in_range(arr, self._n):
+                and in_range(arr, self._n):
             return self.cell_vector(arr)
         return self.cell_vector(self.coerce_state(state, what))
 
@@ -822,7 +795,7 @@ class Board:
         rows, cols = self._shape
         n = self._n
         x = np.asarray(x)
-        if not (x.dtype == np.uint8 and _in_range(x, n)):
+        if not (x.dtype == np.uint8 and in_range(x, n)):
             x = _reduce_mod(_as_int_array(x, "taps"), n)
         X = self.from_tap_vector(x, copy=False)         # zero at locks and holes
         offs = self._pattern
@@ -903,7 +876,7 @@ class Board:
         :meth:`from_matrix` list cell i ``A[i, j]`` times in ``effects[j]``).
         ``Board.from_dict(b.to_dict()) == b``.
         """
-        from .data import board_to_dict
+        from modlights.model.board_dict import board_to_dict
         return board_to_dict(self)
 
     @classmethod
@@ -914,26 +887,26 @@ class Board:
         for boards over ``max_tiles`` tiles (default: what :meth:`grid` allows),
         checked before anything is built.
         """
-        from .data import board_from_dict
-        return board_from_dict(d, max_tiles=max_tiles)
+        from modlights.model.board_dict import board_from_dict
+        return board_from_dict(cls, d, max_tiles=max_tiles)
 
     # ------------------------------------------------------------------ pictures
     def to_svg(self, state: Any = None, *, taps: Any = None, numbers: bool = False,
                tile: float | None = None, title: str | None = None) -> str:
         """An SVG picture of the board in ``state`` (all 0 by default) with ``taps``
-        marked, numbers on the tiles when asked. See :func:`modlights.render.to_svg`."""
-        from .render import to_svg
+        marked, numbers on the tiles when asked. See :func:`modlights.model.render.to_svg`."""
+        from modlights.model.render import to_svg
         return to_svg(self, state, taps=taps, numbers=numbers, tile=tile, title=title)
 
     def to_png(self, state: Any = None, *, taps: Any = None, path: Any = None,
                scale: int = 1) -> bytes | None:
         """A PNG, one pixel a tile (needs Pillow: ``pip install "modlights[png]"``).
-        See :func:`modlights.render.to_png`."""
-        from .render import to_png
+        See :func:`modlights.model.render.to_png`."""
+        from modlights.model.render import to_png
         return to_png(self, state, taps=taps, path=path, scale=scale)
 
     def _repr_svg_(self) -> str | None:
-        from .render import repr_svg
+        from modlights.model.render import repr_svg
         return repr_svg(self)
 
     # ------------------------------------------------------------------ identity
@@ -969,7 +942,7 @@ class Board:
             return f"Board.from_matrix(<{self.n_cells}x{self.n_taps}>, states={self._n})"
         if self._kind == "graph":
             return f"Board.from_effects(<{self.n_taps} taps>, states={self._n}, n_cells={self._shape[0]})"
-        from .patterns import pattern_name
+        from modlights.model.patterns import pattern_name
         rows, cols = self._shape
         if self._mixed is not None:
             pat = "<mixed>"
@@ -1018,3 +991,7 @@ def _is_bool_nested(spec: Any) -> bool:
     except (TypeError, StopIteration):
         return False
     return isinstance(inner, (bool, np.bool_))
+
+
+# kept under their old private names for the engines that import them
+_in_range = in_range  # noqa: E305

@@ -3,8 +3,8 @@ remainder theorem, on top of the GF(p) algebraic engine.
 
 Covered boards (:func:`lifted_reason` says why a board is not): grid boards over a
 composite n (4, 6, 8, 9, 10, 12, ...; not tori, no locks, no holes, at most
-:data:`~modlights.board.MAX_TILES` tiles) that the algebraic engine
-(:mod:`modlights.engines.algebraic`) covers over every prime p dividing n: one
+:data:`~modlights.model.board.MAX_TILES` tiles) that the algebraic engine
+(:mod:`modlights.engines.algebraic.cross`) covers over every prime p dividing n: one
 pattern of the offsets (0,0), (0,+-1), (+-1,0) with a unit count on (-1,0) or (0,-1).
 
 With n = prod q_j, q_j = p_j^k_j, Z/n = prod Z/q_j, so A x = b (mod n) is solved mod
@@ -27,8 +27,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .reference import factorize
-from .algebraic import dense_fallback
+from modlights.engines.reference import factorize
+from modlights.engines.algebraic.cross import dense_fallback
 
 __all__ = ["LiftedEngine", "lifted_reason", "lifted_supports", "prime_power_factors"]
 
@@ -40,15 +40,15 @@ prime_power_factors = factorize
 
 def _board_mod(board, p: int):
     """The same uniform grid board over GF(p)."""
-    from ..board import Board
+    from modlights.model.board import Board
     rows, cols = board.shape
     return Board.grid(rows, cols, states=p, pattern=list(board.pattern))
 
 
 def lifted_reason(board) -> str | None:
     """None when :class:`LiftedEngine` covers the board, else why it does not."""
-    from ..board import MAX_TILES
-    from .algebraic import algebraic_reason
+    from modlights.model.board import MAX_TILES
+    from modlights.engines.algebraic.cross import algebraic_reason
     if not getattr(board, "is_grid", False):
         return "it needs a grid board (Board.grid)"
     n = board.states
@@ -93,9 +93,9 @@ class LiftedEngine:
     packs = False
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
-        from ..board import Board
-        from ..chase import ChaseEngine
-        from .algebraic import AlgebraicEngine
+        from modlights.model.board import Board
+        from modlights.engines.chase.engine import ChaseEngine
+        from modlights.engines.algebraic.cross import AlgebraicEngine
         reason = lifted_reason(board)
         if reason is not None:
             raise ValueError(f"method='lifted' does not cover this board: {reason}; "

@@ -20,12 +20,14 @@ from __future__ import annotations
 import itertools
 import math
 import os
+from collections.abc import Mapping
 from typing import Any, Iterable
 
 import numpy as np
 
 __all__ = ["as_int", "as_int_pair", "as_int_array", "take_items", "check_budget",
-           "read_limited", "MAX_BUDGET"]
+           "read_limited", "MAX_BUDGET", "MAX_TILES", "MAX_SIDE", "MAX_DENSE", "check_states",
+           "check_dim", "in_range", "is_int", "field_error", "check_mapping"]
 
 #: Budgets (coset elements) above this mean the same as this: no search examines
 #: 2^63 elements (the C search counts them in 64 bits).
@@ -236,3 +238,62 @@ def _short(v: Any) -> str:
         text = f"<{type(v).__name__}>"
     text = text.replace("\n", " ")
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ----------------------------------------------------------------------------- boards
+#: Largest number of tiles (rows * cols, or cells of a graph board) accepted, except
+#: for uniform grids (one pattern, no locked tiles or holes): those are described by
+#: their shape and pattern alone and may be as large as MAX_SIDE x MAX_SIDE; only the
+#: operations that need memory per tile (a byte state, masks, index arrays, the
+#: dense matrix) refuse them, saying how much they would need.
+MAX_TILES = 1 << 27
+#: Largest side of a grid board.
+MAX_SIDE = 1 << 20
+#: Largest dense matrix (n_cells * n_taps bytes) that ``matrix()`` will build.
+MAX_DENSE = 1 << 32
+
+
+def check_states(states: Any) -> int:
+    """The number of states checked: an int from 2 to 255, else ValueError."""
+    return as_int(states, "states", 2, 255, expected="an int from 2 to 255", floats=False)
+
+
+def check_dim(name: str, v: Any) -> int:
+    """A board side checked: an int from 1 to MAX_SIDE, else ValueError naming it."""
+    return as_int(v, name, 1, MAX_SIDE, expected="a positive int", floats=False)
+
+
+def in_range(arr: np.ndarray, n: int) -> bool:
+    """Whether every entry of an integer array is in 0..n-1 (one or two passes)."""
+    if arr.size == 0:
+        return True
+    if arr.dtype.kind == "i" and int(arr.min()) < 0:
+        return False
+    return int(arr.max()) < n
+
+
+# ----------------------------------------------------------------------------- JSON dicts
+def is_int(v: Any) -> bool:
+    """Whether v is an int or NumPy integer (bools excluded)."""
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def field_error(what: str, e: ValueError) -> ValueError:
+    """e's message prefixed by the field it is about (unless it names it already)."""
+    msg = str(e)
+    return ValueError(msg if msg.startswith(what) else f"{what}: {msg}")
+
+
+def check_mapping(d: Any, what: str, allowed: tuple, required: tuple) -> None:
+    """d is a mapping with only the allowed keys and every required one, else ValueError."""
+    if not isinstance(d, Mapping):
+        raise ValueError(f"{what} must be a dict (JSON object), got {type(d).__name__}")
+    unknown = [k for k in d if k not in allowed]
+    if unknown:
+        raise ValueError(f"{what} has unknown field {unknown[0]!r}; allowed fields: "
+                         + ", ".join(allowed))
+    missing = [k for k in required if k not in d]
+    if missing:
+        other = "; a graph board has effects and states" if what == "board" else ""
+        raise ValueError(f"{what} needs the field {missing[0]!r} (required: "
+                         + ", ".join(required) + other + ")")

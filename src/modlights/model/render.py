@@ -47,15 +47,18 @@ import functools
 import io
 import math
 from numbers import Real
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from .board import Board, _check_states, _in_range
+from modlights.model.validation import check_states, in_range
+
+if TYPE_CHECKING:
+    from modlights.model.board import Board
 
 __all__ = ["to_svg", "to_png", "palette", "text_colour", "oklab", "min_distance",
-           "repr_svg", "check_svg_size", "check_pictures", "write_pictures",
+           "repr_svg", "check_svg_size",
            "MAX_SVG_TILES", "BACKGROUND"]
 
 #: Largest board (tiles of a grid, cells + taps of a graph board) drawn as SVG.
@@ -148,7 +151,7 @@ def palette(n: int) -> tuple[str, ...]:
         ``palette(n)[s]`` is the fill of a tile in state s (see the module docstring
         for how the colours are chosen).
     """
-    return _palette(_check_states(n))
+    return _palette(check_states(n))
 
 
 @functools.lru_cache(maxsize=None)
@@ -172,7 +175,7 @@ def min_distance(n: int) -> float:
     """The smallest OKLab distance (x100) the palette of n states keeps between any
     two of its colours and between each colour and the background (a floor that
     falls with n: 15 up to 9 states, 30 / cbrt(n - 1) beyond, 4.7 at 255)."""
-    n = _check_states(n)
+    n = check_states(n)
     return MIN_DISTANCE if n - 1 <= len(_HAND) else min(MIN_DISTANCE, 30.0 / (n - 1) ** (1 / 3))
 
 
@@ -189,6 +192,13 @@ def text_colour(fill: str) -> str:
 
 
 # ----------------------------------------------------------------------------- input
+def _check_board(board: Any) -> None:
+    """ValueError unless board is a modlights Board (checked by its interface: this
+    module draws boards without importing their class)."""
+    if not all(hasattr(board, a) for a in ("is_grid", "shape", "states", "coerce_state")):
+        raise ValueError(f"board must be a modlights Board, got {type(board).__name__}")
+
+
 def _state(board: Board, state: Any) -> np.ndarray:
     """Board-shaped uint8 state (all zeros when None); ValueError for a bad one."""
     if state is None:
@@ -202,7 +212,7 @@ def _taps(board: Board, taps: Any) -> np.ndarray | None:
     if taps is None:
         return None
     if board.is_grid and isinstance(taps, np.ndarray) and taps.dtype == np.uint8 \
-            and taps.shape == board.shape and _in_range(taps, board.states) \
+            and taps.shape == board.shape and in_range(taps, board.states) \
             and not (board._any_locked and taps[board._locked].any()) \
             and not (board._any_holes and taps[board._holes].any()):
         return taps          # already checked counts (a solution's): no 100 MB copies
@@ -232,7 +242,7 @@ def check_svg_size(board: Board) -> None:
 def _describe(board: Board, taps: np.ndarray | None) -> str:
     n = board.states
     if board.is_grid:
-        from .patterns import pattern_name
+        from modlights.model.patterns import pattern_name
         rows, cols = board.shape
         offs = board.pattern
         pat = "mixed" if offs is None else (pattern_name(offs) or "custom")
@@ -334,8 +344,7 @@ def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool =
         For a state or taps of the wrong shape, a tap on a locked tile, a bad tile
         size, or a board of more than :data:`MAX_SVG_TILES` tiles (use :func:`to_png`).
     """
-    if not isinstance(board, Board):
-        raise ValueError(f"board must be a modlights Board, got {type(board).__name__}")
+    _check_board(board)
     check_svg_size(board)
     s = _state(board, state)
     t = _taps(board, taps)
@@ -467,7 +476,7 @@ def _checked_state(board: Board, state: Any) -> np.ndarray | None:
     """``state`` coerced (None stays None); a uint8 array already in 0..n-1 is used
     as it is, without a copy (a 10000 x 10000 state is 100 MB)."""
     if state is None or (isinstance(state, np.ndarray) and state.dtype == np.uint8
-                         and state.shape == board.shape and _in_range(state, board.states)):
+                         and state.shape == board.shape and in_range(state, board.states)):
         return state
     return board.coerce_state(state)
 
@@ -523,8 +532,7 @@ def to_png(board: Board, state: Any = None, *, taps: Any = None, path: Any = Non
         Bad state / taps / scale, a picture of more than :data:`MAX_PNG_PIXELS`
         pixels, or Pillow missing (``MissingPillow``, also an ImportError).
     """
-    if not isinstance(board, Board):
-        raise ValueError(f"board must be a modlights Board, got {type(board).__name__}")
+    _check_board(board)
     _check_png(board, taps is not None, scale)
     Image = _pillow()
     ph, pw = _panel_shape(board)
@@ -562,38 +570,3 @@ def to_png(board: Board, state: Any = None, *, taps: Any = None, path: Any = Non
     buf = io.BytesIO()
     img.save(buf, **options)
     return buf.getvalue()
-
-
-# ----------------------------------------------------------------------------- CLI
-def check_pictures(board: Board, *, svg: Any = None, png: Any = None,
-                   png_scale: int = 1) -> None:
-    """Check that the pictures asked for (the command line's ``--svg`` / ``--png``) can
-    be made, before any work: ValueError for a board too large for SVG, a bad PNG
-    scale or a PNG too large (the taps panel counted), or when PNG is asked for and
-    Pillow is missing."""
-    if svg is not None:
-        check_svg_size(board)
-    if png is not None:
-        _check_png(board, True, png_scale)
-        _pillow()
-
-
-def write_pictures(board: Board, state: Any = None, taps: Any = None, *,
-                   svg: Any = None, png: Any = None, png_scale: int = 1) -> list[str]:
-    """Write the SVG and / or PNG of ``board`` in ``state`` with ``taps`` marked to
-    the paths ``svg`` / ``png`` (``png_scale`` pixels a tile); returns the paths
-    written. ValueError when a file cannot be written (the message says which and why)."""
-    check_pictures(board, svg=svg, png=png, png_scale=png_scale)
-    written = []
-    try:
-        if svg is not None:
-            text = to_svg(board, state, taps=taps)
-            with open(svg, "w", encoding="utf-8") as f:
-                f.write(text)
-            written.append(str(svg))
-        if png is not None:
-            to_png(board, state, taps=taps, path=png, scale=png_scale)
-            written.append(str(png))
-    except OSError as e:
-        raise ValueError(f"cannot write the picture: {e}") from None
-    return written

@@ -10,7 +10,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Sequence
 
-from .validation import as_int_pair, take_items
+from modlights.model.validation import as_int_pair, take_items
 
 Offsets = tuple[tuple[int, int], ...]
 

@@ -1,5 +1,5 @@
 """Uniform boards with left-right symmetric 3 x 3 patterns by polynomial algebra: the
-algebraic engine's method (:mod:`modlights.engines.algebraic`) with polynomial row
+algebraic engine's method (:mod:`modlights.engines.algebraic.cross`) with polynomial row
 coefficients.
 
 Covered boards (:func:`sym_reason` says why a board is not): grid boards (no tori) over
@@ -35,7 +35,7 @@ transposed pattern is symmetric), the board is worked on transposed.
 det, inverse and pseudo-inverse come from the dense engine (small boards).
 
 GF(2) boards also take np.packbits rows (``solve_packed``, ``apply_packed``, shared
-with the algebraic engine through :class:`~modlights.engines.algebraic.
+with the algebraic engine through :class:`~modlights.engines.algebraic.cross.
 RowPolynomialEngine`): there C_1 y = v is a prefix XOR with stride 2 (diagonal: C_1 =
 P) or 3 (C_1 = I + P) on 64-bit words, since 1 / (1 + k x + x^2) = (1 + k x) / (1 + x^m)
 over GF(2), so a row costs O(w / 64) word operations, never a byte a tile.
@@ -46,7 +46,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .algebraic import (_counts, _neg, _padd, _poly, RowPolynomialEngine,
+from modlights.engines.algebraic.cross import (_counts, _neg, _padd, _poly, RowPolynomialEngine,
                         dense_fallback, uniform_prime_grid_reason)
 
 __all__ = ["SymAlgebraicEngine", "sym_reason", "sym_supports"]
@@ -65,7 +65,7 @@ def _row_coeffs(c: dict, p: int) -> tuple[list[int], list[int]] | None:
 
 def _c1_invertible(a1: int, b1: int, w: int, p: int) -> bool:
     """Whether a1 I + b1 P (w x w) is invertible over GF(p)."""
-    from .._poly import SymChase
+    from modlights._poly import SymChase
     try:
         SymChase(1, w, p, [0, 0, a1], [0, 0, b1])
     except ValueError:
@@ -127,7 +127,7 @@ class SymAlgebraicEngine(RowPolynomialEngine):
     name = "algebraic"
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
-        from .._poly import RowRec, SymChase
+        from modlights._poly import RowRec, SymChase
         super().__init__(board, dense, sym_reason(board))
         p = self.n
         self.transposed, self._a, self._b = _orientation(board)

@@ -77,7 +77,7 @@ bench/locks_large.py, bench/README.md). Holes make a symbol each (the tap below 
 hole is forced by nobody), so a board with many holes has a residual system as large
 as its holes (2000 x 2000 GF(2) cross with 1% holes: 41169 x 41169, refused past
 MAX_RESIDUAL_BYTES / _WORK). Such boards take the row chase instead
-(:mod:`modlights.rowchase`, csrc/rowchase.c): one pass over the plan in which every
+(:mod:`modlights.engines.chase.rowchase`, csrc/rowchase.c): one pass over the plan in which every
 readable tap holds its affine form over the live symbols only, and each residual
 equation eliminates a live symbol the moment it appears (or checks the right-hand
 sides), so the live symbols stay about one row wide and no residual matrix is built.
@@ -92,7 +92,7 @@ take it too: one row chase a prime-power factor q of n; over Z/p^e an equation
 eliminates its youngest symbol with a unit coefficient, one without (every
 coefficient a multiple of p) is kept pending, caught up on the records like a tap,
 and the few left at the end are solved by the Z/q engine (valuation pivots); symbol
-values are combined by CRT before one replay (:mod:`modlights.rowchase`). 2000^2 cross
+values are combined by CRT before one replay (:mod:`modlights.engines.chase.rowchase`). 2000^2 cross
 with 1% holes, all refused before (6465 MiB residual), medians of 3 interleaved with
 Z/3 on the shared box (load 3-4): Z/4 4.9 s, Z/9 6.3 s, Z/3 4.4 s (1.1x and 1.4x Z/3;
 Z/9 7.1 s before its 16-bit row updates), Z/6 4.3 s, Z/8 5.7 s (one run each); GF(2)
@@ -156,8 +156,8 @@ from typing import Any
 
 import numpy as np
 
-from .board import Board
-from .engines.reference import is_prime
+from modlights.model.board import Board
+from modlights.engines.reference import is_prime
 
 __all__ = ["ChaseEngine", "build_plan", "chase_supports", "transpose_board",
            "transpose_bytes"]
@@ -237,7 +237,7 @@ def _plan_masks(board: Board, accepts_none: bool) -> tuple[Any, Any]:
 
 def build_plan(board: Board):
     """The C chase structure of a grid board."""
-    from . import _chase
+    from modlights import _chase
     if not board.is_grid:
         raise ValueError("the chase works on grid boards only (Board.grid)")
     rows, cols = board.shape
@@ -268,7 +268,7 @@ def residual_cost(nres: int, nsym: int, n: int) -> tuple[int, int]:
     if n == 2:
         packed = nres * ((nsym + 63) // 64) * 8
         return 3 * packed, nres * nsym * side // 64     # matrix, kept copy, [M | R]
-    from .engines.reference import factorize
+    from modlights.engines.reference import factorize
     parts = len(factorize(n))
     # matrix (uint8) + per prime power: a reduced copy (uint8) and the work matrix (uint16)
     return nres * nsym * (1 + 3 * parts), nres * nsym * side // 16
@@ -309,7 +309,7 @@ def transpose_bytes(a: np.ndarray) -> np.ndarray:
     """A new C-contiguous uint8 array holding a.T for a 2-D uint8 array, copied in
     cache-sized tiles (csrc/band.c: 0.026 s for 5000 x 5000 against 0.087 s for
     ``np.ascontiguousarray(a.T)``, whose strided reads miss the cache)."""
-    from ._band import transpose
+    from modlights._band import transpose
     a = np.asarray(a, dtype=np.uint8)
     if a.strides[1] != 1:
         a = np.ascontiguousarray(a)
@@ -361,7 +361,7 @@ ROWSOLVE_LIGHT_PACKED: frozenset = frozenset()
 def _rowsolve_supported(n: int) -> bool:
     """Whether the compiled _chase has a row-solve chase for n (an older binding: GF(2)
     only, or none)."""
-    from . import _chase
+    from modlights import _chase
     if not hasattr(_chase, "RowSolvePlan"):
         return False
     return n == 2 or hasattr(_chase.RowSolvePlan, "matrix_zn")
@@ -375,7 +375,7 @@ def rowsolve_plan(board: Board, transpose: bool = True):
     are units mod n, a width that is a multiple of 2a. Any n in 2..255."""
     from collections import Counter
 
-    from . import _chase
+    from modlights import _chase
     n = board.states
     if (not board.is_grid or board.wrap or board._mixed is not None
             or board._any_holes or board._any_locked or not _rowsolve_supported(n)):
@@ -488,11 +488,11 @@ class ChaseEngine:
         #: residual equations in the system solved: all, or a prefix that leaves no
         #: kernel (the replay checks the others)
         self.residual_rows = self.nres
-        #: the row chase (modlights.rowchase) instead of a residual matrix: many holes
+        #: the row chase (modlights.engines.chase.rowchase) instead of a residual matrix: many holes
         #: (rowchase=None), or as forced (True / False); rings by valuation, composite
         #: n by CRT
         self._row = None
-        from .rowchase import RowChaseSystem, use_rowchase
+        from modlights.engines.chase.rowchase import RowChaseSystem, use_rowchase
         if use_rowchase(self.plan, n, rowchase, holes=board._any_holes or board._any_locked):
             self._row = RowChaseSystem(self.plan, MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK)
             self._res = None
@@ -523,10 +523,10 @@ class ChaseEngine:
         """The residual system of the first ``rows`` equations: GF(2) by one Four
         Russians echelon form per batch (csrc/gf2.c); Z/n by the native Z/n engine
         (csrc/zn.c: CRT, unit then valuation pivots, so rings are exact)."""
-        from . import _chase
+        from modlights import _chase
         if self.n == 2:
             return _chase.Gf2Residual(self.plan.matrix_gf2(threads, rows=rows), self.nsym)
-        from ._zn import ZnEngine
+        from modlights._zn import ZnEngine
         return ZnEngine(self.plan.matrix_zn(threads, rows=rows, packed=PACKED_SYMBOLIC), self.n)
 
     def _prefix_residual(self, threads: int | None):
@@ -711,7 +711,7 @@ class ChaseEngine:
             if self.m * self.r > DENSE_FALLBACK:
                 raise ValueError("not available with method='chase' on a board this large "
                                  f"({self.m} x {self.r} tap matrix); use method='dense'")
-            from .solver import Solver
+            from modlights.solver import Solver
             self._dense = Solver._make_engine(self.board, "native", "dense")
         return self._dense
 

@@ -24,7 +24,7 @@ GF(p)[x] / (chi_T); the w x w residual system becomes ``F z = -c (mod chi_T)``:
 
 Tori (wrap=True, at least 3 tiles along the chase): a row is an element of
 R = GF(p)[s] / (s^w - 1) and the chase from X_0 = u, X_{h-1} = v leaves a 2 x 2 system
-over that ring; :mod:`modlights.engines.algebraic_torus` diagonalises it by unimodular
+over that ring; :mod:`modlights.engines.algebraic.torus` diagonalises it by unimodular
 row and column operations (extended gcds over GF(p)[s]), which gives the nullity
 (deg gcd(d1, s^w - 1) + deg gcd(d2, s^w - 1)), solvability, one solution (replayed by
 the torus chase) and the kernel basis. _torus_nullity computes the same nullity
@@ -130,7 +130,7 @@ def dense_fallback(eng: Any, method: str) -> Any:
     det / inverse / pseudo-inverse: built on first use and kept in ``eng._dense``;
     ValueError for boards whose tap matrix is too large for it."""
     if eng._dense is None:
-        from ..chase import DENSE_FALLBACK
+        from modlights.engines.chase.engine import DENSE_FALLBACK
         if eng._dense_factory is None:
             raise ValueError(f"not available from the {method} engine on its own")
         b = eng.board
@@ -145,7 +145,7 @@ def dense_fallback(eng: Any, method: str) -> Any:
 
 class RowPolynomialEngine:
     """What the polynomial engines (:class:`AlgebraicEngine`,
-    :class:`~modlights.engines.algebraic_sym.SymAlgebraicEngine`) share: a chase of h rows
+    :class:`~modlights.engines.algebraic.sym.SymAlgebraicEngine`) share: a chase of h rows
     of w taps (the board transposed when ``transposed``), the kernel from a polynomial
     gcd, det / inverse / pseudo-inverse from the dense engine. Subclasses call
     ``__init__`` with their coverage check's answer and set ``h``, ``w``, ``transposed``
@@ -175,14 +175,14 @@ class RowPolynomialEngine:
         rows, cols = self.board.shape
         B = np.asarray(rhs, dtype=np.uint8).reshape(rows, cols)
         if self.transposed:
-            from ..chase import transpose_bytes
+            from modlights.engines.chase.engine import transpose_bytes
             return transpose_bytes(B)
         return np.ascontiguousarray(B)
 
     def _taps_of(self, x: np.ndarray) -> np.ndarray:
         """The chase's h x w rows back as a vector in the board's tap order."""
         if self.transposed:
-            from ..chase import transpose_bytes
+            from modlights.engines.chase.engine import transpose_bytes
             x = transpose_bytes(x)
         return x.reshape(-1)
 
@@ -254,7 +254,7 @@ class RowPolynomialEngine:
                              "solve() on a byte state")
         if not self.transposed:
             return self._solve_grid(packed, tc=tc, packed=True)
-        from .packed import transpose_packed
+        from modlights.engines.packed import transpose_packed
         rows, cols = self.board.shape
         bt = transpose_packed(packed, rows, cols)
         xt = self._solve_grid(bt, tc=tc, packed=True)
@@ -268,7 +268,7 @@ class RowPolynomialEngine:
         a time from the pattern (:func:`modlights.engines.packed.apply_packed`)."""
         if self.n != 2:
             raise ValueError(f"apply_packed needs n = 2, this board has n = {self.n}")
-        from .packed import apply_packed
+        from modlights.engines.packed import apply_packed
         return apply_packed(self.board, x, s, tc, write)
 
 
@@ -285,7 +285,7 @@ class AlgebraicEngine(RowPolynomialEngine):
     name = "algebraic"
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
-        from .._poly import RowRec
+        from modlights._poly import RowRec
         super().__init__(board, dense, algebraic_reason(board))
         p = self.n
         rows, cols = board.shape
@@ -388,16 +388,16 @@ class AlgebraicEngine(RowPolynomialEngine):
     # ---------------------------------------------------------------- interface
     def _torus_system(self):
         """The 2 x 2 residual system over GF(p)[s] / (s^w - 1) of a torus
-        (:class:`~modlights.engines.algebraic_torus.TorusSystem`), built on first use."""
+        (:class:`~modlights.engines.algebraic.torus.TorusSystem`), built on first use."""
         if self._torus_sys is None:
-            from .algebraic_torus import TorusSystem
+            from modlights.engines.algebraic.torus import TorusSystem
             self._torus_sys = TorusSystem(self.h, self.w, self.n, self._offset_counts)
         return self._torus_sys
 
     def _chased(self):
         """The chase engine (csrc/chase.c handles the wrap): det of a torus over p > 2."""
         if self._chase_engine is None:
-            from ..chase import ChaseEngine
+            from modlights.engines.chase.engine import ChaseEngine
             self._chase_engine = ChaseEngine(self.board)
         return self._chase_engine
 
@@ -458,7 +458,7 @@ class AlgebraicEngine(RowPolynomialEngine):
         if self.mode == "scalar":
             zs = [np.eye(1, self.w, i, dtype=np.uint8)[0] for i in range(k)]
         else:
-            from .._poly import Gf2Poly, GfpPoly
+            from modlights._poly import Gf2Poly, GfpPoly
             chi, _ = self._poly_F()
             base = chi.divmod(self._gcd_poly())[0]
             zs = []
@@ -498,7 +498,7 @@ class AlgebraicEngine(RowPolynomialEngine):
 
 # ---------------------------------------------------------------- tori
 def _poly(coeffs, p: int):
-    from .._poly import Gf2Poly, GfpPoly
+    from modlights._poly import Gf2Poly, GfpPoly
     if p == 2:
         return Gf2Poly(sum(1 << i for i, c in enumerate(coeffs) if c % 2))
     return GfpPoly(coeffs, p)
@@ -506,7 +506,7 @@ def _poly(coeffs, p: int):
 
 def _padd(a, b, p: int, k: int = 1):
     """a + k b over GF(p)."""
-    from .._poly import GfpPoly
+    from modlights._poly import GfpPoly
     if p == 2:
         return a + b if k % 2 else a
     n = max(a.degree, b.degree) + 1
@@ -515,7 +515,7 @@ def _padd(a, b, p: int, k: int = 1):
 
 def _mono(k: int, p: int):
     """s^k."""
-    from .._poly import Gf2Poly, GfpPoly
+    from modlights._poly import Gf2Poly, GfpPoly
     return Gf2Poly(1 << k) if p == 2 else GfpPoly([0] * k + [1], p)
 
 

@@ -1,0 +1,2 @@
+"""Reading and writing for the front ends (command line and web): files of states,
+boards and pictures."""
