@@ -1,20 +1,9 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
 """Binding to csrc/band.c: the 1-D band chase of the tensor engine
 (:mod:`modlights.engines.tensor.engine`), GIL released. Every argument is checked here."""
 
 import numpy as np
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memcmp
-
-
-cdef extern from "band.h" nogil:
-    void ml_band_chase(const uint8_t *B, ptrdiff_t bstride, uint8_t *Y, ptrdiff_t ystride,
-                       size_t k, const int64_t *brow, const int64_t *yrow,
-                       const int64_t *refs, const uint32_t *coefs, size_t m, size_t nsteps,
-                       unsigned n, unsigned inv, uint32_t *acc, const uint8_t *lut,
-                       size_t lutlen)
-    void ml_band_transpose(const uint8_t *A, ptrdiff_t astride, uint8_t *T,
-                           ptrdiff_t tstride, size_t rows, size_t cols)
 
 
 _MOD_TABLES: dict = {}

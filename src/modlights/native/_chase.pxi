@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
 """Bindings to csrc/chase.c: generalised light chasing on grid boards (GIL released).
 
 Every argument is checked here, before any C code runs."""
@@ -7,70 +6,9 @@ import numpy as np
 from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
 
 
-cdef extern from "chase.h":
-    ctypedef struct ml_chase:
-        pass
-    ml_chase *ml_chase_plan(int h, int w, int n, int wrap, const uint8_t *active,
-                            const uint8_t *tappable, int nu, const int32_t *udr,
-                            const int32_t *udc, int npat, const int32_t *cnt,
-                            const int32_t *pat_of, int *err) nogil
-    void ml_chase_free(ml_chase *p) nogil
-    size_t ml_chase_nsym(const ml_chase *p) nogil
-    size_t ml_chase_nres(const ml_chase *p) nogil
-    size_t ml_chase_peak_live(const ml_chase *p) nogil
-    size_t ml_chase_pool_rows(const ml_chase *p) nogil
-    int ml_chase_mirrored(const ml_chase *p) nogil
-    void ml_chase_symbols(const ml_chase *p, int64_t *out) nogil
-    void ml_chase_residual_tiles(const ml_chase *p, int64_t *out) nogil
-    int ml_chase_is_stencil(const ml_chase *p) nogil
-    int ml_chase_matrix_gf2(const ml_chase *p, uint64_t *M, int threads, size_t block) nogil
-    int ml_chase_matrix_zn(const ml_chase *p, uint8_t *M, int threads, size_t block) nogil
-    int ml_chase_matrix_gf2_rows(const ml_chase *p, uint64_t *M, size_t rows, int threads,
-                                 size_t block) nogil
-    int ml_chase_matrix_zn_rows(const ml_chase *p, uint8_t *M, size_t rows, int threads,
-                                size_t block) nogil
-    int ml_chase_matrix_zn_mode(const ml_chase *p, uint8_t *M, size_t rows, int threads,
-                                size_t block, int packed) nogil
-    void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
-                          uint8_t *x, uint8_t *rho) nogil
-    size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R,
-                            size_t k, uint8_t *Z, uint8_t *ok) nogil
-    size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K) nogil
-
-
-cdef extern from "rowsolve.h":
-    ctypedef struct ml_rowsolve:
-        pass
-    enum: ML_ROWSOLVE_MAX_REACH
-    enum: ML_ROWSOLVE_MAX_OFFSETS
-    int ml_rowsolve_eligible(int h, int w, int ne, const int32_t *er, const int32_t *ec) nogil
-    ml_rowsolve *ml_rowsolve_plan(int h, int w, int ne, const int32_t *er, const int32_t *ec,
-                                  int *err) nogil
-    void ml_rowsolve_free(ml_rowsolve *p) nogil
-    size_t ml_rowsolve_nsym(const ml_rowsolve *p) nogil
-    int ml_rowsolve_mirrored(const ml_rowsolve *p) nogil
-    int ml_rowsolve_matrix(const ml_rowsolve *p, uint64_t *M, int threads, size_t bw,
-                           int mirror) nogil
-    int ml_rowsolve_numeric(const ml_rowsolve *p, const uint8_t *b, const uint8_t *z,
-                            uint8_t *x, uint8_t *rho) nogil
-    enum: ML_ROWSOLVE_MAX_BZ
-    int ml_rowsolve_eligible_zn(int h, int w, int n, int ne, const int32_t *er,
-                                const int32_t *ec, const int32_t *cf) nogil
-    ml_rowsolve *ml_rowsolve_plan_zn(int h, int w, int n, int ne, const int32_t *er,
-                                     const int32_t *ec, const int32_t *cf, int *err) nogil
-    int ml_rowsolve_matrix_zn(const ml_rowsolve *p, uint8_t *M, int threads, size_t bz,
-                              int mirror) nogil
-    int ml_rowsolve_matrix_sliced(const ml_rowsolve *p, uint8_t *M, int threads, size_t bw,
-                                  int mirror) nogil
-
 from libc.stdlib cimport free
 from libc.string cimport memcpy
 
-
-from ._coset import default_threads    # the CPUs this process may use (<= 8)
-
-include "_interrupt.pxi"
-include "_simd.pxi"
 
 #: Plan takes active=None / tappable=None for "every tile" (no h*w mask is kept).
 ACCEPTS_NONE_MASKS = True

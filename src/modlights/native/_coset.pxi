@@ -1,29 +1,9 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
 """Bindings to csrc/coset.c: minimal-length search over x0 + ker A (GIL released)."""
 import os
 
 import numpy as np
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
 
-cdef extern from "pack.h":
-    void ml_pack_bits(const uint8_t *src, size_t rows, size_t cols, size_t src_stride,
-                      uint64_t *dst, size_t dst_stride) nogil
-    void ml_unpack_bits(const uint64_t *src, size_t rows, size_t cols, size_t src_stride,
-                        uint8_t *dst, size_t dst_stride) nogil
-
-cdef extern from "coset.h":
-    ctypedef struct ml_coset_stats:
-        uint64_t examined
-        uint64_t pruned
-        int complete
-    int64_t ml_coset_min_gf2(const uint64_t *x0, const uint64_t *basis, size_t k, size_t nw,
-                             uint64_t budget, double seconds, int threads,
-                             uint64_t *best, ml_coset_stats *st) nogil
-    int64_t ml_coset_min_zn(const uint8_t *x0, const uint8_t *gens, const uint32_t *orders,
-                            size_t k, size_t r, unsigned n, uint64_t budget, double seconds,
-                            int threads, uint8_t *best, ml_coset_stats *st) nogil
-
-include "_interrupt.pxi"
 
 #: Largest packed / unpacked array the private helpers make (bytes).
 MAX_BYTES = 1 << 33

@@ -1,34 +1,9 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
 """Bindings to csrc/coset_batch.c: the minimal search for many cosets of one kernel, and
 over one sub-cube of a coset (an executor task). The GIL is released during the C work;
-Ctrl-C stops it within a second (KeyboardInterrupt; this module's own stop flag and
+Ctrl-C stops it within a second (KeyboardInterrupt; the process-wide stop flag and
 hook, see _interrupt.pxi)."""
 import numpy as np
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t
-
-from ._coset import _check, _pack, _pack_coset, _unpack, default_threads
-
-include "_interrupt.pxi"
-
-cdef extern from "coset.h":
-    ctypedef struct ml_coset_stats:
-        uint64_t examined
-        uint64_t pruned
-        int complete
-
-cdef extern from "coset_batch.h":
-    int ml_coset_min_gf2_many(const uint64_t *X0, size_t m, size_t xs, size_t r,
-                              const uint64_t *basis, size_t k, int threads,
-                              int64_t *len, uint64_t *best, size_t bs) nogil
-    int ml_coset_min_zn_many(const uint8_t *X0, size_t m, size_t xs, const uint8_t *gens,
-                             const uint32_t *orders, size_t k, size_t r, unsigned n,
-                             int threads, int64_t *len, uint8_t *best, size_t bs) nogil
-    int64_t ml_coset_sub_gf2(const uint64_t *x0, const uint64_t *basis, size_t k,
-                             size_t nw, size_t L, uint64_t corner, int64_t bound,
-                             uint64_t *best, ml_coset_stats *st) nogil
-    int64_t ml_coset_sub_zn(const uint8_t *x0, const uint8_t *gens, const uint32_t *orders,
-                            size_t k, size_t r, unsigned n, size_t L, uint64_t corner,
-                            int64_t bound, uint8_t *best, ml_coset_stats *st) nogil
 
 
 def _prepare(H, orders, n, r):

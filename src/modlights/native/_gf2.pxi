@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
 """The native GF(2) engine: bindings to csrc/gf2.{h,c}.
 
 ``Gf2Engine`` factors a tap matrix A (m x r) over GF(2) once, T A = E with E in
@@ -14,55 +13,6 @@ import numpy as np
 from libc.stdint cimport uint8_t, uint64_t, int32_t, int64_t
 from libc.string cimport memset
 
-cdef extern from "gf2.h" nogil:
-    ctypedef struct ml_gf2_t:
-        size_t nrows, ncols, width, stride
-        uint64_t *data
-    ctypedef struct ml_gf2_fact_t:
-        size_t m, r, rank
-        ml_gf2_t *W
-        size_t *piv
-    ml_gf2_t *ml_gf2_new(size_t nrows, size_t ncols)
-    void ml_gf2_free(ml_gf2_t *M)
-    ml_gf2_t *ml_gf2_copy(const ml_gf2_t *M)
-    ml_gf2_t *ml_gf2_from_coo(size_t nrows, size_t ncols, const int64_t *ci,
-                              const int64_t *tj, size_t nnz, size_t *bad)
-    ml_gf2_t *ml_gf2_from_csc(size_t nrows, size_t ncols, const int64_t *indptr,
-                              const int32_t *cells, size_t *bad)
-    void ml_gf2_pack_u8(ml_gf2_t *M, const uint8_t *src, size_t src_stride)
-    void ml_gf2_pack_i64(ml_gf2_t *M, const int64_t *src, size_t src_stride)
-    void ml_gf2_unpack_u8(const ml_gf2_t *M, size_t c0, size_t cols, uint8_t *dst,
-                          size_t dst_stride)
-    ml_gf2_t *ml_gf2_mul(const ml_gf2_t *A, const ml_gf2_t *B)
-    ml_gf2_t *ml_gf2_transpose(const ml_gf2_t *A)
-    size_t ml_gf2_echelonize(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv)
-    size_t ml_gf2_echelonize_naive(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv)
-    size_t ml_gf2_echelonize_m4ri(ml_gf2_t *M, int full, size_t pivot_cols, size_t *piv)
-    ml_gf2_fact_t *ml_gf2_factor(const ml_gf2_t *A)
-    void ml_gf2_fact_free(ml_gf2_fact_t *F)
-    ml_gf2_t *ml_gf2_kernel(const ml_gf2_fact_t *F)
-    ml_gf2_t *ml_gf2_kernel_rows(const ml_gf2_fact_t *F, size_t first, size_t count)
-    ml_gf2_t *ml_gf2_pinv(const ml_gf2_fact_t *F)
-    int ml_gf2_det(const ml_gf2_fact_t *F)
-    ml_gf2_t *ml_gf2_solve_matrix(const ml_gf2_fact_t *F)
-    ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B)
-    ml_gf2_t *ml_gf2_solve_direct(const ml_gf2_t *A, const ml_gf2_t *B, size_t *rank)
-    void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok)
-
-cdef extern from "gf2_batch.h" nogil:
-    ml_gf2_t *ml_gf2_pack_u8_cols(const uint8_t *src, size_t k, size_t m, size_t src_stride)
-    void ml_gf2_unpack_solutions_cols(const ml_gf2_t *Yt, size_t r, uint8_t *x, uint8_t *ok)
-    int ml_gf2_solve_bytes_small(const ml_gf2_t *S, size_t r, const uint8_t *src, size_t k,
-                                 size_t src_stride, uint8_t *x, uint8_t *ok)
-
-cdef extern from "cpu.h" nogil:
-    int ML_SIMD_COUNT
-    int ml_cpu_supports(int path)
-    const char *ml_simd_name(int path)
-    int ml_simd_from_name(const char *name)
-    int ml_simd_get()
-    int ml_simd_set(int path)
-
 cdef extern from "time.h" nogil:
     ctypedef long time_t
     struct timespec:
@@ -71,39 +21,11 @@ cdef extern from "time.h" nogil:
     int clock_gettime(int clk, timespec *tp)
     int CLOCK_MONOTONIC
 
-include "_interrupt.pxi"
-
-__all__ = ["Gf2Engine", "simd_paths", "set_simd", "get_simd", "rank", "rank_coo", "echelonize"]
 
 #: Largest side accepted (rows or columns); keeps every size computation far from overflow.
 MAX_DIM = 1 << 28
 #: Largest factorisation, in bits: [A | I] is m x (r + m) bits (2 GiB at this limit).
 MAX_FACTOR_BITS = 1 << 34
-
-
-# ---------------------------------------------------------------------------- SIMD
-def simd_paths():
-    """Names of the SIMD paths this CPU can run, best last: e.g. ['portable', 'avx2']."""
-    return [ml_simd_name(p).decode() for p in range(ML_SIMD_COUNT) if ml_cpu_supports(p)]
-
-
-def get_simd():
-    """The SIMD path in use."""
-    return ml_simd_name(ml_simd_get()).decode()
-
-
-def set_simd(name):
-    """Force a SIMD path ('avx512', 'avx2' or 'portable'); ValueError when unknown or
-    not supported by this CPU. The MODLIGHTS_SIMD environment variable sets the
-    initial choice the same way."""
-    if not isinstance(name, str):
-        raise ValueError(f"SIMD path must be a str, got {name!r}")
-    cdef int p = ml_simd_from_name(name.encode())
-    if p < 0:
-        raise ValueError(f"unknown SIMD path {name!r}: use one of "
-                         f"{[ml_simd_name(i).decode() for i in range(ML_SIMD_COUNT)]}")
-    if ml_simd_set(p) != 0:
-        raise ValueError(f"this CPU cannot run the {name!r} path; it supports {simd_paths()}")
 
 
 # ---------------------------------------------------------------------------- packing
@@ -139,7 +61,7 @@ def _as_bits_2d(a, what):
     raise ValueError(f"{what} must be an array of integers, got dtype {arr.dtype}")
 
 
-cdef ml_gf2_t *_pack(arr) except NULL:
+cdef ml_gf2_t *_gf2_pack(arr) except NULL:
     """Pack a 2-D uint8 / int64 C-contiguous array (from _as_bits_2d)."""
     cdef size_t rows = arr.shape[0], cols = arr.shape[1]
     cdef ml_gf2_t *M
@@ -161,7 +83,7 @@ cdef ml_gf2_t *_pack(arr) except NULL:
     return M
 
 
-cdef object _unpack(const ml_gf2_t *M, size_t c0, size_t cols):
+cdef object _gf2_unpack(const ml_gf2_t *M, size_t c0, size_t cols):
     """Columns [c0, c0 + cols) of M as a uint8 array (caller ensures they exist)."""
     out = np.zeros((M.nrows, cols), dtype=np.uint8)
     cdef uint8_t[:, ::1] d
@@ -172,10 +94,10 @@ cdef object _unpack(const ml_gf2_t *M, size_t c0, size_t cols):
     return out
 
 
-cdef object _unpack_free(ml_gf2_t *M, size_t cols):
+cdef object _gf2_unpack_free(ml_gf2_t *M, size_t cols):
     """Unpack columns [0, cols) of M, then free it (also on error)."""
     try:
-        return _unpack(M, 0, cols)
+        return _gf2_unpack(M, 0, cols)
     finally:
         ml_gf2_free(M)
 
@@ -343,7 +265,7 @@ cdef class Gf2Engine:
     def __init__(self, A):
         arr = _as_bits_2d(A, "the tap matrix")
         _check_factor_size(arr.shape[0], arr.shape[1])
-        cdef ml_gf2_t *P = _pack(arr)
+        cdef ml_gf2_t *P = _gf2_pack(arr)
         self._set(P)
 
     cdef void _set(self, ml_gf2_t *P) noexcept:
@@ -494,13 +416,13 @@ cdef class Gf2Engine:
             with nogil:
                 H = ml_gf2_kernel_rows(self.F, 0, count)
             _oom_check(H)
-            H_ = _unpack_free(H, self.F.r)
+            H_ = _gf2_unpack_free(H, self.F.r)
             return H_, [2] * H_.shape[0]
         if self._gens is None:
             with nogil:
                 H = ml_gf2_kernel(self.F)
             _oom_check(H)
-            self._gens = _unpack_free(H, self.F.r)
+            self._gens = _gf2_unpack_free(H, self.F.r)
         H_ = self._gens
         return H_.copy(), [2] * H_.shape[0]
 
@@ -517,7 +439,7 @@ cdef class Gf2Engine:
         cdef ml_gf2_t *Y
         cdef size_t rk = 0
         if self.F == NULL and arr.shape[0] < 64 and self._direct < self.DIRECT_SOLVES:
-            B = _pack(arr)
+            B = _gf2_pack(arr)
             with nogil:
                 Y = ml_gf2_solve_direct(self.A, B, &rk)
                 ml_gf2_free(B)
@@ -543,7 +465,7 @@ cdef class Gf2Engine:
                 ml_gf2_free(S)
         if not dot and arr.dtype == np.uint8:
             return self._solve_bytes(arr)
-        B = _pack(arr)
+        B = _gf2_pack(arr)
         with nogil:
             if dot:
                 Y = ml_gf2_solve_dot(self.F, B)
@@ -611,7 +533,7 @@ cdef class Gf2Engine:
         with nogil:
             G = ml_gf2_pinv(self.F)
         _oom_check(G)
-        return _unpack_free(G, self.F.m)
+        return _gf2_unpack_free(G, self.F.m)
 
     def __repr__(self):
         self._need()
@@ -641,7 +563,7 @@ def echelonize(A, full=True, method="auto"):
     """(E uint8, rank, pivots): the (reduced if full) row echelon form of A mod 2."""
     cdef int mid = _method_id(method), f = 1 if full else 0
     arr = _as_bits_2d(A, "A")
-    cdef ml_gf2_t *M = _pack(arr)
+    cdef ml_gf2_t *M = _gf2_pack(arr)
     piv = np.zeros(max(1, min(arr.shape[0], arr.shape[1])), dtype=np.uintp)
     cdef size_t[::1] pv = piv
     cdef size_t rk
@@ -653,7 +575,7 @@ def echelonize(A, full=True, method="auto"):
     if rk == <size_t>-1:
         ml_gf2_free(M)
         _raise_memory_error("out of memory in the GF(2) engine")
-    E = _unpack_free(M, arr.shape[1])
+    E = _gf2_unpack_free(M, arr.shape[1])
     return E, int(rk), [int(x) for x in piv[:rk]]
 
 
@@ -661,7 +583,7 @@ def rank(A, method="auto"):
     """Rank of A mod 2: one (non-reduced) elimination in C, no transform kept."""
     cdef int mid = _method_id(method)
     arr = _as_bits_2d(A, "A")
-    cdef ml_gf2_t *M = _pack(arr)
+    cdef ml_gf2_t *M = _gf2_pack(arr)
     cdef size_t rk
     with nogil:
         rk = _echelon(M, 0, mid, NULL)
@@ -677,7 +599,7 @@ def bench_echelonize(A, full=False, method="auto", int repeats=1):
     excluded: for benchmarks. Returns (times, rank)."""
     cdef int mid = _method_id(method), f = 1 if full else 0
     arr = _as_bits_2d(A, "A")
-    cdef ml_gf2_t *P = _pack(arr)
+    cdef ml_gf2_t *P = _gf2_pack(arr)
     cdef ml_gf2_t *M
     cdef timespec t0, t1
     cdef size_t rk = 0

@@ -1,21 +1,13 @@
-# Ctrl-C for the native work of one binding module (included by each _*.pyx).
+# Ctrl-C for every native call (included once by _core.pyx).
 #
-# csrc/interrupt.c keeps a stop flag that the long C loops poll. Each extension module
-# links its own copy of the C core, so each installs this hook: on Python's main
-# thread it takes the GIL and runs PyErr_CheckSignals (the SIGINT handler raises
-# KeyboardInterrupt there, and the exception stays set on this thread); a nonzero
-# return sets the flag and the C work unwinds within one polling interval (~20 ms).
-# Every call into C that can poll is followed by _check_interrupt(), before anything
-# else touches the Python error state, so the exception surfaces and the partial
-# result (memory-safe, meaningless) is dropped.
+# csrc/base/interrupt.c keeps the one process-wide stop flag that the long C loops poll;
+# this module installs its hook: on Python's main thread it takes the GIL and runs
+# PyErr_CheckSignals (the SIGINT handler raises KeyboardInterrupt there, and the
+# exception stays set on this thread); a nonzero return sets the flag and the C work
+# unwinds within one polling interval. Every call into C that can poll is followed by
+# _check_interrupt(), before anything else touches the Python error state, so the
+# exception surfaces and the partial result (memory-safe, meaningless) is dropped.
 import threading as _threading
-
-cdef extern from "interrupt.h" nogil:
-    ctypedef int (*ml_interrupt_hook_t)()
-    void ml_interrupt_set_hook(ml_interrupt_hook_t hook)
-    int ml_interrupt_pending()
-    int ml_interrupt_take()
-    void ml_interrupt_request()
 
 cdef extern from "Python.h":
     ctypedef int PyGILState_STATE
@@ -63,13 +55,13 @@ cdef int _check_interrupt() except -1:
 
 
 def _request_interrupt():
-    """Set this module's stop flag (tests; executor threads to stop): the next polling
+    """Set the process-wide stop flag (tests; executor threads to stop): the next polling
     native loop stops and its binding raises KeyboardInterrupt."""
     ml_interrupt_request()
 
 
 def _clear_interrupt():
-    """Clear this module's stop flag; True when it was set."""
+    """Clear the process-wide stop flag; True when it was set."""
     return ml_interrupt_take() != 0
 
 

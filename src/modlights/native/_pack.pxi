@@ -1,14 +1,6 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
 """Thin bindings to the C core in csrc/. Every bound is checked here, before C runs."""
 import numpy as np
 from libc.stdint cimport uint8_t, uint64_t
-
-cdef extern from "pack.h":
-    void ml_pack_bits(const uint8_t *src, size_t rows, size_t cols, size_t src_stride,
-                      uint64_t *dst, size_t dst_stride) nogil
-    void ml_unpack_bits(const uint64_t *src, size_t rows, size_t cols, size_t src_stride,
-                        uint8_t *dst, size_t dst_stride) nogil
-
 
 def pack_bits(m):
     """Pack the low bit of a 2-D uint8 array into rows of uint64 words.

@@ -1,20 +1,9 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
 """Bindings to csrc/packed.c: GF(2) grid states as np.packbits rows, worked on without
 unpacking (bit transposes, a uniform pattern applied), GIL released. Every argument is
 checked here, before any C code runs."""
 
 import numpy as np
 from libc.stdint cimport uint8_t, int64_t
-
-include "_interrupt.pxi"
-
-
-cdef extern from "packed.h" nogil:
-    void ml_packed_transpose(const uint8_t *A, size_t astride, size_t rows, size_t cols,
-                             uint8_t *T, size_t tstride)
-    size_t ml_packed_apply(size_t h, size_t w, int wrap, size_t noff, const int64_t *dr,
-                           const int64_t *dc, const uint8_t *s, unsigned tc,
-                           const uint8_t *x, uint8_t *out)
 
 
 cdef _rows_ok(arr, what):

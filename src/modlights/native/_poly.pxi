@@ -1,4 +1,3 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
 """Bindings to csrc/poly.c (polynomials over GF(2) and GF(p)) and csrc/rowrec.c (the
 row-recurrence chase of uniform boards and its polynomial isomorphism), GIL released
 for the long calls.
@@ -7,80 +6,6 @@ Every argument is checked here, before any C code runs."""
 
 import numpy as np
 from libc.stdint cimport uint8_t, uint64_t
-
-include "_interrupt.pxi"
-
-
-cdef extern from "poly.h":
-    ctypedef struct ml_gf2x:
-        uint64_t *c
-        size_t n
-        size_t alloc
-    ctypedef struct ml_gfpx:
-        uint8_t *c
-        size_t n
-        size_t alloc
-    size_t ml_gf2x_karatsuba_words
-    void ml_gf2x_init(ml_gf2x *a) nogil
-    void ml_gf2x_clear(ml_gf2x *a) nogil
-    int ml_gf2x_set(ml_gf2x *a, const uint64_t *w, size_t n) nogil
-    int ml_gf2x_copy(ml_gf2x *r, const ml_gf2x *a) nogil
-    long ml_gf2x_deg(const ml_gf2x *a) nogil
-    int ml_gf2x_addshift(ml_gf2x *a, const ml_gf2x *b, size_t k) nogil
-    int ml_gf2x_mul(ml_gf2x *r, const ml_gf2x *a, const ml_gf2x *b) nogil
-    int ml_gf2x_mul_basecase(ml_gf2x *r, const ml_gf2x *a, const ml_gf2x *b) nogil
-    int ml_gf2x_divrem(ml_gf2x *q, ml_gf2x *r, const ml_gf2x *a, const ml_gf2x *b) nogil
-    int ml_gf2x_gcd(ml_gf2x *g, const ml_gf2x *a, const ml_gf2x *b) nogil
-    int ml_gf2x_xgcd(ml_gf2x *g, ml_gf2x *s, ml_gf2x *t, const ml_gf2x *a,
-                     const ml_gf2x *b) nogil
-    void ml_gfpx_init(ml_gfpx *a) nogil
-    void ml_gfpx_clear(ml_gfpx *a) nogil
-    int ml_gfpx_set(ml_gfpx *a, const uint8_t *c, size_t n) nogil
-    int ml_gfpx_copy(ml_gfpx *r, const ml_gfpx *a) nogil
-    long ml_gfpx_deg(const ml_gfpx *a) nogil
-    int ml_gfpx_mul(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p) nogil
-    int ml_gfpx_divrem(ml_gfpx *q, ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b,
-                       unsigned p) nogil
-    int ml_gfpx_gcd(ml_gfpx *g, const ml_gfpx *a, const ml_gfpx *b, unsigned p) nogil
-    int ml_gfpx_xgcd(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a, const ml_gfpx *b,
-                     unsigned p) nogil
-
-
-cdef extern from "rowrec.h":
-    ctypedef struct ml_rowrec:
-        size_t h, w
-        unsigned p, d, cr, cl, cu, cd
-    int ml_rowrec_chase_gf2(const ml_rowrec *P, int packed, const uint8_t *b, unsigned tc,
-                            const uint64_t *z, uint8_t *x, uint64_t *last) nogil
-    int ml_rowrec_chase_gfp(const ml_rowrec *P, const uint8_t *b, unsigned tc, unsigned sb,
-                            const uint8_t *z, uint8_t *x, uint8_t *last) nogil
-    size_t ml_rowrec_apply_gf2(const ml_rowrec *P, int packed, const uint8_t *s, unsigned tc,
-                               const uint8_t *x, uint8_t *out) nogil
-    int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_t *u,
-                                  const uint8_t *v, uint8_t *x, uint8_t *r1,
-                                  uint8_t *r2) nogil
-    int ml_rowrec_charpoly_gf2(const ml_rowrec *P, ml_gf2x *chi) nogil
-    int ml_rowrec_charpoly_gfp(const ml_rowrec *P, ml_gfpx *chi) nogil
-    int ml_rowrec_F_gf2(const ml_rowrec *P, const ml_gf2x *chi, ml_gf2x *F) nogil
-    int ml_rowrec_F_gfp(const ml_rowrec *P, const ml_gfpx *chi, ml_gfpx *F) nogil
-    int ml_rowrec_vec_to_poly_gf2(const ml_rowrec *P, const uint64_t *v, ml_gf2x *f) nogil
-    int ml_rowrec_vec_to_poly_gfp(const ml_rowrec *P, const uint8_t *v, ml_gfpx *f) nogil
-    int ml_rowrec_poly_to_vec_gf2(const ml_rowrec *P, const ml_gf2x *f, uint64_t *v) nogil
-    int ml_rowrec_poly_to_vec_gfp(const ml_rowrec *P, const ml_gfpx *f, uint8_t *v) nogil
-
-cdef extern from "symchase.h":
-    ctypedef struct ml_symchase:
-        size_t h, w
-        unsigned p
-        unsigned a[3]
-        unsigned b[3]
-    int ml_symchase_invertible(const ml_symchase *P) nogil
-    int ml_symchase_run(const ml_symchase *P, const uint8_t *b, const uint8_t *z, uint8_t *x,
-                        uint8_t *last) nogil
-    int ml_symchase_run_packed(const ml_symchase *P, const uint8_t *b, unsigned tc,
-                               const uint64_t *z, uint8_t *x, uint64_t *last) nogil
-    int ml_symchase_solve_rows_packed(const ml_symchase *P, uint8_t *y, size_t rows,
-                                      size_t stride) nogil
 
 
 #: Primes the GF(p) code takes (one byte a coefficient, products in 32 bits).
@@ -97,7 +22,7 @@ def _first_row(z, int w, int p):
     return zz
 
 
-def _check(int rc, what):
+def _poly_check(int rc, what):
     """Raise for a C return code: the pending Ctrl-C (KeyboardInterrupt) first (3: the
     charpoly, residual polynomial, gcd and xgcd stopped on it), then 2 MemoryError,
     other non-zero ValueError."""
@@ -136,7 +61,6 @@ def _is_prime(int p):
     return True
 
 
-
 def _out_like(out, B):
     """A new array shaped like B, or out when it is a writeable C-contiguous uint8 array
     of B's shape (ValueError otherwise)."""
@@ -171,7 +95,7 @@ cdef class Gf2Poly:
     cdef _set_words(self, words):
         cdef const uint64_t[::1] wv = np.ascontiguousarray(words, dtype=np.uint64)
         if wv.shape[0]:
-            _check(ml_gf2x_set(&self.a, &wv[0], wv.shape[0]), "Gf2Poly")
+            _poly_check(ml_gf2x_set(&self.a, &wv[0], wv.shape[0]), "Gf2Poly")
 
     @staticmethod
     def from_bits(bits):
@@ -237,7 +161,7 @@ cdef class Gf2Poly:
                 rc = ml_gf2x_mul(&r.a, &self.a, &other.a)
             else:
                 rc = ml_gf2x_mul_basecase(&r.a, &self.a, &other.a)
-        _check(rc, "Gf2Poly.mul")
+        _poly_check(rc, "Gf2Poly.mul")
         return r
 
     def __mul__(self, other):
@@ -250,8 +174,8 @@ cdef class Gf2Poly:
             return NotImplemented
         cdef Gf2Poly x = self, y = other
         r = Gf2Poly()
-        _check(ml_gf2x_copy(&r.a, &x.a), "Gf2Poly.add")
-        _check(ml_gf2x_addshift(&r.a, &y.a, 0), "Gf2Poly.add")
+        _poly_check(ml_gf2x_copy(&r.a, &x.a), "Gf2Poly.add")
+        _poly_check(ml_gf2x_addshift(&r.a, &y.a, 0), "Gf2Poly.add")
         return r
 
     def divmod(self, Gf2Poly other):
@@ -262,7 +186,7 @@ cdef class Gf2Poly:
         cdef int rc
         with nogil:
             rc = ml_gf2x_divrem(&q.a, &r.a, &self.a, &other.a)
-        _check(rc, "Gf2Poly.divmod")
+        _poly_check(rc, "Gf2Poly.divmod")
         return q, r
 
     def gcd(self, Gf2Poly other):
@@ -270,7 +194,7 @@ cdef class Gf2Poly:
         cdef int rc
         with nogil:
             rc = ml_gf2x_gcd(&g.a, &self.a, &other.a)
-        _check(rc, "Gf2Poly.gcd")
+        _poly_check(rc, "Gf2Poly.gcd")
         return g
 
     def xgcd(self, Gf2Poly other, bint with_t=True):
@@ -282,7 +206,7 @@ cdef class Gf2Poly:
         cdef int rc
         with nogil:
             rc = ml_gf2x_xgcd(&g.a, &s.a, tp, &self.a, &other.a)
-        _check(rc, "Gf2Poly.xgcd")
+        _poly_check(rc, "Gf2Poly.xgcd")
         return g, s, t
 
 
@@ -304,7 +228,7 @@ cdef class GfpPoly:
         c = np.mod(c.astype(np.int64).reshape(-1), self.p).astype(np.uint8)
         cdef const uint8_t[::1] cv = c
         if c.size:
-            _check(ml_gfpx_set(&self.a, &cv[0], c.size), "GfpPoly")
+            _poly_check(ml_gfpx_set(&self.a, &cv[0], c.size), "GfpPoly")
 
     def __dealloc__(self):
         ml_gfpx_clear(&self.a)
@@ -351,7 +275,7 @@ cdef class GfpPoly:
         cdef int rc
         with nogil:
             rc = ml_gfpx_mul(&r.a, &self.a, &other.a, self.p)
-        _check(rc, "GfpPoly.mul")
+        _poly_check(rc, "GfpPoly.mul")
         return r
 
     def __mul__(self, other):
@@ -367,7 +291,7 @@ cdef class GfpPoly:
         cdef int rc
         with nogil:
             rc = ml_gfpx_divrem(&q.a, &r.a, &self.a, &other.a, self.p)
-        _check(rc, "GfpPoly.divmod")
+        _poly_check(rc, "GfpPoly.divmod")
         return q, r
 
     def gcd(self, GfpPoly other):
@@ -377,7 +301,7 @@ cdef class GfpPoly:
         cdef int rc
         with nogil:
             rc = ml_gfpx_gcd(&g.a, &self.a, &other.a, self.p)
-        _check(rc, "GfpPoly.gcd")
+        _poly_check(rc, "GfpPoly.gcd")
         return g
 
     def xgcd(self, GfpPoly other, bint with_t=True):
@@ -390,7 +314,7 @@ cdef class GfpPoly:
         cdef int rc
         with nogil:
             rc = ml_gfpx_xgcd(&g.a, &s.a, tp, &self.a, &other.a, self.p)
-        _check(rc, "GfpPoly.xgcd")
+        _poly_check(rc, "GfpPoly.xgcd")
         return g, s, t
 
 
@@ -500,7 +424,7 @@ cdef class RowRec:
             xp = &Xv[0, 0]
         with nogil:
             rc = ml_rowrec_chase_gf2(&self.P, pk, &Bv[0, 0], tc & 1, zp, xp, &lv[0])
-        _check(rc, "chase_gf2")
+        _poly_check(rc, "chase_gf2")
         return (X if write else None), self._unwords(last)
 
     def chase_gfp(self, b, unsigned tc=0, unsigned sb=1, z=None, out=None):
@@ -523,7 +447,7 @@ cdef class RowRec:
         with nogil:
             rc = ml_rowrec_chase_gfp(&self.P, &Bv[0, 0], tc % self.p, sb % self.p, zp,
                                      &Xv[0, 0], &lv[0])
-        _check(rc, "chase_gfp")
+        _poly_check(rc, "chase_gfp")
         return X, last
 
     def chase_torus_gfp(self, b, u, v, out=None):
@@ -560,7 +484,7 @@ cdef class RowRec:
             rc = ml_rowrec_chase_torus_gfp(&self.P, bp, &uv[0], &vv_[0], xp,
                                            &r1v[0], &r2v[0])
         _check_interrupt()
-        _check(rc, "chase_torus_gfp")
+        _poly_check(rc, "chase_torus_gfp")
         return X, r1, r2
 
     def apply_gf2(self, x, s=None, bint packed=False, unsigned tc=0, bint write=True):
@@ -599,12 +523,12 @@ cdef class RowRec:
             f2 = Gf2Poly()
             with nogil:
                 rc = ml_rowrec_charpoly_gf2(&self.P, &f2.a)
-            _check(rc, "charpoly")
+            _poly_check(rc, "charpoly")
             return f2
         fp = GfpPoly((), self.p)
         with nogil:
             rc = ml_rowrec_charpoly_gfp(&self.P, &fp.a)
-        _check(rc, "charpoly")
+        _poly_check(rc, "charpoly")
         return fp
 
     def residual_poly(self, chi):
@@ -620,7 +544,7 @@ cdef class RowRec:
             f2 = Gf2Poly()
             with nogil:
                 rc = ml_rowrec_F_gf2(&self.P, &c2.a, &f2.a)
-            _check(rc, "residual_poly")
+            _poly_check(rc, "residual_poly")
             return f2
         cp = chi
         if cp.p != self.p:
@@ -628,7 +552,7 @@ cdef class RowRec:
         fp = GfpPoly((), self.p)
         with nogil:
             rc = ml_rowrec_F_gfp(&self.P, &cp.a, &fp.a)
-        _check(rc, "residual_poly (chi must be monic)")
+        _poly_check(rc, "residual_poly (chi must be monic)")
         return fp
 
     def vec_to_poly(self, v):
@@ -644,7 +568,7 @@ cdef class RowRec:
             f2 = Gf2Poly()
             with nogil:
                 rc = ml_rowrec_vec_to_poly_gf2(&self.P, &wv[0], &f2.a)
-            _check(rc, "vec_to_poly")
+            _poly_check(rc, "vec_to_poly")
             return f2
         a = np.ascontiguousarray(v, dtype=np.uint8).reshape(-1)
         if a.shape[0] != self.w or (a.size and int(a.max()) >= self.p):
@@ -653,7 +577,7 @@ cdef class RowRec:
         fp = GfpPoly((), self.p)
         with nogil:
             rc = ml_rowrec_vec_to_poly_gfp(&self.P, &bv[0], &fp.a)
-        _check(rc, "vec_to_poly")
+        _poly_check(rc, "vec_to_poly")
         return fp
 
     def poly_to_vec(self, f):
@@ -672,7 +596,7 @@ cdef class RowRec:
             wv = words
             with nogil:
                 rc = ml_rowrec_poly_to_vec_gf2(&self.P, &f2.a, &wv[0])
-            _check(rc, "poly_to_vec")
+            _poly_check(rc, "poly_to_vec")
             return self._unwords(words)
         fp = f
         if fp.p != self.p:
@@ -681,7 +605,7 @@ cdef class RowRec:
         bv = out
         with nogil:
             rc = ml_rowrec_poly_to_vec_gfp(&self.P, &fp.a, &bv[0])
-        _check(rc, "poly_to_vec")
+        _poly_check(rc, "poly_to_vec")
         return out
 
 
@@ -737,7 +661,7 @@ cdef class SymChase:
         cdef int rc
         with nogil:
             rc = ml_symchase_run(&self.P, &Bv[0, 0], zp, &Xv[0, 0], &lv[0])
-        _check(rc, "symchase")
+        _poly_check(rc, "symchase")
         return X, last
 
     def chase_packed(self, b, unsigned tc=0, z=None, out=None, bint write=True):
@@ -772,7 +696,7 @@ cdef class SymChase:
         with nogil:
             rc = ml_symchase_run_packed(&self.P, &Bv[0, 0], tc & 1, zp, xp, &lv[0])
         _check_interrupt()
-        _check(rc, "symchase (packed)")
+        _poly_check(rc, "symchase (packed)")
         return (X if write else None), _from_words(last, self.w)
 
     def solve_rows_packed(self, y):
@@ -795,5 +719,5 @@ cdef class SymChase:
         with nogil:
             rc = ml_symchase_solve_rows_packed(&self.P, &Yv[0, 0], rows, stride)
         _check_interrupt()
-        _check(rc, "symchase rows (packed)")
+        _poly_check(rc, "symchase rows (packed)")
         return y

@@ -1,39 +1,9 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
 """Bindings to csrc/rowchase.c: the symbolic chase with online elimination (GIL
 released). Every argument is checked here, before any C code runs."""
 
 import numpy as np
 from libc.stdint cimport uint8_t, int64_t
 
-from ._chase import Plan
-from .engines.reference import factorize
-
-
-cdef extern from "rowchase.h":
-    int ml_rowchase_bitsliced
-    ctypedef struct ml_chase:
-        pass
-    ctypedef struct ml_rowchase:
-        pass
-    ml_rowchase *ml_rowchase_run(const ml_chase *p, int q, const uint8_t *b, size_t k,
-                                 size_t max_bytes, int *err) nogil
-    void ml_rowchase_free(ml_rowchase *R) nogil
-    size_t ml_rowchase_min_width(const ml_chase *p) nogil
-    size_t ml_chase_slots(const ml_chase *p) nogil
-    size_t ml_rowchase_nfree(const ml_rowchase *R) nogil
-    size_t ml_rowchase_neliminated(const ml_rowchase *R) nogil
-    size_t ml_rowchase_nchecks(const ml_rowchase *R) nogil
-    size_t ml_rowchase_nretired(const ml_rowchase *R) nogil
-    size_t ml_rowchase_width(const ml_rowchase *R) nogil
-    size_t ml_rowchase_record_bytes(const ml_rowchase *R) nogil
-    size_t ml_rowchase_npending(const ml_rowchase *R) nogil
-    void ml_rowchase_pending(const ml_rowchase *R, uint8_t *a, uint8_t *c) nogil
-    void ml_rowchase_ok(const ml_rowchase *R, uint8_t *ok) nogil
-    void ml_rowchase_free_symbols(const ml_rowchase *R, int64_t *out) nogil
-    int ml_rowchase_symbols(const ml_rowchase *R, long j, const uint8_t *u, uint8_t *z) nogil
-
-include "_interrupt.pxi"
-include "_simd.pxi"
 
 
 def set_bitsliced(flag):
@@ -97,7 +67,7 @@ cdef class RowChase:
         if q is None:
             q = n
         if isinstance(q, (bool, np.bool_)) or not isinstance(q, (int, np.integer)) \
-                or not 2 <= q <= n or n % q or len(factorize(int(q))) != 1:
+                or not 2 <= q <= n or n % q or len(_factorize(int(q))) != 1:
             raise ValueError(f"the row chase works mod a prime power dividing n = {n}, got q = {q!r}")
         if isinstance(max_bytes, (bool, np.bool_)) or not isinstance(max_bytes, (int, np.integer)) \
                 or max_bytes < 1:
