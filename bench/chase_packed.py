@@ -19,7 +19,8 @@ import time
 import numpy as np
 
 import modlights.engines.chase.engine
-from modlights import Board, Solver, _chase
+from modlights import Board, Solver
+from modlights.native import _core as _chase
 
 CASES = {
     "z3_2000": (2000, 3, "cross", 0.0),

@@ -42,7 +42,7 @@ def measure(k: int, side: int, repeat: int, seed: int) -> dict:
 
 
 def _simd() -> str:
-    from modlights import _gf2
+    from modlights.native import _core as _gf2
     return _gf2.get_simd()
 
 

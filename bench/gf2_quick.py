@@ -2,7 +2,7 @@
 
 Run: python bench/gf2_quick.py   (after installing the package)."""
 import time, resource, numpy as np, modlights as ml
-from modlights._gf2 import Gf2Engine, bench_echelonize, set_simd, get_simd
+from modlights.native._core import Gf2Engine, bench_echelonize, set_simd, get_simd
 def stats(f, n):
     w, c = [], []
     for _ in range(n):

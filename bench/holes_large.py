@@ -23,7 +23,7 @@ def main(size=2000, n=2, holes=0.01, locked=0.0, repeats=3, path="auto"):
     except ImportError:              # a checkout before the row chase: the matrix path
         rc = None
     if path == "bytes":
-        from modlights import _rowchase
+        from modlights.native import _core as _rowchase
         _rowchase.set_bitsliced(False)
     if rc is not None and path == "row":
         rc.ROWCHASE_MIN_RATIO = -1

@@ -92,12 +92,12 @@ def one(size: int, n: int, pattern: str, repeats: int, solvable: bool) -> dict:
     from modlights.engines.chase import engine as chase_mod
     from modlights.cli.workloads import _peak_mb, _reset_peak
 
-    from modlights import _chase
+    from modlights.native import _core as _chase
 
     rows = cols = size
     acc = {"plan": 0.0, "symbolic": 0.0, "numeric": 0.0, "residual": 0.0}
     real_build = chase_mod.build_plan
-    from modlights import _zn
+    from modlights.native import _core as _zn
     real_gf2, real_zn = _chase.Gf2Residual, _zn.ZnEngine
 
     def timed_residual(real):            # times the set-up and every solve

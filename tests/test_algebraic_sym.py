@@ -14,7 +14,7 @@ import modlights as ml
 from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.algebraic.cross import AlgebraicEngine, algebraic_supports
 from modlights.engines.algebraic.sym import SymAlgebraicEngine, sym_reason
-from modlights._poly import SymChase
+from modlights.native._core import SymChase
 
 from oracle import group_closure_size
 

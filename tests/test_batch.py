@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights import _coset, _coset_batch
+from modlights.native import _core as _coset, _core as _coset_batch
 from oracle import BruteForce
 from strategies import boards, random_masks, rhs_vector
 from test_coset import cosets, enumerate_coset, simd_env
@@ -168,7 +168,7 @@ def test_large_kernels_run_the_gray_search_per_board(n, orders):
 
 
 def _rank_gf2(M):
-    from modlights import _gf2
+    from modlights.native import _core as _gf2
     return _gf2.rank(M)
 
 

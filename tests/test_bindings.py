@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from modlights import _chase, _coset, _gf2, _native, _zn
+from modlights.native import _core as _chase, _core as _coset, _core as _gf2, _core as _native, _core as _zn
 
 
 def run_isolated(code: str) -> subprocess.CompletedProcess:
@@ -29,7 +29,7 @@ def expect_value_error_isolated(call: str):
     ValueError in a subprocess: it must neither crash nor return."""
     p = run_isolated(f"""
         import numpy as np
-        from modlights import _coset, _gf2, _zn, _chase, _native
+        from modlights.native import _core as _coset, _core as _gf2, _core as _zn, _core as _chase, _core as _native
         try:
             {call}
         except ValueError as e:

@@ -138,7 +138,7 @@ def test_dense_only_queries_on_chase():
 
 
 def test_plan_checks_arguments():
-    from modlights import _chase
+    from modlights.native import _core as _chase
     z = np.ones(4, np.uint8)
     with pytest.raises(ValueError):
         _chase.Plan(2, 2, 1, False, z, z, [0], [0], [[1]])

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights import _chase
+from modlights.native import _core as _chase
 from modlights.engines.chase.engine import ChaseEngine, build_plan
 from modlights.engines.reference import ReferenceEngine
 
@@ -126,7 +126,7 @@ def test_set_simd_rejects_bad_names():
 
 _SUBPROCESS = """
 import numpy as np, modlights as ml
-from modlights import _chase
+from modlights.native import _core as _chase
 from modlights.engines.chase.engine import build_plan
 print(_chase.get_simd())
 for n in (3, 4, 8, 2):

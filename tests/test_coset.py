@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from modlights import _coset
+from modlights.native import _core as _coset
 
 
 @contextlib.contextmanager
@@ -155,7 +155,7 @@ def test_zero_second_budget_and_huge_kernels_return_fast():
 
 
 def test_unbuilt_extension_objects_raise_instead_of_crashing():
-    from modlights import _chase, _gf2, _zn
+    from modlights.native import _core as _chase, _core as _gf2, _core as _zn
     e = _gf2.Gf2Engine.__new__(_gf2.Gf2Engine)
     with pytest.raises(ValueError, match="not built"):
         e.rank

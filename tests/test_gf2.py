@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights import _gf2
-from modlights._gf2 import Gf2Engine
+from modlights.native import _core as _gf2
+from modlights.native._core import Gf2Engine
 from modlights.engines.reference import ReferenceEngine
 
 from simd import simd_fixture
@@ -414,7 +414,7 @@ def test_bad_input():
 
 
 def test_env_var_forces_path():
-    code = "from modlights import _gf2; print(_gf2.get_simd())"
+    code = "from modlights.native import _core as _gf2; print(_gf2.get_simd())"
     for p in PATHS:
         env = dict(os.environ, MODLIGHTS_SIMD=p)
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights import _gf2
-from modlights._gf2 import Gf2Engine
+from modlights.native import _core as _gf2
+from modlights.native._core import Gf2Engine
 from modlights.engines.reference import ReferenceEngine
 from simd import simd_fixture
 from strategies import NAMES, random_masks

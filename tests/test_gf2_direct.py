@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights._gf2 import Gf2Engine
+from modlights.native._core import Gf2Engine
 from modlights.engines.reference import ReferenceEngine
 from test_gf2 import mm, py_rank, random_matrix, simd  # noqa: F401  (simd: fixture)
 

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights import _zn
-from modlights._zn import ZnEngine, _LocalLU
+from modlights.native import _core as _zn
+from modlights.native._core import ZnEngine, _LocalLU
 from modlights.engines.reference import ReferenceEngine
 from modlights.solver import Solver
 
@@ -273,7 +273,7 @@ def test_portable_kernels():
     import sys
     code = "\n".join([
         "import numpy as np",
-        "from modlights._zn import ZnEngine",
+        "from modlights.native._core import ZnEngine",
         "rng = np.random.default_rng(5)",
         "for n in (3, 4, 8, 24):",
         "    a = rng.integers(0, n, (300, 280))",

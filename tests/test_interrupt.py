@@ -148,7 +148,7 @@ def test_requested_interrupt_raises_then_clears():
     """A stop requested on the flag (as the hook does) makes the next polling call raise
     KeyboardInterrupt; the call after that runs normally and is exact."""
     import itertools
-    from modlights import _coset
+    from modlights.native import _core as _coset
     rng = np.random.default_rng(6)
     x0 = rng.integers(0, 2, 200).astype(np.uint8)
     H = (rng.random((12, 200)) < 0.5).astype(np.uint8)

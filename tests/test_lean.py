@@ -361,7 +361,7 @@ class _FakePlan:
 @pytest.mark.parametrize("accepts_none", [False, True])
 @pytest.mark.parametrize("kind", ["plain", "locks", "holes", "both"])
 def test_build_plan_masks(monkeypatch, accepts_none, kind):
-    from modlights import _chase
+    from modlights.native import _core as _chase
     rows, cols = 7, 9
     rng = np.random.default_rng(4)
     u = rng.random((rows, cols))

@@ -361,7 +361,7 @@ def test_giant_board_without_packed_engine_refused():
 def test_sym_packed_chase_interrupted():
     """Ctrl-C (the module's stop flag) stops the packed chase with KeyboardInterrupt;
     the engine solves normally afterwards."""
-    from modlights import _poly
+    from modlights.native import _core as _poly
     b = ml.Board.grid(3000, 3000, pattern="diagonal")
     eng = SymAlgebraicEngine(b)
     ps = np.packbits(b.random_state(rng=3), axis=1)

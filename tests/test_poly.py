@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modlights._poly import Gf2Poly, GfpPoly, karatsuba_words, set_karatsuba_words
+from modlights.native._core import Gf2Poly, GfpPoly, karatsuba_words, set_karatsuba_words
 
 
 # ---------------------------------------------------------------- pure-Python GF(2)[x]
@@ -220,7 +220,7 @@ def test_rowrec_isomorphism_against_dense(p, w, d, cr, cl, cu, seed):
     dense T; chi_T is monic of degree w with chi_T(T) = 0."""
     import numpy as np
     from hypothesis import assume
-    from modlights._poly import RowRec
+    from modlights.native._core import RowRec
     assume(cr % p and cu % p)
     rec = RowRec(3, w, p, d, cr, cl, cu, 0)
     T = _dense_T(w, p, d % p, cr % p, cl % p, cu % p)
@@ -252,7 +252,7 @@ def test_gf2_portable_base_case_in_a_subprocess():
     import sys
     code = (
         "import random\n"
-        "from modlights._poly import Gf2Poly\n"
+        "from modlights.native._core import Gf2Poly\n"
         "def m(a, b):\n"
         "    r = 0\n"
         "    while b:\n"

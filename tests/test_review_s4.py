@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights._band import band_chase
+from modlights.native._core import band_chase
 from modlights.engines.tensor.engine import TensorEngine, tensor_reason
 
 

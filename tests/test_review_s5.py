@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from modlights import _packed
+from modlights.native import _core as _packed
 from modlights.engines.packed import transpose_packed
 
 

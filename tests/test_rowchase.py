@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights import _rowchase
+from modlights.native import _core as _rowchase
 from modlights.engines.chase import rowchase as rowchase_mod
 from modlights.engines.chase.engine import ChaseEngine, build_plan
 
@@ -199,7 +199,7 @@ def test_many_right_hand_sides_in_batches(n):
 
 
 def test_bad_input():
-    from modlights._rowchase import RowChase
+    from modlights.native._core import RowChase
     b12 = build_plan(ml.Board.grid(5, 5, states=12, holes=[(1, 1)]))
     for q in (None, 6, 12, 5, 8, 1, True, 2.0):     # a prime power dividing n, as an int
         with pytest.raises(ValueError, match="prime power dividing n = 12"):
@@ -225,7 +225,7 @@ def test_bad_input():
 
 def test_memory_budget_refused_with_a_value_error():
     """Past max_bytes the run stops (nothing larger is allocated) and says why."""
-    from modlights._rowchase import RowChase
+    from modlights.native._core import RowChase
     locked, holes = random_masks(np.random.default_rng(0), (200, 200), 0.0, 0.05)
     plan = build_plan(ml.Board.grid(200, 200, states=2, holes=holes))
     with pytest.raises(ValueError, match="too large for the row chase"):
@@ -234,7 +234,7 @@ def test_memory_budget_refused_with_a_value_error():
 
 
 def test_interrupt_stops_the_run_and_leaves_it_usable():
-    from modlights import _rowchase
+    from modlights.native import _core as _rowchase
     locked, holes = random_masks(np.random.default_rng(1), (60, 60), 0.0, 0.1)
     b = ml.Board.grid(60, 60, states=2, holes=holes)
     plan = build_plan(b)
@@ -380,7 +380,7 @@ def test_bitsliced_gf3_rows_equal_byte_rows(case, n):
     """GF(3) rows bit-sliced (two planes) and as bytes (the mod-3 factor of 6 and 12
     too): the same free symbols, checks, pending systems and symbol values for every
     right-hand side and free-symbol choice."""
-    from modlights import _rowchase
+    from modlights.native import _core as _rowchase
     b0, seed = case
     b = ml.Board.grid(*b0.shape, states=n, pattern=b0._mixed or list(b0._pattern),
                       locked=b0._locked if b0._any_locked else None,
@@ -412,7 +412,7 @@ def test_memory_budget_over_rings_and_bitsliced_rows(n, pattern):
     """Past max_bytes a run with bit-sliced GF(3) rows, or over Z/4 with pending
     equations (every coefficient 2), or the Z/4 factor of Z/12, stops with a ValueError
     naming the limit; the same run fits a larger budget."""
-    from modlights._rowchase import RowChase
+    from modlights.native._core import RowChase
     locked, holes = random_masks(np.random.default_rng(n), (80, 80), 0.0, 0.05)
     plan = build_plan(ml.Board.grid(80, 80, states=n, pattern=pattern, holes=holes))
     q = 4 if n == 12 else n
@@ -478,7 +478,7 @@ def test_simd_environment_variable_selects_the_portable_path():
     280 x 280 board (rows of many vectors), with the matrix path and Board.apply."""
     code = (
         "import numpy as np, modlights as ml\n"
-        "from modlights import _rowchase\n"
+        "from modlights.native import _core as _rowchase\n"
         "from modlights.engines.chase.engine import ChaseEngine\n"
         "assert _rowchase.get_simd() == 'portable', _rowchase.get_simd()\n"
         "for n in (2, 3, 4, 9):\n"

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights import _chase
+from modlights.native import _core as _chase
 from modlights.engines.chase.engine import ChaseEngine, rowsolve_plan
 
 from simd import simd_fixture

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights import _chase
+from modlights.native import _core as _chase
 from modlights.engines.chase import engine as chase
 from modlights.engines.chase.engine import ChaseEngine, rowsolve_plan
 

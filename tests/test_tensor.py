@@ -345,7 +345,7 @@ def test_bench_method_tensor(capsys, monkeypatch):
 def test_band_bindings_check_their_arguments():
     """csrc/band.c through _band.pyx: the tiled transpose equals NumPy's (reversed views
     too), and malformed step programs are ValueErrors before any C runs."""
-    from modlights._band import band_chase, transpose
+    from modlights.native._core import band_chase, transpose
     rng = np.random.default_rng(5)
     for shape in [(1, 1), (3, 130), (129, 65), (200, 7)]:
         A = rng.integers(0, 256, shape).astype(np.uint8)

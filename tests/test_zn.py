@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from modlights._zn import ZnEngine
+from modlights.native._core import ZnEngine
 from modlights.engines.reference import ReferenceEngine
 from modlights.solver import Solver
 

@@ -444,7 +444,7 @@ class Solver:
         if not self._lazy or self._eng is not None:
             return None
         if self._rank_only is None:
-            from modlights import _gf2
+            from modlights.native import _core as _gf2
             b = self.board
             if b._dense is not None:
                 self._rank_only = _gf2.rank(b._dense)
@@ -483,7 +483,7 @@ class Solver:
             return ChaseEngine(board)
         n = board.states
         if backend == "native" and n == 2:
-            from modlights._gf2 import Gf2Engine
+            from modlights.native._core import Gf2Engine
             if board._dense is not None:
                 return Gf2Engine(board.matrix())
             if board._indptr is not None:     # from_effects: column by column
@@ -492,7 +492,7 @@ class Solver:
             ci, tj = board.coo()          # packed straight from coordinates
             return Gf2Engine.from_coo(board.n_cells, board.n_taps, ci, tj)
         if backend == "native" and n >= 3:
-            from modlights._zn import ZnEngine
+            from modlights.native._core import ZnEngine
             if board._dense is not None:
                 return ZnEngine(board.matrix(), n)
             ci, tj = board.coo()
@@ -925,7 +925,7 @@ class Solver:
             best = self._descend(x0.astype(np.int64), H, orders, deadline)
             return best.astype(np.uint8), int(x0.sum()) == 0, 0
         if self.backend == "native":
-            from modlights import _coset
+            from modlights.native import _core as _coset
             # A coset of 2^62 or more elements is never covered: search the sub-coset
             # of the generators that fit (C enumeration), then descend; not proved.
             k, size = 0, 1          # the longest prefix of fewer than 2^62 elements

@@ -77,7 +77,7 @@ def apply_packed(board, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
     ValueError
         For n != 2, a mixed board, locks or holes, or arrays of the wrong shape.
     """
-    from modlights._packed import apply_offsets
+    from modlights.native._core import apply_offsets
     if board.states != 2 or not board.is_grid or board.pattern is None \
             or board._any_locked or board._any_holes:
         raise ValueError("apply_packed needs a GF(2) grid board with one pattern and no "
@@ -93,7 +93,7 @@ def apply_packed(board, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
 def transpose_packed(a: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """The transpose of the rows x cols bit matrix ``a`` (np.packbits rows): a new
     (cols, ceil(rows / 8)) uint8 array, bits past the last column 0."""
-    from modlights._packed import transpose_bits
+    from modlights.native._core import transpose_bits
     check_packed(a, rows, cols, "a")
     out = np.empty((cols, (rows + 7) // 8), np.uint8)
     return transpose_bits(a, cols, out)

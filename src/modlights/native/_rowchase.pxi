@@ -23,7 +23,7 @@ def live_bounds(plan):
     (the most symbols made by a tap minus the equations met by then) and the ring's
     slots (rows kept at once)."""
     if not isinstance(plan, Plan):
-        raise ValueError(f"plan must be a modlights._chase.Plan, got {type(plan).__name__}")
+        raise ValueError(f"plan must be a modlights.native._core.Plan, got {type(plan).__name__}")
     cdef size_t addr = plan._address()
     cdef const ml_chase *p = <const ml_chase *>addr
     cdef size_t lb
@@ -40,7 +40,7 @@ cdef class RowChase:
 
     Parameters
     ----------
-    plan : modlights._chase.Plan
+    plan : modlights.native._core.Plan
         The chase plan of the board.
     B : array_like or None
         (k, rows * cols) right-hand sides ``t - s`` a byte a tile in the plan's layout,
@@ -62,7 +62,7 @@ cdef class RowChase:
     def __cinit__(self, plan, B=None, max_bytes=1 << 30, q=None):
         self.R = NULL
         if not isinstance(plan, Plan):
-            raise ValueError(f"plan must be a modlights._chase.Plan, got {type(plan).__name__}")
+            raise ValueError(f"plan must be a modlights.native._core.Plan, got {type(plan).__name__}")
         n = int(plan.n)
         if q is None:
             q = n

@@ -66,13 +66,13 @@ def executor_workers(executor: cf.Executor) -> int:
 # ------------------------------------------------------------------ tasks (module level)
 def _rows_task(X0: np.ndarray, H: np.ndarray, orders: list[int], n: int, taps: bool,
                threads: int | None) -> tuple[np.ndarray, np.ndarray | None]:
-    from modlights import _coset_batch
+    from modlights.native import _core as _coset_batch
     return _coset_batch.coset_min_many(X0, H, orders, n, threads=threads, taps=taps)
 
 
 def _sub_task(x0: np.ndarray, H: np.ndarray, orders: list[int], n: int, inner: int,
               corner: int, bound: int) -> tuple[np.ndarray | None, int, int, int]:
-    from modlights import _coset_batch
+    from modlights.native import _core as _coset_batch
     return _coset_batch.coset_min_sub(x0, H, orders, n, inner, corner, bound)
 
 
@@ -200,7 +200,7 @@ def _stop_tasks(futures, executor: Any) -> None:
     set, the running tasks are waited for (at most ``STOP_WAIT`` s), and the flag is
     cleared. Tasks in other processes get the terminal's SIGINT themselves (or run on;
     their results are dropped)."""
-    from modlights import _coset_batch
+    from modlights.native import _core as _coset_batch
     running = [f for f in futures if not f.cancel() and not f.done()]
     if not running or not isinstance(executor, cf.ThreadPoolExecutor):
         return

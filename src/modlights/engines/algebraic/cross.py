@@ -285,7 +285,7 @@ class AlgebraicEngine(RowPolynomialEngine):
     name = "algebraic"
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
-        from modlights._poly import RowRec
+        from modlights.native._core import RowRec
         super().__init__(board, dense, algebraic_reason(board))
         p = self.n
         rows, cols = board.shape
@@ -458,7 +458,7 @@ class AlgebraicEngine(RowPolynomialEngine):
         if self.mode == "scalar":
             zs = [np.eye(1, self.w, i, dtype=np.uint8)[0] for i in range(k)]
         else:
-            from modlights._poly import Gf2Poly, GfpPoly
+            from modlights.native._core import Gf2Poly, GfpPoly
             chi, _ = self._poly_F()
             base = chi.divmod(self._gcd_poly())[0]
             zs = []
@@ -498,7 +498,7 @@ class AlgebraicEngine(RowPolynomialEngine):
 
 # ---------------------------------------------------------------- tori
 def _poly(coeffs, p: int):
-    from modlights._poly import Gf2Poly, GfpPoly
+    from modlights.native._core import Gf2Poly, GfpPoly
     if p == 2:
         return Gf2Poly(sum(1 << i for i, c in enumerate(coeffs) if c % 2))
     return GfpPoly(coeffs, p)
@@ -506,7 +506,7 @@ def _poly(coeffs, p: int):
 
 def _padd(a, b, p: int, k: int = 1):
     """a + k b over GF(p)."""
-    from modlights._poly import GfpPoly
+    from modlights.native._core import GfpPoly
     if p == 2:
         return a + b if k % 2 else a
     n = max(a.degree, b.degree) + 1
@@ -515,7 +515,7 @@ def _padd(a, b, p: int, k: int = 1):
 
 def _mono(k: int, p: int):
     """s^k."""
-    from modlights._poly import Gf2Poly, GfpPoly
+    from modlights.native._core import Gf2Poly, GfpPoly
     return Gf2Poly(1 << k) if p == 2 else GfpPoly([0] * k + [1], p)
 
 

@@ -65,7 +65,7 @@ def _row_coeffs(c: dict, p: int) -> tuple[list[int], list[int]] | None:
 
 def _c1_invertible(a1: int, b1: int, w: int, p: int) -> bool:
     """Whether a1 I + b1 P (w x w) is invertible over GF(p)."""
-    from modlights._poly import SymChase
+    from modlights.native._core import SymChase
     try:
         SymChase(1, w, p, [0, 0, a1], [0, 0, b1])
     except ValueError:
@@ -127,7 +127,7 @@ class SymAlgebraicEngine(RowPolynomialEngine):
     name = "algebraic"
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
-        from modlights._poly import RowRec, SymChase
+        from modlights.native._core import RowRec, SymChase
         super().__init__(board, dense, sym_reason(board))
         p = self.n
         self.transposed, self._a, self._b = _orientation(board)

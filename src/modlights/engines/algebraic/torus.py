@@ -43,7 +43,7 @@ class _Ring:
     uint8 arrays of w coefficients."""
 
     def __init__(self, p: int, w: int):
-        from modlights._poly import Gf2Poly, GfpPoly
+        from modlights.native._core import Gf2Poly, GfpPoly
         self.p, self.w = p, w
         self._cls = Gf2Poly if p == 2 else GfpPoly
         self.f = self.poly(np.r_[p - 1, np.zeros(w - 1, np.int64), 1])   # s^w - 1
@@ -178,7 +178,7 @@ def torus_chase(h: int, w: int, p: int, coeffs, B: np.ndarray | None, u: np.ndar
     d, cr, cl, cu, cd = (int(c) % p for c in coeffs)
     if p == 2:
         return _chase_gf2(h, w, (d, cr, cl, cd), B, u, v, out)
-    from modlights._poly import RowRec
+    from modlights.native._core import RowRec
     _, r1, r2 = RowRec(h, w, p, d, cr, cl, cu, cd).chase_torus_gfp(B, u, v, out)
     return r1, r2
 

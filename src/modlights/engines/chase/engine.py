@@ -237,7 +237,7 @@ def _plan_masks(board: Board, accepts_none: bool) -> tuple[Any, Any]:
 
 def build_plan(board: Board):
     """The C chase structure of a grid board."""
-    from modlights import _chase
+    from modlights.native import _core as _chase
     if not board.is_grid:
         raise ValueError("the chase works on grid boards only (Board.grid)")
     rows, cols = board.shape
@@ -309,7 +309,7 @@ def transpose_bytes(a: np.ndarray) -> np.ndarray:
     """A new C-contiguous uint8 array holding a.T for a 2-D uint8 array, copied in
     cache-sized tiles (csrc/band.c: 0.026 s for 5000 x 5000 against 0.087 s for
     ``np.ascontiguousarray(a.T)``, whose strided reads miss the cache)."""
-    from modlights._band import transpose
+    from modlights.native._core import transpose
     a = np.asarray(a, dtype=np.uint8)
     if a.strides[1] != 1:
         a = np.ascontiguousarray(a)
@@ -361,7 +361,7 @@ ROWSOLVE_LIGHT_PACKED: frozenset = frozenset()
 def _rowsolve_supported(n: int) -> bool:
     """Whether the compiled _chase has a row-solve chase for n (an older binding: GF(2)
     only, or none)."""
-    from modlights import _chase
+    from modlights.native import _core as _chase
     if not hasattr(_chase, "RowSolvePlan"):
         return False
     return n == 2 or hasattr(_chase.RowSolvePlan, "matrix_zn")
@@ -375,7 +375,7 @@ def rowsolve_plan(board: Board, transpose: bool = True):
     are units mod n, a width that is a multiple of 2a. Any n in 2..255."""
     from collections import Counter
 
-    from modlights import _chase
+    from modlights.native import _core as _chase
     n = board.states
     if (not board.is_grid or board.wrap or board._mixed is not None
             or board._any_holes or board._any_locked or not _rowsolve_supported(n)):
@@ -523,10 +523,10 @@ class ChaseEngine:
         """The residual system of the first ``rows`` equations: GF(2) by one Four
         Russians echelon form per batch (csrc/gf2.c); Z/n by the native Z/n engine
         (csrc/zn.c: CRT, unit then valuation pivots, so rings are exact)."""
-        from modlights import _chase
+        from modlights.native import _core as _chase
         if self.n == 2:
             return _chase.Gf2Residual(self.plan.matrix_gf2(threads, rows=rows), self.nsym)
-        from modlights._zn import ZnEngine
+        from modlights.native._core import ZnEngine
         return ZnEngine(self.plan.matrix_zn(threads, rows=rows, packed=PACKED_SYMBOLIC), self.n)
 
     def _prefix_residual(self, threads: int | None):

@@ -113,7 +113,7 @@ class _Part:
         self.run = run
         if run.npending:
             from modlights.engines.chase.engine import check_residual_size
-            from modlights._zn import ZnEngine
+            from modlights.native._core import ZnEngine
             check_residual_size(int(run.npending), int(run.nfree), self.q)
             self.pend = ZnEngine(run.pending()[0], self.q)
 
@@ -185,7 +185,7 @@ class RowChaseSystem:
                 f"elimination records ({min(int(plan.nsym), int(plan.nres))} eliminations "
                 f"of rows of at least {int(plan.w)} symbols mod {self.n}; at most "
                 f"{self.max_bytes / 2**20:.0f} MiB); use a smaller board or fewer holes")
-        from modlights._rowchase import live_bounds
+        from modlights.native._core import live_bounds
         width, slots = live_bounds(plan)
         for part in self.parts:
             row = _row_bytes(width, part.q)
@@ -213,7 +213,7 @@ class RowChaseSystem:
         return total
 
     def _chase(self, part: _Part, B=None):
-        from modlights._rowchase import RowChase
+        from modlights.native._core import RowChase
         run = RowChase(self.plan, B, max_bytes=self.max_bytes, q=part.q)
         part.take(run)
         return run

@@ -329,7 +329,7 @@ class BandFactor:
         between two chunks). out: the (length + s) x k uint8 array to use as Y.
         packed (n = 2): every byte holds 8 columns (np.packbits rows); the residuals
         are then uint8 rows of the same layout, found by XOR."""
-        from modlights._band import band_chase
+        from modlights.native._core import band_chase
         n, L, s = self.n, self.length, self.s
         symbols = B is None
         if symbols:
@@ -435,7 +435,7 @@ class BandFactor:
             keys = set(self.band)
             if self.n == 2 and self.nullity == 0 and {-1, 1} <= keys <= {-1, 0, 1} \
                     and self.length >= 3:
-                from modlights._poly import SymChase
+                from modlights.native._core import SymChase
                 try:
                     path = SymChase(1, self.length, 2, [0, 0, int(0 in keys)], [0, 0, 1])
                 except ValueError:                          # the path matrix is singular
@@ -448,7 +448,7 @@ class BandFactor:
     def _add_symbols(self, Y: np.ndarray, Z: np.ndarray) -> None:
         """Y[:length] += S Z (mod n) in place: Z goes into the s spare rows of Y, and
         every row of S that is not zero is one step of the C chase (B = Y)."""
-        from modlights._band import band_chase
+        from modlights.native._core import band_chase
         L = self.length
         Y[L:] = Z
         if self._sym_steps is None:
@@ -653,7 +653,7 @@ def _part_nullity(R: BandFactor, C: BandFactor) -> int:
 def _part_solve(R: BandFactor, C: BandFactor, B: np.ndarray, out: np.ndarray) -> bool:
     """X with R X C^T = B (B rows x cols, values < the factors' modulus) written into
     ``out`` (rows x cols uint8); False when there is none."""
-    from modlights._band import transpose
+    from modlights.native._core import transpose
     h, w = B.shape
     Y, ok_r = R.apply_ginv(B)                               # R Y = B, Y = X C^T
     if not ok_r.all():
@@ -802,7 +802,7 @@ class _RingPart:
     def solve(self, B: np.ndarray, out: np.ndarray) -> bool:
         """X with R X C^T = B (rows x cols uint8, values < q) into ``out``; False when
         there is none."""
-        from modlights._band import transpose
+        from modlights.native._core import transpose
         R, C, q = self.R, self.C, self.q
         h, w = B.shape
         sR, sC = R.s, C.s
@@ -966,7 +966,7 @@ class TensorEngine:
         is not modified."""
         if self.n != 2:
             raise ValueError(f"solve_packed needs n = 2, this board has n = {self.n}")
-        from modlights._packed import transpose_bits
+        from modlights.native._core import transpose_bits
         _, _, R, C = self._parts[0]
         h, w = self.h, self.w
         Y, ok = R.apply_ginv_packed(packed, w, ones=bool(tc & 1))     # R Y = B
