@@ -422,27 +422,6 @@ def test_env_var_forces_path():
         assert out == p
 
 
-# ---------------------------------------------------------------------------- the C core alone
-@pytest.mark.parametrize("flags", [["-DML_CHUNK=2"], []])
-def test_c_core(tmp_path, flags):
-    """tests/c/test_gf2_core.c: csrc/gf2.c against naive routines, every SIMD path,
-    with tiny table chunks (-DML_CHUNK=2) so the column-blocked loops run too, and with
-    the default chunks so the blocked elimination's 8- and 16-word strip kernels run."""
-    import shutil
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    cc = shutil.which("gcc") or shutil.which("cc")
-    src = os.path.join(root, "tests", "c", "test_gf2_core.c")
-    if cc is None or not os.path.exists(os.path.join(root, "csrc", "gf2.c")):
-        pytest.skip("needs a C compiler and the source tree")
-    exe = tmp_path / "test_gf2_core"
-    subprocess.run([cc, "-O1", *flags, "-I", os.path.join(root, "csrc"), src,
-                    os.path.join(root, "csrc", "gf2.c"), os.path.join(root, "csrc", "cpu.c"),
-                    os.path.join(root, "csrc", "interrupt.c"),
-                    "-o", str(exe)], check=True)
-    out = subprocess.run([str(exe)], capture_output=True, text=True)
-    assert out.returncode == 0 and "fails=0" in out.stdout, out.stdout[-2000:]
-
-
 @pytest.mark.parametrize("shape", [(1, 1), (63, 65), (130, 70), (200, 200), (0, 5), (5, 0)])
 def test_rank_only_path_matches_full_factorisation(shape):
     """Solver.rank / nullity / kernel_size on a dense GF(2) board take the rank-only

@@ -161,24 +161,6 @@ def test_requested_interrupt_raises_then_clears():
     assert complete and length == lens.min() == int(best.sum())
 
 
-def test_c_core_polling(tmp_path):
-    """tests/c/test_interrupt.c: the flag and hook of csrc/interrupt.c, and the GF(2) /
-    Z/n eliminations and allocations stopping on it, in C alone."""
-    import shutil
-    from pathlib import Path
-    cc = shutil.which("gcc") or shutil.which("cc")
-    root = Path(__file__).resolve().parent.parent
-    if cc is None or not (root / "csrc" / "interrupt.c").exists():
-        pytest.skip("needs a C compiler and the source tree")
-    exe = tmp_path / "test_interrupt"
-    subprocess.run([cc, "-O1", "-std=c11", f"-I{root / 'csrc'}",
-                    str(root / "tests/c/test_interrupt.c"),
-                    *(str(root / "csrc" / f) for f in ("interrupt.c", "gf2.c", "cpu.c", "zn.c", "gf3.c")),
-                    "-o", str(exe)], check=True)
-    out = subprocess.run([str(exe)], capture_output=True, text=True)
-    assert out.returncode == 0 and "fails=0" in out.stdout, out.stdout[-2000:]
-
-
 # ------------------------------------------------------------ issue 21: batches, hardest
 #: 39 x 39 GF(2): 2^32 coset elements a board, minutes of exhaustive search.
 _BIG_BATCH = ("b = ml.Board.grid(39, 39)\ns = ml.Solver(b)\n"

@@ -256,27 +256,6 @@ def test_from_coo_repeats_add_up():
         assert z.det() == 2 % n
 
 
-def test_c_core_standalone(tmp_path):
-    """csrc/zn.c on its own (tests/c/test_zn.c), built with the system C compiler."""
-    import shutil
-    import subprocess
-    from pathlib import Path
-    cc = shutil.which("gcc") or shutil.which("cc")
-    root = Path(__file__).resolve().parent.parent
-    if cc is None or not (root / "csrc" / "zn.c").exists():
-        pytest.skip("no C compiler or no source tree")
-    # default build, and one with tiny panels so the cache-blocked path runs on small input
-    for tag, flags in [("default", []), ("blocked", ["-DML_ZN_PANEL=3", "-DML_ZN_BLOCK_MIN=2"])]:
-        exe = tmp_path / f"test_zn_{tag}"
-        subprocess.run([cc, "-O2", "-std=c11", *flags, f"-I{root / 'csrc'}",
-                        str(root / "tests/c/test_zn.c"), str(root / "csrc/zn.c"),
-                        str(root / "csrc/gf3.c"), str(root / "csrc/cpu.c"),
-                        str(root / "csrc/interrupt.c"), "-o", str(exe)],
-                       check=True)
-        out = subprocess.run([str(exe)], capture_output=True, text=True)
-        assert out.returncode == 0, f"{tag}: {out.stderr}"
-
-
 def test_wide_dense_blocked_path():
     """Wide enough (active width > 384 columns) for the cache-blocked panels."""
     rng = np.random.default_rng(6000)

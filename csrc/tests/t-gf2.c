@@ -1,7 +1,8 @@
-/* Standalone test of csrc/dense/gf2.c against naive O(n^3) routines, on every SIMD path
- * this CPU supports. Not part of the build; tests/test_gf2.py compiles and runs it:
- *   gcc -O1 -Icsrc csrc/tests/t-gf2.c csrc/dense/gf2.c csrc/base/cpu.c && ./a.out
- * (-DML_CHUNK=2 exercises the column-chunked table loops on small matrices.) */
+/* t-gf2: csrc/dense/gf2.c against naive O(n^3) routines, on every SIMD path this CPU
+ * supports; -DML_CHUNK=2 (the chunk2 variant) runs the column-chunked table loops on small
+ * matrices. Exit status 0 when every check holds (prints fails=N).
+ * ml-test-sources: dense/gf2.c base/cpu.c base/interrupt.c
+ * ml-test-variant: chunk2 -DML_CHUNK=2 */
 #include "dense/gf2.h"
 #include "base/cpu.h"
 #include <stdio.h>

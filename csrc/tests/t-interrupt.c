@@ -1,8 +1,7 @@
-/* Standalone test of csrc/base/interrupt.c and of the polling in csrc/dense/gf2.c and csrc/dense/zn.c.
- * Not part of the build; tests/test_interrupt.py compiles and runs it:
- *   gcc -O1 -Icsrc csrc/tests/t-interrupt.c csrc/base/interrupt.c csrc/dense/gf2.c csrc/base/cpu.c \
- *       csrc/dense/zn.c csrc/dense/bitsliced.c && ./a.out
- * Prints "fails=0" when every check holds. */
+/* t-interrupt: the flag and hook of csrc/base/interrupt.c, and the GF(2) and Z/n
+ * eliminations and allocations stopping on it. Exit status 0 when every check holds
+ * (prints fails=N).
+ * ml-test-sources: base/interrupt.c dense/gf2.c base/cpu.c dense/zn.c dense/bitsliced.c */
 #define _POSIX_C_SOURCE 200809L
 #include "base/interrupt.h"
 #include "dense/gf2.h"

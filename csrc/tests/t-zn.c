@@ -1,8 +1,8 @@
-/* Standalone test of csrc/dense/zn.c (FLINT style: each routine against a slower method on
- * random input). Build and run:
- *   gcc -O2 -Icsrc csrc/tests/t-zn.c csrc/dense/zn.c csrc/dense/bitsliced.c csrc/base/cpu.c \
- *       csrc/base/interrupt.c -o /tmp/test_zn && /tmp/test_zn
- * Exit status 0 when every check passes. */
+/* t-zn: csrc/dense/zn.c (FLINT style: each routine against a slower method on random
+ * input); the blocked variant uses tiny panels so the cache-blocked path runs on small
+ * input. Exit status 0 when every check passes.
+ * ml-test-sources: dense/zn.c dense/bitsliced.c base/cpu.c base/interrupt.c
+ * ml-test-variant: blocked -DML_ZN_PANEL=3 -DML_ZN_BLOCK_MIN=2 */
 #include "dense/zn.h"
 
 #include <stdio.h>

@@ -1,0 +1,75 @@
+"""The C tests of csrc/tests (one t-<module>.c per C module, each checking its routines
+against a slower method on random input), built with the system C compiler and run.
+
+Each test names its sources and its variants (extra compiler flags) in two comment lines,
+``ml-test-sources:`` and ``ml-test-variant:`` (csrc/tests/README.md). Skipped, with the
+reason, only when no C compiler or no source tree is at hand (an installed package)."""
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CSRC = ROOT / "csrc"
+CC = os.environ.get("CC") or shutil.which("gcc") or shutil.which("cc")
+
+
+def c_tests() -> list[tuple[str, pathlib.Path, list[str], list[str]]]:
+    """(id, test file, sources under csrc/, extra flags) for every test and variant."""
+    out = []
+    for t in sorted((CSRC / "tests").glob("t-*.c")):
+        text = t.read_text()
+        m = re.search(r"ml-test-sources:([^\n*]*)", text)
+        assert m, f"{t.name} has no ml-test-sources line"
+        srcs = m.group(1).split()
+        out.append((t.stem, t, srcs, []))
+        for v in re.findall(r"ml-test-variant:([^\n*]*)", text):
+            name, *flags = v.split()
+            out.append((f"{t.stem}-{name}", t, srcs, flags))
+    return out
+
+
+_TESTS = c_tests() if (CSRC / "tests").is_dir() else []
+
+
+def build(test: pathlib.Path, srcs: list[str], flags: list[str], exe: pathlib.Path,
+          extra: tuple[str, ...] = ()) -> None:
+    """Compile test + srcs into exe (C11, -O2, the given flags)."""
+    cmd = [CC, "-std=c11", "-O2", *extra, *flags, f"-I{CSRC}", str(test),
+           *(str(CSRC / s) for s in srcs), "-lpthread", "-o", str(exe)]
+    subprocess.run(cmd, check=True, capture_output=True, text=True)
+
+
+@pytest.mark.skipif(CC is None or not _TESTS, reason="no C compiler or no source tree "
+                    "(csrc/tests): the C tests need both")
+@pytest.mark.parametrize("name,test,srcs,flags", _TESTS, ids=[t[0] for t in _TESTS])
+def test_c(tmp_path, name, test, srcs, flags):
+    exe = tmp_path / name
+    try:
+        build(test, srcs, flags, exe)
+    except subprocess.CalledProcessError as e:
+        pytest.fail(f"{name} does not build:\n{e.stderr[-3000:]}")
+    out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, f"{name} failed:\n{out.stdout[-2000:]}\n{out.stderr[-2000:]}"
+
+
+#: C modules whose only tests are still the Python ones (through the bindings, against the
+#: reference engine); each gets its t-<module>.c, and leaves this set then.
+NO_C_TEST_YET = {"chase", "rowsolve", "rowchase", "rowrec", "symchase", "band", "packed",
+                 "coset_batch", "gf2_batch", "bitsliced", "cpu"}
+
+
+@pytest.mark.skipif(not (CSRC / "tests").is_dir(), reason="no source tree")
+def test_every_c_module_has_a_test():
+    """Each C module (csrc/<folder>/<module>.c) has its csrc/tests/t-<module>.c, except
+    the listed ones (and a listed one that gained a test leaves the list)."""
+    modules = {p.stem for p in CSRC.glob("*/*.c") if p.parent.name != "tests"}
+    tested = {p.stem[2:] for p in (CSRC / "tests").glob("t-*.c")}
+    assert sorted(modules - tested - NO_C_TEST_YET) == [], "C modules without a test"
+    assert sorted(NO_C_TEST_YET & tested) == [], "tested now: remove from NO_C_TEST_YET"
+    assert NO_C_TEST_YET <= modules, "NO_C_TEST_YET names a module that does not exist"
