@@ -1,7 +1,8 @@
 """Ctrl-C stops long native work within a second and leaves the Solver usable.
 
 The C loops (coset walks, the chase's symbolic pass, the dense GF(2) and Z/n
-eliminations) poll a stop flag (csrc/interrupt.c) that the bindings' hook sets when
+eliminations, the algebraic, lifted, tensor and packed engines) poll the one process-wide
+stop flag (csrc/base/interrupt.c) that the native module's hook sets when
 Python's SIGINT handler raises. A subprocess gets a real SIGINT; in-process tests use
 ``_thread.interrupt_main`` (the same path: a pending SIGINT seen by PyErr_CheckSignals)
 and then check the same Solver against the reference engine.
@@ -98,6 +99,64 @@ def test_sigint_stops_a_dense_zn_elimination():
         "A = np.random.default_rng(0).integers(0, 9, (4000, 4000))\n"
         "b = ml.Board.from_matrix(A, 9)",
         "ml.Solver(b).kernel_size", delay=0.5))
+
+
+# ------------------------------------------------------------ every engine, one stop flag
+#: (setup, work) per engine: the work lasts well past the signal (seconds on this box) and
+#: runs in the C core, which polls the one process-wide stop flag.
+_ENGINE_WORK = {
+    "chase-light": ("from modlights.engines.chase.engine import ChaseEngine\n"
+                    "b = ml.Board.grid(9000, 9000)",
+                    "ChaseEngine(b, rowsolve=False).nullity"),
+    "chase-rowsolve": ("from modlights.engines.chase.engine import ChaseEngine\n"
+                       "b = ml.Board.grid(12000, 12000, pattern='diagonal')",
+                       "ChaseEngine(b, rowsolve=True).nullity"),
+    "chase-row": ("from modlights.engines.chase.engine import ChaseEngine\n"
+                  "b = ml.Board.grid(4000, 4000, holes=[(5, 5)])",
+                  "ChaseEngine(b, rowchase=True).nullity"),
+    "algebraic-cross": ("b = ml.Board.grid(60000, 60000, 3)",
+                        "ml.Solver(b, method='algebraic').nullity"),
+    "algebraic-sym": ("b = ml.Board.grid(60000, 60000, 3, 'square')",
+                      "ml.Solver(b, method='algebraic').nullity"),
+    "lifted": ("b = ml.Board.grid(6000, 6000, 4)",
+               "ml.Solver(b, method='lifted').solve(np.zeros(b.shape, np.uint8), target=1, "
+               "minimal=False)"),
+    "tensor": ("b = ml.Board.grid(9000, 9000, 6, 'square')",
+               "ml.Solver(b, method='tensor').solve(np.zeros(b.shape, np.uint8), target=1, "
+               "minimal=False)"),
+    "packed": ("b = ml.Board.grid(16000, 16000)\ns = ml.Solver(b)\n"
+               "st = np.packbits(np.ones(b.shape, np.uint8), axis=1)\ns.solve_packed(st)",
+               "for _ in range(40):\n    s.solve_packed(st)"),
+}
+
+
+@pytest.mark.parametrize("engine", sorted(_ENGINE_WORK))
+def test_sigint_stops_every_engine(engine):
+    """A SIGINT stops work started from any engine within a second (with the dense
+    GF(2), dense Z/n and coset-search tests above: every engine). The C core has one
+    stop flag for the process, set by the one extension module's hook."""
+    setup, work = _ENGINE_WORK[engine]
+    _assert_stopped(*_interrupt_subprocess(setup, work))
+
+
+def test_one_stop_flag_for_every_binding():
+    """The stop flag is process-wide: one request stops the next polling call of any
+    binding (here a chase plan and a coset search), each raising KeyboardInterrupt once;
+    after that the calls run normally."""
+    from modlights.native import _core
+    rng = np.random.default_rng(7)
+    x0 = rng.integers(0, 2, 100).astype(np.uint8)
+    H = (rng.random((10, 100)) < 0.5).astype(np.uint8)
+    _core._request_interrupt()
+    with pytest.raises(KeyboardInterrupt):
+        _core.coset_min(x0, H, [2] * 10, 2)
+    assert not _core._clear_interrupt()               # the raise took the flag
+    _core._request_interrupt()
+    b = ml.Board.grid(40, 40)
+    with pytest.raises(KeyboardInterrupt):
+        ml.Solver(b, method="chase").nullity
+    s = ml.Solver(b, method="chase")
+    assert s.nullity == ml.Solver(b, method="dense").nullity
 
 
 # ---------------------------------------------------------------------------- in process

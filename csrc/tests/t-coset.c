@@ -1,0 +1,147 @@
+/* t-coset: csrc/search/coset.c (the least-length element of x0 + ker A by a Gray-code walk,
+ * threads and sub-cube pruning) against plain enumeration of every element, GF(2) and
+ * Z/n, one and several threads; with a budget the answer must still be an element of the
+ * coset, and `complete` may say 1 only when it is the least. Exit status 0 when every check holds (prints fails=N).
+ * ml-test-sources: search/coset.c base/interrupt.c */
+#include "search/coset.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t seed = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void)   /* splitmix64 */
+{
+    uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int popcount_words(const uint64_t *v, size_t nw)
+{
+    int s = 0;
+    for (size_t i = 0; i < nw; i++)
+        s += __builtin_popcountll(v[i]);
+    return s;
+}
+
+/* 1 when v = x0 + (some combination of basis rows), by enumerating every combination */
+static int64_t brute_gf2(const uint64_t *x0, const uint64_t *B, size_t k, size_t nw,
+                         const uint64_t *v, int *member)
+{
+    int64_t best = -1;
+    uint64_t *e = malloc(nw * sizeof(uint64_t));
+    *member = 0;
+    for (uint64_t c = 0; c < (1ull << k); c++) {
+        memcpy(e, x0, nw * sizeof(uint64_t));
+        for (size_t i = 0; i < k; i++)
+            if (c >> i & 1)
+                for (size_t w = 0; w < nw; w++)
+                    e[w] ^= B[i * nw + w];
+        int len = popcount_words(e, nw);
+        if (best < 0 || len < best)
+            best = len;
+        if (!memcmp(e, v, nw * sizeof(uint64_t)))
+            *member = 1;
+    }
+    free(e);
+    return best;
+}
+
+static int64_t brute_zn(const uint8_t *x0, const uint8_t *G, const uint32_t *ord, size_t k,
+                        size_t r, unsigned n, const uint8_t *v, int *member)
+{
+    int64_t best = -1;
+    uint32_t c[8] = {0};
+    *member = 0;
+    for (;;) {
+        int64_t len = 0;
+        int same = 1;
+        for (size_t j = 0; j < r; j++) {
+            unsigned e = x0[j];
+            for (size_t i = 0; i < k; i++)
+                e = (e + c[i] * G[i * r + j]) % n;
+            len += e;
+            same &= e == v[j];
+        }
+        if (best < 0 || len < best)
+            best = len;
+        *member |= same;
+        size_t i = 0;                                   /* next combination */
+        while (i < k && ++c[i] == ord[i])
+            c[i++] = 0;
+        if (i == k)
+            break;
+    }
+    return best;
+}
+
+int main(void)
+{
+    int fails = 0;
+    for (int trial = 0; trial < 120; trial++) {          /* GF(2) */
+        size_t nw = 1 + rnd() % 3, k = rnd() % 11;
+        uint64_t *x0 = malloc(nw * 8), *B = malloc((k + 1) * nw * 8), *best = malloc(nw * 8);
+        size_t bits = 64 * (nw - 1) + 1 + rnd() % 64;    /* the last word partly used */
+        for (size_t w = 0; w < nw; w++) {
+            uint64_t mask = (64 * (w + 1) <= bits) ? ~0ull : ((1ull << (bits % 64)) - 1);
+            x0[w] = rnd() & mask;
+            for (size_t i = 0; i < k; i++)
+                B[i * nw + w] = rnd() & rnd() & mask;
+        }
+        int threads = 1 + (int)(rnd() % 3);
+        ml_coset_stats st;
+        int64_t got = ml_coset_min_gf2(x0, B, k, nw, 0, 0.0, threads, best, &st);
+        int member;
+        int64_t want = brute_gf2(x0, B, k, nw, best, &member);
+        if (got != want || !member || popcount_words(best, nw) != got || !st.complete) {
+            fails++;
+            printf("gf2 k=%zu nw=%zu threads=%d: got %lld want %lld member %d\n", k, nw,
+                   threads, (long long)got, (long long)want, member);
+        }
+        if (k >= 4) {                                    /* a budget: a member, not proved */
+            got = ml_coset_min_gf2(x0, B, k, nw, 3, 0.0, 1, best, &st);
+            brute_gf2(x0, B, k, nw, best, &member);
+            if (!member || got < want || popcount_words(best, nw) != got ||
+                (st.complete && got != want)) {
+                fails++;
+                printf("gf2 budget k=%zu: got %lld member %d complete %d\n", k,
+                       (long long)got, member, st.complete);
+            }
+        }
+        free(x0); free(B); free(best);
+    }
+    for (int trial = 0; trial < 120; trial++) {          /* Z/n */
+        unsigned n = 2 + (unsigned)(rnd() % 11);
+        size_t r = 1 + rnd() % 12, k = rnd() % 4;
+        uint8_t *x0 = malloc(r), *G = malloc((k + 1) * r), *best = malloc(r);
+        uint32_t ord[8];
+        for (size_t j = 0; j < r; j++)
+            x0[j] = (uint8_t)(rnd() % n);
+        for (size_t i = 0; i < k; i++) {
+            /* generator of order o dividing n: multiples of n / o */
+            unsigned o;
+            do o = 2 + (unsigned)(rnd() % (n - 1)); while (n % o);
+            ord[i] = o;
+            for (size_t j = 0; j < r; j++)
+                G[i * r + j] = (uint8_t)((rnd() % o) * (n / o));
+            G[i * r + rnd() % r] = (uint8_t)(n / o);     /* order exactly o */
+        }
+        int threads = 1 + (int)(rnd() % 3);
+        ml_coset_stats st;
+        int64_t got = ml_coset_min_zn(x0, G, ord, k, r, n, 0, 0.0, threads, best, &st);
+        int member;
+        int64_t want = brute_zn(x0, G, ord, k, r, n, best, &member);
+        int64_t len = 0;
+        for (size_t j = 0; j < r; j++)
+            len += best[j];
+        if (got != want || !member || len != got || !st.complete) {
+            fails++;
+            printf("zn n=%u k=%zu r=%zu: got %lld want %lld member %d\n", n, k, r,
+                   (long long)got, (long long)want, member);
+        }
+        free(x0); free(G); free(best);
+    }
+    printf("fails=%d\n", fails);
+    return fails != 0;
+}
