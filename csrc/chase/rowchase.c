@@ -273,18 +273,11 @@ ML_AI void axpy_zn_any(uint8_t *restrict v, const uint8_t *restrict r, int32_t a
                         int32_t n, float rn) {
     for (size_t j = 0; j < len; j++) v[j] = (uint8_t)ml_fmod_n(v[j] + a * r[j], n, rn);
 }
-/* n < 128: v + a r < 2^14 in 16-bit lanes, reduced by a Barrett quotient (m = 2^16 / n
- * rounded down: the quotient is short by at most one, so one unsigned-min step). */
+/* n < 128: v + a r < 2^14 in 16-bit lanes, reduced by ml_barrett16 (base/modn.h). */
 ML_AI void axpy_zn_u16(uint8_t *restrict v, const uint8_t *restrict r, uint16_t a, size_t len,
                         uint16_t n) {
     const uint32_t m = 65536u / n;
-    for (size_t j = 0; j < len; j++) {
-        const uint16_t x = (uint16_t)(v[j] + a * r[j]);
-        const uint16_t q = (uint16_t)(((uint32_t)x * m) >> 16);
-        const uint16_t y = (uint16_t)(x - q * n);
-        const uint16_t z = (uint16_t)(y - n);
-        v[j] = (uint8_t)(y < z ? y : z);
-    }
+    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)ml_barrett16((uint16_t)(v[j] + a * r[j]), n, m);
 }
 /* n a power of two: byte arithmetic wraps mod 256, a multiple of n. */
 ML_AI void axpy_pow2(uint8_t *restrict v, const uint8_t *restrict r, uint8_t a, size_t len,
@@ -296,13 +289,7 @@ ML_AI void axpy_pow2(uint8_t *restrict v, const uint8_t *restrict r, uint8_t a, 
 ML_AI void axpy_zn_small(uint8_t *restrict v, const uint8_t *restrict r, uint16_t a,
                           size_t len, uint16_t n) {
     const uint16_t m = (uint16_t)(256u / n);
-    for (size_t j = 0; j < len; j++) {
-        const uint16_t x = (uint16_t)(v[j] + a * r[j]);
-        const uint16_t q = (uint16_t)((uint16_t)(x * m) >> 8);
-        const uint16_t y = (uint16_t)(x - q * n);
-        const uint16_t z = (uint16_t)(y - n);
-        v[j] = (uint8_t)(y < z ? y : z);
-    }
+    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)ml_barrett8((uint16_t)(v[j] + a * r[j]), n, m);
 }
 ML_AI void axpy_zn(uint8_t *v, const uint8_t *r, int32_t a, size_t len, int32_t n, float rn) {
     if (!(n & (n - 1)) && n > 2) axpy_pow2(v, r, (uint8_t)a, len, (uint8_t)(n - 1));

@@ -6,23 +6,7 @@
 #include <string.h>
 
 #include "structured/packed.h"
-
-/* x mod p for x < 2^24 by one multiplication (m = ceil(2^32 / p)). */
-typedef struct {
-    uint32_t p;
-    uint64_t m;
-} fastmod;
-
-static inline fastmod fastmod_make(unsigned p)
-{
-    fastmod f = {p, ((uint64_t)1 << 32) / p + 1};
-    return f;
-}
-
-static inline uint32_t fastmod_red(fastmod f, uint32_t x)
-{
-    return x - (uint32_t)(((uint64_t)x * f.m) >> 32) * f.p;
-}
+#include "base/modn.h"
 
 static inline unsigned neg_mod(unsigned a, unsigned p) { return (p - a % p) % p; }
 
@@ -259,7 +243,7 @@ int ml_rowrec_chase_gfp(const ml_rowrec *P, const uint8_t *b, unsigned tc, unsig
 {
     size_t w = P->w, h = P->h;
     unsigned p = P->p, inv = ml_gfp_inv(P->cu, p);
-    fastmod F = fastmod_make(p);
+    ml_fastmod F = ml_fastmod_make(p);
     /* X_{r+1} = inv (tc + sb b - d X_r - cr X_r[c-1] - cl X_r[c+1] - cd X_{r-1}) */
     uint32_t kb = sb % p * inv % p, k0 = tc % p * inv % p;
     uint32_t kd = neg_mod(P->d, p) * inv % p, kr = neg_mod(P->cr, p) * inv % p;
@@ -273,15 +257,15 @@ int ml_rowrec_chase_gfp(const ml_rowrec *P, const uint8_t *b, unsigned tc, unsig
         const uint8_t *restrict br = b + r * w;
         uint8_t *restrict nxt = r + 1 < h ? x + (r + 1) * w : last;
         if (w == 1) {
-            nxt[0] = (uint8_t)fastmod_red(F, k0 + kb * br[0] + kd * cur[0] + kp * prev[0]);
+            nxt[0] = (uint8_t)ml_fastmod_red(F, k0 + kb * br[0] + kd * cur[0] + kp * prev[0]);
             continue;
         }
-        nxt[0] = (uint8_t)fastmod_red(F, k0 + kb * br[0] + kd * cur[0] + kl * cur[1]
+        nxt[0] = (uint8_t)ml_fastmod_red(F, k0 + kb * br[0] + kd * cur[0] + kl * cur[1]
                                              + kp * prev[0]);
         for (size_t c = 1; c + 1 < w; c++)           /* interior: no branches */
-            nxt[c] = (uint8_t)fastmod_red(F, k0 + kb * br[c] + kd * cur[c] + kr * cur[c - 1]
+            nxt[c] = (uint8_t)ml_fastmod_red(F, k0 + kb * br[c] + kd * cur[c] + kr * cur[c - 1]
                                                  + kl * cur[c + 1] + kp * prev[c]);
-        nxt[w - 1] = (uint8_t)fastmod_red(F, k0 + kb * br[w - 1] + kd * cur[w - 1]
+        nxt[w - 1] = (uint8_t)ml_fastmod_red(F, k0 + kb * br[w - 1] + kd * cur[w - 1]
                                                  + kr * cur[w - 2] + kp * prev[w - 1]);
     }
     free(zero);
@@ -293,7 +277,7 @@ int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_
 {
     size_t w = P->w, h = P->h;
     unsigned p = P->p, inv = ml_gfp_inv(P->cu, p);
-    fastmod F = fastmod_make(p);
+    ml_fastmod F = ml_fastmod_make(p);
     /* X_{r+1} = inv (b_r - d X_r - cr X_r[c-1] - cl X_r[c+1] - cd X_{r-1}), columns mod w */
     uint32_t kd = neg_mod(P->d, p) * inv % p, kr = neg_mod(P->cr, p) * inv % p;
     uint32_t kl = neg_mod(P->cl, p) * inv % p, kp = neg_mod(P->cd, p) * inv % p;
@@ -314,15 +298,15 @@ int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_
             size_t cm = c ? c - 1 : w - 1, cp = c + 1 < w ? c + 1 : 0;
             uint32_t acc = kd * cur[c] + kr * cur[cm] + kl * cur[cp] + kp * prev[c];
             if (br) acc += kb * br[c];
-            nxt[c] = (uint8_t)fastmod_red(F, acc);
+            nxt[c] = (uint8_t)ml_fastmod_red(F, acc);
         }
         if (br)
             for (size_t c = 1; c + 1 < w; c++)
-                nxt[c] = (uint8_t)fastmod_red(F, kb * br[c] + kd * cur[c] + kr * cur[c - 1]
+                nxt[c] = (uint8_t)ml_fastmod_red(F, kb * br[c] + kd * cur[c] + kr * cur[c - 1]
                                                  + kl * cur[c + 1] + kp * prev[c]);
         else
             for (size_t c = 1; c + 1 < w; c++)
-                nxt[c] = (uint8_t)fastmod_red(F, kd * cur[c] + kr * cur[c - 1]
+                nxt[c] = (uint8_t)ml_fastmod_red(F, kd * cur[c] + kr * cur[c - 1]
                                                  + kl * cur[c + 1] + kp * prev[c]);
         if ((r & 15) == 15 && ml_interrupt_poll()) break;
     }
@@ -467,7 +451,7 @@ int ml_rowrec_charpoly_gfp(const ml_rowrec *P, ml_gfpx *chi)
 {
     unsigned t0, s, r, mu, p = P->p;
     ml_rowrec_coeffs(P, &t0, &s, &r, &mu);
-    fastmod F = fastmod_make(p);
+    ml_fastmod F = ml_fastmod_make(p);
     size_t w = P->w;
     uint8_t *buf = calloc(2 * (w + 3), 1);
     if (!buf) return 2;
@@ -484,7 +468,7 @@ int ml_rowrec_charpoly_gfp(const ml_rowrec *P, ml_gfpx *chi)
         const uint8_t *restrict Q = q;
         const uint8_t *Qm = q - 1;          /* x q: Q shifted up (q[-1] is a zero slot) */
         for (size_t i = 0; i < j + 2; i++)
-            A[i] = (uint8_t)fastmod_red(F, Qm[i] + nt * Q[i] + nrs * A[i]);
+            A[i] = (uint8_t)ml_fastmod_red(F, Qm[i] + nt * Q[i] + nrs * A[i]);
         uint8_t *t = a;
         a = q;
         q = t;
@@ -498,7 +482,7 @@ int ml_rowrec_F_gfp(const ml_rowrec *P, const ml_gfpx *chi, ml_gfpx *Fp)
 {
     unsigned t0, s, r, mu, p = P->p;
     ml_rowrec_coeffs(P, &t0, &s, &r, &mu);
-    fastmod F = fastmod_make(p);
+    ml_fastmod F = ml_fastmod_make(p);
     size_t w = P->w;
     if (ml_gfpx_deg(chi) != (long)w || chi->c[w] != 1) return 1;
     uint8_t *buf = calloc(2 * (w + 3), 1);
@@ -513,11 +497,11 @@ int ml_rowrec_F_gfp(const ml_rowrec *P, const ml_gfpx *chi, ml_gfpx *Fp)
         size_t top = i + 1 < w ? i + 1 : w;           /* deg of x P_i */
         uint8_t *restrict A = a;
         const uint8_t *restrict Q = q;
-        for (size_t k = 0; k <= top; k++) A[k] = (uint8_t)fastmod_red(F, (Q - 1)[k] + mu * A[k]);
+        for (size_t k = 0; k <= top; k++) A[k] = (uint8_t)ml_fastmod_red(F, (Q - 1)[k] + mu * A[k]);
         if (top == w && a[w]) {                        /* subtract a_w chi */
             uint32_t c = p - a[w];
             const uint8_t *restrict C = chi->c;
-            for (size_t k = 0; k < w; k++) A[k] = (uint8_t)fastmod_red(F, A[k] + c * C[k]);
+            for (size_t k = 0; k < w; k++) A[k] = (uint8_t)ml_fastmod_red(F, A[k] + c * C[k]);
             a[w] = 0;
         }
         uint8_t *t = a;
@@ -535,7 +519,7 @@ int ml_rowrec_vec_to_poly_gfp(const ml_rowrec *P, const uint8_t *v, ml_gfpx *f)
      * - gamma b_{j+2} */
     unsigned t0, s, r, mu, p = P->p;
     ml_rowrec_coeffs(P, &t0, &s, &r, &mu);
-    fastmod F = fastmod_make(p);
+    ml_fastmod F = ml_fastmod_make(p);
     size_t w = P->w;
     uint8_t *buf = calloc(2 * (w + 3), 1);
     if (!buf) return 2;
@@ -547,7 +531,7 @@ int ml_rowrec_vec_to_poly_gfp(const ml_rowrec *P, const uint8_t *v, ml_gfpx *f)
         uint8_t *restrict B2 = b2;
         const uint8_t *restrict B1 = b1;
         for (size_t k = 0; k <= deg; k++)
-            B2[k] = (uint8_t)fastmod_red(F, si * (B1 - 1)[k] + ct * B1[k] + cg * B2[k]);
+            B2[k] = (uint8_t)ml_fastmod_red(F, si * (B1 - 1)[k] + ct * B1[k] + cg * B2[k]);
         b2[0] = (uint8_t)((b2[0] + v[j]) % p);
         uint8_t *t = b1;
         b1 = b2;
@@ -563,7 +547,7 @@ int ml_rowrec_poly_to_vec_gfp(const ml_rowrec *P, const ml_gfpx *f, uint8_t *v)
     /* Horner with T applied out of place: u = T v (guards on both sides), v <-> u */
     unsigned t0, s, r, mu, p = P->p;
     ml_rowrec_coeffs(P, &t0, &s, &r, &mu);
-    fastmod F = fastmod_make(p);
+    ml_fastmod F = ml_fastmod_make(p);
     size_t w = P->w;
     long df = ml_gfpx_deg(f);
     if (df >= (long)w) return 1;
@@ -576,7 +560,7 @@ int ml_rowrec_poly_to_vec_gfp(const ml_rowrec *P, const ml_gfpx *f, uint8_t *v)
         uint8_t *restrict U = u;
         const uint8_t *restrict A = a;
         for (size_t i = 0; i < used; i++)
-            U[i] = (uint8_t)fastmod_red(F, t0 * A[i] + s * (A - 1)[i] + r * A[i + 1]);
+            U[i] = (uint8_t)ml_fastmod_red(F, t0 * A[i] + s * (A - 1)[i] + r * A[i + 1]);
         U[0] = (uint8_t)((U[0] + f->c[k]) % p);
         uint8_t *t = a;
         a = u;

@@ -16,9 +16,7 @@ def set_simd(name):
     """Force the SIMD path of every native kernel ('avx512', 'avx2' or 'portable');
     ValueError when unknown or not supported by this CPU. The MODLIGHTS_SIMD environment
     variable sets the initial choice the same way."""
-    if not isinstance(name, str):
-        raise ValueError(f"SIMD path must be a str, got {name!r}")
-    cdef int p = ml_simd_from_name(name.encode())
+    cdef int p = ml_simd_from_name(name.encode()) if isinstance(name, str) else -1
     if p < 0:
         raise ValueError(f"unknown SIMD path {name!r}: use one of "
                          f"{[ml_simd_name(i).decode() for i in range(ML_SIMD_COUNT)]}")
