@@ -1,4 +1,4 @@
-"""Binding to csrc/band.c: the 1-D band chase of the tensor engine
+"""Binding to csrc/structured/band.c: the 1-D band chase of the tensor engine
 (:mod:`modlights.engines.tensor.engine`), GIL released. Every argument is checked here."""
 
 import numpy as np
@@ -44,7 +44,7 @@ def band_chase(const uint8_t[:, ::1] B, uint8_t[:, ::1] Y, const int64_t[::1] br
                const int64_t[::1] yrow, const int64_t[:, ::1] refs,
                const uint32_t[:, ::1] coefs, unsigned n, unsigned inv,
                Py_ssize_t start, Py_ssize_t stop, const uint8_t[::1] lut):
-    """Steps start..stop-1 of the chase (see csrc/band.h): row yrow[t] of Y from row
+    """Steps start..stop-1 of the chase (see csrc/structured/band.h): row yrow[t] of Y from row
     brow[t] of B and the rows refs[t] of Y (-1: none), coefficients coefs[t] < n, every
     column at once. lut: v -> v mod n for the sums below its length (the others
     reduced by %), or an empty array. ValueError for rows off the arrays, a step that

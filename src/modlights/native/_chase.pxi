@@ -1,4 +1,4 @@
-"""Bindings to csrc/chase.c: generalised light chasing on grid boards (GIL released).
+"""Bindings to csrc/chase/ (chase.h, rowsolve.h): generalised light chasing on grid boards (GIL released).
 
 Every argument is checked here, before any C code runs."""
 
@@ -64,7 +64,7 @@ def _replay_args(b, z, out, size_t hw, size_t nsym, int n):
 
 
 cdef class Plan:
-    """The chase structure of one grid board (see csrc/chase.h)."""
+    """The chase structure of one grid board (see csrc/chase/chase.h)."""
     cdef ml_chase *p
     cdef readonly int h, w, n
     cdef readonly size_t nsym, nres, peak, pool_rows
@@ -253,7 +253,7 @@ cdef class Plan:
 
 cdef class Gf2Residual:
     """A GF(2) residual system M z = rho solved by the Four Russians echelon form of
-    csrc/gf2.c: each solve eliminates [M | right-hand sides] once (no factorisation
+    csrc/dense/gf2.c: each solve eliminates [M | right-hand sides] once (no factorisation
     is kept, so a single solve costs one elimination, not two); rank and kernel are
     computed on first use and cached."""
     cdef object _M
@@ -382,7 +382,7 @@ def _coefficients(cf, ne, n):
 def rowsolve_eligible(h, w, er, ec, n=2, cf=None):
     """Whether RowSolvePlan takes an h x w board whose tiles are affected by the taps at
     the distinct offsets (er, ec) with coefficients cf mod n (None: all 1) (see
-    csrc/rowsolve.h): the taps of the last row of offsets are a pair (D, -a), (D, +a)
+    csrc/chase/rowsolve.h): the taps of the last row of offsets are a pair (D, -a), (D, +a)
     whose coefficients are units mod n, w is a multiple of 2a and h > D."""
     if not (isinstance(h, (int, np.integer)) and isinstance(w, (int, np.integer))) \
             or not 1 <= h < (1 << 31) or not 1 <= w < (1 << 31):
@@ -397,7 +397,7 @@ def rowsolve_eligible(h, w, er, ec, n=2, cf=None):
 
 
 cdef class RowSolvePlan:
-    """The row-solve chase of one board over Z/n (csrc/rowsolve.h): the plan interface
+    """The row-solve chase of one board over Z/n (csrc/chase/rowsolve.h): the plan interface
     of Plan (nsym, nres, symbols, residual_tiles, matrix_gf2 (n = 2), matrix_zn,
     numeric) for boards whose pattern ends in a pair of taps (the knight, the diagonal)
     with unit coefficients on a width that is a multiple of 2a: the symbols are the taps

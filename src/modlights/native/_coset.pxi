@@ -1,4 +1,4 @@
-"""Bindings to csrc/coset.c: minimal-length search over x0 + ker A (GIL released)."""
+"""Bindings to csrc/search/coset.c: minimal-length search over x0 + ker A (GIL released)."""
 import os
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Bindings to csrc/coset_batch.c: the minimal search for many cosets of one kernel, and
+"""Bindings to csrc/search/coset_batch.c: the minimal search for many cosets of one kernel, and
 over one sub-cube of a coset (an executor task). The GIL is released during the C work;
 Ctrl-C stops it within a second (KeyboardInterrupt; the process-wide stop flag and
 hook, see _interrupt.pxi)."""

@@ -1,10 +1,10 @@
-"""The native GF(2) engine: bindings to csrc/gf2.{h,c}.
+"""The native GF(2) engine: bindings to csrc/dense/gf2.{h,c}.
 
 ``Gf2Engine`` factors a tap matrix A (m x r) over GF(2) once, T A = E with E in
 reduced echelon form (bit-packed, Method of Four Russians), and answers the engine
 interface of :class:`modlights.engines.reference.ReferenceEngine` from that factorisation.
 Many right-hand sides are solved as one packed matrix product (bit-sliced, M4RM);
-a uint8 batch is read 64 boards at a time (csrc/gf2_batch.h).
+a uint8 batch is read 64 boards at a time (csrc/dense/gf2_batch.h).
 
 Every bound is checked here before C runs: bad input is a ValueError, never a crash.
 The GIL is released during the C work.

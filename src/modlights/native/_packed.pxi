@@ -1,4 +1,4 @@
-"""Bindings to csrc/packed.c: GF(2) grid states as np.packbits rows, worked on without
+"""Bindings to csrc/structured/packed.c: GF(2) grid states as np.packbits rows, worked on without
 unpacking (bit transposes, a uniform pattern applied), GIL released. Every argument is
 checked here, before any C code runs."""
 

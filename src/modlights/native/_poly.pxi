@@ -1,4 +1,4 @@
-"""Bindings to csrc/poly.c (polynomials over GF(2) and GF(p)) and csrc/rowrec.c (the
+"""Bindings to csrc/poly/poly.c (polynomials over GF(2) and GF(p)) and csrc/structured/rowrec.c (the
 row-recurrence chase of uniform boards and its polynomial isomorphism), GIL released
 for the long calls.
 
@@ -72,7 +72,7 @@ def _out_like(out, B):
     return out
 
 cdef class Gf2Poly:
-    """A polynomial over GF(2), bit-packed (csrc/poly.h). ``Gf2Poly(v)``: from a Python
+    """A polynomial over GF(2), bit-packed (csrc/poly/poly.h). ``Gf2Poly(v)``: from a Python
     int whose bit i is the coefficient of x^i; ``int(f)`` gives it back."""
     cdef ml_gf2x a
 
@@ -342,7 +342,7 @@ def _count(v, p, what):
 
 cdef class RowRec:
     """A uniform board h x w over GF(p) whose pattern uses only (0,0), (0,+1), (0,-1),
-    (-1,0), (+1,0) with counts d, cr, cl, cu, cd (see csrc/rowrec.h); cu must be a
+    (-1,0), (+1,0) with counts d, cr, cl, cu, cd (see csrc/structured/rowrec.h); cu must be a
     unit mod p."""
     cdef ml_rowrec P
     cdef readonly size_t h, w
@@ -611,7 +611,7 @@ cdef class RowRec:
 
 cdef class SymChase:
     """The light chase of a uniform h x w board over GF(p) whose pattern lies in the 3 x 3
-    box and is left-right symmetric (see csrc/symchase.h): a[k] I + b[k] P is the
+    box and is left-right symmetric (see csrc/structured/symchase.h): a[k] I + b[k] P is the
     coefficient of X_{r-1+k} in row r (a = counts of (+1,0), (0,0), (-1,0); b = counts of
     (+1,+1), (0,+1), (-1,+1)). C_1 = a[2] I + b[2] P must be invertible mod p."""
     cdef ml_symchase P
@@ -668,7 +668,7 @@ cdef class SymChase:
         """GF(2) chase of b_eff = tc ^ b on np.packbits rows (b: uint8 h x ceil(w / 8))
         from X_0 = z (None: zero; w entries 0/1): (taps packed like b, None when not
         ``write`` (a read-only pass), the virtual row X_h as w 0/1 bytes). O(h w / 64)
-        word operations (csrc/symchase.c); Ctrl-C stops it."""
+        word operations (csrc/structured/symchase.c); Ctrl-C stops it."""
         if self.p != 2:
             raise ValueError("chase_packed needs p == 2")
         nb = (self.w + 7) // 8

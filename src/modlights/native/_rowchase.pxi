@@ -1,4 +1,4 @@
-"""Bindings to csrc/rowchase.c: the symbolic chase with online elimination (GIL
+"""Bindings to csrc/chase/rowchase.c: the symbolic chase with online elimination (GIL
 released). Every argument is checked here, before any C code runs."""
 
 import numpy as np
@@ -7,7 +7,7 @@ from libc.stdint cimport uint8_t, int64_t
 
 
 def set_bitsliced(flag):
-    """GF(3) rows bit-sliced (True, the default: two planes of bits, csrc/bitslice.h)
+    """GF(3) rows bit-sliced (True, the default: two planes of bits, csrc/base/bitslice.h)
     or bytes (False; for before / after measurements in one run). Returns the previous
     setting."""
     global ml_rowchase_bitsliced
@@ -35,7 +35,7 @@ def live_bounds(plan):
 
 
 cdef class RowChase:
-    """One run of the row-state chase of a Plan (csrc/rowchase.h): the chase with
+    """One run of the row-state chase of a Plan (csrc/chase/rowchase.h): the chase with
     online elimination for k right-hand sides (k = 0: the kernel only), mod q.
 
     Parameters

@@ -1,4 +1,4 @@
-"""ZnEngine: the native engine over Z/nZ, 2 <= n <= 255 (csrc/zn.c).
+"""ZnEngine: the native engine over Z/nZ, 2 <= n <= 255 (csrc/dense/zn.c).
 
 n is split by CRT into prime powers q = p^e; each part is factored once in C
 (unit-pivot band elimination, then a valuation-pivoted Smith-like step for rings) and
@@ -21,9 +21,9 @@ def _factorize(n):
 #: Largest m * r the dense native engine accepts (the working matrix is uint16).
 MAX_ENTRIES = 1 << 28
 
-#: How the unit-pivot phase runs (csrc/zn.h): "auto" picks; "band" is the profile
+#: How the unit-pivot phase runs (csrc/dense/zn.h): "auto" picks; "band" is the profile
 #: elimination in uint16 with delayed reduction; "bitsliced" the dense bit-sliced
-#: elimination on two or three bit-planes with Four Russians tables (csrc/gf3.c;
+#: elimination on two or three bit-planes with Four Russians tables (csrc/dense/bitsliced.c;
 #: q = 3, 4 or 8).
 BITSLICED_Q = (3, 4, 8)
 METHODS = ("auto", "band", "bitsliced")
