@@ -19,7 +19,7 @@
  *
  * ml_chase_plan builds the structure; ml_chase_matrix_{gf2,zn} run the symbolic
  * chase (linear parts only, a sliding set of live taps); ml_chase_numeric replays
- * the chase numerically. ml_res_gf2_* solve GF(2) residual systems by the Four
+ * the chase numerically. ml_res_gf2_* (dense/gf2.h) solve GF(2) residual systems by the Four
  * Russians echelon form of gf2.h (Z/n residuals go to the dense Z/n engine, zn.h).
  */
 #ifndef ML_CHASE_H
@@ -90,17 +90,6 @@ int ml_chase_matrix_zn_rows(const ml_chase *p, uint8_t *M, size_t rows, int thre
  * then x = numeric(b, z). */
 void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                       uint8_t *x, uint8_t *rho);
-
-/* ---- GF(2) residual systems by the Four Russians echelon form of gf2.h (no
- * factorisation kept: each call eliminates once; M as for ml_chase_matrix_gf2).
- * Solve M z = r_j for the k rows r_j of R (k x rows bytes, low bit used): one
- * echelon form of [M | R^T]. Z: k x cols bytes (all zero where unsolvable), ok: k.
- * Returns the rank of M, (size_t)-1 when out of memory. */
-size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R, size_t k,
-                        uint8_t *Z, uint8_t *ok);
-/* Kernel basis of M: *K = malloc'd (nullity x cols) bytes (free() it); returns the
- * nullity, (size_t)-1 when out of memory. */
-size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K);
 
 /* ---- The plan as the row chase (rowchase.h) walks it: taps in row-major order.
  * Forcing codes of row r (w codes: >= 0 forced, -2 not a tap, <= -3 a symbol; symbols

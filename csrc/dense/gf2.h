@@ -162,4 +162,16 @@ void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok);
 /* ---- SIMD path (see cpu.h); returns the path in use */
 int ml_gf2_simd(void);
 
+/* ---- GF(2) residual systems (the chase's, chase/chase.h) by the Four Russians echelon
+ * form (no factorisation kept: each call eliminates once; M: rows x cols bits, packed
+ * rows of ceil(cols / 64) words, as ml_chase_matrix_gf2 writes it).
+ * Solve M z = r_j for the k rows r_j of R (k x rows bytes, low bit used): one
+ * echelon form of [M | R^T]. Z: k x cols bytes (all zero where unsolvable), ok: k.
+ * Returns the rank of M, (size_t)-1 when out of memory. */
+size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R, size_t k,
+                        uint8_t *Z, uint8_t *ok);
+/* Kernel basis of M: *K = malloc'd (nullity x cols) bytes (free() it); returns the
+ * nullity, (size_t)-1 when out of memory. */
+size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K);
+
 #endif

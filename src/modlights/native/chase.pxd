@@ -29,6 +29,3 @@ cdef extern from "chase/chase.h":
                                 size_t block, int packed) nogil
     void ml_chase_numeric(const ml_chase *p, const uint8_t *b, const uint8_t *z,
                           uint8_t *x, uint8_t *rho) nogil
-    size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R,
-                            size_t k, uint8_t *Z, uint8_t *ok) nogil
-    size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K) nogil
