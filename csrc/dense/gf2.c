@@ -3,6 +3,7 @@
 #define _DEFAULT_SOURCE 1     /* madvise */
 #endif
 #include "dense/gf2.h"
+#include "dense/pack.h"
 #include "base/cpu.h"
 #include "base/interrupt.h"
 #include <stdlib.h>
@@ -150,22 +151,7 @@ ml_gf2_t *ml_gf2_from_csc(size_t nrows, size_t ncols, const int64_t *indptr,
 
 void ml_gf2_pack_u8(ml_gf2_t *M, const uint8_t *src, size_t src_stride)
 {
-    const uint64_t lsb = 0x0101010101010101ull, magic = 0x0102040810204080ull;
-    for (size_t i = 0; i < M->nrows; i++) {
-        const uint8_t *s = src + i * src_stride;
-        uint64_t *d = ml_gf2_row(M, i);
-        size_t j = 0;
-        memset(d, 0, M->width * 8);
-        for (; j + 8 <= M->ncols; j += 8) {
-            uint64_t x;
-            memcpy(&x, s + j, 8);              /* little-endian: byte t -> bits 8t.. */
-            /* gather the low bit of byte t into bit 56 + t (no carries) */
-            uint64_t b = (((x & lsb) * magic) >> 56) & 0xff;
-            d[j >> 6] |= b << (j & 63);
-        }
-        for (; j < M->ncols; j++)
-            d[j >> 6] |= (uint64_t)(s[j] & 1u) << (j & 63);
-    }
+    ml_pack_bits(src, M->nrows, M->ncols, src_stride, M->data, M->stride);
 }
 
 void ml_gf2_pack_i64(ml_gf2_t *M, const int64_t *src, size_t src_stride)
