@@ -102,31 +102,32 @@ def test_sigint_stops_a_dense_zn_elimination():
 
 
 # ------------------------------------------------------------ every engine, one stop flag
-#: (setup, work) per engine: the work lasts well past the signal (seconds on this box) and
-#: runs in the C core, which polls the one process-wide stop flag.
+#: (setup, work) per engine: the work (repeated, so it outlasts the signal on an idle
+#: machine too; the test stops it after a second) runs in the C core, which polls the one
+#: process-wide stop flag.
 _ENGINE_WORK = {
     "chase-light": ("from modlights.engines.chase.engine import ChaseEngine\n"
-                    "b = ml.Board.grid(9000, 9000)",
-                    "ChaseEngine(b, rowsolve=False).nullity"),
+                    "b = ml.Board.grid(6000, 6000)",
+                    "for _ in range(50):\n    ChaseEngine(b, rowsolve=False).nullity"),
     "chase-rowsolve": ("from modlights.engines.chase.engine import ChaseEngine\n"
                        "b = ml.Board.grid(12000, 12000, pattern='diagonal')",
                        "ChaseEngine(b, rowsolve=True).nullity"),
     "chase-row": ("from modlights.engines.chase.engine import ChaseEngine\n"
                   "b = ml.Board.grid(4000, 4000, holes=[(5, 5)])",
-                  "ChaseEngine(b, rowchase=True).nullity"),
+                  "for _ in range(20):\n    ChaseEngine(b, rowchase=True).nullity"),
     "algebraic-cross": ("b = ml.Board.grid(60000, 60000, 3)",
                         "ml.Solver(b, method='algebraic').nullity"),
     "algebraic-sym": ("b = ml.Board.grid(60000, 60000, 3, 'square')",
                       "ml.Solver(b, method='algebraic').nullity"),
     "lifted": ("b = ml.Board.grid(6000, 6000, 4)",
-               "ml.Solver(b, method='lifted').solve(np.zeros(b.shape, np.uint8), target=1, "
-               "minimal=False)"),
-    "tensor": ("b = ml.Board.grid(9000, 9000, 6, 'square')",
-               "ml.Solver(b, method='tensor').solve(np.zeros(b.shape, np.uint8), target=1, "
-               "minimal=False)"),
+               "for _ in range(20):\n    ml.Solver(b, method='lifted').solve("
+               "np.zeros(b.shape, np.uint8), target=1, minimal=False)"),
+    "tensor": ("b = ml.Board.grid(6000, 6000, 6, 'square')",
+               "for _ in range(50):\n    ml.Solver(b, method='tensor').solve("
+               "np.zeros(b.shape, np.uint8), target=1, minimal=False)"),
     "packed": ("b = ml.Board.grid(16000, 16000)\ns = ml.Solver(b)\n"
                "st = np.packbits(np.ones(b.shape, np.uint8), axis=1)\ns.solve_packed(st)",
-               "for _ in range(40):\n    s.solve_packed(st)"),
+               "for _ in range(1000):\n    s.solve_packed(st)"),
 }
 
 
