@@ -18,7 +18,8 @@ from typing import Any, Iterator
 import numpy as np
 
 from modlights.model.board import MAX_TILES, Board
-from modlights.engines.reference import ReferenceEngine, is_prime
+from modlights.engines import registry
+from modlights.engines.registry import Plan
 from modlights.model.validation import check_budget
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
@@ -29,71 +30,6 @@ DEFAULT_BUDGET = 1 << 20
 DEFAULT_NATIVE_BUDGET = 1 << 24
 
 _BACKENDS = ("native", "reference")
-_METHODS = ("auto", "dense", "chase", "algebraic", "lifted", "tensor")
-
-#: ``method="auto"`` uses the chase for grid boards with at least this many tiles
-#: (rows * cols). Measured against the native dense engines (Solver + solve(minimal=
-#: False), medians of 7, k x k cross boards, blocked chase with Z/n residuals on the
-#: native Z/n engine), chase time / dense time:
-#:   n = 2: k=8 2.2, k=12 2.0, k=16 1.2, k=24 0.68, k=32 0.31, k=40 0.17, k=48 0.09
-#:   n = 3: k=8 1.3, k=12 1.4, k=16 1.1, k=24 0.66, k=32 0.35, k=40 0.20, k=48 0.05
-#:   n = 4: k=8 0.8, k=12 1.3, k=16 1.6, k=24 0.89, k=32 0.54, k=40 0.19, k=48 0.16
-#: so the crossover is near 20 x 20 - 24 x 24 for every n; 576 tiles is used for fields
-#: and rings alike (CHASE_MIN_TILES_RING was 1600 while ring residuals went through
-#: the reference engine).
-CHASE_MIN_TILES = 576
-CHASE_MIN_TILES_RING = 576
-#: ``method="auto"`` uses the algebraic engine (:mod:`modlights.engines.algebraic.cross`) for
-#: the uniform boards it covers with at least this many tiles. Measured (Solver +
-#: solve(minimal=False), random solvable start, medians of 7, k x k cross, shared box),
-#: algebraic time / chase time and / dense time:
-#:   n = 2: k=8 1.08 / 0.80, k=12 0.80 / 0.44, k=24 0.77 / 0.15, k=48 0.58, k=256 0.31
-#:   n = 3: k=8 1.09 / 0.88, k=12 0.69 / 0.36, k=24 0.58 / 0.27, k=48 0.53, k=256 0.04
-#:   n = 5: k=8 0.87 / 0.61, k=12 0.82 / 0.54, k=24 0.61 / 0.22, k=48 0.36, k=256 0.07
-#: It wins from about 12 x 12, but below 24 x 24 every engine answers in well under a
-#: millisecond; the chase's threshold is kept so small boards (puzzles, daily) keep the
-#: dense engines and their kernel bases.
-ALGEBRAIC_MIN_TILES = 576
-#: ... and for tori (:mod:`modlights.engines.algebraic.torus`) with at least this many
-#: tiles (its fixed cost, ~0.5 ms, is the 2 x 2 system's ring arithmetic in Python).
-#: Measured (Solver + solve(minimal=False), random solvable start, medians of 7, k x k
-#: cross torus, shared box), algebraic / chase:
-#:   n = 2: k=32 4.4, k=64 1.9, k=96 1.08, k=128 0.60
-#:   n = 3: k=32 2.6, k=64 1.3, k=96 0.78, k=128 0.31
-#:   n = 5: k=32 1.8, k=64 0.55, k=96 0.39, k=128 0.20
-#: (every engine answers in about a millisecond there); 2000 x 2000 and 5000 x 5000:
-#: see bench/README.md.
-TORUS_ALGEBRAIC_MIN_TILES = 96 * 96
-#: ``method="auto"`` uses the algebraic engine's symmetric 3 x 3 case
-#: (:mod:`modlights.engines.algebraic.sym`: diagonal, ring, ...) for the boards it covers
-#: (and the tensor engine does not: square stays there) with at least this many tiles. Measured (Board.grid + Solver + solve(minimal=False),
-#: random solvable start, medians of 7, k x k diagonal, shared box), algebraic / chase:
-#:   n = 2: k=24 2.53, k=64 1.68, k=128 1.00, k=160 0.79, k=192 0.67, k=256 0.56
-#:   n = 3: k=24 5.16, k=64 2.73, k=128 1.36, k=160 0.94, k=192 0.66, k=256 0.48
-#:   n = 5: k=24 4.69, k=64 2.38, k=128 1.23, k=160 0.84, k=192 0.67, k=256 0.48
-#: (its fixed cost, ~0.3 ms, is the companion-matrix powering in Python); 5000 x 5000
-#: and 10000 x 10000 GF(2): see bench/README.md.
-SYM_ALGEBRAIC_MIN_TILES = 160 * 160
-#: ``method="auto"`` uses the lifted engine (:mod:`modlights.engines.algebraic.lifted`, composite
-#: n) for the boards it covers with at least this many tiles. Measured (Solver +
-#: solve(minimal=False), random solvable start, medians of 5-7, k x k cross, shared
-#: box), lifted time / chase time:
-#:   n = 4: k=24 1.9, k=48 1.7, k=128 0.76, k=256 1.06 (singular mod 2), k=1000 0.14
-#:   n = 6: k=24 1.7, k=48 1.3, k=128 0.55, k=256 0.41, k=1000 0.34
-#:   n = 8: k=24 2.3, k=48 1.2, k=128 1.06, k=256 0.91, k=1000 0.20
-#: (below 48 x 48 both answer in under a millisecond: the lifted engine's fixed cost is
-#: the GF(p) engines it sets up); 5000 x 5000 Z/4 0.35 s against 8.6 s.
-LIFTED_MIN_TILES = 128 * 128
-#: ``method="auto"`` uses the tensor engine (:mod:`modlights.engines.tensor.engine`: square and
-#: other product patterns) for the boards it covers (and the algebraic engine does not)
-#: with at least this many tiles. Measured (Board.grid + Solver + solve(minimal=False),
-#: random solvable start, medians of 7, k x k square, shared box), tensor / chase:
-#:   n = 2: k=16 1.34, k=32 1.45, k=48 0.85, k=64 0.59, k=128 0.33, k=192 0.11
-#:   n = 3: k=16 0.91, k=32 0.75, k=48 0.36, k=64 0.21, k=128 0.12, k=192 0.03
-#:   n = 4: k=16 0.86, k=24 0.72, k=48 0.34, k=64 0.24, k=96 0.12, k=192 0.02
-#: (below 48 x 48 both answer in about 0.1 ms); 5000 x 5000 GF(2) square: see
-#: bench/README.md.
-TENSOR_MIN_TILES = 48 * 48
 
 #: Largest kernel (nullity x n_taps bytes) that ``kernel()`` materialises.
 MAX_KERNEL_BYTES = 1 << 30
@@ -334,86 +270,57 @@ class Solver:
             raise ValueError(f"Solver needs a Board, got {type(board).__name__}")
         if backend not in _BACKENDS:
             raise ValueError(f"unknown backend {backend!r}: use one of {_BACKENDS}")
-        if not isinstance(method, str) or method not in _METHODS:
-            raise ValueError(f"unknown method {method!r}: use one of {_METHODS}")
-        if method == "chase" and backend == "reference":
-            raise ValueError("method='chase' runs the native chase engine; "
+        methods = registry.methods()
+        if not isinstance(method, str) or method not in methods:
+            raise ValueError(f"unknown method {method!r}: use one of {methods}")
+        if method.startswith("chase") and backend == "reference":
+            raise ValueError(f"method={method!r} runs the native chase engine; "
                              "backend='reference' factors the dense matrix (use "
                              "method='dense' or 'auto' with it)")
-        if method == "chase" and not board.is_grid:
-            raise ValueError("method='chase' needs a grid board (Board.grid); use "
+        if method.startswith("chase") and not board.is_grid:
+            raise ValueError(f"method={method!r} needs a grid board (Board.grid); use "
                              "method='dense' or 'auto' for graph boards")
-        if method == "algebraic":
-            from modlights.engines.algebraic.cross import algebraic_reason
-            from modlights.engines.algebraic.sym import sym_reason
-            reason = algebraic_reason(board)
-            sym = sym_reason(board) if reason is not None else None
-            if reason is not None and sym is not None:
-                reason = f"{reason} (symmetric 3 x 3 patterns: {sym})"
-            elif sym is None:
-                reason = None
-            if reason is not None:
-                raise ValueError(f"method='algebraic' does not cover this board: {reason}; "
-                                 "use method='auto', 'chase' or 'dense'")
-        if method == "lifted":
-            from modlights.engines.algebraic.lifted import lifted_reason
-            reason = lifted_reason(board) if backend == "native" else "backend must be native"
-            if reason is not None:
-                raise ValueError(f"method='lifted' does not cover this board: {reason}; "
-                                 "use method='auto', 'chase' or 'dense'")
-        if method == "tensor":
-            from modlights.engines.tensor.engine import tensor_reason
-            reason = tensor_reason(board) if backend == "native" else "backend must be native"
-            if reason is not None:
-                raise ValueError(f"method='tensor' does not cover this board: {reason}; "
-                                 "use method='auto', 'chase' or 'dense'")
-        if method == "auto":
-            from modlights.engines.chase.engine import chase_supports
-            from modlights.engines.algebraic.cross import algebraic_supports
-            from modlights.engines.algebraic.lifted import lifted_supports
-            from modlights.engines.tensor.engine import tensor_supports
-            from modlights.engines.algebraic.sym import sym_supports
-            method = "algebraic" if (board.is_grid and backend == "native"
-                                     and prod(board.shape) >= (TORUS_ALGEBRAIC_MIN_TILES if
-                                                               board.wrap else
-                                                               ALGEBRAIC_MIN_TILES)
-                                     and algebraic_supports(board)) else \
-                "tensor" if (board.is_grid and backend == "native"
-                             and prod(board.shape) >= TENSOR_MIN_TILES
-                             and tensor_supports(board)) else \
-                "algebraic" if (board.is_grid and backend == "native"
-                                and prod(board.shape) >= SYM_ALGEBRAIC_MIN_TILES
-                                and sym_supports(board)) else \
-                "lifted" if (board.is_grid and backend == "native"
-                             and prod(board.shape) >= LIFTED_MIN_TILES
-                             and lifted_supports(board)) else \
-                "chase" if (board.is_grid and backend == "native"
-                                 and prod(board.shape) >= (CHASE_MIN_TILES if
-                                                           is_prime(board.states) else
-                                                           CHASE_MIN_TILES_RING)
-                                 and chase_supports(board)) else "dense"
-        if board._giant and method not in ("algebraic", "tensor"):
-            from modlights.engines.algebraic.cross import algebraic_reason
-            from modlights.engines.algebraic.sym import sym_reason
-            from modlights.engines.tensor.engine import tensor_reason
-            native = "backend must be native"
+        try:
+            plan = registry.choose(board, method, backend)
+        except ValueError as e:
+            if not board.is_giant:
+                raise
+            why = {name: en.covers(board) or "covers it" for name, en in
+                   registry.entries().items()}
             raise ValueError(f"a board of more than {MAX_TILES} tiles is solved only by the "
-                             "algebraic engine, which does not cover this one "
-                             f"(cross family: {algebraic_reason(board) or native}; "
-                             f"symmetric 3 x 3 patterns: {sym_reason(board) or native}), "
-                             "or the tensor engine, which does not either: "
-                             f"{tensor_reason(board) or native}")
+                             "algebraic engine, which does not cover this one (cross "
+                             f"family: {why['algebraic-cross']}; symmetric 3 x 3 patterns: "
+                             f"{why['algebraic-sym']}), or the tensor engine, which does "
+                             f"not either: {why['tensor']} ({e})") from None
         self.board = board
         self.backend = backend
-        self.method = method
+        #: the family of the engine that answers ("dense", "chase", "algebraic",
+        #: "lifted", "tensor"); ``plan.engine`` names the engine itself
+        self.method = plan.family
+        self._plan = plan
         self.n = board.states
         self._gens: tuple[np.ndarray, list[int]] | None = None
         self._pruned = 0
         self._rank_only: int | None = None
         # A dense GF(2) factorisation keeps its transform ([A | I] is reduced); rank
         # and nullity alone need much less, so that engine is built on first use.
-        self._lazy = backend == "native" and method == "dense" and self.n == 2
-        self._eng = None if self._lazy else self._make_engine(board, backend, method)
+        self._lazy = plan.engine == "dense-gf2"
+        self._eng = None if self._lazy else self._build()
+
+    def _build(self):
+        """The plan's engine (through the registry); the plan then names the variant
+        that answers when the engine chose one from its own data (the chase)."""
+        eng = registry.build(self.board, self._plan)
+        self._plan = registry.resolve(self._plan, eng)
+        return eng
+
+    @property
+    def plan(self) -> Plan:
+        """Which engine answers and why: ``.engine`` (its registered name), ``.reason``,
+        ``.rejected`` ({name: why it was passed over}); ``.explain()`` as text."""
+        if self._eng is None and not self._lazy:
+            self._eng = self._build()
+        return self._plan
 
     # ---------------------------------------------------------------- travelling
     def __getstate__(self) -> dict:
@@ -436,7 +343,7 @@ class Solver:
     @property
     def _engine(self):
         if self._eng is None:
-            self._eng = self._make_engine(self.board, self.backend, self.method)
+            self._eng = self._build()
         return self._eng
 
     def _gf2_rank(self) -> int | None:
@@ -462,47 +369,10 @@ class Solver:
         per_step = max(1, self.board.n_taps // (64 if self.n == 2 else 1))
         return max(1 << 8, min(DEFAULT_NATIVE_BUDGET, (1 << 30) // per_step))
 
-    @staticmethod
-    def _make_engine(board: Board, backend: str, method: str = "dense"):
-        if method == "algebraic":
-            from modlights.engines.algebraic.cross import AlgebraicEngine, algebraic_supports
-            from functools import partial                # picklable, unlike a lambda
-            from modlights.engines.algebraic.sym import SymAlgebraicEngine
-            engine = AlgebraicEngine if algebraic_supports(board) else SymAlgebraicEngine
-            return engine(board, dense=partial(Solver._make_engine, board, backend))
-        if method == "tensor":
-            from modlights.engines.tensor.engine import TensorEngine
-            from functools import partial
-            return TensorEngine(board, dense=partial(Solver._make_engine, board, backend))
-        if method == "lifted":
-            from modlights.engines.algebraic.lifted import LiftedEngine
-            from functools import partial
-            return LiftedEngine(board, dense=partial(Solver._make_engine, board, backend))
-        if method == "chase":
-            from modlights.engines.chase.engine import ChaseEngine
-            return ChaseEngine(board)
-        n = board.states
-        if backend == "native" and n == 2:
-            from modlights._gf2 import Gf2Engine
-            if board._dense is not None:
-                return Gf2Engine(board.matrix())
-            if board._indptr is not None:     # from_effects: column by column
-                return Gf2Engine.from_csc(board.n_cells, board.n_taps, board._indptr,
-                                          board.coo()[0])
-            ci, tj = board.coo()          # packed straight from coordinates
-            return Gf2Engine.from_coo(board.n_cells, board.n_taps, ci, tj)
-        if backend == "native" and n >= 3:
-            from modlights._zn import ZnEngine
-            if board._dense is not None:
-                return ZnEngine(board.matrix(), n)
-            ci, tj = board.coo()
-            return ZnEngine.from_coo(board.n_cells, board.n_taps, ci, tj, n)
-        return ReferenceEngine(board.matrix(), board.states)
-
     @property
     def engine(self) -> str:
-        """Name of the engine doing the work."""
-        return self._engine.name
+        """The registered name of the engine that answers (see ``plan``)."""
+        return self.plan.engine
 
     # ---------------------------------------------------------------- structure
     def _generators(self) -> tuple[np.ndarray, list[int]]:
@@ -547,11 +417,7 @@ class Solver:
             return self.board.n_taps - rk
         if self._gens is not None:
             return len(self._gens[1])
-        eng = self._engine
-        if hasattr(eng, "nullity"):     # from the factorisation, no generator built
-            return int(eng.nullity)
-        self._gens = eng.generators()   # the reference engine (dense, small boards)
-        return len(self._gens[1])
+        return int(self._engine.nullity)       # from the factorisation
 
     @property
     def rank(self) -> int:
@@ -582,13 +448,7 @@ class Solver:
         return b.n_cells == b.n_taps and self.kernel_size == 1
 
     def det(self) -> int:
-        """det(A) mod n, in [0, n). ValueError unless A is square.
-
-        Over GF(2) a square A has det 1 exactly when its kernel is trivial (1 is the
-        only unit), which the chase knows without the dense matrix."""
-        b = self.board
-        if self.n == 2 and b.n_cells == b.n_taps and b.n_taps and self.method == "chase":
-            return int(self.kernel_size == 1)
+        """det(A) mod n, in [0, n). ValueError unless A is square."""
         return int(self._engine.det())
 
     def inverse(self) -> np.ndarray:
@@ -806,7 +666,7 @@ class Solver:
                 raise Unsolvable("this board cannot reach the target: t - s is not in "
                                  "the image of the tap matrix")
             return x
-        if b._giant:
+        if b.is_giant:
             raise ValueError(f"solve_packed on a board of more than {MAX_TILES} tiles needs "
                              "an engine with a packed path (algebraic: the cross family, "
                              "not tori, and left-right symmetric 3 x 3 patterns such as "
@@ -818,23 +678,9 @@ class Solver:
         return np.packbits(sol.taps, axis=1)
 
     def _packed_engine(self):
-        """The engine whose solve_packed takes this board's packed states without
-        unpacking them, for the structured methods (algebraic, tensor; every board past
-        MAX_TILES has one): the Solver's own engine when it packs along the board's
-        rows; else the tensor engine when it covers the board (tori of the cross family,
-        which the algebraic engine leaves to the chase, and horizontal, which it chases
-        transposed: the tensor engine needs no bit transposes there, 3x faster); else
-        the own engine through transposes; None otherwise."""
-        if self.backend != "native" or self.method not in ("algebraic", "tensor"):
-            return None
-        eng = self._engine
-        packs = getattr(eng, "packs", False)
-        if packs and not getattr(eng, "transposed", False):
-            return eng
-        from modlights.engines.tensor.engine import TensorEngine, tensor_supports
-        if tensor_supports(self.board):
-            return TensorEngine(self.board)
-        return eng if packs else None
+        """The engine that solves this board's bit-packed states without unpacking
+        them, or None (:func:`modlights.engines.registry.packed_answerer`)."""
+        return registry.packed_answerer(self.board, self.plan, self._engine)
 
     def hardest(self, *, budget: Any = None, executor: Any = None):
         """The hardest solvable board (target 0): the largest fewest-taps over every
@@ -848,7 +694,7 @@ class Solver:
         ``lower``, ``upper``, ``seconds``, ``iterations``); see
         :mod:`modlights.search.hardest` for the algorithm.
         """
-        if self.board._giant:
+        if self.board.is_giant:
             raise ValueError(f"hardest on a board of more than {MAX_TILES} tiles would need "
                              "its states as bytes (rank, nullity, kernel_size and det are "
                              "available)")
@@ -910,7 +756,8 @@ class Solver:
         if deadline is not None:
             deadline_search = deadline
             deadline = max(deadline, time.perf_counter() + descent)
-        if self.method in ("algebraic", "tensor") and not self._engine.kernel_fits():
+        if "kernel_fits" in registry.answers(self.plan.engine) \
+                and not self._engine.kernel_fits():
             return x0.astype(np.uint8), False, 0        # no basis to search: not proved
         H, orders, every = self._search_generators()
         total = prod(orders)

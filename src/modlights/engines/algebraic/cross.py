@@ -59,6 +59,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from modlights.engines.base import dense_fallback
+
 __all__ = ["AlgebraicEngine", "algebraic_reason", "algebraic_supports", "KERNEL_BYTES_MAX"]
 
 #: Offsets a covered pattern may use.
@@ -123,24 +125,6 @@ def algebraic_supports(board) -> bool:
 
 def _neg(v: np.ndarray, p: int) -> np.ndarray:
     return ((p - v.astype(np.int64)) % p).astype(np.uint8)
-
-
-def dense_fallback(eng: Any, method: str) -> Any:
-    """The dense engine a structured engine (``eng._dense_factory``) falls back on for
-    det / inverse / pseudo-inverse: built on first use and kept in ``eng._dense``;
-    ValueError for boards whose tap matrix is too large for it."""
-    if eng._dense is None:
-        from modlights.engines.chase.engine import DENSE_FALLBACK
-        if eng._dense_factory is None:
-            raise ValueError(f"not available from the {method} engine on its own")
-        b = eng.board
-        if b.n_cells * b.n_taps > DENSE_FALLBACK:
-            raise ValueError(f"not available with method='{method}' on a board this "
-                             f"large ({b.n_cells} x {b.n_taps} tap matrix, more than "
-                             f"{DENSE_FALLBACK} entries); use method='dense' on a "
-                             "smaller board")
-        eng._dense = eng._dense_factory()
-    return eng._dense
 
 
 class RowPolynomialEngine:

@@ -112,7 +112,7 @@ class _Part:
             return
         self.run = run
         if run.npending:
-            from modlights.engines.chase.engine import check_residual_size
+            from modlights.engines.chase.limits import check_residual_size
             from modlights._zn import ZnEngine
             check_residual_size(int(run.npending), int(run.nfree), self.q)
             self.pend = ZnEngine(run.pending()[0], self.q)

@@ -73,7 +73,7 @@ from typing import Any, Callable
 import numpy as np
 
 from modlights.engines.reference import ReferenceEngine, factorize, is_prime
-from modlights.engines.algebraic.cross import dense_fallback
+from modlights.engines.base import dense_fallback
 
 __all__ = ["TensorEngine", "BandFactor", "tensor_reason", "tensor_supports",
            "factor_pattern", "MAX_SYMBOLS", "KERNEL_BYTES_MAX"]
@@ -868,6 +868,8 @@ class TensorEngine:
     """
 
     name = "tensor"
+    #: solve_packed works along the board's rows (no bit transposes)
+    transposed = False
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
         reason = tensor_reason(board)
