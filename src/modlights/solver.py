@@ -1,12 +1,8 @@
 """Solver: the one entry point for solving and analysing a board.
 
-``Solver(board)`` factors the tap matrix once; every query after that reuses the
-factorisation. ``backend="reference"`` is the pure-NumPy engine of
-:mod:`modlights.engines.reference`; ``backend="native"`` (the default) is the C core:
-for n = 2 the bit-packed GF(2) engine (:class:`modlights._gf2.Gf2Engine`, Method
-of Four Russians; grid and graph boards are packed straight from coordinates, no
-dense matrix), for n >= 3 the Z/nZ engine (:class:`modlights._zn.ZnEngine`).
-``Solver.engine`` says which one runs.
+``Solver(board)`` factors the tap matrix once, by the engine the registry
+(:mod:`modlights.engines.registry`) chooses for it; every query after that reuses the
+factorisation. ``Solver.plan`` says which engine answers and why.
 """
 from __future__ import annotations
 
@@ -180,89 +176,42 @@ def _check_progress(progress: Any) -> Any:
 class Solver:
     """Factor a board's tap matrix once; answer every question about it.
 
-    backend: ``"native"`` (default: the C engines) or ``"reference"`` (pure NumPy).
-    For n = 2 ``"native"`` is :class:`modlights._gf2.Gf2Engine` (csrc/gf2.c): bit-packed
-    GF(2) elimination. For n >= 3 it is :class:`modlights._zn.ZnEngine` (csrc/zn.c):
-    band-aware elimination with delayed reduction over each prime-power factor of n
-    (CRT; dense matrices mod 3, 4 and 8 bit-sliced, csrc/gf3.c), unit pivots first, then
-    valuation pivots for rings, so composite n (4, 6, 8,
-    12, ...) is exact: solvability, a solution, kernel generators with their orders,
-    |ker A|, det, inverse and pseudo-inverse (where one exists).
-
-    method: ``"auto"`` (default), ``"dense"``, ``"chase"`` or ``"algebraic"``.
-    ``"dense"`` factors the dense tap matrix. ``"chase"`` (grid boards only) solves
-    by generalised light chasing (:mod:`modlights.engines.chase.engine`): it never builds the dense
-    matrix and reduces the board to a residual system of about cols x pattern-height
-    unknowns; det / inverse / pseudo_inverse then fall back to the dense engine for
-    boards of at most 2^22 matrix entries and raise ValueError beyond.
-    ``"auto"`` picks the chase for grid boards of at least ``CHASE_MIN_TILES`` (576)
-    tiles with the native backend, and dense otherwise: the measured crossover against
-    the native dense engines is near 24 x 24 (see ``CHASE_MIN_TILES``); past it the chase
-    wins by a growing factor (11x at 48 x 48 over GF(2)) and needs no dense matrix at
-    all. Solving 1000 x 1000 GF(2) cross boards takes ~0.012 s, 2000 x 2000 ~0.04 s,
-    10000 x 10000 ~2.3 s (2 cores).
-    Boards with many taps (chase-routed grids, wide graph boards) get a default coset
-    budget bounded by work (about 2^30 operations) so ``solve(minimal=True)`` on a huge
-    board returns instead of hanging. Rank, nullity and kernel_size come from the
-    factorisation alone (no kernel generators are built); the minimal search holds at
-    most MAX_SEARCH_BYTES of generators; long native work stops on Ctrl-C
-    (KeyboardInterrupt) and leaves the Solver usable.
-
-    ``"algebraic"`` (:mod:`modlights.engines.algebraic.cross`): uniform grid boards over a
-    prime n whose chase is a row recurrence (cross, vertical, horizontal, any counts of
-    the offsets (0,0), (0,+-1), (+-1,0); no locks or holes; tori are solved as a 2 x 2
-    system over GF(p)[s] / (s^w - 1), :mod:`modlights.engines.algebraic.torus`). The w x w residual
-    system becomes one polynomial equation mod chi_T: rank, nullity, kernel_size and
-    solvability from one gcd, solutions from one extended gcd and two row-recurrence
-    passes; ValueError saying why for other boards. ``"auto"`` picks it for the boards it
-    covers from ``ALGEBRAIC_MIN_TILES`` (576) tiles: GF(2) cross 10000 x 10000 in ~0.2 s,
-    GF(3) / GF(5) in ~1.7 s; its boards also take bit-packed states (``solve_packed``)
-    up to 100000 x 100000 and more. Kernel generators are built when they fit in
-    ``KERNEL_BYTES_MAX`` (256 MiB); otherwise ``kernel()`` raises ValueError and
-    ``solve(minimal=True)`` returns its solution unproven. It also takes the left-right
-    symmetric patterns inside the 3 x 3 box (diagonal, the ring, custom ones; grid boards,
-    no tori) whose next-row coefficient a I + b P is invertible for the board's width
-    (or, transposed, its height) (:mod:`modlights.engines.algebraic.sym`), from
-    ``SYM_ALGEBRAIC_MIN_TILES`` tiles under ``"auto"``.
-
-    ``"lifted"`` (:mod:`modlights.engines.algebraic.lifted`): the algebraic engine's boards over a
-    composite n (4, 6, 8, 9, ...; not tori): solved over every GF(p), p | n, lifted
-    digit by digit to Z/p^k and combined by CRT when A is invertible mod every such p
-    (5000 x 5000 Z/4 cross in ~0.35 s instead of ~5-8 s); otherwise the GF(p) engine
-    (p | n) or the chase over Z/p^k does that factor's part. ``"auto"`` picks it from
-    ``LIFTED_MIN_TILES`` (128 x 128).
-
-    ``"tensor"`` (:mod:`modlights.engines.tensor.engine`): uniform grid boards (tori too; no
-    locks or holes) whose offset counts factor as cnt(dr, dc) = a(dr) b(dc) (square,
-    horizontal, vertical, products of a row and a column offset set), so A = R (x) C:
-    solved as R X C^T = B by two passes of 1-D banded chases (every column at once),
-    O(rows x cols); rank, nullity, kernel_size, det and kernel bases from the two
-    1-D factors. Over a composite n by CRT over its prime powers, each a field,
-    invertible there, or a power p^k (k > 1) with a factor singular mod p, solved block
-    by block from the residual systems' Smith forms (square without wrap: over every
-    n); ValueError
-    saying why for other boards. ``"auto"`` picks it for the boards it
-    covers (and the algebraic engine does not) from ``TENSOR_MIN_TILES`` tiles:
-    5000 x 5000 GF(2) square in well under a second instead of ~4 s by the chase.
-    Boards past MAX_TILES get rank, nullity, kernel_size and det from the factors, and
-    over GF(2) solutions of bit-packed states (``solve_packed``: 100000 x 100000 square
-    in ~1-3 s, 10000 x 10000 in ~0.01 s), as do the symmetric 3 x 3 patterns (diagonal).
+    The facade over the engines: it validates its input, asks the registry
+    (:func:`modlights.engines.registry.choose`) which engine answers, and wraps the
+    engine's answers (shapes, Solution objects, the minimal search). ``plan`` says
+    which engine answers and why, ``engine`` names it.
 
     Parameters
     ----------
     board : Board
         The board to factor.
     backend : {"native", "reference"}
-        The C engines (default) or the pure-NumPy reference engine.
-    method : {"auto", "dense", "chase", "algebraic", "lifted", "tensor"}
-        See above; ``"chase"`` and ``"algebraic"`` need a grid board and the native
-        backend.
+        The C engines (default) or the pure-NumPy reference engine (every method
+        except the structured engines' names then answers with it).
+    method : str
+        ``"auto"`` (default: the cheapest registered engine that covers the board), a
+        family name (``"dense"``, ``"chase"``, ``"algebraic"``, ``"lifted"``,
+        ``"tensor"``: the cheapest of that family) or a registered engine name
+        (``modlights.engines()`` lists them, each with a line saying what it covers).
+        ValueError, saying why and naming the accepted methods, for an unknown name or
+        an engine that does not cover the board.
+
+    Every engine answers rank, nullity, kernel_size, solvability and solutions; the
+    structured ones (chase, algebraic, lifted, tensor) answer det, inverse and
+    pseudo-inverse through the dense engine the registry hands them, for boards of at
+    most 2^28 matrix entries (ValueError beyond). Boards past MAX_TILES are answered
+    only by the algebraic and tensor engines (rank, nullity, kernel_size, det, and
+    over GF(2) bit-packed solutions, ``solve_packed``). Boards with many taps get a
+    default coset budget bounded by work (about 2^30 operations), so
+    ``solve(minimal=True)`` on a huge board returns instead of hanging; the minimal
+    search holds at most MAX_SEARCH_BYTES of generators. Long native work stops on
+    Ctrl-C (KeyboardInterrupt) and leaves the Solver usable.
 
     Notes
     -----
-    A Solver pickles and deep-copies as its board, backend and method (plus results
-    already computed in Python, such as kernel generators); the factorisation lives
-    in C memory and is made again, lazily, on first use on the other side.
+    A Solver pickles and deep-copies as its board, backend, method and plan (plus
+    results already computed in Python, such as kernel generators); the factorisation
+    lives in C memory and is made again, lazily, on first use on the other side.
     """
 
     def __init__(self, board: Board, backend: str = "native", method: str = "auto"):

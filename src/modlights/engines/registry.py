@@ -23,10 +23,14 @@ variant that answered. Each variant is also registered on its own, chosen only b
 Adding an engine: write its module (covers, build), then one :func:`register` call
 (here for the package's engines, anywhere for one's own; :func:`unregister` removes it).
 
-Costs are ``SETUP + PER_TILE * tiles`` seconds (the dense engines ``PER_ENTRY *
-entries`` of the tap matrix), with PER_TILE the measured seconds a tile of a large board and SETUP
-placed so the engine overtakes the chase at the measured crossover (CROSSOVER_TILES);
-``python -m bench engine_costs`` measures and prints both.
+Costs are ``SETUP + PER_TILE * tiles`` seconds (the dense engines ``DENSE_PER_ENTRY *
+entries`` of the tap matrix). The constants that decide are the crossovers
+(CROSSOVER_TILES: the tiles from which an engine beats the chase on the boards it
+covers, measured); SETUP is placed so each engine's line meets the chase's there.
+PER_TILE keeps the order of the engines where two of them cover a board (the
+algebraic engines before the tensor engine, the tensor engine before the symmetric and
+lifted ones): it is the order the measurements show, not the measured seconds. The
+bench script bench/engine_costs.py measures and prints both for comparison.
 """
 from __future__ import annotations
 
@@ -45,8 +49,9 @@ __all__ = ["Entry", "Plan", "register", "unregister", "entries", "engines", "cho
 
 BACKENDS = ("native", "reference")
 
-#: Seconds a tile of a large k x k board (Board.grid + Solver + solve(minimal=False)),
-#: per engine (bench: ``python -m bench engine_costs``).
+#: Seconds a tile, per engine: the slope of its cost line. Ordered as measured where
+#: two engines cover one board (see the module docstring); bench/engine_costs.py
+#: prints the measured seconds a tile.
 PER_TILE: dict[str, float] = {
     "chase": 1.0e-8,
     "algebraic-cross": 0.8e-8,
@@ -56,7 +61,7 @@ PER_TILE: dict[str, float] = {
     "tensor": 0.99e-8,
 }
 #: Tiles (rows * cols) from which each engine is faster than the chase on the boards
-#: it covers (bench: ``python -m bench engine_costs`` prints the measured crossovers);
+#: it covers (bench/engine_costs.py prints the measured crossovers);
 #: "chase" is where the chase overtakes the dense engines.
 CROSSOVER_TILES: dict[str, int] = {
     "chase": 576,
@@ -231,7 +236,10 @@ def _candidates(method: str) -> list[Entry]:
 def choose(board: Board, method: str = "auto", backend: str = "native") -> Plan:
     """The engine for ``board``: for ``method="auto"`` the cheapest registered engine
     that covers it, for a family name the cheapest of that family, for a registered
-    name that engine. Pure: reads the board, builds nothing. O(engines x covers).
+    name that engine. Pure: reads the board, builds nothing. The engines are examined
+    in order of cost: those cheaper than the choice are passed over with the reason
+    they do not cover the board, the dearer ones for their cost (their ``covers`` is
+    not called). O(engines) cost estimates and at most that many ``covers`` calls.
 
     Raises ValueError for an unknown method or backend (naming the accepted ones) and
     when no engine asked for covers the board (saying why each does not)."""
@@ -244,23 +252,25 @@ def choose(board: Board, method: str = "auto", backend: str = "native") -> Plan:
         method = "reference"                 # the pure-NumPy engine answers everything
     cands = _candidates(method)
     rejected: dict[str, str] = {}
-    covering: list[tuple[float, Entry]] = []
-    for e in cands:
+    priced: list[tuple[float, int, Entry]] = []
+    for i, e in enumerate(cands):
         if backend not in e.backends:
             rejected[e.name] = (f"backend must be {' or '.join(e.backends)}, not "
                                 f"{backend!r}")
+        else:
+            priced.append((float(e.cost(board)), i, e))
+    priced.sort(key=lambda t: t[:2])            # by cost, then registration order
+    best: tuple[float, Entry] | None = None
+    for c, _, e in priced:
+        if best is not None:                    # dearer than the choice: not examined
+            rejected[e.name] = (f"costs more ({c:.4g} s against {best[0]:.4g} s for "
+                                f"{best[1].name}, estimated)")
             continue
         why = e.covers(board)
         if why is not None:
             rejected[e.name] = why
-            continue
-        covering.append((float(e.cost(board)), e))
-    best = min(covering, key=lambda ce: ce[0]) if covering else None
-    if best is not None:
-        for c, e in covering:
-            if e is not best[1]:
-                rejected[e.name] = (f"covers it but costs more ({c:.4g} s against "
-                                    f"{best[0]:.4g} s for {best[1].name}, estimated)")
+        else:
+            best = (c, e)
     if best is None:
         detail = "; ".join(f"{k}: {v}" for k, v in rejected.items())
         raise ValueError(f"method={method!r} does not cover this board: {detail}; "

@@ -12,13 +12,13 @@ forced nothing give a small residual system ``M z = rho`` over the symbols
 - ``|ker A| = |ker M|`` (symbols -> taps is injective), and kernel generators of
   A are kernel generators of M pushed through the chase (with zero right-hand side).
 
-:class:`ChaseEngine` implements the engine interface of :class:`Solver`
+:class:`ChaseEngine` answers the engine protocol of :mod:`modlights.engines.base`
 (``kernel_size``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
 ``pseudo_inverse()``). The residual system is eliminated in C (see below). Boards
 wider than tall are chased along their columns (on the transposed board) when that
 gives fewer symbols.
 
-The row-solve chase (csrc/rowsolve.h, :func:`rowsolve_plan`, ``ROWSOLVE``) takes the
+The row-solve chase (csrc/rowsolve.h, :func:`rowsolve_plan`, variant ``rowsolve``) takes the
 boards whose pattern's last row of taps is a pair (D, -a), (D, +a) (the knight, the
 diagonal) on a width that is a multiple of 2a, over any n in 2..255, when the pair's
 coefficients (multiplicities mod n) are units mod n, with one pattern and no wrap, locks
@@ -26,7 +26,7 @@ or holes: the tiles of a row fix every tap of the row D below by two chains alon
 so the symbols are the taps of the first D rows alone (the knight: 2 x cols instead of
 3 x cols - 3) and the residual equations the tiles of the last D rows. Its symbolic pass
 runs GF(2) bit-packed, Z/3 and Z/4 bit-sliced (two planes, 512 symbols a pass,
-PACKED_SYMBOLIC) and other n in bytes (unit coefficients with (sources + 1)(n - 1) <
+``ChaseEngine(packed=)``) and other n in bytes (unit coefficients with (sources + 1)(n - 1) <
 256, the knight up to n = 32: summed as bytes; otherwise 16-bit lanes; 256 symbols a
 pass), the reduction delayed; the Z/n residual system goes to the native Z/n engine like
 the light chase's. A pair that is not a unit mod n (n = 4 with the pair doubled) keeps
@@ -421,12 +421,24 @@ def _light_symbols_bound(board: Board) -> int:
 
 
 class ChaseEngine:
-    """The engine interface of :class:`~modlights.solver.Solver` for grid boards,
-    by generalised light chasing; never builds the dense tap matrix.
+    """The engine protocol (:mod:`modlights.engines.base`) for grid boards, by
+    generalised light chasing; never builds the dense tap matrix.
 
     The chase runs along the rows of the board or, when that gives fewer symbols
     (boards wider than tall: about one symbol per column), along its columns, on the
-    transposed board (``transposed``)."""
+    transposed board (``transposed``).
+
+    variant: one of VARIANTS, or None: the row-solve chase when it has the fewest
+    symbols, the row chase for boards with many holes (more than ROWCHASE_MIN_RATIO
+    symbols a column) or a tall system no prefix of which leaves a trivial kernel, a
+    prefix of a tall residual system when one leaves no kernel, else the light chase
+    (``variant`` then names the one taken, ``variant_reason`` says why).
+    ``rowsolve=`` / ``rowchase=`` (True / False) force or exclude those two.
+    packed: bit-sliced symbolic chases for Z/3, Z/4, Z/8 (False: bytes, as other n).
+    dense: a callable giving the engine for det / inverse / pseudo-inverse (the
+    registry's dense fallback); None: the native dense engine.
+    ValueError for a graph board, a variant that does not take the board, or a
+    residual system past MAX_RESIDUAL_BYTES / MAX_RESIDUAL_WORK."""
 
     def __init__(self, board: Board, threads: int | None = None,
                  rowchase: bool | None = None, rowsolve: bool | None = None, *,
