@@ -7,7 +7,6 @@ import modlights as ml
 from modlights import cli
 
 
-
 def test_explain_prints_the_plan(capsys):
     assert cli.main(["info", "--grid", "30x30", "--states", "3", "--explain"]) == 0
     text = capsys.readouterr().out
