@@ -38,7 +38,7 @@ against method="chase":
 0.068 / 1.61, 0.190 / 14.5 s; with the read-only first pass, load ~2.5, 5000 x 5000
 GF(2) 0.089 s, GF(3) 0.315 s). Below about 96 x 96 the chase is faster (the ~0.5 ms of
 ring arithmetic in Python): Solver(method="auto") takes tori from
-TORUS_ALGEBRAIC_MIN_TILES (solver.py).
+CROSSOVER_TILES["algebraic-torus"] (:mod:`modlights.engines.registry`).
 
 Boards whose T has only a super-diagonal are mirrored left-right for the conversions
 (e_{w-1} is then the cyclic vector); boards with a diagonal T (vertical) have
