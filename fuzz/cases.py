@@ -28,7 +28,9 @@ from typing import Any
 
 import numpy as np
 
-#: every method= of Solver (modlights.solver._METHODS); the harness checks it is in sync
+#: "auto" and the family names of Solver's method= (modlights.engines.registry.
+#: METHOD_FAMILIES; the corpus decodes an index into this tuple); the harness checks it
+#: is in sync
 METHODS = ("auto", "dense", "chase", "algebraic", "lifted", "tensor")
 NAMED = ("cross", "diagonal", "square", "horizontal", "vertical", "knight")
 #: n worth drawing more often than the rest of 2..255: the bit-sliced n (2, 3, 4),

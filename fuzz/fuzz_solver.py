@@ -27,9 +27,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 with atheris.instrument_imports(include=["modlights", "cases"]):
     import cases
     import modlights
-    import modlights.solver
+    import modlights.engines.registry
 
-assert tuple(modlights.solver._METHODS) == cases.METHODS, "cases.METHODS is out of date"
+assert ("auto", *modlights.engines.registry.METHOD_FAMILIES) == cases.METHODS, \
+    "cases.METHODS is out of date"
 
 
 def test_one_input(data: bytes) -> None:

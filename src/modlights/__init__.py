@@ -11,8 +11,9 @@ from modlights.solver import Solution, Solver, Unsolvable
 from modlights.play.puzzles import Puzzle, daily, generate
 from modlights.play.game import Game
 from modlights.play.campaign import Campaign
+from modlights import engines          # callable: ml.engines() lists the registered engines
 
 __version__ = "0.1.0"
 
 __all__ = ["Board", "PATTERNS", "Solution", "Solver", "Unsolvable", "Puzzle", "Game", "Campaign",
-           "generate", "daily", "__version__"]
+           "generate", "daily", "engines", "__version__"]

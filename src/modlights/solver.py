@@ -1,12 +1,8 @@
 """Solver: the one entry point for solving and analysing a board.
 
-``Solver(board)`` factors the tap matrix once; every query after that reuses the
-factorisation. ``backend="reference"`` is the pure-NumPy engine of
-:mod:`modlights.engines.reference`; ``backend="native"`` (the default) is the C core:
-for n = 2 the bit-packed GF(2) engine (:class:`modlights._gf2.Gf2Engine`, Method
-of Four Russians; grid and graph boards are packed straight from coordinates, no
-dense matrix), for n >= 3 the Z/nZ engine (:class:`modlights._zn.ZnEngine`).
-``Solver.engine`` says which one runs.
+``Solver(board)`` factors the tap matrix once, by the engine the registry
+(:mod:`modlights.engines.registry`) chooses for it; every query after that reuses the
+factorisation. ``Solver.plan`` says which engine answers and why.
 """
 from __future__ import annotations
 
@@ -18,7 +14,8 @@ from typing import Any, Iterator
 import numpy as np
 
 from modlights.model.board import MAX_TILES, Board
-from modlights.engines.reference import ReferenceEngine, is_prime
+from modlights.engines import registry
+from modlights.engines.registry import Plan
 from modlights.model.validation import check_budget
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
@@ -29,71 +26,6 @@ DEFAULT_BUDGET = 1 << 20
 DEFAULT_NATIVE_BUDGET = 1 << 24
 
 _BACKENDS = ("native", "reference")
-_METHODS = ("auto", "dense", "chase", "algebraic", "lifted", "tensor")
-
-#: ``method="auto"`` uses the chase for grid boards with at least this many tiles
-#: (rows * cols). Measured against the native dense engines (Solver + solve(minimal=
-#: False), medians of 7, k x k cross boards, blocked chase with Z/n residuals on the
-#: native Z/n engine), chase time / dense time:
-#:   n = 2: k=8 2.2, k=12 2.0, k=16 1.2, k=24 0.68, k=32 0.31, k=40 0.17, k=48 0.09
-#:   n = 3: k=8 1.3, k=12 1.4, k=16 1.1, k=24 0.66, k=32 0.35, k=40 0.20, k=48 0.05
-#:   n = 4: k=8 0.8, k=12 1.3, k=16 1.6, k=24 0.89, k=32 0.54, k=40 0.19, k=48 0.16
-#: so the crossover is near 20 x 20 - 24 x 24 for every n; 576 tiles is used for fields
-#: and rings alike (CHASE_MIN_TILES_RING was 1600 while ring residuals went through
-#: the reference engine).
-CHASE_MIN_TILES = 576
-CHASE_MIN_TILES_RING = 576
-#: ``method="auto"`` uses the algebraic engine (:mod:`modlights.engines.algebraic.cross`) for
-#: the uniform boards it covers with at least this many tiles. Measured (Solver +
-#: solve(minimal=False), random solvable start, medians of 7, k x k cross, shared box),
-#: algebraic time / chase time and / dense time:
-#:   n = 2: k=8 1.08 / 0.80, k=12 0.80 / 0.44, k=24 0.77 / 0.15, k=48 0.58, k=256 0.31
-#:   n = 3: k=8 1.09 / 0.88, k=12 0.69 / 0.36, k=24 0.58 / 0.27, k=48 0.53, k=256 0.04
-#:   n = 5: k=8 0.87 / 0.61, k=12 0.82 / 0.54, k=24 0.61 / 0.22, k=48 0.36, k=256 0.07
-#: It wins from about 12 x 12, but below 24 x 24 every engine answers in well under a
-#: millisecond; the chase's threshold is kept so small boards (puzzles, daily) keep the
-#: dense engines and their kernel bases.
-ALGEBRAIC_MIN_TILES = 576
-#: ... and for tori (:mod:`modlights.engines.algebraic.torus`) with at least this many
-#: tiles (its fixed cost, ~0.5 ms, is the 2 x 2 system's ring arithmetic in Python).
-#: Measured (Solver + solve(minimal=False), random solvable start, medians of 7, k x k
-#: cross torus, shared box), algebraic / chase:
-#:   n = 2: k=32 4.4, k=64 1.9, k=96 1.08, k=128 0.60
-#:   n = 3: k=32 2.6, k=64 1.3, k=96 0.78, k=128 0.31
-#:   n = 5: k=32 1.8, k=64 0.55, k=96 0.39, k=128 0.20
-#: (every engine answers in about a millisecond there); 2000 x 2000 and 5000 x 5000:
-#: see bench/README.md.
-TORUS_ALGEBRAIC_MIN_TILES = 96 * 96
-#: ``method="auto"`` uses the algebraic engine's symmetric 3 x 3 case
-#: (:mod:`modlights.engines.algebraic.sym`: diagonal, ring, ...) for the boards it covers
-#: (and the tensor engine does not: square stays there) with at least this many tiles. Measured (Board.grid + Solver + solve(minimal=False),
-#: random solvable start, medians of 7, k x k diagonal, shared box), algebraic / chase:
-#:   n = 2: k=24 2.53, k=64 1.68, k=128 1.00, k=160 0.79, k=192 0.67, k=256 0.56
-#:   n = 3: k=24 5.16, k=64 2.73, k=128 1.36, k=160 0.94, k=192 0.66, k=256 0.48
-#:   n = 5: k=24 4.69, k=64 2.38, k=128 1.23, k=160 0.84, k=192 0.67, k=256 0.48
-#: (its fixed cost, ~0.3 ms, is the companion-matrix powering in Python); 5000 x 5000
-#: and 10000 x 10000 GF(2): see bench/README.md.
-SYM_ALGEBRAIC_MIN_TILES = 160 * 160
-#: ``method="auto"`` uses the lifted engine (:mod:`modlights.engines.algebraic.lifted`, composite
-#: n) for the boards it covers with at least this many tiles. Measured (Solver +
-#: solve(minimal=False), random solvable start, medians of 5-7, k x k cross, shared
-#: box), lifted time / chase time:
-#:   n = 4: k=24 1.9, k=48 1.7, k=128 0.76, k=256 1.06 (singular mod 2), k=1000 0.14
-#:   n = 6: k=24 1.7, k=48 1.3, k=128 0.55, k=256 0.41, k=1000 0.34
-#:   n = 8: k=24 2.3, k=48 1.2, k=128 1.06, k=256 0.91, k=1000 0.20
-#: (below 48 x 48 both answer in under a millisecond: the lifted engine's fixed cost is
-#: the GF(p) engines it sets up); 5000 x 5000 Z/4 0.35 s against 8.6 s.
-LIFTED_MIN_TILES = 128 * 128
-#: ``method="auto"`` uses the tensor engine (:mod:`modlights.engines.tensor.engine`: square and
-#: other product patterns) for the boards it covers (and the algebraic engine does not)
-#: with at least this many tiles. Measured (Board.grid + Solver + solve(minimal=False),
-#: random solvable start, medians of 7, k x k square, shared box), tensor / chase:
-#:   n = 2: k=16 1.34, k=32 1.45, k=48 0.85, k=64 0.59, k=128 0.33, k=192 0.11
-#:   n = 3: k=16 0.91, k=32 0.75, k=48 0.36, k=64 0.21, k=128 0.12, k=192 0.03
-#:   n = 4: k=16 0.86, k=24 0.72, k=48 0.34, k=64 0.24, k=96 0.12, k=192 0.02
-#: (below 48 x 48 both answer in about 0.1 ms); 5000 x 5000 GF(2) square: see
-#: bench/README.md.
-TENSOR_MIN_TILES = 48 * 48
 
 #: Largest kernel (nullity x n_taps bytes) that ``kernel()`` materialises.
 MAX_KERNEL_BYTES = 1 << 30
@@ -244,89 +176,42 @@ def _check_progress(progress: Any) -> Any:
 class Solver:
     """Factor a board's tap matrix once; answer every question about it.
 
-    backend: ``"native"`` (default: the C engines) or ``"reference"`` (pure NumPy).
-    For n = 2 ``"native"`` is :class:`modlights._gf2.Gf2Engine` (csrc/gf2.c): bit-packed
-    GF(2) elimination. For n >= 3 it is :class:`modlights._zn.ZnEngine` (csrc/zn.c):
-    band-aware elimination with delayed reduction over each prime-power factor of n
-    (CRT; dense matrices mod 3, 4 and 8 bit-sliced, csrc/gf3.c), unit pivots first, then
-    valuation pivots for rings, so composite n (4, 6, 8,
-    12, ...) is exact: solvability, a solution, kernel generators with their orders,
-    |ker A|, det, inverse and pseudo-inverse (where one exists).
-
-    method: ``"auto"`` (default), ``"dense"``, ``"chase"`` or ``"algebraic"``.
-    ``"dense"`` factors the dense tap matrix. ``"chase"`` (grid boards only) solves
-    by generalised light chasing (:mod:`modlights.engines.chase.engine`): it never builds the dense
-    matrix and reduces the board to a residual system of about cols x pattern-height
-    unknowns; det / inverse / pseudo_inverse then fall back to the dense engine for
-    boards of at most 2^22 matrix entries and raise ValueError beyond.
-    ``"auto"`` picks the chase for grid boards of at least ``CHASE_MIN_TILES`` (576)
-    tiles with the native backend, and dense otherwise: the measured crossover against
-    the native dense engines is near 24 x 24 (see ``CHASE_MIN_TILES``); past it the chase
-    wins by a growing factor (11x at 48 x 48 over GF(2)) and needs no dense matrix at
-    all. Solving 1000 x 1000 GF(2) cross boards takes ~0.012 s, 2000 x 2000 ~0.04 s,
-    10000 x 10000 ~2.3 s (2 cores).
-    Boards with many taps (chase-routed grids, wide graph boards) get a default coset
-    budget bounded by work (about 2^30 operations) so ``solve(minimal=True)`` on a huge
-    board returns instead of hanging. Rank, nullity and kernel_size come from the
-    factorisation alone (no kernel generators are built); the minimal search holds at
-    most MAX_SEARCH_BYTES of generators; long native work stops on Ctrl-C
-    (KeyboardInterrupt) and leaves the Solver usable.
-
-    ``"algebraic"`` (:mod:`modlights.engines.algebraic.cross`): uniform grid boards over a
-    prime n whose chase is a row recurrence (cross, vertical, horizontal, any counts of
-    the offsets (0,0), (0,+-1), (+-1,0); no locks or holes; tori are solved as a 2 x 2
-    system over GF(p)[s] / (s^w - 1), :mod:`modlights.engines.algebraic.torus`). The w x w residual
-    system becomes one polynomial equation mod chi_T: rank, nullity, kernel_size and
-    solvability from one gcd, solutions from one extended gcd and two row-recurrence
-    passes; ValueError saying why for other boards. ``"auto"`` picks it for the boards it
-    covers from ``ALGEBRAIC_MIN_TILES`` (576) tiles: GF(2) cross 10000 x 10000 in ~0.2 s,
-    GF(3) / GF(5) in ~1.7 s; its boards also take bit-packed states (``solve_packed``)
-    up to 100000 x 100000 and more. Kernel generators are built when they fit in
-    ``KERNEL_BYTES_MAX`` (256 MiB); otherwise ``kernel()`` raises ValueError and
-    ``solve(minimal=True)`` returns its solution unproven. It also takes the left-right
-    symmetric patterns inside the 3 x 3 box (diagonal, the ring, custom ones; grid boards,
-    no tori) whose next-row coefficient a I + b P is invertible for the board's width
-    (or, transposed, its height) (:mod:`modlights.engines.algebraic.sym`), from
-    ``SYM_ALGEBRAIC_MIN_TILES`` tiles under ``"auto"``.
-
-    ``"lifted"`` (:mod:`modlights.engines.algebraic.lifted`): the algebraic engine's boards over a
-    composite n (4, 6, 8, 9, ...; not tori): solved over every GF(p), p | n, lifted
-    digit by digit to Z/p^k and combined by CRT when A is invertible mod every such p
-    (5000 x 5000 Z/4 cross in ~0.35 s instead of ~5-8 s); otherwise the GF(p) engine
-    (p | n) or the chase over Z/p^k does that factor's part. ``"auto"`` picks it from
-    ``LIFTED_MIN_TILES`` (128 x 128).
-
-    ``"tensor"`` (:mod:`modlights.engines.tensor.engine`): uniform grid boards (tori too; no
-    locks or holes) whose offset counts factor as cnt(dr, dc) = a(dr) b(dc) (square,
-    horizontal, vertical, products of a row and a column offset set), so A = R (x) C:
-    solved as R X C^T = B by two passes of 1-D banded chases (every column at once),
-    O(rows x cols); rank, nullity, kernel_size, det and kernel bases from the two
-    1-D factors. Over a composite n by CRT over its prime powers, each a field,
-    invertible there, or a power p^k (k > 1) with a factor singular mod p, solved block
-    by block from the residual systems' Smith forms (square without wrap: over every
-    n); ValueError
-    saying why for other boards. ``"auto"`` picks it for the boards it
-    covers (and the algebraic engine does not) from ``TENSOR_MIN_TILES`` tiles:
-    5000 x 5000 GF(2) square in well under a second instead of ~4 s by the chase.
-    Boards past MAX_TILES get rank, nullity, kernel_size and det from the factors, and
-    over GF(2) solutions of bit-packed states (``solve_packed``: 100000 x 100000 square
-    in ~1-3 s, 10000 x 10000 in ~0.01 s), as do the symmetric 3 x 3 patterns (diagonal).
+    The facade over the engines: it validates its input, asks the registry
+    (:func:`modlights.engines.registry.choose`) which engine answers, and wraps the
+    engine's answers (shapes, Solution objects, the minimal search). ``plan`` says
+    which engine answers and why, ``engine`` names it.
 
     Parameters
     ----------
     board : Board
         The board to factor.
     backend : {"native", "reference"}
-        The C engines (default) or the pure-NumPy reference engine.
-    method : {"auto", "dense", "chase", "algebraic", "lifted", "tensor"}
-        See above; ``"chase"`` and ``"algebraic"`` need a grid board and the native
-        backend.
+        The C engines (default) or the pure-NumPy reference engine (every method
+        except the structured engines' names then answers with it).
+    method : str
+        ``"auto"`` (default: the cheapest registered engine that covers the board), a
+        family name (``"dense"``, ``"chase"``, ``"algebraic"``, ``"lifted"``,
+        ``"tensor"``: the cheapest of that family) or a registered engine name
+        (``modlights.engines()`` lists them, each with a line saying what it covers).
+        ValueError, saying why and naming the accepted methods, for an unknown name or
+        an engine that does not cover the board.
+
+    Every engine answers rank, nullity, kernel_size, solvability and solutions; the
+    structured ones (chase, algebraic, lifted, tensor) answer det, inverse and
+    pseudo-inverse through the dense engine the registry hands them, for boards of at
+    most 2^28 matrix entries (ValueError beyond). Boards past MAX_TILES are answered
+    only by the algebraic and tensor engines (rank, nullity, kernel_size, det, and
+    over GF(2) bit-packed solutions, ``solve_packed``). Boards with many taps get a
+    default coset budget bounded by work (about 2^30 operations), so
+    ``solve(minimal=True)`` on a huge board returns instead of hanging; the minimal
+    search holds at most MAX_SEARCH_BYTES of generators. Long native work stops on
+    Ctrl-C (KeyboardInterrupt) and leaves the Solver usable.
 
     Notes
     -----
-    A Solver pickles and deep-copies as its board, backend and method (plus results
-    already computed in Python, such as kernel generators); the factorisation lives
-    in C memory and is made again, lazily, on first use on the other side.
+    A Solver pickles and deep-copies as its board, backend, method and plan (plus
+    results already computed in Python, such as kernel generators); the factorisation
+    lives in C memory and is made again, lazily, on first use on the other side.
     """
 
     def __init__(self, board: Board, backend: str = "native", method: str = "auto"):
@@ -334,86 +219,57 @@ class Solver:
             raise ValueError(f"Solver needs a Board, got {type(board).__name__}")
         if backend not in _BACKENDS:
             raise ValueError(f"unknown backend {backend!r}: use one of {_BACKENDS}")
-        if not isinstance(method, str) or method not in _METHODS:
-            raise ValueError(f"unknown method {method!r}: use one of {_METHODS}")
-        if method == "chase" and backend == "reference":
-            raise ValueError("method='chase' runs the native chase engine; "
+        methods = registry.methods()
+        if not isinstance(method, str) or method not in methods:
+            raise ValueError(f"unknown method {method!r}: use one of {methods}")
+        if method.startswith("chase") and backend == "reference":
+            raise ValueError(f"method={method!r} runs the native chase engine; "
                              "backend='reference' factors the dense matrix (use "
                              "method='dense' or 'auto' with it)")
-        if method == "chase" and not board.is_grid:
-            raise ValueError("method='chase' needs a grid board (Board.grid); use "
+        if method.startswith("chase") and not board.is_grid:
+            raise ValueError(f"method={method!r} needs a grid board (Board.grid); use "
                              "method='dense' or 'auto' for graph boards")
-        if method == "algebraic":
-            from modlights.engines.algebraic.cross import algebraic_reason
-            from modlights.engines.algebraic.sym import sym_reason
-            reason = algebraic_reason(board)
-            sym = sym_reason(board) if reason is not None else None
-            if reason is not None and sym is not None:
-                reason = f"{reason} (symmetric 3 x 3 patterns: {sym})"
-            elif sym is None:
-                reason = None
-            if reason is not None:
-                raise ValueError(f"method='algebraic' does not cover this board: {reason}; "
-                                 "use method='auto', 'chase' or 'dense'")
-        if method == "lifted":
-            from modlights.engines.algebraic.lifted import lifted_reason
-            reason = lifted_reason(board) if backend == "native" else "backend must be native"
-            if reason is not None:
-                raise ValueError(f"method='lifted' does not cover this board: {reason}; "
-                                 "use method='auto', 'chase' or 'dense'")
-        if method == "tensor":
-            from modlights.engines.tensor.engine import tensor_reason
-            reason = tensor_reason(board) if backend == "native" else "backend must be native"
-            if reason is not None:
-                raise ValueError(f"method='tensor' does not cover this board: {reason}; "
-                                 "use method='auto', 'chase' or 'dense'")
-        if method == "auto":
-            from modlights.engines.chase.engine import chase_supports
-            from modlights.engines.algebraic.cross import algebraic_supports
-            from modlights.engines.algebraic.lifted import lifted_supports
-            from modlights.engines.tensor.engine import tensor_supports
-            from modlights.engines.algebraic.sym import sym_supports
-            method = "algebraic" if (board.is_grid and backend == "native"
-                                     and prod(board.shape) >= (TORUS_ALGEBRAIC_MIN_TILES if
-                                                               board.wrap else
-                                                               ALGEBRAIC_MIN_TILES)
-                                     and algebraic_supports(board)) else \
-                "tensor" if (board.is_grid and backend == "native"
-                             and prod(board.shape) >= TENSOR_MIN_TILES
-                             and tensor_supports(board)) else \
-                "algebraic" if (board.is_grid and backend == "native"
-                                and prod(board.shape) >= SYM_ALGEBRAIC_MIN_TILES
-                                and sym_supports(board)) else \
-                "lifted" if (board.is_grid and backend == "native"
-                             and prod(board.shape) >= LIFTED_MIN_TILES
-                             and lifted_supports(board)) else \
-                "chase" if (board.is_grid and backend == "native"
-                                 and prod(board.shape) >= (CHASE_MIN_TILES if
-                                                           is_prime(board.states) else
-                                                           CHASE_MIN_TILES_RING)
-                                 and chase_supports(board)) else "dense"
-        if board._giant and method not in ("algebraic", "tensor"):
-            from modlights.engines.algebraic.cross import algebraic_reason
-            from modlights.engines.algebraic.sym import sym_reason
-            from modlights.engines.tensor.engine import tensor_reason
-            native = "backend must be native"
+        try:
+            plan = registry.choose(board, method, backend)
+        except ValueError as e:
+            if not board.is_giant:
+                raise
+            why = {name: en.covers(board) or "covers it" for name, en in
+                   registry.entries().items()}
             raise ValueError(f"a board of more than {MAX_TILES} tiles is solved only by the "
-                             "algebraic engine, which does not cover this one "
-                             f"(cross family: {algebraic_reason(board) or native}; "
-                             f"symmetric 3 x 3 patterns: {sym_reason(board) or native}), "
-                             "or the tensor engine, which does not either: "
-                             f"{tensor_reason(board) or native}")
+                             "algebraic engine, which does not cover this one (cross "
+                             f"family: {why['algebraic-cross']}; symmetric 3 x 3 patterns: "
+                             f"{why['algebraic-sym']}), or the tensor engine, which does "
+                             f"not either: {why['tensor']} ({e})") from None
         self.board = board
         self.backend = backend
-        self.method = method
+        #: the family of the engine that answers ("dense", "chase", "algebraic",
+        #: "lifted", "tensor"); ``plan.engine`` names the engine itself
+        self.method = plan.family
+        self._plan = plan
         self.n = board.states
         self._gens: tuple[np.ndarray, list[int]] | None = None
         self._pruned = 0
         self._rank_only: int | None = None
         # A dense GF(2) factorisation keeps its transform ([A | I] is reduced); rank
         # and nullity alone need much less, so that engine is built on first use.
-        self._lazy = backend == "native" and method == "dense" and self.n == 2
-        self._eng = None if self._lazy else self._make_engine(board, backend, method)
+        self._lazy = plan.engine == "dense-gf2"
+        self._eng = None if self._lazy else self._build()
+
+    def _build(self):
+        """The plan's engine (through the registry); the plan then names the variant
+        that answers when the engine chose one from its own data (the chase)."""
+        eng = registry.build(self.board, self._plan)
+        self._plan = registry.resolve(self._plan, eng)
+        return eng
+
+    @property
+    def plan(self) -> Plan:
+        """Which engine answers and why: ``.engine`` (its registered name), ``.reason``,
+        ``.rejected`` ({name: why it was passed over}); ``.explain()`` as text."""
+        if self._eng is None and not self._lazy:
+            self._eng = self._build()
+        return self._plan
 
     # ---------------------------------------------------------------- travelling
     def __getstate__(self) -> dict:
@@ -436,7 +292,7 @@ class Solver:
     @property
     def _engine(self):
         if self._eng is None:
-            self._eng = self._make_engine(self.board, self.backend, self.method)
+            self._eng = self._build()
         return self._eng
 
     def _gf2_rank(self) -> int | None:
@@ -462,47 +318,10 @@ class Solver:
         per_step = max(1, self.board.n_taps // (64 if self.n == 2 else 1))
         return max(1 << 8, min(DEFAULT_NATIVE_BUDGET, (1 << 30) // per_step))
 
-    @staticmethod
-    def _make_engine(board: Board, backend: str, method: str = "dense"):
-        if method == "algebraic":
-            from modlights.engines.algebraic.cross import AlgebraicEngine, algebraic_supports
-            from functools import partial                # picklable, unlike a lambda
-            from modlights.engines.algebraic.sym import SymAlgebraicEngine
-            engine = AlgebraicEngine if algebraic_supports(board) else SymAlgebraicEngine
-            return engine(board, dense=partial(Solver._make_engine, board, backend))
-        if method == "tensor":
-            from modlights.engines.tensor.engine import TensorEngine
-            from functools import partial
-            return TensorEngine(board, dense=partial(Solver._make_engine, board, backend))
-        if method == "lifted":
-            from modlights.engines.algebraic.lifted import LiftedEngine
-            from functools import partial
-            return LiftedEngine(board, dense=partial(Solver._make_engine, board, backend))
-        if method == "chase":
-            from modlights.engines.chase.engine import ChaseEngine
-            return ChaseEngine(board)
-        n = board.states
-        if backend == "native" and n == 2:
-            from modlights.native._core import Gf2Engine
-            if board._dense is not None:
-                return Gf2Engine(board.matrix())
-            if board._indptr is not None:     # from_effects: column by column
-                return Gf2Engine.from_csc(board.n_cells, board.n_taps, board._indptr,
-                                          board.coo()[0])
-            ci, tj = board.coo()          # packed straight from coordinates
-            return Gf2Engine.from_coo(board.n_cells, board.n_taps, ci, tj)
-        if backend == "native" and n >= 3:
-            from modlights.native._core import ZnEngine
-            if board._dense is not None:
-                return ZnEngine(board.matrix(), n)
-            ci, tj = board.coo()
-            return ZnEngine.from_coo(board.n_cells, board.n_taps, ci, tj, n)
-        return ReferenceEngine(board.matrix(), board.states)
-
     @property
     def engine(self) -> str:
-        """Name of the engine doing the work."""
-        return self._engine.name
+        """The registered name of the engine that answers (see ``plan``)."""
+        return self.plan.engine
 
     # ---------------------------------------------------------------- structure
     def _generators(self) -> tuple[np.ndarray, list[int]]:
@@ -547,11 +366,7 @@ class Solver:
             return self.board.n_taps - rk
         if self._gens is not None:
             return len(self._gens[1])
-        eng = self._engine
-        if hasattr(eng, "nullity"):     # from the factorisation, no generator built
-            return int(eng.nullity)
-        self._gens = eng.generators()   # the reference engine (dense, small boards)
-        return len(self._gens[1])
+        return int(self._engine.nullity)       # from the factorisation
 
     @property
     def rank(self) -> int:
@@ -582,13 +397,7 @@ class Solver:
         return b.n_cells == b.n_taps and self.kernel_size == 1
 
     def det(self) -> int:
-        """det(A) mod n, in [0, n). ValueError unless A is square.
-
-        Over GF(2) a square A has det 1 exactly when its kernel is trivial (1 is the
-        only unit), which the chase knows without the dense matrix."""
-        b = self.board
-        if self.n == 2 and b.n_cells == b.n_taps and b.n_taps and self.method == "chase":
-            return int(self.kernel_size == 1)
+        """det(A) mod n, in [0, n). ValueError unless A is square."""
         return int(self._engine.det())
 
     def inverse(self) -> np.ndarray:
@@ -806,7 +615,7 @@ class Solver:
                 raise Unsolvable("this board cannot reach the target: t - s is not in "
                                  "the image of the tap matrix")
             return x
-        if b._giant:
+        if b.is_giant:
             raise ValueError(f"solve_packed on a board of more than {MAX_TILES} tiles needs "
                              "an engine with a packed path (algebraic: the cross family, "
                              "not tori, and left-right symmetric 3 x 3 patterns such as "
@@ -818,23 +627,9 @@ class Solver:
         return np.packbits(sol.taps, axis=1)
 
     def _packed_engine(self):
-        """The engine whose solve_packed takes this board's packed states without
-        unpacking them, for the structured methods (algebraic, tensor; every board past
-        MAX_TILES has one): the Solver's own engine when it packs along the board's
-        rows; else the tensor engine when it covers the board (tori of the cross family,
-        which the algebraic engine leaves to the chase, and horizontal, which it chases
-        transposed: the tensor engine needs no bit transposes there, 3x faster); else
-        the own engine through transposes; None otherwise."""
-        if self.backend != "native" or self.method not in ("algebraic", "tensor"):
-            return None
-        eng = self._engine
-        packs = getattr(eng, "packs", False)
-        if packs and not getattr(eng, "transposed", False):
-            return eng
-        from modlights.engines.tensor.engine import TensorEngine, tensor_supports
-        if tensor_supports(self.board):
-            return TensorEngine(self.board)
-        return eng if packs else None
+        """The engine that solves this board's bit-packed states without unpacking
+        them, or None (:func:`modlights.engines.registry.packed_answerer`)."""
+        return registry.packed_answerer(self.board, self.plan, self._engine)
 
     def hardest(self, *, budget: Any = None, executor: Any = None):
         """The hardest solvable board (target 0): the largest fewest-taps over every
@@ -848,7 +643,7 @@ class Solver:
         ``lower``, ``upper``, ``seconds``, ``iterations``); see
         :mod:`modlights.search.hardest` for the algorithm.
         """
-        if self.board._giant:
+        if self.board.is_giant:
             raise ValueError(f"hardest on a board of more than {MAX_TILES} tiles would need "
                              "its states as bytes (rank, nullity, kernel_size and det are "
                              "available)")
@@ -910,7 +705,8 @@ class Solver:
         if deadline is not None:
             deadline_search = deadline
             deadline = max(deadline, time.perf_counter() + descent)
-        if self.method in ("algebraic", "tensor") and not self._engine.kernel_fits():
+        if "kernel_fits" in registry.answers(self.plan.engine) \
+                and not self._engine.kernel_fits():
             return x0.astype(np.uint8), False, 0        # no basis to search: not proved
         H, orders, every = self._search_generators()
         total = prod(orders)

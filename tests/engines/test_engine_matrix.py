@@ -12,7 +12,7 @@ Factors of a case:
   an odd and an even side.
 
 Every case runs every engine (``METHODS``): ``Solver(method=...)`` for each method the
-Solver takes (``solver._METHODS``) and the ChaseEngine variants (``rowsolve=True``,
+Solver takes (``"auto"`` and the family names of ``registry.METHOD_FAMILIES``) and the ChaseEngine variants (``rowsolve=True``,
 ``rowchase=True``, both off: the light chase with its residual matrix). The full product
 of the factors is too large for the default suite, so it runs:
 
@@ -60,7 +60,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from modlights import solver as solver_mod
+from modlights.engines import registry
 from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.reference import ReferenceEngine
 
@@ -97,7 +97,7 @@ SHAPES = ((1, 1), (1, 6), (7, 1), (3, 3), (4, 4), (5, 6), (6, 5), (7, 7), (2, 9)
 
 #: engines: id -> ("solver", method) or ("chase", ChaseEngine keyword arguments)
 METHODS: dict[str, tuple[str, object]] = {
-    **{m: ("solver", m) for m in solver_mod._METHODS},
+    **{m: ("solver", m) for m in ("auto", *registry.METHOD_FAMILIES)},
     "chase:rowsolve": ("chase", dict(rowsolve=True)),
     "chase:rowchase": ("chase", dict(rowchase=True)),
     "chase:light": ("chase", dict(rowsolve=False, rowchase=False)),
@@ -106,7 +106,7 @@ METHODS: dict[str, tuple[str, object]] = {
 MUST_ANSWER = ("auto", "dense")
 
 #: boards of this many tiles or more: the "auto" method routes them to the structured
-#: engines (Solver.CHASE_MIN_TILES, ALGEBRAIC_MIN_TILES); their oracle is the native dense
+#: engines (registry.CROSSOVER_TILES); their oracle is the native dense
 #: engine (the reference engine takes seconds there)
 LARGE_TILES = 576
 #: the shapes of the large cases: an even square, an odd x even board and its transpose
@@ -480,7 +480,7 @@ def test_every_method_answers_a_board_it_covers():
 
 
 def test_auto_takes_the_structured_engines_on_large_boards():
-    """The large cases reach what "auto" picks past CHASE_MIN_TILES / ALGEBRAIC_MIN_TILES."""
+    """The large cases reach what "auto" picks past the chase's and the algebraic engine's crossovers."""
     picked = {ml.Solver(make_board(c)).method for c in LARGE}
     assert {"algebraic", "chase"} <= picked, picked
 

@@ -187,7 +187,7 @@ def test_sym_solve_packed(pattern, rows, cols, seed, solvable, tkind):
                                    (64, 33), (130, 9)])
 def test_sym_wide_rows(pattern, shape):
     """Rows of several words, the last one partial or full, both orientations; auto
-    picks the symmetric engine from SYM_ALGEBRAIC_MIN_TILES tiles."""
+    picks the symmetric engine from its crossover (registry.CROSSOVER_TILES)."""
     if pattern == "ring":
         pattern = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
     b = ml.Board.grid(*shape, pattern=pattern)

@@ -285,7 +285,7 @@ def test_boards_vs_reference(simd, spec):
     b = ml.Board.grid(states=2, **spec)
     nat = ml.Solver(b)
     ref = ml.Solver(b, backend="reference")
-    assert nat.engine == "gf2-native" and ref.engine == "reference"
+    assert nat.engine == "dense-gf2" and ref.engine == "reference"
     assert nat.kernel_size == ref.kernel_size and nat.nullity == ref.nullity
     assert nat.rank == ref.rank
     K = nat.kernel()
@@ -320,7 +320,7 @@ def test_board_from_matrix_uses_dense():
     a = np.array([[1, 1, 0], [0, 1, 3], [2, 0, 1]])
     b = ml.Board.from_matrix(a, 2)
     s = ml.Solver(b)
-    assert s.engine == "gf2-native"
+    assert s.engine == "dense-gf2"
     assert s.kernel_size == ml.Solver(b, backend="reference").kernel_size
 
 
@@ -364,8 +364,8 @@ def test_solve_many_batch():
 
 
 def test_binary_boards_route_here_and_reference_stays_reachable():
-    assert ml.Solver(ml.Board.grid(3, 3)).engine == "gf2-native"
-    assert ml.Solver(ml.Board.grid(3, 3, states=3)).engine != "gf2-native"
+    assert ml.Solver(ml.Board.grid(3, 3)).engine == "dense-gf2"
+    assert ml.Solver(ml.Board.grid(3, 3, states=3)).engine != "dense-gf2"
     assert ml.Solver(ml.Board.grid(3, 3), backend="reference").engine == "reference"
 
 
@@ -437,5 +437,5 @@ def test_rank_only_path_matches_full_factorisation(shape):
     assert lazy._eng is None                                   # no factorisation yet
     ref = ml.Solver(b, backend="reference")
     assert (rk, nl, ks) == (ref.rank, ref.nullity, ref.kernel_size)
-    assert lazy.engine == "gf2-native"                          # built on demand
+    assert lazy.engine == "dense-gf2"                          # the plan, not built
     assert len(lazy.kernel()) == nl

@@ -204,7 +204,7 @@ def test_solver_dense_all_moduli(n):
     for m, r, kind in [(60, 60, "dense"), (80, 50, "lowrank"), (45, 90, "dependent")]:
         a = make_matrix(rng, n, m, r, kind)
         s = Solver(ml.Board.from_matrix(a, n))
-        assert s.engine == "zn-native"
+        assert s.engine == "dense-zn"
         want = {3: {3: "bitsliced"}, 6: {2: "band", 3: "bitsliced"}, 9: {9: "band"},
                 4: {4: "bitsliced"}, 8: {8: "bitsliced"}}[n]
         assert s._engine.methods == want

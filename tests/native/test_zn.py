@@ -200,11 +200,11 @@ def test_cross_boards_band(n):
 def test_solver_routes_native():
     b = ml.Board.grid(4, 5, 3, "cross", locked=[(0, 0)], holes=[(3, 4)])
     s = Solver(b)
-    assert s.engine == "zn-native"
+    assert s.engine == "dense-zn"
     assert Solver(b, backend="reference").engine == "reference"
-    assert Solver(ml.Board.grid(3, 3, 2)).engine != "zn-native"     # n = 2: the GF(2) engine
+    assert Solver(ml.Board.grid(3, 3, 2)).engine != "dense-zn"     # n = 2: the GF(2) engine
     m = ml.Board.from_matrix([[2, 0], [0, 3]], 4)
-    assert Solver(m).engine == "zn-native"
+    assert Solver(m).engine == "dense-zn"
     assert Solver(m).det() == 2
     with pytest.raises(ValueError):
         Solver(ml.Board.from_matrix([[2]], 4)).pseudo_inverse()

@@ -100,7 +100,9 @@ def test_analyse_every_feature(client, name):
     assert r.status_code == 200, r.text
     ref = ml.Solver(b, backend="reference")
     assert r.json() == {"rank": ref.rank, "nullity": ref.nullity,
-                        "kernel_size": ref.kernel_size, "is_invertible": ref.is_invertible}
+                        "kernel_size": ref.kernel_size, "is_invertible": ref.is_invertible,
+                        "engine": ml.Solver(b).engine}
+    assert r.json()["engine"] in ml.engines()
 
 
 @pytest.mark.parametrize("name", BOARDS)

@@ -281,7 +281,7 @@ def test_issue_reproducers_are_refused_fast_or_answered(client, name, path, body
             s = ml.Solver(board)
             assert r.json() == {"rank": s.rank, "nullity": s.nullity,
                                 "kernel_size": s.kernel_size,
-                                "is_invertible": s.is_invertible}
+                                "is_invertible": s.is_invertible, "engine": s.engine}
     else:
         assert_error(r, 400, "too_large")
         assert took < 2, took                               # refused, not worked on

@@ -17,8 +17,12 @@ output:
   exactly that many solutions), whether solutions are unique, whether A is
   invertible, and det A mod n (only for a square A).
 
+  --explain adds the plan: the engine that answers, why it covers the board, and
+  why every other registered engine was passed over.
+
 examples:
   modlights info --grid 5x5
+  modlights info --grid 300x300 --states 3 --explain
   modlights info --grid 4x4 --states 3 --pattern diagonal
   modlights info --grid 6x6 --states 6 --wrap --json
 """
@@ -26,7 +30,7 @@ examples:
 
 def run(args: argparse.Namespace, out) -> int:
     board = _build_board(args)
-    solver = Solver(board, backend=args.backend)
+    solver = Solver(board, backend=args.backend, method=args.method)
     n = board.states
     square = board.n_cells == board.n_taps
     det, det_note = None, "n/a (not square)"
@@ -50,6 +54,8 @@ def run(args: argparse.Namespace, out) -> int:
         doc = _board_json(board)
         doc.update(info)
         doc["engine"] = solver.engine
+        if args.explain:
+            doc["plan"] = solver.plan.to_dict()
         print(_json_dumps(doc), file=out)
         return EXIT_OK
     prime = all(n % d for d in range(2, int(n ** 0.5) + 1))
@@ -71,6 +77,8 @@ def run(args: argparse.Namespace, out) -> int:
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"{(k + ':').ljust(width + 1)} {v}", file=out)
+    if args.explain:
+        print(solver.plan.explain(), file=out)
     return EXIT_OK
 
 
@@ -80,5 +88,10 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
                        description="Linear algebra of the board's tap matrix A over Z/nZ.",
                        epilog=_INFO_EPILOG, formatter_class=fmt, allow_abbrev=False)
     _add_board_options(p)
+    p.add_argument("--method", default="auto", metavar="NAME",
+                   help="the engine: 'auto' (default), a family (dense, chase, algebraic, "
+                        "lifted, tensor) or a registered name (see --explain)")
+    p.add_argument("--explain", action="store_true",
+                   help="print the plan: which engine answers, why, and why not the others")
     p.set_defaults(func=run)
     return p

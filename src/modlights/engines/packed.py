@@ -79,7 +79,7 @@ def apply_packed(board, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
     """
     from modlights.native._core import apply_offsets
     if board.states != 2 or not board.is_grid or board.pattern is None \
-            or board._any_locked or board._any_holes:
+            or board.any_locked or board.any_holes:
         raise ValueError("apply_packed needs a GF(2) grid board with one pattern and no "
                          "locked tiles or holes")
     rows, cols = board.shape

@@ -174,8 +174,8 @@ class LocalSmith:
 class ReferenceEngine:
     """Linear algebra of one tap matrix A (m x r) over Z/nZ, by CRT + local Smith forms.
 
-    The engine interface (shared with the native engines):
-    kernel_size, generators(), solve(B), det(), inverse(), pseudo_inverse().
+    Answers every question of :mod:`modlights.engines.base` (kernel_size, nullity,
+    generators(), solve(R), det(), inverse(), pseudo_inverse()).
     """
 
     name = "reference"
@@ -205,9 +205,19 @@ class ReferenceEngine:
     def kernel_size(self) -> int:
         return prod(s.kernel_size() for _, _, s in self.parts)
 
-    def generators(self) -> tuple[np.ndarray, list[int]]:
+    @property
+    def nullity(self) -> int:
+        """The number of kernel generators (dim ker A for prime n)."""
+        return max((len(s.generators()) for _, _, s in self.parts), default=0)
+
+    def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
         """(H, orders): rows of H generate ker A as a direct sum of cyclic groups of
-        these orders, so prod(orders) == |ker A|; as few rows as possible."""
+        these orders, so prod(orders) == |ker A|; as few rows as possible (the first
+        ``limit`` of them when given)."""
+        if limit is not None:
+            H, orders = self.generators()
+            k = max(0, int(limit))
+            return H[:k], orders[:k]
         per = [[(g * idem % self.n, o) for g, o in s.generators()] for _, idem, s in self.parts]
         k = max((len(x) for x in per), default=0)
         H = np.zeros((k, self.r), dtype=np.int64)

@@ -501,6 +501,77 @@ class Board:
         return self._holes.copy()
 
     @property
+    def any_locked(self) -> bool:
+        """True when some tile is locked (O(1); no mask is built)."""
+        return bool(self._kind == "grid" and self._any_locked)
+
+    @property
+    def any_holes(self) -> bool:
+        """True when some tile is a hole (O(1); no mask is built)."""
+        return bool(self._kind == "grid" and self._any_holes)
+
+    @property
+    def is_giant(self) -> bool:
+        """True for a grid of more than MAX_TILES tiles (only structured engines take it)."""
+        return bool(self._giant)
+
+    @property
+    def offsets(self) -> Offsets | None:
+        """The offsets of a uniform grid pattern, as stored (no copy; None otherwise)."""
+        return self._pattern
+
+    @property
+    def tile_offsets(self) -> list | None:
+        """The per-tile offsets of a mixed board, as stored: nested lists indexed
+        [row][col], for reading only (no copy, O(1); ``mixed`` gives a copy; None
+        otherwise)."""
+        return None if self._mixed is None else self._mixed
+
+    @property
+    def active_mask(self) -> np.ndarray:
+        """Read-only (rows, cols) boolean view: tiles that are not holes (grids)."""
+        v = self._active.view()
+        v.flags.writeable = False
+        return v
+
+    @property
+    def tappable_mask(self) -> np.ndarray:
+        """Read-only (rows, cols) boolean view: tiles neither locked nor holes (grids)."""
+        v = self._tappable.view()
+        v.flags.writeable = False
+        return v
+
+    @property
+    def locked_mask(self) -> np.ndarray:
+        """Read-only (rows, cols) boolean view of the locked tiles (grids; no copy)."""
+        v = self._locked.view()
+        v.flags.writeable = False
+        return v
+
+    @property
+    def holes_mask(self) -> np.ndarray:
+        """Read-only (rows, cols) boolean view of the holes (grids; no copy)."""
+        v = self._holes.view()
+        v.flags.writeable = False
+        return v
+
+    def cell_mask(self) -> np.ndarray | None:
+        """Flat boolean mask of the cells (read-only), None when every tile is one."""
+        m = self._cell_mask()
+        if m is not None:
+            m = m.view()
+            m.flags.writeable = False
+        return m
+
+    def tap_mask(self) -> np.ndarray | None:
+        """Flat boolean mask of the taps (grids; read-only), None when every tile is one."""
+        m = self._tap_mask()
+        if m is not None:
+            m = m.view()
+            m.flags.writeable = False
+        return m
+
+    @property
     def n_cells(self) -> int:
         """Number of active tiles: the rows of A."""
         return self._n_cells

@@ -213,10 +213,12 @@ def _is_json(content_type: str | None) -> bool:
 
 
 def analyse(req: AnalyseRequest) -> dict:
-    """POST /api/analyse."""
+    """POST /api/analyse: {"rank", "nullity", "kernel_size", "is_invertible", "engine"}
+    ("engine": the registered name of the engine that answered, ``Solver.engine``)."""
     s = Solver(_board(req.board, False))
     return {"rank": int(s.rank), "nullity": int(s.nullity),
-            "kernel_size": int(s.kernel_size), "is_invertible": bool(s.is_invertible)}
+            "kernel_size": int(s.kernel_size), "is_invertible": bool(s.is_invertible),
+            "engine": s.engine}
 
 
 def hint(req: HintRequest, budget: float | None = None) -> dict:

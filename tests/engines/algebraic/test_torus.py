@@ -126,7 +126,7 @@ def test_target_and_solve_many_through_solver(case, seed2):
     rng = np.random.default_rng(seed ^ seed2)
     alg = ml.Solver(b, method="algebraic")
     ref = ml.Solver(b, backend="reference")
-    assert alg.engine == "algebraic"
+    assert alg.engine.startswith("algebraic-")
     target = rng.integers(0, b.states, size=b.shape)
     states = np.stack([b.random_state(rng=rng, solvable=bool(i % 2)) for i in range(5)])
     ok = ref.solvable_many(states, target)
@@ -225,7 +225,8 @@ def test_kernel_too_large_refused(monkeypatch):
 
 
 def test_auto_picks_algebraic_for_large_tori():
-    from modlights.solver import TORUS_ALGEBRAIC_MIN_TILES
+    from modlights.engines.registry import CROSSOVER_TILES
+    TORUS_ALGEBRAIC_MIN_TILES = CROSSOVER_TILES["algebraic-torus"]
     k = int(TORUS_ALGEBRAIC_MIN_TILES ** 0.5) + 1
     b = ml.Board.grid(k, k, states=3, pattern="cross", wrap=True)
     assert ml.Solver(b).method == "algebraic"

@@ -67,7 +67,7 @@ def test_solver_method_chase_matches_dense(case, tkind):
     rng = np.random.default_rng(seed)
     sc = ml.Solver(b, method="chase")
     sd = ml.Solver(b, backend="reference")
-    assert sc.engine == "chase" and sd.engine == "reference"
+    assert sc.engine.startswith("chase-") and sd.engine == "reference"
     assert sc.kernel_size == sd.kernel_size
     assert sc.nullity == sd.nullity
     state = b.random_state(rng=rng, solvable=True)

@@ -175,8 +175,8 @@ def test_gf2_runs_on_every_path_agree():
 
 
 @pytest.mark.parametrize("n", [3, 4, 8, 9])
-def test_engine_same_with_and_without_packing(monkeypatch, n):
-    """ChaseEngine on the bit-sliced and the byte symbolic chase (chase.PACKED_SYMBOLIC):
+def test_engine_same_with_and_without_packing(n):
+    """ChaseEngine on the bit-sliced and the byte symbolic chase (ChaseEngine(packed=)):
     the same residual system, so the same kernel, generators and solutions."""
     rng = np.random.default_rng(n)
     locked, holes = random_masks(rng, (40, 70), 0.03, 0.01)
@@ -184,8 +184,7 @@ def test_engine_same_with_and_without_packing(monkeypatch, n):
     state = b.random_state(rng=rng, solvable=True)
     got = []
     for packed in (True, False):
-        monkeypatch.setattr(ml.engines.chase.engine, "PACKED_SYMBOLIC", packed)
-        e = ChaseEngine(b)
+        e = ChaseEngine(b, packed=packed)
         H, orders = e.generators()
         rhs = (-b.cell_vector(b.coerce_state(state)).astype(np.int64)) % n
         X, ok = e.solve(rhs[None, :])

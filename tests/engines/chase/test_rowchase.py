@@ -1,6 +1,6 @@
 """The row-state chase (csrc/rowchase.c, modlights.engines.chase.rowchase): light chasing with online
 elimination for boards with many holes and locked tiles. Forced on small boards
-(ChaseEngine(..., rowchase=True), or ROWCHASE_MIN_RATIO = 0 for the Solver) and checked
+(ChaseEngine(..., rowchase=True), or method="chase-row" for the Solver) and checked
 against the reference engine, the dense engine, brute-force kernel closure and
 Board.apply; rings Z/p^e by valuation (pending equations), composite n by CRT."""
 from __future__ import annotations
@@ -123,16 +123,15 @@ def test_transposed_plan(n):
     _check(b, eng, rng, closure=False)
 
 
-def test_solver_minimal_through_the_row_chase(monkeypatch):
-    """The Solver's chase takes the row chase (threshold -1): minimal solutions and
+def test_solver_minimal_through_the_row_chase():
+    """The Solver on the row chase (method="chase-row"): minimal solutions and
     their proofs equal the reference engine's."""
-    monkeypatch.setattr(rowchase_mod, "ROWCHASE_MIN_RATIO", -1)
     rng = np.random.default_rng(5)
     for n in (2, 3):
         for seed in range(3):
             locked, holes = random_masks(np.random.default_rng(seed), (18, 18), 0.05, 0.1)
             b = ml.Board.grid(18, 18, states=n, locked=locked, holes=holes)
-            s = ml.Solver(b, method="chase")
+            s = ml.Solver(b, method="chase-row")
             assert s._engine._row is not None
             ref = ml.Solver(b, backend="reference")
             assert s.kernel_size == ref.kernel_size and s.nullity == ref.nullity
@@ -257,13 +256,12 @@ def test_too_large_refused_before_the_run():
         RowChaseSystem(plan, max_bytes=need - 1)
 
 
-def test_solver_on_the_row_chase_pickles(monkeypatch):
+def test_solver_on_the_row_chase_pickles():
     import copy
     import pickle
-    monkeypatch.setattr(rowchase_mod, "ROWCHASE_MIN_RATIO", -1)
     locked, holes = random_masks(np.random.default_rng(4), (30, 30), 0.02, 0.1)
     b = ml.Board.grid(30, 30, states=5, locked=locked, holes=holes)
-    s = ml.Solver(b)
+    s = ml.Solver(b, method="chase-row")
     state = b.random_state(rng=4)
     sol = s.solve(state, minimal=False)
     for t in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):

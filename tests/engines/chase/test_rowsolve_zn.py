@@ -186,7 +186,7 @@ def test_named_patterns_byte_and_16bit_ways(simd, n, pattern):
     assert (M.astype(np.int64) == residual_by_replay(plan)).all()
     assert (M == plan.matrix_zn(1, mirror=False)).all()
     engine = ChaseEngine(board)
-    assert engine.rowsolve == (n not in chase.ROWSOLVE_LIGHT_PACKED)
+    assert engine.rowsolve and engine.variant == "chase-rowsolve"
     assert engine.kernel_size == ChaseEngine(board, rowsolve=True).kernel_size \
         == ml.Solver(board, method="dense").kernel_size
 
@@ -233,7 +233,7 @@ def test_pair_without_sources(simd, n, D, a, rows, cols):
 def test_large_board_against_light_chase(n, rows, cols):
     """Boards past the small ones above (several blocks a row: 512 symbols bit-sliced for
     Z/3, 256 bytes otherwise): the same kernel and solvability as the light chase, the
-    solution reaching the target; the default engine as ROWSOLVE_LIGHT_PACKED says."""
+    solution reaching the target; the default engine is the row-solve chase."""
     board = ml.Board.grid(rows, cols, states=n, pattern="knight")
     rs, light = ChaseEngine(board, rowsolve=True), ChaseEngine(board, rowsolve=False)
     assert rs.rowsolve and not light.rowsolve
@@ -245,7 +245,7 @@ def test_large_board_against_light_chase(n, rows, cols):
     X, ok = rs.solve(rhs[None, :])
     assert ok[0] and not board.apply(start, board.from_tap_vector(X[0])).any()
     engine = ml.Solver(board, method="chase")._engine
-    assert engine.rowsolve == (n not in chase.ROWSOLVE_LIGHT_PACKED)
+    assert engine.rowsolve and engine.variant == "chase-rowsolve"
 
 
 def test_mirrored_needs_equal_coefficients():

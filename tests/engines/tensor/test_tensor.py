@@ -276,7 +276,8 @@ def test_refusals():
 
 
 def test_auto_routing():
-    from modlights.solver import TENSOR_MIN_TILES
+    from modlights.engines.registry import CROSSOVER_TILES
+    TENSOR_MIN_TILES = CROSSOVER_TILES["tensor"]
     side = int(TENSOR_MIN_TILES ** 0.5) + 1
     assert ml.Solver(ml.Board.grid(side, side, 2, "square")).method == "tensor"
     assert ml.Solver(ml.Board.grid(side, side, 3, "square", wrap=True)).method == "tensor"

@@ -38,7 +38,7 @@ against method="chase":
 0.068 / 1.61, 0.190 / 14.5 s; with the read-only first pass, load ~2.5, 5000 x 5000
 GF(2) 0.089 s, GF(3) 0.315 s). Below about 96 x 96 the chase is faster (the ~0.5 ms of
 ring arithmetic in Python): Solver(method="auto") takes tori from
-TORUS_ALGEBRAIC_MIN_TILES (solver.py).
+CROSSOVER_TILES["algebraic-torus"] (:mod:`modlights.engines.registry`).
 
 Boards whose T has only a super-diagonal are mirrored left-right for the conversions
 (e_{w-1} is then the cyclic vector); boards with a diagonal T (vertical) have
@@ -58,6 +58,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import numpy as np
+
+from modlights.engines.base import dense_fallback
 
 __all__ = ["AlgebraicEngine", "algebraic_reason", "algebraic_supports", "KERNEL_BYTES_MAX"]
 
@@ -123,24 +125,6 @@ def algebraic_supports(board) -> bool:
 
 def _neg(v: np.ndarray, p: int) -> np.ndarray:
     return ((p - v.astype(np.int64)) % p).astype(np.uint8)
-
-
-def dense_fallback(eng: Any, method: str) -> Any:
-    """The dense engine a structured engine (``eng._dense_factory``) falls back on for
-    det / inverse / pseudo-inverse: built on first use and kept in ``eng._dense``;
-    ValueError for boards whose tap matrix is too large for it."""
-    if eng._dense is None:
-        from modlights.engines.chase.engine import DENSE_FALLBACK
-        if eng._dense_factory is None:
-            raise ValueError(f"not available from the {method} engine on its own")
-        b = eng.board
-        if b.n_cells * b.n_taps > DENSE_FALLBACK:
-            raise ValueError(f"not available with method='{method}' on a board this "
-                             f"large ({b.n_cells} x {b.n_taps} tap matrix, more than "
-                             f"{DENSE_FALLBACK} entries); use method='dense' on a "
-                             "smaller board")
-        eng._dense = eng._dense_factory()
-    return eng._dense
 
 
 class RowPolynomialEngine:

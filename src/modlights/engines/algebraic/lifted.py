@@ -28,7 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from modlights.engines.reference import factorize
-from modlights.engines.algebraic.cross import dense_fallback
+from modlights.engines.base import dense_fallback
 
 __all__ = ["LiftedEngine", "lifted_reason", "lifted_supports", "prime_power_factors"]
 
@@ -71,6 +71,15 @@ def lifted_reason(board) -> str | None:
     return None
 
 
+def _direct_engine(board, name: str):
+    """The engine a factor needs when no registry lookup is given (``sub``)."""
+    if name == "chase":
+        from modlights.engines.chase.engine import ChaseEngine
+        return ChaseEngine(board)
+    from modlights.engines.algebraic.cross import AlgebraicEngine
+    return AlgebraicEngine(board)
+
+
 def lifted_supports(board) -> bool:
     """Whether :class:`LiftedEngine` covers the board."""
     return lifted_reason(board) is None
@@ -87,15 +96,16 @@ class LiftedEngine:
 
     dense: a callable giving the native dense engine of the board, for ``det``,
     ``inverse`` and ``pseudo_inverse``; None: they raise ValueError.
+    sub: ``sub(board, name)`` gives the engine registered as ``name``
+    ("algebraic-cross" or "chase") for a factor's board (the registry's
+    :func:`~modlights.engines.registry.build_named`); None: the engine classes directly.
     """
 
     name = "lifted"
     packs = False
 
-    def __init__(self, board, dense: Callable[[], Any] | None = None):
-        from modlights.model.board import Board
-        from modlights.engines.chase.engine import ChaseEngine
-        from modlights.engines.algebraic.cross import AlgebraicEngine
+    def __init__(self, board, dense: Callable[[], Any] | None = None,
+                 sub: Callable[[Any, str], Any] | None = None):
         reason = lifted_reason(board)
         if reason is not None:
             raise ValueError(f"method='lifted' does not cover this board: {reason}; "
@@ -104,18 +114,21 @@ class LiftedEngine:
         self.n = n = board.states
         self._dense_factory = dense
         self._dense = None
+        self._sub = sub
+        if sub is None:                 # built directly: the engines themselves
+            sub = _direct_engine
         self._factors = prime_power_factors(n)
         # per factor (p, k, kind, engine): kind "lift" (A invertible mod p), "field"
         # (k = 1, the GF(p) engine) or "chase" (the chase over Z/p^k)
         self._parts = []
         for p, k in self._factors:
-            base = AlgebraicEngine(_board_mod(board, p))
+            base = sub(_board_mod(board, p), "algebraic-cross")
             if not base.nullity:
                 self._parts.append((p, k, "lift", base))
             elif k == 1:
                 self._parts.append((p, k, "field", base))
             else:
-                self._parts.append((p, k, "chase", ChaseEngine(_board_mod(board, p ** k))))
+                self._parts.append((p, k, "chase", sub(_board_mod(board, p ** k), "chase")))
         # e_j = 1 mod q_j, 0 mod n / q_j
         self._idempotents = []
         for p, k in self._factors:
@@ -216,4 +229,4 @@ class LiftedEngine:
 
     def __reduce__(self):
         """Pickles as its board and dense factory (the C state is rebuilt on use)."""
-        return (LiftedEngine, (self.board, self._dense_factory))
+        return (LiftedEngine, (self.board, self._dense_factory, self._sub))

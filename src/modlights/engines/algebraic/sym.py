@@ -28,7 +28,7 @@ gcd(F_h, chi_P) = gcd(G_h, chi_P) = g and:
 - ker A is spanned by the chases from (chi_P / g) x^i, i < deg g.
 
 e_0 is a cyclic vector of P, so v = f(P) e_0 identifies GF(p)^w with R (the
-conversions of :class:`~modlights._poly.RowRec` with T = P). The numeric chase
+conversions of :class:`~modlights.native._core.RowRec` with T = P). The numeric chase
 (csrc/symchase.c) solves one tridiagonal Toeplitz system C_1 y = v a row in O(w).
 When C_1 is singular in the rows' orientation but not in the columns' (and the
 transposed pattern is symmetric), the board is worked on transposed.

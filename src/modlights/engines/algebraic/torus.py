@@ -39,7 +39,7 @@ __all__ = ["TorusSystem", "torus_chase"]
 # ---------------------------------------------------------------- the ring R
 class _Ring:
     """R = GF(p)[s] / (s^w - 1): elements are polynomial objects of degree < w
-    (:class:`~modlights._poly.Gf2Poly` / :class:`~modlights._poly.GfpPoly`); rows are
+    (:class:`~modlights.native._core.Gf2Poly` / :class:`~modlights.native._core.GfpPoly`); rows are
     uint8 arrays of w coefficients."""
 
     def __init__(self, p: int, w: int):

@@ -12,13 +12,13 @@ forced nothing give a small residual system ``M z = rho`` over the symbols
 - ``|ker A| = |ker M|`` (symbols -> taps is injective), and kernel generators of
   A are kernel generators of M pushed through the chase (with zero right-hand side).
 
-:class:`ChaseEngine` implements the engine interface of :class:`Solver`
+:class:`ChaseEngine` answers the engine protocol of :mod:`modlights.engines.base`
 (``kernel_size``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
 ``pseudo_inverse()``). The residual system is eliminated in C (see below). Boards
 wider than tall are chased along their columns (on the transposed board) when that
 gives fewer symbols.
 
-The row-solve chase (csrc/rowsolve.h, :func:`rowsolve_plan`, ``ROWSOLVE``) takes the
+The row-solve chase (csrc/rowsolve.h, :func:`rowsolve_plan`, variant ``rowsolve``) takes the
 boards whose pattern's last row of taps is a pair (D, -a), (D, +a) (the knight, the
 diagonal) on a width that is a multiple of 2a, over any n in 2..255, when the pair's
 coefficients (multiplicities mod n) are units mod n, with one pattern and no wrap, locks
@@ -26,7 +26,7 @@ or holes: the tiles of a row fix every tap of the row D below by two chains alon
 so the symbols are the taps of the first D rows alone (the knight: 2 x cols instead of
 3 x cols - 3) and the residual equations the tiles of the last D rows. Its symbolic pass
 runs GF(2) bit-packed, Z/3 and Z/4 bit-sliced (two planes, 512 symbols a pass,
-PACKED_SYMBOLIC) and other n in bytes (unit coefficients with (sources + 1)(n - 1) <
+``ChaseEngine(packed=)``) and other n in bytes (unit coefficients with (sources + 1)(n - 1) <
 256, the knight up to n = 32: summed as bytes; otherwise 16-bit lanes; 256 symbols a
 pass), the reduction delayed; the Z/n residual system goes to the native Z/n engine like
 the light chase's. A pair that is not a unit mod n (n = 4 with the pair doubled) keeps
@@ -63,8 +63,8 @@ somebody reads outside the cone are zeroed. Boards that are their own left-right
 mirror image (uniform symmetric pattern, every tile tappable, mirror-symmetric forcing,
 checked exactly) run only the blocks of half the symbols and mirror the rest of the
 residual matrix. GF(2) residual systems are solved by one Four Russians echelon form
-of [M | right-hand sides] (csrc/gf2.c) per batch; Z/n ones by the native Z/n engine
-(csrc/zn.c: CRT, unit then valuation pivots, so rings are exact).
+of [M | right-hand sides] (csrc/dense/gf2.c) per batch; Z/n ones by the native Z/n engine
+(csrc/dense/zn.c: CRT, unit then valuation pivots, so rings are exact).
 Boards with many locked tiles or holes (each adds a residual equation) have tall
 residual systems: there the chase first builds a prefix of the residual system
 (PREFIX_RATIO x symbols equations, the symbolic chase stopping at the last tile they
@@ -152,27 +152,41 @@ beyond the C calls (was ~2.8 s with int64 / uint16 temporaries and four h*w mask
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from modlights.model.board import Board
+from modlights.engines.base import DENSE_FALLBACK, dense_fallback
+from modlights.engines.chase.limits import (MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK,
+                                            check_residual_size, residual_cost)
+from modlights.engines.chase.rowchase import ROWCHASE_MIN_RATIO, RowChaseSystem, use_rowchase
 from modlights.engines.reference import is_prime
 
-__all__ = ["ChaseEngine", "build_plan", "chase_supports", "transpose_board",
-           "transpose_bytes"]
+__all__ = ["ChaseEngine", "VARIANTS", "build_plan", "chase_supports", "chase_reason",
+           "rowsolve_reason", "transpose_board", "transpose_bytes", "DENSE_FALLBACK",
+           "MAX_RESIDUAL_BYTES", "MAX_RESIDUAL_WORK", "check_residual_size",
+           "residual_cost"]
 
-#: Largest dense matrix (n_cells * n_taps) for which det / inverse / pseudo_inverse
-#: of a chase-solved board fall back to the native dense engine.
-DENSE_FALLBACK = 1 << 28
+#: The chase's variants (``ChaseEngine(variant=)``; registered as ``chase-<variant>``):
+#: ``light`` (the residual matrix eliminated whole), ``prefix`` (a prefix of a tall
+#: residual system that leaves no kernel, else the whole system), ``row`` (online elimination, no residual
+#: matrix), ``rowsolve`` (patterns ending in a pair of unit taps).
+VARIANTS = ("light", "prefix", "row", "rowsolve")
+
+ROWSOLVE_NEEDS = ("one pattern, no wrap, locks or holes, and a "
+                  "pattern whose last row of taps is a pair (D, -a), (D, +a) with "
+                  "coefficients that are units mod n, on a width (or height) that is a "
+                  "multiple of 2a")
+PREFIX_NEEDS = "locked tiles or holes (a tall residual system whose prefix may suffice)"
 
 
 def _tables(board: Board):
     """(udr, udc, cnt, pat_of): the distinct offsets of every pattern (sorted so the
     taps they give for a tile come in row-major order), per-pattern counts, and the
     pattern index of every tile (None for a uniform pattern)."""
-    if board._mixed is None:
-        pats = [tuple(board._pattern)]
+    if board.tile_offsets is None:
+        pats = [tuple(board.offsets)]
         pat_of = None
     else:
         index: dict = {}
@@ -181,7 +195,7 @@ def _tables(board: Board):
         k = 0
         for r in range(rows):
             for c in range(cols):
-                pat = tuple(board._mixed[r][c])
+                pat = tuple(board.tile_offsets[r][c])
                 i = index.get(pat)
                 if i is None:
                     i = index[pat] = len(index)
@@ -203,15 +217,28 @@ def _tables(board: Board):
 MAX_CHASE_OFFSETS = 4096
 
 
+def chase_reason(board: Board) -> str | None:
+    """None when the chase takes the board (a grid of at most MAX_TILES tiles whose
+    patterns use at most MAX_CHASE_OFFSETS distinct offsets), else why not."""
+    if not board.is_grid:
+        return "the chase works on grid boards only (Board.grid); graph boards go dense"
+    if board.is_giant:
+        from modlights.model.board import MAX_TILES
+        return f"a board of more than {MAX_TILES} tiles needs a byte a tile"
+    if not chase_supports(board):
+        return f"its patterns use more than {MAX_CHASE_OFFSETS} distinct offsets"
+    return None
+
+
 def chase_supports(board: Board) -> bool:
     """Whether the chase can take this board (a grid whose patterns use at most
     MAX_CHASE_OFFSETS distinct offsets)."""
     if not board.is_grid:
         return False
-    if board._mixed is None:
-        return len(set(board._pattern)) <= MAX_CHASE_OFFSETS
+    if board.tile_offsets is None:
+        return len(set(board.offsets)) <= MAX_CHASE_OFFSETS
     offs: set = set()
-    for row in board._mixed:
+    for row in board.tile_offsets:
         for pat in row:
             offs.update(pat)
             if len(offs) > MAX_CHASE_OFFSETS:
@@ -223,15 +250,15 @@ def _plan_masks(board: Board, accepts_none: bool) -> tuple[Any, Any]:
     """(active, tappable) for the C plan: None for "every tile" when the binding takes
     it (no mask at all), else flat uint8 views of the board's masks; a board without
     locks or holes gets one shared array of ones, made here and dropped after."""
-    if not board._any_holes and not board._any_locked:
+    if not board.any_holes and not board.any_locked:
         if accepts_none:
             return None, None
         rows, cols = board.shape
         ones = np.ones(rows * cols, dtype=np.uint8)
         return ones, ones
-    active = None if accepts_none and not board._any_holes else \
-        np.ascontiguousarray(board._active).reshape(-1).view(np.uint8)
-    tappable = np.ascontiguousarray(board._tappable).reshape(-1).view(np.uint8)
+    active = None if accepts_none and not board.any_holes else \
+        np.ascontiguousarray(board.active_mask).reshape(-1).view(np.uint8)
+    tappable = np.ascontiguousarray(board.tappable_mask).reshape(-1).view(np.uint8)
     return active, tappable
 
 
@@ -250,44 +277,6 @@ def build_plan(board: Board):
                        udr, udc, cnt, pat_of)
 
 
-#: Largest memory the residual system may take (bytes: the symbolic chase's matrix and
-#: the elimination's working copies), and the most work its elimination may take
-#: (64-bit word operations over GF(2), 16-lane byte operations over Z/n, cubic in the
-#: sides). The 10000 x 10000 GF(2) cross board (10000 x 10000 residual, 2^33.9
-#: operations, 0.23 s to eliminate) is well inside; the 255 x 255 board with an
-#: empty pattern (65025 x 65025, 2^42 operations: minutes) is refused.
-MAX_RESIDUAL_BYTES = 1 << 30
-MAX_RESIDUAL_WORK = 1 << 38
-
-
-def residual_cost(nres: int, nsym: int, n: int) -> tuple[int, int]:
-    """(bytes, work) of a residual system of nres equations in nsym symbols mod n:
-    the memory its matrix and the elimination's copies take, and the word operations
-    of a dense elimination (see MAX_RESIDUAL_WORK)."""
-    side = min(nres, nsym)
-    if n == 2:
-        packed = nres * ((nsym + 63) // 64) * 8
-        return 3 * packed, nres * nsym * side // 64     # matrix, kept copy, [M | R]
-    from modlights.engines.reference import factorize
-    parts = len(factorize(n))
-    # matrix (uint8) + per prime power: a reduced copy (uint8) and the work matrix (uint16)
-    return nres * nsym * (1 + 3 * parts), nres * nsym * side // 16
-
-
-def check_residual_size(nres: int, nsym: int, n: int) -> None:
-    """ValueError, before anything is allocated, when the residual system of the chase
-    would be too large to build or too slow to eliminate (see MAX_RESIDUAL_BYTES)."""
-    nbytes, work = residual_cost(nres, nsym, n)
-    if nbytes > MAX_RESIDUAL_BYTES or work > MAX_RESIDUAL_WORK:
-        raise ValueError(
-            f"this board is too large for its pattern: the chase leaves a residual system "
-            f"of {nres} equations x {nsym} unknowns mod {n} ({nbytes / 2**20:.0f} MiB, "
-            f"about 2^{max(work, 1).bit_length() - 1} operations to eliminate; at most "
-            f"{MAX_RESIDUAL_BYTES / 2**20:.0f} MiB and 2^{MAX_RESIDUAL_WORK.bit_length() - 1}"
-            f"); the pattern forces too few taps (use a smaller board or a pattern that "
-            f"reaches the next row)")
-
-
 #: A tall residual system (a board with many locked tiles or holes: each adds an
 #: equation) is first built from its first PREFIX_RATIO x symbols equations, then (if
 #: need be) PREFIX_GROWTH times as many, while the prefix is at most half the system;
@@ -297,12 +286,6 @@ def check_residual_size(nres: int, nsym: int, n: int) -> None:
 #: numeric replay checks the remaining equations (rho of the replay is zero).
 PREFIX_RATIO = 1.25
 PREFIX_GROWTH = 2
-
-
-#: Z/3, Z/4 and Z/8 symbolic chases bit-sliced (2 or 3 bit-planes, 512 symbols a slot);
-#: False: as bytes like every other n (the same residual matrix; bench/chase_packed.py
-#: flips it for before / after ratios in one run).
-PACKED_SYMBOLIC = True
 
 
 def transpose_bytes(a: np.ndarray) -> np.ndarray:
@@ -323,22 +306,16 @@ def transpose_board(board: Board) -> Board:
     offset (dr, dc) becomes (dc, dr)): its tap matrix is the original's with cells and
     taps permuted alike."""
     rows, cols = board.shape
-    if board._mixed is None:
-        pattern: Any = [(dc, dr) for dr, dc in board._pattern]
+    if board.tile_offsets is None:
+        pattern: Any = [(dc, dr) for dr, dc in board.offsets]
     else:
-        pattern = [[[(dc, dr) for dr, dc in board._mixed[r][c]] for r in range(rows)]
+        pattern = [[[(dc, dr) for dr, dc in board.tile_offsets[r][c]] for r in range(rows)]
                    for c in range(cols)]
-    locked = board._locked.T if board._any_locked else None
-    holes = board._holes.T if board._any_holes else None
+    locked = board.locked_mask.T if board.any_locked else None
+    holes = board.holes_mask.T if board.any_holes else None
     return Board.grid(cols, rows, states=board.states, pattern=pattern, locked=locked,
                       holes=holes, wrap=board.wrap)
 
-
-#: Boards whose pattern ends in a pair of taps (knight, diagonal) with unit coefficients
-#: mod n on a width that is a multiple of 2a take the row-solve chase (csrc/rowsolve.h)
-#: when True; False: the light chase always (bench/knight.py flips it for before / after
-#: ratios).
-ROWSOLVE = True
 
 #: Boards of at most this many tiles compare the symbols of the row-solve chase with
 #: those of the light chase (building both plans: a few milliseconds); larger ones only
@@ -347,15 +324,6 @@ ROWSOLVE_COMPARE_TILES = 1 << 20
 
 #: Most memory a thread's ring of symbolic rows may take in the row-solve chase.
 ROWSOLVE_RING_BYTES = 1 << 28
-
-#: n for which ChaseEngine keeps the light chase (rowsolve=None) although the row-solve
-#: chase takes the board: none since the row-solve's Z/3 and Z/4 are bit-sliced like the
-#: light chase's (3000^2 knight, Board.grid + engine + solve, two interleaved rounds on
-#: the shared box, row-solve against light: Z/3 1.57, 1.39 s against 2.21, 2.16 s; Z/4
-#: 1.45, 1.25 s against 2.36, 2.28 s; Z/8 3.39, 5.53 s against 5.85, 6.19 s; Z/5 6.15,
-#: 6.16 s against 18.5, 15.8 s. With the row-solve in bytes Z/3 and Z/4 were slower:
-#: 2.95, 2.81 s against 2.45, 2.55 s and 3.56, 4.11 s against 2.91, 2.70 s).
-ROWSOLVE_LIGHT_PACKED: frozenset = frozenset()
 
 
 def _rowsolve_supported(n: int) -> bool:
@@ -373,18 +341,48 @@ def rowsolve_plan(board: Board, transpose: bool = True):
     neither fits: one pattern, no wrap, locks or holes, the last row of the taps
     affecting a tile a pair (D, -a), (D, +a) whose coefficients (multiplicities mod n)
     are units mod n, a width that is a multiple of 2a. Any n in 2..255."""
+    from modlights.native import _core as _chase
+    best = _rowsolve_layout(board, transpose)
+    if best is None:
+        return None, False
+    n = board.states
+    _, t, h, w, r, c, cf = best
+    check_residual_size(best[0], best[0], n)
+    if n == 2:
+        return _chase.RowSolvePlan(h, w, r, c), bool(t)
+    return _chase.RowSolvePlan(h, w, r, c, n, cf), bool(t)
+
+
+def rowsolve_reason(board: Board) -> str | None:
+    """None when the row-solve chase takes the board (no plan is built: O(pattern)),
+    else why not."""
+    if not board.is_grid:
+        return "the chase works on grid boards only"
+    try:
+        best = _rowsolve_layout(board, True)
+        if best is not None:
+            check_residual_size(best[0], best[0], board.states)
+    except ValueError as e:
+        return str(e)
+    return None if best is not None else "the row-solve chase needs " + ROWSOLVE_NEEDS
+
+
+def _rowsolve_layout(board: Board, transpose: bool = True):
+    """(symbols, transposed, h, w, er, ec, coeffs) of the row-solve chase along the
+    rows or (transpose) the columns, the one with fewer symbols; None when neither
+    fits (see :func:`rowsolve_plan`). Builds no plan."""
     from collections import Counter
 
     from modlights.native import _core as _chase
     n = board.states
-    if (not board.is_grid or board.wrap or board._mixed is not None
-            or board._any_holes or board._any_locked or not _rowsolve_supported(n)):
-        return None, False
-    counts = Counter(board._pattern)
+    if (not board.is_grid or board.wrap or board.tile_offsets is not None
+            or board.any_holes or board.any_locked or not _rowsolve_supported(n)):
+        return None
+    counts = Counter(board.offsets)
     # an offset's coefficient is its multiplicity mod n; those of 0 mod n are no taps
     offs = [(o, k % n) for o, k in counts.items() if k % n]
     if not offs:
-        return None, False
+        return None
     rows, cols = board.shape
     er = np.array([-o[0] for o, _ in offs], dtype=np.int32)
     ec = np.array([-o[1] for o, _ in offs], dtype=np.int32)
@@ -407,13 +405,7 @@ def rowsolve_plan(board: Board, transpose: bool = True):
             continue
         if best is None or D * w < best[0]:
             best = (D * w, t, h, w, r, c)
-    if best is None:
-        return None, False
-    _, t, h, w, r, c = best
-    check_residual_size(best[0], best[0], n)
-    if n == 2:
-        return _chase.RowSolvePlan(h, w, r, c), bool(t)
-    return _chase.RowSolvePlan(h, w, r, c, n, cf), bool(t)
+    return None if best is None else (*best, cf)
 
 
 def _light_symbols_bound(board: Board) -> int:
@@ -422,24 +414,36 @@ def _light_symbols_bound(board: Board) -> int:
     D rows (D the largest row offset of a tap affecting a tile), along the columns
     those of the first D' columns."""
     rows, cols = board.shape
-    offs = set(board._pattern)
+    offs = set(board.offsets)
     D = max([-o[0] for o in offs] + [0])
     Dc = max([-o[1] for o in offs] + [0])
     return min(D * cols, Dc * rows) if cols > rows else D * cols
 
 
 class ChaseEngine:
-    """The engine interface of :class:`~modlights.solver.Solver` for grid boards,
-    by generalised light chasing; never builds the dense tap matrix.
+    """The engine protocol (:mod:`modlights.engines.base`) for grid boards, by
+    generalised light chasing; never builds the dense tap matrix.
 
     The chase runs along the rows of the board or, when that gives fewer symbols
     (boards wider than tall: about one symbol per column), along its columns, on the
-    transposed board (``transposed``)."""
+    transposed board (``transposed``).
 
-    name = "chase"
+    variant: one of VARIANTS, or None: the row-solve chase when it has the fewest
+    symbols, the row chase for boards with many holes (more than ROWCHASE_MIN_RATIO
+    symbols a column) or a tall system no prefix of which leaves a trivial kernel, a
+    prefix of a tall residual system when one leaves no kernel, else the light chase
+    (``variant`` then names the one taken, ``variant_reason`` says why).
+    ``rowsolve=`` / ``rowchase=`` (True / False) force or exclude those two.
+    packed: bit-sliced symbolic chases for Z/3, Z/4, Z/8 (False: bytes, as other n).
+    dense: a callable giving the engine for det / inverse / pseudo-inverse (the
+    registry's dense fallback); None: the native dense engine.
+    ValueError for a graph board, a variant that does not take the board, or a
+    residual system past MAX_RESIDUAL_BYTES / MAX_RESIDUAL_WORK."""
 
     def __init__(self, board: Board, threads: int | None = None,
-                 rowchase: bool | None = None, rowsolve: bool | None = None):
+                 rowchase: bool | None = None, rowsolve: bool | None = None, *,
+                 variant: str | None = None, packed: bool = True,
+                 dense: Callable[[], Any] | None = None):
         if not board.is_grid:
             raise ValueError("method='chase' needs a grid board (Board.grid); "
                              "use method='dense' for graph boards")
@@ -450,21 +454,33 @@ class ChaseEngine:
         self._hw = rows * cols
         self._all_cells = self.m == self._hw
         self._all_taps = self.r == self._hw
+        if variant is not None:
+            if variant not in VARIANTS:
+                raise ValueError(f"unknown chase variant {variant!r}: use one of "
+                                 f"{', '.join(VARIANTS)} (or None: chosen from the plan)")
+            if rowsolve is not None or rowchase is not None:
+                raise ValueError("give either variant= or rowsolve= / rowchase=, not both")
+            rowsolve = variant == "rowsolve"
+            rowchase = variant == "row"
         if rowsolve and rowchase:
             raise ValueError("rowsolve=True and rowchase=True exclude each other")
+        #: the symbolic chase of Z/3, Z/4, Z/8 bit-sliced (False: bytes, as other n)
+        self.packed = bool(packed)
+        self._variant = variant
+        self._dense_factory = dense
+        self._dense = None
         self.plan, self.transposed = None, False
         #: True when the row-solve chase (csrc/rowsolve.h) holds the plan
         self.rowsolve = False
-        if rowsolve or (rowsolve is None and ROWSOLVE and not rowchase
-                        and not (PACKED_SYMBOLIC and n in ROWSOLVE_LIGHT_PACKED)):
+        #: why this variant answers (see ``variant``)
+        self.variant_reason = ""
+        if rowsolve or (rowsolve is None and not rowchase):
             self.plan, self.transposed = rowsolve_plan(board)
             self.rowsolve = self.plan is not None
             if self.plan is None and rowsolve:
-                raise ValueError(
-                    "rowsolve=True needs one pattern, no wrap, locks or holes, and a "
-                    "pattern whose last row of taps is a pair (D, -a), (D, +a) with "
-                    "coefficients that are units mod n, on a width (or height) that is a "
-                    "multiple of 2a")
+                raise ValueError("rowsolve=True needs " + ROWSOLVE_NEEDS)
+            self.variant_reason = "its pattern ends in a pair of unit taps: the row-solve " \
+                "chase has the fewest symbols"
             if self.plan is not None and rowsolve is None and (
                     self._hw <= ROWSOLVE_COMPARE_TILES
                     or int(self.plan.nsym) > _light_symbols_bound(board)):
@@ -476,7 +492,6 @@ class ChaseEngine:
                 del light
         if self.rowsolve:
             self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
-            self._dense = None
             self.residual_rows = self.nres
             self._row = None
             self._res = self._residual_engine(self.nres, threads)
@@ -484,28 +499,56 @@ class ChaseEngine:
         if self.plan is None:
             self.plan, self.transposed = self._light_plan(board)
         self.nsym, self.nres = int(self.plan.nsym), int(self.plan.nres)
-        self._dense = None
         #: residual equations in the system solved: all, or a prefix that leaves no
         #: kernel (the replay checks the others)
         self.residual_rows = self.nres
-        #: the row chase (modlights.engines.chase.rowchase) instead of a residual matrix: many holes
-        #: (rowchase=None), or as forced (True / False); rings by valuation, composite
-        #: n by CRT
+        #: the row chase (modlights.engines.chase.rowchase) instead of a residual matrix:
+        #: many holes (rowchase=None), or as forced (True / False); rings by valuation,
+        #: composite n by CRT
         self._row = None
-        from modlights.engines.chase.rowchase import RowChaseSystem, use_rowchase
-        if use_rowchase(self.plan, n, rowchase, holes=board._any_holes or board._any_locked):
+        holes = board.any_holes or board.any_locked
+        if use_rowchase(self.plan, n, rowchase, holes=holes):
             self._row = RowChaseSystem(self.plan, MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK)
             self._res = None
+            self.variant_reason = "forced" if rowchase else \
+                f"more than {ROWCHASE_MIN_RATIO} symbols a column (holes or locks)"
             return
-        self._res = self._prefix_residual(threads)
-        if self._res is None and rowchase is None and use_rowchase(
-                self.plan, n, tall=self.nres, holes=board._any_holes or board._any_locked):
-            # a tall residual system whose prefixes leave a kernel: the row chase
-            self._row = RowChaseSystem(self.plan, MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK)
-            return
-        if self._res is None:
+        self._res = None if variant == "light" else self._prefix_residual(threads)
+        if variant == "prefix" and self._res is None:
             check_residual_size(self.nres, self.nsym, n)
             self._res = self._residual_engine(self.nres, threads)
+            self.variant_reason = "asked for; no prefix of the residual system leaves " \
+                "a trivial kernel, so the whole system is eliminated"
+            return
+        if self._res is not None:
+            self.variant_reason = "a prefix of its tall residual system leaves no kernel"
+            return
+        if rowchase is None and use_rowchase(self.plan, n, tall=self.nres, holes=holes):
+            # a tall residual system whose prefixes leave a kernel: the row chase
+            self._row = RowChaseSystem(self.plan, MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK)
+            self.variant_reason = "a tall residual system no prefix of which leaves a " \
+                "trivial kernel"
+            return
+        check_residual_size(self.nres, self.nsym, n)
+        self._res = self._residual_engine(self.nres, threads)
+        self.variant_reason = "the residual system of the light chase, eliminated whole"
+
+    @property
+    def variant(self) -> str:
+        """The registered name of the chase variant that answers: ``chase-rowsolve``,
+        ``chase-row``, ``chase-prefix`` or ``chase-light``."""
+        if self.rowsolve:
+            return "chase-rowsolve"
+        if self._row is not None:
+            return "chase-row"
+        if self.residual_rows < self.nres or self._variant == "prefix":
+            return "chase-prefix"
+        return "chase-light"
+
+    @property
+    def name(self) -> str:
+        """The registered name of the variant that answers (see ``variant``)."""
+        return self.variant
 
     @staticmethod
     def _light_plan(board: Board):
@@ -521,13 +564,13 @@ class ChaseEngine:
 
     def _residual_engine(self, rows: int, threads: int | None):
         """The residual system of the first ``rows`` equations: GF(2) by one Four
-        Russians echelon form per batch (csrc/gf2.c); Z/n by the native Z/n engine
-        (csrc/zn.c: CRT, unit then valuation pivots, so rings are exact)."""
+        Russians echelon form per batch (csrc/dense/gf2.c); Z/n by the native Z/n engine
+        (csrc/dense/zn.c: CRT, unit then valuation pivots, so rings are exact)."""
         from modlights.native import _core as _chase
         if self.n == 2:
             return _chase.Gf2Residual(self.plan.matrix_gf2(threads, rows=rows), self.nsym)
         from modlights.native._core import ZnEngine
-        return ZnEngine(self.plan.matrix_zn(threads, rows=rows, packed=PACKED_SYMBOLIC), self.n)
+        return ZnEngine(self.plan.matrix_zn(threads, rows=rows, packed=self.packed), self.n)
 
     def _prefix_residual(self, threads: int | None):
         """The engine of a prefix of a tall residual system (PREFIX_RATIO) that leaves no
@@ -564,7 +607,7 @@ class ChaseEngine:
             b = np.ascontiguousarray(rhs, dtype=np.uint8)
         else:
             b = np.zeros(self._hw, dtype=np.uint8)
-            b[self.board._cell_mask()] = rhs             # a byte a tile, no index array
+            b[self.board.cell_mask()] = rhs             # a byte a tile, no index array
         if self.transposed:
             b = transpose_bytes(b.reshape(self.board.shape)).reshape(-1)
         return b
@@ -574,7 +617,7 @@ class ChaseEngine:
         if self.transposed:
             rows, cols = self.board.shape
             x = transpose_bytes(x.reshape(cols, rows)).reshape(-1)
-        return x if self._all_taps else x[self.board._tap_mask()]
+        return x if self._all_taps else x[self.board.tap_mask()]
 
     def _solve_one(self, rhs: np.ndarray) -> np.ndarray | None:
         """Taps (over the board's taps) for one right-hand side, None when unsolvable."""
@@ -706,18 +749,23 @@ class ChaseEngine:
         return X, ok
 
     def _dense_engine(self):
-        """The native dense engine of this board (for det / inverse / pseudo-inverse)."""
-        if self._dense is None:
-            if self.m * self.r > DENSE_FALLBACK:
-                raise ValueError("not available with method='chase' on a board this large "
-                                 f"({self.m} x {self.r} tap matrix); use method='dense'")
-            from modlights.solver import Solver
-            self._dense = Solver._make_engine(self.board, "native", "dense")
-        return self._dense
+        """The engine answering det / inverse / pseudo-inverse for this board: the
+        ``dense`` callable given at build (the registry's next engine that answers
+        them), else the native dense engine (:mod:`modlights.engines.dense`)."""
+        if self._dense_factory is None:
+            from functools import partial
+
+            from modlights.engines.dense import build_dense
+            self._dense_factory = partial(build_dense, self.board)
+        return dense_fallback(self, "chase")
 
     def det(self) -> int:
+        """det A mod n (square A): over GF(2) from the kernel alone (1 is the only
+        unit), 0 for a singular A over a prime n, else from the dense fallback."""
         if self.m != self.r:
             raise ValueError(f"det needs a square tap matrix, this one is {self.m}x{self.r}")
+        if self.n == 2 and self.r:
+            return int(self.kernel_size == 1)
         if self.kernel_size != 1:
             return 0 if is_prime(self.n) else self._dense_engine().det()
         return self._dense_engine().det()

@@ -16,7 +16,7 @@ symbols and equations, refused by the matrix path) is chased in about half a sec
 
 |ker A| = p^(free symbols: retired or live at the end); kernel generators and solutions come from the
 elimination records walked backwards (symbol values) and the numeric replay of
-:func:`modlights._chase.Plan.numeric` (tap values), which also checks every equation.
+:func:`modlights.native._core.Plan.numeric` (tap values), which also checks every equation.
 
 Rings and composite n: n = prod q_j (q_j = p_j^e_j) is chased once a factor, mod q_j
 (the plan's coefficients reduced; every forcing coefficient is a unit mod n, so mod
@@ -25,7 +25,7 @@ q_j). Over Z/p^e an equation eliminates its youngest symbol with a *unit* coeffi
 caught up lazily on the records like a tap (it stays over live symbols and holds them
 live). Substitutions only add multiples of p to its coefficients, so none becomes a
 unit later: the pending equations left at the end are a small system over the free
-symbols, solved by the Z/q engine (csrc/zn.c, valuation pivots), and |ker A| mod q =
+symbols, solved by the Z/q engine (csrc/dense/zn.c, valuation pivots), and |ker A| mod q =
 q^retired x |ker of that system|. Symbol values of the factors are combined by CRT
 (x = sum x_j e_j, e_j = 1 mod q_j and 0 mod the others, as in
 :mod:`modlights.engines.algebraic.lifted` and the Z/n engine) before one numeric replay mod n;
@@ -99,7 +99,7 @@ def _row_bytes(width: int, q: int) -> int:
 class _Part:
     """The row chase of a plan mod one prime-power factor q of n: the run whose records
     give the kernel and, over Z/p^e with pending equations left, the Z/q engine of
-    their system over the free symbols (valuation pivots, csrc/zn.c)."""
+    their system over the free symbols (valuation pivots, csrc/dense/zn.c)."""
 
     def __init__(self, q: int, idem: int):
         self.q, self.idem = q, idem
@@ -112,7 +112,7 @@ class _Part:
             return
         self.run = run
         if run.npending:
-            from modlights.engines.chase.engine import check_residual_size
+            from modlights.engines.chase.limits import check_residual_size
             from modlights.native._core import ZnEngine
             check_residual_size(int(run.npending), int(run.nfree), self.q)
             self.pend = ZnEngine(run.pending()[0], self.q)
@@ -153,7 +153,7 @@ class RowChaseSystem:
 
     Parameters
     ----------
-    plan : modlights._chase.Plan
+    plan : modlights.native._core.Plan
         The plan (built on the board or its transpose, as ChaseEngine chose).
     max_bytes : int
         Most memory one run may take for its live rows and elimination records

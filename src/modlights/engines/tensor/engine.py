@@ -73,7 +73,7 @@ from typing import Any, Callable
 import numpy as np
 
 from modlights.engines.reference import ReferenceEngine, factorize, is_prime
-from modlights.engines.algebraic.cross import dense_fallback
+from modlights.engines.base import dense_fallback
 
 __all__ = ["TensorEngine", "BandFactor", "tensor_reason", "tensor_supports",
            "factor_pattern", "MAX_SYMBOLS", "KERNEL_BYTES_MAX"]
@@ -427,7 +427,7 @@ class BandFactor:
         """GF(2): an object whose ``solve_rows_packed(Y)`` replaces packed rows v by
         F^-1 v in place, word-parallel (csrc/symchase.c), when F is invertible and I + P
         or P (the 1-D factor of square and horizontal: offsets -1, 1 and maybe 0): a
-        :class:`~modlights._poly.SymChase`, or on a torus :class:`_CirculantRows` (the
+        :class:`~modlights.native._core.SymChase`, or on a torus :class:`_CirculantRows` (the
         same plus a rank-2 correction) when the path matrix is invertible too; None
         otherwise (solve_packed then transposes strips)."""
         if self._row_solver is None:
@@ -868,6 +868,8 @@ class TensorEngine:
     """
 
     name = "tensor"
+    #: solve_packed works along the board's rows (no bit transposes)
+    transposed = False
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
         reason = tensor_reason(board)
