@@ -464,3 +464,12 @@ def test_bench_command_json_and_bad_sizes(capsys):
     assert main(["bench", "--sizes", "0"]) == 2
     assert main(["bench", "--sizes", "ab"]) == 2
     assert main(["bench", "--states", "1", "--sizes", "5"]) == 2
+
+
+def test_png_scale_without_png_is_exit_2(capsys):
+    """--png-scale without --png was ignored without a word: now exit 2, one line."""
+    from modlights.cli import main
+    rc = main(["solve", "--grid", "3x3", "--seed", "1", "--png-scale", "4"])
+    err = capsys.readouterr().err
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "--png FILE" in err
+    assert main(["solve", "--grid", "3x3", "--seed", "1", "--png-scale", "1"]) == 0

@@ -361,3 +361,12 @@ def test_executor_runs_the_coset_searches(board, counting_pool):
 def test_bad_executor_is_a_value_error():
     with pytest.raises(ValueError, match="executor"):
         ml.Solver(ml.Board.grid(4, 4)).hardest(executor="two processes")
+
+
+def test_hardest_refuses_giant_boards():
+    """hardest() on a board past MAX_TILES (analysed by the tensor or the algebraic
+    engine) is a ValueError, not a 75 GiB allocation."""
+    for pattern in ("square", "cross"):
+        s = ml.Solver(ml.Board.grid(100000, 100000, states=2, pattern=pattern))
+        with pytest.raises(ValueError, match="hardest on a board of more than"):
+            s.hardest(budget=0.1)
