@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
+from modlights.model.validation import MAX_BUDGET, check_budget
 
 
 # ---------------------------------------------------------------- targets
@@ -23,3 +24,84 @@ def test_zero_d_array_targets_are_scalars():
         assert (b.apply(state, taps) == 1).all()
     with pytest.raises(ValueError, match="bool"):
         s.solve(state, np.array(True), minimal=False)
+
+
+# ---------------------------------------------------------------- budgets
+@pytest.mark.parametrize("budget", [2 ** 64, 2 ** 200, np.uint64(2 ** 64 - 1)])
+def test_huge_budgets_mean_no_limit(budget):
+    b = ml.Board.grid(5, 5)                     # |ker A| = 4: the C search runs
+    s = ml.Solver(b)
+    state = b.random_state(rng=3)
+    sol = s.solve(state, budget=budget)
+    ref = ml.Solver(b, backend="reference").solve(state)
+    assert sol.proven_minimal and sol.length == ref.length
+    lengths, proven = s.min_taps_many(state[None], budget=budget)
+    assert lengths[0] == ref.length and proven[0]
+    assert check_budget(budget, 1) == (MAX_BUDGET, None)
+
+
+def test_bad_budgets_are_value_errors():
+    s = ml.Solver(ml.Board.grid(3, 3))
+    for bad in (-1, -2 ** 70, float("nan"), -0.5, True, "10", [1]):
+        with pytest.raises(ValueError, match="budget"):
+            s.solve(np.zeros((3, 3), int), budget=bad)
+
+
+# ---------------------------------------------------------------- backends and methods
+def test_reference_backend_refuses_the_chase_method():
+    b = ml.Board.grid(30, 30)
+    with pytest.raises(ValueError, match="chase.*reference|reference.*chase"):
+        ml.Solver(b, backend="reference", method="chase")
+    assert ml.Solver(ml.Board.grid(6, 6), backend="reference").engine == "reference"
+
+
+# ---------------------------------------------------------------- progress callbacks
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("backend", ["reference", "native"])
+def test_progress_reports_the_minimal_search(backend):
+    b = ml.Board.grid(4, 4, 4)                          # |ker A| = 256 over Z/4
+    s = ml.Solver(b, backend=backend)
+    calls = []
+    state = b.random_state(rng=5)
+    sol = s.solve(state, progress=lambda done, total: calls.append((done, total)))
+    total = s.kernel_size
+    assert calls[0] == (0, total) and calls[-1] == (total, total)
+    assert all(t == total for _, t in calls)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+    assert sol == ml.Solver(b, backend="reference").solve(state) or \
+        sol.length == ml.Solver(b, backend="reference").solve(state).length
+
+
+def test_progress_can_stop_a_python_search_and_the_solver_stays_usable():
+    b = ml.Board.grid(8, 8, 3)                          # |ker A| = 81
+    s = ml.Solver(b, backend="reference")
+    assert s.kernel_size > 1
+    state = b.random_state(rng=2)
+    seen = []
+
+    def stop(done, total):
+        seen.append(done)
+        if done > 0:
+            raise _Stop
+    with pytest.raises(_Stop):
+        s.solve(state, progress=stop)
+    sol = s.solve(state)
+    assert not b.apply(state, sol.taps).any() and sol.proven_minimal
+
+
+def test_progress_of_min_taps_many_and_bad_callbacks():
+    b = ml.Board.grid(4, 4)                    # |ker A| = 16
+    s = ml.Solver(b)
+    states = np.stack([b.random_state(rng=i) for i in range(5)])
+    calls = []
+    s.min_taps_many(states, progress=lambda d, t: calls.append((d, t)))
+    # one C call for the batch (the coset fits the budget): told once, at the end
+    assert calls == [(5, 5)]
+    calls.clear()
+    s.min_taps_many(states, budget=2, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(i, 5) for i in range(1, 6)]      # a partial search: board by board
+    with pytest.raises(ValueError, match="progress"):
+        s.solve(states[0], progress=3)

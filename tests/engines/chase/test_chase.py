@@ -552,3 +552,9 @@ def test_build_plan_with_the_real_binding():
         start = board.random_state(rng=8)
         sol = ml.Solver(board, method="chase").solve(start, minimal=False)
         assert not board.apply(start, sol.taps).any()
+
+
+def test_gf2_det_by_the_chase_equals_dense():
+    for k in range(24, 30):
+        b = ml.Board.grid(k, k)
+        assert ml.Solver(b, method="chase").det() == ml.Solver(b, method="dense").det()
