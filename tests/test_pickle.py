@@ -12,7 +12,7 @@ import modlights as ml
 
 
 def _round_trips(obj):
-    """Copies of obj by every pickle protocol (0 and 1 too: issue 21), deepcopy, copy."""
+    """Copies of obj by every pickle protocol (0 and 1 too), deepcopy and copy."""
     return [pickle.loads(pickle.dumps(obj, protocol=proto))
             for proto in range(pickle.HIGHEST_PROTOCOL + 1)] + \
         [copy.deepcopy(obj), copy.copy(obj)]
@@ -97,7 +97,7 @@ def test_puzzle_game_campaign_pickle_after_use():
 
 
 def test_every_object_pickles_with_every_protocol_after_use():
-    """Issue 21: Solution, a measured Puzzle, Game (after taps, undo and a hint),
+    """Solution, a measured Puzzle, Game (after taps, undo and a hint),
     Campaign, Hardest and the seeded generator pickle with protocols 0 and 1 too, and
     the copies behave as the originals."""
     from modlights.play.prng import SplitMix64

@@ -469,7 +469,7 @@ def test_bench_command_json_and_bad_sizes(capsys):
 
 
 def test_png_scale_without_png_is_exit_2(capsys):
-    """--png-scale without --png was ignored without a word: now exit 2, one line."""
+    """--png-scale without --png is exit 2 with one line naming --png FILE."""
     from modlights.cli import main
     rc = main(["solve", "--grid", "3x3", "--seed", "1", "--png-scale", "4"])
     err = capsys.readouterr().err
@@ -477,7 +477,7 @@ def test_png_scale_without_png_is_exit_2(capsys):
     assert main(["solve", "--grid", "3x3", "--seed", "1", "--png-scale", "1"]) == 0
 
 
-# ---------------------------------------------------------------- errors: one line, exit 2 (1 only for unsolvable boards and failed checks)
+# ---------------------------------------------------------------- errors: one line, exit 2
 def test_huge_budget_and_state_numbers(capsys):
     rc, out, err = run(capsys, "solve", "--grid", "5x5", "--seed", "1", "--budget",
                        "18446744073709551616")
@@ -552,7 +552,7 @@ def test_exit_1_only_for_unsolvable_and_failed_checks(capsys, tmp_path):
     assert rc == 1 and "BAD" in out
 
 
-# ---------------------------------------------------------------- info and codes of large and mixed boards
+# ---------------------------------------------------------------- info, mixed-board codes
 @pytest.mark.parametrize("n", [2, 3])
 def test_info_on_a_200x200_grid_prints_rank_and_nullity(capsys, n):
     rc, out, err = run(capsys, "info", "--grid", "200x200", "--states", str(n))
@@ -568,7 +568,7 @@ def test_info_on_a_200x200_grid_prints_rank_and_nullity(capsys, n):
 
 
 def test_mixed_board_codes_solve_and_describe(capsys):
-    """Found by the fuzz test: a puzzle code of a mixed board crashed solve / info."""
+    """solve and info take the code of a mixed board (the JSON names every tile's pattern)."""
     p = ml.generate(3, 3, 4, [["cross", "knight", "vertical"]] * 3, unique=False, seed=3)
     rc, out, err = run(capsys, "solve", "--code", p.code)
     assert rc == 0 and "mixed" in out, err

@@ -270,12 +270,10 @@ def _transpose_by_bytes(A: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 
 def test_bit_transpose_stops_on_ctrl_c():
-    """Bug: the bit transpose (csrc/packed.c ml_packed_transpose, 64 x 64 blocks) never
-    polled the stop flag, and its binding never checked it: solve_packed on a 100000 x
-    100001 diagonal board (chased transposed: two whole-board transposes, 5 to 21 s each
-    on the shared box) ignored Ctrl-C for that long. A stop requested on the flag (as
-    the SIGINT hook does) now makes it raise KeyboardInterrupt; the next call runs and
-    is exact."""
+    """The bit transpose (csrc/packed.c ml_packed_transpose, 64 x 64 blocks) polls the
+    stop flag and its binding checks it: a stop requested on the flag (as the SIGINT
+    hook does) makes it raise KeyboardInterrupt before every row is written; the next
+    call runs and equals the transpose by bytes."""
     rng = np.random.default_rng(1)
     rows, cols = 1500, 1100                # several 512 x 512 tiles
     A = rng.integers(0, 256, (rows, (cols + 7) // 8), dtype=np.uint8)
@@ -291,7 +289,7 @@ def test_bit_transpose_stops_on_ctrl_c():
 
 
 def test_packed_solve_of_a_transposed_board_stops_on_ctrl_c():
-    """The same bug seen from Solver.solve_packed: a diagonal board with an even number of
+    """The same stop seen from Solver.solve_packed: a diagonal board with an even number of
     rows and an odd number of columns is chased down its columns through two bit
     transposes; a stop requested there raises KeyboardInterrupt and leaves the Solver
     usable (its next answer checked by Board.apply)."""

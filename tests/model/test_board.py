@@ -160,7 +160,7 @@ def test_states_of_any_integer_dtype_are_reduced():
     assert b.apply(np.array([[5, 0], [0, 0]], dtype=np.uint64), np.zeros((2, 2), int))[0, 0] == 2
 
 
-# ---------------------------------------------------------------- lazy masks: boards without locks or holes store none
+# ---------------------------------------------------------------- lazy masks
 NAMES = sorted(ml.PATTERNS)
 
 
@@ -297,7 +297,7 @@ def test_large_board_stores_no_masks():
     assert b.locked.sum() == 1 and b.n_taps == 24
 
 
-# ---------------------------------------------------------------- uint8 arithmetic: states are reduced and applied without widening
+# ---------------------------------------------------------------- uint8 arithmetic
 @pytest.mark.parametrize("n", [2, 3, 4, 7, 100, 128, 129, 200, 255])
 def test_sub_mod_matches_int64(n, monkeypatch):
     import modlights.model.board as board_mod

@@ -14,7 +14,7 @@ import modlights as ml
 from modlights.model.validation import as_int, as_int_array
 
 
-# ---------------------------------------------------------------- integral floats and big Python ints
+# ---------------------------------------------------------------- floats and big ints
 @pytest.mark.parametrize("n", [2, 3, 4, 7, 255])
 @pytest.mark.parametrize("value", [1e19, -1e19, 2.0 ** 63, 2.0 ** 64 + 2 ** 12, 1e300, 12345.0])
 def test_huge_integral_floats_reduce_exactly(n, value):

@@ -116,8 +116,8 @@ def test_campaign_rejects_corrupted_files_keeping_progress(tmp_path, mutate):
 
 @pytest.mark.parametrize("bad", [None, 3, 3.5, ["p.json"], object(), "", "a\0b"])
 def test_campaign_paths_of_the_wrong_kind_are_value_errors(tmp_path, bad):
-    """Issue 21: load(None) / load(3) raised TypeError; every bad path is a ValueError
-    saying what is allowed, for load, load_progress and save alike."""
+    """Every bad path (None, numbers, lists, empty, a NUL byte) is a ValueError saying
+    what is allowed, not a TypeError, for load, load_progress and save alike."""
     c = ml.Campaign()
     _win(c, (0, 0), 0)
     for call in (ml.Campaign.load, c.load_progress, c.save):
@@ -128,7 +128,7 @@ def test_campaign_paths_of_the_wrong_kind_are_value_errors(tmp_path, bad):
 
 def test_campaign_bytes_and_pathlike_paths(tmp_path):
     """bytes paths work (decoded as os.fsdecode does); a missing bytes path is the
-    usual "cannot read" ValueError (it was "can't concat str to bytes")."""
+    usual "cannot read" ValueError."""
     import os
     c = ml.Campaign()
     _win(c, (0, 0), 0)

@@ -201,7 +201,7 @@ def test_play_screen_keys():
     assert any("time 00:" in line for line in scr.render())
 
 
-# ---------------------------------------------------------------- the terminal screen's glyphs, numbers and scrolling
+# ---------------------------------------------------------------- the terminal screen
 @pytest.mark.parametrize("n", range(2, 10))
 def test_play_screen_shades_never_look_like_the_lock_marker(n):
     b = ml.Board.grid(4, 4, n, locked=[(0, 0), (2, 3)], holes=[(3, 0)])

@@ -428,7 +428,7 @@ def test_fixed_lock_and_hole_positions():
         ml.generate(4, 4, 2, holes=[(0, 0)], seed=1)
 
 
-# ---------------------------------------------------------------- puzzles that change nothing, codes that are not canonical
+# ---------------------------------------------------------------- codes, patterns that do nothing
 @pytest.mark.parametrize("args", [(32, 32, 255, []), (32, 32, 255, [(0, 0)] * 255),
                                   (20, 20, 4, [(0, 1)] * 4)])
 def test_generate_refuses_patterns_that_change_nothing_fast(args):

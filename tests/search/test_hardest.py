@@ -148,10 +148,10 @@ def test_budget_runs_out_honestly():
 
 @pytest.mark.parametrize("budget", [0.5, 2.0])
 def test_budget_is_a_deadline(budget):
-    """Issue 21: hardest(budget=0.5) on 9 x 9 Z/4 took 3.3 s (HiGHS checked its clock
-    only between stages). The program runs in a child process killed at the deadline;
-    the bound is generous for a loaded 2-core machine (the docstring promises +10% or
-    +0.25 s when idle). The answer stays honest."""
+    """hardest(budget=...) on 9 x 9 Z/4 ends near the deadline: the program runs in a
+    child process killed at the deadline (the bound here is generous for a loaded
+    machine; the docstring promises +10% or +0.25 s when idle). The answer stays
+    honest."""
     import os
     s = ml.Solver(ml.Board.grid(9, 9, 4))
     s.kernel_size

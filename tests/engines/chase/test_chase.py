@@ -385,7 +385,7 @@ def test_uniform_boards_keep_a_few_rows_of_codes(pattern):
     assert plan.pool_rows >= 2
 
 
-# ---------------------------------------------------------------- the solve path: uint8 states read in place, no masks built
+# ---------------------------------------------------------------- the solve path
 def test_chase_solve_builds_no_masks():
     b = ml.Board.grid(120, 90, states=3)
     start = b.random_state(rng=3)

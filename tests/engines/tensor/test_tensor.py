@@ -360,7 +360,7 @@ def test_composite_split_medium_board():
     assert ten.solvable(s2) == chase.solvable(s2)
 
 
-# ---------------------------------------------------------------- more moduli, composite n, threads, Ctrl-C
+# ---------------------------------------------------------------- composite n, threads, Ctrl-C
 @st.composite
 def tensor_boards(draw):
     """Product-pattern boards the tensor engine covers: composite n with several prime
