@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import itertools
 import json
 import math
 import os

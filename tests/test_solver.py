@@ -1,12 +1,16 @@
-"""The Solver facade: targets, budgets, backends and methods, progress callbacks; every
-answer checked with Board.apply or against the reference engine."""
+"""The Solver facade: targets, budgets, backends and methods, progress callbacks, the
+solution's dict; every answer checked with Board.apply or against the reference engine."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
 
 import modlights as ml
 from modlights.model.validation import MAX_BUDGET, check_budget
+
+from jsonsafe import json_types_only, via_json
+from strategies import board_and_state
 
 
 # ---------------------------------------------------------------- targets
@@ -105,3 +109,30 @@ def test_progress_of_min_taps_many_and_bad_callbacks():
     assert calls == [(i, 5) for i in range(1, 6)]      # a partial search: board by board
     with pytest.raises(ValueError, match="progress"):
         s.solve(states[0], progress=3)
+
+
+# ---------------------------------------------------------------- Solution.to_dict
+@settings(max_examples=60, deadline=None)
+@given(board_and_state(solvable=True))
+def test_solution_dict_matches_the_solution(bst):
+    b, state, target = bst
+    assume(ml.Solver(b, backend="reference").solvable(state, target))
+    sol = ml.Solver(b).solve(state, target)
+    d = sol.to_dict()
+    assert json_types_only(d) and via_json(d) == d
+    assert list(d) == ["taps", "length", "proven_minimal", "moves", "kernel_size"]
+    taps = np.array(d["taps"], dtype=np.int64)
+    assert taps.shape == (b.shape if b.is_grid else (b.n_taps,))
+    assert np.array_equal(taps, sol.taps.astype(np.int64))
+    assert d["length"] == int(sol.taps.sum()) == len(d["moves"])
+    assert d["proven_minimal"] is sol.proven_minimal
+    assert d["kernel_size"] == ml.Solver(b, backend="reference").kernel_size
+    # replaying the moves one tap at a time reaches the target
+    s = b.coerce_state(state)
+    for m in d["moves"]:
+        s = b.press(s, tuple(m) if b.is_grid else m)
+    assert np.array_equal(s, b.coerce_target(target))
+    if b.is_grid:
+        assert all(isinstance(m, list) and len(m) == 2 for m in d["moves"])
+    else:
+        assert all(type(m) is int for m in d["moves"])

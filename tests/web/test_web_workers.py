@@ -8,7 +8,6 @@ import asyncio
 import json
 import logging
 import os
-import random
 import re
 import signal
 import socket
