@@ -468,15 +468,6 @@ def test_bench_command_json_and_bad_sizes(capsys):
     assert main(["bench", "--states", "1", "--sizes", "5"]) == 2
 
 
-def test_png_scale_without_png_is_exit_2(capsys):
-    """--png-scale without --png is exit 2 with one line naming --png FILE."""
-    from modlights.cli import main
-    rc = main(["solve", "--grid", "3x3", "--seed", "1", "--png-scale", "4"])
-    err = capsys.readouterr().err
-    assert rc == 2 and len(err.strip().splitlines()) == 1 and "--png FILE" in err
-    assert main(["solve", "--grid", "3x3", "--seed", "1", "--png-scale", "1"]) == 0
-
-
 # ---------------------------------------------------------------- errors: one line, exit 2
 def test_huge_budget_and_state_numbers(capsys):
     rc, out, err = run(capsys, "solve", "--grid", "5x5", "--seed", "1", "--budget",
