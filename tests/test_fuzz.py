@@ -1,4 +1,4 @@
-"""Fuzzing the public surface (issue 12): random constructor arguments, states,
+"""Fuzzing the public surface: random constructor arguments, states,
 targets, puzzle codes and command lines. Every input must end in success or a clean
 error: a ValueError from the library, exit 0 or 2 from the CLI (exit 1 only for an
 unsolvable board or a failed check), each example within 1 s of CPU time (the
@@ -10,7 +10,7 @@ than on the machine.
 Successes are checked, not only survived: a solved board is verified with
 Board.apply, a decoded code must re-encode to itself.
 
-Counts: the default run tries 1,000 inputs in about 30 s (2 cores, idle); ``-m slow``
+Counts: the default run tries 1,000 inputs; ``-m slow``
 runs the same properties with ten times as many. Each run prints its tally (inputs, clean
 errors, successes, anything else) with ``-s``; ``MODLIGHTS_FUZZ_REPORT=path`` also
 appends it to a file as JSON.
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import itertools
 import json
 import math
 import os

@@ -1,6 +1,6 @@
 """Bounded memory and time for structure queries, minimal searches and the chase.
 
-Issue 12, items 4 and 5: rank, nullity and kernel_size come from the elimination alone
+Rank, nullity and kernel_size come from the elimination alone
 (no kernel generators, no dense int64 matrix); the minimal search holds a bounded set of
 generators; ``kernel()`` states its size before allocating; the chase estimates its
 residual system from the plan and refuses (ValueError saying how large) before

@@ -2,10 +2,12 @@
 
 Expected results are computed with the library (Board.apply, Solver), never hard-coded.
 """
+import io
 import json
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -464,3 +466,104 @@ def test_bench_command_json_and_bad_sizes(capsys):
     assert main(["bench", "--sizes", "0"]) == 2
     assert main(["bench", "--sizes", "ab"]) == 2
     assert main(["bench", "--states", "1", "--sizes", "5"]) == 2
+
+
+# ---------------------------------------------------------------- errors: one line, exit 2
+def test_huge_budget_and_state_numbers(capsys):
+    rc, out, err = run(capsys, "solve", "--grid", "5x5", "--seed", "1", "--budget",
+                       "18446744073709551616")
+    assert rc == 0 and "minimal: yes" in out
+    rc, out, err = run(capsys, "solve", "--grid", "3x3", "--state",
+                       "0,0,0,0,0,0,0,0,99999999999999999999999")
+    assert rc == 2 and len(err.strip().splitlines()) == 1 and "out of range" in err
+    rc, out, err = run(capsys, "solve", "--grid", "3x3", "--states", "3", "--seed",
+                       "9" * 40)
+    assert rc == 0
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "--grid", "3x3", "--states", "3" * 5000],
+    ["solve", "--grid", "3x3", "--seed", "-1"],
+    ["solve", "--grid", "99999999999x3"],
+    ["solve", "--grid", "3x3", "--locked", "0,99999999999999999999999"],
+    ["solve", "--grid", "3x3", "--pattern=0,99999999999999999999;1,0"],
+    ["solve", "--grid", "3x3", "--budget", "nans"],
+    ["solve", "--grid", "3x3", "--target", "9" * 30],
+    ["info", "--grid", "3x3", "--unknown"],
+    ["play", "--daily", "4", "--keys", "q"],
+    ["bench", "--repeats", "0"],
+    ["generate", "--grid", "3x3", "--locked", "99999999999999999999"],
+    ["check", "/nonexistent/levels.txt"],
+])
+def test_every_bad_input_is_one_line_and_exit_2(capsys, argv):
+    rc, out, err = run(capsys, *argv)
+    assert rc == 2, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "internal error" not in err
+
+
+def test_memory_overflow_and_recursion_errors_are_one_line(capsys, monkeypatch):
+    import modlights.cli as cli
+    for exc in (MemoryError("cannot allocate 9 GiB"), OverflowError("too big"),
+                RecursionError("deep"), KeyError("bug")):
+        def boom(*a, _e=exc, **k):
+            raise _e
+        monkeypatch.setattr(cli.Solver, "solve", boom)
+        rc, out, err = run(capsys, "solve", "--grid", "3x3", "--seed", "1")
+        assert rc == 2 and len(err.strip().splitlines()) == 1, err
+    def interrupt(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli.Solver, "solve", interrupt)
+    rc, out, err = run(capsys, "solve", "--grid", "3x3", "--seed", "1")
+    assert rc == 130
+
+
+def test_check_reads_with_a_byte_limit(capsys, monkeypatch, tmp_path):
+    import modlights.cli.check as cli
+    t = time.perf_counter()
+    rc, out, err = run(capsys, "check", "/dev/zero")
+    assert rc == 2 and "too large" in err and len(err.strip().splitlines()) == 1
+    assert time.perf_counter() - t < 5
+    monkeypatch.setattr(cli, "MAX_CHECK_BYTES", 100)
+    f = tmp_path / "big.txt"
+    f.write_text(ml.generate(3, 3, seed=1).code + "\n" * 200)
+    rc, out, err = run(capsys, "check", str(f))
+    assert rc == 2 and "more than 100 bytes" in err
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x" * 500)))
+    rc, out, err = run(capsys, "check", "-")
+    assert rc == 2 and "too large" in err
+
+
+def test_exit_1_only_for_unsolvable_and_failed_checks(capsys, tmp_path):
+    rc, _, err = run(capsys, "solve", "--grid", "5x5", "--state", "1" + "0" * 24)
+    assert rc == 1 and "no combination of taps" in err
+    f = tmp_path / "pack.txt"
+    f.write_text("AAAA\n")
+    rc, out, _ = run(capsys, "check", str(f))
+    assert rc == 1 and "BAD" in out
+
+
+# ---------------------------------------------------------------- info, mixed-board codes
+@pytest.mark.parametrize("n", [2, 3])
+def test_info_on_a_200x200_grid_prints_rank_and_nullity(capsys, n):
+    rc, out, err = run(capsys, "info", "--grid", "200x200", "--states", str(n))
+    assert rc == 0, err
+    fields = dict(line.split(":", 1) for line in out.splitlines())
+    s = ml.Solver(ml.Board.grid(200, 200, n), method="chase")
+    assert int(fields["rank"].split()[0]) == s.rank
+    assert int(fields["nullity"].split()[0]) == s.nullity
+    # never the dense engine at this size: the chase, or the algebraic engine for
+    # the uniform boards it covers
+    assert fields["engine"].split()[0] == ml.Solver(ml.Board.grid(200, 200, n)).engine
+    assert fields["engine"].split()[0].startswith(("chase-", "algebraic-"))
+
+
+def test_mixed_board_codes_solve_and_describe(capsys):
+    """solve and info take the code of a mixed board (the JSON names every tile's pattern)."""
+    p = ml.generate(3, 3, 4, [["cross", "knight", "vertical"]] * 3, unique=False, seed=3)
+    rc, out, err = run(capsys, "solve", "--code", p.code)
+    assert rc == 0 and "mixed" in out, err
+    rc, out, err = run(capsys, "info", "--code", p.code, "--json")
+    doc = __import__("json").loads(out)
+    assert rc == 0 and doc["pattern"] == [["cross", "knight", "vertical"]] * 3
+    assert doc["nullity"] == ml.Solver(p.board, backend="reference").nullity

@@ -1,4 +1,4 @@
-"""The engine matrix (issue 21, item 4): every engine against the reference engine.
+"""The engine matrix: every engine against the reference engine.
 
 Factors of a case:
 

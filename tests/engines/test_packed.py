@@ -1,6 +1,6 @@
-"""Bit-packed GF(2) solving (``solve_packed`` / ``apply_packed``) of the tensor engine
-(square, horizontal, vertical, custom products, tori) and the symmetric 3 x 3 engine
-(diagonal, the ring, custom symmetric patterns; boards chased transposed), against the
+"""Bit-packed GF(2) solving (``solve_packed`` / ``apply_packed``, engines/packed.py) of the
+symmetric 3 x 3 engine (diagonal, the ring, custom symmetric patterns; boards chased
+transposed; the tensor engine's packed solves are in tests/engines/tensor), against the
 unpacked byte solves of the same engines, the dense engine's solvability (csrc/gf2.c,
 independent of both), the reference engine on small boards and Board.apply; the
 streamed packed apply against Board.apply; the giant path never unpacking."""
@@ -12,157 +12,15 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-import modlights.engines.tensor.engine as tensor_mod
+from modlights.native import _core as _packed
 from modlights.model.board import MAX_TILES
 from modlights.engines.algebraic.cross import AlgebraicEngine, algebraic_reason
 from modlights.engines.algebraic.sym import SymAlgebraicEngine, sym_reason
 from modlights.engines.packed import apply_packed, odd_offsets, transpose_packed
-from modlights.engines.tensor.engine import BandFactor, TensorEngine, tensor_reason
+from modlights.engines.tensor.engine import TensorEngine, tensor_reason
 
-
-# ---------------------------------------------------------------- helpers
-def _garbage_tail(a: np.ndarray, cols: int) -> np.ndarray:
-    """a with the bits past the last column set (they must be ignored)."""
-    a = a.copy()
-    if cols % 8:
-        a[:, -1] |= np.uint8((1 << (8 - cols % 8)) - 1)
-    return a
-
-
-def _unpack(a: np.ndarray, cols: int) -> np.ndarray:
-    bits = np.unpackbits(a, axis=1)
-    assert not bits[:, cols:].any(), "bits past the last column must be 0"
-    return bits[:, :cols]
-
-
-def _start_and_target(b, rng, solvable: bool, tkind: int):
-    """(state, target, packed state with a garbage tail, packed target or int)."""
-    s = b.random_state(rng=rng, solvable=solvable)
-    target = [0, 1, rng.integers(0, 2, size=b.shape).astype(np.uint8)][tkind]
-    pt = target if tkind < 2 else _garbage_tail(np.packbits(target, axis=1), b.shape[1])
-    return s, target, _garbage_tail(np.packbits(s, axis=1), b.shape[1]), pt
-
-
-def _check_solve_packed(b, solver, s, target, ps, pt, byte_solver):
-    """solve_packed raises Unsolvable exactly when the dense engine says unsolvable;
-    otherwise its taps solve the board (Board.apply) and equal the unpacked solve of
-    the same engine (the same generalised inverse, bit for bit)."""
-    rows, cols = b.shape
-    dense = ml.Solver(b, method="dense")
-    if not dense.solvable(s, target):
-        with pytest.raises(ml.Unsolvable):
-            solver.solve_packed(ps, pt)
-        return False
-    x = solver.solve_packed(ps, pt)
-    assert x.dtype == np.uint8 and x.shape == (rows, (cols + 7) // 8)
-    taps = _unpack(x, cols)
-    assert np.array_equal(b.apply(s, taps), b.coerce_target(target))
-    assert np.array_equal(taps, byte_solver.solve(s, target, minimal=False).taps)
-    if b.n_taps <= 12:                              # brute-force-sized: the reference
-        assert ml.Solver(b, backend="reference").solvable(s, target)
-    return True
-
-
-def eng_solver(eng, b):
-    """A Solver whose engine is ``eng`` (the symmetric engine also on boards the cross
-    family's engine would take under method='algebraic')."""
-    s = ml.Solver(b, method="tensor" if isinstance(eng, TensorEngine) else "algebraic")
-    s._eng = eng
-    return s
-
-
-@st.composite
-def product_patterns(draw):
-    """Offset multisets whose counts factor, cnt(dr, dc) = a(dr) b(dc): a named one or
-    a random row set times a random column set (counts up to 3 and 2)."""
-    kind = draw(st.sampled_from(["square", "horizontal", "vertical", "custom", "custom"]))
-    if kind != "custom":
-        return kind
-    a = draw(st.dictionaries(st.integers(-2, 2), st.integers(1, 3), min_size=1, max_size=3))
-    c = draw(st.dictionaries(st.integers(-2, 2), st.integers(1, 2), min_size=1, max_size=3))
-    pat = [(dr, dc) for dr, ka in a.items() for dc, kc in c.items() for _ in range(ka * kc)]
-    return draw(st.permutations(pat))
-
-
-@st.composite
-def sym_patterns(draw):
-    """Left-right symmetric patterns in the 3 x 3 box (diagonal, the ring and custom
-    ones): per row offset a count of (dr, 0) and of the pair (dr, -1), (dr, +1)."""
-    kind = draw(st.sampled_from(["diagonal", "ring", "custom", "custom"]))
-    if kind == "diagonal":
-        return "diagonal"
-    if kind == "ring":
-        return [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
-    pat = []
-    for dr in (-1, 0, 1):
-        pat += [(dr, 0)] * draw(st.integers(0, 2))
-        pat += [(dr, -1), (dr, 1)] * draw(st.integers(0, 2))
-    return draw(st.permutations(pat or [(0, 0)]))
-
-
-# ---------------------------------------------------------------- the tensor engine
-@pytest.mark.parametrize("column_path", ["auto", "strips"])
-@settings(max_examples=60, deadline=None)
-@given(pattern=product_patterns(), rows=st.integers(1, 24), cols=st.integers(1, 140),
-       wrap=st.booleans(), seed=st.integers(0, 2**32 - 1), solvable=st.booleans(),
-       tkind=st.integers(0, 2))
-def test_tensor_solve_packed(column_path, pattern, rows, cols, wrap, seed, solvable, tkind):
-    """Random product boards (tori too), sizes across word and byte boundaries, with
-    and without a kernel; the column direction by the in-place row solve where it
-    applies ("auto") and forced through transposed strips of 8 rows ("strips", many
-    strips, a partial last one)."""
-    b = ml.Board.grid(rows, cols, pattern=pattern, wrap=wrap)
-    assume(tensor_reason(b) is None)
-    rng = np.random.default_rng(seed)
-    s, target, ps, pt = _start_and_target(b, rng, solvable, tkind)
-    eng = TensorEngine(b)
-    assert eng.packs
-    byte = ml.Solver(b, method="tensor")
-    with pytest.MonkeyPatch.context() as mp:
-        if column_path == "strips":
-            mp.setattr(tensor_mod, "STRIP_ROWS", 8)
-            mp.setattr(BandFactor, "packed_row_solver", lambda self: None)
-        _check_solve_packed(b, eng_solver(eng, b), s, target, ps, pt, byte)
-
-
-def test_tensor_square_sizes_with_and_without_kernel():
-    """Square boards whose factors are singular (side 2 mod 3: a kernel, the strips) or
-    not (the row solve), wide rows of several words, random solvable and unsolvable
-    starts through Solver.solve_packed (auto picks the tensor engine)."""
-    rng = np.random.default_rng(15)
-    seen = set()
-    for rows, cols in [(30, 200), (29, 200), (31, 197), (64, 128), (65, 131), (40, 514)]:
-        b = ml.Board.grid(rows, cols, pattern="square")
-        solver = ml.Solver(b)
-        assert solver.method == "tensor"
-        for solvable in (True, False):
-            s, target, ps, pt = _start_and_target(b, rng, solvable, int(rng.integers(0, 3)))
-            seen.add(_check_solve_packed(b, solver, s, target, ps, pt, solver))
-        seen.add(("kernel", solver.nullity > 0))
-    assert seen >= {True, False, ("kernel", True), ("kernel", False)}
-
-
-def test_tensor_row_solvers_by_side():
-    """Which column solve each side gets (the path I + P is singular for cols = 2 mod 3;
-    its circulant on a torus also for cols = 0 mod 3; the strips then) and that each
-    gives the byte solve's taps, tori included."""
-    rng = np.random.default_rng(8)
-    kinds = set()
-    for cols in range(1, 40):
-        for wrap in (False, True):
-            b = ml.Board.grid(7, cols, pattern="square", wrap=wrap)
-            eng = TensorEngine(b)
-            C = eng._parts[0][3]
-            kind = type(C.packed_row_solver()).__name__
-            invertible = C.nullity == 0 and cols >= 3 and cols % 3 != 2
-            assert (kind != "NoneType") == (invertible and not (wrap and cols % 3 == 0)), \
-                (cols, wrap, kind)
-            kinds.add(kind)
-            s = b.random_state(rng=rng)
-            x = eng.solve_packed(np.packbits(s, axis=1))
-            assert np.array_equal(_unpack(x, cols),
-                                  ml.Solver(b, method="tensor").solve(s, minimal=False).taps)
-    assert kinds == {"SymChase", "_CirculantRows", "NoneType"}
+from packing import (check_solve_packed, eng_solver, garbage_tail, product_patterns,
+                     start_and_target, sym_patterns, unpack_bits)
 
 
 # ---------------------------------------------------------------- the symmetric engine
@@ -177,9 +35,9 @@ def test_sym_solve_packed(pattern, rows, cols, seed, solvable, tkind):
     eng = SymAlgebraicEngine(b)
     assert eng.packs
     rng = np.random.default_rng(seed)
-    s, target, ps, pt = _start_and_target(b, rng, solvable, tkind)
+    s, target, ps, pt = start_and_target(b, rng, solvable, tkind)
     solver = eng_solver(eng, b)
-    _check_solve_packed(b, solver, s, target, ps, pt, solver)
+    check_solve_packed(b, solver, s, target, ps, pt, solver)
 
 
 @pytest.mark.parametrize("pattern", ["diagonal", "ring"])
@@ -196,8 +54,8 @@ def test_sym_wide_rows(pattern, shape):
     eng = SymAlgebraicEngine(b)
     rng = np.random.default_rng(shape[0] * 1000 + shape[1])
     for solvable in (True, False):
-        s, target, ps, pt = _start_and_target(b, rng, solvable, 0)
-        _check_solve_packed(b, eng_solver(eng, b), s, target, ps, pt, eng_solver(eng, b))
+        s, target, ps, pt = start_and_target(b, rng, solvable, 0)
+        check_solve_packed(b, eng_solver(eng, b), s, target, ps, pt, eng_solver(eng, b))
 
 
 def test_cross_family_chased_down_columns():
@@ -209,8 +67,8 @@ def test_cross_family_chased_down_columns():
         eng = AlgebraicEngine(b)
         assert eng.transposed and eng.packs
         for solvable in (True, False):
-            s, target, ps, pt = _start_and_target(b, rng, solvable, 1)
-            _check_solve_packed(b, eng_solver(eng, b), s, target, ps, pt, eng_solver(eng, b))
+            s, target, ps, pt = start_and_target(b, rng, solvable, 1)
+            check_solve_packed(b, eng_solver(eng, b), s, target, ps, pt, eng_solver(eng, b))
 
 
 # ---------------------------------------------------------------- apply_packed
@@ -228,10 +86,10 @@ def test_apply_packed_matches_board_apply(pattern, rows, cols, wrap, seed, tc):
     rng = np.random.default_rng(seed)
     x = rng.integers(0, 2, size=b.shape, dtype=np.uint8)
     s = rng.integers(0, 2, size=b.shape, dtype=np.uint8)
-    px, ps = (_garbage_tail(np.packbits(a, axis=1), cols) for a in (x, s))
+    px, ps = (garbage_tail(np.packbits(a, axis=1), cols) for a in (x, s))
     want = b.apply(s, x)
     out, bad = apply_packed(b, px, ps, tc)
-    assert np.array_equal(_unpack(out, cols), want)
+    assert np.array_equal(unpack_bits(out, cols), want)
     assert bad == int((want != tc).sum())
     none, bad2 = apply_packed(b, px, None, tc, write=False)
     assert none is None and bad2 == int((b.apply(np.zeros_like(s), x) != tc).sum())
@@ -240,7 +98,7 @@ def test_apply_packed_matches_board_apply(pattern, rows, cols, wrap, seed, tc):
                   AlgebraicEngine: algebraic_reason}[eng](b)
         if reason is None:
             got, n = eng(b).apply_packed(px, ps, tc)
-            assert np.array_equal(_unpack(got, cols), want) and n == bad
+            assert np.array_equal(unpack_bits(got, cols), want) and n == bad
 
 
 def test_odd_offsets_and_transpose():
@@ -254,8 +112,8 @@ def test_odd_offsets_and_transpose():
     rng = np.random.default_rng(0)
     for rows, cols in [(1, 1), (7, 9), (64, 64), (65, 513), (600, 70)]:
         a = rng.integers(0, 2, size=(rows, cols), dtype=np.uint8)
-        t = transpose_packed(_garbage_tail(np.packbits(a, axis=1), cols), rows, cols)
-        assert np.array_equal(_unpack(t, rows), a.T)
+        t = transpose_packed(garbage_tail(np.packbits(a, axis=1), cols), rows, cols)
+        assert np.array_equal(unpack_bits(t, rows), a.T)
 
 
 # ---------------------------------------------------------------- errors
@@ -321,7 +179,7 @@ def test_packed_path_never_unpacks(monkeypatch):
         monkeypatch.setattr(np, "unpackbits", broken)
         x = solver.solve_packed(np.packbits(start, axis=1))
         monkeypatch.setattr(np, "unpackbits", real)
-        assert not b.apply(start, _unpack(x, 200)).any(), pattern
+        assert not b.apply(start, unpack_bits(x, 200)).any(), pattern
 
 
 @pytest.mark.parametrize("pattern, wrap", [("square", False), ("diagonal", False),
@@ -403,3 +261,45 @@ def test_engines_pickle_after_packed_solves():
         ps = np.packbits(b.random_state(rng=2), axis=1)
         x = eng.solve_packed(ps)
         assert np.array_equal(pickle.loads(pickle.dumps(eng)).solve_packed(ps), x)
+
+
+# ---------------------------------------------------------------- Ctrl-C in the bit transpose
+def _transpose_by_bytes(A: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The independent transpose: unpack, .T, pack."""
+    return np.packbits(np.unpackbits(A, axis=1, count=cols).T, axis=1)
+
+
+def test_bit_transpose_stops_on_ctrl_c():
+    """The bit transpose (csrc/packed.c ml_packed_transpose, 64 x 64 blocks) polls the
+    stop flag and its binding checks it: a stop requested on the flag (as the SIGINT
+    hook does) makes it raise KeyboardInterrupt before every row is written; the next
+    call runs and equals the transpose by bytes."""
+    rng = np.random.default_rng(1)
+    rows, cols = 1500, 1100                # several 512 x 512 tiles
+    A = rng.integers(0, 256, (rows, (cols + 7) // 8), dtype=np.uint8)
+    out = np.full((cols, (rows + 7) // 8), 0xAA, np.uint8)
+    _packed._request_interrupt()
+    with pytest.raises(KeyboardInterrupt):
+        _packed.transpose_bits(A, cols, out)
+    assert (out == 0xAA).all(axis=1).any()  # rows never written: the C loop stopped early
+    _packed._request_interrupt()
+    with pytest.raises(KeyboardInterrupt):
+        transpose_packed(A, rows, cols)
+    assert (transpose_packed(A, rows, cols) == _transpose_by_bytes(A, rows, cols)).all()
+
+
+def test_packed_solve_of_a_transposed_board_stops_on_ctrl_c():
+    """The same stop seen from Solver.solve_packed: a diagonal board with an even number of
+    rows and an odd number of columns is chased down its columns through two bit
+    transposes; a stop requested there raises KeyboardInterrupt and leaves the Solver
+    usable (its next answer checked by Board.apply)."""
+    b = ml.Board.grid(600, 701, pattern="diagonal")
+    s = ml.Solver(b, method="algebraic")
+    assert s._engine.transposed
+    state = b.random_state(rng=2, solvable=True)
+    packed = np.packbits(state, axis=1)
+    _packed._request_interrupt()
+    with pytest.raises(KeyboardInterrupt):
+        s.solve_packed(packed)
+    taps = np.unpackbits(s.solve_packed(packed), axis=1, count=b.shape[1])
+    assert not b.apply(state, taps).any()

@@ -194,9 +194,9 @@ def test_gf2_wide_vectors_several_accumulator_blocks(simd):
     assert complete and length == int(X.sum(axis=1).min()) == int(best.sum())
 
 
-# ------------------------------------------------------------ issue 21: seconds are deadlines
+# ------------------------------------------------------------ seconds are deadlines
 #: Allowed past a deadline on a loaded 2-core CI box (the docstrings promise +10% or
-#: +0.25 s on an idle machine; before the fix the greedy clean-up ran 5-18 s past 0.5 s).
+#: +0.25 s on an idle machine).
 DEADLINE_SLACK = 1.0
 
 

@@ -426,3 +426,56 @@ def test_fixed_lock_and_hole_positions():
         ml.generate(4, 4, locked=[(9, 9)], unique=False, seed=1)
     with pytest.raises(ValueError, match="unique"):
         ml.generate(4, 4, 2, holes=[(0, 0)], seed=1)
+
+
+# ---------------------------------------------------------------- codes, patterns that do nothing
+@pytest.mark.parametrize("args", [(32, 32, 255, []), (32, 32, 255, [(0, 0)] * 255),
+                                  (20, 20, 4, [(0, 1)] * 4)])
+def test_generate_refuses_patterns_that_change_nothing_fast(args):
+    t = time.perf_counter()
+    with pytest.raises(ValueError, match="no tap changes any tile"):
+        ml.generate(*args, unique=False, seed=1)
+    assert time.perf_counter() - t < 1.0
+
+
+def test_generate_takes_patterns_that_change_something():
+    p = ml.generate(6, 6, 4, [(0, 1)] * 4 + [(0, 0)], unique=False, seed=2)
+    assert p.start.any()
+    assert not p.board.apply(p.start, p.solution.taps).any()
+
+
+def test_code_with_a_changed_last_character_is_not_canonical():
+    good = "AQIFBQIAAAEBARxIwH8pjsE"
+    assert ml.Puzzle.from_code(good).code == good
+    with pytest.raises(ValueError, match="canonical"):
+        ml.Puzzle.from_code("AQIFBQIAAAEBARxIwH8pjsF")
+
+
+def test_only_codes_that_reencode_to_themselves_decode():
+    rng = np.random.default_rng(5)
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    for seed in range(12):
+        p = ml.generate(3 + seed % 3, 4, 2 + seed % 4, seed=seed)
+        code = p.code
+        assert ml.Puzzle.from_code(code) == p
+        for _ in range(20):
+            i = int(rng.integers(len(code)))
+            mutated = code[:i] + alphabet[int(rng.integers(64))] + code[i + 1:]
+            try:
+                q = ml.Puzzle.from_code(mutated)
+            except ValueError:
+                continue
+            assert q.code == mutated and mutated == code
+
+
+def test_named_pattern_written_as_offsets_is_not_canonical():
+    import base64
+    import zlib
+    # a 1x1 cross board written with pattern kind 1 (custom offsets) equal to "cross"
+    offs = ml.PATTERNS["cross"]
+    body = bytes([1, 1 << 3, 1, 1, 2, len(offs)]) + bytes(
+        b & 0xFF for o in offs for b in o) + bytes([0x80])
+    body += zlib.crc32(body).to_bytes(4, "big")
+    code = base64.urlsafe_b64encode(body).rstrip(b"=").decode()
+    with pytest.raises(ValueError, match="canonical"):
+        ml.Puzzle.from_code(code)

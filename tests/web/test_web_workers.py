@@ -8,7 +8,6 @@ import asyncio
 import json
 import logging
 import os
-import random
 import re
 import signal
 import socket
@@ -250,7 +249,7 @@ def test_a_client_disconnect_kills_its_worker(live_server, tmp_path):
 
 # ----------------------------------------------------------------------------- cost
 def reproducers():
-    """The heavy requests of issue 21: (name, path, body), from bench/web_load.py."""
+    """The heavy requests (name, path, body) listed in bench/web_load.py."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     try:
         import web_load
@@ -266,7 +265,7 @@ def client():
 
 
 @pytest.mark.parametrize("name, path, body", reproducers(), ids=[r[0] for r in reproducers()])
-def test_issue_reproducers_are_refused_fast_or_answered(client, name, path, body):
+def test_heavy_requests_are_refused_fast_or_answered(client, name, path, body):
     raw = json.dumps(body)
     t0 = time.perf_counter()
     r = client.post(path, content=raw, headers={"content-type": "application/json"})

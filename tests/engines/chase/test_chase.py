@@ -1,5 +1,9 @@
-"""The chase (generalised light chasing) against the dense reference engine."""
+"""The chase (generalised light chasing) against the dense reference engine; its solve
+path (uint8 states read in place, no masks built, no wide temporaries) and the masks its
+C plan gets."""
 from __future__ import annotations
+
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -7,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
+from modlights.engines.chase import engine as chase_mod
 from modlights.engines.chase.engine import ChaseEngine
 from modlights.cli.workloads import bench_large
 from modlights.engines.reference import ReferenceEngine
@@ -14,6 +19,11 @@ from modlights.engines.reference import ReferenceEngine
 from strategies import chase_boards, chase_offsets as offsets, random_masks
 
 NAMES = sorted(ml.PATTERNS)
+
+
+def _stored_masks(b):
+    """The names of the masks a board has built (lazily, on first use)."""
+    return sorted(k for k in vars(b) if k.startswith("_mask_"))
 
 
 def _target(b, rng, kind):
@@ -373,3 +383,178 @@ def test_uniform_boards_keep_a_few_rows_of_codes(pattern):
     locked[::7, 5] = True                  # rows with a lock differ from the others
     plan = build_plan(ml.Board.grid(300, 200, pattern=pattern, locked=locked))
     assert plan.pool_rows >= 2
+
+
+# ---------------------------------------------------------------- the solve path
+def test_chase_solve_builds_no_masks():
+    b = ml.Board.grid(120, 90, states=3)
+    start = b.random_state(rng=3)
+    sol = ml.Solver(b, method="chase").solve(start, minimal=False)
+    assert _stored_masks(b) == []
+    assert not b.apply(start, sol.taps).any()
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 131])
+@pytest.mark.parametrize("kind", ["plain", "locks", "holes", "both"])
+def test_chase_solve_same_taps_for_every_input_form(n, kind):
+    rows, cols = 23, 17
+    rng = np.random.default_rng(n)
+    u = rng.random((rows, cols))
+    holes = (u < 0.1) if kind in ("holes", "both") else None
+    locked = ((u > 0.9) if kind in ("locks", "both") else None)
+    b = ml.Board.grid(rows, cols, states=n, locked=locked, holes=holes)
+    s = ml.Solver(b, method="chase")
+    dense = ml.Solver(b, method="dense")
+    for target in (0, 1, rng.integers(0, n, size=(rows, cols))):
+        start = b.random_state(rng=rng)
+        t = b.coerce_target(target)
+        start = b.coerce_state(start.astype(np.int64) + t)      # solvable to target
+        forms = [start, start.astype(np.int64), start.astype(np.int64) - 5 * n,
+                 start.astype(np.uint16) + n, start.tolist()]
+        if n <= 127:
+            forms.append((start + n).astype(np.uint8))         # uint8 out of range
+        if holes is not None:
+            junk = start.copy()
+            junk[holes] = 1                                     # ignored at holes
+            forms.append(junk)
+        sols = [s.solve(f, target, minimal=False) for f in forms]
+        for sol in sols:
+            assert sol.taps.dtype == np.uint8 and sol.taps.shape == (rows, cols)
+            assert np.array_equal(b.apply(start, sol.taps), t)
+            assert np.array_equal(sol.taps, sols[0].taps)
+            assert sol.length == int(sol.taps.astype(np.int64).sum())
+        d = dense.solve(start, target, minimal=False)
+        assert np.array_equal(b.apply(start, d.taps), t)
+        if locked is not None:
+            assert not sols[0].taps[locked].any()
+        if holes is not None:
+            assert not sols[0].taps[holes].any()
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_chase_solve_leaves_the_state_alone_and_owns_its_taps(n):
+    b = ml.Board.grid(30, 30, states=n)
+    start = b.random_state(rng=1)
+    keep = start.copy()
+    s = ml.Solver(b, method="chase")
+    sol = s.solve(start, minimal=False)
+    assert np.array_equal(start, keep) and start.flags.writeable
+    assert not np.shares_memory(sol.taps, start)
+    sol.taps[0, 0] ^= 1                      # the caller may write to its taps
+    assert np.array_equal(s.solve(start, minimal=False).taps[1:], sol.taps[1:])
+    # the right-hand side over GF(2) with target 0 is the state itself, read-only
+    rhs = s._rhs(start, 0)
+    if n == 2:
+        assert np.shares_memory(rhs, start) and not rhs.flags.writeable
+    assert np.array_equal(rhs, (-start.astype(np.int64)).reshape(-1) % n)
+
+
+def test_chase_solve_many_and_solvable_many_take_any_integer_dtype():
+    b = ml.Board.grid(12, 12, states=3, locked=[(0, 0)], holes=[(5, 5)])
+    s = ml.Solver(b, method="chase")
+    rng = np.random.default_rng(9)
+    S = np.stack([b.random_state(rng=rng) for _ in range(4)])
+    for target in (0, 2, rng.integers(0, 3, size=(12, 12))):
+        t = b.coerce_target(target)
+        S2 = np.stack([b.coerce_state(x.astype(np.int64) + t) for x in S])
+        for form in (S2, S2.astype(np.int64) + 3, S2.astype(np.int8) - 3):
+            X = s.solve_many(form, target)
+            for st_, x in zip(S2, X):
+                assert np.array_equal(b.apply(st_, x), t)
+            assert s.solvable_many(form, target).all()
+
+
+def test_chase_solve_errors_name_the_bad_argument():
+    b = ml.Board.grid(30, 30, states=3)
+    s = ml.Solver(b, method="chase")
+    with pytest.raises(ValueError, match=r"state has shape \(30, 29\)"):
+        s.solve(np.zeros((30, 29), np.uint8))
+    with pytest.raises(ValueError, match="must be an array of integers"):
+        s.solve(np.full((30, 30), "a"))
+    with pytest.raises(ValueError, match="non-integral"):
+        s.solve(np.full((30, 30), 0.5))
+    with pytest.raises(ValueError, match="got a bool"):
+        s.solve(np.zeros((30, 30), np.uint8), True)
+    with pytest.raises(ValueError, match=r"target has shape \(2,\)"):
+        s.solve(np.zeros((30, 30), np.uint8), np.zeros(2, np.uint8))
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_chase_solve_path_has_no_wide_temporaries(n):
+    """Python-side memory of solve(minimal=False): the uint8 replays and at most one
+    uint8 right-hand side (n > 2); an int64 or uint16 copy of the board would not fit."""
+    rows = cols = 400
+    hw = rows * cols
+    b = ml.Board.grid(rows, cols, states=n)
+    s = ml.Solver(b, method="chase")
+    start = b.random_state(rng=2)
+    s.solve(start, minimal=False)                     # warm up
+    tracemalloc.start()
+    try:
+        sol = s.solve(start, minimal=False)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert not b.apply(start, sol.taps).any()
+    # numeric replay x (hw) kept as the taps, its second replay (hw), rhs (hw, n > 2)
+    assert peak < (2.5 if n == 2 else 3.5) * hw, peak / hw
+
+
+def test_chase_solution_length_is_the_tap_sum():
+    for n in (2, 3, 255):
+        b = ml.Board.grid(9, 9, states=n)
+        sol = ml.Solver(b, method="chase").solve(b.random_state(rng=n), minimal=False)
+        assert sol.length == int(sol.taps.astype(np.int64).sum())
+
+
+# ---------------------------------------------------------------- the C plan's masks
+class _FakePlan:
+    def __init__(self, *args):
+        self.args = args
+
+
+@pytest.mark.parametrize("accepts_none", [False, True])
+@pytest.mark.parametrize("kind", ["plain", "locks", "holes", "both"])
+def test_build_plan_masks(monkeypatch, accepts_none, kind):
+    from modlights.native import _core as _chase
+    rows, cols = 7, 9
+    rng = np.random.default_rng(4)
+    u = rng.random((rows, cols))
+    holes = (u < 0.2) if kind in ("holes", "both") else None
+    locked = (u > 0.8) if kind in ("locks", "both") else None
+    b = ml.Board.grid(rows, cols, states=3, locked=locked, holes=holes)
+    if accepts_none:
+        monkeypatch.setattr(_chase, "ACCEPTS_NONE_MASKS", True, raising=False)
+    else:
+        monkeypatch.delattr(_chase, "ACCEPTS_NONE_MASKS", raising=False)
+    monkeypatch.setattr(_chase, "Plan", _FakePlan)
+    args = chase_mod.build_plan(b).args
+    active, tappable = args[4], args[5]
+    h = np.zeros((rows, cols), bool) if holes is None else holes
+    lk = np.zeros((rows, cols), bool) if locked is None else locked
+    if accepts_none and holes is None:
+        assert active is None
+    else:
+        assert active.dtype == np.uint8 and np.array_equal(active, (~h).reshape(-1))
+    if accepts_none and holes is None and locked is None:
+        assert tappable is None
+    else:
+        assert tappable.dtype == np.uint8
+        assert np.array_equal(tappable, (~h & ~lk).reshape(-1))
+    if kind == "plain":
+        assert _stored_masks(b) == []
+
+
+def test_build_plan_with_the_real_binding():
+    # whichever the binding is, the plan it gets solves the board
+    b = ml.Board.grid(40, 30, states=2, locked=[(3, 3)], holes=[(7, 7), (0, 29)])
+    for board in (b, ml.Board.grid(40, 30, states=2)):
+        start = board.random_state(rng=8)
+        sol = ml.Solver(board, method="chase").solve(start, minimal=False)
+        assert not board.apply(start, sol.taps).any()
+
+
+def test_gf2_det_by_the_chase_equals_dense():
+    for k in range(24, 30):
+        b = ml.Board.grid(k, k)
+        assert ml.Solver(b, method="chase").det() == ml.Solver(b, method="dense").det()

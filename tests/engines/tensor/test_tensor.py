@@ -1,8 +1,12 @@
-"""The tensor engine (engines/tensor.py) against the dense reference engine, the chase,
-brute force, Board.apply and an independent rank computation of the offset counts."""
+"""The tensor engine (engines/tensor/engine.py) against the dense reference engine, the
+chase, brute force, Board.apply and an independent rank computation of the offset counts;
+its memory on composite n, its use from threads and its stop on Ctrl-C."""
 from __future__ import annotations
 
 import pickle
+import threading
+import time
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -11,7 +15,7 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.engines.chase.engine import ChaseEngine, chase_supports
-from modlights.engines.tensor.engine import BandFactor, TensorEngine, factor_pattern, tensor_reason
+from modlights.engines.tensor.engine import TensorEngine, factor_pattern, tensor_reason
 from modlights.engines.reference import is_prime
 
 from oracle import BruteForce
@@ -86,54 +90,6 @@ def test_factor_pattern_named():
     for name in ("cross", "diagonal", "knight"):
         assert factor_pattern(ml.PATTERNS[name]) is None
     assert factor_pattern([]) is None
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.dictionaries(st.integers(-3, 3), st.integers(1, 4), min_size=1, max_size=4),
-       st.integers(1, 9), st.sampled_from(SMALL_N), st.booleans(), st.integers(0, 2**32 - 1))
-def test_band_factor_generalised_inverse(coeffs, length, n, wrap, seed):
-    """Each 1-D factor: F G F = F (G from apply_ginv on the identity), ok exactly when
-    the column is in the image (brute force over the reference engine), det."""
-    F = np.zeros((length, length), np.int64)
-    for j in range(length):
-        for d, c in coeffs.items():
-            i = j + d
-            if wrap:
-                F[i % length, j] += c
-            elif 0 <= i < length:
-                F[i, j] += c
-    F %= n
-    try:
-        f = BandFactor(coeffs, length, n, wrap)
-    except ValueError as e:
-        assert "n =" in str(e)
-        assert not F.any() or not is_prime(n)
-        return
-    ref = ml.Solver(ml.Board.from_matrix(F.astype(np.uint8), n), backend="reference")
-    if f.ring:
-        # n = p^k singular mod p: ker F = S ker M, no G (the engine solves by blocks)
-        assert not is_prime(n) and ref.kernel_size > 1
-        assert ref.nullity == f.nullity and ref.det() == f.det()
-        with pytest.raises(ValueError, match="no generalised inverse"):
-            f.apply_ginv(np.eye(length, dtype=np.uint8))
-        return
-    G, ok = f.apply_ginv(np.eye(length, dtype=np.uint8))
-    assert ((F @ G.astype(np.int64) @ F - F) % n == 0).all()
-    assert ref.nullity == f.nullity
-    assert ref.det() == f.det()
-    rng = np.random.default_rng(seed)
-    B = rng.integers(0, n, (length, 4)).astype(np.uint8)
-    B[:, 0] = F @ rng.integers(0, n, length) % n              # in the image
-    Y, ok = f.apply_ginv(B)
-    for j in range(4):
-        assert ok[j] == ref.solvable(B[:, j])
-        if ok[j]:
-            assert ((F @ Y[:, j].astype(np.int64) - B[:, j]) % n == 0).all()
-    U, piv = f.kernel_basis()
-    if is_prime(n):
-        assert len(U) == f.nullity
-        assert (U[:, piv] == np.eye(len(U), dtype=np.uint8)).all()
-        assert ((F @ U.T.astype(np.int64)) % n == 0).all()
 
 
 # ---------------------------------------------------------------- the engine
@@ -343,43 +299,6 @@ def test_bench_method_tensor(capsys, monkeypatch):
     assert "factor" in err and len(err.strip().splitlines()) == 1
 
 
-def test_band_bindings_check_their_arguments():
-    """csrc/band.c through _band.pyx: the tiled transpose equals NumPy's (reversed views
-    too), and malformed step programs are ValueErrors before any C runs."""
-    from modlights.native._core import band_chase, transpose
-    rng = np.random.default_rng(5)
-    for shape in [(1, 1), (3, 130), (129, 65), (200, 7)]:
-        A = rng.integers(0, 256, shape).astype(np.uint8)
-        for view in (A, A[::-1]):
-            out = np.empty(shape[::-1], np.uint8)
-            transpose(view, out)
-            assert np.array_equal(out, view.T)
-    with pytest.raises(ValueError, match="out is"):
-        transpose(np.zeros((2, 3), np.uint8), np.zeros((2, 3), np.uint8))
-    with pytest.raises(ValueError, match="contiguous"):
-        transpose(np.zeros((4, 4), np.uint8)[:, ::2], np.zeros((2, 4), np.uint8))
-    B = np.zeros((4, 3), np.uint8)
-    Y = np.zeros((4, 3), np.uint8)
-    rows = np.arange(4, dtype=np.int64)
-    refs = np.full((4, 1), -1, np.int64)
-    coefs = np.zeros((4, 1), np.uint32)
-    lut = np.zeros(0, np.uint8)
-    band_chase(B, Y, rows, rows, refs, coefs, 3, 1, 0, 4, lut)
-    for bad, words in [
-            (dict(brow=rows + 1), "off the arrays"),
-            (dict(refs=refs + 5), "off Y"),
-            (dict(coefs=coefs + 3), "coefficient"),
-            (dict(n=256), "n must be"),
-            (dict(inv=3), "inv < n"),
-            (dict(stop=5), "outside"),
-            (dict(Y=np.zeros((4, 2), np.uint8)), "columns")]:
-        kw = dict(B=B, Y=Y, brow=rows, yrow=rows, refs=refs, coefs=coefs, n=3, inv=1,
-                  start=0, stop=4, lut=lut)
-        kw.update(bad)
-        with pytest.raises(ValueError, match=words):
-            band_chase(*kw.values())
-
-
 def test_giant_board_analysed_from_the_factors():
     """A 100000 x 100000 square board (past MAX_TILES): nullity and det from the two
     factors (T_k over GF(2) is singular exactly when k = 2 mod 3); solve_packed checks
@@ -440,3 +359,156 @@ def test_composite_split_medium_board():
     assert not b.apply(s, ten.solve(s, minimal=False).taps).any()
     s2 = rng.integers(0, 6, size=b.shape)
     assert ten.solvable(s2) == chase.solvable(s2)
+
+
+# ---------------------------------------------------------------- composite n, threads, Ctrl-C
+@st.composite
+def tensor_boards(draw):
+    """Product-pattern boards the tensor engine covers: composite n with several prime
+    powers (9, 10, 12, 25, 255), tiny sides on tori, repeated offsets (counts > 1)."""
+    n = draw(st.sampled_from([2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 25, 255]))
+    if draw(st.booleans()):
+        pattern = draw(st.sampled_from(["square", "horizontal", "vertical"]))
+    else:
+        a = draw(st.dictionaries(st.integers(-3, 3), st.integers(1, 3), min_size=1,
+                                 max_size=3))
+        b = draw(st.dictionaries(st.integers(-3, 3), st.integers(1, 2), min_size=1,
+                                 max_size=3))
+        pattern = [(dr, dc) for dr, ca in a.items() for dc, cb in b.items()
+                   for _ in range(ca * cb)]
+    rows = draw(st.integers(1, 6))
+    cols = draw(st.integers(1, 6))
+    wrap = draw(st.booleans())
+    board = ml.Board.grid(rows, cols, states=n, pattern=pattern, wrap=wrap)
+    return board, draw(st.integers(0, 2**32 - 1))
+
+
+def _at_target(board, state, taps, target):
+    end = board.apply(state, taps)
+    return np.array_equal(end % board.states,
+                          np.broadcast_to(np.asarray(target) % board.states, board.shape))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.filter_too_much])
+@given(tensor_boards())
+def test_tensor_equals_reference_on_more_moduli_and_repeated_offsets(case):
+    """Kernel size, nullity, rank, det, inverse, pseudo-inverse, solvability, solutions
+    (checked by Board.apply),
+    the least length and its proved flag, the set of every solution, and a pickled
+    copy: the tensor engine against the reference engine."""
+    board, seed = case
+    if tensor_reason(board) is not None:
+        return
+    rng = np.random.default_rng(seed)
+    t = ml.Solver(board, method="tensor")
+    ref = ml.Solver(board, backend="reference")
+    for name in ("kernel_size", "nullity", "rank", "is_invertible", "is_unique"):
+        assert getattr(t, name) == getattr(ref, name), name
+    n = board.states
+    A = board.matrix().astype(np.int64)
+    assert t.det() == ref.det()                       # a product board's A is square
+    if ref.is_invertible:
+        inv = t.inverse().astype(np.int64)
+        assert np.array_equal(A @ inv % n, np.eye(len(A), dtype=np.int64))
+    else:
+        with pytest.raises(ValueError):
+            t.inverse()
+    try:
+        G = t.pseudo_inverse().astype(np.int64)
+    except ValueError:
+        with pytest.raises(ValueError):
+            ref.pseudo_inverse()
+    else:
+        assert np.array_equal(A @ G % n @ A % n, A % n)
+    K = t.kernel().astype(np.int64)
+    assert not (A @ K.T % n).any()
+    copy = pickle.loads(pickle.dumps(t))
+    for solvable in (True, False):
+        state = board.random_state(rng=rng, solvable=solvable)
+        target = rng.integers(0, n, board.shape) if rng.random() < 0.5 else 1
+        assert t.solvable(state, target) == ref.solvable(state, target)
+        if not ref.solvable(state, target):
+            with pytest.raises(ml.Unsolvable):
+                t.solve(state, target)
+            continue
+        sol = t.solve(state, target, minimal=False)
+        assert _at_target(board, state, sol.taps, target)
+        assert np.array_equal(copy.solve(state, target, minimal=False).taps, sol.taps)
+        if ref.kernel_size <= 4096:
+            mt, mr = t.solve(state, target), ref.solve(state, target)
+            assert (mt.length, mt.proven_minimal) == (mr.length, mr.proven_minimal)
+            assert _at_target(board, state, mt.taps, target)
+        if ref.kernel_size <= 512:
+            got = sorted(x.tobytes() for x in t.solutions(state, target))
+            want = sorted(x.tobytes() for x in ref.solutions(state, target))
+            assert got == want
+
+
+def test_tensor_composite_generators_in_bytes():
+    """Kernel generators over a composite n (CRT over the parts) are built in bytes:
+    the peak stays a small multiple of the basis (k x taps bytes), not 8 bytes an
+    entry; and they generate the kernel (orders multiply to kernel_size)."""
+    side = 161                                  # 2 mod 3: singular mod 2, nullity 321
+    board = ml.Board.grid(side, side, states=6, pattern="square")
+    engine = TensorEngine(board)
+    basis = engine.nullity * side * side
+    tracemalloc.start()
+    try:
+        H, orders = engine.generators()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert H.dtype == np.uint8 and H.shape == (engine.nullity, side * side)
+    assert peak < 3 * basis + (8 << 20), (peak, basis)
+    assert np.prod([int(o) for o in orders], dtype=object) == engine.kernel_size
+    for h in H[[0, -1]]:
+        assert not board.apply(np.zeros(board.shape, np.uint8), h.reshape(side, side)).any()
+    small = ml.Board.grid(5, 5, states=6, pattern="square")
+    ref = ml.Solver(small, backend="reference")
+    Hs, orders_s = TensorEngine(small).generators()
+    assert np.prod(orders_s) == ref.kernel_size
+    for h in Hs:
+        assert not small.apply(np.zeros((5, 5), np.uint8), h.reshape(5, 5)).any()
+
+
+def test_tensor_engines_from_threads():
+    """Tensor solvers built and used from several threads at once (the web service's
+    thread pool): more boards than the factor cache keeps, so threads evict each
+    other's entries; every answer checked by Board.apply."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def work(i):
+        n = (2, 3, 5, 6, 7)[i % 5]
+        board = ml.Board.grid(48 + i % 7, 49 + i % 11, states=n, pattern="square",
+                              wrap=bool(i % 2))
+        solver = ml.Solver(board)
+        assert solver.method == "tensor"
+        rng = np.random.default_rng(i)
+        state = board.random_state(rng=rng)
+        sol = solver.solve(state, minimal=False)
+        return _at_target(board, state, sol.taps, 0)
+
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(work, range(48)))
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
+                    reason="signals reach the main thread only")
+def test_interrupted_tensor_solve_stops_and_answers_afterwards():
+    """Ctrl-C during tensor solves (the band chase runs in chunks, GIL released) stops
+    within a second, and the same Solver (its factors shared through the cache) then
+    gives right answers."""
+    from test_interrupt import LATENCY, _interrupt_main_after
+    board = ml.Board.grid(1500, 1500, states=3, pattern="square")
+    solver = ml.Solver(board, method="tensor")
+    state = board.random_state(rng=np.random.default_rng(6))
+    timer = _interrupt_main_after(0.3)
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in range(1000):                   # minutes: outlasts the timer
+            solver.solve(state, minimal=False)
+    assert time.perf_counter() - t0 < 0.3 + LATENCY
+    timer.join()
+    sol = solver.solve(state, minimal=False)
+    assert not board.apply(state, sol.taps).any()
