@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
-__all__ = ["Workload", "Subject", "Missing", "Context", "workload", "get", "names",
+__all__ = ["Workload", "Subject", "Missing", "Timed", "Context", "workload", "get", "names",
            "groups", "select", "load_all", "REGISTRY", "MAIN"]
 
 MAIN = "modlights"
@@ -45,6 +45,15 @@ class Subject:
     run: Callable[[], Any]
     check: Callable[[Any], None] | None = None
     label: str = ""
+
+
+@dataclass
+class Timed:
+    """What a contender's ``run`` returns when it measured itself (e.g. a C harness in a
+    subprocess that times only the library call): the runner takes ``seconds`` as the
+    time and passes ``answer`` to ``check``."""
+    seconds: float
+    answer: Any = None
 
 
 @dataclass

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from .registry import MAIN, Context, Missing, Subject, Workload
+from .registry import MAIN, Context, Missing, Subject, Timed, Workload
 
 __all__ = ["run_workload", "machine", "git_commit", "write_results", "format_run",
            "RESULTS"]
@@ -150,6 +150,8 @@ def run_workload(w: Workload, params: dict[str, Any] | None = None, repeats: int
                 try:
                     ans = s.run()
                     dt = time.perf_counter() - t0
+                    if isinstance(ans, Timed):
+                        dt, ans = ans.seconds, ans.answer
                     if r == 0 and s.check is not None:
                         s.check(ans)
                 except KeyboardInterrupt:
