@@ -69,7 +69,7 @@ def _child(args, out) -> int:
     """One run in a compare subprocess: print the record as JSON on the last line."""
     w = registry.get(args.workload)
     params = registry.parse_params(w, args.param)
-    rec = run_workload(w, params=params[w.name], repeats=args.repeats, seed=args.seed,
+    rec = run_workload(w, params=params, repeats=args.repeats, seed=args.seed,
                        only=["modlights"])
     rec["machine"] = machine()
     print("BENCH-JSON " + json.dumps(rec, default=str), file=out, flush=True)

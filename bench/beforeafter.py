@@ -4,8 +4,9 @@ Each round runs every workload once on each tree (the order alternates round by 
 each time in a fresh subprocess ``python -m bench _child WORKLOAD`` with
 ``PYTHONPATH=DIR/src`` (this bench package is found through the working directory), so
 both trees see the same machine load and neither inherits the other's imported modules.
-Only modlights is timed (the peers do not change between trees). The report gives the
-medians over the rounds and after / before (< 1: the after tree is faster).
+Only modlights is timed (the peers do not change between trees). Each subprocess times
+``--repeats`` runs; the report gives, per tree, the median over every run of every round
+and after / before (< 1: the after tree is faster).
 """
 from __future__ import annotations
 
@@ -33,12 +34,13 @@ def _tree(path: str) -> Path:
 
 
 def run_child(tree: Path, name: str, params: list[str], seed: int,
-              timeout: float) -> dict[str, Any]:
+              timeout: float, repeats: int = 1) -> dict[str, Any]:
     """One timed run of workload ``name`` against ``tree``'s modlights, in a subprocess.
     Returns the run record, or {"error": ...} when the child fails or times out."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(tree / "src")
-    cmd = [sys.executable, "-m", "bench", "_child", name, "--seed", str(seed)]
+    cmd = [sys.executable, "-m", "bench", "_child", name, "--seed", str(seed),
+           "--repeats", str(repeats)]
     for p in params:
         cmd += ["--param", p]
     try:
@@ -49,16 +51,17 @@ def run_child(tree: Path, name: str, params: list[str], seed: int,
     for line in reversed(proc.stdout.splitlines()):
         if line.startswith("BENCH-JSON "):
             return json.loads(line[len("BENCH-JSON "):])
-    return {"error": f"exit {proc.returncode}: {proc.stderr.strip()[-500:]}"}
+    last = proc.stderr.strip().splitlines()[-1:] or ["no output"]
+    return {"error": f"exit {proc.returncode}: {last[0][-300:]}"}
 
 
-def _time_of(rec: dict[str, Any]) -> tuple[float | None, str | None]:
+def _times_of(rec: dict[str, Any]) -> tuple[list[float], str | None]:
     if "error" in rec:
-        return None, rec["error"]
+        return [], rec["error"]
     res = rec["contenders"].get("modlights", {})
     if "error" in res or "missing" in res:
-        return None, res.get("error", res.get("missing"))
-    return res["median"], None
+        return [], res.get("error", res.get("missing"))
+    return res["times"], None
 
 
 def main(argv: list[str], out) -> int:
@@ -68,6 +71,9 @@ def main(argv: list[str], out) -> int:
     p.add_argument("--after", required=True, help="source tree (DIR/src/modlights)")
     p.add_argument("workloads", nargs="+", help="workload or group names")
     p.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
+    p.add_argument("--repeats", type=int, default=3,
+                   help="timed runs in each subprocess (default 3); the median is over "
+                        "every run of every round")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                    help="parameter override (one workload only)")
@@ -76,8 +82,8 @@ def main(argv: list[str], out) -> int:
     p.add_argument("--out", default=str(RESULTS), help="results directory")
     p.add_argument("--no-save", action="store_true", help="write no results files")
     a = p.parse_args(argv)
-    if a.rounds < 1:
-        raise ValueError(f"--rounds must be >= 1, got {a.rounds}")
+    if a.rounds < 1 or a.repeats < 1:
+        raise ValueError(f"--rounds and --repeats must be >= 1, got {a.rounds}, {a.repeats}")
     trees = {"before": _tree(a.before), "after": _tree(a.after)}
     ws = registry.select(a.workloads)
     if a.param and len(ws) != 1:
@@ -100,25 +106,26 @@ def main(argv: list[str], out) -> int:
             for side in (("before", "after") if r % 2 == 0 else ("after", "before")):
                 if side in errors:
                     continue
-                rec = run_child(trees[side], w.name, a.param, a.seed, a.timeout)
-                t, err = _time_of(rec)
+                rec = run_child(trees[side], w.name, a.param, a.seed, a.timeout, a.repeats)
+                ts, err = _times_of(rec)
                 if err:
                     errors[side] = err
                     print(f"  {w.name} {side}: error: {err}", file=out, flush=True)
                 else:
-                    times[side].append(t)
+                    times[side] += ts
         med = {k: statistics.median(v) if v else None for k, v in times.items()}
         ratio = med["after"] / med["before"] if med["before"] and med["after"] else None
         if ratio is not None:
             worst = max(worst, ratio)
-        row = {"workload": w.name, "help": w.help, "rounds": a.rounds, "times": times,
+        row = {"workload": w.name, "help": w.help, "rounds": a.rounds, "repeats": a.repeats,
+               "times": times,
                "median_before": med["before"], "median_after": med["after"],
                "after_over_before": ratio, "errors": errors}
         rows.append(row)
         print(f"{w.name:24s} before {_s(med['before'])}  after {_s(med['after'])}  "
               f"after/before {'-' if ratio is None else f'{ratio:.3f}'}", file=out, flush=True)
     total = time.perf_counter() - t_start
-    print(f"{len(ws)} workloads, {a.rounds} rounds, {total:.0f} s; worst after/before "
+    print(f"{len(ws)} workloads, {a.rounds} rounds x {a.repeats} runs, {total:.0f} s; worst after/before "
           f"{worst:.3f}", file=out, flush=True)
     if not a.no_save:
         name = "+".join(a.workloads) if len(a.workloads) <= 3 else f"{len(ws)}-workloads"
@@ -128,10 +135,10 @@ def main(argv: list[str], out) -> int:
             table.append(f"| {row['workload']} | {_s(row['median_before'])} | "
                          f"{_s(row['median_after'])} | {'-' if rt is None else f'{rt:.3f}'} |")
         rec = {"workload": name, "help": "before / after", "params": a.param, "seed": a.seed,
-               "repeats": a.rounds, "rows": rows, "total_seconds": total,
+               "repeats": a.repeats, "rounds": a.rounds, "rows": rows, "total_seconds": total,
                "date": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()),
                "table": f"before {mach['trees']['before']}, after {mach['trees']['after']}; "
-                        f"medians of {a.rounds} interleaved rounds, {total:.0f} s in all\n\n"
+                        f"medians of {a.rounds} interleaved rounds x {a.repeats} runs, {total:.0f} s in all\n\n"
                         + "\n".join(table)}
         j, m = write_results(rec, mach, a.out, kind="compare")
         print(f"results: {j} and {m.name}", file=out, flush=True)

@@ -75,6 +75,11 @@ class Context:
     seed: int = 0
     workdir: Path | None = None
     figures: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cleanups: list[Callable[[], Any]] = field(default_factory=list)
+
+    def on_exit(self, fn: Callable[[], Any]) -> None:
+        """Call ``fn`` when the run ends (also on an error or Ctrl-C): pools, servers."""
+        self.cleanups.append(fn)
 
     def figure(self, name: str, value: float, unit: str = "", note: str = "") -> None:
         """Record a figure that is not a contender's time (a constant, a count)."""

@@ -116,68 +116,77 @@ def run_workload(w: Workload, params: dict[str, Any] | None = None, repeats: int
     with tempfile.TemporaryDirectory(prefix=f"bench-{w.name}-") as tmp:
         ctx = Context(params=dict(w.params if params is None else params), seed=seed,
                       workdir=Path(tmp))
-        t0 = time.perf_counter()
-        given = w.func(ctx) or {}
-        setup = time.perf_counter() - t0
-        unknown = set(given) - set(w.contenders())
-        if unknown:
-            raise ValueError(f"workload {w.name!r} returned undeclared contenders "
-                             f"{sorted(unknown)}; declare them in peers=")
-        subjects: dict[str, Subject | Missing] = {}
-        for name in w.contenders():
-            if only is not None and name not in only:
-                subjects[name] = Missing("not selected")
-            elif name not in given:
-                if name == MAIN and not given and ctx.figures:
-                    continue                  # a figures-only workload
-                subjects[name] = Missing("the workload did not provide it")
-            else:
-                subjects[name] = _as_subject(given[name])
-        results: dict[str, dict[str, Any]] = {}
-        live = [n for n, s in subjects.items() if isinstance(s, Subject)]
-        for n, s in subjects.items():
-            if isinstance(s, Missing):
-                results[n] = {"missing": s.reason}
-                say(f"  {n}: missing ({s.reason})")
-            else:
-                results[n] = {"times": [], "label": s.label}
-        for r in range(reps):
-            order = live[r % len(live):] + live[:r % len(live)] if live else []
-            for n in order:
-                s = subjects[n]
-                assert isinstance(s, Subject)
-                t0 = time.perf_counter()
-                try:
-                    ans = s.run()
-                    dt = time.perf_counter() - t0
-                    if isinstance(ans, Timed):
-                        dt, ans = ans.seconds, ans.answer
-                    if r == 0 and s.check is not None:
-                        s.check(ans)
-                except KeyboardInterrupt:
-                    raise
-                except Exception as e:                      # reported, not fatal
-                    results[n]["error"] = f"{type(e).__name__}: {e}"
-                    live.remove(n)
-                    say(f"  {n}: error ({results[n]['error']})")
-                    continue
-                del ans
-                results[n]["times"].append(dt)
-                say(f"  round {r + 1}/{reps} {n}: {dt:.4f} s")
-        for n, res in results.items():
-            if res.get("times"):
-                res["median"] = statistics.median(res["times"])
-                res["min"] = min(res["times"])
-            if "label" in res and not res["label"]:
-                del res["label"]
-        main = results.get(MAIN, {}).get("median")
-        for n, res in results.items():
-            if n != MAIN and main and res.get("median"):
-                res["ratio_to_modlights"] = res["median"] / main
+        try:
+            return _run(w, ctx, reps, seed, only, say)
+        finally:
+            for fn in reversed(ctx.cleanups):
+                fn()
+
+
+def _run(w: Workload, ctx: Context, reps: int, seed: int, only: list[str] | None,
+         say: Callable[[str], None]) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    given = w.func(ctx) or {}
+    setup = time.perf_counter() - t0
+    unknown = set(given) - set(w.contenders())
+    if unknown:
+        raise ValueError(f"workload {w.name!r} returned undeclared contenders "
+                         f"{sorted(unknown)}; declare them in peers=")
+    subjects: dict[str, Subject | Missing] = {}
+    for name in w.contenders():
+        if only is not None and name not in only:
+            subjects[name] = Missing("not selected")
+        elif name not in given:
+            if name == MAIN and not given and ctx.figures:
+                continue                  # a figures-only workload
+            subjects[name] = Missing("the workload did not provide it")
+        else:
+            subjects[name] = _as_subject(given[name])
+    results: dict[str, dict[str, Any]] = {}
+    live = [n for n, s in subjects.items() if isinstance(s, Subject)]
+    for n, s in subjects.items():
+        if isinstance(s, Missing):
+            results[n] = {"missing": s.reason}
+            say(f"  {n}: missing ({s.reason})")
+        else:
+            results[n] = {"times": [], "label": s.label}
+    for r in range(reps):
+        order = live[r % len(live):] + live[:r % len(live)] if live else []
+        for n in order:
+            s = subjects[n]
+            assert isinstance(s, Subject)
+            t0 = time.perf_counter()
+            try:
+                ans = s.run()
+                dt = time.perf_counter() - t0
+                if isinstance(ans, Timed):
+                    dt, ans = ans.seconds, ans.answer
+                if r == 0 and s.check is not None:
+                    s.check(ans)
+            except KeyboardInterrupt:
+                raise
+            except Exception as e:                      # reported, not fatal
+                results[n]["error"] = f"{type(e).__name__}: {e}"
+                live.remove(n)
+                say(f"  {n}: error ({results[n]['error']})")
+                continue
+            del ans
+            results[n]["times"].append(dt)
+            say(f"  round {r + 1}/{reps} {n}: {dt:.4f} s")
+    for n, res in results.items():
+        if res.get("times"):
+            res["median"] = statistics.median(res["times"])
+            res["min"] = min(res["times"])
+        if "label" in res and not res["label"]:
+            del res["label"]
+    main = results.get(MAIN, {}).get("median")
+    for n, res in results.items():
+        if n != MAIN and main and res.get("median"):
+            res["ratio_to_modlights"] = res["median"] / main
     return {"workload": w.name, "help": w.help, "params": ctx.params, "seed": seed,
-            "repeats": reps, "setup_seconds": setup, "contenders": results,
-            "figures": ctx.figures,
-            "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+        "repeats": reps, "setup_seconds": setup, "contenders": results,
+        "figures": ctx.figures,
+        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
 
 
 def _fmt(t: float | None) -> str:
