@@ -56,7 +56,8 @@ def _run(args, out) -> int:
                            log=(lambda s: print(s, file=out, flush=True)) if args.verbose
                            else None)
         print(format_run(rec), file=out, flush=True)
-        failed |= any("error" in r for r in rec["contenders"].values())
+        failed |= any("error" in r or r.get("missing", "").startswith("setup failed")
+                      for r in rec["contenders"].values())
         if args.json:
             print(json.dumps(rec, default=str), file=out)
         if not args.no_save:

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .registry import Missing, Timed
+from .registry import Missing, Subject, Timed
 
-__all__ = ["galois_peer", "flint_peer", "m4ri_peer", "write_mlbm", "read_mlbm", "m4ri_solve"]
+__all__ = ["galois_peer", "flint_peer", "m4ri_peer", "write_mlbm", "read_mlbm", "m4ri_solve",
+           "m4ri_rank", "flint_solve", "galois_solve"]
 
 HERE = Path(__file__).resolve().parent
 M4RI_HEADER = Path("/usr/include/m4ri/m4ri.h")
@@ -89,3 +90,51 @@ def m4ri_solve(exe: Path, a_bin: Path, b_bin: Path, x_bin: Path) -> Timed:
         raise RuntimeError(f"m4ri_bench exit {p.returncode}: {p.stderr.strip()[-300:]}")
     kv = dict(line.split(" ", 1) for line in p.stdout.strip().splitlines())
     return Timed(float(kv["median"]), read_mlbm(x_bin))
+
+
+def m4ri_rank(exe: Path, a_bin: Path) -> Timed:
+    """One mzd_echelonize(A) call of the harness: its own timing, the rank as the answer."""
+    p = subprocess.run([str(exe), "rank", str(a_bin), "1"], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"m4ri_bench exit {p.returncode}: {p.stderr.strip()[-300:]}")
+    kv = dict(line.split(" ", 1) for line in p.stdout.strip().splitlines())
+    return Timed(float(kv["median"]), int(kv["rank"]))
+
+
+def flint_solve(flint, A: np.ndarray, B: np.ndarray, n: int, check=None) -> Subject:
+    """python-flint on A X = B (B is N x m): nmod_mat.rref of [A | B] (flint's solve refuses
+    singular systems), X read off the echelon form touching O(N + rank m) entries. The
+    matrix is converted outside the timing. Answer: X (N x m)."""
+    N, m = A.shape[1], B.shape[1]
+    M = flint.nmod_mat(np.concatenate([A, B], axis=1).tolist(), n)
+
+    def run():
+        R, rank = M.rref()
+        X = np.zeros((N, m), np.int64)
+        j = 0
+        for i in range(rank):
+            while j < N and int(R[i, j]) == 0:
+                j += 1
+            if j >= N:
+                raise ValueError("flint: inconsistent system")
+            X[j] = [int(R[i, N + c]) for c in range(m)]
+            j += 1
+        return X
+    return Subject(run, check)
+
+
+def galois_solve(galois, A: np.ndarray, B: np.ndarray, n: int, check=None) -> Subject:
+    """galois on A X = B: GF(n) row_reduce of [A | B] (galois.GF(n) is the field with n
+    elements: n prime here). Converted outside the timing. Answer: X (N x m)."""
+    N = A.shape[1]
+    M = galois.GF(n)(np.concatenate([A, B], axis=1))
+
+    def run():
+        R = np.asarray(M.row_reduce(), np.int64)
+        X = np.zeros((N, B.shape[1]), np.int64)
+        for row in R:
+            nz = np.flatnonzero(row[:N])
+            if nz.size:
+                X[nz[0]] = row[N:]
+        return X
+    return Subject(run, check)

@@ -9,7 +9,8 @@ any timing) and returns the contenders to time, by name:
   :class:`Missing` saying why the peer cannot run here (not installed, not applicable).
   A declared peer that is absent from the answer is reported as missing, never dropped.
 
-The runner times every contender ``repeats`` times in interleaved rounds (round r runs
+The runner runs every contender ``warmup`` times untimed, then times it ``repeats`` times
+in interleaved rounds (round r runs
 each contender once, in rotated order), checks the first answer of each with its
 ``check`` and reports medians and the ratio of each peer to modlights. A workload that
 measures something other than time (counts, constants) records it with
@@ -99,6 +100,7 @@ class Workload:
     groups: tuple[str, ...] = ()
     params: dict[str, Any] = field(default_factory=dict)
     repeats: int = 5
+    warmup: int = 1
     heavy: bool = False
     module: str = ""
 
@@ -107,7 +109,7 @@ class Workload:
 
 
 def workload(name: str, help: str, peers: Iterable[str] = (), groups: Iterable[str] = (),
-             params: Mapping[str, Any] | None = None, repeats: int = 5,
+             params: Mapping[str, Any] | None = None, repeats: int = 5, warmup: int = 1,
              heavy: bool = False) -> Callable[[Callable], Callable]:
     """Register the decorated function as the workload ``name``.
 
@@ -118,6 +120,8 @@ def workload(name: str, help: str, peers: Iterable[str] = (), groups: Iterable[s
     params: default parameters (overridable with ``--param key=value``; the value is
         converted to the default's type).
     repeats: default number of timed rounds.
+    warmup: untimed rounds before them (the first answer of each contender is checked
+        in the first round, warm-up or not); 0 for work too long to run twice.
     heavy: True for workloads too long for a quick run (listed with a mark).
     """
     def deco(func: Callable) -> Callable:
@@ -130,7 +134,8 @@ def workload(name: str, help: str, peers: Iterable[str] = (), groups: Iterable[s
             raise ValueError(f"{MAIN!r} is the library itself, not a peer")
         REGISTRY[name] = Workload(name=name, func=func, help=help, peers=tuple(peers),
                                   groups=tuple(groups), params=dict(params or {}),
-                                  repeats=repeats, heavy=heavy, module=func.__module__)
+                                  repeats=repeats, warmup=warmup, heavy=heavy,
+                                  module=func.__module__)
         return func
     return deco
 

@@ -103,7 +103,8 @@ def run_workload(w: Workload, params: dict[str, Any] | None = None, repeats: int
 
     params: the workload's parameters (default: its own defaults).
     repeats: timed rounds (default: the workload's); round r runs every contender once,
-        starting at contender r mod k, so all see the same machine load.
+        starting at contender r mod k, so all see the same machine load. The workload's
+        ``warmup`` rounds run first, untimed.
     only: time just these contenders (e.g. ``["modlights"]``); the others are reported
         as missing with the reason "not selected".
     Raises ValueError for repeats < 1; a contender whose answer fails its check, or
@@ -126,7 +127,14 @@ def run_workload(w: Workload, params: dict[str, Any] | None = None, repeats: int
 def _run(w: Workload, ctx: Context, reps: int, seed: int, only: list[str] | None,
          say: Callable[[str], None]) -> dict[str, Any]:
     t0 = time.perf_counter()
-    given = w.func(ctx) or {}
+    try:
+        given = w.func(ctx) or {}
+    except (ValueError, KeyboardInterrupt):
+        raise                                         # bad parameters: the caller says so
+    except Exception as e:                            # the library lacks what it needs
+        say(f"  setup failed: {type(e).__name__}: {e}")
+        given = {MAIN: Missing(f"setup failed: {type(e).__name__}: {e}")}
+        ctx.figures.clear()
     setup = time.perf_counter() - t0
     unknown = set(given) - set(w.contenders())
     if unknown:
@@ -150,7 +158,8 @@ def _run(w: Workload, ctx: Context, reps: int, seed: int, only: list[str] | None
             say(f"  {n}: missing ({s.reason})")
         else:
             results[n] = {"times": [], "label": s.label}
-    for r in range(reps):
+    warm = w.warmup
+    for r in range(-warm, reps):
         order = live[r % len(live):] + live[:r % len(live)] if live else []
         for n in order:
             s = subjects[n]
@@ -161,8 +170,8 @@ def _run(w: Workload, ctx: Context, reps: int, seed: int, only: list[str] | None
                 dt = time.perf_counter() - t0
                 if isinstance(ans, Timed):
                     dt, ans = ans.seconds, ans.answer
-                if r == 0 and s.check is not None:
-                    s.check(ans)
+                if r == -warm and s.check is not None:
+                    s.check(ans)                        # the first answer, untimed
             except KeyboardInterrupt:
                 raise
             except Exception as e:                      # reported, not fatal
@@ -171,6 +180,9 @@ def _run(w: Workload, ctx: Context, reps: int, seed: int, only: list[str] | None
                 say(f"  {n}: error ({results[n]['error']})")
                 continue
             del ans
+            if r < 0:
+                say(f"  warm-up {n}: {dt:.4f} s")
+                continue
             results[n]["times"].append(dt)
             say(f"  round {r + 1}/{reps} {n}: {dt:.4f} s")
     for n, res in results.items():
@@ -202,7 +214,8 @@ def _fmt(t: float | None) -> str:
 def format_run(rec: dict[str, Any]) -> str:
     """A short plain-text (and Markdown) table of one run record."""
     lines = [f"{rec['workload']}: {rec['help']}",
-             f"params {rec['params']}, seed {rec['seed']}, {rec['repeats']} rounds "
+             f"params {rec['params']}, seed {rec['seed']}, {rec['repeats']} rounds after "
+             f"{rec.get('warmup', 0)} warm-up "
              f"(medians; ratio = peer / modlights, > 1: modlights faster)", "",
              "| contender | median | min | ratio | note |", "|---|---|---|---|---|"]
     for n, res in rec["contenders"].items():

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..peers import flint_peer, galois_peer, m4ri_peer, m4ri_solve, write_mlbm
+from ..peers import (flint_peer, flint_solve, galois_peer, galois_solve, m4ri_peer, m4ri_solve,
+                     write_mlbm)
 from ..registry import Context, Missing, Subject, workload
 
 
@@ -42,41 +43,6 @@ def _modlights(A, b, n):
                    .solve(b, minimal=False), _check_ml(A, b, n), label="method=dense")
 
 
-def _flint_subject(flint, A, b, n):
-    N = A.shape[0]
-    M = flint.nmod_mat(np.concatenate([A, b[:, None]], axis=1).tolist(), n)
-
-    def run():
-        R, rank = M.rref()
-        # x off the reduced echelon form, O(N + rank) entries: each pivot takes b's entry
-        x = np.zeros(N, np.int64)
-        j = 0
-        for i in range(rank):
-            while j < N and int(R[i, j]) == 0:
-                j += 1
-            if j >= N:
-                raise ValueError("flint: inconsistent system")
-            x[j] = int(R[i, N])
-            j += 1
-        return x
-    return Subject(run, _check_peer(A, b, n))
-
-
-def _galois_subject(galois, A, b, n):
-    GF = galois.GF(n)
-    M = GF(np.concatenate([A, b[:, None]], axis=1))
-
-    def run():
-        R = np.asarray(M.row_reduce(), np.int64)
-        x = np.zeros(A.shape[0], np.int64)
-        for row in R:
-            nz = np.flatnonzero(row[:-1])
-            if nz.size:
-                x[nz[0]] = row[-1]
-        return x
-    return Subject(run, _check_peer(A, b, n))
-
-
 @workload("dense-gf2-4096", help="dense random GF(2) 4096 x 4096 factor + solve vs M4RI",
           peers=("m4ri",), groups=("issue22",), params={"size": 4096}, repeats=5)
 def dense_gf2(ctx: Context):
@@ -100,10 +66,10 @@ def dense_gf3(ctx: Context):
     A, b = _system(ctx, 3)
     out = {"modlights": _modlights(A, b, 3)}
     fl = flint_peer()
-    out["flint"] = fl if isinstance(fl, Missing) else _flint_subject(fl, A, b, 3)
+    out["flint"] = fl if isinstance(fl, Missing) else flint_solve(fl, A, b[:, None], 3, _check_peer(A, b, 3))
     if ctx["size"] > 1000:
         out["galois"] = Missing("galois row_reduce is timed up to size 1000 (minutes here)")
     else:
         ga = galois_peer()
-        out["galois"] = ga if isinstance(ga, Missing) else _galois_subject(ga, A, b, 3)
+        out["galois"] = ga if isinstance(ga, Missing) else galois_solve(ga, A, b[:, None], 3, _check_peer(A, b, 3))
     return out

@@ -54,6 +54,7 @@ def _register(name: str, help: str, size: int, states: int, pattern: str, start:
               method: str = "auto", repeats: int = 5, heavy: bool = False,
               groups=("issue22",), **extra) -> None:
     workload(name, help=help, groups=groups, repeats=repeats, heavy=heavy,
+             warmup=0 if heavy else 1,
              params={"size": size, "states": states, "pattern": pattern, "start": start,
                      "method": method, **extra})(_grid_case)
 

@@ -141,7 +141,7 @@ def batch_many(ctx: Context):
 
 
 @workload("min-taps-5x5-all", help="the fewest taps of every solvable 5x5 GF(2) cross "
-          "board by min_taps_many (2^23 boards; the largest is 15)", repeats=1, heavy=True)
+          "board by min_taps_many (2^23 boards; the largest is 15)", repeats=1, warmup=0, heavy=True)
 def min_taps_5x5_all(ctx: Context):
     import modlights as ml
     board = ml.Board.grid(5, 5)
@@ -215,7 +215,7 @@ def hardest(ctx: Context):
 
 @workload("executors", help="a 2^32-element GF(2) coset searched over a ProcessPoolExecutor "
           "of 1 and of 2 workers (graph board, 64 cells, 96 taps)",
-          peers=("2-workers",), params={"cells": 64, "taps": 96}, repeats=3, heavy=True)
+          peers=("2-workers",), params={"cells": 64, "taps": 96}, repeats=3, warmup=0, heavy=True)
 def executors(ctx: Context):
     import concurrent.futures as cf
     import modlights as ml

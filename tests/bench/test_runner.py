@@ -74,7 +74,7 @@ def test_a_duplicate_name_is_refused():
 def test_run_medians_ratios_and_missing_peers(stub):
     rec = run_workload(registry.get("test-stub"))
     c = rec["contenders"]
-    assert stub == {"modlights": 3, "fast": 3}
+    assert stub == {"modlights": 4, "fast": 4}          # one warm-up round, untimed
     assert c["modlights"]["times"] == [0.2] * 3 and c["modlights"]["median"] == 0.2
     assert c["fast"]["ratio_to_modlights"] == pytest.approx(2.5)
     assert c["gone"] == {"missing": "stubpeer is not installed"}
@@ -145,10 +145,10 @@ def _built(tree: Path) -> bool:
 @pytest.mark.skipif(not _built(ROOT), reason="the source tree has no compiled module")
 def test_compare_runs_both_trees_in_subprocesses(tmp_path, capsys):
     assert main(["compare", "--before", str(ROOT), "--after", str(ROOT), "--rounds", "1",
-                 "smoke-cross", "--out", str(tmp_path)]) == 0
+                 "--repeats", "2", "smoke-cross", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "after/before" in out
     doc = json.loads(next(tmp_path.glob("*-compare-smoke-cross.json")).read_text())
     row = doc["runs"][0]["rows"][0]
-    assert row["errors"] == {} and len(row["times"]["before"]) == 1
+    assert row["errors"] == {} and len(row["times"]["before"]) == 2
     assert row["after_over_before"] > 0
