@@ -133,7 +133,7 @@ def _run(w: Workload, ctx: Context, reps: int, seed: int, only: list[str] | None
         raise                                         # bad parameters: the caller says so
     except Exception as e:                            # the library lacks what it needs
         say(f"  setup failed: {type(e).__name__}: {e}")
-        given = {MAIN: Missing(f"setup failed: {type(e).__name__}: {e}")}
+        given = {c: Missing(f"setup failed: {type(e).__name__}: {e}") for c in w.contenders()}
         ctx.figures.clear()
     setup = time.perf_counter() - t0
     unknown = set(given) - set(w.contenders())
@@ -145,7 +145,7 @@ def _run(w: Workload, ctx: Context, reps: int, seed: int, only: list[str] | None
         if only is not None and name not in only:
             subjects[name] = Missing("not selected")
         elif name not in given:
-            if name == MAIN and not given and ctx.figures:
+            if name == MAIN and ctx.figures:
                 continue                  # a figures-only workload
             subjects[name] = Missing("the workload did not provide it")
         else:

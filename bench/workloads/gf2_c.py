@@ -1,6 +1,6 @@
 """gf2-c-vs-m4ri: the C GF(2) core against M4RI with no Python in between.
 
-Compiles bench/workloads/gf2_vs_m4ri.c with the repository's csrc (gf2.c and cpu.c,
+Compiles bench/workloads/gf2_vs_m4ri.c with the repository's csrc (gf2.c, cpu.c and interrupt.c,
 found wherever they sit under csrc/) and libm4ri, runs it once and records each line it
 prints (dense echelon 1024/4096/8192, cross-board factor + solve 32/64/90, dense factor +
 solve 1024/4096: medians of process CPU time, modlights / M4RI) as figures.
@@ -32,9 +32,9 @@ def _find(name: str) -> Path | None:
 def gf2_c_vs_m4ri(ctx: Context):
     if not M4RI_HEADER.exists():
         return {"m4ri": Missing(f"{M4RI_HEADER} not found (apt-get install libm4ri-dev)")}
-    srcs = [_find("gf2.c"), _find("cpu.c")]
+    srcs = [_find("gf2.c"), _find("cpu.c"), _find("interrupt.c")]
     if None in srcs or _find("gf2.h") is None:
-        return {"m4ri": Missing("csrc/**/gf2.c, cpu.c or gf2.h not found")}
+        return {"m4ri": Missing("csrc/**/gf2.c, cpu.c, interrupt.c or gf2.h not found")}
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if not cc:
         return {"m4ri": Missing("no C compiler")}
