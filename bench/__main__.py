@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from . import registry
 from .runner import RESULTS, format_run, machine, run_workload, write_results

@@ -125,8 +125,8 @@ def main(argv: list[str], out) -> int:
         print(f"{w.name:24s} before {_s(med['before'])}  after {_s(med['after'])}  "
               f"after/before {'-' if ratio is None else f'{ratio:.3f}'}", file=out, flush=True)
     total = time.perf_counter() - t_start
-    print(f"{len(ws)} workloads, {a.rounds} rounds x {a.repeats} runs, {total:.0f} s; worst after/before "
-          f"{worst:.3f}", file=out, flush=True)
+    print(f"{len(ws)} workloads, {a.rounds} rounds x {a.repeats} runs, {total:.0f} s; "
+          f"worst after/before {worst:.3f}", file=out, flush=True)
     if not a.no_save:
         name = "+".join(a.workloads) if len(a.workloads) <= 3 else f"{len(ws)}-workloads"
         table = ["| workload | before | after | after / before |", "|---|---|---|---|"]
@@ -137,8 +137,10 @@ def main(argv: list[str], out) -> int:
         rec = {"workload": name, "help": "before / after", "params": a.param, "seed": a.seed,
                "repeats": a.repeats, "rounds": a.rounds, "rows": rows, "total_seconds": total,
                "date": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()),
-               "table": f"before {mach['trees']['before']}, after {mach['trees']['after']}; "
-                        f"medians of {a.rounds} interleaved rounds x {a.repeats} runs, {total:.0f} s in all\n\n"
+               "table": "; ".join(f"{k} {v['path']} ({v['commit']})"
+                                  for k, v in mach["trees"].items()) + "; "
+                        f"medians of {a.rounds} interleaved rounds x {a.repeats} runs, "
+                        f"{total:.0f} s in all\n\n"
                         + "\n".join(table)}
         j, m = write_results(rec, mach, a.out, kind="compare")
         print(f"results: {j} and {m.name}", file=out, flush=True)

@@ -13,7 +13,6 @@ import os
 import platform
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any, Callable
 
 from .registry import MAIN, Context, Missing, Subject, Timed, Workload
 
-__all__ = ["run_workload", "machine", "git_commit", "write_results", "format_run",
+__all__ = ["run_workload", "machine", "git_commit", "write_results", "format_run", "render_md",
            "RESULTS"]
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -245,17 +244,23 @@ def write_results(rec: dict[str, Any], mach: dict[str, Any], out: Path | str = R
     if jpath.exists():
         try:
             doc = json.loads(jpath.read_text())
-        except (OSError, ValueError):
-            doc = {"workload": rec["workload"], "runs": []}
+        except (OSError, ValueError):                 # kept aside, never overwritten
+            jpath.rename(jpath.with_suffix(f".unreadable-{int(time.time())}.json"))
     doc["runs"].append({**rec, "machine": mach})
     jpath.write_text(json.dumps(doc, indent=1, default=str) + "\n")
-    md = [f"# {stem}", ""]
+    mpath.write_text(render_md(stem, doc))
+    return jpath, mpath
+
+
+def render_md(title: str, doc: dict[str, Any]) -> str:
+    """The Markdown of a results file: every run with its machine line and table."""
+    md = [f"# {title}", ""]
     for i, run in enumerate(doc["runs"], 1):
         m = run["machine"]
+        where = ("" if "trees" in m else f"modlights {m.get('modlights_commit')} "
+                 f"({m.get('modlights_path')}), ")
         md += [f"## run {i}, {run['date']}", "",
                f"{m.get('cpu')}, {m.get('usable_cores')} of {m.get('cores')} cores, load "
-               f"{m.get('load')}; modlights {m.get('modlights_commit')} "
-               f"({m.get('modlights_path')}), bench {m.get('bench_commit')}", "",
+               f"{m.get('load')}; {where}bench {m.get('bench_commit')}", "",
                run.get("table") or format_run(run), ""]
-    mpath.write_text("\n".join(md))
-    return jpath, mpath
+    return "\n".join(md)

@@ -66,10 +66,12 @@ def dense_gf3(ctx: Context):
     A, b = _system(ctx, 3)
     out = {"modlights": _modlights(A, b, 3)}
     fl = flint_peer()
-    out["flint"] = fl if isinstance(fl, Missing) else flint_solve(fl, A, b[:, None], 3, _check_peer(A, b, 3))
+    check = _check_peer(A, b, 3)
+    out["flint"] = fl if isinstance(fl, Missing) else flint_solve(fl, A, b[:, None], 3, check)
     if ctx["size"] > 1000:
         out["galois"] = Missing("galois row_reduce is timed up to size 1000 (minutes here)")
     else:
         ga = galois_peer()
-        out["galois"] = ga if isinstance(ga, Missing) else galois_solve(ga, A, b[:, None], 3, _check_peer(A, b, 3))
+        out["galois"] = ga if isinstance(ga, Missing) else galois_solve(ga, A, b[:, None], 3,
+                                                                        check)
     return out

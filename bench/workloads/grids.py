@@ -4,9 +4,9 @@ Public API only (ml.Board, ml.Solver, solve), so the same workload runs on any t
 (``python -m bench compare``). The timed work is the whole user call: building the
 board, the Solver and one solve. A chase variant or an engine is picked with
 ``--param method=NAME`` (any name Solver accepts); two variants are compared by running
-the workload once with each, or two trees with ``python -m bench compare``. The start is either every tile on (the issue's
-all-on start) or A x0 for random taps x0 (solvable by construction); every answer is
-checked with Board.apply outside the timing.
+the workload once with each, or two trees with ``python -m bench compare``. The start is
+either every tile on (the issue's all-on start) or A x0 for random taps x0 (solvable by
+construction); every answer is checked with Board.apply outside the timing.
 """
 from __future__ import annotations
 

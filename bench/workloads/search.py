@@ -141,7 +141,8 @@ def batch_many(ctx: Context):
 
 
 @workload("min-taps-5x5-all", help="the fewest taps of every solvable 5x5 GF(2) cross "
-          "board by min_taps_many (2^23 boards; the largest is 15)", repeats=1, warmup=0, heavy=True)
+          "board by min_taps_many (2^23 boards; the largest is 15)", repeats=1, warmup=0,
+          heavy=True)
 def min_taps_5x5_all(ctx: Context):
     import modlights as ml
     board = ml.Board.grid(5, 5)
