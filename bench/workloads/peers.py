@@ -49,10 +49,14 @@ def gf2_rank(ctx: Context):
     want = int(ml.Solver(ml.Board.from_matrix(A, 2), backend="reference").rank) \
         if N <= 512 else None
 
-    def check(r):
+    seen: list[int] = []
+
+    def check(r):                       # every contender agrees (and the reference if run)
         r = int(r)
         if want is not None:
             assert r == want, f"rank {r}, the reference engine says {want}"
+        assert not seen or r == seen[0], f"rank {r}, another contender said {seen[0]}"
+        seen.append(r)
         ctx.figure("rank", r)
     peers = _peer_mods(2)
     out = {"modlights": Subject(lambda: ml.Solver(ml.Board.from_matrix(A, 2)).rank, check)}
