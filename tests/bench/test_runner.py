@@ -152,3 +152,29 @@ def test_compare_runs_both_trees_in_subprocesses(tmp_path, capsys):
     row = doc["runs"][0]["rows"][0]
     assert row["errors"] == {} and len(row["times"]["before"]) == 2
     assert row["after_over_before"] > 0
+
+
+def test_ctrl_c_stops_the_run_with_status_130(capsys):
+    def interrupted(ctx):
+        def run():
+            raise KeyboardInterrupt
+        return {"modlights": run}
+    registry.workload("test-interrupted", help="raises KeyboardInterrupt")(interrupted)
+    try:
+        assert main(["test-interrupted", "--no-save"]) == 130
+        assert "interrupted" in capsys.readouterr().err
+    finally:
+        del registry.REGISTRY["test-interrupted"]
+
+
+def test_a_failing_setup_is_reported_for_every_contender(stub, capsys):
+    def broken(ctx):
+        raise ImportError("no module named modlights.engines.nothing")
+    registry.workload("test-broken", help="setup fails", peers=("fast",))(broken)
+    try:
+        rec = run_workload(registry.get("test-broken"), repeats=1)
+        for name in ("modlights", "fast"):
+            assert "setup failed: ImportError" in rec["contenders"][name]["missing"]
+        assert main(["test-broken", "--no-save"]) == 1
+    finally:
+        del registry.REGISTRY["test-broken"]
