@@ -244,7 +244,10 @@ def write_results(rec: dict[str, Any], mach: dict[str, Any], out: Path | str = R
     if jpath.exists():
         try:
             doc = json.loads(jpath.read_text())
+            if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
+                raise ValueError("not a results file of the runner")
         except (OSError, ValueError):                 # kept aside, never overwritten
+            doc = {"workload": rec["workload"], "runs": []}
             jpath.rename(jpath.with_suffix(f".unreadable-{int(time.time())}.json"))
     doc["runs"].append({**rec, "machine": mach})
     jpath.write_text(json.dumps(doc, indent=1, default=str) + "\n")

@@ -178,3 +178,13 @@ def test_a_failing_setup_is_reported_for_every_contender(stub, capsys):
         assert main(["test-broken", "--no-save"]) == 1
     finally:
         del registry.REGISTRY["test-broken"]
+
+
+def test_a_foreign_file_at_the_results_name_is_kept_aside(stub, tmp_path, capsys):
+    assert main(["test-stub", "--out", str(tmp_path), "--repeats", "1"]) == 0
+    path = next(tmp_path.glob("*-test-stub.json"))
+    path.write_text('{"board": "not a results file"}')
+    assert main(["test-stub", "--out", str(tmp_path), "--repeats", "1"]) == 0
+    aside = list(tmp_path.glob("*-test-stub.unreadable-*.json"))
+    assert len(aside) == 1 and "not a results file" in aside[0].read_text()
+    assert len(json.loads(path.read_text())["runs"]) == 1
