@@ -1,10 +1,10 @@
-/* m4ri_bench: time M4RI (libm4ri) on the workloads of bench/compare.py.
+/* m4ri_bench: time M4RI (libm4ri) on the peers workloads of the bench runner.
  *
- * Build (compare.py does this for you into a build dir outside git):
+ * Build (bench/peers.py does this for you into a build dir outside git):
  *     cc -O2 -o m4ri_bench bench/m4ri_bench.c -lm4ri -lm
  * (Debian/Ubuntu: apt-get install libm4ri-dev)
  *
- * Matrix files (written by compare.py): a 16-byte header
+ * Matrix files (written by bench/peers.py, write_mlbm): a 16-byte header
  *     char magic[4] = "MLBM"; uint32 rows; uint32 cols; uint32 reserved (0);
  * followed by rows*cols bytes, row-major, each 0 or 1 (little-endian uint32s).
  *

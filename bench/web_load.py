@@ -7,9 +7,12 @@ every 50 ms. Prints the probe's latency p50 / p99 / max, the answers by request 
 status, the server's worker restarts, and whether the server still answers; exits 1
 when the server died or the health p99 is over the target (100 ms).
 
-    python bench/web_load.py                    # 40 clients, 30 s, --workers default
-    python bench/web_load.py --clients 10 --seconds 10 --workers 2
-    python bench/web_load.py --clients 8 --seconds 10 --big-bodies   # 8 MB solve bodies
+    python -m bench web-load                    # 40 clients, 30 s, --workers default
+    python -m bench web-load --param clients=10 --param seconds=10 --param workers=2
+    python -m bench web-load --param clients=8 --param big_bodies=true   # 8 MB solve bodies
+
+(the workload of bench/workloads/web.py calls :func:`main`; the test suite imports
+:func:`issue_requests` from this module.)
 
 Loopback only; bounded in time (SECONDS + the server's start and stop) and in clients.
 Clients that get 503 "busy" wait its Retry-After (as a well-behaved client does) unless
@@ -230,6 +233,3 @@ def main(argv: list | None = None) -> int:
                 server.kill()
                 server.wait()
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,9 @@
-"""``modlights bench``: time large boards."""
+"""``modlights bench``: time large boards (the installed package's self-benchmark).
+
+The timed work is :func:`modlights.cli.workloads.bench_large` and ``bench_packed``; the
+project's benchmark runner (``python -m bench`` in a source checkout) registers the same
+functions as its ``selfbench`` and ``packed-*`` workloads, so there is one copy of each.
+"""
 from __future__ import annotations
 
 import argparse
@@ -99,7 +104,11 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
                        formatter_class=fmt, allow_abbrev=False,
                        epilog="examples:\n  modlights bench\n"
                               "  modlights bench --sizes 1000,2000,5000 --states 2\n"
-                              "  modlights bench --sizes 1000 --states 3,4 --json")
+                              "  modlights bench --sizes 1000 --states 3,4 --json\n\n"
+                              "In a source checkout, `python -m bench` runs the project's "
+                              "benchmark registry (this command is its 'selfbench' and "
+                              "'packed-*' workloads; peers, before/after comparisons, "
+                              "dated result files).")
     p.add_argument("--sizes", default="250,500,1000,2000", metavar="LIST",
                    help="board sides (or ROWSxCOLS) separated by commas "
                         "(default: 250,500,1000,2000)")
@@ -117,10 +126,10 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
                         "always used for boards of more than 2^27 tiles, e.g. "
                         "--sizes 100000)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--method", choices=("chase", "auto", "algebraic", "lifted", "tensor",
-                                        "dense"),
-                   default="chase", help="Solver method of the byte-state boards "
-                   "(default: chase; auto: what Solver picks)")
+    p.add_argument("--method", default="chase", metavar="NAME",
+                   help="Solver method of the byte-state boards: any name Solver(method=) "
+                        "accepts (default: chase; auto: what Solver picks); a method that "
+                        "does not cover a board exits 2")
     p.add_argument("--json", action="store_true", help="print one JSON list")
     p.set_defaults(func=run)
     return p

@@ -1,8 +1,7 @@
-/* bench/gf2_vs_m4ri.c: csrc/gf2 against M4RI on the same inputs, interleaved,
+/* gf2_vs_m4ri.c: csrc's GF(2) core against M4RI on the same inputs, interleaved,
  * medians of process CPU time (the machine is shared: wall time is noisy).
- * Not part of the build. Needs Debian's libm4ri-dev (apt-get install libm4ri-dev):
- *   gcc -O3 -Icsrc bench/gf2_vs_m4ri.c csrc/gf2.c csrc/cpu.c -lm4ri -o /tmp/gf2_vs_m4ri
- *   /tmp/gf2_vs_m4ri            # MODLIGHTS_SIMD=portable|avx2|avx512 to force a path
+ * Not part of the build; `python -m bench gf2-c-vs-m4ri` compiles and runs it. Needs libm4ri-dev.
+ * MODLIGHTS_SIMD=portable|avx2|avx512 in the environment forces a SIMD path.
  * (a) row echelon form of dense random N x N: mzd_echelonize(A, 0) vs ml_gf2_echelonize
  * (b) k x k cross board, factor + one solve: mzd_solve_left vs ml_gf2_factor + solve_dot
  * (d) dense random N x N, factor + one solve (the same pair) */

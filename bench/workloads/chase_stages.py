@@ -1,9 +1,8 @@
-#!/usr/bin/env python
-"""stages_large.py: where the time and memory of a large chase solve go.
+"""chase-stages: where the time and memory of a large chase solve go.
 
-    python bench/stages_large.py 4000 10000 [--n 2] [--pattern cross] [--repeats 5]
+    python -m bench chase-stages --param size=10000 [--param states=3] [--param pattern=knight]
 
-For each size (square boards) a fresh process makes a random (rows, cols) uint8 start
+The workload makes a random (rows, cols) uint8 start
 (outside the timing), then runs ``repeats`` times
 
     b = Board.grid(rows, cols, states=n, pattern=pattern)
@@ -24,13 +23,11 @@ The start is random (not necessarily solvable): with ``--solvable`` it is
 """
 from __future__ import annotations
 
-import argparse
-import json
-import subprocess
-import sys
 import time
 
 import numpy as np
+
+from ..registry import Context, workload
 
 
 def _rss_mb() -> float:
@@ -166,35 +163,14 @@ def one(size: int, n: int, pattern: str, repeats: int, solvable: bool) -> dict:
     return out
 
 
-def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("sizes", type=int, nargs="+")
-    ap.add_argument("--n", type=int, default=2)
-    ap.add_argument("--pattern", default="cross")
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--solvable", action="store_true")
-    ap.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
-    a = ap.parse_args(argv)
-    if a.one:
-        print(json.dumps(one(a.sizes[0], a.n, a.pattern, a.repeats, a.solvable)))
-        return
-    cols = COLS
-    print(f"n={a.n} pattern={a.pattern} medians of {a.repeats}; seconds and MB")
-    print(f"{'size':>6} " + " ".join(f"{c:>11}" for c in cols))
-    for size in a.sizes:
-        cmd = [sys.executable, __file__, str(size), "--one", "--n", str(a.n),
-               "--pattern", a.pattern, "--repeats", str(a.repeats)]
-        if a.solvable:
-            cmd.append("--solvable")
-        done = subprocess.run(cmd, capture_output=True, text=True)
-        if done.returncode:
-            sys.exit(f"size {size} failed:\n{done.stderr}")
-        r = json.loads(done.stdout.strip().splitlines()[-1])
-        print(f"{size:>6} " + " ".join(f"{r[c]:>11.3f}" for c in cols))
-        if a.solvable:
-            print(f"        random_state {r['random_state']:.3f} s, "
-                  f"peak +{r['random_state_peak']:.0f} MB")
-
-
-if __name__ == "__main__":
-    main()
+@workload("chase-stages", help="the stages of Board.grid + Solver(method='chase') + solve on "
+          "a large board: plan, symbolic chase, residual, numeric replay, glue; RSS (figures)",
+          params={"size": 4000, "states": 2, "pattern": "cross", "stage_repeats": 5,
+                  "solvable": False}, repeats=1, warmup=0)
+def chase_stages(ctx: Context):
+    out = one(ctx["size"], ctx["states"], ctx["pattern"], ctx["stage_repeats"],
+              ctx["solvable"])
+    for key in COLS + (("random_state", "random_state_peak") if ctx["solvable"] else ()):
+        unit = "MB" if key.endswith("mb") or key.endswith("peak") else "s"
+        ctx.figure(key, out[key], unit, "median")
+    return {}

@@ -1,0 +1,1 @@
+"""Workload modules, one per subject; each registers its workloads on import."""
