@@ -847,7 +847,7 @@ class Board:
         """The state after tapping ``pos`` ``times`` times (the input is not modified).
 
         ``times`` is any int (reduced mod n). ValueError for a bad state, a position
-        off the board, on a hole or on a locked tile. O(tiles x pattern size).
+        off the board, on a hole or on a locked tile. O(entries of A).
         """
         s = self.coerce_state(state)
         j = self.tap_index(pos)
@@ -887,8 +887,8 @@ class Board:
         """A random board-shaped state; with ``solvable=True`` one that can be solved
         to all zeros (it is -A x for uniformly random tap counts x).
 
-        rng: None (fresh entropy), an int seed or a ``numpy.random.Generator``;
-        ValueError for anything else. O(entries of A).
+        rng: anything ``numpy.random.default_rng`` takes (None for fresh entropy, an
+        int seed, a Generator); ValueError for anything else. O(entries of A).
         """
         self._per_tile("a random byte state")
         try:
