@@ -4,7 +4,8 @@ A board has tiles with n states (2..255); tapping a tile advances every tile of 
 pattern around it by one, mod n. Solving a state s means finding tap counts x with
 ``s + A x = t (mod n)``. The public names are the model (:class:`Board`,
 :data:`PATTERNS`), the solver facade (:class:`Solver`, :class:`Solution`,
-:class:`Unsolvable`, a ValueError) and play (:class:`Puzzle`, :func:`generate`,
+:class:`Unsolvable`, a ValueError), the engines (``engines()``: every registered
+engine with a one-line description) and play (:class:`Puzzle`, :func:`generate`,
 :func:`daily`, :class:`Game`, :class:`Campaign`); everything else lives in the
 subpackages by role (see docs/architecture.md). Bad input raises ValueError saying
 what is allowed.
