@@ -1,5 +1,15 @@
 """modlights: solve, analyse and generate modular Lights Out puzzles.
 
+A board has tiles with n states (2..255); tapping a tile advances every tile of a
+pattern around it by one, mod n. Solving a state s means finding tap counts x with
+``s + A x = t (mod n)``. The public names are the model (:class:`Board`,
+:data:`PATTERNS`), the solver facade (:class:`Solver`, :class:`Solution`,
+:class:`Unsolvable`, a ValueError), the engines (``engines()``: every registered
+engine with a one-line description) and play (:class:`Puzzle`, :func:`generate`,
+:func:`daily`, :class:`Game`, :class:`Campaign`); everything else lives in the
+subpackages by role (see docs/architecture.md). Bad input raises ValueError saying
+what is allowed.
+
 >>> import modlights as ml
 >>> b = ml.Board.grid(5, 5, states=3, pattern="cross")
 >>> s = ml.Solver(b)

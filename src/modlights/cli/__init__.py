@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Sequence
 
-from modlights.solver import Solver, Unsolvable  # noqa: F401 - Solver: modlights.cli.Solver as before
+from modlights.solver import Solver, Unsolvable  # noqa: F401 - Solver: also modlights.cli.Solver
 from modlights.cli import bench, check, daily, generate, hardest, info, play, serve, solve
 from modlights.cli.common import EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE, _Parser
 

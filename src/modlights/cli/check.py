@@ -48,6 +48,11 @@ def _check_one(code: str, require_unique: bool) -> tuple[list[str], Puzzle | Non
 
 
 def run(args: argparse.Namespace, out) -> int:
+    """Check every puzzle code of ``args.file`` (one a line; blank lines and '#'
+    comments skipped; ``-`` reads standard input, at most :data:`MAX_CHECK_BYTES`),
+    print one line a code and a summary to ``out``; returns 0 when every code is good,
+    1 otherwise. ValueError (exit 2) for an unreadable or oversized file, or one that
+    lists no code."""
     data = read_limited(args.file, MAX_CHECK_BYTES, "level pack")
     try:
         text = data.decode("utf-8")

@@ -352,8 +352,8 @@ def _puzzle_lines(p: Puzzle, label: str = "") -> list[str]:
 
 
 def _puzzle_json(p: Puzzle) -> dict:
-    """p.to_dict() with the board's fields also at the top level (the CLI's older
-    flat layout) and the kernel size and score."""
+    """p.to_dict() with the board's fields also at the top level (the flat layout of
+    the CLI's JSON output) and the kernel size and score."""
     doc = _board_json(p.board)
     doc.update(p.to_dict())
     doc.update({"kernel_size": p.solver.kernel_size, "score": round(p.score, 4)})

@@ -11,6 +11,8 @@ from modlights.cli.common import EXIT_OK, _puzzle_lines, _puzzle_json
 
 
 def run(args: argparse.Namespace, out) -> int:
+    """Print the day's three puzzles (``args.date``, default today in UTC) to ``out``,
+    as text or with ``--json`` as one JSON document; returns the exit code (0)."""
     day = args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     ps = daily(day)
     if args.json:

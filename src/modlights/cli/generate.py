@@ -28,6 +28,9 @@ examples:
 
 
 def run(args: argparse.Namespace, out) -> int:
+    """Generate one puzzle from the board and generate options and print it to ``out``
+    (text, or JSON with ``--json``); returns the exit code. ValueError (exit 2) for
+    options :func:`modlights.generate` refuses."""
     p, note = _generate_from_args(args)
     if args.json:
         doc = _puzzle_json(p)

@@ -100,6 +100,9 @@ def _curses_main(stdscr, screen: PlayScreen) -> None:
 
 
 def run(args: argparse.Namespace, out) -> int:
+    """Play a puzzle (a code, ``--daily N`` or generate options) in the terminal with
+    curses, or feed ``--keys`` to the same screen and print its last frame to ``out``;
+    returns the exit code (0). ValueError (exit 2) without a terminal or curses."""
     p, title = _play_puzzle(args)
     screen = PlayScreen(Game(p), numbers=args.numbers, title=title)
     if args.keys is not None:

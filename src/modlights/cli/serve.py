@@ -24,6 +24,8 @@ def _seconds(what: str):
 
 
 def run(args: argparse.Namespace, out) -> int:
+    """Serve the web service until SIGINT / SIGTERM (see
+    :func:`modlights.web.server.serve`); returns the exit code (0 after a shutdown)."""
     from modlights.web.server import serve
     serve(args.host, args.port, out=out, workers=args.workers, queue=args.queue,
           memory_mb=args.worker_memory, cors_origins=args.cors_origin or (),

@@ -39,6 +39,11 @@ examples:
 
 
 def run(args: argparse.Namespace, out) -> int:
+    """Solve the board of the options (its ``--state``, a puzzle code's start, or a
+    random solvable state from ``--seed``, a fresh seed when none) and print the board,
+    the taps and whether the length is proved minimal (``--json``: one JSON document);
+    write ``--svg`` / ``--png`` pictures, checked before the work. Returns 0, or 1 when
+    the board cannot be solved. ValueError (exit 2) for bad options."""
     board = _build_board(args)
     rows, cols = board.shape
     n = board.states

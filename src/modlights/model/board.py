@@ -6,8 +6,14 @@ tapping tap j. The matrix is built lazily: a Board itself stores only geometry, 
 very large boards cost only their masks until a dense matrix is asked for. A grid
 without locks (holes) stores no lock (hole) mask at all: ``_locked``, ``_holes``,
 ``_active`` and ``_tappable`` are built on first access, and the code on the solving
-path asks ``_any_locked`` / ``_any_holes`` instead, so ``Board.grid(10000, 10000)``
-costs microseconds and no memory.
+path asks ``_any_locked`` / ``_any_holes`` instead, so making a uniform grid
+(``Board.grid(10000, 10000)``) takes O(1) time and memory.
+
+Costs: the coordinate form (:meth:`Board.coo`) takes O(tiles x pattern size) time and
+memory, the dense matrix (:meth:`Board.matrix`) O(n_cells x n_taps) bytes (refused
+past ``MAX_DENSE`` entries); :meth:`Board.apply` on a uniform grid is O(tiles x
+pattern size) with a few bytes of temporaries a tile. Every public method raises
+ValueError (saying what is allowed) for bad input; none mutates its inputs.
 """
 from __future__ import annotations
 
@@ -28,8 +34,8 @@ _as_int_array = as_int_array
 
 def _reduce_mod(arr: np.ndarray, n: int) -> np.ndarray:
     """arr mod n as a new uint8 array (values 0..n-1), for any integer dtype, negatives
-    too. Inputs already in range are only copied (a uint8 ``%`` is ~10x slower than a
-    copy); no int64 temporaries for fixed-width dtypes."""
+    too. Inputs already in range are only copied (one pass checks the range, one
+    copies: no division); no int64 temporaries for fixed-width dtypes. O(size)."""
     if arr.dtype.kind == "O":
         return np.array([int(x) % n for x in arr.ravel()], dtype=np.uint8).reshape(arr.shape)
     if in_range(arr, n):
@@ -111,9 +117,9 @@ def _effect_cells(eff: list[list]) -> np.ndarray:
     """The cells of every tap's effect list, concatenated as int32 (every valid cell
     index fits: MAX_TILES < 2**31; half the bytes the packers read); ValueError naming
     the first entry that is not an int (bools, floats and strings are refused) or
-    that does not fit. Lists of plain or NumPy ints are converted by NumPy (a dense
-    4096 x 4096 board lists 8 million cells: a Python loop per cell took seconds);
-    any other list is checked entry by entry."""
+    that does not fit. Lists of plain or NumPy ints are converted by NumPy in one
+    pass, without a Python loop per cell; any other list is checked entry by entry.
+    O(total effect entries)."""
     parts = []
     for j, e in enumerate(eff):
         if isinstance(e, np.ndarray):       # integers (from_effects keeps no others)
@@ -271,6 +277,15 @@ class Board:
         Returns
         -------
         Board
+
+        Raises
+        ------
+        ValueError
+            For ``states`` outside 2..255, more than ``MAX_TILES`` taps or cells, an
+            entry that is not an int (bools, floats and strings included), or a cell
+            index outside 0..n_cells-1.
+
+        O(total effect entries) time and memory; the dense matrix is not built.
         """
         n = check_states(states)
         try:
@@ -318,6 +333,14 @@ class Board:
         Returns
         -------
         Board
+
+        Raises
+        ------
+        ValueError
+            For ``states`` outside 2..255, a matrix that is not 2-D or not integral,
+            or one of more than ``MAX_DENSE`` entries.
+
+        O(n_cells x n_taps): the board keeps the reduced matrix (one byte an entry).
         """
         n = check_states(states)
         a = _as_int_array(matrix, "matrix")
@@ -693,7 +716,12 @@ class Board:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
 
     def matrix(self) -> np.ndarray:
-        """A: the dense (n_cells x n_taps) uint8 tap matrix, entries mod n."""
+        """A: the dense (n_cells x n_taps) uint8 tap matrix, entries mod n (a new array).
+
+        O(n_cells x n_taps) bytes, plus 8 bytes an entry while it is summed from the
+        coordinate form. ValueError past ``MAX_DENSE`` entries (the structured
+        engines solve such boards without it).
+        """
         if self._dense is not None:
             return self._dense.copy()
         m, r = self.n_cells, self.n_taps
@@ -887,7 +915,11 @@ class Board:
         return out
 
     def press(self, state: Any, pos: Any, times: int = 1) -> np.ndarray:
-        """The state after tapping ``pos`` ``times`` times (the input is not modified)."""
+        """The state after tapping ``pos`` ``times`` times (the input is not modified).
+
+        ``times`` is any int (reduced mod n). ValueError for a bad state, a position
+        off the board, on a hole or on a locked tile. O(entries of A).
+        """
         s = self.coerce_state(state)
         j = self.tap_index(pos)
         times = as_int(times, "times", floats=False)
@@ -896,7 +928,13 @@ class Board:
         return self._add(s, x)
 
     def apply(self, state: Any, taps: Any) -> np.ndarray:
-        """state + A taps (mod n), board-shaped."""
+        """state + A taps (mod n), board-shaped uint8 (a new array).
+
+        ``taps`` are tap counts shaped as in :meth:`from_tap_vector` (board-shaped for
+        grids, (n_taps,) for graph boards), any integers. ValueError for a shape
+        other than the board's, or a non-zero count on a locked tile. O(entries of A)
+        time; on a uniform grid a few bytes of temporaries a tile.
+        """
         s = self.coerce_state(state)
         x = self.tap_vector(taps)
         return self._add(s, x)
@@ -909,7 +947,8 @@ class Board:
         return self.from_cell_vector(v, copy=False)
 
     def affected(self, pos: Any) -> list:
-        """Positions a tap at ``pos`` changes (with repeats where a tile advances twice)."""
+        """Positions a tap at ``pos`` changes (with repeats where a tile advances twice),
+        sorted row-major. Builds (and caches) the coordinate form of A."""
         j = self.tap_index(pos)
         ci, tj = self.coo()
         cells = ci[tj == j]
@@ -917,7 +956,11 @@ class Board:
 
     def random_state(self, rng: Any = None, solvable: bool = True) -> np.ndarray:
         """A random board-shaped state; with ``solvable=True`` one that can be solved
-        to all zeros (it is -A x for uniformly random tap counts x)."""
+        to all zeros (it is -A x for uniformly random tap counts x).
+
+        rng: anything ``numpy.random.default_rng`` takes (None for fresh entropy, an
+        int seed, a Generator); ValueError for anything else. O(entries of A).
+        """
         self._per_tile("a random byte state")
         try:
             gen = np.random.default_rng(rng)
@@ -1003,6 +1046,10 @@ class Board:
                 np.packbits(self._holes).tobytes() if self._any_holes else None)
 
     def __eq__(self, other: object) -> bool:
+        """Equal boards have the same kind, n and tap matrix: grids compare shape,
+        wrap, pattern (or per-tile patterns) and lock / hole masks; graph boards
+        compare A mod n, so a ``from_matrix`` board equals the ``from_effects`` board
+        listing the same units. Graph boards: O(entries of A)."""
         return isinstance(other, Board) and self._key() == other._key()
 
     def __hash__(self) -> int:
@@ -1064,5 +1111,5 @@ def _is_bool_nested(spec: Any) -> bool:
     return isinstance(inner, (bool, np.bool_))
 
 
-# kept under their old private names for the engines that import them
+# ``_in_range``: the name the engines import the range check by
 _in_range = in_range  # noqa: E305

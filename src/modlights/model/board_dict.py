@@ -37,16 +37,20 @@ GRAPH_FIELDS = ("effects", "states", "n_cells")
 
 
 def _offsets_data(offs: Offsets) -> Any:
+    """A pattern as JSON: its name when it is a named pattern, else [dr, dc] pairs."""
     name = pattern_name(offs)
     return name if name else [[int(dr), int(dc)] for dr, dc in offs]
 
 
 def _positions(mask: np.ndarray) -> list:
+    """The [r, c] positions of a boolean mask, row-major (O(tiles))."""
     return [[int(r), int(c)] for r, c in np.argwhere(mask)]
 
 
 def board_to_dict(board: Board) -> dict:
-    """See :meth:`Board.to_dict`."""
+    """See :meth:`Board.to_dict`. O(tiles) for grids with locks or holes (O(pattern)
+    without), O(effect entries) for graph boards (O(n_cells x n_taps) for a board made
+    by ``from_matrix``)."""
     if not board.is_grid:
         effects = board.effects
         if effects is None:                         # Board.from_matrix: units of A[i, j]
@@ -155,6 +159,8 @@ def board_from_dict(cls: type[Board], d: Any, *, max_tiles: int | None = None) -
 
 
 def _graph_from_dict(cls: type[Board], d: Mapping, limit: int) -> Board:
+    """A graph board from its dict: the sizes checked against ``limit`` (taps and effect
+    entries) before ``cls.from_effects`` builds it; ValueError naming the field."""
     check_mapping(d, "graph board", GRAPH_FIELDS, ("effects", "states"))
     effects = d["effects"]
     if not isinstance(effects, (list, tuple)):

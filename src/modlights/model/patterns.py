@@ -25,18 +25,26 @@ PATTERNS: MappingProxyType = MappingProxyType({
     "knight": ((0, 0),) + _KNIGHT,
 })
 
-# A pattern reaching further than this is certainly a mistake (and would make the
-# structured solvers' windows absurd).
+#: Largest |dr| or |dc| of an offset: a pattern reaching further is certainly a
+#: mistake (and would make the structured solvers' windows absurd).
 MAX_REACH = 1024
+#: Most offsets in one pattern (repeats included).
 MAX_OFFSETS = 4096
 
 
 def _allowed() -> str:
+    """The pattern names, quoted, for error messages."""
     return ", ".join(repr(k) for k in PATTERNS)
 
 
 def parse_pattern(pattern: Any) -> Offsets:
-    """Return the offsets of one tile's pattern: a name or a sequence of (dr, dc)."""
+    """Return the offsets of one tile's pattern: a name or a sequence of (dr, dc).
+
+    Names are matched case-insensitively, surrounding blanks ignored. A sequence (or
+    iterator, read once) gives its offsets exactly as listed, repeats kept. ValueError
+    for an unknown name, a non-pair entry, more than :data:`MAX_OFFSETS` offsets or an
+    offset reaching past :data:`MAX_REACH`. O(offsets).
+    """
     if isinstance(pattern, str):
         key = pattern.strip().lower()
         if key not in PATTERNS:
@@ -58,6 +66,7 @@ def parse_pattern(pattern: Any) -> Offsets:
 
 
 def _is_iterator(v: Any) -> bool:
+    """Whether ``v`` is its own iterator (so reading it consumes it)."""
     try:
         return iter(v) is v
     except TypeError:
@@ -112,6 +121,7 @@ def is_mixed(pattern: Any, rows: int, cols: int) -> bool:
 
 
 def _is_scalar(v: Any) -> bool:
+    """Whether ``v`` reads as one integer (an offset component, not a pattern)."""
     try:
         int(v)
         return not isinstance(v, (str, bytes)) and not hasattr(v, "__len__")
@@ -120,7 +130,11 @@ def _is_scalar(v: Any) -> bool:
 
 
 def parse_mixed(pattern: Sequence, rows: int, cols: int) -> list[list[Offsets]]:
-    """Parse a (rows, cols) nested list of per-tile patterns."""
+    """Parse a (rows, cols) nested list of per-tile patterns (see :func:`parse_pattern`).
+
+    Returns a list of rows of offset tuples; equal names share one tuple. ValueError
+    for a wrong number of rows or entries, or for a bad entry. O(total offsets).
+    """
     outer = list(pattern)
     if len(outer) != rows:
         raise ValueError(f"a mixed pattern needs {rows} rows of {cols} entries, got {len(outer)} rows")

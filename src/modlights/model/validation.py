@@ -38,6 +38,7 @@ _INT64_SAFE = float(1 << 62)
 
 
 def _is_bool(v: Any) -> bool:
+    """Whether ``v`` is a Python or NumPy bool (never taken as an int here)."""
     return isinstance(v, (bool, np.bool_))
 
 

@@ -55,6 +55,7 @@ _ID_RE = re.compile(r"([0-4])-([0-4])-([0-5])")
 
 
 def _check_group(group: Any) -> tuple[int, int]:
+    """A group (row, col) on the map, else ValueError."""
     r, c = as_int_pair(group, "a group")
     if not (0 <= r < MAP_SIZE and 0 <= c < MAP_SIZE):
         raise ValueError(f"group {(r, c)} is off the {MAP_SIZE}x{MAP_SIZE} map")
@@ -62,6 +63,7 @@ def _check_group(group: Any) -> tuple[int, int]:
 
 
 def _check_level(level: Any) -> int:
+    """A level index 0..LEVELS_PER_GROUP-1 (an int, not a bool), else ValueError."""
     if isinstance(level, bool) or not isinstance(level, int) or \
             not 0 <= level < LEVELS_PER_GROUP:
         raise ValueError(f"level must be an int 0..{LEVELS_PER_GROUP - 1}, got {level!r}")
@@ -87,6 +89,7 @@ class Campaign:
     # ------------------------------------------------------------------ levels
     @staticmethod
     def _id(group, level) -> str:
+        """The key of a level in the progress and the cache: "row-col-level"."""
         r, c = _check_group(group)
         return f"{r}-{c}-{_check_level(level)}"
 
@@ -140,6 +143,8 @@ class Campaign:
         return sorted(self._open_set())
 
     def _open_set(self) -> set:
+        """The groups reachable from (0, 0) through groups of ``STARS_TO_OPEN`` stars.
+        O(groups x levels)."""
         opened = {(0, 0)}
         frontier = [(0, 0)]
         while frontier:
@@ -154,6 +159,7 @@ class Campaign:
         return opened
 
     def _require_open(self, group: Any) -> None:
+        """ValueError (saying how to open it) unless ``group`` is open."""
         if not self.is_open(group):
             raise ValueError(f"group {tuple(group)} is closed: earn {STARS_TO_OPEN} stars in "
                              "a neighbouring open group to open it")
@@ -189,6 +195,8 @@ class Campaign:
 
     @classmethod
     def _parse(cls, text: Any, where: str = "campaign save") -> tuple[Any, dict]:
+        """(seed, progress) of ``to_json`` text, every field and the CRC32 checked;
+        ValueError naming ``where`` and the problem. Changes nothing."""
         if isinstance(text, bytes):
             try:
                 text = text.decode("utf-8")

@@ -222,6 +222,9 @@ class PlayScreen:
 
     # -- input
     def handle_key(self, key: str) -> bool:
+        """Act on one key name (see the class docstring); False once the player quits.
+        Unknown keys are ignored; a tap the game refuses (a locked tile, a hole)
+        becomes the screen's message, never an exception."""
         g = self.game
         if key in ("q", "escape"):
             self.quit = True
@@ -260,10 +263,13 @@ class PlayScreen:
 
     # -- output
     def elapsed(self) -> float:
+        """Seconds since the screen started, by ``clock``; frozen while the board is
+        solved (a reset lets it run again)."""
         end = self._t_end if self._t_end is not None else self.clock()
         return max(0.0, end - self._t0)
 
     def _glyph(self, v: int, width: int) -> str:
+        """The text of a tile value, right-aligned to ``width``: a number or a shade."""
         n = self.game.board.states
         if self.numbers:
             return str(v).rjust(width)
@@ -273,6 +279,7 @@ class PlayScreen:
         return _SHADES[min(idx, len(_SHADES) - 1)].rjust(width)
 
     def _tile_width(self) -> int:
+        """Characters of one tile's value (the widest number, or one shade)."""
         return len(str(self.game.board.states - 1)) if self.numbers else 1
 
     def _view(self, height: int | None, width: int | None) -> tuple[range, range] | None:

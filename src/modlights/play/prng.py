@@ -105,6 +105,7 @@ class SplitMix64:
         return items[:k]
 
     def choice(self, seq: Sequence):
+        """One element of a non-empty sequence, uniformly; ValueError when it is empty."""
         if not len(seq):
             raise ValueError("cannot choose from an empty sequence")
         return seq[self.randbelow(len(seq))]

@@ -98,6 +98,7 @@ def difficulty_band(score: float) -> str:
 
 
 def _stars_limits(m: int) -> dict[int, int]:
+    """The tap limits of 3, 2 and 1 stars for a minimum of ``m`` taps (module docstring)."""
     return {3: m, 2: m + max(2, -(-m // 4)), 1: m + max(5, m)}
 
 
@@ -110,6 +111,7 @@ def stars_for_taps(limits: dict[int, int], taps: int) -> int:
 
 
 def _check_difficulty(difficulty: Any) -> str:
+    """``difficulty`` when it is one of :data:`DIFFICULTIES`, else ValueError listing them."""
     if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
         raise ValueError(f"difficulty must be one of {', '.join(map(repr, DIFFICULTIES))}, "
                          f"got {difficulty!r}")
@@ -117,6 +119,7 @@ def _check_difficulty(difficulty: Any) -> str:
 
 
 def _check_count(name: str, v: Any) -> int:
+    """A count of tiles: an int >= 0, else ValueError naming ``name``."""
     return as_int(v, name, lo=0, expected="a count of tiles (an int >= 0)", floats=False)
 
 
@@ -336,6 +339,7 @@ def _measure(board: Board, solver: Solver, sol, ref: float, start: np.ndarray) -
 
 
 def _score(m: int, touched: int, ref: float, tiles: int) -> float:
+    """The difficulty score in [0, 1] (the formula is in the module docstring)."""
     load = min(1.0, m / ref) if ref else 0.0
     coverage = touched / tiles if tiles else 0.0
     return (2 * load + coverage) / 3
@@ -360,6 +364,13 @@ def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cros
     tiles as make the solution unique; an explicit 0 means none, and unique=True then
     raises a ValueError saying why. seed: an int or str gives the same puzzle on every
     machine; None a random one.
+
+    Raises ValueError for an unknown difficulty, sides over ``MAX_CODE_SIDE`` or more
+    than ``MAX_GENERATE_TILES`` tiles, counts that leave no tile to tap, a tile both
+    locked and a hole, a pattern that changes nothing, or unique=True where no
+    placement gives a trivial kernel. Each try factors the board once and searches
+    minimal solutions within a fixed count of coset elements (never seconds), so the
+    work is bounded and the answer the same on every machine.
     """
     auto = unique and locked is None and holes is None
     difficulty = _check_difficulty(difficulty)
@@ -422,6 +433,9 @@ def _is_prime(n: int) -> bool:
 
 def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng,
            fixed_lock, fixed_hole):
+    """(board, solver) with ``locked`` / ``holes`` more tiles placed at random (``rng``)
+    besides the fixed ones, retried up to the placement tries until the kernel is
+    trivial when ``unique``; ValueError saying why when no placement gives it."""
     tiles = rows * cols
     tries = 1 if locked + holes == 0 else _PLACEMENT_TRIES
     free = [i for i in range(tiles) if not (fixed_lock.flat[i] or fixed_hole.flat[i])]
@@ -480,6 +494,9 @@ def _changes_nothing(board: Board) -> bool:
 
 
 def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64) -> Puzzle:
+    """A puzzle on ``board`` whose measured difficulty is ``difficulty``, or the closest
+    sampled (starts ``-A x`` for random x of lengths adapted to the band); ValueError
+    when no tap changes any tile. Every draw comes from ``rng``: deterministic."""
     T, n = board.n_taps, board.states
     if _changes_nothing(board):
         # checked first: the samples below would all be the solved board, after a
@@ -532,6 +549,7 @@ def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64
 
 
 def _finish(board, solver, start, stats) -> Puzzle:
+    """The Puzzle of ``start`` with its solver and measured stats already filled in."""
     p = Puzzle(board, start)
     p._solver = solver
     p._stats = stats
@@ -547,6 +565,7 @@ _DAILY = (  # (difficulty, rows, cols, states, pattern, locked, holes) -- scheme
 
 
 def _parse_date(date: Any) -> _dt.date:
+    """A ``datetime.date`` from a date, a datetime or "YYYY-MM-DD"; ValueError otherwise."""
     if isinstance(date, _dt.datetime):
         return date.date()
     if isinstance(date, _dt.date):
@@ -580,10 +599,13 @@ def daily(date: Any = None) -> tuple[Puzzle, Puzzle, Puzzle]:
 
 # ----------------------------------------------------------------------------- codes
 def _bits_for(k: int) -> int:
+    """Bits that hold the values 0..k-1 (0 for k <= 1)."""
     return (k - 1).bit_length() if k > 1 else 0
 
 
 def _pattern_bytes(offs: Offsets) -> bytes:
+    """A pattern as a code writes it: [0, id] for a named one, else [1, count] and the
+    signed-byte (dr, dc) pairs; ValueError past 255 offsets or outside -128..127."""
     name = pattern_name(offs)
     if name in _NAMED:
         return bytes([0, _NAMED.index(name)])
@@ -598,6 +620,7 @@ def _pattern_bytes(offs: Offsets) -> bytes:
 
 
 def _bits_of(values: np.ndarray, width: int) -> np.ndarray:
+    """The ``width`` low bits of each value, most significant first, as one 0/1 array."""
     if width == 0 or values.size == 0:
         return np.zeros(0, dtype=np.uint8)
     v = values.astype(np.int64).reshape(-1, 1)
@@ -606,7 +629,12 @@ def _bits_of(values: np.ndarray, width: int) -> np.ndarray:
 
 
 def encode(board: Board, start: np.ndarray) -> str:
-    """The puzzle code of a grid board and a start state."""
+    """The puzzle code of a grid board and a start state (format in the module docstring).
+
+    ValueError for a graph board, a side over ``MAX_CODE_SIDE``, a board that is all
+    holes, or a pattern a code cannot hold (more than 255 offsets, offsets outside
+    -128..127). O(tiles).
+    """
     if not board.is_grid:
         raise ValueError("only grid boards have puzzle codes")
     rows, cols = board.shape
@@ -660,6 +688,8 @@ def encode(board: Board, start: np.ndarray) -> str:
 
 
 class _Reader:
+    """Reads a code's payload byte by byte; ValueError naming the field it ends before."""
+
     def __init__(self, data: bytes):
         self.data = data
         self.pos = 0
@@ -680,6 +710,7 @@ class _Reader:
 
 
 def _read_pattern(rd: _Reader, kind: int, what: str) -> Any:
+    """A pattern as :func:`_pattern_bytes` wrote it (``kind`` 0: a named id, else offsets)."""
     if kind == 0:
         i = rd.byte(f"{what} id")
         if i >= len(_NAMED):
@@ -695,7 +726,12 @@ _CODE_RE = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def decode(code: Any) -> tuple[Board, np.ndarray]:
-    """(board, start) of a puzzle code; ValueError for anything invalid."""
+    """(board, start) of a puzzle code; ValueError for anything invalid.
+
+    Checks the alphabet, the length, the CRC32 and every declared size against the
+    payload before building anything, and that the code is canonical (the one
+    :func:`encode` writes for that puzzle). O(length of the code).
+    """
     if not isinstance(code, str):
         raise ValueError(f"a puzzle code is a str, got {type(code).__name__}")
     text = code.strip()

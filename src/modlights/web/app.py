@@ -47,6 +47,7 @@ log = logging.getLogger("modlights.web")
 
 
 def _error(status: int, error: str, detail: str) -> JSONResponse:
+    """The service's error answer: ``{"error": error, "detail": detail}`` with ``status``."""
     return JSONResponse({"error": error, "detail": detail}, status_code=status)
 
 
@@ -120,6 +121,7 @@ def _values(data: Any, board: Board, what: str) -> np.ndarray:
 
 
 def _target(data: Any, board: Board) -> Any:
+    """The request's target: an int in 0..n-1 (every tile), or board-shaped values."""
     if isinstance(data, int):
         if not 0 <= data < board.states:
             raise ValueError(f"target must be from 0 to {board.states - 1}, got {data}")
@@ -128,6 +130,8 @@ def _target(data: Any, board: Board) -> Any:
 
 
 def _budget(seconds: float | None) -> float:
+    """Seconds of minimal search of a request: its own budget clamped to
+    ``limits.MAX_SEARCH_SECONDS``, or ``limits.DEFAULT_SEARCH_SECONDS`` when it gave none."""
     if seconds is None:
         return limits.DEFAULT_SEARCH_SECONDS
     return float(min(seconds, limits.MAX_SEARCH_SECONDS))
@@ -141,6 +145,7 @@ def as_json(fn: Callable, *args: Any) -> bytes:
 
 
 def _position(pos: Any) -> Any:
+    """A position as JSON: [r, c] for a grid, the tap index for a graph board."""
     return [int(pos[0]), int(pos[1])] if isinstance(pos, tuple) else int(pos)
 
 
@@ -280,6 +285,8 @@ def puzzle_of_code(code: str) -> dict:
 
 
 # ----------------------------------------------------------------------------- bodies
+# The checks before work (sizes and estimated cost; TooLarge past a limit) and the work
+# of each POST route, as the event loop and a worker run them.
 def _check_solve(req: SolveRequest) -> None:
     _precheck(req.board, req.minimal)
 
@@ -414,6 +421,8 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
         return result
 
     def raw(route: str) -> type:
+        """The route class of a POST ``route``: bodies too large for the event loop go
+        to a worker whole (:func:`from_body`)."""
         async def answer(request: Request, body: bytes) -> Response:
             # The budget is not known before the worker parses the body: the longest
             # deadline of any request bounds it (a search keeps to its own budget).
@@ -647,6 +656,12 @@ class _GameMount(Mount):
 
 
 def _add_error_handlers(app: FastAPI) -> None:
+    """Every error as JSON ``{"error", "detail"}``: the library's Unsolvable (422) and
+    ValueError (400), the pool's Busy (503, Retry-After), Deadline (408) and
+    EngineFailure (503) and ClientGone (499, logged only: nobody reads it), the
+    limits' TooLarge (400), bodies that fail their model (422)
+    or do not parse (400), HTTP errors with their status, and anything else as 500
+    "internal" with the traceback logged on the server, never sent."""
     @app.exception_handler(Unsolvable)
     async def unsolvable(_: Request, e: Unsolvable) -> JSONResponse:
         return _error(422, "unsolvable", str(e))

@@ -58,12 +58,12 @@ BODY_SECONDS = 10.0
 #: (reach: the largest |dr| or |dc| of an offset, at least 1; bits: of n - 1, at least
 #: 1). A 500 x 500 cross board with 2 states is 1.25 M units, a 250 x 250 knight board
 #: with 255 states 9 M; a 100 x 100 board with 255 states and 50 offsets within +-10
-#: 40 M (its rank takes seconds); 200 offsets within +-99 there would be 1.6 G.
+#: 40 M (the most allowed); 200 offsets within +-99 there would be 1.6 G.
 MAX_COST = 40_000_000
 #: Most kernel generators a minimal search on a graph board may face, counted from the
 #: request before anything is built as taps - distinct cells the taps change (a lower
-#: bound): 1024 taps all changing one cell leave 1023, where even a 0.1 s budget
-#: overruns to seconds.
+#: bound): 1024 taps all changing one cell leave 1023. The search's set-up grows with
+#: the generators whatever its budget, so this bounds it.
 MAX_MINIMAL_GRAPH_KERNEL = 256
 #: Most distinct offsets in one pattern (a named pattern has at most 9).
 MAX_PATTERN_OFFSETS = 256
@@ -150,6 +150,7 @@ BODY_FIXED_BYTES = 4096
 
 
 def _digits(x: int) -> int:
+    """Decimal digits of a non-negative int."""
     return len(str(x))
 
 
@@ -219,6 +220,7 @@ def body_cap(route: str) -> int:
 
 
 def _bits(n: Any) -> int:
+    """Bits of n - 1 (at least 1) for a declared n; 1 for anything that is not an int >= 2."""
     return max(1, (n - 1).bit_length()) if type(n) is int and n >= 2 else 1
 
 
@@ -353,6 +355,7 @@ def check_generate(body: dict) -> None:
 
 
 def _reply(status: int, error: str, detail: str) -> tuple[dict, bytes]:
+    """The ASGI start message and JSON body of an error answer that closes the connection."""
     body = json.dumps({"error": error, "detail": detail}).encode()
     start = {"type": "http.response.start", "status": status,
              "headers": [(b"content-type", b"application/json"),

@@ -63,6 +63,7 @@ _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"
 
 
 def _method(scope: dict) -> str:
+    """The request's method as a label: its own name for the usual ones, else "other"."""
     method = scope.get("method", "")
     return method if method in _METHODS else "other"
 
@@ -74,6 +75,9 @@ def _printable(text: str) -> str:
 
 
 def _endpoint(scope: dict) -> str:
+    """The endpoint label of a request: its route's path template (matched here for a
+    request answered before routing), "/" for the game's root, "other" for a path no
+    route matches (clients cannot grow the number of series)."""
     route = scope.get("route")
     if route is None and "app" in scope:      # answered before routing (busy): match now
         from starlette.routing import Match, Route

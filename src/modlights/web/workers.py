@@ -107,6 +107,7 @@ def _call(fn: Callable, args: tuple) -> Any:
 
 
 def _warm() -> int:
+    """A no-op task (the worker's pid) that makes a worker start and import the service."""
     return os.getpid()
 
 
@@ -199,6 +200,7 @@ class WorkerPool:
         return self
 
     def _get(self) -> pebble.ProcessPool:
+        """The pebble pool, made on first use (thread-safe)."""
         with self._lock:
             if self._pool is None:
                 self._pool = pebble.ProcessPool(max_workers=self.workers,
@@ -230,6 +232,7 @@ class WorkerPool:
         return max(0, self.pending - self.workers)
 
     def _restarted(self) -> None:
+        """Count a killed or dead worker and tell ``on_event``."""
         self.restarts += 1
         if self.on_event is not None:
             self.on_event("restart")
@@ -257,6 +260,8 @@ class WorkerPool:
             self.pending -= 1
 
     async def _run(self, fn: Callable, args: tuple, timeout: float, request: Any) -> Any:
+        """:meth:`run` once admitted: schedule the task, then wait for it while watching
+        the deadline and the client every ``POLL_SECONDS``."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         pool = self._get()
@@ -308,6 +313,7 @@ class WorkerPool:
 
 
 def _describe_exit(e: Any) -> str:
+    """How a dead worker ended, for messages: "signal SIGSEGV", "exit code 1"..."""
     code = getattr(e, "exitcode", None)
     if isinstance(code, int) and code < 0:
         try:
@@ -318,6 +324,7 @@ def _describe_exit(e: Any) -> str:
 
 
 def _stop(pool: pebble.ProcessPool) -> None:
+    """Stop a pebble pool and wait a few seconds for its workers (best effort)."""
     try:
         pool.stop()
         pool.join(timeout=5)
