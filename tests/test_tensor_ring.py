@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.reference import factorize
+from modlights.model.ring import factorize
 from modlights.engines.tensor.engine import BandFactor, TensorEngine, tensor_reason
 
 from oracle import BruteForce

@@ -18,7 +18,8 @@ from typing import Any, Iterator
 import numpy as np
 
 from modlights.model.board import MAX_TILES, Board
-from modlights.engines.reference import ReferenceEngine, is_prime
+from modlights.engines.reference import ReferenceEngine
+from modlights.model.ring import is_prime
 from modlights.model.validation import check_budget
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]

@@ -27,15 +27,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from modlights.engines.reference import factorize
+from modlights.model.ring import crt_idempotents, factorize
 from modlights.engines.algebraic.cross import dense_fallback
 
-__all__ = ["LiftedEngine", "lifted_reason", "lifted_supports", "prime_power_factors"]
-
-
-#: [(p, k), ...]: n = prod p^k over its distinct primes, smallest first (the reference
-#: engine's factorisation, shared).
-prime_power_factors = factorize
+__all__ = ["LiftedEngine", "lifted_reason", "lifted_supports"]
 
 
 def _board_mod(board, p: int):
@@ -52,7 +47,7 @@ def lifted_reason(board) -> str | None:
     if not getattr(board, "is_grid", False):
         return "it needs a grid board (Board.grid)"
     n = board.states
-    factors = prime_power_factors(n)
+    factors = factorize(n)
     if len(factors) == 1 and factors[0][1] == 1:
         return f"n must be composite (n = {n} is prime: the algebraic engine takes it)"
     if board.pattern is None:
@@ -93,7 +88,6 @@ class LiftedEngine:
     packs = False
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
-        from modlights.model.board import Board
         from modlights.engines.chase.engine import ChaseEngine
         from modlights.engines.algebraic.cross import AlgebraicEngine
         reason = lifted_reason(board)
@@ -104,7 +98,7 @@ class LiftedEngine:
         self.n = n = board.states
         self._dense_factory = dense
         self._dense = None
-        self._factors = prime_power_factors(n)
+        self._factors = factorize(n)
         # per factor (p, k, kind, engine): kind "lift" (A invertible mod p), "field"
         # (k = 1, the GF(p) engine) or "chase" (the chase over Z/p^k)
         self._parts = []
@@ -117,11 +111,7 @@ class LiftedEngine:
             else:
                 self._parts.append((p, k, "chase", ChaseEngine(_board_mod(board, p ** k))))
         # e_j = 1 mod q_j, 0 mod n / q_j
-        self._idempotents = []
-        for p, k in self._factors:
-            q = p ** k
-            rest = n // q
-            self._idempotents.append(rest * pow(rest, -1, q) % n)
+        self._idempotents = [idem for _, idem in crt_idempotents(n)]
 
     @property
     def nullity(self) -> int:
