@@ -29,16 +29,9 @@ row and column operations (extended gcds over GF(p)[s]), which gives the nullity
 (deg gcd(d1, s^w - 1) + deg gcd(d2, s^w - 1)), solvability, one solution (replayed by
 the torus chase) and the kernel basis. _torus_nullity computes the same nullity
 independently (invariant factors of the unreduced system; the tests compare them).
-det over p > 2 still comes from the chase. Measured (Solver + solve(minimal=False),
-random solvable start, medians of 3, k x k cross torus, shared 2-core box), algebraic
-against method="chase":
-    2000 x 2000 GF(2) 0.047 s against 1.43 s (1/30); GF(3) 0.120 s against 3.15 s (1/26)
-    5000 x 5000 GF(2) 0.135 s against 12.9 s (1/96); GF(3) 0.519 s against 20.6 s (1/40)
-(load average 4-5 from other jobs; an earlier run of the same script: 0.029 / 1.10,
-0.068 / 1.61, 0.190 / 14.5 s; with the read-only first pass, load ~2.5, 5000 x 5000
-GF(2) 0.089 s, GF(3) 0.315 s). Below about 96 x 96 the chase is faster (the ~0.5 ms of
-ring arithmetic in Python): Solver(method="auto") takes tori from
-TORUS_ALGEBRAIC_MIN_TILES (solver.py).
+det over p > 2 still comes from the chase. A torus costs four chases of O(h w) plus a
+fixed O(w^2) of ring arithmetic in Python (the 2 x 2 system), so on small tori the chase
+engine is cheaper (the Solver's choice weighs that).
 
 Boards whose T has only a super-diagonal are mirrored left-right for the conversions
 (e_{w-1} is then the cyclic vector); boards with a diagonal T (vertical) have

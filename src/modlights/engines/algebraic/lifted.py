@@ -13,8 +13,7 @@ others. When A is invertible mod p (the GF(p) engine's nullity is 0) it is inver
 mod p^k, and A x = b (mod p^k) is solved digit by digit: with r_0 = b and x = 0, at
 step i (r_i divisible by p^i) the GF(p) engine solves A y = r_i / p^i (mod p), x +=
 p^i y and r_{i+1} = r_i - p^i A y (mod p^k), now divisible by p^(i+1). That is k chases
-over GF(p) and k - 1 stencil products A y a factor: a 5000 x 5000 Z/4 cross board in
-about the time of two GF(2) solves.
+over GF(p) and k - 1 stencil products A y a factor: O(k h w) for an h x w board.
 
 When A is singular mod p, a factor p (k = 1) is left to the GF(p) algebraic engine
 (kernel, solvability) and a factor p^k, k > 1, to the chase engine over Z/p^k
