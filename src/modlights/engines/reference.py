@@ -24,7 +24,8 @@ from math import gcd, prod
 
 import numpy as np
 
-from modlights.model.ring import crt_idempotents, factorize, unit_inverse, valuation
+from modlights.model.ring import (crt_combine, crt_idempotents, factorize, unit_inverse,
+                                  valuation)
 
 __all__ = ["ReferenceEngine", "LocalSmith"]
 
@@ -164,10 +165,8 @@ class ReferenceEngine:
 
     # ---------------------------------------------------------------- helpers
     def _combine(self, pieces: list[np.ndarray]) -> np.ndarray:
-        out = np.zeros_like(pieces[0], dtype=np.int64)
-        for (q, idem, _), x in zip(self.parts, pieces):
-            out = (out + x * idem) % self.n
-        return out
+        """The int64 array mod n from its values mod each prime power (CRT)."""
+        return crt_combine(pieces, self.n)
 
     # ---------------------------------------------------------------- interface
     @property
