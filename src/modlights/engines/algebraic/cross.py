@@ -53,7 +53,7 @@ from typing import Any, Callable
 import numpy as np
 
 from modlights.engines.algebraic.polymat import mat_pow, mono, padd, poly
-from modlights.model.ring import is_prime
+from modlights.model.ring import is_prime, unit_inverse
 
 __all__ = ["AlgebraicEngine", "algebraic_reason", "algebraic_supports", "KERNEL_BYTES_MAX"]
 
@@ -359,7 +359,7 @@ class AlgebraicEngine(RowPolynomialEngine):
             f = self._scalar_F()
             if f == 0:
                 return None if c.any() else np.zeros(self.w, np.uint8)
-            return (negc.astype(np.int64) * pow(f, p - 2, p) % p).astype(np.uint8)
+            return (negc.astype(np.int64) * unit_inverse(f, p) % p).astype(np.uint8)
         chi, _ = self._poly_F()
         g, s = self._xgcd()
         mirrored = self.mode == "mirrored"
@@ -503,7 +503,7 @@ def _torus_nullity(h: int, w: int, p: int, d: int, cr: int, cl: int, cu: int, cd
         dim ker = deg gcd(d1, s^w - 1) + deg gcd(d2, s^w - 1)   (gcd(0, f) = f).
     d2 mod (s^w - 1) comes from det mod ((s^w - 1) d1), so no product exceeds that degree.
     """
-    inv = pow(cu % p, p - 2, p)
+    inv = unit_inverse(cu, p)
     tau = poly([(-cl * inv) % p, (-d * inv) % p, (-cr * inv) % p], p)
     mu = (-cd * inv) % p
     c = poly([0, 0, mu], p)
