@@ -262,7 +262,7 @@ def test_c_core_standalone(tmp_path):
     import subprocess
     from pathlib import Path
     cc = shutil.which("gcc") or shutil.which("cc")
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     if cc is None or not (root / "csrc" / "zn.c").exists():
         pytest.skip("no C compiler or no source tree")
     # default build, and one with tiny panels so the cache-blocked path runs on small input

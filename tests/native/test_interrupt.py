@@ -167,7 +167,7 @@ def test_c_core_polling(tmp_path):
     import shutil
     from pathlib import Path
     cc = shutil.which("gcc") or shutil.which("cc")
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     if cc is None or not (root / "csrc" / "interrupt.c").exists():
         pytest.skip("needs a C compiler and the source tree")
     exe = tmp_path / "test_interrupt"

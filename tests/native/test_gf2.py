@@ -429,7 +429,7 @@ def test_c_core(tmp_path, flags):
     with tiny table chunks (-DML_CHUNK=2) so the column-blocked loops run too, and with
     the default chunks so the blocked elimination's 8- and 16-word strip kernels run."""
     import shutil
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     cc = shutil.which("gcc") or shutil.which("cc")
     src = os.path.join(root, "tests", "c", "test_gf2_core.c")
     if cc is None or not os.path.exists(os.path.join(root, "csrc", "gf2.c")):

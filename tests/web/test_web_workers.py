@@ -251,7 +251,7 @@ def test_a_client_disconnect_kills_its_worker(live_server, tmp_path):
 # ----------------------------------------------------------------------------- cost
 def reproducers():
     """The heavy requests of issue 21: (name, path, body), from bench/web_load.py."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     try:
         import web_load
     finally:
@@ -596,7 +596,7 @@ def test_serve_bad_flags_are_one_line_errors(capsys, flags, word):
 @pytest.mark.slow
 def test_load_bench_keeps_health_fast(capsys):
     """bench/web_load.py, shortened: 20 clients for 10 s (run with -m slow)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     import web_load
     code = web_load.main(["--clients", "20", "--seconds", "10"])
     out = capsys.readouterr().out
