@@ -7,8 +7,6 @@ import ast
 import pathlib
 import pickle
 
-import pytest
-
 import modlights as ml
 
 SRC = pathlib.Path(ml.__file__).parent
@@ -91,14 +89,6 @@ def test_every_module_has_a_layer():
             f"{name} is in no layer; put it in one of {', '.join(LAYERS)}")
 
 
-#: The one violation left: search/hardest.py imports Solver (and so closes a cycle through
-#: solver.py). The search layer without Solver is on the branch `math`, not merged yet;
-#: strict, so these fail as soon as it lands and the marks must go.
-_SEARCH_IMPORTS_SOLVER = pytest.mark.xfail(
-    strict=True, reason="search.hardest -> solver (branch math, not merged)")
-
-
-@_SEARCH_IMPORTS_SOLVER
 def test_no_import_runs_against_the_layer_order():
     upward = sorted(f"{a} -> {b}" for a, deps in _graph().items() for b in deps
                     if _layer(b) > _layer(a))
@@ -142,7 +132,6 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
-@_SEARCH_IMPORTS_SOLVER
 def test_no_import_cycle():
     assert _cycles(_graph()) == []
 

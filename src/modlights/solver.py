@@ -16,7 +16,11 @@ import numpy as np
 from modlights.model.board import MAX_TILES, Board
 from modlights.engines import registry
 from modlights.engines.registry import Plan
+from modlights.model.ring import is_prime
 from modlights.model.validation import check_budget
+from modlights.search.minimal import (MIN_DESCENT_SECONDS, Kernel, check_executor,
+                                      coset_minimum, deadline_after, exhaustive, min_many,
+                                      minimise)
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
 
@@ -147,14 +151,7 @@ def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | Non
     return check_budget(budget, default)
 
 
-#: Seconds the greedy clean-up of an unfinished minimal search in ``solve`` may take
-#: whatever its budget (within the budget's stated tolerance of +0.25 s).
-MIN_DESCENT_SECONDS = 0.05
-
-
-def _deadline(seconds: float | None) -> float | None:
-    """The ``time.perf_counter()`` value ``seconds`` from now (None: no deadline)."""
-    return None if seconds is None else time.perf_counter() + min(seconds, 1e12)
+_deadline = deadline_after
 
 
 def _share(deadline: float | None, boards_left: int) -> float | None:
@@ -249,7 +246,6 @@ class Solver:
         self._plan = plan
         self.n = board.states
         self._gens: tuple[np.ndarray, list[int]] | None = None
-        self._pruned = 0
         self._rank_only: int | None = None
         # A dense GF(2) factorisation keeps its transform ([A | I] is reduced); rank
         # and nullity alone need much less, so that engine is built on first use.
@@ -475,7 +471,6 @@ class Solver:
         """
         steps, seconds = _check_budget(budget, self._default_budget)
         deadline = _deadline(seconds)
-        from modlights.search.minimal import check_executor
         check_executor(executor)
         progress = _check_progress(progress)
         rhs = self._rhs(state, target)
@@ -491,17 +486,11 @@ class Solver:
             return Solution(self.board, self.board.from_tap_vector(x, copy=False), ks == 1,
                             ks, 0)
         t0 = time.perf_counter()
-        self._pruned = 0
-        if executor is not None and self._exhaustive(steps, seconds) and ks > 1:
-            from modlights.search.minimal import coset_min
-            H, orders = self._generators()
-            x, _, examined, self._pruned = coset_min(x, H, orders, self.n, executor)
-            proven = True
-        else:
-            x, proven, examined = self._minimise(x, steps, deadline, progress,
-                                                 descent=MIN_DESCENT_SECONDS)
+        x, proven, examined, pruned = coset_minimum(
+            x, self._kernel(), steps=steps, seconds=seconds, deadline=deadline,
+            executor=executor, progress=progress, descent=MIN_DESCENT_SECONDS)
         return Solution(self.board, self.board.from_tap_vector(x, copy=False), proven, ks,
-                        examined, self._pruned, time.perf_counter() - t0)
+                        examined, pruned, time.perf_counter() - t0)
 
     def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None,
                       executor: Any = None, progress: Any = None) -> tuple[np.ndarray, np.ndarray]:
@@ -519,7 +508,6 @@ class Solver:
         ``progress(done, k)`` (optional) is called after each board, or once at the end
         of a batch. Ctrl-C stops it within a second (KeyboardInterrupt).
         """
-        from modlights.search.minimal import check_executor
         check_executor(executor)
         steps, seconds = _check_budget(budget, self._default_budget)
         deadline = _deadline(seconds)
@@ -529,14 +517,16 @@ class Solver:
         lengths = np.full(len(ok), -1, dtype=np.int64)
         proven = np.ones(len(ok), dtype=bool)
         rows = np.flatnonzero(ok)
-        if self._exhaustive(steps, seconds):
-            lengths[rows] = self._min_many(X[rows] if len(rows) < len(ok) else X,
-                                           executor, taps=False)[0]
+        kernel = self._kernel()
+        if exhaustive(kernel, steps, seconds):
+            lengths[rows] = min_many(X[rows] if len(rows) < len(ok) else X,
+                                             kernel, executor, taps=False)[0]
             if progress is not None:
                 progress(len(ok), len(ok))
             return lengths, proven
         for j, i in enumerate(rows):
-            x, pr, _ = self._minimise(X[i], steps, _share(deadline, len(rows) - j))
+            x, pr, _, _ = minimise(X[i], kernel, steps,
+                                           _share(deadline, len(rows) - j))
             lengths[i] = int(x.sum(dtype=np.int64))
             proven[i] = pr
             if progress is not None:
@@ -554,7 +544,6 @@ class Solver:
         as there). Ctrl-C stops it within a second (KeyboardInterrupt)."""
         deadline = _deadline(_check_budget(budget, self._default_budget)[1]) \
             if minimal else None
-        from modlights.search.minimal import check_executor
         check_executor(executor)
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)
@@ -564,10 +553,12 @@ class Solver:
             raise Unsolvable(f"{len(bad)} of {len(ok)} boards are unsolvable: indices {shown}", bad)
         if minimal and len(X):
             steps, seconds = _check_budget(budget, self._default_budget)
-            if self._exhaustive(steps, seconds):
-                X = self._min_many(X, executor, taps=True)[1]
+            kernel = self._kernel()
+            if exhaustive(kernel, steps, seconds):
+                X = min_many(X, kernel, executor, taps=True)[1]
             else:
-                X = np.stack([self._minimise(x, steps, _share(deadline, len(X) - j))[0]
+                X = np.stack([minimise(x, kernel, steps,
+                                               _share(deadline, len(X) - j))[0]
                               for j, x in enumerate(X)])
         return self.board.from_tap_vectors(X)
 
@@ -648,7 +639,7 @@ class Solver:
                              "its states as bytes (rank, nullity, kernel_size and det are "
                              "available)")
         from modlights.search.hardest import hardest
-        return hardest(self, budget=budget, executor=executor)
+        return hardest(self.board, self._kernel(), budget=budget, executor=executor)
 
     def solutions(self, state: Any, target: Any = 0) -> Iterator[np.ndarray]:
         """Every solution's tap counts, each exactly once (|ker A| of them)."""
@@ -672,128 +663,11 @@ class Solver:
         return gen()
 
     # ---------------------------------------------------------------- minimal search
-    def _exhaustive(self, steps: int | None, seconds: float | None) -> bool:
-        """Whether a search within this budget covers every coset element (so its
-        result is the exact minimum, proved, whichever way the work is split)."""
-        if self.backend != "native":
-            return False
-        total = self.kernel_size
-        if total == 1:
-            return True
-        return seconds is None and steps is not None and 0 < steps and total <= steps \
-            and total < 1 << 62
-
-    def _min_many(self, X: np.ndarray, executor: Any, taps: bool
-                  ) -> tuple[np.ndarray, np.ndarray | None]:
-        """(lengths, least-length solutions or None) for the particular solutions X
-        (m, n_taps), every coset searched exhaustively in one batch. A trivial kernel
-        with ``taps``: (None, X) (nothing to search, no lengths needed)."""
-        if self.kernel_size == 1 and taps:
-            return None, X
-        from modlights.search.minimal import min_lengths_many
-        H, orders = self._generators()
-        return min_lengths_many(X, H, orders, self.n, taps=taps, executor=executor)
-
-    def _minimise(self, x0: np.ndarray, steps: int | None, deadline: float | None,
-                  progress: Any = None, descent: float = 0.0) -> tuple[np.ndarray, bool, int]:
-        """Least-length element of x0 + ker A by enumeration (within ``steps`` coset
-        elements, or until ``deadline``, a ``time.perf_counter()`` value; the greedy
-        clean-up of an incomplete search stops by the deadline too, or ``descent``
-        seconds after this call started, whichever is later);
-        ``progress(done, total)`` is told how far it got (see ``solve``)."""
-        seconds = None if deadline is None else deadline - time.perf_counter()
-        if deadline is not None:
-            deadline_search = deadline
-            deadline = max(deadline, time.perf_counter() + descent)
-        if "kernel_fits" in registry.answers(self.plan.engine) \
-                and not self._engine.kernel_fits():
-            return x0.astype(np.uint8), False, 0        # no basis to search: not proved
-        H, orders, every = self._search_generators()
-        total = prod(orders)
-        n = self.n
-        if progress is not None:
-            progress(0, total)
-        if total == 1 and every:
-            if progress is not None:
-                progress(1, 1)
-            return x0.astype(np.uint8), True, 1
-        if steps == 0 or (seconds is not None and seconds <= 0):
-            best = self._descend(x0.astype(np.int64), H, orders, deadline)
-            return best.astype(np.uint8), int(x0.sum()) == 0, 0
-        if self.backend == "native":
-            from modlights.native import _core as _coset
-            # A coset of 2^62 or more elements is never covered: search the sub-coset
-            # of the generators that fit (C enumeration), then descend; not proved.
-            k, size = 0, 1          # the longest prefix of fewer than 2^62 elements
-            while k < len(orders) and size * orders[k] < 1 << 62:
-                size *= orders[k]
-                k += 1
-            # the seconds left now (the C search stops by the deadline; a budget of
-            # <= 0 seconds would mean none to it: at least a microsecond)
-            left = 0.0 if deadline is None else \
-                max(1e-6, deadline_search - time.perf_counter())
-            best, _, examined, self._pruned, complete = _coset.coset_min(
-                x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0,
-                seconds=left)
-            # a sub-coset proves nothing, except that length 0 is always least
-            complete = (complete and k == len(orders) and every) or not best.any()
-            if not complete:
-                best = self._descend(best.astype(np.int64), H, orders, deadline)
-            if progress is not None:
-                progress(total if complete else int(examined), total)
-            return best.astype(np.uint8), complete, examined
-        x0 = x0.astype(np.int64)
-        limit = total if steps is None else min(total, steps)
-        Hi = H.astype(np.int64)
-        best = x0.copy()
-        best_len = int(best.sum())
-        chunk = max(1, min(1 << 14, (1 << 22) // max(1, self.board.n_taps)))
-        start = 0
-        while start < limit and best_len > 0:
-            stop = min(limit, start + chunk)
-            idx = np.arange(start, stop, dtype=object) if total >= 1 << 62 else \
-                np.arange(start, stop, dtype=np.int64)
-            C = np.empty((stop - start, len(orders)), dtype=np.int64)
-            rem = idx
-            for i, o in enumerate(orders):
-                C[:, i] = (rem % o).astype(np.int64)
-                rem = rem // o
-            X = (x0[None, :] + C @ Hi) % n
-            lens = X.sum(axis=1)
-            i = int(np.argmin(lens))
-            if lens[i] < best_len:
-                best_len = int(lens[i])
-                best = X[i]
-            start = stop
-            if progress is not None:
-                progress(start, total)
-            if deadline is not None and time.perf_counter() > deadline_search:
-                break
-        covered = start >= total
-        proven = covered or best_len == 0
-        if not covered:
-            best = self._descend(best, Hi, orders, deadline)
-        return best.astype(np.uint8), proven, start
-
-    def _descend(self, x: np.ndarray, H: np.ndarray, orders: list[int],
-                 deadline: float | None = None) -> np.ndarray:
-        """Greedy improvement: add multiples of single generators while it helps, until
-        ``deadline`` (a ``time.perf_counter()`` value; None: no limit), checked before
-        each generator (one generator costs O(order x n_taps)).
-        H may be uint8: rows are widened one at a time (no int64 copy of H)."""
-        n = self.n
-        improved = True
-        cur = x.copy()
-        cur_len = int(cur.sum())
-        while improved:
-            improved = False
-            for h, o in zip(H, orders):
-                if deadline is not None and time.perf_counter() >= deadline:
-                    return cur
-                h = h.astype(np.int64)
-                cands = (cur[None, :] + np.arange(1, o, dtype=np.int64)[:, None] * h[None, :]) % n
-                lens = cands.sum(axis=1)
-                i = int(np.argmin(lens))
-                if lens[i] < cur_len:
-                    cur, cur_len, improved = cands[i], int(lens[i]), True
-        return cur
+    def _kernel(self) -> Kernel:
+        """ker A as the searches of :mod:`modlights.search` see it (generators built on
+        first use and kept)."""
+        return Kernel(self.n, self.board.n_taps, self.kernel_size,
+                      native=self.backend == "native", generators=self._generators,
+                      search_generators=self._search_generators,
+                      searchable=lambda: "kernel_fits" not in registry.answers(self.plan.engine)
+                      or self._engine.kernel_fits())

@@ -277,7 +277,7 @@ class BruteForceEngine:
 
 
 def _toy_covers(board):
-    from modlights.engines.reference import is_prime
+    from modlights.model.ring import is_prime
     if not is_prime(board.states):
         return "prime n only"
     if board.states ** board.n_taps > 4096:
@@ -366,7 +366,7 @@ def _old_choice(board, backend="native"):
     from modlights.engines.algebraic.lifted import lifted_supports
     from modlights.engines.algebraic.sym import sym_supports
     from modlights.engines.chase.engine import chase_supports
-    from modlights.engines.reference import is_prime
+    from modlights.model.ring import is_prime
     from modlights.engines.tensor.engine import tensor_supports
     tiles = prod(board.shape)
     native = board.is_grid and backend == "native"

@@ -1,16 +1,68 @@
-"""``modlights hardest``: the board that needs the most taps."""
+"""``modlights hardest``: the board that needs the most taps, its value and a witness."""
 from __future__ import annotations
 
 import argparse
+import json
+import math
 from typing import Any
 
 from modlights.cli.common import _build_board, _format_grid, _describe, _board_json, _add_board_options
+from modlights.solver import Solver
+
+
+def parse_seconds(text: str | None) -> float | None:
+    """``--budget``: seconds, e.g. 120 or 120s (None: no limit). ValueError naming
+    ``--budget`` for anything else (negative, not finite, not a number)."""
+    if text is None:
+        return None
+    t = text.strip().lower().removesuffix("s")
+    try:
+        v = float(t)
+    except ValueError:
+        v = float("nan")
+    if not (v >= 0 and math.isfinite(v)):
+        raise ValueError(f"--budget must be seconds >= 0 (e.g. 120 or 120s), got {text!r}")
+    return v
 
 
 def run(args: argparse.Namespace, out) -> int:
-    from modlights.search.hardest import hardest_command
-    return hardest_command(args, _build_board(args), out, _describe, _format_grid,
-                           _board_json)
+    """Print the value, a witness board, its fewest taps and the time (or one JSON
+    object with ``--json``). Exit 0."""
+    board = _build_board(args)
+    seconds = parse_seconds(args.budget)
+    solver = Solver(board, backend=args.backend)
+    h = solver.hardest(budget=seconds)
+    if args.json:
+        doc = {**_board_json(board), **h.to_dict()}
+        print(json.dumps(doc), file=out)
+        return 0
+    p = lambda *a: print(*a, file=out)  # noqa: E731
+    p(_describe(board))
+    p()
+    if h.proven:
+        p(f"hardest board: {h.min_taps} taps (proved: the largest fewest-taps over all "
+          f"{_count(board, solver)} solvable boards)")
+    else:
+        p(f"hardest board: at least {h.min_taps} taps, at most {h.upper} (not proved "
+          f"within the budget; raise --budget)")
+    p()
+    p(f"a board needing {h.min_taps} taps:")
+    for line in _format_grid(board, h.state):
+        p(line)
+    p()
+    p("its fewest taps:")
+    for line in _format_grid(board, h.taps):
+        p(line)
+    p()
+    p(f"time: {h.seconds:.2f} s, {h.iterations} integer programs")
+    return 0
+
+
+def _count(board: Any, solver: Solver) -> str:
+    """n^rank as text (the number of solvable boards)."""
+    k = solver.kernel_size
+    total = board.states ** board.n_taps // k
+    return str(total) if total < 10 ** 12 else f"{board.states}^{board.n_taps}/{k}"
 
 
 def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:

@@ -24,38 +24,10 @@ from math import gcd, prod
 
 import numpy as np
 
-__all__ = ["ReferenceEngine", "factorize", "LocalSmith"]
+from modlights.model.ring import (crt_combine, crt_idempotents, factorize, unit_inverse,
+                                  valuation)
 
-
-def factorize(n: int) -> list[tuple[int, int]]:
-    """[(p, e), ...] with n = prod p**e, primes ascending."""
-    out = []
-    p = 2
-    while p * p <= n:
-        if n % p == 0:
-            e = 0
-            while n % p == 0:
-                n //= p
-                e += 1
-            out.append((p, e))
-        p += 1
-    if n > 1:
-        out.append((n, 1))
-    return out
-
-
-def is_prime(n: int) -> bool:
-    return n >= 2 and factorize(n) == [(n, 1)]
-
-
-def _valuation(x: np.ndarray, p: int, e: int) -> np.ndarray:
-    """p-adic valuation of entries of x in [0, p^e), with v(0) = e."""
-    v = np.zeros(x.shape, dtype=np.int64)
-    pk = 1
-    for _ in range(e):
-        pk *= p
-        v += (x % pk == 0)
-    return v
+__all__ = ["ReferenceEngine", "LocalSmith"]
 
 
 class LocalSmith:
@@ -78,7 +50,7 @@ class LocalSmith:
             if e == 1:
                 idx = int(np.argmax(nz.ravel()))
             else:
-                idx = int(np.argmin(_valuation(sub, p, e).ravel()))
+                idx = int(np.argmin(valuation(sub, p, e).ravel()))
             i, j = divmod(idx, r - k)
             i += k
             j += k
@@ -95,7 +67,7 @@ class LocalSmith:
             while piv % p ** (v + 1) == 0:
                 v += 1
             pv = p ** v
-            uinv = pow(piv // pv, -1, q)          # the unit part's inverse
+            uinv = unit_inverse(piv // pv, q)     # the unit part's inverse
             M[k] = M[k] * uinv % q
             U[k] = U[k] * uinv % q
             det_u = det_u * uinv % q
@@ -155,7 +127,7 @@ class LocalSmith:
         if self.rank < self.m:
             return 0
         d = prod(self.p ** int(v) for v in self.v) % self.q
-        return d * pow(self._det_u, -1, self.q) * self._det_v % self.q
+        return d * unit_inverse(self._det_u, self.q) * self._det_v % self.q
 
     def inverse(self) -> np.ndarray | None:
         if self.m != self.r or self.rank < self.m or self.v.any():
@@ -186,19 +158,15 @@ class ReferenceEngine:
             raise ValueError(f"the tap matrix must be 2-D, got {a.ndim}-D")
         self.n = int(n)
         self.m, self.r = a.shape
-        self.parts = []
-        for p, e in factorize(self.n):
-            q = p ** e
-            rest = self.n // q
-            idem = rest * pow(rest, -1, q) % self.n if rest > 1 else 1   # 1 mod q, 0 mod n/q
-            self.parts.append((q, idem, LocalSmith(a, p, e)))
+        # per prime power q = p^e of n: (q, e_q = 1 mod q and 0 mod n / q, Smith form)
+        self.parts = [(q, idem, LocalSmith(a, p, e))
+                      for (p, e), (q, idem) in zip(factorize(self.n),
+                                                   crt_idempotents(self.n))]
 
     # ---------------------------------------------------------------- helpers
     def _combine(self, pieces: list[np.ndarray]) -> np.ndarray:
-        out = np.zeros_like(pieces[0], dtype=np.int64)
-        for (q, idem, _), x in zip(self.parts, pieces):
-            out = (out + x * idem) % self.n
-        return out
+        """The int64 array mod n from its values mod each prime power (CRT)."""
+        return crt_combine(pieces, self.n)
 
     # ---------------------------------------------------------------- interface
     @property

@@ -30,7 +30,7 @@ covers, measured); SETUP is placed so each engine's line meets the chase's there
 PER_TILE keeps the order of the engines where two of them cover a board (the
 algebraic engines before the tensor engine, the tensor engine before the symmetric and
 lifted ones): it is the order the measurements show, not the measured seconds. The
-bench script bench/engine_costs.py measures and prints both for comparison.
+bench workload engine-costs (bench/workloads/engine_costs.py) measures and prints both for comparison.
 """
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ __all__ = ["Entry", "Plan", "register", "unregister", "entries", "engines", "cho
 BACKENDS = ("native", "reference")
 
 #: Seconds a tile, per engine: the slope of its cost line. Ordered as measured where
-#: two engines cover one board (see the module docstring); bench/engine_costs.py
+#: two engines cover one board (see the module docstring); bench/workloads/engine_costs.py
 #: prints the measured seconds a tile.
 PER_TILE: dict[str, float] = {
     "chase": 1.0e-8,
@@ -61,7 +61,7 @@ PER_TILE: dict[str, float] = {
     "tensor": 0.99e-8,
 }
 #: Tiles (rows * cols) from which each engine is faster than the chase on the boards
-#: it covers (bench/engine_costs.py prints the measured crossovers);
+#: it covers (bench/workloads/engine_costs.py prints the measured crossovers);
 #: "chase" is where the chase overtakes the dense engines.
 CROSSOVER_TILES: dict[str, int] = {
     "chase": 576,

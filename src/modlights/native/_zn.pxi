@@ -13,7 +13,7 @@ from libc.stdint cimport uint8_t, int64_t
 
 def _factorize(n):
     """[(p, e), ...] of n (the engines' factorisation, imported when first needed)."""
-    from modlights.engines.reference import factorize
+    from modlights.model.ring import factorize
     return factorize(n)
 
 

@@ -61,6 +61,7 @@ from modlights.model.patterns import Offsets, pattern_name
 from modlights.play.prng import SplitMix64, seed_from
 from modlights.solver import Solver
 from modlights.model.validation import as_int, check_mapping, field_error, is_int
+from modlights.model.ring import is_prime
 
 __all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY_SCHEME",
            "stars_for_taps", "difficulty_band", "reference_taps"]
@@ -427,10 +428,6 @@ def _count_or_mask(name: str, v: Any, rows: int, cols: int) -> tuple[int, np.nda
     return 0, (b.locked if name == "locked" else b.holes)
 
 
-def _is_prime(n: int) -> bool:
-    return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
-
-
 def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng,
            fixed_lock, fixed_hole):
     """(board, solver) with ``locked`` / ``holes`` more tiles placed at random (``rng``)
@@ -444,7 +441,7 @@ def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng,
         # fewer locks than the nullity (n prime) no placement can work.
         full = Solver(Board.grid(rows, cols, states, pattern, wrap=wrap))
         total = locked + int(fixed_lock.sum())
-        if _is_prime(full.board.states) and full.nullity > total:
+        if is_prime(full.board.states) and full.nullity > total:
             raise ValueError(
                 f"unique=True is impossible: the {rows}x{cols} board with {states} states "
                 f"has |ker A| = {full.kernel_size} (nullity {full.nullity}) and each locked "

@@ -24,14 +24,14 @@ The program HiGHS solves drops the |ker A|-fold symmetry x -> x + c of that max-
 exactly: on groups S on which ker A takes every combination of values, x is made 0 in
 the majority (a single tap 0; every coset has such elements: ``pinned_groups``), and
 for the kernel elements that are 0 on S, x is pinned to the lightest of its coset by
-packing rows weight(x + c) >= weight(x) (see ``_CoveringProgram``). The 9x9 cross (8 taps
-pinned, nothing left to the leader rows) is proved in a few seconds; with leader rows
-alone it took 16 s and more.
+packing rows weight(x + c) >= weight(x) (see ``_CoveringProgram``); on the 9x9 cross all
+8 kernel dimensions are single pinned taps, so no leader rows are left.
 
 Constraint generation. Kernels of up to ``FULL_KERNEL_MAX`` elements get every row at
 once; larger ones start from the generators. The program's optimum over the working set
 is an upper bound. Its answer is realised as a board (x) and that board's true fewest
-taps is computed by the exact coset search (``Solver.solve`` with ``minimal=True``): a
+taps is computed by the exact coset search (:func:`modlights.search.minimal.coset_minimum`
+on x + ker A: x solves the board -A x): a
 proved minimum is a lower bound, and its minimiser is a kernel element whose row the
 answer breaks, added to the working set. The loop ends when the bounds meet
 (``proven``) or the budget runs out (the best board found is returned,
@@ -39,8 +39,12 @@ answer breaks, added to the working set. The loop ends when the bounds meet
 after at most |ker A| rounds.
 
 Executors: ``executor=`` is passed on to every coset search that covers its whole coset
-(``Solver.solve(..., executor=)`` splits the coset into sub-cubes over its workers); the
-integer programs run on this machine (HiGHS uses the local cores itself).
+(split into sub-cubes over its workers); the integer programs run on this machine (HiGHS
+uses the local cores itself).
+
+Complexity: each round is one integer program (exponential in the worst case; HiGHS's
+branch and bound) and one coset search (at most |ker A| elements); at most |ker A|
+rounds.
 
 Stopping: the budget is a deadline for the whole call and Ctrl-C stops it within a
 second. HiGHS looks at its clock and its interrupt callbacks only between stages, so a
@@ -50,20 +54,22 @@ a small one on a thread of this process, stopped through the callbacks.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import os
 import sys
 import threading
 import time
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from modlights.search.minimal import check_executor
+from modlights.engines.reference import LocalSmith
+from modlights.model.ring import factorize
+from modlights.model.validation import check_budget
+from modlights.search.minimal import (MIN_DESCENT_SECONDS, Kernel, check_executor,
+                                      coset_minimum, deadline_after)
 
-__all__ = ["Hardest", "hardest", "check_seconds", "hardest_command", "pinned_groups"]
+__all__ = ["Hardest", "hardest", "check_seconds", "pinned_groups"]
 
 
 class Hardest:
@@ -172,8 +178,7 @@ class _TapGroups:
 
 
 # ----------------------------------------------------------------------------- the program
-#: HiGHS threads per integer program. One: 9x9 took 2.9-3.4 s against 5.0-5.5 s with
-#: two (the 2 cores shared, load 4.5); see bench/README.md. (Set in _highs_worker.)
+#: HiGHS threads per integer program (set in _highs_worker).
 from modlights.search._highs_worker import THREADS as HIGHS_THREADS  # noqa: E402
 
 
@@ -190,7 +195,6 @@ def pinned_groups(gens: np.ndarray, sizes: np.ndarray, n: int) -> np.ndarray:
     may be taken over those y only (a single tap is then 0), an exact way to drop the
     translations x -> x + c (all of them when |ker A| = n^|S| and S holds single taps).
     """
-    from modlights.engines.reference import LocalSmith, factorize
     primes = [p for p, _ in factorize(n)]
     chosen: list[int] = []
     for g in np.argsort(sizes, kind="stable"):
@@ -219,8 +223,7 @@ class _CoveringProgram:
     since x_j + c_j < 2n, weight(x + c) - weight(x) = weight(c) - n * #{j : x_j + c_j >= n},
     a packing row (the taps with x_j >= n - c_j number at most floor(weight(c) / n)).
     Pinning removes the symmetry x -> x + c, which makes the plain max-min slow for
-    HiGHS (9x9: over 300 s plain, 16-110 s with leader rows for all of ker A, 2-3 s
-    with 8 single taps pinned to 0).
+    HiGHS (branch and bound would revisit every translate of a board).
     """
 
     def __init__(self, groups: _TapGroups, n: int, constant: int, pinned: np.ndarray):
@@ -493,57 +496,71 @@ def _kernel_on_groups(gens: np.ndarray, orders: list, n: int, kernel_size: int):
     return list(W[1:])
 
 
-def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest:
-    """The hardest solvable board of ``solver.board`` (target 0) and its fewest taps.
+def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
+            executor: Any = None) -> Hardest:
+    """The hardest solvable board of ``board`` (target 0) and its fewest taps.
 
     Parameters
     ----------
-    solver : Solver
-        The factored board.
+    board : Board
+        The board (``apply``, ``tap_vector``, ``from_tap_vector`` are used).
+    kernel : Kernel
+        ker A of the factored board (``Solver.hardest`` hands it over): its generators
+        and |ker A|; the coset searches run on it (a board -A x has the particular
+        solution x, so no solve is needed).
     budget : float, optional
         Seconds for the whole search (None: until proved): a deadline counted from the
         call (+10% or +0.25 s at most, whichever is larger, on an idle machine). Past
         it the best board found is returned with ``proven=False`` and ``upper`` the
         best proved upper bound. Ctrl-C stops the search within a second
-        (KeyboardInterrupt), the solver untouched.
+        (KeyboardInterrupt), the kernel untouched.
     executor : concurrent.futures.Executor, optional
         Splits each exact coset search that covers its whole coset over the executor's
-        workers (``Solver.solve(..., executor=)``); same answers as without it.
+        workers (:func:`modlights.search.minimal.coset_minimum`); same answers as
+        without it.
 
     Returns
     -------
     Hardest
         ``min_taps``, the witness ``state`` (its fewest taps proved equal to
         ``min_taps``), ``proven``, ``lower``, ``upper``, ``seconds``, ``iterations``.
+
+    Raises
+    ------
+    ValueError
+        A budget that is not None or seconds >= 0; an executor without ``submit``.
     """
     seconds = check_seconds(budget)
     check_executor(executor)
     t0 = time.perf_counter()
     deadline = None if seconds is None else t0 + seconds
-    board = solver.board
     n, r = board.states, board.n_taps
-    H, orders = solver._generators()
+    H, orders = kernel.generators()
     groups = _TapGroups(np.asarray(H, dtype=np.uint8), r)
     top = (n - 1) * r
     constant = (n - 1) * len(groups.fixed)
-    kernel_size = solver.kernel_size
+    kernel_size = kernel.size
     search_steps = kernel_size if kernel_size < 1 << 62 else 1 << 62
 
     def remaining() -> float | None:
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
 
     def fewest(x: np.ndarray):
-        """The board -A x: its minimal solution y, and whether the search proved it."""
+        """The board -A x and (y, proven): the least-length tap vector y of the coset
+        x + ker A (x solves that board), and whether the search proved it least."""
         state = board.apply(np.zeros(board.shape, dtype=np.uint8),
                             board.from_tap_vector((n - x.astype(np.int64)) % n))
         left = remaining()
         # a small coset (WHOLE_COSET_WORK: milliseconds) is searched whole even when the
         # budget is spent: the board the program paid for is then proved; larger
         # cosets get what is left of the budget (a deadline: unproved when it runs out)
-        steps = search_steps if left is None or kernel_size * max(1, r) <= WHOLE_COSET_WORK \
+        budget = search_steps if left is None or kernel_size * max(1, r) <= WHOLE_COSET_WORK \
             else left
-        sol = solver.solve(state, minimal=True, budget=steps, executor=executor)
-        return state, sol
+        steps, seconds = check_budget(budget, search_steps)
+        y, proven, _, _ = coset_minimum(x.astype(np.uint8), kernel, steps=steps,
+                                        seconds=seconds, deadline=deadline_after(seconds),
+                                        executor=executor, descent=MIN_DESCENT_SECONDS)
+        return state, y, proven
 
     # the zero board needs no taps: a proved start
     best = (0, np.zeros(board.shape, dtype=np.uint8),
@@ -554,9 +571,9 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         # trivial kernel, or no tap touched by it: every x is its board's only
         # solution, the all n-1 vector is the heaviest
         x = groups.realise(np.zeros((0, n), dtype=np.int64), n, r)
-        state, sol = fewest(x)
-        if sol.proven_minimal:
-            best = (sol.length, state, sol.taps)
+        state, y, proven = fewest(x)
+        if proven:
+            best = (int(y.sum(dtype=np.int64)), state, board.from_tap_vector(y))
         upper = constant
     else:
         gens = np.asarray(H, dtype=np.int64)[:, groups.rep] % n
@@ -569,7 +586,7 @@ def hardest(solver: Any, *, budget: Any = None, executor: Any = None) -> Hardest
         finally:
             program.close()
     min_taps, state, taps = best
-    _check_witness(solver, state, taps, min_taps)
+    _check_witness(board, state, taps, min_taps)
     return Hardest(min_taps, state, taps, min_taps >= upper, min_taps, max(upper, min_taps),
                    time.perf_counter() - t0, iterations)
 
@@ -605,10 +622,10 @@ def _generate(program, gens, orders, n, r, kernel_size, groups, board, fewest, r
         if counts is None or best[0] >= upper:
             break
         x = groups.realise(counts, n, r)
-        state, sol = fewest(x)
-        y = board.tap_vector(sol.taps)
-        if sol.proven_minimal and sol.length > best[0]:
-            best = (sol.length, state, sol.taps)
+        state, y, proven = fewest(x)
+        length = int(y.sum(dtype=np.int64))
+        if proven and length > best[0]:
+            best = (length, state, board.from_tap_vector(y))
         if best[0] >= upper:
             break
         c = (y.astype(np.int64) - x) % n
@@ -621,67 +638,10 @@ def _generate(program, gens, orders, n, r, kernel_size, groups, board, fewest, r
     return best, upper, iterations
 
 
-def _check_witness(solver: Any, state: np.ndarray, taps: np.ndarray, length: int) -> None:
+def _check_witness(board: Any, state: np.ndarray, taps: np.ndarray, length: int) -> None:
     """The witness's taps solve it with ``length`` taps (its minimality was proved by the
     coset search that produced it)."""
-    board = solver.board
     done = board.apply(state, taps)
     x = board.tap_vector(taps)
     if done.any() or int(x.sum(dtype=np.int64)) != length:
         raise AssertionError("hardest: the witness does not check; please report this")
-
-
-# ----------------------------------------------------------------------------- command line
-def parse_seconds(text: str | None) -> float | None:
-    """``--budget`` of ``modlights hardest``: seconds, e.g. 120 or 120s."""
-    if text is None:
-        return None
-    t = text.strip().lower().removesuffix("s")
-    try:
-        v = float(t)
-    except ValueError:
-        v = float("nan")
-    if not (v >= 0 and math.isfinite(v)):
-        raise ValueError(f"--budget must be seconds >= 0 (e.g. 120 or 120s), got {text!r}")
-    return v
-
-
-def hardest_command(args: argparse.Namespace, board: Any, out, describe: Callable,
-                    format_grid: Callable, board_json: Callable) -> int:
-    """``modlights hardest``: print the value, a witness board and the time (the CLI's
-    board description, grid printer and board JSON are passed in)."""
-    from modlights.solver import Solver
-    seconds = parse_seconds(args.budget)
-    solver = Solver(board, backend=args.backend)
-    h = solver.hardest(budget=seconds)
-    if args.json:
-        doc = {**board_json(board), **h.to_dict()}
-        print(json.dumps(doc), file=out)
-        return 0
-    p = lambda *a: print(*a, file=out)  # noqa: E731
-    p(describe(board))
-    p()
-    if h.proven:
-        p(f"hardest board: {h.min_taps} taps (proved: the largest fewest-taps over all "
-          f"{_count(board, solver)} solvable boards)")
-    else:
-        p(f"hardest board: at least {h.min_taps} taps, at most {h.upper} (not proved "
-          f"within the budget; raise --budget)")
-    p()
-    p(f"a board needing {h.min_taps} taps:")
-    for line in format_grid(board, h.state):
-        p(line)
-    p()
-    p("its fewest taps:")
-    for line in format_grid(board, h.taps):
-        p(line)
-    p()
-    p(f"time: {h.seconds:.2f} s, {h.iterations} integer programs")
-    return 0
-
-
-def _count(board: Any, solver: Any) -> str:
-    """n^rank as text (the number of solvable boards)."""
-    k = solver.kernel_size
-    total = board.states ** board.n_taps // k
-    return str(total) if total < 10 ** 12 else f"{board.states}^{board.n_taps}/{k}"

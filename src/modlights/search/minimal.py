@@ -1,9 +1,21 @@
-"""Exhaustive minimal searches over cosets x0 + ker A: batches in one C call, and work
-split across the workers of any :class:`concurrent.futures.Executor`.
+"""Minimal searches over cosets x0 + ker A: the least physical length sum(x) (entries
+0..n-1) over a coset, exhaustively within a budget, in batches of one C call, and split
+across the workers of any :class:`concurrent.futures.Executor`.
 
-Two kinds of work leave this module, both as plain data (NumPy arrays and ints) handed to
-module-level functions, so they pickle for a ``ProcessPoolExecutor`` or a Dask cluster
-(``dask.distributed.Client(...).get_executor()``):
+The Solver hands this module what a search needs and nothing else (this layer never
+imports the Solver): a particular solution x0 (or a batch X) and a :class:`Kernel`, the
+kernel generators of the factored board with their additive orders. Entry points:
+
+- :func:`coset_minimum`: one coset within a budget (coset elements or a deadline),
+  exhaustive when the budget covers it, else the best element found, improved
+  greedily (:func:`descend`); split over an executor when one is given and the budget
+  covers the coset (:func:`coset_min`);
+- :func:`min_many`: every coset of a batch, exhaustively, in one C call
+  (:func:`min_lengths_many`, rows split over an executor).
+
+Work that leaves this module for an executor is plain data (NumPy arrays and ints)
+handed to module-level functions, so it pickles for a ``ProcessPoolExecutor`` or a Dask
+cluster (``dask.distributed.Client(...).get_executor()``):
 
 - a batch (many boards, one kernel) is split by rows: each task runs
   :func:`modlights._coset_batch.coset_min_many` on its rows (:func:`min_lengths_many`);
@@ -14,19 +26,23 @@ module-level functions, so they pickle for a ``ProcessPoolExecutor`` or a Dask c
   found so far as a bound, and a sub-cube whose untouched coordinates already reach that
   bound is skipped without a walk.
 
-Every search here is exhaustive, so the lengths are exactly those of the single-process
-search and every result is proved minimal.
+Every split search is exhaustive, so its lengths are exactly those of the
+single-process search and every result is proved minimal. Complexity: an exhaustive
+search examines |ker A| = prod(orders) elements, O(n_taps / 64) word operations each
+over GF(2) (a Gray-code step), O(n_taps) otherwise.
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
+import time
 from math import prod
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["coset_min", "min_lengths_many", "executor_workers", "check_executor",
-           "TASKS_PER_WORKER"]
+__all__ = ["Kernel", "coset_minimum", "minimise", "descend", "exhaustive", "min_many",
+           "coset_min", "min_lengths_many", "executor_workers", "check_executor",
+           "TASKS_PER_WORKER", "MIN_DESCENT_SECONDS", "deadline_after"]
 
 #: Tasks per worker when a coset or a batch is split: enough that a slow task does not
 #: leave the other workers idle at the end, few enough that task overhead stays small.
@@ -234,3 +250,243 @@ def _run_sub_cubes(executor, workers, pending, x0, H, orders, n, inner, cells):
             if found is not None and length < best_len:
                 best, best_len = found, length
     return best, best_len, examined, pruned
+
+
+# ------------------------------------------------------------------ what the Solver hands over
+#: Seconds the greedy clean-up of an unfinished minimal search may take whatever its
+#: budget (within the budget's stated tolerance of +0.25 s).
+MIN_DESCENT_SECONDS = 0.05
+
+
+class Kernel:
+    """ker A of one factored board, as the minimal searches see it.
+
+    Parameters
+    ----------
+    n : int
+        The modulus.
+    n_taps : int
+        The length of a tap vector (the columns of A).
+    size : int
+        |ker A| (an exact Python int).
+    native : bool
+        Whether the C searches may be used (False: the NumPy enumeration, as the
+        reference backend does).
+    generators : callable () -> (H, orders)
+        Generators of all of ker A (uint8, k x n_taps) and their additive orders, so
+        that ker A is their direct sum; built on first use by the caller.
+    search_generators : callable () -> (H, orders, every), optional
+        The generators a search may hold (every=False: only the first ones fit in
+        memory, a sub-coset, so the search proves nothing). Default: all of them.
+    searchable : callable () -> bool, optional
+        False when no basis can be built at all (the search then returns x0, unproved).
+    """
+
+    __slots__ = ("n", "n_taps", "size", "native", "_generators", "_search", "_searchable")
+
+    def __init__(self, n: int, n_taps: int, size: int, *, native: bool,
+                 generators: Callable[[], tuple[np.ndarray, list[int]]],
+                 search_generators: Callable[[], tuple[np.ndarray, list[int], bool]]
+                 | None = None,
+                 searchable: Callable[[], bool] | None = None):
+        self.n, self.n_taps, self.size = int(n), int(n_taps), int(size)
+        self.native = bool(native)
+        self._generators = generators
+        self._search = search_generators
+        self._searchable = searchable
+
+    def generators(self) -> tuple[np.ndarray, list[int]]:
+        """(H, orders): generators of all of ker A."""
+        return self._generators()
+
+    def search_generators(self) -> tuple[np.ndarray, list[int], bool]:
+        """(H, orders, every): the generators a search holds; every=False for a
+        sub-coset."""
+        if self._search is None:
+            H, orders = self._generators()
+            return H, orders, True
+        return self._search()
+
+    def searchable(self) -> bool:
+        """Whether a basis of ker A can be built for a search."""
+        return True if self._searchable is None else bool(self._searchable())
+
+
+def deadline_after(seconds: float | None) -> float | None:
+    """The ``time.perf_counter()`` value ``seconds`` from now (None: no deadline)."""
+    return None if seconds is None else time.perf_counter() + min(seconds, 1e12)
+
+
+def exhaustive(kernel: Kernel, steps: int | None, seconds: float | None) -> bool:
+    """Whether a search within this budget (``steps`` coset elements, or ``seconds``)
+    covers every coset element, so its result is the exact minimum, proved, whichever
+    way the work is split. Only native searches are split or batched."""
+    if not kernel.native:
+        return False
+    total = kernel.size
+    if total == 1:
+        return True
+    return seconds is None and steps is not None and 0 < steps and total <= steps \
+        and total < 1 << 62
+
+
+def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
+                  seconds: float | None, deadline: float | None, executor: Any = None,
+                  progress: Any = None, descent: float = MIN_DESCENT_SECONDS
+                  ) -> tuple[np.ndarray, bool, int, int]:
+    """The least-length element of x0 + ker A within a budget.
+
+    Parameters
+    ----------
+    x0 : array (n_taps,)
+        A particular solution, entries 0..n-1.
+    kernel : Kernel
+    steps, seconds : the budget (coset elements, or seconds; as
+        :func:`modlights.model.validation.check_budget` returns them).
+    deadline : float or None
+        The ``time.perf_counter()`` value the search and its clean-up stop by (from
+        :func:`deadline_after`).
+    executor : concurrent.futures.Executor, optional
+        When the budget covers the whole coset (:func:`exhaustive`) and |ker A| > 1, the
+        coset is split into sub-cubes over its workers (:func:`coset_min`).
+    progress : callable (done, total), optional
+        Told how far the search got, in coset elements (see :func:`minimise`).
+    descent : float
+        Seconds the greedy clean-up of an incomplete search may take at least.
+
+    Returns
+    -------
+    (best uint8 (n_taps,), proven, examined, pruned): proven is True only when the
+    whole coset was covered (or the best has length 0).
+    """
+    if executor is not None and exhaustive(kernel, steps, seconds) and kernel.size > 1:
+        H, orders = kernel.generators()
+        best, _, examined, pruned = coset_min(x0, H, orders, kernel.n, executor)
+        return best, True, examined, pruned
+    return minimise(x0, kernel, steps, deadline, progress, descent)
+
+
+def min_many(X: np.ndarray, kernel: Kernel, executor: Any, taps: bool
+             ) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """(lengths, least-length solutions or None) for the particular solutions X
+    (m, n_taps), every coset searched exhaustively in one batch (a native kernel; see
+    :func:`min_lengths_many`). A trivial kernel with ``taps``: (None, X) (nothing to
+    search, no lengths needed)."""
+    if kernel.size == 1 and taps:
+        return None, X
+    H, orders = kernel.generators()
+    return min_lengths_many(X, H, orders, kernel.n, taps=taps, executor=executor)
+
+
+def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float | None,
+             progress: Any = None, descent: float = 0.0
+             ) -> tuple[np.ndarray, bool, int, int]:
+    """Least-length element of x0 + ker A by enumeration, in this process.
+
+    Within ``steps`` coset elements, or until ``deadline`` (a ``time.perf_counter()``
+    value); the greedy clean-up of an incomplete search stops by the deadline too, or
+    ``descent`` seconds after this call started, whichever is later. ``progress(done,
+    total)`` is told how far it got: after every chunk of the NumPy enumeration, at the
+    start and end of a native search (the C search runs to its end or budget without
+    calling back; Ctrl-C stops it). A native kernel is searched in C
+    (:func:`modlights._coset.coset_min`: Gray code, sub-cube bounds); a coset of 2^62
+    or more elements is never covered (the sub-coset of the generators that fit is
+    searched, then descended; not proved).
+
+    Returns
+    -------
+    (best uint8 (n_taps,), proven, examined, pruned)
+    """
+    seconds = None if deadline is None else deadline - time.perf_counter()
+    deadline_search = deadline
+    if deadline is not None:
+        deadline = max(deadline, time.perf_counter() + descent)
+    if not kernel.searchable():
+        return x0.astype(np.uint8), False, 0, 0        # no basis to search: not proved
+    H, orders, every = kernel.search_generators()
+    total = prod(orders)
+    n = kernel.n
+    if progress is not None:
+        progress(0, total)
+    if total == 1 and every:
+        if progress is not None:
+            progress(1, 1)
+        return x0.astype(np.uint8), True, 1, 0
+    if steps == 0 or (seconds is not None and seconds <= 0):
+        best = descend(x0.astype(np.int64), H, orders, n, deadline)
+        return best.astype(np.uint8), int(x0.sum()) == 0, 0, 0
+    if kernel.native:
+        from modlights.native import _core as _coset
+        # the longest prefix of generators of fewer than 2^62 elements
+        k, size = 0, 1
+        while k < len(orders) and size * orders[k] < 1 << 62:
+            size *= orders[k]
+            k += 1
+        # the seconds left now (the C search stops by the deadline; a budget of
+        # <= 0 seconds would mean none to it: at least a microsecond)
+        left = 0.0 if deadline is None else \
+            max(1e-6, deadline_search - time.perf_counter())
+        best, _, examined, pruned, complete = _coset.coset_min(
+            x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0, seconds=left)
+        # a sub-coset proves nothing, except that length 0 is always least
+        complete = (complete and k == len(orders) and every) or not best.any()
+        if not complete:
+            best = descend(best.astype(np.int64), H, orders, n, deadline)
+        if progress is not None:
+            progress(total if complete else int(examined), total)
+        return best.astype(np.uint8), complete, examined, pruned
+    x0 = x0.astype(np.int64)
+    limit = total if steps is None else min(total, steps)
+    Hi = H.astype(np.int64)
+    best = x0.copy()
+    best_len = int(best.sum())
+    chunk = max(1, min(1 << 14, (1 << 22) // max(1, kernel.n_taps)))
+    start = 0
+    while start < limit and best_len > 0:
+        stop = min(limit, start + chunk)
+        idx = np.arange(start, stop, dtype=object) if total >= 1 << 62 else \
+            np.arange(start, stop, dtype=np.int64)
+        C = np.empty((stop - start, len(orders)), dtype=np.int64)
+        rem = idx
+        for i, o in enumerate(orders):
+            C[:, i] = (rem % o).astype(np.int64)
+            rem = rem // o
+        X = (x0[None, :] + C @ Hi) % n
+        lens = X.sum(axis=1)
+        i = int(np.argmin(lens))
+        if lens[i] < best_len:
+            best_len = int(lens[i])
+            best = X[i]
+        start = stop
+        if progress is not None:
+            progress(start, total)
+        if deadline is not None and time.perf_counter() > deadline_search:
+            break
+    covered = start >= total
+    proven = covered or best_len == 0
+    if not covered:
+        best = descend(best, Hi, orders, n, deadline)
+    return best.astype(np.uint8), proven, start, 0
+
+
+def descend(x: np.ndarray, H: np.ndarray, orders: list[int], n: int,
+            deadline: float | None = None) -> np.ndarray:
+    """Greedy improvement of x (int64): add multiples of single generators while it
+    helps, until ``deadline`` (a ``time.perf_counter()`` value; None: no limit), checked
+    before each generator (one generator costs O(order x n_taps)). H may be uint8: rows
+    are widened one at a time (no int64 copy of H). Returns the improved int64 vector."""
+    improved = True
+    cur = x.copy()
+    cur_len = int(cur.sum())
+    while improved:
+        improved = False
+        for h, o in zip(H, orders):
+            if deadline is not None and time.perf_counter() >= deadline:
+                return cur
+            h = h.astype(np.int64)
+            cands = (cur[None, :] + np.arange(1, o, dtype=np.int64)[:, None] * h[None, :]) % n
+            lens = cands.sum(axis=1)
+            i = int(np.argmin(lens))
+            if lens[i] < cur_len:
+                cur, cur_len, improved = cands[i], int(lens[i]), True
+    return cur

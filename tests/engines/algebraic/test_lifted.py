@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.engines.chase.engine import ChaseEngine
-from modlights.engines.algebraic.lifted import LiftedEngine, lifted_reason, prime_power_factors
+from modlights.engines.algebraic.lifted import LiftedEngine, lifted_reason
 
 from oracle import group_closure_size
 
@@ -33,14 +33,6 @@ def lifted_boards(draw, max_side=8):
                       states=n, pattern=pattern)
     assume(lifted_reason(b) is None)
     return b, draw(st.integers(0, 2**32 - 1))
-
-
-def test_prime_power_factors():
-    for n in range(2, 256):
-        f = prime_power_factors(n)
-        assert int(np.prod([p ** k for p, k in f])) == n
-        assert all(k >= 1 and all(p % d for d in range(2, p)) for p, k in f)
-        assert [p for p, _ in f] == sorted({p for p, _ in f})
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.native._core import band_chase
-from modlights.engines.reference import is_prime
+from modlights.model.ring import is_prime
 from modlights.engines.tensor.engine import BandFactor
 
 SMALL_N = [2, 3, 4, 5, 6, 7, 8]

@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.reference import factorize
-from modlights.engines.tensor.engine import BandFactor, TensorEngine, tensor_reason
+from modlights.model.ring import factorize
+from modlights.engines.tensor.band import BandFactor
+from modlights.engines.tensor.engine import TensorEngine, tensor_reason
 
 from oracle import BruteForce
 

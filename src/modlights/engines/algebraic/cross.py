@@ -29,16 +29,9 @@ row and column operations (extended gcds over GF(p)[s]), which gives the nullity
 (deg gcd(d1, s^w - 1) + deg gcd(d2, s^w - 1)), solvability, one solution (replayed by
 the torus chase) and the kernel basis. _torus_nullity computes the same nullity
 independently (invariant factors of the unreduced system; the tests compare them).
-det over p > 2 still comes from the chase. Measured (Solver + solve(minimal=False),
-random solvable start, medians of 3, k x k cross torus, shared 2-core box), algebraic
-against method="chase":
-    2000 x 2000 GF(2) 0.047 s against 1.43 s (1/30); GF(3) 0.120 s against 3.15 s (1/26)
-    5000 x 5000 GF(2) 0.135 s against 12.9 s (1/96); GF(3) 0.519 s against 20.6 s (1/40)
-(load average 4-5 from other jobs; an earlier run of the same script: 0.029 / 1.10,
-0.068 / 1.61, 0.190 / 14.5 s; with the read-only first pass, load ~2.5, 5000 x 5000
-GF(2) 0.089 s, GF(3) 0.315 s). Below about 96 x 96 the chase is faster (the ~0.5 ms of
-ring arithmetic in Python): Solver(method="auto") takes tori from
-CROSSOVER_TILES["algebraic-torus"] (:mod:`modlights.engines.registry`).
+det over p > 2 still comes from the chase. A torus costs four chases of O(h w) plus a
+fixed O(w^2) of ring arithmetic in Python (the 2 x 2 system), so on small tori the chase
+engine is cheaper (the Solver's choice weighs that).
 
 Boards whose T has only a super-diagonal are mirrored left-right for the conversions
 (e_{w-1} is then the cyclic vector); boards with a diagonal T (vertical) have
@@ -60,6 +53,8 @@ from typing import Any, Callable
 import numpy as np
 
 from modlights.engines.base import dense_fallback
+from modlights.engines.algebraic.polymat import mat_pow, mono, padd, poly
+from modlights.model.ring import is_prime, unit_inverse
 
 __all__ = ["AlgebraicEngine", "algebraic_reason", "algebraic_supports", "KERNEL_BYTES_MAX"]
 
@@ -69,10 +64,6 @@ ROW_OFFSETS = frozenset({(0, 0), (0, 1), (0, -1), (-1, 0), (1, 0)})
 MAX_PRIME = 251
 #: Largest kernel basis (generators x taps bytes) ``generators()`` builds (256 MiB).
 KERNEL_BYTES_MAX = 1 << 28
-
-
-def _is_prime(n: int) -> bool:
-    return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
 
 
 def _counts(board) -> dict:
@@ -88,7 +79,7 @@ def uniform_prime_grid_reason(board) -> str | None:
     if not getattr(board, "is_grid", False):
         return "it needs a grid board (Board.grid)"
     n = board.states
-    if not _is_prime(n) or n > MAX_PRIME:
+    if not is_prime(n) or n > MAX_PRIME:
         return f"n must be a prime (2..{MAX_PRIME}), this board has n = {n}"
     if board.pattern is None:
         return "it needs one pattern on every tile (this board is mixed)"
@@ -351,7 +342,7 @@ class AlgebraicEngine(RowPolynomialEngine):
             f = self._scalar_F()
             if f == 0:
                 return None if c.any() else np.zeros(self.w, np.uint8)
-            return (negc.astype(np.int64) * pow(f, p - 2, p) % p).astype(np.uint8)
+            return (negc.astype(np.int64) * unit_inverse(f, p) % p).astype(np.uint8)
         chi, _ = self._poly_F()
         g, s = self._xgcd()
         mirrored = self.mode == "mirrored"
@@ -481,28 +472,6 @@ class AlgebraicEngine(RowPolynomialEngine):
 
 
 # ---------------------------------------------------------------- tori
-def _poly(coeffs, p: int):
-    from modlights.native._core import Gf2Poly, GfpPoly
-    if p == 2:
-        return Gf2Poly(sum(1 << i for i, c in enumerate(coeffs) if c % 2))
-    return GfpPoly(coeffs, p)
-
-
-def _padd(a, b, p: int, k: int = 1):
-    """a + k b over GF(p)."""
-    from modlights.native._core import GfpPoly
-    if p == 2:
-        return a + b if k % 2 else a
-    n = max(a.degree, b.degree) + 1
-    return GfpPoly((a.coeffs(n).astype(np.int64) + k * b.coeffs(n).astype(np.int64)) % p, p)
-
-
-def _mono(k: int, p: int):
-    """s^k."""
-    from modlights.native._core import Gf2Poly, GfpPoly
-    return Gf2Poly(1 << k) if p == 2 else GfpPoly([0] * k + [1], p)
-
-
 def _torus_nullity(h: int, w: int, p: int, d: int, cr: int, cl: int, cu: int, cd: int) -> int:
     """dim ker A of an h x w torus (h >= 3) whose pattern uses (0,0), (0,+-1), (+-1,0).
 
@@ -517,45 +486,35 @@ def _torus_nullity(h: int, w: int, p: int, d: int, cr: int, cl: int, cu: int, cd
         dim ker = deg gcd(d1, s^w - 1) + deg gcd(d2, s^w - 1)   (gcd(0, f) = f).
     d2 mod (s^w - 1) comes from det mod ((s^w - 1) d1), so no product exceeds that degree.
     """
-    inv = pow(cu % p, p - 2, p)
-    tau = _poly([(-cl * inv) % p, (-d * inv) % p, (-cr * inv) % p], p)
+    inv = unit_inverse(cu, p)
+    tau = poly([(-cl * inv) % p, (-d * inv) % p, (-cr * inv) % p], p)
     mu = (-cd * inv) % p
-    c = _poly([0, 0, mu], p)
-    one, zero = _poly([1], p), _poly([], p)
-
-    def mat_mul(X, Y):
-        return [[_padd(X[i][0] * Y[0][j], X[i][1] * Y[1][j], p) for j in range(2)]
-                for i in range(2)]
+    c = poly([0, 0, mu], p)
+    one, zero = poly([1], p), poly([], p)
 
     # [[S_{r+1}], [S_r]] = [[tau, c], [1, 0]] [[S_r], [S_{r-1}]]; first column of the
     # (h-1)th power: S_{h-1}, S_{h-2}
-    result, base, e = [[one, zero], [zero, one]], [[tau, c], [one, zero]], h - 1
-    while e:
-        if e & 1:
-            result = mat_mul(result, base)
-        e >>= 1
-        if e:
-            base = mat_mul(base, base)
+    result = mat_pow([[tau, c], [one, zero]], h - 1, one, zero, lambda a, b: padd(a, b, p))
     s1, s2 = result[0][0], result[1][0]                     # S_{h-1}, S_{h-2}
-    sh = _padd(tau * s1, c * s2, p)                         # S_h
-    x1 = _mono(1, p)
+    sh = padd(tau * s1, c * s2, p)                         # S_h
+    x1 = mono(1, p)
     m11 = x1 * s1
-    m12 = _padd(c * s2, _mono(h, p), p, p - 1)
-    m21 = _padd(_mono(h, p), sh, p, p - 1)
-    m22 = _padd(zero, x1 * s1, p, (p - mu) % p)
-    f = _padd(_mono(w, p), one, p, p - 1)
+    m12 = padd(c * s2, mono(h, p), p, p - 1)
+    m21 = padd(mono(h, p), sh, p, p - 1)
+    m22 = padd(zero, x1 * s1, p, (p - mu) % p)
+    f = padd(mono(w, p), one, p, p - 1)
     # common case first: d1 coprime to f (gcd of the entries mod f and f is 1); then
     # gcd(d2, f) = gcd(det, f) and everything stays below degree w
     r11, r12, r21, r22 = (m.divmod(f)[1] for m in (m11, m12, m21, m22))
     if f.gcd(r11).gcd(r12).gcd(r21).gcd(r22).degree == 0:
-        det = _padd(r11 * r22, r12 * r21, p, p - 1).divmod(f)[1]
+        det = padd(r11 * r22, r12 * r21, p, p - 1).divmod(f)[1]
         return w if det.degree < 0 else f.gcd(det).degree
     g1 = m11.gcd(m12).gcd(m21)              # m22 = -mu m11 adds nothing to the gcd
     if g1.degree < 0:
         return 2 * w
     big = f * g1
     e11, e12, e21, e22 = (m.divmod(big)[1] for m in (m11, m12, m21, m22))  # e22 = -mu e11
-    det = _padd((e11 * e22).divmod(big)[1], (e12 * e21).divmod(big)[1], p, p - 1)
+    det = padd((e11 * e22).divmod(big)[1], (e12 * e21).divmod(big)[1], p, p - 1)
     d2, rem = det.divmod(g1)
     if rem.degree >= 0:                     # never: g1 divides every entry
         raise RuntimeError("torus nullity: the gcd does not divide the determinant")

@@ -46,8 +46,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from modlights.engines.algebraic.cross import (_counts, _neg, _padd, _poly, RowPolynomialEngine,
-                        dense_fallback, uniform_prime_grid_reason)
+from modlights.engines.algebraic.cross import (_counts, _neg, RowPolynomialEngine,
+                                                dense_fallback, uniform_prime_grid_reason)
+from modlights.engines.algebraic.polymat import mat_pow, padd, poly, power
 
 __all__ = ["SymAlgebraicEngine", "sym_reason", "sym_supports"]
 
@@ -149,12 +150,13 @@ class SymAlgebraicEngine(RowPolynomialEngine):
         if self._chi is None:
             p = self.n
             self._chi = chi = self._conv.charpoly()
-            c = [_poly([self._a[k], self._b[k]], p) for k in range(3)]
-            zero, one = _poly([], p), _poly([1], p)
-            neg = lambda f: _padd(zero, f, p, p - 1)                       # noqa: E731
+            c = [poly([self._a[k], self._b[k]], p) for k in range(3)]
+            zero, one = poly([], p), poly([1], p)
+            neg = lambda f: padd(zero, f, p, p - 1)                       # noqa: E731
             base = [[neg(c[1]).divmod(chi)[1], neg(self._mulmod(c[0], c[2]))],
                     [one.divmod(chi)[1], zero]]
-            self._G = _matpow(base, self.h, self._mulmod, p)[0][0]
+            self._G = mat_pow(base, self.h, one, zero, lambda a, b: padd(a, b, p),
+                              self._mulmod)[0][0]
         return self._chi, self._G
 
     def _xgcd(self):
@@ -162,9 +164,9 @@ class SymAlgebraicEngine(RowPolynomialEngine):
             chi, G = self._algebra()
             g, s, _ = G.xgcd(chi, with_t=False)
             # s F_h = s C_1^h G_h... F_h = C_1^-h G_h, so s C_1^h F_h = g
-            c1 = _poly([self._a[2], self._b[2]], self.n)
-            self._g, self._s = g, self._mulmod(s, _powmod(c1, self.h, self._mulmod,
-                                                          self.n))
+            c1 = poly([self._a[2], self._b[2]], self.n)
+            self._g, self._s = g, self._mulmod(s, power(c1, self.h, poly([1], self.n),
+                                                        self._mulmod))
         return self._g, self._s
 
     @property
@@ -225,7 +227,7 @@ class SymAlgebraicEngine(RowPolynomialEngine):
         base = chi.divmod(self._g)[0]
         zero = np.zeros((self.h, self.w), dtype=np.uint8)
         for i in range(k):
-            z = self._conv.poly_to_vec(base * _poly([0] * i + [1], p))
+            z = self._conv.poly_to_vec(base * poly([0] * i + [1], p))
             x, last = self._chaser.chase(zero, z)
             if last.any():
                 raise RuntimeError("symmetric algebraic engine: a kernel vector left a "
@@ -240,32 +242,3 @@ class SymAlgebraicEngine(RowPolynomialEngine):
         if self.n == 2:
             return 1
         return dense_fallback(self, "algebraic").det()
-
-
-def _matpow(base, e: int, mulmod, p: int):
-    """base ** e for a 2 x 2 matrix over R (mulmod: the product of R)."""
-    one, zero = _poly([1], p), _poly([], p)
-    result = [[one, zero], [zero, one]]
-
-    def mul(X, Y):
-        return [[_padd(mulmod(X[i][0], Y[0][j]), mulmod(X[i][1], Y[1][j]), p)
-                 for j in range(2)] for i in range(2)]
-    while e:
-        if e & 1:
-            result = mul(result, base)
-        e >>= 1
-        if e:
-            base = mul(base, base)
-    return result
-
-
-def _powmod(a, e: int, mulmod, p: int):
-    """a ** e in R."""
-    result = _poly([1], p)
-    while e:
-        if e & 1:
-            result = mulmod(result, a)
-        e >>= 1
-        if e:
-            a = mulmod(a, a)
-    return result

@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from modlights.engines.algebraic.polymat import mat_mul
+
 __all__ = ["TorusSystem", "torus_chase"]
 
 
@@ -98,8 +100,8 @@ class _Ring:
 
 
 def _mat_mul(ring: _Ring, X, Y):
-    return [[ring.reduce(ring.add(X[i][0] * Y[0][j], X[i][1] * Y[1][j])) for j in range(2)]
-            for i in range(2)]
+    """X Y for 2 x 2 matrices over R."""
+    return mat_mul(X, Y, lambda a, b: ring.reduce(ring.add(a, b)))
 
 
 def _diagonalise(ring: _Ring, M):

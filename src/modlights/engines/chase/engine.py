@@ -161,7 +161,7 @@ from modlights.engines.base import DENSE_FALLBACK, dense_fallback
 from modlights.engines.chase.limits import (MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK,
                                             check_residual_size, residual_cost)
 from modlights.engines.chase.rowchase import ROWCHASE_MIN_RATIO, RowChaseSystem, use_rowchase
-from modlights.engines.reference import is_prime
+from modlights.model.ring import is_prime
 
 __all__ = ["ChaseEngine", "VARIANTS", "build_plan", "chase_supports", "chase_reason",
            "rowsolve_reason", "transpose_board", "transpose_bytes", "DENSE_FALLBACK",

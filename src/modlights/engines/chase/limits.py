@@ -27,7 +27,7 @@ def residual_cost(nres: int, nsym: int, n: int) -> tuple[int, int]:
     if n == 2:
         packed = nres * ((nsym + 63) // 64) * 8
         return 3 * packed, nres * nsym * side // 64     # matrix, kept copy, [M | R]
-    from modlights.engines.reference import factorize
+    from modlights.model.ring import factorize
     parts = len(factorize(n))
     # matrix (uint8) + per prime power: a reduced copy (uint8) and the work matrix (uint16)
     return nres * nsym * (1 + 3 * parts), nres * nsym * side // 16

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from modlights.engines.reference import factorize
+from modlights.model.ring import crt_idempotents, factorize
 
 __all__ = ["RowChaseSystem", "use_rowchase", "ROWCHASE_MIN_RATIO", "ROWCHASE_TALL_ENTRIES",
            "ROWCHASE_BATCH"]
@@ -173,11 +173,7 @@ class RowChaseSystem:
         self.plan = plan
         self.n = int(plan.n)
         self.max_bytes = int(max_bytes)
-        self.parts = []
-        for p, e in factorize(self.n):
-            q = p ** e
-            rest = self.n // q
-            self.parts.append(_Part(q, rest * pow(rest, -1, q) % self.n if rest > 1 else 1))
+        self.parts = [_Part(q, idem) for q, idem in crt_idempotents(self.n)]
         need = self.record_estimate(plan)
         if need > self.max_bytes:
             raise ValueError(

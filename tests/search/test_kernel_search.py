@@ -1,0 +1,82 @@
+"""modlights.search.minimal on what the Solver hands it (a Kernel and a particular
+solution), without a Solver: the least length of x0 + ker A against brute force over
+every tap vector, for the C search and the NumPy enumeration alike."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import modlights as ml
+from modlights.engines.reference import ReferenceEngine
+from modlights.search.minimal import (Kernel, coset_minimum, deadline_after, descend,
+                                      exhaustive, min_many, minimise)
+
+BOARDS = [ml.Board.grid(4, 4), ml.Board.grid(3, 3, 3, "cross"), ml.Board.grid(2, 3, 4, "cross"),
+          ml.Board.grid(2, 3, 6, "square"), ml.Board.grid(3, 3, 2, "square", wrap=True),
+          ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3)]
+
+
+def kernel_of(board: ml.Board, native: bool) -> Kernel:
+    eng = ReferenceEngine(board.matrix(), board.states)
+    return Kernel(board.states, board.n_taps, eng.kernel_size, native=native,
+                  generators=eng.generators)
+
+
+def brute_least(board: ml.Board, x0: np.ndarray) -> int:
+    """The least sum over every tap vector y with A y = A x0."""
+    A = board.matrix().astype(np.int64)
+    n = board.states
+    target = A @ x0 % n
+    return min(sum(y) for y in itertools.product(range(n), repeat=board.n_taps)
+               if not ((A @ np.array(y) - target) % n).any())
+
+
+@pytest.mark.parametrize("native", [True, False])
+@pytest.mark.parametrize("board", BOARDS, ids=repr)
+def test_coset_minimum_is_the_least_length(board, native):
+    kernel = kernel_of(board, native)
+    rng = np.random.default_rng(board.n_taps)
+    A = board.matrix().astype(np.int64)
+    for _ in range(3):
+        x0 = rng.integers(0, board.states, board.n_taps).astype(np.uint8)
+        best, proven, examined, _ = coset_minimum(x0, kernel, steps=1 << 20, seconds=None,
+                                                  deadline=None)
+        assert proven and examined >= 1
+        assert not ((A @ best.astype(np.int64) - A @ x0.astype(np.int64)) % board.states).any()
+        assert int(best.sum()) == brute_least(board, x0.astype(np.int64))
+
+
+@pytest.mark.parametrize("board", BOARDS[:4], ids=repr)
+def test_batch_equals_one_by_one(board):
+    kernel = kernel_of(board, True)
+    assert exhaustive(kernel, 1 << 20, None)
+    # seconds never promise the whole coset, except a trivial kernel (nothing to search)
+    assert exhaustive(kernel, None, 1.0) == (kernel.size == 1)
+    rng = np.random.default_rng(7)
+    X = rng.integers(0, board.states, (5, board.n_taps)).astype(np.uint8)
+    lengths, _ = min_many(X, kernel, None, taps=False)
+    _, best = min_many(X, kernel, None, taps=True)    # a trivial kernel: X itself
+    for x, length, b in zip(X, lengths, best):
+        assert length == int(b.sum()) == brute_least(board, x.astype(np.int64))
+
+
+def test_no_budget_descends_greedily_and_proves_nothing_unless_zero():
+    board = ml.Board.grid(4, 4)
+    kernel = kernel_of(board, True)
+    x0 = np.ones(board.n_taps, np.uint8)
+    best, proven, examined, _ = minimise(x0, kernel, 0, None)
+    assert examined == 0 and not proven and best.sum() <= x0.sum()
+    H, orders = kernel.generators()
+    assert (descend(x0.astype(np.int64), H, orders, 2) == best).all()
+
+
+def test_unsearchable_kernel_returns_the_start_unproved():
+    board = ml.Board.grid(4, 4)
+    eng = ReferenceEngine(board.matrix(), 2)
+    kernel = Kernel(2, board.n_taps, eng.kernel_size, native=True,
+                    generators=eng.generators, searchable=lambda: False)
+    x0 = np.ones(board.n_taps, np.uint8)
+    best, proven, examined, _ = minimise(x0, kernel, 1 << 20, deadline_after(1.0))
+    assert (best == x0).all() and not proven and examined == 0
