@@ -417,8 +417,9 @@ class Solver:
         if arr.ndim != len(b.shape) + 1 or arr.shape[1:] != b.shape:
             raise ValueError(f"states must have shape (k, {', '.join(map(str, b.shape))}), "
                              f"got {arr.shape}")
-        from modlights.model.board import _as_int_array, _in_range, _reduce_mod, _sub_mod
-        if arr.dtype != np.uint8 or not _in_range(arr, self.n):
+        from modlights.model.board import _as_int_array, _reduce_mod, _sub_mod
+        from modlights.model.validation import in_range
+        if arr.dtype != np.uint8 or not in_range(arr, self.n):
             arr = _reduce_mod(_as_int_array(arr, "states"), self.n)
         red = arr.reshape(arr.shape[0], prod(b.shape))
         mask = b._cell_mask()

@@ -1110,6 +1110,3 @@ def _is_bool_nested(spec: Any) -> bool:
         return False
     return isinstance(inner, (bool, np.bool_))
 
-
-# ``_in_range``: the name the engines import the range check by
-_in_range = in_range  # noqa: E305
