@@ -146,6 +146,13 @@ def _effect_cells(eff: list[list]) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, np.int32)
 
 
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """A read-only view of a (no copy)."""
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
 class Board:
     """A Lights Out board: tiles with ``states`` states and a tap pattern.
 
@@ -553,46 +560,32 @@ class Board:
     @property
     def active_mask(self) -> np.ndarray:
         """Read-only (rows, cols) boolean view: tiles that are not holes (grids)."""
-        v = self._active.view()
-        v.flags.writeable = False
-        return v
+        return _read_only(self._active)
 
     @property
     def tappable_mask(self) -> np.ndarray:
         """Read-only (rows, cols) boolean view: tiles neither locked nor holes (grids)."""
-        v = self._tappable.view()
-        v.flags.writeable = False
-        return v
+        return _read_only(self._tappable)
 
     @property
     def locked_mask(self) -> np.ndarray:
         """Read-only (rows, cols) boolean view of the locked tiles (grids; no copy)."""
-        v = self._locked.view()
-        v.flags.writeable = False
-        return v
+        return _read_only(self._locked)
 
     @property
     def holes_mask(self) -> np.ndarray:
         """Read-only (rows, cols) boolean view of the holes (grids; no copy)."""
-        v = self._holes.view()
-        v.flags.writeable = False
-        return v
+        return _read_only(self._holes)
 
     def cell_mask(self) -> np.ndarray | None:
         """Flat boolean mask of the cells (read-only), None when every tile is one."""
         m = self._cell_mask()
-        if m is not None:
-            m = m.view()
-            m.flags.writeable = False
-        return m
+        return None if m is None else _read_only(m)
 
     def tap_mask(self) -> np.ndarray | None:
         """Flat boolean mask of the taps (grids; read-only), None when every tile is one."""
         m = self._tap_mask()
-        if m is not None:
-            m = m.view()
-            m.flags.writeable = False
-        return m
+        return None if m is None else _read_only(m)
 
     @property
     def n_cells(self) -> int:
