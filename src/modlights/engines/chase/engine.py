@@ -326,15 +326,6 @@ ROWSOLVE_COMPARE_TILES = 1 << 20
 ROWSOLVE_RING_BYTES = 1 << 28
 
 
-def _rowsolve_supported(n: int) -> bool:
-    """Whether the compiled _chase has a row-solve chase for n (an older binding: GF(2)
-    only, or none)."""
-    from modlights.native import _core as _chase
-    if not hasattr(_chase, "RowSolvePlan"):
-        return False
-    return n == 2 or hasattr(_chase.RowSolvePlan, "matrix_zn")
-
-
 def rowsolve_plan(board: Board, transpose: bool = True):
     """(plan, transposed): the row-solve chase of a board (csrc/rowsolve.h) along its
     rows or (transpose) its columns, the one with fewer symbols; (None, False) when
@@ -376,7 +367,7 @@ def _rowsolve_layout(board: Board, transpose: bool = True):
     from modlights.native import _core as _chase
     n = board.states
     if (not board.is_grid or board.wrap or board.tile_offsets is not None
-            or board.any_holes or board.any_locked or not _rowsolve_supported(n)):
+            or board.any_holes or board.any_locked):
         return None
     counts = Counter(board.offsets)
     # an offset's coefficient is its multiplicity mod n; those of 0 mod n are no taps
