@@ -280,20 +280,31 @@ class Kernel:
         memory, a sub-coset, so the search proves nothing). Default: all of them.
     searchable : callable () -> bool, optional
         False when no basis can be built at all (the search then returns x0, unproved).
+    symmetries : callable () -> list of (cells, taps), optional
+        Permutations of the cells and taps that preserve A entry by entry (see
+        :func:`modlights.search.symmetry.symmetries`); the GF(2) transform search
+        walks one leaf per orbit of those that also keep the coset. Default: none.
     """
 
-    __slots__ = ("n", "n_taps", "size", "native", "_generators", "_search", "_searchable")
+    __slots__ = ("n", "n_taps", "size", "native", "_generators", "_search", "_searchable",
+                 "_symmetries")
 
     def __init__(self, n: int, n_taps: int, size: int, *, native: bool,
                  generators: Callable[[], tuple[np.ndarray, list[int]]],
                  search_generators: Callable[[], tuple[np.ndarray, list[int], bool]]
                  | None = None,
-                 searchable: Callable[[], bool] | None = None):
+                 searchable: Callable[[], bool] | None = None,
+                 symmetries: Callable[[], list] | None = None):
         self.n, self.n_taps, self.size = int(n), int(n_taps), int(size)
         self.native = bool(native)
         self._generators = generators
         self._search = search_generators
         self._searchable = searchable
+        self._symmetries = symmetries
+
+    def symmetries(self) -> list:
+        """(cells, taps) permutation pairs preserving A (empty when none were given)."""
+        return [] if self._symmetries is None else list(self._symmetries())
 
     def generators(self) -> tuple[np.ndarray, list[int]]:
         """(H, orders): generators of all of ker A."""
@@ -366,6 +377,9 @@ def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
     """
     if executor is not None and exhaustive(kernel, steps, seconds) and kernel.size > 1:
         H, orders = kernel.generators()
+        if _use_cube(kernel, orders):
+            return _cube_minimum(x0, kernel, H, orders, None, None, progress, 0.0, proof,
+                                 executor)
         best, _, examined, pruned = coset_min(x0, H, orders, kernel.n, executor)
         _append_proof(proof, best, len(orders))
         return best, True, examined, pruned
@@ -435,6 +449,9 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
         if not x0.any():
             _append_proof(proof, x0, len(orders))
         return best.astype(np.uint8), int(x0.sum()) == 0, 0, 0
+    if kernel.native and every and _use_cube(kernel, orders):
+        return _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress,
+                             deadline, proof, None)
     if kernel.native:
         from modlights.native import _core as _coset
         # the longest prefix of generators of fewer than 2^62 elements
@@ -491,6 +508,35 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     if proven:
         _append_proof(proof, best, len(orders))
     return best.astype(np.uint8), proven, start, 0
+
+
+def _use_cube(kernel: Kernel, orders: list[int]) -> bool:
+    """Whether the GF(2) transform search (:mod:`modlights.search.cube`) takes this
+    coset: a native GF(2) kernel of nullity ``CUBE_MIN_NULLITY`` or more that it holds."""
+    from modlights.search import cube
+    return kernel.native and len(orders) >= cube.CUBE_MIN_NULLITY \
+        and cube.applies(kernel.n, kernel.n_taps, orders)
+
+
+def _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress, deadline,
+                  proof, executor):
+    """minimise / coset_minimum by the transform search: (best, proven, examined,
+    pruned) with pruned the elements covered by symmetry; an unfinished search is
+    descended until ``deadline``."""
+    from modlights.search import cube
+    p = cube.plan(x0, H, symmetries=kernel.symmetries())
+    r = cube.search(p, steps=steps, deadline=deadline_search, progress=progress,
+                    executor=executor)
+    best = r.best
+    if not r.complete:
+        best = descend(best.astype(np.int64), H, orders, kernel.n,
+                       deadline).astype(np.uint8)
+    elif proof is not None:
+        if not best.any():
+            _append_proof(proof, best, len(orders))
+        else:
+            proof.append(p.proof())
+    return best.astype(np.uint8), bool(r.complete), int(r.examined), int(r.skipped)
 
 
 def descend(x: np.ndarray, H: np.ndarray, orders: list[int], n: int,
