@@ -1,18 +1,14 @@
 /* cube.c: least weight over a GF(2) coset by Walsh-Hadamard leaves. See cube.h. */
 #include "search/cube.h"
+#include "base/cpu.h"
 #include "base/interrupt.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <time.h>
-
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__clang__)
-#define ML_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define ML_CLONES
-#endif
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
@@ -46,7 +42,8 @@ static void wht_low4_plain(int16_t *T, const int16_t *D, size_t len)
 
 #ifdef ML_CUBE_AVX2
 __attribute__((target("avx2")))
-static void wht_low4_avx2(int16_t *T, const int16_t *D, size_t len)
+/* Stages 0..3, and 4..6 too when len >= 128 (then returns 7, else 4), from D into T. */
+static unsigned wht_low_avx2(int16_t *T, const int16_t *D, size_t len)
 {
     const __m256i swap1 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15,
                                            12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9,
@@ -59,26 +56,52 @@ static void wht_low4_avx2(int16_t *T, const int16_t *D, size_t len)
                                          -1, -1);
     const __m256i s8 = _mm256_setr_epi16(1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1,
                                          -1, -1);
+    /* lane j of a span-h stage: x_j + x_{j^h} below, x_{j^h} - x_j above */
+#define LOW4(x)                                                                         \
+    do {                                                                                \
+        x = _mm256_add_epi16(_mm256_sign_epi16(x, s1), _mm256_shuffle_epi8(x, swap1));  \
+        x = _mm256_add_epi16(_mm256_sign_epi16(x, s2), _mm256_shuffle_epi32(x, 0xB1));  \
+        x = _mm256_add_epi16(_mm256_sign_epi16(x, s4), _mm256_shuffle_epi32(x, 0x4E));  \
+        x = _mm256_add_epi16(_mm256_sign_epi16(x, s8),                                  \
+                             _mm256_permute2x128_si256(x, x, 1));                       \
+    } while (0)
+    if (len >= 128) {
+        /* stages 0..6 in one pass: four within each vector, three across eight */
+        for (size_t b = 0; b < len; b += 128) {
+            __m256i v[8];
+            for (int t = 0; t < 8; t++) {
+                v[t] = _mm256_loadu_si256((const __m256i *)(D + b + 16 * t));
+                LOW4(v[t]);
+            }
+            for (int h = 1; h < 8; h <<= 1)
+                for (int t = 0; t < 8; t++)
+                    if (!(t & h)) {
+                        __m256i a = v[t], c = v[t + h];
+                        v[t] = _mm256_add_epi16(a, c);
+                        v[t + h] = _mm256_sub_epi16(a, c);
+                    }
+            for (int t = 0; t < 8; t++)
+                _mm256_store_si256((__m256i *)(T + b + 16 * t), v[t]);
+        }
+        return 7;
+    }
     for (size_t b = 0; b < len; b += 16) {
         __m256i x = _mm256_loadu_si256((const __m256i *)(D + b));
-        /* lane j of a span-h stage: x_j + x_{j^h} below, x_{j^h} - x_j above */
-        x = _mm256_add_epi16(_mm256_sign_epi16(x, s1), _mm256_shuffle_epi8(x, swap1));
-        x = _mm256_add_epi16(_mm256_sign_epi16(x, s2), _mm256_shuffle_epi32(x, 0xB1));
-        x = _mm256_add_epi16(_mm256_sign_epi16(x, s4), _mm256_shuffle_epi32(x, 0x4E));
-        x = _mm256_add_epi16(_mm256_sign_epi16(x, s8), _mm256_permute2x128_si256(x, x, 1));
+        LOW4(x);
         _mm256_storeu_si256((__m256i *)(T + b), x);
     }
+    return 4;
+#undef LOW4
 }
 #endif
 
-/* Stages lo..hi-1 in place on T[0 .. len) (len a multiple of 2^hi). */
-ML_CLONES
-static void wht_stages(int16_t *T, size_t len, unsigned lo, unsigned hi)
+/* Stages lo..hi-1 in place on T[0 .. len) (len a multiple of 2^hi), plain C. */
+static void wht_stages_plain(int16_t *T, size_t len, unsigned lo, unsigned hi)
 {
     for (unsigned s = lo; s < hi; s++) {
         size_t h = (size_t)1 << s;
         for (size_t i = 0; i < len; i += 2 * h) {
-            int16_t *restrict p = T + i, *restrict q = T + i + h;
+            int16_t *p = T + i, *q = T + i + h;
             for (size_t j = 0; j < h; j++) {
                 int16_t a = p[j], c = q[j];
                 p[j] = (int16_t)(a + c);
@@ -88,8 +111,7 @@ static void wht_stages(int16_t *T, size_t len, unsigned lo, unsigned hi)
     }
 }
 
-ML_CLONES
-static int16_t max16(const int16_t *T, size_t len)
+static int16_t max16_plain(const int16_t *T, size_t len)
 {
     int16_t mx = T[0];
     for (size_t i = 1; i < len; i++)
@@ -97,31 +119,163 @@ static int16_t max16(const int16_t *T, size_t len)
     return mx;
 }
 
-/* Elements per cache block: the stages below BLOCK_LOG run block by block. */
-#define BLOCK_LOG 12
+#ifdef ML_CUBE_AVX2
+#define BF(a, b)                                                                      \
+    do {                                                                              \
+        __m256i t_ = _mm256_add_epi16(a, b);                                          \
+        b = _mm256_sub_epi16(a, b);                                                   \
+        a = t_;                                                                       \
+    } while (0)
 
-/* T = WHT(D) over 2^m entries; returns max T. */
+/* Stages s .. s+r-1 (r = 1, 2 or 3, 2^s >= 16 elements) in one pass over T; with
+ * vmax, also the lane-wise max of everything stored, folded into *vmax. */
+#define ST(off, v)                                                                    \
+    do {                                                                              \
+        _mm256_store_si256((__m256i *)(T + j + (off)), v);                            \
+        if (vmax)                                                                     \
+            mx = _mm256_max_epi16(mx, v);                                             \
+    } while (0)
+#define LD(off) _mm256_load_si256((const __m256i *)(T + j + (off)))
+__attribute__((target("avx2"), always_inline))
+static inline void wht_pass_avx2_body(int16_t *T, size_t len, unsigned s, unsigned r,
+                                      __m256i *vmax)
+{
+    size_t h = (size_t)1 << s;
+    __m256i mx = vmax ? *vmax : _mm256_setzero_si256();
+    if (r == 3) {
+        for (size_t i = 0; i < len; i += 8 * h)
+            for (size_t j = i; j < i + h; j += 16) {
+                __m256i v0 = LD(0), v1 = LD(h), v2 = LD(2 * h), v3 = LD(3 * h);
+                __m256i v4 = LD(4 * h), v5 = LD(5 * h), v6 = LD(6 * h), v7 = LD(7 * h);
+                BF(v0, v1); BF(v2, v3); BF(v4, v5); BF(v6, v7);
+                BF(v0, v2); BF(v1, v3); BF(v4, v6); BF(v5, v7);
+                BF(v0, v4); BF(v1, v5); BF(v2, v6); BF(v3, v7);
+                ST(0, v0); ST(h, v1); ST(2 * h, v2); ST(3 * h, v3);
+                ST(4 * h, v4); ST(5 * h, v5); ST(6 * h, v6); ST(7 * h, v7);
+            }
+    } else if (r == 2) {
+        for (size_t i = 0; i < len; i += 4 * h)
+            for (size_t j = i; j < i + h; j += 16) {
+                __m256i v0 = LD(0), v1 = LD(h), v2 = LD(2 * h), v3 = LD(3 * h);
+                BF(v0, v1); BF(v2, v3);
+                BF(v0, v2); BF(v1, v3);
+                ST(0, v0); ST(h, v1); ST(2 * h, v2); ST(3 * h, v3);
+            }
+    } else {
+        for (size_t i = 0; i < len; i += 2 * h)
+            for (size_t j = i; j < i + h; j += 16) {
+                __m256i v0 = LD(0), v1 = LD(h);
+                BF(v0, v1);
+                ST(0, v0); ST(h, v1);
+            }
+    }
+    if (vmax)
+        *vmax = mx;
+}
+#undef ST
+#undef LD
+
+__attribute__((target("avx2")))
+static void wht_pass_avx2(int16_t *T, size_t len, unsigned s, unsigned r)
+{
+    wht_pass_avx2_body(T, len, s, r, NULL);
+}
+
+__attribute__((target("avx2")))
+static void wht_pass_max_avx2(int16_t *T, size_t len, unsigned s, unsigned r, __m256i *vmax)
+{
+    wht_pass_avx2_body(T, len, s, r, vmax);
+}
+
+/* Stages lo..hi-1 (lo >= 4) in passes of up to three; with vmax the last pass also
+ * folds the max of T into *vmax (lo < hi). */
+__attribute__((target("avx2")))
+static void wht_stages_avx2(int16_t *T, size_t len, unsigned lo, unsigned hi, __m256i *vmax)
+{
+    while (lo < hi) {
+        unsigned r = hi - lo >= 3 ? 3 : hi - lo;
+        if (vmax && lo + r == hi)
+            wht_pass_max_avx2(T, len, lo, r, vmax);
+        else
+            wht_pass_avx2(T, len, lo, r);
+        lo += r;
+    }
+}
+
+__attribute__((target("avx2")))
+static int16_t hmax16_avx2(__m256i a)
+{
+    int16_t v[16];
+    _mm256_storeu_si256((__m256i *)v, a);
+    int16_t mx = v[0];
+    for (int i = 1; i < 16; i++)
+        mx = v[i] > mx ? v[i] : mx;
+    return mx;
+}
+
+__attribute__((target("avx2")))
+static int16_t max16_avx2(const int16_t *T, size_t len)
+{
+    __m256i a = _mm256_load_si256((const __m256i *)T);
+    for (size_t i = 16; i < len; i += 16)
+        a = _mm256_max_epi16(a, _mm256_load_si256((const __m256i *)(T + i)));
+    int16_t v[16];
+    _mm256_storeu_si256((__m256i *)v, a);
+    int16_t mx = v[0];
+    for (int i = 1; i < 16; i++)
+        mx = v[i] > mx ? v[i] : mx;
+    return mx;
+}
+#endif
+
+/* Elements per cache block: the stages below BLOCK_LOG run block by block. */
+#define BLOCK_LOG 13
+
+#ifdef ML_CUBE_AVX2
+/* wht_max on the AVX2 path (m >= 4). */
+__attribute__((target("avx2")))
+static int16_t wht_max_avx2(int16_t *T, const int16_t *D, unsigned m)
+{
+    size_t len = (size_t)1 << m;
+    unsigned inner = m < BLOCK_LOG ? m : BLOCK_LOG;
+    size_t blk = (size_t)1 << inner;
+    unsigned lo = wht_low_avx2(T, D, len);
+    if (lo >= m)                       /* m < 7: every stage done */
+        return max16_avx2(T, len);
+    __m256i vmax = _mm256_set1_epi16(INT16_MIN);
+    if (inner >= m) {                  /* one block: its last pass finds the max */
+        wht_stages_avx2(T, len, lo, m, &vmax);
+    } else {
+        if (lo < inner)
+            for (size_t b = 0; b < len; b += blk)
+                wht_stages_avx2(T + b, blk, lo, inner, NULL);
+        wht_stages_avx2(T, len, inner > lo ? inner : lo, m, &vmax);
+    }
+    return hmax16_avx2(vmax);
+}
+#endif
+
+/* T = WHT(D) over 2^m entries (T 32-byte aligned); returns max T. */
 static int16_t wht_max(int16_t *T, const int16_t *D, unsigned m, int avx2)
 {
     size_t len = (size_t)1 << m;
-    if (m < 4) {
-        memcpy(T, D, len * sizeof(int16_t));
-        wht_stages(T, len, 0, m);
-        return max16(T, len);
-    }
-#ifdef ML_CUBE_AVX2
-    if (avx2)
-        wht_low4_avx2(T, D, len);
-    else
-#endif
-        wht_low4_plain(T, D, len);
-    (void)avx2;
     unsigned inner = m < BLOCK_LOG ? m : BLOCK_LOG;
     size_t blk = (size_t)1 << inner;
+#ifdef ML_CUBE_AVX2
+    if (avx2 && m >= 4)
+        return wht_max_avx2(T, D, m);
+#endif
+    (void)avx2;
+    if (m < 4) {
+        memcpy(T, D, len * sizeof(int16_t));
+        wht_stages_plain(T, len, 0, m);
+        return max16_plain(T, len);
+    }
+    wht_low4_plain(T, D, len);
     for (size_t b = 0; b < len; b += blk)
-        wht_stages(T + b, blk, 4, inner);
-    wht_stages(T, len, inner, m);
-    return max16(T, len);
+        wht_stages_plain(T + b, blk, 4, inner);
+    wht_stages_plain(T, len, inner, m);
+    return max16_plain(T, len);
 }
 
 /* ------------------------------------------------------------------ shared state */
@@ -339,10 +493,7 @@ int64_t ml_cube_min_gf2(const ml_cube_gf2 *P, unsigned top, const uint64_t *corn
     J.ncorners = ncorners;
     atomic_store(&J.best, bound);
     J.deadline = seconds > 0 ? now_seconds() + seconds : 0.0;
-    J.avx2 = 0;
-#ifdef ML_CUBE_AVX2
-    J.avx2 = __builtin_cpu_supports("avx2");
-#endif
+    J.avx2 = ml_simd_get() >= ML_SIMD_AVX2;     /* the process-wide SIMD choice */
     pthread_mutex_init(&J.lock, NULL);
     if (threads < 1)
         threads = 1;
@@ -393,10 +544,7 @@ int64_t ml_cube_leaf_gf2(const ml_cube_gf2 *P, uint64_t high, uint32_t *arg)
     if (work_alloc(&w, P))
         return -1;
     leaf_setup(P, high, &w);
-    int avx2 = 0;
-#ifdef ML_CUBE_AVX2
-    avx2 = __builtin_cpu_supports("avx2");
-#endif
+    int avx2 = ml_simd_get() >= ML_SIMD_AVX2;
     int16_t mx = wht_max(w.T, w.D, P->m, avx2);
     size_t len = (size_t)1 << P->m, a = 0;
     while (a < len && w.T[a] != mx)

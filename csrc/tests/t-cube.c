@@ -6,8 +6,10 @@
  * c ^ e_i are the same sub-coset) must not change the answer. Also each leaf by
  * ml_cube_leaf_gf2, the bound, and bad arguments (-2). Exit status 0 when every check
  * holds (prints fails=N).
- * ml-test-sources: search/cube.c base/interrupt.c */
+ * Run twice: the SIMD path this CPU has and the portable one (ml_simd_set).
+ * ml-test-sources: search/cube.c base/cpu.c base/interrupt.c */
 #include "search/cube.h"
+#include "base/cpu.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,17 +68,29 @@ static int64_t weight_of(uint64_t h, uint32_t l)
     return w;
 }
 
-int main(void)
+static int run(void)
 {
     int fails = 0;
     static uint32_t col[MAXN], sup_start[MAXK + 1], sup_idx[MAXK * MAXN];
     static uint64_t corners[1 << MAXK], sym_mat[2 * MAXK], sym_shift[2];
     for (int trial = 0; trial < 300; trial++) {
-        N = 1 + (unsigned)(rnd() % (trial < 100 ? 40 : MAXN));
+        N = 1 + (unsigned)(rnd() % (trial < 100 || trial >= 280 ? 40 : MAXN));
         m = (unsigned)(rnd() % 9);
         kh = (unsigned)(rnd() % 7);
+        if (trial >= 280) {            /* transforms past one cache block */
+            m = 13 + (unsigned)(rnd() % 3);
+            kh = (unsigned)(rnd() % 2);
+        }
         int sym = kh > 0 && m > 0 && rnd() % 2;
         unsigned dup = sym ? (unsigned)(rnd() % kh) : 0;
+        /* a second map when kh >= 3: swap two equal high generators a, b (leaves c and
+         * c with bits a, b swapped are the same sub-coset; it has fixed leaves) */
+        int swap = sym && kh >= 3 && rnd() % 2;
+        unsigned sa = 0, sb = 0;
+        if (swap) {
+            do sa = (unsigned)(rnd() % kh); while (sa == dup);
+            do sb = (unsigned)(rnd() % kh); while (sb == sa || sb == dup);
+        }
         for (unsigned j = 0; j < N; j++) {
             y0v[j] = rnd() & 1;
             for (unsigned i = 0; i < m; i++)
@@ -86,6 +100,8 @@ int main(void)
         }
         if (sym)
             memcpy(high[dup], low[rnd() % m], N);
+        if (swap)
+            memcpy(high[sb], high[sa], N);
         uint32_t p = 0;
         for (unsigned i = 0; i < kh; i++) {
             sup_start[i] = p;
@@ -99,11 +115,14 @@ int main(void)
             for (unsigned i = 0; i < m; i++)
                 col[j] |= (uint32_t)low[i][j] << i;
         }
-        for (unsigned i = 0; i < kh; i++)
+        for (unsigned i = 0; i < kh; i++) {
             sym_mat[i] = 1ull << i;           /* c -> c ^ e_dup */
+            sym_mat[kh + i] = 1ull << (i == sa ? sb : i == sb ? sa : i);
+        }
         sym_shift[0] = 1ull << dup;
-        ml_cube_gf2 P = {N, m, kh, col, y0v, sup_start, sup_idx, (unsigned)sym, sym_mat,
-                         sym_shift};
+        sym_shift[1] = 0;
+        ml_cube_gf2 P = {N, m, kh, col, y0v, sup_start, sup_idx, (unsigned)(sym + swap),
+                         sym_mat, sym_shift};
         unsigned top = kh ? (unsigned)(rnd() % (kh + 1)) : 0;
         size_t nc = (size_t)1 << top;
         for (size_t q = 0; q < nc; q++)
@@ -165,6 +184,16 @@ int main(void)
         P.m = ML_CUBE_MAX_LOW + 1;
         if (ml_cube_leaf_gf2(&P, 0, &arg) != -2)
             fails++;
+    }
+    return fails;
+}
+
+int main(void)
+{
+    int fails = run();
+    if (ml_cpu_best() != ML_SIMD_PORTABLE) {
+        ml_simd_set(ML_SIMD_PORTABLE);
+        fails += run();
     }
     printf("fails=%d\n", fails);
     return fails != 0;
