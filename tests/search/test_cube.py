@@ -313,6 +313,12 @@ def test_progress_and_executor_agree():
     with cf.ThreadPoolExecutor(2) as ex:
         other = s.solve(st, minimal=True, budget=1 << 40, executor=ex)
     assert other.proven_minimal and other.length == full.length
+    with cf.ProcessPoolExecutor(2) as ex:
+        proof: list = []
+        got = coset_minimum(b.tap_vector(full.taps), s._kernel(), steps=1 << 40,
+                            seconds=None, deadline=None, executor=ex, proof=proof)
+    assert got[1] and int(got[0].sum()) == full.length
+    assert proof and proof[0]["method"] == "tree" and proof[0]["leaf_dim"] > 0
 
 
 def test_ctrl_c_stops_within_a_second():
