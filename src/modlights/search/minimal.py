@@ -423,7 +423,9 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     ``descent`` seconds after this call started, whichever is later. ``progress(done,
     total)`` is told how far it got: after every chunk of the NumPy enumeration, at the
     start and end of a native search (the C search runs to its end or budget without
-    calling back; Ctrl-C stops it). A native kernel is searched in C
+    calling back; Ctrl-C stops it), after every chunk of the GF(2) transform search. A
+    native GF(2) kernel of nullity ``cube.CUBE_MIN_NULLITY`` or more is searched by
+    :mod:`modlights.search.cube`; another native kernel in C
     (:func:`modlights._coset.coset_min`: Gray code, sub-cube bounds); a coset of 2^62
     or more elements is never covered (the sub-coset of the generators that fit is
     searched, then descended; not proved). ``proof``: as in :func:`coset_minimum`.
