@@ -293,9 +293,13 @@ def _big():
 
 def test_budget_steps_and_deadline_are_honest():
     b, s, st = _big()
-    sol = s.solve(st, minimal=True, budget=1 << 26)
-    assert not sol.proven_minimal
-    assert not ((b.apply(st, sol.taps)) % 2).any()
+    for steps in (1 << 26, 1 << 30):        # the Gray walk below cube.MIN_STEPS, then corners
+        seen = []
+        sol = s.solve(st, minimal=True, budget=steps, progress=lambda d, t: seen.append(d))
+        # (the Gray walk accounts its steps in blocks of a few thousand)
+        assert not sol.proven_minimal and sol.examined <= steps + (1 << 14)
+        assert not ((b.apply(st, sol.taps)) % 2).any()
+        assert max(seen) <= steps + (1 << 14)
     t = time.perf_counter()
     sol = s.solve(st, minimal=True, budget=0.2)
     assert time.perf_counter() - t < 1.5 and not sol.proven_minimal

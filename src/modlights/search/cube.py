@@ -27,7 +27,7 @@ from typing import Any, Sequence
 import numpy as np
 
 __all__ = ["CubePlan", "Result", "plan", "search", "task", "layout", "applies", "LOW_DIM",
-           "CUBE_MIN_NULLITY"]
+           "CUBE_MIN_NULLITY", "MIN_STEPS"]
 
 #: Low generators (leaf dimension) aimed at: 2^LOW_DIM int16 entries per transform.
 LOW_DIM = 16
@@ -38,6 +38,9 @@ CALL_SECONDS = 0.3
 #: From this nullity on, GF(2) minimal searches use the transform (below it the
 #: Gray-code walk is as fast).
 CUBE_MIN_NULLITY = 22
+#: Budgets (coset elements) from which the transform search is used: a corner has
+#: 2^(m + CORNER_LOG) elements, at most 2^(LOW_DIM + 2 + CORNER_LOG).
+MIN_STEPS = 1 << (LOW_DIM + 2 + CORNER_LOG)
 #: Most taps (int16 transform lanes) and generators (k - m <= 63, m <= 26).
 MAX_TAPS = 32767
 MAX_NULLITY = 63 + 24

@@ -455,7 +455,7 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
         if not x0.any():
             _append_proof(proof, x0, len(orders))
         return best.astype(np.uint8), int(x0.sum()) == 0, 0, 0
-    if kernel.native and every and _use_cube(kernel, orders):
+    if kernel.native and every and _use_cube(kernel, orders, steps):
         return _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress,
                              deadline, proof, None)
     if kernel.native:
@@ -516,12 +516,15 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     return best.astype(np.uint8), proven, start, 0
 
 
-def _use_cube(kernel: Kernel, orders: list[int]) -> bool:
+def _use_cube(kernel: Kernel, orders: list[int], steps: int | None = None) -> bool:
     """Whether the GF(2) transform search (:mod:`modlights.search.cube`) takes this
-    coset: a native GF(2) kernel of nullity ``CUBE_MIN_NULLITY`` or more that it holds."""
+    coset: a native GF(2) kernel of nullity ``CUBE_MIN_NULLITY`` or more that it holds,
+    and a budget of seconds or of at least ``cube.MIN_STEPS`` elements (or the whole
+    coset); smaller budgets walk the Gray code (its corners are too coarse)."""
     from modlights.search import cube
     return kernel.native and len(orders) >= cube.CUBE_MIN_NULLITY \
-        and cube.applies(kernel.n, kernel.n_taps, orders)
+        and cube.applies(kernel.n, kernel.n_taps, orders) \
+        and (steps is None or steps >= min(cube.MIN_STEPS, kernel.size))
 
 
 def _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress, deadline,
