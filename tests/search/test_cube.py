@@ -340,26 +340,6 @@ def test_ctrl_c_stops_within_a_second():
     assert s.solve(st, minimal=True, budget=1 << 20).length >= 0     # still usable
 
 
-def test_binding_rejects_bad_input():
-    col = np.zeros(4, np.uint32)
-    y0 = np.zeros(4, np.uint8)
-    ss = np.array([0, 1], np.uint32)
-    si = np.array([2], np.uint32)
-    e = np.zeros(0, np.uint64)
-    good = dict(col=col, y0=y0, sup_start=ss, sup_idx=si, m=0, sym_mat=e, sym_shift=e,
-                top=0, corners=np.zeros(1, np.uint64), bound=10)
-    assert _core.cube_min_gf2(**good)[0] == 0
-    for key, bad, msg in [("m", 40, "m must"), ("col", np.ones(4, np.uint32), "col entries"),
-                          ("y0", np.full(4, 2), "0 or 1"), ("sup_idx", np.array([9]), "sup_idx"),
-                          ("sup_start", np.array([0, 2]), "sup_start"), ("top", 2, "top"),
-                          ("corners", np.array([1], np.uint64), "corners"),
-                          ("bound", -1, "bound"), ("col", np.zeros(40000, np.uint32), "taps")]:
-        with pytest.raises(ValueError, match=msg):
-            _core.cube_min_gf2(**{**good, key: bad})
-    with pytest.raises(ValueError, match="independent"):
-        cube.plan(np.zeros(3, np.uint8), np.array([[1, 1, 0], [1, 1, 0]], np.uint8))
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("k", range(55, 62))
 def test_a075464_past_54(k):
