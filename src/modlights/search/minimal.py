@@ -26,6 +26,10 @@ cluster (``dask.distributed.Client(...).get_executor()``):
   found so far as a bound, and a sub-cube whose untouched coordinates already reach that
   bound is skipped without a walk.
 
+GF(2) cosets of nullity ``cube.CUBE_MIN_NULLITY`` or more are searched by
+:mod:`modlights.search.cube` instead (Walsh-Hadamard leaves, one leaf per orbit of the
+board's symmetries that keep the coset; split over an executor by ranges of corners).
+
 Every split search is exhaustive, so its lengths are exactly those of the
 single-process search and every result is proved minimal. Complexity: an exhaustive
 search examines |ker A| = prod(orders) elements, O(n_taps / 64) word operations each
@@ -280,20 +284,31 @@ class Kernel:
         memory, a sub-coset, so the search proves nothing). Default: all of them.
     searchable : callable () -> bool, optional
         False when no basis can be built at all (the search then returns x0, unproved).
+    symmetries : callable () -> list of (cells, taps), optional
+        Permutations of the cells and taps that preserve A entry by entry (see
+        :func:`modlights.search.symmetry.symmetries`); the GF(2) transform search
+        walks one leaf per orbit of those that also keep the coset. Default: none.
     """
 
-    __slots__ = ("n", "n_taps", "size", "native", "_generators", "_search", "_searchable")
+    __slots__ = ("n", "n_taps", "size", "native", "_generators", "_search", "_searchable",
+                 "_symmetries")
 
     def __init__(self, n: int, n_taps: int, size: int, *, native: bool,
                  generators: Callable[[], tuple[np.ndarray, list[int]]],
                  search_generators: Callable[[], tuple[np.ndarray, list[int], bool]]
                  | None = None,
-                 searchable: Callable[[], bool] | None = None):
+                 searchable: Callable[[], bool] | None = None,
+                 symmetries: Callable[[], list] | None = None):
         self.n, self.n_taps, self.size = int(n), int(n_taps), int(size)
         self.native = bool(native)
         self._generators = generators
         self._search = search_generators
         self._searchable = searchable
+        self._symmetries = symmetries
+
+    def symmetries(self) -> list:
+        """(cells, taps) permutation pairs preserving A (empty when none were given)."""
+        return [] if self._symmetries is None else list(self._symmetries())
 
     def generators(self) -> tuple[np.ndarray, list[int]]:
         """(H, orders): generators of all of ker A."""
@@ -332,8 +347,8 @@ def exhaustive(kernel: Kernel, steps: int | None, seconds: float | None) -> bool
 
 def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
                   seconds: float | None, deadline: float | None, executor: Any = None,
-                  progress: Any = None, descent: float = MIN_DESCENT_SECONDS
-                  ) -> tuple[np.ndarray, bool, int, int]:
+                  progress: Any = None, descent: float = MIN_DESCENT_SECONDS,
+                  proof: list | None = None) -> tuple[np.ndarray, bool, int, int]:
     """The least-length element of x0 + ker A within a budget.
 
     Parameters
@@ -353,6 +368,11 @@ def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
         Told how far the search got, in coset elements (see :func:`minimise`).
     descent : float
         Seconds the greedy clean-up of an incomplete search may take at least.
+    proof : list, optional
+        When the answer is proved, one JSON-safe dict is appended: the ``<proof>`` of a
+        minimal certificate (docs/certificates.md), for the generators in the order
+        ``kernel.generators()`` returns them unless the dict carries its own
+        ``"generators"`` and ``"orders"``. Nothing is appended when it is not proved.
 
     Returns
     -------
@@ -361,9 +381,24 @@ def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
     """
     if executor is not None and exhaustive(kernel, steps, seconds) and kernel.size > 1:
         H, orders = kernel.generators()
+        if _use_cube(kernel, orders):
+            return _cube_minimum(x0, kernel, H, orders, None, None, progress, 0.0, proof,
+                                 executor)
         best, _, examined, pruned = coset_min(x0, H, orders, kernel.n, executor)
+        _append_proof(proof, best, len(orders))
         return best, True, examined, pruned
-    return minimise(x0, kernel, steps, deadline, progress, descent)
+    return minimise(x0, kernel, steps, deadline, progress, descent, proof=proof)
+
+
+def _append_proof(proof: list | None, best: np.ndarray, k: int) -> None:
+    """Append the proof of an exhaustive walk to ``proof`` (if given): enumeration, or
+    for a best of length 0 the tree pruned at its root (every length is >= 0)."""
+    if proof is None:
+        return
+    if not np.any(best):
+        proof.append({"method": "tree", "leaf_dim": 0, "pruned": [[]]})
+    else:
+        proof.append({"method": "enumeration"})
 
 
 def min_many(X: np.ndarray, kernel: Kernel, executor: Any, taps: bool
@@ -379,7 +414,7 @@ def min_many(X: np.ndarray, kernel: Kernel, executor: Any, taps: bool
 
 
 def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float | None,
-             progress: Any = None, descent: float = 0.0
+             progress: Any = None, descent: float = 0.0, proof: list | None = None
              ) -> tuple[np.ndarray, bool, int, int]:
     """Least-length element of x0 + ker A by enumeration, in this process.
 
@@ -388,10 +423,12 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     ``descent`` seconds after this call started, whichever is later. ``progress(done,
     total)`` is told how far it got: after every chunk of the NumPy enumeration, at the
     start and end of a native search (the C search runs to its end or budget without
-    calling back; Ctrl-C stops it). A native kernel is searched in C
+    calling back; Ctrl-C stops it), after every chunk of the GF(2) transform search. A
+    native GF(2) kernel of nullity ``cube.CUBE_MIN_NULLITY`` or more is searched by
+    :mod:`modlights.search.cube`; another native kernel in C
     (:func:`modlights._coset.coset_min`: Gray code, sub-cube bounds); a coset of 2^62
     or more elements is never covered (the sub-coset of the generators that fit is
-    searched, then descended; not proved).
+    searched, then descended; not proved). ``proof``: as in :func:`coset_minimum`.
 
     Returns
     -------
@@ -411,10 +448,16 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     if total == 1 and every:
         if progress is not None:
             progress(1, 1)
+        _append_proof(proof, x0, len(orders))
         return x0.astype(np.uint8), True, 1, 0
     if steps == 0 or (seconds is not None and seconds <= 0):
         best = descend(x0.astype(np.int64), H, orders, n, deadline)
+        if not x0.any():
+            _append_proof(proof, x0, len(orders))
         return best.astype(np.uint8), int(x0.sum()) == 0, 0, 0
+    if kernel.native and every and _use_cube(kernel, orders, steps):
+        return _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress,
+                             deadline, proof, None)
     if kernel.native:
         from modlights.native import _core as _coset
         # the longest prefix of generators of fewer than 2^62 elements
@@ -434,6 +477,8 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
             best = descend(best.astype(np.int64), H, orders, n, deadline)
         if progress is not None:
             progress(total if complete else int(examined), total)
+        if complete:
+            _append_proof(proof, best, len(orders))
         return best.astype(np.uint8), complete, examined, pruned
     x0 = x0.astype(np.int64)
     limit = total if steps is None else min(total, steps)
@@ -466,7 +511,87 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     proven = covered or best_len == 0
     if not covered:
         best = descend(best, Hi, orders, n, deadline)
+    if proven:
+        _append_proof(proof, best, len(orders))
     return best.astype(np.uint8), proven, start, 0
+
+
+def _use_cube(kernel: Kernel, orders: list[int], steps: int | None = None) -> bool:
+    """Whether the GF(2) transform search (:mod:`modlights.search.cube`) takes this
+    coset: a native GF(2) kernel of nullity ``CUBE_MIN_NULLITY`` or more that it holds,
+    and a budget of seconds or of at least ``cube.MIN_STEPS`` elements (or the whole
+    coset); smaller budgets walk the Gray code (its corners are too coarse)."""
+    from modlights.search import cube
+    return kernel.native and len(orders) >= cube.CUBE_MIN_NULLITY \
+        and cube.applies(kernel.n, kernel.n_taps, orders) \
+        and (steps is None or steps >= min(cube.MIN_STEPS, kernel.size))
+
+
+def _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress, deadline,
+                  proof, executor):
+    """minimise / coset_minimum by the transform search: (best, proven, examined,
+    pruned) with pruned the elements covered by symmetry; an unfinished search is
+    descended until ``deadline``."""
+    from modlights.search import cube
+    p = cube.plan(x0, H, symmetries=kernel.symmetries())
+    if executor is None:
+        r = cube.search(p, steps=steps, deadline=deadline_search, progress=progress)
+    else:
+        r = _cube_on_executor(p, executor, progress)
+    best = r.best
+    if not r.complete:
+        best = descend(best.astype(np.int64), H, orders, kernel.n,
+                       deadline).astype(np.uint8)
+    elif proof is not None:
+        if not best.any():
+            _append_proof(proof, best, len(orders))
+        else:
+            proof.append(p.proof())
+    return best.astype(np.uint8), bool(r.complete), int(r.examined), int(r.skipped)
+
+
+def _cube_on_executor(p, executor: cf.Executor, progress: Any):
+    """The whole transform search of plan ``p`` split over ``executor``: ranges of
+    corners are its tasks (``TASKS_PER_WORKER`` x 2 per worker), each given the best
+    length so far as its bound, at most workers + 1 in flight. Returns a
+    :class:`modlights.search.cube.Result` (complete: every corner was walked)."""
+    from modlights.search import cube
+    inner, n_corners, per_corner = cube.layout(p)
+    total = n_corners * per_corner
+    workers = executor_workers(executor)
+    size = max(1, -(-n_corners // (2 * TASKS_PER_WORKER * workers)))
+    best = p.x0.copy()
+    best_len = int(best.sum())
+    done = examined = skipped = nxt = 0
+    pending: dict[cf.Future, int] = {}
+    if progress is not None:
+        progress(0, total)
+    try:
+        while nxt < n_corners or pending:
+            while nxt < n_corners and len(pending) <= workers and best_len > 0:
+                b = min(n_corners, nxt + size)
+                pending[executor.submit(cube.task, p, inner, nxt, b, best_len)] = b - nxt
+                nxt = b
+            if not pending:
+                break
+            for f in _wait(set(pending), cf.FIRST_COMPLETED):
+                cnt = pending.pop(f)
+                length, hi, lo, lv, sk, _, comp = f.result()
+                if not comp:           # a task stopped early (interrupted elsewhere)
+                    raise KeyboardInterrupt("a search task was interrupted")
+                if hi is not None and length < best_len:
+                    best, best_len = p.element(hi, lo), length
+                done += cnt
+                examined += lv << p.m
+                skipped += sk << p.m
+            if progress is not None:
+                progress(done * per_corner, total)
+    except BaseException:           # an error or Ctrl-C: queued tasks are not run
+        _stop_tasks(set(pending), executor)
+        raise
+    complete = done >= n_corners or best_len == 0
+    return cube.Result(best_len, best, complete, total if complete else done * per_corner,
+                       examined, skipped)
 
 
 def descend(x: np.ndarray, H: np.ndarray, orders: list[int], n: int,
