@@ -332,8 +332,8 @@ def exhaustive(kernel: Kernel, steps: int | None, seconds: float | None) -> bool
 
 def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
                   seconds: float | None, deadline: float | None, executor: Any = None,
-                  progress: Any = None, descent: float = MIN_DESCENT_SECONDS
-                  ) -> tuple[np.ndarray, bool, int, int]:
+                  progress: Any = None, descent: float = MIN_DESCENT_SECONDS,
+                  proof: list | None = None) -> tuple[np.ndarray, bool, int, int]:
     """The least-length element of x0 + ker A within a budget.
 
     Parameters
@@ -353,6 +353,11 @@ def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
         Told how far the search got, in coset elements (see :func:`minimise`).
     descent : float
         Seconds the greedy clean-up of an incomplete search may take at least.
+    proof : list, optional
+        When the answer is proved, one JSON-safe dict is appended: the ``<proof>`` of a
+        minimal certificate (docs/certificates.md), for the generators in the order
+        ``kernel.generators()`` returns them unless the dict carries its own
+        ``"generators"`` and ``"orders"``. Nothing is appended when it is not proved.
 
     Returns
     -------
@@ -362,8 +367,20 @@ def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
     if executor is not None and exhaustive(kernel, steps, seconds) and kernel.size > 1:
         H, orders = kernel.generators()
         best, _, examined, pruned = coset_min(x0, H, orders, kernel.n, executor)
+        _append_proof(proof, best, len(orders))
         return best, True, examined, pruned
-    return minimise(x0, kernel, steps, deadline, progress, descent)
+    return minimise(x0, kernel, steps, deadline, progress, descent, proof=proof)
+
+
+def _append_proof(proof: list | None, best: np.ndarray, k: int) -> None:
+    """Append the proof of an exhaustive walk to ``proof`` (if given): enumeration, or
+    for a best of length 0 the tree pruned at its root (every length is >= 0)."""
+    if proof is None:
+        return
+    if not np.any(best):
+        proof.append({"method": "tree", "leaf_dim": 0, "pruned": [[]]})
+    else:
+        proof.append({"method": "enumeration"})
 
 
 def min_many(X: np.ndarray, kernel: Kernel, executor: Any, taps: bool
@@ -379,7 +396,7 @@ def min_many(X: np.ndarray, kernel: Kernel, executor: Any, taps: bool
 
 
 def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float | None,
-             progress: Any = None, descent: float = 0.0
+             progress: Any = None, descent: float = 0.0, proof: list | None = None
              ) -> tuple[np.ndarray, bool, int, int]:
     """Least-length element of x0 + ker A by enumeration, in this process.
 
@@ -391,7 +408,7 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     calling back; Ctrl-C stops it). A native kernel is searched in C
     (:func:`modlights._coset.coset_min`: Gray code, sub-cube bounds); a coset of 2^62
     or more elements is never covered (the sub-coset of the generators that fit is
-    searched, then descended; not proved).
+    searched, then descended; not proved). ``proof``: as in :func:`coset_minimum`.
 
     Returns
     -------
@@ -411,9 +428,12 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     if total == 1 and every:
         if progress is not None:
             progress(1, 1)
+        _append_proof(proof, x0, len(orders))
         return x0.astype(np.uint8), True, 1, 0
     if steps == 0 or (seconds is not None and seconds <= 0):
         best = descend(x0.astype(np.int64), H, orders, n, deadline)
+        if not x0.any():
+            _append_proof(proof, x0, len(orders))
         return best.astype(np.uint8), int(x0.sum()) == 0, 0, 0
     if kernel.native:
         from modlights.native import _core as _coset
@@ -434,6 +454,8 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
             best = descend(best.astype(np.int64), H, orders, n, deadline)
         if progress is not None:
             progress(total if complete else int(examined), total)
+        if complete:
+            _append_proof(proof, best, len(orders))
         return best.astype(np.uint8), complete, examined, pruned
     x0 = x0.astype(np.int64)
     limit = total if steps is None else min(total, steps)
@@ -466,6 +488,8 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     proven = covered or best_len == 0
     if not covered:
         best = descend(best, Hi, orders, n, deadline)
+    if proven:
+        _append_proof(proof, best, len(orders))
     return best.astype(np.uint8), proven, start, 0
 
 
