@@ -332,8 +332,8 @@ def exhaustive(kernel: Kernel, steps: int | None, seconds: float | None) -> bool
 
 def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
                   seconds: float | None, deadline: float | None, executor: Any = None,
-                  progress: Any = None, descent: float = MIN_DESCENT_SECONDS
-                  ) -> tuple[np.ndarray, bool, int, int]:
+                  progress: Any = None, descent: float = MIN_DESCENT_SECONDS,
+                  proof: list | None = None) -> tuple[np.ndarray, bool, int, int]:
     """The least-length element of x0 + ker A within a budget.
 
     Parameters
@@ -353,6 +353,11 @@ def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
         Told how far the search got, in coset elements (see :func:`minimise`).
     descent : float
         Seconds the greedy clean-up of an incomplete search may take at least.
+    proof : list, optional
+        When the search proves its answer, one JSON-safe dict is appended: the
+        ``<proof>`` of docs/certificates.md (``{"method": "enumeration"}`` for the
+        exhaustive walks), for the generators in the order ``kernel.generators()``
+        returns them.
 
     Returns
     -------
@@ -362,8 +367,10 @@ def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
     if executor is not None and exhaustive(kernel, steps, seconds) and kernel.size > 1:
         H, orders = kernel.generators()
         best, _, examined, pruned = coset_min(x0, H, orders, kernel.n, executor)
+        if proof is not None:
+            proof.append({"method": "enumeration"})
         return best, True, examined, pruned
-    return minimise(x0, kernel, steps, deadline, progress, descent)
+    return minimise(x0, kernel, steps, deadline, progress, descent, proof=proof)
 
 
 def min_many(X: np.ndarray, kernel: Kernel, executor: Any, taps: bool
@@ -379,7 +386,7 @@ def min_many(X: np.ndarray, kernel: Kernel, executor: Any, taps: bool
 
 
 def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float | None,
-             progress: Any = None, descent: float = 0.0
+             progress: Any = None, descent: float = 0.0, proof: list | None = None
              ) -> tuple[np.ndarray, bool, int, int]:
     """Least-length element of x0 + ker A by enumeration, in this process.
 
@@ -393,10 +400,21 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     or more elements is never covered (the sub-coset of the generators that fit is
     searched, then descended; not proved).
 
+    ``proof``: as in :func:`coset_minimum` (``{"method": "enumeration"}`` appended when
+    the answer is proved).
+
     Returns
     -------
     (best uint8 (n_taps,), proven, examined, pruned)
     """
+    out = _minimise(x0, kernel, steps, deadline, progress, descent)
+    if proof is not None and out[1]:
+        proof.append({"method": "enumeration"})
+    return out
+
+
+def _minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float | None,
+              progress: Any, descent: float) -> tuple[np.ndarray, bool, int, int]:
     seconds = None if deadline is None else deadline - time.perf_counter()
     deadline_search = deadline
     if deadline is not None:
