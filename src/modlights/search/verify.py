@@ -59,7 +59,8 @@ def _int(v: Any, what: str, lo: int | None = None, hi: int | None = None) -> int
     if type(v) is not int:                      # bool is not accepted as an int
         raise ValueError(f"{what} must be an integer, got {type(v).__name__}")
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise ValueError(f"{what} must be in {lo}..{hi if hi is not None else ''}, got {v}")
+        allowed = f">= {lo}" if hi is None else f"in {lo}..{hi}"
+        raise ValueError(f"{what} must be {allowed}, got {v}")
     return v
 
 
