@@ -31,6 +31,8 @@ __all__ = ["Annealer", "T_START", "T_END"]
 #: the objective is taken with probability exp(-1 / T)).
 T_START = 1.5
 T_END = 0.05
+#: Moves whose random numbers are drawn at once.
+BLOCK = 4096
 
 
 class Annealer:
@@ -94,22 +96,27 @@ class Annealer:
         best_x, best = x.copy(), low
         if not len(self.movable) or not self.m or moves <= 0:
             return best_x.astype(np.uint8), best
-        taps = self.rng.choice(self.movable, size=moves)
-        shifts = self.rng.integers(1, n, size=moves)
-        coins = self.rng.random(moves)
         ratio = t_end / t_start
         for i in range(moves):
-            if deadline is not None and i % 64 == 0 and time.perf_counter() >= deadline:
+            if i % BLOCK == 0:          # random numbers a block at a time (bounded memory)
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+                size = min(BLOCK, moves - i)
+                taps = self.rng.choice(self.movable, size=size)
+                shifts = self.rng.integers(1, n, size=size)
+                coins = self.rng.random(size)
+            elif deadline is not None and i % 64 == 0 and time.perf_counter() >= deadline:
                 break
-            j = int(taps[i])
+            b = i % BLOCK
+            j = int(taps[b])
             v = int(x[j])
-            v2 = (v + int(shifts[i])) % n
+            v2 = (v + int(shifts[b])) % n
             d = self._diff[v2, v][self.cols[j]]
             W2 = W + d
             low2, ties2 = self.score(W2)
             delta = (low2 - low) - (ties2 - ties) / (self.m + 1.0)
             temp = t_start * ratio ** (i / moves)
-            if delta >= 0 or coins[i] < math.exp(delta / temp):
+            if delta >= 0 or coins[b] < math.exp(delta / temp):
                 x[j] = v2
                 W, low, ties = W2, low2, ties2
                 if low > best:
