@@ -8,15 +8,14 @@ import time
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from strategies import graph_boards, grid_boards
+from test_hardest import check_against_brute
 
 import modlights as ml
 from modlights.search import hardest as hardest_module
 from modlights.search.anneal import Annealer
 from modlights.search.lpbound import KernelElements
 from modlights.search.minimal import coset_minimum
-
-from strategies import graph_boards, grid_boards
-from test_hardest import brute_hardest, check_against_brute
 
 
 def elements_of(board: ml.Board) -> tuple[KernelElements, ml.Solver]:

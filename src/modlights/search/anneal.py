@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-__all__ = ["Annealer", "T_START", "T_END"]
+__all__ = ["T_END", "T_START", "Annealer"]
 
 #: Temperature at the first and the last move (in taps: a move that loses one tap of
 #: the objective is taken with probability exp(-1 / T)).

@@ -68,6 +68,7 @@ from modlights.model.ring import factorize
 from modlights.model.validation import check_budget
 from modlights.search.hardest_certificate import CertificateData
 from modlights.search.lpbound import KernelElements, root_bound
+from modlights.search.lpbound import TapGroups as _TapGroups
 from modlights.search.minimal import (MIN_DESCENT_SECONDS, Kernel, check_executor,
                                       coset_minimum, deadline_after)
 
@@ -169,45 +170,8 @@ def check_seconds(budget: Any) -> float | None:
 
 
 # ----------------------------------------------------------------------------- tap groups
-class _TapGroups:
-    """Taps grouped by their column of the kernel generator matrix H (k x r).
-
-    ``members[g]`` lists the taps of group g (those with the same non-zero column);
-    ``fixed`` the taps of the zero column; ``rep[g]`` one tap of group g, where a
-    kernel vector's value on the whole group is read."""
-
-    def __init__(self, H: np.ndarray, n_taps: int):
-        cols = np.ascontiguousarray(H.T)                     # r x k
-        zero = ~cols.any(axis=1) if cols.shape[1] else np.ones(n_taps, dtype=bool)
-        self.fixed = np.flatnonzero(zero)
-        live = np.flatnonzero(~zero)
-        if live.size:
-            _, first, inverse = np.unique(cols[live], axis=0, return_index=True,
-                                          return_inverse=True)
-            inverse = inverse.reshape(-1)
-            order = np.argsort(inverse, kind="stable")
-            bounds = np.searchsorted(inverse[order], np.arange(len(first) + 1))
-            self.members = [live[order[bounds[g]:bounds[g + 1]]] for g in range(len(first))]
-        else:
-            self.members = []
-        self.rep = np.array([m[0] for m in self.members], dtype=np.int64)
-        self.sizes = np.array([len(m) for m in self.members], dtype=np.int64)
-
-    def __len__(self) -> int:
-        return len(self.members)
-
-    def realise(self, counts: np.ndarray, n: int, n_taps: int) -> np.ndarray:
-        """A tap vector with counts[g, v] taps of group g set to v (zero column: n-1)."""
-        x = np.zeros(n_taps, dtype=np.uint8)
-        x[self.fixed] = n - 1
-        for g, taps in enumerate(self.members):
-            x[taps] = np.repeat(np.arange(n, dtype=np.uint8), counts[g])
-        return x
-
-
 # ----------------------------------------------------------------------------- the program
 #: HiGHS threads per integer program (set in _highs_worker).
-from modlights.search._highs_worker import THREADS as HIGHS_THREADS  # noqa: E402
 
 
 def pinned_groups(gens: np.ndarray, sizes: np.ndarray, n: int) -> np.ndarray:
@@ -388,6 +352,7 @@ class _CoveringProgram:
 
     def _solve_local(self, seconds: float | None):
         from highspy import cb
+
         from modlights.search import _highs_worker as hw
         if self._local is None:
             h = hw.new_highs()
@@ -595,7 +560,7 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
     top = (n - 1) * r
     constant = (n - 1) * len(groups.fixed)
     kernel_size = kernel.size
-    search_steps = kernel_size if kernel_size < 1 << 62 else 1 << 62
+    search_steps = min(1 << 62, kernel_size)
 
     def remaining() -> float | None:
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
@@ -697,7 +662,7 @@ def _share(deadline: float | None, share: float) -> float | None:
 def _anneal(board, elements, H, orders, n, r, groups, pinned, fewest, best, deadline,
             seed):
     """Stage (2) of :func:`hardest`: (best, incumbent for the program or None)."""
-    from modlights.search.anneal import Annealer, T_END, T_START
+    from modlights.search.anneal import T_END, T_START, Annealer
     if elements is None:
         elements = KernelElements.build(H, orders, n, r, samples=ANNEAL_SAMPLES, seed=seed)
     walker = Annealer(elements.values, n, seed=seed)

@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from modlights.search.lpbound import KernelElements, lp_bound
+from modlights.search.lpbound import KernelElements, TapGroups, lp_bound
 
-__all__ = ["CertificateData", "lp_tree", "TREE_NODES_MAX"]
+__all__ = ["TREE_NODES_MAX", "CertificateData", "lp_tree"]
 
 #: Nodes the certificate's branch and bound opens at most when no budget is given.
 TREE_NODES_MAX = 2_000
@@ -45,13 +45,6 @@ def _weights(q: Any) -> list[Fraction]:
     qs = [int(v) for v in q]
     total = sum(qs)
     return [Fraction(v, total) for v in qs]
-
-
-class _TreeGroups:
-    """Tap groups as :func:`lp_bound` reads them (``members``, ``rep``, ``fixed``)."""
-
-    def __init__(self, members, rep, fixed):
-        self.members, self.rep, self.fixed = members, rep, fixed
 
 
 def lp_tree(E: KernelElements, groups: Any, n: int, target: int, pinned: list[int], *,
@@ -139,11 +132,10 @@ class CertificateData:
                  "weights": [_fraction_text(f) for f in _weights(q)]}, int(floor_b))
 
     def _prove_tree(self, budget: float | None) -> None:
-        from modlights.search.hardest import _TapGroups
         n = self.board.states
         r = self.board.n_taps
         E = KernelElements.build(self.H, self.orders, n, r)
-        groups = _TapGroups(self.H, r)
+        groups = TapGroups(self.H, r)
         deadline = None if budget is None else time.perf_counter() + budget
         out = lp_tree(E, groups, n, self.upper, self.pinned, deadline=deadline,
                       max_nodes=None if budget is not None else TREE_NODES_MAX)

@@ -28,9 +28,8 @@ Entry points:
 - :func:`exact_bound`: (*) in exact arithmetic, as a ``Fraction``;
 - :func:`lp_bound`: the linear program at a node (taps fixed), by constraint
   generation over a KernelElements set; returns the exact bound and its weights;
-- :func:`root_bound`: the ``lp-dual`` bound of a board;
-- :func:`prove_upper`: a branch and bound over taps (the ``lp-tree`` certificate) that
-  closes every node whose exact bound is at most a target.
+- :func:`root_bound`: the ``lp-dual`` bound of a board (the branch and bound over taps
+  of the ``lp-tree`` certificate is :func:`modlights.search.hardest_certificate.lp_tree`).
 
 Complexity: one pricing round of :func:`lp_bound` is O(|E| x groups); the program has
 groups x n columns and at most a few hundred element rows per round.
@@ -46,8 +45,17 @@ import numpy as np
 
 from modlights.model.ring import is_prime
 
-__all__ = ["KernelElements", "exact_bound", "lp_bound", "root_bound", "prove_upper",
-           "rationalise", "ENUMERATE_MAX", "DENOMINATOR"]
+__all__ = [
+    "DENOMINATOR",
+    "ENUMERATE_MAX",
+    "KernelElements",
+    "TapGroups",
+    "exact_bound",
+    "lp_bound",
+    "rationalise",
+    "root_bound",
+    "uniform_value",
+]
 
 #: Kernels of at most this many elements x taps (bytes of their value table) are
 #: enumerated whole: the linear program is then over every kernel element.
@@ -56,6 +64,42 @@ ENUMERATE_MAX = 1 << 26
 DENOMINATOR = 1 << 40
 #: Rows added to the program per pricing round at most.
 ROWS_PER_ROUND = 64
+
+
+class TapGroups:
+    """Taps grouped by their column of the kernel generator matrix H (k x r).
+
+    ``members[g]`` lists the taps of group g (those with the same non-zero column);
+    ``fixed`` the taps of the zero column; ``rep[g]`` one tap of group g, where a
+    kernel vector's value on the whole group is read."""
+
+    def __init__(self, H: np.ndarray, n_taps: int):
+        cols = np.ascontiguousarray(H.T)                     # r x k
+        zero = ~cols.any(axis=1) if cols.shape[1] else np.ones(n_taps, dtype=bool)
+        self.fixed = np.flatnonzero(zero)
+        live = np.flatnonzero(~zero)
+        if live.size:
+            _, first, inverse = np.unique(cols[live], axis=0, return_index=True,
+                                          return_inverse=True)
+            inverse = inverse.reshape(-1)
+            order = np.argsort(inverse, kind="stable")
+            bounds = np.searchsorted(inverse[order], np.arange(len(first) + 1))
+            self.members = [live[order[bounds[g]:bounds[g + 1]]] for g in range(len(first))]
+        else:
+            self.members = []
+        self.rep = np.array([m[0] for m in self.members], dtype=np.int64)
+        self.sizes = np.array([len(m) for m in self.members], dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+    def realise(self, counts: np.ndarray, n: int, n_taps: int) -> np.ndarray:
+        """A tap vector with counts[g, v] taps of group g set to v (zero column: n-1)."""
+        x = np.zeros(n_taps, dtype=np.uint8)
+        x[self.fixed] = n - 1
+        for g, taps in enumerate(self.members):
+            x[taps] = np.repeat(np.arange(n, dtype=np.uint8), counts[g])
+        return x
 
 
 def _all_coefficients(orders: list[int]) -> np.ndarray:
@@ -104,7 +148,7 @@ class KernelElements:
     @classmethod
     def build(cls, H: np.ndarray, orders: list[int], n: int, r: int, *,
               span_max: int = 1 << 16, samples: int = 0, seed: int = 0
-              ) -> "KernelElements":
+              ) -> KernelElements:
         """The whole kernel when |ker A| x r <= ``ENUMERATE_MAX``, else
         :meth:`cover` plus ``samples`` random elements (seeded)."""
         orders = [int(o) for o in orders]
@@ -120,7 +164,7 @@ class KernelElements:
 
     @classmethod
     def cover(cls, H: np.ndarray, orders: list[int], n: int, r: int, *,
-              span_max: int = 1 << 16, seed: int = 0) -> "KernelElements":
+              span_max: int = 1 << 16, seed: int = 0) -> KernelElements:
         """The subgroup spanned by elements chosen greedily (most new taps first: the
         generators, and random elements when n is prime, seeded) until it touches
         every tap the kernel touches, or until it would exceed ``span_max`` elements.
@@ -156,7 +200,7 @@ class KernelElements:
         every = sorted(chosen) == list(range(k))
         return cls(H, orders, n, r, C, every)
 
-    def subset(self, idx: np.ndarray) -> "KernelElements":
+    def subset(self, idx: np.ndarray) -> KernelElements:
         """The elements ``idx`` of this set (``complete`` False unless all of them)."""
         idx = np.asarray(idx, dtype=np.int64)
         out = KernelElements.__new__(KernelElements)
