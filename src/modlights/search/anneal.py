@@ -29,8 +29,8 @@ __all__ = ["T_END", "T_START", "Annealer"]
 
 #: Temperature at the first and the last move (in taps: a move that loses one tap of
 #: the objective is taken with probability exp(-1 / T)).
-T_START = 1.5
-T_END = 0.05
+T_START = 3.0
+T_END = 0.1
 #: Moves whose random numbers are drawn at once.
 BLOCK = 4096
 #: Taps x elements of the n = 2 sign table at most (int16: twice as many bytes).

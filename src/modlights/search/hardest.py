@@ -38,6 +38,17 @@ answer breaks, added to the working set. The loop ends when the bounds meet
 ``proven=False``). Each round adds a row the program's answer broke, so the loop ends
 after at most |ker A| rounds.
 
+Before the program. The linear relaxation's exact dual bound
+(:mod:`modlights.search.lpbound`) is the first upper bound (and caps the program's t);
+for n = 2 it is (touched taps) / 2 + untouched taps, certified by uniform weights over
+a small subgroup. On kernels past ``FULL_KERNEL_MAX`` elements a local search
+(:mod:`modlights.search.anneal`) proposes hard boards first; each counts only once the
+coset search proves its fewest taps, and the best is the program's incumbent.
+
+Certificates: the Hardest keeps the witness's proof (from the coset search) and the
+bound's weights; ``Hardest.certificate()`` writes them
+(:mod:`modlights.search.hardest_certificate`).
+
 Executors: ``executor=`` is passed on to every coset search that covers its whole coset
 (split into sub-cubes over its workers); the integer programs run on this machine (HiGHS
 uses the local cores itself).
