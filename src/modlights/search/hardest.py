@@ -78,7 +78,7 @@ from modlights.engines.reference import LocalSmith
 from modlights.model.ring import factorize
 from modlights.model.validation import check_budget
 from modlights.search.hardest_certificate import CertificateData
-from modlights.search.lpbound import KernelElements, root_bound
+from modlights.search.lpbound import KernelElements, lp_bound, root_bound
 from modlights.search.lpbound import TapGroups as _TapGroups
 from modlights.search.minimal import (MIN_DESCENT_SECONDS, Kernel, check_executor,
                                       coset_minimum, deadline_after)
@@ -622,6 +622,13 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
         pinned = pinned_groups(gens, groups.sizes, n)
         pinned_taps = [int(groups.members[g][0]) for g in pinned
                        if groups.sizes[g] == 1]
+        # (1b) the program with the pinned taps at 0 (a one-leaf lp-tree): often lower
+        if pinned_taps and elements.complete and best[0] < upper:
+            b2, idx2, q2, _ = lp_bound(elements, groups, {j: 0 for j in pinned_taps}, n,
+                                       deadline=_share(deadline, PINNED_SHARE))
+            if b2.__floor__() < upper:
+                upper = b2.__floor__()
+                root = (elements.coeffs[idx2], q2, upper, pinned_taps)
         # (2) local search on large kernels
         incumbent = None
         if best[0] < upper and kernel_size > FULL_KERNEL_MAX:
@@ -648,9 +655,11 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
                    time.perf_counter() - t0, iterations, data)
 
 
-#: Shares of the budget: the root linear program (when it is solved by constraint
-#: generation: composite n) and the local search on large kernels.
+#: Shares of the time left: the root linear program (when it is solved by constraint
+#: generation: composite n), the program with the pinned taps at 0, and the local
+#: search on large kernels.
 LP_SHARE = 0.2
+PINNED_SHARE = 0.3
 ANNEAL_SHARE = 0.5
 #: Without a budget the local search makes this many moves per tap (in
 #: ``ANNEAL_SEGMENTS`` segments of falling temperature, the best board of each proved).

@@ -100,7 +100,8 @@ class CertificateData:
     board : the Board; H, orders : the kernel generators the elements' coefficients
     refer to; rhs, taps, length : the witness (cell and tap vectors); proof : the
     witness's ``<proof>`` dict or None (not proved); root : (coefficient rows, integer
-    weights, floored bound) of the ``lp-dual`` bound; pinned : single taps the tree may
+    weights, floored bound) of the ``lp-dual`` bound, or with a fourth entry, the taps
+    pinned to 0, of the one-leaf ``lp-tree`` with those taps fixed; pinned : single taps the tree may
     fix to 0 at its root; upper : the upper bound the search claims (an integer
     program's optimum may be below the root's bound, the tree then certifies it)."""
 
@@ -121,13 +122,19 @@ class CertificateData:
         self.tree_failed = False
 
     def _upper_bound(self, budget: float | None) -> tuple[dict, int]:
-        coeffs, q, floor_b = self.root
+        coeffs, q, floor_b = self.root[:3]
         if self.upper < floor_b and self.tree is None and not self.tree_failed:
             self._prove_tree(budget)
         if self.upper < floor_b and self.tree is not None:
             nodes, elements = self.tree
             return ({"method": "lp-tree", "elements": [list(e) for e in elements],
                      "pinned": list(self.pinned), "nodes": nodes}, self.upper)
+        if len(self.root) > 3:                  # the root with pinned taps, one leaf
+            return ({"method": "lp-tree", "elements": [list(map(int, c)) for c in coeffs],
+                     "pinned": [int(j) for j in self.root[3]],
+                     "nodes": [{"weights": {str(i): _fraction_text(f)
+                                            for i, f in enumerate(_weights(q))}}]},
+                    int(floor_b))
         return ({"method": "lp-dual", "elements": [list(map(int, c)) for c in coeffs],
                  "weights": [_fraction_text(f) for f in _weights(q)]}, int(floor_b))
 

@@ -63,7 +63,7 @@ ENUMERATE_MAX = 1 << 26
 #: Float weights are rounded to integers over about this denominator.
 DENOMINATOR = 1 << 40
 #: Rows added to the program per pricing round at most.
-ROWS_PER_ROUND = 64
+ROWS_PER_ROUND = 128
 
 
 class TapGroups:
@@ -280,8 +280,8 @@ class _Node:
 
 
 def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
-             deadline: float | None = None,
-             price: bool = True) -> tuple[Fraction, np.ndarray, np.ndarray, float]:
+             deadline: float | None = None, price: bool = True,
+             warm: np.ndarray | None = None) -> tuple[Fraction, np.ndarray, np.ndarray, float]:
     """The linear program at a node with taps ``fixed`` ({tap: value}), over the
     elements E (by constraint generation: rows enter while the program's fractional
     answer breaks one, found by a pass over all of E), then made exact.
@@ -291,6 +291,7 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
     Returns (exact bound B as a Fraction, element indices into E, their integer
     weights, the float optimum). ``deadline`` (a perf_counter value) stops the rounds
     early: the bound is then that of the last program's duals (still exact and valid).
+    ``warm``: element indices whose rows start in the program (a parent node's).
     """
     import highspy
     inf = highspy.kHighsInf
@@ -305,7 +306,7 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
         K = ((vals[:, fixed_taps].astype(np.int64) + fixed_vals[None, :]) % n).sum(axis=1)
     else:
         K = np.zeros(m, dtype=np.int64)
-    W = vals[:, groups.rep].astype(np.int64) if G else np.zeros((m, 0), dtype=np.int64)
+    W = vals[:, groups.rep] if G else np.zeros((m, 0), dtype=np.uint8)
     cnt = node.free_count
     constant_free = (n - 1) * sum(1 for j in groups.fixed if int(j) not in fixed)
     live = np.flatnonzero(cnt > 0)
@@ -328,7 +329,7 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
         starts, cols, coefs = [], [], []
         for i in idx:
             starts.append(len(cols))
-            coef = (np.arange(n)[None, :] + W[i, live][:, None]) % n   # live x n
+            coef = (np.arange(n)[None, :] + W[i, live].astype(np.int64)[:, None]) % n
             nz = np.flatnonzero(coef)
             cols.extend(nz.tolist())
             coefs.extend((-coef.reshape(-1)[nz]).tolist())
@@ -341,7 +342,10 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
                   np.array(coefs, dtype=float))
 
     # start: the lightest rows of the all-(n-1) answer and a few spread ones
-    start = np.argsort(K + ((W + (n - 1)) % n) @ cnt, kind="stable")[:ROWS_PER_ROUND]
+    start = np.argsort(K + ((W.astype(np.int64) + (n - 1)) % n) @ cnt,
+                       kind="stable")[:ROWS_PER_ROUND]
+    if warm is not None:
+        start = np.union1d(start, np.asarray(warm, dtype=np.int64))
     add(np.union1d(start, np.linspace(0, m - 1, min(m, 16)).astype(np.int64)))
     obj = None
     while True:
@@ -353,13 +357,11 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
         if not price or (deadline is not None and time.perf_counter() >= deadline):
             break
         a = np.asarray(sol.col_value[:ncols]).reshape(len(live), n)
-        # T[g, u] = sum_v a_{g,v} ((v + u) mod n): a row's value for w_g = u
-        T = np.array([[float(a[i] @ ((np.arange(n) + u) % n)) for u in range(n)]
-                      for i in range(len(live))]).reshape(len(live), n)
-        value = K + constant_free + (T[np.arange(len(live))[None, :], W[:, live]].sum(axis=1)
-                                     if len(live) else 0.0)
-        order = np.argsort(value, kind="stable")
-        worst = [i for i in order[:4 * ROWS_PER_ROUND] if not in_rows[i]][:ROWS_PER_ROUND]
+        value = K + constant_free + _row_values(a, W, live, n)
+        value[in_rows] = np.inf
+        cand = np.argpartition(value, min(len(value) - 1, ROWS_PER_ROUND))[:ROWS_PER_ROUND]
+        worst = [int(i) for i in cand[np.argsort(value[cand], kind="stable")]
+                 if np.isfinite(value[i])]
         if not worst or value[worst[0]] >= obj - 1e-7:
             break
         add(np.array(worst))
@@ -371,6 +373,26 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
     idx, q = idx[keep], q[keep]
     bound = exact_bound(vals[idx], q, n, fixed)
     return bound, idx, q, (obj if obj is not None else float("nan"))
+
+
+def _row_values(a: np.ndarray, W: np.ndarray, live: np.ndarray, n: int) -> np.ndarray:
+    """sum over live groups g of sum_v a[g, v] ((v + W[c, g]) mod n), for every row c
+    of W: the rows' values at the fractional answer a (len(live) x n). One matrix
+    product per value u of W (the rows where W = u), in blocks of rows."""
+    m = len(W)
+    out = np.zeros(m)
+    if not len(live):
+        return out
+    # T[g, u] = sum_v a_{g,v} ((v + u) mod n): a row's value on group g when w_g = u
+    T = np.stack([a @ ((np.arange(n) + u) % n) for u in range(n)], axis=1)   # live x n
+    base = T[:, 0].sum()
+    for lo in range(0, m, 8192):
+        block = W[lo:lo + 8192][:, live]
+        acc = np.full(len(block), base)
+        for u in range(1, n):
+            acc += (block == u).astype(np.float64) @ (T[:, u] - T[:, 0])
+        out[lo:lo + 8192] = acc
+    return out
 
 
 def uniform_value(groups: Any, n: int, fixed: dict[int, int] | None = None) -> Fraction:
