@@ -181,3 +181,21 @@ def test_incumbent_meets_every_row(board):
             got = sum(c * cols[j] for j, c in coef.items())
             assert lo - 1e-9 <= got <= hi + 1e-9
     program.close()
+
+
+@pytest.mark.parametrize("at", [1.0, 4.5])
+def test_ctrl_c_stops_the_linear_program_and_the_walk(at):
+    """23 x 23, budget 10 s: the program with pinned taps runs first (about 3 s), then
+    the walk; Ctrl-C in either ends hardest() within a second, the Solver usable."""
+    import _thread
+    import threading
+    s = ml.Solver(ml.Board.grid(23, 23))
+    s.kernel_size
+    timer = threading.Timer(at, _thread.interrupt_main)
+    t = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        s.hardest(budget=10)
+        time.sleep(5)                       # finished early: the interrupt lands here
+    assert time.perf_counter() - t < at + 1.0
+    assert s.solve(np.zeros((23, 23), dtype=np.uint8)).length == 0

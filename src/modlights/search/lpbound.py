@@ -349,7 +349,7 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
     add(np.union1d(start, np.linspace(0, m - 1, min(m, 16)).astype(np.int64)))
     obj = None
     while True:
-        h.run()
+        _run(h, deadline)
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             break
         sol = h.getSolution()
@@ -373,6 +373,34 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
     idx, q = idx[keep], q[keep]
     bound = exact_bound(vals[idx], q, n, fixed)
     return bound, idx, q, (obj if obj is not None else float("nan"))
+
+
+def _run(h: Any, deadline: float | None) -> None:
+    """h.run() on a thread, stopped through HiGHS's interrupt callbacks at ``deadline``
+    or on Ctrl-C (re-raised here within a fraction of a second)."""
+    import threading
+
+    from highspy import cb
+    stop = [False]
+
+    def interrupt(ctype, message, data_out, data_in, user_data):
+        if stop[0] or (deadline is not None and time.perf_counter() >= deadline):
+            data_in.user_interrupt = True
+
+    h.setCallback(interrupt, None)
+    for kind in ("kCallbackSimplexInterrupt", "kCallbackIpmInterrupt"):
+        if hasattr(cb.HighsCallbackType, kind):
+            h.startCallback(getattr(cb.HighsCallbackType, kind))
+    finished = threading.Event()
+    worker = threading.Thread(target=lambda: (h.run(), finished.set()), daemon=True)
+    worker.start()
+    try:
+        while not finished.wait(0.05):                   # Ctrl-C reaches us here
+            pass
+    except BaseException:
+        stop[0] = True
+        worker.join()
+        raise
 
 
 def _row_values(a: np.ndarray, W: np.ndarray, live: np.ndarray, n: int) -> np.ndarray:
