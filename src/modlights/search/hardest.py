@@ -594,6 +594,19 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
                                         seconds=seconds, deadline=deadline_after(seconds),
                                         executor=executor, descent=MIN_DESCENT_SECONDS,
                                         proof=proof)
+        if proven and proof and proof[0].get("method") == "tree" and \
+                proof[0].get("pruned") != [[]] and not np.array_equal(y, x):
+            # a tree proof's prefixes are read against the certificate's taps (the
+            # witness y): searched again from y itself, so that start and answer agree
+            again: list = []
+            y2, proven2, _, _ = coset_minimum(y.astype(np.uint8), kernel, steps=steps,
+                                              seconds=seconds,
+                                              deadline=deadline_after(seconds),
+                                              executor=executor,
+                                              descent=MIN_DESCENT_SECONDS, proof=again)
+            if proven2 and again and np.array_equal(y2, y):
+                return state, y, True, again[0]
+            return state, y, False, None
         return state, y, proven, (proof[0] if proven and proof else None)
 
     # the zero board needs no taps: a proved start (the tree pruned at its root)

@@ -59,13 +59,13 @@ def lp_tree(E: KernelElements, groups: Any, n: int, target: int, pinned: list[in
     opened = [0]
     root = {int(j): 0 for j in pinned}
 
-    def visit(fixed: dict[int, int]) -> bool:
+    def visit(fixed: dict[int, int], warm: np.ndarray | None) -> bool:
         if deadline is not None and time.perf_counter() >= deadline:
             return False
         if max_nodes is not None and opened[0] >= max_nodes:
             return False
         opened[0] += 1
-        bound, idx, q, _ = lp_bound(E, groups, fixed, n, deadline=deadline)
+        bound, idx, q, _ = lp_bound(E, groups, fixed, n, deadline=deadline, warm=warm)
         if bound.__floor__() <= target:
             w = {}
             for i, f in zip(idx, _weights(q)):
@@ -84,11 +84,11 @@ def lp_tree(E: KernelElements, groups: Any, n: int, target: int, pinned: list[in
         j = free[int(np.argmax(S.max(axis=0) - S.min(axis=0)))]
         nodes.append({"branch": int(j)})
         for v in range(n):
-            if not visit({**fixed, int(j): v}):
+            if not visit({**fixed, int(j): v}, idx):
                 return False
         return True
 
-    if not visit(root):
+    if not visit(root, None):
         return None
     order = sorted(elements, key=elements.get)
     return nodes, order
