@@ -674,10 +674,14 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
 LP_SHARE = 0.2
 PINNED_SHARE = 0.3
 ANNEAL_SHARE = 0.5
+ANNEAL_SHARE_LARGE = 0.15
 #: Without a budget the local search makes this many moves per tap (in
 #: ``ANNEAL_SEGMENTS`` segments of falling temperature, the best board of each proved).
 ANNEAL_MOVES_PER_TAP = 100
 ANNEAL_SEGMENTS = 4
+#: Cosets of more elements x taps than this are proved once, after the whole walk (a
+#: proof takes seconds there: 2^32 elements on 39 x 39).
+ANNEAL_PROOF_WORK = float(1 << 34)
 #: Random kernel elements the local search watches when the kernel is too large to
 #: enumerate (with a subgroup touching every tap; the minimisers the coset searches
 #: find are added as they come).
@@ -700,7 +704,9 @@ def _anneal(board, elements, H, orders, n, r, groups, pinned, fewest, best, dead
         elements = KernelElements.build(H, orders, n, r, samples=ANNEAL_SAMPLES, seed=seed)
     walker = Annealer(elements.values, n, seed=seed)
     walker.start()
-    stop = _share(deadline, ANNEAL_SHARE)
+    large = np.prod(np.array(orders, dtype=float)) * r > ANNEAL_PROOF_WORK
+    # a large coset leaves most of the budget to its one proof
+    stop = _share(deadline, ANNEAL_SHARE_LARGE if large else ANNEAL_SHARE)
     if stop is None:
         moves = ANNEAL_MOVES_PER_TAP * max(1, r)
     else:   # as many moves as fit in the share, from the speed of a first few
@@ -711,13 +717,14 @@ def _anneal(board, elements, H, orders, n, r, groups, pinned, fewest, best, dead
         moves = max(probe, int((stop - time.perf_counter()) / per))
     ratio = T_END / T_START
     found_x = None
-    for seg in range(ANNEAL_SEGMENTS):
+    # a coset too large to walk in milliseconds is proved once, at the end of the walk
+    segments = 1 if large else ANNEAL_SEGMENTS
+    for seg in range(segments):
         if stop is not None and time.perf_counter() >= stop:
             break
-        hi = T_START * ratio ** (seg / ANNEAL_SEGMENTS)
-        lo = T_START * ratio ** ((seg + 1) / ANNEAL_SEGMENTS)
-        x, _ = walker.run(max(1, moves // ANNEAL_SEGMENTS), deadline=stop, t_start=hi,
-                          t_end=lo)
+        hi = T_START * ratio ** (seg / segments)
+        lo = T_START * ratio ** ((seg + 1) / segments)
+        x, _ = walker.run(max(1, moves // segments), deadline=stop, t_start=hi, t_end=lo)
         state, y, proven, proof = fewest(x.astype(np.int64))
         length = int(y.sum(dtype=np.int64))
         if proven and length > best[0]:
