@@ -679,6 +679,8 @@ ANNEAL_SHARE_LARGE = 0.15
 #: ``ANNEAL_SEGMENTS`` segments of falling temperature, the best board of each proved).
 ANNEAL_MOVES_PER_TAP = 100
 ANNEAL_SEGMENTS = 4
+#: Moves per tap of one chain of the walk at most (then a new chain from a new board).
+ANNEAL_CHAIN_MOVES_PER_TAP = 2500
 #: Cosets of more elements x taps than this are proved once, after the whole walk (a
 #: proof takes seconds there: 2^32 elements on 39 x 39).
 ANNEAL_PROOF_WORK = float(1 << 34)
@@ -719,20 +721,30 @@ def _anneal(board, elements, H, orders, n, r, groups, pinned, fewest, best, dead
     found_x = None
     # a coset too large to walk in milliseconds is proved once, at the end of the walk
     segments = 1 if large else ANNEAL_SEGMENTS
-    for seg in range(segments):
-        if stop is not None and time.perf_counter() >= stop:
-            break
-        hi = T_START * ratio ** (seg / segments)
-        lo = T_START * ratio ** ((seg + 1) / segments)
-        x, _ = walker.run(max(1, moves // segments), deadline=stop, t_start=hi, t_end=lo)
-        state, y, proven, proof = fewest(x.astype(np.int64))
-        length = int(y.sum(dtype=np.int64))
-        if proven and length > best[0]:
-            best = (length, state, board.from_tap_vector(y), proof)
-            found_x = x
-        c = (y.astype(np.int64) - x) % n
-        if not elements.complete and c.any():
-            walker.add_elements(c[None, :])
+    # independent chains of at most ANNEAL_CHAIN_MOVES_PER_TAP x r moves (restarts
+    # beat one long cooling here), each from a new random board
+    per_chain = max(1, min(moves, ANNEAL_CHAIN_MOVES_PER_TAP * max(1, r)))
+    chains = max(1, -(-moves // per_chain))
+    for chain in range(chains):
+        if chain:
+            if stop is not None and time.perf_counter() >= stop:
+                break
+            walker.start()
+        for seg in range(segments):
+            if stop is not None and time.perf_counter() >= stop:
+                break
+            hi = T_START * ratio ** (seg / segments)
+            lo = T_START * ratio ** ((seg + 1) / segments)
+            x, _ = walker.run(max(1, per_chain // segments), deadline=stop, t_start=hi,
+                              t_end=lo)
+            state, y, proven, proof = fewest(x.astype(np.int64))
+            length = int(y.sum(dtype=np.int64))
+            if proven and length > best[0]:
+                best = (length, state, board.from_tap_vector(y), proof)
+                found_x = x
+            c = (y.astype(np.int64) - x) % n
+            if not elements.complete and c.any():
+                walker.add_elements(c[None, :])
     incumbent = None
     if found_x is not None and elements.complete:
         incumbent = _incumbent(found_x, best[0], elements, groups, pinned, n)
