@@ -5,8 +5,9 @@ pattern around it by one, mod n. Solving a state s means finding tap counts x wi
 ``s + A x = t (mod n)``. The public names are the model (:class:`Board`,
 :data:`PATTERNS`), the solver facade (:class:`Solver`, :class:`Solution`,
 :class:`Unsolvable`, a ValueError), the engines (``engines()``: every registered
-engine with a one-line description) and play (:class:`Puzzle`, :func:`generate`,
-:func:`daily`, :class:`Game`, :class:`Campaign`); everything else lives in the
+engine with a one-line description), the certificate checker (:func:`verify`) and
+play (:class:`Puzzle`, :func:`generate`, :func:`daily`, :class:`Game`,
+:class:`Campaign`); everything else lives in the
 subpackages by role (see docs/architecture.md). Bad input raises ValueError saying
 what is allowed.
 
@@ -17,6 +18,7 @@ what is allowed.
 """
 from modlights.model.board import Board
 from modlights.model.patterns import PATTERNS
+from modlights.search.verify import verify
 from modlights.solver import Solution, Solver, Unsolvable
 from modlights.play.puzzles import Puzzle, daily, generate
 from modlights.play.game import Game
@@ -26,4 +28,4 @@ from modlights import engines          # callable: ml.engines() lists the regist
 __version__ = "0.1.0"
 
 __all__ = ["Board", "PATTERNS", "Solution", "Solver", "Unsolvable", "Puzzle", "Game", "Campaign",
-           "generate", "daily", "engines", "__version__"]
+           "generate", "daily", "engines", "verify", "__version__"]

@@ -67,15 +67,22 @@ class Solution:
         Time the minimal search took.
 
     Two solutions are equal when their boards, taps, length, proven_minimal and
-    kernel_size are (the search statistics are not compared). They pickle and copy.
+    kernel_size are (the search statistics and proofs are not compared). They pickle
+    and copy (with the proof behind ``certificate()``).
     """
 
     __slots__ = ("_board", "taps", "length", "proven_minimal", "kernel_size", "examined",
-                 "pruned", "seconds")
+                 "pruned", "seconds", "_proof", "_kernel")
 
     def __init__(self, board: Board, taps: np.ndarray, proven_minimal: bool,
-                 kernel_size: int, examined: int, pruned: int = 0, seconds: float = 0.0):
+                 kernel_size: int, examined: int, pruned: int = 0, seconds: float = 0.0,
+                 *, proof: list | None = None,
+                 kernel: tuple[np.ndarray, list[int]] | None = None):
         self._board = board
+        #: what the minimal search appended (None: no search ran, minimal=False)
+        self._proof = proof
+        #: (H, orders): the kernel generators the proof refers to
+        self._kernel = kernel
         self.taps = taps
         if taps.dtype == np.uint8 and board.states == 2:     # 0/1 counts: a popcount
             self.length = int(np.count_nonzero(taps))
@@ -114,6 +121,45 @@ class Solution:
                 "proven_minimal": bool(self.proven_minimal), "moves": moves,
                 "kernel_size": int(self.kernel_size)}
 
+    def certificate(self) -> dict:
+        """A JSON-safe certificate that no solution has fewer taps (kind "minimal" of
+        docs/certificates.md): the board, the kernel generators and orders, the rhs
+        b = A x, the taps x, the length and the search's proof (an enumeration of the
+        coset, or the branch and bound tree). ``modlights.verify`` checks it without
+        the search code.
+
+        ValueError when the solution is not proved minimal: ``solve(minimal=False)``
+        does not search, or the search's budget ran out before it covered the coset.
+        O(n_taps x generators) to write; the proof is as large as the search made it.
+        """
+        if not self.proven_minimal:
+            if self._proof is None:
+                raise ValueError("no certificate: this solution is not proved minimal "
+                                 "(solve(minimal=False) does not search for the fewest "
+                                 "taps; use solve(minimal=True))")
+            raise ValueError(f"no certificate: this solution is not proved minimal (the "
+                             f"search's budget ran out after {self.examined} of "
+                             f"{self.kernel_size} coset elements; raise budget)")
+        board = self._board
+        r = board.n_taps
+        if self.kernel_size == 1:
+            H, orders = np.zeros((0, r), dtype=np.uint8), []
+            proof: dict = {"method": "enumeration"}
+        elif self._proof and self._kernel is not None:
+            H, orders = self._kernel
+            proof = _json_safe(self._proof[-1])
+        else:
+            raise ValueError("no certificate: the search proved this solution minimal "
+                             "but kept no proof")
+        if "generators" in proof:       # the search reordered the kernel's generators
+            H, orders = proof.pop("generators"), proof.pop("orders")
+        x = board.tap_vector(self.taps)
+        return {"format": "modlights-certificate", "version": 1, "kind": "minimal",
+                "board": board.to_dict(),
+                "kernel": {"generators": _json_safe(H), "orders": _json_safe(orders)},
+                "rhs": _json_safe(board.apply_vector(x)), "taps": _json_safe(x),
+                "length": int(self.length), "proof": proof}
+
     def _repr_svg_(self) -> str | None:
         from modlights.model.render import repr_svg
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
@@ -138,12 +184,30 @@ class Solution:
         return {k: getattr(self, k) for k in self.__slots__}
 
     def __setstate__(self, state: dict) -> None:
-        for k in self.__slots__:
-            setattr(self, k, state[k])
+        for k in self.__slots__:        # pickles without a proof: none kept
+            setattr(self, k, state.get(k) if k in ("_proof", "_kernel") else state[k])
 
     def __repr__(self) -> str:
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
         return f"Solution(length={self.length}, {tag})"
+
+
+def _json_safe(v: Any) -> Any:
+    """A copy of v with NumPy arrays and scalars and tuples as lists and Python
+    numbers (dicts and lists copied: a certificate never shares the search's data)."""
+    if isinstance(v, dict):
+        return {str(k): _json_safe(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_json_safe(x) for x in v]
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, np.integer):
+        return int(v)
+    if isinstance(v, np.floating):
+        return float(v)
+    if isinstance(v, np.bool_):
+        return bool(v)
+    return v
 
 
 def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | None, float | None]:
@@ -488,11 +552,15 @@ class Solver:
             return Solution(self.board, self.board.from_tap_vector(x, copy=False), ks == 1,
                             ks, 0)
         t0 = time.perf_counter()
+        proof: list = []
         x, proven, examined, pruned = coset_minimum(
             x, self._kernel(), steps=steps, seconds=seconds, deadline=deadline,
-            executor=executor, progress=progress, descent=MIN_DESCENT_SECONDS)
+            executor=executor, progress=progress, descent=MIN_DESCENT_SECONDS,
+            proof=proof)
         return Solution(self.board, self.board.from_tap_vector(x, copy=False), proven, ks,
-                        examined, pruned, time.perf_counter() - t0)
+                        examined, pruned, time.perf_counter() - t0, proof=proof,
+                        kernel=self._generators() if proven and proof and ks > 1
+                        else None)
 
     def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None,
                       executor: Any = None, progress: Any = None) -> tuple[np.ndarray, np.ndarray]:

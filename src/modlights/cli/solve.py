@@ -35,6 +35,7 @@ examples:
   modlights solve --grid 3x4 --pattern "0,0;0,1;1,0" --state 110010000000
   modlights solve --grid 4x4 --holes "0,0;3,3" --locked 0100000000000000 --seed 2
   modlights solve --grid 6x6 --states 4 --seed 3 --budget 2s
+  modlights solve --grid 9x9 --seed 1 --certificate sol.json
 """
 
 
@@ -70,8 +71,11 @@ def run(args: argparse.Namespace, out) -> int:
     pictures_io.check_pictures(board, **pictures)        # before the work: size, Pillow
     solver = Solver(board, backend=args.backend)
     sol = solver.solve(state, target, minimal=not args.no_minimal, budget=budget)
+    cert = sol.certificate() if args.certificate is not None else None   # before output
     taps = np.asarray(sol.taps)
     written = pictures_io.write_pictures(board, state, taps, **pictures)
+    if cert is not None:
+        _write_certificate(args.certificate, cert)
     if args.json:
         doc = _board_json(board)
         doc.update({
@@ -81,6 +85,8 @@ def run(args: argparse.Namespace, out) -> int:
             "minimal_search": not args.no_minimal,
         })
         doc.update(sol.to_dict())
+        if cert is not None:
+            doc["certificate"] = args.certificate
         print(_json_dumps(doc), file=out)
         return EXIT_OK
     p = lambda *a: print(*a, file=out)  # noqa: E731
@@ -126,7 +132,19 @@ def run(args: argparse.Namespace, out) -> int:
           f"{_count_text(solver.kernel_size)} solutions exist; raise --budget to search more)")
     for path in written:
         p(f"picture: {path}")
+    if cert is not None:
+        p(f"certificate: {args.certificate} (check it with 'modlights verify "
+          f"{args.certificate}')")
     return EXIT_OK
+
+
+def _write_certificate(path: str, cert: dict) -> None:
+    """Write ``cert`` as JSON to ``path``; ValueError (exit 2) when it cannot."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(_json_dumps(cert))
+    except OSError as e:
+        raise _UserError(f"cannot write --certificate {path!r}: {e.strerror or e}") from None
 
 
 def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
@@ -152,6 +170,10 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
                         "marked not proved minimal")
     g.add_argument("--no-minimal", action="store_true",
                    help="print any solution, skip the search for the fewest taps")
+    g.add_argument("--certificate", metavar="FILE",
+                   help="write a certificate that no solution has fewer taps (JSON; "
+                        "check it with 'modlights verify FILE'); an error when the "
+                        "search does not prove the fewest taps")
     g = p.add_argument_group("pictures", "with a picture, the grids of boards of more "
                               "than 10000 tiles are not printed as text")
     g.add_argument("--svg", metavar="FILE", help="write an SVG picture of the state with "

@@ -1,0 +1,830 @@
+"""The certificate checker: ``verify(cert)`` checks a certificate of docs/certificates.md
+in exact arithmetic, or raises ValueError naming the first step that fails.
+
+This module is meant to be audited on its own. It imports the board model (to build the
+tap matrix A from the board's description), NumPy and the standard library, and nothing
+of the search code whose answers it checks (no engines, no C core, no solver).
+Arithmetic is exact: Python ints and Fractions; NumPy int64 only on entries below n
+(<= 255), sums of at most a few million of them, and products of two such entries, far
+below 2^63 (each use says why it cannot overflow).
+
+Outline (docs/certificates.md gives the format):
+
+1. the board, A (from ``board.coo()``), n and its prime powers q = p^e;
+2. the kernel: every generator h_i lies in ker A, o_i is its additive order, and the
+   generators generate all of ker A (the sizes of both groups by elimination mod q);
+   then every solution of A y = b is x + sum c_i h_i with 0 <= c_i < o_i, each exactly
+   once (the map c -> sum c_i h_i is onto ker A and both sides have prod(o_i) elements);
+3. kind "minimal": x solves A x = b, sum(x) = L, and the proof shows every y in x + ker A
+   has sum(y) >= L: by enumeration, or by a tree of pruned prefixes (a lower bound per
+   pruned subtree) and leaves checked directly, up to symmetries of A and b;
+4. kind "hardest": the witness is a "minimal" claim of length ``lower``, and an LP dual
+   (weights over kernel elements, possibly one set per leaf of a branching over taps)
+   bounds max_x min_c sum(x + c) by ``upper``.
+
+Errors: ValueError for every certificate that does not hold or is malformed (wrong types,
+lengths, ranges, unknown methods); ``FormatError`` (a ValueError) when the object is not
+a modlights certificate of a known version and kind at all.
+"""
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from math import lcm, prod
+from typing import Any
+
+import numpy as np
+
+from modlights.model.board import Board
+
+__all__ = ["verify", "summary", "FormatError"]
+
+FORMAT, VERSION = "modlights-certificate", 1
+
+#: Coset elements one NumPy step of the enumeration handles (rows x taps <= this).
+CHUNK_ENTRIES = 1 << 22
+#: Largest Walsh-Hadamard transform taken at once (n = 2): 2^20 coefficients.
+WHT_DIM = 20
+#: Bits per limb when big integer weights are summed in int64 (sums of < 2^32 limbs
+#: of < 2^30 each stay below 2^62).
+LIMB = 30
+
+
+class FormatError(ValueError):
+    """Not a modlights certificate (format, version or kind unknown)."""
+
+
+# ------------------------------------------------------------------ reading JSON data
+def _int(v: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
+    if type(v) is not int:                      # bool is not accepted as an int
+        raise ValueError(f"{what} must be an integer, got {type(v).__name__}")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        allowed = f">= {lo}" if hi is None else f"in {lo}..{hi}"
+        raise ValueError(f"{what} must be {allowed}, got {v}")
+    return v
+
+
+def _ints(v: Any, what: str, length: int | None, lo: int, hi: int) -> np.ndarray:
+    """A list of ints in lo..hi as int64 (|entries| <= 2^62 checked first)."""
+    if not isinstance(v, list):
+        raise ValueError(f"{what} must be a list of integers, got {type(v).__name__}")
+    if length is not None and len(v) != length:
+        raise ValueError(f"{what} has {len(v)} entries, expected {length}")
+    if not all(type(e) is int for e in v):
+        bad = next(e for e in v if type(e) is not int)
+        raise ValueError(f"{what} must hold integers only, found {type(bad).__name__}")
+    for i, e in enumerate(v):
+        if e < lo or e > hi:
+            raise ValueError(f"{what}[{i}] = {e} is outside {lo}..{hi}")
+    return np.array(v, dtype=np.int64).reshape(len(v))
+
+
+_RATIONAL = re.compile(r"-?[0-9]{1,4000}(/[0-9]{1,4000})?")
+
+
+def _rational(v: Any, what: str) -> Fraction:
+    """A rational written "p/q" or "p" (or a JSON integer)."""
+    if type(v) is int:
+        return Fraction(v)
+    if not isinstance(v, str) or not _RATIONAL.fullmatch(v):
+        raise ValueError(f"{what} must be a rational written \"p/q\" or \"p\", got {v!r}"[:200])
+    num, _, den = v.partition("/")
+    if den and int(den) == 0:
+        raise ValueError(f"{what} has denominator 0")
+    return Fraction(int(num), int(den) if den else 1)
+
+
+def _field(d: Any, key: str, what: str) -> Any:
+    if not isinstance(d, dict):
+        raise ValueError(f"{what} must be a JSON object, got {type(d).__name__}")
+    if key not in d:
+        raise ValueError(f"{what} has no field {key!r}")
+    return d[key]
+
+
+# ------------------------------------------------------------------ numbers
+def _prime_powers(n: int) -> list[tuple[int, int]]:
+    """[(p, e)] with n = prod p^e (trial division; n <= 255)."""
+    out, p = [], 2
+    while p * p <= n:
+        if n % p == 0:
+            e = 0
+            while n % p == 0:
+                n, e = n // p, e + 1
+            out.append((p, e))
+        p += 1
+    if n > 1:
+        out.append((n, 1))
+    return out
+
+
+def _crt(residues: list[tuple[int, int]]) -> int:
+    """The x mod prod(m) with x = r mod m for every (r, m) (pairwise coprime m)."""
+    x, mod = 0, 1
+    for r, m in residues:
+        t = ((r - x) * pow(mod, -1, m)) % m
+        x, mod = x + mod * t, mod * m
+    return x
+
+
+# ------------------------------------------------------------------ the matrix A
+class _Matrix:
+    """A of a board in coordinate form: entry (i, j) is the number of (ci, tj) pairs
+    equal to (i, j), mod n. m cells x r taps."""
+
+    def __init__(self, board: Board):
+        self.n, self.m, self.r = board.states, board.n_cells, board.n_taps
+        ci, tj = board.coo()
+        self.ci, self.tj = ci.astype(np.int64), tj.astype(np.int64)
+
+    def apply(self, x: np.ndarray) -> np.ndarray:
+        """A x mod n for an int64 vector x of entries 0..n-1 (sums of at most
+        len(coo) entries < 256: no overflow)."""
+        acc = np.zeros(self.m, dtype=np.int64)
+        np.add.at(acc, self.ci, x[self.tj])
+        return acc % self.n
+
+    def entries(self, cells: np.ndarray | None = None, taps: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """The nonzero entries as (sorted keys i * r + j, values mod n), with rows and
+        columns renamed by the permutations ``cells`` and ``taps`` when given."""
+        ci = self.ci if cells is None else cells[self.ci]
+        tj = self.tj if taps is None else taps[self.tj]
+        keys, counts = np.unique(ci * self.r + tj, return_counts=True)
+        counts %= self.n
+        keep = counts != 0
+        return keys[keep], counts[keep]
+
+    def dense(self, q: int) -> np.ndarray:
+        """A mod q as a uint8 (m, r) array."""
+        keys, counts = self.entries()
+        D = np.zeros(self.m * self.r, dtype=np.uint8)
+        D[keys] = counts % q
+        return D.reshape(self.m, self.r)
+
+
+# ------------------------------------------------------------------ elimination mod p^e
+def _eliminate(M: np.ndarray, p: int, e: int, Z: np.ndarray | None = None):
+    """Row-reduce M (a x b) over Z/p^e with pivots of least p-valuation (a local Smith
+    form; row operations only), applying the same operations to Z (a x t).
+
+    Level by level, v = 0 .. e-1: while every remaining entry is divisible by p^v, a
+    remaining entry u p^v (u a unit) in column j clears column j in the other remaining
+    rows (each entry there is a multiple of p^v); its row then leaves. Entries of a
+    column passed over at level v stay multiples of p^(v+1) (only multiples of pivot
+    rows, whose entries there are such multiples, are added), so one pass over the
+    columns per level suffices. Column operations, which do not change the sizes below,
+    would clear each pivot row too: the diagonal u_t p^(v_t) is a Smith form of M, so
+
+        |{x : M x = 0}| = p^(e (b - s) + sum v_t)    (b columns, s pivots)
+        |row span of M| = p^(sum (e - v_t)).
+
+    Returns (pivots [(row, column, v)], M, Z) after elimination. Entries stay in
+    0..q-1 (q <= 255): products below 2^16, no overflow in int64.
+    """
+    q = p ** e
+    M = np.array(M, dtype=np.int64) % q
+    Z = None if Z is None else np.array(Z, dtype=np.int64) % q
+    left = np.ones(M.shape[0], dtype=bool)
+    pivots: list[tuple[int, int, int]] = []
+    done = np.zeros(M.shape[1], dtype=bool)
+    for v in range(e):
+        pv = p ** v
+        for j in range(M.shape[1]):
+            if done[j]:
+                continue
+            col = M[:, j]
+            cand = np.flatnonzero(left & ((col // pv) % p != 0))
+            if cand.size == 0:
+                continue
+            i = int(cand[0])
+            inv = pow(int(M[i, j]) // pv, -1, q)
+            rows = np.flatnonzero(left & (col != 0))
+            rows = rows[rows != i]
+            if rows.size:
+                f = (M[rows, j] // pv) * inv % q
+                M[rows] = (M[rows] - f[:, None] * M[i]) % q
+                if Z is not None:
+                    Z[rows] = (Z[rows] - f[:, None] * Z[i]) % q
+            left[i] = False
+            done[j] = True
+            pivots.append((i, j, v))
+    return pivots, M, Z
+
+
+def _rank_gf2(D: np.ndarray) -> int:
+    """The rank of a 0/1 matrix over GF(2): the same elimination as :func:`_eliminate`
+    for p^e = 2, on rows packed 64 columns a word (column j is bit j % 64 of word
+    j // 64). Remaining rows are zero left of the current column, so a pivot row is
+    added from its own word on."""
+    m, r = D.shape
+    if m == 0 or r == 0:
+        return 0
+    packed = np.packbits(D.astype(np.uint8), axis=1, bitorder="little")
+    pad = (-packed.shape[1]) % 8
+    P = np.ascontiguousarray(np.pad(packed, ((0, 0), (0, pad)))).view("<u8")
+    left = np.ones(m, dtype=bool)
+    rank = 0
+    one = np.uint64(1)
+    for j in range(r):
+        w = j >> 6
+        has = ((P[:, w] >> np.uint64(j & 63)) & one).astype(bool) & left
+        rows = np.flatnonzero(has)
+        if rows.size == 0:
+            continue
+        i = rows[0]
+        left[i] = False
+        rank += 1
+        if rows.size > 1:
+            P[rows[1:], w:] ^= P[i, w:]
+    return rank
+
+
+def _log_kernel(A: _Matrix, p: int, e: int) -> int:
+    """log_p |{x in (Z/p^e)^r : A x = 0}|."""
+    if p ** e == 2:
+        return A.r - _rank_gf2(A.dense(2))
+    pivots, _, _ = _eliminate(A.dense(p ** e), p, e)
+    return e * (A.r - len(pivots)) + sum(v for _, _, v in pivots)
+
+
+def _log_span(H: np.ndarray, p: int, e: int) -> int:
+    """log_p of the size of the subgroup of (Z/p^e)^r the rows of H generate."""
+    if H.shape[0] == 0:
+        return 0
+    pivots, _, _ = _eliminate(H % p ** e, p, e)
+    return sum(e - v for _, _, v in pivots)
+
+
+def _solve(M: np.ndarray, Z: np.ndarray, p: int, e: int) -> np.ndarray | None:
+    """X (b x t) with M X = Z mod p^e, or None when there is none.
+
+    After :func:`_eliminate`, pivot t's row reads p^v u x_j + (multiples of p^v in the
+    columns of later pivots and free columns) = z; rows without a pivot are zero and
+    need z = 0. Free unknowns are set to 0 and pivots solved from the last one up:
+    z minus the later terms must be a multiple of p^v (it is whenever any solution
+    exists, every other term being one)."""
+    q = p ** e
+    pivots, M, Z = _eliminate(M, p, e, Z)
+    rows = np.ones(M.shape[0], dtype=bool)
+    rows[[i for i, _, _ in pivots]] = False
+    if Z[rows].any():
+        return None
+    X = np.zeros((M.shape[1], Z.shape[1]), dtype=np.int64)
+    for i, j, v in reversed(pivots):
+        R = (Z[i] - M[i] @ X) % q            # b terms < 2^16 each
+        if (R % p ** v).any():
+            return None
+        X[j] = (R // p ** v) * pow(int(M[i, j]) // p ** v, -1, q) % q
+    return X
+
+
+# ------------------------------------------------------------------ the kernel
+class _Kernel:
+    """Generators h_0..h_{k-1} (int64 (k, r)) of all of ker A with their orders, each
+    kernel element exactly once as sum c_i h_i, 0 <= c_i < o_i (checked by
+    :func:`_check_kernel`)."""
+
+    def __init__(self, H: np.ndarray, orders: list[int], n: int):
+        self.H, self.orders, self.n = H, orders, n
+        self.k = len(orders)
+
+    def coords(self, Z: np.ndarray) -> np.ndarray:
+        """Coefficients c (t x k, c_i mod o_i) of the columns z of Z (r x t) in the
+        generators: sum c_i h_i = z. ValueError for a z outside the kernel's span.
+
+        Mod each prime power p^e of n the system H^T c = z is solved; c_i matters mod
+        the p-part of o_i (the order of h_i mod p^e), and the residues are joined by
+        the Chinese remainder theorem."""
+        t = Z.shape[1]
+        C = [[[] for _ in range(self.k)] for _ in range(t)]
+        for p, e in _prime_powers(self.n):
+            X = _solve(self.H.T, Z, p, e) if self.k else np.zeros((0, t), np.int64)
+            if X is None or (self.k == 0 and (Z % p ** e).any()):
+                raise ValueError("a vector is not in the span of the kernel generators")
+            for i, o in enumerate(self.orders):
+                pp = 1
+                while o % (pp * p) == 0:
+                    pp *= p
+                for s in range(t):
+                    C[s][i].append((int(X[i, s]) % pp, pp))
+        out = np.array([[_crt(C[s][i]) for i in range(self.k)] for s in range(t)],
+                       dtype=np.int64).reshape(t, self.k)
+        if ((out @ self.H - Z.T) % self.n).any():        # k terms < 2^16 each
+            raise ValueError("a vector is not in the span of the kernel generators")
+        return out
+
+
+def _check_kernel(kd: Any, A: _Matrix, what: str) -> _Kernel:
+    """The kernel checks of docs/certificates.md: entries, A h_i = 0, orders, and
+    |subgroup generated| = prod(o_i) = |ker A| for every prime power p^e || n.
+
+    Why this suffices: ker A and the subgroup S the h_i generate split by the Chinese
+    remainder theorem into their parts mod each p^e, so S = ker A when S is inside
+    ker A (A h_i = 0) and both have the same size mod each p^e. Then c -> sum c_i h_i
+    maps prod(Z/o_i) (well defined as o_i h_i = 0) onto ker A, and prod(o_i) = |ker A|
+    makes it one to one."""
+    n, r = A.n, A.r
+    gens = _field(kd, "generators", what)
+    orders = _field(kd, "orders", what)
+    if not isinstance(gens, list) or not isinstance(orders, list):
+        raise ValueError(f"{what}: generators and orders must be lists")
+    if len(gens) != len(orders):
+        raise ValueError(f"{what}: {len(gens)} generators but {len(orders)} orders")
+    H = np.zeros((len(gens), r), dtype=np.int64)
+    for i, g in enumerate(gens):
+        H[i] = _ints(g, f"{what} generator {i}", r, 0, n - 1)
+    orders = [_int(o, f"{what} order {i}", 1, n) for i, o in enumerate(orders)]
+    for i, (h, o) in enumerate(zip(H, orders)):
+        if A.apply(h).any():
+            raise ValueError(f"{what} generator {i} is not in ker A (A h != 0 at cell "
+                             f"{int(np.flatnonzero(A.apply(h))[0])})")
+        # o is the additive order: o h = 0 and (o / p) h != 0 for each prime p | o
+        if n % o or ((o * h) % n).any() or any(
+                not (((o // p) * h) % n).any() for p, _ in _prime_powers(o)):
+            raise ValueError(f"{what} order {i} is wrong: {o} is not the additive order "
+                             f"of generator {i}")
+    for p, e in _prime_powers(n):
+        ker = _log_kernel(A, p, e)
+        span = _log_span(H, p, e)
+        claimed = 0
+        for o in orders:
+            while o % p == 0:
+                o, claimed = o // p, claimed + 1
+        if span != claimed:
+            raise ValueError(f"{what}: the generators generate {p}^{span} elements mod "
+                             f"{p ** e}, the product of their orders has {p}^{claimed} "
+                             "(they are not independent)")
+        if ker != span:
+            raise ValueError(f"{what} is incomplete: ker A has {p}^{ker} elements mod "
+                             f"{p ** e}, the generators generate {p}^{span}")
+    return _Kernel(H, orders, n)
+
+
+# ------------------------------------------------------------------ coset minima
+def _wht(a: np.ndarray) -> np.ndarray:
+    """F(c) = sum_u a_u (-1)^popcount(c & u) for c < 2^d (a of length 2^d, int64;
+    |F| <= sum |a| so no overflow for sums of tap counts)."""
+    a = a.copy()
+    h, N = 1, a.size
+    while h < N:
+        b = a.reshape(-1, 2, h)
+        x = b[:, 0, :].copy()
+        b[:, 0, :] += b[:, 1, :]
+        b[:, 1, :] = x - b[:, 1, :]
+        h *= 2
+    return a
+
+
+def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
+    """min over c (0 <= c_i < o_i) of sum((y + sum c_i h_i) mod n), exactly.
+
+    The first generators form an inner block enumerated at once, the rest an outer
+    loop (each outer choice shifts y). n = 2: the inner block is read through a
+    Walsh-Hadamard transform. With u_j the column of tap j over the inner generators,
+    tap j of y + c.H is y_j xor parity(c & u_j), and y xor t = y + t (1 - 2y), so
+
+        sum = |y| + sum_u w_u (1 - (-1)^popcount(c & u)) / 2 = |y| + (W - F(c)) / 2
+
+    with w_u = sum over taps of column u of (1 - 2 y_j), W = sum w_u and F the
+    transform of w: every c of the block at once. Otherwise the inner block's
+    vectors (sum c_i h_i mod n, at most CHUNK_ENTRIES entries) are added to y."""
+    k = len(orders)
+    r = y.size
+    if n == 2:
+        d = min(k, WHT_DIM)
+    else:
+        d, size = 0, 1
+        while d < k and size * orders[d] * max(1, r) <= CHUNK_ENTRIES:
+            size *= orders[d]
+            d += 1
+    inner = H[:d]
+    if n == 2:
+        u = np.zeros(r, dtype=np.int64)
+        for i in range(d):
+            u |= inner[i] << i
+    else:
+        low = np.zeros((1, r), dtype=np.int64)
+        for i in range(d):                      # all combinations of the inner block
+            mult = np.arange(orders[i], dtype=np.int64)[:, None, None] * inner[i]
+            low = ((low[None, :, :] + mult) % n).reshape(-1, r)
+    best = None
+    outer = [range(o) for o in orders[d:]]
+    for cs in _product(outer):
+        z = y.copy()
+        for c, h in zip(cs, H[d:]):
+            if c:
+                z = (z + c * h) % n
+        if n == 2:
+            w = np.bincount(u, weights=None, minlength=1 << d)
+            ones = np.bincount(u[z == 1], minlength=1 << d)
+            w = w - 2 * ones                         # sum over column u of (1 - 2 z_j)
+            F = _wht(w)
+            val = int(z.sum()) + (int(w.sum()) - int(F.max())) // 2
+        else:
+            val = int(((low + z) % n).sum(axis=1).min())
+        if best is None or val < best:
+            best = val
+    return best
+
+
+def _product(ranges: list[range]):
+    """itertools.product, written out: every tuple, first range fastest."""
+    if not ranges:
+        yield ()
+        return
+    for rest in _product(ranges[1:]):
+        for c in ranges[0]:
+            yield (c, *rest)
+
+
+# ------------------------------------------------------------------ "minimal" claims
+def _check_minimal(d: Any, what: str, A: _Matrix, kernel: _Kernel) -> str:
+    """A "minimal" claim: x solves A x = b, sum(x) = L and the proof covers x + ker A.
+    Returns a few words on the proof."""
+    n, m, r = A.n, A.m, A.r
+    b = _ints(_field(d, "rhs", what), f"{what}rhs", m, 0, n - 1)
+    x = _ints(_field(d, "taps", what), f"{what}taps", r, 0, n - 1)
+    L = _int(_field(d, "length", what), f"{what}length", 0)
+    if int(x.sum()) != L:
+        raise ValueError(f"{what}length {L} is not the sum of the taps ({int(x.sum())})")
+    bad = np.flatnonzero((A.apply(x) - b) % n)
+    if bad.size:
+        raise ValueError(f"{what}taps do not solve the board: A x != rhs at cell "
+                         f"{int(bad[0])}")
+    proof = _field(d, "proof", what)
+    method = _field(proof, "method", f"{what}proof")
+    if isinstance(proof, dict) and "generators" in proof:
+        # a proof may carry its own (reordered) generators: checked as a kernel
+        kernel = _check_kernel(proof, A, f"{what}proof kernel")
+    if method == "enumeration":
+        total = prod(kernel.orders)
+        if L > 0:
+            low = _coset_min(x, kernel.H, kernel.orders, n)
+            if low < L:
+                raise ValueError(f"{what}enumeration: the coset has an element of length "
+                                 f"{low} < {L}")
+        return f"enumeration of {total} solutions"
+    if method == "tree":
+        return _check_tree(proof, f"{what}proof", x, b, L, A, kernel)
+    raise ValueError(f"{what}proof method {method!r} is unknown: use 'enumeration' or "
+                     "'tree'"[:300])
+
+
+def _groups(Hfree: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """Taps grouped by their column over the rows of Hfree: (group id per tap, number
+    of groups, id of the zero column's group or -1)."""
+    r = Hfree.shape[1]
+    if Hfree.shape[0] == 0:
+        return np.zeros(r, dtype=np.int64), 1, 0
+    keys, gid = np.unique(Hfree.T, axis=0, return_inverse=True)
+    zero = np.flatnonzero(~keys.any(axis=1))
+    return gid.reshape(-1).astype(np.int64), keys.shape[0], int(zero[0]) if zero.size else -1
+
+
+def _prefix_bound(y: np.ndarray, gid: np.ndarray, G: int, zero: int, n: int) -> int:
+    """sum over groups of min over s of sum_{j in group} ((y_j + s) mod n), s = 0 for
+    the zero column's group. cnt[g, v] counts taps of group g with y_j = v, and
+    T[g, s] = sum_v cnt[g, v] ((v + s) mod n): entries <= r (n - 1), no overflow."""
+    cnt = np.bincount(gid * n + y, minlength=G * n).reshape(G, n)
+    vs = np.arange(n, dtype=np.int64)
+    T = cnt @ ((vs[:, None] + vs[None, :]) % n)
+    mins = T.min(axis=1)
+    if zero >= 0:
+        mins[zero] = T[zero, 0]
+    return int(mins.sum())
+
+
+def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
+                A: _Matrix, kernel: _Kernel) -> str:
+    """A branch and bound proof (docs/certificates.md, method "tree").
+
+    Coefficients are fixed from c_{k-1} down; a leaf fixes c_{k-1}..c_m (m =
+    leaf_dim) and is the sub-coset y + span(h_0..h_{m-1}). Every leaf must be (a)
+    under a pruned prefix whose bound, recomputed here, is >= L: every element below
+    the prefix is y + (free part), and the free part adds the same value s to every
+    tap of one group (taps with equal columns over the free generators), so each
+    group costs at least its minimum over s; or (b) checked directly: its minimum is
+    >= L; or (c) mapped by a listed symmetry onto a leaf smaller in the order
+    (c_{k-1}, ..., c_m). (c) is sound by induction over that order: a least leaf
+    with a minimum below L would be neither (a) nor (b), so (c) maps it to a smaller
+    leaf with the same minimum, a contradiction."""
+    n, k = A.n, kernel.k
+    H, orders = kernel.H, kernel.orders
+    m = _int(_field(proof, "leaf_dim", what), f"{what} leaf_dim", 0, k)
+    depth = k - m
+    pruned = proof.get("pruned", [])
+    if not isinstance(pruned, list):
+        raise ValueError(f"{what} pruned must be a list of prefixes")
+    groups: dict[int, tuple] = {}
+    pset = set()
+    for idx, P in enumerate(pruned):
+        if not isinstance(P, list) or len(P) > depth:
+            raise ValueError(f"{what} pruned prefix {idx} must be a list of at most "
+                             f"{depth} coefficients")
+        y = x.copy()
+        for t, c in enumerate(P):
+            i = k - 1 - t
+            c = _int(c, f"{what} pruned prefix {idx} entry {t}", 0, orders[i] - 1)
+            y = (y + c * H[i]) % n
+        free = k - len(P)
+        if free not in groups:
+            groups[free] = _groups(H[:free])
+        bound = _prefix_bound(y, *groups[free], n)
+        if bound < L:
+            raise ValueError(f"{what}: pruned prefix {P} has bound {bound} < length {L}")
+        pset.add(tuple(P))
+    syms = _symmetries(proof.get("symmetries", []), what, x, b, A, kernel, m)
+    checked = skipped = 0
+    if L == 0:                  # every length is >= 0: nothing to walk
+        return f"tree of {len(pset)} pruned prefixes (length 0)"
+    # depth-first over prefixes not pruned; y is x plus the fixed part
+    stack: list[tuple[tuple, np.ndarray]] = [((), x)]
+    while stack:
+        P, y = stack.pop()
+        if P in pset:
+            continue
+        if len(P) == depth:
+            if any(_image(s, P, orders, m) < P for s in syms):
+                skipped += 1
+                continue
+            low = _coset_min(y, H[:m], orders[:m], n)
+            if low < L:
+                raise ValueError(f"{what}: leaf {list(P)} has an element of length {low} "
+                                 f"< {L}")
+            checked += 1
+            continue
+        i = k - 1 - len(P)
+        for c in reversed(range(orders[i])):
+            stack.append((P + (c,), (y + c * H[i]) % n if c else y))
+    return (f"tree: {len(pset)} pruned prefixes, {checked} leaves checked, {skipped} "
+            "mapped by symmetries")
+
+
+def _symmetries(spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix,
+                kernel: _Kernel, m: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Checks each symmetry (sigma on cells, tau on taps) and returns, for each, how it
+    acts on leaves: (d, T) with leaf coefficients c (i >= m) mapped to d + c T (mod o).
+
+    With A[sigma i, tau j] = A[i, j] and b[sigma i] = b[i], the tap vector tau y
+    ((tau y)[tau j] = y[j]) solves A (tau y) = b whenever A y = b, and has the same
+    length: tau maps the coset onto itself. It is linear, so tau y - x = (tau x - x) +
+    sum c_i tau(h_i), and with coordinates in the generators (unique, see
+    :func:`_check_kernel`) the leaf of tau y is read off from those of tau x - x and of
+    tau h_i (i >= m). tau maps span(h_0..h_{m-1}) into itself (the coordinates of
+    tau h_i, i < m, vanish from m on), hence onto itself: the image of a leaf is a
+    whole leaf."""
+    if not isinstance(spec, list):
+        raise ValueError(f"{what} symmetries must be a list")
+    n, k = A.n, kernel.k
+    base = A.entries()
+    out = []
+    for s, sym in enumerate(spec):
+        w = f"{what} symmetry {s}"
+        cells = _ints(_field(sym, "cells", w), f"{w} cells", A.m, 0, A.m - 1)
+        taps = _ints(_field(sym, "taps", w), f"{w} taps", A.r, 0, A.r - 1)
+        if np.unique(cells).size != A.m or np.unique(taps).size != A.r:
+            raise ValueError(f"{w} is not a pair of permutations")
+        img = A.entries(cells, taps)
+        if not (np.array_equal(img[0], base[0]) and np.array_equal(img[1], base[1])):
+            raise ValueError(f"{w} is not an automorphism of A")
+        if not np.array_equal(b[cells], b):
+            raise ValueError(f"{w} does not preserve the rhs")
+
+        def move(v: np.ndarray) -> np.ndarray:
+            out_v = np.empty_like(v)
+            out_v[taps] = v
+            return out_v
+        Z = np.stack([(move(x) - x) % n] + [move(h) for h in kernel.H], axis=1)
+        try:
+            C = kernel.coords(Z)
+        except ValueError:
+            raise ValueError(f"{w} does not map the coset onto itself") from None
+        if k and C[1:m + 1, m:].any():
+            raise ValueError(f"{w} does not map span(h_0..h_{m - 1}) into itself")
+        out.append((C[0, m:], C[m + 1:, m:]))
+    return out
+
+
+def _image(sym: tuple[np.ndarray, np.ndarray], P: tuple, orders: list[int], m: int
+           ) -> tuple:
+    """The leaf (c_{k-1}, ..., c_m) a symmetry maps leaf P to."""
+    d, T = sym
+    k = len(orders)
+    c = np.array(P[::-1], dtype=np.int64)            # c_m .. c_{k-1}
+    img = (d + c @ T) % np.array(orders[m:], dtype=np.int64)   # k terms < 2^16
+    return tuple(int(v) for v in img[::-1])
+
+
+# ------------------------------------------------------------------ "hardest" claims
+def _weights(spec: Any, what: str, count: int | None) -> dict[int, Fraction]:
+    """Weights: a list (one per element) or {"i": w}; each >= 0, summing to 1."""
+    if isinstance(spec, list):
+        if count is not None and len(spec) != count:
+            raise ValueError(f"{what} has {len(spec)} weights for {count} elements")
+        items = list(enumerate(spec))
+    elif isinstance(spec, dict):
+        items = []
+        for key, v in spec.items():
+            if not (isinstance(key, str) and key.isdigit()) or int(key) >= (count or 0):
+                raise ValueError(f"{what}: {key!r} is not an element index "
+                                 f"(0..{(count or 0) - 1})")
+            items.append((int(key), v))
+    else:
+        raise ValueError(f"{what} must be a list or an object of weights")
+    out: dict[int, Fraction] = {}
+    for i, v in items:
+        w = _rational(v, f"{what} weight {i}")
+        if w < 0:
+            raise ValueError(f"{what}: weight {i} is negative ({v})")
+        out[i] = out.get(i, Fraction(0)) + w
+    total = sum(out.values(), Fraction(0))
+    if total != 1:
+        raise ValueError(f"{what}: the weights sum to {total}, not 1")
+    return out
+
+
+def _dual_bound(values: np.ndarray, weights: dict[int, Fraction], n: int,
+                fixed: dict[int, int]) -> Fraction:
+    """sum over fixed taps j of sum_c w_c ((v_j + c_j) mod n) + sum over the other
+    taps of max_v sum_c w_c ((v + c_j) mod n), exactly; ``values`` (E x r) holds the
+    kernel elements c.
+
+    With D the common denominator, W_c = D w_c are integers, split into 30-bit limbs
+    so that S[j, t] = sum over c with c_j = t of W_c is summed in int64 (fewer than
+    2^32 elements of a limb < 2^30 each), then joined as Python ints."""
+    idx = sorted(i for i, w in weights.items() if w)
+    D = lcm(*(weights[i].denominator for i in idx)) if idx else 1
+    W = [weights[i].numerator * (D // weights[i].denominator) for i in idx]
+    V = values[idx]                                   # (E', r) entries 0..n-1
+    r = values.shape[1]
+    S = [[0] * n for _ in range(r)]
+    limbs = max(1, -(-max(W, default=1).bit_length() // LIMB))
+    step = max(1, CHUNK_ENTRIES // max(1, r))
+    for lb in range(limbs):
+        w = np.array([(x >> (LIMB * lb)) & ((1 << LIMB) - 1) for x in W], dtype=np.int64)
+        for t in range(n):
+            col = np.zeros(r, dtype=np.int64)
+            for s in range(0, len(idx), step):
+                col += w[s:s + step] @ (V[s:s + step] == t).astype(np.int64)
+            for j in range(r):
+                S[j][t] += int(col[j]) << (LIMB * lb)
+    total = 0
+    for j in range(r):
+        sums = [sum(S[j][t] * ((v + t) % n) for t in range(n)) for v in range(n)]
+        total += sums[fixed[j]] if j in fixed else max(sums)
+    return Fraction(total, D)
+
+
+def _elements(spec: Any, what: str, kernel: _Kernel) -> np.ndarray:
+    """Kernel elements given by their coefficients: (E, r) uint8 of sum a_i h_i mod n."""
+    if not isinstance(spec, list) or not spec:
+        raise ValueError(f"{what} elements must be a non-empty list of coefficient lists")
+    hi = np.array([o - 1 for o in kernel.orders], dtype=np.int64)
+    a = np.zeros((len(spec), kernel.k), dtype=np.int64)
+    for e_, row in enumerate(spec):
+        a[e_] = _ints(row, f"{what} element {e_}", kernel.k, 0, kernel.n - 1)
+        over = np.flatnonzero(a[e_] > hi)
+        if over.size:
+            raise ValueError(f"{what} element {e_}: coefficient {int(over[0])} is not "
+                             f"below its order")
+    r = kernel.H.shape[1]
+    V = np.zeros((len(spec), r), dtype=np.uint8)
+    step = max(1, CHUNK_ENTRIES // max(1, r))
+    for s in range(0, len(spec), step):
+        acc = np.zeros((min(step, len(spec) - s), r), dtype=np.int64)
+        for i in range(kernel.k):                     # one generator at a time: < 2^16
+            acc = (acc + a[s:s + step, i:i + 1] * kernel.H[i]) % kernel.n
+        V[s:s + step] = acc
+    return V
+
+
+def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel) -> str:
+    """The "upper_bound" of a hardest certificate: floor(bound) <= U.
+
+    The hardest value is max_x min_c sum(x + c); for weights w_c >= 0 summing to 1,
+    min_c sum(x + c) <= sum_c w_c sum(x + c) = sum_j sum_c w_c ((x_j + c_j) mod n),
+    at most the bound of :func:`_dual_bound`; the value is an integer, so at most its
+    floor. With "lp-tree", x ranges over the vectors with x_j = 0 on the pinned taps
+    (every coset has such an element when ker A maps onto (Z/n)^pinned: the image is
+    a submodule whose reduction mod each prime p of n is everything, hence everything
+    by Nakayama's lemma, so rank mod p of the generators on those taps is enough), and
+    the branching over taps covers every such x; each closed leaf bounds its x."""
+    what = "upper_bound"
+    n, r = A.n, A.r
+    method = _field(ub, "method", what)
+    V = _elements(_field(ub, "elements", what), what, kernel)
+    if method == "lp-dual":
+        w = _weights(_field(ub, "weights", what), f"{what}", len(V))
+        B = _dual_bound(V, w, n, {})
+        if B.numerator // B.denominator > U:
+            raise ValueError(f"lp-dual: floor(bound) {B.numerator // B.denominator} > "
+                             f"upper {U}")
+        return f"LP dual over {len(V)} kernel elements, bound {B} (floor {B.numerator // B.denominator})"
+    if method != "lp-tree":
+        raise ValueError(f"{what} method {method!r} is unknown: use 'lp-dual' or 'lp-tree'"[:300])
+    pinned = _ints(_field(ub, "pinned", what), f"{what} pinned", None, 0, r - 1).tolist()
+    if len(set(pinned)) != len(pinned):
+        raise ValueError(f"{what}: pinned lists a tap twice")
+    for p, _ in _prime_powers(n):
+        rank = len(_eliminate(kernel.H[:, pinned] % p, p, 1)[0]) if pinned else 0
+        if rank != len(pinned):
+            raise ValueError(f"{what}: ker A does not map onto the pinned taps (rank "
+                             f"{rank} < {len(pinned)} mod {p})")
+    nodes = _field(ub, "nodes", what)
+    if not isinstance(nodes, list):
+        raise ValueError(f"{what} nodes must be a list")
+    fixed = {j: 0 for j in pinned}
+    stack: list[list[int]] = []                       # [tap, value] along the path
+    pos = leaves = 0
+    worst = None
+    while True:
+        if pos >= len(nodes):
+            raise ValueError(f"{what}: the tree ends early (after {pos} nodes)")
+        node = nodes[pos]
+        pos += 1
+        if isinstance(node, dict) and "branch" in node:
+            j = _int(node["branch"], f"{what} node {pos - 1} branch", 0, r - 1)
+            if j in fixed:
+                raise ValueError(f"{what} node {pos - 1} branches on tap {j}, already fixed")
+            stack.append([j, 0])
+            fixed[j] = 0
+            continue
+        w = _weights(_field(node, "weights", f"{what} node {pos - 1}"),
+                     f"{what} node {pos - 1}", len(V))
+        B = _dual_bound(V, w, n, fixed)
+        fl = B.numerator // B.denominator
+        if fl > U:
+            raise ValueError(f"lp-tree: node {pos - 1} has floor(bound) {fl} > upper {U}")
+        worst = fl if worst is None else max(worst, fl)
+        leaves += 1
+        while stack and stack[-1][1] == n - 1:
+            del fixed[stack.pop()[0]]
+        if not stack:
+            break
+        stack[-1][1] += 1
+        fixed[stack[-1][0]] = stack[-1][1]
+    if pos != len(nodes):
+        raise ValueError(f"{what}: {len(nodes) - pos} nodes after the end of the tree")
+    return f"LP tree of {leaves} closed leaves, largest bound {worst}"
+
+
+# ------------------------------------------------------------------ the entry points
+def _check(cert: Any) -> str:
+    if not isinstance(cert, dict):
+        raise FormatError(f"a certificate is a JSON object, got {type(cert).__name__}")
+    if cert.get("format") != FORMAT:
+        raise FormatError(f"not a modlights certificate (format must be {FORMAT!r})")
+    if cert.get("version") != VERSION:
+        raise FormatError(f"unknown certificate version {cert.get('version')!r}: this "
+                          f"checker reads version {VERSION}"[:300])
+    kind = cert.get("kind")
+    if kind not in ("minimal", "hardest"):
+        raise FormatError(f"unknown certificate kind {kind!r}: use 'minimal' or "
+                          "'hardest'"[:300])
+    board = Board.from_dict(_field(cert, "board", "certificate"))
+    A = _Matrix(board)
+    kernel = _check_kernel(_field(cert, "kernel", "certificate"), A, "kernel")
+    if kind == "minimal":
+        how = _check_minimal(cert, "", A, kernel)
+        return f"no solution has fewer than {cert['length']} taps ({how})"
+    lower = _int(_field(cert, "lower", "certificate"), "lower", 0)
+    upper = _int(_field(cert, "upper", "certificate"), "upper", 0)
+    if lower > upper:
+        raise ValueError(f"lower {lower} > upper {upper}")
+    witness = _field(cert, "witness", "certificate")
+    how = _check_minimal(witness, "witness ", A, kernel)
+    if witness["length"] != lower:
+        raise ValueError(f"the witness needs {witness['length']} taps, not lower = {lower}")
+    up = _check_upper(_field(cert, "upper_bound", "certificate"), upper, A, kernel)
+    value = f"= {lower}" if lower == upper else f"in {lower}..{upper}"
+    return f"the hardest board needs {value} taps (witness: {how}; upper: {up})"
+
+
+def summary(cert: Any) -> str:
+    """Check ``cert`` as :func:`verify` does and say in one line what it proves."""
+    try:
+        return _check(cert)
+    except ValueError:
+        raise
+    except (TypeError, KeyError, IndexError, AttributeError, OverflowError,
+            ZeroDivisionError) as e:
+        raise ValueError(f"malformed certificate: {type(e).__name__}: {e}"[:300]) from None
+
+
+def verify(cert: Any) -> bool:
+    """Check a certificate (a dict as ``sol.certificate()`` / ``h.certificate()`` make
+    it, see docs/certificates.md) in exact arithmetic.
+
+    Returns True when every step holds; raises ValueError naming the step that fails
+    (``FormatError`` when ``cert`` is not a modlights certificate of a known version
+    and kind). Never another exception type for any JSON-like input.
+
+    Complexity: the kernel checks eliminate A mod every prime power of n (O(min(m, r)
+    m r) entry operations, GF(2) bit-packed); an enumeration walks every coset element
+    (O(r) each, O(log) each with a Walsh-Hadamard transform when n = 2); a tree costs
+    O(r) per pruned prefix and a walk per leaf checked; an LP dual O(E r n) for E
+    weighted elements.
+    """
+    summary(cert)
+    return True

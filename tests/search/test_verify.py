@@ -1,0 +1,715 @@
+"""search/verify.py, the certificate checker, against brute force and tampering.
+
+Certificates are built here from the brute-force oracle (every tap vector of a tiny
+board), from the Solver, and by hand (trees, symmetries, LP duals): the checker must
+accept exactly the true claims. Each tampering of docs/certificates.md is rejected
+with the step that fails. Deterministic: boards and states from fixed seeds."""
+from __future__ import annotations
+
+import ast
+import copy
+import itertools
+import json
+import pathlib
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import modlights as ml
+from modlights.search import verify as V
+from oracle import BruteForce, all_tap_vectors, group_closure_size
+
+
+# ------------------------------------------------------------------ boards
+def random_board(rng: np.random.Generator, max_brute: int = 4000) -> ml.Board:
+    """A small board: a grid (named or custom pattern, locks, holes, wrap) or a graph
+    board, n in 2..6 (and 8, 9: prime powers), n^taps <= max_brute."""
+    n = int(rng.choice([2, 2, 3, 4, 5, 6, 8, 9]))
+    if rng.random() < 0.25:
+        m = int(rng.integers(1, 7))
+        r = 1
+        while n ** (r + 1) <= max_brute and r < 7:
+            r += 1
+        r = int(rng.integers(1, r + 1))
+        effects = [list(rng.integers(0, m, size=int(rng.integers(0, 4)))) for _ in range(r)]
+        return ml.Board.from_effects([[int(c) for c in e] for e in effects], n, n_cells=m)
+    rows, cols = int(rng.integers(1, 5)), int(rng.integers(2, 5))
+    pattern = str(rng.choice(["cross", "cross", "square", "diagonal", "knight",
+                              "horizontal"]))
+    if rng.random() < 0.2:
+        pattern = [(int(a), int(b)) for a, b in rng.integers(-1, 2, size=(3, 2))]
+    kinds = rng.choice(["t", "t", "t", "l", "h"], size=(rows, cols))
+    locked, holes = kinds == "l", kinds == "h"
+    for idx in rng.permutation(rows * cols):
+        if n ** int((~locked & ~holes).sum()) <= max_brute:
+            break
+        r_, c_ = divmod(int(idx), cols)
+        if not holes[r_, c_]:
+            locked[r_, c_] = True
+    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked,
+                         holes=holes, wrap=bool(rng.random() < 0.3))
+
+
+BOARDS = [random_board(np.random.default_rng(s)) for s in range(34)] + [
+    # kernels for n = 3, 4, 6, 9 with entries that are not units
+    ml.Board.from_effects([[0], [0], [1, 2], [1, 2], [2], [0, 1]], 3, n_cells=3),
+    ml.Board.from_effects([[0, 0], [1], [0, 1, 1], [2, 2], [2]], 4, n_cells=3),
+    ml.Board.from_effects([[0, 0, 0], [0, 0], [1], [1, 1, 1, 1]], 6, n_cells=2),
+    ml.Board.from_effects([[0, 0, 0], [1, 1, 1], [0, 1]], 9, n_cells=2),
+    ml.Board.grid(2, 3, states=3, pattern="square"),
+    ml.Board.grid(1, 5, states=4, pattern=[(0, -1), (0, 1)], wrap=True),
+]
+
+
+def kernel_of(board: ml.Board) -> tuple[np.ndarray, list[int]]:
+    s = ml.Solver(board)
+    return s.kernel(), s.kernel_orders
+
+
+def minimal_cert(board: ml.Board, x, proof=None, H=None, orders=None) -> dict:
+    """A "minimal" certificate for taps x (the claim: no solution of A y = A x is
+    shorter than sum(x)), with the Solver's kernel unless given."""
+    if H is None:
+        H, orders = kernel_of(board)
+    A = board.matrix().astype(np.int64)
+    x = np.asarray(x, dtype=np.int64)
+    return {"format": "modlights-certificate", "version": 1, "kind": "minimal",
+            "board": board.to_dict(),
+            "kernel": {"generators": np.asarray(H).tolist(),
+                       "orders": [int(o) for o in orders]},
+            "rhs": ((A @ x) % board.states).tolist(), "taps": x.tolist(),
+            "length": int(x.sum()), "proof": proof or {"method": "enumeration"}}
+
+
+def rejects(cert, *words):
+    """verify(cert) raises ValueError whose message contains every word."""
+    with pytest.raises(ValueError) as e:
+        V.verify(cert)
+    for w in words:
+        assert w in str(e.value), str(e.value)
+    return str(e.value)
+
+
+# ------------------------------------------------------------------ the import rule
+def test_verify_imports_only_the_model():
+    """The checker may not use the code it checks: modlights imports from the board
+    model only (numpy and the standard library otherwise)."""
+    tree = ast.parse(pathlib.Path(V.__file__).read_text())
+    mods = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            assert node.level == 0
+            mods.add(node.module)
+        elif isinstance(node, ast.Import):
+            mods.update(a.name for a in node.names)
+    ours = {m for m in mods if m.split(".")[0] == "modlights"}
+    assert ours and all(m.startswith("modlights.model.") for m in ours), ours
+    assert mods - ours <= {"__future__", "re", "fractions", "math", "typing", "numpy"}
+
+
+# ------------------------------------------------------------------ kernel sizes
+@pytest.mark.parametrize("seed", range(40))
+def test_kernel_and_span_sizes_match_brute_force(seed):
+    """|ker A| and the size of a generated subgroup by elimination mod p^e, against
+    counting every tap vector and a closure by search."""
+    b = BOARDS[seed]
+    n = b.states
+    A = V._Matrix(b)
+    bf = BruteForce(b.matrix(), n)
+    logs = {p: V._log_kernel(A, p, e) for p, e in V._prime_powers(n)}
+    assert np.prod([p ** v for p, v in logs.items()], dtype=object) == bf.kernel_size()
+    rng = np.random.default_rng(seed)
+    H = rng.integers(0, n, size=(int(rng.integers(0, 4)), b.n_taps))
+    if rng.random() < 0.5 and len(H):                        # multiples: non-unit entries
+        H = H * int(rng.choice([d for d in range(1, n + 1) if n % d == 0])) % n
+    span = np.prod([p ** V._log_span(H, p, e) for p, e in V._prime_powers(n)],
+                   dtype=object)
+    assert span == group_closure_size(H, n)
+
+
+def test_solve_mod_prime_powers_against_brute_force():
+    rng = np.random.default_rng(5)
+    for n in (2, 4, 8, 9, 3, 6, 12):
+        for _ in range(20):
+            M = rng.integers(0, n, size=(3, 3))
+            X = all_tap_vectors(3, n)
+            images = {tuple(v) for v in (X @ M.T) % n}
+            z = rng.integers(0, n, size=3)
+            ok = tuple(z) in images
+            for p, e in V._prime_powers(n):
+                q = p ** e
+                Xs = V._solve(M % q, (z % q)[:, None], p, e)
+                if ok:
+                    assert Xs is not None and not ((M @ Xs[:, 0] - z) % q).any()
+            if not ok:
+                assert any(V._solve(M % p ** e, (z % p ** e)[:, None], p, e) is None
+                           for p, e in V._prime_powers(n))
+
+
+# ------------------------------------------------------------------ minimal claims
+@pytest.mark.parametrize("seed", range(40))
+def test_enumeration_accepts_exactly_the_minimal_solutions(seed):
+    """For a few right-hand sides, every solution y of A y = b with an enumeration
+    proof: accepted iff sum(y) is the brute-force minimum."""
+    b = BOARDS[seed]
+    n = b.states
+    bf = BruteForce(b.matrix(), n)
+    H, orders = kernel_of(b)
+    rng = np.random.default_rng(seed)
+    for x in bf.X[rng.choice(len(bf.X), size=min(3, len(bf.X)), replace=False)]:
+        sols = bf.solutions((bf.A @ x) % n)
+        best = int(sols.sum(axis=1).min())
+        for y in sols[rng.choice(len(sols), size=min(6, len(sols)), replace=False)]:
+            cert = json.loads(json.dumps(minimal_cert(b, y, H=H, orders=orders)))
+            if int(y.sum()) == best:
+                assert V.verify(cert) is True
+            else:
+                rejects(cert, "enumeration", f"{best} <")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_solution_certificates_hold(seed):
+    """sol.certificate() of the Solver's minimal solutions: accepted, and the length
+    is the brute-force minimum."""
+    b = BOARDS[seed]
+    rng = np.random.default_rng(1000 + seed)
+    sol = ml.Solver(b).solve(b.random_state(rng=rng))
+    cert = json.loads(json.dumps(sol.certificate()))
+    assert V.verify(cert) is True
+    bf = BruteForce(b.matrix(), b.states)
+    assert cert["length"] == bf.min_length(cert["rhs"])
+
+
+def nontrivial(min_kernel: int = 4):
+    return [b for b in BOARDS if ml.Solver(b).kernel_size >= min_kernel]
+
+
+def test_some_boards_have_large_kernels():
+    assert len(nontrivial()) >= 6
+    assert {b.states for b in nontrivial(2)} >= {2, 3, 4}
+
+
+@pytest.mark.parametrize("idx", range(6))
+def test_tampering_is_rejected(idx):
+    """One flipped entry in taps / rhs / a generator, a wrong order, a dropped or a
+    repeated generator, a length one too small: each rejected with its step."""
+    b = nontrivial()[idx]
+    n = b.states
+    sol = ml.Solver(b).solve(b.random_state(rng=idx))
+    good = sol.certificate()
+    assert V.verify(good)
+    rng = random.Random(idx)
+
+    c = copy.deepcopy(good)
+    cols = np.flatnonzero(b.matrix().any(axis=0))     # a tap that changes some cell
+    tap = j = int(cols[rng.randrange(len(cols))])
+    c["taps"][j] = (c["taps"][j] + 1) % n
+    c["length"] = sum(c["taps"])
+    rejects(c, "do not solve")
+    c["length"] -= 1                                  # length no longer the sum
+    rejects(c, "length")
+    c = copy.deepcopy(good)
+    j = rng.randrange(len(c["rhs"])) if c["rhs"] else None
+    if j is not None:
+        c["rhs"][j] = (c["rhs"][j] + 1) % n
+        rejects(c, "do not solve")
+    c = copy.deepcopy(good)
+    g = c["kernel"]["generators"][0]
+    g[tap] = (g[tap] + 1) % n                  # column tap of A is not zero
+    rejects(c, "kernel generator 0 is not in ker A")
+    c = copy.deepcopy(good)
+    c["kernel"]["orders"][0] = n if c["kernel"]["orders"][0] != n else 1
+    rejects(c, "order")
+    c = copy.deepcopy(good)
+    del c["kernel"]["generators"][-1], c["kernel"]["orders"][-1]
+    rejects(c, "incomplete")
+    c = copy.deepcopy(good)
+    c["kernel"]["generators"].append(c["kernel"]["generators"][0])
+    c["kernel"]["orders"].append(c["kernel"]["orders"][0])
+    rejects(c, "not independent")
+    c = copy.deepcopy(good)
+    c["length"] -= 1
+    rejects(c, "length")
+
+
+def test_another_basis_of_the_kernel_is_accepted():
+    """The checker does not depend on the Solver's basis: h_0 + h_1, h_1, ... (n = 2)."""
+    for b in [b for b in nontrivial() if b.states == 2][:3]:
+        sol = ml.Solver(b).solve(b.random_state(rng=3))
+        c = sol.certificate()
+        g = c["kernel"]["generators"]
+        if len(g) < 2:
+            continue
+        g[0] = [(u + v) % 2 for u, v in zip(g[0], g[1])]
+        assert V.verify(c)
+
+
+def test_a_proof_with_its_own_generators():
+    """A proof that carries "generators"/"orders" is checked against them (reversed
+    here), as a kernel of its own."""
+    b = nontrivial()[0]
+    c = ml.Solver(b).solve(b.random_state(rng=4)).certificate()
+    c["proof"] = {"method": "enumeration",
+                  "generators": c["kernel"]["generators"][::-1],
+                  "orders": c["kernel"]["orders"][::-1]}
+    assert V.verify(c)
+    c["proof"]["generators"] = c["proof"]["generators"][1:]
+    c["proof"]["orders"] = c["proof"]["orders"][1:]
+    rejects(c, "proof kernel is incomplete")
+
+
+# ------------------------------------------------------------------ trees
+def group_bound(y, Hfree, n):
+    """The pruned-prefix bound written plainly: taps grouped by their column."""
+    groups = {}
+    for j in range(len(y)):
+        groups.setdefault(tuple(int(h[j]) for h in Hfree), []).append(int(y[j]))
+    total = 0
+    for key, ys in groups.items():
+        if not any(key):
+            total += sum(ys)
+        else:
+            total += min(sum((v + s) % n for v in ys) for s in range(n))
+    return total
+
+
+def tree_proof(x, H, orders, n, m, rng, L):
+    """A tree proof with leaf_dim m: each prefix (random depth) whose plain bound is
+    >= L is pruned with probability 1/2."""
+    k = len(orders)
+    pruned = []
+    for d in range(0, k - m + 1):
+        for P in itertools.product(*[range(orders[k - 1 - t]) for t in range(d)]):
+            y = x.copy()
+            for t, c in enumerate(P):
+                y = (y + c * H[k - 1 - t]) % n
+            if rng.random() < 0.5 and group_bound(y, H[:k - d], n) >= L:
+                pruned.append(list(P))
+    return {"method": "tree", "leaf_dim": m, "pruned": pruned}
+
+
+@pytest.mark.parametrize("idx", range(8))
+def test_tree_proofs_accept_exactly_the_true_claims(idx):
+    """Random trees (every leaf_dim) over the minimal solution: accepted; the same
+    trees for a solution one or more taps longer: rejected."""
+    b = nontrivial(2)[idx % len(nontrivial(2))]
+    n = b.states
+    H, orders = kernel_of(b)
+    H = H.astype(np.int64)
+    rng = random.Random(idx)
+    bf = BruteForce(b.matrix(), n)
+    x0 = bf.X[rng.randrange(len(bf.X))]
+    sols = bf.solutions((bf.A @ x0) % n)
+    lens = sols.sum(axis=1)
+    best = sols[int(np.argmin(lens))]
+    for m in range(len(orders) + 1):
+        proof = tree_proof(best, H, orders, n, m, rng, int(best.sum()))
+        assert V.verify(minimal_cert(b, best, proof, H, orders))
+        if lens.max() > lens.min():
+            worse = sols[int(np.argmax(lens))]
+            proof = tree_proof(worse, H, orders, n, m, rng, int(worse.sum()))
+            rejects(minimal_cert(b, worse, proof, H, orders))
+
+
+def test_altered_pruned_prefix_is_rejected():
+    """A pruned prefix whose bound is below the length: rejected, naming it."""
+    for b in nontrivial(4):
+        n = b.states
+        H, orders = kernel_of(b)
+        H = H.astype(np.int64)
+        sol = ml.Solver(b).solve(b.random_state(rng=2))
+        x = b.tap_vector(sol.taps).astype(np.int64)
+        k = len(orders)
+        weak = [[c] for c in range(orders[-1])
+                if group_bound((x + c * H[-1]) % n, H[:k - 1], n) < sol.length]
+        if weak:
+            cert = minimal_cert(b, x, {"method": "tree", "leaf_dim": 0, "pruned": weak[:1]},
+                                H, orders)
+            rejects(cert, f"pruned prefix {weak[0]} has bound", f"< length {sol.length}")
+            return
+    pytest.fail("no board with a weak prefix")
+
+
+def test_tree_shape_errors():
+    b = nontrivial(4)[0]
+    H, orders = kernel_of(b)
+    sol = ml.Solver(b).solve(b.random_state(rng=2))
+    x = b.tap_vector(sol.taps)
+    k = len(orders)
+    for proof, words in [
+            ({"method": "tree", "leaf_dim": k + 1}, ["leaf_dim"]),
+            ({"method": "tree", "leaf_dim": 0, "pruned": [[orders[-1]]]}, ["entry 0"]),
+            ({"method": "tree", "leaf_dim": k, "pruned": [[0]]}, ["at most 0"]),
+            ({"method": "tree", "leaf_dim": 0, "pruned": "x"}, ["list"]),
+            ({"method": "bogus"}, ["unknown"])]:
+        rejects(minimal_cert(b, x, proof, H, orders), *words)
+
+
+# ------------------------------------------------------------------ symmetries
+def sym_board_cert(n=2, wrap=False, size=4, seed=0):
+    """A square grid, a rhs invariant under its symmetries, the minimal solution."""
+    b = ml.Board.grid(size, size, states=n, wrap=wrap)
+    s = ml.Solver(b)
+    sol = s.solve(np.zeros((size, size), dtype=np.uint8), 1)   # all-on: symmetric
+    return b, s, sol
+
+
+def grid_perm(size, f):
+    """The permutation of tile indices of a size x size grid for the map f(r, c)."""
+    out = np.empty(size * size, dtype=np.int64)
+    for r in range(size):
+        for c in range(size):
+            rr, cc = f(r, c)
+            out[r * size + c] = rr * size + cc
+    return out.tolist()
+
+
+def dihedral(size):
+    s = size - 1
+    maps = [lambda r, c: (r, s - c), lambda r, c: (s - r, c), lambda r, c: (c, r),
+            lambda r, c: (s - c, s - r), lambda r, c: (c, s - r), lambda r, c: (s - r, s - c),
+            lambda r, c: (s - c, r)]
+    return [{"cells": grid_perm(size, f), "taps": grid_perm(size, f)} for f in maps]
+
+
+@pytest.mark.parametrize("n,size", [(2, 4), (2, 5), (3, 4), (4, 4), (6, 4), (5, 5)])
+def test_symmetric_tree_is_accepted_and_checks_fewer_leaves(n, size):
+    b, s, sol = sym_board_cert(n, size=size)
+    if s.kernel_size == 1:
+        pytest.skip("trivial kernel")
+    base = sol.certificate()
+    cert = copy.deepcopy(base)
+    cert["proof"] = {"method": "tree", "leaf_dim": 0, "pruned": [],
+                     "symmetries": dihedral(size)}
+    out = V.summary(cert)
+    assert "mapped by symmetries" in out
+    checked = int(out.split(" leaves checked")[0].rsplit(" ", 1)[1])
+    assert checked < s.kernel_size
+
+
+def test_symmetry_that_is_no_automorphism_or_moves_b_is_rejected():
+    b, s, sol = sym_board_cert(2, size=5)
+    cert = sol.certificate()
+    sym = dihedral(5)[0]
+    bad = copy.deepcopy(sym)
+    bad["taps"] = list(range(25))                 # cells moved, taps not: not A's
+    cert["proof"] = {"method": "tree", "leaf_dim": 0, "symmetries": [bad]}
+    rejects(cert, "automorphism")
+    cert["proof"]["symmetries"] = [{"cells": [0] * 25, "taps": list(range(25))}]
+    rejects(cert, "permutations")
+    # a rhs that is not symmetric: the reflection no longer preserves it
+    state = b.press(np.zeros((5, 5), dtype=np.uint8), (0, 1))   # solvable, asymmetric
+    c2 = s.solve(state).certificate()
+    c2["proof"] = {"method": "tree", "leaf_dim": 0, "symmetries": [sym]}
+    rejects(c2, "rhs")
+
+
+def test_symmetry_not_preserving_the_leaf_span_is_rejected():
+    """leaf_dim m > 0: the reflection must map span(h_0..h_{m-1}) into itself."""
+    for size in (4, 5, 6, 9):
+        b, s, sol = sym_board_cert(2, size=size)
+        if s.nullity < 2:
+            continue
+        H = s.kernel()
+        for sym in dihedral(size):
+            tau = np.array(sym["taps"])
+            moved = np.empty_like(H[0])
+            moved[tau] = H[0]
+            if not np.array_equal(moved, H[0]):   # h_0 not fixed: span(h_0) not kept
+                cert = sol.certificate()
+                cert["proof"] = {"method": "tree", "leaf_dim": 1, "symmetries": [sym]}
+                rejects(cert, "span")
+                return
+    pytest.fail("no reflection moving h_0")
+
+
+def test_symmetries_do_not_hide_a_false_claim():
+    """A non-minimal solution with every symmetry listed: still rejected."""
+    for size in (4, 6, 9):
+        b, s, sol = sym_board_cert(2, size=size)
+        H, orders = s.kernel().astype(np.int64), s.kernel_orders
+        x = b.tap_vector(sol.taps).astype(np.int64)
+        coset = [(x + np.asarray(c) @ H) % 2
+                 for c in itertools.product((0, 1), repeat=len(orders))]
+        worse = max(coset, key=lambda v: int(v.sum()))
+        if worse.sum() > x.sum():
+            cert = minimal_cert(b, worse, {"method": "tree", "leaf_dim": 0,
+                                           "symmetries": dihedral(size)}, H, orders)
+            rejects(cert, "leaf")
+            return
+    pytest.fail("no board with solutions of different lengths")
+
+
+def test_torus_translations():
+    size = 5
+    b, s, sol = sym_board_cert(3, wrap=True, size=size)
+    shifts = [{"cells": grid_perm(size, lambda r, c, a=a, d=d: ((r + a) % size, (c + d) % size)),
+               "taps": grid_perm(size, lambda r, c, a=a, d=d: ((r + a) % size, (c + d) % size))}
+              for a in range(size) for d in range(size) if a or d]
+    cert = sol.certificate()
+    if s.kernel_size == 1:
+        pytest.skip("trivial kernel")
+    cert["proof"] = {"method": "tree", "leaf_dim": 0, "symmetries": shifts}
+    assert V.verify(cert)
+
+
+# ------------------------------------------------------------------ hardest
+def brute_hardest(b: ml.Board):
+    """(value, x0 of a hardest coset, its least-length element) by brute force."""
+    n = b.states
+    bf = BruteForce(b.matrix(), n)
+    best = {}
+    for x, ax in zip(bf.X, bf.AX):
+        key = ax.tobytes()
+        if key not in best or x.sum() < best[key].sum():
+            best[key] = x
+    x = max(best.values(), key=lambda v: int(v.sum()))
+    return int(x.sum()), x
+
+
+def kernel_elements(H, orders, n):
+    coeffs = list(itertools.product(*[range(o) for o in orders]))
+    C = np.array([[0] * H.shape[1]] if not coeffs[0] else
+                 [np.asarray(c) @ H % n for c in coeffs]).reshape(len(coeffs), -1)
+    return [list(c) for c in coeffs], C % n
+
+
+def uniform_bound(C, n, fixed=None):
+    """sum_j max_v mean_c ((v + c_j) mod n), taps in ``fixed`` at their value."""
+    fixed = fixed or {}
+    total = Fraction(0)
+    for j in range(C.shape[1]):
+        sums = [Fraction(int(((v + C[:, j]) % n).sum()), len(C)) for v in range(n)]
+        total += sums[fixed[j]] if j in fixed else max(sums)
+    return total
+
+
+def hardest_cert(b, upper_bound, upper=None):
+    value, x = brute_hardest(b)
+    H, orders = kernel_of(b)
+    w = minimal_cert(b, x, None, H, orders)
+    return {**{k: w[k] for k in ("format", "version", "board", "kernel")},
+            "kind": "hardest", "lower": value, "upper": value if upper is None else upper,
+            "witness": {k: w[k] for k in ("rhs", "taps", "length", "proof")},
+            "upper_bound": upper_bound}
+
+
+HARD = [b for b in BOARDS if b.n_taps >= 2 and ml.Solver(b).kernel_size == 1][:4] + \
+    [b for b in BOARDS if ml.Solver(b).kernel_size >= 3][:8]
+
+
+@pytest.mark.parametrize("idx", range(12))
+def test_lp_dual_uniform_weights(idx):
+    """Uniform weights over every kernel element are a dual: the checker accepts the
+    floor of their bound (computed here plainly, and >= the brute-force value) and
+    rejects one less; altered weights are rejected."""
+    b = HARD[idx]
+    n = b.states
+    H, orders = kernel_of(b)
+    coeffs, C = kernel_elements(H.astype(np.int64), orders, n)
+    B = uniform_bound(C, n)
+    value, _ = brute_hardest(b)
+    assert value <= B
+    E = len(coeffs)
+    w = [f"1/{E}"] * E
+    up = {"method": "lp-dual", "elements": coeffs, "weights": w}
+    fl = B.numerator // B.denominator
+    cert = json.loads(json.dumps(hardest_cert(b, up, fl)))
+    assert V.verify(cert)
+    if fl - 1 >= value:
+        c = copy.deepcopy(cert)
+        c["upper"] = fl - 1
+        rejects(c, f"lp-dual: floor(bound) {fl} > upper {fl - 1}")
+    c = copy.deepcopy(cert)
+    c["upper"] = value - 1
+    rejects(c)
+    c = copy.deepcopy(cert)
+    c["upper_bound"]["weights"][0] = f"2/{E}"
+    rejects(c, "sum to")
+    if E > 1:
+        c["upper_bound"]["weights"][1] = f"-1/{E}"   # sum 1 again, one negative
+        rejects(c, "negative")
+    c = copy.deepcopy(cert)
+    c["upper_bound"]["weights"][0] = "1/0"
+    rejects(c, "denominator 0")
+    c = copy.deepcopy(cert)
+    c["upper_bound"]["elements"][0] = [o for o in orders]
+    if orders:
+        rejects(c, "element 0")
+
+
+def test_lp_dual_weight_moved_past_upper_is_rejected():
+    """All weight on the zero element gives the bound sum_j (n-1) = r (n-1): above a
+    tight upper, rejected."""
+    b = [b for b in HARD if ml.Solver(b).kernel_size > 1][0]
+    n = b.states
+    H, orders = kernel_of(b)
+    coeffs, C = kernel_elements(H.astype(np.int64), orders, n)
+    E = len(coeffs)
+    B = uniform_bound(C, n)
+    fl = B.numerator // B.denominator
+    w = ["1"] + ["0"] * (E - 1)
+    cert = hardest_cert(b, {"method": "lp-dual", "elements": coeffs, "weights": w}, fl)
+    if b.n_taps * (n - 1) > fl:
+        rejects(cert, f"floor(bound) {b.n_taps * (n - 1)} > upper {fl}")
+
+
+def test_lp_dual_big_denominators():
+    """Weights with denominators past 2^64 (limbs in the exact sum)."""
+    b = [b for b in HARD if ml.Solver(b).kernel_size >= 3][0]
+    n = b.states
+    H, orders = kernel_of(b)
+    coeffs, C = kernel_elements(H.astype(np.int64), orders, n)
+    E = len(coeffs)
+    big = 3 ** 90
+    ws = [Fraction(1, E) + Fraction(1, big), Fraction(1, E) - Fraction(1, big)] + \
+        [Fraction(1, E)] * (E - 2)
+    exact = Fraction(0)
+    for j in range(C.shape[1]):
+        exact += max(sum(w * ((v + int(C[e, j])) % n) for e, w in enumerate(ws))
+                     for v in range(n))
+    fl = exact.numerator // exact.denominator
+    up = {"method": "lp-dual", "elements": coeffs, "weights": [str(w) for w in ws]}
+    assert V.verify(hardest_cert(b, up, fl))
+    if fl - 1 >= brute_hardest(b)[0]:
+        rejects(hardest_cert(b, up, fl - 1), "floor(bound)")
+
+
+def surjective_taps(H, orders, n, r):
+    """Taps P on which the kernel's restriction is onto (Z/n)^P, greedily, by brute
+    force over the kernel."""
+    _, C = kernel_elements(H.astype(np.int64), orders, n)
+    P = []
+    for j in range(r):
+        cand = P + [j]
+        if len({tuple(row) for row in C[:, cand]}) == n ** len(cand):
+            P = cand
+    return P, C
+
+
+@pytest.mark.parametrize("idx", range(12))
+def test_lp_tree(idx):
+    """Pinned taps (onto, found by brute force) and one branching with uniform
+    weights per leaf: accepted with upper = the largest leaf floor; one less
+    rejected; broken trees rejected."""
+    b = HARD[idx]
+    n = b.states
+    r = b.n_taps
+    H, orders = kernel_of(b)
+    P, C = surjective_taps(H, orders, n, r)
+    coeffs, _ = kernel_elements(H.astype(np.int64), orders, n)
+    E = len(coeffs)
+    free = [j for j in range(r) if j not in P]
+    uni = {str(i): f"1/{E}" for i in range(E)}
+    if free:
+        j = free[0]
+        nodes = [{"branch": j}] + [{"weights": uni} for _ in range(n)]
+        bounds = [uniform_bound(C, n, {**{p: 0 for p in P}, j: v}) for v in range(n)]
+    else:
+        nodes = [{"weights": uni}]
+        bounds = [uniform_bound(C, n, {p: 0 for p in P})]
+    U = max(B.numerator // B.denominator for B in bounds)
+    value, _ = brute_hardest(b)
+    assert value <= U
+    up = {"method": "lp-tree", "elements": coeffs, "pinned": P, "nodes": nodes}
+    cert = json.loads(json.dumps(hardest_cert(b, up, U)))
+    assert V.verify(cert)
+    c = copy.deepcopy(cert)
+    c["upper"] = U - 1
+    if U - 1 >= value:
+        rejects(c, "lp-tree: node")
+    c = copy.deepcopy(cert)
+    c["upper_bound"]["nodes"] = nodes[:-1]
+    rejects(c, "ends early")
+    c["upper_bound"]["nodes"] = nodes + [{"weights": uni}]
+    rejects(c, "after the end")
+    if free:
+        c["upper_bound"]["nodes"] = [{"branch": free[0]}, {"branch": free[0]}] + nodes[1:]
+        rejects(c, "already fixed")
+    bad = [j for j in range(r) if j not in P]
+    if bad and len({tuple(row) for row in C[:, P + bad[:1]]}) < n ** (len(P) + 1):
+        c = copy.deepcopy(cert)
+        c["upper_bound"]["pinned"] = P + bad[:1]
+        rejects(c, "does not map onto")
+
+
+def test_hardest_witness_is_checked():
+    b = [b for b in HARD if ml.Solver(b).kernel_size > 1][0]
+    H, orders = kernel_of(b)
+    coeffs, C = kernel_elements(H.astype(np.int64), orders, b.states)
+    E = len(coeffs)
+    up = {"method": "lp-dual", "elements": coeffs, "weights": [f"1/{E}"] * E}
+    B = uniform_bound(C, b.states)
+    cert = hardest_cert(b, up, B.numerator // B.denominator)
+    assert V.verify(cert)
+    c = copy.deepcopy(cert)
+    c["lower"] += 1
+    rejects(c)
+    c = copy.deepcopy(cert)
+    c["lower"] = c["upper"] + 1
+    rejects(c, "lower")
+    c = copy.deepcopy(cert)
+    c["upper_bound"]["method"] = "guess"
+    rejects(c, "unknown")
+
+
+# ------------------------------------------------------------------ malformed input
+def test_format_errors():
+    good = ml.Solver(BOARDS[0]).solve(BOARDS[0].random_state(rng=0)).certificate()
+    for bad in [None, [], "x", 3, {}, {**good, "format": "other"}, {**good, "version": 2},
+                {**good, "kind": "other"}]:
+        with pytest.raises(V.FormatError):
+            V.verify(bad)
+
+
+def mutations(v, rng, path=()):
+    """Every path into v (dicts and lists), for replacing one value."""
+    yield path
+    if isinstance(v, dict):
+        for k in v:
+            yield from mutations(v[k], rng, path + (k,))
+    elif isinstance(v, list):
+        for i in rng.sample(range(len(v)), min(3, len(v))):
+            yield from mutations(v[i], rng, path + (i,))
+
+
+@pytest.mark.parametrize("kind", ["minimal", "tree", "hardest"])
+def test_malformed_values_raise_value_error_only(kind):
+    """Every value replaced by a wrong type or out-of-range one: ValueError (or the
+    certificate still holds), never another exception."""
+    b = [b for b in HARD if ml.Solver(b).kernel_size > 1][0]
+    sol = ml.Solver(b).solve(b.random_state(rng=1))
+    good = sol.certificate()
+    if kind == "tree":
+        good["proof"] = {"method": "tree", "leaf_dim": 0, "pruned": [[0]],
+                         "symmetries": [{"cells": list(range(b.n_cells)),
+                                         "taps": list(range(b.n_taps))}]}
+        good["proof"]["pruned"] = []
+    if kind == "hardest":
+        H, orders = kernel_of(b)
+        coeffs, C = kernel_elements(H.astype(np.int64), orders, b.states)
+        E = len(coeffs)
+        B = uniform_bound(C, b.states)
+        good = hardest_cert(b, {"method": "lp-tree", "elements": coeffs, "pinned": [],
+                                "nodes": [{"weights": {"0": "1"}}]},
+                            b.n_taps * (b.states - 1))
+    assert V.verify(good)
+    rng = random.Random(kind)
+    junk = [None, True, 1.5, "x", "1/0", -1, 10 ** 30, [], {}, [[1]], {"a": 1}, 2 ** 63,
+            float("nan"), "-1"]
+    for path in list(mutations(good, rng)):
+        for j in rng.sample(junk, 4):
+            c = copy.deepcopy(good)
+            if not path:
+                c = j
+            else:
+                tgt = c
+                for p in path[:-1]:
+                    tgt = tgt[p]
+                tgt[path[-1]] = j
+            try:
+                V.verify(c)
+            except ValueError:
+                pass
