@@ -6,7 +6,8 @@ tap matrix A from the board's description), NumPy and the standard library, and 
 of the search code whose answers it checks (no engines, no C core, no solver).
 Arithmetic is exact: Python ints and Fractions; NumPy int64 only on entries below n
 (<= 255), sums of at most a few million of them, and products of two such entries, far
-below 2^63 (each use says why it cannot overflow).
+below 2^63 (each use says why it cannot overflow); float64 once, for products of
+coefficient and generator matrices whose every partial sum is an integer below 2^53.
 
 Outline (docs/certificates.md gives the format):
 
@@ -82,16 +83,16 @@ def _ints(v: Any, what: str, length: int | None, lo: int, hi: int) -> np.ndarray
 _RATIONAL = re.compile(r"-?[0-9]{1,4000}(/[0-9]{1,4000})?")
 
 
-def _rational(v: Any, what: str) -> Fraction:
-    """A rational written "p/q" or "p" (or a JSON integer)."""
+def _rational(v: Any, what: str) -> tuple[int, int]:
+    """A rational written "p/q" or "p" (or a JSON integer), as (p, q) with q > 0."""
     if type(v) is int:
-        return Fraction(v)
+        return v, 1
     if not isinstance(v, str) or not _RATIONAL.fullmatch(v):
         raise ValueError(f"{what} must be a rational written \"p/q\" or \"p\", got {v!r}"[:200])
     num, _, den = v.partition("/")
     if den and int(den) == 0:
         raise ValueError(f"{what} has denominator 0")
-    return Fraction(int(num), int(den) if den else 1)
+    return int(num), int(den) if den else 1
 
 
 def _field(d: Any, key: str, what: str) -> Any:
@@ -617,45 +618,49 @@ def _image(sym: tuple[np.ndarray, np.ndarray], P: tuple, orders: list[int], m: i
 
 
 # ------------------------------------------------------------------ "hardest" claims
-def _weights(spec: Any, what: str, count: int | None) -> dict[int, Fraction]:
-    """Weights: a list (one per element) or {"i": w}; each >= 0, summing to 1."""
+def _weights(spec: Any, what: str, count: int) -> tuple[int, dict[int, int]]:
+    """Weights w_i >= 0 summing to 1, as a list (one per element) or {"i": w}:
+    (D, {i: D w_i}) with D the least common denominator (so D w_i are integers)."""
     if isinstance(spec, list):
-        if count is not None and len(spec) != count:
+        if len(spec) != count:
             raise ValueError(f"{what} has {len(spec)} weights for {count} elements")
         items = list(enumerate(spec))
     elif isinstance(spec, dict):
         items = []
         for key, v in spec.items():
-            if not (isinstance(key, str) and key.isdigit()) or int(key) >= (count or 0):
+            if not (isinstance(key, str) and key.isdigit() and key.isascii()) \
+                    or int(key) >= count:
                 raise ValueError(f"{what}: {key!r} is not an element index "
-                                 f"(0..{(count or 0) - 1})")
+                                 f"(0..{count - 1})"[:300])
             items.append((int(key), v))
     else:
         raise ValueError(f"{what} must be a list or an object of weights")
-    out: dict[int, Fraction] = {}
+    pairs = {}
     for i, v in items:
-        w = _rational(v, f"{what} weight {i}")
-        if w < 0:
-            raise ValueError(f"{what}: weight {i} is negative ({v})")
-        out[i] = out.get(i, Fraction(0)) + w
-    total = sum(out.values(), Fraction(0))
-    if total != 1:
-        raise ValueError(f"{what}: the weights sum to {total}, not 1")
-    return out
+        num, den = _rational(v, f"{what} weight {i}")
+        if num < 0:
+            raise ValueError(f"{what}: weight {i} is negative ({v})"[:300])
+        pairs[i] = (num, den)
+    D = lcm(*{den for _, den in pairs.values()}) if pairs else 1
+    W = {i: num * (D // den) for i, (num, den) in pairs.items() if num}
+    if sum(W.values()) != D:
+        raise ValueError(f"{what}: the weights sum to {Fraction(sum(W.values()), D)}, "
+                         "not 1"[:300])
+    return D, W
 
 
-def _dual_bound(values: np.ndarray, weights: dict[int, Fraction], n: int,
+def _dual_bound(values: np.ndarray, weights: tuple[int, dict[int, int]], n: int,
                 fixed: dict[int, int]) -> Fraction:
     """sum over fixed taps j of sum_c w_c ((v_j + c_j) mod n) + sum over the other
     taps of max_v sum_c w_c ((v + c_j) mod n), exactly; ``values`` (E x r) holds the
-    kernel elements c.
+    kernel elements c, ``weights`` is (D, {c: D w_c}) from :func:`_weights`.
 
-    With D the common denominator, W_c = D w_c are integers, split into 30-bit limbs
-    so that S[j, t] = sum over c with c_j = t of W_c is summed in int64 (fewer than
-    2^32 elements of a limb < 2^30 each), then joined as Python ints."""
-    idx = sorted(i for i, w in weights.items() if w)
-    D = lcm(*(weights[i].denominator for i in idx)) if idx else 1
-    W = [weights[i].numerator * (D // weights[i].denominator) for i in idx]
+    The integers W_c = D w_c are split into 30-bit limbs so that S[j, t] = sum over
+    c with c_j = t of W_c is summed in int64 (fewer than 2^32 elements of a limb
+    < 2^30 each), then joined as Python ints."""
+    D, Wd = weights
+    idx = sorted(Wd)
+    W = [Wd[i] for i in idx]
     V = values[idx]                                   # (E', r) entries 0..n-1
     r = values.shape[1]
     S = [[0] * n for _ in range(r)]
@@ -677,25 +682,31 @@ def _dual_bound(values: np.ndarray, weights: dict[int, Fraction], n: int,
 
 
 def _elements(spec: Any, what: str, kernel: _Kernel) -> np.ndarray:
-    """Kernel elements given by their coefficients: (E, r) uint8 of sum a_i h_i mod n."""
+    """Kernel elements given by their coefficients: (E, r) uint8 of sum a_i h_i mod n.
+
+    The products a H are taken in float64 (BLAS): every entry is a sum of k products
+    of integers below 256, so below k 2^16 < 2^53, and float64 represents and adds
+    such integers exactly."""
+    k = kernel.k
     if not isinstance(spec, list) or not spec:
         raise ValueError(f"{what} elements must be a non-empty list of coefficient lists")
-    hi = np.array([o - 1 for o in kernel.orders], dtype=np.int64)
-    a = np.zeros((len(spec), kernel.k), dtype=np.int64)
     for e_, row in enumerate(spec):
-        a[e_] = _ints(row, f"{what} element {e_}", kernel.k, 0, kernel.n - 1)
-        over = np.flatnonzero(a[e_] > hi)
-        if over.size:
-            raise ValueError(f"{what} element {e_}: coefficient {int(over[0])} is not "
-                             f"below its order")
+        if type(row) is not list or len(row) != k or not all(type(c) is int for c in row):
+            raise ValueError(f"{what} element {e_} must be a list of {k} integers")
+    a = np.array(spec, dtype=object).reshape(len(spec), k)
+    hi = np.array([o - 1 for o in kernel.orders], dtype=object)
+    bad = (a < 0) | (a > hi[None, :]) if k else np.zeros((len(spec), 0), bool)
+    if bad.any():
+        e_, i = (int(v) for v in np.argwhere(bad)[0])
+        raise ValueError(f"{what} element {e_}: coefficient {i} is not in 0..{hi[i]} "
+                         "(below its order)")
+    a = a.astype(np.float64)
     r = kernel.H.shape[1]
     V = np.zeros((len(spec), r), dtype=np.uint8)
+    Hf = kernel.H.astype(np.float64)
     step = max(1, CHUNK_ENTRIES // max(1, r))
     for s in range(0, len(spec), step):
-        acc = np.zeros((min(step, len(spec) - s), r), dtype=np.int64)
-        for i in range(kernel.k):                     # one generator at a time: < 2^16
-            acc = (acc + a[s:s + step, i:i + 1] * kernel.H[i]) % kernel.n
-        V[s:s + step] = acc
+        V[s:s + step] = (a[s:s + step] @ Hf).astype(np.int64) % kernel.n
     return V
 
 
@@ -715,7 +726,7 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel) -> str:
     method = _field(ub, "method", what)
     V = _elements(_field(ub, "elements", what), what, kernel)
     if method == "lp-dual":
-        w = _weights(_field(ub, "weights", what), f"{what}", len(V))
+        w = _weights(_field(ub, "weights", what), "lp-dual", len(V))
         B = _dual_bound(V, w, n, {})
         if B.numerator // B.denominator > U:
             raise ValueError(f"lp-dual: floor(bound) {B.numerator // B.denominator} > "
