@@ -29,6 +29,7 @@ a modlights certificate of a known version and kind at all.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from fractions import Fraction
 from math import lcm, prod
@@ -411,7 +412,7 @@ def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
             low = ((low[None, :, :] + mult) % n).reshape(-1, r)
     best = None
     outer = [range(o) for o in orders[d:]]
-    for cs in _product(outer):
+    for cs in itertools.product(*outer):
         z = y.copy()
         for c, h in zip(cs, H[d:]):
             if c:
@@ -427,16 +428,6 @@ def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
         if best is None or val < best:
             best = val
     return best
-
-
-def _product(ranges: list[range]):
-    """itertools.product, written out: every tuple, first range fastest."""
-    if not ranges:
-        yield ()
-        return
-    for rest in _product(ranges[1:]):
-        for c in ranges[0]:
-            yield (c, *rest)
 
 
 # ------------------------------------------------------------------ "minimal" claims
