@@ -716,3 +716,25 @@ def test_malformed_values_raise_value_error_only(kind):
                 V.verify(c)
             except ValueError:
                 pass
+
+
+# ------------------------------------------------------------------ the coset walk
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+@pytest.mark.parametrize("small_blocks", [False, True])
+def test_coset_min_against_plain_enumeration(monkeypatch, n, small_blocks):
+    """The walk (transform blocks for n = 2, vector blocks otherwise, and the outer
+    loop when blocks are made tiny) gives the least length of plain enumeration."""
+    if small_blocks:
+        monkeypatch.setattr(V, "WHT_DIM", 2)
+        monkeypatch.setattr(V, "CHUNK_ENTRIES", 16)
+    rng = np.random.default_rng(n)
+    for _ in range(60):
+        k, r = int(rng.integers(0, 6)), int(rng.integers(0, 10))
+        orders = [int(rng.choice([d for d in range(2, n + 1) if n % d == 0]))
+                  for _ in range(k)]
+        H = np.array([rng.integers(0, o, size=r) * (n // o) for o in orders],
+                     dtype=np.int64).reshape(k, r)
+        y = rng.integers(0, n, size=r)
+        best = min(int(((y + np.asarray(c, dtype=np.int64) @ H) % n).sum())
+                   for c in itertools.product(*[range(o) for o in orders]))
+        assert V._coset_min(y, H, orders, n) == best

@@ -365,16 +365,28 @@ def _check_kernel(kd: Any, A: _Matrix, what: str) -> _Kernel:
 
 # ------------------------------------------------------------------ coset minima
 def _wht(a: np.ndarray) -> np.ndarray:
-    """F(c) = sum_u a_u (-1)^popcount(c & u) for c < 2^d (a of length 2^d, int64;
-    |F| <= sum |a| so no overflow for sums of tap counts)."""
-    a = a.copy()
+    """F(c) = sum_u a_u (-1)^popcount(c & u) for c < 2^d (a of length 2^d), as int32:
+    |F| <= sum |a_u| <= the number of taps < 2^31. Two bits at a time where it can
+    (the 4-point transform of bits t, t+1: s0 + s1, d0 + d1, s0 - s1, d0 - d1 with
+    s, d the sums and differences of the pairs), else one (a0 + a1, a0 - a1)."""
+    a = a.astype(np.int32)
     h, N = 1, a.size
     while h < N:
-        b = a.reshape(-1, 2, h)
-        x = b[:, 0, :].copy()
-        b[:, 0, :] += b[:, 1, :]
-        b[:, 1, :] = x - b[:, 1, :]
-        h *= 2
+        if 4 * h <= N:
+            b = a.reshape(-1, 4, h)
+            s0, d0 = b[:, 0] + b[:, 1], b[:, 0] - b[:, 1]
+            s1, d1 = b[:, 2] + b[:, 3], b[:, 2] - b[:, 3]
+            np.add(s0, s1, out=b[:, 0])
+            np.add(d0, d1, out=b[:, 1])
+            np.subtract(s0, s1, out=b[:, 2])
+            np.subtract(d0, d1, out=b[:, 3])
+            h *= 4
+        else:
+            b = a.reshape(-1, 2, h)
+            x = b[:, 0].copy()
+            b[:, 0] += b[:, 1]
+            np.subtract(x, b[:, 1], out=b[:, 1])
+            h *= 2
     return a
 
 
@@ -393,6 +405,8 @@ def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
     vectors (sum c_i h_i mod n, at most CHUNK_ENTRIES entries) are added to y."""
     k = len(orders)
     r = y.size
+    if r == 0:
+        return 0
     if n == 2:
         d = min(k, WHT_DIM)
     else:
@@ -405,6 +419,7 @@ def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
         u = np.zeros(r, dtype=np.int64)
         for i in range(d):
             u |= inner[i] << i
+        size = np.bincount(u, minlength=1 << d)         # taps per column u
     else:
         low = np.zeros((1, r), dtype=np.int64)
         for i in range(d):                      # all combinations of the inner block
@@ -418,9 +433,7 @@ def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
             if c:
                 z = (z + c * h) % n
         if n == 2:
-            w = np.bincount(u, weights=None, minlength=1 << d)
-            ones = np.bincount(u[z == 1], minlength=1 << d)
-            w = w - 2 * ones                         # sum over column u of (1 - 2 z_j)
+            w = size - 2 * np.bincount(u[z == 1], minlength=1 << d)  # sum of 1 - 2 z_j
             F = _wht(w)
             val = int(z.sum()) + (int(w.sum()) - int(F.max())) // 2
         else:
