@@ -122,3 +122,18 @@ def test_a_reordering_proof_replaces_the_kernel():
     cert = sol.certificate()
     assert cert["kernel"]["generators"] == H[::-1].tolist()
     assert "generators" not in cert["proof"] and ml.verify(cert)
+
+
+#: OEIS A075464: the fewest taps for the all-on k x k board (k = 1..24), published data.
+A075464 = [1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141,
+           224, 245, 276, 231, 270]
+
+
+def test_all_on_certificates_hold_with_the_published_values():
+    """The all-on k x k boards, k = 1..24 (nullity up to 16): each certificate holds
+    and its length is the OEIS value."""
+    for k, value in enumerate(A075464, start=1):
+        b = ml.Board.grid(k, k)
+        sol = ml.Solver(b).solve(np.zeros((k, k), dtype=np.uint8), 1)
+        cert = sol.certificate()
+        assert cert["length"] == value and ml.verify(cert), k

@@ -390,8 +390,9 @@ def _wht(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
-    """min over c (0 <= c_i < o_i) of sum((y + sum c_i h_i) mod n), exactly.
+class _Walk:
+    """min over c (0 <= c_i < o_i) of sum((y + sum c_i h_i) mod n), exactly, for
+    many y and one set of generators (the set-up is done once).
 
     The first generators form an inner block enumerated at once, the rest an outer
     loop (each outer choice shifts y). n = 2: the inner block is read through a
@@ -403,44 +404,54 @@ def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
     with w_u = sum over taps of column u of (1 - 2 y_j), W = sum w_u and F the
     transform of w: every c of the block at once. Otherwise the inner block's
     vectors (sum c_i h_i mod n, at most CHUNK_ENTRIES entries) are added to y."""
-    k = len(orders)
-    r = y.size
-    if r == 0:
-        return 0
-    if n == 2:
-        d = min(k, WHT_DIM)
-    else:
-        d, size = 0, 1
-        while d < k and size * orders[d] * max(1, r) <= CHUNK_ENTRIES:
-            size *= orders[d]
-            d += 1
-    inner = H[:d]
-    if n == 2:
-        u = np.zeros(r, dtype=np.int64)
-        for i in range(d):
-            u |= inner[i] << i
-        size = np.bincount(u, minlength=1 << d)         # taps per column u
-    else:
-        low = np.zeros((1, r), dtype=np.int64)
-        for i in range(d):                      # all combinations of the inner block
-            mult = np.arange(orders[i], dtype=np.int64)[:, None, None] * inner[i]
-            low = ((low[None, :, :] + mult) % n).reshape(-1, r)
-    best = None
-    outer = [range(o) for o in orders[d:]]
-    for cs in itertools.product(*outer):
-        z = y.copy()
-        for c, h in zip(cs, H[d:]):
-            if c:
-                z = (z + c * h) % n
+
+    def __init__(self, H: np.ndarray, orders: list[int], n: int, r: int):
+        self.H, self.orders, self.n, self.r = H, orders, n, r
+        k = len(orders)
         if n == 2:
-            w = size - 2 * np.bincount(u[z == 1], minlength=1 << d)  # sum of 1 - 2 z_j
-            F = _wht(w)
-            val = int(z.sum()) + (int(w.sum()) - int(F.max())) // 2
+            d = min(k, WHT_DIM)
         else:
-            val = int(((low + z) % n).sum(axis=1).min())
-        if best is None or val < best:
-            best = val
-    return best
+            d, size = 0, 1
+            while d < k and size * orders[d] * max(1, r) <= CHUNK_ENTRIES:
+                size *= orders[d]
+                d += 1
+        self.d = d
+        if n == 2:
+            self.u = np.zeros(r, dtype=np.int64)
+            for i in range(d):
+                self.u |= H[i] << i
+            self.size = np.bincount(self.u, minlength=1 << d)     # taps per column u
+        elif r:
+            low = np.zeros((1, r), dtype=np.int64)
+            for i in range(d):                  # all combinations of the inner block
+                mult = np.arange(orders[i], dtype=np.int64)[:, None, None] * H[i]
+                low = ((low[None, :, :] + mult) % n).reshape(-1, r)
+            self.low = low
+
+    def min(self, y: np.ndarray) -> int:
+        n, d = self.n, self.d
+        if self.r == 0:
+            return 0
+        best = None
+        for cs in itertools.product(*[range(o) for o in self.orders[d:]]):
+            z = y
+            for c, h in zip(cs, self.H[d:]):
+                if c:
+                    z = (z + c * h) % n
+            if n == 2:
+                w = self.size - 2 * np.bincount(self.u[z == 1], minlength=1 << d)
+                F = _wht(w)                                   # w: sums of 1 - 2 z_j
+                val = int(z.sum()) + (int(w.sum()) - int(F.max())) // 2
+            else:
+                val = int(((self.low + z) % n).sum(axis=1).min())
+            if best is None or val < best:
+                best = val
+        return best
+
+
+def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
+    """min over the coset y + span(H) of the length (see :class:`_Walk`)."""
+    return _Walk(H, orders, n, y.size).min(y)
 
 
 # ------------------------------------------------------------------ "minimal" claims
@@ -543,6 +554,7 @@ def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
     checked = skipped = 0
     if L == 0:                  # every length is >= 0: nothing to walk
         return f"tree of {len(pset)} pruned prefixes (length 0)"
+    walk = _Walk(H[:m], orders[:m], n, A.r)
     # depth-first over prefixes not pruned; y is x plus the fixed part
     stack: list[tuple[tuple, np.ndarray]] = [((), x)]
     while stack:
@@ -553,7 +565,7 @@ def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
             if any(_image(s, P, orders, m) < P for s in syms):
                 skipped += 1
                 continue
-            low = _coset_min(y, H[:m], orders[:m], n)
+            low = walk.min(y)
             if low < L:
                 raise ValueError(f"{what}: leaf {list(P)} has an element of length {low} "
                                  f"< {L}")
