@@ -21,6 +21,7 @@ from modlights.model.validation import check_budget
 from modlights.search.minimal import (MIN_DESCENT_SECONDS, Kernel, check_executor,
                                       coset_minimum, deadline_after, exhaustive, min_many,
                                       minimise)
+from modlights.search.symmetry import symmetries as board_symmetries
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
 
@@ -739,4 +740,5 @@ class Solver:
                       native=self.backend == "native", generators=self._generators,
                       search_generators=self._search_generators,
                       searchable=lambda: "kernel_fits" not in registry.answers(self.plan.engine)
-                      or self._engine.kernel_fits())
+                      or self._engine.kernel_fits(),
+                      symmetries=lambda: board_symmetries(self.board))

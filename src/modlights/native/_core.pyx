@@ -12,6 +12,7 @@ from modlights.native.band cimport *
 from modlights.native.chase cimport *
 from modlights.native.coset cimport *
 from modlights.native.coset_batch cimport *
+from modlights.native.cube cimport *
 from modlights.native.cpu cimport *
 from modlights.native.gf2 cimport *
 from modlights.native.gf2_batch cimport *
@@ -35,6 +36,7 @@ include "_zn.pxi"
 # minimal search over a coset of the kernel
 include "_coset.pxi"
 include "_coset_batch.pxi"
+include "_cube.pxi"
 # light chasing on grids
 include "_chase.pxi"
 include "_rowchase.pxi"

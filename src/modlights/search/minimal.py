@@ -280,20 +280,31 @@ class Kernel:
         memory, a sub-coset, so the search proves nothing). Default: all of them.
     searchable : callable () -> bool, optional
         False when no basis can be built at all (the search then returns x0, unproved).
+    symmetries : callable () -> list of (cells, taps), optional
+        Permutations of the cells and taps that preserve A entry by entry (see
+        :func:`modlights.search.symmetry.symmetries`); the GF(2) transform search
+        walks one leaf per orbit of those that also keep the coset. Default: none.
     """
 
-    __slots__ = ("n", "n_taps", "size", "native", "_generators", "_search", "_searchable")
+    __slots__ = ("n", "n_taps", "size", "native", "_generators", "_search", "_searchable",
+                 "_symmetries")
 
     def __init__(self, n: int, n_taps: int, size: int, *, native: bool,
                  generators: Callable[[], tuple[np.ndarray, list[int]]],
                  search_generators: Callable[[], tuple[np.ndarray, list[int], bool]]
                  | None = None,
-                 searchable: Callable[[], bool] | None = None):
+                 searchable: Callable[[], bool] | None = None,
+                 symmetries: Callable[[], list] | None = None):
         self.n, self.n_taps, self.size = int(n), int(n_taps), int(size)
         self.native = bool(native)
         self._generators = generators
         self._search = search_generators
         self._searchable = searchable
+        self._symmetries = symmetries
+
+    def symmetries(self) -> list:
+        """(cells, taps) permutation pairs preserving A (empty when none were given)."""
+        return [] if self._symmetries is None else list(self._symmetries())
 
     def generators(self) -> tuple[np.ndarray, list[int]]:
         """(H, orders): generators of all of ker A."""
@@ -354,10 +365,10 @@ def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
     descent : float
         Seconds the greedy clean-up of an incomplete search may take at least.
     proof : list, optional
-        When the search proves its answer, one JSON-safe dict is appended: the
-        ``<proof>`` of docs/certificates.md (``{"method": "enumeration"}`` for the
-        exhaustive walks), for the generators in the order ``kernel.generators()``
-        returns them.
+        When the answer is proved, one JSON-safe dict is appended: the ``<proof>`` of a
+        minimal certificate (docs/certificates.md), for the generators in the order
+        ``kernel.generators()`` returns them unless the dict carries its own
+        ``"generators"`` and ``"orders"``. Nothing is appended when it is not proved.
 
     Returns
     -------
@@ -366,11 +377,24 @@ def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
     """
     if executor is not None and exhaustive(kernel, steps, seconds) and kernel.size > 1:
         H, orders = kernel.generators()
+        if _use_cube(kernel, orders):
+            return _cube_minimum(x0, kernel, H, orders, None, None, progress, 0.0, proof,
+                                 executor)
         best, _, examined, pruned = coset_min(x0, H, orders, kernel.n, executor)
-        if proof is not None:
-            proof.append({"method": "enumeration"})
+        _append_proof(proof, best, len(orders))
         return best, True, examined, pruned
     return minimise(x0, kernel, steps, deadline, progress, descent, proof=proof)
+
+
+def _append_proof(proof: list | None, best: np.ndarray, k: int) -> None:
+    """Append the proof of an exhaustive walk to ``proof`` (if given): enumeration, or
+    for a best of length 0 the tree pruned at its root (every length is >= 0)."""
+    if proof is None:
+        return
+    if not np.any(best):
+        proof.append({"method": "tree", "leaf_dim": 0, "pruned": [[]]})
+    else:
+        proof.append({"method": "enumeration"})
 
 
 def min_many(X: np.ndarray, kernel: Kernel, executor: Any, taps: bool
@@ -398,23 +422,12 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     calling back; Ctrl-C stops it). A native kernel is searched in C
     (:func:`modlights._coset.coset_min`: Gray code, sub-cube bounds); a coset of 2^62
     or more elements is never covered (the sub-coset of the generators that fit is
-    searched, then descended; not proved).
-
-    ``proof``: as in :func:`coset_minimum` (``{"method": "enumeration"}`` appended when
-    the answer is proved).
+    searched, then descended; not proved). ``proof``: as in :func:`coset_minimum`.
 
     Returns
     -------
     (best uint8 (n_taps,), proven, examined, pruned)
     """
-    out = _minimise(x0, kernel, steps, deadline, progress, descent)
-    if proof is not None and out[1]:
-        proof.append({"method": "enumeration"})
-    return out
-
-
-def _minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float | None,
-              progress: Any, descent: float) -> tuple[np.ndarray, bool, int, int]:
     seconds = None if deadline is None else deadline - time.perf_counter()
     deadline_search = deadline
     if deadline is not None:
@@ -429,10 +442,16 @@ def _minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float
     if total == 1 and every:
         if progress is not None:
             progress(1, 1)
+        _append_proof(proof, x0, len(orders))
         return x0.astype(np.uint8), True, 1, 0
     if steps == 0 or (seconds is not None and seconds <= 0):
         best = descend(x0.astype(np.int64), H, orders, n, deadline)
+        if not x0.any():
+            _append_proof(proof, x0, len(orders))
         return best.astype(np.uint8), int(x0.sum()) == 0, 0, 0
+    if kernel.native and every and _use_cube(kernel, orders):
+        return _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress,
+                             deadline, proof, None)
     if kernel.native:
         from modlights.native import _core as _coset
         # the longest prefix of generators of fewer than 2^62 elements
@@ -452,6 +471,8 @@ def _minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float
             best = descend(best.astype(np.int64), H, orders, n, deadline)
         if progress is not None:
             progress(total if complete else int(examined), total)
+        if complete:
+            _append_proof(proof, best, len(orders))
         return best.astype(np.uint8), complete, examined, pruned
     x0 = x0.astype(np.int64)
     limit = total if steps is None else min(total, steps)
@@ -484,7 +505,38 @@ def _minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float
     proven = covered or best_len == 0
     if not covered:
         best = descend(best, Hi, orders, n, deadline)
+    if proven:
+        _append_proof(proof, best, len(orders))
     return best.astype(np.uint8), proven, start, 0
+
+
+def _use_cube(kernel: Kernel, orders: list[int]) -> bool:
+    """Whether the GF(2) transform search (:mod:`modlights.search.cube`) takes this
+    coset: a native GF(2) kernel of nullity ``CUBE_MIN_NULLITY`` or more that it holds."""
+    from modlights.search import cube
+    return kernel.native and len(orders) >= cube.CUBE_MIN_NULLITY \
+        and cube.applies(kernel.n, kernel.n_taps, orders)
+
+
+def _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress, deadline,
+                  proof, executor):
+    """minimise / coset_minimum by the transform search: (best, proven, examined,
+    pruned) with pruned the elements covered by symmetry; an unfinished search is
+    descended until ``deadline``."""
+    from modlights.search import cube
+    p = cube.plan(x0, H, symmetries=kernel.symmetries())
+    r = cube.search(p, steps=steps, deadline=deadline_search, progress=progress,
+                    executor=executor)
+    best = r.best
+    if not r.complete:
+        best = descend(best.astype(np.int64), H, orders, kernel.n,
+                       deadline).astype(np.uint8)
+    elif proof is not None:
+        if not best.any():
+            _append_proof(proof, best, len(orders))
+        else:
+            proof.append(p.proof())
+    return best.astype(np.uint8), bool(r.complete), int(r.examined), int(r.skipped)
 
 
 def descend(x: np.ndarray, H: np.ndarray, orders: list[int], n: int,
