@@ -6,7 +6,8 @@ import json
 import math
 from typing import Any
 
-from modlights.cli.common import _build_board, _format_grid, _describe, _board_json, _add_board_options
+from modlights.cli.common import (_UserError, _add_board_options, _board_json,
+                                  _build_board, _describe, _format_grid)
 from modlights.solver import Solver
 
 
@@ -27,13 +28,26 @@ def parse_seconds(text: str | None) -> float | None:
 
 def run(args: argparse.Namespace, out) -> int:
     """Print the value, a witness board, its fewest taps and the time (or one JSON
-    object with ``--json``). Exit 0."""
+    object with ``--json``); with ``--certificate FILE`` write the certificate of the
+    bounds there (docs/certificates.md; its ``upper`` is what the certificate proves,
+    which may be above the search's when the proof tree does not close in
+    ``CERTIFICATE_SECONDS``). Exit 0."""
     board = _build_board(args)
     seconds = parse_seconds(args.budget)
     solver = Solver(board, backend=args.backend)
     h = solver.hardest(budget=seconds)
+    cert = None
+    if args.certificate is not None:
+        try:
+            cert = h.certificate(budget=CERTIFICATE_SECONDS)
+        except ValueError as e:
+            raise _UserError(f"--certificate: {e}") from None
+        _write_certificate(args.certificate, cert)
     if args.json:
         doc = {**_board_json(board), **h.to_dict()}
+        if cert is not None:
+            doc["certificate"] = args.certificate
+            doc["certificate_upper"] = cert["upper"]
         print(json.dumps(doc), file=out)
         return 0
     p = lambda *a: print(*a, file=out)  # noqa: E731
@@ -55,7 +69,26 @@ def run(args: argparse.Namespace, out) -> int:
         p(line)
     p()
     p(f"time: {h.seconds:.2f} s, {h.iterations} integer programs")
+    if cert is not None:
+        proves = "settles the value" if cert["lower"] == cert["upper"] else \
+            f"proves {cert['lower']} <= value <= {cert['upper']}"
+        p(f"certificate: {args.certificate} ({proves}; check it with 'modlights verify "
+          f"{args.certificate}')")
     return 0
+
+
+#: Seconds ``--certificate`` may spend on a proof tree of the upper bound (needed only
+#: when the integer program proved less than the linear program's bound).
+CERTIFICATE_SECONDS = 30.0
+
+
+def _write_certificate(path: str, cert: dict) -> None:
+    """Write ``cert`` as JSON to ``path``; ValueError (exit 2) when it cannot."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(cert, f)
+    except OSError as e:
+        raise _UserError(f"cannot write --certificate {path!r}: {e.strerror or e}") from None
 
 
 def _count(board: Any, solver: Solver) -> str:
@@ -74,10 +107,17 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
                        formatter_class=fmt, allow_abbrev=False,
                        epilog="examples:\n  modlights hardest --grid 9x9\n"
                               "  modlights hardest --grid 19x19 --budget 120\n"
-                              "  modlights hardest --grid 3x3 --states 3 --json")
+                              "  modlights hardest --grid 3x3 --states 3 --json\n"
+                              "  modlights hardest --grid 19x19 --budget 60 "
+                              "--certificate h19.json\n"
+                              "  modlights verify h19.json")
     _add_board_options(p)
     p.add_argument("--budget", metavar="SECONDS",
                    help="time limit (e.g. 120 or 120s); past it the best board found is "
                         "printed with its proved bounds, marked not proved")
+    p.add_argument("--certificate", metavar="FILE",
+                   help="write a certificate of the bounds (JSON: the witness with the "
+                        "proof of its fewest taps, and exact LP dual weights for the "
+                        "upper bound); check it with 'modlights verify FILE'")
     p.set_defaults(func=run)
     return p

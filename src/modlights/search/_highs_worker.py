@@ -12,7 +12,9 @@ kept by the parent so that a new child can be given the whole model:
 - ``("vars", n, lower, upper)``: n columns with these bounds (cost 0);
 - ``("integer", idx)``: those columns integer;
 - ``("cost", col, value)``; ``("maximize",)``;
-- ``("rows", lower, upper, starts, idx, vals)``: rows in CSR form.
+- ``("rows", lower, upper, starts, idx, vals)``: rows in CSR form;
+- ``("start", values)``: a feasible answer (every column's value) handed to HiGHS as
+  its incumbent (``setSolution``), so that its branch and bound prunes below it.
 
 The child reads pickled messages on stdin: ``("ops", [op, ...])`` (applied, no reply),
 ``("solve", seconds or None)`` (replies with :func:`result`), ``("exit",)``.
@@ -64,6 +66,10 @@ def apply(h: Any, ops: list) -> None:
                       np.asarray(upper, dtype=float), len(idx),
                       np.asarray(starts, dtype=np.int32), np.asarray(idx, dtype=np.int32),
                       np.asarray(vals, dtype=float))
+        elif kind == "start":
+            sol = highspy.HighsSolution()
+            sol.col_value = [float(v) for v in op[1]]
+            h.setSolution(sol)
         else:
             raise ValueError(f"unknown HiGHS model operation {kind!r}")
 

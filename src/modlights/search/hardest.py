@@ -66,6 +66,8 @@ import numpy as np
 from modlights.engines.reference import LocalSmith
 from modlights.model.ring import factorize
 from modlights.model.validation import check_budget
+from modlights.search.hardest_certificate import CertificateData
+from modlights.search.lpbound import KernelElements, root_bound
 from modlights.search.minimal import (MIN_DESCENT_SECONDS, Kernel, check_executor,
                                       coset_minimum, deadline_after)
 
@@ -96,10 +98,11 @@ class Hardest:
     """
 
     __slots__ = ("min_taps", "state", "taps", "proven", "lower", "upper", "seconds",
-                 "iterations")
+                 "iterations", "_certificate")
 
     def __init__(self, min_taps: int, state: np.ndarray, taps: np.ndarray, proven: bool,
-                 lower: int, upper: int, seconds: float, iterations: int):
+                 lower: int, upper: int, seconds: float, iterations: int,
+                 certificate: Any = None):
         self.min_taps = int(min_taps)
         self.state = state
         self.taps = taps
@@ -108,13 +111,38 @@ class Hardest:
         self.upper = int(upper)
         self.seconds = float(seconds)
         self.iterations = int(iterations)
+        self._certificate = certificate
 
     def __getstate__(self) -> dict:
         return {k: getattr(self, k) for k in self.__slots__}
 
     def __setstate__(self, d: dict) -> None:
         for k in self.__slots__:
-            setattr(self, k, d[k])
+            setattr(self, k, d.get(k))
+
+    def certificate(self, budget: Any = None) -> dict:
+        """A JSON-safe certificate of ``lower`` and ``upper`` (kind "hardest" of
+        docs/certificates.md), checked by :func:`modlights.verify`.
+
+        The witness is ``state`` with its fewest taps and the coset search's proof; the
+        upper bound is the exact dual of the linear program over kernel elements
+        (``lp-dual``), or, when the search proved a value below that program's bound,
+        a branch and bound over taps with exact duals at every closed node (``lp-tree``,
+        built on the first call and kept). ``budget``: seconds for that tree (None: at
+        most ``TREE_NODES_MAX`` nodes of
+        :mod:`modlights.search.hardest_certificate`); when it does not close, the
+        certificate's ``upper`` is the program's bound, above ``self.upper``.
+
+        Raises ValueError when the witness's minimum was not proved (nothing to certify
+        below it) or for a bad budget."""
+        seconds = check_seconds(budget)
+        data = self._certificate
+        if data is None:
+            raise ValueError("this Hardest carries no certificate data (made by an older "
+                             "modlights)")
+        if data.proof is None:
+            raise ValueError("the witness's fewest taps was not proved: no certificate")
+        return data.build(seconds)
 
     def to_dict(self) -> dict:
         """JSON-safe: lists and numbers only."""
@@ -226,7 +254,8 @@ class _CoveringProgram:
     HiGHS (branch and bound would revisit every translate of a board).
     """
 
-    def __init__(self, groups: _TapGroups, n: int, constant: int, pinned: np.ndarray):
+    def __init__(self, groups: _TapGroups, n: int, constant: int, pinned: np.ndarray,
+                 upper: int | None = None):
         import highspy
         self._inf = highspy.kHighsInf
         self.n = n
@@ -240,13 +269,17 @@ class _CoveringProgram:
         self._child = None          # (Popen, ops sent) while solved in a child
         self._stop = False
         self._deadline: float | None = None
+        self._start: np.ndarray | None = None
         ncols = self.g * n
         self.t = ncols                                       # the value's column
+        # a proved upper bound (the linear program's) caps t: HiGHS prunes with it
+        t_max = None if upper is None else float(max(0, upper - constant))
         upper = np.repeat(groups.sizes, n).astype(float)
         for g in pinned[groups.sizes[pinned] == 1]:          # a pinned single tap is 0
             upper[g * n + 1:(g + 1) * n] = 0.0
         self._ops += [("vars", ncols + 1, np.zeros(ncols + 1),
-                       np.append(upper, float((n - 1) * groups.sizes.sum()))),
+                       np.append(upper, float((n - 1) * groups.sizes.sum() if t_max is None
+                                              else t_max))),
                       ("integer", np.arange(ncols, dtype=np.int32)),
                       ("cost", self.t, 1.0), ("maximize",)]
         for g in range(self.g):                              # sum_v a_{g,v} = |G|
@@ -285,6 +318,12 @@ class _CoveringProgram:
         idx = np.flatnonzero(coef)
         self._add_row(-self._inf, 0.0, np.append(idx, self.t).astype(np.int32),
                       np.append(-coef.reshape(-1)[idx], 1.0).astype(float))
+
+    def start(self, counts: np.ndarray, value: int) -> None:
+        """Hand HiGHS a feasible answer (group counts g x n meeting the pinning and
+        leader rows, and the board's fewest taps) as its incumbent."""
+        self._start = np.append(np.asarray(counts, dtype=float).reshape(-1),
+                                float(value - self.constant))
 
     def add_cuts(self, W: np.ndarray) -> None:
         """:meth:`add_cut` for every row of W (m x g); the t rows go in as blocks."""
@@ -331,6 +370,8 @@ class _CoveringProgram:
         KeyboardInterrupt is re-raised within a fraction of a second either way."""
         self._deadline = None if seconds is None else time.perf_counter() + seconds
         self._stop = False
+        if self._start is not None:         # rows added since drop HiGHS's copy of it
+            self._ops.append(("start", self._start))
         if self._local is None and self._nnz > INPROCESS_NNZ_MAX and _CHILD_OK:
             res = self._solve_child(seconds)
         else:
@@ -497,7 +538,7 @@ def _kernel_on_groups(gens: np.ndarray, orders: list, n: int, kernel_size: int):
 
 
 def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
-            executor: Any = None) -> Hardest:
+            executor: Any = None, seed: int = 0) -> Hardest:
     """The hardest solvable board of ``board`` (target 0) and its fewest taps.
 
     Parameters
@@ -518,12 +559,25 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
         Splits each exact coset search that covers its whole coset over the executor's
         workers (:func:`modlights.search.minimal.coset_minimum`); same answers as
         without it.
+    seed : int
+        The local search's random stream (:mod:`modlights.search.anneal`): the same
+        seed gives the same boards when the budget does not cut the walk short.
+
+    Stages: (1) the exact bound of the linear program over kernel elements
+    (:func:`modlights.search.lpbound.root_bound`) is the first upper bound; (2) on
+    kernels past ``FULL_KERNEL_MAX`` elements, simulated annealing over boards
+    (:class:`modlights.search.anneal.Annealer`, ``ANNEAL_SHARE`` of the budget, or
+    ``ANNEAL_MOVES_PER_TAP`` x taps moves without one) proposes hard boards, each
+    proved by the exact coset search before it counts; the best is handed to the
+    integer program as its incumbent; (3) the integer program's constraint generation
+    (module docstring) until the bounds meet or the budget runs out.
 
     Returns
     -------
     Hardest
         ``min_taps``, the witness ``state`` (its fewest taps proved equal to
-        ``min_taps``), ``proven``, ``lower``, ``upper``, ``seconds``, ``iterations``.
+        ``min_taps``), ``proven``, ``lower``, ``upper``, ``seconds``, ``iterations``;
+        ``certificate()`` writes the proof of the bounds.
 
     Raises
     ------
@@ -536,7 +590,8 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
     deadline = None if seconds is None else t0 + seconds
     n, r = board.states, board.n_taps
     H, orders = kernel.generators()
-    groups = _TapGroups(np.asarray(H, dtype=np.uint8), r)
+    H = np.asarray(H, dtype=np.uint8).reshape(len(orders), r)
+    groups = _TapGroups(H, r)
     top = (n - 1) * r
     constant = (n - 1) * len(groups.fixed)
     kernel_size = kernel.size
@@ -546,8 +601,9 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
 
     def fewest(x: np.ndarray):
-        """The board -A x and (y, proven): the least-length tap vector y of the coset
-        x + ker A (x solves that board), and whether the search proved it least."""
+        """The board -A x, (y, proven): the least-length tap vector y of the coset
+        x + ker A (x solves that board), whether the search proved it least, and the
+        search's proof dict (None when not proved)."""
         state = board.apply(np.zeros(board.shape, dtype=np.uint8),
                             board.from_tap_vector((n - x.astype(np.int64)) % n))
         left = remaining()
@@ -557,38 +613,146 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
         budget = search_steps if left is None or kernel_size * max(1, r) <= WHOLE_COSET_WORK \
             else left
         steps, seconds = check_budget(budget, search_steps)
+        proof: list = []
         y, proven, _, _ = coset_minimum(x.astype(np.uint8), kernel, steps=steps,
                                         seconds=seconds, deadline=deadline_after(seconds),
-                                        executor=executor, descent=MIN_DESCENT_SECONDS)
-        return state, y, proven
+                                        executor=executor, descent=MIN_DESCENT_SECONDS,
+                                        proof=proof)
+        return state, y, proven, (proof[0] if proven and proof else None)
 
-    # the zero board needs no taps: a proved start
+    # the zero board needs no taps: a proved start (the tree pruned at its root)
+    zero_proof = {"method": "tree", "leaf_dim": 0, "pruned": [[]]}
     best = (0, np.zeros(board.shape, dtype=np.uint8),
-            board.from_tap_vector(np.zeros(r, dtype=np.uint8)))
-    upper = top
+            board.from_tap_vector(np.zeros(r, dtype=np.uint8)), zero_proof)
     iterations = 0
+    # (1) the linear program's exact bound
+    elements = KernelElements.build(H, orders, n, r)
+    cover = KernelElements.cover(H, orders, n, r, seed=seed)
+    bound, bound_set, idx, q = root_bound(elements if elements.complete else None, cover,
+                                          groups, n, deadline=_share(deadline, LP_SHARE))
+    upper = min(top, bound.__floor__())
+    root = (bound_set.coeffs[idx], q, bound.__floor__())
+    pinned_taps: list[int] = []
     if len(groups) == 0:
         # trivial kernel, or no tap touched by it: every x is its board's only
         # solution, the all n-1 vector is the heaviest
         x = groups.realise(np.zeros((0, n), dtype=np.int64), n, r)
-        state, y, proven = fewest(x)
+        state, y, proven, proof = fewest(x)
         if proven:
-            best = (int(y.sum(dtype=np.int64)), state, board.from_tap_vector(y))
-        upper = constant
+            best = (int(y.sum(dtype=np.int64)), state, board.from_tap_vector(y), proof)
+        upper = min(upper, constant)
     else:
         gens = np.asarray(H, dtype=np.int64)[:, groups.rep] % n
-        program = _CoveringProgram(groups, n, constant,
-                                   pinned_groups(gens, groups.sizes, n))
-        try:
-            best, upper, iterations = _generate(program, gens, orders, n, r, kernel_size,
-                                                groups, board, fewest, remaining, best,
-                                                upper)
-        finally:
-            program.close()
-    min_taps, state, taps = best
+        pinned = pinned_groups(gens, groups.sizes, n)
+        pinned_taps = [int(groups.members[g][0]) for g in pinned
+                       if groups.sizes[g] == 1]
+        # (2) local search on large kernels
+        incumbent = None
+        if best[0] < upper and kernel_size > FULL_KERNEL_MAX:
+            best, incumbent = _anneal(board, elements if elements.complete else None,
+                                      H, orders, n, r, groups, pinned, fewest, best,
+                                      deadline, seed)
+        if best[0] < upper and (deadline is None or time.perf_counter() < deadline):
+            program = _CoveringProgram(groups, n, constant, pinned, upper=upper)
+            try:
+                if incumbent is not None:
+                    program.start(*incumbent)
+                best, upper, iterations = _generate(program, gens, orders, n, r,
+                                                    kernel_size, groups, board, fewest,
+                                                    remaining, best, upper)
+            finally:
+                program.close()
+    min_taps, state, taps, proof = best
     _check_witness(board, state, taps, min_taps)
-    return Hardest(min_taps, state, taps, min_taps >= upper, min_taps, max(upper, min_taps),
-                   time.perf_counter() - t0, iterations)
+    upper = max(upper, min_taps)
+    rhs = board.cell_vector(board.coerce_state((-state.astype(np.int64)) % n))
+    data = CertificateData(board, H, orders, rhs, board.tap_vector(taps), min_taps, proof,
+                           root, pinned_taps, upper)
+    return Hardest(min_taps, state, taps, min_taps >= upper, min_taps, upper,
+                   time.perf_counter() - t0, iterations, data)
+
+
+#: Shares of the budget: the root linear program (when it is solved by constraint
+#: generation: composite n) and the local search on large kernels.
+LP_SHARE = 0.2
+ANNEAL_SHARE = 0.5
+#: Without a budget the local search makes this many moves per tap (in
+#: ``ANNEAL_SEGMENTS`` segments of falling temperature, the best board of each proved).
+ANNEAL_MOVES_PER_TAP = 100
+ANNEAL_SEGMENTS = 4
+#: Random kernel elements the local search watches when the kernel is too large to
+#: enumerate (with a subgroup touching every tap; the minimisers the coset searches
+#: find are added as they come).
+ANNEAL_SAMPLES = 1 << 15
+
+
+def _share(deadline: float | None, share: float) -> float | None:
+    """The perf_counter value ``share`` of the time left to ``deadline`` from now."""
+    if deadline is None:
+        return None
+    now = time.perf_counter()
+    return now + share * max(0.0, deadline - now)
+
+
+def _anneal(board, elements, H, orders, n, r, groups, pinned, fewest, best, deadline,
+            seed):
+    """Stage (2) of :func:`hardest`: (best, incumbent for the program or None)."""
+    from modlights.search.anneal import Annealer, T_END, T_START
+    if elements is None:
+        elements = KernelElements.build(H, orders, n, r, samples=ANNEAL_SAMPLES, seed=seed)
+    walker = Annealer(elements.values, n, seed=seed)
+    walker.start()
+    stop = _share(deadline, ANNEAL_SHARE)
+    if stop is None:
+        moves = ANNEAL_MOVES_PER_TAP * max(1, r)
+    else:   # as many moves as fit in the share, from the speed of a first few
+        t = time.perf_counter()
+        probe = 256
+        walker.run(probe, deadline=stop, t_start=T_START, t_end=T_START)
+        per = max(1e-7, (time.perf_counter() - t) / probe)
+        moves = max(probe, int((stop - time.perf_counter()) / per))
+    ratio = T_END / T_START
+    found_x = None
+    for seg in range(ANNEAL_SEGMENTS):
+        if stop is not None and time.perf_counter() >= stop:
+            break
+        hi = T_START * ratio ** (seg / ANNEAL_SEGMENTS)
+        lo = T_START * ratio ** ((seg + 1) / ANNEAL_SEGMENTS)
+        x, _ = walker.run(max(1, moves // ANNEAL_SEGMENTS), deadline=stop, t_start=hi,
+                          t_end=lo)
+        state, y, proven, proof = fewest(x.astype(np.int64))
+        length = int(y.sum(dtype=np.int64))
+        if proven and length > best[0]:
+            best = (length, state, board.from_tap_vector(y), proof)
+            found_x = x
+        c = (y.astype(np.int64) - x) % n
+        if not elements.complete and c.any():
+            walker.add_elements(c[None, :])
+    incumbent = None
+    if found_x is not None and elements.complete:
+        incumbent = _incumbent(found_x, best[0], elements, groups, pinned, n)
+    return best, incumbent
+
+
+def _incumbent(x: np.ndarray, value: int, elements: KernelElements, groups: _TapGroups,
+               pinned: np.ndarray, n: int):
+    """The program's columns for the coset of x (value its fewest taps): the lightest
+    y in x + ker A that is 0 in the majority on every pinned group (so it meets the
+    pinning and leader rows), as (group counts g x n, value); None if none is found."""
+    Y = (x.astype(np.int64)[None, :] + elements.values) % n              # m x r
+    ok = np.ones(len(Y), dtype=bool)
+    for g in pinned:
+        taps = groups.members[g]
+        counts = np.stack([(Y[:, taps] == v).sum(axis=1) for v in range(n)], axis=1)
+        ok &= counts[:, 0] >= counts.max(axis=1)
+    if not ok.any():
+        return None
+    cand = np.flatnonzero(ok)
+    y = Y[cand[int(np.argmin(Y[cand].sum(axis=1)))]]
+    counts = np.zeros((len(groups), n), dtype=np.int64)
+    for g, taps in enumerate(groups.members):
+        counts[g] = np.bincount(y[taps], minlength=n)
+    return counts, value
 
 
 def _generate(program, gens, orders, n, r, kernel_size, groups, board, fewest, remaining,
@@ -622,10 +786,10 @@ def _generate(program, gens, orders, n, r, kernel_size, groups, board, fewest, r
         if counts is None or best[0] >= upper:
             break
         x = groups.realise(counts, n, r)
-        state, y, proven = fewest(x)
+        state, y, proven, proof = fewest(x)
         length = int(y.sum(dtype=np.int64))
         if proven and length > best[0]:
-            best = (length, state, board.from_tap_vector(y))
+            best = (length, state, board.from_tap_vector(y), proof)
         if best[0] >= upper:
             break
         c = (y.astype(np.int64) - x) % n
