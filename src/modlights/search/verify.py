@@ -365,11 +365,13 @@ def _check_kernel(kd: Any, A: _Matrix, what: str) -> _Kernel:
 
 # ------------------------------------------------------------------ coset minima
 def _wht(a: np.ndarray) -> np.ndarray:
-    """F(c) = sum_u a_u (-1)^popcount(c & u) for c < 2^d (a of length 2^d), as int32:
-    |F| <= sum |a_u| <= the number of taps < 2^31. Two bits at a time where it can
-    (the 4-point transform of bits t, t+1: s0 + s1, d0 + d1, s0 - s1, d0 - d1 with
-    s, d the sums and differences of the pairs), else one (a0 + a1, a0 - a1)."""
-    a = a.astype(np.int32)
+    """F(c) = sum_u a_u (-1)^popcount(c & u) for c < 2^d (a of length 2^d). Every
+    partial sum is bounded by sum |a_u| (here at most the number of taps), so the
+    transform runs in int16 when that is below 2^15, else int32. Two bits at a time
+    where it can (the 4-point transform of bits t, t+1: s0 + s1, d0 + d1, s0 - s1,
+    d0 - d1 with s, d the sums and differences of the pairs), else one (a0 + a1,
+    a0 - a1)."""
+    a = a.astype(np.int16 if int(np.abs(a).sum()) < 1 << 15 else np.int32)
     h, N = 1, a.size
     while h < N:
         if 4 * h <= N:
@@ -562,7 +564,7 @@ def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
         if P in pset:
             continue
         if len(P) == depth:
-            if any(_image(s, P, orders, m) < P for s in syms):
+            if syms and _lower_image(syms, P, orders, m):
                 skipped += 1
                 continue
             low = walk.min(y)
@@ -579,7 +581,7 @@ def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
 
 
 def _symmetries(spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix,
-                kernel: _Kernel, m: int) -> list[tuple[np.ndarray, np.ndarray]]:
+                kernel: _Kernel, m: int) -> list[tuple]:
     """Checks each symmetry (sigma on cells, tau on taps) and returns, for each, how it
     acts on leaves: (d, T) with leaf coefficients c (i >= m) mapped to d + c T (mod o).
 
@@ -590,7 +592,7 @@ def _symmetries(spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix,
     :func:`_check_kernel`) the leaf of tau y is read off from those of tau x - x and of
     tau h_i (i >= m). tau maps span(h_0..h_{m-1}) into itself (the coordinates of
     tau h_i, i < m, vanish from m on), hence onto itself: the image of a leaf is a
-    whole leaf."""
+    whole leaf. Each is returned as (d, T) (bit masks too: see :func:`_lower_image`)."""
     if not isinstance(spec, list):
         raise ValueError(f"{what} symmetries must be a list")
     n, k = A.n, kernel.k
@@ -619,18 +621,40 @@ def _symmetries(spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix,
             raise ValueError(f"{w} does not map the coset onto itself") from None
         if k and C[1:m + 1, m:].any():
             raise ValueError(f"{w} does not map span(h_0..h_{m - 1}) into itself")
-        out.append((C[0, m:], C[m + 1:, m:]))
+        d, T = C[0, m:], C[m + 1:, m:]
+        # the same as bit masks (bit j - m for coefficient j), used when all orders are 2
+        mask = lambda row: sum(int(v & 1) << j for j, v in enumerate(row))  # noqa: E731
+        out.append((mask(d), [mask(row) for row in T], (d, T)))
     return out
 
 
-def _image(sym: tuple[np.ndarray, np.ndarray], P: tuple, orders: list[int], m: int
-           ) -> tuple:
-    """The leaf (c_{k-1}, ..., c_m) a symmetry maps leaf P to."""
-    d, T = sym
-    k = len(orders)
-    c = np.array(P[::-1], dtype=np.int64)            # c_m .. c_{k-1}
-    img = (d + c @ T) % np.array(orders[m:], dtype=np.int64)   # k terms < 2^16
-    return tuple(int(v) for v in img[::-1])
+def _lower_image(syms: list, P: tuple, orders: list[int], m: int) -> bool:
+    """Whether a symmetry maps leaf P = (c_{k-1}, ..., c_m) to a smaller leaf.
+
+    A leaf maps to d + c T (mod the orders), c = (c_m, ..., c_{k-1}). When every order
+    is 2 the leaf is read as the integer with bit i - m = c_i (its order is the
+    lexicographic one) and the image is d xor the rows of T where c has a bit."""
+    if all(o == 2 for o in orders[m:]):
+        c = 0
+        for v in P:
+            c = (c << 1) | v
+        for d, rows, _ in syms:
+            img, bits, i = d, c, 0
+            while bits:
+                if bits & 1:
+                    img ^= rows[i]
+                bits >>= 1
+                i += 1
+            if img < c:
+                return True
+        return False
+    c = np.array(P[::-1], dtype=np.int64)                          # c_m .. c_{k-1}
+    mods = np.array(orders[m:], dtype=np.int64)
+    for _, _, (d, T) in syms:
+        img = (d + c @ T) % mods                                   # k terms < 2^16
+        if tuple(int(v) for v in img[::-1]) < P:
+            return True
+    return False
 
 
 # ------------------------------------------------------------------ "hardest" claims
