@@ -738,3 +738,41 @@ def test_coset_min_against_plain_enumeration(monkeypatch, n, small_blocks):
         best = min(int(((y + np.asarray(c, dtype=np.int64) @ H) % n).sum())
                    for c in itertools.product(*[range(o) for o in orders]))
         assert V._coset_min(y, H, orders, n) == best
+
+
+# ------------------------------------------------------------------ real hardest certificates
+@pytest.mark.parametrize("grid,n", [((3, 3), 2), ((4, 4), 2), ((5, 5), 2), ((3, 3), 3),
+                                    ((4, 4), 3), ((3, 4), 4), ((5, 5), 3)])
+def test_hardest_certificates_hold_and_tampering_is_rejected(grid, n):
+    """h.certificate() of Solver.hardest (lp-dual or lp-tree): accepted, its lower
+    bound the brute-force value; an upper one below the bound's floor, an altered
+    weight or element, a flipped witness tap: rejected."""
+    b = ml.Board.grid(*grid, states=n)
+    h = ml.Solver(b).hardest()
+    cert = json.loads(json.dumps(h.certificate()))
+    assert V.verify(cert)
+    assert cert["lower"] == brute_hardest(b)[0] if n ** b.n_taps <= 1 << 16 else True
+    ub = cert["upper_bound"]
+    c = copy.deepcopy(cert)
+    c["upper"] -= 1
+    rejects(c)
+    weights = ub["weights"] if ub["method"] == "lp-dual" else \
+        next(nd["weights"] for nd in ub["nodes"] if "weights" in nd)
+    key = next(iter(weights)) if isinstance(weights, dict) else 0
+    c = copy.deepcopy(cert)
+    wc = c["upper_bound"]["weights"] if ub["method"] == "lp-dual" else \
+        next(nd["weights"] for nd in c["upper_bound"]["nodes"] if "weights" in nd)
+    wc[key] = "-" + str(wc[key]) if not str(wc[key]).startswith("-") else "1"
+    rejects(c)
+    c = copy.deepcopy(cert)
+    j = next(t for t, v in enumerate(c["witness"]["taps"]) if v)
+    c["witness"]["taps"][j] -= 1
+    rejects(c)
+    if cert["kernel"]["generators"]:
+        c = copy.deepcopy(cert)
+        e = c["upper_bound"]["elements"][0]
+        e[0] = (e[0] + 1) % cert["kernel"]["orders"][0]
+        try:                            # another element: a valid dual only by chance
+            V.verify(c)
+        except ValueError:
+            pass
