@@ -848,7 +848,7 @@ def _check(cert: Any) -> str:
     if witness["length"] != lower:
         raise ValueError(f"the witness needs {witness['length']} taps, not lower = {lower}")
     up = _check_upper(_field(cert, "upper_bound", "certificate"), upper, A, kernel)
-    value = f"= {lower}" if lower == upper else f"in {lower}..{upper}"
+    value = f"exactly {lower}" if lower == upper else f"between {lower} and {upper}"
     return f"the hardest board needs {value} taps (witness: {how}; upper: {up})"
 
 
