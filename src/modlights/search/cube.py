@@ -21,13 +21,13 @@ leaf dimension m, no pruned prefixes and the symmetries used.
 """
 from __future__ import annotations
 
-import concurrent.futures as cf
 import time
 from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["CubePlan", "plan", "search", "applies", "LOW_DIM", "CUBE_MIN_NULLITY"]
+__all__ = ["CubePlan", "Result", "plan", "search", "task", "layout", "applies", "LOW_DIM",
+           "CUBE_MIN_NULLITY", "MIN_STEPS"]
 
 #: Low generators (leaf dimension) aimed at: 2^LOW_DIM int16 entries per transform.
 LOW_DIM = 16
@@ -38,6 +38,9 @@ CALL_SECONDS = 0.3
 #: From this nullity on, GF(2) minimal searches use the transform (below it the
 #: Gray-code walk is as fast).
 CUBE_MIN_NULLITY = 22
+#: Budgets (coset elements) from which the transform search is used: a corner has
+#: 2^(m + CORNER_LOG) elements, at most 2^(LOW_DIM + 2 + CORNER_LOG).
+MIN_STEPS = 1 << (LOW_DIM + 2 + CORNER_LOG)
 #: Most taps (int16 transform lanes) and generators (k - m <= 63, m <= 26).
 MAX_TAPS = 32767
 MAX_NULLITY = 63 + 24
@@ -286,7 +289,7 @@ def _call(p: CubePlan, inner: int, a: int, b: int, bound: int, seconds: float,
                               p.sym_shift, p.kh - inner, corners, bound, seconds, threads)
 
 
-def _task(p: CubePlan, inner: int, a: int, b: int, bound: int):
+def task(p: CubePlan, inner: int, a: int, b: int, bound: int):
     """Executor task: corners a..b-1 with one thread (module level: it pickles)."""
     return _call(p, inner, a, b, bound, 0.0, 1)
 
@@ -304,9 +307,15 @@ class Result:
         self.covered, self.examined, self.skipped = covered, examined, skipped
 
 
+def layout(p: CubePlan) -> tuple[int, int, int]:
+    """(inner, corners, elements per corner): a corner fixes the top kh - inner high
+    coefficients; corner q is the mask q << inner."""
+    inner = min(p.kh, CORNER_LOG)
+    return inner, 1 << (p.kh - inner), 1 << (inner + p.m)
+
+
 def search(p: CubePlan, *, steps: int | None = None, deadline: float | None = None,
-           threads: int | None = None, progress: Any = None,
-           executor: cf.Executor | None = None) -> Result:
+           threads: int | None = None, progress: Any = None) -> Result:
     """The least weight over the coset of plan ``p``.
 
     Parameters
@@ -316,16 +325,12 @@ def search(p: CubePlan, *, steps: int | None = None, deadline: float | None = No
     deadline : ``time.perf_counter()`` value to stop by (None: none).
     threads : C threads per call (None: the CPUs).
     progress : callable (done, total) in coset elements, after every C call.
-    executor : a concurrent.futures.Executor: corner ranges are its tasks (each given
-        the best length so far as its bound; at most workers + 1 in flight).
 
     Returns a :class:`Result`; ``complete`` only when every corner was walked (the
     length is then the least over the coset). Ctrl-C: KeyboardInterrupt within a
     second (between calls, or from the C loop).
     """
-    inner = min(p.kh, CORNER_LOG)
-    n_corners = 1 << (p.kh - inner)
-    per_corner = 1 << (inner + p.m)
+    inner, n_corners, per_corner = layout(p)
     total = n_corners * per_corner
     best = p.x0.copy()
     best_len = int(best.sum())
@@ -333,40 +338,6 @@ def search(p: CubePlan, *, steps: int | None = None, deadline: float | None = No
     if progress is not None:
         progress(0, total)
     done = examined = skipped = 0
-    if executor is not None:
-        from modlights.search.minimal import _stop_tasks, _wait, executor_workers
-        workers = executor_workers(executor)
-        size = max(1, -(-limit // (8 * workers)))
-        pending: dict[cf.Future, int] = {}
-        nxt = 0
-        try:
-            while nxt < limit or pending:
-                while nxt < limit and len(pending) <= workers and best_len > 0:
-                    b = min(limit, nxt + size)
-                    pending[executor.submit(_task, p, inner, nxt, b, best_len)] = b - nxt
-                    nxt = b
-                if best_len == 0 and not pending:
-                    break
-                for f in _wait(set(pending), cf.FIRST_COMPLETED):
-                    cnt = pending.pop(f)
-                    length, hi, lo, lv, sk, cd, comp = f.result()
-                    if hi is not None and length < best_len:
-                        best, best_len = p.element(hi, lo), length
-                    done += cnt
-                    examined += lv << p.m
-                    skipped += sk << p.m
-                if progress is not None:
-                    progress(done * per_corner, total)
-                if deadline is not None and time.perf_counter() > deadline:
-                    break
-        except BaseException:
-            _stop_tasks(set(pending), executor)
-            raise
-        if best_len == 0:
-            done = n_corners
-        _stop_tasks(set(pending), executor)
-        complete = done >= n_corners
-        return Result(best_len, best, complete, done * per_corner, examined, skipped)
     batch = 1
     while done < limit and best_len > 0:
         b = min(limit, done + batch)

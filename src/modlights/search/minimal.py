@@ -26,6 +26,10 @@ cluster (``dask.distributed.Client(...).get_executor()``):
   found so far as a bound, and a sub-cube whose untouched coordinates already reach that
   bound is skipped without a walk.
 
+GF(2) cosets of nullity ``cube.CUBE_MIN_NULLITY`` or more are searched by
+:mod:`modlights.search.cube` instead (Walsh-Hadamard leaves, one leaf per orbit of the
+board's symmetries that keep the coset; split over an executor by ranges of corners).
+
 Every split search is exhaustive, so its lengths are exactly those of the
 single-process search and every result is proved minimal. Complexity: an exhaustive
 search examines |ker A| = prod(orders) elements, O(n_taps / 64) word operations each
@@ -419,7 +423,9 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     ``descent`` seconds after this call started, whichever is later. ``progress(done,
     total)`` is told how far it got: after every chunk of the NumPy enumeration, at the
     start and end of a native search (the C search runs to its end or budget without
-    calling back; Ctrl-C stops it). A native kernel is searched in C
+    calling back; Ctrl-C stops it), after every chunk of the GF(2) transform search. A
+    native GF(2) kernel of nullity ``cube.CUBE_MIN_NULLITY`` or more is searched by
+    :mod:`modlights.search.cube`; another native kernel in C
     (:func:`modlights._coset.coset_min`: Gray code, sub-cube bounds); a coset of 2^62
     or more elements is never covered (the sub-coset of the generators that fit is
     searched, then descended; not proved). ``proof``: as in :func:`coset_minimum`.
@@ -449,7 +455,7 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
         if not x0.any():
             _append_proof(proof, x0, len(orders))
         return best.astype(np.uint8), int(x0.sum()) == 0, 0, 0
-    if kernel.native and every and _use_cube(kernel, orders):
+    if kernel.native and every and _use_cube(kernel, orders, steps):
         return _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress,
                              deadline, proof, None)
     if kernel.native:
@@ -510,12 +516,15 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     return best.astype(np.uint8), proven, start, 0
 
 
-def _use_cube(kernel: Kernel, orders: list[int]) -> bool:
+def _use_cube(kernel: Kernel, orders: list[int], steps: int | None = None) -> bool:
     """Whether the GF(2) transform search (:mod:`modlights.search.cube`) takes this
-    coset: a native GF(2) kernel of nullity ``CUBE_MIN_NULLITY`` or more that it holds."""
+    coset: a native GF(2) kernel of nullity ``CUBE_MIN_NULLITY`` or more that it holds,
+    and a budget of seconds or of at least ``cube.MIN_STEPS`` elements (or the whole
+    coset); smaller budgets walk the Gray code (its corners are too coarse)."""
     from modlights.search import cube
     return kernel.native and len(orders) >= cube.CUBE_MIN_NULLITY \
-        and cube.applies(kernel.n, kernel.n_taps, orders)
+        and cube.applies(kernel.n, kernel.n_taps, orders) \
+        and (steps is None or steps >= min(cube.MIN_STEPS, kernel.size))
 
 
 def _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress, deadline,
@@ -525,8 +534,10 @@ def _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress, deadl
     descended until ``deadline``."""
     from modlights.search import cube
     p = cube.plan(x0, H, symmetries=kernel.symmetries())
-    r = cube.search(p, steps=steps, deadline=deadline_search, progress=progress,
-                    executor=executor)
+    if executor is None:
+        r = cube.search(p, steps=steps, deadline=deadline_search, progress=progress)
+    else:
+        r = _cube_on_executor(p, executor, progress)
     best = r.best
     if not r.complete:
         best = descend(best.astype(np.int64), H, orders, kernel.n,
@@ -537,6 +548,50 @@ def _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress, deadl
         else:
             proof.append(p.proof())
     return best.astype(np.uint8), bool(r.complete), int(r.examined), int(r.skipped)
+
+
+def _cube_on_executor(p, executor: cf.Executor, progress: Any):
+    """The whole transform search of plan ``p`` split over ``executor``: ranges of
+    corners are its tasks (``TASKS_PER_WORKER`` x 2 per worker), each given the best
+    length so far as its bound, at most workers + 1 in flight. Returns a
+    :class:`modlights.search.cube.Result` (complete: every corner was walked)."""
+    from modlights.search import cube
+    inner, n_corners, per_corner = cube.layout(p)
+    total = n_corners * per_corner
+    workers = executor_workers(executor)
+    size = max(1, -(-n_corners // (2 * TASKS_PER_WORKER * workers)))
+    best = p.x0.copy()
+    best_len = int(best.sum())
+    done = examined = skipped = nxt = 0
+    pending: dict[cf.Future, int] = {}
+    if progress is not None:
+        progress(0, total)
+    try:
+        while nxt < n_corners or pending:
+            while nxt < n_corners and len(pending) <= workers and best_len > 0:
+                b = min(n_corners, nxt + size)
+                pending[executor.submit(cube.task, p, inner, nxt, b, best_len)] = b - nxt
+                nxt = b
+            if not pending:
+                break
+            for f in _wait(set(pending), cf.FIRST_COMPLETED):
+                cnt = pending.pop(f)
+                length, hi, lo, lv, sk, _, comp = f.result()
+                if not comp:           # a task stopped early (interrupted elsewhere)
+                    raise KeyboardInterrupt("a search task was interrupted")
+                if hi is not None and length < best_len:
+                    best, best_len = p.element(hi, lo), length
+                done += cnt
+                examined += lv << p.m
+                skipped += sk << p.m
+            if progress is not None:
+                progress(done * per_corner, total)
+    except BaseException:           # an error or Ctrl-C: queued tasks are not run
+        _stop_tasks(set(pending), executor)
+        raise
+    complete = done >= n_corners or best_len == 0
+    return cube.Result(best_len, best, complete, total if complete else done * per_corner,
+                       examined, skipped)
 
 
 def descend(x: np.ndarray, H: np.ndarray, orders: list[int], n: int,
