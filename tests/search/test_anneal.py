@@ -8,15 +8,14 @@ import time
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from strategies import graph_boards, grid_boards
+from test_hardest import check_against_brute
 
 import modlights as ml
 from modlights.search import hardest as hardest_module
 from modlights.search.anneal import Annealer
 from modlights.search.lpbound import KernelElements
 from modlights.search.minimal import coset_minimum
-
-from strategies import graph_boards, grid_boards
-from test_hardest import brute_hardest, check_against_brute
 
 
 def elements_of(board: ml.Board) -> tuple[KernelElements, ml.Solver]:
@@ -182,3 +181,21 @@ def test_incumbent_meets_every_row(board):
             got = sum(c * cols[j] for j, c in coef.items())
             assert lo - 1e-9 <= got <= hi + 1e-9
     program.close()
+
+
+@pytest.mark.parametrize("at", [1.0, 4.5])
+def test_ctrl_c_stops_the_linear_program_and_the_walk(at):
+    """23 x 23, budget 10 s: the program with pinned taps runs first (about 3 s), then
+    the walk; Ctrl-C in either ends hardest() within a second, the Solver usable."""
+    import _thread
+    import threading
+    s = ml.Solver(ml.Board.grid(23, 23))
+    s.kernel_size
+    timer = threading.Timer(at, _thread.interrupt_main)
+    t = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        s.hardest(budget=10)
+        time.sleep(5)                       # finished early: the interrupt lands here
+    assert time.perf_counter() - t < at + 1.0
+    assert s.solve(np.zeros((23, 23), dtype=np.uint8)).length == 0

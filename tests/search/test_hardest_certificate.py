@@ -11,14 +11,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from oracle import all_tap_vectors
+from strategies import graph_boards, grid_boards
+from test_hardest import brute_hardest
 
 import modlights as ml
 from modlights.search import lpbound
 from modlights.search.hardest import _TapGroups
-
-from oracle import all_tap_vectors
-from strategies import graph_boards, grid_boards
-from test_hardest import brute_hardest
 
 
 def kernel_elements(cert: dict) -> tuple[list[list[int]], list[int]]:
@@ -244,3 +243,23 @@ def test_gf2_program_bound_is_half_the_touched_taps(k):
     B, E, idx, q = lpbound.root_bound(None, cover, groups, 2)
     touched = int(np.asarray(H).any(axis=0).sum())
     assert B == Fraction(touched, 2) + (r - touched)
+
+
+def test_pinned_root_lowers_the_bound_as_a_one_leaf_tree():
+    """9 x 9: the program with the pinned taps at 0 is below the plain one (touched / 2
+    + untouched); the certificate carries it as an lp-tree of one closed leaf when no
+    deeper tree is asked for, and the checker accepts it."""
+    board = ml.Board.grid(9, 9)
+    s = ml.Solver(board)
+    H, _ = s._generators()
+    touched = int(np.asarray(H).any(axis=0).sum())
+    plain = touched // 2 + (board.n_taps - touched)
+    h = s.hardest()
+    assert h.proven and h.upper < plain
+    data = h._certificate
+    data.tree_failed = True                     # no deeper tree: the root's bound
+    cert = h.certificate()
+    ub = cert["upper_bound"]
+    assert ub["method"] == "lp-tree" and ub["pinned"] and len(ub["nodes"]) == 1
+    assert h.upper <= cert["upper"] < plain
+    assert ml.verify(json.loads(json.dumps(cert)))

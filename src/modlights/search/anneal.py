@@ -25,14 +25,16 @@ import time
 
 import numpy as np
 
-__all__ = ["Annealer", "T_START", "T_END"]
+__all__ = ["T_END", "T_START", "Annealer"]
 
 #: Temperature at the first and the last move (in taps: a move that loses one tap of
 #: the objective is taken with probability exp(-1 / T)).
-T_START = 1.5
-T_END = 0.05
+T_START = 3.0
+T_END = 0.1
 #: Moves whose random numbers are drawn at once.
 BLOCK = 4096
+#: Taps x elements of the n = 2 sign table at most (int16: twice as many bytes).
+SIGN_TABLE_MAX = 1 << 26
 
 
 class Annealer:
@@ -65,6 +67,17 @@ class Annealer:
         self._diff = (lut[:, None, :] - lut[None, :, :]).astype(np.int32)   # [v', v, u]
         self.x = np.zeros(self.r, dtype=np.int64)
         self.W = np.zeros(self.m, dtype=np.int32)
+        self._signs: np.ndarray | None = None
+        self._prepare()
+
+    def _prepare(self) -> None:
+        """For n = 2 (and a table of at most ``SIGN_TABLE_MAX`` entries) keep each
+        tap's change 0 -> 1 of W, 1 - 2 c_j (1 -> 0 is its negative), as int16, and W
+        as int16 when r < 2^15: a move is then one add, one min and one compare."""
+        self._signs = None
+        if self.n == 2 and self.r * self.m <= SIGN_TABLE_MAX and self.r < 1 << 15:
+            self._signs = (1 - 2 * self.cols.astype(np.int16)).astype(np.int16)
+        self.W = self.W.astype(np.int16 if self._signs is not None else np.int32)
 
     def start(self, x: np.ndarray | None = None) -> None:
         """Start from x (default: random values on the movable taps); untouched taps
@@ -78,7 +91,7 @@ class Annealer:
         W = np.zeros(self.m, dtype=np.int32)
         for j in range(self.r):
             W += ((self.x[j] + self.cols[j]) % n).astype(np.int32)
-        self.W = W
+        self.W = W.astype(self.W.dtype)
 
     def score(self, W: np.ndarray) -> tuple[int, int]:
         low = int(W.min()) if len(W) else 0
@@ -111,8 +124,10 @@ class Annealer:
             j = int(taps[b])
             v = int(x[j])
             v2 = (v + int(shifts[b])) % n
-            d = self._diff[v2, v][self.cols[j]]
-            W2 = W + d
+            if self._signs is not None:
+                W2 = W + self._signs[j] if v == 0 else W - self._signs[j]
+            else:
+                W2 = W + np.take(self._diff[v2, v], self.cols[j])
             low2, ties2 = self.score(W2)
             delta = (low2 - low) - (ties2 - ties) / (self.m + 1.0)
             temp = t_start * ratio ** (i / moves)
@@ -132,5 +147,6 @@ class Annealer:
             return
         extra = ((self.x[None, :] + values.astype(np.int64)) % self.n).sum(axis=1)
         self.cols = np.ascontiguousarray(np.concatenate([self.cols, values.T], axis=1))
-        self.W = np.concatenate([self.W, extra.astype(np.int32)])
+        self.W = np.concatenate([self.W.astype(np.int32), extra.astype(np.int32)])
         self.m = self.cols.shape[1]
+        self._prepare()

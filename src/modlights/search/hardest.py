@@ -38,6 +38,17 @@ answer breaks, added to the working set. The loop ends when the bounds meet
 ``proven=False``). Each round adds a row the program's answer broke, so the loop ends
 after at most |ker A| rounds.
 
+Before the program. The linear relaxation's exact dual bound
+(:mod:`modlights.search.lpbound`) is the first upper bound (and caps the program's t);
+for n = 2 it is (touched taps) / 2 + untouched taps, certified by uniform weights over
+a small subgroup. On kernels past ``FULL_KERNEL_MAX`` elements a local search
+(:mod:`modlights.search.anneal`) proposes hard boards first; each counts only once the
+coset search proves its fewest taps, and the best is the program's incumbent.
+
+Certificates: the Hardest keeps the witness's proof (from the coset search) and the
+bound's weights; ``Hardest.certificate()`` writes them
+(:mod:`modlights.search.hardest_certificate`).
+
 Executors: ``executor=`` is passed on to every coset search that covers its whole coset
 (split into sub-cubes over its workers); the integer programs run on this machine (HiGHS
 uses the local cores itself).
@@ -67,7 +78,8 @@ from modlights.engines.reference import LocalSmith
 from modlights.model.ring import factorize
 from modlights.model.validation import check_budget
 from modlights.search.hardest_certificate import CertificateData
-from modlights.search.lpbound import KernelElements, root_bound
+from modlights.search.lpbound import KernelElements, lp_bound, root_bound
+from modlights.search.lpbound import TapGroups as _TapGroups
 from modlights.search.minimal import (MIN_DESCENT_SECONDS, Kernel, check_executor,
                                       coset_minimum, deadline_after)
 
@@ -169,45 +181,8 @@ def check_seconds(budget: Any) -> float | None:
 
 
 # ----------------------------------------------------------------------------- tap groups
-class _TapGroups:
-    """Taps grouped by their column of the kernel generator matrix H (k x r).
-
-    ``members[g]`` lists the taps of group g (those with the same non-zero column);
-    ``fixed`` the taps of the zero column; ``rep[g]`` one tap of group g, where a
-    kernel vector's value on the whole group is read."""
-
-    def __init__(self, H: np.ndarray, n_taps: int):
-        cols = np.ascontiguousarray(H.T)                     # r x k
-        zero = ~cols.any(axis=1) if cols.shape[1] else np.ones(n_taps, dtype=bool)
-        self.fixed = np.flatnonzero(zero)
-        live = np.flatnonzero(~zero)
-        if live.size:
-            _, first, inverse = np.unique(cols[live], axis=0, return_index=True,
-                                          return_inverse=True)
-            inverse = inverse.reshape(-1)
-            order = np.argsort(inverse, kind="stable")
-            bounds = np.searchsorted(inverse[order], np.arange(len(first) + 1))
-            self.members = [live[order[bounds[g]:bounds[g + 1]]] for g in range(len(first))]
-        else:
-            self.members = []
-        self.rep = np.array([m[0] for m in self.members], dtype=np.int64)
-        self.sizes = np.array([len(m) for m in self.members], dtype=np.int64)
-
-    def __len__(self) -> int:
-        return len(self.members)
-
-    def realise(self, counts: np.ndarray, n: int, n_taps: int) -> np.ndarray:
-        """A tap vector with counts[g, v] taps of group g set to v (zero column: n-1)."""
-        x = np.zeros(n_taps, dtype=np.uint8)
-        x[self.fixed] = n - 1
-        for g, taps in enumerate(self.members):
-            x[taps] = np.repeat(np.arange(n, dtype=np.uint8), counts[g])
-        return x
-
-
 # ----------------------------------------------------------------------------- the program
 #: HiGHS threads per integer program (set in _highs_worker).
-from modlights.search._highs_worker import THREADS as HIGHS_THREADS  # noqa: E402
 
 
 def pinned_groups(gens: np.ndarray, sizes: np.ndarray, n: int) -> np.ndarray:
@@ -388,6 +363,7 @@ class _CoveringProgram:
 
     def _solve_local(self, seconds: float | None):
         from highspy import cb
+
         from modlights.search import _highs_worker as hw
         if self._local is None:
             h = hw.new_highs()
@@ -595,7 +571,7 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
     top = (n - 1) * r
     constant = (n - 1) * len(groups.fixed)
     kernel_size = kernel.size
-    search_steps = kernel_size if kernel_size < 1 << 62 else 1 << 62
+    search_steps = min(1 << 62, kernel_size)
 
     def remaining() -> float | None:
         return None if deadline is None else max(0.0, deadline - time.perf_counter())
@@ -618,6 +594,19 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
                                         seconds=seconds, deadline=deadline_after(seconds),
                                         executor=executor, descent=MIN_DESCENT_SECONDS,
                                         proof=proof)
+        if proven and proof and proof[0].get("method") == "tree" and \
+                proof[0].get("pruned") != [[]] and not np.array_equal(y, x):
+            # a tree proof's prefixes are read against the certificate's taps (the
+            # witness y): searched again from y itself, so that start and answer agree
+            again: list = []
+            y2, proven2, _, _ = coset_minimum(y.astype(np.uint8), kernel, steps=steps,
+                                              seconds=seconds,
+                                              deadline=deadline_after(seconds),
+                                              executor=executor,
+                                              descent=MIN_DESCENT_SECONDS, proof=again)
+            if proven2 and again and np.array_equal(y2, y):
+                return state, y, True, again[0]
+            return state, y, False, None
         return state, y, proven, (proof[0] if proven and proof else None)
 
     # the zero board needs no taps: a proved start (the tree pruned at its root)
@@ -646,6 +635,13 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
         pinned = pinned_groups(gens, groups.sizes, n)
         pinned_taps = [int(groups.members[g][0]) for g in pinned
                        if groups.sizes[g] == 1]
+        # (1b) the program with the pinned taps at 0 (a one-leaf lp-tree): often lower
+        if pinned_taps and elements.complete and best[0] < upper:
+            b2, idx2, q2, _ = lp_bound(elements, groups, {j: 0 for j in pinned_taps}, n,
+                                       deadline=_share(deadline, PINNED_SHARE))
+            if b2.__floor__() < upper:
+                upper = b2.__floor__()
+                root = (elements.coeffs[idx2], q2, upper, pinned_taps)
         # (2) local search on large kernels
         incumbent = None
         if best[0] < upper and kernel_size > FULL_KERNEL_MAX:
@@ -672,14 +668,22 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
                    time.perf_counter() - t0, iterations, data)
 
 
-#: Shares of the budget: the root linear program (when it is solved by constraint
-#: generation: composite n) and the local search on large kernels.
+#: Shares of the time left: the root linear program (when it is solved by constraint
+#: generation: composite n), the program with the pinned taps at 0, and the local
+#: search on large kernels.
 LP_SHARE = 0.2
+PINNED_SHARE = 0.3
 ANNEAL_SHARE = 0.5
+ANNEAL_SHARE_LARGE = 0.15
 #: Without a budget the local search makes this many moves per tap (in
 #: ``ANNEAL_SEGMENTS`` segments of falling temperature, the best board of each proved).
 ANNEAL_MOVES_PER_TAP = 100
 ANNEAL_SEGMENTS = 4
+#: Moves per tap of one chain of the walk at most (then a new chain from a new board).
+ANNEAL_CHAIN_MOVES_PER_TAP = 2500
+#: Cosets of more elements x taps than this are proved once, after the whole walk (a
+#: proof takes seconds there: 2^32 elements on 39 x 39).
+ANNEAL_PROOF_WORK = float(1 << 34)
 #: Random kernel elements the local search watches when the kernel is too large to
 #: enumerate (with a subgroup touching every tap; the minimisers the coset searches
 #: find are added as they come).
@@ -697,12 +701,14 @@ def _share(deadline: float | None, share: float) -> float | None:
 def _anneal(board, elements, H, orders, n, r, groups, pinned, fewest, best, deadline,
             seed):
     """Stage (2) of :func:`hardest`: (best, incumbent for the program or None)."""
-    from modlights.search.anneal import Annealer, T_END, T_START
+    from modlights.search.anneal import T_END, T_START, Annealer
     if elements is None:
         elements = KernelElements.build(H, orders, n, r, samples=ANNEAL_SAMPLES, seed=seed)
     walker = Annealer(elements.values, n, seed=seed)
     walker.start()
-    stop = _share(deadline, ANNEAL_SHARE)
+    large = np.prod(np.array(orders, dtype=float)) * r > ANNEAL_PROOF_WORK
+    # a large coset leaves most of the budget to its one proof
+    stop = _share(deadline, ANNEAL_SHARE_LARGE if large else ANNEAL_SHARE)
     if stop is None:
         moves = ANNEAL_MOVES_PER_TAP * max(1, r)
     else:   # as many moves as fit in the share, from the speed of a first few
@@ -713,21 +719,32 @@ def _anneal(board, elements, H, orders, n, r, groups, pinned, fewest, best, dead
         moves = max(probe, int((stop - time.perf_counter()) / per))
     ratio = T_END / T_START
     found_x = None
-    for seg in range(ANNEAL_SEGMENTS):
-        if stop is not None and time.perf_counter() >= stop:
-            break
-        hi = T_START * ratio ** (seg / ANNEAL_SEGMENTS)
-        lo = T_START * ratio ** ((seg + 1) / ANNEAL_SEGMENTS)
-        x, _ = walker.run(max(1, moves // ANNEAL_SEGMENTS), deadline=stop, t_start=hi,
-                          t_end=lo)
-        state, y, proven, proof = fewest(x.astype(np.int64))
-        length = int(y.sum(dtype=np.int64))
-        if proven and length > best[0]:
-            best = (length, state, board.from_tap_vector(y), proof)
-            found_x = x
-        c = (y.astype(np.int64) - x) % n
-        if not elements.complete and c.any():
-            walker.add_elements(c[None, :])
+    # a coset too large to walk in milliseconds is proved once, at the end of the walk
+    segments = 1 if large else ANNEAL_SEGMENTS
+    # independent chains of at most ANNEAL_CHAIN_MOVES_PER_TAP x r moves (restarts
+    # beat one long cooling here), each from a new random board
+    per_chain = max(1, min(moves, ANNEAL_CHAIN_MOVES_PER_TAP * max(1, r)))
+    chains = max(1, -(-moves // per_chain))
+    for chain in range(chains):
+        if chain:
+            if stop is not None and time.perf_counter() >= stop:
+                break
+            walker.start()
+        for seg in range(segments):
+            if stop is not None and time.perf_counter() >= stop:
+                break
+            hi = T_START * ratio ** (seg / segments)
+            lo = T_START * ratio ** ((seg + 1) / segments)
+            x, _ = walker.run(max(1, per_chain // segments), deadline=stop, t_start=hi,
+                              t_end=lo)
+            state, y, proven, proof = fewest(x.astype(np.int64))
+            length = int(y.sum(dtype=np.int64))
+            if proven and length > best[0]:
+                best = (length, state, board.from_tap_vector(y), proof)
+                found_x = x
+            c = (y.astype(np.int64) - x) % n
+            if not elements.complete and c.any():
+                walker.add_elements(c[None, :])
     incumbent = None
     if found_x is not None and elements.complete:
         incumbent = _incumbent(found_x, best[0], elements, groups, pinned, n)

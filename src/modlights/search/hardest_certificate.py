@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from modlights.search.lpbound import KernelElements, lp_bound
+from modlights.search.lpbound import KernelElements, TapGroups, lp_bound
 
-__all__ = ["CertificateData", "lp_tree", "TREE_NODES_MAX"]
+__all__ = ["TREE_NODES_MAX", "CertificateData", "lp_tree"]
 
 #: Nodes the certificate's branch and bound opens at most when no budget is given.
 TREE_NODES_MAX = 2_000
@@ -47,13 +47,6 @@ def _weights(q: Any) -> list[Fraction]:
     return [Fraction(v, total) for v in qs]
 
 
-class _TreeGroups:
-    """Tap groups as :func:`lp_bound` reads them (``members``, ``rep``, ``fixed``)."""
-
-    def __init__(self, members, rep, fixed):
-        self.members, self.rep, self.fixed = members, rep, fixed
-
-
 def lp_tree(E: KernelElements, groups: Any, n: int, target: int, pinned: list[int], *,
             deadline: float | None = None, max_nodes: int | None = TREE_NODES_MAX
             ) -> tuple[list[dict], list[tuple]] | None:
@@ -66,13 +59,13 @@ def lp_tree(E: KernelElements, groups: Any, n: int, target: int, pinned: list[in
     opened = [0]
     root = {int(j): 0 for j in pinned}
 
-    def visit(fixed: dict[int, int]) -> bool:
+    def visit(fixed: dict[int, int], warm: np.ndarray | None) -> bool:
         if deadline is not None and time.perf_counter() >= deadline:
             return False
         if max_nodes is not None and opened[0] >= max_nodes:
             return False
         opened[0] += 1
-        bound, idx, q, _ = lp_bound(E, groups, fixed, n, deadline=deadline)
+        bound, idx, q, _ = lp_bound(E, groups, fixed, n, deadline=deadline, warm=warm)
         if bound.__floor__() <= target:
             w = {}
             for i, f in zip(idx, _weights(q)):
@@ -91,11 +84,11 @@ def lp_tree(E: KernelElements, groups: Any, n: int, target: int, pinned: list[in
         j = free[int(np.argmax(S.max(axis=0) - S.min(axis=0)))]
         nodes.append({"branch": int(j)})
         for v in range(n):
-            if not visit({**fixed, int(j): v}):
+            if not visit({**fixed, int(j): v}, idx):
                 return False
         return True
 
-    if not visit(root):
+    if not visit(root, None):
         return None
     order = sorted(elements, key=elements.get)
     return nodes, order
@@ -107,7 +100,8 @@ class CertificateData:
     board : the Board; H, orders : the kernel generators the elements' coefficients
     refer to; rhs, taps, length : the witness (cell and tap vectors); proof : the
     witness's ``<proof>`` dict or None (not proved); root : (coefficient rows, integer
-    weights, floored bound) of the ``lp-dual`` bound; pinned : single taps the tree may
+    weights, floored bound) of the ``lp-dual`` bound, or with a fourth entry, the taps
+    pinned to 0, of the one-leaf ``lp-tree`` with those taps fixed; pinned : single taps the tree may
     fix to 0 at its root; upper : the upper bound the search claims (an integer
     program's optimum may be below the root's bound, the tree then certifies it)."""
 
@@ -128,22 +122,27 @@ class CertificateData:
         self.tree_failed = False
 
     def _upper_bound(self, budget: float | None) -> tuple[dict, int]:
-        coeffs, q, floor_b = self.root
+        coeffs, q, floor_b = self.root[:3]
         if self.upper < floor_b and self.tree is None and not self.tree_failed:
             self._prove_tree(budget)
         if self.upper < floor_b and self.tree is not None:
             nodes, elements = self.tree
             return ({"method": "lp-tree", "elements": [list(e) for e in elements],
                      "pinned": list(self.pinned), "nodes": nodes}, self.upper)
+        if len(self.root) > 3:                  # the root with pinned taps, one leaf
+            return ({"method": "lp-tree", "elements": [list(map(int, c)) for c in coeffs],
+                     "pinned": [int(j) for j in self.root[3]],
+                     "nodes": [{"weights": {str(i): _fraction_text(f)
+                                            for i, f in enumerate(_weights(q))}}]},
+                    int(floor_b))
         return ({"method": "lp-dual", "elements": [list(map(int, c)) for c in coeffs],
                  "weights": [_fraction_text(f) for f in _weights(q)]}, int(floor_b))
 
     def _prove_tree(self, budget: float | None) -> None:
-        from modlights.search.hardest import _TapGroups
         n = self.board.states
         r = self.board.n_taps
         E = KernelElements.build(self.H, self.orders, n, r)
-        groups = _TapGroups(self.H, r)
+        groups = TapGroups(self.H, r)
         deadline = None if budget is None else time.perf_counter() + budget
         out = lp_tree(E, groups, n, self.upper, self.pinned, deadline=deadline,
                       max_nodes=None if budget is not None else TREE_NODES_MAX)

@@ -28,9 +28,8 @@ Entry points:
 - :func:`exact_bound`: (*) in exact arithmetic, as a ``Fraction``;
 - :func:`lp_bound`: the linear program at a node (taps fixed), by constraint
   generation over a KernelElements set; returns the exact bound and its weights;
-- :func:`root_bound`: the ``lp-dual`` bound of a board;
-- :func:`prove_upper`: a branch and bound over taps (the ``lp-tree`` certificate) that
-  closes every node whose exact bound is at most a target.
+- :func:`root_bound`: the ``lp-dual`` bound of a board (the branch and bound over taps
+  of the ``lp-tree`` certificate is :func:`modlights.search.hardest_certificate.lp_tree`).
 
 Complexity: one pricing round of :func:`lp_bound` is O(|E| x groups); the program has
 groups x n columns and at most a few hundred element rows per round.
@@ -46,8 +45,17 @@ import numpy as np
 
 from modlights.model.ring import is_prime
 
-__all__ = ["KernelElements", "exact_bound", "lp_bound", "root_bound", "prove_upper",
-           "rationalise", "ENUMERATE_MAX", "DENOMINATOR"]
+__all__ = [
+    "DENOMINATOR",
+    "ENUMERATE_MAX",
+    "KernelElements",
+    "TapGroups",
+    "exact_bound",
+    "lp_bound",
+    "rationalise",
+    "root_bound",
+    "uniform_value",
+]
 
 #: Kernels of at most this many elements x taps (bytes of their value table) are
 #: enumerated whole: the linear program is then over every kernel element.
@@ -55,7 +63,43 @@ ENUMERATE_MAX = 1 << 26
 #: Float weights are rounded to integers over about this denominator.
 DENOMINATOR = 1 << 40
 #: Rows added to the program per pricing round at most.
-ROWS_PER_ROUND = 64
+ROWS_PER_ROUND = 128
+
+
+class TapGroups:
+    """Taps grouped by their column of the kernel generator matrix H (k x r).
+
+    ``members[g]`` lists the taps of group g (those with the same non-zero column);
+    ``fixed`` the taps of the zero column; ``rep[g]`` one tap of group g, where a
+    kernel vector's value on the whole group is read."""
+
+    def __init__(self, H: np.ndarray, n_taps: int):
+        cols = np.ascontiguousarray(H.T)                     # r x k
+        zero = ~cols.any(axis=1) if cols.shape[1] else np.ones(n_taps, dtype=bool)
+        self.fixed = np.flatnonzero(zero)
+        live = np.flatnonzero(~zero)
+        if live.size:
+            _, first, inverse = np.unique(cols[live], axis=0, return_index=True,
+                                          return_inverse=True)
+            inverse = inverse.reshape(-1)
+            order = np.argsort(inverse, kind="stable")
+            bounds = np.searchsorted(inverse[order], np.arange(len(first) + 1))
+            self.members = [live[order[bounds[g]:bounds[g + 1]]] for g in range(len(first))]
+        else:
+            self.members = []
+        self.rep = np.array([m[0] for m in self.members], dtype=np.int64)
+        self.sizes = np.array([len(m) for m in self.members], dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+    def realise(self, counts: np.ndarray, n: int, n_taps: int) -> np.ndarray:
+        """A tap vector with counts[g, v] taps of group g set to v (zero column: n-1)."""
+        x = np.zeros(n_taps, dtype=np.uint8)
+        x[self.fixed] = n - 1
+        for g, taps in enumerate(self.members):
+            x[taps] = np.repeat(np.arange(n, dtype=np.uint8), counts[g])
+        return x
 
 
 def _all_coefficients(orders: list[int]) -> np.ndarray:
@@ -104,7 +148,7 @@ class KernelElements:
     @classmethod
     def build(cls, H: np.ndarray, orders: list[int], n: int, r: int, *,
               span_max: int = 1 << 16, samples: int = 0, seed: int = 0
-              ) -> "KernelElements":
+              ) -> KernelElements:
         """The whole kernel when |ker A| x r <= ``ENUMERATE_MAX``, else
         :meth:`cover` plus ``samples`` random elements (seeded)."""
         orders = [int(o) for o in orders]
@@ -120,7 +164,7 @@ class KernelElements:
 
     @classmethod
     def cover(cls, H: np.ndarray, orders: list[int], n: int, r: int, *,
-              span_max: int = 1 << 16, seed: int = 0) -> "KernelElements":
+              span_max: int = 1 << 16, seed: int = 0) -> KernelElements:
         """The subgroup spanned by elements chosen greedily (most new taps first: the
         generators, and random elements when n is prime, seeded) until it touches
         every tap the kernel touches, or until it would exceed ``span_max`` elements.
@@ -156,7 +200,7 @@ class KernelElements:
         every = sorted(chosen) == list(range(k))
         return cls(H, orders, n, r, C, every)
 
-    def subset(self, idx: np.ndarray) -> "KernelElements":
+    def subset(self, idx: np.ndarray) -> KernelElements:
         """The elements ``idx`` of this set (``complete`` False unless all of them)."""
         idx = np.asarray(idx, dtype=np.int64)
         out = KernelElements.__new__(KernelElements)
@@ -236,8 +280,8 @@ class _Node:
 
 
 def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
-             deadline: float | None = None,
-             price: bool = True) -> tuple[Fraction, np.ndarray, np.ndarray, float]:
+             deadline: float | None = None, price: bool = True,
+             warm: np.ndarray | None = None) -> tuple[Fraction, np.ndarray, np.ndarray, float]:
     """The linear program at a node with taps ``fixed`` ({tap: value}), over the
     elements E (by constraint generation: rows enter while the program's fractional
     answer breaks one, found by a pass over all of E), then made exact.
@@ -247,6 +291,7 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
     Returns (exact bound B as a Fraction, element indices into E, their integer
     weights, the float optimum). ``deadline`` (a perf_counter value) stops the rounds
     early: the bound is then that of the last program's duals (still exact and valid).
+    ``warm``: element indices whose rows start in the program (a parent node's).
     """
     import highspy
     inf = highspy.kHighsInf
@@ -261,7 +306,7 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
         K = ((vals[:, fixed_taps].astype(np.int64) + fixed_vals[None, :]) % n).sum(axis=1)
     else:
         K = np.zeros(m, dtype=np.int64)
-    W = vals[:, groups.rep].astype(np.int64) if G else np.zeros((m, 0), dtype=np.int64)
+    W = vals[:, groups.rep] if G else np.zeros((m, 0), dtype=np.uint8)
     cnt = node.free_count
     constant_free = (n - 1) * sum(1 for j in groups.fixed if int(j) not in fixed)
     live = np.flatnonzero(cnt > 0)
@@ -284,7 +329,7 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
         starts, cols, coefs = [], [], []
         for i in idx:
             starts.append(len(cols))
-            coef = (np.arange(n)[None, :] + W[i, live][:, None]) % n   # live x n
+            coef = (np.arange(n)[None, :] + W[i, live].astype(np.int64)[:, None]) % n
             nz = np.flatnonzero(coef)
             cols.extend(nz.tolist())
             coefs.extend((-coef.reshape(-1)[nz]).tolist())
@@ -297,11 +342,14 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
                   np.array(coefs, dtype=float))
 
     # start: the lightest rows of the all-(n-1) answer and a few spread ones
-    start = np.argsort(K + ((W + (n - 1)) % n) @ cnt, kind="stable")[:ROWS_PER_ROUND]
+    start = np.argsort(K + ((W.astype(np.int64) + (n - 1)) % n) @ cnt,
+                       kind="stable")[:ROWS_PER_ROUND]
+    if warm is not None:
+        start = np.union1d(start, np.asarray(warm, dtype=np.int64))
     add(np.union1d(start, np.linspace(0, m - 1, min(m, 16)).astype(np.int64)))
     obj = None
     while True:
-        h.run()
+        _run(h, deadline)
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             break
         sol = h.getSolution()
@@ -309,13 +357,11 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
         if not price or (deadline is not None and time.perf_counter() >= deadline):
             break
         a = np.asarray(sol.col_value[:ncols]).reshape(len(live), n)
-        # T[g, u] = sum_v a_{g,v} ((v + u) mod n): a row's value for w_g = u
-        T = np.array([[float(a[i] @ ((np.arange(n) + u) % n)) for u in range(n)]
-                      for i in range(len(live))]).reshape(len(live), n)
-        value = K + constant_free + (T[np.arange(len(live))[None, :], W[:, live]].sum(axis=1)
-                                     if len(live) else 0.0)
-        order = np.argsort(value, kind="stable")
-        worst = [i for i in order[:4 * ROWS_PER_ROUND] if not in_rows[i]][:ROWS_PER_ROUND]
+        value = K + constant_free + _row_values(a, W, live, n)
+        value[in_rows] = np.inf
+        cand = np.argpartition(value, min(len(value) - 1, ROWS_PER_ROUND))[:ROWS_PER_ROUND]
+        worst = [int(i) for i in cand[np.argsort(value[cand], kind="stable")]
+                 if np.isfinite(value[i])]
         if not worst or value[worst[0]] >= obj - 1e-7:
             break
         add(np.array(worst))
@@ -327,6 +373,54 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
     idx, q = idx[keep], q[keep]
     bound = exact_bound(vals[idx], q, n, fixed)
     return bound, idx, q, (obj if obj is not None else float("nan"))
+
+
+def _run(h: Any, deadline: float | None) -> None:
+    """h.run() on a thread, stopped through HiGHS's interrupt callbacks at ``deadline``
+    or on Ctrl-C (re-raised here within a fraction of a second)."""
+    import threading
+
+    from highspy import cb
+    stop = [False]
+
+    def interrupt(ctype, message, data_out, data_in, user_data):
+        if stop[0] or (deadline is not None and time.perf_counter() >= deadline):
+            data_in.user_interrupt = True
+
+    h.setCallback(interrupt, None)
+    for kind in ("kCallbackSimplexInterrupt", "kCallbackIpmInterrupt"):
+        if hasattr(cb.HighsCallbackType, kind):
+            h.startCallback(getattr(cb.HighsCallbackType, kind))
+    finished = threading.Event()
+    worker = threading.Thread(target=lambda: (h.run(), finished.set()), daemon=True)
+    worker.start()
+    try:
+        while not finished.wait(0.05):                   # Ctrl-C reaches us here
+            pass
+    except BaseException:
+        stop[0] = True
+        worker.join()
+        raise
+
+
+def _row_values(a: np.ndarray, W: np.ndarray, live: np.ndarray, n: int) -> np.ndarray:
+    """sum over live groups g of sum_v a[g, v] ((v + W[c, g]) mod n), for every row c
+    of W: the rows' values at the fractional answer a (len(live) x n). One matrix
+    product per value u of W (the rows where W = u), in blocks of rows."""
+    m = len(W)
+    out = np.zeros(m)
+    if not len(live):
+        return out
+    # T[g, u] = sum_v a_{g,v} ((v + u) mod n): a row's value on group g when w_g = u
+    T = np.stack([a @ ((np.arange(n) + u) % n) for u in range(n)], axis=1)   # live x n
+    base = T[:, 0].sum()
+    for lo in range(0, m, 8192):
+        block = W[lo:lo + 8192][:, live]
+        acc = np.full(len(block), base)
+        for u in range(1, n):
+            acc += (block == u).astype(np.float64) @ (T[:, u] - T[:, 0])
+        out[lo:lo + 8192] = acc
+    return out
 
 
 def uniform_value(groups: Any, n: int, fixed: dict[int, int] | None = None) -> Fraction:
