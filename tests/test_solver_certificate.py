@@ -122,3 +122,40 @@ def test_a_reordering_proof_replaces_the_kernel():
     cert = sol.certificate()
     assert cert["kernel"]["generators"] == H[::-1].tolist()
     assert "generators" not in cert["proof"] and ml.verify(cert)
+
+
+#: OEIS A075464: the fewest taps for the all-on k x k board (k = 1..24), published data.
+A075464 = [1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141,
+           224, 245, 276, 231, 270]
+
+
+def test_all_on_certificates_hold_with_the_published_values():
+    """The all-on k x k boards, k = 1..24 (nullity up to 16): each certificate holds
+    and its length is the OEIS value."""
+    for k, value in enumerate(A075464, start=1):
+        b = ml.Board.grid(k, k)
+        sol = ml.Solver(b).solve(np.zeros((k, k), dtype=np.uint8), 1)
+        cert = sol.certificate()
+        assert cert["length"] == value and ml.verify(cert), k
+
+
+#: The published 23 x 23 witness of the "most clicks problem" (a press pattern x; the
+#: board is A x), data quoted in issue 23: it needs exactly 239 taps.
+WITNESS_23 = """
+10011110010100001110000 01000100101101101110110 11100000001110100001000
+10001000101111111010110 00101001100101001000010 10100001100101000111000
+10001101100111010010100 11000111000011110010110 00011000001110001000011
+11000000001001100010010 01100001011000010001010 10010100010100111111001
+00000011111010110101110 00010101101011011001100 11010100011010110010101
+00011101000100010100111 11010011110001010111100 10110010011101010100010
+00101101001101001000110 10011000010011000010010 00010010010100000000111
+01110101101111000011110 11100100000101101110111"""
+
+
+def test_published_23x23_witness_certificate():
+    x = np.array([[int(ch) for ch in row] for row in WITNESS_23.split()], dtype=np.uint8)
+    b = ml.Board.grid(23, 23)
+    state = b.apply(np.zeros((23, 23), dtype=np.uint8), x)
+    sol = ml.Solver(b).solve(state)
+    cert = sol.certificate()
+    assert sol.length == cert["length"] == 239 and ml.verify(cert)

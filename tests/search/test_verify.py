@@ -106,7 +106,8 @@ def test_verify_imports_only_the_model():
             mods.update(a.name for a in node.names)
     ours = {m for m in mods if m.split(".")[0] == "modlights"}
     assert ours and all(m.startswith("modlights.model.") for m in ours), ours
-    assert mods - ours <= {"__future__", "re", "fractions", "math", "typing", "numpy"}
+    assert mods - ours <= {"__future__", "itertools", "re", "fractions", "math", "typing",
+                           "numpy"}
 
 
 # ------------------------------------------------------------------ kernel sizes
@@ -435,8 +436,10 @@ def test_symmetries_do_not_hide_a_false_claim():
                  for c in itertools.product((0, 1), repeat=len(orders))]
         worse = max(coset, key=lambda v: int(v.sum()))
         if worse.sum() > x.sum():
+            ident = list(range(size * size))          # fixes every leaf: maps none lower
+            syms = dihedral(size) + [{"cells": ident, "taps": ident}]
             cert = minimal_cert(b, worse, {"method": "tree", "leaf_dim": 0,
-                                           "symmetries": dihedral(size)}, H, orders)
+                                           "symmetries": syms}, H, orders)
             rejects(cert, "leaf")
             return
     pytest.fail("no board with solutions of different lengths")
@@ -713,3 +716,63 @@ def test_malformed_values_raise_value_error_only(kind):
                 V.verify(c)
             except ValueError:
                 pass
+
+
+# ------------------------------------------------------------------ the coset walk
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+@pytest.mark.parametrize("small_blocks", [False, True])
+def test_coset_min_against_plain_enumeration(monkeypatch, n, small_blocks):
+    """The walk (transform blocks for n = 2, vector blocks otherwise, and the outer
+    loop when blocks are made tiny) gives the least length of plain enumeration."""
+    if small_blocks:
+        monkeypatch.setattr(V, "WHT_DIM", 2)
+        monkeypatch.setattr(V, "CHUNK_ENTRIES", 16)
+    rng = np.random.default_rng(n)
+    for _ in range(60):
+        k, r = int(rng.integers(0, 6)), int(rng.integers(0, 10))
+        orders = [int(rng.choice([d for d in range(2, n + 1) if n % d == 0]))
+                  for _ in range(k)]
+        H = np.array([rng.integers(0, o, size=r) * (n // o) for o in orders],
+                     dtype=np.int64).reshape(k, r)
+        y = rng.integers(0, n, size=r)
+        best = min(int(((y + np.asarray(c, dtype=np.int64) @ H) % n).sum())
+                   for c in itertools.product(*[range(o) for o in orders]))
+        assert V._coset_min(y, H, orders, n) == best
+
+
+# ------------------------------------------------------------------ real hardest certificates
+@pytest.mark.parametrize("grid,n", [((3, 3), 2), ((4, 4), 2), ((5, 5), 2), ((3, 3), 3),
+                                    ((4, 4), 3), ((3, 4), 4), ((5, 5), 3)])
+def test_hardest_certificates_hold_and_tampering_is_rejected(grid, n):
+    """h.certificate() of Solver.hardest (lp-dual or lp-tree): accepted, its lower
+    bound the brute-force value; an upper one below the bound's floor, an altered
+    weight or element, a flipped witness tap: rejected."""
+    b = ml.Board.grid(*grid, states=n)
+    h = ml.Solver(b).hardest()
+    cert = json.loads(json.dumps(h.certificate()))
+    assert V.verify(cert)
+    assert cert["lower"] == brute_hardest(b)[0] if n ** b.n_taps <= 1 << 16 else True
+    ub = cert["upper_bound"]
+    c = copy.deepcopy(cert)
+    c["upper"] -= 1
+    rejects(c)
+    weights = ub["weights"] if ub["method"] == "lp-dual" else \
+        next(nd["weights"] for nd in ub["nodes"] if "weights" in nd)
+    key = next(iter(weights)) if isinstance(weights, dict) else 0
+    c = copy.deepcopy(cert)
+    wc = c["upper_bound"]["weights"] if ub["method"] == "lp-dual" else \
+        next(nd["weights"] for nd in c["upper_bound"]["nodes"] if "weights" in nd)
+    wc[key] = "-" + str(wc[key]) if not str(wc[key]).startswith("-") else "1"
+    rejects(c)
+    c = copy.deepcopy(cert)
+    j = next(t for t, v in enumerate(c["witness"]["taps"]) if v)
+    c["witness"]["taps"][j] -= 1
+    rejects(c)
+    if cert["kernel"]["generators"]:
+        c = copy.deepcopy(cert)
+        e = c["upper_bound"]["elements"][0]
+        e[0] = (e[0] + 1) % cert["kernel"]["orders"][0]
+        try:                            # another element: a valid dual only by chance
+            V.verify(c)
+        except ValueError:
+            pass

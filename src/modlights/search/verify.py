@@ -6,7 +6,8 @@ tap matrix A from the board's description), NumPy and the standard library, and 
 of the search code whose answers it checks (no engines, no C core, no solver).
 Arithmetic is exact: Python ints and Fractions; NumPy int64 only on entries below n
 (<= 255), sums of at most a few million of them, and products of two such entries, far
-below 2^63 (each use says why it cannot overflow).
+below 2^63 (each use says why it cannot overflow); float64 once, for products of
+coefficient and generator matrices whose every partial sum is an integer below 2^53.
 
 Outline (docs/certificates.md gives the format):
 
@@ -28,6 +29,7 @@ a modlights certificate of a known version and kind at all.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from fractions import Fraction
 from math import lcm, prod
@@ -82,16 +84,16 @@ def _ints(v: Any, what: str, length: int | None, lo: int, hi: int) -> np.ndarray
 _RATIONAL = re.compile(r"-?[0-9]{1,4000}(/[0-9]{1,4000})?")
 
 
-def _rational(v: Any, what: str) -> Fraction:
-    """A rational written "p/q" or "p" (or a JSON integer)."""
+def _rational(v: Any, what: str) -> tuple[int, int]:
+    """A rational written "p/q" or "p" (or a JSON integer), as (p, q) with q > 0."""
     if type(v) is int:
-        return Fraction(v)
+        return v, 1
     if not isinstance(v, str) or not _RATIONAL.fullmatch(v):
         raise ValueError(f"{what} must be a rational written \"p/q\" or \"p\", got {v!r}"[:200])
     num, _, den = v.partition("/")
     if den and int(den) == 0:
         raise ValueError(f"{what} has denominator 0")
-    return Fraction(int(num), int(den) if den else 1)
+    return int(num), int(den) if den else 1
 
 
 def _field(d: Any, key: str, what: str) -> Any:
@@ -363,21 +365,36 @@ def _check_kernel(kd: Any, A: _Matrix, what: str) -> _Kernel:
 
 # ------------------------------------------------------------------ coset minima
 def _wht(a: np.ndarray) -> np.ndarray:
-    """F(c) = sum_u a_u (-1)^popcount(c & u) for c < 2^d (a of length 2^d, int64;
-    |F| <= sum |a| so no overflow for sums of tap counts)."""
-    a = a.copy()
+    """F(c) = sum_u a_u (-1)^popcount(c & u) for c < 2^d (a of length 2^d). Every
+    partial sum is bounded by sum |a_u| (here at most the number of taps), so the
+    transform runs in int16 when that is below 2^15, else int32. Two bits at a time
+    where it can (the 4-point transform of bits t, t+1: s0 + s1, d0 + d1, s0 - s1,
+    d0 - d1 with s, d the sums and differences of the pairs), else one (a0 + a1,
+    a0 - a1)."""
+    a = a.astype(np.int16 if int(np.abs(a).sum()) < 1 << 15 else np.int32)
     h, N = 1, a.size
     while h < N:
-        b = a.reshape(-1, 2, h)
-        x = b[:, 0, :].copy()
-        b[:, 0, :] += b[:, 1, :]
-        b[:, 1, :] = x - b[:, 1, :]
-        h *= 2
+        if 4 * h <= N:
+            b = a.reshape(-1, 4, h)
+            s0, d0 = b[:, 0] + b[:, 1], b[:, 0] - b[:, 1]
+            s1, d1 = b[:, 2] + b[:, 3], b[:, 2] - b[:, 3]
+            np.add(s0, s1, out=b[:, 0])
+            np.add(d0, d1, out=b[:, 1])
+            np.subtract(s0, s1, out=b[:, 2])
+            np.subtract(d0, d1, out=b[:, 3])
+            h *= 4
+        else:
+            b = a.reshape(-1, 2, h)
+            x = b[:, 0].copy()
+            b[:, 0] += b[:, 1]
+            np.subtract(x, b[:, 1], out=b[:, 1])
+            h *= 2
     return a
 
 
-def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
-    """min over c (0 <= c_i < o_i) of sum((y + sum c_i h_i) mod n), exactly.
+class _Walk:
+    """min over c (0 <= c_i < o_i) of sum((y + sum c_i h_i) mod n), exactly, for
+    many y and one set of generators (the set-up is done once).
 
     The first generators form an inner block enumerated at once, the rest an outer
     loop (each outer choice shifts y). n = 2: the inner block is read through a
@@ -389,53 +406,54 @@ def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
     with w_u = sum over taps of column u of (1 - 2 y_j), W = sum w_u and F the
     transform of w: every c of the block at once. Otherwise the inner block's
     vectors (sum c_i h_i mod n, at most CHUNK_ENTRIES entries) are added to y."""
-    k = len(orders)
-    r = y.size
-    if n == 2:
-        d = min(k, WHT_DIM)
-    else:
-        d, size = 0, 1
-        while d < k and size * orders[d] * max(1, r) <= CHUNK_ENTRIES:
-            size *= orders[d]
-            d += 1
-    inner = H[:d]
-    if n == 2:
-        u = np.zeros(r, dtype=np.int64)
-        for i in range(d):
-            u |= inner[i] << i
-    else:
-        low = np.zeros((1, r), dtype=np.int64)
-        for i in range(d):                      # all combinations of the inner block
-            mult = np.arange(orders[i], dtype=np.int64)[:, None, None] * inner[i]
-            low = ((low[None, :, :] + mult) % n).reshape(-1, r)
-    best = None
-    outer = [range(o) for o in orders[d:]]
-    for cs in _product(outer):
-        z = y.copy()
-        for c, h in zip(cs, H[d:]):
-            if c:
-                z = (z + c * h) % n
+
+    def __init__(self, H: np.ndarray, orders: list[int], n: int, r: int):
+        self.H, self.orders, self.n, self.r = H, orders, n, r
+        k = len(orders)
         if n == 2:
-            w = np.bincount(u, weights=None, minlength=1 << d)
-            ones = np.bincount(u[z == 1], minlength=1 << d)
-            w = w - 2 * ones                         # sum over column u of (1 - 2 z_j)
-            F = _wht(w)
-            val = int(z.sum()) + (int(w.sum()) - int(F.max())) // 2
+            d = min(k, WHT_DIM)
         else:
-            val = int(((low + z) % n).sum(axis=1).min())
-        if best is None or val < best:
-            best = val
-    return best
+            d, size = 0, 1
+            while d < k and size * orders[d] * max(1, r) <= CHUNK_ENTRIES:
+                size *= orders[d]
+                d += 1
+        self.d = d
+        if n == 2:
+            self.u = np.zeros(r, dtype=np.int64)
+            for i in range(d):
+                self.u |= H[i] << i
+            self.size = np.bincount(self.u, minlength=1 << d)     # taps per column u
+        elif r:
+            low = np.zeros((1, r), dtype=np.int64)
+            for i in range(d):                  # all combinations of the inner block
+                mult = np.arange(orders[i], dtype=np.int64)[:, None, None] * H[i]
+                low = ((low[None, :, :] + mult) % n).reshape(-1, r)
+            self.low = low
+
+    def min(self, y: np.ndarray) -> int:
+        n, d = self.n, self.d
+        if self.r == 0:
+            return 0
+        best = None
+        for cs in itertools.product(*[range(o) for o in self.orders[d:]]):
+            z = y
+            for c, h in zip(cs, self.H[d:]):
+                if c:
+                    z = (z + c * h) % n
+            if n == 2:
+                w = self.size - 2 * np.bincount(self.u[z == 1], minlength=1 << d)
+                F = _wht(w)                                   # w: sums of 1 - 2 z_j
+                val = int(z.sum()) + (int(w.sum()) - int(F.max())) // 2
+            else:
+                val = int(((self.low + z) % n).sum(axis=1).min())
+            if best is None or val < best:
+                best = val
+        return best
 
 
-def _product(ranges: list[range]):
-    """itertools.product, written out: every tuple, first range fastest."""
-    if not ranges:
-        yield ()
-        return
-    for rest in _product(ranges[1:]):
-        for c in ranges[0]:
-            yield (c, *rest)
+def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
+    """min over the coset y + span(H) of the length (see :class:`_Walk`)."""
+    return _Walk(H, orders, n, y.size).min(y)
 
 
 # ------------------------------------------------------------------ "minimal" claims
@@ -538,6 +556,7 @@ def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
     checked = skipped = 0
     if L == 0:                  # every length is >= 0: nothing to walk
         return f"tree of {len(pset)} pruned prefixes (length 0)"
+    walk = _Walk(H[:m], orders[:m], n, A.r)
     # depth-first over prefixes not pruned; y is x plus the fixed part
     stack: list[tuple[tuple, np.ndarray]] = [((), x)]
     while stack:
@@ -545,10 +564,10 @@ def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
         if P in pset:
             continue
         if len(P) == depth:
-            if any(_image(s, P, orders, m) < P for s in syms):
+            if syms and _lower_image(syms, P, orders, m):
                 skipped += 1
                 continue
-            low = _coset_min(y, H[:m], orders[:m], n)
+            low = walk.min(y)
             if low < L:
                 raise ValueError(f"{what}: leaf {list(P)} has an element of length {low} "
                                  f"< {L}")
@@ -562,7 +581,7 @@ def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
 
 
 def _symmetries(spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix,
-                kernel: _Kernel, m: int) -> list[tuple[np.ndarray, np.ndarray]]:
+                kernel: _Kernel, m: int) -> list[tuple]:
     """Checks each symmetry (sigma on cells, tau on taps) and returns, for each, how it
     acts on leaves: (d, T) with leaf coefficients c (i >= m) mapped to d + c T (mod o).
 
@@ -573,7 +592,7 @@ def _symmetries(spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix,
     :func:`_check_kernel`) the leaf of tau y is read off from those of tau x - x and of
     tau h_i (i >= m). tau maps span(h_0..h_{m-1}) into itself (the coordinates of
     tau h_i, i < m, vanish from m on), hence onto itself: the image of a leaf is a
-    whole leaf."""
+    whole leaf. Each is returned as (d, T) (bit masks too: see :func:`_lower_image`)."""
     if not isinstance(spec, list):
         raise ValueError(f"{what} symmetries must be a list")
     n, k = A.n, kernel.k
@@ -602,60 +621,86 @@ def _symmetries(spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix,
             raise ValueError(f"{w} does not map the coset onto itself") from None
         if k and C[1:m + 1, m:].any():
             raise ValueError(f"{w} does not map span(h_0..h_{m - 1}) into itself")
-        out.append((C[0, m:], C[m + 1:, m:]))
+        d, T = C[0, m:], C[m + 1:, m:]
+        # the same as bit masks (bit j - m for coefficient j), used when all orders are 2
+        mask = lambda row: sum(int(v & 1) << j for j, v in enumerate(row))  # noqa: E731
+        out.append((mask(d), [mask(row) for row in T], (d, T)))
     return out
 
 
-def _image(sym: tuple[np.ndarray, np.ndarray], P: tuple, orders: list[int], m: int
-           ) -> tuple:
-    """The leaf (c_{k-1}, ..., c_m) a symmetry maps leaf P to."""
-    d, T = sym
-    k = len(orders)
-    c = np.array(P[::-1], dtype=np.int64)            # c_m .. c_{k-1}
-    img = (d + c @ T) % np.array(orders[m:], dtype=np.int64)   # k terms < 2^16
-    return tuple(int(v) for v in img[::-1])
+def _lower_image(syms: list, P: tuple, orders: list[int], m: int) -> bool:
+    """Whether a symmetry maps leaf P = (c_{k-1}, ..., c_m) to a smaller leaf.
+
+    A leaf maps to d + c T (mod the orders), c = (c_m, ..., c_{k-1}). When every order
+    is 2 the leaf is read as the integer with bit i - m = c_i (its order is the
+    lexicographic one) and the image is d xor the rows of T where c has a bit."""
+    if all(o == 2 for o in orders[m:]):
+        c = 0
+        for v in P:
+            c = (c << 1) | v
+        for d, rows, _ in syms:
+            img, bits, i = d, c, 0
+            while bits:
+                if bits & 1:
+                    img ^= rows[i]
+                bits >>= 1
+                i += 1
+            if img < c:
+                return True
+        return False
+    c = np.array(P[::-1], dtype=np.int64)                          # c_m .. c_{k-1}
+    mods = np.array(orders[m:], dtype=np.int64)
+    for _, _, (d, T) in syms:
+        img = (d + c @ T) % mods                                   # k terms < 2^16
+        if tuple(int(v) for v in img[::-1]) < P:
+            return True
+    return False
 
 
 # ------------------------------------------------------------------ "hardest" claims
-def _weights(spec: Any, what: str, count: int | None) -> dict[int, Fraction]:
-    """Weights: a list (one per element) or {"i": w}; each >= 0, summing to 1."""
+def _weights(spec: Any, what: str, count: int) -> tuple[int, dict[int, int]]:
+    """Weights w_i >= 0 summing to 1, as a list (one per element) or {"i": w}:
+    (D, {i: D w_i}) with D the least common denominator (so D w_i are integers)."""
     if isinstance(spec, list):
-        if count is not None and len(spec) != count:
+        if len(spec) != count:
             raise ValueError(f"{what} has {len(spec)} weights for {count} elements")
         items = list(enumerate(spec))
     elif isinstance(spec, dict):
         items = []
         for key, v in spec.items():
-            if not (isinstance(key, str) and key.isdigit()) or int(key) >= (count or 0):
+            if not (isinstance(key, str) and key.isdigit() and key.isascii()) \
+                    or int(key) >= count:
                 raise ValueError(f"{what}: {key!r} is not an element index "
-                                 f"(0..{(count or 0) - 1})")
+                                 f"(0..{count - 1})"[:300])
             items.append((int(key), v))
     else:
         raise ValueError(f"{what} must be a list or an object of weights")
-    out: dict[int, Fraction] = {}
+    pairs = {}
     for i, v in items:
-        w = _rational(v, f"{what} weight {i}")
-        if w < 0:
-            raise ValueError(f"{what}: weight {i} is negative ({v})")
-        out[i] = out.get(i, Fraction(0)) + w
-    total = sum(out.values(), Fraction(0))
-    if total != 1:
-        raise ValueError(f"{what}: the weights sum to {total}, not 1")
-    return out
+        num, den = _rational(v, f"{what} weight {i}")
+        if num < 0:
+            raise ValueError(f"{what}: weight {i} is negative ({v})"[:300])
+        pairs[i] = (num, den)
+    D = lcm(*{den for _, den in pairs.values()}) if pairs else 1
+    W = {i: num * (D // den) for i, (num, den) in pairs.items() if num}
+    if sum(W.values()) != D:
+        raise ValueError(f"{what}: the weights sum to {Fraction(sum(W.values()), D)}, "
+                         "not 1"[:300])
+    return D, W
 
 
-def _dual_bound(values: np.ndarray, weights: dict[int, Fraction], n: int,
+def _dual_bound(values: np.ndarray, weights: tuple[int, dict[int, int]], n: int,
                 fixed: dict[int, int]) -> Fraction:
     """sum over fixed taps j of sum_c w_c ((v_j + c_j) mod n) + sum over the other
     taps of max_v sum_c w_c ((v + c_j) mod n), exactly; ``values`` (E x r) holds the
-    kernel elements c.
+    kernel elements c, ``weights`` is (D, {c: D w_c}) from :func:`_weights`.
 
-    With D the common denominator, W_c = D w_c are integers, split into 30-bit limbs
-    so that S[j, t] = sum over c with c_j = t of W_c is summed in int64 (fewer than
-    2^32 elements of a limb < 2^30 each), then joined as Python ints."""
-    idx = sorted(i for i, w in weights.items() if w)
-    D = lcm(*(weights[i].denominator for i in idx)) if idx else 1
-    W = [weights[i].numerator * (D // weights[i].denominator) for i in idx]
+    The integers W_c = D w_c are split into 30-bit limbs so that S[j, t] = sum over
+    c with c_j = t of W_c is summed in int64 (fewer than 2^32 elements of a limb
+    < 2^30 each), then joined as Python ints."""
+    D, Wd = weights
+    idx = sorted(Wd)
+    W = [Wd[i] for i in idx]
     V = values[idx]                                   # (E', r) entries 0..n-1
     r = values.shape[1]
     S = [[0] * n for _ in range(r)]
@@ -677,25 +722,31 @@ def _dual_bound(values: np.ndarray, weights: dict[int, Fraction], n: int,
 
 
 def _elements(spec: Any, what: str, kernel: _Kernel) -> np.ndarray:
-    """Kernel elements given by their coefficients: (E, r) uint8 of sum a_i h_i mod n."""
+    """Kernel elements given by their coefficients: (E, r) uint8 of sum a_i h_i mod n.
+
+    The products a H are taken in float64 (BLAS): every entry is a sum of k products
+    of integers below 256, so below k 2^16 < 2^53, and float64 represents and adds
+    such integers exactly."""
+    k = kernel.k
     if not isinstance(spec, list) or not spec:
         raise ValueError(f"{what} elements must be a non-empty list of coefficient lists")
-    hi = np.array([o - 1 for o in kernel.orders], dtype=np.int64)
-    a = np.zeros((len(spec), kernel.k), dtype=np.int64)
     for e_, row in enumerate(spec):
-        a[e_] = _ints(row, f"{what} element {e_}", kernel.k, 0, kernel.n - 1)
-        over = np.flatnonzero(a[e_] > hi)
-        if over.size:
-            raise ValueError(f"{what} element {e_}: coefficient {int(over[0])} is not "
-                             f"below its order")
+        if type(row) is not list or len(row) != k or not all(type(c) is int for c in row):
+            raise ValueError(f"{what} element {e_} must be a list of {k} integers")
+    a = np.array(spec, dtype=object).reshape(len(spec), k)
+    hi = np.array([o - 1 for o in kernel.orders], dtype=object)
+    bad = (a < 0) | (a > hi[None, :]) if k else np.zeros((len(spec), 0), bool)
+    if bad.any():
+        e_, i = (int(v) for v in np.argwhere(bad)[0])
+        raise ValueError(f"{what} element {e_}: coefficient {i} is not in 0..{hi[i]} "
+                         "(below its order)")
+    a = a.astype(np.float64)
     r = kernel.H.shape[1]
     V = np.zeros((len(spec), r), dtype=np.uint8)
+    Hf = kernel.H.astype(np.float64)
     step = max(1, CHUNK_ENTRIES // max(1, r))
     for s in range(0, len(spec), step):
-        acc = np.zeros((min(step, len(spec) - s), r), dtype=np.int64)
-        for i in range(kernel.k):                     # one generator at a time: < 2^16
-            acc = (acc + a[s:s + step, i:i + 1] * kernel.H[i]) % kernel.n
-        V[s:s + step] = acc
+        V[s:s + step] = (a[s:s + step] @ Hf).astype(np.int64) % kernel.n
     return V
 
 
@@ -715,7 +766,7 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel) -> str:
     method = _field(ub, "method", what)
     V = _elements(_field(ub, "elements", what), what, kernel)
     if method == "lp-dual":
-        w = _weights(_field(ub, "weights", what), f"{what}", len(V))
+        w = _weights(_field(ub, "weights", what), "lp-dual", len(V))
         B = _dual_bound(V, w, n, {})
         if B.numerator // B.denominator > U:
             raise ValueError(f"lp-dual: floor(bound) {B.numerator // B.denominator} > "
@@ -797,7 +848,7 @@ def _check(cert: Any) -> str:
     if witness["length"] != lower:
         raise ValueError(f"the witness needs {witness['length']} taps, not lower = {lower}")
     up = _check_upper(_field(cert, "upper_bound", "certificate"), upper, A, kernel)
-    value = f"= {lower}" if lower == upper else f"in {lower}..{upper}"
+    value = f"exactly {lower}" if lower == upper else f"between {lower} and {upper}"
     return f"the hardest board needs {value} taps (witness: {how}; upper: {up})"
 
 
