@@ -93,6 +93,24 @@ def result(h: Any) -> tuple[bool, float, float, bool, np.ndarray | None]:
             cols)
 
 
+def run_on_thread(h: Any, stop: Any) -> None:
+    """``h.run()`` on a daemon thread while this thread waits in steps of 0.05 s, so that
+    Ctrl-C (KeyboardInterrupt) reaches the caller: then ``stop()`` is called (it must make
+    HiGHS's interrupt callback answer True), the run is joined and the exception
+    re-raised. The model's results are read with :func:`result` afterwards."""
+    import threading
+    finished = threading.Event()
+    worker = threading.Thread(target=lambda: (h.run(), finished.set()), daemon=True)
+    worker.start()
+    try:
+        while not finished.wait(0.05):                   # Ctrl-C reaches us here
+            pass
+    except BaseException:
+        stop()                                           # HiGHS stops at its next check
+        worker.join()
+        raise
+
+
 def _exit_with_parent(parent: int) -> None:
     """Leave as soon as the parent is gone (a killed parent closes no pipe while this
     child is inside a long HiGHS run)."""

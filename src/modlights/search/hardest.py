@@ -380,16 +380,7 @@ class _CoveringProgram:
         hw.apply(h, self._ops[done:])
         self._local = (h, len(self._ops))
         hw.set_time_limit(h, seconds)
-        finished = threading.Event()
-        worker = threading.Thread(target=lambda: (h.run(), finished.set()), daemon=True)
-        worker.start()
-        try:
-            while not finished.wait(0.05):                   # Ctrl-C reaches us here
-                pass
-        except BaseException:
-            self._stop = True                                # HiGHS stops at its next check
-            worker.join()
-            raise
+        hw.run_on_thread(h, lambda: setattr(self, "_stop", True))
         return hw.result(h)
 
     def _start_child(self) -> None:

@@ -378,8 +378,6 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
 def _run(h: Any, deadline: float | None) -> None:
     """h.run() on a thread, stopped through HiGHS's interrupt callbacks at ``deadline``
     or on Ctrl-C (re-raised here within a fraction of a second)."""
-    import threading
-
     from highspy import cb
     stop = [False]
 
@@ -391,16 +389,8 @@ def _run(h: Any, deadline: float | None) -> None:
     for kind in ("kCallbackSimplexInterrupt", "kCallbackIpmInterrupt"):
         if hasattr(cb.HighsCallbackType, kind):
             h.startCallback(getattr(cb.HighsCallbackType, kind))
-    finished = threading.Event()
-    worker = threading.Thread(target=lambda: (h.run(), finished.set()), daemon=True)
-    worker.start()
-    try:
-        while not finished.wait(0.05):                   # Ctrl-C reaches us here
-            pass
-    except BaseException:
-        stop[0] = True
-        worker.join()
-        raise
+    from modlights.search import _highs_worker as hw
+    hw.run_on_thread(h, lambda: stop.__setitem__(0, True))
 
 
 def _row_values(a: np.ndarray, W: np.ndarray, live: np.ndarray, n: int) -> np.ndarray:
