@@ -10,6 +10,7 @@ and then check the same Solver against the reference engine.
 from __future__ import annotations
 
 import _thread
+import os
 import signal
 import subprocess
 import sys
@@ -23,9 +24,11 @@ import modlights as ml
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
-#: Seconds allowed between the signal and the process's exit (the issue asks for 1 s;
-#: the polling interval is 20 ms, the rest is slack for a loaded 2-core machine).
-LATENCY = 1.0
+#: Seconds allowed between the signal and the process's exit: the contract's 1 s on the
+#: shipped build (the polling interval is 20 ms, the rest is slack for a loaded 2-core
+#: machine); 3 s under ASan + UBSan (.ci/sanitize sets MODLIGHTS_SANITIZED=1), where every
+#: instruction and the interpreter's exit run several times slower.
+LATENCY = 3.0 if os.environ.get("MODLIGHTS_SANITIZED") else 1.0
 
 
 def _solvable(board, count: int, seed: int) -> np.ndarray:
