@@ -538,3 +538,49 @@ def test_api_docs_render_offline(page, server, tmp_path):
     assert "modlights" in page.inner_text(".swagger-ui .info .title")
     assert page.locator(".opblock-summary-path", has_text="/api/solve").count() == 1
     page.screenshot(path=str(tmp_path / "docs.png"))
+
+
+# ----------------------------------------------------------------------------- phone
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser, server):
+    """A page at a phone's viewport (390 x 844, touch), reduced motion."""
+    ctx = browser.new_context(viewport=PHONE, base_url=server, reduced_motion="reduce",
+                              has_touch=True, is_mobile=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def no_horizontal_scroll(page):
+    """The page and the board's frame scroll not sideways, and the board lies inside both."""
+    got = page.evaluate("""() => {
+        const wrap = document.querySelector('.board-wrap'), board = document.getElementById('board');
+        const w = wrap.getBoundingClientRect(), b = board.getBoundingClientRect();
+        return {page: document.documentElement.scrollWidth, view: window.innerWidth,
+                wrapScroll: wrap.scrollWidth, wrapClient: wrap.clientWidth,
+                board: [b.left, b.right], wrap: [w.left, w.right]};
+    }""")
+    assert got["page"] <= got["view"], got
+    assert got["wrapScroll"] <= got["wrapClient"], got
+    assert got["wrap"][0] <= got["board"][0] and got["board"][1] <= got["wrap"][1], got
+    assert 0 <= got["board"][0] and got["board"][1] <= got["view"], got
+
+
+def test_phone_six_by_six_board_fits(phone, tmp_path):
+    """At 390 x 844 a 6 x 6 board fits inside its frame (padding and border counted):
+    nothing is clipped and the page does not scroll sideways."""
+    goto(phone, "playground")
+    phone.fill("#pg-rows", "6")
+    phone.fill("#pg-cols", "6")
+    phone.click("#pg-new")
+    phone.wait_for_selector('#board[data-rows="6"][data-cols="6"]')
+    no_horizontal_scroll(phone)
+    assert phone.locator("#board .tile").first.bounding_box()["width"] >= 40
+    shot(phone, tmp_path, "phone-6x6")

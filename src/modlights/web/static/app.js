@@ -241,18 +241,24 @@
   function fitBoard() {
     if (!cur) return;
     const m = cur.model, el = $("board");
-    const avail = Math.min(el.parentElement.clientWidth || window.innerWidth, 900);
+    const gap = Math.max(m.rows, m.cols) <= 8 ? 6 : Math.max(m.rows, m.cols) <= 14 ? 4 : 2;
+    el.style.setProperty("--gap", gap + "px");
+    // the tiles get the wrap's content width less the board's own padding and border
+    const wrap = el.parentElement, ws = getComputedStyle(wrap), bs = getComputedStyle(el);
+    const px = (v) => parseFloat(v) || 0;
+    const frameW = px(bs.paddingLeft) + px(bs.paddingRight) + px(bs.borderLeftWidth) + px(bs.borderRightWidth);
+    const frameH = px(bs.paddingTop) + px(bs.paddingBottom) + px(bs.borderTopWidth) + px(bs.borderBottomWidth);
+    const inner = (wrap.clientWidth || window.innerWidth) - px(ws.paddingLeft) - px(ws.paddingRight);
+    const avail = Math.min(inner, 900) - frameW;
     // the board fits the height left below it (the controls take about 110 px); a large
     // board below tall controls (the playground) may take 60% of the window and scroll
     const top = el.getBoundingClientRect().top + window.scrollY;
     const maxH = Math.max(240, window.innerHeight - top - 110,
-      m.rows > 12 ? 0.6 * window.innerHeight : 0);
-    const gap = Math.max(m.rows, m.cols) <= 8 ? 6 : Math.max(m.rows, m.cols) <= 14 ? 4 : 2;
-    let size = Math.floor(Math.min(72, (avail - gap * (m.cols - 1) - 4) / m.cols,
+      m.rows > 12 ? 0.6 * window.innerHeight : 0) - frameH;
+    let size = Math.floor(Math.min(72, (avail - gap * (m.cols - 1)) / m.cols,
       (maxH - gap * (m.rows - 1)) / m.rows));
     size = Math.max(size, 14);
     el.style.setProperty("--tile", size + "px");
-    el.style.setProperty("--gap", gap + "px");
     el.classList.toggle("tiny", size < 26);
   }
 
