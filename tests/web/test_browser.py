@@ -584,3 +584,47 @@ def test_phone_six_by_six_board_fits(phone, tmp_path):
     no_horizontal_scroll(phone)
     assert phone.locator("#board .tile").first.bounding_box()["width"] >= 40
     shot(phone, tmp_path, "phone-6x6")
+
+
+def overlaps(a, b):
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and \
+        a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+
+
+def toast_covers(page):
+    """The visible controls and tiles whose boxes the visible toast overlaps ([] if none)."""
+    return page.evaluate("""() => {
+        const t = document.getElementById('toast');
+        if (t.hidden) return [];
+        const a = t.getBoundingClientRect(), out = [];
+        for (const e of document.querySelectorAll('button, input, select, a, .tile')) {
+            const b = e.getBoundingClientRect();
+            if (!b.width || !b.height || e.closest('[hidden]')) continue;
+            if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+                out.push(e.id || e.className);
+        }
+        return out;
+    }""")
+
+
+def test_phone_toast_covers_nothing_and_goes_with_navigation(phone, tmp_path):
+    """On a phone the "Show solution" message overlaps no button, input or tile (the
+    board's bottom row included), wherever the page is scrolled, and is gone on the
+    next page."""
+    goto(phone, "playground")
+    phone.fill("#pg-rows", "6")
+    phone.fill("#pg-cols", "6")
+    phone.select_option("#pg-pattern", "square")
+    phone.click("#pg-new")
+    phone.click("#pg-random")
+    phone.click("#solve")
+    phone.wait_for_selector("#toast:not([hidden])")
+    assert "taps" in phone.inner_text("#toast")
+    height = phone.evaluate("document.documentElement.scrollHeight")
+    for y in range(0, height, 200):
+        phone.evaluate(f"window.scrollTo(0, {y})")
+        assert toast_covers(phone) == [], y
+    shot(phone, tmp_path, "phone-toast")
+    phone.click("#nav-daily")
+    phone.wait_for_selector("#screen-daily:not([hidden])")
+    assert phone.is_hidden("#toast")

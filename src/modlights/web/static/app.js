@@ -75,14 +75,28 @@
     return data;
   }
 
+  /* A message in the page's flow: in the visible screen's .toast-slot (below the play
+   * controls), else at the top of main. It covers nothing, goes after 6 s, and is
+   * cleared on every navigation (route), so it never stays over the next page. */
   let toastTimer = null;
   function toast(msg) {
     const t = $("toast");
+    const screen = document.querySelector(".screen:not([hidden])");
+    const slot = screen && screen.querySelector(".toast-slot");
+    if (slot) slot.appendChild(t);
+    else $("main").prepend(t);
     t.textContent = msg;
     t.hidden = false;
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+    toastTimer = setTimeout(clearToast, 6000);
   }
+  function clearToast() {
+    clearTimeout(toastTimer);
+    $("toast").hidden = true;
+    $("toast").textContent = "";
+  }
+  /* A message for the screen a navigation is about to show (route clears the old one). */
+  let pendingToast = null;
 
   // ------------------------------------------------------------------ the board model
   function isMixed(pattern, rows, cols) {
@@ -666,6 +680,7 @@
     $("play-info").textContent = describe(cur.model) +
       (cur.puzzle ? " · " + cur.puzzle.difficulty : "");
     buildBoard();
+    if (pendingToast) { toast(pendingToast); pendingToast = null; }
     if (cur.t0 !== null || cur.elapsed) startTimer();
     else { clearInterval(timerId); timerId = null; }
   }
@@ -832,12 +847,13 @@
         return;
       }
     }
+    pendingToast = note || null;
     playPuzzle(p, "custom", "code:" + p.code, "Custom level", generateCustom);
-    if (note) toast(note);
   }
 
   function route() {
     const h = location.hash || "#/";
+    clearToast();
     if (cur) stopTimer();             // paused while away; showPlay resumes a started try
     if (h === "#/campaign") showCampaign();
     else if (h === "#/daily") showDaily();
