@@ -628,3 +628,77 @@ def test_phone_toast_covers_nothing_and_goes_with_navigation(phone, tmp_path):
     phone.click("#nav-daily")
     phone.wait_for_selector("#screen-daily:not([hidden])")
     assert phone.is_hidden("#toast")
+
+
+def test_counts_of_one_are_singular(page):
+    """"1 tap", "1 hole": a shared one-tap puzzle with one hole, played to the end."""
+    board = ml.Board.grid(3, 3, 2, "cross", holes=[(2, 2)])
+    start = board.press(np.zeros((3, 3), dtype=np.uint8), (0, 0))
+    puzzle = ml.Puzzle(board, start)
+    assert puzzle.min_taps == 1
+    page.goto("/#/code/" + puzzle.code)
+    page.wait_for_selector("#screen-play:not([hidden]) #board .tile")
+    assert "· 1 hole ·" in page.inner_text("#play-info")
+    assert page.inner_text("#stars-limits").startswith("Fewest taps: 1 (proved)")
+    tile(page, (0, 0)).click()
+    page.wait_for_selector("#complete:not([hidden])")
+    text = page.inner_text("#complete-text")
+    assert text.startswith("Solved in 1 tap and ") and "The fewest possible is 1." in text
+    for words in ("1 taps", "1 holes", "1 stars"):
+        assert words not in page.inner_text("body")
+
+
+def test_custom_form_locks_as_few_tiles_as_needed_by_default(page):
+    """Left at its default the form's locked count is unset: on the classic 5 x 5 cross
+    board (kernel of 4) a unique solution is asked for and the generator locks as few
+    tiles as make it unique, as ``generate(locked=None)`` and the CLI do."""
+    goto(page, "custom")
+    assert page.input_value("#custom-locked") == ""
+    page.fill("#custom-states", "2")
+    page.fill("#custom-seed", "3")
+    page.click("#custom-go")
+    page.wait_for_selector("#screen-play:not([hidden]) #board .tile")
+    p = ml.generate(5, 5, 2, "cross", "medium", seed=3)
+    assert p.board.locked.any() and p.solver.kernel_size == 1
+    assert np.array_equal(page_state(page, p.board), p.start)
+    assert marked(page, "locked") == [tuple(x) for x in np.argwhere(p.board.locked)]
+    assert page.is_hidden("#toast")              # no "no unique solution" note
+
+
+def test_solved_dialog_time_is_the_timers(browser, server):
+    """The solved dialog's time is the one the timer shows (2.7 s read 0:02 on both)."""
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, base_url=server)
+    page = ctx.new_page()
+    try:
+        now = datetime.datetime.now(datetime.timezone.utc)
+        page.clock.install(time=now)
+        p = open_daily(page, 1)
+        page.clock.pause_at(now + datetime.timedelta(seconds=30))     # time stands still
+        moves = p.solver.solve(p.start, minimal=True).moves()
+        assert len(moves) >= 2
+        tile(page, moves[0]).click()
+        page.clock.run_for(2700)
+        for pos in moves[1:]:
+            tile(page, pos).click()
+        page.wait_for_selector("#complete:not([hidden])")
+        timer = page.inner_text("#timer")
+        assert timer == "0:02"
+        assert f" and {timer}." in page.inner_text("#complete-text")
+    finally:
+        ctx.close()
+
+
+def test_reset_after_a_hint_starts_a_try_with_stars(page):
+    """After Reset the "Hint used" badge is gone and the new try earns its stars."""
+    p = open_daily(page, 0)
+    page.click("#hint")
+    page.wait_for_selector("#board .tile.hinted")
+    assert page.is_visible("#hinted-badge")
+    page.click("#reset")
+    assert page.is_hidden("#hinted-badge")
+    assert page.get_attribute("#stars", "data-stars") == "3"
+    for pos in p.solver.solve(p.start, minimal=True).moves():
+        tile(page, pos).click()
+    page.wait_for_selector("#complete:not([hidden])")
+    assert page.get_attribute("#complete-stars", "data-stars") == "3"
+    assert "hinted" not in page.inner_text("#complete-text")

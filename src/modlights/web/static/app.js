@@ -328,6 +328,9 @@
     }
   }
 
+  /** "1 tap", "2 taps": a count and its noun, singular for exactly one. */
+  function count(k, noun) { return k + " " + noun + (Number(k) === 1 ? "" : "s"); }
+
   function starText(k) { return "★".repeat(k) + "☆".repeat(3 - k); }
   function starsFor(limits, taps) {
     for (const k of [3, 2, 1]) if (limits && taps <= limits[String(k)]) return k;
@@ -345,7 +348,7 @@
       $("stars").textContent = starText(k);
       $("stars").dataset.stars = k;
       $("stars-limits").textContent = "Fewest taps: " + p.min_taps + (p.proven ? " (proved)" : " (best found)") +
-        " · ★★★ ≤ " + p.stars["3"] + " · ★★ ≤ " + p.stars["2"] + " · ★ ≤ " + p.stars["1"] + " taps";
+        " · ★★★ ≤ " + p.stars["3"] + " · ★★ ≤ " + p.stars["2"] + " · ★ ≤ " + count(p.stars["1"], "tap");
     } else {
       $("stars-limits").textContent = "";
     }
@@ -360,9 +363,13 @@
   function elapsed() {
     return cur.elapsed + (cur.t0 === null ? 0 : (Date.now() - cur.t0) / 1000);
   }
+  /** Whole seconds as m:ss (the timer and the solved dialog show the same text). */
+  function clock(seconds) {
+    const t = Math.floor(seconds);
+    return Math.floor(t / 60) + ":" + String(t % 60).padStart(2, "0");
+  }
   function updateTimer() {
-    const t = Math.floor(elapsed());
-    $("timer").textContent = Math.floor(t / 60) + ":" + String(t % 60).padStart(2, "0");
+    $("timer").textContent = clock(elapsed());
   }
   function startTimer() {
     if (cur.t0 === null && !cur.done) cur.t0 = Date.now();
@@ -442,6 +449,7 @@
     cur.history = [];
     cur.hintMarks = [];
     cur.solution = null;
+    cur.hinted = false;             // a new try: the badge and the stars start afresh
     cur.done = false;
     cur.elapsed = 0;
     cur.t0 = null;
@@ -475,7 +483,7 @@
       s.solution = new Uint8Array(s.model.size);
       res.taps.forEach((row, r) => row.forEach((k, c) => { s.solution[r * s.model.cols + c] = k; }));
       updateTiles();
-      toast(res.length + " taps" + (res.proven_minimal ? " (proved fewest)" : "") +
+      toast(count(res.length, "tap") + (res.proven_minimal ? " (proved fewest)" : "") +
         ": the numbers in the corners say how often to tap each tile.");
     } catch (e) {
       toast("No solution: " + e.message);
@@ -484,7 +492,7 @@
 
   function finish() {
     if (cur.mode === "playground") {
-      say("Solved in " + cur.history.length + " taps.");
+      say("Solved in " + count(cur.history.length, "tap") + ".");
       $("board").classList.add("flash");
       setTimeout(() => $("board").classList.remove("flash"), 700);
       return;
@@ -493,20 +501,19 @@
     stopTimer();
     const taps = cur.history.length;
     const stars = cur.hinted ? 0 : starsFor(cur.puzzle.stars, taps);
-    const time = Math.round(cur.elapsed);
+    const time = Math.floor(cur.elapsed);
     const improved = !cur.hinted && recordBest(cur.key, taps, stars, time);
     updateStats();
     $("complete-stars").textContent = starText(stars);
     $("complete-stars").dataset.stars = stars;
     $("complete").dataset.hinted = cur.hinted ? "true" : "false";
-    let text = "Solved in " + taps + " taps and " + Math.floor(time / 60) + ":" +
-      String(time % 60).padStart(2, "0") + ". The fewest possible is " + cur.puzzle.min_taps + ".";
+    let text = "Solved in " + count(taps, "tap") + " and " + clock(time) + ". The fewest possible is " + cur.puzzle.min_taps + ".";
     if (cur.hinted) text += " A hint was used (hinted): no stars for this try.";
     else if (improved) text += " New personal best!";
     $("complete-text").textContent = text;
     $("complete-next").hidden = !cur.next;
     $("complete").hidden = false;
-    say("Solved in " + taps + " taps, " + stars + " stars.");
+    say("Solved in " + count(taps, "tap") + ", " + count(stars, "star") + ".");
     $("complete-next").hidden ? $("complete-retry").focus() : $("complete-next").focus();
   }
 
@@ -541,6 +548,12 @@
       throw new Error(el.closest("label").firstChild.textContent.trim() + " must be a whole number " + lo + ".." + hi);
     }
     return v;
+  }
+
+  /** An optional count: null when the field is empty (the generator decides: with a
+   * unique solution asked for, as few locked tiles as make it unique). */
+  function optionalIntField(id, lo, hi) {
+    return $(id).value.trim() === "" ? null : intField(id, lo, hi);
   }
 
   function newPlayground() {
@@ -667,7 +680,7 @@
     const pat = m.mixed ? "mixed" : (typeof m.board.pattern === "string" ? m.board.pattern : "custom pattern");
     const nl = m.locked.reduce((a, b) => a + b, 0), nh = m.holes.reduce((a, b) => a + b, 0);
     return m.rows + "×" + m.cols + " · " + m.n + " states · " + pat + (m.wrap ? " · wrap" : "") +
-      (nl ? " · " + nl + " locked" : "") + (nh ? " · " + nh + " holes" : "");
+      (nl ? " · " + nl + " locked" : "") + (nh ? " · " + count(nh, "hole") : "");
   }
 
   function showPlay() {
@@ -734,7 +747,7 @@
           (open ? stars + "/" + full + " ★" : "locked") + '</span><span class="bar"><i style="width:' +
           Math.round(100 * stars / full) + '%"></i></span>';
         b.setAttribute("aria-label", "Group " + (r + 1) + "-" + (c + 1) + ", " +
-          (open ? stars + " of " + full + " stars" : "locked"));
+          (open ? stars + " of " + count(full, "star") : "locked"));
         b.addEventListener("click", () => { selectedGroup = [r, c]; showLevels(); });
         map.appendChild(b);
       }
@@ -760,7 +773,7 @@
       b.className = "level";
       b.dataset.stars = best ? best.stars : 0;
       b.innerHTML = "<b>Level " + (l + 1) + "</b><span>" + starText(best ? best.stars : 0) + "</span>" +
-        (best ? "<small>best " + best.taps + " taps</small>" : "<small>not solved yet</small>");
+        (best ? "<small>best " + count(best.taps, "tap") + "</small>" : "<small>not solved yet</small>");
       b.addEventListener("click", () => playLevel(r, c, l));
       list.appendChild(b);
     }
@@ -800,7 +813,7 @@
       b.dataset.stars = best ? best.stars : 0;
       b.innerHTML = "<b>Puzzle " + (i + 1) + " · " + p.difficulty + "</b><span>" +
         describe(new Model(p.board)) + "</span><span class='stars-line'>" + starText(best ? best.stars : 0) +
-        "</span><small>" + (best ? "Best: " + best.taps + " taps" : "Fewest possible: " + p.min_taps + " taps") + "</small>";
+        "</span><small>" + (best ? "Best: " + count(best.taps, "tap") : "Fewest possible: " + count(p.min_taps, "tap")) + "</small>";
       b.addEventListener("click", () => playDaily(date, i));
       list.appendChild(b);
     });
@@ -822,7 +835,8 @@
       body = {
         rows: rows, cols: cols, states: intField("custom-states", 2, 255),
         difficulty: $("custom-difficulty").value,
-        locked: intField("custom-locked", 0, 900), holes: intField("custom-holes", 0, 900),
+        locked: optionalIntField("custom-locked", 0, 900), holes: intField("custom-holes", 0, 900) || null,   // none: 0 and null alike, but
+        // null leaves the generator free to lock as few tiles as a unique solution needs
         wrap: $("custom-wrap").checked, unique: $("custom-unique").checked,
       };
       const name = $("custom-pattern").value;
