@@ -1,26 +1,33 @@
-/* modlights: the browser game. Plain JavaScript, no build step, no network but the
- * app's own JSON API. The page applies taps itself from the board's pattern offsets
- * (wrap, locks, holes, mod n) and asks the server only for what needs the solver:
- * puzzles (generate, daily, campaign, codes), hints and solutions.
+/* modlights: the browser game. An ES module with no build step and no server behind
+ * it: every tap, the star rule, hints, solutions, puzzle codes, the daily puzzles and
+ * custom levels come from the modlights JavaScript package (./js/src/index.js: the
+ * library's C core compiled to WebAssembly), the campaign's levels from campaign.json
+ * (written from Python's Campaign by `modlights site`). Served as static files by
+ * `modlights site DIR` and by `modlights serve`.
  *
  * Progress lives in localStorage:
  *   modlights.bests     {key: {taps, stars, time}}  key "daily:DATE:i", "campaign:r-c-l",
  *                                                   "code:CODE"
  *   modlights.settings  {numbers: bool}
  */
-"use strict";
+import { Board, Solver, Puzzle, daily, generate, PATTERNS } from "./js/src/index.js";
+
+/** Loads the WebAssembly core (Solver.create loads it once per page), after which the
+ * package's synchronous work (daily, generate, a Puzzle's fewest taps) can run. */
+async function engineReady() {
+  const s = await Solver.create(Board.grid(1, 1));
+  s.dispose();
+}
 
 (function () {
   const $ = (id) => document.getElementById(id);
   const KEY_BESTS = "modlights.bests";
   const KEY_SETTINGS = "modlights.settings";
-  const MIXED_MAX_NAMES = ["cross", "diagonal", "square", "horizontal", "vertical", "knight"];
   // Colours of states 1..7 (state 0 is white), ordered so that few states are far apart.
   const PALETTE = ["#f5b301", "#3e8ef7", "#e5484d", "#30a46c", "#8e4ec6", "#12a5b0", "#f76bb5"];
   const DARK_TEXT = new Set(["#f5b301", "#12a5b0", "#30a46c", "#f76bb5"]);
 
-  let PATTERNS = {};                 // name -> [[dr, dc], ...] from /api/patterns
-  let campaignInfo = null;           // /api/campaign
+  let campaignInfo = null;           // campaign.json
   const dailyCache = {};
 
   // ------------------------------------------------------------------ storage
@@ -49,32 +56,6 @@
     return true;
   }
 
-  // ------------------------------------------------------------------ server
-  class ApiError extends Error {}
-  async function api(path, body) {
-    const opts = body === undefined ? {} : {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    };
-    let res;
-    const spin = setTimeout(() => { $("loading").hidden = false; }, 150);
-    try {
-      res = await fetch(path, opts);
-    } catch (e) {
-      throw new ApiError("the server cannot be reached (" + e.message + ")");
-    } finally {
-      clearTimeout(spin);
-      $("loading").hidden = true;
-    }
-    let data = null;
-    try { data = await res.json(); } catch (e) { /* not JSON */ }
-    if (!res.ok) {
-      let msg = data && (data.detail || data.error);
-      if (Array.isArray(msg)) msg = msg.map((d) => d.msg || JSON.stringify(d)).join("; ");
-      throw new ApiError(msg ? String(msg) : "the server answered " + res.status);
-    }
-    return data;
-  }
-
   /* A message in the page's flow: in the visible screen's .toast-slot (below the play
    * controls), else at the top of main. It covers nothing, goes after 6 s, and is
    * cleared on every navigation (route), so it never stays over the next page. */
@@ -98,71 +79,83 @@
   /* A message for the screen a navigation is about to show (route clears the old one). */
   let pendingToast = null;
 
-  // ------------------------------------------------------------------ the board model
-  function isMixed(pattern, rows, cols) {
-    return Array.isArray(pattern) && pattern.length === rows && pattern.every((row) =>
-      Array.isArray(row) && row.length === cols && row.every((e) =>
-        typeof e === "string" || (Array.isArray(e) && e.every(Array.isArray))));
-  }
-  function offsetsOf(p) {
-    if (typeof p === "string") {
-      const o = PATTERNS[p.toLowerCase()];
-      if (!o) throw new Error("unknown pattern " + p);
-      return o;
+  // ------------------------------------------------------------------ the engine
+  /** Run `work` (engine calls that may take a while) with the spinner shown past 150 ms;
+   * the spinner gets a frame to appear before synchronous work blocks the page. */
+  async function busy(work) {
+    let shown = false;
+    const spin = setTimeout(() => { shown = true; $("loading").hidden = false; }, 150);
+    try {
+      await new Promise((r) => setTimeout(r, 0));
+      return await work();
+    } finally {
+      clearTimeout(spin);
+      if (shown) $("loading").hidden = true;
     }
-    return p;
   }
-  function positions(list) {
-    return (list || []).map((p) => p[0] + "," + p[1]);
+  /** An error's message for the player (the package's ValueErrors carry Python's). */
+  function why(e) { return e && e.message ? e.message : String(e); }
+
+  /** The page's view of a package Puzzle: {puzzle, board, start, code, stars, min_taps,
+   * proven, difficulty}; the values are awaited (a lazy one may be a promise). */
+  async function record(p) {
+    return {
+      puzzle: p, board: p.board, start: await p.start, code: await p.code,
+      stars: await p.stars, min_taps: await p.minTaps, proven: await p.proven,
+      difficulty: p.difficulty || null,
+    };
   }
 
-  /** A grid board: geometry and the effect of a tap, as the library defines it. */
+  /** One Solver per board, made on first use (the package loads the WebAssembly core
+   * once per page) and kept for the session's later hints and solutions. */
+  async function solverOf(session) {
+    if (!session.solver) session.solver = await Solver.create(session.model.b);
+    return session.solver;
+  }
+
+  // ------------------------------------------------------------------ the board model
+  const nameOf = (offsets) => {
+    const key = JSON.stringify(offsets);
+    for (const [name, o] of Object.entries(PATTERNS)) if (JSON.stringify(o) === key) return name;
+    return null;
+  };
+
+  /** A grid board as the page draws it: geometry and masks read from the package's
+   * Board `b`, every tap applied by `b.press` (the engine's tap rule, not a copy). */
   class Model {
-    constructor(board) {
-      this.board = board;
-      this.rows = board.rows;
-      this.cols = board.cols;
-      this.n = board.states;
-      this.wrap = !!board.wrap;
-      this.mixed = isMixed(board.pattern, this.rows, this.cols);
-      const size = this.rows * this.cols;
-      this.locked = new Uint8Array(size);
-      this.holes = new Uint8Array(size);
-      for (const [r, c] of board.locked || []) this.locked[r * this.cols + c] = 1;
-      for (const [r, c] of board.holes || []) this.holes[r * this.cols + c] = 1;
-      this.effects = new Array(size);
+    constructor(b) {
+      this.b = b;
+      this.board = b.toDict();
+      [this.rows, this.cols] = b.shape;
+      this.n = b.states;
+      this.wrap = !!b.wrap;
+      this.mixed = b.mixed !== null;
+      this.locked = Uint8Array.from(b.locked.flat(), Number);
+      this.holes = Uint8Array.from(b.holes.flat(), Number);
+      this.effects = new Array(this.size);
     }
     get size() { return this.rows * this.cols; }
+    /** The tile's pattern: a name, or null for custom offsets. */
     patternAt(i) {
       const p = this.board.pattern;
-      return this.mixed ? p[Math.floor(i / this.cols)][i % this.cols] : p;
+      const e = this.mixed ? p[Math.floor(i / this.cols)][i % this.cols] : p;
+      return typeof e === "string" ? e : nameOf(e);
     }
     tappable(i) { return !this.locked[i] && !this.holes[i]; }
-    /** [[cell, times], ...]: the cells a tap at i changes, with net advance 1..n-1. */
+    /** [[cell, advance], ...]: the cells a tap at i changes (Board.press on zeros). */
     effect(i) {
-      if (this.effects[i]) return this.effects[i];
-      const r = Math.floor(i / this.cols), c = i % this.cols;
-      const counts = new Map();
-      for (const [dr, dc] of offsetsOf(this.patternAt(i))) {
-        let rr = r + dr, cc = c + dc;
-        if (this.wrap) {
-          rr = ((rr % this.rows) + this.rows) % this.rows;
-          cc = ((cc % this.cols) + this.cols) % this.cols;
-        } else if (rr < 0 || rr >= this.rows || cc < 0 || cc >= this.cols) {
-          continue;
-        }
-        const j = rr * this.cols + cc;
-        if (this.holes[j]) continue;
-        counts.set(j, (counts.get(j) || 0) + 1);
+      if (!this.effects[i]) {
+        const after = this.b.press(this.nested(new Uint8Array(this.size)),
+          [Math.floor(i / this.cols), i % this.cols]).flat();
+        this.effects[i] = [];
+        after.forEach((k, j) => { if (k) this.effects[i].push([j, k]); });
       }
-      const out = [];
-      for (const [j, k] of counts) if (k % this.n) out.push([j, k % this.n]);
-      out.sort((a, b) => a[0] - b[0]);
-      this.effects[i] = out;
-      return out;
+      return this.effects[i];
     }
+    /** state (flat, modified) after `times` taps at i, by the package's Board.press. */
     press(state, i, times) {
-      for (const [j, k] of this.effect(i)) state[j] = (state[j] + k * times) % this.n;
+      const after = this.b.press(this.nested(state), [Math.floor(i / this.cols), i % this.cols], times);
+      state.set(after.flat());
     }
     solved(state) {
       for (let i = 0; i < state.length; i++) if (state[i] && !this.holes[i]) return false;
@@ -174,12 +167,9 @@
       return out;
     }
   }
+  /** A board-shaped state as the flat Uint8Array the page keeps (reduced by the package). */
   function flatten(nested, model) {
-    const s = new Uint8Array(model.size);
-    nested.forEach((row, r) => row.forEach((v, c) => {
-      s[r * model.cols + c] = model.holes[r * model.cols + c] ? 0 : ((v % model.n) + model.n) % model.n;
-    }));
-    return s;
+    return Uint8Array.from(model.b.coerceState(nested).flat());
   }
 
   // ------------------------------------------------------------------ sessions
@@ -190,10 +180,14 @@
     const s = Object.assign({
       mode: mode, model: model, puzzle: null, key: null, title: "Puzzle", next: null,
       start: flatten(start, model), history: [], hinted: false, hintMarks: [], solution: null,
-      t0: null, elapsed: 0, done: false, focus: 0,
+      t0: null, elapsed: 0, done: false, focus: 0, solver: null,
     }, extra || {});
     s.state = Uint8Array.from(s.start);
     return s;
+  }
+  /** Free a finished session's Solver (its factorisation lives in WebAssembly memory). */
+  function dispose(session) {
+    if (session && session.solver) { session.solver.dispose(); session.solver = null; }
   }
   let cur = null;        // the session on screen
   let gameSession = null;
@@ -201,6 +195,8 @@
   let timerId = null;
 
   function playPuzzle(p, mode, key, title, next) {
+    clearToast();
+    dispose(gameSession);
     gameSession = newSession(mode, p.board, p.start, { puzzle: p, key: key, title: title, next: next });
     cur = gameSession;
     if (location.hash !== "#/play") location.hash = "#/play";
@@ -242,8 +238,8 @@
       b.tabIndex = i === cur.focus ? 0 : -1;
       if (m.mixed) {
         const p = m.patternAt(i);
-        b.dataset.glyph = typeof p === "string" ? (GLYPH[p] || p[0]) : "•";
-        b.title = typeof p === "string" ? p : "custom pattern";
+        b.dataset.glyph = p ? (GLYPH[p] || p[0]) : "•";
+        b.title = p || "custom pattern";
       }
       frag.appendChild(b);
     }
@@ -332,10 +328,6 @@
   function count(k, noun) { return k + " " + noun + (Number(k) === 1 ? "" : "s"); }
 
   function starText(k) { return "★".repeat(k) + "☆".repeat(3 - k); }
-  function starsFor(limits, taps) {
-    for (const k of [3, 2, 1]) if (limits && taps <= limits[String(k)]) return k;
-    return 0;
-  }
 
   function updateStats() {
     const taps = cur.history.length;
@@ -344,7 +336,7 @@
     const box = $("stars-box");
     box.hidden = !p;
     if (p) {
-      const k = cur.hinted ? 0 : starsFor(p.stars, taps);
+      const k = cur.hinted ? 0 : p.puzzle.starsFor(taps);
       $("stars").textContent = starText(k);
       $("stars").dataset.stars = k;
       $("stars-limits").textContent = "Fewest taps: " + p.min_taps + (p.proven ? " (proved)" : " (best found)") +
@@ -459,34 +451,35 @@
   async function hint() {
     if (!cur || cur.done || cur.model.solved(cur.state)) return;
     const s = cur;
-    let res;
+    let tap;
     try {
-      res = await api("/api/hint", { board: s.model.board, state: s.model.nested(s.state) });
+      const solver = await solverOf(s);
+      tap = await busy(() => solver.hint(s.model.nested(s.state)));
     } catch (e) {
-      toast("No hint: " + e.message);
+      toast("No hint: " + why(e));
       return;
     }
-    if (s !== cur || s.done) return;
-    const i = res.tap[0] * s.model.cols + res.tap[1];
+    if (s !== cur || s.done || !tap) return;
+    const i = tap[0] * s.model.cols + tap[1];
     tapAt(i);
     s.hinted = true;
     s.hintMarks = s.model.effect(i).map((e) => e[0]);
-    say("Hint: tapped row " + (res.tap[0] + 1) + ", column " + (res.tap[1] + 1) + ".");
+    say("Hint: tapped row " + (tap[0] + 1) + ", column " + (tap[1] + 1) + ".");
     afterMove();
   }
 
   async function showSolution() {
     const s = cur;
     try {
-      const res = await api("/api/solve", { board: s.model.board, state: s.model.nested(s.state), minimal: true });
+      const solver = await solverOf(s);
+      const sol = await busy(() => solver.solve(s.model.nested(s.state), { minimal: true }));
       if (s !== cur) return;
-      s.solution = new Uint8Array(s.model.size);
-      res.taps.forEach((row, r) => row.forEach((k, c) => { s.solution[r * s.model.cols + c] = k; }));
+      s.solution = Uint8Array.from(Array.from(sol.taps).flat(), Number);
       updateTiles();
-      toast(count(res.length, "tap") + (res.proven_minimal ? " (proved fewest)" : "") +
+      toast(count(Number(sol.length), "tap") + (sol.provenMinimal ? " (proved fewest)" : "") +
         ": the numbers in the corners say how often to tap each tile.");
     } catch (e) {
-      toast("No solution: " + e.message);
+      toast("No solution: " + why(e));
     }
   }
 
@@ -500,7 +493,7 @@
     cur.done = true;
     stopTimer();
     const taps = cur.history.length;
-    const stars = cur.hinted ? 0 : starsFor(cur.puzzle.stars, taps);
+    const stars = cur.hinted ? 0 : cur.puzzle.puzzle.starsFor(taps);
     const time = Math.floor(cur.elapsed);
     const improved = !cur.hinted && recordBest(cur.key, taps, stars, time);
     updateStats();
@@ -533,7 +526,7 @@
     sel.value = "cross";
   }
   function randomMixed(rows, cols) {
-    const names = Object.keys(PATTERNS).length ? Object.keys(PATTERNS) : MIXED_MAX_NAMES;
+    const names = Object.keys(PATTERNS);
     const out = [];
     for (let r = 0; r < rows; r++) {
       const row = [];
@@ -560,11 +553,10 @@
     const rows = intField("pg-rows", 1, 30), cols = intField("pg-cols", 1, 30);
     const n = intField("pg-states", 2, 255);
     const name = $("pg-pattern").value;
-    const board = {
-      rows: rows, cols: cols, states: n, locked: [], holes: [], wrap: $("pg-wrap").checked,
-      pattern: name === "mixed" ? randomMixed(rows, cols) : name,
-    };
+    const board = Board.grid(rows, cols, { states: n, wrap: $("pg-wrap").checked,
+      pattern: name === "mixed" ? randomMixed(rows, cols) : name });
     const zeros = Array.from({ length: rows }, () => new Array(cols).fill(0));
+    dispose(pgSession);
     pgSession = newSession("playground", board, zeros, { title: "Playground" });
     cur = pgSession;
   }
@@ -595,7 +587,8 @@
     }
     if (tool !== "state") {
       const state = cur.state;
-      cur.model = new Model(boardWithMasks(m));
+      cur.model = new Model(Board.fromDict(boardWithMasks(m)));
+      cur.solver = null;
       cur.state = state;
     }
     cur.start = Uint8Array.from(cur.state);
@@ -623,11 +616,11 @@
   async function shareCode() {
     $("pg-error").textContent = "";
     try {
-      const p = await api("/api/encode", { board: cur.model.board, start: cur.model.nested(cur.state) });
-      $("code-output").value = p.code;
+      const p = new Puzzle(cur.model.b, cur.model.nested(cur.state));
+      $("code-output").value = await p.code;
       $("code-output").select();
     } catch (e) {
-      $("pg-error").textContent = "Cannot make a code: " + e.message;
+      $("pg-error").textContent = "Cannot make a code: " + why(e);
     }
   }
 
@@ -649,18 +642,19 @@
     if (!code) { $("pg-error").textContent = "Paste a puzzle code first."; return; }
     let p;
     try {
-      p = await api("/api/puzzle/" + encodeURIComponent(code));
+      p = Puzzle.fromCode(code);
+      dispose(pgSession);
+      pgSession = newSession("playground", p.board, await p.start, { title: "Playground", puzzle: null });
     } catch (e) {
-      $("pg-error").textContent = "Cannot load that code: " + e.message;
+      $("pg-error").textContent = "Cannot load that code: " + why(e);
       return;
     }
-    pgSession = newSession("playground", p.board, p.start, { title: "Playground", puzzle: null });
     cur = pgSession;
-    $("pg-rows").value = p.board.rows;
-    $("pg-cols").value = p.board.cols;
-    $("pg-states").value = p.board.states;
-    $("pg-wrap").checked = !!p.board.wrap;
-    $("code-output").value = p.code;
+    $("pg-rows").value = cur.model.rows;
+    $("pg-cols").value = cur.model.cols;
+    $("pg-states").value = cur.model.n;
+    $("pg-wrap").checked = cur.model.wrap;
+    $("code-output").value = await p.code;
     showPlay();
   }
 
@@ -721,7 +715,11 @@
   async function showCampaign() {
     showScreen("campaign");
     if (!campaignInfo) {
-      try { campaignInfo = await api("/api/campaign"); } catch (e) { toast(e.message); return; }
+      try {
+        const res = await fetch("campaign.json");
+        if (!res.ok) throw new Error("campaign.json: HTTP " + res.status);
+        campaignInfo = await res.json();
+      } catch (e) { toast("The campaign did not load: " + why(e)); return; }
     }
     const size = campaignInfo.map_size, map = $("campaign-map");
     $("campaign-need").textContent = campaignInfo.stars_to_open;
@@ -782,7 +780,7 @@
 
   async function playLevel(r, c, l) {
     let p;
-    try { p = await api("/api/campaign/" + r + "/" + c + "/" + l); } catch (e) { toast(e.message); return; }
+    try { p = await record(Puzzle.fromDict(campaignInfo.levels[r][c][l])); } catch (e) { toast(why(e)); return; }
     const last = l + 1 >= campaignInfo.levels_per_group;
     playPuzzle(p, "campaign", "campaign:" + r + "-" + c + "-" + l,
       "Campaign " + (r + 1) + "-" + (c + 1) + " · level " + (l + 1),
@@ -792,7 +790,9 @@
   function todayUTC() { return new Date().toISOString().slice(0, 10); }
 
   async function dailyPuzzles(date) {
-    if (!dailyCache[date]) dailyCache[date] = await api("/api/daily/" + date);
+    if (!dailyCache[date]) {
+      dailyCache[date] = await busy(async () => Promise.all((await daily(date)).map(record)));
+    }
     return dailyCache[date];
   }
 
@@ -802,7 +802,7 @@
     $("daily-date").textContent = date;
     const list = $("daily-list");
     let ps;
-    try { ps = await dailyPuzzles(date); } catch (e) { toast(e.message); return; }
+    try { ps = await dailyPuzzles(date); } catch (e) { toast(why(e)); return; }
     list.innerHTML = "";
     ps.forEach((p, i) => {
       const best = bestOf("daily:" + date + ":" + i);
@@ -821,7 +821,7 @@
 
   async function playDaily(date, i) {
     let ps;
-    try { ps = await dailyPuzzles(date); } catch (e) { toast(e.message); return; }
+    try { ps = await dailyPuzzles(date); } catch (e) { toast(why(e)); return; }
     playPuzzle(ps[i], "daily", "daily:" + date + ":" + i, "Daily " + date + " · puzzle " + (i + 1),
       i + 1 < ps.length ? () => playDaily(date, i + 1) : () => { location.hash = "#/daily"; });
   }
@@ -842,22 +842,22 @@
       const name = $("custom-pattern").value;
       body.pattern = name === "mixed" ? randomMixed(rows, cols) : name;
       const seed = $("custom-seed").value.trim();
-      if (seed) body.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
+      if (seed) body.seed = !/^\d+$/.test(seed) ? seed : Number.isSafeInteger(Number(seed)) ? Number(seed) : BigInt(seed);
     } catch (e) {
       $("custom-error").textContent = e.message;
       return;
     }
     let p, note = "";
     try {
-      p = await api("/api/generate", body);
+      p = await busy(async () => record(await generate(body)));
     } catch (e) {
-      if (!body.unique) { $("custom-error").textContent = e.message; return; }
+      if (!body.unique) { $("custom-error").textContent = why(e); return; }
       // Unique solutions are preferred, not required: try again without.
       try {
-        p = await api("/api/generate", Object.assign({}, body, { unique: false }));
+        p = await busy(async () => record(await generate(Object.assign({}, body, { unique: false }))));
         note = "No board with a unique solution fits these settings; this one has several.";
       } catch (e2) {
-        $("custom-error").textContent = e2.message;
+        $("custom-error").textContent = why(e2);
         return;
       }
     }
@@ -883,12 +883,13 @@
     } else if (h.startsWith("#/code/")) {
       openCode(decodeURIComponent(h.slice(7)));
     } else showScreen("home");
+    if (pendingToast && h !== "#/play") { toast(pendingToast); pendingToast = null; }
   }
 
   async function openCode(code) {
     let p;
-    try { p = await api("/api/puzzle/" + encodeURIComponent(code)); } catch (e) {
-      toast("Cannot load that code: " + e.message);
+    try { p = await busy(() => record(Puzzle.fromCode(code))); } catch (e) {
+      pendingToast = "Cannot load that code: " + why(e);
       location.hash = "#/";
       return;
     }
@@ -1010,10 +1011,9 @@
   async function start() {
     wire();
     try {
-      const data = await api("/api/patterns");
-      PATTERNS = data.patterns || data;
+      await engineReady();
     } catch (e) {
-      toast("The pattern list did not load: " + e.message);
+      toast("The game engine did not load: " + why(e));
     }
     for (const sel of document.querySelectorAll(".pattern-select")) fillPatternSelect(sel, true);
     drawHeroArt();
@@ -1027,11 +1027,11 @@
     state: () => (cur ? cur.model.nested(cur.state) : null),
     session: () => cur && { mode: cur.mode, taps: cur.history.length, hinted: cur.hinted, done: cur.done },
     press: (board, state, r, c) => {
-      const m = new Model(board), s = flatten(state, m);
+      const m = new Model(Board.fromDict(board)), s = flatten(state, m);
       m.press(s, r * m.cols + c, 1);
       return m.nested(s);
     },
-    preview: (board, r, c) => new Model(board).effect(r * board.cols + c)
+    preview: (board, r, c) => new Model(Board.fromDict(board)).effect(r * board.cols + c)
       .map(([j]) => [Math.floor(j / board.cols), j % board.cols]),
   };
 
