@@ -1,6 +1,8 @@
 """The browser game in a real headless Chromium (Debian's /usr/bin/chromium, Playwright).
 
-The app runs in uvicorn on a free local port (a thread of this process); every test
+The app (``modlights serve``: the API and the game's static files, the JavaScript
+package and its WebAssembly core among them) runs in uvicorn on a free local port (a
+thread of this process); the page asks the API nothing. Every test
 drives the page and checks what it shows against the library: tile states against
 ``Board.press`` / ``Board.apply`` computed here, previews and hint outlines against
 ``Game.preview``, stars against ``Puzzle.stars_for``, codes against
@@ -17,11 +19,16 @@ import pytest
 
 import modlights as ml
 from modlights.play.campaign import Campaign
+from modlights.web import site
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM),
     reason="Debian's chromium is not installed at /usr/bin/chromium (.ci/run installs it)")
+needs_package = pytest.mark.skipif(
+    site.js_package_dir() is None or
+    not (site.js_package_dir() / "dist" / "modlights.wasm").is_file(),
+    reason="the JavaScript package (js/src, js/dist/modlights.wasm) is not built here")
 
 TIMEOUT_MS = 20_000
 
@@ -137,6 +144,7 @@ def random_board(rng):
                          locked=kind == 1, holes=kind == 2, wrap=bool(rng.random() < 0.5))
 
 
+@needs_package
 def test_page_tap_rule_is_board_press(page):
     """The page applies taps itself: its rule equals Board.press (and its preview,
     Game.preview) on random boards of every kind."""
@@ -158,6 +166,7 @@ def test_page_tap_rule_is_board_press(page):
         assert sorted(map(tuple, preview)) == want, (board.to_dict(), pos)
 
 
+@needs_package
 def test_daily_played_to_the_end_earns_three_stars(page, tmp_path):
     p = open_daily(page, 1)
     board = p.board
@@ -194,6 +203,7 @@ def test_daily_played_to_the_end_earns_three_stars(page, tmp_path):
     shot(page, tmp_path, "daily-list")
 
 
+@needs_package
 def test_undo_and_reset(page, tmp_path):
     p = open_daily(page, 2)
     board = p.board
@@ -219,18 +229,16 @@ def test_undo_and_reset(page, tmp_path):
     assert page.is_disabled("#undo")
 
 
-def test_hint_outlines_the_changed_tiles_and_withholds_stars(page, server, tmp_path):
-    import httpx
-
+@needs_package
+def test_hint_outlines_the_changed_tiles_and_withholds_stars(page, tmp_path):
     p = open_daily(page, 0)
     board = p.board
-    hint = httpx.post(server + "/api/hint", json={"board": board.to_dict(),
-                                                  "state": p.start.tolist()}).json()
-    pos = tuple(hint["tap"])
     page.click("#hint")
     page.wait_for_selector("#board .tile.hinted")
-    state = board.press(p.start, pos)
-    assert np.array_equal(page_state(page, board), state)
+    state = page_state(page, board)
+    # the hint is the first tap of a minimal plan: one tap from the start, one tap fewer
+    pos = next(q for q in board.taps if np.array_equal(board.press(p.start, q), state))
+    assert p.solver.solve(state, minimal=True).length == p.min_taps - 1
     want = ml.Game(p).preview(pos)
     assert marked(page, "hinted") == want
     changed = sorted(map(tuple, np.argwhere(state != p.start)))
@@ -254,6 +262,7 @@ def test_hint_outlines_the_changed_tiles_and_withholds_stars(page, server, tmp_p
     shot(page, tmp_path, "hint-complete")
 
 
+@needs_package
 def test_hover_and_keyboard_play(page, tmp_path):
     p = open_daily(page, 1)
     board, game = p.board, ml.Game(p)
@@ -295,6 +304,7 @@ def test_hover_and_keyboard_play(page, tmp_path):
     shot(page, tmp_path, "keyboard")
 
 
+@needs_package
 def test_numbers_setting_is_kept(page, tmp_path):
     p = open_daily(page, 0)
     assert page.inner_text('#board .tile[data-index="0"]') == ""
@@ -345,6 +355,7 @@ def load_code(page, code):
     page.click("#load-code")
 
 
+@needs_package
 def test_playground_loads_a_code_and_plays_without_completion(page, tmp_path):
     board, want = build_by_hand(page)
     puzzle = ml.Puzzle(board, want)
@@ -380,6 +391,7 @@ def test_playground_loads_a_code_and_plays_without_completion(page, tmp_path):
     assert page.inner_text("#pg-error").startswith("Cannot load that code")
 
 
+@needs_package
 def test_playground_shares_a_code(page, server, tmp_path):
     board, want = build_by_hand(page)
     page.click("#share-code")
@@ -396,6 +408,7 @@ def test_playground_shares_a_code(page, server, tmp_path):
     assert marked(page, "locked") == [(1, 2)] and marked(page, "hole") == [(2, 3)]
 
 
+@needs_package
 def test_campaign_map_opens_neighbours_at_fifteen_stars(page, tmp_path):
     goto(page, "campaign")
     page.wait_for_selector("#group-4-4")
@@ -429,6 +442,7 @@ def test_campaign_map_opens_neighbours_at_fifteen_stars(page, tmp_path):
     shot(page, tmp_path, "campaign-level")
 
 
+@needs_package
 def test_campaign_level_won_counts_on_the_map(page):
     goto(page, "campaign")
     page.click("#level-0")
@@ -449,6 +463,7 @@ def test_campaign_level_won_counts_on_the_map(page):
     assert page.inner_text("#campaign-total") == "3"
 
 
+@needs_package
 def test_guide_explains_the_mathematics(page, tmp_path):
     goto(page, "guide")
     text = page.inner_text("#screen-guide")
@@ -462,8 +477,10 @@ def test_guide_explains_the_mathematics(page, tmp_path):
     shot(page, tmp_path, "home")
 
 
+@needs_package
 @pytest.mark.parametrize("size, states, viewport", [(3, 3, (1100, 900)), (20, 6, (1100, 900)),
                                                     (12, 12, (390, 844))])
+@needs_package
 def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size, states,
                                                 viewport):
     # reduced motion: the page then drops its 0.15 s colour transitions, so the computed
@@ -501,6 +518,7 @@ def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size,
         ctx.close()
 
 
+@needs_package
 def test_custom_level_is_the_generated_puzzle(page, tmp_path):
     goto(page, "custom")
     page.fill("#custom-rows", "3")
@@ -573,6 +591,7 @@ def no_horizontal_scroll(page):
     assert 0 <= got["board"][0] and got["board"][1] <= got["view"], got
 
 
+@needs_package
 def test_phone_six_by_six_board_fits(phone, tmp_path):
     """At 390 x 844 a 6 x 6 board fits inside its frame (padding and border counted):
     nothing is clipped and the page does not scroll sideways."""
@@ -607,6 +626,7 @@ def toast_covers(page):
     }""")
 
 
+@needs_package
 def test_phone_toast_covers_nothing_and_goes_with_navigation(phone, tmp_path):
     """On a phone the "Show solution" message overlaps no button, input or tile (the
     board's bottom row included), wherever the page is scrolled, and is gone on the
@@ -630,6 +650,7 @@ def test_phone_toast_covers_nothing_and_goes_with_navigation(phone, tmp_path):
     assert phone.is_hidden("#toast")
 
 
+@needs_package
 def test_counts_of_one_are_singular(page):
     """"1 tap", "1 hole": a shared one-tap puzzle with one hole, played to the end."""
     board = ml.Board.grid(3, 3, 2, "cross", holes=[(2, 2)])
@@ -648,6 +669,7 @@ def test_counts_of_one_are_singular(page):
         assert words not in page.inner_text("body")
 
 
+@needs_package
 def test_custom_form_locks_as_few_tiles_as_needed_by_default(page):
     """Left at its default the form's locked count is unset: on the classic 5 x 5 cross
     board (kernel of 4) a unique solution is asked for and the generator locks as few
@@ -665,6 +687,7 @@ def test_custom_form_locks_as_few_tiles_as_needed_by_default(page):
     assert page.is_hidden("#toast")              # no "no unique solution" note
 
 
+@needs_package
 def test_solved_dialog_time_is_the_timers(browser, server):
     """The solved dialog's time is the one the timer shows (2.7 s read 0:02 on both)."""
     ctx = browser.new_context(viewport={"width": 1100, "height": 900}, base_url=server)
@@ -688,6 +711,7 @@ def test_solved_dialog_time_is_the_timers(browser, server):
         ctx.close()
 
 
+@needs_package
 def test_reset_after_a_hint_starts_a_try_with_stars(page):
     """After Reset the "Hint used" badge is gone and the new try earns its stars."""
     p = open_daily(page, 0)
