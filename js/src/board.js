@@ -526,7 +526,7 @@ export class Board {
   }
 
   _checkPos(pos, what) {
-    const [r, c] = asIntPair(pos, what);
+    const [r, c] = asIntPair(pos, what, "a (row, col) pair of ints", true);
     const [rows, cols] = this._shape;
     if (!(r >= 0 && r < rows && c >= 0 && c < cols)) {
       throw new ValueError(`${what} (${r}, ${c}) is off the board: rows 0..${rows - 1}, ` +

@@ -58,11 +58,17 @@ export function asInt(v, what, lo = null, hi = null, expected = "an int", floats
 
 /**
  * A pair of ints from a two-item array, else ValueError
- * `${what} must be ${expected}, got ...`.
+ * `${what} must be ${expected}, got ...` (the array shown as a Python tuple when
+ * `asTuple`: positions are tuples in Python's API, offsets lists).
  * @returns {[number, number]}
  */
-export function asIntPair(pair, what, expected = "a (row, col) pair of ints") {
-  const bad = () => new ValueError(`${what} must be ${expected}, got ${short(pair)}`);
+export function asIntPair(pair, what, expected = "a (row, col) pair of ints", asTuple = false) {
+  const shown = () => {
+    if (!asTuple || !Array.isArray(pair)) return short(pair);
+    const text = pair.length === 1 ? `(${repr(pair[0])},)` : `(${pair.map(repr).join(", ")})`;
+    return text.length <= 60 ? text : text.slice(0, 57) + "...";
+  };
+  const bad = () => new ValueError(`${what} must be ${expected}, got ${shown()}`);
   if (!(Array.isArray(pair) || ArrayBuffer.isView(pair)) || pair.length !== 2) throw bad();
   const out = [];
   for (const x of pair) {
