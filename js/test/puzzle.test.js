@@ -57,3 +57,22 @@ test("stars", () => {
   assert.deepEqual(starsLimits(0), { 3: 0, 2: 2, 1: 5 });
   assert.deepEqual(starsLimits(13), { 3: 13, 2: 17, 1: 26 });
 });
+
+test("mutated codes and random bodies: Python's answer or Python's message, every one", () => {
+  const fuzz = golden("codes.json").fuzz;
+  assert.ok(fuzz.length >= 800);
+  for (const e of fuzz) {
+    if ("message" in e) {
+      assert.throws(() => Puzzle.fromCode(e.code), (err) => {
+        assert.equal(err.name, "ValueError");
+        assert.equal(err.message, e.message, e.code);
+        return true;
+      });
+    } else {
+      const p = Puzzle.fromCode(e.code);
+      assert.equal(p.code, e.decodes_to);
+      assert.deepEqual(p.board.toDict(), e.board);
+      assert.deepEqual(p.start, e.start);
+    }
+  }
+});

@@ -15,10 +15,13 @@ reproduces.
 """
 from __future__ import annotations
 
+import base64
 import datetime
 import json
 import os
+import random
 import sys
+import zlib
 
 import numpy as np
 
@@ -111,6 +114,30 @@ def boards() -> dict:
         e = _board_entry(b, rng)
         e["args"] = [rows, cols, kw]
         grids.append(e)
+    names = list(ml.PATTERNS)
+    for _ in range(60):
+        rows, cols = int(rng.integers(1, 7)), int(rng.integers(1, 7))
+        kind = int(rng.integers(0, 3))
+
+        def one():
+            if rng.random() < 0.6:
+                return names[int(rng.integers(0, len(names)))]
+            return [[int(rng.integers(-3, 4)), int(rng.integers(-3, 4))]
+                    for _ in range(int(rng.integers(0, 6)))]
+        pattern = one() if kind < 2 else [[one() for _ in range(cols)] for _ in range(rows)]
+        tiles = [[r, c] for r in range(rows) for c in range(cols)]
+        pick = rng.permutation(len(tiles))
+        nl, nh = int(rng.integers(0, 3)), int(rng.integers(0, 3))
+        if nl + nh >= len(tiles):
+            nl = nh = 0
+        kw = {"states": int(rng.choice([2, 3, 4, 5, 6, 8, 9, 12, 16, 255])), "pattern": pattern,
+              "locked": [tiles[i] for i in sorted(pick[:nl])],
+              "holes": [tiles[i] for i in sorted(pick[nl:nl + nh])],
+              "wrap": bool(rng.random() < 0.4)}
+        b = ml.Board.grid(rows, cols, **kw)
+        e = _board_entry(b, rng)
+        e["args"] = [rows, cols, kw]
+        grids.append(e)
     graphs = []
     for effects, states, n_cells in GRAPH_CASES:
         b = ml.Board.from_effects(effects, states, n_cells)
@@ -171,7 +198,52 @@ def codes() -> dict:
         start = _rng_state(b, rng)
         p = ml.Puzzle(b, start)
         out.append({"board": b.to_dict(), "start": p.start.tolist(), "code": p.code})
-    return {"codes": out}
+    return {"codes": out, "fuzz": _code_fuzz([e["code"] for e in out])}
+
+
+def _payload_code(body: bytes) -> str:
+    data = body + zlib.crc32(body).to_bytes(4, "big")
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _code_fuzz(valid: list) -> list:
+    """Mutated codes and codes with a valid checksum over random bodies, each with
+    Python's answer: the canonical code it decodes to, or the ValueError message."""
+    rnd = random.Random(24)
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    cases = []
+    for _ in range(300):
+        c = list(rnd.choice(valid))
+        for _ in range(rnd.randint(1, 3)):
+            i = rnd.randrange(len(c))
+            op = rnd.random()
+            if op < 0.5:
+                c[i] = rnd.choice(alphabet)
+            elif op < 0.75:
+                c.insert(i, rnd.choice(alphabet))
+            else:
+                c = c[:i] or ["A"]
+        cases.append("".join(c))
+    for _ in range(300):
+        head = bytes([1, rnd.randint(0, 0x1F), rnd.randint(1, 6), rnd.randint(1, 6),
+                      rnd.randint(0, 9)])
+        tail = bytes(rnd.randint(0, 255) for _ in range(rnd.randint(0, 14)))
+        cases.append(_payload_code(head + tail))
+    for _ in range(200):
+        rows, cols, n = rnd.randint(1, 6), rnd.randint(1, 6), rnd.randint(2, 9)
+        bits = rows * cols * (n - 1).bit_length()
+        body = bytes([1, rnd.choice((0, 0, 2, 4, 6, 8)), rows, cols, n, rnd.randint(0, 6)]) + \
+            bytes(rnd.randint(0, 255) for _ in range((bits + 7) // 8 + rnd.randint(-1, 1)))
+        cases.append(_payload_code(body))
+    out = []
+    for c in cases:
+        try:
+            p = ml.Puzzle.from_code(c)
+            out.append({"code": c, "decodes_to": p.code, "board": p.board.to_dict(),
+                        "start": p.start.tolist()})
+        except ValueError as e:
+            out.append({"code": c, "message": str(e)})
+    return out
 
 
 # ----------------------------------------------------------------------------- puzzles
