@@ -83,6 +83,21 @@ export class Solution {
   readonly taps: number[][] | number[];
   readonly length: number;
   readonly provenMinimal: boolean;
+  readonly kernelSize: bigint;
+  /** coset elements the minimal search examined */
+  readonly examined: number;
+  /** coset elements it skipped by its bound */
+  readonly pruned: number;
+  /** positions to tap, each repeated by its count, row-major */
+  moves(): Position[];
+  /** Python's Solution.to_dict */
+  toDict(): { taps: number[][] | number[]; length: number; proven_minimal: boolean;
+    moves: Position[]; kernel_size: number | string };
+}
+
+/** Thrown when long work was stopped by the interrupt handler (a Worker's cancel). */
+export class Interrupted extends Error {
+  constructor(message?: string);
 }
 
 export interface SolveOptions {
@@ -92,22 +107,36 @@ export interface SolveOptions {
   target?: number | State;
 }
 
-/** The WebAssembly solver of one board. */
+/** The WebAssembly solver of one board (holds WebAssembly memory until dispose()). */
 export class Solver {
-  static create(board: Board): Promise<Solver>;
+  private constructor(core: never, spec: never);
+  static create(board: Board | GridSpec | GraphSpec): Promise<Solver>;
   /** After `await loadCore()`. */
-  static createSync(board: Board): Solver;
+  static createSync(board: Board | GridSpec | GraphSpec): Solver;
+  readonly states: number;
   readonly nullity: number;
   readonly rank: number;
   readonly kernelSize: bigint;
+  readonly isUnique: boolean;
+  /** Python's native default coset budget for this board */
+  readonly defaultBudget: number;
   solvable(state: State, opts?: { target?: number | State }): boolean;
   solve(state: State, opts?: SolveOptions): Solution;
-  hint(state: State): Position | null;
+  /** The next tap of a minimal plan, or null when the state is solved. */
+  hint(state: State, opts?: { budget?: number; target?: number | State }): Position | null;
   dispose(): void;
 }
 
-/** Loads the WebAssembly core once (later calls return the same promise). */
-export function loadCore(...args: any[]): Promise<unknown>;
+/** The instantiated WebAssembly core. */
+export interface Core {
+  exports: any;
+  module: WebAssembly.Module;
+  memory: WebAssembly.Memory;
+}
+/** Loads the WebAssembly core once (later calls return the same one); `source`
+ * defaults to ../dist/modlights.wasm next to the package's modules. */
+export function loadCore(
+  source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<Core>;
 
 export interface Stars { 3: number; 2: number; 1: number }
 export type Bands = Record<Difficulty, [number, number]>;

@@ -28,7 +28,7 @@ export {
 export { generate } from "./generate.js";
 export { daily, DAILY_SCHEME } from "./daily.js";
 export { SplitMix64, seedFrom } from "./prng.js";
-export { Solver, Solution } from "./solver.js";
+export { Solver, Solution, Interrupted } from "./solver.js";
 export { loadCore } from "./core.js";
 
 useSolver((board) => Solver.createSync(board));

@@ -4,12 +4,11 @@ import { Board } from "../src/board.js";
 import { Puzzle } from "../src/puzzle.js";
 import { generate } from "../src/generate.js";
 import { daily } from "../src/daily.js";
-import { useSolver } from "../src/engine.js";
 import { ValueError, Unsolvable } from "../src/errors.js";
-import { ReferenceSolver } from "./reference.js";
+import { solvers } from "./solvers.js";
 import { golden } from "./golden.js";
 
-useSolver((b) => new ReferenceSolver(b));
+const SOLVERS = await solvers();
 
 function run(op, arg) {
   switch (op) {
@@ -32,7 +31,9 @@ function run(op, arg) {
   }
 }
 
-test("bad input throws ValueError with Python's message, for every golden case", () => {
+for (const { name, install } of SOLVERS) {
+test(`bad input throws ValueError with Python's message, every golden case (${name})`, () => {
+  install();
   const cases = golden("errors.json").cases;
   assert.ok(cases.length >= 80);
   for (const { op, arg, message } of cases) {
@@ -44,6 +45,7 @@ test("bad input throws ValueError with Python's message, for every golden case",
     });
   }
 });
+}
 
 test("error classes", () => {
   const e = new Unsolvable("x");

@@ -3,13 +3,13 @@ import assert from "node:assert/strict";
 import { generate } from "../src/generate.js";
 import { daily, DAILY_SCHEME } from "../src/daily.js";
 import { Puzzle } from "../src/puzzle.js";
-import { useSolver } from "../src/engine.js";
-import { ReferenceSolver } from "./reference.js";
+import { solvers } from "./solvers.js";
 import { golden } from "./golden.js";
 
-// The real Solver (WebAssembly) is checked against the same files by the solver
-// tests; these run generate with the pure-JavaScript reference solver.
-useSolver((b) => new ReferenceSolver(b));
+// generate, daily and the puzzles' measurements, with the pure-JavaScript reference
+// solver and with the WebAssembly Solver (when the tree has it): both must give
+// Python's puzzles.
+const SOLVERS = await solvers();
 
 const G = golden("puzzles.json");
 
@@ -22,7 +22,9 @@ function same(p, e) {
   assert.deepEqual(JSON.parse(JSON.stringify(p.toDict())), e.dict);
 }
 
-test("daily gives Python's three puzzles for every golden date", () => {
+for (const { name, install } of SOLVERS) {
+test(`daily gives Python's three puzzles for every golden date (${name})`, () => {
+  install();
   assert.equal(DAILY_SCHEME, G.daily_scheme);
   const dates = Object.keys(G.daily);
   assert.ok(dates.length >= 30);
@@ -37,7 +39,8 @@ test("daily gives Python's three puzzles for every golden date", () => {
     G.daily[d0].map((e) => e.code));
 });
 
-test("generate gives Python's puzzle for the same arguments, 50 seeds", () => {
+test(`generate gives Python's puzzle for the same arguments, 50 seeds (${name})`, () => {
+  install();
   assert.equal(G.generate.length, 50);
   for (const e of G.generate) {
     const p = generate(e.kwargs);
@@ -48,9 +51,11 @@ test("generate gives Python's puzzle for the same arguments, 50 seeds", () => {
   }
 });
 
-test("numbers, BigInts and the daily's u64 seeds give the same puzzles", () => {
+test(`numbers and BigInts give the same puzzles (${name})`, () => {
+  install();
   const a = generate({ rows: 4, cols: 4, seed: 5 });
   const b = generate({ rows: 4, cols: 4, seed: 5n });
   assert.equal(a.code, b.code);
   assert.notEqual(generate({ rows: 4, cols: 4, seed: 6 }).code, a.code);
 });
+}

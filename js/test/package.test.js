@@ -51,3 +51,13 @@ test("the public entry exports every name of the API", async (t) => {
     assert.ok(name in m, `${name} is not exported`);
   }
 });
+
+test("the TypeScript declarations type-check a use of every public name", (t) => {
+  const tsc = new URL("../node_modules/typescript/bin/tsc", import.meta.url);
+  if (!existsSync(tsc)) {
+    t.skip("typescript is not installed: run `npm install` in js/ (a devDependency)");
+    return;
+  }
+  execFileSync(process.execPath, [fileURLToPath(tsc), "--noEmit", "-p", "test/types"],
+    { cwd: ROOT, encoding: "utf8" });
+});
