@@ -1,7 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { golden } from "./golden.js";
 
@@ -18,27 +20,36 @@ test("package.json: name, Python's version, ES module, exports with types", () =
   assert.equal(pkg.scripts.test, "node --test test/");
 });
 
-test("npm pack holds src/, the declarations, the README and the .wasm, no tests", (t) => {
-  let out;
-  try {
-    out = execFileSync("npm", ["pack", "--dry-run", "--json"], { cwd: ROOT, encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"] });
-  } catch (e) {
-    if (e.code !== "ENOENT") throw e;
-    t.skip("npm is not installed");
-    return;
-  }
-  const files = JSON.parse(out)[0].files.map((f) => f.path);
-  for (const f of ["package.json", "README.md", "src/index.js", "src/index.d.ts",
-    "src/board.js", "src/puzzle.js", "src/generate.js", "src/daily.js", "src/prng.js",
-    "src/errors.js", "src/patterns.js"]) {
-    assert.ok(files.includes(f), `${f} missing from the tarball`);
-  }
-  if (existsSync(new URL("../dist/modlights.wasm", import.meta.url))) {
-    assert.ok(files.includes("dist/modlights.wasm"));
-  }
-  assert.ok(!files.some((f) => f.startsWith("test/") || f.startsWith("node_modules/")));
-});
+test("npm pack makes a tarball holding src/, the declarations, the README and the .wasm, no tests",
+  (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "modlights-pack-"));
+    try {
+      let out;
+      try {
+        out = execFileSync("npm", ["pack", "--json", "--pack-destination", dir],
+          { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      } catch (e) {
+        if (e.code !== "ENOENT") throw e;
+        t.skip("npm is not installed");
+        return;
+      }
+      const info = JSON.parse(out)[0];
+      assert.equal(info.name, "modlights");
+      assert.ok(existsSync(join(dir, info.filename)), "no tarball was written");
+      const files = info.files.map((f) => f.path);
+      for (const f of ["package.json", "README.md", "src/index.js", "src/index.d.ts",
+        "src/board.js", "src/puzzle.js", "src/generate.js", "src/daily.js", "src/prng.js",
+        "src/errors.js", "src/patterns.js"]) {
+        assert.ok(files.includes(f), `${f} missing from the tarball`);
+      }
+      if (existsSync(new URL("../dist/modlights.wasm", import.meta.url))) {
+        assert.ok(files.includes("dist/modlights.wasm"));
+      }
+      assert.ok(!files.some((f) => f.startsWith("test/") || f.startsWith("node_modules/")));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
 test("the public entry exports every name of the API", async (t) => {
   if (!existsSync(new URL("../src/solver.js", import.meta.url))) {
