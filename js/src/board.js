@@ -330,7 +330,7 @@ export class Board {
       kind: "grid", rows, cols, states: this._n, wrap: this._wrap,
       offsets: this._mixed ? null : copy(this._pattern),
       mixed: this._mixed ? this._mixed.flat().map(copy) : null,
-      locked: Uint8Array.from(this._locked), holes: Uint8Array.from(this._holes),
+      locked: this._locked.slice(), holes: this._holes.slice(),
     };
   }
 
@@ -342,17 +342,21 @@ export class Board {
    */
   column(j) {
     if (this._kind === "graph") return this._effects[j];
-    if (!this._columns) this._columns = new Array(this._nTaps);
-    let col = this._columns[j];
-    if (col) return col;
+    const col = [];
+    this._eachTarget(j, (ci) => { col.push(ci); });
+    return col;
+  }
+
+  /** Calls f(cell) for every unit of column j of a grid's A (repeats included). */
+  _eachTarget(j, f) {
     const [rows, cols] = this._shape;
     const t = this._tapsFlat[j];
-    const r = Math.floor(t / cols);
-    const c = t % cols;
-    col = [];
-    for (const [dr, dc] of this.offsetsAt(r, c)) {
-      let rr = r + dr;
-      let cc = c + dc;
+    const r = (t / cols) | 0;
+    const c = t - r * cols;
+    const offs = this._mixed ? this._mixed[r][c] : this._pattern;
+    for (let k = 0; k < offs.length; k++) {
+      let rr = r + offs[k][0];
+      let cc = c + offs[k][1];
       if (this._wrap) {
         rr = mod(rr, rows);
         cc = mod(cc, cols);
@@ -360,10 +364,8 @@ export class Board {
         continue;
       }
       const ci = this._cellOf[rr * cols + cc];
-      if (ci >= 0) col.push(ci);
+      if (ci >= 0) f(ci);
     }
-    this._columns[j] = Object.freeze(col);
-    return this._columns[j];
   }
 
   /**
@@ -419,9 +421,16 @@ export class Board {
     const s = this._stateCells(state, "state");
     const j = this.tapIndex(pos);
     const t = asInt(times, "times", null, null, "an int", false);
-    const x = new Array(this._nTaps).fill(0);
-    x[j] = mod(t, this._n);
-    return this._fromCells(this._add(s, x));
+    const k = reduce(t, this._n);
+    const n = this._n;
+    if (k) {
+      if (this._kind === "graph") {
+        for (const i of this._effects[j]) s[i] = (s[i] + k) % n;
+      } else {
+        this._eachTarget(j, (i) => { s[i] = (s[i] + k) % n; });
+      }
+    }
+    return this._fromCells(s);
   }
 
   /**
@@ -431,19 +440,33 @@ export class Board {
    */
   apply(state, taps) {
     const s = this._stateCells(state, "state");
-    const x = this.tapVector(taps);
-    return this._fromCells(this._add(s, x));
+    const ax = this._applyCells(this._tapCells(taps));
+    const n = this._n;
+    for (let i = 0; i < s.length; i++) s[i] = (s[i] + ax[i]) % n;
+    return this._fromCells(s);
   }
 
   /** A x mod n over the cells, for a tap vector x (nTaps ints in 0..n-1). */
   applyVector(x) {
+    return Array.from(this._applyCells(x));
+  }
+
+  /** A x mod n over the cells as a Uint8Array (x: nTaps ints in 0..n-1). */
+  _applyCells(x) {
     const n = this._n;
-    const v = new Array(this._nCells).fill(0);
+    const acc = new Int32Array(this._nCells);
     for (let j = 0; j < this._nTaps; j++) {
       const k = x[j];
       if (!k) continue;
-      for (const i of this.column(j)) v[i] = (v[i] + k) % n;
+      if (this._kind === "graph") {
+        for (const i of this._effects[j]) acc[i] += k;
+      } else {
+        this._eachTarget(j, (i) => { acc[i] += k; });
+      }
+      if ((j & 1023) === 1023) for (let i = 0; i < acc.length; i++) if (acc[i] >= 1 << 24) acc[i] %= n;
     }
+    const v = new Uint8Array(acc.length);
+    for (let i = 0; i < acc.length; i++) v[i] = acc[i] % n;
     return v;
   }
 
@@ -454,7 +477,7 @@ export class Board {
 
   /** A state as a vector over the cells (ints 0..n-1); ValueError for bad input. */
   cellVector(state, what = "state") {
-    return this._stateCells(state, what);
+    return Array.from(this._stateCells(state, what));
   }
 
   /** A board-shaped nested array (0 at holes) from a vector over the cells. */
@@ -464,22 +487,30 @@ export class Board {
 
   /** Tap counts (board-shaped for grids, nTaps long for graphs) as a vector mod n. */
   tapVector(taps) {
-    const n = this._n;
+    return Array.from(this._tapCells(taps));
+  }
+
+  /** Tap counts as a Uint8Array over the taps, reduced mod n; ValueError for a count
+   * on a locked tile. */
+  _tapCells(taps) {
     if (this._kind === "graph") {
-      const flat = this._flatInts(taps, "taps", [this._nTaps],
+      return this._reduced(taps, "taps", [this._nTaps],
         (s) => `taps has shape ${fmtShape(s)}, the board has ${this._nTaps} taps`);
-      return flat.map((v) => reduce(v, n));
     }
-    const flat = this._flatInts(taps, "taps", this._shape,
+    const red = this._reduced(taps, "taps", this._shape,
       (s) => `taps has shape ${fmtShape(s)}, the board has shape ${fmtShape(this._shape)}`);
-    const red = flat.map((v) => reduce(v, n));
     const cols = this._shape[1];
-    for (let i = 0; i < red.length; i++) {
-      if (red[i] && this._locked[i]) {
-        throw new ValueError(`cannot tap (${Math.floor(i / cols)}, ${i % cols}): it is locked`);
+    if (this._anyLocked) {
+      for (let i = 0; i < red.length; i++) {
+        if (red[i] && this._locked[i]) {
+          throw new ValueError(`cannot tap (${Math.floor(i / cols)}, ${i % cols}): it is locked`);
+        }
       }
     }
-    return Array.from(this._tapsFlat, (t) => red[t]);
+    const out = new Uint8Array(this._nTaps);
+    const tf = this._tapsFlat;
+    for (let j = 0; j < out.length; j++) out[j] = red[tf[j]];
+    return out;
   }
 
   /** Tap counts shaped as in the conventions (board-shaped grid, 0 at locks and
@@ -498,7 +529,14 @@ export class Board {
     if (!(other instanceof Board) || other._kind !== this._kind || other._n !== this._n) {
       return false;
     }
-    return JSON.stringify(this._key()) === JSON.stringify(other._key());
+    if (this._kind === "graph") {
+      return JSON.stringify(this._key()) === JSON.stringify(other._key());
+    }
+    const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+    return same(this._shape, other._shape) && this._wrap === other._wrap &&
+      JSON.stringify(this._pattern) === JSON.stringify(other._pattern) &&
+      JSON.stringify(this._mixed) === JSON.stringify(other._mixed) &&
+      same(this._locked, other._locked) && same(this._holes, other._holes);
   }
 
   toString() {
@@ -510,19 +548,16 @@ export class Board {
   }
 
   // ---------------------------------------------------------------- internals
+  /** A graph board's A mod n as sorted [flat index, entry] pairs, with its size. */
   _key() {
-    if (this._kind === "graph") {
-      const r = this._nTaps;
-      const counts = new Map();
-      this._effects.forEach((e, j) => {
-        for (const i of e) counts.set(i * r + j, (counts.get(i * r + j) || 0) + 1);
-      });
-      const entries = [...counts].map(([k, c]) => [k, c % this._n]).filter(([, c]) => c)
-        .sort((a, b) => a[0] - b[0]);
-      return [this._nCells, r, entries];
-    }
-    return [this._shape, this._wrap, this._pattern, this._mixed,
-      Array.from(this._locked), Array.from(this._holes)];
+    const r = this._nTaps;
+    const counts = new Map();
+    this._effects.forEach((e, j) => {
+      for (const i of e) counts.set(i * r + j, (counts.get(i * r + j) || 0) + 1);
+    });
+    const entries = [...counts].map(([k, c]) => [k, c % this._n]).filter(([, c]) => c)
+      .sort((a, b) => a[0] - b[0]);
+    return [this._nCells, r, entries];
   }
 
   _checkPos(pos, what) {
@@ -538,22 +573,35 @@ export class Board {
   _index() {
     const [rows, cols] = this._shape;
     const size = rows * cols;
-    const cells = [];
-    const taps = [];
-    this._cellOf = new Int32Array(size).fill(-1);
-    this._tapOf = new Int32Array(size).fill(-1);
+    const cellOf = new Int32Array(size);
+    const tapOf = new Int32Array(size);
+    const cells = new Int32Array(size);
+    const taps = new Int32Array(size);
+    let m = 0;
+    let r = 0;
+    const holes = this._holes;
+    const locked = this._locked;
     for (let i = 0; i < size; i++) {
-      if (this._holes[i]) continue;
-      this._cellOf[i] = cells.length;
-      cells.push(i);
-      if (this._locked[i]) continue;
-      this._tapOf[i] = taps.length;
-      taps.push(i);
+      if (holes[i]) {
+        cellOf[i] = -1;
+        tapOf[i] = -1;
+        continue;
+      }
+      cellOf[i] = m;
+      cells[m++] = i;
+      if (locked[i]) {
+        tapOf[i] = -1;
+        continue;
+      }
+      tapOf[i] = r;
+      taps[r++] = i;
     }
-    this._cellsFlat = Int32Array.from(cells);
-    this._tapsFlat = Int32Array.from(taps);
-    this._nCells = cells.length;
-    this._nTaps = taps.length;
+    this._cellOf = cellOf;
+    this._tapOf = tapOf;
+    this._cellsFlat = m === size ? cells : cells.slice(0, m);
+    this._tapsFlat = r === size ? taps : taps.slice(0, r);
+    this._nCells = m;
+    this._nTaps = r;
   }
 
   _positions(flat) {
@@ -569,54 +617,97 @@ export class Board {
       Array.from(mask.subarray(r * cols, (r + 1) * cols), f));
   }
 
-  /** A flat array of ints (not yet reduced) from board-shaped input. */
-  _flatInts(a, what, shape, shapeMessage) {
-    let flat;
-    let s;
+  /**
+   * Board-shaped input (nested arrays, or a flat typed array) as a Uint8Array of the
+   * values reduced mod n, row-major. Errors in Python's order: a ragged array, then
+   * an entry that is not an integer, then a shape other than `shape`.
+   */
+  _reduced(a, what, shape, shapeMessage) {
+    const n = this._n;
+    const size = shape.reduce((p, q) => p * q, 1);
+    const out = new Uint8Array(size);
     if (ArrayBuffer.isView(a)) {
-      const size = shape.reduce((p, q) => p * q, 1);
       if (a.length !== size) throw new ValueError(shapeMessage([a.length]));
-      flat = Array.from(a);
-      s = shape;
-    } else if (Array.isArray(a)) {
-      s = shapeOf(a);
-      if (s === null) {
-        throw new ValueError(`${what} must be a rectangular array of integers: the lists ` +
-          "have different lengths");
+      for (let i = 0; i < size; i++) {
+        const v = a[i];
+        out[i] = typeof v === "number" && v >= 0 && v < n ? v : reduce(entryInt(v, what), n);
       }
-      if (s.length !== shape.length || s.some((v, i) => v !== shape[i])) {
-        throw new ValueError(shapeMessage(s));
+      return out;
+    }
+    if (!Array.isArray(a)) {
+      if (typeof a === "number" || typeof a === "boolean" || typeof a === "bigint") {
+        throw new ValueError(shapeMessage([]));
       }
-      flat = shape.length === 1 ? [...a] : a.flatMap((row) => Array.from(row));
-    } else if (typeof a === "number" || typeof a === "boolean" || typeof a === "bigint") {
-      throw new ValueError(shapeMessage([]));
-    } else {
       throw new ValueError(`${what} must be an array of integers (a list or ndarray), ` +
         `got ${typeName(a)}`);
     }
-    return flat.map((v) => entryInt(v, what));
+    let fits = a.length === shape[0];
+    if (fits && shape.length === 2) {
+      const cols = shape[1];
+      for (let r = 0; r < a.length && fits; r++) {
+        const row = a[r];
+        fits = (Array.isArray(row) || ArrayBuffer.isView(row)) && row.length === cols;
+        if (fits && Array.isArray(row)) {
+          for (let c = 0; c < cols; c++) {
+            if (Array.isArray(row[c])) { fits = false; break; }
+          }
+        }
+      }
+      if (fits) {
+        let i = 0;
+        for (let r = 0; r < a.length; r++) {
+          const row = a[r];
+          for (let c = 0; c < cols; c++, i++) {
+            const v = row[c];
+            out[i] = typeof v === "number" && v >= 0 && v < n && (v | 0) === v ? v
+              : reduce(entryInt(v, what), n);
+          }
+        }
+        return out;
+      }
+    } else if (fits && shape.length === 1) {
+      for (let i = 0; i < size; i++) {
+        const v = a[i];
+        if (Array.isArray(v) || ArrayBuffer.isView(v)) { fits = false; break; }
+        out[i] = typeof v === "number" && v >= 0 && v < n && (v | 0) === v ? v
+          : reduce(entryInt(v, what), n);
+      }
+      if (fits) return out;
+    }
+    const s = shapeOf(a);
+    if (s === null) {
+      throw new ValueError(`${what} must be a rectangular array of integers: the lists ` +
+        "have different lengths");
+    }
+    const flat = s.length <= 1 ? a : a.flat(s.length - 1);
+    for (const v of flat) entryInt(v, what);
+    throw new ValueError(shapeMessage(s));
   }
 
-  /** A state as ints 0..n-1 over the cells. */
+  /** A state as a Uint8Array of ints 0..n-1 over the cells (a new array). */
   _stateCells(state, what) {
     const shapeMessage = (s) =>
       `${what} has shape ${fmtShape(s)}, the board has shape ${fmtShape(this._shape)}`;
-    const flat = this._flatInts(state, what, this._shape, shapeMessage);
-    const n = this._n;
-    return Array.from(this._cellsFlat, (i) => reduce(flat[i], n));
+    const flat = this._reduced(state, what, this._shape, shapeMessage);
+    if (this._nCells === flat.length) return flat;
+    const cf = this._cellsFlat;
+    const out = new Uint8Array(cf.length);
+    for (let i = 0; i < cf.length; i++) out[i] = flat[cf[i]];
+    return out;
   }
 
   _fromCells(v) {
     if (this._kind === "graph") return Array.from(v);
     const [rows, cols] = this._shape;
-    const flat = new Array(rows * cols).fill(0);
-    this._cellsFlat.forEach((t, i) => { flat[t] = v[i]; });
-    return Array.from({ length: rows }, (_, r) => flat.slice(r * cols, (r + 1) * cols));
-  }
-
-  _add(s, x) {
-    const ax = this.applyVector(x);
-    return s.map((v, i) => (v + ax[i]) % this._n);
+    let flat = v;
+    if (this._nCells !== rows * cols) {
+      flat = new Uint8Array(rows * cols);
+      const cf = this._cellsFlat;
+      for (let i = 0; i < cf.length; i++) flat[cf[i]] = v[i];
+    }
+    const out = new Array(rows);
+    for (let r = 0; r < rows; r++) out[r] = Array.from(flat.subarray ? flat.subarray(r * cols, (r + 1) * cols) : flat.slice(r * cols, (r + 1) * cols));
+    return out;
   }
 
   _mask(spec, what) {
