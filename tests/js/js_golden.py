@@ -206,6 +206,27 @@ def _payload_code(body: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
+def _non_canonical(valid: list) -> list:
+    """Codes that decode to a puzzle but are not the code modlights writes for it: a
+    named pattern written as offsets, non-zero base64 padding bits, a mixed palette in
+    another order (each with a valid checksum)."""
+    out = []
+    cross = ml.PATTERNS["cross"]
+    body = bytes([1, 1 << 3, 2, 2, 2, len(cross)]) + \
+        bytes(b & 0xFF for o in cross for b in o) + bytes([0b10110000])
+    out.append(_payload_code(body))
+    for code in valid:
+        pad = -len(code) % 4
+        if pad:
+            i = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".index(code[-1])
+            out.append(code[:-1] + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                       "0123456789-_"[i | 1])
+    # a mixed 1 x 2 board: palette [square, cross] where the canonical order is [cross, square]
+    body = bytes([1, 2 << 3, 1, 2, 2, 2, 0, 2, 0, 0]) + bytes([0b10110000])
+    out.append(_payload_code(body))
+    return out
+
+
 def _code_fuzz(valid: list) -> list:
     """Mutated codes and codes with a valid checksum over random bodies, each with
     Python's answer: the canonical code it decodes to, or the ValueError message."""
@@ -235,6 +256,7 @@ def _code_fuzz(valid: list) -> list:
         body = bytes([1, rnd.choice((0, 0, 2, 4, 6, 8)), rows, cols, n, rnd.randint(0, 6)]) + \
             bytes(rnd.randint(0, 255) for _ in range((bits + 7) // 8 + rnd.randint(-1, 1)))
         cases.append(_payload_code(body))
+    cases += _non_canonical(valid)
     out = []
     for c in cases:
         try:
