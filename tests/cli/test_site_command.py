@@ -76,3 +76,23 @@ def test_incomplete_package_exits_2(capsys, tmp_path, monkeypatch):
     rc, out, err = run(capsys, "site", str(tmp_path / "game"))
     assert rc == 2 and err.count("\n") == 1 and "js/src/index.js is missing" in err
     assert not (tmp_path / "game").exists()
+
+
+def test_package_is_found_in_a_wheel_layout_first(tmp_path):
+    """Installed, the package sits in modlights/web/js (CMake installs js/src and
+    js/dist/modlights.wasm there); that copy wins over a js/ three levels up."""
+    import importlib.util
+    import shutil
+    for root in (tmp_path / "lib" / "modlights" / "web" / "js", tmp_path / "js"):
+        (root / "src").mkdir(parents=True)
+        (root / "src" / "index.js").write_text("export {};")
+    web = tmp_path / "lib" / "modlights" / "web"
+    shutil.copy(site.__file__, web / "site.py")
+    spec = importlib.util.spec_from_file_location("wheel_site", web / "site.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.js_package_dir() == (web / "js").resolve()
+    shutil.rmtree(web / "js")
+    assert mod.js_package_dir() == (tmp_path / "js").resolve()
+    shutil.rmtree(tmp_path / "js")
+    assert mod.js_package_dir() is None
