@@ -58,4 +58,15 @@ test(`numbers and BigInts give the same puzzles (${name})`, () => {
   assert.equal(a.code, b.code);
   assert.notEqual(generate({ rows: 4, cols: 4, seed: 6 }).code, a.code);
 });
+
+if (name === "wasm") {
+  // Past the budget Python's minimal search is its native greedy descent (budget 0);
+  // the WebAssembly Solver does not reproduce it yet: a todo (reported, not failing)
+  // until its budget-0 search gives Python's lengths.
+  test("generate on kernels past the budget (greedy descent) gives Python's puzzle (wasm)",
+    { todo: "the WebAssembly Solver's budget-0 descent differs from Python's" }, () => {
+      install();
+      for (const e of G.generate_large_kernel) same(generate(e.kwargs), e);
+    });
+}
 }

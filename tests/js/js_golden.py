@@ -301,9 +301,19 @@ def puzzles() -> dict:
         kw["seed"] = i if i % 3 else f"seed-{i}"
         p = ml.generate(**kw)
         gen.append({"kwargs": kw, **_puzzle_entry(p)})
+    # kernels past GENERATE_BUDGET: Python's minimal search is then its native greedy
+    # descent (budget 0), which a JavaScript solver must reproduce to give these
+    large = []
+    for i, kw in enumerate([{"rows": 5, "cols": 5, "states": 6, "pattern": "square",
+                             "unique": False, "difficulty": d} for d in ml.play.puzzles.DIFFICULTIES]):
+        kw = dict(kw, seed=i)
+        p = ml.generate(**kw)
+        assert ml.Solver(p.board).kernel_size > P.GENERATE_BUDGET
+        large.append({"kwargs": kw, **_puzzle_entry(p)})
     bands = [{"n_taps": t, "states": n, "bands": {k: list(v) for k, v in P.tap_bands(t, n).items()}}
              for t in (0, 1, 2, 4, 9, 23, 25, 36, 100, 144, 400, 1024) for n in (2, 3, 4, 9, 255)]
-    return {"daily_scheme": P.DAILY_SCHEME, "daily": days, "generate": gen, "bands": bands}
+    return {"daily_scheme": P.DAILY_SCHEME, "daily": days, "generate": gen,
+            "generate_large_kernel": large, "bands": bands}
 
 
 # ----------------------------------------------------------------------------- prng
