@@ -28,6 +28,7 @@ export {
 export { generate } from "./generate.js";
 export { daily, DAILY_SCHEME } from "./daily.js";
 export { SplitMix64, seedFrom } from "./prng.js";
+export { verify, summary, FormatError } from "./verify.js";
 export { Solver, Solution, Interrupted } from "./solver.js";
 export { loadCore } from "./core.js";
 

@@ -70,7 +70,8 @@ test("the public entry exports every name of the API", async (t) => {
   }
   const m = await import("../src/index.js");
   for (const name of ["Board", "Solver", "Solution", "Puzzle", "daily", "generate", "PATTERNS",
-    "ValueError", "Unsolvable", "loadCore", "tapBands", "SplitMix64", "seedFrom"]) {
+    "ValueError", "Unsolvable", "loadCore", "tapBands", "SplitMix64", "seedFrom", "verify",
+    "FormatError"]) {
     assert.ok(name in m, `${name} is not exported`);
   }
 });
