@@ -7,6 +7,8 @@ import { daily } from "../src/daily.js";
 import { ValueError } from "../src/errors.js";
 import { SplitMix64 } from "../src/prng.js";
 import { useSolver } from "../src/engine.js";
+import { verify } from "../src/verify.js";
+import { golden } from "./golden.js";
 import { ReferenceSolver } from "./reference.js";
 
 useSolver((b) => new ReferenceSolver(b));
@@ -74,4 +76,28 @@ test("junk input gives a ValueError or an answer, never another exception", () =
         `generate2 ${show()}`);
     }
   }
+});
+
+test("certificates with a value replaced by junk: a ValueError or true, never another exception", () => {
+  const r = new SplitMix64(7);
+  const certs = golden("verify.json").cases.filter((c) => c.ok).map((c) => c.cert);
+  for (let i = 0; i < 600; i++) {
+    const cert = structuredClone(certs[r.randbelow(certs.length)]);
+    // walk to a random nested container and replace one of its entries
+    let node = cert;
+    for (let depth = 0; depth < 6; depth++) {
+      const keys = Object.keys(node);
+      if (!keys.length) break;
+      const key = keys[r.randbelow(keys.length)];
+      const child = node[key];
+      if (child !== null && typeof child === "object" && r.randbelow(3)) {
+        node = child;
+        continue;
+      }
+      node[key] = junk(r);
+      break;
+    }
+    onlyValueErrors(() => verify(cert), `verify ${i}`);
+  }
+  for (let i = 0; i < 300; i++) onlyValueErrors(() => verify(junk(r)), `verify junk ${i}`);
 });
