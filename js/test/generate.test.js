@@ -48,6 +48,8 @@ test(`generate gives Python's puzzle for the same arguments, 50 seeds (${name})`
     const q = Puzzle.fromCode(p.code);
     assert.ok(q.equals(p));
     assert.equal(q.minTaps, e.min_taps);
+    assert.ok(Puzzle.fromDict(e.dict).equals(p));
+    assert.ok(Puzzle.fromDict({ code: e.code }).equals(p));
   }
 });
 
