@@ -17,7 +17,7 @@
  * @module board
  */
 import { ValueError } from "./errors.js";
-import { repr, short, tupleRepr, typeName } from "./pyfmt.js";
+import { repr, tupleRepr, typeName } from "./pyfmt.js";
 import {
   MAX_TILES, asInt, asIntPair, checkDim, checkMapping, checkStates, fieldError, isInt,
   isMapping,
@@ -854,4 +854,3 @@ function graphFromDict(d, limit) {
   }
 }
 
-export { shapeOf as _shapeOf, short as _short };
