@@ -17,7 +17,7 @@
  * @module board
  */
 import { ValueError } from "./errors.js";
-import { repr, short, tupleRepr, typeName } from "./pyfmt.js";
+import { repr, tupleRepr, typeName } from "./pyfmt.js";
 import {
   MAX_TILES, asInt, asIntPair, checkDim, checkMapping, checkStates, fieldError, isInt,
   isMapping,
@@ -454,7 +454,8 @@ export class Board {
   /** A x mod n over the cells as a Uint8Array (x: nTaps ints in 0..n-1). */
   _applyCells(x) {
     const n = this._n;
-    const acc = new Int32Array(this._nCells);
+    // exact: at most MAX_TILES taps x MAX_OFFSETS units x 254 < 2^53
+    const acc = new Float64Array(this._nCells);
     for (let j = 0; j < this._nTaps; j++) {
       const k = x[j];
       if (!k) continue;
@@ -463,7 +464,6 @@ export class Board {
       } else {
         this._eachTarget(j, (i) => { acc[i] += k; });
       }
-      if ((j & 1023) === 1023) for (let i = 0; i < acc.length; i++) if (acc[i] >= 1 << 24) acc[i] %= n;
     }
     const v = new Uint8Array(acc.length);
     for (let i = 0; i < acc.length; i++) v[i] = acc[i] % n;
@@ -706,7 +706,9 @@ export class Board {
       for (let i = 0; i < cf.length; i++) flat[cf[i]] = v[i];
     }
     const out = new Array(rows);
-    for (let r = 0; r < rows; r++) out[r] = Array.from(flat.subarray ? flat.subarray(r * cols, (r + 1) * cols) : flat.slice(r * cols, (r + 1) * cols));
+    const part = ArrayBuffer.isView(flat) ? (a, b) => flat.subarray(a, b)
+      : (a, b) => flat.slice(a, b);
+    for (let r = 0; r < rows; r++) out[r] = Array.from(part(r * cols, (r + 1) * cols), Number);
     return out;
   }
 
@@ -852,4 +854,3 @@ function graphFromDict(d, limit) {
   }
 }
 
-export { shapeOf as _shapeOf, short as _short };

@@ -164,7 +164,8 @@ function sampleStart(board, solver, difficulty, rng) {
     const sol = minSolve(solver, start);
     const m = Number(sol.length);
     if (lo <= m && m <= hi) return finishedPuzzle(board, solver, start, sol);
-    scale = m < lo ? Math.min(400, Math.floor((scale * 5) / 4)) : Math.max(1, Math.floor((scale * 4) / 5));
+    scale = m < lo ? Math.min(400, Math.floor((scale * 5) / 4))
+      : Math.max(1, Math.floor((scale * 4) / 5));
     const dist = m < lo ? lo - m : m - hi;
     if (best === null || dist < best[0]) best = [dist, start, sol];
   }

@@ -203,3 +203,11 @@ export class SplitMix64 {
   choice<T>(seq: ArrayLike<T>): T;
 }
 export function seedFrom(value?: number | bigint | string | Uint8Array | null): bigint;
+
+/** Not a modlights certificate (format, version or kind unknown). */
+export class FormatError extends ValueError {}
+/** Checks a certificate (Python's sol.certificate() / h.certificate()) in exact
+ * arithmetic: true, or a ValueError naming the step that fails. */
+export function verify(cert: unknown): true;
+/** Checks as verify does and says in one line what the certificate proves. */
+export function summary(cert: unknown): string;

@@ -57,7 +57,7 @@ function ceilSqrt(v) {
  * u = sqrt(T (n - 1)), easy from TAP_FLOOR, medium from ceil(u), hard from
  * ceil(8u/5), expert from ceil(12u/5) to floor(18u/5), each lower bound at least one
  * more than the previous one.
- * @returns {{easy: [number, number], medium: [number, number], hard: [number, number], expert: [number, number]}}
+ * @returns {Record<"easy" | "medium" | "hard" | "expert", [number, number]>}
  */
 export function tapBands(nTaps, states) {
   const x = Math.max(0, nTaps) * (states - 1);

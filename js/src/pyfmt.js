@@ -25,18 +25,28 @@ function strRepr(s) {
   return out + q;
 }
 
-/** Python's repr of a float (the common cases: what JSON can carry). */
+/** Python's repr of a float: the shortest round-trip digits (as JavaScript's), in
+ * positional notation for exponents -4..15 and scientific ("1e-05", "1.5e+16")
+ * otherwise; integral values keep ".0". */
 function floatRepr(x) {
   if (Number.isNaN(x)) return "nan";
   if (x === Infinity) return "inf";
   if (x === -Infinity) return "-inf";
-  if (Number.isInteger(x)) {
-    if (Math.abs(x) < 1e16) return x.toFixed(1);
-    return String(x).replace("e+", "e+");
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const [mant, expText] = Math.abs(x).toExponential().split("e");
+  const exp = Number(expText);
+  const digits = mant.replace(".", "");
+  const sign = x < 0 ? "-" : "";
+  if (exp < -4 || exp >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const e = Math.abs(exp) < 10 ? `0${Math.abs(exp)}` : `${Math.abs(exp)}`;
+    return `${sign}${m}e${exp < 0 ? "-" : "+"}${e}`;
   }
-  const s = String(x);
-  if (/e-\d$/.test(s)) return s.replace(/e-(\d)$/, "e-0$1");
-  return s;
+  let text;
+  if (exp < 0) text = `0.${"0".repeat(-exp - 1)}${digits}`;
+  else if (digits.length > exp + 1) text = `${digits.slice(0, exp + 1)}.${digits.slice(exp + 1)}`;
+  else text = `${digits}${"0".repeat(exp + 1 - digits.length)}.0`;
+  return sign + text;
 }
 
 /**
@@ -48,7 +58,7 @@ export function repr(v) {
   if (v === null || v === undefined) return "None";
   if (typeof v === "boolean") return v ? "True" : "False";
   if (typeof v === "bigint") return v.toString();
-  if (typeof v === "number") return Number.isInteger(v) ? String(v) : floatRepr(v);
+  if (typeof v === "number") return Number.isInteger(v) ? BigInt(v).toString() : floatRepr(v);
   if (typeof v === "string") return strRepr(v);
   if (Array.isArray(v) || ArrayBuffer.isView(v)) {
     return "[" + Array.from(v, repr).join(", ") + "]";

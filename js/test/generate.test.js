@@ -48,6 +48,8 @@ test(`generate gives Python's puzzle for the same arguments, 50 seeds (${name})`
     const q = Puzzle.fromCode(p.code);
     assert.ok(q.equals(p));
     assert.equal(q.minTaps, e.min_taps);
+    assert.ok(Puzzle.fromDict(e.dict).equals(p));
+    assert.ok(Puzzle.fromDict({ code: e.code }).equals(p));
   }
 });
 
@@ -58,4 +60,15 @@ test(`numbers and BigInts give the same puzzles (${name})`, () => {
   assert.equal(a.code, b.code);
   assert.notEqual(generate({ rows: 4, cols: 4, seed: 6 }).code, a.code);
 });
+
+if (name === "wasm") {
+  // Past the budget Python's minimal search is its native greedy descent (budget 0);
+  // the WebAssembly Solver does not reproduce it yet: a todo (reported, not failing)
+  // until its budget-0 search gives Python's lengths.
+  test("generate on kernels past the budget (greedy descent) gives Python's puzzle (wasm)",
+    { todo: "the WebAssembly Solver's budget-0 descent differs from Python's" }, () => {
+      install();
+      for (const e of G.generate_large_kernel) same(generate(e.kwargs), e);
+    });
+}
 }

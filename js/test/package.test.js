@@ -46,6 +46,17 @@ test("npm pack makes a tarball holding src/, the declarations, the README and th
         assert.ok(files.includes("dist/modlights.wasm"));
       }
       assert.ok(!files.some((f) => f.startsWith("test/") || f.startsWith("node_modules/")));
+      if (!files.includes("dist/modlights.wasm")) return;
+      // the unpacked tarball works on its own: importing its entry loads its .wasm,
+      // and daily gives Python's puzzles at once
+      execFileSync("tar", ["-xzf", join(dir, info.filename), "-C", dir]);
+      const day = Object.keys(golden("puzzles.json").daily)[0];
+      const script = `import { daily } from ${JSON.stringify(
+        join(dir, "package", "src", "index.js"))};
+        console.log(daily(${JSON.stringify(day)}).map((p) => p.code).join(" "));`;
+      const codes = execFileSync(process.execPath, ["--input-type=module", "-e", script],
+        { cwd: dir, encoding: "utf8" }).trim();
+      assert.equal(codes, golden("puzzles.json").daily[day].map((e) => e.code).join(" "));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -58,7 +69,8 @@ test("the public entry exports every name of the API", async (t) => {
   }
   const m = await import("../src/index.js");
   for (const name of ["Board", "Solver", "Solution", "Puzzle", "daily", "generate", "PATTERNS",
-    "ValueError", "Unsolvable", "loadCore", "tapBands", "SplitMix64", "seedFrom"]) {
+    "ValueError", "Unsolvable", "loadCore", "tapBands", "SplitMix64", "seedFrom", "verify",
+    "FormatError"]) {
     assert.ok(name in m, `${name} is not exported`);
   }
 });

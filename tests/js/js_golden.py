@@ -16,6 +16,7 @@ reproduces.
 from __future__ import annotations
 
 import base64
+import copy
 import datetime
 import json
 import os
@@ -301,9 +302,19 @@ def puzzles() -> dict:
         kw["seed"] = i if i % 3 else f"seed-{i}"
         p = ml.generate(**kw)
         gen.append({"kwargs": kw, **_puzzle_entry(p)})
+    # kernels past GENERATE_BUDGET: Python's minimal search is then its native greedy
+    # descent (budget 0), which a JavaScript solver must reproduce to give these
+    large = []
+    for i, kw in enumerate([{"rows": 5, "cols": 5, "states": 6, "pattern": "square",
+                             "unique": False, "difficulty": d} for d in ml.play.puzzles.DIFFICULTIES]):
+        kw = dict(kw, seed=i)
+        p = ml.generate(**kw)
+        assert ml.Solver(p.board).kernel_size > P.GENERATE_BUDGET
+        large.append({"kwargs": kw, **_puzzle_entry(p)})
     bands = [{"n_taps": t, "states": n, "bands": {k: list(v) for k, v in P.tap_bands(t, n).items()}}
              for t in (0, 1, 2, 4, 9, 23, 25, 36, 100, 144, 400, 1024) for n in (2, 3, 4, 9, 255)]
-    return {"daily_scheme": P.DAILY_SCHEME, "daily": days, "generate": gen, "bands": bands}
+    return {"daily_scheme": P.DAILY_SCHEME, "daily": days, "generate": gen,
+            "generate_large_kernel": large, "bands": bands}
 
 
 # ----------------------------------------------------------------------------- prng
@@ -321,6 +332,120 @@ def prng() -> dict:
                  "sample": r.sample(list(range(20)), 7)}
         out.append(entry)
     return {"seeds": out}
+
+
+# ----------------------------------------------------------------------------- verify
+def _grid_perm(size, f):
+    return [rr * size + cc for r in range(size) for c in range(size) for rr, cc in [f(r, c)]]
+
+
+def _dihedral(size):
+    s = size - 1
+    maps = [lambda r, c: (r, s - c), lambda r, c: (s - r, c), lambda r, c: (c, r),
+            lambda r, c: (s - c, s - r), lambda r, c: (c, s - r), lambda r, c: (s - r, s - c),
+            lambda r, c: (s - c, r)]
+    return [{"cells": _grid_perm(size, f), "taps": _grid_perm(size, f)} for f in maps]
+
+
+def _certificates() -> list:
+    """(name, certificate) pairs: solution certificates (enumeration), trees with
+    pruned prefixes and symmetries, hardest certificates (lp-dual, lp-tree)."""
+    out = []
+    rng = np.random.default_rng(11)
+    for rows, cols, kw in [(5, 5, {}), (4, 4, {}), (3, 3, {"states": 3}),
+                           (4, 4, {"states": 6, "wrap": True}), (4, 4, {"states": 4}),
+                           (5, 5, {"states": 4, "wrap": True}), (3, 5, {"states": 8,
+                           "pattern": "knight", "holes": [[1, 2]], "locked": [[0, 0]]})]:
+        b = ml.Board.grid(rows, cols, **kw)
+        s = ml.Solver(b)
+        sol = s.solve(b.random_state(rng), minimal=True)
+        out.append((f"minimal {rows}x{cols} {kw}", json.loads(json.dumps(sol.certificate()))))
+    for n, size, wrap in [(2, 4, False), (2, 5, False), (3, 4, False), (4, 4, False),
+                          (6, 4, False), (3, 5, True)]:
+        b = ml.Board.grid(size, size, states=n, wrap=wrap)
+        s = ml.Solver(b)
+        sol = s.solve(np.zeros((size, size), dtype=np.uint8), 1)
+        cert = json.loads(json.dumps(sol.certificate()))
+        if s.kernel_size == 1:
+            continue
+        k = len(cert["kernel"]["orders"])
+        syms = _dihedral(size) if not wrap else [
+            {"cells": _grid_perm(size, lambda r, c, a=a, d=d: ((r + a) % size, (c + d) % size)),
+             "taps": _grid_perm(size, lambda r, c, a=a, d=d: ((r + a) % size, (c + d) % size))}
+            for a in range(size) for d in range(size) if a or d]
+        cert["proof"] = {"method": "tree", "leaf_dim": 0, "pruned": [], "symmetries": syms}
+        out.append((f"tree symmetries n={n} {size}x{size} wrap={wrap}", cert))
+        tree = copy.deepcopy(cert)
+        tree["proof"] = {"method": "tree", "leaf_dim": min(1, k),
+                         "pruned": [[c] for c in range(cert["kernel"]["orders"][-1])][:1]}
+        out.append((f"tree pruned n={n} {size}x{size}", tree))
+    for rows, cols, kw in [(3, 3, {}), (4, 4, {}), (5, 5, {}), (3, 3, {"states": 3}),
+                           (4, 4, {"states": 4, "wrap": True})]:
+        h = ml.Solver(ml.Board.grid(rows, cols, **kw)).hardest()
+        out.append((f"hardest {rows}x{cols} {kw}", json.loads(json.dumps(h.certificate()))))
+    return out
+
+
+def _tampered(name: str, cert: dict) -> list:
+    """Altered copies of a certificate: each is checked by Python, its verdict kept."""
+    out = []
+
+    def alt(label, f):
+        c = copy.deepcopy(cert)
+        try:
+            f(c)
+        except (KeyError, IndexError, TypeError):
+            return
+        out.append((f"{name}: {label}", c))
+    claim = (lambda c: c) if cert["kind"] == "minimal" else (lambda c: c["witness"])
+    alt("length - 1", lambda c: claim(c).__setitem__("length", claim(c)["length"] - 1))
+    alt("a tap + 1", lambda c: claim(c)["taps"].__setitem__(
+        0, (claim(c)["taps"][0] + 1) % c["board"]["states"]))
+    alt("rhs changed", lambda c: claim(c)["rhs"].__setitem__(
+        -1, (claim(c)["rhs"][-1] + 1) % c["board"]["states"]))
+    alt("generator dropped", lambda c: (c["kernel"]["generators"].pop(),
+                                        c["kernel"]["orders"].pop()))
+    alt("order doubled", lambda c: c["kernel"]["orders"].__setitem__(
+        0, c["kernel"]["orders"][0] * 2))
+    alt("generator changed", lambda c: c["kernel"]["generators"][0].__setitem__(
+        0, (c["kernel"]["generators"][0][0] + 1) % c["board"]["states"]))
+    alt("proof method", lambda c: claim(c)["proof"].__setitem__("method", "guess"))
+    alt("leaf_dim", lambda c: claim(c)["proof"].__setitem__("leaf_dim", 99)
+        if claim(c)["proof"]["method"] == "tree" else c.__setitem__("version", 2))
+    alt("symmetry", lambda c: claim(c)["proof"]["symmetries"][0].__setitem__(
+        "taps", list(range(len(claim(c)["taps"])))))
+    alt("upper - 1", lambda c: c.__setitem__("upper", c["upper"] - 1))
+    alt("lower > upper", lambda c: c.__setitem__("lower", c["upper"] + 1))
+    alt("weights", lambda c: c["upper_bound"].__setitem__("weights", ["1/2"] * len(
+        c["upper_bound"]["weights"])) if "weights" in c["upper_bound"] else
+        c["upper_bound"]["nodes"].pop())
+    alt("negative weight", lambda c: c["upper_bound"]["weights"].__setitem__(0, "-1/3"))
+    n = cert["board"]["states"]
+    gens = cert["kernel"]["generators"]
+    for gi in sorted({0, len(gens) - 1}) if gens else []:
+        def longer(c, gi=gi):
+            x = [(v + h) % n for v, h in zip(claim(c)["taps"], c["kernel"]["generators"][gi])]
+            claim(c)["taps"] = x
+            claim(c)["length"] = sum(x)
+            if c["kind"] == "hardest":
+                c["lower"] = c["upper"] = max(c["upper"], sum(x))
+        alt(f"another solution (+ generator {gi})", longer)
+    alt("format", lambda c: c.__setitem__("format", "other"))
+    alt("kind", lambda c: c.__setitem__("kind", "maximal"))
+    alt("board", lambda c: c["board"].__setitem__("states", 1))
+    return out
+
+
+def certificates() -> dict:
+    from modlights.search import verify as V
+    cases = []
+    for name, cert in _certificates():
+        for label, c in [(name, cert)] + _tampered(name, cert):
+            try:
+                cases.append({"name": label, "cert": c, "ok": True, "summary": V.summary(c)})
+            except ValueError as e:
+                cases.append({"name": label, "cert": c, "ok": False, "message": str(e)})
+    return {"cases": cases}
 
 
 # ----------------------------------------------------------------------------- bad input
@@ -436,6 +561,7 @@ def build() -> dict[str, str]:
     return {"boards.json": _dump(boards()), "solver.json": _dump(solver()),
             "codes.json": _dump(codes()), "puzzles.json": _dump(puzzles()),
             "prng.json": _dump(prng()), "errors.json": _dump(errors()),
+            "verify.json": _compact(certificates()) + "\n",
             "version.json": _dump({"version": ml.__version__})}
 
 

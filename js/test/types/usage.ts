@@ -2,7 +2,7 @@
 // against src/index.d.ts (nothing here runs).
 import {
   Board, Solver, Solution, Puzzle, daily, generate, PATTERNS, ValueError, Unsolvable,
-  loadCore, tapBands, SplitMix64, seedFrom, Interrupted, type Difficulty, type Position,
+  loadCore, verify, summary, FormatError, tapBands, SplitMix64, seedFrom, Interrupted, type Difficulty, type Position,
 } from "modlights";
 
 async function main(): Promise<number> {
@@ -25,10 +25,12 @@ async function main(): Promise<number> {
   try {
     Board.fromDict(b.toDict());
   } catch (e) {
-    if (e instanceof Unsolvable || e instanceof ValueError || e instanceof Interrupted) return 1;
+    if (e instanceof FormatError || e instanceof Unsolvable || e instanceof ValueError || e instanceof Interrupted) return 1;
   }
   s.dispose();
+  const ok: true = verify({});
+  const said: string = summary({});
   return offs.length + Number(k) + sol.length + (proven ? 1 : 0) + easy.minTaps + medium.stars[3] +
-    hard.starsFor(3) + g.nTaps + moves.length + (hint === null ? 0 : 1) + tapBands(25, 2).easy[0] + d.length + Number(r % 2n);
+    hard.starsFor(3) + g.nTaps + moves.length + (hint === null ? 0 : 1) + tapBands(25, 2).easy[0] + d.length + said.length + (ok ? 1 : 0) + Number(r % 2n);
 }
 void main;
