@@ -80,8 +80,9 @@ async function engineReady() {
   let pendingToast = null;
 
   // ------------------------------------------------------------------ the engine
-  /** Run `work` (engine calls that may take a while) with the spinner shown past 150 ms;
-   * the spinner gets a frame to appear before synchronous work blocks the page. */
+  /** Run `work` (engine calls): the page gets a turn of its event loop first (a click
+   * is drawn before synchronous work holds the thread), and the spinner shows when the
+   * work waits past 150 ms (the core still loading, a fetch). Returns work's result. */
   async function busy(work) {
     let shown = false;
     const spin = setTimeout(() => { shown = true; $("loading").hidden = false; }, 150);
