@@ -618,7 +618,7 @@ def toast_covers(page):
         const a = t.getBoundingClientRect(), out = [];
         for (const e of document.querySelectorAll('button, input, select, a, .tile')) {
             const b = e.getBoundingClientRect();
-            if (!b.width || !b.height || e.closest('[hidden]')) continue;
+            if (!b.width || !b.height || e.closest('[hidden]') || t.contains(e)) continue;
             if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
                 out.push(e.id || e.className);
         }

@@ -361,7 +361,7 @@ def _toast_covers(page):
         const a = t.getBoundingClientRect(), out = [];
         for (const e of document.querySelectorAll('button, input, select, a, .tile')) {
             const b = e.getBoundingClientRect();
-            if (!b.width || !b.height || e.closest('[hidden]')) continue;
+            if (!b.width || !b.height || e.closest('[hidden]') || t.contains(e)) continue;
             if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
                 out.push(e.id || e.className);
         }
@@ -395,3 +395,26 @@ def test_phone_every_screen_fits_and_toasts_cover_nothing(phone):
     phone.click("#nav-guide")
     phone.wait_for_selector("#screen-guide:not([hidden])")
     assert phone.is_hidden("#toast")
+
+
+def test_long_search_runs_off_the_page_and_cancels(page):
+    """"Show solution" on a 30 x 30 board of 255 states (a kernel of 5^12 elements: a
+    search of seconds) runs in the game's worker: the page's thread stays free (its
+    seconds count on), it shows the running search with a Cancel button, and Cancel stops it without an answer."""
+    goto(page, "playground")
+    page.fill("#pg-rows", "30")
+    page.fill("#pg-cols", "30")
+    page.fill("#pg-states", "255")
+    page.click("#pg-new")
+    page.click("#pg-random")
+    page.check("#tool-play")
+    page.click("#solve")
+    page.wait_for_selector("#cancel-work")
+    assert page.is_disabled("#solve")
+    # the page's own clock ticks on while the worker searches
+    page.wait_for_function("document.querySelector('#toast').textContent.includes('… 1 s')")
+    page.click("#cancel-work")
+    page.wait_for_function("document.querySelector('#toast').textContent === 'Cancelled.'")
+    assert not page.is_disabled("#solve")
+    assert page.eval_on_selector_all("#board .tile[data-solution]:not([data-solution=''])",
+                                      "els => els.length") == 0

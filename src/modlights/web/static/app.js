@@ -469,18 +469,58 @@ async function engineReady() {
     afterMove();
   }
 
+  /* The playground's minimal solutions run in solve-worker.js (kept for the next one);
+   * while one runs, the message line says so, counts the seconds and offers Cancel,
+   * which terminates the worker. */
+  let solveWorker = null;
+  let cancelWork = null;            // while a search runs: stops it (route calls it too)
+  function solveOffThread(board, state) {
+    return new Promise((resolve, reject) => {
+      if (!solveWorker) solveWorker = new Worker(new URL("solve-worker.js", import.meta.url), { type: "module" });
+      const w = solveWorker, t0 = Date.now();
+      const t = $("toast");
+      const show = () => {
+        toast("Searching for the fewest taps… " + Math.floor((Date.now() - t0) / 1000) + " s ");
+        clearTimeout(toastTimer);
+        const b = document.createElement("button");
+        b.type = "button";
+        b.id = "cancel-work";
+        b.textContent = "Cancel";
+        b.addEventListener("click", () => cancelWork());
+        t.appendChild(b);
+      };
+      const tick = setInterval(show, 1000);
+      const stop = () => {
+        clearInterval(tick);
+        w.onmessage = w.onerror = null;
+        cancelWork = null;
+        $("solve").disabled = false;
+        clearToast();
+      };
+      cancelWork = () => { stop(); w.terminate(); solveWorker = null; reject(new Error("cancelled")); };
+      $("solve").disabled = true;
+      show();
+      w.onmessage = (ev) => { stop(); if (ev.data.error) reject(new Error(ev.data.error)); else resolve(ev.data); };
+      w.onerror = (ev) => { stop(); w.terminate(); solveWorker = null; reject(new Error(ev.message || "the solver thread failed")); };
+      w.postMessage({ board: board.toDict(), state: state });
+    });
+  }
+
   async function showSolution() {
-    const s = cur;
+    const s = cur, model = s.model, before = s.state.join();
+    // an answer for a board edited (or left) meanwhile is dropped
+    const stale = () => s !== cur || s.model !== model || s.state.join() !== before ||
+      document.body.dataset.screen !== "play";
     try {
-      const solver = await solverOf(s);
-      const sol = await busy(() => solver.solve(s.model.nested(s.state), { minimal: true }));
-      if (s !== cur) return;
+      const sol = await solveOffThread(model.b, model.nested(s.state));
+      if (stale()) return;
       s.solution = Uint8Array.from(Array.from(sol.taps).flat(), Number);
       updateTiles();
       toast(count(Number(sol.length), "tap") + (sol.provenMinimal ? " (proved fewest)" : "") +
         ": the numbers in the corners say how often to tap each tile.");
     } catch (e) {
-      toast("No solution: " + why(e));
+      if (stale()) return;
+      toast(why(e) === "cancelled" ? "Cancelled." : "No solution: " + why(e));
     }
   }
 
@@ -868,6 +908,7 @@ async function engineReady() {
 
   function route() {
     const h = location.hash || "#/";
+    if (cancelWork) cancelWork();
     clearToast();
     if (cur) stopTimer();             // paused while away; showPlay resumes a started try
     if (h === "#/campaign") showCampaign();
