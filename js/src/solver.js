@@ -355,14 +355,20 @@ export class Solver {
     if (state == null || typeof state !== "object") {
       throw new ValueError(`${what} must be an array of integers (a list or ndarray), got ${pyType(state)}`);
     }
-    if (shape.length === 2 && state.length === shape[0] && state.length > 0
-      && typeof state[0] === "object" && state[0] !== null) {
+    const nested = Array.isArray(state) && state.length > 0 && state[0] != null
+      && typeof state[0] === "object";
+    if (nested) {
+      const lens = new Set(Array.from(state, (x) => (x != null && typeof x === "object" ? x.length : -1)));
+      if (lens.size > 1 || lens.has(-1)) {
+        throw new ValueError(`${what} must be a rectangular array of integers: setting an `
+          + "array element with a sequence. The requested array has an inhomogeneous shape "
+          + `after 1 dimensions. The detected shape was (${state.length},) + inhomogeneous part.`);
+      }
+      const got = [state.length, state[0].length];
+      if (shape.length !== 2 || got[0] !== shape[0] || got[1] !== shape[1]) throw bad(pyShape(got));
       const [rows, cols] = shape;
       for (let r = 0; r < rows; r++) {
         const row = state[r];
-        if (row == null || typeof row !== "object" || row.length !== cols) {
-          throw bad(row != null && typeof row === "object" ? `(${rows}, ${row.length})` : `(${rows},)`);
-        }
         for (let c = 0; c < cols; c++) put(r * cols + c, row[c]);
       }
     } else if (ArrayBuffer.isView(state) || Array.isArray(state)) {
@@ -447,9 +453,15 @@ export class Solver {
     this._live();
     let steps = this.defaultBudget;
     if (budget !== undefined && budget !== null) {
-      if (typeof budget === "boolean" || !isIntLike(budget) || BigInt(budget) < 0n) {
-        throw new ValueError(`budget must be a non-negative int (coset elements), got ${pyRepr(budget)}`);
+      if (typeof budget === "boolean") {
+        throw new ValueError("budget must be an int (coset elements) or a float (seconds), "
+          + "got a bool");
       }
+      if (!isIntLike(budget)) {
+        throw new ValueError("budget must be an int (coset elements) in JavaScript (a budget "
+          + `in seconds is Python's only), got ${pyType(budget)} ${pyRepr(budget)}`);
+      }
+      if (BigInt(budget) < 0n) throw new ValueError(`budget must be >= 0, got ${budget}`);
       steps = BigInt(budget) > MAX_BUDGET ? Number(MAX_BUDGET) : Number(budget);
     }
     this._rhs(state, target);
