@@ -199,7 +199,8 @@ export class Solution {
    * @param {bigint} kernelSize |ker A|
    * @param {number} examined coset elements the minimal search examined
    * @param {number} pruned coset elements it skipped by its bound
-   * @param {Array} moves the positions to tap, each repeated by its count, row-major
+   * @param {{x: Uint8Array, cols: number}} moves the tap counts, row-major, and the
+   *   board's columns (0 for a graph board): `moves()` is made from them on demand
    */
   constructor(taps, length, provenMinimal, kernelSize, examined, pruned, moves) {
     this.taps = taps;
@@ -214,7 +215,20 @@ export class Solution {
   /** Positions to tap ([r, c] for grids, indices for graph boards), each repeated by
    * its count, in row-major order. */
   moves() {
-    return this._moves.map((m) => (Array.isArray(m) ? [...m] : m));
+    const { x, cols } = this._moves;
+    const out = [];
+    for (let i = 0; i < x.length; i++) {
+      for (let k = 0; k < x[i]; k++) out.push(cols ? [Math.floor(i / cols), i % cols] : i);
+    }
+    return out;
+  }
+
+  /** The first of `moves()`, or null when there is none. */
+  firstMove() {
+    const { x, cols } = this._moves;
+    const i = x.findIndex((v) => v !== 0);
+    if (i < 0) return null;
+    return cols ? [Math.floor(i / cols), i % cols] : i;
   }
 
   /** The same JSON as Python's Solution.to_dict (kernel_size as a Number when exact,
@@ -409,28 +423,27 @@ export class Solver {
   }
 
   _taps() {
-    const x = new Uint8Array(this._core.memory.buffer, this._x, this._xlen);
+    const x = new Uint8Array(this._core.memory.buffer, this._x, this._xlen).slice();
     let length = 0;
-    const moves = [];
     let taps;
     if (this.spec.kind === "grid") {
       const { rows, cols } = this.spec;
-      taps = [];
+      taps = new Array(rows);
       for (let r = 0; r < rows; r++) {
         const row = new Array(cols);
         for (let c = 0; c < cols; c++) {
           const v = x[r * cols + c];
           row[c] = v;
           length += v;
-          for (let k = 0; k < v; k++) moves.push([r, c]);
         }
-        taps.push(row);
+        taps[r] = row;
       }
     } else {
       taps = Array.from(x);
-      taps.forEach((v, j) => { length += v; for (let k = 0; k < v; k++) moves.push(j); });
+      for (const v of x) length += v;
     }
-    return { taps, length, moves };
+    const cols = this.spec.kind === "grid" ? this.spec.cols : 0;
+    return { taps, length, moves: { x, cols } };
   }
 
   /** Whether some tap counts take `state` to `target` (an int or a board-shaped array). */
@@ -490,8 +503,7 @@ export class Solver {
   /** The first tap ([r, c], or the tap index on a graph board) of a minimal plan, or
    * null when `state` is already at the target. Throws Unsolvable when no plan exists. */
   hint(state, { budget, target = 0 } = {}) {
-    const moves = this.solve(state, { minimal: true, budget, target })._moves;
-    return moves.length ? moves[0] : null;
+    return this.solve(state, { minimal: true, budget, target }).firstMove();
   }
 
   /** Free the factorisation's WebAssembly memory (the Solver is unusable after). */
