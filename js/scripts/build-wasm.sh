@@ -30,6 +30,7 @@ for f in $SOURCES; do
 done
 mkdir -p "$(dirname "$OUT")"
 $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" -mexec-model=reactor -O3 "$OBJ"/*.o -o "$OUT" \
+    -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=aligned_alloc -Wl,--wrap=free \
     -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=4194304 \
     -Wl,--initial-memory=16777216 -Wl,--max-memory=4294967296
 python3 js/scripts/wasm_sources.py sha256 > "$OUT.sha256"

@@ -142,7 +142,13 @@ export function getCore() {
   return core;
 }
 
-/** Bytes of WebAssembly memory (it only grows; a leak shows as growth). */
+/** Bytes of WebAssembly memory (it only grows). */
 export function memoryBytes() {
   return core ? core.memory.buffer.byteLength : 0;
+}
+
+/** Bytes of the C heap in use now (every malloc'd block not yet freed): a leak shows
+ * as growth over repeated work. */
+export function liveBytes() {
+  return core ? core.exports.ml_w_live_bytes() : 0;
 }

@@ -199,7 +199,8 @@ export class Solution {
    * @param {bigint} kernelSize |ker A|
    * @param {number} examined coset elements the minimal search examined
    * @param {number} pruned coset elements it skipped by its bound
-   * @param {Array} moves the positions to tap, each repeated by its count, row-major
+   * @param {{x: Uint8Array, cols: number}} moves the tap counts, row-major, and the
+   *   board's columns (0 for a graph board): `moves()` is made from them on demand
    */
   constructor(taps, length, provenMinimal, kernelSize, examined, pruned, moves) {
     this.taps = taps;
@@ -214,7 +215,20 @@ export class Solution {
   /** Positions to tap ([r, c] for grids, indices for graph boards), each repeated by
    * its count, in row-major order. */
   moves() {
-    return this._moves.map((m) => (Array.isArray(m) ? [...m] : m));
+    const { x, cols } = this._moves;
+    const out = [];
+    for (let i = 0; i < x.length; i++) {
+      for (let k = 0; k < x[i]; k++) out.push(cols ? [Math.floor(i / cols), i % cols] : i);
+    }
+    return out;
+  }
+
+  /** The first of `moves()`, or null when there is none. */
+  firstMove() {
+    const { x, cols } = this._moves;
+    const i = x.findIndex((v) => v !== 0);
+    if (i < 0) return null;
+    return cols ? [Math.floor(i / cols), i % cols] : i;
   }
 
   /** The same JSON as Python's Solution.to_dict (kernel_size as a Number when exact,
@@ -355,14 +369,20 @@ export class Solver {
     if (state == null || typeof state !== "object") {
       throw new ValueError(`${what} must be an array of integers (a list or ndarray), got ${pyType(state)}`);
     }
-    if (shape.length === 2 && state.length === shape[0] && state.length > 0
-      && typeof state[0] === "object" && state[0] !== null) {
+    const nested = Array.isArray(state) && state.length > 0 && state[0] != null
+      && typeof state[0] === "object";
+    if (nested) {
+      const lens = new Set(Array.from(state, (x) => (x != null && typeof x === "object" ? x.length : -1)));
+      if (lens.size > 1 || lens.has(-1)) {
+        throw new ValueError(`${what} must be a rectangular array of integers: setting an `
+          + "array element with a sequence. The requested array has an inhomogeneous shape "
+          + `after 1 dimensions. The detected shape was (${state.length},) + inhomogeneous part.`);
+      }
+      const got = [state.length, state[0].length];
+      if (shape.length !== 2 || got[0] !== shape[0] || got[1] !== shape[1]) throw bad(pyShape(got));
       const [rows, cols] = shape;
       for (let r = 0; r < rows; r++) {
         const row = state[r];
-        if (row == null || typeof row !== "object" || row.length !== cols) {
-          throw bad(row != null && typeof row === "object" ? `(${rows}, ${row.length})` : `(${rows},)`);
-        }
         for (let c = 0; c < cols; c++) put(r * cols + c, row[c]);
       }
     } else if (ArrayBuffer.isView(state) || Array.isArray(state)) {
@@ -403,28 +423,27 @@ export class Solver {
   }
 
   _taps() {
-    const x = new Uint8Array(this._core.memory.buffer, this._x, this._xlen);
+    const x = new Uint8Array(this._core.memory.buffer, this._x, this._xlen).slice();
     let length = 0;
-    const moves = [];
     let taps;
     if (this.spec.kind === "grid") {
       const { rows, cols } = this.spec;
-      taps = [];
+      taps = new Array(rows);
       for (let r = 0; r < rows; r++) {
         const row = new Array(cols);
         for (let c = 0; c < cols; c++) {
           const v = x[r * cols + c];
           row[c] = v;
           length += v;
-          for (let k = 0; k < v; k++) moves.push([r, c]);
         }
-        taps.push(row);
+        taps[r] = row;
       }
     } else {
       taps = Array.from(x);
-      taps.forEach((v, j) => { length += v; for (let k = 0; k < v; k++) moves.push(j); });
+      for (const v of x) length += v;
     }
-    return { taps, length, moves };
+    const cols = this.spec.kind === "grid" ? this.spec.cols : 0;
+    return { taps, length, moves: { x, cols } };
   }
 
   /** Whether some tap counts take `state` to `target` (an int or a board-shaped array). */
@@ -447,9 +466,15 @@ export class Solver {
     this._live();
     let steps = this.defaultBudget;
     if (budget !== undefined && budget !== null) {
-      if (typeof budget === "boolean" || !isIntLike(budget) || BigInt(budget) < 0n) {
-        throw new ValueError(`budget must be a non-negative int (coset elements), got ${pyRepr(budget)}`);
+      if (typeof budget === "boolean") {
+        throw new ValueError("budget must be an int (coset elements) or a float (seconds), "
+          + "got a bool");
       }
+      if (!isIntLike(budget)) {
+        throw new ValueError("budget must be an int (coset elements) in JavaScript (a budget "
+          + `in seconds is Python's only), got ${pyType(budget)} ${pyRepr(budget)}`);
+      }
+      if (BigInt(budget) < 0n) throw new ValueError(`budget must be >= 0, got ${budget}`);
       steps = BigInt(budget) > MAX_BUDGET ? Number(MAX_BUDGET) : Number(budget);
     }
     this._rhs(state, target);
@@ -478,8 +503,7 @@ export class Solver {
   /** The first tap ([r, c], or the tap index on a graph board) of a minimal plan, or
    * null when `state` is already at the target. Throws Unsolvable when no plan exists. */
   hint(state, { budget, target = 0 } = {}) {
-    const moves = this.solve(state, { minimal: true, budget, target })._moves;
-    return moves.length ? moves[0] : null;
+    return this.solve(state, { minimal: true, budget, target }).firstMove();
   }
 
   /** Free the factorisation's WebAssembly memory (the Solver is unusable after). */
