@@ -22,4 +22,12 @@ int ml_simd_get(void);
 /* Force a path: 0 on success, -1 when unknown or unsupported (nothing changes). */
 int ml_simd_set(int path);
 
+/* A function compiled twice, for AVX2 and the default target, chosen by the loader:
+ * x86 only; elsewhere (WebAssembly, ARM) the plain C function alone. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define ML_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
+#else
+#define ML_CLONES_AVX2
+#endif
+
 #endif

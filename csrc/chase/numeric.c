@@ -1,6 +1,7 @@
 /* numeric.c: the chase replayed on numbers (ml_chase_numeric, see chase.h): tap values
  * and the residual from a board and values of the symbols. */
 #include "chase/chase_impl.h"
+#include "base/cpu.h"
 #include "base/modn.h"
 
 #include <stdlib.h>
@@ -35,7 +36,7 @@ static inline void num_tap(const ml_chase *p, int32_t e, size_t t, int r, int co
 
 /* GF(2): xo[j] = (bb[j] ^ xor of src[i][j]) & 1 for a run of taps with no
  * dependencies inside the run (every delta <= -len). */
-__attribute__((target_clones("avx2", "default")))
+ML_CLONES_AVX2
 static void gf2_seg(uint8_t *restrict xo, const uint8_t *restrict bb, const uint8_t *const *src,
                     int nd, size_t len) {
     if (nd == 4) {
@@ -55,7 +56,7 @@ static void gf2_seg(uint8_t *restrict xo, const uint8_t *restrict bb, const uint
 /* Z/n: xo[j] = invL * (bb[j] + sum ncf[i] src[i][j]) mod n, ncf[i] = n - (coefficient
  * i), for a run of len <= ZSEG taps with no dependencies inside the run (as gf2_seg). */
 #define ZSEG 512
-__attribute__((target_clones("avx2", "default")))
+ML_CLONES_AVX2
 static void zn_seg(uint8_t *restrict xo, const uint8_t *restrict bb, const uint8_t *const *src,
                    const uint8_t *ncf, int nd, size_t len, int32_t n, int32_t invL, float rn) {
     int32_t acc[ZSEG];

@@ -12,7 +12,7 @@
 
 /* ------------------------------------------------------------------ symbolic chase */
 /* v = xor of m source vectors (m >= 0). */
-__attribute__((target_clones("avx2", "default")))
+ML_CLONES_AVX2
 static void xor_many(uint64_t *restrict v, const uint64_t *const *src, int m, size_t len) {
     int i = 0;
     if (m == 0) { memset(v, 0, len * sizeof(uint64_t)); return; }
@@ -147,18 +147,18 @@ static void gf2_run(uint64_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt
     gf2_run_portable(V, bw, mask, t0, cnt, dl, nd);
 }
 
-__attribute__((target_clones("avx2", "default")))
+ML_CLONES_AVX2
 static void acc_add(int32_t *restrict acc, const uint8_t *restrict u, int32_t a, size_t len) {
     if (a == 1) for (size_t i = 0; i < len; i++) acc[i] += u[i];
     else for (size_t i = 0; i < len; i++) acc[i] += a * u[i];
 }
 
-__attribute__((target_clones("avx2", "default")))
+ML_CLONES_AVX2
 static void acc_reduce(int32_t *restrict acc, size_t len, int32_t n, float rn) {
     for (size_t i = 0; i < len; i++) acc[i] = ml_fmod_n(acc[i], n, rn);
 }
 
-__attribute__((target_clones("avx2", "default")))
+ML_CLONES_AVX2
 static void acc_store(uint8_t *restrict v, const int32_t *restrict acc, int32_t mul, size_t len,
                       int32_t n, float rn) {
     if (mul == 1) for (size_t i = 0; i < len; i++) v[i] = (uint8_t)ml_fmod_n(acc[i], n, rn);

@@ -1,6 +1,8 @@
 """The browser game in a real headless Chromium (Debian's /usr/bin/chromium, Playwright).
 
-The app runs in uvicorn on a free local port (a thread of this process); every test
+The app (``modlights serve``: the API and the game's static files, the JavaScript
+package and its WebAssembly core among them) runs in uvicorn on a free local port (a
+thread of this process); the page asks the API nothing. Every test
 drives the page and checks what it shows against the library: tile states against
 ``Board.press`` / ``Board.apply`` computed here, previews and hint outlines against
 ``Game.preview``, stars against ``Puzzle.stars_for``, codes against
@@ -17,11 +19,16 @@ import pytest
 
 import modlights as ml
 from modlights.play.campaign import Campaign
+from modlights.web import site
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(
     not os.path.exists(CHROMIUM),
     reason="Debian's chromium is not installed at /usr/bin/chromium (.ci/run installs it)")
+needs_package = pytest.mark.skipif(
+    site.js_package_dir() is None or
+    not (site.js_package_dir() / "dist" / "modlights.wasm").is_file(),
+    reason="the JavaScript package (js/src, js/dist/modlights.wasm) is not built here")
 
 TIMEOUT_MS = 20_000
 
@@ -137,6 +144,7 @@ def random_board(rng):
                          locked=kind == 1, holes=kind == 2, wrap=bool(rng.random() < 0.5))
 
 
+@needs_package
 def test_page_tap_rule_is_board_press(page):
     """The page applies taps itself: its rule equals Board.press (and its preview,
     Game.preview) on random boards of every kind."""
@@ -158,6 +166,7 @@ def test_page_tap_rule_is_board_press(page):
         assert sorted(map(tuple, preview)) == want, (board.to_dict(), pos)
 
 
+@needs_package
 def test_daily_played_to_the_end_earns_three_stars(page, tmp_path):
     p = open_daily(page, 1)
     board = p.board
@@ -194,6 +203,7 @@ def test_daily_played_to_the_end_earns_three_stars(page, tmp_path):
     shot(page, tmp_path, "daily-list")
 
 
+@needs_package
 def test_undo_and_reset(page, tmp_path):
     p = open_daily(page, 2)
     board = p.board
@@ -219,18 +229,16 @@ def test_undo_and_reset(page, tmp_path):
     assert page.is_disabled("#undo")
 
 
-def test_hint_outlines_the_changed_tiles_and_withholds_stars(page, server, tmp_path):
-    import httpx
-
+@needs_package
+def test_hint_outlines_the_changed_tiles_and_withholds_stars(page, tmp_path):
     p = open_daily(page, 0)
     board = p.board
-    hint = httpx.post(server + "/api/hint", json={"board": board.to_dict(),
-                                                  "state": p.start.tolist()}).json()
-    pos = tuple(hint["tap"])
     page.click("#hint")
     page.wait_for_selector("#board .tile.hinted")
-    state = board.press(p.start, pos)
-    assert np.array_equal(page_state(page, board), state)
+    state = page_state(page, board)
+    # the hint is the first tap of a minimal plan: one tap from the start, one tap fewer
+    pos = next(q for q in board.taps if np.array_equal(board.press(p.start, q), state))
+    assert p.solver.solve(state, minimal=True).length == p.min_taps - 1
     want = ml.Game(p).preview(pos)
     assert marked(page, "hinted") == want
     changed = sorted(map(tuple, np.argwhere(state != p.start)))
@@ -254,6 +262,7 @@ def test_hint_outlines_the_changed_tiles_and_withholds_stars(page, server, tmp_p
     shot(page, tmp_path, "hint-complete")
 
 
+@needs_package
 def test_hover_and_keyboard_play(page, tmp_path):
     p = open_daily(page, 1)
     board, game = p.board, ml.Game(p)
@@ -295,6 +304,7 @@ def test_hover_and_keyboard_play(page, tmp_path):
     shot(page, tmp_path, "keyboard")
 
 
+@needs_package
 def test_numbers_setting_is_kept(page, tmp_path):
     p = open_daily(page, 0)
     assert page.inner_text('#board .tile[data-index="0"]') == ""
@@ -345,6 +355,7 @@ def load_code(page, code):
     page.click("#load-code")
 
 
+@needs_package
 def test_playground_loads_a_code_and_plays_without_completion(page, tmp_path):
     board, want = build_by_hand(page)
     puzzle = ml.Puzzle(board, want)
@@ -380,6 +391,7 @@ def test_playground_loads_a_code_and_plays_without_completion(page, tmp_path):
     assert page.inner_text("#pg-error").startswith("Cannot load that code")
 
 
+@needs_package
 def test_playground_shares_a_code(page, server, tmp_path):
     board, want = build_by_hand(page)
     page.click("#share-code")
@@ -396,6 +408,7 @@ def test_playground_shares_a_code(page, server, tmp_path):
     assert marked(page, "locked") == [(1, 2)] and marked(page, "hole") == [(2, 3)]
 
 
+@needs_package
 def test_campaign_map_opens_neighbours_at_fifteen_stars(page, tmp_path):
     goto(page, "campaign")
     page.wait_for_selector("#group-4-4")
@@ -429,6 +442,7 @@ def test_campaign_map_opens_neighbours_at_fifteen_stars(page, tmp_path):
     shot(page, tmp_path, "campaign-level")
 
 
+@needs_package
 def test_campaign_level_won_counts_on_the_map(page):
     goto(page, "campaign")
     page.click("#level-0")
@@ -449,6 +463,7 @@ def test_campaign_level_won_counts_on_the_map(page):
     assert page.inner_text("#campaign-total") == "3"
 
 
+@needs_package
 def test_guide_explains_the_mathematics(page, tmp_path):
     goto(page, "guide")
     text = page.inner_text("#screen-guide")
@@ -462,8 +477,10 @@ def test_guide_explains_the_mathematics(page, tmp_path):
     shot(page, tmp_path, "home")
 
 
+@needs_package
 @pytest.mark.parametrize("size, states, viewport", [(3, 3, (1100, 900)), (20, 6, (1100, 900)),
                                                     (12, 12, (390, 844))])
+@needs_package
 def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size, states,
                                                 viewport):
     # reduced motion: the page then drops its 0.15 s colour transitions, so the computed
@@ -501,6 +518,7 @@ def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size,
         ctx.close()
 
 
+@needs_package
 def test_custom_level_is_the_generated_puzzle(page, tmp_path):
     goto(page, "custom")
     page.fill("#custom-rows", "3")
@@ -538,3 +556,173 @@ def test_api_docs_render_offline(page, server, tmp_path):
     assert "modlights" in page.inner_text(".swagger-ui .info .title")
     assert page.locator(".opblock-summary-path", has_text="/api/solve").count() == 1
     page.screenshot(path=str(tmp_path / "docs.png"))
+
+
+# ----------------------------------------------------------------------------- phone
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser, server):
+    """A page at a phone's viewport (390 x 844, touch), reduced motion."""
+    ctx = browser.new_context(viewport=PHONE, base_url=server, reduced_motion="reduce",
+                              has_touch=True, is_mobile=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def no_horizontal_scroll(page):
+    """The page and the board's frame scroll not sideways, and the board lies inside both."""
+    got = page.evaluate("""() => {
+        const wrap = document.querySelector('.board-wrap'), board = document.getElementById('board');
+        const w = wrap.getBoundingClientRect(), b = board.getBoundingClientRect();
+        return {page: document.documentElement.scrollWidth, view: window.innerWidth,
+                wrapScroll: wrap.scrollWidth, wrapClient: wrap.clientWidth,
+                board: [b.left, b.right], wrap: [w.left, w.right]};
+    }""")
+    assert got["page"] <= got["view"], got
+    assert got["wrapScroll"] <= got["wrapClient"], got
+    assert got["wrap"][0] <= got["board"][0] and got["board"][1] <= got["wrap"][1], got
+    assert 0 <= got["board"][0] and got["board"][1] <= got["view"], got
+
+
+@needs_package
+def test_phone_six_by_six_board_fits(phone, tmp_path):
+    """At 390 x 844 a 6 x 6 board fits inside its frame (padding and border counted):
+    nothing is clipped and the page does not scroll sideways."""
+    goto(phone, "playground")
+    phone.fill("#pg-rows", "6")
+    phone.fill("#pg-cols", "6")
+    phone.click("#pg-new")
+    phone.wait_for_selector('#board[data-rows="6"][data-cols="6"]')
+    no_horizontal_scroll(phone)
+    assert phone.locator("#board .tile").first.bounding_box()["width"] >= 40
+    shot(phone, tmp_path, "phone-6x6")
+
+
+def overlaps(a, b):
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and \
+        a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+
+
+def toast_covers(page):
+    """The visible controls and tiles whose boxes the visible toast overlaps ([] if none)."""
+    return page.evaluate("""() => {
+        const t = document.getElementById('toast');
+        if (t.hidden) return [];
+        const a = t.getBoundingClientRect(), out = [];
+        for (const e of document.querySelectorAll('button, input, select, a, .tile')) {
+            const b = e.getBoundingClientRect();
+            if (!b.width || !b.height || e.closest('[hidden]') || t.contains(e)) continue;
+            if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+                out.push(e.id || e.className);
+        }
+        return out;
+    }""")
+
+
+@needs_package
+def test_phone_toast_covers_nothing_and_goes_with_navigation(phone, tmp_path):
+    """On a phone the "Show solution" message overlaps no button, input or tile (the
+    board's bottom row included), wherever the page is scrolled, and is gone on the
+    next page."""
+    goto(phone, "playground")
+    phone.fill("#pg-rows", "6")
+    phone.fill("#pg-cols", "6")
+    phone.select_option("#pg-pattern", "square")
+    phone.click("#pg-new")
+    phone.click("#pg-random")
+    phone.click("#solve")
+    phone.wait_for_selector("#toast:not([hidden])")
+    assert "taps" in phone.inner_text("#toast")
+    height = phone.evaluate("document.documentElement.scrollHeight")
+    for y in range(0, height, 200):
+        phone.evaluate(f"window.scrollTo(0, {y})")
+        assert toast_covers(phone) == [], y
+    shot(phone, tmp_path, "phone-toast")
+    phone.click("#nav-daily")
+    phone.wait_for_selector("#screen-daily:not([hidden])")
+    assert phone.is_hidden("#toast")
+
+
+@needs_package
+def test_counts_of_one_are_singular(page):
+    """"1 tap", "1 hole": a shared one-tap puzzle with one hole, played to the end."""
+    board = ml.Board.grid(3, 3, 2, "cross", holes=[(2, 2)])
+    start = board.press(np.zeros((3, 3), dtype=np.uint8), (0, 0))
+    puzzle = ml.Puzzle(board, start)
+    assert puzzle.min_taps == 1
+    page.goto("/#/code/" + puzzle.code)
+    page.wait_for_selector("#screen-play:not([hidden]) #board .tile")
+    assert "· 1 hole ·" in page.inner_text("#play-info")
+    assert page.inner_text("#stars-limits").startswith("Fewest taps: 1 (proved)")
+    tile(page, (0, 0)).click()
+    page.wait_for_selector("#complete:not([hidden])")
+    text = page.inner_text("#complete-text")
+    assert text.startswith("Solved in 1 tap and ") and "The fewest possible is 1." in text
+    for words in ("1 taps", "1 holes", "1 stars"):
+        assert words not in page.inner_text("body")
+
+
+@needs_package
+def test_custom_form_locks_as_few_tiles_as_needed_by_default(page):
+    """Left at its default the form's locked count is unset: on the classic 5 x 5 cross
+    board (kernel of 4) a unique solution is asked for and the generator locks as few
+    tiles as make it unique, as ``generate(locked=None)`` and the CLI do."""
+    goto(page, "custom")
+    assert page.input_value("#custom-locked") == ""
+    page.fill("#custom-states", "2")
+    page.fill("#custom-seed", "3")
+    page.click("#custom-go")
+    page.wait_for_selector("#screen-play:not([hidden]) #board .tile")
+    p = ml.generate(5, 5, 2, "cross", "medium", seed=3)
+    assert p.board.locked.any() and p.solver.kernel_size == 1
+    assert np.array_equal(page_state(page, p.board), p.start)
+    assert marked(page, "locked") == [tuple(x) for x in np.argwhere(p.board.locked)]
+    assert page.is_hidden("#toast")              # no "no unique solution" note
+
+
+@needs_package
+def test_solved_dialog_time_is_the_timers(browser, server):
+    """The solved dialog's time is the one the timer shows (2.7 s read 0:02 on both)."""
+    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, base_url=server)
+    page = ctx.new_page()
+    try:
+        now = datetime.datetime.now(datetime.timezone.utc)
+        page.clock.install(time=now)
+        p = open_daily(page, 1)
+        page.clock.pause_at(now + datetime.timedelta(seconds=30))     # time stands still
+        moves = p.solver.solve(p.start, minimal=True).moves()
+        assert len(moves) >= 2
+        tile(page, moves[0]).click()
+        page.clock.run_for(2700)
+        for pos in moves[1:]:
+            tile(page, pos).click()
+        page.wait_for_selector("#complete:not([hidden])")
+        timer = page.inner_text("#timer")
+        assert timer == "0:02"
+        assert f" and {timer}." in page.inner_text("#complete-text")
+    finally:
+        ctx.close()
+
+
+@needs_package
+def test_reset_after_a_hint_starts_a_try_with_stars(page):
+    """After Reset the "Hint used" badge is gone and the new try earns its stars."""
+    p = open_daily(page, 0)
+    page.click("#hint")
+    page.wait_for_selector("#board .tile.hinted")
+    assert page.is_visible("#hinted-badge")
+    page.click("#reset")
+    assert page.is_hidden("#hinted-badge")
+    assert page.get_attribute("#stars", "data-stars") == "3"
+    for pos in p.solver.solve(p.start, minimal=True).moves():
+        tile(page, pos).click()
+    page.wait_for_selector("#complete:not([hidden])")
+    assert page.get_attribute("#complete-stars", "data-stars") == "3"
+    assert "hinted" not in page.inner_text("#complete-text")

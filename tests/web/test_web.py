@@ -540,3 +540,23 @@ def test_serve_bad_port_is_a_one_line_error(capsys):
     assert f"cannot listen on 127.0.0.1:{port}" in err and len(err.strip().splitlines()) == 1
     assert main(["serve", "--host", "no such host.invalid"]) == 2
     assert "cannot resolve host" in capsys.readouterr().err
+
+
+def test_serve_serves_the_static_sites_files():
+    """`modlights serve` answers every file `modlights site` writes with the same bytes
+    (and a type browsers accept for module scripts and streamed WebAssembly); the API
+    keeps its routes and its JSON 404 / 405 answers."""
+    from modlights.web import site
+    files = site.site_files(web_app.STATIC_DIR)
+    c = TestClient(create_app())
+    for rel, source in files.items():
+        r = c.get("/" + rel)
+        want = source.read_bytes() if hasattr(source, "read_bytes") else source()
+        assert r.status_code == 200 and r.content == want, rel
+        assert r.headers["content-type"].startswith(
+            site.MEDIA_TYPES["." + rel.rsplit(".", 1)[1]].split(";")[0]), rel
+    assert c.get("/").content == files["index.html"].read_bytes()
+    assert_error(c.get("/no-such-file.js"), 404, code="not_found")
+    assert_error(c.get("/api/no-such-route"), 404, code="not_found")
+    assert c.get("/api/solve").status_code == 405
+    assert c.post("/index.html").status_code == 405

@@ -6,7 +6,7 @@ from the library, or arguments argparse rejects). User errors never print a
 traceback: a one-line message goes to stderr.
 
 One module per command (``solve``, ``info``, ``generate``, ``daily``, ``check``,
-``play``, ``bench``, ``serve``, ``hardest``, ``verify``), each with ``add_parser(sub, fmt)`` and
+``play``, ``bench``, ``serve``, ``site``, ``hardest``, ``verify``), each with ``add_parser(sub, fmt)`` and
 ``run(args, out)``; :mod:`.common` holds what they share.
 """
 from __future__ import annotations
@@ -17,14 +17,14 @@ import sys
 from typing import Sequence
 
 from modlights.solver import Solver, Unsolvable  # noqa: F401 - Solver: also modlights.cli.Solver
-from modlights.cli import (bench, check, daily, generate, hardest, info, play, serve, solve,
-                           verify)
+from modlights.cli import (bench, check, daily, generate, hardest, info, play, serve, site,
+                           solve, verify)
 from modlights.cli.common import EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE, _Parser
 
 __all__ = ["main", "build_parser"]
 
 #: The subcommands in the order ``modlights --help`` lists them.
-COMMANDS = (solve, info, generate, daily, check, play, bench, serve, hardest, verify)
+COMMANDS = (solve, info, generate, daily, check, play, bench, serve, site, hardest, verify)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -4,27 +4,33 @@ A :class:`Puzzle` is a grid :class:`~modlights.model.board.Board` plus a start s
 goal is always all tiles 0. Its measured properties (the fewest taps, stars,
 difficulty) are computed on first use and cached.
 
-Difficulty (``Puzzle.score`` in [0, 1], ``Puzzle.difficulty`` its band)
------------------------------------------------------------------------
-With n the states, m the proved minimal number of taps (``min_taps``: the minimum
-over every solution, so the kernel's extra solutions are already used), "touched"
-the tiles the solution's taps change in all (exactly the tiles not at 0 at the start:
-the same for every solution), and ``ref`` the typical
-minimum for the board (``reference_taps``): T (n - 1) / 2 for T tappable tiles when
-the kernel is trivial (the mean length of a uniformly random tap vector), otherwise
-the mean proved minimum of 16 random solvable starts drawn with a fixed SplitMix64
-seed (a non-trivial kernel makes every start shorter to solve)::
+Difficulty: a band of the fewest taps, scaled by the board
+--------------------------------------------------------------
+A player counts taps, so each difficulty bounds ``min_taps`` (m, the proved minimum
+over every solution) by the board's size. With T the tappable tiles and n the states,
+the scale is ``u = sqrt(T (n - 1))`` (a 5 x 5 two-state board: u = 5; 6 x 6 with 3
+states: u = 8.5; 12 x 12 with 9 states: u = 34), and the bands are, in taps::
 
-    load     = min(1, m / ref)                  # 1 = as many taps as a typical start
-    coverage = touched / tiles
-    score    = (2 * load + coverage) / 3
+    easy:   FLOOR (3)        .. ceil(u) - 1
+    medium: ceil(u)          .. ceil(8 u / 5) - 1
+    hard:   ceil(8 u / 5)    .. ceil(12 u / 5) - 1
+    expert: ceil(12 u / 5)   .. floor(18 u / 5)
 
-    easy: score < 0.35    medium: < 0.6    hard: < 0.8    expert: >= 0.8
+each lower bound raised to one more than the previous band's where the board is so
+small that they would meet (every band holds at least one count; ``tap_bands``
+computes them in integers). A puzzle's ``difficulty`` is the band holding its m (below
+the floor: easy; above expert's top: expert); ``score`` is m over expert's top, at
+most 1. A start of ``T (n - 1)`` taps or more is a wall of arithmetic, not a puzzle:
+the scale grows as the square root of that, so a large many-state board asks for a
+few dozen taps, not hundreds.
 
-``generate`` samples starts (``-A x`` for random tap vectors x of a length chosen for
-the band, adapted while samples miss it) until the measured score falls in the requested band. On boards too small
-to reach a band it returns the closest puzzle found; ``Puzzle.difficulty`` always
-reports the measured band.
+``generate`` samples starts ``-A x`` for random tap vectors x whose length is drawn
+from the band (times a scale in percent, adapted while samples miss: extra solutions
+of a non-trivial kernel make starts shorter; at most max(band top, half of T (n - 1))
+taps) until the minimal solve lands in the band, within a fixed number of samples;
+where no start reaches the band (a small board, or one whose kernel makes every start
+short) it returns the closest puzzle found. On a board with a trivial kernel (``unique=True``)
+x is the only solution, so the first sample already lands in the band.
 
 Stars
 -----
@@ -64,13 +70,14 @@ from modlights.model.validation import as_int, check_mapping, field_error, is_in
 from modlights.model.ring import is_prime
 
 __all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY_SCHEME",
-           "stars_for_taps", "difficulty_band", "reference_taps"]
+           "stars_for_taps", "tap_bands", "difficulty_of", "TAP_FLOOR"]
 
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
-_BANDS = {"easy": (0.0, 0.35), "medium": (0.35, 0.6), "hard": (0.6, 0.8), "expert": (0.8, 1.01)}
-# Ranges of sampled plan lengths per band, in units of the board's typical minimum
-# (adapted while samples miss the band).
-_LOADS = {"easy": (0.08, 0.3), "medium": (0.3, 0.55), "hard": (0.55, 0.8), "expert": (0.8, 1.0)}
+#: the fewest taps an easy puzzle needs where the board allows it
+TAP_FLOOR = 3
+# Lower bounds of medium, hard, expert and the top of expert, in units of
+# u = sqrt(T (n - 1)), as fractions (numerator, denominator).
+_BAND_UNITS = ((1, 1), (8, 5), (12, 5), (18, 5))
 
 CODE_VERSION = 1
 #: named patterns' ids in puzzle codes (fixed forever: append only)
@@ -85,17 +92,40 @@ GENERATE_BUDGET = 1 << 18
 _SAMPLE_TRIES = 48
 _PLACEMENT_TRIES = 256
 
-DAILY_SCHEME = "modlights-daily-v1"
+DAILY_SCHEME = "modlights-daily-v2"
 
 
 # ----------------------------------------------------------------------------- helpers
-def difficulty_band(score: float) -> str:
-    """The difficulty name of a score in [0, 1]."""
+def _ceil_sqrt(v: int) -> int:
+    """The least k >= 0 with k * k >= v (v >= 0)."""
+    k = math.isqrt(v)
+    return k if k * k == v else k + 1
+
+
+def tap_bands(n_taps: int, states: int) -> dict[str, tuple[int, int]]:
+    """{difficulty: (lo, hi)}: the fewest taps (both inclusive) of each difficulty on a
+    board with ``n_taps`` tappable tiles and ``states`` states (module docstring).
+    Integer arithmetic only, so every language computes the same bands."""
+    x = max(0, n_taps) * (states - 1)
+    los = [TAP_FLOOR]
+    for p, q in _BAND_UNITS[:3]:
+        # ceil(p/q sqrt(x)): the least k with q^2 k^2 >= p^2 x
+        los.append(max(los[-1] + 1, _ceil_sqrt(-(-(p * p * x) // (q * q)))))
+    p, q = _BAND_UNITS[3]
+    top = max(los[3], math.isqrt(p * p * x // (q * q)))
+    his = [lo - 1 for lo in los[1:]] + [top]
+    return {name: (los[i], his[i]) for i, name in enumerate(DIFFICULTIES)}
+
+
+def difficulty_of(min_taps: int, n_taps: int, states: int) -> str:
+    """The difficulty whose band holds ``min_taps`` (easy below the floor, expert above
+    the top)."""
+    bands = tap_bands(n_taps, states)
+    out = "easy"
     for name in DIFFICULTIES:
-        lo, hi = _BANDS[name]
-        if score < hi:
-            return name
-    return "expert"
+        if min_taps >= bands[name][0]:
+            out = name
+    return out
 
 
 def _stars_limits(m: int) -> dict[int, int]:
@@ -184,8 +214,7 @@ class Puzzle:
     def _measure(self) -> tuple:
         if self._stats is None:
             sol = _min_solve(self.solver, self._start)
-            self._stats = _measure(self._board, self.solver, sol,
-                                   reference_taps(self._board, self.solver), self._start)
+            self._stats = _measure(self._board, sol, self._start)
         return self._stats
 
     @property
@@ -202,22 +231,28 @@ class Puzzle:
     @property
     def solution(self):
         """The minimal :class:`~modlights.Solution` found."""
-        return self._measure()[4]
+        return self._measure()[3]
+
+    @property
+    def bands(self) -> dict[str, tuple[int, int]]:
+        """{difficulty: (lo, hi)}: the fewest taps of each difficulty on this board."""
+        return tap_bands(self._board.n_taps, self._board.states)
 
     @property
     def score(self) -> float:
-        """Difficulty score in [0, 1] (see the module docstring)."""
-        return self._measure()[2]
+        """``min_taps`` over the top of the expert band, at most 1."""
+        return min(1.0, self.min_taps / self.bands["expert"][1])
 
     @property
     def difficulty(self) -> str:
-        """"easy", "medium", "hard" or "expert": the band of ``score``."""
-        return difficulty_band(self.score)
+        """"easy", "medium", "hard" or "expert": the band holding ``min_taps`` (see the
+        module docstring)."""
+        return difficulty_of(self.min_taps, self._board.n_taps, self._board.states)
 
     @property
     def touched(self) -> int:
         """Tiles the solution changes in all (the tiles not at 0 at the start)."""
-        return self._measure()[3]
+        return self._measure()[2]
 
     @property
     def stars(self) -> dict[int, int]:
@@ -304,46 +339,10 @@ def _min_solve(solver: Solver, start: np.ndarray):
     return solver.solve(start, minimal=True, budget=budget)
 
 
-def reference_taps(board: Board, solver: Solver | None = None) -> float:
-    """The typical fewest taps of a start on this board (the scale of difficulty's
-    ``load``): T (n - 1) / 2 for a trivial kernel, else the mean proved minimum of
-    16 random solvable starts (fixed SplitMix64 seed: the same on every machine)."""
-    solver = solver or Solver(board)
-    T, n = board.n_taps, board.states
-    cached = getattr(solver, "_modlights_reference_taps", None)
-    if cached is not None:
-        return cached
-    if solver.kernel_size == 1 or T == 0:
-        ref = T * (n - 1) / 2
-    else:
-        rng = SplitMix64(0x5EED_D1FF)
-        total = 0
-        for _ in range(16):
-            x = np.array([rng.randbelow(n) for _ in range(T)], dtype=np.int64)
-            start = board.from_cell_vector(
-                ((-board.apply_vector(x).astype(np.int64)) % n).astype(np.uint8))
-            total += _min_solve(solver, start).length
-        ref = total / 16
-    ref = max(1.0, ref)
-    try:
-        solver._modlights_reference_taps = ref
-    except AttributeError:
-        pass
-    return ref
-
-
-def _measure(board: Board, solver: Solver, sol, ref: float, start: np.ndarray) -> tuple:
-    """(min_taps, proven, score, touched, solution) of a solved start."""
-    m = int(sol.length)
+def _measure(board: Board, sol, start: np.ndarray) -> tuple:
+    """(min_taps, proven, touched, solution) of a solved start."""
     touched = int(np.count_nonzero(start))      # holes are 0
-    return (m, bool(sol.proven_minimal), _score(m, touched, ref, board.n_cells), touched, sol)
-
-
-def _score(m: int, touched: int, ref: float, tiles: int) -> float:
-    """The difficulty score in [0, 1] (the formula is in the module docstring)."""
-    load = min(1.0, m / ref) if ref else 0.0
-    coverage = touched / tiles if tiles else 0.0
-    return (2 * load + coverage) / 3
+    return (int(sol.length), bool(sol.proven_minimal), touched, sol)
 
 
 # ----------------------------------------------------------------------------- generate
@@ -503,15 +502,15 @@ def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64
                          "states (its pattern is empty, or its offsets add up to multiples "
                          f"of {n}), so no start can need a tap; use a pattern that changes "
                          "some tile")
-    ref = reference_taps(board, solver)
-    lo, hi = _BANDS[difficulty]
-    centre = (lo + min(hi, 1.0)) / 2
-    llo, lhi = _LOADS[difficulty]
+    lo, hi = tap_bands(T, n)[difficulty]
+    # Plans longer than half the most taps (or the band's top) only fold back onto
+    # the kernel's shorter solutions: no longer plans are sampled.
+    cap = min(T * (n - 1), max(hi, (T * (n - 1) + 1) // 2))
     best = None
-    scale = ref          # taps per unit of load; adapted when samples miss the band
+    scale = 100          # percent; adapted while samples miss the band
     for attempt in range(_SAMPLE_TRIES):
-        load = llo + (lhi - llo) * rng.random()
-        length = max(1, min(T * (n - 1), round(load * scale)))
+        want = lo + rng.randbelow(hi - lo + 1)
+        length = max(1, min(cap, (want * scale + 50) // 100))
         x = [0] * T
         placed = 0
         while placed < length:
@@ -525,18 +524,14 @@ def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64
             continue
         start = board.from_cell_vector(start_vec.astype(np.uint8))
         sol = _min_solve(solver, start)
-        stats = _measure(board, solver, sol, ref, start)
-        if not stats[1]:
-            # The search was cut short: score the sampled plan's length (deterministic)
-            # rather than a best-found value that could depend on the search order.
-            score = _score(length, stats[3], ref, board.n_cells)
-        else:
-            score = stats[2]
-        if difficulty_band(score) == difficulty:
+        stats = _measure(board, sol, start)
+        m = stats[0]
+        if lo <= m <= hi:
             return _finish(board, solver, start, stats)
-        # Extra solutions shorten starts; a small board saturates coverage: adapt.
-        scale = scale * 1.25 if score < lo else scale / 1.25
-        dist = abs(score - centre)
+        # Extra solutions shorten starts: sample longer plans when short, and shorter
+        # ones when long.
+        scale = min(400, scale * 5 // 4) if m < lo else max(1, scale * 4 // 5)
+        dist = lo - m if m < lo else m - hi
         if best is None or dist < best[0]:
             best = (dist, start, stats)
     if best is None:
@@ -554,7 +549,7 @@ def _finish(board, solver, start, stats) -> Puzzle:
 
 
 # ----------------------------------------------------------------------------- daily
-_DAILY = (  # (difficulty, rows, cols, states, pattern, locked, holes) -- scheme v1
+_DAILY = (  # (difficulty, rows, cols, states, pattern, locked, holes) -- scheme v2
     ("easy", 5, 5, 2, "cross", 2, 0),
     ("medium", 5, 5, 3, "cross", 3, 0),
     ("hard", 6, 6, 3, "cross", 2, 2),
@@ -582,7 +577,7 @@ def daily(date: Any = None) -> tuple[Puzzle, Puzzle, Puzzle]:
     """The day's three puzzles (easy, medium, hard): the same on every machine.
 
     date: a ``datetime.date`` (or datetime) or an ISO string "YYYY-MM-DD"; None is
-    today (UTC). Derived with SplitMix64 from "modlights-daily-v1:YYYY-MM-DD".
+    today (UTC). Derived with SplitMix64 from "modlights-daily-v2:YYYY-MM-DD".
     """
     if date is None:
         date = _dt.datetime.now(_dt.timezone.utc).date()

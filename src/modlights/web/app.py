@@ -34,7 +34,7 @@ from starlette.routing import Match, Mount
 from modlights import PATTERNS, Board, Campaign, Puzzle, Solver, Unsolvable, __version__, daily, generate
 from modlights.play.campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN
 from modlights.model.patterns import pattern_name
-from modlights.web import limits
+from modlights.web import limits, site
 from modlights.web import workers as workers_module
 from modlights.web.limits import TooLarge
 from modlights.web.metrics import CONTENT_TYPE_LATEST, Metrics, Observe
@@ -42,7 +42,7 @@ from modlights.web.models import AnalyseRequest, EncodeRequest, GenerateRequest,
 
 __all__ = ["create_app", "TooLarge"]
 
-STATIC_DIR = Path(__file__).with_name("static")
+STATIC_DIR = site.STATIC_DIR
 log = logging.getLogger("modlights.web")
 
 
@@ -517,13 +517,39 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
                            expose_headers=["Retry-After"], max_age=600)
     app.add_middleware(Observe, metrics=metrics)
     if (STATIC_DIR / "index.html").is_file():
-        from fastapi.staticfiles import StaticFiles
-        # Appended after the API routes and blind to /api/...: a wrong method on an
-        # API route stays a JSON 405 and an unknown API path a JSON 404, instead of
-        # the static files' answer.
-        app.router.routes.append(_GameMount("/", app=StaticFiles(directory=STATIC_DIR,
-                                                                 html=True), name="game"))
+        # The same files as `modlights site DIR` writes (site.site_files), appended
+        # after the API routes and blind to /api/...: a wrong method on an API route
+        # stays a JSON 405 and an unknown API path a JSON 404, instead of the game's.
+        app.router.routes.append(_GameMount("/", app=_SiteFiles(site.site_files(STATIC_DIR)),
+                                            name="game"))
     return app
+
+
+class _SiteFiles:
+    """An ASGI app answering GET / HEAD with the site's files (``/`` is index.html);
+    anything else is a JSON 404 (405 for other methods). Files made from Python (the
+    campaign) are made once, on a thread, on first request."""
+
+    def __init__(self, files: dict):
+        self.files = files
+        self.made: dict[str, bytes] = {}
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        from starlette.responses import FileResponse
+        if scope["method"] not in ("GET", "HEAD"):
+            raise StarletteHTTPException(405)
+        rel = scope["path"].lstrip("/") or "index.html"
+        source = self.files.get(rel)
+        if source is None:
+            raise StarletteHTTPException(404)
+        media = site.MEDIA_TYPES[Path(rel).suffix]
+        if isinstance(source, Path):
+            response: Response = FileResponse(source, media_type=media)
+        else:
+            if rel not in self.made:
+                self.made[rel] = await asyncio.to_thread(source)
+            response = Response(self.made[rel], media_type=media)
+        await response(scope, receive, send)
 
 
 def _raw_route(handler: Callable) -> type:

@@ -1,26 +1,33 @@
-/* modlights: the browser game. Plain JavaScript, no build step, no network but the
- * app's own JSON API. The page applies taps itself from the board's pattern offsets
- * (wrap, locks, holes, mod n) and asks the server only for what needs the solver:
- * puzzles (generate, daily, campaign, codes), hints and solutions.
+/* modlights: the browser game. An ES module with no build step and no server behind
+ * it: every tap, the star rule, hints, solutions, puzzle codes, the daily puzzles and
+ * custom levels come from the modlights JavaScript package (./js/src/index.js: the
+ * library's C core compiled to WebAssembly), the campaign's levels from campaign.json
+ * (written from Python's Campaign by `modlights site`). Served as static files by
+ * `modlights site DIR` and by `modlights serve`.
  *
  * Progress lives in localStorage:
  *   modlights.bests     {key: {taps, stars, time}}  key "daily:DATE:i", "campaign:r-c-l",
  *                                                   "code:CODE"
  *   modlights.settings  {numbers: bool}
  */
-"use strict";
+import { Board, Solver, Puzzle, daily, generate, PATTERNS } from "./js/src/index.js";
+
+/** Loads the WebAssembly core (Solver.create loads it once per page), after which the
+ * package's synchronous work (daily, generate, a Puzzle's fewest taps) can run. */
+async function engineReady() {
+  const s = await Solver.create(Board.grid(1, 1));
+  s.dispose();
+}
 
 (function () {
   const $ = (id) => document.getElementById(id);
   const KEY_BESTS = "modlights.bests";
   const KEY_SETTINGS = "modlights.settings";
-  const MIXED_MAX_NAMES = ["cross", "diagonal", "square", "horizontal", "vertical", "knight"];
   // Colours of states 1..7 (state 0 is white), ordered so that few states are far apart.
   const PALETTE = ["#f5b301", "#3e8ef7", "#e5484d", "#30a46c", "#8e4ec6", "#12a5b0", "#f76bb5"];
   const DARK_TEXT = new Set(["#f5b301", "#12a5b0", "#30a46c", "#f76bb5"]);
 
-  let PATTERNS = {};                 // name -> [[dr, dc], ...] from /api/patterns
-  let campaignInfo = null;           // /api/campaign
+  let campaignInfo = null;           // campaign.json
   const dailyCache = {};
 
   // ------------------------------------------------------------------ storage
@@ -49,106 +56,107 @@
     return true;
   }
 
-  // ------------------------------------------------------------------ server
-  class ApiError extends Error {}
-  async function api(path, body) {
-    const opts = body === undefined ? {} : {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    };
-    let res;
-    const spin = setTimeout(() => { $("loading").hidden = false; }, 150);
-    try {
-      res = await fetch(path, opts);
-    } catch (e) {
-      throw new ApiError("the server cannot be reached (" + e.message + ")");
-    } finally {
-      clearTimeout(spin);
-      $("loading").hidden = true;
-    }
-    let data = null;
-    try { data = await res.json(); } catch (e) { /* not JSON */ }
-    if (!res.ok) {
-      let msg = data && (data.detail || data.error);
-      if (Array.isArray(msg)) msg = msg.map((d) => d.msg || JSON.stringify(d)).join("; ");
-      throw new ApiError(msg ? String(msg) : "the server answered " + res.status);
-    }
-    return data;
-  }
-
+  /* A message in the page's flow: in the visible screen's .toast-slot (below the play
+   * controls), else at the top of main. It covers nothing, goes after 6 s, and is
+   * cleared on every navigation (route), so it never stays over the next page. */
   let toastTimer = null;
   function toast(msg) {
     const t = $("toast");
+    const screen = document.querySelector(".screen:not([hidden])");
+    const slot = screen && screen.querySelector(".toast-slot");
+    if (slot) slot.appendChild(t);
+    else $("main").prepend(t);
     t.textContent = msg;
     t.hidden = false;
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+    toastTimer = setTimeout(clearToast, 6000);
+  }
+  function clearToast() {
+    clearTimeout(toastTimer);
+    $("toast").hidden = true;
+    $("toast").textContent = "";
+  }
+  /* A message for the screen a navigation is about to show (route clears the old one). */
+  let pendingToast = null;
+
+  // ------------------------------------------------------------------ the engine
+  /** Run `work` (engine calls): the page gets a turn of its event loop first (a click
+   * is drawn before synchronous work holds the thread), and the spinner shows when the
+   * work waits past 150 ms (the core still loading, a fetch). Returns work's result. */
+  async function busy(work) {
+    let shown = false;
+    const spin = setTimeout(() => { shown = true; $("loading").hidden = false; }, 150);
+    try {
+      await new Promise((r) => setTimeout(r, 0));
+      return await work();
+    } finally {
+      clearTimeout(spin);
+      if (shown) $("loading").hidden = true;
+    }
+  }
+  /** An error's message for the player (the package's ValueErrors carry Python's). */
+  function why(e) { return e && e.message ? e.message : String(e); }
+
+  /** The page's view of a package Puzzle: {puzzle, board, start, code, stars, min_taps,
+   * proven, difficulty}; the values are awaited (a lazy one may be a promise). */
+  async function record(p) {
+    return {
+      puzzle: p, board: p.board, start: await p.start, code: await p.code,
+      stars: await p.stars, min_taps: await p.minTaps, proven: await p.proven,
+      difficulty: p.difficulty || null,
+    };
+  }
+
+  /** One Solver per board, made on first use (the package loads the WebAssembly core
+   * once per page) and kept for the session's later hints and solutions. */
+  async function solverOf(session) {
+    if (!session.solver) session.solver = await Solver.create(session.model.b);
+    return session.solver;
   }
 
   // ------------------------------------------------------------------ the board model
-  function isMixed(pattern, rows, cols) {
-    return Array.isArray(pattern) && pattern.length === rows && pattern.every((row) =>
-      Array.isArray(row) && row.length === cols && row.every((e) =>
-        typeof e === "string" || (Array.isArray(e) && e.every(Array.isArray))));
-  }
-  function offsetsOf(p) {
-    if (typeof p === "string") {
-      const o = PATTERNS[p.toLowerCase()];
-      if (!o) throw new Error("unknown pattern " + p);
-      return o;
-    }
-    return p;
-  }
-  function positions(list) {
-    return (list || []).map((p) => p[0] + "," + p[1]);
-  }
+  const nameOf = (offsets) => {
+    const key = JSON.stringify(offsets);
+    for (const [name, o] of Object.entries(PATTERNS)) if (JSON.stringify(o) === key) return name;
+    return null;
+  };
 
-  /** A grid board: geometry and the effect of a tap, as the library defines it. */
+  /** A grid board as the page draws it: geometry and masks read from the package's
+   * Board `b`, every tap applied by `b.press` (the engine's tap rule, not a copy). */
   class Model {
-    constructor(board) {
-      this.board = board;
-      this.rows = board.rows;
-      this.cols = board.cols;
-      this.n = board.states;
-      this.wrap = !!board.wrap;
-      this.mixed = isMixed(board.pattern, this.rows, this.cols);
-      const size = this.rows * this.cols;
-      this.locked = new Uint8Array(size);
-      this.holes = new Uint8Array(size);
-      for (const [r, c] of board.locked || []) this.locked[r * this.cols + c] = 1;
-      for (const [r, c] of board.holes || []) this.holes[r * this.cols + c] = 1;
-      this.effects = new Array(size);
+    constructor(b) {
+      this.b = b;
+      this.board = b.toDict();
+      [this.rows, this.cols] = b.shape;
+      this.n = b.states;
+      this.wrap = !!b.wrap;
+      this.mixed = b.mixed !== null;
+      this.locked = Uint8Array.from(b.locked.flat(), Number);
+      this.holes = Uint8Array.from(b.holes.flat(), Number);
+      this.effects = new Array(this.size);
     }
     get size() { return this.rows * this.cols; }
+    /** The tile's pattern: a name, or null for custom offsets. */
     patternAt(i) {
       const p = this.board.pattern;
-      return this.mixed ? p[Math.floor(i / this.cols)][i % this.cols] : p;
+      const e = this.mixed ? p[Math.floor(i / this.cols)][i % this.cols] : p;
+      return typeof e === "string" ? e : nameOf(e);
     }
     tappable(i) { return !this.locked[i] && !this.holes[i]; }
-    /** [[cell, times], ...]: the cells a tap at i changes, with net advance 1..n-1. */
+    /** [[cell, advance], ...]: the cells a tap at i changes (Board.press on zeros). */
     effect(i) {
-      if (this.effects[i]) return this.effects[i];
-      const r = Math.floor(i / this.cols), c = i % this.cols;
-      const counts = new Map();
-      for (const [dr, dc] of offsetsOf(this.patternAt(i))) {
-        let rr = r + dr, cc = c + dc;
-        if (this.wrap) {
-          rr = ((rr % this.rows) + this.rows) % this.rows;
-          cc = ((cc % this.cols) + this.cols) % this.cols;
-        } else if (rr < 0 || rr >= this.rows || cc < 0 || cc >= this.cols) {
-          continue;
-        }
-        const j = rr * this.cols + cc;
-        if (this.holes[j]) continue;
-        counts.set(j, (counts.get(j) || 0) + 1);
+      if (!this.effects[i]) {
+        const after = this.b.press(this.nested(new Uint8Array(this.size)),
+          [Math.floor(i / this.cols), i % this.cols]).flat();
+        this.effects[i] = [];
+        after.forEach((k, j) => { if (k) this.effects[i].push([j, k]); });
       }
-      const out = [];
-      for (const [j, k] of counts) if (k % this.n) out.push([j, k % this.n]);
-      out.sort((a, b) => a[0] - b[0]);
-      this.effects[i] = out;
-      return out;
+      return this.effects[i];
     }
+    /** state (flat, modified) after `times` taps at i, by the package's Board.press. */
     press(state, i, times) {
-      for (const [j, k] of this.effect(i)) state[j] = (state[j] + k * times) % this.n;
+      const after = this.b.press(this.nested(state), [Math.floor(i / this.cols), i % this.cols], times);
+      state.set(after.flat());
     }
     solved(state) {
       for (let i = 0; i < state.length; i++) if (state[i] && !this.holes[i]) return false;
@@ -160,12 +168,9 @@
       return out;
     }
   }
+  /** A board-shaped state as the flat Uint8Array the page keeps (reduced by the package). */
   function flatten(nested, model) {
-    const s = new Uint8Array(model.size);
-    nested.forEach((row, r) => row.forEach((v, c) => {
-      s[r * model.cols + c] = model.holes[r * model.cols + c] ? 0 : ((v % model.n) + model.n) % model.n;
-    }));
-    return s;
+    return Uint8Array.from(model.b.coerceState(nested).flat());
   }
 
   // ------------------------------------------------------------------ sessions
@@ -176,10 +181,14 @@
     const s = Object.assign({
       mode: mode, model: model, puzzle: null, key: null, title: "Puzzle", next: null,
       start: flatten(start, model), history: [], hinted: false, hintMarks: [], solution: null,
-      t0: null, elapsed: 0, done: false, focus: 0,
+      t0: null, elapsed: 0, done: false, focus: 0, solver: null,
     }, extra || {});
     s.state = Uint8Array.from(s.start);
     return s;
+  }
+  /** Free a finished session's Solver (its factorisation lives in WebAssembly memory). */
+  function dispose(session) {
+    if (session && session.solver) { session.solver.dispose(); session.solver = null; }
   }
   let cur = null;        // the session on screen
   let gameSession = null;
@@ -187,6 +196,8 @@
   let timerId = null;
 
   function playPuzzle(p, mode, key, title, next) {
+    clearToast();
+    dispose(gameSession);
     gameSession = newSession(mode, p.board, p.start, { puzzle: p, key: key, title: title, next: next });
     cur = gameSession;
     if (location.hash !== "#/play") location.hash = "#/play";
@@ -228,8 +239,8 @@
       b.tabIndex = i === cur.focus ? 0 : -1;
       if (m.mixed) {
         const p = m.patternAt(i);
-        b.dataset.glyph = typeof p === "string" ? (GLYPH[p] || p[0]) : "•";
-        b.title = typeof p === "string" ? p : "custom pattern";
+        b.dataset.glyph = p ? (GLYPH[p] || p[0]) : "•";
+        b.title = p || "custom pattern";
       }
       frag.appendChild(b);
     }
@@ -241,18 +252,24 @@
   function fitBoard() {
     if (!cur) return;
     const m = cur.model, el = $("board");
-    const avail = Math.min(el.parentElement.clientWidth || window.innerWidth, 900);
+    const gap = Math.max(m.rows, m.cols) <= 8 ? 6 : Math.max(m.rows, m.cols) <= 14 ? 4 : 2;
+    el.style.setProperty("--gap", gap + "px");
+    // the tiles get the wrap's content width less the board's own padding and border
+    const wrap = el.parentElement, ws = getComputedStyle(wrap), bs = getComputedStyle(el);
+    const px = (v) => parseFloat(v) || 0;
+    const frameW = px(bs.paddingLeft) + px(bs.paddingRight) + px(bs.borderLeftWidth) + px(bs.borderRightWidth);
+    const frameH = px(bs.paddingTop) + px(bs.paddingBottom) + px(bs.borderTopWidth) + px(bs.borderBottomWidth);
+    const inner = (wrap.clientWidth || window.innerWidth) - px(ws.paddingLeft) - px(ws.paddingRight);
+    const avail = Math.min(inner, 900) - frameW;
     // the board fits the height left below it (the controls take about 110 px); a large
     // board below tall controls (the playground) may take 60% of the window and scroll
     const top = el.getBoundingClientRect().top + window.scrollY;
     const maxH = Math.max(240, window.innerHeight - top - 110,
-      m.rows > 12 ? 0.6 * window.innerHeight : 0);
-    const gap = Math.max(m.rows, m.cols) <= 8 ? 6 : Math.max(m.rows, m.cols) <= 14 ? 4 : 2;
-    let size = Math.floor(Math.min(72, (avail - gap * (m.cols - 1) - 4) / m.cols,
+      m.rows > 12 ? 0.6 * window.innerHeight : 0) - frameH;
+    let size = Math.floor(Math.min(72, (avail - gap * (m.cols - 1)) / m.cols,
       (maxH - gap * (m.rows - 1)) / m.rows));
     size = Math.max(size, 14);
     el.style.setProperty("--tile", size + "px");
-    el.style.setProperty("--gap", gap + "px");
     el.classList.toggle("tiny", size < 26);
   }
 
@@ -308,11 +325,10 @@
     }
   }
 
+  /** "1 tap", "2 taps": a count and its noun, singular for exactly one. */
+  function count(k, noun) { return k + " " + noun + (Number(k) === 1 ? "" : "s"); }
+
   function starText(k) { return "★".repeat(k) + "☆".repeat(3 - k); }
-  function starsFor(limits, taps) {
-    for (const k of [3, 2, 1]) if (limits && taps <= limits[String(k)]) return k;
-    return 0;
-  }
 
   function updateStats() {
     const taps = cur.history.length;
@@ -321,11 +337,11 @@
     const box = $("stars-box");
     box.hidden = !p;
     if (p) {
-      const k = cur.hinted ? 0 : starsFor(p.stars, taps);
+      const k = cur.hinted ? 0 : p.puzzle.starsFor(taps);
       $("stars").textContent = starText(k);
       $("stars").dataset.stars = k;
       $("stars-limits").textContent = "Fewest taps: " + p.min_taps + (p.proven ? " (proved)" : " (best found)") +
-        " · ★★★ ≤ " + p.stars["3"] + " · ★★ ≤ " + p.stars["2"] + " · ★ ≤ " + p.stars["1"] + " taps";
+        " · ★★★ ≤ " + p.stars["3"] + " · ★★ ≤ " + p.stars["2"] + " · ★ ≤ " + count(p.stars["1"], "tap");
     } else {
       $("stars-limits").textContent = "";
     }
@@ -340,9 +356,13 @@
   function elapsed() {
     return cur.elapsed + (cur.t0 === null ? 0 : (Date.now() - cur.t0) / 1000);
   }
+  /** Whole seconds as m:ss (the timer and the solved dialog show the same text). */
+  function clock(seconds) {
+    const t = Math.floor(seconds);
+    return Math.floor(t / 60) + ":" + String(t % 60).padStart(2, "0");
+  }
   function updateTimer() {
-    const t = Math.floor(elapsed());
-    $("timer").textContent = Math.floor(t / 60) + ":" + String(t % 60).padStart(2, "0");
+    $("timer").textContent = clock(elapsed());
   }
   function startTimer() {
     if (cur.t0 === null && !cur.done) cur.t0 = Date.now();
@@ -422,6 +442,7 @@
     cur.history = [];
     cur.hintMarks = [];
     cur.solution = null;
+    cur.hinted = false;             // a new try: the badge and the stars start afresh
     cur.done = false;
     cur.elapsed = 0;
     cur.t0 = null;
@@ -431,40 +452,81 @@
   async function hint() {
     if (!cur || cur.done || cur.model.solved(cur.state)) return;
     const s = cur;
-    let res;
+    let tap;
     try {
-      res = await api("/api/hint", { board: s.model.board, state: s.model.nested(s.state) });
+      const solver = await solverOf(s);
+      tap = await busy(() => solver.hint(s.model.nested(s.state)));
     } catch (e) {
-      toast("No hint: " + e.message);
+      toast("No hint: " + why(e));
       return;
     }
-    if (s !== cur || s.done) return;
-    const i = res.tap[0] * s.model.cols + res.tap[1];
+    if (s !== cur || s.done || !tap) return;
+    const i = tap[0] * s.model.cols + tap[1];
     tapAt(i);
     s.hinted = true;
     s.hintMarks = s.model.effect(i).map((e) => e[0]);
-    say("Hint: tapped row " + (res.tap[0] + 1) + ", column " + (res.tap[1] + 1) + ".");
+    say("Hint: tapped row " + (tap[0] + 1) + ", column " + (tap[1] + 1) + ".");
     afterMove();
   }
 
+  /* The playground's minimal solutions run in solve-worker.js (kept for the next one);
+   * while one runs, the message line says so, counts the seconds and offers Cancel,
+   * which terminates the worker. */
+  let solveWorker = null;
+  let cancelWork = null;            // while a search runs: stops it (route calls it too)
+  function solveOffThread(board, state) {
+    return new Promise((resolve, reject) => {
+      if (!solveWorker) solveWorker = new Worker(new URL("solve-worker.js", import.meta.url), { type: "module" });
+      const w = solveWorker, t0 = Date.now();
+      const t = $("toast");
+      const show = () => {
+        toast("Searching for the fewest taps… " + Math.floor((Date.now() - t0) / 1000) + " s ");
+        clearTimeout(toastTimer);
+        const b = document.createElement("button");
+        b.type = "button";
+        b.id = "cancel-work";
+        b.textContent = "Cancel";
+        b.addEventListener("click", () => cancelWork());
+        t.appendChild(b);
+      };
+      const tick = setInterval(show, 1000);
+      const stop = () => {
+        clearInterval(tick);
+        w.onmessage = w.onerror = null;
+        cancelWork = null;
+        $("solve").disabled = false;
+        clearToast();
+      };
+      cancelWork = () => { stop(); w.terminate(); solveWorker = null; reject(new Error("cancelled")); };
+      $("solve").disabled = true;
+      show();
+      w.onmessage = (ev) => { stop(); if (ev.data.error) reject(new Error(ev.data.error)); else resolve(ev.data); };
+      w.onerror = (ev) => { stop(); w.terminate(); solveWorker = null; reject(new Error(ev.message || "the solver thread failed")); };
+      w.postMessage({ board: board.toDict(), state: state });
+    });
+  }
+
   async function showSolution() {
-    const s = cur;
+    const s = cur, model = s.model, before = s.state.join();
+    // an answer for a board edited (or left) meanwhile is dropped
+    const stale = () => s !== cur || s.model !== model || s.state.join() !== before ||
+      document.body.dataset.screen !== "play";
     try {
-      const res = await api("/api/solve", { board: s.model.board, state: s.model.nested(s.state), minimal: true });
-      if (s !== cur) return;
-      s.solution = new Uint8Array(s.model.size);
-      res.taps.forEach((row, r) => row.forEach((k, c) => { s.solution[r * s.model.cols + c] = k; }));
+      const sol = await solveOffThread(model.b, model.nested(s.state));
+      if (stale()) return;
+      s.solution = Uint8Array.from(Array.from(sol.taps).flat(), Number);
       updateTiles();
-      toast(res.length + " taps" + (res.proven_minimal ? " (proved fewest)" : "") +
+      toast(count(Number(sol.length), "tap") + (sol.provenMinimal ? " (proved fewest)" : "") +
         ": the numbers in the corners say how often to tap each tile.");
     } catch (e) {
-      toast("No solution: " + e.message);
+      if (stale()) return;
+      toast(why(e) === "cancelled" ? "Cancelled." : "No solution: " + why(e));
     }
   }
 
   function finish() {
     if (cur.mode === "playground") {
-      say("Solved in " + cur.history.length + " taps.");
+      say("Solved in " + count(cur.history.length, "tap") + ".");
       $("board").classList.add("flash");
       setTimeout(() => $("board").classList.remove("flash"), 700);
       return;
@@ -472,21 +534,20 @@
     cur.done = true;
     stopTimer();
     const taps = cur.history.length;
-    const stars = cur.hinted ? 0 : starsFor(cur.puzzle.stars, taps);
-    const time = Math.round(cur.elapsed);
+    const stars = cur.hinted ? 0 : cur.puzzle.puzzle.starsFor(taps);
+    const time = Math.floor(cur.elapsed);
     const improved = !cur.hinted && recordBest(cur.key, taps, stars, time);
     updateStats();
     $("complete-stars").textContent = starText(stars);
     $("complete-stars").dataset.stars = stars;
     $("complete").dataset.hinted = cur.hinted ? "true" : "false";
-    let text = "Solved in " + taps + " taps and " + Math.floor(time / 60) + ":" +
-      String(time % 60).padStart(2, "0") + ". The fewest possible is " + cur.puzzle.min_taps + ".";
+    let text = "Solved in " + count(taps, "tap") + " and " + clock(time) + ". The fewest possible is " + cur.puzzle.min_taps + ".";
     if (cur.hinted) text += " A hint was used (hinted): no stars for this try.";
     else if (improved) text += " New personal best!";
     $("complete-text").textContent = text;
     $("complete-next").hidden = !cur.next;
     $("complete").hidden = false;
-    say("Solved in " + taps + " taps, " + stars + " stars.");
+    say("Solved in " + count(taps, "tap") + ", " + count(stars, "star") + ".");
     $("complete-next").hidden ? $("complete-retry").focus() : $("complete-next").focus();
   }
 
@@ -506,7 +567,7 @@
     sel.value = "cross";
   }
   function randomMixed(rows, cols) {
-    const names = Object.keys(PATTERNS).length ? Object.keys(PATTERNS) : MIXED_MAX_NAMES;
+    const names = Object.keys(PATTERNS);
     const out = [];
     for (let r = 0; r < rows; r++) {
       const row = [];
@@ -523,15 +584,20 @@
     return v;
   }
 
+  /** An optional count: null when the field is empty (the generator decides: with a
+   * unique solution asked for, as few locked tiles as make it unique). */
+  function optionalIntField(id, lo, hi) {
+    return $(id).value.trim() === "" ? null : intField(id, lo, hi);
+  }
+
   function newPlayground() {
     const rows = intField("pg-rows", 1, 30), cols = intField("pg-cols", 1, 30);
     const n = intField("pg-states", 2, 255);
     const name = $("pg-pattern").value;
-    const board = {
-      rows: rows, cols: cols, states: n, locked: [], holes: [], wrap: $("pg-wrap").checked,
-      pattern: name === "mixed" ? randomMixed(rows, cols) : name,
-    };
+    const board = Board.grid(rows, cols, { states: n, wrap: $("pg-wrap").checked,
+      pattern: name === "mixed" ? randomMixed(rows, cols) : name });
     const zeros = Array.from({ length: rows }, () => new Array(cols).fill(0));
+    dispose(pgSession);
     pgSession = newSession("playground", board, zeros, { title: "Playground" });
     cur = pgSession;
   }
@@ -562,7 +628,8 @@
     }
     if (tool !== "state") {
       const state = cur.state;
-      cur.model = new Model(boardWithMasks(m));
+      cur.model = new Model(Board.fromDict(boardWithMasks(m)));
+      cur.solver = null;
       cur.state = state;
     }
     cur.start = Uint8Array.from(cur.state);
@@ -590,11 +657,11 @@
   async function shareCode() {
     $("pg-error").textContent = "";
     try {
-      const p = await api("/api/encode", { board: cur.model.board, start: cur.model.nested(cur.state) });
-      $("code-output").value = p.code;
+      const p = new Puzzle(cur.model.b, cur.model.nested(cur.state));
+      $("code-output").value = await p.code;
       $("code-output").select();
     } catch (e) {
-      $("pg-error").textContent = "Cannot make a code: " + e.message;
+      $("pg-error").textContent = "Cannot make a code: " + why(e);
     }
   }
 
@@ -616,18 +683,19 @@
     if (!code) { $("pg-error").textContent = "Paste a puzzle code first."; return; }
     let p;
     try {
-      p = await api("/api/puzzle/" + encodeURIComponent(code));
+      p = Puzzle.fromCode(code);
+      dispose(pgSession);
+      pgSession = newSession("playground", p.board, await p.start, { title: "Playground", puzzle: null });
     } catch (e) {
-      $("pg-error").textContent = "Cannot load that code: " + e.message;
+      $("pg-error").textContent = "Cannot load that code: " + why(e);
       return;
     }
-    pgSession = newSession("playground", p.board, p.start, { title: "Playground", puzzle: null });
     cur = pgSession;
-    $("pg-rows").value = p.board.rows;
-    $("pg-cols").value = p.board.cols;
-    $("pg-states").value = p.board.states;
-    $("pg-wrap").checked = !!p.board.wrap;
-    $("code-output").value = p.code;
+    $("pg-rows").value = cur.model.rows;
+    $("pg-cols").value = cur.model.cols;
+    $("pg-states").value = cur.model.n;
+    $("pg-wrap").checked = cur.model.wrap;
+    $("code-output").value = await p.code;
     showPlay();
   }
 
@@ -647,7 +715,7 @@
     const pat = m.mixed ? "mixed" : (typeof m.board.pattern === "string" ? m.board.pattern : "custom pattern");
     const nl = m.locked.reduce((a, b) => a + b, 0), nh = m.holes.reduce((a, b) => a + b, 0);
     return m.rows + "×" + m.cols + " · " + m.n + " states · " + pat + (m.wrap ? " · wrap" : "") +
-      (nl ? " · " + nl + " locked" : "") + (nh ? " · " + nh + " holes" : "");
+      (nl ? " · " + nl + " locked" : "") + (nh ? " · " + count(nh, "hole") : "");
   }
 
   function showPlay() {
@@ -660,6 +728,7 @@
     $("play-info").textContent = describe(cur.model) +
       (cur.puzzle ? " · " + cur.puzzle.difficulty : "");
     buildBoard();
+    if (pendingToast) { toast(pendingToast); pendingToast = null; }
     if (cur.t0 !== null || cur.elapsed) startTimer();
     else { clearInterval(timerId); timerId = null; }
   }
@@ -687,7 +756,11 @@
   async function showCampaign() {
     showScreen("campaign");
     if (!campaignInfo) {
-      try { campaignInfo = await api("/api/campaign"); } catch (e) { toast(e.message); return; }
+      try {
+        const res = await fetch("campaign.json");
+        if (!res.ok) throw new Error("campaign.json: HTTP " + res.status);
+        campaignInfo = await res.json();
+      } catch (e) { toast("The campaign did not load: " + why(e)); return; }
     }
     const size = campaignInfo.map_size, map = $("campaign-map");
     $("campaign-need").textContent = campaignInfo.stars_to_open;
@@ -713,7 +786,7 @@
           (open ? stars + "/" + full + " ★" : "locked") + '</span><span class="bar"><i style="width:' +
           Math.round(100 * stars / full) + '%"></i></span>';
         b.setAttribute("aria-label", "Group " + (r + 1) + "-" + (c + 1) + ", " +
-          (open ? stars + " of " + full + " stars" : "locked"));
+          (open ? stars + " of " + count(full, "star") : "locked"));
         b.addEventListener("click", () => { selectedGroup = [r, c]; showLevels(); });
         map.appendChild(b);
       }
@@ -739,7 +812,7 @@
       b.className = "level";
       b.dataset.stars = best ? best.stars : 0;
       b.innerHTML = "<b>Level " + (l + 1) + "</b><span>" + starText(best ? best.stars : 0) + "</span>" +
-        (best ? "<small>best " + best.taps + " taps</small>" : "<small>not solved yet</small>");
+        (best ? "<small>best " + count(best.taps, "tap") + "</small>" : "<small>not solved yet</small>");
       b.addEventListener("click", () => playLevel(r, c, l));
       list.appendChild(b);
     }
@@ -748,7 +821,7 @@
 
   async function playLevel(r, c, l) {
     let p;
-    try { p = await api("/api/campaign/" + r + "/" + c + "/" + l); } catch (e) { toast(e.message); return; }
+    try { p = await record(Puzzle.fromDict(campaignInfo.levels[r][c][l])); } catch (e) { toast(why(e)); return; }
     const last = l + 1 >= campaignInfo.levels_per_group;
     playPuzzle(p, "campaign", "campaign:" + r + "-" + c + "-" + l,
       "Campaign " + (r + 1) + "-" + (c + 1) + " · level " + (l + 1),
@@ -758,7 +831,9 @@
   function todayUTC() { return new Date().toISOString().slice(0, 10); }
 
   async function dailyPuzzles(date) {
-    if (!dailyCache[date]) dailyCache[date] = await api("/api/daily/" + date);
+    if (!dailyCache[date]) {
+      dailyCache[date] = await busy(async () => Promise.all((await daily(date)).map(record)));
+    }
     return dailyCache[date];
   }
 
@@ -768,7 +843,7 @@
     $("daily-date").textContent = date;
     const list = $("daily-list");
     let ps;
-    try { ps = await dailyPuzzles(date); } catch (e) { toast(e.message); return; }
+    try { ps = await dailyPuzzles(date); } catch (e) { toast(why(e)); return; }
     list.innerHTML = "";
     ps.forEach((p, i) => {
       const best = bestOf("daily:" + date + ":" + i);
@@ -779,7 +854,7 @@
       b.dataset.stars = best ? best.stars : 0;
       b.innerHTML = "<b>Puzzle " + (i + 1) + " · " + p.difficulty + "</b><span>" +
         describe(new Model(p.board)) + "</span><span class='stars-line'>" + starText(best ? best.stars : 0) +
-        "</span><small>" + (best ? "Best: " + best.taps + " taps" : "Fewest possible: " + p.min_taps + " taps") + "</small>";
+        "</span><small>" + (best ? "Best: " + count(best.taps, "tap") : "Fewest possible: " + count(p.min_taps, "tap")) + "</small>";
       b.addEventListener("click", () => playDaily(date, i));
       list.appendChild(b);
     });
@@ -787,7 +862,7 @@
 
   async function playDaily(date, i) {
     let ps;
-    try { ps = await dailyPuzzles(date); } catch (e) { toast(e.message); return; }
+    try { ps = await dailyPuzzles(date); } catch (e) { toast(why(e)); return; }
     playPuzzle(ps[i], "daily", "daily:" + date + ":" + i, "Daily " + date + " · puzzle " + (i + 1),
       i + 1 < ps.length ? () => playDaily(date, i + 1) : () => { location.hash = "#/daily"; });
   }
@@ -801,37 +876,40 @@
       body = {
         rows: rows, cols: cols, states: intField("custom-states", 2, 255),
         difficulty: $("custom-difficulty").value,
-        locked: intField("custom-locked", 0, 900), holes: intField("custom-holes", 0, 900),
+        locked: optionalIntField("custom-locked", 0, 900), holes: intField("custom-holes", 0, 900) || null,   // none: 0 and null alike, but
+        // null leaves the generator free to lock as few tiles as a unique solution needs
         wrap: $("custom-wrap").checked, unique: $("custom-unique").checked,
       };
       const name = $("custom-pattern").value;
       body.pattern = name === "mixed" ? randomMixed(rows, cols) : name;
       const seed = $("custom-seed").value.trim();
-      if (seed) body.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
+      if (seed) body.seed = !/^\d+$/.test(seed) ? seed : Number.isSafeInteger(Number(seed)) ? Number(seed) : BigInt(seed);
     } catch (e) {
       $("custom-error").textContent = e.message;
       return;
     }
     let p, note = "";
     try {
-      p = await api("/api/generate", body);
+      p = await busy(async () => record(await generate(body)));
     } catch (e) {
-      if (!body.unique) { $("custom-error").textContent = e.message; return; }
+      if (!body.unique) { $("custom-error").textContent = why(e); return; }
       // Unique solutions are preferred, not required: try again without.
       try {
-        p = await api("/api/generate", Object.assign({}, body, { unique: false }));
+        p = await busy(async () => record(await generate(Object.assign({}, body, { unique: false }))));
         note = "No board with a unique solution fits these settings; this one has several.";
       } catch (e2) {
-        $("custom-error").textContent = e2.message;
+        $("custom-error").textContent = why(e2);
         return;
       }
     }
+    pendingToast = note || null;
     playPuzzle(p, "custom", "code:" + p.code, "Custom level", generateCustom);
-    if (note) toast(note);
   }
 
   function route() {
     const h = location.hash || "#/";
+    if (cancelWork) cancelWork();
+    clearToast();
     if (cur) stopTimer();             // paused while away; showPlay resumes a started try
     if (h === "#/campaign") showCampaign();
     else if (h === "#/daily") showDaily();
@@ -847,12 +925,13 @@
     } else if (h.startsWith("#/code/")) {
       openCode(decodeURIComponent(h.slice(7)));
     } else showScreen("home");
+    if (pendingToast && h !== "#/play") { toast(pendingToast); pendingToast = null; }
   }
 
   async function openCode(code) {
     let p;
-    try { p = await api("/api/puzzle/" + encodeURIComponent(code)); } catch (e) {
-      toast("Cannot load that code: " + e.message);
+    try { p = await busy(() => record(Puzzle.fromCode(code))); } catch (e) {
+      pendingToast = "Cannot load that code: " + why(e);
       location.hash = "#/";
       return;
     }
@@ -974,10 +1053,9 @@
   async function start() {
     wire();
     try {
-      const data = await api("/api/patterns");
-      PATTERNS = data.patterns || data;
+      await engineReady();
     } catch (e) {
-      toast("The pattern list did not load: " + e.message);
+      toast("The game engine did not load: " + why(e));
     }
     for (const sel of document.querySelectorAll(".pattern-select")) fillPatternSelect(sel, true);
     drawHeroArt();
@@ -991,11 +1069,11 @@
     state: () => (cur ? cur.model.nested(cur.state) : null),
     session: () => cur && { mode: cur.mode, taps: cur.history.length, hinted: cur.hinted, done: cur.done },
     press: (board, state, r, c) => {
-      const m = new Model(board), s = flatten(state, m);
+      const m = new Model(Board.fromDict(board)), s = flatten(state, m);
       m.press(s, r * m.cols + c, 1);
       return m.nested(s);
     },
-    preview: (board, r, c) => new Model(board).effect(r * board.cols + c)
+    preview: (board, r, c) => new Model(Board.fromDict(board)).effect(r * board.cols + c)
       .map(([j]) => [Math.floor(j / board.cols), j % board.cols]),
   };
 

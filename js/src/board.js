@@ -1,0 +1,856 @@
+/**
+ * Board: the geometry of a puzzle and its tap matrix A, as Python's
+ * modlights.model.board.Board (the same rules, the same ValueError messages, the
+ * same JSON from toDict / fromDict).
+ *
+ * A board lists its active tiles (holes left out), the rows of A, and its tappable
+ * tiles (locked tiles left out), the columns of A, both in row-major order. Column j
+ * of A is the effect of tapping tap j: for a grid, the tile's offsets applied to its
+ * position (dropped off the edges, or wrapped on a torus), holes skipped; for a
+ * graph board, the listed cells (a cell listed k times advances k times).
+ *
+ * States and tap counts: nested arrays rows x cols of ints for grids (0 at holes;
+ * taps 0 at locked tiles and holes), a flat array for graph boards; typed arrays are
+ * accepted too (for grids, a flat row-major array of rows * cols values or an array
+ * of rows). Any ints are reduced mod n, negatives too. Results are new nested arrays
+ * of ints in 0..n-1; inputs are never modified.
+ * @module board
+ */
+import { ValueError } from "./errors.js";
+import { repr, tupleRepr, typeName } from "./pyfmt.js";
+import {
+  MAX_TILES, asInt, asIntPair, checkDim, checkMapping, checkStates, fieldError, isInt,
+  isMapping,
+} from "./validation.js";
+import { isMixed, parseMixed, parsePattern, patternName } from "./patterns.js";
+
+export { MAX_TILES, MAX_SIDE } from "./validation.js";
+
+const GRID_FIELDS = ["rows", "cols", "states", "pattern", "locked", "holes", "wrap"];
+const GRAPH_FIELDS = ["effects", "states", "n_cells"];
+
+const mod = (v, n) => ((v % n) + n) % n;
+
+/** numpy's shape of a nested array (null when ragged), for messages and checks. */
+function shapeOf(a) {
+  if (!(Array.isArray(a) || ArrayBuffer.isView(a))) return [];
+  if (ArrayBuffer.isView(a)) return [a.length];
+  if (a.length === 0) return [0];
+  const inner = a.map(shapeOf);
+  const first = JSON.stringify(inner[0]);
+  if (inner.some((s) => s === null || JSON.stringify(s) !== first)) return null;
+  return [a.length, ...inner[0]];
+}
+
+/** An int from one entry of a state or tap array (bools 0/1, integral numbers). */
+function entryInt(v, what) {
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "bigint") return v;
+  if (typeof v === "number") {
+    if (!Number.isFinite(v) || !Number.isInteger(v)) {
+      throw new ValueError(`${what} must hold integers, got non-integral or non-finite floats`);
+    }
+    return v;
+  }
+  throw new ValueError(`${what} must be an array of integers, got ${typeName(v)} entries`);
+}
+
+function reduce(v, n) {
+  if (typeof v === "bigint") return Number(((v % BigInt(n)) + BigInt(n)) % BigInt(n));
+  return mod(v, n);
+}
+
+const fmtShape = (s) => tupleRepr(s);
+
+/** A board's tap matrix, rows and columns, from its geometry. */
+export class Board {
+  /** @private */
+  constructor(token) {
+    if (token !== PRIVATE) {
+      throw new TypeError("use Board.grid(...) or Board.fromEffects(...) to make a board");
+    }
+  }
+
+  /**
+   * A rows x cols grid board.
+   * @param {number} rows 1..MAX_SIDE
+   * @param {number} cols 1..MAX_SIDE (at most MAX_TILES tiles)
+   * @param {object} [opts]
+   * @param {number} [opts.states=2] n, 2..255
+   * @param {string|Array} [opts.pattern="cross"] a name, [dr, dc] offsets used exactly
+   *   as given, or a rows x cols nested array of those (a mixed board)
+   * @param {Array|null} [opts.locked] [r, c] positions or a rows x cols boolean mask
+   * @param {Array|null} [opts.holes] [r, c] positions or a rows x cols boolean mask
+   * @param {boolean} [opts.wrap=false] a torus: offsets wrap around the edges
+   * @returns {Board}
+   * @throws {ValueError} with Python's message for anything else
+   */
+  static grid(rows, cols, opts = {}) {
+    if (!isMapping(opts)) {
+      throw new ValueError(`Board.grid options must be an object, got ${typeName(opts)}`);
+    }
+    const { states = 2, pattern = "cross", locked = null, holes = null, wrap = false } = opts;
+    rows = checkDim("rows", rows);
+    cols = checkDim("cols", cols);
+    if (rows * cols > MAX_TILES) {
+      throw new ValueError(`board too large: ${rows}x${cols} = ${rows * cols} tiles; more ` +
+        `than ${MAX_TILES} tiles are allowed only for uniform boards ` +
+        "(one pattern, no locked tiles or holes)");
+    }
+    const n = checkStates(states);
+    const b = new Board(PRIVATE);
+    b._kind = "grid";
+    b._n = n;
+    b._shape = [rows, cols];
+    b._wrap = Boolean(wrap);
+    if (isMixed(pattern, rows, cols)) {
+      b._mixed = parseMixed(pattern, rows, cols);
+      b._pattern = null;
+    } else {
+      b._pattern = parsePattern(pattern);
+      b._mixed = null;
+    }
+    const lock = b._mask(locked, "locked");
+    const hole = b._mask(holes, "holes");
+    if (lock && hole) {
+      for (let i = 0; i < rows * cols; i++) {
+        if (lock[i] && hole[i]) {
+          throw new ValueError(`tile (${Math.floor(i / cols)}, ${i % cols}) is both locked ` +
+            "and a hole; a tile may be one or the other");
+        }
+      }
+    }
+    b._locked = lock || new Uint8Array(rows * cols);
+    b._holes = hole || new Uint8Array(rows * cols);
+    b._anyLocked = lock !== null;
+    b._anyHoles = hole !== null;
+    b._index();
+    return b;
+  }
+
+  /**
+   * A graph board: tap j advances every cell listed in effects[j] by one (a cell
+   * listed k times advances k times).
+   * @param {Array<Array<number>>} effects
+   * @param {number} states 2..255
+   * @param {number|null} [nCells] default: one more than the largest listed cell
+   * @returns {Board}
+   */
+  static fromEffects(effects, states, nCells = null) {
+    const n = checkStates(states);
+    if (!Array.isArray(effects)) {
+      throw new ValueError(`effects (one list a tap) must be a sequence, got ${typeName(effects)}`);
+    }
+    if (effects.length > MAX_TILES) {
+      throw new ValueError(`effects (one list a tap) has more than ${MAX_TILES} items`);
+    }
+    const eff = effects.map((e) => {
+      if (typeof e === "string") return Array.from(e);
+      if (Array.isArray(e) || ArrayBuffer.isView(e)) return Array.from(e);
+      throw new ValueError("effects must be a sequence of lists of cell indices");
+    });
+    let hi = 0;
+    let big = null;
+    eff.forEach((e, j) => {
+      for (const c of e) {
+        if (typeof c === "boolean" || !isInt(c)) {
+          throw new ValueError(`effects[${j}] holds ${repr(c)}; cell indices must be ints`);
+        }
+      }
+    });
+    for (const e of eff) {
+      for (const c of e) {
+        const v = Number(c);
+        if (Math.abs(v) > MAX_TILES && big === null) big = v;
+        if (v + 1 > hi) hi = v + 1;
+      }
+    }
+    if (big !== null) {
+      throw new ValueError(`cell index ${big} out of range: a board has at most ` +
+        `${MAX_TILES} cells`);
+    }
+    let m;
+    if (nCells === null || nCells === undefined) {
+      if (hi > MAX_TILES) {
+        throw new ValueError(`cell index ${hi - 1} is too large: a board has at most ` +
+          `${MAX_TILES} cells`);
+      }
+      m = hi;
+    } else {
+      m = asInt(nCells, "n_cells", 0, MAX_TILES, "a non-negative int", false);
+    }
+    for (const e of eff) {
+      for (const c of e) {
+        const v = Number(c);
+        if (v < 0 || v >= m) {
+          throw new ValueError(`cell index ${v} out of range: cells are 0..${m - 1}`);
+        }
+      }
+    }
+    const b = new Board(PRIVATE);
+    b._kind = "graph";
+    b._n = n;
+    b._shape = [m];
+    b._wrap = false;
+    b._pattern = null;
+    b._mixed = null;
+    b._effects = eff.map((e) => Object.freeze(e.map(Number)));
+    b._nCells = m;
+    b._nTaps = eff.length;
+    b._cellsFlat = Int32Array.from({ length: m }, (_, i) => i);
+    b._tapsFlat = Int32Array.from({ length: eff.length }, (_, i) => i);
+    return b;
+  }
+
+  /**
+   * The board of a dict as Board.toDict (or Python's Board.to_dict) writes it;
+   * `locked` / `holes` may also be boolean nested masks, `states` defaults to 2,
+   * `pattern` to "cross". ValueError naming the field for anything else.
+   * @param {object} d
+   * @param {{maxTiles?: number}} [opts]
+   * @returns {Board}
+   */
+  static fromDict(d, { maxTiles = null } = {}) {
+    const limit = maxTiles === null ? MAX_TILES : maxTiles;
+    if (isMapping(d) && "effects" in d) return graphFromDict(d, limit);
+    checkMapping(d, "board", GRID_FIELDS, ["rows", "cols"]);
+    const rows = checkDim("rows", d.rows);
+    const cols = checkDim("cols", d.cols);
+    if (rows * cols > limit) {
+      throw new ValueError(`board too large: ${rows}x${cols} = ${rows * cols} tiles, at most ` +
+        `${limit} allowed`);
+    }
+    let states;
+    try {
+      states = checkStates("states" in d ? d.states : 2);
+    } catch (e) {
+      throw fieldError("states", e);
+    }
+    const wrap = "wrap" in d ? d.wrap : false;
+    if (typeof wrap !== "boolean") {
+      throw new ValueError(`wrap must be true or false, got ${repr(wrap)}`);
+    }
+    let pattern;
+    try {
+      pattern = patternInput("pattern" in d ? d.pattern : "cross", rows, cols);
+    } catch (e) {
+      throw fieldError("pattern", e);
+    }
+    const masks = {};
+    for (const what of ["locked", "holes"]) {
+      try {
+        masks[what] = maskInput(what in d ? d[what] : null, what, rows, cols);
+      } catch (e) {
+        throw fieldError(what, e);
+      }
+    }
+    return Board.grid(rows, cols, { states, pattern, locked: masks.locked,
+      holes: masks.holes, wrap });
+  }
+
+  /**
+   * JSON-safe data, the same as Python's Board.to_dict: grids
+   * {rows, cols, states, pattern, locked, holes, wrap} (pattern a name, [dr, dc]
+   * pairs, or a nested array of those for a mixed board; locked / holes [r, c]
+   * lists), graph boards {effects, states, n_cells}. Keys in Python's order.
+   * @returns {object}
+   */
+  toDict() {
+    if (this._kind === "graph") {
+      return { effects: this._effects.map((e) => [...e]), states: this._n,
+        n_cells: this._nCells };
+    }
+    const [rows, cols] = this._shape;
+    const offData = (o) => patternName(o) ?? o.map(([dr, dc]) => [dr, dc]);
+    const pattern = this._mixed ? this._mixed.map((row) => row.map(offData))
+      : offData(this._pattern);
+    const positions = (mask) => {
+      const out = [];
+      for (let i = 0; i < rows * cols; i++) if (mask[i]) out.push([Math.floor(i / cols), i % cols]);
+      return out;
+    };
+    return { rows, cols, states: this._n, pattern,
+      locked: this._anyLocked ? positions(this._locked) : [],
+      holes: this._anyHoles ? positions(this._holes) : [], wrap: this._wrap };
+  }
+
+  // ---------------------------------------------------------------- properties
+  /** n: the states of every tile. */
+  get states() { return this._n; }
+  /** [rows, cols] for grids, [nCells] for graph boards (a copy). */
+  get shape() { return [...this._shape]; }
+  /** Whether the board is a grid (Board.grid). */
+  get isGrid() { return this._kind === "grid"; }
+  /** Whether the grid is a torus. */
+  get wrap() { return this._wrap; }
+  /** The offsets of a uniform grid pattern (null for mixed and graph boards). */
+  get pattern() { return this._pattern; }
+  /** The per-tile offsets of a mixed board, rows x cols (null otherwise). */
+  get mixed() { return this._mixed ? this._mixed.map((r) => [...r]) : null; }
+  /** The effect lists of a graph board (null for grids). */
+  get effects() { return this._kind === "graph" ? this._effects.map((e) => [...e]) : null; }
+  /** Active tiles: the rows of A. */
+  get nCells() { return this._nCells; }
+  /** Tappable tiles: the columns of A. */
+  get nTaps() { return this._nTaps; }
+  /** Whether some tile is locked. */
+  get anyLocked() { return this._kind === "grid" && this._anyLocked; }
+  /** Whether some tile is a hole. */
+  get anyHoles() { return this._kind === "grid" && this._anyHoles; }
+  /** rows x cols booleans: the locked tiles (grids; a copy). */
+  get locked() { return this._nested(this._locked, (v) => v === 1); }
+  /** rows x cols booleans: the holes (grids; a copy). */
+  get holes() { return this._nested(this._holes, (v) => v === 1); }
+  /** Active positions in row-major order ([r, c] for grids, ints for graphs). */
+  get cells() { return this._positions(this._cellsFlat); }
+  /** Tappable positions in row-major order ([r, c] for grids, ints for graphs). */
+  get taps() { return this._positions(this._tapsFlat); }
+
+  /** The offsets of the tile at (r, c) of a grid. */
+  offsetsAt(r, c) {
+    return this._mixed ? this._mixed[r][c] : this._pattern;
+  }
+
+  // ---------------------------------------------------------------- the solver's view
+  /**
+   * The board as the solver core reads it (a plain object): for grids
+   * {kind: "grid", rows, cols, states, wrap, offsets (null when mixed), mixed (null,
+   * or rows * cols offset lists, row-major), locked, holes (Uint8Array(rows * cols))},
+   * for graph boards {kind: "graph", states, nCells, effects}.
+   * @returns {object}
+   */
+  spec() {
+    if (this._kind === "graph") {
+      return { kind: "graph", states: this._n, nCells: this._nCells,
+        effects: this._effects.map((e) => [...e]) };
+    }
+    const [rows, cols] = this._shape;
+    const copy = (o) => o.map(([dr, dc]) => [dr, dc]);
+    return {
+      kind: "grid", rows, cols, states: this._n, wrap: this._wrap,
+      offsets: this._mixed ? null : copy(this._pattern),
+      mixed: this._mixed ? this._mixed.flat().map(copy) : null,
+      locked: this._locked.slice(), holes: this._holes.slice(),
+    };
+  }
+
+  /**
+   * Column j of A as cell indices, one entry per unit (repeats add up), for
+   * j in 0..nTaps-1. Cached.
+   * @param {number} j
+   * @returns {ReadonlyArray<number>}
+   */
+  column(j) {
+    if (this._kind === "graph") return this._effects[j];
+    const col = [];
+    this._eachTarget(j, (ci) => { col.push(ci); });
+    return col;
+  }
+
+  /** Calls f(cell) for every unit of column j of a grid's A (repeats included). */
+  _eachTarget(j, f) {
+    const [rows, cols] = this._shape;
+    const t = this._tapsFlat[j];
+    const r = (t / cols) | 0;
+    const c = t - r * cols;
+    const offs = this._mixed ? this._mixed[r][c] : this._pattern;
+    for (let k = 0; k < offs.length; k++) {
+      let rr = r + offs[k][0];
+      let cc = c + offs[k][1];
+      if (this._wrap) {
+        rr = mod(rr, rows);
+        cc = mod(cc, cols);
+      } else if (rr < 0 || rr >= rows || cc < 0 || cc >= cols) {
+        continue;
+      }
+      const ci = this._cellOf[rr * cols + cc];
+      if (ci >= 0) f(ci);
+    }
+  }
+
+  /**
+   * A as a dense nCells x nTaps array of rows (entries mod n).
+   * @returns {number[][]}
+   */
+  matrix() {
+    const A = Array.from({ length: this._nCells }, () => new Array(this._nTaps).fill(0));
+    for (let j = 0; j < this._nTaps; j++) {
+      for (const i of this.column(j)) A[i][j] = (A[i][j] + 1) % this._n;
+    }
+    return A;
+  }
+
+  // ---------------------------------------------------------------- positions
+  /** The column of A for the tap at `pos`; ValueError for holes, locks, off-board. */
+  tapIndex(pos) {
+    if (this._kind === "graph") {
+      const j = asInt(pos, "a tap on a graph board", null, null, "an int index", false);
+      if (!(j >= 0 && j < this._nTaps)) {
+        throw new ValueError(`tap ${j} out of range: taps are 0..${this._nTaps - 1}`);
+      }
+      return j;
+    }
+    const [r, c] = this._checkPos(pos, "tap position");
+    const cols = this._shape[1];
+    if (this._holes[r * cols + c]) throw new ValueError(`cannot tap (${r}, ${c}): it is a hole`);
+    if (this._locked[r * cols + c]) throw new ValueError(`cannot tap (${r}, ${c}): it is locked`);
+    return this._tapOf[r * cols + c];
+  }
+
+  /** The row of A for the tile at `pos`; ValueError for holes and off-board. */
+  cellIndex(pos) {
+    if (this._kind === "graph") {
+      const i = asInt(pos, "a cell on a graph board", null, null, "an int index", false);
+      if (!(i >= 0 && i < this._nCells)) {
+        throw new ValueError(`cell ${i} out of range: cells are 0..${this._nCells - 1}`);
+      }
+      return i;
+    }
+    const [r, c] = this._checkPos(pos, "cell position");
+    const cols = this._shape[1];
+    if (this._holes[r * cols + c]) throw new ValueError(`(${r}, ${c}) is a hole, not a tile`);
+    return this._cellOf[r * cols + c];
+  }
+
+  // ---------------------------------------------------------------- playing
+  /**
+   * The state after tapping `pos` `times` times (any int, reduced mod n).
+   * @returns {number[][]|number[]}
+   */
+  press(state, pos, times = 1) {
+    const s = this._stateCells(state, "state");
+    const j = this.tapIndex(pos);
+    const t = asInt(times, "times", null, null, "an int", false);
+    const k = reduce(t, this._n);
+    const n = this._n;
+    if (k) {
+      if (this._kind === "graph") {
+        for (const i of this._effects[j]) s[i] = (s[i] + k) % n;
+      } else {
+        this._eachTarget(j, (i) => { s[i] = (s[i] + k) % n; });
+      }
+    }
+    return this._fromCells(s);
+  }
+
+  /**
+   * state + A taps (mod n). `taps`: board-shaped for grids (0 at locked tiles; holes
+   * ignored), nTaps long for graph boards.
+   * @returns {number[][]|number[]}
+   */
+  apply(state, taps) {
+    const s = this._stateCells(state, "state");
+    const ax = this._applyCells(this._tapCells(taps));
+    const n = this._n;
+    for (let i = 0; i < s.length; i++) s[i] = (s[i] + ax[i]) % n;
+    return this._fromCells(s);
+  }
+
+  /** A x mod n over the cells, for a tap vector x (nTaps ints in 0..n-1). */
+  applyVector(x) {
+    return Array.from(this._applyCells(x));
+  }
+
+  /** A x mod n over the cells as a Uint8Array (x: nTaps ints in 0..n-1). */
+  _applyCells(x) {
+    const n = this._n;
+    // exact: at most MAX_TILES taps x MAX_OFFSETS units x 254 < 2^53
+    const acc = new Float64Array(this._nCells);
+    for (let j = 0; j < this._nTaps; j++) {
+      const k = x[j];
+      if (!k) continue;
+      if (this._kind === "graph") {
+        for (const i of this._effects[j]) acc[i] += k;
+      } else {
+        this._eachTarget(j, (i) => { acc[i] += k; });
+      }
+    }
+    const v = new Uint8Array(acc.length);
+    for (let i = 0; i < acc.length; i++) v[i] = acc[i] % n;
+    return v;
+  }
+
+  /** The state reduced mod n as a board-shaped nested array (0 at holes). */
+  coerceState(state, what = "state") {
+    return this._fromCells(this._stateCells(state, what));
+  }
+
+  /** A state as a vector over the cells (ints 0..n-1); ValueError for bad input. */
+  cellVector(state, what = "state") {
+    return Array.from(this._stateCells(state, what));
+  }
+
+  /** A board-shaped nested array (0 at holes) from a vector over the cells. */
+  fromCellVector(v) {
+    return this._fromCells(v);
+  }
+
+  /** Tap counts (board-shaped for grids, nTaps long for graphs) as a vector mod n. */
+  tapVector(taps) {
+    return Array.from(this._tapCells(taps));
+  }
+
+  /** Tap counts as a Uint8Array over the taps, reduced mod n; ValueError for a count
+   * on a locked tile. */
+  _tapCells(taps) {
+    if (this._kind === "graph") {
+      return this._reduced(taps, "taps", [this._nTaps],
+        (s) => `taps has shape ${fmtShape(s)}, the board has ${this._nTaps} taps`);
+    }
+    const red = this._reduced(taps, "taps", this._shape,
+      (s) => `taps has shape ${fmtShape(s)}, the board has shape ${fmtShape(this._shape)}`);
+    const cols = this._shape[1];
+    if (this._anyLocked) {
+      for (let i = 0; i < red.length; i++) {
+        if (red[i] && this._locked[i]) {
+          throw new ValueError(`cannot tap (${Math.floor(i / cols)}, ${i % cols}): it is locked`);
+        }
+      }
+    }
+    const out = new Uint8Array(this._nTaps);
+    const tf = this._tapsFlat;
+    for (let j = 0; j < out.length; j++) out[j] = red[tf[j]];
+    return out;
+  }
+
+  /** Tap counts shaped as in the conventions (board-shaped grid, 0 at locks and
+   * holes; a flat array for graph boards) from a vector over the taps. */
+  fromTapVector(x) {
+    if (this._kind === "graph") return Array.from(x, Number);
+    const [rows, cols] = this._shape;
+    const flat = new Array(rows * cols).fill(0);
+    this._tapsFlat.forEach((t, j) => { flat[t] = Number(x[j]); });
+    return Array.from({ length: rows }, (_, r) => flat.slice(r * cols, (r + 1) * cols));
+  }
+
+  /** Whether two boards are equal: kind, n, shape, wrap, patterns, masks (grids), or
+   * A mod n (graph boards). */
+  equals(other) {
+    if (!(other instanceof Board) || other._kind !== this._kind || other._n !== this._n) {
+      return false;
+    }
+    if (this._kind === "graph") {
+      return JSON.stringify(this._key()) === JSON.stringify(other._key());
+    }
+    const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
+    return same(this._shape, other._shape) && this._wrap === other._wrap &&
+      JSON.stringify(this._pattern) === JSON.stringify(other._pattern) &&
+      JSON.stringify(this._mixed) === JSON.stringify(other._mixed) &&
+      same(this._locked, other._locked) && same(this._holes, other._holes);
+  }
+
+  toString() {
+    if (this._kind === "graph") {
+      return `Board.fromEffects(<${this._nTaps} taps>, states=${this._n}, nCells=${this._nCells})`;
+    }
+    const [rows, cols] = this._shape;
+    return `Board.grid(${rows}, ${cols}, states=${this._n})`;
+  }
+
+  // ---------------------------------------------------------------- internals
+  /** A graph board's A mod n as sorted [flat index, entry] pairs, with its size. */
+  _key() {
+    const r = this._nTaps;
+    const counts = new Map();
+    this._effects.forEach((e, j) => {
+      for (const i of e) counts.set(i * r + j, (counts.get(i * r + j) || 0) + 1);
+    });
+    const entries = [...counts].map(([k, c]) => [k, c % this._n]).filter(([, c]) => c)
+      .sort((a, b) => a[0] - b[0]);
+    return [this._nCells, r, entries];
+  }
+
+  _checkPos(pos, what) {
+    const [r, c] = asIntPair(pos, what, "a (row, col) pair of ints", true);
+    const [rows, cols] = this._shape;
+    if (!(r >= 0 && r < rows && c >= 0 && c < cols)) {
+      throw new ValueError(`${what} (${r}, ${c}) is off the board: rows 0..${rows - 1}, ` +
+        `cols 0..${cols - 1}`);
+    }
+    return [r, c];
+  }
+
+  _index() {
+    const [rows, cols] = this._shape;
+    const size = rows * cols;
+    const cellOf = new Int32Array(size);
+    const tapOf = new Int32Array(size);
+    const cells = new Int32Array(size);
+    const taps = new Int32Array(size);
+    let m = 0;
+    let r = 0;
+    const holes = this._holes;
+    const locked = this._locked;
+    for (let i = 0; i < size; i++) {
+      if (holes[i]) {
+        cellOf[i] = -1;
+        tapOf[i] = -1;
+        continue;
+      }
+      cellOf[i] = m;
+      cells[m++] = i;
+      if (locked[i]) {
+        tapOf[i] = -1;
+        continue;
+      }
+      tapOf[i] = r;
+      taps[r++] = i;
+    }
+    this._cellOf = cellOf;
+    this._tapOf = tapOf;
+    this._cellsFlat = m === size ? cells : cells.slice(0, m);
+    this._tapsFlat = r === size ? taps : taps.slice(0, r);
+    this._nCells = m;
+    this._nTaps = r;
+  }
+
+  _positions(flat) {
+    if (this._kind === "graph") return Array.from(flat);
+    const cols = this._shape[1];
+    return Array.from(flat, (i) => [Math.floor(i / cols), i % cols]);
+  }
+
+  _nested(mask, f) {
+    if (this._kind === "graph") return null;
+    const [rows, cols] = this._shape;
+    return Array.from({ length: rows }, (_, r) =>
+      Array.from(mask.subarray(r * cols, (r + 1) * cols), f));
+  }
+
+  /**
+   * Board-shaped input (nested arrays, or a flat typed array) as a Uint8Array of the
+   * values reduced mod n, row-major. Errors in Python's order: a ragged array, then
+   * an entry that is not an integer, then a shape other than `shape`.
+   */
+  _reduced(a, what, shape, shapeMessage) {
+    const n = this._n;
+    const size = shape.reduce((p, q) => p * q, 1);
+    const out = new Uint8Array(size);
+    if (ArrayBuffer.isView(a)) {
+      if (a.length !== size) throw new ValueError(shapeMessage([a.length]));
+      for (let i = 0; i < size; i++) {
+        const v = a[i];
+        out[i] = typeof v === "number" && v >= 0 && v < n ? v : reduce(entryInt(v, what), n);
+      }
+      return out;
+    }
+    if (!Array.isArray(a)) {
+      if (typeof a === "number" || typeof a === "boolean" || typeof a === "bigint") {
+        throw new ValueError(shapeMessage([]));
+      }
+      throw new ValueError(`${what} must be an array of integers (a list or ndarray), ` +
+        `got ${typeName(a)}`);
+    }
+    let fits = a.length === shape[0];
+    if (fits && shape.length === 2) {
+      const cols = shape[1];
+      for (let r = 0; r < a.length && fits; r++) {
+        const row = a[r];
+        fits = (Array.isArray(row) || ArrayBuffer.isView(row)) && row.length === cols;
+        if (fits && Array.isArray(row)) {
+          for (let c = 0; c < cols; c++) {
+            if (Array.isArray(row[c])) { fits = false; break; }
+          }
+        }
+      }
+      if (fits) {
+        let i = 0;
+        for (let r = 0; r < a.length; r++) {
+          const row = a[r];
+          for (let c = 0; c < cols; c++, i++) {
+            const v = row[c];
+            out[i] = typeof v === "number" && v >= 0 && v < n && (v | 0) === v ? v
+              : reduce(entryInt(v, what), n);
+          }
+        }
+        return out;
+      }
+    } else if (fits && shape.length === 1) {
+      for (let i = 0; i < size; i++) {
+        const v = a[i];
+        if (Array.isArray(v) || ArrayBuffer.isView(v)) { fits = false; break; }
+        out[i] = typeof v === "number" && v >= 0 && v < n && (v | 0) === v ? v
+          : reduce(entryInt(v, what), n);
+      }
+      if (fits) return out;
+    }
+    const s = shapeOf(a);
+    if (s === null) {
+      throw new ValueError(`${what} must be a rectangular array of integers: the lists ` +
+        "have different lengths");
+    }
+    const flat = s.length <= 1 ? a : a.flat(s.length - 1);
+    for (const v of flat) entryInt(v, what);
+    throw new ValueError(shapeMessage(s));
+  }
+
+  /** A state as a Uint8Array of ints 0..n-1 over the cells (a new array). */
+  _stateCells(state, what) {
+    const shapeMessage = (s) =>
+      `${what} has shape ${fmtShape(s)}, the board has shape ${fmtShape(this._shape)}`;
+    const flat = this._reduced(state, what, this._shape, shapeMessage);
+    if (this._nCells === flat.length) return flat;
+    const cf = this._cellsFlat;
+    const out = new Uint8Array(cf.length);
+    for (let i = 0; i < cf.length; i++) out[i] = flat[cf[i]];
+    return out;
+  }
+
+  _fromCells(v) {
+    if (this._kind === "graph") return Array.from(v);
+    const [rows, cols] = this._shape;
+    let flat = v;
+    if (this._nCells !== rows * cols) {
+      flat = new Uint8Array(rows * cols);
+      const cf = this._cellsFlat;
+      for (let i = 0; i < cf.length; i++) flat[cf[i]] = v[i];
+    }
+    const out = new Array(rows);
+    const part = ArrayBuffer.isView(flat) ? (a, b) => flat.subarray(a, b)
+      : (a, b) => flat.slice(a, b);
+    for (let r = 0; r < rows; r++) out[r] = Array.from(part(r * cols, (r + 1) * cols), Number);
+    return out;
+  }
+
+  _mask(spec, what) {
+    const mask = this._parseMask(spec, what);
+    if (mask === null || !mask.some((v) => v)) return null;
+    return mask;
+  }
+
+  _parseMask(spec, what) {
+    const [rows, cols] = this._shape;
+    if (spec === null || spec === undefined) return null;
+    if (ArrayBuffer.isView(spec) && spec.length === rows * cols) {
+      return Uint8Array.from(spec, (v) => (v ? 1 : 0));
+    }
+    if (!Array.isArray(spec)) {
+      throw new ValueError(`${what} must be a sequence, got ${typeName(spec)}`);
+    }
+    const first = spec[0];
+    if (spec.length && (Array.isArray(first) || ArrayBuffer.isView(first)) && first.length &&
+        typeof first[0] === "boolean") {
+      const s = shapeOf(spec);
+      if (s === null || s.length !== 2 || s[0] !== rows || s[1] !== cols) {
+        throw new ValueError(`${what} mask has shape ${fmtShape(s || [spec.length])}, the ` +
+          `board is (${rows}, ${cols})`);
+      }
+      return Uint8Array.from(spec.flat(), (v) => (v ? 1 : 0));
+    }
+    const s = shapeOf(spec);
+    if (s && s.length === 2 && s[0] === rows && s[1] === cols && cols !== 2 &&
+        spec.flat().every((v) => v === 0 || v === 1)) {
+      return Uint8Array.from(spec.flat());
+    }
+    if (spec.some((p) => !(Array.isArray(p) || ArrayBuffer.isView(p) || typeof p === "string"))) {
+      throw new ValueError(`${what} must be a boolean ${rows}x${cols} mask or an iterable ` +
+        "of (row, col) positions");
+    }
+    if (!spec.length) return null;
+    const mask = new Uint8Array(rows * cols);
+    for (const p of spec) {
+      const [r, c] = this._checkPos(p, what);
+      mask[r * cols + c] = 1;
+    }
+    return mask;
+  }
+}
+
+const PRIVATE = Symbol("Board");
+
+function patternInput(v, rows, cols) {
+  if (typeof v === "string") return parsePattern(v);
+  if (!Array.isArray(v)) {
+    throw new ValueError("pattern must be a name, a list of [dr, dc] pairs or a " +
+      `${rows}x${cols} nested list of those, got ${typeName(v)}`);
+  }
+  if (isMixed(v, rows, cols)) {
+    for (const row of v) {
+      if (!Array.isArray(row)) {
+        throw new ValueError(`a mixed pattern is ${rows} lists of ${cols} entries, ` +
+          `got a ${typeName(row)} row`);
+      }
+      for (const entry of row) checkOffsetsJson(entry);
+    }
+    return v;
+  }
+  if (v.length && Array.isArray(v[0]) &&
+      v[0].some((x) => typeof x === "string" || Array.isArray(x))) {
+    throw new ValueError(`a mixed pattern must be ${rows} lists of ${cols} entries (names or ` +
+      "lists of [dr, dc] pairs), one per tile");
+  }
+  checkOffsetsJson(v);
+  return v;
+}
+
+function checkOffsetsJson(entry) {
+  if (typeof entry === "string") return;
+  if (!Array.isArray(entry)) {
+    throw new ValueError(`a pattern is a name or a list of [dr, dc] pairs, got ${repr(entry)}`);
+  }
+  for (const p of entry) {
+    if (!(Array.isArray(p) && p.length === 2 && p.every((x) => typeof x !== "boolean" && isInt(x)))) {
+      throw new ValueError(`pattern offsets must be [dr, dc] pairs of ints, got ${repr(p)}`);
+    }
+  }
+}
+
+function maskInput(v, what, rows, cols) {
+  if (v === null || v === undefined) return null;
+  if (!Array.isArray(v)) {
+    throw new ValueError(`${what} must be a list of [row, col] pairs or a ${rows}x${cols} ` +
+      `nested list of booleans, got ${typeName(v)}`);
+  }
+  if (v.length && Array.isArray(v[0]) && v[0].length && typeof v[0][0] === "boolean") {
+    if (v.length !== rows || v.some((row) => !Array.isArray(row) || row.length !== cols ||
+        !row.every((x) => typeof x === "boolean"))) {
+      throw new ValueError(`${what} as a mask must be ${rows} rows of ${cols} booleans`);
+    }
+    return v;
+  }
+  if (v.length > rows * cols) {
+    throw new ValueError(`${what} lists ${v.length} positions, the board has ${rows * cols} tiles`);
+  }
+  for (const p of v) {
+    if (!(Array.isArray(p) && p.length === 2 && p.every((x) => typeof x !== "boolean" && isInt(x)))) {
+      throw new ValueError(`${what} entries must be [row, col] pairs of ints, got ${repr(p)}`);
+    }
+  }
+  return v;
+}
+
+function graphFromDict(d, limit) {
+  checkMapping(d, "graph board", GRAPH_FIELDS, ["effects", "states"]);
+  const effects = d.effects;
+  if (!Array.isArray(effects)) {
+    throw new ValueError(`effects must be a list of lists of cell indices, got ${typeName(effects)}`);
+  }
+  let total = 0;
+  effects.forEach((e, j) => {
+    if (!Array.isArray(e)) {
+      throw new ValueError(`effects[${j}] must be a list of cell indices, got ${typeName(e)}`);
+    }
+    total += e.length;
+  });
+  if (effects.length > limit || total > limit) {
+    throw new ValueError(`graph board too large: ${effects.length} taps and ${total} effect ` +
+      `entries, at most ${limit} of each allowed`);
+  }
+  let states;
+  try {
+    states = checkStates(d.states);
+  } catch (e) {
+    throw fieldError("states", e);
+  }
+  const nCells = "n_cells" in d ? d.n_cells : null;
+  if (nCells !== null && !(typeof nCells !== "boolean" && isInt(nCells) && nCells >= 0 &&
+      nCells <= limit)) {
+    throw new ValueError(`n_cells must be an int from 0 to ${limit}, got ${repr(nCells)}`);
+  }
+  try {
+    return Board.fromEffects(effects, states, nCells);
+  } catch (e) {
+    throw fieldError("effects", e);
+  }
+}
+

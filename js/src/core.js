@@ -1,0 +1,154 @@
+/**
+ * Loading the WebAssembly core (js/dist/modlights.wasm: the C engines of csrc/ and the
+ * entry layer csrc/wasm/entry.c), once per process or page.
+ *
+ * In node the file is read next to this module (`new URL("../dist/modlights.wasm",
+ * import.meta.url)`); in browsers it is fetched from that URL (streaming compile when
+ * the server sends `application/wasm`). The module is a WASI reactor; the few WASI
+ * imports it has are stubbed here (no files, no environment, a monotonic clock), plus
+ * `env.ml_js_poll`, called by the C core's interrupt poll about every 20 ms during
+ * long work: it returns 1 to stop the work (see {@link setInterruptHandler}).
+ * @module core
+ */
+
+/** @type {Promise<Core> | null} */
+let loading = null;
+/** @type {Core | null} */
+let core = null;
+/** @type {(() => boolean) | null} */
+let interruptHandler = null;
+
+/**
+ * Install the function the C core calls during long work (about every 20 ms): it
+ * returns true to stop the work (the call then throws "interrupted"); it may also
+ * report progress. null: none.
+ * @param {(() => boolean) | null} fn
+ */
+export function setInterruptHandler(fn) {
+  interruptHandler = fn;
+}
+
+const now = typeof performance !== "undefined" && performance.now
+  ? () => performance.now() : () => Date.now();
+
+function wasiStubs(getMemory) {
+  const view = () => new DataView(getMemory().buffer);
+  const ENOSYS = 52;
+  return {
+    environ_get: () => 0,
+    environ_sizes_get: (countPtr, sizePtr) => {
+      const v = view();
+      v.setUint32(countPtr, 0, true);
+      v.setUint32(sizePtr, 0, true);
+      return 0;
+    },
+    clock_time_get: (id, precision, outPtr) => {
+      const ns = BigInt(Math.round(now() * 1e6));
+      view().setBigUint64(outPtr, ns, true);
+      return 0;
+    },
+    fd_close: () => ENOSYS,
+    fd_seek: () => ENOSYS,
+    fd_write: () => ENOSYS,
+    poll_oneoff: (inPtr, outPtr, n, neventsPtr) => {
+      view().setUint32(neventsPtr, 0, true);
+      return 0;
+    },
+    proc_exit: (code) => {
+      throw new Error(`the WebAssembly core exited (${code})`);
+    },
+  };
+}
+
+function isNode() {
+  return typeof process !== "undefined" && process.versions != null
+    && process.versions.node != null;
+}
+
+/** The URL of the .wasm next to this module. */
+export const WASM_URL = new URL("../dist/modlights.wasm", import.meta.url);
+
+async function compile(source) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    return WebAssembly.compile(source);
+  }
+  const url = source ?? WASM_URL;
+  if (isNode() && (typeof url === "string" ? url.startsWith("file:") || !/^[a-z]+:/i.test(url)
+    : url.protocol === "file:")) {
+    const { readFile } = await import("node:fs/promises");
+    const { fileURLToPath } = await import("node:url");
+    const path = typeof url === "string" && !url.startsWith("file:") ? url : fileURLToPath(url);
+    return WebAssembly.compile(await readFile(path));
+  }
+  const response = fetch(url);
+  if (WebAssembly.compileStreaming) {
+    try {
+      return await WebAssembly.compileStreaming(response);
+    } catch (e) {                    // a server without application/wasm: bytes
+      const r = await fetch(url);
+      if (!r.ok) throw new Error(`could not load ${url}: HTTP ${r.status}`);
+      return WebAssembly.compile(await r.arrayBuffer());
+    }
+  }
+  const r = await response;
+  if (!r.ok) throw new Error(`could not load ${url}: HTTP ${r.status}`);
+  return WebAssembly.compile(await r.arrayBuffer());
+}
+
+/**
+ * The instantiated core. `exports` are the C functions of csrc/wasm/entry.h;
+ * `module` the compiled WebAssembly.Module (to hand to a Worker).
+ * @typedef {{exports: any, module: WebAssembly.Module, memory: WebAssembly.Memory}} Core
+ */
+
+/**
+ * Load and instantiate the core once (later calls return the same one).
+ * @param {string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
+ *   where to load it from (default: ../dist/modlights.wasm next to this module)
+ * @returns {Promise<Core>}
+ */
+export function loadCore(source) {
+  if (core) return Promise.resolve(core);
+  if (!loading) {
+    loading = (async () => {
+      const module = await compile(source);
+      let memory = null;
+      const imports = {
+        env: { ml_js_poll: () => (interruptHandler && interruptHandler() ? 1 : 0) },
+        wasi_snapshot_preview1: wasiStubs(() => memory),
+      };
+      const instance = await WebAssembly.instantiate(module, imports);
+      memory = instance.exports.memory;
+      instance.exports._initialize();
+      instance.exports.ml_w_init_js();
+      core = { exports: instance.exports, module, memory };
+      return core;
+    })();
+    loading.catch(() => { loading = null; });
+  }
+  return loading;
+}
+
+/**
+ * The core loaded by {@link loadCore}; throws when it has not finished loading.
+ * @returns {Core}
+ */
+export function getCore() {
+  if (!core) {
+    throw new Error("the WebAssembly core is not loaded: await loadCore() (or "
+      + "Solver.create) first");
+  }
+  return core;
+}
+
+/** Bytes of WebAssembly memory (it only grows). */
+export function memoryBytes() {
+  return core ? core.memory.buffer.byteLength : 0;
+}
+
+/** Bytes of the C heap in use now (every malloc'd block not yet freed): a leak shows
+ * as growth over repeated work. */
+export function liveBytes() {
+  return core ? core.exports.ml_w_live_bytes() : 0;
+}

@@ -1,0 +1,213 @@
+// TypeScript declarations of the modlights package's public names (src/index.js).
+
+/** Tile values or tap counts: rows x cols nested ints for grids, a flat array for graph boards. */
+export type State = number[][] | number[] | Uint8Array | Uint8Array[];
+/** A position: [row, col] on a grid, a cell / tap index on a graph board. */
+export type Position = [number, number] | number;
+/** One tile's pattern: a name or [dr, dc] offsets. */
+export type PatternSpec = string | Array<[number, number]>;
+export type Difficulty = "easy" | "medium" | "hard" | "expert";
+
+/** Bad input; the message is Python's ValueError message. */
+export class ValueError extends Error {
+  constructor(message: string);
+  name: string;
+}
+/** No tap counts bring the state to the target. */
+export class Unsolvable extends ValueError {}
+
+/** The named patterns: cross, diagonal, square, horizontal, vertical, knight. */
+export const PATTERNS: Readonly<Record<string, ReadonlyArray<readonly [number, number]>>>;
+
+export interface GridOptions {
+  states?: number;
+  pattern?: PatternSpec | PatternSpec[][];
+  locked?: Array<[number, number]> | boolean[][] | null;
+  holes?: Array<[number, number]> | boolean[][] | null;
+  wrap?: boolean;
+}
+
+/** Python's Board.to_dict: a grid or a graph board as JSON. */
+export type BoardDict =
+  | { rows: number; cols: number; states: number; pattern: string | number[][] | any[][];
+      locked: number[][]; holes: number[][]; wrap: boolean }
+  | { effects: number[][]; states: number; n_cells: number };
+
+export type GridSpec = {
+  kind: "grid"; rows: number; cols: number; states: number; wrap: boolean;
+  offsets: Array<[number, number]> | null; mixed: Array<Array<[number, number]>> | null;
+  locked: Uint8Array; holes: Uint8Array;
+};
+export type GraphSpec = { kind: "graph"; states: number; nCells: number; effects: number[][] };
+
+export class Board {
+  private constructor(token: never);
+  static grid(rows: number, cols: number, opts?: GridOptions): Board;
+  static fromEffects(effects: number[][], states: number, nCells?: number | null): Board;
+  static fromDict(d: object, opts?: { maxTiles?: number | null }): Board;
+  toDict(): BoardDict;
+  readonly states: number;
+  readonly shape: number[];
+  readonly isGrid: boolean;
+  readonly wrap: boolean;
+  readonly pattern: ReadonlyArray<readonly [number, number]> | null;
+  readonly mixed: Array<Array<ReadonlyArray<readonly [number, number]>>> | null;
+  readonly effects: number[][] | null;
+  readonly nCells: number;
+  readonly nTaps: number;
+  readonly anyLocked: boolean;
+  readonly anyHoles: boolean;
+  readonly locked: boolean[][] | null;
+  readonly holes: boolean[][] | null;
+  readonly cells: Position[];
+  readonly taps: Position[];
+  offsetsAt(r: number, c: number): ReadonlyArray<readonly [number, number]>;
+  spec(): GridSpec | GraphSpec;
+  column(j: number): ReadonlyArray<number>;
+  matrix(): number[][];
+  tapIndex(pos: Position): number;
+  cellIndex(pos: Position): number;
+  press(state: State, pos: Position, times?: number): number[][] | number[];
+  apply(state: State, taps: State): number[][] | number[];
+  applyVector(x: ArrayLike<number>): number[];
+  coerceState(state: State, what?: string): number[][] | number[];
+  cellVector(state: State, what?: string): number[];
+  fromCellVector(v: ArrayLike<number>): number[][] | number[];
+  tapVector(taps: State): number[];
+  fromTapVector(x: ArrayLike<number>): number[][] | number[];
+  equals(other: unknown): boolean;
+}
+
+/** A solution: tap counts shaped as a state, their sum, and whether it is proved minimal. */
+export class Solution {
+  readonly taps: number[][] | number[];
+  readonly length: number;
+  readonly provenMinimal: boolean;
+  readonly kernelSize: bigint;
+  /** coset elements the minimal search examined */
+  readonly examined: number;
+  /** coset elements it skipped by its bound */
+  readonly pruned: number;
+  /** positions to tap, each repeated by its count, row-major */
+  moves(): Position[];
+  /** Python's Solution.to_dict */
+  toDict(): { taps: number[][] | number[]; length: number; proven_minimal: boolean;
+    moves: Position[]; kernel_size: number | string };
+}
+
+/** Thrown when long work was stopped by the interrupt handler (a Worker's cancel). */
+export class Interrupted extends Error {
+  constructor(message?: string);
+}
+
+export interface SolveOptions {
+  minimal?: boolean;
+  /** coset elements the minimal search may examine */
+  budget?: number;
+  target?: number | State;
+}
+
+/** The WebAssembly solver of one board (holds WebAssembly memory until dispose()). */
+export class Solver {
+  private constructor(core: never, spec: never);
+  static create(board: Board | GridSpec | GraphSpec): Promise<Solver>;
+  /** After `await loadCore()`. */
+  static createSync(board: Board | GridSpec | GraphSpec): Solver;
+  readonly states: number;
+  readonly nullity: number;
+  readonly rank: number;
+  readonly kernelSize: bigint;
+  readonly isUnique: boolean;
+  /** Python's native default coset budget for this board */
+  readonly defaultBudget: number;
+  solvable(state: State, opts?: { target?: number | State }): boolean;
+  solve(state: State, opts?: SolveOptions): Solution;
+  /** The next tap of a minimal plan, or null when the state is solved. */
+  hint(state: State, opts?: { budget?: number; target?: number | State }): Position | null;
+  dispose(): void;
+}
+
+/** The instantiated WebAssembly core. */
+export interface Core {
+  exports: any;
+  module: WebAssembly.Module;
+  memory: WebAssembly.Memory;
+}
+/** Loads the WebAssembly core once (later calls return the same one); `source`
+ * defaults to ../dist/modlights.wasm next to the package's modules. */
+export function loadCore(
+  source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<Core>;
+
+export interface Stars { 3: number; 2: number; 1: number }
+export type Bands = Record<Difficulty, [number, number]>;
+
+export interface PuzzleDict {
+  board: BoardDict; start: number[][]; code: string;
+  stars: { "3": number; "2": number; "1": number };
+  min_taps: number; proven: boolean; difficulty: Difficulty;
+}
+
+/** A grid board and a start state to bring to all zeros. */
+export class Puzzle {
+  constructor(board: Board, start: State);
+  static fromCode(code: string): Puzzle;
+  static fromDict(d: object, opts?: { maxTiles?: number | null }): Puzzle;
+  readonly board: Board;
+  readonly start: ReadonlyArray<ReadonlyArray<number>>;
+  readonly code: string;
+  readonly solver: Solver;
+  readonly minTaps: number;
+  readonly proven: boolean;
+  readonly solution: Solution;
+  readonly touched: number;
+  readonly bands: Bands;
+  readonly difficulty: Difficulty;
+  readonly score: number;
+  readonly stars: Stars;
+  starsFor(taps: number): number;
+  toDict(): PuzzleDict;
+  equals(other: unknown): boolean;
+}
+
+export const DIFFICULTIES: ReadonlyArray<Difficulty>;
+export const TAP_FLOOR: number;
+export const GENERATE_BUDGET: number;
+export const DAILY_SCHEME: string;
+export function tapBands(nTaps: number, states: number): Bands;
+export function difficultyOf(minTaps: number, nTaps: number, states: number): Difficulty;
+export function starsLimits(m: number): Stars;
+export function starsForTaps(limits: Stars, taps: number): number;
+
+export interface GenerateOptions {
+  rows?: number; cols?: number; states?: number;
+  pattern?: PatternSpec | PatternSpec[][];
+  difficulty?: Difficulty;
+  locked?: number | Array<[number, number]> | boolean[][] | null;
+  holes?: number | Array<[number, number]> | boolean[][] | null;
+  wrap?: boolean; unique?: boolean;
+  seed?: number | bigint | string | null;
+}
+/** A new puzzle, the same as Python's generate for the same arguments. */
+export function generate(opts?: GenerateOptions): Puzzle;
+/** The day's three puzzles (easy, medium, hard), the same as Python's daily. */
+export function daily(date?: Date | string | null): [Puzzle, Puzzle, Puzzle];
+
+export class SplitMix64 {
+  constructor(seed?: number | bigint | string | Uint8Array | null);
+  nextU64(): bigint;
+  randbelow(n: number): number;
+  randint(lo: number, hi: number): number;
+  random(): number;
+  shuffle<T>(seq: T[]): void;
+  sample<T>(seq: Iterable<T>, k: number): T[];
+  choice<T>(seq: ArrayLike<T>): T;
+}
+export function seedFrom(value?: number | bigint | string | Uint8Array | null): bigint;
+
+/** Not a modlights certificate (format, version or kind unknown). */
+export class FormatError extends ValueError {}
+/** Checks a certificate (Python's sol.certificate() / h.certificate()) in exact
+ * arithmetic: true, or a ValueError naming the step that fails. */
+export function verify(cert: unknown): true;
+/** Checks as verify does and says in one line what the certificate proves. */
+export function summary(cert: unknown): string;

@@ -1,0 +1,250 @@
+/**
+ * Long work off the main thread: a Solver in a Web Worker (browsers) or a
+ * worker_threads Worker (node), with progress events and cancel.
+ *
+ * ```js
+ * const w = new SolverWorker(board);              // a Board or its spec()
+ * const sol = await w.solve(state, { budget: 1e9, onProgress: (p) => show(p) });
+ * w.cancel();                                     // the pending solve rejects (Interrupted)
+ * w.terminate();
+ * // or, once: await runInWorker(board, state, { budget, onProgress, signal });
+ * ```
+ *
+ * Progress: `onProgress({phase, elapsedMs, total})` with phase "factor" (the board is
+ * being factored), "search" (the minimal search runs; `total` is |ker A| as a decimal
+ * string), "working" (about every 100 ms while the C core works) and "done". Cancel:
+ * a shared flag the C core polls (SharedArrayBuffer: node, and browsers on a
+ * cross-origin-isolated page; the call stops within about 20 ms and the worker stays
+ * ready), else the worker is terminated and started again on the next call. Either way
+ * the pending promise rejects with `Interrupted`.
+ *
+ * This file is also the worker's own script: loaded in a worker it serves requests.
+ * @module worker
+ */
+import { loadCore, getCore, setInterruptHandler } from "./core.js";
+import { Solver, Solution, Interrupted, normalizeSpec } from "./solver.js";
+import { ValueError, Unsolvable } from "./errors.js";
+
+const IS_NODE = typeof process !== "undefined" && process.versions != null
+  && process.versions.node != null;
+const HEARTBEAT_MS = 100;
+
+// ------------------------------------------------------------------ the worker side
+async function serve(port, data0) {
+  let flag = null;
+  let solver = null;
+  let busy = null;
+  let lastBeat = 0;
+  let t0 = 0;
+  const post = (m) => port.postMessage(m);
+  setInterruptHandler(() => {
+    const now = Date.now();
+    if (busy !== null && now - lastBeat >= HEARTBEAT_MS) {
+      lastBeat = now;
+      post({ type: "progress", id: busy, phase: "working", elapsedMs: now - t0 });
+    }
+    return flag !== null && Atomics.load(flag, 0) !== 0;
+  });
+  const handle = async (m) => {
+    if (m.type === "init") {
+      flag = m.flag ? new Int32Array(m.flag) : null;
+      await loadCore(m.module || undefined);
+      return;
+    }
+    const id = m.id;
+    busy = id;
+    t0 = Date.now();
+    lastBeat = t0;
+    if (flag) Atomics.store(flag, 0, 0);
+    try {
+      if (!solver || m.spec) {
+        post({ type: "progress", id, phase: "factor", elapsedMs: 0 });
+        if (solver) solver.dispose();
+        solver = null;
+        solver = Solver.createSync(m.spec);
+      }
+      let result = null;
+      if (m.op === "solve") {
+        post({ type: "progress", id, phase: "search", elapsedMs: Date.now() - t0,
+          total: solver.kernelSize.toString() });
+        const sol = solver.solve(m.state, m.options || {});
+        result = { taps: sol.taps, length: sol.length, provenMinimal: sol.provenMinimal,
+          kernelSize: sol.kernelSize.toString(), examined: sol.examined, pruned: sol.pruned,
+          x: sol._moves.x, cols: sol._moves.cols };
+      } else if (m.op === "info") {
+        result = { rank: solver.rank, nullity: solver.nullity,
+          kernelSize: solver.kernelSize.toString() };
+      }
+      post({ type: "progress", id, phase: "done", elapsedMs: Date.now() - t0 });
+      post({ type: "result", id, result });
+    } catch (e) {
+      post({ type: "error", id, name: e && e.name, message: e && e.message });
+    } finally {
+      busy = null;
+    }
+  };
+  let queue = Promise.resolve();
+  const onMessage = (m) => { queue = queue.then(() => handle(m)); };
+  port.on ? port.on("message", onMessage) : (port.onmessage = (ev) => onMessage(ev.data));
+  if (data0) onMessage(data0);
+}
+
+async function maybeServe() {
+  if (IS_NODE) {
+    const wt = await import("node:worker_threads");
+    if (!wt.isMainThread && wt.workerData && wt.workerData.modlightsSolverWorker) {
+      await serve(wt.parentPort, null);
+    }
+  } else if (typeof WorkerGlobalScope !== "undefined" && typeof self !== "undefined"
+    && self instanceof WorkerGlobalScope) {
+    await serve(self, null);
+  }
+}
+await maybeServe();
+
+// ------------------------------------------------------------------ the caller's side
+function rebuild(r) {
+  return new Solution(r.taps, r.length, r.provenMinimal, BigInt(r.kernelSize), r.examined,
+    r.pruned, { x: r.x, cols: r.cols });
+}
+
+function errorFrom(m) {
+  if (m.name === "Interrupted") return new Interrupted();
+  if (m.name === "Unsolvable") return new Unsolvable(m.message);
+  if (m.name === "ValueError") return new ValueError(m.message);
+  return new Error(m.message);
+}
+
+/** A Solver in a worker: every call resolves a Promise; see the module's doc. */
+export class SolverWorker {
+  /** @param {object} board a Board or its spec() (checked here: ValueError at once) */
+  constructor(board) {
+    const spec = board && typeof board.spec === "function" ? board.spec() : board;
+    normalizeSpec(spec);                     // bad input throws here, with its message
+    this._spec = spec;
+    this._next = 1;
+    this._pending = new Map();
+    this._worker = null;
+    this._sentSpec = false;
+    this._flag = typeof SharedArrayBuffer !== "undefined"
+      && (IS_NODE || globalThis.crossOriginIsolated) ? new SharedArrayBuffer(4) : null;
+    this._starting = null;
+  }
+
+  async _start() {
+    if (this._worker) return;
+    if (!this._starting) {
+      this._starting = (async () => {
+        let module = null;
+        try { module = getCore().module; } catch (e) { module = null; }
+        const url = new URL(import.meta.url);
+        let w;
+        if (IS_NODE) {
+          const { Worker } = await import("node:worker_threads");
+          w = new Worker(url, { workerData: { modlightsSolverWorker: true },
+            execArgv: process.execArgv });
+          w.on("message", (m) => this._onMessage(m));
+          w.on("error", (e) => this._failAll(e));
+        } else {
+          w = new Worker(url, { type: "module" });
+          w.onmessage = (ev) => this._onMessage(ev.data);
+          w.onerror = (e) => this._failAll(new Error(e.message || "worker error"));
+        }
+        w.postMessage({ type: "init", flag: this._flag, module });
+        this._worker = w;
+        this._sentSpec = false;
+      })();
+    }
+    try {
+      await this._starting;
+    } finally {
+      this._starting = null;
+    }
+  }
+
+  _onMessage(m) {
+    const p = this._pending.get(m.id);
+    if (!p) return;
+    if (m.type === "progress") {
+      if (p.onProgress) p.onProgress({ phase: m.phase, elapsedMs: m.elapsedMs, total: m.total });
+    } else if (m.type === "result") {
+      this._pending.delete(m.id);
+      p.resolve(m.result);
+    } else if (m.type === "error") {
+      this._pending.delete(m.id);
+      p.reject(errorFrom(m));
+    }
+  }
+
+  _failAll(err) {
+    for (const p of this._pending.values()) p.reject(err);
+    this._pending.clear();
+  }
+
+  async _call(op, payload, onProgress) {
+    await this._start();
+    const id = this._next++;
+    const msg = { type: "call", id, op, ...payload };
+    if (!this._sentSpec) { msg.spec = this._spec; this._sentSpec = true; }
+    const promise = new Promise((resolve, reject) => {
+      this._pending.set(id, { resolve, reject, onProgress });
+    });
+    this._worker.postMessage(msg);
+    return promise;
+  }
+
+  /**
+   * Solve in the worker (options as Solver.solve, plus `onProgress`).
+   * @returns {Promise<Solution>} rejects with Unsolvable, ValueError or Interrupted
+   */
+  async solve(state, { onProgress, ...options } = {}) {
+    const plain = (v) => (ArrayBuffer.isView(v) ? Array.from(v)
+      : Array.isArray(v) ? v.map((r) => (ArrayBuffer.isView(r) ? Array.from(r) : r)) : v);
+    return rebuild(await this._call("solve", { state: plain(state), options }, onProgress));
+  }
+
+  /** {rank, nullity, kernelSize (BigInt)} computed in the worker. */
+  async info({ onProgress } = {}) {
+    const r = await this._call("info", {}, onProgress);
+    return { rank: r.rank, nullity: r.nullity, kernelSize: BigInt(r.kernelSize) };
+  }
+
+  /** Stop the pending work: its promise rejects with Interrupted. */
+  cancel() {
+    if (this._flag) {
+      Atomics.store(new Int32Array(this._flag), 0, 1);
+      return;
+    }
+    this.terminate();
+  }
+
+  /** End the worker (pending calls reject with Interrupted); a later call starts a new one. */
+  terminate() {
+    if (this._worker) this._worker.terminate();
+    this._worker = null;
+    this._failAll(new Interrupted());
+  }
+}
+
+/**
+ * One solve in a fresh worker, ended afterwards.
+ * @param {object} board a Board or its spec()
+ * @param {*} state the start
+ * @param {{minimal?: boolean, budget?: number, target?: *, onProgress?: Function,
+ *   signal?: AbortSignal}} [options] `signal` aborting cancels the work
+ * @returns {Promise<Solution>}
+ */
+export async function runInWorker(board, state, { signal, ...options } = {}) {
+  const w = new SolverWorker(board);
+  const onAbort = () => w.cancel();
+  if (signal) {
+    if (signal.aborted) throw new Interrupted();
+    signal.addEventListener("abort", onAbort, { once: true });
+  }
+  try {
+    return await w.solve(state, options);
+  } finally {
+    if (signal) signal.removeEventListener("abort", onAbort);
+    w.terminate();
+  }
+}

@@ -1,0 +1,81 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Board } from "../src/board.js";
+import { PATTERNS } from "../src/patterns.js";
+import { golden } from "./golden.js";
+
+const G = golden("boards.json");
+
+function check(b, e) {
+  assert.deepEqual(b.toDict(), e.dict);
+  assert.equal(JSON.stringify(b.toDict()), e.dict_json);
+  assert.equal(b.states, e.states);
+  assert.deepEqual(b.shape, e.shape);
+  assert.equal(b.nCells, e.n_cells);
+  assert.equal(b.nTaps, e.n_taps);
+  assert.deepEqual(b.cells, e.cells);
+  assert.deepEqual(b.taps, e.taps);
+  assert.deepEqual(b.matrix(), e.matrix);
+  for (const p of e.press) assert.deepEqual(b.press(p.state, p.pos, p.times), p.result);
+  for (const a of e.apply) assert.deepEqual(b.apply(a.state, a.taps), a.result);
+  const back = Board.fromDict(e.dict);
+  assert.ok(back.equals(b));
+  assert.equal(JSON.stringify(back.toDict()), e.dict_json);
+}
+
+test("grid boards equal Python's: dicts byte for byte, cells, taps, A, press, apply", () => {
+  assert.ok(G.grids.length >= 10);
+  for (const e of G.grids) {
+    const [rows, cols, kw] = e.args;
+    check(Board.grid(rows, cols, kw), e);
+  }
+});
+
+test("graph boards equal Python's", () => {
+  for (const e of G.graphs) {
+    const [effects, states, nCells] = e.args;
+    check(Board.fromEffects(effects, states, nCells), e);
+  }
+});
+
+test("PATTERNS are Python's, in order", () => {
+  const mixedCase = G.grids.find((e) => Array.isArray(e.dict.pattern) &&
+    Array.isArray(e.dict.pattern[0]) && typeof e.dict.pattern[0][0] === "string");
+  assert.ok(mixedCase);
+  assert.deepEqual(Object.keys(PATTERNS), ["cross", "diagonal", "square", "horizontal",
+    "vertical", "knight"]);
+  assert.deepEqual(PATTERNS.cross, [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]]);
+  assert.equal(PATTERNS.knight.length, 9);
+  assert.throws(() => { PATTERNS.cross = []; });
+});
+
+test("spec() describes the board for the solver core", () => {
+  const b = Board.grid(3, 4, { states: 5, pattern: "diagonal", locked: [[0, 1]],
+    holes: [[2, 3]], wrap: true });
+  const s = b.spec();
+  assert.equal(s.kind, "grid");
+  assert.deepEqual([s.rows, s.cols, s.states, s.wrap], [3, 4, 5, true]);
+  assert.deepEqual(s.offsets, PATTERNS.diagonal);
+  assert.equal(s.mixed, null);
+  assert.ok(s.locked instanceof Uint8Array && s.holes instanceof Uint8Array);
+  assert.equal(s.locked[1], 1);
+  assert.equal(s.holes[11], 1);
+  assert.equal(s.locked.reduce((a, v) => a + v, 0) + s.holes.reduce((a, v) => a + v, 0), 2);
+  const m = Board.grid(2, 2, { pattern: [["cross", "square"], [[[0, 0]], "knight"]] }).spec();
+  assert.equal(m.offsets, null);
+  assert.equal(m.mixed.length, 4);
+  assert.deepEqual(m.mixed[2], [[0, 0]]);
+  assert.deepEqual(m.mixed[1], PATTERNS.square);
+  const g = Board.fromEffects([[0, 1], [1, 1]], 3).spec();
+  assert.deepEqual(g, { kind: "graph", states: 3, nCells: 2, effects: [[0, 1], [1, 1]] });
+});
+
+test("inputs are not modified; typed arrays are accepted", () => {
+  const b = Board.grid(2, 3, { states: 3 });
+  const s = [[0, 1, 2], [2, 1, 0]];
+  const copy = JSON.stringify(s);
+  const out = b.press(s, [0, 1], 2);
+  assert.equal(JSON.stringify(s), copy);
+  assert.deepEqual(b.press(Uint8Array.from(s.flat()), [0, 1], 2), out);
+  assert.deepEqual(b.apply(s, [[0, 2, 0], [0, 0, 0]]), out);
+});

@@ -1,0 +1,74 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { generate } from "../src/generate.js";
+import { daily, DAILY_SCHEME } from "../src/daily.js";
+import { Puzzle } from "../src/puzzle.js";
+import { solvers } from "./solvers.js";
+import { golden } from "./golden.js";
+
+// generate, daily and the puzzles' measurements, with the pure-JavaScript reference
+// solver and with the WebAssembly Solver (when the tree has it): both must give
+// Python's puzzles.
+const SOLVERS = await solvers();
+
+const G = golden("puzzles.json");
+
+function same(p, e) {
+  assert.equal(p.code, e.code);
+  assert.equal(p.minTaps, e.min_taps);
+  assert.equal(p.proven, e.proven);
+  assert.equal(p.difficulty, e.difficulty);
+  assert.deepEqual(p.stars, { 3: e.stars["3"], 2: e.stars["2"], 1: e.stars["1"] });
+  assert.deepEqual(JSON.parse(JSON.stringify(p.toDict())), e.dict);
+}
+
+for (const { name, install } of SOLVERS) {
+test(`daily gives Python's three puzzles for every golden date (${name})`, () => {
+  install();
+  assert.equal(DAILY_SCHEME, G.daily_scheme);
+  const dates = Object.keys(G.daily);
+  assert.ok(dates.length >= 30);
+  for (const d of dates) {
+    const ps = daily(d);
+    assert.equal(ps.length, 3);
+    ps.forEach((p, i) => same(p, G.daily[d][i]));
+    assert.ok(ps[0].minTaps >= 3);
+  }
+  const [d0] = dates;
+  assert.deepEqual(daily(new Date(`${d0}T23:59:00Z`)).map((p) => p.code),
+    G.daily[d0].map((e) => e.code));
+});
+
+test(`generate gives Python's puzzle for the same arguments, 50 seeds (${name})`, () => {
+  install();
+  assert.equal(G.generate.length, 50);
+  for (const e of G.generate) {
+    const p = generate(e.kwargs);
+    same(p, e);
+    const q = Puzzle.fromCode(p.code);
+    assert.ok(q.equals(p));
+    assert.equal(q.minTaps, e.min_taps);
+    assert.ok(Puzzle.fromDict(e.dict).equals(p));
+    assert.ok(Puzzle.fromDict({ code: e.code }).equals(p));
+  }
+});
+
+test(`numbers and BigInts give the same puzzles (${name})`, () => {
+  install();
+  const a = generate({ rows: 4, cols: 4, seed: 5 });
+  const b = generate({ rows: 4, cols: 4, seed: 5n });
+  assert.equal(a.code, b.code);
+  assert.notEqual(generate({ rows: 4, cols: 4, seed: 6 }).code, a.code);
+});
+
+if (name === "wasm") {
+  // Past the budget Python's minimal search is its native greedy descent (budget 0);
+  // the WebAssembly Solver does not reproduce it yet: a todo (reported, not failing)
+  // until its budget-0 search gives Python's lengths.
+  test("generate on kernels past the budget (greedy descent) gives Python's puzzle (wasm)",
+    { todo: "the WebAssembly Solver's budget-0 descent differs from Python's" }, () => {
+      install();
+      for (const e of G.generate_large_kernel) same(generate(e.kwargs), e);
+    });
+}
+}

@@ -1,0 +1,86 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { golden } from "./golden.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+
+test("package.json: name, Python's version, ES module, exports with types", () => {
+  assert.equal(pkg.name, "modlights");
+  assert.equal(pkg.version, golden("version.json").version);
+  assert.equal(pkg.type, "module");
+  assert.equal(pkg.exports["."].types, "./src/index.d.ts");
+  assert.equal(pkg.exports["."].default, "./src/index.js");
+  assert.ok(pkg.files.includes("dist/modlights.wasm"));
+  assert.equal(pkg.scripts.test, "node --test test/");
+});
+
+test("npm pack makes a tarball holding src/, the declarations, the README and the .wasm, no tests",
+  (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "modlights-pack-"));
+    try {
+      let out;
+      try {
+        out = execFileSync("npm", ["pack", "--json", "--pack-destination", dir],
+          { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      } catch (e) {
+        if (e.code !== "ENOENT") throw e;
+        t.skip("npm is not installed");
+        return;
+      }
+      const info = JSON.parse(out)[0];
+      assert.equal(info.name, "modlights");
+      assert.ok(existsSync(join(dir, info.filename)), "no tarball was written");
+      const files = info.files.map((f) => f.path);
+      for (const f of ["package.json", "README.md", "src/index.js", "src/index.d.ts",
+        "src/board.js", "src/puzzle.js", "src/generate.js", "src/daily.js", "src/prng.js",
+        "src/errors.js", "src/patterns.js"]) {
+        assert.ok(files.includes(f), `${f} missing from the tarball`);
+      }
+      if (existsSync(new URL("../dist/modlights.wasm", import.meta.url))) {
+        assert.ok(files.includes("dist/modlights.wasm"));
+      }
+      assert.ok(!files.some((f) => f.startsWith("test/") || f.startsWith("node_modules/")));
+      if (!files.includes("dist/modlights.wasm")) return;
+      // the unpacked tarball works on its own: importing its entry loads its .wasm,
+      // and daily gives Python's puzzles at once
+      execFileSync("tar", ["-xzf", join(dir, info.filename), "-C", dir]);
+      const day = Object.keys(golden("puzzles.json").daily)[0];
+      const script = `import { daily } from ${JSON.stringify(
+        join(dir, "package", "src", "index.js"))};
+        console.log(daily(${JSON.stringify(day)}).map((p) => p.code).join(" "));`;
+      const codes = execFileSync(process.execPath, ["--input-type=module", "-e", script],
+        { cwd: dir, encoding: "utf8" }).trim();
+      assert.equal(codes, golden("puzzles.json").daily[day].map((e) => e.code).join(" "));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+test("the public entry exports every name of the API", async (t) => {
+  if (!existsSync(new URL("../src/solver.js", import.meta.url))) {
+    t.skip("src/solver.js (the WebAssembly solver) is not in this tree yet");
+    return;
+  }
+  const m = await import("../src/index.js");
+  for (const name of ["Board", "Solver", "Solution", "Puzzle", "daily", "generate", "PATTERNS",
+    "ValueError", "Unsolvable", "loadCore", "tapBands", "SplitMix64", "seedFrom", "verify",
+    "FormatError"]) {
+    assert.ok(name in m, `${name} is not exported`);
+  }
+});
+
+test("the TypeScript declarations type-check a use of every public name", (t) => {
+  const tsc = new URL("../node_modules/typescript/bin/tsc", import.meta.url);
+  if (!existsSync(tsc)) {
+    t.skip("typescript is not installed: run `npm install` in js/ (a devDependency)");
+    return;
+  }
+  execFileSync(process.execPath, [fileURLToPath(tsc), "--noEmit", "-p", "test/types"],
+    { cwd: ROOT, encoding: "utf8" });
+});

@@ -1,0 +1,78 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Board } from "../src/board.js";
+import { Puzzle, tapBands, difficultyOf, starsLimits, TAP_FLOOR } from "../src/puzzle.js";
+import { golden } from "./golden.js";
+
+test("puzzle codes are Python's, byte for byte, and decode back", () => {
+  const codes = golden("codes.json").codes;
+  assert.ok(codes.length >= 10);
+  for (const e of codes) {
+    const b = Board.fromDict(e.board);
+    const p = new Puzzle(b, e.start);
+    assert.equal(p.code, e.code);
+    const q = Puzzle.fromCode(e.code);
+    assert.equal(q.code, e.code);
+    assert.ok(q.equals(p));
+    assert.deepEqual(q.board.toDict(), e.board);
+    assert.deepEqual(q.start, e.start);
+    assert.ok(Puzzle.fromCode(`  ${e.code}\n`).equals(p));
+  }
+});
+
+test("every single-character change of a code is refused or decodes to itself", () => {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  for (const { code } of golden("codes.json").codes.slice(0, 4)) {
+    for (let i = 0; i < code.length; i++) {
+      for (const ch of "A_z9") {
+        const c = code.slice(0, i) + ch + code.slice(i + 1);
+        if (c === code) continue;
+        try {
+          assert.equal(Puzzle.fromCode(c).code, c);
+        } catch (e) {
+          assert.equal(e.name, "ValueError", String(e));
+        }
+      }
+    }
+    assert.ok(alphabet.includes(code[0]));
+  }
+});
+
+test("tap bands equal Python's", () => {
+  const bands = golden("puzzles.json").bands;
+  assert.ok(bands.length >= 50);
+  for (const e of bands) {
+    const b = tapBands(e.n_taps, e.states);
+    assert.deepEqual(b, e.bands, `${e.n_taps} ${e.states}`);
+    assert.equal(b.easy[0], TAP_FLOOR);
+    for (let m = 0; m < b.expert[1] + 2; m++) {
+      const d = difficultyOf(m, e.n_taps, e.states);
+      const [lo, hi] = b[d];
+      assert.ok((lo <= m && m <= hi) || (d === "easy" && m < lo) || (d === "expert" && m > hi));
+    }
+  }
+});
+
+test("stars", () => {
+  assert.deepEqual(starsLimits(0), { 3: 0, 2: 2, 1: 5 });
+  assert.deepEqual(starsLimits(13), { 3: 13, 2: 17, 1: 26 });
+});
+
+test("mutated codes and random bodies: Python's answer or Python's message, every one", () => {
+  const fuzz = golden("codes.json").fuzz;
+  assert.ok(fuzz.length >= 800);
+  for (const e of fuzz) {
+    if ("message" in e) {
+      assert.throws(() => Puzzle.fromCode(e.code), (err) => {
+        assert.equal(err.name, "ValueError");
+        assert.equal(err.message, e.message, e.code);
+        return true;
+      });
+    } else {
+      const p = Puzzle.fromCode(e.code);
+      assert.equal(p.code, e.decodes_to);
+      assert.deepEqual(p.board.toDict(), e.board);
+      assert.deepEqual(p.start, e.start);
+    }
+  }
+});

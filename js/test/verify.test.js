@@ -1,0 +1,31 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { verify, summary, FormatError } from "../src/verify.js";
+import { ValueError } from "../src/errors.js";
+import { golden } from "./golden.js";
+
+test("verify gives Python's verdict, summary and message for every golden certificate", () => {
+  const cases = golden("verify.json").cases;
+  assert.ok(cases.length >= 200);
+  assert.ok(cases.filter((c) => c.ok).length >= 15);
+  assert.ok(cases.some((c) => c.ok && c.summary.includes("mapped by symmetries")));
+  assert.ok(cases.some((c) => c.ok && c.summary.includes("LP tree")));
+  for (const c of cases) {
+    if (c.ok) {
+      assert.equal(verify(c.cert), true, c.name);
+      assert.equal(summary(c.cert), c.summary, c.name);
+    } else {
+      assert.throws(() => verify(c.cert), (e) => {
+        assert.ok(e instanceof ValueError, `${c.name}: ${e && e.stack}`);
+        assert.equal(e.message, c.message, c.name);
+        return true;
+      });
+    }
+  }
+});
+
+test("not a certificate: FormatError", () => {
+  for (const bad of [null, 5, "x", [], { format: "modlights-certificate" }]) {
+    assert.throws(() => verify(bad), FormatError);
+  }
+});
