@@ -4,7 +4,8 @@
  *
  * In node the file is read next to this module (`new URL("../dist/modlights.wasm",
  * import.meta.url)`); in browsers it is fetched from that URL (streaming compile when
- * the server sends `application/wasm`). The module is a WASI reactor; the few WASI
+ * the server sends `application/wasm`); in node, `MODLIGHTS_WASM=/path/to.wasm` loads
+ * another build instead. The module is a WASI reactor; the few WASI
  * imports it has are stubbed here (no files, no environment, a monotonic clock), plus
  * `env.ml_js_poll`, called by the C core's interrupt poll about every 20 ms during
  * long work: it returns 1 to stop the work (see {@link setInterruptHandler}).
@@ -73,7 +74,9 @@ async function compile(source) {
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
     return WebAssembly.compile(source);
   }
-  const url = source ?? WASM_URL;
+  // node: MODLIGHTS_WASM=/path/to/modlights.wasm loads another build (tests of a fresh build)
+  const env = isNode() && source == null ? process.env.MODLIGHTS_WASM : undefined;
+  const url = source ?? (env ? env : WASM_URL);
   if (isNode() && (typeof url === "string" ? url.startsWith("file:") || !/^[a-z]+:/i.test(url)
     : url.protocol === "file:")) {
     const { readFile } = await import("node:fs/promises");

@@ -357,6 +357,11 @@ export class Solver {
     const shape = this.shape;
     const bad = (got) => new ValueError(`${what} has shape ${got}, the board has shape ${pyShape(shape)}`);
     const put = (i, v) => {
+      if (typeof v === "number" && Number.isSafeInteger(v)) {
+        const r = v % n;
+        out[i] = r < 0 ? r + n : r;
+        return;
+      }
       if (typeof v === "boolean" || !(typeof v === "number" || typeof v === "bigint")) {
         throw new ValueError(`${what} entry must be an integer, got ${pyType(v)} ${pyRepr(v)}`);
       }
@@ -385,6 +390,11 @@ export class Solver {
         const row = state[r];
         for (let c = 0; c < cols; c++) put(r * cols + c, row[c]);
       }
+    } else if (state instanceof Uint8Array && state.length === size) {
+      for (let i = 0; i < size; i++) {
+        const v = state[i];
+        out[i] = v < n ? v : v % n;
+      }
     } else if (ArrayBuffer.isView(state) || Array.isArray(state)) {
       if (state.length !== size || (shape.length === 2 && !ArrayBuffer.isView(state))) {
         throw bad(`(${state.length},)`);
@@ -404,22 +414,30 @@ export class Solver {
   _rhs(state, target) {
     const n = this.states;
     const s = this._values(state, "state");
-    let t;
+    let tv0 = null;
+    let tarr = null;
     if (typeof target === "boolean") {
       throw new ValueError("target must be an int or a board-shaped array, got a bool");
     }
     if (isIntLike(target)) {
-      const tv = Number(((BigInt(target) % BigInt(n)) + BigInt(n)) % BigInt(n));
-      t = (i) => tv;
+      tv0 = Number(((BigInt(target) % BigInt(n)) + BigInt(n)) % BigInt(n));
     } else {
-      const tv = this._values(target, "target");
-      t = (i) => tv[i];
+      tarr = this._values(target, "target");
     }
     const b = new Uint8Array(this._core.memory.buffer, this._b, this._blen);
     const holes = this.spec.holes;
-    for (let i = 0; i < this._blen; i++) {
-      b[i] = holes && holes[i] ? 0 : (t(i) - s[i] + n) % n;
+    if (tv0 !== null) {
+      for (let i = 0; i < this._blen; i++) {
+        const d = tv0 - s[i];
+        b[i] = d < 0 ? d + n : d;
+      }
+    } else {
+      for (let i = 0; i < this._blen; i++) {
+        const d = tarr[i] - s[i];
+        b[i] = d < 0 ? d + n : d;
+      }
     }
+    if (holes) for (let i = 0; i < this._blen; i++) if (holes[i]) b[i] = 0;
   }
 
   _taps() {
