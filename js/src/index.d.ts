@@ -127,6 +127,33 @@ export class Solver {
   dispose(): void;
 }
 
+/** Progress of work in a SolverWorker. */
+export interface WorkerProgress {
+  phase: "factor" | "search" | "working" | "done";
+  elapsedMs: number;
+  /** |ker A| as a decimal string (phase "search") */
+  total?: string;
+}
+
+/** A Solver in a Web Worker (browsers) or worker_threads (node): progress and cancel. */
+export class SolverWorker {
+  constructor(board: Board | GridSpec | GraphSpec);
+  /** Rejects with Unsolvable, ValueError, or Interrupted after cancel(). */
+  solve(state: State, opts?: SolveOptions & { onProgress?: (p: WorkerProgress) => void }):
+    Promise<Solution>;
+  info(opts?: { onProgress?: (p: WorkerProgress) => void }):
+    Promise<{ rank: number; nullity: number; kernelSize: bigint }>;
+  /** Stop the pending work: its promise rejects with Interrupted. */
+  cancel(): void;
+  /** End the worker (pending calls reject with Interrupted). */
+  terminate(): void;
+}
+
+/** One solve in a fresh worker, ended afterwards; `signal` aborting cancels it. */
+export function runInWorker(board: Board | GridSpec | GraphSpec, state: State,
+  opts?: SolveOptions & { onProgress?: (p: WorkerProgress) => void; signal?: AbortSignal }):
+  Promise<Solution>;
+
 /** The instantiated WebAssembly core. */
 export interface Core {
   exports: any;

@@ -32,6 +32,7 @@ export { SplitMix64, seedFrom } from "./prng.js";
 export { verify, summary, FormatError } from "./verify.js";
 export { Solver, Solution, Interrupted } from "./solver.js";
 export { loadCore } from "./core.js";
+export { SolverWorker, runInWorker } from "./worker.js";
 
 useSolver((board) => Solver.createSync(board));
 

@@ -3,6 +3,7 @@
 import {
   Board, Solver, Solution, Puzzle, daily, generate, PATTERNS, ValueError, Unsolvable,
   loadCore, verify, summary, FormatError, tapBands, SplitMix64, seedFrom, Interrupted, type Difficulty, type Position,
+  SolverWorker, runInWorker, type WorkerProgress,
 } from "modlights";
 
 async function main(): Promise<number> {
@@ -27,6 +28,15 @@ async function main(): Promise<number> {
   } catch (e) {
     if (e instanceof FormatError || e instanceof Unsolvable || e instanceof ValueError || e instanceof Interrupted) return 1;
   }
+  const w = new SolverWorker(b);
+  const phases: string[] = [];
+  const ws: Solution = await w.solve([[1, 0, 0, 0, 0]], {
+    budget: 1000, onProgress: (q: WorkerProgress) => { phases.push(q.phase); } });
+  const info = await w.info();
+  w.cancel();
+  w.terminate();
+  const once: Solution = await runInWorker(b, [[1, 0, 0, 0, 0]], { signal: new AbortController().signal });
+  void ws; void once; void info.kernelSize;
   s.dispose();
   const ok: true = verify({});
   const said: string = summary({});
