@@ -159,3 +159,14 @@ def test_published_23x23_witness_certificate():
     sol = ml.Solver(b).solve(state)
     cert = sol.certificate()
     assert sol.length == cert["length"] == 239 and ml.verify(cert)
+
+
+def test_proved_answer_with_a_kernel_past_the_dense_limit():
+    """A board with no cells and 2^16 taps: the empty tap set is proved minimal at once,
+    but ker A (2^16 generators of 2^16 taps, 4 GiB dense) is past the limit: solve
+    answers, and certificate() says why it cannot hold the kernel."""
+    b = ml.Board.from_effects([[]] * 65536, 2, 0)
+    sol = ml.Solver(b).solve(np.zeros(0, np.uint8))
+    assert sol.length == 0 and sol.proven_minimal
+    with pytest.raises(ValueError, match="more than the 1 GiB a certificate may hold"):
+        sol.certificate()

@@ -1286,6 +1286,11 @@ size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8
 }
 
 size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K) {
+    return ml_res_gf2_kernel_first(M, rows, cols, (size_t)-1, K);
+}
+
+size_t ml_res_gf2_kernel_first(const uint64_t *M, size_t rows, size_t cols, size_t max,
+                               uint8_t **K) {
     *K = NULL;
     ml_gf2_t *W = pack_aug(M, rows, cols, NULL, 0);
     const size_t mx = rows < cols ? rows : cols;
@@ -1297,11 +1302,13 @@ size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **
     size_t rank = ml_gf2_echelonize(W, 0, cols, piv);
     if (rank == (size_t)-1) goto oom;
     size_t null = cols - rank;
-    *K = malloc(null * cols + 1);
+    const size_t want = null < max ? null : max;
+    if (cols && want > (SIZE_MAX - 1) / cols) goto oom;   /* want x cols bytes: no wrap */
+    *K = malloc(want * cols + 1);
     if (!*K) goto oom;
     for (size_t i = 0; i < rank; i++) isp[piv[i]] = 1;
     size_t f = 0;
-    for (size_t c = 0; c < cols; c++) {
+    for (size_t c = 0; c < cols && f < want; c++) {
         if (isp[c]) continue;
         memset(z, 0, (nw + 1) * sizeof(uint64_t));
         z[c / 64] = (uint64_t)1 << (c % 64);

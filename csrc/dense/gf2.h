@@ -173,5 +173,11 @@ size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8
 /* Kernel basis of M: *K = malloc'd (nullity x cols) bytes (free() it); returns the
  * nullity, (size_t)-1 when out of memory. */
 size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K);
+/* The first min(nullity, max) vectors of that basis (the free columns in increasing
+ * order, as ml_res_gf2_kernel orders them): *K = malloc'd (min(nullity, max) x cols)
+ * bytes; returns the nullity, (size_t)-1 when out of memory or when the array's size
+ * does not fit a size_t. */
+size_t ml_res_gf2_kernel_first(const uint64_t *M, size_t rows, size_t cols, size_t max,
+                               uint8_t **K);
 
 #endif

@@ -213,9 +213,58 @@ static void bad_input(void)
     ml_w_dispose(s);
 }
 
+/* Kernels larger than the search holds: the first generators only, every size checked
+ * before allocation (on wasm32 the products nsym x nsym and null x nsym wrapped a 32-bit
+ * size_t: 65536 taps on no cells, 65537 taps on one cell). Also handles that are NULL or
+ * disposed, and missing output buffers, are refused. */
+static void big_kernels_and_handles(void)
+{
+    for (int32_t m = 0; m <= 1; m++) {
+        const int32_t r = m ? 65537 : 65536;
+        int32_t *indptr = malloc(sizeof(int32_t) * (size_t)(r + 1));
+        int32_t *cells = calloc((size_t)r + 1, sizeof(int32_t));
+        for (int32_t j = 0; j <= r; j++) indptr[j] = m ? j : 0;
+        int32_t code = 0;
+        ml_w *s = ml_w_graph(2, m, r, indptr, cells, &code);
+        CHECK(s != NULL, "graph %d cells x %d taps: code %d %s", m, r, code, ml_w_error());
+        if (s) {
+            uint8_t b[1] = {(uint8_t)m}, *x = calloc((size_t)r, 1);
+            double out[3];
+            int32_t rc = ml_w_minimal(s, b, 1000, x, out);
+            uint64_t len = 0;
+            for (int32_t j = 0; j < r; j++) len += x[j];
+            CHECK(rc == ML_W_OK && len == (uint64_t)m && out[0] == (m ? 0 : 1),
+                  "minimal on %d x %d: rc %d length %llu proved %g %s", m, r, rc,
+                  (unsigned long long)len, out[0], ml_w_error());
+            CHECK(ml_w_minimal(s, b, 10, NULL, out) == ML_W_EINVAL, "NULL x refused");
+            CHECK(ml_w_solve(s, b, NULL) == ML_W_EINVAL, "NULL x refused by solve");
+            ml_w_dispose(s);
+            free(x);
+        }
+        free(indptr);
+        free(cells);
+    }
+    uint8_t b[1] = {0}, x[1];
+    double out[3];
+    int32_t sizes[6] = {1, 1, 1, 1, 1, 1}, pe[2] = {0, 0};
+    CHECK(ml_w_solve(NULL, b, x) == ML_W_EINVAL, "NULL solver refused by solve");
+    CHECK(ml_w_minimal(NULL, b, 10, x, out) == ML_W_EINVAL, "NULL solver refused by minimal");
+    CHECK(ml_w_kernel_factors(NULL, pe) == 0, "NULL solver: no kernel factors");
+    {
+        int32_t code = 0, ip[2] = {0, 1}, c1[1] = {0};
+        ml_w *s = ml_w_graph(2, 1, 1, ip, c1, &code);
+        CHECK(s && ml_w_solve(s, NULL, x) == ML_W_EINVAL, "NULL right-hand side refused");
+        ml_w_dispose(s);
+    }
+    ml_w_sizes(NULL, sizes);
+    CHECK(sizes[0] == 0 && sizes[5] == 0, "NULL solver: sizes zero");
+    ml_w_dispose(NULL);
+}
+
 int main(void)
 {
     bad_input();
+    big_kernels_and_handles();
     for (int i = 0; i < 400; i++) grid_case();
     for (int i = 0; i < 200; i++) graph_case();
     printf("fails=%d\n", fails);

@@ -35,7 +35,12 @@ typedef struct {
     ml_zn_lu_t *lu;
 } part_t;
 
+/* Set while a solver lives: every exported call checks it, so a NULL, disposed or
+ * foreign handle is refused instead of read. */
+#define ML_W_MAGIC 0x6d6c7731u
+
 struct ml_w {
+    uint32_t magic;
     int grid, n;
     size_t blen, xlen, n_taps;
     ml_chase *plan;                       /* grid boards */
@@ -199,6 +204,7 @@ static ml_w *new_solver(int n, int32_t *code)
 {
     ml_w *s = calloc(1, sizeof *s);
     if (!s) { *code = ML_W_ENOMEM; set_error("out of memory"); return NULL; }
+    s->magic = ML_W_MAGIC;
     s->n = n;
     split_parts(s);
     return s;
@@ -426,9 +432,18 @@ ml_w *ml_w_graph(int32_t n, int32_t n_cells, int32_t n_taps, const int32_t *indp
     return s;
 }
 
+/* 1 when s is a live solver; else 0 with the error text set. */
+static int solver_live(const ml_w *s)
+{
+    if (s && s->magic == ML_W_MAGIC) return 1;
+    set_error("not a live solver (disposed, or never made)");
+    return 0;
+}
+
 ML_W_EXPORT(ml_w_dispose) void ml_w_dispose(ml_w *s)
 {
-    if (!s) return;
+    if (!s || s->magic != ML_W_MAGIC) return;
+    s->magic = 0;
     if (s->plan) ml_chase_free(s->plan);
     for (int i = 0; i < s->nparts; i++) ml_zn_lu_free(s->parts[i].lu);
     free(s->M2);
@@ -454,6 +469,8 @@ static size_t nullity_of(const ml_w *s)
 
 ML_W_EXPORT(ml_w_sizes) void ml_w_sizes(const ml_w *s, int32_t *out)
 {
+    if (!out) return;
+    if (!solver_live(s)) { memset(out, 0, 6 * sizeof *out); return; }
     out[0] = (int32_t)s->blen;
     out[1] = (int32_t)s->xlen;
     out[2] = (int32_t)s->n_taps;
@@ -464,6 +481,7 @@ ML_W_EXPORT(ml_w_sizes) void ml_w_sizes(const ml_w *s, int32_t *out)
 
 ML_W_EXPORT(ml_w_kernel_factors) int32_t ml_w_kernel_factors(const ml_w *s, int32_t *pe)
 {
+    if (!pe || !solver_live(s)) return 0;
     if (s->n == 2) {
         pe[0] = 2;
         pe[1] = (int32_t)(s->nsym - s->rank2);
@@ -509,6 +527,8 @@ static int res_solve(ml_w *s)
 
 static int check_values(const ml_w *s, const uint8_t *b)
 {
+    if (!solver_live(s)) return ML_W_EINVAL;
+    if (!b) { set_error("no right-hand side given"); return ML_W_EINVAL; }
     for (size_t i = 0; i < s->blen; i++)
         if (b[i] >= s->n) {
             set_error("right-hand side values must be in 0..%d", s->n - 1);
@@ -540,6 +560,7 @@ ML_W_EXPORT(ml_w_solve) int32_t ml_w_solve(ml_w *s, const uint8_t *b, uint8_t *x
 {
     errbuf[0] = 0;
     ml_interrupt_take();
+    if (!x) { set_error("no output buffer given"); return ML_W_EINVAL; }
     int rc = check_values(s, b);
     if (rc) return rc;
     rc = solve_into(s, b, x);
@@ -573,25 +594,38 @@ static int build_generators(ml_w *s)
                   (unsigned long long)(MAX_KERNEL_BYTES >> 30));
         return ML_W_ELIMIT;
     }
+    /* What is allocated below: limit x nsym (Z, h) and limit x xlen (H) bytes. Checked
+     * in 64 bits, before anything is allocated: size_t is 32 bits in wasm32. */
+    const uint64_t zbytes = (uint64_t)limit * s->nsym, hbytes = (uint64_t)limit * s->xlen;
+    if (zbytes > MAX_KERNEL_BYTES || hbytes > MAX_KERNEL_BYTES) {
+        uint64_t nbytes = zbytes > hbytes ? zbytes : hbytes;
+        set_error("the minimal search needs %zu kernel generators over %zu values each: "
+                  "%llu bytes (%.1f GiB), more than the %llu GiB allowed; nullity, rank "
+                  "and kernel_size are available without it", limit,
+                  zbytes > hbytes ? s->nsym : s->xlen, (unsigned long long)nbytes,
+                  (double)nbytes / 1073741824.0,
+                  (unsigned long long)(MAX_KERNEL_BYTES >> 30));
+        return ML_W_ELIMIT;
+    }
     uint8_t *Z = NULL;                    /* limit x nsym generators of ker M */
     uint32_t *ords = calloc(limit + 1, sizeof(uint32_t));
     if (!ords) return ML_W_ENOMEM;
     if (s->n == 2) {
         uint8_t *K = NULL;
-        if (s->nres == 0) {
-            K = calloc(s->nsym * s->nsym + 1, 1);
+        if (s->nres == 0) {               /* ker M is everything: the first unit vectors */
+            K = calloc((size_t)zbytes + 1, 1);
             if (!K) { free(ords); return ML_W_ENOMEM; }
-            for (size_t i = 0; i < s->nsym; i++) K[i * s->nsym + i] = 1;
+            for (size_t i = 0; i < limit; i++) K[i * s->nsym + i] = 1;
         } else if (null) {
-            size_t got = ml_res_gf2_kernel(s->M2, s->nres, s->nsym, &K);
+            size_t got = ml_res_gf2_kernel_first(s->M2, s->nres, s->nsym, limit, &K);
             if (interrupted()) { free(K); free(ords); return ML_W_INTERRUPTED; }
             if (got == (size_t)-1 || got != null) { free(K); free(ords); return ML_W_ENOMEM; }
         }
         Z = K;
         for (size_t i = 0; i < limit; i++) ords[i] = 2;
     } else {
-        Z = calloc(limit * s->nsym + 1, 1);
-        uint8_t *h = calloc(limit * s->nsym + 1, 1);
+        Z = calloc((size_t)zbytes + 1, 1);
+        uint8_t *h = calloc((size_t)zbytes + 1, 1);
         unsigned *o = calloc(limit + 1, sizeof(unsigned));
         if (!Z || !h || !o) { free(Z); free(h); free(o); free(ords); return ML_W_ENOMEM; }
         for (size_t i = 0; i < limit; i++) ords[i] = 1;
@@ -615,7 +649,7 @@ static int build_generators(ml_w *s)
         free(h);
         free(o);
     }
-    uint8_t *H = calloc(limit * s->xlen + 1, 1);
+    uint8_t *H = calloc((size_t)hbytes + 1, 1);
     if (!H) { free(Z); free(ords); return ML_W_ENOMEM; }
     for (size_t i = 0; i < limit; i++) {
         if (s->grid)
@@ -673,6 +707,7 @@ int32_t ml_w_minimal(ml_w *s, const uint8_t *b, double budget, uint8_t *x, doubl
 {
     errbuf[0] = 0;
     ml_interrupt_take();
+    if (!out || !x) { set_error("no output buffer given"); return ML_W_EINVAL; }
     out[0] = out[1] = out[2] = 0;
     if (!(budget >= 0)) { set_error("budget must be >= 0"); return ML_W_EINVAL; }
     int rc = check_values(s, b);

@@ -92,3 +92,25 @@ test("1000 x 1000 GF(2) and 200 x 200 Z/4 cross from a random start", async () =
     s.dispose();
   }
 });
+
+test("kernels past the search's bytes: the first generators, no wrapped sizes", async () => {
+  // 65536 taps on no cells (ker A = everything, 65536 x 65536 bytes) and 65537 taps on
+  // one cell (a 65536-generator kernel): on wasm32 these sizes wrapped a 32-bit size_t
+  // and the core wrote past its buffers. Now the search holds the first generators only.
+  await loadCore();
+  const none = Solver.createSync({ kind: "graph", states: 2, nCells: 0,
+    effects: Array.from({ length: 65536 }, () => []) });
+  assert.equal(none.nullity, 65536);
+  const s0 = none.solve([], { minimal: true });
+  assert.equal(s0.length, 0);
+  assert.equal(s0.provenMinimal, true);           // no tap is the least of all
+  none.dispose();
+  const one = Solver.createSync({ kind: "graph", states: 2, nCells: 1,
+    effects: Array.from({ length: 65537 }, () => [0]) });
+  assert.equal(one.nullity, 65536);
+  const s1 = one.solve([1], { minimal: true, budget: 1000 });
+  // each single tap solves it and none is shorter than one tap
+  assert.equal(s1.length, 1);
+  assert.equal(s1.taps.reduce((a, t) => a + t, 0), 1);
+  one.dispose();
+});

@@ -148,6 +148,10 @@ class Solution:
         elif self._proof and self._kernel is not None:
             H, orders = self._kernel
             proof = _json_safe(self._proof[-1])
+        elif self._proof:
+            raise ValueError("no certificate: the kernel's generators are more than the "
+                             f"{MAX_KERNEL_BYTES // 2**30} GiB a certificate may hold as a "
+                             "dense array (the solution is proved minimal all the same)")
         else:
             raise ValueError("no certificate: the search proved this solution minimal "
                              "but kept no proof")
@@ -557,10 +561,13 @@ class Solver:
             x, self._kernel(), steps=steps, seconds=seconds, deadline=deadline,
             executor=executor, progress=progress, descent=MIN_DESCENT_SECONDS,
             proof=proof)
+        # the certificate's kernel only when it fits the dense limit (a proved answer on
+        # a board with no cells, say, may have a kernel far past it)
+        keep = (proven and proof and ks > 1
+                and self.nullity * max(1, self.board.n_taps) <= MAX_KERNEL_BYTES)
         return Solution(self.board, self.board.from_tap_vector(x, copy=False), proven, ks,
                         examined, pruned, time.perf_counter() - t0, proof=proof,
-                        kernel=self._generators() if proven and proof and ks > 1
-                        else None)
+                        kernel=self._generators() if keep else None)
 
     def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None,
                       executor: Any = None, progress: Any = None) -> tuple[np.ndarray, np.ndarray]:
