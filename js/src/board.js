@@ -31,7 +31,7 @@ const GRAPH_FIELDS = ["effects", "states", "n_cells"];
 
 const mod = (v, n) => ((v % n) + n) % n;
 
-/** numpy's shape of a nested array (null when ragged), for messages and checks. */
+/** numpy's shape of a nested array (null when ragged), for the masks' checks. */
 function shapeOf(a) {
   if (!(Array.isArray(a) || ArrayBuffer.isView(a))) return [];
   if (ArrayBuffer.isView(a)) return [a.length];
@@ -42,17 +42,71 @@ function shapeOf(a) {
   return [a.length, ...inner[0]];
 }
 
-/** An int from one entry of a state or tap array (bools 0/1, integral numbers). */
-function entryInt(v, what) {
-  if (typeof v === "boolean") return v ? 1 : 0;
-  if (typeof v === "bigint") return v;
-  if (typeof v === "number") {
-    if (!Number.isFinite(v) || !Number.isInteger(v)) {
-      throw new ValueError(`${what} must hold integers, got non-integral or non-finite floats`);
-    }
-    return v;
+const isSeq = (x) => Array.isArray(x) || ArrayBuffer.isView(x);
+const INT64 = 2n ** 63n;
+
+/**
+ * numpy's reading of a nested array, as np.asarray: {shape, flat} (flat: the scalars in
+ * row-major order; a scalar input has shape []), else ValueError with numpy's message
+ * for a ragged array.
+ */
+function readNested(a, what) {
+  if (!isSeq(a)) return { shape: [], flat: [a] };
+  const shape = [];
+  const ragged = () => new ValueError(`${what} must be a rectangular array of integers: ` +
+    "setting an array element with a sequence. The requested array has an inhomogeneous " +
+    `shape after ${shape.length} dimensions. The detected shape was ${tupleRepr(shape)} + ` +
+    "inhomogeneous part.");
+  let level = [a];
+  for (;;) {
+    const len = level[0].length;
+    for (const x of level) if (x.length !== len) throw ragged();
+    shape.push(len);
+    const next = [];
+    for (const x of level) for (let i = 0; i < x.length; i++) next.push(x[i]);
+    let seqs = 0;
+    for (const x of next) if (isSeq(x)) seqs++;
+    if (seqs === 0) return { shape, flat: next };
+    if (seqs !== next.length) throw ragged();
+    level = next;
   }
-  throw new ValueError(`${what} must be an array of integers, got ${typeName(v)} entries`);
+}
+
+/**
+ * The entries of a state or tap array as ints (numbers or BigInts), by numpy's and
+ * modlights.model.validation.as_int_array's rules: bools are 0/1; an entry that is
+ * not a number, str or bool (or an int beyond int64) makes an object array, whose
+ * entries are checked one by one; a str makes a str array (refused, with numpy's
+ * dtype); a non-integral or non-finite number, a float array (refused).
+ */
+function entryInts(flat, what) {
+  let width = 0;
+  let str = false;
+  let obj = false;
+  let float = false;
+  for (const v of flat) {
+    const t = typeof v;
+    if (t === "number") {
+      if (Number.isInteger(v)) width = Math.max(width, 21);
+      else { float = true; width = Math.max(width, 32); }
+    } else if (t === "boolean") {
+      width = Math.max(width, 5);
+    } else if (t === "string") {
+      str = true;
+      width = Math.max(width, [...v].length);
+    } else if (t === "bigint") {
+      if (v >= INT64 || v < -INT64) obj = true;
+      else width = Math.max(width, 21);
+    } else {
+      obj = true;
+    }
+  }
+  if (obj) return flat.map((v) => asInt(v, `${what} entry`, null, null, "an integer"));
+  if (str) throw new ValueError(`${what} must be an array of integers, got dtype <U${width}`);
+  if (float) {
+    throw new ValueError(`${what} must hold integers, got non-integral or non-finite floats`);
+  }
+  return flat.map((v) => (typeof v === "boolean" ? Number(v) : v));
 }
 
 function reduce(v, n) {
@@ -619,76 +673,89 @@ export class Board {
 
   /**
    * Board-shaped input (nested arrays, or a flat typed array) as a Uint8Array of the
-   * values reduced mod n, row-major. Errors in Python's order: a ragged array, then
-   * an entry that is not an integer, then a shape other than `shape`.
+   * values reduced mod n, row-major: the one reader of states, targets and tap counts
+   * (press, apply, and the Solver's solve, solvable and hint). Errors in Python's
+   * order and words (np.asarray, then as_int_array, then the shape): a ragged array,
+   * then an entry that is not an integer, then a shape other than `shape`.
    */
   _reduced(a, what, shape, shapeMessage) {
     const n = this._n;
     const size = shape.reduce((p, q) => p * q, 1);
     const out = new Uint8Array(size);
-    if (ArrayBuffer.isView(a)) {
-      if (a.length !== size) throw new ValueError(shapeMessage([a.length]));
+    if (ArrayBuffer.isView(a) && a.length === size) {
+      // a flat typed array, row-major (a JavaScript convenience: shape checked by size)
       for (let i = 0; i < size; i++) {
         const v = a[i];
-        out[i] = typeof v === "number" && v >= 0 && v < n ? v : reduce(entryInt(v, what), n);
+        if (!(typeof v === "number" && v >= 0 && v < n && (v | 0) === v)) {
+          const ints = entryInts(Array.from(a), what);
+          for (let k = 0; k < size; k++) out[k] = reduce(ints[k], n);
+          return out;
+        }
+        out[i] = v;
       }
       return out;
     }
-    if (!Array.isArray(a)) {
-      if (typeof a === "number" || typeof a === "boolean" || typeof a === "bigint") {
-        throw new ValueError(shapeMessage([]));
-      }
-      throw new ValueError(`${what} must be an array of integers (a list or ndarray), ` +
-        `got ${typeName(a)}`);
-    }
-    let fits = a.length === shape[0];
-    if (fits && shape.length === 2) {
-      const cols = shape[1];
-      for (let r = 0; r < a.length && fits; r++) {
-        const row = a[r];
-        fits = (Array.isArray(row) || ArrayBuffer.isView(row)) && row.length === cols;
-        if (fits && Array.isArray(row)) {
-          for (let c = 0; c < cols; c++) {
-            if (Array.isArray(row[c])) { fits = false; break; }
-          }
-        }
-      }
-      if (fits) {
+    if (Array.isArray(a) && a.length === shape[0]) {
+      // the common case: plain safe-integer numbers, exactly shaped
+      let ok = true;
+      if (shape.length === 2) {
+        const cols = shape[1];
         let i = 0;
-        for (let r = 0; r < a.length; r++) {
+        for (let r = 0; r < a.length && ok; r++) {
           const row = a[r];
+          if (!Array.isArray(row) || row.length !== cols) { ok = false; break; }
           for (let c = 0; c < cols; c++, i++) {
             const v = row[c];
-            out[i] = typeof v === "number" && v >= 0 && v < n && (v | 0) === v ? v
-              : reduce(entryInt(v, what), n);
+            if (typeof v === "number" && v >= 0 && v < n && (v | 0) === v) out[i] = v;
+            else if (Number.isSafeInteger(v)) out[i] = mod(v, n);
+            else { ok = false; break; }
           }
         }
-        return out;
+      } else {
+        for (let i = 0; i < size; i++) {
+          const v = a[i];
+          if (typeof v === "number" && v >= 0 && v < n && (v | 0) === v) out[i] = v;
+          else if (Number.isSafeInteger(v)) out[i] = mod(v, n);
+          else { ok = false; break; }
+        }
       }
-    } else if (fits && shape.length === 1) {
-      for (let i = 0; i < size; i++) {
-        const v = a[i];
-        if (Array.isArray(v) || ArrayBuffer.isView(v)) { fits = false; break; }
-        out[i] = typeof v === "number" && v >= 0 && v < n && (v | 0) === v ? v
-          : reduce(entryInt(v, what), n);
-      }
-      if (fits) return out;
+      if (ok) return out;
     }
-    const s = shapeOf(a);
-    if (s === null) {
-      throw new ValueError(`${what} must be a rectangular array of integers: the lists ` +
-        "have different lengths");
+    const { shape: got, flat } = readNested(a, what);
+    const ints = entryInts(flat, what);
+    if (got.length !== shape.length || got.some((d, i) => d !== shape[i])) {
+      throw new ValueError(shapeMessage(got));
     }
-    const flat = s.length <= 1 ? a : a.flat(s.length - 1);
-    for (const v of flat) entryInt(v, what);
-    throw new ValueError(shapeMessage(s));
+    for (let i = 0; i < size; i++) out[i] = reduce(ints[i], n);
+    return out;
+  }
+
+  /**
+   * t as an int mod n when `target` is an int, null when it is an array (read later
+   * by {@link Board#tileValues}); ValueError for a bool, as Python's _target_int.
+   */
+  targetInt(target) {
+    if (typeof target === "boolean") {
+      throw new ValueError("target must be an int or a board-shaped array, got a bool");
+    }
+    if (isInt(target)) return reduce(target, this._n);
+    return null;
+  }
+
+  /**
+   * A state (or target) as a Uint8Array of ints 0..n-1 over every tile, row-major
+   * (rows * cols for grids, nCells for graph boards; holes included): the one state
+   * reader, with Python's messages.
+   */
+  tileValues(state, what = "state") {
+    const shapeMessage = (s) =>
+      `${what} has shape ${fmtShape(s)}, the board has shape ${fmtShape(this._shape)}`;
+    return this._reduced(state, what, this._shape, shapeMessage);
   }
 
   /** A state as a Uint8Array of ints 0..n-1 over the cells (a new array). */
   _stateCells(state, what) {
-    const shapeMessage = (s) =>
-      `${what} has shape ${fmtShape(s)}, the board has shape ${fmtShape(this._shape)}`;
-    const flat = this._reduced(state, what, this._shape, shapeMessage);
+    const flat = this.tileValues(state, what);
     if (this._nCells === flat.length) return flat;
     const cf = this._cellsFlat;
     const out = new Uint8Array(cf.length);

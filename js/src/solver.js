@@ -11,6 +11,10 @@
  */
 import { getCore, loadCore } from "./core.js";
 import { ValueError, Unsolvable } from "./errors.js";
+import { Board } from "./board.js";
+import { isMixed, parseMixed } from "./patterns.js";
+import { repr, typeName } from "./pyfmt.js";
+import { MAX_TILES, checkDim, isInt, isMapping } from "./validation.js";
 
 /** Coset elements examined by `solve({minimal: true})` when no budget is given, as
  * Python's native default: 2^24, less on boards with many taps (about 2^30 operations). */
@@ -30,62 +34,41 @@ export class Interrupted extends Error {
 const UNSOLVABLE_MESSAGE = "no combination of taps takes this board to the target "
   + "(the start and the target differ by a pattern that taps cannot make)";
 
-function pyRepr(v) {
-  if (typeof v === "string") return `'${v}'`;
-  if (v === null || v === undefined) return "None";
-  if (typeof v === "boolean") return v ? "True" : "False";
-  return String(v);
-}
-
-function pyType(v) {
-  if (v === null || v === undefined) return "NoneType";
-  if (typeof v === "boolean") return "bool";
-  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
-  if (typeof v === "bigint") return "int";
-  if (typeof v === "string") return "str";
-  if (Array.isArray(v) || ArrayBuffer.isView(v)) return "list";
-  if (typeof v === "function") return "function";
-  return (v.constructor && v.constructor.name) || "object";
-}
-
-function pyShape(shape) {
-  return shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(", ")})`;
-}
-
-function isIntLike(v) {
-  return (typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint";
-}
-
-/** An int checked against lo..hi with Python's as_int messages. */
-function checkInt(v, what, lo, hi, expected) {
-  if (typeof v === "boolean") throw new ValueError(`${what} must be ${expected}, got a bool (${pyRepr(v)})`);
-  if (!isIntLike(v)) throw new ValueError(`${what} must be ${expected}, got ${pyType(v)} ${pyRepr(v)}`);
-  const iv = Number(v);
-  if (iv < lo || iv > hi) throw new ValueError(`${what} must be from ${lo} to ${hi}, got ${v}`);
-  return iv;
-}
-
-function mask(v, size, what) {
+/** A spec's locked / holes mask as a Uint8Array of rows * cols 0/1 entries (or null). */
+function specMask(v, size, what) {
   if (v == null) return null;
   if (!(ArrayBuffer.isView(v) || Array.isArray(v)) || v.length !== size) {
     throw new ValueError(`spec.${what} must be a Uint8Array of rows * cols = ${size} entries`);
   }
-  const out = new Uint8Array(size);
-  let any = false;
-  for (let i = 0; i < size; i++) {
-    if (v[i]) { out[i] = 1; any = true; }
-  }
-  return any ? out : null;
+  return Uint8Array.from(v, (x) => (x ? 1 : 0));
 }
 
-function offsetList(list, what) {
-  if (!Array.isArray(list)) throw new ValueError(`${what} must be a list of [dr, dc] offsets`);
-  return list.map((o) => {
-    if (!o || o.length !== 2 || !isIntLike(o[0]) || !isIntLike(o[1])) {
-      throw new ValueError(`${what} must be a list of [dr, dc] offsets of ints`);
+/**
+ * The Board of a spec object (as Board#spec writes it), built by Board.grid /
+ * Board.fromEffects: the same checks and messages as those.
+ */
+function boardOfSpec(spec) {
+  if (spec.kind === "graph") {
+    return Board.fromEffects(spec.effects, spec.states, spec.nCells ?? null);
+  }
+  const rows = checkDim("rows", spec.rows);
+  const cols = checkDim("cols", spec.cols);
+  if (rows * cols > MAX_TILES) return Board.grid(rows, cols, { states: spec.states });
+  const size = rows * cols;
+  let pattern = spec.offsets;
+  if (pattern == null && spec.mixed == null) {
+    throw new ValueError("spec.offsets must be a list of [dr, dc] offsets");
+  }
+  if (spec.mixed != null) {
+    if (!Array.isArray(spec.mixed) || spec.mixed.length !== size) {
+      throw new ValueError(`spec.mixed must hold rows * cols = ${size} offset lists`);
     }
-    return [Number(o[0]), Number(o[1])];
-  });
+    pattern = Array.from({ length: rows }, (_, r) => spec.mixed.slice(r * cols, (r + 1) * cols));
+    if (!isMixed(pattern, rows, cols)) pattern = parseMixed(pattern, rows, cols);
+  }
+  return Board.grid(rows, cols, { states: spec.states, pattern,
+    locked: specMask(spec.locked, size, "locked"), holes: specMask(spec.holes, size, "holes"),
+    wrap: !!spec.wrap });
 }
 
 /** Python's tuple order, descending (the chase's offset tables: engines/chase/engine.py). */
@@ -94,57 +77,40 @@ function cmpDesc(a, b) {
 }
 
 /**
- * The board description the C core takes, from a Board (its `spec()`) or a spec
- * object (see the package's interface: kind "grid" or "graph"). ValueError on a
- * malformed spec.
+ * The board description the C core takes, from a Board or a spec object (see the
+ * package's interface: kind "grid" or "graph"; checked by building its Board, with
+ * Board.grid's and Board.fromEffects' messages). ValueError on a malformed spec.
  */
 export function normalizeSpec(board) {
-  let spec = board;
-  if (board && typeof board.spec === "function") spec = board.spec();
-  if (!spec || typeof spec !== "object" || (spec.kind !== "grid" && spec.kind !== "graph")) {
-    throw new ValueError(`Solver needs a Board, got ${pyType(board)}`);
+  if (!(board instanceof Board)) {
+    if (!isMapping(board) || (board.kind !== "grid" && board.kind !== "graph")) {
+      throw new ValueError(`Solver needs a Board, got ${typeName(board)}`);
+    }
+    board = boardOfSpec(board);
   }
-  const states = checkInt(spec.states, "states", 2, 255, "an int from 2 to 255");
+  const spec = board.spec();
+  const states = spec.states;
   if (spec.kind === "graph") {
-    const nCells = checkInt(spec.nCells, "nCells", 0, 2 ** 27, "a non-negative int");
-    if (!Array.isArray(spec.effects)) throw new ValueError("effects must be a list of lists of cells");
-    const effects = spec.effects.map((e, j) => {
-      if (!(Array.isArray(e) || ArrayBuffer.isView(e))) {
-        throw new ValueError(`effects[${j}] must be a list of cell indices`);
-      }
-      return Array.from(e, (c) => {
-        if (!isIntLike(c) || Number(c) < 0 || Number(c) >= nCells) {
-          throw new ValueError(`effects[${j}] has cell ${pyRepr(c)}: cells must be ints in 0..${nCells - 1}`);
-        }
-        return Number(c);
-      });
-    });
-    return { kind: "graph", states, nCells, nTaps: effects.length, effects, shape: [effects.length] };
+    return { kind: "graph", states, nCells: spec.nCells, nTaps: spec.effects.length,
+      effects: spec.effects, shape: [spec.nCells], board };
   }
-  const rows = checkInt(spec.rows, "rows", 1, 2 ** 20, "a positive int");
-  const cols = checkInt(spec.cols, "cols", 1, 2 ** 20, "a positive int");
-  if (rows * cols > 2 ** 27) {
-    throw new ValueError(`board too large: ${rows}x${cols} = ${rows * cols} tiles (at most ${2 ** 27})`);
-  }
+  const { rows, cols } = spec;
   const size = rows * cols;
   let pats;
   let patOf = null;
   if (spec.mixed != null) {
-    if (!Array.isArray(spec.mixed) || spec.mixed.length !== size) {
-      throw new ValueError(`spec.mixed must hold rows * cols = ${size} offset lists`);
-    }
     const index = new Map();
     pats = [];
     patOf = new Int32Array(size);
     for (let t = 0; t < size; t++) {
-      const p = offsetList(spec.mixed[t], `spec.mixed[${t}]`);
+      const p = spec.mixed[t];
       const key = JSON.stringify(p);
       let i = index.get(key);
       if (i === undefined) { i = pats.length; index.set(key, i); pats.push(p); }
       patOf[t] = i;
     }
   } else {
-    pats = [offsetList(spec.offsets, "spec.offsets")];
+    pats = [spec.offsets];
   }
   const seen = new Map();
   for (const p of pats) for (const o of p) seen.set(`${o[0]},${o[1]}`, o);
@@ -152,8 +118,8 @@ export function normalizeSpec(board) {
   const pos = new Map(offs.map((o, i) => [`${o[0]},${o[1]}`, i]));
   const cnt = new Int32Array(Math.max(1, pats.length * offs.length));
   pats.forEach((p, i) => { for (const o of p) cnt[i * offs.length + pos.get(`${o[0]},${o[1]}`)] += 1; });
-  const holes = mask(spec.holes, size, "holes");
-  const locked = mask(spec.locked, size, "locked");
+  const holes = board.anyHoles ? spec.holes : null;
+  const locked = board.anyLocked ? spec.locked : null;
   let active = null;
   let tappable = null;
   if (holes || locked) {
@@ -161,12 +127,10 @@ export function normalizeSpec(board) {
     for (let t = 0; t < size; t++) tappable[t] = (holes && holes[t]) || (locked && locked[t]) ? 0 : 1;
     if (holes) active = Uint8Array.from(holes, (h) => 1 - h);
   }
-  let nTaps = size;
-  if (tappable) { nTaps = 0; for (let t = 0; t < size; t++) nTaps += tappable[t]; }
   return {
-    kind: "grid", states, rows, cols, wrap: !!spec.wrap, shape: [rows, cols],
+    kind: "grid", states, rows, cols, wrap: spec.wrap, shape: [rows, cols],
     udr: Int32Array.from(offs, (o) => o[0]), udc: Int32Array.from(offs, (o) => o[1]),
-    npat: pats.length, cnt, patOf, holes, active, tappable, nTaps,
+    npat: pats.length, cnt, patOf, holes, active, tappable, nTaps: board.nTaps, board,
   };
 }
 
@@ -349,93 +313,19 @@ export class Solver {
     return Math.max(256, Math.min(DEFAULT_NATIVE_BUDGET, Math.floor(2 ** 30 / perStep)));
   }
 
-  /** Values of a board-shaped array (nested rows or flat), reduced mod n, row-major. */
-  _values(state, what) {
-    const n = this.states;
-    const size = this._blenTiles();
-    const out = new Int32Array(size);
-    const shape = this.shape;
-    const bad = (got) => new ValueError(`${what} has shape ${got}, the board has shape ${pyShape(shape)}`);
-    const put = (i, v) => {
-      if (typeof v === "number" && Number.isSafeInteger(v)) {
-        const r = v % n;
-        out[i] = r < 0 ? r + n : r;
-        return;
-      }
-      if (typeof v === "boolean" || !(typeof v === "number" || typeof v === "bigint")) {
-        throw new ValueError(`${what} entry must be an integer, got ${pyType(v)} ${pyRepr(v)}`);
-      }
-      if (typeof v === "number" && !Number.isInteger(v)) {
-        throw new ValueError(`${what} must hold integers, got non-integral or non-finite floats`);
-      }
-      const r = Number(BigInt(v) % BigInt(n));
-      out[i] = r < 0 ? r + n : r;
-    };
-    if (state == null || typeof state !== "object") {
-      throw new ValueError(`${what} must be an array of integers (a list or ndarray), got ${pyType(state)}`);
-    }
-    const nested = Array.isArray(state) && state.length > 0 && state[0] != null
-      && typeof state[0] === "object";
-    if (nested) {
-      const lens = new Set(Array.from(state, (x) => (x != null && typeof x === "object" ? x.length : -1)));
-      if (lens.size > 1 || lens.has(-1)) {
-        throw new ValueError(`${what} must be a rectangular array of integers: setting an `
-          + "array element with a sequence. The requested array has an inhomogeneous shape "
-          + `after 1 dimensions. The detected shape was (${state.length},) + inhomogeneous part.`);
-      }
-      const got = [state.length, state[0].length];
-      if (shape.length !== 2 || got[0] !== shape[0] || got[1] !== shape[1]) throw bad(pyShape(got));
-      const [rows, cols] = shape;
-      for (let r = 0; r < rows; r++) {
-        const row = state[r];
-        for (let c = 0; c < cols; c++) put(r * cols + c, row[c]);
-      }
-    } else if (state instanceof Uint8Array && state.length === size) {
-      for (let i = 0; i < size; i++) {
-        const v = state[i];
-        out[i] = v < n ? v : v % n;
-      }
-    } else if (ArrayBuffer.isView(state) || Array.isArray(state)) {
-      if (state.length !== size || (shape.length === 2 && !ArrayBuffer.isView(state))) {
-        throw bad(`(${state.length},)`);
-      }
-      for (let i = 0; i < size; i++) put(i, state[i]);
-    } else {
-      throw new ValueError(`${what} must be an array of integers (a list or ndarray), got ${pyType(state)}`);
-    }
-    return out;
-  }
-
-  _blenTiles() {
-    return this.spec.kind === "grid" ? this.spec.rows * this.spec.cols : this.spec.nCells;
-  }
-
-  /** b = t - s mod n into the core's input buffer (zero at holes). */
+  /** b = t - s mod n into the core's input buffer (zero at holes): the Board's one
+   * state reader (Board#tileValues, Board#targetInt), in Python's order. */
   _rhs(state, target) {
     const n = this.states;
-    const s = this._values(state, "state");
-    let tv0 = null;
-    let tarr = null;
-    if (typeof target === "boolean") {
-      throw new ValueError("target must be an int or a board-shaped array, got a bool");
-    }
-    if (isIntLike(target)) {
-      tv0 = Number(((BigInt(target) % BigInt(n)) + BigInt(n)) % BigInt(n));
-    } else {
-      tarr = this._values(target, "target");
-    }
+    const board = this.spec.board;
+    const tv0 = board.targetInt(target);
+    const s = board.tileValues(state, "state");
+    const tarr = tv0 === null ? board.tileValues(target, "target") : null;
     const b = new Uint8Array(this._core.memory.buffer, this._b, this._blen);
     const holes = this.spec.holes;
-    if (tv0 !== null) {
-      for (let i = 0; i < this._blen; i++) {
-        const d = tv0 - s[i];
-        b[i] = d < 0 ? d + n : d;
-      }
-    } else {
-      for (let i = 0; i < this._blen; i++) {
-        const d = tarr[i] - s[i];
-        b[i] = d < 0 ? d + n : d;
-      }
+    for (let i = 0; i < this._blen; i++) {
+      const d = (tv0 === null ? tarr[i] : tv0) - s[i];
+      b[i] = d < 0 ? d + n : d;
     }
     if (holes) for (let i = 0; i < this._blen; i++) if (holes[i]) b[i] = 0;
   }
@@ -488,9 +378,9 @@ export class Solver {
         throw new ValueError("budget must be an int (coset elements) or a float (seconds), "
           + "got a bool");
       }
-      if (!isIntLike(budget)) {
+      if (!isInt(budget)) {
         throw new ValueError("budget must be an int (coset elements) in JavaScript (a budget "
-          + `in seconds is Python's only), got ${pyType(budget)} ${pyRepr(budget)}`);
+          + `in seconds is Python's only), got ${typeName(budget)} ${repr(budget)}`);
       }
       if (BigInt(budget) < 0n) throw new ValueError(`budget must be >= 0, got ${budget}`);
       steps = BigInt(budget) > MAX_BUDGET ? Number(MAX_BUDGET) : Number(budget);

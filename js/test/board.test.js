@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Board } from "../src/board.js";
+import { ValueError } from "../src/errors.js";
 import { PATTERNS } from "../src/patterns.js";
 import { golden } from "./golden.js";
 
@@ -78,4 +79,43 @@ test("inputs are not modified; typed arrays are accepted", () => {
   assert.equal(JSON.stringify(s), copy);
   assert.deepEqual(b.press(Uint8Array.from(s.flat()), [0, 1], 2), out);
   assert.deepEqual(b.apply(s, [[0, 2, 0], [0, 0, 0]]), out);
+});
+
+test("one state reader: press, apply, solve, solvable and hint take the same inputs", async () => {
+  const { Solver } = await import("../src/solver.js");
+  const { loadCore } = await import("../src/core.js");
+  await loadCore();
+  const b = Board.grid(3, 3, { states: 5 });
+  const s = Solver.createSync(b);
+  const ints = [[1, 0, 0], [0, 0, 0], [0, 0, 0]];
+  const mixed = [[true, false, 0n], [0, 2 ** 60 * 5, -5], [10, 0, 1e20]];  // Python accepts these
+  assert.deepEqual(b.press(mixed, [1, 1]), b.press(ints, [1, 1]));
+  assert.deepEqual(s.solve(mixed).taps, s.solve(ints).taps);
+  assert.equal(s.solvable(mixed), true);
+  assert.deepEqual(s.hint(mixed), s.hint(ints));
+  assert.deepEqual(s.solve(ints, { target: mixed }).length, 0);
+  s.dispose();
+});
+
+test("a Solver's spec is checked as Board.grid checks it (offsets do not wrap mod 2^32)", async () => {
+  const { Solver } = await import("../src/solver.js");
+  const { loadCore } = await import("../src/core.js");
+  await loadCore();
+  for (const offsets of [[[2 ** 32, 0]], [[0, 2 ** 32 + 1]], [[-(2 ** 31), 0]], [[2 ** 20 + 1, 0]]]) {
+    const want = (() => {
+      try { Board.grid(2, 2, { pattern: offsets }); } catch (e) { return e.message; }
+      return "(no error)";
+    })();
+    assert.throws(() => Solver.createSync({ kind: "grid", rows: 2, cols: 2, states: 2, offsets }),
+      (e) => e instanceof ValueError && e.message === want, JSON.stringify(offsets));
+  }
+  const mixed = Array(4).fill([[0, 0]]);
+  mixed[3] = [[0, 4096]];
+  assert.throws(() => Solver.createSync({ kind: "grid", rows: 2, cols: 2, states: 2, mixed }),
+    /pattern offset \(0, 4096\) reaches further than 1024 tiles/);
+  assert.throws(() => Solver.createSync({ kind: "graph", states: 2, nCells: 2, effects: [[2 ** 32]] }),
+    /cell index 4294967296 out of range/);
+  // a good spec still gives the Board's answers
+  const s = Solver.createSync(Board.grid(2, 2, { pattern: [[0, 0], [1, 0]] }).spec());
+  assert.equal(s.nullity, Solver.createSync(Board.grid(2, 2, { pattern: [[0, 0], [1, 0]] })).nullity);
 });

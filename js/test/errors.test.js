@@ -5,10 +5,23 @@ import { Puzzle } from "../src/puzzle.js";
 import { generate } from "../src/generate.js";
 import { daily } from "../src/daily.js";
 import { ValueError, Unsolvable } from "../src/errors.js";
+import { Solver } from "../src/solver.js";
+import { loadCore } from "../src/core.js";
 import { solvers } from "./solvers.js";
 import { golden } from "./golden.js";
 
 const SOLVERS = await solvers();
+await loadCore();
+
+/** The message of f's ValueError ("(no error)", or the other exception's text). */
+function messageOf(f) {
+  try {
+    f();
+  } catch (e) {
+    return e instanceof ValueError ? e.message : `${e && e.name}: ${e && e.message}`;
+  }
+  return "(no error)";
+}
 
 function run(op, arg) {
   switch (op) {
@@ -23,6 +36,24 @@ function run(op, arg) {
       const b = Board.fromDict(arg.board);
       return () => b.apply(arg.state, arg.taps);
     }
+    case "solve": {
+      // solve, solvable and hint read states and targets with the one reader: the same
+      // message from each
+      const s = Solver.createSync(Board.fromDict(arg.board));
+      const opts = "target" in arg ? { target: arg.target } : {};
+      return () => {
+        const others = [messageOf(() => s.solvable(arg.state, opts)),
+          messageOf(() => s.hint(arg.state, opts))];
+        try {
+          s.solve(arg.state, opts);
+        } catch (e) {
+          assert.deepEqual(others, [e.message, e.message], "solvable and hint as solve");
+          throw e;
+        }
+      };
+    }
+    case "solver_grid_spec":
+      return () => Solver.createSync({ kind: "grid", wrap: false, ...arg });
     case "from_code": return () => Puzzle.fromCode(arg);
     case "generate": return () => generate(arg);
     case "daily": return () => daily(arg);

@@ -524,6 +524,38 @@ ERROR_CASES = [
     ("puzzle_from_dict", {"board": GOOD, "start": [[0] * 3] * 3, "code": "AQAGBgIAfnf6hLAUNNFG"}),
     ("puzzle_from_dict", {"board": {**GOOD, "rows": -1}, "start": [[0] * 3] * 3}),
 ]
+# states and targets: one reader (Board.coerce_state's rules) for press, apply and the
+# Solver's solve / solvable / hint; "solve" runs Solver(board).solve(state, target=...)
+# (the JavaScript test asks solvable and hint too, for the same message)
+_Z = [[0] * 3] * 3
+BAD_STATES = [
+    [["1", 0, 0], [0, 0, 0], [0, 0, 0]], [["ab", True, 0], [0, 0, 0], [0, 0, 0]],
+    [["abc", 1.5, 0], [0, 0, 0], [0, 0, 0]], [[True, "a", False], [0, 0, 0], [0, 0, 0]],
+    [[0, 0, 0], [0, 0], [0, 0, 0]], [[0, [0], 0], [0, 0, 0], [0, 0, 0]], [[0, 0, 0], 5, [0]],
+    [[None, 0, 0], [0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 0, 0], [0, 0, {}]],
+    [[2 ** 70, None, 0], [0, 0, 0], [0, 0, 0]], [[0.5, 0, 0], [0, 0, 0], [0, 0, 0]],
+    [[0, 0, 0], [0, 0, 0]], [0] * 9, None, "abc", 5, {},
+]
+ERROR_CASES += [("press", {"board": GOOD, "state": st, "pos": [1, 1]}) for st in BAD_STATES]
+ERROR_CASES += [("solve", {"board": GOOD, "state": st}) for st in BAD_STATES]
+ERROR_CASES += [
+    ("solve", {"board": GOOD, "state": _Z, "target": 1.5}),
+    ("solve", {"board": GOOD, "state": _Z, "target": True}),
+    ("solve", {"board": GOOD, "state": _Z, "target": "1"}),
+    ("solve", {"board": GOOD, "state": _Z, "target": None}),
+    ("solve", {"board": GOOD, "state": _Z, "target": [[1.5, 0, 0], [0, 0, 0], [0, 0, 0]]}),
+    ("solve", {"board": GOOD, "state": [["1", 0, 0]] * 3, "target": True}),
+    ("solve", {"board": {"effects": [[0], [1]], "states": 2}, "state": [[1, 0]]}),
+    ("solve", {"board": {"effects": [[0], [1]], "states": 2}, "state": ["1", 0]}),
+    ("press", {"board": {"effects": [[0], [1]], "states": 2}, "state": [[1, 0]], "pos": 0}),
+]
+# a Solver of a grid spec ({kind: "grid", rows, cols, states, offsets}: JavaScript's)
+# checks it as Board.grid(rows, cols, states=, pattern=offsets) does
+ERROR_CASES += [("solver_grid_spec", {"rows": r, "cols": c, "states": n, "offsets": o})
+                for r, c, n, o in [(2, 2, 2, [[2 ** 32, 0]]), (2, 2, 2, [[2 ** 20 + 1, 0]]),
+                                   (2, 2, 2, [[0, 2 ** 31]]), (2, 2, 2, [[0, True]]),
+                                   (2, 2, 2, [[0, 0, 1]]), (2, 2, 2, 5), (2, 2, 256, [[0, 0]]),
+                                   (0, 2, 2, [[0, 0]]), (2, 2 ** 21, 2, [[0, 0]])]]
 
 
 def _run_error(op, arg):
@@ -540,6 +572,13 @@ def _run_error(op, arg):
             pos = tuple(arg["pos"]) if isinstance(arg["pos"], list) else arg["pos"]
             return _catch(lambda: b.press(arg["state"], pos, arg.get("times", 1)))
         return _catch(lambda: b.apply(arg["state"], arg["taps"]))
+    if op == "solve":
+        s = ml.Solver(ml.Board.from_dict(arg["board"]))
+        return _catch(lambda: s.solve(arg["state"], target=arg.get("target", 0)))
+    if op == "solver_grid_spec":
+        return _catch(lambda: ml.Solver(ml.Board.grid(arg["rows"], arg["cols"],
+                                                      states=arg["states"],
+                                                      pattern=arg["offsets"])))
     if op == "from_code":
         return _catch(lambda: ml.Puzzle.from_code(arg))
     if op == "generate":
