@@ -83,7 +83,8 @@ export function seedFrom(value) {
   }
   if (typeof value === "bigint") return ((value % TWO64) + TWO64) % TWO64;
   if (typeof value === "number") {
-    if (!Number.isSafeInteger(value)) {
+    // any integral Number is an int (exact as a double, above 2^53 too), as in Python
+    if (!Number.isInteger(value)) {
       throw new ValueError(`seed must be an int, str, bytes or None, got ${typeName(value)}`);
     }
     return ((BigInt(value) % TWO64) + TWO64) % TWO64;

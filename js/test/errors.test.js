@@ -84,3 +84,22 @@ test("error classes", () => {
   assert.equal(e.name, "Unsolvable");
   assert.equal(new ValueError("y").name, "ValueError");
 });
+
+test("seeds: every integral Number (above 2^53 too) and every BigInt is an int, mod 2^64", async () => {
+  const { seedFrom } = await import("../src/prng.js");
+  const golden64 = golden("prng.json").seeds.filter((e) => e.kind === "int");
+  for (const e of golden64) assert.equal(seedFrom(BigInt(e.seed)).toString(), e.seed_from, e.seed);
+  assert.equal(seedFrom(2 ** 53), 2n ** 53n);
+  assert.equal(seedFrom(2 ** 53 + 2), 2n ** 53n + 2n);
+  assert.equal(seedFrom(2 ** 64 + 2 ** 12), 2n ** 12n);      // exact as a double
+  assert.equal(seedFrom(2 ** 70), 0n);
+  assert.equal(seedFrom(-(2 ** 60)), 2n ** 64n - 2n ** 60n);
+  assert.equal(seedFrom(1e300), BigInt(1e300) % 2n ** 64n);
+  assert.equal(seedFrom(2n ** 70n + 3n), 3n);
+  assert.equal(seedFrom(-1n), 2n ** 64n - 1n);
+  assert.equal(generate({ rows: 4, cols: 4, seed: 2 ** 53 }).code,
+    generate({ rows: 4, cols: 4, seed: 2n ** 53n }).code);
+  for (const bad of [1.5, NaN, Infinity, -Infinity, true]) {
+    assert.throws(() => seedFrom(bad), ValueError, String(bad));
+  }
+});
