@@ -147,9 +147,21 @@ export class Board {
     rows = checkDim("rows", rows);
     cols = checkDim("cols", cols);
     if (rows * cols > MAX_TILES) {
-      throw new ValueError(`board too large: ${rows}x${cols} = ${rows * cols} tiles; more ` +
-        `than ${MAX_TILES} tiles are allowed only for uniform boards ` +
-        "(one pattern, no locked tiles or holes)");
+      const none = (v) => v === null || v === undefined || (Array.isArray(v) && !v.length);
+      if (!(none(locked) && none(holes) && !isMixed(pattern, rows, cols))) {
+        // Python's words: it too refuses these
+        throw new ValueError(`board too large: ${rows}x${cols} = ${rows * cols} tiles; more ` +
+          `than ${MAX_TILES} tiles are allowed only for uniform boards ` +
+          "(one pattern, no locked tiles or holes)");
+      }
+      // Python keeps a uniform grid this large by its shape and pattern alone (a lazy
+      // board, nullity / rank / kernel_size only); the JavaScript package does not (its
+      // core holds at most MAX_TILES tiles). Bad states or patterns first, as Python.
+      checkStates(states);
+      parsePattern(pattern);
+      throw new ValueError(`board too large: ${rows}x${cols} = ${rows * cols} tiles; the ` +
+        `JavaScript package holds at most ${MAX_TILES} tiles a board (Python's modlights ` +
+        "keeps larger uniform grids, by their shape and pattern alone)");
     }
     const n = checkStates(states);
     const b = new Board(PRIVATE);
@@ -251,8 +263,10 @@ export class Board {
     b._effects = eff.map((e) => Object.freeze(e.map(Number)));
     b._nCells = m;
     b._nTaps = eff.length;
-    b._cellsFlat = Int32Array.from({ length: m }, (_, i) => i);
-    b._tapsFlat = Int32Array.from({ length: eff.length }, (_, i) => i);
+    // every cell is active and every tap tappable: no index arrays (made on demand by
+    // `cells` / `taps` only, see _positions)
+    b._cellsFlat = null;
+    b._tapsFlat = null;
     return b;
   }
 
@@ -356,9 +370,13 @@ export class Board {
   /** rows x cols booleans: the holes (grids; a copy). */
   get holes() { return this._nested(this._holes, (v) => v === 1); }
   /** Active positions in row-major order ([r, c] for grids, ints for graphs). */
-  get cells() { return this._positions(this._cellsFlat); }
+  get cells() {
+    return this._positions(this._kind === "graph" ? this._nCells : this._cellsFlat);
+  }
   /** Tappable positions in row-major order ([r, c] for grids, ints for graphs). */
-  get taps() { return this._positions(this._tapsFlat); }
+  get taps() {
+    return this._positions(this._kind === "graph" ? this._nTaps : this._tapsFlat);
+  }
 
   /** The offsets of the tile at (r, c) of a grid. */
   offsetsAt(r, c) {
@@ -659,7 +677,7 @@ export class Board {
   }
 
   _positions(flat) {
-    if (this._kind === "graph") return Array.from(flat);
+    if (this._kind === "graph") return Array.from({ length: flat }, (_, i) => i);  // a count
     const cols = this._shape[1];
     return Array.from(flat, (i) => [Math.floor(i / cols), i % cols]);
   }

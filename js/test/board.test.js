@@ -119,3 +119,23 @@ test("a Solver's spec is checked as Board.grid checks it (offsets do not wrap mo
   const s = Solver.createSync(Board.grid(2, 2, { pattern: [[0, 0], [1, 0]] }).spec());
   assert.equal(s.nullity, Solver.createSync(Board.grid(2, 2, { pattern: [[0, 0], [1, 0]] })).nullity);
 });
+
+test("grids past MAX_TILES: an honest message; graph boards of many cells are cheap", () => {
+  // Python keeps a uniform 12000 x 12000 grid lazily; JavaScript says it does not
+  assert.throws(() => Board.grid(12000, 12000), (e) => e instanceof ValueError &&
+    /JavaScript package holds at most 134217728 tiles/.test(e.message) &&
+    !/allowed only for uniform boards/.test(e.message));
+  assert.throws(() => Board.grid(2 ** 20, 2 ** 20, { pattern: "knight" }),
+    /JavaScript package holds at most/);
+  const t = performance.now();
+  const g = Board.fromEffects([], 2, 2 ** 27);
+  assert.ok(performance.now() - t < 500, `${performance.now() - t} ms`);
+  assert.equal(g.nCells, 2 ** 27);
+  assert.deepEqual(g.taps, []);
+  assert.deepEqual(g.toDict(), { effects: [], states: 2, n_cells: 2 ** 27 });
+  const h = Board.fromEffects([[0, 2], [1]], 3, 4);
+  assert.deepEqual(h.cells, [0, 1, 2, 3]);
+  assert.deepEqual(h.taps, [0, 1]);
+  assert.deepEqual(h.press([0, 0, 0, 0], 0), [1, 0, 1, 0]);
+  assert.deepEqual(h.apply([0, 0, 0, 0], [1, 2]), [1, 2, 1, 0]);
+});
