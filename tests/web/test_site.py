@@ -418,3 +418,24 @@ def test_long_search_runs_off_the_page_and_cancels(page):
     assert not page.is_disabled("#solve")
     assert page.eval_on_selector_all("#board .tile[data-solution]:not([data-solution=''])",
                                       "els => els.length") == 0
+
+
+def test_hint_on_a_large_kernel_runs_off_the_page_and_cancels(page):
+    """A hint needs a minimal plan: on the 30 x 30 board of 255 states (5^12 kernel
+    elements, seconds of search) it runs in the game's worker like "Show solution"; the
+    page's clock ticks on, Cancel stops it, and no tap is made."""
+    goto(page, "playground")
+    page.fill("#pg-rows", "30")
+    page.fill("#pg-cols", "30")
+    page.fill("#pg-states", "255")
+    page.click("#pg-new")
+    page.click("#pg-random")
+    page.check("#tool-play")
+    before = page.evaluate("window.modlights.session().taps")
+    page.click("#hint")
+    page.wait_for_selector("#cancel-work")
+    page.wait_for_function("document.querySelector('#toast').textContent.includes('… 1 s')")
+    page.click("#cancel-work")
+    page.wait_for_function("document.querySelector('#toast').textContent === 'Cancelled.'")
+    assert page.evaluate("window.modlights.session().taps") == before
+    assert page.evaluate("window.modlights.session().hinted") is False

@@ -449,18 +449,36 @@ async function engineReady() {
     updateTiles();
   }
 
+  /* Kernels up to this many elements are searched on the page's thread (milliseconds);
+   * a hint on a larger one runs its minimal search in the solver thread, as "Show
+   * solution" does, so the page never freezes and Cancel stops it. */
+  const QUICK_KERNEL = 1n << 16n;
+
+  /** The first tap of a board-shaped tap array in row-major order (the package's
+   * Solution.firstMove), or null when there is none. */
+  function firstTap(taps) {
+    for (let r = 0; r < taps.length; r++)
+      for (let c = 0; c < taps[r].length; c++) if (Number(taps[r][c]) !== 0) return [r, c];
+    return null;
+  }
+
   async function hint() {
     if (!cur || cur.done || cur.model.solved(cur.state)) return;
-    const s = cur;
+    const s = cur, before = s.state.join();
     let tap;
     try {
       const solver = await solverOf(s);
-      tap = await busy(() => solver.hint(s.model.nested(s.state)));
+      if (solver.kernelSize > QUICK_KERNEL) {
+        tap = firstTap((await solveOffThread(s.model.b, s.model.nested(s.state))).taps);
+      } else {
+        tap = await busy(() => solver.hint(s.model.nested(s.state)));
+      }
     } catch (e) {
-      toast("No hint: " + why(e));
+      if (s === cur) toast(why(e) === "cancelled" ? "Cancelled." : "No hint: " + why(e));
       return;
     }
-    if (s !== cur || s.done || !tap) return;
+    // a hint for a state the player has changed meanwhile is dropped
+    if (s !== cur || s.done || !tap || s.state.join() !== before) return;
     const i = tap[0] * s.model.cols + tap[1];
     tapAt(i);
     s.hinted = true;
