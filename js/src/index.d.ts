@@ -183,6 +183,8 @@ export class Puzzle {
   readonly start: ReadonlyArray<ReadonlyArray<number>>;
   readonly code: string;
   readonly solver: Solver;
+  /** Free the solver's WebAssembly memory; the measured figures stay. */
+  dispose(): void;
   readonly minTaps: number;
   readonly proven: boolean;
   readonly solution: Solution;

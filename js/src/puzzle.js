@@ -134,6 +134,16 @@ export class Puzzle {
     return this._solver;
   }
 
+  /** Free the board's solver (its WebAssembly memory). The measured figures (minTaps,
+   * proven, stars, difficulty) stay; a later question that needs the solver makes a
+   * new one. */
+  dispose() {
+    if (this._solver !== null && typeof this._solver.dispose === "function") {
+      this._solver.dispose();
+    }
+    this._solver = null;
+  }
+
   _measure() {
     if (this._stats === null) {
       const sol = minSolve(this.solver, this._start);

@@ -37,6 +37,7 @@ async function main(): Promise<number> {
   w.terminate();
   const once: Solution = await runInWorker(b, [[1, 0, 0, 0, 0]], { signal: new AbortController().signal });
   void ws; void once; void info.kernelSize;
+  p.dispose();
   s.dispose();
   const ok: true = verify({});
   const said: string = summary({});
