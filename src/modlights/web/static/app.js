@@ -100,11 +100,13 @@ async function engineReady() {
   /** The page's view of a package Puzzle: {puzzle, board, start, code, stars, min_taps,
    * proven, difficulty}; the values are awaited (a lazy one may be a promise). */
   async function record(p) {
-    return {
+    const rec = {
       puzzle: p, board: p.board, start: await p.start, code: await p.code,
       stars: await p.stars, min_taps: await p.minTaps, proven: await p.proven,
       difficulty: p.difficulty || null,
     };
+    p.dispose();          // the figures are measured: free the puzzle's solver now
+    return rec;
   }
 
   /** One Solver per board, made on first use (the package loads the WebAssembly core
