@@ -34,6 +34,14 @@ export class Interrupted extends Error {
 const UNSOLVABLE_MESSAGE = "no combination of taps takes this board to the target "
   + "(the start and the target differ by a pattern that taps cannot make)";
 
+/** The options object of a call (as Board.grid's): ValueError unless an object. */
+function checkOptions(options, what) {
+  if (!isMapping(options)) {
+    throw new ValueError(`${what} options must be an object, got ${typeName(options)}`);
+  }
+  return options;
+}
+
 /** A spec's locked / holes mask as a Uint8Array of rows * cols 0/1 entries (or null). */
 function specMask(v, size, what) {
   if (v == null) return null;
@@ -355,7 +363,8 @@ export class Solver {
   }
 
   /** Whether some tap counts take `state` to `target` (an int or a board-shaped array). */
-  solvable(state, { target = 0 } = {}) {
+  solvable(state, options = {}) {
+    const { target = 0 } = checkOptions(options, "Solver.solvable");
     this._live();
     this._rhs(state, target);
     const rc = this._core.exports.ml_w_solve(this._h, this._b, this._x);
@@ -370,7 +379,8 @@ export class Solver {
    * true only when the whole coset was covered. 0: no search (the greedy descent only).
    * @returns {Solution}
    */
-  solve(state, { minimal = true, budget, target = 0 } = {}) {
+  solve(state, options = {}) {
+    const { minimal = true, budget, target = 0 } = checkOptions(options, "Solver.solve");
     this._live();
     let steps = this.defaultBudget;
     if (budget !== undefined && budget !== null) {
@@ -410,7 +420,8 @@ export class Solver {
 
   /** The first tap ([r, c], or the tap index on a graph board) of a minimal plan, or
    * null when `state` is already at the target. Throws Unsolvable when no plan exists. */
-  hint(state, { budget, target = 0 } = {}) {
+  hint(state, options = {}) {
+    const { budget, target = 0 } = checkOptions(options, "Solver.hint");
     return this.solve(state, { minimal: true, budget, target }).firstMove();
   }
 
