@@ -24,6 +24,7 @@
 import { loadCore, getCore, setInterruptHandler } from "./core.js";
 import { Solver, Solution, Interrupted, normalizeSpec } from "./solver.js";
 import { ValueError, Unsolvable } from "./errors.js";
+import { typeName } from "./pyfmt.js";
 
 const IS_NODE = typeof process !== "undefined" && process.versions != null
   && process.versions.node != null;
@@ -103,6 +104,24 @@ async function maybeServe() {
 await maybeServe();
 
 // ------------------------------------------------------------------ the caller's side
+/** The options of a worker call: {} for undefined, else a plain object whose
+ * onProgress (a function) and signal (an AbortSignal) are checked, ValueError
+ * otherwise, before any worker is started. */
+function workerOptions(options, what) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new ValueError(`${what} options must be an object, got ${typeName(options)}`);
+  }
+  if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
+    throw new ValueError(`onProgress must be a function, got ${typeName(options.onProgress)}`);
+  }
+  if (options.signal !== undefined && !(typeof AbortSignal !== "undefined"
+      && options.signal instanceof AbortSignal)) {
+    throw new ValueError(`signal must be an AbortSignal, got ${typeName(options.signal)}`);
+  }
+  return options;
+}
+
 function rebuild(r) {
   return new Solution(r.taps, r.length, r.provenMinimal, BigInt(r.kernelSize), r.examined,
     r.pruned, { x: r.x, cols: r.cols });
@@ -197,14 +216,16 @@ export class SolverWorker {
    * Solve in the worker (options as Solver.solve, plus `onProgress`).
    * @returns {Promise<Solution>} rejects with Unsolvable, ValueError or Interrupted
    */
-  async solve(state, { onProgress, ...options } = {}) {
+  async solve(state, opts) {
+    const { onProgress, ...options } = workerOptions(opts, "solve");
     const plain = (v) => (ArrayBuffer.isView(v) ? Array.from(v)
       : Array.isArray(v) ? v.map((r) => (ArrayBuffer.isView(r) ? Array.from(r) : r)) : v);
     return rebuild(await this._call("solve", { state: plain(state), options }, onProgress));
   }
 
   /** {rank, nullity, kernelSize (BigInt)} computed in the worker. */
-  async info({ onProgress } = {}) {
+  async info(opts) {
+    const { onProgress } = workerOptions(opts, "info");
     const r = await this._call("info", {}, onProgress);
     return { rank: r.rank, nullity: r.nullity, kernelSize: BigInt(r.kernelSize) };
   }
@@ -234,7 +255,8 @@ export class SolverWorker {
  *   signal?: AbortSignal}} [options] `signal` aborting cancels the work
  * @returns {Promise<Solution>}
  */
-export async function runInWorker(board, state, { signal, ...options } = {}) {
+export async function runInWorker(board, state, opts) {
+  const { signal, ...options } = workerOptions(opts, "runInWorker");
   const w = new SolverWorker(board);
   const onAbort = () => w.cancel();
   if (signal) {

@@ -67,3 +67,23 @@ test("errors keep their classes and messages", async () => {
     w.terminate();
   }
 });
+
+test("junk worker options are ValueErrors, before any worker starts", async () => {
+  const spec = { kind: "graph", states: 2, nCells: 1, effects: [[0]] };
+  const w = new SolverWorker(spec);
+  try {
+    for (const bad of [null, 7, "x", [1]]) {
+      await assert.rejects(w.solve([1], bad), (e) => e instanceof ValueError
+        && /solve options must be an object/.test(e.message));
+      await assert.rejects(runInWorker(spec, [1], bad), (e) => e instanceof ValueError);
+    }
+    await assert.rejects(w.info(null), ValueError);
+    await assert.rejects(w.solve([1], { onProgress: 3 }), /onProgress must be a function/);
+    await assert.rejects(runInWorker(spec, [1], { signal: {} }),
+      /signal must be an AbortSignal/);
+    const sol = await w.solve([1], { onProgress: () => {} });   // still usable
+    assert.equal(sol.length, 1);
+  } finally {
+    w.terminate();
+  }
+});
