@@ -72,6 +72,28 @@ def test_no_budget_descends_greedily_and_proves_nothing_unless_zero():
     assert (descend(x0.astype(np.int64), H, orders, 2) == best).all()
 
 
+def test_a_partial_budget_gives_one_answer_on_every_machine():
+    """A budget short of the coset: the walk runs on one thread, so the examined count,
+    the proof flag and the answer equal the single-thread C walk's, whatever the CPU
+    count (threads sharing a bound skip sub-cubes by timing)."""
+    from modlights.native import _core
+    board = ml.Board.from_effects([[0, 0, 0], [], [0], [0, 0, 0], [], [0, 0, 0], []], 9, 1)
+    kernel = kernel_of(board, True)
+    H, orders = kernel.generators()
+    total = int(np.prod(orders))
+    rng = np.random.default_rng(11)
+    for _ in range(4):
+        x0 = rng.integers(0, 9, board.n_taps).astype(np.uint8)
+        for steps in (total // 3, total // 9, 1000):
+            best, proven, examined, _ = coset_minimum(x0, kernel, steps=steps, seconds=None,
+                                                      deadline=None)
+            one = _core.coset_min(x0, H, orders, 9, budget=steps, threads=1)
+            assert examined == one[2] and proven == (one[4] or not one[0].any())
+            if not proven:      # the descent starts from the single-thread walk's best
+                assert int(best.sum()) == int(
+                    descend(one[0].astype(np.int64), H, orders, 9).sum())
+
+
 def test_unsearchable_kernel_returns_the_start_unproved():
     board = ml.Board.grid(4, 4)
     eng = ReferenceEngine(board.matrix(), 2)

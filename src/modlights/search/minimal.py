@@ -469,8 +469,14 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
         # <= 0 seconds would mean none to it: at least a microsecond)
         left = 0.0 if deadline is None else \
             max(1e-6, deadline_search - time.perf_counter())
+        # A budget short of the coset is walked on one thread: threads share their best
+        # length as a bound and skip sub-cubes by it, so what a partial walk covers (and
+        # whether it proves the minimum) would depend on the CPU count and the timing;
+        # one thread gives the same answer on every machine. Whole walks use them all.
+        partial = bool(steps) and steps < size
         best, _, examined, pruned, complete = _coset.coset_min(
-            x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0, seconds=left)
+            x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0, seconds=left,
+            threads=1 if partial else None)
         # a sub-coset proves nothing, except that length 0 is always least
         complete = (complete and k == len(orders) and every) or not best.any()
         if not complete:
