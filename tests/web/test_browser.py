@@ -10,7 +10,6 @@ drives the page and checks what it shows against the library: tile states agains
 """
 import datetime
 import json
-import os
 import threading
 import time
 
@@ -21,16 +20,15 @@ import modlights as ml
 from modlights.play.campaign import Campaign
 from modlights.web import site
 
-CHROMIUM = "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason="Debian's chromium is not installed at /usr/bin/chromium (.ci/run installs it)")
+from browser_pages import (TIMEOUT_MS, goto, launch_chromium, marked, needs_chromium,
+                           page_state, tap_count, tile, today)
+
+pytestmark = needs_chromium
 needs_package = pytest.mark.skipif(
     site.js_package_dir() is None or
     not (site.js_package_dir() / "dist" / "modlights.wasm").is_file(),
     reason="the JavaScript package (js/src, js/dist/modlights.wasm) is not built here")
 
-TIMEOUT_MS = 20_000
 
 
 @pytest.fixture(scope="module")
@@ -55,12 +53,7 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    pw = sync_playwright().start()
-    b = pw.chromium.launch(executable_path=CHROMIUM, args=[
-        "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"])
+    pw, b = launch_chromium()
     yield b
     b.close()
     pw.stop()
@@ -79,35 +72,16 @@ def page(browser, server):
 
 
 # ----------------------------------------------------------------------------- helpers
-def goto(page, route):
-    page.goto("/#/" + route)
-    page.wait_for_selector("body[data-ready=true]")
 
 
-def today():
-    return datetime.datetime.now(datetime.timezone.utc).date()
 
 
-def page_state(page, board):
-    """The tiles' data-state as a board-shaped array (holes read as 0)."""
-    values = page.eval_on_selector_all("#board .tile", "els => els.map(e => e.dataset.state)")
-    assert len(values) == board.shape[0] * board.shape[1]
-    return np.array([int(v) if v else 0 for v in values]).reshape(board.shape)
 
 
-def tile(page, pos):
-    return page.locator(f'#board .tile[data-row="{pos[0]}"][data-col="{pos[1]}"]')
 
 
-def marked(page, cls):
-    """Sorted (row, col) of the tiles that have the CSS class ``cls``."""
-    rc = page.eval_on_selector_all(f"#board .tile.{cls}",
-                                   "els => els.map(e => [+e.dataset.row, +e.dataset.col])")
-    return sorted((r, c) for r, c in rc)
 
 
-def tap_count(page):
-    return int(page.inner_text("#tap-count"))
 
 
 def open_daily(page, i):

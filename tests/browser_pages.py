@@ -1,0 +1,65 @@
+"""What the browser tests share (tests/web/test_browser.py drives ``modlights serve``,
+tests/web/test_site.py the static site): Debian's Chromium under Playwright, and
+helpers that read the game's page."""
+from __future__ import annotations
+
+import datetime
+import os
+
+import numpy as np
+import pytest
+
+#: Debian's chromium; the browser tests skip without it (.ci/run installs it).
+CHROMIUM = "/usr/bin/chromium"
+#: Playwright's default timeout for every page action, in ms.
+TIMEOUT_MS = 20_000
+
+needs_chromium = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM),
+    reason="Debian's chromium is not installed at /usr/bin/chromium (.ci/run installs it)")
+
+
+def launch_chromium():
+    """(playwright, browser): a headless Chromium; close the browser, then stop
+    playwright."""
+    from playwright.sync_api import sync_playwright
+    pw = sync_playwright().start()
+    b = pw.chromium.launch(executable_path=CHROMIUM, args=[
+        "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"])
+    return pw, b
+
+
+def goto(page, route):
+    """Open the game's ``#/route`` and wait until the page says it is ready."""
+    page.goto("/#/" + route)
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def today():
+    """Today's date in UTC (the daily puzzles' calendar)."""
+    return datetime.datetime.now(datetime.timezone.utc).date()
+
+
+def page_state(page, board):
+    """The tiles' data-state as a board-shaped array (holes read as 0)."""
+    values = page.eval_on_selector_all("#board .tile", "els => els.map(e => e.dataset.state)")
+    assert len(values) == board.shape[0] * board.shape[1]
+    return np.array([int(v) if v else 0 for v in values]).reshape(board.shape)
+
+
+def tile(page, pos):
+    """The tile at (row, col)."""
+    return page.locator(f'#board .tile[data-row="{pos[0]}"][data-col="{pos[1]}"]')
+
+
+def marked(page, cls):
+    """Sorted (row, col) of the tiles that have the CSS class ``cls``."""
+    rc = page.eval_on_selector_all(f"#board .tile.{cls}",
+                                   "els => els.map(e => [+e.dataset.row, +e.dataset.col])")
+    return sorted((r, c) for r, c in rc)
+
+
+def tap_count(page):
+    """The taps the page's counter shows."""
+    return int(page.inner_text("#tap-count"))
