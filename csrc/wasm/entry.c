@@ -5,6 +5,7 @@
 #include "chase/chase.h"
 #include "dense/gf2.h"
 #include "dense/zn.h"
+#include "search/canon.h"
 #include "search/coset.h"
 
 #include <stdarg.h>
@@ -51,6 +52,7 @@ struct ml_w {
     part_t parts[MAX_PARTS];
     /* kernel generators over the taps (built on first use) */
     int have_gens, every;
+    int canonical;                        /* H is ml_canon_basis's (search/canon.h) */
     size_t k;
     uint8_t *H;                           /* k x xlen */
     uint32_t *orders;
@@ -658,9 +660,30 @@ static int build_generators(ml_w *s)
             memcpy(H + i * s->xlen, Z + i * s->nsym, s->nsym);
     }
     free(Z);
+    /* the canonical generators when within their work bound, as modlights.solver (the
+     * decision on n_taps, the tap vector's length there; the zero columns of locked
+     * taps and holes in H change nothing in the canonical form) */
+    size_t kept = limit;
+    s->canonical = 0;
+    if (s->every && limit && ml_canon_fits(limit, s->n_taps, (unsigned)s->n)) {
+        uint8_t *C = calloc((size_t)hbytes + 1, 1);
+        uint32_t *co = calloc(limit + 1, sizeof(uint32_t));
+        if (!C || !co) { free(C); free(co); free(H); free(ords); return ML_W_ENOMEM; }
+        size_t got = ml_canon_basis(H, limit, s->xlen, (unsigned)s->n, C, co);
+        if (got == ML_CANON_ENOMEM || got == ML_CANON_INTERRUPTED) {
+            free(C); free(co); free(H); free(ords);
+            return got == ML_CANON_INTERRUPTED ? ML_W_INTERRUPTED : ML_W_ENOMEM;
+        }
+        free(H);
+        free(ords);
+        H = C;
+        ords = co;
+        kept = got;
+        s->canonical = 1;
+    }
     s->H = H;
     s->orders = ords;
-    s->k = limit;
+    s->k = kept;
     s->have_gens = 1;
     return 0;
 }
@@ -717,6 +740,11 @@ int32_t ml_w_minimal(ml_w *s, const uint8_t *b, double budget, uint8_t *x, doubl
     rc = build_generators(s);
     if (rc) goto done;
     const size_t L = s->xlen;
+    /* the canonical representative of the coset, as modlights.search.minimal */
+    if (s->canonical && ml_canon_reduce(s->H, s->k, L, (unsigned)s->n, x, 1) != 0) {
+        rc = ML_W_ENOMEM;
+        goto done;
+    }
     /* the coset's size, and the longest prefix of generators under 2^62 elements */
     size_t k = 0;
     uint64_t size = 1;

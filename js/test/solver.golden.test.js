@@ -42,6 +42,12 @@ for (const board of fixture.boards) {
         assert.equal(sol.provenMinimal, c.proven, `provenMinimal: ${what}`);
         if (c.proven) assert.equal(sol.length, c.length, `length: ${what}`);
         else assert.ok(sol.length >= 0);
+        // an explicit budget: Python's taps exactly, proved or not (canonical forms)
+        if (c.taps !== undefined) {
+          assert.deepEqual(Array.from(sol.taps, (r) => (typeof r === "number" ? r : Array.from(r))),
+            c.taps, `taps: ${what}`);
+          assert.equal(sol.length, c.length, `length: ${what}`);
+        }
         const plain = s.solve(c.state, { minimal: false });
         const after2 = applyTaps(board.spec, c.state, plain.taps);
         assert.ok(after2.every((v) => v === 0), `minimal: false does not solve it: ${what}`);

@@ -21,6 +21,7 @@ from modlights.model.validation import check_budget
 from modlights.search.minimal import (MIN_DESCENT_SECONDS, Kernel, check_executor,
                                       coset_minimum, deadline_after, exhaustive, min_many,
                                       minimise)
+from modlights.search import canon
 from modlights.search.symmetry import symmetries as board_symmetries
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
@@ -315,6 +316,7 @@ class Solver:
         self._plan = plan
         self.n = board.states
         self._gens: tuple[np.ndarray, list[int]] | None = None
+        self._canonical = False       # _gens are canon.basis's (see _generators)
         self._rank_only: int | None = None
         # A dense GF(2) factorisation keeps its transform ([A | I] is reduced); rank
         # and nullity alone need much less, so that engine is built on first use.
@@ -398,8 +400,22 @@ class Solver:
                     f"taps: {nbytes} bytes ({nbytes / 2**30:.1f} GiB) as a dense array, "
                     f"more than the {MAX_KERNEL_BYTES // 2**30} GiB allowed; nullity, "
                     "rank and kernel_size are available without it")
-            self._gens = self._engine.generators()
+            H, orders = self._engine.generators()
+            # the canonical generators (csrc/search/canon.h) when within their work
+            # bound: the same for every engine, so an unfinished search's answer is too
+            if canon.fits(len(orders), self.board.n_taps, self.n):
+                H, orders = canon.basis(H, self.n, native=self.backend == "native")
+                self._canonical = True
+            self._gens = (H, list(orders))
         return self._gens
+
+    def _reduce(self, X: np.ndarray) -> np.ndarray:
+        """X (n_taps,) or (m, n_taps) with each row made the canonical representative
+        of its coset (:func:`modlights.search.canon.reduce`) when the generators are
+        canonical; else X. Call after ``_generators``."""
+        if not self._canonical:
+            return X
+        return canon.reduce(X, self._gens[0], self.n, native=self.backend == "native")
 
     def _search_generators(self) -> tuple[np.ndarray, list[int], bool]:
         """(H, orders, every): the kernel generators for the minimal search. All of
@@ -748,4 +764,5 @@ class Solver:
                       search_generators=self._search_generators,
                       searchable=lambda: "kernel_fits" not in registry.answers(self.plan.engine)
                       or self._engine.kernel_fits(),
+                      reduce=self._reduce,
                       symmetries=lambda: board_symmetries(self.board))

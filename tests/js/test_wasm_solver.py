@@ -107,6 +107,20 @@ def _boards(rng) -> list[tuple[str, ml.Board]]:
     out.append(("grid-9x9-n4", ml.Board.grid(9, 9, states=4)))
     out.append(("grid-10x10-n6-locked", ml.Board.grid(10, 10, states=6, locked=[(2, 3), (7, 7)])))
     out.append(("grid-30x30-n3", ml.Board.grid(30, 30, states=3)))
+    # kernels that Python factors with other engines (algebraic, lifted, tensor): the
+    # answers of unfinished searches agree only through the canonical forms
+    out.append(("grid-16x16-n2", ml.Board.grid(16, 16)))
+    out.append(("grid-14x14-n6", ml.Board.grid(14, 14, states=6)))
+    out.append(("grid-4x5-n9-square-wrap",
+                ml.Board.grid(4, 5, states=9, pattern="square", wrap=True)))
+    out.append(("grid-4x4-n2-diagonal", ml.Board.grid(4, 4, pattern="diagonal")))
+    out.append(("grid-9x9-n2-locked-hole",
+                ml.Board.grid(9, 9, locked=[(0, 0), (2, 3)], holes=[(8, 8)])))
+    # graph boards over rings with torsion in their kernels (factored densely in both)
+    for n in (8, 9, 12):
+        effects = [[int(c) for c in rng.integers(0, 10, size=3)] * int(rng.integers(1, n))
+                   for _ in range(14)]
+        out.append((f"graph-rich-n{n}", ml.Board.from_effects(effects, states=n, n_cells=10)))
     return out
 
 
@@ -136,6 +150,10 @@ def _case(solver: ml.Solver, state, budget) -> dict:
         out.update(solvable=False, length=None, proven=None)
         return out
     out.update(solvable=True, length=int(sol.length), proven=bool(sol.proven_minimal))
+    if budget is not None:
+        # an explicit budget: the same walk from the same canonical start on both sides,
+        # so the same taps, proved or not (the default budgets differ between them)
+        out["taps"] = np.asarray(sol.taps).tolist()
     return out
 
 

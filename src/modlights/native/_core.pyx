@@ -9,6 +9,7 @@ before any C code runs: bad input is a ValueError, never a crash. The GIL is rel
 during long C work, which Ctrl-C stops (KeyboardInterrupt).
 """
 from modlights.native.band cimport *
+from modlights.native.canon cimport *
 from modlights.native.chase cimport *
 from modlights.native.coset cimport *
 from modlights.native.coset_batch cimport *
@@ -37,6 +38,7 @@ include "_zn.pxi"
 include "_coset.pxi"
 include "_coset_batch.pxi"
 include "_cube.pxi"
+include "_canon.pxi"
 # light chasing on grids
 include "_chase.pxi"
 include "_rowchase.pxi"

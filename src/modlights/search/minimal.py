@@ -288,23 +288,31 @@ class Kernel:
         Permutations of the cells and taps that preserve A entry by entry (see
         :func:`modlights.search.symmetry.symmetries`); the GF(2) transform search
         walks one leaf per orbit of those that also keep the coset. Default: none.
+    reduce : callable (X) -> X, optional
+        Called once the generators are built: the particular solution(s) X ((n_taps,)
+        or (m, n_taps)) rewritten as the canonical representatives of their cosets
+        when the generators are canonical (:mod:`modlights.search.canon`), else X
+        unchanged. Every search starts from its result, so with canonical generators
+        its answer, finished or not, does not depend on the engine. Default: identity.
     """
 
     __slots__ = ("n", "n_taps", "size", "native", "_generators", "_search", "_searchable",
-                 "_symmetries")
+                 "_symmetries", "_reduce")
 
     def __init__(self, n: int, n_taps: int, size: int, *, native: bool,
                  generators: Callable[[], tuple[np.ndarray, list[int]]],
                  search_generators: Callable[[], tuple[np.ndarray, list[int], bool]]
                  | None = None,
                  searchable: Callable[[], bool] | None = None,
-                 symmetries: Callable[[], list] | None = None):
+                 symmetries: Callable[[], list] | None = None,
+                 reduce: Callable[[np.ndarray], np.ndarray] | None = None):
         self.n, self.n_taps, self.size = int(n), int(n_taps), int(size)
         self.native = bool(native)
         self._generators = generators
         self._search = search_generators
         self._searchable = searchable
         self._symmetries = symmetries
+        self._reduce = reduce
 
     def symmetries(self) -> list:
         """(cells, taps) permutation pairs preserving A (empty when none were given)."""
@@ -321,6 +329,11 @@ class Kernel:
             H, orders = self._generators()
             return H, orders, True
         return self._search()
+
+    def reduce(self, X: np.ndarray) -> np.ndarray:
+        """X with its rows made canonical coset representatives (see the class); call
+        after ``generators`` or ``search_generators``."""
+        return X if self._reduce is None else self._reduce(X)
 
     def searchable(self) -> bool:
         """Whether a basis of ker A can be built for a search."""
@@ -381,6 +394,7 @@ def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
     """
     if executor is not None and exhaustive(kernel, steps, seconds) and kernel.size > 1:
         H, orders = kernel.generators()
+        x0 = kernel.reduce(x0)
         if _use_cube(kernel, orders):
             return _cube_minimum(x0, kernel, H, orders, None, None, progress, 0.0, proof,
                                  executor)
@@ -410,7 +424,8 @@ def min_many(X: np.ndarray, kernel: Kernel, executor: Any, taps: bool
     if kernel.size == 1 and taps:
         return None, X
     H, orders = kernel.generators()
-    return min_lengths_many(X, H, orders, kernel.n, taps=taps, executor=executor)
+    return min_lengths_many(kernel.reduce(X), H, orders, kernel.n, taps=taps,
+                            executor=executor)
 
 
 def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float | None,
@@ -441,6 +456,8 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     if not kernel.searchable():
         return x0.astype(np.uint8), False, 0, 0        # no basis to search: not proved
     H, orders, every = kernel.search_generators()
+    if every:
+        x0 = kernel.reduce(x0)
     total = prod(orders)
     n = kernel.n
     if progress is not None:
