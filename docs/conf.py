@@ -36,6 +36,8 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "numpydoc",
+    "cli_reference",          # docs/_ext: the modlights-cli directive (argparse)
+    "openapi_reference",      # docs/_ext: the modlights-openapi directive (app.openapi())
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
