@@ -9,7 +9,8 @@ import re
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "modlights"
 DOCS = (ROOT / "docs" / "architecture.md", ROOT / "README.md",
-        *sorted((ROOT / "docs" / "guide").glob("*.md")), ROOT / "docs" / "getting-started.md")
+        *sorted((ROOT / "docs" / "guide").glob("*.md")), ROOT / "docs" / "getting-started.md",
+        ROOT / "docs" / "development.md", ROOT / "docs" / "reference" / "web.md")
 #: Folders a cited path may start from: the repository root, or the package for the
 #: layer names the documents use on their own (``engines/registry.py``).
 ROOTS = (ROOT, SRC)
