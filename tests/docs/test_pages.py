@@ -1,5 +1,5 @@
-"""The Python examples of the site's own pages run as written: getting started, the
-guide, development and the web API reference (the tutorials have their own test, the
+"""The Python examples of the site's own pages run as written: the front page, getting
+started, the guide, development and the web API reference (the tutorials have their own test, the
 reference's examples are doctests)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 import pytest
 
 DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs"
-PAGES = ["getting-started.md", "development.md", "reference/web.md",
+PAGES = ["index.md", "getting-started.md", "development.md", "reference/web.md",
          *sorted(p.relative_to(DOCS).as_posix() for p in (DOCS / "guide").glob("*.md"))]
 
 
