@@ -1,6 +1,6 @@
 """The Python examples of the site's own pages run as written: the front page, getting
-started, the guide, development and the web API reference (the tutorials have their own test, the
-reference's examples are doctests)."""
+started, the guide, development and the web API reference (the tutorials have their own
+test, the reference's examples are doctests)."""
 from __future__ import annotations
 
 import pathlib
