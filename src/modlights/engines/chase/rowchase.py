@@ -30,9 +30,7 @@ q^retired x |ker of that system|. Symbol values of the factors are combined by C
 (x = sum x_j e_j, e_j = 1 mod q_j and 0 mod the others, as in
 :mod:`modlights.engines.algebraic.lifted` and the Z/n engine) before one numeric replay mod n;
 the i-th kernel generators of the factors add up to one generator (order: the product).
-2000^2 cross with 1% holes (41169 x 41169, refused by the matrix path): Z/4 4.9 s,
-Z/9 6.3 s, Z/3 4.4 s in the same rounds on the shared box; with bit-sliced GF(3) rows
-Z/3 1.1 s, Z/6 1.6 s (bench/README.md, "holes").
+Its timings are the bench results' (bench/README.md, "holes").
 
 :class:`RowChaseSystem` answers the residual questions of
 :class:`~modlights.engines.chase.engine.ChaseEngine` (``kernel_size``, ``nullity``, ``generators``,
@@ -50,12 +48,9 @@ __all__ = ["RowChaseSystem", "use_rowchase", "ROWCHASE_MIN_RATIO", "ROWCHASE_TAL
 
 #: ``ChaseEngine`` takes the row chase (any n) when the plan has more than
 #: ROWCHASE_MIN_RATIO symbols per column of the chase (holes each add a symbol; a board
-#: without holes has about one a column, and the matrix path is faster there).
-#: Measured (bench/holes_large.py, 2000^2 GF(2) / 1000^2 Z/3 cross, medians of 3,
-#: shared box), row / matrix seconds: 3 symbols a column 0.37 / 0.20 (GF(2)),
-#: 0.21 / 0.16 (Z/3); 5: 0.28 / 0.28 (GF(2)); 6: 0.23 / 0.43 (Z/3); 9: 0.33 / 0.85
-#: (GF(2)). Rings (1000^2 Z/4 cross, medians of 3): 3 symbols a column 0.21 / 0.10 s,
-#: 6: 0.27 / 0.42 s, so the same threshold.
+#: without holes has about one a column, and the matrix path is faster there). The
+#: crossover of the two paths, over GF(2), Z/3 and Z/4 alike, is a bench measurement
+#: (the holes workloads of bench/workloads/grids.py; bench/README.md), not derived here.
 ROWCHASE_MIN_RATIO = 5
 
 #: Right-hand sides chased together (GF(2), GF(3): one word of constants a plane;
@@ -66,8 +61,8 @@ ROWCHASE_BATCH_DEFAULT = 16
 
 #: ... and when no prefix of a tall residual system (locked tiles) leaves a trivial
 #: kernel, when that system has more than ROWCHASE_TALL_ENTRIES entries (equations x
-#: symbols). 2000^2 GF(2) cross, 1% locked + 0.05% holes (43930 x 3933): row 0.23-0.28 s,
-#: matrix 0.26 s; 1000^2 Z/3 (11497 x 1474): row 0.21 s, matrix 0.14 s.
+#: symbols): about where the row chase and the matrix path cost the same (a bench
+#: measurement, as above).
 ROWCHASE_TALL_ENTRIES = 1 << 28
 
 
