@@ -41,7 +41,24 @@ MAX_SEARCH_BYTES = 1 << 24
 
 class Unsolvable(ValueError):
     """No tap counts take this state to the target. ``indices`` lists the unsolvable
-    boards of a batch (``solve_many``); it is empty for a single board."""
+    boards of a batch (``solve_many``); it is empty for a single board.
+
+    Examples
+    --------
+    >>> b = ml.Board.grid(2, 2, states=2, pattern="horizontal")
+    >>> s = ml.Solver(b)
+    >>> s.solve([[1, 0], [0, 0]])
+    Traceback (most recent call last):
+        ...
+    modlights.solver.Unsolvable: no combination of taps takes this board to the target ...
+    >>> issubclass(ml.Unsolvable, ValueError)
+    True
+    >>> try:
+    ...     s.solve_many([[[1, 1], [0, 0]], [[1, 0], [0, 0]]])
+    ... except ml.Unsolvable as e:
+    ...     print(e.indices)
+    (1,)
+    """
 
     def __init__(self, message: str, indices: tuple[int, ...] = ()):
         super().__init__(message)
@@ -60,7 +77,7 @@ class Solution:
     proven_minimal : bool
         True only when no solution with fewer taps exists (proved).
     kernel_size : int
-        |ker A|: how many solutions the board has.
+        ``|ker A|``: how many solutions the board has.
     examined, pruned : int
         Coset elements the minimal search examined / skipped by its bound.
     seconds : float
@@ -69,6 +86,19 @@ class Solution:
     Two solutions are equal when their boards, taps, length, proven_minimal and
     kernel_size are (the search statistics and proofs are not compared). They pickle
     and copy (with the proof behind ``certificate()``).
+
+    Examples
+    --------
+    >>> b = ml.Board.grid(3, 3, states=2)
+    >>> sol = ml.Solver(b).solve(np.eye(3, dtype=int))
+    >>> sol
+    Solution(length=3, proven minimal)
+    >>> sol.taps
+    array([[1, 0, 0],
+           [0, 1, 0],
+           [0, 0, 1]], dtype=uint8)
+    >>> sol.length, sol.proven_minimal, sol.kernel_size
+    (3, True, 1)
     """
 
     __slots__ = ("_board", "taps", "length", "proven_minimal", "kernel_size", "examined",
@@ -99,7 +129,18 @@ class Solution:
         self.seconds = seconds
 
     def moves(self) -> list:
-        """Positions to tap, each repeated by its count, in row-major order."""
+        """Positions to tap, each repeated by its count, in row-major order.
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(2, 2, states=3)
+        >>> sol = ml.Solver(b).solve([[1, 1], [1, 0]])
+        >>> sol.taps
+        array([[2, 0],
+               [0, 0]], dtype=uint8)
+        >>> sol.moves()
+        [(0, 0), (0, 0)]
+        """
         b = self._board
         x = b.tap_vector(self.taps)
         out = []
@@ -110,7 +151,19 @@ class Solution:
     def to_dict(self) -> dict:
         """JSON-safe data: ``{"taps", "length", "proven_minimal", "moves",
         "kernel_size"}`` (taps as nested lists, moves as ``[r, c]`` lists for grids
-        and ints for graph boards)."""
+        and ints for graph boards).
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(2, 2, states=3)
+        >>> from pprint import pprint
+        >>> pprint(ml.Solver(b).solve([[1, 1], [1, 0]]).to_dict())
+        {'kernel_size': 3,
+         'length': 2,
+         'moves': [[0, 0], [0, 0]],
+         'proven_minimal': True,
+         'taps': [[2, 0], [0, 0]]}
+        """
         board = self._board
         moves = self.moves()
         if board.is_grid:
@@ -131,6 +184,20 @@ class Solution:
         ValueError when the solution is not proved minimal: ``solve(minimal=False)``
         does not search, or the search's budget ran out before it covered the coset.
         O(n_taps x generators) to write; the proof is as large as the search made it.
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(4, 4, states=2)
+        >>> sol = ml.Solver(b).solve(b.random_state(rng=3))
+        >>> cert = sol.certificate()
+        >>> cert["kind"], cert["length"] == sol.length, len(cert["kernel"]["generators"])
+        ('minimal', True, 4)
+        >>> ml.verify(cert)
+        True
+        >>> ml.Solver(b).solve(b.random_state(rng=3), minimal=False).certificate()
+        Traceback (most recent call last):
+            ...
+        ValueError: no certificate: this solution is not proved minimal ...
         """
         if not self.proven_minimal:
             if self._proof is None:
@@ -278,6 +345,20 @@ class Solver:
     A Solver pickles and deep-copies as its board, backend, method and plan (plus
     results already computed in Python, such as kernel generators); the factorisation
     lives in C memory and is made again, lazily, on first use on the other side.
+
+    Examples
+    --------
+    >>> b = ml.Board.grid(5, 5, states=2)
+    >>> s = ml.Solver(b)
+    >>> s.nullity, s.kernel_size, s.rank
+    (2, 4, 23)
+    >>> s.engine
+    'dense-gf2'
+    >>> sol = s.solve(b.random_state(rng=1))
+    >>> sol.length, sol.proven_minimal
+    (10, True)
+    >>> ml.Solver(b, backend="reference").nullity
+    2
     """
 
     def __init__(self, board: Board, backend: str = "native", method: str = "auto"):
@@ -331,7 +412,20 @@ class Solver:
     @property
     def plan(self) -> Plan:
         """Which engine answers and why: ``.engine`` (its registered name), ``.reason``,
-        ``.rejected`` ({name: why it was passed over}); ``.explain()`` as text."""
+        ``.rejected`` ({name: why it was passed over}); ``.explain()`` as text.
+
+        Examples
+        --------
+        >>> s = ml.Solver(ml.Board.grid(5, 5, states=2))
+        >>> s.plan.engine, s.plan.family
+        ('dense-gf2', 'dense')
+        >>> s.plan.reason.startswith("the cheapest engine")
+        True
+        >>> sorted(s.plan.rejected)[:3]
+        ['algebraic-cross', 'algebraic-sym', 'algebraic-torus']
+        >>> ml.Solver(ml.Board.grid(5, 5, states=2), method="chase").plan.engine
+        'chase-light'
+        """
         if self._eng is None and not self._lazy:
             self._eng = self._build()
         return self._plan
@@ -385,7 +479,13 @@ class Solver:
 
     @property
     def engine(self) -> str:
-        """The registered name of the engine that answers (see ``plan``)."""
+        """The registered name of the engine that answers (see ``plan``).
+
+        Examples
+        --------
+        >>> ml.Solver(ml.Board.grid(4, 4, states=3)).engine
+        'dense-zn'
+        """
         return self.plan.engine
 
     # ---------------------------------------------------------------- structure
@@ -416,7 +516,15 @@ class Solver:
 
     @property
     def kernel_size(self) -> int:
-        """|ker A| as an exact Python int."""
+        """``|ker A|`` as an exact Python int.
+
+        Examples
+        --------
+        >>> ml.Solver(ml.Board.grid(5, 5, states=2)).kernel_size
+        4
+        >>> ml.Solver(ml.Board.grid(4, 4, states=4)).kernel_size
+        64
+        """
         rk = self._gf2_rank()
         if rk is not None:
             return 1 << (self.board.n_taps - rk)
@@ -425,7 +533,15 @@ class Solver:
     @property
     def nullity(self) -> int:
         """dim ker A for prime n; for composite n the number of kernel generators
-        (the fewest cyclic summands of ker A)."""
+        (the fewest cyclic summands of ker A).
+
+        Examples
+        --------
+        >>> ml.Solver(ml.Board.grid(5, 5, states=2)).nullity
+        2
+        >>> ml.Solver(ml.Board.grid(4, 4, states=6)).nullity
+        4
+        """
         rk = self._gf2_rank()
         if rk is not None:
             return self.board.n_taps - rk
@@ -435,42 +551,123 @@ class Solver:
 
     @property
     def rank(self) -> int:
-        """n_taps - nullity (for prime n, the rank of A)."""
+        """n_taps - nullity (for prime n, the rank of A).
+
+        Examples
+        --------
+        >>> s = ml.Solver(ml.Board.grid(5, 5, states=2))
+        >>> s.rank, s.rank + s.nullity == s.board.n_taps
+        (23, True)
+        """
         return self.board.n_taps - self.nullity
 
     def kernel(self) -> np.ndarray:
         """Generators of ker A as rows (uint8, k x n_taps); a basis for prime n.
         ker A is the direct sum of the cyclic groups they generate
         (see ``kernel_orders``). ValueError, before anything is allocated, when that
-        array would take more than MAX_KERNEL_BYTES (1 GiB); the message gives its size."""
+        array would take more than MAX_KERNEL_BYTES (1 GiB); the message gives its size.
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(4, 4, states=2)
+        >>> s = ml.Solver(b)
+        >>> K = s.kernel()
+        >>> K.shape, K.dtype
+        ((4, 16), dtype('uint8'))
+        >>> bool(b.apply(np.zeros(b.shape, dtype=int), b.from_tap_vector(K[0])).any())
+        False
+        """
         return self._generators()[0].copy()
 
     @property
     def kernel_orders(self) -> list[int]:
-        """Additive order of each row of ``kernel()``; their product is |ker A|."""
+        """Additive order of each row of ``kernel()``; their product is ``|ker A|``.
+
+        Examples
+        --------
+        >>> ml.Solver(ml.Board.grid(4, 4, states=4)).kernel_orders
+        [4, 4, 2, 2]
+        >>> ml.Solver(ml.Board.from_matrix([[2]], 4)).kernel_orders
+        [2]
+        """
         return list(self._generators()[1])
 
     @property
     def is_unique(self) -> bool:
-        """True when every solvable state has exactly one solution (|ker A| = 1)."""
+        """True when every solvable state has exactly one solution (``|ker A| = 1``).
+
+        Examples
+        --------
+        >>> ml.Solver(ml.Board.grid(3, 3, states=2)).is_unique
+        True
+        >>> ml.Solver(ml.Board.grid(4, 4, states=2)).is_unique
+        False
+        """
         return self.kernel_size == 1
 
     @property
     def is_invertible(self) -> bool:
-        """A square and det(A) a unit mod n."""
+        """A square and det(A) a unit mod n.
+
+        Examples
+        --------
+        >>> ml.Solver(ml.Board.grid(3, 3, states=2)).is_invertible
+        True
+        >>> ml.Solver(ml.Board.grid(3, 3, states=2, holes=[(1, 1)], locked=[(0, 0)])).is_invertible
+        False
+        """
         b = self.board
         return b.n_cells == b.n_taps and self.kernel_size == 1
 
     def det(self) -> int:
-        """det(A) mod n, in [0, n). ValueError unless A is square."""
+        """det(A) mod n, in [0, n). ValueError unless A is square.
+
+        Examples
+        --------
+        >>> ml.Solver(ml.Board.grid(3, 3, states=3)).det()
+        2
+        >>> ml.Solver(ml.Board.from_matrix([[1, 2], [3, 4]], 7)).det()
+        5
+        >>> ml.Solver(ml.Board.from_matrix([[1, 2]], 7)).det()
+        Traceback (most recent call last):
+            ...
+        ValueError: det needs a square tap matrix, this one is 1x2
+        """
         return int(self._engine.det())
 
     def inverse(self) -> np.ndarray:
-        """A^-1 mod n (uint8, n_taps x n_cells); ValueError unless square and invertible."""
+        """A^-1 mod n (uint8, n_taps x n_cells); ValueError unless square and invertible.
+
+        Examples
+        --------
+        >>> A = np.array([[1, 2], [3, 4]])
+        >>> inv = ml.Solver(ml.Board.from_matrix(A, 7)).inverse()
+        >>> inv
+        array([[5, 1],
+               [5, 3]], dtype=uint8)
+        >>> (A @ inv) % 7
+        array([[1, 0],
+               [0, 1]])
+        >>> ml.Solver(ml.Board.grid(4, 4)).inverse()
+        Traceback (most recent call last):
+            ...
+        ValueError: the tap matrix is not invertible mod 2: det = 0 (rank 12 of 16)
+        """
         return self._engine.inverse()
 
     def pseudo_inverse(self) -> np.ndarray:
-        """G (n_taps x n_cells) with A G A = A mod n; ValueError where none exists."""
+        """G (n_taps x n_cells) with A G A = A mod n; ValueError where none exists.
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(4, 4, states=2)
+        >>> A = b.matrix().astype(int)
+        >>> G = ml.Solver(b).pseudo_inverse()
+        >>> G.shape
+        (16, 16)
+        >>> np.array_equal(A @ G @ A % 2, A)
+        True
+        """
         return self._engine.pseudo_inverse()
 
     # ---------------------------------------------------------------- solving
@@ -499,13 +696,32 @@ class Solver:
         return _sub_mod(t, S, self.n)               # (k, m), values 0..n-1
 
     def solvable(self, state: Any, target: Any = 0) -> bool:
-        """Whether some tap counts take ``state`` to ``target``."""
+        """Whether some tap counts take ``state`` to ``target``.
+
+        Examples
+        --------
+        >>> s = ml.Solver(ml.Board.grid(4, 4, states=2))
+        >>> s.solvable(np.zeros((4, 4), dtype=int), target=1)
+        True
+        >>> s.solvable([[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+        False
+        """
         rhs = self._rhs(state, target)
         _, ok = self._engine.solve(rhs[None, :])
         return bool(ok[0])
 
     def solvable_many(self, states: Any, target: Any = 0) -> np.ndarray:
-        """bool (k,) for a (k, *board.shape) stack of states."""
+        """bool (k,) for a ``(k, *board.shape)`` stack of states.
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(4, 4, states=2)
+        >>> states = np.zeros((3, 4, 4), dtype=int)
+        >>> states[1, 0, 0] = 1
+        >>> states[2] = b.random_state(rng=2)
+        >>> ml.Solver(b).solvable_many(states)
+        array([ True, False,  True])
+        """
         R = self._rhs_many(states, target)
         _, ok = self._engine.solve(R)
         return ok
@@ -538,6 +754,25 @@ class Solver:
         engine's Python enumeration, at the start and end of a native search (the C
         search runs to its end or budget without calling back; Ctrl-C stops it).
         An exception it raises (KeyboardInterrupt, say) stops the search.
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(3, 3, states=3, locked=[(1, 1)])
+        >>> s = ml.Solver(b)
+        >>> state = b.random_state(rng=4)
+        >>> sol = s.solve(state)
+        >>> sol.length, sol.proven_minimal
+        (9, True)
+        >>> bool(b.apply(state, sol.taps).any())
+        False
+        >>> s.solvable(state, target=1)
+        False
+        >>> s.solve(state, target=1)
+        Traceback (most recent call last):
+            ...
+        modlights.solver.Unsolvable: no combination of taps takes this board to the ...
+        >>> s.solve(state, minimal=False).length >= sol.length
+        True
         """
         steps, seconds = _check_budget(budget, self._default_budget)
         deadline = _deadline(seconds)
@@ -571,7 +806,7 @@ class Solver:
 
     def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None,
                       executor: Any = None, progress: Any = None) -> tuple[np.ndarray, np.ndarray]:
-        """The fewest physical taps for every board of a (k, *board.shape) stack, from
+        """The fewest physical taps for every board of a ``(k, *board.shape)`` stack, from
         one factorisation: (lengths int64 (k,), proven bool (k,)). Unsolvable boards
         get length -1 and proven True (proved unsolvable).
 
@@ -584,6 +819,14 @@ class Solver:
         as in ``solve``, shared out evenly over the boards not yet searched).
         ``progress(done, k)`` (optional) is called after each board, or once at the end
         of a batch. Ctrl-C stops it within a second (KeyboardInterrupt).
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(4, 4, states=2)
+        >>> states = np.stack([b.random_state(rng=i) for i in range(4)])
+        >>> lengths, proven = ml.Solver(b).min_taps_many(states)
+        >>> lengths, proven
+        (array([7, 4, 5, 5]), array([ True,  True,  True,  True]))
         """
         check_executor(executor)
         steps, seconds = _check_budget(budget, self._default_budget)
@@ -612,13 +855,24 @@ class Solver:
 
     def solve_many(self, states: Any, target: Any = 0, *, minimal: bool = False,
                    budget: Any = None, executor: Any = None) -> np.ndarray:
-        """Solve a (k, *board.shape) stack from one factorisation: (k, *shape) tap
+        """Solve a ``(k, *board.shape)`` stack from one factorisation: ``(k, *shape)`` tap
         counts. Raises Unsolvable naming the unsolvable indices.
 
         minimal=True: the fewest taps per board, searched as ``min_taps_many`` does
         (one C call for the batch when the budget covers the coset; ``executor`` splits
         the boards by rows over its workers; seconds are a deadline for the whole call,
-        as there). Ctrl-C stops it within a second (KeyboardInterrupt)."""
+        as there). Ctrl-C stops it within a second (KeyboardInterrupt).
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(3, 3, states=3)
+        >>> states = np.stack([b.random_state(rng=i) for i in range(3)])
+        >>> taps = ml.Solver(b).solve_many(states)
+        >>> taps.shape
+        (3, 3, 3)
+        >>> all(not b.apply(s, x).any() for s, x in zip(states, taps))
+        True
+        """
         deadline = _deadline(_check_budget(budget, self._default_budget)[1]) \
             if minimal else None
         check_executor(executor)
@@ -653,6 +907,18 @@ class Solver:
         10000 square or diagonal solve in well under a second); others are unpacked,
         solved with ``solve(minimal=False)`` and packed again (boards past MAX_TILES:
         ValueError).
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(16, 20, states=2)
+        >>> state = b.random_state(rng=1)
+        >>> packed = np.packbits(state, axis=1)
+        >>> packed.shape
+        (16, 3)
+        >>> taps = ml.Solver(b).solve_packed(packed)
+        >>> x = np.unpackbits(taps, axis=1, count=20)
+        >>> bool(b.apply(state, x).any())
+        False
         """
         b = self.board
         if self.n != 2 or not b.is_grid:
@@ -710,6 +976,14 @@ class Solver:
         :class:`modlights.search.hardest.Hardest` (``min_taps``, ``state``, ``proven``,
         ``lower``, ``upper``, ``seconds``, ``iterations``); see
         :mod:`modlights.search.hardest` for the algorithm.
+
+        Examples
+        --------
+        >>> h = ml.Solver(ml.Board.grid(3, 3, states=2)).hardest()
+        >>> h.min_taps, h.proven, (h.lower, h.upper)
+        (9, True, (9, 9))
+        >>> ml.Solver(ml.Board.grid(3, 3)).solve(h.state).length
+        9
         """
         if self.board.is_giant:
             raise ValueError(f"hardest on a board of more than {MAX_TILES} tiles would need "
@@ -719,7 +993,19 @@ class Solver:
         return hardest(self.board, self._kernel(), budget=budget, executor=executor)
 
     def solutions(self, state: Any, target: Any = 0) -> Iterator[np.ndarray]:
-        """Every solution's tap counts, each exactly once (|ker A| of them)."""
+        """Every solution's tap counts, each exactly once (``|ker A|`` of them).
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(4, 4, states=2)
+        >>> s = ml.Solver(b)
+        >>> state = b.random_state(rng=5)
+        >>> sols = list(s.solutions(state))
+        >>> len(sols) == s.kernel_size
+        True
+        >>> min(int(x.sum()) for x in sols) == s.solve(state).length
+        True
+        """
         rhs = self._rhs(state, target)
         X, ok = self._engine.solve(rhs[None, :])
         if not ok[0]:

@@ -134,12 +134,39 @@ class Entry:
 
 @dataclass(frozen=True)
 class Plan:
-    """The choice of :func:`choose`.
+    """The choice of :func:`choose` (``Solver.plan``).
 
-    engine: the registered name of the engine that answers; family: its method name
-    (``Solver.method``); variant: the chase variant when the chase chose it from its
-    plan (None otherwise); reason: why it covers the board (and won); rejected: every
-    other engine considered, with why it was passed over; cost: its estimated seconds."""
+    Attributes
+    ----------
+    engine : str
+        The registered name of the engine that answers.
+    family : str
+        Its method name (``Solver.method``).
+    reason : str
+        Why it covers the board (and won).
+    rejected : dict of str to str
+        Every other engine considered, with why it was passed over.
+    variant : str or None
+        The chase variant when the chase chose it from its plan (None otherwise).
+    cost : float
+        Its estimated seconds.
+    backend, method : str
+        The ``backend=`` and ``method=`` the Solver was asked for.
+
+    Examples
+    --------
+    >>> plan = ml.Solver(ml.Board.grid(3, 3, states=5)).plan
+    >>> plan.engine, plan.family
+    ('dense-zn', 'dense')
+    >>> plan.reason
+    'the cheapest engine that covers the board (... s estimated)'
+    >>> list(plan.rejected)[:3]
+    ['dense-gf2', 'reference', 'chase']
+    >>> plan.rejected["chase-light"]
+    'a variant, chosen only by its name'
+    >>> print(plan.explain().splitlines()[0])
+    engine: dense-zn (method 'auto', backend 'native'): the cheapest engine that covers ...
+    """
     engine: str
     family: str
     reason: str
@@ -208,7 +235,16 @@ def entries() -> Mapping[str, Entry]:
 
 
 def engines() -> dict[str, str]:
-    """{name: one-line description} of every registered engine, registration order."""
+    """{name: one-line description} of every registered engine, registration order.
+
+    Examples
+    --------
+    >>> names = ml.engines()
+    >>> names["dense-gf2"]
+    'dense GF(2) elimination, bit-packed (Method of Four Russians); any board with n = 2'
+    >>> "chase" in names and "tensor" in names
+    True
+    """
     return {name: e.description for name, e in _REGISTRY.items()}
 
 

@@ -159,6 +159,14 @@ class Board:
     Build one with :meth:`Board.grid` (rectangular boards, optionally a torus, with
     locks, holes and per-tile patterns), :meth:`Board.from_effects` (any graph) or
     :meth:`Board.from_matrix` (any tap matrix).
+
+    Examples
+    --------
+    >>> b = ml.Board.grid(3, 3, states=3, pattern="cross")
+    >>> b
+    Board.grid(3, 3, states=3, pattern='cross')
+    >>> b.shape, b.states, b.n_cells, b.n_taps
+    ((3, 3), 3, 9, 9)
     """
 
     _dense: np.ndarray | None = None
@@ -224,6 +232,30 @@ class Board:
         ValueError
             For any argument outside what is described here (the message says what
             is allowed), a tile both locked and a hole, or a position off the board.
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(3, 4, states=3, pattern="cross", locked=[(0, 0)], holes=[(2, 3)])
+        >>> b.shape, b.n_cells, b.n_taps
+        ((3, 4), 11, 10)
+
+        A custom pattern leaves the tapped tile alone when (0, 0) is not listed:
+
+        >>> ml.Board.grid(1, 3, pattern=[(0, -1), (0, 1)]).matrix()
+        array([[0, 1, 0],
+               [1, 0, 1],
+               [0, 1, 0]], dtype=uint8)
+
+        A torus: offsets wrap around the edges.
+
+        >>> ml.Board.grid(1, 3, pattern="horizontal", wrap=True).matrix()
+        array([[1, 1, 1],
+               [1, 1, 1],
+               [1, 1, 1]], dtype=uint8)
+        >>> ml.Board.grid(2, 2, states=256)
+        Traceback (most recent call last):
+            ...
+        ValueError: states must be from 2 to 255, got 256
         """
         rows = check_dim("rows", rows)
         cols = check_dim("cols", cols)
@@ -293,6 +325,16 @@ class Board:
             index outside 0..n_cells-1.
 
         O(total effect entries) time and memory; the dense matrix is not built.
+
+        Examples
+        --------
+        >>> cycle = ml.Board.from_effects([[(i - 1) % 6, i, (i + 1) % 6] for i in range(6)], states=8)
+        >>> cycle.shape, cycle.n_cells, cycle.n_taps
+        ((6,), 6, 6)
+        >>> cycle.matrix()[:, 0]
+        array([1, 1, 0, 0, 0, 1], dtype=uint8)
+        >>> ml.Board.from_effects([[0, 0]], states=3).matrix()
+        array([[2]], dtype=uint8)
         """
         n = check_states(states)
         try:
@@ -348,6 +390,15 @@ class Board:
             or one of more than ``MAX_DENSE`` entries.
 
         O(n_cells x n_taps): the board keeps the reduced matrix (one byte an entry).
+
+        Examples
+        --------
+        >>> b = ml.Board.from_matrix([[1, 2], [0, 3]], states=4)
+        >>> b.matrix()
+        array([[1, 2],
+               [0, 3]], dtype=uint8)
+        >>> ml.Solver(b).det()
+        3
         """
         n = check_states(states)
         a = _as_int_array(matrix, "matrix")
@@ -475,12 +526,26 @@ class Board:
     # ------------------------------------------------------------------ properties
     @property
     def states(self) -> int:
-        """n: the number of states of every tile."""
+        """n: the number of states of every tile.
+
+        Examples
+        --------
+        >>> ml.Board.grid(2, 2, states=5).states
+        5
+        """
         return self._n
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """(rows, cols) for grids, (n_cells,) for graph boards."""
+        """(rows, cols) for grids, (n_cells,) for graph boards.
+
+        Examples
+        --------
+        >>> ml.Board.grid(2, 3).shape
+        (2, 3)
+        >>> ml.Board.from_effects([[0], [1]], states=2).shape
+        (2,)
+        """
         return self._shape
 
     @property
@@ -589,22 +654,46 @@ class Board:
 
     @property
     def n_cells(self) -> int:
-        """Number of active tiles: the rows of A."""
+        """Number of active tiles: the rows of A.
+
+        Examples
+        --------
+        >>> ml.Board.grid(3, 3, holes=[(1, 1)]).n_cells
+        8
+        """
         return self._n_cells
 
     @property
     def n_taps(self) -> int:
-        """Number of tappable tiles: the columns of A."""
+        """Number of tappable tiles: the columns of A.
+
+        Examples
+        --------
+        >>> ml.Board.grid(3, 3, locked=[(0, 0)], holes=[(1, 1)]).n_taps
+        7
+        """
         return self._n_taps
 
     @property
     def cells(self) -> list:
-        """Active positions in row-major order: the rows of A."""
+        """Active positions in row-major order: the rows of A.
+
+        Examples
+        --------
+        >>> ml.Board.grid(2, 2, holes=[(0, 1)]).cells
+        [(0, 0), (1, 0), (1, 1)]
+        """
         return self._positions(self._cells_flat)
 
     @property
     def taps(self) -> list:
-        """Tappable positions in row-major order: the columns of A."""
+        """Tappable positions in row-major order: the columns of A.
+
+        Examples
+        --------
+        >>> ml.Board.grid(2, 2, locked=[(0, 1)]).taps
+        [(0, 0), (1, 0), (1, 1)]
+        """
         return self._positions(self._taps_flat)
 
     def _positions(self, flat: np.ndarray) -> list:
@@ -714,6 +803,14 @@ class Board:
         O(n_cells x n_taps) bytes, plus 8 bytes an entry while it is summed from the
         coordinate form. ValueError past ``MAX_DENSE`` entries (the structured
         engines solve such boards without it).
+
+        Examples
+        --------
+        >>> ml.Board.grid(2, 2, states=3).matrix()
+        array([[1, 1, 1, 0],
+               [1, 1, 0, 1],
+               [1, 0, 1, 1],
+               [0, 1, 1, 1]], dtype=uint8)
         """
         if self._dense is not None:
             return self._dense.copy()
@@ -912,6 +1009,18 @@ class Board:
 
         ``times`` is any int (reduced mod n). ValueError for a bad state, a position
         off the board, on a hole or on a locked tile. O(entries of A).
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(3, 3, states=3)
+        >>> b.press(np.zeros((3, 3), dtype=int), (0, 0), times=2)
+        array([[2, 2, 0],
+               [2, 0, 0],
+               [0, 0, 0]], dtype=uint8)
+        >>> b.press(np.zeros((3, 3), dtype=int), (3, 0))
+        Traceback (most recent call last):
+            ...
+        ValueError: tap position (3, 0) is off the board: rows 0..2, cols 0..2
         """
         s = self.coerce_state(state)
         j = self.tap_index(pos)
@@ -927,6 +1036,14 @@ class Board:
         grids, (n_taps,) for graph boards), any integers. ValueError for a shape
         other than the board's, or a non-zero count on a locked tile. O(entries of A)
         time; on a uniform grid a few bytes of temporaries a tile.
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(2, 3, states=2)
+        >>> taps = np.array([[1, 0, 0], [0, 0, 1]])
+        >>> b.apply(np.zeros(b.shape, dtype=int), taps)
+        array([[1, 1, 1],
+               [1, 1, 1]], dtype=uint8)
         """
         s = self.coerce_state(state)
         x = self.tap_vector(taps)
@@ -953,6 +1070,17 @@ class Board:
 
         rng: anything ``numpy.random.default_rng`` takes (None for fresh entropy, an
         int seed, a Generator); ValueError for anything else. O(entries of A).
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(3, 3, states=3)
+        >>> state = b.random_state(rng=1)
+        >>> state
+        array([[1, 0, 2],
+               [1, 1, 1],
+               [1, 2, 2]], dtype=uint8)
+        >>> ml.Solver(b).solvable(state)
+        True
         """
         self._per_tile("a random byte state")
         try:
@@ -982,6 +1110,20 @@ class Board:
         Graph boards: ``{"effects", "states", "n_cells"}`` (boards from
         :meth:`from_matrix` list cell i ``A[i, j]`` times in ``effects[j]``).
         ``Board.from_dict(b.to_dict()) == b``.
+
+        Examples
+        --------
+        >>> from pprint import pprint
+        >>> pprint(ml.Board.grid(2, 3, states=3, locked=[(0, 0)]).to_dict())
+        {'cols': 3,
+         'holes': [],
+         'locked': [[0, 0]],
+         'pattern': 'cross',
+         'rows': 2,
+         'states': 3,
+         'wrap': False}
+        >>> ml.Board.from_effects([[0, 1], [1]], states=2).to_dict()
+        {'effects': [[0, 1], [1]], 'states': 2, 'n_cells': 2}
         """
         from modlights.model.board_dict import board_to_dict
         return board_to_dict(self)
@@ -993,6 +1135,16 @@ class Board:
         ``pattern`` to "cross"). ValueError naming the field for anything else, and
         for boards over ``max_tiles`` tiles (default: what :meth:`grid` allows),
         checked before anything is built.
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(2, 3, states=3, locked=[(0, 0)])
+        >>> ml.Board.from_dict(b.to_dict()) == b
+        True
+        >>> ml.Board.from_dict({"rows": 2, "cols": 2, "states": 300})
+        Traceback (most recent call last):
+            ...
+        ValueError: states must be from 2 to 255, got 300
         """
         from modlights.model.board_dict import board_from_dict
         return board_from_dict(cls, d, max_tiles=max_tiles)
@@ -1001,7 +1153,15 @@ class Board:
     def to_svg(self, state: Any = None, *, taps: Any = None, numbers: bool = False,
                tile: float | None = None, title: str | None = None) -> str:
         """An SVG picture of the board in ``state`` (all 0 by default) with ``taps``
-        marked, numbers on the tiles when asked. See :func:`modlights.model.render.to_svg`."""
+        marked, numbers on the tiles when asked. See :func:`modlights.model.render.to_svg`.
+
+        Examples
+        --------
+        >>> b = ml.Board.grid(2, 2, states=3)
+        >>> svg = b.to_svg(np.array([[1, 2], [0, 1]]), taps=np.array([[1, 0], [0, 0]]))
+        >>> svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+        True
+        """
         from modlights.model.render import to_svg
         return to_svg(self, state, taps=taps, numbers=numbers, tile=tile, title=title)
 

@@ -16,6 +16,20 @@ Offsets = tuple[tuple[int, int], ...]
 
 _KNIGHT = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1))
 
+#: The named tap patterns: name -> the (dr, dc) offsets a tap advances, the tapped tile
+#: ``(0, 0)`` first. ``cross`` (centre + 4 neighbours), ``diagonal`` (centre + 4 diagonal
+#: neighbours), ``square`` (centre + 8 neighbours), ``horizontal`` (centre, left,
+#: right), ``vertical`` (centre, up, down), ``knight`` (centre + the 8 knight moves).
+#: Read-only; names are matched case-insensitively by ``Board.grid``.
+#:
+#: Examples
+#: --------
+#: >>> ml.PATTERNS["cross"]
+#: ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1))
+#: >>> list(ml.PATTERNS)
+#: ['cross', 'diagonal', 'square', 'horizontal', 'vertical', 'knight']
+#: >>> len(ml.PATTERNS["knight"])
+#: 9
 PATTERNS: MappingProxyType = MappingProxyType({
     "cross": ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)),
     "diagonal": ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1)),

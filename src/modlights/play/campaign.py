@@ -77,6 +77,24 @@ class Campaign:
     stores a solved game's taps and stars (best kept); ``is_open(group)``,
     ``open_groups()``, ``stars(group)``, ``total_stars``; ``save(path)``,
     ``Campaign.load(path)``, ``load_progress(path)``, ``to_json()``, ``from_json(text)``.
+
+    Examples
+    --------
+    >>> c = ml.Campaign()
+    >>> p = c.level((0, 0), 0)
+    >>> p.board.shape, p.proven
+    ((3, 3), True)
+    >>> c.is_open((0, 0)), c.total_stars
+    (True, 0)
+    >>> g = c.play((0, 0), 0)
+    >>> for pos in ml.Solver(p.board).solve(p.start).moves():
+    ...     _ = g.tap(pos)
+    >>> c.record((0, 0), 0, g)
+    3
+    >>> c.best((0, 0), 0) == {"taps": p.min_taps, "stars": 3}, c.total_stars
+    (True, 3)
+    >>> ml.Campaign.from_json(c.to_json()).total_stars
+    3
     """
 
     def __init__(self, seed: Any = "modlights-campaign-v1"):

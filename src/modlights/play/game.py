@@ -44,6 +44,16 @@ class Game:
         See each property.
 
     A Game pickles and deep-copies with its history and any hint plan in progress.
+
+    Examples
+    --------
+    >>> g = ml.Game(ml.generate(3, 3, states=2, seed=5))
+    >>> g.solved, g.taps_used
+    (False, 0)
+    >>> while not g.solved:
+    ...     _ = g.hint()
+    >>> g.solved, g.hinted, g.stars
+    (True, True, 0)
     """
 
     def __init__(self, puzzle: Any):
@@ -73,12 +83,31 @@ class Game:
 
     @property
     def state(self) -> np.ndarray:
-        """The current tiles (a copy)."""
+        """The current tiles (a copy).
+
+        Examples
+        --------
+        >>> p = ml.generate(3, 3, states=2, seed=5)
+        >>> g = ml.Game(p)
+        >>> np.array_equal(g.state, p.start)
+        True
+        >>> _ = g.tap(p.board.taps[0])
+        >>> np.array_equal(g.state, p.board.press(p.start, p.board.taps[0]))
+        True
+        """
         return self._state.copy()
 
     @property
     def taps_used(self) -> int:
-        """Taps on the board now (undo lowers it, reset makes it 0)."""
+        """Taps on the board now (undo lowers it, reset makes it 0).
+
+        Examples
+        --------
+        >>> g = ml.Game(ml.generate(3, 3, states=2, seed=5))
+        >>> _ = g.tap((0, 0)); _ = g.tap((1, 1))
+        >>> g.taps_used
+        2
+        """
         return len(self._history)
 
     @property
@@ -88,12 +117,34 @@ class Game:
 
     @property
     def solved(self) -> bool:
-        """True when every tile is 0."""
+        """True when every tile is 0.
+
+        Examples
+        --------
+        >>> p = ml.generate(3, 3, states=2, seed=5)
+        >>> g = ml.Game(p)
+        >>> g.solved
+        False
+        >>> for pos in ml.Solver(p.board).solve(p.start).moves():
+        ...     _ = g.tap(pos)
+        >>> g.solved
+        True
+        """
         return not self._state.any()
 
     @property
     def hinted(self) -> bool:
-        """True once a hint was used in this game (stays True after undo / reset)."""
+        """True once a hint was used in this game (stays True after undo / reset).
+
+        Examples
+        --------
+        >>> g = ml.Game(ml.generate(3, 3, states=2, seed=5))
+        >>> g.hinted
+        False
+        >>> _ = g.hint()
+        >>> g.hinted
+        True
+        """
         return self._hinted
 
     @property
@@ -103,7 +154,17 @@ class Game:
 
     @property
     def stars(self) -> int:
-        """Stars earned: 0 while unsolved or when hinted, else by the puzzle's limits."""
+        """Stars earned: 0 while unsolved or when hinted, else by the puzzle's limits.
+
+        Examples
+        --------
+        >>> p = ml.generate(3, 3, states=2, seed=5)
+        >>> g = ml.Game(p)
+        >>> for pos in ml.Solver(p.board).solve(p.start).moves():
+        ...     _ = g.tap(pos)
+        >>> g.solved, g.taps_used == p.min_taps, g.stars
+        (True, True, 3)
+        """
         if not self.solved or self._hinted:
             return 0
         return stars_for_taps(self._puzzle.stars, self.taps_used)
@@ -116,14 +177,40 @@ class Game:
         return (int(pos[0]), int(pos[1]))
 
     def tap(self, pos: Any) -> np.ndarray:
-        """Tap ``pos``; returns the new state."""
+        """Tap ``pos``; returns the new state.
+
+        Examples
+        --------
+        >>> g = ml.Game(ml.generate(3, 3, states=2, seed=5))
+        >>> g.tap((1, 1))
+        array([[0, 1, 1],
+               [0, 1, 0],
+               [1, 0, 0]], dtype=uint8)
+        >>> g.taps_used
+        1
+        >>> g.tap((5, 5))
+        Traceback (most recent call last):
+            ...
+        ValueError: tap position (5, 5) is off the board: rows 0..2, cols 0..2
+        """
         p = self._key(pos)
         self._state = self._board.press(self._state, p)
         self._history.append(p)
         return self.state
 
     def undo(self):
-        """Take back the last tap; returns its position, or None when there is none."""
+        """Take back the last tap; returns its position, or None when there is none.
+
+        Examples
+        --------
+        >>> g = ml.Game(ml.generate(3, 3, states=2, seed=5))
+        >>> start = g.state.copy()
+        >>> _ = g.tap((1, 1))
+        >>> g.undo()
+        (1, 1)
+        >>> g.taps_used, np.array_equal(g.state, start)
+        (0, True)
+        """
         if not self._history:
             return None
         p = self._history.pop()
@@ -131,12 +218,30 @@ class Game:
         return p
 
     def reset(self) -> None:
-        """Back to the start: ``taps_used`` 0 (``hinted`` stays as it was)."""
+        """Back to the start: ``taps_used`` 0 (``hinted`` stays as it was).
+
+        Examples
+        --------
+        >>> g = ml.Game(ml.generate(3, 3, states=2, seed=5))
+        >>> _ = g.tap((0, 0)); _ = g.tap((2, 2))
+        >>> g.reset()
+        >>> g.taps_used
+        0
+        """
         self._state = self._puzzle.start.copy()
         self._history.clear()
 
     def hint(self):
-        """Apply the next tap of a minimal plan; returns its position (None if solved)."""
+        """Apply the next tap of a minimal plan; returns its position (None if solved).
+
+        Examples
+        --------
+        >>> p = ml.generate(3, 3, states=2, seed=5)
+        >>> g = ml.Game(p)
+        >>> pos = g.hint()
+        >>> pos in p.board.taps, g.taps_used, g.hinted
+        (True, 1, True)
+        """
         if self.solved:
             return None
         if not self._plan or self._plan_state is None or \

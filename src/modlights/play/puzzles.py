@@ -176,6 +176,21 @@ class Puzzle:
 
     Two puzzles are equal when their boards and starts are. Puzzles pickle and
     deep-copy, also after their measured properties were read.
+
+    Examples
+    --------
+    >>> p = ml.generate(4, 4, states=3, difficulty="easy", seed=1)
+    >>> p
+    Puzzle(4x4, states=3, code='AQIEBAMARAAJKaog00_LYA')
+    >>> p.board
+    Board.grid(4, 4, states=3, pattern='cross', locked=<2 tiles>)
+    >>> p.start
+    array([[0, 0, 2, 1],
+           [0, 2, 2, 1],
+           [2, 2, 2, 2],
+           [0, 2, 0, 0]], dtype=uint8)
+    >>> p.min_taps, p.proven
+    (3, True)
     """
 
     def __init__(self, board: Board, start: Any):
@@ -195,12 +210,29 @@ class Puzzle:
     # -- basic
     @property
     def board(self) -> Board:
-        """The puzzle's board."""
+        """The puzzle's board.
+
+        Examples
+        --------
+        >>> ml.generate(4, 4, states=3, seed=1).board
+        Board.grid(4, 4, states=3, pattern='cross', locked=<2 tiles>)
+        """
         return self._board
 
     @property
     def start(self) -> np.ndarray:
-        """The start state (a read-only uint8 array shaped like the board)."""
+        """The start state (a read-only uint8 array shaped like the board).
+
+        Examples
+        --------
+        >>> p = ml.generate(3, 3, states=3, seed=2)
+        >>> p.start
+        array([[1, 2, 2],
+               [0, 0, 2],
+               [0, 1, 1]], dtype=uint8)
+        >>> ml.Solver(p.board).solvable(p.start)
+        True
+        """
         return self._start
 
     @property
@@ -220,12 +252,27 @@ class Puzzle:
     @property
     def min_taps(self) -> int:
         """The fewest taps that solve the puzzle (proved when ``proven``). Raises
-        :class:`~modlights.Unsolvable` for a start that cannot be solved."""
+        :class:`~modlights.Unsolvable` for a start that cannot be solved.
+
+        Examples
+        --------
+        >>> p = ml.generate(3, 3, states=3, seed=2)
+        >>> p.min_taps
+        5
+        >>> ml.Solver(p.board).solve(p.start).length == p.min_taps
+        True
+        """
         return self._measure()[0]
 
     @property
     def proven(self) -> bool:
-        """True when ``min_taps`` is proved minimal (the whole solution set was searched)."""
+        """True when ``min_taps`` is proved minimal (the whole solution set was searched).
+
+        Examples
+        --------
+        >>> ml.generate(3, 3, states=3, seed=2).proven
+        True
+        """
         return self._measure()[1]
 
     @property
@@ -256,7 +303,16 @@ class Puzzle:
 
     @property
     def stars(self) -> dict[int, int]:
-        """{3: a, 2: b, 1: c}: the most taps that earn 3, 2 and 1 stars."""
+        """{3: a, 2: b, 1: c}: the most taps that earn 3, 2 and 1 stars.
+
+        Examples
+        --------
+        >>> p = ml.generate(3, 3, states=3, seed=2)
+        >>> p.stars
+        {3: 5, 2: 7, 1: 10}
+        >>> p.stars[3] == p.min_taps
+        True
+        """
         return _stars_limits(self.min_taps)
 
     def stars_for(self, taps: int) -> int:
@@ -266,14 +322,34 @@ class Puzzle:
     # -- codes
     @property
     def code(self) -> str:
-        """Short URL-safe text holding the whole puzzle (see the module docstring)."""
+        """Short URL-safe text holding the whole puzzle (see the module docstring).
+
+        Examples
+        --------
+        >>> p = ml.generate(3, 3, states=3, seed=2)
+        >>> p.code
+        'AQADAwMAaCFAvSnc5Q'
+        >>> ml.Puzzle.from_code(p.code) == p
+        True
+        """
         if self._code is None:
             self._code = encode(self._board, self._start)
         return self._code
 
     @classmethod
     def from_code(cls, code: Any) -> "Puzzle":
-        """The puzzle of a code; ValueError for anything that is not a valid code."""
+        """The puzzle of a code; ValueError for anything that is not a valid code.
+
+        Examples
+        --------
+        >>> p = ml.generate(3, 3, states=3, seed=2)
+        >>> ml.Puzzle.from_code(p.code) == p
+        True
+        >>> ml.Puzzle.from_code("not a code")
+        Traceback (most recent call last):
+            ...
+        ValueError: puzzle code has a character ' ' that is not base64url (A-Z a-z 0-9 - _)
+        """
         board, start = decode(code)
         p = cls(board, start)
         p._code = code.strip()              # decode checked that it is canonical
@@ -282,7 +358,14 @@ class Puzzle:
     # -- data
     def to_dict(self) -> dict:
         """JSON-safe data: ``{"board": board.to_dict(), "start": nested lists, "code",
-        "stars": {"3": a, "2": b, "1": c}, "min_taps", "proven", "difficulty"}``."""
+        "stars": {"3": a, "2": b, "1": c}, "min_taps", "proven", "difficulty"}``.
+
+        Examples
+        --------
+        >>> d = ml.generate(3, 3, states=3, seed=2).to_dict()
+        >>> sorted(d)
+        ['board', 'code', 'difficulty', 'min_taps', 'proven', 'stars', 'start']
+        """
         return puzzle_to_dict(self)
 
     @classmethod
@@ -290,7 +373,14 @@ class Puzzle:
         """The puzzle of ``d``: ``"board"`` and ``"start"``, or ``"code"``, or all three
         (then they must describe the same puzzle). ``stars``, ``min_taps``, ``proven``
         and ``difficulty`` are derived: checked for type, recomputed from the puzzle.
-        ValueError naming the field for anything else."""
+        ValueError naming the field for anything else.
+
+        Examples
+        --------
+        >>> p = ml.generate(3, 3, states=3, seed=2)
+        >>> ml.Puzzle.from_dict(p.to_dict()) == p
+        True
+        """
         return puzzle_from_dict(d, max_tiles=max_tiles)
 
     # -- identity
@@ -371,6 +461,22 @@ def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cros
     placement gives a trivial kernel. Each try factors the board once and searches
     minimal solutions within a fixed count of coset elements (never seconds), so the
     work is bounded and the answer the same on every machine.
+
+    Examples
+    --------
+    >>> p = ml.generate(5, 5, states=3, difficulty="medium", locked=3, seed=7)
+    >>> p.board.shape, p.board.states, int(p.board.locked.sum())
+    ((5, 5), 3, 3)
+    >>> ml.Solver(p.board).is_unique
+    True
+    >>> p.min_taps, p.proven
+    (9, True)
+    >>> ml.generate(4, 4, seed=7) == ml.generate(4, 4, seed=7)
+    True
+    >>> ml.generate(4, 4, difficulty="impossible")
+    Traceback (most recent call last):
+        ...
+    ValueError: difficulty must be one of 'easy', 'medium', 'hard', 'expert', got ...
     """
     auto = unique and locked is None and holes is None
     difficulty = _check_difficulty(difficulty)
@@ -578,6 +684,14 @@ def daily(date: Any = None) -> tuple[Puzzle, Puzzle, Puzzle]:
 
     date: a ``datetime.date`` (or datetime) or an ISO string "YYYY-MM-DD"; None is
     today (UTC). Derived with SplitMix64 from "modlights-daily-v2:YYYY-MM-DD".
+
+    Examples
+    --------
+    >>> easy, medium, hard = ml.daily("2026-11-22")
+    >>> easy.board.shape, medium.board.shape, hard.board.shape
+    ((5, 5), (5, 5), (6, 6))
+    >>> ml.daily("2026-11-22")[2] == hard
+    True
     """
     if date is None:
         date = _dt.datetime.now(_dt.timezone.utc).date()

@@ -107,6 +107,16 @@ class Hardest:
         Wall time of the search.
     iterations : int
         Rounds of constraint generation (integer programs solved).
+
+    Examples
+    --------
+    >>> h = ml.Solver(ml.Board.grid(3, 3, states=2)).hardest()
+    >>> h.min_taps, h.proven, h.lower, h.upper
+    (9, True, 9, 9)
+    >>> h.state.shape, int(h.taps.sum()) == h.min_taps
+    ((3, 3), True)
+    >>> ml.Solver(ml.Board.grid(3, 3, states=2)).solve(h.state).length
+    9
     """
 
     __slots__ = ("min_taps", "state", "taps", "proven", "lower", "upper", "seconds",
@@ -146,7 +156,17 @@ class Hardest:
         certificate's ``upper`` is the program's bound, above ``self.upper``.
 
         Raises ValueError when the witness's minimum was not proved (nothing to certify
-        below it) or for a bad budget."""
+        below it) or for a bad budget.
+
+        Examples
+        --------
+        >>> h = ml.Solver(ml.Board.grid(4, 4, states=2)).hardest()
+        >>> cert = h.certificate()
+        >>> cert["kind"], cert["lower"] == h.lower, cert["upper"] == h.upper
+        ('hardest', True, True)
+        >>> ml.verify(cert)
+        True
+        """
         seconds = check_seconds(budget)
         data = self._certificate
         if data is None:

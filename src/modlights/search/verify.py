@@ -876,6 +876,22 @@ def verify(cert: Any) -> bool:
     (O(r) each, O(log) each with a Walsh-Hadamard transform when n = 2); a tree costs
     O(r) per pruned prefix and a walk per leaf checked; an LP dual O(E r n) for E
     weighted elements.
+
+    Examples
+    --------
+    >>> b = ml.Board.grid(4, 4, states=3)
+    >>> cert = ml.Solver(b).solve(b.random_state(rng=1)).certificate()
+    >>> ml.verify(cert)
+    True
+    >>> cert["length"] -= 1
+    >>> ml.verify(cert)
+    Traceback (most recent call last):
+        ...
+    ValueError: length 9 is not the sum of the taps (10)
+    >>> ml.verify({"format": "something else"})
+    Traceback (most recent call last):
+        ...
+    modlights.search.verify.FormatError: not a modlights certificate (format must be ...
     """
     summary(cert)
     return True

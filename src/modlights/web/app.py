@@ -351,18 +351,54 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     Prometheus metrics at ``/metrics``, and the browser game at ``/`` when the package
     ships it.
 
-    workers: solver processes (default: one a CPU). queue: requests that may wait for
-    a worker before the service answers 503 "busy" (default: twice the workers).
-    memory_bytes: each worker's address-space cap (default: 2 GiB or a share of the
-    RAM; 0: none). cors_origins: origins allowed to call the API from a browser
-    (CORS; "*" for any). body_seconds: seconds a client may take to send a request's
-    body before the answer is 408 "deadline" (default: limits.BODY_SECONDS).
-    test_hooks: also route ``POST /api/_test/{hook}`` to the test hooks of
-    :mod:`.workers` (for the test suite only). The worker processes start
-    with the app (or on first use) and stop on its shutdown; they come from a
-    forkserver, which imports the main module of the program again, so a script that
-    serves the app must guard its start with ``if __name__ == "__main__":``. Raises
-    ValueError for workers < 1, queue < 0, memory_bytes < 0 or body_seconds <= 0.
+    Parameters
+    ----------
+    workers : int, optional
+        Solver processes (default: one a CPU).
+    queue : int, optional
+        Requests that may wait for a worker before the service answers 503 "busy"
+        (default: twice the workers).
+    memory_bytes : int, optional
+        Each worker's address-space cap (default: 2 GiB or a share of the RAM; 0: none).
+    cors_origins : iterable of str
+        Origins allowed to call the API from a browser (CORS; "*" for any).
+    body_seconds : float, optional
+        Seconds a client may take to send a request's body before the answer is 408
+        "deadline" (default: ``limits.BODY_SECONDS``).
+    test_hooks : bool
+        Also route ``POST /api/_test/{hook}`` to the test hooks of :mod:`.workers`
+        (for the test suite only).
+
+    Returns
+    -------
+    fastapi.FastAPI
+
+    Raises
+    ------
+    ValueError
+        For workers < 1, queue < 0, memory_bytes < 0 or body_seconds <= 0.
+
+    Notes
+    -----
+    The worker processes start with the app (or on first use) and stop on its
+    shutdown; they come from a forkserver, which imports the main module of the program
+    again, so a script that serves the app must guard its start with
+    ``if __name__ == "__main__":``. The endpoints, their bodies and answers are listed
+    in the web API reference, generated from ``app.openapi()``.
+
+    Examples
+    --------
+    >>> from modlights.web import create_app
+    >>> app = create_app(workers=1)
+    >>> sorted(r.path for r in app.routes if r.path.startswith("/api/")
+    ...        and "_test" not in r.path)[:4]
+    ['/api/analyse', '/api/campaign', '/api/campaign/{row}/{col}/{level}', '/api/daily/{date}']
+    >>> app.openapi()["info"]["title"]
+    'modlights'
+    >>> create_app(workers=0)
+    Traceback (most recent call last):
+        ...
+    ValueError: workers must be an int >= 1, got 0
     """
     if body_seconds is not None and not (isinstance(body_seconds, (int, float))
                                          and body_seconds > 0):
