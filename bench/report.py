@@ -41,6 +41,7 @@ import io
 import json
 import math
 import sys
+import textwrap
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -201,7 +202,9 @@ def _mpl():
 
 
 def _finish(plt, fig, runs: list[dict[str, Any]], extra: str = "") -> bytes:
-    text = _stamp(runs) + (f"\n{extra}" if extra else "")
+    width = int(fig.get_figwidth() * 24)            # characters of 6.5 pt a line
+    text = "\n".join(textwrap.fill(line, width, subsequent_indent="  ")
+                     for line in (_stamp(runs) + (f"\n{extra}" if extra else "")).split("\n"))
     fig.text(0.01, 0.01, text, fontsize=6.5, color="0.35", va="bottom", ha="left")
     fig.tight_layout(rect=(0, 0.04 + 0.025 * text.count("\n"), 1, 1))
     buf = io.BytesIO()
