@@ -22,8 +22,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ..peers import (CACHE, flint_peer, flint_solve, galois_peer, galois_solve, m4ri_peer,
-                     read_mlbm, write_mlbm)
+from ..peers import (
+    CACHE,
+    flint_peer,
+    flint_solve,
+    galois_peer,
+    galois_solve,
+    m4ri_peer,
+    read_mlbm,
+    write_mlbm,
+)
 from ..registry import Context, Missing, Subject, Timed, workload
 
 HERE = Path(__file__).resolve().parent.parent

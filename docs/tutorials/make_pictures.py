@@ -23,8 +23,9 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "pictures"
@@ -83,7 +84,8 @@ PICTURES: dict[str, list[tuple[str, Callable[[dict[str, Any]], str]]]] = {
                                                                   taps=ns["sol"].taps)),
     ],
     "parallel-and-dask": [
-        ("parallel-torus.svg", lambda ns: ns["board"].to_svg(ns["state"], taps=ns["sol"].taps)),
+        ("parallel-torus.svg", lambda ns: ns["board"].to_svg(ns["state"],
+                                                             taps=ns["alone"].taps)),
     ],
     "web-api": [
         ("web-solve.svg", lambda ns: ns["board"].to_svg(ns["state"], taps=ns["sol"]["taps"],
@@ -94,8 +96,9 @@ PICTURES: dict[str, list[tuple[str, Callable[[dict[str, Any]], str]]]] = {
 
 def _replay_first_hint(ns: dict[str, Any]) -> str:
     """The puzzle after the page's first hint (a fresh Game given the same hint)."""
-    import modlights as ml
     import numpy as np
+
+    import modlights as ml
     p = ns["p"]
     g = ml.Game(p)
     pos = g.hint()

@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import report                                        # noqa: E402
-from bench.report import FIGURES, ReportError, load_results     # noqa: E402
+from bench.report import FIGURES, ReportError, load_results  # noqa: E402
+
+from bench import report  # noqa: E402
 
 FIG = ROOT / "docs" / "figures"
 MANIFEST = json.loads((FIG / "figures.json").read_text())
