@@ -218,14 +218,18 @@ def _time_axis(ax) -> None:
     ax.yaxis.set_major_formatter(FuncFormatter(lambda s, _: _fmt_seconds(s)))
 
 
-def _fmt_seconds(s: float) -> str:
+def _fmt_seconds(s: float, space: str = " ") -> str:
+    """``s`` seconds in s, ms, µs or ns, three significant digits (``space`` between the
+    number and the unit: a no-break space in tables)."""
     if s <= 0:
         return "0"
-    for unit, f in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9)):
+    for unit, f in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
         if s >= f:
-            v = s / f
-            return f"{v:.3g} {unit}"
-    return f"{s:.1e} s"
+            return f"{s / f:.3g}{space}{unit}"
+    return f"{s:.1e}{space}s"
+
+
+NBSP = "\u00a0"
 
 
 def _size_sweep(plt, runs: list[dict[str, Any]], title: str, giant: list | None = None):
@@ -267,9 +271,10 @@ def _table_sweep(runs: list[dict[str, Any]], title: str) -> str:
         cells = []
         for n in names:
             m = _median(r, n)
-            cells.append(_fmt_seconds(m) if m is not None else "-")
+            cells.append(_fmt_seconds(m, NBSP) if m is not None else "-")
         lines.append(f"| {k} | {k * k} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return "\n".join(lines + ["", "-: not run at that size (the reason is in the result "
+                                   "file: too slow there, or not installed)"])
 
 
 def _rate_points(runs: list[dict[str, Any]]) -> list[tuple[int, float, float]]:
@@ -330,11 +335,11 @@ def build_report(results: Path | str = RESULTS) -> dict[str, bytes]:
     tables.append((_table_sweep(sc, "GF(2) k x k cross board, factor + solve"),
                    "scaling-cross.svg"))
     if giant:
-        tables.append(("\n".join(["**The 10^10-tile point** (median times)", "",
+        tables.append(("\n".join(["**The 10<sup>10</sup>-tile point** (median times)", "",
                                  "| board | pattern | median | peak memory |",
                                  "|---|---|---:|---:|"] + [
             f"| {g['params']['rows']} x {g['params']['cols'] or g['params']['rows']} | "
-            f"{g['params']['pattern']} | {_fmt_seconds(_median(g, 'modlights'))} | "
+            f"{g['params']['pattern']} | {_fmt_seconds(_median(g, 'modlights'), NBSP)} | "
             + (f"{g['figures']['peak_mb']['value']:.0f} MB" if "peak_mb" in g["figures"]
                else "-") + " |" for g in giant]), "scaling-cross.svg"))
 
@@ -363,7 +368,7 @@ def build_report(results: Path | str = RESULTS) -> dict[str, bytes]:
             m = _median(r, "modlights")
             if m is not None:
                 rows.append(f"| {n} | {int(f['nullity']['value'])} | "
-                            f"{int(f['kernel_size']['value'])} | {_fmt_seconds(m)} | "
+                            f"{int(f['kernel_size']['value'])} | {_fmt_seconds(m, NBSP)} | "
                             f"{f['kernel_size']['value'] / m:.3g} |")
     a = select_latest(data["a075464"])
     apts = [p for r in a for p in _a075464_points([r])]
