@@ -202,7 +202,7 @@ def _mpl():
 
 
 def _finish(plt, fig, runs: list[dict[str, Any]], extra: str = "") -> bytes:
-    width = int(fig.get_figwidth() * 24)            # characters of 6.5 pt a line
+    width = int(fig.get_figwidth() * 19)            # characters of 6.5 pt a line
     text = "\n".join(textwrap.fill(line, width, subsequent_indent="  ")
                      for line in (_stamp(runs) + (f"\n{extra}" if extra else "")).split("\n"))
     fig.text(0.01, 0.01, text, fontsize=6.5, color="0.35", va="bottom", ha="left")
