@@ -1,5 +1,6 @@
-"""The documents stay true to the tree: every repository path that docs/architecture.md
-and the README cite exists, and no file cites a document outside the repository."""
+"""The documents stay true to the tree: every repository path that docs/architecture.md,
+the guide (docs/guide/), getting started and the README cite exists, and no file cites
+a document outside the repository."""
 from __future__ import annotations
 
 import pathlib
@@ -7,7 +8,9 @@ import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "modlights"
-DOCS = (ROOT / "docs" / "architecture.md", ROOT / "README.md")
+DOCS = (ROOT / "docs" / "architecture.md", ROOT / "README.md",
+        *sorted((ROOT / "docs" / "guide").glob("*.md")), ROOT / "docs" / "getting-started.md",
+        ROOT / "docs" / "development.md", ROOT / "docs" / "reference" / "web.md")
 #: Folders a cited path may start from: the repository root, or the package for the
 #: layer names the documents use on their own (``engines/registry.py``).
 ROOTS = (ROOT, SRC)

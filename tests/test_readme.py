@@ -45,3 +45,28 @@ def test_package_ships_license_and_py_typed():
     root = README.parent
     assert "MIT" in (root / "LICENSE").read_text()
     assert (pathlib.Path(modlights.__file__).parent / "py.typed").is_file()
+
+
+def test_readme_links_exist():
+    """Every relative link of the README (the documentation's pages) is in the tree."""
+    import re
+    text = README.read_text()
+    links = [t for t in re.findall(r"\]\(([^)#]+)", text) if "://" not in t]
+    links += re.findall(r'<img src="([^"]+)"', text)
+    assert links, "the README links to no page"
+    missing = [t for t in links if not (README.parent / t).exists()]
+    assert missing == [], f"README links to missing files: {missing}"
+
+
+def test_readme_shell_commands_parse():
+    """The README's `modlights ...` lines are commands the parser accepts."""
+    import shlex
+
+    from modlights.cli import build_parser
+    parser = build_parser()
+    commands = [line.split("#", 1)[0].strip() for line in README.read_text().splitlines()
+                if line.startswith("modlights ")]
+    assert commands
+    for command in commands:
+        args = parser.parse_args(shlex.split(command)[1:])   # SystemExit on a bad one
+        assert args.command == shlex.split(command)[1]

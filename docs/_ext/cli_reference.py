@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 
-
 #: The width usage lines are wrapped at (argparse reads COLUMNS).
 WIDTH = 88
 

@@ -13,7 +13,6 @@ import json
 from typing import Any
 
 
-
 def _escape(text: str) -> str:
     for ch in "\\*`|_":
         text = text.replace(ch, "\\" + ch)
@@ -50,7 +49,7 @@ def type_name(schema: dict, spec: dict) -> str:
 
 def _table(header: tuple[str, ...], rows: list[tuple[str, ...]], widths: str) -> list[str]:
     lines = [".. list-table::", "   :header-rows: 1", f"   :widths: {widths}", ""]
-    for i, row in enumerate([header] + rows):
+    for row in [header] + rows:
         for j, cell in enumerate(row):
             lines.append(("   * - " if j == 0 else "     - ") + (cell or ".."))
     return lines + [""]

@@ -728,32 +728,56 @@ class Solver:
 
     def solve(self, state: Any, target: Any = 0, *, minimal: bool = True,
               budget: Any = None, executor: Any = None, progress: Any = None) -> Solution:
-        """A solution of ``state + A x = target``; raises Unsolvable when none exists.
+        """A solution of ``state + A x = target``, by default one with the fewest taps.
 
-        minimal=True searches the coset x0 + ker A for the fewest physical taps.
-        budget: coset elements to examine (an int) or seconds (a float); 0 means no
-        search. Seconds are a deadline for the call, counted from its start: the coset
-        search and the greedy clean-up after it stop by then (+10% or +0.25 s at
-        most, whichever is larger; a first call that factors the board adds that
-        time, the factorisation is not cut short); the clean-up always gets at least
-        MIN_DESCENT_SECONDS, so a budget of 0.0 s still returns the greedily improved
-        solution on boards whose clean-up is that fast. Default: DEFAULT_NATIVE_BUDGET
-        (2^24, well under a second in the C search) on the native backend, less on
-        boards with many taps (about 2^30 word operations), DEFAULT_BUDGET (2^20) on
-        the reference backend.
-        Past MAX_SEARCH_BYTES of kernel generators only the first ones that fit are
-        searched (bounded memory; ``proven_minimal`` is then False).
-        ``proven_minimal`` is True only when the whole coset was covered; otherwise
-        the best element found, improved greedily, is returned.
-        executor: any ``concurrent.futures.Executor`` (a ``ProcessPoolExecutor``, a Dask
-        client's ``get_executor()``): when the budget covers the whole coset, the search
-        is split into sub-cubes over its workers (:mod:`modlights.search.minimal`); the
-        length and ``proven_minimal`` are those of the search without it.
-        progress: None or a callable ``progress(done, total)`` told how far the
-        minimal search is, in coset elements: after every chunk of the reference
-        engine's Python enumeration, at the start and end of a native search (the C
-        search runs to its end or budget without calling back; Ctrl-C stops it).
-        An exception it raises (KeyboardInterrupt, say) stops the search.
+        Parameters
+        ----------
+        state : array_like of int
+            The tiles, shaped like the board; any integers, reduced mod n.
+        target : int or array_like of int
+            The state to reach: an int for every tile (0: all white, 1: "all on") or a
+            board-shaped array.
+        minimal : bool
+            Search the coset ``x0 + ker A`` for the fewest physical taps (default);
+            False returns the engine's particular solution.
+        budget : int or float, optional
+            Coset elements to examine (an int) or seconds (a float); 0 means no search.
+            Seconds are a deadline for the call, counted from its start: the coset
+            search and the greedy clean-up after it stop by then (+10% or +0.25 s at
+            most, whichever is larger; a first call that factors the board adds that
+            time, the factorisation is not cut short); the clean-up always gets at
+            least MIN_DESCENT_SECONDS, so a budget of 0.0 s still returns the greedily
+            improved solution on boards whose clean-up is that fast. Default:
+            DEFAULT_NATIVE_BUDGET (2^24) on the native backend, less on boards with many
+            taps (about 2^30 word operations), DEFAULT_BUDGET (2^20) on the reference
+            backend.
+        executor : concurrent.futures.Executor, optional
+            Any executor (a ``ProcessPoolExecutor``, a Dask client's
+            ``get_executor()``): when the budget covers the whole coset, the search is
+            split into sub-cubes over its workers (:mod:`modlights.search.minimal`); the
+            length and ``proven_minimal`` are those of the search without it.
+        progress : callable, optional
+            ``progress(done, total)``, told how far the minimal search is, in coset
+            elements: after every chunk of the reference engine's Python enumeration,
+            at the start and end of a native search (the C search runs to its end or
+            budget without calling back; Ctrl-C stops it). An exception it raises
+            (KeyboardInterrupt, say) stops the search.
+
+        Returns
+        -------
+        Solution
+            ``proven_minimal`` is True only when the whole coset was covered; otherwise
+            the best element found, improved greedily, is returned. Past
+            MAX_SEARCH_BYTES of kernel generators only the first ones that fit are
+            searched (bounded memory; ``proven_minimal`` is then False).
+
+        Raises
+        ------
+        Unsolvable
+            When no tap counts take ``state`` to ``target``.
+        ValueError
+            For a state or target of the wrong shape, a bad budget, executor or
+            progress.
 
         Examples
         --------
@@ -806,19 +830,40 @@ class Solver:
 
     def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None,
                       executor: Any = None, progress: Any = None) -> tuple[np.ndarray, np.ndarray]:
-        """The fewest physical taps for every board of a ``(k, *board.shape)`` stack, from
-        one factorisation: (lengths int64 (k,), proven bool (k,)). Unsolvable boards
-        get length -1 and proven True (proved unsolvable).
+        """The fewest physical taps for every board of a stack, from one factorisation.
 
+        Parameters
+        ----------
+        states : array_like of int
+            A ``(k, *board.shape)`` stack of states.
+        target : int or array_like of int
+            As in :meth:`solve`, the same for every board.
+        budget : int or float, optional
+            A count of coset elements per board, or seconds for the whole call (a
+            deadline as in :meth:`solve`, shared out evenly over the boards not yet
+            searched).
+        executor : concurrent.futures.Executor, optional
+            When the budget covers the whole coset, the boards are split by rows over
+            its workers.
+        progress : callable, optional
+            ``progress(done, k)``, called after each board, or once at the end of a
+            batch.
+
+        Returns
+        -------
+        lengths : numpy.ndarray
+            int64 (k,): each board's fewest taps; -1 for an unsolvable board.
+        proven : numpy.ndarray
+            bool (k,): whether each length is proved (True for unsolvable boards:
+            proved unsolvable).
+
+        Notes
+        -----
         When the budget covers the whole coset (the default does for kernels up to
         2^24 elements) the native backend searches every board in one C call, the
-        kernel shared (:func:`modlights.search.minimal.min_lengths_many`); ``executor``
-        (any ``concurrent.futures.Executor``) then splits the boards by rows over its
-        workers. Otherwise each board is searched as ``solve`` would, within the budget:
-        a count of coset elements per board, or seconds for the whole call (a deadline
-        as in ``solve``, shared out evenly over the boards not yet searched).
-        ``progress(done, k)`` (optional) is called after each board, or once at the end
-        of a batch. Ctrl-C stops it within a second (KeyboardInterrupt).
+        kernel shared (:func:`modlights.search.minimal.min_lengths_many`); otherwise
+        each board is searched as :meth:`solve` would, within the budget. Ctrl-C stops
+        it within a second (KeyboardInterrupt).
 
         Examples
         --------
@@ -855,13 +900,33 @@ class Solver:
 
     def solve_many(self, states: Any, target: Any = 0, *, minimal: bool = False,
                    budget: Any = None, executor: Any = None) -> np.ndarray:
-        """Solve a ``(k, *board.shape)`` stack from one factorisation: ``(k, *shape)`` tap
-        counts. Raises Unsolvable naming the unsolvable indices.
+        """Solve a stack of states from one factorisation.
 
-        minimal=True: the fewest taps per board, searched as ``min_taps_many`` does
-        (one C call for the batch when the budget covers the coset; ``executor`` splits
-        the boards by rows over its workers; seconds are a deadline for the whole call,
-        as there). Ctrl-C stops it within a second (KeyboardInterrupt).
+        Parameters
+        ----------
+        states : array_like of int
+            A ``(k, *board.shape)`` stack of states.
+        target : int or array_like of int
+            As in :meth:`solve`, the same for every board.
+        minimal : bool
+            The fewest taps per board, searched as :meth:`min_taps_many` does (one C
+            call for the batch when the budget covers the coset; seconds are a deadline
+            for the whole call). Default False: the engine's particular solutions.
+        budget : int or float, optional
+            As in :meth:`min_taps_many`.
+        executor : concurrent.futures.Executor, optional
+            Splits the boards by rows over its workers (``minimal=True``).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(k, *shape)`` tap counts (``(k, n_taps)`` for graph boards).
+
+        Raises
+        ------
+        Unsolvable
+            Naming the unsolvable indices (``.indices``). Ctrl-C stops the search within
+            a second (KeyboardInterrupt).
 
         Examples
         --------
@@ -969,13 +1034,25 @@ class Solver:
         """The hardest solvable board (target 0): the largest fewest-taps over every
         solvable board (the covering radius of ker A) and a board that needs it.
 
-        budget: seconds (None: until proved), a deadline (+10% or +0.25 s); past it the
-        best board found is returned with ``proven=False``. Ctrl-C stops it within a
-        second (KeyboardInterrupt), the Solver usable. executor: passed on to the
-        coset searches where ``solve`` takes one. Returns a
-        :class:`modlights.search.hardest.Hardest` (``min_taps``, ``state``, ``proven``,
-        ``lower``, ``upper``, ``seconds``, ``iterations``); see
-        :mod:`modlights.search.hardest` for the algorithm.
+        Parameters
+        ----------
+        budget : float, optional
+            Seconds (None: until proved), a deadline (+10% or +0.25 s); past it the
+            best board found is returned with ``proven=False``.
+        executor : concurrent.futures.Executor, optional
+            Passed on to the coset searches where :meth:`solve` takes one.
+
+        Returns
+        -------
+        modlights.search.hardest.Hardest
+            ``min_taps``, ``state``, ``proven``, ``lower``, ``upper``, ``seconds``,
+            ``iterations``; see :mod:`modlights.search.hardest` for the algorithm.
+
+        Raises
+        ------
+        ValueError
+            For a bad budget, or a board of more than MAX_TILES tiles. Ctrl-C stops it
+            within a second (KeyboardInterrupt), the Solver usable.
 
         Examples
         --------

@@ -328,7 +328,8 @@ class Board:
 
         Examples
         --------
-        >>> cycle = ml.Board.from_effects([[(i - 1) % 6, i, (i + 1) % 6] for i in range(6)], states=8)
+        >>> effects = [[(i - 1) % 6, i, (i + 1) % 6] for i in range(6)]   # a cycle of 6
+        >>> cycle = ml.Board.from_effects(effects, states=8)
         >>> cycle.shape, cycle.n_cells, cycle.n_taps
         ((6,), 6, 6)
         >>> cycle.matrix()[:, 0]

@@ -7,13 +7,9 @@ only the offsets (0,0), (0,+-1), (+-1,0) (cross, vertical, horizontal, the cross
 its centre, any counts of these) with the count of (-1,0) a unit mod n (else the board
 is worked on transposed, with (0,-1) in that role: horizontal).
 
-With tap rows X_0..X_{h-1} (w taps each) the rows of A x = b read
-``cd X_{r-1} + B X_r + cu X_{r+1} = b_r`` (B tridiagonal), so chasing from X_0 = z forces
-``X_{r+1} = T X_r + mu X_{r-1} + b_r / cu`` with T = -B / cu, mu = -cd / cu, and
-``X_r = P_r(T) z + c_r`` with P_{r+1} = x P_r + mu P_{r-1}. The board is solved iff the
-virtual row X_h = F(T) z + c vanishes, F = P_h. When the sub-diagonal of T is non-zero,
-e_0 is a cyclic vector of T and v = f(T) e_0 identifies GF(p)^w with
-GF(p)[x] / (chi_T); the w x w residual system becomes ``F z = -c (mod chi_T)``:
+The chase from the first tap row leaves one polynomial equation
+``F(x) z(x) = -c(x) (mod chi_T(x))`` in place of the w x w residual system (derived in
+docs/guide/engines.md, "Row recurrences"):
 
 - nullity = deg g, g = gcd(F, chi_T) (for n = 2 and k x k cross boards this is OEIS
   A159257); |ker A| = p^nullity;
@@ -22,18 +18,14 @@ GF(p)[x] / (chi_T); the w x w residual system becomes ``F z = -c (mod chi_T)``:
 - ker A is spanned by the chases (zero right-hand side) from (chi_T / g) x^i,
   i < deg g.
 
-Tori (wrap=True, at least 3 tiles along the chase): a row is an element of
-R = GF(p)[s] / (s^w - 1) and the chase from X_0 = u, X_{h-1} = v leaves a 2 x 2 system
-over that ring; :mod:`modlights.engines.algebraic.torus` diagonalises it by unimodular
-row and column operations (extended gcds over GF(p)[s]), which gives the nullity
-(deg gcd(d1, s^w - 1) + deg gcd(d2, s^w - 1)), solvability, one solution (replayed by
-the torus chase) and the kernel basis. _torus_nullity computes the same nullity
-independently (invariant factors of the unreduced system; the tests compare them).
-det over p > 2 still comes from the chase. A torus costs four chases of O(h w) plus a
-fixed O(w^2) of ring arithmetic in Python (the 2 x 2 system), so on small tori the chase
-engine is cheaper (the Solver's choice weighs that).
+Tori (wrap=True, at least 3 tiles along the chase) leave a 2 x 2 system over
+GF(p)[s] / (s^w - 1), solved by :mod:`modlights.engines.algebraic.torus`; _torus_nullity
+computes the same nullity independently (the tests compare them). det over p > 2 still
+comes from the chase. A torus costs four chases of O(h w) plus a fixed O(w^2) of ring
+arithmetic in Python, so on small tori the chase engine is cheaper (the Solver's choice
+weighs that).
 
-Boards whose T has only a super-diagonal are mirrored left-right for the conversions
+Boards whose row operator T has only a super-diagonal are mirrored left-right for the conversions
 (e_{w-1} is then the cyclic vector); boards with a diagonal T (vertical) have
 F(T) = F(t0) I. det(A) = (-cu)^{hw} Res(chi_T, F).
 

@@ -1,154 +1,47 @@
 """Structured solving of grid boards by generalised light chasing.
 
-The chase (csrc/chase.c) walks the taps in row-major order. Each tile's state is
-last touched by one tap (its *last tap*); when that coefficient is a unit mod n
-the tile forces the tap from the taps before it. Taps no tile forces become
-*symbols*; every tap is an affine function of the symbols, and the tiles that
-forced nothing give a small residual system ``M z = rho`` over the symbols
-(about ``cols x pattern height`` unknowns instead of ``rows x cols``):
+Walking the taps in row-major order, each tile whose last tap has a unit coefficient
+mod n forces that tap from the taps before it; the taps no tile forces are *symbols*,
+every tap is an affine function of them, and the tiles that forced nothing give a
+residual system ``M z = rho`` over the symbols (about ``cols x pattern height``
+unknowns instead of ``rows x cols``):
 
 - solvable iff the residual system is; one solution is the numeric chase replayed
   with a residual solution z;
-- ``|ker A| = |ker M|`` (symbols -> taps is injective), and kernel generators of
-  A are kernel generators of M pushed through the chase (with zero right-hand side).
+- ``|ker A| = |ker M|`` (symbols -> taps is injective), and kernel generators of A are
+  kernel generators of M pushed through the chase (with zero right-hand side).
+
+The derivation, the C layouts and the variants are described in docs/guide/engines.md
+("The light chase"); their timings are the bench results' (bench/README.md).
 
 :class:`ChaseEngine` answers the engine protocol of :mod:`modlights.engines.base`
 (``kernel_size``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
-``pseudo_inverse()``). The residual system is eliminated in C (see below). Boards
-wider than tall are chased along their columns (on the transposed board) when that
-gives fewer symbols.
+``pseudo_inverse()``) for grid boards with any pattern, locks, holes, wrap and n.
+Boards wider than tall are chased along their columns (on the transposed board) when
+that gives fewer symbols. It chooses its variant from its plan:
 
-The row-solve chase (csrc/rowsolve.h, :func:`rowsolve_plan`, variant ``rowsolve``) takes the
-boards whose pattern's last row of taps is a pair (D, -a), (D, +a) (the knight, the
-diagonal) on a width that is a multiple of 2a, over any n in 2..255, when the pair's
-coefficients (multiplicities mod n) are units mod n, with one pattern and no wrap, locks
-or holes: the tiles of a row fix every tap of the row D below by two chains along it,
-so the symbols are the taps of the first D rows alone (the knight: 2 x cols instead of
-3 x cols - 3) and the residual equations the tiles of the last D rows. Its symbolic pass
-runs GF(2) bit-packed, Z/3 and Z/4 bit-sliced (two planes, 512 symbols a pass,
-``ChaseEngine(packed=)``) and other n in bytes (unit coefficients with (sources + 1)(n - 1) <
-256, the knight up to n = 32: summed as bytes; otherwise 16-bit lanes; 256 symbols a
-pass), the reduction delayed; the Z/n residual system goes to the native Z/n engine like
-the light chase's. A pair that is not a unit mod n (n = 4 with the pair doubled) keeps
-the light chase below. 5000^2 knight (``modlights bench``, medians of 3): Z/3 8.9 ->
-5.1 s, Z/4 10.1 -> 5.0 s, Z/5 60 -> 22 s, peak memory about half (bench/README.md).
+- the row-solve chase (csrc/rowsolve.h, :func:`rowsolve_plan`, ``ChaseEngine(rowsolve=)``)
+  for patterns whose last row of taps is a pair (D, -a), (D, +a) (the knight, the
+  diagonal) on a width that is a multiple of 2a, over any n whose pair coefficients are
+  units, with one pattern and no wrap, locks or holes, when it has no more symbols than
+  the light chase: the symbols are the taps of the first D rows;
+- a prefix of a tall residual system (PREFIX_RATIO x symbols equations) solved alone
+  when it leaves no kernel: the numeric replay checks every other equation;
+- the row chase (:mod:`modlights.engines.chase.rowchase`) with more than
+  ROWCHASE_MIN_RATIO symbols a column of the chase, or when no prefix of a tall system
+  leaves a trivial kernel and the system has more than ROWCHASE_TALL_ENTRIES entries
+  (``rowchase=True / False`` forces either way): no residual matrix is built;
+- the light chase otherwise, its residual system refused past MAX_RESIDUAL_BYTES /
+  MAX_RESIDUAL_WORK (ValueError naming the sizes).
 
-Two layouts in C: boards without wrap work on the stencil (candidate taps are
-tile - offset; no per-tile lists; the symbolic vectors live in a ring of a power of two
->= (pattern's flat span + one row) slots; uniform boards get interior fast paths with
-fixed deltas, vectorised); wrapped boards keep per-tile tap lists and live-range slots.
-The forcing code of each tap is kept by row, and a row equal to the one before it is
-stored once (a board without locks keeps 2-3 distinct rows).
-Uniform boards with locked tiles or holes take the same interior fast paths (the plan's
-runs of interior tiles, the symbolic chase's and the numeric replay's fixed deltas,
-GF(2) and Z/n): a locked tile or a hole is not a tap, its slot and its replayed tap are
-kept zero, so the fixed deltas read a zero there, and only the tiles whose last tap is
-locked go the general way.
-
-The symbolic chase runs in blocks of symbols (GF(2): 512 symbols = two AVX2 registers
-a tap, one AVX-512 register; Z/3, Z/4, Z/8 bit-sliced: 512 symbols = 2 or 3 bit-planes
-of 512 bits a tap, csrc/bitslice.h, the word arithmetic of the dense GF(3) engine:
-7 word operations per source and 64 symbols for GF(3), 4 for Z/4, a ripple carry
-for Z/8, summed in registers; other n: 256 symbols as bytes, delayed reduction), one
-pass over the board per block, so the ring (about 2 x cols x 64-192 bytes) stays in
-cache; the blocks are shared by the threads. The interior runs are compiled for the
-portable path, AVX2 and AVX-512 and picked at run time (csrc/cpu.h: MODLIGHTS_SIMD,
-``_chase.set_simd``). The bit-sliced rows of the residual matrix are written as bytes
-(a byte an entry, what the Z/n residual engine reads). A
-block only touches its cone: the columns of each row its symbols can reach (the union
-of the rows it depends on, each widened by the column reach of the forcing offsets
-that row of codes uses: one column a row for the cross; to the end of the row where a
-tap reads a tap of its own row, as square and knight do), and only the columns
-somebody reads outside the cone are zeroed. Boards that are their own left-right
-mirror image (uniform symmetric pattern, every tile tappable, mirror-symmetric forcing,
-checked exactly) run only the blocks of half the symbols and mirror the rest of the
-residual matrix. GF(2) residual systems are solved by one Four Russians echelon form
-of [M | right-hand sides] (csrc/dense/gf2.c) per batch; Z/n ones by the native Z/n engine
-(csrc/dense/zn.c: CRT, unit then valuation pivots, so rings are exact).
-Boards with many locked tiles or holes (each adds a residual equation) have tall
-residual systems: there the chase first builds a prefix of the residual system
-(PREFIX_RATIO x symbols equations, the symbolic chase stopping at the last tile they
-need) and, when that prefix leaves no kernel, solves it alone: its solution is the
-only candidate, and the numeric replay with it checks every other equation (5000 x 5000
-GF(2) cross with 1% locked: 6127 of 255361 equations, 1.3 s instead of 6.5 s; Z/4: 2.4 s
-instead of a refused 4.7 GiB system; with the fast paths above 0.36 s and 0.73 s on
-the loaded box, 4-6x the prefix alone in one run; 10000 x 10000 Z/3: 3.7 s;
-bench/locks_large.py, bench/README.md). Holes make a symbol each (the tap below a
-hole is forced by nobody), so a board with many holes has a residual system as large
-as its holes (2000 x 2000 GF(2) cross with 1% holes: 41169 x 41169, refused past
-MAX_RESIDUAL_BYTES / _WORK). Such boards take the row chase instead
-(:mod:`modlights.engines.chase.rowchase`, csrc/rowchase.c): one pass over the plan in which every
-readable tap holds its affine form over the live symbols only, and each residual
-equation eliminates a live symbol the moment it appears (or checks the right-hand
-sides), so the live symbols stay about one row wide and no residual matrix is built.
-ChaseEngine picks it with more than ROWCHASE_MIN_RATIO (5) symbols a column of the
-chase, or when no prefix of a tall system leaves a trivial kernel and the system has
-more than ROWCHASE_TALL_ENTRIES entries; ``rowchase=True / False`` forces either way.
-Measured (bench/holes_large.py, Board.grid + Solver + solve(minimal=False), random
-solvable start, medians of 3, shared 2-core box, load 3-4), all refused before:
-2000^2 GF(2) cross 1% holes 0.56 s, + 1% locked 0.47 s, Z/3 1% holes 2.9 s; 5000^2
-GF(2) 1% holes 4.9 s (peak RSS 0.87 GB), + 1% locked 3.1 s. Rings and composite n
-take it too: one row chase a prime-power factor q of n; over Z/p^e an equation
-eliminates its youngest symbol with a unit coefficient, one without (every
-coefficient a multiple of p) is kept pending, caught up on the records like a tap,
-and the few left at the end are solved by the Z/q engine (valuation pivots); symbol
-values are combined by CRT before one replay (:mod:`modlights.engines.chase.rowchase`). 2000^2 cross
-with 1% holes, all refused before (6465 MiB residual), medians of 3 interleaved with
-Z/3 on the shared box (load 3-4): Z/4 4.9 s, Z/9 6.3 s, Z/3 4.4 s (1.1x and 1.4x Z/3;
-Z/9 7.1 s before its 16-bit row updates), Z/6 4.3 s, Z/8 5.7 s (one run each); GF(2)
-5000^2 1% holes unchanged (6.75 s against 6.45 s before, interleaved: the box's noise).
-Over a ring the pivot must be a unit, often an older symbol held by more taps: 2.2x
-the row operations of Z/3 on the same board. GF(3) rows are bit-sliced (two planes of
-bits, csrc/bitslice.h): 2000^2 Z/3 1% holes 4.1 -> 1.1 s (medians of 3 interleaved,
-bytes / bit-sliced 2.6x in-run, load ~4), Z/6 (its mod-3 factor) 1.6 s.
+GF(2) residual systems are solved by a Four Russians echelon form (csrc/dense/gf2.c),
+Z/n ones by the native Z/n engine (csrc/dense/zn.c: CRT, unit then valuation pivots, so
+rings are exact). Cost: O(rows x cols x pattern size x symbols / word) for the
+symbolic chase (in blocks of symbols shared by the threads), O(rows x cols x pattern
+size) a numeric replay, plus the residual elimination (O(symbols^3 / word) over GF(2)).
 Memory: O(rows x cols) bytes for the state and taps + a few rows of int32 codes +
-threads x ring x block + residual^2 bits.
-
-Measured on the 2-core box (``modlights bench``: Board.grid + Solver + solve(minimal=
-False), random solvable start, medians of 5, every answer checked by Board.apply):
-GF(2) cross 1000^2 0.011 s, 2000^2 0.042 s, 5000^2 0.42 s, 10000^2 2.5 s with a peak of
-374 MB (the start state included); Z/3 cross 1000^2 0.11 s, Z/4 0.12 s. At 10000^2
-(bench/stages_large.py, medians of 3): plan 0.23 s, symbolic chase 1.6 s on two
-threads (3.0 s on one), residual elimination of the 10000 x 10000 system 0.23 s, two
-numeric replays 0.54 s.
-
-Bit-sliced symbolic chase (``bench/chase_packed.py``: Board.grid + Solver + solve, the
-byte path and the bit-sliced one alternated in one run, medians of 5, every answer
-checked; shared 2-core box, load 2-3.4): 5000^2 cross Z/3 3.20 -> 1.02 s (0.32x),
-Z/4 2.28 -> 0.87 s (0.38x), Z/8 2.42 -> 1.24 s (0.51x), 2000^2 Z/3 0.146 -> 0.058 s;
-with 1% locked tiles (the symbolic prefix is a small part) 5000^2 Z/3 0.64 -> 0.49 s,
-Z/4 0.62 -> 0.61 s, 10000^2 Z/3 4.2 -> 4.4 s (same within the noise). The symbolic
-chase alone (3000^2 Z/3 cross, one thread): bytes 0.48 s, bit-sliced AVX2 0.16 s,
-AVX-512 0.10 s, GF(2) 0.04 s. AVX-512 against AVX2 in one run: 5000^2 GF(2) knight
-4.05 -> 3.70 s (0.91x; 3000^2 knight symbolic 0.49 -> 0.40 s), the byte runs of n = 5,
-9 at 3000^2 ~0.87x.
-
-How the row-solve chase (described above) works: for patterns whose last row of taps is
-a pair (the knight: tile (r, c) is last touched by taps (r + 2, c - 1) and (r + 2, c +
-1); the diagonal; any offsets ending in (D, -a), (D, +a)), on a width that is a multiple
-of 2a (csrc/rowsolve.c, :func:`rowsolve_plan`, ``ChaseEngine(rowsolve=)``), the tiles of
-row r fix the whole of tap row r + D at once, since x[c - a] + x[c + a] = t_c along a row
-is, per class of columns mod a, a path system of even length, solved by two chains (one
-upwards from the left end, one downwards from the right end). Only the taps of the first
-D rows are symbols (the knight: 2w, against 3w - 3 for the light chase, which forces tap
-(r + 2, c + 1) from tile (r, c) and leaves a symbol and an equation at every row's ends),
-the residual equations are the tiles of the last D rows, and a row's solve is its own
-mirror image, so for a symmetric pattern only the symbols of the left half of each symbol
-row are chased and the rest of the residual matrix is mirrored. The symbolic ring is
-column-interleaved (the rows a tile reads lie a few hundred bytes apart), each chain
-carries its last tap in registers, and the numeric replay runs both chains 8 taps a
-word (GF(2)). ChaseEngine takes it when it has no more symbols than the light chase (a
-short, wide board may chase its columns with fewer). 5000^2 GF(2) knight
-(``bench/knight.py``, light chase / row-solve alternated in one run, medians of 5): 1.58
--> 0.65 s (0.41x); 2000^2 0.136 -> 0.045 s; 5000^2 diagonal 0.58 -> 0.20 s.
-
-The Python around the C calls is a byte a tile at most (bench/stages_large.py shows
-each stage): Board.grid keeps no masks for boards without locks / holes; the plan gets
-None masks (or, with an older binding, one shared array of ones); Solver._rhs reads a
-uint8 start in place (one ``max`` pass; over GF(2) with target 0 the start itself is
-the right-hand side) and works in uint8 otherwise; the taps of the last numeric replay
-become Solution.taps without a copy. At 10000^2 GF(2) cross that glue takes ~0.02 s
-beyond the C calls (was ~2.8 s with int64 / uint16 temporaries and four h*w masks).
+threads x ring x block + the residual system (symbols^2 bits over GF(2), bytes over
+Z/n).
 """
 from __future__ import annotations
 
@@ -290,8 +183,8 @@ PREFIX_GROWTH = 2
 
 def transpose_bytes(a: np.ndarray) -> np.ndarray:
     """A new C-contiguous uint8 array holding a.T for a 2-D uint8 array, copied in
-    cache-sized tiles (csrc/band.c: 0.026 s for 5000 x 5000 against 0.087 s for
-    ``np.ascontiguousarray(a.T)``, whose strided reads miss the cache)."""
+    cache-sized tiles (csrc/band.c; ``np.ascontiguousarray(a.T)``'s strided reads miss
+    the cache)."""
     from modlights.native._core import transpose
     a = np.asarray(a, dtype=np.uint8)
     if a.strides[1] != 1:

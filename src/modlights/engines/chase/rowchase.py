@@ -30,9 +30,7 @@ q^retired x |ker of that system|. Symbol values of the factors are combined by C
 (x = sum x_j e_j, e_j = 1 mod q_j and 0 mod the others, as in
 :mod:`modlights.engines.algebraic.lifted` and the Z/n engine) before one numeric replay mod n;
 the i-th kernel generators of the factors add up to one generator (order: the product).
-2000^2 cross with 1% holes (41169 x 41169, refused by the matrix path): Z/4 4.9 s,
-Z/9 6.3 s, Z/3 4.4 s in the same rounds on the shared box; with bit-sliced GF(3) rows
-Z/3 1.1 s, Z/6 1.6 s (bench/README.md, "holes").
+Its timings are the bench results' (bench/README.md, "holes").
 
 :class:`RowChaseSystem` answers the residual questions of
 :class:`~modlights.engines.chase.engine.ChaseEngine` (``kernel_size``, ``nullity``, ``generators``,
