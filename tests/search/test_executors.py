@@ -126,6 +126,73 @@ def test_zn_coset_split_matches_the_whole_search(process_pool):
             assert examined + pruned == np.prod(orders)
 
 
+class _ShuffledExecutor(cf.Executor):
+    """Runs its tasks on one thread in a seeded random order (not the order submitted),
+    holding each until it has ``hold`` tasks or is waited on: tasks finish out of order
+    as on a loaded pool."""
+
+    def __init__(self, seed: int, hold: int = 3):
+        import random
+        import threading
+        self._max_workers = hold
+        self._rng = random.Random(seed)
+        self._queue: list = []
+        self._lock = threading.Lock()
+        self._ready = threading.Condition(self._lock)
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def submit(self, fn, /, *args, **kwargs):
+        f: cf.Future = cf.Future()
+        with self._ready:
+            self._queue.append((f, fn, args, kwargs))
+            self._ready.notify()
+        return f
+
+    def _run(self):
+        while True:
+            with self._ready:
+                # wait for `hold` tasks to choose from (or 20 ms without a new one)
+                seen = -1
+                while len(self._queue) < self._max_workers and not self._stop \
+                        and (len(self._queue) != seen or not self._queue):
+                    seen = len(self._queue)
+                    self._ready.wait(0.02)
+                if self._stop and not self._queue:
+                    return
+                f, fn, args, kwargs = self._queue.pop(self._rng.randrange(len(self._queue)))
+            if f.set_running_or_notify_cancel():
+                f.set_result(fn(*args, **kwargs))
+
+    def shutdown(self, wait=True, **kwargs):
+        with self._ready:
+            self._stop = True
+            self._ready.notify()
+        if wait:
+            self._thread.join()
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_coset_split_answer_does_not_depend_on_the_order_tasks_finish(n):
+    """Many elements tie for the least length; tasks finishing in five different orders
+    give the same element (the first of the lowest corner's sub-cube that holds one)."""
+    rng = np.random.default_rng(11)
+    r = 10                                  # short vectors: many of the least length
+    orders = [2] * 10 if n == 2 else [6, 3, 2, 6, 3, 2, 6]
+    H = np.stack([(rng.integers(0, o, r) * (n // o)) % n for o in orders]).astype(np.uint8)
+    for _ in range(3):
+        x0 = rng.integers(0, n, r).astype(np.uint8)
+        answers = []
+        for seed in range(5):
+            with _ShuffledExecutor(seed) as ex:
+                best, length, examined, pruned = minimal.coset_min(x0, H, orders, n, ex,
+                                                                   tasks=16)
+            assert examined + pruned == np.prod(orders)
+            answers.append(best.tobytes())
+        assert len(set(answers)) == 1
+
+
 def _in_coset(x, x0, H):
     from modlights.native import _core as _gf2
     d = (x ^ x0)[None, :]

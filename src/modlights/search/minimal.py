@@ -175,8 +175,11 @@ def coset_min(x0: np.ndarray, H: np.ndarray, orders: list[int], n: int,
     -------
     (best uint8 (r,), length, examined, pruned): examined + pruned covers the coset;
     the answer is proved minimal. Its length is that of the single-process search;
-    which element of that length is returned depends on the order tasks finish in
-    (later tasks report only elements shorter than their bound).
+    of the elements of that length it is the first, in its walk, of the sub-cube with
+    the lowest corner index that holds one, whatever order the tasks finish in (a
+    sub-cube below the best one's corner is given the best length + 1 as its bound, so
+    it reports an element as short; one above it, the best length). For one executor
+    size and ``tasks`` the answer is therefore the same on every run.
     """
     check_executor(executor)
     x0 = np.ascontiguousarray(x0, dtype=np.uint8)
@@ -234,25 +237,31 @@ def _stop_tasks(futures, executor: Any) -> None:
 def _run_sub_cubes(executor, workers, pending, x0, H, orders, n, inner, cells):
     """Submit the sub-cubes, at most workers + 1 in flight, each with the best length
     so far as its bound; merge. ``pending`` is the caller's, to cancel on errors."""
-    best, best_len = x0.copy(), int(x0.sum(dtype=np.int64))
+    # the best so far: (length, corner) least; x0 (in corner 0) stands until a task
+    # reports, with corner `cells` so that corner 0 reports it or a shorter element
+    best, best_len, best_corner = x0.copy(), int(x0.sum(dtype=np.int64)), cells
     examined = pruned = 0
     nxt = 0
+    futures: dict[cf.Future, int] = {}
     while nxt < cells or pending:
         while nxt < cells and len(pending) <= workers and best_len > 0:
-            pending.add(executor.submit(_sub_task, x0, H, orders, n, inner, nxt,
-                                        best_len))
+            bound = best_len + 1 if nxt < best_corner else best_len
+            f = executor.submit(_sub_task, x0, H, orders, n, inner, nxt, bound)
+            futures[f] = nxt
+            pending.add(f)
             nxt += 1
-        if best_len == 0:           # nothing is shorter: the rest is covered
+        if best_len == 0:           # nothing is shorter (and 0 is one vector): covered
             pruned += prod(orders) - examined - pruned
             break
         done = _wait(pending, cf.FIRST_COMPLETED)
-        for f in done:
+        for f in sorted(done, key=futures.__getitem__):
             pending.discard(f)
+            corner = futures.pop(f)
             found, length, ex, pr = f.result()
             examined += ex
             pruned += pr
-            if found is not None and length < best_len:
-                best, best_len = found, length
+            if found is not None and (length, corner) < (best_len, best_corner):
+                best, best_len, best_corner = found, length, corner
     return best, best_len, examined, pruned
 
 
@@ -583,27 +592,32 @@ def _cube_on_executor(p, executor: cf.Executor, progress: Any):
     total = n_corners * per_corner
     workers = executor_workers(executor)
     size = max(1, -(-n_corners // (2 * TASKS_PER_WORKER * workers)))
+    # the best so far, (length, first corner of its task) least: a task before the
+    # best one's is bounded by the best length + 1 (it reports an element as short),
+    # one after it by the best length, so the answer does not depend on the order the
+    # tasks finish in (as coset_min); x0 stands until a task reports
     best = p.x0.copy()
-    best_len = int(best.sum())
+    best_len, best_at = int(best.sum()), n_corners
     done = examined = skipped = nxt = 0
-    pending: dict[cf.Future, int] = {}
+    pending: dict[cf.Future, tuple[int, int]] = {}
     if progress is not None:
         progress(0, total)
     try:
         while nxt < n_corners or pending:
             while nxt < n_corners and len(pending) <= workers and best_len > 0:
                 b = min(n_corners, nxt + size)
-                pending[executor.submit(cube.task, p, inner, nxt, b, best_len)] = b - nxt
+                bound = best_len + 1 if nxt < best_at else best_len
+                pending[executor.submit(cube.task, p, inner, nxt, b, bound)] = (nxt, b - nxt)
                 nxt = b
             if not pending:
                 break
-            for f in _wait(set(pending), cf.FIRST_COMPLETED):
-                cnt = pending.pop(f)
+            for f in sorted(_wait(set(pending), cf.FIRST_COMPLETED), key=pending.__getitem__):
+                at, cnt = pending.pop(f)
                 length, hi, lo, lv, sk, _, comp = f.result()
                 if not comp:           # a task stopped early (interrupted elsewhere)
                     raise KeyboardInterrupt("a search task was interrupted")
-                if hi is not None and length < best_len:
-                    best, best_len = p.element(hi, lo), length
+                if hi is not None and (length, at) < (best_len, best_at):
+                    best, best_len, best_at = p.element(hi, lo), length, at
                 done += cnt
                 examined += lv << p.m
                 skipped += sk << p.m
