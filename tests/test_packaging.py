@@ -8,6 +8,7 @@ import pathlib
 import re
 import subprocess
 import sys
+
 import tomllib
 
 import modlights as ml

@@ -8,19 +8,26 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Iterator
 from math import prod
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
-from modlights.model.board import MAX_TILES, Board
 from modlights.engines import registry
 from modlights.engines.registry import Plan
-from modlights.model.ring import is_prime
+from modlights.model.board import MAX_TILES, Board
 from modlights.model.validation import check_budget
-from modlights.search.minimal import (MIN_DESCENT_SECONDS, Kernel, check_executor,
-                                      coset_minimum, deadline_after, exhaustive, min_many,
-                                      minimise)
+from modlights.search.minimal import (
+    MIN_DESCENT_SECONDS,
+    Kernel,
+    check_executor,
+    coset_minimum,
+    deadline_after,
+    exhaustive,
+    min_many,
+    minimise,
+)
 from modlights.search.symmetry import symmetries as board_symmetries
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]

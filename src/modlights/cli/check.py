@@ -5,10 +5,9 @@ import argparse
 import json
 from typing import Any
 
-from modlights.play.puzzles import Puzzle
+from modlights.cli.common import EXIT_OK, EXIT_UNSOLVABLE, _count_text, _UserError
 from modlights.model.validation import read_limited
-from modlights.cli.common import EXIT_OK, EXIT_UNSOLVABLE, _UserError, _count_text
-
+from modlights.play.puzzles import Puzzle
 
 #: the most bytes ``modlights check`` reads from a file or standard input (a pack of
 #: thousands of the longest puzzle codes); more is refused, never read without end

@@ -4,10 +4,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from modlights.cli.common import (
+    _BOARD_HELP,
+    EXIT_OK,
+    _add_board_options,
+    _board_json,
+    _build_board,
+    _count_text,
+    _describe,
+    _json_dumps,
+)
 from modlights.solver import Solver
-from modlights.cli.common import (EXIT_OK, _BOARD_HELP, _add_board_options, _board_json, _build_board,
-                     _count_text, _describe, _json_dumps)
-
 
 _INFO_EPILOG = _BOARD_HELP + """
 output:

@@ -24,8 +24,7 @@ from math import gcd, prod
 
 import numpy as np
 
-from modlights.model.ring import (crt_combine, crt_idempotents, factorize, unit_inverse,
-                                  valuation)
+from modlights.model.ring import crt_combine, crt_idempotents, factorize, unit_inverse, valuation
 
 __all__ = ["ReferenceEngine", "LocalSmith"]
 
@@ -201,7 +200,7 @@ class ReferenceEngine:
         Returns (X uint8 k x r, ok bool k); rows of X where ok is False are 0."""
         B = np.asarray(R).T
         xs, ok = [], np.ones(B.shape[1], dtype=bool)
-        for q, _, s in self.parts:
+        for _q, _, s in self.parts:
             X, o = s.solve(B)
             xs.append(X)
             ok &= o

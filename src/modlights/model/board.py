@@ -17,14 +17,30 @@ ValueError (saying what is allowed) for bad input; none mutates its inputs.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
-from modlights.model.patterns import Offsets, is_mixed, parse_mixed, parse_pattern, read_pattern_once
-from modlights.model.validation import (MAX_DENSE, MAX_SIDE, MAX_TILES, as_int, as_int_array,
-                                        as_int_pair, check_dim, check_states, in_range,
-                                        take_items)
+from modlights.model.patterns import (
+    Offsets,
+    is_mixed,
+    parse_mixed,
+    parse_pattern,
+    read_pattern_once,
+)
+from modlights.model.validation import (
+    MAX_DENSE,
+    MAX_SIDE,
+    MAX_TILES,
+    as_int,
+    as_int_array,
+    as_int_pair,
+    check_dim,
+    check_states,
+    in_range,
+    take_items,
+)
 
 __all__ = ["Board", "MAX_TILES", "MAX_SIDE"]
 
@@ -91,20 +107,20 @@ def _lazy_mask(name: str, build: Any, doc: str) -> property:
     sets it). Grids without locks or holes never build theirs on the solving path."""
     slot = "_mask_" + name
 
-    def get(self: "Board") -> Any:
+    def get(self: Board) -> Any:
         d = self.__dict__
         if slot not in d:
             self._per_tile(f"the {name} mask")
             d[slot] = build(self)
         return d[slot]
 
-    def put(self: "Board", value: Any) -> None:
+    def put(self: Board, value: Any) -> None:
         self.__dict__[slot] = value
 
     return property(get, put, doc=doc)
 
 
-def _tappable_mask(b: "Board") -> np.ndarray:
+def _tappable_mask(b: Board) -> np.ndarray:
     """Neither locked nor a hole (the active mask itself when nothing is locked)."""
     if not b._any_locked:
         return b._active
@@ -190,12 +206,12 @@ class Board:
         raise TypeError("use Board.grid(...) or Board.from_effects(...) to make a board")
 
     @classmethod
-    def _new(cls) -> "Board":
+    def _new(cls) -> Board:
         return object.__new__(cls)
 
     @classmethod
     def grid(cls, rows: int, cols: int, states: int = 2, pattern: Any = "cross", *,
-             locked: Any = None, holes: Any = None, wrap: bool = False) -> "Board":
+             locked: Any = None, holes: Any = None, wrap: bool = False) -> Board:
         """A rows x cols grid board.
 
         Parameters
@@ -267,7 +283,7 @@ class Board:
 
     @classmethod
     def from_effects(cls, effects: Sequence[Iterable[int]], states: int,
-                     n_cells: int | None = None) -> "Board":
+                     n_cells: int | None = None) -> Board:
         """A graph board: tap j advances every cell listed in ``effects[j]`` by one
         (a cell listed k times advances k times).
 
@@ -324,7 +340,7 @@ class Board:
         return b
 
     @classmethod
-    def from_matrix(cls, matrix: Any, states: int) -> "Board":
+    def from_matrix(cls, matrix: Any, states: int) -> Board:
         """A graph board whose tap matrix is ``matrix``: entry (i, j) is how far tap j
         advances cell i. Handy for linear algebra on arbitrary matrices (rank,
         kernel, det, inverse...).
@@ -361,7 +377,7 @@ class Board:
         return b
 
     @classmethod
-    def _graph(cls, n: int, m: int, r: int) -> "Board":
+    def _graph(cls, n: int, m: int, r: int) -> Board:
         """A graph board's common state: m cells, r taps, no locks, holes or wrap."""
         b = cls._new()
         b._kind = "graph"
@@ -621,7 +637,8 @@ class Board:
         r, c = as_int_pair(pos, what)
         rows, cols = self._shape
         if not (0 <= r < rows and 0 <= c < cols):
-            raise ValueError(f"{what} {(r, c)} is off the board: rows 0..{rows - 1}, cols 0..{cols - 1}")
+            raise ValueError(f"{what} {(r, c)} is off the board: rows 0..{rows - 1}, "
+                             f"cols 0..{cols - 1}")
         return r, c
 
     def tap_index(self, pos: Any) -> int:
@@ -987,7 +1004,7 @@ class Board:
         return board_to_dict(self)
 
     @classmethod
-    def from_dict(cls, d: Any, *, max_tiles: int | None = None) -> "Board":
+    def from_dict(cls, d: Any, *, max_tiles: int | None = None) -> Board:
         """The board described by ``d`` (as :meth:`to_dict` writes it; ``locked`` and
         ``holes`` may also be boolean nested masks; ``states`` defaults to 2,
         ``pattern`` to "cross"). ValueError naming the field for anything else, and
@@ -1052,7 +1069,8 @@ class Board:
         if self._dense is not None:
             return f"Board.from_matrix(<{self.n_cells}x{self.n_taps}>, states={self._n})"
         if self._kind == "graph":
-            return f"Board.from_effects(<{self.n_taps} taps>, states={self._n}, n_cells={self._shape[0]})"
+            return (f"Board.from_effects(<{self.n_taps} taps>, states={self._n}, "
+                    f"n_cells={self._shape[0]})")
         from modlights.model.patterns import pattern_name
         rows, cols = self._shape
         if self._mixed is not None:

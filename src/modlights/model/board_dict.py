@@ -24,8 +24,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from modlights.model.patterns import Offsets, is_mixed, parse_mixed, parse_pattern, pattern_name
-from modlights.model.validation import (MAX_TILES, check_dim, check_mapping, check_states,
-                                        field_error, is_int)
+from modlights.model.validation import (
+    MAX_TILES,
+    check_dim,
+    check_mapping,
+    check_states,
+    field_error,
+    is_int,
+)
 
 if TYPE_CHECKING:
     from modlights.model.board import Board

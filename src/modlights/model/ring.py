@@ -7,8 +7,8 @@ p-adic valuations. Plain Python ints (and NumPy arrays where stated), no native 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import gcd
-from typing import Sequence
 
 import numpy as np
 

@@ -22,10 +22,10 @@ import tempfile
 import zlib
 from typing import Any
 
+from modlights.model.validation import as_int_pair, read_limited
 from modlights.play.game import Game
 from modlights.play.prng import SplitMix64
 from modlights.play.puzzles import Puzzle, generate
-from modlights.model.validation import as_int_pair, read_limited
 
 __all__ = ["Campaign", "MAP_SIZE", "LEVELS_PER_GROUP", "STARS_TO_OPEN"]
 
@@ -243,7 +243,7 @@ class Campaign:
         return seed, out
 
     @classmethod
-    def from_json(cls, text: Any) -> "Campaign":
+    def from_json(cls, text: Any) -> Campaign:
         """A campaign from ``to_json`` text; ValueError for anything else."""
         seed, prog = cls._parse(text)
         c = cls(seed)
@@ -313,7 +313,7 @@ class Campaign:
         return read_limited(path, MAX_SAVE_BYTES, "campaign save")
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> "Campaign":
+    def load(cls, path: str | os.PathLike) -> Campaign:
         """A campaign from a save file; ValueError (naming the problem and any backup)
         for a corrupted or unreadable file, and for a path that is not a str, bytes or
         os.PathLike. Nothing is changed on disk."""

@@ -359,7 +359,8 @@ class PlayScreen:
         lines.append("")
         secs = int(self.elapsed())
         lim = p.stars
-        lines.append(f"taps {g.taps_used}   fewest {p.min_taps}   time {secs // 60:02d}:{secs % 60:02d}"
+        lines.append(f"taps {g.taps_used}   fewest {p.min_taps}   "
+                     f"time {secs // 60:02d}:{secs % 60:02d}"
                      f"   stars: 3 <= {lim[3]}, 2 <= {lim[2]}, 1 <= {lim[1]}")
         if g.solved:
             if g.hinted:

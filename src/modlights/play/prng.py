@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Any, MutableSequence, Sequence
+from collections.abc import MutableSequence, Sequence
+from typing import Any
 
 __all__ = ["SplitMix64", "seed_from"]
 
@@ -110,6 +111,6 @@ class SplitMix64:
             raise ValueError("cannot choose from an empty sequence")
         return seq[self.randbelow(len(seq))]
 
-    def spawn(self) -> "SplitMix64":
+    def spawn(self) -> SplitMix64:
         """An independent child generator seeded from this one's next output."""
         return SplitMix64(self.next_u64())

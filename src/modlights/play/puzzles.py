@@ -64,10 +64,10 @@ import numpy as np
 
 from modlights.model.board import Board
 from modlights.model.patterns import Offsets, pattern_name
+from modlights.model.ring import is_prime
+from modlights.model.validation import as_int, check_mapping, field_error, is_int
 from modlights.play.prng import SplitMix64, seed_from
 from modlights.solver import Solver
-from modlights.model.validation import as_int, check_mapping, field_error, is_int
-from modlights.model.ring import is_prime
 
 __all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY_SCHEME",
            "stars_for_taps", "tap_bands", "difficulty_of", "TAP_FLOOR"]
@@ -272,7 +272,7 @@ class Puzzle:
         return self._code
 
     @classmethod
-    def from_code(cls, code: Any) -> "Puzzle":
+    def from_code(cls, code: Any) -> Puzzle:
         """The puzzle of a code; ValueError for anything that is not a valid code."""
         board, start = decode(code)
         p = cls(board, start)
@@ -286,7 +286,7 @@ class Puzzle:
         return puzzle_to_dict(self)
 
     @classmethod
-    def from_dict(cls, d: Any, *, max_tiles: int | None = None) -> "Puzzle":
+    def from_dict(cls, d: Any, *, max_tiles: int | None = None) -> Puzzle:
         """The puzzle of ``d``: ``"board"`` and ``"start"``, or ``"code"``, or all three
         (then they must describe the same puzzle). ``stars``, ``min_taps``, ``proven``
         and ``difficulty`` are derived: checked for type, recomputed from the puzzle.
@@ -508,7 +508,7 @@ def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64
     cap = min(T * (n - 1), max(hi, (T * (n - 1) + 1) // 2))
     best = None
     scale = 100          # percent; adapted while samples miss the band
-    for attempt in range(_SAMPLE_TRIES):
+    for _attempt in range(_SAMPLE_TRIES):
         want = lo + rng.randbelow(hi - lo + 1)
         length = max(1, min(cap, (want * scale + 50) // 100))
         x = [0] * T
@@ -706,7 +706,8 @@ def _read_pattern(rd: _Reader, kind: int, what: str) -> Any:
     if kind == 0:
         i = rd.byte(f"{what} id")
         if i >= len(_NAMED):
-            raise ValueError(f"puzzle code names pattern id {i}; known ids are 0..{len(_NAMED) - 1}")
+            raise ValueError(f"puzzle code names pattern id {i}; "
+                             f"known ids are 0..{len(_NAMED) - 1}")
         return _NAMED[i]
     k = rd.byte(f"{what} offset count")
     if rd.left() < 2 * k:

@@ -80,8 +80,13 @@ from modlights.model.validation import check_budget
 from modlights.search.hardest_certificate import CertificateData
 from modlights.search.lpbound import KernelElements, lp_bound, root_bound
 from modlights.search.lpbound import TapGroups as _TapGroups
-from modlights.search.minimal import (MIN_DESCENT_SECONDS, Kernel, check_executor,
-                                      coset_minimum, deadline_after)
+from modlights.search.minimal import (
+    MIN_DESCENT_SECONDS,
+    Kernel,
+    check_executor,
+    coset_minimum,
+    deadline_after,
+)
 
 __all__ = ["Hardest", "hardest", "check_seconds", "pinned_groups"]
 

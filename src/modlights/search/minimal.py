@@ -39,8 +39,9 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import time
+from collections.abc import Callable
 from math import prod
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -610,7 +610,7 @@ def _symmetries(spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix,
         if not np.array_equal(b[cells], b):
             raise ValueError(f"{w} does not preserve the rhs")
 
-        def move(v: np.ndarray) -> np.ndarray:
+        def move(v: np.ndarray, taps: np.ndarray = taps) -> np.ndarray:
             out_v = np.empty_like(v)
             out_v[taps] = v
             return out_v
@@ -771,7 +771,8 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel) -> str:
         if B.numerator // B.denominator > U:
             raise ValueError(f"lp-dual: floor(bound) {B.numerator // B.denominator} > "
                              f"upper {U}")
-        return f"LP dual over {len(V)} kernel elements, bound {B} (floor {B.numerator // B.denominator})"
+        return (f"LP dual over {len(V)} kernel elements, bound {B} "
+                f"(floor {B.numerator // B.denominator})")
     if method != "lp-tree":
         raise ValueError(f"{what} method {method!r} is unknown: use 'lp-dual' or 'lp-tree'"[:300])
     pinned = _ints(_field(ub, "pinned", what), f"{what} pinned", None, 0, r - 1).tolist()

@@ -20,8 +20,9 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from fastapi import FastAPI, Request
@@ -31,14 +32,30 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
-from modlights import PATTERNS, Board, Campaign, Puzzle, Solver, Unsolvable, __version__, daily, generate
-from modlights.play.campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN
+from modlights import (
+    PATTERNS,
+    Board,
+    Campaign,
+    Puzzle,
+    Solver,
+    Unsolvable,
+    __version__,
+    daily,
+    generate,
+)
 from modlights.model.patterns import pattern_name
+from modlights.play.campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN
 from modlights.web import limits, site
 from modlights.web import workers as workers_module
 from modlights.web.limits import TooLarge
 from modlights.web.metrics import CONTENT_TYPE_LATEST, Metrics, Observe
-from modlights.web.models import AnalyseRequest, EncodeRequest, GenerateRequest, HintRequest, SolveRequest
+from modlights.web.models import (
+    AnalyseRequest,
+    EncodeRequest,
+    GenerateRequest,
+    HintRequest,
+    SolveRequest,
+)
 
 __all__ = ["create_app", "TooLarge"]
 

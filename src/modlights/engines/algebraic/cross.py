@@ -48,12 +48,13 @@ way; the symmetric 3 x 3 engine shares it).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from modlights.engines.base import dense_fallback
 from modlights.engines.algebraic.polymat import mat_pow, mono, padd, poly
+from modlights.engines.base import dense_fallback
 from modlights.model.ring import is_prime, unit_inverse
 
 __all__ = ["AlgebraicEngine", "algebraic_reason", "algebraic_supports", "KERNEL_BYTES_MAX"]
@@ -450,7 +451,7 @@ class AlgebraicEngine(RowPolynomialEngine):
 
     def _gcd_poly(self):
         """g = gcd(F, chi_T) (cyclic / mirrored modes)."""
-        self.nullity
+        _ = self.nullity        # computing the nullity sets self._g
         return self._g
 
     def det(self) -> int:

@@ -42,12 +42,18 @@ over GF(2), so a row costs O(w / 64) word operations, never a byte a tile.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from modlights.engines.algebraic.cross import (_counts, _neg, RowPolynomialEngine,
-                                                dense_fallback, uniform_prime_grid_reason)
+from modlights.engines.algebraic.cross import (
+    RowPolynomialEngine,
+    _counts,
+    _neg,
+    dense_fallback,
+    uniform_prime_grid_reason,
+)
 from modlights.engines.algebraic.polymat import mat_pow, padd, poly, power
 
 __all__ = ["SymAlgebraicEngine", "sym_reason", "sym_supports"]

@@ -26,8 +26,8 @@ Cost: four chases of O(h w) (two to build M, a read-only one for c, one to repla
 taps; over
 GF(2) a row is a Python int and the chase shifts and XORs whole rows, over GF(p) it is
 csrc/rowrec.c's ml_rowrec_chase_torus_gfp), a few extended
-gcds (each round of the diagonal form lowers a degree) and products of degree-w polynomials (O(w^2 / 64) words over GF(2), O(w^2)
-bytes over GF(p)); memory O(w) beyond the taps.
+gcds (each round of the diagonal form lowers a degree) and products of degree-w
+polynomials (O(w^2 / 64) words over GF(2), O(w^2) bytes over GF(p)); memory O(w) beyond the taps.
 """
 from __future__ import annotations
 

@@ -152,15 +152,20 @@ beyond the C calls (was ~2.8 s with int64 / uint16 temporaries and four h*w mask
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from modlights.model.board import Board
 from modlights.engines.base import DENSE_FALLBACK, dense_fallback
-from modlights.engines.chase.limits import (MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK,
-                                            check_residual_size, residual_cost)
+from modlights.engines.chase.limits import (
+    MAX_RESIDUAL_BYTES,
+    MAX_RESIDUAL_WORK,
+    check_residual_size,
+    residual_cost,
+)
 from modlights.engines.chase.rowchase import ROWCHASE_MIN_RATIO, RowChaseSystem, use_rowchase
+from modlights.model.board import Board
 from modlights.model.ring import is_prime
 
 __all__ = ["ChaseEngine", "VARIANTS", "build_plan", "chase_supports", "chase_reason",
@@ -170,8 +175,8 @@ __all__ = ["ChaseEngine", "VARIANTS", "build_plan", "chase_supports", "chase_rea
 
 #: The chase's variants (``ChaseEngine(variant=)``; registered as ``chase-<variant>``):
 #: ``light`` (the residual matrix eliminated whole), ``prefix`` (a prefix of a tall
-#: residual system that leaves no kernel, else the whole system), ``row`` (online elimination, no residual
-#: matrix), ``rowsolve`` (patterns ending in a pair of unit taps).
+#: residual system that leaves no kernel, else the whole system), ``row`` (online
+#: elimination, no residual matrix), ``rowsolve`` (patterns ending in a pair of unit taps).
 VARIANTS = ("light", "prefix", "row", "rowsolve")
 
 ROWSOLVE_NEEDS = ("one pattern, no wrap, locks or holes, and a "

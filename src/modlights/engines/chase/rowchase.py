@@ -14,8 +14,8 @@ stay about one row wide however many holes the board has, and no residual matrix
 built: a 2000 x 2000 GF(2) cross board with 1% holes (40909
 symbols and equations, refused by the matrix path) is chased in about half a second.
 
-|ker A| = p^(free symbols: retired or live at the end); kernel generators and solutions come from the
-elimination records walked backwards (symbol values) and the numeric replay of
+|ker A| = p^(free symbols: retired or live at the end); kernel generators and solutions
+come from the elimination records walked backwards (symbol values) and the numeric replay of
 :func:`modlights.native._core.Plan.numeric` (tap values), which also checks every equation.
 
 Rings and composite n: n = prod q_j (q_j = p_j^e_j) is chased once a factor, mod q_j
