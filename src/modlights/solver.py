@@ -10,7 +10,7 @@ import itertools
 import time
 from collections.abc import Iterator
 from math import prod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from modlights.search.minimal import (
     minimise,
 )
 from modlights.search.symmetry import symmetries as board_symmetries
+
+if TYPE_CHECKING:
+    from modlights.search.hardest import Hardest
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
 
@@ -706,7 +709,7 @@ class Solver:
         them, or None (:func:`modlights.engines.registry.packed_answerer`)."""
         return registry.packed_answerer(self.board, self.plan, self._engine)
 
-    def hardest(self, *, budget: Any = None, executor: Any = None):
+    def hardest(self, *, budget: Any = None, executor: Any = None) -> Hardest:
         """The hardest solvable board (target 0): the largest fewest-taps over every
         solvable board (the covering radius of ker A) and a board that needs it.
 

@@ -177,6 +177,19 @@ class Board:
     :meth:`Board.from_matrix` (any tap matrix).
     """
 
+    # set by the constructors (grid / from_effects / from_matrix), read everywhere
+    _kind: str                              # "grid" or "graph"
+    _n: int                                 # the states
+    _shape: tuple[int, ...]                 # (rows, cols) or (m,)
+    _wrap: bool
+    _pattern: Any                           # the parsed offsets, None on mixed boards
+    _mixed: Any                             # per-tile offsets (mixed boards), else None
+    _n_cells: int
+    _n_taps: int
+    _cells_cache: Any
+    _taps_cache: Any
+    _coo_cache: Any
+
     _dense: np.ndarray | None = None
     _effects: tuple | None = None
     _effect_lists: list | None = None
@@ -202,7 +215,7 @@ class Board:
                            "Boolean mask of the tappable tiles (the columns of A).")
 
     # ------------------------------------------------------------------ construction
-    def __init__(self, *_args, **_kw):
+    def __init__(self, *_args: Any, **_kw: Any) -> None:
         raise TypeError("use Board.grid(...) or Board.from_effects(...) to make a board")
 
     @classmethod

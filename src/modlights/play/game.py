@@ -19,11 +19,14 @@ Rules
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from modlights.play.puzzles import GENERATE_BUDGET, Puzzle, stars_for_taps
+
+if TYPE_CHECKING:
+    from modlights.model.board import Board
 
 __all__ = ["Game"]
 
@@ -67,7 +70,7 @@ class Game:
         return self._puzzle
 
     @property
-    def board(self):
+    def board(self) -> Board:
         """The puzzle's board."""
         return self._board
 
@@ -122,7 +125,7 @@ class Game:
         self._history.append(p)
         return self.state
 
-    def undo(self):
+    def undo(self) -> Any:
         """Take back the last tap; returns its position, or None when there is none."""
         if not self._history:
             return None
@@ -135,7 +138,7 @@ class Game:
         self._state = self._puzzle.start.copy()
         self._history.clear()
 
-    def hint(self):
+    def hint(self) -> Any:
         """Apply the next tap of a minimal plan; returns its position (None if solved)."""
         if self.solved:
             return None

@@ -105,7 +105,7 @@ class SplitMix64:
             items[i], items[j] = items[j], items[i]
         return items[:k]
 
-    def choice(self, seq: Sequence):
+    def choice(self, seq: Sequence[Any]) -> Any:
         """One element of a non-empty sequence, uniformly; ValueError when it is empty."""
         if not len(seq):
             raise ValueError("cannot choose from an empty sequence")

@@ -67,7 +67,7 @@ from modlights.model.patterns import Offsets, pattern_name
 from modlights.model.ring import is_prime
 from modlights.model.validation import as_int, check_mapping, field_error, is_int
 from modlights.play.prng import SplitMix64, seed_from
-from modlights.solver import Solver
+from modlights.solver import Solution, Solver
 
 __all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY_SCHEME",
            "stars_for_taps", "tap_bands", "difficulty_of", "TAP_FLOOR"]
@@ -229,7 +229,7 @@ class Puzzle:
         return self._measure()[1]
 
     @property
-    def solution(self):
+    def solution(self) -> Solution:
         """The minimal :class:`~modlights.Solution` found."""
         return self._measure()[3]
 
