@@ -152,6 +152,7 @@ class Solution:
                              f"{self.kernel_size} coset elements; raise budget)")
         board = self._board
         r = board.n_taps
+        orders: Any
         if self.kernel_size == 1:
             H, orders = np.zeros((0, r), dtype=np.uint8), []
             proof: dict = {"method": "enumeration"}
@@ -190,7 +191,8 @@ class Solution:
                 and self.kernel_size == other.kernel_size
                 and np.array_equal(self.taps, other.taps))
 
-    __hash__ = None                     # taps is a mutable array
+    # unhashable: taps is a mutable array (mypy wants __hash__ callable, as object's)
+    __hash__ = None  # type: ignore[assignment]
 
     def __getstate__(self) -> dict:
         """Every slot by name: pickle protocols 0 and 1 need an explicit state for a
@@ -503,7 +505,7 @@ class Solver:
         red = arr.reshape(arr.shape[0], prod(b.shape))
         mask = b._cell_mask()
         S = red if mask is None else red[:, mask]
-        t = b._target_int(target)
+        t: int | np.ndarray | None = b._target_int(target)
         if t is None:
             t = np.broadcast_to(b._state_cells(target, "target"), S.shape)
         return _sub_mod(t, S, self.n)               # (k, m), values 0..n-1
@@ -606,8 +608,10 @@ class Solver:
         rows = np.flatnonzero(ok)
         kernel = self._kernel()
         if exhaustive(kernel, steps, seconds):
-            lengths[rows] = min_many(X[rows] if len(rows) < len(ok) else X,
-                                             kernel, executor, taps=False)[0]
+            found = min_many(X[rows] if len(rows) < len(ok) else X, kernel, executor,
+                             taps=False)[0]
+            assert found is not None            # taps=False: the lengths are computed
+            lengths[rows] = found
             if progress is not None:
                 progress(len(ok), len(ok))
             return lengths, proven

@@ -87,7 +87,7 @@ def _sub_mod(t: Any, s: np.ndarray, n: int, out: np.ndarray | None = None) -> np
     tmp = np.empty(min(of.size, _CHUNK), dtype=np.uint8)
     for i in range(0, of.size, _CHUNK):
         o, sc = of[i:i + _CHUNK], sf[i:i + _CHUNK]
-        tc = t if scalar else tf[i:i + _CHUNK]
+        tc = t if tf is None else tf[i:i + _CHUNK]
         w = tmp[:o.size]
         if n <= 128:
             # t - s wraps to 256 + t - s where s > t, which is >= 257 - n > n - 1:
@@ -805,7 +805,7 @@ class Board:
         """t - s (mod n) over the cells, uint8: the right-hand side of A x = t - s.
         uint8 arithmetic only (see _sub_mod). Over GF(2) with target 0 it is s itself
         (-s = s): a read-only view, possibly of the caller's array; otherwise new."""
-        t = self._target_int(target)
+        t: int | np.ndarray | None = self._target_int(target)
         s = self._state_cells(state)
         if t is None:
             t = self._state_cells(target, "target")
@@ -878,7 +878,7 @@ class Board:
             return x.copy() if copy else x
         mask = self._tap_mask()
         if mask is None:                                # every tile tappable
-            out = x.reshape(self._shape)
+            out: np.ndarray = x.reshape(self._shape)
             return out.copy() if copy else out
         out = np.zeros(mask.size, dtype=np.uint8)
         out[mask] = x

@@ -460,7 +460,8 @@ def _pillow():
 def _panel_shape(board: Board) -> tuple[int, int]:
     """(rows, cols) of one panel in tiles: the grid itself, or a graph board's layout."""
     if board.is_grid:
-        return board.shape
+        rows, cols = board.shape
+        return rows, cols
     cols = _graph_cols(board)
     return max(1, math.ceil(max(board.n_cells, board.n_taps) / cols)), cols
 

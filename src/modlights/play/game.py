@@ -220,7 +220,7 @@ class PlayScreen:
         taps = game.board.taps
         self.cursor = taps[0] if taps else (0, 0)
         self._t0 = self.clock()
-        self._t_end = None
+        self._t_end: float | None = None
         self._top = self._left = 0           # first board row / column in view
 
     # -- input

@@ -583,10 +583,10 @@ def daily(date: Any = None) -> tuple[Puzzle, Puzzle, Puzzle]:
         date = _dt.datetime.now(_dt.timezone.utc).date()
     d = _parse_date(date)
     rng = SplitMix64(f"{DAILY_SCHEME}:{d.isoformat()}")
-    out = []
-    for diff, r, c, n, pat, lk, hl in _DAILY:
-        out.append(generate(r, c, n, pat, diff, locked=lk, holes=hl, seed=rng.next_u64()))
-    return tuple(out)
+    first, second, third = (
+        generate(r, c, n, pat, diff, locked=lk, holes=hl, seed=rng.next_u64())
+        for diff, r, c, n, pat, lk, hl in _DAILY)
+    return first, second, third
 
 
 # ----------------------------------------------------------------------------- codes
@@ -643,6 +643,7 @@ def encode(board: Board, start: np.ndarray) -> str:
     head = bytearray()
     bits = []
     if mixed is None:
+        assert board.pattern is not None            # a uniform grid has its offsets
         pb = _pattern_bytes(board.pattern)
         kind = pb[0]
         head += pb[1:]
@@ -837,11 +838,11 @@ def decode(code: Any) -> tuple[Board, np.ndarray]:
     if vals.size and vals.max() >= n:
         raise ValueError(f"puzzle code has a tile value {int(vals.max())}, out of range for "
                          f"{n} states")
-    start = np.zeros(tiles, dtype=np.int64)
-    start[~hole.reshape(-1)] = vals
+    flat = np.zeros(tiles, dtype=np.int64)
+    flat[~hole.reshape(-1)] = vals
     board = Board.grid(rows, cols, n, mixed if mixed is not None else pattern,
                        locked=lock, holes=hole, wrap=wrap)
-    start = start.reshape(rows, cols)
+    start = flat.reshape(rows, cols)
     # One puzzle, one code: base64 padding bits, a named pattern written as offsets,
     # a mixed palette in another order... would all decode to the same puzzle.
     if encode(board, start) != text:
@@ -894,6 +895,7 @@ def puzzle_from_dict(d: Any, *, max_tiles: int | None = None) -> Puzzle:
     if "board" not in d:
         if "start" in d:
             raise ValueError("puzzle has 'start' but no 'board'; give both, or 'code' alone")
+        assert from_code is not None                # checked above: 'board' or 'code'
         return from_code
     if "start" not in d:
         raise ValueError("puzzle has 'board' but no 'start'; give both, or 'code' alone")

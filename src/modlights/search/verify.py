@@ -299,7 +299,7 @@ class _Kernel:
         the p-part of o_i (the order of h_i mod p^e), and the residues are joined by
         the Chinese remainder theorem."""
         t = Z.shape[1]
-        C = [[[] for _ in range(self.k)] for _ in range(t)]
+        C: list[list[list[Any]]] = [[[] for _ in range(self.k)] for _ in range(t)]
         for p, e in _prime_powers(self.n):
             X = _solve(self.H.T, Z, p, e) if self.k else np.zeros((0, t), np.int64)
             if X is None or (self.k == 0 and (Z % p ** e).any()):
@@ -448,6 +448,7 @@ class _Walk:
                 val = int(((self.low + z) % n).sum(axis=1).min())
             if best is None or val < best:
                 best = val
+        assert best is not None         # the product has at least the empty combination
         return best
 
 
@@ -534,7 +535,7 @@ def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
     pruned = proof.get("pruned", [])
     if not isinstance(pruned, list):
         raise ValueError(f"{what} pruned must be a list of prefixes")
-    groups: dict[int, tuple] = {}
+    groups: dict[int, tuple[np.ndarray, int, int]] = {}
     pset = set()
     for idx, P in enumerate(pruned):
         if not isinstance(P, list) or len(P) > depth:
@@ -648,10 +649,10 @@ def _lower_image(syms: list, P: tuple, orders: list[int], m: int) -> bool:
             if img < c:
                 return True
         return False
-    c = np.array(P[::-1], dtype=np.int64)                          # c_m .. c_{k-1}
+    cs = np.array(P[::-1], dtype=np.int64)                         # c_m .. c_{k-1}
     mods = np.array(orders[m:], dtype=np.int64)
     for _, _, (d, T) in syms:
-        img = (d + c @ T) % mods                                   # k terms < 2^16
+        img = (d + cs @ T) % mods                                   # k terms < 2^16
         if tuple(int(v) for v in img[::-1]) < P:
             return True
     return False
