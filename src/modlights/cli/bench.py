@@ -15,14 +15,14 @@ from modlights.cli.common import EXIT_OK, _int_arg, _isatty, _parse_pattern, _Us
 
 
 def _parse_sizes(text: str) -> list[tuple[int, int]]:
-    sizes = []
+    sizes: list[tuple[int, int]] = []
     for part in text.replace(" ", "").split(","):
         if not part:
             continue
         try:
             if "x" in part.lower():
-                r, c = part.lower().split("x")
-                sizes.append((int(r), int(c)))
+                rs, cs = part.lower().split("x")
+                sizes.append((int(rs), int(cs)))
             else:
                 sizes.append((int(part), int(part)))
         except ValueError:

@@ -83,6 +83,7 @@ def run(args: argparse.Namespace, out) -> int:
             if pr:
                 print(f"line {ln}: BAD  {short}: " + "; ".join(pr), file=out)
             elif args.verbose:
+                assert p is not None            # a line without problems has its puzzle
                 st = p.stars
                 print(f"line {ln}: ok   {short}: {p.board.shape[0]}x{p.board.shape[1]} "
                       f"n={p.board.states}, fewest {p.min_taps} (proved), {p.difficulty}, "

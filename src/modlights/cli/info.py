@@ -46,7 +46,7 @@ def run(args: argparse.Namespace, out) -> int:
             det = solver.det()
         except ValueError:          # a chase-solved board too large for a dense det
             det_note = "n/a (the board is too large for a dense determinant)"
-    info = {
+    info: dict[str, Any] = {
         "n": n,
         "tiles": board.n_cells,
         "taps": board.n_taps,

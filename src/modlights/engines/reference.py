@@ -222,7 +222,7 @@ class ReferenceEngine:
             d = self.det()
             raise ValueError(f"the tap matrix is not invertible mod {self.n}: det = {d}, "
                              f"which is not a unit (gcd(det, n) = {gcd(d, self.n)})")
-        return self._combine(invs).astype(np.uint8)
+        return self._combine([x for x in invs if x is not None]).astype(np.uint8)
 
     def pseudo_inverse(self) -> np.ndarray:
         gs = []

@@ -212,7 +212,7 @@ def plan(x0: np.ndarray, H: np.ndarray, *, m: int | None = None,
     ech = _Echelon()
     for i, v in enumerate(low):
         ech.add(v, 1 << i)
-    high = []
+    high: list[int] = []
     for v in red:
         if ech.add(v, 1 << (len(low) + len(high))):
             high.append(v)

@@ -90,7 +90,7 @@ def lp_tree(E: KernelElements, groups: Any, n: int, target: int, pinned: list[in
 
     if not visit(root, None):
         return None
-    order = sorted(elements, key=elements.get)
+    order = sorted(elements, key=lambda e: elements[e])
     return nodes, order
 
 

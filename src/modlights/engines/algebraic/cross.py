@@ -127,6 +127,14 @@ class RowPolynomialEngine:
     ``__init__`` with their coverage check's answer and set ``h``, ``w``, ``transposed``
     and ``nullity``."""
 
+    # set or defined by the subclasses (see the class docstring)
+    h: int
+    w: int
+    transposed: bool
+    nullity: Any                # an int: a property of each subclass
+    _chase: Callable[..., Any]
+    _residual_z: Callable[..., Any]
+
     def __init__(self, board, dense: Callable[[], Any] | None, reason: str | None):
         if reason is not None:
             raise ValueError(f"method='algebraic' does not cover this board: {reason}; "
@@ -281,6 +289,7 @@ class AlgebraicEngine(RowPolynomialEngine):
         d, cr, cl, cu, cd = (a % p for a in args)
         self.torus = board.wrap
         self._chase_engine = None
+        self._conv: Any                 # the RowRec of the residual's conversions, or None
         if self.torus:
             self.mode, self._conv = "torus", None
         elif cols > 1 and cr:
@@ -294,7 +303,10 @@ class AlgebraicEngine(RowPolynomialEngine):
         self._t0 = (p - d) * inv % p
         self._mu = (p - cd) * inv % p
         self._cu = cu
-        self._chi = self._F = self._g = self._s = None
+        self._chi: Any = None
+        self._F: Any = None
+        self._g: Any = None
+        self._s: Any = None
         self._fscalar: int | None = None
         self._torus_sys = None
 

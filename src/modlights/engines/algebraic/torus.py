@@ -31,6 +31,8 @@ polynomials (O(w^2 / 64) words over GF(2), O(w^2) bytes over GF(p)); memory O(w)
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from modlights.engines.algebraic.polymat import mat_mul
@@ -309,7 +311,7 @@ class TorusSystem:
         """The (u, v) pairs whose chases (b = 0) are a basis of ker A (the first
         ``limit`` of them)."""
         ring = self.ring
-        out = []
+        out: list[Any] = []
         for i in range(2):
             base = ring.exact_div(ring.f, self._g[i])
             for j in range(int(self._g[i].degree)):

@@ -41,6 +41,8 @@ Z/3 1.1 s, Z/6 1.6 s (bench/README.md, "holes").
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from modlights.model.ring import crt_idempotents, factorize
@@ -103,8 +105,8 @@ class _Part:
 
     def __init__(self, q: int, idem: int):
         self.q, self.idem = q, idem
-        self.run = None
-        self.pend = None
+        self.run: Any = None        # the first RowChase run (take)
+        self.pend: Any = None       # the ZnEngine of its pending system, if any
 
     def take(self, run) -> None:
         """Keep the first run (its records and pending system give the kernel)."""
@@ -286,7 +288,7 @@ class RowChaseSystem:
             chunk = bs[a:a + step]
             B = np.stack(chunk)
             good = np.ones(len(chunk), dtype=bool)
-            zs: list[list[np.ndarray]] = [[] for _ in chunk]
+            zs: list[list[np.ndarray | None]] = [[] for _ in chunk]
             for part in self.parts:
                 run = self._chase(part, B)
                 U, ok = part.free_values(run)
@@ -299,7 +301,8 @@ class RowChaseSystem:
                 if not good[j]:
                     out.append(None)
                     continue
-                x, rho = self.plan.numeric(b, self._combine(zs[j]))
+                # a good row has every part's symbols
+                x, rho = self.plan.numeric(b, self._combine([z for z in zs[j] if z is not None]))
                 if rho.any():
                     raise RuntimeError("row chase: a solution fails the replay "
                                        "(an internal error; please report it)")
