@@ -333,7 +333,7 @@ class Solver:
         self._lazy = plan.engine == "dense-gf2"
         self._eng = None if self._lazy else self._build()
 
-    def _build(self):
+    def _build(self) -> Any:
         """The plan's engine (through the registry); the plan then names the variant
         that answers when the engine chose one from its own data (the chase)."""
         eng = registry.build(self.board, self._plan)
@@ -367,7 +367,7 @@ class Solver:
                 f"backend={self.backend!r}, method={self.method!r})")
 
     @property
-    def _engine(self):
+    def _engine(self) -> Any:
         if self._eng is None:
             self._eng = self._build()
         return self._eng
@@ -708,7 +708,7 @@ class Solver:
         sol = self.solve(state, tc, minimal=False)
         return np.packbits(sol.taps, axis=1)
 
-    def _packed_engine(self):
+    def _packed_engine(self) -> Any:
         """The engine that solves this board's bit-packed states without unpacking
         them, or None (:func:`modlights.engines.registry.packed_answerer`)."""
         return registry.packed_answerer(self.board, self.plan, self._engine)
@@ -744,7 +744,7 @@ class Solver:
         n = self.n
         board = self.board
 
-        def gen():
+        def gen() -> Iterator[np.ndarray]:
             for coeffs in itertools.product(*[range(o) for o in orders]):
                 x = x0.copy()
                 for c, h in zip(coeffs, H):

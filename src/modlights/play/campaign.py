@@ -88,7 +88,7 @@ class Campaign:
 
     # ------------------------------------------------------------------ levels
     @staticmethod
-    def _id(group, level) -> str:
+    def _id(group: Any, level: Any) -> str:
         """The key of a level in the progress and the cache: "row-col-level"."""
         r, c = _check_group(group)
         return f"{r}-{c}-{_check_level(level)}"

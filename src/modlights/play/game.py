@@ -19,6 +19,7 @@ Rules
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -112,7 +113,7 @@ class Game:
         return stars_for_taps(self._puzzle.stars, self.taps_used)
 
     # ------------------------------------------------------------------ actions
-    def _key(self, pos: Any):
+    def _key(self, pos: Any) -> int | tuple[int, int]:
         self._board.tap_index(pos)            # ValueError for locked / hole / off-board
         if isinstance(pos, (int, np.integer)):
             return int(pos)
@@ -208,7 +209,8 @@ class PlayScreen:
     small for even one tile gets a line saying how large it must be.
     """
 
-    def __init__(self, game: Game, numbers: bool = False, clock=None, title: str = ""):
+    def __init__(self, game: Game, numbers: bool = False, clock: Any = None,
+                 title: str = ""):
         import time
         self.game = game
         self._forced_numbers = game.board.states > len(_SHADES)
@@ -378,7 +380,7 @@ class PlayScreen:
         lines.append(KEYS_HELP)
         return lines
 
-    def run_keys(self, keys) -> list[str]:
+    def run_keys(self, keys: Iterable[str]) -> list[str]:
         """Feed a sequence of key names; returns the final screen."""
         for k in keys:
             if not self.handle_key(k):

@@ -331,7 +331,7 @@ class Puzzle:
         return "\n".join(lines)
 
 
-def _min_solve(solver: Solver, start: np.ndarray):
+def _min_solve(solver: Solver, start: np.ndarray) -> Solution:
     """Minimal solve with a budget in coset elements (never seconds) so the result is
     the same on every machine; kernels larger than the budget get the deterministic
     greedy descent (budget 0) instead of a partial, order-dependent search."""
@@ -339,7 +339,7 @@ def _min_solve(solver: Solver, start: np.ndarray):
     return solver.solve(start, minimal=True, budget=budget)
 
 
-def _measure(board: Board, sol, start: np.ndarray) -> tuple:
+def _measure(board: Board, sol: Solution, start: np.ndarray) -> tuple:
     """(min_taps, proven, touched, solution) of a solved start."""
     touched = int(np.count_nonzero(start))      # holes are 0
     return (int(sol.length), bool(sol.proven_minimal), touched, sol)
@@ -427,8 +427,9 @@ def _count_or_mask(name: str, v: Any, rows: int, cols: int) -> tuple[int, np.nda
     return 0, (b.locked if name == "locked" else b.holes)
 
 
-def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng,
-           fixed_lock, fixed_hole):
+def _place(rows: int, cols: int, states: int, pattern: Any, locked: int, holes: int,
+           wrap: bool, unique: bool, rng: SplitMix64, fixed_lock: Any, fixed_hole: Any
+           ) -> tuple[Board, Solver]:
     """(board, solver) with ``locked`` / ``holes`` more tiles placed at random (``rng``)
     besides the fixed ones, retried up to the placement tries until the kernel is
     trivial when ``unique``; ValueError saying why when no placement gives it."""
@@ -540,7 +541,7 @@ def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64
     return _finish(board, solver, best[1], best[2])
 
 
-def _finish(board, solver, start, stats) -> Puzzle:
+def _finish(board: Board, solver: Solver, start: np.ndarray, stats: tuple) -> Puzzle:
     """The Puzzle of ``start`` with its solver and measured stats already filled in."""
     p = Puzzle(board, start)
     p._solver = solver

@@ -166,7 +166,8 @@ class _Matrix:
 
 
 # ------------------------------------------------------------------ elimination mod p^e
-def _eliminate(M: np.ndarray, p: int, e: int, Z: np.ndarray | None = None):
+def _eliminate(M: np.ndarray, p: int, e: int, Z: np.ndarray | None = None
+               ) -> tuple[list[tuple[int, int, int]], np.ndarray, np.ndarray | None]:
     """Row-reduce M (a x b) over Z/p^e with pivots of least p-valuation (a local Smith
     form; row operations only), applying the same operations to Z (a x t).
 
@@ -267,7 +268,9 @@ def _solve(M: np.ndarray, Z: np.ndarray, p: int, e: int) -> np.ndarray | None:
     z minus the later terms must be a multiple of p^v (it is whenever any solution
     exists, every other term being one)."""
     q = p ** e
-    pivots, M, Z = _eliminate(M, p, e, Z)
+    pivots, M, Zr = _eliminate(M, p, e, Z)
+    assert Zr is not None                   # Z given: it comes back reduced
+    Z = Zr
     rows = np.ones(M.shape[0], dtype=bool)
     rows[[i for i, _, _ in pivots]] = False
     if Z[rows].any():
