@@ -23,15 +23,16 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 __all__ = ["Workload", "Subject", "Missing", "Timed", "Context", "workload", "get", "names",
            "groups", "select", "load_all", "REGISTRY", "MAIN"]
 
 MAIN = "modlights"
-REGISTRY: dict[str, "Workload"] = {}
+REGISTRY: dict[str, Workload] = {}
 
 
 @dataclass

@@ -15,8 +15,9 @@ import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .registry import MAIN, Context, Missing, Subject, Timed, Workload
 
@@ -184,7 +185,7 @@ def _run(w: Workload, ctx: Context, reps: int, seed: int, only: list[str] | None
                 continue
             results[n]["times"].append(dt)
             say(f"  round {r + 1}/{reps} {n}: {dt:.4f} s")
-    for n, res in results.items():
+    for res in results.values():
         if res.get("times"):
             res["median"] = statistics.median(res["times"])
             res["min"] = min(res["times"])

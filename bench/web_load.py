@@ -90,7 +90,7 @@ def big_solve() -> tuple[str, str, bytes]:
     return "solve-8mb", "/api/solve", body.encode()
 
 
-def probe(port: int, seconds: float, out: "multiprocessing.Queue") -> None:
+def probe(port: int, seconds: float, out: multiprocessing.Queue) -> None:
     """GET /api/health every 50 ms for ``seconds``; puts the latencies in ms (None for
     a failure) on ``out``."""
     lat: list = []

@@ -4,19 +4,37 @@ helpers that read the game's page."""
 from __future__ import annotations
 
 import datetime
+import importlib.util
 import os
 
 import numpy as np
 import pytest
 
-#: Debian's chromium; the browser tests skip without it (.ci/run installs it).
-CHROMIUM = "/usr/bin/chromium"
+#: The Chromium the tests drive: Debian's (.ci/run installs it), or the binary named by
+#: MODLIGHTS_CHROMIUM. Without it, or without Playwright, the browser tests skip with
+#: a reason that starts with BROWSER_SKIP and names the command that fixes it;
+#: tests/conftest.py repeats it in the summary of the run.
+CHROMIUM = os.environ.get("MODLIGHTS_CHROMIUM") or "/usr/bin/chromium"
 #: Playwright's default timeout for every page action, in ms.
 TIMEOUT_MS = 20_000
+BROWSER_SKIP = "browser test skipped"
 
-needs_chromium = pytest.mark.skipif(
-    not os.path.exists(CHROMIUM),
-    reason="Debian's chromium is not installed at /usr/bin/chromium (.ci/run installs it)")
+
+def browser_missing(chromium: str = CHROMIUM) -> str | None:
+    """None when the browser tests can run, else why not and the one command that fixes
+    it (the skip reason)."""
+    if importlib.util.find_spec("playwright") is None:
+        return (f"{BROWSER_SKIP}: Playwright is not installed; fix: "
+                'pip install ".[test]"')
+    if not os.access(chromium, os.X_OK):
+        return (f"{BROWSER_SKIP}: no Chromium at {chromium}; fix: "
+                "apt-get install -y chromium (Debian, as root; or set MODLIGHTS_CHROMIUM "
+                "to a Chromium binary)")
+    return None
+
+
+needs_chromium = pytest.mark.skipif(browser_missing() is not None,
+                                    reason=browser_missing() or "")
 
 
 def launch_chromium():

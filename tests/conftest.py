@@ -207,3 +207,20 @@ def _seeded_entropy(request, monkeypatch):
 
     monkeypatch.setattr(np.random, "default_rng", default_rng)
     yield
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The browser tests' skips are said loudly: one line a reason at the end of the run
+    with how many tests it skipped and the command that fixes it (browser_pages.py's
+    BROWSER_SKIP reasons), so ``python -m pytest`` does not pass quietly without them."""
+    from browser_pages import BROWSER_SKIP
+    counts: dict[str, int] = {}
+    for rep in terminalreporter.stats.get("skipped", []):
+        longrepr = getattr(rep, "longrepr", None)
+        reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
+        reason = reason.removeprefix("Skipped: ")
+        if reason.startswith(BROWSER_SKIP):
+            counts[reason] = counts.get(reason, 0) + 1
+    for reason, k in counts.items():
+        said = reason.replace(BROWSER_SKIP, "browser tests skipped" if k > 1 else BROWSER_SKIP, 1)
+        terminalreporter.write_sep("!", f"{k} {said}", yellow=True, bold=True)

@@ -28,7 +28,7 @@ needs_pillow = pytest.mark.skipif(Image is None,
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def srgb_to_oklab(colour: str) -> np.ndarray:
     """OKLab x 100 of '#rrggbb' (Ottosson's matrices, written out again here)."""
     rgb = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
@@ -161,7 +161,7 @@ def check_picture(board: ml.Board, state, taps, numbers: bool) -> Picture:
     return pic
 
 
-def read_png(data) -> tuple[np.ndarray, "Image.Image"]:
+def read_png(data) -> tuple[np.ndarray, Image.Image]:
     img = Image.open(io.BytesIO(data) if isinstance(data, bytes) else data)
     img.load()
     return np.array(img), img

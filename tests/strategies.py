@@ -19,7 +19,8 @@ def grid_boards(draw, max_brute: int = 5000, n_values=SMALL_N, allow_mixed=True)
     n = draw(st.sampled_from(n_values))
     rows = draw(st.integers(1, 4))
     cols = draw(st.integers(1, 4))
-    kind = draw(st.sampled_from(["name", "offsets", "mixed"] if allow_mixed else ["name", "offsets"]))
+    kind = draw(st.sampled_from(["name", "offsets", "mixed"] if allow_mixed
+                                else ["name", "offsets"]))
     if kind == "name":
         pattern = draw(st.sampled_from(NAMES))
     elif kind == "offsets":
@@ -84,7 +85,8 @@ def board_and_state(draw, board_strategy=boards, solvable=None):
 def rhs_vector(b: ml.Board, state, target) -> np.ndarray:
     """t - s over the active cells, computed independently of the Solver."""
     s = np.asarray(state, dtype=np.int64)
-    t = np.full(b.shape, target, dtype=np.int64) if np.isscalar(target) else np.asarray(target, np.int64)
+    t = (np.full(b.shape, target, dtype=np.int64) if np.isscalar(target)
+         else np.asarray(target, np.int64))
     d = (t - s) % b.states
     return d.reshape(-1)[[_flat(b, p) for p in b.cells]]
 

@@ -88,14 +88,14 @@ def test_replay_reports_a_crash_as_the_case_that_caused_it(tmp_path, monkeypatch
     # a board kind that makes the replay process die with SIGABRT, as a crash would
     env_hook.write_text(
         "import os, sys\n"
-        "sys.path.insert(0, %r)\n"
+        "sys.path.insert(0, {!r})\n"
         "import cases\n"
         "_make = cases.make_board\n"
         "def make_board(spec):\n"
         "    if spec['kind'] == 'abort':\n"
         "        os.abort()\n"
         "    return _make(spec)\n"
-        "cases.make_board = make_board\n" % str(ROOT / "fuzz"))
+        "cases.make_board = make_board\n".format(str(ROOT / "fuzz")))
     old = os.environ.get("PYTHONPATH", "")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(tmp_path), old) if p))
     out = replay([good, crash, good.with_name("graph-empty.json")])
@@ -114,7 +114,7 @@ def test_decode_is_total_and_deterministic():
         sys.path.pop(0)
     import random
     rnd = random.Random(21)
-    for k in range(300):
+    for _k in range(300):
         data = bytes(rnd.randrange(256) for _ in range(rnd.randrange(0, 80)))
         a, b = cases.decode(data), cases.decode(data)
         assert a == b

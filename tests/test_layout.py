@@ -161,7 +161,7 @@ def test_every_command_has_its_module():
     names = sorted(sub.choices)
     assert names == sorted(m.__name__.rsplit(".", 1)[1] for m in cli.COMMANDS)
     for m in cli.COMMANDS:
-        args = parser.parse_args([m.__name__.rsplit(".", 1)[1]] +
-                                 (["x"] if m.__name__.endswith(("check", "verify", "site")) else []))
+        needs_arg = m.__name__.endswith(("check", "verify", "site"))
+        args = parser.parse_args([m.__name__.rsplit(".", 1)[1]] + (["x"] if needs_arg else []))
         assert args.func is m.run
     assert cli.main(["info", "--grid", "3x3", "--json"]) == 0

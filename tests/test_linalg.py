@@ -31,7 +31,8 @@ def matrices(draw, max_side=5, square=False, ns=NS, max_brute=20000):
         A = rng.integers(0, n, size=(m, r)) * draw(st.sampled_from([1, 2, 3, 4]))
     elif style == "lowrank":
         k = draw(st.integers(0, 3))
-        A = rng.integers(0, n, size=(m, k)) @ rng.integers(0, n, size=(k, r)) if k else np.zeros((m, r), int)
+        A = (rng.integers(0, n, size=(m, k)) @ rng.integers(0, n, size=(k, r)) if k
+             else np.zeros((m, r), int))
     else:
         A = rng.integers(0, n, size=(m, r)) * (rng.random((m, r)) < 0.3)
     return np.asarray(A, dtype=np.int64) % n, n

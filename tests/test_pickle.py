@@ -73,7 +73,7 @@ def test_solution_equality_and_copies():
 
 def test_puzzle_game_campaign_pickle_after_use():
     p = ml.generate(4, 4, 3, seed=4)
-    p.min_taps, p.stars, p.code, p.solution                 # measured
+    _ = p.min_taps, p.stars, p.code, p.solution             # measured
     for c in _round_trips(p):
         assert c == p and c.min_taps == p.min_taps and c.proven == p.proven
         assert c.code == p.code
@@ -106,7 +106,7 @@ def test_every_object_pickles_with_every_protocol_after_use():
     st = b.random_state(rng=5)
     sol = s.solve(st)
     p = ml.generate(4, 4, 3, seed=9)
-    p.min_taps, p.stars, p.difficulty, p.solution           # measured
+    _ = p.min_taps, p.stars, p.difficulty, p.solution       # measured
     g = ml.Game(p)
     taps = [q for q in p.board.taps]
     g.tap(taps[0])
@@ -114,7 +114,7 @@ def test_every_object_pickles_with_every_protocol_after_use():
     g.undo()
     g.hint()
     camp = ml.Campaign(seed="s")
-    camp.level((0, 0), 1).min_taps                            # a measured level cached
+    _ = camp.level((0, 0), 1).min_taps                        # a measured level cached
     h = ml.Solver(ml.Board.grid(4, 4, 2)).hardest()
     for proto in range(pickle.HIGHEST_PROTOCOL + 1):
         c = pickle.loads(pickle.dumps(sol, protocol=proto))

@@ -7,9 +7,8 @@ import pytest
 from hypothesis import assume, given, settings
 
 import modlights as ml
-from modlights.model.validation import MAX_BUDGET, check_budget
-
 from jsonsafe import json_types_only, via_json
+from modlights.model.validation import MAX_BUDGET, check_budget
 from strategies import board_and_state
 
 

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 import modlights as ml
-
 from oracle import BruteForce
 
 

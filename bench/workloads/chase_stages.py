@@ -86,9 +86,8 @@ COLS = ("grid", "grid_mb", "solver", "plan", "symbolic", "res_factor", "solver_r
 
 def one(size: int, n: int, pattern: str, repeats: int, solvable: bool) -> dict:
     from modlights import Board, Solver
-    from modlights.engines.chase import engine as chase_mod
     from modlights.cli.workloads import _peak_mb, _reset_peak
-
+    from modlights.engines.chase import engine as chase_mod
     from modlights.native import _core as _chase
 
     rows = cols = size

@@ -9,8 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..peers import (flint_peer, flint_solve, galois_peer, galois_solve, m4ri_peer, m4ri_solve,
-                     write_mlbm)
+from ..peers import (
+    flint_peer,
+    flint_solve,
+    galois_peer,
+    galois_solve,
+    m4ri_peer,
+    m4ri_solve,
+    write_mlbm,
+)
 from ..registry import Context, Missing, Subject, workload
 
 

@@ -219,6 +219,7 @@ def hardest(ctx: Context):
           peers=("2-workers",), params={"cells": 64, "taps": 96}, repeats=3, warmup=0, heavy=True)
 def executors(ctx: Context):
     import concurrent.futures as cf
+
     import modlights as ml
     rng = np.random.default_rng(ctx.seed + 1)
     effects = [rng.choice(ctx["cells"], size=5, replace=False).tolist()

@@ -16,14 +16,14 @@ what is allowed.
 >>> s = ml.Solver(b)
 >>> sol = s.solve(b.random_state(rng=1))
 """
+from modlights import engines  # callable: ml.engines() lists the registered engines
 from modlights.model.board import Board
 from modlights.model.patterns import PATTERNS
+from modlights.play.campaign import Campaign
+from modlights.play.game import Game
+from modlights.play.puzzles import Puzzle, daily, generate
 from modlights.search.verify import verify
 from modlights.solver import Solution, Solver, Unsolvable
-from modlights.play.puzzles import Puzzle, daily, generate
-from modlights.play.game import Game
-from modlights.play.campaign import Campaign
-from modlights import engines          # callable: ml.engines() lists the registered engines
 
 __version__ = "0.1.0"
 

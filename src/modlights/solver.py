@@ -8,21 +8,31 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Iterator
 from math import prod
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from modlights.model.board import MAX_TILES, Board
 from modlights.engines import registry
 from modlights.engines.registry import Plan
-from modlights.model.ring import is_prime
+from modlights.model.board import MAX_TILES, Board
 from modlights.model.validation import check_budget
-from modlights.search.minimal import (MIN_DESCENT_SECONDS, Kernel, check_executor,
-                                      coset_minimum, deadline_after, exhaustive, min_many,
-                                      minimise)
 from modlights.search import canon
+from modlights.search.minimal import (
+    MIN_DESCENT_SECONDS,
+    Kernel,
+    check_executor,
+    coset_minimum,
+    deadline_after,
+    exhaustive,
+    min_many,
+    minimise,
+)
 from modlights.search.symmetry import symmetries as board_symmetries
+
+if TYPE_CHECKING:
+    from modlights.search.hardest import Hardest
 
 __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
 
@@ -210,6 +220,7 @@ class Solution:
                              f"{self.kernel_size} coset elements; raise budget)")
         board = self._board
         r = board.n_taps
+        orders: Any
         if self.kernel_size == 1:
             H, orders = np.zeros((0, r), dtype=np.uint8), []
             proof: dict = {"method": "enumeration"}
@@ -248,7 +259,8 @@ class Solution:
                 and self.kernel_size == other.kernel_size
                 and np.array_equal(self.taps, other.taps))
 
-    __hash__ = None                     # taps is a mutable array
+    # unhashable: taps is a mutable array (mypy wants __hash__ callable, as object's)
+    __hash__ = None  # type: ignore[assignment]
 
     def __getstate__(self) -> dict:
         """Every slot by name: pickle protocols 0 and 1 need an explicit state for a
@@ -404,7 +416,7 @@ class Solver:
         self._lazy = plan.engine == "dense-gf2"
         self._eng = None if self._lazy else self._build()
 
-    def _build(self):
+    def _build(self) -> Any:
         """The plan's engine (through the registry); the plan then names the variant
         that answers when the engine chose one from its own data (the chase)."""
         eng = registry.build(self.board, self._plan)
@@ -451,7 +463,7 @@ class Solver:
                 f"backend={self.backend!r}, method={self.method!r})")
 
     @property
-    def _engine(self):
+    def _engine(self) -> Any:
         if self._eng is None:
             self._eng = self._build()
         return self._eng
@@ -706,7 +718,7 @@ class Solver:
         red = arr.reshape(arr.shape[0], prod(b.shape))
         mask = b._cell_mask()
         S = red if mask is None else red[:, mask]
-        t = b._target_int(target)
+        t: int | np.ndarray | None = b._target_int(target)
         if t is None:
             t = np.broadcast_to(b._state_cells(target, "target"), S.shape)
         return _sub_mod(t, S, self.n)               # (k, m), values 0..n-1
@@ -900,8 +912,10 @@ class Solver:
         rows = np.flatnonzero(ok)
         kernel = self._kernel()
         if exhaustive(kernel, steps, seconds):
-            lengths[rows] = min_many(X[rows] if len(rows) < len(ok) else X,
-                                             kernel, executor, taps=False)[0]
+            found = min_many(X[rows] if len(rows) < len(ok) else X, kernel, executor,
+                             taps=False)[0]
+            assert found is not None            # taps=False: the lengths are computed
+            lengths[rows] = found
             if progress is not None:
                 progress(len(ok), len(ok))
             return lengths, proven
@@ -1041,12 +1055,12 @@ class Solver:
         sol = self.solve(state, tc, minimal=False)
         return np.packbits(sol.taps, axis=1)
 
-    def _packed_engine(self):
+    def _packed_engine(self) -> Any:
         """The engine that solves this board's bit-packed states without unpacking
         them, or None (:func:`modlights.engines.registry.packed_answerer`)."""
         return registry.packed_answerer(self.board, self.plan, self._engine)
 
-    def hardest(self, *, budget: Any = None, executor: Any = None):
+    def hardest(self, *, budget: Any = None, executor: Any = None) -> Hardest:
         """The hardest solvable board (target 0): the largest fewest-taps over every
         solvable board (the covering radius of ker A) and a board that needs it.
 
@@ -1109,7 +1123,7 @@ class Solver:
         n = self.n
         board = self.board
 
-        def gen():
+        def gen() -> Iterator[np.ndarray]:
             for coeffs in itertools.product(*[range(o) for o in orders]):
                 x = x0.copy()
                 for c, h in zip(coeffs, H):

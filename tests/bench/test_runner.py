@@ -12,11 +12,12 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import bench                                                    # noqa: E402
-from bench import registry                                      # noqa: E402
-from bench.__main__ import main                                 # noqa: E402
-from bench.registry import Missing, Subject, Timed              # noqa: E402
-from bench.runner import run_workload                           # noqa: E402
+from bench.__main__ import main  # noqa: E402
+from bench.registry import Missing, Subject, Timed  # noqa: E402
+from bench.runner import run_workload  # noqa: E402
+
+import bench  # noqa: E402
+from bench import registry  # noqa: E402
 
 assert Path(bench.__file__).resolve().parent == ROOT / "bench", bench.__file__
 

@@ -442,6 +442,7 @@ def test_bench_command_prints_checked_table(capsys):
 
 def test_bench_progress_bar_only_on_a_terminal(capsys, monkeypatch):
     import io
+
     from modlights.cli import main
 
     class Tty(io.StringIO):
@@ -459,6 +460,7 @@ def test_bench_progress_bar_only_on_a_terminal(capsys, monkeypatch):
 
 def test_bench_command_json_and_bad_sizes(capsys):
     import json
+
     from modlights.cli import main
     assert main(["bench", "--sizes", "20", "--repeats", "1", "--quiet", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)

@@ -12,9 +12,10 @@ Factors of a case:
   an odd and an even side.
 
 Every case runs every engine (``METHODS``): ``Solver(method=...)`` for each method the
-Solver takes (``"auto"`` and the family names of ``registry.METHOD_FAMILIES``) and the ChaseEngine variants (``rowsolve=True``,
-``rowchase=True``, both off: the light chase with its residual matrix). The full product
-of the factors is too large for the default suite, so it runs:
+Solver takes (``"auto"`` and the family names of ``registry.METHOD_FAMILIES``) and the
+ChaseEngine variants (``rowsolve=True``, ``rowchase=True``, both off: the light chase
+with its residual matrix). The full product of the factors is too large for the default
+suite, so it runs:
 
 - ``test_matrix``: a covering design generated here, deterministically: every pair of
   factor values (pattern x n, pattern x cells, ..., shape x cells) appears in at least
@@ -63,7 +64,6 @@ import modlights as ml
 from modlights.engines import registry
 from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.reference import ReferenceEngine
-
 from oracle import BruteForce
 
 # ----------------------------------------------------------------------------- factors
@@ -310,7 +310,7 @@ def build(ref: Reference, method: str):
             eng = ChaseEngine(b, **arg)
             s = ml.Solver(b, method="dense")     # the Solver interface around the engine
             s.method, s._lazy, s._eng, s._rank_only = "chase", False, eng, None
-        s.kernel_size                            # the factorisation happens here
+        _ = s.kernel_size                        # the factorisation happens here
     except ValueError as e:
         return e
     return s
@@ -330,7 +330,7 @@ def check_method(ref: Reference, method: str) -> str:
     assert s.rank == ref.rank, ("rank", s.rank, ref.rank)
     for t in (0, 1):
         got = s.solvable(ref.random_state, t)
-        assert got == ref.solvable[t], ("solvable(random state, target=%d)" % t, got)
+        assert got == ref.solvable[t], (f"solvable(random state, target={t})", got)
         if got:
             sol = s.solve(ref.random_state, t, minimal=False)
             after = b.apply(ref.random_state, sol.taps)
@@ -480,7 +480,8 @@ def test_every_method_answers_a_board_it_covers():
 
 
 def test_auto_takes_the_structured_engines_on_large_boards():
-    """The large cases reach what "auto" picks past the chase's and the algebraic engine's crossovers."""
+    """The large cases reach what "auto" picks past the chase's and the algebraic engine's
+    crossovers."""
     picked = {ml.Solver(make_board(c)).method for c in LARGE}
     assert {"algebraic", "chase"} <= picked, picked
 

@@ -12,16 +12,21 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.native import _core as _packed
-from modlights.model.board import MAX_TILES
 from modlights.engines.algebraic.cross import AlgebraicEngine, algebraic_reason
 from modlights.engines.algebraic.sym import SymAlgebraicEngine, sym_reason
 from modlights.engines.packed import apply_packed, odd_offsets, transpose_packed
-from modlights.engines.tensor.band import BandFactor
 from modlights.engines.tensor.engine import TensorEngine, tensor_reason
-
-from packing import (check_solve_packed, eng_solver, garbage_tail, product_patterns,
-                     start_and_target, sym_patterns, unpack_bits)
+from modlights.model.board import MAX_TILES
+from modlights.native import _core as _packed
+from packing import (
+    check_solve_packed,
+    eng_solver,
+    garbage_tail,
+    product_patterns,
+    start_and_target,
+    sym_patterns,
+    unpack_bits,
+)
 
 
 # ---------------------------------------------------------------- the symmetric engine

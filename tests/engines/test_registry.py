@@ -366,8 +366,8 @@ def _old_choice(board, backend="native"):
     from modlights.engines.algebraic.lifted import lifted_supports
     from modlights.engines.algebraic.sym import sym_supports
     from modlights.engines.chase.engine import chase_supports
-    from modlights.model.ring import is_prime
     from modlights.engines.tensor.engine import tensor_supports
+    from modlights.model.ring import is_prime
     tiles = prod(board.shape)
     native = board.is_grid and backend == "native"
     if native and tiles >= (_OLD["TORUS"] if board.wrap else _OLD["ALGEBRAIC"]) \

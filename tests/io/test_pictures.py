@@ -9,7 +9,6 @@ import numpy as np
 
 import modlights as ml
 from modlights.cli import main
-
 from picture_checks import Picture, check_png, needs_pillow, read_png
 
 

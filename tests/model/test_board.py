@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.model.board import _reduce_mod, _sub_mod
-
 from strategies import boards, random_masks
 
 

@@ -168,7 +168,8 @@ BAD_GRID = [
 ]
 
 
-@pytest.mark.parametrize("d, field", BAD_GRID, ids=[f"{i}-{f}" for i, (_, f) in enumerate(BAD_GRID)])
+@pytest.mark.parametrize("d, field", BAD_GRID,
+                         ids=[f"{i}-{f}" for i, (_, f) in enumerate(BAD_GRID)])
 def test_bad_board_dicts_name_the_field(d, field):
     with pytest.raises(ValueError) as e:
         ml.Board.from_dict(d)

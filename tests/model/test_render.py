@@ -12,9 +12,17 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.model import render
-
-from picture_checks import (SVG, Picture, check_picture, check_png, contrast, needs_pillow,
-                            random_taps, read_png, srgb_to_oklab)
+from picture_checks import (
+    SVG,
+    Picture,
+    check_picture,
+    check_png,
+    contrast,
+    needs_pillow,
+    random_taps,
+    read_png,
+    srgb_to_oklab,
+)
 from strategies import graph_boards, grid_boards
 
 
@@ -219,7 +227,8 @@ def test_png_frames_locked_tiles_from_scale_4(board, seed, scale, with_taps):
         np.testing.assert_array_equal(framed, board.locked)
         if board.locked.any() and n < 255:
             pal = img.getpalette()
-            assert "#%02x%02x%02x" % tuple(pal[3 * frame:3 * frame + 3]) == render.LOCK_FRAME
+            r, g, b = pal[3 * frame:3 * frame + 3]
+            assert f"#{r:02x}{g:02x}{b:02x}" == render.LOCK_FRAME
     else:
         assert not (px == n + 1).any() or n == 255
     # the taps panel is never framed

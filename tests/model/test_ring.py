@@ -6,10 +6,19 @@ from math import gcd, prod
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from modlights.model.ring import (crt_combine, crt_idempotents, factorize, is_prime,
-                                  is_unit, prime_powers, unit_inverse, valuation)
+from modlights.model.ring import (
+    crt_combine,
+    crt_idempotents,
+    factorize,
+    is_prime,
+    is_unit,
+    prime_powers,
+    unit_inverse,
+    valuation,
+)
 
 MODULI = range(1, 1001)
 

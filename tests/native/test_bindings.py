@@ -15,7 +15,10 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from modlights.native import _core as _chase, _core as _coset, _core as _gf2, _core as _native, _core as _zn
+from modlights.native import _core as _coset
+from modlights.native import _core as _gf2
+from modlights.native import _core as _native
+from modlights.native import _core as _zn
 
 
 def run_isolated(code: str) -> subprocess.CompletedProcess:
@@ -29,7 +32,8 @@ def expect_value_error_isolated(call: str):
     ValueError in a subprocess: it must neither crash nor return."""
     p = run_isolated(f"""
         import numpy as np
-        from modlights.native import _core as _coset, _core as _gf2, _core as _zn, _core as _chase, _core as _native
+        from modlights.native import _core as _coset, _core as _gf2, _core as _zn, \
+            _core as _chase, _core as _native
         try:
             {call}
         except ValueError as e:
@@ -106,7 +110,7 @@ def test_gf2_engine_bad_coo_and_shapes():
     with pytest.raises(ValueError):
         e.solve(np.zeros((2, 4), np.uint8))
     with pytest.raises(ValueError):
-        _gf2.Gf2Engine.__new__(_gf2.Gf2Engine).rank   # never built
+        _ = _gf2.Gf2Engine.__new__(_gf2.Gf2Engine).rank   # never built
 
 
 def test_gf2_rank_coo_matches_dense():

@@ -130,13 +130,15 @@ def test_values_are_checked_before_narrowing():
     with pytest.raises(ValueError, match="0..2"):
         _coset.coset_min(np.full(3, 257, np.int64), np.eye(3, dtype=np.uint8), [3, 3, 3], 3)
     with pytest.raises(ValueError, match="orders"):
-        _coset.coset_min(np.zeros(3, np.uint8), np.eye(3, dtype=np.uint8), np.array([2, 2, 2**32 + 3]), 3)
+        _coset.coset_min(np.zeros(3, np.uint8), np.eye(3, dtype=np.uint8),
+                         np.array([2, 2, 2**32 + 3]), 3)
     with pytest.raises(ValueError, match="n must"):
         _coset.coset_min(np.zeros(3, np.uint8), np.eye(3, dtype=np.uint8), [2, 2, 2], 2**70)
 
 
 def test_zero_second_budget_and_huge_kernels_return_fast():
     import time
+
     import modlights as ml
     rng = np.random.default_rng(0)
     A = rng.integers(0, 2, (20, 80))
@@ -151,14 +153,16 @@ def test_zero_second_budget_and_huge_kernels_return_fast():
     t = time.perf_counter()
     sol = ml.Solver(b).solve(np.ones(1, np.uint8), budget=1 << 16)
     assert time.perf_counter() - t < 5
-    assert sol.length == 1 and not sol.proven_minimal is None
+    assert sol.length == 1 and sol.proven_minimal is not None
 
 
 def test_unbuilt_extension_objects_raise_instead_of_crashing():
-    from modlights.native import _core as _chase, _core as _gf2, _core as _zn
+    from modlights.native import _core as _chase
+    from modlights.native import _core as _gf2
+    from modlights.native import _core as _zn
     e = _gf2.Gf2Engine.__new__(_gf2.Gf2Engine)
     with pytest.raises(ValueError, match="not built"):
-        e.rank
+        _ = e.rank
     with pytest.raises(ValueError, match="not built"):
         e.solve(np.zeros((1, 0), np.uint8))
     g0 = _chase.Gf2Residual.__new__(_chase.Gf2Residual)

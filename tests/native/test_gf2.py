@@ -17,10 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
+from modlights.engines.reference import ReferenceEngine
 from modlights.native import _core as _gf2
 from modlights.native._core import Gf2Engine
-from modlights.engines.reference import ReferenceEngine
-
 from simd import simd_fixture
 
 PATHS = _gf2.simd_paths()
@@ -219,7 +218,8 @@ def test_echelonize_blocked_size(simd, kind):
         if full:
             assert (E == En).all()
         else:
-            assert (_gf2.echelonize(E, True, "naive")[0] == _gf2.echelonize(En, True, "naive")[0]).all()
+            assert (_gf2.echelonize(E, True, "naive")[0]
+                    == _gf2.echelonize(En, True, "naive")[0]).all()
     assert _gf2.rank(a) == kn
     if kind == "deficient":
         assert kn < 1100

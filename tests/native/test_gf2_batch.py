@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
+from modlights.engines.reference import ReferenceEngine
 from modlights.native import _core as _gf2
 from modlights.native._core import Gf2Engine
-from modlights.engines.reference import ReferenceEngine
 from simd import simd_fixture
 from strategies import NAMES, random_masks
 

@@ -11,9 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.native._core import Gf2Engine
 from modlights.engines.reference import ReferenceEngine
-from test_gf2 import mm, py_rank, random_matrix, simd  # noqa: F401  (simd: fixture)
+from modlights.native import _core
+from modlights.native._core import Gf2Engine
+from simd import simd_fixture
+from test_gf2 import mm, py_rank, random_matrix
+
+simd = simd_fixture(_core)
 
 SIDES = [63, 64, 65, 127, 128, 129, 511, 512, 513]
 SHAPES = [(n, n) for n in SIDES] + [(65, 129), (129, 65), (512, 63), (63, 513)]

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
+from modlights.engines.reference import ReferenceEngine
 from modlights.native import _core as _zn
 from modlights.native._core import ZnEngine, _LocalLU
-from modlights.engines.reference import ReferenceEngine
 from modlights.solver import Solver
 
 try:

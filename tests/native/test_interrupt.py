@@ -43,8 +43,9 @@ def _interrupt_subprocess(setup: str, work: str, delay: float = 1.0):
     Returns (returncode, seconds from the signal to the exit, stderr)."""
     import inspect
     code = "\n".join(["import sys, time", "import numpy as np", "import modlights as ml",
-                      inspect.getsource(_solvable), setup, 'print("READY", flush=True)', "t0 = time.perf_counter()",
-                      work, 'print("FINISHED", time.perf_counter() - t0, flush=True)'])
+                      inspect.getsource(_solvable), setup, 'print("READY", flush=True)',
+                      "t0 = time.perf_counter()", work,
+                      'print("FINISHED", time.perf_counter() - t0, flush=True)'])
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     try:
@@ -159,7 +160,7 @@ def test_one_stop_flag_for_every_binding():
     _core._request_interrupt()
     b = ml.Board.grid(40, 40)
     with pytest.raises(KeyboardInterrupt):
-        ml.Solver(b, method="chase").nullity
+        _ = ml.Solver(b, method="chase").nullity
     s = ml.Solver(b, method="chase")
     assert s.nullity == ml.Solver(b, method="dense").nullity
 
@@ -214,6 +215,7 @@ def test_requested_interrupt_raises_then_clears():
     """A stop requested on the flag (as the hook does) makes the next polling call raise
     KeyboardInterrupt; the call after that runs normally and is exact."""
     import itertools
+
     from modlights.native import _core as _coset
     rng = np.random.default_rng(6)
     x0 = rng.integers(0, 2, 200).astype(np.uint8)

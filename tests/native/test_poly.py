@@ -220,6 +220,7 @@ def test_rowrec_isomorphism_against_dense(p, w, d, cr, cl, cu, seed):
     dense T; chi_T is monic of degree w with chi_T(T) = 0."""
     import numpy as np
     from hypothesis import assume
+
     from modlights.native._core import RowRec
     assume(cr % p and cu % p)
     rec = RowRec(3, w, p, d, cr, cl, cu, 0)

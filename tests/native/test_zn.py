@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from modlights.native._core import ZnEngine
 from modlights.engines.reference import ReferenceEngine
+from modlights.native._core import ZnEngine
 from modlights.solver import Solver
 
 MODULI = [3, 4, 5, 6, 7, 8, 9, 12, 16, 25, 255]

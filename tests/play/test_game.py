@@ -25,7 +25,7 @@ def test_star_limits(puzzle):
     limits = puzzle.stars
     pos = puzzle.board.taps[0]
     n = puzzle.board.states
-    for extra, want in [(0, 3), (limits[2] - limits[3], 2), (limits[1] - limits[3], 1),
+    for extra, _want in [(0, 3), (limits[2] - limits[3], 2), (limits[1] - limits[3], 1),
                         (limits[1] - limits[3] + n, 0)]:
         g = ml.Game(puzzle)
         # waste taps in whole cycles of n on one tile (they cancel), then solve
@@ -210,7 +210,7 @@ def test_play_screen_shades_never_look_like_the_lock_marker(n):
     lines = scr.render()
     state, locked = b.coerce_state(scr.game.state), b.locked
     glyph_of = {}
-    for y, x, w, v in scr.cell_spans():
+    for y, x, w, _v in scr.cell_spans():
         r, c = y - 2, (x - 3) // 4
         glyph = lines[y][x:x + w]
         assert glyph != "*" and glyph.strip()

@@ -6,9 +6,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-
 from jsonsafe import json_types_only, via_json
-
 
 PUZZLES = [
     dict(rows=4, cols=4, states=2),
@@ -68,7 +66,8 @@ BAD_PUZZLE = [
 ]
 
 
-@pytest.mark.parametrize("d, field", BAD_PUZZLE, ids=[f"{i}-{f}" for i, (_, f) in enumerate(BAD_PUZZLE)])
+@pytest.mark.parametrize("d, field", BAD_PUZZLE,
+                         ids=[f"{i}-{f}" for i, (_, f) in enumerate(BAD_PUZZLE)])
 def test_bad_puzzle_dicts_name_the_field(d, field):
     with pytest.raises(ValueError) as e:
         ml.Puzzle.from_dict(d)

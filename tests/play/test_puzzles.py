@@ -258,7 +258,7 @@ def test_code_roundtrip_features():
     big_mixed = [[[(0, 0), (k % 7 - 3, k // 7)] for k in range(r * 20, r * 20 + 20)]
                  for r in range(15)]                                     # 300 distinct > 255
     with pytest.raises(ValueError, match="255"):
-        ml.Puzzle(ml.Board.grid(15, 20, 2, big_mixed), np.zeros((15, 20))).code
+        _ = ml.Puzzle(ml.Board.grid(15, 20, 2, big_mixed), np.zeros((15, 20))).code
 
 
 def test_code_roundtrip_generated_and_short():

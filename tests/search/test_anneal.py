@@ -8,7 +8,6 @@ import time
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from strategies import graph_boards, grid_boards
 from test_hardest import check_against_brute
 
 import modlights as ml
@@ -16,6 +15,7 @@ from modlights.search import hardest as hardest_module
 from modlights.search.anneal import Annealer
 from modlights.search.lpbound import KernelElements
 from modlights.search.minimal import coset_minimum
+from strategies import graph_boards, grid_boards
 
 
 def elements_of(board: ml.Board) -> tuple[KernelElements, ml.Solver]:
@@ -190,7 +190,7 @@ def test_ctrl_c_stops_the_linear_program_and_the_walk(at):
     import _thread
     import threading
     s = ml.Solver(ml.Board.grid(23, 23))
-    s.kernel_size
+    _ = s.kernel_size
     timer = threading.Timer(at, _thread.interrupt_main)
     t = time.perf_counter()
     timer.start()

@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.native import _core as _coset, _core as _coset_batch
+from modlights.native import _core as _coset
+from modlights.native import _core as _coset_batch
 from oracle import BruteForce
 from strategies import boards, random_masks, rhs_vector
 from test_coset import cosets, enumerate_coset, simd_env

@@ -295,7 +295,8 @@ def test_budget_steps_and_deadline_are_honest():
     b, s, st = _big()
     for steps in (1 << 26, 1 << 30):        # the Gray walk below cube.MIN_STEPS, then corners
         seen = []
-        sol = s.solve(st, minimal=True, budget=steps, progress=lambda d, t: seen.append(d))
+        sol = s.solve(st, minimal=True, budget=steps,
+                      progress=lambda d, t, seen=seen: seen.append(d))
         # (the Gray walk accounts its steps in blocks of a few thousand)
         assert not sol.proven_minimal and sol.examined <= steps + (1 << 14)
         assert not ((b.apply(st, sol.taps)) % 2).any()

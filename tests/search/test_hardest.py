@@ -7,20 +7,19 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import pickle
-import time
-from fractions import Fraction
 import subprocess
 import sys
+import time
+from fractions import Fraction
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 import modlights as ml
+from modlights.cli.hardest import parse_seconds
 from modlights.search import hardest as hardest_module
 from modlights.search.hardest import Hardest, hardest
-from modlights.cli.hardest import parse_seconds
-
 from oracle import all_tap_vectors
 from strategies import graph_boards, grid_boards
 
@@ -87,7 +86,8 @@ def test_wrapped_locks_and_holes_match_brute_force():
 
 
 @pytest.mark.parametrize("board", [
-    ml.Board.grid(4, 4), ml.Board.grid(4, 4, 2, "diagonal"), ml.Board.grid(3, 3, 2, "square", wrap=True),
+    ml.Board.grid(4, 4), ml.Board.grid(4, 4, 2, "diagonal"),
+    ml.Board.grid(3, 3, 2, "square", wrap=True),
     ml.Board.grid(2, 3, 4, "cross"), ml.Board.grid(3, 3, 4, "cross", wrap=True),
     ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3)], ids=repr)
 def test_constraint_generation_matches_brute_force(board, monkeypatch):
@@ -168,7 +168,7 @@ def test_budget_is_a_deadline(budget):
     honest."""
     import os
     s = ml.Solver(ml.Board.grid(9, 9, 4))
-    s.kernel_size
+    _ = s.kernel_size
     t = time.perf_counter()
     h = s.hardest(budget=budget)
     took = time.perf_counter() - t
@@ -229,9 +229,10 @@ def test_parse_seconds():
 
 
 def test_cli_prints_value_witness_and_time():
-    from modlights.cli import main
-    import io
     import contextlib
+    import io
+
+    from modlights.cli import main
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         assert main(["hardest", "--grid", "5x5"]) == 0

@@ -11,13 +11,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from oracle import all_tap_vectors
-from strategies import graph_boards, grid_boards
 from test_hardest import brute_hardest
 
 import modlights as ml
 from modlights.search import lpbound
 from modlights.search.hardest import _TapGroups
+from oracle import all_tap_vectors
+from strategies import graph_boards, grid_boards
 
 
 def kernel_elements(cert: dict) -> tuple[list[list[int]], list[int]]:

@@ -10,8 +10,15 @@ import pytest
 
 import modlights as ml
 from modlights.engines.reference import ReferenceEngine
-from modlights.search.minimal import (Kernel, coset_minimum, deadline_after, descend,
-                                      exhaustive, min_many, minimise)
+from modlights.search.minimal import (
+    Kernel,
+    coset_minimum,
+    deadline_after,
+    descend,
+    exhaustive,
+    min_many,
+    minimise,
+)
 
 BOARDS = [ml.Board.grid(4, 4), ml.Board.grid(3, 3, 3, "cross"), ml.Board.grid(2, 3, 4, "cross"),
           ml.Board.grid(2, 3, 6, "square"), ml.Board.grid(3, 3, 2, "square", wrap=True),

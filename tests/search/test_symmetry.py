@@ -75,7 +75,8 @@ def test_symmetries_are_exactly_the_maps_that_preserve_A_and_b(seed):
             rng.integers(0, board.states, board.n_cells)
     got = symmetries(board, rhs)
     want = [m for m in dense_maps(board) if m is not None and preserves(board, *m, rhs)]
-    key = lambda m: (tuple(m[0].tolist()), tuple(m[1].tolist()))
+    def key(m):
+        return (tuple(m[0].tolist()), tuple(m[1].tolist()))
     rows, cols = board.shape
     whole = not board.wrap or rows * cols * (8 if rows == cols else 4) <= MAX_SYMMETRIES + 1
     if whole:      # the group listed whole: exactly the maps that preserve A and b

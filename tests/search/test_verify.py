@@ -693,8 +693,6 @@ def test_malformed_values_raise_value_error_only(kind):
     if kind == "hardest":
         H, orders = kernel_of(b)
         coeffs, C = kernel_elements(H.astype(np.int64), orders, b.states)
-        E = len(coeffs)
-        B = uniform_bound(C, b.states)
         good = hardest_cert(b, {"method": "lp-tree", "elements": coeffs, "pinned": [],
                                 "nodes": [{"weights": {"0": "1"}}]},
                             b.n_taps * (b.states - 1))

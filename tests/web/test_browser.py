@@ -17,11 +17,19 @@ import numpy as np
 import pytest
 
 import modlights as ml
+from browser_pages import (
+    TIMEOUT_MS,
+    goto,
+    launch_chromium,
+    marked,
+    needs_chromium,
+    page_state,
+    tap_count,
+    tile,
+    today,
+)
 from modlights.play.campaign import Campaign
 from modlights.web import site
-
-from browser_pages import (TIMEOUT_MS, goto, launch_chromium, marked, needs_chromium,
-                           page_state, tap_count, tile, today)
 
 pytestmark = needs_chromium
 needs_package = pytest.mark.skipif(
@@ -34,6 +42,7 @@ needs_package = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def server():
     import uvicorn
+
     from modlights.web import create_app
 
     srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=0,
@@ -132,7 +141,8 @@ def test_page_tap_rule_is_board_press(page):
         pos = board.taps[rng.integers(len(board.taps))]
         cases.append((board, board.random_state(rng=rng, solvable=False), pos))
     got = page.evaluate(
-        "cases => cases.map(([b, s, r, c]) => [modlights.press(b, s, r, c), modlights.preview(b, r, c)])",
+        "cases => cases.map(([b, s, r, c]) => "
+        "[modlights.press(b, s, r, c), modlights.preview(b, r, c)])",
         [[b.to_dict(), s.tolist(), int(p[0]), int(p[1])] for b, s, p in cases])
     for (board, state, pos), (after, preview) in zip(cases, got):
         assert np.array_equal(np.array(after), board.press(state, pos)), (board.to_dict(), pos)
@@ -172,8 +182,8 @@ def test_daily_played_to_the_end_earns_three_stars(page, tmp_path):
     page.wait_for_selector('#daily-1[data-stars="3"]')          # the list is redrawn
     assert page.get_attribute("#daily-0", "data-stars") == "0"
     bests = json.loads(page.evaluate("localStorage.getItem('modlights.bests')"))
-    assert bests == {f"daily:{today().isoformat()}:1": {"taps": len(moves), "stars": 3,
-                                                        "time": bests[f"daily:{today().isoformat()}:1"]["time"]}}
+    key = f"daily:{today().isoformat()}:1"
+    assert bests == {key: {"taps": len(moves), "stars": 3, "time": bests[key]["time"]}}
     shot(page, tmp_path, "daily-list")
 
 
@@ -249,7 +259,8 @@ def test_hover_and_keyboard_play(page, tmp_path):
         page.keyboard.press("ArrowDown")
     for _ in range(target[1]):
         page.keyboard.press("ArrowRight")
-    active = page.evaluate("[+document.activeElement.dataset.row, +document.activeElement.dataset.col]")
+    active = page.evaluate(
+        "[+document.activeElement.dataset.row, +document.activeElement.dataset.col]")
     assert tuple(active) == target
     assert marked(page, "preview") == game.preview(target)
     page.keyboard.press("Enter")
@@ -345,7 +356,8 @@ def test_playground_loads_a_code_and_plays_without_completion(page, tmp_path):
     page.check("#tool-play")
     page.click("#solve")
     page.wait_for_selector("#board .tile[data-solution]:not([data-solution=''])")
-    marks = page.eval_on_selector_all("#board .tile", "els => els.map(e => +e.dataset.solution || 0)")
+    marks = page.eval_on_selector_all("#board .tile",
+                                      "els => els.map(e => +e.dataset.solution || 0)")
     taps = np.array(marks).reshape(board.shape)
     assert not board.apply(want, taps).any()
     assert taps.sum() == puzzle.solver.solve(want, minimal=True).length
@@ -446,7 +458,8 @@ def test_guide_explains_the_mathematics(page, tmp_path):
         assert words in text
     shot(page, tmp_path, "guide")
     goto(page, "")
-    links = page.eval_on_selector_all("#screen-home .card", "els => els.map(e => e.getAttribute('href'))")
+    links = page.eval_on_selector_all("#screen-home .card",
+                                      "els => els.map(e => e.getAttribute('href'))")
     assert links == ["#/campaign", "#/daily", "#/custom", "#/playground", "#/guide"]
     shot(page, tmp_path, "home")
 
@@ -481,7 +494,8 @@ def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size,
         values = page.eval_on_selector_all("#board .tile", "els => els.map(e => e.dataset.state)")
         assert texts == (values if states > 8 else [""] * size * size)   # numbers past 8 states
         colours = page.eval_on_selector_all(
-            "#board .tile", "els => els.map(e => [e.dataset.state, getComputedStyle(e).backgroundColor])")
+            "#board .tile",
+            "els => els.map(e => [e.dataset.state, getComputedStyle(e).backgroundColor])")
         by_state = {}
         for value, colour in colours:
             by_state.setdefault(value, set()).add(colour)
@@ -553,7 +567,8 @@ def phone(browser, server):
 def no_horizontal_scroll(page):
     """The page and the board's frame scroll not sideways, and the board lies inside both."""
     got = page.evaluate("""() => {
-        const wrap = document.querySelector('.board-wrap'), board = document.getElementById('board');
+        const wrap = document.querySelector('.board-wrap');
+        const board = document.getElementById('board');
         const w = wrap.getBoundingClientRect(), b = board.getBoundingClientRect();
         return {page: document.documentElement.scrollWidth, view: window.innerWidth,
                 wrapScroll: wrap.scrollWidth, wrapClient: wrap.clientWidth,

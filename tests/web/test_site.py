@@ -18,11 +18,19 @@ import numpy as np
 import pytest
 
 import modlights as ml
+from browser_pages import (
+    TIMEOUT_MS,
+    goto,
+    launch_chromium,
+    marked,
+    needs_chromium,
+    page_state,
+    tap_count,
+    tile,
+    today,
+)
 from modlights.play.campaign import Campaign
 from modlights.web import site
-
-from browser_pages import (TIMEOUT_MS, goto, launch_chromium, marked, needs_chromium,
-                           page_state, tap_count, tile, today)
 
 pytestmark = [
     needs_chromium,
@@ -262,7 +270,8 @@ def test_share_and_load_a_code(page):
     page.check("#tool-play")
     page.click("#solve")
     page.wait_for_selector("#board .tile[data-solution]:not([data-solution=''])")
-    marks = page.eval_on_selector_all("#board .tile", "els => els.map(e => +e.dataset.solution || 0)")
+    marks = page.eval_on_selector_all("#board .tile",
+                                      "els => els.map(e => +e.dataset.solution || 0)")
     taps = np.array(marks).reshape(board.shape)
     assert not board.apply(want, taps).any()
     assert taps.sum() == puzzle.solver.solve(want, minimal=True).length
@@ -375,7 +384,8 @@ def test_phone_every_screen_fits_and_toasts_cover_nothing(phone):
 def test_long_search_runs_off_the_page_and_cancels(page):
     """"Show solution" on a 30 x 30 board of 255 states (a kernel of 5^12 elements: a
     search of seconds) runs in the game's worker: the page's thread stays free (its
-    seconds count on), it shows the running search with a Cancel button, and Cancel stops it without an answer."""
+    seconds count on), it shows the running search with a Cancel button, and Cancel stops it
+    without an answer."""
     goto(page, "playground")
     page.fill("#pg-rows", "30")
     page.fill("#pg-cols", "30")

@@ -122,7 +122,8 @@ def test_hint_is_the_first_tap_of_a_minimal_plan(client, name):
         assert minimum(b, b.press(state, pos)) == m - 1          # one tap closer
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(board_and_state(solvable=True))
 def test_solve_random_boards(client, bst):
     b, state, _ = bst
@@ -204,7 +205,8 @@ def test_puzzle_by_code(client):
         assert r.status_code == 200 and r.json() == ml.Puzzle.from_code(p.code).to_dict()
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(board_and_state(solvable=False))
 def test_encode_round_trips_any_grid_board(client, bs):
     board, state, _ = bs
@@ -224,7 +226,7 @@ def test_encode_refuses_a_board_of_holes_only(client):
     r = client.post("/api/encode", json={"board": board.to_dict(), "start": [[0] * 3] * 2})
     assert r.status_code == 400 and "every tile is a hole" in r.json()["detail"]
     with pytest.raises(ValueError, match="every tile is a hole"):
-        ml.Puzzle(board, np.zeros((2, 3), np.uint8)).code
+        _ = ml.Puzzle(board, np.zeros((2, 3), np.uint8)).code
 
 
 def test_encode_refuses_large_and_malformed(client):
@@ -387,7 +389,8 @@ def test_largest_boards_within_the_limits(client):
 
 
 def test_body_size_limit(client):
-    big = b'{"board": {"rows": 3, "cols": 3}, "state": [' + b"0," * (limits.MAX_BODY_BYTES // 2) + b"0]}"
+    big = (b'{"board": {"rows": 3, "cols": 3}, "state": ['
+           + b"0," * (limits.MAX_BODY_BYTES // 2) + b"0]}")
     assert_error(client.post("/api/solve", content=big,
                              headers={"content-type": "application/json"}), 413, code="too_large")
 
@@ -412,8 +415,8 @@ def test_unknown_route_and_method(client):
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10 ** 20, 10 ** 20) | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=12),
+    st.none() | st.booleans() | st.integers(-10 ** 20, 10 ** 20)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
     lambda children: st.lists(children, max_size=5) | st.dictionaries(
         st.sampled_from(["board", "state", "target", "minimal", "budget", "rows", "cols",
                          "states", "pattern", "locked", "holes", "wrap", "effects",
@@ -440,7 +443,8 @@ def fuzzed_bodies(draw):
     return body
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(["/api/solve", "/api/analyse", "/api/hint", "/api/generate"]),
        fuzzed_bodies())
 def test_fuzzed_bodies_never_500(client, path, body):
@@ -450,7 +454,8 @@ def test_fuzzed_bodies_never_500(client, path, body):
         assert_error(r, r.status_code)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.text(max_size=40))
 def test_fuzzed_paths_never_500(client, text):
     text = urllib.parse.quote(text, safe="")

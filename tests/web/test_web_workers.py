@@ -768,8 +768,11 @@ def test_large_bodies_are_parsed_in_a_worker(monkeypatch):
     app = create_app(workers=1, queue=4)
     with TestClient(app, raise_server_exceptions=False) as c:
         monkeypatch.setattr(Request, "json", no_json)
-        post = lambda raw: c.post("/api/solve", content=raw,            # noqa: E731
-                                  headers={"content-type": "application/json"})
+
+        def post(raw: bytes):
+            return c.post("/api/solve", content=raw,
+                          headers={"content-type": "application/json"})
+
         r = post(ok)
         assert r.status_code == 200, r.text
         assert not b.apply(state, np.array(r.json()["taps"])).any()

@@ -6,20 +6,31 @@ from the library, or arguments argparse rejects). User errors never print a
 traceback: a one-line message goes to stderr.
 
 One module per command (``solve``, ``info``, ``generate``, ``daily``, ``check``,
-``play``, ``bench``, ``serve``, ``site``, ``hardest``, ``verify``), each with ``add_parser(sub, fmt)`` and
-``run(args, out)``; :mod:`.common` holds what they share.
+``play``, ``bench``, ``serve``, ``site``, ``hardest``, ``verify``), each with
+``add_parser(sub, fmt)`` and ``run(args, out)``; :mod:`.common` holds what they share.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
-from modlights.solver import Solver, Unsolvable  # noqa: F401 - Solver: also modlights.cli.Solver
-from modlights.cli import (bench, check, daily, generate, hardest, info, play, serve, site,
-                           solve, verify)
+from modlights.cli import (
+    bench,
+    check,
+    daily,
+    generate,
+    hardest,
+    info,
+    play,
+    serve,
+    site,
+    solve,
+    verify,
+)
 from modlights.cli.common import EXIT_OK, EXIT_UNSOLVABLE, EXIT_USAGE, _Parser
+from modlights.solver import Solver, Unsolvable  # noqa: F401 - Solver: also modlights.cli.Solver
 
 __all__ = ["main", "build_parser"]
 
@@ -31,9 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     parser = _Parser(
         prog="modlights",
-        description="Solve, analyse, generate and play modular Lights Out puzzles: tiles with n states; "
-                    "tapping a tile advances every tile of a pattern around it by one "
-                    "(n-1 wraps to 0).",
+        description="Solve, analyse, generate and play modular Lights Out puzzles: "
+                    "tiles with n states; tapping a tile advances every tile of a pattern "
+                    "around it by one (n-1 wraps to 0).",
         epilog="examples:\n  modlights solve --grid 3x3 --state 011110110\n"
                "  modlights info --grid 5x5\n"
                "  modlights generate --grid 6x6 --states 3 --difficulty hard\n"

@@ -11,18 +11,18 @@ import json
 import sys
 from typing import Any
 
-from modlights.cli.common import EXIT_OK, _UserError, _int_arg, _parse_pattern, _isatty
+from modlights.cli.common import EXIT_OK, _int_arg, _isatty, _parse_pattern, _UserError
 
 
 def _parse_sizes(text: str) -> list[tuple[int, int]]:
-    sizes = []
+    sizes: list[tuple[int, int]] = []
     for part in text.replace(" ", "").split(","):
         if not part:
             continue
         try:
             if "x" in part.lower():
-                r, c = part.lower().split("x")
-                sizes.append((int(r), int(c)))
+                rs, cs = part.lower().split("x")
+                sizes.append((int(rs), int(cs)))
             else:
                 sizes.append((int(part), int(part)))
         except ValueError:
@@ -118,7 +118,8 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
                    help="tap pattern (default: cross)")
     p.add_argument("--repeats", type=_int_arg("--repeats", 1, 1000), default=3, metavar="R",
                    help="timed runs per board; the median is shown (default: 3)")
-    p.add_argument("--seed", type=_int_arg("--seed", 0), default=0, metavar="INT", help="start-state seed")
+    p.add_argument("--seed", type=_int_arg("--seed", 0), default=0, metavar="INT",
+                   help="start-state seed")
     p.add_argument("--packed", action="store_true",
                    help="bit-packed states and solve_packed (n = 2; the algebraic "
                         "engine for cross-like and symmetric 3x3 patterns such as "

@@ -5,10 +5,9 @@ import argparse
 import json
 from typing import Any
 
-from modlights.play.puzzles import Puzzle
+from modlights.cli.common import EXIT_OK, EXIT_UNSOLVABLE, _count_text, _UserError
 from modlights.model.validation import read_limited
-from modlights.cli.common import EXIT_OK, EXIT_UNSOLVABLE, _UserError, _count_text
-
+from modlights.play.puzzles import Puzzle
 
 #: the most bytes ``modlights check`` reads from a file or standard input (a pack of
 #: thousands of the longest puzzle codes); more is refused, never read without end
@@ -84,6 +83,7 @@ def run(args: argparse.Namespace, out) -> int:
             if pr:
                 print(f"line {ln}: BAD  {short}: " + "; ".join(pr), file=out)
             elif args.verbose:
+                assert p is not None            # a line without problems has its puzzle
                 st = p.stars
                 print(f"line {ln}: ok   {short}: {p.board.shape[0]}x{p.board.shape[1]} "
                       f"n={p.board.states}, fewest {p.min_taps} (proved), {p.difficulty}, "

@@ -12,15 +12,16 @@ import numpy as np
 
 from modlights.model.board import Board
 from modlights.model.patterns import PATTERNS, pattern_name
+from modlights.model.validation import as_int
 from modlights.play.puzzles import DIFFICULTIES, Puzzle, generate
 from modlights.solver import Solver
-from modlights.model.validation import as_int
 
 EXIT_OK = 0
 EXIT_UNSOLVABLE = 1
 EXIT_USAGE = 2
 
-_LEGEND = "legend: '.' hole (not a tile), '*' after a value: locked tile (changed by taps, cannot be tapped)"
+_LEGEND = ("legend: '.' hole (not a tile), '*' after a value: locked tile (changed by taps, "
+           "cannot be tapped)")
 
 _BOARD_HELP = """\
 input formats:
@@ -167,7 +168,7 @@ def _parse_values(text: str, rows: int, cols: int, n: int, what: str) -> np.ndar
         mode = "digits"
         tokens = [ch for ch in "".join(tokens)]
     values = []
-    for i, tok in enumerate(tokens):
+    for tok in tokens:
         if tok == ".":
             values.append(0)
             continue
@@ -341,7 +342,7 @@ def _puzzle_lines(p: Puzzle, label: str = "") -> list[str]:
     lines.append("")
     proof = "proved" if p.proven else "best found, not proved"
     lines.append(f"fewest taps: {p.min_taps} ({proof})")
-    lines.append(f"solutions:   " + ("unique" if solver.is_unique
+    lines.append("solutions:   " + ("unique" if solver.is_unique
                                      else f"{solver.kernel_size} (|ker A| = {solver.kernel_size})"))
     lines.append(f"difficulty:  {p.difficulty} (score {p.score:.2f})")
     st = p.stars
@@ -414,7 +415,8 @@ def _add_generate_options(p: argparse.ArgumentParser, grid_default: str | None) 
     g.add_argument("--locked", metavar="K", type=_int_arg("--locked", 0),
                    help="number of tiles to lock (default: as few as make the solution "
                         "unique, often none)")
-    g.add_argument("--holes", metavar="K", type=_int_arg("--holes", 0), help="number of holes (default: 0)")
+    g.add_argument("--holes", metavar="K", type=_int_arg("--holes", 0),
+                   help="number of holes (default: 0)")
     g.add_argument("--wrap", action="store_true", help="the board is a torus")
     g.add_argument("--no-unique", action="store_true",
                    help="allow boards with several solutions (|ker A| > 1)")

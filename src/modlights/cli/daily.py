@@ -6,8 +6,8 @@ import datetime
 import json
 from typing import Any
 
+from modlights.cli.common import EXIT_OK, _puzzle_json, _puzzle_lines
 from modlights.play.puzzles import daily
-from modlights.cli.common import EXIT_OK, _puzzle_lines, _puzzle_json
 
 
 def run(args: argparse.Namespace, out) -> int:

@@ -5,9 +5,13 @@ import argparse
 import json
 from typing import Any
 
-from modlights.cli.common import (EXIT_OK, _puzzle_lines, _puzzle_json, _generate_from_args,
-                     _add_generate_options)
-
+from modlights.cli.common import (
+    EXIT_OK,
+    _add_generate_options,
+    _generate_from_args,
+    _puzzle_json,
+    _puzzle_lines,
+)
 
 _GENERATE_EPILOG = """\
 output:

@@ -6,8 +6,14 @@ import json
 import math
 from typing import Any
 
-from modlights.cli.common import (_UserError, _add_board_options, _board_json,
-                                  _build_board, _describe, _format_grid)
+from modlights.cli.common import (
+    _add_board_options,
+    _board_json,
+    _build_board,
+    _describe,
+    _format_grid,
+    _UserError,
+)
 from modlights.solver import Solver
 
 

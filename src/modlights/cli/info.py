@@ -4,10 +4,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from modlights.cli.common import (
+    _BOARD_HELP,
+    EXIT_OK,
+    _add_board_options,
+    _board_json,
+    _build_board,
+    _count_text,
+    _describe,
+    _json_dumps,
+)
 from modlights.solver import Solver
-from modlights.cli.common import (EXIT_OK, _BOARD_HELP, _add_board_options, _board_json, _build_board,
-                     _count_text, _describe, _json_dumps)
-
 
 _INFO_EPILOG = _BOARD_HELP + """
 output:
@@ -39,7 +46,7 @@ def run(args: argparse.Namespace, out) -> int:
             det = solver.det()
         except ValueError:          # a chase-solved board too large for a dense det
             det_note = "n/a (the board is too large for a dense determinant)"
-    info = {
+    info: dict[str, Any] = {
         "n": n,
         "tiles": board.n_cells,
         "taps": board.n_taps,

@@ -7,11 +7,15 @@ import re
 import sys
 from typing import Any
 
+from modlights.cli.common import (
+    EXIT_OK,
+    _add_generate_options,
+    _generate_from_args,
+    _int_arg,
+    _UserError,
+)
 from modlights.play.game import Game, PlayScreen
 from modlights.play.puzzles import Puzzle, daily
-from modlights.cli.common import (EXIT_OK, _UserError, _int_arg, _generate_from_args,
-                     _add_generate_options)
-
 
 _PLAY_EPILOG = """\
 keys:
@@ -134,7 +138,8 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
                                    "preview, undo, reset, hints, tap counter, timer, stars.",
                        epilog=_PLAY_EPILOG, formatter_class=fmt, allow_abbrev=False)
     p.add_argument("code", nargs="?", metavar="CODE", help="a puzzle code")
-    p.add_argument("--daily", type=_int_arg("--daily", 1, 3), metavar="N", help="play daily puzzle N (1-3)")
+    p.add_argument("--daily", type=_int_arg("--daily", 1, 3), metavar="N",
+                   help="play daily puzzle N (1-3)")
     p.add_argument("--date", metavar="YYYY-MM-DD", help="the day for --daily (default: today)")
     _add_generate_options(p, None)
     p.add_argument("--numbers", action="store_true", help="show tile values as numbers")

@@ -2,20 +2,32 @@
 from __future__ import annotations
 
 import argparse
-import json
 import secrets
 from typing import Any
 
 import numpy as np
 
+from modlights.cli.common import (
+    _BOARD_HELP,
+    _LEGEND,
+    _PRINT_TILES_WITH_PICTURE,
+    EXIT_OK,
+    _add_board_options,
+    _board_json,
+    _build_board,
+    _count_text,
+    _describe,
+    _format_grid,
+    _int_arg,
+    _json_dumps,
+    _parse_budget,
+    _parse_target,
+    _parse_values,
+    _UserError,
+)
 from modlights.io import pictures as pictures_io
 from modlights.play.puzzles import Puzzle
 from modlights.solver import Solver
-from modlights.cli.common import (EXIT_OK, _count_text, _json_dumps, _LEGEND, _BOARD_HELP, _PRINT_TILES_WITH_PICTURE,
-                     _UserError, _int_arg, _parse_values, _parse_target, _parse_budget,
-                     _build_board, _format_grid, _describe, _board_json,
-                     _add_board_options)
-
 
 _SOLVE_EPILOG = _BOARD_HELP + """
 output:

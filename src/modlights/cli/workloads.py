@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 

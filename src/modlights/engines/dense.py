@@ -1,8 +1,8 @@
 """The dense engines: the whole tap matrix factored once, any board.
 
-- :func:`build_gf2` (n = 2): :class:`modlights.native._core.Gf2Engine` (csrc/dense/gf2.c), bit-packed
-  GF(2) elimination by the Method of Four Russians; grid and graph boards are packed
-  straight from coordinates (no dense byte matrix).
+- :func:`build_gf2` (n = 2): :class:`modlights.native._core.Gf2Engine`
+  (csrc/dense/gf2.c), bit-packed GF(2) elimination by the Method of Four Russians; grid
+  and graph boards are packed straight from coordinates (no dense byte matrix).
 - :func:`build_zn` (n >= 3): :class:`modlights.native._core.ZnEngine` (csrc/dense/zn.c), elimination
   with delayed reduction over each prime-power factor of n (CRT), unit pivots first,
   then valuation pivots, so composite n is exact.
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from modlights.model.board import Board
 from modlights.engines.reference import ReferenceEngine
+from modlights.model.board import Board
 
 __all__ = ["build_gf2", "build_zn", "build_reference", "build_dense", "dense_reason"]
 

@@ -24,8 +24,7 @@ from math import gcd, prod
 
 import numpy as np
 
-from modlights.model.ring import (crt_combine, crt_idempotents, factorize, unit_inverse,
-                                  valuation)
+from modlights.model.ring import crt_combine, crt_idempotents, factorize, unit_inverse, valuation
 
 __all__ = ["ReferenceEngine", "LocalSmith"]
 
@@ -201,7 +200,7 @@ class ReferenceEngine:
         Returns (X uint8 k x r, ok bool k); rows of X where ok is False are 0."""
         B = np.asarray(R).T
         xs, ok = [], np.ones(B.shape[1], dtype=bool)
-        for q, _, s in self.parts:
+        for _q, _, s in self.parts:
             X, o = s.solve(B)
             xs.append(X)
             ok &= o
@@ -223,7 +222,7 @@ class ReferenceEngine:
             d = self.det()
             raise ValueError(f"the tap matrix is not invertible mod {self.n}: det = {d}, "
                              f"which is not a unit (gcd(det, n) = {gcd(d, self.n)})")
-        return self._combine(invs).astype(np.uint8)
+        return self._combine([x for x in invs if x is not None]).astype(np.uint8)
 
     def pseudo_inverse(self) -> np.ndarray:
         gs = []

@@ -30,22 +30,24 @@ covers, measured); SETUP is placed so each engine's line meets the chase's there
 PER_TILE keeps the order of the engines where two of them cover a board (the
 algebraic engines before the tensor engine, the tensor engine before the symmetric and
 lifted ones): it is the order the measurements show, not the measured seconds. The
-bench workload engine-costs (bench/workloads/engine_costs.py) measures and prints both for comparison.
+bench workload engine-costs (bench/workloads/engine_costs.py) measures and prints both for
+comparison.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from math import prod
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any
 
-from modlights.model.board import Board
 from modlights.engines.base import CORE, QUESTIONS
+from modlights.model.board import Board
 
 __all__ = ["Entry", "Plan", "register", "unregister", "entries", "engines", "choose",
-           "build", "build_named", "resolve", "answers", "answerer", "packed_answerer", "methods", "BACKENDS",
-           "PER_TILE", "CROSSOVER_TILES", "DENSE_PER_ENTRY", "REFERENCE_PER_ENTRY"]
+           "build", "build_named", "resolve", "answers", "answerer", "packed_answerer", "methods",
+           "BACKENDS", "PER_TILE", "CROSSOVER_TILES", "DENSE_PER_ENTRY", "REFERENCE_PER_ENTRY"]
 
 BACKENDS = ("native", "reference")
 

@@ -17,14 +17,30 @@ ValueError (saying what is allowed) for bad input; none mutates its inputs.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
-from modlights.model.patterns import Offsets, is_mixed, parse_mixed, parse_pattern, read_pattern_once
-from modlights.model.validation import (MAX_DENSE, MAX_SIDE, MAX_TILES, as_int, as_int_array,
-                                        as_int_pair, check_dim, check_states, in_range,
-                                        take_items)
+from modlights.model.patterns import (
+    Offsets,
+    is_mixed,
+    parse_mixed,
+    parse_pattern,
+    read_pattern_once,
+)
+from modlights.model.validation import (
+    MAX_DENSE,
+    MAX_SIDE,
+    MAX_TILES,
+    as_int,
+    as_int_array,
+    as_int_pair,
+    check_dim,
+    check_states,
+    in_range,
+    take_items,
+)
 
 __all__ = ["Board", "MAX_TILES", "MAX_SIDE"]
 
@@ -71,7 +87,7 @@ def _sub_mod(t: Any, s: np.ndarray, n: int, out: np.ndarray | None = None) -> np
     tmp = np.empty(min(of.size, _CHUNK), dtype=np.uint8)
     for i in range(0, of.size, _CHUNK):
         o, sc = of[i:i + _CHUNK], sf[i:i + _CHUNK]
-        tc = t if scalar else tf[i:i + _CHUNK]
+        tc = t if tf is None else tf[i:i + _CHUNK]
         w = tmp[:o.size]
         if n <= 128:
             # t - s wraps to 256 + t - s where s > t, which is >= 257 - n > n - 1:
@@ -91,20 +107,20 @@ def _lazy_mask(name: str, build: Any, doc: str) -> property:
     sets it). Grids without locks or holes never build theirs on the solving path."""
     slot = "_mask_" + name
 
-    def get(self: "Board") -> Any:
+    def get(self: Board) -> Any:
         d = self.__dict__
         if slot not in d:
             self._per_tile(f"the {name} mask")
             d[slot] = build(self)
         return d[slot]
 
-    def put(self: "Board", value: Any) -> None:
+    def put(self: Board, value: Any) -> None:
         self.__dict__[slot] = value
 
     return property(get, put, doc=doc)
 
 
-def _tappable_mask(b: "Board") -> np.ndarray:
+def _tappable_mask(b: Board) -> np.ndarray:
     """Neither locked nor a hole (the active mask itself when nothing is locked)."""
     if not b._any_locked:
         return b._active
@@ -169,6 +185,19 @@ class Board:
     ((3, 3), 3, 9, 9)
     """
 
+    # set by the constructors (grid / from_effects / from_matrix), read everywhere
+    _kind: str                              # "grid" or "graph"
+    _n: int                                 # the states
+    _shape: tuple[int, ...]                 # (rows, cols) or (m,)
+    _wrap: bool
+    _pattern: Any                           # the parsed offsets, None on mixed boards
+    _mixed: Any                             # per-tile offsets (mixed boards), else None
+    _n_cells: int
+    _n_taps: int
+    _cells_cache: Any
+    _taps_cache: Any
+    _coo_cache: Any
+
     _dense: np.ndarray | None = None
     _effects: tuple | None = None
     _effect_lists: list | None = None
@@ -194,16 +223,16 @@ class Board:
                            "Boolean mask of the tappable tiles (the columns of A).")
 
     # ------------------------------------------------------------------ construction
-    def __init__(self, *_args, **_kw):
+    def __init__(self, *_args: Any, **_kw: Any) -> None:
         raise TypeError("use Board.grid(...) or Board.from_effects(...) to make a board")
 
     @classmethod
-    def _new(cls) -> "Board":
+    def _new(cls) -> Board:
         return object.__new__(cls)
 
     @classmethod
     def grid(cls, rows: int, cols: int, states: int = 2, pattern: Any = "cross", *,
-             locked: Any = None, holes: Any = None, wrap: bool = False) -> "Board":
+             locked: Any = None, holes: Any = None, wrap: bool = False) -> Board:
         """A rows x cols grid board.
 
         Parameters
@@ -299,7 +328,7 @@ class Board:
 
     @classmethod
     def from_effects(cls, effects: Sequence[Iterable[int]], states: int,
-                     n_cells: int | None = None) -> "Board":
+                     n_cells: int | None = None) -> Board:
         """A graph board: tap j advances every cell listed in ``effects[j]`` by one
         (a cell listed k times advances k times).
 
@@ -367,7 +396,7 @@ class Board:
         return b
 
     @classmethod
-    def from_matrix(cls, matrix: Any, states: int) -> "Board":
+    def from_matrix(cls, matrix: Any, states: int) -> Board:
         """A graph board whose tap matrix is ``matrix``: entry (i, j) is how far tap j
         advances cell i. Handy for linear algebra on arbitrary matrices (rank,
         kernel, det, inverse...).
@@ -413,7 +442,7 @@ class Board:
         return b
 
     @classmethod
-    def _graph(cls, n: int, m: int, r: int) -> "Board":
+    def _graph(cls, n: int, m: int, r: int) -> Board:
         """A graph board's common state: m cells, r taps, no locks, holes or wrap."""
         b = cls._new()
         b._kind = "graph"
@@ -711,7 +740,8 @@ class Board:
         r, c = as_int_pair(pos, what)
         rows, cols = self._shape
         if not (0 <= r < rows and 0 <= c < cols):
-            raise ValueError(f"{what} {(r, c)} is off the board: rows 0..{rows - 1}, cols 0..{cols - 1}")
+            raise ValueError(f"{what} {(r, c)} is off the board: rows 0..{rows - 1}, "
+                             f"cols 0..{cols - 1}")
         return r, c
 
     def tap_index(self, pos: Any) -> int:
@@ -873,7 +903,7 @@ class Board:
         """t - s (mod n) over the cells, uint8: the right-hand side of A x = t - s.
         uint8 arithmetic only (see _sub_mod). Over GF(2) with target 0 it is s itself
         (-s = s): a read-only view, possibly of the caller's array; otherwise new."""
-        t = self._target_int(target)
+        t: int | np.ndarray | None = self._target_int(target)
         s = self._state_cells(state)
         if t is None:
             t = self._state_cells(target, "target")
@@ -946,7 +976,7 @@ class Board:
             return x.copy() if copy else x
         mask = self._tap_mask()
         if mask is None:                                # every tile tappable
-            out = x.reshape(self._shape)
+            out: np.ndarray = x.reshape(self._shape)
             return out.copy() if copy else out
         out = np.zeros(mask.size, dtype=np.uint8)
         out[mask] = x
@@ -1130,7 +1160,7 @@ class Board:
         return board_to_dict(self)
 
     @classmethod
-    def from_dict(cls, d: Any, *, max_tiles: int | None = None) -> "Board":
+    def from_dict(cls, d: Any, *, max_tiles: int | None = None) -> Board:
         """The board described by ``d`` (as :meth:`to_dict` writes it; ``locked`` and
         ``holes`` may also be boolean nested masks; ``states`` defaults to 2,
         ``pattern`` to "cross"). ValueError naming the field for anything else, and
@@ -1213,7 +1243,8 @@ class Board:
         if self._dense is not None:
             return f"Board.from_matrix(<{self.n_cells}x{self.n_taps}>, states={self._n})"
         if self._kind == "graph":
-            return f"Board.from_effects(<{self.n_taps} taps>, states={self._n}, n_cells={self._shape[0]})"
+            return (f"Board.from_effects(<{self.n_taps} taps>, states={self._n}, "
+                    f"n_cells={self._shape[0]})")
         from modlights.model.patterns import pattern_name
         rows, cols = self._shape
         if self._mixed is not None:

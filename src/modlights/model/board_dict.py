@@ -18,14 +18,20 @@ import in one direction only.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from modlights.model.patterns import Offsets, is_mixed, parse_mixed, parse_pattern, pattern_name
-from modlights.model.validation import (MAX_TILES, check_dim, check_mapping, check_states,
-                                        field_error, is_int)
+from modlights.model.validation import (
+    MAX_TILES,
+    check_dim,
+    check_mapping,
+    check_states,
+    field_error,
+    is_int,
+)
 
 if TYPE_CHECKING:
     from modlights.model.board import Board
@@ -52,7 +58,7 @@ def board_to_dict(board: Board) -> dict:
     without), O(effect entries) for graph boards (O(n_cells x n_taps) for a board made
     by ``from_matrix``)."""
     if not board.is_grid:
-        effects = board.effects
+        effects: Sequence[Sequence[int]] | None = board.effects
         if effects is None:                         # Board.from_matrix: units of A[i, j]
             a = board.matrix()
             effects = [np.repeat(np.arange(a.shape[0]), a[:, j]).tolist()
@@ -63,6 +69,7 @@ def board_to_dict(board: Board) -> dict:
     if board.mixed is not None:
         pattern = [[_offsets_data(o) for o in row] for row in board.mixed]
     else:
+        assert board.pattern is not None            # a uniform grid has its offsets
         pattern = _offsets_data(board.pattern)
     return {"rows": rows, "cols": cols, "states": board.states, "pattern": pattern,
             # boards without locks / holes store no masks (giant boards stay small)

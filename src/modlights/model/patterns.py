@@ -7,8 +7,9 @@ offset twice and its tile advances twice.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import MappingProxyType
-from typing import Any, Sequence
+from typing import Any
 
 from modlights.model.validation import as_int_pair, take_items
 
@@ -151,15 +152,18 @@ def parse_mixed(pattern: Sequence, rows: int, cols: int) -> list[list[Offsets]]:
     """
     outer = list(pattern)
     if len(outer) != rows:
-        raise ValueError(f"a mixed pattern needs {rows} rows of {cols} entries, got {len(outer)} rows")
+        raise ValueError(f"a mixed pattern needs {rows} rows of {cols} entries, "
+                         f"got {len(outer)} rows")
     grid = []
     cache: dict[Any, Offsets] = {}
     for r, row in enumerate(outer):
         if isinstance(row, str):
-            raise ValueError(f"mixed pattern row {r} must be a list of {cols} patterns, got a string")
+            raise ValueError(f"mixed pattern row {r} must be a list of {cols} patterns, "
+                             "got a string")
         row = list(row)
         if len(row) != cols:
-            raise ValueError(f"mixed pattern row {r} has {len(row)} entries, the board has {cols} columns")
+            raise ValueError(f"mixed pattern row {r} has {len(row)} entries, "
+                             f"the board has {cols} columns")
         out_row = []
         for entry in row:
             key = entry if isinstance(entry, str) else None

@@ -27,8 +27,8 @@ PNG (:func:`to_png`, needs Pillow: ``pip install "modlights[png]"``)
     apart, with the same layout: pixel value = tap count (0, white, where a tile is
     not tapped), so both stay exact at one pixel a tile. From ``scale=4`` on, a
     locked tile of the state panel is framed by a one-pixel dark border (index n + 1,
-    :data:`LOCK_FRAME`; the background index n when n = 255); at smaller scales a tile is too small to mark and locks are
-    not shown. Graph boards use the grid layout of the SVG.
+    :data:`LOCK_FRAME`; the background index n when n = 255); at smaller scales a tile is
+    too small to mark and locks are not shown. Graph boards use the grid layout of the SVG.
 
 Palette (:func:`palette`)
     State 0 is white (solved). Up to 8 states, hand-picked colours (the Okabe-Ito
@@ -96,7 +96,7 @@ def _hex_to_rgb(colours: Any) -> np.ndarray:
 
 def _rgb_to_hex(rgb: np.ndarray) -> list[str]:
     """(k, 3) sRGB values 0..255 -> '#rrggbb' strings (rounded)."""
-    return ["#%02x%02x%02x" % tuple(int(v) for v in row) for row in np.rint(rgb)]
+    return ["#{:02x}{:02x}{:02x}".format(*tuple(int(v) for v in row)) for row in np.rint(rgb)]
 
 
 def _linear(rgb: np.ndarray) -> np.ndarray:
@@ -155,7 +155,7 @@ def palette(n: int) -> tuple[str, ...]:
     return _palette(check_states(n))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _palette(n: int) -> tuple[str, ...]:
     """:func:`palette` without the argument check (n in 2..255)."""
     if n - 1 <= len(_HAND):
@@ -422,8 +422,8 @@ def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool =
              f'<title>{escape(label)}</title>', _defs(tile),
              f'<rect class="background" width="{w}" height="{h}" rx="{_fmt(pad)}" '
              f'fill="{BACKGROUND}"/>',
-             f'<g font-family="DejaVu Sans, Arial, sans-serif" text-anchor="middle" '
-             f'font-weight="bold">', *tiles]
+             '<g font-family="DejaVu Sans, Arial, sans-serif" text-anchor="middle" '
+             'font-weight="bold">', *tiles]
     for ink, texts in values.items():
         if texts:
             parts += [f'<g class="values" font-size="{_fmt(font)}" fill="{ink}">',
@@ -460,7 +460,8 @@ def _pillow():
 def _panel_shape(board: Board) -> tuple[int, int]:
     """(rows, cols) of one panel in tiles: the grid itself, or a graph board's layout."""
     if board.is_grid:
-        return board.shape
+        rows, cols = board.shape
+        return rows, cols
     cols = _graph_cols(board)
     return max(1, math.ceil(max(board.n_cells, board.n_taps) / cols)), cols
 

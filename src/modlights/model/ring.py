@@ -7,8 +7,8 @@ p-adic valuations. Plain Python ints (and NumPy arrays where stated), no native 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import gcd
-from typing import Sequence
 
 import numpy as np
 
@@ -129,11 +129,12 @@ def crt_combine(residues: Sequence, n: int) -> np.ndarray:
     if len(residues) != len(parts):
         raise ValueError(f"crt_combine needs one residue per prime power of n = {n} "
                          f"({len(parts)}: {[q for q, _ in parts]}), got {len(residues)}")
-    out = None
+    out: np.ndarray | None = None
     for (q, e), x in zip(parts, residues):
         term = np.asarray(x, dtype=np.int64) % q * e
         out = term if out is None else out + term
         out %= n
+    assert out is not None          # n >= 2 has at least one prime power
     return out
 
 

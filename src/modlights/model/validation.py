@@ -21,7 +21,7 @@ import itertools
 import math
 import os
 from collections.abc import Mapping
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 

@@ -22,10 +22,10 @@ import tempfile
 import zlib
 from typing import Any
 
+from modlights.model.validation import as_int_pair, read_limited
 from modlights.play.game import Game
 from modlights.play.prng import SplitMix64
 from modlights.play.puzzles import Puzzle, generate
-from modlights.model.validation import as_int_pair, read_limited
 
 __all__ = ["Campaign", "MAP_SIZE", "LEVELS_PER_GROUP", "STARS_TO_OPEN"]
 
@@ -106,7 +106,7 @@ class Campaign:
 
     # ------------------------------------------------------------------ levels
     @staticmethod
-    def _id(group, level) -> str:
+    def _id(group: Any, level: Any) -> str:
         """The key of a level in the progress and the cache: "row-col-level"."""
         r, c = _check_group(group)
         return f"{r}-{c}-{_check_level(level)}"
@@ -261,7 +261,7 @@ class Campaign:
         return seed, out
 
     @classmethod
-    def from_json(cls, text: Any) -> "Campaign":
+    def from_json(cls, text: Any) -> Campaign:
         """A campaign from ``to_json`` text; ValueError for anything else."""
         seed, prog = cls._parse(text)
         c = cls(seed)
@@ -331,7 +331,7 @@ class Campaign:
         return read_limited(path, MAX_SAVE_BYTES, "campaign save")
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> "Campaign":
+    def load(cls, path: str | os.PathLike) -> Campaign:
         """A campaign from a save file; ValueError (naming the problem and any backup)
         for a corrupted or unreadable file, and for a path that is not a str, bytes or
         os.PathLike. Nothing is changed on disk."""

@@ -19,11 +19,15 @@ Rules
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from modlights.play.puzzles import GENERATE_BUDGET, Puzzle, stars_for_taps
+
+if TYPE_CHECKING:
+    from modlights.model.board import Board
 
 __all__ = ["Game"]
 
@@ -77,7 +81,7 @@ class Game:
         return self._puzzle
 
     @property
-    def board(self):
+    def board(self) -> Board:
         """The puzzle's board."""
         return self._board
 
@@ -170,7 +174,7 @@ class Game:
         return stars_for_taps(self._puzzle.stars, self.taps_used)
 
     # ------------------------------------------------------------------ actions
-    def _key(self, pos: Any):
+    def _key(self, pos: Any) -> int | tuple[int, int]:
         self._board.tap_index(pos)            # ValueError for locked / hole / off-board
         if isinstance(pos, (int, np.integer)):
             return int(pos)
@@ -198,7 +202,7 @@ class Game:
         self._history.append(p)
         return self.state
 
-    def undo(self):
+    def undo(self) -> Any:
         """Take back the last tap; returns its position, or None when there is none.
 
         Examples
@@ -231,7 +235,7 @@ class Game:
         self._state = self._puzzle.start.copy()
         self._history.clear()
 
-    def hint(self):
+    def hint(self) -> Any:
         """Apply the next tap of a minimal plan; returns its position (None if solved).
 
         Examples
@@ -310,7 +314,8 @@ class PlayScreen:
     small for even one tile gets a line saying how large it must be.
     """
 
-    def __init__(self, game: Game, numbers: bool = False, clock=None, title: str = ""):
+    def __init__(self, game: Game, numbers: bool = False, clock: Any = None,
+                 title: str = ""):
         import time
         self.game = game
         self._forced_numbers = game.board.states > len(_SHADES)
@@ -322,7 +327,7 @@ class PlayScreen:
         taps = game.board.taps
         self.cursor = taps[0] if taps else (0, 0)
         self._t0 = self.clock()
-        self._t_end = None
+        self._t_end: float | None = None
         self._top = self._left = 0           # first board row / column in view
 
     # -- input
@@ -464,7 +469,8 @@ class PlayScreen:
         lines.append("")
         secs = int(self.elapsed())
         lim = p.stars
-        lines.append(f"taps {g.taps_used}   fewest {p.min_taps}   time {secs // 60:02d}:{secs % 60:02d}"
+        lines.append(f"taps {g.taps_used}   fewest {p.min_taps}   "
+                     f"time {secs // 60:02d}:{secs % 60:02d}"
                      f"   stars: 3 <= {lim[3]}, 2 <= {lim[2]}, 1 <= {lim[1]}")
         if g.solved:
             if g.hinted:
@@ -479,7 +485,7 @@ class PlayScreen:
         lines.append(KEYS_HELP)
         return lines
 
-    def run_keys(self, keys) -> list[str]:
+    def run_keys(self, keys: Iterable[str]) -> list[str]:
         """Feed a sequence of key names; returns the final screen."""
         for k in keys:
             if not self.handle_key(k):

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Any, MutableSequence, Sequence
+from collections.abc import MutableSequence, Sequence
+from typing import Any
 
 __all__ = ["SplitMix64", "seed_from"]
 
@@ -104,12 +105,12 @@ class SplitMix64:
             items[i], items[j] = items[j], items[i]
         return items[:k]
 
-    def choice(self, seq: Sequence):
+    def choice(self, seq: Sequence[Any]) -> Any:
         """One element of a non-empty sequence, uniformly; ValueError when it is empty."""
         if not len(seq):
             raise ValueError("cannot choose from an empty sequence")
         return seq[self.randbelow(len(seq))]
 
-    def spawn(self) -> "SplitMix64":
+    def spawn(self) -> SplitMix64:
         """An independent child generator seeded from this one's next output."""
         return SplitMix64(self.next_u64())

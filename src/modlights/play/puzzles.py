@@ -64,10 +64,10 @@ import numpy as np
 
 from modlights.model.board import Board
 from modlights.model.patterns import Offsets, pattern_name
-from modlights.play.prng import SplitMix64, seed_from
-from modlights.solver import Solver
-from modlights.model.validation import as_int, check_mapping, field_error, is_int
 from modlights.model.ring import is_prime
+from modlights.model.validation import as_int, check_mapping, field_error, is_int
+from modlights.play.prng import SplitMix64, seed_from
+from modlights.solver import Solution, Solver
 
 __all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY_SCHEME",
            "stars_for_taps", "tap_bands", "difficulty_of", "TAP_FLOOR"]
@@ -276,7 +276,7 @@ class Puzzle:
         return self._measure()[1]
 
     @property
-    def solution(self):
+    def solution(self) -> Solution:
         """The minimal :class:`~modlights.Solution` found."""
         return self._measure()[3]
 
@@ -337,7 +337,7 @@ class Puzzle:
         return self._code
 
     @classmethod
-    def from_code(cls, code: Any) -> "Puzzle":
+    def from_code(cls, code: Any) -> Puzzle:
         """The puzzle of a code; ValueError for anything that is not a valid code.
 
         Examples
@@ -369,7 +369,7 @@ class Puzzle:
         return puzzle_to_dict(self)
 
     @classmethod
-    def from_dict(cls, d: Any, *, max_tiles: int | None = None) -> "Puzzle":
+    def from_dict(cls, d: Any, *, max_tiles: int | None = None) -> Puzzle:
         """The puzzle of ``d``: ``"board"`` and ``"start"``, or ``"code"``, or all three
         (then they must describe the same puzzle). ``stars``, ``min_taps``, ``proven``
         and ``difficulty`` are derived: checked for type, recomputed from the puzzle.
@@ -421,7 +421,7 @@ class Puzzle:
         return "\n".join(lines)
 
 
-def _min_solve(solver: Solver, start: np.ndarray):
+def _min_solve(solver: Solver, start: np.ndarray) -> Solution:
     """Minimal solve with a budget in coset elements (never seconds) so the result is
     the same on every machine; kernels larger than the budget get the deterministic
     greedy descent (budget 0) instead of a partial, order-dependent search."""
@@ -429,7 +429,7 @@ def _min_solve(solver: Solver, start: np.ndarray):
     return solver.solve(start, minimal=True, budget=budget)
 
 
-def _measure(board: Board, sol, start: np.ndarray) -> tuple:
+def _measure(board: Board, sol: Solution, start: np.ndarray) -> tuple:
     """(min_taps, proven, touched, solution) of a solved start."""
     touched = int(np.count_nonzero(start))      # holes are 0
     return (int(sol.length), bool(sol.proven_minimal), touched, sol)
@@ -533,8 +533,9 @@ def _count_or_mask(name: str, v: Any, rows: int, cols: int) -> tuple[int, np.nda
     return 0, (b.locked if name == "locked" else b.holes)
 
 
-def _place(rows, cols, states, pattern, locked, holes, wrap, unique, rng,
-           fixed_lock, fixed_hole):
+def _place(rows: int, cols: int, states: int, pattern: Any, locked: int, holes: int,
+           wrap: bool, unique: bool, rng: SplitMix64, fixed_lock: Any, fixed_hole: Any
+           ) -> tuple[Board, Solver]:
     """(board, solver) with ``locked`` / ``holes`` more tiles placed at random (``rng``)
     besides the fixed ones, retried up to the placement tries until the kernel is
     trivial when ``unique``; ValueError saying why when no placement gives it."""
@@ -614,7 +615,7 @@ def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64
     cap = min(T * (n - 1), max(hi, (T * (n - 1) + 1) // 2))
     best = None
     scale = 100          # percent; adapted while samples miss the band
-    for attempt in range(_SAMPLE_TRIES):
+    for _attempt in range(_SAMPLE_TRIES):
         want = lo + rng.randbelow(hi - lo + 1)
         length = max(1, min(cap, (want * scale + 50) // 100))
         x = [0] * T
@@ -646,7 +647,7 @@ def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64
     return _finish(board, solver, best[1], best[2])
 
 
-def _finish(board, solver, start, stats) -> Puzzle:
+def _finish(board: Board, solver: Solver, start: np.ndarray, stats: tuple) -> Puzzle:
     """The Puzzle of ``start`` with its solver and measured stats already filled in."""
     p = Puzzle(board, start)
     p._solver = solver
@@ -697,10 +698,10 @@ def daily(date: Any = None) -> tuple[Puzzle, Puzzle, Puzzle]:
         date = _dt.datetime.now(_dt.timezone.utc).date()
     d = _parse_date(date)
     rng = SplitMix64(f"{DAILY_SCHEME}:{d.isoformat()}")
-    out = []
-    for diff, r, c, n, pat, lk, hl in _DAILY:
-        out.append(generate(r, c, n, pat, diff, locked=lk, holes=hl, seed=rng.next_u64()))
-    return tuple(out)
+    first, second, third = (
+        generate(r, c, n, pat, diff, locked=lk, holes=hl, seed=rng.next_u64())
+        for diff, r, c, n, pat, lk, hl in _DAILY)
+    return first, second, third
 
 
 # ----------------------------------------------------------------------------- codes
@@ -757,6 +758,7 @@ def encode(board: Board, start: np.ndarray) -> str:
     head = bytearray()
     bits = []
     if mixed is None:
+        assert board.pattern is not None            # a uniform grid has its offsets
         pb = _pattern_bytes(board.pattern)
         kind = pb[0]
         head += pb[1:]
@@ -820,7 +822,8 @@ def _read_pattern(rd: _Reader, kind: int, what: str) -> Any:
     if kind == 0:
         i = rd.byte(f"{what} id")
         if i >= len(_NAMED):
-            raise ValueError(f"puzzle code names pattern id {i}; known ids are 0..{len(_NAMED) - 1}")
+            raise ValueError(f"puzzle code names pattern id {i}; "
+                             f"known ids are 0..{len(_NAMED) - 1}")
         return _NAMED[i]
     k = rd.byte(f"{what} offset count")
     if rd.left() < 2 * k:
@@ -950,11 +953,11 @@ def decode(code: Any) -> tuple[Board, np.ndarray]:
     if vals.size and vals.max() >= n:
         raise ValueError(f"puzzle code has a tile value {int(vals.max())}, out of range for "
                          f"{n} states")
-    start = np.zeros(tiles, dtype=np.int64)
-    start[~hole.reshape(-1)] = vals
+    flat = np.zeros(tiles, dtype=np.int64)
+    flat[~hole.reshape(-1)] = vals
     board = Board.grid(rows, cols, n, mixed if mixed is not None else pattern,
                        locked=lock, holes=hole, wrap=wrap)
-    start = start.reshape(rows, cols)
+    start = flat.reshape(rows, cols)
     # One puzzle, one code: base64 padding bits, a named pattern written as offsets,
     # a mixed palette in another order... would all decode to the same puzzle.
     if encode(board, start) != text:
@@ -1007,6 +1010,7 @@ def puzzle_from_dict(d: Any, *, max_tiles: int | None = None) -> Puzzle:
     if "board" not in d:
         if "start" in d:
             raise ValueError("puzzle has 'start' but no 'board'; give both, or 'code' alone")
+        assert from_code is not None                # checked above: 'board' or 'code'
         return from_code
     if "start" not in d:
         raise ValueError("puzzle has 'board' but no 'start'; give both, or 'code' alone")

@@ -100,7 +100,12 @@ def run_on_thread(h: Any, stop: Any) -> None:
     re-raised. The model's results are read with :func:`result` afterwards."""
     import threading
     finished = threading.Event()
-    worker = threading.Thread(target=lambda: (h.run(), finished.set()), daemon=True)
+
+    def work() -> None:
+        h.run()
+        finished.set()
+
+    worker = threading.Thread(target=work, daemon=True)
     worker.start()
     try:
         while not finished.wait(0.05):                   # Ctrl-C reaches us here

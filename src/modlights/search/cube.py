@@ -22,7 +22,8 @@ leaf dimension m, no pruned prefixes and the symmetries used.
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -211,7 +212,7 @@ def plan(x0: np.ndarray, H: np.ndarray, *, m: int | None = None,
     ech = _Echelon()
     for i, v in enumerate(low):
         ech.add(v, 1 << i)
-    high = []
+    high: list[int] = []
     for v in red:
         if ech.add(v, 1 << (len(low) + len(high))):
             high.append(v)
@@ -221,7 +222,7 @@ def plan(x0: np.ndarray, H: np.ndarray, *, m: int | None = None,
     sym_mat = np.zeros((len(syms), k - mm), dtype=np.uint64)
     sym_shift = np.zeros(len(syms), dtype=np.uint64)
     G = np.array([_to_bits(v, N) for v in gens_i], dtype=np.uint8).reshape(k, N)
-    for g, (c, t) in enumerate(syms):
+    for g, (_c, t) in enumerate(syms):
         PG = _permute_rows(G[mm:], t)
         for i in range(k - mm):
             r, co = ech.reduce(_to_int(PG[i]))

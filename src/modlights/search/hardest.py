@@ -80,8 +80,13 @@ from modlights.model.validation import check_budget
 from modlights.search.hardest_certificate import CertificateData
 from modlights.search.lpbound import KernelElements, lp_bound, root_bound
 from modlights.search.lpbound import TapGroups as _TapGroups
-from modlights.search.minimal import (MIN_DESCENT_SECONDS, Kernel, check_executor,
-                                      coset_minimum, deadline_after)
+from modlights.search.minimal import (
+    MIN_DESCENT_SECONDS,
+    Kernel,
+    check_executor,
+    coset_minimum,
+    deadline_after,
+)
 
 __all__ = ["Hardest", "hardest", "check_seconds", "pinned_groups"]
 
@@ -260,8 +265,8 @@ class _CoveringProgram:
         self.constant = constant                             # (n-1) * |zero column|
         self._ops: list = []        # the model (see _highs_worker), for a new child
         self._nnz = 0
-        self._local = None          # (Highs, ops applied) while solved in this process
-        self._child = None          # (Popen, ops sent) while solved in a child
+        self._local: Any = None     # (Highs, ops applied) while solved in this process
+        self._child: Any = None     # (Popen, ops sent) while solved in a child
         self._stop = False
         self._deadline: float | None = None
         self._start: np.ndarray | None = None
@@ -269,11 +274,11 @@ class _CoveringProgram:
         self.t = ncols                                       # the value's column
         # a proved upper bound (the linear program's) caps t: HiGHS prunes with it
         t_max = None if upper is None else float(max(0, upper - constant))
-        upper = np.repeat(groups.sizes, n).astype(float)
+        col_upper = np.repeat(groups.sizes, n).astype(float)
         for g in pinned[groups.sizes[pinned] == 1]:          # a pinned single tap is 0
-            upper[g * n + 1:(g + 1) * n] = 0.0
+            col_upper[g * n + 1:(g + 1) * n] = 0.0
         self._ops += [("vars", ncols + 1, np.zeros(ncols + 1),
-                       np.append(upper, float((n - 1) * groups.sizes.sum() if t_max is None
+                       np.append(col_upper, float((n - 1) * groups.sizes.sum() if t_max is None
                                               else t_max))),
                       ("integer", np.arange(ncols, dtype=np.int32)),
                       ("cost", self.t, 1.0), ("maximize",)]
@@ -425,7 +430,7 @@ class _CoveringProgram:
         proc, sent = self._child
         try:
             limit = None if seconds is None else seconds * CHILD_TIME_SHARE
-            kill_at = None if seconds is None else self._deadline + \
+            kill_at = None if seconds is None or self._deadline is None else self._deadline + \
                 min(1.0, max(CHILD_GRACE_MIN, CHILD_GRACE_SHARE * seconds))
             payload = pickle.dumps(("ops", self._ops[sent:]), pickle.HIGHEST_PROTOCOL) + \
                 pickle.dumps(("solve", limit), pickle.HIGHEST_PROTOCOL)
@@ -631,7 +636,7 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
     bound, bound_set, idx, q = root_bound(elements if elements.complete else None, cover,
                                           groups, n, deadline=_share(deadline, LP_SHARE))
     upper = min(top, bound.__floor__())
-    root = (bound_set.coeffs[idx], q, bound.__floor__())
+    root: tuple[Any, ...] = (bound_set.coeffs[idx], q, bound.__floor__())
     pinned_taps: list[int] = []
     if len(groups) == 0:
         # trivial kernel, or no tap touched by it: every x is its board's only

@@ -90,7 +90,7 @@ def lp_tree(E: KernelElements, groups: Any, n: int, target: int, pinned: list[in
 
     if not visit(root, None):
         return None
-    order = sorted(elements, key=elements.get)
+    order = sorted(elements, key=lambda e: elements[e])
     return nodes, order
 
 
@@ -101,8 +101,8 @@ class CertificateData:
     refer to; rhs, taps, length : the witness (cell and tap vectors); proof : the
     witness's ``<proof>`` dict or None (not proved); root : (coefficient rows, integer
     weights, floored bound) of the ``lp-dual`` bound, or with a fourth entry, the taps
-    pinned to 0, of the one-leaf ``lp-tree`` with those taps fixed; pinned : single taps the tree may
-    fix to 0 at its root; upper : the upper bound the search claims (an integer
+    pinned to 0, of the one-leaf ``lp-tree`` with those taps fixed; pinned : single taps the
+    tree may fix to 0 at its root; upper : the upper bound the search claims (an integer
     program's optimum may be below the root's bound, the tree then certifies it)."""
 
     def __init__(self, board: Any, H: np.ndarray, orders: list[int], rhs: np.ndarray,

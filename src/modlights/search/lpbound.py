@@ -322,11 +322,13 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
     rows: list[int] = []               # element index of every element row, in order
     in_rows = np.zeros(m, dtype=bool)
 
-    def add(idx: np.ndarray) -> None:
-        idx = [int(i) for i in idx if not in_rows[i]]
+    def add(candidates: np.ndarray) -> None:
+        idx = [int(i) for i in candidates if not in_rows[i]]
         if not idx:
             return
-        starts, cols, coefs = [], [], []
+        starts: list[int] = []
+        cols: list[int] = []
+        coefs: list[float] = []
         for i in idx:
             starts.append(len(cols))
             coef = (np.arange(n)[None, :] + W[i, live].astype(np.int64)[:, None]) % n
@@ -356,8 +358,8 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
         obj = h.getInfo().objective_function_value
         if not price or (deadline is not None and time.perf_counter() >= deadline):
             break
-        a = np.asarray(sol.col_value[:ncols]).reshape(len(live), n)
-        value = K + constant_free + _row_values(a, W, live, n)
+        alloc = np.asarray(sol.col_value[:ncols]).reshape(len(live), n)
+        value = K + constant_free + _row_values(alloc, W, live, n)
         value[in_rows] = np.inf
         cand = np.argpartition(value, min(len(value) - 1, ROWS_PER_ROUND))[:ROWS_PER_ROUND]
         worst = [int(i) for i in cand[np.argsort(value[cand], kind="stable")]

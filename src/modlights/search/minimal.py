@@ -39,8 +39,9 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import time
+from collections.abc import Callable
 from math import prod
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -493,13 +494,13 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
             k += 1
         # the seconds left now (the C search stops by the deadline; a budget of
         # <= 0 seconds would mean none to it: at least a microsecond)
-        left = 0.0 if deadline is None else \
+        left = 0.0 if deadline_search is None else \
             max(1e-6, deadline_search - time.perf_counter())
         # A budget short of the coset is walked on one thread: threads share their best
         # length as a bound and skip sub-cubes by it, so what a partial walk covers (and
         # whether it proves the minimum) would depend on the CPU count and the timing;
         # one thread gives the same answer on every machine. Whole walks use them all.
-        partial = bool(steps) and steps < size
+        partial = steps is not None and steps != 0 and steps < size
         best, _, examined, pruned, complete = _coset.coset_min(
             x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0, seconds=left,
             threads=1 if partial else None)
@@ -537,7 +538,7 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
         start = stop
         if progress is not None:
             progress(start, total)
-        if deadline is not None and time.perf_counter() > deadline_search:
+        if deadline_search is not None and time.perf_counter() > deadline_search:
             break
     covered = start >= total
     proven = covered or best_len == 0

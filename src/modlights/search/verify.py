@@ -166,7 +166,8 @@ class _Matrix:
 
 
 # ------------------------------------------------------------------ elimination mod p^e
-def _eliminate(M: np.ndarray, p: int, e: int, Z: np.ndarray | None = None):
+def _eliminate(M: np.ndarray, p: int, e: int, Z: np.ndarray | None = None
+               ) -> tuple[list[tuple[int, int, int]], np.ndarray, np.ndarray | None]:
     """Row-reduce M (a x b) over Z/p^e with pivots of least p-valuation (a local Smith
     form; row operations only), applying the same operations to Z (a x t).
 
@@ -267,7 +268,9 @@ def _solve(M: np.ndarray, Z: np.ndarray, p: int, e: int) -> np.ndarray | None:
     z minus the later terms must be a multiple of p^v (it is whenever any solution
     exists, every other term being one)."""
     q = p ** e
-    pivots, M, Z = _eliminate(M, p, e, Z)
+    pivots, M, Zr = _eliminate(M, p, e, Z)
+    assert Zr is not None                   # Z given: it comes back reduced
+    Z = Zr
     rows = np.ones(M.shape[0], dtype=bool)
     rows[[i for i, _, _ in pivots]] = False
     if Z[rows].any():
@@ -299,7 +302,7 @@ class _Kernel:
         the p-part of o_i (the order of h_i mod p^e), and the residues are joined by
         the Chinese remainder theorem."""
         t = Z.shape[1]
-        C = [[[] for _ in range(self.k)] for _ in range(t)]
+        C: list[list[list[Any]]] = [[[] for _ in range(self.k)] for _ in range(t)]
         for p, e in _prime_powers(self.n):
             X = _solve(self.H.T, Z, p, e) if self.k else np.zeros((0, t), np.int64)
             if X is None or (self.k == 0 and (Z % p ** e).any()):
@@ -448,6 +451,7 @@ class _Walk:
                 val = int(((self.low + z) % n).sum(axis=1).min())
             if best is None or val < best:
                 best = val
+        assert best is not None         # the product has at least the empty combination
         return best
 
 
@@ -534,7 +538,7 @@ def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
     pruned = proof.get("pruned", [])
     if not isinstance(pruned, list):
         raise ValueError(f"{what} pruned must be a list of prefixes")
-    groups: dict[int, tuple] = {}
+    groups: dict[int, tuple[np.ndarray, int, int]] = {}
     pset = set()
     for idx, P in enumerate(pruned):
         if not isinstance(P, list) or len(P) > depth:
@@ -610,7 +614,7 @@ def _symmetries(spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix,
         if not np.array_equal(b[cells], b):
             raise ValueError(f"{w} does not preserve the rhs")
 
-        def move(v: np.ndarray) -> np.ndarray:
+        def move(v: np.ndarray, taps: np.ndarray = taps) -> np.ndarray:
             out_v = np.empty_like(v)
             out_v[taps] = v
             return out_v
@@ -648,10 +652,10 @@ def _lower_image(syms: list, P: tuple, orders: list[int], m: int) -> bool:
             if img < c:
                 return True
         return False
-    c = np.array(P[::-1], dtype=np.int64)                          # c_m .. c_{k-1}
+    cs = np.array(P[::-1], dtype=np.int64)                         # c_m .. c_{k-1}
     mods = np.array(orders[m:], dtype=np.int64)
     for _, _, (d, T) in syms:
-        img = (d + c @ T) % mods                                   # k terms < 2^16
+        img = (d + cs @ T) % mods                                   # k terms < 2^16
         if tuple(int(v) for v in img[::-1]) < P:
             return True
     return False
@@ -771,7 +775,8 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel) -> str:
         if B.numerator // B.denominator > U:
             raise ValueError(f"lp-dual: floor(bound) {B.numerator // B.denominator} > "
                              f"upper {U}")
-        return f"LP dual over {len(V)} kernel elements, bound {B} (floor {B.numerator // B.denominator})"
+        return (f"LP dual over {len(V)} kernel elements, bound {B} "
+                f"(floor {B.numerator // B.denominator})")
     if method != "lp-tree":
         raise ValueError(f"{what} method {method!r} is unknown: use 'lp-dual' or 'lp-tree'"[:300])
     pinned = _ints(_field(ub, "pinned", what), f"{what} pinned", None, 0, r - 1).tolist()

@@ -20,8 +20,9 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from fastapi import FastAPI, Request
@@ -31,14 +32,30 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
-from modlights import PATTERNS, Board, Campaign, Puzzle, Solver, Unsolvable, __version__, daily, generate
-from modlights.play.campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN
+from modlights import (
+    PATTERNS,
+    Board,
+    Campaign,
+    Puzzle,
+    Solver,
+    Unsolvable,
+    __version__,
+    daily,
+    generate,
+)
 from modlights.model.patterns import pattern_name
+from modlights.play.campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN
 from modlights.web import limits, site
 from modlights.web import workers as workers_module
 from modlights.web.limits import TooLarge
 from modlights.web.metrics import CONTENT_TYPE_LATEST, Metrics, Observe
-from modlights.web.models import AnalyseRequest, EncodeRequest, GenerateRequest, HintRequest, SolveRequest
+from modlights.web.models import (
+    AnalyseRequest,
+    EncodeRequest,
+    GenerateRequest,
+    HintRequest,
+    SolveRequest,
+)
 
 __all__ = ["create_app", "TooLarge"]
 
@@ -467,25 +484,25 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
                               timeout=limits.MAX_DEADLINE_SECONDS)
         return _raw_route(answer)
 
-    async def api_solve(req: SolveRequest, request: Request) -> dict:
+    async def api_solve(req: SolveRequest, request: Request) -> Response:
         _check_solve(req)
         budget = _budget(req.budget) if req.minimal else None
         return await work(request, solve, req, budget, budget=budget)
 
-    async def api_analyse(req: AnalyseRequest, request: Request) -> dict:
+    async def api_analyse(req: AnalyseRequest, request: Request) -> Response:
         _check_analyse(req)
         return await work(request, analyse, req)
 
-    async def api_hint(req: HintRequest, request: Request) -> dict:
+    async def api_hint(req: HintRequest, request: Request) -> Response:
         _check_hint(req)
         budget = _budget(None)
         return await work(request, hint, req, budget, budget=budget)
 
-    async def api_generate(req: GenerateRequest, request: Request) -> dict:
+    async def api_generate(req: GenerateRequest, request: Request) -> Response:
         _check_generate(req)
         return await work(request, make_puzzle, req)
 
-    async def api_encode(req: EncodeRequest, request: Request) -> dict:
+    async def api_encode(req: EncodeRequest, request: Request) -> Response:
         _check_encode(req)
         return await work(request, encode, req)
 
@@ -496,18 +513,20 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
             ("/api/hint", api_hint, "The next tap of a minimal plan"),
             ("/api/generate", api_generate, "Generate a puzzle"),
             ("/api/encode", api_encode, "The puzzle code of a board and a start")):
+        # the handlers answer with the worker's JSON Response; the schema says a dict
         app.router.add_api_route(path, endpoint, methods=["POST"], summary=summary,
-                                 route_class_override=raw(path))
+                                 response_model=dict, route_class_override=raw(path))
 
-    @app.get("/api/puzzle/{code}", summary="The puzzle of a code")
-    async def api_puzzle(code: str, request: Request) -> dict:
+    @app.get("/api/puzzle/{code}", summary="The puzzle of a code", response_model=dict)
+    async def api_puzzle(code: str, request: Request) -> Response:
         if len(code) > limits.MAX_CODE_CHARS:
             raise TooLarge(f"puzzle codes are at most {limits.MAX_CODE_CHARS} characters "
                            f"here, got {len(code)}")
         return await work(request, puzzle_of_code, code)
 
-    @app.get("/api/daily/{date}", summary="The three daily puzzles of a date (YYYY-MM-DD)")
-    async def api_daily(date: str, request: Request) -> list:
+    @app.get("/api/daily/{date}", summary="The three daily puzzles of a date (YYYY-MM-DD)",
+             response_model=list)
+    async def api_daily(date: str, request: Request) -> Response:
         return await work(request, daily_puzzles, date)
 
     @app.get("/api/campaign", summary="The campaign's map")
@@ -515,8 +534,9 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
         return {"map_size": MAP_SIZE, "levels_per_group": LEVELS_PER_GROUP,
                 "stars_to_open": STARS_TO_OPEN, "seed": campaign.seed}
 
-    @app.get("/api/campaign/{row}/{col}/{level}", summary="A campaign level's puzzle")
-    async def api_campaign_level(row: int, col: int, level: int, request: Request) -> dict:
+    @app.get("/api/campaign/{row}/{col}/{level}", summary="A campaign level's puzzle",
+             response_model=dict)
+    async def api_campaign_level(row: int, col: int, level: int, request: Request) -> Response:
         key = (row, col, level)
         if key not in campaign_cache:
             answer = await work(request, campaign_level, campaign.seed, row, col, level)
@@ -570,7 +590,7 @@ class _SiteFiles:
         self.files = files
         self.made: dict[str, bytes] = {}
 
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
         from starlette.responses import FileResponse
         if scope["method"] not in ("GET", "HEAD"):
             raise StarletteHTTPException(405)
@@ -696,15 +716,16 @@ def _add_docs(app: FastAPI) -> None:
     if assets_dir is not None and (assets_dir / "swagger-ui-bundle.js").is_file():
         from fastapi.staticfiles import StaticFiles
         app.mount("/docs-assets", StaticFiles(directory=assets_dir), name="docs-assets")
-        assets = {"swagger_js_url": "/docs-assets/swagger-ui-bundle.js",
-                  "swagger_css_url": "/docs-assets/swagger-ui.css",
-                  "swagger_favicon_url": "/docs-assets/favicon.png"}
+        assets: dict[str, Any] = {"swagger_js_url": "/docs-assets/swagger-ui-bundle.js",
+                                  "swagger_css_url": "/docs-assets/swagger-ui.css",
+                                  "swagger_favicon_url": "/docs-assets/favicon.png"}
     else:
         assets = {}
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> Any:
-        return get_swagger_ui_html(openapi_url=app.openapi_url, title="modlights API",
+        # openapi_url is FastAPI's default, "/openapi.json" (create_app leaves it on)
+        return get_swagger_ui_html(openapi_url=str(app.openapi_url), title="modlights API",
                                    **assets)
 
 

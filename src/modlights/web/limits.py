@@ -344,7 +344,7 @@ def check_generate(body: dict) -> None:
         return                                    # generate() says what is wrong
     board = {"rows": rows, "cols": cols, "states": body.get("states", 2),
              "pattern": body.get("pattern", "cross")}
-    placed = any(type(body.get(k)) is int and body.get(k) > 0 for k in ("locked", "holes"))
+    placed = any(type(v := body.get(k)) is int and v > 0 for k in ("locked", "holes"))
     attempts = GENERATE_ATTEMPTS if placed and body.get("unique", True) else 1
     cost = board_cost(board)
     if cost * attempts > MAX_GENERATE_COST:

@@ -3,7 +3,7 @@ float for an int, no unknown fields). A board is ``Board.to_dict()`` data, check
 ``Board.from_dict``; states are nested lists of ints."""
 from __future__ import annotations
 
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -11,11 +11,11 @@ from modlights.web.limits import MAX_SEARCH_SECONDS
 
 Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
 #: a grid state (rows of ints) or a graph board's state (one int a cell)
-StateData = Union[list[list[int]], list[int]]
+StateData = list[list[int]] | list[int]
 #: a name, a list of [dr, dc] pairs, or a mixed board's rows of those
-PatternData = Union[str, list[Pair], list[list[Union[str, list[Pair]]]]]
+PatternData = str | list[Pair] | list[list[str | list[Pair]]]
 #: a count (placed by the generator), [row, col] positions, or a boolean mask
-PlacementData = Union[int, list[Pair], list[list[bool]]]
+PlacementData = int | list[Pair] | list[list[bool]]
 
 _BOARD = ("the board as Board.to_dict() gives it: {rows, cols, states, pattern, locked, "
           "holes, wrap} for grids, {effects, states, n_cells} for graph boards")
@@ -29,7 +29,7 @@ class SolveRequest(_Request):
     """POST /api/solve."""
     board: dict[str, Any] = Field(description=_BOARD)
     state: StateData = Field(description="tile states 0..n-1, shaped as the board")
-    target: Union[int, StateData] = Field(0, description="an int (every tile) or a "
+    target: int | StateData = Field(0, description="an int (every tile) or a "
                                                          "board-shaped array, 0..n-1")
     minimal: bool = Field(True, description="search for the fewest taps")
     budget: float | None = Field(None, ge=0, description="seconds of minimal search, "
@@ -67,5 +67,5 @@ class GenerateRequest(_Request):
                                         "positions / mask")
     wrap: bool = Field(False, description="the board is a torus")
     unique: bool = Field(True, description="every start has exactly one solution")
-    seed: Union[int, Annotated[str, Field(max_length=200)], None] = Field(
+    seed: int | Annotated[str, Field(max_length=200)] | None = Field(
         None, description="the same seed gives the same puzzle; none: a random one")

@@ -108,11 +108,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, out: TextIO = sys.stdout, *
                         ("memory_mb", memory_mb, 0), ("max_connections", max_connections, 1)):
         if v is not None and (type(v) is not int or v < lo):
             raise ValueError(f"{name} must be an int >= {lo}, got {v!r}")
-    for name, v in (("shutdown_timeout", shutdown_timeout), ("keep_alive", keep_alive),
-                    ("header_timeout", header_timeout),
-                    ("body_timeout", 1.0 if body_timeout is None else body_timeout)):
-        if not (isinstance(v, (int, float)) and 0 < v <= 3600):
-            raise ValueError(f"{name} must be seconds from 0 to 3600 (not 0), got {v!r}")
+    for name, secs in (("shutdown_timeout", shutdown_timeout), ("keep_alive", keep_alive),
+                       ("header_timeout", header_timeout),
+                       ("body_timeout", 1.0 if body_timeout is None else body_timeout)):
+        if not (isinstance(secs, (int, float)) and 0 < secs <= 3600):
+            raise ValueError(f"{name} must be seconds from 0 to 3600 (not 0), got {secs!r}")
     try:
         import uvicorn
 
@@ -131,10 +131,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, out: TextIO = sys.stdout, *
                      memory_bytes=None if memory_mb is None else memory_mb << 20,
                      cors_origins=cors_origins, body_seconds=body_timeout,
                      test_hooks=test_hooks)
+    # uvicorn declares both timeouts int; it uses them as asyncio timeouts, which take
+    # fractions of a second as well
     config = uvicorn.Config(app, log_level="warning", access_log=False,
                             http=_protocol(header_timeout), lifespan="on",
-                            timeout_graceful_shutdown=shutdown_timeout,
-                            timeout_keep_alive=keep_alive,
+                            timeout_graceful_shutdown=shutdown_timeout,  # type: ignore[arg-type]
+                            timeout_keep_alive=keep_alive,  # type: ignore[arg-type]
                             limit_concurrency=max_connections)
     server = _server_class(uvicorn)(config)
     try:
@@ -158,6 +160,9 @@ def _server_class(uvicorn: Any) -> Any:
     import threading
 
     class Server(uvicorn.Server):
+        should_exit: bool           # uvicorn.Server's, set in its __init__
+        force_exit: bool
+
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets)
             # What the server has built so far lives as long as it does: out of the

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Union
 
 from modlights.play.campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN, Campaign
 
@@ -44,7 +44,7 @@ MEDIA_TYPES = {
 }
 
 #: A file of the site: a file on disk, or bytes made on first use.
-Source = Union[Path, Callable[[], bytes]]
+Source = Path | Callable[[], bytes]
 
 _CAMPAIGN_FORMAT = "modlights-campaign-levels"
 

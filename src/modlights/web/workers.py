@@ -30,9 +30,10 @@ import sys
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from concurrent.futures import CancelledError as FutureCancelled
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, Callable
+from typing import Any
 
 import pebble
 
@@ -191,7 +192,7 @@ class WorkerPool:
         self._finalizer: Any = None
 
     # -- life
-    def start(self) -> "WorkerPool":
+    def start(self) -> WorkerPool:
         """Start the worker processes now (they start on first use otherwise); returns
         at once, while they start."""
         pool = self._get()

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.algebraic import cross as algebraic
 from modlights.engines.algebraic.cross import AlgebraicEngine, algebraic_reason
+from modlights.engines.chase.engine import ChaseEngine
 
 #: Every kind of covered pattern: cyclic T (cross, cross without centre, counts),
 #: mirrored T (only (0,-1)), diagonal T (vertical), chased transposed (horizontal and

@@ -8,9 +8,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.algebraic.lifted import LiftedEngine, lifted_reason
-
+from modlights.engines.chase.engine import ChaseEngine
 from oracle import group_closure_size
 
 #: the algebraic engine's pattern kinds (cyclic, mirrored, diagonal, transposed)
@@ -92,7 +91,8 @@ def test_lift_path_rectangles(n, shape):
 def test_lift_kinds():
     """The factor kinds used: 6 x 6 cross is invertible mod 2 and 3 (all lifted); 5 x 5
     and 4 x 4 cross are singular mod 2 (GF(2) part, or the chase over Z/4)."""
-    kinds = lambda b: [part[2] for part in LiftedEngine(b)._parts]
+    def kinds(b):
+        return [part[2] for part in LiftedEngine(b)._parts]
     assert kinds(ml.Board.grid(6, 6, states=4)) == ["lift"]
     assert kinds(ml.Board.grid(6, 6, states=6)) == ["lift", "lift"]
     assert kinds(ml.Board.grid(5, 5, states=4)) == ["chase"]
@@ -144,8 +144,7 @@ def test_large_board_inverse_refused_and_pickles():
 def test_bench_method_option(capsys, monkeypatch):
     """``modlights bench --method`` times the chosen Solver method (every answer checked
     inside bench_large); a method that does not cover the board exits 2 with one line."""
-    from modlights.cli import workloads
-    from modlights.cli import main
+    from modlights.cli import main, workloads
     seen = []
     real = LiftedEngine.solve
 
@@ -158,7 +157,8 @@ def test_bench_method_option(capsys, monkeypatch):
     rows = __import__("json").loads(capsys.readouterr().out)
     assert [(r["board"], r["n"]) for r in rows] == [("130x130", 4), ("130x130", 6)]
     assert seen == [4, 6]                  # the lifted engine answered each board
-    assert workloads.bench_large([20], n=4, repeats=1, method="auto")[0][:3] == ("20x20", 4, "cross")
+    row = workloads.bench_large([20], n=4, repeats=1, method="auto")[0]
+    assert row[:3] == ("20x20", 4, "cross")
     assert main(["bench", "--sizes", "20", "--states", "3", "--repeats", "1", "--quiet",
                  "--method", "lifted"]) == 2
     err = capsys.readouterr().err

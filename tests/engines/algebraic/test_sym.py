@@ -11,11 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.algebraic.cross import AlgebraicEngine, algebraic_supports
 from modlights.engines.algebraic.sym import SymAlgebraicEngine, sym_reason
+from modlights.engines.chase.engine import ChaseEngine
 from modlights.native._core import SymChase
-
 from oracle import group_closure_size
 
 PRIMES = [2, 3, 5, 7]

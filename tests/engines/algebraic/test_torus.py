@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.algebraic import cross as algebraic
 from modlights.engines.algebraic.cross import AlgebraicEngine, _torus_nullity, algebraic_reason
 from modlights.engines.algebraic.torus import TorusSystem, torus_chase
+from modlights.engines.chase.engine import ChaseEngine
 
 PRIMES = [2, 3, 5, 7]
 #: (0,0), (0,+1), (0,-1), (-1,0), (+1,0): the order of AlgebraicEngine._offset_counts

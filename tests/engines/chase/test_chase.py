@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
+from modlights.cli.workloads import bench_large
 from modlights.engines.chase import engine as chase_mod
 from modlights.engines.chase.engine import ChaseEngine
-from modlights.cli.workloads import bench_large
 from modlights.engines.reference import ReferenceEngine
-
-from strategies import chase_boards, chase_offsets as offsets, random_masks
+from strategies import chase_boards, random_masks
+from strategies import chase_offsets as offsets
 
 NAMES = sorted(ml.PATTERNS)
 

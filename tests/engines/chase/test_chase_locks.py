@@ -8,13 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_chase import NAMES, _check_against_reference, _unpack_gf2
 
 import modlights as ml
 from modlights.engines.chase.engine import ChaseEngine, build_plan
 from modlights.engines.reference import ReferenceEngine
-
 from strategies import random_masks
-from test_chase import NAMES, _check_against_reference, _unpack_gf2
 
 N_VALUES = [2, 3, 4, 5, 6, 8]
 

@@ -16,10 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.native import _core as _chase
 from modlights.engines.chase.engine import ChaseEngine, build_plan
 from modlights.engines.reference import ReferenceEngine
-
+from modlights.native import _core as _chase
 from oracle import group_closure_size, residual_by_replay
 from simd import simd_fixture
 from strategies import chase_boards, random_masks

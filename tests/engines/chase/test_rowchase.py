@@ -1,5 +1,5 @@
-"""The row-state chase (csrc/rowchase.c, modlights.engines.chase.rowchase): light chasing with online
-elimination for boards with many holes and locked tiles. Forced on small boards
+"""The row-state chase (csrc/rowchase.c, modlights.engines.chase.rowchase): light chasing
+with online elimination for boards with many holes and locked tiles. Forced on small boards
 (ChaseEngine(..., rowchase=True), or method="chase-row" for the Solver) and checked
 against the reference engine, the dense engine, brute-force kernel closure and
 Board.apply; rings Z/p^e by valuation (pending equations), composite n by CRT."""
@@ -15,10 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.native import _core as _rowchase
-from modlights.engines.chase import rowchase as rowchase_mod
 from modlights.engines.chase.engine import ChaseEngine, build_plan
-
+from modlights.native import _core as _rowchase
 from oracle import group_closure_size
 from simd import simd_fixture
 from strategies import grid_boards, random_masks

@@ -16,9 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.native import _core as _chase
 from modlights.engines.chase.engine import ChaseEngine, rowsolve_plan
-
+from modlights.native import _core as _chase
 from simd import simd_fixture
 
 simd = simd_fixture(_chase)
@@ -100,7 +99,8 @@ def test_random_pair_patterns_against_dense(pat, k, extra_rows, seed):
 
 
 @pytest.mark.parametrize("pattern", ["knight", "diagonal"])
-@pytest.mark.parametrize("shape", [(3, 2), (5, 4), (6, 6), (9, 10), (12, 8), (16, 16), (7, 22), (5, 30)])
+@pytest.mark.parametrize("shape", [(3, 2), (5, 4), (6, 6), (9, 10), (12, 8), (16, 16), (7, 22),
+                                   (5, 30)])
 def test_named_patterns_against_dense_and_light_chase(pattern, shape):
     board = ml.Board.grid(*shape, states=2, pattern=pattern)
     eng = ChaseEngine(board, rowsolve=True)

@@ -20,10 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.native import _core as _chase
 from modlights.engines.chase import engine as chase
 from modlights.engines.chase.engine import ChaseEngine, rowsolve_plan
-
+from modlights.native import _core as _chase
 from oracle import residual_by_replay
 from simd import simd_fixture
 from test_interrupt import LATENCY

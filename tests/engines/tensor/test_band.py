@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.native._core import band_chase
-from modlights.model.ring import is_prime
 from modlights.engines.tensor.engine import BandFactor
+from modlights.model.ring import is_prime
+from modlights.native._core import band_chase
 
 SMALL_N = [2, 3, 4, 5, 6, 7, 8]
 

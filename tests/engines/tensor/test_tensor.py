@@ -15,10 +15,8 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.engines.chase.engine import ChaseEngine, chase_supports
-from modlights.engines.tensor.band import BandFactor
 from modlights.engines.tensor.engine import TensorEngine, factor_pattern, tensor_reason
 from modlights.model.ring import is_prime
-
 from oracle import BruteForce
 
 #: Patterns whose counts factor: named ones and products of a row and a column set.

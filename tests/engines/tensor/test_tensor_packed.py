@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 import modlights as ml
 import modlights.engines.tensor.engine as tensor_mod
 from modlights.engines.tensor.engine import BandFactor, TensorEngine, tensor_reason
-
 from packing import check_solve_packed, eng_solver, product_patterns, start_and_target, unpack_bits
 
 

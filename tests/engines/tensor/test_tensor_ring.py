@@ -12,10 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.model.ring import factorize
 from modlights.engines.tensor.band import BandFactor
 from modlights.engines.tensor.engine import TensorEngine, tensor_reason
-
+from modlights.model.ring import factorize
 from oracle import BruteForce
 
 #: Prime powers (k > 1), CRT mixes with such a part, and 25 / 27 for odd p.

@@ -40,12 +40,13 @@ way; the symmetric 3 x 3 engine shares it).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from modlights.engines.base import dense_fallback
 from modlights.engines.algebraic.polymat import mat_pow, mono, padd, poly
+from modlights.engines.base import dense_fallback
 from modlights.model.ring import is_prime, unit_inverse
 
 __all__ = ["AlgebraicEngine", "algebraic_reason", "algebraic_supports", "KERNEL_BYTES_MAX"]
@@ -117,6 +118,14 @@ class RowPolynomialEngine:
     gcd, det / inverse / pseudo-inverse from the dense engine. Subclasses call
     ``__init__`` with their coverage check's answer and set ``h``, ``w``, ``transposed``
     and ``nullity``."""
+
+    # set or defined by the subclasses (see the class docstring)
+    h: int
+    w: int
+    transposed: bool
+    nullity: Any                # an int: a property of each subclass
+    _chase: Callable[..., Any]
+    _residual_z: Callable[..., Any]
 
     def __init__(self, board, dense: Callable[[], Any] | None, reason: str | None):
         if reason is not None:
@@ -272,6 +281,7 @@ class AlgebraicEngine(RowPolynomialEngine):
         d, cr, cl, cu, cd = (a % p for a in args)
         self.torus = board.wrap
         self._chase_engine = None
+        self._conv: Any                 # the RowRec of the residual's conversions, or None
         if self.torus:
             self.mode, self._conv = "torus", None
         elif cols > 1 and cr:
@@ -285,7 +295,10 @@ class AlgebraicEngine(RowPolynomialEngine):
         self._t0 = (p - d) * inv % p
         self._mu = (p - cd) * inv % p
         self._cu = cu
-        self._chi = self._F = self._g = self._s = None
+        self._chi: Any = None
+        self._F: Any = None
+        self._g: Any = None
+        self._s: Any = None
         self._fscalar: int | None = None
         self._torus_sys = None
 
@@ -442,7 +455,7 @@ class AlgebraicEngine(RowPolynomialEngine):
 
     def _gcd_poly(self):
         """g = gcd(F, chi_T) (cyclic / mirrored modes)."""
-        self.nullity
+        _ = self.nullity        # computing the nullity sets self._g
         return self._g
 
     def det(self) -> int:

@@ -21,13 +21,14 @@ When A is singular mod p, a factor p (k = 1) is left to the GF(p) algebraic engi
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import prod
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from modlights.model.ring import crt_idempotents, factorize
 from modlights.engines.base import dense_fallback
+from modlights.model.ring import crt_idempotents, factorize
 
 __all__ = ["LiftedEngine", "lifted_reason", "lifted_supports"]
 
@@ -41,8 +42,8 @@ def _board_mod(board, p: int):
 
 def lifted_reason(board) -> str | None:
     """None when :class:`LiftedEngine` covers the board, else why it does not."""
-    from modlights.model.board import MAX_TILES
     from modlights.engines.algebraic.cross import algebraic_reason
+    from modlights.model.board import MAX_TILES
     if not getattr(board, "is_grid", False):
         return "it needs a grid board (Board.grid)"
     n = board.states

@@ -11,7 +11,8 @@ mod chi, or mod s^w - 1).
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

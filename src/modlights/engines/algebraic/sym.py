@@ -42,12 +42,18 @@ over GF(2), so a row costs O(w / 64) word operations, never a byte a tile.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from modlights.engines.algebraic.cross import (_counts, _neg, RowPolynomialEngine,
-                                                dense_fallback, uniform_prime_grid_reason)
+from modlights.engines.algebraic.cross import (
+    RowPolynomialEngine,
+    _counts,
+    _neg,
+    dense_fallback,
+    uniform_prime_grid_reason,
+)
 from modlights.engines.algebraic.polymat import mat_pow, padd, poly, power
 
 __all__ = ["SymAlgebraicEngine", "sym_reason", "sym_supports"]
@@ -131,7 +137,9 @@ class SymAlgebraicEngine(RowPolynomialEngine):
         from modlights.native._core import RowRec, SymChase
         super().__init__(board, dense, sym_reason(board))
         p = self.n
-        self.transposed, self._a, self._b = _orientation(board)
+        orientation = _orientation(board)
+        assert orientation is not None      # sym_reason(board) above: the engine covers it
+        self.transposed, self._a, self._b = orientation
         rows, cols = board.shape
         if self.transposed:
             rows, cols = cols, rows
@@ -139,7 +147,10 @@ class SymAlgebraicEngine(RowPolynomialEngine):
         self._chaser = SymChase(rows, cols, p, self._a, self._b)
         # T = -(cr shift + cl shift) / cu = P: the conversions of R = GF(p)[x] / (chi_P)
         self._conv = RowRec(rows, cols, p, 0, p - 1, p - 1, 1, 0)
-        self._chi = self._G = self._g = self._s = None
+        self._chi: Any = None
+        self._G: Any = None
+        self._g: Any = None
+        self._s: Any = None
 
     # ---------------------------------------------------------------- the algebra
     def _mulmod(self, a, b):

@@ -26,10 +26,12 @@ Cost: four chases of O(h w) (two to build M, a read-only one for c, one to repla
 taps; over
 GF(2) a row is a Python int and the chase shifts and XORs whole rows, over GF(p) it is
 csrc/rowrec.c's ml_rowrec_chase_torus_gfp), a few extended
-gcds (each round of the diagonal form lowers a degree) and products of degree-w polynomials (O(w^2 / 64) words over GF(2), O(w^2)
-bytes over GF(p)); memory O(w) beyond the taps.
+gcds (each round of the diagonal form lowers a degree) and products of degree-w
+polynomials (O(w^2 / 64) words over GF(2), O(w^2) bytes over GF(p)); memory O(w) beyond the taps.
 """
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -309,7 +311,7 @@ class TorusSystem:
         """The (u, v) pairs whose chases (b = 0) are a basis of ker A (the first
         ``limit`` of them)."""
         ring = self.ring
-        out = []
+        out: list[Any] = []
         for i in range(2):
             base = ring.exact_div(ring.f, self._g[i])
             for j in range(int(self._g[i].degree)):

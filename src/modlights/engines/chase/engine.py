@@ -45,15 +45,20 @@ Z/n).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from modlights.model.board import Board
 from modlights.engines.base import DENSE_FALLBACK, dense_fallback
-from modlights.engines.chase.limits import (MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK,
-                                            check_residual_size, residual_cost)
+from modlights.engines.chase.limits import (
+    MAX_RESIDUAL_BYTES,
+    MAX_RESIDUAL_WORK,
+    check_residual_size,
+    residual_cost,
+)
 from modlights.engines.chase.rowchase import ROWCHASE_MIN_RATIO, RowChaseSystem, use_rowchase
+from modlights.model.board import Board
 from modlights.model.ring import is_prime
 
 __all__ = ["ChaseEngine", "VARIANTS", "build_plan", "chase_supports", "chase_reason",
@@ -63,8 +68,8 @@ __all__ = ["ChaseEngine", "VARIANTS", "build_plan", "chase_supports", "chase_rea
 
 #: The chase's variants (``ChaseEngine(variant=)``; registered as ``chase-<variant>``):
 #: ``light`` (the residual matrix eliminated whole), ``prefix`` (a prefix of a tall
-#: residual system that leaves no kernel, else the whole system), ``row`` (online elimination, no residual
-#: matrix), ``rowsolve`` (patterns ending in a pair of unit taps).
+#: residual system that leaves no kernel, else the whole system), ``row`` (online
+#: elimination, no residual matrix), ``rowsolve`` (patterns ending in a pair of unit taps).
 VARIANTS = ("light", "prefix", "row", "rowsolve")
 
 ROWSOLVE_NEEDS = ("one pattern, no wrap, locks or holes, and a "
@@ -79,6 +84,7 @@ def _tables(board: Board):
     taps they give for a tile come in row-major order), per-pattern counts, and the
     pattern index of every tile (None for a uniform pattern)."""
     if board.tile_offsets is None:
+        assert board.offsets is not None            # a uniform grid has its offsets
         pats = [tuple(board.offsets)]
         pat_of = None
     else:
@@ -129,6 +135,7 @@ def chase_supports(board: Board) -> bool:
     if not board.is_grid:
         return False
     if board.tile_offsets is None:
+        assert board.offsets is not None            # a uniform grid has its offsets
         return len(set(board.offsets)) <= MAX_CHASE_OFFSETS
     offs: set = set()
     for row in board.tile_offsets:
@@ -200,6 +207,7 @@ def transpose_board(board: Board) -> Board:
     taps permuted alike."""
     rows, cols = board.shape
     if board.tile_offsets is None:
+        assert board.offsets is not None            # a uniform grid has its offsets
         pattern: Any = [(dc, dr) for dr, dc in board.offsets]
     else:
         pattern = [[[(dc, dr) for dr, dc in board.tile_offsets[r][c]] for r in range(rows)]
@@ -298,6 +306,7 @@ def _light_symbols_bound(board: Board) -> int:
     D rows (D the largest row offset of a tap affecting a tile), along the columns
     those of the first D' columns."""
     rows, cols = board.shape
+    assert board.offsets is not None                # a uniform pattern (see above)
     offs = set(board.offsets)
     D = max([-o[0] for o in offs] + [0])
     Dc = max([-o[1] for o in offs] + [0])
@@ -353,7 +362,8 @@ class ChaseEngine:
         self._variant = variant
         self._dense_factory = dense
         self._dense = None
-        self.plan, self.transposed = None, False
+        self.plan: Any = None       # the native chase plan (Plan or RowSolvePlan)
+        self.transposed = False
         #: True when the row-solve chase (csrc/rowsolve.h) holds the plan
         self.rowsolve = False
         #: why this variant answers (see ``variant``)
@@ -622,8 +632,8 @@ class ChaseEngine:
             return X, ok
         Z, good = self._res_solve_many(np.stack([p[2] for p in pending]))
         sols = [(Z[j], bool(good[j])) for j in range(len(pending))]
-        for (i, b, _), (z, good) in zip(pending, sols):
-            if not good:
+        for (i, b, _), (z, solved) in zip(pending, sols):
+            if not solved:
                 continue
             x, rho = self.plan.numeric(b, z)
             if not self._replay_solves(rho):

@@ -14,8 +14,8 @@ stay about one row wide however many holes the board has, and no residual matrix
 built: a 2000 x 2000 GF(2) cross board with 1% holes (40909
 symbols and equations, refused by the matrix path) is chased in about half a second.
 
-|ker A| = p^(free symbols: retired or live at the end); kernel generators and solutions come from the
-elimination records walked backwards (symbol values) and the numeric replay of
+|ker A| = p^(free symbols: retired or live at the end); kernel generators and solutions
+come from the elimination records walked backwards (symbol values) and the numeric replay of
 :func:`modlights.native._core.Plan.numeric` (tap values), which also checks every equation.
 
 Rings and composite n: n = prod q_j (q_j = p_j^e_j) is chased once a factor, mod q_j
@@ -38,6 +38,8 @@ Its timings are the bench results' (bench/README.md, "holes").
 :func:`use_rowchase`).
 """
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -98,8 +100,8 @@ class _Part:
 
     def __init__(self, q: int, idem: int):
         self.q, self.idem = q, idem
-        self.run = None
-        self.pend = None
+        self.run: Any = None        # the first RowChase run (take)
+        self.pend: Any = None       # the ZnEngine of its pending system, if any
 
     def take(self, run) -> None:
         """Keep the first run (its records and pending system give the kernel)."""
@@ -281,7 +283,7 @@ class RowChaseSystem:
             chunk = bs[a:a + step]
             B = np.stack(chunk)
             good = np.ones(len(chunk), dtype=bool)
-            zs: list[list[np.ndarray]] = [[] for _ in chunk]
+            zs: list[list[np.ndarray | None]] = [[] for _ in chunk]
             for part in self.parts:
                 run = self._chase(part, B)
                 U, ok = part.free_values(run)
@@ -294,7 +296,8 @@ class RowChaseSystem:
                 if not good[j]:
                     out.append(None)
                     continue
-                x, rho = self.plan.numeric(b, self._combine(zs[j]))
+                # a good row has every part's symbols
+                x, rho = self.plan.numeric(b, self._combine([z for z in zs[j] if z is not None]))
                 if rho.any():
                     raise RuntimeError("row chase: a solution fails the replay "
                                        "(an internal error; please report it)")

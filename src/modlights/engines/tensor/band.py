@@ -170,22 +170,24 @@ class BandFactor:
         # of the zero right-hand side with the symbols set to the identity
         Y, self.M = self._chase(None)
         self.S = Y[:length]
-        self._sym_steps = None
+        self._sym_steps: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._row_solver = None
-        self._small = ReferenceEngine(self.M, n) if s else None
+        # M's own engine (s symbols: M is s x s), None when the chase leaves no symbol
+        small = ReferenceEngine(self.M, n) if s else None
+        self._small = small
         # ring: n = p^k (k > 1) and M singular mod p. M then need not have a generalised
         # inverse; the engine solves such parts block by block (_RingPart) from M's
         # Smith form instead of through G. Other composite n (two primes or more) are
         # split by CRT first (_parts), so a singular factor there is refused.
-        self.ring = bool(s) and not is_prime(n) and self._small.kernel_size != 1
+        self.ring = small is not None and not is_prime(n) and small.kernel_size != 1
         if self.ring and len(factorize(n)) > 1:
             raise ValueError(f"the 1-D factor (offsets {sorted(band)}, side {length}) is "
                              f"singular mod n = {n} (a composite n with two or more prime "
                              "factors needs it invertible; its prime-power parts need not)")
-        self.G = self._small.pseudo_inverse().astype(np.int64) if s and not self.ring \
-            else None
+        self.G = small.pseudo_inverse().astype(np.int64) \
+            if small is not None and not self.ring else None
         # over a field dim ker F; for a ring factor the number of cyclic summands of ker M
-        self.nullity = len(self._small.generators()[1]) if s else 0
+        self.nullity = len(small.generators()[1]) if small is not None else 0
 
     # ------------------------------------------------------------- the schedule
     def _schedule(self) -> None:
@@ -254,7 +256,7 @@ class BandFactor:
         from modlights.native._core import band_chase
         n, L, s = self.n, self.length, self.s
         symbols = B is None
-        if symbols:
+        if B is None:
             B = np.zeros((L, s), np.uint8)
         k = B.shape[1]
         Y = np.empty((L + s, k), np.uint8) if out is None else out
@@ -330,6 +332,7 @@ class BandFactor:
             res ^= res1
         ok = True
         if s:
+            assert self.G is not None                     # GF(2) is a field: G exists
             Z = _gf2_combine(self.G, res)                 # M z = q(b) (signs vanish)
             bad = _gf2_combine(self.M, Z) ^ res
             nbytes = (cols + 7) // 8
@@ -391,6 +394,7 @@ class BandFactor:
         ker F, U[:, pivots] the identity."""
         if not self.nullity:
             return np.zeros((0, self.length), np.uint8), []
+        assert self._small is not None               # a nullity needs symbols
         H, _ = self._small.generators()
         E, piv = _rref_mod_p(H, self.n)
         U = E @ self.S.T.astype(np.int64) % self.n          # chase order of positions
@@ -427,7 +431,7 @@ class BandFactor:
             return 0
         if self.identity:
             return 1
-        dm = int(self._small.det()) if self.s else 1
+        dm = int(self._small.det()) if self._small is not None else 1
         rows = np.concatenate([self.det_eqs, self.res_eqs])
         cols = np.concatenate([self.det_vars, self.syms])
         sign = _perm_sign(rows) * _perm_sign(cols)

@@ -40,8 +40,9 @@ dense engines.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import gcd
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -386,7 +387,7 @@ class TensorEngine:
         H = np.zeros((k, h * w), dtype=np.uint8)
         orders = [1] * k
         step = max(1, (1 << 20) // max(1, h * w))
-        for j, ((q, e, _, _), kq) in enumerate(zip(self._parts, self._nullities())):
+        for j, ((_q, e, _, _), kq) in enumerate(zip(self._parts, self._nullities())):
             kq = min(kq, k)
             G, ords = self._part_gens(j, kq)
             G = G.reshape(kq, h * w)

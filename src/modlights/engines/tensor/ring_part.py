@@ -49,12 +49,14 @@ class _RingPart:
         self.R, self.C, self.q = R, C, R.n
         ((self.p, self.e),) = factorize(R.n)
         # Smith forms U M V = diag(p^v) of the residual matrices (v = e: a zero invariant)
-        self.sm_R = R._small.parts[0][2] if R.s else None
-        self.sm_C = C._small.parts[0][2] if C.s else None
-        self.gens_R = self.sm_R.generators() if R.s else []       # [(g over Z/q, order)]
-        self.gens_C = self.sm_C.generators() if C.s else []
-        vr = self.sm_R.v if R.s else np.zeros(0, np.int64)
-        vc = self.sm_C.v if C.s else np.zeros(0, np.int64)
+        # (a factor has its residual engine _small exactly when it has symbols, s > 0)
+        self.sm_R = R._small.parts[0][2] if R._small is not None else None
+        self.sm_C = C._small.parts[0][2] if C._small is not None else None
+        # [(g over Z/q, order)]
+        self.gens_R = self.sm_R.generators() if self.sm_R is not None else []
+        self.gens_C = self.sm_C.generators() if self.sm_C is not None else []
+        vr = self.sm_R.v if self.sm_R is not None else np.zeros(0, np.int64)
+        vc = self.sm_C.v if self.sm_C is not None else np.zeros(0, np.int64)
         self.v22 = np.minimum(vr[:, None] + vc[None, :], self.e)    # sR x sC
 
     # ------------------------------------------------------------- structure
@@ -108,6 +110,7 @@ class _RingPart:
             if len(orders) == k:
                 break
             v = int(self.v22[i, j])
+            assert self.sm_R is not None and self.sm_C is not None   # v22 is sR x sC
             u = SR @ self.sm_R.V[:, i] % q
             t = SC @ self.sm_C.V[:, j] * self.p ** (self.e - v) % q
             H[len(orders)] = np.outer(u, t) % q
@@ -123,6 +126,7 @@ class _RingPart:
         """Y with M_R Y M_C^T = B22 (sR x sC, mod q), or None: with U M V = D for both,
         D_R W D_C = U_R B22 U_C^T entry by entry, Y = V_R W V_C^T."""
         q, p = self.q, self.p
+        assert self.sm_R is not None and self.sm_C is not None       # called when sR, sC
         Cm = self.sm_R.U @ (B22 % q) @ self.sm_C.U.T % q
         pv = p ** self.v22                            # p^e = q: the zero entries
         if (Cm % pv).any():
@@ -151,11 +155,13 @@ class _RingPart:
         # K_C^T), and (R L_R v)_det = v_det
         Y12 = Y21 = Y22 = None
         if sC:
+            assert C._small is not None
             B12 = (-R.apply_rows(res_t.T, R.det_eqs)) % q             # (h - sR) x sC
             Y12, ok = C._small.solve(B12.astype(np.uint8))            # M_C y = B'12 row
             if not ok.all():
                 return False
         if sR:
+            assert R._small is not None
             B21 = (-res_rc[:, C.det_eqs]) % q                          # sR x (w - sC)
             Y21, ok = R._small.solve(np.ascontiguousarray(B21.T, dtype=np.uint8))
             if not ok.all():                                           # Y21^T
@@ -167,6 +173,7 @@ class _RingPart:
                 return False
         # X = U + L_R(Y12 on det rows) S_C^T + S_R (L_C(Y21 on det cols) + Y22 S_C^T)
         if sC:
+            assert Y12 is not None                  # solved above
             pad = np.zeros((h, sC), np.uint8)
             pad[R.det_eqs] = Y12
             P1 = R._chase(np.ascontiguousarray(R.natural(pad)))[0][:h]
@@ -174,6 +181,7 @@ class _RingPart:
         transpose(Yc[:w], Yr[:h])
         del Yc
         if sR:
+            assert Y21 is not None                  # solved above
             pad = np.zeros((w, sR), np.uint8)
             pad[C.det_eqs] = Y21
             Q = C._chase(np.ascontiguousarray(C.natural(pad)))[0][:w].T.astype(np.int64)
