@@ -13,6 +13,7 @@ subprocess with PYTHONPATH=DIR/src, and reports the after / before ratio of the 
 Exit status: 0 on success, 1 when a contender failed its check, 2 on bad arguments,
 130 on Ctrl-C.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,19 +45,29 @@ def _run(args, out) -> int:
         raise ValueError("--param applies to one workload; name exactly one")
     params = {w.name: registry.parse_params(w, args.param) for w in ws}
     mach = machine()
-    print(f"machine: {mach['cpu']}, {mach['usable_cores']}/{mach['cores']} cores, load "
-          f"{mach['load']}; modlights from {mach.get('modlights_path')} "
-          f"({mach.get('modlights_commit')})", file=out, flush=True)
+    print(
+        f"machine: {mach['cpu']}, {mach['usable_cores']}/{mach['cores']} cores, load "
+        f"{mach['load']}; modlights from {mach.get('modlights_path')} "
+        f"({mach.get('modlights_commit')})",
+        file=out,
+        flush=True,
+    )
     failed = False
     for w in ws:
         print(f"\n== {w.name}", file=out, flush=True)
-        rec = run_workload(w, params=params[w.name], repeats=args.repeats, seed=args.seed,
-                           only=args.only,
-                           log=(lambda s: print(s, file=out, flush=True)) if args.verbose
-                           else None)
+        rec = run_workload(
+            w,
+            params=params[w.name],
+            repeats=args.repeats,
+            seed=args.seed,
+            only=args.only,
+            log=(lambda s: print(s, file=out, flush=True)) if args.verbose else None,
+        )
         print(format_run(rec), file=out, flush=True)
-        failed |= any("error" in r or r.get("missing", "").startswith("setup failed")
-                      for r in rec["contenders"].values())
+        failed |= any(
+            "error" in r or r.get("missing", "").startswith("setup failed")
+            for r in rec["contenders"].values()
+        )
         if args.json:
             print(json.dumps(rec, default=str), file=out)
         if not args.no_save:
@@ -69,26 +80,40 @@ def _child(args, out) -> int:
     """One run in a compare subprocess: print the record as JSON on the last line."""
     w = registry.get(args.workload)
     params = registry.parse_params(w, args.param)
-    rec = run_workload(w, params=params, repeats=args.repeats, seed=args.seed,
-                       only=["modlights"])
+    rec = run_workload(w, params=params, repeats=args.repeats, seed=args.seed, only=["modlights"])
     rec["machine"] = machine()
     print("BENCH-JSON " + json.dumps(rec, default=str), file=out, flush=True)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m bench",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--list", action="store_true", help="list workloads and groups")
-    p.add_argument("workloads", nargs="*", metavar="WORKLOAD",
-                   help="workload or group names (see --list)")
-    p.add_argument("--repeats", type=int, default=None,
-                   help="timed rounds (default: the workload's own)")
-    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a workload parameter (one workload only)")
+    p.add_argument(
+        "workloads", nargs="*", metavar="WORKLOAD", help="workload or group names (see --list)"
+    )
+    p.add_argument(
+        "--repeats", type=int, default=None, help="timed rounds (default: the workload's own)"
+    )
+    p.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a workload parameter (one workload only)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
-    p.add_argument("--only", action="append", default=None, metavar="CONTENDER",
-                   help="time only these contenders (repeatable)")
+    p.add_argument(
+        "--only",
+        action="append",
+        default=None,
+        metavar="CONTENDER",
+        help="time only these contenders (repeatable)",
+    )
     p.add_argument("--out", default=str(RESULTS), help="results directory")
     p.add_argument("--no-save", action="store_true", help="write no results files")
     p.add_argument("--json", action="store_true", help="also print each record as JSON")
@@ -103,6 +128,7 @@ def main(argv: list[str] | None = None, out=None) -> int:
         registry.load_all()
         if argv[:1] == ["compare"]:
             from .beforeafter import main as compare_main
+
             return compare_main(argv[1:], out)
         if argv[:1] == ["_child"]:
             p = argparse.ArgumentParser(prog="python -m bench _child")

@@ -5,6 +5,7 @@ libm4ri-dev; timed through the C harness bench/m4ri_bench.c, compiled on first u
 a cache directory outside the repository). Each ``*_peer`` function returns the module
 or the harness path, or a :class:`~bench.registry.Missing` saying how to get it.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,19 +18,30 @@ import numpy as np
 
 from .registry import Missing, Subject, Timed
 
-__all__ = ["galois_peer", "flint_peer", "m4ri_peer", "write_mlbm", "read_mlbm", "m4ri_solve",
-           "m4ri_rank", "flint_solve", "galois_solve"]
+__all__ = [
+    "galois_peer",
+    "flint_peer",
+    "m4ri_peer",
+    "write_mlbm",
+    "read_mlbm",
+    "m4ri_solve",
+    "m4ri_rank",
+    "flint_solve",
+    "galois_solve",
+]
 
 HERE = Path(__file__).resolve().parent
 M4RI_HEADER = Path("/usr/include/m4ri/m4ri.h")
-CACHE = Path(os.environ.get("MODLIGHTS_BENCH_CACHE",
-                            Path(tempfile.gettempdir()) / "modlights-bench-build"))
+CACHE = Path(
+    os.environ.get("MODLIGHTS_BENCH_CACHE", Path(tempfile.gettempdir()) / "modlights-bench-build")
+)
 
 
 def galois_peer():
     """The galois module, or Missing."""
     try:
         import galois
+
         return galois
     except ImportError as e:
         return Missing(f"galois not importable ({e}); pip install galois")
@@ -39,6 +51,7 @@ def flint_peer():
     """The python-flint module, or Missing."""
     try:
         import flint
+
         return flint
     except ImportError as e:
         return Missing(f"python-flint not importable ({e}); pip install python-flint")
@@ -56,8 +69,9 @@ def m4ri_peer() -> Path | Missing:
     exe = CACHE / "m4ri_bench"
     CACHE.mkdir(parents=True, exist_ok=True)
     if not exe.exists() or exe.stat().st_mtime < src.stat().st_mtime:
-        p = subprocess.run([cc, "-O2", "-o", str(exe), str(src), "-lm4ri", "-lm"],
-                           capture_output=True, text=True)
+        p = subprocess.run(
+            [cc, "-O2", "-o", str(exe), str(src), "-lm4ri", "-lm"], capture_output=True, text=True
+        )
         if p.returncode != 0:
             return Missing(f"bench/m4ri_bench.c did not compile: {p.stderr.strip()[-300:]}")
     return exe
@@ -84,8 +98,9 @@ def read_mlbm(path: str | os.PathLike) -> np.ndarray:
 def m4ri_solve(exe: Path, a_bin: Path, b_bin: Path, x_bin: Path) -> Timed:
     """One mzd_solve_left(A, B) call of the harness; its own timing of the M4RI call
     (copies and file I/O excluded) and the solution X as the answer."""
-    p = subprocess.run([str(exe), "solve", str(a_bin), str(b_bin), "1", str(x_bin)],
-                       capture_output=True, text=True)
+    p = subprocess.run(
+        [str(exe), "solve", str(a_bin), str(b_bin), "1", str(x_bin)], capture_output=True, text=True
+    )
     if p.returncode != 0:
         raise RuntimeError(f"m4ri_bench exit {p.returncode}: {p.stderr.strip()[-300:]}")
     kv = dict(line.split(" ", 1) for line in p.stdout.strip().splitlines())
@@ -120,6 +135,7 @@ def flint_solve(flint, A: np.ndarray, B: np.ndarray, n: int, check=None) -> Subj
             X[j] = [int(R[i, N + c]) for c in range(m)]
             j += 1
         return X
+
     return Subject(run, check)
 
 
@@ -137,4 +153,5 @@ def galois_solve(galois, A: np.ndarray, B: np.ndarray, n: int, check=None) -> Su
             if nz.size:
                 X[nz[0]] = row[N:]
         return X
+
     return Subject(run, check)

@@ -19,6 +19,7 @@ measures something other than time (counts, constants) records it with
 Workloads live in ``bench/workloads/<subject>.py``; every module there is imported by
 :func:`load_all`, so adding a file is all it takes to register a workload.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -28,8 +29,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Workload", "Subject", "Missing", "Timed", "Context", "workload", "get", "names",
-           "groups", "select", "load_all", "REGISTRY", "MAIN"]
+__all__ = [
+    "Workload",
+    "Subject",
+    "Missing",
+    "Timed",
+    "Context",
+    "workload",
+    "get",
+    "names",
+    "groups",
+    "select",
+    "load_all",
+    "REGISTRY",
+    "MAIN",
+]
 
 MAIN = "modlights"
 REGISTRY: dict[str, Workload] = {}
@@ -44,6 +58,7 @@ class Subject:
         or ValueError) when the answer is wrong. None: no check.
     label: a note printed next to the contender (e.g. which engine answered).
     """
+
     run: Callable[[], Any]
     check: Callable[[Any], None] | None = None
     label: str = ""
@@ -54,6 +69,7 @@ class Timed:
     """What a contender's ``run`` returns when it measured itself (e.g. a C harness in a
     subprocess that times only the library call): the runner takes ``seconds`` as the
     time and passes ``answer`` to ``check``."""
+
     seconds: float
     answer: Any = None
 
@@ -61,6 +77,7 @@ class Timed:
 @dataclass
 class Missing:
     """A contender that cannot run here; ``reason`` says why (shown in every report)."""
+
     reason: str
 
 
@@ -73,6 +90,7 @@ class Context:
     workdir: a scratch directory that lives for the run.
     figures: named figures the workload records (see :meth:`figure`).
     """
+
     params: dict[str, Any]
     seed: int = 0
     workdir: Path | None = None
@@ -94,6 +112,7 @@ class Context:
 @dataclass
 class Workload:
     """A registered workload (see :func:`workload`)."""
+
     name: str
     func: Callable[[Context], Mapping[str, Any] | None]
     help: str
@@ -109,9 +128,16 @@ class Workload:
         return (MAIN,) + tuple(self.peers)
 
 
-def workload(name: str, help: str, peers: Iterable[str] = (), groups: Iterable[str] = (),
-             params: Mapping[str, Any] | None = None, repeats: int = 5, warmup: int = 1,
-             heavy: bool = False) -> Callable[[Callable], Callable]:
+def workload(
+    name: str,
+    help: str,
+    peers: Iterable[str] = (),
+    groups: Iterable[str] = (),
+    params: Mapping[str, Any] | None = None,
+    repeats: int = 5,
+    warmup: int = 1,
+    heavy: bool = False,
+) -> Callable[[Callable], Callable]:
     """Register the decorated function as the workload ``name``.
 
     name: unique, lower case, words joined by '-' (ValueError on a duplicate).
@@ -125,25 +151,38 @@ def workload(name: str, help: str, peers: Iterable[str] = (), groups: Iterable[s
         in the first round, warm-up or not); 0 for work too long to run twice.
     heavy: True for workloads too long for a quick run (listed with a mark).
     """
+
     def deco(func: Callable) -> Callable:
         if name in REGISTRY and REGISTRY[name].func is not func:
-            raise ValueError(f"workload {name!r} is registered twice "
-                             f"({REGISTRY[name].module} and {func.__module__})")
+            raise ValueError(
+                f"workload {name!r} is registered twice "
+                f"({REGISTRY[name].module} and {func.__module__})"
+            )
         if not name or name != name.lower() or " " in name:
             raise ValueError(f"workload names are lower case without spaces, got {name!r}")
         if MAIN in peers:
             raise ValueError(f"{MAIN!r} is the library itself, not a peer")
-        REGISTRY[name] = Workload(name=name, func=func, help=help, peers=tuple(peers),
-                                  groups=tuple(groups), params=dict(params or {}),
-                                  repeats=repeats, warmup=warmup, heavy=heavy,
-                                  module=func.__module__)
+        REGISTRY[name] = Workload(
+            name=name,
+            func=func,
+            help=help,
+            peers=tuple(peers),
+            groups=tuple(groups),
+            params=dict(params or {}),
+            repeats=repeats,
+            warmup=warmup,
+            heavy=heavy,
+            module=func.__module__,
+        )
         return func
+
     return deco
 
 
 def load_all() -> dict[str, Workload]:
     """Import every module of bench/workloads (registering their workloads)."""
     from . import workloads as pkg
+
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
         if not info.name.startswith("_"):
             importlib.import_module(f"{pkg.__name__}.{info.name}")
@@ -169,8 +208,10 @@ def get(name: str) -> Workload:
     try:
         return REGISTRY[name]
     except KeyError:
-        raise ValueError(f"unknown workload {name!r}; known: {', '.join(names())} "
-                         f"(groups: {', '.join(sorted(groups()))})") from None
+        raise ValueError(
+            f"unknown workload {name!r}; known: {', '.join(names())} "
+            f"(groups: {', '.join(sorted(groups()))})"
+        ) from None
 
 
 def select(items: Iterable[str]) -> list[Workload]:
@@ -193,8 +234,10 @@ def parse_params(w: Workload, pairs: Iterable[str]) -> dict[str, Any]:
         if not sep:
             raise ValueError(f"--param takes key=value, got {pair!r}")
         if key not in params:
-            raise ValueError(f"workload {w.name!r} has no parameter {key!r}; it has: "
-                             f"{', '.join(sorted(params)) or 'none'}")
+            raise ValueError(
+                f"workload {w.name!r} has no parameter {key!r}; it has: "
+                f"{', '.join(sorted(params)) or 'none'}"
+            )
         default = params[key]
         try:
             if isinstance(default, bool):
@@ -206,6 +249,7 @@ def parse_params(w: Workload, pairs: Iterable[str]) -> dict[str, Any]:
             else:
                 params[key] = text
         except ValueError:
-            raise ValueError(f"--param {key} takes a {type(default).__name__}, "
-                             f"got {text!r}") from None
+            raise ValueError(
+                f"--param {key} takes a {type(default).__name__}, got {text!r}"
+            ) from None
     return params

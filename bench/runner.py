@@ -5,6 +5,7 @@
 appended) and a short ``.md`` beside it; :func:`machine` describes the machine and the
 trees (CPU, cores, load, git commits) so a figure can be read later.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -21,8 +22,15 @@ from typing import Any
 
 from .registry import MAIN, Context, Missing, Subject, Timed, Workload
 
-__all__ = ["run_workload", "machine", "git_commit", "write_results", "format_run", "render_md",
-           "RESULTS"]
+__all__ = [
+    "run_workload",
+    "machine",
+    "git_commit",
+    "write_results",
+    "format_run",
+    "render_md",
+    "RESULTS",
+]
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,13 +40,20 @@ def git_commit(path: str | os.PathLike) -> str | None:
     """The commit checked out at ``path`` (with '+dirty' when the tree has changes to
     tracked files), or None outside a git tree."""
     try:
-        head = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"],
-                              capture_output=True, text=True, timeout=10)
+        head = subprocess.run(
+            ["git", "-C", str(path), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         if head.returncode != 0:
             return None
-        dirty = subprocess.run(["git", "-C", str(path), "status", "--porcelain",
-                                "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(
+            ["git", "-C", str(path), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
         return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         return None
@@ -66,23 +81,30 @@ def machine() -> dict[str, Any]:
     except AttributeError:
         usable = os.cpu_count()
     info: dict[str, Any] = {
-        "cpu": _cpu_model(), "cores": os.cpu_count(), "usable_cores": usable,
-        "load": load, "platform": platform.platform(), "python": platform.python_version(),
+        "cpu": _cpu_model(),
+        "cores": os.cpu_count(),
+        "usable_cores": usable,
+        "load": load,
+        "platform": platform.platform(),
+        "python": platform.python_version(),
         "bench_commit": git_commit(ROOT),
     }
     try:
         import numpy
+
         info["numpy"] = numpy.__version__
     except ImportError:
         pass
     try:
         import modlights
+
         info["modlights"] = getattr(modlights, "__version__", None)
         info["modlights_path"] = str(Path(modlights.__file__).resolve().parent)
         pkg = Path(modlights.__file__).resolve().parent
         # a source tree (DIR/src/modlights) has a commit; an installed copy has none
-        info["modlights_commit"] = (git_commit(pkg.parent.parent) if pkg.parent.name == "src"
-                                    else "installed")
+        info["modlights_commit"] = (
+            git_commit(pkg.parent.parent) if pkg.parent.name == "src" else "installed"
+        )
     except ImportError as e:
         info["modlights"] = f"not importable: {e}"
     return info
@@ -96,9 +118,14 @@ def _as_subject(value: Any) -> Subject | Missing:
     raise TypeError(f"a contender is a callable, a Subject or a Missing, got {value!r}")
 
 
-def run_workload(w: Workload, params: dict[str, Any] | None = None, repeats: int | None = None,
-                 seed: int = 0, only: list[str] | None = None,
-                 log: Callable[[str], None] | None = None) -> dict[str, Any]:
+def run_workload(
+    w: Workload,
+    params: dict[str, Any] | None = None,
+    repeats: int | None = None,
+    seed: int = 0,
+    only: list[str] | None = None,
+    log: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """Run workload ``w`` and return its result record.
 
     params: the workload's parameters (default: its own defaults).
@@ -115,8 +142,9 @@ def run_workload(w: Workload, params: dict[str, Any] | None = None, repeats: int
         raise ValueError(f"repeats must be >= 1, got {reps}")
     say = log or (lambda s: None)
     with tempfile.TemporaryDirectory(prefix=f"bench-{w.name}-") as tmp:
-        ctx = Context(params=dict(w.params if params is None else params), seed=seed,
-                      workdir=Path(tmp))
+        ctx = Context(
+            params=dict(w.params if params is None else params), seed=seed, workdir=Path(tmp)
+        )
         try:
             return _run(w, ctx, reps, seed, only, say)
         finally:
@@ -124,29 +152,37 @@ def run_workload(w: Workload, params: dict[str, Any] | None = None, repeats: int
                 fn()
 
 
-def _run(w: Workload, ctx: Context, reps: int, seed: int, only: list[str] | None,
-         say: Callable[[str], None]) -> dict[str, Any]:
+def _run(
+    w: Workload,
+    ctx: Context,
+    reps: int,
+    seed: int,
+    only: list[str] | None,
+    say: Callable[[str], None],
+) -> dict[str, Any]:
     t0 = time.perf_counter()
     try:
         given = w.func(ctx) or {}
     except (ValueError, KeyboardInterrupt):
-        raise                                         # bad parameters: the caller says so
-    except Exception as e:                            # the library lacks what it needs
+        raise  # bad parameters: the caller says so
+    except Exception as e:  # the library lacks what it needs
         say(f"  setup failed: {type(e).__name__}: {e}")
         given = {c: Missing(f"setup failed: {type(e).__name__}: {e}") for c in w.contenders()}
         ctx.figures.clear()
     setup = time.perf_counter() - t0
     unknown = set(given) - set(w.contenders())
     if unknown:
-        raise ValueError(f"workload {w.name!r} returned undeclared contenders "
-                         f"{sorted(unknown)}; declare them in peers=")
+        raise ValueError(
+            f"workload {w.name!r} returned undeclared contenders "
+            f"{sorted(unknown)}; declare them in peers="
+        )
     subjects: dict[str, Subject | Missing] = {}
     for name in w.contenders():
         if only is not None and name not in only:
             subjects[name] = Missing("not selected")
         elif name not in given:
             if name == MAIN and ctx.figures:
-                continue                  # a figures-only workload
+                continue  # a figures-only workload
             subjects[name] = Missing("the workload did not provide it")
         else:
             subjects[name] = _as_subject(given[name])
@@ -160,7 +196,7 @@ def _run(w: Workload, ctx: Context, reps: int, seed: int, only: list[str] | None
             results[n] = {"times": [], "label": s.label}
     warm = w.warmup
     for r in range(-warm, reps):
-        order = live[r % len(live):] + live[:r % len(live)] if live else []
+        order = live[r % len(live) :] + live[: r % len(live)] if live else []
         for n in order:
             s = subjects[n]
             assert isinstance(s, Subject)
@@ -171,10 +207,10 @@ def _run(w: Workload, ctx: Context, reps: int, seed: int, only: list[str] | None
                 if isinstance(ans, Timed):
                     dt, ans = ans.seconds, ans.answer
                 if r == -warm and s.check is not None:
-                    s.check(ans)                        # the first answer, untimed
+                    s.check(ans)  # the first answer, untimed
             except KeyboardInterrupt:
                 raise
-            except Exception as e:                      # reported, not fatal
+            except Exception as e:  # reported, not fatal
                 results[n]["error"] = f"{type(e).__name__}: {e}"
                 live.remove(n)
                 say(f"  {n}: error ({results[n]['error']})")
@@ -195,10 +231,17 @@ def _run(w: Workload, ctx: Context, reps: int, seed: int, only: list[str] | None
     for n, res in results.items():
         if n != MAIN and main and res.get("median"):
             res["ratio_to_modlights"] = res["median"] / main
-    return {"workload": w.name, "help": w.help, "params": ctx.params, "seed": seed,
-        "repeats": reps, "setup_seconds": setup, "contenders": results,
+    return {
+        "workload": w.name,
+        "help": w.help,
+        "params": ctx.params,
+        "seed": seed,
+        "repeats": reps,
+        "setup_seconds": setup,
+        "contenders": results,
         "figures": ctx.figures,
-        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+    }
 
 
 def _fmt(t: float | None) -> str:
@@ -213,26 +256,33 @@ def _fmt(t: float | None) -> str:
 
 def format_run(rec: dict[str, Any]) -> str:
     """A short plain-text (and Markdown) table of one run record."""
-    lines = [f"{rec['workload']}: {rec['help']}",
-             f"params {rec['params']}, seed {rec['seed']}, {rec['repeats']} rounds after "
-             f"{rec.get('warmup', 0)} warm-up "
-             f"(medians; ratio = peer / modlights, > 1: modlights faster)", "",
-             "| contender | median | min | ratio | note |", "|---|---|---|---|---|"]
+    lines = [
+        f"{rec['workload']}: {rec['help']}",
+        f"params {rec['params']}, seed {rec['seed']}, {rec['repeats']} rounds after "
+        f"{rec.get('warmup', 0)} warm-up "
+        f"(medians; ratio = peer / modlights, > 1: modlights faster)",
+        "",
+        "| contender | median | min | ratio | note |",
+        "|---|---|---|---|---|",
+    ]
     for n, res in rec["contenders"].items():
         if "missing" in res:
             lines.append(f"| {n} | missing | | | {res['missing']} |")
             continue
         note = res.get("error", res.get("label", ""))
         ratio = res.get("ratio_to_modlights")
-        lines.append(f"| {n} | {_fmt(res.get('median'))} | {_fmt(res.get('min'))} | "
-                     f"{'' if ratio is None else f'{ratio:.2f}x'} | {note} |")
+        lines.append(
+            f"| {n} | {_fmt(res.get('median'))} | {_fmt(res.get('min'))} | "
+            f"{'' if ratio is None else f'{ratio:.2f}x'} | {note} |"
+        )
     for name, f in rec.get("figures", {}).items():
         lines.append(f"| {name} | {f['value']:.6g} {f['unit']} | | | {f['note']} |")
     return "\n".join(lines)
 
 
-def write_results(rec: dict[str, Any], mach: dict[str, Any], out: Path | str = RESULTS,
-                  kind: str = "") -> tuple[Path, Path]:
+def write_results(
+    rec: dict[str, Any], mach: dict[str, Any], out: Path | str = RESULTS, kind: str = ""
+) -> tuple[Path, Path]:
     """Append ``rec`` (with the machine ``mach``) to ``<out>/<date>-<name>.json`` and
     rewrite the ``.md`` beside it; return both paths. ``name`` is the workload, with
     ``kind`` (e.g. "compare") in front when given."""
@@ -247,7 +297,7 @@ def write_results(rec: dict[str, Any], mach: dict[str, Any], out: Path | str = R
             doc = json.loads(jpath.read_text())
             if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
                 raise ValueError("not a results file of the runner")
-        except (OSError, ValueError):                 # kept aside, never overwritten
+        except (OSError, ValueError):  # kept aside, never overwritten
             doc = {"workload": rec["workload"], "runs": []}
             jpath.rename(jpath.with_suffix(f".unreadable-{int(time.time())}.json"))
     doc["runs"].append({**rec, "machine": mach})
@@ -261,10 +311,18 @@ def render_md(title: str, doc: dict[str, Any]) -> str:
     md = [f"# {title}", ""]
     for i, run in enumerate(doc["runs"], 1):
         m = run["machine"]
-        where = ("" if "trees" in m else f"modlights {m.get('modlights_commit')} "
-                 f"({m.get('modlights_path')}), ")
-        md += [f"## run {i}, {run['date']}", "",
-               f"{m.get('cpu')}, {m.get('usable_cores')} of {m.get('cores')} cores, load "
-               f"{m.get('load')}; {where}bench {m.get('bench_commit')}", "",
-               run.get("table") or format_run(run), ""]
+        where = (
+            ""
+            if "trees" in m
+            else f"modlights {m.get('modlights_commit')} ({m.get('modlights_path')}), "
+        )
+        md += [
+            f"## run {i}, {run['date']}",
+            "",
+            f"{m.get('cpu')}, {m.get('usable_cores')} of {m.get('cores')} cores, load "
+            f"{m.get('load')}; {where}bench {m.get('bench_commit')}",
+            "",
+            run.get("table") or format_run(run),
+            "",
+        ]
     return "\n".join(md)

@@ -18,6 +18,7 @@ Loopback only; bounded in time (SECONDS + the server's start and stop) and in cl
 Clients that get 503 "busy" wait its Retry-After (as a well-behaved client does) unless
 ``--no-retry-after``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,25 +47,44 @@ def issue_requests() -> list[tuple[str, str, dict]]:
         offs.add((rnd.randint(-99, 99), rnd.randint(-99, 99)))
     offs = [list(o) for o in sorted(offs)]
     rnd.shuffle(offs)
-    knight = {"rows": 250, "cols": 250, "states": 255, "pattern": "knight",
-              "holes": [[125, 125]]}
+    knight = {"rows": 250, "cols": 250, "states": 255, "pattern": "knight", "holes": [[125, 125]]}
     zeros = [[0] * 250 for _ in range(250)]
-    mixed = [[[[rnd.randint(-3, 3), rnd.randint(-3, 3)] for _ in range(20)]
-              for _ in range(32)] for _ in range(32)]
+    mixed = [
+        [[[rnd.randint(-3, 3), rnd.randint(-3, 3)] for _ in range(20)] for _ in range(32)]
+        for _ in range(32)
+    ]
     return [
-        ("analyse-4096-offsets", "/api/analyse",
-         {"board": {"rows": 100, "cols": 100, "states": 255, "pattern": offs}}),
-        ("analyse-200-offsets", "/api/analyse",
-         {"board": {"rows": 100, "cols": 100, "states": 255, "pattern": offs[:200]}}),
-        ("graph-solve", "/api/solve",
-         {"board": {"effects": [[0]] * 1024, "states": 255, "n_cells": 1024},
-          "state": [7] + [0] * 1023, "budget": 5}),
+        (
+            "analyse-4096-offsets",
+            "/api/analyse",
+            {"board": {"rows": 100, "cols": 100, "states": 255, "pattern": offs}},
+        ),
+        (
+            "analyse-200-offsets",
+            "/api/analyse",
+            {"board": {"rows": 100, "cols": 100, "states": 255, "pattern": offs[:200]}},
+        ),
+        (
+            "graph-solve",
+            "/api/solve",
+            {
+                "board": {"effects": [[0]] * 1024, "states": 255, "n_cells": 1024},
+                "state": [7] + [0] * 1023,
+                "budget": 5,
+            },
+        ),
         ("knight-solve", "/api/solve", {"board": knight, "state": zeros}),
-        ("knight-solve-not-minimal", "/api/solve",
-         {"board": knight, "state": zeros, "minimal": False}),
+        (
+            "knight-solve-not-minimal",
+            "/api/solve",
+            {"board": knight, "state": zeros, "minimal": False},
+        ),
         ("knight-analyse", "/api/analyse", {"board": knight}),
-        ("generate-mixed", "/api/generate",
-         {"rows": 32, "cols": 32, "states": 255, "pattern": mixed, "holes": 2}),
+        (
+            "generate-mixed",
+            "/api/generate",
+            {"rows": 32, "cols": 32, "states": 255, "pattern": mixed, "holes": 2},
+        ),
     ]
 
 
@@ -72,7 +92,8 @@ def reproducers() -> list[tuple[str, str, bytes]]:
     """The load: :func:`issue_requests` and a minimal search that runs to its 5 s
     budget, as (name, path, JSON body)."""
     import modlights as ml
-    slow_board = ml.Board.grid(24, 24, 2, "square", wrap=True)      # unprovable
+
+    slow_board = ml.Board.grid(24, 24, 2, "square", wrap=True)  # unprovable
     slow = slow_board.to_dict()
     slow_state = slow_board.random_state(rng=1, solvable=True).tolist()
     cases = issue_requests() + [
@@ -85,8 +106,11 @@ def big_solve() -> tuple[str, str, bytes]:
     """A solve body just under the service's body cap that is over its tile limit: a
     2000 x 2000 board and state, compact JSON (about 8 MB); refused with 400."""
     row = "[" + ",".join(["0"] * 2000) + "]"
-    body = ('{"board":{"rows":2000,"cols":2000},"state":[' + ",".join([row] * 2000)
-            + '],"minimal":false}')
+    body = (
+        '{"board":{"rows":2000,"cols":2000},"state":['
+        + ",".join([row] * 2000)
+        + '],"minimal":false}'
+    )
     return "solve-8mb", "/api/solve", body.encode()
 
 
@@ -112,8 +136,9 @@ def probe(port: int, seconds: float, out: multiprocessing.Queue) -> None:
     out.put(lat)
 
 
-async def client(port: int, cases: list, end: float, counts: Counter, seed: int,
-                 retry_after: bool) -> None:
+async def client(
+    port: int, cases: list, end: float, counts: Counter, seed: int, retry_after: bool
+) -> None:
     """One client: heavy requests back to back until ``end`` (a loop time)."""
     rnd = random.Random(seed)
     loop = asyncio.get_running_loop()
@@ -121,9 +146,12 @@ async def client(port: int, cases: list, end: float, counts: Counter, seed: int,
         name, path, body = rnd.choice(cases)
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: "
-                         f"application/json\r\ncontent-length: {len(body)}\r\n"
-                         "connection: close\r\n\r\n".encode() + body)
+            writer.write(
+                f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: "
+                f"application/json\r\ncontent-length: {len(body)}\r\n"
+                "connection: close\r\n\r\n".encode()
+                + body
+            )
             await writer.drain()
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
             rest = await asyncio.wait_for(reader.read(), 60)
@@ -137,19 +165,26 @@ async def client(port: int, cases: list, end: float, counts: Counter, seed: int,
                 continue
             code = re.search(rb'"error":"(\w+)"', rest)
             counts[(name, f"{status}" + (f" {code.group(1).decode()}" if code else ""))] += 1
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError,
-                IndexError) as e:
+        except (
+            OSError,
+            asyncio.TimeoutError,
+            asyncio.IncompleteReadError,
+            ValueError,
+            IndexError,
+        ) as e:
             counts[(name, f"client error {type(e).__name__}")] += 1
             await asyncio.sleep(0.1)
 
 
-async def load(port: int, clients: int, seconds: float, retry_after: bool,
-               big: bool = False) -> Counter:
+async def load(
+    port: int, clients: int, seconds: float, retry_after: bool, big: bool = False
+) -> Counter:
     cases = [big_solve()] if big else reproducers()
     counts: Counter = Counter()
     end = asyncio.get_running_loop().time() + seconds
-    await asyncio.gather(*(client(port, cases, end, counts, i, retry_after)
-                           for i in range(clients)))
+    await asyncio.gather(
+        *(client(port, cases, end, counts, i, retry_after) for i in range(clients))
+    )
     return counts
 
 
@@ -163,21 +198,39 @@ def main(argv: list | None = None) -> int:
     ap.add_argument("--clients", type=int, default=40)
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--big-bodies", action="store_true",
-                    help="clients send only an 8 MB /api/solve body over the tile limit")
-    ap.add_argument("--no-retry-after", action="store_true",
-                    help="clients resend at once after 503 busy")
+    ap.add_argument(
+        "--big-bodies",
+        action="store_true",
+        help="clients send only an 8 MB /api/solve body over the tile limit",
+    )
+    ap.add_argument(
+        "--no-retry-after", action="store_true", help="clients resend at once after 503 busy"
+    )
     args = ap.parse_args(argv)
     if not (1 <= args.clients <= 200 and 1 <= args.seconds <= 120):
         ap.error("--clients must be 1..200 and --seconds 1..120 (a bounded test)")
-    cmd = [sys.executable, "-m", "modlights", "serve", "--port", "0", "--no-access-log",
-           "--shutdown-timeout", "2"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "modlights",
+        "serve",
+        "--port",
+        "0",
+        "--no-access-log",
+        "--shutdown-timeout",
+        "2",
+    ]
     if args.workers:
         cmd += ["--workers", str(args.workers)]
-    server = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                              stderr=open(os.environ["WEB_LOAD_STDERR"], "w")
-                              if os.environ.get("WEB_LOAD_STDERR") else subprocess.PIPE,
-                              text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    server = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=open(os.environ["WEB_LOAD_STDERR"], "w")
+        if os.environ.get("WEB_LOAD_STDERR")
+        else subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     try:
         line = server.stdout.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -193,13 +246,14 @@ def main(argv: list | None = None) -> int:
                 break
             except OSError:
                 time.sleep(0.05)
-        time.sleep(1.0)                                  # the workers start
+        time.sleep(1.0)  # the workers start
         q: multiprocessing.Queue = multiprocessing.Queue()
         p = multiprocessing.Process(target=probe, args=(port, args.seconds, q))
         p.start()
         t0 = time.monotonic()
-        counts = asyncio.run(load(port, args.clients, args.seconds, not args.no_retry_after,
-                                  args.big_bodies))
+        counts = asyncio.run(
+            load(port, args.clients, args.seconds, not args.no_retry_after, args.big_bodies)
+        )
         lat = q.get(timeout=args.seconds + 30)
         p.join(10)
         took = time.monotonic() - t0
@@ -213,16 +267,22 @@ def main(argv: list | None = None) -> int:
         restarts = re.search(r"^modlights_worker_restarts_total (\S+)$", metrics, re.M)
         ok = [x for x in lat if x is not None]
         p50, p99 = percentile(ok, 0.5), percentile(ok, 0.99)
-        print(f"{args.clients} clients x {took:.1f} s, workers "
-              f"{args.workers or os.cpu_count()}, load average {os.getloadavg()[0]:.2f}")
-        print(f"/api/health: {len(lat)} probes, {len(lat) - len(ok)} failed, "
-              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(ok):.1f} ms "
-              f"(target p99 < {TARGET_P99_MS:g} ms)")
+        print(
+            f"{args.clients} clients x {took:.1f} s, workers "
+            f"{args.workers or os.cpu_count()}, load average {os.getloadavg()[0]:.2f}"
+        )
+        print(
+            f"/api/health: {len(lat)} probes, {len(lat) - len(ok)} failed, "
+            f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(ok):.1f} ms "
+            f"(target p99 < {TARGET_P99_MS:g} ms)"
+        )
         print("answers (request, status): count")
         for (name, status), n in sorted(counts.items()):
             print(f"  {name:26s} {status:24s} {n}")
-        print(f"worker restarts: {restarts.group(1) if restarts else '?'}; "
-              f"server {'up' if alive else 'DOWN'}")
+        print(
+            f"worker restarts: {restarts.group(1) if restarts else '?'}; "
+            f"server {'up' if alive else 'DOWN'}"
+        )
         return 0 if alive and not len(lat) - len(ok) and p99 < TARGET_P99_MS else 1
     finally:
         if server.poll() is None:
@@ -232,4 +292,3 @@ def main(argv: list | None = None) -> int:
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
-

@@ -1,6 +1,7 @@
 """What the browser tests share (tests/web/test_browser.py drives ``modlights serve``,
 tests/web/test_site.py the static site): Debian's Chromium under Playwright, and
 helpers that read the game's page."""
+
 from __future__ import annotations
 
 import datetime
@@ -24,27 +25,36 @@ def browser_missing(chromium: str = CHROMIUM) -> str | None:
     """None when the browser tests can run, else why not and the one command that fixes
     it (the skip reason)."""
     if importlib.util.find_spec("playwright") is None:
-        return (f"{BROWSER_SKIP}: Playwright is not installed; fix: "
-                'pip install ".[test]"')
+        return f'{BROWSER_SKIP}: Playwright is not installed; fix: pip install ".[test]"'
     if not os.access(chromium, os.X_OK):
-        return (f"{BROWSER_SKIP}: no Chromium at {chromium}; fix: "
-                "apt-get install -y chromium (Debian, as root; or set MODLIGHTS_CHROMIUM "
-                "to a Chromium binary)")
+        return (
+            f"{BROWSER_SKIP}: no Chromium at {chromium}; fix: "
+            "apt-get install -y chromium (Debian, as root; or set MODLIGHTS_CHROMIUM "
+            "to a Chromium binary)"
+        )
     return None
 
 
-needs_chromium = pytest.mark.skipif(browser_missing() is not None,
-                                    reason=browser_missing() or "")
+needs_chromium = pytest.mark.skipif(browser_missing() is not None, reason=browser_missing() or "")
 
 
 def launch_chromium():
     """(playwright, browser): a headless Chromium; close the browser, then stop
     playwright."""
     from playwright.sync_api import sync_playwright
+
     pw = sync_playwright().start()
-    b = pw.chromium.launch(executable_path=CHROMIUM, args=[
-        "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"])
+    b = pw.chromium.launch(
+        executable_path=CHROMIUM,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    )
     return pw, b
 
 
@@ -73,8 +83,9 @@ def tile(page, pos):
 
 def marked(page, cls):
     """Sorted (row, col) of the tiles that have the CSS class ``cls``."""
-    rc = page.eval_on_selector_all(f"#board .tile.{cls}",
-                                   "els => els.map(e => [+e.dataset.row, +e.dataset.col])")
+    rc = page.eval_on_selector_all(
+        f"#board .tile.{cls}", "els => els.map(e => [+e.dataset.row, +e.dataset.col])"
+    )
     return sorted((r, c) for r, c in rc)
 
 

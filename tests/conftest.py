@@ -24,6 +24,7 @@ run, and fixes the clock modlights reads for "today" (``daily()``, ``modlights d
 and ``play --daily`` without a date) at FIXED_NOW. The browser tests' page reads the
 browser's clock, not this one.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -76,8 +77,9 @@ def explore_scale() -> int:
     try:
         scale = int(raw)
     except ValueError:
-        raise pytest.UsageError(f"MODLIGHTS_EXPLORE_SCALE must be an integer >= 1, "
-                                f"got {raw!r}") from None
+        raise pytest.UsageError(
+            f"MODLIGHTS_EXPLORE_SCALE must be an integer >= 1, got {raw!r}"
+        ) from None
     if scale < 1:
         raise pytest.UsageError(f"MODLIGHTS_EXPLORE_SCALE must be >= 1, got {scale}")
     return scale
@@ -99,8 +101,11 @@ def pytest_collection_modifyitems(config, items):
             continue
         seen.add(id(fn))
         fn._hypothesis_internal_use_settings = settings(
-            parent=inner, max_examples=inner.max_examples * scale, derandomize=False,
-            database=settings.get_profile(EXPLORE_PROFILE).database)
+            parent=inner,
+            max_examples=inner.max_examples * scale,
+            derandomize=False,
+            database=settings.get_profile(EXPLORE_PROFILE).database,
+        )
 
 
 def node_seed(nodeid: str) -> int:
@@ -138,8 +143,11 @@ _SECRETS_USERS = ("modlights.play.prng", "modlights.cli.common", "modlights.cli.
 #: default date)
 FIXED_NOW = datetime.datetime(2026, 11, 22, 12, 0, tzinfo=datetime.timezone.utc)
 #: (module, attribute) pairs of modlights that read the clock through the datetime module
-_CLOCK_USERS = (("modlights.play.puzzles", "_dt"), ("modlights.cli.daily", "datetime"),
-                ("modlights.cli.play", "datetime"))
+_CLOCK_USERS = (
+    ("modlights.play.puzzles", "_dt"),
+    ("modlights.cli.daily", "datetime"),
+    ("modlights.cli.play", "datetime"),
+)
 
 
 class _FixedDatetimeMeta(type):
@@ -159,8 +167,11 @@ class _FixedDatetime(metaclass=_FixedDatetimeMeta):
 
     @staticmethod
     def now(tz=None):
-        return FIXED_NOW.astimezone(tz) if tz is not None else \
-            FIXED_NOW.astimezone().replace(tzinfo=None)
+        return (
+            FIXED_NOW.astimezone(tz)
+            if tz is not None
+            else FIXED_NOW.astimezone().replace(tzinfo=None)
+        )
 
     @staticmethod
     def utcnow():
@@ -180,6 +191,7 @@ def _seeded_entropy(request, monkeypatch):
     ``np.random.default_rng()`` / ``default_rng(None)`` (seeded generators untouched);
     the clock modlights reads for "today" fixed at FIXED_NOW."""
     import importlib
+
     clock = _fixed_clock_module()
     for name, attr in _CLOCK_USERS:
         try:
@@ -214,6 +226,7 @@ def pytest_terminal_summary(terminalreporter):
     with how many tests it skipped and the command that fixes it (browser_pages.py's
     BROWSER_SKIP reasons), so ``python -m pytest`` does not pass quietly without them."""
     from browser_pages import BROWSER_SKIP
+
     counts: dict[str, int] = {}
     for rep in terminalreporter.stats.get("skipped", []):
         longrepr = getattr(rep, "longrepr", None)

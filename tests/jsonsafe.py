@@ -1,4 +1,5 @@
 """Checks of to_dict answers: JSON types only, and a round trip through json."""
+
 from __future__ import annotations
 
 import json

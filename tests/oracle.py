@@ -1,4 +1,5 @@
 """Brute-force oracles: enumerate every tap-count vector. Tiny boards only."""
+
 from __future__ import annotations
 
 import itertools
@@ -22,7 +23,7 @@ class BruteForce:
         self.A = np.asarray(A, dtype=np.int64)
         self.n = n
         self.X = all_tap_vectors(self.A.shape[1], n)
-        self.AX = (self.X @ self.A.T) % n          # image of each x
+        self.AX = (self.X @ self.A.T) % n  # image of each x
 
     def solutions(self, b: np.ndarray) -> np.ndarray:
         b = np.asarray(b, dtype=np.int64) % self.n

@@ -1,6 +1,7 @@
 """Helpers of the bit-packed GF(2) solve tests: packed states with garbage past the last
 column, unpacking, and the check of one packed solve against the byte solve, the dense
 engine and Board.apply; hypothesis strategies for product and symmetric patterns."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -48,7 +49,7 @@ def check_solve_packed(b, solver, s, target, ps, pt, byte_solver):
     taps = unpack_bits(x, cols)
     assert np.array_equal(b.apply(s, taps), b.coerce_target(target))
     assert np.array_equal(taps, byte_solver.solve(s, target, minimal=False).taps)
-    if b.n_taps <= 12:                              # brute-force-sized: the reference
+    if b.n_taps <= 12:  # brute-force-sized: the reference
         assert ml.Solver(b, backend="reference").solvable(s, target)
     return True
 

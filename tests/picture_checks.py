@@ -2,6 +2,7 @@
 xml.etree (tiles, locks, taps and numbers by place), PNG pixels read with Pillow, and
 colour distances and contrasts computed here from the hex strings, independently of
 render.py."""
+
 from __future__ import annotations
 
 import functools
@@ -17,12 +18,13 @@ from modlights.model import render
 
 try:
     from PIL import Image
-except ImportError:                       # the SVG tests still run
+except ImportError:  # the SVG tests still run
     Image = None
 
 
-needs_pillow = pytest.mark.skipif(Image is None,
-                                  reason='needs Pillow: pip install "modlights[png]"')
+needs_pillow = pytest.mark.skipif(
+    Image is None, reason='needs Pillow: pip install "modlights[png]"'
+)
 
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -31,23 +33,29 @@ SVG = "{http://www.w3.org/2000/svg}"
 @functools.cache
 def srgb_to_oklab(colour: str) -> np.ndarray:
     """OKLab x 100 of '#rrggbb' (Ottosson's matrices, written out again here)."""
-    rgb = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    rgb = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
     r, g, b = lin
     l_ = (0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b) ** (1 / 3)
     m_ = (0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b) ** (1 / 3)
     s_ = (0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b) ** (1 / 3)
-    return 100 * np.array([0.2104542553 * l_ + 0.7936177850 * m_ - 0.0040720468 * s_,
-                           1.9779984951 * l_ - 2.4285922050 * m_ + 0.4505937099 * s_,
-                           0.0259040371 * l_ + 0.7827717662 * m_ - 0.8086757660 * s_])
+    return 100 * np.array(
+        [
+            0.2104542553 * l_ + 0.7936177850 * m_ - 0.0040720468 * s_,
+            1.9779984951 * l_ - 2.4285922050 * m_ + 0.4505937099 * s_,
+            0.0259040371 * l_ + 0.7827717662 * m_ - 0.8086757660 * s_,
+        ]
+    )
 
 
 def contrast(a: str, b: str) -> float:
     """WCAG 2 contrast ratio of two '#rrggbb' colours."""
+
     def lum(c):
-        v = [int(c[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        v = [int(c[i : i + 2], 16) / 255 for i in (1, 3, 5)]
         v = [x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4 for x in v]
         return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]
+
     hi, lo = sorted((lum(a), lum(b)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
 
@@ -62,8 +70,11 @@ class Picture:
         self.text = text
         self.root = ET.fromstring(text)
         w = float(self.root.get("width"))
-        cols = board.shape[1] if board.is_grid else \
-            max(1, math.ceil(math.sqrt(max(board.n_cells, board.n_taps, 1))))
+        cols = (
+            board.shape[1]
+            if board.is_grid
+            else max(1, math.ceil(math.sqrt(max(board.n_cells, board.n_taps, 1))))
+        )
         self.cols = cols
         self.tile = w / (cols + 0.5)
         self.pad = self.tile / 4
@@ -76,7 +87,7 @@ class Picture:
                 cy = float(rect.get("y")) + float(rect.get("height")) / 2
                 pos = self.place(cx, cy)
                 assert pos not in self.tiles, f"two tiles at {pos}"
-                self.tiles[pos] = index[rect.get("fill")]       # KeyError: not a state colour
+                self.tiles[pos] = index[rect.get("fill")]  # KeyError: not a state colour
         self.fills = {}
         for rect in self.root.iter(SVG + "rect"):
             if rect.get("class") == "tile":
@@ -104,8 +115,9 @@ class Picture:
                     pos = self.place(float(t.get("x")), float(t.get("y")))
                     assert pos not in self.numbers
                     self.numbers[pos] = (int(t.text), g.get("fill"))
-        assert len(self.numbers) == sum(t.get("class") == "value"
-                                        for t in self.root.iter(SVG + "text"))
+        assert len(self.numbers) == sum(
+            t.get("class") == "value" for t in self.root.iter(SVG + "text")
+        )
         ids = {e.get("id") for e in self.root.iter() if e.get("id")}
         assert {u.get("href")[1:] for u in self.root.iter(SVG + "use")} <= ids
 
@@ -131,7 +143,7 @@ def check_picture(board: ml.Board, state, taps, numbers: bool) -> Picture:
     pic = Picture(board.to_svg(state, taps=taps, numbers=numbers), board)
     s = np.zeros(board.shape, np.int64) if state is None else np.asarray(state) % board.states
     active = board.cells
-    assert set(pic.tiles) == set(active)                      # holes drawn as absent
+    assert set(pic.tiles) == set(active)  # holes drawn as absent
     for pos in active:
         assert pic.tiles[pos] == s[pos]
     want_locks = {tuple(map(int, p)) for p in np.argwhere(board.locked)} if board.is_grid else set()
@@ -172,11 +184,12 @@ def check_png(board, state, taps, scale=1):
     px, img = read_png(data)
     n = board.states
     assert img.mode == "P" and "transparency" not in img.info
-    pal = np.array(img.getpalette()[:3 * (n + 1)]).reshape(-1, 3)
-    want = [[int(c[i:i + 2], 16) for i in (1, 3, 5)]
-            for c in render.palette(n) + (render.BACKGROUND,)]
+    pal = np.array(img.getpalette()[: 3 * (n + 1)]).reshape(-1, 3)
+    want = [
+        [int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in render.palette(n) + (render.BACKGROUND,)
+    ]
     assert pal.tolist() == want
-    px = px[scale // 2::scale, scale // 2::scale]          # tile centres (not lock frames)
+    px = px[scale // 2 :: scale, scale // 2 :: scale]  # tile centres (not lock frames)
     s = np.asarray(state) % n
     if board.is_grid:
         rows, cols = board.shape
@@ -190,8 +203,9 @@ def check_png(board, state, taps, scale=1):
 
         def panel(v):
             out = np.full(h * cols, n)
-            out[:len(v)] = v
+            out[: len(v)] = v
             return out.reshape(h, cols)
+
         expect = panel(s)
         if taps is not None:
             expect = np.hstack([expect, np.full((h, 1), n), panel(np.asarray(taps) % n)])

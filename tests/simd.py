@@ -1,4 +1,5 @@
 """A fixture running a test on every SIMD path a binding's CPU runs."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Hypothesis strategies for small random boards."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,8 +20,9 @@ def grid_boards(draw, max_brute: int = 5000, n_values=SMALL_N, allow_mixed=True)
     n = draw(st.sampled_from(n_values))
     rows = draw(st.integers(1, 4))
     cols = draw(st.integers(1, 4))
-    kind = draw(st.sampled_from(["name", "offsets", "mixed"] if allow_mixed
-                                else ["name", "offsets"]))
+    kind = draw(
+        st.sampled_from(["name", "offsets", "mixed"] if allow_mixed else ["name", "offsets"])
+    )
     if kind == "name":
         pattern = draw(st.sampled_from(NAMES))
     elif kind == "offsets":
@@ -28,8 +30,13 @@ def grid_boards(draw, max_brute: int = 5000, n_values=SMALL_N, allow_mixed=True)
     else:
         pattern = [[draw(one_pattern) for _ in range(cols)] for _ in range(rows)]
     wrap = draw(st.booleans())
-    cell_kind = draw(st.lists(st.sampled_from(["tile", "tile", "tile", "lock", "hole"]),
-                              min_size=rows * cols, max_size=rows * cols))
+    cell_kind = draw(
+        st.lists(
+            st.sampled_from(["tile", "tile", "tile", "lock", "hole"]),
+            min_size=rows * cols,
+            max_size=rows * cols,
+        )
+    )
     kinds = np.array(cell_kind).reshape(rows, cols)
     locked = kinds == "lock"
     holes = kinds == "hole"
@@ -37,14 +44,15 @@ def grid_boards(draw, max_brute: int = 5000, n_values=SMALL_N, allow_mixed=True)
     taps = int((~locked & ~holes).sum())
     order = draw(st.permutations(list(range(rows * cols))))
     for idx in order:
-        if n ** taps <= max_brute:
+        if n**taps <= max_brute:
             break
         r, c = divmod(idx, cols)
         if not locked[r, c] and not holes[r, c]:
             locked[r, c] = True
             taps -= 1
-    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
-                         wrap=wrap)
+    return ml.Board.grid(
+        rows, cols, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap
+    )
 
 
 @st.composite
@@ -85,8 +93,11 @@ def board_and_state(draw, board_strategy=boards, solvable=None):
 def rhs_vector(b: ml.Board, state, target) -> np.ndarray:
     """t - s over the active cells, computed independently of the Solver."""
     s = np.asarray(state, dtype=np.int64)
-    t = (np.full(b.shape, target, dtype=np.int64) if np.isscalar(target)
-         else np.asarray(target, np.int64))
+    t = (
+        np.full(b.shape, target, dtype=np.int64)
+        if np.isscalar(target)
+        else np.asarray(target, np.int64)
+    )
     d = (t - s) % b.states
     return d.reshape(-1)[[_flat(b, p) for p in b.cells]]
 
@@ -108,8 +119,13 @@ chase_one_pattern = st.one_of(st.sampled_from(NAMES), chase_offsets)
 
 
 @st.composite
-def chase_boards(draw, max_side=12, n_values=(2, 3, 4, 5, 6, 8),
-                 p_locks=(0.0, 0.0, 0.05, 0.2), p_holes=(0.0, 0.0, 0.05, 0.2)):
+def chase_boards(
+    draw,
+    max_side=12,
+    n_values=(2, 3, 4, 5, 6, 8),
+    p_locks=(0.0, 0.0, 0.05, 0.2),
+    p_holes=(0.0, 0.0, 0.05, 0.2),
+):
     """(grid board, seed) for the chase tests: any n of n_values, a named pattern, custom
     offsets within 2 or a mixed board, random locks and holes (probabilities drawn from
     p_locks / p_holes), with or without wrap."""
@@ -127,7 +143,9 @@ def chase_boards(draw, max_side=12, n_values=(2, 3, 4, 5, 6, 8),
     wrap = draw(st.booleans())
     seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
-    locked, holes = random_masks(rng, (rows, cols), draw(st.sampled_from(p_locks)),
-                                 draw(st.sampled_from(p_holes)))
-    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
-                         wrap=wrap), seed
+    locked, holes = random_masks(
+        rng, (rows, cols), draw(st.sampled_from(p_locks)), draw(st.sampled_from(p_holes))
+    )
+    return ml.Board.grid(
+        rows, cols, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap
+    ), seed

@@ -1,5 +1,6 @@
 """The Solver against brute force on random small boards (every pattern, n = 2..8,
 locks, holes, wrap, mixed, graph boards, targets 0 / 1 / array)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -11,8 +12,11 @@ from oracle import BruteForce
 from strategies import board_and_state, rhs_vector
 
 BACKENDS = ["reference", "native"]
-SETTINGS = settings(max_examples=120, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def independent_apply(b: ml.Board, state, taps) -> np.ndarray:
@@ -99,8 +103,8 @@ def test_batch_equals_single(backend, case):
 
 
 LARGE_KERNEL_BOARDS = [
-    ml.Board.grid(4, 4, states=2),                                  # nullity 4
-    ml.Board.grid(5, 5, states=2, pattern="horizontal"),            # 2 per row
+    ml.Board.grid(4, 4, states=2),  # nullity 4
+    ml.Board.grid(5, 5, states=2, pattern="horizontal"),  # 2 per row
     ml.Board.grid(4, 5, states=3, pattern="vertical", wrap=True),
     ml.Board.grid(4, 4, states=4),
     ml.Board.grid(3, 6, states=6, wrap=True),

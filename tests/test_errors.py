@@ -1,4 +1,5 @@
 """Bad input gets a ValueError that says what is allowed."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,6 +32,7 @@ def test_absurd_size_is_fast():
     """Past MAX_TILES only uniform boards are accepted (shape and pattern alone); what
     needs memory per tile refuses at once, saying how much; nothing is allocated."""
     import time
+
     t = time.perf_counter()
     with pytest.raises(ValueError, match="too large"):
         ml.Board.grid(100000, 100000, locked=[(0, 0)])
@@ -39,9 +41,16 @@ def test_absurd_size_is_fast():
     with pytest.raises(ValueError, match="from 1 to"):
         ml.Board.grid(1 << 21, 2)
     b = ml.Board.grid(100000, 100000)
-    assert b.n_cells == b.n_taps == 10 ** 10
-    for op in (b.random_state, lambda: b.coerce_target(0), lambda: b.holes, lambda: b.cells,
-               b.matrix, b.coo, lambda: b._active):
+    assert b.n_cells == b.n_taps == 10**10
+    for op in (
+        b.random_state,
+        lambda: b.coerce_target(0),
+        lambda: b.holes,
+        lambda: b.cells,
+        b.matrix,
+        b.coo,
+        lambda: b._active,
+    ):
         with pytest.raises(ValueError, match="GiB|entries"):
             op()
     assert time.perf_counter() - t < 0.5
@@ -136,7 +145,7 @@ def test_unsolvable_is_valueerror():
     b = ml.Board.grid(4, 4)
     s = ml.Solver(b)
     st = np.zeros((4, 4), np.uint8)
-    st[0, 0] = 1                    # a single light on 4x4 is unsolvable
+    st[0, 0] = 1  # a single light on 4x4 is unsolvable
     assert not s.solvable(st)
     with pytest.raises(ml.Unsolvable):
         s.solve(st)

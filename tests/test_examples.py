@@ -1,4 +1,5 @@
 """Worked examples of the classic puzzles."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -15,6 +15,7 @@ runs the same properties with ten times as many. Each run prints its tally (inpu
 errors, successes, anything else) with ``-s``; ``MODLIGHTS_FUZZ_REPORT=path`` also
 appends it to a file as JSON.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -37,7 +38,7 @@ from hypothesis import strategies as st
 import modlights as ml
 from modlights.cli import main
 
-resource = pytest.importorskip("resource")        # the address-space cap (POSIX)
+resource = pytest.importorskip("resource")  # the address-space cap (POSIX)
 
 #: Python / NumPy memory one example may hold at its peak
 PEAK_LIMIT = 500 << 20
@@ -57,10 +58,16 @@ def _settings(examples: int):
     # guard against hangs, generous because the machine is shared. derandomize and the
     # example database follow the profile (tests/conftest.py): the same inputs on every
     # default run, random ones under HYPOTHESIS_PROFILE=explore.
-    return settings(max_examples=examples, deadline=WALL_DEADLINE_MS,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                           HealthCheck.filter_too_much,
-                                           HealthCheck.function_scoped_fixture])
+    return settings(
+        max_examples=examples,
+        deadline=WALL_DEADLINE_MS,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.filter_too_much,
+            HealthCheck.function_scoped_fixture,
+        ],
+    )
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -129,11 +136,15 @@ def _outcome(target: str, fn):
 
 # ----------------------------------------------------------------------------- values
 weird_scalars = st.one_of(
-    st.integers(-3, 12), st.integers(-2 ** 70, 2 ** 70),
-    st.sampled_from([2 ** 63, 2 ** 64, 10 ** 30]),
-    st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([1e19, -1e19, 2.0, 0.5]),
-    st.booleans(), st.none(), st.text(max_size=4), st.sampled_from([np.int8(3), np.uint64(2 ** 63),
-                                                                   np.float32(2.0), np.nan]),
+    st.integers(-3, 12),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from([2**63, 2**64, 10**30]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([1e19, -1e19, 2.0, 0.5]),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=4),
+    st.sampled_from([np.int8(3), np.uint64(2**63), np.float32(2.0), np.nan]),
 )
 small_ints = st.integers(-2, 9)
 
@@ -148,23 +159,43 @@ def _iterator_of(items):
     return st.sampled_from([list, tuple, iter, lambda x: (y for y in x)]).map(lambda f: f(items))
 
 
-pairs = _mostly(st.tuples(st.integers(0, 3), st.integers(0, 3)), st.one_of(
-    st.tuples(small_ints, small_ints), st.tuples(weird_scalars, weird_scalars),
-    st.lists(small_ints, max_size=3), weird_scalars))
-positions = _mostly(st.one_of(st.none(), st.lists(pairs, max_size=4).flatmap(_iterator_of)),
-                    st.one_of(st.lists(st.lists(st.booleans(), min_size=3, max_size=3),
-                                       min_size=3, max_size=3), weird_scalars))
+pairs = _mostly(
+    st.tuples(st.integers(0, 3), st.integers(0, 3)),
+    st.one_of(
+        st.tuples(small_ints, small_ints),
+        st.tuples(weird_scalars, weird_scalars),
+        st.lists(small_ints, max_size=3),
+        weird_scalars,
+    ),
+)
+positions = _mostly(
+    st.one_of(st.none(), st.lists(pairs, max_size=4).flatmap(_iterator_of)),
+    st.one_of(
+        st.lists(st.lists(st.booleans(), min_size=3, max_size=3), min_size=3, max_size=3),
+        weird_scalars,
+    ),
+)
 patterns = _mostly(
-    st.one_of(st.sampled_from(sorted(ml.PATTERNS)),
-              st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)),
-                       max_size=5).flatmap(_iterator_of)),
-    st.one_of(st.sampled_from(["star", "", "CROSS "]),
-              st.lists(pairs, max_size=6).flatmap(_iterator_of),
-              st.lists(st.lists(st.sampled_from(["cross", "square", "x"]), min_size=3,
-                                max_size=3), min_size=3, max_size=3),
-              weird_scalars))
-sides = _mostly(st.integers(1, 5), st.one_of(weird_scalars, st.sampled_from(
-    [2 ** 20, 2 ** 21, 2 ** 27, 4096])))
+    st.one_of(
+        st.sampled_from(sorted(ml.PATTERNS)),
+        st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), max_size=5).flatmap(
+            _iterator_of
+        ),
+    ),
+    st.one_of(
+        st.sampled_from(["star", "", "CROSS "]),
+        st.lists(pairs, max_size=6).flatmap(_iterator_of),
+        st.lists(
+            st.lists(st.sampled_from(["cross", "square", "x"]), min_size=3, max_size=3),
+            min_size=3,
+            max_size=3,
+        ),
+        weird_scalars,
+    ),
+)
+sides = _mostly(
+    st.integers(1, 5), st.one_of(weird_scalars, st.sampled_from([2**20, 2**21, 2**27, 4096]))
+)
 states_arg = _mostly(st.integers(2, 9), st.one_of(weird_scalars, st.sampled_from([255, 256])))
 
 
@@ -179,26 +210,59 @@ def _check_board(b: ml.Board) -> None:
 
 
 CONSTRUCTOR_ARGS = dict(
-    kind=st.sampled_from(["grid", "effects", "matrix"]), rows=sides, cols=sides,
-    n=states_arg, pattern=patterns, locked=positions, holes=positions,
+    kind=st.sampled_from(["grid", "effects", "matrix"]),
+    rows=sides,
+    cols=sides,
+    n=states_arg,
+    pattern=patterns,
+    locked=positions,
+    holes=positions,
     wrap=_mostly(st.booleans(), weird_scalars),
-    effects=_mostly(st.lists(st.lists(_mostly(st.integers(0, 5), st.sampled_from(
-        [-1, 2 ** 27 - 1, 2 ** 27, 2 ** 63, 10 ** 30]), weight=20), max_size=4), max_size=5),
-                    st.one_of(st.lists(st.lists(st.one_of(small_ints, weird_scalars),
-                                                max_size=4), max_size=5).flatmap(_iterator_of),
-                              weird_scalars)),
-    n_cells=_mostly(st.one_of(st.none(), st.integers(6, 8)),
-                    st.one_of(st.integers(-1, 5), weird_scalars,
-                              st.sampled_from([2 ** 27, 2 ** 27 + 1]))),
-    matrix=_mostly(st.lists(st.lists(st.one_of(st.integers(-300, 300), st.sampled_from(
-        [1e19, 2.0, 2 ** 70])), min_size=3, max_size=3), min_size=1, max_size=3),
-        st.one_of(st.lists(st.lists(st.one_of(small_ints, weird_scalars), min_size=2,
-                                    max_size=2), max_size=3), weird_scalars,
-                  st.sampled_from([[[1, 2], [3]], np.zeros((2, 2, 2))]))))
+    effects=_mostly(
+        st.lists(
+            st.lists(
+                _mostly(
+                    st.integers(0, 5),
+                    st.sampled_from([-1, 2**27 - 1, 2**27, 2**63, 10**30]),
+                    weight=20,
+                ),
+                max_size=4,
+            ),
+            max_size=5,
+        ),
+        st.one_of(
+            st.lists(
+                st.lists(st.one_of(small_ints, weird_scalars), max_size=4), max_size=5
+            ).flatmap(_iterator_of),
+            weird_scalars,
+        ),
+    ),
+    n_cells=_mostly(
+        st.one_of(st.none(), st.integers(6, 8)),
+        st.one_of(st.integers(-1, 5), weird_scalars, st.sampled_from([2**27, 2**27 + 1])),
+    ),
+    matrix=_mostly(
+        st.lists(
+            st.lists(
+                st.one_of(st.integers(-300, 300), st.sampled_from([1e19, 2.0, 2**70])),
+                min_size=3,
+                max_size=3,
+            ),
+            min_size=1,
+            max_size=3,
+        ),
+        st.one_of(
+            st.lists(
+                st.lists(st.one_of(small_ints, weird_scalars), min_size=2, max_size=2), max_size=3
+            ),
+            weird_scalars,
+            st.sampled_from([[[1, 2], [3]], np.zeros((2, 2, 2))]),
+        ),
+    ),
+)
 
 
-def _fuzz_constructors(kind, rows, cols, n, pattern, locked, holes, wrap, effects, n_cells,
-                       matrix):
+def _fuzz_constructors(kind, rows, cols, n, pattern, locked, holes, wrap, effects, n_cells, matrix):
     def build():
         if kind == "grid":
             b = ml.Board.grid(rows, cols, n, pattern, locked=locked, holes=holes, wrap=wrap)
@@ -208,31 +272,46 @@ def _fuzz_constructors(kind, rows, cols, n, pattern, locked, holes, wrap, effect
             b = ml.Board.from_matrix(matrix, n)
         _check_board(b)
         return b
+
     _outcome(f"Board.{'grid' if kind == 'grid' else 'from_' + kind}", build)
 
 
-BOARDS = [ml.Board.grid(3, 3), ml.Board.grid(3, 4, 3, "square", locked=[(0, 0)], holes=[(2, 3)]),
-          ml.Board.grid(4, 4, 4, wrap=True), ml.Board.from_effects([[0, 1], [1, 2], [2]], 6),
-          ml.Board.grid(30, 30, 2)]
-SOLVERS = [ml.Solver(b) for b in BOARDS]      # factored once: the examples ask questions
+BOARDS = [
+    ml.Board.grid(3, 3),
+    ml.Board.grid(3, 4, 3, "square", locked=[(0, 0)], holes=[(2, 3)]),
+    ml.Board.grid(4, 4, 4, wrap=True),
+    ml.Board.from_effects([[0, 1], [1, 2], [2]], 6),
+    ml.Board.grid(30, 30, 2),
+]
+SOLVERS = [ml.Solver(b) for b in BOARDS]  # factored once: the examples ask questions
 
-state_values = _mostly(st.integers(-300, 300), st.one_of(
-    st.integers(-2 ** 80, 2 ** 80), st.floats(allow_nan=True, allow_infinity=True),
-    st.sampled_from([1e19, -1e300, 2.0 ** 64, 3.0])), weight=12)
+state_values = _mostly(
+    st.integers(-300, 300),
+    st.one_of(
+        st.integers(-(2**80), 2**80),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.sampled_from([1e19, -1e300, 2.0**64, 3.0]),
+    ),
+    weight=12,
+)
 
 
 @st.composite
 def state_inputs(draw, shape):
-    kind = draw(st.sampled_from(["array"] * 4 + ["list"] * 2 +
-                                ["wrong shape", "scalar", "strings", "iter"]))
+    kind = draw(
+        st.sampled_from(["array"] * 4 + ["list"] * 2 + ["wrong shape", "scalar", "strings", "iter"])
+    )
     size = math.prod(shape)
     if kind == "array":
-        dtype = draw(st.sampled_from([np.uint8, np.int8, np.int64, np.uint64, np.float64,
-                                      np.float32, bool, object]))
+        dtype = draw(
+            st.sampled_from(
+                [np.uint8, np.int8, np.int64, np.uint64, np.float64, np.float32, bool, object]
+            )
+        )
         vals = draw(st.lists(state_values, min_size=size, max_size=size))
         try:
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)   # the cast may overflow
+                warnings.simplefilter("ignore", RuntimeWarning)  # the cast may overflow
                 return np.array(vals, dtype=dtype).reshape(shape)
         except (OverflowError, ValueError, TypeError):
             return np.array(vals, dtype=object).reshape(shape)
@@ -250,18 +329,21 @@ def state_inputs(draw, shape):
 
 
 STATE_ARGS = dict(
-    data=st.data(), which=st.integers(0, len(BOARDS) - 1),
+    data=st.data(),
+    which=st.integers(0, len(BOARDS) - 1),
     op=st.sampled_from(["solve", "solvable", "press", "apply", "many", "min_taps"]),
-    budget=st.one_of(st.none(), st.integers(0, 2 ** 70), weird_scalars))
+    budget=st.one_of(st.none(), st.integers(0, 2**70), weird_scalars),
+)
 
 
 def _fuzz_states(data, which, op, budget):
     b = BOARDS[which]
     state = data.draw(state_inputs(b.shape))
-    target = data.draw(_mostly(st.integers(-5, 300), st.one_of(state_inputs(b.shape),
-                                                               weird_scalars), weight=2))
+    target = data.draw(
+        _mostly(st.integers(-5, 300), st.one_of(state_inputs(b.shape), weird_scalars), weight=2)
+    )
     if isinstance(budget, float) and budget > 0.05:
-        budget = 0.05                                 # seconds: stay within the deadline
+        budget = 0.05  # seconds: stay within the deadline
     s = SOLVERS[which]
     pos = data.draw(pairs if b.is_grid else _mostly(st.integers(0, 3), weird_scalars))
     times = data.draw(_mostly(small_ints, weird_scalars))
@@ -273,8 +355,11 @@ def _fuzz_states(data, which, op, budget):
             assert np.array_equal(b.apply(start, sol.taps), goal)
         elif op == "solvable":
             ok = s.solvable(state, target)
-            assert ok == ml.Solver(b, backend="reference").solvable(state, target) \
-                if b.n_cells <= 64 else True
+            assert (
+                ok == ml.Solver(b, backend="reference").solvable(state, target)
+                if b.n_cells <= 64
+                else True
+            )
         elif op == "press":
             b.press(state, pos, times)
         elif op == "apply":
@@ -286,19 +371,32 @@ def _fuzz_states(data, which, op, budget):
                 assert np.array_equal(b.apply(stack[0], x), b.coerce_target(target))
         else:
             s.min_taps_many(np.asarray(state)[None], target, budget=budget)
+
     _outcome(f"states/{op}", run)
 
 
-CODES = [ml.generate(r, c, n, pat, seed=seed, unique=False).code for seed, (r, c, n, pat) in
-         enumerate([(3, 3, 2, "cross"), (4, 5, 3, "square"), (2, 6, 7, [(0, 0), (0, 1)]),
-                    (3, 3, 4, [["cross", "knight", "vertical"]] * 3), (5, 5, 255, "diagonal")])]
+CODES = [
+    ml.generate(r, c, n, pat, seed=seed, unique=False).code
+    for seed, (r, c, n, pat) in enumerate(
+        [
+            (3, 3, 2, "cross"),
+            (4, 5, 3, "square"),
+            (2, 6, 7, [(0, 0), (0, 1)]),
+            (3, 3, 4, [["cross", "knight", "vertical"]] * 3),
+            (5, 5, 255, "diagonal"),
+        ]
+    )
+]
 B64 = string.ascii_letters + string.digits + "-_"
 
 
 @st.composite
 def codes(draw):
-    kind = draw(st.sampled_from(["valid", "valid", "random b64", "random text", "mutated",
-                                 "cut", "extended"]))
+    kind = draw(
+        st.sampled_from(
+            ["valid", "valid", "random b64", "random text", "mutated", "cut", "extended"]
+        )
+    )
     if kind == "random b64":
         return draw(st.text(alphabet=B64, max_size=80))
     if kind == "random text":
@@ -309,10 +407,10 @@ def codes(draw):
     if kind == "mutated":
         for _ in range(draw(st.integers(1, 3))):
             i = draw(st.integers(0, len(code) - 1))
-            code = code[:i] + draw(st.sampled_from(B64)) + code[i + 1:]
+            code = code[:i] + draw(st.sampled_from(B64)) + code[i + 1 :]
         return code
     if kind == "cut":
-        return code[:draw(st.integers(0, len(code) - 1))]
+        return code[: draw(st.integers(0, len(code) - 1))]
     return code + draw(st.text(alphabet=B64, min_size=1, max_size=6))
 
 
@@ -323,61 +421,169 @@ def _fuzz_codes(code):
         if p.board.n_taps * p.board.n_cells <= 900:
             g = ml.Game(code)
             g.hint()
+
     _outcome("Puzzle.from_code", run)
 
 
 # ----------------------------------------------------------------------------- CLI
-cli_numbers = st.one_of(st.integers(-3, 12).map(str), st.sampled_from(
-    ["0", "-1", "2", "3", "255", "256", "18446744073709551616", "9" * 30, "1e400", "nan",
-     "inf", "", " ", "x", "3.5", "2s", "0s", "1e400s", "-1s", "nans", "١٢"]))
-cli_grids = st.sampled_from(["3x3", "2x5", "5x5", "1x1", "0x3", "3x", "x", "99999999999x3",
-                             "3x99999999999999999999", "4 x 4", "6x6", "-1x2", "3×3"])
-cli_patterns = st.sampled_from(["cross", "knight", "nope", "0,0;1,0", "-1,0;1,0", "0,0;x,1",
-                                "0,99999999999999999999", "", ";;", "(0,0)", "0,0;0,0;0,0"])
-cli_masks = st.sampled_from(["1,1", "0,0;2,2", "010000000", "0101", "9,9", "a", "-1,0",
-                             "99999999999999999999,0", "", "1,1;1,1"])
-cli_states = st.one_of(st.text(alphabet="0123456789,./ ", max_size=30), st.sampled_from(
-    ["000000000", "011110110", "0,0,0,0,0,0,0,0,99999999999999999999999", "...."]))
+cli_numbers = st.one_of(
+    st.integers(-3, 12).map(str),
+    st.sampled_from(
+        [
+            "0",
+            "-1",
+            "2",
+            "3",
+            "255",
+            "256",
+            "18446744073709551616",
+            "9" * 30,
+            "1e400",
+            "nan",
+            "inf",
+            "",
+            " ",
+            "x",
+            "3.5",
+            "2s",
+            "0s",
+            "1e400s",
+            "-1s",
+            "nans",
+            "١٢",
+        ]
+    ),
+)
+cli_grids = st.sampled_from(
+    [
+        "3x3",
+        "2x5",
+        "5x5",
+        "1x1",
+        "0x3",
+        "3x",
+        "x",
+        "99999999999x3",
+        "3x99999999999999999999",
+        "4 x 4",
+        "6x6",
+        "-1x2",
+        "3×3",
+    ]
+)
+cli_patterns = st.sampled_from(
+    [
+        "cross",
+        "knight",
+        "nope",
+        "0,0;1,0",
+        "-1,0;1,0",
+        "0,0;x,1",
+        "0,99999999999999999999",
+        "",
+        ";;",
+        "(0,0)",
+        "0,0;0,0;0,0",
+    ]
+)
+cli_masks = st.sampled_from(
+    [
+        "1,1",
+        "0,0;2,2",
+        "010000000",
+        "0101",
+        "9,9",
+        "a",
+        "-1,0",
+        "99999999999999999999,0",
+        "",
+        "1,1;1,1",
+    ]
+)
+cli_states = st.one_of(
+    st.text(alphabet="0123456789,./ ", max_size=30),
+    st.sampled_from(["000000000", "011110110", "0,0,0,0,0,0,0,0,99999999999999999999999", "...."]),
+)
 
 
 @st.composite
 def argv_lists(draw, check_file):
-    cmd = draw(st.sampled_from(["solve", "info", "generate", "daily", "check", "play",
-                                "bench", "nope", "--version", "--help", ""]))
+    cmd = draw(
+        st.sampled_from(
+            [
+                "solve",
+                "info",
+                "generate",
+                "daily",
+                "check",
+                "play",
+                "bench",
+                "nope",
+                "--version",
+                "--help",
+                "",
+            ]
+        )
+    )
     argv = [cmd] if cmd else []
-    board_opts = {"--grid": cli_grids, "--states": cli_numbers, "--pattern": cli_patterns,
-                  "--locked": cli_masks, "--holes": cli_masks, "--code": codes()}
+    board_opts = {
+        "--grid": cli_grids,
+        "--states": cli_numbers,
+        "--pattern": cli_patterns,
+        "--locked": cli_masks,
+        "--holes": cli_masks,
+        "--code": codes(),
+    }
     extra = {
-        "solve": {"--state": cli_states, "--seed": cli_numbers, "--target": cli_states,
-                  "--budget": cli_numbers, "--backend": st.sampled_from(["native", "reference",
-                                                                         "gpu"])},
+        "solve": {
+            "--state": cli_states,
+            "--seed": cli_numbers,
+            "--target": cli_states,
+            "--budget": cli_numbers,
+            "--backend": st.sampled_from(["native", "reference", "gpu"]),
+        },
         "info": {"--backend": st.sampled_from(["native", "reference"])},
-        "generate": {"--grid": cli_grids, "--states": cli_numbers, "--pattern": cli_patterns,
-                     "--locked": cli_numbers, "--holes": cli_numbers, "--seed": cli_numbers,
-                     "--difficulty": st.sampled_from(["easy", "hard", "expert", "x"])},
+        "generate": {
+            "--grid": cli_grids,
+            "--states": cli_numbers,
+            "--pattern": cli_patterns,
+            "--locked": cli_numbers,
+            "--holes": cli_numbers,
+            "--seed": cli_numbers,
+            "--difficulty": st.sampled_from(["easy", "hard", "expert", "x"]),
+        },
         "daily": {},
         "check": {},
-        "play": {"--daily": cli_numbers, "--date": st.sampled_from(["2026-11-22", "2026-13-01",
-                                                                    "x"]),
-                 "--keys": st.sampled_from(["q", "? ? q", "right space u r n q", "zz"])},
+        "play": {
+            "--daily": cli_numbers,
+            "--date": st.sampled_from(["2026-11-22", "2026-13-01", "x"]),
+            "--keys": st.sampled_from(["q", "? ? q", "right space u r n q", "zz"]),
+        },
         # one board a run: each runs gc.collect twice, slow in a process this size
-        "bench": {"--sizes": st.sampled_from(["20", "12x6", "0", "x", "99999999999999",
-                                              "3,,x"]),
-                  "--states": st.sampled_from(["2", "3", "1", "x", "2,256"]),
-                  "--repeats": st.sampled_from(["1", "2", "0", "-1", "1001", "x", "9" * 30]),
-                  "--seed": cli_numbers},
+        "bench": {
+            "--sizes": st.sampled_from(["20", "12x6", "0", "x", "99999999999999", "3,,x"]),
+            "--states": st.sampled_from(["2", "3", "1", "x", "2,256"]),
+            "--repeats": st.sampled_from(["1", "2", "0", "-1", "1001", "x", "9" * 30]),
+            "--seed": cli_numbers,
+        },
     }.get(cmd, {})
     opts = dict(extra)
     if cmd in ("solve", "info"):
         opts.update({k: v for k, v in board_opts.items() if k not in opts})
-    for name in draw(st.lists(st.sampled_from(sorted(opts)), unique=True, max_size=4)) if opts \
-            else []:
+    for name in (
+        draw(st.lists(st.sampled_from(sorted(opts)), unique=True, max_size=4)) if opts else []
+    ):
         value = draw(opts[name])
         argv += [f"{name}={value}"] if draw(st.booleans()) else [name, str(value)]
-    flags = {"solve": ["--wrap", "--json", "--no-minimal"], "info": ["--wrap", "--json"],
-             "generate": ["--wrap", "--no-unique", "--json"], "daily": ["--json"],
-             "check": ["--json", "-v", "--allow-multiple"], "play": ["--numbers"],
-             "bench": ["--json", "--quiet"]}.get(cmd, [])
+    flags = {
+        "solve": ["--wrap", "--json", "--no-minimal"],
+        "info": ["--wrap", "--json"],
+        "generate": ["--wrap", "--no-unique", "--json"],
+        "daily": ["--json"],
+        "check": ["--json", "-v", "--allow-multiple"],
+        "play": ["--numbers"],
+        "bench": ["--json", "--quiet"],
+    }.get(cmd, [])
     argv += draw(st.lists(st.sampled_from(flags), unique=True, max_size=2)) if flags else []
     if cmd == "check":
         argv.append(draw(st.sampled_from([check_file, "/dev/zero", "/nonexistent", "-"])))
@@ -429,10 +635,12 @@ def _make_tests(scale: int, mark):
     @mark
     @_settings(200 * scale)
     @given(**CONSTRUCTOR_ARGS)
-    def test_constructors(kind, rows, cols, n, pattern, locked, holes, wrap, effects,
-                          n_cells, matrix):
-        _fuzz_constructors(kind, rows, cols, n, pattern, locked, holes, wrap, effects,
-                           n_cells, matrix)
+    def test_constructors(
+        kind, rows, cols, n, pattern, locked, holes, wrap, effects, n_cells, matrix
+    ):
+        _fuzz_constructors(
+            kind, rows, cols, n, pattern, locked, holes, wrap, effects, n_cells, matrix
+        )
 
     @mark
     @_settings(200 * scale)
@@ -466,7 +674,12 @@ def _check_file(factory) -> str:
     return _FILE["path"]
 
 
-(test_constructors, test_states_and_targets, test_puzzle_codes,
- test_cli_argument_lists) = _make_tests(1, lambda f: f)
-(test_constructors_slow, test_states_and_targets_slow, test_puzzle_codes_slow,
- test_cli_argument_lists_slow) = _make_tests(10, pytest.mark.slow)
+(test_constructors, test_states_and_targets, test_puzzle_codes, test_cli_argument_lists) = (
+    _make_tests(1, lambda f: f)
+)
+(
+    test_constructors_slow,
+    test_states_and_targets_slow,
+    test_puzzle_codes_slow,
+    test_cli_argument_lists_slow,
+) = _make_tests(10, pytest.mark.slow)

@@ -6,6 +6,7 @@ Each case must end "ok" (every answer equal to the reference engine's and checke
 Board.apply) or "refused" (a ValueError); a wrong answer, another exception or a dead
 process fails it. The checks themselves are in fuzz/cases.py (shared with the fuzzer).
 """
+
 from __future__ import annotations
 
 import json
@@ -34,13 +35,19 @@ def replay(paths: list[Path], timeout: float = TIMEOUT) -> dict[str, dict]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         [str(Path(modlights.__file__).resolve().parent.parent)]
-        + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+        + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    )
     env["PYTHONFAULTHANDLER"] = "1"
     out: dict[str, dict] = {}
     todo = list(paths)
     while todo:
-        proc = subprocess.run([sys.executable, str(REPLAY), *map(str, todo)], env=env,
-                              capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(
+            [sys.executable, str(REPLAY), *map(str, todo)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
         started = None
         for line in proc.stdout.splitlines():
             if not line.startswith("{"):
@@ -53,13 +60,15 @@ def replay(paths: list[Path], timeout: float = TIMEOUT) -> dict[str, dict]:
                 started = None
         if started is None:
             if proc.returncode not in (0, 1):
-                raise AssertionError(f"replay failed (exit {proc.returncode}):\n"
-                                     f"{proc.stderr[-3000:]}")
+                raise AssertionError(
+                    f"replay failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
+                )
             break
         out[Path(started).name] = {
             "result": "crash",
-            "detail": f"exit status {proc.returncode}\n{proc.stderr[-3000:]}"}
-        todo = todo[[str(p) for p in todo].index(started) + 1:]
+            "detail": f"exit status {proc.returncode}\n{proc.stderr[-3000:]}",
+        }
+        todo = todo[[str(p) for p in todo].index(started) + 1 :]
     return out
 
 
@@ -95,7 +104,8 @@ def test_replay_reports_a_crash_as_the_case_that_caused_it(tmp_path, monkeypatch
         "    if spec['kind'] == 'abort':\n"
         "        os.abort()\n"
         "    return _make(spec)\n"
-        "cases.make_board = make_board\n".format(str(ROOT / "fuzz")))
+        "cases.make_board = make_board\n".format(str(ROOT / "fuzz"))
+    )
     old = os.environ.get("PYTHONPATH", "")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(tmp_path), old) if p))
     out = replay([good, crash, good.with_name("graph-empty.json")])
@@ -113,6 +123,7 @@ def test_decode_is_total_and_deterministic():
     finally:
         sys.path.pop(0)
     import random
+
     rnd = random.Random(21)
     for _k in range(300):
         data = bytes(rnd.randrange(256) for _ in range(rnd.randrange(0, 80)))
@@ -124,6 +135,7 @@ def test_decode_is_total_and_deterministic():
             assert spec["rows"] * spec["cols"] <= cases.MAX_TILES
             assert 2 <= spec["states"] <= 255
     from modlights.engines.registry import METHOD_FAMILIES
+
     assert cases.METHODS == ("auto", *METHOD_FAMILIES)
 
 
@@ -138,6 +150,7 @@ def test_check_finds_a_wrong_answer(monkeypatch):
     case = json.loads((CORPUS / "knight-n255-chase.json").read_text())
     assert cases.check(case) == "ok"
     from modlights.solver import Solver
+
     real = Solver.solve
 
     def off_by_one(self, *a, **kw):

@@ -1,6 +1,7 @@
 """The package layout by role: every import follows the layer order and no import
 cycle exists (module-level and function-level imports alike; ``if TYPE_CHECKING:``
 blocks are annotations, not imports). The CLI is one module per command."""
+
 from __future__ import annotations
 
 import ast
@@ -13,8 +14,19 @@ SRC = pathlib.Path(ml.__file__).parent
 #: top first: a module may import its own layer and the layers above it, never below.
 #: "modlights" is the package itself (__init__.py: the public names of the API), which
 #: the front ends (web, cli) use as any user does; __main__ runs the CLI.
-LAYERS = ("model", "native", "engines", "search", "solver", "play", "io", "modlights", "web",
-          "cli", "__main__")
+LAYERS = (
+    "model",
+    "native",
+    "engines",
+    "search",
+    "solver",
+    "play",
+    "io",
+    "modlights",
+    "web",
+    "cli",
+    "__main__",
+)
 
 
 def _modules() -> dict[str, pathlib.Path]:
@@ -31,7 +43,8 @@ def _is_type_checking(node: ast.AST) -> bool:
     t = getattr(node, "test", None)
     return isinstance(node, ast.If) and (
         (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING")
-        or (isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING"))
+        or (isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+    )
 
 
 def _imports(name: str, path: pathlib.Path, known: set[str]) -> set[str]:
@@ -73,7 +86,7 @@ def _layer(mod: str) -> int:
     if len(parts) == 1:
         return LAYERS.index("modlights")
     if parts[1].startswith("_") and not parts[1].startswith("__"):
-        return LAYERS.index("native")            # an extension module (modlights._core)
+        return LAYERS.index("native")  # an extension module (modlights._core)
     return LAYERS.index(parts[1])
 
 
@@ -86,12 +99,14 @@ def test_every_module_has_a_layer():
     for name in _modules():
         parts = name.split(".")
         assert len(parts) == 1 or parts[1] in LAYERS, (
-            f"{name} is in no layer; put it in one of {', '.join(LAYERS)}")
+            f"{name} is in no layer; put it in one of {', '.join(LAYERS)}"
+        )
 
 
 def test_no_import_runs_against_the_layer_order():
-    upward = sorted(f"{a} -> {b}" for a, deps in _graph().items() for b in deps
-                    if _layer(b) > _layer(a))
+    upward = sorted(
+        f"{a} -> {b}" for a, deps in _graph().items() for b in deps if _layer(b) > _layer(a)
+    )
     assert upward == [], "imports against the layer order:\n" + "\n".join(upward)
 
 
@@ -156,6 +171,7 @@ def test_objects_pickle_with_their_module_paths():
 
 def test_every_command_has_its_module():
     from modlights import cli
+
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
     names = sorted(sub.choices)

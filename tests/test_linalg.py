@@ -1,4 +1,5 @@
 """rank, kernel, det, inverse and pseudo-inverse against brute force and exact integers."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,7 +19,7 @@ def matrices(draw, max_side=5, square=False, ns=NS, max_brute=20000):
     n = draw(st.sampled_from(ns))
     m = draw(st.integers(0, max_side))
     r = m if square else draw(st.integers(0, max_side))
-    while r and n ** r > max_brute:
+    while r and n**r > max_brute:
         r -= 1
         if square:
             m = r
@@ -27,12 +28,15 @@ def matrices(draw, max_side=5, square=False, ns=NS, max_brute=20000):
     style = draw(st.sampled_from(["uniform", "nonunits", "lowrank", "sparse"]))
     if style == "uniform":
         A = rng.integers(0, n, size=(m, r))
-    elif style == "nonunits":           # entries sharing factors with n
+    elif style == "nonunits":  # entries sharing factors with n
         A = rng.integers(0, n, size=(m, r)) * draw(st.sampled_from([1, 2, 3, 4]))
     elif style == "lowrank":
         k = draw(st.integers(0, 3))
-        A = (rng.integers(0, n, size=(m, k)) @ rng.integers(0, n, size=(k, r)) if k
-             else np.zeros((m, r), int))
+        A = (
+            rng.integers(0, n, size=(m, k)) @ rng.integers(0, n, size=(k, r))
+            if k
+            else np.zeros((m, r), int)
+        )
     else:
         A = rng.integers(0, n, size=(m, r)) * (rng.random((m, r)) < 0.3)
     return np.asarray(A, dtype=np.int64) % n, n
@@ -56,8 +60,8 @@ def test_kernel_against_brute_force(backend, mn):
     # the generators generate exactly ker A
     assert group_closure_size(K, n) == s.kernel_size
     assert s.rank == A.shape[1] - s.nullity
-    if all(n % p for p in range(2, n)):        # prime: a basis, |ker| = n^nullity
-        assert s.kernel_size == n ** s.nullity
+    if all(n % p for p in range(2, n)):  # prime: a basis, |ker| = n^nullity
+        assert s.kernel_size == n**s.nullity
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -126,11 +130,15 @@ def test_large_moduli(backend, n):
         K = s.kernel().astype(np.int64)
         assert not (A @ K.T % n).any()
         from math import prod
+
         assert prod(s.kernel_orders) == s.kernel_size
-        for k, o in zip(K, s.kernel_orders):     # each generator has exactly its order
+        for k, o in zip(K, s.kernel_orders):  # each generator has exactly its order
             assert not (k * o % n).any()
-            assert all((k * (o // p) % n).any() for p in range(2, o + 1) if o % p == 0 and
-                       all(p % q for q in range(2, p)))
+            assert all(
+                (k * (o // p) % n).any()
+                for p in range(2, o + 1)
+                if o % p == 0 and all(p % q for q in range(2, p))
+            )
         x = rng.integers(0, n, size=r)
         b = A @ x % n
         sol = s.solve(ml.Board.from_matrix(A, n).from_cell_vector((-b) % n), minimal=False)

@@ -7,6 +7,7 @@ residual system from the plan and refuses (ValueError saying how large) before
 allocating it. The heavy reproducers run in a subprocess whose address space is capped
 a little above what the interpreter already uses, so asking for GiBs fails the test.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -26,22 +27,25 @@ from strategies import boards
 def run_capped(body: str, extra_mb: int = 700, seconds: float = 60) -> str:
     """Run body in a fresh interpreter whose address space may grow by extra_mb beyond
     what it uses after importing modlights; returns stdout (assert on it)."""
-    code = "\n".join([
-        "import resource, sys, time",
-        "import numpy as np",
-        "import modlights as ml",
-        "from modlights.native import _core as _gf2, _core as _zn, _core as _coset, "
-        "_core as _chase",
-        "vm = [int(l.split()[1]) for l in open('/proc/self/status') "
-        "if l.startswith('VmSize')][0]",
-        f"cap = vm * 1024 + {extra_mb} * 2**20",
-        "resource.setrlimit(resource.RLIMIT_AS, (cap, cap))",
-        "t0 = time.perf_counter()",
-        body,
-        "print('SECONDS', time.perf_counter() - t0)",
-    ])
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=seconds)
+    code = "\n".join(
+        [
+            "import resource, sys, time",
+            "import numpy as np",
+            "import modlights as ml",
+            "from modlights.native import _core as _gf2, _core as _zn, _core as _coset, "
+            "_core as _chase",
+            "vm = [int(l.split()[1]) for l in open('/proc/self/status') "
+            "if l.startswith('VmSize')][0]",
+            f"cap = vm * 1024 + {extra_mb} * 2**20",
+            "resource.setrlimit(resource.RLIMIT_AS, (cap, cap))",
+            "t0 = time.perf_counter()",
+            body,
+            "print('SECONDS', time.perf_counter() - t0)",
+        ]
+    )
+    p = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=seconds
+    )
     assert p.returncode == 0, p.stderr[-3000:]
     return p.stdout
 
@@ -50,32 +54,38 @@ def seconds_of(out: str) -> float:
     return float(out.split("SECONDS")[1].split()[0])
 
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="address-space caps via /proc and RLIMIT_AS")
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="address-space caps via /proc and RLIMIT_AS"
+)
 
 
 # ---------------------------------------------------------------------------- item 4
 def test_dense_gf2_counts_without_int64_matrix():
     """150 x 150 cross board, dense method: the old rank path built a 3.8 GiB int64
     matrix; now rank / nullity / kernel_size come from a packed elimination."""
-    out = run_capped("""
+    out = run_capped(
+        """
 s = ml.Solver(ml.Board.grid(150, 150), method="dense")
 print("COUNTS", s.rank, s.nullity, s.kernel_size)
-""", extra_mb=400)
+""",
+        extra_mb=400,
+    )
     rk, nl, ks = map(int, out.split("COUNTS")[1].split()[:3])
     chase_solver = ml.Solver(ml.Board.grid(150, 150), method="chase")
-    assert (rk, nl, ks) == (chase_solver.rank, chase_solver.nullity,
-                            chase_solver.kernel_size)
-    assert rk + nl == 150 * 150 and ks == 2 ** nl
+    assert (rk, nl, ks) == (chase_solver.rank, chase_solver.nullity, chase_solver.kernel_size)
+    assert rk + nl == 150 * 150 and ks == 2**nl
 
 
 def test_identity_graph_board_counts_fast_and_small():
-    out = run_capped("""
+    out = run_capped(
+        """
 s = ml.Solver(ml.Board.from_effects([[i] for i in range(20000)], 2))
 print("COUNTS", s.rank, s.kernel_size, s.nullity)
 x = s.solve(np.ones(20000, np.uint8))
 print("LEN", x.length, x.proven_minimal)
-""", extra_mb=600)
+""",
+        extra_mb=600,
+    )
     assert out.split("COUNTS")[1].split()[:3] == ["20000", "1", "0"]
     assert out.split("LEN")[1].split()[:2] == ["20000", "True"]
     assert seconds_of(out) < 10
@@ -86,12 +96,15 @@ def test_minimal_search_on_a_huge_kernel_is_bounded(n):
     """100000 taps on one cell: nullity 99999 (a 9.3 GiB dense kernel). The search takes
     the generators that fit and proves nothing; the answer is still a solution, here
     of the least length (n - 1 taps take state 1 to 0)."""
-    out = run_capped(f"""
+    out = run_capped(
+        f"""
 s = ml.Solver(ml.Board.from_effects([[0]] * 100000, {n}, n_cells=1))
 sol = s.solve([1])
 b = s.board
 print("RESULT", sol.length, sol.proven_minimal, int(b.apply([1], sol.taps)[0]), s.nullity)
-""", extra_mb=900)
+""",
+        extra_mb=900,
+    )
     length, proven, after, nullity = out.split("RESULT")[1].split()[:4]
     assert int(after) == 0 and int(length) == n - 1
     assert int(nullity) == 99999 and proven in ("True", "False")
@@ -99,23 +112,29 @@ print("RESULT", sol.length, sol.proven_minimal, int(b.apply([1], sol.taps)[0]), 
 
 
 def test_kernel_states_its_size_before_allocating():
-    out = run_capped("""
+    out = run_capped(
+        """
 s = ml.Solver(ml.Board.from_effects([[0]] * 100000, 2, n_cells=1))
 try:
     s.kernel()
 except ValueError as e:
     print("REFUSED", e)
-""", extra_mb=300)
+""",
+        extra_mb=300,
+    )
     msg = out.split("REFUSED")[1]
     assert "99999" in msg and "9999900000 bytes" in msg and "GiB" in msg
 
 
 def test_large_cross_board_counts_quickly():
     """k = 2049: nullity in the hundreds; counted from the chase's residual system."""
-    out = run_capped("""
+    out = run_capped(
+        """
 s = ml.Solver(ml.Board.grid(2049, 2049))
 print("COUNTS", s.nullity, s.rank, s.kernel_size.bit_length() - 1)
-""", extra_mb=900)
+""",
+        extra_mb=900,
+    )
     nl, rk, log2 = map(int, out.split("COUNTS")[1].split()[:3])
     assert nl == log2 and nl + rk == 2049 * 2049 and 100 <= nl < 2049
     assert seconds_of(out) < 30
@@ -141,7 +160,7 @@ def test_bounded_search_generators(monkeypatch, n):
     s = ml.Solver(b, method="dense")
     state = b.random_state(rng=rng)
     best = ml.Solver(b, backend="reference").solve(state, budget=1 << 22)
-    monkeypatch.setattr(solver, "MAX_SEARCH_BYTES", b.n_taps)     # one generator
+    monkeypatch.setattr(solver, "MAX_SEARCH_BYTES", b.n_taps)  # one generator
     sol = ml.Solver(b, method="dense").solve(state)
     assert not b.apply(state, sol.taps).any()
     assert sol.length >= best.length
@@ -158,12 +177,15 @@ def test_chase_generators_limit_is_a_prefix():
 
 
 # ---------------------------------------------------------------------------- item 5
-@pytest.mark.parametrize("args", [
-    (200000, 8, 2, "horizontal"),
-    (600, 600, 2, [(0, 0), (-300, 0)]),
-    (60000, 8, 3, "horizontal"),
-    (255, 255, 2, []),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        (200000, 8, 2, "horizontal"),
+        (600, 600, 2, [(0, 0), (-300, 0)]),
+        (60000, 8, 3, "horizontal"),
+        (255, 255, 2, []),
+    ],
+)
 def test_chase_refuses_huge_residual_systems_quickly(args):
     t0 = time.perf_counter()
     b = ml.Board.grid(*args)
@@ -187,23 +209,26 @@ def test_boards_too_large_for_the_chase_are_solved_by_the_algebra(args):
 
 
 def test_chase_refusal_allocates_nothing_large():
-    out = run_capped("""
+    out = run_capped(
+        """
 for args in [(200000, 8, 2, "horizontal"), (60000, 8, 3, "horizontal"), (255, 255, 2, [])]:
     try:
         ml.Solver(ml.Board.grid(*args), method="chase")
     except ValueError as e:
         print("REFUSED", str(e)[:60])
-""", extra_mb=400)
+""",
+        extra_mb=400,
+    )
     assert out.count("REFUSED") == 3
     assert seconds_of(out) < 5
 
 
 def test_residual_cost_model():
     nbytes, work = chase.residual_cost(10000, 10000, 2)
-    assert nbytes == 3 * 10000 * 157 * 8 and work == 10000 ** 3 // 64
-    chase.check_residual_size(10000, 10000, 2)        # the 10000^2 cross board fits
+    assert nbytes == 3 * 10000 * 157 * 8 and work == 10000**3 // 64
+    chase.check_residual_size(10000, 10000, 2)  # the 10000^2 cross board fits
     chase.check_residual_size(3000, 3000, 6)
-    nbytes, _ = chase.residual_cost(100, 200, 6)        # 6 = 2 * 3: two parts
+    nbytes, _ = chase.residual_cost(100, 200, 6)  # 6 = 2 * 3: two parts
     assert nbytes == 100 * 200 * 7
     with pytest.raises(ValueError, match="65025 equations x 65025 unknowns mod 2"):
         chase.check_residual_size(65025, 65025, 2)
@@ -215,8 +240,12 @@ def test_check_command_refuses_such_codes_quickly(tmp_path):
     f = tmp_path / "levels.txt"
     f.write_text(code + "\n")
     t0 = time.perf_counter()
-    p = subprocess.run([sys.executable, "-m", "modlights", "check", str(f)],
-                       capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "modlights", "check", str(f)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert time.perf_counter() - t0 < 10
     assert p.returncode == 2 and "residual system" in p.stderr
     assert "Traceback" not in p.stderr

@@ -2,6 +2,7 @@
 src/modlights/__init__.py); pyproject.toml declares it dynamic and reads it from there
 with scikit-build-core's regex provider, the CLI prints it, and CHANGELOG.md has an
 entry for it."""
+
 from __future__ import annotations
 
 import pathlib
@@ -35,8 +36,13 @@ def test_version_is_pep440():
 
 
 def test_cli_prints_the_version():
-    out = subprocess.run([sys.executable, "-m", "modlights", "--version"],
-                         capture_output=True, text=True, timeout=60, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "modlights", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     assert out.stdout.strip() == f"modlights {ml.__version__}"
 
 

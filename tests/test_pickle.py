@@ -1,5 +1,6 @@
 """Every public object pickles (every protocol) and copies after use: the copies compare
 equal to the originals and give the same answers (Board.apply checks them)."""
+
 from __future__ import annotations
 
 import copy
@@ -13,31 +14,38 @@ import modlights as ml
 
 def _round_trips(obj):
     """Copies of obj by every pickle protocol (0 and 1 too), deepcopy and copy."""
-    return [pickle.loads(pickle.dumps(obj, protocol=proto))
-            for proto in range(pickle.HIGHEST_PROTOCOL + 1)] + \
-        [copy.deepcopy(obj), copy.copy(obj)]
+    return [
+        pickle.loads(pickle.dumps(obj, protocol=proto))
+        for proto in range(pickle.HIGHEST_PROTOCOL + 1)
+    ] + [copy.deepcopy(obj), copy.copy(obj)]
 
 
-@pytest.mark.parametrize("make", [
-    lambda: ml.Board.grid(4, 5, 3, "square", locked=[(0, 0)], holes=[(3, 4)], wrap=True),
-    lambda: ml.Board.grid(2, 2, 5, [["cross", "horizontal"], [[(0, 0), (1, 1)], "vertical"]]),
-    lambda: ml.Board.from_effects([[0, 1], [1, 2], [2]], 4),
-    lambda: ml.Board.from_matrix([[1, 2], [3, 4]], 6),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: ml.Board.grid(4, 5, 3, "square", locked=[(0, 0)], holes=[(3, 4)], wrap=True),
+        lambda: ml.Board.grid(2, 2, 5, [["cross", "horizontal"], [[(0, 0), (1, 1)], "vertical"]]),
+        lambda: ml.Board.from_effects([[0, 1], [1, 2], [2]], 4),
+        lambda: ml.Board.from_matrix([[1, 2], [3, 4]], 6),
+    ],
+)
 def test_boards_pickle_and_copy_after_use(make):
     b = make()
-    b.matrix(), b.coo(), b.cells, b.taps, b.locked          # caches filled
+    b.matrix(), b.coo(), b.cells, b.taps, b.locked  # caches filled
     for c in _round_trips(b):
         assert c == b and hash(c) == hash(b)
         assert np.array_equal(c.matrix(), b.matrix())
 
 
-@pytest.mark.parametrize("make,method", [
-    (lambda: ml.Board.grid(5, 5), "dense"),
-    (lambda: ml.Board.grid(4, 4, 4), "dense"),
-    (lambda: ml.Board.grid(30, 30, 3), "chase"),
-    (lambda: ml.Board.from_effects([[0, 1], [1, 2], [2, 0]], 6), "dense"),
-])
+@pytest.mark.parametrize(
+    "make,method",
+    [
+        (lambda: ml.Board.grid(5, 5), "dense"),
+        (lambda: ml.Board.grid(4, 4, 4), "dense"),
+        (lambda: ml.Board.grid(30, 30, 3), "chase"),
+        (lambda: ml.Board.from_effects([[0, 1], [1, 2], [2, 0]], 6), "dense"),
+    ],
+)
 @pytest.mark.parametrize("backend", ["native", "reference"])
 def test_solvers_pickle_as_board_backend_method_and_refactor(make, method, backend):
     b = make()
@@ -45,7 +53,7 @@ def test_solvers_pickle_as_board_backend_method_and_refactor(make, method, backe
         return
     s = ml.Solver(b, backend=backend, method=method)
     state = b.random_state(rng=1)
-    sol = s.solve(state)                                    # used: engine factored
+    sol = s.solve(state)  # used: engine factored
     s.kernel()
     blob = pickle.dumps(s)
     assert len(blob) < 64 * 1024 + 2 * b.n_cells * b.n_taps  # no engine memory inside
@@ -73,13 +81,13 @@ def test_solution_equality_and_copies():
 
 def test_puzzle_game_campaign_pickle_after_use():
     p = ml.generate(4, 4, 3, seed=4)
-    _ = p.min_taps, p.stars, p.code, p.solution             # measured
+    _ = p.min_taps, p.stars, p.code, p.solution  # measured
     for c in _round_trips(p):
         assert c == p and c.min_taps == p.min_taps and c.proven == p.proven
         assert c.code == p.code
     g = ml.Game(p)
     g.tap(p.board.taps[0])
-    g.hint()                                                 # a plan in progress
+    g.hint()  # a plan in progress
     for c in _round_trips(g):
         assert c.puzzle == p and c.moves == g.moves and c.hinted
         assert np.array_equal(c.state, g.state)
@@ -101,12 +109,13 @@ def test_every_object_pickles_with_every_protocol_after_use():
     Campaign, Hardest and the seeded generator pickle with protocols 0 and 1 too, and
     the copies behave as the originals."""
     from modlights.play.prng import SplitMix64
+
     b = ml.Board.grid(4, 4, 3, locked=[(1, 1)])
     s = ml.Solver(b)
     st = b.random_state(rng=5)
     sol = s.solve(st)
     p = ml.generate(4, 4, 3, seed=9)
-    _ = p.min_taps, p.stars, p.difficulty, p.solution       # measured
+    _ = p.min_taps, p.stars, p.difficulty, p.solution  # measured
     g = ml.Game(p)
     taps = [q for q in p.board.taps]
     g.tap(taps[0])
@@ -114,15 +123,14 @@ def test_every_object_pickles_with_every_protocol_after_use():
     g.undo()
     g.hint()
     camp = ml.Campaign(seed="s")
-    _ = camp.level((0, 0), 1).min_taps                        # a measured level cached
+    _ = camp.level((0, 0), 1).min_taps  # a measured level cached
     h = ml.Solver(ml.Board.grid(4, 4, 2)).hardest()
     for proto in range(pickle.HIGHEST_PROTOCOL + 1):
         c = pickle.loads(pickle.dumps(sol, protocol=proto))
         assert c == sol and c.examined == sol.examined and c.moves() == sol.moves()
         assert not b.apply(st, c.taps).any()
         c = pickle.loads(pickle.dumps(p, protocol=proto))
-        assert c == p and (c.min_taps, c.stars, c.difficulty) == \
-            (p.min_taps, p.stars, p.difficulty)
+        assert c == p and (c.min_taps, c.stars, c.difficulty) == (p.min_taps, p.stars, p.difficulty)
         c = pickle.loads(pickle.dumps(g, protocol=proto))
         assert c.moves == g.moves and c.hints_used == g.hints_used
         assert np.array_equal(c.state, g.state)
@@ -131,7 +139,7 @@ def test_every_object_pickles_with_every_protocol_after_use():
         assert c.to_json() == camp.to_json() and c.level((0, 0), 1) == camp.level((0, 0), 1)
         c = pickle.loads(pickle.dumps(h, protocol=proto))
         assert c.to_dict() == h.to_dict()
-    for seed in (0, "x"):           # a zero state too (a falsy state skips __setstate__)
+    for seed in (0, "x"):  # a zero state too (a falsy state skips __setstate__)
         r = SplitMix64(seed)
         r.next_u64()
         if seed == 0:

@@ -1,4 +1,5 @@
 """The README's Python tour runs as written."""
+
 from __future__ import annotations
 
 import pathlib
@@ -21,9 +22,13 @@ def test_readme_check_command_runs_on_the_shipped_level_pack(capsys, monkeypatch
     import shlex
 
     from modlights.cli import main
+
     text = README.read_text()
-    commands = [line.split("#", 1)[0].strip() for line in text.splitlines()
-                if line.strip().startswith("modlights check ")]
+    commands = [
+        line.split("#", 1)[0].strip()
+        for line in text.splitlines()
+        if line.strip().startswith("modlights check ")
+    ]
     assert commands, "the README shows no 'modlights check' command"
     monkeypatch.chdir(README.parent)
     for command in commands:
@@ -37,11 +42,12 @@ def test_readme_check_command_runs_on_the_shipped_level_pack(capsys, monkeypatch
 
 def test_readme_hint_is_not_tapped_twice():
     text = README.read_text()
-    assert "g.tap(g.hint())" not in text           # hint() already taps
+    assert "g.tap(g.hint())" not in text  # hint() already taps
 
 
 def test_package_ships_license_and_py_typed():
     import modlights
+
     root = README.parent
     assert "MIT" in (root / "LICENSE").read_text()
     assert (pathlib.Path(modlights.__file__).parent / "py.typed").is_file()
@@ -50,6 +56,7 @@ def test_package_ships_license_and_py_typed():
 def test_readme_links_exist():
     """Every relative link of the README (the documentation's pages) is in the tree."""
     import re
+
     text = README.read_text()
     links = [t for t in re.findall(r"\]\(([^)#]+)", text) if "://" not in t]
     links += re.findall(r'<img src="([^"]+)"', text)
@@ -63,10 +70,14 @@ def test_readme_shell_commands_parse():
     import shlex
 
     from modlights.cli import build_parser
+
     parser = build_parser()
-    commands = [line.split("#", 1)[0].strip() for line in README.read_text().splitlines()
-                if line.startswith("modlights ")]
+    commands = [
+        line.split("#", 1)[0].strip()
+        for line in README.read_text().splitlines()
+        if line.startswith("modlights ")
+    ]
     assert commands
     for command in commands:
-        args = parser.parse_args(shlex.split(command)[1:])   # SystemExit on a bad one
+        args = parser.parse_args(shlex.split(command)[1:])  # SystemExit on a bad one
         assert args.command == shlex.split(command)[1]

@@ -1,5 +1,6 @@
 """The Solver facade: targets, budgets, backends and methods, progress callbacks, the
 solution's dict; every answer checked with Board.apply or against the reference engine."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,9 +31,9 @@ def test_zero_d_array_targets_are_scalars():
 
 
 # ---------------------------------------------------------------- budgets
-@pytest.mark.parametrize("budget", [2 ** 64, 2 ** 200, np.uint64(2 ** 64 - 1)])
+@pytest.mark.parametrize("budget", [2**64, 2**200, np.uint64(2**64 - 1)])
 def test_huge_budgets_mean_no_limit(budget):
-    b = ml.Board.grid(5, 5)                     # |ker A| = 4: the C search runs
+    b = ml.Board.grid(5, 5)  # |ker A| = 4: the C search runs
     s = ml.Solver(b)
     state = b.random_state(rng=3)
     sol = s.solve(state, budget=budget)
@@ -45,7 +46,7 @@ def test_huge_budgets_mean_no_limit(budget):
 
 def test_bad_budgets_are_value_errors():
     s = ml.Solver(ml.Board.grid(3, 3))
-    for bad in (-1, -2 ** 70, float("nan"), -0.5, True, "10", [1]):
+    for bad in (-1, -(2**70), float("nan"), -0.5, True, "10", [1]):
         with pytest.raises(ValueError, match="budget"):
             s.solve(np.zeros((3, 3), int), budget=bad)
 
@@ -65,7 +66,7 @@ class _Stop(Exception):
 
 @pytest.mark.parametrize("backend", ["reference", "native"])
 def test_progress_reports_the_minimal_search(backend):
-    b = ml.Board.grid(4, 4, 4)                          # |ker A| = 256 over Z/4
+    b = ml.Board.grid(4, 4, 4)  # |ker A| = 256 over Z/4
     s = ml.Solver(b, backend=backend)
     calls = []
     state = b.random_state(rng=5)
@@ -74,12 +75,14 @@ def test_progress_reports_the_minimal_search(backend):
     assert calls[0] == (0, total) and calls[-1] == (total, total)
     assert all(t == total for _, t in calls)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
-    assert sol == ml.Solver(b, backend="reference").solve(state) or \
-        sol.length == ml.Solver(b, backend="reference").solve(state).length
+    assert (
+        sol == ml.Solver(b, backend="reference").solve(state)
+        or sol.length == ml.Solver(b, backend="reference").solve(state).length
+    )
 
 
 def test_progress_can_stop_a_python_search_and_the_solver_stays_usable():
-    b = ml.Board.grid(8, 8, 3)                          # |ker A| = 81
+    b = ml.Board.grid(8, 8, 3)  # |ker A| = 81
     s = ml.Solver(b, backend="reference")
     assert s.kernel_size > 1
     state = b.random_state(rng=2)
@@ -89,6 +92,7 @@ def test_progress_can_stop_a_python_search_and_the_solver_stays_usable():
         seen.append(done)
         if done > 0:
             raise _Stop
+
     with pytest.raises(_Stop):
         s.solve(state, progress=stop)
     sol = s.solve(state)
@@ -96,7 +100,7 @@ def test_progress_can_stop_a_python_search_and_the_solver_stays_usable():
 
 
 def test_progress_of_min_taps_many_and_bad_callbacks():
-    b = ml.Board.grid(4, 4)                    # |ker A| = 16
+    b = ml.Board.grid(4, 4)  # |ker A| = 16
     s = ml.Solver(b)
     states = np.stack([b.random_state(rng=i) for i in range(5)])
     calls = []
@@ -105,7 +109,7 @@ def test_progress_of_min_taps_many_and_bad_callbacks():
     assert calls == [(5, 5)]
     calls.clear()
     s.min_taps_many(states, budget=2, progress=lambda d, t: calls.append((d, t)))
-    assert calls == [(i, 5) for i in range(1, 6)]      # a partial search: board by board
+    assert calls == [(i, 5) for i in range(1, 6)]  # a partial search: board by board
     with pytest.raises(ValueError, match="progress"):
         s.solve(states[0], progress=3)
 

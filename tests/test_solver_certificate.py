@@ -1,6 +1,7 @@
 """Solution.certificate(): the proof the minimal search hands back, as JSON that
 modlights.verify accepts, for every path of Solver.solve (native and reference
 backends, an executor, a trivial kernel); ValueError when nothing is proved."""
+
 from __future__ import annotations
 
 import concurrent.futures as cf
@@ -17,16 +18,21 @@ from oracle import BruteForce
 
 def boards():
     rng = np.random.default_rng(23)
-    out = [ml.Board.grid(5, 5), ml.Board.grid(4, 4, states=3), ml.Board.grid(4, 4, states=4),
-           ml.Board.grid(4, 5, states=6, pattern="square", wrap=True),
-           ml.Board.grid(3, 4, states=5, locked=[(0, 1)], holes=[(2, 3)]),
-           ml.Board.grid(9, 9), ml.Board.grid(4, 4, states=2, pattern="knight"),
-           ml.Board.from_effects([[0, 1], [1, 2], [0, 2], [0, 1, 2], [2]], 2, n_cells=3),
-           ml.Board.from_effects([[0, 0], [1], [0, 1, 1], [2, 2], [2]], 4, n_cells=3)]
+    out = [
+        ml.Board.grid(5, 5),
+        ml.Board.grid(4, 4, states=3),
+        ml.Board.grid(4, 4, states=4),
+        ml.Board.grid(4, 5, states=6, pattern="square", wrap=True),
+        ml.Board.grid(3, 4, states=5, locked=[(0, 1)], holes=[(2, 3)]),
+        ml.Board.grid(9, 9),
+        ml.Board.grid(4, 4, states=2, pattern="knight"),
+        ml.Board.from_effects([[0, 1], [1, 2], [0, 2], [0, 1, 2], [2]], 2, n_cells=3),
+        ml.Board.from_effects([[0, 0], [1], [0, 1, 1], [2, 2], [2]], 4, n_cells=3),
+    ]
     for _ in range(4):
         n = int(rng.choice([2, 3, 4, 6]))
         locked = rng.random((3, 4)) < 0.2
-        out.append(ml.Board.grid(3, 4, states=n, locked=locked, wrap=bool(rng.random() < .5)))
+        out.append(ml.Board.grid(3, 4, states=n, locked=locked, wrap=bool(rng.random() < 0.5)))
     return out
 
 
@@ -41,12 +47,12 @@ def test_certificate_holds_and_is_the_minimum(idx, backend):
     sol = s.solve(b.random_state(rng=idx))
     assert sol.proven_minimal
     cert = sol.certificate()
-    assert json.loads(json.dumps(cert)) == cert          # JSON-safe, nothing lost
+    assert json.loads(json.dumps(cert)) == cert  # JSON-safe, nothing lost
     assert ml.verify(cert) is True
     assert cert["length"] == sol.length
     assert cert["taps"] == b.tap_vector(sol.taps).tolist()
     assert len(cert["kernel"]["generators"]) == len(cert["kernel"]["orders"])
-    if b.states ** b.n_taps <= 1 << 16:
+    if b.states**b.n_taps <= 1 << 16:
         assert BruteForce(b.matrix(), b.states).min_length(cert["rhs"]) == sol.length
 
 
@@ -67,12 +73,12 @@ def test_target_and_state_give_the_rhs():
 
 
 def test_not_proved_raises_value_error_saying_why():
-    b = ml.Board.grid(5, 5)                      # |ker A| = 4
+    b = ml.Board.grid(5, 5)  # |ker A| = 4
     s = ml.Solver(b)
     state = b.random_state(rng=3)
     with pytest.raises(ValueError, match=r"minimal=False"):
         s.solve(state, minimal=False).certificate()
-    b = ml.Board.grid(9, 9)                      # |ker A| = 256
+    b = ml.Board.grid(9, 9)  # |ker A| = 256
     sol = ml.Solver(b).solve(b.random_state(rng=3), budget=3)
     if not sol.proven_minimal:
         with pytest.raises(ValueError, match=r"budget ran out"):
@@ -92,8 +98,11 @@ def test_trivial_kernel_without_search():
 def test_pickle_and_copy_keep_the_certificate():
     b = ml.Board.grid(5, 5, states=3)
     sol = ml.Solver(b).solve(b.random_state(rng=5))
-    for other in (pickle.loads(pickle.dumps(sol)), copy.deepcopy(sol),
-                  pickle.loads(pickle.dumps(sol, protocol=0))):
+    for other in (
+        pickle.loads(pickle.dumps(sol)),
+        copy.deepcopy(sol),
+        pickle.loads(pickle.dumps(sol, protocol=0)),
+    ):
         assert other == sol and other.certificate() == sol.certificate()
 
 
@@ -124,8 +133,32 @@ def test_a_reordering_proof_replaces_the_kernel():
 
 
 #: OEIS A075464: the fewest taps for the all-on k x k board (k = 1..24), published data.
-A075464 = [1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141,
-           224, 245, 276, 231, 270]
+A075464 = [
+    1,
+    4,
+    5,
+    4,
+    15,
+    28,
+    33,
+    40,
+    25,
+    44,
+    55,
+    72,
+    105,
+    56,
+    117,
+    104,
+    147,
+    188,
+    141,
+    224,
+    245,
+    276,
+    231,
+    270,
+]
 
 
 def test_all_on_certificates_hold_with_the_published_values():

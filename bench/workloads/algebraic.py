@@ -11,6 +11,7 @@ These read the engine's private parts (AlgebraicEngine._rec, _conv, _poly_F): wh
 they move, the workload reports the import error instead of a figure. The whole solves
 are the grid and packed workloads (gf2-cross-10000, packed-cross-10000, packed-giant).
 """
+
 from __future__ import annotations
 
 import gc
@@ -24,7 +25,7 @@ from ..registry import Context, Subject, Timed, workload
 def _median(f, repeats):
     ts, out = [], None
     for _ in range(repeats):
-        out = None                      # the last result only: one output array alive
+        out = None  # the last result only: one output array alive
         gc.collect()
         t0 = time.perf_counter()
         out = f()
@@ -35,12 +36,15 @@ def _median(f, repeats):
 def bench_nullity(k, repeats):
     import modlights as ml
     from modlights.engines.algebraic.cross import AlgebraicEngine
+
     t, ts, nul = _median(lambda: ml.Solver(ml.Board.grid(k, k)).nullity, repeats)
     eng = AlgebraicEngine(ml.Board.grid(k, k))
     chi, F = eng._poly_F()
     tg, tgs, _ = _median(lambda: F.gcd(chi), repeats)
-    return [dict(work=f"nullity GF(2) cross {k}^2", seconds=t, runs=ts, nullity=nul),
-            dict(work=f"  of which gcd(F, chi) of degree {k}", seconds=tg, runs=tgs)]
+    return [
+        dict(work=f"nullity GF(2) cross {k}^2", seconds=t, runs=ts, nullity=nul),
+        dict(work=f"  of which gcd(F, chi) of degree {k}", seconds=tg, runs=tgs),
+    ]
 
 
 def bench_stages(k, repeats):
@@ -48,6 +52,7 @@ def bench_stages(k, repeats):
     import modlights as ml
     from modlights.cli.workloads import random_packed
     from modlights.engines.algebraic.cross import AlgebraicEngine
+
     b = ml.Board.grid(k, k)
     eng = AlgebraicEngine(b)
     x0 = random_packed(k, k, np.random.default_rng(7))
@@ -63,8 +68,10 @@ def bench_stages(k, repeats):
         return out
 
     x = np.empty_like(start)
-    _, last = stage("chase pass 1 (z = 0, read-only: the residual row only)",
-                    lambda: rec.chase_gf2(start, True, 0, None, None, False))
+    _, last = stage(
+        "chase pass 1 (z = 0, read-only: the residual row only)",
+        lambda: rec.chase_gf2(start, True, 0, None, None, False),
+    )
     chi = stage("chi_T (three-term recurrence)", conv.charpoly)
     F = stage("F = P_h mod chi_T", lambda: conv.residual_poly(chi))
     g, s, _ = stage("extended gcd(F, chi_T)", lambda: F.xgcd(chi, with_t=False))
@@ -77,18 +84,30 @@ def bench_stages(k, repeats):
     assert not last2.any()
     assert eng.apply_packed(x, start, write=False)[1] == 0
     dst = np.empty_like(start)
-    stage(f"floor: numpy copy of the packed state ({start.nbytes / 2**20:.0f} MiB)",
-          lambda: np.copyto(dst, start))
-    stage("floor: numpy XOR of two packed arrays into a third",
-          lambda: np.bitwise_xor(start, x, out=dst))
-    return [dict(work=f"stages GF(2) cross {k}^2 packed", seconds=sum(
-        r["seconds"] for r in rows if "floor" not in r["work"]), runs=[])] + rows
+    stage(
+        f"floor: numpy copy of the packed state ({start.nbytes / 2**20:.0f} MiB)",
+        lambda: np.copyto(dst, start),
+    )
+    stage(
+        "floor: numpy XOR of two packed arrays into a third",
+        lambda: np.bitwise_xor(start, x, out=dst),
+    )
+    return [
+        dict(
+            work=f"stages GF(2) cross {k}^2 packed",
+            seconds=sum(r["seconds"] for r in rows if "floor" not in r["work"]),
+            runs=[],
+        )
+    ] + rows
 
 
-
-
-@workload("algebraic-nullity", help="Solver(Board.grid(k, k)).nullity, GF(2) cross k = 100000 "
-          "(the gcd of degree k inside it as a figure)", params={"size": 100000}, repeats=5)
+@workload(
+    "algebraic-nullity",
+    help="Solver(Board.grid(k, k)).nullity, GF(2) cross k = 100000 "
+    "(the gcd of degree k inside it as a figure)",
+    params={"size": 100000},
+    repeats=5,
+)
 def algebraic_nullity(ctx: Context):
     k = ctx["size"]
 
@@ -99,12 +118,17 @@ def algebraic_nullity(ctx: Context):
     def check(rows):
         ctx.figure("nullity", rows[0]["nullity"])
         ctx.figure("gcd_seconds", rows[1]["seconds"], "s", "gcd(F, chi) alone, first round")
+
     return {"modlights": Subject(run, check)}
 
 
-@workload("algebraic-stages", help="the stages of one packed GF(2) cross solve (k = 30000), "
-          "each timed, beside the memory-bandwidth floor (figures only)",
-          params={"size": 30000, "stage_repeats": 3}, repeats=1)
+@workload(
+    "algebraic-stages",
+    help="the stages of one packed GF(2) cross solve (k = 30000), "
+    "each timed, beside the memory-bandwidth floor (figures only)",
+    params={"size": 30000, "stage_repeats": 3},
+    repeats=1,
+)
 def algebraic_stages(ctx: Context):
     for row in bench_stages(ctx["size"], ctx["stage_repeats"]):
         ctx.figure(row["work"].strip(), row["seconds"], "s", "median")

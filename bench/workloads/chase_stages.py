@@ -21,6 +21,7 @@ the peak RSS of the pipeline above the resident set before it (VmHWM, reset by
 The start is random (not necessarily solvable): with ``--solvable`` it is
 ``Board.random_state`` (solvable), whose time and peak are printed too.
 """
+
 from __future__ import annotations
 
 import time
@@ -55,6 +56,7 @@ class _TimedRes:
                 return attr(*a, **k)
             finally:
                 self._acc["residual"] += time.perf_counter() - t0
+
         return timed
 
 
@@ -67,6 +69,7 @@ class _Timed:
     def __getattr__(self, name):
         attr = getattr(self._plan, name)
         if name in ("numeric", "matrix_gf2", "matrix_zn"):
+
             def timed(*a, **k):
                 t0 = time.perf_counter()
                 try:
@@ -74,14 +77,29 @@ class _Timed:
                 finally:
                     key = "numeric" if name == "numeric" else "symbolic"
                     self._acc[key] += time.perf_counter() - t0
+
             return timed
         return attr
 
 
 #: Columns: Solver = plan + symbolic + res_factor + solver_rest (Python glue);
 #: solve = numeric + res_solve + solve_rest (Python: checks, rhs, taps, Solution).
-COLS = ("grid", "grid_mb", "solver", "plan", "symbolic", "res_factor", "solver_rest",
-        "solve", "numeric", "res_solve", "solve_rest", "total", "peak_mb", "abs_peak_mb")
+COLS = (
+    "grid",
+    "grid_mb",
+    "solver",
+    "plan",
+    "symbolic",
+    "res_factor",
+    "solver_rest",
+    "solve",
+    "numeric",
+    "res_solve",
+    "solve_rest",
+    "total",
+    "peak_mb",
+    "abs_peak_mb",
+)
 
 
 def one(size: int, n: int, pattern: str, repeats: int, solvable: bool) -> dict:
@@ -94,14 +112,16 @@ def one(size: int, n: int, pattern: str, repeats: int, solvable: bool) -> dict:
     acc = {"plan": 0.0, "symbolic": 0.0, "numeric": 0.0, "residual": 0.0}
     real_build = chase_mod.build_plan
     from modlights.native import _core as _zn
+
     real_gf2, real_zn = _chase.Gf2Residual, _zn.ZnEngine
 
-    def timed_residual(real):            # times the set-up and every solve
+    def timed_residual(real):  # times the set-up and every solve
         def make(*a, **k):
             t0 = time.perf_counter()
             r = real(*a, **k)
             acc["residual"] += time.perf_counter() - t0
             return _TimedRes(r, acc)
+
         return make
 
     _chase.Gf2Residual = timed_residual(real_gf2)
@@ -162,13 +182,16 @@ def one(size: int, n: int, pattern: str, repeats: int, solvable: bool) -> dict:
     return out
 
 
-@workload("chase-stages", help="the stages of Board.grid + Solver(method='chase') + solve on "
-          "a large board: plan, symbolic chase, residual, numeric replay, glue; RSS (figures)",
-          params={"size": 4000, "states": 2, "pattern": "cross", "stage_repeats": 5,
-                  "solvable": False}, repeats=1, warmup=0)
+@workload(
+    "chase-stages",
+    help="the stages of Board.grid + Solver(method='chase') + solve on "
+    "a large board: plan, symbolic chase, residual, numeric replay, glue; RSS (figures)",
+    params={"size": 4000, "states": 2, "pattern": "cross", "stage_repeats": 5, "solvable": False},
+    repeats=1,
+    warmup=0,
+)
 def chase_stages(ctx: Context):
-    out = one(ctx["size"], ctx["states"], ctx["pattern"], ctx["stage_repeats"],
-              ctx["solvable"])
+    out = one(ctx["size"], ctx["states"], ctx["pattern"], ctx["stage_repeats"], ctx["solvable"])
     for key in COLS + (("random_state", "random_state_peak") if ctx["solvable"] else ()):
         unit = "MB" if key.endswith("mb") or key.endswith("peak") else "s"
         ctx.figure(key, out[key], unit, "median")

@@ -11,6 +11,7 @@
   is faster at every larger measured side (``<name> crossover``), and the registry's
   constants beside them (``<name> registry_crossover``, ``<name> registry_per_tile``).
 """
+
 from __future__ import annotations
 
 import statistics
@@ -33,6 +34,7 @@ CASES = {
 
 def _time(k: int, n: int, pattern: str, wrap: bool, method: str, start) -> float:
     import modlights as ml
+
     t0 = time.perf_counter()
     b = ml.Board.grid(k, k, states=n, pattern=pattern, wrap=wrap)
     sol = ml.Solver(b, method=method).solve(start, minimal=False)
@@ -44,11 +46,12 @@ def _time(k: int, n: int, pattern: str, wrap: bool, method: str, start) -> float
 def measure(name: str, rounds: int, seed: int = 1) -> dict:
     """{"per_tile", "crossover", "times" {side: (engine s, other s)}, "against"}."""
     import modlights as ml
+
     n, pattern, wrap, sides, other = CASES[name]
     rng = np.random.default_rng(seed)
     k0 = sides[0]
     warm = ml.Board.grid(k0, k0, states=n, pattern=pattern, wrap=wrap)
-    for m in (name, other):                 # imports and first calls outside the timing
+    for m in (name, other):  # imports and first calls outside the timing
         _time(k0, n, pattern, wrap, m, warm.random_state(rng=0))
     times = {}
     for k in sides:
@@ -61,30 +64,51 @@ def measure(name: str, rounds: int, seed: int = 1) -> dict:
                 runs[m].append(_time(k, n, pattern, wrap, m, start))
         times[k] = (statistics.median(runs[name]), statistics.median(runs[other]))
     k_max = sides[-1]
-    side = next((k for k in sides if all(times[j][0] < times[j][1] for j in sides if j >= k)),
-                None)
-    return {"per_tile": times[k_max][0] / (k_max * k_max),
-            "crossover": None if side is None else side * side, "times": times,
-            "against": other}
+    side = next((k for k in sides if all(times[j][0] < times[j][1] for j in sides if j >= k)), None)
+    return {
+        "per_tile": times[k_max][0] / (k_max * k_max),
+        "crossover": None if side is None else side * side,
+        "times": times,
+        "against": other,
+    }
 
 
-@workload("engine-costs", help="the registry's cost constants measured: seconds a tile and "
-          "the crossover with the chase (the dense engine for the chase) of every structured "
-          "engine (figures only)", params={"rounds": 3, "engines": ",".join(CASES)},
-          repeats=1, warmup=0, heavy=True)
+@workload(
+    "engine-costs",
+    help="the registry's cost constants measured: seconds a tile and "
+    "the crossover with the chase (the dense engine for the chase) of every structured "
+    "engine (figures only)",
+    params={"rounds": 3, "engines": ",".join(CASES)},
+    repeats=1,
+    warmup=0,
+    heavy=True,
+)
 def engine_costs(ctx: Context):
     from modlights.engines import registry
+
     for name in [e for e in str(ctx["engines"]).split(",") if e]:
         if name not in CASES:
             raise ValueError(f"engines: names among {', '.join(CASES)}, got {name!r}")
         r = measure(name, int(ctx["rounds"]), ctx.seed + 1)
-        ctx.figure(f"{name} per_tile", r["per_tile"], "s",
-                   f"at the largest side, median of {ctx['rounds']}")
-        ctx.figure(f"{name} crossover", r["crossover"] if r["crossover"] else float("nan"),
-                   "tiles", f"faster than {r['against']} from here on (measured sides)")
+        ctx.figure(
+            f"{name} per_tile",
+            r["per_tile"],
+            "s",
+            f"at the largest side, median of {ctx['rounds']}",
+        )
+        ctx.figure(
+            f"{name} crossover",
+            r["crossover"] if r["crossover"] else float("nan"),
+            "tiles",
+            f"faster than {r['against']} from here on (measured sides)",
+        )
         ctx.figure(f"{name} registry_crossover", registry.CROSSOVER_TILES[name], "tiles")
         ctx.figure(f"{name} registry_per_tile", registry.PER_TILE[name], "s")
         for k, (mine, theirs) in r["times"].items():
-            ctx.figure(f"{name} {k}x{k}", mine, "s",
-                       f"{r['against']} {theirs:.5f} s, ratio {mine / theirs:.2f}")
+            ctx.figure(
+                f"{name} {k}x{k}",
+                mine,
+                "s",
+                f"{r['against']} {theirs:.5f} s, ratio {mine / theirs:.2f}",
+            )
     return {}

@@ -6,6 +6,7 @@ prints (dense echelon 1024/4096/8192, cross-board factor + solve 32/64/90, dense
 solve 1024/4096: medians of process CPU time, modlights / M4RI) as figures.
 MODLIGHTS_SIMD=portable|avx2|avx512 forces a SIMD path.
 """
+
 from __future__ import annotations
 
 import os
@@ -26,9 +27,15 @@ def _find(name: str) -> Path | None:
     return hits[0] if hits else None
 
 
-@workload("gf2-c-vs-m4ri", help="C level: csrc's GF(2) echelon / factor + solve against "
-          "M4RI (CPU-time medians; figures: modlights / M4RI)", peers=("m4ri",),
-          repeats=1, warmup=0, heavy=True)
+@workload(
+    "gf2-c-vs-m4ri",
+    help="C level: csrc's GF(2) echelon / factor + solve against "
+    "M4RI (CPU-time medians; figures: modlights / M4RI)",
+    peers=("m4ri",),
+    repeats=1,
+    warmup=0,
+    heavy=True,
+)
 def gf2_c_vs_m4ri(ctx: Context):
     if not M4RI_HEADER.exists():
         return {"m4ri": Missing(f"{M4RI_HEADER} not found (apt-get install libm4ri-dev)")}
@@ -41,8 +48,17 @@ def gf2_c_vs_m4ri(ctx: Context):
     incs = sorted({f"-I{p.parent}" for p in CSRC.rglob("*.h")})
     CACHE.mkdir(parents=True, exist_ok=True)
     exe = CACHE / "gf2_vs_m4ri"
-    cmd = [cc, "-O3", *incs, str(HERE / "gf2_vs_m4ri.c"), *map(str, srcs), "-lm4ri", "-lm",
-           "-o", str(exe)]
+    cmd = [
+        cc,
+        "-O3",
+        *incs,
+        str(HERE / "gf2_vs_m4ri.c"),
+        *map(str, srcs),
+        "-lm4ri",
+        "-lm",
+        "-o",
+        str(exe),
+    ]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         raise RuntimeError(f"gf2_vs_m4ri.c did not compile: {p.stderr.strip()[-400:]}")
@@ -50,12 +66,19 @@ def gf2_c_vs_m4ri(ctx: Context):
     if run.returncode:
         raise RuntimeError(f"gf2_vs_m4ri exit {run.returncode}: {run.stderr.strip()[-300:]}")
     for line in run.stdout.splitlines():
-        m = re.match(r"\((\w)\) (.*?): .*?M4RI.*? ([\d.]+) ms, modlights ([\d.]+) ms, ratio "
-                     r"([\d.]+)", line)
+        m = re.match(
+            r"\((\w)\) (.*?): .*?M4RI.*? ([\d.]+) ms, modlights ([\d.]+) ms, ratio "
+            r"([\d.]+)",
+            line,
+        )
         if m:
             key = f"{m.group(1)} {m.group(2)}"
-            ctx.figure(f"{key}: modlights / M4RI", float(m.group(5)), "x",
-                       f"M4RI {m.group(3)} ms, modlights {m.group(4)} ms (CPU)")
+            ctx.figure(
+                f"{key}: modlights / M4RI",
+                float(m.group(5)),
+                "x",
+                f"M4RI {m.group(3)} ms, modlights {m.group(4)} ms (CPU)",
+            )
     if not ctx.figures:
         raise RuntimeError(f"gf2_vs_m4ri printed nothing readable: {run.stdout[-300:]}")
     return {"m4ri": Missing("timed inside the C harness: see the figures")}

@@ -8,6 +8,7 @@ the workload once with each, or two trees with ``python -m bench compare``. The 
 either every tile on (the issue's all-on start) or A x0 for random taps x0 (solvable by
 construction); every answer is checked with Board.apply outside the timing.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,6 +18,7 @@ from ..registry import Context, Subject, workload
 
 def _grid_case(ctx: Context):
     import modlights as ml
+
     k, n, pattern, method = ctx["size"], ctx["states"], ctx["pattern"], ctx["method"]
     rng = np.random.default_rng(ctx.seed)
     kw = {}
@@ -50,33 +52,112 @@ def _grid_case(ctx: Context):
     return {"modlights": Subject(run, check, label=f"method={method}")}
 
 
-def _register(name: str, help: str, size: int, states: int, pattern: str, start: str,
-              method: str = "auto", repeats: int = 5, heavy: bool = False,
-              groups=("issue22",), **extra) -> None:
-    workload(name, help=help, groups=groups, repeats=repeats, heavy=heavy,
-             warmup=0 if heavy else 1,
-             params={"size": size, "states": states, "pattern": pattern, "start": start,
-                     "method": method, **extra})(_grid_case)
+def _register(
+    name: str,
+    help: str,
+    size: int,
+    states: int,
+    pattern: str,
+    start: str,
+    method: str = "auto",
+    repeats: int = 5,
+    heavy: bool = False,
+    groups=("issue22",),
+    **extra,
+) -> None:
+    workload(
+        name,
+        help=help,
+        groups=groups,
+        repeats=repeats,
+        heavy=heavy,
+        warmup=0 if heavy else 1,
+        params={
+            "size": size,
+            "states": states,
+            "pattern": pattern,
+            "start": start,
+            "method": method,
+            **extra,
+        },
+    )(_grid_case)
 
 
 _register("gf2-cross-2000", "GF(2) cross 2000 x 2000, all-on start", 2000, 2, "cross", "all-on")
-_register("gf2-cross-10000", "GF(2) cross 10000 x 10000, all-on start", 10000, 2, "cross",
-          "all-on", repeats=3)
+_register(
+    "gf2-cross-10000",
+    "GF(2) cross 10000 x 10000, all-on start",
+    10000,
+    2,
+    "cross",
+    "all-on",
+    repeats=3,
+)
 _register("knight-5000", "GF(2) knight 5000 x 5000, start A x0", 5000, 2, "knight", "image")
 _register("square-5000", "GF(2) square 5000 x 5000, start A x0", 5000, 2, "square", "image")
 for _n in (3, 4, 5):
-    _register(f"cross-z{_n}-5000", f"Z/{_n} cross 5000 x 5000, start A x0", 5000, _n,
-              "cross", "image")
+    _register(
+        f"cross-z{_n}-5000", f"Z/{_n} cross 5000 x 5000, start A x0", 5000, _n, "cross", "image"
+    )
 
-_register("grid", "any square grid board (--param size, states, pattern, start=all-on|image, "
-          "method, holes and locked fractions)", 1000, 2, "cross", "image", groups=(),
-          holes=0.0, locked=0.0)
-_register("locks-5000", "GF(2) cross 5000 x 5000, 1% locked tiles, method=chase", 5000, 2,
-          "cross", "image", method="chase", groups=("chase",), locked=0.01, repeats=3)
-_register("locks-z3-10000", "Z/3 cross 10000 x 10000, 1% locked tiles, method=chase", 10000,
-          3, "cross", "image", method="chase", groups=("chase",), locked=0.01, repeats=3,
-          heavy=True)
-_register("holes-2000", "GF(2) cross 2000 x 2000, 1% holes, method=chase", 2000, 2, "cross",
-          "image", method="chase", groups=("chase",), holes=0.01, repeats=3)
-_register("knight-z3-5000", "Z/3 knight 5000 x 5000, method=chase", 5000, 3, "knight",
-          "image", method="chase", groups=("chase",), repeats=3, heavy=True)
+_register(
+    "grid",
+    "any square grid board (--param size, states, pattern, start=all-on|image, "
+    "method, holes and locked fractions)",
+    1000,
+    2,
+    "cross",
+    "image",
+    groups=(),
+    holes=0.0,
+    locked=0.0,
+)
+_register(
+    "locks-5000",
+    "GF(2) cross 5000 x 5000, 1% locked tiles, method=chase",
+    5000,
+    2,
+    "cross",
+    "image",
+    method="chase",
+    groups=("chase",),
+    locked=0.01,
+    repeats=3,
+)
+_register(
+    "locks-z3-10000",
+    "Z/3 cross 10000 x 10000, 1% locked tiles, method=chase",
+    10000,
+    3,
+    "cross",
+    "image",
+    method="chase",
+    groups=("chase",),
+    locked=0.01,
+    repeats=3,
+    heavy=True,
+)
+_register(
+    "holes-2000",
+    "GF(2) cross 2000 x 2000, 1% holes, method=chase",
+    2000,
+    2,
+    "cross",
+    "image",
+    method="chase",
+    groups=("chase",),
+    holes=0.01,
+    repeats=3,
+)
+_register(
+    "knight-z3-5000",
+    "Z/3 knight 5000 x 5000, method=chase",
+    5000,
+    3,
+    "knight",
+    "image",
+    method="chase",
+    groups=("chase",),
+    repeats=3,
+    heavy=True,
+)

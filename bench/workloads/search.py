@@ -6,6 +6,7 @@ clears its board, and the reported fewest taps equals the number of taps of the
 solution the library returns (and, for the batch, the brute force over the coset on a
 sample).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -15,16 +16,24 @@ import numpy as np
 from ..registry import Context, Subject, workload
 
 
-@workload("minimal-39", help="GF(2) cross 39 x 39: Solver + solve(minimal=True) of a random "
-          "solvable start (kernel 2^32, the default budget)", groups=("issue22",),
-          params={"size": 39}, repeats=5)
+@workload(
+    "minimal-39",
+    help="GF(2) cross 39 x 39: Solver + solve(minimal=True) of a random "
+    "solvable start (kernel 2^32, the default budget)",
+    groups=("issue22",),
+    params={"size": 39},
+    repeats=5,
+)
 def minimal_39(ctx: Context):
     import modlights as ml
+
     k = ctx["size"]
     board = ml.Board.grid(k, k)
     rng = np.random.default_rng(ctx.seed)
-    start = np.asarray(board.apply(np.zeros((k, k), np.uint8),
-                                   rng.integers(0, 2, (k, k), dtype=np.uint8)), np.uint8)
+    start = np.asarray(
+        board.apply(np.zeros((k, k), np.uint8), rng.integers(0, 2, (k, k), dtype=np.uint8)),
+        np.uint8,
+    )
 
     def run():
         return ml.Solver(board).solve(start)
@@ -35,10 +44,16 @@ def minimal_39(ctx: Context):
     return {"modlights": Subject(run, check)}
 
 
-@workload("batch-5x5", help="GF(2) cross 5 x 5: solve_many(minimal=True) of 2^17 random "
-          "solvable boards", groups=("issue22",), params={"boards": 1 << 17}, repeats=5)
+@workload(
+    "batch-5x5",
+    help="GF(2) cross 5 x 5: solve_many(minimal=True) of 2^17 random solvable boards",
+    groups=("issue22",),
+    params={"boards": 1 << 17},
+    repeats=5,
+)
 def batch_5x5(ctx: Context):
     import modlights as ml
+
     board = ml.Board.grid(5, 5)
     solver = ml.Solver(board)
     rng = np.random.default_rng(ctx.seed)
@@ -50,7 +65,7 @@ def batch_5x5(ctx: Context):
     def check(taps):
         taps = np.asarray(taps, np.int64).reshape(len(S), 25)
         assert not ((taps @ A.T + S.reshape(len(S), 25)) % 2).any(), "an answer is wrong"
-        for i in range(0, len(S), max(1, len(S) // 64)):     # fewest taps: brute force
+        for i in range(0, len(S), max(1, len(S) // 64)):  # fewest taps: brute force
             best = min(int(((taps[i] + kvec) % 2).sum()) for kvec in kernel)
             assert taps[i].sum() == best, f"board {i}: {taps[i].sum()} taps, fewest {best}"
 
@@ -81,22 +96,34 @@ def _kernel_gf2(A: np.ndarray) -> list[np.ndarray]:
         for i, pc in enumerate(pivots):
             x[pc] = M[i, f]
         basis.append(x)
-    return [sum((c * v for c, v in zip(coeffs, basis)), np.zeros(cols, np.int64)) % 2
-            for coeffs in itertools.product((0, 1), repeat=len(basis))]
+    return [
+        sum((c * v for c, v in zip(coeffs, basis)), np.zeros(cols, np.int64)) % 2
+        for coeffs in itertools.product((0, 1), repeat=len(basis))
+    ]
 
 
 # ---------------------------------------------------------------- batches of small boards
-BATCH_CASES = {"5x5-gf2": (5, 5, 2), "6x6-gf2": (6, 6, 2), "5x5-z3": (5, 5, 3),
-               "4x4-z4": (4, 4, 4), "5x5-z4": (5, 5, 4), "9x9-gf2": (9, 9, 2)}
+BATCH_CASES = {
+    "5x5-gf2": (5, 5, 2),
+    "6x6-gf2": (6, 6, 2),
+    "5x5-z3": (5, 5, 3),
+    "4x4-z4": (4, 4, 4),
+    "5x5-z4": (5, 5, 4),
+    "9x9-gf2": (9, 9, 2),
+}
 
 
-@workload("batch-many", help="solve_many / min_taps_many on a stack of random solvable "
-          "boards (case: 5x5-gf2, 6x6-gf2, 5x5-z3, 4x4-z4, 5x5-z4, 9x9-gf2; call: "
-          "solve_many, solve_many_min, min_taps_many)",
-          params={"case": "5x5-gf2", "call": "min_taps_many", "boards": 1 << 20},
-          repeats=5)
+@workload(
+    "batch-many",
+    help="solve_many / min_taps_many on a stack of random solvable "
+    "boards (case: 5x5-gf2, 6x6-gf2, 5x5-z3, 4x4-z4, 5x5-z4, 9x9-gf2; call: "
+    "solve_many, solve_many_min, min_taps_many)",
+    params={"case": "5x5-gf2", "call": "min_taps_many", "boards": 1 << 20},
+    repeats=5,
+)
 def batch_many(ctx: Context):
     import modlights as ml
+
     if ctx["case"] not in BATCH_CASES:
         raise ValueError(f"case is one of {', '.join(BATCH_CASES)}, got {ctx['case']!r}")
     rows, cols, n = BATCH_CASES[ctx["case"]]
@@ -107,7 +134,7 @@ def batch_many(ctx: Context):
     X = rng.integers(0, n, (ctx["boards"], rows * cols))
     S = ((-(X @ A.T)) % n).astype(np.uint8).reshape(-1, rows, cols)
     del X
-    solver.solve_many(S[:100], minimal=True)                 # factor outside the timing
+    solver.solve_many(S[:100], minimal=True)  # factor outside the timing
     call = ctx["call"]
     flat = S.reshape(len(S), -1).astype(np.int64)
 
@@ -123,12 +150,12 @@ def batch_many(ctx: Context):
     if call == "solve_many":
         run, check = (lambda: solver.solve_many(S)), clears
     elif call == "solve_many_min":
-        run = lambda: solver.solve_many(S, minimal=True)                 # noqa: E731
+        run = lambda: solver.solve_many(S, minimal=True)  # noqa: E731
 
         def check(taps):
             sample_minimal(np.count_nonzero(clears(taps), axis=1))
     elif call == "min_taps_many":
-        run = lambda: solver.min_taps_many(S)                             # noqa: E731
+        run = lambda: solver.min_taps_many(S)  # noqa: E731
 
         def check(ans):
             lengths, proven = ans
@@ -140,11 +167,17 @@ def batch_many(ctx: Context):
     return {"modlights": Subject(run, check, label=f"{call}, {len(S)} boards")}
 
 
-@workload("min-taps-5x5-all", help="the fewest taps of every solvable 5x5 GF(2) cross "
-          "board by min_taps_many (2^23 boards; the largest is 15)", repeats=1, warmup=0,
-          heavy=True)
+@workload(
+    "min-taps-5x5-all",
+    help="the fewest taps of every solvable 5x5 GF(2) cross "
+    "board by min_taps_many (2^23 boards; the largest is 15)",
+    repeats=1,
+    warmup=0,
+    heavy=True,
+)
 def min_taps_5x5_all(ctx: Context):
     import modlights as ml
+
     board = ml.Board.grid(5, 5)
     solver = ml.Solver(board)
     masks = np.zeros(1, dtype=np.uint32)
@@ -156,9 +189,10 @@ def min_taps_5x5_all(ctx: Context):
         counts = np.zeros(26, dtype=np.int64)
         worst = (-1, None)
         for start in range(0, len(masks), block):
-            m = masks[start:start + block]
-            states = np.unpackbits(m.astype("<u4").view(np.uint8).reshape(-1, 4), axis=1,
-                                   bitorder="little")[:, :25].reshape(-1, 5, 5)
+            m = masks[start : start + block]
+            states = np.unpackbits(
+                m.astype("<u4").view(np.uint8).reshape(-1, 4), axis=1, bitorder="little"
+            )[:, :25].reshape(-1, 5, 5)
             lengths, proven = solver.min_taps_many(states)
             assert proven.all()
             counts += np.bincount(lengths, minlength=26)
@@ -193,11 +227,16 @@ def _image_basis(A: np.ndarray) -> list[int]:
     return list(basis.values())
 
 
-@workload("hardest", help="Solver.hardest on the k x k GF(2) cross board (5: 15 taps, 9: 37, "
-          "the published value), every witness re-solved",
-          params={"size": 5, "budget": 0.0}, repeats=3)
+@workload(
+    "hardest",
+    help="Solver.hardest on the k x k GF(2) cross board (5: 15 taps, 9: 37, "
+    "the published value), every witness re-solved",
+    params={"size": 5, "budget": 0.0},
+    repeats=3,
+)
 def hardest(ctx: Context):
     import modlights as ml
+
     k, budget = ctx["size"], ctx["budget"] or None
 
     def run():
@@ -208,29 +247,40 @@ def hardest(ctx: Context):
         s, h = ans
         sol = s.solve(h.state)
         assert sol.length == h.min_taps and sol.proven_minimal, "the witness does not check"
-        ctx.figure("min_taps", h.min_taps, note=f"proved {h.proven}, bounds "
-                   f"{h.lower}..{h.upper}, {h.iterations} rounds")
+        ctx.figure(
+            "min_taps",
+            h.min_taps,
+            note=f"proved {h.proven}, bounds {h.lower}..{h.upper}, {h.iterations} rounds",
+        )
         ctx.figure("nullity", s.nullity)
+
     return {"modlights": Subject(run, check)}
 
 
-@workload("executors", help="a 2^32-element GF(2) coset searched over a ProcessPoolExecutor "
-          "of 1 and of 2 workers (graph board, 64 cells, 96 taps)",
-          peers=("2-workers",), params={"cells": 64, "taps": 96}, repeats=3, warmup=0, heavy=True)
+@workload(
+    "executors",
+    help="a 2^32-element GF(2) coset searched over a ProcessPoolExecutor "
+    "of 1 and of 2 workers (graph board, 64 cells, 96 taps)",
+    peers=("2-workers",),
+    params={"cells": 64, "taps": 96},
+    repeats=3,
+    warmup=0,
+    heavy=True,
+)
 def executors(ctx: Context):
     import concurrent.futures as cf
 
     import modlights as ml
+
     rng = np.random.default_rng(ctx.seed + 1)
-    effects = [rng.choice(ctx["cells"], size=5, replace=False).tolist()
-               for _ in range(ctx["taps"])]
+    effects = [rng.choice(ctx["cells"], size=5, replace=False).tolist() for _ in range(ctx["taps"])]
     board = ml.Board.from_effects(effects, 2, n_cells=ctx["cells"])
     solver = ml.Solver(board)
     state = board.random_state(rng=np.random.default_rng(ctx.seed + 2))
     pools = {w: cf.ProcessPoolExecutor(w) for w in (1, 2)}
     for ex in pools.values():
         ctx.on_exit(ex.shutdown)
-        ex.submit(int, 0).result()                        # start the workers (untimed)
+        ex.submit(int, 0).result()  # start the workers (untimed)
     ctx.figure("nullity", solver.nullity)
     answers = set()
 
@@ -240,7 +290,11 @@ def executors(ctx: Context):
         assert not np.asarray(board.apply(state, sol.taps)).any()
 
     # "modlights" is the 1-worker pool; the ratio is the 2-worker speed-up (< 1: faster)
-    return {"modlights": Subject(lambda: solver.solve(state, budget=1 << 40,
-                                                      executor=pools[1]), check, "1 worker"),
-            "2-workers": Subject(lambda: solver.solve(state, budget=1 << 40,
-                                                      executor=pools[2]), check, "2 workers")}
+    return {
+        "modlights": Subject(
+            lambda: solver.solve(state, budget=1 << 40, executor=pools[1]), check, "1 worker"
+        ),
+        "2-workers": Subject(
+            lambda: solver.solve(state, budget=1 << 40, executor=pools[2]), check, "2 workers"
+        ),
+    }

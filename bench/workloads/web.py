@@ -4,6 +4,7 @@ Figures: the /api/health probe's latency p50 / p99 / max under the load (target 
 100 ms), and whether the server still answers. The run fails (an error) when the server
 died, a probe failed or the p99 is over the target.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -13,12 +14,18 @@ import re
 from ..registry import Context, Subject, Timed, workload
 
 
-@workload("web-load", help="modlights serve under CLIENTS clients sending the heavy requests "
-          "for SECONDS s: /api/health p50/p99/max (figures)",
-          params={"clients": 40, "seconds": 30.0, "workers": 0, "big_bodies": False},
-          repeats=1, warmup=0, heavy=True)
+@workload(
+    "web-load",
+    help="modlights serve under CLIENTS clients sending the heavy requests "
+    "for SECONDS s: /api/health p50/p99/max (figures)",
+    params={"clients": 40, "seconds": 30.0, "workers": 0, "big_bodies": False},
+    repeats=1,
+    warmup=0,
+    heavy=True,
+)
 def web_load(ctx: Context):
     from .. import web_load as wl
+
     argv = ["--clients", str(ctx["clients"]), "--seconds", str(ctx["seconds"])]
     if ctx["workers"]:
         argv += ["--workers", str(ctx["workers"])]
@@ -38,4 +45,5 @@ def web_load(ctx: Context):
             for name, v in zip(("health_p50", "health_p99", "health_max"), m.groups()):
                 ctx.figure(name, float(v), "ms")
         assert code == 0 and "server up" in text, text[-1500:]
+
     return {"modlights": Subject(run, check, label="seconds of load (fixed)")}

@@ -16,6 +16,7 @@ what is allowed.
 >>> s = ml.Solver(b)
 >>> sol = s.solve(b.random_state(rng=1))
 """
+
 from modlights import engines  # callable: ml.engines() lists the registered engines
 from modlights.model.board import Board
 from modlights.model.patterns import PATTERNS
@@ -27,5 +28,18 @@ from modlights.solver import Solution, Solver, Unsolvable
 
 __version__ = "0.1.0"
 
-__all__ = ["Board", "PATTERNS", "Solution", "Solver", "Unsolvable", "Puzzle", "Game", "Campaign",
-           "generate", "daily", "engines", "verify", "__version__"]
+__all__ = [
+    "Board",
+    "PATTERNS",
+    "Solution",
+    "Solver",
+    "Unsolvable",
+    "Puzzle",
+    "Game",
+    "Campaign",
+    "generate",
+    "daily",
+    "engines",
+    "verify",
+    "__version__",
+]

@@ -4,6 +4,7 @@
 (:mod:`modlights.engines.registry`) chooses for it; every query after that reuses the
 factorisation. ``Solver.plan`` says which engine answers and why.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -112,24 +113,42 @@ class Solution:
     (3, True, 1)
     """
 
-    __slots__ = ("_board", "taps", "length", "proven_minimal", "kernel_size", "examined",
-                 "pruned", "seconds", "_proof", "_kernel")
+    __slots__ = (
+        "_board",
+        "taps",
+        "length",
+        "proven_minimal",
+        "kernel_size",
+        "examined",
+        "pruned",
+        "seconds",
+        "_proof",
+        "_kernel",
+    )
 
-    def __init__(self, board: Board, taps: np.ndarray, proven_minimal: bool,
-                 kernel_size: int, examined: int, pruned: int = 0, seconds: float = 0.0,
-                 *, proof: list | None = None,
-                 kernel: tuple[np.ndarray, list[int]] | None = None):
+    def __init__(
+        self,
+        board: Board,
+        taps: np.ndarray,
+        proven_minimal: bool,
+        kernel_size: int,
+        examined: int,
+        pruned: int = 0,
+        seconds: float = 0.0,
+        *,
+        proof: list | None = None,
+        kernel: tuple[np.ndarray, list[int]] | None = None,
+    ):
         self._board = board
         #: what the minimal search appended (None: no search ran, minimal=False)
         self._proof = proof
         #: (H, orders): the kernel generators the proof refers to
         self._kernel = kernel
         self.taps = taps
-        if taps.dtype == np.uint8 and board.states == 2:     # 0/1 counts: a popcount
+        if taps.dtype == np.uint8 and board.states == 2:  # 0/1 counts: a popcount
             self.length = int(np.count_nonzero(taps))
         else:
-            self.length = int(taps.sum(dtype=np.uint64 if taps.dtype.kind == "u"
-                                       else np.int64))
+            self.length = int(taps.sum(dtype=np.uint64 if taps.dtype.kind == "u" else np.int64))
         self.proven_minimal = bool(proven_minimal)
         self.kernel_size = kernel_size
         #: coset elements examined by the minimal search (0 when none ran)
@@ -181,9 +200,13 @@ class Solution:
             moves = [[int(r), int(c)] for r, c in moves]
         else:
             moves = [int(j) for j in moves]
-        return {"taps": np.asarray(self.taps).tolist(), "length": int(self.length),
-                "proven_minimal": bool(self.proven_minimal), "moves": moves,
-                "kernel_size": int(self.kernel_size)}
+        return {
+            "taps": np.asarray(self.taps).tolist(),
+            "length": int(self.length),
+            "proven_minimal": bool(self.proven_minimal),
+            "moves": moves,
+            "kernel_size": int(self.kernel_size),
+        }
 
     def certificate(self) -> dict:
         """A JSON-safe certificate that no solution has fewer taps (kind "minimal" of
@@ -212,12 +235,16 @@ class Solution:
         """
         if not self.proven_minimal:
             if self._proof is None:
-                raise ValueError("no certificate: this solution is not proved minimal "
-                                 "(solve(minimal=False) does not search for the fewest "
-                                 "taps; use solve(minimal=True))")
-            raise ValueError(f"no certificate: this solution is not proved minimal (the "
-                             f"search's budget ran out after {self.examined} of "
-                             f"{self.kernel_size} coset elements; raise budget)")
+                raise ValueError(
+                    "no certificate: this solution is not proved minimal "
+                    "(solve(minimal=False) does not search for the fewest "
+                    "taps; use solve(minimal=True))"
+                )
+            raise ValueError(
+                f"no certificate: this solution is not proved minimal (the "
+                f"search's budget ran out after {self.examined} of "
+                f"{self.kernel_size} coset elements; raise budget)"
+            )
         board = self._board
         r = board.n_taps
         orders: Any
@@ -228,36 +255,48 @@ class Solution:
             H, orders = self._kernel
             proof = _json_safe(self._proof[-1])
         elif self._proof:
-            raise ValueError("no certificate: the kernel's generators are more than the "
-                             f"{MAX_KERNEL_BYTES // 2**30} GiB a certificate may hold as a "
-                             "dense array (the solution is proved minimal all the same)")
+            raise ValueError(
+                "no certificate: the kernel's generators are more than the "
+                f"{MAX_KERNEL_BYTES // 2**30} GiB a certificate may hold as a "
+                "dense array (the solution is proved minimal all the same)"
+            )
         else:
-            raise ValueError("no certificate: the search proved this solution minimal "
-                             "but kept no proof")
-        if "generators" in proof:       # the search reordered the kernel's generators
+            raise ValueError(
+                "no certificate: the search proved this solution minimal but kept no proof"
+            )
+        if "generators" in proof:  # the search reordered the kernel's generators
             H, orders = proof.pop("generators"), proof.pop("orders")
         x = board.tap_vector(self.taps)
-        return {"format": "modlights-certificate", "version": 1, "kind": "minimal",
-                "board": board.to_dict(),
-                "kernel": {"generators": _json_safe(H), "orders": _json_safe(orders)},
-                "rhs": _json_safe(board.apply_vector(x)), "taps": _json_safe(x),
-                "length": int(self.length), "proof": proof}
+        return {
+            "format": "modlights-certificate",
+            "version": 1,
+            "kind": "minimal",
+            "board": board.to_dict(),
+            "kernel": {"generators": _json_safe(H), "orders": _json_safe(orders)},
+            "rhs": _json_safe(board.apply_vector(x)),
+            "taps": _json_safe(x),
+            "length": int(self.length),
+            "proof": proof,
+        }
 
     def _repr_svg_(self) -> str | None:
         from modlights.model.render import repr_svg
+
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
-        return repr_svg(self._board, taps=self.taps,
-                        title=f"solution: {self.length} taps ({tag})")
+        return repr_svg(self._board, taps=self.taps, title=f"solution: {self.length} taps ({tag})")
 
     def __eq__(self, other: object) -> bool:
         """Equal when the board, the tap counts, ``length``, ``proven_minimal`` and
         ``kernel_size`` are (search statistics such as ``seconds`` are not compared)."""
         if not isinstance(other, Solution):
             return NotImplemented
-        return (self._board == other._board and self.length == other.length
-                and self.proven_minimal == other.proven_minimal
-                and self.kernel_size == other.kernel_size
-                and np.array_equal(self.taps, other.taps))
+        return (
+            self._board == other._board
+            and self.length == other.length
+            and self.proven_minimal == other.proven_minimal
+            and self.kernel_size == other.kernel_size
+            and np.array_equal(self.taps, other.taps)
+        )
 
     # unhashable: taps is a mutable array (mypy wants __hash__ callable, as object's)
     __hash__ = None  # type: ignore[assignment]
@@ -268,7 +307,7 @@ class Solution:
         return {k: getattr(self, k) for k in self.__slots__}
 
     def __setstate__(self, state: dict) -> None:
-        for k in self.__slots__:        # pickles without a proof: none kept
+        for k in self.__slots__:  # pickles without a proof: none kept
             setattr(self, k, state.get(k) if k in ("_proof", "_kernel") else state[k])
 
     def __repr__(self) -> str:
@@ -314,8 +353,10 @@ def _share(deadline: float | None, boards_left: int) -> float | None:
 def _check_progress(progress: Any) -> Any:
     """None or a callable ``progress(done, total)``; ValueError for anything else."""
     if progress is not None and not callable(progress):
-        raise ValueError(f"progress must be None or a callable progress(done, total), got "
-                         f"{type(progress).__name__}")
+        raise ValueError(
+            f"progress must be None or a callable progress(done, total), got "
+            f"{type(progress).__name__}"
+        )
     return progress
 
 
@@ -383,24 +424,29 @@ class Solver:
         if not isinstance(method, str) or method not in methods:
             raise ValueError(f"unknown method {method!r}: use one of {methods}")
         if method.startswith("chase") and backend == "reference":
-            raise ValueError(f"method={method!r} runs the native chase engine; "
-                             "backend='reference' factors the dense matrix (use "
-                             "method='dense' or 'auto' with it)")
+            raise ValueError(
+                f"method={method!r} runs the native chase engine; "
+                "backend='reference' factors the dense matrix (use "
+                "method='dense' or 'auto' with it)"
+            )
         if method.startswith("chase") and not board.is_grid:
-            raise ValueError(f"method={method!r} needs a grid board (Board.grid); use "
-                             "method='dense' or 'auto' for graph boards")
+            raise ValueError(
+                f"method={method!r} needs a grid board (Board.grid); use "
+                "method='dense' or 'auto' for graph boards"
+            )
         try:
             plan = registry.choose(board, method, backend)
         except ValueError as e:
             if not board.is_giant:
                 raise
-            why = {name: en.covers(board) or "covers it" for name, en in
-                   registry.entries().items()}
-            raise ValueError(f"a board of more than {MAX_TILES} tiles is solved only by the "
-                             "algebraic engine, which does not cover this one (cross "
-                             f"family: {why['algebraic-cross']}; symmetric 3 x 3 patterns: "
-                             f"{why['algebraic-sym']}), or the tensor engine, which does "
-                             f"not either: {why['tensor']} ({e})") from None
+            why = {name: en.covers(board) or "covers it" for name, en in registry.entries().items()}
+            raise ValueError(
+                f"a board of more than {MAX_TILES} tiles is solved only by the "
+                "algebraic engine, which does not cover this one (cross "
+                f"family: {why['algebraic-cross']}; symmetric 3 x 3 patterns: "
+                f"{why['algebraic-sym']}), or the tensor engine, which does "
+                f"not either: {why['tensor']} ({e})"
+            ) from None
         self.board = board
         self.backend = backend
         #: the family of the engine that answers ("dense", "chase", "algebraic",
@@ -409,7 +455,7 @@ class Solver:
         self._plan = plan
         self.n = board.states
         self._gens: tuple[np.ndarray, list[int]] | None = None
-        self._canonical = False       # _gens are canon.basis's (see _generators)
+        self._canonical = False  # _gens are canon.basis's (see _generators)
         self._rank_only: int | None = None
         # A dense GF(2) factorisation keeps its transform ([A | I] is reduced); rank
         # and nullity alone need much less, so that engine is built on first use.
@@ -459,8 +505,10 @@ class Solver:
     def __repr__(self) -> str:
         b = self.board
         shape = "x".join(map(str, b.shape))
-        return (f"Solver(<{shape} board, n={self.n}, {b.n_cells} cells x {b.n_taps} taps>, "
-                f"backend={self.backend!r}, method={self.method!r})")
+        return (
+            f"Solver(<{shape} board, n={self.n}, {b.n_cells} cells x {b.n_taps} taps>, "
+            f"backend={self.backend!r}, method={self.method!r})"
+        )
 
     @property
     def _engine(self) -> Any:
@@ -474,10 +522,11 @@ class Solver:
             return None
         if self._rank_only is None:
             from modlights.native import _core as _gf2
+
             b = self.board
             if b._dense is not None:
                 self._rank_only = _gf2.rank(b._dense)
-            else:                       # packed from coordinates: m x r bits, no bytes
+            else:  # packed from coordinates: m x r bits, no bytes
                 self._rank_only = _gf2.rank_coo(b.n_cells, b.n_taps, *b.coo())
         return self._rank_only
 
@@ -511,7 +560,8 @@ class Solver:
                     f"the kernel has {self.nullity} generators of {self.board.n_taps} "
                     f"taps: {nbytes} bytes ({nbytes / 2**30:.1f} GiB) as a dense array, "
                     f"more than the {MAX_KERNEL_BYTES // 2**30} GiB allowed; nullity, "
-                    "rank and kernel_size are available without it")
+                    "rank and kernel_size are available without it"
+                )
             H, orders = self._engine.generators()
             # the canonical generators (csrc/search/canon.h) when within their work
             # bound: the same for every engine, so an unfinished search's answer is too
@@ -525,7 +575,7 @@ class Solver:
         """X (n_taps,) or (m, n_taps) with each row made the canonical representative
         of its coset (:func:`modlights.search.canon.reduce`) when the generators are
         canonical; else X. Call after ``_generators``."""
-        if not self._canonical:
+        if not self._canonical or self._gens is None:
             return X
         return canon.reduce(X, self._gens[0], self.n, native=self.backend == "native")
 
@@ -535,8 +585,7 @@ class Solver:
         fit (a sub-coset: the search then proves nothing)."""
         r = max(1, self.board.n_taps)
         null = self.nullity
-        if self._gens is not None or null * r <= MAX_SEARCH_BYTES \
-                or self.backend != "native":
+        if self._gens is not None or null * r <= MAX_SEARCH_BYTES or self.backend != "native":
             H, orders = self._generators()
             return H, orders, True
         H, orders = self._engine.generators(limit=max(1, MAX_SEARCH_BYTES // r))
@@ -575,7 +624,7 @@ class Solver:
             return self.board.n_taps - rk
         if self._gens is not None:
             return len(self._gens[1])
-        return int(self._engine.nullity)       # from the factorisation
+        return int(self._engine.nullity)  # from the factorisation
 
     @property
     def rank(self) -> int:
@@ -709,10 +758,12 @@ class Solver:
         b = self.board
         arr = np.asarray(states)
         if arr.ndim != len(b.shape) + 1 or arr.shape[1:] != b.shape:
-            raise ValueError(f"states must have shape (k, {', '.join(map(str, b.shape))}), "
-                             f"got {arr.shape}")
+            raise ValueError(
+                f"states must have shape (k, {', '.join(map(str, b.shape))}), got {arr.shape}"
+            )
         from modlights.model.board import _as_int_array, _reduce_mod, _sub_mod
         from modlights.model.validation import in_range
+
         if arr.dtype != np.uint8 or not in_range(arr, self.n):
             arr = _reduce_mod(_as_int_array(arr, "states"), self.n)
         red = arr.reshape(arr.shape[0], prod(b.shape))
@@ -721,7 +772,7 @@ class Solver:
         t: int | np.ndarray | None = b._target_int(target)
         if t is None:
             t = np.broadcast_to(b._state_cells(target, "target"), S.shape)
-        return _sub_mod(t, S, self.n)               # (k, m), values 0..n-1
+        return _sub_mod(t, S, self.n)  # (k, m), values 0..n-1
 
     def solvable(self, state: Any, target: Any = 0) -> bool:
         """Whether some tap counts take ``state`` to ``target``.
@@ -754,8 +805,16 @@ class Solver:
         _, ok = self._engine.solve(R)
         return ok
 
-    def solve(self, state: Any, target: Any = 0, *, minimal: bool = True,
-              budget: Any = None, executor: Any = None, progress: Any = None) -> Solution:
+    def solve(
+        self,
+        state: Any,
+        target: Any = 0,
+        *,
+        minimal: bool = True,
+        budget: Any = None,
+        executor: Any = None,
+        progress: Any = None,
+    ) -> Solution:
         """A solution of ``state + A x = target``, by default one with the fewest taps.
 
         Parameters
@@ -833,31 +892,58 @@ class Solver:
         rhs = self._rhs(state, target)
         X, ok = self._engine.solve(rhs[None, :])
         if not ok[0]:
-            raise Unsolvable("no combination of taps takes this board to the target "
-                             "(the start and the target differ by a pattern that taps "
-                             "cannot make)")
+            raise Unsolvable(
+                "no combination of taps takes this board to the target "
+                "(the start and the target differ by a pattern that taps "
+                "cannot make)"
+            )
         x = X[0]
         ks = self.kernel_size
         if not minimal:
             # X is the engine's new array, owned here: shaped without a copy
-            return Solution(self.board, self.board.from_tap_vector(x, copy=False), ks == 1,
-                            ks, 0)
+            return Solution(self.board, self.board.from_tap_vector(x, copy=False), ks == 1, ks, 0)
         t0 = time.perf_counter()
         proof: list = []
         x, proven, examined, pruned = coset_minimum(
-            x, self._kernel(), steps=steps, seconds=seconds, deadline=deadline,
-            executor=executor, progress=progress, descent=MIN_DESCENT_SECONDS,
-            proof=proof)
+            x,
+            self._kernel(),
+            steps=steps,
+            seconds=seconds,
+            deadline=deadline,
+            executor=executor,
+            progress=progress,
+            descent=MIN_DESCENT_SECONDS,
+            proof=proof,
+        )
         # the certificate's kernel only when it fits the dense limit (a proved answer on
         # a board with no cells, say, may have a kernel far past it)
-        keep = (proven and proof and ks > 1
-                and self.nullity * max(1, self.board.n_taps) <= MAX_KERNEL_BYTES)
-        return Solution(self.board, self.board.from_tap_vector(x, copy=False), proven, ks,
-                        examined, pruned, time.perf_counter() - t0, proof=proof,
-                        kernel=self._generators() if keep else None)
+        keep = (
+            proven
+            and proof
+            and ks > 1
+            and self.nullity * max(1, self.board.n_taps) <= MAX_KERNEL_BYTES
+        )
+        return Solution(
+            self.board,
+            self.board.from_tap_vector(x, copy=False),
+            proven,
+            ks,
+            examined,
+            pruned,
+            time.perf_counter() - t0,
+            proof=proof,
+            kernel=self._generators() if keep else None,
+        )
 
-    def min_taps_many(self, states: Any, target: Any = 0, *, budget: Any = None,
-                      executor: Any = None, progress: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    def min_taps_many(
+        self,
+        states: Any,
+        target: Any = 0,
+        *,
+        budget: Any = None,
+        executor: Any = None,
+        progress: Any = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The fewest physical taps for every board of a stack, from one factorisation.
 
         Parameters
@@ -912,24 +998,29 @@ class Solver:
         rows = np.flatnonzero(ok)
         kernel = self._kernel()
         if exhaustive(kernel, steps, seconds):
-            found = min_many(X[rows] if len(rows) < len(ok) else X, kernel, executor,
-                             taps=False)[0]
-            assert found is not None            # taps=False: the lengths are computed
+            found = min_many(X[rows] if len(rows) < len(ok) else X, kernel, executor, taps=False)[0]
+            assert found is not None  # taps=False: the lengths are computed
             lengths[rows] = found
             if progress is not None:
                 progress(len(ok), len(ok))
             return lengths, proven
         for j, i in enumerate(rows):
-            x, pr, _, _ = minimise(X[i], kernel, steps,
-                                           _share(deadline, len(rows) - j))
+            x, pr, _, _ = minimise(X[i], kernel, steps, _share(deadline, len(rows) - j))
             lengths[i] = int(x.sum(dtype=np.int64))
             proven[i] = pr
             if progress is not None:
                 progress(int(i) + 1, len(ok))
         return lengths, proven
 
-    def solve_many(self, states: Any, target: Any = 0, *, minimal: bool = False,
-                   budget: Any = None, executor: Any = None) -> np.ndarray:
+    def solve_many(
+        self,
+        states: Any,
+        target: Any = 0,
+        *,
+        minimal: bool = False,
+        budget: Any = None,
+        executor: Any = None,
+    ) -> np.ndarray:
         """Solve a stack of states from one factorisation.
 
         Parameters
@@ -968,8 +1059,7 @@ class Solver:
         >>> all(not b.apply(s, x).any() for s, x in zip(states, taps))
         True
         """
-        deadline = _deadline(_check_budget(budget, self._default_budget)[1]) \
-            if minimal else None
+        deadline = _deadline(_check_budget(budget, self._default_budget)[1]) if minimal else None
         check_executor(executor)
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)
@@ -983,9 +1073,12 @@ class Solver:
             if exhaustive(kernel, steps, seconds):
                 X = min_many(X, kernel, executor, taps=True)[1]
             else:
-                X = np.stack([minimise(x, kernel, steps,
-                                               _share(deadline, len(X) - j))[0]
-                              for j, x in enumerate(X)])
+                X = np.stack(
+                    [
+                        minimise(x, kernel, steps, _share(deadline, len(X) - j))[0]
+                        for j, x in enumerate(X)
+                    ]
+                )
         return self.board.from_tap_vectors(X)
 
     def solve_packed(self, packed: Any, target: Any = 0) -> np.ndarray:
@@ -1017,40 +1110,49 @@ class Solver:
         """
         b = self.board
         if self.n != 2 or not b.is_grid:
-            raise ValueError(f"solve_packed needs a grid board with n = 2 (bit-packed "
-                             f"states), this one has n = {self.n}"
-                             + ("" if b.is_grid else " and is a graph board"))
+            raise ValueError(
+                f"solve_packed needs a grid board with n = 2 (bit-packed "
+                f"states), this one has n = {self.n}"
+                + ("" if b.is_grid else " and is a graph board")
+            )
         rows, cols = b.shape
         want = (rows, (cols + 7) // 8)
         arr = packed if isinstance(packed, np.ndarray) else None
         if arr is None or arr.dtype != np.uint8 or arr.shape != want:
             got = f"{arr.dtype} {arr.shape}" if arr is not None else type(packed).__name__
-            raise ValueError(f"packed must be np.packbits(state, axis=1): uint8 of shape "
-                             f"{want}, got {got}")
+            raise ValueError(
+                f"packed must be np.packbits(state, axis=1): uint8 of shape {want}, got {got}"
+            )
         t = b._target_int(target)
         tc = 0
         if t is None:
             tarr = target if isinstance(target, np.ndarray) else np.asarray(target)
             if tarr.dtype != np.uint8 or tarr.shape != want:
-                raise ValueError(f"target must be 0, 1 or a packed uint8 array of shape "
-                                 f"{want}, got {tarr.dtype} {tarr.shape}")
-            arr = np.bitwise_xor(arr, tarr)               # t - s = t ^ s over GF(2)
+                raise ValueError(
+                    f"target must be 0, 1 or a packed uint8 array of shape "
+                    f"{want}, got {tarr.dtype} {tarr.shape}"
+                )
+            arr = np.bitwise_xor(arr, tarr)  # t - s = t ^ s over GF(2)
         else:
             tc = t
         eng = self._packed_engine()
         if eng is not None:
             x = eng.solve_packed(np.ascontiguousarray(arr), tc)
             if x is None:
-                raise Unsolvable("this board cannot reach the target: t - s is not in "
-                                 "the image of the tap matrix")
+                raise Unsolvable(
+                    "this board cannot reach the target: t - s is not in "
+                    "the image of the tap matrix"
+                )
             return x
         if b.is_giant:
-            raise ValueError(f"solve_packed on a board of more than {MAX_TILES} tiles needs "
-                             "an engine with a packed path (algebraic: the cross family, "
-                             "not tori, and left-right symmetric 3 x 3 patterns such as "
-                             "diagonal; tensor: square, horizontal, vertical and other "
-                             f"product patterns); method={self.method!r} would unpack the "
-                             "states (rank, nullity, kernel_size and det are available)")
+            raise ValueError(
+                f"solve_packed on a board of more than {MAX_TILES} tiles needs "
+                "an engine with a packed path (algebraic: the cross family, "
+                "not tori, and left-right symmetric 3 x 3 patterns such as "
+                "diagonal; tensor: square, horizontal, vertical and other "
+                f"product patterns); method={self.method!r} would unpack the "
+                "states (rank, nullity, kernel_size and det are available)"
+            )
         state = np.unpackbits(arr, axis=1, count=cols)
         sol = self.solve(state, tc, minimal=False)
         return np.packbits(sol.taps, axis=1)
@@ -1093,10 +1195,13 @@ class Solver:
         9
         """
         if self.board.is_giant:
-            raise ValueError(f"hardest on a board of more than {MAX_TILES} tiles would need "
-                             "its states as bytes (rank, nullity, kernel_size and det are "
-                             "available)")
+            raise ValueError(
+                f"hardest on a board of more than {MAX_TILES} tiles would need "
+                "its states as bytes (rank, nullity, kernel_size and det are "
+                "available)"
+            )
         from modlights.search.hardest import hardest
+
         return hardest(self.board, self._kernel(), budget=budget, executor=executor)
 
     def solutions(self, state: Any, target: Any = 0) -> Iterator[np.ndarray]:
@@ -1130,16 +1235,24 @@ class Solver:
                     if c:
                         x += c * h
                 yield board.from_tap_vector((x % n).astype(np.uint8))
+
         return gen()
 
     # ---------------------------------------------------------------- minimal search
     def _kernel(self) -> Kernel:
         """ker A as the searches of :mod:`modlights.search` see it (generators built on
         first use and kept)."""
-        return Kernel(self.n, self.board.n_taps, self.kernel_size,
-                      native=self.backend == "native", generators=self._generators,
-                      search_generators=self._search_generators,
-                      searchable=lambda: "kernel_fits" not in registry.answers(self.plan.engine)
-                      or self._engine.kernel_fits(),
-                      reduce=self._reduce,
-                      symmetries=lambda: board_symmetries(self.board))
+        return Kernel(
+            self.n,
+            self.board.n_taps,
+            self.kernel_size,
+            native=self.backend == "native",
+            generators=self._generators,
+            search_generators=self._search_generators,
+            searchable=lambda: (
+                "kernel_fits" not in registry.answers(self.plan.engine)
+                or self._engine.kernel_fits()
+            ),
+            reduce=self._reduce,
+            symmetries=lambda: board_symmetries(self.board),
+        )

@@ -1,5 +1,6 @@
 """The recorded upper bound on A075464(79) (bench/results) is a real solution: its taps
 clear the all-on 79 x 79 cross board and number what the file says."""
+
 from __future__ import annotations
 
 import json
@@ -9,8 +10,12 @@ import numpy as np
 
 import modlights as ml
 
-RESULT = pathlib.Path(__file__).resolve().parents[2] / "bench" / "results" / \
-    "2026-11-27-a075464-79-upper.json"
+RESULT = (
+    pathlib.Path(__file__).resolve().parents[2]
+    / "bench"
+    / "results"
+    / "2026-11-27-a075464-79-upper.json"
+)
 
 
 def test_a079_upper_bound_solution_clears_the_board():

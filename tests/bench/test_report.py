@@ -2,6 +2,7 @@
 the ones the script draws from the committed results, every figure docs/benchmarks.md
 shows is one of them, and a malformed result file stops the report with a message
 naming the file and the field."""
+
 from __future__ import annotations
 
 import hashlib
@@ -39,8 +40,9 @@ def test_committed_figures_match_the_manifest_and_their_sources_exist():
     assert set(MANIFEST["figures"]) == set(FIGURES)
     for name, entry in MANIFEST["figures"].items():
         data = (FIG / name).read_bytes()
-        assert hashlib.sha256(data).hexdigest() == entry["sha256"], \
+        assert hashlib.sha256(data).hexdigest() == entry["sha256"], (
             f"docs/figures/{name} differs from what bench/report.py wrote (edited by hand?)"
+        )
         assert entry["sources"], name
         for src in entry["sources"]:
             assert (ROOT / "bench" / "results" / src).is_file(), f"{name}: {src} missing"
@@ -56,8 +58,10 @@ def test_the_committed_results_load_and_every_figure_has_runs():
 
 
 def test_report_regenerates_the_committed_files(tmp_path):
-    mpl = pytest.importorskip("matplotlib", reason="matplotlib is needed to draw the figures: "
-                              "pip install matplotlib (or '.[bench]')")
+    mpl = pytest.importorskip(
+        "matplotlib",
+        reason="matplotlib is needed to draw the figures: pip install matplotlib (or '.[bench]')",
+    )
     files = report.build_report()
     assert set(files) == set(FIGURES) | {"tables.md.inc", "figures.json"}
     for name, data in files.items():
@@ -66,12 +70,16 @@ def test_report_regenerates_the_committed_files(tmp_path):
     again = report.build_report()
     assert again == files, "two runs of the report differ: it is not deterministic"
     if mpl.__version__ != MANIFEST["matplotlib"]:
-        pytest.skip(f"figures drawn with matplotlib {MANIFEST['matplotlib']}, this is "
-                    f"{mpl.__version__}: byte comparison skipped (the set of files matched)")
+        pytest.skip(
+            f"figures drawn with matplotlib {MANIFEST['matplotlib']}, this is "
+            f"{mpl.__version__}: byte comparison skipped (the set of files matched)"
+        )
     for name, data in files.items():
         committed = (FIG / name).read_bytes()
-        assert data == committed, (f"docs/figures/{name} is not what `python -m bench.report` "
-                                   "draws from bench/results: run it and commit the output")
+        assert data == committed, (
+            f"docs/figures/{name} is not what `python -m bench.report` "
+            "draws from bench/results: run it and commit the output"
+        )
 
 
 def _copy_results(tmp_path: Path) -> Path:
@@ -88,19 +96,21 @@ def _edit_one(d: Path, workload: str, edit) -> str:
     return path.name
 
 
-@pytest.mark.parametrize("workload, edit, field", [
-    ("scaling-cross", lambda r: r.pop("machine"), "machine"),
-    ("scaling-cross", lambda r: r["machine"].pop("cpu"), "machine.cpu"),
-    ("scaling-cross", lambda r: r.pop("date"), "date"),
-    ("minimal-rate", lambda r: r["contenders"]["modlights"].update(median="fast"), "median"),
-    ("minimal-rate", lambda r: r["contenders"]["modlights"].update(median=-1.0), "median"),
-    ("peers-cross", lambda r: r["contenders"].update(galois=[1, 2]), "not an object"),
-    ("peers-cross", lambda r: r.update(params=None), "params"),
-    ("scaling-cross", lambda r: r["figures"].update(x={"value": "big"}), "value"),
-    ("minimal-rate", lambda r: r.update(workload="other"), "workload"),
-])
-def test_a_malformed_result_stops_the_report_naming_file_and_field(tmp_path, workload, edit,
-                                                                      field):
+@pytest.mark.parametrize(
+    "workload, edit, field",
+    [
+        ("scaling-cross", lambda r: r.pop("machine"), "machine"),
+        ("scaling-cross", lambda r: r["machine"].pop("cpu"), "machine.cpu"),
+        ("scaling-cross", lambda r: r.pop("date"), "date"),
+        ("minimal-rate", lambda r: r["contenders"]["modlights"].update(median="fast"), "median"),
+        ("minimal-rate", lambda r: r["contenders"]["modlights"].update(median=-1.0), "median"),
+        ("peers-cross", lambda r: r["contenders"].update(galois=[1, 2]), "not an object"),
+        ("peers-cross", lambda r: r.update(params=None), "params"),
+        ("scaling-cross", lambda r: r["figures"].update(x={"value": "big"}), "value"),
+        ("minimal-rate", lambda r: r.update(workload="other"), "workload"),
+    ],
+)
+def test_a_malformed_result_stops_the_report_naming_file_and_field(tmp_path, workload, edit, field):
     d = _copy_results(tmp_path)
     fname = _edit_one(d, workload, edit)
     with pytest.raises(ReportError) as e:
@@ -130,10 +140,14 @@ def test_a_figure_without_runs_is_an_error_not_an_empty_picture(tmp_path):
 
 
 def test_select_latest_keeps_the_latest_run_per_params():
-    runs = [{"params": {"size": 8}, "date": "2026-01-01T00:00:00"},
-            {"params": {"size": 8}, "date": "2026-02-01T00:00:00"},
-            {"params": {"size": 16}, "date": "2025-01-01T00:00:00"}]
+    runs = [
+        {"params": {"size": 8}, "date": "2026-01-01T00:00:00"},
+        {"params": {"size": 8}, "date": "2026-02-01T00:00:00"},
+        {"params": {"size": 16}, "date": "2025-01-01T00:00:00"},
+    ]
     got = report.select_latest(runs)
-    assert sorted((r["params"]["size"], r["date"][:7]) for r in got) == \
-        [(8, "2026-02"), (16, "2025-01")]
+    assert sorted((r["params"]["size"], r["date"][:7]) for r in got) == [
+        (8, "2026-02"),
+        (16, "2025-01"),
+    ]
     assert report.select_latest(runs, size=16) == [runs[2]]

@@ -1,5 +1,6 @@
 """The benchmark runner (bench/): the registry, a run with a missing peer, the results
 files, bad arguments and the before/after comparison. Only tiny workloads run here."""
+
 from __future__ import annotations
 
 import json
@@ -44,20 +45,40 @@ def stub():
 
         def check(ans):
             assert ans == k * k, "wrong answer"
-        return {"modlights": Subject(ml, check), "fast": Subject(fast, check),
-                "gone": Missing("stubpeer is not installed")}
 
-    registry.workload("test-stub", help="a stub", peers=("fast", "gone", "forgotten"),
-                      groups=("test-group",), params={"k": 3}, repeats=3)(fn)
+        return {
+            "modlights": Subject(ml, check),
+            "fast": Subject(fast, check),
+            "gone": Missing("stubpeer is not installed"),
+        }
+
+    registry.workload(
+        "test-stub",
+        help="a stub",
+        peers=("fast", "gone", "forgotten"),
+        groups=("test-group",),
+        params={"k": 3},
+        repeats=3,
+    )(fn)
     yield calls
     del registry.REGISTRY["test-stub"]
 
 
 def test_registry_lists_the_issue_group_and_every_workload(capsys):
     names = registry.names()
-    assert {"gf2-cross-2000", "gf2-cross-10000", "knight-5000", "square-5000",
-            "cross-z3-5000", "cross-z4-5000", "cross-z5-5000", "dense-gf2-4096",
-            "dense-gf3-2000", "minimal-39", "batch-5x5"} <= set(registry.groups()["issue22"])
+    assert {
+        "gf2-cross-2000",
+        "gf2-cross-10000",
+        "knight-5000",
+        "square-5000",
+        "cross-z3-5000",
+        "cross-z4-5000",
+        "cross-z5-5000",
+        "dense-gf2-4096",
+        "dense-gf3-2000",
+        "minimal-39",
+        "batch-5x5",
+    } <= set(registry.groups()["issue22"])
     assert main(["--list"]) == 0
     out = capsys.readouterr().out
     for n in names:
@@ -75,7 +96,7 @@ def test_a_duplicate_name_is_refused():
 def test_run_medians_ratios_and_missing_peers(stub):
     rec = run_workload(registry.get("test-stub"))
     c = rec["contenders"]
-    assert stub == {"modlights": 4, "fast": 4}          # one warm-up round, untimed
+    assert stub == {"modlights": 4, "fast": 4}  # one warm-up round, untimed
     assert c["modlights"]["times"] == [0.2] * 3 and c["modlights"]["median"] == 0.2
     assert c["fast"]["ratio_to_modlights"] == pytest.approx(2.5)
     assert c["gone"] == {"missing": "stubpeer is not installed"}
@@ -93,6 +114,7 @@ def test_a_wrong_answer_is_reported_and_fails_the_run(stub, tmp_path, capsys):
         out = inner(ctx)
         out["fast"] = Subject(lambda: Timed(0.1, -1), out["fast"].check)
         return out
+
     registry.get("test-stub").func = wrong
     rec = run_workload(registry.get("test-stub"))
     assert "wrong answer" in rec["contenders"]["fast"]["error"]
@@ -117,23 +139,27 @@ def test_results_files_carry_the_machine_and_every_run(stub, tmp_path, capsys):
     assert "missing" in md and "stubpeer is not installed" in md and "2.50x" in md
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["no-such-workload"], "unknown workload"),
-    (["test-stub", "--param", "k=x"], "takes a int"),
-    (["test-stub", "--param", "nope=1"], "no parameter"),
-    (["test-stub", "--param", "k"], "key=value"),
-    (["test-stub", "--repeats", "0"], "repeats must be >= 1"),
-    (["compare", "--before", "/nonexistent", "--after", "/nonexistent", "test-stub"],
-     "not a modlights source tree"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["no-such-workload"], "unknown workload"),
+        (["test-stub", "--param", "k=x"], "takes a int"),
+        (["test-stub", "--param", "nope=1"], "no parameter"),
+        (["test-stub", "--param", "k"], "key=value"),
+        (["test-stub", "--repeats", "0"], "repeats must be >= 1"),
+        (
+            ["compare", "--before", "/nonexistent", "--after", "/nonexistent", "test-stub"],
+            "not a modlights source tree",
+        ),
+    ],
+)
 def test_bad_arguments_exit_2_with_a_message(stub, argv, message, capsys):
     assert main(argv + ["--no-save"]) == 2
     assert message in capsys.readouterr().err
 
 
 def test_smoke_workload_runs_against_the_library(tmp_path, capsys):
-    rec = run_workload(registry.get("smoke-cross"), params={"size": 6, "states": 3},
-                       repeats=1)
+    rec = run_workload(registry.get("smoke-cross"), params={"size": 6, "states": 3}, repeats=1)
     for name in ("modlights", "reference"):
         assert rec["contenders"][name]["times"], rec
         assert "error" not in rec["contenders"][name]
@@ -145,8 +171,25 @@ def _built(tree: Path) -> bool:
 
 @pytest.mark.skipif(not _built(ROOT), reason="the source tree has no compiled module")
 def test_compare_runs_both_trees_in_subprocesses(tmp_path, capsys):
-    assert main(["compare", "--before", str(ROOT), "--after", str(ROOT), "--rounds", "1",
-                 "--repeats", "2", "smoke-cross", "--out", str(tmp_path)]) == 0
+    assert (
+        main(
+            [
+                "compare",
+                "--before",
+                str(ROOT),
+                "--after",
+                str(ROOT),
+                "--rounds",
+                "1",
+                "--repeats",
+                "2",
+                "smoke-cross",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "after/before" in out
     doc = json.loads(next(tmp_path.glob("*-compare-smoke-cross.json")).read_text())
@@ -159,7 +202,9 @@ def test_ctrl_c_stops_the_run_with_status_130(capsys):
     def interrupted(ctx):
         def run():
             raise KeyboardInterrupt
+
         return {"modlights": run}
+
     registry.workload("test-interrupted", help="raises KeyboardInterrupt")(interrupted)
     try:
         assert main(["test-interrupted", "--no-save"]) == 130
@@ -171,6 +216,7 @@ def test_ctrl_c_stops_the_run_with_status_130(capsys):
 def test_a_failing_setup_is_reported_for_every_contender(stub, capsys):
     def broken(ctx):
         raise ImportError("no module named modlights.engines.nothing")
+
     registry.workload("test-broken", help="setup fails", peers=("fast",))(broken)
     try:
         rec = run_workload(registry.get("test-broken"), repeats=1)

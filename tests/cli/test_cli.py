@@ -2,6 +2,7 @@
 
 Expected results are computed with the library (Board.apply, Solver), never hard-coded.
 """
+
 import io
 import json
 import os
@@ -27,7 +28,7 @@ def section(out, header):
     lines = out.splitlines()
     i = next(k for k, line in enumerate(lines) if line.startswith(header))
     rows = []
-    for line in lines[i + 1:]:
+    for line in lines[i + 1 :]:
         if not line.strip():
             break
         rows.append(line)
@@ -49,25 +50,57 @@ def field(out, name):
 
 # Each case: CLI arguments, and the same board built with the library.
 CASES = [
-    (["--grid", "3x3", "--state", "011110110"],
-     lambda: ml.Board.grid(3, 3), 0),
-    (["--grid", "5x5", "--states", "3", "--seed", "7"],
-     lambda: ml.Board.grid(5, 5, 3), 0),
-    (["--grid", "5x5", "--seed", "11"],
-     lambda: ml.Board.grid(5, 5), 0),
-    (["--grid", "4x4", "--holes", "0,0;3,3", "--locked", "0100000000000000", "--seed", "2"],
-     lambda: ml.Board.grid(4, 4, holes=[(0, 0), (3, 3)], locked=[(0, 1)]), 0),
-    (["--grid", "4x5", "--states", "4", "--pattern", "square", "--wrap", "--seed", "5"],
-     lambda: ml.Board.grid(4, 5, 4, "square", wrap=True), 0),
-    (["--grid", "3x4", "--states", "5", "--pattern=-1,0;1,0;0,1", "--seed", "3",
-      "--backend", "reference"],
-     lambda: ml.Board.grid(3, 4, 5, [(-1, 0), (1, 0), (0, 1)]), 0),
-    (["--grid", "2x3", "--states", "12", "--state", "5,8,6 / 10,3,11", "--target", "1"],
-     lambda: ml.Board.grid(2, 3, 12), 1),
-    (["--grid", "3x3", "--states", "3", "--state", "000/000/000", "--target", "012/120/201",
-      "--locked", "010/000/000", "--holes", "2,2"],
-     lambda: ml.Board.grid(3, 3, 3, locked=[(0, 1)], holes=[(2, 2)]),
-     np.array([[0, 1, 2], [1, 2, 0], [2, 0, 0]])),
+    (["--grid", "3x3", "--state", "011110110"], lambda: ml.Board.grid(3, 3), 0),
+    (["--grid", "5x5", "--states", "3", "--seed", "7"], lambda: ml.Board.grid(5, 5, 3), 0),
+    (["--grid", "5x5", "--seed", "11"], lambda: ml.Board.grid(5, 5), 0),
+    (
+        ["--grid", "4x4", "--holes", "0,0;3,3", "--locked", "0100000000000000", "--seed", "2"],
+        lambda: ml.Board.grid(4, 4, holes=[(0, 0), (3, 3)], locked=[(0, 1)]),
+        0,
+    ),
+    (
+        ["--grid", "4x5", "--states", "4", "--pattern", "square", "--wrap", "--seed", "5"],
+        lambda: ml.Board.grid(4, 5, 4, "square", wrap=True),
+        0,
+    ),
+    (
+        [
+            "--grid",
+            "3x4",
+            "--states",
+            "5",
+            "--pattern=-1,0;1,0;0,1",
+            "--seed",
+            "3",
+            "--backend",
+            "reference",
+        ],
+        lambda: ml.Board.grid(3, 4, 5, [(-1, 0), (1, 0), (0, 1)]),
+        0,
+    ),
+    (
+        ["--grid", "2x3", "--states", "12", "--state", "5,8,6 / 10,3,11", "--target", "1"],
+        lambda: ml.Board.grid(2, 3, 12),
+        1,
+    ),
+    (
+        [
+            "--grid",
+            "3x3",
+            "--states",
+            "3",
+            "--state",
+            "000/000/000",
+            "--target",
+            "012/120/201",
+            "--locked",
+            "010/000/000",
+            "--holes",
+            "2,2",
+        ],
+        lambda: ml.Board.grid(3, 3, 3, locked=[(0, 1)], holes=[(2, 2)]),
+        np.array([[0, 1, 2], [1, 2, 0], [2, 0, 0]]),
+    ),
 ]
 
 
@@ -105,12 +138,13 @@ def test_seed_is_reproducible_and_state_is_solvable(capsys):
     b = run(capsys, "solve", "--grid", "4x4", "--states", "3", "--seed", "42")
     assert a == b and a[0] == 0
     rc, out, _ = run(capsys, "solve", "--grid", "4x4", "--states", "3")
-    assert rc == 0 and "--seed" in out       # the random seed is shown for repeating
+    assert rc == 0 and "--seed" in out  # the random seed is shown for repeating
 
 
 def test_solve_json(capsys):
-    rc, out, err = run(capsys, "solve", "--grid", "5x5", "--states", "3", "--seed", "9",
-                       "--holes", "2,2", "--json")
+    rc, out, err = run(
+        capsys, "solve", "--grid", "5x5", "--states", "3", "--seed", "9", "--holes", "2,2", "--json"
+    )
     assert rc == 0, err
     doc = json.loads(out)
     board = ml.Board.grid(5, 5, 3, holes=[(2, 2)])
@@ -138,11 +172,15 @@ def test_no_minimal_and_budget(capsys):
 INFO_BOARDS = [
     (["--grid", "5x5"], lambda: ml.Board.grid(5, 5)),
     (["--grid", "4x4"], lambda: ml.Board.grid(4, 4)),
-    (["--grid", "3x3", "--states", "3", "--pattern", "diagonal"],
-     lambda: ml.Board.grid(3, 3, 3, "diagonal")),
+    (
+        ["--grid", "3x3", "--states", "3", "--pattern", "diagonal"],
+        lambda: ml.Board.grid(3, 3, 3, "diagonal"),
+    ),
     (["--grid", "4x4", "--states", "6", "--wrap"], lambda: ml.Board.grid(4, 4, 6, wrap=True)),
-    (["--grid", "3x4", "--states", "4", "--locked", "1,1"],
-     lambda: ml.Board.grid(3, 4, 4, locked=[(1, 1)])),
+    (
+        ["--grid", "3x4", "--states", "4", "--locked", "1,1"],
+        lambda: ml.Board.grid(3, 4, 4, locked=[(1, 1)]),
+    ),
 ]
 
 
@@ -153,8 +191,9 @@ def test_info_counts_past_the_int_to_str_limit(capsys, n, pattern):
     rows, cols = 600, 500
     board = ml.Board.grid(rows, cols, states=n, pattern=[tuple(map(int, pattern.split(",")))])
     s = ml.Solver(board)
-    rc, out, err = run(capsys, "info", "--grid", f"{rows}x{cols}", "--states", str(n),
-                       f"--pattern={pattern}")
+    rc, out, err = run(
+        capsys, "info", "--grid", f"{rows}x{cols}", "--states", str(n), f"--pattern={pattern}"
+    )
     assert rc == 0, err
     text = field(out, "|ker A|")
     factors, digits = text.split(" (about ")
@@ -163,8 +202,16 @@ def test_info_counts_past_the_int_to_str_limit(capsys, n, pattern):
         p, _, e = part.partition("^")
         value *= int(p) ** int(e or 1)
     assert value == s.kernel_size
-    rc, out, err = run(capsys, "info", "--grid", f"{rows}x{cols}", "--states", str(n),
-                       f"--pattern={pattern}", "--json")
+    rc, out, err = run(
+        capsys,
+        "info",
+        "--grid",
+        f"{rows}x{cols}",
+        "--states",
+        str(n),
+        f"--pattern={pattern}",
+        "--json",
+    )
     assert rc == 0, err
     limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
@@ -220,29 +267,32 @@ def test_unsolvable_exits_1(capsys):
         assert out == ""
 
 
-@pytest.mark.parametrize("argv", [
-    ["solve", "--grid", "5x", "--seed", "1"],
-    ["solve", "--seed", "1"],                                   # no --grid
-    ["solve", "--grid", "3x3", "--states", "1"],
-    ["solve", "--grid", "3x3", "--states", "256"],
-    ["solve", "--grid", "3x3", "--pattern", "nope"],
-    ["solve", "--grid", "3x3", "--pattern", "0,0;x,1"],
-    ["solve", "--grid", "3x3", "--state", "0101"],              # wrong length
-    ["solve", "--grid", "3x3", "--state", "01010101a"],
-    ["solve", "--grid", "3x3", "--states", "3", "--state", "000000003"],
-    ["solve", "--grid", "3x3", "--locked", "1,1", "--holes", "1,1"],
-    ["solve", "--grid", "3x3", "--holes", "3,0"],               # off the board
-    ["solve", "--grid", "3x3", "--holes", "0101"],
-    ["solve", "--grid", "3x3", "--target", "2"],
-    ["solve", "--grid", "3x3", "--target", "-1"],
-    ["solve", "--grid", "3x3", "--budget", "lots"],
-    ["solve", "--grid", "3x3", "--state", "000000000", "--seed", "1"],
-    ["solve", "--grid", "3x3", "--backend", "gpu"],             # argparse
-    ["solve", "--grid", "3x3", "--states", "three"],            # argparse
-    ["info", "--grid", "3x3", "--state", "000000000"],          # not an info option
-    ["frobnicate"],
-    [],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "--grid", "5x", "--seed", "1"],
+        ["solve", "--seed", "1"],  # no --grid
+        ["solve", "--grid", "3x3", "--states", "1"],
+        ["solve", "--grid", "3x3", "--states", "256"],
+        ["solve", "--grid", "3x3", "--pattern", "nope"],
+        ["solve", "--grid", "3x3", "--pattern", "0,0;x,1"],
+        ["solve", "--grid", "3x3", "--state", "0101"],  # wrong length
+        ["solve", "--grid", "3x3", "--state", "01010101a"],
+        ["solve", "--grid", "3x3", "--states", "3", "--state", "000000003"],
+        ["solve", "--grid", "3x3", "--locked", "1,1", "--holes", "1,1"],
+        ["solve", "--grid", "3x3", "--holes", "3,0"],  # off the board
+        ["solve", "--grid", "3x3", "--holes", "0101"],
+        ["solve", "--grid", "3x3", "--target", "2"],
+        ["solve", "--grid", "3x3", "--target", "-1"],
+        ["solve", "--grid", "3x3", "--budget", "lots"],
+        ["solve", "--grid", "3x3", "--state", "000000000", "--seed", "1"],
+        ["solve", "--grid", "3x3", "--backend", "gpu"],  # argparse
+        ["solve", "--grid", "3x3", "--states", "three"],  # argparse
+        ["info", "--grid", "3x3", "--state", "000000000"],  # not an info option
+        ["frobnicate"],
+        [],
+    ],
+)
 def test_bad_input_exits_2(capsys, argv):
     rc, out, err = run(capsys, *argv)
     assert rc == 2
@@ -257,23 +307,55 @@ def test_help_has_examples(capsys):
 
 def test_python_m_modlights_subprocess():
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    p = subprocess.run([sys.executable, "-m", "modlights", "solve", "--grid", "4x4",
-                        "--states", "5", "--seed", "8", "--json"],
-                       capture_output=True, text=True, timeout=60, env=env)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "modlights",
+            "solve",
+            "--grid",
+            "4x4",
+            "--states",
+            "5",
+            "--seed",
+            "8",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
     board = ml.Board.grid(4, 4, 5)
     assert not board.apply(doc["state"], doc["taps"]).any()
-    p = subprocess.run([sys.executable, "-m", "modlights", "solve", "--grid", "5x5",
-                        "--state", "1" + "0" * 24],
-                       capture_output=True, text=True, timeout=60, env=env)
+    p = subprocess.run(
+        [sys.executable, "-m", "modlights", "solve", "--grid", "5x5", "--state", "1" + "0" * 24],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert p.returncode == 1 and "unsolvable" in p.stderr and "Traceback" not in p.stderr
 
 
 # ----------------------------------------------------------------------------- puzzles
 def test_generate_prints_puzzle_and_code(capsys):
-    rc, out, err = run(capsys, "generate", "--grid", "6x6", "--states", "3", "--locked", "2",
-                       "--difficulty", "hard", "--seed", "7")
+    rc, out, err = run(
+        capsys,
+        "generate",
+        "--grid",
+        "6x6",
+        "--states",
+        "3",
+        "--locked",
+        "2",
+        "--difficulty",
+        "hard",
+        "--seed",
+        "7",
+    )
     assert rc == 0, err
     code = next(line.split()[-1] for line in out.splitlines() if line.startswith("code:"))
     p = ml.Puzzle.from_code(code)
@@ -333,8 +415,10 @@ def test_check_reports_bad_levels(capsys, tmp_path):
     unsolv = ml.Puzzle(b, [[1, 0], [0, 0]])
     assert not ml.Solver(b).solvable(unsolv.start)
     f = tmp_path / "pack.txt"
-    f.write_text(f"# level pack\n{good}\n\n{multi}  # several solutions\n"
-                 f"{unsolv.code}\nnot-a-code\n{good[:-2]}\n")
+    f.write_text(
+        f"# level pack\n{good}\n\n{multi}  # several solutions\n"
+        f"{unsolv.code}\nnot-a-code\n{good[:-2]}\n"
+    )
     rc, out, err = run(capsys, "check", str(f))
     assert rc == 1, err
     assert "5 puzzles, 4 bad" in out
@@ -360,7 +444,7 @@ def test_play_scripted_session_solves_with_hints(capsys):
     assert f"taps {p.min_taps}   fewest {p.min_taps}" in out
     # by hand: follow the plan with cursor moves and space, earning 3 stars
     keys, cur = [], p.board.taps[0]
-    for (r, c) in p.solution.moves():
+    for r, c in p.solution.moves():
         keys += ["down"] * ((r - cur[0]) % 5) + ["right"] * ((c - cur[1]) % 5) + ["space"]
         cur = (r, c)
     rc, out, err = run(capsys, "play", p.code, "--numbers", "--keys", " ".join(keys))
@@ -382,6 +466,7 @@ def test_play_curses_under_a_pty():
     import pty
     import select
     import time
+
     curses = pytest.importorskip("curses")
     try:
         curses.setupterm("xterm", sys.__stdout__.fileno())
@@ -430,14 +515,19 @@ def test_play_curses_under_a_pty():
 
 def test_bench_command_prints_checked_table(capsys):
     from modlights.cli import main
+
     assert main(["bench", "--sizes", "40,30x50", "--states", "2,3", "--repeats", "1"]) == 0
     out = capsys.readouterr()
     lines = [ln for ln in out.out.splitlines() if ln.strip() and ln.split()[0][0].isdigit()]
-    assert [ln.split()[:3] for ln in lines] == [["40x40", "2", "cross"], ["30x50", "2", "cross"],
-                                               ["40x40", "3", "cross"], ["30x50", "3", "cross"]]
+    assert [ln.split()[:3] for ln in lines] == [
+        ["40x40", "2", "cross"],
+        ["30x50", "2", "cross"],
+        ["40x40", "3", "cross"],
+        ["30x50", "3", "cross"],
+    ]
     for ln in lines:
         assert float(ln.split()[3]) >= 0 and float(ln.split()[4]) > 0
-    assert "done" not in out.err and "\r" not in out.err     # no bar off a terminal
+    assert "done" not in out.err and "\r" not in out.err  # no bar off a terminal
 
 
 def test_bench_progress_bar_only_on_a_terminal(capsys, monkeypatch):
@@ -448,6 +538,7 @@ def test_bench_progress_bar_only_on_a_terminal(capsys, monkeypatch):
     class Tty(io.StringIO):
         def isatty(self):
             return True
+
     tty = Tty()
     monkeypatch.setattr(sys, "stderr", tty)
     assert main(["bench", "--sizes", "20", "--repeats", "1"]) == 0
@@ -462,6 +553,7 @@ def test_bench_command_json_and_bad_sizes(capsys):
     import json
 
     from modlights.cli import main
+
     assert main(["bench", "--sizes", "20", "--repeats", "1", "--quiet", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["board"] == "20x20" and rows[0]["n"] == 2
@@ -472,31 +564,35 @@ def test_bench_command_json_and_bad_sizes(capsys):
 
 # ---------------------------------------------------------------- errors: one line, exit 2
 def test_huge_budget_and_state_numbers(capsys):
-    rc, out, err = run(capsys, "solve", "--grid", "5x5", "--seed", "1", "--budget",
-                       "18446744073709551616")
+    rc, out, err = run(
+        capsys, "solve", "--grid", "5x5", "--seed", "1", "--budget", "18446744073709551616"
+    )
     assert rc == 0 and "minimal: yes" in out
-    rc, out, err = run(capsys, "solve", "--grid", "3x3", "--state",
-                       "0,0,0,0,0,0,0,0,99999999999999999999999")
+    rc, out, err = run(
+        capsys, "solve", "--grid", "3x3", "--state", "0,0,0,0,0,0,0,0,99999999999999999999999"
+    )
     assert rc == 2 and len(err.strip().splitlines()) == 1 and "out of range" in err
-    rc, out, err = run(capsys, "solve", "--grid", "3x3", "--states", "3", "--seed",
-                       "9" * 40)
+    rc, out, err = run(capsys, "solve", "--grid", "3x3", "--states", "3", "--seed", "9" * 40)
     assert rc == 0
 
 
-@pytest.mark.parametrize("argv", [
-    ["solve", "--grid", "3x3", "--states", "3" * 5000],
-    ["solve", "--grid", "3x3", "--seed", "-1"],
-    ["solve", "--grid", "99999999999x3"],
-    ["solve", "--grid", "3x3", "--locked", "0,99999999999999999999999"],
-    ["solve", "--grid", "3x3", "--pattern=0,99999999999999999999;1,0"],
-    ["solve", "--grid", "3x3", "--budget", "nans"],
-    ["solve", "--grid", "3x3", "--target", "9" * 30],
-    ["info", "--grid", "3x3", "--unknown"],
-    ["play", "--daily", "4", "--keys", "q"],
-    ["bench", "--repeats", "0"],
-    ["generate", "--grid", "3x3", "--locked", "99999999999999999999"],
-    ["check", "/nonexistent/levels.txt"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "--grid", "3x3", "--states", "3" * 5000],
+        ["solve", "--grid", "3x3", "--seed", "-1"],
+        ["solve", "--grid", "99999999999x3"],
+        ["solve", "--grid", "3x3", "--locked", "0,99999999999999999999999"],
+        ["solve", "--grid", "3x3", "--pattern=0,99999999999999999999;1,0"],
+        ["solve", "--grid", "3x3", "--budget", "nans"],
+        ["solve", "--grid", "3x3", "--target", "9" * 30],
+        ["info", "--grid", "3x3", "--unknown"],
+        ["play", "--daily", "4", "--keys", "q"],
+        ["bench", "--repeats", "0"],
+        ["generate", "--grid", "3x3", "--locked", "99999999999999999999"],
+        ["check", "/nonexistent/levels.txt"],
+    ],
+)
 def test_every_bad_input_is_one_line_and_exit_2(capsys, argv):
     rc, out, err = run(capsys, *argv)
     assert rc == 2, err
@@ -506,15 +602,24 @@ def test_every_bad_input_is_one_line_and_exit_2(capsys, argv):
 
 def test_memory_overflow_and_recursion_errors_are_one_line(capsys, monkeypatch):
     import modlights.cli as cli
-    for exc in (MemoryError("cannot allocate 9 GiB"), OverflowError("too big"),
-                RecursionError("deep"), KeyError("bug")):
+
+    for exc in (
+        MemoryError("cannot allocate 9 GiB"),
+        OverflowError("too big"),
+        RecursionError("deep"),
+        KeyError("bug"),
+    ):
+
         def boom(*a, _e=exc, **k):
             raise _e
+
         monkeypatch.setattr(cli.Solver, "solve", boom)
         rc, out, err = run(capsys, "solve", "--grid", "3x3", "--seed", "1")
         assert rc == 2 and len(err.strip().splitlines()) == 1, err
+
     def interrupt(*a, **k):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(cli.Solver, "solve", interrupt)
     rc, out, err = run(capsys, "solve", "--grid", "3x3", "--seed", "1")
     assert rc == 130
@@ -522,6 +627,7 @@ def test_memory_overflow_and_recursion_errors_are_one_line(capsys, monkeypatch):
 
 def test_check_reads_with_a_byte_limit(capsys, monkeypatch, tmp_path):
     import modlights.cli.check as cli
+
     t = time.perf_counter()
     rc, out, err = run(capsys, "check", "/dev/zero")
     assert rc == 2 and "too large" in err and len(err.strip().splitlines()) == 1

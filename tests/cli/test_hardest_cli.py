@@ -1,4 +1,5 @@
 """``modlights hardest --certificate FILE`` and ``modlights verify FILE`` together."""
+
 from __future__ import annotations
 
 import json
@@ -9,8 +10,9 @@ import modlights as ml
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "modlights", *args], capture_output=True,
-                          text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "modlights", *args], capture_output=True, text=True
+    )
 
 
 def test_certificate_is_written_and_verifies(tmp_path):
@@ -31,8 +33,7 @@ def test_certificate_is_written_and_verifies(tmp_path):
 
 def test_certificate_of_unsettled_bounds_with_json(tmp_path):
     path = tmp_path / "h.json"
-    out = run("hardest", "--grid", "19x19", "--budget", "3", "--certificate", str(path),
-              "--json")
+    out = run("hardest", "--grid", "19x19", "--budget", "3", "--certificate", str(path), "--json")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     cert = json.loads(path.read_text())

@@ -1,4 +1,5 @@
 """``modlights info --explain``: the plan of the Solver (engine, why, the others)."""
+
 from __future__ import annotations
 
 import json
@@ -15,12 +16,26 @@ def test_explain_prints_the_plan(capsys):
     for name in plan.rejected:
         assert f"not {name}:" in text
     assert cli.main(["info", "--grid", "30x30", "--states", "3"]) == 0
-    assert "not dense-zn" not in capsys.readouterr().out          # only with --explain
+    assert "not dense-zn" not in capsys.readouterr().out  # only with --explain
 
 
 def test_explain_json_and_method(capsys):
-    assert cli.main(["info", "--grid", "20x20", "--pattern", "knight", "--method",
-                     "chase-rowsolve", "--explain", "--json"]) == 0
+    assert (
+        cli.main(
+            [
+                "info",
+                "--grid",
+                "20x20",
+                "--pattern",
+                "knight",
+                "--method",
+                "chase-rowsolve",
+                "--explain",
+                "--json",
+            ]
+        )
+        == 0
+    )
     doc = json.loads(capsys.readouterr().out)
     assert doc["engine"] == doc["plan"]["engine"] == "chase-rowsolve"
     assert doc["plan"]["reason"] and "dense-gf2" in doc["plan"]["rejected"]

@@ -1,6 +1,7 @@
 """``modlights site DIR``: the browser game as static files (the same files ``modlights
 serve`` serves); exit 2 with one line for a DIR that is a file or cannot be written,
 and for a checkout without the JavaScript package built."""
+
 from __future__ import annotations
 
 import json
@@ -19,9 +20,10 @@ def run(capsys, *argv):
 
 
 needs_package = pytest.mark.skipif(
-    site.js_package_dir() is None or
-    not (site.js_package_dir() / "dist" / "modlights.wasm").is_file(),
-    reason="the JavaScript package (js/src, js/dist/modlights.wasm) is not built here")
+    site.js_package_dir() is None
+    or not (site.js_package_dir() / "dist" / "modlights.wasm").is_file(),
+    reason="the JavaScript package (js/src, js/dist/modlights.wasm) is not built here",
+)
 
 
 @needs_package
@@ -29,11 +31,20 @@ def test_site_writes_every_file_of_the_served_site(capsys, tmp_path):
     rc, out, err = run(capsys, "site", str(tmp_path / "game"))
     assert rc == 0 and err == "" and out.startswith("wrote ")
     files = site.site_files()
-    written = sorted(p.relative_to(tmp_path / "game").as_posix()
-                     for p in (tmp_path / "game").rglob("*") if p.is_file())
+    written = sorted(
+        p.relative_to(tmp_path / "game").as_posix()
+        for p in (tmp_path / "game").rglob("*")
+        if p.is_file()
+    )
     assert written == sorted(files)
-    for rel in ("index.html", "style.css", "app.js", "campaign.json", "js/src/index.js",
-                "js/dist/modlights.wasm"):
+    for rel in (
+        "index.html",
+        "style.css",
+        "app.js",
+        "campaign.json",
+        "js/src/index.js",
+        "js/dist/modlights.wasm",
+    ):
         assert rel in written
     for rel, source in files.items():
         want = source.read_bytes() if hasattr(source, "read_bytes") else source()
@@ -56,9 +67,16 @@ def test_campaign_json_is_pythons_campaign():
 
 
 def test_bad_directories_exit_2_with_one_line(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr(site, "site_files", lambda: {
-        "index.html": lambda: b"<html>", "app.js": lambda: b"",
-        "js/src/index.js": lambda: b"", "js/dist/modlights.wasm": lambda: b"\0asm"})
+    monkeypatch.setattr(
+        site,
+        "site_files",
+        lambda: {
+            "index.html": lambda: b"<html>",
+            "app.js": lambda: b"",
+            "js/src/index.js": lambda: b"",
+            "js/dist/modlights.wasm": lambda: b"\0asm",
+        },
+    )
     a_file = tmp_path / "f"
     a_file.write_text("x")
     rc, out, err = run(capsys, "site", str(a_file))
@@ -83,6 +101,7 @@ def test_package_is_found_in_a_wheel_layout_first(tmp_path):
     js/dist/modlights.wasm there); that copy wins over a js/ three levels up."""
     import importlib.util
     import shutil
+
     for root in (tmp_path / "lib" / "modlights" / "web" / "js", tmp_path / "js"):
         (root / "src").mkdir(parents=True)
         (root / "src" / "index.js").write_text("export {};")

@@ -1,6 +1,7 @@
 """``modlights verify FILE`` and ``modlights solve --certificate FILE``: exit 0 when the
 certificate holds, 1 when it does not (the failing step printed), 2 for files that
 cannot be read, are not JSON or not a certificate; one line each, no traceback."""
+
 from __future__ import annotations
 
 import json
@@ -47,9 +48,17 @@ def test_does_not_hold(capsys, cert_file, field):
     assert out.startswith("certificate does not hold: ") and out.count("\n") == 1
 
 
-@pytest.mark.parametrize("text", ["{not json", "[1, 2]", '{"format": "x"}',
-                                  '{"format": "modlights-certificate", "version": 9}',
-                                  "NaN", "\xff"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{not json",
+        "[1, 2]",
+        '{"format": "x"}',
+        '{"format": "modlights-certificate", "version": 9}',
+        "NaN",
+        "\xff",
+    ],
+)
 def test_bad_input(capsys, tmp_path, text):
     path = tmp_path / "c.json"
     path.write_bytes(text.encode("latin-1"))
@@ -72,33 +81,45 @@ def test_help(capsys):
 
 def test_solve_writes_a_certificate_that_verify_accepts(capsys, tmp_path):
     path = tmp_path / "s.json"
-    rc, out, _ = run(capsys, "solve", "--grid", "6x6", "--states", "4", "--seed", "3",
-                     "--certificate", str(path))
+    rc, out, _ = run(
+        capsys, "solve", "--grid", "6x6", "--states", "4", "--seed", "3", "--certificate", str(path)
+    )
     assert rc == 0 and f"certificate: {path}" in out
     cert = json.loads(path.read_text())
     assert cert["kind"] == "minimal" and ml.verify(cert)
     assert f"taps: {cert['length']}" in out
     rc, out, _ = run(capsys, "verify", str(path))
     assert rc == 0
-    rc, out, _ = run(capsys, "solve", "--grid", "4x4", "--seed", "3", "--json",
-                     "--certificate", str(path))
+    rc, out, _ = run(
+        capsys, "solve", "--grid", "4x4", "--seed", "3", "--json", "--certificate", str(path)
+    )
     assert rc == 0 and json.loads(out)["certificate"] == str(path)
 
 
 def test_solve_certificate_needs_a_proof(capsys, tmp_path):
     path = tmp_path / "s.json"
-    rc, out, err = run(capsys, "solve", "--grid", "5x5", "--seed", "1", "--no-minimal",
-                       "--certificate", str(path))
+    rc, out, err = run(
+        capsys, "solve", "--grid", "5x5", "--seed", "1", "--no-minimal", "--certificate", str(path)
+    )
     assert rc == 2 and "not proved minimal" in err and not path.exists()
     assert out == ""
 
 
 def test_stdin_and_subprocess(tmp_path, cert_file):
     """The installed entry point reads '-' as standard input; exit codes as above."""
-    r = subprocess.run([sys.executable, "-m", "modlights", "verify", "-"],
-                       input=cert_file.read_text(), capture_output=True, text=True,
-                       timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "modlights", "verify", "-"],
+        input=cert_file.read_text(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0 and r.stdout.startswith("certificate holds")
-    r = subprocess.run([sys.executable, "-m", "modlights", "verify", "-"],
-                       input="{", capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "modlights", "verify", "-"],
+        input="{",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 2 and "Traceback" not in r.stderr

@@ -8,6 +8,7 @@ Examples); and every example in the docstrings of the modules that hold those na
 runs as a doctest, with ``np`` and ``ml`` (``import numpy as np``, ``import modlights
 as ml``) predefined, as the reference page says.
 """
+
 from __future__ import annotations
 
 import doctest
@@ -28,36 +29,99 @@ REFERENCE = ROOT / "docs" / "reference" / "api.md"
 #: documented object is the dotted path the reference page's autodoc directive names.
 API: dict[str, list[str]] = {
     "modlights.model.patterns.PATTERNS": [],
-    "modlights.Board": ["grid", "from_effects", "states", "shape", "n_cells", "n_taps",
-                        "cells", "taps", "matrix", "press", "apply", "random_state",
-                        "to_dict", "from_dict", "to_svg"],
-    "modlights.Solver": ["kernel_size", "nullity", "rank", "kernel", "is_unique",
-                         "is_invertible", "det", "inverse", "pseudo_inverse", "solvable",
-                         "solve", "solvable_many", "solve_many", "solutions",
-                         "min_taps_many", "solve_packed", "plan", "hardest"],
-    "modlights.Solution": ["taps", "length", "proven_minimal", "moves", "to_dict",
-                           "certificate"],
+    "modlights.Board": [
+        "grid",
+        "from_effects",
+        "states",
+        "shape",
+        "n_cells",
+        "n_taps",
+        "cells",
+        "taps",
+        "matrix",
+        "press",
+        "apply",
+        "random_state",
+        "to_dict",
+        "from_dict",
+        "to_svg",
+    ],
+    "modlights.Solver": [
+        "kernel_size",
+        "nullity",
+        "rank",
+        "kernel",
+        "is_unique",
+        "is_invertible",
+        "det",
+        "inverse",
+        "pseudo_inverse",
+        "solvable",
+        "solve",
+        "solvable_many",
+        "solve_many",
+        "solutions",
+        "min_taps_many",
+        "solve_packed",
+        "plan",
+        "hardest",
+    ],
+    "modlights.Solution": ["taps", "length", "proven_minimal", "moves", "to_dict", "certificate"],
     "modlights.Unsolvable": [],
     "modlights.generate": [],
     "modlights.daily": [],
-    "modlights.Puzzle": ["board", "start", "min_taps", "proven", "stars", "code",
-                         "from_code", "to_dict", "from_dict"],
-    "modlights.Game": ["tap", "undo", "reset", "hint", "state", "taps_used", "solved",
-                       "stars", "hinted"],
+    "modlights.Puzzle": [
+        "board",
+        "start",
+        "min_taps",
+        "proven",
+        "stars",
+        "code",
+        "from_code",
+        "to_dict",
+        "from_dict",
+    ],
+    "modlights.Game": [
+        "tap",
+        "undo",
+        "reset",
+        "hint",
+        "state",
+        "taps_used",
+        "solved",
+        "stars",
+        "hinted",
+    ],
     "modlights.Campaign": [],
     "modlights.engines.registry.engines": [],
     "modlights.engines.registry.Plan": ["engine", "reason", "rejected"],
-    "modlights.search.hardest.Hardest": ["min_taps", "state", "proven", "lower", "upper",
-                                         "certificate"],
+    "modlights.search.hardest.Hardest": [
+        "min_taps",
+        "state",
+        "proven",
+        "lower",
+        "upper",
+        "certificate",
+    ],
     "modlights.verify": [],
     "modlights.web.create_app": [],
 }
 
 #: The modules whose docstrings' examples run (every module holding a name of API).
-MODULES = ["modlights", "modlights.model.board", "modlights.model.patterns",
-           "modlights.solver", "modlights.play.puzzles", "modlights.play.game",
-           "modlights.play.campaign", "modlights.search.hardest", "modlights.search.verify",
-           "modlights.engines.registry", "modlights.web", "modlights.web.app"]
+MODULES = [
+    "modlights",
+    "modlights.model.board",
+    "modlights.model.patterns",
+    "modlights.solver",
+    "modlights.play.puzzles",
+    "modlights.play.game",
+    "modlights.play.campaign",
+    "modlights.search.hardest",
+    "modlights.search.verify",
+    "modlights.engines.registry",
+    "modlights.web",
+    "modlights.web.app",
+]
 
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
@@ -78,8 +142,9 @@ def resolve(path: str):
 
 def _section(doc: str, title: str) -> str | None:
     """The body of a numpydoc section (up to the next section), or None."""
-    m = re.search(rf"^{title}\n-{{{len(title)}}}\n(.*?)(?=^\w[\w ]*\n-{{3,}}\n|\Z)", doc,
-                  re.M | re.S)
+    m = re.search(
+        rf"^{title}\n-{{{len(title)}}}\n(.*?)(?=^\w[\w ]*\n-{{3,}}\n|\Z)", doc, re.M | re.S
+    )
     return m.group(1) if m else None
 
 
@@ -104,12 +169,12 @@ def docstring(path: str, member: str | None = None) -> str:
         if isinstance(obj, (dict, type(ml.PATTERNS))):
             return _doc_comment(_defining_module(path), path.rsplit(".", 1)[1])
         return inspect.getdoc(obj) or ""
-    attr = inspect.getattr_static(obj, member, None)   # None: a dataclass field
+    attr = inspect.getattr_static(obj, member, None)  # None: a dataclass field
     if isinstance(attr, (classmethod, staticmethod)):
         attr = attr.__func__
     if inspect.isfunction(attr) or isinstance(attr, property):
         return inspect.getdoc(attr) or ""
-    return ""                            # a slot or a dataclass field: no docstring
+    return ""  # a slot or a dataclass field: no docstring
 
 
 def _defining_module(path: str) -> str:
@@ -133,8 +198,9 @@ def has_examples(doc: str, name: str | None = None) -> bool:
 API_NAMES = [(path, None) for path in API] + [(path, m) for path, ms in API.items() for m in ms]
 
 
-@pytest.mark.parametrize("path, member", API_NAMES,
-                         ids=[p + ("." + m if m else "") for p, m in API_NAMES])
+@pytest.mark.parametrize(
+    "path, member", API_NAMES, ids=[p + ("." + m if m else "") for p, m in API_NAMES]
+)
 def test_every_api_name_has_an_example(path, member):
     if path.startswith("modlights.web"):
         pytest.importorskip("fastapi")
@@ -145,8 +211,9 @@ def test_every_api_name_has_an_example(path, member):
     # a data attribute: described and shown by its class
     owner = inspect.getdoc(resolve(path)) or ""
     attributes = _section(owner, "Attributes") or ""
-    assert re.search(rf"^{member}\b|^\w[\w, ]*\b{member}\b.*:", attributes, re.M), \
+    assert re.search(rf"^{member}\b|^\w[\w, ]*\b{member}\b.*:", attributes, re.M), (
         f"{path}.{member}: not in the Attributes section of {path}"
+    )
     assert has_examples(owner, member), f"{path}.{member}: not shown by {path}'s Examples"
 
 
@@ -154,13 +221,21 @@ def reference_entries(text: str) -> dict[str, set[str] | None]:
     """{documented path: its listed members (None: every member)} from the autodoc
     directives of a reference page."""
     out: dict[str, set[str] | None] = {}
-    for m in re.finditer(r"^\.\. auto(?:class|function|data|exception|module):: (\S+)\n"
-                         r"((?:   :.*\n)*)", text, re.M):
+    for m in re.finditer(
+        r"^\.\. auto(?:class|function|data|exception|module):: (\S+)\n"
+        r"((?:   :.*\n)*)",
+        text,
+        re.M,
+    ):
         opts = m.group(2)
         members = re.search(r":members:(.*)", opts)
-        out[m.group(1)] = (None if members and not members.group(1).strip() else
-                           {s.strip() for s in members.group(1).split(",")} if members
-                           else set())
+        out[m.group(1)] = (
+            None
+            if members and not members.group(1).strip()
+            else {s.strip() for s in members.group(1).split(",")}
+            if members
+            else set()
+        )
     return out
 
 
@@ -172,8 +247,11 @@ def test_every_api_name_is_in_the_reference():
             missing.append(path)
             continue
         listed = entries[path]
-        missing += [f"{path}.{m}" for m in members if listed is not None and m not in listed
-                    and docstring(path, m)]      # data attributes: the class shows them
+        missing += [
+            f"{path}.{m}"
+            for m in members
+            if listed is not None and m not in listed and docstring(path, m)
+        ]  # data attributes: the class shows them
     assert missing == [], "not in docs/reference/api.md:\n" + "\n".join(missing)
 
 
@@ -183,11 +261,15 @@ def _comment_tests(module: str) -> list[doctest.DocTest]:
     source = inspect.getsource(mod)
     out = []
     for m in re.finditer(r"((?:^#:.*\n)+)(\w+)\b", source, re.M):
-        text = "\n".join(line[3:] if line.startswith("#: ") else line[2:]
-                         for line in m.group(1).splitlines())
+        text = "\n".join(
+            line[3:] if line.startswith("#: ") else line[2:] for line in m.group(1).splitlines()
+        )
         if ">>>" in text:
-            out.append(doctest.DocTestParser().get_doctest(
-                text, {"ml": ml, "np": np}, f"{module}.{m.group(2)}", mod.__file__, 0))
+            out.append(
+                doctest.DocTestParser().get_doctest(
+                    text, {"ml": ml, "np": np}, f"{module}.{m.group(2)}", mod.__file__, 0
+                )
+            )
     return out
 
 
@@ -212,7 +294,8 @@ def test_the_checks_can_fail():
     assert not has_examples("Text without examples.")
     assert not has_examples("Examples\n--------\n>>> s.rank\n1\n", "nullity")
     assert reference_entries(".. autoclass:: modlights.Board\n   :members: grid, press\n") == {
-        "modlights.Board": {"grid", "press"}}
+        "modlights.Board": {"grid", "press"}
+    }
     failing = doctest.DocTestParser().get_doctest(">>> 1 + 1\n3\n", {}, "bad", None, 0)
     runner = doctest.DocTestRunner(optionflags=FLAGS)
     runner.run(failing, out=lambda s: None)

@@ -1,6 +1,7 @@
 """The Python examples of the site's own pages run as written: the front page, getting
 started, the guide, development and the web API reference (the tutorials have their own
 test, the reference's examples are doctests)."""
+
 from __future__ import annotations
 
 import pathlib
@@ -9,8 +10,13 @@ import re
 import pytest
 
 DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs"
-PAGES = ["index.md", "getting-started.md", "development.md", "reference/web.md",
-         *sorted(p.relative_to(DOCS).as_posix() for p in (DOCS / "guide").glob("*.md"))]
+PAGES = [
+    "index.md",
+    "getting-started.md",
+    "development.md",
+    "reference/web.md",
+    *sorted(p.relative_to(DOCS).as_posix() for p in (DOCS / "guide").glob("*.md")),
+]
 
 
 def python_blocks(text: str) -> list[str]:
@@ -22,7 +28,7 @@ def test_page_examples_run(page, tmp_path, monkeypatch):
     text = (DOCS / page).read_text()
     if "fastapi" in text:
         pytest.importorskip("fastapi")
-    monkeypatch.chdir(tmp_path)               # pictures and files land in a scratch dir
+    monkeypatch.chdir(tmp_path)  # pictures and files land in a scratch dir
     for code in python_blocks(text):
         exec(compile(code, str(DOCS / page), "exec"), {})
 

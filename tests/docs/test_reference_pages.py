@@ -2,6 +2,7 @@
 and option of the argparse parsers, the web API page every endpoint and body field of
 the app's OpenAPI schema. The renderers (docs/_ext/) are plain Python, so this runs
 without Sphinx; ``.ci/docs`` builds the pages themselves."""
+
 from __future__ import annotations
 
 import argparse
@@ -23,6 +24,7 @@ def _load(name: str):
 def test_cli_page_lists_every_command_and_option():
     cli = _load("cli_reference")
     from modlights.cli import COMMANDS, build_parser
+
     text = "\n".join(cli.cli_rst())
     parser = build_parser()
     subs = {name: sub for name, sub, _ in cli._subcommands(parser)}
@@ -34,15 +36,17 @@ def test_cli_page_lists_every_command_and_option():
         for action in sub._actions:
             if action.help is argparse.SUPPRESS:
                 continue
-            for flag in action.option_strings:     # a row of the options table each
-                assert any(f"``{flag}" in r or f", {flag}" in r for r in rows), \
+            for flag in action.option_strings:  # a row of the options table each
+                assert any(f"``{flag}" in r or f", {flag}" in r for r in rows), (
                     f"modlights {name}: {flag} is not in the options table"
+                )
 
 
 def test_web_page_lists_every_endpoint_and_body_field():
     pytest.importorskip("fastapi")
     api = _load("openapi_reference")
     from modlights.web import create_app
+
     spec = create_app(workers=1).openapi()
     text = "\n".join(api.openapi_rst(spec))
     endpoints = 0
@@ -67,5 +71,9 @@ def test_type_names():
     api = _load("openapi_reference")
     spec = {"components": {"schemas": {"X": {"type": "integer", "minimum": 2}}}}
     assert api.type_name({"$ref": "#/components/schemas/X"}, spec) == "int (>= 2)"
-    assert api.type_name({"anyOf": [{"type": "array", "items": {"type": "integer"}},
-                                     {"type": "null"}]}, spec) == "list of int | null"
+    assert (
+        api.type_name(
+            {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]}, spec
+        )
+        == "list of int | null"
+    )

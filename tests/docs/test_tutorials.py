@@ -4,6 +4,7 @@ is what docs/tutorials/make_pictures.py draws from that page's own code, byte fo
 
 A page that declares optional modules (``<!-- requires: dask -->``) is skipped, with the
 command that installs them, when they are missing."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -27,17 +28,20 @@ def _run(page: str, tmp_path):
     missing = mp.missing_requirements(page)
     if missing:
         extras = sorted({EXTRAS.get(m, m) for m in missing})
-        why = (f"docs/tutorials/{page}.md not run: it needs {', '.join(missing)}; "
-               f"pip install \".[{','.join(extras)}]\"")
-        warnings.warn(why, UserWarning, stacklevel=2)    # in the warnings summary too
+        why = (
+            f"docs/tutorials/{page}.md not run: it needs {', '.join(missing)}; "
+            f'pip install ".[{",".join(extras)}]"'
+        )
+        warnings.warn(why, UserWarning, stacklevel=2)  # in the warnings summary too
         pytest.skip(why)
     return mp.run_page(page, tmp_path)
 
 
 def test_the_index_lists_every_page_and_every_page_is_a_tutorial():
     index = (TUT / "index.md").read_text()
-    listed = re.findall(r"^([a-z][a-z0-9-]+)$", index.split("{toctree}", 1)[1].split("```")[0],
-                        re.M)
+    listed = re.findall(
+        r"^([a-z][a-z0-9-]+)$", index.split("{toctree}", 1)[1].split("```")[0], re.M
+    )
     assert tuple(listed) == mp.PAGES
     on_disk = {p.stem for p in TUT.glob("*.md")} - {"index"}
     assert on_disk == set(mp.PAGES), on_disk ^ set(mp.PAGES)
@@ -55,9 +59,11 @@ def test_every_block_runs_and_draws_the_committed_pictures(page, tmp_path):
     assert printed.strip(), f"{page}: the blocks print what they show"
     for name, svg in mp.draw(page, ns).items():
         committed = (TUT / "pictures" / name).read_text(encoding="utf-8")
-        assert svg == committed, (f"docs/tutorials/pictures/{name} is not what {page}.md "
-                                  "draws: run PYTHONPATH=src python "
-                                  "docs/tutorials/make_pictures.py and commit the output")
+        assert svg == committed, (
+            f"docs/tutorials/pictures/{name} is not what {page}.md "
+            "draws: run PYTHONPATH=src python "
+            "docs/tutorials/make_pictures.py and commit the output"
+        )
 
 
 def test_index_picture_is_one_of_the_drawn_ones():

@@ -47,6 +47,7 @@ equal to the reference's (kernels of at most MINIMAL_MAX elements). Anything els
 ``MODLIGHTS_MATRIX_ISOLATE=1`` runs each engine's checks in a forked child, so a crash
 (SIGSEGV) fails that one test with its id instead of killing pytest.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -146,6 +147,7 @@ def _pattern(family: str, rows: int, cols: int):
         def entry(r: int, c: int):
             e = pool[(2 * r + c) % len(pool)]
             return e if isinstance(e, str) else list(e)
+
         return [[entry(r, c) for c in range(cols)] for r in range(rows)]
     return p if isinstance(p, str) else list(p)
 
@@ -174,8 +176,15 @@ def _masks(cells: str, rows: int, cols: int):
 def make_board(case: Case) -> ml.Board:
     rows, cols = case.shape
     locked, holes = _masks(case.cells, rows, cols)
-    return ml.Board.grid(rows, cols, states=case.n, pattern=_pattern(case.family, rows, cols),
-                         locked=locked, holes=holes, wrap=case.cells.startswith("wrap"))
+    return ml.Board.grid(
+        rows,
+        cols,
+        states=case.n,
+        pattern=_pattern(case.family, rows, cols),
+        locked=locked,
+        holes=holes,
+        wrap=case.cells.startswith("wrap"),
+    )
 
 
 # ----------------------------------------------------------------------------- designs
@@ -188,8 +197,12 @@ def covering_design(factors: list[tuple]) -> list[tuple]:
     order = sorted(range(k), key=lambda i: -len(factors[i]))
     a, b = order[0], order[1]
     rest = order[2:]
-    uncovered = {(i, x, j, y) for i, j in itertools.combinations(range(k), 2)
-                 for x in range(len(factors[i])) for y in range(len(factors[j]))}
+    uncovered = {
+        (i, x, j, y)
+        for i, j in itertools.combinations(range(k), 2)
+        for x in range(len(factors[i]))
+        for y in range(len(factors[j]))
+    }
     used = [[0] * len(f) for f in factors]
 
     def pairs(row):
@@ -203,9 +216,13 @@ def covering_design(factors: list[tuple]) -> list[tuple]:
             best = None
             for v in range(len(factors[f])):
                 row[f] = v
-                gain = sum(1 for i in range(k) if row[i] is not None and i != f and
-                           ((min(i, f), row[min(i, f)], max(i, f), row[max(i, f)])
-                            in uncovered))
+                gain = sum(
+                    1
+                    for i in range(k)
+                    if row[i] is not None
+                    and i != f
+                    and ((min(i, f), row[min(i, f)], max(i, f), row[max(i, f)]) in uncovered)
+                )
                 key = (-gain, used[f][v], v)
                 if best is None or key < best[0]:
                     best = (key, v)
@@ -214,7 +231,7 @@ def covering_design(factors: list[tuple]) -> list[tuple]:
         uncovered -= pairs(row)
         for i in range(k):
             used[i][row[i]] += 1
-    while uncovered:                      # a pair the greedy rows missed: its own row
+    while uncovered:  # a pair the greedy rows missed: its own row
         i, x, j, y = min(uncovered)
         row = [0] * k
         row[i], row[j] = x, y
@@ -233,10 +250,12 @@ COVERING = _covering_cases()
 #: multiple of 2 and 4, as the row-solve chase wants along the rows); 4 x 4 (both sides
 #: even: the row-solve chase along the columns too, e.g. the pair (1, -2), (-1, -2))
 SMALLEST_SHAPES = ((2, 2), (3, 4), (4, 4))
-SMALLEST = [Case(f, n, shape, c) for shape in SMALLEST_SHAPES for f in FAMILIES for n in NS
-            for c in CELLS]
-LARGE = [Case(f, n, s, c) for f, n, c, s in covering_design([tuple(FAMILIES), NS, CELLS,
-                                                                 LARGE_SHAPES])]
+SMALLEST = [
+    Case(f, n, shape, c) for shape in SMALLEST_SHAPES for f in FAMILIES for n in NS for c in CELLS
+]
+LARGE = [
+    Case(f, n, s, c) for f, n, c, s in covering_design([tuple(FAMILIES), NS, CELLS, LARGE_SHAPES])
+]
 
 
 # ----------------------------------------------------------------------------- checks
@@ -250,8 +269,9 @@ class Reference:
         self.case = case
         self.board = b = make_board(case)
         self.oracle = "dense" if case.large else "reference"
-        self.solver = s = ml.Solver(b, method="dense") if case.large else \
-            ml.Solver(b, backend="reference")
+        self.solver = s = (
+            ml.Solver(b, method="dense") if case.large else ml.Solver(b, backend="reference")
+        )
         n = case.n
         rng = np.random.default_rng(case.seed)
         self.zero = np.zeros(b.shape, dtype=np.uint8)
@@ -296,7 +316,7 @@ def _group_size(H: np.ndarray, n: int) -> int:
     k = H.shape[0]
     if k == 0:
         return 1
-    return n ** k // ReferenceEngine(np.ascontiguousarray(H.T), n).kernel_size
+    return n**k // ReferenceEngine(np.ascontiguousarray(H.T), n).kernel_size
 
 
 def build(ref: Reference, method: str):
@@ -308,9 +328,9 @@ def build(ref: Reference, method: str):
             s = ml.Solver(b, method=arg)
         else:
             eng = ChaseEngine(b, **arg)
-            s = ml.Solver(b, method="dense")     # the Solver interface around the engine
+            s = ml.Solver(b, method="dense")  # the Solver interface around the engine
             s.method, s._lazy, s._eng, s._rank_only = "chase", False, eng, None
-        _ = s.kernel_size                        # the factorisation happens here
+        _ = s.kernel_size  # the factorisation happens here
     except ValueError as e:
         return e
     return s
@@ -335,22 +355,23 @@ def check_method(ref: Reference, method: str) -> str:
             sol = s.solve(ref.random_state, t, minimal=False)
             after = b.apply(ref.random_state, sol.taps)
             assert np.all(after[~b.holes] == t % n), (
-                "solve(random state) does not reach the target", t, sol.taps.tolist())
+                "solve(random state) does not reach the target",
+                t,
+                sol.taps.tolist(),
+            )
         else:
             with pytest.raises(ml.Unsolvable):
                 s.solve(ref.random_state, t, minimal=False)
     assert s.solvable(ref.solvable_state), "a state made by taps is reported unsolvable"
     sol = s.solve(ref.solvable_state, minimal=False)
-    assert not b.apply(ref.solvable_state, sol.taps).any(), ("solve() is wrong",
-                                                             sol.taps.tolist())
+    assert not b.apply(ref.solvable_state, sol.taps).any(), ("solve() is wrong", sol.taps.tolist())
     both = np.stack([ref.random_state, ref.solvable_state])
     got = s.solvable_many(both).tolist()
     assert got == [ref.solvable[0], True], ("solvable_many", got)
-    if n == 2:                                   # the bit-packed path (solve_packed)
+    if n == 2:  # the bit-packed path (solve_packed)
         packed = s.solve_packed(np.packbits(ref.solvable_state, axis=1))
         taps = np.unpackbits(packed, axis=1, count=b.shape[1])
-        assert not b.apply(ref.solvable_state, taps).any(), ("solve_packed is wrong",
-                                                             taps.tolist())
+        assert not b.apply(ref.solvable_state, taps).any(), ("solve_packed is wrong", taps.tolist())
     # kernel generators
     if ref.kernel_size <= 1 << 16:
         H = s.kernel()
@@ -360,11 +381,10 @@ def check_method(ref: Reference, method: str) -> str:
         assert prod(orders) == ref.kernel_size, ("orders", orders, ref.kernel_size)
         for g, o in zip(H, orders):
             taps = b.from_tap_vector(g)
-            assert not b.apply(ref.zero, taps).any(), ("kernel() row not in ker A",
-                                                       g.tolist())
+            assert not b.apply(ref.zero, taps).any(), ("kernel() row not in ker A", g.tolist())
             gi = g.astype(np.int64)
             assert not ((gi * o) % n).any(), ("order", o, g.tolist())
-            for q in _primes(o):                 # o is the exact order, not a multiple
+            for q in _primes(o):  # o is the exact order, not a multiple
                 assert ((gi * (o // q)) % n).any(), ("order not exact", o, g.tolist())
         size = _group_size(H, n)
         assert size == ref.kernel_size, ("kernel() generates", size, ref.kernel_size)
@@ -379,8 +399,10 @@ def check_method(ref: Reference, method: str) -> str:
     # minimal
     if ref.minimal is not None:
         sol = s.solve(ref.solvable_state, minimal=True)
-        assert not b.apply(ref.solvable_state, sol.taps).any(), ("minimal solve is wrong",
-                                                                 sol.taps.tolist())
+        assert not b.apply(ref.solvable_state, sol.taps).any(), (
+            "minimal solve is wrong",
+            sol.taps.tolist(),
+        )
         assert sol.proven_minimal, "minimal=True not proven on a small kernel"
         assert sol.length == ref.minimal, ("minimal length", sol.length, ref.minimal)
     return "answered"
@@ -391,11 +413,11 @@ def _isolated(fn, *args) -> str:
     child's traceback or the signal that killed it."""
     rd, wr = os.pipe()
     pid = os.fork()
-    if pid == 0:                                  # child
+    if pid == 0:  # child
         os.close(rd)
         try:
             msg = "OK" + fn(*args)
-        except BaseException:                     # noqa: BLE001 - reported to the parent
+        except BaseException:  # noqa: BLE001 - reported to the parent
             msg = "EX" + traceback.format_exc()
         with os.fdopen(wr, "w") as f:
             f.write(msg)
@@ -455,7 +477,7 @@ def test_covering_design_covers_every_pair():
         want = set(itertools.product(factors[i], factors[j]))
         assert want <= have, (i, j, sorted(want - have, key=str)[:5])
     assert len(set(rows)) == len(rows)
-    assert COVERING == _covering_cases()          # the same cases every time
+    assert COVERING == _covering_cases()  # the same cases every time
 
 
 #: a board each method covers: the matrix is not vacuous (a method that came to refuse
@@ -486,8 +508,11 @@ def test_auto_takes_the_structured_engines_on_large_boards():
     assert {"algebraic", "chase"} <= picked, picked
 
 
-@pytest.mark.parametrize("case,method", [(c, m) for c in COVERING for m in METHODS],
-                         ids=[f"{c.id}-{m}" for c in COVERING for m in METHODS])
+@pytest.mark.parametrize(
+    "case,method",
+    [(c, m) for c in COVERING for m in METHODS],
+    ids=[f"{c.id}-{m}" for c in COVERING for m in METHODS],
+)
 def test_matrix(case, method):
     run_case(case, method)
 
@@ -521,8 +546,9 @@ def test_large_oracle_is_reference(case):
 
 
 def _brute_cases():
-    return [c for c in COVERING + SMALLEST
-            if c.n ** prod(c.shape) <= BRUTE_MAX and c.family != "empty"]
+    return [
+        c for c in COVERING + SMALLEST if c.n ** prod(c.shape) <= BRUTE_MAX and c.family != "empty"
+    ]
 
 
 @pytest.mark.parametrize("case", _brute_cases(), ids=[c.id for c in _brute_cases()])
@@ -550,16 +576,21 @@ def test_reference_is_brute_force(case):
 def test_matrix_explore():
     """Random cases of the full product (fresh seed each run, printed; replay with
     MODLIGHTS_MATRIX_SEED=<seed>), every method."""
-    seed = int(os.environ.get("MODLIGHTS_MATRIX_SEED") or np.random.SeedSequence().entropy
-               % (1 << 63))
+    seed = int(
+        os.environ.get("MODLIGHTS_MATRIX_SEED") or np.random.SeedSequence().entropy % (1 << 63)
+    )
     count = int(os.environ.get("MODLIGHTS_MATRIX_EXPLORE", "200"))
     print(f"\nengine matrix explore: MODLIGHTS_MATRIX_SEED={seed}")
     rng = np.random.default_rng(seed)
     shapes = SHAPES + tuple((int(r), int(c)) for r, c in rng.integers(1, 11, size=(20, 2)))
     failures = []
     for _ in range(count):
-        case = Case(list(FAMILIES)[rng.integers(len(FAMILIES))], int(rng.choice(NS)),
-                    shapes[rng.integers(len(shapes))], CELLS[rng.integers(len(CELLS))])
+        case = Case(
+            list(FAMILIES)[rng.integers(len(FAMILIES))],
+            int(rng.choice(NS)),
+            shapes[rng.integers(len(shapes))],
+            CELLS[rng.integers(len(CELLS))],
+        )
         for method in METHODS:
             try:
                 run_case(case, method)

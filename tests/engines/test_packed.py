@@ -4,6 +4,7 @@ transposed; the tensor engine's packed solves are in tests/engines/tensor), agai
 unpacked byte solves of the same engines, the dense engine's solvability (csrc/gf2.c,
 independent of both), the reference engine on small boards and Board.apply; the
 streamed packed apply against Board.apply; the giant path never unpacking."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,8 +32,14 @@ from packing import (
 
 # ---------------------------------------------------------------- the symmetric engine
 @settings(max_examples=80, deadline=None)
-@given(pattern=sym_patterns(), rows=st.integers(1, 20), cols=st.integers(1, 140),
-       seed=st.integers(0, 2**32 - 1), solvable=st.booleans(), tkind=st.integers(0, 2))
+@given(
+    pattern=sym_patterns(),
+    rows=st.integers(1, 20),
+    cols=st.integers(1, 140),
+    seed=st.integers(0, 2**32 - 1),
+    solvable=st.booleans(),
+    tkind=st.integers(0, 2),
+)
 def test_sym_solve_packed(pattern, rows, cols, seed, solvable, tkind):
     """Random symmetric 3 x 3 boards, both orientations (a diagonal board of odd width
     and even height is chased down its columns: bit transposes on the way)."""
@@ -47,8 +54,9 @@ def test_sym_solve_packed(pattern, rows, cols, seed, solvable, tkind):
 
 
 @pytest.mark.parametrize("pattern", ["diagonal", "ring"])
-@pytest.mark.parametrize("shape", [(20, 64), (21, 63), (9, 65), (8, 130), (33, 128),
-                                   (64, 33), (130, 9)])
+@pytest.mark.parametrize(
+    "shape", [(20, 64), (21, 63), (9, 65), (8, 130), (33, 128), (64, 33), (130, 9)]
+)
 def test_sym_wide_rows(pattern, shape):
     """Rows of several words, the last one partial or full, both orientations; auto
     picks the symmetric engine from its crossover (registry.CROSSOVER_TILES)."""
@@ -79,12 +87,19 @@ def test_cross_family_chased_down_columns():
 
 # ---------------------------------------------------------------- apply_packed
 @settings(max_examples=60, deadline=None)
-@given(pattern=st.one_of(product_patterns(), sym_patterns(),
-                         st.sampled_from(["cross", "knight"]),
-                         st.lists(st.tuples(st.integers(-70, 70), st.integers(-70, 70)),
-                                  max_size=5)),
-       rows=st.integers(1, 12), cols=st.integers(1, 150), wrap=st.booleans(),
-       seed=st.integers(0, 2**32 - 1), tc=st.integers(0, 1))
+@given(
+    pattern=st.one_of(
+        product_patterns(),
+        sym_patterns(),
+        st.sampled_from(["cross", "knight"]),
+        st.lists(st.tuples(st.integers(-70, 70), st.integers(-70, 70)), max_size=5),
+    ),
+    rows=st.integers(1, 12),
+    cols=st.integers(1, 150),
+    wrap=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    tc=st.integers(0, 1),
+)
 def test_apply_packed_matches_board_apply(pattern, rows, cols, wrap, seed, tc):
     """s + A x streamed from the pattern's odd offsets (any pattern, tori: offsets
     landing on the same tile cancel) equals Board.apply; the count of tiles off tc."""
@@ -100,8 +115,11 @@ def test_apply_packed_matches_board_apply(pattern, rows, cols, wrap, seed, tc):
     none, bad2 = apply_packed(b, px, None, tc, write=False)
     assert none is None and bad2 == int((b.apply(np.zeros_like(s), x) != tc).sum())
     for eng in (TensorEngine, SymAlgebraicEngine, AlgebraicEngine):
-        reason = {TensorEngine: tensor_reason, SymAlgebraicEngine: sym_reason,
-                  AlgebraicEngine: algebraic_reason}[eng](b)
+        reason = {
+            TensorEngine: tensor_reason,
+            SymAlgebraicEngine: sym_reason,
+            AlgebraicEngine: algebraic_reason,
+        }[eng](b)
         if reason is None:
             got, n = eng(b).apply_packed(px, ps, tc)
             assert np.array_equal(unpack_bits(got, cols), want) and n == bad
@@ -130,8 +148,13 @@ def test_errors():
         b = ml.Board.grid(6, 12, pattern=pattern)
         s = ml.Solver(b, method="tensor" if pattern == "square" else "algebraic")
         assert s._packed_engine() is not None
-        for bad in (np.zeros((6, 12), np.uint8), np.zeros((6, 2), np.int64), [[0, 0]] * 6,
-                    np.zeros((5, 2), np.uint8), np.zeros((6, 2, 1), np.uint8)):
+        for bad in (
+            np.zeros((6, 12), np.uint8),
+            np.zeros((6, 2), np.int64),
+            [[0, 0]] * 6,
+            np.zeros((5, 2), np.uint8),
+            np.zeros((6, 2, 1), np.uint8),
+        ):
             with pytest.raises(ValueError, match="packbits"):
                 s.solve_packed(bad)
         with pytest.raises(ValueError, match="target"):
@@ -150,15 +173,20 @@ def test_errors():
     with pytest.raises(ValueError, match="GF\\(2\\)"):
         apply_packed(b3, np.zeros((6, 2), np.uint8))
     # unsolvable starts (boards with a kernel) through each packed engine
-    for b, method in ((ml.Board.grid(8, 8, pattern="square"), "tensor"),
-                      (ml.Board.grid(6, 6, pattern="square", wrap=True), "tensor"),
-                      (ml.Board.grid(4, 4, pattern="diagonal"), "algebraic"),
-                      (ml.Board.grid(3, 2, pattern="horizontal"), "algebraic")):
+    for b, method in (
+        (ml.Board.grid(8, 8, pattern="square"), "tensor"),
+        (ml.Board.grid(6, 6, pattern="square", wrap=True), "tensor"),
+        (ml.Board.grid(4, 4, pattern="diagonal"), "algebraic"),
+        (ml.Board.grid(3, 2, pattern="horizontal"), "algebraic"),
+    ):
         s = ml.Solver(b, method=method)
         assert s._packed_engine() is not None and s.nullity > 0
         rng = np.random.default_rng(1)
-        start = next(st for st in (rng.integers(0, 2, b.shape, np.uint8) for _ in range(99))
-                     if not ml.Solver(b, method="dense").solvable(st))
+        start = next(
+            st
+            for st in (rng.integers(0, 2, b.shape, np.uint8) for _ in range(99))
+            if not ml.Solver(b, method="dense").solvable(st)
+        )
         with pytest.raises(ml.Unsolvable):
             s.solve_packed(np.packbits(start, axis=1))
 
@@ -175,8 +203,14 @@ def test_packed_path_never_unpacks(monkeypatch):
             raise AssertionError("np.unpackbits called on a packed state")
         return real(a, *args, **kwargs)
 
-    cases = [("square", False), ("horizontal", True), ("vertical", False), ("diagonal", False),
-             ("horizontal", False), ([(-1, -1), (-1, 1), (0, 0), (1, 0)], False)]
+    cases = [
+        ("square", False),
+        ("horizontal", True),
+        ("vertical", False),
+        ("diagonal", False),
+        ("horizontal", False),
+        ([(-1, -1), (-1, 1), (0, 0), (1, 0)], False),
+    ]
     rng = np.random.default_rng(27)
     for pattern, wrap in cases:
         b = ml.Board.grid(150, 200, pattern=pattern, wrap=wrap)
@@ -188,8 +222,10 @@ def test_packed_path_never_unpacks(monkeypatch):
         assert not b.apply(start, unpack_bits(x, 200)).any(), pattern
 
 
-@pytest.mark.parametrize("pattern, wrap", [("square", False), ("diagonal", False),
-                                           ("horizontal", True), ("square", True)])
+@pytest.mark.parametrize(
+    "pattern, wrap",
+    [("square", False), ("diagonal", False), ("horizontal", True), ("square", True)],
+)
 def test_giant_board_solved_packed(pattern, wrap, monkeypatch):
     """12000 x 12000 (1.44e8 tiles, past MAX_TILES: no byte state can be made) from a
     random solvable start (A x0 for random packed taps x0): solved packed (18 MB a
@@ -202,13 +238,18 @@ def test_giant_board_solved_packed(pattern, wrap, monkeypatch):
     x0 = np.frombuffer(rng.bytes(side * side // 8), np.uint8).reshape(side, side // 8)
     start, _ = apply_packed(b, x0)
     real = np.unpackbits
-    monkeypatch.setattr(np, "unpackbits", lambda a, *args, **kw: real(a, *args, **kw)
-                        if np.ndim(a) < 2 else pytest.fail("a packed state unpacked"))
+    monkeypatch.setattr(
+        np,
+        "unpackbits",
+        lambda a, *args, **kw: (
+            real(a, *args, **kw) if np.ndim(a) < 2 else pytest.fail("a packed state unpacked")
+        ),
+    )
     solver = ml.Solver(b)
     x = solver.solve_packed(start)
     _, lit = apply_packed(b, x, start, write=False)
     assert lit == 0
-    if solver.nullity == 0:                            # then all ones is reachable too
+    if solver.nullity == 0:  # then all ones is reachable too
         _, lit1 = apply_packed(b, solver.solve_packed(start, 1), start, tc=1, write=False)
         assert lit1 == 0
 
@@ -226,6 +267,7 @@ def test_sym_packed_chase_interrupted():
     """Ctrl-C (the module's stop flag) stops the packed chase with KeyboardInterrupt;
     the engine solves normally afterwards."""
     from modlights.native import _core as _poly
+
     b = ml.Board.grid(3000, 3000, pattern="diagonal")
     eng = SymAlgebraicEngine(b)
     ps = np.packbits(b.random_state(rng=3), axis=1)
@@ -243,6 +285,7 @@ def test_transpose_simd_paths(path):
     made once a process)."""
     import subprocess
     import sys
+
     code = (
         "import numpy as np\n"
         "from modlights.engines.packed import transpose_packed\n"
@@ -251,10 +294,12 @@ def test_transpose_simd_paths(path):
         "    a = rng.integers(0, 2, size=(r, c), dtype=np.uint8)\n"
         "    t = transpose_packed(np.packbits(a, axis=1), r, c)\n"
         "    assert np.array_equal(np.unpackbits(t, axis=1, count=r), a.T), (r, c)\n"
-        "print('ok')\n")
+        "print('ok')\n"
+    )
     env = dict(__import__("os").environ, MODLIGHTS_SIMD=path)
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
@@ -262,6 +307,7 @@ def test_engines_pickle_after_packed_solves():
     """The engines keep C objects (the packed row solver) only as caches: they pickle
     after a packed solve and give the same taps on the other side."""
     import pickle
+
     for b in (ml.Board.grid(40, 40, pattern="square"), ml.Board.grid(40, 40, pattern="diagonal")):
         eng = TensorEngine(b) if tensor_reason(b) is None else SymAlgebraicEngine(b)
         ps = np.packbits(b.random_state(rng=2), axis=1)
@@ -281,7 +327,7 @@ def test_bit_transpose_stops_on_ctrl_c():
     hook does) makes it raise KeyboardInterrupt before every row is written; the next
     call runs and equals the transpose by bytes."""
     rng = np.random.default_rng(1)
-    rows, cols = 1500, 1100                # several 512 x 512 tiles
+    rows, cols = 1500, 1100  # several 512 x 512 tiles
     A = rng.integers(0, 256, (rows, (cols + 7) // 8), dtype=np.uint8)
     out = np.full((cols, (rows + 7) // 8), 0xAA, np.uint8)
     _packed._request_interrupt()

@@ -2,6 +2,7 @@
 every registered engine agrees with the reference engine on the boards it claims,
 method= takes every registered name, a new engine is one registration, and "auto"
 chooses what the size thresholds chose before the seam."""
+
 from __future__ import annotations
 
 import itertools
@@ -31,19 +32,23 @@ def _families():
     out = []
     shapes = ((1, 1), (2, 3), (4, 4), (5, 6), (7, 5), (6, 8))
     for n, pattern, shape, cells in itertools.product(
-            (2, 3, 4, 5, 6, 7, 8, 9, 251), ("cross", "square", "diagonal", "knight",
-                                            "vertical"),
-            shapes, ("none", "locks", "holes", "wrap")):
+        (2, 3, 4, 5, 6, 7, 8, 9, 251),
+        ("cross", "square", "diagonal", "knight", "vertical"),
+        shapes,
+        ("none", "locks", "holes", "wrap"),
+    ):
         # a sample of the product: every n with every pattern and every cells kind,
         # the shapes cycled so each (n, shape) pair appears
         k = (n * 7 + len(pattern) * 3 + len(cells)) % len(shapes)
         if shape != shapes[k]:
             continue
         rows, cols = shape
-        lk, hl = _masks(rows, cols, n + rows, 0.2 if cells == "locks" else 0,
-                        0.2 if cells == "holes" else 0)
-        b = ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=lk, holes=hl,
-                          wrap=cells == "wrap")
+        lk, hl = _masks(
+            rows, cols, n + rows, 0.2 if cells == "locks" else 0, 0.2 if cells == "holes" else 0
+        )
+        b = ml.Board.grid(
+            rows, cols, states=n, pattern=pattern, locked=lk, holes=hl, wrap=cells == "wrap"
+        )
         out.append((f"{pattern}-n{n}-{rows}x{cols}-{cells}", b))
     out.append(("knight-n5-4x4", ml.Board.grid(4, 4, states=5, pattern="knight")))
     out.append(("diagonal-n3-6x6", ml.Board.grid(6, 6, states=3, pattern="diagonal")))
@@ -78,8 +83,7 @@ def _check_against_reference(board: ml.Board, method: str, seed: int) -> str:
     H = s.kernel()
     assert H.shape[0] == s.nullity
     for h in H:
-        assert not board.apply(np.zeros(board.shape, np.uint8),
-                               board.from_tap_vector(h)).any()
+        assert not board.apply(np.zeros(board.shape, np.uint8), board.from_tap_vector(h)).any()
     if board.n_cells == board.n_taps and board.n_taps:
         assert s.det() == ref.det(), (method, "det")
     return s.engine
@@ -92,22 +96,25 @@ def test_choose_is_pure_and_explains_every_rejection():
         p1 = registry.choose(board)
         p2 = registry.choose(board)
         assert p1 == p2
-        assert set(board.__dict__) == set(before)          # nothing built, nothing kept
+        assert set(board.__dict__) == set(before)  # nothing built, nothing kept
         names = set(registry.entries())
         assert set(p1.rejected) | {p1.engine} == names
         assert p1.engine not in p1.rejected
         assert all(isinstance(why, str) and why for why in p1.rejected.values())
         assert registry.entries()[p1.engine].covers(board) is None
         assert p1.reason and p1.engine in p1.explain()
-        for name in p1.rejected:                         # each rejection names its engine
+        for name in p1.rejected:  # each rejection names its engine
             assert f"not {name}:" in p1.explain()
 
 
 def test_choose_takes_the_cheapest_covering_engine():
     for _, board in FAMILIES[::5]:
         plan = registry.choose(board)
-        covering = {name: e.cost(board) for name, e in registry.entries().items()
-                    if e.auto and "native" in e.backends and e.covers(board) is None}
+        covering = {
+            name: e.cost(board)
+            for name, e in registry.entries().items()
+            if e.auto and "native" in e.backends and e.covers(board) is None
+        }
         assert plan.engine in covering
         assert plan.cost == min(covering.values())
 
@@ -129,9 +136,21 @@ def test_choose_refuses_with_the_reasons_and_the_names():
 def test_engines_lists_every_registered_name_with_a_line():
     listed = ml.engines()
     assert list(listed) == list(registry.entries())
-    for name in ("dense-gf2", "dense-zn", "reference", "chase", "chase-light",
-                 "chase-prefix", "chase-row", "chase-rowsolve", "algebraic-cross",
-                 "algebraic-torus", "algebraic-sym", "lifted", "tensor"):
+    for name in (
+        "dense-gf2",
+        "dense-zn",
+        "reference",
+        "chase",
+        "chase-light",
+        "chase-prefix",
+        "chase-row",
+        "chase-rowsolve",
+        "algebraic-cross",
+        "algebraic-torus",
+        "algebraic-sym",
+        "lifted",
+        "tensor",
+    ):
         assert name in listed
         assert listed[name] and "\n" not in listed[name]
 
@@ -173,16 +192,18 @@ def test_engine_against_reference(name, fid, board):
 def test_large_boards_against_the_native_dense_engine():
     """A large n and boards past the crossovers: every engine that covers them against
     the native dense engine (the reference takes seconds there)."""
-    boards = [ml.Board.grid(26, 24, states=251), ml.Board.grid(49, 49, states=3,
-                                                               pattern="square"),
-              ml.Board.grid(40, 41, states=2, pattern="diagonal"),
-              ml.Board.grid(30, 30, states=6), ml.Board.grid(40, 40, states=5, wrap=True)]
+    boards = [
+        ml.Board.grid(26, 24, states=251),
+        ml.Board.grid(49, 49, states=3, pattern="square"),
+        ml.Board.grid(40, 41, states=2, pattern="diagonal"),
+        ml.Board.grid(30, 30, states=6),
+        ml.Board.grid(40, 40, states=5, wrap=True),
+    ]
     for board in boards:
         dense = ml.Solver(board, method="dense")
         state = board.random_state(rng=3)
         for name, e in registry.entries().items():
-            if "native" not in e.backends or e.covers(board) is not None \
-                    or name == "reference":
+            if "native" not in e.backends or e.covers(board) is not None or name == "reference":
                 continue
             s = ml.Solver(board, method=name)
             assert s.kernel_size == dense.kernel_size, name
@@ -212,10 +233,12 @@ def test_old_method_names_keep_working():
     assert ml.Solver(small, backend="reference").engine == "reference"
     assert ml.Solver(ml.Board.grid(30, 30, states=4), method="lifted").engine == "lifted"
     assert ml.Solver(ml.Board.grid(9, 9, 2, "square"), method="tensor").engine == "tensor"
-    assert ml.Solver(ml.Board.grid(8, 8, 3, "diagonal"),
-                     method="algebraic").engine == "algebraic-sym"
-    assert ml.Solver(ml.Board.grid(9, 9, 3, wrap=True),
-                     method="algebraic").engine == "algebraic-torus"
+    assert (
+        ml.Solver(ml.Board.grid(8, 8, 3, "diagonal"), method="algebraic").engine == "algebraic-sym"
+    )
+    assert (
+        ml.Solver(ml.Board.grid(9, 9, 3, wrap=True), method="algebraic").engine == "algebraic-torus"
+    )
 
 
 def test_plan_explains_the_solver():
@@ -237,8 +260,9 @@ class BruteForceEngine:
         self.board, self.n = board, board.states
         self._dense_factory, self._dense = dense, None
         A = board.matrix().astype(np.int64)
-        X = np.array(list(itertools.product(range(self.n), repeat=board.n_taps)),
-                     dtype=np.int64).reshape(-1, board.n_taps)
+        X = np.array(
+            list(itertools.product(range(self.n), repeat=board.n_taps)), dtype=np.int64
+        ).reshape(-1, board.n_taps)
         images = (X @ A.T) % self.n
         self._by_image = {}
         for x, y in zip(X, images):
@@ -278,9 +302,10 @@ class BruteForceEngine:
 
 def _toy_covers(board):
     from modlights.model.ring import is_prime
+
     if not is_prime(board.states):
         return "prime n only"
-    if board.states ** board.n_taps > 4096:
+    if board.states**board.n_taps > 4096:
         return f"n^taps = {board.states}^{board.n_taps} > 4096 tap vectors to try"
     return None
 
@@ -288,9 +313,12 @@ def _toy_covers(board):
 @pytest.fixture
 def toy():
     entry = registry.register(
-        "toy-brute", description="every tap vector tried (n^taps <= 4096, prime n)",
-        covers=_toy_covers, cost=lambda b: 1.0,
-        build=lambda board, backend, dense: BruteForceEngine(board, dense))
+        "toy-brute",
+        description="every tap vector tried (n^taps <= 4096, prime n)",
+        covers=_toy_covers,
+        cost=lambda b: 1.0,
+        build=lambda board, backend, dense: BruteForceEngine(board, dense),
+    )
     try:
         yield entry
     finally:
@@ -300,9 +328,12 @@ def toy():
 def test_a_toy_engine_registers_answers_and_goes(toy):
     assert missing_questions(BruteForceEngine(ml.Board.grid(2, 2))) == []
     assert "toy-brute" in ml.engines()
-    for board in (ml.Board.grid(3, 3), ml.Board.grid(2, 3, states=3),
-                  ml.Board.grid(3, 4, pattern="knight")):
-        assert registry.choose(board).engine != "toy-brute"        # costs more
+    for board in (
+        ml.Board.grid(3, 3),
+        ml.Board.grid(2, 3, states=3),
+        ml.Board.grid(3, 4, pattern="knight"),
+    ):
+        assert registry.choose(board).engine != "toy-brute"  # costs more
         got = _check_against_reference(board, "toy-brute", seed=1)
         assert got == "toy-brute"
         s = ml.Solver(board, method="toy-brute")
@@ -314,14 +345,19 @@ def test_a_toy_engine_registers_answers_and_goes(toy):
     with pytest.raises(ValueError, match="4096"):
         ml.Solver(big, method="toy-brute")
     with pytest.raises(ValueError, match="registered already"):
-        registry.register("toy-brute", description="", covers=_toy_covers,
-                          cost=lambda b: 0, build=lambda *a: None)
+        registry.register(
+            "toy-brute", description="", covers=_toy_covers, cost=lambda b: 0, build=lambda *a: None
+        )
 
 
 def test_auto_takes_a_cheaper_new_engine():
-    registry.register("toy-free", description="free", covers=_toy_covers,
-                      cost=lambda b: 0.0,
-                      build=lambda board, backend, dense: BruteForceEngine(board, dense))
+    registry.register(
+        "toy-free",
+        description="free",
+        covers=_toy_covers,
+        cost=lambda b: 0.0,
+        build=lambda board, backend, dense: BruteForceEngine(board, dense),
+    )
     try:
         s = ml.Solver(ml.Board.grid(3, 3))
         assert s.engine == "toy-free"
@@ -333,8 +369,7 @@ def test_auto_takes_a_cheaper_new_engine():
 
 
 def test_register_refuses_bad_entries():
-    kw = dict(description="x", covers=lambda b: None, cost=lambda b: 0.0,
-              build=lambda *a: None)
+    kw = dict(description="x", covers=lambda b: None, cost=lambda b: 0.0, build=lambda *a: None)
     for name in ("auto", "dense", "algebraic", "", "chase"):
         with pytest.raises(ValueError):
             registry.register(name, **kw)
@@ -355,8 +390,15 @@ def test_core_questions_are_the_protocol():
 
 
 # ----------------------------------------------------------------- no behaviour change
-_OLD = dict(CHASE=576, CHASE_RING=576, ALGEBRAIC=576, TORUS=96 * 96, SYM=160 * 160,
-            LIFTED=128 * 128, TENSOR=48 * 48)
+_OLD = dict(
+    CHASE=576,
+    CHASE_RING=576,
+    ALGEBRAIC=576,
+    TORUS=96 * 96,
+    SYM=160 * 160,
+    LIFTED=128 * 128,
+    TENSOR=48 * 48,
+)
 
 
 def _old_choice(board, backend="native"):
@@ -368,10 +410,14 @@ def _old_choice(board, backend="native"):
     from modlights.engines.chase.engine import chase_supports
     from modlights.engines.tensor.engine import tensor_supports
     from modlights.model.ring import is_prime
+
     tiles = prod(board.shape)
     native = board.is_grid and backend == "native"
-    if native and tiles >= (_OLD["TORUS"] if board.wrap else _OLD["ALGEBRAIC"]) \
-            and algebraic_supports(board):
+    if (
+        native
+        and tiles >= (_OLD["TORUS"] if board.wrap else _OLD["ALGEBRAIC"])
+        and algebraic_supports(board)
+    ):
         return "algebraic-torus" if board.wrap else "algebraic-cross"
     if native and tiles >= _OLD["TENSOR"] and tensor_supports(board):
         return "tensor"
@@ -379,8 +425,11 @@ def _old_choice(board, backend="native"):
         return "algebraic-sym"
     if native and tiles >= _OLD["LIFTED"] and lifted_supports(board):
         return "lifted"
-    if native and tiles >= (_OLD["CHASE"] if is_prime(board.states) else
-                            _OLD["CHASE_RING"]) and chase_supports(board):
+    if (
+        native
+        and tiles >= (_OLD["CHASE"] if is_prime(board.states) else _OLD["CHASE_RING"])
+        and chase_supports(board)
+    ):
         return "chase"
     if backend != "native":
         return "reference"
@@ -391,16 +440,22 @@ def _intended_difference(board, old, new):
     """The one documented difference: tori of product patterns in the cross family
     (vertical, horizontal) over a prime n from 96 x 96 tiles take the tensor engine
     up to 9286 tiles, where the algebraic torus engine took them from 9216."""
-    return (old, new) == ("algebraic-torus", "tensor") and board.wrap \
+    return (
+        (old, new) == ("algebraic-torus", "tensor")
+        and board.wrap
         and 9216 <= prod(board.shape) <= 9286
+    )
 
 
 def test_auto_chooses_as_the_old_thresholds_did():
     sides = (4, 5, 23, 24, 25, 47, 48, 49, 95, 96, 97, 127, 128, 129, 159, 160, 161)
     checked = differ = 0
     for k, pattern, n, wrap in itertools.product(
-            sides, ("cross", "square", "diagonal", "knight", "vertical", "horizontal"),
-            (2, 3, 4, 5, 6, 9), (False, True)):
+        sides,
+        ("cross", "square", "diagonal", "knight", "vertical", "horizontal"),
+        (2, 3, 4, 5, 6, 9),
+        (False, True),
+    ):
         for rows, cols in ((k, k), (k, k + 1)):
             board = ml.Board.grid(rows, cols, states=n, pattern=pattern, wrap=wrap)
             old, new = _old_choice(board), registry.choose(board).engine
@@ -419,6 +474,7 @@ def test_auto_chooses_as_the_old_thresholds_did():
     graph = ml.Board.from_effects([[i, (i + 1) % 700] for i in range(700)], 3)
     assert registry.choose(graph).engine == _old_choice(graph) == "dense-zn"
     b = ml.Board.grid(30, 30)
-    assert registry.choose(b, backend="reference").engine == \
-        _old_choice(b, "reference") == "reference"
+    assert (
+        registry.choose(b, backend="reference").engine == _old_choice(b, "reference") == "reference"
+    )
     assert checked > 2000 and differ <= 12

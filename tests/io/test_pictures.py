@@ -2,6 +2,7 @@
 what the library draws (read back and checked against the printed state and taps), the
 checks before any work (too large, bad scale, no Pillow, an unwritable path) exit 2 with
 one line, and large boards leave their grids to the picture."""
+
 import json
 import sys
 
@@ -15,8 +16,23 @@ from picture_checks import Picture, check_png, needs_pillow, read_png
 @needs_pillow
 def test_cli_svg_and_png(tmp_path, capsys):
     svg, png = tmp_path / "s.svg", tmp_path / "s.png"
-    args = ["solve", "--grid", "4x5", "--states", "3", "--seed", "4", "--holes", "0,0",
-            "--locked", "1,1", "--svg", str(svg), "--png", str(png)]
+    args = [
+        "solve",
+        "--grid",
+        "4x5",
+        "--states",
+        "3",
+        "--seed",
+        "4",
+        "--holes",
+        "0,0",
+        "--locked",
+        "1,1",
+        "--svg",
+        str(svg),
+        "--png",
+        str(png),
+    ]
     assert main(args + ["--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     b = ml.Board.grid(4, 5, 3, holes=[(0, 0)], locked=[(1, 1)])
@@ -36,8 +52,22 @@ def test_cli_svg_and_png(tmp_path, capsys):
 @needs_pillow
 def test_cli_png_scale_frames_locks(tmp_path, capsys):
     png = tmp_path / "s.png"
-    args = ["solve", "--grid", "4x5", "--states", "3", "--seed", "4", "--locked", "1,1 2,3",
-            "--png", str(png), "--png-scale", "6", "--json"]
+    args = [
+        "solve",
+        "--grid",
+        "4x5",
+        "--states",
+        "3",
+        "--seed",
+        "4",
+        "--locked",
+        "1,1 2,3",
+        "--png",
+        str(png),
+        "--png-scale",
+        "6",
+        "--json",
+    ]
     assert main(args) == 0
     doc = json.loads(capsys.readouterr().out)
     b = ml.Board.grid(4, 5, 3, locked=[(1, 1), (2, 3)])
@@ -50,8 +80,9 @@ def test_cli_png_scale_frames_locks(tmp_path, capsys):
         rc = main(args[:-2] + ["--png-scale", bad])
         err = capsys.readouterr().err
         assert rc == 2 and len(err.strip().splitlines()) == 1 and "--png-scale" in err
-    rc = main(["solve", "--grid", "2000x2000", "--seed", "1", "--png", str(png),
-               "--png-scale", "64"])
+    rc = main(
+        ["solve", "--grid", "2000x2000", "--seed", "1", "--png", str(png), "--png-scale", "64"]
+    )
     err = capsys.readouterr().err
     assert rc == 2 and "smaller scale" in err
 
@@ -86,6 +117,7 @@ def test_cli_large_boards_leave_the_grids_to_the_picture(tmp_path, capsys):
 def test_png_scale_without_png_is_exit_2(capsys):
     """--png-scale without --png is exit 2 with one line naming --png FILE."""
     from modlights.cli import main
+
     rc = main(["solve", "--grid", "3x3", "--seed", "1", "--png-scale", "4"])
     err = capsys.readouterr().err
     assert rc == 2 and len(err.strip().splitlines()) == 1 and "--png FILE" in err

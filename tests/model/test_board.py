@@ -1,6 +1,7 @@
 """Board geometry: patterns, locks, holes, wrap, mixed, graph boards, press/apply; the
 masks built only when asked for and the uint8 arithmetic of states, each against the
 obvious eager / int64 computation."""
+
 from __future__ import annotations
 
 import re
@@ -139,7 +140,7 @@ def test_repeated_cells_in_effects_advance_twice():
 
 
 def test_random_state_solvable_and_reproducible():
-    b = ml.Board.grid(4, 4, states=2)         # nullity 4: not every state is solvable
+    b = ml.Board.grid(4, 4, states=2)  # nullity 4: not every state is solvable
     s = ml.Solver(b)
     for seed in range(20):
         st = b.random_state(rng=seed)
@@ -173,14 +174,21 @@ def grid_specs(draw, max_side=9):
     n = draw(st.sampled_from([2, 3, 4, 5, 7, 130, 255]))
     rows = draw(st.integers(1, max_side))
     cols = draw(st.integers(1, max_side))
-    pattern = draw(st.one_of(st.sampled_from(NAMES),
-                             st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)),
-                                      max_size=6)))
+    pattern = draw(
+        st.one_of(
+            st.sampled_from(NAMES),
+            st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), max_size=6),
+        )
+    )
     wrap = draw(st.booleans())
     seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
-    locked, holes = random_masks(rng, (rows, cols), draw(st.sampled_from([0.0, 0.1, 0.3])),
-                                 draw(st.sampled_from([0.0, 0.1, 0.3])))
+    locked, holes = random_masks(
+        rng,
+        (rows, cols),
+        draw(st.sampled_from([0.0, 0.1, 0.3])),
+        draw(st.sampled_from([0.0, 0.1, 0.3])),
+    )
     how = draw(st.sampled_from(["mask", "positions", "none-if-empty"]))
     return rows, cols, n, pattern, wrap, locked, holes, how
 
@@ -195,8 +203,15 @@ def _spec(mask, how):
 
 def _board(spec):
     rows, cols, n, pattern, wrap, locked, holes, how = spec
-    return ml.Board.grid(rows, cols, states=n, pattern=pattern, wrap=wrap,
-                         locked=_spec(locked, how), holes=_spec(holes, how))
+    return ml.Board.grid(
+        rows,
+        cols,
+        states=n,
+        pattern=pattern,
+        wrap=wrap,
+        locked=_spec(locked, how),
+        holes=_spec(holes, how),
+    )
 
 
 def _stored_masks(b):
@@ -210,9 +225,8 @@ def test_lazy_masks_equal_eager_masks(spec):
     b = _board(spec)
     assert b._any_locked == bool(locked.any()) and b._any_holes == bool(holes.any())
     if not locked.any() and not holes.any():
-        assert _stored_masks(b) == []           # nothing built by Board.grid
-    eager = {"_locked": locked, "_holes": holes, "_active": ~holes,
-             "_tappable": ~holes & ~locked}
+        assert _stored_masks(b) == []  # nothing built by Board.grid
+    eager = {"_locked": locked, "_holes": holes, "_active": ~holes, "_tappable": ~holes & ~locked}
     for name in MASKS:
         m = getattr(b, name)
         assert m.dtype == bool and m.shape == (rows, cols)
@@ -239,10 +253,16 @@ def test_fresh_board_answers_without_building_masks(spec):
     state = rng.integers(-300, 300, size=(rows, cols))
     taps = rng.integers(0, 3 * n, size=(rows, cols)) * (~locked & ~holes)
     for b in (lazy, eager):
-        b._result = (b.coerce_state(state), b.coerce_target(1), b.apply(state, taps),
-                     b.tap_vector(taps), b.cell_vector(b.coerce_state(state)),
-                     b.from_tap_vector(b.tap_vector(taps)), b.random_state(rng=5),
-                     b.random_state(rng=6, solvable=False))
+        b._result = (
+            b.coerce_state(state),
+            b.coerce_target(1),
+            b.apply(state, taps),
+            b.tap_vector(taps),
+            b.cell_vector(b.coerce_state(state)),
+            b.from_tap_vector(b.tap_vector(taps)),
+            b.random_state(rng=5),
+            b.random_state(rng=6, solvable=False),
+        )
     for x, y in zip(lazy._result, eager._result):
         assert x.dtype == y.dtype == np.uint8 and np.array_equal(x, y)
     for r in range(rows):
@@ -260,19 +280,24 @@ def test_fresh_board_answers_without_building_masks(spec):
 def test_empty_masks_are_no_masks():
     rows, cols = 6, 7
     plain = ml.Board.grid(rows, cols, states=3)
-    for kw in ({"locked": np.zeros((rows, cols), bool)}, {"holes": []},
-               {"locked": [], "holes": np.zeros((rows, cols), int)}):
+    for kw in (
+        {"locked": np.zeros((rows, cols), bool)},
+        {"holes": []},
+        {"locked": [], "holes": np.zeros((rows, cols), int)},
+    ):
         b = ml.Board.grid(rows, cols, states=3, **kw)
         assert b == plain and hash(b) == hash(plain) and _stored_masks(b) == []
         assert repr(b) == repr(plain)
     assert ml.Board.grid(rows, cols, states=3, locked=[(0, 0)]) != plain
-    assert ml.Board.grid(rows, cols, states=3, holes=[(0, 0)]) != \
-        ml.Board.grid(rows, cols, states=3, locked=[(0, 0)])
+    assert ml.Board.grid(rows, cols, states=3, holes=[(0, 0)]) != ml.Board.grid(
+        rows, cols, states=3, locked=[(0, 0)]
+    )
 
 
 def test_copies_and_pickles_keep_the_masks():
     import copy
     import pickle
+
     for kw in ({}, {"locked": [(1, 2)]}, {"holes": [(0, 0)], "locked": [(3, 3)]}):
         b = ml.Board.grid(4, 5, states=3, **kw)
         for c in (copy.deepcopy(b), pickle.loads(pickle.dumps(b))):
@@ -300,7 +325,8 @@ def test_large_board_stores_no_masks():
 @pytest.mark.parametrize("n", [2, 3, 4, 7, 100, 128, 129, 200, 255])
 def test_sub_mod_matches_int64(n, monkeypatch):
     import modlights.model.board as board_mod
-    monkeypatch.setattr(board_mod, "_CHUNK", 1000)       # several chunks and a tail
+
+    monkeypatch.setattr(board_mod, "_CHUNK", 1000)  # several chunks and a tail
     rng = np.random.default_rng(n)
     s = rng.integers(0, n, size=(37, 101), dtype=np.uint8)
     t = rng.integers(0, n, size=(37, 101), dtype=np.uint8)
@@ -313,11 +339,13 @@ def test_sub_mod_matches_int64(n, monkeypatch):
     inplace = s.copy()
     assert _sub_mod(0, inplace, n, out=inplace) is inplace
     assert np.array_equal(inplace, (-s64) % n)
-    assert np.array_equal(s, s64)                        # the input is untouched
+    assert np.array_equal(s, s64)  # the input is untouched
 
 
-@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.uint16, np.int32,
-                                   np.uint32, np.int64, np.uint64, bool])
+@pytest.mark.parametrize(
+    "dtype",
+    [np.uint8, np.int8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64, bool],
+)
 @pytest.mark.parametrize("n", [2, 3, 7, 200, 255])
 def test_reduce_mod_every_dtype(dtype, n):
     info = np.iinfo(dtype) if dtype is not bool else None
@@ -325,15 +353,15 @@ def test_reduce_mod_every_dtype(dtype, n):
     if info is None:
         arr = rng.integers(0, 2, size=300).astype(bool)
     else:
-        lo, hi = max(int(info.min), -10**6), min(int(info.max), 10**6)
+        lo, hi = max(int(info.min), -(10**6)), min(int(info.max), 10**6)
         arr = rng.integers(lo, hi, size=300, endpoint=True).astype(dtype)
         arr[:2] = [info.min, info.max]
     want = np.array([int(v) % n for v in arr], dtype=np.uint8)
     got = _reduce_mod(arr, n)
     assert got.dtype == np.uint8 and np.array_equal(got, want)
-    vals = want if info is None else want[want <= info.max]    # int8 holds < 128
+    vals = want if info is None else want[want <= info.max]  # int8 holds < 128
     inr = (vals if dtype is not bool else arr).astype(dtype)
-    got = _reduce_mod(inr, n)                            # already in range: a copy
+    got = _reduce_mod(inr, n)  # already in range: a copy
     assert got.dtype == np.uint8 and np.array_equal(got, inr.astype(np.int64))
     assert not np.shares_memory(got, inr)
 
@@ -368,7 +396,7 @@ def test_stencil_accumulator_widths():
 
 def test_random_state_is_a_byte_a_tile():
     b = ml.Board.grid(500, 400, states=3)
-    b.random_state(rng=0)                             # warm up (lazy numpy imports)
+    b.random_state(rng=0)  # warm up (lazy numpy imports)
     tracemalloc.start()
     try:
         st_ = b.random_state(rng=1)
@@ -376,4 +404,4 @@ def test_random_state_is_a_byte_a_tile():
     finally:
         tracemalloc.stop()
     assert st_.dtype == np.uint8 and st_.shape == (500, 400)
-    assert peak < 2.5 * 500 * 400, peak / (500 * 400)   # the draws and the sum
+    assert peak < 2.5 * 500 * 400, peak / (500 * 400)  # the draws and the sum

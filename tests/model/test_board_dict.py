@@ -1,6 +1,7 @@
 """Board.to_dict / from_dict (model/board_dict.py): JSON-safe round trips of every
 feature, checked against the boards' own matrices, and bad dicts per field (Solution's
 dict is in tests/test_solver.py, Puzzle's in tests/play/test_puzzle_dict.py)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -39,7 +40,7 @@ def test_board_round_trip_through_json(b):
     # independent of __eq__: the same tap matrix, shape and n
     assert back.states == b.states and back.shape == b.shape
     assert np.array_equal(back.matrix(), b.matrix())
-    assert back.to_dict() == d                      # a fixed point
+    assert back.to_dict() == d  # a fixed point
 
 
 @SETTINGS
@@ -51,20 +52,32 @@ def test_grid_dict_fields_describe_the_board(b):
     assert d["wrap"] is b.wrap
     assert sorted(map(tuple, d["locked"])) == [tuple(p) for p in np.argwhere(b.locked)]
     assert sorted(map(tuple, d["holes"])) == [tuple(p) for p in np.argwhere(b.holes)]
-    rebuilt = ml.Board.grid(d["rows"], d["cols"], d["states"], d["pattern"],
-                            locked=d["locked"] or None, holes=d["holes"] or None,
-                            wrap=d["wrap"])
+    rebuilt = ml.Board.grid(
+        d["rows"],
+        d["cols"],
+        d["states"],
+        d["pattern"],
+        locked=d["locked"] or None,
+        holes=d["holes"] or None,
+        wrap=d["wrap"],
+    )
     assert np.array_equal(rebuilt.matrix(), b.matrix())
 
 
 @SETTINGS
-@given(st.one_of(st.sampled_from(sorted(ml.PATTERNS)),
-                 st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), max_size=6)))
+@given(
+    st.one_of(
+        st.sampled_from(sorted(ml.PATTERNS)),
+        st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), max_size=6),
+    )
+)
 def test_pattern_is_a_name_or_pairs(pattern):
     d = ml.Board.grid(3, 4, 3, pattern).to_dict()
     if isinstance(pattern, str) or ml.Board.grid(3, 4, 3, pattern).pattern in ml.PATTERNS.values():
-        assert isinstance(d["pattern"], str) and ml.PATTERNS[d["pattern"]] == \
-            ml.Board.grid(3, 4, 3, pattern).pattern
+        assert (
+            isinstance(d["pattern"], str)
+            and ml.PATTERNS[d["pattern"]] == ml.Board.grid(3, 4, 3, pattern).pattern
+        )
     else:
         assert d["pattern"] == [list(p) for p in pattern]
 
@@ -72,8 +85,10 @@ def test_pattern_is_a_name_or_pairs(pattern):
 @pytest.mark.parametrize("n", [2, 9, 16, 100, 254, 255])
 def test_round_trip_any_n(n):
     rng = np.random.default_rng(n)
-    for b in (ml.Board.grid(3, 5, n, "knight", locked=[(0, 1)], holes=[(2, 2)], wrap=True),
-              ml.Board.from_matrix(rng.integers(0, n, (3, 4)), n)):
+    for b in (
+        ml.Board.grid(3, 5, n, "knight", locked=[(0, 1)], holes=[(2, 2)], wrap=True),
+        ml.Board.from_matrix(rng.integers(0, n, (3, 4)), n),
+    ):
         d = via_json(b.to_dict())
         assert d["states"] == n and ml.Board.from_dict(d) == b
         assert np.array_equal(ml.Board.from_dict(d).matrix(), b.matrix())
@@ -101,7 +116,7 @@ def test_matrix_boards_list_each_cell_once_per_unit():
 def test_graph_boards_compare_by_matrix():
     e = ml.Board.from_effects
     assert e([[0, 1], [2]], 3) == e([[1, 0], [2]], 3)
-    assert e([[0, 0, 0]], 3, n_cells=1) == e([[]], 3, n_cells=1)       # 3 units = 0 mod 3
+    assert e([[0, 0, 0]], 3, n_cells=1) == e([[]], 3, n_cells=1)  # 3 units = 0 mod 3
     assert e([[0, 1]], 3) != e([[0, 1]], 4)
     assert e([[0, 1]], 3) != e([[0, 1]], 3, n_cells=3)
     assert e([[0], [1]], 2) != e([[1], [0]], 2)
@@ -110,8 +125,13 @@ def test_graph_boards_compare_by_matrix():
 
 
 def test_boolean_masks_accepted_on_input():
-    d = {"rows": 2, "cols": 3, "states": 3, "locked": [[True, False, False], [False] * 3],
-         "holes": [[False] * 3, [False, False, True]]}
+    d = {
+        "rows": 2,
+        "cols": 3,
+        "states": 3,
+        "locked": [[True, False, False], [False] * 3],
+        "holes": [[False] * 3, [False, False, True]],
+    }
     b = ml.Board.from_dict(d)
     assert b == ml.Board.grid(2, 3, 3, locked=[(0, 0)], holes=[(1, 2)])
     assert b.to_dict()["locked"] == [[0, 0]] and b.to_dict()["holes"] == [[1, 2]]
@@ -123,8 +143,15 @@ def test_defaults():
 
 
 # ----------------------------------------------------------------------------- bad boards
-GOOD = {"rows": 3, "cols": 3, "states": 3, "pattern": "cross", "locked": [], "holes": [],
-        "wrap": False}
+GOOD = {
+    "rows": 3,
+    "cols": 3,
+    "states": 3,
+    "pattern": "cross",
+    "locked": [],
+    "holes": [],
+    "wrap": False,
+}
 BAD_GRID = [
     ({"rows": 3}, "cols"),
     ({"cols": 3}, "rows"),
@@ -168,8 +195,9 @@ BAD_GRID = [
 ]
 
 
-@pytest.mark.parametrize("d, field", BAD_GRID,
-                         ids=[f"{i}-{f}" for i, (_, f) in enumerate(BAD_GRID)])
+@pytest.mark.parametrize(
+    "d, field", BAD_GRID, ids=[f"{i}-{f}" for i, (_, f) in enumerate(BAD_GRID)]
+)
 def test_bad_board_dicts_name_the_field(d, field):
     with pytest.raises(ValueError) as e:
         ml.Board.from_dict(d)
@@ -182,7 +210,7 @@ def test_non_dict_boards(d):
         ml.Board.from_dict(d)
 
 
-@pytest.mark.parametrize("rows, cols", [(1 << 20, 1 << 20), (10 ** 30, 2), (1 << 14, 1 << 14)])
+@pytest.mark.parametrize("rows, cols", [(1 << 20, 1 << 20), (10**30, 2), (1 << 14, 1 << 14)])
 def test_huge_boards_rejected_before_allocation(rows, cols):
     with pytest.raises(ValueError, match="rows|cols|too large"):
         ml.Board.from_dict({"rows": rows, "cols": cols, "locked": [[True] * 2]})

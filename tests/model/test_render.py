@@ -2,6 +2,7 @@
 lock, tap mark and number is checked against the state and taps it was drawn from;
 PNG pixels are read back with Pillow (the readers in tests/picture_checks.py). Colour
 distances and contrasts are computed from the hex strings, independently of render.py."""
+
 import sys
 import xml.etree.ElementTree as ET
 
@@ -54,8 +55,9 @@ def test_palette_bad_n():
 
 def test_oklab_agrees_with_the_test_implementation():
     colours = ["#000000", "#ffffff", "#0072b2", "#e69f00", "#123456"]
-    np.testing.assert_allclose(render.oklab(colours),
-                               [srgb_to_oklab(c) for c in colours], atol=1e-9)
+    np.testing.assert_allclose(
+        render.oklab(colours), [srgb_to_oklab(c) for c in colours], atol=1e-9
+    )
 
 
 # ----------------------------------------------------------------------------- SVG
@@ -67,7 +69,7 @@ def test_svg_tiles_locks_holes_taps_numbers():
     pic = check_picture(b, s, taps, numbers=True)
     assert (0, 4) not in pic.tiles and (3, 0) not in pic.tiles
     assert pic.locks == {(1, 1), (2, 3)}
-    assert any(v > 1 for v in pic.taps.values())                 # counts shown
+    assert any(v > 1 for v in pic.taps.values())  # counts shown
 
 
 def test_svg_default_state_is_white_and_nothing_marked():
@@ -78,7 +80,7 @@ def test_svg_default_state_is_white_and_nothing_marked():
 
 def test_svg_counts_reduce_mod_n_and_negatives():
     b = ml.Board.grid(2, 3, states=4)
-    taps = np.array([[5, -1, 4], [0, 2, 1]])            # 1, 3, 0 / 0, 2, 1
+    taps = np.array([[5, -1, 4], [0, 2, 1]])  # 1, 3, 0 / 0, 2, 1
     pic = check_picture(b, -np.ones((2, 3), int), taps, numbers=True)
     assert pic.taps == {(0, 0): 1, (0, 1): 3, (1, 1): 2, (1, 2): 1}
     assert set(pic.tiles.values()) == {3}
@@ -126,8 +128,12 @@ def test_svg_escapes_title_and_is_standalone():
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(board=st.one_of(grid_boards(max_brute=10**9), graph_boards(max_brute=10**9)),
-       seed=st.integers(0, 2**32 - 1), numbers=st.booleans(), with_taps=st.booleans())
+@given(
+    board=st.one_of(grid_boards(max_brute=10**9), graph_boards(max_brute=10**9)),
+    seed=st.integers(0, 2**32 - 1),
+    numbers=st.booleans(),
+    with_taps=st.booleans(),
+)
 def test_svg_random_boards(board, seed, numbers, with_taps):
     rng = np.random.default_rng(seed)
     state = board.random_state(rng=rng, solvable=False)
@@ -158,7 +164,7 @@ def test_svg_size_guard():
     with pytest.raises(ValueError, match="PNG") as e:
         big.to_svg()
     assert "40000" in str(e.value) and "modlights[png]" in str(e.value)
-    assert big._repr_svg_() is None                     # notebooks fall back to repr
+    assert big._repr_svg_() is None  # notebooks fall back to repr
     with pytest.raises(ValueError, match="PNG"):
         ml.Board.from_effects([[0]] * 20001, 2, n_cells=20000).to_svg()
 
@@ -207,8 +213,12 @@ def test_png_pixels_are_states_and_taps():
 
 @needs_pillow
 @settings(max_examples=30, deadline=None)
-@given(board=grid_boards(max_brute=10**9), seed=st.integers(0, 2**32 - 1),
-       scale=st.sampled_from([1, 2, 3, 4, 5, 8]), with_taps=st.booleans())
+@given(
+    board=grid_boards(max_brute=10**9),
+    seed=st.integers(0, 2**32 - 1),
+    scale=st.sampled_from([1, 2, 3, 4, 5, 8]),
+    with_taps=st.booleans(),
+)
 def test_png_frames_locked_tiles_from_scale_4(board, seed, scale, with_taps):
     rng = np.random.default_rng(seed)
     state = board.random_state(rng=rng, solvable=False)
@@ -218,28 +228,37 @@ def test_png_frames_locked_tiles_from_scale_4(board, seed, scale, with_taps):
     n = board.states
     frame = n + 1 if n < 255 else n
     rows, cols = board.shape
-    tiles = px[:rows * scale, :cols * scale].reshape(rows, scale, cols, scale)
-    border = np.concatenate([tiles[:, 0, :, :], tiles[:, -1, :, :],
-                             tiles[:, :, :, 0].transpose(0, 2, 1),
-                             tiles[:, :, :, -1].transpose(0, 2, 1)], axis=2)
+    tiles = px[: rows * scale, : cols * scale].reshape(rows, scale, cols, scale)
+    border = np.concatenate(
+        [
+            tiles[:, 0, :, :],
+            tiles[:, -1, :, :],
+            tiles[:, :, :, 0].transpose(0, 2, 1),
+            tiles[:, :, :, -1].transpose(0, 2, 1),
+        ],
+        axis=2,
+    )
     framed = (border == frame).all(axis=2) & ~(board.holes if n == 255 else False)
     if scale >= render.LOCK_FRAME_SCALE:
         np.testing.assert_array_equal(framed, board.locked)
         if board.locked.any() and n < 255:
             pal = img.getpalette()
-            r, g, b = pal[3 * frame:3 * frame + 3]
+            r, g, b = pal[3 * frame : 3 * frame + 3]
             assert f"#{r:02x}{g:02x}{b:02x}" == render.LOCK_FRAME
     else:
         assert not (px == n + 1).any() or n == 255
     # the taps panel is never framed
     if taps is not None:
-        assert not (px[:, cols * scale:] == n + 1).any() or n == 255
+        assert not (px[:, cols * scale :] == n + 1).any() or n == 255
 
 
 @needs_pillow
 @settings(max_examples=40, deadline=None)
-@given(board=st.one_of(grid_boards(max_brute=10**9), graph_boards(max_brute=10**9)),
-       seed=st.integers(0, 2**32 - 1), with_taps=st.booleans())
+@given(
+    board=st.one_of(grid_boards(max_brute=10**9), graph_boards(max_brute=10**9)),
+    seed=st.integers(0, 2**32 - 1),
+    with_taps=st.booleans(),
+)
 def test_png_random_boards(board, seed, with_taps):
     rng = np.random.default_rng(seed)
     state = board.random_state(rng=rng, solvable=False)

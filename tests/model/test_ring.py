@@ -1,5 +1,6 @@
 """modlights.model.ring against brute force: every modulus a board can have (2..255),
 and a few beyond."""
+
 from __future__ import annotations
 
 from math import gcd, prod
@@ -35,10 +36,10 @@ def test_is_prime_matches_trial_division_by_every_smaller_number():
 def test_factorize_multiplies_back_with_primes_ascending():
     for n in MODULI:
         f = factorize(n)
-        assert prod(p ** e for p, e in f) == n
+        assert prod(p**e for p, e in f) == n
         assert all(e >= 1 and brute_is_prime(p) for p, e in f)
         assert [p for p, _ in f] == sorted({p for p, _ in f})
-        assert prime_powers(n) == [p ** e for p, e in f]
+        assert prime_powers(n) == [p**e for p, e in f]
         assert is_prime(n) == (f == [(n, 1)])
 
 
@@ -49,7 +50,7 @@ def test_crt_idempotents_are_one_mod_their_part_and_zero_elsewhere():
         for q, e in parts:
             assert 0 <= e < n and e % q == 1 % q and e % (n // q) == 0
         if n > 1:
-            assert sum(e for _, e in parts) % n == 1       # a partition of 1
+            assert sum(e for _, e in parts) % n == 1  # a partition of 1
 
 
 @pytest.mark.parametrize("n", [2, 4, 6, 12, 30, 36, 210, 255])
@@ -80,14 +81,16 @@ def test_units_and_inverses_against_every_candidate():
 
 
 @settings(max_examples=200)
-@given(st.sampled_from([(2, 1), (2, 3), (2, 7), (3, 2), (3, 5), (5, 3), (7, 2), (13, 2)]),
-       st.integers(0, 10 ** 6))
+@given(
+    st.sampled_from([(2, 1), (2, 3), (2, 7), (3, 2), (3, 5), (5, 3), (7, 2), (13, 2)]),
+    st.integers(0, 10**6),
+)
 def test_valuation_is_the_largest_power_dividing(pe, x):
     p, e = pe
-    q = p ** e
+    q = p**e
     x %= q
     v = int(valuation(np.array([x]), p, e)[0])
-    expect = max(k for k in range(e + 1) if x % p ** k == 0)
+    expect = max(k for k in range(e + 1) if x % p**k == 0)
     assert v == expect
     assert valuation(np.zeros((2, 2), np.int64), p, e).tolist() == [[e, e], [e, e]]
 

@@ -2,6 +2,7 @@
 beyond int64 reduce exactly, non-integral values, infinities and huge numbers are
 ValueErrors, iterators are read once (and endless ones refused), bad seeds are refused.
 Expected values come from Python integers and the reference engine."""
+
 from __future__ import annotations
 
 import itertools
@@ -16,9 +17,9 @@ from modlights.model.validation import as_int, as_int_array
 
 # ---------------------------------------------------------------- floats and big ints
 @pytest.mark.parametrize("n", [2, 3, 4, 7, 255])
-@pytest.mark.parametrize("value", [1e19, -1e19, 2.0 ** 63, 2.0 ** 64 + 2 ** 12, 1e300, 12345.0])
+@pytest.mark.parametrize("value", [1e19, -1e19, 2.0**63, 2.0**64 + 2**12, 1e300, 12345.0])
 def test_huge_integral_floats_reduce_exactly(n, value):
-    exact = int(value) % n                            # Python ints: exact
+    exact = int(value) % n  # Python ints: exact
     b = ml.Board.from_matrix([[value]], n)
     assert int(b.matrix()[0, 0]) == exact
     g = ml.Board.grid(2, 2, n)
@@ -36,7 +37,7 @@ def test_huge_integral_floats_reduce_exactly(n, value):
 def test_float_1e19_in_a_state_and_a_matrix_reduces_exactly():
     b = ml.Board.grid(2, 2, 7)
     sol = ml.Solver(b).solve(np.full((2, 2), 1e19))
-    assert not b.apply(np.full((2, 2), 10 ** 19 % 7), sol.taps).any()
+    assert not b.apply(np.full((2, 2), 10**19 % 7), sol.taps).any()
     assert ml.Board.from_matrix([[1e19]], 7).matrix()[0, 0] == 3
 
 
@@ -49,7 +50,7 @@ def test_non_integral_values_are_a_value_error(bad):
 
 
 def test_python_ints_beyond_int64_are_exact():
-    big = 10 ** 30 + 1
+    big = 10**30 + 1
     b = ml.Board.grid(1, 2, 7)
     assert b.coerce_state([[big, -big]]).tolist() == [[big % 7, -big % 7]]
     s = ml.Solver(b)
@@ -62,7 +63,7 @@ def test_python_ints_beyond_int64_are_exact():
 
 def test_as_int_and_as_int_array_share_one_path():
     assert as_int(3.0, "x") == 3 and as_int(np.int8(-3), "x") == -3
-    assert as_int(1e19, "x") == 10 ** 19
+    assert as_int(1e19, "x") == 10**19
     for bad in (True, "3", None, 2.5, float("inf"), float("nan"), [1]):
         with pytest.raises(ValueError, match="x must be"):
             as_int(bad, "x")
@@ -71,7 +72,7 @@ def test_as_int_and_as_int_array_share_one_path():
     with pytest.raises(ValueError, match="x must be an int"):
         as_int(3.0, "x", floats=False)
     a = as_int_array([[1e19, 2.0]], "a")
-    assert a.dtype == object and a.tolist() == [[10 ** 19, 2]]
+    assert a.dtype == object and a.tolist() == [[10**19, 2]]
     assert as_int_array([1.0, 2.0], "a").dtype == np.int64
 
 
@@ -91,8 +92,9 @@ def test_pattern_from_a_generator():
     # offsets themselves as iterators, and a mixed map of generators
     b2 = ml.Board.grid(2, 2, 3, [iter(o) for o in offs])
     assert b2.pattern == tuple(offs)
-    mixed = ((iter(["cross", "horizontal"]) if r == 0 else ["vertical", "square"])
-             for r in range(2))
+    mixed = (
+        (iter(["cross", "horizontal"]) if r == 0 else ["vertical", "square"]) for r in range(2)
+    )
     m = ml.Board.grid(2, 2, 3, mixed)
     assert m == ml.Board.grid(2, 2, 3, [["cross", "horizontal"], ["vertical", "square"]])
 
@@ -120,7 +122,7 @@ def test_state_iterators_are_a_clear_error():
 
 
 # ---------------------------------------------------------------- infinities and huge numbers
-@pytest.mark.parametrize("bad", [float("inf"), float("-inf"), float("nan"), 1e300, 10 ** 30])
+@pytest.mark.parametrize("bad", [float("inf"), float("-inf"), float("nan"), 1e300, 10**30])
 def test_inf_and_huge_numbers_in_offsets_and_positions_are_value_errors(bad):
     with pytest.raises(ValueError):
         ml.Board.grid(3, 3, pattern=[(bad, 0)])
@@ -135,7 +137,7 @@ def test_inf_and_huge_numbers_in_offsets_and_positions_are_value_errors(bad):
         ml.Game(ml.Puzzle(b, np.eye(3, dtype=int))).tap((0, bad))
 
 
-@pytest.mark.parametrize("cell", [2 ** 27, 2 ** 63, 10 ** 30, -1])
+@pytest.mark.parametrize("cell", [2**27, 2**63, 10**30, -1])
 def test_huge_cell_indices_in_effects_are_value_errors(cell):
     with pytest.raises(ValueError, match="too large|out of range"):
         ml.Board.from_effects([[0], [cell]], 3)

@@ -5,6 +5,7 @@ subprocess, so a regression fails the test instead of killing pytest; the others
 here. Every call must end in ValueError (or a clean answer), never a crash, a
 MemoryError for a bad argument, or a silently wrong result.
 """
+
 from __future__ import annotations
 
 import subprocess
@@ -23,8 +24,9 @@ from modlights.native import _core as _zn
 
 def run_isolated(code: str) -> subprocess.CompletedProcess:
     """Run code in a fresh interpreter (a crash there is a failed assertion here)."""
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120
+    )
 
 
 def expect_value_error_isolated(call: str):
@@ -46,17 +48,20 @@ def expect_value_error_isolated(call: str):
 
 
 # ---------------------------------------------------------------------------- crashers
-@pytest.mark.parametrize("call", [
-    "_coset._pack(np.ones((4, 1000), np.uint8), 1)",            # wrote past the words
-    "_coset._unpack(np.zeros((2, 1), np.uint64), 10**8)",       # read past the words
-    "_coset._unpack(np.zeros((2, 1), np.uint64), -1)",
-    "_coset._pack(np.ones(10, np.uint8), 1)",
-    "_coset._pack(np.ones((2, 10), np.uint8), -3)",
-    "_coset._unpack(np.zeros((2, 3), np.int8), 10)",
-    "_coset._unpack(np.zeros(5, np.uint64), 10)",
-    "_native.unpack_bits(np.zeros((2, 1), np.uint64), 10**8)",
-    "_native.pack_bits(np.ones(7, np.uint8))",
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        "_coset._pack(np.ones((4, 1000), np.uint8), 1)",  # wrote past the words
+        "_coset._unpack(np.zeros((2, 1), np.uint64), 10**8)",  # read past the words
+        "_coset._unpack(np.zeros((2, 1), np.uint64), -1)",
+        "_coset._pack(np.ones(10, np.uint8), 1)",
+        "_coset._pack(np.ones((2, 10), np.uint8), -3)",
+        "_coset._unpack(np.zeros((2, 3), np.int8), 10)",
+        "_coset._unpack(np.zeros(5, np.uint64), 10)",
+        "_native.unpack_bits(np.zeros((2, 1), np.uint64), 10**8)",
+        "_native.pack_bits(np.ones(7, np.uint8))",
+    ],
+)
 def test_packing_helpers_refuse_bad_shapes(call):
     expect_value_error_isolated(call)
 
@@ -70,7 +75,7 @@ def test_pack_unpack_round_trip():
             P = _coset._pack(a, nw)
             assert P.shape == (rows, nw)
             assert np.array_equal(_coset._unpack(P, cols), a)
-            assert np.array_equal(P[:, :(cols + 63) // 64], _native.pack_bits(a))
+            assert np.array_equal(P[:, : (cols + 63) // 64], _native.pack_bits(a))
 
 
 # ---------------------------------------------------------------------------- Gf2Engine
@@ -80,11 +85,11 @@ def test_gf2_engine_init_twice_refactors():
     rng = np.random.default_rng(5)
     A1 = np.eye(80, dtype=np.uint8)
     A2 = (rng.random((80, 80)) < 0.5).astype(np.uint8)
-    A2[:, 3] = 0                                  # a kernel, so the cached one matters
+    A2[:, 3] = 0  # a kernel, so the cached one matters
     e = _gf2.Gf2Engine(A1)
     R = rng.integers(0, 2, (100, 80)).astype(np.uint8)
-    e.solve(R)                                    # >= 64 right-hand sides: builds S
-    assert e.generators()[0].shape[0] == 0        # caches the (empty) kernel
+    e.solve(R)  # >= 64 right-hand sides: builds S
+    assert e.generators()[0].shape[0] == 0  # caches the (empty) kernel
     e.__init__(A2)
     ref = ml.Solver(ml.Board.from_matrix(A2, 2), backend="reference")
     X, ok = e.solve(R)
@@ -105,12 +110,12 @@ def test_gf2_engine_bad_coo_and_shapes():
     with pytest.raises(ValueError):
         _gf2.rank_coo(2, 3, [0], [3])
     with pytest.raises(ValueError):
-        _gf2.rank_coo(1 << 27, 1 << 27, [], [])         # asks for 2 PiB: refused first
+        _gf2.rank_coo(1 << 27, 1 << 27, [], [])  # asks for 2 PiB: refused first
     e = _gf2.Gf2Engine(np.eye(3, dtype=np.uint8))
     with pytest.raises(ValueError):
         e.solve(np.zeros((2, 4), np.uint8))
     with pytest.raises(ValueError):
-        _ = _gf2.Gf2Engine.__new__(_gf2.Gf2Engine).rank   # never built
+        _ = _gf2.Gf2Engine.__new__(_gf2.Gf2Engine).rank  # never built
 
 
 def test_gf2_rank_coo_matches_dense():
@@ -149,21 +154,27 @@ def test_local_lu_bad_shape_is_value_error(m, r):
 def test_local_lu_life_cycle():
     lu = _zn._LocalLU(2, 2, 3)
     rhs = np.zeros((2, 1), np.uint8)
-    for call in (lambda: lu.solve_t(rhs), lu.generators, lu.det, lu.kernel_size,
-                 lambda: lu.rank, lambda: lu.unit_rank):
+    for call in (
+        lambda: lu.solve_t(rhs),
+        lu.generators,
+        lu.det,
+        lu.kernel_size,
+        lambda: lu.rank,
+        lambda: lu.unit_rank,
+    ):
         with pytest.raises(ValueError, match="factor"):
             call()
     lu.set_dense(np.array([[1, 2], [0, 1]], np.uint8))
     with pytest.raises(ValueError):
-        lu.set_dense(np.array([[1, 3], [0, 1]], np.uint8))     # entry >= q
+        lu.set_dense(np.array([[1, 3], [0, 1]], np.uint8))  # entry >= q
     lu.factor()
-    lu.factor()                                               # again: a no-op
+    lu.factor()  # again: a no-op
     with pytest.raises(ValueError, match="before factor"):
         lu.set_dense(np.eye(2, dtype=np.uint8))
     with pytest.raises(ValueError, match="before factor"):
         lu.add_coo(np.zeros(1, np.int64), np.zeros(1, np.int64))
     with pytest.raises(ValueError):
-        lu.solve_t(np.full((2, 1), 3, np.uint8))              # entries >= q
+        lu.solve_t(np.full((2, 1), 3, np.uint8))  # entries >= q
     X, ok = lu.solve_t(np.array([[1], [2]], np.uint8))
     assert ok[0] and np.array_equal((np.array([[1, 2], [0, 1]]) @ X) % 3, [[1], [2]])
     assert lu.det() == 1
@@ -187,10 +198,18 @@ def test_local_lu_generators_limit_is_a_prefix():
 
 
 # ---------------------------------------------------------------------------- coset_min
-@pytest.mark.parametrize("kwargs", [
-    dict(budget=-1), dict(budget=2 ** 64), dict(budget=1.5), dict(threads=0),
-    dict(threads="2"), dict(seconds="1"), dict(seconds=float("nan")),
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(budget=-1),
+        dict(budget=2**64),
+        dict(budget=1.5),
+        dict(threads=0),
+        dict(threads="2"),
+        dict(seconds="1"),
+        dict(seconds=float("nan")),
+    ],
+)
 def test_coset_min_bad_options(kwargs):
     x0 = np.array([1, 0, 1], np.uint8)
     H = np.array([[1, 1, 0]], np.uint8)
@@ -201,29 +220,33 @@ def test_coset_min_bad_options(kwargs):
 def test_coset_min_bad_arrays():
     x0 = np.array([1, 0, 1], np.uint8)
     with pytest.raises(ValueError):
-        _coset.coset_min(x0, np.array([[1, 1]], np.uint8), [2], 2)      # width
+        _coset.coset_min(x0, np.array([[1, 1]], np.uint8), [2], 2)  # width
     with pytest.raises(ValueError):
-        _coset.coset_min(x0, np.array([[1, 2, 0]], np.uint8), [2], 2)   # entry >= n
+        _coset.coset_min(x0, np.array([[1, 2, 0]], np.uint8), [2], 2)  # entry >= n
     with pytest.raises(ValueError):
-        _coset.coset_min(x0, np.ones((63, 3), np.uint8), [2] * 63, 2)   # 2^63 elements
+        _coset.coset_min(x0, np.ones((63, 3), np.uint8), [2] * 63, 2)  # 2^63 elements
     with pytest.raises(ValueError):
         _coset.coset_min(x0, np.array([[1, 1, 0]], np.uint8), [2, 2], 2)  # orders count
 
 
 # ---------------------------------------------------------------------------- chase
-@pytest.mark.parametrize("call", [
-    "_chase.Plan(2**40, 3, 2, False, None, None, [0], [0], [[1]])",
-    "_chase.Plan(3, 3, 2, False, None, None, [0, 1], [0], [[1, 1]])",
-    "_chase.Plan(3, 3, 300, False, None, None, [0], [0], [[1]])",
-    "_chase.Gf2Residual(np.zeros((2, 1), np.uint64), 65)",
-    "_chase.Gf2Residual(np.zeros((2, 1), np.uint64), -1)",
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        "_chase.Plan(2**40, 3, 2, False, None, None, [0], [0], [[1]])",
+        "_chase.Plan(3, 3, 2, False, None, None, [0, 1], [0], [[1, 1]])",
+        "_chase.Plan(3, 3, 300, False, None, None, [0], [0], [[1]])",
+        "_chase.Gf2Residual(np.zeros((2, 1), np.uint64), 65)",
+        "_chase.Gf2Residual(np.zeros((2, 1), np.uint64), -1)",
+    ],
+)
 def test_chase_bindings_refuse_bad_arguments(call):
     expect_value_error_isolated(call)
 
 
 def test_chase_plan_numeric_checks():
     from modlights.engines.chase.engine import build_plan
+
     p = build_plan(ml.Board.grid(3, 3, 3))
     with pytest.raises(ValueError):
         p.numeric(np.zeros(8, np.uint8))

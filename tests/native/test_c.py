@@ -4,6 +4,7 @@ against a slower method on random input), built with the system C compiler and r
 Each test names its sources and its variants (extra compiler flags) in two comment lines,
 ``ml-test-sources:`` and ``ml-test-variant:`` (csrc/tests/README.md). Skipped, with the
 reason, only when no C compiler or no source tree is at hand (an installed package)."""
+
 from __future__ import annotations
 
 import os
@@ -37,16 +38,34 @@ def c_tests() -> list[tuple[str, pathlib.Path, list[str], list[str]]]:
 _TESTS = c_tests() if (CSRC / "tests").is_dir() else []
 
 
-def build(test: pathlib.Path, srcs: list[str], flags: list[str], exe: pathlib.Path,
-          extra: tuple[str, ...] = ()) -> None:
+def build(
+    test: pathlib.Path,
+    srcs: list[str],
+    flags: list[str],
+    exe: pathlib.Path,
+    extra: tuple[str, ...] = (),
+) -> None:
     """Compile test + srcs into exe (GNU C11 as the build, -O1, the given flags)."""
-    cmd = [CC, "-std=gnu11", "-O1", *extra, *flags, f"-I{CSRC}", str(test),
-           *(str(CSRC / s) for s in srcs), "-lpthread", "-o", str(exe)]
+    cmd = [
+        CC,
+        "-std=gnu11",
+        "-O1",
+        *extra,
+        *flags,
+        f"-I{CSRC}",
+        str(test),
+        *(str(CSRC / s) for s in srcs),
+        "-lpthread",
+        "-o",
+        str(exe),
+    ]
     subprocess.run(cmd, check=True, capture_output=True, text=True)
 
 
-@pytest.mark.skipif(CC is None or not _TESTS, reason="no C compiler or no source tree "
-                    "(csrc/tests): the C tests need both")
+@pytest.mark.skipif(
+    CC is None or not _TESTS,
+    reason="no C compiler or no source tree (csrc/tests): the C tests need both",
+)
 @pytest.mark.parametrize("name,test,srcs,flags", _TESTS, ids=[t[0] for t in _TESTS])
 def test_c(tmp_path, name, test, srcs, flags):
     exe = tmp_path / name
@@ -60,8 +79,22 @@ def test_c(tmp_path, name, test, srcs, flags):
 
 #: C modules whose only tests are still the Python ones (through the bindings, against the
 #: reference engine); each gets its t-<module>.c, and leaves this set then.
-NO_C_TEST_YET = {"plan", "numeric", "symbolic", "runner", "rowsolve", "rowchase", "rowrec",
-                 "symchase", "band", "packed", "coset_batch", "gf2_batch", "bitsliced", "cpu"}
+NO_C_TEST_YET = {
+    "plan",
+    "numeric",
+    "symbolic",
+    "runner",
+    "rowsolve",
+    "rowchase",
+    "rowrec",
+    "symchase",
+    "band",
+    "packed",
+    "coset_batch",
+    "gf2_batch",
+    "bitsliced",
+    "cpu",
+}
 
 
 @pytest.mark.skipif(not (CSRC / "tests").is_dir(), reason="no source tree")

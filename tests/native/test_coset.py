@@ -1,4 +1,5 @@
 """The C coset search (csrc/coset.c) against plain NumPy enumeration."""
+
 from __future__ import annotations
 
 import contextlib
@@ -46,7 +47,7 @@ def cosets(draw):
     k = draw(st.integers(0, 12 if n == 2 else 4))
     divisors = [d for d in range(2, n + 1) if n % d == 0]
     orders = []
-    for _ in range(k):                       # keep the NumPy enumeration small
+    for _ in range(k):  # keep the NumPy enumeration small
         o = draw(st.sampled_from(divisors))
         if np.prod(orders + [o]) <= 5000:
             orders.append(o)
@@ -54,7 +55,7 @@ def cosets(draw):
     seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
     H = np.zeros((k, r), dtype=np.uint8)
-    for i, o in enumerate(orders):           # a vector of order dividing o: multiples of n/o
+    for i, o in enumerate(orders):  # a vector of order dividing o: multiples of n/o
         H[i] = (rng.integers(0, o, size=r) * (n // o) * (rng.random(r) < 0.5)) % n
     x0 = rng.integers(0, n, size=r).astype(np.uint8)
     return x0, H, orders, n
@@ -68,8 +69,9 @@ def test_coset_min_matches_enumeration(simd, case, threads):
     X = enumerate_coset(x0, H, orders, n)
     lens = X.sum(axis=1)
     with simd_env(simd):
-        best, length, examined, pruned, complete = _coset.coset_min(x0, H, orders, n,
-                                                                    threads=threads)
+        best, length, examined, pruned, complete = _coset.coset_min(
+            x0, H, orders, n, threads=threads
+        )
     assert complete
     assert length == lens.min() == int(best.astype(np.int64).sum())
     assert any(np.array_equal(best, x) for x in X[lens == length])
@@ -91,13 +93,14 @@ def test_gf2_chunked_search(threads, simd):
     for hi in range(1 << (k - 12)):
         top = np.array([(hi >> i) & 1 for i in range(k - 12)], dtype=np.int64)
         base = (x0 + top @ Hi[12:]) % 2
-        C = ((np.arange(1 << 12)[:, None] >> np.arange(12)[None, :]) & 1)
+        C = (np.arange(1 << 12)[:, None] >> np.arange(12)[None, :]) & 1
         lens = ((base[None, :] + C @ Hi[:12]) % 2).sum(axis=1)
         m = int(lens.min())
         best_len = m if best_len is None else min(best_len, m)
     with simd_env(simd):
-        best, length, examined, pruned, complete = _coset.coset_min(x0, H, [2] * k, 2,
-                                                                    threads=threads)
+        best, length, examined, pruned, complete = _coset.coset_min(
+            x0, H, [2] * k, 2, threads=threads
+        )
     assert complete and length == best_len
     assert examined + pruned == 1 << k
 
@@ -130,8 +133,9 @@ def test_values_are_checked_before_narrowing():
     with pytest.raises(ValueError, match="0..2"):
         _coset.coset_min(np.full(3, 257, np.int64), np.eye(3, dtype=np.uint8), [3, 3, 3], 3)
     with pytest.raises(ValueError, match="orders"):
-        _coset.coset_min(np.zeros(3, np.uint8), np.eye(3, dtype=np.uint8),
-                         np.array([2, 2, 2**32 + 3]), 3)
+        _coset.coset_min(
+            np.zeros(3, np.uint8), np.eye(3, dtype=np.uint8), np.array([2, 2, 2**32 + 3]), 3
+        )
     with pytest.raises(ValueError, match="n must"):
         _coset.coset_min(np.zeros(3, np.uint8), np.eye(3, dtype=np.uint8), [2, 2, 2], 2**70)
 
@@ -140,6 +144,7 @@ def test_zero_second_budget_and_huge_kernels_return_fast():
     import time
 
     import modlights as ml
+
     rng = np.random.default_rng(0)
     A = rng.integers(0, 2, (20, 80))
     s = ml.Solver(ml.Board.from_matrix(A, 2))
@@ -160,6 +165,7 @@ def test_unbuilt_extension_objects_raise_instead_of_crashing():
     from modlights.native import _core as _chase
     from modlights.native import _core as _gf2
     from modlights.native import _core as _zn
+
     e = _gf2.Gf2Engine.__new__(_gf2.Gf2Engine)
     with pytest.raises(ValueError, match="not built"):
         _ = e.rank
@@ -208,6 +214,7 @@ def _wide_board():
     """1024 taps on one cell over Z/255: ker A has 255^1023 elements, so every minimal
     search is partial and the greedy clean-up has 1023 generators of 254 multiples."""
     import modlights as ml
+
     b = ml.Board.from_effects([[0]] * 1024, 255, n_cells=1024)
     st = np.zeros(1024, np.uint8)
     st[0] = 7
@@ -217,12 +224,15 @@ def _wide_board():
 @pytest.mark.parametrize("budget", [0.3, 1.5])
 def test_seconds_budget_is_a_deadline_for_solve_and_the_batches(budget):
     import time
+
     b, s, st = _wide_board()
-    s.solve(st, budget=0.0)                 # factored outside the measured calls
+    s.solve(st, budget=0.0)  # factored outside the measured calls
     many = np.stack([st, (st * 2) % 255, st, (st * 3) % 255])
-    for call in (lambda: [s.solve(st, budget=budget)],
-                 lambda: s.min_taps_many(many, budget=budget)[0],
-                 lambda: s.solve_many(many, minimal=True, budget=budget)):
+    for call in (
+        lambda: [s.solve(st, budget=budget)],
+        lambda: s.min_taps_many(many, budget=budget)[0],
+        lambda: s.solve_many(many, minimal=True, budget=budget),
+    ):
         t = time.perf_counter()
         out = call()
         took = time.perf_counter() - t
@@ -244,6 +254,7 @@ def test_int_budgets_stay_counts_and_zero_seconds_returns_at_once():
     the same answer every time); 0.0 seconds is a deadline: no search, only the greedy
     clean-up's MIN_DESCENT_SECONDS."""
     import time
+
     b, s, st = _wide_board()
     a, a2 = s.solve(st, budget=1 << 10), s.solve(st, budget=1 << 10)
     assert a == a2 and not b.apply(st, a.taps).any()
@@ -257,6 +268,7 @@ def test_zero_seconds_still_gets_the_greedy_clean_up():
     """budget=0.0 searches nothing but keeps the clean-up (bounded by
     MIN_DESCENT_SECONDS): on a small board its answer is budget=0's, the greedy one."""
     import modlights as ml
+
     for n, seed in [(3, 1), (5, 2), (4, 3)]:
         b = ml.Board.grid(9, 9, states=n)
         s = ml.Solver(b)

@@ -5,6 +5,7 @@ each in turn). Oracles: ReferenceEngine (NumPy Smith form) for small matrices, a
 for larger ones a plain Gaussian elimination on Python ints (rows as bit sets) plus
 direct checks of the defining equations (A x = b, A H^T = 0, A G A = A, A A^-1 = I).
 """
+
 from __future__ import annotations
 
 import os
@@ -45,7 +46,7 @@ def py_rank(a):
     a = np.asarray(a)
     if a.size == 0:
         return 0
-    basis = {}                                   # leading bit -> row
+    basis = {}  # leading bit -> row
     for v in _rows_as_ints(a):
         while v:
             h = v.bit_length() - 1
@@ -98,7 +99,7 @@ def check_engine(a, rng, *, reference=None, n_rhs=24):
     assert ok[:n_rhs].all()
     assert (mm(X[ok], a.T) == rhs[ok]).all()
     assert not X[~ok].any()
-    for i in np.flatnonzero(~ok)[:4]:            # really not in the image
+    for i in np.flatnonzero(~ok)[:4]:  # really not in the image
         assert py_rank(np.concatenate([a, rhs[i][:, None]], axis=1)) == rk + 1
     # a batch of >= 64 rows goes through the solve matrix (M4RM product), fewer rows
     # through dot products: same answers
@@ -136,10 +137,37 @@ def check_engine(a, rng, *, reference=None, n_rhs=24):
 
 
 # ---------------------------------------------------------------------------- random matrices
-SMALL = [(0, 0), (0, 5), (5, 0), (1, 1), (1, 5), (5, 1), (3, 3), (7, 4), (4, 7),
-         (63, 63), (64, 64), (65, 65), (64, 130), (130, 64), (70, 20), (20, 70)]
-LARGE = [(127, 127), (128, 128), (129, 129), (255, 255), (256, 256), (257, 257),
-         (300, 129), (129, 300), (513, 200), (200, 513), (150, 1100)]
+SMALL = [
+    (0, 0),
+    (0, 5),
+    (5, 0),
+    (1, 1),
+    (1, 5),
+    (5, 1),
+    (3, 3),
+    (7, 4),
+    (4, 7),
+    (63, 63),
+    (64, 64),
+    (65, 65),
+    (64, 130),
+    (130, 64),
+    (70, 20),
+    (20, 70),
+]
+LARGE = [
+    (127, 127),
+    (128, 128),
+    (129, 129),
+    (255, 255),
+    (256, 256),
+    (257, 257),
+    (300, 129),
+    (129, 300),
+    (513, 200),
+    (200, 513),
+    (150, 1100),
+]
 KINDS = ["dense", "sparse", "lowrank", "zero-lines", "zero"]
 
 
@@ -174,7 +202,7 @@ def test_identity_and_zero(simd):
         e = Gf2Engine(np.eye(n, dtype=np.uint8))
         assert (e.inverse() == np.eye(n, dtype=np.uint8)).all()
         z = Gf2Engine(np.zeros((n, n), np.uint8))
-        assert z.det() == 0 and z.kernel_size == 2 ** n
+        assert z.det() == 0 and z.kernel_size == 2**n
         assert not z.pseudo_inverse().any()
 
 
@@ -188,7 +216,7 @@ def test_echelonize_methods(simd, method, shape):
         for full in (False, True):
             E, k, piv = _gf2.echelonize(a, full=full, method=method)
             assert k == rk == _gf2.rank(a, method=method) and len(piv) == k
-            assert py_rank(np.concatenate([a, E])) == rk        # same row space
+            assert py_rank(np.concatenate([a, E])) == rk  # same row space
             assert not E[k:].any()
             assert (E[np.arange(k), piv] == 1).all() and all(np.diff(piv) > 0)
             for i, p in enumerate(piv):
@@ -196,7 +224,7 @@ def test_echelonize_methods(simd, method, shape):
                 if full:
                     assert E[:, p].sum() == 1
         E1 = _gf2.echelonize(a, True, "naive")[0]
-        assert (E1 == _gf2.echelonize(a, True, method)[0]).all()    # RREF is unique
+        assert (E1 == _gf2.echelonize(a, True, method)[0]).all()  # RREF is unique
 
 
 @pytest.mark.parametrize("kind", ["dense", "deficient"])
@@ -207,9 +235,9 @@ def test_echelonize_blocked_size(simd, kind):
     rng = np.random.default_rng(11)
     a = (rng.random((1100, 16500)) < 0.5).astype(np.uint8)
     if kind == "deficient":
-        a[:, 3] = 0                              # a column without pivot: passes unaligned
+        a[:, 3] = 0  # a column without pivot: passes unaligned
         a[:, 200:230] = 0
-        a[700:] = a[:400] ^ a[300:700]          # rank 700 + whatever the rest adds
+        a[700:] = a[:400] ^ a[300:700]  # rank 700 + whatever the rest adds
     for full in (False, True):
         E, k, piv = _gf2.echelonize(a, full=full, method="m4ri")
         En, kn, pn = _gf2.echelonize(a, full=full, method="naive")
@@ -218,16 +246,16 @@ def test_echelonize_blocked_size(simd, kind):
         if full:
             assert (E == En).all()
         else:
-            assert (_gf2.echelonize(E, True, "naive")[0]
-                    == _gf2.echelonize(En, True, "naive")[0]).all()
+            assert (
+                _gf2.echelonize(E, True, "naive")[0] == _gf2.echelonize(En, True, "naive")[0]
+            ).all()
     assert _gf2.rank(a) == kn
     if kind == "deficient":
         assert kn < 1100
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.integers(0, 80), st.integers(0, 80), st.integers(0, 2**32 - 1),
-       st.sampled_from(KINDS))
+@given(st.integers(0, 80), st.integers(0, 80), st.integers(0, 2**32 - 1), st.sampled_from(KINDS))
 def test_hypothesis_shapes(m, r, seed, kind):
     rng = np.random.default_rng(seed)
     for path in PATHS:
@@ -272,9 +300,12 @@ BOARDS = [
     dict(rows=7, cols=7, wrap=True),
     dict(rows=6, cols=9, pattern="square", wrap=True),
     dict(rows=10, cols=10, locked=[(0, 0), (3, 4), (9, 9)], holes=[(5, 5), (2, 7)]),
-    dict(rows=8, cols=6, pattern=[(0, 0), (0, 1), (0, 1), (2, 0)]),   # repeats add up
-    dict(rows=3, cols=3, pattern=[[("cross" if (r + c) % 2 else "square") for c in range(3)]
-                                  for r in range(3)]),
+    dict(rows=8, cols=6, pattern=[(0, 0), (0, 1), (0, 1), (2, 0)]),  # repeats add up
+    dict(
+        rows=3,
+        cols=3,
+        pattern=[[("cross" if (r + c) % 2 else "square") for c in range(3)] for r in range(3)],
+    ),
     dict(rows=16, cols=16),
     dict(rows=20, cols=13, pattern="knight", holes=[(i, i % 13) for i in range(0, 20, 3)]),
 ]
@@ -332,15 +363,17 @@ def test_large_board_factor():
     assert not b.apply(state, sol.taps).any()
     K = s.kernel()
     ci, tj = b.coo()
-    for k in K:                                  # A k = 0 without a dense matrix
+    for k in K:  # A k = 0 without a dense matrix
         acc = np.bincount(ci, weights=k[tj], minlength=b.n_cells)
         assert not (acc.astype(np.int64) % 2).any()
 
 
 def test_grid_boards_never_build_dense(monkeypatch):
     """Board -> packed A straight from coordinates: matrix() is never called."""
+
     def boom(self):
         raise AssertionError("dense matrix built")
+
     b = ml.Board.grid(30, 30, holes=[(3, 3)], locked=[(0, 1)])
     state = b.random_state(rng=1)
     monkeypatch.setattr(ml.Board, "matrix", boom)
@@ -384,7 +417,7 @@ def test_bad_input():
         e.solve(np.zeros(3, np.uint8))
     X, ok = e.solve(np.zeros((0, 3), np.int64))
     assert X.shape == (0, 3) and ok.shape == (0,)
-    X, ok = e.solve(np.array([[-1, 2, 3]]))             # reduced mod 2, negatives too
+    X, ok = e.solve(np.array([[-1, 2, 3]]))  # reduced mod 2, negatives too
     assert ok.all() and (X == [[1, 0, 1]]).all()
     with pytest.raises(ValueError, match="row indices"):
         Gf2Engine.from_coo(2, 2, [0, 2], [0, 1])
@@ -417,8 +450,9 @@ def test_env_var_forces_path():
     code = "from modlights.native import _core as _gf2; print(_gf2.get_simd())"
     for p in PATHS:
         env = dict(os.environ, MODLIGHTS_SIMD=p)
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                             text=True, check=True).stdout.strip()
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        ).stdout.strip()
         assert out == p
 
 
@@ -429,13 +463,13 @@ def test_rank_only_path_matches_full_factorisation(shape):
     rng = np.random.default_rng(sum(shape))
     A = (rng.random(shape) < 0.5).astype(np.uint8)
     if shape[0] > 100:
-        A[50:] = A[:shape[0] - 50] ^ A[:shape[0] - 50]          # rank-deficient
+        A[50:] = A[: shape[0] - 50] ^ A[: shape[0] - 50]  # rank-deficient
     b = ml.Board.from_matrix(A, 2)
     lazy = ml.Solver(b)
     assert lazy._eng is None
     rk, nl, ks = lazy.rank, lazy.nullity, lazy.kernel_size
-    assert lazy._eng is None                                   # no factorisation yet
+    assert lazy._eng is None  # no factorisation yet
     ref = ml.Solver(b, backend="reference")
     assert (rk, nl, ks) == (ref.rank, ref.nullity, ref.kernel_size)
-    assert lazy.engine == "dense-gf2"                          # the plan, not built
+    assert lazy.engine == "dense-gf2"  # the plan, not built
     assert len(lazy.kernel()) == nl

@@ -2,6 +2,7 @@
 path (at most 64 cells) and the transposed path (B^T, 64 boards a word) against the
 engine's packed-row product (int64 right-hand sides take it), the reference engine and
 Board.apply, for every SIMD path this CPU supports."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,9 +17,15 @@ from modlights.native._core import Gf2Engine
 from simd import simd_fixture
 from strategies import NAMES, random_masks
 
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                           HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 PATHS = _gf2.simd_paths()
 #: around the 64-board word: empty, one, 63/64/65, many
 BATCH_SIZES = [0, 1, 63, 64, 65, 130, 1000]
@@ -40,9 +47,9 @@ def mixed_rhs(A: np.ndarray, rng, k: int) -> np.ndarray:
 
 def check_engine(A: np.ndarray, R: np.ndarray) -> None:
     e = Gf2Engine(A)
-    e.solve(np.zeros((64, A.shape[0]), np.uint8))    # build S: every later batch uses it
-    X, ok = e.solve(R)                                 # uint8: gf2_batch.c
-    X0, ok0 = e.solve(R.astype(np.int64))              # int64: the packed-row product
+    e.solve(np.zeros((64, A.shape[0]), np.uint8))  # build S: every later batch uses it
+    X, ok = e.solve(R)  # uint8: gf2_batch.c
+    X0, ok0 = e.solve(R.astype(np.int64))  # int64: the packed-row product
     assert X.dtype == np.uint8 and ok.dtype == np.bool_
     assert X.shape == (len(R), A.shape[1]) and ok.shape == (len(R),)
     np.testing.assert_array_equal(ok, ok0)
@@ -56,17 +63,22 @@ def check_engine(A: np.ndarray, R: np.ndarray) -> None:
 
 
 @SETTINGS
-@given(m=st.integers(0, 150), r=st.integers(0, 150), density=st.floats(0.0, 0.6),
-       k=st.one_of(st.sampled_from(BATCH_SIZES), st.integers(0, 300)),
-       seed=st.integers(0, 2**32 - 1))
+@given(
+    m=st.integers(0, 150),
+    r=st.integers(0, 150),
+    density=st.floats(0.0, 0.6),
+    k=st.one_of(st.sampled_from(BATCH_SIZES), st.integers(0, 300)),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_engine_byte_batches_match_packed_rows_and_reference(simd, m, r, density, k, seed):
     rng = np.random.default_rng(seed)
     A = (rng.random((m, r)) < density).astype(np.uint8)
     check_engine(A, mixed_rhs(A, rng, k))
 
 
-@pytest.mark.parametrize("m, r", [(64, 64), (64, 1), (63, 70), (65, 65), (25, 25),
-                                  (1, 64), (8, 57), (40, 30), (200, 3)])
+@pytest.mark.parametrize(
+    "m, r", [(64, 64), (64, 1), (63, 70), (65, 65), (25, 25), (1, 64), (8, 57), (40, 30), (200, 3)]
+)
 @pytest.mark.parametrize("k", BATCH_SIZES)
 def test_engine_word_edges(simd, m, r, k):
     """Cells and solve-matrix columns at and around one word (64): the table path
@@ -97,22 +109,32 @@ def gf2_boards(draw):
     rng = np.random.default_rng(seed)
     if draw(st.booleans()):
         rows, cols = draw(st.integers(1, 12)), draw(st.integers(1, 12))
-        pattern = draw(st.one_of(st.sampled_from(NAMES),
-                                 st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)),
-                                          max_size=5)))
-        locked, holes = random_masks(rng, (rows, cols), draw(st.sampled_from([0, 0.2])),
-                                     draw(st.sampled_from([0, 0.2])))
-        return ml.Board.grid(rows, cols, 2, pattern, locked=locked, holes=holes,
-                             wrap=draw(st.booleans()))
+        pattern = draw(
+            st.one_of(
+                st.sampled_from(NAMES),
+                st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), max_size=5),
+            )
+        )
+        locked, holes = random_masks(
+            rng, (rows, cols), draw(st.sampled_from([0, 0.2])), draw(st.sampled_from([0, 0.2]))
+        )
+        return ml.Board.grid(
+            rows, cols, 2, pattern, locked=locked, holes=holes, wrap=draw(st.booleans())
+        )
     m, r = draw(st.integers(0, 100)), draw(st.integers(0, 100))
-    effects = [list(rng.integers(0, m, size=int(rng.integers(0, 5)))) if m else []
-               for _ in range(r)]
+    effects = [
+        list(rng.integers(0, m, size=int(rng.integers(0, 5)))) if m else [] for _ in range(r)
+    ]
     return ml.Board.from_effects(effects, 2, n_cells=m)
 
 
 @SETTINGS
-@given(b=gf2_boards(), k=st.sampled_from(BATCH_SIZES), seed=st.integers(0, 2**32 - 1),
-       tkind=st.sampled_from(["zero", "one", "array"]))
+@given(
+    b=gf2_boards(),
+    k=st.sampled_from(BATCH_SIZES),
+    seed=st.integers(0, 2**32 - 1),
+    tkind=st.sampled_from(["zero", "one", "array"]),
+)
 def test_solver_batches_against_reference(b, k, seed, tkind):
     rng = np.random.default_rng(seed)
     target = {"zero": 0, "one": 1}.get(tkind)
@@ -122,7 +144,7 @@ def test_solver_batches_against_reference(b, k, seed, tkind):
     # locks/holes are random too, as the Solver only reads the cells
     S = rng.integers(0, 2, size=(k, *b.shape), dtype=np.uint8)
     half = rng.random(k) < 0.5
-    for i in np.flatnonzero(half):      # target - A x: solvable
+    for i in np.flatnonzero(half):  # target - A x: solvable
         x = rng.integers(0, 2, size=b.n_taps).astype(np.uint8)
         S[i] = b.apply(np.zeros(b.shape, np.uint8), b.from_tap_vector(x)) ^ b.coerce_target(target)
     s = ml.Solver(b)

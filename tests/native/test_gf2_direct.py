@@ -3,6 +3,7 @@
 coordinates in either order (ml_gf2_from_coo). Every answer is checked against the
 factorised engine (identical solutions: the same pivot columns, free columns 0), the
 reference engine and independent NumPy / Python-int computations, on every SIMD path."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -37,16 +38,16 @@ def check_direct(a, rng, k=3):
     e = Gf2Engine(a)
     assert not e.factored
     X, ok = e.solve(rhs)
-    assert not e.factored                       # answered without the transform
+    assert not e.factored  # answered without the transform
     rk = py_rank(a)
-    assert e.rank == rk and not e.factored      # the rank came with the solve
+    assert e.rank == rk and not e.factored  # the rank came with the solve
     assert ok[:k].all()
     assert (mm(X[ok], a.T) == rhs[ok]).all()
     assert not X[~ok].any()
-    for i in np.flatnonzero(~ok)[:3]:           # really not in the image
+    for i in np.flatnonzero(~ok)[:3]:  # really not in the image
         assert py_rank(np.concatenate([a, rhs[i][:, None]], axis=1)) == rk + 1
     f = Gf2Engine(a)
-    f.generators()                              # factor first
+    f.generators()  # factor first
     assert f.factored
     Xf, okf = f.solve(rhs)
     assert (ok == okf).all() and (X == Xf).all()
@@ -82,16 +83,16 @@ def test_direct_then_factored_answers(simd, n):
 @pytest.mark.parametrize("n", [64, 65, 512])
 def test_det_and_inverse_before_factoring(simd, n):
     rng = np.random.default_rng(7 * n)
-    while True:                                  # an invertible matrix
+    while True:  # an invertible matrix
         a = random_matrix(rng, n, n, "dense")
         if py_rank(a) == n:
             break
     e = Gf2Engine(a)
-    assert e.det() == 1 and not e.factored       # det from the rank alone
+    assert e.det() == 1 and not e.factored  # det from the rank alone
     inv = e.inverse()
     assert (mm(a, inv) == np.eye(n, dtype=np.uint8)).all()
     s = Gf2Engine(np.zeros((n, n), np.uint8))
-    assert s.det() == 0 and s.rank == 0 and s.kernel_size == 2 ** n
+    assert s.det() == 0 and s.rank == 0 and s.kernel_size == 2**n
     with pytest.raises(ValueError, match="not invertible"):
         s.inverse()
 
@@ -107,8 +108,7 @@ def test_direct_solve_empty_and_tiny(simd):
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.integers(0, 140), st.integers(0, 140), st.integers(1, 63),
-       st.integers(0, 2**32 - 1))
+@given(st.integers(0, 140), st.integers(0, 140), st.integers(1, 63), st.integers(0, 2**32 - 1))
 def test_direct_solve_vs_reference(m, r, k, seed):
     rng = np.random.default_rng(seed)
     a = random_matrix(rng, m, r, ["dense", "lowrank", "sparse"][seed % 3])
@@ -121,14 +121,15 @@ def test_direct_solve_vs_reference(m, r, k, seed):
 
 
 # ---------------------------------------------------------------------------- coordinates
-@pytest.mark.parametrize("shape", [(63, 63), (64, 64), (129, 65), (65, 129), (513, 513)],
-                         ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(
+    "shape", [(63, 63), (64, 64), (129, 65), (65, 129), (513, 513)], ids=lambda s: f"{s[0]}x{s[1]}"
+)
 @pytest.mark.parametrize("order", ["by-cell", "by-tap", "shuffled"])
 def test_from_coo_any_order(simd, shape, order):
     """Entries listed tap by tap (packed through the transpose), cell by cell or
     shuffled, with repeats: the same matrix as the dense one."""
     rng = np.random.default_rng(hash((shape, order)) % 2**32)
-    counts = rng.integers(0, 3, shape)           # 2 = a repeat that cancels
+    counts = rng.integers(0, 3, shape)  # 2 = a repeat that cancels
     a = (counts % 2).astype(np.uint8)
     if order == "by-tap":
         tj, ci = np.nonzero(counts.T)
@@ -150,10 +151,15 @@ def test_from_coo_any_order(simd, shape, order):
     assert (Xe == Xd).all() and (oke == okd).all()
 
 
-@pytest.mark.parametrize("ci, tj, what", [([0, 70], [0, 1], "row indices"),
-                                          ([0, -1], [0, 1], "row indices"),
-                                          ([0, 1], [0, 65], "column indices"),
-                                          ([0, 1], [-3, 1], "column indices")])
+@pytest.mark.parametrize(
+    "ci, tj, what",
+    [
+        ([0, 70], [0, 1], "row indices"),
+        ([0, -1], [0, 1], "row indices"),
+        ([0, 1], [0, 65], "column indices"),
+        ([0, 1], [-3, 1], "column indices"),
+    ],
+)
 def test_from_coo_out_of_range(ci, tj, what):
     with pytest.raises(ValueError, match=what):
         Gf2Engine.from_coo(70, 65, np.array(ci), np.array(tj))
@@ -176,8 +182,7 @@ def test_solver_routes_identical(simd, n):
     x = (rng.random(n) < 0.5).astype(np.uint8)
     b = mm(a, x[:, None])[:, 0]
     bm = ml.Board.from_matrix(a, 2)
-    be = ml.Board.from_effects([np.flatnonzero(a[:, j]).tolist() for j in range(n)], 2,
-                               n_cells=n)
+    be = ml.Board.from_effects([np.flatnonzero(a[:, j]).tolist() for j in range(n)], 2, n_cells=n)
     ref = ml.Solver(bm, backend="reference", method="dense")
     sols = []
     for board in (bm, be):
@@ -201,11 +206,14 @@ def test_from_effects_lists_and_arrays_agree():
     rng = np.random.default_rng(5)
     a = random_matrix(rng, 70, 67, "dense")
     lists = [np.flatnonzero(a[:, j]).tolist() for j in range(67)]
-    boards = [ml.Board.from_effects(lists, 2, n_cells=70),
-              ml.Board.from_effects([np.array(e, np.int64) for e in lists], 2, n_cells=70),
-              ml.Board.from_effects([np.array(e, np.uint16) for e in lists], 2, n_cells=70),
-              ml.Board.from_effects([[np.int32(c) if c % 2 else c for c in e] for e in lists],
-                                    2, n_cells=70)]
+    boards = [
+        ml.Board.from_effects(lists, 2, n_cells=70),
+        ml.Board.from_effects([np.array(e, np.int64) for e in lists], 2, n_cells=70),
+        ml.Board.from_effects([np.array(e, np.uint16) for e in lists], 2, n_cells=70),
+        ml.Board.from_effects(
+            [[np.int32(c) if c % 2 else c for c in e] for e in lists], 2, n_cells=70
+        ),
+    ]
     for b in boards:
         assert b == ml.Board.from_matrix(a, 2)
         assert b.effects == tuple(tuple(e) for e in lists)
@@ -213,17 +221,27 @@ def test_from_effects_lists_and_arrays_agree():
         assert (b.matrix() == a).all()
     src = [np.array([0, 1])]
     b = ml.Board.from_effects(src, 2)
-    src[0][0] = 5                                # the board keeps its own copy
+    src[0][0] = 5  # the board keeps its own copy
     assert b.effects == ((0, 1),)
 
 
-@pytest.mark.parametrize("effects, what", [
-    ([[0, True]], "must be ints"), ([[0, 1.0]], "must be ints"), ([["1"]], "must be ints"),
-    ([np.array([0, 1], bool)], "must be ints"), ([np.array([0.0])], "must be ints"),
-    ([[0, 2**70]], "out of range"), ([np.array([2**63], np.uint64)], "out of range"),
-    ([[0, -1]], "out of range"), ([np.array([-2])], "out of range"),
-    ([np.array([2**32], np.int64)], "out of range"),        # 0 if narrowed unchecked
-    ([np.array([2**31], np.uint32)], "out of range"), ([[0, 2**32]], "out of range")])
+@pytest.mark.parametrize(
+    "effects, what",
+    [
+        ([[0, True]], "must be ints"),
+        ([[0, 1.0]], "must be ints"),
+        ([["1"]], "must be ints"),
+        ([np.array([0, 1], bool)], "must be ints"),
+        ([np.array([0.0])], "must be ints"),
+        ([[0, 2**70]], "out of range"),
+        ([np.array([2**63], np.uint64)], "out of range"),
+        ([[0, -1]], "out of range"),
+        ([np.array([-2])], "out of range"),
+        ([np.array([2**32], np.int64)], "out of range"),  # 0 if narrowed unchecked
+        ([np.array([2**31], np.uint32)], "out of range"),
+        ([[0, 2**32]], "out of range"),
+    ],
+)
 def test_from_effects_bad_cells(effects, what):
     with pytest.raises(ValueError, match=what):
         ml.Board.from_effects(effects, 2, n_cells=4)
@@ -285,12 +303,14 @@ def test_from_effects_int32_key_does_not_wrap():
     b1 = ml.Board.from_effects([[d]] + [[]] * 32, 2, n_cells=2**27)
     b2 = ml.Board.from_effects([[]] * 29 + [[0]] + [[]] * 3, 2, n_cells=2**27)
     assert b1 != b2
-    assert b1 == ml.Board.from_effects([np.array([d], np.int64)] + [[]] * 32, 2,
-                                       n_cells=2**27)
+    assert b1 == ml.Board.from_effects([np.array([d], np.int64)] + [[]] * 32, 2, n_cells=2**27)
 
 
-@pytest.mark.parametrize("shape", [(63, 64), (65, 65), (129, 127), (513, 511), (0, 3), (3, 0)],
-                         ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize(
+    "shape",
+    [(63, 64), (65, 65), (129, 127), (513, 511), (0, 3), (3, 0)],
+    ids=lambda s: f"{s[0]}x{s[1]}",
+)
 def test_from_csc_matches_dense(simd, shape):
     """Compressed columns with repeats (Board.from_effects' form): the dense matrix."""
     rng = np.random.default_rng(shape[0] * 1000 + shape[1])
@@ -306,11 +326,19 @@ def test_from_csc_matches_dense(simd, shape):
     assert (e.pseudo_inverse() == d.pseudo_inverse()).all()
 
 
-@pytest.mark.parametrize("indptr, cells, what", [
-    ([0, 1, 2], [0, 9], "row indices"), ([0, 1, 2], [0, -1], "row indices"),
-    ([0, 1, 2], [0, 2**32], "row indices"), ([0, 1, 2], [0, -2**32 + 1], "row indices"),
-    ([0, 2, 1], [0, 1], "rise"), ([1, 1, 2], [0, 1], "rise"), ([0, 1, 3], [0, 1], "rise"),
-    ([0, 2], [0, 1], "length")])
+@pytest.mark.parametrize(
+    "indptr, cells, what",
+    [
+        ([0, 1, 2], [0, 9], "row indices"),
+        ([0, 1, 2], [0, -1], "row indices"),
+        ([0, 1, 2], [0, 2**32], "row indices"),
+        ([0, 1, 2], [0, -(2**32) + 1], "row indices"),
+        ([0, 2, 1], [0, 1], "rise"),
+        ([1, 1, 2], [0, 1], "rise"),
+        ([0, 1, 3], [0, 1], "rise"),
+        ([0, 2], [0, 1], "length"),
+    ],
+)
 def test_from_csc_bad(indptr, cells, what):
     with pytest.raises(ValueError, match=what):
         Gf2Engine.from_csc(4, 2, np.array(indptr), np.array(cells))

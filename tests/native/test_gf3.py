@@ -6,6 +6,7 @@ The band and bit-sliced eliminations take the same pivots from the same row orde
 they record the same factorisation and every answer must agree exactly (solutions,
 kernel generators, det), over the rings Z/4 and Z/8 as well; the reference engine, python-flint
 and direct products check them independently."""
+
 from math import gcd
 
 import numpy as np
@@ -21,14 +22,13 @@ from modlights.solver import Solver
 
 try:
     import flint
-except ImportError:              # python-flint is optional
+except ImportError:  # python-flint is optional
     flint = None
 
 #: Moduli with a part mod 3, 4 or 8 (3 divides n and 9 does not, or the power of 2 in
 #: n is 4 or 8): the bit-sliced path applies to that part.
 MODULI = [3, 6, 12, 15, 21, 4, 20, 28, 8, 24, 40, 56]
-KINDS = ["dense", "lowrank", "sparse", "zerolines", "dependent", "nonunit", "evencols",
-         "mixed"]
+KINDS = ["dense", "lowrank", "sparse", "zerolines", "dependent", "nonunit", "evencols", "mixed"]
 
 
 def make_matrix(rng, n, m, r, kind):
@@ -56,7 +56,7 @@ def make_matrix(rng, n, m, r, kind):
         nu = [x for x in range(n) if gcd(x, n) > 1]
         mask = rng.random((m, r)) < 0.85
         a[mask] = rng.choice(nu, int(mask.sum()))
-    elif kind == "mixed":                # non-units of every valuation in places
+    elif kind == "mixed":  # non-units of every valuation in places
         nu = [x for x in range(n) if gcd(x, n) > 1]
         mask = rng.random((m, r)) < 0.5
         a[mask] = rng.choice(nu, int(mask.sum()))
@@ -112,20 +112,25 @@ def check_against_reference(a, n, rng, eng):
                 eng.inverse()
     try:
         ref.pseudo_inverse()
-    except ValueError:                   # a non-unit invariant mod 4 (n = 12)
+    except ValueError:  # a non-unit invariant mod 4 (n = 12)
         with pytest.raises(ValueError, match="no generalised inverse"):
             eng.pseudo_inverse()
         return
     G = eng.pseudo_inverse()
-    if n % 4 == 0:                       # exists here: the band engine's, exactly
+    if n % 4 == 0:  # exists here: the band engine's, exactly
         assert np.array_equal(G, ZnEngine(a, n, method="band").pseudo_inverse())
     assert G.shape == (r, m)
     assert not ((a @ (G.astype(np.int64) @ a) - a) % n).any(), "A G A != A"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(n=st.sampled_from(MODULI), m=st.integers(0, 130), r=st.integers(0, 130),
-       kind=st.sampled_from(KINDS), seed=st.integers(0, 2**32 - 1))
+@given(
+    n=st.sampled_from(MODULI),
+    m=st.integers(0, 130),
+    r=st.integers(0, 130),
+    kind=st.sampled_from(KINDS),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_bitsliced_matches_reference(n, m, r, kind, seed):
     rng = np.random.default_rng(seed)
     a = make_matrix(rng, n, m, r, kind)
@@ -135,19 +140,29 @@ def test_bitsliced_matches_reference(n, m, r, kind, seed):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(n=st.sampled_from(MODULI), m=st.integers(0, 200), r=st.integers(0, 200),
-       kind=st.sampled_from(KINDS), seed=st.integers(0, 2**32 - 1))
+@given(
+    n=st.sampled_from(MODULI),
+    m=st.integers(0, 200),
+    r=st.integers(0, 200),
+    kind=st.sampled_from(KINDS),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_bitsliced_matches_band(n, m, r, kind, seed):
     rng = np.random.default_rng(seed)
     a = make_matrix(rng, n, m, r, kind)
-    assert_same_answers(a, n, rng, ZnEngine(a, n, method="bitsliced"),
-                        ZnEngine(a, n, method="band"))
+    assert_same_answers(
+        a, n, rng, ZnEngine(a, n, method="bitsliced"), ZnEngine(a, n, method="band")
+    )
 
 
 @pytest.mark.skipif(flint is None, reason="python-flint is not installed")
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(m=st.integers(1, 200), r=st.integers(1, 200), kind=st.sampled_from(KINDS),
-       seed=st.integers(0, 2**32 - 1))
+@given(
+    m=st.integers(1, 200),
+    r=st.integers(1, 200),
+    kind=st.sampled_from(KINDS),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_bitsliced_matches_flint(m, r, kind, seed):
     rng = np.random.default_rng(seed)
     a = make_matrix(rng, 3, m, r, kind)
@@ -160,12 +175,26 @@ def test_bitsliced_matches_flint(m, r, kind, seed):
         assert eng.det() == int(F.det())
 
 
-@pytest.mark.parametrize("n, m, r, kind", [
-    (3, 300, 300, "dense"), (3, 700, 700, "dense"), (3, 500, 500, "lowrank"),
-    (3, 640, 380, "dense"), (3, 380, 640, "dependent"), (3, 450, 450, "zerolines"),
-    (4, 600, 600, "dense"), (4, 500, 500, "nonunit"), (4, 420, 660, "evencols"),
-    (4, 660, 420, "lowrank"), (12, 400, 400, "nonunit"), (8, 600, 600, "dense"),
-    (8, 500, 500, "nonunit"), (8, 420, 660, "evencols"), (24, 350, 350, "mixed")])
+@pytest.mark.parametrize(
+    "n, m, r, kind",
+    [
+        (3, 300, 300, "dense"),
+        (3, 700, 700, "dense"),
+        (3, 500, 500, "lowrank"),
+        (3, 640, 380, "dense"),
+        (3, 380, 640, "dependent"),
+        (3, 450, 450, "zerolines"),
+        (4, 600, 600, "dense"),
+        (4, 500, 500, "nonunit"),
+        (4, 420, 660, "evencols"),
+        (4, 660, 420, "lowrank"),
+        (12, 400, 400, "nonunit"),
+        (8, 600, 600, "dense"),
+        (8, 500, 500, "nonunit"),
+        (8, 420, 660, "evencols"),
+        (24, 350, 350, "mixed"),
+    ],
+)
 def test_bitsliced_large(n, m, r, kind):
     """Many panels, chunks and Four Russians groups: against the band elimination,
     direct checks and python-flint's rank and determinant (GF(3))."""
@@ -205,8 +234,13 @@ def test_solver_dense_all_moduli(n):
         a = make_matrix(rng, n, m, r, kind)
         s = Solver(ml.Board.from_matrix(a, n))
         assert s.engine == "dense-zn"
-        want = {3: {3: "bitsliced"}, 6: {2: "band", 3: "bitsliced"}, 9: {9: "band"},
-                4: {4: "bitsliced"}, 8: {8: "bitsliced"}}[n]
+        want = {
+            3: {3: "bitsliced"},
+            6: {2: "band", 3: "bitsliced"},
+            9: {9: "band"},
+            4: {4: "bitsliced"},
+            8: {8: "bitsliced"},
+        }[n]
         assert s._engine.methods == want
         check_against_reference(a, n, rng, s._engine)
         ref = Solver(ml.Board.from_matrix(a, n), backend="reference")
@@ -223,8 +257,7 @@ def test_auto_choice():
     rng = np.random.default_rng(3)
     assert ZnEngine(rng.integers(0, 3, (200, 200)), 3).methods == {3: "bitsliced"}
     assert ZnEngine(rng.integers(0, 6, (200, 200)), 6).methods == {2: "band", 3: "bitsliced"}
-    assert ZnEngine(rng.integers(0, 12, (200, 200)), 12).methods == {4: "bitsliced",
-                                                                     3: "bitsliced"}
+    assert ZnEngine(rng.integers(0, 12, (200, 200)), 12).methods == {4: "bitsliced", 3: "bitsliced"}
     assert ZnEngine(rng.integers(0, 9, (200, 200)), 9).methods == {9: "band"}
     assert ZnEngine(rng.integers(0, 8, (200, 200)), 8).methods == {8: "bitsliced"}
     assert ZnEngine(rng.integers(0, 16, (200, 200)), 16).methods == {16: "band"}
@@ -271,23 +304,28 @@ def test_portable_kernels():
     import os
     import subprocess
     import sys
-    code = "\n".join([
-        "import numpy as np",
-        "from modlights.native._core import ZnEngine",
-        "rng = np.random.default_rng(5)",
-        "for n in (3, 4, 8, 24):",
-        "    a = rng.integers(0, n, (300, 280))",
-        "    a[:, rng.random(280) < 0.3] &= ~1 if n % 2 == 0 else 0",
-        "    x, y = ZnEngine(a, n, method='bitsliced'), ZnEngine(a, n, method='band')",
-        "    H, o = x.generators(); Hb, ob = y.generators()",
-        "    assert o == ob and np.array_equal(H, Hb), n",
-        "    R = rng.integers(0, n, (4, 300))",
-        "    X, ok = x.solve(R); Xb, okb = y.solve(R)",
-        "    assert np.array_equal(X, Xb) and np.array_equal(ok, okb), n",
-        "print('ok')"])
+
+    code = "\n".join(
+        [
+            "import numpy as np",
+            "from modlights.native._core import ZnEngine",
+            "rng = np.random.default_rng(5)",
+            "for n in (3, 4, 8, 24):",
+            "    a = rng.integers(0, n, (300, 280))",
+            "    a[:, rng.random(280) < 0.3] &= ~1 if n % 2 == 0 else 0",
+            "    x, y = ZnEngine(a, n, method='bitsliced'), ZnEngine(a, n, method='band')",
+            "    H, o = x.generators(); Hb, ob = y.generators()",
+            "    assert o == ob and np.array_equal(H, Hb), n",
+            "    R = rng.integers(0, n, (4, 300))",
+            "    X, ok = x.solve(R); Xb, okb = y.solve(R)",
+            "    assert np.array_equal(X, Xb) and np.array_equal(ok, okb), n",
+            "print('ok')",
+        ]
+    )
     env = dict(os.environ, MODLIGHTS_SIMD="portable")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
 
 

@@ -7,6 +7,7 @@ Python's SIGINT handler raises. A subprocess gets a real SIGINT; in-process test
 ``_thread.interrupt_main`` (the same path: a pending SIGINT seen by PyErr_CheckSignals)
 and then check the same Solver against the reference engine.
 """
+
 from __future__ import annotations
 
 import _thread
@@ -34,20 +35,32 @@ LATENCY = 3.0 if os.environ.get("MODLIGHTS_SANITIZED") else 1.0
 def _solvable(board, count: int, seed: int) -> np.ndarray:
     """count solvable states of a GF(2) grid board: A x for random x."""
     x = np.random.default_rng(seed).integers(0, 2, (count, board.n_taps))
-    return (x @ board.matrix().T.astype(np.int64) % 2).astype(np.uint8).reshape(
-        (count,) + board.shape)
+    return (
+        (x @ board.matrix().T.astype(np.int64) % 2).astype(np.uint8).reshape((count,) + board.shape)
+    )
 
 
 def _interrupt_subprocess(setup: str, work: str, delay: float = 1.0):
     """Run setup, print READY, run work (which must outlast delay); SIGINT after delay.
     Returns (returncode, seconds from the signal to the exit, stderr)."""
     import inspect
-    code = "\n".join(["import sys, time", "import numpy as np", "import modlights as ml",
-                      inspect.getsource(_solvable), setup, 'print("READY", flush=True)',
-                      "t0 = time.perf_counter()", work,
-                      'print("FINISHED", time.perf_counter() - t0, flush=True)'])
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+
+    code = "\n".join(
+        [
+            "import sys, time",
+            "import numpy as np",
+            "import modlights as ml",
+            inspect.getsource(_solvable),
+            setup,
+            'print("READY", flush=True)',
+            "t0 = time.perf_counter()",
+            work,
+            'print("FINISHED", time.perf_counter() - t0, flush=True)',
+        ]
+    )
+    p = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         assert p.stdout.readline().strip() == "READY", p.stderr.read()
         time.sleep(delay)
@@ -73,37 +86,52 @@ def test_sigint_stops_a_2_pow_40_coset_search():
     """A 2^40-element budget on the 39 x 39 board takes the Gray walk far below a second
     now; the same budget on the 79 x 79 board (2^64 coset elements, the transform search
     in chunks) runs for minutes."""
-    _assert_stopped(*_interrupt_subprocess(
-        "b = ml.Board.grid(79, 79)\ns = ml.Solver(b)\nstate = b.random_state(rng=1)",
-        "s.solve(state, budget=2**40)"))
+    _assert_stopped(
+        *_interrupt_subprocess(
+            "b = ml.Board.grid(79, 79)\ns = ml.Solver(b)\nstate = b.random_state(rng=1)",
+            "s.solve(state, budget=2**40)",
+        )
+    )
 
 
 def test_sigint_stops_a_zn_coset_search():
-    _assert_stopped(*_interrupt_subprocess(
-        "b = ml.Board.grid(14, 14, 3, 'square')\ns = ml.Solver(b)\n"
-        "state = b.random_state(rng=2)\nassert s.kernel_size > 2**30",
-        "s.solve(state, budget=2**40)"))
+    _assert_stopped(
+        *_interrupt_subprocess(
+            "b = ml.Board.grid(14, 14, 3, 'square')\ns = ml.Solver(b)\n"
+            "state = b.random_state(rng=2)\nassert s.kernel_size > 2**30",
+            "s.solve(state, budget=2**40)",
+        )
+    )
 
 
 def test_sigint_stops_the_chase_symbolic_pass():
-    _assert_stopped(*_interrupt_subprocess(
-        "b = ml.Board.grid(10000, 10000)",
-        "ml.Solver(b, method='chase').nullity", delay=0.5))
+    _assert_stopped(
+        *_interrupt_subprocess(
+            "b = ml.Board.grid(10000, 10000)", "ml.Solver(b, method='chase').nullity", delay=0.5
+        )
+    )
 
 
 def test_sigint_stops_a_dense_gf2_elimination():
-    _assert_stopped(*_interrupt_subprocess(
-        "b = ml.Board.grid(220, 220)",
-        # one elimination takes about a second: four, so the signal lands inside one
-        "for _ in range(4):\n"
-        "    ml.Solver(b, method='dense').solve(np.zeros(b.shape, np.uint8), minimal=False)"))
+    _assert_stopped(
+        *_interrupt_subprocess(
+            "b = ml.Board.grid(220, 220)",
+            # one elimination takes about a second: four, so the signal lands inside one
+            "for _ in range(4):\n"
+            "    ml.Solver(b, method='dense').solve(np.zeros(b.shape, np.uint8), minimal=False)",
+        )
+    )
 
 
 def test_sigint_stops_a_dense_zn_elimination():
-    _assert_stopped(*_interrupt_subprocess(
-        "A = np.random.default_rng(0).integers(0, 9, (4000, 4000))\n"
-        "b = ml.Board.from_matrix(A, 9)",
-        "ml.Solver(b).kernel_size", delay=0.5))
+    _assert_stopped(
+        *_interrupt_subprocess(
+            "A = np.random.default_rng(0).integers(0, 9, (4000, 4000))\n"
+            "b = ml.Board.from_matrix(A, 9)",
+            "ml.Solver(b).kernel_size",
+            delay=0.5,
+        )
+    )
 
 
 # ------------------------------------------------------------ every engine, one stop flag
@@ -111,28 +139,43 @@ def test_sigint_stops_a_dense_zn_elimination():
 #: machine too; the test stops it after a second) runs in the C core, which polls the one
 #: process-wide stop flag.
 _ENGINE_WORK = {
-    "chase-light": ("from modlights.engines.chase.engine import ChaseEngine\n"
-                    "b = ml.Board.grid(6000, 6000)",
-                    "for _ in range(50):\n    ChaseEngine(b, rowsolve=False).nullity"),
-    "chase-rowsolve": ("from modlights.engines.chase.engine import ChaseEngine\n"
-                       "b = ml.Board.grid(12000, 12000, pattern='diagonal')",
-                       "ChaseEngine(b, rowsolve=True).nullity"),
-    "chase-row": ("from modlights.engines.chase.engine import ChaseEngine\n"
-                  "b = ml.Board.grid(4000, 4000, holes=[(5, 5)])",
-                  "for _ in range(20):\n    ChaseEngine(b, rowchase=True).nullity"),
-    "algebraic-cross": ("b = ml.Board.grid(60000, 60000, 3)",
-                        "ml.Solver(b, method='algebraic').nullity"),
-    "algebraic-sym": ("b = ml.Board.grid(60000, 60000, 3, 'square')",
-                      "ml.Solver(b, method='algebraic').nullity"),
-    "lifted": ("b = ml.Board.grid(6000, 6000, 4)",
-               "for _ in range(20):\n    ml.Solver(b, method='lifted').solve("
-               "np.zeros(b.shape, np.uint8), target=1, minimal=False)"),
-    "tensor": ("b = ml.Board.grid(6000, 6000, 6, 'square')",
-               "for _ in range(50):\n    ml.Solver(b, method='tensor').solve("
-               "np.zeros(b.shape, np.uint8), target=1, minimal=False)"),
-    "packed": ("b = ml.Board.grid(16000, 16000)\ns = ml.Solver(b)\n"
-               "st = np.packbits(np.ones(b.shape, np.uint8), axis=1)\ns.solve_packed(st)",
-               "for _ in range(1000):\n    s.solve_packed(st)"),
+    "chase-light": (
+        "from modlights.engines.chase.engine import ChaseEngine\nb = ml.Board.grid(6000, 6000)",
+        "for _ in range(50):\n    ChaseEngine(b, rowsolve=False).nullity",
+    ),
+    "chase-rowsolve": (
+        "from modlights.engines.chase.engine import ChaseEngine\n"
+        "b = ml.Board.grid(12000, 12000, pattern='diagonal')",
+        "ChaseEngine(b, rowsolve=True).nullity",
+    ),
+    "chase-row": (
+        "from modlights.engines.chase.engine import ChaseEngine\n"
+        "b = ml.Board.grid(4000, 4000, holes=[(5, 5)])",
+        "for _ in range(20):\n    ChaseEngine(b, rowchase=True).nullity",
+    ),
+    "algebraic-cross": (
+        "b = ml.Board.grid(60000, 60000, 3)",
+        "ml.Solver(b, method='algebraic').nullity",
+    ),
+    "algebraic-sym": (
+        "b = ml.Board.grid(60000, 60000, 3, 'square')",
+        "ml.Solver(b, method='algebraic').nullity",
+    ),
+    "lifted": (
+        "b = ml.Board.grid(6000, 6000, 4)",
+        "for _ in range(20):\n    ml.Solver(b, method='lifted').solve("
+        "np.zeros(b.shape, np.uint8), target=1, minimal=False)",
+    ),
+    "tensor": (
+        "b = ml.Board.grid(6000, 6000, 6, 'square')",
+        "for _ in range(50):\n    ml.Solver(b, method='tensor').solve("
+        "np.zeros(b.shape, np.uint8), target=1, minimal=False)",
+    ),
+    "packed": (
+        "b = ml.Board.grid(16000, 16000)\ns = ml.Solver(b)\n"
+        "st = np.packbits(np.ones(b.shape, np.uint8), axis=1)\ns.solve_packed(st)",
+        "for _ in range(1000):\n    s.solve_packed(st)",
+    ),
 }
 
 
@@ -150,13 +193,14 @@ def test_one_stop_flag_for_every_binding():
     binding (here a chase plan and a coset search), each raising KeyboardInterrupt once;
     after that the calls run normally."""
     from modlights.native import _core
+
     rng = np.random.default_rng(7)
     x0 = rng.integers(0, 2, 100).astype(np.uint8)
     H = (rng.random((10, 100)) < 0.5).astype(np.uint8)
     _core._request_interrupt()
     with pytest.raises(KeyboardInterrupt):
         _core.coset_min(x0, H, [2] * 10, 2)
-    assert not _core._clear_interrupt()               # the raise took the flag
+    assert not _core._clear_interrupt()  # the raise took the flag
     _core._request_interrupt()
     b = ml.Board.grid(40, 40)
     with pytest.raises(KeyboardInterrupt):
@@ -172,8 +216,10 @@ def _interrupt_main_after(seconds: float) -> threading.Timer:
     return t
 
 
-@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
-                    reason="signals reach the main thread only")
+@pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(),
+    reason="signals reach the main thread only",
+)
 def test_interrupted_solver_answers_correctly_afterwards():
     # 79 x 79: 2^64 coset elements, minutes of transform search (39 x 39 is proved in
     # well under a second now, often before the signal)
@@ -190,8 +236,10 @@ def test_interrupted_solver_answers_correctly_afterwards():
     assert got.length == ref.length and got.proven_minimal
 
 
-@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
-                    reason="signals reach the main thread only")
+@pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(),
+    reason="signals reach the main thread only",
+)
 def test_interrupted_lazy_engine_is_rebuilt():
     """An interrupted factorisation leaves no half-built engine behind."""
     b = ml.Board.grid(220, 220)
@@ -217,6 +265,7 @@ def test_requested_interrupt_raises_then_clears():
     import itertools
 
     from modlights.native import _core as _coset
+
     rng = np.random.default_rng(6)
     x0 = rng.integers(0, 2, 200).astype(np.uint8)
     H = (rng.random((12, 200)) < 0.5).astype(np.uint8)
@@ -231,21 +280,28 @@ def test_requested_interrupt_raises_then_clears():
 
 # ------------------------------------------------------------ issue 21: batches, hardest
 #: 39 x 39 GF(2): 2^32 coset elements a board, minutes of exhaustive search.
-_BIG_BATCH = ("b = ml.Board.grid(39, 39)\ns = ml.Solver(b)\n"
-              "st = np.stack([b.random_state(rng=i) for i in range(3)])\n"
-              "assert s.kernel_size == 2**32")
+_BIG_BATCH = (
+    "b = ml.Board.grid(39, 39)\ns = ml.Solver(b)\n"
+    "st = np.stack([b.random_state(rng=i) for i in range(3)])\n"
+    "assert s.kernel_size == 2**32"
+)
 #: 19 x 19 GF(2): 2^16 kernel elements, the table walk, 40000 solvable boards (seconds).
-_TABLE_BATCH = ("b = ml.Board.grid(19, 19)\ns = ml.Solver(b)\n"
-                "st = _solvable(b, 40000, 0)\nassert s.kernel_size == 2**16")
+_TABLE_BATCH = (
+    "b = ml.Board.grid(19, 19)\ns = ml.Solver(b)\n"
+    "st = _solvable(b, 40000, 0)\nassert s.kernel_size == 2**16"
+)
 #: 14 x 14 Z/3 square: 3^27 coset elements (the Z/n Gray-code walk).
-_ZN_BATCH = ("b = ml.Board.grid(14, 14, 3, 'square')\ns = ml.Solver(b)\n"
-             "z = np.zeros(b.shape, np.uint8)\n"
-             "st = np.stack([b.apply(z, np.random.default_rng(i).integers(0, 3, b.shape)"
-             ".astype(np.uint8)) for i in range(2)])")
+_ZN_BATCH = (
+    "b = ml.Board.grid(14, 14, 3, 'square')\ns = ml.Solver(b)\n"
+    "z = np.zeros(b.shape, np.uint8)\n"
+    "st = np.stack([b.apply(z, np.random.default_rng(i).integers(0, 3, b.shape)"
+    ".astype(np.uint8)) for i in range(2)])"
+)
 
 
-@pytest.mark.parametrize("setup", [_BIG_BATCH, _TABLE_BATCH, _ZN_BATCH],
-                         ids=["gf2-2^32", "gf2-table", "z3-3^27"])
+@pytest.mark.parametrize(
+    "setup", [_BIG_BATCH, _TABLE_BATCH, _ZN_BATCH], ids=["gf2-2^32", "gf2-table", "z3-3^27"]
+)
 def test_sigint_stops_min_taps_many(setup):
     """Issue 21: min_taps_many ran on for 15 s and more after SIGINT (the batch module
     had no interrupt hook)."""
@@ -254,17 +310,20 @@ def test_sigint_stops_min_taps_many(setup):
 
 @pytest.mark.parametrize("setup", [_BIG_BATCH, _ZN_BATCH], ids=["gf2-2^32", "z3-3^27"])
 def test_sigint_stops_solve_many_minimal(setup):
-    _assert_stopped(*_interrupt_subprocess(
-        setup, "s.solve_many(st, minimal=True, budget=2**60)"))
+    _assert_stopped(*_interrupt_subprocess(setup, "s.solve_many(st, minimal=True, budget=2**60)"))
 
 
-@pytest.mark.parametrize("board", ["ml.Board.grid(9, 9, 4)", "ml.Board.grid(9, 9)"],
-                         ids=["9x9-Z4-child", "9x9-GF2"])
+@pytest.mark.parametrize(
+    "board", ["ml.Board.grid(9, 9, 4)", "ml.Board.grid(9, 9)"], ids=["9x9-Z4-child", "9x9-GF2"]
+)
 def test_sigint_stops_hardest(board):
     """Issue 21: hardest() on 9 x 9 Z/4 took 14-21 s to stop (HiGHS's presolve and root
     LP ask no callback for seconds: the program runs in a child process, killed)."""
-    _assert_stopped(*_interrupt_subprocess(
-        f"b = {board}\ns = ml.Solver(b)\ns.kernel_size", "s.hardest()", delay=1.5))
+    _assert_stopped(
+        *_interrupt_subprocess(
+            f"b = {board}\ns = ml.Solver(b)\ns.kernel_size", "s.hardest()", delay=1.5
+        )
+    )
 
 
 def test_sigint_stops_info_on_a_100000_square_grid():
@@ -274,7 +333,9 @@ def test_sigint_stops_info_on_a_100000_square_grid():
         rc, seconds, out, err = _interrupt_subprocess(
             "from modlights.cli import main",
             "rc = main(['info', '--grid', '100000x100000', '--states', '3'])\n"
-            "print('EXIT', rc, flush=True)\nsys.exit(0)", delay=delay)
+            "print('EXIT', rc, flush=True)\nsys.exit(0)",
+            delay=delay,
+        )
         assert "EXIT 130" in out and "FINISHED" not in out, (out, err)
         assert "interrupted" in err
         assert seconds < LATENCY, f"took {seconds:.2f} s to stop after SIGINT"
@@ -283,6 +344,7 @@ def test_sigint_stops_info_on_a_100000_square_grid():
 def _children() -> set:
     """Pids of this process's children (Linux), or an empty set elsewhere."""
     import os
+
     try:
         with open(f"/proc/{os.getpid()}/task/{os.getpid()}/children") as f:
             return set(f.read().split())
@@ -298,15 +360,17 @@ def _interrupted(call, after: float) -> float:
     try:
         with pytest.raises(KeyboardInterrupt):
             call()
-            timer.cancel()      # no stray Ctrl-C may land in a later test
+            timer.cancel()  # no stray Ctrl-C may land in a later test
             raise AssertionError("the work ended before the interrupt: make it longer")
     finally:
         timer.join()
     return time.perf_counter() - t0 - after
 
 
-@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
-                    reason="signals reach the main thread only")
+@pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(),
+    reason="signals reach the main thread only",
+)
 def test_interrupted_batches_leave_the_solver_exact():
     b = ml.Board.grid(19, 19)
     s = ml.Solver(b)
@@ -315,24 +379,25 @@ def test_interrupted_batches_leave_the_solver_exact():
     assert _interrupted(lambda: s.min_taps_many(many), 0.5) < LATENCY
     assert _interrupted(lambda: s.solve_many(many, minimal=True), 0.5) < LATENCY
     z = np.zeros(b.shape, np.uint8)
-    few = np.stack([b.apply(z, rng.integers(0, 2, b.shape).astype(np.uint8))
-                    for _ in range(3)])
+    few = np.stack([b.apply(z, rng.integers(0, 2, b.shape).astype(np.uint8)) for _ in range(3)])
     lengths, proven = s.min_taps_many(few)
     taps = s.solve_many(few, minimal=True)
     for st, length, pr, t in zip(few, lengths, proven, taps):
-        one = s.solve(st)                       # the single-board search (other code)
+        one = s.solve(st)  # the single-board search (other code)
         assert pr and one.proven_minimal and length == one.length == int(t.sum())
         assert not b.apply(st, t).any()
 
 
-@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
-                    reason="signals reach the main thread only")
+@pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(),
+    reason="signals reach the main thread only",
+)
 def test_interrupted_hardest_leaves_the_solver_usable():
     before = _children()
     s = ml.Solver(ml.Board.grid(9, 9, 4))
     assert _interrupted(lambda: s.hardest(), 1.0) < LATENCY
-    assert _children() <= before                # the HiGHS worker process is gone
-    h = s.hardest(budget=1.0)                   # the same solver, honest bounds
+    assert _children() <= before  # the HiGHS worker process is gone
+    h = s.hardest(budget=1.0)  # the same solver, honest bounds
     sol = s.solve(h.state)
     assert sol.proven_minimal and sol.length == h.min_taps == h.lower <= h.upper
     # exact afterwards: 4 x 4 GF(2) against the batch minimum over every solvable board
@@ -344,22 +409,24 @@ def test_interrupted_hardest_leaves_the_solver_usable():
     assert s2.hardest().min_taps == int(s2.min_taps_many(states)[0].max())
 
 
-@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
-                    reason="signals reach the main thread only")
+@pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(),
+    reason="signals reach the main thread only",
+)
 def test_interrupted_thread_pool_search_stops_its_tasks():
     """Ctrl-C during a search split over a ThreadPoolExecutor: the running sub-cube tasks
     stop too (the interpreter would otherwise wait minutes for them at exit), and the
     stop flag is cleared, so the next search (the same pool) runs and is exact."""
     import concurrent.futures as cf
-    b = ml.Board.grid(79, 79)                   # 2^64 coset elements: minutes
+
+    b = ml.Board.grid(79, 79)  # 2^64 coset elements: minutes
     s = ml.Solver(b)
     state = b.random_state(rng=8)
     with cf.ThreadPoolExecutor(2) as pool:
-        assert _interrupted(lambda: s.solve(state, budget=2**40, executor=pool), 0.5) \
-            < LATENCY
+        assert _interrupted(lambda: s.solve(state, budget=2**40, executor=pool), 0.5) < LATENCY
         t0 = time.perf_counter()
         done = [pool.submit(time.sleep, 0) for _ in range(2)]
-        cf.wait(done, timeout=5)                # the pool's threads are free again
+        cf.wait(done, timeout=5)  # the pool's threads are free again
         assert all(f.done() for f in done) and time.perf_counter() - t0 < LATENCY
         small = ml.Board.grid(4, 4, 3)
         st = small.random_state(rng=9)

@@ -1,6 +1,7 @@
 """csrc/poly.c (via modlights._poly) against pure-Python polynomial arithmetic on
 random inputs: GF(2)[x] as Python ints (bit i = coefficient of x^i), GF(p)[x] as
 lists of coefficients."""
+
 from __future__ import annotations
 
 import pytest
@@ -46,8 +47,7 @@ def trim(a: list[int]) -> list[int]:
 
 def pyp_add(a, b, p):
     n = max(len(a), len(b))
-    return trim([((a[i] if i < len(a) else 0) + (b[i] if i < len(b) else 0)) % p
-                 for i in range(n)])
+    return trim([((a[i] if i < len(a) else 0) + (b[i] if i < len(b) else 0)) % p for i in range(n)])
 
 
 def pyp_mul(a, b, p):
@@ -69,8 +69,7 @@ def pyp_divmod(a, b, p):
         k = len(a) - len(b)
         c = a[-1] * inv % p
         q[k] = c
-        a = trim([(a[i] - c * (b[i - k] if 0 <= i - k < len(b) else 0)) % p
-                  for i in range(len(a))])
+        a = trim([(a[i] - c * (b[i - k] if 0 <= i - k < len(b) else 0)) % p for i in range(len(a))])
     return trim(q), a
 
 
@@ -120,6 +119,7 @@ def test_gf2_karatsuba_thresholds(threshold):
     """Karatsuba at several thresholds (unbalanced factors split into chunks) agrees
     with the schoolbook product and with Python."""
     import random
+
     rnd = random.Random(threshold)
     old = set_karatsuba_words(threshold)
     try:
@@ -151,8 +151,7 @@ def test_gfp_ops_match_python(p, a, b):
         assert (L(q), L(r)) == pyp_divmod(a, b, p)
         g, s, t = A.xgcd(B)
         assert L(g) == pyp_gcd(a, b, p) == L(A.gcd(B))
-        assert pyp_add(pyp_mul(L(s), a, p), pyp_mul(L(t), b, p),
-                       p) == L(g)
+        assert pyp_add(pyp_mul(L(s), a, p), pyp_mul(L(t), b, p), p) == L(g)
     else:
         with pytest.raises(ValueError):
             A.divmod(B)
@@ -162,6 +161,7 @@ def test_gfp_long_products_delay_reduction():
     """Products long enough to need the delayed reductions (p = 251: a reduction
     every ~68000 terms)."""
     import random
+
     rnd = random.Random(5)
     p = 251
     a = [rnd.randrange(p) for _ in range(600)]
@@ -192,6 +192,7 @@ def test_bad_arguments():
 def _dense_T(w, p, d, cr, cl, cu):
     """T = -B / cu as a dense int matrix (B = d I + cr sub-diagonal + cl super-diagonal)."""
     import numpy as np
+
     inv = pow(cu, p - 2, p)
     B = np.zeros((w, w), dtype=np.int64)
     for c in range(w):
@@ -206,14 +207,22 @@ def _dense_T(w, p, d, cr, cl, cu):
 def _eval_at(coeffs, T, v, p):
     """f(T) v (Horner with dense products)."""
     import numpy as np
+
     out = np.zeros_like(v)
     for c in reversed([int(x) for x in coeffs]):
         out = (T @ out + c * v) % p
     return out
 
 
-@given(st.sampled_from([2, 3, 5, 7]), st.integers(1, 70), st.integers(0, 6),
-       st.integers(1, 6), st.integers(0, 6), st.integers(1, 6), st.integers(0, 2**32 - 1))
+@given(
+    st.sampled_from([2, 3, 5, 7]),
+    st.integers(1, 70),
+    st.integers(0, 6),
+    st.integers(1, 6),
+    st.integers(0, 6),
+    st.integers(1, 6),
+    st.integers(0, 2**32 - 1),
+)
 @settings(max_examples=80, deadline=None)
 def test_rowrec_isomorphism_against_dense(p, w, d, cr, cl, cu, seed):
     """vec_to_poly / poly_to_vec invert each other and match f(T) e_0 computed with a
@@ -222,6 +231,7 @@ def test_rowrec_isomorphism_against_dense(p, w, d, cr, cl, cu, seed):
     from hypothesis import assume
 
     from modlights.native._core import RowRec
+
     assume(cr % p and cu % p)
     rec = RowRec(3, w, p, d, cr, cl, cu, 0)
     T = _dense_T(w, p, d % p, cr % p, cl % p, cu % p)
@@ -239,7 +249,7 @@ def test_rowrec_isomorphism_against_dense(p, w, d, cr, cl, cu, seed):
     assert chi.degree == w and int(cc[-1]) == 1
     Tc = np.eye(w, dtype=np.int64)
     acc = np.zeros((w, w), dtype=np.int64)
-    for c in [int(x) for x in cc]:               # chi(T) by powers (low to high)
+    for c in [int(x) for x in cc]:  # chi(T) by powers (low to high)
         acc = (acc + c * Tc) % p
         Tc = (Tc @ T) % p
     assert not acc.any()
@@ -251,6 +261,7 @@ def test_gf2_portable_base_case_in_a_subprocess():
     import os
     import subprocess
     import sys
+
     code = (
         "import random\n"
         "from modlights.native._core import Gf2Poly\n"
@@ -265,8 +276,10 @@ def test_gf2_portable_base_case_in_a_subprocess():
         "    a, b = rnd.getrandbits(rnd.randint(1, 5000)), rnd.getrandbits(rnd.randint(1, 5000))\n"
         "    A, B = Gf2Poly(a), Gf2Poly(b)\n"
         "    assert int(A * B) == int(A.mul(B, karatsuba=False)) == m(a, b)\n"
-        "print('ok')\n")
+        "print('ok')\n"
+    )
     env = dict(os.environ, MODLIGHTS_NO_PCLMUL="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

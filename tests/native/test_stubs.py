@@ -2,6 +2,7 @@
 agree: every public function, class and constant of ``modlights.native._core`` has a
 stub entry and every stub entry exists in the module (private ones too), and so for
 the members of each class. mypy (.ci/lint) checks the code against the stubs."""
+
 from __future__ import annotations
 
 import ast
@@ -28,7 +29,8 @@ def _stub_names() -> tuple[set[str], dict[str, set[str]]]:
                 n.name if isinstance(n, ast.FunctionDef) else n.target.id
                 for n in node.body
                 if isinstance(n, ast.FunctionDef)
-                or (isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name))}
+                or (isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name))
+            }
     return names, members
 
 
@@ -37,8 +39,10 @@ def _own(name: str) -> bool:
     obj = getattr(core, name)
     if isinstance(obj, types.ModuleType):
         return False
-    return not (isinstance(obj, types.BuiltinFunctionType)
-                and getattr(obj, "__module__", None) != core.__name__)
+    return not (
+        isinstance(obj, types.BuiltinFunctionType)
+        and getattr(obj, "__module__", None) != core.__name__
+    )
 
 
 def test_every_public_name_has_a_stub_and_every_stub_a_name():
@@ -56,12 +60,14 @@ def test_every_class_member_has_a_stub_and_every_stub_a_member():
         public = {n for n in vars(C) if not n.startswith("_")}
         assert public - stubbed == set(), f"{cls}: members without a stub"
         assert {n for n in stubbed if not n.startswith("__")} - have == set(), (
-            f"{cls}: stub members the class does not have")
+            f"{cls}: stub members the class does not have"
+        )
 
 
 def test_the_stub_names_only_what_is_stubbed_here():
     # a stub that imports the module's own names from elsewhere would hide a mismatch
     tree = ast.parse(STUB.read_text(encoding="utf-8"))
-    imported = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom)
-                for a in n.names}
+    imported = {
+        a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names
+    }
     assert imported <= {"annotations", "Any", "ClassVar", "Callable"}

@@ -1,4 +1,5 @@
 """ZnEngine (csrc/zn.c) against the reference engine and brute force, n = 3..255."""
+
 import itertools
 from math import gcd, prod
 
@@ -115,8 +116,22 @@ def check_against_reference(a, n, rng, eng=None):
 @pytest.mark.parametrize("n", MODULI)
 def test_random_matrices(n):
     rng = np.random.default_rng(1000 + n)
-    shapes = [(0, 0), (0, 3), (3, 0), (1, 1), (1, 5), (5, 1), (4, 4), (6, 6), (3, 7),
-              (7, 3), (9, 9), (12, 8), (8, 12), (17, 17)]
+    shapes = [
+        (0, 0),
+        (0, 3),
+        (3, 0),
+        (1, 1),
+        (1, 5),
+        (5, 1),
+        (4, 4),
+        (6, 6),
+        (3, 7),
+        (7, 3),
+        (9, 9),
+        (12, 8),
+        (8, 12),
+        (17, 17),
+    ]
     for m, r in shapes:
         for kind in KINDS:
             check_against_reference(random_matrix(rng, n, m, r, kind), n, rng)
@@ -147,7 +162,7 @@ def test_brute_force_and_closure(n):
     rng = np.random.default_rng(3000 + n)
     for trial in range(12):
         m, r = int(rng.integers(1, 4)), int(rng.integers(1, 4))
-        if n ** r > 2000:
+        if n**r > 2000:
             r = 2
         a = random_matrix(rng, n, m, r, KINDS[trial % len(KINDS)])
         z = ZnEngine(a, n)
@@ -179,8 +194,7 @@ def test_boards_with_locks_holes_wrap(n):
         pattern = ["cross", "diagonal", "square", "knight", "horizontal", "vertical"][trial]
         locked = rng.random((rows, cols)) < 0.15
         holes = (rng.random((rows, cols)) < 0.15) & ~locked
-        b = ml.Board.grid(rows, cols, n, pattern, locked=locked, holes=holes,
-                          wrap=bool(trial % 2))
+        b = ml.Board.grid(rows, cols, n, pattern, locked=locked, holes=holes, wrap=bool(trial % 2))
         ci, tj = b.coo()
         z = ZnEngine.from_coo(b.n_cells, b.n_taps, ci, tj, n)
         check_against_reference(b.matrix(), n, rng, eng=z)
@@ -202,7 +216,7 @@ def test_solver_routes_native():
     s = Solver(b)
     assert s.engine == "dense-zn"
     assert Solver(b, backend="reference").engine == "reference"
-    assert Solver(ml.Board.grid(3, 3, 2)).engine != "dense-zn"     # n = 2: the GF(2) engine
+    assert Solver(ml.Board.grid(3, 3, 2)).engine != "dense-zn"  # n = 2: the GF(2) engine
     m = ml.Board.from_matrix([[2, 0], [0, 3]], 4)
     assert Solver(m).engine == "dense-zn"
     assert Solver(m).det() == 2
@@ -263,7 +277,7 @@ def test_wide_dense_blocked_path():
     a = rng.integers(0, n, (N, N))
     mask = rng.random((N, N)) < 0.6
     a[mask] = rng.choice(_nonunits(n), int(mask.sum()))
-    a[:, 5] = a[:, 7] * 2 % n                    # a few dependent columns
+    a[:, 5] = a[:, 7] * 2 % n  # a few dependent columns
     check_against_reference(a, n, rng)
     # the parts mod 3 and 4 of a dense matrix go bit-sliced by default: the band again
     check_against_reference(a, n, rng, eng=ZnEngine(a, n, method="band"))

@@ -1,6 +1,7 @@
 """The campaign (play/campaign.py): reproducible unique levels, opening and record rules,
 saving and loading progress, and files that are corrupted, too large, nested too deeply
 or of the wrong kind refused with a ValueError."""
+
 from __future__ import annotations
 
 import time
@@ -38,7 +39,7 @@ def test_campaign_opening_rules():
     for i in range(4):
         assert _win(c, (0, 0), i) == 3
     assert c.stars((0, 0)) == 12 and not c.is_open((1, 0))
-    assert _win(c, (0, 0), 4, hint=True) == 0          # hinted: no stars
+    assert _win(c, (0, 0), 4, hint=True) == 0  # hinted: no stars
     assert c.stars((0, 0)) == 12
     _win(c, (0, 0), 5)
     assert c.stars((0, 0)) == 15
@@ -85,16 +86,19 @@ def test_campaign_save_load(tmp_path):
     assert ml.Campaign.load(path).total_stars == 21
 
 
-@pytest.mark.parametrize("mutate", [
-    lambda t: t[: len(t) // 2],                                     # truncated
-    lambda t: t.replace('"stars": 3', '"stars": 9', 1),             # out of range
-    lambda t: t.replace('"taps": ', '"taps": 1', 1),                # edited: checksum
-    lambda t: t.replace("modlights-campaign", "other", 1),          # wrong format
-    lambda t: t.replace('"version": 1', '"version": 99', 1),
-    lambda t: "\x00\xff garbage",
-    lambda t: "[]",
-    lambda t: t.replace('"0-0-0"', '"9-9-9"', 1),
-])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda t: t[: len(t) // 2],  # truncated
+        lambda t: t.replace('"stars": 3', '"stars": 9', 1),  # out of range
+        lambda t: t.replace('"taps": ', '"taps": 1', 1),  # edited: checksum
+        lambda t: t.replace("modlights-campaign", "other", 1),  # wrong format
+        lambda t: t.replace('"version": 1', '"version": 99', 1),
+        lambda t: "\x00\xff garbage",
+        lambda t: "[]",
+        lambda t: t.replace('"0-0-0"', '"9-9-9"', 1),
+    ],
+)
 def test_campaign_rejects_corrupted_files_keeping_progress(tmp_path, mutate):
     c = ml.Campaign()
     for i in range(6):
@@ -107,8 +111,8 @@ def test_campaign_rejects_corrupted_files_keeping_progress(tmp_path, mutate):
         ml.Campaign.load(path)
     with pytest.raises(ValueError):
         c.load_progress(path)
-    assert c.total_stars == 18                     # progress in memory kept
-    c.save(path)                                   # and saving again repairs the file
+    assert c.total_stars == 18  # progress in memory kept
+    c.save(path)  # and saving again repairs the file
     assert ml.Campaign.load(path).total_stars == 18
     with pytest.raises(ValueError, match="cannot read"):
         ml.Campaign.load(tmp_path / "missing.json")
@@ -130,11 +134,12 @@ def test_campaign_bytes_and_pathlike_paths(tmp_path):
     """bytes paths work (decoded as os.fsdecode does); a missing bytes path is the
     usual "cannot read" ValueError."""
     import os
+
     c = ml.Campaign()
     _win(c, (0, 0), 0)
     path = os.fsencode(tmp_path / "p.json")
     c.save(path)
-    c.save(path)                                    # a second save makes the backup
+    c.save(path)  # a second save makes the backup
     assert ml.Campaign.load(path).to_json() == c.to_json()
     assert ml.Campaign.load(path + b".bak").to_json() == c.to_json()
     d = ml.Campaign()

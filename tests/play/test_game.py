@@ -1,4 +1,5 @@
 """Game rules: tap, undo, reset, hint (re-planning), stars, hinted, preview."""
+
 import numpy as np
 import pytest
 
@@ -25,8 +26,12 @@ def test_star_limits(puzzle):
     limits = puzzle.stars
     pos = puzzle.board.taps[0]
     n = puzzle.board.states
-    for extra, _want in [(0, 3), (limits[2] - limits[3], 2), (limits[1] - limits[3], 1),
-                        (limits[1] - limits[3] + n, 0)]:
+    for extra, _want in [
+        (0, 3),
+        (limits[2] - limits[3], 2),
+        (limits[1] - limits[3], 1),
+        (limits[1] - limits[3] + n, 0),
+    ]:
         g = ml.Game(puzzle)
         # waste taps in whole cycles of n on one tile (they cancel), then solve
         k = -(-extra // n) * n
@@ -144,7 +149,7 @@ def test_preview_matches_tap(puzzle):
 
 
 def test_preview_drops_tiles_that_advance_n_times():
-    b = ml.Board.grid(1, 2, 2, "horizontal", wrap=True)     # left == right on 2 columns
+    b = ml.Board.grid(1, 2, 2, "horizontal", wrap=True)  # left == right on 2 columns
     g = ml.Game(ml.Puzzle(b, [[1, 0]]))
     assert g.preview((0, 0)) == [(0, 0)]
 
@@ -177,7 +182,7 @@ def test_play_screen_cell_spans_point_at_glyphs():
         spans = scr.cell_spans()
         assert len(spans) == p.board.n_cells
         for y, x, w, v in spans:
-            text = lines[y][x:x + w].strip()
+            text = lines[y][x : x + w].strip()
             if numbers:
                 assert text == str(v)
             else:
@@ -212,11 +217,11 @@ def test_play_screen_shades_never_look_like_the_lock_marker(n):
     glyph_of = {}
     for y, x, w, _v in scr.cell_spans():
         r, c = y - 2, (x - 3) // 4
-        glyph = lines[y][x:x + w]
+        glyph = lines[y][x : x + w]
         assert glyph != "*" and glyph.strip()
-        assert (lines[y][x + w:x + w + 1] == "*") == bool(locked[r, c])
+        assert (lines[y][x + w : x + w + 1] == "*") == bool(locked[r, c])
         assert glyph_of.setdefault(int(state[r, c]), glyph) == glyph
-    assert len(set(glyph_of.values())) == len(glyph_of)      # values told apart
+    assert len(set(glyph_of.values())) == len(glyph_of)  # values told apart
 
 
 @pytest.mark.parametrize("n", [10, 16, 255])
@@ -228,7 +233,7 @@ def test_play_screen_shows_numbers_past_9_states(n):
     assert scr.numbers and "numbers stay on" in scr.message
     lines = scr.render()
     for y, x, w, v in scr.cell_spans():
-        assert lines[y][x:x + w].strip() == str(v)
+        assert lines[y][x : x + w].strip() == str(v)
 
 
 def test_play_screen_scrolls_a_large_board_with_the_cursor():
@@ -238,15 +243,17 @@ def test_play_screen_scrolls_a_large_board_with_the_cursor():
         scr.handle_key(key)
         lines = scr.render(24, 80)
         assert len(lines) <= 24 and max(map(len, lines)) <= 80
-        assert sum(line.count("[") for line in lines[2:-5]) == 1     # the cursor is shown
+        assert sum(line.count("[") for line in lines[2:-5]) == 1  # the cursor is shown
     assert "shown" in "".join(lines)
     r, c = scr.cursor
     spans = scr.cell_spans(24, 80)
     state = scr.game.state
     top = min(y for y, *_ in spans) - 2
     for y, x, w, v in spans:
-        assert lines[y][x:x + w].strip() in (str(v), "." if v == 0 else "?") or \
-            lines[y][x:x + w] in ".:-=+o#%@"
+        assert (
+            lines[y][x : x + w].strip() in (str(v), "." if v == 0 else "?")
+            or lines[y][x : x + w] in ".:-=+o#%@"
+        )
     assert any(lines[y][x - 1] == "[" and v == state[r, c] for y, x, w, v in spans)
     assert top >= 0
     small = scr.render(5, 10)

@@ -1,5 +1,6 @@
 """Puzzle.to_dict / from_dict: JSON-safe round trips of generated puzzles (every feature),
 a code that disagrees with the board or start refused, bad dicts per field."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -12,9 +13,13 @@ PUZZLES = [
     dict(rows=4, cols=4, states=2),
     dict(rows=3, cols=5, states=3, pattern="knight", wrap=True, unique=False),
     dict(rows=4, cols=3, states=4, pattern=[(0, 0), (1, 0), (0, 1)], locked=1, holes=1),
-    dict(rows=2, cols=3, states=6, pattern=[["cross", "square", [(0, 0)]],
-                                            [[(0, 0), (0, -1)], "vertical", "horizontal"]],
-         unique=False),
+    dict(
+        rows=2,
+        cols=3,
+        states=6,
+        pattern=[["cross", "square", [(0, 0)]], [[(0, 0), (0, -1)], "vertical", "horizontal"]],
+        unique=False,
+    ),
     dict(rows=5, cols=5, states=7, pattern="diagonal", holes=2, unique=False),
     dict(rows=3, cols=3, states=8, pattern="square", locked=[(1, 1)], unique=False),
 ]
@@ -29,8 +34,7 @@ def test_puzzle_round_trip(kw):
     assert d["stars"] == {"3": p.stars[3], "2": p.stars[2], "1": p.stars[1]}
     assert d["min_taps"] == p.min_taps and d["code"] == p.code
     assert np.array_equal(np.array(d["start"]), p.start)
-    for given_ in (via_json(d), {"code": d["code"]},
-                   {"board": d["board"], "start": d["start"]}):
+    for given_ in (via_json(d), {"code": d["code"]}, {"board": d["board"], "start": d["start"]}):
         q = ml.Puzzle.from_dict(given_)
         assert q == p and q.code == p.code and q.to_dict() == d
 
@@ -66,8 +70,9 @@ BAD_PUZZLE = [
 ]
 
 
-@pytest.mark.parametrize("d, field", BAD_PUZZLE,
-                         ids=[f"{i}-{f}" for i, (_, f) in enumerate(BAD_PUZZLE)])
+@pytest.mark.parametrize(
+    "d, field", BAD_PUZZLE, ids=[f"{i}-{f}" for i, (_, f) in enumerate(BAD_PUZZLE)]
+)
 def test_bad_puzzle_dicts_name_the_field(d, field):
     with pytest.raises(ValueError) as e:
         ml.Puzzle.from_dict(d)

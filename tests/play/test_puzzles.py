@@ -1,5 +1,6 @@
 """Puzzles: generate (solvable, brute-force minimum, unique kernels, difficulty order,
 reproducibility), puzzle codes (round trips, fuzz), daily (golden file), the PRNG."""
+
 import base64
 import datetime
 import itertools
@@ -39,7 +40,10 @@ def test_splitmix64_reference_values():
     # Vigna's splitmix64.c, seed 1234567
     r = SplitMix64(1234567)
     assert [r.next_u64() for _ in range(3)] == [
-        6457827717110365317, 3203168211198807973, 9817491932198370423]
+        6457827717110365317,
+        3203168211198807973,
+        9817491932198370423,
+    ]
 
 
 def test_prng_helpers_deterministic():
@@ -52,15 +56,18 @@ def test_prng_helpers_deterministic():
 
 
 # ----------------------------------------------------------------------------- generate
-@pytest.mark.parametrize("kw", [
-    dict(rows=3, cols=3),
-    dict(rows=5, cols=5, locked=2),
-    dict(rows=5, cols=5, states=3, locked=3),
-    dict(rows=4, cols=6, states=5, pattern="diagonal", unique=False),
-    dict(rows=6, cols=6, holes=3, unique=False, wrap=True),
-    dict(rows=5, cols=5, states=4, pattern="square", unique=False),
-    dict(rows=4, cols=4, pattern=[[0, 0], [0, 1], [1, 0]], unique=False),
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(rows=3, cols=3),
+        dict(rows=5, cols=5, locked=2),
+        dict(rows=5, cols=5, states=3, locked=3),
+        dict(rows=4, cols=6, states=5, pattern="diagonal", unique=False),
+        dict(rows=6, cols=6, holes=3, unique=False, wrap=True),
+        dict(rows=5, cols=5, states=4, pattern="square", unique=False),
+        dict(rows=4, cols=4, pattern=[[0, 0], [0, 1], [1, 0]], unique=False),
+    ],
+)
 @pytest.mark.parametrize("difficulty", DIFFICULTIES)
 def test_generated_puzzles_are_solvable(kw, difficulty):
     p = ml.generate(difficulty=difficulty, seed=11, **kw)
@@ -75,14 +82,17 @@ def test_generated_puzzles_are_solvable(kw, difficulty):
     assert s.solvable(p.start)
 
 
-@pytest.mark.parametrize("kw", [
-    dict(rows=2, cols=3, states=2, unique=False),
-    dict(rows=3, cols=3, states=2, pattern="square", unique=False),
-    dict(rows=3, cols=3, states=2, wrap=True, unique=False),
-    dict(rows=2, cols=2, states=3, pattern="diagonal", unique=False),
-    dict(rows=2, cols=3, states=3, locked=1, unique=False),
-    dict(rows=3, cols=3, states=2, holes=2, unique=False),
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(rows=2, cols=3, states=2, unique=False),
+        dict(rows=3, cols=3, states=2, pattern="square", unique=False),
+        dict(rows=3, cols=3, states=2, wrap=True, unique=False),
+        dict(rows=2, cols=2, states=3, pattern="diagonal", unique=False),
+        dict(rows=2, cols=3, states=3, locked=1, unique=False),
+        dict(rows=3, cols=3, states=2, holes=2, unique=False),
+    ],
+)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_min_taps_equals_brute_force(kw, seed):
     p = ml.generate(difficulty="hard", seed=seed, **kw)
@@ -90,15 +100,18 @@ def test_min_taps_equals_brute_force(kw, seed):
     assert p.min_taps == brute_min(p.board, p.start)
 
 
-@pytest.mark.parametrize("kw", [
-    dict(rows=5, cols=5, locked=2),
-    dict(rows=4, cols=4, locked=4),
-    dict(rows=4, cols=4, holes=4),
-    dict(rows=4, cols=4, holes=2, locked=2),
-    dict(rows=5, cols=5, states=3, locked=3, holes=1),
-    dict(rows=6, cols=6),
-    dict(rows=3, cols=3, states=4),
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(rows=5, cols=5, locked=2),
+        dict(rows=4, cols=4, locked=4),
+        dict(rows=4, cols=4, holes=4),
+        dict(rows=4, cols=4, holes=2, locked=2),
+        dict(rows=5, cols=5, states=3, locked=3, holes=1),
+        dict(rows=6, cols=6),
+        dict(rows=3, cols=3, states=4),
+    ],
+)
 def test_unique_gives_trivial_kernel(kw):
     for seed in range(3):
         p = ml.generate(seed=seed, **kw)
@@ -121,7 +134,7 @@ def test_unique_impossible_says_why(rows, cols, states):
     assert s.kernel_size == 1 and not p.board.holes.any()
     full = ml.Solver(ml.Board.grid(rows, cols, states))
     assert full.nullity <= int(p.board.locked.sum()) <= full.nullity + 3
-    assert ml.generate(rows, cols, states, seed=1) == p          # reproducible
+    assert ml.generate(rows, cols, states, seed=1) == p  # reproducible
 
 
 def test_unique_impossible_with_placements():
@@ -142,8 +155,14 @@ def test_difficulty_ordering_on_average():
     assert [taps[d] for d in DIFFICULTIES] == sorted(taps[d] for d in DIFFICULTIES)
 
 
-@pytest.mark.parametrize("kw", [dict(rows=5, cols=5), dict(rows=5, cols=5, states=4, wrap=True),
-                                dict(rows=4, cols=4, pattern="square")])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(rows=5, cols=5),
+        dict(rows=5, cols=5, states=4, wrap=True),
+        dict(rows=4, cols=4, pattern="square"),
+    ],
+)
 def test_difficulty_ordering_with_a_kernel(kw):
     means = []
     for d in DIFFICULTIES:
@@ -159,13 +178,19 @@ def test_difficulty_ordering_with_a_kernel(kw):
 def test_same_codes_in_a_fresh_process():
     import subprocess
     import sys
-    prog = ("import modlights as ml; print(ml.generate(5, 5, 3, locked=3, seed=8).code, "
-            "ml.generate(5, 5, 2, 'square', 'hard', unique=False, seed=8).code)")
+
+    prog = (
+        "import modlights as ml; print(ml.generate(5, 5, 3, locked=3, seed=8).code, "
+        "ml.generate(5, 5, 2, 'square', 'hard', unique=False, seed=8).code)"
+    )
     env = dict(os.environ, PYTHONHASHSEED="12345")
-    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True,
-                         env=env, check=True).stdout.split()
-    assert out == [ml.generate(5, 5, 3, locked=3, seed=8).code,
-                   ml.generate(5, 5, 2, "square", "hard", unique=False, seed=8).code]
+    out = subprocess.run(
+        [sys.executable, "-c", prog], capture_output=True, text=True, env=env, check=True
+    ).stdout.split()
+    assert out == [
+        ml.generate(5, 5, 3, locked=3, seed=8).code,
+        ml.generate(5, 5, 2, "square", "hard", unique=False, seed=8).code,
+    ]
 
 
 @pytest.mark.parametrize("d", DIFFICULTIES)
@@ -179,8 +204,9 @@ def test_same_seed_same_puzzle():
     a = ml.generate(5, 5, 3, locked=3, holes=1, seed=42)
     b = ml.generate(5, 5, 3, locked=3, holes=1, seed=42)
     assert a == b and a.code == b.code
-    assert ml.generate(5, 5, 3, locked=3, holes=1, seed="42") == \
-        ml.generate(5, 5, 3, locked=3, holes=1, seed="42")
+    assert ml.generate(5, 5, 3, locked=3, holes=1, seed="42") == ml.generate(
+        5, 5, 3, locked=3, holes=1, seed="42"
+    )
     others = {ml.generate(5, 5, 3, locked=3, holes=1, seed=s).code for s in range(10)}
     assert len(others) >= 8
     r1 = ml.generate(6, 6, seed=5)
@@ -199,11 +225,21 @@ def test_bad_difficulty(bad):
         ml.generate(difficulty=bad)
 
 
-@pytest.mark.parametrize("kw", [
-    dict(locked=-1), dict(holes=True), dict(locked=1.5), dict(locked=20, holes=5),
-    dict(rows=0), dict(cols=-2), dict(states=1), dict(states=256), dict(pattern="nope"),
-    dict(rows=100, cols=100),
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(locked=-1),
+        dict(holes=True),
+        dict(locked=1.5),
+        dict(locked=20, holes=5),
+        dict(rows=0),
+        dict(cols=-2),
+        dict(states=1),
+        dict(states=256),
+        dict(pattern="nope"),
+        dict(rows=100, cols=100),
+    ],
+)
 def test_bad_generate_arguments(kw):
     with pytest.raises(ValueError):
         ml.generate(**{"unique": False, **kw})
@@ -238,9 +274,9 @@ def test_code_roundtrip_states(n):
 
 
 def test_code_roundtrip_features():
-    _roundtrip(ml.Board.grid(5, 5, 2, [(0, 1), (1, 0), (-3, 2)]))        # custom, no (0,0)
-    _roundtrip(ml.Board.grid(4, 4, 5, [(0, 0), (0, 0), (127, -128)]))     # repeats, extremes
-    _roundtrip(ml.Board.grid(3, 3, 2, []))                                # empty pattern
+    _roundtrip(ml.Board.grid(5, 5, 2, [(0, 1), (1, 0), (-3, 2)]))  # custom, no (0,0)
+    _roundtrip(ml.Board.grid(4, 4, 5, [(0, 0), (0, 0), (127, -128)]))  # repeats, extremes
+    _roundtrip(ml.Board.grid(3, 3, 2, []))  # empty pattern
     _roundtrip(ml.Board.grid(6, 7, 3, "knight", wrap=True))
     _roundtrip(ml.Board.grid(1, 1, 2, "cross"))
     _roundtrip(ml.Board.grid(255, 1, 2, "vertical"))
@@ -250,13 +286,16 @@ def test_code_roundtrip_features():
     holes = np.zeros((5, 6), bool)
     holes[1, 1] = holes[4, 5] = True
     _roundtrip(ml.Board.grid(5, 6, 4, "square", locked=locked, holes=holes, wrap=True))
-    mixed = [["cross", "square", [(0, 0), (2, 2)]],
-             ["knight", "cross", "cross"],
-             [[(0, 0)], "diagonal", [(0, 1), (1, 0)]]]
+    mixed = [
+        ["cross", "square", [(0, 0), (2, 2)]],
+        ["knight", "cross", "cross"],
+        [[(0, 0)], "diagonal", [(0, 1), (1, 0)]],
+    ]
     _roundtrip(ml.Board.grid(3, 3, 3, mixed, locked=[(1, 1)], holes=[(0, 2)]))
     _roundtrip(ml.Board.grid(2, 2, 2, [["cross", "cross"], ["cross", "cross"]]))  # mixed, 1 entry
-    big_mixed = [[[(0, 0), (k % 7 - 3, k // 7)] for k in range(r * 20, r * 20 + 20)]
-                 for r in range(15)]                                     # 300 distinct > 255
+    big_mixed = [
+        [[(0, 0), (k % 7 - 3, k // 7)] for k in range(r * 20, r * 20 + 20)] for r in range(15)
+    ]  # 300 distinct > 255
     with pytest.raises(ValueError, match="255"):
         _ = ml.Puzzle(ml.Board.grid(15, 20, 2, big_mixed), np.zeros((15, 20))).code
 
@@ -283,20 +322,23 @@ def _payload(body: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-@pytest.mark.parametrize("code,match", [
-    ("", "empty"),
-    ("!!!!", "base64url"),
-    ("AQ", "short"),
-    ("A" * 200_000, "too long"),
-    (_payload(bytes([2, 0, 5, 5, 2, 0]) + b"\0" * 4), "version"),
-    (_payload(bytes([1, 0, 255, 255, 255, 0]) + b"\0" * 4), "length|truncated"),
-    (_payload(bytes([1, 0, 0, 5, 2, 0]) + b"\0" * 4), "board"),
-    (_payload(bytes([1, 0, 5, 5, 1, 0]) + b"\0" * 4), "states"),
-    (_payload(bytes([1, 0, 5, 5, 2, 9]) + b"\0" * 4), "pattern id"),
-    (_payload(bytes([1, 0x80, 5, 5, 2, 0]) + b"\0" * 4), "flags"),
-    (_payload(bytes([1, 0x18, 5, 5, 2, 0]) + b"\0" * 4), "kind"),
-    (_payload(bytes([1, 0x08, 5, 5, 2, 200, 1, 1]) + b"\0" * 4), "truncated"),
-])
+@pytest.mark.parametrize(
+    "code,match",
+    [
+        ("", "empty"),
+        ("!!!!", "base64url"),
+        ("AQ", "short"),
+        ("A" * 200_000, "too long"),
+        (_payload(bytes([2, 0, 5, 5, 2, 0]) + b"\0" * 4), "version"),
+        (_payload(bytes([1, 0, 255, 255, 255, 0]) + b"\0" * 4), "length|truncated"),
+        (_payload(bytes([1, 0, 0, 5, 2, 0]) + b"\0" * 4), "board"),
+        (_payload(bytes([1, 0, 5, 5, 1, 0]) + b"\0" * 4), "states"),
+        (_payload(bytes([1, 0, 5, 5, 2, 9]) + b"\0" * 4), "pattern id"),
+        (_payload(bytes([1, 0x80, 5, 5, 2, 0]) + b"\0" * 4), "flags"),
+        (_payload(bytes([1, 0x18, 5, 5, 2, 0]) + b"\0" * 4), "kind"),
+        (_payload(bytes([1, 0x08, 5, 5, 2, 200, 1, 1]) + b"\0" * 4), "truncated"),
+    ],
+)
 def test_bad_codes(code, match):
     tracemalloc.start()
     try:
@@ -305,7 +347,7 @@ def test_bad_codes(code, match):
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert peak < 1 << 20                # refused before anything board-sized is allocated
+    assert peak < 1 << 20  # refused before anything board-sized is allocated
 
 
 def test_bad_code_types_and_checksum():
@@ -352,11 +394,13 @@ def _check_fuzz(code):
 def test_fuzz_codes():
     rnd = random.Random(1234)
     alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-    seeds = [ml.generate(5, 5, 3, locked=3, holes=1, seed=1).code,
-             ml.Puzzle(ml.Board.grid(3, 3, 3, [["cross", "square", "knight"]] * 3,
-                                     wrap=True), np.ones((3, 3))).code,
-             ml.Puzzle(ml.Board.grid(20, 20, 255, [(0, 0), (3, -4)]),
-                       np.full((20, 20), 254)).code]
+    seeds = [
+        ml.generate(5, 5, 3, locked=3, holes=1, seed=1).code,
+        ml.Puzzle(
+            ml.Board.grid(3, 3, 3, [["cross", "square", "knight"]] * 3, wrap=True), np.ones((3, 3))
+        ).code,
+        ml.Puzzle(ml.Board.grid(20, 20, 255, [(0, 0), (3, -4)]), np.full((20, 20), 254)).code,
+    ]
     for _ in range(400):
         _check_fuzz("".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 120))))
         _check_fuzz("".join(chr(rnd.randint(0, 0x2FF)) for _ in range(rnd.randint(0, 40))))
@@ -377,15 +421,17 @@ def test_fuzz_codes():
             _check_fuzz("".join(c))
     # valid checksum, random body: exercises the parser past the CRC
     for _ in range(1500):
-        head = bytes([1, rnd.randint(0, 0x1F), rnd.randint(0, 255), rnd.randint(0, 255),
-                      rnd.randint(0, 255)])
+        head = bytes(
+            [1, rnd.randint(0, 0x1F), rnd.randint(0, 255), rnd.randint(0, 255), rnd.randint(0, 255)]
+        )
         tail = bytes(rnd.randint(0, 255) for _ in range(rnd.randint(0, 60)))
         _check_fuzz(_payload(head + tail))
     for _ in range(300):
         rows, cols, n = rnd.randint(1, 6), rnd.randint(1, 6), rnd.randint(2, 9)
         bits = rows * cols * (n - 1).bit_length()
-        body = bytes([1, 0, rows, cols, n, rnd.randint(0, 6)]) + \
-            bytes(rnd.randint(0, 255) for _ in range((bits + 7) // 8 + rnd.randint(-1, 1)))
+        body = bytes([1, 0, rows, cols, n, rnd.randint(0, 6)]) + bytes(
+            rnd.randint(0, 255) for _ in range((bits + 7) // 8 + rnd.randint(-1, 1))
+        )
         _check_fuzz(_payload(body))
 
 
@@ -409,8 +455,20 @@ def test_daily_accepts_dates():
     assert len(ml.daily("2026-11-22")) == 3
 
 
-@pytest.mark.parametrize("bad", ["2026/11/22", "22-11-2026", "2026-13-01", "2026-02-30",
-                                 "yesterday", "", 20261122, 1.5, ["2026-11-22"]])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "2026/11/22",
+        "22-11-2026",
+        "2026-13-01",
+        "2026-02-30",
+        "yesterday",
+        "",
+        20261122,
+        1.5,
+        ["2026-11-22"],
+    ],
+)
 def test_daily_bad_dates(bad):
     with pytest.raises(ValueError, match="date"):
         ml.daily(bad)
@@ -427,7 +485,7 @@ def test_fixed_lock_and_hole_positions():
     p = ml.generate(5, 5, 2, locked=[(0, 0), (0, 1)], seed=1)
     assert [tuple(x) for x in np.argwhere(p.board.locked).tolist()] == [(0, 0), (0, 1)]
     assert ml.Solver(p.board).kernel_size == 1
-    with pytest.raises(ValueError, match="unique"):      # corners leave |ker A| = 2
+    with pytest.raises(ValueError, match="unique"):  # corners leave |ker A| = 2
         ml.generate(5, 5, 2, locked=[(0, 0), (4, 4)], seed=1)
     holes = np.zeros((4, 4), bool)
     holes[0, 0] = True
@@ -443,8 +501,9 @@ def test_fixed_lock_and_hole_positions():
 
 
 # ---------------------------------------------------------------- codes, patterns that do nothing
-@pytest.mark.parametrize("args", [(32, 32, 255, []), (32, 32, 255, [(0, 0)] * 255),
-                                  (20, 20, 4, [(0, 1)] * 4)])
+@pytest.mark.parametrize(
+    "args", [(32, 32, 255, []), (32, 32, 255, [(0, 0)] * 255), (20, 20, 4, [(0, 1)] * 4)]
+)
 def test_generate_refuses_patterns_that_change_nothing_fast(args):
     t = time.perf_counter()
     with pytest.raises(ValueError, match="no tap changes any tile"):
@@ -474,7 +533,7 @@ def test_only_codes_that_reencode_to_themselves_decode():
         assert ml.Puzzle.from_code(code) == p
         for _ in range(20):
             i = int(rng.integers(len(code)))
-            mutated = code[:i] + alphabet[int(rng.integers(64))] + code[i + 1:]
+            mutated = code[:i] + alphabet[int(rng.integers(64))] + code[i + 1 :]
             try:
                 q = ml.Puzzle.from_code(mutated)
             except ValueError:
@@ -485,10 +544,14 @@ def test_only_codes_that_reencode_to_themselves_decode():
 def test_named_pattern_written_as_offsets_is_not_canonical():
     import base64
     import zlib
+
     # a 1x1 cross board written with pattern kind 1 (custom offsets) equal to "cross"
     offs = ml.PATTERNS["cross"]
-    body = bytes([1, 1 << 3, 1, 1, 2, len(offs)]) + bytes(
-        b & 0xFF for o in offs for b in o) + bytes([0x80])
+    body = (
+        bytes([1, 1 << 3, 1, 1, 2, len(offs)])
+        + bytes(b & 0xFF for o in offs for b in o)
+        + bytes([0x80])
+    )
     body += zlib.crc32(body).to_bytes(4, "big")
     code = base64.urlsafe_b64encode(body).rstrip(b"=").decode()
     with pytest.raises(ValueError, match="canonical"):
@@ -500,6 +563,7 @@ def _brute_bands(T, n):
     """The bands of the module docstring from floats, for comparison with the integer
     version (exact for these sizes: no product lands within 1e-9 of an integer)."""
     import math
+
     u = math.sqrt(T * (n - 1))
     los = [TAP_FLOOR]
     for f in (1, 1.6, 2.4):
@@ -508,8 +572,23 @@ def _brute_bands(T, n):
     return dict(zip(DIFFICULTIES, zip(los, [los[1] - 1, los[2] - 1, los[3] - 1, top])))
 
 
-@pytest.mark.parametrize("T,n", [(1, 2), (4, 2), (9, 2), (23, 2), (25, 2), (22, 3), (32, 3),
-                                 (144, 9), (1024, 2), (1024, 255), (100, 5), (49, 4)])
+@pytest.mark.parametrize(
+    "T,n",
+    [
+        (1, 2),
+        (4, 2),
+        (9, 2),
+        (23, 2),
+        (25, 2),
+        (22, 3),
+        (32, 3),
+        (144, 9),
+        (1024, 2),
+        (1024, 255),
+        (100, 5),
+        (49, 4),
+    ],
+)
 def test_tap_bands_partition_and_grow(T, n):
     b = tap_bands(T, n)
     assert b == _brute_bands(T, n)
@@ -531,13 +610,20 @@ def test_twelve_by_twelve_nine_state_medium_is_a_few_dozen_taps():
         assert p.proven and lo <= p.min_taps <= hi <= 60, (seed, p.min_taps)
 
 
-@pytest.mark.parametrize("kw", [
-    dict(rows=5, cols=5, locked=2), dict(rows=5, cols=5, states=3, locked=3),
-    dict(rows=6, cols=6, states=3, locked=2, holes=2), dict(rows=7, cols=7),
-    dict(rows=4, cols=8, states=5), dict(rows=8, cols=8, states=4, pattern="knight", unique=False),
-    dict(rows=5, cols=5, unique=False), dict(rows=10, cols=10, states=7),
-    dict(rows=5, cols=5, states=6, pattern="square", locked=9),
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(rows=5, cols=5, locked=2),
+        dict(rows=5, cols=5, states=3, locked=3),
+        dict(rows=6, cols=6, states=3, locked=2, holes=2),
+        dict(rows=7, cols=7),
+        dict(rows=4, cols=8, states=5),
+        dict(rows=8, cols=8, states=4, pattern="knight", unique=False),
+        dict(rows=5, cols=5, unique=False),
+        dict(rows=10, cols=10, states=7),
+        dict(rows=5, cols=5, states=6, pattern="square", locked=9),
+    ],
+)
 @pytest.mark.parametrize("difficulty", DIFFICULTIES)
 def test_fewest_taps_lie_in_the_requested_band(kw, difficulty):
     for seed in range(6):

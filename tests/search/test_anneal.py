@@ -1,6 +1,7 @@
 """The local search (search/anneal.py) and its use in hardest(): the incremental coset
 weights stay exact, the walk is deterministic given its seed, its boards are proved by
 the coset search before they count, and its incumbent meets every row of the program."""
+
 from __future__ import annotations
 
 import time
@@ -28,9 +29,16 @@ def weights(x: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     return ((x.astype(np.int64)[None, :] + values.astype(np.int64)) % n).sum(axis=1)
 
 
-@pytest.mark.parametrize("board", [ml.Board.grid(9, 9), ml.Board.grid(4, 4, 4),
-                                   ml.Board.grid(5, 5, 3, wrap=True),
-                                   ml.Board.grid(4, 6, 6, "square")], ids=repr)
+@pytest.mark.parametrize(
+    "board",
+    [
+        ml.Board.grid(9, 9),
+        ml.Board.grid(4, 4, 4),
+        ml.Board.grid(5, 5, 3, wrap=True),
+        ml.Board.grid(4, 6, 6, "square"),
+    ],
+    ids=repr,
+)
 def test_incremental_weights_stay_exact(board):
     E, _ = elements_of(board)
     n = board.states
@@ -59,14 +67,15 @@ def test_objective_over_the_whole_kernel_is_the_fewest_taps():
     walk = Annealer(E.values, 2, seed=1)
     walk.start()
     x, best = walk.run(3000)
-    y, proven, _, _ = coset_minimum(x, s._kernel(), steps=s.kernel_size, seconds=None,
-                                    deadline=None)
+    y, proven, _, _ = coset_minimum(
+        x, s._kernel(), steps=s.kernel_size, seconds=None, deadline=None
+    )
     assert proven and int(y.sum()) == best
     # and it climbs well above a random board's (and stays below the true value)
     walk2 = Annealer(E.values, 2, seed=1)
     walk2.start()
     start_value = int(walk2.W.min())
-    assert start_value < best <= 37 + 0          # 9 x 9: the hardest value is 37
+    assert start_value < best <= 37 + 0  # 9 x 9: the hardest value is 37
 
 
 def test_untouched_taps_are_set_to_n_minus_1_and_never_move():
@@ -84,7 +93,7 @@ def test_deadline_stops_the_walk():
     walk = Annealer(E.values, 2, seed=0)
     walk.start()
     t = time.perf_counter()
-    walk.run(10 ** 9, deadline=time.perf_counter() + 0.2)
+    walk.run(10**9, deadline=time.perf_counter() + 0.2)
     assert time.perf_counter() - t < 1.5
 
 
@@ -103,11 +112,19 @@ def anneal_always(monkeypatch):
     monkeypatch.setattr(hardest_module, "ANNEAL_MOVES_PER_TAP", 30)
 
 
-@pytest.mark.parametrize("board", [
-    ml.Board.grid(4, 4), ml.Board.grid(2, 3, 4, "square"), ml.Board.grid(2, 3, 6, "cross"),
-    ml.Board.grid(4, 4, 2, "diagonal"), ml.Board.grid(3, 3, 4, "cross", wrap=True),
-    ml.Board.grid(4, 3, 2, "square", holes=[(2, 0)], locked=[(3, 0)]),
-    ml.Board.from_effects([[0, 1], [0, 1], [0, 1], [2]], 4)], ids=repr)
+@pytest.mark.parametrize(
+    "board",
+    [
+        ml.Board.grid(4, 4),
+        ml.Board.grid(2, 3, 4, "square"),
+        ml.Board.grid(2, 3, 6, "cross"),
+        ml.Board.grid(4, 4, 2, "diagonal"),
+        ml.Board.grid(3, 3, 4, "cross", wrap=True),
+        ml.Board.grid(4, 3, 2, "square", holes=[(2, 0)], locked=[(3, 0)]),
+        ml.Board.from_effects([[0, 1], [0, 1], [0, 1], [2]], 4),
+    ],
+    ids=repr,
+)
 def test_hardest_with_local_search_matches_brute_force(board, monkeypatch):
     anneal_always(monkeypatch)
     check_against_brute(board)
@@ -148,10 +165,18 @@ def rows_of(program) -> list[tuple[float, float, dict[int, float]]]:
     return out
 
 
-@pytest.mark.parametrize("board", [
-    ml.Board.grid(9, 9), ml.Board.grid(4, 4, 2, "diagonal"), ml.Board.grid(2, 3, 4, "square"),
-    ml.Board.grid(3, 3, 4, "cross", wrap=True), ml.Board.grid(4, 4, 3, "cross"),
-    ml.Board.grid(4, 3, 2, "square", holes=[(2, 0)], locked=[(3, 0)])], ids=repr)
+@pytest.mark.parametrize(
+    "board",
+    [
+        ml.Board.grid(9, 9),
+        ml.Board.grid(4, 4, 2, "diagonal"),
+        ml.Board.grid(2, 3, 4, "square"),
+        ml.Board.grid(3, 3, 4, "cross", wrap=True),
+        ml.Board.grid(4, 4, 3, "cross"),
+        ml.Board.grid(4, 3, 2, "square", holes=[(2, 0)], locked=[(3, 0)]),
+    ],
+    ids=repr,
+)
 def test_incumbent_meets_every_row(board):
     """The incumbent handed to HiGHS (a board the walk found, moved to the element of
     its coset the program's pinning allows) is feasible for the program with every
@@ -165,8 +190,12 @@ def test_incumbent_meets_every_row(board):
     E = KernelElements.build(H, orders, n, r)
     constant = (n - 1) * len(groups.fixed)
     program = hardest_module._CoveringProgram(groups, n, constant, pinned)
-    program.add_cuts(np.array(list(hardest_module._kernel_on_groups(
-        gens, orders, n, 0)) or np.zeros((0, len(groups)), dtype=np.int64)))
+    program.add_cuts(
+        np.array(
+            list(hardest_module._kernel_on_groups(gens, orders, n, 0))
+            or np.zeros((0, len(groups)), dtype=np.int64)
+        )
+    )
     rng = np.random.default_rng(0)
     for _ in range(5):
         x = rng.integers(0, n, r).astype(np.uint8)
@@ -189,6 +218,7 @@ def test_ctrl_c_stops_the_linear_program_and_the_walk(at):
     the walk; Ctrl-C in either ends hardest() within a second, the Solver usable."""
     import _thread
     import threading
+
     s = ml.Solver(ml.Board.grid(23, 23))
     _ = s.kernel_size
     timer = threading.Timer(at, _thread.interrupt_main)
@@ -196,6 +226,6 @@ def test_ctrl_c_stops_the_linear_program_and_the_walk(at):
     timer.start()
     with pytest.raises(KeyboardInterrupt):
         s.hardest(budget=10)
-        time.sleep(5)                       # finished early: the interrupt lands here
+        time.sleep(5)  # finished early: the interrupt lands here
     assert time.perf_counter() - t < at + 1.0
     assert s.solve(np.zeros((23, 23), dtype=np.uint8)).length == 0

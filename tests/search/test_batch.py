@@ -1,5 +1,6 @@
 """Batch minimal searches (csrc/coset_batch.c): min_taps_many and solve_many(minimal=True)
 against the per-board search, brute force and plain NumPy enumeration."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,19 +15,26 @@ from oracle import BruteForce
 from strategies import boards, random_masks, rhs_vector
 from test_coset import cosets, enumerate_coset, simd_env
 
-SETTINGS = settings(max_examples=80, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 def random_stack(b: ml.Board, rng, k: int) -> np.ndarray:
     """k states, about half of them solvable."""
-    return np.stack([b.random_state(rng=rng, solvable=bool(rng.integers(2)))
-                     for _ in range(k)]) if k else np.zeros((0, *b.shape), dtype=np.uint8)
+    return (
+        np.stack([b.random_state(rng=rng, solvable=bool(rng.integers(2))) for _ in range(k)])
+        if k
+        else np.zeros((0, *b.shape), dtype=np.uint8)
+    )
 
 
 @SETTINGS
-@given(b=boards, seed=st.integers(0, 2**32 - 1), k=st.integers(0, 12),
-       target=st.sampled_from([0, 1]))
+@given(
+    b=boards, seed=st.integers(0, 2**32 - 1), k=st.integers(0, 12), target=st.sampled_from([0, 1])
+)
 def test_min_taps_many_matches_brute_force_and_single(b, seed, k, target):
     rng = np.random.default_rng(seed)
     S = random_stack(b, rng, k)
@@ -48,9 +56,17 @@ def test_solve_many_minimal_solves_with_fewest_taps(b, seed, k):
     rng = np.random.default_rng(seed)
     target = rng.integers(0, b.states, size=b.shape)
     # target - A v for random v: every state reaches the target
-    S = np.stack([b.apply(target, b.from_tap_vector(
-        ((-rng.integers(0, b.states, size=b.n_taps)) % b.states).astype(np.uint8)))
-        for _ in range(k)])
+    S = np.stack(
+        [
+            b.apply(
+                target,
+                b.from_tap_vector(
+                    ((-rng.integers(0, b.states, size=b.n_taps)) % b.states).astype(np.uint8)
+                ),
+            )
+            for _ in range(k)
+        ]
+    )
     s = ml.Solver(b)
     T = s.solve_many(S, target, minimal=True)
     assert T.shape == (k, *(b.shape if b.is_grid else (b.n_taps,)))
@@ -59,14 +75,23 @@ def test_solve_many_minimal_solves_with_fewest_taps(b, seed, k):
     A = b.matrix().astype(np.int64)
     for i in range(k):
         x = b.tap_vector(T[i]).astype(np.int64)
-        assert np.array_equal((A @ x) % b.states if A.size else np.zeros(b.n_cells),
-                              rhs_vector(b, S[i], target))
+        assert np.array_equal(
+            (A @ x) % b.states if A.size else np.zeros(b.n_cells), rhs_vector(b, S[i], target)
+        )
         assert int(x.sum()) == lengths[i] == ref.solve(S[i], target).length
 
 
-@pytest.mark.parametrize("n,shape,pattern", [(2, (5, 5), "cross"), (2, (4, 4), "cross"),
-                                             (3, (4, 4), "cross"), (4, (4, 4), "cross"),
-                                             (3, (5, 5), "square"), (5, (3, 3), "knight")])
+@pytest.mark.parametrize(
+    "n,shape,pattern",
+    [
+        (2, (5, 5), "cross"),
+        (2, (4, 4), "cross"),
+        (3, (4, 4), "cross"),
+        (4, (4, 4), "cross"),
+        (3, (5, 5), "square"),
+        (5, (3, 3), "knight"),
+    ],
+)
 def test_batch_equals_per_board_on_larger_boards(n, shape, pattern):
     rng = np.random.default_rng(7)
     locked, holes = random_masks(rng, shape, 0.1, 0.1)
@@ -84,7 +109,7 @@ def test_batch_equals_per_board_on_larger_boards(n, shape, pattern):
 
 
 def test_budget_below_the_kernel_gives_the_single_board_flags():
-    b = ml.Board.grid(4, 4)                         # kernel 2^4
+    b = ml.Board.grid(4, 4)  # kernel 2^4
     s = ml.Solver(b)
     S = random_stack(b, np.random.default_rng(3), 40)
     for budget in (0, 3, 15, 16, 2.5):
@@ -132,15 +157,20 @@ def test_reference_backend_batches_agree():
 # ---------------------------------------------------------------- the C entry points
 @pytest.mark.parametrize("simd", ["portable", "auto"])
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=cosets(), m=st.integers(0, 5), threads=st.sampled_from([1, 2]),
-       packed=st.sampled_from([None, True, False]))
+@given(
+    case=cosets(),
+    m=st.integers(0, 5),
+    threads=st.sampled_from([1, 2]),
+    packed=st.sampled_from([None, True, False]),
+)
 def test_coset_min_many_matches_enumeration(simd, case, m, threads, packed):
     x0, H, orders, n = case
     rng = np.random.default_rng(len(x0) * 31 + m)
     X0 = rng.integers(0, n, size=(m, len(x0))).astype(np.uint8)
     with simd_env(simd):
-        lengths, best = _coset_batch.coset_min_many(X0, H, orders, n, threads=threads,
-                                                    packed=packed)
+        lengths, best = _coset_batch.coset_min_many(
+            X0, H, orders, n, threads=threads, packed=packed
+        )
     only, none = _coset_batch.coset_min_many(X0, H, orders, n, taps=False)
     assert none is None and np.array_equal(only, lengths)
     for i in range(m):
@@ -155,14 +185,15 @@ def test_large_kernels_run_the_gray_search_per_board(n, orders):
     """Past the table limit (2^20 elements) each board runs coset.c's search."""
     rng = np.random.default_rng(11)
     r = 60
-    H = (rng.integers(0, n, size=(len(orders), r)) * (rng.random((len(orders), r)) < 0.3)
-         ).astype(np.uint8)
+    H = (rng.integers(0, n, size=(len(orders), r)) * (rng.random((len(orders), r)) < 0.3)).astype(
+        np.uint8
+    )
     X0 = rng.integers(0, n, size=(3, r)).astype(np.uint8)
     lengths, best = _coset_batch.coset_min_many(X0, H, orders, n)
     for i in range(3):
         _, want, _, _, complete = _coset.coset_min(X0[i], H, orders, n)
         assert complete and lengths[i] == want == int(best[i].astype(np.int64).sum())
-        diff = (best[i].astype(np.int64) - X0[i]) % n      # best - x0 is in span(H)
+        diff = (best[i].astype(np.int64) - X0[i]) % n  # best - x0 is in span(H)
         if n == 2:
             M = np.concatenate([H, diff[None, :]]).astype(np.uint8)
             assert _rank_gf2(M) == _rank_gf2(H)
@@ -170,6 +201,7 @@ def test_large_kernels_run_the_gray_search_per_board(n, orders):
 
 def _rank_gf2(M):
     from modlights.native import _core as _gf2
+
     return _gf2.rank(M)
 
 
@@ -187,8 +219,7 @@ def test_sub_cubes_cover_the_coset(case, data):
     best = int(x0.astype(np.int64).sum())
     covered = 0
     for corner in range(cells):
-        found, length, ex, pr = _coset_batch.coset_min_sub(x0, H, orders, n, inner, corner,
-                                                           best)
+        found, length, ex, pr = _coset_batch.coset_min_sub(x0, H, orders, n, inner, corner, best)
         covered += ex + pr
         # the sub-cube's elements: enumerate_coset's order has generator 0 slowest
         digits = []
@@ -239,7 +270,8 @@ def test_batch_rejects_bad_input():
 def test_batches_in_blocks_give_the_same_answers(monkeypatch):
     """Large batches run as several C calls of bounded work: same answers."""
     from modlights.search import minimal
-    b = ml.Board.grid(4, 4, states=6, pattern="cross")      # |ker A| = 144
+
+    b = ml.Board.grid(4, 4, states=6, pattern="cross")  # |ker A| = 144
     s = ml.Solver(b)
     S = random_stack(b, np.random.default_rng(12), 60)
     whole = s.min_taps_many(S)

@@ -5,6 +5,7 @@ the target is reached: the depth is the true fewest number of physical taps. The
 minimal search over x0 + ker A must find exactly that many, for every n in 2..8,
 with locks, holes, wrap and graph boards.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -52,7 +53,7 @@ small_boards = st.one_of(grid_boards(max_brute=3000), graph_boards(max_brute=300
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(b=small_boards, seed=st.integers(0, 2**32 - 1), target=st.sampled_from([0, 1]))
 def test_minimal_equals_bfs(backend, b, seed, target):
-    if b.states ** b.n_cells > 20000:          # keep the BFS state space small
+    if b.states**b.n_cells > 20000:  # keep the BFS state space small
         return
     state = b.random_state(rng=seed, solvable=bool(seed % 3))
     s = ml.Solver(b, backend=backend)
@@ -67,13 +68,15 @@ def test_minimal_equals_bfs(backend, b, seed, target):
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8])
 def test_minimal_equals_bfs_every_n(n):
-    boards = [ml.Board.grid(2, 3, states=n, locked=[(0, 0)]),
-              ml.Board.grid(2, 2, states=n, pattern="square", wrap=True),
-              ml.Board.grid(2, 3, states=n, pattern="knight", holes=[(1, 2)]),
-              ml.Board.from_effects([[0, 1], [1, 2], [2, 0], [0, 0, 2]], n)]
+    boards = [
+        ml.Board.grid(2, 3, states=n, locked=[(0, 0)]),
+        ml.Board.grid(2, 2, states=n, pattern="square", wrap=True),
+        ml.Board.grid(2, 3, states=n, pattern="knight", holes=[(1, 2)]),
+        ml.Board.from_effects([[0, 1], [1, 2], [2, 0], [0, 0, 2]], n),
+    ]
     rng = np.random.default_rng(n)
     for b in boards:
-        if n ** b.n_cells > 50000:
+        if n**b.n_cells > 50000:
             continue
         s = ml.Solver(b)
         for _ in range(4):

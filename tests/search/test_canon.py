@@ -2,6 +2,7 @@
 implementation against the NumPy one and against brute force (the span enumerated), and
 the property they exist for: a minimal search that stops early gives the same answer
 whichever engine factored the board."""
+
 from __future__ import annotations
 
 import itertools
@@ -22,8 +23,11 @@ def _span(G: np.ndarray, orders: list[int], n: int) -> set[tuple[int, ...]]:
     L = G.shape[1]
     out = set()
     for c in itertools.product(*[range(o) for o in orders]):
-        v = np.array(c, dtype=np.int64) @ G.astype(np.int64) % n if orders \
+        v = (
+            np.array(c, dtype=np.int64) @ G.astype(np.int64) % n
+            if orders
             else np.zeros(L, dtype=np.int64)
+        )
         out.add(tuple(int(t) for t in v))
     return out
 
@@ -31,7 +35,7 @@ def _span(G: np.ndarray, orders: list[int], n: int) -> set[tuple[int, ...]]:
 def _random_module(rng: np.random.Generator, n: int) -> np.ndarray:
     """A few generators, some multiplied by a zero divisor (torsion of every order)."""
     k = int(rng.integers(0, 5))
-    while n ** k > 20000:
+    while n**k > 20000:
         k -= 1
     L = int(rng.integers(1, 7))
     G = rng.integers(0, n, (k, L))
@@ -50,9 +54,9 @@ def test_basis_is_a_direct_sum_basis_of_the_module_and_c_equals_numpy(n):
         assert np.array_equal(H, Hp) and orders == op
         S = _span(G, [n] * G.shape[0], n)
         assert _span(H, orders, n) == S
-        assert prod(orders) == len(S)             # spans S with |S| elements: direct
+        assert prod(orders) == len(S)  # spans S with |S| elements: direct
         assert all(o > 1 for o in orders)
-        for h, o in zip(H.astype(np.int64), orders):   # o is the additive order of h
+        for h, o in zip(H.astype(np.int64), orders):  # o is the additive order of h
             assert not np.any(h * o % n) and all(np.any(h * d % n) for d in range(1, o))
 
 
@@ -81,22 +85,20 @@ def test_reduce_gives_one_representative_per_coset(n):
         k, L = G.shape
         H, orders = canon.basis(G, n)
         x = rng.integers(0, n, (3, L)).astype(np.uint8)
-        y = (x.astype(np.int64) + rng.integers(0, n, (3, k)) @ G.astype(np.int64)) % n \
-            if k else x
+        y = (x.astype(np.int64) + rng.integers(0, n, (3, k)) @ G.astype(np.int64)) % n if k else x
         a = canon.reduce(x, H, n)
         assert np.array_equal(a, canon.reduce(y.astype(np.uint8), H, n))
         assert np.array_equal(a, canon.reduce(x, H, n, native=False))
         assert np.array_equal(a[0], canon.reduce(x[0], H, n))
         S = _span(G, [n] * k, n)
-        assert all(tuple(int(t) for t in (a[i].astype(np.int64) - x[i]) % n) in S
-                   for i in range(3))
+        assert all(tuple(int(t) for t in (a[i].astype(np.int64) - x[i]) % n) in S for i in range(3))
 
 
 def test_prime_moduli_give_the_reduced_row_echelon_basis():
     rng = np.random.default_rng(7)
     for n in (2, 3, 5, 7, 251):
         G = rng.integers(0, n, (6, 12)).astype(np.uint8)
-        G[3] = (2 * G[0].astype(np.int64) + G[1]) % n        # a dependent row
+        G[3] = (2 * G[0].astype(np.int64) + G[1]) % n  # a dependent row
         H, orders = canon.basis(G, n)
         assert orders == [n] * len(orders) and len(orders) == 5
         pivots = [int(np.flatnonzero(h)[0]) for h in H]
@@ -118,19 +120,27 @@ def test_bad_input_is_a_value_error():
 
 def test_fits_matches_the_c_bound():
     from modlights.native import _core
+
     assert canon.CANON_MAX_WORK == _core.CANON_MAX_WORK
-    for k, L, n in [(0, 0, 2), (100, 10**6, 2), (2000, 10**6, 2), (64, 1 << 16, 6),
-                    (128, 1 << 16, 6), (300, 3000, 210), (300, 3000, 3)]:
+    for k, L, n in [
+        (0, 0, 2),
+        (100, 10**6, 2),
+        (2000, 10**6, 2),
+        (64, 1 << 16, 6),
+        (128, 1 << 16, 6),
+        (300, 3000, 210),
+        (300, 3000, 3),
+    ]:
         assert canon.fits(k, L, n) == _core.canon_fits(k, L, n)
 
 
 # ------------------------------------------------------------------ engine independence
 BOARDS = [
-    lambda: ml.Board.grid(5, 5, states=2),                             # cross: algebraic
+    lambda: ml.Board.grid(5, 5, states=2),  # cross: algebraic
     lambda: ml.Board.grid(9, 9, states=2),
     lambda: ml.Board.grid(16, 16, states=2),
     lambda: ml.Board.grid(4, 4, states=2, pattern="diagonal"),
-    lambda: ml.Board.grid(9, 9, states=4),                             # lifted
+    lambda: ml.Board.grid(9, 9, states=4),  # lifted
     lambda: ml.Board.grid(14, 14, states=6),
     lambda: ml.Board.grid(4, 4, states=3, pattern="knight", wrap=True),
     lambda: ml.Board.grid(9, 9, states=2, locked=[(0, 0), (2, 3)], holes=[(8, 8)]),
@@ -174,8 +184,11 @@ def test_an_unfinished_search_gives_the_same_answer_on_every_engine(make):
 
 
 def test_solver_kernel_is_canonical():
-    for board in (ml.Board.grid(9, 9, states=2), ml.Board.grid(6, 6, states=4),
-                  ml.Board.grid(5, 5, states=6)):
+    for board in (
+        ml.Board.grid(9, 9, states=2),
+        ml.Board.grid(6, 6, states=4),
+        ml.Board.grid(5, 5, states=6),
+    ):
         s = ml.Solver(board)
         H, orders = s.kernel(), s.kernel_orders
         H2, o2 = canon.basis(H, board.states)

@@ -4,6 +4,7 @@ wraps, odd and even sides, graph boards) and random kernels of random matrices, 
 and without symmetry; the minimise / coset_minimum integration (budgets, deadlines,
 progress, Ctrl-C, executors, the proof dict, checked here by a small independent
 checker of the "tree" proof); A075464 against the OEIS values."""
+
 from __future__ import annotations
 
 import concurrent.futures as cf
@@ -22,10 +23,62 @@ from modlights.search.minimal import Kernel, coset_minimum, minimise
 from modlights.search.symmetry import symmetries
 
 # OEIS A075464: fewest taps for the all-on k x k board, k = 1..54 (the issue's list)
-A075464 = [1, 4, 5, 4, 15, 28, 33, 40, 25, 44, 55, 72, 105, 56, 117, 104, 147, 188, 141,
-           224, 245, 276, 231, 270, 353, 356, 405, 416, 345, 376, 553, 428, 469, 520, 563,
-           600, 761, 772, 561, 696, 891, 940, 953, 772, 1069, 1188, 971, 1096, 1165, 1220,
-           1317, 1256, 1487, 1400]
+A075464 = [
+    1,
+    4,
+    5,
+    4,
+    15,
+    28,
+    33,
+    40,
+    25,
+    44,
+    55,
+    72,
+    105,
+    56,
+    117,
+    104,
+    147,
+    188,
+    141,
+    224,
+    245,
+    276,
+    231,
+    270,
+    353,
+    356,
+    405,
+    416,
+    345,
+    376,
+    553,
+    428,
+    469,
+    520,
+    563,
+    600,
+    761,
+    772,
+    561,
+    696,
+    891,
+    940,
+    953,
+    772,
+    1069,
+    1188,
+    971,
+    1096,
+    1165,
+    1220,
+    1317,
+    1256,
+    1487,
+    1400,
+]
 
 
 # ------------------------------------------------------------------ helpers
@@ -76,8 +129,9 @@ def random_board(rng) -> ml.Board:
         return ml.Board.grid(rows, cols, 2, pattern, locked=locked, holes=holes, wrap=wrap)
     if kind == 1:
         m = int(rng.integers(3, 12))
-        effects = [list(rng.choice(m, size=int(rng.integers(1, 4)), replace=False))
-                   for _ in range(m)]
+        effects = [
+            list(rng.choice(m, size=int(rng.integers(1, 4)), replace=False)) for _ in range(m)
+        ]
         return ml.Board.from_effects(effects, 2, n_cells=m)
     cells = int(rng.integers(3, 14))
     taps = cells + int(rng.integers(1, 9))
@@ -87,9 +141,14 @@ def random_board(rng) -> ml.Board:
 
 def kernel_of(board: ml.Board, syms=True) -> Kernel:
     eng = ReferenceEngine(board.matrix(), board.states)
-    return Kernel(board.states, board.n_taps, eng.kernel_size, native=True,
-                  generators=eng.generators,
-                  symmetries=(lambda: symmetries(board)) if syms else None)
+    return Kernel(
+        board.states,
+        board.n_taps,
+        eng.kernel_size,
+        native=True,
+        generators=eng.generators,
+        symmetries=(lambda: symmetries(board)) if syms else None,
+    )
 
 
 def symmetric_solution(board, rng) -> np.ndarray:
@@ -138,7 +197,7 @@ def check_tree_proof(board, rhs, x, length, proof, H_kernel):
                 return c
         raise AssertionError("not in the span")
 
-    def leaf_key(c_high):        # (c_{k-1}, ..., c_m) as an int, c_{k-1} most significant
+    def leaf_key(c_high):  # (c_{k-1}, ..., c_m) as an int, c_{k-1} most significant
         return int("".join(map(str, reversed(c_high))) or "0", 2)
 
     for pre in proof["pruned"]:
@@ -147,16 +206,17 @@ def check_tree_proof(board, rhs, x, length, proof, H_kernel):
         for t, c in enumerate(pre):
             y += c * G[k - 1 - t]
         y %= 2
-        free = G[:k - d]
+        free = G[: k - d]
         groups: dict = {}
         for j in range(board.n_taps):
             groups.setdefault(tuple(free[:, j]), []).append(y[j])
-        bound = sum(sum(v) if not any(key) else min(sum(v), len(v) - sum(v))
-                    for key, v in groups.items())
+        bound = sum(
+            sum(v) if not any(key) else min(sum(v), len(v) - sum(v)) for key, v in groups.items()
+        )
         assert bound >= length
     for c_high in itertools.product((0, 1), repeat=k - m):
         y = (x + np.array(c_high, dtype=np.int64) @ G[m:]) % 2 if k > m else x.copy()
-        if any(tuple(reversed(c_high))[:len(p)] == tuple(p) for p in proof["pruned"]):
+        if any(tuple(reversed(c_high))[: len(p)] == tuple(p) for p in proof["pruned"]):
             continue
         least = True
         for s in proof.get("symmetries", []):
@@ -183,7 +243,7 @@ def test_search_equals_enumeration_on_random_cosets(seed):
         p = cube.plan(x0, H, m=m)
         r = cube.search(p, threads=int(rng.integers(1, 3)))
         assert r.complete and r.length == want == int(r.best.sum())
-        assert gf2_rank(np.vstack([H, r.best ^ x0])) == gf2_rank(H)     # in the coset
+        assert gf2_rank(np.vstack([H, r.best ^ x0])) == gf2_rank(H)  # in the coset
         assert r.covered == 1 << len(H)
 
 
@@ -203,8 +263,11 @@ def test_boards_with_and_without_symmetry(seed):
     H, orders = eng.generators()
     if len(orders) > 12:
         pytest.skip("kernel too large to enumerate here")
-    x0 = symmetric_solution(board, rng) if seed % 2 else \
-        rng.integers(0, 2, board.n_taps).astype(np.uint8)
+    x0 = (
+        symmetric_solution(board, rng)
+        if seed % 2
+        else rng.integers(0, 2, board.n_taps).astype(np.uint8)
+    )
     want = coset_least(x0, H)
     for syms in ([], symmetries(board)):
         for m in (None, int(rng.integers(0, len(orders) + 1))):
@@ -237,9 +300,12 @@ def test_minimise_by_the_transform_equals_the_gray_walk(monkeypatch):
         H, orders = kernel.generators()
         if not 1 <= len(orders) <= 10:
             continue
-        x0 = symmetric_solution(board, rng) if checked % 2 else \
-            rng.integers(0, 2, board.n_taps).astype(np.uint8)
-        monkeypatch.setattr(cube, "CUBE_MIN_NULLITY", 10 ** 6)
+        x0 = (
+            symmetric_solution(board, rng)
+            if checked % 2
+            else rng.integers(0, 2, board.n_taps).astype(np.uint8)
+        )
+        monkeypatch.setattr(cube, "CUBE_MIN_NULLITY", 10**6)
         old = minimise(x0, kernel, None, None)
         monkeypatch.setattr(cube, "CUBE_MIN_NULLITY", 1)
         proof: list = []
@@ -249,8 +315,7 @@ def test_minimise_by_the_transform_equals_the_gray_walk(monkeypatch):
         assert len(proof) == 1
         rhs = board.matrix().astype(np.int64) @ x0 % 2
         if proof[0]["method"] == "tree":
-            check_tree_proof(board, rhs, new[0].astype(np.int64), int(new[0].sum()),
-                             proof[0], H)
+            check_tree_proof(board, rhs, new[0].astype(np.int64), int(new[0].sum()), proof[0], H)
         checked += 1
     assert checked >= 20
 
@@ -266,26 +331,32 @@ def test_solver_uses_the_transform_with_symmetry_and_proves(monkeypatch):
     b = ml.Board.grid(9, 9)
     s = ml.Solver(b)
     x0 = b.tap_vector(s.solve(np.zeros((9, 9), int), target=1).taps)
-    best, proven, _, _ = coset_minimum(x0, s._kernel(), steps=None, seconds=None,
-                                       deadline=None, proof=proof)
+    best, proven, _, _ = coset_minimum(
+        x0, s._kernel(), steps=None, seconds=None, deadline=None, proof=proof
+    )
     assert proven and len(proof) == 1 and len(proof[0]["symmetries"]) == 7
-    check_tree_proof(b, np.ones(b.n_cells, dtype=np.int64), best.astype(np.int64),
-                     A075464[8], proof[0], s.kernel())
+    check_tree_proof(
+        b,
+        np.ones(b.n_cells, dtype=np.int64),
+        best.astype(np.int64),
+        A075464[8],
+        proof[0],
+        s.kernel(),
+    )
 
 
 def test_a075464_up_to_54_against_oeis():
     t0 = time.perf_counter()
     for k in range(1, 55):
         b = ml.Board.grid(k, k)
-        sol = ml.Solver(b).solve(np.zeros((k, k), int), target=1, minimal=True,
-                                 budget=float("inf"))
+        sol = ml.Solver(b).solve(np.zeros((k, k), int), target=1, minimal=True, budget=float("inf"))
         assert sol.proven_minimal and sol.length == A075464[k - 1], k
     assert time.perf_counter() - t0 < 60
 
 
 # ------------------------------------------------------------------ budgets and control
 def _big():
-    b = ml.Board.grid(20, 20, wrap=True)          # nullity 32, no symmetry of the state
+    b = ml.Board.grid(20, 20, wrap=True)  # nullity 32, no symmetry of the state
     s = ml.Solver(b)
     st = b.random_state(rng=np.random.default_rng(3))
     return b, s, st
@@ -293,10 +364,11 @@ def _big():
 
 def test_budget_steps_and_deadline_are_honest():
     b, s, st = _big()
-    for steps in (1 << 26, 1 << 30):        # the Gray walk below cube.MIN_STEPS, then corners
+    for steps in (1 << 26, 1 << 30):  # the Gray walk below cube.MIN_STEPS, then corners
         seen = []
-        sol = s.solve(st, minimal=True, budget=steps,
-                      progress=lambda d, t, seen=seen: seen.append(d))
+        sol = s.solve(
+            st, minimal=True, budget=steps, progress=lambda d, t, seen=seen: seen.append(d)
+        )
         # (the Gray walk accounts its steps in blocks of a few thousand)
         assert not sol.proven_minimal and sol.examined <= steps + (1 << 14)
         assert not ((b.apply(st, sol.taps)) % 2).any()
@@ -310,8 +382,7 @@ def test_budget_steps_and_deadline_are_honest():
 def test_progress_and_executor_agree():
     b, s, st = _big()
     seen = []
-    full = s.solve(st, minimal=True, budget=float("inf"),
-                   progress=lambda d, t: seen.append((d, t)))
+    full = s.solve(st, minimal=True, budget=float("inf"), progress=lambda d, t: seen.append((d, t)))
     assert full.proven_minimal
     assert seen[-1][0] == seen[-1][1] == 1 << 32
     assert all(a[0] <= c[0] for a, c in zip(seen, seen[1:]))
@@ -320,8 +391,15 @@ def test_progress_and_executor_agree():
     assert other.proven_minimal and other.length == full.length
     with cf.ProcessPoolExecutor(2) as ex:
         proof: list = []
-        got = coset_minimum(b.tap_vector(full.taps), s._kernel(), steps=1 << 40,
-                            seconds=None, deadline=None, executor=ex, proof=proof)
+        got = coset_minimum(
+            b.tap_vector(full.taps),
+            s._kernel(),
+            steps=1 << 40,
+            seconds=None,
+            deadline=None,
+            executor=ex,
+            proof=proof,
+        )
     assert got[1] and int(got[0].sum()) == full.length
     assert proof and proof[0]["method"] == "tree" and proof[0]["leaf_dim"] > 0
 
@@ -338,14 +416,13 @@ def test_ctrl_c_stops_within_a_second():
         timer.cancel()
         _core._clear_interrupt()
     assert time.perf_counter() - t < 1.5
-    assert s.solve(st, minimal=True, budget=1 << 20).length >= 0     # still usable
+    assert s.solve(st, minimal=True, budget=1 << 20).length >= 0  # still usable
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("k", range(55, 62))
 def test_a075464_past_54(k):
     b = ml.Board.grid(k, k)
-    sol = ml.Solver(b).solve(np.zeros((k, k), int), target=1, minimal=True,
-                             budget=float("inf"))
+    sol = ml.Solver(b).solve(np.zeros((k, k), int), target=1, minimal=True, budget=float("inf"))
     assert sol.proven_minimal
     assert (b.apply(np.zeros((k, k), int), sol.taps) == 1).all()

@@ -1,5 +1,6 @@
 """Minimal searches split over executors (modlights.search.minimal): a ProcessPoolExecutor
 and a dask.distributed LocalCluster give the single-process answers."""
+
 from __future__ import annotations
 
 import concurrent.futures as cf
@@ -24,8 +25,14 @@ def random_boards(seed: int, count: int, max_kernel: int = 1 << 12):
         size = int(rng.integers(2, 7))
         shape = (size, int(rng.integers(2, 7)))
         locked, holes = random_masks(rng, shape, 0.1, 0.1)
-        b = ml.Board.grid(*shape, states=n, pattern=str(rng.choice(PATTERNS)), locked=locked,
-                          holes=holes, wrap=bool(rng.integers(2)))
+        b = ml.Board.grid(
+            *shape,
+            states=n,
+            pattern=str(rng.choice(PATTERNS)),
+            locked=locked,
+            holes=holes,
+            wrap=bool(rng.integers(2)),
+        )
         if 1 < ml.Solver(b).kernel_size <= max_kernel:
             out.append(b)
     return out
@@ -53,16 +60,20 @@ def process_pool():
 @pytest.fixture(scope="module")
 def dask_executor():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(processes=True, n_workers=2, threads_per_worker=1,
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         yield client.get_executor()
 
 
 @pytest.fixture(params=["process_pool", "dask"])
 def executor(request):
-    return request.getfixturevalue("process_pool" if request.param == "process_pool"
-                                   else "dask_executor")
+    return request.getfixturevalue(
+        "process_pool" if request.param == "process_pool" else "dask_executor"
+    )
 
 
 def test_solve_with_executor_matches_single_process(executor):
@@ -78,12 +89,11 @@ def test_solve_with_executor_matches_single_process(executor):
 
 
 def test_min_taps_many_with_executor_matches_single_process(executor, monkeypatch):
-    monkeypatch.setattr(minimal, "MIN_ROWS_PER_TASK", 8)      # split even small batches
+    monkeypatch.setattr(minimal, "MIN_ROWS_PER_TASK", 8)  # split even small batches
     rng = np.random.default_rng(3)
     for b in random_boards(4, 6):
         s = ml.Solver(b)
-        S = np.stack([b.random_state(rng=rng, solvable=bool(rng.integers(2)))
-                      for _ in range(50)])
+        S = np.stack([b.random_state(rng=rng, solvable=bool(rng.integers(2))) for _ in range(50)])
         got = s.min_taps_many(S, executor=executor)
         want = s.min_taps_many(S)
         assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
@@ -100,12 +110,14 @@ def test_coset_split_matches_the_whole_search(process_pool):
     r, k = 90, 16
     H = (rng.random((k, r)) < 0.2).astype(np.uint8)
     from modlights.native import _core as _coset
+
     for _ in range(3):
         x0 = rng.integers(0, 2, r).astype(np.uint8)
         _, want, _, _, _ = _coset.coset_min(x0, H, [2] * k, 2)
         for tasks in (1, 3, 8, 64):
-            best, length, examined, pruned = minimal.coset_min(x0, H, [2] * k, 2,
-                                                               process_pool, tasks=tasks)
+            best, length, examined, pruned = minimal.coset_min(
+                x0, H, [2] * k, 2, process_pool, tasks=tasks
+            )
             assert length == want == int(best.sum())
             assert examined + pruned == 1 << k
             assert _in_coset(best, x0, H)
@@ -116,12 +128,14 @@ def test_zn_coset_split_matches_the_whole_search(process_pool):
     n, orders, r = 6, [6, 3, 2, 6, 3], 40
     H = np.stack([(rng.integers(0, o, r) * (n // o)) % n for o in orders]).astype(np.uint8)
     from modlights.native import _core as _coset
+
     for _ in range(3):
         x0 = rng.integers(0, n, r).astype(np.uint8)
         _, want, _, _, _ = _coset.coset_min(x0, H, orders, n)
         for tasks in (2, 7, 30):
-            best, length, examined, pruned = minimal.coset_min(x0, H, orders, n,
-                                                               process_pool, tasks=tasks)
+            best, length, examined, pruned = minimal.coset_min(
+                x0, H, orders, n, process_pool, tasks=tasks
+            )
             assert length == want == int(best.astype(np.int64).sum())
             assert examined + pruned == np.prod(orders)
 
@@ -134,6 +148,7 @@ class _ShuffledExecutor(cf.Executor):
     def __init__(self, seed: int, hold: int = 3):
         import random
         import threading
+
         self._max_workers = hold
         self._rng = random.Random(seed)
         self._queue: list = []
@@ -155,8 +170,11 @@ class _ShuffledExecutor(cf.Executor):
             with self._ready:
                 # wait for `hold` tasks to choose from (or 20 ms without a new one)
                 seen = -1
-                while len(self._queue) < self._max_workers and not self._stop \
-                        and (len(self._queue) != seen or not self._queue):
+                while (
+                    len(self._queue) < self._max_workers
+                    and not self._stop
+                    and (len(self._queue) != seen or not self._queue)
+                ):
                     seen = len(self._queue)
                     self._ready.wait(0.02)
                 if self._stop and not self._queue:
@@ -178,7 +196,7 @@ def test_coset_split_answer_does_not_depend_on_the_order_tasks_finish(n):
     """Many elements tie for the least length; tasks finishing in five different orders
     give the same element (the first of the lowest corner's sub-cube that holds one)."""
     rng = np.random.default_rng(11)
-    r = 10                                  # short vectors: many of the least length
+    r = 10  # short vectors: many of the least length
     orders = [2] * 10 if n == 2 else [6, 3, 2, 6, 3, 2, 6]
     H = np.stack([(rng.integers(0, o, r) * (n // o)) % n for o in orders]).astype(np.uint8)
     for _ in range(3):
@@ -186,8 +204,7 @@ def test_coset_split_answer_does_not_depend_on_the_order_tasks_finish(n):
         answers = []
         for seed in range(5):
             with _ShuffledExecutor(seed) as ex:
-                best, length, examined, pruned = minimal.coset_min(x0, H, orders, n, ex,
-                                                                   tasks=16)
+                best, length, examined, pruned = minimal.coset_min(x0, H, orders, n, ex, tasks=16)
             assert examined + pruned == np.prod(orders)
             answers.append(best.tobytes())
         assert len(set(answers)) == 1
@@ -195,12 +212,13 @@ def test_coset_split_answer_does_not_depend_on_the_order_tasks_finish(n):
 
 def _in_coset(x, x0, H):
     from modlights.native import _core as _gf2
+
     d = (x ^ x0)[None, :]
     return _gf2.rank(np.concatenate([H, d])) == _gf2.rank(H)
 
 
 def test_budget_below_the_coset_runs_as_without_executor(process_pool):
-    b = ml.Board.grid(4, 4)                   # kernel 2^4
+    b = ml.Board.grid(4, 4)  # kernel 2^4
     s = ml.Solver(b)
     state = b.random_state(rng=np.random.default_rng(8))
     for budget in (0, 5, 2.0):

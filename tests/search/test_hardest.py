@@ -3,6 +3,7 @@
 The oracle looks at every tap vector x: boards are the images A x (from the dense
 matrix, not the Solver), a board's fewest taps is the least weight of the x with that
 image, and the hardest board is the largest of those minima."""
+
 from __future__ import annotations
 
 import concurrent.futures as cf
@@ -41,9 +42,10 @@ def brute_hardest(board: ml.Board) -> tuple[int, dict]:
 def without_helpers(monkeypatch) -> None:
     """hardest() with neither the linear program's bound (the zero element's weight 1:
     the bound (n-1) r) nor the local search: the integer program alone."""
+
     def trivial_bound(E, cover, groups, n, deadline=None):
-        return (Fraction(10 ** 9), cover, np.zeros(1, dtype=np.int64),
-                np.ones(1, dtype=object))
+        return (Fraction(10**9), cover, np.zeros(1, dtype=np.int64), np.ones(1, dtype=object))
+
     monkeypatch.setattr(hardest_module, "root_bound", trivial_bound)
     monkeypatch.setattr(hardest_module, "_anneal", lambda *a: (a[-3], None))
 
@@ -61,35 +63,61 @@ def check_against_brute(board: ml.Board, backend: str = "native") -> Hardest:
     return h
 
 
-@pytest.mark.parametrize("k,pattern", [(3, "cross"), (4, "cross"), (3, "square"),
-                                       (4, "diagonal"), (3, "knight"), (4, "horizontal"),
-                                       (4, "square")])
+@pytest.mark.parametrize(
+    "k,pattern",
+    [
+        (3, "cross"),
+        (4, "cross"),
+        (3, "square"),
+        (4, "diagonal"),
+        (3, "knight"),
+        (4, "horizontal"),
+        (4, "square"),
+    ],
+)
 def test_gf2_grids_match_brute_force(k, pattern):
     check_against_brute(ml.Board.grid(k, k, 2, pattern))
 
 
-@pytest.mark.parametrize("rows,cols,n,pattern", [
-    (2, 2, 3, "cross"), (2, 3, 3, "cross"), (3, 3, 3, "cross"), (3, 3, 3, "square"),
-    (2, 2, 4, "cross"), (2, 3, 4, "cross"), (3, 3, 4, "cross"), (2, 3, 4, "square"),
-    (3, 3, 4, "diagonal"), (2, 3, 6, "cross"), (2, 2, 5, "square"),
-])
+@pytest.mark.parametrize(
+    "rows,cols,n,pattern",
+    [
+        (2, 2, 3, "cross"),
+        (2, 3, 3, "cross"),
+        (3, 3, 3, "cross"),
+        (3, 3, 3, "square"),
+        (2, 2, 4, "cross"),
+        (2, 3, 4, "cross"),
+        (3, 3, 4, "cross"),
+        (2, 3, 4, "square"),
+        (3, 3, 4, "diagonal"),
+        (2, 3, 6, "cross"),
+        (2, 2, 5, "square"),
+    ],
+)
 def test_zn_grids_match_brute_force(rows, cols, n, pattern):
     check_against_brute(ml.Board.grid(rows, cols, n, pattern))
 
 
 def test_wrapped_locks_and_holes_match_brute_force():
     check_against_brute(ml.Board.grid(4, 4, 2, "cross", wrap=True))
-    check_against_brute(ml.Board.grid(4, 4, 2, "cross", locked=[(0, 0), (2, 1)],
-                                      holes=[(3, 3)]))
+    check_against_brute(ml.Board.grid(4, 4, 2, "cross", locked=[(0, 0), (2, 1)], holes=[(3, 3)]))
     check_against_brute(ml.Board.grid(3, 3, 3, "square", locked=[(1, 1)], holes=[(0, 2)]))
     check_against_brute(ml.Board.grid(3, 3, 4, "cross", wrap=True, holes=[(1, 1)]))
 
 
-@pytest.mark.parametrize("board", [
-    ml.Board.grid(4, 4), ml.Board.grid(4, 4, 2, "diagonal"),
-    ml.Board.grid(3, 3, 2, "square", wrap=True),
-    ml.Board.grid(2, 3, 4, "cross"), ml.Board.grid(3, 3, 4, "cross", wrap=True),
-    ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3)], ids=repr)
+@pytest.mark.parametrize(
+    "board",
+    [
+        ml.Board.grid(4, 4),
+        ml.Board.grid(4, 4, 2, "diagonal"),
+        ml.Board.grid(3, 3, 2, "square", wrap=True),
+        ml.Board.grid(2, 3, 4, "cross"),
+        ml.Board.grid(3, 3, 4, "cross", wrap=True),
+        ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3),
+    ],
+    ids=repr,
+)
 def test_constraint_generation_matches_brute_force(board, monkeypatch):
     # start from the generators only: the rounds of coset searches must find the rest
     # (no linear program bound and no local search to end the search early)
@@ -147,7 +175,7 @@ def test_5x5_cross_is_15():
 def test_no_taps_and_no_cells():
     h = ml.Solver(ml.Board.from_effects([], 3, n_cells=2)).hardest()
     assert (h.min_taps, h.proven) == (0, True)
-    h = ml.Solver(ml.Board.from_effects([[], []], 2, n_cells=0)).hardest()   # all kernel
+    h = ml.Solver(ml.Board.from_effects([[], []], 2, n_cells=0)).hardest()  # all kernel
     assert (h.min_taps, h.proven) == (0, True)
 
 
@@ -167,6 +195,7 @@ def test_budget_is_a_deadline(budget):
     machine; the docstring promises +10% or +0.25 s when idle). The answer stays
     honest."""
     import os
+
     s = ml.Solver(ml.Board.grid(9, 9, 4))
     _ = s.kernel_size
     t = time.perf_counter()
@@ -176,7 +205,7 @@ def test_budget_is_a_deadline(budget):
     assert h.lower == h.min_taps <= h.upper <= 3 * 81
     sol = s.solve(h.state)
     assert sol.proven_minimal and sol.length == h.min_taps
-    try:                                        # no HiGHS worker left behind (Linux)
+    try:  # no HiGHS worker left behind (Linux)
         with open(f"/proc/{os.getpid()}/task/{os.getpid()}/children") as f:
             kids = f.read().split()
     except OSError:
@@ -189,8 +218,9 @@ def test_budget_is_a_deadline(budget):
 def test_child_and_in_process_programs_agree(monkeypatch):
     """The same covering programs solved in this process and in the worker process."""
     from modlights.search import hardest as hm
+
     for board in (ml.Board.grid(4, 4), ml.Board.grid(5, 5, 3), ml.Board.grid(3, 4, 4)):
-        monkeypatch.setattr(hm, "INPROCESS_NNZ_MAX", 10 ** 12)
+        monkeypatch.setattr(hm, "INPROCESS_NNZ_MAX", 10**12)
         local = ml.Solver(board).hardest()
         monkeypatch.setattr(hm, "INPROCESS_NNZ_MAX", 0)
         child = ml.Solver(board).hardest()
@@ -205,6 +235,7 @@ def test_bad_budget_is_a_value_error(bad):
 
 def test_executor_is_accepted():
     from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(1) as ex:
         h = ml.Solver(ml.Board.grid(4, 4)).hardest(executor=ex)
     assert h.proven and h.min_taps == brute_hardest(ml.Board.grid(4, 4))[0]
@@ -216,7 +247,7 @@ def test_result_pickles_and_reports():
     assert h2.to_dict() == h.to_dict()
     assert "min_taps=" in repr(h)
     s = ml.Solver(ml.Board.grid(4, 4))
-    again = hardest(s.board, s._kernel())          # the search layer, without the Solver
+    again = hardest(s.board, s._kernel())  # the search layer, without the Solver
     assert again is not h and again.to_dict() | {"seconds": 0} == h.to_dict() | {"seconds": 0}
 
 
@@ -233,6 +264,7 @@ def test_cli_prints_value_witness_and_time():
     import io
 
     from modlights.cli import main
+
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         assert main(["hardest", "--grid", "5x5"]) == 0
@@ -243,13 +275,20 @@ def test_cli_prints_value_witness_and_time():
 
 def test_cli_json_and_errors():
     import json
-    out = subprocess.run([sys.executable, "-m", "modlights", "hardest", "--grid", "3x3",
-                          "--states", "3", "--json"], capture_output=True, text=True)
+
+    out = subprocess.run(
+        [sys.executable, "-m", "modlights", "hardest", "--grid", "3x3", "--states", "3", "--json"],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     assert doc["min_taps"] == brute_hardest(ml.Board.grid(3, 3, 3))[0] and doc["proven"]
-    bad = subprocess.run([sys.executable, "-m", "modlights", "hardest", "--grid", "3x3",
-                          "--budget", "soon"], capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "modlights", "hardest", "--grid", "3x3", "--budget", "soon"],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2 and "--budget" in bad.stderr and "Traceback" not in bad.stderr
 
 
@@ -276,7 +315,7 @@ def test_pinned_groups_take_every_combination(board):
     s = ml.Solver(board)
     groups, gens = groups_of(s)
     pinned = hardest_module.pinned_groups(gens, groups.sizes, board.states)
-    assert (np.diff(groups.sizes[pinned]) >= 0).all()       # the smallest groups first
+    assert (np.diff(groups.sizes[pinned]) >= 0).all()  # the smallest groups first
     taps = groups.rep[pinned]
     K = kernel_by_brute_force(board)
     seen = {row.tobytes() for row in K[:, taps].astype(np.uint8)}
@@ -286,8 +325,9 @@ def test_pinned_groups_take_every_combination(board):
         if g in pinned:
             continue
         more = np.append(taps, groups.rep[g])
-        assert len({row.tobytes() for row in K[:, more].astype(np.uint8)}) < \
-            board.states ** len(more)
+        assert len({row.tobytes() for row in K[:, more].astype(np.uint8)}) < board.states ** len(
+            more
+        )
 
 
 def test_9x9_pins_all_eight_kernel_dimensions():
@@ -296,12 +336,19 @@ def test_9x9_pins_all_eight_kernel_dimensions():
     assert len(hardest_module.pinned_groups(gens, groups.sizes, 2)) == 8 == s.nullity
 
 
-@pytest.mark.parametrize("board", [
-    ml.Board.grid(4, 4, 2, "diagonal"), ml.Board.grid(2, 4, 2, "square"),
-    ml.Board.grid(2, 2, 3, "cross"), ml.Board.grid(2, 3, 3, "cross"),
-    ml.Board.grid(4, 3, 2, "horizontal", holes=[(0, 2)], locked=[(3, 1)], wrap=True),
-    ml.Board.grid(2, 4, 3, "cross", holes=[(0, 0)], locked=[(0, 1)], wrap=True),
-    ml.Board.grid(4, 3, 2, "square", holes=[(2, 0)], locked=[(3, 0)])], ids=repr)
+@pytest.mark.parametrize(
+    "board",
+    [
+        ml.Board.grid(4, 4, 2, "diagonal"),
+        ml.Board.grid(2, 4, 2, "square"),
+        ml.Board.grid(2, 2, 3, "cross"),
+        ml.Board.grid(2, 3, 3, "cross"),
+        ml.Board.grid(4, 3, 2, "horizontal", holes=[(0, 2)], locked=[(3, 1)], wrap=True),
+        ml.Board.grid(2, 4, 3, "cross", holes=[(0, 0)], locked=[(0, 1)], wrap=True),
+        ml.Board.grid(4, 3, 2, "square", holes=[(2, 0)], locked=[(3, 0)]),
+    ],
+    ids=repr,
+)
 def test_pinned_groups_of_several_taps_match_brute_force(board):
     # no single taps to pin: the pinned groups are made 0 in the majority by rows
     groups, gens = groups_of(ml.Solver(board))
@@ -328,11 +375,16 @@ def test_fewer_pinned_taps_give_the_same_answer(keep, board):
 @pytest.mark.parametrize("keep", [0, 1])
 def test_fewer_pinned_taps_with_constraint_generation(keep, monkeypatch):
     real = hardest_module.pinned_groups
-    monkeypatch.setattr(hardest_module, "pinned_groups",
-                        lambda gens, sizes, n: real(gens, sizes, n)[:keep])
+    monkeypatch.setattr(
+        hardest_module, "pinned_groups", lambda gens, sizes, n: real(gens, sizes, n)[:keep]
+    )
     monkeypatch.setattr(hardest_module, "FULL_KERNEL_MAX", 0)
-    for board in (ml.Board.grid(4, 4), ml.Board.grid(2, 3, 4, "square"),
-                  ml.Board.grid(2, 3, 6, "cross"), ml.Board.grid(4, 4, 2, "diagonal")):
+    for board in (
+        ml.Board.grid(4, 4),
+        ml.Board.grid(2, 3, 4, "square"),
+        ml.Board.grid(2, 3, 6, "cross"),
+        ml.Board.grid(4, 4, 2, "diagonal"),
+    ):
         check_against_brute(board)
 
 
@@ -352,24 +404,31 @@ class CountingPool(cf.ProcessPoolExecutor):
 @pytest.fixture(scope="module")
 def counting_pool():
     with CountingPool(2) as pool:
-        pool.submit(int, 0).result()          # the workers start before HiGHS's threads
+        pool.submit(int, 0).result()  # the workers start before HiGHS's threads
         yield pool
 
 
-@pytest.mark.parametrize("board", [
-    ml.Board.grid(4, 4), ml.Board.grid(5, 5, 3, "cross"), ml.Board.grid(2, 3, 4, "square"),
-    ml.Board.grid(2, 2, 5, "square"), ml.Board.grid(2, 3, 6, "cross"),
-    ml.Board.grid(4, 4, 2, "cross", locked=[(0, 0), (2, 1)], holes=[(3, 3)]),
-    ml.Board.grid(3, 3, 4, "cross", wrap=True, holes=[(1, 1)])], ids=repr)
+@pytest.mark.parametrize(
+    "board",
+    [
+        ml.Board.grid(4, 4),
+        ml.Board.grid(5, 5, 3, "cross"),
+        ml.Board.grid(2, 3, 4, "square"),
+        ml.Board.grid(2, 2, 5, "square"),
+        ml.Board.grid(2, 3, 6, "cross"),
+        ml.Board.grid(4, 4, 2, "cross", locked=[(0, 0), (2, 1)], holes=[(3, 3)]),
+        ml.Board.grid(3, 3, 4, "cross", wrap=True, holes=[(1, 1)]),
+    ],
+    ids=repr,
+)
 def test_executor_runs_the_coset_searches(board, counting_pool):
     s = ml.Solver(board)
     assert s.kernel_size > 1
     before = counting_pool.submitted
     h = s.hardest(executor=counting_pool)
-    assert counting_pool.submitted > before           # the searches went to the pool
+    assert counting_pool.submitted > before  # the searches went to the pool
     one = s.hardest()
-    assert (h.min_taps, h.proven, h.lower, h.upper) == (one.min_taps, True, one.lower,
-                                                        one.upper)
+    assert (h.min_taps, h.proven, h.lower, h.upper) == (one.min_taps, True, one.lower, one.upper)
     assert s.solve(h.state).length == h.min_taps
     if board.n_taps <= 12:
         assert h.min_taps == brute_hardest(board)[0]

@@ -1,6 +1,7 @@
 """Hardest.certificate(): the bounds it claims are the true hardest value (brute force),
 and every number in it is recomputed here exactly, independently of the search code
 (plain Python loops over Fractions), then checked by ml.verify."""
+
 from __future__ import annotations
 
 import itertools
@@ -28,12 +29,15 @@ def element(coeffs: list[int], gens: list[list[int]], n: int, r: int) -> list[in
     return [sum(a * h[j] for a, h in zip(coeffs, gens)) % n for j in range(r)]
 
 
-def dual_bound(elems: list[list[int]], weights: list[Fraction], n: int,
-               fixed: dict[int, int], r: int) -> Fraction:
+def dual_bound(
+    elems: list[list[int]], weights: list[Fraction], n: int, fixed: dict[int, int], r: int
+) -> Fraction:
     total = Fraction(0)
     for j in range(r):
-        sums = [sum((w * ((v + c[j]) % n) for c, w in zip(elems, weights)), Fraction(0))
-                for v in range(n)]
+        sums = [
+            sum((w * ((v + c[j]) % n) for c, w in zip(elems, weights)), Fraction(0))
+            for v in range(n)
+        ]
         total += sums[fixed[j]] if j in fixed else max(sums)
     return total
 
@@ -52,8 +56,9 @@ def recheck(board: ml.Board, cert: dict) -> None:
     # the kernel: every element by brute force is one combination
     X = all_tap_vectors(r, n)
     kernel = {tuple(int(v) for v in x) for x in X[~((X @ A.T) % n).any(axis=1)]}
-    combos = {tuple(element(list(c), gens, n, r))
-              for c in itertools.product(*[range(o) for o in orders])}
+    combos = {
+        tuple(element(list(c), gens, n, r)) for c in itertools.product(*[range(o) for o in orders])
+    }
     assert combos == kernel and len(kernel) == int(np.prod(orders, dtype=np.int64))
     # the witness: its taps solve rhs with `length` taps, and nothing in its coset less
     w = cert["witness"]
@@ -102,15 +107,20 @@ def check(board: ml.Board, **kw) -> dict:
 
 
 BOARDS = [
-    ml.Board.grid(4, 4), ml.Board.grid(3, 4), ml.Board.grid(4, 4, 2, "diagonal"),
-    ml.Board.grid(3, 3, 3, "square"), ml.Board.grid(2, 3, 4, "cross"),
-    ml.Board.grid(2, 3, 6, "cross"), ml.Board.grid(2, 2, 5, "square"),
+    ml.Board.grid(4, 4),
+    ml.Board.grid(3, 4),
+    ml.Board.grid(4, 4, 2, "diagonal"),
+    ml.Board.grid(3, 3, 3, "square"),
+    ml.Board.grid(2, 3, 4, "cross"),
+    ml.Board.grid(2, 3, 6, "cross"),
+    ml.Board.grid(2, 2, 5, "square"),
     ml.Board.grid(3, 3, 4, "cross", wrap=True, holes=[(1, 1)]),
     ml.Board.grid(4, 4, 2, "cross", locked=[(0, 0), (2, 1)], holes=[(3, 3)]),
     ml.Board.grid(3, 3, 3, "square", locked=[(1, 1)], holes=[(0, 2)]),
     ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3),
     ml.Board.from_effects([[0, 1], [0, 1], [0, 1], [2]], 4),
-    ml.Board.from_effects([], 3, n_cells=2), ml.Board.grid(3, 3, 3, "cross"),
+    ml.Board.from_effects([], 3, n_cells=2),
+    ml.Board.grid(3, 3, 3, "cross"),
 ]
 
 
@@ -185,8 +195,10 @@ def test_exact_bound_matches_fractions(seed):
     values = rng.integers(0, n, (m, r)).astype(np.uint8)
     q = rng.integers(0, 1000, m)
     q[0] += 1
-    fixed = {int(j): int(rng.integers(0, n)) for j in rng.choice(r, int(rng.integers(0, r)),
-                                                                   replace=False)}
+    fixed = {
+        int(j): int(rng.integers(0, n))
+        for j in rng.choice(r, int(rng.integers(0, r)), replace=False)
+    }
     weights = [Fraction(int(v), int(q.sum())) for v in q]
     want = dual_bound(values.astype(int).tolist(), weights, n, fixed, r)
     assert lpbound.exact_bound(values, q, n, fixed) == want
@@ -195,15 +207,23 @@ def test_exact_bound_matches_fractions(seed):
     assert lpbound.exact_bound(values, big, n, fixed) == want
 
 
-@pytest.mark.parametrize("board", [
-    ml.Board.grid(2, 3, 4, "cross"), ml.Board.grid(2, 3, 6, "cross"),
-    ml.Board.grid(3, 3, 4, "cross", wrap=True), ml.Board.grid(2, 3, 6, "square"),
-    ml.Board.from_effects([[0, 1], [0, 1], [0, 1], [2]], 4)], ids=repr)
+@pytest.mark.parametrize(
+    "board",
+    [
+        ml.Board.grid(2, 3, 4, "cross"),
+        ml.Board.grid(2, 3, 6, "cross"),
+        ml.Board.grid(3, 3, 4, "cross", wrap=True),
+        ml.Board.grid(2, 3, 6, "square"),
+        ml.Board.from_effects([[0, 1], [0, 1], [0, 1], [2]], 4),
+    ],
+    ids=repr,
+)
 def test_program_bound_is_the_full_linear_program(board):
     """The constraint-generated program's exact bound equals the optimum of the linear
     program with every kernel element's row, solved at once (up to the rounding of
     its duals), and is at least the hardest value."""
     import highspy
+
     s = ml.Solver(board)
     H, orders = s._generators()
     n, r = board.states, board.n_taps
@@ -221,8 +241,13 @@ def test_program_bound_is_the_full_linear_program(board):
         h.addRow(1.0, 1.0, n, np.arange(j * n, j * n + n, dtype=np.int32), np.ones(n))
     for c in E.values.astype(np.int64):
         coef = ((np.arange(n)[None, :] + c[:, None]) % n).reshape(-1)
-        h.addRow(-inf, 0.0, r * n + 1, np.arange(r * n + 1, dtype=np.int32),
-                 np.append(-coef, 1.0).astype(float))
+        h.addRow(
+            -inf,
+            0.0,
+            r * n + 1,
+            np.arange(r * n + 1, dtype=np.int32),
+            np.append(-coef, 1.0).astype(float),
+        )
     h.run()
     full = h.getInfo().objective_function_value
     assert abs(float(B) - full) < 1e-6 and abs(opt - full) < 1e-6
@@ -257,7 +282,7 @@ def test_pinned_root_lowers_the_bound_as_a_one_leaf_tree():
     h = s.hardest()
     assert h.proven and h.upper < plain
     data = h._certificate
-    data.tree_failed = True                     # no deeper tree: the root's bound
+    data.tree_failed = True  # no deeper tree: the root's bound
     cert = h.certificate()
     ub = cert["upper_bound"]
     assert ub["method"] == "lp-tree" and ub["pinned"] and len(ub["nodes"]) == 1

@@ -1,6 +1,7 @@
 """modlights.search.minimal on what the Solver hands it (a Kernel and a particular
 solution), without a Solver: the least length of x0 + ker A against brute force over
 every tap vector, for the C search and the NumPy enumeration alike."""
+
 from __future__ import annotations
 
 import itertools
@@ -20,15 +21,21 @@ from modlights.search.minimal import (
     minimise,
 )
 
-BOARDS = [ml.Board.grid(4, 4), ml.Board.grid(3, 3, 3, "cross"), ml.Board.grid(2, 3, 4, "cross"),
-          ml.Board.grid(2, 3, 6, "square"), ml.Board.grid(3, 3, 2, "square", wrap=True),
-          ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3)]
+BOARDS = [
+    ml.Board.grid(4, 4),
+    ml.Board.grid(3, 3, 3, "cross"),
+    ml.Board.grid(2, 3, 4, "cross"),
+    ml.Board.grid(2, 3, 6, "square"),
+    ml.Board.grid(3, 3, 2, "square", wrap=True),
+    ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3),
+]
 
 
 def kernel_of(board: ml.Board, native: bool) -> Kernel:
     eng = ReferenceEngine(board.matrix(), board.states)
-    return Kernel(board.states, board.n_taps, eng.kernel_size, native=native,
-                  generators=eng.generators)
+    return Kernel(
+        board.states, board.n_taps, eng.kernel_size, native=native, generators=eng.generators
+    )
 
 
 def brute_least(board: ml.Board, x0: np.ndarray) -> int:
@@ -36,8 +43,11 @@ def brute_least(board: ml.Board, x0: np.ndarray) -> int:
     A = board.matrix().astype(np.int64)
     n = board.states
     target = A @ x0 % n
-    return min(sum(y) for y in itertools.product(range(n), repeat=board.n_taps)
-               if not ((A @ np.array(y) - target) % n).any())
+    return min(
+        sum(y)
+        for y in itertools.product(range(n), repeat=board.n_taps)
+        if not ((A @ np.array(y) - target) % n).any()
+    )
 
 
 @pytest.mark.parametrize("native", [True, False])
@@ -48,8 +58,9 @@ def test_coset_minimum_is_the_least_length(board, native):
     A = board.matrix().astype(np.int64)
     for _ in range(3):
         x0 = rng.integers(0, board.states, board.n_taps).astype(np.uint8)
-        best, proven, examined, _ = coset_minimum(x0, kernel, steps=1 << 20, seconds=None,
-                                                  deadline=None)
+        best, proven, examined, _ = coset_minimum(
+            x0, kernel, steps=1 << 20, seconds=None, deadline=None
+        )
         assert proven and examined >= 1
         assert not ((A @ best.astype(np.int64) - A @ x0.astype(np.int64)) % board.states).any()
         assert int(best.sum()) == brute_least(board, x0.astype(np.int64))
@@ -64,7 +75,7 @@ def test_batch_equals_one_by_one(board):
     rng = np.random.default_rng(7)
     X = rng.integers(0, board.states, (5, board.n_taps)).astype(np.uint8)
     lengths, _ = min_many(X, kernel, None, taps=False)
-    _, best = min_many(X, kernel, None, taps=True)    # a trivial kernel: X itself
+    _, best = min_many(X, kernel, None, taps=True)  # a trivial kernel: X itself
     for x, length, b in zip(X, lengths, best):
         assert length == int(b.sum()) == brute_least(board, x.astype(np.int64))
 
@@ -84,6 +95,7 @@ def test_a_partial_budget_gives_one_answer_on_every_machine():
     the proof flag and the answer equal the single-thread C walk's, whatever the CPU
     count (threads sharing a bound skip sub-cubes by timing)."""
     from modlights.native import _core
+
     board = ml.Board.from_effects([[0, 0, 0], [], [0], [0, 0, 0], [], [0, 0, 0], []], 9, 1)
     kernel = kernel_of(board, True)
     H, orders = kernel.generators()
@@ -92,20 +104,26 @@ def test_a_partial_budget_gives_one_answer_on_every_machine():
     for _ in range(4):
         x0 = rng.integers(0, 9, board.n_taps).astype(np.uint8)
         for steps in (total // 3, total // 9, 1000):
-            best, proven, examined, _ = coset_minimum(x0, kernel, steps=steps, seconds=None,
-                                                      deadline=None)
+            best, proven, examined, _ = coset_minimum(
+                x0, kernel, steps=steps, seconds=None, deadline=None
+            )
             one = _core.coset_min(x0, H, orders, 9, budget=steps, threads=1)
             assert examined == one[2] and proven == (one[4] or not one[0].any())
-            if not proven:      # the descent starts from the single-thread walk's best
-                assert int(best.sum()) == int(
-                    descend(one[0].astype(np.int64), H, orders, 9).sum())
+            if not proven:  # the descent starts from the single-thread walk's best
+                assert int(best.sum()) == int(descend(one[0].astype(np.int64), H, orders, 9).sum())
 
 
 def test_unsearchable_kernel_returns_the_start_unproved():
     board = ml.Board.grid(4, 4)
     eng = ReferenceEngine(board.matrix(), 2)
-    kernel = Kernel(2, board.n_taps, eng.kernel_size, native=True,
-                    generators=eng.generators, searchable=lambda: False)
+    kernel = Kernel(
+        2,
+        board.n_taps,
+        eng.kernel_size,
+        native=True,
+        generators=eng.generators,
+        searchable=lambda: False,
+    )
     x0 = np.ones(board.n_taps, np.uint8)
     best, proven, examined, _ = minimise(x0, kernel, 1 << 20, deadline_after(1.0))
     assert (best == x0).all() and not proven and examined == 0

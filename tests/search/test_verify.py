@@ -4,6 +4,7 @@ Certificates are built here from the brute-force oracle (every tap vector of a t
 board), from the Solver, and by hand (trees, symmetries, LP duals): the checker must
 accept exactly the true claims. Each tampering of docs/certificates.md is rejected
 with the step that fails. Deterministic: boards and states from fixed seeds."""
+
 from __future__ import annotations
 
 import ast
@@ -36,8 +37,7 @@ def random_board(rng: np.random.Generator, max_brute: int = 4000) -> ml.Board:
         effects = [list(rng.integers(0, m, size=int(rng.integers(0, 4)))) for _ in range(r)]
         return ml.Board.from_effects([[int(c) for c in e] for e in effects], n, n_cells=m)
     rows, cols = int(rng.integers(1, 5)), int(rng.integers(2, 5))
-    pattern = str(rng.choice(["cross", "cross", "square", "diagonal", "knight",
-                              "horizontal"]))
+    pattern = str(rng.choice(["cross", "cross", "square", "diagonal", "knight", "horizontal"]))
     if rng.random() < 0.2:
         pattern = [(int(a), int(b)) for a, b in rng.integers(-1, 2, size=(3, 2))]
     kinds = rng.choice(["t", "t", "t", "l", "h"], size=(rows, cols))
@@ -48,8 +48,15 @@ def random_board(rng: np.random.Generator, max_brute: int = 4000) -> ml.Board:
         r_, c_ = divmod(int(idx), cols)
         if not holes[r_, c_]:
             locked[r_, c_] = True
-    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked,
-                         holes=holes, wrap=bool(rng.random() < 0.3))
+    return ml.Board.grid(
+        rows,
+        cols,
+        states=n,
+        pattern=pattern,
+        locked=locked,
+        holes=holes,
+        wrap=bool(rng.random() < 0.3),
+    )
 
 
 BOARDS = [random_board(np.random.default_rng(s)) for s in range(34)] + [
@@ -75,12 +82,17 @@ def minimal_cert(board: ml.Board, x, proof=None, H=None, orders=None) -> dict:
         H, orders = kernel_of(board)
     A = board.matrix().astype(np.int64)
     x = np.asarray(x, dtype=np.int64)
-    return {"format": "modlights-certificate", "version": 1, "kind": "minimal",
-            "board": board.to_dict(),
-            "kernel": {"generators": np.asarray(H).tolist(),
-                       "orders": [int(o) for o in orders]},
-            "rhs": ((A @ x) % board.states).tolist(), "taps": x.tolist(),
-            "length": int(x.sum()), "proof": proof or {"method": "enumeration"}}
+    return {
+        "format": "modlights-certificate",
+        "version": 1,
+        "kind": "minimal",
+        "board": board.to_dict(),
+        "kernel": {"generators": np.asarray(H).tolist(), "orders": [int(o) for o in orders]},
+        "rhs": ((A @ x) % board.states).tolist(),
+        "taps": x.tolist(),
+        "length": int(x.sum()),
+        "proof": proof or {"method": "enumeration"},
+    }
 
 
 def rejects(cert, *words):
@@ -106,8 +118,7 @@ def test_verify_imports_only_the_model():
             mods.update(a.name for a in node.names)
     ours = {m for m in mods if m.split(".")[0] == "modlights"}
     assert ours and all(m.startswith("modlights.model.") for m in ours), ours
-    assert mods - ours <= {"__future__", "itertools", "re", "fractions", "math", "typing",
-                           "numpy"}
+    assert mods - ours <= {"__future__", "itertools", "re", "fractions", "math", "typing", "numpy"}
 
 
 # ------------------------------------------------------------------ kernel sizes
@@ -120,13 +131,12 @@ def test_kernel_and_span_sizes_match_brute_force(seed):
     A = V._Matrix(b)
     bf = BruteForce(b.matrix(), n)
     logs = {p: V._log_kernel(A, p, e) for p, e in V._prime_powers(n)}
-    assert np.prod([p ** v for p, v in logs.items()], dtype=object) == bf.kernel_size()
+    assert np.prod([p**v for p, v in logs.items()], dtype=object) == bf.kernel_size()
     rng = np.random.default_rng(seed)
     H = rng.integers(0, n, size=(int(rng.integers(0, 4)), b.n_taps))
-    if rng.random() < 0.5 and len(H):                        # multiples: non-unit entries
+    if rng.random() < 0.5 and len(H):  # multiples: non-unit entries
         H = H * int(rng.choice([d for d in range(1, n + 1) if n % d == 0])) % n
-    span = np.prod([p ** V._log_span(H, p, e) for p, e in V._prime_powers(n)],
-                   dtype=object)
+    span = np.prod([p ** V._log_span(H, p, e) for p, e in V._prime_powers(n)], dtype=object)
     assert span == group_closure_size(H, n)
 
 
@@ -140,13 +150,15 @@ def test_solve_mod_prime_powers_against_brute_force():
             z = rng.integers(0, n, size=3)
             ok = tuple(z) in images
             for p, e in V._prime_powers(n):
-                q = p ** e
+                q = p**e
                 Xs = V._solve(M % q, (z % q)[:, None], p, e)
                 if ok:
                     assert Xs is not None and not ((M @ Xs[:, 0] - z) % q).any()
             if not ok:
-                assert any(V._solve(M % p ** e, (z % p ** e)[:, None], p, e) is None
-                           for p, e in V._prime_powers(n))
+                assert any(
+                    V._solve(M % p**e, (z % p**e)[:, None], p, e) is None
+                    for p, e in V._prime_powers(n)
+                )
 
 
 # ------------------------------------------------------------------ minimal claims
@@ -204,12 +216,12 @@ def test_tampering_is_rejected(idx):
     rng = random.Random(idx)
 
     c = copy.deepcopy(good)
-    cols = np.flatnonzero(b.matrix().any(axis=0))     # a tap that changes some cell
+    cols = np.flatnonzero(b.matrix().any(axis=0))  # a tap that changes some cell
     tap = j = int(cols[rng.randrange(len(cols))])
     c["taps"][j] = (c["taps"][j] + 1) % n
     c["length"] = sum(c["taps"])
     rejects(c, "do not solve")
-    c["length"] -= 1                                  # length no longer the sum
+    c["length"] -= 1  # length no longer the sum
     rejects(c, "length")
     c = copy.deepcopy(good)
     j = rng.randrange(len(c["rhs"])) if c["rhs"] else None
@@ -218,7 +230,7 @@ def test_tampering_is_rejected(idx):
         rejects(c, "do not solve")
     c = copy.deepcopy(good)
     g = c["kernel"]["generators"][0]
-    g[tap] = (g[tap] + 1) % n                  # column tap of A is not zero
+    g[tap] = (g[tap] + 1) % n  # column tap of A is not zero
     rejects(c, "kernel generator 0 is not in ker A")
     c = copy.deepcopy(good)
     c["kernel"]["orders"][0] = n if c["kernel"]["orders"][0] != n else 1
@@ -252,9 +264,11 @@ def test_a_proof_with_its_own_generators():
     here), as a kernel of its own."""
     b = nontrivial()[0]
     c = ml.Solver(b).solve(b.random_state(rng=4)).certificate()
-    c["proof"] = {"method": "enumeration",
-                  "generators": c["kernel"]["generators"][::-1],
-                  "orders": c["kernel"]["orders"][::-1]}
+    c["proof"] = {
+        "method": "enumeration",
+        "generators": c["kernel"]["generators"][::-1],
+        "orders": c["kernel"]["orders"][::-1],
+    }
     assert V.verify(c)
     c["proof"]["generators"] = c["proof"]["generators"][1:]
     c["proof"]["orders"] = c["proof"]["orders"][1:]
@@ -286,7 +300,7 @@ def tree_proof(x, H, orders, n, m, rng, L):
             y = x.copy()
             for t, c in enumerate(P):
                 y = (y + c * H[k - 1 - t]) % n
-            if rng.random() < 0.5 and group_bound(y, H[:k - d], n) >= L:
+            if rng.random() < 0.5 and group_bound(y, H[: k - d], n) >= L:
                 pruned.append(list(P))
     return {"method": "tree", "leaf_dim": m, "pruned": pruned}
 
@@ -323,11 +337,15 @@ def test_altered_pruned_prefix_is_rejected():
         sol = ml.Solver(b).solve(b.random_state(rng=2))
         x = b.tap_vector(sol.taps).astype(np.int64)
         k = len(orders)
-        weak = [[c] for c in range(orders[-1])
-                if group_bound((x + c * H[-1]) % n, H[:k - 1], n) < sol.length]
+        weak = [
+            [c]
+            for c in range(orders[-1])
+            if group_bound((x + c * H[-1]) % n, H[: k - 1], n) < sol.length
+        ]
         if weak:
-            cert = minimal_cert(b, x, {"method": "tree", "leaf_dim": 0, "pruned": weak[:1]},
-                                H, orders)
+            cert = minimal_cert(
+                b, x, {"method": "tree", "leaf_dim": 0, "pruned": weak[:1]}, H, orders
+            )
             rejects(cert, f"pruned prefix {weak[0]} has bound", f"< length {sol.length}")
             return
     pytest.fail("no board with a weak prefix")
@@ -340,11 +358,12 @@ def test_tree_shape_errors():
     x = b.tap_vector(sol.taps)
     k = len(orders)
     for proof, words in [
-            ({"method": "tree", "leaf_dim": k + 1}, ["leaf_dim"]),
-            ({"method": "tree", "leaf_dim": 0, "pruned": [[orders[-1]]]}, ["entry 0"]),
-            ({"method": "tree", "leaf_dim": k, "pruned": [[0]]}, ["at most 0"]),
-            ({"method": "tree", "leaf_dim": 0, "pruned": "x"}, ["list"]),
-            ({"method": "bogus"}, ["unknown"])]:
+        ({"method": "tree", "leaf_dim": k + 1}, ["leaf_dim"]),
+        ({"method": "tree", "leaf_dim": 0, "pruned": [[orders[-1]]]}, ["entry 0"]),
+        ({"method": "tree", "leaf_dim": k, "pruned": [[0]]}, ["at most 0"]),
+        ({"method": "tree", "leaf_dim": 0, "pruned": "x"}, ["list"]),
+        ({"method": "bogus"}, ["unknown"]),
+    ]:
         rejects(minimal_cert(b, x, proof, H, orders), *words)
 
 
@@ -353,7 +372,7 @@ def sym_board_cert(n=2, wrap=False, size=4, seed=0):
     """A square grid, a rhs invariant under its symmetries, the minimal solution."""
     b = ml.Board.grid(size, size, states=n, wrap=wrap)
     s = ml.Solver(b)
-    sol = s.solve(np.zeros((size, size), dtype=np.uint8), 1)   # all-on: symmetric
+    sol = s.solve(np.zeros((size, size), dtype=np.uint8), 1)  # all-on: symmetric
     return b, s, sol
 
 
@@ -369,9 +388,15 @@ def grid_perm(size, f):
 
 def dihedral(size):
     s = size - 1
-    maps = [lambda r, c: (r, s - c), lambda r, c: (s - r, c), lambda r, c: (c, r),
-            lambda r, c: (s - c, s - r), lambda r, c: (c, s - r), lambda r, c: (s - r, s - c),
-            lambda r, c: (s - c, r)]
+    maps = [
+        lambda r, c: (r, s - c),
+        lambda r, c: (s - r, c),
+        lambda r, c: (c, r),
+        lambda r, c: (s - c, s - r),
+        lambda r, c: (c, s - r),
+        lambda r, c: (s - r, s - c),
+        lambda r, c: (s - c, r),
+    ]
     return [{"cells": grid_perm(size, f), "taps": grid_perm(size, f)} for f in maps]
 
 
@@ -382,8 +407,7 @@ def test_symmetric_tree_is_accepted_and_checks_fewer_leaves(n, size):
         pytest.skip("trivial kernel")
     base = sol.certificate()
     cert = copy.deepcopy(base)
-    cert["proof"] = {"method": "tree", "leaf_dim": 0, "pruned": [],
-                     "symmetries": dihedral(size)}
+    cert["proof"] = {"method": "tree", "leaf_dim": 0, "pruned": [], "symmetries": dihedral(size)}
     out = V.summary(cert)
     assert "mapped by symmetries" in out
     checked = int(out.split(" leaves checked")[0].rsplit(" ", 1)[1])
@@ -395,13 +419,13 @@ def test_symmetry_that_is_no_automorphism_or_moves_b_is_rejected():
     cert = sol.certificate()
     sym = dihedral(5)[0]
     bad = copy.deepcopy(sym)
-    bad["taps"] = list(range(25))                 # cells moved, taps not: not A's
+    bad["taps"] = list(range(25))  # cells moved, taps not: not A's
     cert["proof"] = {"method": "tree", "leaf_dim": 0, "symmetries": [bad]}
     rejects(cert, "automorphism")
     cert["proof"]["symmetries"] = [{"cells": [0] * 25, "taps": list(range(25))}]
     rejects(cert, "permutations")
     # a rhs that is not symmetric: the reflection no longer preserves it
-    state = b.press(np.zeros((5, 5), dtype=np.uint8), (0, 1))   # solvable, asymmetric
+    state = b.press(np.zeros((5, 5), dtype=np.uint8), (0, 1))  # solvable, asymmetric
     c2 = s.solve(state).certificate()
     c2["proof"] = {"method": "tree", "leaf_dim": 0, "symmetries": [sym]}
     rejects(c2, "rhs")
@@ -418,7 +442,7 @@ def test_symmetry_not_preserving_the_leaf_span_is_rejected():
             tau = np.array(sym["taps"])
             moved = np.empty_like(H[0])
             moved[tau] = H[0]
-            if not np.array_equal(moved, H[0]):   # h_0 not fixed: span(h_0) not kept
+            if not np.array_equal(moved, H[0]):  # h_0 not fixed: span(h_0) not kept
                 cert = sol.certificate()
                 cert["proof"] = {"method": "tree", "leaf_dim": 1, "symmetries": [sym]}
                 rejects(cert, "span")
@@ -432,14 +456,14 @@ def test_symmetries_do_not_hide_a_false_claim():
         b, s, sol = sym_board_cert(2, size=size)
         H, orders = s.kernel().astype(np.int64), s.kernel_orders
         x = b.tap_vector(sol.taps).astype(np.int64)
-        coset = [(x + np.asarray(c) @ H) % 2
-                 for c in itertools.product((0, 1), repeat=len(orders))]
+        coset = [(x + np.asarray(c) @ H) % 2 for c in itertools.product((0, 1), repeat=len(orders))]
         worse = max(coset, key=lambda v: int(v.sum()))
         if worse.sum() > x.sum():
-            ident = list(range(size * size))          # fixes every leaf: maps none lower
+            ident = list(range(size * size))  # fixes every leaf: maps none lower
             syms = dihedral(size) + [{"cells": ident, "taps": ident}]
-            cert = minimal_cert(b, worse, {"method": "tree", "leaf_dim": 0,
-                                           "symmetries": syms}, H, orders)
+            cert = minimal_cert(
+                b, worse, {"method": "tree", "leaf_dim": 0, "symmetries": syms}, H, orders
+            )
             rejects(cert, "leaf")
             return
     pytest.fail("no board with solutions of different lengths")
@@ -448,9 +472,15 @@ def test_symmetries_do_not_hide_a_false_claim():
 def test_torus_translations():
     size = 5
     b, s, sol = sym_board_cert(3, wrap=True, size=size)
-    shifts = [{"cells": grid_perm(size, lambda r, c, a=a, d=d: ((r + a) % size, (c + d) % size)),
-               "taps": grid_perm(size, lambda r, c, a=a, d=d: ((r + a) % size, (c + d) % size))}
-              for a in range(size) for d in range(size) if a or d]
+    shifts = [
+        {
+            "cells": grid_perm(size, lambda r, c, a=a, d=d: ((r + a) % size, (c + d) % size)),
+            "taps": grid_perm(size, lambda r, c, a=a, d=d: ((r + a) % size, (c + d) % size)),
+        }
+        for a in range(size)
+        for d in range(size)
+        if a or d
+    ]
     cert = sol.certificate()
     if s.kernel_size == 1:
         pytest.skip("trivial kernel")
@@ -474,8 +504,9 @@ def brute_hardest(b: ml.Board):
 
 def kernel_elements(H, orders, n):
     coeffs = list(itertools.product(*[range(o) for o in orders]))
-    C = np.array([[0] * H.shape[1]] if not coeffs[0] else
-                 [np.asarray(c) @ H % n for c in coeffs]).reshape(len(coeffs), -1)
+    C = np.array(
+        [[0] * H.shape[1]] if not coeffs[0] else [np.asarray(c) @ H % n for c in coeffs]
+    ).reshape(len(coeffs), -1)
     return [list(c) for c in coeffs], C % n
 
 
@@ -493,14 +524,19 @@ def hardest_cert(b, upper_bound, upper=None):
     value, x = brute_hardest(b)
     H, orders = kernel_of(b)
     w = minimal_cert(b, x, None, H, orders)
-    return {**{k: w[k] for k in ("format", "version", "board", "kernel")},
-            "kind": "hardest", "lower": value, "upper": value if upper is None else upper,
-            "witness": {k: w[k] for k in ("rhs", "taps", "length", "proof")},
-            "upper_bound": upper_bound}
+    return {
+        **{k: w[k] for k in ("format", "version", "board", "kernel")},
+        "kind": "hardest",
+        "lower": value,
+        "upper": value if upper is None else upper,
+        "witness": {k: w[k] for k in ("rhs", "taps", "length", "proof")},
+        "upper_bound": upper_bound,
+    }
 
 
-HARD = [b for b in BOARDS if b.n_taps >= 2 and ml.Solver(b).kernel_size == 1][:4] + \
-    [b for b in BOARDS if ml.Solver(b).kernel_size >= 3][:8]
+HARD = [b for b in BOARDS if b.n_taps >= 2 and ml.Solver(b).kernel_size == 1][:4] + [
+    b for b in BOARDS if ml.Solver(b).kernel_size >= 3
+][:8]
 
 
 @pytest.mark.parametrize("idx", range(12))
@@ -532,7 +568,7 @@ def test_lp_dual_uniform_weights(idx):
     c["upper_bound"]["weights"][0] = f"2/{E}"
     rejects(c, "sum to")
     if E > 1:
-        c["upper_bound"]["weights"][1] = f"-1/{E}"   # sum 1 again, one negative
+        c["upper_bound"]["weights"][1] = f"-1/{E}"  # sum 1 again, one negative
         rejects(c, "negative")
     c = copy.deepcopy(cert)
     c["upper_bound"]["weights"][0] = "1/0"
@@ -566,13 +602,13 @@ def test_lp_dual_big_denominators():
     H, orders = kernel_of(b)
     coeffs, C = kernel_elements(H.astype(np.int64), orders, n)
     E = len(coeffs)
-    big = 3 ** 90
-    ws = [Fraction(1, E) + Fraction(1, big), Fraction(1, E) - Fraction(1, big)] + \
-        [Fraction(1, E)] * (E - 2)
+    big = 3**90
+    ws = [Fraction(1, E) + Fraction(1, big), Fraction(1, E) - Fraction(1, big)] + [
+        Fraction(1, E)
+    ] * (E - 2)
     exact = Fraction(0)
     for j in range(C.shape[1]):
-        exact += max(sum(w * ((v + int(C[e, j])) % n) for e, w in enumerate(ws))
-                     for v in range(n))
+        exact += max(sum(w * ((v + int(C[e, j])) % n) for e, w in enumerate(ws)) for v in range(n))
     fl = exact.numerator // exact.denominator
     up = {"method": "lp-dual", "elements": coeffs, "weights": [str(w) for w in ws]}
     assert V.verify(hardest_cert(b, up, fl))
@@ -661,8 +697,16 @@ def test_hardest_witness_is_checked():
 # ------------------------------------------------------------------ malformed input
 def test_format_errors():
     good = ml.Solver(BOARDS[0]).solve(BOARDS[0].random_state(rng=0)).certificate()
-    for bad in [None, [], "x", 3, {}, {**good, "format": "other"}, {**good, "version": 2},
-                {**good, "kind": "other"}]:
+    for bad in [
+        None,
+        [],
+        "x",
+        3,
+        {},
+        {**good, "format": "other"},
+        {**good, "version": 2},
+        {**good, "kind": "other"},
+    ]:
         with pytest.raises(V.FormatError):
             V.verify(bad)
 
@@ -686,20 +730,44 @@ def test_malformed_values_raise_value_error_only(kind):
     sol = ml.Solver(b).solve(b.random_state(rng=1))
     good = sol.certificate()
     if kind == "tree":
-        good["proof"] = {"method": "tree", "leaf_dim": 0, "pruned": [[0]],
-                         "symmetries": [{"cells": list(range(b.n_cells)),
-                                         "taps": list(range(b.n_taps))}]}
+        good["proof"] = {
+            "method": "tree",
+            "leaf_dim": 0,
+            "pruned": [[0]],
+            "symmetries": [{"cells": list(range(b.n_cells)), "taps": list(range(b.n_taps))}],
+        }
         good["proof"]["pruned"] = []
     if kind == "hardest":
         H, orders = kernel_of(b)
         coeffs, C = kernel_elements(H.astype(np.int64), orders, b.states)
-        good = hardest_cert(b, {"method": "lp-tree", "elements": coeffs, "pinned": [],
-                                "nodes": [{"weights": {"0": "1"}}]},
-                            b.n_taps * (b.states - 1))
+        good = hardest_cert(
+            b,
+            {
+                "method": "lp-tree",
+                "elements": coeffs,
+                "pinned": [],
+                "nodes": [{"weights": {"0": "1"}}],
+            },
+            b.n_taps * (b.states - 1),
+        )
     assert V.verify(good)
     rng = random.Random(kind)
-    junk = [None, True, 1.5, "x", "1/0", -1, 10 ** 30, [], {}, [[1]], {"a": 1}, 2 ** 63,
-            float("nan"), "-1"]
+    junk = [
+        None,
+        True,
+        1.5,
+        "x",
+        "1/0",
+        -1,
+        10**30,
+        [],
+        {},
+        [[1]],
+        {"a": 1},
+        2**63,
+        float("nan"),
+        "-1",
+    ]
     for path in list(mutations(good, rng)):
         for j in rng.sample(junk, 4):
             c = copy.deepcopy(good)
@@ -728,19 +796,23 @@ def test_coset_min_against_plain_enumeration(monkeypatch, n, small_blocks):
     rng = np.random.default_rng(n)
     for _ in range(60):
         k, r = int(rng.integers(0, 6)), int(rng.integers(0, 10))
-        orders = [int(rng.choice([d for d in range(2, n + 1) if n % d == 0]))
-                  for _ in range(k)]
-        H = np.array([rng.integers(0, o, size=r) * (n // o) for o in orders],
-                     dtype=np.int64).reshape(k, r)
+        orders = [int(rng.choice([d for d in range(2, n + 1) if n % d == 0])) for _ in range(k)]
+        H = np.array(
+            [rng.integers(0, o, size=r) * (n // o) for o in orders], dtype=np.int64
+        ).reshape(k, r)
         y = rng.integers(0, n, size=r)
-        best = min(int(((y + np.asarray(c, dtype=np.int64) @ H) % n).sum())
-                   for c in itertools.product(*[range(o) for o in orders]))
+        best = min(
+            int(((y + np.asarray(c, dtype=np.int64) @ H) % n).sum())
+            for c in itertools.product(*[range(o) for o in orders])
+        )
         assert V._coset_min(y, H, orders, n) == best
 
 
 # ------------------------------------------------------------------ real hardest certificates
-@pytest.mark.parametrize("grid,n", [((3, 3), 2), ((4, 4), 2), ((5, 5), 2), ((3, 3), 3),
-                                    ((4, 4), 3), ((3, 4), 4), ((5, 5), 3)])
+@pytest.mark.parametrize(
+    "grid,n",
+    [((3, 3), 2), ((4, 4), 2), ((5, 5), 2), ((3, 3), 3), ((4, 4), 3), ((3, 4), 4), ((5, 5), 3)],
+)
 def test_hardest_certificates_hold_and_tampering_is_rejected(grid, n):
     """h.certificate() of Solver.hardest (lp-dual or lp-tree): accepted, its lower
     bound the brute-force value; an upper one below the bound's floor, an altered
@@ -749,17 +821,23 @@ def test_hardest_certificates_hold_and_tampering_is_rejected(grid, n):
     h = ml.Solver(b).hardest()
     cert = json.loads(json.dumps(h.certificate()))
     assert V.verify(cert)
-    assert cert["lower"] == brute_hardest(b)[0] if n ** b.n_taps <= 1 << 16 else True
+    assert cert["lower"] == brute_hardest(b)[0] if n**b.n_taps <= 1 << 16 else True
     ub = cert["upper_bound"]
     c = copy.deepcopy(cert)
     c["upper"] -= 1
     rejects(c)
-    weights = ub["weights"] if ub["method"] == "lp-dual" else \
-        next(nd["weights"] for nd in ub["nodes"] if "weights" in nd)
+    weights = (
+        ub["weights"]
+        if ub["method"] == "lp-dual"
+        else next(nd["weights"] for nd in ub["nodes"] if "weights" in nd)
+    )
     key = next(iter(weights)) if isinstance(weights, dict) else 0
     c = copy.deepcopy(cert)
-    wc = c["upper_bound"]["weights"] if ub["method"] == "lp-dual" else \
-        next(nd["weights"] for nd in c["upper_bound"]["nodes"] if "weights" in nd)
+    wc = (
+        c["upper_bound"]["weights"]
+        if ub["method"] == "lp-dual"
+        else next(nd["weights"] for nd in c["upper_bound"]["nodes"] if "weights" in nd)
+    )
     wc[key] = "-" + str(wc[key]) if not str(wc[key]).startswith("-") else "1"
     rejects(c)
     c = copy.deepcopy(cert)
@@ -770,7 +848,7 @@ def test_hardest_certificates_hold_and_tampering_is_rejected(grid, n):
         c = copy.deepcopy(cert)
         e = c["upper_bound"]["elements"][0]
         e[0] = (e[0] + 1) % cert["kernel"]["orders"][0]
-        try:                            # another element: a valid dual only by chance
+        try:  # another element: a valid dual only by chance
             V.verify(c)
         except ValueError:
             pass

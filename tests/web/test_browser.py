@@ -8,6 +8,7 @@ drives the page and checks what it shows against the library: tile states agains
 ``Game.preview``, stars against ``Puzzle.stars_for``, codes against
 ``Puzzle.from_code``. Each test saves a screenshot under its tmp_path.
 """
+
 import datetime
 import json
 import threading
@@ -33,10 +34,10 @@ from modlights.web import site
 
 pytestmark = needs_chromium
 needs_package = pytest.mark.skipif(
-    site.js_package_dir() is None or
-    not (site.js_package_dir() / "dist" / "modlights.wasm").is_file(),
-    reason="the JavaScript package (js/src, js/dist/modlights.wasm) is not built here")
-
+    site.js_package_dir() is None
+    or not (site.js_package_dir() / "dist" / "modlights.wasm").is_file(),
+    reason="the JavaScript package (js/src, js/dist/modlights.wasm) is not built here",
+)
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +46,9 @@ def server():
 
     from modlights.web import create_app
 
-    srv = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=0,
-                                        log_level="warning"))
+    srv = uvicorn.Server(
+        uvicorn.Config(create_app(), host="127.0.0.1", port=0, log_level="warning")
+    )
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -83,16 +85,6 @@ def page(browser, server):
 # ----------------------------------------------------------------------------- helpers
 
 
-
-
-
-
-
-
-
-
-
-
 def open_daily(page, i):
     goto(page, "daily")
     page.click(f"#daily-{i}")
@@ -117,14 +109,22 @@ def random_board(rng):
     def one():
         if rng.random() < 0.7:
             return names[rng.integers(len(names))]
-        return [(int(rng.integers(-3, 4)), int(rng.integers(-3, 4)))
-                for _ in range(rng.integers(1, 6))]       # repeats and no (0, 0) allowed
+        return [
+            (int(rng.integers(-3, 4)), int(rng.integers(-3, 4))) for _ in range(rng.integers(1, 6))
+        ]  # repeats and no (0, 0) allowed
 
     pattern = [[one() for _ in range(cols)] for _ in range(rows)] if rng.random() < 0.3 else one()
-    kind = rng.integers(0, 3, size=(rows, cols))            # 0 tile, 1 locked, 2 hole
+    kind = rng.integers(0, 3, size=(rows, cols))  # 0 tile, 1 locked, 2 hole
     kind[rng.integers(rows), rng.integers(cols)] = 0
-    return ml.Board.grid(rows, cols, int(rng.integers(2, 9)), pattern,
-                         locked=kind == 1, holes=kind == 2, wrap=bool(rng.random() < 0.5))
+    return ml.Board.grid(
+        rows,
+        cols,
+        int(rng.integers(2, 9)),
+        pattern,
+        locked=kind == 1,
+        holes=kind == 2,
+        wrap=bool(rng.random() < 0.5),
+    )
 
 
 @needs_package
@@ -143,7 +143,8 @@ def test_page_tap_rule_is_board_press(page):
     got = page.evaluate(
         "cases => cases.map(([b, s, r, c]) => "
         "[modlights.press(b, s, r, c), modlights.preview(b, r, c)])",
-        [[b.to_dict(), s.tolist(), int(p[0]), int(p[1])] for b, s, p in cases])
+        [[b.to_dict(), s.tolist(), int(p[0]), int(p[1])] for b, s, p in cases],
+    )
     for (board, state, pos), (after, preview) in zip(cases, got):
         assert np.array_equal(np.array(after), board.press(state, pos)), (board.to_dict(), pos)
         want = ml.Game(ml.Puzzle(board, np.zeros(board.shape, int))).preview(pos)
@@ -179,7 +180,7 @@ def test_daily_played_to_the_end_earns_three_stars(page, tmp_path):
     shot(page, tmp_path, "daily-complete")
     # the best is kept per daily puzzle
     goto(page, "daily")
-    page.wait_for_selector('#daily-1[data-stars="3"]')          # the list is redrawn
+    page.wait_for_selector('#daily-1[data-stars="3"]')  # the list is redrawn
     assert page.get_attribute("#daily-0", "data-stars") == "0"
     bests = json.loads(page.evaluate("localStorage.getItem('modlights.bests')"))
     key = f"daily:{today().isoformat()}:1"
@@ -200,8 +201,9 @@ def test_undo_and_reset(page, tmp_path):
         after.append(state)
     assert tap_count(page) == 3
     assert np.array_equal(page_state(page, board), after[2])
-    page.wait_for_function("document.querySelector('#timer').textContent !== '0:00'",
-                           timeout=5000)                   # the clock runs from the first tap
+    page.wait_for_function(
+        "document.querySelector('#timer').textContent !== '0:00'", timeout=5000
+    )  # the clock runs from the first tap
     page.click("#undo")
     assert tap_count(page) == 2
     assert np.array_equal(page_state(page, board), after[1])
@@ -227,8 +229,7 @@ def test_hint_outlines_the_changed_tiles_and_withholds_stars(page, tmp_path):
     assert marked(page, "hinted") == want
     changed = sorted(map(tuple, np.argwhere(state != p.start)))
     assert want == changed
-    colour = page.eval_on_selector("#board .tile.hinted",
-                                   "e => getComputedStyle(e).outlineColor")
+    colour = page.eval_on_selector("#board .tile.hinted", "e => getComputedStyle(e).outlineColor")
     assert colour == "rgb(255, 59, 48)"
     assert tap_count(page) == 1
     assert page.get_attribute("#stars", "data-stars") == "0"
@@ -238,7 +239,7 @@ def test_hint_outlines_the_changed_tiles_and_withholds_stars(page, tmp_path):
     for q in rest:
         tile(page, q).click()
     if rest:
-        assert marked(page, "hinted") == []        # the outline goes with the next tap
+        assert marked(page, "hinted") == []  # the outline goes with the next tap
     page.wait_for_selector("#complete:not([hidden])")
     assert page.get_attribute("#complete-stars", "data-stars") == "0"
     assert "hinted" in page.inner_text("#complete-text")
@@ -260,7 +261,8 @@ def test_hover_and_keyboard_play(page, tmp_path):
     for _ in range(target[1]):
         page.keyboard.press("ArrowRight")
     active = page.evaluate(
-        "[+document.activeElement.dataset.row, +document.activeElement.dataset.col]")
+        "[+document.activeElement.dataset.row, +document.activeElement.dataset.col]"
+    )
     assert tuple(active) == target
     assert marked(page, "preview") == game.preview(target)
     page.keyboard.press("Enter")
@@ -344,9 +346,9 @@ def load_code(page, code):
 def test_playground_loads_a_code_and_plays_without_completion(page, tmp_path):
     board, want = build_by_hand(page)
     puzzle = ml.Puzzle(board, want)
-    page.click("#pg-new")                                  # a fresh board ...
+    page.click("#pg-new")  # a fresh board ...
     assert not page_state(page, board).any() and marked(page, "locked") == []
-    load_code(page, puzzle.code)                           # ... and the code brings it back
+    load_code(page, puzzle.code)  # ... and the code brings it back
     page.wait_for_function("document.querySelector('#board .tile.locked') !== null")
     assert np.array_equal(page_state(page, board), want)
     assert marked(page, "locked") == [(1, 2)] and marked(page, "hole") == [(2, 3)]
@@ -356,8 +358,9 @@ def test_playground_loads_a_code_and_plays_without_completion(page, tmp_path):
     page.check("#tool-play")
     page.click("#solve")
     page.wait_for_selector("#board .tile[data-solution]:not([data-solution=''])")
-    marks = page.eval_on_selector_all("#board .tile",
-                                      "els => els.map(e => +e.dataset.solution || 0)")
+    marks = page.eval_on_selector_all(
+        "#board .tile", "els => els.map(e => +e.dataset.solution || 0)"
+    )
     taps = np.array(marks).reshape(board.shape)
     assert not board.apply(want, taps).any()
     assert taps.sum() == puzzle.solver.solve(want, minimal=True).length
@@ -367,8 +370,12 @@ def test_playground_loads_a_code_and_plays_without_completion(page, tmp_path):
             tile(page, pos).click()
             state = board.press(state, pos)
     assert not state.any() and not page_state(page, board).any()
-    assert page.eval_on_selector_all("#board .tile[data-solution]:not([data-solution=''])",
-                                      "els => els.length") == 0
+    assert (
+        page.eval_on_selector_all(
+            "#board .tile[data-solution]:not([data-solution=''])", "els => els.length"
+        )
+        == 0
+    )
     page.wait_for_function("document.querySelector('#status').textContent.startsWith('Solved')")
     assert page.is_hidden("#complete")
     # a malformed code is an error message, not a crash
@@ -439,12 +446,12 @@ def test_campaign_level_won_counts_on_the_map(page):
         tile(page, pos).click()
     page.wait_for_selector("#complete:not([hidden])")
     assert page.get_attribute("#complete-stars", "data-stars") == "3"
-    page.click("#complete-next")                      # on to level 2 of the group
+    page.click("#complete-next")  # on to level 2 of the group
     page.wait_for_function("document.querySelector('#play-title').textContent.endsWith('level 2')")
     nxt = Campaign().level((0, 0), 1)
     assert np.array_equal(page_state(page, nxt.board), nxt.start)
     goto(page, "campaign")
-    page.wait_for_selector('#level-0[data-stars="3"]')          # the map is redrawn
+    page.wait_for_selector('#level-0[data-stars="3"]')  # the map is redrawn
     assert page.get_attribute("#group-0-0", "data-stars") == "3"
     assert page.inner_text("#campaign-total") == "3"
 
@@ -453,27 +460,38 @@ def test_campaign_level_won_counts_on_the_map(page):
 def test_guide_explains_the_mathematics(page, tmp_path):
     goto(page, "guide")
     text = page.inner_text("#screen-guide")
-    for words in ("How to play", "(Z/n)", "A x = −s (mod n)", "image", "kernel", "Howell",
-                  "minimal"):
+    for words in (
+        "How to play",
+        "(Z/n)",
+        "A x = −s (mod n)",
+        "image",
+        "kernel",
+        "Howell",
+        "minimal",
+    ):
         assert words in text
     shot(page, tmp_path, "guide")
     goto(page, "")
-    links = page.eval_on_selector_all("#screen-home .card",
-                                      "els => els.map(e => e.getAttribute('href'))")
+    links = page.eval_on_selector_all(
+        "#screen-home .card", "els => els.map(e => e.getAttribute('href'))"
+    )
     assert links == ["#/campaign", "#/daily", "#/custom", "#/playground", "#/guide"]
     shot(page, tmp_path, "home")
 
 
 @needs_package
-@pytest.mark.parametrize("size, states, viewport", [(3, 3, (1100, 900)), (20, 6, (1100, 900)),
-                                                    (12, 12, (390, 844))])
+@pytest.mark.parametrize(
+    "size, states, viewport", [(3, 3, (1100, 900)), (20, 6, (1100, 900)), (12, 12, (390, 844))]
+)
 @needs_package
-def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size, states,
-                                                viewport):
+def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size, states, viewport):
     # reduced motion: the page then drops its 0.15 s colour transitions, so the computed
     # colours read below are the final ones (a loaded machine read some mid-fade)
-    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]},
-                              base_url=server, reduced_motion="reduce")
+    ctx = browser.new_context(
+        viewport={"width": viewport[0], "height": viewport[1]},
+        base_url=server,
+        reduced_motion="reduce",
+    )
     page = ctx.new_page()
     try:
         goto(page, "playground")
@@ -492,15 +510,16 @@ def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size,
             assert first["width"] >= 0.6 * viewport[1] / size - 4
         texts = page.eval_on_selector_all("#board .tile", "els => els.map(e => e.textContent)")
         values = page.eval_on_selector_all("#board .tile", "els => els.map(e => e.dataset.state)")
-        assert texts == (values if states > 8 else [""] * size * size)   # numbers past 8 states
+        assert texts == (values if states > 8 else [""] * size * size)  # numbers past 8 states
         colours = page.eval_on_selector_all(
             "#board .tile",
-            "els => els.map(e => [e.dataset.state, getComputedStyle(e).backgroundColor])")
+            "els => els.map(e => [e.dataset.state, getComputedStyle(e).backgroundColor])",
+        )
         by_state = {}
         for value, colour in colours:
             by_state.setdefault(value, set()).add(colour)
-        assert all(len(c) == 1 for c in by_state.values())            # one colour a state
-        assert len({c.pop() for c in by_state.values()}) == len(by_state)   # all different
+        assert all(len(c) == 1 for c in by_state.values())  # one colour a state
+        assert len({c.pop() for c in by_state.values()}) == len(by_state)  # all different
         shot(page, tmp_path, f"board-{size}-{viewport[0]}")
     finally:
         ctx.close()
@@ -553,8 +572,9 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture
 def phone(browser, server):
     """A page at a phone's viewport (390 x 844, touch), reduced motion."""
-    ctx = browser.new_context(viewport=PHONE, base_url=server, reduced_motion="reduce",
-                              has_touch=True, is_mobile=True)
+    ctx = browser.new_context(
+        viewport=PHONE, base_url=server, reduced_motion="reduce", has_touch=True, is_mobile=True
+    )
     pg = ctx.new_page()
     pg.set_default_timeout(TIMEOUT_MS)
     errors = []
@@ -595,8 +615,12 @@ def test_phone_six_by_six_board_fits(phone, tmp_path):
 
 
 def overlaps(a, b):
-    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and \
-        a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
 
 
 def toast_covers(page):
@@ -641,7 +665,7 @@ def test_phone_toast_covers_nothing_and_goes_with_navigation(phone, tmp_path):
 
 @needs_package
 def test_counts_of_one_are_singular(page):
-    """"1 tap", "1 hole": a shared one-tap puzzle with one hole, played to the end."""
+    """ "1 tap", "1 hole": a shared one-tap puzzle with one hole, played to the end."""
     board = ml.Board.grid(3, 3, 2, "cross", holes=[(2, 2)])
     start = board.press(np.zeros((3, 3), dtype=np.uint8), (0, 0))
     puzzle = ml.Puzzle(board, start)
@@ -673,7 +697,7 @@ def test_custom_form_locks_as_few_tiles_as_needed_by_default(page):
     assert p.board.locked.any() and p.solver.kernel_size == 1
     assert np.array_equal(page_state(page, p.board), p.start)
     assert marked(page, "locked") == [tuple(x) for x in np.argwhere(p.board.locked)]
-    assert page.is_hidden("#toast")              # no "no unique solution" note
+    assert page.is_hidden("#toast")  # no "no unique solution" note
 
 
 @needs_package
@@ -685,7 +709,7 @@ def test_solved_dialog_time_is_the_timers(browser, server):
         now = datetime.datetime.now(datetime.timezone.utc)
         page.clock.install(time=now)
         p = open_daily(page, 1)
-        page.clock.pause_at(now + datetime.timedelta(seconds=30))     # time stands still
+        page.clock.pause_at(now + datetime.timedelta(seconds=30))  # time stands still
         moves = p.solver.solve(p.start, minimal=True).moves()
         assert len(moves) >= 2
         tile(page, moves[0]).click()

@@ -1,6 +1,7 @@
 """Without Chromium or Playwright the browser tests skip loudly: each skip reason and a
 line of the run's summary name the one command that fixes it (tests/browser_pages.py,
 tests/conftest.py's pytest_terminal_summary)."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -23,8 +24,11 @@ def test_missing_chromium_names_the_fix(tmp_path):
 
 def test_missing_playwright_names_the_fix(monkeypatch):
     real = importlib.util.find_spec
-    monkeypatch.setattr(browser_pages.importlib.util, "find_spec",
-                        lambda name, *a: None if name == "playwright" else real(name, *a))
+    monkeypatch.setattr(
+        browser_pages.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "playwright" else real(name, *a),
+    )
     why = browser_missing()
     assert why.startswith(BROWSER_SKIP) and 'pip install ".[test]"' in why
 
@@ -40,9 +44,21 @@ def test_a_present_browser_is_not_skipped(tmp_path):
 def test_the_run_summary_says_how_many_were_skipped_and_the_fix(tmp_path):
     env = dict(os.environ, MODLIGHTS_CHROMIUM=str(tmp_path / "no-chromium"))
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         str(TESTS / "web" / "test_browser.py")],
-        capture_output=True, text=True, timeout=300, env=env, cwd=TESTS.parent)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            str(TESTS / "web" / "test_browser.py"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=TESTS.parent,
+    )
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     lines = [ln for ln in out.stdout.splitlines() if "browser tests skipped" in ln]
     assert len(lines) == 1, out.stdout[-2000:]

@@ -8,6 +8,7 @@ against ``Puzzle.code`` / ``Puzzle.from_code``, tile states against ``Board.pres
 stars against ``Puzzle.stars_for``, hints and solutions against the Solver's fewest taps.
 No request may reach a path under /api/ (the server would answer 404 anyway).
 """
+
 from __future__ import annotations
 
 import functools
@@ -34,10 +35,11 @@ from modlights.web import site
 
 pytestmark = [
     needs_chromium,
-    pytest.mark.skipif(site.js_package_dir() is None or
-                       not (site.js_package_dir() / "dist" / "modlights.wasm").is_file(),
-                       reason="the JavaScript package (js/src, js/dist/modlights.wasm) is "
-                              "not built here"),
+    pytest.mark.skipif(
+        site.js_package_dir() is None
+        or not (site.js_package_dir() / "dist" / "modlights.wasm").is_file(),
+        reason="the JavaScript package (js/src, js/dist/modlights.wasm) is not built here",
+    ),
 ]
 
 PHONE = {"width": 390, "height": 844}
@@ -52,6 +54,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 def static_site(tmp_path_factory):
     """``modlights site DIR`` served by http.server on a free port: (base URL, DIR)."""
     from modlights.cli import main
+
     root = tmp_path_factory.mktemp("site")
     assert main(["site", str(root)]) == 0
     handler = functools.partial(_Quiet, directory=str(root))
@@ -108,16 +111,6 @@ def phone(browser, static_site):
 # ----------------------------------------------------------------------------- helpers
 
 
-
-
-
-
-
-
-
-
-
-
 def wait_play(page):
     page.wait_for_selector("#screen-play:not([hidden]) #board .tile")
 
@@ -143,9 +136,15 @@ def test_site_has_no_server_behind_it(static_site):
     """The directory holds the page, the package and the .wasm, and nothing of the API."""
     import urllib.error
     import urllib.request
+
     base, root = static_site
-    for rel in ("index.html", "app.js", "js/src/index.js", "js/dist/modlights.wasm",
-                "campaign.json"):
+    for rel in (
+        "index.html",
+        "app.js",
+        "js/src/index.js",
+        "js/dist/modlights.wasm",
+        "campaign.json",
+    ):
         assert (root / rel).is_file()
     with pytest.raises(urllib.error.HTTPError):
         urllib.request.urlopen(base + "/api/patterns")
@@ -164,7 +163,8 @@ def test_daily_played_to_the_end(page):
     p = puzzles[1]
     assert np.array_equal(page_state(page, p.board), p.start)
     assert page.inner_text("#stars-limits").startswith(
-        f"Fewest taps: {p.min_taps} ({'proved' if p.proven else 'best found'})")
+        f"Fewest taps: {p.min_taps} ({'proved' if p.proven else 'best found'})"
+    )
     taps = play_to_the_end(page, p)
     assert taps == p.min_taps
     assert page.get_attribute("#complete-stars", "data-stars") == str(p.stars_for(taps)) == "3"
@@ -270,8 +270,9 @@ def test_share_and_load_a_code(page):
     page.check("#tool-play")
     page.click("#solve")
     page.wait_for_selector("#board .tile[data-solution]:not([data-solution=''])")
-    marks = page.eval_on_selector_all("#board .tile",
-                                      "els => els.map(e => +e.dataset.solution || 0)")
+    marks = page.eval_on_selector_all(
+        "#board .tile", "els => els.map(e => +e.dataset.solution || 0)"
+    )
     taps = np.array(marks).reshape(board.shape)
     assert not board.apply(want, taps).any()
     assert taps.sum() == puzzle.solver.solve(want, minimal=True).length
@@ -382,7 +383,7 @@ def test_phone_every_screen_fits_and_toasts_cover_nothing(phone):
 
 
 def test_long_search_runs_off_the_page_and_cancels(page):
-    """"Show solution" on a 30 x 30 board of 255 states (a kernel of 5^12 elements: a
+    """ "Show solution" on a 30 x 30 board of 255 states (a kernel of 5^12 elements: a
     search of seconds) runs in the game's worker: the page's thread stays free (its
     seconds count on), it shows the running search with a Cancel button, and Cancel stops it
     without an answer."""
@@ -401,8 +402,12 @@ def test_long_search_runs_off_the_page_and_cancels(page):
     page.click("#cancel-work")
     page.wait_for_function("document.querySelector('#toast').textContent === 'Cancelled.'")
     assert not page.is_disabled("#solve")
-    assert page.eval_on_selector_all("#board .tile[data-solution]:not([data-solution=''])",
-                                      "els => els.length") == 0
+    assert (
+        page.eval_on_selector_all(
+            "#board .tile[data-solution]:not([data-solution=''])", "els => els.length"
+        )
+        == 0
+    )
 
 
 def test_hint_on_a_large_kernel_runs_off_the_page_and_cancels(page):

@@ -1,6 +1,7 @@
 """The web service through its ASGI app: every endpoint on every board feature, answers
 checked against the library (the reference engine, Board.apply), bad bodies, limits,
 concurrency, and ``modlights serve`` as a real process."""
+
 from __future__ import annotations
 
 import asyncio
@@ -46,11 +47,16 @@ def assert_error(r, *statuses, code=None):
 
 
 # ----------------------------------------------------------------------------- boards
-MIXED = [["cross", "knight", [(0, 0), (0, 2)]], ["square", [], "vertical"],
-         ["horizontal", "diagonal", "cross"]]
+MIXED = [
+    ["cross", "knight", [(0, 0), (0, 2)]],
+    ["square", [], "vertical"],
+    ["horizontal", "diagonal", "cross"],
+]
 BOARDS = {
-    **{f"{name}-n{n}": ml.Board.grid(3, 4, n, name)
-       for name, n in zip(sorted(ml.PATTERNS), (2, 3, 4, 5, 6, 7))},
+    **{
+        f"{name}-n{n}": ml.Board.grid(3, 4, n, name)
+        for name, n in zip(sorted(ml.PATTERNS), (2, 3, 4, 5, 6, 7))
+    },
     "custom-n8": ml.Board.grid(3, 3, 8, [(0, 0), (1, 1), (-1, 0)]),
     "no-centre-n3": ml.Board.grid(2, 4, 3, [(0, 1), (1, 0)]),
     "mixed-n4": ml.Board.grid(3, 3, 4, MIXED),
@@ -76,14 +82,17 @@ def test_solve_every_feature(client, name):
     for target in (0, int(rng.integers(b.states)), rng.integers(0, b.states, b.shape)):
         state = b.random_state(rng=rng, solvable=True)
         t = b.coerce_target(target)
-        state = b.coerce_state(state.astype(np.int64) + t)        # solvable to the target
-        body = {"board": b.to_dict(), "state": state.tolist(),
-                "target": target if isinstance(target, int) else target.tolist()}
+        state = b.coerce_state(state.astype(np.int64) + t)  # solvable to the target
+        body = {
+            "board": b.to_dict(),
+            "state": state.tolist(),
+            "target": target if isinstance(target, int) else target.tolist(),
+        }
         r = client.post("/api/solve", json=body)
         assert r.status_code == 200, r.text
         d = r.json()
         taps = np.array(d["taps"], dtype=np.int64).reshape(b.shape if b.is_grid else (b.n_taps,))
-        assert np.array_equal(b.apply(state, taps), t)            # the taps solve it
+        assert np.array_equal(b.apply(state, taps), t)  # the taps solve it
         assert d["length"] == int(taps.sum()) == len(d["moves"])
         assert d["proven_minimal"] and d["length"] == minimum(b, state, t)
         assert d["kernel_size"] == ml.Solver(b, backend="reference").kernel_size
@@ -99,9 +108,13 @@ def test_analyse_every_feature(client, name):
     r = client.post("/api/analyse", json={"board": b.to_dict()})
     assert r.status_code == 200, r.text
     ref = ml.Solver(b, backend="reference")
-    assert r.json() == {"rank": ref.rank, "nullity": ref.nullity,
-                        "kernel_size": ref.kernel_size, "is_invertible": ref.is_invertible,
-                        "engine": ml.Solver(b).engine}
+    assert r.json() == {
+        "rank": ref.rank,
+        "nullity": ref.nullity,
+        "kernel_size": ref.kernel_size,
+        "is_invertible": ref.is_invertible,
+        "engine": ml.Solver(b).engine,
+    }
     assert r.json()["engine"] in ml.engines()
 
 
@@ -119,11 +132,12 @@ def test_hint_is_the_first_tap_of_a_minimal_plan(client, name):
             assert tap is None
             continue
         pos = tuple(tap) if b.is_grid else tap
-        assert minimum(b, b.press(state, pos)) == m - 1          # one tap closer
+        assert minimum(b, b.press(state, pos)) == m - 1  # one tap closer
 
 
-@settings(max_examples=25, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(board_and_state(solvable=True))
 def test_solve_random_boards(client, bst):
     b, state, _ = bst
@@ -135,18 +149,23 @@ def test_solve_random_boards(client, bst):
 
 def test_unsolvable(client):
     b = ml.Board.grid(2, 2, 2, "horizontal")
-    d = assert_error(client.post("/api/solve", json={"board": b.to_dict(),
-                                                      "state": [[1, 0], [0, 0]]}),
-                     422, code="unsolvable")
-    with pytest.raises(ml.Unsolvable) as e:                # the library's own words
+    d = assert_error(
+        client.post("/api/solve", json={"board": b.to_dict(), "state": [[1, 0], [0, 0]]}),
+        422,
+        code="unsolvable",
+    )
+    with pytest.raises(ml.Unsolvable) as e:  # the library's own words
         ml.Solver(b).solve(np.array([[1, 0], [0, 0]]))
     assert d["detail"] == str(e.value)
-    assert_error(client.post("/api/hint", json={"board": b.to_dict(), "state": [[1, 0], [0, 0]]}),
-                 422, code="unsolvable")
+    assert_error(
+        client.post("/api/hint", json={"board": b.to_dict(), "state": [[1, 0], [0, 0]]}),
+        422,
+        code="unsolvable",
+    )
 
 
 def test_budget_is_seconds_and_clamped(client, monkeypatch):
-    b = ml.Board.grid(24, 24, 2, "square", wrap=True)    # 92 kernel generators
+    b = ml.Board.grid(24, 24, 2, "square", wrap=True)  # 92 kernel generators
     state = b.random_state(rng=1).tolist()
     monkeypatch.setattr(limits, "MAX_SEARCH_SECONDS", 0.3)
     t0 = time.perf_counter()
@@ -160,16 +179,53 @@ def test_budget_is_seconds_and_clamped(client, monkeypatch):
 # ----------------------------------------------------------------------------- puzzles
 GENERATE = [
     {"rows": 4, "cols": 4},
-    {"rows": 3, "cols": 5, "states": 3, "pattern": "knight", "wrap": True, "unique": False,
-     "difficulty": "hard", "seed": "abc"},
-    {"rows": 4, "cols": 3, "states": 4, "pattern": [[0, 0], [1, 0], [0, 1]], "locked": 1,
-     "holes": [[3, 2]], "seed": 5},
-    {"rows": 3, "cols": 3, "states": 6, "pattern": MIXED, "unique": False, "seed": 9,
-     "difficulty": "easy"},
-    {"rows": 3, "cols": 3, "states": 8, "pattern": "square", "unique": False, "seed": 2,
-     "locked": [[True, False, False], [False] * 3, [False] * 3]},
-    {"rows": 5, "cols": 5, "states": 7, "pattern": "diagonal", "holes": 2, "unique": False,
-     "seed": 1, "difficulty": "expert"},
+    {
+        "rows": 3,
+        "cols": 5,
+        "states": 3,
+        "pattern": "knight",
+        "wrap": True,
+        "unique": False,
+        "difficulty": "hard",
+        "seed": "abc",
+    },
+    {
+        "rows": 4,
+        "cols": 3,
+        "states": 4,
+        "pattern": [[0, 0], [1, 0], [0, 1]],
+        "locked": 1,
+        "holes": [[3, 2]],
+        "seed": 5,
+    },
+    {
+        "rows": 3,
+        "cols": 3,
+        "states": 6,
+        "pattern": MIXED,
+        "unique": False,
+        "seed": 9,
+        "difficulty": "easy",
+    },
+    {
+        "rows": 3,
+        "cols": 3,
+        "states": 8,
+        "pattern": "square",
+        "unique": False,
+        "seed": 2,
+        "locked": [[True, False, False], [False] * 3, [False] * 3],
+    },
+    {
+        "rows": 5,
+        "cols": 5,
+        "states": 7,
+        "pattern": "diagonal",
+        "holes": 2,
+        "unique": False,
+        "seed": 1,
+        "difficulty": "expert",
+    },
 ]
 
 
@@ -205,8 +261,9 @@ def test_puzzle_by_code(client):
         assert r.status_code == 200 and r.json() == ml.Puzzle.from_code(p.code).to_dict()
 
 
-@settings(max_examples=20, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(board_and_state(solvable=False))
 def test_encode_round_trips_any_grid_board(client, bs):
     board, state, _ = bs
@@ -248,10 +305,14 @@ def test_daily(client):
 
 def test_campaign(client):
     from modlights.play import campaign
+
     r = client.get("/api/campaign")
-    assert r.json() == {"map_size": campaign.MAP_SIZE, "levels_per_group":
-                        campaign.LEVELS_PER_GROUP, "stars_to_open": campaign.STARS_TO_OPEN,
-                        "seed": ml.Campaign().seed}
+    assert r.json() == {
+        "map_size": campaign.MAP_SIZE,
+        "levels_per_group": campaign.LEVELS_PER_GROUP,
+        "stars_to_open": campaign.STARS_TO_OPEN,
+        "seed": ml.Campaign().seed,
+    }
     for row, col, level in ((0, 0, 0), (2, 3, 5), (4, 4, 1)):
         r = client.get(f"/api/campaign/{row}/{col}/{level}")
         assert r.status_code == 200, r.text
@@ -260,34 +321,45 @@ def test_campaign(client):
 
 def test_patterns_health_and_docs(client):
     assert client.get("/api/patterns").json() == {
-        k: [list(o) for o in v] for k, v in ml.PATTERNS.items()}
+        k: [list(o) for o in v] for k, v in ml.PATTERNS.items()
+    }
     assert client.get("/api/health").json() == {"status": "ok", "version": ml.__version__}
     docs = client.get("/docs")
     assert docs.status_code == 200
     # Swagger UI comes from the package, not a CDN: the page works offline
-    urls = re.findall(r'(?:src|href)="([^"]+)"', docs.text) + re.findall(r"url: '([^']+)'",
-                                                                          docs.text)
+    urls = re.findall(r'(?:src|href)="([^"]+)"', docs.text) + re.findall(
+        r"url: '([^']+)'", docs.text
+    )
     assert urls and not [u for u in urls if "://" in u]
     for u in urls:
         assert client.get(u).status_code == 200, u
     paths = client.get("/openapi.json").json()["paths"]
-    for p in ("/api/solve", "/api/analyse", "/api/hint", "/api/generate", "/api/puzzle/{code}",
-              "/api/daily/{date}", "/api/campaign", "/api/campaign/{row}/{col}/{level}",
-              "/api/patterns", "/api/health"):
+    for p in (
+        "/api/solve",
+        "/api/analyse",
+        "/api/hint",
+        "/api/generate",
+        "/api/puzzle/{code}",
+        "/api/daily/{date}",
+        "/api/campaign",
+        "/api/campaign/{row}/{col}/{level}",
+        "/api/patterns",
+        "/api/health",
+    ):
         assert p in paths
 
 
 def test_game_is_served_when_shipped(tmp_path, monkeypatch):
     monkeypatch.setattr(web_app, "STATIC_DIR", tmp_path)
     c = TestClient(create_app())
-    assert_error(c.get("/"), 404, code="not_found")             # nothing shipped
+    assert_error(c.get("/"), 404, code="not_found")  # nothing shipped
     (tmp_path / "index.html").write_text("<title>modlights game</title>")
     (tmp_path / "app.js").write_text("// js")
     c = TestClient(create_app())
     r = c.get("/")
     assert r.status_code == 200 and "modlights game" in r.text
     assert c.get("/app.js").text == "// js"
-    assert c.get("/api/health").status_code == 200                # the API still wins
+    assert c.get("/api/health").status_code == 200  # the API still wins
 
 
 # ----------------------------------------------------------------------------- bad input
@@ -307,7 +379,7 @@ BAD = [
     ("post", "/api/solve", {"board": B, "state": S, "budget": "1s"}, 422),
     ("post", "/api/solve", {"board": B, "state": [[3] * 3] * 3}, 400),
     ("post", "/api/solve", {"board": B, "state": [[-1] * 3] * 3}, 400),
-    ("post", "/api/solve", {"board": B, "state": [[10 ** 30] * 3] * 3}, 400),
+    ("post", "/api/solve", {"board": B, "state": [[10**30] * 3] * 3}, 400),
     ("post", "/api/solve", {"board": B, "state": [[0] * 3] * 2}, 400),
     ("post", "/api/solve", {"board": B, "state": [0] * 9}, 400),
     ("post", "/api/solve", {"board": B, "state": S, "target": 3}, 400),
@@ -319,13 +391,17 @@ BAD = [
     ("post", "/api/solve", {"board": {**B, "locked": [[3, 3]]}, "state": S}, 400),
     ("post", "/api/solve", {"board": {**B, "size": 3}, "state": S}, 400),
     ("post", "/api/solve", {"board": {"rows": 100000, "cols": 100000}, "state": S}, 400),
-    ("post", "/api/solve", {"board": {"rows": 10 ** 40, "cols": 10 ** 40}, "state": S}, 400),
+    ("post", "/api/solve", {"board": {"rows": 10**40, "cols": 10**40}, "state": S}, 400),
     ("post", "/api/solve", {"board": {"effects": [[0]] * 5, "states": 2}, "state": [[0]]}, 400),
     ("post", "/api/analyse", {}, 422),
     ("post", "/api/analyse", {"board": []}, 422),
     ("post", "/api/analyse", {"board": {"rows": 1000, "cols": 1000}}, 400),
-    ("post", "/api/analyse", {"board": {"effects": [[0]] * 2000, "states": 2,
-                                        "n_cells": 2000}}, 400),
+    (
+        "post",
+        "/api/analyse",
+        {"board": {"effects": [[0]] * 2000, "states": 2, "n_cells": 2000}},
+        400,
+    ),
     ("post", "/api/analyse", {"board": {"rows": 120, "cols": 120, "pattern": [[0, 1]]}}, 400),
     ("post", "/api/analyse", {"board": {"rows": 300, "cols": 300, "states": 3}}, 400),
     ("post", "/api/hint", {"board": B}, 422),
@@ -356,57 +432,83 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("method, path, body, status", BAD,
-                         ids=[f"{i}{p[:30]}" for i, (_, p, _, _) in enumerate(BAD)])
+@pytest.mark.parametrize(
+    "method, path, body, status", BAD, ids=[f"{i}{p[:30]}" for i, (_, p, _, _) in enumerate(BAD)]
+)
 def test_bad_input_is_json(client, method, path, body, status):
     t0 = time.perf_counter()
     r = client.request(method.upper(), path, json=body)
     assert_error(r, status)
-    assert time.perf_counter() - t0 < 5                   # refused, not worked on
+    assert time.perf_counter() - t0 < 5  # refused, not worked on
 
 
 def test_too_large_is_refused_before_building(client):
-    for body in ({"board": {"rows": 100000, "cols": 100000}, "state": S},
-                 {"board": {"rows": 300, "cols": 300}, "state": S}):
+    for body in (
+        {"board": {"rows": 100000, "cols": 100000}, "state": S},
+        {"board": {"rows": 300, "cols": 300}, "state": S},
+    ):
         assert_error(client.post("/api/solve", json=body), 400, code="too_large")
 
 
 def test_largest_boards_within_the_limits(client):
-    side = int(limits.MAX_TILES ** 0.5)
+    side = int(limits.MAX_TILES**0.5)
     b = ml.Board.grid(side, side, 2, "cross")
     state = b.random_state(rng=5)
-    r = client.post("/api/solve", json={"board": b.to_dict(), "state": state.tolist(),
-                                        "minimal": False})
+    r = client.post(
+        "/api/solve", json={"board": b.to_dict(), "state": state.tolist(), "minimal": False}
+    )
     assert r.status_code == 200, r.text
     assert not b.apply(state, np.array(r.json()["taps"])).any()
     over = {"board": {**b.to_dict(), "rows": side + 1}, "state": S, "minimal": False}
     assert_error(client.post("/api/solve", json=over), 400, code="too_large")
-    side = int(limits.MAX_MINIMAL_TILES ** 0.5)
+    side = int(limits.MAX_MINIMAL_TILES**0.5)
     b = ml.Board.grid(side, side, 3, "knight", wrap=True)
-    r = client.post("/api/hint", json={"board": b.to_dict(),
-                                       "state": b.random_state(rng=2).tolist()})
+    r = client.post(
+        "/api/hint", json={"board": b.to_dict(), "state": b.random_state(rng=2).tolist()}
+    )
     assert r.status_code == 200 and len(r.json()["tap"]) == 2
 
 
 def test_body_size_limit(client):
-    big = (b'{"board": {"rows": 3, "cols": 3}, "state": ['
-           + b"0," * (limits.MAX_BODY_BYTES // 2) + b"0]}")
-    assert_error(client.post("/api/solve", content=big,
-                             headers={"content-type": "application/json"}), 413, code="too_large")
+    big = (
+        b'{"board": {"rows": 3, "cols": 3}, "state": ['
+        + b"0," * (limits.MAX_BODY_BYTES // 2)
+        + b"0]}"
+    )
+    assert_error(
+        client.post("/api/solve", content=big, headers={"content-type": "application/json"}),
+        413,
+        code="too_large",
+    )
 
-    def chunks():                                           # no content-length: streamed
+    def chunks():  # no content-length: streamed
         for _ in range(limits.MAX_BODY_BYTES // (1 << 16) + 2):
             yield b" " * (1 << 16)
-    assert_error(client.post("/api/solve", content=chunks(),
-                             headers={"content-type": "application/json"}), 413)
+
+    assert_error(
+        client.post("/api/solve", content=chunks(), headers={"content-type": "application/json"}),
+        413,
+    )
 
 
-@pytest.mark.parametrize("raw", [b"", b"{", b"[]", b"null", b"42", b'"x"', b"\xff\xfe",
-                                 b'{"board": {"rows": 3, "cols": 3}, "state": NaN}'])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"{",
+        b"[]",
+        b"null",
+        b"42",
+        b'"x"',
+        b"\xff\xfe",
+        b'{"board": {"rows": 3, "cols": 3}, "state": NaN}',
+    ],
+)
 def test_malformed_json(client, raw):
     for path in ("/api/solve", "/api/analyse", "/api/hint", "/api/generate"):
-        assert_error(client.post(path, content=raw, headers={"content-type": "application/json"}),
-                     400, 422)
+        assert_error(
+            client.post(path, content=raw, headers={"content-type": "application/json"}), 400, 422
+        )
 
 
 def test_unknown_route_and_method(client):
@@ -415,23 +517,58 @@ def test_unknown_route_and_method(client):
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10 ** 20, 10 ** 20)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(
-        st.sampled_from(["board", "state", "target", "minimal", "budget", "rows", "cols",
-                         "states", "pattern", "locked", "holes", "wrap", "effects",
-                         "n_cells", "difficulty", "unique", "seed", "x"]), children, max_size=6),
-    max_leaves=30)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**20), 10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
+    lambda children: (
+        st.lists(children, max_size=5)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "board",
+                    "state",
+                    "target",
+                    "minimal",
+                    "budget",
+                    "rows",
+                    "cols",
+                    "states",
+                    "pattern",
+                    "locked",
+                    "holes",
+                    "wrap",
+                    "effects",
+                    "n_cells",
+                    "difficulty",
+                    "unique",
+                    "seed",
+                    "x",
+                ]
+            ),
+            children,
+            max_size=6,
+        )
+    ),
+    max_leaves=30,
+)
 
 
 @st.composite
 def fuzzed_bodies(draw):
     """Valid bodies with one field replaced by junk, or junk outright."""
-    base = draw(st.sampled_from([
-        {"board": B, "state": S}, {"board": B, "state": S, "target": 1, "budget": 0.1},
-        {"board": BOARDS["graph-n3"].to_dict(), "state": [0] * 5},
-        {"board": BOARDS["mixed-n4"].to_dict(), "state": S},
-        {"rows": 3, "cols": 3, "states": 3, "seed": 1}]))
+    base = draw(
+        st.sampled_from(
+            [
+                {"board": B, "state": S},
+                {"board": B, "state": S, "target": 1, "budget": 0.1},
+                {"board": BOARDS["graph-n3"].to_dict(), "state": [0] * 5},
+                {"board": BOARDS["mixed-n4"].to_dict(), "state": S},
+                {"rows": 3, "cols": 3, "states": 3, "seed": 1},
+            ]
+        )
+    )
     if draw(st.booleans()):
         return draw(json_values)
     body = json.loads(json.dumps(base))
@@ -443,10 +580,12 @@ def fuzzed_bodies(draw):
     return body
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(["/api/solve", "/api/analyse", "/api/hint", "/api/generate"]),
-       fuzzed_bodies())
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.sampled_from(["/api/solve", "/api/analyse", "/api/hint", "/api/generate"]), fuzzed_bodies()
+)
 def test_fuzzed_bodies_never_500(client, path, body):
     r = client.post(path, json=body)
     assert r.status_code in (200, 400, 413, 422), (r.status_code, r.text)
@@ -454,8 +593,9 @@ def test_fuzzed_bodies_never_500(client, path, body):
         assert_error(r, r.status_code)
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.text(max_size=40))
 def test_fuzzed_paths_never_500(client, text):
     text = urllib.parse.quote(text, safe="")
@@ -466,9 +606,12 @@ def test_fuzzed_paths_never_500(client, text):
 
 # ----------------------------------------------------------------------------- concurrency
 def test_a_slow_solve_does_not_hold_a_fast_analyse():
-    slow_board = ml.Board.grid(24, 24, 2, "square", wrap=True)   # unprovable: uses its budget
-    slow = {"board": slow_board.to_dict(), "state": slow_board.random_state(rng=1).tolist(),
-            "budget": 3.0}
+    slow_board = ml.Board.grid(24, 24, 2, "square", wrap=True)  # unprovable: uses its budget
+    slow = {
+        "board": slow_board.to_dict(),
+        "state": slow_board.random_state(rng=1).tolist(),
+        "budget": 3.0,
+    }
     fast = {"board": ml.Board.grid(5, 5, 3).to_dict()}
     done: dict[str, float] = {}
 
@@ -481,8 +624,9 @@ def test_a_slow_solve_does_not_hold_a_fast_analyse():
                 r = await c.post(path, json=body)
                 done[name] = time.perf_counter() - t0
                 return r
+
             slow_task = asyncio.create_task(go("slow", "/api/solve", slow))
-            await asyncio.sleep(0.3)                        # the search is under way
+            await asyncio.sleep(0.3)  # the search is under way
             r_fast = await go("fast", "/api/analyse", fast)
             r_slow = await slow_task
             return r_slow, r_fast
@@ -490,7 +634,7 @@ def test_a_slow_solve_does_not_hold_a_fast_analyse():
     r_slow, r_fast = asyncio.run(main())
     assert r_slow.status_code == r_fast.status_code == 200
     assert r_slow.json()["proven_minimal"] is False
-    assert done["fast"] < done["slow"] - 1.0, done         # answered while the search ran
+    assert done["fast"] < done["slow"] - 1.0, done  # answered while the search ran
     assert r_fast.json()["kernel_size"] == ml.Solver(ml.Board.grid(5, 5, 3)).kernel_size
 
 
@@ -498,9 +642,13 @@ def test_a_slow_solve_does_not_hold_a_fast_analyse():
 def test_modlights_serve_subprocess():
     exe = Path(sys.executable).with_name("modlights")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "modlights"]
-    proc = subprocess.Popen(cmd + ["serve", "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc = subprocess.Popen(
+        cmd + ["serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     try:
         line = proc.stdout.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -514,10 +662,11 @@ def test_modlights_serve_subprocess():
                 time.sleep(0.1)
         assert r.status_code == 200 and r.json()["status"] == "ok"
         b = ml.Board.grid(3, 3, 2)
-        r = httpx.post(url + "api/solve", json={"board": b.to_dict(), "state": [[1, 0, 0],
-                                                                                [0, 0, 0],
-                                                                                [0, 0, 0]]},
-                       timeout=30)
+        r = httpx.post(
+            url + "api/solve",
+            json={"board": b.to_dict(), "state": [[1, 0, 0], [0, 0, 0], [0, 0, 0]]},
+            timeout=30,
+        )
         taps = np.array(r.json()["taps"])
         assert not b.apply([[1, 0, 0], [0, 0, 0], [0, 0, 0]], taps).any()
     finally:
@@ -533,6 +682,7 @@ def test_serve_bad_port_is_a_one_line_error(capsys):
     import socket
 
     from modlights.cli import main
+
     assert main(["serve", "--port", "70000"]) == 2
     err = capsys.readouterr().err
     assert "port" in err and len(err.strip().splitlines()) == 1
@@ -552,6 +702,7 @@ def test_serve_serves_the_static_sites_files():
     (and a type browsers accept for module scripts and streamed WebAssembly); the API
     keeps its routes and its JSON 404 / 405 answers."""
     from modlights.web import site
+
     files = site.site_files(web_app.STATIC_DIR)
     c = TestClient(create_app())
     for rel, source in files.items():
@@ -559,7 +710,8 @@ def test_serve_serves_the_static_sites_files():
         want = source.read_bytes() if hasattr(source, "read_bytes") else source()
         assert r.status_code == 200 and r.content == want, rel
         assert r.headers["content-type"].startswith(
-            site.MEDIA_TYPES["." + rel.rsplit(".", 1)[1]].split(";")[0]), rel
+            site.MEDIA_TYPES["." + rel.rsplit(".", 1)[1]].split(";")[0]
+        ), rel
     assert c.get("/").content == files["index.html"].read_bytes()
     assert_error(c.get("/no-such-file.js"), 404, code="not_found")
     assert_error(c.get("/api/no-such-route"), 404, code="not_found")

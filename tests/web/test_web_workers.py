@@ -2,6 +2,7 @@
 access log and ``modlights serve``'s flags: a dead, slow or memory-hungry worker
 costs one request a JSON error and never the server; the issue's heavy requests are
 refused fast or answered correctly."""
+
 from __future__ import annotations
 
 import asyncio
@@ -97,12 +98,12 @@ def test_deadline_is_408_and_the_worker_is_killed(hooked, tmp_path, monkeypatch)
     r = hooked.post("/api/_test/pid", json={"args": [30, str(pidfile)], "budget": 0.3})
     took = time.perf_counter() - t0
     assert_error(r, 408, "deadline")
-    assert 0.4 < took < 3, took                            # budget 0.3 + margin 0.2
+    assert 0.4 < took < 3, took  # budget 0.3 + margin 0.2
     assert wait_dead(int(pidfile.read_text()))
     text = hooked.get("/metrics").text
     assert metric(text, "modlights_worker_restarts_total") == before + 1
     assert metric(text, "modlights_work_total", outcome="deadline") >= 1
-    small_analyse(hooked)                                  # a new worker serves
+    small_analyse(hooked)  # a new worker serves
 
 
 @pytest.mark.parametrize("hook, sig", [("abort", "SIGABRT"), ("segfault", "SIGSEGV")])
@@ -115,8 +116,9 @@ def test_a_dead_worker_is_503_and_the_next_request_succeeds(hooked, hook, sig):
 
 
 def test_memory_cap_is_a_json_error(hooked):
-    doc = assert_error(hooked.post("/api/_test/allocate", json={"args": [1 << 30]}),
-                       503, "engine_failure")
+    doc = assert_error(
+        hooked.post("/api/_test/allocate", json={"args": [1 << 30]}), 503, "engine_failure"
+    )
     assert "memory" in doc["detail"]
     r = hooked.post("/api/_test/allocate", json={"args": [64 << 20]})
     assert r.status_code == 200 and r.json()["result"] == 64 << 20
@@ -142,14 +144,16 @@ def test_busy_is_503_with_retry_after_and_health_does_not_wait():
 
     async def main():
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://t",
-                                     timeout=30) as c:
+        async with httpx.AsyncClient(transport=transport, base_url="http://t", timeout=30) as c:
             assert (await c.post("/api/_test/pid", json={})).status_code == 200  # warm
             slow = asyncio.create_task(c.post("/api/_test/pid", json={"args": [1.5]}))
             await until(lambda: app.state.pool.pending == 1)
             t0 = time.perf_counter()
-            busy = await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}},
-                                headers={"origin": "https://a.example"})
+            busy = await c.post(
+                "/api/analyse",
+                json={"board": {"rows": 3, "cols": 3}},
+                headers={"origin": "https://a.example"},
+            )
             t_busy = time.perf_counter() - t0
             t0 = time.perf_counter()
             health = await c.get("/api/health")
@@ -165,14 +169,22 @@ def test_busy_is_503_with_retry_after_and_health_does_not_wait():
         app.state.pool.close()
     assert_error(busy, 503, "busy")
     assert busy.headers["retry-after"] == str(limits.RETRY_AFTER_SECONDS)
-    assert busy.headers["access-control-allow-origin"] == "https://a.example"   # CORS too
+    assert busy.headers["access-control-allow-origin"] == "https://a.example"  # CORS too
     assert "retry-after" in busy.headers["access-control-expose-headers"].lower()
-    assert t_busy < 0.5, t_busy                              # at once, not queued
+    assert t_busy < 0.5, t_busy  # at once, not queued
     assert health.status_code == 200 and t_health < 0.5, t_health
     assert metric(metrics, "modlights_workers_busy") == 1
     assert metric(metrics, "modlights_work_total", outcome="busy") == 1
-    assert metric(metrics, "modlights_requests_total", endpoint="/api/analyse",
-                  method="POST", status="503") == 1
+    assert (
+        metric(
+            metrics,
+            "modlights_requests_total",
+            endpoint="/api/analyse",
+            method="POST",
+            status="503",
+        )
+        == 1
+    )
     assert done.status_code == 200 and after.status_code == 200
 
 
@@ -181,8 +193,7 @@ def test_queue_waits_then_serves():
 
     async def main():
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://t",
-                                     timeout=30) as c:
+        async with httpx.AsyncClient(transport=transport, base_url="http://t", timeout=30) as c:
             first = asyncio.create_task(c.post("/api/_test/pid", json={"args": [1.0]}))
             await until(lambda: app.state.pool.pending == 1)
             second = asyncio.create_task(c.post("/api/_test/pid", json={}))
@@ -202,8 +213,10 @@ def _thread_server(app):
     """Serve ``app`` with uvicorn in a thread on a free loopback port: yields (app,
     port), then stops the server."""
     import uvicorn
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error",
-                                        lifespan="on"))
+
+    srv = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="on")
+    )
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     end = time.monotonic() + 20
@@ -224,20 +237,21 @@ def live_server():
 def test_a_client_disconnect_kills_its_worker(live_server, tmp_path):
     app, port = live_server
     url = f"http://127.0.0.1:{port}"
-    assert httpx.post(url + "/api/_test/pid", json={}).status_code == 200      # warm
+    assert httpx.post(url + "/api/_test/pid", json={}).status_code == 200  # warm
     pidfile = tmp_path / "pid"
     body = json.dumps({"args": [30, str(pidfile)], "budget": 60}).encode()
     with socket.create_connection(("127.0.0.1", port)) as s:
-        s.sendall(b"POST /api/_test/pid HTTP/1.1\r\nhost: x\r\ncontent-type: "
-                  b"application/json\r\ncontent-length: " + str(len(body)).encode()
-                  + b"\r\n\r\n" + body)
+        s.sendall(
+            b"POST /api/_test/pid HTTP/1.1\r\nhost: x\r\ncontent-type: "
+            b"application/json\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+        )
         end = time.monotonic() + 10
         while not pidfile.exists() or not pidfile.read_text():
             assert time.monotonic() < end
             time.sleep(0.02)
         pid = int(pidfile.read_text())
         assert alive(pid)
-    t0 = time.perf_counter()                                 # the client is gone
+    t0 = time.perf_counter()  # the client is gone
     assert wait_dead(pid, 3), "the worker still runs after its client left"
     assert time.perf_counter() - t0 < 2
     time.sleep(0.1)
@@ -278,14 +292,20 @@ def test_heavy_requests_are_refused_fast_or_answered(client, name, path, body):
             assert not board.apply(np.array(body["state"]), taps).any()
         else:
             s = ml.Solver(board)
-            assert r.json() == {"rank": s.rank, "nullity": s.nullity,
-                                "kernel_size": s.kernel_size,
-                                "is_invertible": s.is_invertible, "engine": s.engine}
+            assert r.json() == {
+                "rank": s.rank,
+                "nullity": s.nullity,
+                "kernel_size": s.kernel_size,
+                "is_invertible": s.is_invertible,
+                "engine": s.engine,
+            }
     else:
         assert_error(r, 400, "too_large")
-        assert took < 2, took                               # refused, not worked on
-    assert name not in ("analyse-4096-offsets", "analyse-200-offsets", "graph-solve",
-                        "generate-mixed") or r.status_code == 400
+        assert took < 2, took  # refused, not worked on
+    assert (
+        name not in ("analyse-4096-offsets", "analyse-200-offsets", "graph-solve", "generate-mixed")
+        or r.status_code == 400
+    )
 
 
 def test_kernel_sizes_past_the_int_to_str_limit_are_answered(client):
@@ -307,17 +327,18 @@ def test_kernel_sizes_past_the_int_to_str_limit_are_answered(client):
 
 def test_board_cost_counts_tiles_offsets_reach_and_bits():
     cost = limits.board_cost
-    assert cost({"rows": 10, "cols": 20}) == 10 * 20 * 5 * 1 * 1          # cross, n = 2
-    assert cost({"rows": 10, "cols": 20, "states": 255, "pattern": "knight"}) \
-        == 10 * 20 * 9 * 2 * 8
-    assert cost({"rows": 4, "cols": 4, "states": 5,
-                 "pattern": [[0, 0], [3, -7], [3, -7]]}) == 16 * 2 * 7 * 3   # distinct
+    assert cost({"rows": 10, "cols": 20}) == 10 * 20 * 5 * 1 * 1  # cross, n = 2
+    assert cost({"rows": 10, "cols": 20, "states": 255, "pattern": "knight"}) == 10 * 20 * 9 * 2 * 8
+    assert (
+        cost({"rows": 4, "cols": 4, "states": 5, "pattern": [[0, 0], [3, -7], [3, -7]]})
+        == 16 * 2 * 7 * 3
+    )  # distinct
     mixed = [["cross", [[0, 0], [0, 4]]], ["knight", "cross"]]
     assert limits.pattern_stats(mixed, 2, 2) == (3, 9, 4)
     assert cost({"rows": 2, "cols": 2, "pattern": mixed}) == 4 * 9 * 4
     assert cost({"effects": [[0], [1, 5]], "states": 3, "n_cells": 2}) == 2 * 6 * 2
     assert cost({"rows": "x"}) == 0 and cost(None) == 0
-    many = [[[[i, j]] for j in range(8)] for i in range(9)]                  # 72 patterns
+    many = [[[[i, j]] for j in range(8)] for i in range(9)]  # 72 patterns
     with pytest.raises(limits.TooLarge, match="64 distinct"):
         limits.pattern_stats(many, 9, 8)
     with pytest.raises(limits.TooLarge, match="offset entries"):
@@ -325,7 +346,7 @@ def test_board_cost_counts_tiles_offsets_reach_and_bits():
 
 
 def test_cost_limit_is_the_boundary(monkeypatch):
-    b = {"rows": 10, "cols": 10, "states": 4, "pattern": "square"}        # 100*9*1*2
+    b = {"rows": 10, "cols": 10, "states": 4, "pattern": "square"}  # 100*9*1*2
     monkeypatch.setattr(limits, "MAX_COST", 1800)
     limits.check_board(b)
     monkeypatch.setattr(limits, "MAX_COST", 1799)
@@ -335,11 +356,11 @@ def test_cost_limit_is_the_boundary(monkeypatch):
 
 def test_generate_cost_counts_placement_tries(client):
     body = {"rows": 32, "cols": 32, "states": 255, "pattern": "knight"}
-    limits.check_generate(body)                                             # 147k units
+    limits.check_generate(body)  # 147k units
     wide = [[0, 0], [3, 3], [-3, 1], [2, -2], [1, 0], [0, 1], [-1, 0], [0, -1]]
-    limits.check_generate({**body, "pattern": wide})             # one board: 197k units
+    limits.check_generate({**body, "pattern": wide})  # one board: 197k units
     limits.check_generate({**body, "pattern": wide, "holes": 3, "unique": False})
-    with pytest.raises(limits.TooLarge, match="256 boards"):      # 256 tries: 50 M
+    with pytest.raises(limits.TooLarge, match="256 boards"):  # 256 tries: 50 M
         limits.check_generate({**body, "pattern": wide, "holes": 3})
     r = client.post("/api/generate", json={**body, "pattern": wide, "holes": 3})
     assert_error(r, 400, "too_large")
@@ -351,10 +372,10 @@ def test_minimal_graph_search_bound(client):
     assert r.status_code == 200
     assert not ok.apply([1, 2, 3], np.array(r.json()["taps"])).any()
     wide = {"effects": [[j % 4] for j in range(300)], "states": 3, "n_cells": 4}
-    assert_error(client.post("/api/solve", json={"board": wide, "state": [1, 0, 0, 0]}),
-                 400, "too_large")
-    r = client.post("/api/solve", json={"board": wide, "state": [1, 0, 0, 0],
-                                        "minimal": False})
+    assert_error(
+        client.post("/api/solve", json={"board": wide, "state": [1, 0, 0, 0]}), 400, "too_large"
+    )
+    r = client.post("/api/solve", json={"board": wide, "state": [1, 0, 0, 0], "minimal": False})
     assert r.status_code == 200
 
 
@@ -366,18 +387,18 @@ def test_an_answer_too_large_to_send_is_refused(client):
     doc = assert_error(client.post("/api/solve", json=body), 400, "too_large")
     assert f"limited to {limits.MAX_ANSWER_MOVES} moves" in doc["detail"]
     assert time.perf_counter() - t0 < limits.WORK_SECONDS
-    small = ml.Board.grid(40, 40, 255, "knight")                  # under the cap: answered
+    small = ml.Board.grid(40, 40, 255, "knight")  # under the cap: answered
     state = small.random_state(rng=3, solvable=True)
-    r = client.post("/api/solve", json={"board": small.to_dict(), "state": state.tolist(),
-                                        "minimal": False})
+    r = client.post(
+        "/api/solve", json={"board": small.to_dict(), "state": state.tolist(), "minimal": False}
+    )
     assert r.status_code == 200 and r.headers["content-type"] == "application/json"
     assert not small.apply(state, np.array(r.json()["taps"])).any()
     assert r.json()["length"] == len(r.json()["moves"]) <= limits.MAX_ANSWER_MOVES
 
 
 def test_long_puzzle_code_is_refused(client):
-    assert_error(client.get("/api/puzzle/" + "A" * (limits.MAX_CODE_CHARS + 1)), 400,
-                 "too_large")
+    assert_error(client.get("/api/puzzle/" + "A" * (limits.MAX_CODE_CHARS + 1)), 400, "too_large")
 
 
 # ----------------------------------------------------------------------------- http
@@ -385,8 +406,11 @@ def test_cors_preflight():
     app = create_app(workers=1, cors_origins=["https://a.example", "https://b.example"])
     c = TestClient(app)
     try:
-        pre = {"origin": "https://b.example", "access-control-request-method": "POST",
-               "access-control-request-headers": "content-type"}
+        pre = {
+            "origin": "https://b.example",
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type",
+        }
         r = c.options("/api/solve", headers=pre)
         assert r.status_code == 200, r.text
         assert r.headers["access-control-allow-origin"] == "https://b.example"
@@ -397,7 +421,7 @@ def test_cors_preflight():
         assert r.status_code == 400 and "access-control-allow-origin" not in r.headers
     finally:
         app.state.pool.close()
-    c = TestClient(create_app(workers=1))                   # no CORS: no header
+    c = TestClient(create_app(workers=1))  # no CORS: no header
     r = c.get("/api/health", headers={"origin": "https://a.example"})
     assert "access-control-allow-origin" not in r.headers
 
@@ -415,18 +439,34 @@ def test_metrics_and_access_log(client, caplog):
     r = client.get("/metrics")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
     text = r.text
-    assert metric(text, "modlights_requests_total", endpoint="/api/analyse",
-                  method="POST", status="200") >= 1
-    assert metric(text, "modlights_requests_total", endpoint="/api/puzzle/{code}",
-                  method="GET", status="400") >= 1
-    assert metric(text, "modlights_requests_total", endpoint="other", method="GET",
-                  status="404") >= 1
+    assert (
+        metric(
+            text, "modlights_requests_total", endpoint="/api/analyse", method="POST", status="200"
+        )
+        >= 1
+    )
+    assert (
+        metric(
+            text,
+            "modlights_requests_total",
+            endpoint="/api/puzzle/{code}",
+            method="GET",
+            status="400",
+        )
+        >= 1
+    )
+    assert (
+        metric(text, "modlights_requests_total", endpoint="other", method="GET", status="404") >= 1
+    )
     assert metric(text, "modlights_request_seconds_count", endpoint="/api/analyse") >= 1
-    assert metric(text, "modlights_request_seconds_bucket", endpoint="/api/analyse",
-                  le="+Inf") >= 1
+    assert metric(text, "modlights_request_seconds_bucket", endpoint="/api/analyse", le="+Inf") >= 1
     assert metric(text, "modlights_workers") == 2
-    for name in ("modlights_queue_length", "modlights_workers_busy",
-                 "modlights_worker_restarts_total", "process_resident_memory_bytes"):
+    for name in (
+        "modlights_queue_length",
+        "modlights_workers_busy",
+        "modlights_worker_restarts_total",
+        "process_resident_memory_bytes",
+    ):
         assert re.search(rf"^{name} \S+$", text, re.M), name
 
 
@@ -449,9 +489,13 @@ def test_client_controlled_labels_and_log_lines_stay_bounded(client, caplog):
 def _serve(*flags):
     exe = Path(sys.executable).with_name("modlights")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "modlights"]
-    proc = subprocess.Popen(cmd + ["serve", "--port", "0", *flags], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc = subprocess.Popen(
+        cmd + ["serve", "--port", "0", *flags],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     line = proc.stdout.readline()
     m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
     if not m:
@@ -491,20 +535,23 @@ def _stop(proc):
     proc.wait(10)
 
 
-SLOW = ml.Board.grid(24, 24, 2, "square", wrap=True)       # unprovable: uses its budget
-SLOW_BODY = {"board": SLOW.to_dict(), "state": SLOW.random_state(rng=1).tolist(),
-             "budget": 5}
+SLOW = ml.Board.grid(24, 24, 2, "square", wrap=True)  # unprovable: uses its budget
+SLOW_BODY = {"board": SLOW.to_dict(), "state": SLOW.random_state(rng=1).tolist(), "budget": 5}
 
 
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT twice"])
 def test_serve_flags_and_shutdown_with_a_request_in_flight(how):
-    proc, url, port = _serve("--workers", "2", "--cors-origin", "https://a.example",
-                             "--shutdown-timeout", "1")
+    proc, url, port = _serve(
+        "--workers", "2", "--cors-origin", "https://a.example", "--shutdown-timeout", "1"
+    )
     try:
-        r = httpx.options(url + "api/analyse", headers={
-            "origin": "https://a.example", "access-control-request-method": "POST"})
-        assert r.status_code == 200 and r.headers["access-control-allow-origin"] == \
-            "https://a.example"
+        r = httpx.options(
+            url + "api/analyse",
+            headers={"origin": "https://a.example", "access-control-request-method": "POST"},
+        )
+        assert (
+            r.status_code == 200 and r.headers["access-control-allow-origin"] == "https://a.example"
+        )
         assert "modlights_requests_total" in httpx.get(url + "metrics").text
         answers = {}
 
@@ -513,13 +560,14 @@ def test_serve_flags_and_shutdown_with_a_request_in_flight(how):
                 answers["slow"] = httpx.post(url + "api/solve", json=SLOW_BODY, timeout=30)
             except httpx.HTTPError as e:
                 answers["slow"] = e
+
         t = threading.Thread(target=slow)
         t.start()
-        end = time.monotonic() + 10                         # forkserver and 2 workers
+        end = time.monotonic() + 10  # forkserver and 2 workers
         while len(kids := _descendants(proc.pid)) < 3 and time.monotonic() < end:
             time.sleep(0.05)
         assert len(kids) >= 3, kids
-        time.sleep(0.5)                                     # the search is under way
+        time.sleep(0.5)  # the search is under way
         t0 = time.perf_counter()
         if how == "SIGTERM":
             proc.send_signal(signal.SIGTERM)
@@ -531,7 +579,7 @@ def test_serve_flags_and_shutdown_with_a_request_in_flight(how):
         took = time.perf_counter() - t0
         t.join(10)
         err = proc.stderr.read()
-        assert took < 6, took                               # a few seconds
+        assert took < 6, took  # a few seconds
         assert proc.returncode == 0, (proc.returncode, err)
         assert "Traceback" not in err and "CancelledError" not in err, err
         assert re.search(r"GET /api/health 200 \d+\.\d ms", err), err
@@ -547,14 +595,15 @@ def test_serve_flags_and_shutdown_with_a_request_in_flight(how):
 
 
 def test_serve_header_timeout_and_no_access_log():
-    proc, url, port = _serve("--workers", "1", "--header-timeout", "0.5",
-                             "--no-access-log", "--shutdown-timeout", "1")
+    proc, url, port = _serve(
+        "--workers", "1", "--header-timeout", "0.5", "--no-access-log", "--shutdown-timeout", "1"
+    )
     try:
         with socket.create_connection(("127.0.0.1", port)) as s:
-            s.sendall(b"GET /api/health HTTP/1.1\r\nhost: x\r\n")      # never finished
+            s.sendall(b"GET /api/health HTTP/1.1\r\nhost: x\r\n")  # never finished
             s.settimeout(5)
             t0 = time.perf_counter()
-            assert s.recv(100) == b""                        # closed by the server
+            assert s.recv(100) == b""  # closed by the server
             assert time.perf_counter() - t0 < 3
         assert httpx.get(url + "api/health").status_code == 200
         t0 = time.perf_counter()
@@ -563,13 +612,14 @@ def test_serve_header_timeout_and_no_access_log():
         proc.wait(10)
         err = proc.stderr.read()
         _stop(proc)
-    assert time.perf_counter() - t0 < 3                     # idle: stops at once
+    assert time.perf_counter() - t0 < 3  # idle: stops at once
     assert "/api/health" not in err, err
 
 
 def test_serve_body_timeout():
-    proc, url, port = _serve("--workers", "1", "--body-timeout", "0.5", "--no-access-log",
-                             "--shutdown-timeout", "1")
+    proc, url, port = _serve(
+        "--workers", "1", "--body-timeout", "0.5", "--no-access-log", "--shutdown-timeout", "1"
+    )
     try:
         took, got = trickle(port, "/api/solve", seconds=5, length=1000)
         assert got.startswith(b"HTTP/1.1 408") and b'"deadline"' in got, got[:300]
@@ -581,12 +631,20 @@ def test_serve_body_timeout():
         _stop(proc)
 
 
-@pytest.mark.parametrize("flags, word", [
-    (["--workers", "0"], "--workers"), (["--shutdown-timeout", "-1"], "--shutdown-timeout"),
-    (["--keep-alive", "nan"], "--keep-alive"), (["--max-connections", "x"], "--max-connections"),
-    (["--worker-memory", "-1"], "--worker-memory"), (["--body-timeout", "0"], "--body-timeout")])
+@pytest.mark.parametrize(
+    "flags, word",
+    [
+        (["--workers", "0"], "--workers"),
+        (["--shutdown-timeout", "-1"], "--shutdown-timeout"),
+        (["--keep-alive", "nan"], "--keep-alive"),
+        (["--max-connections", "x"], "--max-connections"),
+        (["--worker-memory", "-1"], "--worker-memory"),
+        (["--body-timeout", "0"], "--body-timeout"),
+    ],
+)
 def test_serve_bad_flags_are_one_line_errors(capsys, flags, word):
     from modlights.cli import main
+
     assert main(["serve", *flags]) == 2
     err = capsys.readouterr().err
     assert word in err and len(err.strip().splitlines()) == 1, err
@@ -597,6 +655,7 @@ def test_load_bench_keeps_health_fast(capsys):
     """bench/web_load.py, shortened: 20 clients for 10 s (run with -m slow)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     import web_load
+
     code = web_load.main(["--clients", "20", "--seconds", "10"])
     out = capsys.readouterr().out
     assert "server up" in out, out
@@ -608,24 +667,47 @@ def largest_bodies():
     """(route, body) of the largest valid bodies of each route that the tile caps allow,
     as json.dumps writes them: locked and holes as boolean masks, values with the most
     digits, the longest pattern data."""
+
     def mask(rows, cols):
         return [[False] * cols for _ in range(rows)]
 
     def grid(rows, cols, states, pattern="horizontal"):
-        return {"rows": rows, "cols": cols, "states": states, "pattern": pattern,
-                "locked": mask(rows, cols), "holes": mask(rows, cols), "wrap": False}
+        return {
+            "rows": rows,
+            "cols": cols,
+            "states": states,
+            "pattern": pattern,
+            "locked": mask(rows, cols),
+            "holes": mask(rows, cols),
+            "wrap": False,
+        }
 
     top = [[254] * 150 for _ in range(150)]
     return [
-        ("/api/solve", {"board": grid(1, limits.MAX_TILES, 2),
-                        "state": [[1] * limits.MAX_TILES], "target": [[1] * limits.MAX_TILES],
-                        "minimal": False}),
+        (
+            "/api/solve",
+            {
+                "board": grid(1, limits.MAX_TILES, 2),
+                "state": [[1] * limits.MAX_TILES],
+                "target": [[1] * limits.MAX_TILES],
+                "minimal": False,
+            },
+        ),
         ("/api/analyse", {"board": grid(limits.MAX_TILES, 1, 2)}),
         ("/api/hint", {"board": grid(150, 150, 255), "state": top}),
         ("/api/encode", {"board": grid(64, 64, 255), "start": [[254] * 64] * 64}),
-        ("/api/generate", {"rows": 32, "cols": 32, "states": 255,
-                           "pattern": [[[[-31, -31]] * 19] * 32] * 32,
-                           "locked": mask(32, 32), "holes": mask(32, 32), "seed": "s" * 200}),
+        (
+            "/api/generate",
+            {
+                "rows": 32,
+                "cols": 32,
+                "states": 255,
+                "pattern": [[[[-31, -31]] * 19] * 32] * 32,
+                "locked": mask(32, 32),
+                "holes": mask(32, 32),
+                "seed": "s" * 200,
+            },
+        ),
     ]
 
 
@@ -645,16 +727,17 @@ def test_route_caps_are_smaller_than_solves():
 
 def test_a_body_over_its_routes_cap_is_413_and_under_it_is_answered(client):
     b = ml.Board.grid(150, 150, 255, "cross")
-    body = {"board": {**b.to_dict(), "locked": [[False] * 150] * 150},
-            "state": [[254] * 150] * 150}
+    body = {"board": {**b.to_dict(), "locked": [[False] * 150] * 150}, "state": [[254] * 150] * 150}
     raw = json.dumps(body).encode()
     r = client.post("/api/hint", content=raw, headers={"content-type": "application/json"})
     assert r.status_code == 200, r.text
     for route in ("/api/hint", "/api/encode", "/api/generate", "/api/analyse"):
         over = raw + b" " * (limits.body_cap(route) + 1 - len(raw))
-        doc = assert_error(client.post(route, content=over,
-                                       headers={"content-type": "application/json"}),
-                           413, "too_large")
+        doc = assert_error(
+            client.post(route, content=over, headers={"content-type": "application/json"}),
+            413,
+            "too_large",
+        )
         assert str(limits.body_cap(route)) in doc["detail"]
 
 
@@ -670,8 +753,10 @@ def trickle(port: int, path: str, seconds: float, length: int) -> tuple[float, b
     0.2 s for at most ``seconds``; (seconds until the answer came, what the server sent before it
     closed the connection)."""
     with socket.create_connection(("127.0.0.1", port)) as s:
-        s.sendall(f"POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json"
-                  f"\r\ncontent-length: {length}\r\n\r\n".encode())
+        s.sendall(
+            f"POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json"
+            f"\r\ncontent-length: {length}\r\n\r\n".encode()
+        )
         s.setblocking(False)
         t0 = time.perf_counter()
         got = b""
@@ -707,7 +792,7 @@ def test_a_trickled_body_is_408_within_its_deadline(slow_body_server, path):
     head, _, body = got.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 408"), got[:300]
     assert json.loads(body)["error"] == "deadline"
-    assert took < 1.0 + 1.5, took                        # the deadline, and a margin
+    assert took < 1.0 + 1.5, took  # the deadline, and a margin
     r = httpx.get(f"http://127.0.0.1:{port}/api/health")
     assert r.status_code == 200
 
@@ -726,10 +811,14 @@ def test_admission_counts_a_work_request_from_its_arrival():
             await go.wait()
             yield b'"cols": 3}}'
 
-        async with httpx.AsyncClient(transport=transport, base_url="http://t",
-                                     timeout=30) as c:
-            first = asyncio.create_task(c.post("/api/analyse", content=slow_body(),
-                                               headers={"content-type": "application/json"}))
+        async with httpx.AsyncClient(transport=transport, base_url="http://t", timeout=30) as c:
+            first = asyncio.create_task(
+                c.post(
+                    "/api/analyse",
+                    content=slow_body(),
+                    headers={"content-type": "application/json"},
+                )
+            )
             await asyncio.sleep(0.3)
             second = await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}})
             health = await c.get("/api/health")
@@ -762,32 +851,39 @@ def test_large_bodies_are_parsed_in_a_worker(monkeypatch):
 
     b = ml.Board.grid(300, 300, 2, "cross")
     state = b.random_state(rng=3)
-    ok = json.dumps({"board": b.to_dict(), "state": state.tolist(),
-                     "minimal": False}).encode()
+    ok = json.dumps({"board": b.to_dict(), "state": state.tolist(), "minimal": False}).encode()
     assert len(ok) > limits.RAW_BODY_BYTES
     app = create_app(workers=1, queue=4)
     with TestClient(app, raise_server_exceptions=False) as c:
         monkeypatch.setattr(Request, "json", no_json)
 
         def post(raw: bytes):
-            return c.post("/api/solve", content=raw,
-                          headers={"content-type": "application/json"})
+            return c.post("/api/solve", content=raw, headers={"content-type": "application/json"})
 
         r = post(ok)
         assert r.status_code == 200, r.text
         assert not b.apply(state, np.array(r.json()["taps"])).any()
         row = "[" + ",".join(["0"] * 2000) + "]"
-        huge = ('{"board":{"rows":2000,"cols":2000},"state":[' + ",".join([row] * 2000)
-                + '],"minimal":false}').encode()
+        huge = (
+            '{"board":{"rows":2000,"cols":2000},"state":['
+            + ",".join([row] * 2000)
+            + '],"minimal":false}'
+        ).encode()
         assert_error(post(huge), 400, "too_large")
         bad = {"board": b.to_dict(), "state": [[3] * 300] * 300, "minimal": False}
         assert_error(post(big(bad)), 400, "bad_input")
         assert_error(post(big({**bad, "minimal": "yes"})), 422, "invalid_request")
-        corner = [[1, 0, 0, 0, 0]] + [[0] * 5] * 4                 # 5 x 5: unsolvable
-        assert_error(post(big({"board": {"rows": 5, "cols": 5}, "state": corner,
-                               "minimal": False})), 422, "unsolvable")
-        r = c.post("/api/analyse", content=big({"board": b.to_dict()}),
-                   headers={"content-type": "application/json"})
+        corner = [[1, 0, 0, 0, 0]] + [[0] * 5] * 4  # 5 x 5: unsolvable
+        assert_error(
+            post(big({"board": {"rows": 5, "cols": 5}, "state": corner, "minimal": False})),
+            422,
+            "unsolvable",
+        )
+        r = c.post(
+            "/api/analyse",
+            content=big({"board": b.to_dict()}),
+            headers={"content-type": "application/json"},
+        )
         assert r.status_code == 200 and r.json()["rank"] == ml.Solver(b).rank, r.text
         monkeypatch.undo()
         assert_error(post(b'{"board": {"rows": 3}, "state": []}'), 400, "bad_input")
@@ -796,15 +892,21 @@ def test_large_bodies_are_parsed_in_a_worker(monkeypatch):
 SMALL_BAD = [
     (b'{"board": {"rows": 3, "cols": 3}, "state": NaN}', "application/json"),
     (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]] * 3}', "application/json"),
-    (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]], "minimal": "yes", "x": 1}',
-     "application/json"),
-    (b'[]', "application/json"), (b'"x"', "application/json"), (b'\xff\xfe', "application/json"),
+    (
+        b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]], "minimal": "yes", "x": 1}',
+        "application/json",
+    ),
+    (b"[]", "application/json"),
+    (b'"x"', "application/json"),
+    (b"\xff\xfe", "application/json"),
     (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]]}', None),
     (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]]}', "text/plain"),
     (b'{"board": {"rows": 3, "cols": 3}, "state": [[0, 0, 0]]}', "application/vnd.x+json"),
     (b'{"board": {"rows": 3, "cols": 9}, "state": [[0, 0, 0]]}', "application/json"),
-    (b'{"board": {"rows": 3, "cols": 3, "pattern": "star"}, "state": [[0] * 3]}',
-     "application/json"),
+    (
+        b'{"board": {"rows": 3, "cols": 3, "pattern": "star"}, "state": [[0] * 3]}',
+        "application/json",
+    ),
     (b'{"board": {"rows": 1000, "cols": 1000}, "state": [[0]]}', "application/json"),
 ]
 
@@ -826,7 +928,7 @@ def same_answer(client, path, raw, ctype):
         return
     a, b = small.json(), large.json()
     assert a["error"] == b["error"]
-    if "JSON decode error" not in a["detail"]:                # its position may differ
+    if "JSON decode error" not in a["detail"]:  # its position may differ
         assert a["detail"] == b["detail"]
 
 
@@ -848,8 +950,9 @@ OTHER_BODIES = [
 ]
 
 
-@pytest.mark.parametrize("path, body", OTHER_BODIES,
-                         ids=[f"{i}{p}" for i, (p, _) in enumerate(OTHER_BODIES)])
+@pytest.mark.parametrize(
+    "path, body", OTHER_BODIES, ids=[f"{i}{p}" for i, (p, _) in enumerate(OTHER_BODIES)]
+)
 def test_large_bodies_of_the_other_routes_are_answered_as_small_ones(client, path, body):
     same_answer(client, path, json.dumps(body).encode(), "application/json")
 
@@ -860,15 +963,18 @@ def test_large_solve_bodies_leave_the_event_loop_free():
     parse (about 0.3 s each in the event loop)."""
     app = create_app(workers=2, queue=4)
     row = "[" + ",".join(["0"] * 2000) + "]"
-    huge = ('{"board":{"rows":2000,"cols":2000},"state":[' + ",".join([row] * 2000)
-            + '],"minimal":false}').encode()
+    huge = (
+        '{"board":{"rows":2000,"cols":2000},"state":['
+        + ",".join([row] * 2000)
+        + '],"minimal":false}'
+    ).encode()
 
     async def main():
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://t",
-                                     timeout=60) as c:
-            assert (await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}})
-                    ).status_code == 200                                         # warm
+        async with httpx.AsyncClient(transport=transport, base_url="http://t", timeout=60) as c:
+            assert (
+                await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}})
+            ).status_code == 200  # warm
             gaps, done = [], asyncio.Event()
 
             async def tick():
@@ -880,9 +986,12 @@ def test_large_solve_bodies_leave_the_event_loop_free():
                     last = now
 
             ticker = asyncio.create_task(tick())
-            answers = await asyncio.gather(*(
-                c.post("/api/solve", content=huge,
-                       headers={"content-type": "application/json"}) for _ in range(4)))
+            answers = await asyncio.gather(
+                *(
+                    c.post("/api/solve", content=huge, headers={"content-type": "application/json"})
+                    for _ in range(4)
+                )
+            )
             done.set()
             await ticker
             return answers, max(gaps)
@@ -896,15 +1005,18 @@ def test_large_solve_bodies_leave_the_event_loop_free():
     assert stall < 0.2, stall
 
 
-def test_trickled_bodies_hold_admission_places_no_longer_than_the_deadline(
-        slow_body_server):
+def test_trickled_bodies_hold_admission_places_no_longer_than_the_deadline(slow_body_server):
     """Work requests trickling their bodies fill the admission places (1 worker + 2
     queue) until their body deadline; one more meanwhile is 503 busy within that
     deadline too (its body is not waited for longer); afterwards work is admitted."""
     app, port = slow_body_server
     out: list = []
-    threads = [threading.Thread(target=lambda: out.append(
-        trickle(port, "/api/hint", seconds=6, length=1_000_000))) for _ in range(3)]
+    threads = [
+        threading.Thread(
+            target=lambda: out.append(trickle(port, "/api/hint", seconds=6, length=1_000_000))
+        )
+        for _ in range(3)
+    ]
     for t in threads:
         t.start()
     time.sleep(0.4)
@@ -914,6 +1026,7 @@ def test_trickled_bodies_hold_admission_places_no_longer_than_the_deadline(
     assert got.startswith(b"HTTP/1.1 503"), got[:300]
     assert b'"busy"' in got and took < 1.0 + 1.5, took
     assert len(out) == 3 and all(g.startswith(b"HTTP/1.1 408") for _, g in out), out
-    r = httpx.post(f"http://127.0.0.1:{port}/api/analyse",
-                   json={"board": {"rows": 3, "cols": 3}}, timeout=30)
+    r = httpx.post(
+        f"http://127.0.0.1:{port}/api/analyse", json={"board": {"rows": 3, "cols": 3}}, timeout=30
+    )
     assert r.status_code == 200, r.text

@@ -9,6 +9,7 @@ One module per command (``solve``, ``info``, ``generate``, ``daily``, ``check``,
 ``play``, ``bench``, ``serve``, ``site``, ``hardest``, ``verify``), each with
 ``add_parser(sub, fmt)`` and ``run(args, out)``; :mod:`.common` holds what they share.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,16 +44,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="modlights",
         description="Solve, analyse, generate and play modular Lights Out puzzles: "
-                    "tiles with n states; tapping a tile advances every tile of a pattern "
-                    "around it by one (n-1 wraps to 0).",
+        "tiles with n states; tapping a tile advances every tile of a pattern "
+        "around it by one (n-1 wraps to 0).",
         epilog="examples:\n  modlights solve --grid 3x3 --state 011110110\n"
-               "  modlights info --grid 5x5\n"
-               "  modlights generate --grid 6x6 --states 3 --difficulty hard\n"
-               "  modlights daily\n"
-               "  modlights play --daily 1\n\n"
-               "run 'modlights COMMAND --help' for the options of each command.",
-        formatter_class=fmt, allow_abbrev=False)
+        "  modlights info --grid 5x5\n"
+        "  modlights generate --grid 6x6 --states 3 --difficulty hard\n"
+        "  modlights daily\n"
+        "  modlights play --daily 1\n\n"
+        "run 'modlights COMMAND --help' for the options of each command.",
+        formatter_class=fmt,
+        allow_abbrev=False,
+    )
     from modlights import __version__
+
     parser.add_argument("--version", action="version", version=f"modlights {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -66,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as e:          # --help, --version, usage errors
+    except SystemExit as e:  # --help, --version, usage errors
         code = e.code
         return code if isinstance(code, int) else (0 if code is None else EXIT_USAGE)
     if args.command is None:
@@ -80,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         print(f"modlights {args.command}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:          # e.g. `modlights solve ... | head`: stop quietly
+    except BrokenPipeError:  # e.g. `modlights solve ... | head`: stop quietly
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
@@ -92,14 +96,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except (MemoryError, OverflowError, RecursionError) as e:
         # a limit of this machine or of a number type, met by some input: one line
-        what = {MemoryError: "out of memory", OverflowError: "a number is too large",
-                RecursionError: "input nested too deeply"}[type(e)]
-        print(f"modlights {args.command}: error: {what}" + (f" ({e})" if str(e) else ""),
-              file=sys.stderr)
+        what = {
+            MemoryError: "out of memory",
+            OverflowError: "a number is too large",
+            RecursionError: "input nested too deeply",
+        }[type(e)]
+        print(
+            f"modlights {args.command}: error: {what}" + (f" ({e})" if str(e) else ""),
+            file=sys.stderr,
+        )
         return EXIT_USAGE
-    except Exception as e:          # noqa: BLE001 - a bug: still one line, no traceback
-        print(f"modlights {args.command}: internal error: {type(e).__name__}: {e} "
-              "(please report it; MODLIGHTS_DEBUG=1 shows the traceback)", file=sys.stderr)
+    except Exception as e:  # noqa: BLE001 - a bug: still one line, no traceback
+        print(
+            f"modlights {args.command}: internal error: {type(e).__name__}: {e} "
+            "(please report it; MODLIGHTS_DEBUG=1 shows the traceback)",
+            file=sys.stderr,
+        )
         if os.environ.get("MODLIGHTS_DEBUG"):
             raise
         return EXIT_USAGE

@@ -1,4 +1,5 @@
 """``modlights check``: validate a file of puzzle codes."""
+
 from __future__ import annotations
 
 import argparse
@@ -56,8 +57,9 @@ def run(args: argparse.Namespace, out) -> int:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise _UserError(f"cannot read {args.file}: not UTF-8 text ({e.reason} at byte "
-                         f"{e.start})") from None
+        raise _UserError(
+            f"cannot read {args.file}: not UTF-8 text ({e.reason} at byte {e.start})"
+        ) from None
     total = bad = 0
     results = []
     for lineno, line in enumerate(text.splitlines(), 1):
@@ -70,24 +72,50 @@ def run(args: argparse.Namespace, out) -> int:
             bad += 1
         results.append((lineno, code, problems, p))
     if args.json:
-        print(json.dumps({"file": args.file, "puzzles": total, "bad": bad, "results": [
-            {"line": ln, "code": c, "ok": not pr, "problems": pr,
-             **({"min_taps": p.min_taps, "proven": p.proven, "difficulty": p.difficulty,
-                 "stars": {str(k): v for k, v in p.stars.items()}}
-                if p is not None and not any(x.startswith(("bad", "unsolvable")) for x in pr)
-                else {})}
-            for ln, c, pr, p in results]}), file=out)
+        print(
+            json.dumps(
+                {
+                    "file": args.file,
+                    "puzzles": total,
+                    "bad": bad,
+                    "results": [
+                        {
+                            "line": ln,
+                            "code": c,
+                            "ok": not pr,
+                            "problems": pr,
+                            **(
+                                {
+                                    "min_taps": p.min_taps,
+                                    "proven": p.proven,
+                                    "difficulty": p.difficulty,
+                                    "stars": {str(k): v for k, v in p.stars.items()},
+                                }
+                                if p is not None
+                                and not any(x.startswith(("bad", "unsolvable")) for x in pr)
+                                else {}
+                            ),
+                        }
+                        for ln, c, pr, p in results
+                    ],
+                }
+            ),
+            file=out,
+        )
     else:
         for ln, c, pr, p in results:
             short = c if len(c) <= 40 else c[:37] + "..."
             if pr:
                 print(f"line {ln}: BAD  {short}: " + "; ".join(pr), file=out)
             elif args.verbose:
-                assert p is not None            # a line without problems has its puzzle
+                assert p is not None  # a line without problems has its puzzle
                 st = p.stars
-                print(f"line {ln}: ok   {short}: {p.board.shape[0]}x{p.board.shape[1]} "
-                      f"n={p.board.states}, fewest {p.min_taps} (proved), {p.difficulty}, "
-                      f"stars {st[3]}/{st[2]}/{st[1]}", file=out)
+                print(
+                    f"line {ln}: ok   {short}: {p.board.shape[0]}x{p.board.shape[1]} "
+                    f"n={p.board.states}, fewest {p.min_taps} (proved), {p.difficulty}, "
+                    f"stars {st[3]}/{st[2]}/{st[1]}",
+                    file=out,
+                )
         print(f"{args.file}: {total} puzzle{'s' * (total != 1)}, {bad} bad", file=out)
     if total == 0:
         raise _UserError(f"{args.file} lists no puzzle codes (one per line; '#' starts a comment)")
@@ -96,13 +124,19 @@ def run(args: argparse.Namespace, out) -> int:
 
 def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
     """The ``check`` subcommand's parser."""
-    p = sub.add_parser("check", help="validate a file of puzzle codes (level packs)",
-                       description="Check every puzzle code in FILE: valid, solvable, "
-                                   "unique, proved fewest taps; report the bad ones.",
-                       epilog=_CHECK_EPILOG, formatter_class=fmt, allow_abbrev=False)
+    p = sub.add_parser(
+        "check",
+        help="validate a file of puzzle codes (level packs)",
+        description="Check every puzzle code in FILE: valid, solvable, "
+        "unique, proved fewest taps; report the bad ones.",
+        epilog=_CHECK_EPILOG,
+        formatter_class=fmt,
+        allow_abbrev=False,
+    )
     p.add_argument("file", metavar="FILE", help="file of puzzle codes, one per line ('-': stdin)")
-    p.add_argument("--allow-multiple", action="store_true",
-                   help="accept puzzles with several solutions")
+    p.add_argument(
+        "--allow-multiple", action="store_true", help="accept puzzles with several solutions"
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="list the good puzzles too")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)

@@ -1,5 +1,6 @@
 """Shared parts of the ``modlights`` command: exit codes, argument parsing, the
 board options, text output and the puzzle helpers several commands use."""
+
 from __future__ import annotations
 
 import argparse
@@ -20,8 +21,10 @@ EXIT_OK = 0
 EXIT_UNSOLVABLE = 1
 EXIT_USAGE = 2
 
-_LEGEND = ("legend: '.' hole (not a tile), '*' after a value: locked tile (changed by taps, "
-           "cannot be tapped)")
+_LEGEND = (
+    "legend: '.' hole (not a tile), '*' after a value: locked tile (changed by taps, "
+    "cannot be tapped)"
+)
 
 _BOARD_HELP = """\
 input formats:
@@ -68,10 +71,10 @@ def _count_text(k: int) -> str:
     for p in range(2, 256):
         if rest == 1:
             break
-        if any(p % d == 0 for d in range(2, int(p ** 0.5) + 1)) or rest % p:
+        if any(p % d == 0 for d in range(2, int(p**0.5) + 1)) or rest % p:
             continue
         e = 0
-        while rest % p == 0:           # strip p^(2^j), the largest that divides: few divisions
+        while rest % p == 0:  # strip p^(2^j), the largest that divides: few divisions
             step, j = p, 1
             while rest % (step * step) == 0:
                 step, j = step * step, 2 * j
@@ -87,6 +90,7 @@ def _json_dumps(doc: Any) -> str:
     """json.dumps that writes integers of any size (Python's int -> str limit lifted
     for this call only): the CLI's --json output keeps exact counts."""
     import json
+
     old = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
     if old is not None:
         sys.set_int_max_str_digits(0)
@@ -100,6 +104,7 @@ def _json_dumps(doc: Any) -> str:
 def _int_arg(what: str, lo: int | None = None, hi: int | None = None):
     """An argparse ``type`` for whole numbers, through the library's one integer
     check (:func:`modlights.model.validation.as_int`): any size, range-checked exactly."""
+
     def parse(text: str) -> int:
         t = text.strip()
         if not re.fullmatch(r"[+-]?\d{1,4000}", t):
@@ -108,7 +113,8 @@ def _int_arg(what: str, lo: int | None = None, hi: int | None = None):
             return as_int(int(t), what, lo, hi)
         except ValueError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
-    parse.__name__ = what           # argparse names the type in some messages
+
+    parse.__name__ = what  # argparse names the type in some messages
     return parse
 
 
@@ -129,11 +135,17 @@ def _parse_pattern(text: str) -> Any:
         return key
     if not re.search(r"\d", text):
         names = ", ".join(PATTERNS)
-        raise _UserError(f"unknown pattern {text!r}: use one of {names}, "
-                         "or offsets such as \"0,0;-1,0;1,0\"")
-    offsets = _int_pairs(text, True, lambda part: (
-        f"bad pattern offset {part!r} in {text!r}: offsets are "
-        "\"dr,dc\" pairs separated by ';', e.g. \"0,0;-1,0;1,0\""))
+        raise _UserError(
+            f'unknown pattern {text!r}: use one of {names}, or offsets such as "0,0;-1,0;1,0"'
+        )
+    offsets = _int_pairs(
+        text,
+        True,
+        lambda part: (
+            f"bad pattern offset {part!r} in {text!r}: offsets are "
+            '"dr,dc" pairs separated by \';\', e.g. "0,0;-1,0;1,0"'
+        ),
+    )
     if not offsets:
         raise _UserError(f"pattern {text!r} lists no offsets")
     return offsets
@@ -173,37 +185,54 @@ def _parse_values(text: str, rows: int, cols: int, n: int, what: str) -> np.ndar
             values.append(0)
             continue
         if not re.fullmatch(r"\d{1,4000}", tok):
-            hint = ("digits 0-9 (and '.' for a hole)" if mode == "digits"
-                    else "non-negative integers separated by commas or spaces")
+            hint = (
+                "digits 0-9 (and '.' for a hole)"
+                if mode == "digits"
+                else "non-negative integers separated by commas or spaces"
+            )
             raise _UserError(f"{what}: {tok!r} is not a tile value; use {hint}")
         values.append(int(tok))
     if len(values) != cells:
-        raise _UserError(f"{what} has {len(values)} values, the {rows}x{cols} board has "
-                         f"{cells} tiles (give one value per tile, row by row)")
+        raise _UserError(
+            f"{what} has {len(values)} values, the {rows}x{cols} board has "
+            f"{cells} tiles (give one value per tile, row by row)"
+        )
     # checked as Python ints, before any fixed-width array (no overflow for huge values)
     bad = next((i for i, v in enumerate(values) if v >= n), None)
     if bad is not None:
         shown = tokens[bad] if len(tokens[bad]) <= 12 else tokens[bad][:9] + "..."
-        raise _UserError(f"{what}: value {shown} at tile ({bad // cols}, {bad % cols}) is out "
-                         f"of range for {n} states (0..{n - 1})"
-                         + ("; for more than 10 states separate values with commas"
-                            if n > 10 and mode == "digits" else ""))
+        raise _UserError(
+            f"{what}: value {shown} at tile ({bad // cols}, {bad % cols}) is out "
+            f"of range for {n} states (0..{n - 1})"
+            + (
+                "; for more than 10 states separate values with commas"
+                if n > 10 and mode == "digits"
+                else ""
+            )
+        )
     return np.array(values, dtype=np.int64).reshape(rows, cols)
 
 
 def _parse_mask(text: str, rows: int, cols: int, what: str) -> Any:
     """A 0/1 mask string (row-major) or positions "r,c;r,c" -> something Board.grid takes."""
     if "," in text:
-        return _int_pairs(text, False, lambda part: (
-            f"{what}: bad position {part!r}; positions are 0-based "
-            "\"row,col\" pairs separated by ';', e.g. \"0,0;2,1\""))
+        return _int_pairs(
+            text,
+            False,
+            lambda part: (
+                f"{what}: bad position {part!r}; positions are 0-based "
+                '"row,col" pairs separated by \';\', e.g. "0,0;2,1"'
+            ),
+        )
     bits = re.sub(r"[\s/]+", "", text)
     if not re.fullmatch(r"[01]*", bits):
-        raise _UserError(f"{what} must be a 0/1 mask such as \"010/111/010\" or positions "
-                         f"\"r,c;r,c\", got {text!r}")
+        raise _UserError(
+            f'{what} must be a 0/1 mask such as "010/111/010" or positions "r,c;r,c", got {text!r}'
+        )
     if len(bits) != rows * cols:
-        raise _UserError(f"{what} mask has {len(bits)} entries, the {rows}x{cols} board has "
-                         f"{rows * cols} tiles")
+        raise _UserError(
+            f"{what} mask has {len(bits)} entries, the {rows}x{cols} board has {rows * cols} tiles"
+        )
     return np.array([c == "1" for c in bits], dtype=bool).reshape(rows, cols)
 
 
@@ -212,8 +241,9 @@ def _parse_target(text: str, rows: int, cols: int, n: int) -> Any:
     # A single tile value (0..n-1) means "every tile ends in that state".
     if re.fullmatch(r"\d+", t) and len(t) <= len(str(n - 1)) and int(t) < n:
         return int(t)
-    if re.fullmatch(r"-\d+", t) or (re.fullmatch(r"\d+", t) and
-                                     (rows * cols == 1 or len(t) <= len(str(n - 1)))):
+    if re.fullmatch(r"-\d+", t) or (
+        re.fullmatch(r"\d+", t) and (rows * cols == 1 or len(t) <= len(str(n - 1)))
+    ):
         raise _UserError(f"--target {t} is out of range for {n} states (0..{n - 1})")
     return _parse_values(t, rows, cols, n, "--target")
 
@@ -231,8 +261,10 @@ def _parse_budget(text: str) -> Any:
             raise ValueError
         return v
     except ValueError:
-        raise _UserError(f"--budget must be a count of solutions to examine (e.g. 100000) "
-                         f"or seconds with an 's' (e.g. 2s), got {text!r}") from None
+        raise _UserError(
+            f"--budget must be a count of solutions to examine (e.g. 100000) "
+            f"or seconds with an 's' (e.g. 2s), got {text!r}"
+        ) from None
 
 
 def _build_board(args: argparse.Namespace) -> Board:
@@ -241,14 +273,15 @@ def _build_board(args: argparse.Namespace) -> Board:
             raise _UserError("give the board either as --code CODE or with --grid, not both")
         return Puzzle.from_code(args.code).board
     if args.grid is None:
-        raise _UserError("give the board with --grid ROWSxCOLS (e.g. --grid 5x5) or a "
-                         "puzzle code with --code CODE")
+        raise _UserError(
+            "give the board with --grid ROWSxCOLS (e.g. --grid 5x5) or a "
+            "puzzle code with --code CODE"
+        )
     rows, cols = _parse_grid(args.grid)
     pattern = _parse_pattern(args.pattern)
     locked = _parse_mask(args.locked, rows, cols, "--locked") if args.locked else None
     holes = _parse_mask(args.holes, rows, cols, "--holes") if args.holes else None
-    return Board.grid(rows, cols, args.states, pattern, locked=locked, holes=holes,
-                      wrap=args.wrap)
+    return Board.grid(rows, cols, args.states, pattern, locked=locked, holes=holes, wrap=args.wrap)
 
 
 def _offsets_text(offs) -> str:
@@ -257,7 +290,7 @@ def _offsets_text(offs) -> str:
 
 
 def _pattern_text(board: Board) -> str:
-    if board.pattern is None:                      # a mixed board (puzzle codes hold them)
+    if board.pattern is None:  # a mixed board (puzzle codes hold them)
         return "mixed (one pattern per tile)"
     return _offsets_text(board.pattern)
 
@@ -286,7 +319,7 @@ def _describe(board: Board) -> str:
     extra = []
     if board.wrap:
         extra.append("wrapped (torus)")
-    k = rows * cols - board.n_cells                  # holes (no mask: giant boards)
+    k = rows * cols - board.n_cells  # holes (no mask: giant boards)
     if k:
         extra.append(f"{k} hole{'s' * (k != 1)}")
     if board.n_cells - board.n_taps:
@@ -301,25 +334,45 @@ def _board_json(board: Board) -> dict:
 
 def _add_board_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("board")
-    g.add_argument("--code", metavar="CODE",
-                   help="a puzzle code (from 'modlights generate'): the board and, for "
-                        "solve, the start state; instead of --grid and its options")
-    g.add_argument("--grid", metavar="ROWSxCOLS", help="board size, e.g. 5x5 (required "
-                   "unless --code)")
-    g.add_argument("--states", metavar="N", type=_int_arg("--states", 2, 255), default=2,
-                   help="states per tile, 2..255 (default: 2, classic Lights Out)")
-    g.add_argument("--pattern", default="cross", metavar="NAME|OFFSETS",
-                   help=f"what a tap changes: one of {', '.join(PATTERNS)}, or offsets "
-                        "\"dr,dc;dr,dc\" (include 0,0 for the tapped tile itself) "
-                        "(default: cross)")
-    g.add_argument("--locked", metavar="MASK|POSITIONS",
-                   help="tiles that cannot be tapped (taps still change them)")
-    g.add_argument("--holes", metavar="MASK|POSITIONS",
-                   help="positions with no tile at all")
-    g.add_argument("--wrap", action="store_true",
-                   help="the board is a torus: patterns wrap around the edges")
-    g.add_argument("--backend", choices=("native", "reference"), default="native",
-                   help="solver engine (default: native; reference is pure NumPy)")
+    g.add_argument(
+        "--code",
+        metavar="CODE",
+        help="a puzzle code (from 'modlights generate'): the board and, for "
+        "solve, the start state; instead of --grid and its options",
+    )
+    g.add_argument(
+        "--grid", metavar="ROWSxCOLS", help="board size, e.g. 5x5 (required unless --code)"
+    )
+    g.add_argument(
+        "--states",
+        metavar="N",
+        type=_int_arg("--states", 2, 255),
+        default=2,
+        help="states per tile, 2..255 (default: 2, classic Lights Out)",
+    )
+    g.add_argument(
+        "--pattern",
+        default="cross",
+        metavar="NAME|OFFSETS",
+        help=f"what a tap changes: one of {', '.join(PATTERNS)}, or offsets "
+        '"dr,dc;dr,dc" (include 0,0 for the tapped tile itself) '
+        "(default: cross)",
+    )
+    g.add_argument(
+        "--locked",
+        metavar="MASK|POSITIONS",
+        help="tiles that cannot be tapped (taps still change them)",
+    )
+    g.add_argument("--holes", metavar="MASK|POSITIONS", help="positions with no tile at all")
+    g.add_argument(
+        "--wrap", action="store_true", help="the board is a torus: patterns wrap around the edges"
+    )
+    g.add_argument(
+        "--backend",
+        choices=("native", "reference"),
+        default="native",
+        help="solver engine (default: native; reference is pure NumPy)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
 
@@ -342,8 +395,14 @@ def _puzzle_lines(p: Puzzle, label: str = "") -> list[str]:
     lines.append("")
     proof = "proved" if p.proven else "best found, not proved"
     lines.append(f"fewest taps: {p.min_taps} ({proof})")
-    lines.append("solutions:   " + ("unique" if solver.is_unique
-                                     else f"{solver.kernel_size} (|ker A| = {solver.kernel_size})"))
+    lines.append(
+        "solutions:   "
+        + (
+            "unique"
+            if solver.is_unique
+            else f"{solver.kernel_size} (|ker A| = {solver.kernel_size})"
+        )
+    )
     lines.append(f"difficulty:  {p.difficulty} (score {p.score:.2f})")
     st = p.stars
     lines.append(f"stars:       3 at <= {st[3]} taps, 2 at <= {st[2]}, 1 at <= {st[1]}")
@@ -375,9 +434,16 @@ def _generate_from_args(args: argparse.Namespace) -> tuple[Puzzle, str]:
     seed = _parse_seed(args.seed)
     if seed is None:
         seed = secrets.randbelow(1 << 32)
-    kw = dict(rows=rows, cols=cols, states=args.states, pattern=pattern,
-              difficulty=args.difficulty, wrap=args.wrap, unique=not args.no_unique,
-              seed=seed)
+    kw = dict(
+        rows=rows,
+        cols=cols,
+        states=args.states,
+        pattern=pattern,
+        difficulty=args.difficulty,
+        wrap=args.wrap,
+        unique=not args.no_unique,
+        seed=seed,
+    )
     auto = args.locked is None and args.holes is None and not args.no_unique
     locked = args.locked or 0
     holes = args.holes or 0
@@ -396,29 +462,53 @@ def _generate_from_args(args: argparse.Namespace) -> tuple[Puzzle, str]:
             p = generate(locked=k, holes=0, **kw)
         except ValueError:
             continue
-        return p, (f"seed {seed}; {k} tile{'s' * (k != 1)} locked so that the solution is "
-                   "unique (--locked/--holes choose counts, --no-unique allows several)")
+        return p, (
+            f"seed {seed}; {k} tile{'s' * (k != 1)} locked so that the solution is "
+            "unique (--locked/--holes choose counts, --no-unique allows several)"
+        )
     raise _UserError(f"{first}; locking {lo} to {lo + 3} tiles did not help either")
 
 
 def _add_generate_options(p: argparse.ArgumentParser, grid_default: str | None) -> None:
     g = p.add_argument_group("puzzle")
-    g.add_argument("--grid", metavar="ROWSxCOLS", default=grid_default,
-                   help=f"board size (default: {grid_default or '5x5'})")
-    g.add_argument("--states", metavar="N", type=_int_arg("--states", 2, 255), default=2,
-                   help="states per tile, 2..255 (default: 2)")
-    g.add_argument("--pattern", default="cross", metavar="NAME|OFFSETS",
-                   help=f"one of {', '.join(PATTERNS)}, or offsets \"dr,dc;dr,dc\" "
-                        "(default: cross)")
-    g.add_argument("--difficulty", default="medium", choices=DIFFICULTIES,
-                   help="easy, medium, hard or expert (default: medium)")
-    g.add_argument("--locked", metavar="K", type=_int_arg("--locked", 0),
-                   help="number of tiles to lock (default: as few as make the solution "
-                        "unique, often none)")
-    g.add_argument("--holes", metavar="K", type=_int_arg("--holes", 0),
-                   help="number of holes (default: 0)")
+    g.add_argument(
+        "--grid",
+        metavar="ROWSxCOLS",
+        default=grid_default,
+        help=f"board size (default: {grid_default or '5x5'})",
+    )
+    g.add_argument(
+        "--states",
+        metavar="N",
+        type=_int_arg("--states", 2, 255),
+        default=2,
+        help="states per tile, 2..255 (default: 2)",
+    )
+    g.add_argument(
+        "--pattern",
+        default="cross",
+        metavar="NAME|OFFSETS",
+        help=f'one of {", ".join(PATTERNS)}, or offsets "dr,dc;dr,dc" (default: cross)',
+    )
+    g.add_argument(
+        "--difficulty",
+        default="medium",
+        choices=DIFFICULTIES,
+        help="easy, medium, hard or expert (default: medium)",
+    )
+    g.add_argument(
+        "--locked",
+        metavar="K",
+        type=_int_arg("--locked", 0),
+        help="number of tiles to lock (default: as few as make the solution unique, often none)",
+    )
+    g.add_argument(
+        "--holes", metavar="K", type=_int_arg("--holes", 0), help="number of holes (default: 0)"
+    )
     g.add_argument("--wrap", action="store_true", help="the board is a torus")
-    g.add_argument("--no-unique", action="store_true",
-                   help="allow boards with several solutions (|ker A| > 1)")
-    g.add_argument("--seed", metavar="INT|TEXT",
-                   help="the same seed gives the same puzzle on every machine")
+    g.add_argument(
+        "--no-unique", action="store_true", help="allow boards with several solutions (|ker A| > 1)"
+    )
+    g.add_argument(
+        "--seed", metavar="INT|TEXT", help="the same seed gives the same puzzle on every machine"
+    )

@@ -1,4 +1,5 @@
 """``modlights daily``: the day's three puzzles."""
+
 from __future__ import annotations
 
 import argparse
@@ -16,11 +17,13 @@ def run(args: argparse.Namespace, out) -> int:
     day = args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     ps = daily(day)
     if args.json:
-        print(json.dumps({"date": str(day), "puzzles": [_puzzle_json(p) for p in ps]}),
-              file=out)
+        print(json.dumps({"date": str(day), "puzzles": [_puzzle_json(p) for p in ps]}), file=out)
         return EXIT_OK
-    print(f"daily puzzles for {day} (the same everywhere; play one with "
-          f"'modlights play --daily N{' --date ' + str(day) if args.date else ''}')", file=out)
+    print(
+        f"daily puzzles for {day} (the same everywhere; play one with "
+        f"'modlights play --daily N{' --date ' + str(day) if args.date else ''}')",
+        file=out,
+    )
     for i, (name, p) in enumerate(zip(("easy", "medium", "hard"), ps), 1):
         print(file=out)
         print("\n".join(_puzzle_lines(p, f"{i}. {name}")), file=out)
@@ -29,13 +32,16 @@ def run(args: argparse.Namespace, out) -> int:
 
 def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
     """The ``daily`` subcommand's parser."""
-    p = sub.add_parser("daily", help="the day's three puzzles (same everywhere)",
-                       description="The daily puzzles (easy, medium, hard) for a date: "
-                                   "identical on every machine.",
-                       formatter_class=fmt, allow_abbrev=False,
-                       epilog="examples:\n  modlights daily\n  modlights daily 2026-11-22 --json")
-    p.add_argument("date", nargs="?", metavar="DATE",
-                   help="YYYY-MM-DD (default: today, UTC)")
+    p = sub.add_parser(
+        "daily",
+        help="the day's three puzzles (same everywhere)",
+        description="The daily puzzles (easy, medium, hard) for a date: "
+        "identical on every machine.",
+        formatter_class=fmt,
+        allow_abbrev=False,
+        epilog="examples:\n  modlights daily\n  modlights daily 2026-11-22 --json",
+    )
+    p.add_argument("date", nargs="?", metavar="DATE", help="YYYY-MM-DD (default: today, UTC)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
     return p

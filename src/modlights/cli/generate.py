@@ -1,4 +1,5 @@
 """``modlights generate``: make a new puzzle."""
+
 from __future__ import annotations
 
 import argparse
@@ -49,10 +50,15 @@ def run(args: argparse.Namespace, out) -> int:
 
 def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
     """The ``generate`` subcommand's parser."""
-    p = sub.add_parser("generate", help="make a new puzzle and print its code",
-                       description="Generate a puzzle: a start board of the requested "
-                                   "difficulty, with its fewest taps, stars and code.",
-                       epilog=_GENERATE_EPILOG, formatter_class=fmt, allow_abbrev=False)
+    p = sub.add_parser(
+        "generate",
+        help="make a new puzzle and print its code",
+        description="Generate a puzzle: a start board of the requested "
+        "difficulty, with its fewest taps, stars and code.",
+        epilog=_GENERATE_EPILOG,
+        formatter_class=fmt,
+        allow_abbrev=False,
+    )
     _add_generate_options(p, "5x5")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)

@@ -1,4 +1,5 @@
 """``modlights hardest``: the board that needs the most taps, its value and a witness."""
+
 from __future__ import annotations
 
 import argparse
@@ -60,11 +61,15 @@ def run(args: argparse.Namespace, out) -> int:
     p(_describe(board))
     p()
     if h.proven:
-        p(f"hardest board: {h.min_taps} taps (proved: the largest fewest-taps over all "
-          f"{_count(board, solver)} solvable boards)")
+        p(
+            f"hardest board: {h.min_taps} taps (proved: the largest fewest-taps over all "
+            f"{_count(board, solver)} solvable boards)"
+        )
     else:
-        p(f"hardest board: at least {h.min_taps} taps, at most {h.upper} (not proved "
-          f"within the budget; raise --budget)")
+        p(
+            f"hardest board: at least {h.min_taps} taps, at most {h.upper} (not proved "
+            f"within the budget; raise --budget)"
+        )
     p()
     p(f"a board needing {h.min_taps} taps:")
     for line in _format_grid(board, h.state):
@@ -76,10 +81,15 @@ def run(args: argparse.Namespace, out) -> int:
     p()
     p(f"time: {h.seconds:.2f} s, {h.iterations} integer programs")
     if cert is not None:
-        proves = "settles the value" if cert["lower"] == cert["upper"] else \
-            f"proves {cert['lower']} <= value <= {cert['upper']}"
-        p(f"certificate: {args.certificate} ({proves}; check it with 'modlights verify "
-          f"{args.certificate}')")
+        proves = (
+            "settles the value"
+            if cert["lower"] == cert["upper"]
+            else f"proves {cert['lower']} <= value <= {cert['upper']}"
+        )
+        p(
+            f"certificate: {args.certificate} ({proves}; check it with 'modlights verify "
+            f"{args.certificate}')"
+        )
     return 0
 
 
@@ -100,30 +110,40 @@ def _write_certificate(path: str, cert: dict) -> None:
 def _count(board: Any, solver: Solver) -> str:
     """n^rank as text (the number of solvable boards)."""
     k = solver.kernel_size
-    total = board.states ** board.n_taps // k
-    return str(total) if total < 10 ** 12 else f"{board.states}^{board.n_taps}/{k}"
+    total = board.states**board.n_taps // k
+    return str(total) if total < 10**12 else f"{board.states}^{board.n_taps}/{k}"
 
 
 def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
     """The ``hardest`` subcommand's parser."""
-    p = sub.add_parser("hardest", help="the board that needs the most taps",
-                       description="The largest fewest-taps over every solvable board "
-                                   "(target 0) and a board that needs it, proved by "
-                                   "integer programming (HiGHS) and the exact coset search.",
-                       formatter_class=fmt, allow_abbrev=False,
-                       epilog="examples:\n  modlights hardest --grid 9x9\n"
-                              "  modlights hardest --grid 19x19 --budget 120\n"
-                              "  modlights hardest --grid 3x3 --states 3 --json\n"
-                              "  modlights hardest --grid 19x19 --budget 60 "
-                              "--certificate h19.json\n"
-                              "  modlights verify h19.json")
+    p = sub.add_parser(
+        "hardest",
+        help="the board that needs the most taps",
+        description="The largest fewest-taps over every solvable board "
+        "(target 0) and a board that needs it, proved by "
+        "integer programming (HiGHS) and the exact coset search.",
+        formatter_class=fmt,
+        allow_abbrev=False,
+        epilog="examples:\n  modlights hardest --grid 9x9\n"
+        "  modlights hardest --grid 19x19 --budget 120\n"
+        "  modlights hardest --grid 3x3 --states 3 --json\n"
+        "  modlights hardest --grid 19x19 --budget 60 "
+        "--certificate h19.json\n"
+        "  modlights verify h19.json",
+    )
     _add_board_options(p)
-    p.add_argument("--budget", metavar="SECONDS",
-                   help="time limit (e.g. 120 or 120s); past it the best board found is "
-                        "printed with its proved bounds, marked not proved")
-    p.add_argument("--certificate", metavar="FILE",
-                   help="write a certificate of the bounds (JSON: the witness with the "
-                        "proof of its fewest taps, and exact LP dual weights for the "
-                        "upper bound); check it with 'modlights verify FILE'")
+    p.add_argument(
+        "--budget",
+        metavar="SECONDS",
+        help="time limit (e.g. 120 or 120s); past it the best board found is "
+        "printed with its proved bounds, marked not proved",
+    )
+    p.add_argument(
+        "--certificate",
+        metavar="FILE",
+        help="write a certificate of the bounds (JSON: the witness with the "
+        "proof of its fewest taps, and exact LP dual weights for the "
+        "upper bound); check it with 'modlights verify FILE'",
+    )
     p.set_defaults(func=run)
     return p

@@ -1,4 +1,5 @@
 """``modlights info``: rank, kernel and invertibility of the tap matrix."""
+
 from __future__ import annotations
 
 import argparse
@@ -16,7 +17,9 @@ from modlights.cli.common import (
 )
 from modlights.solver import Solver
 
-_INFO_EPILOG = _BOARD_HELP + """
+_INFO_EPILOG = (
+    _BOARD_HELP
+    + """
 output:
   n (states), tiles (rows of the tap matrix A), taps (columns of A), rank and
   nullity of A (for composite n, nullity counts the generators of ker A), |ker A|
@@ -33,6 +36,7 @@ examples:
   modlights info --grid 4x4 --states 3 --pattern diagonal
   modlights info --grid 6x6 --states 6 --wrap --json
 """
+)
 
 
 def run(args: argparse.Namespace, out) -> int:
@@ -44,7 +48,7 @@ def run(args: argparse.Namespace, out) -> int:
     if square:
         try:
             det = solver.det()
-        except ValueError:          # a chase-solved board too large for a dense det
+        except ValueError:  # a chase-solved board too large for a dense det
             det_note = "n/a (the board is too large for a dense determinant)"
     info: dict[str, Any] = {
         "n": n,
@@ -65,7 +69,7 @@ def run(args: argparse.Namespace, out) -> int:
             doc["plan"] = solver.plan.to_dict()
         print(_json_dumps(doc), file=out)
         return EXIT_OK
-    prime = all(n % d for d in range(2, int(n ** 0.5) + 1))
+    prime = all(n % d for d in range(2, int(n**0.5) + 1))
     yn = lambda v: "yes" if v else "no"  # noqa: E731
     rows = [
         ("board", _describe(board)),
@@ -73,8 +77,10 @@ def run(args: argparse.Namespace, out) -> int:
         ("tiles", str(board.n_cells)),
         ("taps", str(board.n_taps)),
         ("rank", str(info["rank"]) + ("" if prime else " (n_taps - nullity)")),
-        ("nullity", str(info["nullity"]) + ("" if prime else
-                                            " (generators of ker A; n is not prime)")),
+        (
+            "nullity",
+            str(info["nullity"]) + ("" if prime else " (generators of ker A; n is not prime)"),
+        ),
         ("|ker A|", _count_text(info["kernel_size"])),
         ("unique", yn(info["unique"])),
         ("invertible", yn(info["invertible"])),
@@ -91,14 +97,26 @@ def run(args: argparse.Namespace, out) -> int:
 
 def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
     """The ``info`` subcommand's parser."""
-    p = sub.add_parser("info", help="rank, kernel, invertibility of a board's tap matrix",
-                       description="Linear algebra of the board's tap matrix A over Z/nZ.",
-                       epilog=_INFO_EPILOG, formatter_class=fmt, allow_abbrev=False)
+    p = sub.add_parser(
+        "info",
+        help="rank, kernel, invertibility of a board's tap matrix",
+        description="Linear algebra of the board's tap matrix A over Z/nZ.",
+        epilog=_INFO_EPILOG,
+        formatter_class=fmt,
+        allow_abbrev=False,
+    )
     _add_board_options(p)
-    p.add_argument("--method", default="auto", metavar="NAME",
-                   help="the engine: 'auto' (default), a family (dense, chase, algebraic, "
-                        "lifted, tensor) or a registered name (see --explain)")
-    p.add_argument("--explain", action="store_true",
-                   help="print the plan: which engine answers, why, and why not the others")
+    p.add_argument(
+        "--method",
+        default="auto",
+        metavar="NAME",
+        help="the engine: 'auto' (default), a family (dense, chase, algebraic, "
+        "lifted, tensor) or a registered name (see --explain)",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="print the plan: which engine answers, why, and why not the others",
+    )
     p.set_defaults(func=run)
     return p

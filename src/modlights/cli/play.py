@@ -1,4 +1,5 @@
 """``modlights play``: play a puzzle in the terminal."""
+
 from __future__ import annotations
 
 import argparse
@@ -36,8 +37,16 @@ examples:
 """
 
 
-_CURSES_KEYS = {259: "up", 258: "down", 260: "left", 261: "right", 10: "enter",
-                13: "enter", 343: "enter", 27: "escape"}
+_CURSES_KEYS = {
+    259: "up",
+    258: "down",
+    260: "left",
+    261: "right",
+    10: "enter",
+    13: "enter",
+    343: "enter",
+    27: "escape",
+}
 
 
 def _play_puzzle(args: argparse.Namespace) -> tuple[Puzzle, str]:
@@ -59,6 +68,7 @@ def _play_puzzle(args: argparse.Namespace) -> tuple[Puzzle, str]:
 
 def _curses_main(stdscr, screen: PlayScreen) -> None:
     import curses
+
     try:
         curses.curs_set(0)
     except curses.error:
@@ -68,20 +78,26 @@ def _curses_main(stdscr, screen: PlayScreen) -> None:
         if curses.has_colors():
             curses.start_color()
             curses.use_default_colors()
-            palette = (curses.COLOR_YELLOW, curses.COLOR_RED, curses.COLOR_MAGENTA,
-                       curses.COLOR_CYAN, curses.COLOR_GREEN, curses.COLOR_BLUE)
+            palette = (
+                curses.COLOR_YELLOW,
+                curses.COLOR_RED,
+                curses.COLOR_MAGENTA,
+                curses.COLOR_CYAN,
+                curses.COLOR_GREEN,
+                curses.COLOR_BLUE,
+            )
             for i, col in enumerate(palette, 1):
                 curses.init_pair(i, col, -1)
             colours = len(palette)
     except curses.error:
         colours = 0
-    stdscr.timeout(250)                       # redraw the timer while idle
+    stdscr.timeout(250)  # redraw the timer while idle
     while True:
         stdscr.erase()
         h, w = stdscr.getmaxyx()
         # fitted to the window: a larger board scrolls with the cursor, a window too
         # small for one tile says so
-        for y, line in enumerate(screen.render(h - 1, w - 1)[:max(0, h - 1)]):
+        for y, line in enumerate(screen.render(h - 1, w - 1)[: max(0, h - 1)]):
             try:
                 stdscr.addnstr(y, 0, line, max(0, w - 1))
             except curses.error:
@@ -90,8 +106,9 @@ def _curses_main(stdscr, screen: PlayScreen) -> None:
             for y, x, width, v in screen.cell_spans(h - 1, w - 1):
                 if v and y < h - 1 and x + width < w:
                     try:
-                        stdscr.chgat(y, x, width, curses.color_pair(1 + (v - 1) % colours)
-                                     | curses.A_BOLD)
+                        stdscr.chgat(
+                            y, x, width, curses.color_pair(1 + (v - 1) % colours) | curses.A_BOLD
+                        )
                     except curses.error:
                         pass
         stdscr.refresh()
@@ -117,12 +134,14 @@ def run(args: argparse.Namespace, out) -> int:
         print("\n".join(screen.run_keys(names)), file=out)
     else:
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            raise _UserError("play needs a terminal (or --keys \"...\" for a scripted session)")
+            raise _UserError('play needs a terminal (or --keys "..." for a scripted session)')
         try:
             import curses
         except ImportError:
-            raise _UserError("the terminal game needs the curses module (on Windows: pip "
-                             "install windows-curses); --keys runs a scripted session") from None
+            raise _UserError(
+                "the terminal game needs the curses module (on Windows: pip "
+                "install windows-curses); --keys runs a scripted session"
+            ) from None
         try:
             curses.wrapper(_curses_main, screen)
         except curses.error as e:
@@ -133,18 +152,27 @@ def run(args: argparse.Namespace, out) -> int:
 
 def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
     """The ``play`` subcommand's parser."""
-    p = sub.add_parser("play", help="play a puzzle in the terminal",
-                       description="A terminal Lights Out game (curses): cursor, tap "
-                                   "preview, undo, reset, hints, tap counter, timer, stars.",
-                       epilog=_PLAY_EPILOG, formatter_class=fmt, allow_abbrev=False)
+    p = sub.add_parser(
+        "play",
+        help="play a puzzle in the terminal",
+        description="A terminal Lights Out game (curses): cursor, tap "
+        "preview, undo, reset, hints, tap counter, timer, stars.",
+        epilog=_PLAY_EPILOG,
+        formatter_class=fmt,
+        allow_abbrev=False,
+    )
     p.add_argument("code", nargs="?", metavar="CODE", help="a puzzle code")
-    p.add_argument("--daily", type=_int_arg("--daily", 1, 3), metavar="N",
-                   help="play daily puzzle N (1-3)")
+    p.add_argument(
+        "--daily", type=_int_arg("--daily", 1, 3), metavar="N", help="play daily puzzle N (1-3)"
+    )
     p.add_argument("--date", metavar="YYYY-MM-DD", help="the day for --daily (default: today)")
     _add_generate_options(p, None)
     p.add_argument("--numbers", action="store_true", help="show tile values as numbers")
-    p.add_argument("--keys", metavar="KEYS",
-                   help="scripted session: key names (up down left right space u r ? n q "
-                        "...) separated by spaces; prints the final screen")
+    p.add_argument(
+        "--keys",
+        metavar="KEYS",
+        help="scripted session: key names (up down left right space u r ? n q "
+        "...) separated by spaces; prints the final screen",
+    )
     p.set_defaults(func=run)
     return p

@@ -1,4 +1,5 @@
 """``modlights solve``: find the taps that solve a board."""
+
 from __future__ import annotations
 
 import argparse
@@ -29,7 +30,9 @@ from modlights.io import pictures as pictures_io
 from modlights.play.puzzles import Puzzle
 from modlights.solver import Solver
 
-_SOLVE_EPILOG = _BOARD_HELP + """
+_SOLVE_EPILOG = (
+    _BOARD_HELP
+    + """
 output:
   The board and the taps are printed as grids in the same layout: '.' marks a
   hole and a trailing '*' a locked tile. The taps grid gives the number of times to
@@ -49,6 +52,7 @@ examples:
   modlights solve --grid 6x6 --states 4 --seed 3 --budget 2s
   modlights solve --grid 9x9 --seed 1 --certificate sol.json
 """
+)
 
 
 def run(args: argparse.Namespace, out) -> int:
@@ -73,36 +77,38 @@ def run(args: argparse.Namespace, out) -> int:
         seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
         # A state solvable to all zeros, shifted by the target, is solvable to the target.
         s0 = board.random_state(rng=seed, solvable=True)
-        if not (isinstance(target, int) and target == 0):   # int64 only when shifted
+        if not (isinstance(target, int) and target == 0):  # int64 only when shifted
             s0 = s0.astype(np.int64) + board.coerce_target(target)
         state = board.coerce_state(s0)
     state = board.coerce_state(state)
     if args.png is None and args.png_scale != 1:
         raise _UserError("--png-scale sets the PNG's pixels per tile: give --png FILE too")
     pictures = dict(svg=args.svg, png=args.png, png_scale=args.png_scale)
-    pictures_io.check_pictures(board, **pictures)        # before the work: size, Pillow
+    pictures_io.check_pictures(board, **pictures)  # before the work: size, Pillow
     solver = Solver(board, backend=args.backend)
     sol = solver.solve(state, target, minimal=not args.no_minimal, budget=budget)
-    cert = sol.certificate() if args.certificate is not None else None   # before output
+    cert = sol.certificate() if args.certificate is not None else None  # before output
     taps = np.asarray(sol.taps)
     written = pictures_io.write_pictures(board, state, taps, **pictures)
     if cert is not None:
         _write_certificate(args.certificate, cert)
     if args.json:
         doc = _board_json(board)
-        doc.update({
-            "state": state.tolist(),
-            "seed": seed,
-            "target": target if isinstance(target, int) else np.asarray(target).tolist(),
-            "minimal_search": not args.no_minimal,
-        })
+        doc.update(
+            {
+                "state": state.tolist(),
+                "seed": seed,
+                "target": target if isinstance(target, int) else np.asarray(target).tolist(),
+                "minimal_search": not args.no_minimal,
+            }
+        )
         doc.update(sol.to_dict())
         if cert is not None:
             doc["certificate"] = args.certificate
         print(_json_dumps(doc), file=out)
         return EXIT_OK
     p = lambda *a: print(*a, file=out)  # noqa: E731
-    if written and rows * cols > _PRINT_TILES_WITH_PICTURE:     # the picture shows them
+    if written and rows * cols > _PRINT_TILES_WITH_PICTURE:  # the picture shows them
         skipped = f"  (not printed: {rows * cols} tiles; see {', '.join(written)})"
         grid = lambda v: [skipped]  # noqa: E731
     else:
@@ -133,20 +139,26 @@ def run(args: argparse.Namespace, out) -> int:
     p()
     p(f"taps: {sol.length}")
     if sol.proven_minimal:
-        why = "the solution is unique" if solver.is_unique else \
-            f"all {_count_text(solver.kernel_size)} solutions compared"
+        why = (
+            "the solution is unique"
+            if solver.is_unique
+            else f"all {_count_text(solver.kernel_size)} solutions compared"
+        )
         p(f"minimal: yes, proved ({why})")
     elif args.no_minimal:
-        p(f"minimal: not searched (--no-minimal; {_count_text(solver.kernel_size)} solutions "
-          "exist)")
+        p(
+            f"minimal: not searched (--no-minimal; {_count_text(solver.kernel_size)} solutions "
+            "exist)"
+        )
     else:
-        p(f"minimal: not proved (best found within the search budget; "
-          f"{_count_text(solver.kernel_size)} solutions exist; raise --budget to search more)")
+        p(
+            f"minimal: not proved (best found within the search budget; "
+            f"{_count_text(solver.kernel_size)} solutions exist; raise --budget to search more)"
+        )
     for path in written:
         p(f"picture: {path}")
     if cert is not None:
-        p(f"certificate: {args.certificate} (check it with 'modlights verify "
-          f"{args.certificate}')")
+        p(f"certificate: {args.certificate} (check it with 'modlights verify {args.certificate}')")
     return EXIT_OK
 
 
@@ -161,39 +173,77 @@ def _write_certificate(path: str, cert: dict) -> None:
 
 def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
     """The ``solve`` subcommand's parser."""
-    p = sub.add_parser("solve", help="find the taps that solve a board",
-                       description="Find tap counts that take the board to the target "
-                                   "(all tiles 0 by default), with the fewest taps.",
-                       epilog=_SOLVE_EPILOG, formatter_class=fmt, allow_abbrev=False)
+    p = sub.add_parser(
+        "solve",
+        help="find the taps that solve a board",
+        description="Find tap counts that take the board to the target "
+        "(all tiles 0 by default), with the fewest taps.",
+        epilog=_SOLVE_EPILOG,
+        formatter_class=fmt,
+        allow_abbrev=False,
+    )
     _add_board_options(p)
     g = p.add_argument_group("puzzle")
-    g.add_argument("--state", metavar="STATE",
-                   help="the tiles' current states, row by row (default: a random "
-                        "solvable state, see --seed)")
-    g.add_argument("--seed", type=_int_arg("--seed", 0), metavar="INT",
-                   help="seed for the random state when --state is not given")
-    g.add_argument("--target", metavar="INT|STATE",
-                   help="the state to reach: a value every tile must end in (1 = all "
-                        "on) or a state string like --state (default: 0)")
+    g.add_argument(
+        "--state",
+        metavar="STATE",
+        help="the tiles' current states, row by row (default: a random solvable state, see --seed)",
+    )
+    g.add_argument(
+        "--seed",
+        type=_int_arg("--seed", 0),
+        metavar="INT",
+        help="seed for the random state when --state is not given",
+    )
+    g.add_argument(
+        "--target",
+        metavar="INT|STATE",
+        help="the state to reach: a value every tile must end in (1 = all "
+        "on) or a state string like --state (default: 0)",
+    )
     g = p.add_argument_group("search")
-    g.add_argument("--budget", metavar="COUNT|SECONDSs",
-                   help="limit of the fewest-taps search: solutions to examine (e.g. "
-                        "100000) or time (e.g. 2s); past it the best found is printed, "
-                        "marked not proved minimal")
-    g.add_argument("--no-minimal", action="store_true",
-                   help="print any solution, skip the search for the fewest taps")
-    g.add_argument("--certificate", metavar="FILE",
-                   help="write a certificate that no solution has fewer taps (JSON; "
-                        "check it with 'modlights verify FILE'); an error when the "
-                        "search does not prove the fewest taps")
-    g = p.add_argument_group("pictures", "with a picture, the grids of boards of more "
-                              "than 10000 tiles are not printed as text")
-    g.add_argument("--svg", metavar="FILE", help="write an SVG picture of the state with "
-                   "the solution's taps marked (boards up to 200x200 tiles)")
-    g.add_argument("--png", metavar="FILE", help="write a PNG, one pixel a tile: the state, "
-                   "and the tap counts beside it (needs Pillow: pip install \"modlights[png]\")")
-    g.add_argument("--png-scale", metavar="K", type=_int_arg("--png-scale", 1, 64), default=1,
-                   help="pixels per tile side in the PNG, 1..64 (default 1); from 4 on, "
-                        "locked tiles get a dark frame")
+    g.add_argument(
+        "--budget",
+        metavar="COUNT|SECONDSs",
+        help="limit of the fewest-taps search: solutions to examine (e.g. "
+        "100000) or time (e.g. 2s); past it the best found is printed, "
+        "marked not proved minimal",
+    )
+    g.add_argument(
+        "--no-minimal",
+        action="store_true",
+        help="print any solution, skip the search for the fewest taps",
+    )
+    g.add_argument(
+        "--certificate",
+        metavar="FILE",
+        help="write a certificate that no solution has fewer taps (JSON; "
+        "check it with 'modlights verify FILE'); an error when the "
+        "search does not prove the fewest taps",
+    )
+    g = p.add_argument_group(
+        "pictures",
+        "with a picture, the grids of boards of more than 10000 tiles are not printed as text",
+    )
+    g.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="write an SVG picture of the state with "
+        "the solution's taps marked (boards up to 200x200 tiles)",
+    )
+    g.add_argument(
+        "--png",
+        metavar="FILE",
+        help="write a PNG, one pixel a tile: the state, "
+        'and the tap counts beside it (needs Pillow: pip install "modlights[png]")',
+    )
+    g.add_argument(
+        "--png-scale",
+        metavar="K",
+        type=_int_arg("--png-scale", 1, 64),
+        default=1,
+        help="pixels per tile side in the PNG, 1..64 (default 1); from 4 on, "
+        "locked tiles get a dark frame",
+    )
     p.set_defaults(func=run)
     return p

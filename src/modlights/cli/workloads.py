@@ -11,6 +11,7 @@ board is 10^10 tiles: as bytes it would need 10 GB a state, packed
 :func:`modlights.engines.packed.apply_packed`) and every answer is checked by applying
 it, streamed the same way, outside the timing.
 """
+
 from __future__ import annotations
 
 import gc
@@ -48,15 +49,21 @@ def _peak_mb() -> float:
         pass
     try:
         import resource
+
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-    except Exception:            # pragma: no cover - non-POSIX
+    except Exception:  # pragma: no cover - non-POSIX
         return float("nan")
 
 
-def bench_large(sizes: Iterable[Any], n: int = 2, pattern: Any = "cross",
-                progress: Callable[[int, int, str], None] | None = None,
-                repeats: int = 3, seed: int = 0, method: str = "chase"
-                ) -> list[tuple[str, int, str, float, float]]:
+def bench_large(
+    sizes: Iterable[Any],
+    n: int = 2,
+    pattern: Any = "cross",
+    progress: Callable[[int, int, str], None] | None = None,
+    repeats: int = 3,
+    seed: int = 0,
+    method: str = "chase",
+) -> list[tuple[str, int, str, float, float]]:
     """Time Board.grid + Solver(method=method) + solve(minimal=False) on large boards
     (method: a Solver method, "chase" by default; "auto" times what Solver picks).
 
@@ -80,7 +87,7 @@ def bench_large(sizes: Iterable[Any], n: int = 2, pattern: Any = "cross",
             progress(i, len(sizes), label)
         tmp = Board.grid(rows, cols, states=n, pattern=pattern)
         start = tmp.random_state(rng=rng)
-        del tmp                                   # drop its cached sparse matrix
+        del tmp  # drop its cached sparse matrix
         gc.collect()
         times = []
         _reset_peak()
@@ -107,8 +114,11 @@ def random_packed(rows: int, cols: int, rng: Any = None) -> np.ndarray:
     """Uniformly random packed GF(2) rows (bits past the last column 0)."""
     gen = np.random.default_rng(rng)
     nb = (cols + 7) // 8
-    a = np.frombuffer(gen.bytes(rows * nb), dtype=np.uint8).reshape(rows, nb).copy() \
-        if rows * nb < 1 << 20 else _big_random(gen, rows, nb)
+    a = (
+        np.frombuffer(gen.bytes(rows * nb), dtype=np.uint8).reshape(rows, nb).copy()
+        if rows * nb < 1 << 20
+        else _big_random(gen, rows, nb)
+    )
     if cols % 8:
         a[:, -1] &= np.uint8((0xFF << (8 - cols % 8)) & 0xFF)
     return a
@@ -120,15 +130,18 @@ def _big_random(gen: np.random.Generator, rows: int, nb: int) -> np.ndarray:
     flat = a.reshape(-1)
     step = 1 << 26
     for i in range(0, flat.size, step):
-        chunk = flat[i:i + step]
+        chunk = flat[i : i + step]
         chunk[:] = np.frombuffer(gen.bytes(chunk.size), dtype=np.uint8)
     return a
 
 
-def bench_packed(sizes: Iterable[Any], pattern: Any = "cross",
-                 progress: Callable[[int, int, str], None] | None = None,
-                 repeats: int = 1, seed: int = 0
-                 ) -> list[tuple[str, int, str, float, float]]:
+def bench_packed(
+    sizes: Iterable[Any],
+    pattern: Any = "cross",
+    progress: Callable[[int, int, str], None] | None = None,
+    repeats: int = 1,
+    seed: int = 0,
+) -> list[tuple[str, int, str, float, float]]:
     """Time Board.grid + Solver + solve_packed on GF(2) boards (the engine Solver picks:
     boards whose engine has no packed path are unpacked, or refused past MAX_TILES).
 
@@ -136,6 +149,7 @@ def bench_packed(sizes: Iterable[Any], pattern: Any = "cross",
     :func:`bench_large`: (board, 2, pattern, median seconds, peak MB of
     the timed runs, the start state included since it is held throughout)."""
     from modlights.engines.packed import apply_packed
+
     sizes = list(sizes)
     pname = pattern if isinstance(pattern, str) else "custom"
     rng = np.random.default_rng(seed)
@@ -149,7 +163,7 @@ def bench_packed(sizes: Iterable[Any], pattern: Any = "cross",
         x0 = random_packed(rows, cols, rng)
         if progress is not None:
             progress(i, len(sizes), f"{label} (start made, solving)")
-        start, _ = apply_packed(board, x0)               # solvable: A x0
+        start, _ = apply_packed(board, x0)  # solvable: A x0
         del x0
         gc.collect()
         _reset_peak()

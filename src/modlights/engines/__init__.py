@@ -5,6 +5,7 @@ The package is also callable: ``modlights.engines()`` is
 :func:`modlights.engines.registry.engines` ({name: one-line description} of every
 registered engine), so the public name and the subpackage are one object.
 """
+
 from __future__ import annotations
 
 import sys
@@ -17,6 +18,7 @@ class _EnginesPackage(types.ModuleType):
     def __call__(self) -> dict[str, str]:
         """{name: one-line description} of every registered engine."""
         from modlights.engines.registry import engines
+
         return engines()
 
 

@@ -28,6 +28,7 @@ states as ``np.packbits`` rows, never unpacked; with the property ``packs`` sayi
 whether this board takes it and ``transposed`` whether it goes through bit
 transposes).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -35,8 +36,15 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Engine", "CORE", "OPTIONAL", "QUESTIONS", "DENSE_FALLBACK", "dense_fallback",
-           "missing_questions"]
+__all__ = [
+    "Engine",
+    "CORE",
+    "OPTIONAL",
+    "QUESTIONS",
+    "DENSE_FALLBACK",
+    "dense_fallback",
+    "missing_questions",
+]
 
 #: The questions every engine answers, itself or through its dense fallback.
 CORE = ("solve", "generators", "nullity", "kernel_size", "det", "inverse", "pseudo_inverse")
@@ -92,9 +100,11 @@ def dense_fallback(eng: Any, method: str) -> Any:
             raise ValueError(f"not available from the {method} engine on its own")
         b = eng.board
         if b.n_cells * b.n_taps > DENSE_FALLBACK:
-            raise ValueError(f"not available with method='{method}' on a board this "
-                             f"large ({b.n_cells} x {b.n_taps} tap matrix, more than "
-                             f"{DENSE_FALLBACK} entries); use method='dense' on a "
-                             "smaller board")
+            raise ValueError(
+                f"not available with method='{method}' on a board this "
+                f"large ({b.n_cells} x {b.n_taps} tap matrix, more than "
+                f"{DENSE_FALLBACK} entries); use method='dense' on a "
+                "smaller board"
+            )
         eng._dense = factory()
     return eng._dense

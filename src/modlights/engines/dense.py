@@ -12,6 +12,7 @@
 Each answers every question of :mod:`modlights.engines.base` itself. Memory: the
 m x r matrix (bits over GF(2), bytes otherwise) and its transform.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -26,28 +27,32 @@ def dense_reason(board: Board) -> str | None:
     """None when a dense engine can hold the board, else why not (past MAX_TILES)."""
     if board.is_giant:
         from modlights.model.board import MAX_TILES
-        return (f"a board of more than {MAX_TILES} tiles has no dense tap matrix "
-                "(only the structured engines take it)")
+
+        return (
+            f"a board of more than {MAX_TILES} tiles has no dense tap matrix "
+            "(only the structured engines take it)"
+        )
     return None
 
 
 def build_gf2(board: Board) -> Any:
     """The native GF(2) engine of a board with n = 2 (ValueError otherwise)."""
     from modlights.native._core import Gf2Engine
+
     if board.states != 2:
         raise ValueError(f"the GF(2) engine needs n = 2, this board has n = {board.states}")
-    if board._dense is not None:                    # from_matrix: the matrix as given
+    if board._dense is not None:  # from_matrix: the matrix as given
         return Gf2Engine(board.matrix())
-    if board._indptr is not None:                   # from_effects: column by column
-        return Gf2Engine.from_csc(board.n_cells, board.n_taps, board._indptr,
-                                  board.coo()[0])
-    ci, tj = board.coo()                            # packed straight from coordinates
+    if board._indptr is not None:  # from_effects: column by column
+        return Gf2Engine.from_csc(board.n_cells, board.n_taps, board._indptr, board.coo()[0])
+    ci, tj = board.coo()  # packed straight from coordinates
     return Gf2Engine.from_coo(board.n_cells, board.n_taps, ci, tj)
 
 
 def build_zn(board: Board) -> Any:
     """The native Z/nZ engine of a board with n >= 3 (ValueError for n = 2)."""
     from modlights.native._core import ZnEngine
+
     n = board.states
     if n < 3:
         raise ValueError("the Z/n engine needs n >= 3; n = 2 has the GF(2) engine")

@@ -15,6 +15,7 @@ The solvers themselves are the engines' (:class:`~modlights.engines.algebraic.cr
 RowPolynomialEngine` for the cross family and the symmetric 3 x 3 patterns,
 :class:`~modlights.engines.tensor.engine.TensorEngine` for product patterns).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,10 +28,10 @@ def check_packed(arr, rows: int, cols: int, what: str) -> np.ndarray:
     ValueError naming ``what``."""
     want = (rows, (cols + 7) // 8)
     if not isinstance(arr, np.ndarray) or arr.dtype != np.uint8 or arr.shape != want:
-        got = f"{arr.dtype} {arr.shape}" if isinstance(arr, np.ndarray) \
-            else type(arr).__name__
-        raise ValueError(f"{what} must be np.packbits(state, axis=1): uint8 of shape "
-                         f"{want}, got {got}")
+        got = f"{arr.dtype} {arr.shape}" if isinstance(arr, np.ndarray) else type(arr).__name__
+        raise ValueError(
+            f"{what} must be np.packbits(state, axis=1): uint8 of shape {want}, got {got}"
+        )
     return arr
 
 
@@ -49,12 +50,12 @@ def odd_offsets(board) -> tuple[np.ndarray, np.ndarray]:
             continue
         counts[key] = counts.get(key, 0) + 1
     keys = sorted(k for k, c in counts.items() if c % 2)
-    return (np.array([k[0] for k in keys], np.int64),
-            np.array([k[1] for k in keys], np.int64))
+    return (np.array([k[0] for k in keys], np.int64), np.array([k[1] for k in keys], np.int64))
 
 
-def apply_packed(board, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
-                 write: bool = True) -> tuple[np.ndarray | None, int]:
+def apply_packed(
+    board, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0, write: bool = True
+) -> tuple[np.ndarray | None, int]:
     """GF(2), np.packbits rows: (s + A x, None when not ``write``; the number of tiles
     where s + A x differs from tc) for a uniform grid board (one pattern, no locks or
     holes; tori too).
@@ -78,10 +79,17 @@ def apply_packed(board, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
         For n != 2, a mixed board, locks or holes, or arrays of the wrong shape.
     """
     from modlights.native._core import apply_offsets
-    if board.states != 2 or not board.is_grid or board.pattern is None \
-            or board.any_locked or board.any_holes:
-        raise ValueError("apply_packed needs a GF(2) grid board with one pattern and no "
-                         "locked tiles or holes")
+
+    if (
+        board.states != 2
+        or not board.is_grid
+        or board.pattern is None
+        or board.any_locked
+        or board.any_holes
+    ):
+        raise ValueError(
+            "apply_packed needs a GF(2) grid board with one pattern and no locked tiles or holes"
+        )
     rows, cols = board.shape
     check_packed(x, rows, cols, "x")
     if s is not None:
@@ -94,6 +102,7 @@ def transpose_packed(a: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """The transpose of the rows x cols bit matrix ``a`` (np.packbits rows): a new
     (cols, ceil(rows / 8)) uint8 array, bits past the last column 0."""
     from modlights.native._core import transpose_bits
+
     check_packed(a, rows, cols, "a")
     out = np.empty((cols, (rows + 7) // 8), np.uint8)
     return transpose_bits(a, cols, out)

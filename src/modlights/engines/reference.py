@@ -18,6 +18,7 @@ Linear algebra over Z/nZ for any 2 <= n <= 255, ring-correct for composite n:
 
 For prime n this is Gaussian elimination over the field with full pivoting.
 """
+
 from __future__ import annotations
 
 from math import gcd, prod
@@ -33,13 +34,13 @@ class LocalSmith:
     """Smith form over Z/p^eZ: U A V = diag(p^v_0, p^v_1, ...) with U, V invertible."""
 
     def __init__(self, a: np.ndarray, p: int, e: int):
-        q = p ** e
+        q = p**e
         m, r = a.shape
         M = np.mod(a.astype(np.int64), q)
         U = np.eye(m, dtype=np.int64)
         V = np.eye(r, dtype=np.int64)
-        det_u = 1          # det U mod q
-        det_v = 1          # det V = +-1
+        det_u = 1  # det U mod q
+        det_v = 1  # det V = +-1
         vals: list[int] = []
         for k in range(min(m, r)):
             sub = M[k:, k:]
@@ -65,24 +66,24 @@ class LocalSmith:
             v = 0
             while piv % p ** (v + 1) == 0:
                 v += 1
-            pv = p ** v
-            uinv = unit_inverse(piv // pv, q)     # the unit part's inverse
+            pv = p**v
+            uinv = unit_inverse(piv // pv, q)  # the unit part's inverse
             M[k] = M[k] * uinv % q
             U[k] = U[k] * uinv % q
             det_u = det_u * uinv % q
-            t = M[k + 1:, k] // pv                # exact: valuations >= v
+            t = M[k + 1 :, k] // pv  # exact: valuations >= v
             if t.any():
-                M[k + 1:] = (M[k + 1:] - np.outer(t, M[k])) % q
-                U[k + 1:] = (U[k + 1:] - np.outer(t, U[k])) % q
-            t = M[k, k + 1:] // pv
+                M[k + 1 :] = (M[k + 1 :] - np.outer(t, M[k])) % q
+                U[k + 1 :] = (U[k + 1 :] - np.outer(t, U[k])) % q
+            t = M[k, k + 1 :] // pv
             if t.any():
-                M[k, k + 1:] = 0
-                V[:, k + 1:] = (V[:, k + 1:] - np.outer(V[:, k], t)) % q
+                M[k, k + 1 :] = 0
+                V[:, k + 1 :] = (V[:, k + 1 :] - np.outer(V[:, k], t)) % q
             vals.append(v)
         self.p, self.e, self.q = p, e, q
         self.m, self.r = m, r
         self.U, self.V = U, V
-        self.rank = len(vals)                     # number of non-zero invariants
+        self.rank = len(vals)  # number of non-zero invariants
         # valuation per column of D; columns past the non-zero invariants are 0 (v = e)
         self.v = np.array(vals + [e] * (r - len(vals)), dtype=np.int64)
         self._det_u = det_u % q
@@ -100,7 +101,7 @@ class LocalSmith:
             if v == 0:
                 continue
             g = self.V[:, j] * self.p ** (self.e - v) % self.q
-            out.append((g, self.p ** v))
+            out.append((g, self.p**v))
         return out
 
     def solve(self, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -158,9 +159,10 @@ class ReferenceEngine:
         self.n = int(n)
         self.m, self.r = a.shape
         # per prime power q = p^e of n: (q, e_q = 1 mod q and 0 mod n / q, Smith form)
-        self.parts = [(q, idem, LocalSmith(a, p, e))
-                      for (p, e), (q, idem) in zip(factorize(self.n),
-                                                   crt_idempotents(self.n))]
+        self.parts = [
+            (q, idem, LocalSmith(a, p, e))
+            for (p, e), (q, idem) in zip(factorize(self.n), crt_idempotents(self.n))
+        ]
 
     # ---------------------------------------------------------------- helpers
     def _combine(self, pieces: list[np.ndarray]) -> np.ndarray:
@@ -220,8 +222,10 @@ class ReferenceEngine:
         invs = [s.inverse() for _, _, s in self.parts]
         if any(x is None for x in invs):
             d = self.det()
-            raise ValueError(f"the tap matrix is not invertible mod {self.n}: det = {d}, "
-                             f"which is not a unit (gcd(det, n) = {gcd(d, self.n)})")
+            raise ValueError(
+                f"the tap matrix is not invertible mod {self.n}: det = {d}, "
+                f"which is not a unit (gcd(det, n) = {gcd(d, self.n)})"
+            )
         return self._combine([x for x in invs if x is not None]).astype(np.uint8)
 
     def pseudo_inverse(self) -> np.ndarray:
@@ -229,12 +233,13 @@ class ReferenceEngine:
         for q, _, s in self.parts:
             g = s.pseudo_inverse()
             if g is None:
-                bad = [int(s.p ** v) for v in s.v[:s.rank] if v]
+                bad = [int(s.p**v) for v in s.v[: s.rank] if v]
                 raise ValueError(
                     f"no generalised inverse (G with A G A = A) exists mod {self.n}: the Smith "
                     f"form of A mod {q} has invariant(s) {sorted(set(bad))}, which are neither "
                     f"units nor zero; over Z/{self.n} a matrix has one only when every "
-                    "invariant is a unit or zero (always true for squarefree n)")
+                    "invariant is a unit or zero (always true for squarefree n)"
+                )
             gs.append(g)
         if self.r == 0 or self.m == 0:
             return np.zeros((self.r, self.m), dtype=np.uint8)

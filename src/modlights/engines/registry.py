@@ -33,6 +33,7 @@ lifted ones): it is the order the measurements show, not the measured seconds. T
 bench workload engine-costs (bench/workloads/engine_costs.py) measures and prints both for
 comparison.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -45,9 +46,27 @@ from typing import Any
 from modlights.engines.base import CORE, QUESTIONS
 from modlights.model.board import Board
 
-__all__ = ["Entry", "Plan", "register", "unregister", "entries", "engines", "choose",
-           "build", "build_named", "resolve", "answers", "answerer", "packed_answerer", "methods",
-           "BACKENDS", "PER_TILE", "CROSSOVER_TILES", "DENSE_PER_ENTRY", "REFERENCE_PER_ENTRY"]
+__all__ = [
+    "Entry",
+    "Plan",
+    "register",
+    "unregister",
+    "entries",
+    "engines",
+    "choose",
+    "build",
+    "build_named",
+    "resolve",
+    "answers",
+    "answerer",
+    "packed_answerer",
+    "methods",
+    "BACKENDS",
+    "PER_TILE",
+    "CROSSOVER_TILES",
+    "DENSE_PER_ENTRY",
+    "REFERENCE_PER_ENTRY",
+]
 
 BACKENDS = ("native", "reference")
 
@@ -117,6 +136,7 @@ def _structured_cost(name: str, board: Board) -> float:
 @dataclass(frozen=True)
 class Entry:
     """One registered engine or variant (see the module docstring)."""
+
     name: str
     description: str
     family: str
@@ -169,6 +189,7 @@ class Plan:
     >>> print(plan.explain().splitlines()[0])
     engine: dense-zn (method 'auto', backend 'native'): the cheapest engine that covers ...
     """
+
     engine: str
     family: str
     reason: str
@@ -180,35 +201,54 @@ class Plan:
 
     def explain(self) -> str:
         """The plan as text: the engine and why, then every engine passed over."""
-        lines = [f"engine: {self.engine} (method {self.method!r}, backend "
-                 f"{self.backend!r}): {self.reason}"]
+        lines = [
+            f"engine: {self.engine} (method {self.method!r}, backend "
+            f"{self.backend!r}): {self.reason}"
+        ]
         for name, why in self.rejected.items():
             lines.append(f"  not {name}: {why}")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
         """JSON-safe: {"engine", "family", "variant", "reason", "rejected", "cost"}."""
-        return {"engine": self.engine, "family": self.family, "variant": self.variant,
-                "reason": self.reason, "rejected": dict(self.rejected),
-                "cost": float(self.cost)}
+        return {
+            "engine": self.engine,
+            "family": self.family,
+            "variant": self.variant,
+            "reason": self.reason,
+            "rejected": dict(self.rejected),
+            "cost": float(self.cost),
+        }
 
 
 _REGISTRY: dict[str, Entry] = {}
 
 
-def register(name: str, *, description: str, family: str | None = None,
-             covers: Callable[[Board], str | None], cost: Callable[[Board], float],
-             build: Callable[..., Any], answers: Any = (), backends: Any = ("native",),
-             auto: bool = True, variants: bool = False) -> Entry:
+def register(
+    name: str,
+    *,
+    description: str,
+    family: str | None = None,
+    covers: Callable[[Board], str | None],
+    cost: Callable[[Board], float],
+    build: Callable[..., Any],
+    answers: Any = (),
+    backends: Any = ("native",),
+    auto: bool = True,
+    variants: bool = False,
+) -> Entry:
     """Register an engine under a unique ``name`` (ValueError when taken, or for an
     unknown question or backend). ``build(board, backend, dense)`` makes the engine;
     ``dense`` is a callable giving the fallback for the core questions it does not
     answer itself (see :func:`answerer`). Returns the entry. O(1)."""
-    reserved = name == "auto" or (name in METHOD_FAMILIES
-                                  and name not in _FAMILY_NAMES_ALSO_ENGINES)
+    reserved = name == "auto" or (
+        name in METHOD_FAMILIES and name not in _FAMILY_NAMES_ALSO_ENGINES
+    )
     if not isinstance(name, str) or not name or reserved:
-        raise ValueError(f"an engine name must be a new non-empty string other than "
-                         f"'auto' and the family names {sorted(METHOD_FAMILIES)}, got {name!r}")
+        raise ValueError(
+            f"an engine name must be a new non-empty string other than "
+            f"'auto' and the family names {sorted(METHOD_FAMILIES)}, got {name!r}"
+        )
     if name in _REGISTRY:
         raise ValueError(f"engine {name!r} is registered already (unregister it first)")
     answers = frozenset(answers)
@@ -218,8 +258,9 @@ def register(name: str, *, description: str, family: str | None = None,
     backends = tuple(backends)
     if not backends or set(backends) - set(BACKENDS):
         raise ValueError(f"backends must be some of {BACKENDS}, got {backends!r}")
-    entry = Entry(name, description, family or name, covers, cost, build, answers,
-                  backends, auto, variants)
+    entry = Entry(
+        name, description, family or name, covers, cost, build, answers, backends, auto, variants
+    )
     _REGISTRY[name] = entry
     return entry
 
@@ -283,26 +324,27 @@ def choose(board: Board, method: str = "auto", backend: str = "native") -> Plan:
     when no engine asked for covers the board (saying why each does not)."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: use one of {BACKENDS}")
-    if not isinstance(method, str) or (method not in _REGISTRY and method != "auto"
-                                       and method not in METHOD_FAMILIES):
+    if not isinstance(method, str) or (
+        method not in _REGISTRY and method != "auto" and method not in METHOD_FAMILIES
+    ):
         raise ValueError(f"unknown method {method!r}: use one of {methods()}")
     if backend == "reference" and method in ("auto", "dense"):
-        method = "reference"                 # the pure-NumPy engine answers everything
+        method = "reference"  # the pure-NumPy engine answers everything
     cands = _candidates(method)
     rejected: dict[str, str] = {}
     priced: list[tuple[float, int, Entry]] = []
     for i, e in enumerate(cands):
         if backend not in e.backends:
-            rejected[e.name] = (f"backend must be {' or '.join(e.backends)}, not "
-                                f"{backend!r}")
+            rejected[e.name] = f"backend must be {' or '.join(e.backends)}, not {backend!r}"
         else:
             priced.append((float(e.cost(board)), i, e))
-    priced.sort(key=lambda t: t[:2])            # by cost, then registration order
+    priced.sort(key=lambda t: t[:2])  # by cost, then registration order
     best: tuple[float, Entry] | None = None
     for c, _, e in priced:
-        if best is not None:                    # dearer than the choice: not examined
-            rejected[e.name] = (f"costs more ({c:.4g} s against {best[0]:.4g} s for "
-                                f"{best[1].name}, estimated)")
+        if best is not None:  # dearer than the choice: not examined
+            rejected[e.name] = (
+                f"costs more ({c:.4g} s against {best[0]:.4g} s for {best[1].name}, estimated)"
+            )
             continue
         why = e.covers(board)
         if why is not None:
@@ -311,8 +353,10 @@ def choose(board: Board, method: str = "auto", backend: str = "native") -> Plan:
             best = (c, e)
     if best is None:
         detail = "; ".join(f"{k}: {v}" for k, v in rejected.items())
-        raise ValueError(f"method={method!r} does not cover this board: {detail}; "
-                         f"use method='auto' or another of {methods()}")
+        raise ValueError(
+            f"method={method!r} does not cover this board: {detail}; "
+            f"use method='auto' or another of {methods()}"
+        )
     cost, e = best
     if len(cands) == 1:
         reason = "asked for by name; it covers the board"
@@ -322,8 +366,11 @@ def choose(board: Board, method: str = "auto", backend: str = "native") -> Plan:
         reason = "the only engine that covers the board"
     for other in _REGISTRY.values():
         if other.name not in rejected and other is not e and other not in cands:
-            rejected[other.name] = (f"not asked for (method={method!r})" if other.auto
-                                    else "a variant, chosen only by its name")
+            rejected[other.name] = (
+                f"not asked for (method={method!r})"
+                if other.auto
+                else "a variant, chosen only by its name"
+            )
     return Plan(e.name, e.family, reason, rejected, None, cost, backend, method)
 
 
@@ -337,8 +384,7 @@ def resolve(plan: Plan, engine: Any) -> Plan:
     name, why = engine.variant, engine.variant_reason
     if name == plan.engine:
         return plan
-    return replace(plan, engine=name, variant=name,
-                   reason=f"{plan.reason}; variant {name}: {why}")
+    return replace(plan, engine=name, variant=name, reason=f"{plan.reason}; variant {name}: {why}")
 
 
 def answers(name: str) -> frozenset:
@@ -351,8 +397,7 @@ def build(board: Board, plan: Plan) -> Any:
     """The engine of ``plan`` for ``board``, its fallback for unanswered core
     questions wired through :func:`answerer`."""
     e = _REGISTRY[plan.engine]
-    dense = None if e.family == "dense" else \
-        partial(answerer, board, plan.backend, CORE, (e.name,))
+    dense = None if e.family == "dense" else partial(answerer, board, plan.backend, CORE, (e.name,))
     return e.build(board, plan.backend, dense)
 
 
@@ -362,16 +407,21 @@ def build_named(board: Board, name: str, backend: str = "native") -> Any:
     return build(board, choose(board, name, backend))
 
 
-def answerer(board: Board, backend: str = "native", questions: Any = CORE,
-             exclude: Any = ()) -> Any:
+def answerer(
+    board: Board, backend: str = "native", questions: Any = CORE, exclude: Any = ()
+) -> Any:
     """The cheapest registered engine, other than those in ``exclude``, that covers
     the board and answers every one of ``questions`` itself (the dense fallback of
     the structured engines). ValueError when none does."""
     need = set(questions)
     best = None
     for e in _REGISTRY.values():
-        if e.name in exclude or backend not in e.backends or e.family != "dense" \
-                and not need <= e.answers:
+        if (
+            e.name in exclude
+            or backend not in e.backends
+            or e.family != "dense"
+            and not need <= e.answers
+        ):
             continue
         if e.covers(board) is not None:
             continue
@@ -407,6 +457,7 @@ def packed_answerer(board: Board, plan: Plan, engine: Any) -> Any:
 # ------------------------------------------------------------------ the package's engines
 def _dense_gf2_covers(board: Board) -> str | None:
     from modlights.engines.dense import dense_reason
+
     if board.states != 2:
         return f"GF(2) only (n = 2); this board has n = {board.states} (dense-zn)"
     return dense_reason(board)
@@ -414,6 +465,7 @@ def _dense_gf2_covers(board: Board) -> str | None:
 
 def _dense_zn_covers(board: Board) -> str | None:
     from modlights.engines.dense import dense_reason
+
     if board.states == 2:
         return "n >= 3 only; n = 2 has dense-gf2"
     return dense_reason(board)
@@ -421,6 +473,7 @@ def _dense_zn_covers(board: Board) -> str | None:
 
 def _reference_covers(board: Board) -> str | None:
     from modlights.engines.dense import dense_reason
+
     return dense_reason(board)
 
 
@@ -430,21 +483,25 @@ def _reference_cost(board: Board) -> float:
 
 def _build_gf2(board: Board, backend: str, dense: Any) -> Any:
     from modlights.engines.dense import build_gf2
+
     return build_gf2(board)
 
 
 def _build_zn(board: Board, backend: str, dense: Any) -> Any:
     from modlights.engines.dense import build_zn
+
     return build_zn(board)
 
 
 def _build_reference(board: Board, backend: str, dense: Any) -> Any:
     from modlights.engines.dense import build_reference
+
     return build_reference(board)
 
 
 def _chase_covers(board: Board) -> str | None:
     from modlights.engines.chase.engine import chase_reason
+
     return chase_reason(board)
 
 
@@ -452,15 +509,18 @@ def _chase_variant_covers(variant: str, board: Board) -> str | None:
     why = _chase_covers(board)
     if why is None and variant == "prefix" and not (board.any_locked or board.any_holes):
         from modlights.engines.chase.engine import PREFIX_NEEDS
+
         return "the prefix chase needs " + PREFIX_NEEDS
     if why is not None or variant != "rowsolve":
         return why
     from modlights.engines.chase.engine import rowsolve_reason
+
     return rowsolve_reason(board)
 
 
 def _build_chase(variant: str | None, board: Board, backend: str, dense: Any) -> Any:
     from modlights.engines.chase.engine import ChaseEngine
+
     return ChaseEngine(board, variant=variant, dense=dense)
 
 
@@ -472,6 +532,7 @@ def _grid_reason(board: Board) -> str | None:
 
 def _cross_covers(board: Board) -> str | None:
     from modlights.engines.algebraic.cross import algebraic_reason
+
     if board.is_grid and board.wrap:
         return "tori are algebraic-torus's"
     return _grid_reason(board) or algebraic_reason(board)
@@ -479,6 +540,7 @@ def _cross_covers(board: Board) -> str | None:
 
 def _torus_covers(board: Board) -> str | None:
     from modlights.engines.algebraic.cross import algebraic_reason
+
     if board.is_grid and not board.wrap:
         return "tori only (wrap=True); grids without wrap are algebraic-cross's"
     return _grid_reason(board) or algebraic_reason(board)
@@ -486,88 +548,156 @@ def _torus_covers(board: Board) -> str | None:
 
 def _sym_covers(board: Board) -> str | None:
     from modlights.engines.algebraic.sym import sym_reason
+
     why = _grid_reason(board) or sym_reason(board)
     return None if why is None else f"symmetric 3 x 3 patterns: {why}"
 
 
 def _build_cross(board: Board, backend: str, dense: Any) -> Any:
     from modlights.engines.algebraic.cross import AlgebraicEngine
+
     return AlgebraicEngine(board, dense=dense)
 
 
 def _build_sym(board: Board, backend: str, dense: Any) -> Any:
     from modlights.engines.algebraic.sym import SymAlgebraicEngine
+
     return SymAlgebraicEngine(board, dense=dense)
 
 
 def _lifted_covers(board: Board) -> str | None:
     from modlights.engines.algebraic.lifted import lifted_reason
+
     return _grid_reason(board) or lifted_reason(board)
 
 
 def _build_lifted(board: Board, backend: str, dense: Any) -> Any:
     from modlights.engines.algebraic.lifted import LiftedEngine
+
     return LiftedEngine(board, dense=dense, sub=build_named)
 
 
 def _tensor_covers(board: Board) -> str | None:
     from modlights.engines.tensor.engine import tensor_reason
+
     return _grid_reason(board) or tensor_reason(board)
 
 
 def _build_tensor(board: Board, backend: str, dense: Any) -> Any:
     from modlights.engines.tensor.engine import TensorEngine
+
     return TensorEngine(board, dense=dense)
 
 
 def _register_package_engines() -> None:
-    register("dense-gf2", family="dense", covers=_dense_gf2_covers, cost=_dense_cost,
-             build=_build_gf2, description="dense GF(2) elimination, bit-packed (Method of "
-             "Four Russians); any board with n = 2")
-    register("dense-zn", family="dense", covers=_dense_zn_covers, cost=_dense_cost,
-             build=_build_zn, description="dense Z/n elimination (CRT, unit then valuation "
-             "pivots, delayed reduction); any board with n >= 3")
-    register("reference", family="dense", covers=_reference_covers, cost=_reference_cost,
-             build=_build_reference, backends=BACKENDS,
-             description="pure NumPy Smith forms over each prime power (the oracle); any "
-             "board, small ones")
-    register("chase", covers=_chase_covers, cost=_chase_cost,
-             build=partial(_build_chase, None), variants=True,
-             description="light chasing of grid boards, the variant with the fewest "
-             "symbols chosen from the plan (light, prefix, row or row-solve)")
+    register(
+        "dense-gf2",
+        family="dense",
+        covers=_dense_gf2_covers,
+        cost=_dense_cost,
+        build=_build_gf2,
+        description="dense GF(2) elimination, bit-packed (Method of "
+        "Four Russians); any board with n = 2",
+    )
+    register(
+        "dense-zn",
+        family="dense",
+        covers=_dense_zn_covers,
+        cost=_dense_cost,
+        build=_build_zn,
+        description="dense Z/n elimination (CRT, unit then valuation "
+        "pivots, delayed reduction); any board with n >= 3",
+    )
+    register(
+        "reference",
+        family="dense",
+        covers=_reference_covers,
+        cost=_reference_cost,
+        build=_build_reference,
+        backends=BACKENDS,
+        description="pure NumPy Smith forms over each prime power (the oracle); any "
+        "board, small ones",
+    )
+    register(
+        "chase",
+        covers=_chase_covers,
+        cost=_chase_cost,
+        build=partial(_build_chase, None),
+        variants=True,
+        description="light chasing of grid boards, the variant with the fewest "
+        "symbols chosen from the plan (light, prefix, row or row-solve)",
+    )
     for variant, text in (
-            ("light", "the light chase, its residual matrix eliminated whole"),
-            ("prefix", "the light chase solving a prefix of a tall residual system "
-                       "(locked tiles) that leaves no kernel, else the whole system"),
-            ("row", "the row chase: online elimination, no residual matrix (many holes)"),
-            ("rowsolve", "the row-solve chase: patterns ending in a pair of unit taps "
-                         "(knight, diagonal)")):
-        register(f"chase-{variant}", family="chase", auto=False,
-                 covers=partial(_chase_variant_covers, variant), cost=_chase_cost,
-                 build=partial(_build_chase, variant), description=text)
-    register("algebraic-cross", family="algebraic", covers=_cross_covers,
-             cost=partial(_structured_cost, "algebraic-cross"), build=_build_cross,
-             answers=("kernel_fits", "solve_packed"), backends=BACKENDS,
-             description="one polynomial equation over GF(p)[x]: cross, vertical, "
-             "horizontal patterns, prime n, no locks or holes")
-    register("algebraic-torus", family="algebraic", covers=_torus_covers,
-             cost=partial(_structured_cost, "algebraic-torus"), build=_build_cross,
-             answers=("kernel_fits", "solve_packed"), backends=BACKENDS,
-             description="a 2 x 2 system over GF(p)[s] / (s^w - 1): tori of the cross "
-             "family, prime n")
-    register("algebraic-sym", family="algebraic", covers=_sym_covers,
-             cost=partial(_structured_cost, "algebraic-sym"), build=_build_sym,
-             answers=("kernel_fits", "solve_packed"), backends=BACKENDS,
-             description="polynomial row recurrences for left-right symmetric 3 x 3 "
-             "patterns (diagonal, ring), prime n, no tori")
-    register("lifted", covers=_lifted_covers, cost=partial(_structured_cost, "lifted"),
-             build=_build_lifted,
-             description="the algebraic engine over each GF(p), p | n, lifted to Z/p^k "
-                         "and combined by CRT: composite n")
-    register("tensor", covers=_tensor_covers, cost=partial(_structured_cost, "tensor"),
-             build=_build_tensor, answers=("kernel_fits", "solve_packed"),
-             description="A = R (x) C for product patterns (square, horizontal, vertical): "
-             "two passes of 1-D banded chases, tori too")
+        ("light", "the light chase, its residual matrix eliminated whole"),
+        (
+            "prefix",
+            "the light chase solving a prefix of a tall residual system "
+            "(locked tiles) that leaves no kernel, else the whole system",
+        ),
+        ("row", "the row chase: online elimination, no residual matrix (many holes)"),
+        (
+            "rowsolve",
+            "the row-solve chase: patterns ending in a pair of unit taps (knight, diagonal)",
+        ),
+    ):
+        register(
+            f"chase-{variant}",
+            family="chase",
+            auto=False,
+            covers=partial(_chase_variant_covers, variant),
+            cost=_chase_cost,
+            build=partial(_build_chase, variant),
+            description=text,
+        )
+    register(
+        "algebraic-cross",
+        family="algebraic",
+        covers=_cross_covers,
+        cost=partial(_structured_cost, "algebraic-cross"),
+        build=_build_cross,
+        answers=("kernel_fits", "solve_packed"),
+        backends=BACKENDS,
+        description="one polynomial equation over GF(p)[x]: cross, vertical, "
+        "horizontal patterns, prime n, no locks or holes",
+    )
+    register(
+        "algebraic-torus",
+        family="algebraic",
+        covers=_torus_covers,
+        cost=partial(_structured_cost, "algebraic-torus"),
+        build=_build_cross,
+        answers=("kernel_fits", "solve_packed"),
+        backends=BACKENDS,
+        description="a 2 x 2 system over GF(p)[s] / (s^w - 1): tori of the cross family, prime n",
+    )
+    register(
+        "algebraic-sym",
+        family="algebraic",
+        covers=_sym_covers,
+        cost=partial(_structured_cost, "algebraic-sym"),
+        build=_build_sym,
+        answers=("kernel_fits", "solve_packed"),
+        backends=BACKENDS,
+        description="polynomial row recurrences for left-right symmetric 3 x 3 "
+        "patterns (diagonal, ring), prime n, no tori",
+    )
+    register(
+        "lifted",
+        covers=_lifted_covers,
+        cost=partial(_structured_cost, "lifted"),
+        build=_build_lifted,
+        description="the algebraic engine over each GF(p), p | n, lifted to Z/p^k "
+        "and combined by CRT: composite n",
+    )
+    register(
+        "tensor",
+        covers=_tensor_covers,
+        cost=partial(_structured_cost, "tensor"),
+        build=_build_tensor,
+        answers=("kernel_fits", "solve_packed"),
+        description="A = R (x) C for product patterns (square, horizontal, vertical): "
+        "two passes of 1-D banded chases, tori too",
+    )
 
 
 _register_package_engines()

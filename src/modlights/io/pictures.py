@@ -1,4 +1,5 @@
 """Pictures as files, for the command line: check before the work, write after it."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -13,8 +14,7 @@ if TYPE_CHECKING:
 __all__ = ["check_pictures", "write_pictures"]
 
 
-def check_pictures(board: Board, *, svg: Any = None, png: Any = None,
-                   png_scale: int = 1) -> None:
+def check_pictures(board: Board, *, svg: Any = None, png: Any = None, png_scale: int = 1) -> None:
     """Check that the pictures asked for (the command line's ``--svg`` / ``--png``) can
     be made, before any work: ValueError for a board too large for SVG, a bad PNG
     scale or a PNG too large (the taps panel counted), or when PNG is asked for and
@@ -26,8 +26,15 @@ def check_pictures(board: Board, *, svg: Any = None, png: Any = None,
         pillow()
 
 
-def write_pictures(board: Board, state: Any = None, taps: Any = None, *,
-                   svg: Any = None, png: Any = None, png_scale: int = 1) -> list[str]:
+def write_pictures(
+    board: Board,
+    state: Any = None,
+    taps: Any = None,
+    *,
+    svg: Any = None,
+    png: Any = None,
+    png_scale: int = 1,
+) -> list[str]:
     """Write the SVG and / or PNG of ``board`` in ``state`` with ``taps`` marked to
     the paths ``svg`` / ``png`` (``png_scale`` pixels a tile); returns the paths
     written. ValueError when a file cannot be written (the message says which and why)."""

@@ -15,6 +15,7 @@ past ``MAX_DENSE`` entries); :meth:`Board.apply` on a uniform grid is O(tiles x
 pattern size) with a few bytes of temporaries a tile. Every public method raises
 ValueError (saying what is allowed) for bad input; none mutates its inputs.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -55,12 +56,12 @@ def _reduce_mod(arr: np.ndarray, n: int) -> np.ndarray:
     if arr.dtype.kind == "O":
         return np.array([int(x) % n for x in arr.ravel()], dtype=np.uint8).reshape(arr.shape)
     if in_range(arr, n):
-        return arr.astype(np.uint8)                     # always a copy
+        return arr.astype(np.uint8)  # always a copy
     if arr.dtype.kind == "u":
         return (arr % arr.dtype.type(n)).astype(np.uint8, copy=False)
-    if arr.dtype.itemsize == 1:                         # int8 cannot hold n
+    if arr.dtype.itemsize == 1:  # int8 cannot hold n
         arr = arr.astype(np.int16)
-    return np.mod(arr, arr.dtype.type(n)).astype(np.uint8)   # sign of the divisor: >= 0
+    return np.mod(arr, arr.dtype.type(n)).astype(np.uint8)  # sign of the divisor: >= 0
 
 
 #: Entries handled per step by the chunked uint8 kernels (a few hundred kB: the
@@ -80,22 +81,22 @@ def _sub_mod(t: Any, s: np.ndarray, n: int, out: np.ndarray | None = None) -> np
     if scalar:
         t = np.uint8(t)
     if n == 2:
-        return np.bitwise_xor(s, t, out=out)            # -s = s mod 2
+        return np.bitwise_xor(s, t, out=out)  # -s = s mod 2
     of, sf = out.reshape(-1), s.reshape(-1)
     tf = None if scalar else t.reshape(-1)
     un = np.uint8(n)
     tmp = np.empty(min(of.size, _CHUNK), dtype=np.uint8)
     for i in range(0, of.size, _CHUNK):
-        o, sc = of[i:i + _CHUNK], sf[i:i + _CHUNK]
-        tc = t if tf is None else tf[i:i + _CHUNK]
-        w = tmp[:o.size]
+        o, sc = of[i : i + _CHUNK], sf[i : i + _CHUNK]
+        tc = t if tf is None else tf[i : i + _CHUNK]
+        w = tmp[: o.size]
         if n <= 128:
             # t - s wraps to 256 + t - s where s > t, which is >= 257 - n > n - 1:
             # the smaller of o and o + n (mod 256) is the residue in both cases
             np.subtract(tc, sc, out=o)
             np.add(o, un, out=w)
             np.minimum(o, w, out=o)
-        else:                                           # the ranges overlap: compare
+        else:  # the ranges overlap: compare
             m = np.greater(sc, tc, out=w.view(bool))
             np.subtract(tc, sc, out=o)
             np.add(o, un, out=o, where=m)
@@ -138,12 +139,14 @@ def _effect_cells(eff: list[list]) -> np.ndarray:
     O(total effect entries)."""
     parts = []
     for j, e in enumerate(eff):
-        if isinstance(e, np.ndarray):       # integers (from_effects keeps no others)
+        if isinstance(e, np.ndarray):  # integers (from_effects keeps no others)
             if e.size and e.dtype.itemsize >= 4 and e.dtype != np.int32:  # no wrapping
                 lo, hi = int(e.min()), int(e.max())
                 if hi > MAX_TILES or lo < -MAX_TILES:
-                    raise ValueError(f"cell index {hi if hi > MAX_TILES else lo} out of "
-                                     f"range: a board has at most {MAX_TILES} cells")
+                    raise ValueError(
+                        f"cell index {hi if hi > MAX_TILES else lo} out of "
+                        f"range: a board has at most {MAX_TILES} cells"
+                    )
             parts.append(e.astype(np.int32))
             continue
         kinds = set(map(type, e))
@@ -151,14 +154,15 @@ def _effect_cells(eff: list[list]) -> np.ndarray:
             try:
                 parts.append(np.array(e, dtype=np.int32))
                 continue
-            except OverflowError:           # beyond int32: certainly out of range
+            except OverflowError:  # beyond int32: certainly out of range
                 pass
         for c in e:
             if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)):
                 raise ValueError(f"effects[{j}] holds {c!r}; cell indices must be ints")
         big = max(e, key=lambda c: abs(int(c)))
-        raise ValueError(f"cell index {int(big)} out of range: a board has at most "
-                         f"{MAX_TILES} cells")
+        raise ValueError(
+            f"cell index {int(big)} out of range: a board has at most {MAX_TILES} cells"
+        )
     return np.concatenate(parts) if parts else np.zeros(0, np.int32)
 
 
@@ -186,12 +190,12 @@ class Board:
     """
 
     # set by the constructors (grid / from_effects / from_matrix), read everywhere
-    _kind: str                              # "grid" or "graph"
-    _n: int                                 # the states
-    _shape: tuple[int, ...]                 # (rows, cols) or (m,)
+    _kind: str  # "grid" or "graph"
+    _n: int  # the states
+    _shape: tuple[int, ...]  # (rows, cols) or (m,)
     _wrap: bool
-    _pattern: Any                           # the parsed offsets, None on mixed boards
-    _mixed: Any                             # per-tile offsets (mixed boards), else None
+    _pattern: Any  # the parsed offsets, None on mixed boards
+    _mixed: Any  # per-tile offsets (mixed boards), else None
     _n_cells: int
     _n_taps: int
     _cells_cache: Any
@@ -212,15 +216,22 @@ class Board:
 
     # Boolean masks shaped like the board. Grids store ``_locked`` / ``_holes`` only
     # when some tile is locked / a hole; everything else is derived on first access.
-    _locked = _lazy_mask("locked", lambda b: np.zeros(b._shape, dtype=bool),
-                         "Boolean mask of the locked tiles.")
-    _holes = _lazy_mask("holes", lambda b: np.zeros(b._shape, dtype=bool),
-                        "Boolean mask of the holes.")
-    _active = _lazy_mask("active", lambda b: ~b._holes if b._any_holes
-                         else np.ones(b._shape, dtype=bool),
-                         "Boolean mask of the active tiles (the rows of A).")
-    _tappable = _lazy_mask("tappable", lambda b: _tappable_mask(b),
-                           "Boolean mask of the tappable tiles (the columns of A).")
+    _locked = _lazy_mask(
+        "locked", lambda b: np.zeros(b._shape, dtype=bool), "Boolean mask of the locked tiles."
+    )
+    _holes = _lazy_mask(
+        "holes", lambda b: np.zeros(b._shape, dtype=bool), "Boolean mask of the holes."
+    )
+    _active = _lazy_mask(
+        "active",
+        lambda b: ~b._holes if b._any_holes else np.ones(b._shape, dtype=bool),
+        "Boolean mask of the active tiles (the rows of A).",
+    )
+    _tappable = _lazy_mask(
+        "tappable",
+        lambda b: _tappable_mask(b),
+        "Boolean mask of the tappable tiles (the columns of A).",
+    )
 
     # ------------------------------------------------------------------ construction
     def __init__(self, *_args: Any, **_kw: Any) -> None:
@@ -231,8 +242,17 @@ class Board:
         return object.__new__(cls)
 
     @classmethod
-    def grid(cls, rows: int, cols: int, states: int = 2, pattern: Any = "cross", *,
-             locked: Any = None, holes: Any = None, wrap: bool = False) -> Board:
+    def grid(
+        cls,
+        rows: int,
+        cols: int,
+        states: int = 2,
+        pattern: Any = "cross",
+        *,
+        locked: Any = None,
+        holes: Any = None,
+        wrap: bool = False,
+    ) -> Board:
         """A rows x cols grid board.
 
         Parameters
@@ -289,11 +309,14 @@ class Board:
         rows = check_dim("rows", rows)
         cols = check_dim("cols", cols)
         giant = rows * cols > MAX_TILES
-        if giant and not (_no_tiles(locked) and _no_tiles(holes)
-                          and not is_mixed(pattern, rows, cols)):
-            raise ValueError(f"board too large: {rows}x{cols} = {rows * cols} tiles; more "
-                             f"than {MAX_TILES} tiles are allowed only for uniform boards "
-                             "(one pattern, no locked tiles or holes)")
+        if giant and not (
+            _no_tiles(locked) and _no_tiles(holes) and not is_mixed(pattern, rows, cols)
+        ):
+            raise ValueError(
+                f"board too large: {rows}x{cols} = {rows * cols} tiles; more "
+                f"than {MAX_TILES} tiles are allowed only for uniform boards "
+                "(one pattern, no locked tiles or holes)"
+            )
         n = check_states(states)
         b = cls._new()
         b._kind = "grid"
@@ -313,8 +336,9 @@ class Board:
             both = lock & hole
             if both.any():
                 r, c = map(int, np.argwhere(both)[0])
-                raise ValueError(f"tile ({r}, {c}) is both locked and a hole; a tile may "
-                                 "be one or the other")
+                raise ValueError(
+                    f"tile ({r}, {c}) is both locked and a hole; a tile may be one or the other"
+                )
         # Masks are kept only when some tile is locked / a hole (see _lazy_mask).
         b._any_locked = lock is not None
         b._any_holes = hole is not None
@@ -327,8 +351,9 @@ class Board:
         return b
 
     @classmethod
-    def from_effects(cls, effects: Sequence[Iterable[int]], states: int,
-                     n_cells: int | None = None) -> Board:
+    def from_effects(
+        cls, effects: Sequence[Iterable[int]], states: int, n_cells: int | None = None
+    ) -> Board:
         """A graph board: tap j advances every cell listed in ``effects[j]`` by one
         (a cell listed k times advances k times).
 
@@ -369,9 +394,12 @@ class Board:
         n = check_states(states)
         try:
             # integer arrays stay arrays (copied); anything else becomes a list
-            eff = [e.copy() if isinstance(e, np.ndarray) and e.ndim == 1
-                   and e.dtype.kind in "iu" else list(e)
-                   for e in take_items(effects, MAX_TILES, "effects (one list a tap)")]
+            eff = [
+                e.copy()
+                if isinstance(e, np.ndarray) and e.ndim == 1 and e.dtype.kind in "iu"
+                else list(e)
+                for e in take_items(effects, MAX_TILES, "effects (one list a tap)")
+            ]
         except TypeError:
             raise ValueError("effects must be a sequence of lists of cell indices") from None
         flat = _effect_cells(eff)
@@ -380,17 +408,19 @@ class Board:
         hi = int(flat.max()) + 1 if flat.size else 0
         if n_cells is None:
             if hi > MAX_TILES:
-                raise ValueError(f"cell index {hi - 1} is too large: a board has at most "
-                                 f"{MAX_TILES} cells")
+                raise ValueError(
+                    f"cell index {hi - 1} is too large: a board has at most {MAX_TILES} cells"
+                )
             m = hi
         else:
-            m = as_int(n_cells, "n_cells", 0, MAX_TILES, expected="a non-negative int",
-                       floats=False)
+            m = as_int(
+                n_cells, "n_cells", 0, MAX_TILES, expected="a non-negative int", floats=False
+            )
         if flat.size and (int(flat.min()) < 0 or hi > m):
             bad = int(flat[(flat < 0) | (flat >= m)][0])
             raise ValueError(f"cell index {bad} out of range: cells are 0..{m - 1}")
         b = cls._graph(n, m, len(eff))
-        b._effect_lists = eff        # as tuples on first use of ``effects``
+        b._effect_lists = eff  # as tuples on first use of ``effects``
         b._coo_cache = (flat, tap_of)
         b._indptr = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))  # CSC of A
         return b
@@ -481,20 +511,30 @@ class Board:
             arr = np.asarray(spec, dtype=bool)
             if arr.shape != (rows, cols):
                 raise ValueError(f"{what} mask has shape {arr.shape}, the board is {(rows, cols)}")
-            return np.array(arr, dtype=bool, order="C")      # a copy
+            return np.array(arr, dtype=bool, order="C")  # a copy
         try:
-            arr = np.asarray(spec) if not isinstance(spec, (set, frozenset)) else \
-                np.asarray(sorted(spec, key=repr))
+            arr = (
+                np.asarray(spec)
+                if not isinstance(spec, (set, frozenset))
+                else np.asarray(sorted(spec, key=repr))
+            )
         except (ValueError, TypeError, OverflowError):
-            arr = np.empty(0, dtype=object)                 # ragged: positions below
-        if arr.ndim == 2 and arr.shape == (rows, cols) and cols != 2 and arr.dtype.kind in "iu" \
-                and np.isin(arr, (0, 1)).all():
+            arr = np.empty(0, dtype=object)  # ragged: positions below
+        if (
+            arr.ndim == 2
+            and arr.shape == (rows, cols)
+            and cols != 2
+            and arr.dtype.kind in "iu"
+            and np.isin(arr, (0, 1)).all()
+        ):
             return np.ascontiguousarray(arr.astype(bool))
         try:
             positions = [tuple(p) for p in spec]
         except TypeError:
-            raise ValueError(f"{what} must be a boolean {rows}x{cols} mask or an iterable "
-                             "of (row, col) positions") from None
+            raise ValueError(
+                f"{what} must be a boolean {rows}x{cols} mask or an iterable "
+                "of (row, col) positions"
+            ) from None
         if not positions:
             return None
         mask = np.zeros((rows, cols), dtype=bool)
@@ -510,7 +550,7 @@ class Board:
         n_holes = int(np.count_nonzero(self._holes)) if self._any_holes else 0
         n_locked = int(np.count_nonzero(self._locked)) if self._any_locked else 0
         self._n_cells = rows * cols - n_holes
-        self._n_taps = rows * cols - n_holes - n_locked      # locks and holes are disjoint
+        self._n_taps = rows * cols - n_holes - n_locked  # locks and holes are disjoint
         self._cells_cache = None
         self._taps_cache = None
         self._coo_cache = None
@@ -529,7 +569,8 @@ class Board:
                 ".nullity / rank / kernel_size, or Solver(board).solve_packed with "
                 "np.packbits(state, axis=1) states (n = 2: the cross family, left-right "
                 "symmetric 3 x 3 patterns such as diagonal, and square, horizontal, "
-                "vertical and other product patterns)")
+                "vertical and other product patterns)"
+            )
 
     @property
     def _cells_flat(self) -> np.ndarray:
@@ -604,8 +645,9 @@ class Board:
         if self._kind != "graph":
             return None
         if self._effects is None and self._effect_lists is not None:
-            self._effects = tuple(tuple(e.tolist() if isinstance(e, np.ndarray) else e)
-                                  for e in self._effect_lists)
+            self._effects = tuple(
+                tuple(e.tolist() if isinstance(e, np.ndarray) else e) for e in self._effect_lists
+            )
             self._effect_lists = None
         return self._effects
 
@@ -735,13 +777,13 @@ class Board:
     # ------------------------------------------------------------------ positions
     def _check_pos(self, pos: Any, what: str = "position") -> Any:
         if self._kind == "graph":
-            return as_int(pos, f"{what} on a graph board", expected="an int index",
-                          floats=False)
+            return as_int(pos, f"{what} on a graph board", expected="an int index", floats=False)
         r, c = as_int_pair(pos, what)
         rows, cols = self._shape
         if not (0 <= r < rows and 0 <= c < cols):
-            raise ValueError(f"{what} {(r, c)} is off the board: rows 0..{rows - 1}, "
-                             f"cols 0..{cols - 1}")
+            raise ValueError(
+                f"{what} {(r, c)} is off the board: rows 0..{rows - 1}, cols 0..{cols - 1}"
+            )
         return r, c
 
     def tap_index(self, pos: Any) -> int:
@@ -757,7 +799,7 @@ class Board:
         if self._any_locked and self._locked[r, c]:
             raise ValueError(f"cannot tap {(r, c)}: it is locked")
         flat = r * self._shape[1] + c
-        if self._n_taps == self._shape[0] * self._shape[1]:     # every tile tappable
+        if self._n_taps == self._shape[0] * self._shape[1]:  # every tile tappable
             return flat
         return int(np.searchsorted(self._taps_flat, flat))
 
@@ -847,8 +889,10 @@ class Board:
             return self._dense.copy()
         m, r = self.n_cells, self.n_taps
         if m * r > MAX_DENSE:
-            raise ValueError(f"the dense matrix would have {m}x{r} entries, more than "
-                             f"{MAX_DENSE}; use the structured solvers for boards this large")
+            raise ValueError(
+                f"the dense matrix would have {m}x{r} entries, more than "
+                f"{MAX_DENSE}; use the structured solvers for boards this large"
+            )
         ci, tj = self.coo()
         acc = np.zeros(m * r, dtype=np.int64)
         if ci.size:
@@ -885,7 +929,7 @@ class Board:
         if isinstance(target, (int, np.integer)):
             return int(target) % self._n
         if isinstance(target, np.ndarray) and target.ndim == 0:
-            return self._target_int(target[()])       # a 0-d array: its scalar
+            return self._target_int(target[()])  # a 0-d array: its scalar
         return None
 
     def _state_cells(self, state: Any, what: str = "state") -> np.ndarray:
@@ -894,8 +938,12 @@ class Board:
         a view (one pass, ``max() < n``); anything else goes through coerce_state."""
         self._per_tile(f"a byte {what}")
         arr = state if isinstance(state, np.ndarray) else None
-        if arr is not None and arr.dtype == np.uint8 and arr.shape == self._shape \
-                and in_range(arr, self._n):
+        if (
+            arr is not None
+            and arr.dtype == np.uint8
+            and arr.shape == self._shape
+            and in_range(arr, self._n)
+        ):
             return self.cell_vector(arr)
         return self.cell_vector(self.coerce_state(state, what))
 
@@ -931,9 +979,9 @@ class Board:
         """Board-shaped array -> vector over the active tiles (the rows of A)."""
         flat = state.reshape(-1)
         mask = self._cell_mask()
-        if mask is None:                                 # every tile is a cell
+        if mask is None:  # every tile is a cell
             return np.ascontiguousarray(flat)
-        return flat[mask]                                # a byte a tile, not 8
+        return flat[mask]  # a byte a tile, not 8
 
     def from_cell_vector(self, v: np.ndarray, copy: bool = True) -> np.ndarray:
         """Vector over the cells -> board-shaped uint8 (0 at holes). copy=False: may
@@ -975,7 +1023,7 @@ class Board:
         if self._kind == "graph":
             return x.copy() if copy else x
         mask = self._tap_mask()
-        if mask is None:                                # every tile tappable
+        if mask is None:  # every tile tappable
             out: np.ndarray = x.reshape(self._shape)
             return out.copy() if copy else out
         out = np.zeros(mask.size, dtype=np.uint8)
@@ -1017,9 +1065,9 @@ class Board:
         x = np.asarray(x)
         if not (x.dtype == np.uint8 and in_range(x, n)):
             x = _reduce_mod(_as_int_array(x, "taps"), n)
-        X = self.from_tap_vector(x, copy=False)         # zero at locks and holes
+        X = self.from_tap_vector(x, copy=False)  # zero at locks and holes
         offs = self._pattern
-        top = len(offs) * (n - 1)                       # largest sum before reduction
+        top = len(offs) * (n - 1)  # largest sum before reduction
         # n = 2 adds by XOR (no overflow, no reduction); otherwise the narrowest
         # accumulator that holds the sum: uint8 for the named patterns up to n = 29
         dt = np.uint8 if n == 2 or top < 1 << 8 else np.uint16 if top < 1 << 16 else np.uint32
@@ -1082,9 +1130,9 @@ class Board:
 
     def _add(self, s: np.ndarray, x: np.ndarray) -> np.ndarray:
         """s + A x (s coerced, x a tap vector mod n), board-shaped, uint8 throughout."""
-        v = self.apply_vector(x)                       # a new array: worked in place
-        _sub_mod(0, v, self._n, out=v)                 # -A x
-        _sub_mod(self.cell_vector(s), v, self._n, out=v)      # s - (-A x)
+        v = self.apply_vector(x)  # a new array: worked in place
+        _sub_mod(0, v, self._n, out=v)  # -A x
+        _sub_mod(self.cell_vector(s), v, self._n, out=v)  # s - (-A x)
         return self.from_cell_vector(v, copy=False)
 
     def affected(self, pos: Any) -> list:
@@ -1117,16 +1165,17 @@ class Board:
         try:
             gen = np.random.default_rng(rng)
         except (TypeError, ValueError) as e:
-            raise ValueError(f"rng must be None, a non-negative int seed or a NumPy "
-                             f"Generator: {e}") from None
+            raise ValueError(
+                f"rng must be None, a non-negative int seed or a NumPy Generator: {e}"
+            ) from None
         if solvable:
             x = gen.integers(0, self._n, size=self.n_taps, dtype=np.uint8)
             if self._kind == "grid" and self._mixed is None and self._coo_cache is None:
                 # a byte a tile: the tap vector, the stencil sum, negated in place
-                g = self._stencil_apply(x)              # new, zero at holes
+                g = self._stencil_apply(x)  # new, zero at holes
                 del x
-                return _sub_mod(0, g, self._n, out=g)   # -A x
-            v = self.apply_vector(x)                    # new
+                return _sub_mod(0, g, self._n, out=g)  # -A x
+            v = self.apply_vector(x)  # new
             return self.from_cell_vector(_sub_mod(0, v, self._n, out=v), copy=False)
         v = gen.integers(0, self._n, size=self.n_cells, dtype=np.uint8)
         return self.from_cell_vector(v)
@@ -1157,6 +1206,7 @@ class Board:
         {'effects': [[0, 1], [1]], 'states': 2, 'n_cells': 2}
         """
         from modlights.model.board_dict import board_to_dict
+
         return board_to_dict(self)
 
     @classmethod
@@ -1178,11 +1228,19 @@ class Board:
         ValueError: states must be from 2 to 255, got 300
         """
         from modlights.model.board_dict import board_from_dict
+
         return board_from_dict(cls, d, max_tiles=max_tiles)
 
     # ------------------------------------------------------------------ pictures
-    def to_svg(self, state: Any = None, *, taps: Any = None, numbers: bool = False,
-               tile: float | None = None, title: str | None = None) -> str:
+    def to_svg(
+        self,
+        state: Any = None,
+        *,
+        taps: Any = None,
+        numbers: bool = False,
+        tile: float | None = None,
+        title: str | None = None,
+    ) -> str:
         """An SVG picture of the board in ``state`` (all 0 by default) with ``taps``
         marked, numbers on the tiles when asked. See :func:`modlights.model.render.to_svg`.
 
@@ -1194,17 +1252,21 @@ class Board:
         True
         """
         from modlights.model.render import to_svg
+
         return to_svg(self, state, taps=taps, numbers=numbers, tile=tile, title=title)
 
-    def to_png(self, state: Any = None, *, taps: Any = None, path: Any = None,
-               scale: int = 1) -> bytes | None:
+    def to_png(
+        self, state: Any = None, *, taps: Any = None, path: Any = None, scale: int = 1
+    ) -> bytes | None:
         """A PNG, one pixel a tile (needs Pillow: ``pip install "modlights[png]"``).
         See :func:`modlights.model.render.to_png`."""
         from modlights.model.render import to_png
+
         return to_png(self, state, taps=taps, path=path, scale=scale)
 
     def _repr_svg_(self) -> str | None:
         from modlights.model.render import repr_svg
+
         return repr_svg(self)
 
     # ------------------------------------------------------------------ identity
@@ -1222,12 +1284,23 @@ class Board:
                 flat, counts = np.unique(ci.astype(np.int64) * r + tj, return_counts=True)
                 counts %= self._n
                 flat, vals = flat[counts != 0], counts[counts != 0]
-            return ("graph", self._n, (m, r), flat.astype(np.int64).tobytes(),
-                    vals.astype(np.uint8).tobytes())
+            return (
+                "graph",
+                self._n,
+                (m, r),
+                flat.astype(np.int64).tobytes(),
+                vals.astype(np.uint8).tobytes(),
+            )
         pat = self._pattern if self._mixed is None else tuple(tuple(r) for r in self._mixed)
-        return ("grid", self._n, self._shape, self._wrap, pat,
-                np.packbits(self._locked).tobytes() if self._any_locked else None,
-                np.packbits(self._holes).tobytes() if self._any_holes else None)
+        return (
+            "grid",
+            self._n,
+            self._shape,
+            self._wrap,
+            pat,
+            np.packbits(self._locked).tobytes() if self._any_locked else None,
+            np.packbits(self._holes).tobytes() if self._any_holes else None,
+        )
 
     def __eq__(self, other: object) -> bool:
         """Equal boards have the same kind, n and tap matrix: grids compare shape,
@@ -1243,9 +1316,12 @@ class Board:
         if self._dense is not None:
             return f"Board.from_matrix(<{self.n_cells}x{self.n_taps}>, states={self._n})"
         if self._kind == "graph":
-            return (f"Board.from_effects(<{self.n_taps} taps>, states={self._n}, "
-                    f"n_cells={self._shape[0]})")
+            return (
+                f"Board.from_effects(<{self.n_taps} taps>, states={self._n}, "
+                f"n_cells={self._shape[0]})"
+            )
         from modlights.model.patterns import pattern_name
+
         rows, cols = self._shape
         if self._mixed is not None:
             pat = "<mixed>"
@@ -1266,6 +1342,7 @@ def _shift_blocks(dr: int, dc: int, rows: int, cols: int, wrap: bool) -> list:
     """(target rows, source rows, target cols, source cols) slices moving a grid by
     (dr, dc): one block without wrap (none when the shift leaves the grid), up to four
     on a torus (no np.roll copy)."""
+
     def spans(d: int, size: int) -> list:
         if wrap:
             a = d % size
@@ -1275,6 +1352,7 @@ def _shift_blocks(dr: int, dc: int, rows: int, cols: int, wrap: bool) -> list:
         if abs(d) >= size:
             return []
         return [(slice(max(0, d), size + min(0, d)), slice(max(0, -d), size - max(0, d)))]
+
     return [(tr, sr, tc, sc) for tr, sr in spans(dr, rows) for tc, sc in spans(dc, cols)]
 
 
@@ -1294,4 +1372,3 @@ def _is_bool_nested(spec: Any) -> bool:
     except (TypeError, StopIteration):
         return False
     return isinstance(inner, (bool, np.bool_))
-

@@ -16,6 +16,7 @@ This module does not import the Board class: ``board_from_dict`` builds through 
 class it is given (``Board.from_dict`` passes itself), so the board and its dict form
 import in one direction only.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -59,23 +60,32 @@ def board_to_dict(board: Board) -> dict:
     by ``from_matrix``)."""
     if not board.is_grid:
         effects: Sequence[Sequence[int]] | None = board.effects
-        if effects is None:                         # Board.from_matrix: units of A[i, j]
+        if effects is None:  # Board.from_matrix: units of A[i, j]
             a = board.matrix()
-            effects = [np.repeat(np.arange(a.shape[0]), a[:, j]).tolist()
-                       for j in range(a.shape[1])]
-        return {"effects": [[int(c) for c in e] for e in effects],
-                "states": board.states, "n_cells": board.n_cells}
+            effects = [
+                np.repeat(np.arange(a.shape[0]), a[:, j]).tolist() for j in range(a.shape[1])
+            ]
+        return {
+            "effects": [[int(c) for c in e] for e in effects],
+            "states": board.states,
+            "n_cells": board.n_cells,
+        }
     rows, cols = board.shape
     if board.mixed is not None:
         pattern = [[_offsets_data(o) for o in row] for row in board.mixed]
     else:
-        assert board.pattern is not None            # a uniform grid has its offsets
+        assert board.pattern is not None  # a uniform grid has its offsets
         pattern = _offsets_data(board.pattern)
-    return {"rows": rows, "cols": cols, "states": board.states, "pattern": pattern,
-            # boards without locks / holes store no masks (giant boards stay small)
-            "locked": _positions(board.locked) if board._any_locked else [],
-            "holes": _positions(board.holes) if board._any_holes else [],
-            "wrap": board.wrap}
+    return {
+        "rows": rows,
+        "cols": cols,
+        "states": board.states,
+        "pattern": pattern,
+        # boards without locks / holes store no masks (giant boards stay small)
+        "locked": _positions(board.locked) if board._any_locked else [],
+        "holes": _positions(board.holes) if board._any_holes else [],
+        "wrap": board.wrap,
+    }
 
 
 def _mask_input(v: Any, what: str, rows: int, cols: int) -> Any:
@@ -84,11 +94,17 @@ def _mask_input(v: Any, what: str, rows: int, cols: int) -> Any:
     if v is None:
         return None
     if not isinstance(v, (list, tuple)):
-        raise ValueError(f"{what} must be a list of [row, col] pairs or a {rows}x{cols} "
-                         f"nested list of booleans, got {type(v).__name__}")
+        raise ValueError(
+            f"{what} must be a list of [row, col] pairs or a {rows}x{cols} "
+            f"nested list of booleans, got {type(v).__name__}"
+        )
     if v and isinstance(v[0], (list, tuple)) and v[0] and isinstance(v[0][0], bool):
-        if len(v) != rows or any(not isinstance(row, (list, tuple)) or len(row) != cols
-                                 or not all(isinstance(x, bool) for x in row) for row in v):
+        if len(v) != rows or any(
+            not isinstance(row, (list, tuple))
+            or len(row) != cols
+            or not all(isinstance(x, bool) for x in row)
+            for row in v
+        ):
             raise ValueError(f"{what} as a mask must be {rows} rows of {cols} booleans")
         return np.array(v, dtype=bool)
     if len(v) > rows * cols:
@@ -104,20 +120,29 @@ def _pattern_input(v: Any, rows: int, cols: int) -> Any:
     if isinstance(v, str):
         return parse_pattern(v)
     if not isinstance(v, (list, tuple)):
-        raise ValueError("pattern must be a name, a list of [dr, dc] pairs or a "
-                         f"{rows}x{cols} nested list of those, got {type(v).__name__}")
+        raise ValueError(
+            "pattern must be a name, a list of [dr, dc] pairs or a "
+            f"{rows}x{cols} nested list of those, got {type(v).__name__}"
+        )
     if is_mixed(v, rows, cols):
         for row in v:
             if not isinstance(row, (list, tuple)):
-                raise ValueError(f"a mixed pattern is {rows} lists of {cols} entries, "
-                                 f"got a {type(row).__name__} row")
+                raise ValueError(
+                    f"a mixed pattern is {rows} lists of {cols} entries, "
+                    f"got a {type(row).__name__} row"
+                )
             for entry in row:
                 _check_offsets_json(entry)
         return parse_mixed(v, rows, cols)
-    if v and isinstance(v[0], (list, tuple)) and any(isinstance(x, (str, list, tuple))
-                                                     for x in v[0]):
-        raise ValueError(f"a mixed pattern must be {rows} lists of {cols} entries (names or "
-                         "lists of [dr, dc] pairs), one per tile")
+    if (
+        v
+        and isinstance(v[0], (list, tuple))
+        and any(isinstance(x, (str, list, tuple)) for x in v[0])
+    ):
+        raise ValueError(
+            f"a mixed pattern must be {rows} lists of {cols} entries (names or "
+            "lists of [dr, dc] pairs), one per tile"
+        )
     _check_offsets_json(v)
     return parse_pattern(v)
 
@@ -142,8 +167,9 @@ def board_from_dict(cls: type[Board], d: Any, *, max_tiles: int | None = None) -
     rows = check_dim("rows", d["rows"])
     cols = check_dim("cols", d["cols"])
     if rows * cols > limit:
-        raise ValueError(f"board too large: {rows}x{cols} = {rows * cols} tiles, at most "
-                         f"{limit} allowed")
+        raise ValueError(
+            f"board too large: {rows}x{cols} = {rows * cols} tiles, at most {limit} allowed"
+        )
     try:
         states = check_states(d.get("states", 2))
     except ValueError as e:
@@ -161,8 +187,9 @@ def board_from_dict(cls: type[Board], d: Any, *, max_tiles: int | None = None) -
             masks[what] = _mask_input(d.get(what), what, rows, cols)
         except ValueError as e:
             raise field_error(what, e) from None
-    return cls.grid(rows, cols, states, pattern, locked=masks["locked"],
-                      holes=masks["holes"], wrap=wrap)
+    return cls.grid(
+        rows, cols, states, pattern, locked=masks["locked"], holes=masks["holes"], wrap=wrap
+    )
 
 
 def _graph_from_dict(cls: type[Board], d: Mapping, limit: int) -> Board:
@@ -171,17 +198,19 @@ def _graph_from_dict(cls: type[Board], d: Mapping, limit: int) -> Board:
     check_mapping(d, "graph board", GRAPH_FIELDS, ("effects", "states"))
     effects = d["effects"]
     if not isinstance(effects, (list, tuple)):
-        raise ValueError(f"effects must be a list of lists of cell indices, got "
-                         f"{type(effects).__name__}")
+        raise ValueError(
+            f"effects must be a list of lists of cell indices, got {type(effects).__name__}"
+        )
     total = 0
     for j, e in enumerate(effects):
         if not isinstance(e, (list, tuple)):
-            raise ValueError(f"effects[{j}] must be a list of cell indices, got "
-                             f"{type(e).__name__}")
+            raise ValueError(f"effects[{j}] must be a list of cell indices, got {type(e).__name__}")
         total += len(e)
     if len(effects) > limit or total > limit:
-        raise ValueError(f"graph board too large: {len(effects)} taps and {total} effect "
-                         f"entries, at most {limit} of each allowed")
+        raise ValueError(
+            f"graph board too large: {len(effects)} taps and {total} effect "
+            f"entries, at most {limit} of each allowed"
+        )
     try:
         states = check_states(d["states"])
     except ValueError as e:

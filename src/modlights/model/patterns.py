@@ -5,6 +5,7 @@ advances every tile ``(r + dr, c + dc)`` by one. Offsets are used exactly as
 given: leave out ``(0, 0)`` and the tapped tile itself does not change; list an
 offset twice and its tile advances twice.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -31,14 +32,16 @@ _KNIGHT = ((-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1
 #: ['cross', 'diagonal', 'square', 'horizontal', 'vertical', 'knight']
 #: >>> len(ml.PATTERNS["knight"])
 #: 9
-PATTERNS: MappingProxyType = MappingProxyType({
-    "cross": ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)),
-    "diagonal": ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1)),
-    "square": ((0, 0), (-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)),
-    "horizontal": ((0, 0), (0, -1), (0, 1)),
-    "vertical": ((0, 0), (-1, 0), (1, 0)),
-    "knight": ((0, 0),) + _KNIGHT,
-})
+PATTERNS: MappingProxyType = MappingProxyType(
+    {
+        "cross": ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)),
+        "diagonal": ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1)),
+        "square": ((0, 0), (-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)),
+        "horizontal": ((0, 0), (0, -1), (0, 1)),
+        "vertical": ((0, 0), (-1, 0), (1, 0)),
+        "knight": ((0, 0),) + _KNIGHT,
+    }
+)
 
 #: Largest |dr| or |dc| of an offset: a pattern reaching further is certainly a
 #: mistake (and would make the structured solvers' windows absurd).
@@ -63,19 +66,24 @@ def parse_pattern(pattern: Any) -> Offsets:
     if isinstance(pattern, str):
         key = pattern.strip().lower()
         if key not in PATTERNS:
-            raise ValueError(f"unknown pattern {pattern!r}: use one of {_allowed()}, "
-                             "or a sequence of (dr, dc) offsets")
+            raise ValueError(
+                f"unknown pattern {pattern!r}: use one of {_allowed()}, "
+                "or a sequence of (dr, dc) offsets"
+            )
         return PATTERNS[key]
     if isinstance(pattern, (bytes, bool)) or not hasattr(pattern, "__iter__"):
-        raise ValueError(f"pattern must be a name ({_allowed()}) or a sequence of "
-                         f"(dr, dc) offsets, got {type(pattern).__name__}")
+        raise ValueError(
+            f"pattern must be a name ({_allowed()}) or a sequence of "
+            f"(dr, dc) offsets, got {type(pattern).__name__}"
+        )
     items = take_items(pattern, MAX_OFFSETS, "pattern")
     out = []
     for item in items:
         dr_i, dc_i = as_int_pair(item, "pattern offsets", "(dr, dc) pairs of ints")
         if abs(dr_i) > MAX_REACH or abs(dc_i) > MAX_REACH:
-            raise ValueError(f"pattern offset {(dr_i, dc_i)} reaches further than "
-                             f"{MAX_REACH} tiles")
+            raise ValueError(
+                f"pattern offset {(dr_i, dc_i)} reaches further than {MAX_REACH} tiles"
+            )
         out.append((dr_i, dc_i))
     return tuple(out)
 
@@ -92,16 +100,21 @@ def read_pattern_once(pattern: Any, rows: int, cols: int) -> Any:
     """``pattern`` with every iterator in it (the pattern itself, a mixed map's rows,
     their entries) read into a list once, so that looking at it twice (mixed or
     not?) loses nothing; at most as many items as a pattern or map can hold."""
-    if isinstance(pattern, (str, bytes)) or not _is_iterator(pattern) and \
-            not isinstance(pattern, (list, tuple)):
+    if (
+        isinstance(pattern, (str, bytes))
+        or not _is_iterator(pattern)
+        and not isinstance(pattern, (list, tuple))
+    ):
         return pattern
     outer = take_items(pattern, max(rows, MAX_OFFSETS), "pattern")
     for i, row in enumerate(outer):
         if _is_iterator(row):
             row = outer[i] = take_items(row, max(cols, 2), f"pattern row {i}")
         if isinstance(row, list) and any(_is_iterator(e) for e in row):
-            outer[i] = [take_items(e, MAX_OFFSETS, f"pattern entry ({i}, {j})")
-                        if _is_iterator(e) else e for j, e in enumerate(row)]
+            outer[i] = [
+                take_items(e, MAX_OFFSETS, f"pattern entry ({i}, {j})") if _is_iterator(e) else e
+                for j, e in enumerate(row)
+            ]
     return outer
 
 
@@ -152,18 +165,21 @@ def parse_mixed(pattern: Sequence, rows: int, cols: int) -> list[list[Offsets]]:
     """
     outer = list(pattern)
     if len(outer) != rows:
-        raise ValueError(f"a mixed pattern needs {rows} rows of {cols} entries, "
-                         f"got {len(outer)} rows")
+        raise ValueError(
+            f"a mixed pattern needs {rows} rows of {cols} entries, got {len(outer)} rows"
+        )
     grid = []
     cache: dict[Any, Offsets] = {}
     for r, row in enumerate(outer):
         if isinstance(row, str):
-            raise ValueError(f"mixed pattern row {r} must be a list of {cols} patterns, "
-                             "got a string")
+            raise ValueError(
+                f"mixed pattern row {r} must be a list of {cols} patterns, got a string"
+            )
         row = list(row)
         if len(row) != cols:
-            raise ValueError(f"mixed pattern row {r} has {len(row)} entries, "
-                             f"the board has {cols} columns")
+            raise ValueError(
+                f"mixed pattern row {r} has {len(row)} entries, the board has {cols} columns"
+            )
         out_row = []
         for entry in row:
             key = entry if isinstance(entry, str) else None

@@ -41,6 +41,7 @@ Palette (:func:`palette`)
     background, differ by at least :data:`MIN_DISTANCE` (n <= 9) or
     :func:`min_distance` (any n) in OKLab.
 """
+
 from __future__ import annotations
 
 import functools
@@ -57,9 +58,18 @@ from modlights.model.validation import check_states, in_range
 if TYPE_CHECKING:
     from modlights.model.board import Board
 
-__all__ = ["to_svg", "to_png", "palette", "text_colour", "oklab", "min_distance",
-           "repr_svg", "check_svg_size",
-           "MAX_SVG_TILES", "BACKGROUND"]
+__all__ = [
+    "to_svg",
+    "to_png",
+    "palette",
+    "text_colour",
+    "oklab",
+    "min_distance",
+    "repr_svg",
+    "check_svg_size",
+    "MAX_SVG_TILES",
+    "BACKGROUND",
+]
 
 #: Largest board (tiles of a grid, cells + taps of a graph board) drawn as SVG.
 MAX_SVG_TILES = 40_000
@@ -80,8 +90,7 @@ PNG_COMPRESS_LEVEL = 1
 PNG_EXTRA = 'pip install "modlights[png]"'
 
 #: States 1..8 for n <= 9 (Okabe & Ito's colour-blind-safe set, strongest first).
-_HAND = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#f0e442", "#56b4e9", "#d55e00",
-         "#000000")
+_HAND = ("#0072b2", "#e69f00", "#009e73", "#cc79a7", "#f0e442", "#56b4e9", "#d55e00", "#000000")
 #: Smallest OKLab distance (x100) between two colours of a hand-picked palette.
 MIN_DISTANCE = 15.0
 #: sRGB levels per channel of the candidates of the farthest-point palette.
@@ -91,7 +100,7 @@ _LEVELS = 24
 # ----------------------------------------------------------------------------- colours
 def _hex_to_rgb(colours: Any) -> np.ndarray:
     """'#rrggbb' strings -> (k, 3) float array of 0..255."""
-    return np.array([[int(c[i:i + 2], 16) for i in (1, 3, 5)] for c in colours], dtype=float)
+    return np.array([[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in colours], dtype=float)
 
 
 def _rgb_to_hex(rgb: np.ndarray) -> list[str]:
@@ -109,14 +118,31 @@ def oklab(colours: Any) -> np.ndarray:
     """OKLab coordinates (L, a, b), each times 100, of '#rrggbb' colours or of a
     (k, 3) array of sRGB values 0..255 (Björn Ottosson's OKLab, 2020). Euclidean
     distances in it are perceptual differences: about 2 is just noticeable."""
-    rgb = np.asarray(colours, dtype=float) if not isinstance(colours[0], str) \
+    rgb = (
+        np.asarray(colours, dtype=float)
+        if not isinstance(colours[0], str)
         else _hex_to_rgb(colours)
-    lms = _linear(rgb) @ np.array([[0.4122214708, 0.5363325363, 0.0514459929],
-                          [0.2119034982, 0.6806995451, 0.1073969566],
-                          [0.0883024619, 0.2817188376, 0.6299787005]]).T
-    lab = np.cbrt(lms) @ np.array([[0.2104542553, 0.7936177850, -0.0040720468],
-                                   [1.9779984951, -2.4285922050, 0.4505937099],
-                                   [0.0259040371, 0.7827717662, -0.8086757660]]).T
+    )
+    lms = (
+        _linear(rgb)
+        @ np.array(
+            [
+                [0.4122214708, 0.5363325363, 0.0514459929],
+                [0.2119034982, 0.6806995451, 0.1073969566],
+                [0.0883024619, 0.2817188376, 0.6299787005],
+            ]
+        ).T
+    )
+    lab = (
+        np.cbrt(lms)
+        @ np.array(
+            [
+                [0.2104542553, 0.7936177850, -0.0040720468],
+                [1.9779984951, -2.4285922050, 0.4505937099],
+                [0.0259040371, 0.7827717662, -0.8086757660],
+            ]
+        ).T
+    )
     return lab * 100.0
 
 
@@ -159,14 +185,14 @@ def palette(n: int) -> tuple[str, ...]:
 def _palette(n: int) -> tuple[str, ...]:
     """:func:`palette` without the argument check (n in 2..255)."""
     if n - 1 <= len(_HAND):
-        return ("#ffffff",) + _HAND[:n - 1]
-    colours = _farthest_colours()[:n - 1]
+        return ("#ffffff",) + _HAND[: n - 1]
+    colours = _farthest_colours()[: n - 1]
     lab = oklab(colours)
-    order = list(np.argsort(-lab[:, 0], kind="stable"))       # lightest first
+    order = list(np.argsort(-lab[:, 0], kind="stable"))  # lightest first
     band = math.ceil(math.sqrt(n - 1))
     ramp = []
-    for k in range(0, n - 1, band):                            # each band by hue,
-        part = order[k:k + band]                               # alternating direction
+    for k in range(0, n - 1, band):  # each band by hue,
+        part = order[k : k + band]  # alternating direction
         hue = [math.atan2(lab[i, 2], lab[i, 1]) for i in part]
         part = [i for _, i in sorted(zip(hue, part), reverse=bool(k // band % 2))]
         ramp += part
@@ -213,11 +239,16 @@ def _taps(board: Board, taps: Any) -> np.ndarray | None:
     graph boards); None when None. ValueError for a bad shape or a locked tap."""
     if taps is None:
         return None
-    if board.is_grid and isinstance(taps, np.ndarray) and taps.dtype == np.uint8 \
-            and taps.shape == board.shape and in_range(taps, board.states) \
-            and not (board._any_locked and taps[board._locked].any()) \
-            and not (board._any_holes and taps[board._holes].any()):
-        return taps          # already checked counts (a solution's): no 100 MB copies
+    if (
+        board.is_grid
+        and isinstance(taps, np.ndarray)
+        and taps.dtype == np.uint8
+        and taps.shape == board.shape
+        and in_range(taps, board.states)
+        and not (board._any_locked and taps[board._locked].any())
+        and not (board._any_holes and taps[board._holes].any())
+    ):
+        return taps  # already checked counts (a solution's): no 100 MB copies
     return board.from_tap_vector(board.tap_vector(taps))
 
 
@@ -235,11 +266,16 @@ def check_svg_size(board: Board) -> None:
     """ValueError when ``board`` has more than :data:`MAX_SVG_TILES` tiles."""
     k = _svg_tiles(board)
     if k > MAX_SVG_TILES:
-        what = "x".join(map(str, board.shape)) + " board" if board.is_grid else \
-            f"graph board ({board.n_cells} cells + {board.n_taps} taps)"
-        raise ValueError(f"the {what} has {k} tiles, too many for SVG (at most "
-                         f"{MAX_SVG_TILES}, about 200 x 200); draw it as PNG instead "
-                         f"(to_png / --png, one pixel a tile; {PNG_EXTRA})")
+        what = (
+            "x".join(map(str, board.shape)) + " board"
+            if board.is_grid
+            else f"graph board ({board.n_cells} cells + {board.n_taps} taps)"
+        )
+        raise ValueError(
+            f"the {what} has {k} tiles, too many for SVG (at most "
+            f"{MAX_SVG_TILES}, about 200 x 200); draw it as PNG instead "
+            f"(to_png / --png, one pixel a tile; {PNG_EXTRA})"
+        )
 
 
 def _describe(board: Board, taps: np.ndarray | None) -> str:
@@ -247,6 +283,7 @@ def _describe(board: Board, taps: np.ndarray | None) -> str:
     n = board.states
     if board.is_grid:
         from modlights.model.patterns import pattern_name
+
         rows, cols = board.shape
         offs = board.pattern
         pat = "mixed" if offs is None else (pattern_name(offs) or "custom")
@@ -287,28 +324,34 @@ def _defs(tile: float) -> str:
     badge and the padlock (drawn in ``currentColor``)."""
     ring, badge, padlock = _ids(tile)
     r, w = 0.36 * tile, max(1.0, 0.07 * tile)
-    k = 0.3 * tile / 12                                  # the padlock is 12 units high
-    return (f'<defs>'
-            f'<g id="{ring}"><circle r="{_fmt(r)}" fill="none" stroke="#ffffff" '
-            f'stroke-width="{_fmt(2.4 * w)}"/><circle r="{_fmt(r)}" fill="none" '
-            f'stroke="{INK}" stroke-width="{_fmt(w)}"/></g>'
-            f'<circle id="{badge}" r="{_fmt(0.2 * tile)}" fill="{INK}" stroke="#ffffff" '
-            f'stroke-width="{_fmt(0.4 * w)}"/>'
-            f'<g id="{padlock}" transform="scale({_fmt(k)})"><path d="M3.5 6V4.2a2.5 2.5 0 0 1 '
-            f'5 0V6" fill="none" stroke="currentColor" stroke-width="1.6"/><rect x="1.5" '
-            f'y="5.5" width="9" height="6.5" rx="1.2" fill="currentColor"/></g>'
-            f'</defs>')
+    k = 0.3 * tile / 12  # the padlock is 12 units high
+    return (
+        f"<defs>"
+        f'<g id="{ring}"><circle r="{_fmt(r)}" fill="none" stroke="#ffffff" '
+        f'stroke-width="{_fmt(2.4 * w)}"/><circle r="{_fmt(r)}" fill="none" '
+        f'stroke="{INK}" stroke-width="{_fmt(w)}"/></g>'
+        f'<circle id="{badge}" r="{_fmt(0.2 * tile)}" fill="{INK}" stroke="#ffffff" '
+        f'stroke-width="{_fmt(0.4 * w)}"/>'
+        f'<g id="{padlock}" transform="scale({_fmt(k)})"><path d="M3.5 6V4.2a2.5 2.5 0 0 1 '
+        f'5 0V6" fill="none" stroke="currentColor" stroke-width="1.6"/><rect x="1.5" '
+        f'y="5.5" width="9" height="6.5" rx="1.2" fill="currentColor"/></g>'
+        f"</defs>"
+    )
 
 
 def _tap_mark(cx: float, cy: float, tile: float, count: int, label: str) -> str:
     """A ring over a tapped tile and, for more than one tap, a badge with the count."""
     ring, badge, _ = _ids(tile)
-    mark = (f'<g class="tap"><title>{escape(label)}: tap {count} time{"s" * (count != 1)}'
-            f'</title><use href="#{ring}" x="{_fmt(cx)}" y="{_fmt(cy)}"/>')
+    mark = (
+        f'<g class="tap"><title>{escape(label)}: tap {count} time{"s" * (count != 1)}'
+        f'</title><use href="#{ring}" x="{_fmt(cx)}" y="{_fmt(cy)}"/>'
+    )
     if count > 1:
         bx, by = _fmt(cx + 0.3 * tile), cy + 0.3 * tile
-        mark += (f'<use href="#{badge}" x="{bx}" y="{_fmt(by)}"/>'
-                 f'<text class="count" x="{bx}" y="{_fmt(by + 0.1 * tile)}">{count}</text>')
+        mark += (
+            f'<use href="#{badge}" x="{bx}" y="{_fmt(by)}"/>'
+            f'<text class="count" x="{bx}" y="{_fmt(by + 0.1 * tile)}">{count}</text>'
+        )
     return mark + "</g>"
 
 
@@ -318,8 +361,15 @@ def _default_tile(board: Board) -> float:
     return float(min(40, max(8, 480 // max(rows, cols))))
 
 
-def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool = False,
-           tile: float | None = None, title: str | None = None) -> str:
+def to_svg(
+    board: Board,
+    state: Any = None,
+    *,
+    taps: Any = None,
+    numbers: bool = False,
+    tile: float | None = None,
+    title: str | None = None,
+) -> str:
     """An SVG picture of ``board`` in ``state`` with ``taps`` marked.
 
     Parameters
@@ -357,8 +407,7 @@ def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool =
     t = _taps(board, taps)
     if tile is None:
         tile = _default_tile(board)
-    elif isinstance(tile, (bool, np.bool_)) or not isinstance(tile, Real) \
-            or not 4 <= tile <= 400:
+    elif isinstance(tile, (bool, np.bool_)) or not isinstance(tile, Real) or not 4 <= tile <= 400:
         raise ValueError(f"tile must be a size in px from 4 to 400, got {tile!r}")
     tile = float(tile)
     if title is not None and not isinstance(title, str):
@@ -369,22 +418,28 @@ def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool =
     pad, gap = 0.25 * tile, max(1.0, 0.08 * tile)
     side, rx = _fmt(tile - gap), _fmt(0.12 * tile)
     tiles: list[str] = []
-    values: dict[str, list[str]] = {"#000000": [], "#ffffff": []}    # grouped by ink
+    values: dict[str, list[str]] = {"#000000": [], "#ffffff": []}  # grouped by ink
     marks: list[str] = []
     padlock = _ids(tile)[2]
-    font = (0.42 if board.states <= 100 else 0.32) * tile     # three digits fit too
-    value_dy = 0.35 * font                              # baseline of a centred digit
+    font = (0.42 if board.states <= 100 else 0.32) * tile  # three digits fit too
+    value_dy = 0.35 * font  # baseline of a centred digit
 
     def square(x: float, y: float, value: int, locked: bool) -> None:
-        tiles.append(f'<rect class="tile" x="{_fmt(x + gap / 2)}" y="{_fmt(y + gap / 2)}" '
-                     f'width="{side}" height="{side}" rx="{rx}" fill="{colours[value]}"/>')
+        tiles.append(
+            f'<rect class="tile" x="{_fmt(x + gap / 2)}" y="{_fmt(y + gap / 2)}" '
+            f'width="{side}" height="{side}" rx="{rx}" fill="{colours[value]}"/>'
+        )
         if numbers:
-            values[inks[value]].append(f'<text class="value" x="{_fmt(x + tile / 2)}" '
-                                       f'y="{_fmt(y + tile / 2 + value_dy)}">{value}</text>')
+            values[inks[value]].append(
+                f'<text class="value" x="{_fmt(x + tile / 2)}" '
+                f'y="{_fmt(y + tile / 2 + value_dy)}">{value}</text>'
+            )
         if locked:
-            marks.append(f'<g class="lock" color="{inks[value]}"><title>locked: changed by '
-                         f'taps, cannot be tapped</title><use href="#{padlock}" '
-                         f'x="{_fmt(x + 0.62 * tile)}" y="{_fmt(y + 0.08 * tile)}"/></g>')
+            marks.append(
+                f'<g class="lock" color="{inks[value]}"><title>locked: changed by '
+                f'taps, cannot be tapped</title><use href="#{padlock}" '
+                f'x="{_fmt(x + 0.62 * tile)}" y="{_fmt(y + 0.08 * tile)}"/></g>'
+            )
 
     if board.is_grid:
         rows, cols = board.shape
@@ -393,8 +448,15 @@ def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool =
             square(pad + c * tile, pad + r * tile, int(s[r, c]), bool(locked[r, c]))
         if t is not None:
             for r, c in zip(*np.nonzero(t)):
-                marks.append(_tap_mark(pad + (c + 0.5) * tile, pad + (r + 0.5) * tile, tile,
-                                       int(t[r, c]), f"tile ({r}, {c})"))
+                marks.append(
+                    _tap_mark(
+                        pad + (c + 0.5) * tile,
+                        pad + (r + 0.5) * tile,
+                        tile,
+                        int(t[r, c]),
+                        f"tile ({r}, {c})",
+                    )
+                )
         height = rows * tile
     else:
         cols = _graph_cols(board)
@@ -402,39 +464,50 @@ def to_svg(board: Board, state: Any = None, *, taps: Any = None, numbers: bool =
             square(pad + i % cols * tile, pad + i // cols * tile, int(s[i]), False)
         height = math.ceil(board.n_cells / cols) * tile
         if t is not None:
-            top = height + tile                  # one row of space, with the label
-            tiles.append(f'<text class="label" x="{_fmt(pad)}" y="{_fmt(pad + top - 0.3 * tile)}" '
-                         f'text-anchor="start" font-size="{_fmt(0.5 * tile)}" fill="#ffffff">'
-                         f'taps</text>')
+            top = height + tile  # one row of space, with the label
+            tiles.append(
+                f'<text class="label" x="{_fmt(pad)}" y="{_fmt(pad + top - 0.3 * tile)}" '
+                f'text-anchor="start" font-size="{_fmt(0.5 * tile)}" fill="#ffffff">'
+                f"taps</text>"
+            )
             for j in range(board.n_taps):
                 x, y = pad + j % cols * tile, pad + top + j // cols * tile
-                tiles.append(f'<circle class="tap-slot" cx="{_fmt(x + tile / 2)}" '
-                             f'cy="{_fmt(y + tile / 2)}" r="{_fmt(0.18 * tile)}" '
-                             f'fill="#ffffff" stroke="{INK}" stroke-width="1"/>')
+                tiles.append(
+                    f'<circle class="tap-slot" cx="{_fmt(x + tile / 2)}" '
+                    f'cy="{_fmt(y + tile / 2)}" r="{_fmt(0.18 * tile)}" '
+                    f'fill="#ffffff" stroke="{INK}" stroke-width="1"/>'
+                )
                 if t[j]:
-                    marks.append(_tap_mark(x + tile / 2, y + tile / 2, tile, int(t[j]),
-                                           f"tap {j}"))
+                    marks.append(_tap_mark(x + tile / 2, y + tile / 2, tile, int(t[j]), f"tap {j}"))
             height = top + math.ceil(board.n_taps / cols) * tile
     width, height = cols * tile + 2 * pad, height + 2 * pad
     w, h = _fmt(width), _fmt(height)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" '
-             f'height="{h}" role="img" aria-label={quoteattr(label)}>',
-             f'<title>{escape(label)}</title>', _defs(tile),
-             f'<rect class="background" width="{w}" height="{h}" rx="{_fmt(pad)}" '
-             f'fill="{BACKGROUND}"/>',
-             '<g font-family="DejaVu Sans, Arial, sans-serif" text-anchor="middle" '
-             'font-weight="bold">', *tiles]
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" '
+        f'height="{h}" role="img" aria-label={quoteattr(label)}>',
+        f"<title>{escape(label)}</title>",
+        _defs(tile),
+        f'<rect class="background" width="{w}" height="{h}" rx="{_fmt(pad)}" fill="{BACKGROUND}"/>',
+        '<g font-family="DejaVu Sans, Arial, sans-serif" text-anchor="middle" font-weight="bold">',
+        *tiles,
+    ]
     for ink, texts in values.items():
         if texts:
-            parts += [f'<g class="values" font-size="{_fmt(font)}" fill="{ink}">',
-                      *texts, '</g>']
-    parts += [f'<g class="marks" font-size="{_fmt(0.27 * tile)}" fill="#ffffff">', *marks,
-              '</g>', '</g>', '</svg>', '']
+            parts += [f'<g class="values" font-size="{_fmt(font)}" fill="{ink}">', *texts, "</g>"]
+    parts += [
+        f'<g class="marks" font-size="{_fmt(0.27 * tile)}" fill="#ffffff">',
+        *marks,
+        "</g>",
+        "</g>",
+        "</svg>",
+        "",
+    ]
     return "\n".join(parts)
 
 
-def repr_svg(board: Board, state: Any = None, taps: Any = None,
-             title: str | None = None) -> str | None:
+def repr_svg(
+    board: Board, state: Any = None, taps: Any = None, title: str | None = None
+) -> str | None:
     """``to_svg`` for notebooks' ``_repr_svg_``: None (no picture, the notebook shows
     the text repr) for boards too large for SVG."""
     if _svg_tiles(board) > MAX_SVG_TILES:
@@ -485,8 +558,12 @@ def _fill_panel(out: np.ndarray, board: Board, values: np.ndarray | None) -> Non
 def _checked_state(board: Board, state: Any) -> np.ndarray | None:
     """``state`` coerced (None stays None); a uint8 array already in 0..n-1 is used
     as it is, without a copy (a 10000 x 10000 state is 100 MB)."""
-    if state is None or (isinstance(state, np.ndarray) and state.dtype == np.uint8
-                         and state.shape == board.shape and in_range(state, board.states)):
+    if state is None or (
+        isinstance(state, np.ndarray)
+        and state.dtype == np.uint8
+        and state.shape == board.shape
+        and in_range(state, board.states)
+    ):
         return state
     return board.coerce_state(state)
 
@@ -496,7 +573,7 @@ def _frame_locks(pixels: np.ndarray, locked: np.ndarray, scale: int, index: int)
     state panel (the first ``locked.shape[1]`` tiles of each row of ``pixels``, drawn
     ``scale`` pixels square)."""
     h, w = locked.shape
-    panel = pixels[:h * scale, :w * scale].reshape(h, scale, w, scale)
+    panel = pixels[: h * scale, : w * scale].reshape(h, scale, w, scale)
     rows, cols = np.nonzero(locked)
     for edge in (0, scale - 1):
         panel[rows, edge, cols, :] = index
@@ -505,18 +582,20 @@ def _frame_locks(pixels: np.ndarray, locked: np.ndarray, scale: int, index: int)
 
 def _check_png(board: Board, with_taps: bool, scale: Any) -> None:
     """ValueError for a bad ``scale`` or a picture past :data:`MAX_PNG_PIXELS`."""
-    if isinstance(scale, bool) or not isinstance(scale, (int, np.integer)) \
-            or not 1 <= scale <= 64:
+    if isinstance(scale, bool) or not isinstance(scale, (int, np.integer)) or not 1 <= scale <= 64:
         raise ValueError(f"scale must be an int from 1 to 64 (pixels per tile), got {scale!r}")
     ph, pw = _panel_shape(board)
     width = pw if not with_taps else 2 * pw + 1
     if ph * width * scale * scale > MAX_PNG_PIXELS:
-        raise ValueError(f"the picture would have {ph * scale}x{width * scale} pixels, "
-                         f"more than {MAX_PNG_PIXELS}; use a smaller scale")
+        raise ValueError(
+            f"the picture would have {ph * scale}x{width * scale} pixels, "
+            f"more than {MAX_PNG_PIXELS}; use a smaller scale"
+        )
 
 
-def to_png(board: Board, state: Any = None, *, taps: Any = None, path: Any = None,
-           scale: int = 1) -> bytes | None:
+def to_png(
+    board: Board, state: Any = None, *, taps: Any = None, path: Any = None, scale: int = 1
+) -> bytes | None:
     """A PNG picture of ``board``: one pixel a tile (palette image, state = index).
 
     Parameters
@@ -551,13 +630,13 @@ def to_png(board: Board, state: Any = None, *, taps: Any = None, path: Any = Non
     ph, pw = _panel_shape(board)
     width = pw if taps is None else 2 * pw + 1
     n = board.states
-    t = _taps(board, taps)                  # checked before the big allocation
+    t = _taps(board, taps)  # checked before the big allocation
     state = _checked_state(board, state)
     pixels = np.empty((ph, width), dtype=np.uint8)
     _fill_panel(pixels[:, :pw], board, state)
     if t is not None:
         pixels[:, pw] = n
-        _fill_panel(pixels[:, pw + 1:], board, t)
+        _fill_panel(pixels[:, pw + 1 :], board, t)
         del t
     if scale > 1:
         pixels = np.repeat(np.repeat(pixels, scale, axis=0), scale, axis=1)

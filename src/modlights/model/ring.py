@@ -5,6 +5,7 @@ Chinese remainder theorem (Z/n = product of the Z/q over the prime powers q = p^
 through the idempotents e_q = 1 mod q, 0 mod n / q), units and their inverses, and
 p-adic valuations. Plain Python ints (and NumPy arrays where stated), no native code.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -12,8 +13,16 @@ from math import gcd
 
 import numpy as np
 
-__all__ = ["factorize", "is_prime", "prime_powers", "crt_idempotents", "crt_combine",
-           "is_unit", "unit_inverse", "valuation"]
+__all__ = [
+    "factorize",
+    "is_prime",
+    "prime_powers",
+    "crt_idempotents",
+    "crt_combine",
+    "is_unit",
+    "unit_inverse",
+    "valuation",
+]
 
 
 def _check_modulus(n: int, lo: int = 1) -> int:
@@ -76,7 +85,7 @@ def is_prime(n: int) -> bool:
 
 def prime_powers(n: int) -> list[int]:
     """The prime powers q = p^e of n (n = prod q, pairwise coprime), ascending by p."""
-    return [p ** e for p, e in factorize(n)]
+    return [p**e for p, e in factorize(n)]
 
 
 def crt_idempotents(n: int) -> list[tuple[int, int]]:
@@ -127,14 +136,16 @@ def crt_combine(residues: Sequence, n: int) -> np.ndarray:
     n = _check_modulus(n, 2)
     parts = crt_idempotents(n)
     if len(residues) != len(parts):
-        raise ValueError(f"crt_combine needs one residue per prime power of n = {n} "
-                         f"({len(parts)}: {[q for q, _ in parts]}), got {len(residues)}")
+        raise ValueError(
+            f"crt_combine needs one residue per prime power of n = {n} "
+            f"({len(parts)}: {[q for q, _ in parts]}), got {len(residues)}"
+        )
     out: np.ndarray | None = None
     for (q, e), x in zip(parts, residues):
         term = np.asarray(x, dtype=np.int64) % q * e
         out = term if out is None else out + term
         out %= n
-    assert out is not None          # n >= 2 has at least one prime power
+    assert out is not None  # n >= 2 has at least one prime power
     return out
 
 
@@ -184,5 +195,5 @@ def valuation(x, p: int, e: int) -> np.ndarray:
     pk = 1
     for _ in range(int(e)):
         pk *= p
-        v += (x % pk == 0)
+        v += x % pk == 0
     return v

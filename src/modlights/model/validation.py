@@ -15,6 +15,7 @@ these helpers, so the same input gets the same answer everywhere:
 
 Nothing large is allocated before the checks: the caller passes the limits.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -25,9 +26,24 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["as_int", "as_int_pair", "as_int_array", "take_items", "check_budget",
-           "read_limited", "MAX_BUDGET", "MAX_TILES", "MAX_SIDE", "MAX_DENSE", "check_states",
-           "check_dim", "in_range", "is_int", "field_error", "check_mapping"]
+__all__ = [
+    "as_int",
+    "as_int_pair",
+    "as_int_array",
+    "take_items",
+    "check_budget",
+    "read_limited",
+    "MAX_BUDGET",
+    "MAX_TILES",
+    "MAX_SIDE",
+    "MAX_DENSE",
+    "check_states",
+    "check_dim",
+    "in_range",
+    "is_int",
+    "field_error",
+    "check_mapping",
+]
 
 #: Budgets (coset elements) above this mean the same as this: no search examines
 #: 2^63 elements (the C search counts them in 64 bits).
@@ -42,8 +58,14 @@ def _is_bool(v: Any) -> bool:
     return isinstance(v, (bool, np.bool_))
 
 
-def as_int(v: Any, what: str, lo: int | None = None, hi: int | None = None,
-           expected: str = "an int", floats: bool = True) -> int:
+def as_int(
+    v: Any,
+    what: str,
+    lo: int | None = None,
+    hi: int | None = None,
+    expected: str = "an int",
+    floats: bool = True,
+) -> int:
     """``v`` as an exact Python int, checked against ``lo <= v <= hi``.
 
     Parameters
@@ -90,8 +112,9 @@ def as_int(v: Any, what: str, lo: int | None = None, hi: int | None = None,
     return iv
 
 
-def as_int_pair(pair: Any, what: str, expected: str = "a (row, col) pair of ints"
-                ) -> tuple[int, int]:
+def as_int_pair(
+    pair: Any, what: str, expected: str = "a (row, col) pair of ints"
+) -> tuple[int, int]:
     """A pair of exact ints from any two-item sequence or iterable (read once)."""
     if isinstance(pair, (str, bytes)) or _is_bool(pair):
         raise ValueError(f"{what} must be {expected}, got {_short(pair)}")
@@ -142,11 +165,17 @@ def as_int_array(a: Any, what: str) -> np.ndarray:
     numpy.ndarray
         Integer dtype, or object dtype holding Python ints.
     """
-    if not isinstance(a, (np.ndarray, list, tuple)) and not np.isscalar(a) \
-            and hasattr(a, "__iter__") and not hasattr(a, "__array__") \
-            and not hasattr(a, "__len__"):
-        raise ValueError(f"{what} must be an array of integers (a list or ndarray), "
-                         f"got an iterator ({type(a).__name__}); pass list(...) of it")
+    if (
+        not isinstance(a, (np.ndarray, list, tuple))
+        and not np.isscalar(a)
+        and hasattr(a, "__iter__")
+        and not hasattr(a, "__array__")
+        and not hasattr(a, "__len__")
+    ):
+        raise ValueError(
+            f"{what} must be an array of integers (a list or ndarray), "
+            f"got an iterator ({type(a).__name__}); pass list(...) of it"
+        )
     try:
         arr = np.asarray(a)
     except (ValueError, TypeError, OverflowError) as e:
@@ -161,8 +190,9 @@ def as_int_array(a: Any, what: str) -> np.ndarray:
         with np.errstate(invalid="ignore", over="ignore"):
             finite = bool(np.isfinite(arr).all())
             if not finite or not bool((arr == np.floor(arr)).all()):
-                raise ValueError(f"{what} must hold integers, got non-integral or "
-                                 "non-finite floats")
+                raise ValueError(
+                    f"{what} must hold integers, got non-integral or non-finite floats"
+                )
             big = float(np.abs(arr).max()) >= _INT64_SAFE
         if not big:
             return arr.astype(np.int64)
@@ -196,8 +226,7 @@ def check_budget(budget: Any, default: int) -> tuple[int | None, float | None]:
     if budget is None:
         return default, None
     if _is_bool(budget):
-        raise ValueError("budget must be an int (coset elements) or a float (seconds), "
-                         "got a bool")
+        raise ValueError("budget must be an int (coset elements) or a float (seconds), got a bool")
     if isinstance(budget, (int, np.integer)):
         steps = as_int(budget, "budget", lo=0)
         return min(steps, MAX_BUDGET), None
@@ -205,8 +234,10 @@ def check_budget(budget: Any, default: int) -> tuple[int | None, float | None]:
         if not budget >= 0:
             raise ValueError(f"budget seconds must be >= 0, got {budget}")
         return None, float(budget)
-    raise ValueError(f"budget must be None, an int (coset elements) or a float (seconds), "
-                     f"got {type(budget).__name__}")
+    raise ValueError(
+        f"budget must be None, an int (coset elements) or a float (seconds), "
+        f"got {type(budget).__name__}"
+    )
 
 
 def read_limited(path: Any, limit: int, what: str) -> bytes:
@@ -215,10 +246,14 @@ def read_limited(path: Any, limit: int, what: str) -> bytes:
     ValueError, never an unbounded read.
     """
     import sys
+
     if path == "-":
         stream = getattr(sys.stdin, "buffer", None)
-        data = stream.read(limit + 1) if stream is not None else \
-            sys.stdin.read(limit + 1).encode("utf-8", "replace")
+        data = (
+            stream.read(limit + 1)
+            if stream is not None
+            else sys.stdin.read(limit + 1).encode("utf-8", "replace")
+        )
     else:
         try:
             with open(os.fspath(path), "rb") as f:
@@ -235,7 +270,7 @@ def _short(v: Any) -> str:
     """repr of v cut to 60 characters (messages stay one line and short)."""
     try:
         text = repr(v)
-    except Exception:                       # noqa: BLE001 - a broken __repr__
+    except Exception:  # noqa: BLE001 - a broken __repr__
         text = f"<{type(v).__name__}>"
     text = text.replace("\n", " ")
     return text if len(text) <= 60 else text[:57] + "..."
@@ -291,10 +326,12 @@ def check_mapping(d: Any, what: str, allowed: tuple, required: tuple) -> None:
         raise ValueError(f"{what} must be a dict (JSON object), got {type(d).__name__}")
     unknown = [k for k in d if k not in allowed]
     if unknown:
-        raise ValueError(f"{what} has unknown field {unknown[0]!r}; allowed fields: "
-                         + ", ".join(allowed))
+        raise ValueError(
+            f"{what} has unknown field {unknown[0]!r}; allowed fields: " + ", ".join(allowed)
+        )
     missing = [k for k in required if k not in d]
     if missing:
         other = "; a graph board has effects and states" if what == "board" else ""
-        raise ValueError(f"{what} needs the field {missing[0]!r} (required: "
-                         + ", ".join(required) + other + ")")
+        raise ValueError(
+            f"{what} needs the field {missing[0]!r} (required: " + ", ".join(required) + other + ")"
+        )

@@ -13,6 +13,7 @@ everything before they change anything, so a corrupted or tampered file raises a
 ValueError that says what is wrong and leaves the progress in memory (and on disk)
 as it was; ``save`` writes atomically and keeps the previous file as ``PATH.bak``.
 """
+
 from __future__ import annotations
 
 import json
@@ -64,8 +65,7 @@ def _check_group(group: Any) -> tuple[int, int]:
 
 def _check_level(level: Any) -> int:
     """A level index 0..LEVELS_PER_GROUP-1 (an int, not a bool), else ValueError."""
-    if isinstance(level, bool) or not isinstance(level, int) or \
-            not 0 <= level < LEVELS_PER_GROUP:
+    if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level < LEVELS_PER_GROUP:
         raise ValueError(f"level must be an int 0..{LEVELS_PER_GROUP - 1}, got {level!r}")
     return level
 
@@ -121,8 +121,7 @@ class Campaign:
             if r + c >= 6:
                 diff = _HARDER[diff]
             seed = SplitMix64(f"{self.seed}:{key}").next_u64()
-            self._levels[key] = generate(rows, cols, n, pat, diff, locked=lk, holes=hl,
-                                         seed=seed)
+            self._levels[key] = generate(rows, cols, n, pat, diff, locked=lk, holes=hl, seed=seed)
         return self._levels[key]
 
     def levels(self, group: Any) -> list[Puzzle]:
@@ -138,8 +137,9 @@ class Campaign:
     def stars(self, group: Any) -> int:
         """The stars earned in a group (its levels' best)."""
         r, c = _check_group(group)
-        return sum(self._progress.get(f"{r}-{c}-{i}", {}).get("stars", 0)
-                   for i in range(LEVELS_PER_GROUP))
+        return sum(
+            self._progress.get(f"{r}-{c}-{i}", {}).get("stars", 0) for i in range(LEVELS_PER_GROUP)
+        )
 
     @property
     def total_stars(self) -> int:
@@ -179,8 +179,10 @@ class Campaign:
     def _require_open(self, group: Any) -> None:
         """ValueError (saying how to open it) unless ``group`` is open."""
         if not self.is_open(group):
-            raise ValueError(f"group {tuple(group)} is closed: earn {STARS_TO_OPEN} stars in "
-                             "a neighbouring open group to open it")
+            raise ValueError(
+                f"group {tuple(group)} is closed: earn {STARS_TO_OPEN} stars in "
+                "a neighbouring open group to open it"
+            )
 
     def record(self, group: Any, level: int, game: Game) -> int:
         """Store a finished game of this level; keeps the best taps and stars. Returns
@@ -205,11 +207,20 @@ class Campaign:
     def to_json(self) -> str:
         """The progress as JSON text (format name, version, seed, CRC32)."""
         progress = {k: self._progress[k] for k in sorted(self._progress)}
-        body = json.dumps({"seed": self.seed, "progress": progress}, sort_keys=True,
-                          separators=(",", ":"))
-        return json.dumps({"format": SAVE_FORMAT, "version": SAVE_VERSION,
-                           "seed": self.seed, "progress": progress,
-                           "crc32": zlib.crc32(body.encode())}, indent=1, sort_keys=True)
+        body = json.dumps(
+            {"seed": self.seed, "progress": progress}, sort_keys=True, separators=(",", ":")
+        )
+        return json.dumps(
+            {
+                "format": SAVE_FORMAT,
+                "version": SAVE_VERSION,
+                "seed": self.seed,
+                "progress": progress,
+                "crc32": zlib.crc32(body.encode()),
+            },
+            indent=1,
+            sort_keys=True,
+        )
 
     @classmethod
     def _parse(cls, text: Any, where: str = "campaign save") -> tuple[Any, dict]:
@@ -231,11 +242,14 @@ class Campaign:
         except RecursionError:
             raise ValueError(f"{where} is nested too deeply to be a campaign save") from None
         if not isinstance(doc, dict) or doc.get("format") != SAVE_FORMAT:
-            raise ValueError(f"{where} is not a modlights campaign save (format "
-                             f"{SAVE_FORMAT!r} missing)")
+            raise ValueError(
+                f"{where} is not a modlights campaign save (format {SAVE_FORMAT!r} missing)"
+            )
         if doc.get("version") != SAVE_VERSION:
-            raise ValueError(f"{where} has version {doc.get('version')!r}; this modlights "
-                             f"reads version {SAVE_VERSION}")
+            raise ValueError(
+                f"{where} has version {doc.get('version')!r}; this modlights "
+                f"reads version {SAVE_VERSION}"
+            )
         seed = doc.get("seed")
         if not isinstance(seed, (str, int)) or isinstance(seed, bool):
             raise ValueError(f"{where}: seed must be a str or int")
@@ -249,13 +263,16 @@ class Campaign:
             if not isinstance(v, dict) or set(v) != {"taps", "stars"}:
                 raise ValueError(f"{where}: level {key} must have exactly 'taps' and 'stars'")
             taps, stars = v["taps"], v["stars"]
-            if isinstance(taps, bool) or not isinstance(taps, int) or not 0 < taps < 10 ** 6:
+            if isinstance(taps, bool) or not isinstance(taps, int) or not 0 < taps < 10**6:
                 raise ValueError(f"{where}: level {key} has a bad tap count {taps!r}")
             if isinstance(stars, bool) or not isinstance(stars, int) or not 0 <= stars <= 3:
                 raise ValueError(f"{where}: level {key} has stars {stars!r} (0..3 allowed)")
             out[key] = {"taps": taps, "stars": stars}
-        body = json.dumps({"seed": seed, "progress": {k: out[k] for k in sorted(out)}},
-                          sort_keys=True, separators=(",", ":"))
+        body = json.dumps(
+            {"seed": seed, "progress": {k: out[k] for k in sorted(out)}},
+            sort_keys=True,
+            separators=(",", ":"),
+        )
         if doc.get("crc32") != zlib.crc32(body.encode()):
             raise ValueError(f"{where}: checksum mismatch: the file was corrupted or edited")
         return seed, out
@@ -277,11 +294,13 @@ class Campaign:
         if isinstance(path, (str, bytes)) or isinstance(path, os.PathLike):
             try:
                 path = os.fsdecode(path)
-            except (TypeError, UnicodeError) as e:      # a broken __fspath__
+            except (TypeError, UnicodeError) as e:  # a broken __fspath__
                 raise ValueError(f"campaign save path: {e}") from None
         else:
-            raise ValueError("campaign save path must be a str, bytes or os.PathLike "
-                             f"(e.g. pathlib.Path), got {type(path).__name__}")
+            raise ValueError(
+                "campaign save path must be a str, bytes or os.PathLike "
+                f"(e.g. pathlib.Path), got {type(path).__name__}"
+            )
         if not path:
             raise ValueError("campaign save path is empty")
         if "\0" in path:
@@ -299,8 +318,7 @@ class Campaign:
         try:
             fd, tmp = tempfile.mkstemp(prefix=".campaign-", suffix=".tmp", dir=d)
         except OSError as e:
-            raise ValueError(f"cannot write campaign save {path}: "
-                             f"{e.strerror or e}") from None
+            raise ValueError(f"cannot write campaign save {path}: {e.strerror or e}") from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
@@ -317,8 +335,7 @@ class Campaign:
         except OSError as e:
             if os.path.exists(tmp):
                 os.unlink(tmp)
-            raise ValueError(f"cannot write campaign save {path}: "
-                             f"{e.strerror or e}") from None
+            raise ValueError(f"cannot write campaign save {path}: {e.strerror or e}") from None
         except BaseException:
             if os.path.exists(tmp):
                 os.unlink(tmp)
@@ -356,5 +373,7 @@ class Campaign:
         self._progress = prog
 
     def __repr__(self) -> str:
-        return (f"Campaign(seed={self.seed!r}, stars={self.total_stars}, "
-                f"open={len(self._open_set())} groups)")
+        return (
+            f"Campaign(seed={self.seed!r}, stars={self.total_stars}, "
+            f"open={len(self._open_set())} groups)"
+        )

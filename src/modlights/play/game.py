@@ -16,6 +16,7 @@ Rules
 - ``stars``: 0 while unsolved or when hinted; else by ``puzzle.stars`` limits for
   ``taps_used``.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -175,7 +176,7 @@ class Game:
 
     # ------------------------------------------------------------------ actions
     def _key(self, pos: Any) -> int | tuple[int, int]:
-        self._board.tap_index(pos)            # ValueError for locked / hole / off-board
+        self._board.tap_index(pos)  # ValueError for locked / hole / off-board
         if isinstance(pos, (int, np.integer)):
             return int(pos)
         return (int(pos[0]), int(pos[1]))
@@ -248,8 +249,11 @@ class Game:
         """
         if self.solved:
             return None
-        if not self._plan or self._plan_state is None or \
-                not np.array_equal(self._plan_state, self._state):
+        if (
+            not self._plan
+            or self._plan_state is None
+            or not np.array_equal(self._plan_state, self._state)
+        ):
             sol = self._puzzle.solver.solve(self._state, minimal=True, budget=GENERATE_BUDGET)
             self._plan = sol.moves()
         p = self._plan.pop(0)
@@ -268,23 +272,35 @@ class Game:
 
     def _repr_svg_(self) -> str | None:
         from modlights.model.render import repr_svg
+
         status = ("solved" if self.solved else "unsolved") + (", hinted" if self._hinted else "")
-        return repr_svg(self._board, self._state,
-                        title=f"game: {self.taps_used} tap{'s' * (self.taps_used != 1)} "
-                              f"used, {status}")
+        return repr_svg(
+            self._board,
+            self._state,
+            title=f"game: {self.taps_used} tap{'s' * (self.taps_used != 1)} used, {status}",
+        )
 
     def __repr__(self) -> str:
-        return (f"Game(taps_used={self.taps_used}, solved={self.solved}, "
-                f"hinted={self._hinted})")
+        return f"Game(taps_used={self.taps_used}, solved={self.solved}, hinted={self._hinted})"
 
 
 # ----------------------------------------------------------------------------- screen
 #: key names PlayScreen understands (front ends map their key codes to these)
-KEYS_HELP = ("arrows/wasd move  space/enter tap  u undo  r reset  ? hint  "
-             "n numbers  q quit")
-_MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1),
-          "w": (-1, 0), "s": (1, 0), "a": (0, -1), "d": (0, 1),
-          "k": (-1, 0), "j": (1, 0), "h": (0, -1), "l": (0, 1)}
+KEYS_HELP = "arrows/wasd move  space/enter tap  u undo  r reset  ? hint  n numbers  q quit"
+_MOVES = {
+    "up": (-1, 0),
+    "down": (1, 0),
+    "left": (0, -1),
+    "right": (0, 1),
+    "w": (-1, 0),
+    "s": (1, 0),
+    "a": (0, -1),
+    "d": (0, 1),
+    "k": (-1, 0),
+    "j": (1, 0),
+    "h": (0, -1),
+    "l": (0, 1),
+}
 #: '.' for 0, then one glyph a value: none of them is the lock marker '*', the cursor
 #: '[ ]' or the preview '( )'. Boards with more states than glyphs show numbers.
 _SHADES = ".:-=+o#%@"
@@ -314,9 +330,9 @@ class PlayScreen:
     small for even one tile gets a line saying how large it must be.
     """
 
-    def __init__(self, game: Game, numbers: bool = False, clock: Any = None,
-                 title: str = ""):
+    def __init__(self, game: Game, numbers: bool = False, clock: Any = None, title: str = ""):
         import time
+
         self.game = game
         self._forced_numbers = game.board.states > len(_SHADES)
         self.numbers = bool(numbers) or self._forced_numbers
@@ -328,7 +344,7 @@ class PlayScreen:
         self.cursor = taps[0] if taps else (0, 0)
         self._t0 = self.clock()
         self._t_end: float | None = None
-        self._top = self._left = 0           # first board row / column in view
+        self._top = self._left = 0  # first board row / column in view
 
     # -- input
     def handle_key(self, key: str) -> bool:
@@ -363,8 +379,10 @@ class PlayScreen:
                 self.message = f"hint: tapped {pos}"
         elif key == "n":
             if self._forced_numbers:
-                self.message = (f"{g.board.states} states: numbers stay on (the shades "
-                                f"show at most {len(_SHADES)} values)")
+                self.message = (
+                    f"{g.board.states} states: numbers stay on (the shades "
+                    f"show at most {len(_SHADES)} values)"
+                )
             else:
                 self.numbers = not self.numbers
         if g.solved and self._t_end is None:
@@ -418,8 +436,12 @@ class PlayScreen:
             return []
         rows, cols = view
         state, holes = self.game.state, b.holes
-        return [(2 + i, 2 + j * (w + 3) + 1, w, int(state[r, c]))
-                for i, r in enumerate(rows) for j, c in enumerate(cols) if not holes[r, c]]
+        return [
+            (2 + i, 2 + j * (w + 3) + 1, w, int(state[r, c]))
+            for i, r in enumerate(rows)
+            for j, c in enumerate(cols)
+            if not holes[r, c]
+        ]
 
     def render(self, height: int | None = None, width: int | None = None) -> list[str]:
         """The screen as lines of text, fitted to ``height`` lines and ``width``
@@ -436,9 +458,11 @@ class PlayScreen:
         if view is None:
             need_h = _CHROME + 1
             need_w = 2 + width_t + 3
-            return [f"{head}  {rows}x{cols}, {b.states} states",
-                    f"the window is too small: it needs at least {need_w} columns and "
-                    f"{need_h} lines to show a tile; enlarge it (q quits)"]
+            return [
+                f"{head}  {rows}x{cols}, {b.states} states",
+                f"the window is too small: it needs at least {need_w} columns and "
+                f"{need_h} lines to show a tile; enlarge it (q quits)",
+            ]
         view_rows, view_cols = view
         try:
             preview = set(g.preview(self.cursor))
@@ -464,21 +488,24 @@ class PlayScreen:
                     cells.append(f" {glyph}{lk} ")
             lines.append("  " + "".join(cells).rstrip())
         if len(view_rows) < rows or len(view_cols) < cols:
-            lines.append(f"  rows {view_rows[0]}-{view_rows[-1]} and cols {view_cols[0]}-"
-                         f"{view_cols[-1]} of {rows}x{cols} shown (move the cursor to scroll)")
+            lines.append(
+                f"  rows {view_rows[0]}-{view_rows[-1]} and cols {view_cols[0]}-"
+                f"{view_cols[-1]} of {rows}x{cols} shown (move the cursor to scroll)"
+            )
         lines.append("")
         secs = int(self.elapsed())
         lim = p.stars
-        lines.append(f"taps {g.taps_used}   fewest {p.min_taps}   "
-                     f"time {secs // 60:02d}:{secs % 60:02d}"
-                     f"   stars: 3 <= {lim[3]}, 2 <= {lim[2]}, 1 <= {lim[1]}")
+        lines.append(
+            f"taps {g.taps_used}   fewest {p.min_taps}   "
+            f"time {secs // 60:02d}:{secs % 60:02d}"
+            f"   stars: 3 <= {lim[3]}, 2 <= {lim[2]}, 1 <= {lim[1]}"
+        )
         if g.solved:
             if g.hinted:
                 lines.append(f"SOLVED in {g.taps_used} taps with hints: no stars")
             else:
                 st = g.stars
-                lines.append(f"SOLVED in {g.taps_used} taps: {st} star{'s' * (st != 1)} "
-                             f"{'*' * st}")
+                lines.append(f"SOLVED in {g.taps_used} taps: {st} star{'s' * (st != 1)} {'*' * st}")
         else:
             lines.append("hinted: this game earns no stars" if g.hinted else "")
         lines.append(self.message)

@@ -12,6 +12,7 @@ counter by the golden-ratio constant and scrambles it with two multiply-xorshift
 >>> [r.next_u64() for _ in range(2)]
 [6457827717110365317, 3203168211198807973]
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -35,7 +36,7 @@ def seed_from(value: Any) -> int:
     if isinstance(value, int):
         return value & _MASK
     if hasattr(value, "__index__") and not isinstance(value, (str, bytes, bytearray)):
-        return int(value.__index__()) & _MASK      # numpy integers
+        return int(value.__index__()) & _MASK  # numpy integers
     if isinstance(value, str):
         value = value.encode("utf-8")
     if isinstance(value, (bytes, bytearray)):

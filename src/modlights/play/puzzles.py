@@ -49,6 +49,7 @@ to a byte: mixed palette indices (ceil(log2 P) bits per tile), lock mask, hole m
 ``Puzzle.from_code`` checks length, alphabet, checksum and every declared size
 against the payload before it builds anything.
 """
+
 from __future__ import annotations
 
 import base64
@@ -69,8 +70,18 @@ from modlights.model.validation import as_int, check_mapping, field_error, is_in
 from modlights.play.prng import SplitMix64, seed_from
 from modlights.solver import Solution, Solver
 
-__all__ = ["Puzzle", "generate", "daily", "DIFFICULTIES", "CODE_VERSION", "DAILY_SCHEME",
-           "stars_for_taps", "tap_bands", "difficulty_of", "TAP_FLOOR"]
+__all__ = [
+    "Puzzle",
+    "generate",
+    "daily",
+    "DIFFICULTIES",
+    "CODE_VERSION",
+    "DAILY_SCHEME",
+    "stars_for_taps",
+    "tap_bands",
+    "difficulty_of",
+    "TAP_FLOOR",
+]
 
 DIFFICULTIES = ("easy", "medium", "hard", "expert")
 #: the fewest taps an easy puzzle needs where the board allows it
@@ -144,8 +155,9 @@ def stars_for_taps(limits: dict[int, int], taps: int) -> int:
 def _check_difficulty(difficulty: Any) -> str:
     """``difficulty`` when it is one of :data:`DIFFICULTIES`, else ValueError listing them."""
     if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
-        raise ValueError(f"difficulty must be one of {', '.join(map(repr, DIFFICULTIES))}, "
-                         f"got {difficulty!r}")
+        raise ValueError(
+            f"difficulty must be one of {', '.join(map(repr, DIFFICULTIES))}, got {difficulty!r}"
+        )
     return difficulty
 
 
@@ -197,8 +209,9 @@ class Puzzle:
         if not isinstance(board, Board):
             raise ValueError(f"board must be a modlights Board, got {type(board).__name__}")
         if not board.is_grid:
-            raise ValueError("puzzles are grid boards (Board.grid); graph boards have no "
-                             "puzzle code")
+            raise ValueError(
+                "puzzles are grid boards (Board.grid); graph boards have no puzzle code"
+            )
         s = board.coerce_state(start, "start")
         s.setflags(write=False)
         self._board = board
@@ -292,7 +305,7 @@ class Puzzle:
 
     @property
     def difficulty(self) -> str:
-        """"easy", "medium", "hard" or "expert": the band holding ``min_taps`` (see the
+        """ "easy", "medium", "hard" or "expert": the band holding ``min_taps`` (see the
         module docstring)."""
         return difficulty_of(self.min_taps, self._board.n_taps, self._board.states)
 
@@ -352,7 +365,7 @@ class Puzzle:
         """
         board, start = decode(code)
         p = cls(board, start)
-        p._code = code.strip()              # decode checked that it is canonical
+        p._code = code.strip()  # decode checked that it is canonical
         return p
 
     # -- data
@@ -398,9 +411,13 @@ class Puzzle:
 
     def _repr_svg_(self) -> str | None:
         from modlights.model.render import repr_svg
+
         r, c = self._board.shape
-        return repr_svg(self._board, self._start,
-                        title=f"puzzle {r}x{c}, {self._board.states} states, code {self.code}")
+        return repr_svg(
+            self._board,
+            self._start,
+            title=f"puzzle {r}x{c}, {self._board.states} states, code {self.code}",
+        )
 
     def __str__(self) -> str:
         return self.render()
@@ -431,14 +448,24 @@ def _min_solve(solver: Solver, start: np.ndarray) -> Solution:
 
 def _measure(board: Board, sol: Solution, start: np.ndarray) -> tuple:
     """(min_taps, proven, touched, solution) of a solved start."""
-    touched = int(np.count_nonzero(start))      # holes are 0
+    touched = int(np.count_nonzero(start))  # holes are 0
     return (int(sol.length), bool(sol.proven_minimal), touched, sol)
 
 
 # ----------------------------------------------------------------------------- generate
-def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cross",
-             difficulty: str = "medium", *, locked: Any = None, holes: Any = None,
-             wrap: bool = False, unique: bool = True, seed: Any = None) -> Puzzle:
+def generate(
+    rows: int = 5,
+    cols: int = 5,
+    states: int = 2,
+    pattern: Any = "cross",
+    difficulty: str = "medium",
+    *,
+    locked: Any = None,
+    holes: Any = None,
+    wrap: bool = False,
+    unique: bool = True,
+    seed: Any = None,
+) -> Puzzle:
     """A new puzzle: a start state for the board described, of the given difficulty.
 
     rows, cols, states, pattern, wrap: as :meth:`Board.grid` (pattern may be a name,
@@ -483,23 +510,38 @@ def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cros
     rows = as_int(rows, "rows", lo=1, expected="an int >= 1", floats=False)
     cols = as_int(cols, "cols", lo=1, expected="an int >= 1", floats=False)
     if rows > MAX_CODE_SIDE or cols > MAX_CODE_SIDE or rows * cols > MAX_GENERATE_TILES:
-        raise ValueError(f"generate makes boards of up to {MAX_GENERATE_TILES} tiles with "
-                         f"sides up to {MAX_CODE_SIDE}, got {rows}x{cols}")
+        raise ValueError(
+            f"generate makes boards of up to {MAX_GENERATE_TILES} tiles with "
+            f"sides up to {MAX_CODE_SIDE}, got {rows}x{cols}"
+        )
     locked, fixed_lock = _count_or_mask("locked", locked, rows, cols)
     holes, fixed_hole = _count_or_mask("holes", holes, rows, cols)
     if (fixed_lock & fixed_hole).any():
         r, c = map(int, np.argwhere(fixed_lock & fixed_hole)[0])
-        raise ValueError(f"tile ({r}, {c}) is both locked and a hole; a tile may be one or "
-                         "the other")
+        raise ValueError(
+            f"tile ({r}, {c}) is both locked and a hole; a tile may be one or the other"
+        )
     tiles = rows * cols
     free = tiles - int(fixed_lock.sum()) - int(fixed_hole.sum())
     if locked + holes >= free:
-        raise ValueError(f"{locked} locked tiles and {holes} holes leave no tile to tap on "
-                         f"a {rows}x{cols} board")
+        raise ValueError(
+            f"{locked} locked tiles and {holes} holes leave no tile to tap on a {rows}x{cols} board"
+        )
     rng = SplitMix64(seed_from(seed))
     try:
-        board, solver = _place(rows, cols, states, pattern, locked, holes, bool(wrap),
-                               bool(unique), rng, fixed_lock, fixed_hole)
+        board, solver = _place(
+            rows,
+            cols,
+            states,
+            pattern,
+            locked,
+            holes,
+            bool(wrap),
+            bool(unique),
+            rng,
+            fixed_lock,
+            fixed_hole,
+        )
     except ValueError as first:
         if not auto or "unique" not in str(first):
             raise
@@ -509,14 +551,16 @@ def generate(rows: int = 5, cols: int = 5, states: int = 2, pattern: Any = "cros
         lo = max(1, full.nullity)
         for k in range(lo, min(tiles - 1, lo + 3) + 1):
             try:
-                board, solver = _place(rows, cols, states, pattern, k, 0, bool(wrap),
-                                       True, rng, fixed_lock, fixed_hole)
+                board, solver = _place(
+                    rows, cols, states, pattern, k, 0, bool(wrap), True, rng, fixed_lock, fixed_hole
+                )
                 break
             except ValueError:
                 continue
         else:
-            raise ValueError(f"{first}; locking {lo} to {lo + 3} tiles did not help "
-                             "either") from None
+            raise ValueError(
+                f"{first}; locking {lo} to {lo + 3} tiles did not help either"
+            ) from None
     return _sample_start(board, solver, difficulty, rng)
 
 
@@ -527,15 +571,27 @@ def _count_or_mask(name: str, v: Any, rows: int, cols: int) -> tuple[int, np.nda
     if v is None:
         return 0, np.zeros((rows, cols), bool)
     if isinstance(v, (bool, np.bool_, float, str)):
-        raise ValueError(f"{name} must be a count of tiles (an int >= 0) or their positions "
-                         f"(a boolean mask or (row, col) pairs), got {v!r}")
+        raise ValueError(
+            f"{name} must be a count of tiles (an int >= 0) or their positions "
+            f"(a boolean mask or (row, col) pairs), got {v!r}"
+        )
     b = Board.grid(rows, cols, 2, "cross", **{name: v})
     return 0, (b.locked if name == "locked" else b.holes)
 
 
-def _place(rows: int, cols: int, states: int, pattern: Any, locked: int, holes: int,
-           wrap: bool, unique: bool, rng: SplitMix64, fixed_lock: Any, fixed_hole: Any
-           ) -> tuple[Board, Solver]:
+def _place(
+    rows: int,
+    cols: int,
+    states: int,
+    pattern: Any,
+    locked: int,
+    holes: int,
+    wrap: bool,
+    unique: bool,
+    rng: SplitMix64,
+    fixed_lock: Any,
+    fixed_hole: Any,
+) -> tuple[Board, Solver]:
     """(board, solver) with ``locked`` / ``holes`` more tiles placed at random (``rng``)
     besides the fixed ones, retried up to the placement tries until the kernel is
     trivial when ``unique``; ValueError saying why when no placement gives it."""
@@ -552,7 +608,8 @@ def _place(rows: int, cols: int, states: int, pattern: Any, locked: int, holes: 
                 f"unique=True is impossible: the {rows}x{cols} board with {states} states "
                 f"has |ker A| = {full.kernel_size} (nullity {full.nullity}) and each locked "
                 f"tile lowers the nullity by at most 1, so it needs at least "
-                f"{full.nullity} locked tiles, not {total}; or pass unique=False")
+                f"{full.nullity} locked tiles, not {total}; or pass unique=False"
+            )
     best = None
     for _ in range(tries):
         chosen = rng.sample(free, locked + holes)
@@ -574,16 +631,21 @@ def _place(rows: int, cols: int, states: int, pattern: Any, locked: int, holes: 
         raise ValueError(f"no tappable tile is left on the {desc}")
     ks = best[2]
     if locked + holes == 0:
-        extra = ("no further locked tiles or holes were allowed" if fixed_lock.any() or
-                 fixed_hole.any() else "no locked tiles or holes were allowed")
+        extra = (
+            "no further locked tiles or holes were allowed"
+            if fixed_lock.any() or fixed_hole.any()
+            else "no locked tiles or holes were allowed"
+        )
         raise ValueError(
             f"unique=True is impossible: the {desc} has |ker A| = {ks} (several tap "
             f"combinations change nothing, so solutions are never unique) and {extra} to "
-            "break that; allow some with locked=k or holes=k, or pass unique=False")
+            "break that; allow some with locked=k or holes=k, or pass unique=False"
+        )
     raise ValueError(
         f"unique=True: none of {tries} placements of {locked} locked tiles and {holes} "
         f"holes on the {desc} gives a trivial kernel (the best left |ker A| = {ks}); "
-        "allow more locked tiles, or pass unique=False")
+        "allow more locked tiles, or pass unique=False"
+    )
 
 
 def _changes_nothing(board: Board) -> bool:
@@ -605,16 +667,18 @@ def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64
         # checked first: the samples below would all be the solved board, after a
         # search of the whole (huge) kernel for the difficulty's reference
         rows, cols = board.shape
-        raise ValueError(f"no tap changes any tile on this {rows}x{cols} board with {n} "
-                         "states (its pattern is empty, or its offsets add up to multiples "
-                         f"of {n}), so no start can need a tap; use a pattern that changes "
-                         "some tile")
+        raise ValueError(
+            f"no tap changes any tile on this {rows}x{cols} board with {n} "
+            "states (its pattern is empty, or its offsets add up to multiples "
+            f"of {n}), so no start can need a tap; use a pattern that changes "
+            "some tile"
+        )
     lo, hi = tap_bands(T, n)[difficulty]
     # Plans longer than half the most taps (or the band's top) only fold back onto
     # the kernel's shorter solutions: no longer plans are sampled.
     cap = min(T * (n - 1), max(hi, (T * (n - 1) + 1) // 2))
     best = None
-    scale = 100          # percent; adapted while samples miss the band
+    scale = 100  # percent; adapted while samples miss the band
     for _attempt in range(_SAMPLE_TRIES):
         want = lo + rng.randbelow(hi - lo + 1)
         length = max(1, min(cap, (want * scale + 50) // 100))
@@ -642,8 +706,10 @@ def _sample_start(board: Board, solver: Solver, difficulty: str, rng: SplitMix64
         if best is None or dist < best[0]:
             best = (dist, start, stats)
     if best is None:
-        raise ValueError("could not make a start state that needs any tap on this board "
-                         "(every tap changes nothing)")
+        raise ValueError(
+            "could not make a start state that needs any tap on this board "
+            "(every tap changes nothing)"
+        )
     return _finish(board, solver, best[1], best[2])
 
 
@@ -676,8 +742,9 @@ def _parse_date(date: Any) -> _dt.date:
             except ValueError as e:
                 raise ValueError(f"bad date {date!r}: {e}") from None
         raise ValueError(f"date must be an ISO date 'YYYY-MM-DD', got {date!r}")
-    raise ValueError(f"date must be a datetime.date or an ISO string 'YYYY-MM-DD', got "
-                     f"{type(date).__name__}")
+    raise ValueError(
+        f"date must be a datetime.date or an ISO string 'YYYY-MM-DD', got {type(date).__name__}"
+    )
 
 
 def daily(date: Any = None) -> tuple[Puzzle, Puzzle, Puzzle]:
@@ -700,7 +767,8 @@ def daily(date: Any = None) -> tuple[Puzzle, Puzzle, Puzzle]:
     rng = SplitMix64(f"{DAILY_SCHEME}:{d.isoformat()}")
     first, second, third = (
         generate(r, c, n, pat, diff, locked=lk, holes=hl, seed=rng.next_u64())
-        for diff, r, c, n, pat, lk, hl in _DAILY)
+        for diff, r, c, n, pat, lk, hl in _DAILY
+    )
     return first, second, third
 
 
@@ -746,19 +814,21 @@ def encode(board: Board, start: np.ndarray) -> str:
         raise ValueError("only grid boards have puzzle codes")
     rows, cols = board.shape
     if rows > MAX_CODE_SIDE or cols > MAX_CODE_SIDE:
-        raise ValueError(f"a puzzle code holds boards up to {MAX_CODE_SIDE}x{MAX_CODE_SIDE}, "
-                         f"got {rows}x{cols}")
+        raise ValueError(
+            f"a puzzle code holds boards up to {MAX_CODE_SIDE}x{MAX_CODE_SIDE}, got {rows}x{cols}"
+        )
     n = board.states
     locked, holes = board.locked, board.holes
     if holes.all():
-        raise ValueError("a board whose every tile is a hole has no puzzle code "
-                         "(a code needs at least one tile)")
+        raise ValueError(
+            "a board whose every tile is a hole has no puzzle code (a code needs at least one tile)"
+        )
     mixed = board.mixed
     flags = int(board.wrap) | (int(locked.any()) << 1) | (int(holes.any()) << 2)
     head = bytearray()
     bits = []
     if mixed is None:
-        assert board.pattern is not None            # a uniform grid has its offsets
+        assert board.pattern is not None  # a uniform grid has its offsets
         pb = _pattern_bytes(board.pattern)
         kind = pb[0]
         head += pb[1:]
@@ -775,8 +845,10 @@ def encode(board: Board, start: np.ndarray) -> str:
                     palette.append(o)
                 idx[r * cols + c] = index[o]
         if len(palette) > 255:
-            raise ValueError(f"a puzzle code holds mixed boards of up to 255 distinct "
-                             f"patterns, got {len(palette)}")
+            raise ValueError(
+                f"a puzzle code holds mixed boards of up to 255 distinct "
+                f"patterns, got {len(palette)}"
+            )
         head.append(len(palette))
         for o in palette:
             head += _pattern_bytes(o)
@@ -789,8 +861,9 @@ def encode(board: Board, start: np.ndarray) -> str:
     vals = np.asarray(start).reshape(-1)[~holes.reshape(-1)]
     bits.append(_bits_of(vals, _bits_for(n)))
     stream = np.concatenate(bits) if bits else np.zeros(0, np.uint8)
-    payload = bytes([CODE_VERSION, flags, rows, cols, n]) + bytes(head) + \
-        np.packbits(stream).tobytes()
+    payload = (
+        bytes([CODE_VERSION, flags, rows, cols, n]) + bytes(head) + np.packbits(stream).tobytes()
+    )
     payload += zlib.crc32(payload).to_bytes(4, "big")
     return base64.urlsafe_b64encode(payload).rstrip(b"=").decode("ascii")
 
@@ -822,8 +895,9 @@ def _read_pattern(rd: _Reader, kind: int, what: str) -> Any:
     if kind == 0:
         i = rd.byte(f"{what} id")
         if i >= len(_NAMED):
-            raise ValueError(f"puzzle code names pattern id {i}; "
-                             f"known ids are 0..{len(_NAMED) - 1}")
+            raise ValueError(
+                f"puzzle code names pattern id {i}; known ids are 0..{len(_NAMED) - 1}"
+            )
         return _NAMED[i]
     k = rd.byte(f"{what} offset count")
     if rd.left() < 2 * k:
@@ -847,12 +921,12 @@ def decode(code: Any) -> tuple[Board, np.ndarray]:
     if not text:
         raise ValueError("empty puzzle code")
     if len(text) > MAX_CODE_CHARS:
-        raise ValueError(f"puzzle code too long: {len(text)} characters, at most "
-                         f"{MAX_CODE_CHARS}")
+        raise ValueError(f"puzzle code too long: {len(text)} characters, at most {MAX_CODE_CHARS}")
     if not _CODE_RE.fullmatch(text):
         bad = next(ch for ch in text if not (ch.isascii() and (ch.isalnum() or ch in "-_")))
-        raise ValueError(f"puzzle code has a character {bad!r} that is not base64url "
-                         "(A-Z a-z 0-9 - _)")
+        raise ValueError(
+            f"puzzle code has a character {bad!r} that is not base64url (A-Z a-z 0-9 - _)"
+        )
     if len(text) % 4 == 1:
         raise ValueError("puzzle code has an impossible length (truncated or garbled)")
     try:
@@ -863,13 +937,16 @@ def decode(code: Any) -> tuple[Board, np.ndarray]:
         raise ValueError(f"puzzle code too short ({len(data)} bytes): truncated or not a code")
     body, crc = data[:-4], int.from_bytes(data[-4:], "big")
     if zlib.crc32(body) != crc:
-        raise ValueError("puzzle code checksum mismatch: the code is mistyped, truncated "
-                         "or corrupted")
+        raise ValueError(
+            "puzzle code checksum mismatch: the code is mistyped, truncated or corrupted"
+        )
     rd = _Reader(body)
     version = rd.byte("version")
     if version != CODE_VERSION:
-        raise ValueError(f"unsupported puzzle code version {version} (this modlights reads "
-                         f"version {CODE_VERSION})")
+        raise ValueError(
+            f"unsupported puzzle code version {version} (this modlights reads "
+            f"version {CODE_VERSION})"
+        )
     flags = rd.byte("flags")
     if flags & ~0x1F:
         raise ValueError(f"puzzle code has unknown flags 0x{flags:02x}")
@@ -903,11 +980,15 @@ def decode(code: Any) -> tuple[Board, np.ndarray]:
     fixed = tiles * ib + tiles * (has_lock + has_hole)
     left_bits = rd.left() * 8
     if fixed > left_bits:
-        raise ValueError(f"puzzle code is truncated: a {rows}x{cols} board needs more "
-                         f"data than the {rd.left()} bytes left")
+        raise ValueError(
+            f"puzzle code is truncated: a {rows}x{cols} board needs more "
+            f"data than the {rd.left()} bytes left"
+        )
     if not has_hole and (fixed + tiles * vb + 7) // 8 != rd.left():
-        raise ValueError(f"puzzle code length does not match its {rows}x{cols} board with "
-                         f"{n} states (truncated or padded)")
+        raise ValueError(
+            f"puzzle code length does not match its {rows}x{cols} board with "
+            f"{n} states (truncated or padded)"
+        )
     bits = np.unpackbits(np.frombuffer(body, dtype=np.uint8, offset=rd.pos))
     at = 0
 
@@ -916,25 +997,33 @@ def decode(code: Any) -> tuple[Board, np.ndarray]:
         need = count * width
         if at + need > bits.size:
             raise ValueError("puzzle code is truncated (the tile data ends early)")
-        chunk = bits[at:at + need].reshape(count, width) if width else \
-            np.zeros((count, 0), np.uint8)
+        chunk = (
+            bits[at : at + need].reshape(count, width) if width else np.zeros((count, 0), np.uint8)
+        )
         at += need
         if width == 0:
             return np.zeros(count, dtype=np.int64)
-        w = (1 << np.arange(width - 1, -1, -1, dtype=np.int64))
+        w = 1 << np.arange(width - 1, -1, -1, dtype=np.int64)
         return chunk.astype(np.int64) @ w
 
     mixed = None
     if palette is not None:
         idx = take(tiles, ib)
         if idx.size and idx.max() >= len(palette):
-            raise ValueError(f"puzzle code uses palette entry {int(idx.max())}, the palette "
-                             f"has {len(palette)}")
+            raise ValueError(
+                f"puzzle code uses palette entry {int(idx.max())}, the palette has {len(palette)}"
+            )
         mixed = [[palette[int(idx[r * cols + c])] for c in range(cols)] for r in range(rows)]
-    lock = take(tiles, 1).astype(bool).reshape(rows, cols) if has_lock else \
-        np.zeros((rows, cols), bool)
-    hole = take(tiles, 1).astype(bool).reshape(rows, cols) if has_hole else \
-        np.zeros((rows, cols), bool)
+    lock = (
+        take(tiles, 1).astype(bool).reshape(rows, cols)
+        if has_lock
+        else np.zeros((rows, cols), bool)
+    )
+    hole = (
+        take(tiles, 1).astype(bool).reshape(rows, cols)
+        if has_hole
+        else np.zeros((rows, cols), bool)
+    )
     if has_lock and not lock.any():
         raise ValueError("puzzle code declares locked tiles but marks none")
     if has_hole and not hole.any():
@@ -951,18 +1040,22 @@ def decode(code: Any) -> tuple[Board, np.ndarray]:
     if bits[at:].any():
         raise ValueError("puzzle code has non-zero padding bits (garbled)")
     if vals.size and vals.max() >= n:
-        raise ValueError(f"puzzle code has a tile value {int(vals.max())}, out of range for "
-                         f"{n} states")
+        raise ValueError(
+            f"puzzle code has a tile value {int(vals.max())}, out of range for {n} states"
+        )
     flat = np.zeros(tiles, dtype=np.int64)
     flat[~hole.reshape(-1)] = vals
-    board = Board.grid(rows, cols, n, mixed if mixed is not None else pattern,
-                       locked=lock, holes=hole, wrap=wrap)
+    board = Board.grid(
+        rows, cols, n, mixed if mixed is not None else pattern, locked=lock, holes=hole, wrap=wrap
+    )
     start = flat.reshape(rows, cols)
     # One puzzle, one code: base64 padding bits, a named pattern written as offsets,
     # a mixed palette in another order... would all decode to the same puzzle.
     if encode(board, start) != text:
-        raise ValueError("puzzle code is not canonical (a mistyped character, or not "
-                         "written by modlights): a valid code re-encodes to itself")
+        raise ValueError(
+            "puzzle code is not canonical (a mistyped character, or not "
+            "written by modlights): a valid code re-encodes to itself"
+        )
     return board, start
 
 
@@ -972,18 +1065,26 @@ PUZZLE_FIELDS = ("board", "start", "code", "stars", "min_taps", "proven", "diffi
 
 def puzzle_to_dict(p: Puzzle) -> dict:
     """The JSON-safe dict of a puzzle (see :meth:`Puzzle.to_dict`)."""
-    return {"board": p.board.to_dict(), "start": p.start.tolist(), "code": p.code,
-            "stars": {str(k): int(v) for k, v in p.stars.items()},
-            "min_taps": int(p.min_taps), "proven": bool(p.proven),
-            "difficulty": p.difficulty}
+    return {
+        "board": p.board.to_dict(),
+        "start": p.start.tolist(),
+        "code": p.code,
+        "stars": {str(k): int(v) for k, v in p.stars.items()},
+        "min_taps": int(p.min_taps),
+        "proven": bool(p.proven),
+        "difficulty": p.difficulty,
+    }
 
 
 def _start_input(start: Any, board: Board) -> np.ndarray:
     """The start field: a board-shaped nested list of ints in 0..n-1."""
     rows, cols = board.shape
     n = board.states
-    if not isinstance(start, (list, tuple)) or len(start) != rows or any(
-            not isinstance(row, (list, tuple)) or len(row) != cols for row in start):
+    if (
+        not isinstance(start, (list, tuple))
+        or len(start) != rows
+        or any(not isinstance(row, (list, tuple)) or len(row) != cols for row in start)
+    ):
         raise ValueError(f"start must be {rows} lists of {cols} ints (the board's shape)")
     for row in start:
         for v in row:
@@ -1010,7 +1111,7 @@ def puzzle_from_dict(d: Any, *, max_tiles: int | None = None) -> Puzzle:
     if "board" not in d:
         if "start" in d:
             raise ValueError("puzzle has 'start' but no 'board'; give both, or 'code' alone")
-        assert from_code is not None                # checked above: 'board' or 'code'
+        assert from_code is not None  # checked above: 'board' or 'code'
         return from_code
     if "start" not in d:
         raise ValueError("puzzle has 'board' but no 'start'; give both, or 'code' alone")
@@ -1022,8 +1123,9 @@ def puzzle_from_dict(d: Any, *, max_tiles: int | None = None) -> Puzzle:
         raise ValueError("board: puzzles are grid boards; a graph board has no puzzle")
     p = Puzzle(board, _start_input(d["start"], board))
     if from_code is not None and from_code != p:
-        raise ValueError("code and board/start describe different puzzles; give one or "
-                         "make them agree")
+        raise ValueError(
+            "code and board/start describe different puzzles; give one or make them agree"
+        )
     return p
 
 
@@ -1031,8 +1133,11 @@ def _check_derived(d: Mapping) -> None:
     """The derived fields (recomputed from board and start) must at least be well typed."""
     if "stars" in d:
         s = d["stars"]
-        if not (isinstance(s, Mapping) and set(s) == {"3", "2", "1"}
-                and all(is_int(v) for v in s.values())):
+        if not (
+            isinstance(s, Mapping)
+            and set(s) == {"3", "2", "1"}
+            and all(is_int(v) for v in s.values())
+        ):
             raise ValueError('stars must be {"3": int, "2": int, "1": int}')
     if "min_taps" in d and not (is_int(d["min_taps"]) and d["min_taps"] >= 0):
         raise ValueError(f"min_taps must be an int >= 0, got {d['min_taps']!r}")
@@ -1040,5 +1145,6 @@ def _check_derived(d: Mapping) -> None:
         raise ValueError(f"proven must be true or false, got {d['proven']!r}")
     if "difficulty" in d:
         if d["difficulty"] not in DIFFICULTIES:
-            raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, "
-                             f"got {d['difficulty']!r}")
+            raise ValueError(
+                f"difficulty must be one of {', '.join(DIFFICULTIES)}, got {d['difficulty']!r}"
+            )

@@ -19,6 +19,7 @@ kept by the parent so that a new child can be given the whole model:
 The child reads pickled messages on stdin: ``("ops", [op, ...])`` (applied, no reply),
 ``("solve", seconds or None)`` (replies with :func:`result`), ``("exit",)``.
 """
+
 from __future__ import annotations
 
 import pickle
@@ -34,12 +35,13 @@ THREADS = 1
 def new_highs() -> Any:
     """A silent HiGHS instance with the covering programs' options."""
     import highspy
+
     # the core class, options set before anything runs: highspy.Highs() prints a
     # banner to stdout on construction (it would corrupt the CLI's output)
     h = highspy._core._Highs() if hasattr(highspy, "_core") else highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("mip_rel_gap", 0.0)
-    h.setOptionValue("mip_abs_gap", 0.5)                 # the optimum is an integer
+    h.setOptionValue("mip_abs_gap", 0.5)  # the optimum is an integer
     h.setOptionValue("threads", THREADS)
     return h
 
@@ -47,6 +49,7 @@ def new_highs() -> Any:
 def apply(h: Any, ops: list) -> None:
     """Apply model operations (module docstring) to the HiGHS instance h."""
     import highspy
+
     for op in ops:
         kind = op[0]
         if kind == "vars":
@@ -54,18 +57,22 @@ def apply(h: Any, ops: list) -> None:
             h.addVars(n, np.asarray(lower, dtype=float), np.asarray(upper, dtype=float))
         elif kind == "integer":
             idx = np.asarray(op[1], dtype=np.int32)
-            h.changeColsIntegrality(len(idx), idx,
-                                    np.full(len(idx), highspy.HighsVarType.kInteger))
+            h.changeColsIntegrality(len(idx), idx, np.full(len(idx), highspy.HighsVarType.kInteger))
         elif kind == "cost":
             h.changeColCost(int(op[1]), float(op[2]))
         elif kind == "maximize":
             h.changeObjectiveSense(highspy.ObjSense.kMaximize)
         elif kind == "rows":
             _, lower, upper, starts, idx, vals = op
-            h.addRows(len(lower), np.asarray(lower, dtype=float),
-                      np.asarray(upper, dtype=float), len(idx),
-                      np.asarray(starts, dtype=np.int32), np.asarray(idx, dtype=np.int32),
-                      np.asarray(vals, dtype=float))
+            h.addRows(
+                len(lower),
+                np.asarray(lower, dtype=float),
+                np.asarray(upper, dtype=float),
+                len(idx),
+                np.asarray(starts, dtype=np.int32),
+                np.asarray(idx, dtype=np.int32),
+                np.asarray(vals, dtype=float),
+            )
         elif kind == "start":
             sol = highspy.HighsSolution()
             sol.col_value = [float(v) for v in op[1]]
@@ -76,21 +83,28 @@ def apply(h: Any, ops: list) -> None:
 
 def set_time_limit(h: Any, seconds: float | None) -> None:
     import highspy
-    h.setOptionValue("time_limit", highspy.kHighsInf if seconds is None
-                     else max(float(seconds), 1e-3))
+
+    h.setOptionValue(
+        "time_limit", highspy.kHighsInf if seconds is None else max(float(seconds), 1e-3)
+    )
 
 
 def result(h: Any) -> tuple[bool, float, float, bool, np.ndarray | None]:
     """(optimal, objective, dual bound, a feasible answer exists, column values or
     None) of the last run."""
     import highspy
+
     status = h.getModelStatus()
     info = h.getInfo()
     feasible = info.primal_solution_status == 2
     cols = np.asarray(h.getSolution().col_value, dtype=float) if feasible else None
-    return (status == highspy.HighsModelStatus.kOptimal,
-            float(info.objective_function_value), float(info.mip_dual_bound), feasible,
-            cols)
+    return (
+        status == highspy.HighsModelStatus.kOptimal,
+        float(info.objective_function_value),
+        float(info.mip_dual_bound),
+        feasible,
+        cols,
+    )
 
 
 def run_on_thread(h: Any, stop: Any) -> None:
@@ -99,6 +113,7 @@ def run_on_thread(h: Any, stop: Any) -> None:
     HiGHS's interrupt callback answer True), the run is joined and the exception
     re-raised. The model's results are read with :func:`result` afterwards."""
     import threading
+
     finished = threading.Event()
 
     def work() -> None:
@@ -108,10 +123,10 @@ def run_on_thread(h: Any, stop: Any) -> None:
     worker = threading.Thread(target=work, daemon=True)
     worker.start()
     try:
-        while not finished.wait(0.05):                   # Ctrl-C reaches us here
+        while not finished.wait(0.05):  # Ctrl-C reaches us here
             pass
     except BaseException:
-        stop()                                           # HiGHS stops at its next check
+        stop()  # HiGHS stops at its next check
         worker.join()
         raise
 
@@ -121,6 +136,7 @@ def _exit_with_parent(parent: int) -> None:
     child is inside a long HiGHS run)."""
     import os
     import time
+
     while os.getppid() == parent:
         time.sleep(0.25)
     os._exit(0)
@@ -132,6 +148,7 @@ def main() -> int:
     import os
     import signal
     import threading
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     # the answers go to the parent on the original stdout; anything HiGHS or Python

@@ -18,6 +18,7 @@ calls, KeyboardInterrupt arrives between them, within milliseconds).
 
 Complexity: O(|E| x r) to start, O(|E|) per move.
 """
+
 from __future__ import annotations
 
 import math
@@ -52,19 +53,21 @@ class Annealer:
         The random stream (NumPy's default generator).
     """
 
-    def __init__(self, values: np.ndarray, n: int, *, movable: np.ndarray | None = None,
-                 seed: int = 0):
+    def __init__(
+        self, values: np.ndarray, n: int, *, movable: np.ndarray | None = None, seed: int = 0
+    ):
         self.n = int(n)
         values = np.asarray(values, dtype=np.uint8)
         self.m, self.r = values.shape
-        self.cols = np.ascontiguousarray(values.T)          # r x m: tap j's column
+        self.cols = np.ascontiguousarray(values.T)  # r x m: tap j's column
         touched = self.cols.any(axis=1) if self.m else np.zeros(self.r, dtype=bool)
-        self.movable = np.flatnonzero(touched if movable is None else
-                                      (np.asarray(movable, dtype=bool) & touched))
+        self.movable = np.flatnonzero(
+            touched if movable is None else (np.asarray(movable, dtype=bool) & touched)
+        )
         self.untouched = np.flatnonzero(~touched)
         self.rng = np.random.default_rng(seed)
         lut = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n
-        self._diff = (lut[:, None, :] - lut[None, :, :]).astype(np.int32)   # [v', v, u]
+        self._diff = (lut[:, None, :] - lut[None, :, :]).astype(np.int32)  # [v', v, u]
         self.x = np.zeros(self.r, dtype=np.int64)
         self.W = np.zeros(self.m, dtype=np.int32)
         self._signs: np.ndarray | None = None
@@ -97,9 +100,14 @@ class Annealer:
         low = int(W.min()) if len(W) else 0
         return low, int(np.count_nonzero(W == low))
 
-    def run(self, moves: int, *, deadline: float | None = None,
-            t_start: float = T_START, t_end: float = T_END
-            ) -> tuple[np.ndarray, int]:
+    def run(
+        self,
+        moves: int,
+        *,
+        deadline: float | None = None,
+        t_start: float = T_START,
+        t_end: float = T_END,
+    ) -> tuple[np.ndarray, int]:
         """``moves`` proposed moves of the walk (stopped early at ``deadline``, a
         ``time.perf_counter()`` value, checked every 64 moves). Returns the best x seen
         (uint8) and its objective (min over the elements of weight(x + c))."""
@@ -111,7 +119,7 @@ class Annealer:
             return best_x.astype(np.uint8), best
         ratio = t_end / t_start
         for i in range(moves):
-            if i % BLOCK == 0:          # random numbers a block at a time (bounded memory)
+            if i % BLOCK == 0:  # random numbers a block at a time (bounded memory)
                 if deadline is not None and time.perf_counter() >= deadline:
                     break
                 size = min(BLOCK, moves - i)

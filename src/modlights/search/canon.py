@@ -23,6 +23,7 @@ same output. Cost O(k^2 L) per prime power of n (word operations over GF(2));
 :func:`fits` bounds it (``CANON_MAX_WORK``): past it callers keep the engine's
 generators and answers of unfinished searches may depend on the engine.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -49,8 +50,7 @@ def _parts(n: int) -> list[tuple[int, int, int]]:
 
 
 def _check_n(n: int) -> int:
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) \
-            or not 2 <= n <= 255:
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or not 2 <= n <= 255:
         raise ValueError(f"n must be an int from 2 to 255, got {n!r}")
     return int(n)
 
@@ -70,6 +70,7 @@ def basis(G: np.ndarray, n: int, *, native: bool = True) -> tuple[np.ndarray, li
     n = _check_n(n)
     if native:
         from modlights.native import _core
+
         return _core.canon_basis(G, n)
     A = np.asarray(G)
     if A.ndim != 2 or (A.size and (A.min() < 0 or A.max() >= n)):
@@ -99,6 +100,7 @@ def reduce(X: np.ndarray, H: np.ndarray, n: int, *, native: bool = True) -> np.n
     n = _check_n(n)
     if native:
         from modlights.native import _core
+
         return _core.canon_reduce(X, H, n)
     Xa = np.asarray(X)
     one = Xa.ndim == 1
@@ -117,7 +119,7 @@ def reduce(X: np.ndarray, H: np.ndarray, n: int, *, native: bool = True) -> np.n
             c, v = _pivot(h, p, e)
             if c is None:
                 continue
-            xq = (xq - (xq[:, c] // p ** v)[:, None] * h[None, :]) % q
+            xq = (xq - (xq[:, c] // p**v)[:, None] * h[None, :]) % q
         out = (out + xq * idem) % n
     out = out.astype(np.uint8)
     return out[0] if one else out
@@ -166,7 +168,7 @@ def _howell(A: np.ndarray, q: int, p: int, e: int) -> list[np.ndarray]:
         if best is None:
             continue
         piv = _normalise(work.pop(best), c, p, q)
-        d = p ** bv
+        d = p**bv
         work = [(r - (int(r[c]) // d) * piv) % q if r[c] else r for r in work]
         sat = piv * p ** (e - bv) % q
         if sat.any():
@@ -186,17 +188,18 @@ def _direct_sum(H: list[np.ndarray], q: int, p: int, e: int) -> list[tuple[np.nd
     """The direct-sum basis read from Howell rows H (see the module docstring)."""
     live = [h.copy() for h in H]
     out = []
+    width = len(live[0]) if live else 0
     while live:
-        bi, bc, bv = None, None, e
+        bi, bc, bv = -1, width, e
         for i, h in enumerate(live):
             c, v = _pivot(h, p, e)
             if c is not None and (v < bv or (v == bv and c < bc)):
                 bi, bc, bv = i, c, v
-        if bi is None:
+        if bi < 0:
             break
         g = _normalise(live.pop(bi), bc, p, q)
         out.append((g, p ** (e - bv)))
-        d = p ** bv
+        d = p**bv
         live = [(h - (int(h[bc]) // d) * g) % q if h[bc] else h for h in live]
         live = [h for h in live if h.any()]
     return out

@@ -19,6 +19,7 @@ The result, when every corner was walked, is proved minimal; its proof is a
 ``{"method": "tree"}`` dict of docs/certificates.md with the rebased generators, the
 leaf dimension m, no pruned prefixes and the symmetries used.
 """
+
 from __future__ import annotations
 
 import time
@@ -27,8 +28,18 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CubePlan", "Result", "plan", "search", "task", "layout", "applies", "LOW_DIM",
-           "CUBE_MIN_NULLITY", "MIN_STEPS"]
+__all__ = [
+    "CubePlan",
+    "Result",
+    "plan",
+    "search",
+    "task",
+    "layout",
+    "applies",
+    "LOW_DIM",
+    "CUBE_MIN_NULLITY",
+    "MIN_STEPS",
+]
 
 #: Low generators (leaf dimension) aimed at: 2^LOW_DIM int16 entries per transform.
 LOW_DIM = 16
@@ -50,14 +61,19 @@ MAX_NULLITY = 63 + 24
 def applies(n: int, n_taps: int, orders: Sequence[int]) -> bool:
     """Whether the transform search takes this coset: GF(2), at most MAX_TAPS taps and
     MAX_NULLITY generators (every order 2)."""
-    return n == 2 and 0 < n_taps <= MAX_TAPS and len(orders) <= MAX_NULLITY \
+    return (
+        n == 2
+        and 0 < n_taps <= MAX_TAPS
+        and len(orders) <= MAX_NULLITY
         and all(int(o) == 2 for o in orders)
+    )
 
 
 # ------------------------------------------------------------------ GF(2) with ints
 def _to_int(row: np.ndarray) -> int:
-    return int.from_bytes(np.packbits(np.asarray(row, dtype=np.uint8) & 1,
-                                      bitorder="little").tobytes(), "little")
+    return int.from_bytes(
+        np.packbits(np.asarray(row, dtype=np.uint8) & 1, bitorder="little").tobytes(), "little"
+    )
 
 
 def _to_bits(v: int, n: int) -> np.ndarray:
@@ -108,17 +124,21 @@ class CubePlan:
         self.n_taps = int(self.x0.size)
         self.m = int(m)
         self.kh = int(len(self.gens) - self.m)
-        low = self.gens[:self.m].astype(np.uint32)
-        self.col = (low << np.arange(self.m, dtype=np.uint32)[:, None]).sum(
-            axis=0, dtype=np.uint32) if self.m else np.zeros(self.n_taps, np.uint32)
-        high = self.gens[self.m:]
+        low = self.gens[: self.m].astype(np.uint32)
+        self.col = (
+            (low << np.arange(self.m, dtype=np.uint32)[:, None]).sum(axis=0, dtype=np.uint32)
+            if self.m
+            else np.zeros(self.n_taps, np.uint32)
+        )
+        high = self.gens[self.m :]
         sizes = np.count_nonzero(high, axis=1)
         self.sup_start = np.concatenate([[0], np.cumsum(sizes)]).astype(np.uint32)
         self.sup_idx = np.nonzero(high)[1].astype(np.uint32)
         self.y0 = self.x0 & 1
         self.symmetries = list(symmetries)
         self.sym_mat = np.ascontiguousarray(sym_mat, dtype=np.uint64).reshape(
-            len(self.symmetries), self.kh)
+            len(self.symmetries), self.kh
+        )
         self.sym_shift = np.ascontiguousarray(sym_shift, dtype=np.uint64).reshape(-1)
 
     @property
@@ -140,8 +160,10 @@ class CubePlan:
         """The ``<proof>`` of a closed search (docs/certificates.md, method "tree")."""
         d: dict[str, Any] = {"method": "tree", "leaf_dim": self.m, "pruned": []}
         if self.symmetries:
-            d["symmetries"] = [{"cells": [int(v) for v in c], "taps": [int(v) for v in t]}
-                               for c, t in self.symmetries]
+            d["symmetries"] = [
+                {"cells": [int(v) for v in c], "taps": [int(v) for v in t]}
+                for c, t in self.symmetries
+            ]
         d["generators"] = self.gens.astype(int).tolist()
         d["orders"] = [2] * self.k
         return d
@@ -153,8 +175,13 @@ def _permute_rows(rows: np.ndarray, taps: np.ndarray) -> np.ndarray:
     return out
 
 
-def plan(x0: np.ndarray, H: np.ndarray, *, m: int | None = None,
-         symmetries: Sequence[tuple[np.ndarray, np.ndarray]] = ()) -> CubePlan:
+def plan(
+    x0: np.ndarray,
+    H: np.ndarray,
+    *,
+    m: int | None = None,
+    symmetries: Sequence[tuple[np.ndarray, np.ndarray]] = (),
+) -> CubePlan:
     """Rebase the coset x0 + span(H) (GF(2), H independent rows) for the transform.
 
     Parameters
@@ -176,8 +203,7 @@ def plan(x0: np.ndarray, H: np.ndarray, *, m: int | None = None,
     H = np.asarray(H, dtype=np.uint8) & 1
     k, N = H.shape
     if k > MAX_NULLITY:
-        raise ValueError(f"the transform search takes at most {MAX_NULLITY} generators, "
-                         f"got {k}")
+        raise ValueError(f"the transform search takes at most {MAX_NULLITY} generators, got {k}")
     base = _Echelon()
     ints = [_to_int(h) for h in H]
     for i, v in enumerate(ints):
@@ -208,7 +234,7 @@ def plan(x0: np.ndarray, H: np.ndarray, *, m: int | None = None,
         if low is None:
             syms = []
     if low is None:
-        low = red[len(red) - m_aim:] if m_aim else []      # the densest are low
+        low = red[len(red) - m_aim :] if m_aim else []  # the densest are low
     ech = _Echelon()
     for i, v in enumerate(low):
         ech.add(v, 1 << i)
@@ -243,8 +269,7 @@ def _full_reduce(v: int, ech: _Echelon) -> int:
     return v
 
 
-def _invariant_low(red: list[int], syms, N: int, m_aim: int, m_min: int
-                   ) -> list[int] | None:
+def _invariant_low(red: list[int], syms, N: int, m_aim: int, m_min: int) -> list[int] | None:
     """A basis of a subspace of span(red) mapped into itself by every symmetry, of
     dimension near m_aim (m_min at least, m_aim + 2 at most), built from orbit spans;
     None when none is found."""
@@ -252,7 +277,7 @@ def _invariant_low(red: list[int], syms, N: int, m_aim: int, m_min: int
     perms = [t for _, t in syms]
     ech = _Echelon()
     basis: list[int] = []
-    for v in reversed(red):                      # densest first
+    for v in reversed(red):  # densest first
         if len(basis) >= m_aim - 1:
             break
         if not ech.reduce(v)[0]:
@@ -282,12 +307,24 @@ def _invariant_low(red: list[int], syms, N: int, m_aim: int, m_min: int
 
 
 # ------------------------------------------------------------------ the search
-def _call(p: CubePlan, inner: int, a: int, b: int, bound: int, seconds: float,
-          threads: int | None):
+def _call(p: CubePlan, inner: int, a: int, b: int, bound: int, seconds: float, threads: int | None):
     from modlights.native import _core
+
     corners = np.arange(a, b, dtype=np.uint64) << np.uint64(inner)
-    return _core.cube_min_gf2(p.col, p.y0, p.sup_start, p.sup_idx, p.m, p.sym_mat,
-                              p.sym_shift, p.kh - inner, corners, bound, seconds, threads)
+    return _core.cube_min_gf2(
+        p.col,
+        p.y0,
+        p.sup_start,
+        p.sup_idx,
+        p.m,
+        p.sym_mat,
+        p.sym_shift,
+        p.kh - inner,
+        corners,
+        bound,
+        seconds,
+        threads,
+    )
 
 
 def task(p: CubePlan, inner: int, a: int, b: int, bound: int):
@@ -315,8 +352,14 @@ def layout(p: CubePlan) -> tuple[int, int, int]:
     return inner, 1 << (p.kh - inner), 1 << (inner + p.m)
 
 
-def search(p: CubePlan, *, steps: int | None = None, deadline: float | None = None,
-           threads: int | None = None, progress: Any = None) -> Result:
+def search(
+    p: CubePlan,
+    *,
+    steps: int | None = None,
+    deadline: float | None = None,
+    threads: int | None = None,
+    progress: Any = None,
+) -> Result:
     """The least weight over the coset of plan ``p``.
 
     Parameters
@@ -354,7 +397,7 @@ def search(p: CubePlan, *, steps: int | None = None, deadline: float | None = No
         skipped += sk << p.m
         if hi is not None and length < best_len:
             best, best_len = p.element(hi, lo), length
-        if not comp:            # stopped: the corners it finished are not a prefix
+        if not comp:  # stopped: the corners it finished are not a prefix
             break
         done = b
         if progress is not None:
@@ -362,5 +405,4 @@ def search(p: CubePlan, *, steps: int | None = None, deadline: float | None = No
         per = dt / max(1, cd)
         batch = int(max(1, min(1 << 20, CALL_SECONDS / max(per, 1e-7))))
     complete = done >= n_corners or best_len == 0
-    return Result(best_len, best, complete, min(done, n_corners) * per_corner, examined,
-                  skipped)
+    return Result(best_len, best, complete, min(done, n_corners) * per_corner, examined, skipped)

@@ -63,6 +63,7 @@ large program (more than ``INPROCESS_NNZ_MAX`` non-zeros) is solved in a child p
 (:mod:`modlights.search._highs_worker`) that is killed at the deadline or on Ctrl-C;
 a small one on a thread of this process, stopped through the callbacks.
 """
+
 from __future__ import annotations
 
 import math
@@ -124,12 +125,30 @@ class Hardest:
     9
     """
 
-    __slots__ = ("min_taps", "state", "taps", "proven", "lower", "upper", "seconds",
-                 "iterations", "_certificate")
+    __slots__ = (
+        "min_taps",
+        "state",
+        "taps",
+        "proven",
+        "lower",
+        "upper",
+        "seconds",
+        "iterations",
+        "_certificate",
+    )
 
-    def __init__(self, min_taps: int, state: np.ndarray, taps: np.ndarray, proven: bool,
-                 lower: int, upper: int, seconds: float, iterations: int,
-                 certificate: Any = None):
+    def __init__(
+        self,
+        min_taps: int,
+        state: np.ndarray,
+        taps: np.ndarray,
+        proven: bool,
+        lower: int,
+        upper: int,
+        seconds: float,
+        iterations: int,
+        certificate: Any = None,
+    ):
         self.min_taps = int(min_taps)
         self.state = state
         self.taps = taps
@@ -175,17 +194,25 @@ class Hardest:
         seconds = check_seconds(budget)
         data = self._certificate
         if data is None:
-            raise ValueError("this Hardest carries no certificate data (made by an older "
-                             "modlights)")
+            raise ValueError(
+                "this Hardest carries no certificate data (made by an older modlights)"
+            )
         if data.proof is None:
             raise ValueError("the witness's fewest taps was not proved: no certificate")
         return data.build(seconds)
 
     def to_dict(self) -> dict:
         """JSON-safe: lists and numbers only."""
-        return {"min_taps": self.min_taps, "state": self.state.tolist(),
-                "taps": self.taps.tolist(), "proven": self.proven, "lower": self.lower,
-                "upper": self.upper, "seconds": self.seconds, "iterations": self.iterations}
+        return {
+            "min_taps": self.min_taps,
+            "state": self.state.tolist(),
+            "taps": self.taps.tolist(),
+            "proven": self.proven,
+            "lower": self.lower,
+            "upper": self.upper,
+            "seconds": self.seconds,
+            "iterations": self.iterations,
+        }
 
     def __repr__(self) -> str:
         tag = "proven" if self.proven else f"not proven, at most {self.upper}"
@@ -197,9 +224,11 @@ def check_seconds(budget: Any) -> float | None:
     if budget is None:
         return None
     if isinstance(budget, (bool, np.bool_)) or not isinstance(
-            budget, (int, float, np.integer, np.floating)):
-        raise ValueError(f"budget must be None (no limit) or seconds (a number >= 0), "
-                         f"got {budget!r}")
+        budget, (int, float, np.integer, np.floating)
+    ):
+        raise ValueError(
+            f"budget must be None (no limit) or seconds (a number >= 0), got {budget!r}"
+        )
     if not budget >= 0 or math.isnan(budget):
         raise ValueError(f"budget must be a number of seconds >= 0, got {budget!r}")
     return float(budget)
@@ -254,95 +283,133 @@ class _CoveringProgram:
     HiGHS (branch and bound would revisit every translate of a board).
     """
 
-    def __init__(self, groups: _TapGroups, n: int, constant: int, pinned: np.ndarray,
-                 upper: int | None = None):
+    def __init__(
+        self,
+        groups: _TapGroups,
+        n: int,
+        constant: int,
+        pinned: np.ndarray,
+        upper: int | None = None,
+    ):
         import highspy
+
         self._inf = highspy.kHighsInf
         self.n = n
         self.g = len(groups)
         self.sizes = groups.sizes
         self.pinned = pinned
-        self.constant = constant                             # (n-1) * |zero column|
-        self._ops: list = []        # the model (see _highs_worker), for a new child
+        self.constant = constant  # (n-1) * |zero column|
+        self._ops: list = []  # the model (see _highs_worker), for a new child
         self._nnz = 0
-        self._local: Any = None     # (Highs, ops applied) while solved in this process
-        self._child: Any = None     # (Popen, ops sent) while solved in a child
+        self._local: Any = None  # (Highs, ops applied) while solved in this process
+        self._child: Any = None  # (Popen, ops sent) while solved in a child
         self._stop = False
         self._deadline: float | None = None
         self._start: np.ndarray | None = None
         ncols = self.g * n
-        self.t = ncols                                       # the value's column
+        self.t = ncols  # the value's column
         # a proved upper bound (the linear program's) caps t: HiGHS prunes with it
         t_max = None if upper is None else float(max(0, upper - constant))
         col_upper = np.repeat(groups.sizes, n).astype(float)
-        for g in pinned[groups.sizes[pinned] == 1]:          # a pinned single tap is 0
-            col_upper[g * n + 1:(g + 1) * n] = 0.0
-        self._ops += [("vars", ncols + 1, np.zeros(ncols + 1),
-                       np.append(col_upper, float((n - 1) * groups.sizes.sum() if t_max is None
-                                              else t_max))),
-                      ("integer", np.arange(ncols, dtype=np.int32)),
-                      ("cost", self.t, 1.0), ("maximize",)]
-        for g in range(self.g):                              # sum_v a_{g,v} = |G|
+        for g in pinned[groups.sizes[pinned] == 1]:  # a pinned single tap is 0
+            col_upper[g * n + 1 : (g + 1) * n] = 0.0
+        self._ops += [
+            (
+                "vars",
+                ncols + 1,
+                np.zeros(ncols + 1),
+                np.append(
+                    col_upper, float((n - 1) * groups.sizes.sum() if t_max is None else t_max)
+                ),
+            ),
+            ("integer", np.arange(ncols, dtype=np.int32)),
+            ("cost", self.t, 1.0),
+            ("maximize",),
+        ]
+        for g in range(self.g):  # sum_v a_{g,v} = |G|
             size = float(groups.sizes[g])
             self._add_row(size, size, (g * n + np.arange(n)).astype(np.int32), np.ones(n))
-        for g in pinned[groups.sizes[pinned] > 1]:           # a_{g,0} >= a_{g,v}
+        for g in pinned[groups.sizes[pinned] > 1]:  # a_{g,0} >= a_{g,v}
             for v in range(1, n):
-                self._add_row(0.0, self._inf, np.array([g * n, g * n + v], dtype=np.int32),
-                              np.array([1.0, -1.0]))
-        self._add_value_row(np.zeros(self.g, dtype=np.int64))   # t <= weight(x)
+                self._add_row(
+                    0.0,
+                    self._inf,
+                    np.array([g * n, g * n + v], dtype=np.int32),
+                    np.array([1.0, -1.0]),
+                )
+        self._add_value_row(np.zeros(self.g, dtype=np.int64))  # t <= weight(x)
 
     def _add_row(self, lower: float, upper: float, idx: np.ndarray, vals: np.ndarray) -> None:
-        self._add_rows(np.array([lower]), np.array([upper]), np.zeros(1, dtype=np.int32),
-                       idx, vals)
+        self._add_rows(np.array([lower]), np.array([upper]), np.zeros(1, dtype=np.int32), idx, vals)
 
     def _add_rows(self, lower, upper, starts, idx, vals) -> None:
-        self._ops.append(("rows", np.asarray(lower, dtype=float),
-                          np.asarray(upper, dtype=float), np.asarray(starts, dtype=np.int32),
-                          np.asarray(idx, dtype=np.int32), np.asarray(vals, dtype=float)))
+        self._ops.append(
+            (
+                "rows",
+                np.asarray(lower, dtype=float),
+                np.asarray(upper, dtype=float),
+                np.asarray(starts, dtype=np.int32),
+                np.asarray(idx, dtype=np.int32),
+                np.asarray(vals, dtype=float),
+            )
+        )
         self._nnz += len(idx)
-        if self._child is None and self._local is None and _CHILD_OK and \
-                self._nnz > INPROCESS_NNZ_MAX:
-            self._start_child()         # its imports overlap the rest of the model
+        if (
+            self._child is None
+            and self._local is None
+            and _CHILD_OK
+            and self._nnz > INPROCESS_NNZ_MAX
+        ):
+            self._start_child()  # its imports overlap the rest of the model
 
     def _interrupt(self, ctype, message, data_out, data_in, user_data) -> None:
         """HiGHS's interrupt callback (on its thread, in-process runs): stop on Ctrl-C
         (``_stop``, set by ``solve``) or past the deadline."""
-        if self._stop or (self._deadline is not None
-                          and time.perf_counter() >= self._deadline):
+        if self._stop or (self._deadline is not None and time.perf_counter() >= self._deadline):
             data_in.user_interrupt = True
 
     def _add_value_row(self, w: np.ndarray) -> None:
         """t <= weight(x + c) = sum_{g,v} ((v + w_g) mod n) a_{g,v}."""
         n = self.n
-        coef = (np.arange(n)[None, :] + w[:, None]) % n      # g x n
+        coef = (np.arange(n)[None, :] + w[:, None]) % n  # g x n
         idx = np.flatnonzero(coef)
-        self._add_row(-self._inf, 0.0, np.append(idx, self.t).astype(np.int32),
-                      np.append(-coef.reshape(-1)[idx], 1.0).astype(float))
+        self._add_row(
+            -self._inf,
+            0.0,
+            np.append(idx, self.t).astype(np.int32),
+            np.append(-coef.reshape(-1)[idx], 1.0).astype(float),
+        )
 
     def start(self, counts: np.ndarray, value: int) -> None:
         """Hand HiGHS a feasible answer (group counts g x n meeting the pinning and
         leader rows, and the board's fewest taps) as its incumbent."""
-        self._start = np.append(np.asarray(counts, dtype=float).reshape(-1),
-                                float(value - self.constant))
+        self._start = np.append(
+            np.asarray(counts, dtype=float).reshape(-1), float(value - self.constant)
+        )
 
     def add_cuts(self, W: np.ndarray) -> None:
         """:meth:`add_cut` for every row of W (m x g); the t rows go in as blocks."""
         n = self.n
         W = np.asarray(W, dtype=np.int64).reshape(-1, self.g)
-        value = W[:, self.pinned].any(axis=1) if self.pinned.size else \
-            np.zeros(len(W), dtype=bool)
+        value = W[:, self.pinned].any(axis=1) if self.pinned.size else np.zeros(len(W), dtype=bool)
         for w in W[~value]:
             self.add_cut(w)
         V = W[value]
         for a in range(0, len(V), 4096):
-            block = V[a:a + 4096]
+            block = V[a : a + 4096]
             coef = (np.arange(n)[None, None, :] + block[:, :, None]) % n
-            full = np.concatenate([-coef.reshape(len(block), -1),
-                                   np.ones((len(block), 1), dtype=np.int64)], axis=1)
+            full = np.concatenate(
+                [-coef.reshape(len(block), -1), np.ones((len(block), 1), dtype=np.int64)], axis=1
+            )
             rows, cols = np.nonzero(full)
             starts = np.searchsorted(rows, np.arange(len(block))).astype(np.int32)
-            self._add_rows(np.full(len(block), -self._inf), np.zeros(len(block)), starts,
-                           cols.astype(np.int32), full[rows, cols].astype(float))
+            self._add_rows(
+                np.full(len(block), -self._inf),
+                np.zeros(len(block)),
+                starts,
+                cols.astype(np.int32),
+                full[rows, cols].astype(float),
+            )
 
     def add_cut(self, w: np.ndarray) -> None:
         """The row of the kernel element c with value w_g on group g: t <= weight(x + c)
@@ -370,7 +437,7 @@ class _CoveringProgram:
         KeyboardInterrupt is re-raised within a fraction of a second either way."""
         self._deadline = None if seconds is None else time.perf_counter() + seconds
         self._stop = False
-        if self._start is not None:         # rows added since drop HiGHS's copy of it
+        if self._start is not None:  # rows added since drop HiGHS's copy of it
             self._ops.append(("start", self._start))
         if self._local is None and self._nnz > INPROCESS_NNZ_MAX and _CHILD_OK:
             res = self._solve_child(seconds)
@@ -381,24 +448,28 @@ class _CoveringProgram:
         optimal, objective, dual_bound, feasible, cols = res
         bound = objective if optimal else dual_bound
         upper = math.floor(bound + 1e-6) + self.constant if math.isfinite(bound) else None
-        if not feasible or cols is None:                     # no feasible answer yet
+        if not feasible or cols is None:  # no feasible answer yet
             return upper, None
-        counts = np.rint(cols[:self.t]).astype(np.int64).reshape(self.g, self.n)
+        counts = np.rint(cols[: self.t]).astype(np.int64).reshape(self.g, self.n)
         return upper, counts
 
     def _solve_local(self, seconds: float | None):
         from highspy import cb
 
         from modlights.search import _highs_worker as hw
+
         if self._local is None:
             h = hw.new_highs()
-            self._cb = self._interrupt                       # kept alive with the model
+            self._cb = self._interrupt  # kept alive with the model
             h.setCallback(self._cb, None)
             # HiGHS asks these in the simplex and IPM iterations and the branch and
             # bound; the MIP one alone is asked too rarely
-            for kind in ("kCallbackSimplexInterrupt", "kCallbackIpmInterrupt",
-                         "kCallbackMipInterrupt"):
-                if hasattr(cb.HighsCallbackType, kind):     # all three since highspy 1.7
+            for kind in (
+                "kCallbackSimplexInterrupt",
+                "kCallbackIpmInterrupt",
+                "kCallbackMipInterrupt",
+            ):
+                if hasattr(cb.HighsCallbackType, kind):  # all three since highspy 1.7
                     h.startCallback(getattr(cb.HighsCallbackType, kind))
             self._local = (h, 0)
         h, done = self._local
@@ -411,49 +482,60 @@ class _CoveringProgram:
     def _start_child(self) -> None:
         """Start the worker process (it imports numpy and highspy meanwhile)."""
         import subprocess
+
         # the child imports this very modlights: its parent directory goes first
         env = dict(os.environ)
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env["PYTHONPATH"] = os.pathsep.join(
-            [root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
-        proc = subprocess.Popen([sys.executable, "-m", "modlights.search._highs_worker"],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                start_new_session=True, env=env)
+            [root] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else [])
+        )
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "modlights.search._highs_worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+            env=env,
+        )
         self._child = (proc, 0)
 
     def _solve_child(self, seconds: float | None):
         import pickle
         import select
+
         if self._child is None or self._child[0].poll() is not None:
             self.close()
             self._start_child()
         proc, sent = self._child
         try:
             limit = None if seconds is None else seconds * CHILD_TIME_SHARE
-            kill_at = None if seconds is None or self._deadline is None else self._deadline + \
-                min(1.0, max(CHILD_GRACE_MIN, CHILD_GRACE_SHARE * seconds))
-            payload = pickle.dumps(("ops", self._ops[sent:]), pickle.HIGHEST_PROTOCOL) + \
-                pickle.dumps(("solve", limit), pickle.HIGHEST_PROTOCOL)
+            kill_at = (
+                None
+                if seconds is None or self._deadline is None
+                else self._deadline + min(1.0, max(CHILD_GRACE_MIN, CHILD_GRACE_SHARE * seconds))
+            )
+            payload = pickle.dumps(
+                ("ops", self._ops[sent:]), pickle.HIGHEST_PROTOCOL
+            ) + pickle.dumps(("solve", limit), pickle.HIGHEST_PROTOCOL)
             self._child = (proc, len(self._ops))
             # written on a thread: the pipe takes 64 KiB at a time while the model is
             # megabytes and the child may still be importing; this thread keeps
             # watching the deadline and Ctrl-C
-            writer = threading.Thread(target=_write_all, args=(proc.stdin, payload),
-                                      daemon=True)
+            writer = threading.Thread(target=_write_all, args=(proc.stdin, payload), daemon=True)
             writer.start()
             fd = proc.stdout.fileno()
-            while True:                                      # Ctrl-C reaches us here
+            while True:  # Ctrl-C reaches us here
                 if select.select([fd], [], [], 0.02)[0]:
                     answer = pickle.load(proc.stdout)
                     writer.join()
                     return answer
                 if kill_at is not None and time.perf_counter() >= kill_at:
-                    self.close()                             # past the deadline: killed
+                    self.close()  # past the deadline: killed
                     writer.join()
                     return None
                 if proc.poll() is not None:
-                    raise RuntimeError("the HiGHS worker process ended unexpectedly "
-                                       f"(exit {proc.returncode})")
+                    raise RuntimeError(
+                        f"the HiGHS worker process ended unexpectedly (exit {proc.returncode})"
+                    )
         except BaseException:
             self.close()
             raise
@@ -475,7 +557,7 @@ class _CoveringProgram:
     def __del__(self) -> None:
         try:
             self.close()
-        except Exception:               # noqa: BLE001 - interpreter shutdown
+        except Exception:  # noqa: BLE001 - interpreter shutdown
             pass
 
 
@@ -529,8 +611,9 @@ def _kernel_on_groups(gens: np.ndarray, orders: list, n: int, kernel_size: int):
     return list(W[1:])
 
 
-def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
-            executor: Any = None, seed: int = 0) -> Hardest:
+def hardest(
+    board: Any, kernel: Kernel, *, budget: Any = None, executor: Any = None, seed: int = 0
+) -> Hardest:
     """The hardest solvable board of ``board`` (target 0) and its fewest taps.
 
     Parameters
@@ -596,30 +679,49 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
         """The board -A x, (y, proven): the least-length tap vector y of the coset
         x + ker A (x solves that board), whether the search proved it least, and the
         search's proof dict (None when not proved)."""
-        state = board.apply(np.zeros(board.shape, dtype=np.uint8),
-                            board.from_tap_vector((n - x.astype(np.int64)) % n))
+        state = board.apply(
+            np.zeros(board.shape, dtype=np.uint8),
+            board.from_tap_vector((n - x.astype(np.int64)) % n),
+        )
         left = remaining()
         # a small coset (WHOLE_COSET_WORK: milliseconds) is searched whole even when the
         # budget is spent: the board the program paid for is then proved; larger
         # cosets get what is left of the budget (a deadline: unproved when it runs out)
-        budget = search_steps if left is None or kernel_size * max(1, r) <= WHOLE_COSET_WORK \
-            else left
+        budget = (
+            search_steps if left is None or kernel_size * max(1, r) <= WHOLE_COSET_WORK else left
+        )
         steps, seconds = check_budget(budget, search_steps)
         proof: list = []
-        y, proven, _, _ = coset_minimum(x.astype(np.uint8), kernel, steps=steps,
-                                        seconds=seconds, deadline=deadline_after(seconds),
-                                        executor=executor, descent=MIN_DESCENT_SECONDS,
-                                        proof=proof)
-        if proven and proof and proof[0].get("method") == "tree" and \
-                proof[0].get("pruned") != [[]] and not np.array_equal(y, x):
+        y, proven, _, _ = coset_minimum(
+            x.astype(np.uint8),
+            kernel,
+            steps=steps,
+            seconds=seconds,
+            deadline=deadline_after(seconds),
+            executor=executor,
+            descent=MIN_DESCENT_SECONDS,
+            proof=proof,
+        )
+        if (
+            proven
+            and proof
+            and proof[0].get("method") == "tree"
+            and proof[0].get("pruned") != [[]]
+            and not np.array_equal(y, x)
+        ):
             # a tree proof's prefixes are read against the certificate's taps (the
             # witness y): searched again from y itself, so that start and answer agree
             again: list = []
-            y2, proven2, _, _ = coset_minimum(y.astype(np.uint8), kernel, steps=steps,
-                                              seconds=seconds,
-                                              deadline=deadline_after(seconds),
-                                              executor=executor,
-                                              descent=MIN_DESCENT_SECONDS, proof=again)
+            y2, proven2, _, _ = coset_minimum(
+                y.astype(np.uint8),
+                kernel,
+                steps=steps,
+                seconds=seconds,
+                deadline=deadline_after(seconds),
+                executor=executor,
+                descent=MIN_DESCENT_SECONDS,
+                proof=again,
+            )
             if proven2 and again and np.array_equal(y2, y):
                 return state, y, True, again[0]
             return state, y, False, None
@@ -627,14 +729,23 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
 
     # the zero board needs no taps: a proved start (the tree pruned at its root)
     zero_proof = {"method": "tree", "leaf_dim": 0, "pruned": [[]]}
-    best = (0, np.zeros(board.shape, dtype=np.uint8),
-            board.from_tap_vector(np.zeros(r, dtype=np.uint8)), zero_proof)
+    best = (
+        0,
+        np.zeros(board.shape, dtype=np.uint8),
+        board.from_tap_vector(np.zeros(r, dtype=np.uint8)),
+        zero_proof,
+    )
     iterations = 0
     # (1) the linear program's exact bound
     elements = KernelElements.build(H, orders, n, r)
     cover = KernelElements.cover(H, orders, n, r, seed=seed)
-    bound, bound_set, idx, q = root_bound(elements if elements.complete else None, cover,
-                                          groups, n, deadline=_share(deadline, LP_SHARE))
+    bound, bound_set, idx, q = root_bound(
+        elements if elements.complete else None,
+        cover,
+        groups,
+        n,
+        deadline=_share(deadline, LP_SHARE),
+    )
     upper = min(top, bound.__floor__())
     root: tuple[Any, ...] = (bound_set.coeffs[idx], q, bound.__floor__())
     pinned_taps: list[int] = []
@@ -649,39 +760,75 @@ def hardest(board: Any, kernel: Kernel, *, budget: Any = None,
     else:
         gens = np.asarray(H, dtype=np.int64)[:, groups.rep] % n
         pinned = pinned_groups(gens, groups.sizes, n)
-        pinned_taps = [int(groups.members[g][0]) for g in pinned
-                       if groups.sizes[g] == 1]
+        pinned_taps = [int(groups.members[g][0]) for g in pinned if groups.sizes[g] == 1]
         # (1b) the program with the pinned taps at 0 (a one-leaf lp-tree): often lower
         if pinned_taps and elements.complete and best[0] < upper:
-            b2, idx2, q2, _ = lp_bound(elements, groups, {j: 0 for j in pinned_taps}, n,
-                                       deadline=_share(deadline, PINNED_SHARE))
+            b2, idx2, q2, _ = lp_bound(
+                elements,
+                groups,
+                {j: 0 for j in pinned_taps},
+                n,
+                deadline=_share(deadline, PINNED_SHARE),
+            )
             if b2.__floor__() < upper:
                 upper = b2.__floor__()
                 root = (elements.coeffs[idx2], q2, upper, pinned_taps)
         # (2) local search on large kernels
         incumbent = None
         if best[0] < upper and kernel_size > FULL_KERNEL_MAX:
-            best, incumbent = _anneal(board, elements if elements.complete else None,
-                                      H, orders, n, r, groups, pinned, fewest, best,
-                                      deadline, seed)
+            best, incumbent = _anneal(
+                board,
+                elements if elements.complete else None,
+                H,
+                orders,
+                n,
+                r,
+                groups,
+                pinned,
+                fewest,
+                best,
+                deadline,
+                seed,
+            )
         if best[0] < upper and (deadline is None or time.perf_counter() < deadline):
             program = _CoveringProgram(groups, n, constant, pinned, upper=upper)
             try:
                 if incumbent is not None:
                     program.start(*incumbent)
-                best, upper, iterations = _generate(program, gens, orders, n, r,
-                                                    kernel_size, groups, board, fewest,
-                                                    remaining, best, upper)
+                best, upper, iterations = _generate(
+                    program,
+                    gens,
+                    orders,
+                    n,
+                    r,
+                    kernel_size,
+                    groups,
+                    board,
+                    fewest,
+                    remaining,
+                    best,
+                    upper,
+                )
             finally:
                 program.close()
     min_taps, state, taps, proof = best
     _check_witness(board, state, taps, min_taps)
     upper = max(upper, min_taps)
     rhs = board.cell_vector(board.coerce_state((-state.astype(np.int64)) % n))
-    data = CertificateData(board, H, orders, rhs, board.tap_vector(taps), min_taps, proof,
-                           root, pinned_taps, upper)
-    return Hardest(min_taps, state, taps, min_taps >= upper, min_taps, upper,
-                   time.perf_counter() - t0, iterations, data)
+    data = CertificateData(
+        board, H, orders, rhs, board.tap_vector(taps), min_taps, proof, root, pinned_taps, upper
+    )
+    return Hardest(
+        min_taps,
+        state,
+        taps,
+        min_taps >= upper,
+        min_taps,
+        upper,
+        time.perf_counter() - t0,
+        iterations,
+        data,
+    )
 
 
 #: Shares of the time left: the root linear program (when it is solved by constraint
@@ -714,10 +861,10 @@ def _share(deadline: float | None, share: float) -> float | None:
     return now + share * max(0.0, deadline - now)
 
 
-def _anneal(board, elements, H, orders, n, r, groups, pinned, fewest, best, deadline,
-            seed):
+def _anneal(board, elements, H, orders, n, r, groups, pinned, fewest, best, deadline, seed):
     """Stage (2) of :func:`hardest`: (best, incumbent for the program or None)."""
     from modlights.search.anneal import T_END, T_START, Annealer
+
     if elements is None:
         elements = KernelElements.build(H, orders, n, r, samples=ANNEAL_SAMPLES, seed=seed)
     walker = Annealer(elements.values, n, seed=seed)
@@ -727,7 +874,7 @@ def _anneal(board, elements, H, orders, n, r, groups, pinned, fewest, best, dead
     stop = _share(deadline, ANNEAL_SHARE_LARGE if large else ANNEAL_SHARE)
     if stop is None:
         moves = ANNEAL_MOVES_PER_TAP * max(1, r)
-    else:   # as many moves as fit in the share, from the speed of a first few
+    else:  # as many moves as fit in the share, from the speed of a first few
         t = time.perf_counter()
         probe = 256
         walker.run(probe, deadline=stop, t_start=T_START, t_end=T_START)
@@ -751,8 +898,7 @@ def _anneal(board, elements, H, orders, n, r, groups, pinned, fewest, best, dead
                 break
             hi = T_START * ratio ** (seg / segments)
             lo = T_START * ratio ** ((seg + 1) / segments)
-            x, _ = walker.run(max(1, per_chain // segments), deadline=stop, t_start=hi,
-                              t_end=lo)
+            x, _ = walker.run(max(1, per_chain // segments), deadline=stop, t_start=hi, t_end=lo)
             state, y, proven, proof = fewest(x.astype(np.int64))
             length = int(y.sum(dtype=np.int64))
             if proven and length > best[0]:
@@ -767,12 +913,18 @@ def _anneal(board, elements, H, orders, n, r, groups, pinned, fewest, best, dead
     return best, incumbent
 
 
-def _incumbent(x: np.ndarray, value: int, elements: KernelElements, groups: _TapGroups,
-               pinned: np.ndarray, n: int):
+def _incumbent(
+    x: np.ndarray,
+    value: int,
+    elements: KernelElements,
+    groups: _TapGroups,
+    pinned: np.ndarray,
+    n: int,
+):
     """The program's columns for the coset of x (value its fewest taps): the lightest
     y in x + ker A that is 0 in the majority on every pinned group (so it meets the
     pinning and leader rows), as (group counts g x n, value); None if none is found."""
-    Y = (x.astype(np.int64)[None, :] + elements.values) % n              # m x r
+    Y = (x.astype(np.int64)[None, :] + elements.values) % n  # m x r
     ok = np.ones(len(Y), dtype=bool)
     for g in pinned:
         taps = groups.members[g]
@@ -788,14 +940,15 @@ def _incumbent(x: np.ndarray, value: int, elements: KernelElements, groups: _Tap
     return counts, value
 
 
-def _generate(program, gens, orders, n, r, kernel_size, groups, board, fewest, remaining,
-              best, upper):
+def _generate(
+    program, gens, orders, n, r, kernel_size, groups, board, fewest, remaining, best, upper
+):
     """The constraint generation loop of :func:`hardest`: (best, upper, iterations)."""
     iterations = 0
     seen = set()
 
     def cut(w: np.ndarray) -> None:
-        w = np.asarray(w, dtype=np.uint8)               # one key per element
+        w = np.asarray(w, dtype=np.uint8)  # one key per element
         key = w.tobytes()
         if key not in seen:
             seen.add(key)

@@ -20,6 +20,7 @@ fewest taps over the elements, at most the target when the target holds. Complex
 one linear program per node; the tree is exponential in the worst case (the budget
 bounds it).
 """
+
 from __future__ import annotations
 
 import copy
@@ -47,9 +48,16 @@ def _weights(q: Any) -> list[Fraction]:
     return [Fraction(v, total) for v in qs]
 
 
-def lp_tree(E: KernelElements, groups: Any, n: int, target: int, pinned: list[int], *,
-            deadline: float | None = None, max_nodes: int | None = TREE_NODES_MAX
-            ) -> tuple[list[dict], list[tuple]] | None:
+def lp_tree(
+    E: KernelElements,
+    groups: Any,
+    n: int,
+    target: int,
+    pinned: list[int],
+    *,
+    deadline: float | None = None,
+    max_nodes: int | None = TREE_NODES_MAX,
+) -> tuple[list[dict], list[tuple]] | None:
     """The ``lp-tree`` of the module docstring for ``target``: (nodes in preorder with
     weights keyed by element number, the elements' coefficient tuples in that
     numbering), or None when the budget (``deadline``, ``max_nodes``) ran out first or
@@ -80,7 +88,7 @@ def lp_tree(E: KernelElements, groups: Any, n: int, target: int, pinned: list[in
         # branch where the weights' per-value sums spread the most
         V = E.values[idx].astype(np.int64)
         qv = np.array([int(v) for v in q], dtype=np.float64)
-        S = np.stack([((V[:, free] + v) % n).T @ qv for v in range(n)])     # n x free
+        S = np.stack([((V[:, free] + v) % n).T @ qv for v in range(n)])  # n x free
         j = free[int(np.argmax(S.max(axis=0) - S.min(axis=0)))]
         nodes.append({"branch": int(j)})
         for v in range(n):
@@ -105,9 +113,19 @@ class CertificateData:
     tree may fix to 0 at its root; upper : the upper bound the search claims (an integer
     program's optimum may be below the root's bound, the tree then certifies it)."""
 
-    def __init__(self, board: Any, H: np.ndarray, orders: list[int], rhs: np.ndarray,
-                 taps: np.ndarray, length: int, proof: dict | None, root: tuple,
-                 pinned: list[int], upper: int):
+    def __init__(
+        self,
+        board: Any,
+        H: np.ndarray,
+        orders: list[int],
+        rhs: np.ndarray,
+        taps: np.ndarray,
+        length: int,
+        proof: dict | None,
+        root: tuple,
+        pinned: list[int],
+        upper: int,
+    ):
         self.board = board
         self.H = np.asarray(H, dtype=np.uint8)
         self.orders = [int(o) for o in orders]
@@ -118,7 +136,7 @@ class CertificateData:
         self.root = root
         self.pinned = [int(j) for j in pinned]
         self.upper = int(upper)
-        self.tree: tuple | None = None          # (nodes, element coefficient tuples)
+        self.tree: tuple | None = None  # (nodes, element coefficient tuples)
         self.tree_failed = False
 
     def _upper_bound(self, budget: float | None) -> tuple[dict, int]:
@@ -127,16 +145,35 @@ class CertificateData:
             self._prove_tree(budget)
         if self.upper < floor_b and self.tree is not None:
             nodes, elements = self.tree
-            return ({"method": "lp-tree", "elements": [list(e) for e in elements],
-                     "pinned": list(self.pinned), "nodes": nodes}, self.upper)
-        if len(self.root) > 3:                  # the root with pinned taps, one leaf
-            return ({"method": "lp-tree", "elements": [list(map(int, c)) for c in coeffs],
-                     "pinned": [int(j) for j in self.root[3]],
-                     "nodes": [{"weights": {str(i): _fraction_text(f)
-                                            for i, f in enumerate(_weights(q))}}]},
-                    int(floor_b))
-        return ({"method": "lp-dual", "elements": [list(map(int, c)) for c in coeffs],
-                 "weights": [_fraction_text(f) for f in _weights(q)]}, int(floor_b))
+            return (
+                {
+                    "method": "lp-tree",
+                    "elements": [list(e) for e in elements],
+                    "pinned": list(self.pinned),
+                    "nodes": nodes,
+                },
+                self.upper,
+            )
+        if len(self.root) > 3:  # the root with pinned taps, one leaf
+            return (
+                {
+                    "method": "lp-tree",
+                    "elements": [list(map(int, c)) for c in coeffs],
+                    "pinned": [int(j) for j in self.root[3]],
+                    "nodes": [
+                        {"weights": {str(i): _fraction_text(f) for i, f in enumerate(_weights(q))}}
+                    ],
+                },
+                int(floor_b),
+            )
+        return (
+            {
+                "method": "lp-dual",
+                "elements": [list(map(int, c)) for c in coeffs],
+                "weights": [_fraction_text(f) for f in _weights(q)],
+            },
+            int(floor_b),
+        )
 
     def _prove_tree(self, budget: float | None) -> None:
         n = self.board.states
@@ -144,8 +181,15 @@ class CertificateData:
         E = KernelElements.build(self.H, self.orders, n, r)
         groups = TapGroups(self.H, r)
         deadline = None if budget is None else time.perf_counter() + budget
-        out = lp_tree(E, groups, n, self.upper, self.pinned, deadline=deadline,
-                      max_nodes=None if budget is not None else TREE_NODES_MAX)
+        out = lp_tree(
+            E,
+            groups,
+            n,
+            self.upper,
+            self.pinned,
+            deadline=deadline,
+            max_nodes=None if budget is not None else TREE_NODES_MAX,
+        )
         if out is None:
             self.tree_failed = budget is None
             return
@@ -162,14 +206,22 @@ class CertificateData:
         if proof is not None and "generators" in proof:
             H, orders, proof, upper_bound = _reexpress(self, proof, upper_bound)
         cert = {
-            "format": "modlights-certificate", "version": 1, "kind": "hardest",
+            "format": "modlights-certificate",
+            "version": 1,
+            "kind": "hardest",
             "board": self.board.to_dict(),
-            "kernel": {"generators": H.astype(int).tolist() if hasattr(H, "astype")
-                       else H, "orders": list(orders)},
-            "lower": self.length, "upper": max(upper, self.length),
-            "witness": {"rhs": list(self.rhs), "taps": list(self.taps),
-                        "length": self.length,
-                        "proof": copy.deepcopy(proof) if proof is not None else None},
+            "kernel": {
+                "generators": H.astype(int).tolist() if hasattr(H, "astype") else H,
+                "orders": list(orders),
+            },
+            "lower": self.length,
+            "upper": max(upper, self.length),
+            "witness": {
+                "rhs": list(self.rhs),
+                "taps": list(self.taps),
+                "length": self.length,
+                "proof": copy.deepcopy(proof) if proof is not None else None,
+            },
             "upper_bound": upper_bound,
         }
         return cert
@@ -186,8 +238,7 @@ def _reexpress(data: CertificateData, proof: dict, upper_bound: dict):
     for row in G:
         hit = [i for i in range(len(old)) if i not in perm and np.array_equal(old[i], row)]
         if not hit:
-            raise ValueError("the witness proof's generators are not a reordering of the "
-                             "kernel's")
+            raise ValueError("the witness proof's generators are not a reordering of the kernel's")
         perm.append(hit[0])
     proof = {k: v for k, v in proof.items() if k not in ("generators", "orders")}
     ub = copy.deepcopy(upper_bound)

@@ -34,6 +34,7 @@ Entry points:
 Complexity: one pricing round of :func:`lp_bound` is O(|E| x groups); the program has
 groups x n columns and at most a few hundred element rows per round.
 """
+
 from __future__ import annotations
 
 import time
@@ -74,17 +75,18 @@ class TapGroups:
     kernel vector's value on the whole group is read."""
 
     def __init__(self, H: np.ndarray, n_taps: int):
-        cols = np.ascontiguousarray(H.T)                     # r x k
+        cols = np.ascontiguousarray(H.T)  # r x k
         zero = ~cols.any(axis=1) if cols.shape[1] else np.ones(n_taps, dtype=bool)
         self.fixed = np.flatnonzero(zero)
         live = np.flatnonzero(~zero)
         if live.size:
-            _, first, inverse = np.unique(cols[live], axis=0, return_index=True,
-                                          return_inverse=True)
+            _, first, inverse = np.unique(
+                cols[live], axis=0, return_index=True, return_inverse=True
+            )
             inverse = inverse.reshape(-1)
             order = np.argsort(inverse, kind="stable")
             bounds = np.searchsorted(inverse[order], np.arange(len(first) + 1))
-            self.members = [live[order[bounds[g]:bounds[g + 1]]] for g in range(len(first))]
+            self.members = [live[order[bounds[g] : bounds[g + 1]]] for g in range(len(first))]
         else:
             self.members = []
         self.rep = np.array([m[0] for m in self.members], dtype=np.int64)
@@ -124,13 +126,13 @@ class KernelElements:
     touch every tap the kernel touches (at most ``span_max`` elements), plus ``samples``
     random elements (seeded)."""
 
-    def __init__(self, H: np.ndarray, orders: list[int], n: int, r: int,
-                 coeffs: np.ndarray, complete: bool):
+    def __init__(
+        self, H: np.ndarray, orders: list[int], n: int, r: int, coeffs: np.ndarray, complete: bool
+    ):
         self.orders = [int(o) for o in orders]
         self.H = np.asarray(H, dtype=np.int64).reshape(len(self.orders), r) % n
         self.n = int(n)
-        self.coeffs = np.asarray(coeffs, dtype=np.int64).reshape(len(coeffs),
-                                                                 len(self.orders))
+        self.coeffs = np.asarray(coeffs, dtype=np.int64).reshape(len(coeffs), len(self.orders))
         self.complete = bool(complete)
         self.values = self.values_of(self.coeffs)
 
@@ -139,16 +141,24 @@ class KernelElements:
         coeffs = np.asarray(coeffs, dtype=np.int64).reshape(len(coeffs), len(self.orders))
         out = np.zeros((len(coeffs), self.H.shape[1]), dtype=np.uint8)
         for a in range(0, len(coeffs), 4096):
-            out[a:a + 4096] = (coeffs[a:a + 4096] @ self.H) % self.n
+            out[a : a + 4096] = (coeffs[a : a + 4096] @ self.H) % self.n
         return out
 
     def __len__(self) -> int:
         return len(self.coeffs)
 
     @classmethod
-    def build(cls, H: np.ndarray, orders: list[int], n: int, r: int, *,
-              span_max: int = 1 << 16, samples: int = 0, seed: int = 0
-              ) -> KernelElements:
+    def build(
+        cls,
+        H: np.ndarray,
+        orders: list[int],
+        n: int,
+        r: int,
+        *,
+        span_max: int = 1 << 16,
+        samples: int = 0,
+        seed: int = 0,
+    ) -> KernelElements:
         """The whole kernel when |ker A| x r <= ``ENUMERATE_MAX``, else
         :meth:`cover` plus ``samples`` random elements (seeded)."""
         orders = [int(o) for o in orders]
@@ -159,12 +169,19 @@ class KernelElements:
             return E
         rng = np.random.default_rng(seed)
         R = np.stack([rng.integers(0, o, samples) for o in orders], axis=1)
-        return cls(H, orders, n, r, np.unique(np.concatenate([E.coeffs, R]), axis=0),
-                   False)
+        return cls(H, orders, n, r, np.unique(np.concatenate([E.coeffs, R]), axis=0), False)
 
     @classmethod
-    def cover(cls, H: np.ndarray, orders: list[int], n: int, r: int, *,
-              span_max: int = 1 << 16, seed: int = 0) -> KernelElements:
+    def cover(
+        cls,
+        H: np.ndarray,
+        orders: list[int],
+        n: int,
+        r: int,
+        *,
+        span_max: int = 1 << 16,
+        seed: int = 0,
+    ) -> KernelElements:
         """The subgroup spanned by elements chosen greedily (most new taps first: the
         generators, and random elements when n is prime, seeded) until it touches
         every tap the kernel touches, or until it would exceed ``span_max`` elements.
@@ -210,8 +227,7 @@ class KernelElements:
         return out
 
 
-def exact_bound(values: np.ndarray, q: np.ndarray, n: int,
-                fixed: dict[int, int]) -> Fraction:
+def exact_bound(values: np.ndarray, q: np.ndarray, n: int, fixed: dict[int, int]) -> Fraction:
     """(*) of the module docstring, exactly: weights q (non-negative ints, sum > 0;
     lambda = q / sum(q)) on the elements whose tap values are the rows of ``values``
     (m x r, entries 0..n-1), taps ``fixed`` {tap: value}, every other tap free.
@@ -230,7 +246,7 @@ def exact_bound(values: np.ndarray, q: np.ndarray, n: int,
     wide = Q * max(1, n - 1) >= 1 << 62
     S = np.zeros((n, r), dtype=object if wide else np.int64)
     for a in range(0, len(support), 2048):
-        part = support[a:a + 2048]
+        part = support[a : a + 2048]
         V = values[part].astype(np.int64)
         qv = np.array([qs[i] for i in part], dtype=object if wide else np.int64)
         for v in range(n):
@@ -264,6 +280,7 @@ def rationalise(lam: np.ndarray, denominator: int = DENOMINATOR) -> np.ndarray:
 def _new_lp() -> Any:
     """A silent HiGHS instance for linear programs (no banner on stdout)."""
     import highspy
+
     h = highspy._core._Highs() if hasattr(highspy, "_core") else highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("threads", 1)
@@ -275,13 +292,21 @@ class _Node:
 
     def __init__(self, groups: Any, fixed: dict[int, int], r: int):
         self.fixed = fixed
-        self.free_count = np.array([int(sum(1 for j in m if int(j) not in fixed))
-                                    for m in groups.members], dtype=np.int64)
+        self.free_count = np.array(
+            [int(sum(1 for j in m if int(j) not in fixed)) for m in groups.members], dtype=np.int64
+        )
 
 
-def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
-             deadline: float | None = None, price: bool = True,
-             warm: np.ndarray | None = None) -> tuple[Fraction, np.ndarray, np.ndarray, float]:
+def lp_bound(
+    E: KernelElements,
+    groups: Any,
+    fixed: dict[int, int],
+    n: int,
+    *,
+    deadline: float | None = None,
+    price: bool = True,
+    warm: np.ndarray | None = None,
+) -> tuple[Fraction, np.ndarray, np.ndarray, float]:
     """The linear program at a node with taps ``fixed`` ({tap: value}), over the
     elements E (by constraint generation: rows enter while the program's fractional
     answer breaks one, found by a pass over all of E), then made exact.
@@ -294,6 +319,7 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
     ``warm``: element indices whose rows start in the program (a parent node's).
     """
     import highspy
+
     inf = highspy.kHighsInf
     vals = E.values
     m = len(E)
@@ -312,14 +338,14 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
     live = np.flatnonzero(cnt > 0)
     h = _new_lp()
     ncols = len(live) * n
-    h.addVars(ncols + 1, np.zeros(ncols + 1),
-              np.append(np.repeat(cnt[live], n).astype(float), inf))
+    h.addVars(ncols + 1, np.zeros(ncols + 1), np.append(np.repeat(cnt[live], n).astype(float), inf))
     h.changeColCost(ncols, 1.0)
     h.changeObjectiveSense(highspy.ObjSense.kMaximize)
     for a, g in enumerate(live):
-        h.addRow(float(cnt[g]), float(cnt[g]), n, np.arange(a * n, a * n + n, dtype=np.int32),
-                 np.ones(n))
-    rows: list[int] = []               # element index of every element row, in order
+        h.addRow(
+            float(cnt[g]), float(cnt[g]), n, np.arange(a * n, a * n + n, dtype=np.int32), np.ones(n)
+        )
+    rows: list[int] = []  # element index of every element row, in order
     in_rows = np.zeros(m, dtype=bool)
 
     def add(candidates: np.ndarray) -> None:
@@ -339,13 +365,20 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
             coefs.append(1.0)
             in_rows[i] = True
             rows.append(i)
-        h.addRows(len(idx), np.full(len(idx), -inf), K[idx].astype(float) + constant_free,
-                  len(cols), np.array(starts, dtype=np.int32), np.array(cols, dtype=np.int32),
-                  np.array(coefs, dtype=float))
+        h.addRows(
+            len(idx),
+            np.full(len(idx), -inf),
+            K[idx].astype(float) + constant_free,
+            len(cols),
+            np.array(starts, dtype=np.int32),
+            np.array(cols, dtype=np.int32),
+            np.array(coefs, dtype=float),
+        )
 
     # start: the lightest rows of the all-(n-1) answer and a few spread ones
-    start = np.argsort(K + ((W.astype(np.int64) + (n - 1)) % n) @ cnt,
-                       kind="stable")[:ROWS_PER_ROUND]
+    start = np.argsort(K + ((W.astype(np.int64) + (n - 1)) % n) @ cnt, kind="stable")[
+        :ROWS_PER_ROUND
+    ]
     if warm is not None:
         start = np.union1d(start, np.asarray(warm, dtype=np.int64))
     add(np.union1d(start, np.linspace(0, m - 1, min(m, 16)).astype(np.int64)))
@@ -362,13 +395,14 @@ def lp_bound(E: KernelElements, groups: Any, fixed: dict[int, int], n: int, *,
         value = K + constant_free + _row_values(alloc, W, live, n)
         value[in_rows] = np.inf
         cand = np.argpartition(value, min(len(value) - 1, ROWS_PER_ROUND))[:ROWS_PER_ROUND]
-        worst = [int(i) for i in cand[np.argsort(value[cand], kind="stable")]
-                 if np.isfinite(value[i])]
+        worst = [
+            int(i) for i in cand[np.argsort(value[cand], kind="stable")] if np.isfinite(value[i])
+        ]
         if not worst or value[worst[0]] >= obj - 1e-7:
             break
         add(np.array(worst))
     sol = h.getSolution()
-    duals = np.asarray(sol.row_dual)[len(live):]
+    duals = np.asarray(sol.row_dual)[len(live) :]
     idx = np.array(rows, dtype=np.int64)
     q = rationalise(np.abs(duals) if len(duals) else np.ones(1))
     keep = np.array([int(v) > 0 for v in q], dtype=bool)
@@ -381,6 +415,7 @@ def _run(h: Any, deadline: float | None) -> None:
     """h.run() on a thread, stopped through HiGHS's interrupt callbacks at ``deadline``
     or on Ctrl-C (re-raised here within a fraction of a second)."""
     from highspy import cb
+
     stop = [False]
 
     def interrupt(ctype, message, data_out, data_in, user_data):
@@ -392,6 +427,7 @@ def _run(h: Any, deadline: float | None) -> None:
         if hasattr(cb.HighsCallbackType, kind):
             h.startCallback(getattr(cb.HighsCallbackType, kind))
     from modlights.search import _highs_worker as hw
+
     hw.run_on_thread(h, lambda: stop.__setitem__(0, True))
 
 
@@ -404,14 +440,14 @@ def _row_values(a: np.ndarray, W: np.ndarray, live: np.ndarray, n: int) -> np.nd
     if not len(live):
         return out
     # T[g, u] = sum_v a_{g,v} ((v + u) mod n): a row's value on group g when w_g = u
-    T = np.stack([a @ ((np.arange(n) + u) % n) for u in range(n)], axis=1)   # live x n
+    T = np.stack([a @ ((np.arange(n) + u) % n) for u in range(n)], axis=1)  # live x n
     base = T[:, 0].sum()
     for lo in range(0, m, 8192):
-        block = W[lo:lo + 8192][:, live]
+        block = W[lo : lo + 8192][:, live]
         acc = np.full(len(block), base)
         for u in range(1, n):
             acc += (block == u).astype(np.float64) @ (T[:, u] - T[:, 0])
-        out[lo:lo + 8192] = acc
+        out[lo : lo + 8192] = acc
     return out
 
 
@@ -426,9 +462,14 @@ def uniform_value(groups: Any, n: int, fixed: dict[int, int] | None = None) -> F
     return Fraction((n - 1) * touched, 2) + (n - 1) * untouched
 
 
-def root_bound(E: KernelElements | None, cover: KernelElements, groups: Any, n: int, *,
-               deadline: float | None = None
-               ) -> tuple[Fraction, KernelElements, np.ndarray, np.ndarray]:
+def root_bound(
+    E: KernelElements | None,
+    cover: KernelElements,
+    groups: Any,
+    n: int,
+    *,
+    deadline: float | None = None,
+) -> tuple[Fraction, KernelElements, np.ndarray, np.ndarray]:
     """The ``lp-dual`` bound (no tap fixed): (exact bound, the element set, element
     indices into it, integer weights). First the uniform weights over ``cover`` (a
     subgroup touching the taps the kernel touches): for a prime n they meet
@@ -436,8 +477,12 @@ def root_bound(E: KernelElements | None, cover: KernelElements, groups: Any, n: 
     program over E (the whole kernel, by constraint generation) when given, and the
     better of the two is returned."""
     uniform = exact_bound(cover.values, np.ones(len(cover), dtype=object), n, {})
-    best = (uniform, cover, np.arange(len(cover), dtype=np.int64),
-            np.ones(len(cover), dtype=object))
+    best = (
+        uniform,
+        cover,
+        np.arange(len(cover), dtype=np.int64),
+        np.ones(len(cover), dtype=object),
+    )
     if uniform <= uniform_value(groups, n) or E is None or not len(groups.members):
         return best
     b, idx, q, _ = lp_bound(E, groups, {}, n, deadline=deadline)

@@ -35,6 +35,7 @@ single-process search and every result is proved minimal. Complexity: an exhaust
 search examines |ker A| = prod(orders) elements, O(n_taps / 64) word operations each
 over GF(2) (a Gray-code step), O(n_taps) otherwise.
 """
+
 from __future__ import annotations
 
 import concurrent.futures as cf
@@ -45,9 +46,21 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Kernel", "coset_minimum", "minimise", "descend", "exhaustive", "min_many",
-           "coset_min", "min_lengths_many", "executor_workers", "check_executor",
-           "TASKS_PER_WORKER", "MIN_DESCENT_SECONDS", "deadline_after"]
+__all__ = [
+    "Kernel",
+    "coset_minimum",
+    "minimise",
+    "descend",
+    "exhaustive",
+    "min_many",
+    "coset_min",
+    "min_lengths_many",
+    "executor_workers",
+    "check_executor",
+    "TASKS_PER_WORKER",
+    "MIN_DESCENT_SECONDS",
+    "deadline_after",
+]
 
 #: Tasks per worker when a coset or a batch is split: enough that a slow task does not
 #: leave the other workers idle at the end, few enough that task overhead stays small.
@@ -64,9 +77,11 @@ MIN_ROWS_PER_TASK = 4096
 def check_executor(executor: Any) -> None:
     """ValueError unless ``executor`` is None or looks like a concurrent.futures.Executor."""
     if executor is not None and not callable(getattr(executor, "submit", None)):
-        raise ValueError("executor must be a concurrent.futures.Executor (an object with "
-                         f"submit(), e.g. ProcessPoolExecutor or a Dask client's "
-                         f"get_executor()), got {type(executor).__name__}")
+        raise ValueError(
+            "executor must be a concurrent.futures.Executor (an object with "
+            f"submit(), e.g. ProcessPoolExecutor or a Dask client's "
+            f"get_executor()), got {type(executor).__name__}"
+        )
 
 
 def executor_workers(executor: cf.Executor) -> int:
@@ -79,29 +94,39 @@ def executor_workers(executor: cf.Executor) -> int:
     if client is not None:
         try:
             return max(1, int(sum(client.nthreads().values())))
-        except Exception:           # a client that cannot answer: assume a small pool
+        except Exception:  # a client that cannot answer: assume a small pool
             pass
     return 2
 
 
 # ------------------------------------------------------------------ tasks (module level)
-def _rows_task(X0: np.ndarray, H: np.ndarray, orders: list[int], n: int, taps: bool,
-               threads: int | None) -> tuple[np.ndarray, np.ndarray | None]:
+def _rows_task(
+    X0: np.ndarray, H: np.ndarray, orders: list[int], n: int, taps: bool, threads: int | None
+) -> tuple[np.ndarray, np.ndarray | None]:
     from modlights.native import _core as _coset_batch
+
     return _coset_batch.coset_min_many(X0, H, orders, n, threads=threads, taps=taps)
 
 
-def _sub_task(x0: np.ndarray, H: np.ndarray, orders: list[int], n: int, inner: int,
-              corner: int, bound: int) -> tuple[np.ndarray | None, int, int, int]:
+def _sub_task(
+    x0: np.ndarray, H: np.ndarray, orders: list[int], n: int, inner: int, corner: int, bound: int
+) -> tuple[np.ndarray | None, int, int, int]:
     from modlights.native import _core as _coset_batch
+
     return _coset_batch.coset_min_sub(x0, H, orders, n, inner, corner, bound)
 
 
 # ------------------------------------------------------------------ batches
-def min_lengths_many(X0: np.ndarray, H: np.ndarray, orders: list[int], n: int, *,
-                     taps: bool = True, executor: cf.Executor | None = None,
-                     threads: int | None = None
-                     ) -> tuple[np.ndarray, np.ndarray | None]:
+def min_lengths_many(
+    X0: np.ndarray,
+    H: np.ndarray,
+    orders: list[int],
+    n: int,
+    *,
+    taps: bool = True,
+    executor: cf.Executor | None = None,
+    threads: int | None = None,
+) -> tuple[np.ndarray, np.ndarray | None]:
     """The least length over x + span(H) for every row x of X0 (m, r), exhaustively.
 
     Parameters
@@ -127,20 +152,26 @@ def min_lengths_many(X0: np.ndarray, H: np.ndarray, orders: list[int], n: int, *
         block = max(1, min(m, WORK_PER_CALL // max(1, prod(orders))))
         if block >= m:
             return _rows_task(X0, H, orders, n, taps, threads)
-        parts = [_rows_task(X0[a:a + block], H, orders, n, taps, threads)
-                 for a in range(0, m, block)]
-        return (np.concatenate([p[0] for p in parts]),
-                np.concatenate([p[1] for p in parts]) if taps else None)
+        parts = [
+            _rows_task(X0[a : a + block], H, orders, n, taps, threads) for a in range(0, m, block)
+        ]
+        return (
+            np.concatenate([p[0] for p in parts]),
+            np.concatenate([p[1] for p in parts]) if taps else None,
+        )
     want = TASKS_PER_WORKER * executor_workers(executor)
     tasks = max(1, min(want, -(-m // MIN_ROWS_PER_TASK)))
     cuts = np.linspace(0, m, tasks + 1).astype(np.int64)
-    futures = [executor.submit(_rows_task, X0[a:b].copy(), H, orders, n, taps,
-                               1 if threads is None else threads)
-               for a, b in zip(cuts[:-1], cuts[1:])]
+    futures = [
+        executor.submit(
+            _rows_task, X0[a:b].copy(), H, orders, n, taps, 1 if threads is None else threads
+        )
+        for a, b in zip(cuts[:-1], cuts[1:])
+    ]
     try:
         _wait(futures, cf.ALL_COMPLETED)
         parts = [f.result() for f in futures]
-    except BaseException:           # an error or Ctrl-C: queued tasks are not run
+    except BaseException:  # an error or Ctrl-C: queued tasks are not run
         _stop_tasks(futures, executor)
         raise
     lengths = np.concatenate([p[0] for p in parts])
@@ -159,9 +190,15 @@ def _split(orders: list[int], tasks: int) -> int:
     return inner
 
 
-def coset_min(x0: np.ndarray, H: np.ndarray, orders: list[int], n: int,
-              executor: cf.Executor, *, tasks: int | None = None
-              ) -> tuple[np.ndarray, int, int, int]:
+def coset_min(
+    x0: np.ndarray,
+    H: np.ndarray,
+    orders: list[int],
+    n: int,
+    executor: cf.Executor,
+    *,
+    tasks: int | None = None,
+) -> tuple[np.ndarray, int, int, int]:
     """Least-length element of x0 + span(H), split into sub-cubes over ``executor``.
 
     Parameters
@@ -198,7 +235,7 @@ def coset_min(x0: np.ndarray, H: np.ndarray, orders: list[int], n: int,
     pending: set[cf.Future] = set()
     try:
         return _run_sub_cubes(executor, workers, pending, x0, H, orders, n, inner, cells)
-    except BaseException:           # an error or Ctrl-C: queued tasks are not run
+    except BaseException:  # an error or Ctrl-C: queued tasks are not run
         _stop_tasks(pending, executor)
         raise
 
@@ -225,6 +262,7 @@ def _stop_tasks(futures, executor: Any) -> None:
     cleared. Tasks in other processes get the terminal's SIGINT themselves (or run on;
     their results are dropped)."""
     from modlights.native import _core as _coset_batch
+
     running = [f for f in futures if not f.cancel() and not f.done()]
     if not running or not isinstance(executor, cf.ThreadPoolExecutor):
         return
@@ -251,7 +289,7 @@ def _run_sub_cubes(executor, workers, pending, x0, H, orders, n, inner, cells):
             futures[f] = nxt
             pending.add(f)
             nxt += 1
-        if best_len == 0:           # nothing is shorter (and 0 is one vector): covered
+        if best_len == 0:  # nothing is shorter (and 0 is one vector): covered
             pruned += prod(orders) - examined - pruned
             break
         done = _wait(pending, cf.FIRST_COMPLETED)
@@ -306,16 +344,31 @@ class Kernel:
         its answer, finished or not, does not depend on the engine. Default: identity.
     """
 
-    __slots__ = ("n", "n_taps", "size", "native", "_generators", "_search", "_searchable",
-                 "_symmetries", "_reduce")
+    __slots__ = (
+        "n",
+        "n_taps",
+        "size",
+        "native",
+        "_generators",
+        "_search",
+        "_searchable",
+        "_symmetries",
+        "_reduce",
+    )
 
-    def __init__(self, n: int, n_taps: int, size: int, *, native: bool,
-                 generators: Callable[[], tuple[np.ndarray, list[int]]],
-                 search_generators: Callable[[], tuple[np.ndarray, list[int], bool]]
-                 | None = None,
-                 searchable: Callable[[], bool] | None = None,
-                 symmetries: Callable[[], list] | None = None,
-                 reduce: Callable[[np.ndarray], np.ndarray] | None = None):
+    def __init__(
+        self,
+        n: int,
+        n_taps: int,
+        size: int,
+        *,
+        native: bool,
+        generators: Callable[[], tuple[np.ndarray, list[int]]],
+        search_generators: Callable[[], tuple[np.ndarray, list[int], bool]] | None = None,
+        searchable: Callable[[], bool] | None = None,
+        symmetries: Callable[[], list] | None = None,
+        reduce: Callable[[np.ndarray], np.ndarray] | None = None,
+    ):
         self.n, self.n_taps, self.size = int(n), int(n_taps), int(size)
         self.native = bool(native)
         self._generators = generators
@@ -364,14 +417,23 @@ def exhaustive(kernel: Kernel, steps: int | None, seconds: float | None) -> bool
     total = kernel.size
     if total == 1:
         return True
-    return seconds is None and steps is not None and 0 < steps and total <= steps \
-        and total < 1 << 62
+    return (
+        seconds is None and steps is not None and 0 < steps and total <= steps and total < 1 << 62
+    )
 
 
-def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
-                  seconds: float | None, deadline: float | None, executor: Any = None,
-                  progress: Any = None, descent: float = MIN_DESCENT_SECONDS,
-                  proof: list | None = None) -> tuple[np.ndarray, bool, int, int]:
+def coset_minimum(
+    x0: np.ndarray,
+    kernel: Kernel,
+    *,
+    steps: int | None,
+    seconds: float | None,
+    deadline: float | None,
+    executor: Any = None,
+    progress: Any = None,
+    descent: float = MIN_DESCENT_SECONDS,
+    proof: list | None = None,
+) -> tuple[np.ndarray, bool, int, int]:
     """The least-length element of x0 + ker A within a budget.
 
     Parameters
@@ -406,8 +468,7 @@ def coset_minimum(x0: np.ndarray, kernel: Kernel, *, steps: int | None,
         H, orders = kernel.generators()
         x0 = kernel.reduce(x0)
         if _use_cube(kernel, orders):
-            return _cube_minimum(x0, kernel, H, orders, None, None, progress, 0.0, proof,
-                                 executor)
+            return _cube_minimum(x0, kernel, H, orders, None, None, progress, 0.0, proof, executor)
         best, _, examined, pruned = coset_min(x0, H, orders, kernel.n, executor)
         _append_proof(proof, best, len(orders))
         return best, True, examined, pruned
@@ -425,8 +486,9 @@ def _append_proof(proof: list | None, best: np.ndarray, k: int) -> None:
         proof.append({"method": "enumeration"})
 
 
-def min_many(X: np.ndarray, kernel: Kernel, executor: Any, taps: bool
-             ) -> tuple[np.ndarray | None, np.ndarray | None]:
+def min_many(
+    X: np.ndarray, kernel: Kernel, executor: Any, taps: bool
+) -> tuple[np.ndarray | None, np.ndarray | None]:
     """(lengths, least-length solutions or None) for the particular solutions X
     (m, n_taps), every coset searched exhaustively in one batch (a native kernel; see
     :func:`min_lengths_many`). A trivial kernel with ``taps``: (None, X) (nothing to
@@ -434,13 +496,18 @@ def min_many(X: np.ndarray, kernel: Kernel, executor: Any, taps: bool
     if kernel.size == 1 and taps:
         return None, X
     H, orders = kernel.generators()
-    return min_lengths_many(kernel.reduce(X), H, orders, kernel.n, taps=taps,
-                            executor=executor)
+    return min_lengths_many(kernel.reduce(X), H, orders, kernel.n, taps=taps, executor=executor)
 
 
-def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float | None,
-             progress: Any = None, descent: float = 0.0, proof: list | None = None
-             ) -> tuple[np.ndarray, bool, int, int]:
+def minimise(
+    x0: np.ndarray,
+    kernel: Kernel,
+    steps: int | None,
+    deadline: float | None,
+    progress: Any = None,
+    descent: float = 0.0,
+    proof: list | None = None,
+) -> tuple[np.ndarray, bool, int, int]:
     """Least-length element of x0 + ker A by enumeration, in this process.
 
     Within ``steps`` coset elements, or until ``deadline`` (a ``time.perf_counter()``
@@ -464,7 +531,7 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     if deadline is not None:
         deadline = max(deadline, time.perf_counter() + descent)
     if not kernel.searchable():
-        return x0.astype(np.uint8), False, 0, 0        # no basis to search: not proved
+        return x0.astype(np.uint8), False, 0, 0  # no basis to search: not proved
     H, orders, every = kernel.search_generators()
     if every:
         x0 = kernel.reduce(x0)
@@ -483,10 +550,12 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
             _append_proof(proof, x0, len(orders))
         return best.astype(np.uint8), int(x0.sum()) == 0, 0, 0
     if kernel.native and every and _use_cube(kernel, orders, steps):
-        return _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress,
-                             deadline, proof, None)
+        return _cube_minimum(
+            x0, kernel, H, orders, steps, deadline_search, progress, deadline, proof, None
+        )
     if kernel.native:
         from modlights.native import _core as _coset
+
         # the longest prefix of generators of fewer than 2^62 elements
         k, size = 0, 1
         while k < len(orders) and size * orders[k] < 1 << 62:
@@ -494,16 +563,21 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
             k += 1
         # the seconds left now (the C search stops by the deadline; a budget of
         # <= 0 seconds would mean none to it: at least a microsecond)
-        left = 0.0 if deadline_search is None else \
-            max(1e-6, deadline_search - time.perf_counter())
+        left = 0.0 if deadline_search is None else max(1e-6, deadline_search - time.perf_counter())
         # A budget short of the coset is walked on one thread: threads share their best
         # length as a bound and skip sub-cubes by it, so what a partial walk covers (and
         # whether it proves the minimum) would depend on the CPU count and the timing;
         # one thread gives the same answer on every machine. Whole walks use them all.
         partial = steps is not None and steps != 0 and steps < size
         best, _, examined, pruned, complete = _coset.coset_min(
-            x0.astype(np.uint8), H[:k], orders[:k], n, budget=steps or 0, seconds=left,
-            threads=1 if partial else None)
+            x0.astype(np.uint8),
+            H[:k],
+            orders[:k],
+            n,
+            budget=steps or 0,
+            seconds=left,
+            threads=1 if partial else None,
+        )
         # a sub-coset proves nothing, except that length 0 is always least
         complete = (complete and k == len(orders) and every) or not best.any()
         if not complete:
@@ -522,8 +596,11 @@ def minimise(x0: np.ndarray, kernel: Kernel, steps: int | None, deadline: float 
     start = 0
     while start < limit and best_len > 0:
         stop = min(limit, start + chunk)
-        idx = np.arange(start, stop, dtype=object) if total >= 1 << 62 else \
-            np.arange(start, stop, dtype=np.int64)
+        idx = (
+            np.arange(start, stop, dtype=object)
+            if total >= 1 << 62
+            else np.arange(start, stop, dtype=np.int64)
+        )
         C = np.empty((stop - start, len(orders)), dtype=np.int64)
         rem = idx
         for i, o in enumerate(orders):
@@ -555,17 +632,23 @@ def _use_cube(kernel: Kernel, orders: list[int], steps: int | None = None) -> bo
     and a budget of seconds or of at least ``cube.MIN_STEPS`` elements (or the whole
     coset); smaller budgets walk the Gray code (its corners are too coarse)."""
     from modlights.search import cube
-    return kernel.native and len(orders) >= cube.CUBE_MIN_NULLITY \
-        and cube.applies(kernel.n, kernel.n_taps, orders) \
+
+    return (
+        kernel.native
+        and len(orders) >= cube.CUBE_MIN_NULLITY
+        and cube.applies(kernel.n, kernel.n_taps, orders)
         and (steps is None or steps >= min(cube.MIN_STEPS, kernel.size))
+    )
 
 
-def _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress, deadline,
-                  proof, executor):
+def _cube_minimum(
+    x0, kernel, H, orders, steps, deadline_search, progress, deadline, proof, executor
+):
     """minimise / coset_minimum by the transform search: (best, proven, examined,
     pruned) with pruned the elements covered by symmetry; an unfinished search is
     descended until ``deadline``."""
     from modlights.search import cube
+
     p = cube.plan(x0, H, symmetries=kernel.symmetries())
     if executor is None:
         r = cube.search(p, steps=steps, deadline=deadline_search, progress=progress)
@@ -573,8 +656,7 @@ def _cube_minimum(x0, kernel, H, orders, steps, deadline_search, progress, deadl
         r = _cube_on_executor(p, executor, progress)
     best = r.best
     if not r.complete:
-        best = descend(best.astype(np.int64), H, orders, kernel.n,
-                       deadline).astype(np.uint8)
+        best = descend(best.astype(np.int64), H, orders, kernel.n, deadline).astype(np.uint8)
     elif proof is not None:
         if not best.any():
             _append_proof(proof, best, len(orders))
@@ -589,6 +671,7 @@ def _cube_on_executor(p, executor: cf.Executor, progress: Any):
     length so far as its bound, at most workers + 1 in flight. Returns a
     :class:`modlights.search.cube.Result` (complete: every corner was walked)."""
     from modlights.search import cube
+
     inner, n_corners, per_corner = cube.layout(p)
     total = n_corners * per_corner
     workers = executor_workers(executor)
@@ -615,7 +698,7 @@ def _cube_on_executor(p, executor: cf.Executor, progress: Any):
             for f in sorted(_wait(set(pending), cf.FIRST_COMPLETED), key=pending.__getitem__):
                 at, cnt = pending.pop(f)
                 length, hi, lo, lv, sk, _, comp = f.result()
-                if not comp:           # a task stopped early (interrupted elsewhere)
+                if not comp:  # a task stopped early (interrupted elsewhere)
                     raise KeyboardInterrupt("a search task was interrupted")
                 if hi is not None and (length, at) < (best_len, best_at):
                     best, best_len, best_at = p.element(hi, lo), length, at
@@ -624,16 +707,18 @@ def _cube_on_executor(p, executor: cf.Executor, progress: Any):
                 skipped += sk << p.m
             if progress is not None:
                 progress(done * per_corner, total)
-    except BaseException:           # an error or Ctrl-C: queued tasks are not run
+    except BaseException:  # an error or Ctrl-C: queued tasks are not run
         _stop_tasks(set(pending), executor)
         raise
     complete = done >= n_corners or best_len == 0
-    return cube.Result(best_len, best, complete, total if complete else done * per_corner,
-                       examined, skipped)
+    return cube.Result(
+        best_len, best, complete, total if complete else done * per_corner, examined, skipped
+    )
 
 
-def descend(x: np.ndarray, H: np.ndarray, orders: list[int], n: int,
-            deadline: float | None = None) -> np.ndarray:
+def descend(
+    x: np.ndarray, H: np.ndarray, orders: list[int], n: int, deadline: float | None = None
+) -> np.ndarray:
     """Greedy improvement of x (int64): add multiples of single generators while it
     helps, until ``deadline`` (a ``time.perf_counter()`` value; None: no limit), checked
     before each generator (one generator costs O(order x n_taps)). H may be uint8: rows

@@ -14,6 +14,7 @@ cell to a cell and every tap to a tap and preserves A entry by entry (checked fr
 ``board.coo()``: the pattern, mixed patterns, locks, holes and the wrap all show there)
 and b. Graph boards have no candidates (none are looked for).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,11 +31,19 @@ def _dihedral(rows: int, cols: int) -> list:
     """The maps (r, c) -> (r', c') of the rectangle's dihedral group, identity first,
     as functions on arrays."""
     R, C = rows - 1, cols - 1
-    maps = [lambda r, c: (r, c), lambda r, c: (R - r, C - c),
-            lambda r, c: (R - r, c), lambda r, c: (r, C - c)]
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (R - r, C - c),
+        lambda r, c: (R - r, c),
+        lambda r, c: (r, C - c),
+    ]
     if rows == cols:
-        maps += [lambda r, c: (c, r), lambda r, c: (C - c, R - r),
-                 lambda r, c: (c, R - r), lambda r, c: (C - c, r)]
+        maps += [
+            lambda r, c: (c, r),
+            lambda r, c: (C - c, R - r),
+            lambda r, c: (c, R - r),
+            lambda r, c: (C - c, r),
+        ]
     return maps
 
 
@@ -52,8 +61,9 @@ def _candidates(board) -> list:
         for f in dih:
             if a == 0 and b == 0 and f is dih[0]:
                 continue
-            out.append(lambda r, c, f=f, a=a, b=b: ((f(r, c)[0] + a) % rows,
-                                                   (f(r, c)[1] + b) % cols))
+            out.append(
+                lambda r, c, f=f, a=a, b=b: ((f(r, c)[0] + a) % rows, (f(r, c)[1] + b) % cols)
+            )
     return out[:MAX_SYMMETRIES]
 
 
@@ -71,11 +81,9 @@ def _perm(positions: np.ndarray, index: np.ndarray, f, cols: int) -> np.ndarray 
     return p
 
 
-def _entries(ci: np.ndarray, tj: np.ndarray, n_taps: int, n: int
-             ) -> tuple[np.ndarray, np.ndarray]:
+def _entries(ci: np.ndarray, tj: np.ndarray, n_taps: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """A's nonzero entries mod n: (sorted keys cell * n_taps + tap, values)."""
-    keys, counts = np.unique(ci.astype(np.int64) * n_taps + tj.astype(np.int64),
-                             return_counts=True)
+    keys, counts = np.unique(ci.astype(np.int64) * n_taps + tj.astype(np.int64), return_counts=True)
     counts %= n
     nz = counts != 0
     return keys[nz], counts[nz]
@@ -108,8 +116,10 @@ def symmetries(board: Any, rhs: Any = None) -> list[tuple[np.ndarray, np.ndarray
     if rhs is not None:
         b = np.asarray(rhs)
         if b.shape != (n_cells,) or b.dtype.kind not in "iub":
-            raise ValueError(f"rhs must be an integer array of {n_cells} entries (one per "
-                             f"cell), got shape {b.shape} and dtype {b.dtype}")
+            raise ValueError(
+                f"rhs must be an integer array of {n_cells} entries (one per "
+                f"cell), got shape {b.shape} and dtype {b.dtype}"
+            )
         b = b.astype(np.int64) % n
     if not board.is_grid or n_cells == 0:
         return []
@@ -130,8 +140,9 @@ def symmetries(board: Any, rhs: Any = None) -> list[tuple[np.ndarray, np.ndarray
             continue
         if b is not None and not np.array_equal(b[pc], b):
             continue
-        k2, v2 = _entries(pc[np.asarray(ci, dtype=np.int64)],
-                          pt[np.asarray(tj, dtype=np.int64)], n_taps, n)
+        k2, v2 = _entries(
+            pc[np.asarray(ci, dtype=np.int64)], pt[np.asarray(tj, dtype=np.int64)], n_taps, n
+        )
         if np.array_equal(k2, keys) and np.array_equal(v2, vals):
             out.append((pc, pt))
     return out

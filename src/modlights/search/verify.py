@@ -27,6 +27,7 @@ Errors: ValueError for every certificate that does not hold or is malformed (wro
 lengths, ranges, unknown methods); ``FormatError`` (a ValueError) when the object is not
 a modlights certificate of a known version and kind at all.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -58,7 +59,7 @@ class FormatError(ValueError):
 
 # ------------------------------------------------------------------ reading JSON data
 def _int(v: Any, what: str, lo: int | None = None, hi: int | None = None) -> int:
-    if type(v) is not int:                      # bool is not accepted as an int
+    if type(v) is not int:  # bool is not accepted as an int
         raise ValueError(f"{what} must be an integer, got {type(v).__name__}")
     if (lo is not None and v < lo) or (hi is not None and v > hi):
         allowed = f">= {lo}" if hi is None else f"in {lo}..{hi}"
@@ -89,7 +90,7 @@ def _rational(v: Any, what: str) -> tuple[int, int]:
     if type(v) is int:
         return v, 1
     if not isinstance(v, str) or not _RATIONAL.fullmatch(v):
-        raise ValueError(f"{what} must be a rational written \"p/q\" or \"p\", got {v!r}"[:200])
+        raise ValueError(f'{what} must be a rational written "p/q" or "p", got {v!r}'[:200])
     num, _, den = v.partition("/")
     if den and int(den) == 0:
         raise ValueError(f"{what} has denominator 0")
@@ -146,8 +147,9 @@ class _Matrix:
         np.add.at(acc, self.ci, x[self.tj])
         return acc % self.n
 
-    def entries(self, cells: np.ndarray | None = None, taps: np.ndarray | None = None
-                ) -> tuple[np.ndarray, np.ndarray]:
+    def entries(
+        self, cells: np.ndarray | None = None, taps: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The nonzero entries as (sorted keys i * r + j, values mod n), with rows and
         columns renamed by the permutations ``cells`` and ``taps`` when given."""
         ci = self.ci if cells is None else cells[self.ci]
@@ -166,8 +168,9 @@ class _Matrix:
 
 
 # ------------------------------------------------------------------ elimination mod p^e
-def _eliminate(M: np.ndarray, p: int, e: int, Z: np.ndarray | None = None
-               ) -> tuple[list[tuple[int, int, int]], np.ndarray, np.ndarray | None]:
+def _eliminate(
+    M: np.ndarray, p: int, e: int, Z: np.ndarray | None = None
+) -> tuple[list[tuple[int, int, int]], np.ndarray, np.ndarray | None]:
     """Row-reduce M (a x b) over Z/p^e with pivots of least p-valuation (a local Smith
     form; row operations only), applying the same operations to Z (a x t).
 
@@ -185,14 +188,14 @@ def _eliminate(M: np.ndarray, p: int, e: int, Z: np.ndarray | None = None
     Returns (pivots [(row, column, v)], M, Z) after elimination. Entries stay in
     0..q-1 (q <= 255): products below 2^16, no overflow in int64.
     """
-    q = p ** e
+    q = p**e
     M = np.array(M, dtype=np.int64) % q
     Z = None if Z is None else np.array(Z, dtype=np.int64) % q
     left = np.ones(M.shape[0], dtype=bool)
     pivots: list[tuple[int, int, int]] = []
     done = np.zeros(M.shape[1], dtype=bool)
     for v in range(e):
-        pv = p ** v
+        pv = p**v
         for j in range(M.shape[1]):
             if done[j]:
                 continue
@@ -245,9 +248,9 @@ def _rank_gf2(D: np.ndarray) -> int:
 
 def _log_kernel(A: _Matrix, p: int, e: int) -> int:
     """log_p |{x in (Z/p^e)^r : A x = 0}|."""
-    if p ** e == 2:
+    if p**e == 2:
         return A.r - _rank_gf2(A.dense(2))
-    pivots, _, _ = _eliminate(A.dense(p ** e), p, e)
+    pivots, _, _ = _eliminate(A.dense(p**e), p, e)
     return e * (A.r - len(pivots)) + sum(v for _, _, v in pivots)
 
 
@@ -255,7 +258,7 @@ def _log_span(H: np.ndarray, p: int, e: int) -> int:
     """log_p of the size of the subgroup of (Z/p^e)^r the rows of H generate."""
     if H.shape[0] == 0:
         return 0
-    pivots, _, _ = _eliminate(H % p ** e, p, e)
+    pivots, _, _ = _eliminate(H % p**e, p, e)
     return sum(e - v for _, _, v in pivots)
 
 
@@ -267,9 +270,9 @@ def _solve(M: np.ndarray, Z: np.ndarray, p: int, e: int) -> np.ndarray | None:
     need z = 0. Free unknowns are set to 0 and pivots solved from the last one up:
     z minus the later terms must be a multiple of p^v (it is whenever any solution
     exists, every other term being one)."""
-    q = p ** e
+    q = p**e
     pivots, M, Zr = _eliminate(M, p, e, Z)
-    assert Zr is not None                   # Z given: it comes back reduced
+    assert Zr is not None  # Z given: it comes back reduced
     Z = Zr
     rows = np.ones(M.shape[0], dtype=bool)
     rows[[i for i, _, _ in pivots]] = False
@@ -277,10 +280,10 @@ def _solve(M: np.ndarray, Z: np.ndarray, p: int, e: int) -> np.ndarray | None:
         return None
     X = np.zeros((M.shape[1], Z.shape[1]), dtype=np.int64)
     for i, j, v in reversed(pivots):
-        R = (Z[i] - M[i] @ X) % q            # b terms < 2^16 each
-        if (R % p ** v).any():
+        R = (Z[i] - M[i] @ X) % q  # b terms < 2^16 each
+        if (R % p**v).any():
             return None
-        X[j] = (R // p ** v) * pow(int(M[i, j]) // p ** v, -1, q) % q
+        X[j] = (R // p**v) * pow(int(M[i, j]) // p**v, -1, q) % q
     return X
 
 
@@ -305,7 +308,7 @@ class _Kernel:
         C: list[list[list[Any]]] = [[[] for _ in range(self.k)] for _ in range(t)]
         for p, e in _prime_powers(self.n):
             X = _solve(self.H.T, Z, p, e) if self.k else np.zeros((0, t), np.int64)
-            if X is None or (self.k == 0 and (Z % p ** e).any()):
+            if X is None or (self.k == 0 and (Z % p**e).any()):
                 raise ValueError("a vector is not in the span of the kernel generators")
             for i, o in enumerate(self.orders):
                 pp = 1
@@ -313,9 +316,10 @@ class _Kernel:
                     pp *= p
                 for s in range(t):
                     C[s][i].append((int(X[i, s]) % pp, pp))
-        out = np.array([[_crt(C[s][i]) for i in range(self.k)] for s in range(t)],
-                       dtype=np.int64).reshape(t, self.k)
-        if ((out @ self.H - Z.T) % self.n).any():        # k terms < 2^16 each
+        out = np.array(
+            [[_crt(C[s][i]) for i in range(self.k)] for s in range(t)], dtype=np.int64
+        ).reshape(t, self.k)
+        if ((out @ self.H - Z.T) % self.n).any():  # k terms < 2^16 each
             raise ValueError("a vector is not in the span of the kernel generators")
         return out
 
@@ -342,13 +346,19 @@ def _check_kernel(kd: Any, A: _Matrix, what: str) -> _Kernel:
     orders = [_int(o, f"{what} order {i}", 1, n) for i, o in enumerate(orders)]
     for i, (h, o) in enumerate(zip(H, orders)):
         if A.apply(h).any():
-            raise ValueError(f"{what} generator {i} is not in ker A (A h != 0 at cell "
-                             f"{int(np.flatnonzero(A.apply(h))[0])})")
+            raise ValueError(
+                f"{what} generator {i} is not in ker A (A h != 0 at cell "
+                f"{int(np.flatnonzero(A.apply(h))[0])})"
+            )
         # o is the additive order: o h = 0 and (o / p) h != 0 for each prime p | o
-        if n % o or ((o * h) % n).any() or any(
-                not (((o // p) * h) % n).any() for p, _ in _prime_powers(o)):
-            raise ValueError(f"{what} order {i} is wrong: {o} is not the additive order "
-                             f"of generator {i}")
+        if (
+            n % o
+            or ((o * h) % n).any()
+            or any(not (((o // p) * h) % n).any() for p, _ in _prime_powers(o))
+        ):
+            raise ValueError(
+                f"{what} order {i} is wrong: {o} is not the additive order of generator {i}"
+            )
     for p, e in _prime_powers(n):
         ker = _log_kernel(A, p, e)
         span = _log_span(H, p, e)
@@ -357,12 +367,16 @@ def _check_kernel(kd: Any, A: _Matrix, what: str) -> _Kernel:
             while o % p == 0:
                 o, claimed = o // p, claimed + 1
         if span != claimed:
-            raise ValueError(f"{what}: the generators generate {p}^{span} elements mod "
-                             f"{p ** e}, the product of their orders has {p}^{claimed} "
-                             "(they are not independent)")
+            raise ValueError(
+                f"{what}: the generators generate {p}^{span} elements mod "
+                f"{p**e}, the product of their orders has {p}^{claimed} "
+                "(they are not independent)"
+            )
         if ker != span:
-            raise ValueError(f"{what} is incomplete: ker A has {p}^{ker} elements mod "
-                             f"{p ** e}, the generators generate {p}^{span}")
+            raise ValueError(
+                f"{what} is incomplete: ker A has {p}^{ker} elements mod "
+                f"{p**e}, the generators generate {p}^{span}"
+            )
     return _Kernel(H, orders, n)
 
 
@@ -425,10 +439,10 @@ class _Walk:
             self.u = np.zeros(r, dtype=np.int64)
             for i in range(d):
                 self.u |= H[i] << i
-            self.size = np.bincount(self.u, minlength=1 << d)     # taps per column u
+            self.size = np.bincount(self.u, minlength=1 << d)  # taps per column u
         elif r:
             low = np.zeros((1, r), dtype=np.int64)
-            for i in range(d):                  # all combinations of the inner block
+            for i in range(d):  # all combinations of the inner block
                 mult = np.arange(orders[i], dtype=np.int64)[:, None, None] * H[i]
                 low = ((low[None, :, :] + mult) % n).reshape(-1, r)
             self.low = low
@@ -445,13 +459,13 @@ class _Walk:
                     z = (z + c * h) % n
             if n == 2:
                 w = self.size - 2 * np.bincount(self.u[z == 1], minlength=1 << d)
-                F = _wht(w)                                   # w: sums of 1 - 2 z_j
+                F = _wht(w)  # w: sums of 1 - 2 z_j
                 val = int(z.sum()) + (int(w.sum()) - int(F.max())) // 2
             else:
                 val = int(((self.low + z) % n).sum(axis=1).min())
             if best is None or val < best:
                 best = val
-        assert best is not None         # the product has at least the empty combination
+        assert best is not None  # the product has at least the empty combination
         return best
 
 
@@ -472,8 +486,7 @@ def _check_minimal(d: Any, what: str, A: _Matrix, kernel: _Kernel) -> str:
         raise ValueError(f"{what}length {L} is not the sum of the taps ({int(x.sum())})")
     bad = np.flatnonzero((A.apply(x) - b) % n)
     if bad.size:
-        raise ValueError(f"{what}taps do not solve the board: A x != rhs at cell "
-                         f"{int(bad[0])}")
+        raise ValueError(f"{what}taps do not solve the board: A x != rhs at cell {int(bad[0])}")
     proof = _field(d, "proof", what)
     method = _field(proof, "method", f"{what}proof")
     if isinstance(proof, dict) and "generators" in proof:
@@ -484,13 +497,13 @@ def _check_minimal(d: Any, what: str, A: _Matrix, kernel: _Kernel) -> str:
         if L > 0:
             low = _coset_min(x, kernel.H, kernel.orders, n)
             if low < L:
-                raise ValueError(f"{what}enumeration: the coset has an element of length "
-                                 f"{low} < {L}")
+                raise ValueError(
+                    f"{what}enumeration: the coset has an element of length {low} < {L}"
+                )
         return f"enumeration of {total} solutions"
     if method == "tree":
         return _check_tree(proof, f"{what}proof", x, b, L, A, kernel)
-    raise ValueError(f"{what}proof method {method!r} is unknown: use 'enumeration' or "
-                     "'tree'"[:300])
+    raise ValueError(f"{what}proof method {method!r} is unknown: use 'enumeration' or 'tree'"[:300])
 
 
 def _groups(Hfree: np.ndarray) -> tuple[np.ndarray, int, int]:
@@ -517,8 +530,9 @@ def _prefix_bound(y: np.ndarray, gid: np.ndarray, G: int, zero: int, n: int) -> 
     return int(mins.sum())
 
 
-def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
-                A: _Matrix, kernel: _Kernel) -> str:
+def _check_tree(
+    proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int, A: _Matrix, kernel: _Kernel
+) -> str:
     """A branch and bound proof (docs/certificates.md, method "tree").
 
     Coefficients are fixed from c_{k-1} down; a leaf fixes c_{k-1}..c_m (m =
@@ -542,8 +556,9 @@ def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
     pset = set()
     for idx, P in enumerate(pruned):
         if not isinstance(P, list) or len(P) > depth:
-            raise ValueError(f"{what} pruned prefix {idx} must be a list of at most "
-                             f"{depth} coefficients")
+            raise ValueError(
+                f"{what} pruned prefix {idx} must be a list of at most {depth} coefficients"
+            )
         y = x.copy()
         for t, c in enumerate(P):
             i = k - 1 - t
@@ -558,7 +573,7 @@ def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
         pset.add(tuple(P))
     syms = _symmetries(proof.get("symmetries", []), what, x, b, A, kernel, m)
     checked = skipped = 0
-    if L == 0:                  # every length is >= 0: nothing to walk
+    if L == 0:  # every length is >= 0: nothing to walk
         return f"tree of {len(pset)} pruned prefixes (length 0)"
     walk = _Walk(H[:m], orders[:m], n, A.r)
     # depth-first over prefixes not pruned; y is x plus the fixed part
@@ -573,19 +588,21 @@ def _check_tree(proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int,
                 continue
             low = walk.min(y)
             if low < L:
-                raise ValueError(f"{what}: leaf {list(P)} has an element of length {low} "
-                                 f"< {L}")
+                raise ValueError(f"{what}: leaf {list(P)} has an element of length {low} < {L}")
             checked += 1
             continue
         i = k - 1 - len(P)
         for c in reversed(range(orders[i])):
             stack.append((P + (c,), (y + c * H[i]) % n if c else y))
-    return (f"tree: {len(pset)} pruned prefixes, {checked} leaves checked, {skipped} "
-            "mapped by symmetries")
+    return (
+        f"tree: {len(pset)} pruned prefixes, {checked} leaves checked, {skipped} "
+        "mapped by symmetries"
+    )
 
 
-def _symmetries(spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix,
-                kernel: _Kernel, m: int) -> list[tuple]:
+def _symmetries(
+    spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix, kernel: _Kernel, m: int
+) -> list[tuple]:
     """Checks each symmetry (sigma on cells, tau on taps) and returns, for each, how it
     acts on leaves: (d, T) with leaf coefficients c (i >= m) mapped to d + c T (mod o).
 
@@ -618,14 +635,15 @@ def _symmetries(spec: Any, what: str, x: np.ndarray, b: np.ndarray, A: _Matrix,
             out_v = np.empty_like(v)
             out_v[taps] = v
             return out_v
+
         Z = np.stack([(move(x) - x) % n] + [move(h) for h in kernel.H], axis=1)
         try:
             C = kernel.coords(Z)
         except ValueError:
             raise ValueError(f"{w} does not map the coset onto itself") from None
-        if k and C[1:m + 1, m:].any():
+        if k and C[1 : m + 1, m:].any():
             raise ValueError(f"{w} does not map span(h_0..h_{m - 1}) into itself")
-        d, T = C[0, m:], C[m + 1:, m:]
+        d, T = C[0, m:], C[m + 1 :, m:]
         # the same as bit masks (bit j - m for coefficient j), used when all orders are 2
         mask = lambda row: sum(int(v & 1) << j for j, v in enumerate(row))  # noqa: E731
         out.append((mask(d), [mask(row) for row in T], (d, T)))
@@ -652,10 +670,10 @@ def _lower_image(syms: list, P: tuple, orders: list[int], m: int) -> bool:
             if img < c:
                 return True
         return False
-    cs = np.array(P[::-1], dtype=np.int64)                         # c_m .. c_{k-1}
+    cs = np.array(P[::-1], dtype=np.int64)  # c_m .. c_{k-1}
     mods = np.array(orders[m:], dtype=np.int64)
     for _, _, (d, T) in syms:
-        img = (d + cs @ T) % mods                                   # k terms < 2^16
+        img = (d + cs @ T) % mods  # k terms < 2^16
         if tuple(int(v) for v in img[::-1]) < P:
             return True
     return False
@@ -672,10 +690,8 @@ def _weights(spec: Any, what: str, count: int) -> tuple[int, dict[int, int]]:
     elif isinstance(spec, dict):
         items = []
         for key, v in spec.items():
-            if not (isinstance(key, str) and key.isdigit() and key.isascii()) \
-                    or int(key) >= count:
-                raise ValueError(f"{what}: {key!r} is not an element index "
-                                 f"(0..{count - 1})"[:300])
+            if not (isinstance(key, str) and key.isdigit() and key.isascii()) or int(key) >= count:
+                raise ValueError(f"{what}: {key!r} is not an element index (0..{count - 1})"[:300])
             items.append((int(key), v))
     else:
         raise ValueError(f"{what} must be a list or an object of weights")
@@ -688,13 +704,13 @@ def _weights(spec: Any, what: str, count: int) -> tuple[int, dict[int, int]]:
     D = lcm(*{den for _, den in pairs.values()}) if pairs else 1
     W = {i: num * (D // den) for i, (num, den) in pairs.items() if num}
     if sum(W.values()) != D:
-        raise ValueError(f"{what}: the weights sum to {Fraction(sum(W.values()), D)}, "
-                         "not 1"[:300])
+        raise ValueError(f"{what}: the weights sum to {Fraction(sum(W.values()), D)}, not 1"[:300])
     return D, W
 
 
-def _dual_bound(values: np.ndarray, weights: tuple[int, dict[int, int]], n: int,
-                fixed: dict[int, int]) -> Fraction:
+def _dual_bound(
+    values: np.ndarray, weights: tuple[int, dict[int, int]], n: int, fixed: dict[int, int]
+) -> Fraction:
     """sum over fixed taps j of sum_c w_c ((v_j + c_j) mod n) + sum over the other
     taps of max_v sum_c w_c ((v + c_j) mod n), exactly; ``values`` (E x r) holds the
     kernel elements c, ``weights`` is (D, {c: D w_c}) from :func:`_weights`.
@@ -705,7 +721,7 @@ def _dual_bound(values: np.ndarray, weights: tuple[int, dict[int, int]], n: int,
     D, Wd = weights
     idx = sorted(Wd)
     W = [Wd[i] for i in idx]
-    V = values[idx]                                   # (E', r) entries 0..n-1
+    V = values[idx]  # (E', r) entries 0..n-1
     r = values.shape[1]
     S = [[0] * n for _ in range(r)]
     limbs = max(1, -(-max(W, default=1).bit_length() // LIMB))
@@ -715,7 +731,7 @@ def _dual_bound(values: np.ndarray, weights: tuple[int, dict[int, int]], n: int,
         for t in range(n):
             col = np.zeros(r, dtype=np.int64)
             for s in range(0, len(idx), step):
-                col += w[s:s + step] @ (V[s:s + step] == t).astype(np.int64)
+                col += w[s : s + step] @ (V[s : s + step] == t).astype(np.int64)
             for j in range(r):
                 S[j][t] += int(col[j]) << (LIMB * lb)
     total = 0
@@ -742,15 +758,16 @@ def _elements(spec: Any, what: str, kernel: _Kernel) -> np.ndarray:
     bad = (a < 0) | (a > hi[None, :]) if k else np.zeros((len(spec), 0), bool)
     if bad.any():
         e_, i = (int(v) for v in np.argwhere(bad)[0])
-        raise ValueError(f"{what} element {e_}: coefficient {i} is not in 0..{hi[i]} "
-                         "(below its order)")
+        raise ValueError(
+            f"{what} element {e_}: coefficient {i} is not in 0..{hi[i]} (below its order)"
+        )
     a = a.astype(np.float64)
     r = kernel.H.shape[1]
     V = np.zeros((len(spec), r), dtype=np.uint8)
     Hf = kernel.H.astype(np.float64)
     step = max(1, CHUNK_ENTRIES // max(1, r))
     for s in range(0, len(spec), step):
-        V[s:s + step] = (a[s:s + step] @ Hf).astype(np.int64) % kernel.n
+        V[s : s + step] = (a[s : s + step] @ Hf).astype(np.int64) % kernel.n
     return V
 
 
@@ -773,10 +790,11 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel) -> str:
         w = _weights(_field(ub, "weights", what), "lp-dual", len(V))
         B = _dual_bound(V, w, n, {})
         if B.numerator // B.denominator > U:
-            raise ValueError(f"lp-dual: floor(bound) {B.numerator // B.denominator} > "
-                             f"upper {U}")
-        return (f"LP dual over {len(V)} kernel elements, bound {B} "
-                f"(floor {B.numerator // B.denominator})")
+            raise ValueError(f"lp-dual: floor(bound) {B.numerator // B.denominator} > upper {U}")
+        return (
+            f"LP dual over {len(V)} kernel elements, bound {B} "
+            f"(floor {B.numerator // B.denominator})"
+        )
     if method != "lp-tree":
         raise ValueError(f"{what} method {method!r} is unknown: use 'lp-dual' or 'lp-tree'"[:300])
     pinned = _ints(_field(ub, "pinned", what), f"{what} pinned", None, 0, r - 1).tolist()
@@ -785,13 +803,15 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel) -> str:
     for p, _ in _prime_powers(n):
         rank = len(_eliminate(kernel.H[:, pinned] % p, p, 1)[0]) if pinned else 0
         if rank != len(pinned):
-            raise ValueError(f"{what}: ker A does not map onto the pinned taps (rank "
-                             f"{rank} < {len(pinned)} mod {p})")
+            raise ValueError(
+                f"{what}: ker A does not map onto the pinned taps (rank "
+                f"{rank} < {len(pinned)} mod {p})"
+            )
     nodes = _field(ub, "nodes", what)
     if not isinstance(nodes, list):
         raise ValueError(f"{what} nodes must be a list")
     fixed = {j: 0 for j in pinned}
-    stack: list[list[int]] = []                       # [tap, value] along the path
+    stack: list[list[int]] = []  # [tap, value] along the path
     pos = leaves = 0
     worst = None
     while True:
@@ -806,8 +826,9 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel) -> str:
             stack.append([j, 0])
             fixed[j] = 0
             continue
-        w = _weights(_field(node, "weights", f"{what} node {pos - 1}"),
-                     f"{what} node {pos - 1}", len(V))
+        w = _weights(
+            _field(node, "weights", f"{what} node {pos - 1}"), f"{what} node {pos - 1}", len(V)
+        )
         B = _dual_bound(V, w, n, fixed)
         fl = B.numerator // B.denominator
         if fl > U:
@@ -832,12 +853,13 @@ def _check(cert: Any) -> str:
     if cert.get("format") != FORMAT:
         raise FormatError(f"not a modlights certificate (format must be {FORMAT!r})")
     if cert.get("version") != VERSION:
-        raise FormatError(f"unknown certificate version {cert.get('version')!r}: this "
-                          f"checker reads version {VERSION}"[:300])
+        raise FormatError(
+            f"unknown certificate version {cert.get('version')!r}: this "
+            f"checker reads version {VERSION}"[:300]
+        )
     kind = cert.get("kind")
     if kind not in ("minimal", "hardest"):
-        raise FormatError(f"unknown certificate kind {kind!r}: use 'minimal' or "
-                          "'hardest'"[:300])
+        raise FormatError(f"unknown certificate kind {kind!r}: use 'minimal' or 'hardest'"[:300])
     board = Board.from_dict(_field(cert, "board", "certificate"))
     A = _Matrix(board)
     kernel = _check_kernel(_field(cert, "kernel", "certificate"), A, "kernel")
@@ -863,8 +885,7 @@ def summary(cert: Any) -> str:
         return _check(cert)
     except ValueError:
         raise
-    except (TypeError, KeyError, IndexError, AttributeError, OverflowError,
-            ZeroDivisionError) as e:
+    except (TypeError, KeyError, IndexError, AttributeError, OverflowError, ZeroDivisionError) as e:
         raise ValueError(f"malformed certificate: {type(e).__name__}: {e}"[:300]) from None
 
 

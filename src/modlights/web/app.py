@@ -14,6 +14,7 @@ stopped at its deadline and for a body not sent within its deadline, 503
 "engine_failure" when its worker died, 503 "busy" (with Retry-After) past the
 concurrency cap; never a traceback.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -84,16 +85,23 @@ def _check_board_size(d: Any, max_tiles: int) -> None:
         n_cells = d.get("n_cells")
         cells = max(top, n_cells if isinstance(n_cells, int) else 0)
         if entries > max_tiles or len(effects) * max(cells, 1) > limits.MAX_GRAPH_ENTRIES:
-            raise TooLarge(f"graph boards are limited to {limits.MAX_GRAPH_ENTRIES} tap "
-                           f"matrix entries (n_cells x n_taps) and {max_tiles} effect "
-                           f"entries; got {cells} x {len(effects)}")
+            raise TooLarge(
+                f"graph boards are limited to {limits.MAX_GRAPH_ENTRIES} tap "
+                f"matrix entries (n_cells x n_taps) and {max_tiles} effect "
+                f"entries; got {cells} x {len(effects)}"
+            )
         return
     rows, cols = d.get("rows"), d.get("cols")
     if type(rows) is int and type(cols) is int and rows * cols > max_tiles:
-        raise TooLarge(f"boards are limited to {max_tiles} tiles here, got {rows}x{cols}"
-                       + (f' (with "minimal": false, {limits.MAX_TILES} tiles for 2 '
-                          f"states, {limits.MAX_TILES_MULTISTATE} for more)"
-                          if max_tiles < limits.MAX_TILES else ""))
+        raise TooLarge(
+            f"boards are limited to {max_tiles} tiles here, got {rows}x{cols}"
+            + (
+                f' (with "minimal": false, {limits.MAX_TILES} tiles for 2 '
+                f"states, {limits.MAX_TILES_MULTISTATE} for more)"
+                if max_tiles < limits.MAX_TILES
+                else ""
+            )
+        )
 
 
 def _board(d: dict, minimal: bool) -> Board:
@@ -109,12 +117,19 @@ def _board(d: dict, minimal: bool) -> Board:
     if board.is_grid:
         tiles = board.shape[0] * board.shape[1]
         if board.mixed is not None and tiles > limits.MAX_MIXED_TILES:
-            raise TooLarge(f"mixed-pattern boards are limited to {limits.MAX_MIXED_TILES} "
-                           f"tiles here, got {tiles}")
-        if board.pattern is not None and pattern_name(board.pattern) is None \
-                and tiles > limits.MAX_CUSTOM_TILES:
-            raise TooLarge(f"boards with custom offsets are limited to "
-                           f"{limits.MAX_CUSTOM_TILES} tiles here, got {tiles}")
+            raise TooLarge(
+                f"mixed-pattern boards are limited to {limits.MAX_MIXED_TILES} "
+                f"tiles here, got {tiles}"
+            )
+        if (
+            board.pattern is not None
+            and pattern_name(board.pattern) is None
+            and tiles > limits.MAX_CUSTOM_TILES
+        ):
+            raise TooLarge(
+                f"boards with custom offsets are limited to "
+                f"{limits.MAX_CUSTOM_TILES} tiles here, got {tiles}"
+            )
     return board
 
 
@@ -157,8 +172,9 @@ def _budget(seconds: float | None) -> float:
 def as_json(fn: Callable, *args: Any) -> bytes:
     """``fn(*args)`` as the bytes of its JSON answer (made in the worker, so that a
     large answer costs the server's event loop nothing but sending it)."""
-    return json.dumps(fn(*args), ensure_ascii=False, allow_nan=False,
-                      separators=(",", ":")).encode()
+    return json.dumps(
+        fn(*args), ensure_ascii=False, allow_nan=False, separators=(",", ":")
+    ).encode()
 
 
 def _position(pos: Any) -> Any:
@@ -190,12 +206,15 @@ def solve(req: SolveRequest, budget: float | None = None) -> dict:
     target = _target(req.target, board)
     if req.minimal and budget is None:
         budget = _budget(req.budget)
-    sol = Solver(board).solve(state, target, minimal=req.minimal,
-                              budget=budget if req.minimal else None)
+    sol = Solver(board).solve(
+        state, target, minimal=req.minimal, budget=budget if req.minimal else None
+    )
     if sol.length > limits.MAX_ANSWER_MOVES:
-        raise TooLarge(f"the answer has {sol.length} moves; answers are limited to "
-                       f"{limits.MAX_ANSWER_MOVES} moves here (a smaller board or fewer "
-                       "states, or the library itself, for more)")
+        raise TooLarge(
+            f"the answer has {sol.length} moves; answers are limited to "
+            f"{limits.MAX_ANSWER_MOVES} moves here (a smaller board or fewer "
+            "states, or the library itself, for more)"
+        )
     return sol.to_dict()
 
 
@@ -206,6 +225,7 @@ def _parse_body(model: Any, body: bytes, content_type: str | None) -> Any:
     (422 "invalid_request", described as FastAPI describes it), one that is not text
     :class:`limits.Unparsable` (400 "http_error")."""
     from pydantic import ValidationError
+
     data: Any = body
     if _is_json(content_type):
         try:
@@ -215,10 +235,11 @@ def _parse_body(model: Any, body: bytes, content_type: str | None) -> Any:
         except (ValueError, UnicodeDecodeError):
             raise limits.Unparsable("There was an error parsing the body") from None
     try:
-        return model.model_validate(data, from_attributes=True)   # as FastAPI does
+        return model.model_validate(data, from_attributes=True)  # as FastAPI does
     except ValidationError as e:
-        raise limits.Invalid(_describe([{**err, "loc": ("body", *err.get("loc", ()))}
-                                        for err in e.errors()])) from None
+        raise limits.Invalid(
+            _describe([{**err, "loc": ("body", *err.get("loc", ()))} for err in e.errors()])
+        ) from None
 
 
 def _is_json(content_type: str | None) -> bool:
@@ -227,20 +248,26 @@ def _is_json(content_type: str | None) -> bool:
     if not content_type:
         return False
     import email.message
+
     message = email.message.Message()
     message["content-type"] = content_type
     subtype = message.get_content_subtype()
     return message.get_content_maintype() == "application" and (
-        subtype == "json" or subtype.endswith("+json"))
+        subtype == "json" or subtype.endswith("+json")
+    )
 
 
 def analyse(req: AnalyseRequest) -> dict:
     """POST /api/analyse: {"rank", "nullity", "kernel_size", "is_invertible", "engine"}
     ("engine": the registered name of the engine that answered, ``Solver.engine``)."""
     s = Solver(_board(req.board, False))
-    return {"rank": int(s.rank), "nullity": int(s.nullity),
-            "kernel_size": int(s.kernel_size), "is_invertible": bool(s.is_invertible),
-            "engine": s.engine}
+    return {
+        "rank": int(s.rank),
+        "nullity": int(s.nullity),
+        "kernel_size": int(s.kernel_size),
+        "is_invertible": bool(s.is_invertible),
+        "engine": s.engine,
+    }
 
 
 def hint(req: HintRequest, budget: float | None = None) -> dict:
@@ -255,11 +282,22 @@ def hint(req: HintRequest, budget: float | None = None) -> dict:
 def make_puzzle(req: GenerateRequest) -> dict:
     """POST /api/generate."""
     if req.rows * req.cols > limits.MAX_GENERATE_TILES:
-        raise TooLarge(f"generated boards are limited to {limits.MAX_GENERATE_TILES} "
-                       f"tiles, got {req.rows}x{req.cols}")
-    return generate(req.rows, req.cols, req.states, req.pattern, req.difficulty,
-                    locked=req.locked, holes=req.holes, wrap=req.wrap, unique=req.unique,
-                    seed=req.seed).to_dict()
+        raise TooLarge(
+            f"generated boards are limited to {limits.MAX_GENERATE_TILES} "
+            f"tiles, got {req.rows}x{req.cols}"
+        )
+    return generate(
+        req.rows,
+        req.cols,
+        req.states,
+        req.pattern,
+        req.difficulty,
+        locked=req.locked,
+        holes=req.holes,
+        wrap=req.wrap,
+        unique=req.unique,
+        seed=req.seed,
+    ).to_dict()
 
 
 def encode(req: EncodeRequest) -> dict:
@@ -269,9 +307,13 @@ def encode(req: EncodeRequest) -> dict:
     _check_board_size(req.board, limits.MAX_PUZZLE_TILES)
     board = Board.from_dict(req.board, max_tiles=limits.MAX_PUZZLE_TILES)
     start = _values(req.start, board, "start")
-    p = Puzzle(board, start)                    # ValueError for graph boards
-    return {"code": p.code, "board": board.to_dict(), "start": p.start.tolist(),
-            "solvable": bool(Solver(board).solvable(start))}
+    p = Puzzle(board, start)  # ValueError for graph boards
+    return {
+        "code": p.code,
+        "board": board.to_dict(),
+        "start": p.start.tolist(),
+        "solvable": bool(Solver(board).solvable(start)),
+    }
 
 
 def daily_puzzles(date: str) -> list:
@@ -296,8 +338,10 @@ def puzzle_of_code(code: str) -> dict:
     p = Puzzle.from_code(code)
     rows, cols = p.board.shape
     if rows * cols > limits.MAX_PUZZLE_TILES:
-        raise TooLarge(f"puzzles served here are limited to {limits.MAX_PUZZLE_TILES} "
-                       f"tiles, the code holds a {rows}x{cols} board")
+        raise TooLarge(
+            f"puzzles served here are limited to {limits.MAX_PUZZLE_TILES} "
+            f"tiles, the code holds a {rows}x{cols} board"
+        )
     return p.to_dict()
 
 
@@ -318,11 +362,21 @@ def _check_hint(req: HintRequest) -> None:
 
 def _check_generate(req: GenerateRequest) -> None:
     if req.rows * req.cols > limits.MAX_GENERATE_TILES:
-        raise TooLarge(f"generated boards are limited to {limits.MAX_GENERATE_TILES} "
-                       f"tiles, got {req.rows}x{req.cols}")
-    limits.check_generate({"rows": req.rows, "cols": req.cols, "states": req.states,
-                           "pattern": req.pattern, "locked": req.locked,
-                           "holes": req.holes, "unique": req.unique})
+        raise TooLarge(
+            f"generated boards are limited to {limits.MAX_GENERATE_TILES} "
+            f"tiles, got {req.rows}x{req.cols}"
+        )
+    limits.check_generate(
+        {
+            "rows": req.rows,
+            "cols": req.cols,
+            "states": req.states,
+            "pattern": req.pattern,
+            "locked": req.locked,
+            "holes": req.holes,
+            "unique": req.unique,
+        }
+    )
 
 
 def _check_encode(req: EncodeRequest) -> None:
@@ -360,9 +414,15 @@ def from_body(route: str, body: bytes, content_type: str | None) -> dict:
 
 
 # ----------------------------------------------------------------------------- the app
-def create_app(*, workers: int | None = None, queue: int | None = None,
-               memory_bytes: int | None = None, cors_origins: Any = (),
-               body_seconds: float | None = None, test_hooks: bool = False) -> FastAPI:
+def create_app(
+    *,
+    workers: int | None = None,
+    queue: int | None = None,
+    memory_bytes: int | None = None,
+    cors_origins: Any = (),
+    body_seconds: float | None = None,
+    test_hooks: bool = False,
+) -> FastAPI:
     """The web service: a FastAPI application (ASGI; run it with uvicorn, or
     ``modlights serve``). JSON endpoints under ``/api``, OpenAPI docs at ``/docs``,
     Prometheus metrics at ``/metrics``, and the browser game at ``/`` when the package
@@ -417,8 +477,9 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
         ...
     ValueError: workers must be an int >= 1, got 0
     """
-    if body_seconds is not None and not (isinstance(body_seconds, (int, float))
-                                         and body_seconds > 0):
+    if body_seconds is not None and not (
+        isinstance(body_seconds, (int, float)) and body_seconds > 0
+    ):
         raise ValueError(f"body_seconds must be seconds > 0, got {body_seconds!r}")
     pool = workers_module.WorkerPool(workers, queue, memory_bytes)
     metrics = Metrics(pool)
@@ -432,23 +493,38 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
         finally:
             pool.close()
 
-    app = FastAPI(title="modlights", version=__version__,
-                  description="Solve, analyse and generate modular Lights Out puzzles.",
-                  docs_url=None, redoc_url=None, lifespan=lifespan)
+    app = FastAPI(
+        title="modlights",
+        version=__version__,
+        description="Solve, analyse and generate modular Lights Out puzzles.",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
     app.state.pool = pool
     app.state.metrics = metrics
     _add_docs(app)
     campaign = Campaign()
-    campaign_cache: dict = {}              # (row, col, level) -> the level's to_dict()
+    campaign_cache: dict = {}  # (row, col, level) -> the level's to_dict()
 
-    async def work(request: Request, fn: Callable, *args: Any,
-                   budget: float | None = None, timeout: float | None = None) -> Response:
+    async def work(
+        request: Request,
+        fn: Callable,
+        *args: Any,
+        budget: float | None = None,
+        timeout: float | None = None,
+    ) -> Response:
         """The JSON answer of fn(*args), made in a worker (see :func:`run`)."""
         body = await run(request, as_json, fn, *args, budget=budget, timeout=timeout)
         return Response(body, media_type="application/json")
 
-    async def run(request: Request, fn: Callable, *args: Any,
-                  budget: float | None = None, timeout: float | None = None) -> Any:
+    async def run(
+        request: Request,
+        fn: Callable,
+        *args: Any,
+        budget: float | None = None,
+        timeout: float | None = None,
+    ) -> Any:
         """fn(*args) in a worker, within the deadline of a request with this search
         budget (or within ``timeout`` seconds when given); the outcome counted."""
         if timeout is None:
@@ -476,12 +552,19 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     def raw(route: str) -> type:
         """The route class of a POST ``route``: bodies too large for the event loop go
         to a worker whole (:func:`from_body`)."""
+
         async def answer(request: Request, body: bytes) -> Response:
             # The budget is not known before the worker parses the body: the longest
             # deadline of any request bounds it (a search keeps to its own budget).
-            return await work(request, from_body, route, body,
-                              request.headers.get("content-type"),
-                              timeout=limits.MAX_DEADLINE_SECONDS)
+            return await work(
+                request,
+                from_body,
+                route,
+                body,
+                request.headers.get("content-type"),
+                timeout=limits.MAX_DEADLINE_SECONDS,
+            )
+
         return _raw_route(answer)
 
     async def api_solve(req: SolveRequest, request: Request) -> Response:
@@ -507,35 +590,52 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
         return await work(request, encode, req)
 
     for path, endpoint, summary in (
-            ("/api/solve", api_solve, "Solve a board (fewest taps by default)"),
-            ("/api/analyse", api_analyse, "Rank, nullity and kernel size of a board's tap "
-                                          "matrix"),
-            ("/api/hint", api_hint, "The next tap of a minimal plan"),
-            ("/api/generate", api_generate, "Generate a puzzle"),
-            ("/api/encode", api_encode, "The puzzle code of a board and a start")):
+        ("/api/solve", api_solve, "Solve a board (fewest taps by default)"),
+        ("/api/analyse", api_analyse, "Rank, nullity and kernel size of a board's tap matrix"),
+        ("/api/hint", api_hint, "The next tap of a minimal plan"),
+        ("/api/generate", api_generate, "Generate a puzzle"),
+        ("/api/encode", api_encode, "The puzzle code of a board and a start"),
+    ):
         # the handlers answer with the worker's JSON Response; the schema says a dict
-        app.router.add_api_route(path, endpoint, methods=["POST"], summary=summary,
-                                 response_model=dict, route_class_override=raw(path))
+        app.router.add_api_route(
+            path,
+            endpoint,
+            methods=["POST"],
+            summary=summary,
+            response_model=dict,
+            route_class_override=raw(path),
+        )
 
     @app.get("/api/puzzle/{code}", summary="The puzzle of a code", response_model=dict)
     async def api_puzzle(code: str, request: Request) -> Response:
         if len(code) > limits.MAX_CODE_CHARS:
-            raise TooLarge(f"puzzle codes are at most {limits.MAX_CODE_CHARS} characters "
-                           f"here, got {len(code)}")
+            raise TooLarge(
+                f"puzzle codes are at most {limits.MAX_CODE_CHARS} characters here, got {len(code)}"
+            )
         return await work(request, puzzle_of_code, code)
 
-    @app.get("/api/daily/{date}", summary="The three daily puzzles of a date (YYYY-MM-DD)",
-             response_model=list)
+    @app.get(
+        "/api/daily/{date}",
+        summary="The three daily puzzles of a date (YYYY-MM-DD)",
+        response_model=list,
+    )
     async def api_daily(date: str, request: Request) -> Response:
         return await work(request, daily_puzzles, date)
 
     @app.get("/api/campaign", summary="The campaign's map")
     async def api_campaign() -> dict:
-        return {"map_size": MAP_SIZE, "levels_per_group": LEVELS_PER_GROUP,
-                "stars_to_open": STARS_TO_OPEN, "seed": campaign.seed}
+        return {
+            "map_size": MAP_SIZE,
+            "levels_per_group": LEVELS_PER_GROUP,
+            "stars_to_open": STARS_TO_OPEN,
+            "seed": campaign.seed,
+        }
 
-    @app.get("/api/campaign/{row}/{col}/{level}", summary="A campaign level's puzzle",
-             response_model=dict)
+    @app.get(
+        "/api/campaign/{row}/{col}/{level}",
+        summary="A campaign level's puzzle",
+        response_model=dict,
+    )
     async def api_campaign_level(row: int, col: int, level: int, request: Request) -> Response:
         key = (row, col, level)
         if key not in campaign_cache:
@@ -562,22 +662,28 @@ def create_app(*, workers: int | None = None, queue: int | None = None,
     _add_error_handlers(app)
     # Outermost last: metrics and access log, CORS (so every answer, busy included,
     # carries its headers), admission, the body limit.
-    app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY_BYTES,
-                       seconds=body_seconds)
+    app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY_BYTES, seconds=body_seconds)
     app.add_middleware(_Admission, pool=pool, metrics=metrics, body_seconds=body_seconds)
     origins = [cors_origins] if isinstance(cors_origins, str) else list(cors_origins)
     if origins:
         from starlette.middleware.cors import CORSMiddleware
-        app.add_middleware(CORSMiddleware, allow_origins=origins,
-                           allow_methods=["GET", "POST"], allow_headers=["content-type"],
-                           expose_headers=["Retry-After"], max_age=600)
+
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=origins,
+            allow_methods=["GET", "POST"],
+            allow_headers=["content-type"],
+            expose_headers=["Retry-After"],
+            max_age=600,
+        )
     app.add_middleware(Observe, metrics=metrics)
     if (STATIC_DIR / "index.html").is_file():
         # The same files as `modlights site DIR` writes (site.site_files), appended
         # after the API routes and blind to /api/...: a wrong method on an API route
         # stays a JSON 405 and an unknown API path a JSON 404, instead of the game's.
-        app.router.routes.append(_GameMount("/", app=_SiteFiles(site.site_files(STATIC_DIR)),
-                                            name="game"))
+        app.router.routes.append(
+            _GameMount("/", app=_SiteFiles(site.site_files(STATIC_DIR)), name="game")
+        )
     return app
 
 
@@ -592,6 +698,7 @@ class _SiteFiles:
 
     async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
         from starlette.responses import FileResponse
+
         if scope["method"] not in ("GET", "HEAD"):
             raise StarletteHTTPException(405)
         rel = scope["path"].lstrip("/") or "index.html"
@@ -613,6 +720,7 @@ def _raw_route(handler: Callable) -> type:
     are answered by ``await handler(request, body)``, the body unparsed; the others
     as FastAPI answers them (the route's model parses and validates the body; the
     OpenAPI schema is the model's either way)."""
+
     class RawLarge(APIRoute):
         def get_route_handler(self) -> Callable:
             parsed = super().get_route_handler()
@@ -622,13 +730,24 @@ def _raw_route(handler: Callable) -> type:
                 if len(body) > limits.RAW_BODY_BYTES:
                     return await handler(request, body)
                 return await parsed(request)
+
             return route
+
     return RawLarge
 
 
 #: The routes whose work runs in the worker pool (by path prefix).
-_WORK_PATHS = ("/api/solve", "/api/analyse", "/api/hint", "/api/generate", "/api/encode",
-               "/api/puzzle/", "/api/daily/", "/api/campaign/", "/api/_test/")
+_WORK_PATHS = (
+    "/api/solve",
+    "/api/analyse",
+    "/api/hint",
+    "/api/generate",
+    "/api/encode",
+    "/api/puzzle/",
+    "/api/daily/",
+    "/api/campaign/",
+    "/api/_test/",
+)
 
 
 class _Admission:
@@ -643,17 +762,19 @@ class _Admission:
 
     body_seconds: the deadline of a body's reading (None: limits.BODY_SECONDS)."""
 
-    def __init__(self, app: Any, pool: Any, metrics: Metrics,
-                 body_seconds: float | None = None):
+    def __init__(self, app: Any, pool: Any, metrics: Metrics, body_seconds: float | None = None):
         self.app = app
         self.pool = pool
         self.metrics = metrics
         self.body_seconds = body_seconds
-        self.active = 0                   # requests for solver work inside the app
+        self.active = 0  # requests for solver work inside the app
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if not (scope["type"] == "http" and scope.get("method") in ("GET", "POST")
-                and scope.get("path", "").startswith(_WORK_PATHS)):
+        if not (
+            scope["type"] == "http"
+            and scope.get("method") in ("GET", "POST")
+            and scope.get("path", "").startswith(_WORK_PATHS)
+        ):
             await self.app(scope, receive, send)
             return
         if self.active >= self.pool.workers + self.pool.queue:
@@ -670,17 +791,25 @@ class _Admission:
         seconds = limits.BODY_SECONDS if self.body_seconds is None else self.body_seconds
         try:
             body = await asyncio.wait_for(
-                limits.read_body(receive, limits.MAX_BODY_BYTES, keep=False), seconds)
+                limits.read_body(receive, limits.MAX_BODY_BYTES, keep=False), seconds
+            )
         except asyncio.TimeoutError:
             body = None
         drained = body is not None and body is not limits.TOO_LARGE
-        answer = json.dumps({"error": "busy", "detail": f"all {self.pool.workers} "
-                             f"workers are busy and {self.pool.queue} requests wait; "
-                             "try again shortly"}).encode()
-        headers = [(b"content-type", b"application/json"),
-                   (b"content-length", str(len(answer)).encode()),
-                   (b"retry-after", str(limits.RETRY_AFTER_SECONDS).encode())]
-        if not drained:                 # the rest of the body is not read: close
+        answer = json.dumps(
+            {
+                "error": "busy",
+                "detail": f"all {self.pool.workers} "
+                f"workers are busy and {self.pool.queue} requests wait; "
+                "try again shortly",
+            }
+        ).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(answer)).encode()),
+            (b"retry-after", str(limits.RETRY_AFTER_SECONDS).encode()),
+        ]
+        if not drained:  # the rest of the body is not read: close
             headers.append((b"connection", b"close"))
         await send({"type": "http.response.start", "status": 503, "headers": headers})
         await send({"type": "http.response.body", "body": answer})
@@ -688,9 +817,12 @@ class _Admission:
 
 def _add_test_hooks(app: FastAPI, run: Callable) -> None:
     """POST /api/_test/{hook}: the worker hooks of :mod:`.workers`, for the tests."""
-    hooks = {"pid": workers_module.hook_pid, "abort": workers_module.hook_abort,
-             "segfault": workers_module.hook_segfault,
-             "allocate": workers_module.hook_allocate}
+    hooks = {
+        "pid": workers_module.hook_pid,
+        "abort": workers_module.hook_abort,
+        "segfault": workers_module.hook_segfault,
+        "allocate": workers_module.hook_allocate,
+    }
 
     @app.post("/api/_test/{hook}", include_in_schema=False)
     async def test_hook(hook: str, request: Request) -> Any:
@@ -698,8 +830,7 @@ def _add_test_hooks(app: FastAPI, run: Callable) -> None:
             raise ValueError(f"no test hook {hook!r}")
         body = await request.json()
         budget = body.pop("budget", None)
-        return {"result": await run(request, hooks[hook], *body.get("args", ()),
-                                    budget=budget)}
+        return {"result": await run(request, hooks[hook], *body.get("args", ()), budget=budget)}
 
 
 def _add_docs(app: FastAPI) -> None:
@@ -708,25 +839,31 @@ def _add_docs(app: FastAPI) -> None:
     with no internet; FastAPI's default page loads Swagger UI from a CDN, which is the
     fallback when that package is missing."""
     from fastapi.openapi.docs import get_swagger_ui_html
+
     try:
         import fastapi_offline
+
         assets_dir = Path(fastapi_offline.__file__).with_name("static")
-    except ImportError:                                  # pragma: no cover
+    except ImportError:  # pragma: no cover
         assets_dir = None
     if assets_dir is not None and (assets_dir / "swagger-ui-bundle.js").is_file():
         from fastapi.staticfiles import StaticFiles
+
         app.mount("/docs-assets", StaticFiles(directory=assets_dir), name="docs-assets")
-        assets: dict[str, Any] = {"swagger_js_url": "/docs-assets/swagger-ui-bundle.js",
-                                  "swagger_css_url": "/docs-assets/swagger-ui.css",
-                                  "swagger_favicon_url": "/docs-assets/favicon.png"}
+        assets: dict[str, Any] = {
+            "swagger_js_url": "/docs-assets/swagger-ui-bundle.js",
+            "swagger_css_url": "/docs-assets/swagger-ui.css",
+            "swagger_favicon_url": "/docs-assets/favicon.png",
+        }
     else:
         assets = {}
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> Any:
         # openapi_url is FastAPI's default, "/openapi.json" (create_app leaves it on)
-        return get_swagger_ui_html(openapi_url=str(app.openapi_url), title="modlights API",
-                                   **assets)
+        return get_swagger_ui_html(
+            openapi_url=str(app.openapi_url), title="modlights API", **assets
+        )
 
 
 class _GameMount(Mount):
@@ -745,14 +882,18 @@ def _add_error_handlers(app: FastAPI) -> None:
     limits' TooLarge (400), bodies that fail their model (422)
     or do not parse (400), HTTP errors with their status, and anything else as 500
     "internal" with the traceback logged on the server, never sent."""
+
     @app.exception_handler(Unsolvable)
     async def unsolvable(_: Request, e: Unsolvable) -> JSONResponse:
         return _error(422, "unsolvable", str(e))
 
     @app.exception_handler(workers_module.Busy)
     async def busy(_: Request, e: Exception) -> JSONResponse:
-        return JSONResponse({"error": "busy", "detail": str(e)}, status_code=503,
-                            headers={"Retry-After": str(limits.RETRY_AFTER_SECONDS)})
+        return JSONResponse(
+            {"error": "busy", "detail": str(e)},
+            status_code=503,
+            headers={"Retry-After": str(limits.RETRY_AFTER_SECONDS)},
+        )
 
     @app.exception_handler(workers_module.Deadline)
     async def deadline(_: Request, e: Exception) -> JSONResponse:
@@ -764,7 +905,7 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(workers_module.ClientGone)
     async def client_gone(_: Request, e: Exception) -> JSONResponse:
-        return _error(499, "client_gone", str(e))     # nobody reads it; logged as 499
+        return _error(499, "client_gone", str(e))  # nobody reads it; logged as 499
 
     @app.exception_handler(limits.Invalid)
     async def invalid_body(_: Request, e: Exception) -> JSONResponse:
@@ -789,12 +930,15 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, e: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(e.status_code, "http_error")
-        return JSONResponse({"error": code, "detail": str(e.detail)},
-                            status_code=e.status_code, headers=getattr(e, "headers", None))
+        return JSONResponse(
+            {"error": code, "detail": str(e.detail)},
+            status_code=e.status_code,
+            headers=getattr(e, "headers", None),
+        )
 
     @app.exception_handler(Exception)
     async def internal(_: Request, e: Exception) -> JSONResponse:
-        log.exception("unexpected error")      # logged on the server, never sent
+        log.exception("unexpected error")  # logged on the server, never sent
         return _error(500, "internal", "unexpected server error")
 
 

@@ -3,6 +3,7 @@ before anything is built or allocated: sizes, an estimated cost of the request's
 (:func:`check_board`, :func:`check_generate`), deadlines, the worker pool's defaults,
 each route's body cap (:func:`body_cap`), and the middleware that reads request bodies
 within their cap and deadline (:class:`BodyLimit`)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -122,7 +123,7 @@ def default_memory_bytes(workers: int) -> int:
     RAM shared by the workers (and the server) is less; at least 512 MiB."""
     try:
         ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):        # pragma: no cover
+    except (ValueError, OSError, AttributeError):  # pragma: no cover
         ram = 0
     share = ram // (workers + 1) if ram > 0 else 2 << 30
     return max(512 << 20, min(2 << 30, share))
@@ -203,9 +204,10 @@ def body_cap(route: str) -> int:
       pattern, locked and holes).
     """
     if route == "/api/solve":
-        size = max(board_bytes(t) + 2 * values_bytes(t, n)
-                   for t, n in ((MAX_TILES, 2), (MAX_TILES_MULTISTATE, 255),
-                                (MAX_MINIMAL_TILES, 255)))
+        size = max(
+            board_bytes(t) + 2 * values_bytes(t, n)
+            for t, n in ((MAX_TILES, 2), (MAX_TILES_MULTISTATE, 255), (MAX_MINIMAL_TILES, 255))
+        )
     elif route == "/api/analyse":
         size = board_bytes(MAX_TILES)
     elif route == "/api/hint":
@@ -235,17 +237,16 @@ def _offsets(entry: Any, budget: list[int]) -> frozenset | None:
         return None
     budget[0] -= len(entry)
     if budget[0] < 0:
-        raise TooLarge(f"patterns are limited to {MAX_PATTERN_ENTRIES} offset entries "
-                       "in all here")
+        raise TooLarge(f"patterns are limited to {MAX_PATTERN_ENTRIES} offset entries in all here")
     out = set()
     for p in entry:
-        if not (isinstance(p, list) and len(p) == 2 and type(p[0]) is int
-                and type(p[1]) is int):
+        if not (isinstance(p, list) and len(p) == 2 and type(p[0]) is int and type(p[1]) is int):
             return None
         out.add((p[0], p[1]))
     if len(out) > MAX_PATTERN_OFFSETS:
-        raise TooLarge(f"patterns are limited to {MAX_PATTERN_OFFSETS} distinct offsets "
-                       f"here, got {len(out)}")
+        raise TooLarge(
+            f"patterns are limited to {MAX_PATTERN_OFFSETS} distinct offsets here, got {len(out)}"
+        )
     return frozenset(out)
 
 
@@ -257,16 +258,24 @@ def pattern_stats(pattern: Any, rows: int, cols: int) -> tuple[int, int, int]:
     :data:`MAX_MIXED_PATTERNS`. Data of another shape counts as one small pattern
     (Board.from_dict reports what is wrong with it)."""
     budget = [MAX_PATTERN_ENTRIES]
-    mixed = (isinstance(pattern, list) and len(pattern) == rows and rows > 0
-             and isinstance(pattern[0], list) and len(pattern[0]) == cols
-             and (isinstance(pattern[0][0], (str, list))))
-    if mixed and isinstance(pattern[0][0], list) and pattern[0][0] \
-            and type(pattern[0][0][0]) is int:
-        mixed = False                     # a list of pairs, as long as the board is tall
-    entries = [e for row in pattern if isinstance(row, list) for e in row] if mixed \
-        else [pattern]
+    mixed = (
+        isinstance(pattern, list)
+        and len(pattern) == rows
+        and rows > 0
+        and isinstance(pattern[0], list)
+        and len(pattern[0]) == cols
+        and (isinstance(pattern[0][0], (str, list)))
+    )
+    if (
+        mixed
+        and isinstance(pattern[0][0], list)
+        and pattern[0][0]
+        and type(pattern[0][0][0]) is int
+    ):
+        mixed = False  # a list of pairs, as long as the board is tall
+    entries = [e for row in pattern if isinstance(row, list) for e in row] if mixed else [pattern]
     if len(entries) > rows * cols:
-        entries = entries[:rows * cols]
+        entries = entries[: rows * cols]
     seen: set = set()
     distinct, width, reach = 0, 0, 1
     for entry in entries:
@@ -276,8 +285,10 @@ def pattern_stats(pattern: Any, rows: int, cols: int) -> tuple[int, int, int]:
         seen.add(offs)
         distinct += 1
         if distinct > MAX_MIXED_PATTERNS:
-            raise TooLarge(f"mixed-pattern boards are limited to {MAX_MIXED_PATTERNS} "
-                           "distinct tile patterns here")
+            raise TooLarge(
+                f"mixed-pattern boards are limited to {MAX_MIXED_PATTERNS} "
+                "distinct tile patterns here"
+            )
         width = max(width, len(offs))
         reach = max(reach, max((max(abs(dr), abs(dc)) for dr, dc in offs), default=1))
     return max(distinct, 1), max(width, 1), reach
@@ -313,9 +324,11 @@ def check_board(d: Any, max_cost: int = MAX_COST) -> None:
     ``max_cost``, saying what is allowed."""
     cost = board_cost(d)
     if cost > max_cost:
-        raise TooLarge(f"this board is too costly for this service: about {cost:,} work "
-                       f"units (tiles x distinct offsets x reach x bits of n, or cells x "
-                       f"taps x bits for graph boards), at most {max_cost:,} allowed")
+        raise TooLarge(
+            f"this board is too costly for this service: about {cost:,} work "
+            f"units (tiles x distinct offsets x reach x bits of n, or cells x "
+            f"taps x bits for graph boards), at most {max_cost:,} allowed"
+        )
 
 
 def check_minimal(d: Any) -> None:
@@ -329,38 +342,56 @@ def check_minimal(d: Any) -> None:
     cells = {c for e in effects if isinstance(e, list) for c in e if type(c) is int}
     bound = len(effects) - len(cells)
     if bound > MAX_MINIMAL_GRAPH_KERNEL:
-        raise TooLarge(f"a minimal search here faces at most {MAX_MINIMAL_GRAPH_KERNEL} "
-                       f"kernel generators; this board's {len(effects)} taps change "
-                       f"{len(cells)} distinct cells, so it has at least {bound}; ask with "
-                       '"minimal": false')
+        raise TooLarge(
+            f"a minimal search here faces at most {MAX_MINIMAL_GRAPH_KERNEL} "
+            f"kernel generators; this board's {len(effects)} taps change "
+            f"{len(cells)} distinct cells, so it has at least {bound}; ask with "
+            '"minimal": false'
+        )
 
 
 def check_generate(body: dict) -> None:
     """Raise :class:`TooLarge` when a /api/generate request's board, times the boards the
     generator may build for it, is over :data:`MAX_GENERATE_COST`."""
     rows, cols = body.get("rows"), body.get("cols")
-    if type(rows) is not int or type(cols) is not int or rows < 1 or cols < 1 \
-            or rows * cols > MAX_GENERATE_TILES:
-        return                                    # generate() says what is wrong
-    board = {"rows": rows, "cols": cols, "states": body.get("states", 2),
-             "pattern": body.get("pattern", "cross")}
+    if (
+        type(rows) is not int
+        or type(cols) is not int
+        or rows < 1
+        or cols < 1
+        or rows * cols > MAX_GENERATE_TILES
+    ):
+        return  # generate() says what is wrong
+    board = {
+        "rows": rows,
+        "cols": cols,
+        "states": body.get("states", 2),
+        "pattern": body.get("pattern", "cross"),
+    }
     placed = any(type(v := body.get(k)) is int and v > 0 for k in ("locked", "holes"))
     attempts = GENERATE_ATTEMPTS if placed and body.get("unique", True) else 1
     cost = board_cost(board)
     if cost * attempts > MAX_GENERATE_COST:
-        raise TooLarge(f"this puzzle is too costly to generate here: about {cost:,} work "
-                       f"units a board x up to {attempts} boards tried, at most "
-                       f"{MAX_GENERATE_COST:,} allowed (fewer tiles, offsets or states, or "
-                       "fixed locked / holes positions)")
+        raise TooLarge(
+            f"this puzzle is too costly to generate here: about {cost:,} work "
+            f"units a board x up to {attempts} boards tried, at most "
+            f"{MAX_GENERATE_COST:,} allowed (fewer tiles, offsets or states, or "
+            "fixed locked / holes positions)"
+        )
 
 
 def _reply(status: int, error: str, detail: str) -> tuple[dict, bytes]:
     """The ASGI start message and JSON body of an error answer that closes the connection."""
     body = json.dumps({"error": error, "detail": detail}).encode()
-    start = {"type": "http.response.start", "status": status,
-             "headers": [(b"content-type", b"application/json"),
-                         (b"content-length", str(len(body)).encode()),
-                         (b"connection", b"close")]}
+    start = {
+        "type": "http.response.start",
+        "status": status,
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+        ],
+    }
     return start, body
 
 
@@ -379,8 +410,7 @@ class BodyLimit:
     the request comes); past it the answer is HTTP 408 ``{"error": "deadline", ...}``
     and the rest of the body is not read. Either answer closes the connection."""
 
-    def __init__(self, app: Any, max_bytes: int = MAX_BODY_BYTES,
-                 seconds: float | None = None):
+    def __init__(self, app: Any, max_bytes: int = MAX_BODY_BYTES, seconds: float | None = None):
         self.app = app
         self.max_bytes = max_bytes
         self.seconds = seconds
@@ -410,12 +440,13 @@ class BodyLimit:
         try:
             body = await asyncio.wait_for(read_body(receive, cap), seconds)
         except asyncio.TimeoutError:
-            start, answer = _reply(408, "deadline", "the request body did not arrive "
-                                   f"within {seconds:g} s")
+            start, answer = _reply(
+                408, "deadline", f"the request body did not arrive within {seconds:g} s"
+            )
             await send(start)
             await send({"type": "http.response.body", "body": answer})
             return
-        if body is None:                                # the client disconnected
+        if body is None:  # the client disconnected
             return
         if body is TOO_LARGE:
             await self._too_large(send, cap)
@@ -432,8 +463,7 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
     async def _too_large(self, send: Any, cap: int) -> None:
-        start, body = _reply(413, "too_large",
-                             f"request bodies here are limited to {cap} bytes")
+        start, body = _reply(413, "too_large", f"request bodies here are limited to {cap} bytes")
         await send(start)
         await send({"type": "http.response.body", "body": body})
 

@@ -6,6 +6,7 @@ records its latency, and writes one access-log line (method, path, status,
 milliseconds) to the ``modlights.web.access`` logger. Each app has its own registry,
 so several apps in one process (tests) do not collide.
 """
+
 from __future__ import annotations
 
 import logging
@@ -20,8 +21,7 @@ __all__ = ["Metrics", "Observe", "CONTENT_TYPE_LATEST"]
 access_log = logging.getLogger("modlights.web.access")
 
 #: Latency buckets in seconds, from the health check's milliseconds to the deadline.
-BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
-           30.0)
+BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 
 class Metrics:
@@ -30,27 +30,45 @@ class Metrics:
 
     def __init__(self, pool: Any):
         self.registry = CollectorRegistry()
-        ProcessCollector(registry=self.registry)        # the server's CPU, memory, fds
-        self.requests = Counter("modlights_requests", "HTTP requests answered",
-                                ["endpoint", "method", "status"], registry=self.registry)
-        self.latency = Histogram("modlights_request_seconds",
-                                 "Seconds from a request's start to its answer",
-                                 ["endpoint"], buckets=BUCKETS, registry=self.registry)
-        self.in_flight = Gauge("modlights_workers_busy",
-                               "Requests holding a worker process", registry=self.registry)
+        ProcessCollector(registry=self.registry)  # the server's CPU, memory, fds
+        self.requests = Counter(
+            "modlights_requests",
+            "HTTP requests answered",
+            ["endpoint", "method", "status"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "modlights_request_seconds",
+            "Seconds from a request's start to its answer",
+            ["endpoint"],
+            buckets=BUCKETS,
+            registry=self.registry,
+        )
+        self.in_flight = Gauge(
+            "modlights_workers_busy", "Requests holding a worker process", registry=self.registry
+        )
         self.in_flight.set_function(lambda: pool.in_flight)
-        self.queue = Gauge("modlights_queue_length",
-                           "Requests waiting for a worker process", registry=self.registry)
+        self.queue = Gauge(
+            "modlights_queue_length",
+            "Requests waiting for a worker process",
+            registry=self.registry,
+        )
         self.queue.set_function(lambda: pool.queued)
-        self.workers = Gauge("modlights_workers", "Worker processes of the pool",
-                             registry=self.registry)
+        self.workers = Gauge(
+            "modlights_workers", "Worker processes of the pool", registry=self.registry
+        )
         self.workers.set(pool.workers)
-        self.restarts = Counter("modlights_worker_restarts",
-                                "Worker processes killed (deadline, cancel) or found dead "
-                                "and replaced", registry=self.registry)
-        self.outcomes = Counter("modlights_work", "Solver tasks by outcome (ok, error, "
-                                "deadline, engine_failure, busy, client_gone)",
-                                ["outcome"], registry=self.registry)
+        self.restarts = Counter(
+            "modlights_worker_restarts",
+            "Worker processes killed (deadline, cancel) or found dead and replaced",
+            registry=self.registry,
+        )
+        self.outcomes = Counter(
+            "modlights_work",
+            "Solver tasks by outcome (ok, error, deadline, engine_failure, busy, client_gone)",
+            ["outcome"],
+            registry=self.registry,
+        )
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""
@@ -79,8 +97,9 @@ def _endpoint(scope: dict) -> str:
     request answered before routing), "/" for the game's root, "other" for a path no
     route matches (clients cannot grow the number of series)."""
     route = scope.get("route")
-    if route is None and "app" in scope:      # answered before routing (busy): match now
+    if route is None and "app" in scope:  # answered before routing (busy): match now
         from starlette.routing import Match, Route
+
         for r in getattr(getattr(scope["app"], "router", None), "routes", ()):
             if isinstance(r, Route) and r.matches(scope)[0] is not Match.NONE:
                 route = r
@@ -119,5 +138,10 @@ class Observe:
             self.metrics.requests.labels(endpoint, _method(scope), str(status)).inc()
             self.metrics.latency.labels(endpoint).observe(seconds)
             if access_log.isEnabledFor(logging.INFO):
-                access_log.info("%s %s %d %.1f ms", _printable(scope.get("method", "")),
-                                _printable(scope.get("path", "")), status, seconds * 1000)
+                access_log.info(
+                    "%s %s %d %.1f ms",
+                    _printable(scope.get("method", "")),
+                    _printable(scope.get("path", "")),
+                    status,
+                    seconds * 1000,
+                )

@@ -1,4 +1,5 @@
 """``modlights serve``: run the web service with uvicorn and print its URL."""
+
 from __future__ import annotations
 
 import logging
@@ -19,7 +20,7 @@ def _protocol(header_timeout: float) -> Any:
     that follows a head has a deadline of its own, in the app (limits.BodyLimit)."""
     try:
         from uvicorn.protocols.http.h11_impl import H11Protocol
-    except ImportError:                                  # pragma: no cover
+    except ImportError:  # pragma: no cover
         return "h11"
 
     class HeaderTimeout(H11Protocol):
@@ -37,7 +38,7 @@ def _protocol(header_timeout: float) -> Any:
         def _head_timeout(self) -> None:
             self._head_timer = None
             if self.cycle is not None and not self.cycle.response_complete:
-                return                          # a request is being answered
+                return  # a request is being answered
             if not self.transport.is_closing():
                 self.transport.close()
 
@@ -81,13 +82,23 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, out: TextIO = sys.stdout, *,
-          workers: int | None = None, queue: int | None = None,
-          memory_mb: int | None = None, cors_origins: Any = (),
-          shutdown_timeout: float = 5.0, keep_alive: float = 5.0,
-          header_timeout: float = HEADER_TIMEOUT_SECONDS, body_timeout: float | None = None,
-          max_connections: int = 256,
-          access_log: bool = True, test_hooks: bool = False) -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    out: TextIO = sys.stdout,
+    *,
+    workers: int | None = None,
+    queue: int | None = None,
+    memory_mb: int | None = None,
+    cors_origins: Any = (),
+    shutdown_timeout: float = 5.0,
+    keep_alive: float = 5.0,
+    header_timeout: float = HEADER_TIMEOUT_SECONDS,
+    body_timeout: float | None = None,
+    max_connections: int = 256,
+    access_log: bool = True,
+    test_hooks: bool = False,
+) -> None:
     """Serve ``create_app()`` on host:port until interrupted; prints the URL first
     (with the port actually used when ``port`` is 0).
 
@@ -104,13 +115,20 @@ def serve(host: str = "127.0.0.1", port: int = 8000, out: TextIO = sys.stdout, *
     """
     if not 0 <= port <= 65535:
         raise ValueError(f"port must be from 0 to 65535, got {port}")
-    for name, v, lo in (("workers", workers, 1), ("queue", queue, 0),
-                        ("memory_mb", memory_mb, 0), ("max_connections", max_connections, 1)):
+    for name, v, lo in (
+        ("workers", workers, 1),
+        ("queue", queue, 0),
+        ("memory_mb", memory_mb, 0),
+        ("max_connections", max_connections, 1),
+    ):
         if v is not None and (type(v) is not int or v < lo):
             raise ValueError(f"{name} must be an int >= {lo}, got {v!r}")
-    for name, secs in (("shutdown_timeout", shutdown_timeout), ("keep_alive", keep_alive),
-                       ("header_timeout", header_timeout),
-                       ("body_timeout", 1.0 if body_timeout is None else body_timeout)):
+    for name, secs in (
+        ("shutdown_timeout", shutdown_timeout),
+        ("keep_alive", keep_alive),
+        ("header_timeout", header_timeout),
+        ("body_timeout", 1.0 if body_timeout is None else body_timeout),
+    ):
         if not (isinstance(secs, (int, float)) and 0 < secs <= 3600):
             raise ValueError(f"{name} must be seconds from 0 to 3600 (not 0), got {secs!r}")
     try:
@@ -118,26 +136,40 @@ def serve(host: str = "127.0.0.1", port: int = 8000, out: TextIO = sys.stdout, *
 
         from modlights.web.app import create_app
     except ImportError as e:
-        raise ValueError(f'the web service needs its extra ({e.name or e} is missing): '
-                         'pip install "modlights[web]"') from None
+        raise ValueError(
+            f"the web service needs its extra ({e.name or e} is missing): "
+            'pip install "modlights[web]"'
+        ) from None
     sock = _bind(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    print(f"modlights serving on http://{shown}:{bound}/ (API docs at /docs; "
-          "Ctrl-C stops)", file=out, flush=True)
+    print(
+        f"modlights serving on http://{shown}:{bound}/ (API docs at /docs; Ctrl-C stops)",
+        file=out,
+        flush=True,
+    )
     if access_log:
         _log_access(out=sys.stderr)
-    app = create_app(workers=workers, queue=queue,
-                     memory_bytes=None if memory_mb is None else memory_mb << 20,
-                     cors_origins=cors_origins, body_seconds=body_timeout,
-                     test_hooks=test_hooks)
+    app = create_app(
+        workers=workers,
+        queue=queue,
+        memory_bytes=None if memory_mb is None else memory_mb << 20,
+        cors_origins=cors_origins,
+        body_seconds=body_timeout,
+        test_hooks=test_hooks,
+    )
     # uvicorn declares both timeouts int; it uses them as asyncio timeouts, which take
     # fractions of a second as well
-    config = uvicorn.Config(app, log_level="warning", access_log=False,
-                            http=_protocol(header_timeout), lifespan="on",
-                            timeout_graceful_shutdown=shutdown_timeout,  # type: ignore[arg-type]
-                            timeout_keep_alive=keep_alive,  # type: ignore[arg-type]
-                            limit_concurrency=max_connections)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        http=_protocol(header_timeout),
+        lifespan="on",
+        timeout_graceful_shutdown=shutdown_timeout,  # type: ignore[arg-type]
+        timeout_keep_alive=keep_alive,  # type: ignore[arg-type]
+        limit_concurrency=max_connections,
+    )
     server = _server_class(uvicorn)(config)
     try:
         server.run(sockets=[sock])
@@ -160,7 +192,7 @@ def _server_class(uvicorn: Any) -> Any:
     import threading
 
     class Server(uvicorn.Server):
-        should_exit: bool           # uvicorn.Server's, set in its __init__
+        should_exit: bool  # uvicorn.Server's, set in its __init__
         force_exit: bool
 
         async def startup(self, sockets: Any = None) -> None:
@@ -186,7 +218,7 @@ def _server_class(uvicorn: Any) -> Any:
 
         async def shutdown(self, sockets: Any = None) -> None:
             await super().shutdown(sockets)
-            if self.force_exit:                 # uvicorn skips these when forced
+            if self.force_exit:  # uvicorn skips these when forced
                 tasks = list(self.server_state.tasks)
                 for t in tasks:
                     t.cancel()
@@ -208,7 +240,7 @@ def _log_access(out: TextIO) -> None:
     if not any(getattr(h, "_modlights", False) for h in logger.handlers):
         handler = logging.StreamHandler(out)
         handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-        handler._modlights = True               # type: ignore[attr-defined]
+        handler._modlights = True  # type: ignore[attr-defined]
         logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False

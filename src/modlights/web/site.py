@@ -18,6 +18,7 @@ Layout of a site (paths relative to its root)::
 Importing this module needs no web framework (``modlights site`` works without the
 ``web`` extra).
 """
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,14 @@ from pathlib import Path
 
 from modlights.play.campaign import LEVELS_PER_GROUP, MAP_SIZE, STARS_TO_OPEN, Campaign
 
-__all__ = ["STATIC_DIR", "MEDIA_TYPES", "js_package_dir", "campaign_json", "site_files",
-           "write_site"]
+__all__ = [
+    "STATIC_DIR",
+    "MEDIA_TYPES",
+    "js_package_dir",
+    "campaign_json",
+    "site_files",
+    "write_site",
+]
 
 #: The page's own files (index.html, style.css, app.js).
 STATIC_DIR = Path(__file__).with_name("static")
@@ -65,11 +72,21 @@ def campaign_json(seed: str | int = "modlights-campaign-v1") -> bytes:
     "levels_per_group", "stars_to_open", "levels"}`` with ``levels[row][col][level]``
     the level's ``Puzzle.to_dict()``. Deterministic (the same bytes for the same seed)."""
     campaign = Campaign(seed)
-    levels = [[[campaign.level((r, c), i).to_dict() for i in range(LEVELS_PER_GROUP)]
-               for c in range(MAP_SIZE)] for r in range(MAP_SIZE)]
-    doc = {"format": _CAMPAIGN_FORMAT, "seed": campaign.seed, "map_size": MAP_SIZE,
-           "levels_per_group": LEVELS_PER_GROUP, "stars_to_open": STARS_TO_OPEN,
-           "levels": levels}
+    levels = [
+        [
+            [campaign.level((r, c), i).to_dict() for i in range(LEVELS_PER_GROUP)]
+            for c in range(MAP_SIZE)
+        ]
+        for r in range(MAP_SIZE)
+    ]
+    doc = {
+        "format": _CAMPAIGN_FORMAT,
+        "seed": campaign.seed,
+        "map_size": MAP_SIZE,
+        "levels_per_group": LEVELS_PER_GROUP,
+        "stars_to_open": STARS_TO_OPEN,
+        "levels": levels,
+    }
     return json.dumps(doc, separators=(",", ":"), sort_keys=True).encode()
 
 
@@ -113,8 +130,10 @@ def write_site(directory: str | os.PathLike, files: dict[str, Source] | None = N
     files = site_files() if files is None else files
     for need in ("index.html", "app.js", "js/src/index.js", "js/dist/modlights.wasm"):
         if need not in files:
-            raise ValueError(f"the site is incomplete: {need} is missing (the JavaScript "
-                             f"package is looked for in modlights/web/js and js/)")
+            raise ValueError(
+                f"the site is incomplete: {need} is missing (the JavaScript "
+                f"package is looked for in modlights/web/js and js/)"
+            )
     root = Path(directory)
     if root.exists() and not root.is_dir():
         raise ValueError(f"{str(root)!r} is a file, not a directory")
@@ -129,6 +148,5 @@ def write_site(directory: str | os.PathLike, files: dict[str, Source] | None = N
             os.replace(tmp, target)
             written.append(rel)
     except OSError as e:
-        raise ValueError(f"cannot write the site into {str(root)!r}: "
-                         f"{e.strerror or e}") from None
+        raise ValueError(f"cannot write the site into {str(root)!r}: {e.strerror or e}") from None
     return written

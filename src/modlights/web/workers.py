@@ -18,6 +18,7 @@ The errors, mapped to HTTP by the app: :class:`Busy` (503 "busy", with Retry-Aft
 :class:`Deadline` (408 "deadline"), :class:`EngineFailure` (503 "engine_failure"),
 :class:`ClientGone` (the client is no longer there to read an answer).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -77,7 +78,7 @@ def _init_worker(memory_bytes: int, nice: int = 0) -> None:
     if nice > 0:
         try:
             os.nice(nice)
-        except OSError:                                  # pragma: no cover
+        except OSError:  # pragma: no cover
             pass
     if memory_bytes > 0:
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
@@ -94,6 +95,7 @@ def _call(fn: Callable, args: tuple) -> Any:
     MemoryError as a MemoryError, anything else as a RuntimeError with its type only
     (logged in the worker)."""
     from modlights.solver import Unsolvable
+
     try:
         return fn(*args)
     except (Unsolvable, limits.TooLarge, limits.Invalid, limits.Unparsable) as e:
@@ -102,7 +104,7 @@ def _call(fn: Callable, args: tuple) -> Any:
         raise ValueError(str(e)) from None
     except MemoryError:
         raise MemoryError("the worker's memory cap was reached") from None
-    except Exception as e:                          # noqa: BLE001 - reported, never sent
+    except Exception as e:  # noqa: BLE001 - reported, never sent
         log.exception("unexpected error in a worker")
         raise RuntimeError(type(e).__name__) from None
 
@@ -134,6 +136,7 @@ def hook_abort() -> None:
 def hook_segfault() -> None:
     """Kill the worker with a segmentation fault (a read of address 0)."""
     import ctypes
+
     ctypes.string_at(0)
 
 
@@ -150,7 +153,7 @@ def _context() -> Any:
     of the server's (uvicorn's, the test client's)."""
     try:
         ctx = multiprocessing.get_context("forkserver")
-    except ValueError:                                   # pragma: no cover - no forkserver
+    except ValueError:  # pragma: no cover - no forkserver
         return multiprocessing.get_context("spawn")
     ctx.set_forkserver_preload(["modlights.web.app"])
     return ctx
@@ -171,21 +174,26 @@ class WorkerPool:
     memory_bytes < 0.
     """
 
-    def __init__(self, workers: int | None = None, queue: int | None = None,
-                 memory_bytes: int | None = None,
-                 on_event: Callable[[str], None] | None = None):
+    def __init__(
+        self,
+        workers: int | None = None,
+        queue: int | None = None,
+        memory_bytes: int | None = None,
+        on_event: Callable[[str], None] | None = None,
+    ):
         self.workers = limits.default_workers() if workers is None else workers
         if type(self.workers) is not int or self.workers < 1:
             raise ValueError(f"workers must be an int >= 1, got {workers!r}")
         self.queue = limits.default_queue(self.workers) if queue is None else queue
         if type(self.queue) is not int or self.queue < 0:
             raise ValueError(f"queue must be an int >= 0, got {queue!r}")
-        self.memory_bytes = (limits.default_memory_bytes(self.workers)
-                             if memory_bytes is None else memory_bytes)
+        self.memory_bytes = (
+            limits.default_memory_bytes(self.workers) if memory_bytes is None else memory_bytes
+        )
         if type(self.memory_bytes) is not int or self.memory_bytes < 0:
             raise ValueError(f"memory_bytes must be an int >= 0, got {memory_bytes!r}")
         self.on_event = on_event
-        self.pending = 0                 # requests holding or waiting for a worker
+        self.pending = 0  # requests holding or waiting for a worker
         self.restarts = 0
         self._pool: pebble.ProcessPool | None = None
         self._lock = threading.Lock()
@@ -204,11 +212,12 @@ class WorkerPool:
         """The pebble pool, made on first use (thread-safe)."""
         with self._lock:
             if self._pool is None:
-                self._pool = pebble.ProcessPool(max_workers=self.workers,
-                                                initializer=_init_worker,
-                                                initargs=(self.memory_bytes,
-                                                          limits.WORKER_NICE),
-                                                context=_context())
+                self._pool = pebble.ProcessPool(
+                    max_workers=self.workers,
+                    initializer=_init_worker,
+                    initargs=(self.memory_bytes, limits.WORKER_NICE),
+                    context=_context(),
+                )
                 self._finalizer = weakref.finalize(self, _stop, self._pool)
             return self._pool
 
@@ -239,8 +248,7 @@ class WorkerPool:
             self.on_event("restart")
 
     # -- work
-    async def run(self, fn: Callable, *args: Any, timeout: float,
-                  request: Any = None) -> Any:
+    async def run(self, fn: Callable, *args: Any, timeout: float, request: Any = None) -> Any:
         """``fn(*args)`` in a worker; its result, or what it raised (see :func:`_call`).
 
         fn and args must pickle (fn a module-level function). timeout: seconds for the
@@ -252,8 +260,10 @@ class WorkerPool:
         died, or ran out of memory), :class:`ClientGone`.
         """
         if self.pending >= self.workers + self.queue:
-            raise Busy(f"all {self.workers} workers are busy and {self.queue} requests "
-                       "wait; try again shortly")
+            raise Busy(
+                f"all {self.workers} workers are busy and {self.queue} requests "
+                "wait; try again shortly"
+            )
         self.pending += 1
         try:
             return await self._run(fn, args, timeout, request)
@@ -268,7 +278,7 @@ class WorkerPool:
         pool = self._get()
         try:
             future = pool.schedule(_call, args=(fn, args), timeout=timeout)
-        except RuntimeError as e:                   # the pool was stopped (shutting down)
+        except RuntimeError as e:  # the pool was stopped (shutting down)
             raise EngineFailure(f"the service is shutting down ({e})") from None
         waiter = asyncio.wrap_future(future)
         try:
@@ -281,28 +291,34 @@ class WorkerPool:
                     raise ClientGone("the client disconnected")
                 if loop.time() >= end:
                     self._cancel(future)
-                    raise Deadline(f"the request took longer than its deadline of "
-                                   f"{timeout:g} s and was stopped")
+                    raise Deadline(
+                        f"the request took longer than its deadline of "
+                        f"{timeout:g} s and was stopped"
+                    )
         except asyncio.CancelledError:
             # Only the server cancels a request's task: shutting down, past its grace
             # period. The worker is killed and the request answered, not left to die
             # with a traceback.
             self._cancel(future)
-            raise EngineFailure("the service is shutting down; the request was "
-                                "stopped") from None
+            raise EngineFailure("the service is shutting down; the request was stopped") from None
         try:
             return waiter.result()
         except (TimeoutError, FutureTimeout):
             self._restarted()
-            raise Deadline(f"the request took longer than its deadline of {timeout:g} s "
-                           "and was stopped") from None
+            raise Deadline(
+                f"the request took longer than its deadline of {timeout:g} s and was stopped"
+            ) from None
         except pebble.ProcessExpired as e:
             self._restarted()
-            raise EngineFailure(f"the engine's worker process died ({_describe_exit(e)}); "
-                                "the request was not completed") from None
+            raise EngineFailure(
+                f"the engine's worker process died ({_describe_exit(e)}); "
+                "the request was not completed"
+            ) from None
         except MemoryError:
-            raise EngineFailure("the request needs more memory than a worker may use "
-                                f"({self.memory_bytes >> 20} MiB)") from None
+            raise EngineFailure(
+                "the request needs more memory than a worker may use "
+                f"({self.memory_bytes >> 20} MiB)"
+            ) from None
         except (FutureCancelled, asyncio.CancelledError):
             raise EngineFailure("the request's work was cancelled") from None
 
@@ -329,5 +345,5 @@ def _stop(pool: pebble.ProcessPool) -> None:
     try:
         pool.stop()
         pool.join(timeout=5)
-    except Exception:                       # noqa: BLE001 - best effort at shutdown
+    except Exception:  # noqa: BLE001 - best effort at shutdown
         pass

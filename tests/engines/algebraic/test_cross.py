@@ -1,5 +1,6 @@
 """The algebraic engine (engines/algebraic.py) against the chase, the dense reference
 engine, brute-force checks by Board.apply and an independent pure-Python gcd."""
+
 from __future__ import annotations
 
 import subprocess
@@ -19,7 +20,9 @@ from modlights.engines.chase.engine import ChaseEngine
 #: mirrored T (only (0,-1)), diagonal T (vertical), chased transposed (horizontal and
 #: a pattern without (-1,0)).
 COVERED = [
-    "cross", "vertical", "horizontal",
+    "cross",
+    "vertical",
+    "horizontal",
     [(-1, 0), (1, 0), (0, -1), (0, 1)],
     [(0, 0), (-1, 0), (0, 1)],
     [(0, 0), (-1, 0), (0, -1)],
@@ -44,7 +47,7 @@ def covered_boards(draw, max_side=10):
     rows = draw(st.integers(1, max_side))
     cols = draw(st.integers(1, max_side))
     b = ml.Board.grid(rows, cols, states=n, pattern=pattern, wrap=draw(st.booleans()))
-    assume(algebraic_reason(b) is None)     # (counts of 2 are not units over GF(2))
+    assume(algebraic_reason(b) is None)  # (counts of 2 are not units over GF(2))
     return b, draw(st.integers(0, 2**32 - 1))
 
 
@@ -78,8 +81,9 @@ def test_algebraic_equals_chase_and_dense(case, tkind):
             sol = alg.solve(s, target, minimal=False)
             assert np.array_equal(b.apply(s, sol.taps), b.coerce_target(target))
             if alg.nullity == 0:
-                assert np.array_equal(sol.taps, ml.Solver(b, method="chase").solve(
-                    s, target, minimal=False).taps)
+                assert np.array_equal(
+                    sol.taps, ml.Solver(b, method="chase").solve(s, target, minimal=False).taps
+                )
             best, rbest = alg.solve(s, target), ref.solve(s, target)
             assert np.array_equal(b.apply(s, best.taps), b.coerce_target(target))
             if best.proven_minimal and rbest.proven_minimal:
@@ -111,8 +115,20 @@ def test_solve_many_names_unsolvable(case, seed2):
 
 # k x k cross boards over GF(2) with a non-trivial kernel (A159257 non-zero), and
 # rectangles with one
-SINGULAR = [(4, 4), (5, 5), (9, 9), (11, 11), (16, 16), (17, 17), (19, 19), (23, 23),
-            (30, 30), (4, 9), (5, 11), (14, 29)]
+SINGULAR = [
+    (4, 4),
+    (5, 5),
+    (9, 9),
+    (11, 11),
+    (16, 16),
+    (17, 17),
+    (19, 19),
+    (23, 23),
+    (30, 30),
+    (4, 9),
+    (5, 11),
+    (14, 29),
+]
 
 
 @pytest.mark.parametrize("shape", SINGULAR)
@@ -125,7 +141,7 @@ def test_singular_sizes_solvable_and_not(shape):
     sol = alg.solve(s, minimal=False)
     assert not b.apply(s, sol.taps).any()
     # an unsolvable start: a solvable one with one tile changed, when that leaves the image
-    ref = ml.Solver(b, method="dense")                  # the native GF(2) elimination
+    ref = ml.Solver(b, method="dense")  # the native GF(2) elimination
     for r in range(shape[0]):
         t = b.press(s, (0, 0))
         t[r, shape[1] - 1] ^= 1
@@ -221,10 +237,11 @@ def _gfp_gcd_degree(a, b, p):
 def gfp_cross_nullity(h: int, w: int, p: int) -> int:
     """Over GF(p): T = -tridiag(1, 1, 1), chi_T(x) = D_w(x + 1) with D_{j+1}(y) =
     y D_j - D_{j-1}; F = P_h with P_{i+1} = x P_i - P_{i-1}; nullity = deg gcd."""
+
     def cheb(k, c0):
         a, b = [], [1]
         for _ in range(k):
-            nxt = [0] + b                                   # x * b
+            nxt = [0] + b  # x * b
             nxt[0] = (nxt[0] + c0 * b[0]) % p if b else nxt[0]
             for i in range(1, len(b)):
                 nxt[i] = (nxt[i] + c0 * b[i]) % p
@@ -232,24 +249,29 @@ def gfp_cross_nullity(h: int, w: int, p: int) -> int:
                 nxt[i] = (nxt[i] - v) % p
             a, b = b, [v % p for v in nxt]
         return b
+
     return _gfp_gcd_degree(cheb(h, 0), cheb(w, 1), p)
 
 
 def test_independent_nullity_matches_reference():
     """The pure-Python formulas themselves, checked against the reference engine."""
     for h, w in [(4, 4), (5, 5), (5, 11), (9, 9), (7, 3), (11, 11)]:
-        assert gf2_cross_nullity(h, w) == ml.Solver(ml.Board.grid(h, w),
-                                                    backend="reference").nullity
+        assert (
+            gf2_cross_nullity(h, w) == ml.Solver(ml.Board.grid(h, w), backend="reference").nullity
+        )
     for p in (3, 5, 7):
         for h, w in [(2, 2), (3, 5), (4, 4), (8, 8), (6, 10), (11, 11)]:
-            assert gfp_cross_nullity(h, w, p) == ml.Solver(ml.Board.grid(h, w, states=p),
-                                                           backend="reference").nullity
+            assert (
+                gfp_cross_nullity(h, w, p)
+                == ml.Solver(ml.Board.grid(h, w, states=p), backend="reference").nullity
+            )
 
 
 def _check_nullities(ks):
     for k in ks:
-        assert ml.Solver(ml.Board.grid(k, k), method="algebraic").nullity == \
-            gf2_cross_nullity(k, k), k
+        assert ml.Solver(ml.Board.grid(k, k), method="algebraic").nullity == gf2_cross_nullity(
+            k, k
+        ), k
 
 
 def test_nullity_squares_gf2_up_to_200():
@@ -259,15 +281,15 @@ def test_nullity_squares_gf2_up_to_200():
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 300), st.integers(1, 300))
 def test_nullity_rectangles_gf2(h, w):
-    assert ml.Solver(ml.Board.grid(h, w), method="algebraic").nullity == \
-        gf2_cross_nullity(h, w)
+    assert ml.Solver(ml.Board.grid(h, w), method="algebraic").nullity == gf2_cross_nullity(h, w)
 
 
 @settings(max_examples=30, deadline=None)
 @given(st.sampled_from([3, 5, 7]), st.integers(1, 60), st.integers(1, 60))
 def test_nullity_rectangles_gfp(p, h, w):
-    assert ml.Solver(ml.Board.grid(h, w, states=p), method="algebraic").nullity == \
-        gfp_cross_nullity(h, w, p)
+    assert ml.Solver(
+        ml.Board.grid(h, w, states=p), method="algebraic"
+    ).nullity == gfp_cross_nullity(h, w, p)
 
 
 @pytest.mark.slow
@@ -277,9 +299,14 @@ def test_nullity_squares_gf2_up_to_2000():
 
 # ---------------------------------------------------------------- packed path
 @settings(max_examples=80, deadline=None)
-@given(st.sampled_from([p for p in COVERED]), st.integers(1, 12), st.integers(1, 300),
-       st.integers(0, 2**32 - 1), st.integers(0, 2))
-@example("vertical", 3, 1, 1690, 0)     # a torus with a kernel: packed and byte routes differ
+@given(
+    st.sampled_from([p for p in COVERED]),
+    st.integers(1, 12),
+    st.integers(1, 300),
+    st.integers(0, 2**32 - 1),
+    st.integers(0, 2),
+)
+@example("vertical", 3, 1, 1690, 0)  # a torus with a kernel: packed and byte routes differ
 def test_packed_equals_unpacked(pattern, rows, cols, seed, tkind):
     b = ml.Board.grid(rows, cols, pattern=pattern, wrap=bool(seed % 5 == 0))
     assume(algebraic_reason(b) is None)
@@ -289,7 +316,7 @@ def test_packed_equals_unpacked(pattern, rows, cols, seed, tkind):
     pt = target if tkind < 2 else np.packbits(target, axis=1)
     alg = ml.Solver(b, method="algebraic")
     packed = np.packbits(s, axis=1)
-    if cols % 8:                                       # bits past the board are ignored
+    if cols % 8:  # bits past the board are ignored
         packed[:, -1] |= np.uint8((1 << (8 - cols % 8)) - 1)
     if not alg.solvable(s, target):
         with pytest.raises(ml.Unsolvable):
@@ -307,8 +334,7 @@ def test_packed_equals_unpacked(pattern, rows, cols, seed, tkind):
         assert np.array_equal(taps, alg.solve(s, target, minimal=False).taps)
     # the other engines' boards take the unpacked detour and give a solution too
     d = ml.Solver(b, method="dense").solve_packed(packed, pt)
-    assert np.array_equal(b.apply(s, np.unpackbits(d, axis=1, count=cols)),
-                          b.coerce_target(target))
+    assert np.array_equal(b.apply(s, np.unpackbits(d, axis=1, count=cols)), b.coerce_target(target))
 
 
 @pytest.mark.parametrize("pattern", [p for p in COVERED if p != "horizontal"])
@@ -323,8 +349,7 @@ def test_packed_wide_rows(pattern, cols):
     s = b.random_state(rng=cols)
     x = alg.solve_packed(np.packbits(s, axis=1))
     assert not b.apply(s, np.unpackbits(x, axis=1, count=cols)).any()
-    assert np.array_equal(np.unpackbits(x, axis=1, count=cols),
-                          alg.solve(s, minimal=False).taps)
+    assert np.array_equal(np.unpackbits(x, axis=1, count=cols), alg.solve(s, minimal=False).taps)
 
 
 def test_apply_packed_matches_board_apply():
@@ -345,8 +370,12 @@ def test_solve_packed_errors():
     b = ml.Board.grid(5, 12)
     s = ml.Solver(b)
     good = np.zeros((5, 2), np.uint8)
-    for bad in (np.zeros((5, 12), np.uint8), np.zeros((5, 2), np.int64), [[0, 0]] * 5,
-                np.zeros((4, 2), np.uint8)):
+    for bad in (
+        np.zeros((5, 12), np.uint8),
+        np.zeros((5, 2), np.int64),
+        [[0, 0]] * 5,
+        np.zeros((4, 2), np.uint8),
+    ):
         with pytest.raises(ValueError, match="packbits"):
             s.solve_packed(bad)
     with pytest.raises(ValueError, match="target"):
@@ -362,9 +391,9 @@ def test_solve_packed_errors():
 def test_routing_and_refusals():
     assert ml.Solver(ml.Board.grid(30, 30)).method == "algebraic"
     assert ml.Solver(ml.Board.grid(30, 30, states=7, pattern="vertical")).method == "algebraic"
-    assert ml.Solver(ml.Board.grid(30, 30, states=4)).method == "chase"      # ring
+    assert ml.Solver(ml.Board.grid(30, 30, states=4)).method == "chase"  # ring
     assert ml.Solver(ml.Board.grid(100, 100, wrap=True)).method == "algebraic"  # torus
-    assert ml.Solver(ml.Board.grid(30, 30, wrap=True)).method == "chase"    # small torus
+    assert ml.Solver(ml.Board.grid(30, 30, wrap=True)).method == "chase"  # small torus
     assert ml.Solver(ml.Board.grid(30, 30, wrap=True, pattern="square")).method == "chase"
     assert ml.Solver(ml.Board.grid(5, 5)).method == "dense"
     cases = [
@@ -397,9 +426,10 @@ def test_torus_nullity_against_the_chase(n):
 
 def test_torus_giant_nullity_fast():
     import time
+
     t = time.perf_counter()
     assert ml.Solver(ml.Board.grid(100000, 100000, wrap=True)).nullity == 256
-    assert time.perf_counter() - t < 20          # ~0.7 s on an idle core
+    assert time.perf_counter() - t < 20  # ~0.7 s on an idle core
 
 
 def test_inverse_small_and_refused_large():
@@ -415,6 +445,7 @@ def test_inverse_small_and_refused_large():
 def test_engine_pickles():
     import copy
     import pickle
+
     b = ml.Board.grid(30, 30, states=5)
     eng = ml.Solver(b)._engine
     st0 = b.random_state(rng=4)
@@ -425,22 +456,22 @@ def test_engine_pickles():
 
 
 def test_kernel_too_large_refused(monkeypatch):
-    b = ml.Board.grid(19, 19)                          # nullity 16
+    b = ml.Board.grid(19, 19)  # nullity 16
     s = ml.Solver(b, method="algebraic")
     monkeypatch.setattr(algebraic, "KERNEL_BYTES_MAX", 100)
     with pytest.raises(ValueError, match="GiB"):
         s.kernel()
     st0 = b.random_state(rng=1)
-    sol = s.solve(st0)                                  # no basis: not proved, still right
+    sol = s.solve(st0)  # no basis: not proved, still right
     assert not sol.proven_minimal and not b.apply(st0, sol.taps).any()
-    assert s.nullity == 16 and s.kernel_size == 2 ** 16
+    assert s.nullity == 16 and s.kernel_size == 2**16
 
 
 def test_giant_board_nullity_and_refusals():
     b = ml.Board.grid(100000, 100000)
     s = ml.Solver(b)
     assert s.method == "algebraic"
-    assert s.nullity == 0 and s.rank == 10 ** 10 and s.is_unique and s.det() == 1
+    assert s.nullity == 0 and s.rank == 10**10 and s.is_unique and s.det() == 1
     with pytest.raises(ValueError, match="GiB"):
         s.solve(np.zeros((2, 2), np.uint8))
     with pytest.raises(ValueError, match="GiB"):
@@ -449,10 +480,13 @@ def test_giant_board_nullity_and_refusals():
 
 def test_giant_uncovered_boards_refused_at_once():
     import time
+
     t = time.perf_counter()
     # (square is a product pattern: the tensor engine analyses it, see test_tensor.py)
-    for board in (ml.Board.grid(20000, 20000, pattern="knight"),
-                  ml.Board.grid(20000, 20000, states=4)):
+    for board in (
+        ml.Board.grid(20000, 20000, pattern="knight"),
+        ml.Board.grid(20000, 20000, states=4),
+    ):
         with pytest.raises(ValueError, match="only by the algebraic engine"):
             ml.Solver(board)
     with pytest.raises(ValueError, match="only by the algebraic engine"):
@@ -461,8 +495,12 @@ def test_giant_uncovered_boards_refused_at_once():
 
 
 def test_cli_info_giant():
-    out = subprocess.run([sys.executable, "-m", "modlights", "info", "--grid", "12000x12000"],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "modlights", "info", "--grid", "12000x12000"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     null = [ln for ln in out.stdout.splitlines() if ln.startswith("nullity")]
     assert null and int(null[0].split()[1]) == gf2_cross_nullity(12000, 12000)
@@ -470,14 +508,31 @@ def test_cli_info_giant():
 
 
 def test_cli_bench_packed():
-    out = subprocess.run([sys.executable, "-m", "modlights", "bench", "--sizes", "300,40x70",
-                          "--packed", "--repeats", "1", "--quiet"],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "modlights",
+            "bench",
+            "--sizes",
+            "300,40x70",
+            "--packed",
+            "--repeats",
+            "1",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     assert "300x300" in out.stdout and "40x70" in out.stdout
-    bad = subprocess.run([sys.executable, "-m", "modlights", "bench", "--sizes", "300",
-                          "--packed", "--states", "3"], capture_output=True, text=True,
-                         timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "modlights", "bench", "--sizes", "300", "--packed", "--states", "3"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2 and "states 2" in bad.stderr
 
 

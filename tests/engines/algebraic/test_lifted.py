@@ -1,5 +1,6 @@
 """The lifted engine (engines/lifted.py: p-adic lifting and CRT over the GF(p) algebraic
 engines) against the reference and chase engines, every answer checked by Board.apply."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,7 +15,9 @@ from oracle import group_closure_size
 
 #: the algebraic engine's pattern kinds (cyclic, mirrored, diagonal, transposed)
 COVERED = [
-    "cross", "vertical", "horizontal",
+    "cross",
+    "vertical",
+    "horizontal",
     [(-1, 0), (1, 0), (0, -1), (0, 1)],
     [(0, 0), (-1, 0), (0, 1)],
     [(0, 0), (-1, 0), (0, -1)],
@@ -28,8 +31,9 @@ COMPOSITE = [4, 6, 8, 9, 10, 12]
 def lifted_boards(draw, max_side=8):
     n = draw(st.sampled_from(COMPOSITE))
     pattern = draw(st.sampled_from(COVERED))
-    b = ml.Board.grid(draw(st.integers(1, max_side)), draw(st.integers(1, max_side)),
-                      states=n, pattern=pattern)
+    b = ml.Board.grid(
+        draw(st.integers(1, max_side)), draw(st.integers(1, max_side)), states=n, pattern=pattern
+    )
     assume(lifted_reason(b) is None)
     return b, draw(st.integers(0, 2**32 - 1))
 
@@ -79,8 +83,11 @@ def test_lift_path_rectangles(n, shape):
     eng = LiftedEngine(b)
     rng = np.random.default_rng(n * 1000 + shape[0])
     s = b.random_state(rng=rng)
-    X, ok = eng.solve(np.stack([(-b.cell_vector(s).astype(np.int64)) % n,
-                                np.zeros(b.n_cells, np.int64)]).astype(np.uint8))
+    X, ok = eng.solve(
+        np.stack([(-b.cell_vector(s).astype(np.int64)) % n, np.zeros(b.n_cells, np.int64)]).astype(
+            np.uint8
+        )
+    )
     assert ok.all()
     assert not b.apply(s, b.from_tap_vector(X[0])).any()
     if eng.kernel_size == 1:
@@ -91,8 +98,10 @@ def test_lift_path_rectangles(n, shape):
 def test_lift_kinds():
     """The factor kinds used: 6 x 6 cross is invertible mod 2 and 3 (all lifted); 5 x 5
     and 4 x 4 cross are singular mod 2 (GF(2) part, or the chase over Z/4)."""
+
     def kinds(b):
         return [part[2] for part in LiftedEngine(b)._parts]
+
     assert kinds(ml.Board.grid(6, 6, states=4)) == ["lift"]
     assert kinds(ml.Board.grid(6, 6, states=6)) == ["lift", "lift"]
     assert kinds(ml.Board.grid(5, 5, states=4)) == ["chase"]
@@ -102,7 +111,7 @@ def test_lift_kinds():
 def test_routing_and_refusals():
     assert ml.Solver(ml.Board.grid(128, 128, states=4)).method == "lifted"
     assert ml.Solver(ml.Board.grid(200, 100, states=6)).method == "lifted"
-    assert ml.Solver(ml.Board.grid(100, 100, states=4)).method == "chase"   # small
+    assert ml.Solver(ml.Board.grid(100, 100, states=4)).method == "chase"  # small
     assert ml.Solver(ml.Board.grid(130, 130, states=4, wrap=True)).method == "chase"
     # square is a product pattern: the tensor engine, invertible mod 4 at side 130 or
     # singular mod 2 at side 131 (a ring part over Z/4)
@@ -131,6 +140,7 @@ def test_routing_and_refusals():
 
 def test_large_board_inverse_refused_and_pickles():
     import pickle
+
     b = ml.Board.grid(3000, 3000, states=4)
     s = ml.Solver(b)
     assert s.method == "lifted" and s.kernel_size == 1
@@ -145,21 +155,54 @@ def test_bench_method_option(capsys, monkeypatch):
     """``modlights bench --method`` times the chosen Solver method (every answer checked
     inside bench_large); a method that does not cover the board exits 2 with one line."""
     from modlights.cli import main, workloads
+
     seen = []
     real = LiftedEngine.solve
 
     def spy(self, R):
         seen.append(self.n)
         return real(self, R)
+
     monkeypatch.setattr(LiftedEngine, "solve", spy)
-    assert main(["bench", "--sizes", "130", "--states", "4,6", "--repeats", "1", "--quiet",
-                 "--method", "lifted", "--json"]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "--sizes",
+                "130",
+                "--states",
+                "4,6",
+                "--repeats",
+                "1",
+                "--quiet",
+                "--method",
+                "lifted",
+                "--json",
+            ]
+        )
+        == 0
+    )
     rows = __import__("json").loads(capsys.readouterr().out)
     assert [(r["board"], r["n"]) for r in rows] == [("130x130", 4), ("130x130", 6)]
-    assert seen == [4, 6]                  # the lifted engine answered each board
+    assert seen == [4, 6]  # the lifted engine answered each board
     row = workloads.bench_large([20], n=4, repeats=1, method="auto")[0]
     assert row[:3] == ("20x20", 4, "cross")
-    assert main(["bench", "--sizes", "20", "--states", "3", "--repeats", "1", "--quiet",
-                 "--method", "lifted"]) == 2
+    assert (
+        main(
+            [
+                "bench",
+                "--sizes",
+                "20",
+                "--states",
+                "3",
+                "--repeats",
+                "1",
+                "--quiet",
+                "--method",
+                "lifted",
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert "composite" in err and len(err.strip().splitlines()) == 1

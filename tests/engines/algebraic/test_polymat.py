@@ -1,5 +1,6 @@
 """modlights.engines.algebraic.polymat: powers of 2 x 2 polynomial matrices against
 repeated multiplication, over GF(p)[s] and a quotient ring."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -37,8 +38,9 @@ def test_poly_padd_mono_against_coefficient_lists(p):
         k = int(rng.integers(0, p))
         A, B = poly(a, p), poly(b, p)
         width = max(len(a), len(b))
-        want = [(x + k * y) % p for x, y in zip(a + [0] * (width - len(a)),
-                                                 b + [0] * (width - len(b)))]
+        want = [
+            (x + k * y) % p for x, y in zip(a + [0] * (width - len(a)), b + [0] * (width - len(b)))
+        ]
         while want and want[-1] == 0:
             want.pop()
         assert coeffs(padd(A, B, p, k), p) == want
@@ -49,24 +51,24 @@ def test_poly_padd_mono_against_coefficient_lists(p):
 @pytest.mark.parametrize("p", [2, 3, 7])
 def test_mat_pow_equals_repeated_products(p):
     rng = np.random.default_rng(10 + p)
-    add = lambda a, b: padd(a, b, p)                # noqa: E731
+    add = lambda a, b: padd(a, b, p)  # noqa: E731
     one, zero = poly([1], p), poly([], p)
     for _ in range(5):
-        M = [[poly(rng.integers(0, p, size=3).tolist(), p) for _ in range(2)]
-             for _ in range(2)]
+        M = [[poly(rng.integers(0, p, size=3).tolist(), p) for _ in range(2)] for _ in range(2)]
         acc = [[one, zero], [zero, one]]
         for e in range(0, 12):
             got = mat_pow(M, e, one, zero, add)
-            assert [[coeffs(x, p) for x in row] for row in got] == \
-                [[coeffs(x, p) for x in row] for row in acc], e
+            assert [[coeffs(x, p) for x in row] for row in got] == [
+                [coeffs(x, p) for x in row] for row in acc
+            ], e
             acc = mat_mul(acc, M, add)
 
 
 def test_mat_pow_in_a_quotient_ring_reduces_every_product():
     p, w = 3, 5
-    f = padd(mono(w, p), poly([1], p), p, p - 1)                 # s^5 - 1
-    mul = lambda a, b: (a * b).divmod(f)[1]                        # noqa: E731
-    add = lambda a, b: padd(a, b, p)                               # noqa: E731
+    f = padd(mono(w, p), poly([1], p), p, p - 1)  # s^5 - 1
+    mul = lambda a, b: (a * b).divmod(f)[1]  # noqa: E731
+    add = lambda a, b: padd(a, b, p)  # noqa: E731
     one, zero = poly([1], p), poly([], p)
     M = [[poly([1, 2, 1], p), poly([0, 1], p)], [one, zero]]
     acc = [[one, zero], [zero, one]]
@@ -78,7 +80,7 @@ def test_mat_pow_in_a_quotient_ring_reduces_every_product():
             assert got[i][j].degree < w
             assert coeffs(got[i][j], p) == coeffs(acc[i][j], p)
     s = poly([0, 1], p)
-    assert coeffs(power(s, w, one, mul), p) == [1]                 # s^w = 1 there
+    assert coeffs(power(s, w, one, mul), p) == [1]  # s^w = 1 there
     assert coeffs(power(s, 0, one, mul), p) == [1]
 
 

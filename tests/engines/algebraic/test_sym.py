@@ -1,6 +1,7 @@
 """The algebraic engine's symmetric 3 x 3 case (engines/algebraic_sym.py) against the
 dense reference engine, the chase, Board.apply, the group spanned by its kernel and an
 independent invertibility check of the next-row coefficient a I + b P."""
+
 from __future__ import annotations
 
 import pickle
@@ -54,8 +55,9 @@ def _rank_mod_p(M: np.ndarray, p: int) -> int:
 def _c1_invertible(counts: dict, w: int, p: int) -> bool:
     """Whether count(-1,0) I + count(-1,+1) P is invertible (w x w, GF(p))."""
     a, b = counts.get((-1, 0), 0), counts.get((-1, 1), 0)
-    C = a * np.eye(w, dtype=np.int64) + b * (np.eye(w, k=1, dtype=np.int64) +
-                                              np.eye(w, k=-1, dtype=np.int64))
+    C = a * np.eye(w, dtype=np.int64) + b * (
+        np.eye(w, k=1, dtype=np.int64) + np.eye(w, k=-1, dtype=np.int64)
+    )
     return _rank_mod_p(C, p) == w
 
 
@@ -80,9 +82,10 @@ def _check_board(b: ml.Board, rng, states: int = 4):
     assert type(sol._engine) is want
     assert sol.rank == ref.rank
     for i in range(states):
-        if i % 2:      # solvable: the image of random taps
-            s = b.apply(np.zeros((rows, cols), np.uint8),
-                        rng.integers(0, p, (rows, cols), dtype=np.uint8))
+        if i % 2:  # solvable: the image of random taps
+            s = b.apply(
+                np.zeros((rows, cols), np.uint8), rng.integers(0, p, (rows, cols), dtype=np.uint8)
+            )
         else:
             s = rng.integers(0, p, (rows, cols), dtype=np.uint8)
         R = ((p - s.reshape(1, -1).astype(np.int64)) % p).astype(np.uint8)
@@ -103,8 +106,13 @@ def _check_board(b: ml.Board, rng, states: int = 4):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(pattern=sym_patterns(), p=st.sampled_from(PRIMES), rows=st.integers(1, 7),
-       cols=st.integers(1, 7), seed=st.integers(0, 2**32 - 1))
+@given(
+    pattern=sym_patterns(),
+    p=st.sampled_from(PRIMES),
+    rows=st.integers(1, 7),
+    cols=st.integers(1, 7),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_random_symmetric_patterns_against_reference(pattern, p, rows, cols, seed):
     b = ml.Board.grid(rows, cols, p, pattern=pattern)
     c = _counts(pattern)
@@ -125,8 +133,13 @@ def test_random_symmetric_patterns_against_reference(pattern, p, rows, cols, see
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(pattern=st.sampled_from(["diagonal", RING]), p=st.sampled_from(PRIMES),
-       rows=st.integers(1, 12), cols=st.integers(1, 12), seed=st.integers(0, 2**32 - 1))
+@given(
+    pattern=st.sampled_from(["diagonal", RING]),
+    p=st.sampled_from(PRIMES),
+    rows=st.integers(1, 12),
+    cols=st.integers(1, 12),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_diagonal_and_ring(pattern, p, rows, cols, seed):
     b = ml.Board.grid(rows, cols, p, pattern=pattern)
     if sym_reason(b) is not None:
@@ -158,8 +171,7 @@ def test_refusals_say_why():
         assert why in sym_reason(b)
         with pytest.raises(ValueError, match="method='algebraic' does not cover"):
             ml.Solver(b, method="algebraic")
-    assert "locked" in sym_reason(ml.Board.grid(6, 6, 2, pattern="diagonal",
-                                                locked=[(0, 0)]))
+    assert "locked" in sym_reason(ml.Board.grid(6, 6, 2, pattern="diagonal", locked=[(0, 0)]))
     assert "holes" in sym_reason(ml.Board.grid(6, 6, 2, pattern="diagonal", holes=[(1, 1)]))
 
 
@@ -177,8 +189,9 @@ def test_against_chase_and_auto_on_larger_boards():
         R = ((p - s.reshape(1, -1).astype(np.int64)) % p).astype(np.uint8)
         assert chase.solve(R)[1][0]
         u = rng.integers(0, p, (k, k), dtype=np.uint8)
-        assert auto.solvable(u) == bool(chase.solve(
-            ((p - u.reshape(1, -1).astype(np.int64)) % p).astype(np.uint8))[1][0])
+        assert auto.solvable(u) == bool(
+            chase.solve(((p - u.reshape(1, -1).astype(np.int64)) % p).astype(np.uint8))[1][0]
+        )
 
 
 def test_det_pickle_and_small_boards_keep_dense():

@@ -1,6 +1,7 @@
 """Tori of the cross family by polynomial algebra (engines/algebraic_torus.py, through
 AlgebraicEngine) against the reference engine, the chase, the independent nullity of
 _torus_nullity (invariant factors over GF(p)[s]) and Board.apply."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -71,7 +72,7 @@ def _check_against_reference(b: ml.Board, seed: int) -> AlgebraicEngine:
     assert H.shape == (eng.nullity, b.n_taps) and orders == [n] * eng.nullity
     for x in H:
         assert not b.apply_vector(x).any()
-    assert _rank_mod(H, n) == eng.nullity               # independent: they span ker A
+    assert _rank_mod(H, n) == eng.nullity  # independent: they span ker A
     states = [b.random_state(rng=rng, solvable=bool(i % 2)) for i in range(4)]
     R = np.stack([b._rhs_cells(s, 0) for s in states])
     X, ok = eng.solve(R)
@@ -94,24 +95,36 @@ def _check_against_reference(b: ml.Board, seed: int) -> AlgebraicEngine:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tori())
-@example((ml.Board.grid(6, 8, states=2, pattern="cross", wrap=True), 1))   # s^8 - 1 = (s+1)^8
-@example((ml.Board.grid(5, 9, states=3, pattern="cross", wrap=True), 2))   # (s-1)^9 over GF(3)
+@example((ml.Board.grid(6, 8, states=2, pattern="cross", wrap=True), 1))  # s^8 - 1 = (s+1)^8
+@example((ml.Board.grid(5, 9, states=3, pattern="cross", wrap=True), 2))  # (s-1)^9 over GF(3)
 @example((ml.Board.grid(10, 10, states=5, pattern="cross", wrap=True), 3))
-@example((ml.Board.grid(7, 7, states=7, pattern=[(0, 0), (-1, 0), (-1, 0), (1, 0)],
-                        wrap=True), 4))
+@example((ml.Board.grid(7, 7, states=7, pattern=[(0, 0), (-1, 0), (-1, 0), (1, 0)], wrap=True), 4))
 def test_torus_equals_reference_and_chase(case):
     b, seed = case
     _check_against_reference(b, seed)
 
 
 # widths where s^w - 1 has repeated factors (w divisible by p) and where it does not
-REPEATED = [(2, 3, 4), (2, 4, 12), (2, 5, 6), (3, 4, 3), (3, 6, 9), (3, 12, 6), (5, 5, 10),
-            (7, 3, 7), (2, 7, 7), (3, 5, 8), (5, 4, 4), (7, 9, 11)]
+REPEATED = [
+    (2, 3, 4),
+    (2, 4, 12),
+    (2, 5, 6),
+    (3, 4, 3),
+    (3, 6, 9),
+    (3, 12, 6),
+    (5, 5, 10),
+    (7, 3, 7),
+    (2, 7, 7),
+    (3, 5, 8),
+    (5, 4, 4),
+    (7, 9, 11),
+]
 
 
 @pytest.mark.parametrize("p,rows,cols", REPEATED)
-@pytest.mark.parametrize("counts", [(1, 1, 1, 1, 1), (0, 1, 1, 1, 1), (2, 1, 0, 1, 3),
-                                    (1, 0, 0, 1, 1), (0, 3, 1, 2, 0)])
+@pytest.mark.parametrize(
+    "counts", [(1, 1, 1, 1, 1), (0, 1, 1, 1, 1), (2, 1, 0, 1, 3), (1, 0, 0, 1, 1), (0, 3, 1, 2, 0)]
+)
 def test_repeated_factor_widths(p, rows, cols, counts):
     b = ml.Board.grid(rows, cols, states=p, pattern=_pattern(counts), wrap=True)
     if algebraic_reason(b) is not None:
@@ -162,15 +175,16 @@ def test_chase_of_zero_from_zero_is_zero_and_linear():
         assert not any(a.any() for a in torus_chase(h, w, p, coeffs, None, z, z))
 
 
-@pytest.mark.parametrize("p,rows,cols", [(2, 64, 60), (3, 64, 60), (5, 30, 45), (2, 200, 200),
-                                         (3, 200, 200), (2, 96, 90), (7, 49, 56)])
+@pytest.mark.parametrize(
+    "p,rows,cols",
+    [(2, 64, 60), (3, 64, 60), (5, 30, 45), (2, 200, 200), (3, 200, 200), (2, 96, 90), (7, 49, 56)],
+)
 def test_larger_tori_against_chase(p, rows, cols):
     b = ml.Board.grid(rows, cols, states=p, pattern="cross", wrap=True)
     rng = np.random.default_rng(rows * cols + p)
     eng = AlgebraicEngine(b)
     chase = ChaseEngine(b)
-    assert eng.nullity == chase.nullity == _torus_nullity(eng.h, eng.w, p,
-                                                          *eng._offset_counts)
+    assert eng.nullity == chase.nullity == _torus_nullity(eng.h, eng.w, p, *eng._offset_counts)
     states = [b.random_state(rng=rng, solvable=True), b.random_state(rng=rng, solvable=False)]
     R = np.stack([b._rhs_cells(s, 0) for s in states])
     X, ok = eng.solve(R)
@@ -202,8 +216,12 @@ def test_singular_torus_kernel_and_unsolvable():
 def test_transposed_torus():
     """No unit count on (-1, 0) (or fewer than 3 rows): the torus is chased down its
     columns."""
-    for rows, cols, pattern in [(5, 7, [(0, 0), (0, -1), (0, 1), (1, 0)]),
-                                (2, 6, "cross"), (1, 5, "cross"), (6, 4, "horizontal")]:
+    for rows, cols, pattern in [
+        (5, 7, [(0, 0), (0, -1), (0, 1), (1, 0)]),
+        (2, 6, "cross"),
+        (1, 5, "cross"),
+        (6, 4, "horizontal"),
+    ]:
         b = ml.Board.grid(rows, cols, states=3, pattern=pattern, wrap=True)
         assert algebraic_reason(b) is None
         eng = _check_against_reference(b, rows + cols)
@@ -219,15 +237,16 @@ def test_kernel_too_large_refused(monkeypatch):
     with pytest.raises(ValueError, match="GiB"):
         s.kernel()
     st0 = b.random_state(rng=1)
-    sol = s.solve(st0)                                  # no basis: not proved, still right
+    sol = s.solve(st0)  # no basis: not proved, still right
     assert not sol.proven_minimal and not b.apply(st0, sol.taps).any()
-    assert s.kernel_size == 2 ** k
+    assert s.kernel_size == 2**k
 
 
 def test_auto_picks_algebraic_for_large_tori():
     from modlights.engines.registry import CROSSOVER_TILES
+
     TORUS_ALGEBRAIC_MIN_TILES = CROSSOVER_TILES["algebraic-torus"]
-    k = int(TORUS_ALGEBRAIC_MIN_TILES ** 0.5) + 1
+    k = int(TORUS_ALGEBRAIC_MIN_TILES**0.5) + 1
     b = ml.Board.grid(k, k, states=3, pattern="cross", wrap=True)
     assert ml.Solver(b).method == "algebraic"
     assert ml.Solver(ml.Board.grid(k - 2, k - 2, states=3, wrap=True)).method == "chase"
@@ -244,6 +263,7 @@ def test_system_refuses_bad_shapes():
 def test_pickle_after_use():
     import copy
     import pickle
+
     b = ml.Board.grid(12, 10, states=5, pattern="cross", wrap=True)
     s = ml.Solver(b, method="algebraic")
     st0 = b.random_state(rng=2)

@@ -1,6 +1,7 @@
 """The chase (generalised light chasing) against the dense reference engine; its solve
 path (uint8 states read in place, no masks built, no wide temporaries) and the masks its
 C plan gets."""
+
 from __future__ import annotations
 
 import tracemalloc
@@ -51,7 +52,7 @@ def test_chase_equals_dense(case, tkind):
     assert H.shape == (len(orders), b.n_taps)
     assert not (A @ H.T.astype(np.int64) % n).any()
     for h, o in zip(H.astype(np.int64), orders):
-        assert not (h * o % n).any()          # order divides o
+        assert not (h * o % n).any()  # order divides o
         if o > 1:
             for d in range(1, o):
                 if o % d == 0 and d < o:
@@ -95,8 +96,10 @@ def test_solver_method_chase_matches_dense(case, tkind):
 def test_classic_nullities_by_chase():
     assert ml.Solver(ml.Board.grid(5, 5), method="chase").nullity == 2
     assert ml.Solver(ml.Board.grid(4, 4), method="chase").nullity == 4
-    assert ml.Solver(ml.Board.grid(5, 5, wrap=True), method="chase").kernel_size == \
-        ml.Solver(ml.Board.grid(5, 5, wrap=True), method="dense").kernel_size
+    assert (
+        ml.Solver(ml.Board.grid(5, 5, wrap=True), method="chase").kernel_size
+        == ml.Solver(ml.Board.grid(5, 5, wrap=True), method="dense").kernel_size
+    )
 
 
 def test_300x300_gf2_cross_verified_by_application():
@@ -122,7 +125,7 @@ def test_auto_routing():
     assert ml.Solver(small).method == "dense"
     assert ml.Solver(big).method == "chase"
     assert ml.Solver(big, backend="reference").method == "dense"
-    for n in (3, 4, 6):                  # fields and rings cross over at the same size
+    for n in (3, 4, 6):  # fields and rings cross over at the same size
         assert ml.Solver(ml.Board.grid(24, 24, states=n, pattern="square")).method == "chase"
         assert ml.Solver(ml.Board.grid(20, 20, states=n, pattern="square")).method == "dense"
     g = ml.Board.from_effects([[0, 1], [1]], 2)
@@ -149,6 +152,7 @@ def test_dense_only_queries_on_chase():
 
 def test_plan_checks_arguments():
     from modlights.native import _core as _chase
+
     z = np.ones(4, np.uint8)
     with pytest.raises(ValueError):
         _chase.Plan(2, 2, 1, False, z, z, [0], [0], [[1]])
@@ -206,6 +210,7 @@ def test_large_boards_verified_by_application(pattern, n):
 
 def test_auto_falls_back_when_the_chase_cannot_take_the_board():
     from modlights.engines.chase.engine import MAX_CHASE_OFFSETS, chase_supports
+
     big1 = [(dr, dc) for dr in range(-40, 40) for dc in range(-40, 40)][:MAX_CHASE_OFFSETS]
     big2 = [(dr, dc) for dr in range(-40, 40) for dc in range(40, 120)][:MAX_CHASE_OFFSETS]
     pattern = [["cross"] * 8 for _ in range(8)]
@@ -220,7 +225,7 @@ def test_auto_falls_back_when_the_chase_cannot_take_the_board():
 @pytest.mark.slow
 @pytest.mark.parametrize("side,n", [(1000, 2), (2000, 2), (1000, 3), (1000, 4)])
 def test_target_boards_verified_by_application(side, n):
-    rows = bench_large([side], n=n, repeats=1)     # checks by Board.apply itself
+    rows = bench_large([side], n=n, repeats=1)  # checks by Board.apply itself
     assert rows[0][0] == f"{side}x{side}"
 
 
@@ -252,17 +257,29 @@ def wide_boards(draw):
     rows, cols = b.shape
     wide = draw(st.integers(cols, 150))
     rng = np.random.default_rng(seed)
-    locked, holes = random_masks(rng, (rows, wide), draw(st.sampled_from([0.0, 0.02, 0.1])),
-                                 draw(st.sampled_from([0.0, 0.02, 0.1])))
+    locked, holes = random_masks(
+        rng,
+        (rows, wide),
+        draw(st.sampled_from([0.0, 0.02, 0.1])),
+        draw(st.sampled_from([0.0, 0.02, 0.1])),
+    )
     pattern = draw(st.one_of(st.sampled_from(NAMES), offsets))
-    return ml.Board.grid(rows, wide, states=b.states, pattern=pattern, locked=locked,
-                         holes=holes, wrap=draw(st.booleans()))
+    return ml.Board.grid(
+        rows,
+        wide,
+        states=b.states,
+        pattern=pattern,
+        locked=locked,
+        holes=holes,
+        wrap=draw(st.booleans()),
+    )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wide_boards(), st.sampled_from([1, 2, 3, 4, 8]), st.sampled_from([1, 2]))
 def test_symbolic_chase_blocks_and_threads_match_replays(b, block, threads):
     from modlights.engines.chase.engine import build_plan
+
     plan = build_plan(b)
     n = b.states
     want = _residual_by_replays(plan, n)
@@ -276,6 +293,7 @@ def test_symbolic_chase_blocks_and_threads_match_replays(b, block, threads):
 
 def test_block_argument_checked():
     from modlights.engines.chase.engine import build_plan
+
     plan = build_plan(ml.Board.grid(4, 4))
     with pytest.raises(ValueError, match="block must be from 1"):
         plan.matrix_gf2(1, block=0)
@@ -283,17 +301,24 @@ def test_block_argument_checked():
         ml.engines.chase.engine.build_plan(ml.Board.grid(4, 4, states=3)).matrix_zn(1, block=-1)
 
 
-@pytest.mark.parametrize("pattern,mirrored", [
-    ("cross", True), ("vertical", True), ("square", False), ("knight", False),
-    ([(0, 0), (1, 0), (0, -2), (0, 2), (-1, 0)], True),
-    ([(0, 0), (1, 1), (1, -1), (-1, 0)], True),
-])
+@pytest.mark.parametrize(
+    "pattern,mirrored",
+    [
+        ("cross", True),
+        ("vertical", True),
+        ("square", False),
+        ("knight", False),
+        ([(0, 0), (1, 0), (0, -2), (0, 2), (-1, 0)], True),
+        ([(0, 0), (1, 1), (1, -1), (-1, 0)], True),
+    ],
+)
 @pytest.mark.parametrize("n", [2, 3, 4])
 @pytest.mark.parametrize("shape", [(5, 150), (9, 70), (3, 201)])
 def test_mirrored_plans_match_replays(pattern, mirrored, n, shape):
     """Left-right symmetric boards compute half the residual matrix and mirror the
     rest: every block size still equals the numeric replays."""
     from modlights.engines.chase.engine import build_plan
+
     b = ml.Board.grid(*shape, states=n, pattern=pattern)
     plan = build_plan(b)
     assert plan.mirrored == mirrored
@@ -312,13 +337,17 @@ def test_mirrored_plans_match_replays(pattern, mirrored, n, shape):
     plan2 = build_plan(b2)
     assert not plan2.mirrored
     want2 = _residual_by_replays(plan2, n)
-    got2 = (_unpack_gf2(plan2.matrix_gf2(2, block=1), plan2.nsym) if n == 2
-            else plan2.matrix_zn(2, block=7).astype(np.int64))
+    got2 = (
+        _unpack_gf2(plan2.matrix_gf2(2, block=1), plan2.nsym)
+        if n == 2
+        else plan2.matrix_zn(2, block=7).astype(np.int64)
+    )
     assert np.array_equal(got2, want2)
 
 
 def test_numeric_out_argument():
     from modlights.engines.chase.engine import build_plan
+
     b = ml.Board.grid(6, 7, states=3)
     plan = build_plan(b)
     rng = np.random.default_rng(3)
@@ -328,8 +357,12 @@ def test_numeric_out_argument():
     buf = np.full(42, 9, np.uint8)
     x2, r2 = plan.numeric(rhs, z, out=buf)
     assert x2 is buf and np.array_equal(x1, x2) and np.array_equal(r1, r2)
-    for bad in (np.zeros(41, np.uint8), np.zeros(42, np.int64), np.zeros((6, 7), np.uint8)[:, :6],
-                rhs):
+    for bad in (
+        np.zeros(41, np.uint8),
+        np.zeros(42, np.int64),
+        np.zeros((6, 7), np.uint8)[:, :6],
+        rhs,
+    ):
         with pytest.raises(ValueError, match="out must"):
             plan.numeric(rhs, z, out=bad)
 
@@ -338,10 +371,12 @@ def test_numeric_out_argument():
 @given(chase_boards(max_side=9))
 def test_transpose_board_permutes_the_tap_matrix(case):
     from modlights.engines.chase.engine import transpose_board
+
     b, _ = case
     t = transpose_board(b)
     rows, cols = b.shape
     assert t.shape == (cols, rows) and t.states == b.states and t.wrap == b.wrap
+
     # full (h*w x h*w) matrices over grid positions, transposed positions
     def full(board):
         h, w = board.shape
@@ -351,7 +386,8 @@ def test_transpose_board_permutes_the_tap_matrix(case):
         taps = np.flatnonzero((~board.holes & ~board.locked).reshape(-1))
         F[np.ix_(cells, taps)] = A
         return F
-    perm = np.arange(rows * cols).reshape(rows, cols).T.reshape(-1)   # t-position -> b-position
+
+    perm = np.arange(rows * cols).reshape(rows, cols).T.reshape(-1)  # t-position -> b-position
     assert np.array_equal(full(t), full(b)[np.ix_(perm, perm)])
 
 
@@ -363,6 +399,7 @@ def test_wide_boards_chase_along_columns(n, pattern):
     b = ml.Board.grid(4, 60, states=n, pattern=pattern, locked=locked)
     eng = ChaseEngine(b)
     from modlights.engines.chase.engine import build_plan
+
     rows_first = build_plan(b).nsym
     assert eng.nsym <= rows_first
     assert eng.transposed == (eng.nsym < rows_first)
@@ -376,11 +413,12 @@ def test_uniform_boards_keep_a_few_rows_of_codes(pattern):
     """Memory: a board without locks stores a handful of distinct rows of forcing
     codes, not one per board row (10000 x 10000 would be 400 MB of int32)."""
     from modlights.engines.chase.engine import build_plan
+
     for n in (2, 3):
         plan = build_plan(ml.Board.grid(300, 200, states=n, pattern=pattern))
         assert plan.pool_rows <= 8, plan.pool_rows
     locked = np.zeros((300, 200), dtype=bool)
-    locked[::7, 5] = True                  # rows with a lock differ from the others
+    locked[::7, 5] = True  # rows with a lock differ from the others
     plan = build_plan(ml.Board.grid(300, 200, pattern=pattern, locked=locked))
     assert plan.pool_rows >= 2
 
@@ -401,21 +439,26 @@ def test_chase_solve_same_taps_for_every_input_form(n, kind):
     rng = np.random.default_rng(n)
     u = rng.random((rows, cols))
     holes = (u < 0.1) if kind in ("holes", "both") else None
-    locked = ((u > 0.9) if kind in ("locks", "both") else None)
+    locked = (u > 0.9) if kind in ("locks", "both") else None
     b = ml.Board.grid(rows, cols, states=n, locked=locked, holes=holes)
     s = ml.Solver(b, method="chase")
     dense = ml.Solver(b, method="dense")
     for target in (0, 1, rng.integers(0, n, size=(rows, cols))):
         start = b.random_state(rng=rng)
         t = b.coerce_target(target)
-        start = b.coerce_state(start.astype(np.int64) + t)      # solvable to target
-        forms = [start, start.astype(np.int64), start.astype(np.int64) - 5 * n,
-                 start.astype(np.uint16) + n, start.tolist()]
+        start = b.coerce_state(start.astype(np.int64) + t)  # solvable to target
+        forms = [
+            start,
+            start.astype(np.int64),
+            start.astype(np.int64) - 5 * n,
+            start.astype(np.uint16) + n,
+            start.tolist(),
+        ]
         if n <= 127:
-            forms.append((start + n).astype(np.uint8))         # uint8 out of range
+            forms.append((start + n).astype(np.uint8))  # uint8 out of range
         if holes is not None:
             junk = start.copy()
-            junk[holes] = 1                                     # ignored at holes
+            junk[holes] = 1  # ignored at holes
             forms.append(junk)
         sols = [s.solve(f, target, minimal=False) for f in forms]
         for sol in sols:
@@ -440,7 +483,7 @@ def test_chase_solve_leaves_the_state_alone_and_owns_its_taps(n):
     sol = s.solve(start, minimal=False)
     assert np.array_equal(start, keep) and start.flags.writeable
     assert not np.shares_memory(sol.taps, start)
-    sol.taps[0, 0] ^= 1                      # the caller may write to its taps
+    sol.taps[0, 0] ^= 1  # the caller may write to its taps
     assert np.array_equal(s.solve(start, minimal=False).taps[1:], sol.taps[1:])
     # the right-hand side over GF(2) with target 0 is the state itself, read-only
     rhs = s._rhs(start, 0)
@@ -488,7 +531,7 @@ def test_chase_solve_path_has_no_wide_temporaries(n):
     b = ml.Board.grid(rows, cols, states=n)
     s = ml.Solver(b, method="chase")
     start = b.random_state(rng=2)
-    s.solve(start, minimal=False)                     # warm up
+    s.solve(start, minimal=False)  # warm up
     tracemalloc.start()
     try:
         sol = s.solve(start, minimal=False)
@@ -517,6 +560,7 @@ class _FakePlan:
 @pytest.mark.parametrize("kind", ["plain", "locks", "holes", "both"])
 def test_build_plan_masks(monkeypatch, accepts_none, kind):
     from modlights.native import _core as _chase
+
     rows, cols = 7, 9
     rng = np.random.default_rng(4)
     u = rng.random((rows, cols))

@@ -2,6 +2,7 @@
 residual equation, and a prefix of the residual system that leaves no kernel is used
 in place of the whole (the replay checks the rest). Checked against the reference
 engine and by direct application."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,8 +31,9 @@ def locked_boards(draw, max_side=16):
     p_hole = draw(st.sampled_from([0.0, 0.0, 0.05, 0.1]))
     seed = draw(st.integers(0, 2**32 - 1))
     locked, holes = random_masks(np.random.default_rng(seed), (rows, cols), p_lock, p_hole)
-    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
-                         wrap=wrap), seed
+    return ml.Board.grid(
+        rows, cols, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap
+    ), seed
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -77,8 +79,8 @@ def test_equation_past_the_prefix_decides(n):
     x = rng.integers(0, n, size=b.n_taps)
     A = b.matrix().astype(np.int64)
     rhs = (A @ x) % n
-    tiles = build_plan(b).residual_tiles()[chase.residual_rows:]
-    assert b.n_cells == b.shape[0] * b.shape[1]         # no holes: cell = tile
+    tiles = build_plan(b).residual_tiles()[chase.residual_rows :]
+    assert b.n_cells == b.shape[0] * b.shape[1]  # no holes: cell = tile
     bad = rhs.copy()
     c = tiles[len(tiles) // 2]
     bad[c] = (bad[c] + 1) % n
@@ -117,17 +119,15 @@ def test_prefix_of_a_mirrored_plan():
     assert (plan.matrix_gf2(block=1, rows=k) == full[:k]).all()
     bz = ml.Board.grid(9, 150, states=3, pattern="cross")
     pz = build_plan(bz)
-    assert (pz.matrix_zn(block=8, rows=pz.nres // 2) == pz.matrix_zn(block=8)[:pz.nres // 2]).all()
+    assert (pz.matrix_zn(block=8, rows=pz.nres // 2) == pz.matrix_zn(block=8)[: pz.nres // 2]).all()
 
 
 def test_rows_argument_checked():
-    plan = build_plan(ml.Board.grid(6, 6, states=3, pattern="cross",
-                                    locked=np.eye(6, dtype=bool)))
+    plan = build_plan(ml.Board.grid(6, 6, states=3, pattern="cross", locked=np.eye(6, dtype=bool)))
     for bad in (-1, plan.nres + 1, True, 1.5, "2"):
         with pytest.raises(ValueError, match="rows must be"):
             plan.matrix_zn(rows=bad)
-    plan2 = build_plan(ml.Board.grid(6, 6, states=2, pattern="cross",
-                                     locked=np.eye(6, dtype=bool)))
+    plan2 = build_plan(ml.Board.grid(6, 6, states=2, pattern="cross", locked=np.eye(6, dtype=bool)))
     with pytest.raises(ValueError, match="rows must be"):
         plan2.matrix_gf2(rows=plan2.nres + 1)
 
@@ -168,8 +168,9 @@ def interior_locked_boards(draw, max_side=26):
     p_hole = draw(st.sampled_from([0.0, 0.0, 0.02, 0.1]))
     seed = draw(st.integers(0, 2**32 - 1))
     locked, holes = random_masks(np.random.default_rng(seed), (rows, cols), p_lock, p_hole)
-    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
-                         wrap=draw(st.booleans())), seed
+    return ml.Board.grid(
+        rows, cols, states=n, pattern=pattern, locked=locked, holes=holes, wrap=draw(st.booleans())
+    ), seed
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -193,7 +194,7 @@ def test_replay_checked_by_the_tap_matrix(case):
         assert (x[plan.symbols()] == z).all()
         xt = (x if taps is None else x[taps]).astype(np.int64)
         if taps is not None:
-            assert not x[~taps].any()                       # no tap at locks and holes
+            assert not x[~taps].any()  # no tap at locks and holes
         want = np.zeros(hw, dtype=np.int64)
         active = np.ones(hw, bool) if cells is None else cells
         want[active] = (bt[active].astype(np.int64) - A @ xt) % n
@@ -216,7 +217,11 @@ def test_interior_locked_boards_equal_reference(case):
     plan = build_plan(b)
     if plan.nsym * plan.nres <= 20000:
         from test_chase import _residual_by_replays
+
         want = _residual_by_replays(plan, b.states)
-        got = (_unpack_gf2(plan.matrix_gf2(block=1), plan.nsym) if b.states == 2
-               else plan.matrix_zn(block=3).astype(np.int64))
+        got = (
+            _unpack_gf2(plan.matrix_gf2(block=1), plan.nsym)
+            if b.states == 2
+            else plan.matrix_zn(block=3).astype(np.int64)
+        )
         assert np.array_equal(got, want)

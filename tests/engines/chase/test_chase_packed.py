@@ -4,6 +4,7 @@ the residual matrix by the numeric replay, the reference engine and Board.apply,
 every SIMD path this CPU supports (the binding's runtime setter, and MODLIGHTS_SIMD in
 a subprocess). n = 5, 9 take the byte path (delayed reduction) and are checked the same
 way."""
+
 from __future__ import annotations
 
 import os
@@ -32,8 +33,11 @@ def packed_boards(max_side=10, n_values=(3, 4, 8, 3, 4, 8, 5, 9)):
     return chase_boards(max_side=max_side, n_values=n_values, p_locks=(0.0, 0.05, 0.2))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(packed_boards(), st.sampled_from([None, 1, 64, 65, 200]), st.sampled_from([1, 2]))
 def test_packed_matrix_equals_bytes_and_replay(simd, case, block, threads):
     b, _ = case
@@ -42,13 +46,16 @@ def test_packed_matrix_equals_bytes_and_replay(simd, case, block, threads):
     assert M.dtype == np.uint8 and M.shape == (plan.nres, plan.nsym)
     assert (M == plan.matrix_zn(threads, block=block, packed=False)).all()
     assert (M.astype(np.int64) == residual_by_replay(plan)).all()
-    if plan.nres:                                  # a prefix of the rows
+    if plan.nres:  # a prefix of the rows
         k = plan.nres // 2
         assert (plan.matrix_zn(threads, block=block, rows=k) == M[:k]).all()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(packed_boards(max_side=8), st.integers(0, 2))
 def test_packed_chase_equals_reference(simd, case, tkind):
     b, seed = case
@@ -59,8 +66,8 @@ def test_packed_chase_equals_reference(simd, case, tkind):
     chase = ChaseEngine(b)
     assert chase.kernel_size == ref.kernel_size
     H, orders = chase.generators()
-    assert not (A @ H.T.astype(np.int64) % n).any()            # in the kernel
-    if ref.kernel_size <= 20000:                                # and spanning it
+    assert not (A @ H.T.astype(np.int64) % n).any()  # in the kernel
+    if ref.kernel_size <= 20000:  # and spanning it
         assert group_closure_size(H, n) == ref.kernel_size
     for solvable in (True, False):
         state = b.random_state(rng=rng, solvable=solvable)
@@ -75,7 +82,7 @@ def test_packed_chase_equals_reference(simd, case, tkind):
 
 
 WIDE = [  # (rows, cols, pattern, locked fraction, holes fraction, wrap): > 512 symbols
-    (4, 700, "cross", 0.0, 0.0, False),        # mirrored: half the blocks run
+    (4, 700, "cross", 0.0, 0.0, False),  # mirrored: half the blocks run
     (5, 600, "cross", 0.02, 0.0, False),
     (6, 530, "square", 0.0, 0.01, False),
     (5, 520, "knight", 0.01, 0.0, False),
@@ -92,8 +99,7 @@ def test_wide_boards_many_blocks(simd, n, case):
     rows, cols, pattern, pl, ph, wrap = case
     rng = np.random.default_rng(rows * cols + n)
     locked, holes = random_masks(rng, (rows, cols), pl, ph)
-    b = ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
-                      wrap=wrap)
+    b = ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap)
     plan = build_plan(b)
     assert plan.nsym > 512
     want = plan.matrix_zn(1, packed=False)
@@ -145,8 +151,9 @@ print("ok")
 @pytest.mark.parametrize("path", PATHS)
 def test_modlights_simd_environment(path):
     env = dict(os.environ, MODLIGHTS_SIMD=path)
-    out = subprocess.run([sys.executable, "-c", _SUBPROCESS], env=env, capture_output=True,
-                         text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", _SUBPROCESS], env=env, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [path, "ok"]
 
@@ -166,8 +173,9 @@ def test_gf2_runs_on_every_path_agree():
         _chase.set_simd(before)
     nw = (plan.nsym + 63) // 64
     want = residual_by_replay(plan)
-    bits = np.unpackbits(got[0].view(np.uint8).reshape(plan.nres, nw * 8), axis=1,
-                         bitorder="little")[:, :plan.nsym]
+    bits = np.unpackbits(
+        got[0].view(np.uint8).reshape(plan.nres, nw * 8), axis=1, bitorder="little"
+    )[:, : plan.nsym]
     assert (bits == want).all()
     for M in got[1:]:
         assert (M == got[0]).all()

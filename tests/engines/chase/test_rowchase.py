@@ -3,6 +3,7 @@ with online elimination for boards with many holes and locked tiles. Forced on s
 (ChaseEngine(..., rowchase=True), or method="chase-row" for the Solver) and checked
 against the reference engine, the dense engine, brute-force kernel closure and
 Board.apply; rings Z/p^e by valuation (pending equations), composite n by CRT."""
+
 from __future__ import annotations
 
 import os
@@ -33,16 +34,20 @@ def holey_boards(draw, max_side=14, n_values=(2, 3, 4, 5, 6, 7, 8, 9, 12)):
     n = draw(st.sampled_from(n_values))
     rows = draw(st.integers(1, max_side))
     cols = draw(st.integers(1, max_side))
-    pattern = draw(st.one_of(
-        st.sampled_from(NAMES),
-        st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=0, max_size=5)))
+    pattern = draw(
+        st.one_of(
+            st.sampled_from(NAMES),
+            st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=0, max_size=5),
+        )
+    )
     wrap = draw(st.booleans())
     p_hole = draw(st.sampled_from([0.0, 0.02, 0.1, 0.2, 0.3]))
     p_lock = draw(st.sampled_from([0.0, 0.0, 0.05, 0.2]))
     seed = draw(st.integers(0, 2**32 - 1))
     locked, holes = random_masks(np.random.default_rng(seed), (rows, cols), p_lock, p_hole)
-    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
-                         wrap=wrap), seed
+    return ml.Board.grid(
+        rows, cols, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap
+    ), seed
 
 
 def _engine(b):
@@ -69,11 +74,14 @@ def _check(b, eng, rng, closure=True):
     A = b.matrix().astype(np.int64)
     assert not (A @ H.T.astype(np.int64) % n).any()
     assert eng.nullity == ref.nullity == len(orders)
-    assert int(np.prod(orders, dtype=object)) == ref.kernel_size   # a direct sum
+    assert int(np.prod(orders, dtype=object)) == ref.kernel_size  # a direct sum
     if closure and ref.kernel_size <= 4096:
         assert group_closure_size(H, n) == ref.kernel_size
-    states = [b.random_state(rng=rng, solvable=True), b.random_state(rng=rng, solvable=False),
-              rng.integers(0, n, b.shape)]
+    states = [
+        b.random_state(rng=rng, solvable=True),
+        b.random_state(rng=rng, solvable=False),
+        rng.integers(0, n, b.shape),
+    ]
     R = np.stack([_rhs(b, s) for s in states])
     X, ok = eng.solve(R)
     for s, x, good in zip(states, X, ok):
@@ -146,11 +154,11 @@ def test_solver_minimal_through_the_row_chase():
 def test_auto_picks_the_row_chase_for_many_holes_only():
     rng = np.random.default_rng(0)
     locked, holes = random_masks(rng, (80, 80), 0.0, 0.1)
-    for n in (2, 3, 5, 4, 6, 8, 9):                       # rings too (by valuation)
+    for n in (2, 3, 5, 4, 6, 8, 9):  # rings too (by valuation)
         b = ml.Board.grid(80, 80, states=n, holes=holes)
         assert ChaseEngine(b)._row is not None
-    assert ChaseEngine(ml.Board.grid(80, 80, states=2))._row is None   # no holes
-    locked, _ = random_masks(rng, (80, 80), 0.05, 0.0)                 # locks: the prefix
+    assert ChaseEngine(ml.Board.grid(80, 80, states=2))._row is None  # no holes
+    locked, _ = random_masks(rng, (80, 80), 0.05, 0.0)  # locks: the prefix
     assert ChaseEngine(ml.Board.grid(80, 80, states=2, locked=locked))._row is None
 
 
@@ -167,8 +175,10 @@ def test_larger_board_equals_the_matrix_path(n):
     assert H.shape[0] == row.nullity
     for h in H:
         assert not b.apply(np.zeros(b.shape, np.uint8), b.from_tap_vector(h)).any()
-    states = [b.apply(np.zeros(b.shape, np.uint8), rng.integers(0, n, b.shape) * ~(locked | holes))
-              for _ in range(3)] + [rng.integers(0, n, b.shape) for _ in range(2)]
+    states = [
+        b.apply(np.zeros(b.shape, np.uint8), rng.integers(0, n, b.shape) * ~(locked | holes))
+        for _ in range(3)
+    ] + [rng.integers(0, n, b.shape) for _ in range(2)]
     R = np.stack([_rhs(b, s) for s in states])
     X, ok = row.solve(R)
     _, ok_mat = mat.solve(R)
@@ -186,8 +196,9 @@ def test_many_right_hand_sides_in_batches(n):
     b = ml.Board.grid(12, 12, states=n, locked=locked, holes=holes)
     eng = ChaseEngine(b, rowchase=True)
     ref = ml.Solver(b, backend="reference")
-    states = [rng.integers(0, n, b.shape) for _ in range(150)] + \
-        [b.random_state(rng=rng, solvable=True) for _ in range(10)]
+    states = [rng.integers(0, n, b.shape) for _ in range(150)] + [
+        b.random_state(rng=rng, solvable=True) for _ in range(10)
+    ]
     X, ok = eng.solve(np.stack([_rhs(b, s) for s in states]))
     for s, x, good in zip(states, X, ok):
         assert bool(good) == ref.solvable(s)
@@ -197,17 +208,22 @@ def test_many_right_hand_sides_in_batches(n):
 
 def test_bad_input():
     from modlights.native._core import RowChase
+
     b12 = build_plan(ml.Board.grid(5, 5, states=12, holes=[(1, 1)]))
-    for q in (None, 6, 12, 5, 8, 1, True, 2.0):     # a prime power dividing n, as an int
+    for q in (None, 6, 12, 5, 8, 1, True, 2.0):  # a prime power dividing n, as an int
         with pytest.raises(ValueError, match="prime power dividing n = 12"):
             RowChase(b12, q=q)
     assert RowChase(b12, q=4).q == 4
     plan = build_plan(ml.Board.grid(5, 5, states=3, holes=[(1, 1)]))
     with pytest.raises(ValueError, match=r"\(k, 25\)"):
         RowChase(plan, np.zeros((1, 24), np.uint8))
-    for bad in (np.full((1, 25), 3, np.uint8), np.full((1, 25), 259, np.int64),
-                np.full((1, 25), -1, np.int64), np.zeros((1, 25), np.float64)):
-        with pytest.raises(ValueError, match=r"integers in 0\.\.2"):   # not wrapped to a byte
+    for bad in (
+        np.full((1, 25), 3, np.uint8),
+        np.full((1, 25), 259, np.int64),
+        np.full((1, 25), -1, np.int64),
+        np.zeros((1, 25), np.float64),
+    ):
+        with pytest.raises(ValueError, match=r"integers in 0\.\.2"):  # not wrapped to a byte
             RowChase(plan, bad)
     with pytest.raises(ValueError, match="max_bytes"):
         RowChase(plan, max_bytes=0)
@@ -223,6 +239,7 @@ def test_bad_input():
 def test_memory_budget_refused_with_a_value_error():
     """Past max_bytes the run stops (nothing larger is allocated) and says why."""
     from modlights.native._core import RowChase
+
     locked, holes = random_masks(np.random.default_rng(0), (200, 200), 0.0, 0.05)
     plan = build_plan(ml.Board.grid(200, 200, states=2, holes=holes))
     with pytest.raises(ValueError, match="too large for the row chase"):
@@ -232,6 +249,7 @@ def test_memory_budget_refused_with_a_value_error():
 
 def test_interrupt_stops_the_run_and_leaves_it_usable():
     from modlights.native import _core as _rowchase
+
     locked, holes = random_masks(np.random.default_rng(1), (60, 60), 0.0, 0.1)
     b = ml.Board.grid(60, 60, states=2, holes=holes)
     plan = build_plan(b)
@@ -246,6 +264,7 @@ def test_too_large_refused_before_the_run():
     """The records' estimate (a row of the board's width an elimination) is checked
     before the chase runs."""
     from modlights.engines.chase.rowchase import RowChaseSystem
+
     locked, holes = random_masks(np.random.default_rng(2), (300, 300), 0.0, 0.05)
     plan = build_plan(ml.Board.grid(300, 300, states=3, holes=holes))
     need = RowChaseSystem.record_estimate(plan)
@@ -257,6 +276,7 @@ def test_too_large_refused_before_the_run():
 def test_solver_on_the_row_chase_pickles():
     import copy
     import pickle
+
     locked, holes = random_masks(np.random.default_rng(4), (30, 30), 0.02, 0.1)
     b = ml.Board.grid(30, 30, states=5, locked=locked, holes=holes)
     s = ml.Solver(b, method="chase-row")
@@ -281,14 +301,16 @@ def test_free_symbols_retired(n, wrap):
     b = ml.Board.grid(400, cols, states=n, pattern="horizontal", holes=holes, wrap=wrap)
     eng = ChaseEngine(b, rowchase=True)
     mat = ChaseEngine(b, rowchase=False)
-    if not wrap:          # tap lists (wrap) keep freed slots' rows: nothing retires
+    if not wrap:  # tap lists (wrap) keep freed slots' rows: nothing retires
         assert eng._row.run.retired > 0
     assert eng.nullity > 100
     assert eng.kernel_size == mat.kernel_size and eng.nullity == mat.nullity
     H, _ = eng.generators()
     assert not (b.matrix().astype(np.int64) @ H.T.astype(np.int64) % n).any()
-    states = [b.apply(np.zeros(b.shape, np.uint8), rng.integers(0, n, b.shape) * ~holes),
-              rng.integers(0, n, b.shape)]
+    states = [
+        b.apply(np.zeros(b.shape, np.uint8), rng.integers(0, n, b.shape) * ~holes),
+        rng.integers(0, n, b.shape),
+    ]
     X, ok = eng.solve(np.stack([_rhs(b, s) for s in states]))
     _, ok_mat = mat.solve(np.stack([_rhs(b, s) for s in states]))
     assert list(ok) == list(ok_mat) and ok[0]
@@ -306,17 +328,24 @@ def non_unit_boards(draw, max_side=9):
     p = 3 if n % 9 == 0 else 2
     rows = draw(st.integers(1, max_side))
     cols = draw(st.integers(1, max_side))
-    offs = draw(st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=1,
-                         max_size=4, unique=True))
+    offs = draw(
+        st.lists(
+            st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=1, max_size=4, unique=True
+        )
+    )
     many = draw(st.lists(st.booleans(), min_size=len(offs), max_size=len(offs)))
     pattern = [o for o, m in zip(offs, many) for _ in range(p if m else 1)]
     wrap = draw(st.booleans())
     seed = draw(st.integers(0, 2**32 - 1))
-    locked, holes = random_masks(np.random.default_rng(seed), (rows, cols),
-                                 draw(st.sampled_from([0.0, 0.1])),
-                                 draw(st.sampled_from([0.0, 0.1, 0.3])))
-    return ml.Board.grid(rows, cols, states=n, pattern=pattern, locked=locked, holes=holes,
-                         wrap=wrap), seed
+    locked, holes = random_masks(
+        np.random.default_rng(seed),
+        (rows, cols),
+        draw(st.sampled_from([0.0, 0.1])),
+        draw(st.sampled_from([0.0, 0.1, 0.3])),
+    )
+    return ml.Board.grid(
+        rows, cols, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap
+    ), seed
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -328,11 +357,15 @@ def test_rings_with_non_unit_coefficients(case):
     _check(b, _engine(b), np.random.default_rng(seed))
 
 
-@pytest.mark.parametrize("n, pattern", [
-    (4, [(0, 0), (0, 0), (1, 0), (1, 0), (0, 1), (0, 1)]),        # every coefficient 2
-    (8, [(0, 0), (1, 0), (1, 0), (0, 1), (0, -1), (0, -1), (-1, 0)]),
-    (9, [(0, 0), (0, 0), (0, 0), (1, 0), (0, 1), (0, 1), (0, 1)]),
-    (12, [(0, 0), (0, 0), (1, 0), (1, 0), (0, 1), (0, 1)])])
+@pytest.mark.parametrize(
+    "n, pattern",
+    [
+        (4, [(0, 0), (0, 0), (1, 0), (1, 0), (0, 1), (0, 1)]),  # every coefficient 2
+        (8, [(0, 0), (1, 0), (1, 0), (0, 1), (0, -1), (0, -1), (-1, 0)]),
+        (9, [(0, 0), (0, 0), (0, 0), (1, 0), (0, 1), (0, 1), (0, 1)]),
+        (12, [(0, 0), (0, 0), (1, 0), (1, 0), (0, 1), (0, 1)]),
+    ],
+)
 @pytest.mark.parametrize("wrap", [False, True])
 def test_pending_equations_are_used(n, pattern, wrap):
     """Boards whose equations have no unit coefficient mod p^e keep them pending: the
@@ -360,8 +393,10 @@ def test_rings_against_the_matrix_path_on_a_larger_board(n):
     assert int(np.prod(orders, dtype=object)) == row.kernel_size
     for h in H:
         assert not b.apply(np.zeros(b.shape, np.uint8), b.from_tap_vector(h)).any()
-    states = [b.apply(np.zeros(b.shape, np.uint8), rng.integers(0, n, b.shape) * ~(locked | holes)),
-              rng.integers(0, n, b.shape)]
+    states = [
+        b.apply(np.zeros(b.shape, np.uint8), rng.integers(0, n, b.shape) * ~(locked | holes)),
+        rng.integers(0, n, b.shape),
+    ]
     R = np.stack([_rhs(b, s) for s in states])
     X, ok = row.solve(R)
     assert list(ok) == list(mat.solve(R)[1]) and ok[0]
@@ -377,10 +412,16 @@ def test_bitsliced_gf3_rows_equal_byte_rows(case, n):
     too): the same free symbols, checks, pending systems and symbol values for every
     right-hand side and free-symbol choice."""
     from modlights.native import _core as _rowchase
+
     b0, seed = case
-    b = ml.Board.grid(*b0.shape, states=n, pattern=b0._mixed or list(b0._pattern),
-                      locked=b0._locked if b0._any_locked else None,
-                      holes=b0._holes if b0._any_holes else None, wrap=b0.wrap)
+    b = ml.Board.grid(
+        *b0.shape,
+        states=n,
+        pattern=b0._mixed or list(b0._pattern),
+        locked=b0._locked if b0._any_locked else None,
+        holes=b0._holes if b0._any_holes else None,
+        wrap=b0.wrap,
+    )
     rng = np.random.default_rng(seed)
     plan = build_plan(b)
     B = rng.integers(0, n, (3, plan.h * plan.w), dtype=np.uint8)
@@ -402,13 +443,15 @@ def test_bitsliced_gf3_rows_equal_byte_rows(case, n):
         assert (bits.symbols(j) == byts.symbols(j)).all()
 
 
-@pytest.mark.parametrize("n, pattern", [(3, "cross"), (4, [(0, 0), (0, 0), (1, 0), (1, 0)]),
-                                        (12, "cross")])
+@pytest.mark.parametrize(
+    "n, pattern", [(3, "cross"), (4, [(0, 0), (0, 0), (1, 0), (1, 0)]), (12, "cross")]
+)
 def test_memory_budget_over_rings_and_bitsliced_rows(n, pattern):
     """Past max_bytes a run with bit-sliced GF(3) rows, or over Z/4 with pending
     equations (every coefficient 2), or the Z/4 factor of Z/12, stops with a ValueError
     naming the limit; the same run fits a larger budget."""
     from modlights.native._core import RowChase
+
     locked, holes = random_masks(np.random.default_rng(n), (80, 80), 0.0, 0.05)
     plan = build_plan(ml.Board.grid(80, 80, states=n, pattern=pattern, holes=holes))
     q = 4 if n == 12 else n
@@ -421,8 +464,11 @@ def test_memory_budget_over_rings_and_bitsliced_rows(n, pattern):
 SIMD_N = (2, 3, 4, 9)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(holey_boards(max_side=12, n_values=SIMD_N))
 def test_random_boards_on_every_simd_path(simd, case):
     b, seed = case
@@ -435,8 +481,9 @@ def _wide_run(b, rng):
     symbols past 256 on a 280 x 280 board, constants over more than one word)."""
     eng = _engine(b)
     H, orders = eng.generators()
-    states = [b.random_state(rng=rng, solvable=True) for _ in range(66)] + \
-        [rng.integers(0, b.states, b.shape) for _ in range(4)]
+    states = [b.random_state(rng=rng, solvable=True) for _ in range(66)] + [
+        rng.integers(0, b.states, b.shape) for _ in range(4)
+    ]
     X, ok = eng.solve(np.stack([_rhs(b, s) for s in states]))
     return eng, H, orders, states, X, ok
 
@@ -507,10 +554,12 @@ def test_simd_environment_variable_selects_the_portable_path():
         "    assert ok.all()\n"
         "    for s, x in zip(states, X):\n"
         "        assert not b.apply(s, b.from_tap_vector(x)).any()\n"
-        "print('ok')\n")
+        "print('ok')\n"
+    )
     env = dict(os.environ, MODLIGHTS_SIMD="portable")
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                         text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
 

@@ -6,6 +6,7 @@ built that way) on a width that is a multiple of 2a: checked against the dense e
 of csrc/chase.c, and against brute force for minimal solutions; the residual matrix is
 the same with and without the mirror image, on every thread count, block width and SIMD
 path."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -27,8 +28,7 @@ def _taps_affecting(board):
     """(er, ec): the offsets (tap - tile) of odd multiplicity of a board's pattern."""
     counts = Counter(board._pattern)
     offs = [o for o, k in counts.items() if k % 2]
-    return (np.array([-o[0] for o in offs], np.int32),
-            np.array([-o[1] for o in offs], np.int32))
+    return (np.array([-o[0] for o in offs], np.int32), np.array([-o[1] for o in offs], np.int32))
 
 
 @st.composite
@@ -52,7 +52,7 @@ def _check_against_dense(board, eng, rng, targets=4):
     A = board.matrix().astype(np.int64)
     R = rng.integers(0, 2, size=(targets, m)).astype(np.uint8)
     # half the targets solvable for sure: images of random taps
-    R[: targets // 2] = (rng.integers(0, 2, size=(targets // 2, board.n_taps)) @ A.T % 2)
+    R[: targets // 2] = rng.integers(0, 2, size=(targets // 2, board.n_taps)) @ A.T % 2
     X, ok = eng.solve(R)
     for i in range(targets):
         want = dense.solvable(R[i].reshape(board.shape))
@@ -63,7 +63,7 @@ def _check_against_dense(board, eng, rng, targets=4):
     assert len(orders) == dense.nullity
     for g in H:
         assert g.any() and not (A @ g % 2).any()
-    assert _rank_gf2(H) == len(H)          # independent
+    assert _rank_gf2(H) == len(H)  # independent
 
 
 def _rank_gf2(H):
@@ -85,8 +85,12 @@ def _rank_gf2(H):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(pat=pair_patterns(), k=st.integers(1, 4), extra_rows=st.integers(1, 6),
-       seed=st.integers(0, 2**32 - 1))
+@given(
+    pat=pair_patterns(),
+    k=st.integers(1, 4),
+    extra_rows=st.integers(1, 6),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_random_pair_patterns_against_dense(pat, k, extra_rows, seed):
     pattern, D, a = pat
     rows, cols = D + extra_rows, 2 * a * k
@@ -99,8 +103,9 @@ def test_random_pair_patterns_against_dense(pat, k, extra_rows, seed):
 
 
 @pytest.mark.parametrize("pattern", ["knight", "diagonal"])
-@pytest.mark.parametrize("shape", [(3, 2), (5, 4), (6, 6), (9, 10), (12, 8), (16, 16), (7, 22),
-                                   (5, 30)])
+@pytest.mark.parametrize(
+    "shape", [(3, 2), (5, 4), (6, 6), (9, 10), (12, 8), (16, 16), (7, 22), (5, 30)]
+)
 def test_named_patterns_against_dense_and_light_chase(pattern, shape):
     board = ml.Board.grid(*shape, states=2, pattern=pattern)
     eng = ChaseEngine(board, rowsolve=True)
@@ -137,9 +142,10 @@ def test_odd_sides_keep_the_light_chase(shape):
         ChaseEngine(board, rowsolve=True)
 
 
-@pytest.mark.parametrize("kw", [dict(wrap=True),
-                                dict(locked=np.eye(6, dtype=bool)),
-                                dict(holes=np.eye(6, dtype=bool)[::-1])])
+@pytest.mark.parametrize(
+    "kw",
+    [dict(wrap=True), dict(locked=np.eye(6, dtype=bool)), dict(holes=np.eye(6, dtype=bool)[::-1])],
+)
 def test_boards_it_does_not_take(kw):
     board = ml.Board.grid(6, 6, pattern="knight", **kw)
     assert rowsolve_plan(board) == (None, False)
@@ -199,8 +205,14 @@ def test_matrix_same_on_every_route(pattern, simd):
     plan = _chase.RowSolvePlan(11, 140, er, ec)
     ref = plan.matrix_gf2(threads=1, block=8, mirror=False)
     assert ref.any()
-    for threads, block, mirror in [(1, 1, True), (2, 2, True), (2, 4, False), (1, 8, True),
-                                   (2, 16, True), (3, 3, False)]:
+    for threads, block, mirror in [
+        (1, 1, True),
+        (2, 2, True),
+        (2, 4, False),
+        (1, 8, True),
+        (2, 16, True),
+        (3, 3, False),
+    ]:
         M = plan.matrix_gf2(threads=threads, block=block, mirror=mirror)
         assert np.array_equal(M, ref), (threads, block, mirror)
     assert np.array_equal(plan.matrix_gf2(rows=5), ref[:5])
@@ -210,9 +222,9 @@ def test_mirror_flag_and_symbols():
     er = np.array([0, -2, -2, 1], np.int32)
     ec = np.array([0, -1, 1, 3], np.int32)
     with pytest.raises(ValueError, match="pair"):
-        _chase.RowSolvePlan(6, 6, er, ec)           # last row (1, 3) is not a pair
-    plan = _chase.RowSolvePlan(6, 6, -er, -ec)      # last row: (2, +-1)
-    assert not plan.mirrored                        # (-1, -3) has no mirror image
+        _chase.RowSolvePlan(6, 6, er, ec)  # last row (1, 3) is not a pair
+    plan = _chase.RowSolvePlan(6, 6, -er, -ec)  # last row: (2, +-1)
+    assert not plan.mirrored  # (-1, -3) has no mirror image
     assert plan.nsym == plan.nres == 12
     assert np.array_equal(plan.symbols(), np.arange(12))
     assert np.array_equal(plan.residual_tiles(), np.arange(24, 36))
@@ -225,18 +237,19 @@ def test_numeric_replay_meaning():
     board = ml.Board.grid(9, 12, states=2, pattern="knight")
     er, ec = _taps_affecting(board)
     plan = _chase.RowSolvePlan(9, 12, er, ec)
-    M = np.unpackbits(plan.matrix_gf2().view(np.uint8), axis=1,
-                      bitorder="little")[:, :plan.nsym].astype(np.int64)
+    M = np.unpackbits(plan.matrix_gf2().view(np.uint8), axis=1, bitorder="little")[
+        :, : plan.nsym
+    ].astype(np.int64)
     A = board.matrix().astype(np.int64)
     rng = np.random.default_rng(0)
     for _ in range(5):
         b = rng.integers(0, 2, 108).astype(np.uint8)
         z = rng.integers(0, 2, plan.nsym).astype(np.uint8)
         x, rho = plan.numeric(b, z)
-        assert np.array_equal(x[:plan.nsym], z)
+        assert np.array_equal(x[: plan.nsym], z)
         Ax = A @ x % 2
-        assert np.array_equal(Ax[:108 - plan.nres], b[:108 - plan.nres])
-        assert np.array_equal(rho, b[108 - plan.nres:] ^ Ax[108 - plan.nres:])
+        assert np.array_equal(Ax[: 108 - plan.nres], b[: 108 - plan.nres])
+        assert np.array_equal(rho, b[108 - plan.nres :] ^ Ax[108 - plan.nres :])
         _, rho0 = plan.numeric(b)
         assert np.array_equal(rho, (rho0 + M @ z) % 2)
         out = np.empty(108, np.uint8)
@@ -268,13 +281,15 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="width that is a multiple"):
         _chase.RowSolvePlan(6, 5, er, ec)
     with pytest.raises(ValueError, match="width that is a multiple"):
-        _chase.RowSolvePlan(2, 6, er, ec)            # no row below the symbols
-    assert not _chase.rowsolve_eligible(6, 6, np.array([2, 2, 2], np.int32),
-                                        np.array([-1, 1, 1], np.int32))   # repeated offset
+        _chase.RowSolvePlan(2, 6, er, ec)  # no row below the symbols
+    assert not _chase.rowsolve_eligible(
+        6, 6, np.array([2, 2, 2], np.int32), np.array([-1, 1, 1], np.int32)
+    )  # repeated offset
 
 
 def test_solver_routes_and_pickles():
     import pickle
+
     board = ml.Board.grid(30, 30, states=2, pattern="knight")
     s = ml.Solver(board, method="chase")
     assert s._engine.rowsolve
@@ -289,6 +304,11 @@ def test_solver_routes_and_pickles():
 @pytest.mark.skipif(__import__("sys").platform == "win32", reason="POSIX signals")
 def test_sigint_stops_the_symbolic_pass():
     from test_interrupt import _assert_stopped, _interrupt_subprocess
-    _assert_stopped(*_interrupt_subprocess(
-        "b = ml.Board.grid(11000, 11000, pattern='knight')",
-        "ml.Solver(b, method='chase').nullity", delay=0.8))
+
+    _assert_stopped(
+        *_interrupt_subprocess(
+            "b = ml.Board.grid(11000, 11000, pattern='knight')",
+            "ml.Solver(b, method='chase').nullity",
+            delay=0.8,
+        )
+    )

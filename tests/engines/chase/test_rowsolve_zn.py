@@ -5,6 +5,7 @@ dense engine and Board.apply; the residual matrix against one built column by co
 the numeric replay, with and without the mirror image, on one and two threads, over
 several block widths, on every SIMD path; boards whose pair is not a unit keep the light
 chase; bad arguments raise ValueError. tests/test_rowsolve.py covers GF(2)."""
+
 from __future__ import annotations
 
 import signal
@@ -49,12 +50,18 @@ def eligible_cases(draw, n_values=N_VALUES, max_extra=5):
     else:
         alpha = draw(st.sampled_from(units))
         beta = draw(st.sampled_from(units))
-    pattern = [(-D, a)] * alpha + [(-D, -a)] * beta      # er = D: ec = -a has alpha
+    pattern = [(-D, a)] * alpha + [(-D, -a)] * beta  # er = D: ec = -a has alpha
     # distinct offsets strictly above the pair (er = -dr < D), none at all included
     # (the pair alone: no source for the chains); the first a tap, the others k = n
     # times too: no tap at all
-    extra = draw(st.lists(st.tuples(st.integers(-D + 1, 2), st.integers(-3, 3)),
-                          min_size=0, max_size=max_extra, unique=True))
+    extra = draw(
+        st.lists(
+            st.tuples(st.integers(-D + 1, 2), st.integers(-3, 3)),
+            min_size=0,
+            max_size=max_extra,
+            unique=True,
+        )
+    )
     for i, o in enumerate(extra):
         top = min(n, 9) if n < 255 else 254
         k = 1 if unit else draw(st.integers(1, top - 1 if i == 0 and top == n else top))
@@ -68,6 +75,7 @@ def offsets_of(pattern, n):
     """(er, ec, cf) of RowSolvePlan for a board pattern: the offsets of nonzero
     multiplicity mod n, seen from the tile."""
     from collections import Counter
+
     offs = [(o, k % n) for o, k in Counter(pattern).items() if k % n]
     er = np.array([-o[0] for o, _ in offs], dtype=np.int32)
     ec = np.array([-o[1] for o, _ in offs], dtype=np.int32)
@@ -103,8 +111,10 @@ def test_solver_matches_dense(simd, case, seed):
     board = ml.Board.grid(h, w, states=n, pattern=pattern)
     # the row-solve chase whenever eligible: by default a small or short, wide board
     # takes the light chase when that has fewer symbols
-    with mock.patch.object(chase, "ROWSOLVE_COMPARE_TILES", -1), \
-            mock.patch.object(chase, "_light_symbols_bound", lambda b: 1 << 62):
+    with (
+        mock.patch.object(chase, "ROWSOLVE_COMPARE_TILES", -1),
+        mock.patch.object(chase, "_light_symbols_bound", lambda b: 1 << 62),
+    ):
         solver = ml.Solver(board, method="chase")
     engine = solver._engine
     assert isinstance(engine, ChaseEngine) and engine.rowsolve
@@ -112,8 +122,11 @@ def test_solver_matches_dense(simd, case, seed):
     assert solver.kernel_size == dense.kernel_size
     rng = np.random.default_rng(seed)
     target = rng.integers(0, n, size=board.shape).astype(np.uint8)
-    starts = [board.random_state(rng, solvable=True), board.random_state(rng, solvable=False),
-              rng.integers(0, n, size=board.shape).astype(np.uint8)]
+    starts = [
+        board.random_state(rng, solvable=True),
+        board.random_state(rng, solvable=False),
+        rng.integers(0, n, size=board.shape).astype(np.uint8),
+    ]
     for start in starts:
         try:
             want = dense.solve(start, target, minimal=False)
@@ -147,11 +160,11 @@ def test_matrix_equals_replay_and_variants(simd, case, block, threads):
     assert (M == plan.matrix_zn(threads, block=None if block else 5)).all()
     # n = 3 runs bit-sliced unless packed=False: the bytes' matrix
     assert (M == plan.matrix_zn(threads, block=block, packed=False)).all()
-    k = plan.nres // 2                                   # a prefix of the rows
+    k = plan.nres // 2  # a prefix of the rows
     assert (plan.matrix_zn(threads, block=block, rows=k) == M[:k]).all()
-    if plan.n == 2:                                      # the GF(2) kernel's matrix, unpacked
+    if plan.n == 2:  # the GF(2) kernel's matrix, unpacked
         P = plan.matrix_gf2(threads)
-        bits = np.unpackbits(P.view(np.uint8), axis=1, bitorder="little")[:, :plan.nsym]
+        bits = np.unpackbits(P.view(np.uint8), axis=1, bitorder="little")[:, : plan.nsym]
         assert (bits == M).all()
 
 
@@ -168,10 +181,10 @@ def test_numeric_replay_is_the_chase(case, seed):
     b = rng.integers(0, n, size=h * w).astype(np.uint8)
     z = rng.integers(0, n, size=plan.nsym).astype(np.uint8)
     x, rho = plan.numeric(b, z)
-    assert (x[:plan.nsym] == z).all()
+    assert (x[: plan.nsym] == z).all()
     r = (b.astype(np.int64) - A @ x.astype(np.int64)) % n
-    assert not r[:h * w - plan.nres].any()
-    assert (rho == r[h * w - plan.nres:]).all()
+    assert not r[: h * w - plan.nres].any()
+    assert (rho == r[h * w - plan.nres :]).all()
 
 
 @pytest.mark.parametrize("n", [3, 5, 31, 32, 33, 64, 255])
@@ -187,8 +200,11 @@ def test_named_patterns_byte_and_16bit_ways(simd, n, pattern):
     assert (M == plan.matrix_zn(1, mirror=False)).all()
     engine = ChaseEngine(board)
     assert engine.rowsolve and engine.variant == "chase-rowsolve"
-    assert engine.kernel_size == ChaseEngine(board, rowsolve=True).kernel_size \
+    assert (
+        engine.kernel_size
+        == ChaseEngine(board, rowsolve=True).kernel_size
         == ml.Solver(board, method="dense").kernel_size
+    )
 
 
 @pytest.mark.parametrize("n, mult", [(7, 1), (7, 3), (255, 1), (255, 200), (255, 254)])
@@ -211,8 +227,9 @@ def test_many_sources_and_large_coefficients(simd, n, mult):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8, 9, 11, 16, 25, 27, 30, 101, 255])
-@pytest.mark.parametrize("D, a, rows, cols", [(1, 1, 5, 6), (1, 1, 40, 40), (2, 1, 7, 4),
-                                              (1, 2, 6, 8), (3, 2, 9, 12)])
+@pytest.mark.parametrize(
+    "D, a, rows, cols", [(1, 1, 5, 6), (1, 1, 40, 40), (2, 1, 7, 4), (1, 2, 6, 8), (3, 2, 9, 12)]
+)
 def test_pair_without_sources(simd, n, D, a, rows, cols):
     """The pair alone (no centre, no other offset: the chains have no sources): every
     kernel of the symbolic pass (bit-sliced, bytes, 16-bit) and the Solver agree with
@@ -334,12 +351,19 @@ def test_requested_interrupt_stops_the_symbolic_pass_then_clears():
 def test_sigint_stops_a_large_symbolic_pass():
     """SIGINT 0.5 s into the 5000^2 Z/5 knight's symbolic pass (~10 s): the process stops
     within a second (the pass polls every 8 rows)."""
-    code = "\n".join([
-        "import modlights as ml", "from modlights.engines.chase.engine import rowsolve_plan",
-        "plan, _ = rowsolve_plan(ml.Board.grid(5000, 5000, states=5, pattern='knight'))",
-        "print('READY', flush=True)", "plan.matrix_zn(2)", "print('FINISHED', flush=True)"])
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+    code = "\n".join(
+        [
+            "import modlights as ml",
+            "from modlights.engines.chase.engine import rowsolve_plan",
+            "plan, _ = rowsolve_plan(ml.Board.grid(5000, 5000, states=5, pattern='knight'))",
+            "print('READY', flush=True)",
+            "plan.matrix_zn(2)",
+            "print('FINISHED', flush=True)",
+        ]
+    )
+    p = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         assert p.stdout.readline().strip() == "READY", p.stderr.read()
         time.sleep(0.5)

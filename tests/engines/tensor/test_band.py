@@ -1,6 +1,7 @@
 """The band elimination of the tensor engine's 1-D factors: BandFactor (generalised
 inverse, kernel, det) against the reference engine, and the C band chase (csrc/band.c)
 against a NumPy model of its formula, its arguments checked before any C runs."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,8 +19,13 @@ SMALL_N = [2, 3, 4, 5, 6, 7, 8]
 
 # ---------------------------------------------------------------- BandFactor
 @settings(max_examples=150, deadline=None)
-@given(st.dictionaries(st.integers(-3, 3), st.integers(1, 4), min_size=1, max_size=4),
-       st.integers(1, 9), st.sampled_from(SMALL_N), st.booleans(), st.integers(0, 2**32 - 1))
+@given(
+    st.dictionaries(st.integers(-3, 3), st.integers(1, 4), min_size=1, max_size=4),
+    st.integers(1, 9),
+    st.sampled_from(SMALL_N),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
+)
 def test_band_factor_generalised_inverse(coeffs, length, n, wrap, seed):
     """Each 1-D factor: F G F = F (G from apply_ginv on the identity), ok exactly when
     the column is in the image (brute force over the reference engine), det."""
@@ -52,7 +58,7 @@ def test_band_factor_generalised_inverse(coeffs, length, n, wrap, seed):
     assert ref.det() == f.det()
     rng = np.random.default_rng(seed)
     B = rng.integers(0, n, (length, 4)).astype(np.uint8)
-    B[:, 0] = F @ rng.integers(0, n, length) % n              # in the image
+    B[:, 0] = F @ rng.integers(0, n, length) % n  # in the image
     Y, ok = f.apply_ginv(B)
     for j in range(4):
         assert ok[j] == ref.solvable(B[:, j])
@@ -122,15 +128,38 @@ def test_band_chase_refuses_what_it_cannot_do():
     one = np.array([1], np.int64)
     empty = np.zeros(0, np.uint8)
     with pytest.raises(ValueError, match="reads the row 1 it writes"):
-        band_chase(B, Y, one, one, np.array([[1]], np.int64), np.ones((1, 1), np.uint32),
-                   3, 1, 0, 1, empty)
+        band_chase(
+            B, Y, one, one, np.array([[1]], np.int64), np.ones((1, 1), np.uint32), 3, 1, 0, 1, empty
+        )
     with pytest.raises(ValueError, match=r"lut\[2\] = 0, not 2 mod 5"):
-        band_chase(B, Y, one, one, np.array([[0]], np.int64), np.ones((1, 1), np.uint32),
-                   5, 1, 0, 1, np.array([0, 1, 0], np.uint8))
+        band_chase(
+            B,
+            Y,
+            one,
+            one,
+            np.array([[0]], np.int64),
+            np.ones((1, 1), np.uint32),
+            5,
+            1,
+            0,
+            1,
+            np.array([0, 1, 0], np.uint8),
+        )
     m = 70000
     with pytest.raises(ValueError, match="32 bits"):
-        band_chase(B, Y, one, one, np.zeros((1, m), np.int64),
-                   np.full((1, m), 254, np.uint32), 255, 1, 0, 1, empty)
+        band_chase(
+            B,
+            Y,
+            one,
+            one,
+            np.zeros((1, m), np.int64),
+            np.full((1, m), 254, np.uint32),
+            255,
+            1,
+            0,
+            1,
+            empty,
+        )
     assert not Y.any()
 
 
@@ -138,6 +167,7 @@ def test_band_bindings_check_their_arguments():
     """csrc/band.c through _band.pyx: the tiled transpose equals NumPy's (reversed views
     too), and malformed step programs are ValueErrors before any C runs."""
     from modlights.native._core import transpose
+
     rng = np.random.default_rng(5)
     for shape in [(1, 1), (3, 130), (129, 65), (200, 7)]:
         A = rng.integers(0, 256, shape).astype(np.uint8)
@@ -157,15 +187,27 @@ def test_band_bindings_check_their_arguments():
     lut = np.zeros(0, np.uint8)
     band_chase(B, Y, rows, rows, refs, coefs, 3, 1, 0, 4, lut)
     for bad, words in [
-            (dict(brow=rows + 1), "off the arrays"),
-            (dict(refs=refs + 5), "off Y"),
-            (dict(coefs=coefs + 3), "coefficient"),
-            (dict(n=256), "n must be"),
-            (dict(inv=3), "inv < n"),
-            (dict(stop=5), "outside"),
-            (dict(Y=np.zeros((4, 2), np.uint8)), "columns")]:
-        kw = dict(B=B, Y=Y, brow=rows, yrow=rows, refs=refs, coefs=coefs, n=3, inv=1,
-                  start=0, stop=4, lut=lut)
+        (dict(brow=rows + 1), "off the arrays"),
+        (dict(refs=refs + 5), "off Y"),
+        (dict(coefs=coefs + 3), "coefficient"),
+        (dict(n=256), "n must be"),
+        (dict(inv=3), "inv < n"),
+        (dict(stop=5), "outside"),
+        (dict(Y=np.zeros((4, 2), np.uint8)), "columns"),
+    ]:
+        kw = dict(
+            B=B,
+            Y=Y,
+            brow=rows,
+            yrow=rows,
+            refs=refs,
+            coefs=coefs,
+            n=3,
+            inv=1,
+            start=0,
+            stop=4,
+            lut=lut,
+        )
         kw.update(bad)
         with pytest.raises(ValueError, match=words):
             band_chase(*kw.values())

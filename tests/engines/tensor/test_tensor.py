@@ -1,6 +1,7 @@
 """The tensor engine (engines/tensor/engine.py) against the dense reference engine, the
 chase, brute force, Board.apply and an independent rank computation of the offset counts;
 its memory on composite n, its use from threads and its stop on Ctrl-C."""
+
 from __future__ import annotations
 
 import pickle
@@ -21,13 +22,15 @@ from oracle import BruteForce
 
 #: Patterns whose counts factor: named ones and products of a row and a column set.
 PRODUCTS = [
-    "square", "horizontal", "vertical",
-    [(dr, dc) for dr in (-1, 1) for dc in (-2, 0, 1)],           # no centre
-    [(dr, dc) for dr in (0, 1) for dc in (0, 1)],                # 2 x 2 block
-    [(dr, dc) for dr in (-1, 0, 0, 1) for dc in (-1, 0, 1)],     # a(0) = 2
-    [(-2, 0), (-2, 1)],                                          # one row, shifted
-    [(dr, dc) for dr in (-2, 2) for dc in (-1, 1, 1)],           # b(1) = 2
-    [(1, 0)],                                                    # a pure shift
+    "square",
+    "horizontal",
+    "vertical",
+    [(dr, dc) for dr in (-1, 1) for dc in (-2, 0, 1)],  # no centre
+    [(dr, dc) for dr in (0, 1) for dc in (0, 1)],  # 2 x 2 block
+    [(dr, dc) for dr in (-1, 0, 0, 1) for dc in (-1, 0, 1)],  # a(0) = 2
+    [(-2, 0), (-2, 1)],  # one row, shifted
+    [(dr, dc) for dr in (-2, 2) for dc in (-1, 1, 1)],  # b(1) = 2
+    [(1, 0)],  # a pure shift
 ]
 SMALL_N = [2, 3, 4, 5, 6, 7, 8]
 
@@ -114,12 +117,12 @@ def test_tensor_equals_reference_and_chase(case, tkind):
         # split by CRT: the kernel comes from a field part (k = 1) or a ring part
         # (k > 1, a factor singular mod p)
         eng = ten._engine
-        assert any(r is not None for r in eng._rings) or \
-            any(is_prime(q) for q, _, _, _ in eng._parts)
+        assert any(r is not None for r in eng._rings) or any(
+            is_prime(q) for q, _, _, _ in eng._parts
+        )
     assert ten.det() == ref.det()
     chase = ChaseEngine(b) if chase_supports(b) else None
-    target = {"zero": 0, "one": 1,
-              "array": rng.integers(0, n, size=b.shape)}[tkind]
+    target = {"zero": 0, "one": 1, "array": rng.integers(0, n, size=b.shape)}[tkind]
     for solvable in (True, False):
         s = b.random_state(rng=rng, solvable=solvable)
         want = ref.solvable(s, target)
@@ -154,10 +157,13 @@ def test_tensor_kernel_basis_and_minimum(case):
         assert ml.Solver(ml.Board.from_matrix(H, n), backend="reference").rank == len(H)
     elif len(H) and ten.kernel_size <= 4096:
         import itertools
-        span = {tuple(np.asarray(c, np.int64) @ H.astype(np.int64) % n)
-                for c in itertools.product(*[range(o) for o in ten.kernel_orders])}
+
+        span = {
+            tuple(np.asarray(c, np.int64) @ H.astype(np.int64) % n)
+            for c in itertools.product(*[range(o) for o in ten.kernel_orders])
+        }
         assert len(span) == ten.kernel_size
-    if n ** b.n_taps <= 5000:
+    if n**b.n_taps <= 5000:
         rng = np.random.default_rng(seed)
         s = b.random_state(rng=rng)
         sol = ten.solve(s)
@@ -184,8 +190,10 @@ def test_gf2_square_singular_sizes(shape):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 7, 8])
-@pytest.mark.parametrize("pattern", ["square", "vertical", "horizontal",
-                                     [(dr, dc) for dr in (-1, 1) for dc in (-2, 0, 1)]])
+@pytest.mark.parametrize(
+    "pattern",
+    ["square", "vertical", "horizontal", [(dr, dc) for dr in (-1, 1) for dc in (-2, 0, 1)]],
+)
 @pytest.mark.parametrize("wrap", [False, True])
 def test_medium_boards_checked_by_apply(n, pattern, wrap):
     """120 x 90 boards: the tensor solution solves the board (Board.apply); solvability
@@ -210,14 +218,17 @@ def test_medium_boards_checked_by_apply(n, pattern, wrap):
 def test_refusals():
     base = dict(rows=6, cols=6, states=2, pattern="square")
     for kw, words in [
-            (dict(locked=[(0, 0)]), "locked tiles or holes"),
-            (dict(holes=[(1, 1)]), "locked tiles or holes"),
-            (dict(pattern=[["square"] * 6] * 5 + [["cross"] * 6]), "mixed"),
-            (dict(pattern="cross"), "factor"),
-            (dict(pattern="knight"), "factor"),
-            (dict(states=4, pattern=[(-1, 0), (-1, 0), (0, 0), (1, 0), (1, 0)]),
-             "neither end of the band"),                          # 2, 1, 2 mod 4
-            (dict(pattern=[(0, 0), (0, 0)]), "multiples of n = 2")]:
+        (dict(locked=[(0, 0)]), "locked tiles or holes"),
+        (dict(holes=[(1, 1)]), "locked tiles or holes"),
+        (dict(pattern=[["square"] * 6] * 5 + [["cross"] * 6]), "mixed"),
+        (dict(pattern="cross"), "factor"),
+        (dict(pattern="knight"), "factor"),
+        (
+            dict(states=4, pattern=[(-1, 0), (-1, 0), (0, 0), (1, 0), (1, 0)]),
+            "neither end of the band",
+        ),  # 2, 1, 2 mod 4
+        (dict(pattern=[(0, 0), (0, 0)]), "multiples of n = 2"),
+    ]:
         b = ml.Board.grid(**{**base, **kw})
         with pytest.raises(ValueError, match=words):
             ml.Solver(b, method="tensor")
@@ -226,14 +237,14 @@ def test_refusals():
     with pytest.raises(ValueError, match="grid board"):
         ml.Solver(g, method="tensor")
     with pytest.raises(ValueError, match="backend must be native"):
-        ml.Solver(ml.Board.grid(6, 6, pattern="square"), backend="reference",
-                  method="tensor")
+        ml.Solver(ml.Board.grid(6, 6, pattern="square"), backend="reference", method="tensor")
 
 
 def test_auto_routing():
     from modlights.engines.registry import CROSSOVER_TILES
+
     TENSOR_MIN_TILES = CROSSOVER_TILES["tensor"]
-    side = int(TENSOR_MIN_TILES ** 0.5) + 1
+    side = int(TENSOR_MIN_TILES**0.5) + 1
     assert ml.Solver(ml.Board.grid(side, side, 2, "square")).method == "tensor"
     assert ml.Solver(ml.Board.grid(side, side, 3, "square", wrap=True)).method == "tensor"
     assert ml.Solver(ml.Board.grid(side, side, 2, "cross")).method == "algebraic"
@@ -264,9 +275,9 @@ def test_pickles_and_large_inverse_refused():
 
 def test_large_gf2_square_kernel_not_built():
     """5000-wide singular boards: nullity from the factors, solve without a basis."""
-    b = ml.Board.grid(500, 5000, states=2, pattern="square")    # 5000 = 2 mod 3
+    b = ml.Board.grid(500, 5000, states=2, pattern="square")  # 5000 = 2 mod 3
     s = ml.Solver(b, method="tensor")
-    assert s.nullity == 500 * 1 + 5000 * 1 - 1                 # 500 = 2 mod 3 too
+    assert s.nullity == 500 * 1 + 5000 * 1 - 1  # 500 = 2 mod 3 too
     st_ = b.random_state(rng=1)
     sol = s.solve(st_)
     assert not sol.proven_minimal
@@ -279,21 +290,44 @@ def test_bench_method_tensor(capsys, monkeypatch):
     """``modlights bench --pattern square --method tensor`` times the tensor engine (every
     answer checked inside bench_large); a board it does not cover exits 2, one line."""
     from modlights.cli import main
+
     seen = []
     real = TensorEngine.solve
 
     def spy(self, R):
         seen.append(self.n)
         return real(self, R)
+
     monkeypatch.setattr(TensorEngine, "solve", spy)
-    assert main(["bench", "--sizes", "64", "--states", "2,3", "--pattern", "square",
-                 "--repeats", "1", "--quiet", "--method", "tensor", "--json"]) == 0
+    assert (
+        main(
+            [
+                "bench",
+                "--sizes",
+                "64",
+                "--states",
+                "2,3",
+                "--pattern",
+                "square",
+                "--repeats",
+                "1",
+                "--quiet",
+                "--method",
+                "tensor",
+                "--json",
+            ]
+        )
+        == 0
+    )
     rows = __import__("json").loads(capsys.readouterr().out)
     assert [(r["board"], r["n"], r["pattern"]) for r in rows] == [
-        ("64x64", 2, "square"), ("64x64", 3, "square")]
+        ("64x64", 2, "square"),
+        ("64x64", 3, "square"),
+    ]
     assert seen == [2, 3]
-    assert main(["bench", "--sizes", "20", "--repeats", "1", "--quiet",
-                 "--method", "tensor"]) == 2                 # cross: no product
+    assert (
+        main(["bench", "--sizes", "20", "--repeats", "1", "--quiet", "--method", "tensor"]) == 2
+    )  # cross: no product
     err = capsys.readouterr().err
     assert "factor" in err and len(err.strip().splitlines()) == 1
 
@@ -306,21 +340,22 @@ def test_giant_board_analysed_from_the_factors():
     b = ml.Board.grid(100000, 100000, states=2, pattern="square")
     s = ml.Solver(b)
     assert s.method == "tensor"
-    assert s.nullity == 0 and s.det() == 1                   # 100000 = 1 mod 3
-    b2 = ml.Board.grid(100001, 99998, states=2, pattern="square")   # both 2 mod 3
+    assert s.nullity == 0 and s.det() == 1  # 100000 = 1 mod 3
+    b2 = ml.Board.grid(100001, 99998, states=2, pattern="square")  # both 2 mod 3
     s2 = ml.Solver(b2, method="tensor")
     assert s2.nullity == 100001 + 99998 - 1 and s2.det() == 0
-    assert s2.kernel_size == 2 ** s2.nullity
+    assert s2.kernel_size == 2**s2.nullity
     packed = np.zeros((100001, (99998 + 7) // 8), np.uint8)[:1]
     with pytest.raises(ValueError):
         s2.solve_packed(packed)
-    assert s._packed_engine() is s._engine                   # packed, never unpacked
+    assert s._packed_engine() is s._engine  # packed, never unpacked
     with pytest.raises(ValueError, match="tensor engine, which does not either"):
         ml.Solver(ml.Board.grid(100000, 100000, states=2, pattern="knight"))
 
 
-@pytest.mark.parametrize("n, shape", [(6, (8, 11)), (10, (5, 7)), (6, (11, 7)),
-                                      (15, (8, 5)), (6, (7, 7))])
+@pytest.mark.parametrize(
+    "n, shape", [(6, (8, 11)), (10, (5, 7)), (6, (11, 7)), (15, (8, 5)), (6, (7, 7))]
+)
 def test_composite_split_by_crt(n, shape):
     """Squarefree composite n with a factor singular mod some p | n: each prime part is
     solved over its field and the parts combined by CRT; kernel_size, solvability,
@@ -352,7 +387,7 @@ def test_composite_split_medium_board():
     b = ml.Board.grid(300, 200, states=6, pattern="square")
     ten = ml.Solver(b, method="tensor")
     chase = ml.Solver(b, method="chase")
-    assert ten.kernel_size == chase.kernel_size == 6 ** 300
+    assert ten.kernel_size == chase.kernel_size == 6**300
     rng = np.random.default_rng(6)
     s = b.random_state(rng=rng)
     assert not b.apply(s, ten.solve(s, minimal=False).taps).any()
@@ -369,12 +404,9 @@ def tensor_boards(draw):
     if draw(st.booleans()):
         pattern = draw(st.sampled_from(["square", "horizontal", "vertical"]))
     else:
-        a = draw(st.dictionaries(st.integers(-3, 3), st.integers(1, 3), min_size=1,
-                                 max_size=3))
-        b = draw(st.dictionaries(st.integers(-3, 3), st.integers(1, 2), min_size=1,
-                                 max_size=3))
-        pattern = [(dr, dc) for dr, ca in a.items() for dc, cb in b.items()
-                   for _ in range(ca * cb)]
+        a = draw(st.dictionaries(st.integers(-3, 3), st.integers(1, 3), min_size=1, max_size=3))
+        b = draw(st.dictionaries(st.integers(-3, 3), st.integers(1, 2), min_size=1, max_size=3))
+        pattern = [(dr, dc) for dr, ca in a.items() for dc, cb in b.items() for _ in range(ca * cb)]
     rows = draw(st.integers(1, 6))
     cols = draw(st.integers(1, 6))
     wrap = draw(st.booleans())
@@ -384,12 +416,16 @@ def tensor_boards(draw):
 
 def _at_target(board, state, taps, target):
     end = board.apply(state, taps)
-    return np.array_equal(end % board.states,
-                          np.broadcast_to(np.asarray(target) % board.states, board.shape))
+    return np.array_equal(
+        end % board.states, np.broadcast_to(np.asarray(target) % board.states, board.shape)
+    )
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                   HealthCheck.filter_too_much])
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(tensor_boards())
 def test_tensor_equals_reference_on_more_moduli_and_repeated_offsets(case):
     """Kernel size, nullity, rank, det, inverse, pseudo-inverse, solvability, solutions
@@ -406,7 +442,7 @@ def test_tensor_equals_reference_on_more_moduli_and_repeated_offsets(case):
         assert getattr(t, name) == getattr(ref, name), name
     n = board.states
     A = board.matrix().astype(np.int64)
-    assert t.det() == ref.det()                       # a product board's A is square
+    assert t.det() == ref.det()  # a product board's A is square
     if ref.is_invertible:
         inv = t.inverse().astype(np.int64)
         assert np.array_equal(A @ inv % n, np.eye(len(A), dtype=np.int64))
@@ -448,7 +484,7 @@ def test_tensor_composite_generators_in_bytes():
     """Kernel generators over a composite n (CRT over the parts) are built in bytes:
     the peak stays a small multiple of the basis (k x taps bytes), not 8 bytes an
     entry; and they generate the kernel (orders multiply to kernel_size)."""
-    side = 161                                  # 2 mod 3: singular mod 2, nullity 321
+    side = 161  # 2 mod 3: singular mod 2, nullity 321
     board = ml.Board.grid(side, side, states=6, pattern="square")
     engine = TensorEngine(board)
     basis = engine.nullity * side * side
@@ -479,8 +515,7 @@ def test_tensor_engines_from_threads():
 
     def work(i):
         n = (2, 3, 5, 6, 7)[i % 5]
-        board = ml.Board.grid(48 + i % 7, 49 + i % 11, states=n, pattern="square",
-                              wrap=bool(i % 2))
+        board = ml.Board.grid(48 + i % 7, 49 + i % 11, states=n, pattern="square", wrap=bool(i % 2))
         solver = ml.Solver(board)
         assert solver.method == "tensor"
         rng = np.random.default_rng(i)
@@ -492,20 +527,23 @@ def test_tensor_engines_from_threads():
         assert all(pool.map(work, range(48)))
 
 
-@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
-                    reason="signals reach the main thread only")
+@pytest.mark.skipif(
+    threading.current_thread() is not threading.main_thread(),
+    reason="signals reach the main thread only",
+)
 def test_interrupted_tensor_solve_stops_and_answers_afterwards():
     """Ctrl-C during tensor solves (the band chase runs in chunks, GIL released) stops
     within a second, and the same Solver (its factors shared through the cache) then
     gives right answers."""
     from test_interrupt import LATENCY, _interrupt_main_after
+
     board = ml.Board.grid(1500, 1500, states=3, pattern="square")
     solver = ml.Solver(board, method="tensor")
     state = board.random_state(rng=np.random.default_rng(6))
     timer = _interrupt_main_after(0.3)
     t0 = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
-        for _ in range(1000):                   # minutes: outlasts the timer
+        for _ in range(1000):  # minutes: outlasts the timer
             solver.solve(state, minimal=False)
     assert time.perf_counter() - t0 < 0.3 + LATENCY
     timer.join()

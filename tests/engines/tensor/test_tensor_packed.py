@@ -2,6 +2,7 @@
 vertical and custom product patterns, tori, sizes across word and byte boundaries,
 against the unpacked byte solve of the same engine, the dense engine's solvability, the
 reference engine on small boards and Board.apply; the column solve each side gets."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,9 +18,15 @@ from packing import check_solve_packed, eng_solver, product_patterns, start_and_
 
 @pytest.mark.parametrize("column_path", ["auto", "strips"])
 @settings(max_examples=60, deadline=None)
-@given(pattern=product_patterns(), rows=st.integers(1, 24), cols=st.integers(1, 140),
-       wrap=st.booleans(), seed=st.integers(0, 2**32 - 1), solvable=st.booleans(),
-       tkind=st.integers(0, 2))
+@given(
+    pattern=product_patterns(),
+    rows=st.integers(1, 24),
+    cols=st.integers(1, 140),
+    wrap=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+    solvable=st.booleans(),
+    tkind=st.integers(0, 2),
+)
 def test_tensor_solve_packed(column_path, pattern, rows, cols, wrap, seed, solvable, tkind):
     """Random product boards (tori too), sizes across word and byte boundaries, with
     and without a kernel; the column direction by the in-place row solve where it
@@ -69,11 +76,15 @@ def test_tensor_row_solvers_by_side():
             C = eng._parts[0][3]
             kind = type(C.packed_row_solver()).__name__
             invertible = C.nullity == 0 and cols >= 3 and cols % 3 != 2
-            assert (kind != "NoneType") == (invertible and not (wrap and cols % 3 == 0)), \
-                (cols, wrap, kind)
+            assert (kind != "NoneType") == (invertible and not (wrap and cols % 3 == 0)), (
+                cols,
+                wrap,
+                kind,
+            )
             kinds.add(kind)
             s = b.random_state(rng=rng)
             x = eng.solve_packed(np.packbits(s, axis=1))
-            assert np.array_equal(unpack_bits(x, cols),
-                                  ml.Solver(b, method="tensor").solve(s, minimal=False).taps)
+            assert np.array_equal(
+                unpack_bits(x, cols), ml.Solver(b, method="tensor").solve(s, minimal=False).taps
+            )
     assert kinds == {"SymChase", "_CirculantRows", "NoneType"}

@@ -1,6 +1,7 @@
 """The tensor engine over Z/p^k when a 1-D factor is singular mod p (ring parts,
 engines/tensor.py: _RingPart), alone and inside CRT splits (12 = 4 * 3, 18 = 2 * 9),
 against the reference engine (Smith forms), the chase, brute force and Board.apply."""
+
 from __future__ import annotations
 
 import itertools
@@ -25,7 +26,9 @@ RING_N = [4, 8, 9, 12, 16, 18, 25, 27]
 #: (2, 1, 1) (tori) and (2, 1, 1, 1) chase on the reversed axis mod 2^k (an end that is
 #: not a unit).
 PATTERNS = [
-    "square", "horizontal", "vertical",
+    "square",
+    "horizontal",
+    "vertical",
     [(dr, dc) for dr in (-1, 0, 0, 1) for dc in (-1, 0, 1)],
     [(dr, dc) for dr in (-1, 0, 0, 1) for dc in (-1, 0, 0, 1)],
     [(dr, dc) for dr in (-1, -1, 0, 1) for dc in (-1, 0, 1, 1)],
@@ -50,8 +53,7 @@ def ring_boards(draw, max_side=8):
     p = factorize(n)[-1][0]
     singular = [L for L in range(1, max_side + 1) if L % 3 == 2 or (L + 1) % p == 0]
     side = st.one_of(st.sampled_from(singular), st.integers(1, max_side))
-    b = ml.Board.grid(draw(side), draw(side), states=n, pattern=pattern,
-                      wrap=draw(st.booleans()))
+    b = ml.Board.grid(draw(side), draw(side), states=n, pattern=pattern, wrap=draw(st.booleans()))
     return b, draw(st.integers(0, 2**32 - 1))
 
 
@@ -105,17 +107,19 @@ def _check_board(b, seed, minimal=True):
     for h, o in zip(H, orders):
         assert o > 1 and not (o * h % n).any()
         for p, _ in factorize(o):
-            assert (o // p * h % n).any()                    # order exactly o
+            assert (o // p * h % n).any()  # order exactly o
     assert prod(orders) == ten.kernel_size
     assert _prime_parts(orders, n) == _prime_parts(ref.kernel_orders, n)
     if len(H) and ten.kernel_size <= 4096:
-        span = {tuple(np.asarray(c, np.int64) @ H % n)
-                for c in itertools.product(*[range(o) for o in orders])}
+        span = {
+            tuple(np.asarray(c, np.int64) @ H % n)
+            for c in itertools.product(*[range(o) for o in orders])
+        }
         assert len(span) == ten.kernel_size
     rng = np.random.default_rng(seed)
     for image in (True, False, True, False):
         s = rng.integers(0, n, size=b.shape)
-        if image:                                            # target = s + A x
+        if image:  # target = s + A x
             target = b.apply(s, rng.integers(0, n, size=b.shape))
         else:
             target = rng.integers(0, n, size=b.shape)
@@ -128,7 +132,7 @@ def _check_board(b, seed, minimal=True):
         else:
             with pytest.raises(ml.Unsolvable):
                 ten.solve(s, target, minimal=False)
-    if minimal and n ** b.n_taps <= 20000:
+    if minimal and n**b.n_taps <= 20000:
         s = b.random_state(rng=rng)
         sol = ten.solve(s)
         assert sol.proven_minimal
@@ -157,17 +161,23 @@ def test_named_singular_sides(n, pattern, wrap):
         for (q, _, R, C), ring in zip(ten._engine._parts, ten._engine._rings):
             # a ring part exactly where q = p^k, k > 1, has a factor singular mod p
             singular = any(f.s and f._small.kernel_size > 1 for f in (R, C))
-            assert (ring is not None) == (len(factorize(q)) == 1 and
-                                          factorize(q)[0][1] > 1 and singular)
+            assert (ring is not None) == (
+                len(factorize(q)) == 1 and factorize(q)[0][1] > 1 and singular
+            )
 
 
 def test_ring_paths_are_exercised():
     """The named cases reach every block of _RingPart: Smith invariants strictly
     between 1 and 0 (v22 capped at k), reversed axes, tori, an identity factor."""
     seen = set()
-    cases = [(27, (8, 8), PATTERNS[4], False), (4, (5, 5), PATTERNS[8], False),
-             (8, (7, 5), PATTERNS[5], True), (9, (5, 8), "horizontal", False),
-             (16, (6, 9), "square", True), (25, (4, 9), PATTERNS[3], False)]
+    cases = [
+        (27, (8, 8), PATTERNS[4], False),
+        (4, (5, 5), PATTERNS[8], False),
+        (8, (7, 5), PATTERNS[5], True),
+        (9, (5, 8), "horizontal", False),
+        (16, (6, 9), "square", True),
+        (25, (4, 9), PATTERNS[3], False),
+    ]
     for n, shape, pattern, wrap in cases:
         b = ml.Board.grid(*shape, states=n, pattern=pattern, wrap=wrap)
         ten = _check_board(b, 3)
@@ -179,7 +189,7 @@ def test_ring_paths_are_exercised():
             seen.add("partial invariant")
         if ring.sm_R is not None and ring.sm_C is not None:
             vr, vc = ring.sm_R.v[:, None], ring.sm_C.v[None, :]
-            if ((vr < e) & (vc < e) & (vr + vc > e)).any():     # p^v p^w = 0, neither 0
+            if ((vr < e) & (vc < e) & (vr + vc > e)).any():  # p^v p^w = 0, neither 0
                 seen.add("capped")
         if ring.R.reversed or ring.C.reversed:
             seen.add("reversed")
@@ -191,14 +201,17 @@ def test_ring_paths_are_exercised():
 
 
 # ---------------------------------------------------------------- medium boards
-@pytest.mark.parametrize("n, shape, pattern, wrap", [
-    (9, (152, 110), "square", False),                 # 110 = 2 mod 3
-    (4, (101, 104), "square", False),                 # both 2 mod 3
-    (8, (90, 120), "square", True),                   # circulants singular mod 2
-    (27, (80, 61), PATTERNS[3], False),               # det T_80 = 81 (1, 2, 1)
-    (12, (98, 77), "square", False),                  # Z/4 ring part, Z/3 field part
-    (18, (77, 60), "vertical", False),                # GF(2) field part, Z/9 ring part
-])
+@pytest.mark.parametrize(
+    "n, shape, pattern, wrap",
+    [
+        (9, (152, 110), "square", False),  # 110 = 2 mod 3
+        (4, (101, 104), "square", False),  # both 2 mod 3
+        (8, (90, 120), "square", True),  # circulants singular mod 2
+        (27, (80, 61), PATTERNS[3], False),  # det T_80 = 81 (1, 2, 1)
+        (12, (98, 77), "square", False),  # Z/4 ring part, Z/3 field part
+        (18, (77, 60), "vertical", False),  # GF(2) field part, Z/9 ring part
+    ],
+)
 def test_medium_boards_against_chase(n, shape, pattern, wrap):
     b = ml.Board.grid(*shape, states=n, pattern=pattern, wrap=wrap)
     ten = ml.Solver(b, method="tensor")
@@ -219,9 +232,10 @@ def test_medium_boards_against_chase(n, shape, pattern, wrap):
 @pytest.mark.parametrize("n", [4, 8, 9])
 def test_auto_takes_the_tensor_engine_at_every_side(n):
     from modlights.engines.registry import CROSSOVER_TILES
+
     TENSOR_MIN_TILES = CROSSOVER_TILES["tensor"]
-    side = int(TENSOR_MIN_TILES ** 0.5) + 1
-    for k in (side, side + 1, side + 2, 200, 2000):        # every residue mod 3
+    side = int(TENSOR_MIN_TILES**0.5) + 1
+    for k in (side, side + 1, side + 2, 200, 2000):  # every residue mod 3
         b = ml.Board.grid(k, k, states=n, pattern="square")
         assert tensor_reason(b) is None
         assert ml.Solver(b).method == "tensor"
@@ -234,7 +248,7 @@ def test_giant_ring_board_from_the_factors():
     s = ml.Solver(b)
     assert s.method == "tensor"
     assert s.nullity == 100001 + 99998 - 1
-    assert s.kernel_size == 9 ** s.nullity and s.det() == 0
+    assert s.kernel_size == 9**s.nullity and s.det() == 0
     with pytest.raises(ValueError, match="MiB allowed"):
         s._engine.generators()
 
@@ -244,8 +258,12 @@ def test_pseudo_inverse_and_inverse_as_the_reference():
     """No generalised inverse over Z/p^k when an invariant is a proper power of p:
     ValueError as the reference engine; otherwise A G A = A. Never invertible."""
     raised = 0
-    for n, shape, pattern in [(9, (5, 5), "square"), (4, (3, 5), PATTERNS[3]),
-                              (27, (8, 2), PATTERNS[3]), (8, (5, 3), "square")]:
+    for n, shape, pattern in [
+        (9, (5, 5), "square"),
+        (4, (3, 5), PATTERNS[3]),
+        (27, (8, 2), PATTERNS[3]),
+        (8, (5, 3), "square"),
+    ]:
         b = ml.Board.grid(*shape, states=n, pattern=pattern)
         ten = ml.Solver(b, method="tensor")
         ref = ml.Solver(b, backend="reference")
@@ -272,14 +290,15 @@ def test_band_factor_ring_flags_and_refusals():
     refused for ring factors (no G)."""
     f = BandFactor({-1: 1, 0: 1, 1: 1}, 5, 9, False)
     assert f.ring and f.G is None and f.nullity == 1 and f.det() == 0
-    g = BandFactor({-1: 1, 0: 2, 1: 1}, 2, 9, False)       # det T = 3: not 0 mod 9
+    g = BandFactor({-1: 1, 0: 2, 1: 1}, 2, 9, False)  # det T = 3: not 0 mod 9
     assert g.ring and g.det() == 3
-    assert not BandFactor({-1: 1, 0: 1, 1: 1}, 5, 3, False).ring    # a field
-    assert not BandFactor({-1: 1, 0: 1, 1: 1}, 4, 9, False).ring    # invertible
+    assert not BandFactor({-1: 1, 0: 1, 1: 1}, 5, 3, False).ring  # a field
+    assert not BandFactor({-1: 1, 0: 1, 1: 1}, 4, 9, False).ring  # invertible
     with pytest.raises(ValueError, match="two or more prime"):
         BandFactor({-1: 1, 0: 1, 1: 1}, 5, 12, False)
     with pytest.raises(ValueError, match="no generalised inverse"):
         f.apply_ginv(np.eye(5, dtype=np.uint8))
     with pytest.raises(ValueError, match="neither end of the band"):
-        TensorEngine(ml.Board.grid(4, 4, states=4,
-                                   pattern=[(-1, 0), (-1, 0), (0, 0), (1, 0), (1, 0)]))
+        TensorEngine(
+            ml.Board.grid(4, 4, states=4, pattern=[(-1, 0), (-1, 0), (0, 0), (1, 0), (1, 0)])
+        )

@@ -38,6 +38,7 @@ with delayed reduction. :meth:`RowPolynomialEngine.solve_packed` takes and retur
 state (boards chased down their columns are transposed in 64 x 64 bit blocks on the
 way; the symmetric 3 x 3 engine shares it).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -88,17 +89,18 @@ def algebraic_reason(board) -> str | None:
         return reason
     extra = sorted(set(board.pattern) - ROW_OFFSETS)
     if extra:
-        return (f"the pattern may use only the offsets (0,0), (0,+-1), (+-1,0); it uses "
-                f"{extra[0]}")
+        return f"the pattern may use only the offsets (0,0), (0,+-1), (+-1,0); it uses {extra[0]}"
     n = board.states
     c = _counts(board)
     rows, cols = board.shape
     down = c.get((-1, 0), 0) % n != 0 and (rows >= 3 or not board.wrap)
     across = c.get((0, -1), 0) % n != 0 and (cols >= 3 or not board.wrap)
     if not (down or across):
-        return ("the chase needs the offset (-1, 0) (or, on the transposed board, (0, -1)) "
-                "with a count that is a unit mod n" +
-                (", and a torus at least 3 tiles along that direction" if board.wrap else ""))
+        return (
+            "the chase needs the offset (-1, 0) (or, on the transposed board, (0, -1)) "
+            "with a count that is a unit mod n"
+            + (", and a torus at least 3 tiles along that direction" if board.wrap else "")
+        )
     return None
 
 
@@ -123,14 +125,16 @@ class RowPolynomialEngine:
     h: int
     w: int
     transposed: bool
-    nullity: Any                # an int: a property of each subclass
+    nullity: Any  # an int: a property of each subclass
     _chase: Callable[..., Any]
     _residual_z: Callable[..., Any]
 
     def __init__(self, board, dense: Callable[[], Any] | None, reason: str | None):
         if reason is not None:
-            raise ValueError(f"method='algebraic' does not cover this board: {reason}; "
-                             "use method='chase' or 'auto'")
+            raise ValueError(
+                f"method='algebraic' does not cover this board: {reason}; "
+                "use method='chase' or 'auto'"
+            )
         self.board = board
         self.n = board.states
         self._dense_factory = dense
@@ -139,7 +143,7 @@ class RowPolynomialEngine:
     @property
     def kernel_size(self) -> int:
         """|ker A| = n ** nullity."""
-        return self.n ** self.nullity
+        return self.n**self.nullity
 
     @property
     def residual_shape(self) -> tuple[int, int]:
@@ -152,6 +156,7 @@ class RowPolynomialEngine:
         B = np.asarray(rhs, dtype=np.uint8).reshape(rows, cols)
         if self.transposed:
             from modlights.engines.chase.engine import transpose_bytes
+
             return transpose_bytes(B)
         return np.ascontiguousarray(B)
 
@@ -159,6 +164,7 @@ class RowPolynomialEngine:
         """The chase's h x w rows back as a vector in the board's tap order."""
         if self.transposed:
             from modlights.engines.chase.engine import transpose_bytes
+
             x = transpose_bytes(x)
         return x.reshape(-1)
 
@@ -173,10 +179,12 @@ class RowPolynomialEngine:
         if limit is not None:
             k = min(k, max(0, int(limit)))
         if k * hw > KERNEL_BYTES_MAX:
-            raise ValueError(f"the kernel basis has {k} generators of {hw} taps: "
-                             f"{k * hw / 2**30:.2f} GiB, more than the "
-                             f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "
-                             "kernel_size, solvable and solve do not need it")
+            raise ValueError(
+                f"the kernel basis has {k} generators of {hw} taps: "
+                f"{k * hw / 2**30:.2f} GiB, more than the "
+                f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "
+                "kernel_size, solvable and solve do not need it"
+            )
         return k
 
     def __reduce__(self):
@@ -193,8 +201,14 @@ class RowPolynomialEngine:
         return self._dense_engine().pseudo_inverse()
 
     # ---------------------------------------------------------------- solving
-    def _solve_grid(self, B: np.ndarray, tc: int = 0, sb: int = 1, packed: bool = False,
-                    out: np.ndarray | None = None) -> np.ndarray | None:
+    def _solve_grid(
+        self,
+        B: np.ndarray,
+        tc: int = 0,
+        sb: int = 1,
+        packed: bool = False,
+        out: np.ndarray | None = None,
+    ) -> np.ndarray | None:
         """Taps (working orientation, B's layout) of b_eff = tc + sb B, None if none.
         GF(2): the first pass only reads (its taps are kept only when z = 0 solves).
         Subclasses give ``_chase(B, z, out, tc, sb, packed, write)`` -> (x, last) and
@@ -208,7 +222,7 @@ class RowPolynomialEngine:
         if z is None:
             return None
         x, last = self._chase(B, z, x if x is not None else out, tc, sb, packed)
-        if last.any():                    # never: F(T) z = -c by construction
+        if last.any():  # never: F(T) z = -c by construction
             raise RuntimeError("algebraic engine: the replay left a residual (a bug)")
         return x
 
@@ -226,25 +240,29 @@ class RowPolynomialEngine:
         if self.n != 2:
             raise ValueError(f"solve_packed needs n = 2, this board has n = {self.n}")
         if not self.packs:
-            raise ValueError("solve_packed does not take tori of the cross family; use "
-                             "solve() on a byte state")
+            raise ValueError(
+                "solve_packed does not take tori of the cross family; use solve() on a byte state"
+            )
         if not self.transposed:
             return self._solve_grid(packed, tc=tc, packed=True)
         from modlights.engines.packed import transpose_packed
+
         rows, cols = self.board.shape
         bt = transpose_packed(packed, rows, cols)
         xt = self._solve_grid(bt, tc=tc, packed=True)
         del bt
         return None if xt is None else transpose_packed(xt, cols, rows)
 
-    def apply_packed(self, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
-                     write: bool = True) -> tuple[np.ndarray | None, int]:
+    def apply_packed(
+        self, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0, write: bool = True
+    ) -> tuple[np.ndarray | None, int]:
         """GF(2), np.packbits rows (board orientation): (s + A x or None when not
         ``write``, the number of tiles where s + A x differs from tc), streamed a row at
         a time from the pattern (:func:`modlights.engines.packed.apply_packed`)."""
         if self.n != 2:
             raise ValueError(f"apply_packed needs n = 2, this board has n = {self.n}")
         from modlights.engines.packed import apply_packed
+
         return apply_packed(self.board, x, s, tc, write)
 
 
@@ -262,6 +280,7 @@ class AlgebraicEngine(RowPolynomialEngine):
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
         from modlights.native._core import RowRec
+
         super().__init__(board, dense, algebraic_reason(board))
         p = self.n
         rows, cols = board.shape
@@ -274,14 +293,19 @@ class AlgebraicEngine(RowPolynomialEngine):
             c = {(dc, dr): k for (dr, dc), k in c.items()}
             rows, cols = cols, rows
         self.h, self.w = rows, cols
-        args = (c.get((0, 0), 0), c.get((0, 1), 0), c.get((0, -1), 0), c.get((-1, 0), 0),
-                c.get((1, 0), 0))
+        args = (
+            c.get((0, 0), 0),
+            c.get((0, 1), 0),
+            c.get((0, -1), 0),
+            c.get((-1, 0), 0),
+            c.get((1, 0), 0),
+        )
         self._offset_counts = args
         self._rec = RowRec(rows, cols, p, *args)
         d, cr, cl, cu, cd = (a % p for a in args)
         self.torus = board.wrap
         self._chase_engine = None
-        self._conv: Any                 # the RowRec of the residual's conversions, or None
+        self._conv: Any  # the RowRec of the residual's conversions, or None
         if self.torus:
             self.mode, self._conv = "torus", None
         elif cols > 1 and cr:
@@ -359,8 +383,16 @@ class AlgebraicEngine(RowPolynomialEngine):
         return np.ascontiguousarray(z[::-1]) if mirrored else z
 
     # ---------------------------------------------------------------- chasing
-    def _chase(self, B: np.ndarray, z: np.ndarray | None, out: np.ndarray | None = None,
-               tc: int = 0, sb: int = 1, packed: bool = False, write: bool = True):
+    def _chase(
+        self,
+        B: np.ndarray,
+        z: np.ndarray | None,
+        out: np.ndarray | None = None,
+        tc: int = 0,
+        sb: int = 1,
+        packed: bool = False,
+        write: bool = True,
+    ):
         if self.n == 2:
             return self._rec.chase_gf2(B, packed, tc, z, out, write)
         return self._rec.chase_gfp(B, tc, sb, z, out)
@@ -371,6 +403,7 @@ class AlgebraicEngine(RowPolynomialEngine):
         (:class:`~modlights.engines.algebraic.torus.TorusSystem`), built on first use."""
         if self._torus_sys is None:
             from modlights.engines.algebraic.torus import TorusSystem
+
             self._torus_sys = TorusSystem(self.h, self.w, self.n, self._offset_counts)
         return self._torus_sys
 
@@ -378,6 +411,7 @@ class AlgebraicEngine(RowPolynomialEngine):
         """The chase engine (csrc/chase.c handles the wrap): det of a torus over p > 2."""
         if self._chase_engine is None:
             from modlights.engines.chase.engine import ChaseEngine
+
             self._chase_engine = ChaseEngine(self.board)
         return self._chase_engine
 
@@ -411,8 +445,9 @@ class AlgebraicEngine(RowPolynomialEngine):
         tori are solved by the chase)."""
         return self.n == 2 and not self.torus
 
-    def apply_packed(self, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
-                     write: bool = True) -> tuple[np.ndarray | None, int]:
+    def apply_packed(
+        self, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0, write: bool = True
+    ) -> tuple[np.ndarray | None, int]:
         """GF(2), np.packbits rows (board orientation): (s + A x or None when not
         ``write``, the number of tiles where s + A x differs from tc), streamed a row at
         a time (no per-tile temporaries): the row recurrence's own pass for boards
@@ -439,6 +474,7 @@ class AlgebraicEngine(RowPolynomialEngine):
             zs = [np.eye(1, self.w, i, dtype=np.uint8)[0] for i in range(k)]
         else:
             from modlights.native._core import Gf2Poly, GfpPoly
+
             chi, _ = self._poly_F()
             base = chi.divmod(self._gcd_poly())[0]
             zs = []
@@ -455,7 +491,7 @@ class AlgebraicEngine(RowPolynomialEngine):
 
     def _gcd_poly(self):
         """g = gcd(F, chi_T) (cyclic / mirrored modes)."""
-        _ = self.nullity        # computing the nullity sets self._g
+        _ = self.nullity  # computing the nullity sets self._g
         return self._g
 
     def det(self) -> int:
@@ -473,7 +509,6 @@ class AlgebraicEngine(RowPolynomialEngine):
             chi, F = self._poly_F()
             res = _resultant(chi, F, p)
         return pow(p - self._cu, self.h * self.w, p) * res % p
-
 
 
 # ---------------------------------------------------------------- tori
@@ -500,8 +535,8 @@ def _torus_nullity(h: int, w: int, p: int, d: int, cr: int, cl: int, cu: int, cd
     # [[S_{r+1}], [S_r]] = [[tau, c], [1, 0]] [[S_r], [S_{r-1}]]; first column of the
     # (h-1)th power: S_{h-1}, S_{h-2}
     result = mat_pow([[tau, c], [one, zero]], h - 1, one, zero, lambda a, b: padd(a, b, p))
-    s1, s2 = result[0][0], result[1][0]                     # S_{h-1}, S_{h-2}
-    sh = padd(tau * s1, c * s2, p)                         # S_h
+    s1, s2 = result[0][0], result[1][0]  # S_{h-1}, S_{h-2}
+    sh = padd(tau * s1, c * s2, p)  # S_h
     x1 = mono(1, p)
     m11 = x1 * s1
     m12 = padd(c * s2, mono(h, p), p, p - 1)
@@ -514,14 +549,14 @@ def _torus_nullity(h: int, w: int, p: int, d: int, cr: int, cl: int, cu: int, cd
     if f.gcd(r11).gcd(r12).gcd(r21).gcd(r22).degree == 0:
         det = padd(r11 * r22, r12 * r21, p, p - 1).divmod(f)[1]
         return w if det.degree < 0 else f.gcd(det).degree
-    g1 = m11.gcd(m12).gcd(m21)              # m22 = -mu m11 adds nothing to the gcd
+    g1 = m11.gcd(m12).gcd(m21)  # m22 = -mu m11 adds nothing to the gcd
     if g1.degree < 0:
         return 2 * w
     big = f * g1
     e11, e12, e21, e22 = (m.divmod(big)[1] for m in (m11, m12, m21, m22))  # e22 = -mu e11
     det = padd((e11 * e22).divmod(big)[1], (e12 * e21).divmod(big)[1], p, p - 1)
     d2, rem = det.divmod(g1)
-    if rem.degree >= 0:                     # never: g1 divides every entry
+    if rem.degree >= 0:  # never: g1 divides every entry
         raise RuntimeError("torus nullity: the gcd does not divide the determinant")
     d2 = d2.divmod(f)[1]
     first = f.gcd(g1).degree

@@ -19,6 +19,7 @@ When A is singular mod p, a factor p (k = 1) is left to the GF(p) algebraic engi
 (kernel, solvability) and a factor p^k, k > 1, to the chase engine over Z/p^k
 (csrc/chase.c, ring-correct): the kernel over Z/p^k is not a lift of the GF(p) one.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -36,6 +37,7 @@ __all__ = ["LiftedEngine", "lifted_reason", "lifted_supports"]
 def _board_mod(board, p: int):
     """The same uniform grid board over GF(p)."""
     from modlights.model.board import Board
+
     rows, cols = board.shape
     return Board.grid(rows, cols, states=p, pattern=list(board.pattern))
 
@@ -44,6 +46,7 @@ def lifted_reason(board) -> str | None:
     """None when :class:`LiftedEngine` covers the board, else why it does not."""
     from modlights.engines.algebraic.cross import algebraic_reason
     from modlights.model.board import MAX_TILES
+
     if not getattr(board, "is_grid", False):
         return "it needs a grid board (Board.grid)"
     n = board.states
@@ -70,8 +73,10 @@ def _direct_engine(board, name: str):
     """The engine a factor needs when no registry lookup is given (``sub``)."""
     if name == "chase":
         from modlights.engines.chase.engine import ChaseEngine
+
         return ChaseEngine(board)
     from modlights.engines.algebraic.cross import AlgebraicEngine
+
     return AlgebraicEngine(board)
 
 
@@ -99,18 +104,23 @@ class LiftedEngine:
     name = "lifted"
     packs = False
 
-    def __init__(self, board, dense: Callable[[], Any] | None = None,
-                 sub: Callable[[Any, str], Any] | None = None):
+    def __init__(
+        self,
+        board,
+        dense: Callable[[], Any] | None = None,
+        sub: Callable[[Any, str], Any] | None = None,
+    ):
         reason = lifted_reason(board)
         if reason is not None:
-            raise ValueError(f"method='lifted' does not cover this board: {reason}; "
-                             "use method='chase' or 'auto'")
+            raise ValueError(
+                f"method='lifted' does not cover this board: {reason}; use method='chase' or 'auto'"
+            )
         self.board = board
         self.n = n = board.states
         self._dense_factory = dense
         self._dense = None
         self._sub = sub
-        if sub is None:                 # built directly: the engines themselves
+        if sub is None:  # built directly: the engines themselves
             sub = _direct_engine
         self._factors = factorize(n)
         # per factor (p, k, kind, engine): kind "lift" (A invertible mod p), "field"
@@ -123,7 +133,7 @@ class LiftedEngine:
             elif k == 1:
                 self._parts.append((p, k, "field", base))
             else:
-                self._parts.append((p, k, "chase", sub(_board_mod(board, p ** k), "chase")))
+                self._parts.append((p, k, "chase", sub(_board_mod(board, p**k), "chase")))
         # e_j = 1 mod q_j, 0 mod n / q_j
         self._idempotents = [idem for _, idem in crt_idempotents(n)]
 
@@ -134,8 +144,7 @@ class LiftedEngine:
 
     @property
     def kernel_size(self) -> int:
-        return prod(1 if kind == "lift" else int(e.kernel_size)
-                    for _, _, kind, e in self._parts)
+        return prod(1 if kind == "lift" else int(e.kernel_size) for _, _, kind, e in self._parts)
 
     def kernel_fits(self) -> bool:
         return all(kind != "field" or e.kernel_fits() for _, _, kind, e in self._parts)
@@ -157,28 +166,30 @@ class LiftedEngine:
         """x (uint8, < p^k) with A x = rhs (mod p^k), A invertible mod p; rhs uint8 in
         [0, p^k). Works on r / p^i (values < m = p^(k-i)) so no product leaves uint16."""
         x = np.zeros(rhs.size, dtype=np.uint8)
-        r, m, scale = rhs, p ** k, 1
+        r, m, scale = rhs, p**k, 1
         for i in range(k):
             X, ok = base.solve((r if m == p else r % np.uint8(p))[None, :])
-            if not ok[0]:                  # never: A is invertible mod p
-                raise RuntimeError("lifted engine: the GF(p) engine found no solution "
-                                   "of an invertible system (a bug)")
+            if not ok[0]:  # never: A is invertible mod p
+                raise RuntimeError(
+                    "lifted engine: the GF(p) engine found no solution "
+                    "of an invertible system (a bug)"
+                )
             y = X[0]
-            x += y * np.uint8(scale)       # digits: the sum stays below p^k <= 255
+            x += y * np.uint8(scale)  # digits: the sum stays below p^k <= 255
             if i + 1 < k:
-                ay = self.board.apply_vector(y)                # mod n: m divides n
+                ay = self.board.apply_vector(y)  # mod n: m divides n
                 if m != self.n:
                     ay %= np.uint8(m)
-                if p == 2:                 # uint8 wraps mod 256, a multiple of m
+                if p == 2:  # uint8 wraps mod 256, a multiple of m
                     r = r - ay
                     r &= np.uint8(m - 1)
-                    r >>= np.uint8(1)                          # exact: r is even
+                    r >>= np.uint8(1)  # exact: r is even
                 else:
                     t = r.astype(np.uint16)
                     t += np.uint16(m)
-                    t -= ay                                    # r - A y + m, in [1, 2m)
-                    np.minimum(t, t - np.uint16(m), out=t)     # t - m wraps when t < m
-                    r = (t // np.uint16(p)).astype(np.uint8)   # exact: divisible by p
+                    t -= ay  # r - A y + m, in [1, 2m)
+                    np.minimum(t, t - np.uint16(m), out=t)  # t - m wraps when t < m
+                    r = (t // np.uint16(p)).astype(np.uint8)  # exact: divisible by p
             m //= p
             scale *= p
         return x
@@ -186,16 +197,18 @@ class LiftedEngine:
     def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         R = np.asarray(R, dtype=np.uint8)
         m = R.shape[0]
-        if len(self._parts) == 1:              # n = p^k: nothing to combine
+        if len(self._parts) == 1:  # n = p^k: nothing to combine
             p, k, kind, e = self._parts[0]
             if kind == "chase":
                 return e.solve(R)
-            return (np.stack([self._solve_prime_power(e, p, k, R[i]) for i in range(m)]),
-                    np.ones(m, dtype=bool))
+            return (
+                np.stack([self._solve_prime_power(e, p, k, R[i]) for i in range(m)]),
+                np.ones(m, dtype=bool),
+            )
         acc = np.zeros((m, self.board.n_taps), dtype=np.uint32)
         ok = np.ones(m, dtype=bool)
         for (p, k, kind, e), idem in zip(self._parts, self._idempotents):
-            Rq = R % np.uint8(p ** k)
+            Rq = R % np.uint8(p**k)
             if kind == "lift":
                 Xq = np.stack([self._solve_prime_power(e, p, k, Rq[i]) for i in range(m)])
             else:

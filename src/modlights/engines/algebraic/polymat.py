@@ -8,6 +8,7 @@ matrix is a list of two rows of two entries; the products take the ring's operat
 as arguments, so the same code serves GF(p)[s] and its quotients (a product reduced
 mod chi, or mod s^w - 1).
 """
+
 from __future__ import annotations
 
 import operator
@@ -24,6 +25,7 @@ Mat = list  # [[a, b], [c, d]]
 def poly(coeffs, p: int):
     """The polynomial sum coeffs[i] s^i over GF(p) (coefficients any ints, read mod p)."""
     from modlights.native._core import Gf2Poly, GfpPoly
+
     if p == 2:
         return Gf2Poly(sum(1 << i for i, c in enumerate(coeffs) if c % 2))
     return GfpPoly(coeffs, p)
@@ -32,6 +34,7 @@ def poly(coeffs, p: int):
 def padd(a, b, p: int, k: int = 1):
     """a + k b over GF(p). O(max degree)."""
     from modlights.native._core import GfpPoly
+
     if p == 2:
         return a + b if k % 2 else a
     n = max(a.degree, b.degree) + 1
@@ -41,19 +44,26 @@ def padd(a, b, p: int, k: int = 1):
 def mono(k: int, p: int):
     """The monomial s^k over GF(p) (k >= 0)."""
     from modlights.native._core import Gf2Poly, GfpPoly
+
     return Gf2Poly(1 << k) if p == 2 else GfpPoly([0] * k + [1], p)
 
 
-def mat_mul(X: Mat, Y: Mat, add: Callable[[Any, Any], Any],
-            mul: Callable[[Any, Any], Any] = operator.mul) -> Mat:
+def mat_mul(
+    X: Mat, Y: Mat, add: Callable[[Any, Any], Any], mul: Callable[[Any, Any], Any] = operator.mul
+) -> Mat:
     """X Y for 2 x 2 matrices: entry (i, j) = add(mul(X[i][0], Y[0][j]),
     mul(X[i][1], Y[1][j])). Eight products, four sums."""
-    return [[add(mul(X[i][0], Y[0][j]), mul(X[i][1], Y[1][j])) for j in range(2)]
-            for i in range(2)]
+    return [[add(mul(X[i][0], Y[0][j]), mul(X[i][1], Y[1][j])) for j in range(2)] for i in range(2)]
 
 
-def mat_pow(base: Mat, e: int, one, zero, add: Callable[[Any, Any], Any],
-            mul: Callable[[Any, Any], Any] = operator.mul) -> Mat:
+def mat_pow(
+    base: Mat,
+    e: int,
+    one,
+    zero,
+    add: Callable[[Any, Any], Any],
+    mul: Callable[[Any, Any], Any] = operator.mul,
+) -> Mat:
     """base ** e for a 2 x 2 matrix (e >= 0; e = 0 gives [[one, zero], [zero, one]]) by
     repeated squaring: O(log e) matrix products (:func:`mat_mul` with add and mul)."""
     if e < 0:

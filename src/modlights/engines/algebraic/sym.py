@@ -40,6 +40,7 @@ RowPolynomialEngine`): there C_1 y = v is a prefix XOR with stride 2 (diagonal: 
 P) or 3 (C_1 = I + P) on 64-bit words, since 1 / (1 + k x + x^2) = (1 + k x) / (1 + x^m)
 over GF(2), so a row costs O(w / 64) word operations, never a byte a tile.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -66,13 +67,16 @@ def _row_coeffs(c: dict, p: int) -> tuple[list[int], list[int]] | None:
     X_{r-1+k}), None when the counts are not left-right symmetric."""
     if any(c.get((dr, 1), 0) % p != c.get((dr, -1), 0) % p for dr in (-1, 0, 1)):
         return None
-    return ([c.get((dr, 0), 0) % p for dr in (1, 0, -1)],
-            [c.get((dr, 1), 0) % p for dr in (1, 0, -1)])
+    return (
+        [c.get((dr, 0), 0) % p for dr in (1, 0, -1)],
+        [c.get((dr, 1), 0) % p for dr in (1, 0, -1)],
+    )
 
 
 def _c1_invertible(a1: int, b1: int, w: int, p: int) -> bool:
     """Whether a1 I + b1 P (w x w) is invertible over GF(p)."""
     from modlights.native._core import SymChase
+
     try:
         SymChase(1, w, p, [0, 0, a1], [0, 0, b1])
     except ValueError:
@@ -105,10 +109,12 @@ def sym_reason(board) -> str | None:
     if extra:
         return f"the pattern must lie in the 3 x 3 box around the tap; it uses {extra[0]}"
     if _orientation(board) is None:
-        return ("the pattern must be left-right (or, transposed, up-down) symmetric with an "
-                "invertible coefficient a I + b P of the next row (a, b: the counts of "
-                "(-1, 0) and (-1, +1); P the path adjacency of a row), and it is not in "
-                "either orientation for this board's size")
+        return (
+            "the pattern must be left-right (or, transposed, up-down) symmetric with an "
+            "invertible coefficient a I + b P of the next row (a, b: the counts of "
+            "(-1, 0) and (-1, +1); P the path adjacency of a row), and it is not in "
+            "either orientation for this board's size"
+        )
     return None
 
 
@@ -135,10 +141,11 @@ class SymAlgebraicEngine(RowPolynomialEngine):
 
     def __init__(self, board, dense: Callable[[], Any] | None = None):
         from modlights.native._core import RowRec, SymChase
+
         super().__init__(board, dense, sym_reason(board))
         p = self.n
         orientation = _orientation(board)
-        assert orientation is not None      # sym_reason(board) above: the engine covers it
+        assert orientation is not None  # sym_reason(board) above: the engine covers it
         self.transposed, self._a, self._b = orientation
         rows, cols = board.shape
         if self.transposed:
@@ -163,11 +170,14 @@ class SymAlgebraicEngine(RowPolynomialEngine):
             self._chi = chi = self._conv.charpoly()
             c = [poly([self._a[k], self._b[k]], p) for k in range(3)]
             zero, one = poly([], p), poly([1], p)
-            neg = lambda f: padd(zero, f, p, p - 1)                       # noqa: E731
-            base = [[neg(c[1]).divmod(chi)[1], neg(self._mulmod(c[0], c[2]))],
-                    [one.divmod(chi)[1], zero]]
-            self._G = mat_pow(base, self.h, one, zero, lambda a, b: padd(a, b, p),
-                              self._mulmod)[0][0]
+            neg = lambda f: padd(zero, f, p, p - 1)  # noqa: E731
+            base = [
+                [neg(c[1]).divmod(chi)[1], neg(self._mulmod(c[0], c[2]))],
+                [one.divmod(chi)[1], zero],
+            ]
+            self._G = mat_pow(base, self.h, one, zero, lambda a, b: padd(a, b, p), self._mulmod)[0][
+                0
+            ]
         return self._chi, self._G
 
     def _xgcd(self):
@@ -176,8 +186,10 @@ class SymAlgebraicEngine(RowPolynomialEngine):
             g, s, _ = G.xgcd(chi, with_t=False)
             # s F_h = s C_1^h G_h... F_h = C_1^-h G_h, so s C_1^h F_h = g
             c1 = poly([self._a[2], self._b[2]], self.n)
-            self._g, self._s = g, self._mulmod(s, power(c1, self.h, poly([1], self.n),
-                                                        self._mulmod))
+            self._g, self._s = (
+                g,
+                self._mulmod(s, power(c1, self.h, poly([1], self.n), self._mulmod)),
+            )
         return self._g, self._s
 
     @property
@@ -202,8 +214,16 @@ class SymAlgebraicEngine(RowPolynomialEngine):
             return None
         return self._conv.poly_to_vec(self._mulmod(s, q))
 
-    def _chase(self, B: np.ndarray, z: np.ndarray | None, out: np.ndarray | None = None,
-               tc: int = 0, sb: int = 1, packed: bool = False, write: bool = True):
+    def _chase(
+        self,
+        B: np.ndarray,
+        z: np.ndarray | None,
+        out: np.ndarray | None = None,
+        tc: int = 0,
+        sb: int = 1,
+        packed: bool = False,
+        write: bool = True,
+    ):
         """(taps or None, virtual row X_h) of the chase of b_eff = tc + sb B from X_0 = z
         (RowPolynomialEngine._solve_grid drives it): GF(2) packed rows (csrc/symchase.c,
         word-parallel), else bytes (tc = 0 and sb = 1 only; every row written)."""
@@ -241,8 +261,9 @@ class SymAlgebraicEngine(RowPolynomialEngine):
             z = self._conv.poly_to_vec(base * poly([0] * i + [1], p))
             x, last = self._chaser.chase(zero, z)
             if last.any():
-                raise RuntimeError("symmetric algebraic engine: a kernel vector left a "
-                                   "residual (a bug)")
+                raise RuntimeError(
+                    "symmetric algebraic engine: a kernel vector left a residual (a bug)"
+                )
             H[i] = self._taps_of(x)
         return H, [p] * k
 

@@ -29,6 +29,7 @@ csrc/rowrec.c's ml_rowrec_chase_torus_gfp), a few extended
 gcds (each round of the diagonal form lowers a degree) and products of degree-w
 polynomials (O(w^2 / 64) words over GF(2), O(w^2) bytes over GF(p)); memory O(w) beyond the taps.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -48,9 +49,10 @@ class _Ring:
 
     def __init__(self, p: int, w: int):
         from modlights.native._core import Gf2Poly, GfpPoly
+
         self.p, self.w = p, w
         self._cls = Gf2Poly if p == 2 else GfpPoly
-        self.f = self.poly(np.r_[p - 1, np.zeros(w - 1, np.int64), 1])   # s^w - 1
+        self.f = self.poly(np.r_[p - 1, np.zeros(w - 1, np.int64), 1])  # s^w - 1
         self.zero = self.poly([])
         self.one = self.poly([1])
 
@@ -81,8 +83,9 @@ class _Ring:
     def add(self, a, b, k: int = 1):
         """a + k b."""
         n = max(a.degree, b.degree, 0) + 1
-        return self.poly(self.coeffs(a, n).astype(np.int64) +
-                         k * self.coeffs(b, n).astype(np.int64))
+        return self.poly(
+            self.coeffs(a, n).astype(np.int64) + k * self.coeffs(b, n).astype(np.int64)
+        )
 
     def mul(self, a, b):
         return self.reduce(a * b)
@@ -96,7 +99,7 @@ class _Ring:
     def exact_div(self, a, b):
         """a / b in GF(p)[s] (b divides a)."""
         q, r = a.divmod(b)
-        if r.degree >= 0:               # never: the callers divide by a gcd
+        if r.degree >= 0:  # never: the callers divide by a gcd
             raise RuntimeError("torus algebra: an exact division left a remainder (a bug)")
         return q
 
@@ -116,7 +119,7 @@ def _diagonalise(ring: _Ring, M):
     V = [[one, zero], [zero, one]]
     swap = [[zero, one], [one, zero]]
     M = [row[:] for row in M]
-    for _ in range(2 * ring.w + 8):          # the degree of M[0][0] (< w) falls each round
+    for _ in range(2 * ring.w + 8):  # the degree of M[0][0] (< w) falls each round
         if ring.is_zero(M[0][0]):
             if not ring.is_zero(M[1][0]):
                 M, L = _mat_mul(ring, swap, M), _mat_mul(ring, swap, L)
@@ -130,7 +133,7 @@ def _diagonalise(ring: _Ring, M):
             else:
                 return L, M, V
         a, c = M[0][0], M[1][0]
-        if not ring.is_zero(c):               # clear (1, 0) by row operations
+        if not ring.is_zero(c):  # clear (1, 0) by row operations
             q, r = c.divmod(a)
             if ring.is_zero(r):
                 U = [[one, zero], [ring.neg(q), one]]
@@ -143,7 +146,7 @@ def _diagonalise(ring: _Ring, M):
             if ring.is_zero(M[1][0]):
                 return L, M, V
             continue
-        q, r = b.divmod(a)                    # clear (0, 1) by column operations
+        q, r = b.divmod(a)  # clear (0, 1) by column operations
         if ring.is_zero(r):
             W = [[one, ring.neg(q)], [zero, one]]
         else:
@@ -156,8 +159,16 @@ def _diagonalise(ring: _Ring, M):
 
 
 # ---------------------------------------------------------------- the chase
-def torus_chase(h: int, w: int, p: int, coeffs, B: np.ndarray | None, u: np.ndarray,
-                v: np.ndarray, out: np.ndarray | None = None):
+def torus_chase(
+    h: int,
+    w: int,
+    p: int,
+    coeffs,
+    B: np.ndarray | None,
+    u: np.ndarray,
+    v: np.ndarray,
+    out: np.ndarray | None = None,
+):
     """The chase of an h x w torus (h >= 3) from X_0 = u, X_{-1} = v.
 
     Parameters
@@ -183,6 +194,7 @@ def torus_chase(h: int, w: int, p: int, coeffs, B: np.ndarray | None, u: np.ndar
     if p == 2:
         return _chase_gf2(h, w, (d, cr, cl, cd), B, u, v, out)
     from modlights.native._core import RowRec
+
     _, r1, r2 = RowRec(h, w, p, d, cr, cl, cu, cd).chase_torus_gfp(B, u, v, out)
     return r1, r2
 
@@ -193,8 +205,9 @@ def _row_int(a: np.ndarray) -> int:
 
 
 def _int_row(x: int, w: int) -> np.ndarray:
-    return np.unpackbits(np.frombuffer(x.to_bytes((w + 7) // 8, "little"), np.uint8),
-                         count=w, bitorder="little")
+    return np.unpackbits(
+        np.frombuffer(x.to_bytes((w + 7) // 8, "little"), np.uint8), count=w, bitorder="little"
+    )
 
 
 def _chase_gf2(h, w, coeffs, B, u, v, out):
@@ -227,8 +240,9 @@ def _chase_gf2(h, w, coeffs, B, u, v, out):
     if out is not None:
         nb = (w + 7) // 8
         buf = b"".join(x.to_bytes(nb, "little") for x in xs)
-        out[:] = np.unpackbits(np.frombuffer(buf, np.uint8).reshape(h, nb), axis=1,
-                               count=w, bitorder="little")
+        out[:] = np.unpackbits(
+            np.frombuffer(buf, np.uint8).reshape(h, nb), axis=1, count=w, bitorder="little"
+        )
     return _int_row(last ^ iv, w), _int_row(cur ^ iu, w)
 
 
@@ -259,8 +273,7 @@ class TorusSystem:
         zero = np.zeros(w, np.uint8)
         col_u = self._chase(None, e0, zero)
         col_v = self._chase(None, zero, e0)
-        M = [[ring.poly(col_u[0]), ring.poly(col_v[0])],
-             [ring.poly(col_u[1]), ring.poly(col_v[1])]]
+        M = [[ring.poly(col_u[0]), ring.poly(col_v[0])], [ring.poly(col_u[1]), ring.poly(col_v[1])]]
         self._L, D, self._V = _diagonalise(ring, M)
         self._d = (D[0][0], D[1][1])
         # g_i = gcd(d_i, f) and t_i with t_i d_i = g_i (mod f)
@@ -288,7 +301,7 @@ class TorusSystem:
         ring = self.ring
         X = np.empty((self.h, self.w), np.uint8)
         zero = np.zeros(self.w, np.uint8)
-        c1, c2 = self._chase(B, zero, zero)          # a read-only pass: the residuals
+        c1, c2 = self._chase(B, zero, zero)  # a read-only pass: the residuals
         if not (c1.any() or c2.any()):
             self._chase(B, zero, zero, X)
             return X
@@ -303,7 +316,7 @@ class TorusSystem:
             z.append(ring.mul(self._t[i], q))
         u, v = self._apply_V(z)
         r1, r2 = self._chase(B, u, v, X)
-        if r1.any() or r2.any():            # never: M (u, v) = -c by construction
+        if r1.any() or r2.any():  # never: M (u, v) = -c by construction
             raise RuntimeError("torus algebra: the replay left a residual (a bug)")
         return X
 

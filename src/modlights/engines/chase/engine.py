@@ -43,6 +43,7 @@ Memory: O(rows x cols) bytes for the state and taps + a few rows of int32 codes 
 threads x ring x block + the residual system (symbols^2 bits over GF(2), bytes over
 Z/n).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -61,10 +62,21 @@ from modlights.engines.chase.rowchase import ROWCHASE_MIN_RATIO, RowChaseSystem,
 from modlights.model.board import Board
 from modlights.model.ring import is_prime
 
-__all__ = ["ChaseEngine", "VARIANTS", "build_plan", "chase_supports", "chase_reason",
-           "rowsolve_reason", "transpose_board", "transpose_bytes", "DENSE_FALLBACK",
-           "MAX_RESIDUAL_BYTES", "MAX_RESIDUAL_WORK", "check_residual_size",
-           "residual_cost"]
+__all__ = [
+    "ChaseEngine",
+    "VARIANTS",
+    "build_plan",
+    "chase_supports",
+    "chase_reason",
+    "rowsolve_reason",
+    "transpose_board",
+    "transpose_bytes",
+    "DENSE_FALLBACK",
+    "MAX_RESIDUAL_BYTES",
+    "MAX_RESIDUAL_WORK",
+    "check_residual_size",
+    "residual_cost",
+]
 
 #: The chase's variants (``ChaseEngine(variant=)``; registered as ``chase-<variant>``):
 #: ``light`` (the residual matrix eliminated whole), ``prefix`` (a prefix of a tall
@@ -72,10 +84,12 @@ __all__ = ["ChaseEngine", "VARIANTS", "build_plan", "chase_supports", "chase_rea
 #: elimination, no residual matrix), ``rowsolve`` (patterns ending in a pair of unit taps).
 VARIANTS = ("light", "prefix", "row", "rowsolve")
 
-ROWSOLVE_NEEDS = ("one pattern, no wrap, locks or holes, and a "
-                  "pattern whose last row of taps is a pair (D, -a), (D, +a) with "
-                  "coefficients that are units mod n, on a width (or height) that is a "
-                  "multiple of 2a")
+ROWSOLVE_NEEDS = (
+    "one pattern, no wrap, locks or holes, and a "
+    "pattern whose last row of taps is a pair (D, -a), (D, +a) with "
+    "coefficients that are units mod n, on a width (or height) that is a "
+    "multiple of 2a"
+)
 PREFIX_NEEDS = "locked tiles or holes (a tall residual system whose prefix may suffice)"
 
 
@@ -84,7 +98,7 @@ def _tables(board: Board):
     taps they give for a tile come in row-major order), per-pattern counts, and the
     pattern index of every tile (None for a uniform pattern)."""
     if board.tile_offsets is None:
-        assert board.offsets is not None            # a uniform grid has its offsets
+        assert board.offsets is not None  # a uniform grid has its offsets
         pats = [tuple(board.offsets)]
         pat_of = None
     else:
@@ -123,6 +137,7 @@ def chase_reason(board: Board) -> str | None:
         return "the chase works on grid boards only (Board.grid); graph boards go dense"
     if board.is_giant:
         from modlights.model.board import MAX_TILES
+
         return f"a board of more than {MAX_TILES} tiles needs a byte a tile"
     if not chase_supports(board):
         return f"its patterns use more than {MAX_CHASE_OFFSETS} distinct offsets"
@@ -135,7 +150,7 @@ def chase_supports(board: Board) -> bool:
     if not board.is_grid:
         return False
     if board.tile_offsets is None:
-        assert board.offsets is not None            # a uniform grid has its offsets
+        assert board.offsets is not None  # a uniform grid has its offsets
         return len(set(board.offsets)) <= MAX_CHASE_OFFSETS
     offs: set = set()
     for row in board.tile_offsets:
@@ -156,8 +171,11 @@ def _plan_masks(board: Board, accepts_none: bool) -> tuple[Any, Any]:
         rows, cols = board.shape
         ones = np.ones(rows * cols, dtype=np.uint8)
         return ones, ones
-    active = None if accepts_none and not board.any_holes else \
-        np.ascontiguousarray(board.active_mask).reshape(-1).view(np.uint8)
+    active = (
+        None
+        if accepts_none and not board.any_holes
+        else np.ascontiguousarray(board.active_mask).reshape(-1).view(np.uint8)
+    )
     tappable = np.ascontiguousarray(board.tappable_mask).reshape(-1).view(np.uint8)
     return active, tappable
 
@@ -165,16 +183,20 @@ def _plan_masks(board: Board, accepts_none: bool) -> tuple[Any, Any]:
 def build_plan(board: Board):
     """The C chase structure of a grid board."""
     from modlights.native import _core as _chase
+
     if not board.is_grid:
         raise ValueError("the chase works on grid boards only (Board.grid)")
     rows, cols = board.shape
     udr, udc, cnt, pat_of = _tables(board)
     if len(udr) > MAX_CHASE_OFFSETS:
-        raise ValueError(f"the chase takes at most {MAX_CHASE_OFFSETS} distinct pattern "
-                         f"offsets, this board uses {len(udr)}; use method='dense'")
+        raise ValueError(
+            f"the chase takes at most {MAX_CHASE_OFFSETS} distinct pattern "
+            f"offsets, this board uses {len(udr)}; use method='dense'"
+        )
     active, tappable = _plan_masks(board, getattr(_chase, "ACCEPTS_NONE_MASKS", False))
-    return _chase.Plan(rows, cols, board.states, board.wrap, active, tappable,
-                       udr, udc, cnt, pat_of)
+    return _chase.Plan(
+        rows, cols, board.states, board.wrap, active, tappable, udr, udc, cnt, pat_of
+    )
 
 
 #: A tall residual system (a board with many locked tiles or holes: each adds an
@@ -193,6 +215,7 @@ def transpose_bytes(a: np.ndarray) -> np.ndarray:
     cache-sized tiles (csrc/band.c; ``np.ascontiguousarray(a.T)``'s strided reads miss
     the cache)."""
     from modlights.native._core import transpose
+
     a = np.asarray(a, dtype=np.uint8)
     if a.strides[1] != 1:
         a = np.ascontiguousarray(a)
@@ -207,15 +230,24 @@ def transpose_board(board: Board) -> Board:
     taps permuted alike."""
     rows, cols = board.shape
     if board.tile_offsets is None:
-        assert board.offsets is not None            # a uniform grid has its offsets
+        assert board.offsets is not None  # a uniform grid has its offsets
         pattern: Any = [(dc, dr) for dr, dc in board.offsets]
     else:
-        pattern = [[[(dc, dr) for dr, dc in board.tile_offsets[r][c]] for r in range(rows)]
-                   for c in range(cols)]
+        pattern = [
+            [[(dc, dr) for dr, dc in board.tile_offsets[r][c]] for r in range(rows)]
+            for c in range(cols)
+        ]
     locked = board.locked_mask.T if board.any_locked else None
     holes = board.holes_mask.T if board.any_holes else None
-    return Board.grid(cols, rows, states=board.states, pattern=pattern, locked=locked,
-                      holes=holes, wrap=board.wrap)
+    return Board.grid(
+        cols,
+        rows,
+        states=board.states,
+        pattern=pattern,
+        locked=locked,
+        holes=holes,
+        wrap=board.wrap,
+    )
 
 
 #: Boards of at most this many tiles compare the symbols of the row-solve chase with
@@ -234,6 +266,7 @@ def rowsolve_plan(board: Board, transpose: bool = True):
     affecting a tile a pair (D, -a), (D, +a) whose coefficients (multiplicities mod n)
     are units mod n, a width that is a multiple of 2a. Any n in 2..255."""
     from modlights.native import _core as _chase
+
     best = _rowsolve_layout(board, transpose)
     if best is None:
         return None, False
@@ -266,9 +299,15 @@ def _rowsolve_layout(board: Board, transpose: bool = True):
     from collections import Counter
 
     from modlights.native import _core as _chase
+
     n = board.states
-    if (not board.is_grid or board.wrap or board.tile_offsets is not None
-            or board.any_holes or board.any_locked):
+    if (
+        not board.is_grid
+        or board.wrap
+        or board.tile_offsets is not None
+        or board.any_holes
+        or board.any_locked
+    ):
         return None
     counts = Counter(board.offsets)
     # an offset's coefficient is its multiplicity mod n; those of 0 mod n are no taps
@@ -285,8 +324,11 @@ def _rowsolve_layout(board: Board, transpose: bool = True):
     for t, (h, w, r, c) in enumerate([(rows, cols, er, ec), (cols, rows, ec, er)]):
         if t and not transpose:
             break
-        if np.abs(r).max() > 4096 or np.abs(c).max() > 4096 \
-                or not _chase.rowsolve_eligible(h, w, r, c, n, cf):
+        if (
+            np.abs(r).max() > 4096
+            or np.abs(c).max() > 4096
+            or not _chase.rowsolve_eligible(h, w, r, c, n, cf)
+        ):
             continue
         D, mc = int(r.max()), int(np.abs(c).max())
         span = D - min(int(r.min()), 0) + 1
@@ -306,7 +348,7 @@ def _light_symbols_bound(board: Board) -> int:
     D rows (D the largest row offset of a tap affecting a tile), along the columns
     those of the first D' columns."""
     rows, cols = board.shape
-    assert board.offsets is not None                # a uniform pattern (see above)
+    assert board.offsets is not None  # a uniform pattern (see above)
     offs = set(board.offsets)
     D = max([-o[0] for o in offs] + [0])
     Dc = max([-o[1] for o in offs] + [0])
@@ -333,13 +375,22 @@ class ChaseEngine:
     ValueError for a graph board, a variant that does not take the board, or a
     residual system past MAX_RESIDUAL_BYTES / MAX_RESIDUAL_WORK."""
 
-    def __init__(self, board: Board, threads: int | None = None,
-                 rowchase: bool | None = None, rowsolve: bool | None = None, *,
-                 variant: str | None = None, packed: bool = True,
-                 dense: Callable[[], Any] | None = None):
+    def __init__(
+        self,
+        board: Board,
+        threads: int | None = None,
+        rowchase: bool | None = None,
+        rowsolve: bool | None = None,
+        *,
+        variant: str | None = None,
+        packed: bool = True,
+        dense: Callable[[], Any] | None = None,
+    ):
         if not board.is_grid:
-            raise ValueError("method='chase' needs a grid board (Board.grid); "
-                             "use method='dense' for graph boards")
+            raise ValueError(
+                "method='chase' needs a grid board (Board.grid); "
+                "use method='dense' for graph boards"
+            )
         self.board = board
         self.n = n = board.states
         self.m, self.r = board.n_cells, board.n_taps
@@ -349,8 +400,10 @@ class ChaseEngine:
         self._all_taps = self.r == self._hw
         if variant is not None:
             if variant not in VARIANTS:
-                raise ValueError(f"unknown chase variant {variant!r}: use one of "
-                                 f"{', '.join(VARIANTS)} (or None: chosen from the plan)")
+                raise ValueError(
+                    f"unknown chase variant {variant!r}: use one of "
+                    f"{', '.join(VARIANTS)} (or None: chosen from the plan)"
+                )
             if rowsolve is not None or rowchase is not None:
                 raise ValueError("give either variant= or rowsolve= / rowchase=, not both")
             rowsolve = variant == "rowsolve"
@@ -362,7 +415,7 @@ class ChaseEngine:
         self._variant = variant
         self._dense_factory = dense
         self._dense = None
-        self.plan: Any = None       # the native chase plan (Plan or RowSolvePlan)
+        self.plan: Any = None  # the native chase plan (Plan or RowSolvePlan)
         self.transposed = False
         #: True when the row-solve chase (csrc/rowsolve.h) holds the plan
         self.rowsolve = False
@@ -373,11 +426,18 @@ class ChaseEngine:
             self.rowsolve = self.plan is not None
             if self.plan is None and rowsolve:
                 raise ValueError("rowsolve=True needs " + ROWSOLVE_NEEDS)
-            self.variant_reason = "its pattern ends in a pair of unit taps: the row-solve " \
+            self.variant_reason = (
+                "its pattern ends in a pair of unit taps: the row-solve "
                 "chase has the fewest symbols"
-            if self.plan is not None and rowsolve is None and (
+            )
+            if (
+                self.plan is not None
+                and rowsolve is None
+                and (
                     self._hw <= ROWSOLVE_COMPARE_TILES
-                    or int(self.plan.nsym) > _light_symbols_bound(board)):
+                    or int(self.plan.nsym) > _light_symbols_bound(board)
+                )
+            ):
                 # a short, wide board (or a small one, where offsets fall off the board
                 # and the bound does not hold): the light chase may need fewer symbols
                 light, lt = self._light_plan(board)
@@ -404,15 +464,20 @@ class ChaseEngine:
         if use_rowchase(self.plan, n, rowchase, holes=holes):
             self._row = RowChaseSystem(self.plan, MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK)
             self._res = None
-            self.variant_reason = "forced" if rowchase else \
-                f"more than {ROWCHASE_MIN_RATIO} symbols a column (holes or locks)"
+            self.variant_reason = (
+                "forced"
+                if rowchase
+                else f"more than {ROWCHASE_MIN_RATIO} symbols a column (holes or locks)"
+            )
             return
         self._res = None if variant == "light" else self._prefix_residual(threads)
         if variant == "prefix" and self._res is None:
             check_residual_size(self.nres, self.nsym, n)
             self._res = self._residual_engine(self.nres, threads)
-            self.variant_reason = "asked for; no prefix of the residual system leaves " \
+            self.variant_reason = (
+                "asked for; no prefix of the residual system leaves "
                 "a trivial kernel, so the whole system is eliminated"
+            )
             return
         if self._res is not None:
             self.variant_reason = "a prefix of its tall residual system leaves no kernel"
@@ -420,8 +485,9 @@ class ChaseEngine:
         if rowchase is None and use_rowchase(self.plan, n, tall=self.nres, holes=holes):
             # a tall residual system whose prefixes leave a kernel: the row chase
             self._row = RowChaseSystem(self.plan, MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK)
-            self.variant_reason = "a tall residual system no prefix of which leaves a " \
-                "trivial kernel"
+            self.variant_reason = (
+                "a tall residual system no prefix of which leaves a trivial kernel"
+            )
             return
         check_residual_size(self.nres, self.nsym, n)
         self._res = self._residual_engine(self.nres, threads)
@@ -461,9 +527,11 @@ class ChaseEngine:
         Russians echelon form per batch (csrc/dense/gf2.c); Z/n by the native Z/n engine
         (csrc/dense/zn.c: CRT, unit then valuation pivots, so rings are exact)."""
         from modlights.native import _core as _chase
+
         if self.n == 2:
             return _chase.Gf2Residual(self.plan.matrix_gf2(threads, rows=rows), self.nsym)
         from modlights.native._core import ZnEngine
+
         return ZnEngine(self.plan.matrix_zn(threads, rows=rows, packed=self.packed), self.n)
 
     def _prefix_residual(self, threads: int | None):
@@ -477,7 +545,7 @@ class ChaseEngine:
         # a symbol made past every equation of a prefix (a hole or lock deep in the
         # board) leaves that prefix a kernel: such prefixes are not tried. Without wrap
         # a tap affects only tiles less than (pattern span + 1) rows after it.
-        last_symbol = int(self.plan.symbols()[-1])       # symbols are in tile order
+        last_symbol = int(self.plan.symbols()[-1])  # symbols are in tile order
         tiles = self.plan.residual_tiles()
         udr, udc, _, _ = _tables(self.board)
         reach = (max(np.abs(udr).max(initial=0), np.abs(udc).max(initial=0)) + 1) * self.plan.w
@@ -487,7 +555,7 @@ class ChaseEngine:
                 continue
             check_residual_size(rows, self.nsym, self.n)
             res = self._residual_engine(rows, threads)
-            if (int(res.rank) == self.nsym if self.n == 2 else int(res.kernel_size) == 1):
+            if int(res.rank) == self.nsym if self.n == 2 else int(res.kernel_size) == 1:
                 self.residual_rows = rows
                 return res
             del res
@@ -501,7 +569,7 @@ class ChaseEngine:
             b = np.ascontiguousarray(rhs, dtype=np.uint8)
         else:
             b = np.zeros(self._hw, dtype=np.uint8)
-            b[self.board.cell_mask()] = rhs             # a byte a tile, no index array
+            b[self.board.cell_mask()] = rhs  # a byte a tile, no index array
         if self.transposed:
             b = transpose_bytes(b.reshape(self.board.shape)).reshape(-1)
         return b
@@ -524,7 +592,7 @@ class ChaseEngine:
                 z, good = self._res_solve(rho)
             if not good:
                 return None
-            if z is not None:                            # x(0) is not needed any more
+            if z is not None:  # x(0) is not needed any more
                 x, rho = self.plan.numeric(b, z, out=x)
                 if not self._replay_solves(rho):
                     return None
@@ -538,7 +606,7 @@ class ChaseEngine:
     def _res_solve_many(self, rhos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(Z, ok) for M z = rho over the rows of rhos (one elimination for them all)."""
         if self.residual_rows < self.nres:
-            rhos = np.ascontiguousarray(rhos[:, :self.residual_rows])
+            rhos = np.ascontiguousarray(rhos[:, : self.residual_rows])
         if self.n == 2:
             return self._res.solve_many(rhos)
         return self._res.solve(rhos)
@@ -590,7 +658,7 @@ class ChaseEngine:
             return H, orders
         Hs, orders = self._residual_generators()
         if limit is not None:
-            Hs, orders = Hs[:max(0, limit)], orders[:max(0, limit)]
+            Hs, orders = Hs[: max(0, limit)], orders[: max(0, limit)]
         H = np.zeros((len(orders), self.r), dtype=np.uint8)
         zero_b = np.zeros(self._hw, dtype=np.uint8)
         for i in range(len(orders)):
@@ -609,7 +677,7 @@ class ChaseEngine:
                     X[i] = self._tap_vec(x)
                     ok[i] = True
             return X, ok
-        if k == 1:                       # the common case: the replay's array, no copy
+        if k == 1:  # the common case: the replay's array, no copy
             x = self._solve_one(R[0])
             if x is None:
                 return np.zeros((1, self.r), dtype=np.uint8), np.zeros(1, dtype=bool)
@@ -650,6 +718,7 @@ class ChaseEngine:
             from functools import partial
 
             from modlights.engines.dense import build_dense
+
             self._dense_factory = partial(build_dense, self.board)
         return dense_fallback(self, "chase")
 

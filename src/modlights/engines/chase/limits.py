@@ -5,6 +5,7 @@ before anything is built.
 system too large to build or too slow to eliminate; every chase variant
 (:mod:`modlights.engines.chase.engine`, :mod:`modlights.engines.chase.rowchase`) asks it.
 """
+
 from __future__ import annotations
 
 __all__ = ["MAX_RESIDUAL_BYTES", "MAX_RESIDUAL_WORK", "residual_cost", "check_residual_size"]
@@ -26,8 +27,9 @@ def residual_cost(nres: int, nsym: int, n: int) -> tuple[int, int]:
     side = min(nres, nsym)
     if n == 2:
         packed = nres * ((nsym + 63) // 64) * 8
-        return 3 * packed, nres * nsym * side // 64     # matrix, kept copy, [M | R]
+        return 3 * packed, nres * nsym * side // 64  # matrix, kept copy, [M | R]
     from modlights.model.ring import factorize
+
     parts = len(factorize(n))
     # matrix (uint8) + per prime power: a reduced copy (uint8) and the work matrix (uint16)
     return nres * nsym * (1 + 3 * parts), nres * nsym * side // 16
@@ -44,6 +46,5 @@ def check_residual_size(nres: int, nsym: int, n: int) -> None:
             f"about 2^{max(work, 1).bit_length() - 1} operations to eliminate; at most "
             f"{MAX_RESIDUAL_BYTES / 2**20:.0f} MiB and 2^{MAX_RESIDUAL_WORK.bit_length() - 1}"
             f"); the pattern forces too few taps (use a smaller board or a pattern that "
-            f"reaches the next row)")
-
-
+            f"reaches the next row)"
+        )

@@ -37,6 +37,7 @@ Its timings are the bench results' (bench/README.md, "holes").
 ``solve``) for a plan; ChaseEngine picks it (see ``ChaseEngine.__init__`` and
 :func:`use_rowchase`).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -45,8 +46,13 @@ import numpy as np
 
 from modlights.model.ring import crt_idempotents, factorize
 
-__all__ = ["RowChaseSystem", "use_rowchase", "ROWCHASE_MIN_RATIO", "ROWCHASE_TALL_ENTRIES",
-           "ROWCHASE_BATCH"]
+__all__ = [
+    "RowChaseSystem",
+    "use_rowchase",
+    "ROWCHASE_MIN_RATIO",
+    "ROWCHASE_TALL_ENTRIES",
+    "ROWCHASE_BATCH",
+]
 
 #: ``ChaseEngine`` takes the row chase (any n) when the plan has more than
 #: ROWCHASE_MIN_RATIO symbols per column of the chase (holes each add a symbol; a board
@@ -68,8 +74,9 @@ ROWCHASE_BATCH_DEFAULT = 16
 ROWCHASE_TALL_ENTRIES = 1 << 28
 
 
-def use_rowchase(plan, n: int, forced: bool | None = None, tall: int = 0,
-                 holes: bool = True) -> bool:
+def use_rowchase(
+    plan, n: int, forced: bool | None = None, tall: int = 0, holes: bool = True
+) -> bool:
     """Whether ChaseEngine should solve this plan by the row chase: ``forced`` (True /
     False) when given, else a board with holes or locked tiles (``holes``; a board
     without keeps the matrix path, whose own guards refuse what it cannot take) and
@@ -81,8 +88,10 @@ def use_rowchase(plan, n: int, forced: bool | None = None, tall: int = 0,
         return bool(forced)
     if not holes:
         return False
-    return int(plan.nsym) > ROWCHASE_MIN_RATIO * max(1, int(plan.w)) \
+    return (
+        int(plan.nsym) > ROWCHASE_MIN_RATIO * max(1, int(plan.w))
         or int(tall) * int(plan.nsym) > ROWCHASE_TALL_ENTRIES
+    )
 
 
 def _row_bytes(width: int, q: int) -> int:
@@ -100,8 +109,8 @@ class _Part:
 
     def __init__(self, q: int, idem: int):
         self.q, self.idem = q, idem
-        self.run: Any = None        # the first RowChase run (take)
-        self.pend: Any = None       # the ZnEngine of its pending system, if any
+        self.run: Any = None  # the first RowChase run (take)
+        self.pend: Any = None  # the ZnEngine of its pending system, if any
 
     def take(self, run) -> None:
         """Keep the first run (its records and pending system give the kernel)."""
@@ -111,6 +120,7 @@ class _Part:
         if run.npending:
             from modlights.engines.chase.limits import check_residual_size
             from modlights.native._core import ZnEngine
+
             check_residual_size(int(run.npending), int(run.nfree), self.q)
             self.pend = ZnEngine(run.pending()[0], self.q)
 
@@ -137,8 +147,9 @@ class _Part:
         if self.pend is None:
             return None, ok
         C = run.pending()[1]
-        U, good = self.pend.solve(np.ascontiguousarray((-C.T.astype(np.int16)) % self.q,
-                                                       dtype=np.uint8))
+        U, good = self.pend.solve(
+            np.ascontiguousarray((-C.T.astype(np.int16)) % self.q, dtype=np.uint8)
+        )
         return np.asarray(U, dtype=np.uint8), ok & np.asarray(good, dtype=bool)
 
 
@@ -177,8 +188,10 @@ class RowChaseSystem:
                 f"this board is too large for the row chase: about {need / 2**20:.0f} MiB of "
                 f"elimination records ({min(int(plan.nsym), int(plan.nres))} eliminations "
                 f"of rows of at least {int(plan.w)} symbols mod {self.n}; at most "
-                f"{self.max_bytes / 2**20:.0f} MiB); use a smaller board or fewer holes")
+                f"{self.max_bytes / 2**20:.0f} MiB); use a smaller board or fewer holes"
+            )
         from modlights.native._core import live_bounds
+
         width, slots = live_bounds(plan)
         for part in self.parts:
             row = _row_bytes(width, part.q)
@@ -190,7 +203,8 @@ class RowChaseSystem:
                     f"about 2^{max(work, 1).bit_length() - 1} operations; at most "
                     f"{self.max_bytes / 2**20:.0f} MiB and 2^{max_work.bit_length() - 1}); "
                     f"the pattern forces too few taps (use a smaller board or a pattern "
-                    f"that reaches the next row)")
+                    f"that reaches the next row)"
+                )
 
     @staticmethod
     def record_estimate(plan) -> int:
@@ -202,11 +216,12 @@ class RowChaseSystem:
         elims = min(int(plan.nsym), int(plan.nres))
         total = 0
         for p, e in factorize(int(plan.n)):
-            total += elims * _row_bytes(int(plan.w), p ** e) // 2
+            total += elims * _row_bytes(int(plan.w), p**e) // 2
         return total
 
     def _chase(self, part: _Part, B=None):
         from modlights.native._core import RowChase
+
         run = RowChase(self.plan, B, max_bytes=self.max_bytes, q=part.q)
         part.take(run)
         return run
@@ -269,8 +284,10 @@ class RowChaseSystem:
                     zs.append(np.zeros(nsym, dtype=np.uint8))
             x, rho = self.plan.numeric(zero_b, self._combine(zs))
             if rho.any():
-                raise RuntimeError("row chase: a kernel vector fails the replay "
-                                   "(an internal error; please report it)")
+                raise RuntimeError(
+                    "row chase: a kernel vector fails the replay "
+                    "(an internal error; please report it)"
+                )
             H[i] = x
         return H, orders
 
@@ -280,7 +297,7 @@ class RowChaseSystem:
         out: list[np.ndarray | None] = []
         step = min(ROWCHASE_BATCH.get(part.q, ROWCHASE_BATCH_DEFAULT) for part in self.parts)
         for a in range(0, len(bs), step):
-            chunk = bs[a:a + step]
+            chunk = bs[a : a + step]
             B = np.stack(chunk)
             good = np.ones(len(chunk), dtype=bool)
             zs: list[list[np.ndarray | None]] = [[] for _ in chunk]
@@ -289,8 +306,7 @@ class RowChaseSystem:
                 U, ok = part.free_values(run)
                 good &= ok
                 for j in range(len(chunk)):
-                    zs[j].append(run.symbols(j, None if U is None else U[j]) if good[j]
-                                 else None)
+                    zs[j].append(run.symbols(j, None if U is None else U[j]) if good[j] else None)
                 del run
             for j, b in enumerate(chunk):
                 if not good[j]:
@@ -299,7 +315,9 @@ class RowChaseSystem:
                 # a good row has every part's symbols
                 x, rho = self.plan.numeric(b, self._combine([z for z in zs[j] if z is not None]))
                 if rho.any():
-                    raise RuntimeError("row chase: a solution fails the replay "
-                                       "(an internal error; please report it)")
+                    raise RuntimeError(
+                        "row chase: a solution fails the replay "
+                        "(an internal error; please report it)"
+                    )
                 out.append(x)
         return out

@@ -20,6 +20,7 @@ solver`: csrc/symchase.c, plus a rank-2 Woodbury correction on a torus,
 
 Complexity: O(length x k x band) for k right-hand sides, plus O(s^2 k) for the symbols.
 """
+
 from __future__ import annotations
 
 from math import gcd
@@ -48,11 +49,10 @@ def _band(coeffs: dict, length: int, n: int, wrap: bool) -> dict:
     if not keys:
         return {}
     # the window starts after the largest cyclic gap between non-zero offsets
-    gaps = [((keys[(i + 1) % len(keys)] - keys[i]) % length or length, i)
-            for i in range(len(keys))]
+    gaps = [((keys[(i + 1) % len(keys)] - keys[i]) % length or length, i) for i in range(len(keys))]
     _, i = max(gaps)
     start = keys[(i + 1) % len(keys)]
-    shift = -length if start > length // 2 else 0     # the window nearest offset 0
+    shift = -length if start > length // 2 else 0  # the window nearest offset 0
     return {(k - start) % length + start + shift: cyc[k] for k in keys}
 
 
@@ -146,23 +146,28 @@ class BandFactor:
         self.length, self.n, self.wrap = length, n, wrap
         band = _band(coeffs, length, n, wrap)
         if not band:
-            raise ValueError(f"along one direction the pattern's counts are all multiples "
-                             f"of n = {n} or its offsets leave the board (the tap matrix "
-                             "is zero)")
+            raise ValueError(
+                f"along one direction the pattern's counts are all multiples "
+                f"of n = {n} or its offsets leave the board (the tap matrix "
+                "is zero)"
+            )
         dmin, dmax = min(band), max(band)
         # chase forwards (pivot c(dmin)) or on the reversed axis (pivot c(dmax))
         self.reversed = gcd(band[dmin], n) != 1
         if self.reversed:
             if gcd(band[dmax], n) != 1:
-                raise ValueError(f"neither end of the band {sorted(band)} has a count that "
-                                 f"is a unit mod n = {n}")
+                raise ValueError(
+                    f"neither end of the band {sorted(band)} has a count that is a unit mod n = {n}"
+                )
             band = {-d: c for d, c in band.items()}
             dmin, dmax = -dmax, -dmin
         self.band, self.dmin, self.dmax = band, dmin, dmax
         self.s = s = _symbols(band, length, wrap)
         if s > MAX_SYMBOLS:
-            raise ValueError(f"the band {dmin}..{dmax} needs {s} symbols along a side of "
-                             f"{length}, more than the {MAX_SYMBOLS} allowed")
+            raise ValueError(
+                f"the band {dmin}..{dmax} needs {s} symbols along a side of "
+                f"{length}, more than the {MAX_SYMBOLS} allowed"
+            )
         self.inv = unit_inverse(band[dmin], n)
         self._schedule()
         self.identity = band == {0: 1} and not self.reversed
@@ -181,11 +186,14 @@ class BandFactor:
         # split by CRT first (_parts), so a singular factor there is refused.
         self.ring = small is not None and not is_prime(n) and small.kernel_size != 1
         if self.ring and len(factorize(n)) > 1:
-            raise ValueError(f"the 1-D factor (offsets {sorted(band)}, side {length}) is "
-                             f"singular mod n = {n} (a composite n with two or more prime "
-                             "factors needs it invertible; its prime-power parts need not)")
-        self.G = small.pseudo_inverse().astype(np.int64) \
-            if small is not None and not self.ring else None
+            raise ValueError(
+                f"the 1-D factor (offsets {sorted(band)}, side {length}) is "
+                f"singular mod n = {n} (a composite n with two or more prime "
+                "factors needs it invertible; its prime-power parts need not)"
+            )
+        self.G = (
+            small.pseudo_inverse().astype(np.int64) if small is not None and not self.ring else None
+        )
         # over a field dim ker F; for a ring factor the number of cyclic summands of ker M
         self.nullity = len(small.generators()[1]) if small is not None else 0
 
@@ -195,7 +203,7 @@ class BandFactor:
         (on the reversed axis when ``reversed``)."""
         L, dmin, s = self.length, self.dmin, self.s
         if self.wrap:
-            if s == L:                               # everything a symbol
+            if s == L:  # everything a symbol
                 self.det_vars = np.zeros(0, np.int64)
             else:
                 self.det_vars = np.arange(s, L)
@@ -226,8 +234,7 @@ class BandFactor:
             self._refs_rows[:, q] = r
             self._coefs[:, q] = (n - c) * inv % n
         self._yrow = np.ascontiguousarray(self.det_vars, dtype=np.int64)
-        self._brow = np.ascontiguousarray(L - 1 - eqs if self.reversed else eqs,
-                                          dtype=np.int64)
+        self._brow = np.ascontiguousarray(L - 1 - eqs if self.reversed else eqs, dtype=np.int64)
         self._lut = _mod_table(n, m + 1)
 
     def _refs(self, i: int) -> list[tuple[int, int]]:
@@ -243,8 +250,9 @@ class BandFactor:
         return out
 
     # ------------------------------------------------------------- the chase
-    def _chase(self, B: np.ndarray | None, out: np.ndarray | None = None,
-               packed: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def _chase(
+        self, B: np.ndarray | None, out: np.ndarray | None = None, packed: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Chase ``B`` (length x k, values < n, rows contiguous, natural order) with the
         symbols 0, or (B None) the zero right-hand side of s columns with the symbols
         set to the identity: (Y (length + s) x k in chase order, with s spare rows for
@@ -254,6 +262,7 @@ class BandFactor:
         packed (n = 2): every byte holds 8 columns (np.packbits rows); the residuals
         are then uint8 rows of the same layout, found by XOR."""
         from modlights.native._core import band_chase
+
         n, L, s = self.n, self.length, self.s
         symbols = B is None
         if B is None:
@@ -266,8 +275,19 @@ class BandFactor:
         total = len(self._yrow)
         chunk = max(1, (1 << 24) // max(1, k))
         for start in range(0, total, chunk):
-            band_chase(B, Y, self._brow, self._yrow, self._refs_rows, self._coefs, n,
-                       self.inv, start, min(total, start + chunk), self._lut)
+            band_chase(
+                B,
+                Y,
+                self._brow,
+                self._yrow,
+                self._refs_rows,
+                self._coefs,
+                n,
+                self.inv,
+                start,
+                min(total, start + chunk),
+                self._lut,
+            )
         if packed:
             res = np.empty((s, k), np.uint8)
             for t, i in enumerate(self.res_eqs.tolist()):
@@ -292,23 +312,26 @@ class BandFactor:
         n, s, L = self.n, self.s, self.length
         k = B.shape[1]
         if self.ring:
-            raise ValueError(f"this factor is singular mod a prime dividing n = {n} and "
-                             "has no generalised inverse from its chase; the tensor "
-                             "engine solves its boards by blocks (_RingPart)")
+            raise ValueError(
+                f"this factor is singular mod a prime dividing n = {n} and "
+                "has no generalised inverse from its chase; the tensor "
+                "engine solves its boards by blocks (_RingPart)"
+            )
         if self.identity:
             return B, np.ones(k, dtype=bool)
         Y, res = self._chase(np.ascontiguousarray(B))
         ok = np.ones(k, dtype=bool)
         if s:
-            rhs = (-res) % n                                  # M z = -q(b)
+            rhs = (-res) % n  # M z = -q(b)
             Z = self.G @ rhs % n
             ok = ((self.M @ Z - rhs) % n == 0).all(axis=0)
             self._add_symbols(Y, Z.astype(np.uint8))
         Y = Y[:L]
         return (Y[::-1] if self.reversed else Y), ok
 
-    def apply_ginv_packed(self, B: np.ndarray, cols: int, ones: bool = False,
-                          out: np.ndarray | None = None) -> tuple[np.ndarray, bool]:
+    def apply_ginv_packed(
+        self, B: np.ndarray, cols: int, ones: bool = False, out: np.ndarray | None = None
+    ) -> tuple[np.ndarray, bool]:
         """GF(2), 8 columns a byte (np.packbits rows): (Y, ok) with Y[:length] = G B' for
         B' = B (ones: B with every bit flipped, the target all ones), ok whether each of
         the first ``cols`` bit columns of B' is in the image of F (the other bits of a
@@ -332,8 +355,8 @@ class BandFactor:
             res ^= res1
         ok = True
         if s:
-            assert self.G is not None                     # GF(2) is a field: G exists
-            Z = _gf2_combine(self.G, res)                 # M z = q(b) (signs vanish)
+            assert self.G is not None  # GF(2) is a field: G exists
+            Z = _gf2_combine(self.G, res)  # M z = q(b) (signs vanish)
             bad = _gf2_combine(self.M, Z) ^ res
             nbytes = (cols + 7) // 8
             if cols % 8:
@@ -358,35 +381,44 @@ class BandFactor:
         if self._row_solver is None:
             self._row_solver = False
             keys = set(self.band)
-            if self.n == 2 and self.nullity == 0 and {-1, 1} <= keys <= {-1, 0, 1} \
-                    and self.length >= 3:
+            if (
+                self.n == 2
+                and self.nullity == 0
+                and {-1, 1} <= keys <= {-1, 0, 1}
+                and self.length >= 3
+            ):
                 from modlights.native._core import SymChase
+
                 try:
                     path = SymChase(1, self.length, 2, [0, 0, int(0 in keys)], [0, 0, 1])
-                except ValueError:                          # the path matrix is singular
+                except ValueError:  # the path matrix is singular
                     path = None
                 if path is not None:
-                    self._row_solver = _CirculantRows(path, self.length) if self.wrap \
-                        else path
+                    self._row_solver = _CirculantRows(path, self.length) if self.wrap else path
         return self._row_solver or None
 
     def _add_symbols(self, Y: np.ndarray, Z: np.ndarray) -> None:
         """Y[:length] += S Z (mod n) in place: Z goes into the s spare rows of Y, and
         every row of S that is not zero is one step of the C chase (B = Y)."""
         from modlights.native._core import band_chase
+
         L = self.length
         Y[L:] = Z
         if self._sym_steps is None:
             rows = np.flatnonzero(self.S.any(axis=1))
             refs = np.where(self.S[rows] != 0, L + np.arange(self.s), -1).astype(np.int64)
-            self._sym_steps = (rows.astype(np.int64), np.ascontiguousarray(refs),
-                               np.ascontiguousarray(self.S[rows], dtype=np.uint32))
+            self._sym_steps = (
+                rows.astype(np.int64),
+                np.ascontiguousarray(refs),
+                np.ascontiguousarray(self.S[rows], dtype=np.uint32),
+            )
         rows, refs, coefs = self._sym_steps
         lut = _mod_table(self.n, self.s + 1)
         chunk = max(1, (1 << 24) // max(1, Y.shape[1]))
         for start in range(0, len(rows), chunk):
-            band_chase(Y, Y, rows, rows, refs, coefs, self.n, 1, start,
-                       min(len(rows), start + chunk), lut)
+            band_chase(
+                Y, Y, rows, rows, refs, coefs, self.n, 1, start, min(len(rows), start + chunk), lut
+            )
 
     # ------------------------------------------------------------- structure
     def kernel_basis(self) -> tuple[np.ndarray, list[int]]:
@@ -394,10 +426,10 @@ class BandFactor:
         ker F, U[:, pivots] the identity."""
         if not self.nullity:
             return np.zeros((0, self.length), np.uint8), []
-        assert self._small is not None               # a nullity needs symbols
+        assert self._small is not None  # a nullity needs symbols
         H, _ = self._small.generators()
         E, piv = _rref_mod_p(H, self.n)
-        U = E @ self.S.T.astype(np.int64) % self.n          # chase order of positions
+        U = E @ self.S.T.astype(np.int64) % self.n  # chase order of positions
         pos = self.syms[piv]
         if self.reversed:
             U = U[:, ::-1]
@@ -427,7 +459,7 @@ class BandFactor:
     def det(self) -> int:
         """det(F) mod n."""
         n, L = self.n, self.length
-        if self.nullity and not self.ring:        # a field: singular means det 0
+        if self.nullity and not self.ring:  # a field: singular means det 0
             return 0
         if self.identity:
             return 1
@@ -459,12 +491,13 @@ class _CirculantRows:
     def __init__(self, path, w: int):
         self.path, self.w = path, w
         Q = np.zeros((2, (w + 7) // 8), np.uint8)
-        Q[0, 0] = 0x80                                        # e_0
+        Q[0, 0] = 0x80  # e_0
         Q[1, (w - 1) // 8] = np.uint8(0x80 >> ((w - 1) % 8))  # e_{w-1}
         self.Q = path.solve_rows_packed(Q)
         # I + V^T Q: row 0 reads column w - 1 of Q's rows, row 1 column 0
-        m = np.eye(2, dtype=np.uint8) ^ np.stack([_packed_bit(self.Q, w - 1),
-                                                 _packed_bit(self.Q, 0)])
+        m = np.eye(2, dtype=np.uint8) ^ np.stack(
+            [_packed_bit(self.Q, w - 1), _packed_bit(self.Q, 0)]
+        )
         self.K = np.array([[m[1, 1], m[0, 1]], [m[1, 0], m[0, 0]]], np.uint8)  # adj = inv
 
     def solve_rows_packed(self, Y: np.ndarray) -> np.ndarray:
@@ -472,8 +505,8 @@ class _CirculantRows:
         self.path.solve_rows_packed(Y)
         K, w = self.K, self.w
         for i0 in range(0, Y.shape[0], self.BLOCK):
-            blk = Y[i0:i0 + self.BLOCK]
-            v = (_packed_bit(blk, w - 1), _packed_bit(blk, 0))        # V^T x0
+            blk = Y[i0 : i0 + self.BLOCK]
+            v = (_packed_bit(blk, w - 1), _packed_bit(blk, 0))  # V^T x0
             for g in range(2):
                 sel = np.flatnonzero((K[g, 0] & v[0]) ^ (K[g, 1] & v[1]))
                 if len(sel):

@@ -38,6 +38,7 @@ combined as the lifted engine combines them; other boards (a band zero mod n, wi
 a unit end, or of more than MAX_SYMBOLS symbols) are left to the lifted, chase and
 dense engines.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -51,8 +52,14 @@ from modlights.engines.tensor.band import MAX_SYMBOLS, BandFactor
 from modlights.engines.tensor.ring_part import _RingPart
 from modlights.model.ring import crt_idempotents, factorize, is_prime
 
-__all__ = ["TensorEngine", "tensor_reason", "tensor_supports", "factor_pattern",
-           "KERNEL_BYTES_MAX", "MAX_SYMBOLS"]
+__all__ = [
+    "TensorEngine",
+    "tensor_reason",
+    "tensor_supports",
+    "factor_pattern",
+    "KERNEL_BYTES_MAX",
+    "MAX_SYMBOLS",
+]
 
 #: Largest kernel basis (generators x taps bytes) ``generators()`` builds (256 MiB).
 KERNEL_BYTES_MAX = 1 << 28
@@ -91,8 +98,10 @@ def _offset_factors(board) -> tuple[dict, dict] | str:
     """(a, b) for the board's pattern or the reason it has none."""
     fac = factor_pattern(board.pattern)
     if fac is None:
-        return ("the pattern's offset counts must factor as cnt(dr, dc) = a(dr) b(dc) "
-                "(square, horizontal, vertical, products of a row and a column offset set)")
+        return (
+            "the pattern's offset counts must factor as cnt(dr, dc) = a(dr) b(dc) "
+            "(square, horizontal, vertical, products of a row and a column offset set)"
+        )
     return fac
 
 
@@ -132,7 +141,7 @@ def _factors(board, fac, q: int) -> tuple[BandFactor, BandFactor]:
     if got is None:
         got = (BandFactor(fac[0], rows, q, wrap), BandFactor(fac[1], cols, q, wrap))
         if len(_FACTOR_CACHE) >= 8:
-            try:                          # another thread (the web service) may evict too
+            try:  # another thread (the web service) may evict too
                 _FACTOR_CACHE.pop(next(iter(_FACTOR_CACHE)), None)
             except (RuntimeError, StopIteration):
                 pass
@@ -151,7 +160,7 @@ def _parts(board, fac) -> list[tuple[int, int, BandFactor, BandFactor]]:
     try:
         return [(n, 1, *_factors(board, fac, n))]
     except ValueError:
-        if len(factorize(n)) == 1:              # a prime power: splitting changes nothing
+        if len(factorize(n)) == 1:  # a prime power: splitting changes nothing
             raise
     out = []
     for q, idem in crt_idempotents(n):
@@ -173,8 +182,9 @@ def _part_solve(R: BandFactor, C: BandFactor, B: np.ndarray, out: np.ndarray) ->
     """X with R X C^T = B (B rows x cols, values < the factors' modulus) written into
     ``out`` (rows x cols uint8); False when there is none."""
     from modlights.native._core import transpose
+
     h, w = B.shape
-    Y, ok_r = R.apply_ginv(B)                               # R Y = B, Y = X C^T
+    Y, ok_r = R.apply_ginv(B)  # R Y = B, Y = X C^T
     if not ok_r.all():
         return False
     if C.identity:
@@ -183,7 +193,7 @@ def _part_solve(R: BandFactor, C: BandFactor, B: np.ndarray, out: np.ndarray) ->
     Yt = np.empty((w, h), np.uint8)
     transpose(Y, Yt)
     del Y
-    Xt, ok_c = C.apply_ginv(Yt)                              # C X^T = Y^T
+    Xt, ok_c = C.apply_ginv(Yt)  # C X^T = Y^T
     if not ok_c.all():
         return False
     transpose(Xt, out)
@@ -233,24 +243,26 @@ class TensorEngine:
     def __init__(self, board, dense: Callable[[], Any] | None = None):
         reason = tensor_reason(board)
         if reason is not None:
-            raise ValueError(f"method='tensor' does not cover this board: {reason}; "
-                             "use method='auto', 'chase' or 'dense'")
+            raise ValueError(
+                f"method='tensor' does not cover this board: {reason}; "
+                "use method='auto', 'chase' or 'dense'"
+            )
         self.board = board
         self.n = board.states
         self.h, self.w = board.shape
         self._parts = _parts(board, _offset_factors(board))
         # per part: a _RingPart (q = p^k, k > 1, a factor singular mod p) or None
-        self._rings = [_RingPart(R, C) if R.ring or C.ring else None
-                       for _, _, R, C in self._parts]
+        self._rings = [_RingPart(R, C) if R.ring or C.ring else None for _, _, R, C in self._parts]
         self._dense_factory = dense
         self._dense = None
 
     def _nullities(self) -> list[int]:
         """Kernel generators of each part: its dimension over a field, the cyclic
         summands of a ring part, 0 where A is invertible."""
-        return [ring.nullity if ring is not None else
-                _part_nullity(R, C) if is_prime(q) else 0
-                for (q, _, R, C), ring in zip(self._parts, self._rings)]
+        return [
+            ring.nullity if ring is not None else _part_nullity(R, C) if is_prime(q) else 0
+            for (q, _, R, C), ring in zip(self._parts, self._rings)
+        ]
 
     def _solve_part(self, i: int, B: np.ndarray, out: np.ndarray) -> bool:
         """Part i: X with R X C^T = B mod q into ``out``; False when there is none."""
@@ -275,7 +287,7 @@ class TensorEngine:
     def kernel_size(self) -> int:
         out = 1
         for (q, _, _, _), ring, k in zip(self._parts, self._rings, self._nullities()):
-            out *= ring.kernel_size if ring is not None else q ** k
+            out *= ring.kernel_size if ring is not None else q**k
         return out
 
     def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -290,7 +302,7 @@ class TensorEngine:
             if len(self._parts) == 1:
                 ok[i] = self._solve_part(0, B, X[i].reshape(h, w))
                 continue
-            acc = np.zeros((h, w), np.uint16)       # < n + (q - 1) e <= 255 * 256
+            acc = np.zeros((h, w), np.uint16)  # < n + (q - 1) e <= 255 * 256
             xq = np.empty((h, w), np.uint8)
             ok[i] = True
             for j, (q, e, _, _) in enumerate(self._parts):
@@ -328,9 +340,10 @@ class TensorEngine:
         if self.n != 2:
             raise ValueError(f"solve_packed needs n = 2, this board has n = {self.n}")
         from modlights.native._core import transpose_bits
+
         _, _, R, C = self._parts[0]
         h, w = self.h, self.w
-        Y, ok = R.apply_ginv_packed(packed, w, ones=bool(tc & 1))     # R Y = B
+        Y, ok = R.apply_ginv_packed(packed, w, ones=bool(tc & 1))  # R Y = B
         if not ok:
             return None
         Y = Y[:h]
@@ -338,28 +351,30 @@ class TensorEngine:
             if w % 8:
                 Y[:, -1] &= np.uint8((0xFF << (8 - w % 8)) & 0xFF)
             return Y
-        if C.packed_row_solver() is not None:                # C X^T = Y^T row by row
+        if C.packed_row_solver() is not None:  # C X^T = Y^T row by row
             return C.packed_row_solver().solve_rows_packed(Y)
         sb = STRIP_ROWS // 8
         strip = np.empty((w, sb), np.uint8)
         work = np.empty((w + C.s, sb), np.uint8)
         for i0 in range(0, h, STRIP_ROWS):
             rows = min(STRIP_ROWS, h - i0)
-            transpose_bits(Y[i0:i0 + rows], w, strip)               # strip = Y^T
-            Xt, ok = C.apply_ginv_packed(strip, rows, out=work)     # C X^T = Y^T
+            transpose_bits(Y[i0 : i0 + rows], w, strip)  # strip = Y^T
+            Xt, ok = C.apply_ginv_packed(strip, rows, out=work)  # C X^T = Y^T
             if not ok:
                 return None
-            transpose_bits(Xt[:w], rows, Y[i0:i0 + rows])
+            transpose_bits(Xt[:w], rows, Y[i0 : i0 + rows])
         return Y
 
-    def apply_packed(self, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0,
-                     write: bool = True) -> tuple[np.ndarray | None, int]:
+    def apply_packed(
+        self, x: np.ndarray, s: np.ndarray | None = None, tc: int = 0, write: bool = True
+    ) -> tuple[np.ndarray | None, int]:
         """GF(2), np.packbits rows: (s + A x or None when not ``write``, the number of
         tiles where s + A x differs from tc), streamed a row at a time from the pattern
         (:func:`modlights.engines.packed.apply_packed`, independent of the factors)."""
         if self.n != 2:
             raise ValueError(f"apply_packed needs n = 2, this board has n = {self.n}")
         from modlights.engines.packed import apply_packed
+
         return apply_packed(self.board, x, s, tc, write)
 
     def kernel_fits(self) -> bool:
@@ -375,10 +390,12 @@ class TensorEngine:
         h, w, n = self.h, self.w, self.n
         k = self.nullity if limit is None else min(self.nullity, max(0, int(limit)))
         if k * h * w > KERNEL_BYTES_MAX:
-            raise ValueError(f"the kernel basis has {k} generators of {h * w} taps: "
-                             f"{k * h * w / 2**30:.2f} GiB, more than the "
-                             f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "
-                             "kernel_size, solvable and solve do not need it")
+            raise ValueError(
+                f"the kernel basis has {k} generators of {h * w} taps: "
+                f"{k * h * w / 2**30:.2f} GiB, more than the "
+                f"{KERNEL_BYTES_MAX / 2**20:.0f} MiB allowed; nullity, "
+                "kernel_size, solvable and solve do not need it"
+            )
         if len(self._parts) == 1:
             G, orders = self._part_gens(0, k)
             return G.reshape(k, h * w), orders
@@ -406,8 +423,10 @@ class TensorEngine:
     def det(self) -> int:
         """det(A) mod n = det(R)^cols det(C)^rows (per part, combined by CRT)."""
         n = self.n
-        return sum(pow(R.det(), self.w, q) * pow(C.det(), self.h, q) * e
-                   for q, e, R, C in self._parts) % n
+        return (
+            sum(pow(R.det(), self.w, q) * pow(C.det(), self.h, q) * e for q, e, R, C in self._parts)
+            % n
+        )
 
     def _dense_engine(self):
         return dense_fallback(self, "tensor")

@@ -13,6 +13,7 @@ transposes) plus chases of s columns and rank-s updates: O(rows x cols x band +
 |ker (M_R (x) M_C)|, is the image of the blocks' cyclic summands
 (:meth:`_RingPart.generators`, with their orders).
 """
+
 from __future__ import annotations
 
 from math import prod
@@ -57,14 +58,17 @@ class _RingPart:
         self.gens_C = self.sm_C.generators() if self.sm_C is not None else []
         vr = self.sm_R.v if self.sm_R is not None else np.zeros(0, np.int64)
         vc = self.sm_C.v if self.sm_C is not None else np.zeros(0, np.int64)
-        self.v22 = np.minimum(vr[:, None] + vc[None, :], self.e)    # sR x sC
+        self.v22 = np.minimum(vr[:, None] + vc[None, :], self.e)  # sR x sC
 
     # ------------------------------------------------------------- structure
     def _counts(self) -> tuple[int, int, int]:
         """Generators of the blocks 12, 21 and 22 of ker (D_R (x) D_C)."""
         R, C = self.R, self.C
-        return ((R.length - R.s) * len(self.gens_C), (C.length - C.s) * len(self.gens_R),
-                int((self.v22 > 0).sum()))
+        return (
+            (R.length - R.s) * len(self.gens_C),
+            (C.length - C.s) * len(self.gens_R),
+            int((self.v22 > 0).sum()),
+        )
 
     @property
     def nullity(self) -> int:
@@ -77,8 +81,7 @@ class _RingPart:
         R, C = self.R, self.C
         kc = prod(o for _, o in self.gens_C)
         kr = prod(o for _, o in self.gens_R)
-        return kc ** (R.length - R.s) * kr ** (C.length - C.s) * \
-            self.p ** int(self.v22.sum())
+        return kc ** (R.length - R.s) * kr ** (C.length - C.s) * self.p ** int(self.v22.sum())
 
     def generators(self, k: int) -> tuple[np.ndarray, list[int]]:
         """The first k of: e_r (x) S_C g (r over the rows the chase of R determines, g
@@ -89,7 +92,7 @@ class _RingPart:
         {y: y_syms = 0} = Phi^-1(anything, 0)), so ker A is their direct sum."""
         R, C, q = self.R, self.C, self.q
         h, w = R.length, C.length
-        H = np.zeros((k, h, w), np.uint8)            # chase order on both axes
+        H = np.zeros((k, h, w), np.uint8)  # chase order on both axes
         orders: list[int] = []
         SR, SC = R.S.astype(np.int64), C.S.astype(np.int64)
         for g, o in self.gens_C:
@@ -110,25 +113,25 @@ class _RingPart:
             if len(orders) == k:
                 break
             v = int(self.v22[i, j])
-            assert self.sm_R is not None and self.sm_C is not None   # v22 is sR x sC
+            assert self.sm_R is not None and self.sm_C is not None  # v22 is sR x sC
             u = SR @ self.sm_R.V[:, i] % q
             t = SC @ self.sm_C.V[:, j] * self.p ** (self.e - v) % q
             H[len(orders)] = np.outer(u, t) % q
-            orders.append(self.p ** v)
+            orders.append(self.p**v)
         if R.reversed:
             H = H[:, ::-1]
         if C.reversed:
             H = H[:, :, ::-1]
-        return np.ascontiguousarray(H[:len(orders)]), orders
+        return np.ascontiguousarray(H[: len(orders)]), orders
 
     # ------------------------------------------------------------- solving
     def _solve22(self, B22: np.ndarray) -> np.ndarray | None:
         """Y with M_R Y M_C^T = B22 (sR x sC, mod q), or None: with U M V = D for both,
         D_R W D_C = U_R B22 U_C^T entry by entry, Y = V_R W V_C^T."""
         q, p = self.q, self.p
-        assert self.sm_R is not None and self.sm_C is not None       # called when sR, sC
+        assert self.sm_R is not None and self.sm_C is not None  # called when sR, sC
         Cm = self.sm_R.U @ (B22 % q) @ self.sm_C.U.T % q
-        pv = p ** self.v22                            # p^e = q: the zero entries
+        pv = p**self.v22  # p^e = q: the zero entries
         if (Cm % pv).any():
             return None
         W = np.where(self.v22 < self.e, Cm // pv, 0)
@@ -138,6 +141,7 @@ class _RingPart:
         """X with R X C^T = B (rows x cols uint8, values < q) into ``out``; False when
         there is none."""
         from modlights.native._core import transpose
+
         R, C, q = self.R, self.C, self.q
         h, w = B.shape
         sR, sC = R.s, C.s
@@ -148,7 +152,7 @@ class _RingPart:
         # U^T = L_C T^T: rows of U^T in C's chase order; res_t = rho_C(rows of T)
         Yc, res_t = C._chase(Tt)
         del Tt
-        res_rc = res_r[:, ::-1] if C.reversed else res_r        # columns in C's order
+        res_rc = res_r[:, ::-1] if C.reversed else res_r  # columns in C's order
         # the blocks of B' = E_R B E_C^T outside B'11 (= B there, already in U):
         # B'21 = -rho_R(B) on C's determined columns; B'22 = rho_C of the rows rho_R(B);
         # B'12 = -(B K_C^T)_det with K_C^T = rho_C on rows: rho_C(rows of T) = L_R (B
@@ -156,15 +160,15 @@ class _RingPart:
         Y12 = Y21 = Y22 = None
         if sC:
             assert C._small is not None
-            B12 = (-R.apply_rows(res_t.T, R.det_eqs)) % q             # (h - sR) x sC
-            Y12, ok = C._small.solve(B12.astype(np.uint8))            # M_C y = B'12 row
+            B12 = (-R.apply_rows(res_t.T, R.det_eqs)) % q  # (h - sR) x sC
+            Y12, ok = C._small.solve(B12.astype(np.uint8))  # M_C y = B'12 row
             if not ok.all():
                 return False
         if sR:
             assert R._small is not None
-            B21 = (-res_rc[:, C.det_eqs]) % q                          # sR x (w - sC)
+            B21 = (-res_rc[:, C.det_eqs]) % q  # sR x (w - sC)
             Y21, ok = R._small.solve(np.ascontiguousarray(B21.T, dtype=np.uint8))
-            if not ok.all():                                           # Y21^T
+            if not ok.all():  # Y21^T
                 return False
         if sR and sC:
             _, B22t = C._chase(np.ascontiguousarray(res_r.T, dtype=np.uint8))
@@ -173,21 +177,21 @@ class _RingPart:
                 return False
         # X = U + L_R(Y12 on det rows) S_C^T + S_R (L_C(Y21 on det cols) + Y22 S_C^T)
         if sC:
-            assert Y12 is not None                  # solved above
+            assert Y12 is not None  # solved above
             pad = np.zeros((h, sC), np.uint8)
             pad[R.det_eqs] = Y12
             P1 = R._chase(np.ascontiguousarray(R.natural(pad)))[0][:h]
-            C._add_symbols(Yc, np.ascontiguousarray(P1.T))           # U^T += S_C P1^T
+            C._add_symbols(Yc, np.ascontiguousarray(P1.T))  # U^T += S_C P1^T
         transpose(Yc[:w], Yr[:h])
         del Yc
         if sR:
-            assert Y21 is not None                  # solved above
+            assert Y21 is not None  # solved above
             pad = np.zeros((w, sR), np.uint8)
             pad[C.det_eqs] = Y21
             Q = C._chase(np.ascontiguousarray(C.natural(pad)))[0][:w].T.astype(np.int64)
             if sC:
                 Q += Y22 @ C.S.T.astype(np.int64)
-            R._add_symbols(Yr, np.ascontiguousarray(Q % q, dtype=np.uint8))   # += S_R Q
+            R._add_symbols(Yr, np.ascontiguousarray(Q % q, dtype=np.uint8))  # += S_R Q
         X = R.natural(Yr[:h])
         np.copyto(out, X[:, ::-1] if C.reversed else X)
         return True
