@@ -47,7 +47,7 @@ def _random_module(rng: np.random.Generator, n: int) -> np.ndarray:
 @pytest.mark.parametrize("n", MODULI)
 def test_basis_is_a_direct_sum_basis_of_the_module_and_c_equals_numpy(n):
     rng = np.random.default_rng(n)
-    for _ in range(40):
+    for _ in range(30):
         G = _random_module(rng, n)
         H, orders = canon.basis(G, n)
         Hp, op = canon.basis(G, n, native=False)
@@ -65,7 +65,7 @@ def test_basis_depends_only_on_the_module(n):
     """Any other generating set of the same module (combinations, repeats, shuffled)
     gives the same generators."""
     rng = np.random.default_rng(1000 + n)
-    for _ in range(40):
+    for _ in range(30):
         G = _random_module(rng, n)
         k = G.shape[0]
         if k == 0:
@@ -80,7 +80,7 @@ def test_basis_depends_only_on_the_module(n):
 @pytest.mark.parametrize("n", MODULI)
 def test_reduce_gives_one_representative_per_coset(n):
     rng = np.random.default_rng(2000 + n)
-    for _ in range(40):
+    for _ in range(30):
         G = _random_module(rng, n)
         k, L = G.shape
         H, orders = canon.basis(G, n)
