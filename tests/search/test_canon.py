@@ -35,7 +35,7 @@ def _span(G: np.ndarray, orders: list[int], n: int) -> set[tuple[int, ...]]:
 def _random_module(rng: np.random.Generator, n: int) -> np.ndarray:
     """A few generators, some multiplied by a zero divisor (torsion of every order)."""
     k = int(rng.integers(0, 5))
-    while n**k > 20000:
+    while n**k > 4000:
         k -= 1
     L = int(rng.integers(1, 7))
     G = rng.integers(0, n, (k, L))
