@@ -46,8 +46,10 @@ int ml_canon_fits(size_t k, size_t L, unsigned n)
     if (n < 2 || n > 255) return 0;
     parts_t P;
     factor(n, &P);
+    unsigned exps = 0;                  /* a p^e part's Howell form has up to e k rows */
+    for (int j = 0; j < P.count; j++) exps += P.e[j];
     unsigned __int128 w = (unsigned __int128)k * k;
-    w *= n == 2 ? (L + 63) / 64 : (uint64_t)L * (uint64_t)P.count;
+    w *= n == 2 ? (L + 63) / 64 : (uint64_t)L * exps;
     return w <= ML_CANON_MAX_WORK;
 }
 

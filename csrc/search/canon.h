@@ -23,7 +23,7 @@
  * floor(x[c] / p^v) times it, c its pivot (the first column of least valuation) and p^v
  * its entry there; then join the parts. Two elements of one coset give the same result.
  *
- * Cost: O(k^2 L) byte operations per prime power of n (O(k^2 L / 64) word operations
+ * Cost: O(e k^2 L) byte operations per prime power p^e of n (O(k^2 L / 64) word operations
  * for n = 2); ml_canon_fits says whether a kernel is within ML_CANON_MAX_WORK, the bound
  * both callers apply (past it they keep the engine's generators).
  */
@@ -40,7 +40,8 @@
 #define ML_CANON_INTERRUPTED ((size_t)-2)
 
 /* 1 when k generators of length L over Z/n are within ML_CANON_MAX_WORK (k^2 ceil(L/64)
- * for n = 2, k^2 L times the number of prime powers of n otherwise), else 0. */
+ * for n = 2, k^2 L times the sum of the exponents e of n's prime powers p^e otherwise),
+ * else 0. */
 int ml_canon_fits(size_t k, size_t L, unsigned n);
 
 /* The canonical generators of the module spanned by the k rows of G (k x L bytes, row

@@ -31,6 +31,7 @@ static inline int popcnt64(uint64_t x) { return __builtin_popcountll(x); }
 typedef struct {
     pthread_mutex_t lock;
     _Atomic int64_t best_len;
+    _Atomic uint64_t best_chunk; /* the chunk of the best element (nchunks: x0, none yet) */
     _Atomic uint64_t examined;
     _Atomic uint64_t pruned;
     _Atomic uint64_t next_chunk;
@@ -46,6 +47,7 @@ static void shared_init(shared_t *sh, int64_t best_len, uint64_t nchunks, uint64
 {
     pthread_mutex_init(&sh->lock, NULL);
     atomic_store(&sh->best_len, best_len);
+    atomic_store(&sh->best_chunk, nchunks);
     atomic_store(&sh->examined, 0);
     atomic_store(&sh->pruned, 0);
     atomic_store(&sh->next_chunk, 0);
@@ -54,6 +56,24 @@ static void shared_init(shared_t *sh, int64_t best_len, uint64_t nchunks, uint64
     sh->check_every = budget && budget < CHECK_EVERY ? budget : CHECK_EVERY;
     sh->budget = budget;
     sh->deadline = seconds > 0 ? now_seconds() + seconds : 0.0;
+}
+
+/* Whether an element of length w in chunk c beats the best so far: shorter, or as short
+ * and in a lower chunk. Of equally short elements the search keeps the one of the lowest
+ * chunk (the first of its walk), so its answer does not depend on which thread walks
+ * which chunk when. Lock-free: the best only decreases (length, then chunk), so a stale
+ * read lets more through, never less; offers check again under the lock. */
+static inline int better(shared_t *sh, int64_t w, uint64_t c)
+{
+    int64_t b = atomic_load(&sh->best_len);
+    return w < b || (w == b && c < atomic_load(&sh->best_chunk));
+}
+
+/* Whether a chunk c whose elements are all at least `fixed` long can be skipped. */
+static inline int chunk_beaten(shared_t *sh, int64_t fixed, uint64_t c)
+{
+    int64_t b = atomic_load(&sh->best_len);
+    return fixed > b || (fixed == b && c > atomic_load(&sh->best_chunk));
 }
 
 /* Account `done` examined elements; returns 1 when the search must stop. */
@@ -142,21 +162,22 @@ typedef struct {
     uint64_t *best;            /* nw words, guarded by sh.lock */
 } gf2_job;
 
-static void gf2_offer(gf2_job *J, const uint64_t *cur, int64_t w)
+static void gf2_offer(gf2_job *J, const uint64_t *cur, int64_t w, uint64_t chunk)
 {
-    if (w >= atomic_load(&J->sh.best_len))
+    if (!better(&J->sh, w, chunk))
         return;
     pthread_mutex_lock(&J->sh.lock);
-    if (w < atomic_load(&J->sh.best_len)) {
+    if (better(&J->sh, w, chunk)) {
         memcpy(J->best, cur, J->nw * sizeof(uint64_t));
         atomic_store(&J->sh.best_len, w);
+        atomic_store(&J->sh.best_chunk, chunk);
     }
     pthread_mutex_unlock(&J->sh.lock);
 }
 
 /* Gray-code walk over the 2^L inner elements of one chunk starting at cur. */
 ML_CLONES
-static int gf2_walk(gf2_job *J, uint64_t *cur, int64_t w, uint64_t inner)
+static int gf2_walk(gf2_job *J, uint64_t *cur, int64_t w, uint64_t inner, uint64_t chunk)
 {
     const size_t nw = J->nw;
     uint64_t pending = 1;
@@ -182,8 +203,8 @@ static int gf2_walk(gf2_job *J, uint64_t *cur, int64_t w, uint64_t inner)
                 cur[J->sp_idx[p]] = nv;
             }
         }
-        if (w < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
-            gf2_offer(J, cur, w);
+        if (w <= atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
+            gf2_offer(J, cur, w, chunk);
         if (walk_tick(&J->sh, &pending))
             return 1;
     }
@@ -224,7 +245,7 @@ static inline __m256i xor_count(__m256i *cv, const __m256i *b, size_t cnt)
 }
 
 __attribute__((target("avx2")))
-static int gf2_walk_avx2(gf2_job *J, uint64_t *cur, uint64_t inner)
+static int gf2_walk_avx2(gf2_job *J, uint64_t *cur, uint64_t inner, uint64_t chunk)
 {
     const size_t nv = J->nw4 / 4;
     __m256i *cv = (__m256i *)cur;
@@ -244,8 +265,8 @@ static int gf2_walk_avx2(gf2_job *J, uint64_t *cur, uint64_t inner)
                                                           nv - q0 < 31 ? nv - q0 : 31));
         }
         int64_t w = hsum_epi64(acc64);
-        if (__builtin_expect(w < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed), 0))
-            gf2_offer(J, cur, w);
+        if (__builtin_expect(w <= atomic_load_explicit(&J->sh.best_len, memory_order_relaxed), 0))
+            gf2_offer(J, cur, w, chunk);
         if (walk_tick(&J->sh, &pending))
             return 1;
     }
@@ -284,19 +305,19 @@ static void *gf2_worker(void *arg)
             fixed += popcnt64(cur[i] & J->fixed_mask[i]);
             w += popcnt64(cur[i]);
         }
-        if (fixed >= atomic_load(&J->sh.best_len)) {
+        if (chunk_beaten(&J->sh, fixed, c)) {
             atomic_fetch_add(&J->sh.pruned, inner);
             continue;
         }
-        gf2_offer(J, cur, w);
+        gf2_offer(J, cur, w, c);
 #ifdef ML_HAVE_AVX2_WALK
         if (J->use_avx2) {
-            if (gf2_walk_avx2(J, cur, inner))
+            if (gf2_walk_avx2(J, cur, inner, c))
                 break;
             continue;
         }
 #endif
-        if (gf2_walk(J, cur, w, inner))
+        if (gf2_walk(J, cur, w, inner, c))
             break;
     }
     free(cur);
@@ -498,14 +519,15 @@ typedef struct {
     uint8_t *best;
 } zn_job;
 
-static void zn_offer(zn_job *J, const uint8_t *cur, int64_t len)
+static void zn_offer(zn_job *J, const uint8_t *cur, int64_t len, uint64_t chunk)
 {
-    if (len >= atomic_load(&J->sh.best_len))
+    if (!better(&J->sh, len, chunk))
         return;
     pthread_mutex_lock(&J->sh.lock);
-    if (len < atomic_load(&J->sh.best_len)) {
+    if (better(&J->sh, len, chunk)) {
         memcpy(J->best, cur, J->r);
         atomic_store(&J->sh.best_len, len);
+        atomic_store(&J->sh.best_chunk, chunk);
     }
     pthread_mutex_unlock(&J->sh.lock);
 }
@@ -529,7 +551,8 @@ static inline size_t zn_next(size_t L, const uint32_t *orders, uint32_t *dig, in
 
 /* The Gray walk over the inner generators of one chunk, starting at cur (length len):
  * the changed coordinates only. Returns 1 when the search must stop. */
-static int zn_walk(zn_job *J, uint8_t *cur, int64_t len, uint32_t *dig, int8_t *dir)
+static int zn_walk(zn_job *J, uint8_t *cur, int64_t len, uint32_t *dig, int8_t *dir,
+                   uint64_t chunk)
 {
     const unsigned n = J->n;
     uint64_t pending = 1;
@@ -545,8 +568,8 @@ static int zn_walk(zn_job *J, uint8_t *cur, int64_t len, uint32_t *dig, int8_t *
             len += (int64_t)nv - (int64_t)old;
             cur[j] = (uint8_t)nv;
         }
-        if (len < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
-            zn_offer(J, cur, len);
+        if (len <= atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
+            zn_offer(J, cur, len, chunk);
         if (walk_tick(&J->sh, &pending))
             return 1;
     }
@@ -557,7 +580,7 @@ static int zn_walk(zn_job *J, uint8_t *cur, int64_t len, uint32_t *dig, int8_t *
 /* The same walk on 256-bit vectors (n <= 128): add +-g bytewise, reduce with
  * min(v, v - n) (v - n wraps above v when v < n), sum the bytes with SAD. */
 __attribute__((target("avx2")))
-static int zn_walk_avx2(zn_job *J, uint8_t *cur, uint32_t *dig, int8_t *dir)
+static int zn_walk_avx2(zn_job *J, uint8_t *cur, uint32_t *dig, int8_t *dir, uint64_t chunk)
 {
     const size_t nv = J->r32 / 32;
     const __m256i nn = _mm256_set1_epi8((char)J->n);
@@ -575,8 +598,8 @@ static int zn_walk_avx2(zn_job *J, uint8_t *cur, uint32_t *dig, int8_t *dir)
             acc = _mm256_add_epi64(acc, _mm256_sad_epu8(v, zero));
         }
         int64_t len = hsum_epi64(acc);
-        if (len < atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
-            zn_offer(J, cur, len);
+        if (len <= atomic_load_explicit(&J->sh.best_len, memory_order_relaxed))
+            zn_offer(J, cur, len, chunk);
         if (walk_tick(&J->sh, &pending))
             return 1;
     }
@@ -627,11 +650,11 @@ static void *zn_worker(void *arg)
             if (J->fixed[j])
                 fixed += cur[j];
         }
-        if (fixed >= atomic_load(&J->sh.best_len)) {
+        if (chunk_beaten(&J->sh, fixed, c)) {
             atomic_fetch_add(&J->sh.pruned, inner);
             continue;
         }
-        zn_offer(J, cur, len);
+        zn_offer(J, cur, len, c);
         for (size_t i = 0; i < L; i++) {
             dig[i] = 0;
             dir[i] = 1;
@@ -639,10 +662,10 @@ static void *zn_worker(void *arg)
         int stop;
 #ifdef ML_HAVE_AVX2_WALK
         if (J->use_avx2)
-            stop = zn_walk_avx2(J, cur, dig, dir);
+            stop = zn_walk_avx2(J, cur, dig, dir, c);
         else
 #endif
-            stop = zn_walk(J, cur, len, dig, dir);
+            stop = zn_walk(J, cur, len, dig, dir, c);
         if (stop || atomic_load(&J->sh.stop))
             break;
     }

@@ -10,7 +10,8 @@
  * worker threads, and a chunk whose fixed part already reaches the best length
  * found is skipped (a sound sub-cube bound). A budget (elements) and a deadline
  * (seconds) stop the search early; `complete` then says 0 and the best element
- * found so far is returned.
+ * found so far is returned. Of equally short elements a complete search returns the
+ * first, in its walk, of the lowest chunk that holds one, on any number of threads.
  */
 #ifndef ML_COSET_H
 #define ML_COSET_H

@@ -666,20 +666,27 @@ static int build_generators(ml_w *s)
     size_t kept = limit;
     s->canonical = 0;
     if (s->every && limit && ml_canon_fits(limit, s->n_taps, (unsigned)s->n)) {
+        /* out of memory for the canonical form: the generators as they are (as
+         * modlights.solver does on a MemoryError) */
         uint8_t *C = calloc((size_t)hbytes + 1, 1);
         uint32_t *co = calloc(limit + 1, sizeof(uint32_t));
-        if (!C || !co) { free(C); free(co); free(H); free(ords); return ML_W_ENOMEM; }
-        size_t got = ml_canon_basis(H, limit, s->xlen, (unsigned)s->n, C, co);
-        if (got == ML_CANON_ENOMEM || got == ML_CANON_INTERRUPTED) {
+        size_t got = C && co ? ml_canon_basis(H, limit, s->xlen, (unsigned)s->n, C, co)
+                             : ML_CANON_ENOMEM;
+        if (got == ML_CANON_INTERRUPTED) {
             free(C); free(co); free(H); free(ords);
-            return got == ML_CANON_INTERRUPTED ? ML_W_INTERRUPTED : ML_W_ENOMEM;
+            return ML_W_INTERRUPTED;
         }
-        free(H);
-        free(ords);
-        H = C;
-        ords = co;
-        kept = got;
-        s->canonical = 1;
+        if (got == ML_CANON_ENOMEM) {
+            free(C);
+            free(co);
+        } else {
+            free(H);
+            free(ords);
+            H = C;
+            ords = co;
+            kept = got;
+            s->canonical = 1;
+        }
     }
     s->H = H;
     s->orders = ords;

@@ -501,6 +501,8 @@ class Solver:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        # a Solver pickled before the canonical forms: its generators are the engine's
+        self.__dict__.setdefault("_canonical", False)
 
     def __repr__(self) -> str:
         b = self.board
@@ -566,8 +568,11 @@ class Solver:
             # the canonical generators (csrc/search/canon.h) when within their work
             # bound: the same for every engine, so an unfinished search's answer is too
             if canon.fits(len(orders), self.board.n_taps, self.n):
-                H, orders = canon.basis(H, self.n, native=self.backend == "native")
-                self._canonical = True
+                try:
+                    H, orders = canon.basis(H, self.n, native=self.backend == "native")
+                    self._canonical = True
+                except MemoryError:  # its work space did not fit: the engine's ones
+                    pass
             self._gens = (H, list(orders))
         return self._gens
 

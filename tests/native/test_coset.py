@@ -105,6 +105,21 @@ def test_gf2_chunked_search(threads, simd):
     assert examined + pruned == 1 << k
 
 
+def test_threads_return_the_element_one_thread_returns():
+    """Short vectors, so many elements tie for the least length: on 2, 3 or 4 threads
+    the whole walk returns the element one thread returns (the first of the lowest
+    chunk), not whichever thread offered first."""
+    rng = np.random.default_rng(7)
+    for t in range(24):
+        n, k, r = (2, 20, 20) if t % 2 == 0 else (3, 11, 14)
+        H = rng.integers(0, n, (k, r)).astype(np.uint8)
+        x0 = rng.integers(0, n, r).astype(np.uint8)
+        one = _coset.coset_min(x0, H, [n] * k, n, threads=1)
+        for threads in (2, 3, 4):
+            many = _coset.coset_min(x0, H, [n] * k, n, threads=threads)
+            assert many[1] == one[1] and np.array_equal(many[0], one[0]), (t, threads)
+
+
 def test_budget_and_deadline_stop_early():
     rng = np.random.default_rng(4)
     k, r = 30, 200

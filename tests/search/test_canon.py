@@ -195,3 +195,34 @@ def test_solver_kernel_is_canonical():
         assert np.array_equal(H, H2) and orders == o2
         ref = ml.Solver(board, backend="reference")
         assert np.array_equal(ref.kernel(), H) and ref.kernel_orders == orders
+
+
+def test_a_memory_error_keeps_the_engines_generators(monkeypatch):
+    """Out of memory for the canonical form: the Solver searches with the engine's
+    generators and answers as before (proved answers are the same)."""
+    board = ml.Board.grid(9, 9)
+    state = board.random_state(rng=2)
+    want = ml.Solver(board).solve(state)
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError("no room")
+
+    monkeypatch.setattr(canon, "basis", no_memory)
+    s = ml.Solver(board)
+    got = s.solve(state)
+    assert not s._canonical
+    assert got.length == want.length and got.proven_minimal
+
+
+def test_a_solver_pickled_before_the_canonical_forms_still_solves():
+    import pickle
+
+    board = ml.Board.grid(5, 5, states=3)
+    s = ml.Solver(board)
+    _ = s.kernel()
+    state = s.__getstate__()
+    del state["_canonical"]  # as a Solver pickled by 0.1.0
+    old = ml.Solver.__new__(ml.Solver)
+    old.__setstate__(pickle.loads(pickle.dumps(state)))
+    st = board.random_state(rng=1)
+    assert old.solve(st).length == s.solve(st).length

@@ -2,7 +2,7 @@
 and canonical coset representatives (GIL released). modlights.search.canon is the
 interface the rest of the package uses."""
 
-#: Work units (k^2 ceil(L/64) for n = 2, k^2 L per prime power otherwise) canon_fits allows.
+#: Work units (k^2 ceil(L/64) for n = 2, k^2 L times the exponents' sum otherwise) canon_fits allows.
 CANON_MAX_WORK = ML_CANON_MAX_WORK
 
 

@@ -30,7 +30,7 @@ import numpy as np
 
 __all__ = ["basis", "reduce", "fits", "CANON_MAX_WORK"]
 
-#: Work units ``fits`` allows: k^2 ceil(L/64) for n = 2, k^2 L per prime power otherwise.
+#: Work units ``fits`` allows: k^2 ceil(L/64) for n = 2, k^2 L per prime factor otherwise.
 CANON_MAX_WORK = 1 << 28
 
 
@@ -56,9 +56,11 @@ def _check_n(n: int) -> int:
 
 
 def fits(k: int, L: int, n: int) -> bool:
-    """Whether k generators of length L over Z/n are within ``CANON_MAX_WORK``."""
+    """Whether k generators of length L over Z/n are within ``CANON_MAX_WORK``: work
+    k^2 ceil(L/64) for n = 2, else k^2 L times the sum of the exponents of n's prime
+    powers (the Howell form of a p^e part has up to e k rows)."""
     n = _check_n(n)
-    work = k * k * ((L + 63) // 64 if n == 2 else L * len(_parts(n)))
+    work = k * k * ((L + 63) // 64 if n == 2 else L * sum(e for _, _, e in _parts(n)))
     return work <= CANON_MAX_WORK
 
 
