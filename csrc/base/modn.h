@@ -5,7 +5,9 @@
  *   ml_fmod_n        x < 2^24, by a float reciprocal (rn = 1.0f / n)
  *   ml_fastmod_red   x < 2^24, by one 64-bit multiplication (ml_fastmod_make)
  *   ml_barrett16     x < 2^16 - n, n < 128, in 16-bit lanes (m = 2^16 / n)
- *   ml_barrett8      x < 256, n <= 16, 16-bit multiplies only (m = 256 / n) */
+ *   ml_barrett8      x < 256, n <= 16, 16-bit multiplies only (m = 256 / n)
+ * and the unit inverse (ml_inv_mod) and the prime powers of n with their CRT
+ * idempotents (ml_prime_powers). */
 #ifndef ML_MODN_H
 #define ML_MODN_H
 
@@ -60,6 +62,35 @@ ML_MODN_INLINE uint16_t ml_barrett8(uint16_t x, uint16_t n, uint16_t m) {
     const uint16_t y = (uint16_t)(x - q * n);
     const uint16_t z = (uint16_t)(y - n);
     return y < z ? y : z;
+}
+
+/* The inverse of a mod m (2 <= m <= 255), 0 when a is not a unit; O(m). */
+static inline unsigned ml_inv_mod(unsigned a, unsigned m)
+{
+    for (unsigned x = 1; x < m; x++)
+        if ((a * x) % m == 1) return x;
+    return 0;
+}
+
+/* The prime powers q = p^e of n (2 <= n <= 255: at most 4, p ascending) with their CRT
+ * idempotents idem (1 mod q, 0 mod n / q); returns their count. */
+static inline int ml_prime_powers(unsigned n, unsigned q[4], unsigned p[4], unsigned e[4],
+                                  unsigned idem[4])
+{
+    int count = 0;
+    unsigned rest = n;
+    for (unsigned d = 2; rest > 1; d++) {
+        if (rest % d) continue;
+        unsigned qq = 1, ee = 0;
+        while (rest % d == 0) { rest /= d; qq *= d; ee++; }
+        unsigned other = n / qq;
+        q[count] = qq;
+        p[count] = d;
+        e[count] = ee;
+        idem[count] = other > 1 ? (other * ml_inv_mod(other % qq, qq)) % n : 1;
+        count++;
+    }
+    return count;
 }
 
 #endif

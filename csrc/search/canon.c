@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/interrupt.h"
+#include "base/modn.h"
 
 /* The prime powers of n (at most 4 for n <= 255: 2*3*5*7 = 210). */
 typedef struct {
@@ -12,33 +13,9 @@ typedef struct {
     int count;
 } parts_t;
 
-static unsigned inv_mod(unsigned a, unsigned m)
-{
-    for (unsigned x = 1; x < m; x++)
-        if ((a * x) % m == 1) return x;
-    return 0;
-}
-
 static void factor(unsigned n, parts_t *P)
 {
-    P->count = 0;
-    for (unsigned p = 2; n > 1; p++) {
-        if (n % p) continue;
-        unsigned q = 1, e = 0;
-        while (n % p == 0) { n /= p; q *= p; e++; }
-        P->q[P->count] = q;
-        P->p[P->count] = p;
-        P->e[P->count] = e;
-        P->count++;
-    }
-}
-
-static void idempotents(unsigned n, parts_t *P)
-{
-    for (int j = 0; j < P->count; j++) {
-        unsigned q = P->q[j], m = n / q;
-        P->idem[j] = m == 1 ? 1 : (m * inv_mod(m % q, q)) % n;
-    }
+    P->count = ml_prime_powers(n, P->q, P->p, P->e, P->idem);
 }
 
 int ml_canon_fits(size_t k, size_t L, unsigned n)
@@ -121,7 +98,7 @@ static void axpy(uint8_t *a, const uint8_t *b, unsigned f, unsigned q, size_t fr
 static void normalise(uint8_t *a, size_t c, unsigned p, unsigned q, size_t L)
 {
     unsigned v = val(a[c], p), u = a[c] / pw(p, v);
-    unsigned s = inv_mod(u % q, q);
+    unsigned s = ml_inv_mod(u % q, q);
     if (s == 1) return;
     for (size_t j = 0; j < L; j++) a[j] = (uint8_t)(((unsigned)a[j] * s) % q);
 }
@@ -272,7 +249,6 @@ size_t ml_canon_basis(const uint8_t *G, size_t k, size_t L, unsigned n, uint8_t 
     if (n == 2) return basis_gf2(G, k, L, out, orders);
     parts_t P;
     factor(n, &P);
-    idempotents(n, &P);
     if (P.count == 1) return basis_part(G, k, L, P.p[0], P.e[0], out, orders);
     uint8_t *part = malloc(k * L + 1);
     uint32_t *po = malloc((k + 1) * sizeof(uint32_t));
@@ -321,7 +297,6 @@ int ml_canon_reduce(const uint8_t *H, size_t r, size_t L, unsigned n, uint8_t *X
     }
     parts_t P;
     factor(n, &P);
-    idempotents(n, &P);
     uint8_t *g = malloc(L), *xj = malloc(L), *acc = malloc(L);
     if (!g || !xj || !acc) { free(g); free(xj); free(acc); return -1; }
     for (size_t t = 0; t < m; t++) {

@@ -2,6 +2,7 @@
 #include "wasm/entry.h"
 
 #include "base/interrupt.h"
+#include "base/modn.h"
 #include "chase/chase.h"
 #include "dense/gf2.h"
 #include "dense/zn.h"
@@ -175,26 +176,14 @@ static int any_nonzero(const uint8_t *v, size_t len)
     return 0;
 }
 
-static unsigned inv_mod(unsigned a, unsigned m)
-{
-    for (unsigned x = 1; x < m; x++)
-        if ((a * x) % m == 1) return x;
-    return 0;
-}
-
 /* The prime-power parts of n with their CRT idempotents (as modlights.native._zn). */
 static int split_parts(ml_w *s)
 {
-    unsigned n = (unsigned)s->n, rest = n;
-    s->nparts = 0;
-    for (unsigned p = 2; p <= rest; p++) {
-        if (rest % p) continue;
-        unsigned q = 1, e = 0;
-        while (rest % p == 0) { rest /= p; q *= p; e++; }
-        part_t *pt = &s->parts[s->nparts++];
-        pt->q = q; pt->p = p; pt->e = e;
-        unsigned other = n / q;
-        pt->idem = other > 1 ? (other * inv_mod(other % q, q)) % n : 1;
+    unsigned q[4], p[4], e[4], idem[4];
+    s->nparts = ml_prime_powers((unsigned)s->n, q, p, e, idem);
+    for (int j = 0; j < s->nparts; j++) {
+        part_t *pt = &s->parts[j];
+        pt->q = q[j]; pt->p = p[j]; pt->e = e[j]; pt->idem = idem[j];
         pt->lu = NULL;
     }
     return s->nparts;
