@@ -12,7 +12,6 @@ import os
 import re
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -22,7 +21,6 @@ import numpy as np
 import pytest
 
 pytest.importorskip("fastapi")
-pytest.importorskip("pebble")
 pytest.importorskip("prometheus_client")
 import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
@@ -30,6 +28,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 import modlights as ml  # noqa: E402
 from modlights.web import create_app, limits  # noqa: E402
 from modlights.web.workers import WorkerPool  # noqa: E402
+from serving import alive, descendants, metric, serve, stop  # noqa: E402
 
 
 def assert_error(r, status, code):
@@ -40,15 +39,6 @@ def assert_error(r, status, code):
     return doc
 
 
-def alive(pid: int) -> bool:
-    """Whether a process runs (a zombie counts as dead)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except FileNotFoundError:
-        return False
-
-
 def wait_dead(pid: int, seconds: float = 3.0) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -56,14 +46,6 @@ def wait_dead(pid: int, seconds: float = 3.0) -> bool:
             return True
         time.sleep(0.02)
     return False
-
-
-def metric(text: str, name: str, **labels) -> float:
-    """The value of one sample of the Prometheus text (0 when absent)."""
-    want = ",".join(f'{k}="{v}"' for k, v in labels.items())
-    pat = re.escape(name) + (r"\{" + re.escape(want) + r"\}" if want else "") + r" (\S+)"
-    m = re.search(r"^" + pat + r"$", text, re.M)
-    return float(m.group(1)) if m else 0.0
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +121,11 @@ async def until(condition, seconds: float = 10.0) -> None:
         await asyncio.sleep(0.01)
 
 
+HEAVY_BOARD = {"rows": 200, "cols": 200}
+
+
 def test_busy_is_503_with_retry_after_and_health_does_not_wait():
+    assert limits.board_lane(HEAVY_BOARD, False) == "heavy"
     app = create_app(workers=1, queue=0, test_hooks=True, cors_origins="https://a.example")
 
     async def main():
@@ -147,11 +133,11 @@ def test_busy_is_503_with_retry_after_and_health_does_not_wait():
         async with httpx.AsyncClient(transport=transport, base_url="http://t", timeout=30) as c:
             assert (await c.post("/api/_test/pid", json={})).status_code == 200  # warm
             slow = asyncio.create_task(c.post("/api/_test/pid", json={"args": [1.5]}))
-            await until(lambda: app.state.pool.pending == 1)
+            await until(lambda: app.state.pool.in_flight == 1)
             t0 = time.perf_counter()
-            busy = await c.post(
+            busy = await c.post(  # a board of the heavy lane (its cost is over CHEAP_COST)
                 "/api/analyse",
-                json={"board": {"rows": 3, "cols": 3}},
+                json={"board": HEAVY_BOARD},
                 headers={"origin": "https://a.example"},
             )
             t_busy = time.perf_counter() - t0
@@ -160,7 +146,7 @@ def test_busy_is_503_with_retry_after_and_health_does_not_wait():
             t_health = time.perf_counter() - t0
             metrics = (await c.get("/metrics")).text
             done = await slow
-            after = await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}})
+            after = await c.post("/api/analyse", json={"board": HEAVY_BOARD})
             return busy, t_busy, health, t_health, metrics, done, after
 
     try:
@@ -194,8 +180,9 @@ def test_queue_waits_then_serves():
     async def main():
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t", timeout=30) as c:
+            assert (await c.post("/api/_test/pid", json={})).status_code == 200  # warm
             first = asyncio.create_task(c.post("/api/_test/pid", json={"args": [1.0]}))
-            await until(lambda: app.state.pool.pending == 1)
+            await until(lambda: app.state.pool.in_flight == 1)
             second = asyncio.create_task(c.post("/api/_test/pid", json={}))
             await until(lambda: app.state.pool.pending == 2)
             metrics = (await c.get("/metrics")).text
@@ -486,62 +473,13 @@ def test_client_controlled_labels_and_log_lines_stay_bounded(client, caplog):
 
 
 # ----------------------------------------------------------------------------- serve
-def _serve(*flags):
-    exe = Path(sys.executable).with_name("modlights")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "modlights"]
-    proc = subprocess.Popen(
-        cmd + ["serve", "--port", "0", *flags],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    line = proc.stdout.readline()
-    m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-    if not m:
-        proc.kill()
-        pytest.fail(line + proc.stderr.read())
-    url = m.group(0)
-    for _ in range(100):
-        try:
-            httpx.get(url + "api/health", timeout=5)
-            break
-        except httpx.ConnectError:
-            time.sleep(0.1)
-    return proc, url, int(m.group(1))
-
-
-def _descendants(pid: int) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                with open(f"/proc/{d}/stat") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(d))
-    out, todo = set(), [pid]
-    while todo:
-        for c in children.get(todo.pop(), ()):
-            out.add(c)
-            todo.append(c)
-    return out
-
-
-def _stop(proc):
-    if proc.poll() is None:
-        proc.kill()
-    proc.wait(10)
-
-
 SLOW = ml.Board.grid(24, 24, 2, "square", wrap=True)  # unprovable: uses its budget
 SLOW_BODY = {"board": SLOW.to_dict(), "state": SLOW.random_state(rng=1).tolist(), "budget": 5}
 
 
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGINT twice"])
 def test_serve_flags_and_shutdown_with_a_request_in_flight(how):
-    proc, url, port = _serve(
+    proc, url, port = serve(
         "--workers", "2", "--cors-origin", "https://a.example", "--shutdown-timeout", "1"
     )
     try:
@@ -564,7 +502,7 @@ def test_serve_flags_and_shutdown_with_a_request_in_flight(how):
         t = threading.Thread(target=slow)
         t.start()
         end = time.monotonic() + 10  # forkserver and 2 workers
-        while len(kids := _descendants(proc.pid)) < 3 and time.monotonic() < end:
+        while len(kids := descendants(proc.pid)) < 3 and time.monotonic() < end:
             time.sleep(0.05)
         assert len(kids) >= 3, kids
         time.sleep(0.5)  # the search is under way
@@ -591,11 +529,11 @@ def test_serve_flags_and_shutdown_with_a_request_in_flight(how):
             time.sleep(0.05)
         assert not any(alive(k) for k in kids), "workers outlived the server"
     finally:
-        _stop(proc)
+        stop(proc)
 
 
 def test_serve_header_timeout_and_no_access_log():
-    proc, url, port = _serve(
+    proc, url, port = serve(
         "--workers", "1", "--header-timeout", "0.5", "--no-access-log", "--shutdown-timeout", "1"
     )
     try:
@@ -611,13 +549,13 @@ def test_serve_header_timeout_and_no_access_log():
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
         err = proc.stderr.read()
-        _stop(proc)
+        stop(proc)
     assert time.perf_counter() - t0 < 3  # idle: stops at once
     assert "/api/health" not in err, err
 
 
 def test_serve_body_timeout():
-    proc, url, port = _serve(
+    proc, url, port = serve(
         "--workers", "1", "--body-timeout", "0.5", "--no-access-log", "--shutdown-timeout", "1"
     )
     try:
@@ -628,7 +566,7 @@ def test_serve_body_timeout():
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
-        _stop(proc)
+        stop(proc)
 
 
 @pytest.mark.parametrize(
@@ -797,41 +735,42 @@ def test_a_trickled_body_is_408_within_its_deadline(slow_body_server, path):
     assert r.status_code == 200
 
 
-def test_admission_counts_a_work_request_from_its_arrival():
-    """A work request still sending its body holds its admission place: with one worker
-    and no queue, a second work request meanwhile is 503 busy, health is not."""
-    app = create_app(workers=1, queue=0)
+def test_large_bodies_hold_their_bytes_and_small_ones_always_get_in(monkeypatch):
+    """Bodies over limits.SMALL_BODY_BYTES hold their announced size from arrival to
+    answer, within limits.MAX_HELD_BODY_BYTES: one more is 503 busy (Retry-After) at
+    once while it is full; a small request is still served meanwhile."""
+    monkeypatch.setattr(limits, "MAX_HELD_BODY_BYTES", 300_000)
+    app = create_app(workers=1, queue=4)
+    b = ml.Board.grid(120, 120, 2)
+    raw = json.dumps({"board": b.to_dict()}).encode()
+    raw += b" " * (200_000 - len(raw))  # 200 KB: a large body
 
     async def main():
         transport = httpx.ASGITransport(app=app)
         go = asyncio.Event()
 
-        async def slow_body():
-            yield b'{"board": {"rows": 3, '
+        async def trickled():
+            yield raw[:1000]
             await go.wait()
-            yield b'"cols": 3}}'
+            yield raw[1000:]
 
         async with httpx.AsyncClient(transport=transport, base_url="http://t", timeout=30) as c:
-            first = asyncio.create_task(
-                c.post(
-                    "/api/analyse",
-                    content=slow_body(),
-                    headers={"content-type": "application/json"},
-                )
-            )
+            headers = {"content-type": "application/json", "content-length": str(len(raw))}
+            first = asyncio.create_task(c.post("/api/analyse", content=trickled(), headers=headers))
             await asyncio.sleep(0.3)
-            second = await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}})
-            health = await c.get("/api/health")
+            second = await c.post("/api/analyse", content=raw, headers=headers)
+            small = await c.post("/api/analyse", json={"board": {"rows": 3, "cols": 3}})
             go.set()
-            return await first, second, health
+            return await first, second, small
 
     try:
-        first, second, health = asyncio.run(main())
+        first, second, small = asyncio.run(main())
     finally:
         app.state.pool.close()
     assert_error(second, 503, "busy")
-    assert health.status_code == 200
-    assert first.status_code == 200 and first.json()["rank"] == 9
+    assert second.headers["retry-after"] == str(limits.RETRY_AFTER_SECONDS)
+    assert small.status_code == 200 and small.json()["rank"] == 9
+    assert first.status_code == 200 and first.json()["rank"] == ml.Solver(b).rank
 
 
 def big(body: dict) -> bytes:
@@ -1005,28 +944,209 @@ def test_large_solve_bodies_leave_the_event_loop_free():
     assert stall < 0.2, stall
 
 
-def test_trickled_bodies_hold_admission_places_no_longer_than_the_deadline(slow_body_server):
-    """Work requests trickling their bodies fill the admission places (1 worker + 2
-    queue) until their body deadline; one more meanwhile is 503 busy within that
-    deadline too (its body is not waited for longer); afterwards work is admitted."""
+def test_trickled_bodies_hold_their_bytes_no_longer_than_the_deadline(
+    slow_body_server, monkeypatch
+):
+    """Large bodies trickled (1 MB announced each) fill the bytes held (2.5 MB here)
+    until their body deadline; one more large body meanwhile is 503 busy at once, a
+    small request is answered; afterwards large bodies are admitted again."""
     app, port = slow_body_server
+    body_limit = _body_limit(app)
+    monkeypatch.setattr(body_limit, "held_bytes", 2_500_000)
     out: list = []
     threads = [
         threading.Thread(
             target=lambda: out.append(trickle(port, "/api/hint", seconds=6, length=1_000_000))
         )
-        for _ in range(3)
+        for _ in range(2)
     ]
     for t in threads:
         t.start()
     time.sleep(0.4)
     took, got = trickle(port, "/api/hint", seconds=6, length=1_000_000)
+    small = httpx.post(
+        f"http://127.0.0.1:{port}/api/analyse", json={"board": {"rows": 3, "cols": 3}}, timeout=30
+    )
     for t in threads:
         t.join(10)
     assert got.startswith(b"HTTP/1.1 503"), got[:300]
-    assert b'"busy"' in got and took < 1.0 + 1.5, took
-    assert len(out) == 3 and all(g.startswith(b"HTTP/1.1 408") for _, g in out), out
-    r = httpx.post(
-        f"http://127.0.0.1:{port}/api/analyse", json={"board": {"rows": 3, "cols": 3}}, timeout=30
-    )
-    assert r.status_code == 200, r.text
+    assert b'"busy"' in got and took < 1.0, took
+    assert small.status_code == 200, small.text
+    assert len(out) == 2 and all(g.startswith(b"HTTP/1.1 408") for _, g in out), out
+    assert body_limit.held == 0
+    took, got = trickle(port, "/api/hint", seconds=3, length=1_000_000)
+    assert got.startswith(b"HTTP/1.1 408"), got[:300]  # admitted again, then its deadline
+
+
+def _body_limit(app):
+    """The app's limits.BodyLimit middleware instance (the stack is built on first use)."""
+    node = app.middleware_stack
+    while node is not None and not isinstance(node, limits.BodyLimit):
+        node = getattr(node, "app", None)
+    assert node is not None
+    return node
+
+
+# ----------------------------------------------------------------------------- lanes
+def _hooked_app(**kw):
+    return create_app(test_hooks=True, **kw)
+
+
+def _run_app(app, main):
+    """asyncio.run(main(client)) with an httpx client on ``app``; the pool closed after."""
+
+    async def go():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t", timeout=60) as c:
+            return await main(c)
+
+    try:
+        return asyncio.run(go())
+    finally:
+        app.state.pool.close()
+
+
+def test_a_deadline_counts_work_not_waiting(monkeypatch):
+    """A request queued 1.2 s behind another, whose deadline is 0.3 s of work, is
+    answered (it used to get 408: its deadline counted the wait)."""
+    monkeypatch.setattr(limits, "DEADLINE_MARGIN_SECONDS", 0.2)
+    app = _hooked_app(workers=1, queue=2)
+
+    async def main(c):
+        assert (await c.post("/api/_test/pid", json={})).status_code == 200  # warm
+        first = asyncio.create_task(c.post("/api/_test/pid", json={"args": [1.2], "budget": 5}))
+        await until(lambda: app.state.pool.in_flight == 1)
+        t0 = time.perf_counter()
+        second = await c.post("/api/_test/pid", json={"budget": 0.1})
+        return await first, second, time.perf_counter() - t0
+
+    first, second, waited = _run_app(app, main)
+    assert first.status_code == 200
+    assert second.status_code == 200, second.text
+    assert waited > 0.8, waited  # it did wait behind the first
+
+
+def test_a_full_lane_is_503_while_the_cheap_lane_serves():
+    app = _hooked_app(workers=1, queue=0, cheap_workers=1)
+
+    async def main(c):
+        assert (await c.post("/api/_test/pid", json={})).status_code == 200  # warm
+        slow = asyncio.create_task(c.post("/api/_test/pid", json={"args": [1.5]}))
+        await until(lambda: app.state.pool.in_flight == 1)
+        busy = await c.post("/api/_test/pid", json={})
+        t0 = time.perf_counter()
+        cheap = await c.post("/api/_test/pid", json={"lane": "cheap"})
+        solve = await c.post(
+            "/api/solve",
+            json={"board": {"rows": 3, "cols": 3}, "state": [[1, 0, 0]] + [[0] * 3] * 2},
+        )
+        took = time.perf_counter() - t0
+        return await slow, busy, cheap, solve, took
+
+    slow, busy, cheap, solve, took = _run_app(app, main)
+    assert slow.status_code == 200
+    assert_error(busy, 503, "busy")
+    assert busy.headers["retry-after"] == str(limits.RETRY_AFTER_SECONDS)
+    assert cheap.status_code == 200 and cheap.json()["result"] != slow.json()["result"]
+    assert solve.status_code == 200 and took < 1.0, took
+
+
+def test_a_cheap_task_that_runs_long_moves_to_the_heavy_lane(monkeypatch):
+    monkeypatch.setattr(limits, "CHEAP_SECONDS", 0.3)
+    app = _hooked_app(workers=1, cheap_workers=1)
+
+    async def main(c):
+        heavy = (await c.post("/api/_test/pid", json={})).json()["result"]
+        cheap = (await c.post("/api/_test/pid", json={"lane": "cheap"})).json()["result"]
+        long = await c.post("/api/_test/pid", json={"lane": "cheap", "args": [0.8], "budget": 5})
+        after = await c.post("/api/_test/pid", json={"lane": "cheap"})
+        return heavy, cheap, long, after, (await c.get("/metrics")).text
+
+    heavy, cheap, long, after, text = _run_app(app, main)
+    assert heavy != cheap
+    assert long.status_code == 200 and long.json()["result"] == heavy  # run again, heavy
+    assert after.status_code == 200 and after.json()["result"] not in (cheap, heavy)
+    assert metric(text, "modlights_work_total", outcome="demoted") == 1
+    assert not alive(cheap)
+
+
+def test_data_that_cannot_be_pickled_fails_its_request_not_the_pool():
+    """Arguments nested past Python's recursion limit (the issue's nested board, had it
+    passed the body's depth limit) and an answer of that kind: each fails its own
+    request; the workers and the pool serve the next ones."""
+    from modlights.web import workers as w
+
+    pool = WorkerPool(workers=1, cheap_workers=1)
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+
+    async def main():
+        first = await pool.run(w.hook_pid, timeout=10)
+        with pytest.raises(w.Unpicklable):
+            await pool.run(w.hook_pid, deep, timeout=10)
+        with pytest.raises(RuntimeError, match="could not be sent"):
+            await pool.run(w.hook_nested, 100_000, timeout=10)
+        return first, [await pool.run(w.hook_pid, timeout=10) for _ in range(3)]
+
+    try:
+        first, later = asyncio.run(main())
+    finally:
+        pool.close()
+    assert later == [first] * 3  # the same worker, alive
+    assert pool.restarts == 0
+
+
+def test_the_pool_replaces_its_supervisor_and_dead_idle_workers():
+    from modlights.web import workers as w
+
+    pool = WorkerPool(workers=1, cheap_workers=1)
+
+    async def main():
+        first = await pool.run(w.hook_pid, timeout=10)
+        await until(lambda: pool.readiness()[0], 60)
+        os.kill(first, signal.SIGKILL)  # an idle worker dies (the OOM killer, say)
+        assert wait_dead(first)
+        await until(lambda: pool.restarts == 1, 10)
+        second = await pool.run(w.hook_pid, timeout=10)
+        pool._closing = True  # the supervisor thread ends...
+        pool._wake.set()
+        await until(lambda: not pool._supervisor.is_alive(), 10)
+        pool._closing = False
+        not_ready = pool.readiness()[0]
+        third = await pool.run(w.hook_pid, timeout=10)  # ...and work starts it again
+        await until(lambda: pool.readiness()[0], 60)
+        return first, second, not_ready, third
+
+    try:
+        first, second, not_ready, third = asyncio.run(main())
+    finally:
+        pool.close()
+    assert second != first and third == second
+    assert not_ready is False
+
+
+def test_readiness_waits_for_warm_workers():
+    app = create_app(workers=1, cheap_workers=1)
+
+    async def main(c):
+        app.state.pool.start()
+        early = await c.get("/api/ready")
+        await until(lambda: app.state.pool.readiness()[0], 60)
+        late = await c.get("/api/ready")
+        return early, late, await c.get("/api/health")
+
+    early, late, health = _run_app(app, main)
+    assert early.status_code == 503 and early.json()["error"] == "not_ready"
+    assert early.headers["retry-after"]
+    assert late.status_code == 200 and late.json()["status"] == "ready"
+    assert health.status_code == 200
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [{"cheap_workers": 0}, {"cheap_queue": -1}, {"nice": 20}, {"cheap_seconds": 0}],
+)
+def test_lane_arguments_are_checked(kw):
+    with pytest.raises(ValueError, match=next(iter(kw))):
+        WorkerPool(**kw)

@@ -27,6 +27,19 @@ def _seconds(what: str):
     return parse
 
 
+def _memory(text: str) -> int:
+    """An argparse ``type`` for --worker-memory: a size with a unit (limits.parse_memory)."""
+    from modlights.web.limits import parse_memory
+
+    try:
+        return parse_memory(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e).replace("memory must", "it must", 1)) from None
+
+
+_memory.__name__ = "--worker-memory"
+
+
 def run(args: argparse.Namespace, out) -> int:
     """Serve the web service until SIGINT / SIGTERM (see
     :func:`modlights.web.server.serve`); returns the exit code (0 after a shutdown)."""
@@ -38,13 +51,17 @@ def run(args: argparse.Namespace, out) -> int:
         out=out,
         workers=args.workers,
         queue=args.queue,
-        memory_mb=args.worker_memory,
+        cheap_workers=args.cheap_workers,
+        cheap_queue=args.cheap_queue,
+        memory_bytes=args.worker_memory,
+        worker_nice=args.worker_nice,
         cors_origins=args.cors_origin or (),
         shutdown_timeout=args.shutdown_timeout,
         keep_alive=args.keep_alive,
         header_timeout=args.header_timeout,
         body_timeout=args.body_timeout,
         max_connections=args.max_connections,
+        max_client_connections=args.max_client_connections,
         access_log=not args.no_access_log,
     )
     return EXIT_OK
@@ -57,9 +74,11 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
         help="run the web service and the browser game",
         description="Serve the JSON API and the browser game over HTTP "
         '(needs the extra: pip install "modlights[web]"). '
-        "Solver work runs in worker processes, each with a "
-        "memory cap and a deadline per request; GET /metrics "
-        "serves Prometheus metrics.",
+        "Solver work runs in worker processes in two lanes (requests estimated cheap "
+        "never wait behind expensive ones), each worker with a memory cap and each "
+        "request with a deadline on its work; GET /api/health answers while the server "
+        "lives, GET /api/ready while it can do solver work; GET /metrics serves "
+        "Prometheus metrics.",
         formatter_class=fmt,
         allow_abbrev=False,
         epilog="examples:\n  modlights serve\n  modlights serve --port 0\n"
@@ -77,22 +96,45 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
         "--workers",
         type=_int_arg("--workers", 1, 1024),
         default=None,
-        help="solver worker processes (default: one a CPU)",
+        help="solver worker processes of the heavy lane (default: one a CPU)",
     )
     p.add_argument(
         "--queue",
         type=_int_arg("--queue", 0, 100_000),
         default=None,
-        help="requests that may wait for a worker; past them the service "
+        help="requests that may wait for a heavy-lane worker; past them the service "
         "answers 503 busy (default: twice the workers)",
     )
     p.add_argument(
-        "--worker-memory",
-        type=_int_arg("--worker-memory", 0, 1 << 40),
+        "--cheap-workers",
+        type=_int_arg("--cheap-workers", 1, 1024),
         default=None,
-        metavar="MIB",
-        help="address-space cap of each worker in MiB (default: 2048 or a "
-        "share of the RAM; 0: none)",
+        metavar="N",
+        help="worker processes of the cheap lane, where requests estimated cheap run "
+        "(default: one per two CPUs, at least 1)",
+    )
+    p.add_argument(
+        "--cheap-queue",
+        type=_int_arg("--cheap-queue", 0, 100_000),
+        default=None,
+        metavar="N",
+        help="requests that may wait for a cheap-lane worker (default: 16 a worker)",
+    )
+    p.add_argument(
+        "--worker-memory",
+        type=_memory,
+        default=None,
+        metavar="SIZE",
+        help="address-space cap of each worker, with a unit: 512M, 2G (K, M, G, T are "
+        "powers of 1024; from 256M to 1T, or 0 for none; default: 2G or a share of the RAM)",
+    )
+    p.add_argument(
+        "--worker-nice",
+        type=_int_arg("--worker-nice", 0, 19),
+        default=0,
+        metavar="N",
+        help="niceness added to the workers, 0..19 (default 0: the server's priority; "
+        "a higher value lets other work on the machine go first)",
     )
     p.add_argument(
         "--cors-origin",
@@ -118,9 +160,10 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--header-timeout",
         type=_seconds("--header-timeout"),
-        default=10.0,
+        default=5.0,
         metavar="SECONDS",
-        help="seconds a connection may take to send a request's headers (default: 10)",
+        help="seconds a connection may take to send a request's headers, from its "
+        "opening or its last answer (default: 5)",
     )
     p.add_argument(
         "--body-timeout",
@@ -132,9 +175,19 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--max-connections",
         type=_int_arg("--max-connections", 1, 100_000),
-        default=256,
+        default=None,
         metavar="N",
-        help="connections at once; past them new requests get 503 (default: 256)",
+        help="connections at once; a new one past them closes the oldest connection "
+        "that has sent no request for a second (or has been idle that long), and gets 503 "
+        "only when there is none (default: 4096, or fewer when ulimit -n allows fewer)",
+    )
+    p.add_argument(
+        "--max-client-connections",
+        type=_int_arg("--max-client-connections", 0, 100_000),
+        default=512,
+        metavar="N",
+        help="connections of one client address at once, enforced the same way "
+        "(default: 512; 0: no limit; behind a reverse proxy all clients share its address)",
     )
     p.add_argument(
         "--no-access-log",

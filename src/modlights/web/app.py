@@ -206,16 +206,27 @@ def solve(req: SolveRequest, budget: float | None = None) -> dict:
     target = _target(req.target, board)
     if req.minimal and budget is None:
         budget = _budget(req.budget)
-    sol = Solver(board).solve(
-        state, target, minimal=req.minimal, budget=budget if req.minimal else None
-    )
-    if sol.length > limits.MAX_ANSWER_MOVES:
-        raise TooLarge(
-            f"the answer has {sol.length} moves; answers are limited to "
-            f"{limits.MAX_ANSWER_MOVES} moves here (a smaller board or fewer "
-            "states, or the library itself, for more)"
-        )
+    solver = Solver(board)
+    if req.minimal and board.n_taps * (board.states - 1) > limits.MAX_ANSWER_MOVES:
+        # The search could only shorten the solution it starts from; refused before it
+        # runs when that one is already over the limit.
+        _check_moves(solver.solve(state, target, minimal=False).length, searched=False)
+    sol = solver.solve(state, target, minimal=req.minimal, budget=budget if req.minimal else None)
+    _check_moves(sol.length, searched=req.minimal)
     return sol.to_dict()
+
+
+def _check_moves(length: int, searched: bool) -> None:
+    """TooLarge when an answer of ``length`` moves is over ``limits.MAX_ANSWER_MOVES``;
+    ``searched``: the length is the minimal search's (else the solution it starts from,
+    before any search)."""
+    if length > limits.MAX_ANSWER_MOVES:
+        what = "the answer has" if searched else "the solution before the minimal search has"
+        raise TooLarge(
+            f"{what} {length} moves; answers are limited to {limits.MAX_ANSWER_MOVES} "
+            "moves here, judged before the search (a smaller board or fewer states, or "
+            "the library itself, for more)"
+        )
 
 
 def _parse_body(model: Any, body: bytes, content_type: str | None) -> Any:
@@ -405,9 +416,10 @@ _BODY_ROUTES: dict = {
 def from_body(route: str, body: bytes, content_type: str | None) -> dict:
     """The answer of a POST ``route`` from the raw bytes of its body (in a worker, for
     bodies too large to parse in the event loop): parsed (:func:`_parse_body`),
-    checked as the event loop checks a small one, then worked on, with the same
-    answers and errors."""
+    checked as the event loop checks a small one (its nesting depth first), then
+    worked on, with the same answers and errors."""
     model, check, work = _BODY_ROUTES[route]
+    limits.check_depth(body)
     req = _parse_body(model, body, content_type)
     check(req)
     return work(req)
@@ -422,6 +434,9 @@ def create_app(
     cors_origins: Any = (),
     body_seconds: float | None = None,
     test_hooks: bool = False,
+    cheap_workers: int | None = None,
+    cheap_queue: int | None = None,
+    worker_nice: int | None = None,
 ) -> FastAPI:
     """The web service: a FastAPI application (ASGI; run it with uvicorn, or
     ``modlights serve``). JSON endpoints under ``/api``, OpenAPI docs at ``/docs``,
@@ -431,10 +446,10 @@ def create_app(
     Parameters
     ----------
     workers : int, optional
-        Solver processes (default: one a CPU).
+        Solver processes of the heavy lane (default: one a CPU).
     queue : int, optional
-        Requests that may wait for a worker before the service answers 503 "busy"
-        (default: twice the workers).
+        Requests that may wait for a heavy-lane worker before the service answers 503
+        "busy" (default: twice the workers).
     memory_bytes : int, optional
         Each worker's address-space cap (default: 2 GiB or a share of the RAM; 0: none).
     cors_origins : iterable of str
@@ -445,6 +460,12 @@ def create_app(
     test_hooks : bool
         Also route ``POST /api/_test/{hook}`` to the test hooks of :mod:`.workers`
         (for the test suite only).
+    cheap_workers, cheap_queue : int, optional
+        Solver processes of the cheap lane, where requests estimated cheap run (default:
+        one per two CPUs, at least 1), and the requests that may wait for one (default:
+        16 a worker).
+    worker_nice : int, optional
+        Niceness added to the workers, 0..19 (default 0: the server's priority).
 
     Returns
     -------
@@ -453,11 +474,16 @@ def create_app(
     Raises
     ------
     ValueError
-        For workers < 1, queue < 0, memory_bytes < 0 or body_seconds <= 0.
+        For workers < 1, queue < 0, memory_bytes < 0, body_seconds <= 0, cheap_workers
+        < 1, cheap_queue < 0 or worker_nice outside 0..19.
 
     Notes
     -----
-    The worker processes start with the app (or on first use) and stop on its
+    Requests estimated cheap (small boards) run in their own lane of workers and never
+    wait behind expensive ones; a deadline counts a request's work, not its wait for a
+    worker. ``GET /api/health`` answers while the server lives (liveness), ``GET
+    /api/ready`` with 200 only while every lane has a warm worker (readiness). The worker
+    processes start with the app (or on first use) and stop on its
     shutdown; they come from a forkserver, which imports the main module of the program
     again, so a script that serves the app must guard its start with
     ``if __name__ == "__main__":``. The endpoints, their bodies and answers are listed
@@ -481,9 +507,16 @@ def create_app(
         isinstance(body_seconds, (int, float)) and body_seconds > 0
     ):
         raise ValueError(f"body_seconds must be seconds > 0, got {body_seconds!r}")
-    pool = workers_module.WorkerPool(workers, queue, memory_bytes)
+    pool = workers_module.WorkerPool(
+        workers,
+        queue,
+        memory_bytes,
+        cheap_workers=cheap_workers,
+        cheap_queue=cheap_queue,
+        nice=worker_nice,
+    )
     metrics = Metrics(pool)
-    pool.on_event = lambda event: metrics.restarts.inc()
+    pool.on_event = metrics.pool_event
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> Any:
@@ -513,9 +546,10 @@ def create_app(
         *args: Any,
         budget: float | None = None,
         timeout: float | None = None,
+        lane: str = "heavy",
     ) -> Response:
         """The JSON answer of fn(*args), made in a worker (see :func:`run`)."""
-        body = await run(request, as_json, fn, *args, budget=budget, timeout=timeout)
+        body = await run(request, as_json, fn, *args, budget=budget, timeout=timeout, lane=lane)
         return Response(body, media_type="application/json")
 
     async def run(
@@ -524,13 +558,15 @@ def create_app(
         *args: Any,
         budget: float | None = None,
         timeout: float | None = None,
+        lane: str = "heavy",
     ) -> Any:
-        """fn(*args) in a worker, within the deadline of a request with this search
-        budget (or within ``timeout`` seconds when given); the outcome counted."""
+        """fn(*args) in a worker of ``lane``, within the deadline of a request with this
+        search budget (or within ``timeout`` seconds of work when given); the outcome
+        counted."""
         if timeout is None:
             timeout = limits.deadline(budget)
         try:
-            result = await pool.run(fn, *args, timeout=timeout, request=request)
+            result = await pool.run(fn, *args, timeout=timeout, request=request, lane=lane)
         except workers_module.Busy:
             metrics.outcomes.labels("busy").inc()
             raise
@@ -570,24 +606,27 @@ def create_app(
     async def api_solve(req: SolveRequest, request: Request) -> Response:
         _check_solve(req)
         budget = _budget(req.budget) if req.minimal else None
-        return await work(request, solve, req, budget, budget=budget)
+        lane = limits.board_lane(req.board, req.minimal)
+        return await work(request, solve, req, budget, budget=budget, lane=lane)
 
     async def api_analyse(req: AnalyseRequest, request: Request) -> Response:
         _check_analyse(req)
-        return await work(request, analyse, req)
+        return await work(request, analyse, req, lane=limits.board_lane(req.board, False))
 
     async def api_hint(req: HintRequest, request: Request) -> Response:
         _check_hint(req)
         budget = _budget(None)
-        return await work(request, hint, req, budget, budget=budget)
+        lane = limits.board_lane(req.board, True)
+        return await work(request, hint, req, budget, budget=budget, lane=lane)
 
     async def api_generate(req: GenerateRequest, request: Request) -> Response:
         _check_generate(req)
-        return await work(request, make_puzzle, req)
+        lane = limits.generate_lane(req.model_dump())
+        return await work(request, make_puzzle, req, lane=lane)
 
     async def api_encode(req: EncodeRequest, request: Request) -> Response:
         _check_encode(req)
-        return await work(request, encode, req)
+        return await work(request, encode, req, lane=limits.board_lane(req.board, False))
 
     for path, endpoint, summary in (
         ("/api/solve", api_solve, "Solve a board (fewest taps by default)"),
@@ -612,7 +651,7 @@ def create_app(
             raise TooLarge(
                 f"puzzle codes are at most {limits.MAX_CODE_CHARS} characters here, got {len(code)}"
             )
-        return await work(request, puzzle_of_code, code)
+        return await work(request, puzzle_of_code, code, lane=limits.code_lane(code))
 
     @app.get(
         "/api/daily/{date}",
@@ -620,7 +659,7 @@ def create_app(
         response_model=list,
     )
     async def api_daily(date: str, request: Request) -> Response:
-        return await work(request, daily_puzzles, date)
+        return await work(request, daily_puzzles, date, lane="cheap")
 
     @app.get("/api/campaign", summary="The campaign's map")
     async def api_campaign() -> dict:
@@ -639,7 +678,9 @@ def create_app(
     async def api_campaign_level(row: int, col: int, level: int, request: Request) -> Response:
         key = (row, col, level)
         if key not in campaign_cache:
-            answer = await work(request, campaign_level, campaign.seed, row, col, level)
+            answer = await work(
+                request, campaign_level, campaign.seed, row, col, level, lane="cheap"
+            )
             if len(campaign_cache) < limits.MAX_CACHED_LEVELS:
                 campaign_cache[key] = answer.body
             return answer
@@ -649,9 +690,24 @@ def create_app(
     async def api_patterns() -> dict:
         return {name: [list(o) for o in offs] for name, offs in PATTERNS.items()}
 
-    @app.get("/api/health", summary="Whether the service is up")
+    @app.get("/api/health", summary="Liveness: the server answers")
     async def api_health() -> dict:
         return {"status": "ok", "version": __version__}
+
+    @app.get(
+        "/api/ready",
+        summary="Readiness: the service can do solver work now (503 while it cannot)",
+        response_model=dict,
+    )
+    async def api_ready() -> Response:
+        ok, lanes = pool.readiness()
+        doc: dict[str, Any] = {"status": "ready" if ok else "not_ready", "lanes": lanes}
+        if ok:
+            return JSONResponse(doc)
+        doc["error"] = "not_ready"
+        doc["detail"] = "the service cannot do solver work now: a lane has no warm worker"
+        headers = {"Retry-After": str(limits.RETRY_AFTER_SECONDS)}
+        return JSONResponse(doc, status_code=503, headers=headers)
 
     @app.get("/metrics", summary="Prometheus metrics", include_in_schema=False)
     async def get_metrics() -> Response:
@@ -661,9 +717,8 @@ def create_app(
         _add_test_hooks(app, run)
     _add_error_handlers(app)
     # Outermost last: metrics and access log, CORS (so every answer, busy included,
-    # carries its headers), admission, the body limit.
+    # carries its headers), the body limit.
     app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY_BYTES, seconds=body_seconds)
-    app.add_middleware(_Admission, pool=pool, metrics=metrics, body_seconds=body_seconds)
     origins = [cors_origins] if isinstance(cors_origins, str) else list(cors_origins)
     if origins:
         from starlette.middleware.cors import CORSMiddleware
@@ -736,85 +791,6 @@ def _raw_route(handler: Callable) -> type:
     return RawLarge
 
 
-#: The routes whose work runs in the worker pool (by path prefix).
-_WORK_PATHS = (
-    "/api/solve",
-    "/api/analyse",
-    "/api/hint",
-    "/api/generate",
-    "/api/encode",
-    "/api/puzzle/",
-    "/api/daily/",
-    "/api/campaign/",
-    "/api/_test/",
-)
-
-
-class _Admission:
-    """ASGI middleware: admission control of solver work. A request for solver work
-    (:data:`_WORK_PATHS`) counts from the moment it arrives here, before its body is
-    read or parsed, until its answer has been sent; one that arrives while
-    ``workers + queue`` such requests are in the app gets 503 "busy" (with
-    Retry-After) without waiting for a worker, its body read and dropped as it comes
-    (within the body cap and deadline), never kept or parsed: at most ``workers +
-    queue`` bodies are held and parsed at a time. (:meth:`WorkerPool.run` checks again
-    when the work is submitted.)
-
-    body_seconds: the deadline of a body's reading (None: limits.BODY_SECONDS)."""
-
-    def __init__(self, app: Any, pool: Any, metrics: Metrics, body_seconds: float | None = None):
-        self.app = app
-        self.pool = pool
-        self.metrics = metrics
-        self.body_seconds = body_seconds
-        self.active = 0  # requests for solver work inside the app
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        if not (
-            scope["type"] == "http"
-            and scope.get("method") in ("GET", "POST")
-            and scope.get("path", "").startswith(_WORK_PATHS)
-        ):
-            await self.app(scope, receive, send)
-            return
-        if self.active >= self.pool.workers + self.pool.queue:
-            await self._busy(receive, send)
-            return
-        self.active += 1
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            self.active -= 1
-
-    async def _busy(self, receive: Any, send: Any) -> None:
-        self.metrics.outcomes.labels("busy").inc()
-        seconds = limits.BODY_SECONDS if self.body_seconds is None else self.body_seconds
-        try:
-            body = await asyncio.wait_for(
-                limits.read_body(receive, limits.MAX_BODY_BYTES, keep=False), seconds
-            )
-        except asyncio.TimeoutError:
-            body = None
-        drained = body is not None and body is not limits.TOO_LARGE
-        answer = json.dumps(
-            {
-                "error": "busy",
-                "detail": f"all {self.pool.workers} "
-                f"workers are busy and {self.pool.queue} requests wait; "
-                "try again shortly",
-            }
-        ).encode()
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(answer)).encode()),
-            (b"retry-after", str(limits.RETRY_AFTER_SECONDS).encode()),
-        ]
-        if not drained:  # the rest of the body is not read: close
-            headers.append((b"connection", b"close"))
-        await send({"type": "http.response.start", "status": 503, "headers": headers})
-        await send({"type": "http.response.body", "body": answer})
-
-
 def _add_test_hooks(app: FastAPI, run: Callable) -> None:
     """POST /api/_test/{hook}: the worker hooks of :mod:`.workers`, for the tests."""
     hooks = {
@@ -822,6 +798,7 @@ def _add_test_hooks(app: FastAPI, run: Callable) -> None:
         "abort": workers_module.hook_abort,
         "segfault": workers_module.hook_segfault,
         "allocate": workers_module.hook_allocate,
+        "nested": workers_module.hook_nested,
     }
 
     @app.post("/api/_test/{hook}", include_in_schema=False)
@@ -830,7 +807,9 @@ def _add_test_hooks(app: FastAPI, run: Callable) -> None:
             raise ValueError(f"no test hook {hook!r}")
         body = await request.json()
         budget = body.pop("budget", None)
-        return {"result": await run(request, hooks[hook], *body.get("args", ()), budget=budget)}
+        args = body.get("args", ())
+        lane = body.get("lane", "heavy")
+        return {"result": await run(request, hooks[hook], *args, budget=budget, lane=lane)}
 
 
 def _add_docs(app: FastAPI) -> None:
@@ -889,10 +868,11 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(workers_module.Busy)
     async def busy(_: Request, e: Exception) -> JSONResponse:
+        seconds = getattr(e, "retry_after", limits.RETRY_AFTER_SECONDS)
         return JSONResponse(
             {"error": "busy", "detail": str(e)},
             status_code=503,
-            headers={"Retry-After": str(limits.RETRY_AFTER_SECONDS)},
+            headers={"Retry-After": str(seconds)},
         )
 
     @app.exception_handler(workers_module.Deadline)
@@ -914,6 +894,10 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(limits.Unparsable)
     async def unparsable_body(_: Request, e: Exception) -> JSONResponse:
         return _error(400, "http_error", str(e))
+
+    @app.exception_handler(limits.TooDeep)
+    async def too_deep(_: Request, e: Exception) -> JSONResponse:
+        return _error(400, "too_deep", str(e))
 
     @app.exception_handler(TooLarge)
     async def too_large(_: Request, e: TooLarge) -> JSONResponse:

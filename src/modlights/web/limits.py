@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
+import re
 from typing import Any
 
 from modlights.model.patterns import PATTERNS
@@ -101,32 +103,83 @@ def deadline(budget: float | None) -> float:
 
 
 # ----------------------------------------------------------------------------- workers
-#: Niceness added to each worker process: the server's event loop (health checks,
-#: refusals, answers) gets the CPU before solver work on a loaded machine.
-WORKER_NICE = 10
+#: Niceness added to each worker process by default: 0, the server's priority (a higher
+#: value lets other load on the machine slow the service's work down; ``modlights serve
+#: --worker-nice``).
+WORKER_NICE = 0
 #: Seconds a client is told to wait (Retry-After) when the service is busy.
 RETRY_AFTER_SECONDS = 1
+#: Seconds of work a task may do in the cheap lane; past it the task was estimated
+#: wrongly: it is stopped and run again in the heavy lane.
+CHEAP_SECONDS = 1.0
+#: Seconds a request may wait for a worker of its lane before it is answered 503 "busy".
+QUEUE_SECONDS = 10.0
+#: Seconds a new worker may take to start and warm up; a request waits this long for
+#: the first workers of a lane (a service just started) before it is answered 503.
+START_SECONDS = 60.0
 
 
 def default_workers() -> int:
-    """Worker processes by default: one a CPU (os.cpu_count(), at least 1)."""
+    """Heavy-lane worker processes by default: one a CPU (os.cpu_count(), at least 1)."""
     return max(1, os.cpu_count() or 1)
 
 
 def default_queue(workers: int) -> int:
-    """Requests that may wait for a worker before the service answers 503 busy."""
+    """Requests that may wait for a heavy-lane worker before the lane answers 503 busy."""
     return 2 * workers
+
+
+def default_cheap_workers() -> int:
+    """Cheap-lane worker processes by default: one per two CPUs, at least 1."""
+    return max(1, (os.cpu_count() or 1) // 2)
+
+
+def default_cheap_queue(workers: int) -> int:
+    """Requests that may wait for a cheap-lane worker (each takes milliseconds)."""
+    return 16 * workers
 
 
 def default_memory_bytes(workers: int) -> int:
     """Address-space cap of one worker (RLIMIT_AS): 2 GiB, or less when the machine's
-    RAM shared by the workers (and the server) is less; at least 512 MiB."""
+    RAM shared by the ``workers`` (and the server) is less; at least 512 MiB."""
     try:
         ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):  # pragma: no cover
         ram = 0
     share = ram // (workers + 1) if ram > 0 else 2 << 30
     return max(512 << 20, min(2 << 30, share))
+
+
+#: The smallest and largest address-space cap of a worker (0 aside: no cap); a worker
+#: needs about 200 MiB to import the library and NumPy.
+MIN_WORKER_MEMORY = 256 << 20
+MAX_WORKER_MEMORY = 1 << 40
+_UNITS = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_memory(text: str) -> int:
+    """Bytes of a memory size written with a unit: ``512M``, ``2G``, ``1.5G``, ``1T``
+    (K, M, G, T are powers of 1024; a trailing "iB" or "B" is allowed), or ``0`` for
+    none. Raises ValueError for a number without a unit (bytes or MiB would be a
+    guess) and for sizes outside :data:`MIN_WORKER_MEMORY`..:data:`MAX_WORKER_MEMORY`."""
+    t = text.strip().upper().removesuffix("IB").removesuffix("B")
+    if t == "0":
+        return 0
+    allowed = "a size with a unit, e.g. 512M or 2G (K, M, G, T: powers of 1024), or 0 for none"
+    unit = _UNITS.get(t[-1:]) if t else None
+    try:
+        value = float(t[:-1]) if unit else math.nan
+    except ValueError:
+        value = math.nan
+    if unit is None or not math.isfinite(value) or value < 0:
+        raise ValueError(f"memory must be {allowed}, got {text!r}")
+    size = int(value * unit)
+    if not MIN_WORKER_MEMORY <= size <= MAX_WORKER_MEMORY:
+        raise ValueError(
+            f"memory must be from {MIN_WORKER_MEMORY >> 20}M to {MAX_WORKER_MEMORY >> 40}T "
+            f"(or 0 for none), got {text}"
+        )
+    return size
 
 
 class TooLarge(ValueError):
@@ -136,6 +189,11 @@ class TooLarge(ValueError):
 class Invalid(ValueError):
     """A request body that is not JSON or does not match its model, found in a worker
     (HTTP 422, error "invalid_request", as FastAPI's own validation)."""
+
+
+class TooDeep(ValueError):
+    """A request body nested deeper than :data:`MAX_JSON_DEPTH` (HTTP 400, error
+    "too_deep"), found before anything parses it."""
 
 
 class Unparsable(ValueError):
@@ -380,7 +438,98 @@ def check_generate(body: dict) -> None:
         )
 
 
-def _reply(status: int, error: str, detail: str) -> tuple[dict, bytes]:
+# ----------------------------------------------------------------------------- lanes
+#: Most estimated work units (:func:`board_cost`) of a board in the cheap lane.
+CHEAP_COST = 100_000
+#: Most tiles (or taps of a graph board) of a minimal search in the cheap lane.
+CHEAP_MINIMAL_TILES = 400
+#: Most tiles of a generated puzzle in the cheap lane.
+CHEAP_GENERATE_TILES = 100
+#: Longest puzzle code read in the cheap lane.
+CHEAP_CODE_CHARS = 512
+
+
+def _tiles(d: Any) -> int:
+    """Declared tiles of a board given as ``Board.to_dict()`` data (taps of a graph
+    board); 0 when it declares none."""
+    if not isinstance(d, dict):
+        return 0
+    if "effects" in d:
+        return len(d["effects"]) if isinstance(d["effects"], list) else 0
+    rows, cols = d.get("rows"), d.get("cols")
+    return rows * cols if type(rows) is int and type(cols) is int and rows > 0 < cols else 0
+
+
+def board_lane(d: Any, minimal: bool) -> str:
+    """The lane of work on a board given as ``Board.to_dict()`` data: "cheap" when its
+    estimated cost is at most :data:`CHEAP_COST` and, for a minimal search, it has at
+    most :data:`CHEAP_MINIMAL_TILES` tiles; "heavy" otherwise. An estimate only: a
+    cheap-lane task that runs long moves to the heavy lane (workers.WorkerPool)."""
+    if minimal and _tiles(d) > CHEAP_MINIMAL_TILES:
+        return "heavy"
+    return "cheap" if board_cost(d) <= CHEAP_COST else "heavy"
+
+
+def generate_lane(body: dict) -> str:
+    """The lane of a /api/generate request (its declared sizes, as :func:`check_generate`
+    reads them): "cheap" for at most :data:`CHEAP_GENERATE_TILES` tiles and a cheap
+    board, "heavy" otherwise."""
+    rows, cols = body.get("rows"), body.get("cols")
+    if type(rows) is not int or type(cols) is not int or rows * cols > CHEAP_GENERATE_TILES:
+        return "heavy"
+    board = {"rows": rows, "cols": cols, "states": body.get("states", 2)}
+    board["pattern"] = body.get("pattern", "cross")
+    return board_lane(board, True)
+
+
+def code_lane(code: str) -> str:
+    """The lane of reading a puzzle code: "cheap" up to :data:`CHEAP_CODE_CHARS`."""
+    return "cheap" if len(code) <= CHEAP_CODE_CHARS else "heavy"
+
+
+# ----------------------------------------------------------------------------- bodies
+#: Deepest nesting of arrays and objects in a request body (a mixed-pattern board's
+#: offsets are 6 deep: body, board, pattern, row, tile, offset).
+MAX_JSON_DEPTH = 32
+#: Bytes of request bodies over :data:`SMALL_BODY_BYTES` the service holds at once
+#: (being received, parsed or waiting for their answer); a large body that would go
+#: past it is answered 503 "busy" without being read.
+MAX_HELD_BODY_BYTES = 64 << 20
+#: Bodies up to this size are never refused for the bytes held (they are bounded by the
+#: connections: ``--max-connections`` x this).
+SMALL_BODY_BYTES = 64 << 10
+
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def json_depth(body: bytes) -> int:
+    """The nesting depth of arrays and objects in a JSON text, from its bytes alone
+    (strings skipped, nothing parsed): exact for valid JSON, an upper bound of what a
+    parser would nest for anything else. O(len(body)) at C speed (a regular
+    expression, bytes.translate, NumPy): about 30 ms for 8 MB."""
+    import numpy as np
+
+    brackets = _JSON_STRING.sub(b"", body).translate(None, _NOT_BRACKETS)
+    if not brackets:
+        return 0
+    step = np.zeros(256, np.int8)
+    step[ord("[")] = step[ord("{")] = 1
+    step[ord("]")] = step[ord("}")] = -1
+    return int(np.cumsum(step[np.frombuffer(brackets, np.uint8)], dtype=np.int32).max())
+
+
+def check_depth(body: bytes) -> None:
+    """Raise :class:`TooDeep` when ``body`` nests arrays and objects deeper than
+    :data:`MAX_JSON_DEPTH` (:func:`json_depth`)."""
+    if body and json_depth(body) > MAX_JSON_DEPTH:
+        raise TooDeep(
+            f"request bodies here nest arrays and objects at most {MAX_JSON_DEPTH} deep; "
+            "this one nests deeper"
+        )
+
+
+def _reply(status: int, error: str, detail: str, *extra: tuple) -> tuple[dict, bytes]:
     """The ASGI start message and JSON body of an error answer that closes the connection."""
     body = json.dumps({"error": error, "detail": detail}).encode()
     start = {
@@ -390,6 +539,7 @@ def _reply(status: int, error: str, detail: str) -> tuple[dict, bytes]:
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
             (b"connection", b"close"),
+            *extra,
         ],
     }
     return start, body
@@ -401,19 +551,36 @@ BODY_ROUTES = ("/api/solve", "/api/analyse", "/api/hint", "/api/encode", "/api/g
 
 class BodyLimit:
     """ASGI middleware: reads a request's whole body before the application sees it,
-    within a size cap and a deadline.
+    within a size cap, a deadline, a nesting depth and the bytes the service holds.
 
     max_bytes: the cap of any body; a POST to one of :data:`BODY_ROUTES` is capped at
     the smaller of it and the route's :func:`body_cap`. A body announced or found to
     be larger gets HTTP 413 ``{"error": "too_large", ...}``. seconds: the time the
     client may take to send the whole body (default :data:`BODY_SECONDS`, read when
     the request comes); past it the answer is HTTP 408 ``{"error": "deadline", ...}``
-    and the rest of the body is not read. Either answer closes the connection."""
+    and the rest of the body is not read. A body nested deeper than
+    :data:`MAX_JSON_DEPTH` gets HTTP 400 ``{"error": "too_deep", ...}``, whatever its
+    route, size or content type, before anything parses it (a POST body of
+    :data:`BODY_ROUTES` over :data:`RAW_BODY_BYTES` is checked by the worker that parses
+    it, :func:`check_depth`, so its scan does not hold the event loop). held_bytes: the bytes of
+    large bodies (over :data:`SMALL_BODY_BYTES`) held at once (default
+    :data:`MAX_HELD_BODY_BYTES`, read when the middleware is made), from their arrival to
+    their answer; a large body that would go past it gets HTTP 503 ``{"error":
+    "busy"}`` with Retry-After before it is read. These answers close the connection.
+    """
 
-    def __init__(self, app: Any, max_bytes: int = MAX_BODY_BYTES, seconds: float | None = None):
+    def __init__(
+        self,
+        app: Any,
+        max_bytes: int = MAX_BODY_BYTES,
+        seconds: float | None = None,
+        held_bytes: int | None = None,
+    ):
         self.app = app
         self.max_bytes = max_bytes
         self.seconds = seconds
+        self.held_bytes = MAX_HELD_BODY_BYTES if held_bytes is None else held_bytes
+        self.held = 0  # bytes of large bodies held now
         self.caps = {route: min(max_bytes, body_cap(route)) for route in BODY_ROUTES}
 
     def cap(self, scope: dict) -> int:
@@ -427,6 +594,7 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         cap = self.cap(scope)
+        announced = None
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
@@ -434,23 +602,51 @@ class BodyLimit:
                 except ValueError:
                     announced = -1
                 if announced < 0 or announced > cap:
-                    await self._too_large(send, cap)
+                    await self._send(send, *_reply(413, "too_large", self._too_large(cap)))
                     return
-        seconds = BODY_SECONDS if self.seconds is None else self.seconds
+        # large bodies hold their announced size (chunked ones their cap) until answered
+        reserve = 0
+        if announced is None or announced > SMALL_BODY_BYTES:
+            reserve = cap if announced is None else announced
+            if self.held + reserve > self.held_bytes and reserve > SMALL_BODY_BYTES:
+                if announced is None and self.held + SMALL_BODY_BYTES <= self.held_bytes:
+                    reserve = 0  # chunked: admitted, refused below if it grows large
+                else:
+                    await self._send(send, *self._busy())
+                    return
+        self.held += reserve
         try:
-            body = await asyncio.wait_for(read_body(receive, cap), seconds)
+            await self._serve(scope, receive, send, cap, reserve)
+        finally:
+            self.held -= reserve
+
+    async def _serve(self, scope: dict, receive: Any, send: Any, cap: int, reserve: int) -> None:
+        seconds = BODY_SECONDS if self.seconds is None else self.seconds
+        most = cap if reserve else min(cap, SMALL_BODY_BYTES)
+        try:
+            body = await asyncio.wait_for(read_body(receive, most), seconds)
         except asyncio.TimeoutError:
-            start, answer = _reply(
-                408, "deadline", f"the request body did not arrive within {seconds:g} s"
-            )
-            await send(start)
-            await send({"type": "http.response.body", "body": answer})
+            detail = f"the request body did not arrive within {seconds:g} s"
+            await self._send(send, *_reply(408, "deadline", detail))
             return
         if body is None:  # the client disconnected
             return
         if body is TOO_LARGE:
-            await self._too_large(send, cap)
+            if most < cap:  # a chunked body past the small size with no room to hold it
+                await self._send(send, *self._busy())
+            else:
+                await self._send(send, *_reply(413, "too_large", self._too_large(cap)))
             return
+        raw_route = scope.get("method") == "POST" and scope.get("path") in self.caps
+        if body and not (raw_route and len(body) > RAW_BODY_BYTES):
+            try:
+                if len(body) > SMALL_BODY_BYTES:
+                    await asyncio.to_thread(check_depth, body)
+                else:
+                    check_depth(body)
+            except TooDeep as e:
+                await self._send(send, *_reply(400, "too_deep", str(e)))
+                return
         sent = False
 
         async def replay() -> dict:
@@ -462,8 +658,21 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _too_large(self, send: Any, cap: int) -> None:
-        start, body = _reply(413, "too_large", f"request bodies here are limited to {cap} bytes")
+    @staticmethod
+    def _too_large(cap: int) -> str:
+        return f"request bodies here are limited to {cap} bytes"
+
+    def _busy(self) -> tuple[dict, bytes]:
+        return _reply(
+            503,
+            "busy",
+            f"the service holds {self.held_bytes >> 20} MiB of large request bodies at most "
+            "and has no room for this one now; try again shortly",
+            (b"retry-after", str(RETRY_AFTER_SECONDS).encode()),
+        )
+
+    @staticmethod
+    async def _send(send: Any, start: dict, body: bytes) -> None:
         await send(start)
         await send({"type": "http.response.body", "body": body})
 

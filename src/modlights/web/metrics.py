@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
@@ -55,9 +57,28 @@ class Metrics:
         )
         self.queue.set_function(lambda: pool.queued)
         self.workers = Gauge(
-            "modlights_workers", "Worker processes of the pool", registry=self.registry
+            "modlights_workers", "Worker processes of the heavy lane", registry=self.registry
         )
         self.workers.set(pool.workers)
+        reads: dict[str, tuple[str, Callable[[Any], int]]] = {
+            "workers": ("Worker processes of a lane", lambda lane: lane.size),
+            "workers_ready": (
+                "Warm worker processes of a lane (idle or busy)",
+                lambda lane: lane.ready,
+            ),
+            "workers_busy": ("Worker processes of a lane running a task", lambda lane: lane.busy),
+            "queue_length": ("Requests waiting for a worker of a lane", lambda lane: lane.waiting),
+        }
+        for name, (doc, read) in reads.items():
+            gauge = Gauge(f"modlights_lane_{name}", doc, ["lane"], registry=self.registry)
+            for lane_name, lane in pool.lanes.items():
+                gauge.labels(lane_name).set_function(partial(read, lane))
+        self.ready = Gauge(
+            "modlights_ready",
+            "1 while the service can do solver work (GET /api/ready answers 200), else 0",
+            registry=self.registry,
+        )
+        self.ready.set_function(lambda: float(pool.readiness()[0]))
         self.restarts = Counter(
             "modlights_worker_restarts",
             "Worker processes killed (deadline, cancel) or found dead and replaced",
@@ -65,10 +86,53 @@ class Metrics:
         )
         self.outcomes = Counter(
             "modlights_work",
-            "Solver tasks by outcome (ok, error, deadline, engine_failure, busy, client_gone)",
+            "Solver tasks by outcome (ok, error, deadline, engine_failure, busy, client_gone, "
+            "demoted: moved from the cheap lane to the heavy lane)",
             ["outcome"],
             registry=self.registry,
         )
+
+        self.connections_closed = Counter(
+            "modlights_connections_closed",
+            "Connections the server closed or refused to make room (evicted: an older "
+            "connection without a request; refused: every connection was in a request)",
+            ["reason"],
+            registry=self.registry,
+        )
+
+    def watch_connections(self, guard: Any) -> None:
+        """Gauges of the server's connections (a server.ConnectionGuard): open, and
+        how many have not sent a request yet, are inside one, or idle between them."""
+        gauge = Gauge(
+            "modlights_connections",
+            "Open connections by state (fresh: no request yet; busy; idle: keep-alive)",
+            ["state"],
+            registry=self.registry,
+        )
+        gauge.labels("fresh").set_function(lambda: len(guard.fresh))
+        gauge.labels("idle").set_function(lambda: len(guard.idle))
+        gauge.labels("busy").set_function(lambda: guard.count - len(guard.fresh) - len(guard.idle))
+
+    def connection_event(self, event: str) -> None:
+        """The connection guard's events: "evicted", "refused" (counted; refused
+        connections got a 503, counted as a request too)."""
+        self.connections_closed.labels(event).inc()
+        if event == "refused":
+            self.requests.labels("other", "other", "503").inc()
+
+    def bad_request(self) -> None:
+        """A request the server answered 400 itself before any app saw it (a malformed
+        request line or headers): counted, and logged as the access log logs requests."""
+        self.requests.labels("other", "other", "400").inc()
+        if access_log.isEnabledFor(logging.INFO):
+            access_log.info("- - 400 (a malformed request, answered by the server)")
+
+    def pool_event(self, event: str) -> None:
+        """The pool's events: "restart" (a worker killed or found dead), "demoted"."""
+        if event == "restart":
+            self.restarts.inc()
+        elif event == "demoted":
+            self.outcomes.labels("demoted").inc()
 
     def render(self) -> bytes:
         """The Prometheus text exposition of every metric."""
@@ -110,8 +174,17 @@ def _endpoint(scope: dict) -> str:
     return "/" if scope.get("path", "/") == "/" or route is not None else "other"
 
 
+#: The scope key where the server notes a status it answered itself (a malformed
+#: request body, which uvicorn answers 400 while the app sees a disconnect).
+SERVER_STATUS = "modlights.server_status"
+
+
 class Observe:
-    """ASGI middleware: the metrics and the access-log line of every HTTP request."""
+    """ASGI middleware: the metrics and the access-log line of every HTTP request, with
+    the status the client got: the app's answer; else the one the server sent itself
+    (``scope[SERVER_STATUS]``); else 500 when the app failed (the server answers 500
+    then), or 499 when the client left before any answer (nginx's "client closed
+    request": nothing was sent)."""
 
     def __init__(self, app: Any, metrics: Metrics):
         self.app = app
@@ -122,7 +195,8 @@ class Observe:
             await self.app(scope, receive, send)
             return
         t0 = time.perf_counter()
-        status = 500
+        status = 0
+        failed = True
 
         async def sending(message: dict) -> None:
             nonlocal status
@@ -132,7 +206,10 @@ class Observe:
 
         try:
             await self.app(scope, receive, sending)
+            failed = False
         finally:
+            if not status:
+                status = scope.get(SERVER_STATUS) or (500 if failed else 499)
             seconds = time.perf_counter() - t0
             endpoint = _endpoint(scope)
             self.metrics.requests.labels(endpoint, _method(scope), str(status)).inc()

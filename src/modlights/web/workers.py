@@ -1,152 +1,127 @@
-"""Solver work of the web service in worker processes.
+"""Solver work of the web service in worker processes, in lanes by estimated cost.
 
-Every request that may compute runs in a process of a :class:`WorkerPool` (pebble's
-ProcessPool), never in the server's own process or threads:
+Every request that may compute runs in a worker process of a :class:`WorkerPool`, never
+in the server's own process. The pool has two lanes, each with its own worker processes
+and its own queue:
 
-- each worker caps its address space (``RLIMIT_AS``), so a runaway allocation is a
-  MemoryError or a dead worker, not a server out of memory;
-- each task has a wall-clock deadline, enforced by killing its worker (pebble kills a
-  task's process on timeout and on ``cancel()``), so no search overruns its request;
-- a worker that dies (a segfault, an abort, the out-of-memory killer) costs its one
-  request an error; the pool starts a new worker in its place;
-- admission control: at most ``workers + queue`` requests hold or wait for a worker;
-  past that :meth:`WorkerPool.run` raises :class:`Busy` at once;
-- a request whose client disconnects, or whose own deadline passes while it waits,
-  has its task cancelled (and its worker killed when the task was running).
+- **cheap**: requests whose estimated cost is small (:func:`limits.board_lane`: a 3 x 3
+  solve, a hint on a small board, a daily puzzle); they never wait behind expensive
+  ones. A task that runs past ``cheap_seconds`` of work in this lane was estimated
+  wrongly: its worker is killed and the request runs again in the heavy lane (the pool
+  event "demoted"), so the cheap lane stays cheap whatever a request claims;
+- **heavy**: everything else.
 
-The errors, mapped to HTTP by the app: :class:`Busy` (503 "busy", with Retry-After),
-:class:`Deadline` (408 "deadline"), :class:`EngineFailure` (503 "engine_failure"),
-:class:`ClientGone` (the client is no longer there to read an answer).
+What a request gets:
+
+- admission: at most ``workers + queue`` requests hold or wait for a worker of a lane;
+  past that :meth:`WorkerPool.run` raises :class:`Busy` at once (HTTP 503 with
+  Retry-After), and a request that waited ``queue_seconds`` for a worker gets
+  :class:`Busy` too (never a deadline: waiting is not work);
+- a deadline that counts work: the clock starts when a warm worker receives the task,
+  so queueing and worker start cost a request nothing; past it the worker is killed
+  (:class:`Deadline`, HTTP 408);
+- isolation: each worker caps its address space (``RLIMIT_AS``), so a runaway
+  allocation is a MemoryError or a dead worker (:class:`EngineFailure`, HTTP 503), never
+  a server out of memory; a worker that dies costs its one request an error;
+- a client that disconnects has its task cancelled (its worker killed; :class:`ClientGone`).
+
+What cannot happen: a request stopping the pool. The task is pickled by the request's
+own coroutine before it is sent (data that cannot be pickled fails that request with
+:class:`Unpicklable`, HTTP 400), the answer is unpickled by it too (an answer that
+cannot be read fails that request), and no shared thread runs a request's code. A
+supervisor thread replaces every dead or killed worker and is itself started again
+when it ends; :meth:`WorkerPool.readiness` says whether every lane has a warm worker
+(the service's readiness route). The pool serves any event loop (a test client may run
+each request in a loop of its own): its workers talk over blocking sockets, each
+exchange in a thread of the pool's, awaited from the request's loop.
+
+Workers come from a forkserver that has imported the service, so a new one starts in
+milliseconds; each warms up (a small solve) before it takes work (:mod:`.worker_process`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
-import os
-import resource
+import pickle
 import signal
-import sys
+import socket
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import CancelledError as FutureCancelled
-from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-import pebble
+from modlights.web import limits, worker_process
+from modlights.web.worker_process import (
+    hook_abort,
+    hook_allocate,
+    hook_nested,
+    hook_pid,
+    hook_segfault,
+)
 
-from modlights.web import limits
-
-__all__ = ["WorkerPool", "Busy", "Deadline", "EngineFailure", "ClientGone"]
+__all__ = [
+    "WorkerPool",
+    "Busy",
+    "Deadline",
+    "EngineFailure",
+    "ClientGone",
+    "Unpicklable",
+    "LANES",
+    "hook_pid",
+    "hook_abort",
+    "hook_segfault",
+    "hook_allocate",
+    "hook_nested",
+]
 
 log = logging.getLogger("modlights.web")
 
-#: Seconds between two looks at a waiting request's client and deadline.
+#: The lanes, cheapest first.
+LANES = ("cheap", "heavy")
+#: Seconds between two looks at a waiting request's client, deadline and queue time.
 POLL_SECONDS = 0.05
+#: Seconds between two rounds of the supervisor (dead idle workers, missing workers).
+SUPERVISE_SECONDS = 0.25
+#: Longest wait between two tries to start a lane's workers when they fail to start.
+MAX_BACKOFF_SECONDS = 30.0
 
 
 class Busy(Exception):
-    """Every worker is taken and the queue is full (HTTP 503 "busy", Retry-After)."""
+    """Every worker of the request's lane is taken and its queue is full, or the
+    request waited its lane's queue time (HTTP 503 "busy", Retry-After)."""
+
+    def __init__(self, message: str, retry_after: int = limits.RETRY_AFTER_SECONDS):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class Deadline(Exception):
-    """The request's deadline passed; its worker was killed (HTTP 408 "deadline")."""
+    """The request's work ran past its deadline; its worker was killed (HTTP 408)."""
 
 
 class EngineFailure(Exception):
-    """The request's worker died or ran out of memory (HTTP 503 "engine_failure")."""
+    """The request's worker died or ran out of memory, or the service is shutting
+    down (HTTP 503 "engine_failure")."""
 
 
 class ClientGone(Exception):
-    """The client disconnected while its request waited; its task was cancelled."""
+    """The client disconnected while its request waited or ran; its task was cancelled."""
 
 
-# ----------------------------------------------------------------------------- in a worker
-def _init_worker(memory_bytes: int, nice: int = 0) -> None:
-    """Run once in each new worker: Ctrl-C is the server's business (the server kills
-    its workers), the address space is capped at ``memory_bytes`` (0: no cap), the
-    niceness raised by ``nice`` (the server's event loop goes first), and no core
-    files are written. Integers of any size become JSON here (Python's int -> str
-    limit lifted: a |ker A| of a 100 x 100 board over Z/255 has 24,000 digits; the
-    request's deadline bounds the conversion's quadratic time)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(sys, "set_int_max_str_digits"):
-        sys.set_int_max_str_digits(0)
-    if nice > 0:
-        try:
-            os.nice(nice)
-        except OSError:  # pragma: no cover
-            pass
-    if memory_bytes > 0:
-        _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        cap = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    _, hard = resource.getrlimit(resource.RLIMIT_CORE)
-    resource.setrlimit(resource.RLIMIT_CORE, (0, hard))
+class Unpicklable(ValueError):
+    """The request's data cannot be handed to a worker (HTTP 400)."""
 
 
-def _call(fn: Callable, args: tuple) -> Any:
-    """Run ``fn(*args)`` in a worker; what it raises comes back as an exception that
-    always pickles: ValueError subclasses of the library and the service as they are
-    (their message is their only argument), any other ValueError as a ValueError,
-    MemoryError as a MemoryError, anything else as a RuntimeError with its type only
-    (logged in the worker)."""
-    from modlights.solver import Unsolvable
-
-    try:
-        return fn(*args)
-    except (Unsolvable, limits.TooLarge, limits.Invalid, limits.Unparsable) as e:
-        raise type(e)(str(e)) from None
-    except ValueError as e:
-        raise ValueError(str(e)) from None
-    except MemoryError:
-        raise MemoryError("the worker's memory cap was reached") from None
-    except Exception as e:  # noqa: BLE001 - reported, never sent
-        log.exception("unexpected error in a worker")
-        raise RuntimeError(type(e).__name__) from None
+class _Overran(Exception):
+    """A cheap-lane task ran past the lane's work time (internal: run it heavy)."""
 
 
-def _warm() -> int:
-    """A no-op task (the worker's pid) that makes a worker start and import the service."""
-    return os.getpid()
-
-
-# Test-only hooks (the app routes them only when created with test_hooks=True).
-def hook_pid(seconds: float = 0.0, pidfile: str | None = None) -> int:
-    """The worker's pid, written to ``pidfile`` first when given, after ``seconds`` of
-    sleep (in short steps)."""
-    pid = os.getpid()
-    if pidfile:
-        with open(pidfile, "w") as f:
-            f.write(str(pid))
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        time.sleep(0.01)
-    return pid
-
-
-def hook_abort() -> None:
-    """Kill the worker with SIGABRT (os.abort), as a failed assertion in C would."""
-    os.abort()
-
-
-def hook_segfault() -> None:
-    """Kill the worker with a segmentation fault (a read of address 0)."""
-    import ctypes
-
-    ctypes.string_at(0)
-
-
-def hook_allocate(nbytes: int) -> int:
-    """Allocate and touch ``nbytes`` bytes: past the worker's memory cap, a MemoryError."""
-    block = bytearray(nbytes)
-    return len(block)
-
-
-# ----------------------------------------------------------------------------- the pool
 def _context() -> Any:
     """A forkserver context whose server has imported the service already, so that a
     new worker starts in milliseconds, and forks from a process that has no threads
@@ -159,179 +134,8 @@ def _context() -> Any:
     return ctx
 
 
-class WorkerPool:
-    """Worker processes for a web app's solver work.
-
-    workers: processes (default :func:`limits.default_workers`, one a CPU). queue:
-    requests that may wait for a worker beyond those (default
-    :func:`limits.default_queue`). memory_bytes: each worker's address-space cap
-    (default :func:`limits.default_memory_bytes`; 0 for none). on_event: called with
-    "restart" each time a worker is killed or found dead (the pool starts another).
-
-    The processes start on first use (or :meth:`start`), and stop with :meth:`close`,
-    which the app calls on shutdown and which also runs when the pool is collected or
-    the interpreter exits. Raises ValueError for workers < 1, queue < 0 or
-    memory_bytes < 0.
-    """
-
-    def __init__(
-        self,
-        workers: int | None = None,
-        queue: int | None = None,
-        memory_bytes: int | None = None,
-        on_event: Callable[[str], None] | None = None,
-    ):
-        self.workers = limits.default_workers() if workers is None else workers
-        if type(self.workers) is not int or self.workers < 1:
-            raise ValueError(f"workers must be an int >= 1, got {workers!r}")
-        self.queue = limits.default_queue(self.workers) if queue is None else queue
-        if type(self.queue) is not int or self.queue < 0:
-            raise ValueError(f"queue must be an int >= 0, got {queue!r}")
-        self.memory_bytes = (
-            limits.default_memory_bytes(self.workers) if memory_bytes is None else memory_bytes
-        )
-        if type(self.memory_bytes) is not int or self.memory_bytes < 0:
-            raise ValueError(f"memory_bytes must be an int >= 0, got {memory_bytes!r}")
-        self.on_event = on_event
-        self.pending = 0  # requests holding or waiting for a worker
-        self.restarts = 0
-        self._pool: pebble.ProcessPool | None = None
-        self._lock = threading.Lock()
-        self._finalizer: Any = None
-
-    # -- life
-    def start(self) -> WorkerPool:
-        """Start the worker processes now (they start on first use otherwise); returns
-        at once, while they start."""
-        pool = self._get()
-        for _ in range(self.workers):
-            pool.schedule(_warm)
-        return self
-
-    def _get(self) -> pebble.ProcessPool:
-        """The pebble pool, made on first use (thread-safe)."""
-        with self._lock:
-            if self._pool is None:
-                self._pool = pebble.ProcessPool(
-                    max_workers=self.workers,
-                    initializer=_init_worker,
-                    initargs=(self.memory_bytes, limits.WORKER_NICE),
-                    context=_context(),
-                )
-                self._finalizer = weakref.finalize(self, _stop, self._pool)
-            return self._pool
-
-    def close(self) -> None:
-        """Stop the pool: pending tasks are dropped and the workers killed."""
-        with self._lock:
-            pool, self._pool = self._pool, None
-            if self._finalizer is not None:
-                self._finalizer.detach()
-                self._finalizer = None
-        if pool is not None:
-            _stop(pool)
-
-    @property
-    def in_flight(self) -> int:
-        """Requests holding a worker (at most ``workers``)."""
-        return min(self.pending, self.workers)
-
-    @property
-    def queued(self) -> int:
-        """Requests waiting for a worker."""
-        return max(0, self.pending - self.workers)
-
-    def _restarted(self) -> None:
-        """Count a killed or dead worker and tell ``on_event``."""
-        self.restarts += 1
-        if self.on_event is not None:
-            self.on_event("restart")
-
-    # -- work
-    async def run(self, fn: Callable, *args: Any, timeout: float, request: Any = None) -> Any:
-        """``fn(*args)`` in a worker; its result, or what it raised (see :func:`_call`).
-
-        fn and args must pickle (fn a module-level function). timeout: seconds for the
-        whole request, from now: the worker is killed when its task runs past it, and
-        a task still waiting for a worker then is dropped. request: a Starlette
-        Request whose client is watched; when it disconnects the task is cancelled
-        (its worker killed). Raises :class:`Busy` at once when ``workers + queue``
-        requests are pending, :class:`Deadline`, :class:`EngineFailure` (the worker
-        died, or ran out of memory), :class:`ClientGone`.
-        """
-        if self.pending >= self.workers + self.queue:
-            raise Busy(
-                f"all {self.workers} workers are busy and {self.queue} requests "
-                "wait; try again shortly"
-            )
-        self.pending += 1
-        try:
-            return await self._run(fn, args, timeout, request)
-        finally:
-            self.pending -= 1
-
-    async def _run(self, fn: Callable, args: tuple, timeout: float, request: Any) -> Any:
-        """:meth:`run` once admitted: schedule the task, then wait for it while watching
-        the deadline and the client every ``POLL_SECONDS``."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        pool = self._get()
-        try:
-            future = pool.schedule(_call, args=(fn, args), timeout=timeout)
-        except RuntimeError as e:  # the pool was stopped (shutting down)
-            raise EngineFailure(f"the service is shutting down ({e})") from None
-        waiter = asyncio.wrap_future(future)
-        try:
-            while True:
-                done, _ = await asyncio.wait({waiter}, timeout=POLL_SECONDS)
-                if done:
-                    break
-                if request is not None and await request.is_disconnected():
-                    self._cancel(future)
-                    raise ClientGone("the client disconnected")
-                if loop.time() >= end:
-                    self._cancel(future)
-                    raise Deadline(
-                        f"the request took longer than its deadline of "
-                        f"{timeout:g} s and was stopped"
-                    )
-        except asyncio.CancelledError:
-            # Only the server cancels a request's task: shutting down, past its grace
-            # period. The worker is killed and the request answered, not left to die
-            # with a traceback.
-            self._cancel(future)
-            raise EngineFailure("the service is shutting down; the request was stopped") from None
-        try:
-            return waiter.result()
-        except (TimeoutError, FutureTimeout):
-            self._restarted()
-            raise Deadline(
-                f"the request took longer than its deadline of {timeout:g} s and was stopped"
-            ) from None
-        except pebble.ProcessExpired as e:
-            self._restarted()
-            raise EngineFailure(
-                f"the engine's worker process died ({_describe_exit(e)}); "
-                "the request was not completed"
-            ) from None
-        except MemoryError:
-            raise EngineFailure(
-                "the request needs more memory than a worker may use "
-                f"({self.memory_bytes >> 20} MiB)"
-            ) from None
-        except (FutureCancelled, asyncio.CancelledError):
-            raise EngineFailure("the request's work was cancelled") from None
-
-    def _cancel(self, future: Any) -> None:
-        """Cancel a task; a running one's worker is killed (and counted as a restart)."""
-        running = future.running()
-        if future.cancel() and running:
-            self._restarted()
-
-
-def _describe_exit(e: Any) -> str:
+def _describe_exit(code: int | None) -> str:
     """How a dead worker ended, for messages: "signal SIGSEGV", "exit code 1"..."""
-    code = getattr(e, "exitcode", None)
     if isinstance(code, int) and code < 0:
         try:
             return f"signal {signal.Signals(-code).name}"
@@ -340,10 +144,574 @@ def _describe_exit(e: Any) -> str:
     return f"exit code {code}"
 
 
-def _stop(pool: pebble.ProcessPool) -> None:
-    """Stop a pebble pool and wait a few seconds for its workers (best effort)."""
-    try:
-        pool.stop()
-        pool.join(timeout=5)
-    except Exception:  # noqa: BLE001 - best effort at shutdown
-        pass
+class _Worker:
+    """One worker process of a lane and the server's end of its stream (blocking)."""
+
+    def __init__(self, lane: _Lane):
+        self.lane = lane
+        self.process: Any = None
+        self.sock: socket.socket | None = None
+        self.pid: int | None = None
+        self.state = "starting"  # -> idle <-> busy -> dead
+
+    def start(self, ctx: Any, memory_bytes: int, nice: int, seconds: float) -> None:
+        """Start the process and wait (at most ``seconds``) for it to report ready
+        (blocking: a thread of the pool's runs it)."""
+        parent, child = socket.socketpair()
+        self.sock = parent
+        try:
+            proc = ctx.Process(
+                target=worker_process.main,
+                args=(child, memory_bytes, nice),
+                daemon=True,
+                name=f"modlights-{self.lane.name}-worker",
+            )
+            proc.start()
+            self.process = proc
+        finally:
+            child.close()
+        parent.settimeout(seconds)
+        try:
+            frame = worker_process.recv_frame(parent)
+        except TimeoutError:
+            raise RuntimeError(f"it did not report ready within {seconds:g} s") from None
+        if frame is None:
+            raise RuntimeError(f"the process ended ({self.exit_description()})")
+        parent.settimeout(None)
+        kind, value = pickle.loads(frame)
+        if kind != "ready":
+            raise RuntimeError(str(value))
+        self.pid = value
+
+    def exchange(self, payload: bytes) -> bytes | None:
+        """Send a task and return the answer frame; None when the stream ended (the
+        worker died or was killed). Blocking: a thread of the pool's runs it."""
+        sock = self.sock
+        if sock is None:
+            return None
+        try:
+            worker_process.send_frame(sock, payload)
+            return worker_process.recv_frame(sock)
+        except OSError:
+            return None
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.exitcode is None
+
+    def kill(self) -> None:
+        """Kill the process (SIGKILL) and shut its stream (a thread blocked on it
+        returns); the worker is dead. Idempotent, from any thread."""
+        self.state = "dead"
+        if self.process is not None and self.process.exitcode is None:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                self.process.kill()
+        sock = self.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def exit_description(self) -> str:
+        """How the (dead) process ended, after waiting at most a second for it."""
+        if self.process is None:
+            return "it never started"
+        with contextlib.suppress(Exception):
+            self.process.join(1.0)
+        return _describe_exit(self.process.exitcode)
+
+
+class _Lane:
+    """A lane: its workers, the requests it admitted, the ones waiting for a worker.
+    Every field is read and written under the pool's lock."""
+
+    def __init__(self, name: str, size: int, queue: int):
+        self.name = name
+        self.size = size
+        self.queue = queue
+        self.pending = 0  # admitted requests, holding or waiting for a worker
+        self.workers: set[_Worker] = set()  # starting, idle or busy
+        self.idle: list[_Worker] = []
+        self.waiters: deque[concurrent.futures.Future] = deque()
+        self.warm = False  # every worker of the first start reported ready
+        self.failures = 0  # workers in a row that did not start
+        self.next_spawn = 0.0  # monotonic time before which no worker is started
+
+    @property
+    def capacity(self) -> int:
+        return self.size + self.queue
+
+    @property
+    def ready(self) -> int:
+        """Warm workers (idle or busy)."""
+        return sum(w.state in ("idle", "busy") for w in self.workers)
+
+    @property
+    def busy(self) -> int:
+        return sum(w.state == "busy" for w in self.workers)
+
+    @property
+    def waiting(self) -> int:
+        return sum(not f.done() for f in self.waiters)
+
+    def give(self, worker: _Worker) -> None:
+        """A worker is free: to the first waiter still waiting, else idle; a dead one
+        is dropped."""
+        if worker.state != "idle":
+            self.workers.discard(worker)
+            return
+        while self.waiters:
+            fut = self.waiters.popleft()
+            if fut.set_running_or_notify_cancel():
+                fut.set_result(worker)
+                return
+        self.idle.append(worker)
+
+
+class WorkerPool:
+    """Worker processes for a web app's solver work, in a cheap and a heavy lane.
+
+    Parameters
+    ----------
+    workers, queue : int, optional
+        The heavy lane's processes (default :func:`limits.default_workers`, one a CPU)
+        and the requests that may wait for one (default :func:`limits.default_queue`).
+    memory_bytes : int, optional
+        Each worker's address-space cap (default :func:`limits.default_memory_bytes`;
+        0 for none).
+    on_event : callable, optional
+        Called with "restart" each time a worker is killed or found dead (the pool
+        starts another), and "demoted" when a cheap-lane task moves to the heavy lane
+        (from the supervisor's thread or the request's).
+    cheap_workers, cheap_queue : int, optional
+        The cheap lane's processes (default :func:`limits.default_cheap_workers`) and
+        queue (default :func:`limits.default_cheap_queue`).
+    nice : int, optional
+        Niceness added to every worker, 0..19 (default :data:`limits.WORKER_NICE`, 0:
+        the server's priority).
+    cheap_seconds, queue_seconds, start_seconds : float, optional
+        Work a cheap-lane task may do before it moves to the heavy lane, time a
+        request may wait for a worker, time a new worker may take to start and warm up
+        (defaults :data:`limits.CHEAP_SECONDS`, :data:`limits.QUEUE_SECONDS`,
+        :data:`limits.START_SECONDS`).
+
+    Raises
+    ------
+    ValueError
+        For workers < 1, queue < 0, memory_bytes < 0, nice outside 0..19, or seconds
+        that are not above 0 and at most 3600.
+
+    Notes
+    -----
+    The processes start with :meth:`start` (the app's startup) or on first use, and
+    stop with :meth:`close`, which also runs when the pool is collected.
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        queue: int | None = None,
+        memory_bytes: int | None = None,
+        on_event: Callable[[str], None] | None = None,
+        *,
+        cheap_workers: int | None = None,
+        cheap_queue: int | None = None,
+        nice: int | None = None,
+        cheap_seconds: float | None = None,
+        queue_seconds: float | None = None,
+        start_seconds: float | None = None,
+    ):
+        heavy = limits.default_workers() if workers is None else workers
+        _check_int("workers", heavy, 1)
+        heavy_queue = limits.default_queue(heavy) if queue is None else queue
+        _check_int("queue", heavy_queue, 0)
+        cheap = limits.default_cheap_workers() if cheap_workers is None else cheap_workers
+        _check_int("cheap_workers", cheap, 1)
+        cheap_q = limits.default_cheap_queue(cheap) if cheap_queue is None else cheap_queue
+        _check_int("cheap_queue", cheap_q, 0)
+        self.memory_bytes = (
+            limits.default_memory_bytes(heavy + cheap) if memory_bytes is None else memory_bytes
+        )
+        _check_int("memory_bytes", self.memory_bytes, 0)
+        self.nice = limits.WORKER_NICE if nice is None else nice
+        _check_int("nice", self.nice, 0, 19)
+        self.cheap_seconds = _seconds("cheap_seconds", cheap_seconds, limits.CHEAP_SECONDS)
+        self.queue_seconds = _seconds("queue_seconds", queue_seconds, limits.QUEUE_SECONDS)
+        self.start_seconds = _seconds("start_seconds", start_seconds, limits.START_SECONDS)
+        self.on_event = on_event
+        self.lanes = {
+            "cheap": _Lane("cheap", cheap, cheap_q),
+            "heavy": _Lane("heavy", heavy, heavy_queue),
+        }
+        self.restarts = 0
+        self.spawn_failures = 0
+        self._lock = threading.Lock()
+        self._wake = threading.Event()  # the supervisor's next round, now
+        self._closing = False
+        self._supervisor: threading.Thread | None = None
+        self._ctx: Any = None
+        # one exchange a worker at most, plus the ones still ending after a kill
+        self._threads = concurrent.futures.ThreadPoolExecutor(
+            max_workers=2 * (heavy + cheap) + 4, thread_name_prefix="modlights-exchange"
+        )
+        self._finalizer = weakref.finalize(self, _stop, self.lanes, self._threads)
+
+    # -- sizes (the heavy lane's, as before there were lanes; the totals)
+    @property
+    def workers(self) -> int:
+        """The heavy lane's worker processes."""
+        return self.lanes["heavy"].size
+
+    @property
+    def queue(self) -> int:
+        """Requests that may wait for a heavy-lane worker."""
+        return self.lanes["heavy"].queue
+
+    @property
+    def pending(self) -> int:
+        """Requests holding or waiting for a worker, all lanes."""
+        return sum(lane.pending for lane in self.lanes.values())
+
+    @property
+    def in_flight(self) -> int:
+        """Requests whose task a worker runs, all lanes."""
+        return sum(lane.busy for lane in self.lanes.values())
+
+    @property
+    def queued(self) -> int:
+        """Requests waiting for a worker, all lanes."""
+        return sum(lane.waiting for lane in self.lanes.values())
+
+    # -- life
+    def start(self) -> WorkerPool:
+        """Start the workers (in the background: see :meth:`readiness`); returns at once."""
+        self._ensure_running()
+        return self
+
+    def _ensure_running(self) -> None:
+        """Make sure the supervisor thread runs (it starts the workers)."""
+        if self._closing:
+            raise EngineFailure("the service is shutting down")
+        with self._lock:
+            if self._supervisor is not None and self._supervisor.is_alive():
+                return
+            if self._supervisor is not None:
+                log.error("the worker pool's supervisor stopped; starting it again")
+            if self._ctx is None:
+                self._ctx = _context()
+            self._supervisor = threading.Thread(
+                target=self._supervise, name="modlights-pool-supervisor", daemon=True
+            )
+            self._supervisor.start()
+
+    def close(self) -> None:
+        """Stop the pool: waiting requests fail with :class:`EngineFailure` and every
+        worker is killed. Idempotent."""
+        with self._lock:
+            self._closing = True
+            for lane in self.lanes.values():
+                while lane.waiters:
+                    fut = lane.waiters.popleft()
+                    if fut.set_running_or_notify_cancel():
+                        fut.set_exception(EngineFailure("the service is shutting down"))
+        self._wake.set()
+        _stop(self.lanes, self._threads)
+        supervisor = self._supervisor
+        if supervisor is not None and supervisor is not threading.current_thread():
+            supervisor.join(5)
+
+    def _event(self, what: str) -> None:
+        if what == "restart":
+            self.restarts += 1
+        if self.on_event is not None:
+            try:
+                self.on_event(what)
+            except Exception:  # noqa: BLE001 - an observer must not break the pool
+                log.exception("the worker pool's event observer failed")
+
+    def _supervise(self) -> None:
+        """The supervisor thread: every :data:`SUPERVISE_SECONDS` (or when woken), drop
+        idle workers whose process ended (the out-of-memory killer, a signal from
+        outside) and start the missing ones, each in a thread of its own."""
+        while not self._closing:
+            try:
+                self._round()
+            except Exception:  # noqa: BLE001 - the supervisor must go on
+                log.exception("the worker pool's supervisor failed a round")
+            self._wake.wait(SUPERVISE_SECONDS)
+            self._wake.clear()
+
+    def _round(self) -> None:
+        now = time.monotonic()
+        dead = 0
+        starting = []
+        with self._lock:
+            for lane in self.lanes.values():
+                for worker in [w for w in lane.idle if not w.alive()]:
+                    lane.idle.remove(worker)
+                    lane.workers.discard(worker)
+                    worker.kill()
+                    dead += 1
+                    log.warning("an idle %s-lane worker died; replacing it", lane.name)
+                if now < lane.next_spawn or self._closing:
+                    continue
+                while len(lane.workers) < lane.size:
+                    worker = _Worker(lane)
+                    lane.workers.add(worker)
+                    starting.append(worker)
+        for _ in range(dead):
+            self._event("restart")
+        for worker in starting:
+            threading.Thread(
+                target=self._spawn, args=(worker,), name="modlights-worker-start", daemon=True
+            ).start()
+
+    def _spawn(self, worker: _Worker) -> None:
+        lane = worker.lane
+        try:
+            worker.start(self._ctx, self.memory_bytes, self.nice, self.start_seconds)
+        except Exception as e:  # noqa: BLE001 - logged; the supervisor tries again
+            worker.kill()
+            with self._lock:
+                lane.workers.discard(worker)
+                if self._closing:
+                    return
+                self.spawn_failures += 1
+                lane.failures += 1
+                backoff = min(MAX_BACKOFF_SECONDS, SUPERVISE_SECONDS * 2 ** min(lane.failures, 10))
+                lane.next_spawn = time.monotonic() + backoff
+            log.error(
+                "a %s-lane worker did not start (%s); the next try in %.1f s",
+                lane.name,
+                f"{type(e).__name__}: {e}",
+                backoff,
+            )
+            return
+        with self._lock:
+            if self._closing:
+                worker.kill()
+                lane.workers.discard(worker)
+                return
+            lane.failures = 0
+            worker.state = "idle"
+            if not lane.warm and lane.ready >= lane.size:
+                lane.warm = True
+            lane.give(worker)
+
+    def _replace(self, worker: _Worker) -> None:
+        """A killed or dead worker leaves its lane; the supervisor starts another now."""
+        with self._lock:
+            worker.lane.workers.discard(worker)
+        self._wake.set()
+
+    def readiness(self) -> tuple[bool, dict]:
+        """(whether the service can do solver work now, the lanes' state): ready when
+        the pool is not closing, its supervisor thread runs, and every lane has had all
+        of its first workers warm and has a warm worker now."""
+        with self._lock:
+            lanes = {
+                name: {
+                    "workers": lane.size,
+                    "ready": lane.ready,
+                    "busy": lane.busy,
+                    "queued": lane.waiting,
+                    "queue": lane.queue,
+                }
+                for name, lane in self.lanes.items()
+            }
+            ok = (
+                not self._closing
+                and self._supervisor is not None
+                and self._supervisor.is_alive()
+                and all(lane.warm and lane.ready > 0 for lane in self.lanes.values())
+            )
+        return ok, lanes
+
+    # -- work
+    async def run(
+        self,
+        fn: Callable,
+        *args: Any,
+        timeout: float,
+        request: Any = None,
+        lane: str = "heavy",
+    ) -> Any:
+        """``fn(*args)`` in a worker of ``lane``; its result, or what it raised (see
+        :func:`worker_process.call`).
+
+        fn must be a module-level function. timeout: seconds of work, counted from
+        when a worker receives the task. request: a Starlette Request whose client is
+        watched. Raises :class:`Busy` (the lane is full, or no worker came free within
+        ``queue_seconds``), :class:`Deadline`, :class:`EngineFailure` (the worker died
+        or ran out of memory, or the pool is closing), :class:`ClientGone`,
+        :class:`Unpicklable` (the arguments cannot be sent), ValueError for an unknown
+        lane.
+        """
+        if lane not in self.lanes:
+            raise ValueError(f"lane must be one of {', '.join(LANES)}, got {lane!r}")
+        self._ensure_running()
+        try:
+            payload = pickle.dumps((fn, args), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as e:  # noqa: BLE001 - RecursionError, PicklingError...
+            raise Unpicklable(
+                f"the request's data cannot be handed to a worker ({type(e).__name__})"
+            ) from None
+        if lane == "cheap":
+            try:
+                return await self._run(self.lanes["cheap"], payload, timeout, request, True)
+            except _Overran:
+                self._event("restart")
+                self._event("demoted")
+        return await self._run(self.lanes["heavy"], payload, timeout, request, False)
+
+    async def _run(
+        self, lane: _Lane, payload: bytes, timeout: float, request: Any, sliced: bool
+    ) -> Any:
+        with self._lock:
+            if lane.pending >= lane.capacity:
+                raise Busy(
+                    f"all {lane.size} workers of the {lane.name} lane are busy and "
+                    f"{lane.queue} requests wait; try again shortly"
+                )
+            lane.pending += 1
+        try:
+            worker = await self._acquire(lane, request)
+            data = await self._call(worker, payload, timeout, request, sliced)
+        finally:
+            with self._lock:
+                lane.pending -= 1
+        try:
+            kind, value = pickle.loads(data)
+        except Exception as e:  # noqa: BLE001 - the answer, not the pool, fails
+            raise EngineFailure(
+                f"the worker's answer could not be read ({type(e).__name__})"
+            ) from None
+        if kind == "ok":
+            return value
+        if isinstance(value, MemoryError):
+            raise EngineFailure(
+                "the request needs more memory than a worker may use "
+                f"({self.memory_bytes >> 20} MiB)"
+            )
+        raise value
+
+    async def _acquire(self, lane: _Lane, request: Any) -> _Worker:
+        """An idle warm worker of ``lane``, waiting in line for one. Raises
+        :class:`Busy` past ``queue_seconds`` of waiting (``start_seconds`` while the
+        lane has no warm worker yet: workers starting are no reason to give up),
+        :class:`ClientGone`, :class:`EngineFailure` (closing)."""
+        with self._lock:
+            while lane.idle:
+                worker = lane.idle.pop()
+                if worker.alive():
+                    worker.state = "busy"
+                    return worker
+                worker.kill()
+                lane.workers.discard(worker)
+                self._wake.set()
+            fut: concurrent.futures.Future = concurrent.futures.Future()
+            lane.waiters.append(fut)
+        start = time.monotonic()
+        waiter = asyncio.wrap_future(fut)
+        try:
+            while not (await asyncio.wait({waiter}, timeout=POLL_SECONDS))[0]:
+                if request is not None and await request.is_disconnected():
+                    raise ClientGone("the client disconnected")
+                waited = time.monotonic() - start
+                with self._lock:
+                    warm = lane.ready > 0
+                if waited >= (self.queue_seconds if warm else self.start_seconds):
+                    raise Busy(
+                        f"no worker of the {lane.name} lane came free within "
+                        f"{waited:.0f} s; try again shortly"
+                    )
+            handed: _Worker = waiter.result()  # EngineFailure when the pool closed
+            handed.state = "busy"
+            return handed
+        except BaseException:
+            with self._lock:
+                if not fut.cancel() and fut.exception() is None:
+                    lane.give(fut.result())  # handed over as we gave up: pass it on
+            raise
+
+    async def _call(
+        self, worker: _Worker, payload: bytes, timeout: float, request: Any, sliced: bool
+    ) -> bytes:
+        """Send one task and return the worker's answer frame. The clock starts now:
+        past ``timeout`` seconds the worker is killed (:class:`Deadline`), in the
+        cheap lane past ``cheap_seconds`` too (:class:`_Overran`). The client is
+        watched every :data:`POLL_SECONDS` (:class:`ClientGone`)."""
+        limit = self.cheap_seconds if sliced and self.cheap_seconds < timeout else None
+        start = time.monotonic()
+        try:
+            fut = self._threads.submit(worker.exchange, payload)
+        except RuntimeError:  # the pool's threads were shut down: closing
+            worker.kill()
+            raise EngineFailure("the service is shutting down") from None
+        waiter = asyncio.wrap_future(fut)
+        try:
+            while not (await asyncio.wait({waiter}, timeout=POLL_SECONDS))[0]:
+                elapsed = time.monotonic() - start
+                if limit is not None and elapsed >= limit:
+                    raise _Overran()
+                if elapsed >= timeout:
+                    self._event("restart")
+                    raise Deadline(
+                        f"the request's work took longer than its deadline of "
+                        f"{timeout:g} s and was stopped"
+                    )
+                if request is not None and await request.is_disconnected():
+                    self._event("restart")
+                    raise ClientGone("the client disconnected")
+            data = waiter.result()
+            if data is None:
+                self._event("restart")
+                how = await asyncio.to_thread(worker.exit_description)
+                raise EngineFailure(
+                    f"the engine's worker process died ({how}); the request was not completed"
+                )
+        except BaseException as e:
+            worker.kill()
+            self._replace(worker)
+            if isinstance(e, asyncio.CancelledError):
+                # Only the server cancels a request's task: shutting down, past its
+                # grace period. The worker is killed and the request answered, not
+                # left to die with a traceback.
+                self._event("restart")
+                raise EngineFailure(
+                    "the service is shutting down; the request was stopped"
+                ) from None
+            raise
+        with self._lock:
+            worker.state = "idle"
+            worker.lane.give(worker)
+        return data
+
+
+def _stop(lanes: dict, threads: concurrent.futures.ThreadPoolExecutor) -> None:
+    """Kill every worker process of the lanes and stop the exchange threads (best
+    effort; also when the pool is collected)."""
+    for lane in lanes.values():
+        for worker in list(lane.workers):
+            with contextlib.suppress(Exception):
+                worker.kill()
+    threads.shutdown(wait=False, cancel_futures=True)
+    for lane in lanes.values():
+        for worker in list(lane.workers):
+            if worker.process is not None:
+                with contextlib.suppress(Exception):
+                    worker.process.join(2)
+
+
+def _check_int(name: str, v: Any, lo: int, hi: int | None = None) -> None:
+    if type(v) is not int or v < lo or (hi is not None and v > hi):
+        allowed = f">= {lo}" if hi is None else f"from {lo} to {hi}"
+        raise ValueError(f"{name} must be an int {allowed}, got {v!r}")
+
+
+def _seconds(name: str, v: Any, default: float) -> float:
+    if v is None:
+        return default
+    if not (isinstance(v, (int, float)) and not isinstance(v, bool) and 0 < v <= 3600):
+        raise ValueError(f"{name} must be seconds above 0 and at most 3600, got {v!r}")
+    return float(v)
