@@ -249,6 +249,7 @@ async function engineReady() {
     el.appendChild(frag);
     updateTiles();          // colours first: a layout read before them would animate them in
     fitBoard();
+    el.parentElement.scrollLeft = 0;    // a wide board shows its first columns first
   }
 
   function fitBoard() {
@@ -273,6 +274,9 @@ async function engineReady() {
     size = Math.max(size, 14);
     el.style.setProperty("--tile", size + "px");
     el.classList.toggle("tiny", size < 26);
+    // tiles stay at least 14 px (a finger's reach): a board wider than that scrolls
+    // sideways in its frame, and a line below it says so
+    $("board-scroll-note").hidden = wrap.scrollWidth <= wrap.clientWidth;
   }
 
   function updateTiles() {
