@@ -1,6 +1,7 @@
 """The static site's game as a player meets it (issue 32), in headless Chromium over
 ``modlights site DIR`` served by http.server: boards wider than a phone scroll to
-every column while narrow ones stay centred.
+every column while narrow ones stay centred, the playground's menus show a loaded
+board, and no message (toast, screen-reader status) outlives the board it was about.
 
 Tile states are checked against ``Board.press``, generated puzzles against
 ``ml.generate`` with the same seed.
@@ -251,3 +252,165 @@ def test_narrow_boards_stay_centred(open_page, viewport, tmp_path):
     wait_play(page)
     assert_fits_centred(page)
     shot(page, tmp_path, f"custom-21-{w}")
+
+
+# ----------------------------------------------------------------------------- playground
+def load_code(page, code):
+    page.fill("#code-input", code)
+    page.click("#load-code")
+
+
+def menus(page):
+    """The playground's menus: (rows, cols, states, pattern value, pattern text, wrap)."""
+    return (
+        int(page.input_value("#pg-rows")),
+        int(page.input_value("#pg-cols")),
+        int(page.input_value("#pg-states")),
+        page.input_value("#pg-pattern"),
+        page.eval_on_selector("#pg-pattern", "s => s.selectedOptions[0].textContent"),
+        page.is_checked("#pg-wrap"),
+    )
+
+
+def playground_taps_match(page, board, picks):
+    """With the Tap tool, tapping ``picks`` on the (empty) playground board gives the
+    states Board.press gives on ``board``."""
+    page.check("#tool-play")
+    state = np.zeros(board.shape, dtype=np.int64)
+    for pos in picks:
+        tile(page, pos).click()
+        state = board.press(state, pos)
+        assert np.array_equal(page_state(page, board), state), pos
+
+
+def test_load_code_sets_the_menus_and_new_board_follows_them(page, tmp_path):
+    """After Load code the playground's menus show the loaded board (size, states,
+    pattern, wrap), so New empty board makes one like it: a diagonal board's code
+    sets Pattern to diagonal (it stayed at "cross", and New empty board then silently
+    made a cross board). Custom offsets and a mixed board's per-tile patterns show as
+    "as loaded" and New empty board reuses them; a named pattern's code takes that
+    entry away again."""
+    goto(page, "playground")
+    assert menus(page) == (5, 5, 3, "cross", "cross", False)
+    diagonal = ml.Board.grid(4, 6, 4, "diagonal", wrap=True)
+    start = diagonal.press(np.zeros((4, 6), dtype=np.int64), (1, 2))
+    load_code(page, ml.Puzzle(diagonal, start).code)
+    page.wait_for_selector('#board[data-rows="4"][data-cols="6"][data-states="4"]')
+    assert np.array_equal(page_state(page, diagonal), start)
+    assert menus(page) == (4, 6, 4, "diagonal", "diagonal", True)
+    page.click("#pg-new")
+    page.wait_for_function("!document.querySelector('#board .tile[data-state=\"1\"]')")
+    assert page.inner_text("#play-info") == "4×6 · 4 states · diagonal · wrap"
+    playground_taps_match(page, diagonal, [(0, 0), (3, 5), (1, 2)])
+
+    custom = ml.Board.grid(3, 5, 3, [(0, 0), (0, 2), (1, -1)])
+    load_code(page, ml.Puzzle(custom, np.zeros((3, 5), dtype=np.int64)).code)
+    page.wait_for_function("document.querySelector('#pg-pattern').value === 'loaded'")
+    assert menus(page) == (3, 5, 3, "loaded", "as loaded", False)
+    page.fill("#pg-cols", "6")  # custom offsets fit any size
+    page.click("#pg-new")
+    page.wait_for_selector('#board[data-rows="3"][data-cols="6"]')
+    playground_taps_match(
+        page, ml.Board.grid(3, 6, 3, [(0, 0), (0, 2), (1, -1)]), [(0, 1), (1, 3), (2, 0)]
+    )
+
+    mix = [["cross", "knight", "square"], ["vertical", [(0, 1), (1, 1)], "diagonal"]]
+    mixed = ml.Board.grid(2, 3, 5, mix, wrap=True)
+    load_code(page, ml.Puzzle(mixed, np.zeros((2, 3), dtype=np.int64)).code)
+    page.wait_for_selector('#board[data-rows="2"][data-cols="3"][data-states="5"]')
+    assert menus(page) == (2, 3, 5, "loaded", "as loaded", True)
+    page.click("#pg-new")
+    playground_taps_match(page, mixed, [(0, 0), (0, 1), (1, 1), (1, 2)])
+    page.fill("#pg-rows", "3")  # a per-tile mix only fits its own size
+    page.click("#pg-new")
+    assert page.inner_text("#pg-error") == (
+        "The loaded mixed pattern is 2×3: keep that size for it, or pick another pattern"
+    )
+    assert page.locator('#board[data-rows="2"]').count() == 1
+
+    knight = ml.Board.grid(2, 2, 2, "knight")
+    load_code(page, ml.Puzzle(knight, np.zeros((2, 2), dtype=np.int64)).code)
+    page.wait_for_function("document.querySelector('#pg-pattern').value === 'knight'")
+    assert menus(page) == (2, 2, 2, "knight", "knight", False)
+    assert page.locator("#pg-pattern option[value=loaded]").count() == 0
+    assert page.inner_text("#pg-error") == ""
+    shot(page, tmp_path, "playground-loaded")
+
+
+def test_load_code_clears_the_old_boards_messages(page):
+    """A message about the board on screen ("No hint: ..." for a start no taps
+    clear) goes when another board is loaded, and when New empty board replaces it;
+    it stayed up over the next board."""
+    goto(page, "playground")
+    stuck = ml.Board.grid(1, 2, 2, "cross", locked=[(0, 1)])  # a tap adds [1, 1]
+    unsolvable = ml.Puzzle(stuck, np.array([[0, 1]])).code
+    solvable = ml.Puzzle(stuck, np.array([[1, 1]])).code
+    for replace in ("load", "new"):
+        load_code(page, unsolvable)
+        page.wait_for_selector('#board[data-rows="1"][data-cols="2"]')
+        page.click("#hint")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert page.inner_text("#toast").startswith("No hint: ")
+        if replace == "load":
+            load_code(page, solvable)
+            page.wait_for_function(
+                "document.querySelector('#board .tile[data-col=\"0\"]').dataset.state === '1'"
+            )
+        else:
+            page.click("#pg-new")
+            page.wait_for_function(
+                "document.querySelector('#board .tile[data-col=\"1\"]').dataset.state === '0'"
+            )
+        assert page.is_hidden("#toast"), replace
+        assert page.inner_text("#toast") == ""
+
+
+def status(page):
+    return page.text_content("#status")
+
+
+def test_status_keeps_no_stale_solved_message(page):
+    """The screen-reader status line (a hidden live region) does not keep "Solved
+    ..." once the solved board is left or replaced: not on the playground after a
+    solved daily puzzle, not after loading another code, New empty board, or an
+    undo in the playground."""
+    goto(page, "daily")
+    page.click("#daily-0")
+    wait_play(page)
+    p = ml.daily(today())[0]
+    page.click("#hint")
+    page.wait_for_selector("#board .tile.hinted")
+    after = page_state(page, p.board)
+    for pos in p.solver.solve(after, minimal=True).moves():
+        tile(page, pos).click()
+    page.wait_for_selector("#complete:not([hidden])")
+    assert status(page).startswith("Solved in ")
+    page.click("#complete-close")
+    goto(page, "playground")
+    assert status(page) == ""
+
+    board = ml.Board.grid(3, 3, 3, "cross")
+    start = board.press(np.zeros((3, 3), dtype=np.int64), (1, 1), 2)  # one tap solves it
+    code = ml.Puzzle(board, start).code
+    page.check("#tool-play")
+    for leave in ("load", "new", "undo"):
+        load_code(page, code)
+        page.wait_for_function(
+            'document.querySelector(\'#board .tile[data-row="1"][data-col="1"]\')'
+            ".dataset.state === '2'"
+        )
+        assert status(page) == "Loaded: 3×3 · 3 states · cross."
+        tile(page, (1, 1)).click()
+        page.wait_for_function("document.querySelector('#status').textContent !== ''")
+        assert status(page) == "Solved in 1 tap."
+        if leave == "load":
+            load_code(page, code)
+            page.wait_for_function("document.querySelector('#tap-count').textContent === '0'")
+            assert status(page) == "Loaded: 3×3 · 3 states · cross."
+        elif leave == "new":
+            page.click("#pg-new")
+            page.wait_for_function("document.querySelector('#tap-count').textContent === '0'")
+            assert status(page) == ""
+        else:
+            page.click("#undo")
+            assert status(page) == ""
