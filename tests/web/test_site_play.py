@@ -4,7 +4,7 @@ every column while narrow ones stay centred, the playground's menus show a loade
 board, and no message (toast, screen-reader status) outlives the board it was about.
 
 Tile states are checked against ``Board.press``, generated puzzles against
-``ml.generate`` with the same seed.
+``ml.generate`` with the same seed, the dialog's figures against the Solver.
 """
 
 from __future__ import annotations
@@ -414,3 +414,30 @@ def test_status_keeps_no_stale_solved_message(page):
         else:
             page.click("#undo")
             assert status(page) == ""
+
+
+# ----------------------------------------------------------------------------- dialog
+def test_hinted_dialog_speaks_plainly(page, tmp_path):
+    """The solved dialog of a try with a hint says so in a player's words: "You used a
+    hint, so this try earns no stars." (it read "A hint was used (hinted): ...")."""
+    goto(page, "daily")
+    page.click("#daily-1")
+    wait_play(page)
+    p = ml.daily(today())[1]
+    page.click("#hint")
+    page.wait_for_selector("#board .tile.hinted")
+    after = page_state(page, p.board)
+    rest = p.solver.solve(after, minimal=True).moves()
+    for pos in rest:
+        tile(page, pos).click()
+    page.wait_for_selector("#complete:not([hidden])")
+    taps = 1 + len(rest)
+    said = f"{taps} tap" + ("" if taps == 1 else "s")
+    timer = page.inner_text("#timer")
+    assert page.inner_text("#complete-text") == (
+        f"Solved in {said} and {timer}. The fewest possible is {p.min_taps}. "
+        "You used a hint, so this try earns no stars."
+    )
+    assert page.get_attribute("#complete-stars", "data-stars") == "0"
+    assert status(page) == f"Solved in {said} with a hint: no stars."
+    shot(page, tmp_path, "hinted-dialog")

@@ -571,12 +571,13 @@ async function engineReady() {
     $("complete-stars").dataset.stars = stars;
     $("complete").dataset.hinted = cur.hinted ? "true" : "false";
     let text = "Solved in " + count(taps, "tap") + " and " + clock(time) + ". The fewest possible is " + cur.puzzle.min_taps + ".";
-    if (cur.hinted) text += " A hint was used (hinted): no stars for this try.";
+    if (cur.hinted) text += " You used a hint, so this try earns no stars.";
     else if (improved) text += " New personal best!";
     $("complete-text").textContent = text;
     $("complete-next").hidden = !cur.next;
     $("complete").hidden = false;
-    say("Solved in " + count(taps, "tap") + ", " + count(stars, "star") + ".");
+    say("Solved in " + count(taps, "tap") + (cur.hinted ? " with a hint: no stars."
+      : ", " + count(stars, "star") + "."));
     $("complete-next").hidden ? $("complete-retry").focus() : $("complete-next").focus();
   }
 
