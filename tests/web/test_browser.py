@@ -242,7 +242,7 @@ def test_hint_outlines_the_changed_tiles_and_withholds_stars(page, tmp_path):
         assert marked(page, "hinted") == []  # the outline goes with the next tap
     page.wait_for_selector("#complete:not([hidden])")
     assert page.get_attribute("#complete-stars", "data-stars") == "0"
-    assert "hinted" in page.inner_text("#complete-text")
+    assert "You used a hint, so this try earns no stars." in page.inner_text("#complete-text")
     assert page.evaluate("localStorage.getItem('modlights.bests')") is None
     shot(page, tmp_path, "hint-complete")
 
@@ -738,4 +738,4 @@ def test_reset_after_a_hint_starts_a_try_with_stars(page):
         tile(page, pos).click()
     page.wait_for_selector("#complete:not([hidden])")
     assert page.get_attribute("#complete-stars", "data-stars") == "3"
-    assert "hinted" not in page.inner_text("#complete-text")
+    assert "You used a hint" not in page.inner_text("#complete-text")

@@ -249,6 +249,7 @@ async function engineReady() {
     el.appendChild(frag);
     updateTiles();          // colours first: a layout read before them would animate them in
     fitBoard();
+    el.parentElement.scrollLeft = 0;    // a wide board shows its first columns first
   }
 
   function fitBoard() {
@@ -273,6 +274,9 @@ async function engineReady() {
     size = Math.max(size, 14);
     el.style.setProperty("--tile", size + "px");
     el.classList.toggle("tiny", size < 26);
+    // tiles stay at least 14 px (a finger's reach): a board wider than that scrolls
+    // sideways in its frame, and a line below it says so
+    $("board-scroll-note").hidden = wrap.scrollWidth <= wrap.clientWidth;
   }
 
   function updateTiles() {
@@ -397,6 +401,7 @@ async function engineReady() {
 
   // ------------------------------------------------------------------ playing
   function tapAt(i) {
+    say("");                        // the last message (solved, locked, hint) is stale
     cur.model.press(cur.state, i, 1);
     cur.history.push(i);
     cur.hintMarks = [];
@@ -427,6 +432,8 @@ async function engineReady() {
     if (cur.model.solved(cur.state) && cur.history.length > 0) finish();
   }
 
+  /** The hidden live region's message for screen readers ("" clears it: a board
+   * shown, a tap, an undo or a reset makes the last one stale). */
   function say(msg) { $("status").textContent = msg; }
 
   function undo() {
@@ -435,6 +442,7 @@ async function engineReady() {
     cur.model.press(cur.state, i, cur.model.n - 1);
     cur.hintMarks = [];
     cur.solution = null;
+    say("");
     updateTiles();
   }
 
@@ -448,6 +456,7 @@ async function engineReady() {
     cur.done = false;
     cur.elapsed = 0;
     cur.t0 = null;
+    say("");
     updateTiles();
   }
 
@@ -562,12 +571,13 @@ async function engineReady() {
     $("complete-stars").dataset.stars = stars;
     $("complete").dataset.hinted = cur.hinted ? "true" : "false";
     let text = "Solved in " + count(taps, "tap") + " and " + clock(time) + ". The fewest possible is " + cur.puzzle.min_taps + ".";
-    if (cur.hinted) text += " A hint was used (hinted): no stars for this try.";
+    if (cur.hinted) text += " You used a hint, so this try earns no stars.";
     else if (improved) text += " New personal best!";
     $("complete-text").textContent = text;
     $("complete-next").hidden = !cur.next;
     $("complete").hidden = false;
-    say("Solved in " + count(taps, "tap") + ", " + count(stars, "star") + ".");
+    say("Solved in " + count(taps, "tap") + (cur.hinted ? " with a hint: no stars."
+      : ", " + count(stars, "star") + "."));
     $("complete-next").hidden ? $("complete-retry").focus() : $("complete-next").focus();
   }
 
@@ -610,16 +620,68 @@ async function engineReady() {
     return $(id).value.trim() === "" ? null : intField(id, lo, hi);
   }
 
+  /* The pattern of the last loaded code when it has no name (custom offsets, or a
+   * mixed board's per-tile patterns): {pattern, mixed, rows, cols}, offered in the
+   * playground's Pattern menu as its "loaded" entry; null when there is none. */
+  let loadedPattern = null;
+
+  /** Set the playground's menus (size, states, pattern, wrap) to those of model `m`,
+   * so that they show the board on screen and New empty board makes one like it. */
+  function showMenusOf(m) {
+    $("pg-rows").value = m.rows;
+    $("pg-cols").value = m.cols;
+    $("pg-states").value = m.n;
+    $("pg-wrap").checked = m.wrap;
+    const sel = $("pg-pattern"), pattern = m.board.pattern;
+    let extra = sel.querySelector("option[value=loaded]");
+    if (typeof pattern === "string") {
+      if (extra) extra.remove();
+      loadedPattern = null;
+      sel.value = pattern;
+      return;
+    }
+    loadedPattern = { pattern: pattern, mixed: m.mixed, rows: m.rows, cols: m.cols };
+    if (!extra) {             // short enough for the menu's width (the info line names it)
+      extra = document.createElement("option");
+      extra.value = "loaded";
+      extra.textContent = "as loaded";
+      sel.appendChild(extra);
+    }
+    sel.value = "loaded";
+  }
+
+  /** The pattern New empty board uses for a rows x cols board: the menu's name, a
+   * random mix, or the loaded code's own pattern (a mixed one only at its own size). */
+  function menuPattern(rows, cols) {
+    const name = $("pg-pattern").value;
+    if (name === "mixed") return randomMixed(rows, cols);
+    if (name !== "loaded") return name;
+    const lp = loadedPattern;
+    if (lp.mixed && (lp.rows !== rows || lp.cols !== cols)) {
+      throw new Error("The loaded mixed pattern is " + lp.rows + "×" + lp.cols +
+        ": keep that size for it, or pick another pattern");
+    }
+    return lp.pattern;
+  }
+
   function newPlayground() {
     const rows = intField("pg-rows", 1, 30), cols = intField("pg-cols", 1, 30);
     const n = intField("pg-states", 2, 255);
-    const name = $("pg-pattern").value;
     const board = Board.grid(rows, cols, { states: n, wrap: $("pg-wrap").checked,
-      pattern: name === "mixed" ? randomMixed(rows, cols) : name });
+      pattern: menuPattern(rows, cols) });
     const zeros = Array.from({ length: rows }, () => new Array(cols).fill(0));
     dispose(pgSession);
     pgSession = newSession("playground", board, zeros, { title: "Playground" });
     cur = pgSession;
+  }
+
+  /** The playground's board was replaced or edited: a search for the old one stops
+   * (its answer would be dropped), and its messages (a solution's note, "No
+   * solution", the live region's "Solved") go. */
+  function boardChanged() {
+    if (cancelWork) cancelWork();
+    clearToast();
+    say("");
   }
 
   function boardWithMasks(m) {
@@ -657,6 +719,7 @@ async function engineReady() {
     cur.hintMarks = [];
     cur.solution = null;
     $("code-output").value = "";
+    boardChanged();
     updateTiles();
   }
 
@@ -671,6 +734,7 @@ async function engineReady() {
     cur.hintMarks = [];
     cur.solution = null;
     $("code-output").value = "";
+    boardChanged();
     updateTiles();
   }
 
@@ -711,12 +775,11 @@ async function engineReady() {
       return;
     }
     cur = pgSession;
-    $("pg-rows").value = cur.model.rows;
-    $("pg-cols").value = cur.model.cols;
-    $("pg-states").value = cur.model.n;
-    $("pg-wrap").checked = cur.model.wrap;
+    boardChanged();
+    showMenusOf(cur.model);
     $("code-output").value = await p.code;
     showPlay();
+    say("Loaded: " + describe(cur.model) + ".");
   }
 
   // ------------------------------------------------------------------ screens
@@ -747,6 +810,7 @@ async function engineReady() {
     $("play-title").textContent = cur.title;
     $("play-info").textContent = describe(cur.model) +
       (cur.puzzle ? " · " + cur.puzzle.difficulty : "");
+    say("");                        // a message of the board left (or replaced) is stale
     buildBoard();
     if (pendingToast) { toast(pendingToast); pendingToast = null; }
     if (cur.t0 !== null || cur.elapsed) startTimer();
@@ -1030,6 +1094,7 @@ async function engineReady() {
     $("pg-new").addEventListener("click", () => {
       $("pg-error").textContent = "";
       try { newPlayground(); } catch (e) { $("pg-error").textContent = e.message; return; }
+      boardChanged();
       showPlay();
     });
     $("pg-random").addEventListener("click", randomStart);
