@@ -51,6 +51,80 @@ def test_bad_budgets_are_value_errors():
             s.solve(np.zeros((3, 3), int), budget=bad)
 
 
+def _roomy_default(monkeypatch) -> None:
+    """DEFAULT_SECONDS made 60: the searches below take about 0.5 s alone, but a test
+    must not depend on the machine's load (the figure is measured, not tested)."""
+    import modlights.solver as solver_module
+
+    monkeypatch.setattr(solver_module, "DEFAULT_SECONDS", 60.0)
+
+
+def test_the_default_proves_the_39x39_all_on_board(monkeypatch):
+    """Issue 32: the default budget counted coset elements (2^24 here) and answered an
+    unproved 625 taps on the all-on 39 x 39 board (|ker A| = 2^32), which the
+    transform search proves in about half a second; the default is now time."""
+    _roomy_default(monkeypatch)
+    b = ml.Board.grid(39, 39)
+    s = ml.Solver(b)
+    assert s.kernel_size > s._default_count  # past the default's whole-coset count
+    ones = np.ones((39, 39), int)
+    sol = s.solve(ones)
+    ref = s.solve(ones, budget=2**33)  # an explicit count that covers the coset
+    assert ref.proven_minimal
+    assert sol.proven_minimal and sol.length == ref.length
+    assert not b.apply(ones, sol.taps).any()
+
+
+def test_the_default_batch_gets_seconds_a_board_past_the_count(monkeypatch):
+    """min_taps_many / solve_many: a coset past the default's count gets
+    DEFAULT_SECONDS a board, and these (|ker A| = 2^27) are proved within it."""
+    _roomy_default(monkeypatch)
+    b = ml.Board.grid(27, 35)
+    s = ml.Solver(b)
+    assert s.kernel_size > s._default_count
+    states = np.stack([np.ones((27, 35), int), b.random_state(rng=2)])
+    lengths, proven = s.min_taps_many(states)
+    exact = [s.solve(st, budget=2**33) for st in states]
+    assert all(e.proven_minimal for e in exact)
+    assert proven.all() and lengths.tolist() == [e.length for e in exact]
+    taps = s.solve_many(states, minimal=True)
+    assert [int(t.sum()) for t in taps] == lengths.tolist()
+
+
+def test_the_default_is_a_deadline_on_cosets_it_cannot_prove(monkeypatch):
+    """Past its whole-coset count the default searches until DEFAULT_SECONDS (a
+    deadline, counted from the search's start) and answers the best found, unproved."""
+    import time
+
+    import modlights.solver as solver_module
+
+    b = ml.Board.grid(24, 24, states=5, wrap=True)  # |ker A| = 5^21: never covered
+    s = ml.Solver(b)
+    state = b.random_state(rng=1)
+    s.solve(state, budget=0)  # factored
+    monkeypatch.setattr(solver_module, "DEFAULT_SECONDS", 0.5)
+    t = time.perf_counter()
+    sol = s.solve(state)
+    took = time.perf_counter() - t
+    assert not sol.proven_minimal and not b.apply(state, sol.taps).any()
+    assert 0.5 <= took < 0.5 + 2.5  # the stated tolerance is +0.25 s; a loaded machine
+    assert sol.length <= s.solve(state, budget=0).length  # at least the greedy answer
+
+
+def test_the_default_searches_small_cosets_whole_by_count():
+    """A coset within the default's count is searched whole, exactly as that count
+    budget does (the same taps on every machine), also across a batch."""
+    b = ml.Board.grid(17, 17, states=3)  # |ker A| = 3^12
+    s = ml.Solver(b)
+    assert 1 < s.kernel_size <= s._default_count
+    states = np.stack([b.random_state(rng=i) for i in range(4)])
+    for st in states:
+        a, c = s.solve(st), s.solve(st, budget=s._default_count)
+        assert a.proven_minimal and np.array_equal(a.taps, c.taps)
+    many = s.solve_many(states, minimal=True)
+    assert np.array_equal(many, s.solve_many(states, minimal=True, budget=s._default_count))
+
+
 # ---------------------------------------------------------------- backends and methods
 def test_reference_backend_refuses_the_chase_method():
     b = ml.Board.grid(30, 30)

@@ -102,7 +102,7 @@ export class Interrupted extends Error {
 
 export interface SolveOptions {
   minimal?: boolean;
-  /** coset elements the minimal search may examine */
+  /** coset elements the minimal search may examine (default: `Solver.defaultBudget`) */
   budget?: number;
   target?: number | State;
 }
@@ -118,7 +118,8 @@ export class Solver {
   readonly rank: number;
   readonly kernelSize: bigint;
   readonly isUnique: boolean;
-  /** Python's native default coset budget for this board */
+  /** The default budget (coset elements): a coset within it is searched whole, as
+   * Python's default does; Python searches a larger one for a second (a deadline) */
   readonly defaultBudget: number;
   solvable(state: State, opts?: { target?: number | State }): boolean;
   solve(state: State, opts?: SolveOptions): Solution;

@@ -16,8 +16,11 @@ import { isMixed, parseMixed } from "./patterns.js";
 import { repr, typeName } from "./pyfmt.js";
 import { MAX_TILES, checkDim, isInt, isMapping } from "./validation.js";
 
-/** Coset elements examined by `solve({minimal: true})` when no budget is given, as
- * Python's native default: 2^24, less on boards with many taps (about 2^30 operations). */
+/** The default minimal search's count: 2^24 coset elements, less on boards with many taps
+ * (about 2^30 operations; `Solver#defaultBudget`). A coset within it is searched whole, as
+ * Python's default does (the same answer, proved); past it Python's default searches for
+ * `modlights.solver.DEFAULT_SECONDS` (1 s, a deadline), JavaScript examines that many
+ * elements (its budgets are counts). */
 export const DEFAULT_NATIVE_BUDGET = 2 ** 24;
 const MAX_BUDGET = 2n ** 63n - 1n;
 
@@ -315,7 +318,8 @@ export class Solver {
   /** True when every solvable state has exactly one solution. */
   get isUnique() { return this.kernelSize === 1n; }
 
-  /** The default coset budget: Python's native default for this board. */
+  /** The default coset budget for this board (coset elements): the count within which
+   * Python's default searches a coset whole (see DEFAULT_NATIVE_BUDGET). */
   get defaultBudget() {
     const perStep = Math.max(1, Math.floor(this.nTaps / (this.states === 2 ? 64 : 1)));
     return Math.max(256, Math.min(DEFAULT_NATIVE_BUDGET, Math.floor(2 ** 30 / perStep)));
@@ -375,7 +379,8 @@ export class Solver {
   /**
    * A solution of `state + A x = target`; throws Unsolvable when none exists.
    * minimal (default true): the fewest physical taps found within `budget` coset
-   * elements (default: Python's native default, `defaultBudget`); `provenMinimal` is
+   * elements (default `defaultBudget`: a coset within it is searched whole, proved, as
+   * Python's default does; Python searches a larger one for a second); `provenMinimal` is
    * true only when the whole coset was covered. 0: no search (the greedy descent only).
    * @returns {Solution}
    */

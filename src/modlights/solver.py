@@ -35,10 +35,17 @@ from modlights.search.symmetry import symmetries as board_symmetries
 if TYPE_CHECKING:
     from modlights.search.hardest import Hardest
 
-__all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_BUDGET"]
+__all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_SECONDS", "DEFAULT_BUDGET"]
 
-#: Coset elements examined by ``solve(minimal=True)`` when no budget is given:
-#: the reference engine's Python enumeration, and the native C search.
+#: Seconds a minimal search takes at most when no budget is given (``budget=None``): a
+#: deadline, as a budget of ``DEFAULT_SECONDS`` seconds, for cosets too large to be
+#: searched whole by count (see ``DEFAULT_NATIVE_BUDGET``).
+DEFAULT_SECONDS = 1.0
+#: Cosets of at most this many elements are searched whole, by count, when no budget
+#: is given (well within DEFAULT_SECONDS): the reference engine's Python enumeration,
+#: and the native C searches (fewer on boards with many taps: about 2^30 word
+#: operations). Such a search is exhaustive, so its answer is proved and the same on
+#: every machine.
 DEFAULT_BUDGET = 1 << 20
 DEFAULT_NATIVE_BUDGET = 1 << 24
 
@@ -334,8 +341,9 @@ def _json_safe(v: Any) -> Any:
 
 
 def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | None, float | None]:
-    """budget: None (default), an int (coset elements) or a float (seconds); see
-    :func:`modlights.model.validation.check_budget`."""
+    """budget: None (``default`` coset elements; the Solver's searches resolve None by
+    ``Solver._search_budget`` instead), an int (coset elements) or a float (seconds);
+    see :func:`modlights.model.validation.check_budget`."""
     return check_budget(budget, default)
 
 
@@ -388,8 +396,8 @@ class Solver:
     pseudo-inverse through the dense engine the registry hands them, for boards of at
     most 2^28 matrix entries (ValueError beyond). Boards past MAX_TILES are answered
     only by the algebraic and tensor engines (rank, nullity, kernel_size, det, and
-    over GF(2) bit-packed solutions, ``solve_packed``). Boards with many taps get a
-    default coset budget bounded by work (about 2^30 operations), so
+    over GF(2) bit-packed solutions, ``solve_packed``). Without a budget a minimal
+    search takes about a second at most (DEFAULT_SECONDS; see :meth:`solve`), so
     ``solve(minimal=True)`` on a huge board returns instead of hanging; the minimal
     search holds at most MAX_SEARCH_BYTES of generators. Long native work stops on
     Ctrl-C (KeyboardInterrupt) and leaves the Solver usable.
@@ -533,14 +541,29 @@ class Solver:
         return self._rank_only
 
     @property
-    def _default_budget(self) -> int:
+    def _default_count(self) -> int:
+        """The largest coset the default budget searches whole, by count (see
+        :meth:`_search_budget`): DEFAULT_BUDGET on the reference backend,
+        DEFAULT_NATIVE_BUDGET on the native one, less on boards with many taps."""
         if self.backend != "native":
             return DEFAULT_BUDGET
-        # Boards can be huge (chase-routed grids, wide graph boards) and a coset step
-        # costs O(n_taps) (O(n_taps / 64) over GF(2)): bound the default work to ~2^30
-        # operations (about a second) instead of hanging; proven_minimal stays honest.
+        # a coset step costs O(n_taps) (O(n_taps / 64) over GF(2)): about 2^30
+        # operations at most, well within DEFAULT_SECONDS
         per_step = max(1, self.board.n_taps // (64 if self.n == 2 else 1))
         return max(1 << 8, min(DEFAULT_NATIVE_BUDGET, (1 << 30) // per_step))
+
+    def _search_budget(self, budget: Any, boards: int = 1) -> tuple[int | None, float | None]:
+        """(steps, seconds) of the minimal search of ``boards`` boards: ``budget`` as
+        given (:func:`modlights.model.validation.check_budget`), or for None the
+        default: a coset of at most ``_default_count`` elements whole, by that count
+        (exhaustive: proved, the same answer on every machine), a larger one for
+        DEFAULT_SECONDS a board (a deadline). Builds the factorisation for None."""
+        if budget is not None:
+            return _check_budget(budget)
+        count = self._default_count
+        if self.kernel_size <= count:
+            return count, None
+        return None, DEFAULT_SECONDS * max(1, boards)
 
     @property
     def engine(self) -> str:
@@ -833,16 +856,22 @@ class Solver:
             Search the coset ``x0 + ker A`` for the fewest physical taps (default);
             False returns the engine's particular solution.
         budget : int or float, optional
-            Coset elements to examine (an int) or seconds (a float); 0 means no search.
-            Seconds are a deadline for the call, counted from its start: the coset
-            search and the greedy clean-up after it stop by then (+10% or +0.25 s at
-            most, whichever is larger; a first call that factors the board adds that
-            time, the factorisation is not cut short); the clean-up always gets at
-            least MIN_DESCENT_SECONDS, so a budget of 0.0 s still returns the greedily
-            improved solution on boards whose clean-up is that fast. Default:
-            DEFAULT_NATIVE_BUDGET (2^24) on the native backend, less on boards with many
-            taps (about 2^30 word operations), DEFAULT_BUDGET (2^20) on the reference
-            backend.
+            Coset elements to examine (an int: a count, the same answer on every
+            machine) or seconds (a float); 0 means no search. Seconds are a deadline
+            for the call, counted from its start: the coset search and the greedy
+            clean-up after it stop by then (+10% or +0.25 s at most, whichever is
+            larger; a first call that factors the board adds that time, the
+            factorisation is not cut short); the clean-up always gets at least
+            MIN_DESCENT_SECONDS, so a budget of 0.0 s still returns the greedily
+            improved solution on boards whose clean-up is that fast. Default (None):
+            time, about a second. A coset of at most DEFAULT_NATIVE_BUDGET (2^24)
+            elements on the native backend (fewer on boards with many taps: about
+            2^30 word operations; DEFAULT_BUDGET, 2^20, on the reference backend) is
+            searched whole, as that count would, well within the second: proved, and
+            the same answer on every machine. A larger one is searched for
+            DEFAULT_SECONDS (1.0; a deadline counted from the search's start, as a
+            budget of that many seconds): proved when the search finishes by then,
+            else the best found (``proven_minimal`` False).
         executor : concurrent.futures.Executor, optional
             Any executor (a ``ProcessPoolExecutor``, a Dask client's
             ``get_executor()``): when the budget covers the whole coset, the search is
@@ -890,7 +919,7 @@ class Solver:
         >>> s.solve(state, minimal=False).length >= sol.length
         True
         """
-        steps, seconds = _check_budget(budget, self._default_budget)
+        steps, seconds = _check_budget(budget)
         deadline = _deadline(seconds)
         check_executor(executor)
         progress = _check_progress(progress)
@@ -907,6 +936,9 @@ class Solver:
         if not minimal:
             # X is the engine's new array, owned here: shaped without a copy
             return Solution(self.board, self.board.from_tap_vector(x, copy=False), ks == 1, ks, 0)
+        if budget is None:  # the default: by count or seconds, by the coset's size
+            steps, seconds = self._search_budget(None)
+            deadline = _deadline(seconds)
         t0 = time.perf_counter()
         proof: list = []
         x, proven, examined, pruned = coset_minimum(
@@ -960,7 +992,10 @@ class Solver:
         budget : int or float, optional
             A count of coset elements per board, or seconds for the whole call (a
             deadline as in :meth:`solve`, shared out evenly over the boards not yet
-            searched).
+            searched). Default (None): as in :meth:`solve`, per board: cosets within
+            the default count searched whole (in one C call for the batch), larger
+            ones for DEFAULT_SECONDS a board (the call's deadline is DEFAULT_SECONDS
+            times the number of solvable boards, shared out as seconds are).
         executor : concurrent.futures.Executor, optional
             When the budget covers the whole coset, the boards are split by rows over
             its workers.
@@ -979,7 +1014,8 @@ class Solver:
         Notes
         -----
         When the budget covers the whole coset (the default does for kernels up to
-        2^24 elements) the native backend searches every board in one C call, the
+        2^24 elements, fewer on boards with many taps) the native backend searches
+        every board in one C call, the
         kernel shared (:func:`modlights.search.minimal.min_lengths_many`); otherwise
         each board is searched as :meth:`solve` would, within the budget. Ctrl-C stops
         it within a second (KeyboardInterrupt).
@@ -993,7 +1029,7 @@ class Solver:
         (array([7, 4, 5, 5]), array([ True,  True,  True,  True]))
         """
         check_executor(executor)
-        steps, seconds = _check_budget(budget, self._default_budget)
+        steps, seconds = _check_budget(budget)
         deadline = _deadline(seconds)
         progress = _check_progress(progress)
         R = self._rhs_many(states, target)
@@ -1001,6 +1037,9 @@ class Solver:
         lengths = np.full(len(ok), -1, dtype=np.int64)
         proven = np.ones(len(ok), dtype=bool)
         rows = np.flatnonzero(ok)
+        if budget is None:  # the default: by count or seconds a board, by the coset's size
+            steps, seconds = self._search_budget(None, len(rows))
+            deadline = _deadline(seconds)
         kernel = self._kernel()
         if exhaustive(kernel, steps, seconds):
             found = min_many(X[rows] if len(rows) < len(ok) else X, kernel, executor, taps=False)[0]
@@ -1039,7 +1078,8 @@ class Solver:
             call for the batch when the budget covers the coset; seconds are a deadline
             for the whole call). Default False: the engine's particular solutions.
         budget : int or float, optional
-            As in :meth:`min_taps_many`.
+            As in :meth:`min_taps_many` (default: about a second a board whose coset is
+            too large to be searched whole by count).
         executor : concurrent.futures.Executor, optional
             Splits the boards by rows over its workers (``minimal=True``).
 
@@ -1064,7 +1104,8 @@ class Solver:
         >>> all(not b.apply(s, x).any() for s, x in zip(states, taps))
         True
         """
-        deadline = _deadline(_check_budget(budget, self._default_budget)[1]) if minimal else None
+        steps, seconds = _check_budget(budget) if minimal else (None, None)
+        deadline = _deadline(seconds)
         check_executor(executor)
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)
@@ -1073,7 +1114,9 @@ class Solver:
             shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
             raise Unsolvable(f"{len(bad)} of {len(ok)} boards are unsolvable: indices {shown}", bad)
         if minimal and len(X):
-            steps, seconds = _check_budget(budget, self._default_budget)
+            if budget is None:  # the default: by count or seconds a board
+                steps, seconds = self._search_budget(None, len(X))
+                deadline = _deadline(seconds)
             kernel = self._kernel()
             if exhaustive(kernel, steps, seconds):
                 X = min_many(X, kernel, executor, taps=True)[1]

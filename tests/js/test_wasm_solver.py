@@ -143,6 +143,12 @@ def _states(board: ml.Board, rng) -> list[np.ndarray]:
 
 def _case(solver: ml.Solver, state, budget) -> dict:
     kw = {} if budget is None else {"budget": budget}
+    if budget is None and solver.kernel_size > solver._default_count:
+        # JavaScript's default is a count (its budgets are counts): Python's default
+        # searches a coset of at most that many elements whole, as JavaScript does, and a
+        # larger one for DEFAULT_SECONDS (a deadline: an answer that depends on the
+        # machine); so past it the default case is Python's answer for that count
+        kw = {"budget": solver._default_count}
     out = {"state": np.asarray(state).tolist(), "budget": budget}
     try:
         sol = solver.solve(state, **kw)

@@ -104,6 +104,24 @@ def test_sigint_stops_a_zn_coset_search():
     )
 
 
+@pytest.mark.parametrize(
+    "board",
+    ["ml.Board.grid(79, 79)", "ml.Board.grid(14, 14, 3, 'square')"],
+    ids=["gf2-transform", "zn-walk"],
+)
+def test_sigint_stops_a_default_budget_search(board):
+    """Without a budget a large coset is searched until DEFAULT_SECONDS (a deadline):
+    made long here, Ctrl-C still stops the search within a second."""
+    _assert_stopped(
+        *_interrupt_subprocess(
+            "import modlights.solver\nmodlights.solver.DEFAULT_SECONDS = 600.0\n"
+            f"b = {board}\ns = ml.Solver(b)\nstate = b.random_state(rng=3)\n"
+            "assert s.kernel_size > s._default_count",
+            "s.solve(state)",
+        )
+    )
+
+
 def test_sigint_stops_the_chase_symbolic_pass():
     _assert_stopped(
         *_interrupt_subprocess(
