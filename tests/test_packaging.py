@@ -55,3 +55,46 @@ def test_changelog_has_an_entry_for_the_version():
     # Keep a Changelog: each released version has its release date
     for v in versions[1:]:
         assert re.search(rf"^## \[{re.escape(v)}\] - \d{{4}}-\d\d-\d\d$", text, re.MULTILINE), v
+
+
+def test_metadata_names_the_authors_and_the_project_urls():
+    """`pip show modlights` has an author and the project's addresses: the repository,
+    its issues, the documentation (the pages under docs/, which the README says read as
+    Markdown there too) and the changelog, all in one repository."""
+    project = PYPROJECT["project"]
+    assert project["authors"] == [{"name": "the modlights developers"}]
+    urls = project["urls"]
+    repo = urls["Repository"]
+    assert re.fullmatch(r"https://github\.com/modlights/modlights", repo)
+    assert urls["Homepage"] == repo and urls["Issues"] == f"{repo}/issues"
+    for key, path in (("Documentation", "docs"), ("Changelog", "CHANGELOG.md")):
+        prefix = f"{repo}/{'tree' if key == 'Documentation' else 'blob'}/main/"
+        assert urls[key] == prefix + path and (ROOT / path).exists(), key
+    assert "docs/" in (ROOT / "README.md").read_text()  # where the README sends readers too
+
+
+def test_the_test_extra_gives_starlettes_test_client_its_client():
+    """fastapi.testclient imports without Starlette's deprecation warning for httpx:
+    the test extra installs httpx2, the client Starlette's TestClient wants."""
+    import pytest
+
+    pytest.importorskip("fastapi")
+    test_extra = PYPROJECT["project"]["optional-dependencies"]["test"]
+    assert any(re.match(r"httpx2\b", req) for req in test_extra), test_extra
+    out = subprocess.run(
+        [sys.executable, "-c", _IMPORT_TEST_CLIENT], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0 and out.stdout == "", out.stdout + out.stderr[-2000:]
+
+
+#: Imports fastapi.testclient in a fresh interpreter and prints every deprecation warning
+#: it raises (StarletteDeprecationWarning is a UserWarning: matched by its name).
+_IMPORT_TEST_CLIENT = """
+import warnings
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    import fastapi.testclient
+for w in caught:
+    if "Deprecation" in w.category.__name__:
+        print(w.category.__name__, w.message)
+"""

@@ -73,12 +73,46 @@ def parser_rst(parser: argparse.ArgumentParser, title: str, underline: str,
     return lines
 
 
+def shared_options(parser: argparse.ArgumentParser) -> dict[str, dict[str, list[str]]]:
+    """Every option of two or more commands: {flag: {metavar: [commands]}}, in the
+    order the commands and their options come. One metavar a flag is the grammar's
+    rule; a second one (a list of the same values, or one form of two) shows here."""
+    seen: dict[str, dict[str, list[str]]] = {}
+    for name, sub, _ in _subcommands(parser):
+        for action in sub._actions:
+            if action.help is argparse.SUPPRESS or not action.option_strings:
+                continue
+            if isinstance(action, argparse._HelpAction):
+                continue
+            metavar = action.metavar if isinstance(action.metavar, str) else ""
+            for flag in action.option_strings:
+                if flag.startswith("--"):
+                    seen.setdefault(flag, {}).setdefault(metavar, []).append(name)
+    return {f: m for f, m in seen.items() if sum(len(c) for c in m.values()) > 1}
+
+
+def shared_rst(parser: argparse.ArgumentParser) -> list[str]:
+    """rST lines: the table of the options several commands share (their one grammar)."""
+    title = "Options shared by several commands"
+    lines = [title, "-" * len(title), "",
+             "Each means the same in every command that takes it.", "",
+             ".. list-table::", "   :header-rows: 1", "   :widths: 30 70", "",
+             "   * - option", "     - commands"]
+    for flag, forms in shared_options(parser).items():
+        for metavar, commands in forms.items():
+            shown = f"{flag} {metavar}".strip()
+            lines += [f"   * - ``{shown}``", f"     - {_escape(', '.join(commands))}"]
+    return lines + [""]
+
+
 def cli_rst() -> list[str]:
-    """The whole reference: ``modlights`` then each command, in ``--help`` order."""
+    """The whole reference: ``modlights``, the options several commands share, then
+    each command, in ``--help`` order."""
     from modlights.cli import build_parser
     os.environ["COLUMNS"] = str(WIDTH)
     parser = build_parser()
     lines = parser_rst(parser, "modlights", "-")
+    lines += shared_rst(parser)
     for name, sub, summary in _subcommands(parser):
         lines += parser_rst(sub, f"modlights {name}", "-", summary)
     return lines

@@ -349,7 +349,7 @@ def test_generate_prints_puzzle_and_code(capsys):
         "6x6",
         "--states",
         "3",
-        "--locked",
+        "--locked-count",
         "2",
         "--difficulty",
         "hard",
@@ -372,7 +372,7 @@ def test_generate_default_adds_locks_for_uniqueness(capsys):
     p = ml.Puzzle.from_code(doc["code"])
     assert ml.Solver(p.board).kernel_size == 1 and doc["kernel_size"] == 1
     assert len(doc["locked"]) >= 1 and doc["min_taps"] == p.min_taps
-    rc, out, err = run(capsys, "generate", "--grid", "4x4", "--locked", "0", "--seed", "1")
+    rc, out, err = run(capsys, "generate", "--grid", "4x4", "--locked-count", "0", "--seed", "1")
     assert rc == 2 and "unique" in err
 
 
@@ -385,7 +385,7 @@ def test_generate_bad_difficulty(capsys):
 
 
 def test_daily_command(capsys):
-    rc, out, err = run(capsys, "daily", "2026-11-22", "--json")
+    rc, out, err = run(capsys, "daily", "--date", "2026-11-22", "--json")
     assert rc == 0, err
     doc = json.loads(out)
     assert [d["code"] for d in doc["puzzles"]] == [p.code for p in ml.daily("2026-11-22")]
@@ -580,7 +580,7 @@ def test_huge_budget_and_state_numbers(capsys):
     "argv",
     [
         ["solve", "--grid", "3x3", "--states", "3" * 5000],
-        ["solve", "--grid", "3x3", "--seed", "-1"],
+        ["solve", "--grid", "3x3", "--seed", ""],
         ["solve", "--grid", "99999999999x3"],
         ["solve", "--grid", "3x3", "--locked", "0,99999999999999999999999"],
         ["solve", "--grid", "3x3", "--pattern=0,99999999999999999999;1,0"],
@@ -589,6 +589,7 @@ def test_huge_budget_and_state_numbers(capsys):
         ["info", "--grid", "3x3", "--unknown"],
         ["play", "--daily", "4", "--keys", "q"],
         ["bench", "--repeats", "0"],
+        ["generate", "--grid", "3x3", "--locked-count", "99999999999999999999"],
         ["generate", "--grid", "3x3", "--locked", "99999999999999999999"],
         ["check", "/nonexistent/levels.txt"],
     ],

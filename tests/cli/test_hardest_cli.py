@@ -33,7 +33,7 @@ def test_certificate_is_written_and_verifies(tmp_path):
 
 def test_certificate_of_unsettled_bounds_with_json(tmp_path):
     path = tmp_path / "h.json"
-    out = run("hardest", "--grid", "19x19", "--budget", "3", "--certificate", str(path), "--json")
+    out = run("hardest", "--grid", "19x19", "--budget", "3s", "--certificate", str(path), "--json")
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     cert = json.loads(path.read_text())

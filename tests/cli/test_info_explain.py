@@ -12,7 +12,10 @@ def test_explain_prints_the_plan(capsys):
     assert cli.main(["info", "--grid", "30x30", "--states", "3", "--explain"]) == 0
     text = capsys.readouterr().out
     plan = ml.Solver(ml.Board.grid(30, 30, states=3)).plan
-    assert f"engine: {plan.engine}" in text
+    assert [line for line in text.splitlines() if line.startswith("engine:")] == [
+        f"engine:     {plan.engine} (method 'auto', backend 'native')"
+    ]
+    assert f"why:        {plan.reason}" in text
     for name in plan.rejected:
         assert f"not {name}:" in text
     assert cli.main(["info", "--grid", "30x30", "--states", "3"]) == 0

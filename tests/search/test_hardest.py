@@ -18,7 +18,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import modlights as ml
-from modlights.cli.hardest import parse_seconds
 from modlights.search import hardest as hardest_module
 from modlights.search.hardest import Hardest, hardest
 from oracle import all_tap_vectors
@@ -249,14 +248,6 @@ def test_result_pickles_and_reports():
     s = ml.Solver(ml.Board.grid(4, 4))
     again = hardest(s.board, s._kernel())  # the search layer, without the Solver
     assert again is not h and again.to_dict() | {"seconds": 0} == h.to_dict() | {"seconds": 0}
-
-
-def test_parse_seconds():
-    assert parse_seconds("12") == 12.0 and parse_seconds("1.5s") == 1.5
-    assert parse_seconds(None) is None
-    for bad in ("-1", "x", "inf", "nan"):
-        with pytest.raises(ValueError, match="--budget"):
-            parse_seconds(bad)
 
 
 def test_cli_prints_value_witness_and_time():

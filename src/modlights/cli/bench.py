@@ -12,7 +12,15 @@ import json
 import sys
 from typing import Any
 
-from modlights.cli.common import EXIT_OK, _int_arg, _isatty, _parse_pattern, _UserError
+from modlights.cli.common import (
+    EXIT_OK,
+    _add_seed_option,
+    _int_arg,
+    _isatty,
+    _parse_pattern,
+    _rng_seed,
+    _UserError,
+)
 
 
 def _parse_sizes(text: str) -> list[tuple[int, int]]:
@@ -38,16 +46,24 @@ def _parse_sizes(text: str) -> list[tuple[int, int]]:
     return sizes
 
 
+_STATES = _int_arg("--states", 2, 255)
+
+
+def _states_list(text: str) -> list[int]:
+    """``--states N[,N...]``: values of ``--states`` (each 2..255, the parser every
+    command uses) separated by commas. argparse ``type``."""
+    values = [_STATES(v) for v in text.split(",") if v.strip()]
+    if not values:
+        raise argparse.ArgumentTypeError(f"--states needs at least one value, got {text!r}")
+    return values
+
+
 def run(args: argparse.Namespace, out) -> int:
     from modlights.cli.workloads import bench_large
 
     sizes = _parse_sizes(args.sizes)
-    try:
-        states = [int(v) for v in args.states.split(",") if v.strip()]
-    except ValueError:
-        raise ValueError(
-            f"--states takes values 2..255 separated by commas, got {args.states!r}"
-        ) from None
+    states = args.states
+    seed = _rng_seed(args.seed)
     pattern = _parse_pattern(args.pattern)
     total = len(sizes) * len(states)
     done = [0]
@@ -85,7 +101,7 @@ def run(args: argparse.Namespace, out) -> int:
             from modlights.cli.workloads import bench_packed
 
             rows += bench_packed(
-                packed, pattern=pattern, progress=progress, repeats=args.repeats, seed=args.seed
+                packed, pattern=pattern, progress=progress, repeats=args.repeats, seed=seed
             )
             done[0] += len(packed)
         bytewise = [s for s in sizes if s not in packed]
@@ -96,7 +112,7 @@ def run(args: argparse.Namespace, out) -> int:
                 pattern=pattern,
                 progress=progress,
                 repeats=args.repeats,
-                seed=args.seed,
+                seed=seed,
                 method=args.method,
             )
             done[0] += len(bytewise)
@@ -147,7 +163,11 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
         help="board sides (or ROWSxCOLS) separated by commas (default: 250,500,1000,2000)",
     )
     p.add_argument(
-        "--states", default="2", metavar="LIST", help="values of n separated by commas (default: 2)"
+        "--states",
+        default=[2],
+        metavar="N[,N...]",
+        type=_states_list,
+        help="states per tile, 2..255, one value or several separated by commas (default: 2)",
     )
     p.add_argument(
         "--pattern", default="cross", metavar="NAME|OFFSETS", help="tap pattern (default: cross)"
@@ -159,9 +179,7 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
         metavar="R",
         help="timed runs per board; the median is shown (default: 3)",
     )
-    p.add_argument(
-        "--seed", type=_int_arg("--seed", 0), default=0, metavar="INT", help="start-state seed"
-    )
+    _add_seed_option(p, "seed of the start states: a whole number or text (default: 0)", 0)
     p.add_argument(
         "--packed",
         action="store_true",

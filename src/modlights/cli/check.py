@@ -25,7 +25,8 @@ a puzzle is bad when:
   several solutions (unless --allow-multiple), or its fewest taps cannot be proved.
 
 exit codes:
-  0 every puzzle is good, 1 some are bad, 2 bad input (unreadable or empty file).
+  0 every puzzle is good, 1 some are bad, 2 bad input: an unreadable file, or one
+  that lists no code (only the error is printed, on stderr).
 """
 
 
@@ -51,8 +52,9 @@ def run(args: argparse.Namespace, out) -> int:
     """Check every puzzle code of ``args.file`` (one a line; blank lines and '#'
     comments skipped; ``-`` reads standard input, at most :data:`MAX_CHECK_BYTES`),
     print one line a code and a summary to ``out``; returns 0 when every code is good,
-    1 otherwise. ValueError (exit 2) for an unreadable or oversized file, or one that
-    lists no code."""
+    1 otherwise. ValueError (exit 2, nothing printed to ``out``) for an unreadable or
+    oversized file, or one that lists no code: an empty pack is an error (most likely
+    the wrong file), not a pack with nothing bad in it."""
     data = read_limited(args.file, MAX_CHECK_BYTES, "level pack")
     try:
         text = data.decode("utf-8")
@@ -71,6 +73,8 @@ def run(args: argparse.Namespace, out) -> int:
         if problems:
             bad += 1
         results.append((lineno, code, problems, p))
+    if total == 0:  # an error, and only the error: no summary of nothing on stdout
+        raise _UserError(f"{args.file} lists no puzzle codes (one per line; '#' starts a comment)")
     if args.json:
         print(
             json.dumps(
@@ -117,8 +121,6 @@ def run(args: argparse.Namespace, out) -> int:
                     file=out,
                 )
         print(f"{args.file}: {total} puzzle{'s' * (total != 1)}, {bad} bad", file=out)
-    if total == 0:
-        raise _UserError(f"{args.file} lists no puzzle codes (one per line; '#' starts a comment)")
     return EXIT_UNSOLVABLE if bad else EXIT_OK
 
 

@@ -4,6 +4,7 @@ board options, text output and the puzzle helpers several commands use."""
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import secrets
 import sys
@@ -14,6 +15,7 @@ import numpy as np
 from modlights.model.board import Board
 from modlights.model.patterns import PATTERNS, pattern_name
 from modlights.model.validation import as_int
+from modlights.play.prng import seed_from
 from modlights.play.puzzles import DIFFICULTIES, Puzzle, generate
 from modlights.solver import Solver
 
@@ -26,15 +28,32 @@ _LEGEND = (
     "cannot be tapped)"
 )
 
-_BOARD_HELP = """\
-input formats:
-  --grid ROWSxCOLS is required. A state or target string lists the tiles row by row
-  (row-major) as digits, e.g. "012 210 001"; whitespace, '/' and newlines between
-  rows are ignored and '.' may stand for a hole. For more than 10 states give the
-  values as integers separated by commas or spaces, e.g. "10,0,3,12". A mask for
-  --locked/--holes is a string of 0/1 (row-major, rows*cols long, e.g. "000/010/000")
-  or a list of positions "r,c;r,c" (0-based). Custom pattern offsets that begin
+_MASK_HELP = """\
+  --locked and --holes name tiles: a 0/1 mask (row-major, rows*cols long, e.g.
+  "000/010/000") or positions "r,c;r,c" (0-based). Custom pattern offsets that begin
   with '-' need an '=': --pattern="-1,0;1,0", or argparse takes them for an option.
+"""
+
+_BOARD_HELP = (
+    """\
+input formats:
+  The board is --grid ROWSxCOLS with its options (--states, --pattern, --locked,
+  --holes, --wrap), or a puzzle code with --code CODE: one of the two is required.
+  A state or target string lists the tiles row by row (row-major) as digits, e.g.
+  "012 210 001"; whitespace, '/' and newlines between rows are ignored and '.' may
+  stand for a hole. For more than 10 states give the values as integers separated by
+  commas or spaces, e.g. "10,0,3,12".
+"""
+    + _MASK_HELP
+)
+
+_GENERATE_HELP = """\
+locked tiles and holes:
+  --locked and --holes name the tiles, as in 'modlights solve': a 0/1 mask (row-major,
+  e.g. "0000/0100/0000/0000") or positions "r,c;r,c" (0-based). --locked-count K and
+  --holes-count K ask for K of them instead, placed by the seeded generator. With none
+  of the four, as few tiles are locked as make the solution unique (unless
+  --no-unique).
 """
 
 
@@ -47,9 +66,17 @@ class _UserError(ValueError):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: ``modlights solve: error: ... (see --help)``."""
+    """argparse with one-line errors: ``modlights solve: error: ... (see --help)``.
+
+    argparse puts "argument --states: " before the message of a ``type`` function; the
+    messages of this package's types name their flag themselves ("--states must be from
+    2 to 255, got 1"), so that prefix is dropped rather than said twice."""
 
     def error(self, message: str):
+        message = " ".join(str(message).split())  # one line, whatever the message holds
+        m = re.match(r"argument ([^:]+): (.*)", message)
+        if m and m.group(2).startswith(tuple(m.group(1).split("/"))):
+            message = m.group(2)
         print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
 
@@ -213,8 +240,12 @@ def _parse_values(text: str, rows: int, cols: int, n: int, what: str) -> np.ndar
     return np.array(values, dtype=np.int64).reshape(rows, cols)
 
 
-def _parse_mask(text: str, rows: int, cols: int, what: str) -> Any:
-    """A 0/1 mask string (row-major) or positions "r,c;r,c" -> something Board.grid takes."""
+def _parse_mask(text: str, rows: int, cols: int, what: str, count_flag: str | None = None) -> Any:
+    """A 0/1 mask string (row-major) or positions "r,c;r,c" -> something Board.grid takes.
+
+    ``count_flag`` (generate, play: "--locked-count"): a plain number that is no mask of
+    this board, which those commands once read as a count, is refused with a message
+    naming that flag (it never silently becomes a mask or a count)."""
     if "," in text:
         return _int_pairs(
             text,
@@ -225,15 +256,20 @@ def _parse_mask(text: str, rows: int, cols: int, what: str) -> Any:
             ),
         )
     bits = re.sub(r"[\s/]+", "", text)
+    if re.fullmatch(r"[01]*", bits) and len(bits) == rows * cols:
+        return np.array([c == "1" for c in bits], dtype=bool).reshape(rows, cols)
+    if count_flag is not None and re.fullmatch(r"\s*\d+\s*", text):
+        raise _UserError(
+            f'{what} names tiles (a 0/1 mask or positions "r,c;r,c"); for a number of '
+            f"tiles use {count_flag} {text.strip()}"
+        )
     if not re.fullmatch(r"[01]*", bits):
         raise _UserError(
             f'{what} must be a 0/1 mask such as "010/111/010" or positions "r,c;r,c", got {text!r}'
         )
-    if len(bits) != rows * cols:
-        raise _UserError(
-            f"{what} mask has {len(bits)} entries, the {rows}x{cols} board has {rows * cols} tiles"
-        )
-    return np.array([c == "1" for c in bits], dtype=bool).reshape(rows, cols)
+    raise _UserError(
+        f"{what} mask has {len(bits)} entries, the {rows}x{cols} board has {rows * cols} tiles"
+    )
 
 
 def _parse_target(text: str, rows: int, cols: int, n: int) -> Any:
@@ -248,23 +284,79 @@ def _parse_target(text: str, rows: int, cols: int, n: int) -> Any:
     return _parse_values(t, rows, cols, n, "--target")
 
 
-def _parse_budget(text: str) -> Any:
+#: The forms of --budget, as its messages name them (hardest takes the seconds form only).
+_BUDGET_FORMS = "a count of solutions to examine (e.g. 100000) or seconds with an 's' (e.g. 2s)"
+
+
+def _parse_budget(text: str) -> int | float:
+    """``--budget COUNT|SECONDSs``, the one budget grammar of the command: a whole
+    number is a count of solutions to examine (an int), a number followed by 's' is
+    seconds (a float, finite, >= 0). argparse ``type``: ArgumentTypeError (exit 2, one
+    line) naming both forms for anything else. O(len(text))."""
     t = text.strip().lower()
     try:
         if t.endswith("s"):
             v = float(t[:-1])
-            if not v >= 0:
+            if not (v >= 0 and math.isfinite(v)):
                 raise ValueError
             return v
-        v = int(t)
-        if v < 0:
+        if not re.fullmatch(r"\+?\d{1,4000}", t):
             raise ValueError
-        return v
+        return int(t)
     except ValueError:
-        raise _UserError(
-            f"--budget must be a count of solutions to examine (e.g. 100000) "
-            f"or seconds with an 's' (e.g. 2s), got {text!r}"
+        raise argparse.ArgumentTypeError(
+            f"--budget must be {_BUDGET_FORMS}, got {text!r}"
         ) from None
+
+
+def _parse_seconds_budget(text: str) -> float:
+    """``--budget SECONDSs`` of a command that limits time only (``hardest``): the
+    seconds form of :func:`_parse_budget`. A bare number, which is a count of solutions
+    in that grammar (and was seconds in ``hardest`` once), is refused with a
+    message naming the seconds spelling, never read as either."""
+    try:
+        v = _parse_budget(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"--budget must be seconds with an 's' (e.g. 120s), got {text!r}"
+        ) from None
+    if isinstance(v, int):
+        raise argparse.ArgumentTypeError(
+            f"--budget here is seconds, written with an 's': --budget {v}s "
+            f"(a bare number is a count of solutions, which only 'modlights solve' takes)"
+        )
+    return v
+
+
+#: The most characters of a text seed (a longer one is a mistake, not a seed).
+MAX_SEED_TEXT = 1000
+
+
+def _parse_seed(text: str) -> int | str:
+    """``--seed INT|TEXT``, the one seed grammar of the command: a whole number (any
+    size, a sign allowed) is an int, anything else non-empty is text. argparse
+    ``type``; ArgumentTypeError for empty or overlong text. The same seed gives the
+    same result on every machine: :func:`modlights.generate` takes either, and
+    :func:`_rng_seed` turns it into NumPy's seed."""
+    t = text.strip()
+    if re.fullmatch(r"[+-]?\d{1,4000}", t):
+        return int(t)
+    if not t or len(t) > MAX_SEED_TEXT:
+        raise argparse.ArgumentTypeError(
+            f"--seed must be a whole number or text of 1 to {MAX_SEED_TEXT} characters, "
+            f"got {text[:40]!r}{'...' if len(text) > 40 else ''}"
+        )
+    return t
+
+
+def _rng_seed(seed: int | str) -> int:
+    """A NumPy seed (an int >= 0) from a ``--seed`` value: a non-negative int is itself
+    (so a seed keeps the state it gave when --seed took only those), a negative int or
+    text goes through :func:`modlights.play.prng.seed_from` (the generator's own
+    mapping: mod 2**64, SHA-256 of the text)."""
+    if isinstance(seed, int) and seed >= 0:
+        return seed
+    return seed_from(seed)
 
 
 def _build_board(args: argparse.Namespace) -> Board:
@@ -332,17 +424,21 @@ def _board_json(board: Board) -> dict:
     return board.to_dict()
 
 
-def _add_board_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("board")
-    g.add_argument(
-        "--code",
-        metavar="CODE",
-        help="a puzzle code (from 'modlights generate'): the board and, for "
-        "solve, the start state; instead of --grid and its options",
-    )
-    g.add_argument(
-        "--grid", metavar="ROWSxCOLS", help="board size, e.g. 5x5 (required unless --code)"
-    )
+def _add_code_option(g: Any, help: str) -> None:
+    """``--code CODE``: a puzzle code (every command that reads one spells it so)."""
+    g.add_argument("--code", metavar="CODE", help=help)
+
+
+def _add_date_option(g: Any, help: str) -> None:
+    """``--date YYYY-MM-DD``: the day of the daily puzzles (``daily``, ``play --daily``)."""
+    g.add_argument("--date", metavar="YYYY-MM-DD", help=help)
+
+
+def _add_shape_options(g: Any, grid_help: str, grid_default: str | None = None) -> None:
+    """The options that describe a board, one meaning in every command: ``--grid
+    ROWSxCOLS``, ``--states N``, ``--pattern NAME|OFFSETS``, ``--locked MASK|POSITIONS``,
+    ``--holes MASK|POSITIONS``, ``--wrap``."""
+    g.add_argument("--grid", metavar="ROWSxCOLS", default=grid_default, help=grid_help)
     g.add_argument(
         "--states",
         metavar="N",
@@ -361,12 +457,27 @@ def _add_board_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--locked",
         metavar="MASK|POSITIONS",
-        help="tiles that cannot be tapped (taps still change them)",
+        help="tiles that cannot be tapped (taps still change them): a 0/1 mask or "
+        'positions "r,c;r,c"',
     )
-    g.add_argument("--holes", metavar="MASK|POSITIONS", help="positions with no tile at all")
+    g.add_argument(
+        "--holes",
+        metavar="MASK|POSITIONS",
+        help='positions with no tile at all: a 0/1 mask or positions "r,c;r,c"',
+    )
     g.add_argument(
         "--wrap", action="store_true", help="the board is a torus: patterns wrap around the edges"
     )
+
+
+def _add_board_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("board")
+    _add_code_option(
+        g,
+        "a puzzle code (from 'modlights generate'): the board and, for "
+        "solve, the start state; instead of --grid and its options",
+    )
+    _add_shape_options(g, "board size, e.g. 5x5 (required unless --code)")
     g.add_argument(
         "--backend",
         choices=("native", "reference"),
@@ -374,6 +485,11 @@ def _add_board_options(p: argparse.ArgumentParser) -> None:
         help="solver engine (default: native; reference is pure NumPy)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def _add_seed_option(g: Any, help: str, default: Any = None) -> None:
+    """``--seed INT|TEXT`` (:func:`_parse_seed`), in every command that takes a seed."""
+    g.add_argument("--seed", metavar="INT|TEXT", type=_parse_seed, default=default, help=help)
 
 
 def _isatty(stream: Any) -> bool:
@@ -407,7 +523,7 @@ def _puzzle_lines(p: Puzzle, label: str = "") -> list[str]:
     st = p.stars
     lines.append(f"stars:       3 at <= {st[3]} taps, 2 at <= {st[2]}, 1 at <= {st[1]}")
     lines.append(f"code:        {p.code}")
-    lines.append(f"play:        modlights play {p.code}")
+    lines.append(f"play:        modlights play --code {p.code}")
     return lines
 
 
@@ -420,18 +536,28 @@ def _puzzle_json(p: Puzzle) -> dict:
     return doc
 
 
-def _parse_seed(text: str | None) -> Any:
-    if text is None:
-        return None
-    t = text.strip()
-    return int(t) if re.fullmatch(r"-?\d+", t) else t
+def _generate_options(args: argparse.Namespace, rows: int, cols: int) -> tuple[Any, Any]:
+    """``locked`` and ``holes`` for :func:`modlights.generate` from ``--locked`` /
+    ``--locked-count`` and ``--holes`` / ``--holes-count`` (None when neither is given).
+    ValueError when both spellings of one are given, or for a bad mask."""
+    out = []
+    for name in ("locked", "holes"):
+        tiles, count = getattr(args, name), getattr(args, f"{name}_count")
+        if tiles is not None and count is not None:
+            raise _UserError(f"give --{name} (which tiles) or --{name}-count (how many), not both")
+        if tiles is not None:
+            out.append(_parse_mask(tiles, rows, cols, f"--{name}", f"--{name}-count"))
+        else:
+            out.append(count)
+    return out[0], out[1]
 
 
 def _generate_from_args(args: argparse.Namespace) -> tuple[Puzzle, str]:
     """A puzzle from the generate options; a note when locks were added for uniqueness."""
     rows, cols = _parse_grid(args.grid)
     pattern = _parse_pattern(args.pattern)
-    seed = _parse_seed(args.seed)
+    locked, holes = _generate_options(args, rows, cols)
+    seed = args.seed
     if seed is None:
         seed = secrets.randbelow(1 << 32)
     kw = dict(
@@ -444,11 +570,11 @@ def _generate_from_args(args: argparse.Namespace) -> tuple[Puzzle, str]:
         unique=not args.no_unique,
         seed=seed,
     )
-    auto = args.locked is None and args.holes is None and not args.no_unique
-    locked = args.locked or 0
-    holes = args.holes or 0
+    auto = locked is None and holes is None and not args.no_unique
     try:
-        return generate(locked=locked, holes=holes, **kw), f"seed {seed}"
+        return generate(
+            locked=0 if locked is None else locked, holes=0 if holes is None else holes, **kw
+        ), f"seed {seed}"
     except ValueError as e:
         if not auto or "unique" not in str(e):
             raise
@@ -464,31 +590,26 @@ def _generate_from_args(args: argparse.Namespace) -> tuple[Puzzle, str]:
             continue
         return p, (
             f"seed {seed}; {k} tile{'s' * (k != 1)} locked so that the solution is "
-            "unique (--locked/--holes choose counts, --no-unique allows several)"
+            "unique (--locked-count/--holes-count choose counts, --no-unique allows several)"
         )
     raise _UserError(f"{first}; locking {lo} to {lo + 3} tiles did not help either")
 
 
 def _add_generate_options(p: argparse.ArgumentParser, grid_default: str | None) -> None:
     g = p.add_argument_group("puzzle")
+    _add_shape_options(g, f"board size (default: {grid_default or '5x5'})", grid_default)
     g.add_argument(
-        "--grid",
-        metavar="ROWSxCOLS",
-        default=grid_default,
-        help=f"board size (default: {grid_default or '5x5'})",
+        "--locked-count",
+        metavar="K",
+        type=_int_arg("--locked-count", 0),
+        help="how many tiles to lock, placed by the generator (default: as few as make "
+        "the solution unique, often none)",
     )
     g.add_argument(
-        "--states",
-        metavar="N",
-        type=_int_arg("--states", 2, 255),
-        default=2,
-        help="states per tile, 2..255 (default: 2)",
-    )
-    g.add_argument(
-        "--pattern",
-        default="cross",
-        metavar="NAME|OFFSETS",
-        help=f'one of {", ".join(PATTERNS)}, or offsets "dr,dc;dr,dc" (default: cross)',
+        "--holes-count",
+        metavar="K",
+        type=_int_arg("--holes-count", 0),
+        help="how many holes, placed by the generator (default: 0)",
     )
     g.add_argument(
         "--difficulty",
@@ -497,18 +618,6 @@ def _add_generate_options(p: argparse.ArgumentParser, grid_default: str | None) 
         help="easy, medium, hard or expert (default: medium)",
     )
     g.add_argument(
-        "--locked",
-        metavar="K",
-        type=_int_arg("--locked", 0),
-        help="number of tiles to lock (default: as few as make the solution unique, often none)",
-    )
-    g.add_argument(
-        "--holes", metavar="K", type=_int_arg("--holes", 0), help="number of holes (default: 0)"
-    )
-    g.add_argument("--wrap", action="store_true", help="the board is a torus")
-    g.add_argument(
         "--no-unique", action="store_true", help="allow boards with several solutions (|ker A| > 1)"
     )
-    g.add_argument(
-        "--seed", metavar="INT|TEXT", help="the same seed gives the same puzzle on every machine"
-    )
+    _add_seed_option(g, "the same seed gives the same puzzle on every machine (default: random)")

@@ -7,13 +7,18 @@ import datetime
 import json
 from typing import Any
 
-from modlights.cli.common import EXIT_OK, _puzzle_json, _puzzle_lines
+from modlights.cli.common import EXIT_OK, _add_date_option, _puzzle_json, _puzzle_lines, _UserError
 from modlights.play.puzzles import daily
 
 
 def run(args: argparse.Namespace, out) -> int:
     """Print the day's three puzzles (``args.date``, default today in UTC) to ``out``,
-    as text or with ``--json`` as one JSON document; returns the exit code (0)."""
+    as text or with ``--json`` as one JSON document; returns the exit code (0).
+    ValueError (exit 2) for a bad date, or a date given twice."""
+    if args.date_positional is not None:
+        if args.date is not None:
+            raise _UserError("give the date once: --date YYYY-MM-DD (or the date alone)")
+        args.date = args.date_positional
     day = args.date or datetime.datetime.now(datetime.timezone.utc).date().isoformat()
     ps = daily(day)
     if args.json:
@@ -39,9 +44,15 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
         "identical on every machine.",
         formatter_class=fmt,
         allow_abbrev=False,
-        epilog="examples:\n  modlights daily\n  modlights daily 2026-11-22 --json",
+        epilog="examples:\n  modlights daily\n  modlights daily --date 2026-11-22 --json",
     )
-    p.add_argument("date", nargs="?", metavar="DATE", help="YYYY-MM-DD (default: today, UTC)")
+    p.add_argument(
+        "date_positional",
+        nargs="?",
+        metavar="YYYY-MM-DD",
+        help="the day: the same as --date YYYY-MM-DD",
+    )
+    _add_date_option(p, "the day (default: today, UTC)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
     return p

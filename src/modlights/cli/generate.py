@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from modlights.cli.common import (
+    _GENERATE_HELP,
     EXIT_OK,
     _add_generate_options,
     _generate_from_args,
@@ -14,12 +15,14 @@ from modlights.cli.common import (
     _puzzle_lines,
 )
 
-_GENERATE_EPILOG = """\
+_GENERATE_EPILOG = (
+    _GENERATE_HELP
+    + """
 output:
   The board (as 'modlights solve' prints it), the fewest taps and whether that is
   proved, the difficulty, the star limits, and the puzzle code: short text holding
-  the whole puzzle, for 'modlights play CODE', 'modlights solve --code CODE' or
-  Puzzle.from_code in Python.
+  the whole puzzle, for 'modlights play --code CODE', 'modlights solve --code CODE'
+  or Puzzle.from_code in Python.
 
 difficulty:
   From the proved fewest taps relative to the board, how many tiles those taps
@@ -28,8 +31,10 @@ difficulty:
 examples:
   modlights generate
   modlights generate --grid 6x6 --states 3 --difficulty hard --seed 7
-  modlights generate --grid 5x5 --locked 3 --holes 1 --json
+  modlights generate --grid 5x5 --locked-count 3 --holes-count 1 --json
+  modlights generate --grid 5x5 --locked "0,0;0,1" --seed "level one"
 """
+)
 
 
 def run(args: argparse.Namespace, out) -> int:

@@ -4,33 +4,36 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any
 
 from modlights.cli.common import (
+    _BOARD_HELP,
     _add_board_options,
     _board_json,
     _build_board,
     _describe,
     _format_grid,
+    _parse_seconds_budget,
     _UserError,
 )
 from modlights.solver import Solver
 
+_HARDEST_EPILOG = (
+    _BOARD_HELP
+    + """
+budget:
+  --budget takes the seconds form of the command's one budget grammar, e.g. 120s. A
+  bare number is a count of solutions to examine (modlights solve), which does not
+  apply to this search, and is refused.
 
-def parse_seconds(text: str | None) -> float | None:
-    """``--budget``: seconds, e.g. 120 or 120s (None: no limit). ValueError naming
-    ``--budget`` for anything else (negative, not finite, not a number)."""
-    if text is None:
-        return None
-    t = text.strip().lower().removesuffix("s")
-    try:
-        v = float(t)
-    except ValueError:
-        v = float("nan")
-    if not (v >= 0 and math.isfinite(v)):
-        raise ValueError(f"--budget must be seconds >= 0 (e.g. 120 or 120s), got {text!r}")
-    return v
+examples:
+  modlights hardest --grid 9x9
+  modlights hardest --grid 19x19 --budget 120s
+  modlights hardest --grid 3x3 --states 3 --json
+  modlights hardest --grid 19x19 --budget 60s --certificate h19.json
+  modlights verify h19.json
+"""
+)
 
 
 def run(args: argparse.Namespace, out) -> int:
@@ -40,9 +43,8 @@ def run(args: argparse.Namespace, out) -> int:
     which may be above the search's when the proof tree does not close in
     ``CERTIFICATE_SECONDS``). Exit 0."""
     board = _build_board(args)
-    seconds = parse_seconds(args.budget)
     solver = Solver(board, backend=args.backend)
-    h = solver.hardest(budget=seconds)
+    h = solver.hardest(budget=args.budget)
     cert = None
     if args.certificate is not None:
         try:
@@ -124,19 +126,16 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
         "integer programming (HiGHS) and the exact coset search.",
         formatter_class=fmt,
         allow_abbrev=False,
-        epilog="examples:\n  modlights hardest --grid 9x9\n"
-        "  modlights hardest --grid 19x19 --budget 120\n"
-        "  modlights hardest --grid 3x3 --states 3 --json\n"
-        "  modlights hardest --grid 19x19 --budget 60 "
-        "--certificate h19.json\n"
-        "  modlights verify h19.json",
+        epilog=_HARDEST_EPILOG,
     )
     _add_board_options(p)
     p.add_argument(
         "--budget",
-        metavar="SECONDS",
-        help="time limit (e.g. 120 or 120s); past it the best board found is "
-        "printed with its proved bounds, marked not proved",
+        metavar="SECONDSs",
+        type=_parse_seconds_budget,
+        help="time limit in seconds, written with an 's' (e.g. 120s); past it the best "
+        "board found is printed with its proved bounds, marked not proved (a bare "
+        "number, a count of solutions in 'modlights solve', is refused)",
     )
     p.add_argument(
         "--certificate",

@@ -27,8 +27,9 @@ output:
   exactly that many solutions), whether solutions are unique, whether A is
   invertible, and det A mod n (only for a square A).
 
-  --explain adds the plan: the engine that answers, why it covers the board, and
-  why every other registered engine was passed over.
+  engine: the engine that answers, with the method asked for and the backend.
+  --explain adds why it was chosen ('why:') and, one line each, why every other
+  registered engine was passed over ('not NAME: ...').
 
 examples:
   modlights info --grid 5x5
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace, out) -> int:
             doc["plan"] = solver.plan.to_dict()
         print(_json_dumps(doc), file=out)
         return EXIT_OK
+    plan = solver.plan
     prime = all(n % d for d in range(2, int(n**0.5) + 1))
     yn = lambda v: "yes" if v else "no"  # noqa: E731
     rows = [
@@ -85,13 +87,16 @@ def run(args: argparse.Namespace, out) -> int:
         ("unique", yn(info["unique"])),
         ("invertible", yn(info["invertible"])),
         ("det", str(det) + f" (mod {n})" if det is not None else det_note),
-        ("engine", f"{solver.engine} (backend {args.backend})"),
+        ("engine", f"{solver.engine} (method {plan.method!r}, backend {plan.backend!r})"),
     ]
+    if args.explain:
+        rows.append(("why", plan.reason))
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"{(k + ':').ljust(width + 1)} {v}", file=out)
-    if args.explain:
-        print(solver.plan.explain(), file=out)
+    if args.explain:  # the engines passed over, after the one 'engine:' line
+        for name, why in plan.rejected.items():
+            print(f"  not {name}: {why}", file=out)
     return EXIT_OK
 
 

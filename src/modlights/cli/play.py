@@ -9,7 +9,10 @@ import sys
 from typing import Any
 
 from modlights.cli.common import (
+    _GENERATE_HELP,
     EXIT_OK,
+    _add_code_option,
+    _add_date_option,
     _add_generate_options,
     _generate_from_args,
     _int_arg,
@@ -18,7 +21,15 @@ from modlights.cli.common import (
 from modlights.play.game import Game, PlayScreen
 from modlights.play.puzzles import Puzzle, daily
 
-_PLAY_EPILOG = """\
+_PLAY_EPILOG = (
+    """\
+the puzzle:
+  A puzzle code (--code CODE, or CODE alone), --daily N, or generate options
+  (--grid, --states, --difficulty ...: a new puzzle, as 'modlights generate' makes).
+
+"""
+    + _GENERATE_HELP
+    + """
 keys:
   arrows, wasd or hjkl move the cursor; space or enter taps; u undoes; r resets;
   ? applies a hint (a hinted game earns no stars); n toggles numbers; q quits.
@@ -33,8 +44,10 @@ examples:
   modlights play                       a new 5x5 puzzle
   modlights play --daily 2             today's medium puzzle
   modlights play --grid 6x6 --states 3 --difficulty hard --numbers
-  modlights play CODE --keys "? ? ? q" a scripted session (prints the last screen)
+  modlights play --code CODE --keys "? ? ? q"
+                                       a scripted session (prints the last screen)
 """
+)
 
 
 _CURSES_KEYS = {
@@ -50,10 +63,16 @@ _CURSES_KEYS = {
 
 
 def _play_puzzle(args: argparse.Namespace) -> tuple[Puzzle, str]:
+    if args.code_positional is not None:
+        if args.code is not None:
+            raise _UserError("give the puzzle code once: --code CODE (or CODE alone)")
+        args.code = args.code_positional
     if args.code is not None and (args.daily is not None or args.grid is not None):
         raise _UserError("give a puzzle code, --daily N or --grid, one of them")
     if args.code is not None:
         return Puzzle.from_code(args.code), "puzzle"
+    if args.date is not None and args.daily is None:
+        raise _UserError("--date chooses the day of --daily N: give --daily too")
     if args.daily is not None:
         if args.daily not in (1, 2, 3):
             raise _UserError(f"--daily takes 1 (easy), 2 (medium) or 3 (hard), got {args.daily}")
@@ -161,11 +180,17 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
         formatter_class=fmt,
         allow_abbrev=False,
     )
-    p.add_argument("code", nargs="?", metavar="CODE", help="a puzzle code")
+    p.add_argument(
+        "code_positional",
+        nargs="?",
+        metavar="CODE",
+        help="a puzzle code: the same as --code CODE",
+    )
+    _add_code_option(p, "a puzzle code (from 'modlights generate')")
     p.add_argument(
         "--daily", type=_int_arg("--daily", 1, 3), metavar="N", help="play daily puzzle N (1-3)"
     )
-    p.add_argument("--date", metavar="YYYY-MM-DD", help="the day for --daily (default: today)")
+    _add_date_option(p, "the day for --daily (default: today, UTC)")
     _add_generate_options(p, None)
     p.add_argument("--numbers", action="store_true", help="show tile values as numbers")
     p.add_argument(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import shlex
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from modlights.cli.common import (
     _PRINT_TILES_WITH_PICTURE,
     EXIT_OK,
     _add_board_options,
+    _add_seed_option,
     _board_json,
     _build_board,
     _count_text,
@@ -24,6 +26,7 @@ from modlights.cli.common import (
     _parse_budget,
     _parse_target,
     _parse_values,
+    _rng_seed,
     _UserError,
 )
 from modlights.io import pictures as pictures_io
@@ -64,7 +67,7 @@ def run(args: argparse.Namespace, out) -> int:
     board = _build_board(args)
     rows, cols = board.shape
     n = board.states
-    budget = _parse_budget(args.budget) if args.budget is not None else None
+    budget = args.budget
     target = _parse_target(args.target, rows, cols, n) if args.target is not None else 0
     seed = None
     if args.state is not None:
@@ -76,7 +79,7 @@ def run(args: argparse.Namespace, out) -> int:
     else:
         seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
         # A state solvable to all zeros, shifted by the target, is solvable to the target.
-        s0 = board.random_state(rng=seed, solvable=True)
+        s0 = board.random_state(rng=_rng_seed(seed), solvable=True)
         if not (isinstance(target, int) and target == 0):  # int64 only when shifted
             s0 = s0.astype(np.int64) + board.coerce_target(target)
         state = board.coerce_state(s0)
@@ -120,7 +123,7 @@ def run(args: argparse.Namespace, out) -> int:
         head += ", target: a board (below)"
     p(head)
     if seed is not None:
-        p(f"random solvable state, seed {seed} (repeat it with --seed {seed})")
+        p(f"random solvable state, seed {seed} (repeat it with --seed {shlex.quote(str(seed))})")
     if board.locked.any() or board.holes.any():
         p(_LEGEND)
     p()
@@ -189,11 +192,10 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
         metavar="STATE",
         help="the tiles' current states, row by row (default: a random solvable state, see --seed)",
     )
-    g.add_argument(
-        "--seed",
-        type=_int_arg("--seed", 0),
-        metavar="INT",
-        help="seed for the random state when --state is not given",
+    _add_seed_option(
+        g,
+        "seed for the random state when --state is not given: a whole number or text "
+        "(default: random)",
     )
     g.add_argument(
         "--target",
@@ -205,6 +207,7 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
     g.add_argument(
         "--budget",
         metavar="COUNT|SECONDSs",
+        type=_parse_budget,
         help="limit of the fewest-taps search: solutions to examine (e.g. "
         "100000) or time (e.g. 2s); past it the best found is printed, "
         "marked not proved minimal (default: about a second, 1s; a board "
