@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Board } from "../src/board.js";
 import { ValueError } from "../src/errors.js";
 import { PATTERNS } from "../src/patterns.js";
-import { golden } from "./golden.js";
+import { golden } from "../test-helpers/golden.js";
 
 const G = golden("boards.json");
 

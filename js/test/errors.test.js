@@ -7,8 +7,8 @@ import { daily } from "../src/daily.js";
 import { ValueError, Unsolvable } from "../src/errors.js";
 import { Solver } from "../src/solver.js";
 import { loadCore } from "../src/core.js";
-import { solvers } from "./solvers.js";
-import { golden } from "./golden.js";
+import { solvers } from "../test-helpers/solvers.js";
+import { golden } from "../test-helpers/golden.js";
 
 const SOLVERS = await solvers();
 await loadCore();

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { golden } from "./golden.js";
+import { golden } from "../test-helpers/golden.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -18,6 +18,19 @@ test("package.json: name, Python's version, ES module, exports with types", () =
   assert.equal(pkg.exports["."].default, "./src/index.js");
   assert.ok(pkg.files.includes("dist/modlights.wasm"));
   assert.equal(pkg.scripts.test, "node --test test/");
+});
+
+test("node --test test/ runs the test files only: no helper counts as a test", () => {
+  // every test is skipped by a name pattern that matches none; a file of test/ that
+  // defines no test (a helper) would show up as a passing test of its own
+  const env = { ...process.env };
+  delete env.NODE_TEST_CONTEXT;                  // a runner of its own, not this one's child
+  const out = execFileSync(process.execPath, ["--test", "--test-reporter=tap",
+    "--test-name-pattern=^\\b$", "test/"], { cwd: ROOT, encoding: "utf8", env });
+  const files = [...out.matchAll(/^# Subtest: (\/.*)$/gm)].map((m) => m[1]);
+  assert.deepEqual(files, [], "files of test/ that hold no test");
+  assert.match(out, /^# pass 0$/m);
+  assert.match(out, /^# skipped [1-9]\d+$/m);
 });
 
 test("npm pack makes a tarball holding src/, the declarations, the README and the .wasm, no tests",

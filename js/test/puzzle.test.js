@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Board } from "../src/board.js";
 import { Puzzle, tapBands, difficultyOf, starsLimits, TAP_FLOOR } from "../src/puzzle.js";
-import { golden } from "./golden.js";
+import { golden } from "../test-helpers/golden.js";
 
 test("puzzle codes are Python's, byte for byte, and decode back", () => {
   const codes = golden("codes.json").codes;

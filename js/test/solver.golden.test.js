@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Solver } from "../src/solver.js";
 import { ValueError, Unsolvable } from "../src/errors.js";
-import { loadFixture, applyTaps } from "./wasm_helpers.js";
+import { loadFixture, applyTaps } from "../test-helpers/wasm_helpers.js";
 
 const fixture = loadFixture();
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { loadCore, memoryBytes, liveBytes } from "../src/core.js";
 import { Solver } from "../src/solver.js";
 import { ValueError } from "../src/errors.js";
-import { applyTaps } from "./wasm_helpers.js";
+import { applyTaps } from "../test-helpers/wasm_helpers.js";
 
 const cross = [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]];
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));

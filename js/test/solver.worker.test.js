@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { Solver, Interrupted } from "../src/solver.js";
 import { SolverWorker, runInWorker } from "../src/worker.js";
 import { ValueError, Unsolvable } from "../src/errors.js";
-import { applyTaps } from "./wasm_helpers.js";
+import { applyTaps } from "../test-helpers/wasm_helpers.js";
 
 const cross = [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]];
 

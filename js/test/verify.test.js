@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { verify, summary, FormatError } from "../src/verify.js";
 import { ValueError } from "../src/errors.js";
-import { golden } from "./golden.js";
+import { golden } from "../test-helpers/golden.js";
 
 test("verify gives Python's verdict, summary and message for every golden certificate", () => {
   const cases = golden("verify.json").cases;
