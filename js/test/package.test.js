@@ -20,6 +20,15 @@ test("package.json: name, Python's version, ES module, exports with types", () =
   assert.equal(pkg.scripts.test, "node --test test/");
 });
 
+test("dist/csrc.sha256 is named for what it is: the digest of the C sources", () => {
+  // (its value is checked against csrc/ by solver.test.js)
+  assert.ok(pkg.files.includes("dist/csrc.sha256"));
+  assert.ok(existsSync(new URL("../dist/csrc.sha256", import.meta.url)));
+  assert.ok(!existsSync(new URL("../dist/modlights.wasm.sha256", import.meta.url)),
+    "a file named as the .wasm's digest that is not");
+  assert.ok(!JSON.stringify(pkg).includes("modlights.wasm.sha256"));
+});
+
 test("node --test test/ runs the test files only: no helper counts as a test", () => {
   // every test is skipped by a name pattern that matches none; a file of test/ that
   // defines no test (a helper) would show up as a passing test of its own
