@@ -19,7 +19,9 @@ import { Solver } from "./solver.js";
 import { loadCore } from "./core.js";
 import { useSolver } from "./engine.js";
 
-export { ValueError, Unsolvable } from "./errors.js";
+export {
+  ModlightsError, InputError, Unsolvable, Interrupted, ValueError,
+} from "./errors.js";
 export { Board } from "./board.js";
 export { PATTERNS } from "./patterns.js";
 export {
@@ -30,7 +32,7 @@ export { generate } from "./generate.js";
 export { daily, DAILY_SCHEME } from "./daily.js";
 export { SplitMix64, seedFrom } from "./prng.js";
 export { verify, summary, FormatError } from "./verify.js";
-export { Solver, Solution, Interrupted } from "./solver.js";
+export { Solver, Solution } from "./solver.js";
 export { loadCore } from "./core.js";
 export { SolverWorker, runInWorker } from "./worker.js";
 

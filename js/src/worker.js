@@ -22,9 +22,9 @@
  * @module worker
  */
 import { loadCore, getCore, setInterruptHandler } from "./core.js";
-import { Solver, Solution, Interrupted, normalizeSpec } from "./solver.js";
-import { ValueError, Unsolvable } from "./errors.js";
-import { typeName } from "./pyfmt.js";
+import { Solver, Solution, normalizeSpec } from "./solver.js";
+import { InputError, Interrupted, ModlightsError, Unsolvable, badType } from "./errors.js";
+import { describe } from "./fmt.js";
 
 const IS_NODE = typeof process !== "undefined" && process.versions != null
   && process.versions.node != null;
@@ -79,7 +79,8 @@ async function serve(port, data0) {
       post({ type: "progress", id, phase: "done", elapsedMs: Date.now() - t0 });
       post({ type: "result", id, result });
     } catch (e) {
-      post({ type: "error", id, name: e && e.name, message: e && e.message });
+      post({ type: "error", id, name: e && e.name, code: e && e.code,
+        message: e && e.message });
     } finally {
       busy = null;
     }
@@ -105,19 +106,19 @@ await maybeServe();
 
 // ------------------------------------------------------------------ the caller's side
 /** The options of a worker call: {} for undefined, else a plain object whose
- * onProgress (a function) and signal (an AbortSignal) are checked, ValueError
- * otherwise, before any worker is started. */
+ * onProgress (a function) and signal (an AbortSignal) are checked, InputError
+ * (INVALID_TYPE) otherwise, before any worker is started. */
 function workerOptions(options, what) {
   if (options === undefined) return {};
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new ValueError(`${what} options must be an object, got ${typeName(options)}`);
+    throw badType(`${what} options must be an object, got ${describe(options)}`);
   }
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
-    throw new ValueError(`onProgress must be a function, got ${typeName(options.onProgress)}`);
+    throw badType(`onProgress must be a function, got ${describe(options.onProgress)}`);
   }
   if (options.signal !== undefined && !(typeof AbortSignal !== "undefined"
       && options.signal instanceof AbortSignal)) {
-    throw new ValueError(`signal must be an AbortSignal, got ${typeName(options.signal)}`);
+    throw badType(`signal must be an AbortSignal, got ${describe(options.signal)}`);
   }
   return options;
 }
@@ -127,16 +128,28 @@ function rebuild(r) {
     r.pruned, { x: r.x, cols: r.cols });
 }
 
+/** The error a worker reported ({name, code, message}), with its class and code again. */
 function errorFrom(m) {
-  if (m.name === "Interrupted") return new Interrupted();
-  if (m.name === "Unsolvable") return new Unsolvable(m.message);
-  if (m.name === "ValueError") return new ValueError(m.message);
-  return new Error(m.message);
+  const code = m.code;
+  switch (m.name) {
+    case "Interrupted": return new Interrupted(m.message);
+    case "Unsolvable": return new Unsolvable(m.message);
+    case "InputError": return new InputError(m.message, { code });
+    case "ModlightsError": return new ModlightsError(m.message, { code });
+    case "RangeError": {
+      const e = new RangeError(m.message);
+      if (code) e.code = code;
+      return e;
+    }
+    default:
+      return new ModlightsError(`the solver's worker failed: ${m.name}: ${m.message}`,
+        { code: "WORKER_FAILED" });
+  }
 }
 
 /** A Solver in a worker: every call resolves a Promise; see the module's doc. */
 export class SolverWorker {
-  /** @param {object} board a Board or its spec() (checked here: ValueError at once) */
+  /** @param {object} board a Board or its spec() (checked here: InputError at once) */
   constructor(board) {
     const spec = board && typeof board.spec === "function" ? board.spec() : board;
     normalizeSpec(spec);                     // bad input throws here, with its message
@@ -214,7 +227,7 @@ export class SolverWorker {
 
   /**
    * Solve in the worker (options as Solver.solve, plus `onProgress`).
-   * @returns {Promise<Solution>} rejects with Unsolvable, ValueError or Interrupted
+   * @returns {Promise<Solution>} rejects with Unsolvable, InputError or Interrupted
    */
   async solve(state, opts) {
     const { onProgress, ...options } = workerOptions(opts, "solve");

@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCore, memoryBytes, liveBytes } from "../src/core.js";
 import { Solver } from "../src/solver.js";
-import { ValueError } from "../src/errors.js";
+import { InputError } from "../src/errors.js";
 import { applyTaps } from "../test-helpers/wasm_helpers.js";
 
 const cross = [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]];
@@ -75,7 +75,7 @@ test("createSync, hint and a disposed solver", async () => {
   assert.deepEqual(sol.moves(), [[0, 0]]);
   assert.equal(sol.provenMinimal, true);
   s.dispose();
-  assert.throws(() => s.nullity, ValueError);
+  assert.throws(() => s.nullity, (e) => e instanceof InputError && e.code === "SOLVER_DISPOSED");
 });
 
 test("1000 x 1000 GF(2) and 200 x 200 Z/4 cross from a random start", async () => {
