@@ -1,7 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -69,16 +71,26 @@ test("npm pack makes a tarball holding src/, the declarations, the README and th
       }
       assert.ok(!files.some((f) => f.startsWith("test/") || f.startsWith("node_modules/")));
       if (!files.includes("dist/modlights.wasm")) return;
-      // the unpacked tarball works on its own: importing its entry loads its .wasm,
-      // and daily gives Python's puzzles at once
-      execFileSync("tar", ["-xzf", join(dir, info.filename), "-C", dir]);
+      // the unpacked tarball works on its own, installed in a project's node_modules:
+      // init() loads its .wasm, and daily gives Python's puzzles, from an ES module and
+      // from CommonJS (`npm init -y` makes a CommonJS project)
+      const project = join(dir, "project");
+      mkdirSync(join(project, "node_modules"), { recursive: true });
+      execFileSync("tar", ["-xzf", join(dir, info.filename), "-C", join(project, "node_modules")]);
+      renameSync(join(project, "node_modules", "package"), join(project, "node_modules", "modlights"));
+      writeFileSync(join(project, "package.json"), JSON.stringify({ name: "project",
+        version: "1.0.0", main: "index.js" }));
       const day = Object.keys(golden("puzzles.json").daily)[0];
-      const script = `import { daily } from ${JSON.stringify(
-        join(dir, "package", "src", "index.js"))};
-        console.log(daily(${JSON.stringify(day)}).map((p) => p.code).join(" "));`;
-      const codes = execFileSync(process.execPath, ["--input-type=module", "-e", script],
-        { cwd: dir, encoding: "utf8" }).trim();
-      assert.equal(codes, golden("puzzles.json").daily[day].map((e) => e.code).join(" "));
+      const want = golden("puzzles.json").daily[day].map((e) => e.code).join(" ");
+      const use = `await m.init(); console.log(m.daily(${JSON.stringify(day)})
+        .map((p) => p.code).join(" "));`;
+      writeFileSync(join(project, "esm.mjs"), `import * as m from "modlights"; ${use}`);
+      writeFileSync(join(project, "cjs.js"), `const m = require("modlights");
+        (async () => { ${use} })();`);
+      for (const file of ["esm.mjs", "cjs.js"]) {
+        const codes = execFileSync(process.execPath, [file], { cwd: project, encoding: "utf8" });
+        assert.equal(codes.trim(), want, file);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -91,7 +103,8 @@ test("the public entry exports every name of the API", async () => {
   const m = await import("../src/index.js");
   for (const name of ["Board", "Solver", "Solution", "Puzzle", "daily", "generate", "PATTERNS",
     "ValueError", "Unsolvable", "loadCore", "tapBands", "SplitMix64", "seedFrom", "verify",
-    "FormatError"]) {
+    "FormatError", "ModlightsError", "InputError", "Interrupted", "init", "isLoaded",
+    "SolverWorker", "runInWorker", "serveSolverRequests", "summary"]) {
     assert.ok(name in m, `${name} is not exported`);
   }
 });
