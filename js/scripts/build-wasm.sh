@@ -1,9 +1,10 @@
 #!/bin/sh
 # Build js/dist/modlights.wasm from the portable C of csrc/ and the entry layer
 # csrc/wasm/entry.c, with clang --target=wasm32-wasi, wasi-libc and wasm-ld (Debian:
-# clang, lld, wasi-libc, libclang-rt-dev-wasm32), and write js/dist/modlights.wasm.sha256:
-# the SHA-256 over the sorted C sources and headers compiled (path, a NUL, the bytes,
-# a NUL, each), so a test can tell a stale build.
+# clang, lld, wasi-libc, libclang-rt-dev-wasm32), and write js/dist/csrc.sha256 beside
+# it: the SHA-256 of the C sources it was built from (not of the .wasm: over the sorted
+# C sources and headers compiled, each as its path, a NUL, its bytes, a NUL), so a test
+# can tell a stale build.
 #
 # Usage: js/scripts/build-wasm.sh [--simd]   (--simd: WebAssembly SIMD128 autovectorised)
 # Environment: CLANG (default clang or clang-14), WASI_SYSROOT (default /usr).
@@ -33,5 +34,5 @@ $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" -mexec-model=reactor -O3 "$OBJ"
     -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=aligned_alloc -Wl,--wrap=free \
     -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=4194304 \
     -Wl,--initial-memory=16777216 -Wl,--max-memory=4294967296
-python3 js/scripts/wasm_sources.py sha256 > "$OUT.sha256"
+python3 js/scripts/wasm_sources.py sha256 > "$(dirname "$OUT")/csrc.sha256"
 echo "built $OUT ($(wc -c < "$OUT") bytes, gzip $(gzip -9c "$OUT" | wc -c) bytes)"

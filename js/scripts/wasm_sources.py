@@ -1,4 +1,5 @@
-"""The C sources of the WebAssembly build and their SHA-256 (js/dist/modlights.wasm.sha256).
+"""The C sources of the WebAssembly build and their SHA-256 (js/dist/csrc.sha256: the
+digest of the sources js/dist/modlights.wasm was built from, not of the .wasm).
 
 ``python3 js/scripts/wasm_sources.py list`` prints the .c files compiled (sorted);
 ``... sha256`` prints the digest over every file that can change the build: those .c

@@ -1,7 +1,7 @@
 /**
  * Board: the geometry of a puzzle and its tap matrix A, as Python's
- * modlights.model.board.Board (the same rules, the same ValueError messages, the
- * same JSON from toDict / fromDict).
+ * modlights.model.board.Board (the same rules and the same JSON from toDict /
+ * fromDict; bad input is an InputError in JavaScript's words).
  *
  * A board lists its active tiles (holes left out), the rows of A, and its tappable
  * tiles (locked tiles left out), the columns of A, both in row-major order. Column j
@@ -12,15 +12,17 @@
  * States and tap counts: nested arrays rows x cols of ints for grids (0 at holes;
  * taps 0 at locked tiles and holes), a flat array for graph boards; typed arrays are
  * accepted too (for grids, a flat row-major array of rows * cols values or an array
- * of rows). Any ints are reduced mod n, negatives too. Results are new nested arrays
- * of ints in 0..n-1; inputs are never modified.
+ * of rows). Entries are integers (numbers or BigInts; true and false count as 1 and 0),
+ * and every integer is reduced mod n silently, as in Python: with n = 3, a 4 is 1 and a
+ * -1 is 2. Results are new nested arrays of integers in 0..n-1; inputs are never
+ * modified.
  * @module board
  */
-import { ValueError } from "./errors.js";
-import { repr, tupleRepr, typeName } from "./pyfmt.js";
+import { badShape, badType, badValue, outOfRange, tooLarge } from "./errors.js";
+import { count, describe, list, show } from "./fmt.js";
 import {
   MAX_TILES, asInt, asIntPair, checkDim, checkMapping, checkStates, fieldError, isInt,
-  isMapping,
+  isMapping, posText,
 } from "./validation.js";
 import { isMixed, parseMixed, parsePattern, patternName } from "./patterns.js";
 
@@ -31,7 +33,7 @@ const GRAPH_FIELDS = ["effects", "states", "n_cells"];
 
 const mod = (v, n) => ((v % n) + n) % n;
 
-/** numpy's shape of a nested array (null when ragged), for the masks' checks. */
+/** The shape of a nested array (null when ragged), for the masks' checks. */
 function shapeOf(a) {
   if (!(Array.isArray(a) || ArrayBuffer.isView(a))) return [];
   if (ArrayBuffer.isView(a)) return [a.length];
@@ -43,78 +45,65 @@ function shapeOf(a) {
 }
 
 const isSeq = (x) => Array.isArray(x) || ArrayBuffer.isView(x);
-const INT64 = 2n ** 63n;
-
-/**
- * numpy's reading of a nested array, as np.asarray: {shape, flat} (flat: the scalars in
- * row-major order; a scalar input has shape []), else ValueError with numpy's message
- * for a ragged array.
- */
-function readNested(a, what) {
-  if (!isSeq(a)) return { shape: [], flat: [a] };
-  const shape = [];
-  const ragged = () => new ValueError(`${what} must be a rectangular array of integers: ` +
-    "setting an array element with a sequence. The requested array has an inhomogeneous " +
-    `shape after ${shape.length} dimensions. The detected shape was ${tupleRepr(shape)} + ` +
-    "inhomogeneous part.");
-  let level = [a];
-  for (;;) {
-    const len = level[0].length;
-    for (const x of level) if (x.length !== len) throw ragged();
-    shape.push(len);
-    const next = [];
-    for (const x of level) for (let i = 0; i < x.length; i++) next.push(x[i]);
-    let seqs = 0;
-    for (const x of next) if (isSeq(x)) seqs++;
-    if (seqs === 0) return { shape, flat: next };
-    if (seqs !== next.length) throw ragged();
-    level = next;
-  }
-}
-
-/**
- * The entries of a state or tap array as ints (numbers or BigInts), by numpy's and
- * modlights.model.validation.as_int_array's rules: bools are 0/1; an entry that is
- * not a number, str or bool (or an int beyond int64) makes an object array, whose
- * entries are checked one by one; a str makes a str array (refused, with numpy's
- * dtype); a non-integral or non-finite number, a float array (refused).
- */
-function entryInts(flat, what) {
-  let width = 0;
-  let str = false;
-  let obj = false;
-  let float = false;
-  for (const v of flat) {
-    const t = typeof v;
-    if (t === "number") {
-      if (Number.isInteger(v)) width = Math.max(width, 21);
-      else { float = true; width = Math.max(width, 32); }
-    } else if (t === "boolean") {
-      width = Math.max(width, 5);
-    } else if (t === "string") {
-      str = true;
-      width = Math.max(width, [...v].length);
-    } else if (t === "bigint") {
-      if (v >= INT64 || v < -INT64) obj = true;
-      else width = Math.max(width, 21);
-    } else {
-      obj = true;
-    }
-  }
-  if (obj) return flat.map((v) => asInt(v, `${what} entry`, null, null, "an integer"));
-  if (str) throw new ValueError(`${what} must be an array of integers, got dtype <U${width}`);
-  if (float) {
-    throw new ValueError(`${what} must hold integers, got non-integral or non-finite floats`);
-  }
-  return flat.map((v) => (typeof v === "boolean" ? Number(v) : v));
-}
 
 function reduce(v, n) {
   if (typeof v === "bigint") return Number(((v % BigInt(n)) + BigInt(n)) % BigInt(n));
   return mod(v, n);
 }
 
-const fmtShape = (s) => tupleRepr(s);
+/** One entry of a state, target or tap array reduced mod n: an integer (a number or
+ * a BigInt; true / false count as 1 / 0), else InputError naming the entry. */
+function entryValue(v, n, where) {
+  if (typeof v === "number" && Number.isInteger(v)) return mod(v, n);
+  if (typeof v === "bigint") return reduce(v, n);
+  if (typeof v === "boolean") return v ? 1 % n : 0;
+  throw badType(`${where} must be an integer, got ${describe(v)}`);
+}
+
+/**
+ * The slow reader of board-shaped input (the fast paths of Board#_reduced declined it):
+ * `a` checked against `shape` ([rows, cols] or [length]) row by row, entry by entry,
+ * into `out` reduced mod n; InputError naming the first row or entry that is wrong
+ * (INVALID_TYPE for a value of the wrong kind, INVALID_SHAPE for a wrong length).
+ * `unit` names a graph board's entries ("cells", "taps").
+ */
+function readShaped(a, what, shape, n, out, unit) {
+  if (shape.length === 1) {
+    const [m] = shape;
+    if (!isSeq(a)) throw badType(`${what} must be an Array of ${m} integers, got ${describe(a)}`);
+    if (a.length !== m) {
+      throw badShape(`${what} has ${count(a.length, "entry", "entries")}, the board has ${m} ` +
+        unit);
+    }
+    for (let i = 0; i < m; i++) out[i] = entryValue(a[i], n, `${what}[${i}]`);
+    return out;
+  }
+  const [rows, cols] = shape;
+  if (!isSeq(a)) {
+    throw badType(`${what} must be an Array of ${rows} rows of ${cols} integers, got ` +
+      describe(a));
+  }
+  if (ArrayBuffer.isView(a)) {
+    throw badShape(`${what} is a flat ${a.constructor.name} of ${a.length} entries, the board ` +
+      `has ${rows} x ${cols} = ${rows * cols} tiles`);
+  }
+  if (a.length !== rows) {
+    throw badShape(`${what} has ${count(a.length, "row")}, the board has ${rows}`);
+  }
+  for (let r = 0; r < rows; r++) {
+    const row = a[r];
+    if (!isSeq(row)) {
+      throw badType(`${what}[${r}] must be an Array of ${cols} integers (a row), got ` +
+        describe(row));
+    }
+    if (row.length !== cols) {
+      throw badShape(`${what}[${r}] has ${count(row.length, "entry", "entries")}, the board ` +
+        `has ${count(cols, "column")}`);
+    }
+    for (let c = 0; c < cols; c++) out[r * cols + c] = entryValue(row[c], n, `${what}[${r}][${c}]`);
+  }
+  return out;
+}
 
 /** A board's tap matrix, rows and columns, from its geometry. */
 export class Board {
@@ -137,11 +126,12 @@ export class Board {
    * @param {Array|null} [opts.holes] [r, c] positions or a rows x cols boolean mask
    * @param {boolean} [opts.wrap=false] a torus: offsets wrap around the edges
    * @returns {Board}
-   * @throws {ValueError} with Python's message for anything else
+   * @throws {InputError} for anything else (codes INVALID_TYPE, OUT_OF_RANGE,
+   *   INVALID_SHAPE, INVALID_VALUE, TOO_LARGE)
    */
   static grid(rows, cols, opts = {}) {
     if (!isMapping(opts)) {
-      throw new ValueError(`Board.grid options must be an object, got ${typeName(opts)}`);
+      throw badType(`Board.grid options must be an object, got ${describe(opts)}`);
     }
     const { states = 2, pattern = "cross", locked = null, holes = null, wrap = false } = opts;
     rows = checkDim("rows", rows);
@@ -149,8 +139,8 @@ export class Board {
     if (rows * cols > MAX_TILES) {
       const none = (v) => v === null || v === undefined || (Array.isArray(v) && !v.length);
       if (!(none(locked) && none(holes) && !isMixed(pattern, rows, cols))) {
-        // Python's words: it too refuses these
-        throw new ValueError(`board too large: ${rows}x${cols} = ${rows * cols} tiles; more ` +
+        // Python too refuses these
+        throw tooLarge(`board too large: ${rows}x${cols} = ${rows * cols} tiles; more ` +
           `than ${MAX_TILES} tiles are allowed only for uniform boards ` +
           "(one pattern, no locked tiles or holes)");
       }
@@ -159,7 +149,7 @@ export class Board {
       // core holds at most MAX_TILES tiles). Bad states or patterns first, as Python.
       checkStates(states);
       parsePattern(pattern);
-      throw new ValueError(`board too large: ${rows}x${cols} = ${rows * cols} tiles; the ` +
+      throw tooLarge(`board too large: ${rows}x${cols} = ${rows * cols} tiles; the ` +
         `JavaScript package holds at most ${MAX_TILES} tiles a board (Python's modlights ` +
         "keeps larger uniform grids, by their shape and pattern alone)");
     }
@@ -181,7 +171,7 @@ export class Board {
     if (lock && hole) {
       for (let i = 0; i < rows * cols; i++) {
         if (lock[i] && hole[i]) {
-          throw new ValueError(`tile (${Math.floor(i / cols)}, ${i % cols}) is both locked ` +
+          throw badValue(`tile ${posText(Math.floor(i / cols), i % cols)} is both locked ` +
             "and a hole; a tile may be one or the other");
         }
       }
@@ -205,24 +195,25 @@ export class Board {
   static fromEffects(effects, states, nCells = null) {
     const n = checkStates(states);
     if (!Array.isArray(effects)) {
-      throw new ValueError(`effects (one list a tap) must be a sequence, got ${typeName(effects)}`);
+      throw badType("effects must be an Array of Arrays of cell indices (one a tap), got " +
+        describe(effects));
     }
     if (effects.length > MAX_TILES) {
-      throw new ValueError(`effects (one list a tap) has more than ${MAX_TILES} items`);
+      throw tooLarge(`effects has more than ${MAX_TILES} taps`);
     }
-    const eff = effects.map((e) => {
-      if (typeof e === "string") return Array.from(e);
+    const eff = effects.map((e, j) => {
       if (Array.isArray(e) || ArrayBuffer.isView(e)) return Array.from(e);
-      throw new ValueError("effects must be a sequence of lists of cell indices");
+      throw badType(`effects[${j}] must be an Array of cell indices, got ${describe(e)}`);
     });
     let hi = 0;
     let big = null;
     eff.forEach((e, j) => {
-      for (const c of e) {
-        if (typeof c === "boolean" || !isInt(c)) {
-          throw new ValueError(`effects[${j}] holds ${repr(c)}; cell indices must be ints`);
+      e.forEach((c, k) => {
+        if (!isInt(c)) {
+          throw badType(`effects[${j}][${k}] must be an integer (a cell index), got ` +
+            describe(c));
         }
-      }
+      });
     });
     for (const e of eff) {
       for (const c of e) {
@@ -232,24 +223,24 @@ export class Board {
       }
     }
     if (big !== null) {
-      throw new ValueError(`cell index ${big} out of range: a board has at most ` +
+      throw outOfRange(`cell index ${big} out of range: a board has at most ` +
         `${MAX_TILES} cells`);
     }
     let m;
     if (nCells === null || nCells === undefined) {
       if (hi > MAX_TILES) {
-        throw new ValueError(`cell index ${hi - 1} is too large: a board has at most ` +
+        throw outOfRange(`cell index ${hi - 1} is too large: a board has at most ` +
           `${MAX_TILES} cells`);
       }
       m = hi;
     } else {
-      m = asInt(nCells, "n_cells", 0, MAX_TILES, "a non-negative int", false);
+      m = asInt(nCells, "nCells", 0, MAX_TILES);
     }
     for (const e of eff) {
       for (const c of e) {
         const v = Number(c);
         if (v < 0 || v >= m) {
-          throw new ValueError(`cell index ${v} out of range: cells are 0..${m - 1}`);
+          throw outOfRange(`cell index ${v} out of range: cells are 0..${m - 1}`);
         }
       }
     }
@@ -273,7 +264,7 @@ export class Board {
   /**
    * The board of a dict as Board.toDict (or Python's Board.to_dict) writes it;
    * `locked` / `holes` may also be boolean nested masks, `states` defaults to 2,
-   * `pattern` to "cross". ValueError naming the field for anything else.
+   * `pattern` to "cross". InputError naming the field for anything else.
    * @param {object} d
    * @param {{maxTiles?: number}} [opts]
    * @returns {Board}
@@ -285,7 +276,7 @@ export class Board {
     const rows = checkDim("rows", d.rows);
     const cols = checkDim("cols", d.cols);
     if (rows * cols > limit) {
-      throw new ValueError(`board too large: ${rows}x${cols} = ${rows * cols} tiles, at most ` +
+      throw tooLarge(`board too large: ${rows}x${cols} = ${rows * cols} tiles, at most ` +
         `${limit} allowed`);
     }
     let states;
@@ -296,7 +287,7 @@ export class Board {
     }
     const wrap = "wrap" in d ? d.wrap : false;
     if (typeof wrap !== "boolean") {
-      throw new ValueError(`wrap must be true or false, got ${repr(wrap)}`);
+      throw badType(`wrap must be true or false, got ${show(wrap)}`);
     }
     let pattern;
     try {
@@ -453,46 +444,46 @@ export class Board {
   }
 
   // ---------------------------------------------------------------- positions
-  /** The column of A for the tap at `pos`; ValueError for holes, locks, off-board. */
+  /** The column of A for the tap at `pos`; InputError for holes, locks, off-board. */
   tapIndex(pos) {
     if (this._kind === "graph") {
-      const j = asInt(pos, "a tap on a graph board", null, null, "an int index", false);
+      const j = asInt(pos, "a tap on a graph board");
       if (!(j >= 0 && j < this._nTaps)) {
-        throw new ValueError(`tap ${j} out of range: taps are 0..${this._nTaps - 1}`);
+        throw outOfRange(`tap ${j} out of range: taps are 0..${this._nTaps - 1}`);
       }
       return j;
     }
     const [r, c] = this._checkPos(pos, "tap position");
     const cols = this._shape[1];
-    if (this._holes[r * cols + c]) throw new ValueError(`cannot tap (${r}, ${c}): it is a hole`);
-    if (this._locked[r * cols + c]) throw new ValueError(`cannot tap (${r}, ${c}): it is locked`);
+    if (this._holes[r * cols + c]) throw badValue(`cannot tap ${posText(r, c)}: it is a hole`);
+    if (this._locked[r * cols + c]) throw badValue(`cannot tap ${posText(r, c)}: it is locked`);
     return this._tapOf[r * cols + c];
   }
 
-  /** The row of A for the tile at `pos`; ValueError for holes and off-board. */
+  /** The row of A for the tile at `pos`; InputError for holes and off-board. */
   cellIndex(pos) {
     if (this._kind === "graph") {
-      const i = asInt(pos, "a cell on a graph board", null, null, "an int index", false);
+      const i = asInt(pos, "a cell on a graph board");
       if (!(i >= 0 && i < this._nCells)) {
-        throw new ValueError(`cell ${i} out of range: cells are 0..${this._nCells - 1}`);
+        throw outOfRange(`cell ${i} out of range: cells are 0..${this._nCells - 1}`);
       }
       return i;
     }
     const [r, c] = this._checkPos(pos, "cell position");
     const cols = this._shape[1];
-    if (this._holes[r * cols + c]) throw new ValueError(`(${r}, ${c}) is a hole, not a tile`);
+    if (this._holes[r * cols + c]) throw badValue(`${posText(r, c)} is a hole, not a tile`);
     return this._cellOf[r * cols + c];
   }
 
   // ---------------------------------------------------------------- playing
   /**
-   * The state after tapping `pos` `times` times (any int, reduced mod n).
+   * The state after tapping `pos` `times` times (any integer, reduced mod n).
    * @returns {number[][]|number[]}
    */
   press(state, pos, times = 1) {
     const s = this._stateCells(state, "state");
     const j = this.tapIndex(pos);
-    const t = asInt(times, "times", null, null, "an int", false);
+    const t = asInt(times, "times");
     const k = reduce(t, this._n);
     const n = this._n;
     if (k) {
@@ -547,7 +538,7 @@ export class Board {
     return this._fromCells(this._stateCells(state, what));
   }
 
-  /** A state as a vector over the cells (ints 0..n-1); ValueError for bad input. */
+  /** A state as a vector over the cells (integers 0..n-1); InputError for bad input. */
   cellVector(state, what = "state") {
     return Array.from(this._stateCells(state, what));
   }
@@ -562,20 +553,16 @@ export class Board {
     return Array.from(this._tapCells(taps));
   }
 
-  /** Tap counts as a Uint8Array over the taps, reduced mod n; ValueError for a count
+  /** Tap counts as a Uint8Array over the taps, reduced mod n; InputError for a count
    * on a locked tile. */
   _tapCells(taps) {
-    if (this._kind === "graph") {
-      return this._reduced(taps, "taps", [this._nTaps],
-        (s) => `taps has shape ${fmtShape(s)}, the board has ${this._nTaps} taps`);
-    }
-    const red = this._reduced(taps, "taps", this._shape,
-      (s) => `taps has shape ${fmtShape(s)}, the board has shape ${fmtShape(this._shape)}`);
+    if (this._kind === "graph") return this._reduced(taps, "taps", [this._nTaps], "taps");
+    const red = this._reduced(taps, "taps", this._shape);
     const cols = this._shape[1];
     if (this._anyLocked) {
       for (let i = 0; i < red.length; i++) {
         if (red[i] && this._locked[i]) {
-          throw new ValueError(`cannot tap (${Math.floor(i / cols)}, ${i % cols}): it is locked`);
+          throw badValue(`cannot tap ${posText(Math.floor(i / cols), i % cols)}: it is locked`);
         }
       }
     }
@@ -633,10 +620,10 @@ export class Board {
   }
 
   _checkPos(pos, what) {
-    const [r, c] = asIntPair(pos, what, "a (row, col) pair of ints", true);
+    const [r, c] = asIntPair(pos, what);
     const [rows, cols] = this._shape;
     if (!(r >= 0 && r < rows && c >= 0 && c < cols)) {
-      throw new ValueError(`${what} (${r}, ${c}) is off the board: rows 0..${rows - 1}, ` +
+      throw outOfRange(`${what} ${posText(r, c)} is off the board: rows 0..${rows - 1}, ` +
         `cols 0..${cols - 1}`);
     }
     return [r, c];
@@ -692,25 +679,17 @@ export class Board {
   /**
    * Board-shaped input (nested arrays, or a flat typed array) as a Uint8Array of the
    * values reduced mod n, row-major: the one reader of states, targets and tap counts
-   * (press, apply, and the Solver's solve, solvable and hint). Errors in Python's
-   * order and words (np.asarray, then as_int_array, then the shape): a ragged array,
-   * then an entry that is not an integer, then a shape other than `shape`.
+   * (press, apply, and the Solver's solve, solvable and hint). InputError naming the
+   * first row or entry that is wrong (see readShaped); `unit` names a graph board's
+   * entries in its messages ("cells" or "taps").
    */
-  _reduced(a, what, shape, shapeMessage) {
+  _reduced(a, what, shape, unit = "cells") {
     const n = this._n;
     const size = shape.reduce((p, q) => p * q, 1);
     const out = new Uint8Array(size);
     if (ArrayBuffer.isView(a) && a.length === size) {
       // a flat typed array, row-major (a JavaScript convenience: shape checked by size)
-      for (let i = 0; i < size; i++) {
-        const v = a[i];
-        if (!(typeof v === "number" && v >= 0 && v < n && (v | 0) === v)) {
-          const ints = entryInts(Array.from(a), what);
-          for (let k = 0; k < size; k++) out[k] = reduce(ints[k], n);
-          return out;
-        }
-        out[i] = v;
-      }
+      for (let i = 0; i < size; i++) out[i] = entryValue(a[i], n, `${what}[${i}]`);
       return out;
     }
     if (Array.isArray(a) && a.length === shape[0]) {
@@ -739,39 +718,33 @@ export class Board {
       }
       if (ok) return out;
     }
-    const { shape: got, flat } = readNested(a, what);
-    const ints = entryInts(flat, what);
-    if (got.length !== shape.length || got.some((d, i) => d !== shape[i])) {
-      throw new ValueError(shapeMessage(got));
-    }
-    for (let i = 0; i < size; i++) out[i] = reduce(ints[i], n);
-    return out;
+    return readShaped(a, what, shape, n, out, unit);
   }
 
   /**
-   * t as an int mod n when `target` is an int, null when it is an array (read later
-   * by {@link Board#tileValues}); ValueError for a bool, as Python's _target_int.
+   * t as an integer mod n when `target` is an integer, null when it is an array (read
+   * later by {@link Board#tileValues}); InputError for a boolean, as Python's
+   * _target_int.
    */
   targetInt(target) {
     if (typeof target === "boolean") {
-      throw new ValueError("target must be an int or a board-shaped array, got a bool");
+      throw badType("target must be an integer or a board-shaped Array, got " +
+        describe(target));
     }
     if (isInt(target)) return reduce(target, this._n);
     return null;
   }
 
   /**
-   * A state (or target) as a Uint8Array of ints 0..n-1 over every tile, row-major
+   * A state (or target) as a Uint8Array of integers 0..n-1 over every tile, row-major
    * (rows * cols for grids, nCells for graph boards; holes included): the one state
-   * reader, with Python's messages.
+   * reader.
    */
   tileValues(state, what = "state") {
-    const shapeMessage = (s) =>
-      `${what} has shape ${fmtShape(s)}, the board has shape ${fmtShape(this._shape)}`;
-    return this._reduced(state, what, this._shape, shapeMessage);
+    return this._reduced(state, what, this._shape);
   }
 
-  /** A state as a Uint8Array of ints 0..n-1 over the cells (a new array). */
+  /** A state as a Uint8Array of integers 0..n-1 over the cells (a new array). */
   _stateCells(state, what) {
     const flat = this.tileValues(state, what);
     if (this._nCells === flat.length) return flat;
@@ -810,15 +783,16 @@ export class Board {
       return Uint8Array.from(spec, (v) => (v ? 1 : 0));
     }
     if (!Array.isArray(spec)) {
-      throw new ValueError(`${what} must be a sequence, got ${typeName(spec)}`);
+      throw badType(`${what} must be an Array of [row, col] positions or a ${rows}x${cols} ` +
+        `boolean mask, got ${describe(spec)}`);
     }
     const first = spec[0];
     if (spec.length && (Array.isArray(first) || ArrayBuffer.isView(first)) && first.length &&
         typeof first[0] === "boolean") {
       const s = shapeOf(spec);
       if (s === null || s.length !== 2 || s[0] !== rows || s[1] !== cols) {
-        throw new ValueError(`${what} mask has shape ${fmtShape(s || [spec.length])}, the ` +
-          `board is (${rows}, ${cols})`);
+        throw badShape(`${what} mask has shape ${list(s || [spec.length])}, the board has ` +
+          `shape ${list([rows, cols])}`);
       }
       return Uint8Array.from(spec.flat(), (v) => (v ? 1 : 0));
     }
@@ -827,9 +801,10 @@ export class Board {
         spec.flat().every((v) => v === 0 || v === 1)) {
       return Uint8Array.from(spec.flat());
     }
-    if (spec.some((p) => !(Array.isArray(p) || ArrayBuffer.isView(p) || typeof p === "string"))) {
-      throw new ValueError(`${what} must be a boolean ${rows}x${cols} mask or an iterable ` +
-        "of (row, col) positions");
+    const bad = spec.findIndex((p) => !(Array.isArray(p) || ArrayBuffer.isView(p)));
+    if (bad >= 0) {
+      throw badType(`${what} must be a ${rows}x${cols} boolean mask or an Array of ` +
+        `[row, col] positions; ${what}[${bad}] is ${describe(spec[bad])}`);
     }
     if (!spec.length) return null;
     const mask = new Uint8Array(rows * cols);
@@ -846,14 +821,14 @@ const PRIVATE = Symbol("Board");
 function patternInput(v, rows, cols) {
   if (typeof v === "string") return parsePattern(v);
   if (!Array.isArray(v)) {
-    throw new ValueError("pattern must be a name, a list of [dr, dc] pairs or a " +
-      `${rows}x${cols} nested list of those, got ${typeName(v)}`);
+    throw badType("pattern must be a name, an Array of [dr, dc] pairs or a " +
+      `${rows}x${cols} nested Array of those, got ${describe(v)}`);
   }
   if (isMixed(v, rows, cols)) {
     for (const row of v) {
       if (!Array.isArray(row)) {
-        throw new ValueError(`a mixed pattern is ${rows} lists of ${cols} entries, ` +
-          `got a ${typeName(row)} row`);
+        throw badType(`a mixed pattern is ${rows} Arrays of ${cols} entries, got ` +
+          `${describe(row)} as a row`);
       }
       for (const entry of row) checkOffsetsJson(entry);
     }
@@ -861,8 +836,8 @@ function patternInput(v, rows, cols) {
   }
   if (v.length && Array.isArray(v[0]) &&
       v[0].some((x) => typeof x === "string" || Array.isArray(x))) {
-    throw new ValueError(`a mixed pattern must be ${rows} lists of ${cols} entries (names or ` +
-      "lists of [dr, dc] pairs), one per tile");
+    throw badShape(`a mixed pattern must be ${rows} Arrays of ${cols} entries (names or ` +
+      "Arrays of [dr, dc] pairs), one per tile");
   }
   checkOffsetsJson(v);
   return v;
@@ -871,11 +846,11 @@ function patternInput(v, rows, cols) {
 function checkOffsetsJson(entry) {
   if (typeof entry === "string") return;
   if (!Array.isArray(entry)) {
-    throw new ValueError(`a pattern is a name or a list of [dr, dc] pairs, got ${repr(entry)}`);
+    throw badType(`a pattern is a name or an Array of [dr, dc] pairs, got ${describe(entry)}`);
   }
   for (const p of entry) {
     if (!(Array.isArray(p) && p.length === 2 && p.every((x) => typeof x !== "boolean" && isInt(x)))) {
-      throw new ValueError(`pattern offsets must be [dr, dc] pairs of ints, got ${repr(p)}`);
+      throw badType(`pattern offsets must be [dr, dc] pairs of integers, got ${show(p)}`);
     }
   }
 }
@@ -883,22 +858,22 @@ function checkOffsetsJson(entry) {
 function maskInput(v, what, rows, cols) {
   if (v === null || v === undefined) return null;
   if (!Array.isArray(v)) {
-    throw new ValueError(`${what} must be a list of [row, col] pairs or a ${rows}x${cols} ` +
-      `nested list of booleans, got ${typeName(v)}`);
+    throw badType(`${what} must be an Array of [row, col] pairs or a ${rows}x${cols} ` +
+      `nested Array of booleans, got ${describe(v)}`);
   }
   if (v.length && Array.isArray(v[0]) && v[0].length && typeof v[0][0] === "boolean") {
     if (v.length !== rows || v.some((row) => !Array.isArray(row) || row.length !== cols ||
         !row.every((x) => typeof x === "boolean"))) {
-      throw new ValueError(`${what} as a mask must be ${rows} rows of ${cols} booleans`);
+      throw badShape(`${what} as a mask must be ${rows} rows of ${cols} booleans`);
     }
     return v;
   }
   if (v.length > rows * cols) {
-    throw new ValueError(`${what} lists ${v.length} positions, the board has ${rows * cols} tiles`);
+    throw tooLarge(`${what} lists ${v.length} positions, the board has ${rows * cols} tiles`);
   }
   for (const p of v) {
     if (!(Array.isArray(p) && p.length === 2 && p.every((x) => typeof x !== "boolean" && isInt(x)))) {
-      throw new ValueError(`${what} entries must be [row, col] pairs of ints, got ${repr(p)}`);
+      throw badType(`${what} entries must be [row, col] pairs of integers, got ${show(p)}`);
     }
   }
   return v;
@@ -908,17 +883,17 @@ function graphFromDict(d, limit) {
   checkMapping(d, "graph board", GRAPH_FIELDS, ["effects", "states"]);
   const effects = d.effects;
   if (!Array.isArray(effects)) {
-    throw new ValueError(`effects must be a list of lists of cell indices, got ${typeName(effects)}`);
+    throw badType(`effects must be an Array of Arrays of cell indices, got ${describe(effects)}`);
   }
   let total = 0;
   effects.forEach((e, j) => {
     if (!Array.isArray(e)) {
-      throw new ValueError(`effects[${j}] must be a list of cell indices, got ${typeName(e)}`);
+      throw badType(`effects[${j}] must be an Array of cell indices, got ${describe(e)}`);
     }
     total += e.length;
   });
   if (effects.length > limit || total > limit) {
-    throw new ValueError(`graph board too large: ${effects.length} taps and ${total} effect ` +
+    throw tooLarge(`graph board too large: ${effects.length} taps and ${total} effect ` +
       `entries, at most ${limit} of each allowed`);
   }
   let states;
@@ -928,10 +903,7 @@ function graphFromDict(d, limit) {
     throw fieldError("states", e);
   }
   const nCells = "n_cells" in d ? d.n_cells : null;
-  if (nCells !== null && !(typeof nCells !== "boolean" && isInt(nCells) && nCells >= 0 &&
-      nCells <= limit)) {
-    throw new ValueError(`n_cells must be an int from 0 to ${limit}, got ${repr(nCells)}`);
-  }
+  if (nCells !== null) asInt(nCells, "n_cells", 0, limit);
   try {
     return Board.fromEffects(effects, states, nCells);
   } catch (e) {

@@ -9,8 +9,15 @@
  * imports it has are stubbed here (no files, no environment, a monotonic clock), plus
  * `env.ml_js_poll`, called by the C core's interrupt poll about every 20 ms during
  * long work: it returns 1 to stop the work (see {@link setInterruptHandler}).
+ *
+ * Nothing is loaded when the package is imported: `await init()` (or the first
+ * `await Solver.create(board)`) loads the core; the synchronous calls that need it
+ * (Solver.createSync, generate, daily, a Puzzle's measured properties) throw a
+ * ModlightsError with code CORE_NOT_LOADED before that.
  * @module core
  */
+import { ModlightsError, badType } from "./errors.js";
+import { describe } from "./fmt.js";
 
 /** @type {Promise<Core> | null} */
 let loading = null;
@@ -71,6 +78,11 @@ export const WASM_URL = new URL("../dist/modlights.wasm", import.meta.url);
 
 async function compile(source) {
   if (source instanceof WebAssembly.Module) return source;
+  if (!(source == null || typeof source === "string" || source instanceof URL
+    || source instanceof ArrayBuffer || ArrayBuffer.isView(source))) {
+    throw badType("the core's source must be a URL, a path, bytes or a WebAssembly.Module, "
+      + `got ${describe(source)}`);
+  }
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
     return WebAssembly.compile(source);
   }
@@ -109,13 +121,26 @@ async function compile(source) {
  * Load and instantiate the core once (later calls return the same one).
  * @param {string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
  *   where to load it from (default: ../dist/modlights.wasm next to this module)
- * @returns {Promise<Core>}
+ * @returns {Promise<Core>} rejects with a ModlightsError, code CORE_LOAD_FAILED (the
+ *   reason as its `cause`), when the core cannot be fetched or compiled (a later call
+ *   tries again), or an InputError for a `source` of another type
  */
 export function loadCore(source) {
   if (core) return Promise.resolve(core);
   if (!loading) {
     loading = (async () => {
-      const module = await compile(source);
+      let module;
+      try {
+        module = await compile(source);
+      } catch (e) {
+        if (e instanceof ModlightsError) throw e;
+        const env = isNode() && source == null ? process.env.MODLIGHTS_WASM : undefined;
+        const from = source == null ? env || WASM_URL : source;
+        const where = typeof from === "string" || from instanceof URL ? String(from)
+          : describe(from);
+        throw new ModlightsError(`could not load the WebAssembly core from ${where}: ${
+          e && e.message}`, { code: "CORE_LOAD_FAILED", cause: e });
+      }
       let memory = null;
       const imports = {
         env: { ml_js_poll: () => (interruptHandler && interruptHandler() ? 1 : 0) },
@@ -134,13 +159,32 @@ export function loadCore(source) {
 }
 
 /**
- * The core loaded by {@link loadCore}; throws when it has not finished loading.
+ * Load the WebAssembly core (once; later calls wait for the same load). Call it before
+ * the synchronous calls that need the core: Solver.createSync, generate, daily, and a
+ * Puzzle's minTaps / proven / stars / difficulty / toDict. `Solver.create` and the
+ * SolverWorker load it themselves.
+ * @param {string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
+ *   where to load it from (default: ../dist/modlights.wasm next to this module)
+ * @returns {Promise<void>} rejects as {@link loadCore} does
+ */
+export async function init(source) {
+  await loadCore(source);
+}
+
+/** Whether the core is loaded (init() has resolved). */
+export function isLoaded() {
+  return core !== null;
+}
+
+/**
+ * The core loaded by {@link loadCore}; ModlightsError (code CORE_NOT_LOADED) when it
+ * has not finished loading.
  * @returns {Core}
  */
 export function getCore() {
   if (!core) {
-    throw new Error("the WebAssembly core is not loaded: await loadCore() (or "
-      + "Solver.create) first");
+    throw new ModlightsError("the WebAssembly core is not loaded yet: `await init()` (or "
+      + "`await Solver.create(board)`) first", { code: "CORE_NOT_LOADED" });
   }
   return core;
 }

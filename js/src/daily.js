@@ -4,10 +4,10 @@
  * "modlights-daily-v2:YYYY-MM-DD" hands each puzzle its generate seed.
  * @module daily
  */
-import { ValueError } from "./errors.js";
+import { badType, badValue, outOfRange } from "./errors.js";
 import { SplitMix64 } from "./prng.js";
 import { generate } from "./generate.js";
-import { repr, typeName } from "./pyfmt.js";
+import { describe, quote } from "./fmt.js";
 
 export const DAILY_SCHEME = "modlights-daily-v2";
 
@@ -24,14 +24,13 @@ function isLeap(y) {
 }
 
 /**
- * "YYYY-MM-DD" of a Date (its UTC day) or an ISO date string; ValueError with
- * Python's messages otherwise.
+ * "YYYY-MM-DD" of a Date (its UTC day) or an ISO date string; InputError otherwise.
  * @param {Date|string} date
  * @returns {string}
  */
 export function parseDate(date) {
   if (date instanceof Date) {
-    if (Number.isNaN(date.getTime())) throw new ValueError("date is an invalid Date");
+    if (Number.isNaN(date.getTime())) throw badValue("date is an invalid Date");
     return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1, 2)}-` +
       pad(date.getUTCDate(), 2);
   }
@@ -47,13 +46,13 @@ export function parseDate(date) {
         const days = [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1];
         if (d < 1 || d > days) err = "day is out of range for month";
       }
-      if (err) throw new ValueError(`bad date ${repr(date)}: ${err}`);
+      if (err) throw outOfRange(`bad date ${quote(date)}: ${err}`);
       return s;
     }
-    throw new ValueError(`date must be an ISO date 'YYYY-MM-DD', got ${repr(date)}`);
+    throw badValue(`date must be an ISO date 'YYYY-MM-DD', got ${quote(date)}`);
   }
-  throw new ValueError("date must be a datetime.date or an ISO string 'YYYY-MM-DD', got " +
-    typeName(date));
+  throw badType("date must be a Date or an ISO date string 'YYYY-MM-DD', got " +
+    describe(date));
 }
 
 /**

@@ -5,6 +5,7 @@
  * may install another one with the same interface. Internal.
  * @module engine
  */
+import { ModlightsError } from "./errors.js";
 
 let factory = null;
 
@@ -21,8 +22,9 @@ export function useSolver(createSync) {
 /** A solver for `board` from the installed factory. */
 export function solverFor(board) {
   if (factory === null) {
-    throw new Error("modlights: no solver is installed; import the package's entry " +
-      "(index.js) and `await loadCore()` before generating or measuring puzzles");
+    throw new ModlightsError("no solver is installed: import the package's entry " +
+      "(index.js) and `await init()` before generating or measuring puzzles",
+    { code: "CORE_NOT_LOADED" });
   }
   return factory(board);
 }

@@ -12,18 +12,21 @@
  * otherwise the closest puzzle found.
  * @module generate
  */
-import { ValueError } from "./errors.js";
+import { InputError, badType, badValue } from "./errors.js";
 import { Board } from "./board.js";
 import { SplitMix64, seedFrom } from "./prng.js";
 import { solverFor } from "./engine.js";
-import { repr } from "./pyfmt.js";
-import { asInt } from "./validation.js";
+import { describe, quote, show } from "./fmt.js";
+import { asInt, posText } from "./validation.js";
 import {
   DIFFICULTIES, GENERATE_BUDGET, MAX_CODE_SIDE, finishedPuzzle, minSolve, tapBands,
 } from "./puzzle.js";
 
 export const MAX_GENERATE_TILES = 1024;
 const SAMPLE_TRIES = 48;
+
+/** What generate cannot do with the options given: InputError, code IMPOSSIBLE. */
+const impossible = (message) => new InputError(message, { code: "IMPOSSIBLE" });
 const PLACEMENT_TRIES = 256;
 
 export { GENERATE_BUDGET };
@@ -36,8 +39,8 @@ function isPrime(n) {
 
 function checkDifficulty(d) {
   if (typeof d !== "string" || !DIFFICULTIES.includes(d)) {
-    throw new ValueError(`difficulty must be one of ${DIFFICULTIES.map(repr).join(", ")}, ` +
-      `got ${repr(d)}`);
+    throw (typeof d === "string" ? badValue : badType)("difficulty must be one of " +
+      `${DIFFICULTIES.map(quote).join(", ")}, got ${typeof d === "string" ? show(d) : describe(d)}`);
   }
   return d;
 }
@@ -45,12 +48,12 @@ function checkDifficulty(d) {
 function countOrMask(name, v, rows, cols) {
   const zeros = () => new Uint8Array(rows * cols);
   if (typeof v === "number" && Number.isInteger(v) || typeof v === "bigint") {
-    return [asInt(v, name, 0, null, "a count of tiles (an int >= 0)", false), zeros()];
+    return [asInt(v, name, 0, null), zeros()];
   }
   if (v === null || v === undefined) return [0, zeros()];
   if (typeof v === "boolean" || typeof v === "number" || typeof v === "string") {
-    throw new ValueError(`${name} must be a count of tiles (an int >= 0) or their positions ` +
-      `(a boolean mask or (row, col) pairs), got ${repr(v)}`);
+    throw badType(`${name} must be a count of tiles (an integer >= 0) or their positions ` +
+      `(a boolean mask or an Array of [row, col] pairs), got ${describe(v)}`);
   }
   const b = Board.grid(rows, cols, { states: 2, pattern: "cross", [name]: v });
   const mask = name === "locked" ? b.locked : b.holes;
@@ -77,10 +80,10 @@ function place(rows, cols, states, pattern, locked, holes, wrap, unique, rng, fi
     const ks = full.kernelSize;
     dispose(full);
     if (isPrime(states) && nullity > total) {
-      throw new ValueError(`unique=True is impossible: the ${rows}x${cols} board with ${states} ` +
+      throw impossible(`unique: true is impossible: the ${rows}x${cols} board with ${states} ` +
         `states has |ker A| = ${ks} (nullity ${nullity}) and each locked tile lowers the ` +
         `nullity by at most 1, so it needs at least ${nullity} locked tiles, not ${total}; ` +
-        "or pass unique=False");
+        "or pass unique: false");
     }
   }
   let best = null;
@@ -106,19 +109,19 @@ function place(rows, cols, states, pattern, locked, holes, wrap, unique, rng, fi
     }
   }
   const desc = `${rows}x${cols} board with ${states} states`;
-  if (best === null) throw new ValueError(`no tappable tile is left on the ${desc}`);
+  if (best === null) throw impossible(`no tappable tile is left on the ${desc}`);
   dispose(best[1]);
   const ks = best[2];
   if (locked + holes === 0) {
     const extra = anyFixedLock || anyFixedHole ? "no further locked tiles or holes were allowed"
       : "no locked tiles or holes were allowed";
-    throw new ValueError(`unique=True is impossible: the ${desc} has |ker A| = ${ks} (several ` +
+    throw impossible(`unique: true is impossible: the ${desc} has |ker A| = ${ks} (several ` +
       `tap combinations change nothing, so solutions are never unique) and ${extra} to ` +
-      "break that; allow some with locked=k or holes=k, or pass unique=False");
+      "break that; allow some with locked: k or holes: k, or pass unique: false");
   }
-  throw new ValueError(`unique=True: none of ${tries} placements of ${locked} locked tiles ` +
+  throw impossible(`unique: true: none of ${tries} placements of ${locked} locked tiles ` +
     `and ${holes} holes on the ${desc} gives a trivial kernel (the best left |ker A| = ${ks}); ` +
-    "allow more locked tiles, or pass unique=False");
+    "allow more locked tiles, or pass unique: false");
 }
 
 function changesNothing(board) {
@@ -136,7 +139,7 @@ function sampleStart(board, solver, difficulty, rng) {
   const n = board.states;
   if (changesNothing(board)) {
     const [rows, cols] = board.shape;
-    throw new ValueError(`no tap changes any tile on this ${rows}x${cols} board with ${n} ` +
+    throw impossible(`no tap changes any tile on this ${rows}x${cols} board with ${n} ` +
       "states (its pattern is empty, or its offsets add up to multiples " +
       `of ${n}), so no start can need a tap; use a pattern that changes ` +
       "some tile");
@@ -170,7 +173,7 @@ function sampleStart(board, solver, difficulty, rng) {
     if (best === null || dist < best[0]) best = [dist, start, sol];
   }
   if (best === null) {
-    throw new ValueError("could not make a start state that needs any tap on this board " +
+    throw impossible("could not make a start state that needs any tap on this board " +
       "(every tap changes nothing)");
   }
   return finishedPuzzle(board, solver, best[1], best[2]);
@@ -190,7 +193,9 @@ function sampleStart(board, solver, difficulty, rng) {
  * Needs the solver core loaded (`await loadCore()` from the package entry).
  * @param {object} [opts]
  * @returns {import("./puzzle.js").Puzzle}
- * @throws {ValueError} with Python's messages
+ * @throws {InputError} for bad options (codes INVALID_TYPE, OUT_OF_RANGE,
+ *   INVALID_VALUE, ...) and IMPOSSIBLE when no puzzle fits them (e.g. unique: true on a
+ *   board whose kernel no allowed locked tile can make trivial)
  */
 export function generate({
   rows = 5, cols = 5, states = 2, pattern = "cross", difficulty = "medium",
@@ -199,11 +204,11 @@ export function generate({
   const auto = Boolean(unique) && (locked === null || locked === undefined) &&
     (holes === null || holes === undefined);
   difficulty = checkDifficulty(difficulty);
-  rows = asInt(rows, "rows", 1, null, "an int >= 1", false);
-  cols = asInt(cols, "cols", 1, null, "an int >= 1", false);
+  rows = asInt(rows, "rows", 1, null);
+  cols = asInt(cols, "cols", 1, null);
   if (rows > MAX_CODE_SIDE || cols > MAX_CODE_SIDE || rows * cols > MAX_GENERATE_TILES) {
-    throw new ValueError(`generate makes boards of up to ${MAX_GENERATE_TILES} tiles with ` +
-      `sides up to ${MAX_CODE_SIDE}, got ${rows}x${cols}`);
+    throw new InputError(`generate makes boards of up to ${MAX_GENERATE_TILES} tiles with ` +
+      `sides up to ${MAX_CODE_SIDE}, got ${rows}x${cols}`, { code: "TOO_LARGE" });
   }
   let fixedLock;
   let fixedHole;
@@ -211,14 +216,14 @@ export function generate({
   [holes, fixedHole] = countOrMask("holes", holes, rows, cols);
   for (let i = 0; i < rows * cols; i++) {
     if (fixedLock[i] && fixedHole[i]) {
-      throw new ValueError(`tile (${Math.floor(i / cols)}, ${i % cols}) is both locked and a ` +
+      throw badValue(`tile ${posText(Math.floor(i / cols), i % cols)} is both locked and a ` +
         "hole; a tile may be one or the other");
     }
   }
   const tiles = rows * cols;
   const free = tiles - fixedLock.reduce((a, v) => a + v, 0) - fixedHole.reduce((a, v) => a + v, 0);
   if (locked + holes >= free) {
-    throw new ValueError(`${locked} locked tiles and ${holes} holes leave no tile to tap on ` +
+    throw impossible(`${locked} locked tiles and ${holes} holes leave no tile to tap on ` +
       `a ${rows}x${cols} board`);
   }
   const rng = new SplitMix64(seedFrom(seed));
@@ -230,7 +235,7 @@ export function generate({
     [board, solver] = place(rows, cols, states, pattern, locked, holes, wrap, unique, rng,
       fixedLock, fixedHole);
   } catch (first) {
-    if (!(first instanceof ValueError) || !auto || !first.message.includes("unique")) throw first;
+    if (!(first instanceof InputError) || !auto || !first.message.includes("unique")) throw first;
     const full = solverFor(Board.grid(rows, cols, { states, pattern, wrap }));
     const lo = Math.max(1, full.nullity);
     dispose(full);
@@ -242,11 +247,11 @@ export function generate({
         done = true;
         break;
       } catch (e) {
-        if (!(e instanceof ValueError)) throw e;
+        if (!(e instanceof InputError)) throw e;
       }
     }
     if (!done) {
-      throw new ValueError(`${first.message}; locking ${lo} to ${lo + 3} tiles did not help ` +
+      throw impossible(`${first.message}; locking ${lo} to ${lo + 3} tiles did not help ` +
         "either");
     }
   }

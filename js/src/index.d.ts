@@ -1,20 +1,54 @@
 // TypeScript declarations of the modlights package's public names (src/index.js).
 
-/** Tile values or tap counts: rows x cols nested ints for grids, a flat array for graph boards. */
-export type State = number[][] | number[] | Uint8Array | Uint8Array[];
+/**
+ * Tile values or tap counts: rows x cols nested Arrays of integers for grids (typed arrays
+ * too, or one flat typed array of rows * cols values), a flat Array for graph boards.
+ * Entries are integers (numbers or BigInts; true / false count as 1 / 0), and every
+ * integer is reduced mod `states` silently, as in Python: with 3 states a 4 is 1 and a
+ * -1 is 2. Anything else (a ragged row, a string, null, 1.5) throws an InputError naming
+ * the row or entry.
+ */
+export type State = number[][] | number[] | Uint8Array | Uint8Array[] | Array<Array<number | bigint>>;
 /** A position: [row, col] on a grid, a cell / tap index on a graph board. */
 export type Position = [number, number] | number;
 /** One tile's pattern: a name or [dr, dc] offsets. */
 export type PatternSpec = string | Array<[number, number]>;
 export type Difficulty = "easy" | "medium" | "hard" | "expert";
 
-/** Bad input; the message is Python's ValueError message. */
-export class ValueError extends Error {
-  constructor(message: string);
+/** The stable codes of the package's errors (`error.code`); messages may be reworded. */
+export type ErrorCode =
+  // ModlightsError
+  | "CORE_NOT_LOADED" | "CORE_LOAD_FAILED" | "NOT_IN_WORKER" | "WORKER_FAILED"
+  // InputError
+  | "INVALID_TYPE" | "OUT_OF_RANGE" | "INVALID_SHAPE" | "INVALID_VALUE" | "TOO_LARGE"
+  | "INVALID_PUZZLE_CODE" | "IMPOSSIBLE" | "SOLVER_DISPOSED" | "INVALID_CERTIFICATE"
+  // Unsolvable, FormatError, Interrupted
+  | "UNSOLVABLE" | "NOT_A_CERTIFICATE" | "INTERRUPTED";
+
+/** The base of every error the package throws on purpose; `code` says which. */
+export class ModlightsError extends Error {
+  constructor(message: string, options?: { code?: ErrorCode | string; cause?: unknown });
+  readonly code: ErrorCode;
   name: string;
 }
-/** No tap counts bring the state to the target. */
-export class Unsolvable extends ValueError {}
+/** Bad input: the message says what was wrong and what is allowed, in JavaScript's words;
+ * `code` says which check failed (INVALID_TYPE, OUT_OF_RANGE, INVALID_SHAPE, ...). */
+export class InputError extends ModlightsError {
+  constructor(message: string, options?: { code?: ErrorCode | string; cause?: unknown });
+}
+/** No tap counts bring the state to the target (code UNSOLVABLE). */
+export class Unsolvable extends InputError {
+  constructor(message: string, options?: { cause?: unknown });
+}
+/** Long work stopped by cancel() or an AbortSignal (code INTERRUPTED). */
+export class Interrupted extends ModlightsError {
+  constructor(message?: string, options?: { cause?: unknown });
+}
+/** @deprecated The name bad input was thrown under in earlier releases: an alias of
+ * InputError (`e instanceof ValueError` holds for every InputError). Use InputError. */
+export const ValueError: typeof InputError;
+/** @deprecated Use InputError. */
+export type ValueError = InputError;
 
 /** The named patterns: cross, diagonal, square, horizontal, vertical, knight. */
 export const PATTERNS: Readonly<Record<string, ReadonlyArray<readonly [number, number]>>>;
@@ -67,7 +101,10 @@ export class Board {
   matrix(): number[][];
   tapIndex(pos: Position): number;
   cellIndex(pos: Position): number;
+  /** The state after tapping `pos` `times` times (default 1; any integer, negative too,
+   * reduced mod states); the state's entries are reduced mod states (see State). */
   press(state: State, pos: Position, times?: number): number[][] | number[];
+  /** state + A taps, mod states; both reduced mod states first (see State). */
   apply(state: State, taps: State): number[][] | number[];
   applyVector(x: ArrayLike<number>): number[];
   coerceState(state: State, what?: string): number[][] | number[];
@@ -95,23 +132,20 @@ export class Solution {
     moves: Position[]; kernel_size: number | string };
 }
 
-/** Thrown when long work was stopped by the interrupt handler (a Worker's cancel). */
-export class Interrupted extends Error {
-  constructor(message?: string);
-}
-
 export interface SolveOptions {
   minimal?: boolean;
   /** coset elements the minimal search may examine (default: `Solver.defaultBudget`) */
   budget?: number;
+  /** default 0; an integer or a State, reduced mod states */
   target?: number | State;
 }
 
 /** The WebAssembly solver of one board (holds WebAssembly memory until dispose()). */
 export class Solver {
   private constructor(core: never, spec: never);
+  /** Loads the core first when needed. */
   static create(board: Board | GridSpec | GraphSpec): Promise<Solver>;
-  /** After `await loadCore()`. */
+  /** After `await init()`; before, a ModlightsError with code CORE_NOT_LOADED. */
   static createSync(board: Board | GridSpec | GraphSpec): Solver;
   readonly states: number;
   readonly nullity: number;
@@ -138,8 +172,10 @@ export interface WorkerProgress {
 
 /** A Solver in a Web Worker (browsers) or worker_threads (node): progress and cancel. */
 export class SolverWorker {
-  constructor(board: Board | GridSpec | GraphSpec);
-  /** Rejects with Unsolvable, ValueError, or Interrupted after cancel(). */
+  /** `workerUrl`: the worker's script (default: the package's src/solver-worker.js); a
+   * script of your own (a bundler's entry) must call `serveSolverRequests()`. */
+  constructor(board: Board | GridSpec | GraphSpec, options?: { workerUrl?: string | URL });
+  /** Rejects with Unsolvable, InputError, or Interrupted after cancel(). */
   solve(state: State, opts?: SolveOptions & { onProgress?: (p: WorkerProgress) => void }):
     Promise<Solution>;
   info(opts?: { onProgress?: (p: WorkerProgress) => void }):
@@ -149,6 +185,13 @@ export class SolverWorker {
   /** End the worker (pending calls reject with Interrupted). */
   terminate(): void;
 }
+
+/**
+ * Serves SolverWorker's requests in this worker (Web Worker: `self`; worker_threads: its
+ * parentPort): the explicit call of a worker script. Importing the package never installs
+ * a message handler. On the main thread it rejects (code NOT_IN_WORKER).
+ */
+export function serveSolverRequests(port?: unknown): Promise<void>;
 
 /** One solve in a fresh worker, ended afterwards; `signal` aborting cancels it. */
 export function runInWorker(board: Board | GridSpec | GraphSpec, state: State,
@@ -161,8 +204,18 @@ export interface Core {
   module: WebAssembly.Module;
   memory: WebAssembly.Memory;
 }
-/** Loads the WebAssembly core once (later calls return the same one); `source`
- * defaults to ../dist/modlights.wasm next to the package's modules. */
+/**
+ * Loads the WebAssembly core (once; later calls wait for the same load). Importing the
+ * package loads nothing: call it before Solver.createSync, generate, daily and a Puzzle's
+ * minTaps / proven / stars / difficulty / toDict (Solver.create and SolverWorker load it
+ * themselves). `source` defaults to ../dist/modlights.wasm next to the package's
+ * modules. Rejects with a ModlightsError, code CORE_LOAD_FAILED (its `cause` says why).
+ */
+export function init(
+  source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<void>;
+/** Whether the core is loaded. */
+export function isLoaded(): boolean;
+/** As init(), resolving to the instantiated core. */
 export function loadCore(
   source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<Core>;
 
@@ -217,9 +270,9 @@ export interface GenerateOptions {
   wrap?: boolean; unique?: boolean;
   seed?: number | bigint | string | null;
 }
-/** A new puzzle, the same as Python's generate for the same arguments. */
+/** A new puzzle, the same as Python's generate for the same arguments (after init()). */
 export function generate(opts?: GenerateOptions): Puzzle;
-/** The day's three puzzles (easy, medium, hard), the same as Python's daily. */
+/** The day's three puzzles (easy, medium, hard), the same as Python's daily (after init()). */
 export function daily(date?: Date | string | null): [Puzzle, Puzzle, Puzzle];
 
 export class SplitMix64 {
@@ -234,10 +287,13 @@ export class SplitMix64 {
 }
 export function seedFrom(value?: number | bigint | string | Uint8Array | null): bigint;
 
-/** Not a modlights certificate (format, version or kind unknown). */
-export class FormatError extends ValueError {}
+/** Not a modlights certificate (format, version or kind unknown): code NOT_A_CERTIFICATE. */
+export class FormatError extends InputError {
+  constructor(message: string, options?: { cause?: unknown });
+}
 /** Checks a certificate (Python's sol.certificate() / h.certificate()) in exact
- * arithmetic: true, or a ValueError naming the step that fails. */
+ * arithmetic: true, or an InputError (code INVALID_CERTIFICATE) naming the step that
+ * fails. */
 export function verify(cert: unknown): true;
 /** Checks as verify does and says in one line what the certificate proves. */
 export function summary(cert: unknown): string;

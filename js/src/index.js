@@ -1,14 +1,16 @@
 /**
  * modlights for JavaScript: the package's public entry.
  *
- * Importing this module loads the WebAssembly core (top-level await), so Solver.createSync,
- * generate, daily and a Puzzle's minTaps / proven / stars / difficulty / toDict work at
- * once. When the .wasm cannot be loaded from its default place (next to the package's
- * modules) the import still succeeds: Board, codes and verify work without it, and
- * `await loadCore(source)` loads the core from elsewhere (a URL, bytes or a module).
+ * Importing it loads nothing and has no side effect outside the package (no top-level
+ * await, no message handler): `import` and `require` both work. `await init()` loads
+ * the WebAssembly core (once); after that Solver.createSync, generate, daily and a
+ * Puzzle's minTaps / proven / stars / difficulty / toDict work synchronously (before,
+ * they throw a ModlightsError with code CORE_NOT_LOADED). `Solver.create` and
+ * SolverWorker load the core themselves. Board, puzzle codes and verify never need it.
  *
  * ```js
- * import { Board, Solver, Puzzle, daily, generate, loadCore } from "modlights";
+ * import { init, Board, Solver, Puzzle, daily, generate } from "modlights";
+ * await init();                           // or init(urlOrBytesOrModule)
  * const [easy] = daily("2026-11-22");
  * const s = Solver.createSync(easy.board);
  * s.solve(easy.start, { minimal: true }).length === easy.minTaps;
@@ -16,10 +18,11 @@
  * @module modlights
  */
 import { Solver } from "./solver.js";
-import { loadCore } from "./core.js";
 import { useSolver } from "./engine.js";
 
-export { ValueError, Unsolvable } from "./errors.js";
+export {
+  ModlightsError, InputError, Unsolvable, Interrupted, ValueError,
+} from "./errors.js";
 export { Board } from "./board.js";
 export { PATTERNS } from "./patterns.js";
 export {
@@ -30,11 +33,10 @@ export { generate } from "./generate.js";
 export { daily, DAILY_SCHEME } from "./daily.js";
 export { SplitMix64, seedFrom } from "./prng.js";
 export { verify, summary, FormatError } from "./verify.js";
-export { Solver, Solution, Interrupted } from "./solver.js";
-export { loadCore } from "./core.js";
-export { SolverWorker, runInWorker } from "./worker.js";
+export { Solver, Solution } from "./solver.js";
+export { init, isLoaded, loadCore } from "./core.js";
+export { SolverWorker, runInWorker, serveSolverRequests } from "./worker.js";
 
+// the puzzles' solver: the WebAssembly Solver (it needs the core once a puzzle is
+// generated or measured, not before)
 useSolver((board) => Solver.createSync(board));
-
-// a failure is not an error of the import: Solver.createSync says the core is missing
-await loadCore().catch(() => {});

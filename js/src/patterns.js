@@ -1,6 +1,6 @@
 /**
- * Named tap patterns and the parsing of custom offsets and mixed per-tile maps, as
- * Python's modlights.model.patterns.
+ * Named tap patterns and the parsing of custom offsets and mixed per-tile maps (the
+ * rules of Python's modlights.model.patterns).
  *
  * A pattern is a list of [dr, dc] offsets: tapping the tile at (r, c) advances every
  * tile (r + dr, c + dc) by one. Offsets are used exactly as given: leave out [0, 0]
@@ -8,8 +8,8 @@
  * advances twice.
  * @module patterns
  */
-import { ValueError } from "./errors.js";
-import { repr, typeName } from "./pyfmt.js";
+import { badShape, badType, badValue, outOfRange, tooLarge } from "./errors.js";
+import { describe, list, quote } from "./fmt.js";
 import { asIntPair } from "./validation.js";
 
 const KNIGHT = [[-2, -1], [-2, 1], [-1, -2], [-1, 2], [1, -2], [1, 2], [2, -1], [2, 1]];
@@ -36,7 +36,7 @@ export const MAX_REACH = 1024;
 export const MAX_OFFSETS = 4096;
 
 function allowed() {
-  return Object.keys(PATTERNS).map((k) => repr(k)).join(", ");
+  return Object.keys(PATTERNS).map(quote).join(", ");
 }
 
 /** Python's str.strip().lower() of an ASCII-ish name. */
@@ -46,7 +46,7 @@ function normName(s) {
 
 /**
  * The offsets of one tile's pattern: a name (case-insensitive, blanks ignored) or
- * an array of [dr, dc] pairs; ValueError with Python's message otherwise.
+ * an array of [dr, dc] pairs; InputError otherwise.
  * @param {*} pattern
  * @returns {ReadonlyArray<readonly [number, number]>}
  */
@@ -54,23 +54,23 @@ export function parsePattern(pattern) {
   if (typeof pattern === "string") {
     const key = normName(pattern);
     if (!Object.prototype.hasOwnProperty.call(PATTERNS, key)) {
-      throw new ValueError(`unknown pattern ${repr(pattern)}: use one of ${allowed()}, ` +
-        "or a sequence of (dr, dc) offsets");
+      throw badValue(`unknown pattern ${quote(pattern)}: use one of ${allowed()}, ` +
+        "or an Array of [dr, dc] offsets");
     }
     return PATTERNS[key];
   }
   if (!Array.isArray(pattern)) {
-    throw new ValueError(`pattern must be a name (${allowed()}) or a sequence of ` +
-      `(dr, dc) offsets, got ${typeName(pattern)}`);
+    throw badType(`pattern must be a name (${allowed()}) or an Array of ` +
+      `[dr, dc] offsets, got ${describe(pattern)}`);
   }
   if (pattern.length > MAX_OFFSETS) {
-    throw new ValueError(`pattern has more than ${MAX_OFFSETS} items`);
+    throw tooLarge(`pattern has more than ${MAX_OFFSETS} offsets`);
   }
   const out = [];
   for (const item of pattern) {
-    const [dr, dc] = asIntPair(item, "pattern offsets", "(dr, dc) pairs of ints");
+    const [dr, dc] = asIntPair(item, "pattern offsets", "[dr, dc] pairs of integers");
     if (Math.abs(dr) > MAX_REACH || Math.abs(dc) > MAX_REACH) {
-      throw new ValueError(`pattern offset (${dr}, ${dc}) reaches further than ` +
+      throw outOfRange(`pattern offset ${list([dr, dc])} reaches further than ` +
         `${MAX_REACH} tiles`);
     }
     out.push(Object.freeze([dr, dc]));
@@ -95,24 +95,21 @@ export function isMixed(pattern, rows, cols) {
 
 /**
  * A rows x cols nested array of per-tile patterns parsed (see parsePattern); equal
- * names share one offsets array. ValueError with Python's messages.
+ * names share one offsets array. InputError otherwise.
  */
 export function parseMixed(pattern, rows, cols) {
   if (pattern.length !== rows) {
-    throw new ValueError(`a mixed pattern needs ${rows} rows of ${cols} entries, got ` +
+    throw badShape(`a mixed pattern needs ${rows} rows of ${cols} entries, got ` +
       `${pattern.length} rows`);
   }
   const cache = new Map();
   return pattern.map((row, r) => {
-    if (typeof row === "string") {
-      throw new ValueError(`mixed pattern row ${r} must be a list of ${cols} patterns, got a string`);
-    }
     if (!Array.isArray(row)) {
-      throw new ValueError(`mixed pattern row ${r} must be a list of ${cols} patterns, got ` +
-        typeName(row));
+      throw badType(`mixed pattern row ${r} must be an Array of ${cols} patterns, got ` +
+        describe(row));
     }
     if (row.length !== cols) {
-      throw new ValueError(`mixed pattern row ${r} has ${row.length} entries, the board has ` +
+      throw badShape(`mixed pattern row ${r} has ${row.length} entries, the board has ` +
         `${cols} columns`);
     }
     return row.map((entry) => {

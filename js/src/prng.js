@@ -4,8 +4,8 @@
  * bytes, the first 8 bytes big-endian), computed synchronously in plain JavaScript.
  * @module prng
  */
-import { ValueError } from "./errors.js";
-import { typeName, repr } from "./pyfmt.js";
+import { badType, badValue, outOfRange } from "./errors.js";
+import { describe } from "./fmt.js";
 
 const MASK = (1n << 64n) - 1n;
 const GAMMA = 0x9E3779B97F4A7C15n;
@@ -72,29 +72,27 @@ export function sha256(data) {
  * @param {number|bigint|string|Uint8Array|null} [value]
  * @returns {bigint}
  */
+const SEED_WORDS = "seed must be an integer (a number or a BigInt), a string, a Uint8Array " +
+  "or null, got ";
+
 export function seedFrom(value) {
   if (value === null || value === undefined) {
     const b = new Uint32Array(2);
     globalThis.crypto.getRandomValues(b);
     return (BigInt(b[0]) << 32n) | BigInt(b[1]);
   }
-  if (typeof value === "boolean") {
-    throw new ValueError(`seed must be an int, str, bytes or None, got ${repr(value)}`);
-  }
   if (typeof value === "bigint") return ((value % TWO64) + TWO64) % TWO64;
   if (typeof value === "number") {
     // any integral Number is an int (exact as a double, above 2^53 too), as in Python
     if (!Number.isInteger(value)) {
-      throw new ValueError(`seed must be an int, str, bytes or None, got ${typeName(value)}`);
+      throw badType(SEED_WORDS + describe(value));
     }
     return ((BigInt(value) % TWO64) + TWO64) % TWO64;
   }
   let bytes = null;
   if (typeof value === "string") bytes = new TextEncoder().encode(value);
   else if (value instanceof Uint8Array) bytes = value;
-  if (bytes === null) {
-    throw new ValueError(`seed must be an int, str, bytes or None, got ${typeName(value)}`);
-  }
+  if (bytes === null) throw badType(SEED_WORDS + describe(value));
   const d = sha256(bytes);
   let s = 0n;
   for (let i = 0; i < 8; i++) s = (s << 8n) | BigInt(d[i]);
@@ -116,9 +114,11 @@ export class SplitMix64 {
     return z ^ (z >> 31n);
   }
 
-  /** A uniform int in [0, n) by rejection sampling (n a number >= 1). */
+  /** A uniform integer in [0, n) by rejection sampling (n an integer >= 1). */
   randbelow(n) {
-    if (!(n >= 1)) throw new ValueError(`randbelow needs n >= 1, got ${n}`);
+    if (!(Number.isInteger(n) && n >= 1)) {
+      throw outOfRange(`randbelow needs an integer n >= 1, got ${describe(n)}`);
+    }
     if (n === 1) return 0;
     const N = BigInt(n);
     const limit = TWO64 - (TWO64 % N);
@@ -128,9 +128,9 @@ export class SplitMix64 {
     }
   }
 
-  /** A uniform int in [lo, hi], both inclusive. */
+  /** A uniform integer in [lo, hi], both inclusive. */
   randint(lo, hi) {
-    if (hi < lo) throw new ValueError(`randint needs lo <= hi, got ${lo}, ${hi}`);
+    if (hi < lo) throw outOfRange(`randint needs lo <= hi, got ${lo}, ${hi}`);
     return lo + this.randbelow(hi - lo + 1);
   }
 
@@ -151,7 +151,7 @@ export class SplitMix64 {
   sample(seq, k) {
     const items = Array.from(seq);
     if (!(k >= 0 && k <= items.length)) {
-      throw new ValueError(`cannot sample ${k} of ${items.length} items`);
+      throw outOfRange(`cannot sample ${k} of ${items.length} items`);
     }
     for (let i = 0; i < k; i++) {
       const j = i + this.randbelow(items.length - i);
@@ -162,7 +162,7 @@ export class SplitMix64 {
 
   /** One element of a non-empty array. */
   choice(seq) {
-    if (!seq.length) throw new ValueError("cannot choose from an empty sequence");
+    if (!seq.length) throw badValue("cannot choose from an empty Array");
     return seq[this.randbelow(seq.length)];
   }
 }

@@ -18,12 +18,16 @@
  * taps. Difficulty: the band of tapBands(nTaps, states) holding m (see generate.js).
  * @module puzzle
  */
-import { ValueError } from "./errors.js";
+import { InputError, badShape, badType, badValue, outOfRange } from "./errors.js";
 import { Board } from "./board.js";
 import { patternName, PATTERNS } from "./patterns.js";
-import { repr, typeName } from "./pyfmt.js";
+import { describe, list, quote, show } from "./fmt.js";
 import { solverFor } from "./engine.js";
-import { checkMapping, fieldError, isInt, isMapping } from "./validation.js";
+import { checkMapping, fieldError, isInt, isMapping, posText } from "./validation.js";
+
+/** A bad puzzle code: InputError with code INVALID_PUZZLE_CODE (the message says what
+ * is wrong with it, in the same words as Python's). */
+const badCode = (message) => new InputError(message, { code: "INVALID_PUZZLE_CODE" });
 
 export const CODE_VERSION = 1;
 /** Named patterns' ids in puzzle codes (fixed: append only). */
@@ -106,14 +110,14 @@ export function minSolve(solver, start) {
 export class Puzzle {
   /**
    * @param {Board} board a grid board
-   * @param {Array} start board-shaped ints, reduced mod n (0 at holes)
+   * @param {Array} start board-shaped integers, reduced mod n (0 at holes)
    */
   constructor(board, start) {
     if (!(board instanceof Board)) {
-      throw new ValueError(`board must be a modlights Board, got ${typeName(board)}`);
+      throw badType(`board must be a modlights Board, got ${describe(board)}`);
     }
     if (!board.isGrid) {
-      throw new ValueError("puzzles are grid boards (Board.grid); graph boards have no " +
+      throw badValue("puzzles are grid boards (Board.grid); graph boards have no " +
         "puzzle code");
     }
     this._board = board;
@@ -178,8 +182,8 @@ export class Puzzle {
   }
 
   /**
-   * The puzzle of a code; ValueError (Python's message) for anything that is not a
-   * valid, canonical code.
+   * The puzzle of a code; InputError (code INVALID_PUZZLE_CODE, the same message as
+   * Python's) for anything that is not a valid, canonical code.
    * @param {string} code
    * @returns {Puzzle}
    */
@@ -203,7 +207,7 @@ export class Puzzle {
 
   /**
    * The puzzle of a dict: "board" and "start", or "code", or all three (then they
-   * must agree); the derived fields are checked for type. ValueError naming the field.
+   * must agree); the derived fields are checked for type. InputError naming the field.
    */
   static fromDict(d, { maxTiles = null } = {}) {
     return puzzleFromDict(d, maxTiles);
@@ -217,7 +221,7 @@ export class Puzzle {
 
   toString() {
     const [r, c] = this._board.shape;
-    return `Puzzle(${r}x${c}, states=${this._board.states}, code=${repr(this.code)})`;
+    return `Puzzle(${r}x${c}, states=${this._board.states}, code=${quote(this.code)})`;
   }
 }
 
@@ -246,12 +250,12 @@ function patternBytes(offs) {
   const i = name === null ? -1 : NAMED.indexOf(name);
   if (i >= 0) return [0, i];
   if (offs.length > 255) {
-    throw new ValueError(`a puzzle code holds patterns of up to 255 offsets, got ${offs.length}`);
+    throw outOfRange(`a puzzle code holds patterns of up to 255 offsets, got ${offs.length}`);
   }
   const out = [1, offs.length];
   for (const [dr, dc] of offs) {
     if (!(dr >= -128 && dr <= 127 && dc >= -128 && dc <= 127)) {
-      throw new ValueError(`a puzzle code holds offsets in -128..127, got (${dr}, ${dc})`);
+      throw outOfRange(`a puzzle code holds offsets in -128..127, got ${list([dr, dc])}`);
     }
     out.push(dr & 0xff, dc & 0xff);
   }
@@ -322,22 +326,22 @@ function pyStrip(s) {
 
 /**
  * The puzzle code of a grid board and a start state (see the module docs);
- * ValueError for a graph board, a side over 255, a board that is all holes, or a
+ * InputError for a graph board, a side over 255, a board that is all holes, or a
  * pattern a code cannot hold.
  * @returns {string}
  */
 export function encode(board, start) {
-  if (!board.isGrid) throw new ValueError("only grid boards have puzzle codes");
+  if (!board.isGrid) throw badValue("only grid boards have puzzle codes");
   const [rows, cols] = board.shape;
   if (rows > MAX_CODE_SIDE || cols > MAX_CODE_SIDE) {
-    throw new ValueError(`a puzzle code holds boards up to ${MAX_CODE_SIDE}x${MAX_CODE_SIDE}, ` +
+    throw outOfRange(`a puzzle code holds boards up to ${MAX_CODE_SIDE}x${MAX_CODE_SIDE}, ` +
       `got ${rows}x${cols}`);
   }
   const n = board.states;
   const locked = board.locked.flat();
   const holes = board.holes.flat();
   if (holes.every((h) => h)) {
-    throw new ValueError("a board whose every tile is a hole has no puzzle code " +
+    throw badValue("a board whose every tile is a hole has no puzzle code " +
       "(a code needs at least one tile)");
   }
   const anyLock = locked.some((v) => v);
@@ -368,7 +372,7 @@ export function encode(board, start) {
       }
     }
     if (palette.length > 255) {
-      throw new ValueError("a puzzle code holds mixed boards of up to 255 distinct " +
+      throw outOfRange("a puzzle code holds mixed boards of up to 255 distinct " +
         `patterns, got ${palette.length}`);
     }
     head.push(palette.length);
@@ -393,7 +397,7 @@ class Reader {
   left() { return this.data.length - this.pos; }
   byte(what) {
     if (this.pos >= this.data.length) {
-      throw new ValueError(`puzzle code is truncated (ends before the ${what})`);
+      throw badCode(`puzzle code is truncated (ends before the ${what})`);
     }
     return this.data[this.pos++];
   }
@@ -407,13 +411,13 @@ function readPattern(rd, kind, what) {
   if (kind === 0) {
     const i = rd.byte(`${what} id`);
     if (i >= NAMED.length) {
-      throw new ValueError(`puzzle code names pattern id ${i}; known ids are 0..${NAMED.length - 1}`);
+      throw badCode(`puzzle code names pattern id ${i}; known ids are 0..${NAMED.length - 1}`);
     }
     return NAMED[i];
   }
   const k = rd.byte(`${what} offset count`);
   if (rd.left() < 2 * k) {
-    throw new ValueError(`puzzle code is truncated (declares ${k} offsets in the ${what})`);
+    throw badCode(`puzzle code is truncated (declares ${k} offsets in the ${what})`);
   }
   const out = [];
   for (let i = 0; i < k; i++) out.push([rd.signed(what), rd.signed(what)]);
@@ -421,73 +425,73 @@ function readPattern(rd, kind, what) {
 }
 
 /**
- * [board, start] of a puzzle code; ValueError (Python's messages) for anything
- * invalid or not canonical.
+ * [board, start] of a puzzle code; InputError (code INVALID_PUZZLE_CODE, Python's
+ * messages) for anything invalid or not canonical.
  * @param {string} code
  * @returns {[Board, number[][]]}
  */
 export function decode(code) {
   if (typeof code !== "string") {
-    throw new ValueError(`a puzzle code is a str, got ${typeName(code)}`);
+    throw badType(`a puzzle code is a string, got ${describe(code)}`);
   }
   const text = pyStrip(code);
-  if (!text) throw new ValueError("empty puzzle code");
+  if (!text) throw badCode("empty puzzle code");
   const chars = Array.from(text);
   if (chars.length > MAX_CODE_CHARS) {
-    throw new ValueError(`puzzle code too long: ${chars.length} characters, at most ` +
+    throw badCode(`puzzle code too long: ${chars.length} characters, at most ` +
       `${MAX_CODE_CHARS}`);
   }
   const bad = chars.find((ch) => !/^[A-Za-z0-9_-]$/.test(ch));
   if (bad !== undefined) {
-    throw new ValueError(`puzzle code has a character ${repr(bad)} that is not base64url ` +
+    throw badCode(`puzzle code has a character ${quote(bad)} that is not base64url ` +
       "(A-Z a-z 0-9 - _)");
   }
   if (text.length % 4 === 1) {
-    throw new ValueError("puzzle code has an impossible length (truncated or garbled)");
+    throw badCode("puzzle code has an impossible length (truncated or garbled)");
   }
   const data = b64urlDecode(text);
   if (data.length < 5 + 1 + 4) {
-    throw new ValueError(`puzzle code too short (${data.length} bytes): truncated or not a code`);
+    throw badCode(`puzzle code too short (${data.length} bytes): truncated or not a code`);
   }
   const body = data.subarray(0, data.length - 4);
   const crc = ((data[data.length - 4] << 24) | (data[data.length - 3] << 16) |
     (data[data.length - 2] << 8) | data[data.length - 1]) >>> 0;
   if (crc32(body) !== crc) {
-    throw new ValueError("puzzle code checksum mismatch: the code is mistyped, truncated " +
+    throw badCode("puzzle code checksum mismatch: the code is mistyped, truncated " +
       "or corrupted");
   }
   const rd = new Reader(body);
   const version = rd.byte("version");
   if (version !== CODE_VERSION) {
-    throw new ValueError(`unsupported puzzle code version ${version} (this modlights reads ` +
+    throw badCode(`unsupported puzzle code version ${version} (this modlights reads ` +
       `version ${CODE_VERSION})`);
   }
   const flags = rd.byte("flags");
   if (flags & ~0x1f) {
-    throw new ValueError(`puzzle code has unknown flags 0x${flags.toString(16).padStart(2, "0")}`);
+    throw badCode(`puzzle code has unknown flags 0x${flags.toString(16).padStart(2, "0")}`);
   }
   const wrap = Boolean(flags & 1);
   const hasLock = Boolean(flags & 2);
   const hasHole = Boolean(flags & 4);
   const kind = (flags >> 3) & 3;
-  if (kind === 3) throw new ValueError("puzzle code has an unknown pattern kind 3");
+  if (kind === 3) throw badCode("puzzle code has an unknown pattern kind 3");
   const rows = rd.byte("rows");
   const cols = rd.byte("cols");
   const n = rd.byte("states");
   if (rows < 1 || cols < 1) {
-    throw new ValueError(`puzzle code declares a ${rows}x${cols} board (sides are 1..255)`);
+    throw badCode(`puzzle code declares a ${rows}x${cols} board (sides are 1..255)`);
   }
-  if (n < 2) throw new ValueError(`puzzle code declares ${n} states (2..255 allowed)`);
+  if (n < 2) throw badCode(`puzzle code declares ${n} states (2..255 allowed)`);
   const tiles = rows * cols;
   let palette = null;
   let pattern = null;
   if (kind === 2) {
     const P = rd.byte("palette size");
-    if (P < 1) throw new ValueError("puzzle code declares a mixed board with an empty palette");
+    if (P < 1) throw badCode("puzzle code declares a mixed board with an empty palette");
     palette = [];
     for (let i = 0; i < P; i++) {
       const tag = rd.byte("palette entry");
-      if (tag > 1) throw new ValueError(`puzzle code palette entry ${i} has unknown kind ${tag}`);
+      if (tag > 1) throw badCode(`puzzle code palette entry ${i} has unknown kind ${tag}`);
       palette.push(readPattern(rd, tag, `palette entry ${i}`));
     }
   } else {
@@ -498,11 +502,11 @@ export function decode(code) {
   const fixed = tiles * ib + tiles * ((hasLock ? 1 : 0) + (hasHole ? 1 : 0));
   const leftBits = rd.left() * 8;
   if (fixed > leftBits) {
-    throw new ValueError(`puzzle code is truncated: a ${rows}x${cols} board needs more ` +
+    throw badCode(`puzzle code is truncated: a ${rows}x${cols} board needs more ` +
       `data than the ${rd.left()} bytes left`);
   }
   if (!hasHole && Math.floor((fixed + tiles * vb + 7) / 8) !== rd.left()) {
-    throw new ValueError(`puzzle code length does not match its ${rows}x${cols} board with ` +
+    throw badCode(`puzzle code length does not match its ${rows}x${cols} board with ` +
       `${n} states (truncated or padded)`);
   }
   const tail = body.subarray(rd.pos);
@@ -512,7 +516,7 @@ export function decode(code) {
   const take = (count, width) => {
     const need = count * width;
     if (at + need > nbits) {
-      throw new ValueError("puzzle code is truncated (the tile data ends early)");
+      throw badCode("puzzle code is truncated (the tile data ends early)");
     }
     const out = new Array(count);
     for (let i = 0; i < count; i++) {
@@ -527,7 +531,7 @@ export function decode(code) {
     const idx = take(tiles, ib);
     const top = idx.length ? Math.max(...idx) : 0;
     if (idx.length && top >= palette.length) {
-      throw new ValueError(`puzzle code uses palette entry ${top}, the palette ` +
+      throw badCode(`puzzle code uses palette entry ${top}, the palette ` +
         `has ${palette.length}`);
     }
     mixed = Array.from({ length: rows }, (_, r) =>
@@ -536,29 +540,29 @@ export function decode(code) {
   const lock = hasLock ? take(tiles, 1) : new Array(tiles).fill(0);
   const hole = hasHole ? take(tiles, 1) : new Array(tiles).fill(0);
   if (hasLock && !lock.some((v) => v)) {
-    throw new ValueError("puzzle code declares locked tiles but marks none");
+    throw badCode("puzzle code declares locked tiles but marks none");
   }
   if (hasHole && !hole.some((v) => v)) {
-    throw new ValueError("puzzle code declares holes but marks none");
+    throw badCode("puzzle code declares holes but marks none");
   }
-  if (hasHole && hole.every((v) => v)) throw new ValueError("puzzle code makes every tile a hole");
+  if (hasHole && hole.every((v) => v)) throw badCode("puzzle code makes every tile a hole");
   for (let i = 0; i < tiles; i++) {
     if (lock[i] && hole[i]) {
-      throw new ValueError(`puzzle code marks tile (${Math.floor(i / cols)}, ${i % cols}) ` +
+      throw badCode(`puzzle code marks tile ${posText(Math.floor(i / cols), i % cols)} ` +
         "both locked and a hole");
     }
   }
   const active = hole.filter((v) => !v).length;
   if (Math.floor((fixed + active * vb + 7) / 8) * 8 !== nbits) {
-    throw new ValueError("puzzle code length does not match its board (truncated or padded)");
+    throw badCode("puzzle code length does not match its board (truncated or padded)");
   }
   const vals = take(active, vb);
   for (let i = at; i < nbits; i++) {
-    if (bit(i)) throw new ValueError("puzzle code has non-zero padding bits (garbled)");
+    if (bit(i)) throw badCode("puzzle code has non-zero padding bits (garbled)");
   }
   const vmax = vals.length ? Math.max(...vals) : 0;
   if (vals.length && vmax >= n) {
-    throw new ValueError(`puzzle code has a tile value ${vmax}, out of range for ${n} states`);
+    throw badCode(`puzzle code has a tile value ${vmax}, out of range for ${n} states`);
   }
   const flat = new Array(tiles).fill(0);
   let k = 0;
@@ -569,7 +573,7 @@ export function decode(code) {
     locked: toMask(lock), holes: toMask(hole), wrap });
   const start = Array.from({ length: rows }, (_, r) => flat.slice(r * cols, (r + 1) * cols));
   if (encode(board, start) !== text) {
-    throw new ValueError("puzzle code is not canonical (a mistyped character, or not " +
+    throw badCode("puzzle code is not canonical (a mistyped character, or not " +
       "written by modlights): a valid code re-encodes to itself");
   }
   return [board, start];
@@ -583,12 +587,13 @@ function startInput(start, board) {
   const n = board.states;
   if (!Array.isArray(start) || start.length !== rows ||
       start.some((row) => !Array.isArray(row) || row.length !== cols)) {
-    throw new ValueError(`start must be ${rows} lists of ${cols} ints (the board's shape)`);
+    throw badShape(`start must be ${rows} Arrays of ${cols} integers (the board's shape)`);
   }
   for (const row of start) {
     for (const v of row) {
       if (typeof v === "boolean" || !isInt(v) || !(v >= 0 && v < n)) {
-        throw new ValueError(`start values must be ints from 0 to ${n - 1}, got ${repr(v)}`);
+        throw (isInt(v) ? outOfRange : badType)(`start values must be integers from 0 to ` +
+          `${n - 1}, got ${isInt(v) ? show(v) : describe(v)}`);
       }
     }
   }
@@ -601,32 +606,33 @@ function checkDerived(d) {
     const keys = isMapping(s) ? Object.keys(s).sort() : null;
     if (!(keys && keys.join() === "1,2,3" &&
         Object.values(s).every((v) => typeof v !== "boolean" && isInt(v)))) {
-      throw new ValueError('stars must be {"3": int, "2": int, "1": int}');
+      throw badType('stars must be an object { "3": integer, "2": integer, "1": integer }, got ' +
+        describe(s));
     }
   }
   if ("min_taps" in d && !(typeof d.min_taps !== "boolean" && isInt(d.min_taps) &&
       d.min_taps >= 0)) {
-    throw new ValueError(`min_taps must be an int >= 0, got ${repr(d.min_taps)}`);
+    throw badType(`min_taps must be an integer >= 0, got ${describe(d.min_taps)}`);
   }
   if ("proven" in d && typeof d.proven !== "boolean") {
-    throw new ValueError(`proven must be true or false, got ${repr(d.proven)}`);
+    throw badType(`proven must be true or false, got ${describe(d.proven)}`);
   }
   if ("difficulty" in d && !DIFFICULTIES.includes(d.difficulty)) {
-    throw new ValueError(`difficulty must be one of ${DIFFICULTIES.join(", ")}, ` +
-      `got ${repr(d.difficulty)}`);
+    throw badValue(`difficulty must be one of ${DIFFICULTIES.join(", ")}, ` +
+      `got ${show(d.difficulty)}`);
   }
 }
 
 function puzzleFromDict(d, maxTiles) {
   checkMapping(d, "puzzle", PUZZLE_FIELDS, []);
   if (!("board" in d) && !("code" in d)) {
-    throw new ValueError("puzzle needs 'board' and 'start', or 'code'");
+    throw badValue("puzzle needs 'board' and 'start', or 'code'");
   }
   checkDerived(d);
   let fromCode = null;
   if ("code" in d) {
     if (typeof d.code !== "string") {
-      throw new ValueError(`code must be a string, got ${typeName(d.code)}`);
+      throw badType(`code must be a string, got ${describe(d.code)}`);
     }
     try {
       fromCode = Puzzle.fromCode(d.code);
@@ -636,12 +642,12 @@ function puzzleFromDict(d, maxTiles) {
   }
   if (!("board" in d)) {
     if ("start" in d) {
-      throw new ValueError("puzzle has 'start' but no 'board'; give both, or 'code' alone");
+      throw badValue("puzzle has 'start' but no 'board'; give both, or 'code' alone");
     }
     return fromCode;
   }
   if (!("start" in d)) {
-    throw new ValueError("puzzle has 'board' but no 'start'; give both, or 'code' alone");
+    throw badValue("puzzle has 'board' but no 'start'; give both, or 'code' alone");
   }
   let board;
   try {
@@ -650,11 +656,11 @@ function puzzleFromDict(d, maxTiles) {
     throw fieldError("board", e);
   }
   if (!board.isGrid) {
-    throw new ValueError("board: puzzles are grid boards; a graph board has no puzzle");
+    throw badValue("board: puzzles are grid boards; a graph board has no puzzle");
   }
   const p = new Puzzle(board, startInput(d.start, board));
   if (fromCode !== null && !fromCode.equals(p)) {
-    throw new ValueError("code and board/start describe different puzzles; give one or " +
+    throw badValue("code and board/start describe different puzzles; give one or " +
       "make them agree");
   }
   return p;

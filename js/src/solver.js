@@ -10,11 +10,13 @@
  * @module solver
  */
 import { getCore, loadCore } from "./core.js";
-import { ValueError, Unsolvable } from "./errors.js";
+import { InputError, Interrupted, Unsolvable, badShape, badType, outOfRange } from "./errors.js";
 import { Board } from "./board.js";
 import { isMixed, parseMixed } from "./patterns.js";
-import { repr, typeName } from "./pyfmt.js";
+import { describe } from "./fmt.js";
 import { MAX_TILES, checkDim, isInt, isMapping } from "./validation.js";
+
+export { Interrupted };
 
 /** The default minimal search's count: 2^24 coset elements, less on boards with many taps
  * (about 2^30 operations; `Solver#defaultBudget`). A coset within it is searched whole, as
@@ -26,21 +28,13 @@ const MAX_BUDGET = 2n ** 63n - 1n;
 
 const CODES = { OK: 0, UNSOLVABLE: 1, EINVAL: -1, ENOMEM: -2, ELIMIT: -3, INTERRUPTED: -4 };
 
-/** Thrown when long work was stopped by the interrupt handler (a Worker's cancel). */
-export class Interrupted extends Error {
-  constructor(message = "interrupted") {
-    super(message);
-    this.name = "Interrupted";
-  }
-}
-
 const UNSOLVABLE_MESSAGE = "no combination of taps takes this board to the target "
   + "(the start and the target differ by a pattern that taps cannot make)";
 
-/** The options object of a call (as Board.grid's): ValueError unless an object. */
+/** The options object of a call (as Board.grid's): InputError unless an object. */
 function checkOptions(options, what) {
   if (!isMapping(options)) {
-    throw new ValueError(`${what} options must be an object, got ${typeName(options)}`);
+    throw badType(`${what} options must be an object, got ${describe(options)}`);
   }
   return options;
 }
@@ -49,7 +43,8 @@ function checkOptions(options, what) {
 function specMask(v, size, what) {
   if (v == null) return null;
   if (!(ArrayBuffer.isView(v) || Array.isArray(v)) || v.length !== size) {
-    throw new ValueError(`spec.${what} must be a Uint8Array of rows * cols = ${size} entries`);
+    throw badShape(`spec.${what} must be a Uint8Array of rows * cols = ${size} entries, got ` +
+      describe(v));
   }
   return Uint8Array.from(v, (x) => (x ? 1 : 0));
 }
@@ -68,11 +63,13 @@ function boardOfSpec(spec) {
   const size = rows * cols;
   let pattern = spec.offsets;
   if (pattern == null && spec.mixed == null) {
-    throw new ValueError("spec.offsets must be a list of [dr, dc] offsets");
+    throw badType("spec.offsets must be an Array of [dr, dc] offsets (or spec.mixed given), "
+      + `got ${describe(pattern)}`);
   }
   if (spec.mixed != null) {
     if (!Array.isArray(spec.mixed) || spec.mixed.length !== size) {
-      throw new ValueError(`spec.mixed must hold rows * cols = ${size} offset lists`);
+      throw badShape(`spec.mixed must be an Array of rows * cols = ${size} offset Arrays, got `
+        + describe(spec.mixed));
     }
     pattern = Array.from({ length: rows }, (_, r) => spec.mixed.slice(r * cols, (r + 1) * cols));
     if (!isMixed(pattern, rows, cols)) pattern = parseMixed(pattern, rows, cols);
@@ -90,12 +87,13 @@ function cmpDesc(a, b) {
 /**
  * The board description the C core takes, from a Board or a spec object (see the
  * package's interface: kind "grid" or "graph"; checked by building its Board, with
- * Board.grid's and Board.fromEffects' messages). ValueError on a malformed spec.
+ * Board.grid's and Board.fromEffects' messages). InputError on a malformed spec.
  */
 export function normalizeSpec(board) {
   if (!(board instanceof Board)) {
     if (!isMapping(board) || (board.kind !== "grid" && board.kind !== "graph")) {
-      throw new ValueError(`Solver needs a Board, got ${typeName(board)}`);
+      throw badType("Solver needs a Board or a board spec ({ kind: 'grid' | 'graph', ... }), "
+        + `got ${describe(board)}`);
     }
     board = boardOfSpec(board);
   }
@@ -153,8 +151,16 @@ function copyIn(core, data, ptr) {
 function throwCode(core, rc) {
   const msg = readError(core);
   if (rc === CODES.INTERRUPTED) throw new Interrupted();
-  if (rc === CODES.ENOMEM) throw new RangeError(msg || "out of memory in the WebAssembly core");
-  throw new ValueError(msg);
+  if (rc === CODES.ENOMEM) throw outOfMemory(msg);
+  throw new InputError(msg, { code: rc === CODES.ELIMIT ? "TOO_LARGE" : "INVALID_VALUE" });
+}
+
+/** The core's ENOMEM: a RangeError (as WebAssembly.Memory's growth failures) with code
+ * OUT_OF_MEMORY. */
+function outOfMemory(msg) {
+  const e = new RangeError(msg || "out of memory in the WebAssembly core");
+  e.code = "OUT_OF_MEMORY";
+  return e;
 }
 
 function readError(core) {
@@ -232,7 +238,7 @@ export class Solver {
     const put = (arr) => {
       if (arr == null) return 0;
       const p = ex.ml_w_malloc(arr.byteLength);
-      if (!p) throw new RangeError("out of memory in the WebAssembly core");
+      if (!p) throw outOfMemory();
       allocs.push(p);
       copyIn(core, arr, p);
       return p;
@@ -278,7 +284,7 @@ export class Solver {
     this._out = ex.ml_w_malloc(24);
     if (!this._b || !this._x || !this._out) {
       this.dispose();
-      throw new RangeError("out of memory in the WebAssembly core");
+      throw outOfMemory();
     }
   }
 
@@ -292,7 +298,7 @@ export class Solver {
 
   /**
    * A Solver for `board` (a Board, or its `spec()`), loading the core first if needed.
-   * ValueError for a malformed board or one past the engines' limits (Python's messages).
+   * InputError for a malformed board or one past the engines' limits.
    * @returns {Promise<Solver>}
    */
   static async create(board) {
@@ -306,7 +312,9 @@ export class Solver {
   }
 
   _live() {
-    if (!this._h) throw new ValueError("this Solver was disposed");
+    if (!this._h) {
+      throw new InputError("this Solver was disposed: make a new one", { code: "SOLVER_DISPOSED" });
+    }
   }
 
   /** dim ker A for prime n; for composite n the number of kernel generators. */
@@ -389,15 +397,13 @@ export class Solver {
     this._live();
     let steps = this.defaultBudget;
     if (budget !== undefined && budget !== null) {
-      if (typeof budget === "boolean") {
-        throw new ValueError("budget must be an int (coset elements) or a float (seconds), "
-          + "got a bool");
-      }
       if (!isInt(budget)) {
-        throw new ValueError("budget must be an int (coset elements) in JavaScript (a budget "
-          + `in seconds is Python's only), got ${typeName(budget)} ${repr(budget)}`);
+        throw badType("budget must be an integer (coset elements; a budget in seconds is "
+          + `Python's only), got ${describe(budget)}`);
       }
-      if (BigInt(budget) < 0n) throw new ValueError(`budget must be >= 0, got ${budget}`);
+      if (BigInt(budget) < 0n) {
+        throw outOfRange(`budget must be >= 0, got ${budget}`);
+      }
       steps = BigInt(budget) > MAX_BUDGET ? Number(MAX_BUDGET) : Number(budget);
     }
     this._rhs(state, target);

@@ -1,9 +1,11 @@
 /**
  * verify(cert): the certificate checker of docs/certificates.md in exact arithmetic,
- * as Python's modlights.verify (the same verdicts and messages): true when every step
- * holds, else a ValueError naming the first step that fails (FormatError, a
- * ValueError, when the object is not a modlights certificate of a known version and
- * kind). It uses the board model only, nothing of the solver whose answers it checks.
+ * as Python's modlights.verify (the same verdicts, and the same messages where a
+ * certificate's JSON has the same value in both languages): true when every step
+ * holds, else an InputError with code INVALID_CERTIFICATE naming the first step that
+ * fails (a FormatError, code NOT_A_CERTIFICATE, when the object is not a modlights
+ * certificate of a known version and kind). It uses the board model only, nothing of
+ * the solver whose answers it checks.
  *
  * Exactness: tile values and coefficients are below 256, so products are below 2^16
  * and every sum of them here (at most a few million terms) stays far below 2^53,
@@ -12,17 +14,22 @@
  * a check costs O(r) per coset element.
  * @module verify
  */
-import { ValueError } from "./errors.js";
+import { InputError } from "./errors.js";
 import { Board } from "./board.js";
-import { repr, typeName } from "./pyfmt.js";
+import { describe, show } from "./fmt.js";
 
-/** Not a modlights certificate (format, version or kind unknown). */
-export class FormatError extends ValueError {
-  constructor(message) {
-    super(message);
+/** Not a modlights certificate (format, version or kind unknown): code NOT_A_CERTIFICATE. */
+export class FormatError extends InputError {
+  /** @param {string} message */
+  constructor(message, { cause } = {}) {
+    super(message, { code: "NOT_A_CERTIFICATE", cause });
     this.name = "FormatError";
   }
 }
+
+/** A step of the certificate fails: InputError, code INVALID_CERTIFICATE. */
+const rejected = (message, cause) =>
+  new InputError(message, { code: "INVALID_CERTIFICATE", cause });
 
 const FORMAT = "modlights-certificate";
 const VERSION = 1;
@@ -33,27 +40,27 @@ const isObj = (d) => d !== null && typeof d === "object" && !Array.isArray(d);
 const cut = (s) => s.slice(0, 300);
 
 function int_(v, what, lo = null, hi = null) {
-  if (!isPlainInt(v)) throw new ValueError(`${what} must be an integer, got ${typeName(v)}`);
+  if (!isPlainInt(v)) throw rejected(`${what} must be an integer, got ${describe(v)}`);
   if ((lo !== null && v < lo) || (hi !== null && v > hi)) {
     const allowed = hi === null ? `>= ${lo}` : `in ${lo}..${hi}`;
-    throw new ValueError(`${what} must be ${allowed}, got ${v}`);
+    throw rejected(`${what} must be ${allowed}, got ${v}`);
   }
   return v;
 }
 
 function ints(v, what, length, lo, hi) {
   if (!Array.isArray(v)) {
-    throw new ValueError(`${what} must be a list of integers, got ${typeName(v)}`);
+    throw rejected(`${what} must be an array of integers, got ${describe(v)}`);
   }
   if (length !== null && v.length !== length) {
-    throw new ValueError(`${what} has ${v.length} entries, expected ${length}`);
+    throw rejected(`${what} has ${v.length} entries, expected ${length}`);
   }
   const bad = v.find((e) => !isPlainInt(e));
   if (bad !== undefined || v.some((e) => !isPlainInt(e))) {
-    throw new ValueError(`${what} must hold integers only, found ${typeName(bad)}`);
+    throw rejected(`${what} must hold integers only, found ${describe(bad)}`);
   }
   v.forEach((e, i) => {
-    if (e < lo || e > hi) throw new ValueError(`${what}[${i}] = ${e} is outside ${lo}..${hi}`);
+    if (e < lo || e > hi) throw rejected(`${what}[${i}] = ${e} is outside ${lo}..${hi}`);
   });
   return v.slice();
 }
@@ -61,17 +68,17 @@ function ints(v, what, length, lo, hi) {
 function rational(v, what) {
   if (isPlainInt(v)) return [BigInt(v), 1n];
   if (typeof v !== "string" || !RATIONAL.test(v)) {
-    throw new ValueError(`${what} must be a rational written "p/q" or "p", got ${repr(v)}`
+    throw rejected(`${what} must be a rational written "p/q" or "p", got ${show(v)}`
       .slice(0, 200));
   }
   const [num, den] = v.split("/");
-  if (den !== undefined && BigInt(den) === 0n) throw new ValueError(`${what} has denominator 0`);
+  if (den !== undefined && BigInt(den) === 0n) throw rejected(`${what} has denominator 0`);
   return [BigInt(num), den === undefined ? 1n : BigInt(den)];
 }
 
 function field(d, key, what) {
-  if (!isObj(d)) throw new ValueError(`${what} must be a JSON object, got ${typeName(d)}`);
-  if (!(key in d)) throw new ValueError(`${what} has no field ${repr(key)}`);
+  if (!isObj(d)) throw rejected(`${what} must be a JSON object, got ${describe(d)}`);
+  if (!(key in d)) throw rejected(`${what} has no field ${show(key)}`);
   return d[key];
 }
 
@@ -252,7 +259,7 @@ class Kernel {
         X = [];
       }
       if (X === null || (this.k === 0 && Z.some((row) => row.some((v) => v % q)))) {
-        throw new ValueError("a vector is not in the span of the kernel generators");
+        throw rejected("a vector is not in the span of the kernel generators");
       }
       this.orders.forEach((o, i) => {
         let pp = 1;
@@ -266,7 +273,7 @@ class Kernel {
         let acc = 0;
         for (let i = 0; i < this.k; i++) acc += out[s][i] * this.H[i][j];
         if (mod(acc - Z[j][s], this.n)) {
-          throw new ValueError("a vector is not in the span of the kernel generators");
+          throw rejected("a vector is not in the span of the kernel generators");
         }
       }
     }
@@ -279,10 +286,10 @@ function checkKernel(kd, A, what) {
   const gens = field(kd, "generators", what);
   let orders = field(kd, "orders", what);
   if (!Array.isArray(gens) || !Array.isArray(orders)) {
-    throw new ValueError(`${what}: generators and orders must be lists`);
+    throw rejected(`${what}: generators and orders must be arrays`);
   }
   if (gens.length !== orders.length) {
-    throw new ValueError(`${what}: ${gens.length} generators but ${orders.length} orders`);
+    throw rejected(`${what}: ${gens.length} generators but ${orders.length} orders`);
   }
   const H = gens.map((g, i) => ints(g, `${what} generator ${i}`, r, 0, n - 1));
   orders = orders.map((o, i) => int_(o, `${what} order ${i}`, 1, n));
@@ -290,12 +297,12 @@ function checkKernel(kd, A, what) {
     const ah = A.apply(h);
     const at = ah.findIndex((v) => v);
     if (at >= 0) {
-      throw new ValueError(`${what} generator ${i} is not in ker A (A h != 0 at cell ${at})`);
+      throw rejected(`${what} generator ${i} is not in ker A (A h != 0 at cell ${at})`);
     }
     const o = orders[i];
     if (n % o || h.some((v) => (o * v) % n) ||
         primePowers(o).some(([p]) => !h.some((v) => ((o / p) * v) % n))) {
-      throw new ValueError(`${what} order ${i} is wrong: ${o} is not the additive order ` +
+      throw rejected(`${what} order ${i} is wrong: ${o} is not the additive order ` +
         `of generator ${i}`);
     }
   });
@@ -307,12 +314,12 @@ function checkKernel(kd, A, what) {
       while (o % p === 0) { o /= p; claimed++; }
     }
     if (span !== claimed) {
-      throw new ValueError(`${what}: the generators generate ${p}^${span} elements mod ` +
+      throw rejected(`${what}: the generators generate ${p}^${span} elements mod ` +
         `${p ** e}, the product of their orders has ${p}^${claimed} ` +
         "(they are not independent)");
     }
     if (ker !== span) {
-      throw new ValueError(`${what} is incomplete: ker A has ${p}^${ker} elements mod ` +
+      throw rejected(`${what} is incomplete: ker A has ${p}^${ker} elements mod ` +
         `${p ** e}, the generators generate ${p}^${span}`);
     }
   }
@@ -354,11 +361,11 @@ function checkMinimal(d, what, A, kernel) {
   const x = ints(field(d, "taps", what), `${what}taps`, r, 0, n - 1);
   const L = int_(field(d, "length", what), `${what}length`, 0);
   const sx = x.reduce((a, v) => a + v, 0);
-  if (sx !== L) throw new ValueError(`${what}length ${L} is not the sum of the taps (${sx})`);
+  if (sx !== L) throw rejected(`${what}length ${L} is not the sum of the taps (${sx})`);
   const ax = A.apply(x);
   const bad = ax.findIndex((v, i) => mod(v - b[i], n));
   if (bad >= 0) {
-    throw new ValueError(`${what}taps do not solve the board: A x != rhs at cell ${bad}`);
+    throw rejected(`${what}taps do not solve the board: A x != rhs at cell ${bad}`);
   }
   const proof = field(d, "proof", what);
   const method = field(proof, "method", `${what}proof`);
@@ -370,14 +377,14 @@ function checkMinimal(d, what, A, kernel) {
     if (L > 0) {
       const low = cosetMin(x, kernel.H, kernel.orders, n);
       if (low < L) {
-        throw new ValueError(`${what}enumeration: the coset has an element of length ` +
+        throw rejected(`${what}enumeration: the coset has an element of length ` +
           `${low} < ${L}`);
       }
     }
     return `enumeration of ${total} solutions`;
   }
   if (method === "tree") return checkTree(proof, `${what}proof`, x, b, L, A, kernel);
-  throw new ValueError(cut(`${what}proof method ${repr(method)} is unknown: use 'enumeration' ` +
+  throw rejected(cut(`${what}proof method ${show(method)} is unknown: use 'enumeration' ` +
     "or 'tree'"));
 }
 
@@ -418,12 +425,12 @@ function checkTree(proof, what, x, b, L, A, kernel) {
   const m = int_(field(proof, "leaf_dim", what), `${what} leaf_dim`, 0, k);
   const depth = k - m;
   const pruned = "pruned" in proof ? proof.pruned : [];
-  if (!Array.isArray(pruned)) throw new ValueError(`${what} pruned must be a list of prefixes`);
+  if (!Array.isArray(pruned)) throw rejected(`${what} pruned must be an array of prefixes`);
   const groupCache = new Map();
   const pset = new Set();
   pruned.forEach((P, idx) => {
     if (!Array.isArray(P) || P.length > depth) {
-      throw new ValueError(`${what} pruned prefix ${idx} must be a list of at most ` +
+      throw rejected(`${what} pruned prefix ${idx} must be an array of at most ` +
         `${depth} coefficients`);
     }
     let y = x.slice();
@@ -437,7 +444,7 @@ function checkTree(proof, what, x, b, L, A, kernel) {
     const [gid, G, zero] = groupCache.get(free);
     const bound = prefixBound(y, gid, G, zero, n);
     if (bound < L) {
-      throw new ValueError(`${what}: pruned prefix ${repr(P)} has bound ${bound} < length ${L}`);
+      throw rejected(`${what}: pruned prefix ${show(P)} has bound ${bound} < length ${L}`);
     }
     pset.add(P.join(","));
   });
@@ -459,7 +466,7 @@ function checkTree(proof, what, x, b, L, A, kernel) {
       }
       const low = cosetMin(y, Hm, om, n);
       if (low < L) {
-        throw new ValueError(`${what}: leaf ${repr(P)} has an element of length ${low} < ${L}`);
+        throw rejected(`${what}: leaf ${show(P)} has an element of length ${low} < ${L}`);
       }
       checked++;
       continue;
@@ -474,7 +481,7 @@ function checkTree(proof, what, x, b, L, A, kernel) {
 }
 
 function symmetries(spec, what, x, b, A, kernel, m) {
-  if (!Array.isArray(spec)) throw new ValueError(`${what} symmetries must be a list`);
+  if (!Array.isArray(spec)) throw rejected(`${what} symmetries must be an array`);
   const { n, k } = kernel;
   const base = JSON.stringify(A.entries());
   return spec.map((sym, s) => {
@@ -482,12 +489,12 @@ function symmetries(spec, what, x, b, A, kernel, m) {
     const cells = ints(field(sym, "cells", w), `${w} cells`, A.m, 0, A.m - 1);
     const taps = ints(field(sym, "taps", w), `${w} taps`, A.r, 0, A.r - 1);
     if (new Set(cells).size !== A.m || new Set(taps).size !== A.r) {
-      throw new ValueError(`${w} is not a pair of permutations`);
+      throw rejected(`${w} is not a pair of permutations`);
     }
     if (JSON.stringify(A.entries(cells, taps)) !== base) {
-      throw new ValueError(`${w} is not an automorphism of A`);
+      throw rejected(`${w} is not an automorphism of A`);
     }
-    if (cells.some((c, i) => b[c] !== b[i])) throw new ValueError(`${w} does not preserve the rhs`);
+    if (cells.some((c, i) => b[c] !== b[i])) throw rejected(`${w} does not preserve the rhs`);
     const move = (v) => {
       const out = new Array(v.length);
       taps.forEach((t, j) => { out[t] = v[j]; });
@@ -499,11 +506,11 @@ function symmetries(spec, what, x, b, A, kernel, m) {
     try {
       C = kernel.coords(Z);
     } catch (e) {
-      if (e instanceof ValueError) throw new ValueError(`${w} does not map the coset onto itself`);
+      if (e instanceof InputError) throw rejected(`${w} does not map the coset onto itself`);
       throw e;
     }
     if (k && C.slice(1, m + 1).some((row) => row.slice(m).some((v) => v))) {
-      throw new ValueError(`${w} does not map span(h_0..h_${m - 1}) into itself`);
+      throw rejected(`${w} does not map span(h_0..h_${m - 1}) into itself`);
     }
     return { d: C[0].slice(m), T: C.slice(m + 1).map((row) => row.slice(m)) };
   });
@@ -536,25 +543,25 @@ function weights(spec, what, count) {
   let items;
   if (Array.isArray(spec)) {
     if (spec.length !== count) {
-      throw new ValueError(`${what} has ${spec.length} weights for ${count} elements`);
+      throw rejected(`${what} has ${spec.length} weights for ${count} elements`);
     }
     items = spec.map((v, i) => [i, v]);
   } else if (isObj(spec)) {
     items = [];
     for (const [key, v] of Object.entries(spec)) {
       if (!/^[0-9]+$/.test(key) || Number(key) >= count) {
-        throw new ValueError(cut(`${what}: ${repr(key)} is not an element index ` +
+        throw rejected(cut(`${what}: ${show(key)} is not an element index ` +
           `(0..${count - 1})`));
       }
       items.push([Number(key), v]);
     }
   } else {
-    throw new ValueError(`${what} must be a list or an object of weights`);
+    throw rejected(`${what} must be an array or an object of weights`);
   }
   const pairs = new Map();
   for (const [i, v] of items) {
     const [num, den] = rational(v, `${what} weight ${i}`);
-    if (num < 0n) throw new ValueError(cut(`${what}: weight ${i} is negative (${v})`));
+    if (num < 0n) throw rejected(cut(`${what}: weight ${i} is negative (${v})`));
     pairs.set(i, [num, den]);
   }
   let D = 1n;
@@ -570,7 +577,7 @@ function weights(spec, what, count) {
   if (sum !== D) {
     const g = gcdBig(sum, D);
     const frac = D / g === 1n ? `${sum / g}` : `${sum / g}/${D / g}`;
-    throw new ValueError(cut(`${what}: the weights sum to ${frac}, not 1`));
+    throw rejected(cut(`${what}: the weights sum to ${frac}, not 1`));
   }
   return [D, W];
 }
@@ -602,17 +609,17 @@ function fracText(num, den) {
 function elements(spec, what, kernel, r) {
   const { k } = kernel;
   if (!Array.isArray(spec) || !spec.length) {
-    throw new ValueError(`${what} elements must be a non-empty list of coefficient lists`);
+    throw rejected(`${what} elements must be a non-empty array of coefficient arrays`);
   }
   spec.forEach((row, e) => {
     if (!Array.isArray(row) || row.length !== k || !row.every(isPlainInt)) {
-      throw new ValueError(`${what} element ${e} must be a list of ${k} integers`);
+      throw rejected(`${what} element ${e} must be an array of ${k} integers`);
     }
   });
   spec.forEach((row, e) => {
     row.forEach((a, i) => {
       if (a < 0 || a > kernel.orders[i] - 1) {
-        throw new ValueError(`${what} element ${e}: coefficient ${i} is not in ` +
+        throw rejected(`${what} element ${e}: coefficient ${i} is not in ` +
           `0..${kernel.orders[i] - 1} (below its order)`);
       }
     });
@@ -633,37 +640,37 @@ function checkUpper(ub, U, A, kernel) {
     const w = weights(field(ub, "weights", what), "lp-dual", V.length);
     const [num, den] = dualBound(V, w, n, new Map(), r);
     const fl = num / den;
-    if (fl > BigInt(U)) throw new ValueError(`lp-dual: floor(bound) ${fl} > upper ${U}`);
+    if (fl > BigInt(U)) throw rejected(`lp-dual: floor(bound) ${fl} > upper ${U}`);
     return `LP dual over ${V.length} kernel elements, bound ${fracText(num, den)} (floor ${fl})`;
   }
   if (method !== "lp-tree") {
-    throw new ValueError(cut(`${what} method ${repr(method)} is unknown: use 'lp-dual' or ` +
+    throw rejected(cut(`${what} method ${show(method)} is unknown: use 'lp-dual' or ` +
       "'lp-tree'"));
   }
   const pinned = ints(field(ub, "pinned", what), `${what} pinned`, null, 0, r - 1);
-  if (new Set(pinned).size !== pinned.length) throw new ValueError(`${what}: pinned lists a tap twice`);
+  if (new Set(pinned).size !== pinned.length) throw rejected(`${what}: pinned lists a tap twice`);
   for (const [p] of primePowers(n)) {
     const rank = pinned.length
       ? eliminate(kernel.H.map((h) => pinned.map((j) => h[j] % p)), p, 1)[0].length : 0;
     if (rank !== pinned.length) {
-      throw new ValueError(`${what}: ker A does not map onto the pinned taps (rank ` +
+      throw rejected(`${what}: ker A does not map onto the pinned taps (rank ` +
         `${rank} < ${pinned.length} mod ${p})`);
     }
   }
   const nodes = field(ub, "nodes", what);
-  if (!Array.isArray(nodes)) throw new ValueError(`${what} nodes must be a list`);
+  if (!Array.isArray(nodes)) throw rejected(`${what} nodes must be an array`);
   const fixed = new Map(pinned.map((j) => [j, 0]));
   const stack = [];
   let pos = 0;
   let leaves = 0;
   let worst = null;
   for (;;) {
-    if (pos >= nodes.length) throw new ValueError(`${what}: the tree ends early (after ${pos} nodes)`);
+    if (pos >= nodes.length) throw rejected(`${what}: the tree ends early (after ${pos} nodes)`);
     const node = nodes[pos++];
     if (isObj(node) && "branch" in node) {
       const j = int_(node.branch, `${what} node ${pos - 1} branch`, 0, r - 1);
       if (fixed.has(j)) {
-        throw new ValueError(`${what} node ${pos - 1} branches on tap ${j}, already fixed`);
+        throw rejected(`${what} node ${pos - 1} branches on tap ${j}, already fixed`);
       }
       stack.push([j, 0]);
       fixed.set(j, 0);
@@ -673,7 +680,7 @@ function checkUpper(ub, U, A, kernel) {
       `${what} node ${pos - 1}`, V.length);
     const [num, den] = dualBound(V, w, n, fixed, r);
     const fl = num / den;
-    if (fl > BigInt(U)) throw new ValueError(`lp-tree: node ${pos - 1} has floor(bound) ${fl} > upper ${U}`);
+    if (fl > BigInt(U)) throw rejected(`lp-tree: node ${pos - 1} has floor(bound) ${fl} > upper ${U}`);
     worst = worst === null || fl > worst ? fl : worst;
     leaves++;
     while (stack.length && stack[stack.length - 1][1] === n - 1) fixed.delete(stack.pop()[0]);
@@ -682,24 +689,24 @@ function checkUpper(ub, U, A, kernel) {
     fixed.set(stack[stack.length - 1][0], stack[stack.length - 1][1]);
   }
   if (pos !== nodes.length) {
-    throw new ValueError(`${what}: ${nodes.length - pos} nodes after the end of the tree`);
+    throw rejected(`${what}: ${nodes.length - pos} nodes after the end of the tree`);
   }
   return `LP tree of ${leaves} closed leaves, largest bound ${worst}`;
 }
 
 // ------------------------------------------------------------------ the entry points
 function check(cert) {
-  if (!isObj(cert)) throw new FormatError(`a certificate is a JSON object, got ${typeName(cert)}`);
+  if (!isObj(cert)) throw new FormatError(`a certificate is a JSON object, got ${describe(cert)}`);
   if (cert.format !== FORMAT) {
-    throw new FormatError(`not a modlights certificate (format must be ${repr(FORMAT)})`);
+    throw new FormatError(`not a modlights certificate (format must be ${show(FORMAT)})`);
   }
   if (cert.version !== VERSION) {
-    throw new FormatError(cut(`unknown certificate version ${repr(cert.version)}: this ` +
+    throw new FormatError(cut(`unknown certificate version ${show(cert.version)}: this ` +
       `checker reads version ${VERSION}`));
   }
   const kind = cert.kind;
   if (kind !== "minimal" && kind !== "hardest") {
-    throw new FormatError(cut(`unknown certificate kind ${repr(kind)}: use 'minimal' or ` +
+    throw new FormatError(cut(`unknown certificate kind ${show(kind)}: use 'minimal' or ` +
       "'hardest'"));
   }
   const board = Board.fromDict(field(cert, "board", "certificate"));
@@ -711,11 +718,11 @@ function check(cert) {
   }
   const lower = int_(field(cert, "lower", "certificate"), "lower", 0);
   const upper = int_(field(cert, "upper", "certificate"), "upper", 0);
-  if (lower > upper) throw new ValueError(`lower ${lower} > upper ${upper}`);
+  if (lower > upper) throw rejected(`lower ${lower} > upper ${upper}`);
   const witness = field(cert, "witness", "certificate");
   const how = checkMinimal(witness, "witness ", A, kernel);
   if (witness.length !== lower) {
-    throw new ValueError(`the witness needs ${witness.length} taps, not lower = ${lower}`);
+    throw rejected(`the witness needs ${witness.length} taps, not lower = ${lower}`);
   }
   const up = checkUpper(field(cert, "upper_bound", "certificate"), upper, A, kernel);
   const value = lower === upper ? `exactly ${lower}` : `between ${lower} and ${upper}`;
@@ -727,16 +734,22 @@ export function summary(cert) {
   try {
     return check(cert);
   } catch (e) {
-    if (e instanceof ValueError) throw e;
-    throw new ValueError(cut(`malformed certificate: ${e && e.name}: ${e && e.message}`));
+    if (e instanceof FormatError || (e instanceof InputError && e.code === "INVALID_CERTIFICATE")) {
+      throw e;
+    }
+    // a bad value the board model refused (a board dict, a state): the certificate's
+    // fault, with the model's message
+    if (e instanceof InputError) throw rejected(e.message, e);
+    throw rejected(cut(`malformed certificate: ${e && e.name}: ${e && e.message}`), e);
   }
 }
 
 /**
  * Checks a certificate (as Python's sol.certificate() / h.certificate() make it, see
- * docs/certificates.md) in exact arithmetic: true when every step holds, else a
- * ValueError naming the step that fails (FormatError when it is not a modlights
- * certificate of a known version and kind). Never another exception type.
+ * docs/certificates.md) in exact arithmetic: true when every step holds, else an
+ * InputError (code INVALID_CERTIFICATE) naming the step that fails (FormatError, code
+ * NOT_A_CERTIFICATE, when it is not a modlights certificate of a known version and
+ * kind). Never another exception type.
  * @param {object} cert
  * @returns {true}
  */

@@ -18,20 +18,49 @@
  * ready), else the worker is terminated and started again on the next call. Either way
  * the pending promise rejects with `Interrupted`.
  *
- * This file is also the worker's own script: loaded in a worker it serves requests.
+ * The worker runs src/solver-worker.js, whose one statement is the explicit call
+ * `serveSolverRequests()`. Importing this module (or the package) in any worker changes
+ * nothing of that worker's message handling.
  * @module worker
  */
 import { loadCore, getCore, setInterruptHandler } from "./core.js";
-import { Solver, Solution, Interrupted, normalizeSpec } from "./solver.js";
-import { ValueError, Unsolvable } from "./errors.js";
-import { typeName } from "./pyfmt.js";
+import { Solver, Solution, normalizeSpec } from "./solver.js";
+import { InputError, Interrupted, ModlightsError, Unsolvable, badType } from "./errors.js";
+import { describe } from "./fmt.js";
 
 const IS_NODE = typeof process !== "undefined" && process.versions != null
   && process.versions.node != null;
 const HEARTBEAT_MS = 100;
 
 // ------------------------------------------------------------------ the worker side
-async function serve(port, data0) {
+/**
+ * Serve solver requests in this worker: the worker side of {@link SolverWorker}.
+ * Importing the package never does this; call it from the worker's own script (the
+ * package's is src/solver-worker.js; a bundled app may make its own and pass its URL
+ * as SolverWorker's `workerUrl`). Installs the handler of `port`'s messages
+ * (`port.on("message")` for a node MessagePort, else `port.onmessage`), replacing any
+ * `onmessage` handler: a worker that serves answers SolverWorker's requests only.
+ * @param {object} [port] default: worker_threads' parentPort in node, `self` in a Web
+ *   Worker
+ * @returns {Promise<void>} resolves once the handler is installed
+ */
+export async function serveSolverRequests(port) {
+  if (port === undefined) {
+    if (IS_NODE) {
+      const wt = await import("node:worker_threads");
+      if (wt.isMainThread || !wt.parentPort) {
+        throw new ModlightsError("serveSolverRequests() runs in a worker, not on the main "
+          + "thread", { code: "NOT_IN_WORKER" });
+      }
+      port = wt.parentPort;
+    } else if (typeof WorkerGlobalScope !== "undefined" && typeof self !== "undefined"
+      && self instanceof WorkerGlobalScope) {
+      port = self;
+    } else {
+      throw new ModlightsError("serveSolverRequests() runs in a worker, not on the main "
+        + "thread", { code: "NOT_IN_WORKER" });
+    }
+  }
   let flag = null;
   let solver = null;
   let busy = null;
@@ -47,17 +76,21 @@ async function serve(port, data0) {
     return flag !== null && Atomics.load(flag, 0) !== 0;
   });
   const handle = async (m) => {
+    if (m === null || typeof m !== "object") return;     // not a SolverWorker request
     if (m.type === "init") {
       flag = m.flag ? new Int32Array(m.flag) : null;
-      await loadCore(m.module || undefined);
+      // a failure here is reported by the first call, which loads the core again
+      await loadCore(m.module || undefined).catch(() => {});
       return;
     }
+    if (m.type !== "call") return;
     const id = m.id;
     busy = id;
     t0 = Date.now();
     lastBeat = t0;
     if (flag) Atomics.store(flag, 0, 0);
     try {
+      await loadCore();
       if (!solver || m.spec) {
         post({ type: "progress", id, phase: "factor", elapsedMs: 0 });
         if (solver) solver.dispose();
@@ -79,45 +112,33 @@ async function serve(port, data0) {
       post({ type: "progress", id, phase: "done", elapsedMs: Date.now() - t0 });
       post({ type: "result", id, result });
     } catch (e) {
-      post({ type: "error", id, name: e && e.name, message: e && e.message });
+      post({ type: "error", id, name: e && e.name, code: e && e.code,
+        message: e && e.message });
     } finally {
       busy = null;
     }
   };
   let queue = Promise.resolve();
   const onMessage = (m) => { queue = queue.then(() => handle(m)); };
-  port.on ? port.on("message", onMessage) : (port.onmessage = (ev) => onMessage(ev.data));
-  if (data0) onMessage(data0);
+  if (typeof port.on === "function") port.on("message", onMessage);
+  else port.onmessage = (ev) => onMessage(ev.data);
 }
-
-async function maybeServe() {
-  if (IS_NODE) {
-    const wt = await import("node:worker_threads");
-    if (!wt.isMainThread && wt.workerData && wt.workerData.modlightsSolverWorker) {
-      await serve(wt.parentPort, null);
-    }
-  } else if (typeof WorkerGlobalScope !== "undefined" && typeof self !== "undefined"
-    && self instanceof WorkerGlobalScope) {
-    await serve(self, null);
-  }
-}
-await maybeServe();
 
 // ------------------------------------------------------------------ the caller's side
 /** The options of a worker call: {} for undefined, else a plain object whose
- * onProgress (a function) and signal (an AbortSignal) are checked, ValueError
- * otherwise, before any worker is started. */
+ * onProgress (a function) and signal (an AbortSignal) are checked, InputError
+ * (INVALID_TYPE) otherwise, before any worker is started. */
 function workerOptions(options, what) {
   if (options === undefined) return {};
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new ValueError(`${what} options must be an object, got ${typeName(options)}`);
+    throw badType(`${what} options must be an object, got ${describe(options)}`);
   }
   if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
-    throw new ValueError(`onProgress must be a function, got ${typeName(options.onProgress)}`);
+    throw badType(`onProgress must be a function, got ${describe(options.onProgress)}`);
   }
   if (options.signal !== undefined && !(typeof AbortSignal !== "undefined"
       && options.signal instanceof AbortSignal)) {
-    throw new ValueError(`signal must be an AbortSignal, got ${typeName(options.signal)}`);
+    throw badType(`signal must be an AbortSignal, got ${describe(options.signal)}`);
   }
   return options;
 }
@@ -127,19 +148,47 @@ function rebuild(r) {
     r.pruned, { x: r.x, cols: r.cols });
 }
 
+/** The error a worker reported ({name, code, message}), with its class and code again. */
 function errorFrom(m) {
-  if (m.name === "Interrupted") return new Interrupted();
-  if (m.name === "Unsolvable") return new Unsolvable(m.message);
-  if (m.name === "ValueError") return new ValueError(m.message);
-  return new Error(m.message);
+  const code = m.code;
+  switch (m.name) {
+    case "Interrupted": return new Interrupted(m.message);
+    case "Unsolvable": return new Unsolvable(m.message);
+    case "InputError": return new InputError(m.message, { code });
+    case "ModlightsError": return new ModlightsError(m.message, { code });
+    case "RangeError": {
+      const e = new RangeError(m.message);
+      if (code) e.code = code;
+      return e;
+    }
+    default:
+      return new ModlightsError(`the solver's worker failed: ${m.name}: ${m.message}`,
+        { code: "WORKER_FAILED" });
+  }
 }
+
+/** The worker script SolverWorker runs by default (it calls serveSolverRequests()). */
+export const SOLVER_WORKER_URL = new URL("./solver-worker.js", import.meta.url);
 
 /** A Solver in a worker: every call resolves a Promise; see the module's doc. */
 export class SolverWorker {
-  /** @param {object} board a Board or its spec() (checked here: ValueError at once) */
-  constructor(board) {
+  /**
+   * @param {object} board a Board or its spec() (checked here: InputError at once)
+   * @param {{workerUrl?: string | URL}} [options] `workerUrl`: the worker's script
+   *   (default {@link SOLVER_WORKER_URL}); a script of your own (a bundler's entry) must
+   *   call `serveSolverRequests()`
+   */
+  constructor(board, options = {}) {
+    if (options === null || typeof options !== "object" || Array.isArray(options)) {
+      throw badType(`SolverWorker options must be an object, got ${describe(options)}`);
+    }
+    const { workerUrl = SOLVER_WORKER_URL } = options;
+    if (!(typeof workerUrl === "string" || workerUrl instanceof URL)) {
+      throw badType(`workerUrl must be a string or a URL, got ${describe(workerUrl)}`);
+    }
     const spec = board && typeof board.spec === "function" ? board.spec() : board;
     normalizeSpec(spec);                     // bad input throws here, with its message
+    this._url = workerUrl;
     this._spec = spec;
     this._next = 1;
     this._pending = new Map();
@@ -156,18 +205,19 @@ export class SolverWorker {
       this._starting = (async () => {
         let module = null;
         try { module = getCore().module; } catch (e) { module = null; }
-        const url = new URL(import.meta.url);
+        const url = this._url;
+        const failed = (e) => new ModlightsError(`the solver's worker failed: ${
+          (e && e.message) || "an error in its script"}`, { code: "WORKER_FAILED", cause: e });
         let w;
         if (IS_NODE) {
           const { Worker } = await import("node:worker_threads");
-          w = new Worker(url, { workerData: { modlightsSolverWorker: true },
-            execArgv: process.execArgv });
+          w = new Worker(url, { execArgv: process.execArgv });
           w.on("message", (m) => this._onMessage(m));
-          w.on("error", (e) => this._failAll(e));
+          w.on("error", (e) => this._failAll(failed(e)));
         } else {
           w = new Worker(url, { type: "module" });
           w.onmessage = (ev) => this._onMessage(ev.data);
-          w.onerror = (e) => this._failAll(new Error(e.message || "worker error"));
+          w.onerror = (e) => this._failAll(failed(e));
         }
         w.postMessage({ type: "init", flag: this._flag, module });
         this._worker = w;
@@ -214,7 +264,7 @@ export class SolverWorker {
 
   /**
    * Solve in the worker (options as Solver.solve, plus `onProgress`).
-   * @returns {Promise<Solution>} rejects with Unsolvable, ValueError or Interrupted
+   * @returns {Promise<Solution>} rejects with Unsolvable, InputError or Interrupted
    */
   async solve(state, opts) {
     const { onProgress, ...options } = workerOptions(opts, "solve");

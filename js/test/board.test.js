@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Board } from "../src/board.js";
-import { ValueError } from "../src/errors.js";
+import { InputError } from "../src/errors.js";
 import { PATTERNS } from "../src/patterns.js";
-import { golden } from "./golden.js";
+import { golden } from "../test-helpers/golden.js";
 
 const G = golden("boards.json");
 
@@ -107,12 +107,12 @@ test("a Solver's spec is checked as Board.grid checks it (offsets do not wrap mo
       return "(no error)";
     })();
     assert.throws(() => Solver.createSync({ kind: "grid", rows: 2, cols: 2, states: 2, offsets }),
-      (e) => e instanceof ValueError && e.message === want, JSON.stringify(offsets));
+      (e) => e instanceof InputError && e.message === want, JSON.stringify(offsets));
   }
   const mixed = Array(4).fill([[0, 0]]);
   mixed[3] = [[0, 4096]];
   assert.throws(() => Solver.createSync({ kind: "grid", rows: 2, cols: 2, states: 2, mixed }),
-    /pattern offset \(0, 4096\) reaches further than 1024 tiles/);
+    /pattern offset \[0, 4096\] reaches further than 1024 tiles/);
   assert.throws(() => Solver.createSync({ kind: "graph", states: 2, nCells: 2, effects: [[2 ** 32]] }),
     /cell index 4294967296 out of range/);
   // a good spec still gives the Board's answers
@@ -122,7 +122,8 @@ test("a Solver's spec is checked as Board.grid checks it (offsets do not wrap mo
 
 test("grids past MAX_TILES: an honest message; graph boards of many cells are cheap", () => {
   // Python keeps a uniform 12000 x 12000 grid lazily; JavaScript says it does not
-  assert.throws(() => Board.grid(12000, 12000), (e) => e instanceof ValueError &&
+  assert.throws(() => Board.grid(12000, 12000), (e) => e instanceof InputError &&
+    e.code === "TOO_LARGE" &&
     /JavaScript package holds at most 134217728 tiles/.test(e.message) &&
     !/allowed only for uniform boards/.test(e.message));
   assert.throws(() => Board.grid(2 ** 20, 2 ** 20, { pattern: "knight" }),

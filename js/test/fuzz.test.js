@@ -4,12 +4,13 @@ import { Board } from "../src/board.js";
 import { Puzzle } from "../src/puzzle.js";
 import { generate } from "../src/generate.js";
 import { daily } from "../src/daily.js";
-import { ValueError } from "../src/errors.js";
+import { InputError } from "../src/errors.js";
+import { assertPackageError } from "../test-helpers/wording.js";
 import { SplitMix64 } from "../src/prng.js";
 import { useSolver } from "../src/engine.js";
 import { verify } from "../src/verify.js";
-import { golden } from "./golden.js";
-import { ReferenceSolver } from "./reference.js";
+import { golden } from "../test-helpers/golden.js";
+import { ReferenceSolver } from "../test-helpers/reference.js";
 import { Solver, Solution, Interrupted } from "../src/solver.js";
 import { SolverWorker, runInWorker } from "../src/worker.js";
 import { loadCore } from "../src/core.js";
@@ -44,15 +45,17 @@ function junk(r, depth = 0) {
   }
 }
 
-function onlyValueErrors(fn, what) {
+/** Runs fn: an answer, or an InputError in JavaScript's words with a documented code. */
+function onlyInputErrors(fn, what) {
   try {
     fn();
   } catch (e) {
-    assert.ok(e instanceof ValueError, `${what}: ${e && e.stack}`);
+    assert.ok(e instanceof InputError, `${what}: ${e && e.stack}`);
+    assertPackageError(e, what);
   }
 }
 
-test("junk input gives a ValueError or an answer, never another exception", () => {
+test("junk input gives an InputError in JavaScript's words or an answer, never another exception", () => {
   const r = new SplitMix64(24);
   const b = Board.grid(3, 3, { states: 3, locked: [[0, 0]], holes: [[2, 2]] });
   const g = Board.fromEffects([[0, 1], [1, 2]], 4);
@@ -61,30 +64,30 @@ test("junk input gives a ValueError or an answer, never another exception", () =
     const c = junk(r);
     const d = junk(r);
     const show = () => JSON.stringify([a, c, d], (k, v) => (typeof v === "bigint" ? `${v}n` : v));
-    onlyValueErrors(() => Board.grid(a, c, d), `grid ${show()}`);
-    onlyValueErrors(() => Board.grid(3, 3, { states: a, pattern: c, locked: d }), `grid2 ${show()}`);
-    onlyValueErrors(() => Board.grid(3, 4, { pattern: [[a, c, "cross", d], ["cross", "cross", "cross", "cross"], ["square", a, c, d]] }), `mixed ${show()}`);
-    onlyValueErrors(() => Board.fromEffects(a, c, d), `effects ${show()}`);
-    onlyValueErrors(() => Board.fromDict(a), `fromDict ${show()}`);
-    onlyValueErrors(() => b.press(a, c, d), `press ${show()}`);
-    onlyValueErrors(() => b.press([[1, 2, 3], [a, c, d], [0, 0, 0]], [1, 1]), `press2 ${show()}`);
-    onlyValueErrors(() => b.apply(a, c), `apply ${show()}`);
-    onlyValueErrors(() => g.press(a, c), `gpress ${show()}`);
-    onlyValueErrors(() => g.apply([0, 1, 2], a), `gapply ${show()}`);
-    onlyValueErrors(() => Puzzle.fromCode(a), `fromCode ${show()}`);
-    onlyValueErrors(() => Puzzle.fromDict(a), `puzzleFromDict ${show()}`);
-    onlyValueErrors(() => new Puzzle(b, a), `Puzzle ${show()}`);
-    onlyValueErrors(() => daily(a), `daily ${show()}`);
+    onlyInputErrors(() => Board.grid(a, c, d), `grid ${show()}`);
+    onlyInputErrors(() => Board.grid(3, 3, { states: a, pattern: c, locked: d }), `grid2 ${show()}`);
+    onlyInputErrors(() => Board.grid(3, 4, { pattern: [[a, c, "cross", d], ["cross", "cross", "cross", "cross"], ["square", a, c, d]] }), `mixed ${show()}`);
+    onlyInputErrors(() => Board.fromEffects(a, c, d), `effects ${show()}`);
+    onlyInputErrors(() => Board.fromDict(a), `fromDict ${show()}`);
+    onlyInputErrors(() => b.press(a, c, d), `press ${show()}`);
+    onlyInputErrors(() => b.press([[1, 2, 3], [a, c, d], [0, 0, 0]], [1, 1]), `press2 ${show()}`);
+    onlyInputErrors(() => b.apply(a, c), `apply ${show()}`);
+    onlyInputErrors(() => g.press(a, c), `gpress ${show()}`);
+    onlyInputErrors(() => g.apply([0, 1, 2], a), `gapply ${show()}`);
+    onlyInputErrors(() => Puzzle.fromCode(a), `fromCode ${show()}`);
+    onlyInputErrors(() => Puzzle.fromDict(a), `puzzleFromDict ${show()}`);
+    onlyInputErrors(() => new Puzzle(b, a), `Puzzle ${show()}`);
+    onlyInputErrors(() => daily(a), `daily ${show()}`);
     if (i % 10 === 0) {
-      onlyValueErrors(() => generate({ rows: 3, cols: 3, states: a, locked: c, holes: d,
+      onlyInputErrors(() => generate({ rows: 3, cols: 3, states: a, locked: c, holes: d,
         seed: 1 }), `generate ${show()}`);
-      onlyValueErrors(() => generate({ rows: 3, cols: 3, difficulty: a, pattern: c, seed: d }),
+      onlyInputErrors(() => generate({ rows: 3, cols: 3, difficulty: a, pattern: c, seed: d }),
         `generate2 ${show()}`);
     }
   }
 });
 
-test("certificates with a value replaced by junk: a ValueError or true, never another exception", () => {
+test("certificates with a value replaced by junk: an InputError or true, never another exception", () => {
   const r = new SplitMix64(7);
   const certs = golden("verify.json").cases.filter((c) => c.ok).map((c) => c.cert);
   for (let i = 0; i < 600; i++) {
@@ -103,9 +106,9 @@ test("certificates with a value replaced by junk: a ValueError or true, never an
       node[key] = junk(r);
       break;
     }
-    onlyValueErrors(() => verify(cert), `verify ${i}`);
+    onlyInputErrors(() => verify(cert), `verify ${i}`);
   }
-  for (let i = 0; i < 300; i++) onlyValueErrors(() => verify(junk(r)), `verify junk ${i}`);
+  for (let i = 0; i < 300; i++) onlyInputErrors(() => verify(junk(r)), `verify junk ${i}`);
 });
 
 /** One of `items`, or junk one time in `k`. */
@@ -216,11 +219,12 @@ function readSolution(sol) {
   assert.equal(typeof sol.kernelSize, "bigint");
 }
 
-function answerOrValueError(fn, what) {
+function answerOrInputError(fn, what) {
   try {
     return fn();
   } catch (e) {
-    assert.ok(e instanceof ValueError, `${what}: ${e && e.stack}`);
+    assert.ok(e instanceof InputError, `${what}: ${e && e.stack}`);
+    assertPackageError(e, what);
     return undefined;
   }
 }
@@ -228,7 +232,7 @@ function answerOrValueError(fn, what) {
 const show = (...xs) => JSON.stringify(xs, (k, v) => (typeof v === "bigint" ? `${v}n`
   : ArrayBuffer.isView(v) ? `${v.constructor.name}(${Array.from(v)})` : v === undefined ? "undefined" : v));
 
-test("junk into Solver and Solution: an answer, ValueError or Unsolvable, never another exception", () => {
+test("junk into Solver and Solution: an answer, InputError or Unsolvable, never another exception", () => {
   const r = new SplitMix64(2024);
   const fixed = [Board.grid(3, 3, { states: 3, locked: [[0, 0]], holes: [[2, 2]] }),
     Board.fromEffects([[0, 1], [1, 2]], 4), Board.grid(2, 5, { states: 6, wrap: true, pattern: "knight" }),
@@ -237,7 +241,7 @@ test("junk into Solver and Solution: an answer, ValueError or Unsolvable, never 
   let solved = 0;
   for (let i = 0; i < 1500; i++) {
     const spec = junkSpec(r);
-    const s = answerOrValueError(() => Solver.createSync(spec), `createSync ${show(spec)}`);
+    const s = answerOrInputError(() => Solver.createSync(spec), `createSync ${show(spec)}`);
     const solvers = [fixed[i % fixed.length]];
     if (s) {
       made++;
@@ -248,14 +252,14 @@ test("junk into Solver and Solution: an answer, ValueError or Unsolvable, never 
       const state = junkState(r, sv.shape);
       const opts = boundedBudget(junkOptions(r), sv.kernelSize);
       const what = `${show(sv.shape, sv.states)} ${show(state, opts)}`;
-      const sol = answerOrValueError(() => sv.solve(state, opts), `solve ${what}`);
+      const sol = answerOrInputError(() => sv.solve(state, opts), `solve ${what}`);
       if (sol) { solved++; readSolution(sol); }
-      answerOrValueError(() => sv.solvable(state, opts), `solvable ${what}`);
-      answerOrValueError(() => sv.hint(state, opts), `hint ${what}`);
+      answerOrInputError(() => sv.solvable(state, opts), `solvable ${what}`);
+      answerOrInputError(() => sv.hint(state, opts), `hint ${what}`);
     }
     if (s) {
       s.dispose();
-      assert.throws(() => s.solve(junkState(r, s.shape)), ValueError);
+      assert.throws(() => s.solve(junkState(r, s.shape)), InputError);
       s.dispose();                                  // twice: harmless
     }
   }
@@ -263,20 +267,21 @@ test("junk into Solver and Solution: an answer, ValueError or Unsolvable, never 
   assert.ok(made > 150 && solved > 150, `${made} solvers, ${solved} solutions`);
 });
 
-test("junk into SolverWorker and runInWorker: resolves, or rejects with ValueError / Unsolvable", async () => {
+test("junk into SolverWorker and runInWorker: resolves, or rejects with InputError / Unsolvable", async () => {
   const r = new SplitMix64(77);
   const settle = async (p, what) => {
     try {
       return await p;
     } catch (e) {
-      assert.ok(e instanceof ValueError && !(e instanceof Interrupted), `${what}: ${e && e.stack}`);
+      assert.ok(e instanceof InputError && !(e instanceof Interrupted), `${what}: ${e && e.stack}`);
+      assertPackageError(e, what);
       return undefined;
     }
   };
   let answered = 0;
   for (let i = 0; i < 12; i++) {
     const spec = junkSpec(r);
-    const w = answerOrValueError(() => new SolverWorker(spec), `SolverWorker ${show(spec)}`);
+    const w = answerOrInputError(() => new SolverWorker(spec), `SolverWorker ${show(spec)}`);
     if (!w) continue;
     try {
       const probe = Solver.createSync(spec);      // the worker checked the spec: no throw
@@ -306,7 +311,8 @@ test("junk into SolverWorker and runInWorker: resolves, or rejects with ValueErr
       answered++;
       readSolution(sol);
     } catch (e) {
-      assert.ok(e instanceof ValueError, `runInWorker ${show(spec, state, opts)}: ${e && e.stack}`);
+      assert.ok(e instanceof InputError, `runInWorker ${show(spec, state, opts)}: ${e && e.stack}`);
+      assertPackageError(e, "runInWorker");
     }
   }
   assert.ok(answered > 0);

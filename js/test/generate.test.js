@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { generate } from "../src/generate.js";
 import { daily, DAILY_SCHEME } from "../src/daily.js";
 import { Puzzle } from "../src/puzzle.js";
-import { solvers } from "./solvers.js";
-import { golden } from "./golden.js";
+import { solvers } from "../test-helpers/solvers.js";
+import { golden } from "../test-helpers/golden.js";
 
 // generate, daily and the puzzles' measurements, with the pure-JavaScript reference
 // solver and with the WebAssembly Solver (when the tree has it): both must give

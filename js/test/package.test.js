@@ -1,11 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { golden } from "./golden.js";
+import { golden } from "../test-helpers/golden.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
@@ -18,6 +20,28 @@ test("package.json: name, Python's version, ES module, exports with types", () =
   assert.equal(pkg.exports["."].default, "./src/index.js");
   assert.ok(pkg.files.includes("dist/modlights.wasm"));
   assert.equal(pkg.scripts.test, "node --test test/");
+});
+
+test("dist/csrc.sha256 is named for what it is: the digest of the C sources", () => {
+  // (its value is checked against csrc/ by solver.test.js)
+  assert.ok(pkg.files.includes("dist/csrc.sha256"));
+  assert.ok(existsSync(new URL("../dist/csrc.sha256", import.meta.url)));
+  assert.ok(!existsSync(new URL("../dist/modlights.wasm.sha256", import.meta.url)),
+    "a file named as the .wasm's digest that is not");
+  assert.ok(!JSON.stringify(pkg).includes("modlights.wasm.sha256"));
+});
+
+test("node --test test/ runs the test files only: no helper counts as a test", () => {
+  // every test is skipped by a name pattern that matches none; a file of test/ that
+  // defines no test (a helper) would show up as a passing test of its own
+  const env = { ...process.env };
+  delete env.NODE_TEST_CONTEXT;                  // a runner of its own, not this one's child
+  const out = execFileSync(process.execPath, ["--test", "--test-reporter=tap",
+    "--test-name-pattern=^\\b$", "test/"], { cwd: ROOT, encoding: "utf8", env });
+  const files = [...out.matchAll(/^# Subtest: (\/.*)$/gm)].map((m) => m[1]);
+  assert.deepEqual(files, [], "files of test/ that hold no test");
+  assert.match(out, /^# pass 0$/m);
+  assert.match(out, /^# skipped [1-9]\d+$/m);
 });
 
 test("npm pack makes a tarball holding src/, the declarations, the README and the .wasm, no tests",
@@ -47,16 +71,26 @@ test("npm pack makes a tarball holding src/, the declarations, the README and th
       }
       assert.ok(!files.some((f) => f.startsWith("test/") || f.startsWith("node_modules/")));
       if (!files.includes("dist/modlights.wasm")) return;
-      // the unpacked tarball works on its own: importing its entry loads its .wasm,
-      // and daily gives Python's puzzles at once
-      execFileSync("tar", ["-xzf", join(dir, info.filename), "-C", dir]);
+      // the unpacked tarball works on its own, installed in a project's node_modules:
+      // init() loads its .wasm, and daily gives Python's puzzles, from an ES module and
+      // from CommonJS (`npm init -y` makes a CommonJS project)
+      const project = join(dir, "project");
+      mkdirSync(join(project, "node_modules"), { recursive: true });
+      execFileSync("tar", ["-xzf", join(dir, info.filename), "-C", join(project, "node_modules")]);
+      renameSync(join(project, "node_modules", "package"), join(project, "node_modules", "modlights"));
+      writeFileSync(join(project, "package.json"), JSON.stringify({ name: "project",
+        version: "1.0.0", main: "index.js" }));
       const day = Object.keys(golden("puzzles.json").daily)[0];
-      const script = `import { daily } from ${JSON.stringify(
-        join(dir, "package", "src", "index.js"))};
-        console.log(daily(${JSON.stringify(day)}).map((p) => p.code).join(" "));`;
-      const codes = execFileSync(process.execPath, ["--input-type=module", "-e", script],
-        { cwd: dir, encoding: "utf8" }).trim();
-      assert.equal(codes, golden("puzzles.json").daily[day].map((e) => e.code).join(" "));
+      const want = golden("puzzles.json").daily[day].map((e) => e.code).join(" ");
+      const use = `await m.init(); console.log(m.daily(${JSON.stringify(day)})
+        .map((p) => p.code).join(" "));`;
+      writeFileSync(join(project, "esm.mjs"), `import * as m from "modlights"; ${use}`);
+      writeFileSync(join(project, "cjs.js"), `const m = require("modlights");
+        (async () => { ${use} })();`);
+      for (const file of ["esm.mjs", "cjs.js"]) {
+        const codes = execFileSync(process.execPath, [file], { cwd: project, encoding: "utf8" });
+        assert.equal(codes.trim(), want, file);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -69,7 +103,8 @@ test("the public entry exports every name of the API", async () => {
   const m = await import("../src/index.js");
   for (const name of ["Board", "Solver", "Solution", "Puzzle", "daily", "generate", "PATTERNS",
     "ValueError", "Unsolvable", "loadCore", "tapBands", "SplitMix64", "seedFrom", "verify",
-    "FormatError"]) {
+    "FormatError", "ModlightsError", "InputError", "Interrupted", "init", "isLoaded",
+    "SolverWorker", "runInWorker", "serveSolverRequests", "summary"]) {
     assert.ok(name in m, `${name} is not exported`);
   }
 });

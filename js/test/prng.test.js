@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { SplitMix64, seedFrom, sha256 } from "../src/prng.js";
-import { golden } from "./golden.js";
+import { golden } from "../test-helpers/golden.js";
 
 test("SplitMix64 and seedFrom give Python's numbers", () => {
   const seeds = golden("prng.json").seeds;

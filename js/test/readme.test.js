@@ -24,3 +24,22 @@ test("the README's example runs", async () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the README and the declarations say that entries are reduced mod n, as the code does",
+  async () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    const dts = readFileSync(new URL("../src/index.d.ts", import.meta.url), "utf8");
+    assert.match(readme, /every integer is reduced mod `states` silently, as in Python/);
+    assert.match(dts, /every\s+\* integer is reduced mod `states` silently, as in Python/);
+    // what they say: with 3 states a 4 is 1 and a -1 is 2, in states, taps and targets
+    const { Board, Solver } = await import("../src/index.js");
+    const b = Board.grid(2, 2, { states: 3 });
+    assert.deepEqual(b.press([[4, -1], [3, 5]], [0, 0], 0), [[1, 2], [0, 2]]);
+    assert.deepEqual(b.apply([[0, 0], [0, 0]], [[4, 0], [0, 0]]),
+      b.apply([[0, 0], [0, 0]], [[1, 0], [0, 0]]));
+    const s = await Solver.create(b);
+    const start = b.press([[0, 0], [0, 0]], [0, 0]);       // [[1, 1], [1, 0]]
+    assert.deepEqual(s.solve([[4, -2], [7, 3]]).taps, s.solve(start).taps);
+    assert.equal(s.solve([[1, 1], [1, 1]], { target: 4 }).length, 0);
+    s.dispose();
+  });

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Board } from "../src/board.js";
-import { ReferenceSolver } from "./reference.js";
-import { golden } from "./golden.js";
+import { ReferenceSolver } from "../test-helpers/reference.js";
+import { golden } from "../test-helpers/golden.js";
 import { existsSync } from "node:fs";
 
 const G = golden("solver.json");

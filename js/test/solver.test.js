@@ -9,13 +9,13 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadCore, memoryBytes, liveBytes } from "../src/core.js";
 import { Solver } from "../src/solver.js";
-import { ValueError } from "../src/errors.js";
-import { applyTaps } from "./wasm_helpers.js";
+import { InputError } from "../src/errors.js";
+import { applyTaps } from "../test-helpers/wasm_helpers.js";
 
 const cross = [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]];
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-test("js/dist/modlights.wasm.sha256 is the digest of the C sources now", () => {
+test("js/dist/csrc.sha256 is the digest of the C sources now", () => {
   // as js/scripts/wasm_sources.py: every .c and .h under csrc/ but csrc/tests, sorted
   const files = [];
   const walk = (dir) => {
@@ -31,7 +31,7 @@ test("js/dist/modlights.wasm.sha256 is the digest of the C sources now", () => {
   for (const f of files) {
     h.update(Buffer.concat([Buffer.from(f), Buffer.from([0]), readFileSync(join(ROOT, f)), Buffer.from([0])]));
   }
-  const recorded = readFileSync(join(ROOT, "js/dist/modlights.wasm.sha256"), "utf8").trim();
+  const recorded = readFileSync(join(ROOT, "js/dist/csrc.sha256"), "utf8").trim();
   assert.equal(recorded, h.digest("hex"),
     "js/dist/modlights.wasm is stale: rebuild it with js/scripts/build-wasm.sh and commit js/dist/");
 });
@@ -75,7 +75,7 @@ test("createSync, hint and a disposed solver", async () => {
   assert.deepEqual(sol.moves(), [[0, 0]]);
   assert.equal(sol.provenMinimal, true);
   s.dispose();
-  assert.throws(() => s.nullity, ValueError);
+  assert.throws(() => s.nullity, (e) => e instanceof InputError && e.code === "SOLVER_DISPOSED");
 });
 
 test("1000 x 1000 GF(2) and 200 x 200 Z/4 cross from a random start", async () => {

@@ -5,8 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Solver, Interrupted } from "../src/solver.js";
 import { SolverWorker, runInWorker } from "../src/worker.js";
-import { ValueError, Unsolvable } from "../src/errors.js";
-import { applyTaps } from "./wasm_helpers.js";
+import { InputError, Unsolvable } from "../src/errors.js";
+import { applyTaps } from "../test-helpers/wasm_helpers.js";
 
 const cross = [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]];
 
@@ -53,31 +53,37 @@ test("cancel stops a long search; the worker answers afterwards", async () => {
 
 test("errors keep their classes and messages", async () => {
   assert.throws(() => new SolverWorker({ kind: "grid", rows: 3, cols: 3, states: 1, offsets: cross }),
-    (e) => e instanceof ValueError && e.message === "states must be from 2 to 255, got 1");
+    (e) => e instanceof InputError && e.code === "OUT_OF_RANGE"
+      && e.message === "states must be from 2 to 255, got 1");
   const w = new SolverWorker({ kind: "grid", rows: 4, cols: 4, states: 2, offsets: cross });
   try {
     const eye = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]];
     const s = await Solver.create({ kind: "grid", rows: 4, cols: 4, states: 2, offsets: cross });
     const expectUnsolvable = !s.solvable(eye);
     s.dispose();
-    if (expectUnsolvable) await assert.rejects(w.solve(eye), Unsolvable);
-    await assert.rejects(w.solve([[1, 2]]), (e) => e instanceof ValueError
-      && e.message === "state has shape (1, 2), the board has shape (4, 4)");
+    if (expectUnsolvable) {
+      await assert.rejects(w.solve(eye), (e) => e instanceof Unsolvable && e.code === "UNSOLVABLE");
+    }
+    await assert.rejects(w.solve([[1, 2]]), (e) => e instanceof InputError
+      && e.code === "INVALID_SHAPE" && e.message === "state has 1 row, the board has 4");
+    await assert.rejects(w.solve([[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, "x", 0]]),
+      (e) => e instanceof InputError && e.code === "INVALID_TYPE"
+        && e.message === "state[3][2] must be an integer, got a string ('x')");
   } finally {
     w.terminate();
   }
 });
 
-test("junk worker options are ValueErrors, before any worker starts", async () => {
+test("junk worker options are InputErrors, before any worker starts", async () => {
   const spec = { kind: "graph", states: 2, nCells: 1, effects: [[0]] };
   const w = new SolverWorker(spec);
   try {
     for (const bad of [null, 7, "x", [1]]) {
-      await assert.rejects(w.solve([1], bad), (e) => e instanceof ValueError
+      await assert.rejects(w.solve([1], bad), (e) => e instanceof InputError
         && /solve options must be an object/.test(e.message));
-      await assert.rejects(runInWorker(spec, [1], bad), (e) => e instanceof ValueError);
+      await assert.rejects(runInWorker(spec, [1], bad), (e) => e instanceof InputError);
     }
-    await assert.rejects(w.info(null), ValueError);
+    await assert.rejects(w.info(null), InputError);
     await assert.rejects(w.solve([1], { onProgress: 3 }), /onProgress must be a function/);
     await assert.rejects(runInWorker(spec, [1], { signal: {} }),
       /signal must be an AbortSignal/);

@@ -1,8 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { verify, summary, FormatError } from "../src/verify.js";
-import { ValueError } from "../src/errors.js";
-import { golden } from "./golden.js";
+import { InputError } from "../src/errors.js";
+import { assertPackageError } from "../test-helpers/wording.js";
+import { golden } from "../test-helpers/golden.js";
 
 test("verify gives Python's verdict, summary and message for every golden certificate", () => {
   const cases = golden("verify.json").cases;
@@ -16,7 +17,9 @@ test("verify gives Python's verdict, summary and message for every golden certif
       assert.equal(summary(c.cert), c.summary, c.name);
     } else {
       assert.throws(() => verify(c.cert), (e) => {
-        assert.ok(e instanceof ValueError, `${c.name}: ${e && e.stack}`);
+        assert.ok(e instanceof InputError, `${c.name}: ${e && e.stack}`);
+        assertPackageError(e, c.name);
+        assert.ok(["INVALID_CERTIFICATE", "NOT_A_CERTIFICATE"].includes(e.code), e.code);
         assert.equal(e.message, c.message, c.name);
         return true;
       });

@@ -11,8 +11,9 @@ Python's messages (the cases and messages are Python's, written into the same fi
 The committed copy js/test/fixtures/wasm-solver.json lets ``node --test`` run alone;
 this test fails when it is stale (refresh: ``python tests/js/test_wasm_solver.py``).
 
-Also: js/dist/modlights.wasm.sha256 must be the digest of the C sources now (a stale
-.wasm fails with the command that rebuilds it). Skipped, loudly, without node 20.
+Also: js/dist/csrc.sha256 (the digest of the C sources js/dist/modlights.wasm was built
+from) must be the digest of the C sources now (a stale .wasm fails with the command that
+rebuilds it). Skipped, loudly, without node 20.
 """
 from __future__ import annotations
 
@@ -256,7 +257,7 @@ def test_fixture_is_current(built):
 
 
 def test_wasm_is_built_from_the_current_sources():
-    with open(os.path.join(JS_DIR, "dist", "modlights.wasm.sha256"), encoding="utf-8") as f:
+    with open(os.path.join(JS_DIR, "dist", "csrc.sha256"), encoding="utf-8") as f:
         recorded = f.read().strip()
     assert recorded == wasm_sources.digest(), (
         "js/dist/modlights.wasm was built from other C sources than csrc/ holds now: "

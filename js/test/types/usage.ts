@@ -3,11 +3,14 @@
 import {
   Board, Solver, Solution, Puzzle, daily, generate, PATTERNS, ValueError, Unsolvable,
   loadCore, verify, summary, FormatError, tapBands, SplitMix64, seedFrom, Interrupted, type Difficulty, type Position,
-  SolverWorker, runInWorker, type WorkerProgress,
+  SolverWorker, runInWorker, type WorkerProgress, init, isLoaded, ModlightsError, InputError,
+  type ErrorCode, serveSolverRequests,
 } from "modlights";
 
 async function main(): Promise<number> {
+  await init();
   await loadCore();
+  const loaded: boolean = isLoaded();
   const b: Board = Board.grid(5, 5, { states: 3, pattern: "cross", locked: [[0, 0]], holes: [],
     wrap: false });
   const g: Board = Board.fromEffects([[0, 1], [1]], 2);
@@ -27,8 +30,18 @@ async function main(): Promise<number> {
     Board.fromDict(b.toDict());
   } catch (e) {
     if (e instanceof FormatError || e instanceof Unsolvable || e instanceof ValueError || e instanceof Interrupted) return 1;
+    if (e instanceof ModlightsError) {
+      const code: ErrorCode = e.code;
+      if (e instanceof InputError && code === "INVALID_SHAPE") return 2;
+    }
   }
+  const legacy: ValueError = new ValueError("still constructible");
+  const input: InputError = legacy;
+  void input;
   const w = new SolverWorker(b);
+  const own = new SolverWorker(b, { workerUrl: new URL("file:///worker.mjs") });
+  own.terminate();
+  if (!loaded) await serveSolverRequests();
   const phases: string[] = [];
   const ws: Solution = await w.solve([[1, 0, 0, 0, 0]], {
     budget: 1000, onProgress: (q: WorkerProgress) => { phases.push(q.phase); } });

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
  * the committed copy js/test/fixtures/wasm-solver.json. */
 export function loadFixture() {
   const path = process.env.MODLIGHTS_WASM_FIXTURE
-    || new URL("./fixtures/wasm-solver.json", import.meta.url);
+    || new URL("../test/fixtures/wasm-solver.json", import.meta.url);
   return JSON.parse(readFileSync(path, "utf8"));
 }
 

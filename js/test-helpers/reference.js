@@ -12,7 +12,7 @@
  * does not reproduce the native search's partial or greedy answers). Dense: for small
  * boards only (a few hundred taps).
  */
-import { Unsolvable, ValueError } from "../src/errors.js";
+import { InputError, Unsolvable } from "../src/errors.js";
 
 function factor(n) {
   const out = [];
@@ -179,7 +179,8 @@ export class ReferenceSolver {
     let proven = this.kernelSize === 1n;
     if (minimal && !proven) {
       if (this.kernelSize > BigInt(budget)) {
-        throw new ValueError("reference solver: the kernel is larger than the budget");
+        throw new InputError("reference solver: the kernel is larger than the budget",
+          { code: "TOO_LARGE" });
       }
       const cur = [...x0];
       const counts = new Array(this.gens.length).fill(0);

@@ -6,5 +6,5 @@ import { readFileSync } from "node:fs";
 
 /** The parsed golden file `name` (e.g. "boards.json"). */
 export function golden(name) {
-  return JSON.parse(readFileSync(new URL(`./golden/${name}`, import.meta.url), "utf8"));
+  return JSON.parse(readFileSync(new URL(`../test/golden/${name}`, import.meta.url), "utf8"));
 }

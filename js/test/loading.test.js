@@ -1,0 +1,95 @@
+// Loading the package: `require` from a CommonJS project and `import` from an ES module
+// both work (no top-level await anywhere); importing loads nothing, `init()` loads the
+// WebAssembly core, and the synchronous calls that need it say so before. Each case
+// runs in a fresh node process (the core is loaded once per process).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { golden } from "../test-helpers/golden.js";
+
+const PACKAGE = fileURLToPath(new URL("..", import.meta.url));
+const DAY = Object.keys(golden("puzzles.json").daily)[0];
+const CODES = golden("puzzles.json").daily[DAY].map((e) => e.code).join(" ");
+
+/** A project as `npm init -y` makes it (CommonJS), with the package installed in its
+ * node_modules (a link to this checkout); runs each {file: source} there and returns
+ * the stdout of each. */
+function inProject(t, files) {
+  const dir = mkdtempSync(join(tmpdir(), "modlights-load-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, "node_modules"));
+  symlinkSync(PACKAGE, join(dir, "node_modules", "modlights"), "dir");
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "project", version: "1.0.0",
+    main: "index.js", scripts: { test: "echo no test" }, license: "ISC" }));
+  const out = {};
+  for (const [name, source] of Object.entries(files)) {
+    writeFileSync(join(dir, name), source);
+    out[name] = execFileSync(process.execPath, [name], { cwd: dir, encoding: "utf8" }).trim();
+  }
+  return out;
+}
+
+test("require() from a CommonJS project works, and import from an ES module", (t) => {
+  const use = `
+    console.log(typeof m.Board.grid, m.isLoaded());
+    m.init().then(() => console.log(m.isLoaded(), m.daily(${JSON.stringify(DAY)})
+      .map((p) => p.code).join(" ")));`;
+  const out = inProject(t, {
+    "index.js": `const m = require("modlights");${use}`,
+    "esm.mjs": `import * as m from "modlights";${use}`,
+  });
+  for (const name of ["index.js", "esm.mjs"]) {
+    assert.equal(out[name], `function false\ntrue ${CODES}`, name);
+  }
+});
+
+test("importing loads nothing: before init() the calls that need the core say so", (t) => {
+  const out = inProject(t, {
+    "index.js": `
+      const m = require("modlights");
+      const b = m.Board.grid(3, 3);                  // the board model needs no core
+      const codeOf = (f) => { try { f(); return "no error"; } catch (e) {
+        return [e.name, e.code, e instanceof m.ModlightsError].join(" "); } };
+      console.log(codeOf(() => m.Solver.createSync(b)));
+      console.log(codeOf(() => m.generate({ seed: 1 })));
+      console.log(codeOf(() => m.daily(${JSON.stringify(DAY)})));
+      console.log(codeOf(() => m.Puzzle.fromCode(${JSON.stringify(CODES.split(" ")[0])}).minTaps));
+      (async () => {
+        const s = await m.Solver.create(b);          // the first Solver.create loads it
+        console.log(m.isLoaded(), s.nullity);
+        console.log(m.generate({ seed: 1 }).code === m.generate({ seed: 1 }).code);
+      })();`,
+  });
+  const notLoaded = "ModlightsError CORE_NOT_LOADED true";
+  assert.deepEqual(out["index.js"].split("\n"),
+    [notLoaded, notLoaded, notLoaded, notLoaded, "true 0", "true"]);
+});
+
+test("init() from a source that fails: CORE_LOAD_FAILED with its cause; a later init() loads",
+  (t) => {
+    const out = inProject(t, {
+      "index.js": `
+        const m = require("modlights");
+        (async () => {
+          for (const source of ["/nonexistent/modlights.wasm", new Uint8Array([1, 2, 3])]) {
+            try { await m.init(source); } catch (e) {
+              console.log(e.name, e.code, e.cause instanceof Error, m.isLoaded());
+            }
+          }
+          try { await m.init(42); } catch (e) { console.log(e.name, e.code, e.message); }
+          await m.init();
+          console.log(m.isLoaded());
+        })();`,
+    });
+    assert.deepEqual(out["index.js"].split("\n"), [
+      "ModlightsError CORE_LOAD_FAILED true false",
+      "ModlightsError CORE_LOAD_FAILED true false",
+      "InputError INVALID_TYPE the core's source must be a URL, a path, bytes or a " +
+        "WebAssembly.Module, got a number (42)",
+      "true",
+    ]);
+  });
