@@ -14,10 +14,12 @@ import httpx
 import pytest
 
 
-def serve(*flags: str, env: dict | None = None, ready: bool = True):
+def serve(*flags: str, env: dict | None = None, ready: bool = True, wait: bool = True):
     """Start ``modlights serve --port 0 *flags``: (process, base URL ending in "/",
-    port). Waits until /api/health answers, and when ``ready`` until /api/ready says
-    200 (every lane has a warm worker), at most 60 s."""
+    port). Unless not ``wait`` (then it returns once the server printed its URL: its
+    socket listens, its app may still be starting), waits until /api/health answers,
+    and when ``ready`` until /api/ready says 200 (every lane has a warm worker), at most
+    60 s."""
     exe = Path(sys.executable).with_name("modlights")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "modlights"]
     proc = subprocess.Popen(
@@ -33,6 +35,8 @@ def serve(*flags: str, env: dict | None = None, ready: bool = True):
         proc.kill()
         pytest.fail(line + proc.stderr.read())
     url = m.group(0)
+    if not wait:
+        return proc, url, int(m.group(1))
     end = time.monotonic() + 60
     path = "api/ready" if ready else "api/health"
     while True:

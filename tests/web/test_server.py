@@ -379,8 +379,9 @@ def test_the_first_solve_of_a_fresh_service_on_a_busy_machine():
     3.55 s and got 408 (its deadline counted the workers' start)."""
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)]
     try:
-        proc, url, _ = serve("--workers", "2", ready=False)
+        proc, url, _ = serve("--workers", "2", wait=False)
         try:
+            # at once (the socket listens; the app and its workers are starting), with
             # budget 0: a deadline of 2 s, which the workers' start must not count
             r = httpx.post(url + "api/solve", json={**SMALL, "budget": 0}, timeout=60)
             assert r.status_code == 200, r.text

@@ -1150,3 +1150,18 @@ def test_readiness_waits_for_warm_workers():
 def test_lane_arguments_are_checked(kw):
     with pytest.raises(ValueError, match=next(iter(kw))):
         WorkerPool(**kw)
+
+
+def test_requests_without_a_body_hold_no_bytes():
+    """GETs (neither content-length nor transfer-encoding: no body) never count against
+    the bytes held: 40 at once are all answered (they were counted as chunked bodies of
+    the largest size, and the ninth got 503 busy)."""
+    app = create_app(workers=1, cheap_workers=1)
+
+    async def main(c):
+        answers = await asyncio.gather(*(c.get("/api/patterns") for _ in range(40)))
+        return answers, _body_limit(app).held
+
+    answers, held = _run_app(app, main)
+    assert [r.status_code for r in answers] == [200] * 40
+    assert held == 0

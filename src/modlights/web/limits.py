@@ -595,6 +595,7 @@ class BodyLimit:
             return
         cap = self.cap(scope)
         announced = None
+        chunked = False
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
@@ -604,6 +605,10 @@ class BodyLimit:
                 if announced < 0 or announced > cap:
                     await self._send(send, *_reply(413, "too_large", self._too_large(cap)))
                     return
+            elif name == b"transfer-encoding":
+                chunked = True
+        if announced is None and not chunked:
+            announced = 0  # HTTP/1.1: a request with neither header has no body
         # large bodies hold their announced size (chunked ones their cap) until answered
         reserve = 0
         if announced is None or announced > SMALL_BODY_BYTES:
