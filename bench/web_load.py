@@ -311,7 +311,11 @@ def main(argv: list | None = None) -> int:
             try:
                 c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
                 c.request("GET", "/api/ready")
-                if c.getresponse().status == 200:
+                status = c.getresponse().status
+                if status == 200:
+                    break
+                if status == 404:  # a server from before readiness: wait for its workers
+                    time.sleep(3.0)
                     break
             except OSError:
                 pass

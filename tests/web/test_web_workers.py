@@ -483,6 +483,7 @@ def test_serve_flags_and_shutdown_with_a_request_in_flight(how):
         "--workers", "2", "--cors-origin", "https://a.example", "--shutdown-timeout", "1"
     )
     try:
+        assert httpx.get(url + "api/health").status_code == 200  # in the access log
         r = httpx.options(
             url + "api/analyse",
             headers={"origin": "https://a.example", "access-control-request-method": "POST"},
