@@ -194,7 +194,8 @@ async def client(
             writer.close()
             status = int(head.split(b" ", 2)[1])
             if status == 503 and b'"busy"' in rest:
-                counts[(name, "503 busy")] += 1
+                why = re.search(rb"(cheap|heavy) lane|large request bodies|connections", rest)
+                counts[(name, "503 busy" + (f" ({why.group(0).decode()})" if why else ""))] += 1
                 if retry_after:
                     m = re.search(rb"retry-after: (\d+)", head, re.I)
                     await asyncio.sleep(float(m.group(1)) if m else 1.0)
@@ -242,15 +243,24 @@ async def load(
     retry_after: bool,
     big: bool = False,
     idle_count: int = 0,
+    only: str | None = None,
+    cheap_clients: int = 0,
 ) -> tuple[Counter, int]:
-    """(answers by (request, status), idle connections opened)."""
+    """(answers by (request, status), idle connections opened). ``only``: the clients
+    send that request alone; ``cheap_clients`` more clients send cheap requests only."""
     cases = [big_solve()] if big else reproducers()
+    if only is not None:
+        cases = [c for c in cases if c[0] == only]
+        if not cases:
+            raise ValueError(f"no request named {only!r}")
+    cheap = [c for c in reproducers() if c[0].startswith("cheap-")]
     counts: Counter = Counter()
     end = asyncio.get_running_loop().time() + seconds
     opened = [0]
     await asyncio.gather(
         idle(port, idle_count, end, opened),
         *(client(port, cases, end, counts, i, retry_after) for i in range(clients)),
+        *(client(port, cheap, end, counts, 1000 + i, retry_after) for i in range(cheap_clients)),
     )
     return counts, opened[0]
 
@@ -266,6 +276,10 @@ def main(argv: list | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--idle", type=int, default=300, help="idle connections held during the run")
+    ap.add_argument("--only", help="the clients send this request alone (a name of the mix)")
+    ap.add_argument(
+        "--cheap-clients", type=int, default=0, help="more clients sending cheap requests only"
+    )
     ap.add_argument(
         "--big-bodies",
         action="store_true",
@@ -333,18 +347,23 @@ def main(argv: list | None = None) -> int:
                 not args.no_retry_after,
                 args.big_bodies,
                 args.idle,
+                args.only,
+                args.cheap_clients,
             )
         )
         lat = q.get(timeout=args.seconds + 30)
         p.join(10)
         took = time.monotonic() - t0
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        c.request("GET", "/api/health")
-        r = c.getresponse()
-        r.read()
-        alive = r.status == 200 and server.poll() is None
-        c.request("GET", "/metrics")
-        metrics = c.getresponse().read().decode()
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            c.request("GET", "/api/health")
+            r = c.getresponse()
+            r.read()
+            alive = r.status == 200 and server.poll() is None
+            c.request("GET", "/metrics")
+            metrics = c.getresponse().read().decode()
+        except (OSError, http.client.HTTPException):
+            alive, metrics = False, ""
         restarts = re.search(r"^modlights_worker_restarts_total (\S+)$", metrics, re.M)
         ok = [x for x in lat if x is not None]
         p50, p99 = (percentile(ok, 0.5), percentile(ok, 0.99)) if ok else (math.inf, math.inf)
@@ -381,9 +400,12 @@ def main(argv: list | None = None) -> int:
             f"served by a worker (200, or refused by it as too large / unsolvable): {served}; "
             f"408 deadline: {timeouts}"
         )
+        outcomes = dict(
+            re.findall(r'^modlights_work_total\{outcome="(\w+)"\} (\S+)$', metrics, re.M)
+        )
         print(
-            f"worker restarts: {restarts.group(1) if restarts else '?'}; "
-            f"server {'up' if alive else 'DOWN'}"
+            f"worker restarts: {restarts.group(1) if restarts else '?'}; outcomes "
+            f"{outcomes or '?'}; server {'up' if alive else 'DOWN (or not answering)'}"
         )
         good = alive and not len(lat) - len(ok) and p99 < TARGET_P99_MS
         return 0 if good and (args.big_bodies or share >= TARGET_CHEAP_OK) else 1

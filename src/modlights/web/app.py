@@ -717,8 +717,9 @@ def create_app(
         _add_test_hooks(app, run)
     _add_error_handlers(app)
     # Outermost last: metrics and access log, CORS (so every answer, busy included,
-    # carries its headers), the body limit.
+    # carries its headers), the admission of large bodies, the body limit.
     app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY_BYTES, seconds=body_seconds)
+    app.add_middleware(_Admission, pool=pool, metrics=metrics, body_seconds=body_seconds)
     origins = [cors_origins] if isinstance(cors_origins, str) else list(cors_origins)
     if origins:
         from starlette.middleware.cors import CORSMiddleware
@@ -791,6 +792,84 @@ def _raw_route(handler: Callable) -> type:
     return RawLarge
 
 
+class _Admission:
+    """ASGI middleware: admission of work requests estimated heavy before their body is
+    read. A POST whose body is announced larger than :data:`limits.RAW_BODY_BYTES`
+    (or comes chunked, of unknown size) counts from its arrival until its answer is
+    sent; one that arrives while the heavy lane's ``workers + queue`` such requests are
+    in the app gets 503 "busy" (Retry-After) at once, its body read and dropped as it
+    comes (within the body cap and deadline), never kept or parsed: the event loop
+    parses at most that many large bodies at a time, however many clients send them.
+    Smaller bodies pass (they parse in a millisecond or so; their lane admits them after).
+
+    body_seconds: the deadline of a body's reading (None: limits.BODY_SECONDS)."""
+
+    def __init__(self, app: Any, pool: Any, metrics: Metrics, body_seconds: float | None = None):
+        self.app = app
+        self.pool = pool
+        self.metrics = metrics
+        self.body_seconds = body_seconds
+        self.active = 0  # large work requests inside the app
+
+    @staticmethod
+    def large(scope: dict) -> bool:
+        """Whether a request is a POST to the API whose body is large or of unknown size."""
+        if scope["type"] != "http" or scope.get("method") != "POST":
+            return False
+        if not scope.get("path", "").startswith("/api/"):
+            return False
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    return int(value) > limits.RAW_BODY_BYTES
+                except ValueError:
+                    return False  # BodyLimit answers 413
+            if name == b"transfer-encoding":
+                return True
+        return False
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if not self.large(scope):
+            await self.app(scope, receive, send)
+            return
+        heavy = self.pool.lanes["heavy"]
+        if self.active >= heavy.capacity:
+            await self._busy(receive, send, heavy)
+            return
+        self.active += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.active -= 1
+
+    async def _busy(self, receive: Any, send: Any, heavy: Any) -> None:
+        self.metrics.outcomes.labels("busy").inc()
+        seconds = limits.BODY_SECONDS if self.body_seconds is None else self.body_seconds
+        try:
+            body = await asyncio.wait_for(
+                limits.read_body(receive, limits.MAX_BODY_BYTES, keep=False), seconds
+            )
+        except asyncio.TimeoutError:
+            body = None
+        drained = body is not None and body is not limits.TOO_LARGE
+        answer = json.dumps(
+            {
+                "error": "busy",
+                "detail": f"all {heavy.size} workers of the heavy lane are busy and "
+                f"{heavy.queue} large requests wait; try again shortly",
+            }
+        ).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(answer)).encode()),
+            (b"retry-after", str(limits.RETRY_AFTER_SECONDS).encode()),
+        ]
+        if not drained:  # the rest of the body is not read: close
+            headers.append((b"connection", b"close"))
+        await send({"type": "http.response.start", "status": 503, "headers": headers})
+        await send({"type": "http.response.body", "body": answer})
+
+
 def _add_test_hooks(app: FastAPI, run: Callable) -> None:
     """POST /api/_test/{hook}: the worker hooks of :mod:`.workers`, for the tests."""
     hooks = {
@@ -799,6 +878,7 @@ def _add_test_hooks(app: FastAPI, run: Callable) -> None:
         "segfault": workers_module.hook_segfault,
         "allocate": workers_module.hook_allocate,
         "nested": workers_module.hook_nested,
+        "spin": workers_module.hook_spin,
     }
 
     @app.post("/api/_test/{hook}", include_in_schema=False)

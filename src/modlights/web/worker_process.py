@@ -173,6 +173,14 @@ def hook_pid(seconds: float = 0.0, pidfile: str | None = None) -> int:
     return pid
 
 
+def hook_spin(seconds: float) -> int:
+    """The worker's pid after ``seconds`` of CPU time spent (a busy loop)."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return os.getpid()
+
+
 def hook_abort() -> None:
     """Kill the worker with SIGABRT (os.abort), as a failed assertion in C would."""
     os.abort()

@@ -46,6 +46,7 @@ import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
+import os
 import pickle
 import signal
 import socket
@@ -63,6 +64,7 @@ from modlights.web.worker_process import (
     hook_nested,
     hook_pid,
     hook_segfault,
+    hook_spin,
 )
 
 __all__ = [
@@ -78,6 +80,7 @@ __all__ = [
     "hook_segfault",
     "hook_allocate",
     "hook_nested",
+    "hook_spin",
 ]
 
 log = logging.getLogger("modlights.web")
@@ -90,6 +93,15 @@ POLL_SECONDS = 0.05
 SUPERVISE_SECONDS = 0.25
 #: Longest wait between two tries to start a lane's workers when they fail to start.
 MAX_BACKOFF_SECONDS = 30.0
+#: A cheap-lane task moves to the heavy lane after ``cheap_seconds`` of CPU time, or
+#: this many times that in wall time where the CPU time cannot be read (or the worker
+#: barely gets the CPU).
+CHEAP_WALL_FACTOR = 5.0
+
+try:
+    _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+except (ValueError, OSError, AttributeError):  # pragma: no cover
+    _CLOCK_TICKS = 100
 
 
 class Busy(Exception):
@@ -197,6 +209,16 @@ class _Worker:
 
     def alive(self) -> bool:
         return self.process is not None and self.process.exitcode is None
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds the process has used (user + system, from /proc); None where
+        /proc does not tell (not Linux, or the process is gone)."""
+        try:
+            with open(f"/proc/{self.pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+        except (OSError, ValueError, IndexError):
+            return None
 
     def kill(self) -> None:
         """Kill the process (SIGKILL) and shut its stream (a thread blocked on it
@@ -638,10 +660,13 @@ class WorkerPool:
         self, worker: _Worker, payload: bytes, timeout: float, request: Any, sliced: bool
     ) -> bytes:
         """Send one task and return the worker's answer frame. The clock starts now:
-        past ``timeout`` seconds the worker is killed (:class:`Deadline`), in the
-        cheap lane past ``cheap_seconds`` too (:class:`_Overran`). The client is
-        watched every :data:`POLL_SECONDS` (:class:`ClientGone`)."""
+        past ``timeout`` seconds the worker is killed (:class:`Deadline`); in the cheap
+        lane, past ``cheap_seconds`` of the worker's CPU time (a loaded machine does not
+        move a cheap task) or :data:`CHEAP_WALL_FACTOR` times that in wall time, too
+        (:class:`_Overran`). The client is watched every :data:`POLL_SECONDS`
+        (:class:`ClientGone`)."""
         limit = self.cheap_seconds if sliced and self.cheap_seconds < timeout else None
+        cpu0 = worker.cpu_seconds() if limit is not None else None
         start = time.monotonic()
         try:
             fut = self._threads.submit(worker.exchange, payload)
@@ -652,8 +677,11 @@ class WorkerPool:
         try:
             while not (await asyncio.wait({waiter}, timeout=POLL_SECONDS))[0]:
                 elapsed = time.monotonic() - start
-                if limit is not None and elapsed >= limit:
-                    raise _Overran()
+                if limit is not None:
+                    cpu = worker.cpu_seconds() if cpu0 is not None else None
+                    used = elapsed if cpu is None or cpu0 is None else cpu - cpu0
+                    if used >= limit or elapsed >= CHEAP_WALL_FACTOR * limit:
+                        raise _Overran()
                 if elapsed >= timeout:
                     self._event("restart")
                     raise Deadline(
