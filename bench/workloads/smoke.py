@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..registry import Context, Subject, workload
+from ..registry import Context, Missing, Subject, workload
 
 
 @workload(
@@ -25,9 +25,14 @@ def smoke_cross(ctx: Context):
     def check(sol):
         assert not board.apply(start, sol.taps).any(), "the answer does not clear the board"
 
+    from modlights.engines.reference import reference_reason
+
+    why = reference_reason(board.n_cells, board.n_taps, n)
     return {
         "modlights": Subject(lambda: ml.Solver(board).solve(start, minimal=False), check),
         "reference": Subject(
             lambda: ml.Solver(board, backend="reference").solve(start, minimal=False), check
-        ),
+        )
+        if why is None
+        else Missing(why),
     }

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from modlights.engines import registry
+from modlights.engines.reference import reference_reason
 from modlights.engines.registry import Plan
 from modlights.model.board import MAX_TILES, Board
 from modlights.model.validation import check_budget
@@ -382,7 +383,10 @@ class Solver:
         The board to factor.
     backend : {"native", "reference"}
         The C engines (default) or the pure-NumPy reference engine (every method
-        except the structured engines' names then answers with it).
+        except the structured engines' names then answers with it). The reference
+        engine takes boards up to ``REFERENCE_MAX_WORK`` of
+        :mod:`modlights.engines.reference` (a 500 x 500 tap matrix mod a prime, a few
+        seconds to factor): ValueError naming the native engines beyond.
     method : str
         ``"auto"`` (default: the cheapest registered engine that covers the board), a
         family name (``"dense"``, ``"chase"``, ``"algebraic"``, ``"lifted"``,
@@ -442,6 +446,10 @@ class Solver:
                 f"method={method!r} needs a grid board (Board.grid); use "
                 "method='dense' or 'auto' for graph boards"
             )
+        if backend == "reference" and not board.is_giant:
+            too_big = reference_reason(board.n_cells, board.n_taps, board.states)
+            if too_big is not None:  # said plainly, before the registry's list of reasons
+                raise ValueError(too_big)
         try:
             plan = registry.choose(board, method, backend)
         except ValueError as e:
@@ -546,7 +554,9 @@ class Solver:
         :meth:`_search_budget`): DEFAULT_BUDGET on the reference backend,
         DEFAULT_NATIVE_BUDGET on the native one, less on boards with many taps."""
         if self.backend != "native":
-            return DEFAULT_BUDGET
+            # the NumPy enumeration: about 16 ns an entry (n_taps a coset element), so
+            # 2^26 entries are about a second
+            return max(1 << 8, min(DEFAULT_BUDGET, (1 << 26) // max(1, self.board.n_taps)))
         # a coset step costs O(n_taps) (O(n_taps / 64) over GF(2)): about 2^30
         # operations at most, well within DEFAULT_SECONDS
         per_step = max(1, self.board.n_taps // (64 if self.n == 2 else 1))
@@ -590,9 +600,10 @@ class Solver:
             H, orders = self._engine.generators()
             # the canonical generators (csrc/search/canon.h) when within their work
             # bound: the same for every engine, so an unfinished search's answer is too
-            if canon.fits(len(orders), self.board.n_taps, self.n):
+            native = self.backend == "native"
+            if canon.fits(len(orders), self.board.n_taps, self.n, native=native):
                 try:
-                    H, orders = canon.basis(H, self.n, native=self.backend == "native")
+                    H, orders = canon.basis(H, self.n, native=native)
                     self._canonical = True
                 except MemoryError:  # its work space did not fit: the engine's ones
                     pass
@@ -866,7 +877,8 @@ class Solver:
             improved solution on boards whose clean-up is that fast. Default (None):
             time, about a second. A coset of at most DEFAULT_NATIVE_BUDGET (2^24)
             elements on the native backend (fewer on boards with many taps: about
-            2^30 word operations; DEFAULT_BUDGET, 2^20, on the reference backend) is
+            2^30 word operations; DEFAULT_BUDGET, 2^20, on the reference backend, fewer on
+            boards of more than 64 taps: about 2^26 entries) is
             searched whole, as that count would, well within the second: proved, and
             the same answer on every machine. A larger one is searched for
             DEFAULT_SECONDS (1.0; a deadline counted from the search's start, as a

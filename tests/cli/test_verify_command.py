@@ -123,3 +123,73 @@ def test_stdin_and_subprocess(tmp_path, cert_file):
         timeout=120,
     )
     assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+# ------------------------------------------------------------------ the work bound (issue 31)
+def one_line_error(rc, out, err, *words):
+    assert rc == 2 and out == "", (rc, out, err)
+    assert err.startswith("modlights verify: error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    for w in words:
+        assert w in err, err
+
+
+def test_the_2_45_enumeration_is_refused_in_one_line(tmp_path):
+    """The reproducer of issue 31 (a 120 KB certificate claiming an enumeration of 2^45
+    coset elements) through the installed entry point: exit 2 at once, one line naming
+    --max-work (it ran for days before the bound)."""
+    from big_certificates import enumeration_over_2_45
+
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(enumeration_over_2_45()))
+    try:
+        r = subprocess.run(
+            [sys.executable, "-m", "modlights", "verify", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("modlights verify ran for more than 60 s")
+    one_line_error(r.returncode, r.stdout, r.stderr, "--max-work", "2^45", "not checked")
+
+
+def test_max_work(capsys, cert_file):
+    rc, out, err = run(capsys, "verify", str(cert_file), "--max-work", "1e4")
+    one_line_error(rc, out, err, "--max-work", "raise --max-work")
+    for bound in ("inf", "1e12", "5000000000"):
+        rc, out, err = run(capsys, "verify", str(cert_file), "--max-work", bound)
+        assert rc == 0 and out.startswith("certificate holds") and err == ""
+
+
+@pytest.mark.parametrize("bad", ["-1", "abc", "nan", ""])
+def test_bad_max_work(capsys, cert_file, bad):
+    rc, out, err = run(capsys, "verify", str(cert_file), f"--max-work={bad}")
+    assert rc == 2 and out == "" and "--max-work" in err and err.count("\n") == 1
+
+
+def test_the_file_size_counts_against_max_work(capsys, tmp_path, cert_file):
+    """40 units a byte: a bound of 10^4 reads at most 250 bytes, of a file or stdin."""
+    rc, out, err = run(capsys, "verify", str(cert_file), "--max-work", "10000")
+    one_line_error(rc, out, err, "more than 250 bytes", "--max-work")
+    r = subprocess.run(
+        [sys.executable, "-m", "modlights", "verify", "-", "--max-work", "10000"],
+        input=cert_file.read_text(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    one_line_error(r.returncode, r.stdout, r.stderr, "more than 250 bytes")
+
+
+def test_deeply_nested_json_is_one_line(capsys, tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 200_000 + "]" * 200_000)
+    rc, out, err = run(capsys, "verify", str(path))
+    one_line_error(rc, out, err, "not valid JSON")
+
+
+def test_help_names_the_bound(capsys):
+    rc, out, _ = run(capsys, "verify", "--help")
+    assert rc == 0 and "--max-work N" in out
+    assert "needs more work than --max-work allows" in " ".join(out.split())

@@ -473,8 +473,10 @@ def test_auto_chooses_as_the_old_thresholds_did():
                 checked += 1
     graph = ml.Board.from_effects([[i, (i + 1) % 700] for i in range(700)], 3)
     assert registry.choose(graph).engine == _old_choice(graph) == "dense-zn"
-    b = ml.Board.grid(30, 30)
+    b = ml.Board.grid(20, 20)  # the reference engine takes boards up to REFERENCE_MAX_WORK
     assert (
         registry.choose(b, backend="reference").engine == _old_choice(b, "reference") == "reference"
     )
+    with pytest.raises(ValueError, match="backend='native'"):  # 30 x 30 is past it
+        registry.choose(ml.Board.grid(30, 30), backend="reference")
     assert checked > 2000 and differ <= 12

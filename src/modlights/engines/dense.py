@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from modlights.engines.reference import ReferenceEngine
+from modlights.engines.reference import ReferenceEngine, reference_reason
 from modlights.model.board import Board
 
 __all__ = ["build_gf2", "build_zn", "build_reference", "build_dense", "dense_reason"]
@@ -63,7 +63,12 @@ def build_zn(board: Board) -> Any:
 
 
 def build_reference(board: Board) -> ReferenceEngine:
-    """The pure-NumPy reference engine of a board (dense Smith forms; small boards)."""
+    """The pure-NumPy reference engine of a board (dense Smith forms; small boards):
+    ValueError naming the native engines past ``REFERENCE_MAX_WORK``, before anything
+    is built."""
+    why = reference_reason(board.n_cells, board.n_taps, board.states)
+    if why is not None:
+        raise ValueError(why)
     return ReferenceEngine(board.matrix(), board.states)
 
 

@@ -17,6 +17,15 @@ Linear algebra over Z/nZ for any 2 <= n <= 255, ring-correct for composite n:
 4. Recombine with the CRT idempotents.
 
 For prime n this is Gaussian elimination over the field with full pivoting.
+
+Cost: each of the min(m, r) pivots scans what is left of A and updates the rows below
+it in A and U (m x r and m x m) and the columns of V (r x r): about min(m, r) max(m, r)^2
+entry operations per prime power of n, a little more for p^e with e > 1 (the pivot
+search reads valuations). :func:`reference_work` counts them; ``Solver(board,
+backend="reference")`` refuses a board past ``REFERENCE_MAX_WORK`` (a few seconds: a
+500 x 500 matrix mod a prime) with a ValueError that names the native engines, which
+factor such boards in milliseconds. The class itself has no bound (the engines that use
+it on small matrices of their own, and the tests' oracles, call it directly).
 """
 
 from __future__ import annotations
@@ -27,7 +36,60 @@ import numpy as np
 
 from modlights.model.ring import crt_combine, crt_idempotents, factorize, unit_inverse, valuation
 
-__all__ = ["ReferenceEngine", "LocalSmith"]
+__all__ = [
+    "ReferenceEngine",
+    "LocalSmith",
+    "REFERENCE_MAX_WORK",
+    "reference_work",
+    "reference_reason",
+]
+
+#: The most work (:func:`reference_work`) the reference backend takes on: a 500 x 500
+#: tap matrix mod a prime, about 4 s of one core to factor (an n = 2 board of 900 tiles,
+#: 5.8 times past it, took 17 s; CPU times measured over patterns and n, see the git log).
+REFERENCE_MAX_WORK = 500**3
+
+
+def reference_work(m: int, r: int, n: int) -> int:
+    """The entry operations of factoring an m x r tap matrix mod n: min(m, r) max(m,
+    r)^2 for each prime power p^e of n, weighted (3 + e) / 4 (the pivot search of p^e,
+    e > 1, reads valuations: 1.75 times the work at e = 4, 2.5 at e = 7, as measured).
+
+    Examples
+    --------
+    >>> reference_work(400, 400, 2), reference_work(400, 400, 6), reference_work(10, 1000, 4)
+    (64000000, 128000000, 12500000)
+    """
+    weight = sum(3 + e for _, e in factorize(int(n)))
+    return min(m, r) * max(m, r) ** 2 * weight // 4
+
+
+def reference_reason(m: int, r: int, n: int) -> str | None:
+    """None when the reference backend takes an m x r tap matrix mod n (within
+    ``REFERENCE_MAX_WORK``), else why not, naming the native engines.
+
+    Examples
+    --------
+    >>> reference_reason(100, 100, 3) is None
+    True
+    >>> print(reference_reason(900, 900, 2))  # doctest: +ELLIPSIS
+    the reference backend factors tap matrices of at most REFERENCE_MAX_WORK = 1.25e8 ...
+    """
+    work = reference_work(m, r, n)
+    if work <= REFERENCE_MAX_WORK:
+        return None
+    return (
+        f"the reference backend factors tap matrices of at most REFERENCE_MAX_WORK = "
+        f"{_short(REFERENCE_MAX_WORK)} work units (min(cells, taps) x max(cells, taps)^2 "
+        "per prime power of n: a 500 x 500 matrix mod a prime, a few seconds); this "
+        f"board's {m} x {r} matrix mod {n} needs {_short(work)}: use the native engines "
+        "(backend='native', the default), which factor it in a fraction of that"
+    )
+
+
+def _short(v: int) -> str:
+    """1.25e8 for 125000000."""
+    return f"{v:.3g}".replace("e+0", "e").replace("e+", "e")
 
 
 class LocalSmith:
@@ -88,13 +150,17 @@ class LocalSmith:
         self.v = np.array(vals + [e] * (r - len(vals)), dtype=np.int64)
         self._det_u = det_u % q
         self._det_v = det_v % q
+        self._gens: list[tuple[np.ndarray, int]] | None = None
 
     # ---------------------------------------------------------------- queries
     def kernel_size(self) -> int:
         return prod(self.p ** int(v) for v in self.v)
 
     def generators(self) -> list[tuple[np.ndarray, int]]:
-        """Kernel generators (vector mod q, order), ker A their direct sum; largest order first."""
+        """Kernel generators (vector mod q, order), ker A their direct sum; largest order
+        first. Computed once (callers do not modify them)."""
+        if self._gens is not None:
+            return self._gens
         out = []
         for j in np.argsort(-self.v, kind="stable"):
             v = int(self.v[j])
@@ -102,6 +168,7 @@ class LocalSmith:
                 continue
             g = self.V[:, j] * self.p ** (self.e - v) % self.q
             out.append((g, self.p**v))
+        self._gens = out
         return out
 
     def solve(self, B: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -473,8 +473,9 @@ def _dense_zn_covers(board: Board) -> str | None:
 
 def _reference_covers(board: Board) -> str | None:
     from modlights.engines.dense import dense_reason
+    from modlights.engines.reference import reference_reason
 
-    return dense_reason(board)
+    return dense_reason(board) or reference_reason(board.n_cells, board.n_taps, board.states)
 
 
 def _reference_cost(board: Board) -> float:
@@ -616,7 +617,7 @@ def _register_package_engines() -> None:
         build=_build_reference,
         backends=BACKENDS,
         description="pure NumPy Smith forms over each prime power (the oracle); any "
-        "board, small ones",
+        "board up to REFERENCE_MAX_WORK (a 500 x 500 matrix mod a prime)",
     )
     register(
         "chase",

@@ -20,18 +20,22 @@ WebAssembly core calls the same C) produced the inputs.
 The C implementation (csrc/search/canon.c) is used by the native backend; the NumPy one
 here by the reference backend and as the tests' oracle for the C one. Both give the
 same output. Cost O(k^2 L) per prime power of n (word operations over GF(2));
-:func:`fits` bounds it (``CANON_MAX_WORK``): past it callers keep the engine's
-generators and answers of unfinished searches may depend on the engine.
+:func:`fits` bounds it (``CANON_MAX_WORK``, ``CANON_MAX_WORK_NUMPY`` for the NumPy
+one): past it callers keep the engine's generators and answers of unfinished searches
+may depend on the engine.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["basis", "reduce", "fits", "CANON_MAX_WORK"]
+__all__ = ["basis", "reduce", "fits", "CANON_MAX_WORK", "CANON_MAX_WORK_NUMPY"]
 
 #: Work units ``fits`` allows: k^2 ceil(L/64) for n = 2, k^2 L per prime factor otherwise.
 CANON_MAX_WORK = 1 << 28
+#: Work units ``fits(..., native=False)`` allows the NumPy implementation (k^2 L per
+#: prime factor, for n = 2 too: rows are not packed), about a quarter of a second.
+CANON_MAX_WORK_NUMPY = 1 << 23
 
 
 def _parts(n: int) -> list[tuple[int, int, int]]:
@@ -55,12 +59,16 @@ def _check_n(n: int) -> int:
     return int(n)
 
 
-def fits(k: int, L: int, n: int) -> bool:
+def fits(k: int, L: int, n: int, *, native: bool = True) -> bool:
     """Whether k generators of length L over Z/n are within ``CANON_MAX_WORK``: work
     k^2 ceil(L/64) for n = 2, else k^2 L times the sum of the exponents of n's prime
-    powers (the Howell form of a p^e part has up to e k rows)."""
+    powers (the Howell form of a p^e part has up to e k rows). ``native=False``: the
+    NumPy implementation's bound, ``CANON_MAX_WORK_NUMPY`` on k^2 L times that sum."""
     n = _check_n(n)
-    work = k * k * ((L + 63) // 64 if n == 2 else L * sum(e for _, _, e in _parts(n)))
+    exps = sum(e for _, _, e in _parts(n))
+    if not native:
+        return k * k * L * exps <= CANON_MAX_WORK_NUMPY
+    work = k * k * ((L + 63) // 64 if n == 2 else L * exps)
     return work <= CANON_MAX_WORK
 
 

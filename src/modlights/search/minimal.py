@@ -592,31 +592,31 @@ def minimise(
     Hi = H.astype(np.int64)
     best = x0.copy()
     best_len = int(best.sum())
-    chunk = max(1, min(1 << 14, (1 << 22) // max(1, kernel.n_taps)))
+    low, d = _inner_block(Hi, orders, n)
+    shift = x0.copy()  # x0 + the outer generators' part of the current block
+    digits = [0] * (len(orders) - d)
     start = 0
+    # element i is x0 + sum c_j h_j with i = c_0 + o_0 (c_1 + o_1 (...)): block after
+    # block, each the inner block plus one choice of the outer coefficients
     while start < limit and best_len > 0:
-        stop = min(limit, start + chunk)
-        idx = (
-            np.arange(start, stop, dtype=object)
-            if total >= 1 << 62
-            else np.arange(start, stop, dtype=np.int64)
-        )
-        C = np.empty((stop - start, len(orders)), dtype=np.int64)
-        rem = idx
-        for i, o in enumerate(orders):
-            C[:, i] = (rem % o).astype(np.int64)
-            rem = rem // o
-        X = (x0[None, :] + C @ Hi) % n
+        cnt = min(len(low), limit - start)
+        X = (low[:cnt] + shift) % n
         lens = X.sum(axis=1)
         i = int(np.argmin(lens))
         if lens[i] < best_len:
             best_len = int(lens[i])
             best = X[i]
-        start = stop
+        start += cnt
         if progress is not None:
             progress(start, total)
         if deadline_search is not None and time.perf_counter() > deadline_search:
             break
+        for t in range(len(digits)):  # the next outer choice (o_j h_j = 0: a carry adds h_j)
+            shift = (shift + Hi[d + t]) % n
+            digits[t] += 1
+            if digits[t] < orders[d + t]:
+                break
+            digits[t] = 0
     covered = start >= total
     proven = covered or best_len == 0
     if not covered:
@@ -624,6 +624,30 @@ def minimise(
     if proven:
         _append_proof(proof, best, len(orders))
     return best.astype(np.uint8), proven, start, 0
+
+
+#: Elements (and entries: elements x n_taps) of the inner block of the NumPy enumeration:
+#: one block is a few milliseconds, so a deadline is met within that.
+BLOCK_ELEMENTS = 1 << 14
+BLOCK_ENTRIES = 1 << 20
+
+
+def _inner_block(H: np.ndarray, orders: list[int], n: int) -> tuple[np.ndarray, int]:
+    """(every sum_{j < d} c_j h_j as rows, in the order c_0 + o_0 (c_1 + ...), d): the
+    first d generators whose span fits BLOCK_ELEMENTS and BLOCK_ENTRIES (d = 0: the
+    zero row alone)."""
+    r = H.shape[1]
+    d, size = 0, 1
+    while d < len(orders):
+        grown = size * orders[d]
+        if grown > BLOCK_ELEMENTS or grown * max(1, r) > BLOCK_ENTRIES:
+            break
+        size, d = grown, d + 1
+    low = np.zeros((1, r), dtype=np.int64)
+    for j in range(d):
+        mult = np.arange(orders[j], dtype=np.int64)[:, None, None] * H[j]
+        low = ((low[None, :, :] + mult) % n).reshape(-1, r)
+    return low, d
 
 
 def _use_cube(kernel: Kernel, orders: list[int], steps: int | None = None) -> bool:

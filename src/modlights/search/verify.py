@@ -25,13 +25,36 @@ Outline (docs/certificates.md gives the format):
 
 Errors: ValueError for every certificate that does not hold or is malformed (wrong types,
 lengths, ranges, unknown methods); ``FormatError`` (a ValueError) when the object is not
-a modlights certificate of a known version and kind at all.
+a modlights certificate of a known version and kind at all; ``WorkLimitError`` (a
+ValueError, no verdict) when the check needs more work than ``max_work`` allows.
+
+The work bound. A certificate declares how much checking it needs (an enumeration
+walks prod(orders) coset elements of r taps), so an untrusted one could hold the
+checker for days. Before the first expensive step, :func:`_plan` estimates every step
+from the sizes the certificate declares, in work units: building the board and A; the
+kernel checks (k generators read and applied, eliminations of A and of H, whose row
+updates are estimated from A's profile once A is built, :func:`_plan_updates`); the
+claim (an enumeration: the coset's elements through :class:`_Walk`; a tree: its pruned
+prefixes, symmetries, and the leaves under no pruned prefix); the upper bound of a
+hardest claim (kernel elements x taps, each LP leaf's weights). Past ``max_work`` the
+check is refused (:class:`_Meter`). What shows only as it is done is metered: the
+leaves a tree walks (the estimate takes one in symmetries + 1, as if the listed
+symmetries mapped the others away), the row updates of the elimination of A, and the
+limbs of LP weights; past the bound the check stops. A unit is about a nanosecond of
+one core of the machine the constants were measured on: each constant (``_PY``,
+``_CALL``, ``_ENTRY``, ``_COL``, ...) is the measured CPU time of its step per element
+(the elements of a NumPy operation, the iterations of a loop), rounded up, fitted on
+certificates of every kind by the workload ``verify-costs`` of bench/workloads/bounds.py,
+which prints the CPU nanoseconds per unit of each (0.3 to 2 on a loaded 2-core machine,
+0.5 to 1 for the enumerations and trees that dominate). ``MAX_WORK`` (10^9) is thus
+about a second.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from math import lcm, prod
 from typing import Any
@@ -40,7 +63,7 @@ import numpy as np
 
 from modlights.model.board import Board
 
-__all__ = ["verify", "summary", "FormatError"]
+__all__ = ["verify", "summary", "estimate", "FormatError", "WorkLimitError", "MAX_WORK"]
 
 FORMAT, VERSION = "modlights-certificate", 1
 
@@ -139,6 +162,7 @@ class _Matrix:
         self.n, self.m, self.r = board.states, board.n_cells, board.n_taps
         ci, tj = board.coo()
         self.ci, self.tj = ci.astype(np.int64), tj.astype(np.int64)
+        self._entries: tuple[np.ndarray, np.ndarray] | None = None
 
     def apply(self, x: np.ndarray) -> np.ndarray:
         """A x mod n for an int64 vector x of entries 0..n-1 (sums of at most
@@ -151,13 +175,27 @@ class _Matrix:
         self, cells: np.ndarray | None = None, taps: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """The nonzero entries as (sorted keys i * r + j, values mod n), with rows and
-        columns renamed by the permutations ``cells`` and ``taps`` when given."""
+        columns renamed by the permutations ``cells`` and ``taps`` when given (those of
+        A itself are computed once)."""
+        if cells is None and taps is None and self._entries is not None:
+            return self._entries
         ci = self.ci if cells is None else cells[self.ci]
         tj = self.tj if taps is None else taps[self.tj]
         keys, counts = np.unique(ci * self.r + tj, return_counts=True)
         counts %= self.n
         keep = counts != 0
-        return keys[keep], counts[keep]
+        out = keys[keep], counts[keep]
+        if cells is None and taps is None:
+            self._entries = out
+        return out
+
+    def profile(self) -> np.ndarray:
+        """F (r,): F[j] = the number of rows whose first nonzero entry (mod n) is in a
+        column <= j."""
+        keys, _ = self.entries()
+        rows = keys // max(1, self.r)
+        _, at = np.unique(rows, return_index=True)
+        return np.cumsum(np.bincount(keys[at] % max(1, self.r), minlength=self.r))
 
     def dense(self, q: int) -> np.ndarray:
         """A mod q as a uint8 (m, r) array."""
@@ -169,7 +207,11 @@ class _Matrix:
 
 # ------------------------------------------------------------------ elimination mod p^e
 def _eliminate(
-    M: np.ndarray, p: int, e: int, Z: np.ndarray | None = None
+    M: np.ndarray,
+    p: int,
+    e: int,
+    Z: np.ndarray | None = None,
+    spend: Callable[[int], None] | None = None,
 ) -> tuple[list[tuple[int, int, int]], np.ndarray, np.ndarray | None]:
     """Row-reduce M (a x b) over Z/p^e with pivots of least p-valuation (a local Smith
     form; row operations only), applying the same operations to Z (a x t).
@@ -186,7 +228,8 @@ def _eliminate(
         |row span of M| = p^(sum (e - v_t)).
 
     Returns (pivots [(row, column, v)], M, Z) after elimination. Entries stay in
-    0..q-1 (q <= 255): products below 2^16, no overflow in int64.
+    0..q-1 (q <= 255): products below 2^16, no overflow in int64. ``spend(units)`` is
+    told the work of each row update before it is done (the work bound's meter).
     """
     q = p**e
     M = np.array(M, dtype=np.int64) % q
@@ -208,6 +251,9 @@ def _eliminate(
             rows = np.flatnonzero(left & (col != 0))
             rows = rows[rows != i]
             if rows.size:
+                if spend is not None:
+                    width = M.shape[1] + (0 if Z is None else Z.shape[1])
+                    spend(rows.size * (_ROWS + width * _ROW))
                 f = (M[rows, j] // pv) * inv % q
                 M[rows] = (M[rows] - f[:, None] * M[i]) % q
                 if Z is not None:
@@ -218,11 +264,11 @@ def _eliminate(
     return pivots, M, Z
 
 
-def _rank_gf2(D: np.ndarray) -> int:
+def _rank_gf2(D: np.ndarray, spend: Callable[[int], None] | None = None) -> int:
     """The rank of a 0/1 matrix over GF(2): the same elimination as :func:`_eliminate`
     for p^e = 2, on rows packed 64 columns a word (column j is bit j % 64 of word
     j // 64). Remaining rows are zero left of the current column, so a pivot row is
-    added from its own word on."""
+    added from its own word on. ``spend``: as in :func:`_eliminate`."""
     m, r = D.shape
     if m == 0 or r == 0:
         return 0
@@ -242,15 +288,17 @@ def _rank_gf2(D: np.ndarray) -> int:
         left[i] = False
         rank += 1
         if rows.size > 1:
+            if spend is not None:
+                spend((rows.size - 1) * (_ROWS + (P.shape[1] - w) * _WORD))
             P[rows[1:], w:] ^= P[i, w:]
     return rank
 
 
-def _log_kernel(A: _Matrix, p: int, e: int) -> int:
+def _log_kernel(A: _Matrix, p: int, e: int, spend: Callable[[int], None] | None = None) -> int:
     """log_p |{x in (Z/p^e)^r : A x = 0}|."""
     if p**e == 2:
-        return A.r - _rank_gf2(A.dense(2))
-    pivots, _, _ = _eliminate(A.dense(p**e), p, e)
+        return A.r - _rank_gf2(A.dense(2), spend)
+    pivots, _, _ = _eliminate(A.dense(p**e), p, e, spend=spend)
     return e * (A.r - len(pivots)) + sum(v for _, _, v in pivots)
 
 
@@ -324,7 +372,7 @@ class _Kernel:
         return out
 
 
-def _check_kernel(kd: Any, A: _Matrix, what: str) -> _Kernel:
+def _check_kernel(kd: Any, A: _Matrix, what: str, meter: _Meter) -> _Kernel:
     """The kernel checks of docs/certificates.md: entries, A h_i = 0, orders, and
     |subgroup generated| = prod(o_i) = |ker A| for every prime power p^e || n.
 
@@ -360,7 +408,7 @@ def _check_kernel(kd: Any, A: _Matrix, what: str) -> _Kernel:
                 f"{what} order {i} is wrong: {o} is not the additive order of generator {i}"
             )
     for p, e in _prime_powers(n):
-        ker = _log_kernel(A, p, e)
+        ker = _log_kernel(A, p, e, meter.spender("kernel", f"eliminating A mod {p**e}"))
         span = _log_span(H, p, e)
         claimed = 0
         for o in orders:
@@ -475,7 +523,7 @@ def _coset_min(y: np.ndarray, H: np.ndarray, orders: list[int], n: int) -> int:
 
 
 # ------------------------------------------------------------------ "minimal" claims
-def _check_minimal(d: Any, what: str, A: _Matrix, kernel: _Kernel) -> str:
+def _check_minimal(d: Any, what: str, A: _Matrix, kernel: _Kernel, meter: _Meter) -> str:
     """A "minimal" claim: x solves A x = b, sum(x) = L and the proof covers x + ker A.
     Returns a few words on the proof."""
     n, m, r = A.n, A.m, A.r
@@ -491,7 +539,7 @@ def _check_minimal(d: Any, what: str, A: _Matrix, kernel: _Kernel) -> str:
     method = _field(proof, "method", f"{what}proof")
     if isinstance(proof, dict) and "generators" in proof:
         # a proof may carry its own (reordered) generators: checked as a kernel
-        kernel = _check_kernel(proof, A, f"{what}proof kernel")
+        kernel = _check_kernel(proof, A, f"{what}proof kernel", meter)
     if method == "enumeration":
         total = prod(kernel.orders)
         if L > 0:
@@ -502,7 +550,7 @@ def _check_minimal(d: Any, what: str, A: _Matrix, kernel: _Kernel) -> str:
                 )
         return f"enumeration of {total} solutions"
     if method == "tree":
-        return _check_tree(proof, f"{what}proof", x, b, L, A, kernel)
+        return _check_tree(proof, f"{what}proof", x, b, L, A, kernel, meter)
     raise ValueError(f"{what}proof method {method!r} is unknown: use 'enumeration' or 'tree'"[:300])
 
 
@@ -531,7 +579,14 @@ def _prefix_bound(y: np.ndarray, gid: np.ndarray, G: int, zero: int, n: int) -> 
 
 
 def _check_tree(
-    proof: dict, what: str, x: np.ndarray, b: np.ndarray, L: int, A: _Matrix, kernel: _Kernel
+    proof: dict,
+    what: str,
+    x: np.ndarray,
+    b: np.ndarray,
+    L: int,
+    A: _Matrix,
+    kernel: _Kernel,
+    meter: _Meter,
 ) -> str:
     """A branch and bound proof (docs/certificates.md, method "tree").
 
@@ -576,6 +631,8 @@ def _check_tree(
     if L == 0:  # every length is >= 0: nothing to walk
         return f"tree of {len(pset)} pruned prefixes (length 0)"
     walk = _Walk(H[:m], orders[:m], n, A.r)
+    per_leaf = _cost_walk(orders[:m], n, A.r)[1]
+    step = f"the leaves of a tree proof, each a walk of {prod(orders[:m])} elements"
     # depth-first over prefixes not pruned; y is x plus the fixed part
     stack: list[tuple[tuple, np.ndarray]] = [((), x)]
     while stack:
@@ -586,6 +643,7 @@ def _check_tree(
             if syms and _lower_image(syms, P, orders, m):
                 skipped += 1
                 continue
+            meter.spend(per_leaf, "tree leaves", step)
             low = walk.min(y)
             if low < L:
                 raise ValueError(f"{what}: leaf {list(P)} has an element of length {low} < {L}")
@@ -680,7 +738,7 @@ def _lower_image(syms: list, P: tuple, orders: list[int], m: int) -> bool:
 
 
 # ------------------------------------------------------------------ "hardest" claims
-def _weights(spec: Any, what: str, count: int) -> tuple[int, dict[int, int]]:
+def _weights(spec: Any, what: str, count: int, meter: _Meter) -> tuple[int, dict[int, int]]:
     """Weights w_i >= 0 summing to 1, as a list (one per element) or {"i": w}:
     (D, {i: D w_i}) with D the least common denominator (so D w_i are integers)."""
     if isinstance(spec, list):
@@ -701,7 +759,10 @@ def _weights(spec: Any, what: str, count: int) -> tuple[int, dict[int, int]]:
         if num < 0:
             raise ValueError(f"{what}: weight {i} is negative ({v})"[:300])
         pairs[i] = (num, den)
-    D = lcm(*{den for _, den in pairs.values()}) if pairs else 1
+    dens = {den for _, den in pairs.values()}
+    bits = sum(den.bit_length() for den in dens)  # the lcm has at most these bits
+    meter.spend(3 * (bits // 64 + 1) ** 2 * _WORD, "lp", "the LP weights' common denominator")
+    D = lcm(*dens) if pairs else 1
     W = {i: num * (D // den) for i, (num, den) in pairs.items() if num}
     if sum(W.values()) != D:
         raise ValueError(f"{what}: the weights sum to {Fraction(sum(W.values()), D)}, not 1"[:300])
@@ -709,7 +770,11 @@ def _weights(spec: Any, what: str, count: int) -> tuple[int, dict[int, int]]:
 
 
 def _dual_bound(
-    values: np.ndarray, weights: tuple[int, dict[int, int]], n: int, fixed: dict[int, int]
+    values: np.ndarray,
+    weights: tuple[int, dict[int, int]],
+    n: int,
+    fixed: dict[int, int],
+    meter: _Meter,
 ) -> Fraction:
     """sum over fixed taps j of sum_c w_c ((v_j + c_j) mod n) + sum over the other
     taps of max_v sum_c w_c ((v + c_j) mod n), exactly; ``values`` (E x r) holds the
@@ -721,10 +786,12 @@ def _dual_bound(
     D, Wd = weights
     idx = sorted(Wd)
     W = [Wd[i] for i in idx]
-    V = values[idx]  # (E', r) entries 0..n-1
     r = values.shape[1]
+    bits = max(W, default=1).bit_length()
+    limbs = max(1, -(-bits // LIMB))
+    meter.spend(_cost_dual(len(W), r, n, limbs, bits), "lp", "the LP bounds of big weights")
+    V = values[idx]  # (E', r) entries 0..n-1
     S = [[0] * n for _ in range(r)]
-    limbs = max(1, -(-max(W, default=1).bit_length() // LIMB))
     step = max(1, CHUNK_ENTRIES // max(1, r))
     for lb in range(limbs):
         w = np.array([(x >> (LIMB * lb)) & ((1 << LIMB) - 1) for x in W], dtype=np.int64)
@@ -771,7 +838,7 @@ def _elements(spec: Any, what: str, kernel: _Kernel) -> np.ndarray:
     return V
 
 
-def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel) -> str:
+def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel, meter: _Meter) -> str:
     """The "upper_bound" of a hardest certificate: floor(bound) <= U.
 
     The hardest value is max_x min_c sum(x + c); for weights w_c >= 0 summing to 1,
@@ -787,8 +854,8 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel) -> str:
     method = _field(ub, "method", what)
     V = _elements(_field(ub, "elements", what), what, kernel)
     if method == "lp-dual":
-        w = _weights(_field(ub, "weights", what), "lp-dual", len(V))
-        B = _dual_bound(V, w, n, {})
+        w = _weights(_field(ub, "weights", what), "lp-dual", len(V), meter)
+        B = _dual_bound(V, w, n, {}, meter)
         if B.numerator // B.denominator > U:
             raise ValueError(f"lp-dual: floor(bound) {B.numerator // B.denominator} > upper {U}")
         return (
@@ -827,9 +894,12 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel) -> str:
             fixed[j] = 0
             continue
         w = _weights(
-            _field(node, "weights", f"{what} node {pos - 1}"), f"{what} node {pos - 1}", len(V)
+            _field(node, "weights", f"{what} node {pos - 1}"),
+            f"{what} node {pos - 1}",
+            len(V),
+            meter,
         )
-        B = _dual_bound(V, w, n, fixed)
+        B = _dual_bound(V, w, n, fixed, meter)
         fl = B.numerator // B.denominator
         if fl > U:
             raise ValueError(f"lp-tree: node {pos - 1} has floor(bound) {fl} > upper {U}")
@@ -846,8 +916,439 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel) -> str:
     return f"LP tree of {leaves} closed leaves, largest bound {worst}"
 
 
+# ------------------------------------------------------------------ the work bound
+#: Work units a check may take unless told otherwise (``max_work``): about a second of
+#: one core (see "The work bound" in the module docstring).
+MAX_WORK = 10**9
+
+# The cost of each step in work units, from the sizes it handles. A unit is about a
+# nanosecond of one core of the machine the constants were measured on: each constant
+# is the measured cost of its step per element, rounded up (bench/workloads/bounds.py,
+# workload "verify-costs", times checks of every kind and prints seconds per unit).
+_BASE = 300_000  # the steps of every check (a few hundred small calls)
+_PY = 150  # a Python-level step: a JSON number read and checked, a loop over ints
+_CALL = 3000  # a loop iteration that makes a few NumPy calls
+_ENTRY = 2  # an int64 entry through one NumPy operation (add, mod, compare, ...)
+_ADD_AT = 12  # an entry of np.add.at (A x) or of np.unique (the entries of A)
+_COL = 6000  # a column of an elimination (its candidate scan), plus 3 _ENTRY a row
+_ROWS = 60  # a row gathered and stored by a row update of an elimination
+_ROW = 24  # an entry of such a row mod p^e (gather, scale, subtract, reduce, store)
+_WORD = 16  # a 64-bit word of such a row over GF(2) (bit-packed, one XOR)
+_FLOP = 1  # a float64 multiply-add of BLAS (kernel elements from coefficients)
+
+
+class WorkLimitError(ValueError):
+    """The check needs more work than ``max_work`` allows. Not a verdict on the
+    certificate: checked with a larger ``max_work`` it may hold or not.
+
+    ``need`` is the work the check needs (an estimate made from the sizes the
+    certificate declares, or, for work that shows only as it is done, the work done so
+    far: ``more`` is then True), ``max_work`` the bound, ``step`` the step that needs
+    the most."""
+
+    def __init__(self, need: int, max_work: int, step: str, *, more: bool = False):
+        self.need, self.max_work, self.step, self.more = need, max_work, step, more
+        super().__init__(
+            self.explain(
+                "max_work",
+                "check it with a larger bound: ml.verify(cert, max_work=...) or "
+                "'modlights verify FILE --max-work N'",
+            )
+        )
+
+    def explain(self, bound: str, advice: str) -> str:
+        """The message, the bound named ``bound`` (e.g. "--max-work") and ending
+        with ``advice``."""
+        about = "more than" if self.more else "about"
+        return (
+            f"the check needs {about} {_units(self.need)} work units (most of it: "
+            f"{self.step}), past {bound} = {_units(self.max_work)} (10^9 units are about "
+            f"a second); {advice}"
+        )
+
+
+def _units(u: int) -> str:
+    """A count of units: plain below 10^6, else "4.65e15"."""
+    if u < 10**6:
+        return str(u)
+    mant, exp = f"{u:.2e}".split("e")
+    return f"{mant.rstrip('0').rstrip('.')}e{int(exp)}"
+
+
+def _check_max_work(max_work: Any) -> int | None:
+    """``max_work`` as an int (None: no bound); ValueError saying what is allowed."""
+    if max_work is None:
+        return None
+    if isinstance(max_work, float) and max_work == max_work and max_work >= 0:
+        return int(min(max_work, 2.0**62)) if max_work != float("inf") else None
+    if isinstance(max_work, np.integer):
+        max_work = int(max_work)
+    if type(max_work) is not int or max_work < 0:
+        raise ValueError(
+            "max_work must be a number of work units >= 0 (10^9 is about a second) or "
+            f"None for no bound, got {max_work!r}"[:200]
+        )
+    return max_work
+
+
+class _Meter:
+    """The work bound of one check. ``plan`` adds up the estimates of the steps to come,
+    made from the sizes the certificate declares before the first expensive one, and
+    refuses (WorkLimitError) past the bound; ``spend`` counts work whose amount shows
+    only as it is done (the leaves a tree proof walks, the limbs of LP weights) against
+    the estimate made for it under the same key, and what goes past that estimate
+    against the bound."""
+
+    def __init__(self, max_work: int | None):
+        self.max = max_work
+        self.need = 0
+        self.left: dict[str, int] = {}
+
+    def _over(self) -> bool:
+        return self.max is not None and self.need > self.max
+
+    def plan(self, items: list[tuple[int, str, str]]) -> None:
+        """items: (units, key, description of the step)."""
+        for units, key, _ in items:
+            self.need += units
+            self.left[key] = self.left.get(key, 0) + units
+        if self._over():
+            units, _, step = max(items, key=lambda t: t[0])
+            assert self.max is not None
+            raise WorkLimitError(self.need, self.max, step)
+
+    def spender(self, key: str, step: str) -> Callable[[int], None]:
+        """``spend`` for one key and step, as the eliminations take it."""
+        return lambda units: self.spend(units, key, step)
+
+    def spend(self, units: int, key: str, step: str) -> None:
+        left = self.left.get(key, 0)
+        if units <= left:
+            self.left[key] = left - units
+            return
+        self.left[key] = 0
+        self.need += units - left
+        if self._over():
+            assert self.max is not None
+            raise WorkLimitError(self.need, self.max, step, more=True)
+
+
+# --- what each step costs (next to nothing of the check itself: sizes only)
+def _parts(n: int) -> list[tuple[int, int]]:
+    return _prime_powers(n) if type(n) is int and 2 <= n <= 255 else []
+
+
+def _cost_eliminate(a: int, b: int, e: int, t: int = 0) -> int:
+    """:func:`_eliminate` of a dense a x b matrix mod p^e (and Z of t columns): a
+    candidate scan per column and level, a row update per row and pivot."""
+    return e * b * (_COL + 3 * a * _ENTRY) + min(a, b) * a * (_ROWS + (b + t) * _ROW)
+
+
+def _cost_updates_of_A(A: _Matrix, k: int, p: int, e: int) -> int:
+    """Eliminating A mod p^e (:func:`_log_kernel`), estimated from A's profile: after
+    the columns before j, the rows still left are zero there (row operations only add
+    rows that are), so the rows a pivot in column j updates have their first nonzero
+    entry at j or before: F(j) of them, less the pivots before j, which are at least
+    j - k when the k declared generators are all of ker A (the columns without a pivot
+    at level 0 number dim ker(A mod p), at most k). Levels past 0 update at most the
+    m - r + k rows without a level-0 pivot. Dense when A is not given. The elimination
+    is metered: work past this estimate counts as it is done."""
+    m, r = A.m, A.r
+    if m == 0 or r == 0:
+        return 0
+    F = A.profile()
+    j = np.arange(r, dtype=np.int64)
+    rows = np.clip(F - np.maximum(0, j - k) - 1, 0, m)
+    if p**e == 2:
+        words = -(-r // 512) * 8  # 64-bit words of a packed row (whole bytes, padded)
+        return int((rows * (_ROWS + (words - j // 64) * _WORD)).sum())
+    later = k * min(m, max(0, m - r + k))  # rows updated at levels past 0
+    return (int(rows.sum()) + later) * (_ROWS + r * _ROW)
+
+
+def _cost_kernel(k: int, m: int, r: int, nnz: int, n: int) -> int:
+    """:func:`_check_kernel` of k generators: reading them, A h_i and the order of each,
+    the sizes of ker A and of their span mod every prime power of n; of eliminating A,
+    the column scans and building the dense matrix (its row updates, which depend on
+    A, are :func:`_cost_updates_of_A`)."""
+    parts = _parts(n)
+    units = k * r * _PY + k * (nnz * _ADD_AT + 4 * _CALL + r * _ENTRY * (4 + 2 * len(parts)))
+    for _, e in parts:
+        units += e * r * (_COL + 3 * m * _ENTRY) + 3 * m * r * _ENTRY  # A: scans, dense
+        units += _cost_eliminate(k, r, e)
+    return units
+
+
+def _walk_shape(orders: list[int], n: int, r: int) -> tuple[int, int]:
+    """(d, size): the generators :class:`_Walk` takes at once and the elements they
+    span, as it chooses them."""
+    k = len(orders)
+    if n == 2:
+        d = min(k, WHT_DIM)
+        return d, 1 << d
+    d, size = 0, 1
+    while d < k and size * orders[d] * max(1, r) <= CHUNK_ENTRIES:
+        size *= orders[d]
+        d += 1
+    return d, size
+
+
+def _cost_walk(orders: list[int], n: int, r: int) -> tuple[int, int]:
+    """(set-up, one ``min``) of :class:`_Walk`: for every choice of the outer
+    generators, y shifted (r entries a generator) and the inner block read at once
+    (a Walsh-Hadamard transform of 2^d entries when n = 2, else size x r entries)."""
+    if r == 0:
+        return 0, _PY
+    k = len(orders)
+    d, size = _walk_shape(orders, n, r)
+    outer = prod(orders[d:])
+    shift = (k - d) * r * 3 * _ENTRY
+    if n == 2:
+        setup = (d + 2) * r * _ENTRY + size * _ENTRY
+        block = (6 + 4 * d) * _CALL + 2 * r * _ENTRY + 3 * (d + 4) * size * _ENTRY // 4
+    else:
+        setup = 2 * size * r * 3 * _ENTRY
+        block = 2 * _CALL + size * r * 9 * _ENTRY
+    return setup, outer * (shift + block)
+
+
+def _orders_of(kd: Any, n: int) -> list[int] | None:
+    """The orders a kernel (or proof) declares when they are ints in 1..n, else None
+    (the check itself then stops on them before any work they would cost)."""
+    orders = kd.get("orders") if isinstance(kd, dict) else None
+    if not isinstance(orders, list) or not all(type(o) is int and 1 <= o <= n for o in orders):
+        return None
+    return orders
+
+
+def _count(v: Any) -> int:
+    return len(v) if isinstance(v, (list, dict)) else 0
+
+
+def _cost_board(bd: Any) -> int:
+    """Building the board from its dict: O(tiles), or O(effect entries)."""
+    if not isinstance(bd, dict):
+        return 0
+    units = _PY * (_count(bd.get("locked")) + _count(bd.get("holes")))
+    effects = bd.get("effects")
+    if isinstance(effects, list):
+        return units + _PY * (len(effects) + sum(_count(e) for e in effects))
+    rows, cols = bd.get("rows"), bd.get("cols")
+    if type(rows) is int and type(cols) is int and rows > 0 and cols > 0:
+        per_tile = _PY if isinstance(bd.get("pattern"), list) else 8 * _ENTRY
+        units += rows * cols * per_tile
+    return units
+
+
+def _nnz(board: Board) -> int:
+    """The entries of A's coordinate form (an upper bound for grids)."""
+    if board.effects is not None:
+        return sum(len(e) for e in board.effects)
+    if board.mixed is not None:
+        return board.n_taps * max((len(o) for row in board.mixed for o in row), default=0)
+    if board.pattern is not None:
+        return board.n_taps * len(board.pattern)
+    return board.n_cells * board.n_taps
+
+
+def _leaves_left(pruned: Any, orders: list[int], m: int) -> tuple[int, int]:
+    """(leaves of a tree proof under no pruned prefix, pruned prefixes read) for the
+    prefixes that are lists of ints of at most k - m entries (others stop the check
+    before its walk)."""
+    k = len(orders)
+    depth = k - m
+    total = prod(orders[m:])
+    if not isinstance(pruned, list):
+        return total, 0
+    ok = sorted(
+        tuple(P)
+        for P in pruned
+        if isinstance(P, list) and len(P) <= depth and all(type(c) is int for c in P)
+    )
+    covered, top = 0, None
+    for P in ok:  # sorted: a prefix comes before everything under it
+        if top is not None and P[: len(top)] == top:
+            continue
+        top = P
+        covered += prod(orders[m : k - len(P)])
+    return max(0, total - covered), len(ok)
+
+
+def _cost_tree(
+    proof: dict, orders: list[int], L: int, board: Board, nnz: int
+) -> list[tuple[int, str, str]]:
+    """The steps of :func:`_check_tree`: the pruned prefixes (each shifts y by its
+    coefficients and bounds the groups of taps), the symmetries (each an automorphism
+    check and the coordinates of k + 1 vectors), the leaves walked. Leaves mapped by a
+    symmetry are not walked: the estimate takes one leaf in (symmetries + 1) as walked
+    and the walk is metered."""
+    n, m_cells, r = board.states, board.n_cells, board.n_taps
+    k = len(orders)
+    m = proof.get("leaf_dim")
+    if type(m) is not int or not 0 <= m <= k:
+        return []
+    pruned = proof.get("pruned", [])
+    left, n_pruned = _leaves_left(pruned, orders, m)
+    fixed = sum(_count(P) for P in pruned) if isinstance(pruned, list) else 0
+    frees = {k - _count(P) for P in pruned} if isinstance(pruned, list) else set()
+    free = max(frees, default=0)
+    groups = r if free * n.bit_length() > 62 else min(r, n**free)
+    units = fixed * (4 * _CALL + r * 3 * _ENTRY) + n_pruned * (
+        6 * _CALL + r * 2 * _ENTRY + groups * n * n * _ENTRY
+    )
+    units += sum(r * f * _ENTRY * (r.bit_length() + 1) for f in frees)
+    items = [(units, "tree prefixes", f"{n_pruned} pruned prefixes of a tree proof")]
+    syms = proof.get("symmetries", [])
+    n_syms = _count(syms)
+    cost_sym = 30 * _CALL + (m_cells + r) * _PY + 2 * nnz * _ADD_AT
+    cost_sym += sum(
+        _cost_eliminate(r, k, e, k + 1) + r * (k + 1) * k * 4 * _ENTRY for _, e in _parts(n)
+    )
+    cost_sym += (k + 1) * k * len(_parts(n)) * 4 * _PY
+    items.append((n_syms * cost_sym, "tree symmetries", f"{n_syms} symmetries of a tree proof"))
+    if L == 0 or not left:
+        return items
+    setup, per_leaf = _cost_walk(orders[:m], n, r)
+    walked = left if not n_syms else -(-left // (n_syms + 1))
+    bits = all(o == 2 for o in orders[m:])  # _lower_image on bit masks, else arrays
+    lower = n_syms * ((k - m) * _PY if bits else _CALL // 2)
+    nodes = 2 * left * (_PY * (k - m) + 2 * _CALL + r * 3 * _ENTRY)
+    items.append(
+        (
+            setup + walked * per_leaf + left * lower + nodes,
+            "tree leaves",
+            f"{left} leaves of a tree proof, each a walk of {prod(orders[:m])} "
+            f"elements of {r} taps",
+        )
+    )
+    return items
+
+
+def _cost_minimal(
+    d: Any, what: str, board: Board, nnz: int, orders: list[int] | None
+) -> list[tuple[int, str, str]]:
+    """The steps of :func:`_check_minimal` for claim ``d`` over a kernel of ``orders``."""
+    n, m, r = board.states, board.n_cells, board.n_taps
+    items = [((m + r) * _PY + 2 * nnz * _ADD_AT, "claim", f"the {what}claim's vectors")]
+    proof = d.get("proof") if isinstance(d, dict) else None
+    L = d.get("length") if isinstance(d, dict) else None
+    if not isinstance(proof, dict) or type(L) is not int:
+        return items
+    if "generators" in proof:
+        orders = _orders_of(proof, n)
+        k = _count(proof.get("generators"))
+        items.append((_cost_kernel(k, m, r, nnz, n), "kernel", f"the {what}proof's kernel"))
+    if orders is None:
+        return items
+    if proof.get("method") == "enumeration" and L > 0:
+        setup, walk = _cost_walk(orders, n, r)
+        size = prod(orders)
+        items.append(
+            (
+                setup + walk,
+                "enumeration",
+                f"an enumeration of {_size(size)} coset elements of {r} taps",
+            )
+        )
+    elif proof.get("method") == "tree":
+        items += _cost_tree(proof, orders, L, board, nnz)
+    return items
+
+
+def _size(v: int) -> str:
+    """A count, as a power of two when it is one (2^45) or in short form."""
+    if v > 1 << 20 and v & (v - 1) == 0:
+        return f"2^{v.bit_length() - 1}"
+    return _units(v)
+
+
+def _cost_weights(spec: Any) -> tuple[int, int]:
+    """(units, count) of :func:`_weights`: each weight parsed (its digits), the common
+    denominator (bounded by the digits of the denominators)."""
+    vals = spec if isinstance(spec, list) else list(spec.values()) if isinstance(spec, dict) else []
+    digits = sum(len(v) for v in vals if isinstance(v, str))
+    return len(vals) * 12 * _PY + digits * _PY, len(vals)
+
+
+def _cost_dual(E: int, r: int, n: int, limbs: int, bits: int) -> int:
+    """:func:`_dual_bound` over E weighted elements: per limb, n passes over E x r
+    entries and a Python loop over r x n sums; then r x n^2 products of big ints."""
+    big = bits // 64 + 1
+    units = E * r * _ENTRY
+    units += limbs * (E * (_PY + big) + n * (E * r * 3 * _ENTRY + r * 3 * _PY))
+    return units + r * n * n * (2 * _PY + big * _ENTRY)
+
+
+def _cost_upper(ub: Any, k: int, board: Board) -> list[tuple[int, str, str]]:
+    """The steps of :func:`_check_upper`: the kernel elements from their coefficients,
+    the dual bound of each weighted leaf (one limb of weights in the estimate; the
+    limbs are metered)."""
+    if not isinstance(ub, dict):
+        return []
+    n, r = board.states, board.n_taps
+    E = _count(ub.get("elements"))
+    units = E * k * 14 * _PY + E * k * r * _FLOP + E * r * 3 * _ENTRY
+    items = [(units, "elements", f"{E} kernel elements of the upper bound")]
+    if ub.get("method") == "lp-dual":
+        w, count = _cost_weights(ub.get("weights"))
+        items.append((w + _cost_dual(count, r, n, 1, 0), "lp", "the LP dual bound"))
+    elif ub.get("method") == "lp-tree":
+        pinned = _count(ub.get("pinned"))
+        units = sum(_cost_eliminate(k, pinned, 1) for _ in _parts(n))
+        nodes = ub.get("nodes")
+        leaves = 0
+        for node in nodes if isinstance(nodes, list) else []:
+            units += _PY * 4
+            if isinstance(node, dict) and "weights" in node:
+                w, count = _cost_weights(node["weights"])
+                units += w + _cost_dual(count, r, n, 1, 0)
+                leaves += 1
+        items.append((units, "lp", f"the LP bounds of {leaves} leaves of an LP tree"))
+    return items
+
+
+def _plan(cert: dict, board: Board) -> list[tuple[int, str, str]]:
+    """Every step of the check of ``cert`` with its estimated units, from the sizes
+    the certificate declares (read leniently: a field the check will reject costs
+    nothing past that point), but the row updates of eliminating A
+    (:func:`_plan_updates`, which reads A)."""
+    n, m, r = board.states, board.n_cells, board.n_taps
+    nnz = _nnz(board)
+    kd = cert.get("kernel")
+    k = _count(kd.get("generators")) if isinstance(kd, dict) else 0
+    orders = _orders_of(kd, n)
+    what = f"the kernel checks ({k} generators, a {m} x {r} matrix mod {n})"
+    items = [
+        (_BASE, "base", "the check's fixed steps"),
+        # the coordinate form and its sorted entries (A's profile)
+        (nnz * (6 * _ADD_AT) + (m + r) * _ENTRY, "matrix", "the matrix A"),
+        (_cost_kernel(k, m, r, nnz, n), "kernel", what),
+    ]
+    if cert.get("kind") == "minimal":
+        return items + _cost_minimal(cert, "", board, nnz, orders)
+    items += _cost_minimal(cert.get("witness"), "witness ", board, nnz, orders)
+    return items + _cost_upper(cert.get("upper_bound"), k, board)
+
+
+def _plan_updates(cert: dict, A: _Matrix) -> list[tuple[int, str, str]]:
+    """The row updates of eliminating A for the kernel checks (the certificate's, and a
+    proof's own), estimated from A's profile (:func:`_cost_updates_of_A`)."""
+    claim = cert.get("witness") if cert.get("kind") == "hardest" else cert
+    proof = claim.get("proof") if isinstance(claim, dict) else None
+    kernels = [cert.get("kernel")]
+    if isinstance(proof, dict) and "generators" in proof:
+        kernels.append(proof)
+    units = 0
+    for kd in kernels:
+        k = _count(kd.get("generators")) if isinstance(kd, dict) else 0
+        units += sum(_cost_updates_of_A(A, k, p, e) for p, e in _parts(A.n))
+    what = f"eliminating the {A.m} x {A.r} matrix A mod {A.n}"
+    return [(units, "kernel", what)]
+
+
 # ------------------------------------------------------------------ the entry points
-def _check(cert: Any) -> str:
+def _check_format(cert: Any) -> None:
+    """FormatError unless ``cert`` is a modlights certificate of a known version and kind."""
     if not isinstance(cert, dict):
         raise FormatError(f"a certificate is a JSON object, got {type(cert).__name__}")
     if cert.get("format") != FORMAT:
@@ -860,48 +1361,106 @@ def _check(cert: Any) -> str:
     kind = cert.get("kind")
     if kind not in ("minimal", "hardest"):
         raise FormatError(f"unknown certificate kind {kind!r}: use 'minimal' or 'hardest'"[:300])
-    board = Board.from_dict(_field(cert, "board", "certificate"))
+
+
+def _board_and_plan(cert: Any, meter: _Meter) -> _Matrix:
+    """A of the board of a certificate of a known format, each built once its cost is
+    within the bound, and the estimate of the check planned (refused past the bound)
+    before any step that costs more."""
+    _check_format(cert)
+    bd = _field(cert, "board", "certificate")
+    meter.plan([(_cost_board(bd), "board", "building the board")])
+    board = Board.from_dict(bd)
+    meter.plan(_plan(cert, board))
     A = _Matrix(board)
-    kernel = _check_kernel(_field(cert, "kernel", "certificate"), A, "kernel")
+    meter.plan(_plan_updates(cert, A))
+    return A
+
+
+def _check(cert: Any, meter: _Meter) -> str:
+    A = _board_and_plan(cert, meter)
+    kind = cert["kind"]
+    kernel = _check_kernel(_field(cert, "kernel", "certificate"), A, "kernel", meter)
     if kind == "minimal":
-        how = _check_minimal(cert, "", A, kernel)
+        how = _check_minimal(cert, "", A, kernel, meter)
         return f"no solution has fewer than {cert['length']} taps ({how})"
     lower = _int(_field(cert, "lower", "certificate"), "lower", 0)
     upper = _int(_field(cert, "upper", "certificate"), "upper", 0)
     if lower > upper:
         raise ValueError(f"lower {lower} > upper {upper}")
     witness = _field(cert, "witness", "certificate")
-    how = _check_minimal(witness, "witness ", A, kernel)
+    how = _check_minimal(witness, "witness ", A, kernel, meter)
     if witness["length"] != lower:
         raise ValueError(f"the witness needs {witness['length']} taps, not lower = {lower}")
-    up = _check_upper(_field(cert, "upper_bound", "certificate"), upper, A, kernel)
+    up = _check_upper(_field(cert, "upper_bound", "certificate"), upper, A, kernel, meter)
     value = f"exactly {lower}" if lower == upper else f"between {lower} and {upper}"
     return f"the hardest board needs {value} taps (witness: {how}; upper: {up})"
 
 
-def summary(cert: Any) -> str:
+def summary(cert: Any, *, max_work: Any = MAX_WORK) -> str:
     """Check ``cert`` as :func:`verify` does and say in one line what it proves."""
+    return _guarded(_check, cert, _Meter(_check_max_work(max_work)))
+
+
+def _guarded(fn: Any, cert: Any, meter: _Meter) -> Any:
+    """fn(cert, meter), with the errors of malformed input made ValueErrors."""
     try:
-        return _check(cert)
+        return fn(cert, meter)
     except ValueError:
         raise
     except (TypeError, KeyError, IndexError, AttributeError, OverflowError, ZeroDivisionError) as e:
         raise ValueError(f"malformed certificate: {type(e).__name__}: {e}"[:300]) from None
 
 
-def verify(cert: Any) -> bool:
+def estimate(cert: Any) -> int:
+    """The work units checking ``cert`` would take by the estimate :func:`verify`
+    compares with ``max_work`` (10^9 units are about a second of one core), without
+    checking anything past the format and the board. Leaves mapped by symmetries and
+    LP weights of more than 30 bits can make the check itself take more (it is
+    metered: see :func:`verify`). ValueError (``FormatError``) as :func:`verify` for a
+    document that is not a certificate or whose board is malformed.
+
+    Examples
+    --------
+    >>> b = ml.Board.grid(4, 4, states=3)
+    >>> cert = ml.Solver(b).solve(b.random_state(rng=1)).certificate()
+    >>> from modlights.search.verify import MAX_WORK, estimate
+    >>> 0 < estimate(cert) < MAX_WORK
+    True
+    """
+    meter = _Meter(None)
+    _guarded(_board_and_plan, cert, meter)
+    return meter.need
+
+
+def verify(cert: Any, *, max_work: Any = MAX_WORK) -> bool:
     """Check a certificate (a dict as ``sol.certificate()`` / ``h.certificate()`` make
-    it, see docs/certificates.md) in exact arithmetic.
+    it, see docs/certificates.md) in exact arithmetic, within a bound on the work.
+
+    Parameters
+    ----------
+    cert : dict
+        The certificate (parsed JSON).
+    max_work : int, float or None
+        The most work units the check may take (default ``MAX_WORK`` = 10^9, about a
+        second of one core; None: no bound). The work is estimated from the sizes the
+        certificate declares (the board, the kernel, the coset an enumeration walks,
+        the leaves and prefixes of a tree, the LP weights) before anything expensive
+        is done; work that shows only as it is done (leaves a tree proof maps by
+        symmetries, LP weights of many digits) is metered.
 
     Returns True when every step holds; raises ValueError naming the step that fails
     (``FormatError`` when ``cert`` is not a modlights certificate of a known version
-    and kind). Never another exception type for any JSON-like input.
+    and kind), or ``WorkLimitError`` (a ValueError, no verdict on the certificate) when
+    the check needs more than ``max_work``: refused before the expensive steps when
+    the estimate says so, else as soon as the metered work passes the bound. Never
+    another exception type for any JSON-like input.
 
     Complexity: the kernel checks eliminate A mod every prime power of n (O(min(m, r)
     m r) entry operations, GF(2) bit-packed); an enumeration walks every coset element
     (O(r) each, O(log) each with a Walsh-Hadamard transform when n = 2); a tree costs
     O(r) per pruned prefix and a walk per leaf checked; an LP dual O(E r n) for E
-    weighted elements.
+    weighted elements. :func:`estimate` gives the units.
 
     Examples
     --------
@@ -909,6 +1468,10 @@ def verify(cert: Any) -> bool:
     >>> cert = ml.Solver(b).solve(b.random_state(rng=1)).certificate()
     >>> ml.verify(cert)
     True
+    >>> ml.verify(cert, max_work=1000)
+    Traceback (most recent call last):
+        ...
+    modlights.search.verify.WorkLimitError: the check needs about ... work units ...
     >>> cert["length"] -= 1
     >>> ml.verify(cert)
     Traceback (most recent call last):
@@ -919,5 +1482,5 @@ def verify(cert: Any) -> bool:
         ...
     modlights.search.verify.FormatError: not a modlights certificate (format must be ...
     """
-    summary(cert)
+    summary(cert, max_work=max_work)
     return True
