@@ -33,7 +33,10 @@ from browser_pages import (
 from modlights.play.campaign import Campaign
 from modlights.web import site
 
+# the browser group (tests/suite_groups.py): CI runs it; the default run has
+# test_browser.py's daily game
 pytestmark = [
+    pytest.mark.browser,
     needs_chromium,
     pytest.mark.skipif(
         site.js_package_dir() is None
