@@ -36,9 +36,12 @@ CI_RUN = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 OUTSIDE_CI = "slow or explore"
 #: files whose every test is in a group, and why the default run needs none of them
 ALL_IN_GROUPS = {
-    "tests/web/test_site.py": "the static site in Chromium: test_browser.py keeps the "
-    "default run's browser test, tests/cli/test_site_command.py checks the site's files",
+    f"tests/web/{name}.py": "the static site in Chromium: test_browser.py keeps the "
+    "default run's browser test, tests/cli/test_site_command.py checks the site's files"
+    for name in ("test_site", "test_site_play", "test_site_workers")
 }
+#: the one Chromium test of the default run (Chromium's start costs seconds)
+DEFAULT_BROWSER_TEST = "tests/web/test_browser.py::test_daily_played_to_the_end_earns_three_stars"
 
 
 def matches(expr: str, marks: frozenset[str]) -> bool:
@@ -168,6 +171,26 @@ def test_every_test_file_keeps_a_test_in_the_default_run(collected):
     without = sorted(f for f, kept in files.items() if not kept and f not in ALL_IN_GROUPS)
     assert not without, f"test files with no test in the default run: {without}"
     assert set(ALL_IN_GROUPS) <= set(files), "ALL_IN_GROUPS names a file without tests"
+
+
+def test_tests_that_drive_chromium_are_in_the_browser_group(collected):
+    """A test of a module that launches Chromium (browser_pages.launch_chromium) is marked
+    ``browser``, but for DEFAULT_BROWSER_TEST."""
+    drivers = {
+        p.relative_to(ROOT).as_posix()
+        for p in TESTS.rglob("test_*.py")
+        if re.search(r"=\s*launch_chromium\(", p.read_text(encoding="utf-8"))
+    }
+    assert "tests/web/test_browser.py" in drivers
+    unmarked = [
+        nodeid
+        for nodeid, marks in collected.items()
+        if nodeid.split("::")[0] in drivers
+        and "browser" not in marks
+        and nodeid != DEFAULT_BROWSER_TEST
+    ]
+    assert not unmarked, f"Chromium tests not marked browser (pytest.mark.browser): {unmarked}"
+    assert "browser" not in collected[DEFAULT_BROWSER_TEST]
 
 
 def test_matches_reads_marker_expressions():

@@ -20,7 +20,10 @@ import modlights as ml
 from browser_pages import TIMEOUT_MS, goto, launch_chromium, needs_chromium, page_state, tile, today
 from modlights.web import site
 
+# the browser group (tests/suite_groups.py): CI runs it; the default run has
+# test_browser.py's daily game
 pytestmark = [
+    pytest.mark.browser,
     needs_chromium,
     pytest.mark.skipif(
         site.js_package_dir() is None
