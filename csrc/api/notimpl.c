@@ -475,6 +475,53 @@ const char *ml_engine_description(int index)
     return NULL;
 }
 
+int ml_engine_index(const char *name)
+{
+    (void)name;
+    ml__not_implemented(NULL, "ml_engine_index");
+    return 0;
+}
+
+unsigned ml_engine_answers(int index)
+{
+    (void)index;
+    ml__not_implemented(NULL, "ml_engine_answers");
+    return 0;
+}
+
+unsigned ml_engine_backends(int index)
+{
+    (void)index;
+    ml__not_implemented(NULL, "ml_engine_backends");
+    return 0;
+}
+
+int ml_engine_auto(int index)
+{
+    (void)index;
+    ml__not_implemented(NULL, "ml_engine_auto");
+    return 0;
+}
+
+int ml_engine_covers(ml_ctx *ctx, int index, const ml_board *b, int *covers, char *why, size_t cap, size_t *len)
+{
+    (void)index;
+    (void)b;
+    (void)covers;
+    (void)why;
+    (void)cap;
+    (void)len;
+    return ml__not_implemented(ctx, "ml_engine_covers");
+}
+
+int ml_engine_cost(ml_ctx *ctx, int index, const ml_board *b, double *seconds)
+{
+    (void)index;
+    (void)b;
+    (void)seconds;
+    return ml__not_implemented(ctx, "ml_engine_cost");
+}
+
 int ml_plan_choose(ml_ctx *ctx, const ml_board *b, const char *method, const char *backend, ml_plan **out)
 {
     (void)b;

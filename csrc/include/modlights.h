@@ -793,6 +793,19 @@ ML_API int ml_engine_count(void);
 ML_API const char *ml_engine_name(int index);
 ML_API const char *ml_engine_family(int index);
 ML_API const char *ml_engine_description(int index);
+/* The index of a registered name (-1 when none). */
+ML_API int ml_engine_index(const char *name);
+/* ML_Q_ bits of the optional questions it answers, ML_BACKEND_ bits of its backends,
+ * and whether "auto" and its family may choose it (0 for a variant). */
+ML_API unsigned ml_engine_answers(int index);
+ML_API unsigned ml_engine_backends(int index);
+ML_API int ml_engine_auto(int index);
+/* One engine's own verdict on a board, as ml_plan_choose asks it: *covers = 1, or 0 and
+ * why (snprintf convention). */
+ML_API int ml_engine_covers(ml_ctx *ctx, int index, const ml_board *b, int *covers, char *why,
+                            size_t cap, size_t *len);
+/* One engine's estimated seconds for a board. */
+ML_API int ml_engine_cost(ml_ctx *ctx, int index, const ml_board *b, double *seconds);
 
 typedef struct ml_plan ml_plan;
 

@@ -116,6 +116,16 @@ int main(void)
     STUB_NOCTX("ml_engine_family");
     CHECK(ml_engine_description(0) == NULL);
     STUB_NOCTX("ml_engine_description");
+    CHECK(ml_engine_index(NULL) == 0);
+    STUB_NOCTX("ml_engine_index");
+    CHECK(ml_engine_answers(0) == 0);
+    STUB_NOCTX("ml_engine_answers");
+    CHECK(ml_engine_backends(0) == 0);
+    STUB_NOCTX("ml_engine_backends");
+    CHECK(ml_engine_auto(0) == 0);
+    STUB_NOCTX("ml_engine_auto");
+    STUB_CTX(ml_engine_covers(ctx, 0, NULL, NULL, NULL, 0, NULL), "ml_engine_covers");
+    STUB_CTX(ml_engine_cost(ctx, 0, NULL, NULL), "ml_engine_cost");
     STUB_CTX(ml_plan_choose(ctx, NULL, NULL, NULL, NULL), "ml_plan_choose");
     ml_plan_free(NULL);  /* NULL is fine */
     CHECK(ml_plan_engine(NULL) == NULL);
