@@ -265,8 +265,9 @@ class _Lane:
 
     @property
     def ready(self) -> int:
-        """Warm workers (idle or busy)."""
-        return sum(w.state in ("idle", "busy") for w in self.workers)
+        """Warm workers (idle or busy) whose process runs (one killed from outside
+        counts no more, before the supervisor has even noticed)."""
+        return sum(w.state in ("idle", "busy") and w.alive() for w in self.workers)
 
     @property
     def busy(self) -> int:

@@ -1,0 +1,1221 @@
+/* notimpl.c: the functions modlights.h declares that this release does not implement
+ * yet. Each returns ML_ENOTIMPL with the message "<name> is not implemented yet in
+ * libmodlights <version>" on its context (functions without one: on the calling thread's
+ * default context, ml_errcode(NULL)), or returns 0 / NULL where it returns a value.
+ * A work package that implements a function deletes its stub here
+ * (docs/design/one-c-library.md); csrc/tests/t-notimpl.c checks every stub left. */
+#include "api/ctx.h"
+
+#include <stddef.h>
+
+int ml_factored_u64(ml_ctx *ctx, const ml_factored *f, uint64_t *out)
+{
+    (void)f;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_factored_u64");
+}
+
+double ml_factored_log2(const ml_factored *f)
+{
+    (void)f;
+    ml__not_implemented(NULL, "ml_factored_log2");
+    return 0.0;
+}
+
+int ml_factored_decimal(ml_ctx *ctx, const ml_factored *f, char *buf, size_t cap, size_t *len)
+{
+    (void)f;
+    (void)buf;
+    (void)cap;
+    (void)len;
+    return ml__not_implemented(ctx, "ml_factored_decimal");
+}
+
+int ml_pattern_lookup(ml_ctx *ctx, const char *name, int *id)
+{
+    (void)name;
+    (void)id;
+    return ml__not_implemented(ctx, "ml_pattern_lookup");
+}
+
+const char *ml_pattern_name(int id)
+{
+    (void)id;
+    ml__not_implemented(NULL, "ml_pattern_name");
+    return NULL;
+}
+
+size_t ml_pattern_offsets(int id, int32_t *dr, int32_t *dc, size_t cap)
+{
+    (void)id;
+    (void)dr;
+    (void)dc;
+    (void)cap;
+    ml__not_implemented(NULL, "ml_pattern_offsets");
+    return 0;
+}
+
+int ml_grid_new(ml_ctx *ctx, int64_t rows, int64_t cols, int states, ml_grid **out)
+{
+    (void)rows;
+    (void)cols;
+    (void)states;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_grid_new");
+}
+
+void ml_grid_free(ml_grid *g)
+{
+    (void)g;
+}
+
+int ml_grid_set_pattern(ml_ctx *ctx, ml_grid *g, int pattern_id)
+{
+    (void)g;
+    (void)pattern_id;
+    return ml__not_implemented(ctx, "ml_grid_set_pattern");
+}
+
+int ml_grid_set_pattern_name(ml_ctx *ctx, ml_grid *g, const char *name)
+{
+    (void)g;
+    (void)name;
+    return ml__not_implemented(ctx, "ml_grid_set_pattern_name");
+}
+
+int ml_grid_set_offsets(ml_ctx *ctx, ml_grid *g, size_t count, const int64_t *dr, const int64_t *dc)
+{
+    (void)g;
+    (void)count;
+    (void)dr;
+    (void)dc;
+    return ml__not_implemented(ctx, "ml_grid_set_offsets");
+}
+
+int ml_grid_palette_add(ml_ctx *ctx, ml_grid *g, int pattern_id, uint32_t *index)
+{
+    (void)g;
+    (void)pattern_id;
+    (void)index;
+    return ml__not_implemented(ctx, "ml_grid_palette_add");
+}
+
+int ml_grid_palette_add_offsets(ml_ctx *ctx, ml_grid *g, size_t count, const int64_t *dr, const int64_t *dc, uint32_t *index)
+{
+    (void)g;
+    (void)count;
+    (void)dr;
+    (void)dc;
+    (void)index;
+    return ml__not_implemented(ctx, "ml_grid_palette_add_offsets");
+}
+
+int ml_grid_set_mixed(ml_ctx *ctx, ml_grid *g, const uint32_t *index)
+{
+    (void)g;
+    (void)index;
+    return ml__not_implemented(ctx, "ml_grid_set_mixed");
+}
+
+int ml_grid_set_wrap(ml_ctx *ctx, ml_grid *g, int wrap)
+{
+    (void)g;
+    (void)wrap;
+    return ml__not_implemented(ctx, "ml_grid_set_wrap");
+}
+
+int ml_grid_lock(ml_ctx *ctx, ml_grid *g, int64_t r, int64_t c)
+{
+    (void)g;
+    (void)r;
+    (void)c;
+    return ml__not_implemented(ctx, "ml_grid_lock");
+}
+
+int ml_grid_hole(ml_ctx *ctx, ml_grid *g, int64_t r, int64_t c)
+{
+    (void)g;
+    (void)r;
+    (void)c;
+    return ml__not_implemented(ctx, "ml_grid_hole");
+}
+
+int ml_grid_set_locked(ml_ctx *ctx, ml_grid *g, const uint8_t *mask)
+{
+    (void)g;
+    (void)mask;
+    return ml__not_implemented(ctx, "ml_grid_set_locked");
+}
+
+int ml_grid_set_holes(ml_ctx *ctx, ml_grid *g, const uint8_t *mask)
+{
+    (void)g;
+    (void)mask;
+    return ml__not_implemented(ctx, "ml_grid_set_holes");
+}
+
+int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
+{
+    (void)g;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_grid_build");
+}
+
+int ml_board_grid(ml_ctx *ctx, int64_t rows, int64_t cols, int states, const char *pattern, ml_board **out)
+{
+    (void)rows;
+    (void)cols;
+    (void)states;
+    (void)pattern;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_board_grid");
+}
+
+int ml_board_from_effects(ml_ctx *ctx, int states, int64_t n_cells, size_t n_taps, const int64_t *indptr, const int64_t *cells, ml_board **out)
+{
+    (void)states;
+    (void)n_cells;
+    (void)n_taps;
+    (void)indptr;
+    (void)cells;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_board_from_effects");
+}
+
+int ml_board_from_matrix(ml_ctx *ctx, int states, size_t n_cells, size_t n_taps, const uint8_t *a, size_t lda, ml_board **out)
+{
+    (void)states;
+    (void)n_cells;
+    (void)n_taps;
+    (void)a;
+    (void)lda;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_board_from_matrix");
+}
+
+int ml_board_from_json(ml_ctx *ctx, const char *json, size_t len, int64_t max_tiles, ml_board **out)
+{
+    (void)json;
+    (void)len;
+    (void)max_tiles;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_board_from_json");
+}
+
+int ml_board_to_json(ml_ctx *ctx, const ml_board *b, char *buf, size_t cap, size_t *len)
+{
+    (void)b;
+    (void)buf;
+    (void)cap;
+    (void)len;
+    return ml__not_implemented(ctx, "ml_board_to_json");
+}
+
+ml_board *ml_board_retain(ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_retain");
+    return NULL;
+}
+
+void ml_board_free(ml_board *b)
+{
+    (void)b;
+}
+
+int ml_board_kind(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_kind");
+    return 0;
+}
+
+int ml_board_states(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_states");
+    return 0;
+}
+
+int64_t ml_board_rows(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_rows");
+    return 0;
+}
+
+int64_t ml_board_cols(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_cols");
+    return 0;
+}
+
+uint64_t ml_board_n_cells(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_n_cells");
+    return 0;
+}
+
+uint64_t ml_board_n_taps(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_n_taps");
+    return 0;
+}
+
+uint64_t ml_board_size(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_size");
+    return 0;
+}
+
+uint64_t ml_board_taps_size(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_taps_size");
+    return 0;
+}
+
+int ml_board_wrap(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_wrap");
+    return 0;
+}
+
+int ml_board_is_mixed(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_is_mixed");
+    return 0;
+}
+
+int ml_board_is_giant(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_is_giant");
+    return 0;
+}
+
+int ml_board_any_locked(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_any_locked");
+    return 0;
+}
+
+int ml_board_any_holes(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_any_holes");
+    return 0;
+}
+
+int ml_board_equal(const ml_board *a, const ml_board *b)
+{
+    (void)a;
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_equal");
+    return 0;
+}
+
+uint64_t ml_board_hash(const ml_board *b)
+{
+    (void)b;
+    ml__not_implemented(NULL, "ml_board_hash");
+    return 0;
+}
+
+int ml_board_pattern(ml_ctx *ctx, const ml_board *b, size_t *count, int32_t *dr, int32_t *dc, size_t cap)
+{
+    (void)b;
+    (void)count;
+    (void)dr;
+    (void)dc;
+    (void)cap;
+    return ml__not_implemented(ctx, "ml_board_pattern");
+}
+
+int ml_board_tile_pattern(ml_ctx *ctx, const ml_board *b, int64_t r, int64_t c, size_t *count, int32_t *dr, int32_t *dc, size_t cap)
+{
+    (void)b;
+    (void)r;
+    (void)c;
+    (void)count;
+    (void)dr;
+    (void)dc;
+    (void)cap;
+    return ml__not_implemented(ctx, "ml_board_tile_pattern");
+}
+
+int ml_board_locked_mask(ml_ctx *ctx, const ml_board *b, uint8_t *out)
+{
+    (void)b;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_board_locked_mask");
+}
+
+int ml_board_holes_mask(ml_ctx *ctx, const ml_board *b, uint8_t *out)
+{
+    (void)b;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_board_holes_mask");
+}
+
+int ml_board_tap_index(ml_ctx *ctx, const ml_board *b, int64_t r, int64_t c, uint64_t *j)
+{
+    (void)b;
+    (void)r;
+    (void)c;
+    (void)j;
+    return ml__not_implemented(ctx, "ml_board_tap_index");
+}
+
+int ml_board_cell_index(ml_ctx *ctx, const ml_board *b, int64_t r, int64_t c, uint64_t *i)
+{
+    (void)b;
+    (void)r;
+    (void)c;
+    (void)i;
+    return ml__not_implemented(ctx, "ml_board_cell_index");
+}
+
+int ml_board_tap_position(ml_ctx *ctx, const ml_board *b, uint64_t j, int64_t *r, int64_t *c)
+{
+    (void)b;
+    (void)j;
+    (void)r;
+    (void)c;
+    return ml__not_implemented(ctx, "ml_board_tap_position");
+}
+
+int ml_board_cell_position(ml_ctx *ctx, const ml_board *b, uint64_t i, int64_t *r, int64_t *c)
+{
+    (void)b;
+    (void)i;
+    (void)r;
+    (void)c;
+    return ml__not_implemented(ctx, "ml_board_cell_position");
+}
+
+int ml_board_matrix(ml_ctx *ctx, const ml_board *b, uint8_t *out, size_t ld)
+{
+    (void)b;
+    (void)out;
+    (void)ld;
+    return ml__not_implemented(ctx, "ml_board_matrix");
+}
+
+int ml_board_effect(ml_ctx *ctx, const ml_board *b, uint64_t j, size_t *count, int64_t *cells, size_t cap)
+{
+    (void)b;
+    (void)j;
+    (void)count;
+    (void)cells;
+    (void)cap;
+    return ml__not_implemented(ctx, "ml_board_effect");
+}
+
+int ml_board_apply(ml_ctx *ctx, const ml_board *b, const uint8_t *state, const uint8_t *taps, uint8_t *out)
+{
+    (void)b;
+    (void)state;
+    (void)taps;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_board_apply");
+}
+
+int ml_board_press(ml_ctx *ctx, const ml_board *b, const uint8_t *state, int64_t r, int64_t c, int64_t times, uint8_t *out)
+{
+    (void)b;
+    (void)state;
+    (void)r;
+    (void)c;
+    (void)times;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_board_press");
+}
+
+int ml_board_random_state(ml_ctx *ctx, const ml_board *b, uint64_t seed, int solvable, uint8_t *out)
+{
+    (void)b;
+    (void)seed;
+    (void)solvable;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_board_random_state");
+}
+
+int ml_engine_count(void)
+{
+    ml__not_implemented(NULL, "ml_engine_count");
+    return 0;
+}
+
+const char *ml_engine_name(int index)
+{
+    (void)index;
+    ml__not_implemented(NULL, "ml_engine_name");
+    return NULL;
+}
+
+const char *ml_engine_family(int index)
+{
+    (void)index;
+    ml__not_implemented(NULL, "ml_engine_family");
+    return NULL;
+}
+
+const char *ml_engine_description(int index)
+{
+    (void)index;
+    ml__not_implemented(NULL, "ml_engine_description");
+    return NULL;
+}
+
+int ml_engine_index(const char *name)
+{
+    (void)name;
+    ml__not_implemented(NULL, "ml_engine_index");
+    return 0;
+}
+
+unsigned ml_engine_answers(int index)
+{
+    (void)index;
+    ml__not_implemented(NULL, "ml_engine_answers");
+    return 0;
+}
+
+unsigned ml_engine_backends(int index)
+{
+    (void)index;
+    ml__not_implemented(NULL, "ml_engine_backends");
+    return 0;
+}
+
+int ml_engine_auto(int index)
+{
+    (void)index;
+    ml__not_implemented(NULL, "ml_engine_auto");
+    return 0;
+}
+
+int ml_engine_covers(ml_ctx *ctx, int index, const ml_board *b, int *covers, char *why, size_t cap, size_t *len)
+{
+    (void)index;
+    (void)b;
+    (void)covers;
+    (void)why;
+    (void)cap;
+    (void)len;
+    return ml__not_implemented(ctx, "ml_engine_covers");
+}
+
+int ml_engine_cost(ml_ctx *ctx, int index, const ml_board *b, double *seconds)
+{
+    (void)index;
+    (void)b;
+    (void)seconds;
+    return ml__not_implemented(ctx, "ml_engine_cost");
+}
+
+int ml_plan_choose(ml_ctx *ctx, const ml_board *b, const char *method, const char *backend, ml_plan **out)
+{
+    (void)b;
+    (void)method;
+    (void)backend;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_plan_choose");
+}
+
+void ml_plan_free(ml_plan *p)
+{
+    (void)p;
+}
+
+const char *ml_plan_engine(const ml_plan *p)
+{
+    (void)p;
+    ml__not_implemented(NULL, "ml_plan_engine");
+    return NULL;
+}
+
+const char *ml_plan_family(const ml_plan *p)
+{
+    (void)p;
+    ml__not_implemented(NULL, "ml_plan_family");
+    return NULL;
+}
+
+const char *ml_plan_reason(const ml_plan *p)
+{
+    (void)p;
+    ml__not_implemented(NULL, "ml_plan_reason");
+    return NULL;
+}
+
+const char *ml_plan_variant(const ml_plan *p)
+{
+    (void)p;
+    ml__not_implemented(NULL, "ml_plan_variant");
+    return NULL;
+}
+
+const char *ml_plan_method(const ml_plan *p)
+{
+    (void)p;
+    ml__not_implemented(NULL, "ml_plan_method");
+    return NULL;
+}
+
+const char *ml_plan_backend(const ml_plan *p)
+{
+    (void)p;
+    ml__not_implemented(NULL, "ml_plan_backend");
+    return NULL;
+}
+
+double ml_plan_cost(const ml_plan *p)
+{
+    (void)p;
+    ml__not_implemented(NULL, "ml_plan_cost");
+    return 0.0;
+}
+
+size_t ml_plan_rejected_count(const ml_plan *p)
+{
+    (void)p;
+    ml__not_implemented(NULL, "ml_plan_rejected_count");
+    return 0;
+}
+
+int ml_plan_rejected(const ml_plan *p, size_t i, const char **name, const char **reason)
+{
+    (void)p;
+    (void)i;
+    (void)name;
+    (void)reason;
+    ml__not_implemented(NULL, "ml_plan_rejected");
+    return ML_ENOTIMPL;
+}
+
+int ml_plan_explain(ml_ctx *ctx, const ml_plan *p, char *buf, size_t cap, size_t *len)
+{
+    (void)p;
+    (void)buf;
+    (void)cap;
+    (void)len;
+    return ml__not_implemented(ctx, "ml_plan_explain");
+}
+
+int ml_plan_to_json(ml_ctx *ctx, const ml_plan *p, char *buf, size_t cap, size_t *len)
+{
+    (void)p;
+    (void)buf;
+    (void)cap;
+    (void)len;
+    return ml__not_implemented(ctx, "ml_plan_to_json");
+}
+
+int ml_engine_register(ml_ctx *ctx, const ml_engine_def *def)
+{
+    (void)def;
+    return ml__not_implemented(ctx, "ml_engine_register");
+}
+
+int ml_engine_unregister(ml_ctx *ctx, const char *name)
+{
+    (void)name;
+    return ml__not_implemented(ctx, "ml_engine_unregister");
+}
+
+int ml_solver_new(ml_ctx *ctx, ml_board *b, const char *method, ml_solver **out)
+{
+    (void)b;
+    (void)method;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_new");
+}
+
+int ml_solver_new_plan(ml_ctx *ctx, ml_board *b, const ml_plan *plan, ml_solver **out)
+{
+    (void)b;
+    (void)plan;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_new_plan");
+}
+
+void ml_solver_free(ml_solver *s)
+{
+    (void)s;
+}
+
+const ml_board *ml_solver_board(const ml_solver *s)
+{
+    (void)s;
+    ml__not_implemented(NULL, "ml_solver_board");
+    return NULL;
+}
+
+const ml_plan *ml_solver_plan(const ml_solver *s)
+{
+    (void)s;
+    ml__not_implemented(NULL, "ml_solver_plan");
+    return NULL;
+}
+
+int ml_solver_nullity(ml_ctx *ctx, ml_solver *s, uint64_t *out)
+{
+    (void)s;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_nullity");
+}
+
+int ml_solver_rank(ml_ctx *ctx, ml_solver *s, uint64_t *out)
+{
+    (void)s;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_rank");
+}
+
+int ml_solver_kernel_size(ml_ctx *ctx, ml_solver *s, ml_factored *out)
+{
+    (void)s;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_kernel_size");
+}
+
+int ml_solver_is_unique(ml_ctx *ctx, ml_solver *s, int *out)
+{
+    (void)s;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_is_unique");
+}
+
+int ml_solver_is_invertible(ml_ctx *ctx, ml_solver *s, int *out)
+{
+    (void)s;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_is_invertible");
+}
+
+int ml_solver_kernel(ml_ctx *ctx, ml_solver *s, uint8_t *H, uint32_t *orders)
+{
+    (void)s;
+    (void)H;
+    (void)orders;
+    return ml__not_implemented(ctx, "ml_solver_kernel");
+}
+
+int ml_solver_det(ml_ctx *ctx, ml_solver *s, unsigned *out)
+{
+    (void)s;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_det");
+}
+
+int ml_solver_inverse(ml_ctx *ctx, ml_solver *s, uint8_t *out)
+{
+    (void)s;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_inverse");
+}
+
+int ml_solver_pseudo_inverse(ml_ctx *ctx, ml_solver *s, uint8_t *out)
+{
+    (void)s;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_pseudo_inverse");
+}
+
+int ml_solver_solvable(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target, int *out)
+{
+    (void)s;
+    (void)state;
+    (void)target;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_solvable");
+}
+
+int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target, unsigned flags, ml_budget budget, ml_result **out)
+{
+    (void)s;
+    (void)state;
+    (void)target;
+    (void)flags;
+    (void)budget;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_solve");
+}
+
+void ml_result_free(ml_result *r)
+{
+    (void)r;
+}
+
+const ml_board *ml_result_board(const ml_result *r)
+{
+    (void)r;
+    ml__not_implemented(NULL, "ml_result_board");
+    return NULL;
+}
+
+const uint8_t *ml_result_taps(const ml_result *r)
+{
+    (void)r;
+    ml__not_implemented(NULL, "ml_result_taps");
+    return NULL;
+}
+
+uint64_t ml_result_length(const ml_result *r)
+{
+    (void)r;
+    ml__not_implemented(NULL, "ml_result_length");
+    return 0;
+}
+
+int ml_result_proven_minimal(const ml_result *r)
+{
+    (void)r;
+    ml__not_implemented(NULL, "ml_result_proven_minimal");
+    return 0;
+}
+
+void ml_result_kernel_size(const ml_result *r, ml_factored *out)
+{
+    (void)r;
+    (void)out;
+    ml__not_implemented(NULL, "ml_result_kernel_size");
+}
+
+uint64_t ml_result_examined(const ml_result *r)
+{
+    (void)r;
+    ml__not_implemented(NULL, "ml_result_examined");
+    return 0;
+}
+
+uint64_t ml_result_pruned(const ml_result *r)
+{
+    (void)r;
+    ml__not_implemented(NULL, "ml_result_pruned");
+    return 0;
+}
+
+double ml_result_seconds(const ml_result *r)
+{
+    (void)r;
+    ml__not_implemented(NULL, "ml_result_seconds");
+    return 0.0;
+}
+
+uint64_t ml_result_moves(const ml_result *r, int64_t *rows, int64_t *cols, uint64_t cap)
+{
+    (void)r;
+    (void)rows;
+    (void)cols;
+    (void)cap;
+    ml__not_implemented(NULL, "ml_result_moves");
+    return 0;
+}
+
+int ml_result_to_json(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap, size_t *len)
+{
+    (void)r;
+    (void)buf;
+    (void)cap;
+    (void)len;
+    return ml__not_implemented(ctx, "ml_result_to_json");
+}
+
+int ml_result_certificate(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap, size_t *len)
+{
+    (void)r;
+    (void)buf;
+    (void)cap;
+    (void)len;
+    return ml__not_implemented(ctx, "ml_result_certificate");
+}
+
+int ml_solver_solvable_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states, ml_target target, uint8_t *ok)
+{
+    (void)s;
+    (void)k;
+    (void)states;
+    (void)target;
+    (void)ok;
+    return ml__not_implemented(ctx, "ml_solver_solvable_many");
+}
+
+int ml_solver_solve_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states, ml_target target, unsigned flags, ml_budget budget, uint8_t *taps, uint8_t *ok)
+{
+    (void)s;
+    (void)k;
+    (void)states;
+    (void)target;
+    (void)flags;
+    (void)budget;
+    (void)taps;
+    (void)ok;
+    return ml__not_implemented(ctx, "ml_solver_solve_many");
+}
+
+int ml_solver_min_taps_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states, ml_target target, ml_budget budget, int64_t *lengths, uint8_t *proven)
+{
+    (void)s;
+    (void)k;
+    (void)states;
+    (void)target;
+    (void)budget;
+    (void)lengths;
+    (void)proven;
+    return ml__not_implemented(ctx, "ml_solver_min_taps_many");
+}
+
+int ml_solver_solutions(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target, ml_solutions **out)
+{
+    (void)s;
+    (void)state;
+    (void)target;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_solutions");
+}
+
+int ml_solutions_next(ml_ctx *ctx, ml_solutions *it, uint8_t *taps, int *done)
+{
+    (void)it;
+    (void)taps;
+    (void)done;
+    return ml__not_implemented(ctx, "ml_solutions_next");
+}
+
+void ml_solutions_free(ml_solutions *it)
+{
+    (void)it;
+}
+
+int ml_solver_solve_packed(ml_ctx *ctx, ml_solver *s, const uint8_t *packed, const uint8_t *target_packed, unsigned fill, uint8_t *out)
+{
+    (void)s;
+    (void)packed;
+    (void)target_packed;
+    (void)fill;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_solve_packed");
+}
+
+int ml_solver_search(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target, ml_search **out)
+{
+    (void)s;
+    (void)state;
+    (void)target;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_search");
+}
+
+int ml_solver_search_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states, ml_target target, ml_search **out)
+{
+    (void)s;
+    (void)k;
+    (void)states;
+    (void)target;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_solver_search_many");
+}
+
+void ml_search_free(ml_search *q)
+{
+    (void)q;
+}
+
+int ml_search_split(ml_ctx *ctx, ml_search *q, uint64_t want, uint64_t *tasks)
+{
+    (void)q;
+    (void)want;
+    (void)tasks;
+    return ml__not_implemented(ctx, "ml_search_split");
+}
+
+int ml_search_bound(ml_ctx *ctx, const ml_search *q, uint64_t t, int64_t *bound)
+{
+    (void)q;
+    (void)t;
+    (void)bound;
+    return ml__not_implemented(ctx, "ml_search_bound");
+}
+
+int ml_search_export(ml_ctx *ctx, const ml_search *q, uint8_t *buf, size_t cap, size_t *len)
+{
+    (void)q;
+    (void)buf;
+    (void)cap;
+    (void)len;
+    return ml__not_implemented(ctx, "ml_search_export");
+}
+
+int ml_search_import(ml_ctx *ctx, const uint8_t *buf, size_t len, ml_search **out)
+{
+    (void)buf;
+    (void)len;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_search_import");
+}
+
+int ml_search_run(ml_ctx *ctx, ml_search *q, uint64_t t, int64_t bound, ml_task_result *res, uint8_t *best)
+{
+    (void)q;
+    (void)t;
+    (void)bound;
+    (void)res;
+    (void)best;
+    return ml__not_implemented(ctx, "ml_search_run");
+}
+
+int ml_search_merge(ml_ctx *ctx, ml_search *q, uint64_t t, const ml_task_result *res, const uint8_t *best)
+{
+    (void)q;
+    (void)t;
+    (void)res;
+    (void)best;
+    return ml__not_implemented(ctx, "ml_search_merge");
+}
+
+int ml_search_done(const ml_search *q)
+{
+    (void)q;
+    ml__not_implemented(NULL, "ml_search_done");
+    return 0;
+}
+
+int ml_search_finish(ml_ctx *ctx, ml_search *q, ml_result **out)
+{
+    (void)q;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_search_finish");
+}
+
+int ml_search_lengths(ml_ctx *ctx, ml_search *q, int64_t *lengths, uint8_t *taps)
+{
+    (void)q;
+    (void)lengths;
+    (void)taps;
+    return ml__not_implemented(ctx, "ml_search_lengths");
+}
+
+const char *ml_difficulty_name(int difficulty)
+{
+    (void)difficulty;
+    ml__not_implemented(NULL, "ml_difficulty_name");
+    return NULL;
+}
+
+int ml_difficulty_lookup(ml_ctx *ctx, const char *name, int *difficulty)
+{
+    (void)name;
+    (void)difficulty;
+    return ml__not_implemented(ctx, "ml_difficulty_lookup");
+}
+
+void ml_tap_bands(uint64_t n_taps, int states, uint64_t lo[4], uint64_t hi[4])
+{
+    (void)n_taps;
+    (void)states;
+    (void)lo;
+    (void)hi;
+    ml__not_implemented(NULL, "ml_tap_bands");
+}
+
+int ml_difficulty_of(uint64_t min_taps, uint64_t n_taps, int states)
+{
+    (void)min_taps;
+    (void)n_taps;
+    (void)states;
+    ml__not_implemented(NULL, "ml_difficulty_of");
+    return 0;
+}
+
+void ml_stars_limits(uint64_t min_taps, uint64_t limits[3])
+{
+    (void)min_taps;
+    (void)limits;
+    ml__not_implemented(NULL, "ml_stars_limits");
+}
+
+int ml_stars_for_taps(const uint64_t limits[3], uint64_t taps)
+{
+    (void)limits;
+    (void)taps;
+    ml__not_implemented(NULL, "ml_stars_for_taps");
+    return 0;
+}
+
+void ml_prng_seed(ml_prng *g, uint64_t seed)
+{
+    (void)g;
+    (void)seed;
+    ml__not_implemented(NULL, "ml_prng_seed");
+}
+
+uint64_t ml_seed_from_bytes(const void *data, size_t len)
+{
+    (void)data;
+    (void)len;
+    ml__not_implemented(NULL, "ml_seed_from_bytes");
+    return 0;
+}
+
+int ml_seed_random(ml_ctx *ctx, uint64_t *seed)
+{
+    (void)seed;
+    return ml__not_implemented(ctx, "ml_seed_random");
+}
+
+uint64_t ml_prng_next(ml_prng *g)
+{
+    (void)g;
+    ml__not_implemented(NULL, "ml_prng_next");
+    return 0;
+}
+
+uint64_t ml_prng_below(ml_prng *g, uint64_t n)
+{
+    (void)g;
+    (void)n;
+    ml__not_implemented(NULL, "ml_prng_below");
+    return 0;
+}
+
+int ml_prng_sample(ml_ctx *ctx, ml_prng *g, uint64_t n, uint64_t k, uint64_t *out)
+{
+    (void)g;
+    (void)n;
+    (void)k;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_prng_sample");
+}
+
+int ml_puzzle_new(ml_ctx *ctx, ml_board *b, const uint8_t *start, ml_puzzle **out)
+{
+    (void)b;
+    (void)start;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_puzzle_new");
+}
+
+int ml_puzzle_from_code(ml_ctx *ctx, const char *code, size_t len, ml_puzzle **out)
+{
+    (void)code;
+    (void)len;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_puzzle_from_code");
+}
+
+int ml_puzzle_from_json(ml_ctx *ctx, const char *json, size_t len, int64_t max_tiles, ml_puzzle **out)
+{
+    (void)json;
+    (void)len;
+    (void)max_tiles;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_puzzle_from_json");
+}
+
+void ml_puzzle_free(ml_puzzle *p)
+{
+    (void)p;
+}
+
+const ml_board *ml_puzzle_board(const ml_puzzle *p)
+{
+    (void)p;
+    ml__not_implemented(NULL, "ml_puzzle_board");
+    return NULL;
+}
+
+const uint8_t *ml_puzzle_start(const ml_puzzle *p)
+{
+    (void)p;
+    ml__not_implemented(NULL, "ml_puzzle_start");
+    return NULL;
+}
+
+int ml_puzzle_code(ml_ctx *ctx, ml_puzzle *p, const char **code)
+{
+    (void)p;
+    (void)code;
+    return ml__not_implemented(ctx, "ml_puzzle_code");
+}
+
+int ml_puzzle_stats_get(ml_ctx *ctx, ml_puzzle *p, ml_puzzle_stats *out)
+{
+    (void)p;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_puzzle_stats_get");
+}
+
+int ml_puzzle_solution(ml_ctx *ctx, ml_puzzle *p, const ml_result **out)
+{
+    (void)p;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_puzzle_solution");
+}
+
+int ml_puzzle_equal(const ml_puzzle *a, const ml_puzzle *b)
+{
+    (void)a;
+    (void)b;
+    ml__not_implemented(NULL, "ml_puzzle_equal");
+    return 0;
+}
+
+int ml_puzzle_to_json(ml_ctx *ctx, ml_puzzle *p, char *buf, size_t cap, size_t *len)
+{
+    (void)p;
+    (void)buf;
+    (void)cap;
+    (void)len;
+    return ml__not_implemented(ctx, "ml_puzzle_to_json");
+}
+
+int ml_code_encode(ml_ctx *ctx, const ml_board *b, const uint8_t *start, char *buf, size_t cap, size_t *len)
+{
+    (void)b;
+    (void)start;
+    (void)buf;
+    (void)cap;
+    (void)len;
+    return ml__not_implemented(ctx, "ml_code_encode");
+}
+
+void ml_generate_opts_init(ml_generate_opts *opts)
+{
+    (void)opts;
+    ml__not_implemented(NULL, "ml_generate_opts_init");
+}
+
+int ml_generate(ml_ctx *ctx, const ml_generate_opts *opts, ml_puzzle **out)
+{
+    (void)opts;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_generate");
+}
+
+int ml_daily(ml_ctx *ctx, int year, int month, int day, ml_puzzle *out[3])
+{
+    (void)year;
+    (void)month;
+    (void)day;
+    (void)out;
+    return ml__not_implemented(ctx, "ml_daily");
+}
+
+int ml_date_parse(ml_ctx *ctx, const char *text, int *year, int *month, int *day)
+{
+    (void)text;
+    (void)year;
+    (void)month;
+    (void)day;
+    return ml__not_implemented(ctx, "ml_date_parse");
+}

@@ -1,0 +1,256 @@
+/* t-notimpl: csrc/api/notimpl.c. Every function of modlights.h not implemented yet
+ * answers ML_ENOTIMPL with a message naming it (on its context, or on the calling
+ * thread's default context when it has none) and returns 0 / NULL where it returns a
+ * value; no stub touches its arguments (all NULL / 0 here). A work package that
+ * implements a function deletes its stub in notimpl.c and its line here, and gives the
+ * function a test of its own. Exit status 0 when every check holds (prints fails=N).
+ * ml-test-sources: api/notimpl.c api/ctx.c api/errors.c api/version.c */
+#include "include/modlights.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int fails, stubs;
+#define CHECK(c) do { if (!(c)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); fails++; } } while (0)
+
+/* the message names the function: "<name> is not implemented yet in libmodlights <v>" */
+static int names(const char *msg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(msg, name, n) == 0
+           && strcmp(msg + n, " is not implemented yet in libmodlights " ML_VERSION_STRING) == 0;
+}
+
+#define STUB_CTX(call, name) do { stubs++; int rc_ = (call); \
+    if (rc_ != ML_ENOTIMPL || ml_errcode(ctx) != ML_ENOTIMPL \
+        || ml_errmsg_id(ctx) != ML_M_NOT_IMPLEMENTED || !names(ml_errmsg(ctx), name)) { \
+        printf("FAIL %s: rc %d, \"%s\"\n", name, rc_, ml_errmsg(ctx)); fails++; } } while (0)
+#define STUB_NOCTX(name) do { stubs++; \
+    if (ml_errcode(NULL) != ML_ENOTIMPL || !names(ml_errmsg(NULL), name)) { \
+        printf("FAIL %s: \"%s\"\n", name, ml_errmsg(NULL)); fails++; } } while (0)
+
+int main(void)
+{
+    ml_ctx *ctx = NULL;
+    if (ml_ctx_new(&ctx) != ML_OK)
+        return 1;
+    STUB_CTX(ml_factored_u64(ctx, NULL, NULL), "ml_factored_u64");
+    CHECK(ml_factored_log2(NULL) == 0);
+    STUB_NOCTX("ml_factored_log2");
+    STUB_CTX(ml_factored_decimal(ctx, NULL, NULL, 0, NULL), "ml_factored_decimal");
+    STUB_CTX(ml_pattern_lookup(ctx, NULL, NULL), "ml_pattern_lookup");
+    CHECK(ml_pattern_name(0) == NULL);
+    STUB_NOCTX("ml_pattern_name");
+    CHECK(ml_pattern_offsets(0, NULL, NULL, 0) == 0);
+    STUB_NOCTX("ml_pattern_offsets");
+    STUB_CTX(ml_grid_new(ctx, 0, 0, 0, NULL), "ml_grid_new");
+    ml_grid_free(NULL);  /* NULL is fine */
+    STUB_CTX(ml_grid_set_pattern(ctx, NULL, 0), "ml_grid_set_pattern");
+    STUB_CTX(ml_grid_set_pattern_name(ctx, NULL, NULL), "ml_grid_set_pattern_name");
+    STUB_CTX(ml_grid_set_offsets(ctx, NULL, 0, NULL, NULL), "ml_grid_set_offsets");
+    STUB_CTX(ml_grid_palette_add(ctx, NULL, 0, NULL), "ml_grid_palette_add");
+    STUB_CTX(ml_grid_palette_add_offsets(ctx, NULL, 0, NULL, NULL, NULL), "ml_grid_palette_add_offsets");
+    STUB_CTX(ml_grid_set_mixed(ctx, NULL, NULL), "ml_grid_set_mixed");
+    STUB_CTX(ml_grid_set_wrap(ctx, NULL, 0), "ml_grid_set_wrap");
+    STUB_CTX(ml_grid_lock(ctx, NULL, 0, 0), "ml_grid_lock");
+    STUB_CTX(ml_grid_hole(ctx, NULL, 0, 0), "ml_grid_hole");
+    STUB_CTX(ml_grid_set_locked(ctx, NULL, NULL), "ml_grid_set_locked");
+    STUB_CTX(ml_grid_set_holes(ctx, NULL, NULL), "ml_grid_set_holes");
+    STUB_CTX(ml_grid_build(ctx, NULL, NULL), "ml_grid_build");
+    STUB_CTX(ml_board_grid(ctx, 0, 0, 0, NULL, NULL), "ml_board_grid");
+    STUB_CTX(ml_board_from_effects(ctx, 0, 0, 0, NULL, NULL, NULL), "ml_board_from_effects");
+    STUB_CTX(ml_board_from_matrix(ctx, 0, 0, 0, NULL, 0, NULL), "ml_board_from_matrix");
+    STUB_CTX(ml_board_from_json(ctx, NULL, 0, 0, NULL), "ml_board_from_json");
+    STUB_CTX(ml_board_to_json(ctx, NULL, NULL, 0, NULL), "ml_board_to_json");
+    CHECK(ml_board_retain(NULL) == NULL);
+    STUB_NOCTX("ml_board_retain");
+    ml_board_free(NULL);  /* NULL is fine */
+    CHECK(ml_board_kind(NULL) == 0);
+    STUB_NOCTX("ml_board_kind");
+    CHECK(ml_board_states(NULL) == 0);
+    STUB_NOCTX("ml_board_states");
+    CHECK(ml_board_rows(NULL) == 0);
+    STUB_NOCTX("ml_board_rows");
+    CHECK(ml_board_cols(NULL) == 0);
+    STUB_NOCTX("ml_board_cols");
+    CHECK(ml_board_n_cells(NULL) == 0);
+    STUB_NOCTX("ml_board_n_cells");
+    CHECK(ml_board_n_taps(NULL) == 0);
+    STUB_NOCTX("ml_board_n_taps");
+    CHECK(ml_board_size(NULL) == 0);
+    STUB_NOCTX("ml_board_size");
+    CHECK(ml_board_taps_size(NULL) == 0);
+    STUB_NOCTX("ml_board_taps_size");
+    CHECK(ml_board_wrap(NULL) == 0);
+    STUB_NOCTX("ml_board_wrap");
+    CHECK(ml_board_is_mixed(NULL) == 0);
+    STUB_NOCTX("ml_board_is_mixed");
+    CHECK(ml_board_is_giant(NULL) == 0);
+    STUB_NOCTX("ml_board_is_giant");
+    CHECK(ml_board_any_locked(NULL) == 0);
+    STUB_NOCTX("ml_board_any_locked");
+    CHECK(ml_board_any_holes(NULL) == 0);
+    STUB_NOCTX("ml_board_any_holes");
+    CHECK(ml_board_equal(NULL, NULL) == 0);
+    STUB_NOCTX("ml_board_equal");
+    CHECK(ml_board_hash(NULL) == 0);
+    STUB_NOCTX("ml_board_hash");
+    STUB_CTX(ml_board_pattern(ctx, NULL, NULL, NULL, NULL, 0), "ml_board_pattern");
+    STUB_CTX(ml_board_tile_pattern(ctx, NULL, 0, 0, NULL, NULL, NULL, 0), "ml_board_tile_pattern");
+    STUB_CTX(ml_board_locked_mask(ctx, NULL, NULL), "ml_board_locked_mask");
+    STUB_CTX(ml_board_holes_mask(ctx, NULL, NULL), "ml_board_holes_mask");
+    STUB_CTX(ml_board_tap_index(ctx, NULL, 0, 0, NULL), "ml_board_tap_index");
+    STUB_CTX(ml_board_cell_index(ctx, NULL, 0, 0, NULL), "ml_board_cell_index");
+    STUB_CTX(ml_board_tap_position(ctx, NULL, 0, NULL, NULL), "ml_board_tap_position");
+    STUB_CTX(ml_board_cell_position(ctx, NULL, 0, NULL, NULL), "ml_board_cell_position");
+    STUB_CTX(ml_board_matrix(ctx, NULL, NULL, 0), "ml_board_matrix");
+    STUB_CTX(ml_board_effect(ctx, NULL, 0, NULL, NULL, 0), "ml_board_effect");
+    STUB_CTX(ml_board_apply(ctx, NULL, NULL, NULL, NULL), "ml_board_apply");
+    STUB_CTX(ml_board_press(ctx, NULL, NULL, 0, 0, 0, NULL), "ml_board_press");
+    STUB_CTX(ml_board_random_state(ctx, NULL, 0, 0, NULL), "ml_board_random_state");
+    CHECK(ml_engine_count() == 0);
+    STUB_NOCTX("ml_engine_count");
+    CHECK(ml_engine_name(0) == NULL);
+    STUB_NOCTX("ml_engine_name");
+    CHECK(ml_engine_family(0) == NULL);
+    STUB_NOCTX("ml_engine_family");
+    CHECK(ml_engine_description(0) == NULL);
+    STUB_NOCTX("ml_engine_description");
+    CHECK(ml_engine_index(NULL) == 0);
+    STUB_NOCTX("ml_engine_index");
+    CHECK(ml_engine_answers(0) == 0);
+    STUB_NOCTX("ml_engine_answers");
+    CHECK(ml_engine_backends(0) == 0);
+    STUB_NOCTX("ml_engine_backends");
+    CHECK(ml_engine_auto(0) == 0);
+    STUB_NOCTX("ml_engine_auto");
+    STUB_CTX(ml_engine_covers(ctx, 0, NULL, NULL, NULL, 0, NULL), "ml_engine_covers");
+    STUB_CTX(ml_engine_cost(ctx, 0, NULL, NULL), "ml_engine_cost");
+    STUB_CTX(ml_plan_choose(ctx, NULL, NULL, NULL, NULL), "ml_plan_choose");
+    ml_plan_free(NULL);  /* NULL is fine */
+    CHECK(ml_plan_engine(NULL) == NULL);
+    STUB_NOCTX("ml_plan_engine");
+    CHECK(ml_plan_family(NULL) == NULL);
+    STUB_NOCTX("ml_plan_family");
+    CHECK(ml_plan_reason(NULL) == NULL);
+    STUB_NOCTX("ml_plan_reason");
+    CHECK(ml_plan_variant(NULL) == NULL);
+    STUB_NOCTX("ml_plan_variant");
+    CHECK(ml_plan_method(NULL) == NULL);
+    STUB_NOCTX("ml_plan_method");
+    CHECK(ml_plan_backend(NULL) == NULL);
+    STUB_NOCTX("ml_plan_backend");
+    CHECK(ml_plan_cost(NULL) == 0);
+    STUB_NOCTX("ml_plan_cost");
+    CHECK(ml_plan_rejected_count(NULL) == 0);
+    STUB_NOCTX("ml_plan_rejected_count");
+    CHECK(ml_plan_rejected(NULL, 0, NULL, NULL) == ML_ENOTIMPL);
+    STUB_NOCTX("ml_plan_rejected");
+    STUB_CTX(ml_plan_explain(ctx, NULL, NULL, 0, NULL), "ml_plan_explain");
+    STUB_CTX(ml_plan_to_json(ctx, NULL, NULL, 0, NULL), "ml_plan_to_json");
+    STUB_CTX(ml_engine_register(ctx, NULL), "ml_engine_register");
+    STUB_CTX(ml_engine_unregister(ctx, NULL), "ml_engine_unregister");
+    STUB_CTX(ml_solver_new(ctx, NULL, NULL, NULL), "ml_solver_new");
+    STUB_CTX(ml_solver_new_plan(ctx, NULL, NULL, NULL), "ml_solver_new_plan");
+    ml_solver_free(NULL);  /* NULL is fine */
+    CHECK(ml_solver_board(NULL) == NULL);
+    STUB_NOCTX("ml_solver_board");
+    CHECK(ml_solver_plan(NULL) == NULL);
+    STUB_NOCTX("ml_solver_plan");
+    STUB_CTX(ml_solver_nullity(ctx, NULL, NULL), "ml_solver_nullity");
+    STUB_CTX(ml_solver_rank(ctx, NULL, NULL), "ml_solver_rank");
+    STUB_CTX(ml_solver_kernel_size(ctx, NULL, NULL), "ml_solver_kernel_size");
+    STUB_CTX(ml_solver_is_unique(ctx, NULL, NULL), "ml_solver_is_unique");
+    STUB_CTX(ml_solver_is_invertible(ctx, NULL, NULL), "ml_solver_is_invertible");
+    STUB_CTX(ml_solver_kernel(ctx, NULL, NULL, NULL), "ml_solver_kernel");
+    STUB_CTX(ml_solver_det(ctx, NULL, NULL), "ml_solver_det");
+    STUB_CTX(ml_solver_inverse(ctx, NULL, NULL), "ml_solver_inverse");
+    STUB_CTX(ml_solver_pseudo_inverse(ctx, NULL, NULL), "ml_solver_pseudo_inverse");
+    STUB_CTX(ml_solver_solvable(ctx, NULL, NULL, ml_target_fill(0), NULL), "ml_solver_solvable");
+    STUB_CTX(ml_solver_solve(ctx, NULL, NULL, ml_target_fill(0), 0, ml_budget_default(), NULL), "ml_solver_solve");
+    ml_result_free(NULL);  /* NULL is fine */
+    CHECK(ml_result_board(NULL) == NULL);
+    STUB_NOCTX("ml_result_board");
+    CHECK(ml_result_taps(NULL) == NULL);
+    STUB_NOCTX("ml_result_taps");
+    CHECK(ml_result_length(NULL) == 0);
+    STUB_NOCTX("ml_result_length");
+    CHECK(ml_result_proven_minimal(NULL) == 0);
+    STUB_NOCTX("ml_result_proven_minimal");
+    ml_result_kernel_size(NULL, NULL);
+    STUB_NOCTX("ml_result_kernel_size");
+    CHECK(ml_result_examined(NULL) == 0);
+    STUB_NOCTX("ml_result_examined");
+    CHECK(ml_result_pruned(NULL) == 0);
+    STUB_NOCTX("ml_result_pruned");
+    CHECK(ml_result_seconds(NULL) == 0);
+    STUB_NOCTX("ml_result_seconds");
+    CHECK(ml_result_moves(NULL, NULL, NULL, 0) == 0);
+    STUB_NOCTX("ml_result_moves");
+    STUB_CTX(ml_result_to_json(ctx, NULL, NULL, 0, NULL), "ml_result_to_json");
+    STUB_CTX(ml_result_certificate(ctx, NULL, NULL, 0, NULL), "ml_result_certificate");
+    STUB_CTX(ml_solver_solvable_many(ctx, NULL, 0, NULL, ml_target_fill(0), NULL), "ml_solver_solvable_many");
+    STUB_CTX(ml_solver_solve_many(ctx, NULL, 0, NULL, ml_target_fill(0), 0, ml_budget_default(), NULL, NULL), "ml_solver_solve_many");
+    STUB_CTX(ml_solver_min_taps_many(ctx, NULL, 0, NULL, ml_target_fill(0), ml_budget_default(), NULL, NULL), "ml_solver_min_taps_many");
+    STUB_CTX(ml_solver_solutions(ctx, NULL, NULL, ml_target_fill(0), NULL), "ml_solver_solutions");
+    STUB_CTX(ml_solutions_next(ctx, NULL, NULL, NULL), "ml_solutions_next");
+    ml_solutions_free(NULL);  /* NULL is fine */
+    STUB_CTX(ml_solver_solve_packed(ctx, NULL, NULL, NULL, 0, NULL), "ml_solver_solve_packed");
+    STUB_CTX(ml_solver_search(ctx, NULL, NULL, ml_target_fill(0), NULL), "ml_solver_search");
+    STUB_CTX(ml_solver_search_many(ctx, NULL, 0, NULL, ml_target_fill(0), NULL), "ml_solver_search_many");
+    ml_search_free(NULL);  /* NULL is fine */
+    STUB_CTX(ml_search_split(ctx, NULL, 0, NULL), "ml_search_split");
+    STUB_CTX(ml_search_bound(ctx, NULL, 0, NULL), "ml_search_bound");
+    STUB_CTX(ml_search_export(ctx, NULL, NULL, 0, NULL), "ml_search_export");
+    STUB_CTX(ml_search_import(ctx, NULL, 0, NULL), "ml_search_import");
+    STUB_CTX(ml_search_run(ctx, NULL, 0, 0, NULL, NULL), "ml_search_run");
+    STUB_CTX(ml_search_merge(ctx, NULL, 0, NULL, NULL), "ml_search_merge");
+    CHECK(ml_search_done(NULL) == 0);
+    STUB_NOCTX("ml_search_done");
+    STUB_CTX(ml_search_finish(ctx, NULL, NULL), "ml_search_finish");
+    STUB_CTX(ml_search_lengths(ctx, NULL, NULL, NULL), "ml_search_lengths");
+    CHECK(ml_difficulty_name(0) == NULL);
+    STUB_NOCTX("ml_difficulty_name");
+    STUB_CTX(ml_difficulty_lookup(ctx, NULL, NULL), "ml_difficulty_lookup");
+    ml_tap_bands(0, 0, NULL, NULL);
+    STUB_NOCTX("ml_tap_bands");
+    CHECK(ml_difficulty_of(0, 0, 0) == 0);
+    STUB_NOCTX("ml_difficulty_of");
+    ml_stars_limits(0, NULL);
+    STUB_NOCTX("ml_stars_limits");
+    CHECK(ml_stars_for_taps(NULL, 0) == 0);
+    STUB_NOCTX("ml_stars_for_taps");
+    ml_prng_seed(NULL, 0);
+    STUB_NOCTX("ml_prng_seed");
+    CHECK(ml_seed_from_bytes(NULL, 0) == 0);
+    STUB_NOCTX("ml_seed_from_bytes");
+    STUB_CTX(ml_seed_random(ctx, NULL), "ml_seed_random");
+    CHECK(ml_prng_next(NULL) == 0);
+    STUB_NOCTX("ml_prng_next");
+    CHECK(ml_prng_below(NULL, 0) == 0);
+    STUB_NOCTX("ml_prng_below");
+    STUB_CTX(ml_prng_sample(ctx, NULL, 0, 0, NULL), "ml_prng_sample");
+    STUB_CTX(ml_puzzle_new(ctx, NULL, NULL, NULL), "ml_puzzle_new");
+    STUB_CTX(ml_puzzle_from_code(ctx, NULL, 0, NULL), "ml_puzzle_from_code");
+    STUB_CTX(ml_puzzle_from_json(ctx, NULL, 0, 0, NULL), "ml_puzzle_from_json");
+    ml_puzzle_free(NULL);  /* NULL is fine */
+    CHECK(ml_puzzle_board(NULL) == NULL);
+    STUB_NOCTX("ml_puzzle_board");
+    CHECK(ml_puzzle_start(NULL) == NULL);
+    STUB_NOCTX("ml_puzzle_start");
+    STUB_CTX(ml_puzzle_code(ctx, NULL, NULL), "ml_puzzle_code");
+    STUB_CTX(ml_puzzle_stats_get(ctx, NULL, NULL), "ml_puzzle_stats_get");
+    STUB_CTX(ml_puzzle_solution(ctx, NULL, NULL), "ml_puzzle_solution");
+    CHECK(ml_puzzle_equal(NULL, NULL) == 0);
+    STUB_NOCTX("ml_puzzle_equal");
+    STUB_CTX(ml_puzzle_to_json(ctx, NULL, NULL, 0, NULL), "ml_puzzle_to_json");
+    STUB_CTX(ml_code_encode(ctx, NULL, NULL, NULL, 0, NULL), "ml_code_encode");
+    ml_generate_opts_init(NULL);
+    STUB_NOCTX("ml_generate_opts_init");
+    STUB_CTX(ml_generate(ctx, NULL, NULL), "ml_generate");
+    STUB_CTX(ml_daily(ctx, 0, 0, 0, NULL), "ml_daily");
+    STUB_CTX(ml_date_parse(ctx, NULL, NULL, NULL, NULL), "ml_date_parse");
+    ml_ctx_free(ctx);
+    printf("%d stubs; fails=%d\n", stubs, fails);
+    return fails != 0;
+}
