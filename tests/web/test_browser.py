@@ -23,11 +23,11 @@ import pytest
 
 import modlights as ml
 from browser_pages import (
-    TIMEOUT_MS,
+    close_page,
     goto,
-    launch_chromium,
     marked,
     needs_chromium,
+    open_page,
     page_state,
     tap_count,
     tile,
@@ -66,24 +66,11 @@ def server():
     thread.join(10)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    pw, b = launch_chromium()
-    yield b
-    b.close()
-    pw.stop()
-
-
 @pytest.fixture
 def page(browser, server):
-    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, base_url=server)
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, pg = open_page(browser, server, {"width": 1100, "height": 900}, reduced_motion=None)
     yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    close_page(ctx, pg)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -589,16 +576,9 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture
 def phone(browser, server):
     """A page at a phone's viewport (390 x 844, touch), reduced motion."""
-    ctx = browser.new_context(
-        viewport=PHONE, base_url=server, reduced_motion="reduce", has_touch=True, is_mobile=True
-    )
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, pg = open_page(browser, server, PHONE)
     yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    close_page(ctx, pg)
 
 
 def no_horizontal_scroll(page):
