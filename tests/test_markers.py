@@ -174,12 +174,17 @@ def test_every_test_file_keeps_a_test_in_the_default_run(collected):
 
 
 def test_tests_that_drive_chromium_are_in_the_browser_group(collected):
-    """A test of a module that launches Chromium (browser_pages.launch_chromium) is marked
-    ``browser``, but for DEFAULT_BROWSER_TEST."""
+    """A test of a module that drives Chromium (launches it, browser_pages.launch_chromium,
+    or takes tests/web/conftest.py's ``browser`` fixture) is marked ``browser``, but for
+    DEFAULT_BROWSER_TEST."""
     drivers = {
         p.relative_to(ROOT).as_posix()
         for p in TESTS.rglob("test_*.py")
-        if re.search(r"=\s*launch_chromium\(", p.read_text(encoding="utf-8"))
+        if re.search(
+            r"=\s*launch_chromium\(|^(?:async )?def \w+\([^)]*\bbrowser\b",
+            p.read_text(encoding="utf-8"),
+            re.M,
+        )
     }
     assert "tests/web/test_browser.py" in drivers
     unmarked = [

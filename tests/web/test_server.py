@@ -281,11 +281,18 @@ def test_idle_connections_leave_health_and_solves_answering():
     try:
         with IdleFlood(port, 300):
             statuses, latencies = probe_while(url, "127.0.0.1")
-            text = httpx.get(url + "metrics").text
+            # the flood held more connections than the old cap (256) open at once: the
+            # most the server counted in ten looks (on a loaded machine some of the 300
+            # are always between their header timeout and being opened again)
+            fresh = []
+            for _ in range(10):
+                text = httpx.get(url + "metrics").text
+                fresh.append(metric(text, "modlights_connections", state="fresh"))
+                time.sleep(0.1)
         assert statuses == [200] * len(statuses), statuses
         p99 = sorted(latencies)[int(0.99 * (len(latencies) - 1))]
         assert p99 < 0.5, (p99, sorted(latencies)[-5:])
-        assert metric(text, "modlights_connections", state="fresh") >= 300
+        assert max(fresh) > 256, fresh
     finally:
         stop(proc)
 
