@@ -1,7 +1,7 @@
 /* t-gf2: csrc/dense/gf2.c against naive O(n^3) routines, on every SIMD path this CPU
  * supports; -DML_CHUNK=2 (the chunk2 variant) runs the column-chunked table loops on small
  * matrices. Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: dense/gf2.c dense/pack.c base/cpu.c base/interrupt.c
+ * ml-test-sources: dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c base/cpu.c base/interrupt.c
  * ml-test-variant: chunk2 -DML_CHUNK=2 */
 #include "dense/gf2.h"
 #include "base/cpu.h"
