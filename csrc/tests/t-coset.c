@@ -2,7 +2,7 @@
  * threads and sub-cube pruning) against plain enumeration of every element, GF(2) and
  * Z/n, one and several threads; with a budget the answer must still be an element of the
  * coset, and `complete` may say 1 only when it is the least. Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: search/coset.c base/interrupt.c */
+ * ml-test-sources: search/coset.c search/coset_gf2.c search/coset_zn.c base/interrupt.c */
 #include "search/coset.h"
 #include <stdio.h>
 #include <stdlib.h>
