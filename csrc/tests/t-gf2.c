@@ -9,14 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t seed = 88172645463325252ull;
-static uint64_t rnd(void)   /* splitmix64: not linear over GF(2), unlike xorshift */
-{
-    uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+#define ML_T_SEED 88172645463325252ull
+#include "t-util.h"
+
 static ml_gf2_t *randm(size_t m, size_t n, int percent)
 {
     ml_gf2_t *A = ml_gf2_new(m, n);
@@ -54,9 +49,6 @@ static int is_zero(const ml_gf2_t *A)
             if (ml_gf2_row(A, i)[w]) return 0;
     return 1;
 }
-
-static int fails = 0;
-#define CHECK(cond, ...) do { if (!(cond)) { printf(__VA_ARGS__); printf("\n"); fails++; } } while (0)
 
 static void check_matrix(const ml_gf2_t *A)
 {
@@ -207,6 +199,5 @@ int main(void)
         for (int j = 0; j < 77; j++)
             if (ml_gf2_get(P, i, j) != (buf[i * 77 + j] & 1)) { CHECK(0, "pack"); i = 3; break; }
     ml_gf2_free(P);
-    printf("fails=%d\n", fails);
-    return fails != 0;
+    return t_done();
 }
