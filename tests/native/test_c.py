@@ -84,7 +84,6 @@ NO_C_TEST_YET = {
     "numeric",
     "symbolic",
     "runner",
-    "rowsolve",
     "rowchase",
     "rowrec",
     "symchase",
