@@ -48,6 +48,7 @@ HEAVY = {
     "t-zn",
     "t-zn-blocked",
     "t-coset",
+    "t-rowsolve",  # 3 CPU s: 396 random chase patterns, every pass and SIMD path
 }
 
 
