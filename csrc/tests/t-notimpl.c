@@ -4,7 +4,7 @@
  * value; no stub touches its arguments (all NULL / 0 here). A work package that
  * implements a function deletes its stub in notimpl.c and its line here, and gives the
  * function a test of its own. Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: api/notimpl.c api/ctx.c api/errors.c api/version.c */
+ * ml-test-sources: api/notimpl.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
 #include "include/modlights.h"
 
 #include <stdio.h>
