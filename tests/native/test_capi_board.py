@@ -7,7 +7,9 @@ same message for every refusal. Deterministic (seeded NumPy generators)."""
 
 from __future__ import annotations
 
+import json
 import math
+import pathlib
 from functools import partial
 
 import numpy as np
@@ -287,3 +289,63 @@ def test_factored_counts():
         assert log2 == pytest.approx(math.log2(value), rel=1e-12, abs=1e-12)
     with pytest.raises(ValueError, match="not a factored count"):
         _core.capi_factored([4], [1])
+
+
+GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "js" / "test" / "golden" / "boards.json"
+
+
+def _cboard_of_dict(d):
+    """The CBoard a board dict (Board.to_dict) describes."""
+    if "effects" in d:
+        return CBoard.from_effects(d["effects"], d["states"], d.get("n_cells"))
+    rows, cols, pattern = d["rows"], d["cols"], d["pattern"]
+    kw = {"locked": [tuple(p) for p in d["locked"]], "holes": [tuple(p) for p in d["holes"]]}
+    if (
+        isinstance(pattern, list)
+        and len(pattern) == rows
+        and pattern
+        and (
+            isinstance(pattern[0], list)
+            and len(pattern[0]) == cols
+            and (
+                isinstance(pattern[0][0], str)
+                or pattern[0][0] == []
+                or isinstance(pattern[0][0], list)
+                and isinstance(pattern[0][0][0], list)
+            )
+        )
+    ):
+        pal = []
+        for row in pattern:
+            for e in row:
+                if e not in pal:
+                    pal.append(e)
+        index = [[pal.index(e) for e in row] for row in pattern]
+        return CBoard.grid(rows, cols, d["states"], palette=pal, index=index, wrap=d["wrap"], **kw)
+    return CBoard.grid(rows, cols, d["states"], pattern, wrap=d["wrap"], **kw)
+
+
+@pytest.mark.skipif(not GOLDEN.exists(), reason="no js/test/golden in this tree")
+def test_golden_boards():
+    """js/test/golden/boards.json (written from Python by tests/js/js_golden.py): the
+    C boards give its shapes, counts, cells, taps, matrices, presses and applies."""
+    golden = json.loads(GOLDEN.read_text())
+    for entry in golden["grids"] + golden["graphs"]:
+        cb = _cboard_of_dict(entry["dict"])
+        n = entry["states"]
+        assert list(cb.shape) == entry["shape"] and cb.states == n
+        assert (cb.n_cells, cb.n_taps) == (entry["n_cells"], entry["n_taps"])
+        grid = cb.kind == "grid"
+        pos = (lambda p: list(p)) if grid else (lambda p: p[0])
+        assert [pos(cb.cell_position(i)) for i in range(cb.n_cells)] == entry["cells"]
+        assert [pos(cb.tap_position(j)) for j in range(cb.n_taps)] == entry["taps"]
+        np.testing.assert_array_equal(
+            cb.matrix(), np.array(entry["matrix"]).reshape(cb.n_cells, cb.n_taps)
+        )
+        for p in entry["press"]:
+            state = np.mod(np.array(p["state"]), n)
+            r, c = (p["pos"], 0) if not grid else p["pos"]
+            np.testing.assert_array_equal(cb.press(state, r, c, p["times"]), p["result"])
+        for a in entry["apply"]:
+            state, taps = np.mod(np.array(a["state"]), n), np.mod(np.array(a["taps"]), n)
+            np.testing.assert_array_equal(cb.apply(state, taps), a["result"])
