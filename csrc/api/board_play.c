@@ -415,3 +415,60 @@ int ml_board_press(ml_ctx *ctx, const ml_board *b, const uint8_t *state, int64_t
         ml__board_each_effect(b, j, add_taps, &o);
     return ML_OK;
 }
+
+/* ------------------------------------------------------------------ random states */
+/* SplitMix64 as Python's modlights.play.prng.SplitMix64 (next_u64, randbelow). */
+static uint64_t split_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static unsigned split_below(uint64_t *s, unsigned n)
+{
+    uint64_t limit = UINT64_MAX - (((UINT64_MAX % n) + 1) % n);   /* 2^64 - 2^64 mod n, - 1 */
+    for (;;) {
+        uint64_t v = split_next(s);
+        if (v <= limit)
+            return (unsigned)(v % n);
+    }
+}
+
+int ml_board_random_state(ml_ctx *ctx, const ml_board *b, uint64_t seed, int solvable,
+                          uint8_t *out)
+{
+    ml_scope sc;
+    ctx = ml__enter(ctx, &sc);
+    const char *fn = "ml_board_random_state";
+    int rc = live(ctx, fn, b);
+    if (!rc)
+        rc = need(ctx, fn, out, "out");
+    if (!rc)
+        rc = ml__board_per_tile(ctx, b, "a random byte state", 1);
+    if (rc)
+        return ml__leave(ctx, &sc, rc);
+    uint64_t t = ml__board_tiles(b);
+    unsigned n = (unsigned)b->n;
+    memset(out, 0, t);
+    if (!solvable) {
+        /* a value a cell, in the order of the cells */
+        for (uint64_t i = 0; i < b->n_cells; i++)
+            out[b->kind == ML_BOARD_GRID ? ml__board_cell_flat(b, i) : i] =
+                (uint8_t)split_below(&seed, n);
+        return ml__leave(ctx, &sc, ML_OK);
+    }
+    /* -A x for x a count a tap, in the order of the taps: A x accumulated, then negated */
+    struct add_out o = {out, b, 0, n};
+    for (uint64_t j = 0; j < b->n_taps; j++) {
+        if ((j & 4095) == 4095 && ml_interrupt_poll())
+            return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_INTERRUPTED));
+        o.x = split_below(&seed, n);
+        if (o.x)
+            ml__board_each_effect(b, j, add_taps, &o);
+    }
+    for (uint64_t f = 0; f < t; f++)
+        out[f] = (uint8_t)((n - out[f]) % n);
+    return ml__leave(ctx, &sc, ML_OK);
+}

@@ -26,15 +26,6 @@ int ml_board_to_json(ml_ctx *ctx, const ml_board *b, char *buf, size_t cap, size
     return ml__not_implemented(ctx, "ml_board_to_json");
 }
 
-int ml_board_random_state(ml_ctx *ctx, const ml_board *b, uint64_t seed, int solvable, uint8_t *out)
-{
-    (void)b;
-    (void)seed;
-    (void)solvable;
-    (void)out;
-    return ml__not_implemented(ctx, "ml_board_random_state");
-}
-
 int ml_engine_count(void)
 {
     ml__not_implemented(NULL, "ml_engine_count");

@@ -79,6 +79,54 @@ static void test_play_messages(ml_ctx *ctx)
     ml_board_free(b);
 }
 
+/* random states: the same for the same seed, values below n, 0 at holes; solvable ones
+ * are -A x for the taps drawn in order (Python's SplitMix64.randbelow), so adding A x
+ * back gives zeros */
+static uint64_t py_below(uint64_t *s, unsigned n)
+{
+    uint64_t limit = ~(uint64_t)0 - (((~(uint64_t)0 % n) + 1) % n);
+    for (;;) {
+        uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        if (z <= limit)
+            return z % n;
+    }
+}
+
+static void test_random_states(ml_ctx *ctx)
+{
+    for (int trial = 0; trial < 200; trial++) {
+        desc d;
+        random_desc(&d);
+        ml_board *b = build(ctx, &d);
+        int64_t t = d.rows * d.cols;
+        uint8_t s1[81], s2[81], x[81] = {0}, back[81];
+        uint64_t seed = next();
+        CHECK(ml_board_random_state(ctx, b, seed, 1, s1) == ML_OK);
+        CHECK(ml_board_random_state(ctx, b, seed, 1, s2) == ML_OK && memcmp(s1, s2, (size_t)t) == 0);
+        uint64_t s = seed;
+        for (uint64_t j = 0; j < ml_board_n_taps(b); j++) {
+            int64_t r, c;
+            ml_board_tap_position(ctx, b, j, &r, &c);
+            x[r * d.cols + c] = (uint8_t)py_below(&s, (unsigned)d.n);
+        }
+        CHECK(ml_board_apply(ctx, b, s1, x, back) == ML_OK);
+        for (int64_t f = 0; f < t; f++)
+            CHECK(back[f] == 0 && s1[f] < d.n && (!d.holes || !d.holes[f] || s1[f] == 0));
+        CHECK(ml_board_random_state(ctx, b, seed, 0, s2) == ML_OK);
+        s = seed;
+        for (uint64_t i = 0; i < ml_board_n_cells(b); i++) {
+            int64_t r, c;
+            ml_board_cell_position(ctx, b, i, &r, &c);
+            CHECK(s2[r * d.cols + c] == py_below(&s, (unsigned)d.n));
+        }
+        ml_board_free(b);
+        free_desc(&d);
+    }
+}
+
 int main(void)
 {
     ml_ctx *ctx = NULL;
@@ -86,6 +134,7 @@ int main(void)
         return 1;
     test_play_messages(ctx);
     test_random_grids(ctx, PLAY);
+    test_random_states(ctx);
     ml_ctx_free(ctx);
     printf("fails=%d\n", fails);
     return fails != 0;

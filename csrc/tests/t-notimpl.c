@@ -36,7 +36,6 @@ int main(void)
         return 1;
     STUB_CTX(ml_board_from_json(ctx, NULL, 0, 0, NULL), "ml_board_from_json");
     STUB_CTX(ml_board_to_json(ctx, NULL, NULL, 0, NULL), "ml_board_to_json");
-    STUB_CTX(ml_board_random_state(ctx, NULL, 0, 0, NULL), "ml_board_random_state");
     CHECK(ml_engine_count() == 0);
     STUB_NOCTX("ml_engine_count");
     CHECK(ml_engine_name(0) == NULL);

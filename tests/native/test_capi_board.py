@@ -349,3 +349,29 @@ def test_golden_boards():
         for a in entry["apply"]:
             state, taps = np.mod(np.array(a["state"]), n), np.mod(np.array(a["taps"]), n)
             np.testing.assert_array_equal(cb.apply(state, taps), a["result"])
+
+
+def test_random_states_are_splitmix_draws():
+    """ml_board_random_state: SplitMix64(seed).randbelow(n) a tap in order, then -A x
+    (solvable), or a draw a cell (not solvable); Python's SplitMix64 and Board give the
+    same states."""
+    from modlights.play.prng import SplitMix64
+
+    rng = np.random.default_rng(7)
+    for _ in range(100):
+        rows, cols, pk, ck = _random_grid(rng)
+        pb = ml.Board.grid(rows, cols, **pk)
+        cb = CBoard.grid(rows, cols, **ck)
+        seed = int(rng.integers(0, 1 << 62)) * 3
+        g = SplitMix64(seed)
+        x = np.zeros(pb.shape, dtype=np.int64)
+        for r, c in pb.taps:
+            x[r, c] = g.randbelow(pb.states)
+        want = (-pb.apply(np.zeros(pb.shape, dtype=np.int64), x).astype(np.int64)) % pb.states
+        want[pb.holes] = 0
+        np.testing.assert_array_equal(cb.random_state(seed), want)
+        g = SplitMix64(seed)
+        want = np.zeros(pb.shape, dtype=np.int64)
+        for r, c in pb.cells:
+            want[r, c] = g.randbelow(pb.states)
+        np.testing.assert_array_equal(cb.random_state(seed, solvable=False), want)

@@ -401,3 +401,16 @@ cdef class CBoard:
         if rc != ML_OK:
             _ml_raise(rc)
         return out[:size].reshape(self.shape)
+
+    def random_state(self, seed, solvable=True):
+        """A random state from SplitMix64(seed) (ml_board_random_state)."""
+        size = ml_board_size(self.b) if not ml_board_is_giant(self.b) else 0
+        out = np.zeros(max(size, 1), dtype=np.uint8)
+        cdef uint8_t[::1] ov = out
+        cdef uint64_t c_seed = seed & ((1 << 64) - 1)
+        cdef int c_solvable = 1 if solvable else 0
+        with nogil:
+            rc = ml_board_random_state(NULL, self.b, c_seed, c_solvable, &ov[0])
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return out[:size].reshape(self.shape)

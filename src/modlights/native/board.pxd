@@ -93,3 +93,5 @@ cdef extern from "include/modlights.h":
                        const uint8_t *taps, uint8_t *out) nogil
     int ml_board_press(ml_ctx *ctx, const ml_board *b, const uint8_t *state, int64_t r,
                        int64_t c, int64_t times, uint8_t *out) nogil
+    int ml_board_random_state(ml_ctx *ctx, const ml_board *b, uint64_t seed, int solvable,
+                              uint8_t *out) nogil
