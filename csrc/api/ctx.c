@@ -11,8 +11,6 @@
  * nothing to free at thread exit. */
 static _Thread_local ml_ctx default_ctx;
 
-static _Atomic int stop_all;
-
 ml_ctx *ml__ctx(ml_ctx *ctx) { return ctx ? ctx : &default_ctx; }
 
 ml_ctx *ml__begin(ml_ctx *ctx)
@@ -70,7 +68,22 @@ int ml__not_implemented(ml_ctx *ctx, const char *name)
     return ml__fail(ctx, ML_M_NOT_IMPLEMENTED, name, ML_VERSION_STRING);
 }
 
-int ml__stop_all_pending(void) { return atomic_load(&stop_all); }
+int ml__stop_all_pending(void) { return ml_interrupt_pending(); }
+
+ml_ctx *ml__enter(ml_ctx *ctx, ml_scope *sc)
+{
+    ctx = ml__begin(ctx);
+    ml_scope_enter(sc, &ctx->stop, ctx->progress, ctx->progress_user, ctx->progress_ms);
+    return ctx;
+}
+
+int ml__leave(ml_ctx *ctx, ml_scope *sc, int rc)
+{
+    ctx = ml__ctx(ctx);
+    if (ml_scope_leave(sc) && rc != ML_OK)
+        rc = ml__fail(ctx, ML_M_INTERRUPTED);
+    return rc;
+}
 
 /* ------------------------------------------------------------------ public */
 int ml_ctx_new(ml_ctx **out)
@@ -98,7 +111,7 @@ const char *ml_errmsg(const ml_ctx *ctx) { return ctx ? ctx->msg : default_ctx.m
 
 void ml_ctx_stop(ml_ctx *ctx) { atomic_store(&ml__ctx(ctx)->stop, 1); }
 
-void ml_stop_all(void) { atomic_store(&stop_all, 1); }
+void ml_stop_all(void) { ml_interrupt_request(); }
 
 void ml_ctx_set_progress(ml_ctx *ctx, ml_progress_fn fn, void *user, unsigned interval_ms)
 {

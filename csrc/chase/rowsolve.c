@@ -149,7 +149,7 @@ int ml_rowsolve__run(const ml_rowsolve *p, void *M, size_t stride, size_t width,
         jobs[i].status = 0;
     }
     for (int i = 1; i < threads; i++)
-        started[i] = pthread_create(&tid[i], NULL, worker, &jobs[i]) == 0;
+        started[i] = ml_thread_create(&tid[i], worker, &jobs[i]) == 0;
     worker(&jobs[0]);
     int st = jobs[0].status;
     for (int i = 1; i < threads; i++) {

@@ -55,7 +55,7 @@ static int run_jobs(const ml_chase *p, void *M, size_t kmax, size_t total, size_
         jobs[i].status = 0;
     }
     for (int i = 1; i < threads; i++)
-        started[i] = pthread_create(&tid[i], NULL, ml_chase_sym_worker, &jobs[i]) == 0;
+        started[i] = ml_thread_create(&tid[i], ml_chase_sym_worker, &jobs[i]) == 0;
     ml_chase_sym_worker(&jobs[0]);
     int st = jobs[0].status;
     for (int i = 1; i < threads; i++) {

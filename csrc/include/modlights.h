@@ -544,7 +544,19 @@ ML_API const char *ml_strerror(int status);
       "with two or more prime factors needs it invertible; its prime-power parts need "   \
       "not)")                                                                             \
     X(ML_R_OVER_RING_FACTOR, ML_OK, "over Z/%d (a factor of n = %d): %s")                 \
-    X(ML_R_ENGINE_REFUSED, ML_OK, "%s")
+    X(ML_R_ENGINE_REFUSED, ML_OK, "%s")                                                   \
+    /* ---- appended after 0.1.0's first table (ids are positions: append only) */        \
+    X(ML_M_NOT_UNIFORM, ML_EINVAL,                                                        \
+      "%s needs a grid board with one pattern on every tile; this one is mixed (read "    \
+      "each tile's pattern with ml_board_tile_pattern)")                                  \
+    X(ML_M_FACTORED_RANGE, ML_ERANGE,                                                     \
+      "the count is about 2^%.1f, more than 64 bits hold (read it with "                  \
+      "ml_factored_decimal or ml_factored_log2)")                                         \
+    X(ML_M_FACTORED_INVALID, ML_EINVAL,                                                   \
+      "%s: not a factored count (count %d: 0 to %d distinct primes from 2 to 255, "       \
+      "each once)")                                                                       \
+    X(ML_M_FACTORED_DIGITS, ML_ETOOLARGE,                                                 \
+      "the count has about %.0f decimal digits, more than the %lld allowed")
 
 /* The message ids: ML_M_... for errors, ML_R_... for the plan's reasons. */
 #define ML_X_MESSAGE_ID(id, status, text) id,

@@ -80,7 +80,7 @@ int ml_coset__run_threads(void *(*fn)(void *), void *arg, int threads)
     int started = 0;
     for (int t = 1; t < threads; t++) {
         atomic_fetch_add(&running, 1);
-        if (pthread_create(&tid[started], NULL, worker_main, &W) != 0) {
+        if (ml_thread_create(&tid[started], worker_main, &W) != 0) {
             atomic_fetch_sub(&running, 1);
             break;
         }

@@ -80,7 +80,7 @@ static int parallel_boards(size_t m, int threads, int (*body)(void *, size_t, si
     int started = 0;
     for (int t = 1; t < threads; t++) {
         atomic_fetch_add(&P.running, 1);
-        if (pthread_create(&tid[started], NULL, pfor_worker, &P) != 0) {
+        if (ml_thread_create(&tid[started], pfor_worker, &P) != 0) {
             atomic_fetch_sub(&P.running, 1);
             break;
         }

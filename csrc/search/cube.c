@@ -505,7 +505,7 @@ int64_t ml_cube_min_gf2(const ml_cube_gf2 *P, unsigned top, const uint64_t *corn
     int started = 0;
     for (int t = 1; t < threads; t++) {
         atomic_fetch_add(&J.running, 1);
-        if (pthread_create(&tid[started], NULL, helper, &J) != 0) {
+        if (ml_thread_create(&tid[started], helper, &J) != 0) {
             atomic_fetch_sub(&J.running, 1);
             break;
         }

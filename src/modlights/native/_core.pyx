@@ -9,6 +9,7 @@ before any C code runs: bad input is a ValueError, never a crash. The GIL is rel
 during long C work, which Ctrl-C stops (KeyboardInterrupt).
 """
 from modlights.native.band cimport *
+from modlights.native.board cimport *
 from modlights.native.canon cimport *
 from modlights.native.chase cimport *
 from modlights.native.coset cimport *
@@ -46,3 +47,5 @@ include "_rowchase.pxi"
 include "_poly.pxi"
 include "_band.pxi"
 include "_packed.pxi"
+# the public C API (csrc/include/modlights.h): boards
+include "_board.pxi"

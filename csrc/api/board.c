@@ -1,0 +1,471 @@
+/* board.c: board handles (modlights.h: boards): graph boards from effects or a matrix,
+ * references, properties, equality and hash (Python's Board.from_effects,
+ * Board.from_matrix, __eq__ and __hash__, with their messages), and the helpers of
+ * api/board.h. Grids are built in api/grid.c; positions, masks and play in board_play.c. */
+#include "api/board.h"
+#include "api/ctx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ helpers */
+int ml__board_live(const ml_board *b) { return b && b->magic == ML_BOARD_MAGIC; }
+
+uint64_t ml__board_tiles(const ml_board *b)
+{
+    return b->kind == ML_BOARD_GRID ? (uint64_t)b->rows * (uint64_t)b->cols : b->n_cells;
+}
+
+const ml__pattern *ml__board_tile(const ml_board *b, uint64_t f)
+{
+    return b->tile_pal ? &b->pal[b->tile_pal[f]] : &b->pal[0];
+}
+
+int ml__board_per_tile(ml_ctx *ctx, const ml_board *b, const char *what, int bytes_per_tile)
+{
+    if (!b->giant)
+        return ML_OK;
+    long long t = (long long)(b->rows * b->cols);
+    double need = (double)t * bytes_per_tile / (double)((uint64_t)1 << 30);
+    return ml__fail(ctx, ML_M_GIANT_PER_TILE, what, (long long)b->rows, (long long)b->cols, need,
+                    bytes_per_tile, bytes_per_tile != 1 ? "s" : "", t, (long long)ML_MAX_TILES);
+}
+
+uint64_t ml__board_cell_flat(const ml_board *b, uint64_t i)
+{
+    return b->cell_flat ? b->cell_flat[i] : i;
+}
+
+uint64_t ml__board_tap_flat(const ml_board *b, uint64_t j)
+{
+    return b->tap_flat ? b->tap_flat[j] : j;
+}
+
+/* the index of f in the ascending array a[0..n), or -1 */
+static int64_t find(const uint32_t *a, uint64_t n, uint64_t f)
+{
+    uint64_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && a[lo] == f ? (int64_t)lo : -1;
+}
+
+int64_t ml__board_cell_of_flat(const ml_board *b, uint64_t f)
+{
+    if (!b->cell_flat)
+        return (int64_t)f;
+    if (b->holes && b->holes[f])
+        return -1;
+    return find(b->cell_flat, b->n_cells, f);
+}
+
+int64_t ml__board_tap_of_flat(const ml_board *b, uint64_t f)
+{
+    if (!b->tap_flat)
+        return (int64_t)f;
+    return find(b->tap_flat, b->n_taps, f);
+}
+
+void ml__board_each_effect(const ml_board *b, uint64_t j,
+                           void (*fn)(void *arg, uint64_t cell, unsigned times), void *arg)
+{
+    if (b->indptr) {
+        for (int64_t k = b->indptr[j]; k < b->indptr[j + 1]; k++)
+            fn(arg, (uint64_t)b->cells[k], 1);
+        return;
+    }
+    if (b->dense) {
+        for (uint64_t i = 0; i < b->n_cells; i++)
+            if (b->dense[i * b->n_taps + j])
+                fn(arg, i, b->dense[i * b->n_taps + j]);
+        return;
+    }
+    uint64_t f = ml__board_tap_flat(b, j);
+    int64_t r = (int64_t)(f / (uint64_t)b->cols), c = (int64_t)(f % (uint64_t)b->cols);
+    const ml__pattern *p = ml__board_tile(b, f);
+    for (size_t k = 0; k < p->count; k++) {
+        int64_t rr = r + p->dr[k], cc = c + p->dc[k];
+        if (b->wrap) {
+            rr %= b->rows;
+            cc %= b->cols;
+            rr += rr < 0 ? b->rows : 0;
+            cc += cc < 0 ? b->cols : 0;
+        } else if (rr < 0 || rr >= b->rows || cc < 0 || cc >= b->cols) {
+            continue;
+        }
+        int64_t i = ml__board_cell_of_flat(b, (uint64_t)(rr * b->cols + cc));
+        if (i >= 0)
+            fn(arg, (uint64_t)i, 1);
+    }
+}
+
+void ml__board_destroy(ml_board *b)
+{
+    if (!b)
+        return;
+    b->magic = 0;
+    for (uint32_t i = 0; b->pal && i < b->n_pal; i++) {
+        free(b->pal[i].dr);
+        free(b->pal[i].dc);
+    }
+    free(b->pal);
+    free(b->tile_pal);
+    free(b->locked);
+    free(b->holes);
+    free(b->cell_flat);
+    free(b->tap_flat);
+    free(b->indptr);
+    free(b->cells);
+    free(b->dense);
+    free(b);
+}
+
+/* ------------------------------------------------------------------ graph boards */
+static int check_states(ml_ctx *ctx, int states)
+{
+    if (states < ML_MIN_STATES || states > ML_MAX_STATES)
+        return ml__fail(ctx, ML_M_INT_RANGE, "states", (long long)ML_MIN_STATES,
+                        (long long)ML_MAX_STATES, (long long)states);
+    return ML_OK;
+}
+
+static ml_board *graph_new(int n, uint64_t m, uint64_t r)
+{
+    ml_board *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    atomic_init(&b->refs, 1);
+    b->kind = ML_BOARD_GRAPH;
+    b->n = n;
+    b->rows = (int64_t)m;
+    b->cols = 1;
+    b->n_cells = m;
+    b->n_taps = r;
+    b->magic = ML_BOARD_MAGIC;
+    return b;
+}
+
+int ml_board_from_effects(ml_ctx *ctx, int states, int64_t n_cells, size_t n_taps,
+                          const int64_t *indptr, const int64_t *cells, ml_board **out)
+{
+    ctx = ml__begin(ctx);
+    const char *fn = "ml_board_from_effects";
+    if (!out)
+        return ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "out");
+    int rc = check_states(ctx, states);
+    if (rc)
+        return rc;
+    if (n_taps > (size_t)ML_MAX_TILES)
+        return ml__fail(ctx, ML_M_TOO_MANY_ITEMS, "effects (one list a tap)", (long long)ML_MAX_TILES);
+    if (!indptr)
+        return ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "indptr");
+    if (indptr[0] != 0)
+        return ml__fail(ctx, ML_M_INT_RANGE, "indptr[0]", 0LL, 0LL, (long long)indptr[0]);
+    for (size_t j = 0; j < n_taps; j++)
+        if (indptr[j + 1] < indptr[j]) {
+            char what[48];
+            snprintf(what, sizeof what, "indptr[%zu]", j + 1);
+            return ml__fail(ctx, ML_M_INT_MIN, what, (long long)indptr[j], (long long)indptr[j + 1]);
+        }
+    uint64_t nnz = (uint64_t)indptr[n_taps];
+    if (nnz && !cells)
+        return ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "cells");
+    /* Python's order: a tap's list with an entry past int32 names its largest (by size)
+     * entry; then the largest index against n_cells; then the first out of range */
+    for (size_t j = 0; j < n_taps; j++) {
+        int64_t big = 0;
+        int over = 0;
+        for (int64_t k = indptr[j]; k < indptr[j + 1]; k++) {
+            int64_t v = cells[k];
+            over |= v > INT32_MAX || v < INT32_MIN;
+            uint64_t av = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+            uint64_t ab = big < 0 ? (uint64_t)0 - (uint64_t)big : (uint64_t)big;
+            if (k == indptr[j] || av > ab)
+                big = v;
+        }
+        if (over)
+            return ml__fail(ctx, ML_M_CELL_INDEX_MAX, (long long)big, (long long)ML_MAX_TILES);
+    }
+    int64_t hi = 0;
+    for (uint64_t k = 0; k < nnz; k++)
+        if (cells[k] + 1 > hi)
+            hi = cells[k] + 1;
+    int64_t m = n_cells;
+    if (n_cells < 0) {
+        if (hi > ML_MAX_TILES)
+            return ml__fail(ctx, ML_M_CELL_INDEX_TOO_LARGE, (long long)(hi - 1), (long long)ML_MAX_TILES);
+        m = hi;
+    } else if (n_cells > ML_MAX_TILES) {
+        return ml__fail(ctx, ML_M_INT_RANGE, "n_cells", 0LL, (long long)ML_MAX_TILES, (long long)n_cells);
+    }
+    for (uint64_t k = 0; k < nnz; k++)
+        if (cells[k] < 0 || cells[k] >= m)
+            return ml__fail(ctx, ML_M_CELL_INDEX_RANGE, (long long)cells[k], (long long)(m - 1));
+    ml_board *b = graph_new(states, (uint64_t)m, n_taps);
+    if (b) {
+        b->indptr = malloc((n_taps + 1) * sizeof *b->indptr);
+        b->cells = malloc((nnz ? nnz : 1) * sizeof *b->cells);
+    }
+    if (!b || !b->indptr || !b->cells) {
+        ml__board_destroy(b);
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    }
+    memcpy(b->indptr, indptr, (n_taps + 1) * sizeof *indptr);
+    if (nnz)
+        memcpy(b->cells, cells, nnz * sizeof *cells);
+    *out = b;
+    return ML_OK;
+}
+
+int ml_board_from_matrix(ml_ctx *ctx, int states, size_t n_cells, size_t n_taps,
+                         const uint8_t *a, size_t lda, ml_board **out)
+{
+    ctx = ml__begin(ctx);
+    const char *fn = "ml_board_from_matrix";
+    if (!out)
+        return ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "out");
+    int rc = check_states(ctx, states);
+    if (rc)
+        return rc;
+    if (n_cells > (size_t)ML_MAX_TILES || n_taps > (size_t)ML_MAX_TILES
+        || (uint64_t)n_cells * n_taps > ML_MAX_DENSE)
+        return ml__fail(ctx, ML_M_MATRIX_TOO_LARGE, (unsigned long long)n_cells,
+                        (unsigned long long)n_taps, (unsigned long long)ML_MAX_DENSE);
+    size_t size = n_cells * n_taps;
+    if (size && !a)
+        return ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "a");
+    if (n_cells > 1 && lda < n_taps)
+        return ml__fail(ctx, ML_M_INT_MIN, "lda", (long long)n_taps, (long long)lda);
+    ml_board *b = graph_new(states, n_cells, n_taps);
+    if (b)
+        b->dense = malloc(size ? size : 1);
+    if (!b || !b->dense) {
+        ml__board_destroy(b);
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    }
+    for (size_t i = 0; i < n_cells; i++)
+        for (size_t j = 0; j < n_taps; j++)
+            b->dense[i * n_taps + j] = (uint8_t)(a[i * lda + j] % states);
+    *out = b;
+    return ML_OK;
+}
+
+/* ------------------------------------------------------------------ references */
+ml_board *ml_board_retain(ml_board *b)
+{
+    if (ml__board_live(b))
+        atomic_fetch_add(&b->refs, 1);
+    return b;
+}
+
+void ml_board_free(ml_board *b)
+{
+    if (ml__board_live(b) && atomic_fetch_sub(&b->refs, 1) == 1)
+        ml__board_destroy(b);
+}
+
+/* ------------------------------------------------------------------ properties */
+int ml_board_kind(const ml_board *b) { return ml__board_live(b) ? b->kind : 0; }
+int ml_board_states(const ml_board *b) { return ml__board_live(b) ? b->n : 0; }
+int64_t ml_board_rows(const ml_board *b) { return ml__board_live(b) ? b->rows : 0; }
+int64_t ml_board_cols(const ml_board *b) { return ml__board_live(b) ? b->cols : 0; }
+uint64_t ml_board_n_cells(const ml_board *b) { return ml__board_live(b) ? b->n_cells : 0; }
+uint64_t ml_board_n_taps(const ml_board *b) { return ml__board_live(b) ? b->n_taps : 0; }
+uint64_t ml_board_size(const ml_board *b) { return ml__board_live(b) ? ml__board_tiles(b) : 0; }
+
+uint64_t ml_board_taps_size(const ml_board *b)
+{
+    if (!ml__board_live(b))
+        return 0;
+    return b->kind == ML_BOARD_GRID ? ml__board_tiles(b) : b->n_taps;
+}
+
+int ml_board_wrap(const ml_board *b) { return ml__board_live(b) ? b->wrap : 0; }
+int ml_board_is_mixed(const ml_board *b) { return ml__board_live(b) ? b->mixed : 0; }
+int ml_board_is_giant(const ml_board *b) { return ml__board_live(b) ? b->giant : 0; }
+int ml_board_any_locked(const ml_board *b) { return ml__board_live(b) && b->locked; }
+int ml_board_any_holes(const ml_board *b) { return ml__board_live(b) && b->holes; }
+
+/* ------------------------------------------------------------------ equality and hash */
+static int pattern_eq(const ml__pattern *p, const ml__pattern *q)
+{
+    return p->count == q->count
+           && (p->count == 0 || (memcmp(p->dr, q->dr, p->count * sizeof *p->dr) == 0
+                                 && memcmp(p->dc, q->dc, p->count * sizeof *p->dc) == 0));
+}
+
+static int mask_eq(const uint8_t *a, const uint8_t *b, uint64_t t)
+{
+    if (!a || !b)
+        return a == b;
+    return memcmp(a, b, t) == 0;
+}
+
+/* One column of a graph board's A mod n, canonical: ascending cells with nonzero counts
+ * (cells: scratch of the column's length, at least n_cells for dense boards). */
+typedef struct {
+    int64_t *cell;
+    uint8_t *val;
+    uint64_t k;
+} column;
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void canon_column(const ml_board *b, uint64_t j, column *col)
+{
+    col->k = 0;
+    if (b->dense) {
+        for (uint64_t i = 0; i < b->n_cells; i++)
+            if (b->dense[i * b->n_taps + j]) {
+                col->cell[col->k] = (int64_t)i;
+                col->val[col->k++] = b->dense[i * b->n_taps + j];
+            }
+        return;
+    }
+    int64_t lo = b->indptr[j], len = b->indptr[j + 1] - lo;
+    int64_t *tmp = col->cell;         /* sorted in place, then compacted */
+    memcpy(tmp, b->cells + lo, (size_t)len * sizeof *tmp);
+    qsort(tmp, (size_t)len, sizeof *tmp, cmp_i64);
+    for (int64_t s = 0; s < len;) {
+        int64_t e = s;
+        while (e < len && tmp[e] == tmp[s])
+            e++;
+        unsigned v = (unsigned)((e - s) % b->n);
+        if (v) {
+            tmp[col->k] = tmp[s];
+            col->val[col->k++] = (uint8_t)v;
+        }
+        s = e;
+    }
+}
+
+static uint64_t max_column(const ml_board *b)
+{
+    if (b->dense)
+        return b->n_cells;
+    uint64_t m = 0;
+    for (uint64_t j = 0; j < b->n_taps; j++)
+        if ((uint64_t)(b->indptr[j + 1] - b->indptr[j]) > m)
+            m = (uint64_t)(b->indptr[j + 1] - b->indptr[j]);
+    return m;
+}
+
+static int column_alloc(column *c, uint64_t len)
+{
+    c->cell = malloc((len ? len : 1) * sizeof *c->cell);
+    c->val = malloc(len ? len : 1);
+    return c->cell && c->val;
+}
+
+static void column_free(column *c)
+{
+    free(c->cell);
+    free(c->val);
+}
+
+static int graph_eq(const ml_board *a, const ml_board *b)
+{
+    column ca = {0}, cb = {0};
+    int eq = column_alloc(&ca, max_column(a)) && column_alloc(&cb, max_column(b));
+    for (uint64_t j = 0; eq && j < a->n_taps; j++) {
+        canon_column(a, j, &ca);
+        canon_column(b, j, &cb);
+        eq = ca.k == cb.k && memcmp(ca.cell, cb.cell, ca.k * sizeof *ca.cell) == 0
+             && memcmp(ca.val, cb.val, ca.k) == 0;
+    }
+    column_free(&ca);
+    column_free(&cb);
+    return eq;
+}
+
+int ml_board_equal(const ml_board *a, const ml_board *b)
+{
+    if (!ml__board_live(a) || !ml__board_live(b))
+        return 0;
+    if (a == b)
+        return 1;
+    if (a->kind != b->kind || a->n != b->n || a->rows != b->rows || a->cols != b->cols
+        || a->n_taps != b->n_taps)
+        return 0;
+    if (a->kind == ML_BOARD_GRAPH)
+        return graph_eq(a, b);
+    uint64_t t = ml__board_tiles(a);
+    if (a->wrap != b->wrap || a->mixed != b->mixed || !mask_eq(a->locked, b->locked, t)
+        || !mask_eq(a->holes, b->holes, t))
+        return 0;
+    if (!a->mixed)
+        return pattern_eq(&a->pal[0], &b->pal[0]);
+    for (uint64_t f = 0; f < t; f++)
+        if (!pattern_eq(ml__board_tile(a, f), ml__board_tile(b, f)))
+            return 0;
+    return 1;
+}
+
+/* FNV-1a, 64 bits */
+static uint64_t mix(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t mix_u64(uint64_t h, uint64_t v) { return mix(h, &v, sizeof v); }
+
+static uint64_t mix_pattern(uint64_t h, const ml__pattern *p)
+{
+    h = mix_u64(h, p->count);
+    if (p->count) {
+        h = mix(h, p->dr, p->count * sizeof *p->dr);
+        h = mix(h, p->dc, p->count * sizeof *p->dc);
+    }
+    return h;
+}
+
+uint64_t ml_board_hash(const ml_board *b)
+{
+    if (!ml__board_live(b))
+        return 0;
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = mix_u64(h, (uint64_t)b->kind);
+    h = mix_u64(h, (uint64_t)b->n);
+    h = mix_u64(h, (uint64_t)b->rows);
+    h = mix_u64(h, (uint64_t)b->cols);
+    h = mix_u64(h, b->n_taps);
+    if (b->kind == ML_BOARD_GRAPH) {
+        column c = {0};
+        if (column_alloc(&c, max_column(b)))
+            for (uint64_t j = 0; j < b->n_taps; j++) {
+                canon_column(b, j, &c);
+                h = mix_u64(h, c.k);
+                h = mix(h, c.cell, c.k * sizeof *c.cell);
+                h = mix(h, c.val, c.k);
+            }
+        column_free(&c);
+        return h;
+    }
+    uint64_t t = ml__board_tiles(b);
+    h = mix_u64(h, (uint64_t)b->wrap * 2 + (uint64_t)b->mixed);
+    if (!b->mixed)
+        h = mix_pattern(h, &b->pal[0]);
+    else
+        for (uint64_t f = 0; f < t; f++)
+            h = mix_pattern(h, ml__board_tile(b, f));
+    h = mix_u64(h, b->locked ? 1 : 0);
+    if (b->locked)
+        h = mix(h, b->locked, t);
+    h = mix_u64(h, b->holes ? 1 : 0);
+    if (b->holes)
+        h = mix(h, b->holes, t);
+    return h;
+}

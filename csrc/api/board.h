@@ -1,0 +1,86 @@
+/* board.h: what a board holds, for the modules of csrc/api (modlights.h: boards).
+ *
+ * A board is immutable once built and reference counted (ml_board_retain / _free): every
+ * field below is written by its constructor and only read afterwards, so any number of
+ * threads read a board at once without a lock. What it costs:
+ *  - a uniform grid without locks or holes: O(1) (shape and pattern; giant boards, past
+ *    ML_MAX_TILES tiles, are allowed only in this form);
+ *  - locks or holes: their masks (a byte a tile) and the flat positions of the cells and
+ *    taps (4 bytes each), made by ml_grid_build;
+ *  - mixed grids: a palette index a tile (4 bytes);
+ *  - graph boards: their tap matrix, as CSC (ml_board_from_effects: indptr and the cells
+ *    as given) or dense (ml_board_from_matrix: one byte an entry, reduced mod n).
+ *
+ * Internal helpers (ml__board_*) are what the other modules of csrc/api build on. */
+#ifndef ML_API_BOARD_H
+#define ML_API_BOARD_H
+
+#include "include/modlights.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ML_BOARD_MAGIC 0x6d6c6264u   /* "mlbd": a live board */
+#define ML_GRID_MAGIC 0x6d6c6764u    /* "mlgd": a live grid builder */
+
+/* One pattern: its offsets as given (repeats and order kept). */
+typedef struct ml__pattern {
+    size_t count;
+    int32_t *dr, *dc;       /* count each (NULL when count is 0) */
+} ml__pattern;
+
+struct ml_board {
+    uint32_t magic;
+    _Atomic long refs;
+    int kind;               /* ML_BOARD_GRID or ML_BOARD_GRAPH */
+    int n;                  /* states */
+    int64_t rows, cols;     /* graph boards: n_cells, 1 */
+    int wrap, giant, mixed;
+    uint64_t n_cells, n_taps;
+    /* grids: the palette (one entry for a uniform grid) and, when mixed, the entry of
+     * every tile (rows * cols, row-major) */
+    uint32_t n_pal;
+    ml__pattern *pal;
+    uint32_t *tile_pal;
+    /* grids with locks / holes: masks (rows * cols bytes, 0 or 1) or NULL when none */
+    uint8_t *locked, *holes;
+    /* grids with locks or holes: the flat positions of the cells (n_cells) and of the
+     * taps (n_taps), ascending; NULL when every tile is one (identity) */
+    uint32_t *cell_flat, *tap_flat;
+    /* graph boards: CSC (indptr: n_taps + 1, cells: indptr[n_taps]) or dense (n_cells x
+     * n_taps, entries mod n); exactly one of them */
+    int64_t *indptr, *cells;
+    uint8_t *dense;
+};
+
+/* b is a live board (checked by its magic). */
+int ml__board_live(const ml_board *b);
+/* The pattern of the grid tile at flat position f. */
+const ml__pattern *ml__board_tile(const ml_board *b, uint64_t f);
+/* Tiles of a grid (rows * cols), cells of a graph board: the bytes of a state. */
+uint64_t ml__board_tiles(const ml_board *b);
+/* ML_ETOOLARGE with ML_M_GIANT_PER_TILE for a giant board: `what` would need
+ * bytes_per_tile bytes a tile (Python's Board._per_tile); ML_OK otherwise. */
+int ml__board_per_tile(ml_ctx *ctx, const ml_board *b, const char *what, int bytes_per_tile);
+/* The cells tap j advances, with repeats, in the order of its pattern's offsets (grids)
+ * or as given (graph boards; dense ones: ascending, cell i listed A[i, j] times): calls
+ * fn(arg, cell, times) for each run (times = 1 except on dense boards). j < n_taps. */
+void ml__board_each_effect(const ml_board *b, uint64_t j,
+                           void (*fn)(void *arg, uint64_t cell, unsigned times), void *arg);
+/* The flat grid position of cell i / tap j (identity without locks or holes). */
+uint64_t ml__board_cell_flat(const ml_board *b, uint64_t i);
+uint64_t ml__board_tap_flat(const ml_board *b, uint64_t j);
+/* The cell index of flat grid position f, or -1 for a hole; the tap index, or -1 for a
+ * hole or a locked tile. */
+int64_t ml__board_cell_of_flat(const ml_board *b, uint64_t f);
+int64_t ml__board_tap_of_flat(const ml_board *b, uint64_t f);
+/* Free a board whatever its references (its constructors' failure paths). */
+void ml__board_destroy(ml_board *b);
+
+/* Python's repr() of a string (single quotes unless it has one and no double quote;
+ * backslash escapes for quotes, \\, \n, \r, \t and other control bytes), cut to at most
+ * cap - 1 bytes. Returns buf. */
+char *ml__repr_str(const char *s, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,416 @@
+"""Bindings to the public C API's boards (csrc/include/modlights.h: big counts, patterns,
+boards; csrc/api/board.c, grid.c, board_play.c, pattern.c, factored.c): CBoard, a handle
+of an ml_board, and the pattern and count helpers. Errors are the C library's statuses
+and messages (the thread's default context), raised as the header says: ValueError for
+bad input, MemoryError, KeyboardInterrupt, RuntimeError for the rest. The Python Board
+does not use it yet (issue 33 P12 switches it over); tests/native/test_capi_board.py
+compares it with modlights.Board."""
+
+from libc.stdlib cimport free, malloc
+
+
+def _ml_raise(int rc):
+    """The exception of a failed C API call (its message from the thread's context)."""
+    msg = ml_errmsg(NULL).decode("utf-8", "replace")
+    if rc == ML_EINTERRUPTED:
+        raise KeyboardInterrupt(msg)
+    if rc == ML_ENOMEM:
+        raise MemoryError(msg)
+    if 0 < rc < ML_EINTERRUPTED:
+        raise ValueError(msg)
+    raise RuntimeError(msg)
+
+
+def capi_errmsg_name():
+    """The message id's name (ML_M_...) of the thread's last C API failure."""
+    return ml_msg_name(ml_errmsg_id(NULL)).decode()
+
+
+cdef int _fact(primes, exps, ml_factored *f) except -1:
+    if len(primes) != len(exps) or len(primes) > 4:
+        raise ValueError("primes and exps: one exponent a prime, at most 4")
+    f.count = len(primes)
+    for i in range(len(primes)):
+        f.prime[i] = primes[i]
+        f.exp[i] = exps[i]
+    return 0
+
+
+def capi_factored(primes, exps):
+    """(u64 value or None past 64 bits, log2, decimal text) of prod p ** e."""
+    cdef ml_factored f
+    _fact(primes, exps, &f)
+    cdef uint64_t v = 0
+    cdef size_t length = 0
+    rc = ml_factored_u64(NULL, &f, &v)
+    if rc != ML_OK and rc != 2:
+        _ml_raise(rc)
+    value = int(v) if rc == ML_OK else None
+    log2 = ml_factored_log2(&f)
+    rc2 = ml_factored_decimal(NULL, &f, NULL, 0, &length)
+    if rc2 != ML_OK:
+        _ml_raise(rc2)
+    cdef char *buf = <char *>malloc(length + 1)
+    if buf == NULL:
+        raise MemoryError("capi_factored")
+    try:
+        rc2 = ml_factored_decimal(NULL, &f, buf, length + 1, &length)
+        if rc2 != ML_OK:
+            _ml_raise(rc2)
+        text = buf[:length].decode()
+    finally:
+        free(buf)
+    return value, log2, text
+
+
+def capi_pattern_lookup(name):
+    """The id of a pattern name (ValueError with Python's message otherwise)."""
+    cdef int pid = -1
+    b = name.encode()
+    rc = ml_pattern_lookup(NULL, b, &pid)
+    if rc != ML_OK:
+        _ml_raise(rc)
+    return pid
+
+
+def capi_pattern(pid):
+    """(name, offsets) of a pattern id (None, ()) for others."""
+    cdef int32_t dr[16]
+    cdef int32_t dc[16]
+    cdef const char *name = ml_pattern_name(pid)
+    k = ml_pattern_offsets(pid, dr, dc, 16)
+    return (None if name == NULL else name.decode()), tuple((dr[i], dc[i]) for i in range(k))
+
+
+cdef int _grid_offsets(ml_grid *g, pattern, int palette, uint32_t *index) except -1:
+    """Set (palette = 0) or add to the palette a name or a list of (dr, dc)."""
+    cdef int pid = 0
+    cdef int rc
+    if isinstance(pattern, str):
+        if not palette:
+            rc = ml_grid_set_pattern_name(NULL, g, pattern.encode())
+        else:
+            rc = ml_pattern_lookup(NULL, pattern.encode(), &pid)
+            if rc == ML_OK:
+                rc = ml_grid_palette_add(NULL, g, pid, index)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return 0
+    offs = np.asarray(list(pattern), dtype=np.int64).reshape(-1, 2)
+    dr = np.ascontiguousarray(offs[:, 0])
+    dc = np.ascontiguousarray(offs[:, 1])
+    cdef int64_t[::1] drv = dr
+    cdef int64_t[::1] dcv = dc
+    cdef size_t k = dr.shape[0]
+    cdef const int64_t *pr = &drv[0] if k else NULL
+    cdef const int64_t *pc = &dcv[0] if k else NULL
+    if not palette:
+        rc = ml_grid_set_offsets(NULL, g, k, pr, pc)
+    else:
+        rc = ml_grid_palette_add_offsets(NULL, g, k, pr, pc, index)
+    if rc != ML_OK:
+        _ml_raise(rc)
+    return 0
+
+
+cdef int _grid_mask(ml_grid *g, spec, int holes, int64_t rows, int64_t cols) except -1:
+    """Locked tiles or holes: a boolean (rows, cols) mask or a list of (r, c)."""
+    cdef int rc = ML_OK
+    cdef const uint8_t[::1] mv
+    if spec is None:
+        return 0
+    a = np.asarray(spec)
+    if a.dtype == bool:
+        m = np.ascontiguousarray(a.reshape(-1), dtype=np.uint8)
+        if m.shape[0] != rows * cols:
+            raise ValueError("mask shape")
+        mv = m
+        rc = ml_grid_set_holes(NULL, g, &mv[0]) if holes else ml_grid_set_locked(NULL, g, &mv[0])
+    else:
+        for r, c in spec:
+            rc = ml_grid_hole(NULL, g, r, c) if holes else ml_grid_lock(NULL, g, r, c)
+            if rc != ML_OK:
+                break
+    if rc != ML_OK:
+        _ml_raise(rc)
+    return 0
+
+
+cdef class CBoard:
+    """An ml_board handle (modlights.h: boards). Immutable; freed with the object."""
+
+    cdef ml_board *b
+
+    def __dealloc__(self):
+        ml_board_free(self.b)
+        self.b = NULL
+
+    @staticmethod
+    cdef CBoard _wrap(ml_board *b):
+        cdef CBoard o = CBoard.__new__(CBoard)
+        o.b = b
+        return o
+
+    @staticmethod
+    def grid(rows, cols, states=2, pattern="cross", *, palette=None, index=None, locked=None,
+             holes=None, wrap=False):
+        """ml_grid_new ... ml_grid_build: pattern a name or (dr, dc) pairs; a mixed board
+        gives palette (a list of such) and index ((rows, cols) palette entries)."""
+        cdef ml_grid *g = NULL
+        cdef ml_board *b = NULL
+        cdef uint32_t at = 0
+        cdef const uint32_t[::1] iv
+        rc = ml_grid_new(NULL, rows, cols, states, &g)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        try:
+            if palette is not None:
+                for p in palette:
+                    _grid_offsets(g, p, 1, &at)
+                ix = np.ascontiguousarray(np.asarray(index, dtype=np.uint32).reshape(-1))
+                if ix.shape[0] != rows * cols:
+                    raise ValueError("index shape")
+                iv = ix
+                rc = ml_grid_set_mixed(NULL, g, &iv[0])
+                if rc != ML_OK:
+                    _ml_raise(rc)
+            else:
+                _grid_offsets(g, pattern, 0, NULL)
+            rc = ml_grid_set_wrap(NULL, g, 1 if wrap else 0)
+            if rc != ML_OK:
+                _ml_raise(rc)
+            _grid_mask(g, locked, 0, rows, cols)
+            _grid_mask(g, holes, 1, rows, cols)
+            with nogil:
+                rc = ml_grid_build(NULL, g, &b)
+            if rc != ML_OK:
+                _ml_raise(rc)
+        finally:
+            ml_grid_free(g)
+        return CBoard._wrap(b)
+
+    @staticmethod
+    def from_effects(effects, states, n_cells=None):
+        """ml_board_from_effects of lists of cell indices."""
+        cdef ml_board *b = NULL
+        lengths = [len(e) for e in effects]
+        indptr = np.zeros(len(lengths) + 1, dtype=np.int64)
+        if lengths:
+            indptr[1:] = np.cumsum(lengths)
+        flat = [int(c) for e in effects for c in e]
+        cells = np.asarray(flat if flat else [0], dtype=np.int64)
+        cdef const int64_t[::1] ip = indptr
+        cdef const int64_t[::1] cv = cells
+        rc = ml_board_from_effects(NULL, states, -1 if n_cells is None else n_cells,
+                                   len(lengths), &ip[0], &cv[0], &b)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return CBoard._wrap(b)
+
+    @staticmethod
+    def from_matrix(a, states):
+        """ml_board_from_matrix of a 2-D array of bytes."""
+        cdef ml_board *b = NULL
+        A = np.ascontiguousarray(np.asarray(a, dtype=np.uint8))
+        if A.ndim != 2:
+            raise ValueError("a must be 2-D")
+        cdef const uint8_t[:, ::1] Av = A if A.size else np.zeros((1, 1), np.uint8)
+        rc = ml_board_from_matrix(NULL, states, A.shape[0], A.shape[1], &Av[0, 0],
+                                  A.shape[1], &b)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return CBoard._wrap(b)
+
+    # -------------------------------------------------------------- properties
+    @property
+    def kind(self):
+        return "grid" if ml_board_kind(self.b) == ML_BOARD_GRID else "graph"
+
+    @property
+    def states(self):
+        return ml_board_states(self.b)
+
+    @property
+    def shape(self):
+        if ml_board_kind(self.b) == ML_BOARD_GRID:
+            return (ml_board_rows(self.b), ml_board_cols(self.b))
+        return (ml_board_rows(self.b),)
+
+    @property
+    def n_cells(self):
+        return ml_board_n_cells(self.b)
+
+    @property
+    def n_taps(self):
+        return ml_board_n_taps(self.b)
+
+    @property
+    def size(self):
+        return ml_board_size(self.b)
+
+    @property
+    def taps_size(self):
+        return ml_board_taps_size(self.b)
+
+    @property
+    def wrap(self):
+        return bool(ml_board_wrap(self.b))
+
+    @property
+    def is_mixed(self):
+        return bool(ml_board_is_mixed(self.b))
+
+    @property
+    def is_giant(self):
+        return bool(ml_board_is_giant(self.b))
+
+    @property
+    def any_locked(self):
+        return bool(ml_board_any_locked(self.b))
+
+    @property
+    def any_holes(self):
+        return bool(ml_board_any_holes(self.b))
+
+    def __eq__(self, other):
+        return isinstance(other, CBoard) and bool(ml_board_equal(self.b, (<CBoard>other).b))
+
+    def __hash__(self):
+        return <Py_ssize_t>(ml_board_hash(self.b) >> 2)
+
+    # -------------------------------------------------------------- geometry
+    def pattern(self):
+        """The offsets of a uniform grid (ml_board_pattern)."""
+        cdef size_t k = 0
+        cdef int32_t dr[4096]
+        cdef int32_t dc[4096]
+        rc = ml_board_pattern(NULL, self.b, &k, dr, dc, 4096)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return tuple((dr[i], dc[i]) for i in range(k))
+
+    def tile_pattern(self, r, c):
+        cdef size_t k = 0
+        cdef int32_t dr[4096]
+        cdef int32_t dc[4096]
+        rc = ml_board_tile_pattern(NULL, self.b, r, c, &k, dr, dc, 4096)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return tuple((dr[i], dc[i]) for i in range(k))
+
+    def _mask(self, int holes):
+        size = ml_board_size(self.b) if not ml_board_is_giant(self.b) else 0
+        out = np.zeros(max(size, 1), dtype=np.uint8)
+        cdef uint8_t[::1] ov = out
+        rc = ml_board_holes_mask(NULL, self.b, &ov[0]) if holes else \
+            ml_board_locked_mask(NULL, self.b, &ov[0])
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return out[:size].reshape(self.shape).astype(bool)
+
+    def locked_mask(self):
+        return self._mask(0)
+
+    def holes_mask(self):
+        return self._mask(1)
+
+    def tap_index(self, r, c=0):
+        cdef uint64_t j = 0
+        rc = ml_board_tap_index(NULL, self.b, r, c, &j)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return j
+
+    def cell_index(self, r, c=0):
+        cdef uint64_t i = 0
+        rc = ml_board_cell_index(NULL, self.b, r, c, &i)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return i
+
+    def tap_position(self, j):
+        cdef int64_t r = 0, c = 0
+        rc = ml_board_tap_position(NULL, self.b, j, &r, &c)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return (r, c)
+
+    def cell_position(self, i):
+        cdef int64_t r = 0, c = 0
+        rc = ml_board_cell_position(NULL, self.b, i, &r, &c)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return (r, c)
+
+    def matrix(self):
+        """A (n_cells, n_taps) uint8 (ml_board_matrix)."""
+        cdef uint64_t m = ml_board_n_cells(self.b), r = ml_board_n_taps(self.b)
+        if m * r > (1 << 32) or m > (1 << 32) or r > (1 << 32):
+            out = np.zeros((1, 1), dtype=np.uint8)
+        else:
+            out = np.zeros((int(m), int(r)) if m * r else (1, 1), dtype=np.uint8)
+        cdef uint8_t[:, ::1] ov = out
+        with nogil:
+            rc = ml_board_matrix(NULL, self.b, &ov[0, 0], r)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return out[:m, :r] if m * r else np.zeros((m, r), dtype=np.uint8)
+
+    def effect(self, j):
+        cdef size_t k = 0
+        rc = ml_board_effect(NULL, self.b, j, &k, NULL, 0)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        cells = np.zeros(max(k, 1), dtype=np.int64)
+        cdef int64_t[::1] cv = cells
+        rc = ml_board_effect(NULL, self.b, j, &k, &cv[0], k)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return [int(c) for c in cells[:k]]
+
+    # -------------------------------------------------------------- playing
+    def _bytes(self, a, size, what):
+        a = np.ascontiguousarray(np.asarray(a, dtype=np.uint8).reshape(-1))
+        if a.shape[0] != size:
+            raise ValueError(f"{what} has {a.shape[0]} entries, the board needs {size}")
+        return a if size else np.zeros(1, np.uint8)
+
+    def apply(self, state, taps):
+        """state + A taps (mod n), board-shaped uint8 (ml_board_apply)."""
+        giant = ml_board_is_giant(self.b)
+        size = ml_board_size(self.b) if not giant else 0
+        s = self._bytes(state, size, "state")
+        x = self._bytes(taps, ml_board_taps_size(self.b) if not giant else 0, "taps")
+        out = np.zeros(max(size, 1), dtype=np.uint8)
+        cdef const uint8_t[::1] sv = s
+        cdef const uint8_t[::1] xv = x
+        cdef uint8_t[::1] ov = out
+        with nogil:
+            rc = ml_board_apply(NULL, self.b, &sv[0], &xv[0], &ov[0])
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return out[:size].reshape(self.shape)
+
+    def press(self, state, r, c=0, times=1):
+        size = ml_board_size(self.b) if not ml_board_is_giant(self.b) else 0
+        s = self._bytes(state, size, "state")
+        out = np.zeros(max(size, 1), dtype=np.uint8)
+        cdef const uint8_t[::1] sv = s
+        cdef uint8_t[::1] ov = out
+        rc = ml_board_press(NULL, self.b, &sv[0], r, c, times, &ov[0])
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return out[:size].reshape(self.shape)
+
+    def random_state(self, seed, solvable=True):
+        """A random state from SplitMix64(seed) (ml_board_random_state)."""
+        size = ml_board_size(self.b) if not ml_board_is_giant(self.b) else 0
+        out = np.zeros(max(size, 1), dtype=np.uint8)
+        cdef uint8_t[::1] ov = out
+        cdef uint64_t c_seed = seed & ((1 << 64) - 1)
+        cdef int c_solvable = 1 if solvable else 0
+        with nogil:
+            rc = ml_board_random_state(NULL, self.b, c_seed, c_solvable, &ov[0])
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return out[:size].reshape(self.shape)
