@@ -36,7 +36,9 @@ def render() -> str:
     hidden = ranges(lambda ch: not ch.isprintable())
     spaces = [c for c in range(0x80, 0x110000) if chr(c).isspace()]
     zeros = [
-        c for c in range(0x110000) if unicodedata.category(chr(c)) == "Nd" and unicodedata.digit(chr(c)) == 0
+        c
+        for c in range(0x110000)
+        if unicodedata.category(chr(c)) == "Nd" and unicodedata.digit(chr(c)) == 0
     ]
     for z in zeros:  # each Nd block is ten consecutive code points, 0..9
         assert all(unicodedata.digit(chr(z + i), None) == i for i in range(10)), hex(z)
@@ -57,11 +59,20 @@ def render() -> str:
             row = []
     if row:
         lines.append("    " + ", ".join(row) + ",")
-    lines += ["};", "", "/* Code points >= 0x80 that str.isspace() accepts (str.strip() removes them). */"]
+    lines += [
+        "};",
+        "",
+        "/* Code points >= 0x80 that str.isspace() accepts (str.strip() removes them). */",
+    ]
     lines.append("static const uint32_t ml_pytext_spaces[] = {")
     for i in range(0, len(spaces), 8):
         lines.append("    " + ", ".join(f"0x{c:x}" for c in spaces[i : i + 8]) + ",")
-    lines += ["};", "", "/* The zeros of the decimal digits (category Nd: re's \\d), sorted; each is", " * followed by 1..9. */"]
+    lines += [
+        "};",
+        "",
+        "/* The zeros of the decimal digits (category Nd: re's \\d), sorted; each is",
+        " * followed by 1..9. */",
+    ]
     lines.append("static const uint32_t ml_pytext_zeros[] = {")
     for i in range(0, len(zeros), 8):
         lines.append("    " + ", ".join(f"0x{c:x}" for c in zeros[i : i + 8]) + ",")
@@ -73,7 +84,9 @@ def main() -> int:
     text = render()
     if "--check" in sys.argv[1:]:
         if OUT.read_text() != text:
-            print(f"{OUT} is not what Python {sys.version.split()[0]} (Unicode {unicodedata.unidata_version}) writes")
+            print(
+                f"{OUT} is not what Python {sys.version.split()[0]} (Unicode {unicodedata.unidata_version}) writes"
+            )
             return 1
         return 0
     OUT.write_text(text)

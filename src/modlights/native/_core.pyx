@@ -46,3 +46,5 @@ include "_rowchase.pxi"
 include "_poly.pxi"
 include "_band.pxi"
 include "_packed.pxi"
+# the puzzle layer of the public C API (modlights.h): PRNG, seeds, bands, stars, dates
+include "_play.pxi"
