@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "include/modlights.h"
 
 /* ------------------------------------------------------------------ sha256.c */
 /* SHA-256 (FIPS 180-4) of len bytes (data may be NULL when len is 0). O(len). */
@@ -41,6 +42,50 @@ size_t ml__b64url_decoded_len(size_t n);
  * Returns ML__B64_OK (and *out_len), or a failure (bad: the first bad character's
  * index, may be NULL). Nothing is written past out's size on any input. */
 int ml__b64url_decode(const char *in, size_t n, uint8_t *out, size_t *out_len, size_t *bad);
+
+/* ------------------------------------------------------------------ codes.c */
+/* Puzzle codes, version 1 (play/puzzles.py's module docstring has the format), over a
+ * plain description of a grid puzzle: what ml_code_encode and ml_puzzle_from_code read
+ * from and make into boards once boards are C (they then only convert). */
+#define ML__CODE_VERSION 1
+#define ML__CODE_MAX_SIDE 255
+#define ML__CODE_MAX_CHARS 120000
+#define ML__CODE_NAMED 6 /* named patterns' ids 0..5, fixed forever (append only) */
+
+typedef struct ml__code_pattern {
+    size_t count;  /* offsets */
+    int64_t *offs; /* 2 count values: dr, dc of each offset, in order */
+} ml__code_pattern;
+
+typedef struct ml__code {
+    int64_t rows, cols;          /* >= 1 */
+    int states;                  /* >= 2 */
+    int wrap;
+    int mixed;                   /* 0: palette[0] is every tile's pattern; 1: index[] */
+    size_t n_palette;            /* >= 1 */
+    ml__code_pattern *palette;
+    uint32_t *index;             /* mixed: each tile's palette entry (rows * cols) */
+    uint8_t *locked, *holes;     /* rows * cols flags 0/1, row-major, or NULL: none */
+    uint8_t *start;              /* rows * cols values < states (holes' are ignored) */
+} ml__code;
+
+/* The named pattern `id` (0..ML__CODE_NAMED - 1): its offsets as ml.PATTERNS lists
+ * them (*count of them, 2 values each), or NULL for another id. */
+const int8_t *ml__code_named(int id, size_t *count);
+/* The code of c as Python's encode writes it: *text (malloc'd, NUL-terminated, the
+ * caller frees it) and *len. Equal patterns of a mixed palette are one entry (in the
+ * order tiles first use them; unused entries are left out), a pattern equal to a named
+ * one is written as its id. Python's errors and messages otherwise (a side past 255,
+ * every tile a hole, more than 255 offsets or distinct patterns, an offset outside
+ * -128..127, more than 255 states). O(tiles + offsets). */
+int ml__code_encode(ml_ctx *ctx, const ml__code *c, char **text, size_t *len);
+/* The puzzle of code text[0..n) (UTF-8 as a binding hands a str over; surrounding
+ * Python whitespace ignored) into *out, with every check and message of Python's
+ * decode, in its order, the canonical re-encoding included (ML_ECODE). On success *out
+ * owns its arrays (ml__code_free); on failure *out is empty. O(n). */
+int ml__code_decode(ml_ctx *ctx, const char *text, size_t n, ml__code *out);
+/* Frees what ml__code_decode allocated in c and empties it (c may be empty). */
+void ml__code_free(ml__code *c);
 
 /* ------------------------------------------------------------------ pytext.c */
 /* One code point of UTF-8 text, read the way a binding hands a Python str over:
