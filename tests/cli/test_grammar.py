@@ -24,7 +24,8 @@ from modlights.model.patterns import pattern_name
 from modlights.play.prng import seed_from
 
 SRC = pathlib.Path(ml.__file__).resolve().parents[1]
-ROOT = SRC.parent
+# the repository (examples/, docs/): this file's, wherever modlights is installed
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
