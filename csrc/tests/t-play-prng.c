@@ -81,12 +81,69 @@ static void slow_sample_swaps(uint64_t *s, uint64_t n, uint64_t k, uint64_t *out
 
 static uint64_t rnd(uint64_t *s) { return slow_next(s); }
 
+/* ---------------------------------------------------------------- crafted states */
+/* x from y = x ^ (x >> k) (k >= 1). */
+static uint64_t unxorshift(uint64_t y, int k)
+{
+    uint64_t x = y;
+    for (int i = 0; i < 64 / k + 1; i++)
+        x = y ^ (x >> k);
+    return x;
+}
+
+/* The inverse of an odd c modulo 2^64 (Newton's iteration). */
+static uint64_t inverse(uint64_t c)
+{
+    uint64_t x = c;
+    for (int i = 0; i < 6; i++)
+        x *= 2 - c * x;
+    return x;
+}
+
+/* The state whose next output is v (SplitMix64's mix is a bijection). */
+static uint64_t state_before(uint64_t v)
+{
+    uint64_t z = unxorshift(v, 31) * inverse(0x94D049BB133111EBULL);
+    z = unxorshift(z, 27) * inverse(0xBF58476D1CE4E5B9ULL);
+    return unxorshift(z, 30) - 0x9E3779B97F4A7C15ULL;
+}
+
+/* randbelow at the edge of its rejection: the last value kept, 2^64 - (2^64 mod n) - 1,
+ * is used (one draw); the first value refused, 2^64 - (2^64 mod n), and the largest
+ * output are drawn again (exactly Python's limit, not one off). */
+static void rejection_edges(void)
+{
+    const uint64_t ns[] = {3, 5, 7, 10, 1000, (1ULL << 32) + 1, (1ULL << 63) + 1,
+                           3 * (1ULL << 62) + 7, UINT64_MAX, UINT64_MAX - 1};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+        uint64_t n = ns[i], rem = (uint64_t)(((u128)1 << 64) % n), limit = 0 - rem;
+        ml_prng g;
+        uint64_t s;
+        CHECK(rem != 0);
+        ml_prng_seed(&g, state_before(limit - 1));
+        CHECK(ml_prng_next(&g) == limit - 1); /* the crafting itself */
+        ml_prng_seed(&g, state_before(limit - 1));
+        s = g.state;
+        CHECK(ml_prng_below(&g, n) == (limit - 1) % n);
+        CHECK(g.state == s + 0x9E3779B97F4A7C15ULL); /* one draw */
+        for (int k = 0; k < 2; k++) {
+            uint64_t v = k ? UINT64_MAX : limit;
+            ml_prng_seed(&g, state_before(v));
+            s = g.state;
+            uint64_t want = slow_below(&s, n);
+            CHECK(ml_prng_below(&g, n) == want && g.state == s);
+            CHECK(g.state != state_before(v) + 0x9E3779B97F4A7C15ULL); /* drew again */
+        }
+    }
+}
+
 int main(void)
 {
     ml_ctx *ctx = NULL;
     if (ml_ctx_new(&ctx) != ML_OK)
         return 1;
     ml_prng g;
+    rejection_edges();
 
     /* Vigna's splitmix64.c, seed 1234567 */
     ml_prng_seed(&g, 1234567);

@@ -504,3 +504,32 @@ def test_pytext_table_is_what_its_generator_writes():
         text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def _state_before(v: int) -> int:
+    """The SplitMix64 state whose next output is v (the mix is a bijection)."""
+    mask = (1 << 64) - 1
+
+    def unxorshift(y: int, k: int) -> int:
+        x = y
+        for _ in range(64 // k + 1):
+            x = y ^ (x >> k)
+        return x
+
+    z = unxorshift(v, 31) * pow(0x94D049BB133111EB, -1, 1 << 64) & mask
+    z = unxorshift(z, 27) * pow(0xBF58476D1CE4E5B9, -1, 1 << 64) & mask
+    return (unxorshift(z, 30) - 0x9E3779B97F4A7C15) & mask
+
+
+def test_randbelow_at_the_edge_of_its_rejection_is_pythons():
+    """The last output kept (2**64 - 2**64 % n - 1), the first refused and the largest:
+    the same value and the same number of draws as Python's loop."""
+    for n in (3, 7, 1000, 2**32 + 1, 2**63 + 1, 3 * 2**62 + 7, 2**64 - 1):
+        limit = (1 << 64) - (1 << 64) % n
+        for v in (limit - 1, limit, (1 << 64) - 1):
+            a, b = SplitMix64(0), Oracle(0)
+            a._state = b.state = _state_before(v)
+            assert b.next_u64() == v  # the crafting itself
+            b.state = _state_before(v)
+            assert a.randbelow(n) == b.randbelow(n)
+            assert a._state == b.state
