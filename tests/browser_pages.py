@@ -1,12 +1,19 @@
 """What the browser tests share (tests/web/test_browser.py drives ``modlights serve``,
-tests/web/test_site.py the static site): Debian's Chromium under Playwright, and
-helpers that read the game's page."""
+tests/web/test_site*.py the static site of ``modlights site DIR``): Debian's Chromium
+under Playwright, the static site served by http.server, pages that record their
+JavaScript errors, and helpers that read the game's page. tests/web/conftest.py holds
+the ``browser`` fixture."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import functools
+import http.server
 import importlib.util
 import os
+import threading
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -56,6 +63,62 @@ def launch_chromium():
         ],
     )
     return pw, b
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def make_site(tmp_path_factory, files: dict[str, str] | None = None):
+    """A fresh directory holding ``modlights site DIR``'s output plus ``files``
+    ({name: text}, written beside it); returns its path."""
+    from modlights.cli import main
+
+    root = tmp_path_factory.mktemp("site")
+    assert main(["site", str(root)]) == 0
+    for name, text in (files or {}).items():
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+@contextlib.contextmanager
+def served(root) -> Iterator[str]:
+    """``root`` served by http.server (static files only, no API) on a free port of
+    127.0.0.1 while the block runs; yields its base URL."""
+    handler = functools.partial(_Quiet, directory=str(root))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        thread.join(10)
+
+
+def open_page(browser, base_url: str, viewport: dict, **options):
+    """(context, page): a new browser context at ``viewport`` on ``base_url`` with
+    reduced motion (a touch screen below 700 px wide; ``options`` are the context's,
+    over these), Playwright's timeout TIMEOUT_MS;
+    the page records its JavaScript errors in ``page.errors`` and its finished requests
+    as (url, status) in ``page.requests``. Close it with :func:`close_page`."""
+    phone = viewport["width"] < 700
+    options = {"has_touch": phone, "is_mobile": phone, "reduced_motion": "reduce", **options}
+    ctx = browser.new_context(base_url=base_url, viewport=viewport, **options)
+    pg = ctx.new_page()
+    pg.set_default_timeout(TIMEOUT_MS)
+    pg.errors, pg.requests = [], []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    pg.on("requestfinished", lambda r: pg.requests.append((r.url, r.response().status)))
+    return ctx, pg
+
+
+def close_page(ctx, pg) -> None:
+    """Close a page of :func:`open_page`; fails the test if it had JavaScript errors."""
+    ctx.close()
+    assert not pg.errors, f"JavaScript errors on the page: {pg.errors}"
 
 
 def goto(page, route):

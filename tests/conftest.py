@@ -4,11 +4,15 @@ Hypothesis profiles (tests/conftest.py is imported before any test module, so ev
 ``@settings(...)`` in the suite inherits from the profile loaded here for what it leaves
 unset):
 
-- ``deterministic`` (loaded by default; the README's ``python -m pytest`` and .ci/run):
+- ``deterministic`` (loaded by default; the README's ``python -m pytest``):
   ``derandomize=True`` (examples drawn from a seed fixed by each test's source), no
   example database (nothing replayed from an earlier run), ``deadline=None`` and the
   timing health check off (a shared machine's load must not decide a result). Two runs
-  of the same tests draw the same examples.
+  of the same tests draw the same examples. Each hypothesis test draws at most
+  ``DEFAULT_EXAMPLES`` examples (the first ones of its derandomised sequence); a test
+  whose ``@settings`` ask for more is marked ``props`` (both in tests/suite_groups.py).
+- ``full`` (.ci/run's second run, ``HYPOTHESIS_PROFILE=full python -m pytest -m props``):
+  as ``deterministic``, every test drawing the examples its ``@settings`` ask for.
 - ``explore``: random seeds, the example database on, and every hypothesis test's
   ``max_examples`` multiplied by ``MODLIGHTS_EXPLORE_SCALE`` (default 10). Select it with
   ``HYPOTHESIS_PROFILE=explore`` or ``--hypothesis-profile=explore``; ``-m explore``
@@ -37,7 +41,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
+from suite_groups import COLLECTED, cap_examples
+
 DEFAULT_PROFILE = "deterministic"
+FULL_PROFILE = "full"
 EXPLORE_PROFILE = "explore"
 
 settings.register_profile(
@@ -48,6 +55,7 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
+settings.register_profile(FULL_PROFILE, settings.get_profile(DEFAULT_PROFILE))
 settings.register_profile(
     EXPLORE_PROFILE,
     derandomize=False,
@@ -85,27 +93,34 @@ def explore_scale() -> int:
     return scale
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Under the explore profile: every hypothesis test draws ``explore_scale()`` times
-    as many examples, from random seeds (its own ``@settings`` fix ``max_examples`` and
-    would otherwise win over the profile's)."""
-    if active_profile(config) != EXPLORE_PROFILE:
-        return
-    scale = explore_scale()
-    seen = set()
+    """Before ``-m`` deselects anything: every hypothesis test that asks for more than
+    ``DEFAULT_EXAMPLES`` examples is marked ``props`` and, under the default profile,
+    draws ``DEFAULT_EXAMPLES`` (suite_groups.cap_examples; ``full``: what it asks for);
+    under the explore profile every hypothesis test draws ``explore_scale()`` times as
+    many examples as it asks for, from random seeds (its own ``@settings`` fix
+    ``max_examples`` and would otherwise win over the profile's). Records every test's
+    markers in suite_groups.COLLECTED."""
+    profile = active_profile(config)
+    scale = explore_scale() if profile == EXPLORE_PROFILE else 1
+    done: dict[int, bool] = {}  # id(test function) -> marked props
     for item in items:
         fn = getattr(item, "obj", None)
         fn = getattr(fn, "__func__", fn)
-        inner = getattr(fn, "_hypothesis_internal_use_settings", None)
-        if inner is None or id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        fn._hypothesis_internal_use_settings = settings(
-            parent=inner,
-            max_examples=inner.max_examples * scale,
-            derandomize=False,
-            database=settings.get_profile(EXPLORE_PROFILE).database,
-        )
+        if getattr(fn, "is_hypothesis_test", False):
+            if id(fn) not in done:
+                done[id(fn)] = cap_examples(fn, full=profile != DEFAULT_PROFILE)
+                if profile == EXPLORE_PROFILE:
+                    fn._hypothesis_internal_use_settings = settings(
+                        parent=fn._hypothesis_internal_use_settings,
+                        max_examples=fn._modlights_examples_asked * scale,
+                        derandomize=False,
+                        database=settings.get_profile(EXPLORE_PROFILE).database,
+                    )
+            if done[id(fn)]:
+                item.add_marker(pytest.mark.props)
+        COLLECTED[item.nodeid] = frozenset(m.name for m in item.iter_markers())
 
 
 def node_seed(nodeid: str) -> int:
@@ -224,8 +239,31 @@ def _seeded_entropy(request, monkeypatch):
 def pytest_terminal_summary(terminalreporter):
     """The browser tests' skips are said loudly: one line a reason at the end of the run
     with how many tests it skipped and the command that fixes it (browser_pages.py's
-    BROWSER_SKIP reasons), so ``python -m pytest`` does not pass quietly without them."""
+    BROWSER_SKIP reasons), so ``python -m pytest`` does not pass quietly without them.
+    Then, when ``-m`` left out tests of the groups of tests/suite_groups.py, one line
+    with how many of each and the command that runs them."""
     from browser_pages import BROWSER_SKIP
+    from suite_groups import GROUPS
+
+    left: dict[str, int] = {}
+    deselected = terminalreporter.stats.get("deselected", [])
+    if terminalreporter.config.getoption("keyword", ""):
+        deselected = []  # -k's deselections are not the groups'
+    for item in deselected:
+        marks = COLLECTED.get(getattr(item, "nodeid", ""), frozenset())
+        if "slow" in marks or "explore" in marks:
+            continue
+        for g in GROUPS:
+            if g in marks and g != "props":  # props tests run, with fewer examples
+                left[g] = left.get(g, 0) + 1
+                break
+    if left:
+        counts = ", ".join(f"{g} {k}" for g, k in left.items())
+        terminalreporter.write_line(
+            f"not run here: {sum(left.values())} tests of the groups ({counts}); CI runs "
+            f"them (.ci/run); every one: "
+            f'HYPOTHESIS_PROFILE=full python -m pytest -m "not slow and not explore"'
+        )
 
     counts: dict[str, int] = {}
     for rep in terminalreporter.stats.get("skipped", []):

@@ -10,8 +10,10 @@ than on the machine.
 Successes are checked, not only survived: a solved board is verified with
 Board.apply, a decoded code must re-encode to itself.
 
-Counts: the default run tries 1,000 inputs; ``-m slow``
-runs the same properties with ten times as many. Each run prints its tally (inputs, clean
+Counts: the four properties ask for 1,000 inputs (the ``props`` group: CI's
+``HYPOTHESIS_PROFILE=full python -m pytest -m props``); the default run draws the first
+10 of each (tests/conftest.py's DEFAULT_EXAMPLES); ``-m slow`` runs the same properties
+with ten times as many. Each run prints its tally (inputs, clean
 errors, successes, anything else) with ``-s``; ``MODLIGHTS_FUZZ_REPORT=path`` also
 appends it to a file as JSON.
 """

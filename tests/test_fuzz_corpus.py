@@ -81,6 +81,7 @@ def test_corpus_is_there():
     assert len(CASES) >= 20, CASES
 
 
+@pytest.mark.corpus  # the corpus group: every case replayed (CI: .ci/run)
 @pytest.mark.parametrize("name", CASES)
 def test_case(results, name):
     r = results[name]

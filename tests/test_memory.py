@@ -22,6 +22,7 @@ import modlights as ml
 from modlights import solver
 from modlights.engines.chase import engine as chase
 from strategies import boards
+from suite_groups import sample
 
 
 def run_capped(body: str, extra_mb: int = 700, seconds: float = 60) -> str:
@@ -91,7 +92,8 @@ print("LEN", x.length, x.proven_minimal)
     assert seconds_of(out) < 10
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
+# 2-3 CPU s a case (a capped subprocess): n = 3 and 4 in the heavy group
+@pytest.mark.parametrize("n", sample([2, 3, 4], 1, mark=pytest.mark.heavy))
 def test_minimal_search_on_a_huge_kernel_is_bounded(n):
     """100000 taps on one cell: nullity 99999 (a 9.3 GiB dense kernel). The search takes
     the generators that fit and proves nothing; the answer is still a solution, here
@@ -150,7 +152,12 @@ def test_counts_need_no_generators(b):
     assert s._gens is None
 
 
-@pytest.mark.parametrize("n", [2, 3, 6, 8])
+@pytest.mark.parametrize(
+    "n",
+    [2, 3]
+    # 5 CPU s each: searches over rings with many generators
+    + [pytest.param(n, marks=pytest.mark.heavy) for n in (6, 8)],
+)
 def test_bounded_search_generators(monkeypatch, n):
     """With the generator budget forced small the search covers a sub-coset: a valid
     solution, never shorter than the true minimum, not claimed proven unless every

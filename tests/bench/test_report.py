@@ -57,6 +57,7 @@ def test_the_committed_results_load_and_every_figure_has_runs():
         assert any(runs[w] for w in workloads), f"{name}: no run of {workloads}"
 
 
+@pytest.mark.heavy  # 10 CPU s: every figure drawn twice with matplotlib
 def test_report_regenerates_the_committed_files(tmp_path):
     mpl = pytest.importorskip(
         "matplotlib",

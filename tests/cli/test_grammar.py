@@ -2,44 +2,52 @@
 (docs/reference/cli.md), old spellings whose meaning changed are refused with a message
 naming the new one, and every error is one line on stderr with exit 2.
 
-The command runs as a subprocess (``python -m modlights``, importing the checkout these
-tests import); expected answers come from the library (generate, Solver, seed_from).
+The command runs in this process (``cli.main``, what the console script calls, with
+its own stdin, stdout and stderr; tests/cli/test_cli.py starts it as a process); expected
+answers come from the library (generate, Solver, seed_from).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import pathlib
 import re
 import subprocess
 import sys
+from unittest import mock
 
 import pytest
 
 import modlights as ml
-from modlights.cli import build_parser, common
+from modlights.cli import build_parser, common, main
 from modlights.model.patterns import pattern_name
 from modlights.play.prng import seed_from
 
-SRC = pathlib.Path(ml.__file__).resolve().parents[1]
 # the repository (examples/, docs/): this file's, wherever modlights is installed
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")])
-    return subprocess.run(
-        [sys.executable, "-m", "modlights", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-        cwd=ROOT,
-        input=stdin,
-    )
+    """``modlights ARGS`` run in this process (``cli.main``, as the console script runs
+    it; the process start is tests/cli/test_cli.py's subject): its exit code, stdout and
+    stderr, from the repository's root."""
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        with (
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+            mock.patch.object(sys, "stdin", io.StringIO(stdin or "")),
+        ):
+            code = main(list(args))
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(["modlights", *args], code, out.getvalue(), err.getvalue())
 
 
 def one_error_line(p: subprocess.CompletedProcess) -> str:

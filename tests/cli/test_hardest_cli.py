@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 import modlights as ml
 
 
@@ -31,6 +33,7 @@ def test_certificate_is_written_and_verifies(tmp_path):
     assert bad.returncode == 1 and "does not hold" in bad.stdout
 
 
+@pytest.mark.heavy  # 5 CPU s: a 19 x 19 search for 3 s in a subprocess
 def test_certificate_of_unsettled_bounds_with_json(tmp_path):
     path = tmp_path / "h.json"
     out = run("hardest", "--grid", "19x19", "--budget", "3s", "--certificate", str(path), "--json")

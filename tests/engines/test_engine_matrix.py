@@ -31,6 +31,12 @@ suite, so it runs:
 - ``test_matrix_explore`` (marked ``explore``, excluded by default): random cases of the
   full product with a fresh seed per run (printed; ``MODLIGHTS_MATRIX_SEED`` replays).
 
+The four sweeps (``test_matrix``, ``test_matrix_smallest``, ``test_matrix_large``,
+``test_reference_is_brute_force``) keep a few cases each in the default run, spread over
+their lists; the rest are marked ``matrix`` (tests/suite_groups.py), which CI runs
+(``python -m pytest -m matrix``). ``test_every_method_answers_a_board_it_covers`` runs
+every method on a board it covers in the default run too.
+
 A method either refuses the board with a ValueError (allowed for methods that do not
 cover it; never for "auto" or "dense", which cover every board) or answers, and every
 answer is compared with ``Solver(board, backend="reference")``: kernel_size, nullity,
@@ -66,6 +72,7 @@ from modlights.engines import registry
 from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.reference import ReferenceEngine
 from oracle import BruteForce
+from suite_groups import sample, spread
 
 # ----------------------------------------------------------------------------- factors
 _MIXED_POOL = ("cross", "knight", ((0, 0), (1, 1), (-1, 0), (0, 2)))
@@ -508,21 +515,29 @@ def test_auto_takes_the_structured_engines_on_large_boards():
     assert {"algebraic", "chase"} <= picked, picked
 
 
+#: the covering cases the default run keeps (every method on each); the others: -m matrix
+COVERING_KEPT = {COVERING[i] for i in spread(len(COVERING), 6)}
+
+
 @pytest.mark.parametrize(
     "case,method",
-    [(c, m) for c in COVERING for m in METHODS],
+    [
+        pytest.param(c, m, marks=() if c in COVERING_KEPT else pytest.mark.matrix)
+        for c in COVERING
+        for m in METHODS
+    ],
     ids=[f"{c.id}-{m}" for c in COVERING for m in METHODS],
 )
 def test_matrix(case, method):
     run_case(case, method)
 
 
-@pytest.mark.parametrize("case", SMALLEST, ids=[c.id for c in SMALLEST])
+@pytest.mark.parametrize("case", sample(SMALLEST, 12, ids=[c.id for c in SMALLEST]))
 def test_matrix_smallest(case):
     run_methods(case)
 
 
-@pytest.mark.parametrize("case", LARGE, ids=[c.id for c in LARGE])
+@pytest.mark.parametrize("case", sample(LARGE, 3, ids=[c.id for c in LARGE]))
 def test_matrix_large(case):
     """Boards of LARGE_TILES tiles and more ("auto" takes the chase or the algebraic
     engine there), every method against the native dense engine."""
@@ -551,7 +566,7 @@ def _brute_cases():
     ]
 
 
-@pytest.mark.parametrize("case", _brute_cases(), ids=[c.id for c in _brute_cases()])
+@pytest.mark.parametrize("case", sample(_brute_cases(), 12, ids=[c.id for c in _brute_cases()]))
 def test_reference_is_brute_force(case):
     """The oracle checked: kernel_size, solvability and minimal length by enumerating
     every tap vector."""

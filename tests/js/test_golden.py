@@ -55,6 +55,8 @@ def test_package_version_is_pythons():
         f"{ml.__version__}: keep them equal")
 
 
+@pytest.mark.node  # 18 CPU s: node --test js/test/ (the default run has test_wasm_solver.py's
+# node test)
 def test_node_tests_pass(node, js_dir):
     proc = subprocess.run([node, "--test", "test/"], cwd=js_dir, capture_output=True,
                           text=True, timeout=900)

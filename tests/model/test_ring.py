@@ -70,11 +70,14 @@ def test_crt_combine_refuses_the_wrong_number_of_parts():
 
 def test_units_and_inverses_against_every_candidate():
     for n in range(1, 256):
-        for a in range(-n, 2 * n):
-            inverses = [b for b in range(n) if (a * b - 1) % n == 0]
-            assert is_unit(a, n) == bool(inverses) == (gcd(a % n, n) == 1)
-            if inverses:
-                assert unit_inverse(a, n) == inverses[0]
+        a_all = np.arange(-n, 2 * n)
+        # every candidate b at once: inverse[i] is a_all[i]'s least inverse, -1 for none
+        hit = (a_all[:, None] * np.arange(n)[None, :] - 1) % n == 0
+        inverse = np.where(hit.any(axis=1), hit.argmax(axis=1), -1)
+        for a, inv in zip(a_all.tolist(), inverse.tolist()):
+            assert is_unit(a, n) == (inv >= 0) == (gcd(a % n, n) == 1)
+            if inv >= 0:
+                assert unit_inverse(a, n) == inv
             else:
                 with pytest.raises(ValueError, match="not a unit"):
                     unit_inverse(a, n)

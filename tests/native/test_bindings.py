@@ -20,6 +20,7 @@ from modlights.native import _core as _coset
 from modlights.native import _core as _gf2
 from modlights.native import _core as _native
 from modlights.native import _core as _zn
+from suite_groups import sample
 
 
 def run_isolated(code: str) -> subprocess.CompletedProcess:
@@ -48,19 +49,25 @@ def expect_value_error_isolated(call: str):
 
 
 # ---------------------------------------------------------------------------- crashers
+# each call in a subprocess of its own (0.4 CPU s): two of each list in the default run,
+# the others in the heavy group
 @pytest.mark.parametrize(
     "call",
-    [
-        "_coset._pack(np.ones((4, 1000), np.uint8), 1)",  # wrote past the words
-        "_coset._unpack(np.zeros((2, 1), np.uint64), 10**8)",  # read past the words
-        "_coset._unpack(np.zeros((2, 1), np.uint64), -1)",
-        "_coset._pack(np.ones(10, np.uint8), 1)",
-        "_coset._pack(np.ones((2, 10), np.uint8), -3)",
-        "_coset._unpack(np.zeros((2, 3), np.int8), 10)",
-        "_coset._unpack(np.zeros(5, np.uint64), 10)",
-        "_native.unpack_bits(np.zeros((2, 1), np.uint64), 10**8)",
-        "_native.pack_bits(np.ones(7, np.uint8))",
-    ],
+    sample(
+        [
+            "_coset._pack(np.ones((4, 1000), np.uint8), 1)",  # wrote past the words
+            "_coset._unpack(np.zeros((2, 1), np.uint64), 10**8)",  # read past the words
+            "_coset._unpack(np.zeros((2, 1), np.uint64), -1)",
+            "_coset._pack(np.ones(10, np.uint8), 1)",
+            "_coset._pack(np.ones((2, 10), np.uint8), -3)",
+            "_coset._unpack(np.zeros((2, 3), np.int8), 10)",
+            "_coset._unpack(np.zeros(5, np.uint64), 10)",
+            "_native.unpack_bits(np.zeros((2, 1), np.uint64), 10**8)",
+            "_native.pack_bits(np.ones(7, np.uint8))",
+        ],
+        2,
+        mark=pytest.mark.heavy,
+    ),
 )
 def test_packing_helpers_refuse_bad_shapes(call):
     expect_value_error_isolated(call)
@@ -232,13 +239,17 @@ def test_coset_min_bad_arrays():
 # ---------------------------------------------------------------------------- chase
 @pytest.mark.parametrize(
     "call",
-    [
-        "_chase.Plan(2**40, 3, 2, False, None, None, [0], [0], [[1]])",
-        "_chase.Plan(3, 3, 2, False, None, None, [0, 1], [0], [[1, 1]])",
-        "_chase.Plan(3, 3, 300, False, None, None, [0], [0], [[1]])",
-        "_chase.Gf2Residual(np.zeros((2, 1), np.uint64), 65)",
-        "_chase.Gf2Residual(np.zeros((2, 1), np.uint64), -1)",
-    ],
+    sample(
+        [
+            "_chase.Plan(2**40, 3, 2, False, None, None, [0], [0], [[1]])",
+            "_chase.Plan(3, 3, 2, False, None, None, [0, 1], [0], [[1, 1]])",
+            "_chase.Plan(3, 3, 300, False, None, None, [0], [0], [[1]])",
+            "_chase.Gf2Residual(np.zeros((2, 1), np.uint64), 65)",
+            "_chase.Gf2Residual(np.zeros((2, 1), np.uint64), -1)",
+        ],
+        2,
+        mark=pytest.mark.heavy,
+    ),
 )
 def test_chase_bindings_refuse_bad_arguments(call):
     expect_value_error_isolated(call)

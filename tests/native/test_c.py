@@ -36,6 +36,19 @@ def c_tests() -> list[tuple[str, pathlib.Path, list[str], list[str]]]:
 
 
 _TESTS = c_tests() if (CSRC / "tests").is_dir() else []
+#: the C tests of several CPU seconds each (GF(2) against O(n^3) routines up to 257 x 257,
+#: the WebAssembly entry layer compiled with most of the core): in the heavy group; the
+#: default run builds and runs the others
+HEAVY = {
+    "t-gf2",
+    "t-gf2-chunk2",
+    "t-entry",
+    "t-cube",
+    "t-interrupt",
+    "t-zn",
+    "t-zn-blocked",
+    "t-coset",
+}
 
 
 def build(
@@ -66,7 +79,10 @@ def build(
     CC is None or not _TESTS,
     reason="no C compiler or no source tree (csrc/tests): the C tests need both",
 )
-@pytest.mark.parametrize("name,test,srcs,flags", _TESTS, ids=[t[0] for t in _TESTS])
+@pytest.mark.parametrize(
+    "name,test,srcs,flags",
+    [pytest.param(*t, id=t[0], marks=pytest.mark.heavy if t[0] in HEAVY else ()) for t in _TESTS],
+)
 def test_c(tmp_path, name, test, srcs, flags):
     exe = tmp_path / name
     try:

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from modlights.native import _core as _coset
+from suite_groups import sample
 
 
 @contextlib.contextmanager
@@ -78,6 +79,7 @@ def test_coset_min_matches_enumeration(simd, case, threads):
     assert examined + pruned >= min(len(X), 1) or length == 0
 
 
+@pytest.mark.heavy  # 3 CPU s a case: the exact minimum over 2^20 combinations by NumPy
 @pytest.mark.parametrize("simd", ["portable", "auto"])
 @pytest.mark.parametrize("threads", [1, 2])
 def test_gf2_chunked_search(threads, simd):
@@ -236,7 +238,8 @@ def _wide_board():
     return b, ml.Solver(b), st
 
 
-@pytest.mark.parametrize("budget", [0.3, 1.5])
+# 1.5: a search that runs to its deadline (10 s of wall time under load)
+@pytest.mark.parametrize("budget", sample([0.3, 1.5], 1, mark=pytest.mark.heavy))
 def test_seconds_budget_is_a_deadline_for_solve_and_the_batches(budget):
     import time
 
@@ -264,6 +267,7 @@ def test_seconds_budget_is_a_deadline_for_solve_and_the_batches(budget):
     assert not proven.any()
 
 
+@pytest.mark.heavy  # 9 CPU s: two searches of 2^10 coset elements on a wide board
 def test_int_budgets_stay_counts_and_zero_seconds_returns_at_once():
     """An int budget is a count of coset elements (no deadline: the clean-up finishes,
     the same answer every time); 0.0 seconds is a deadline: no search, only the greedy

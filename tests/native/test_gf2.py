@@ -22,6 +22,7 @@ from modlights.engines.reference import ReferenceEngine
 from modlights.native import _core as _gf2
 from modlights.native._core import Gf2Engine
 from simd import simd_fixture
+from suite_groups import sample
 
 PATHS = _gf2.simd_paths()
 simd = simd_fixture(_gf2)
@@ -171,22 +172,36 @@ LARGE = [
 KINDS = ["dense", "sparse", "lowrank", "zero-lines", "zero"]
 
 
-@pytest.mark.parametrize("shape", SMALL, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    "kind,shape",
+    sample(
+        [(k, s) for k in KINDS for s in SMALL],
+        16,
+        ids=lambda c: f"{c[0]}-{c[1][0]}x{c[1][1]}",
+        unpack=True,
+    ),
+)
 def test_small_vs_reference(simd, shape, kind):
     rng = np.random.default_rng(hash((shape, kind)) & 0xFFFF)
     a = random_matrix(rng, *shape, kind)
     check_engine(a, rng, reference=ReferenceEngine(a, 2))
 
 
-@pytest.mark.parametrize("shape", LARGE, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("kind", ["dense", "sparse", "lowrank", "zero-lines"])
+@pytest.mark.parametrize(
+    "kind,shape",
+    sample(
+        [(k, s) for k in ("dense", "sparse", "lowrank", "zero-lines") for s in LARGE],
+        3,
+        ids=lambda c: f"{c[0]}-{c[1][0]}x{c[1][1]}",
+        unpack=True,
+    ),
+)
 def test_large(simd, shape, kind):
     rng = np.random.default_rng(hash((shape, kind, 1)) & 0xFFFF)
     check_engine(random_matrix(rng, *shape, kind), rng)
 
 
-@pytest.mark.parametrize("n", [1, 63, 64, 65, 127, 128, 129, 255, 256, 257, 700])
+@pytest.mark.parametrize("n", sample([1, 63, 64, 65, 127, 128, 129, 255, 256, 257, 700], 5))
 def test_invertible(simd, n):
     rng = np.random.default_rng(n)
     # unit lower times unit upper: always invertible, dense
@@ -206,8 +221,18 @@ def test_identity_and_zero(simd):
         assert not z.pseudo_inverse().any()
 
 
-@pytest.mark.parametrize("method", ["naive", "m4ri", "auto"])
-@pytest.mark.parametrize("shape", [(1, 1), (64, 64), (65, 200), (300, 300), (200, 65), (450, 450)])
+@pytest.mark.parametrize(
+    "shape,method",
+    sample(
+        [
+            (s, m)
+            for s in ((1, 1), (64, 64), (65, 200), (300, 300), (200, 65), (450, 450))
+            for m in ("naive", "m4ri", "auto")
+        ],
+        6,
+        unpack=True,
+    ),
+)
 def test_echelonize_methods(simd, method, shape):
     rng = np.random.default_rng(7)
     for kind in ("dense", "lowrank", "zero-lines"):
@@ -227,6 +252,7 @@ def test_echelonize_methods(simd, method, shape):
         assert (E1 == _gf2.echelonize(a, True, method)[0]).all()  # RREF is unique
 
 
+@pytest.mark.matrix  # 1 CPU s a case (blocked elimination past the cache size)
 @pytest.mark.parametrize("kind", ["dense", "deficient"])
 def test_echelonize_blocked_size(simd, kind):
     """A matrix of >= 2 MiB takes the blocked forward elimination (panels of pivot
@@ -311,7 +337,7 @@ BOARDS = [
 ]
 
 
-@pytest.mark.parametrize("spec", BOARDS, ids=lambda s: repr(s)[:60])
+@pytest.mark.parametrize("spec", sample(BOARDS, 4, ids=lambda s: repr(s)[:60]))
 def test_boards_vs_reference(simd, spec):
     b = ml.Board.grid(states=2, **spec)
     nat = ml.Solver(b)

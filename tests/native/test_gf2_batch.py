@@ -16,6 +16,7 @@ from modlights.native import _core as _gf2
 from modlights.native._core import Gf2Engine
 from simd import simd_fixture
 from strategies import NAMES, random_masks
+from suite_groups import sample
 
 SETTINGS = settings(
     max_examples=60,
@@ -77,9 +78,27 @@ def test_engine_byte_batches_match_packed_rows_and_reference(simd, m, r, density
 
 
 @pytest.mark.parametrize(
-    "m, r", [(64, 64), (64, 1), (63, 70), (65, 65), (25, 25), (1, 64), (8, 57), (40, 30), (200, 3)]
+    "k,m,r",
+    sample(
+        [
+            (k, m, r)
+            for k in BATCH_SIZES
+            for m, r in [
+                (64, 64),
+                (64, 1),
+                (63, 70),
+                (65, 65),
+                (25, 25),
+                (1, 64),
+                (8, 57),
+                (40, 30),
+                (200, 3),
+            ]
+        ],
+        12,
+        unpack=True,
+    ),
 )
-@pytest.mark.parametrize("k", BATCH_SIZES)
 def test_engine_word_edges(simd, m, r, k):
     """Cells and solve-matrix columns at and around one word (64): the table path
     stops at 64 of each, the transposed path takes over."""

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
+from suite_groups import sample
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -197,7 +198,8 @@ _ENGINE_WORK = {
 }
 
 
-@pytest.mark.parametrize("engine", sorted(_ENGINE_WORK))
+# a subprocess a case (1-2 s of wall time each): two in the default run
+@pytest.mark.parametrize("engine", sample(sorted(_ENGINE_WORK), 2, mark=pytest.mark.heavy))
 def test_sigint_stops_every_engine(engine):
     """A SIGINT stops work started from any engine within a second (with the dense
     GF(2), dense Z/n and coset-search tests above: every engine). The C core has one
@@ -258,6 +260,7 @@ def test_interrupted_solver_answers_correctly_afterwards():
     threading.current_thread() is not threading.main_thread(),
     reason="signals reach the main thread only",
 )
+@pytest.mark.heavy  # 2 CPU s of elimination interrupted and rebuilt
 def test_interrupted_lazy_engine_is_rebuilt():
     """An interrupted factorisation leaves no half-built engine behind."""
     b = ml.Board.grid(220, 220)
@@ -317,8 +320,15 @@ _ZN_BATCH = (
 )
 
 
+# each case: a subprocess interrupted after its delay (1-5 CPU s); one in the default run
 @pytest.mark.parametrize(
-    "setup", [_BIG_BATCH, _TABLE_BATCH, _ZN_BATCH], ids=["gf2-2^32", "gf2-table", "z3-3^27"]
+    "setup",
+    sample(
+        [_BIG_BATCH, _TABLE_BATCH, _ZN_BATCH],
+        1,
+        mark=pytest.mark.heavy,
+        ids=["gf2-2^32", "gf2-table", "z3-3^27"],
+    ),
 )
 def test_sigint_stops_min_taps_many(setup):
     """Issue 21: min_taps_many ran on for 15 s and more after SIGINT (the batch module
@@ -326,13 +336,21 @@ def test_sigint_stops_min_taps_many(setup):
     _assert_stopped(*_interrupt_subprocess(setup, "s.min_taps_many(st, budget=2**60)"))
 
 
-@pytest.mark.parametrize("setup", [_BIG_BATCH, _ZN_BATCH], ids=["gf2-2^32", "z3-3^27"])
+@pytest.mark.parametrize(
+    "setup", sample([_BIG_BATCH, _ZN_BATCH], 1, mark=pytest.mark.heavy, ids=["gf2-2^32", "z3-3^27"])
+)
 def test_sigint_stops_solve_many_minimal(setup):
     _assert_stopped(*_interrupt_subprocess(setup, "s.solve_many(st, minimal=True, budget=2**60)"))
 
 
 @pytest.mark.parametrize(
-    "board", ["ml.Board.grid(9, 9, 4)", "ml.Board.grid(9, 9)"], ids=["9x9-Z4-child", "9x9-GF2"]
+    "board",
+    sample(
+        ["ml.Board.grid(9, 9, 4)", "ml.Board.grid(9, 9)"],
+        1,
+        mark=pytest.mark.heavy,
+        ids=["9x9-Z4-child", "9x9-GF2"],
+    ),
 )
 def test_sigint_stops_hardest(board):
     """Issue 21: hardest() on 9 x 9 Z/4 took 14-21 s to stop (HiGHS's presolve and root
@@ -344,6 +362,7 @@ def test_sigint_stops_hardest(board):
     )
 
 
+@pytest.mark.heavy  # 3 CPU s in a subprocess
 def test_sigint_stops_info_on_a_100000_square_grid():
     """Issue 21: ``modlights info --grid 100000x100000 --states 3`` took 7.9 s to stop
     (the algebraic engine's charpoly, residual polynomial and gcd did not poll)."""
@@ -389,6 +408,7 @@ def _interrupted(call, after: float) -> float:
     threading.current_thread() is not threading.main_thread(),
     reason="signals reach the main thread only",
 )
+@pytest.mark.heavy  # 5 CPU s: batches of minimal solves on a 19 x 19 board, interrupted
 def test_interrupted_batches_leave_the_solver_exact():
     b = ml.Board.grid(19, 19)
     s = ml.Solver(b)

@@ -14,6 +14,7 @@ import pytest
 import modlights as ml
 from modlights.engines import registry
 from modlights.search import canon
+from suite_groups import sample
 
 MODULI = [2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 25, 27, 30, 128, 210, 255]
 
@@ -44,7 +45,7 @@ def _random_module(rng: np.random.Generator, n: int) -> np.ndarray:
     return G.astype(np.uint8)
 
 
-@pytest.mark.parametrize("n", MODULI)
+@pytest.mark.parametrize("n", sample(MODULI, 5))
 def test_basis_is_a_direct_sum_basis_of_the_module_and_c_equals_numpy(n):
     rng = np.random.default_rng(n)
     for _ in range(30):
@@ -77,7 +78,7 @@ def test_basis_depends_only_on_the_module(n):
         assert np.array_equal(H, H2) and orders == o2
 
 
-@pytest.mark.parametrize("n", MODULI)
+@pytest.mark.parametrize("n", sample(MODULI, 5))
 def test_reduce_gives_one_representative_per_coset(n):
     rng = np.random.default_rng(2000 + n)
     for _ in range(30):
@@ -159,7 +160,7 @@ def _methods(board) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("make", BOARDS, ids=range(len(BOARDS)))
+@pytest.mark.parametrize("make", sample(BOARDS, 4, ids=[str(i) for i in range(len(BOARDS))]))
 def test_an_unfinished_search_gives_the_same_answer_on_every_engine(make):
     board = make()
     methods = _methods(board)

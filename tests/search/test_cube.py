@@ -379,6 +379,7 @@ def test_budget_steps_and_deadline_are_honest():
     assert not ((b.apply(st, sol.taps)) % 2).any()
 
 
+@pytest.mark.heavy  # 4 CPU s: a 2^32 coset searched twice
 def test_progress_and_executor_agree():
     b, s, st = _big()
     seen = []

@@ -69,7 +69,9 @@ def dask_executor():
         yield client.get_executor()
 
 
-@pytest.fixture(params=["process_pool", "dask"])
+# dask: a local cluster of two worker processes (10-20 s of wall time to start) is in the
+# heavy group
+@pytest.fixture(params=["process_pool", pytest.param("dask", marks=pytest.mark.heavy)])
 def executor(request):
     return request.getfixturevalue(
         "process_pool" if request.param == "process_pool" else "dask_executor"

@@ -22,6 +22,7 @@ from modlights.search import hardest as hardest_module
 from modlights.search.hardest import Hardest, hardest
 from oracle import all_tap_vectors
 from strategies import graph_boards, grid_boards
+from suite_groups import sample
 
 
 def brute_hardest(board: ml.Board) -> tuple[int, dict]:
@@ -64,15 +65,19 @@ def check_against_brute(board: ml.Board, backend: str = "native") -> Hardest:
 
 @pytest.mark.parametrize(
     "k,pattern",
-    [
-        (3, "cross"),
-        (4, "cross"),
-        (3, "square"),
-        (4, "diagonal"),
-        (3, "knight"),
-        (4, "horizontal"),
-        (4, "square"),
-    ],
+    sample(
+        [
+            (3, "cross"),
+            (4, "cross"),
+            (3, "square"),
+            (4, "diagonal"),
+            (3, "knight"),
+            (4, "horizontal"),
+            (4, "square"),
+        ],
+        3,
+        unpack=True,
+    ),
 )
 def test_gf2_grids_match_brute_force(k, pattern):
     check_against_brute(ml.Board.grid(k, k, 2, pattern))
@@ -80,19 +85,23 @@ def test_gf2_grids_match_brute_force(k, pattern):
 
 @pytest.mark.parametrize(
     "rows,cols,n,pattern",
-    [
-        (2, 2, 3, "cross"),
-        (2, 3, 3, "cross"),
-        (3, 3, 3, "cross"),
-        (3, 3, 3, "square"),
-        (2, 2, 4, "cross"),
-        (2, 3, 4, "cross"),
-        (3, 3, 4, "cross"),
-        (2, 3, 4, "square"),
-        (3, 3, 4, "diagonal"),
-        (2, 3, 6, "cross"),
-        (2, 2, 5, "square"),
-    ],
+    sample(
+        [
+            (2, 2, 3, "cross"),
+            (2, 3, 3, "cross"),
+            (3, 3, 3, "cross"),
+            (3, 3, 3, "square"),
+            (2, 2, 4, "cross"),
+            (2, 3, 4, "cross"),
+            (3, 3, 4, "cross"),
+            (2, 3, 4, "square"),
+            (3, 3, 4, "diagonal"),
+            (2, 3, 6, "cross"),
+            (2, 2, 5, "square"),
+        ],
+        4,
+        unpack=True,
+    ),
 )
 def test_zn_grids_match_brute_force(rows, cols, n, pattern):
     check_against_brute(ml.Board.grid(rows, cols, n, pattern))
@@ -107,15 +116,18 @@ def test_wrapped_locks_and_holes_match_brute_force():
 
 @pytest.mark.parametrize(
     "board",
-    [
-        ml.Board.grid(4, 4),
-        ml.Board.grid(4, 4, 2, "diagonal"),
-        ml.Board.grid(3, 3, 2, "square", wrap=True),
-        ml.Board.grid(2, 3, 4, "cross"),
-        ml.Board.grid(3, 3, 4, "cross", wrap=True),
-        ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3),
-    ],
-    ids=repr,
+    sample(
+        [
+            ml.Board.grid(4, 4),
+            ml.Board.grid(4, 4, 2, "diagonal"),
+            ml.Board.grid(3, 3, 2, "square", wrap=True),
+            ml.Board.grid(2, 3, 4, "cross"),
+            ml.Board.grid(3, 3, 4, "cross", wrap=True),
+            ml.Board.from_effects([[0, 0, 1], [1, 2], [0, 2], [1]], 3),
+        ],
+        3,
+        ids=repr,
+    ),
 )
 def test_constraint_generation_matches_brute_force(board, monkeypatch):
     # start from the generators only: the rounds of coset searches must find the rest
@@ -363,7 +375,7 @@ def test_fewer_pinned_taps_give_the_same_answer(keep, board):
         hardest_module.pinned_groups = original
 
 
-@pytest.mark.parametrize("keep", [0, 1])
+@pytest.mark.parametrize("keep", sample([0, 1], 1))
 def test_fewer_pinned_taps_with_constraint_generation(keep, monkeypatch):
     real = hardest_module.pinned_groups
     monkeypatch.setattr(

@@ -19,6 +19,7 @@ from modlights.search import lpbound
 from modlights.search.hardest import _TapGroups
 from oracle import all_tap_vectors
 from strategies import graph_boards, grid_boards
+from suite_groups import sample
 
 
 def kernel_elements(cert: dict) -> tuple[list[list[int]], list[int]]:
@@ -124,7 +125,7 @@ BOARDS = [
 ]
 
 
-@pytest.mark.parametrize("board", BOARDS, ids=repr)
+@pytest.mark.parametrize("board", sample(BOARDS, 5, ids=repr))
 def test_certificates_of_small_boards_are_exact_and_settled(board):
     cert = check(board)
     # these small trees close: the certificate settles the value the search proved
@@ -270,6 +271,7 @@ def test_gf2_program_bound_is_half_the_touched_taps(k):
     assert B == Fraction(touched, 2) + (r - touched)
 
 
+@pytest.mark.heavy  # 7 CPU s: linear programs of a 9 x 9 board in a child process
 def test_pinned_root_lowers_the_bound_as_a_one_leaf_tree():
     """9 x 9: the program with the pinned taps at 0 is below the plain one (touched / 2
     + untouched); the certificate carries it as an lp-tree of one closed leaf when no

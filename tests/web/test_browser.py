@@ -7,6 +7,10 @@ drives the page and checks what it shows against the library: tile states agains
 ``Board.press`` / ``Board.apply`` computed here, previews and hint outlines against
 ``Game.preview``, stars against ``Puzzle.stars_for``, codes against
 ``Puzzle.from_code``. Each test saves a screenshot under its tmp_path.
+
+The default run plays one test here (Chromium's start costs seconds):
+``test_daily_played_to_the_end_earns_three_stars``; the others are marked ``browser``
+(tests/suite_groups.py), which CI runs (``python -m pytest -m browser``).
 """
 
 import datetime
@@ -19,11 +23,11 @@ import pytest
 
 import modlights as ml
 from browser_pages import (
-    TIMEOUT_MS,
+    close_page,
     goto,
-    launch_chromium,
     marked,
     needs_chromium,
+    open_page,
     page_state,
     tap_count,
     tile,
@@ -62,24 +66,11 @@ def server():
     thread.join(10)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    pw, b = launch_chromium()
-    yield b
-    b.close()
-    pw.stop()
-
-
 @pytest.fixture
 def page(browser, server):
-    ctx = browser.new_context(viewport={"width": 1100, "height": 900}, base_url=server)
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, pg = open_page(browser, server, {"width": 1100, "height": 900}, reduced_motion=None)
     yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    close_page(ctx, pg)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -128,6 +119,7 @@ def random_board(rng):
 
 
 @needs_package
+@pytest.mark.browser
 def test_page_tap_rule_is_board_press(page):
     """The page applies taps itself: its rule equals Board.press (and its preview,
     Game.preview) on random boards of every kind."""
@@ -189,6 +181,7 @@ def test_daily_played_to_the_end_earns_three_stars(page, tmp_path):
 
 
 @needs_package
+@pytest.mark.browser
 def test_undo_and_reset(page, tmp_path):
     p = open_daily(page, 2)
     board = p.board
@@ -216,6 +209,7 @@ def test_undo_and_reset(page, tmp_path):
 
 
 @needs_package
+@pytest.mark.browser
 def test_hint_outlines_the_changed_tiles_and_withholds_stars(page, tmp_path):
     p = open_daily(page, 0)
     board = p.board
@@ -248,6 +242,7 @@ def test_hint_outlines_the_changed_tiles_and_withholds_stars(page, tmp_path):
 
 
 @needs_package
+@pytest.mark.browser
 def test_hover_and_keyboard_play(page, tmp_path):
     p = open_daily(page, 1)
     board, game = p.board, ml.Game(p)
@@ -292,6 +287,7 @@ def test_hover_and_keyboard_play(page, tmp_path):
 
 
 @needs_package
+@pytest.mark.browser
 def test_numbers_setting_is_kept(page, tmp_path):
     p = open_daily(page, 0)
     assert page.inner_text('#board .tile[data-index="0"]') == ""
@@ -343,6 +339,7 @@ def load_code(page, code):
 
 
 @needs_package
+@pytest.mark.browser
 def test_playground_loads_a_code_and_plays_without_completion(page, tmp_path):
     board, want = build_by_hand(page)
     puzzle = ml.Puzzle(board, want)
@@ -385,6 +382,7 @@ def test_playground_loads_a_code_and_plays_without_completion(page, tmp_path):
 
 
 @needs_package
+@pytest.mark.browser
 def test_playground_shares_a_code(page, server, tmp_path):
     board, want = build_by_hand(page)
     page.click("#share-code")
@@ -402,6 +400,7 @@ def test_playground_shares_a_code(page, server, tmp_path):
 
 
 @needs_package
+@pytest.mark.browser
 def test_campaign_map_opens_neighbours_at_fifteen_stars(page, tmp_path):
     goto(page, "campaign")
     page.wait_for_selector("#group-4-4")
@@ -436,6 +435,7 @@ def test_campaign_map_opens_neighbours_at_fifteen_stars(page, tmp_path):
 
 
 @needs_package
+@pytest.mark.browser
 def test_campaign_level_won_counts_on_the_map(page):
     goto(page, "campaign")
     page.click("#level-0")
@@ -457,6 +457,7 @@ def test_campaign_level_won_counts_on_the_map(page):
 
 
 @needs_package
+@pytest.mark.browser
 def test_guide_explains_the_mathematics(page, tmp_path):
     goto(page, "guide")
     text = page.inner_text("#screen-guide")
@@ -484,6 +485,7 @@ def test_guide_explains_the_mathematics(page, tmp_path):
     "size, states, viewport", [(3, 3, (1100, 900)), (20, 6, (1100, 900)), (12, 12, (390, 844))]
 )
 @needs_package
+@pytest.mark.browser
 def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size, states, viewport):
     # reduced motion: the page then drops its 0.15 s colour transitions, so the computed
     # colours read below are the final ones (a loaded machine read some mid-fade)
@@ -526,6 +528,7 @@ def test_boards_small_large_and_phone_width_fit(browser, server, tmp_path, size,
 
 
 @needs_package
+@pytest.mark.browser
 def test_custom_level_is_the_generated_puzzle(page, tmp_path):
     goto(page, "custom")
     page.fill("#custom-rows", "3")
@@ -556,6 +559,7 @@ def test_custom_level_is_the_generated_puzzle(page, tmp_path):
     assert page.is_visible("#screen-custom")
 
 
+@pytest.mark.browser
 def test_api_docs_render_offline(page, server, tmp_path):
     """/docs draws the OpenAPI page from the package's own Swagger UI (no CDN)."""
     page.goto(server + "/docs")
@@ -572,16 +576,9 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture
 def phone(browser, server):
     """A page at a phone's viewport (390 x 844, touch), reduced motion."""
-    ctx = browser.new_context(
-        viewport=PHONE, base_url=server, reduced_motion="reduce", has_touch=True, is_mobile=True
-    )
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, pg = open_page(browser, server, PHONE)
     yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    close_page(ctx, pg)
 
 
 def no_horizontal_scroll(page):
@@ -601,6 +598,7 @@ def no_horizontal_scroll(page):
 
 
 @needs_package
+@pytest.mark.browser
 def test_phone_six_by_six_board_fits(phone, tmp_path):
     """At 390 x 844 a 6 x 6 board fits inside its frame (padding and border counted):
     nothing is clipped and the page does not scroll sideways."""
@@ -640,6 +638,7 @@ def toast_covers(page):
 
 
 @needs_package
+@pytest.mark.browser
 def test_phone_toast_covers_nothing_and_goes_with_navigation(phone, tmp_path):
     """On a phone the "Show solution" message overlaps no button, input or tile (the
     board's bottom row included), wherever the page is scrolled, and is gone on the
@@ -664,6 +663,7 @@ def test_phone_toast_covers_nothing_and_goes_with_navigation(phone, tmp_path):
 
 
 @needs_package
+@pytest.mark.browser
 def test_counts_of_one_are_singular(page):
     """ "1 tap", "1 hole": a shared one-tap puzzle with one hole, played to the end."""
     board = ml.Board.grid(3, 3, 2, "cross", holes=[(2, 2)])
@@ -683,6 +683,7 @@ def test_counts_of_one_are_singular(page):
 
 
 @needs_package
+@pytest.mark.browser
 def test_custom_form_locks_as_few_tiles_as_needed_by_default(page):
     """Left at its default the form's locked count is unset: on the classic 5 x 5 cross
     board (kernel of 4) a unique solution is asked for and the generator locks as few
@@ -701,6 +702,7 @@ def test_custom_form_locks_as_few_tiles_as_needed_by_default(page):
 
 
 @needs_package
+@pytest.mark.browser
 def test_solved_dialog_time_is_the_timers(browser, server):
     """The solved dialog's time is the one the timer shows (2.7 s read 0:02 on both)."""
     ctx = browser.new_context(viewport={"width": 1100, "height": 900}, base_url=server)
@@ -725,6 +727,7 @@ def test_solved_dialog_time_is_the_timers(browser, server):
 
 
 @needs_package
+@pytest.mark.browser
 def test_reset_after_a_hint_starts_a_try_with_stars(page):
     """After Reset the "Hint used" badge is gone and the new try earns its stars."""
     p = open_daily(page, 0)

@@ -10,6 +10,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 import browser_pages
 from browser_pages import BROWSER_SKIP, browser_missing
 
@@ -41,6 +43,7 @@ def test_a_present_browser_is_not_skipped(tmp_path):
         assert browser_missing(str(fake)) is None
 
 
+@pytest.mark.browser  # 4 CPU s: a pytest run of test_browser.py in a subprocess
 def test_the_run_summary_says_how_many_were_skipped_and_the_fix(tmp_path):
     env = dict(os.environ, MODLIGHTS_CHROMIUM=str(tmp_path / "no-chromium"))
     out = subprocess.run(
@@ -51,6 +54,8 @@ def test_the_run_summary_says_how_many_were_skipped_and_the_fix(tmp_path):
             "-q",
             "-p",
             "no:cacheprovider",
+            "-m",
+            "not slow and not explore",  # every test of the file, the browser group's too
             str(TESTS / "web" / "test_browser.py"),
         ],
         capture_output=True,

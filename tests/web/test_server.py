@@ -77,6 +77,7 @@ def test_a_deep_body_is_the_same_4xx_whatever_its_size_and_route(server, path):
     assert small_solve_ok(url) == 200
 
 
+@pytest.mark.heavy  # 8 s: a server of its own
 def test_a_malformed_chunked_body_is_counted_as_the_400_the_client_got():
     """Issue 31, 5: uvicorn answers 400 to a bad chunk; the metrics and the access log
     said 500, so any client could trip a 5xx alert."""
@@ -177,6 +178,7 @@ def _address_space(pid: int) -> str:
     return line.split()[3]
 
 
+@pytest.mark.heavy  # 5 s: a server of its own
 def test_worker_memory_takes_units_and_worker_nice_is_set():
     """Issue 31, 7: --worker-memory 2147483648 (the docs' BYTES) set a 2 PiB cap."""
     proc, url, _ = serve("--workers", "1", "--worker-memory", "1G", "--worker-nice", "3")
@@ -279,15 +281,23 @@ def test_idle_connections_leave_health_and_solves_answering():
     try:
         with IdleFlood(port, 300):
             statuses, latencies = probe_while(url, "127.0.0.1")
-            text = httpx.get(url + "metrics").text
+            # the flood held more connections than the old cap (256) open at once: the
+            # most the server counted in ten looks (on a loaded machine some of the 300
+            # are always between their header timeout and being opened again)
+            fresh = []
+            for _ in range(10):
+                text = httpx.get(url + "metrics").text
+                fresh.append(metric(text, "modlights_connections", state="fresh"))
+                time.sleep(0.1)
         assert statuses == [200] * len(statuses), statuses
         p99 = sorted(latencies)[int(0.99 * (len(latencies) - 1))]
         assert p99 < 0.5, (p99, sorted(latencies)[-5:])
-        assert metric(text, "modlights_connections", state="fresh") >= 300
+        assert max(fresh) > 256, fresh
     finally:
         stop(proc)
 
 
+@pytest.mark.heavy  # 18 s: hundreds of connections against a server of its own
 def test_an_address_past_its_connections_competes_only_with_itself():
     """300 idle connections from one address, reopened as the server closes them, past
     its limit of 64: the server closes its oldest ones (or refuses its new ones); another
@@ -346,6 +356,7 @@ def test_the_guard_makes_room_from_old_fresh_then_old_idle_connections_never_bus
 
 
 # ----------------------------------------------------------------------------- load
+@pytest.mark.heavy  # 26 s: 20 s of searches from 8 clients
 def test_cheap_solves_do_not_wait_behind_searches():
     """Issue 31, 3: with 8 clients sending 5 s minimal searches, 100% of 3 x 3 solves
     got 503; now they are served in their own lane (searches of 3 s here)."""
@@ -385,6 +396,7 @@ def test_cheap_solves_do_not_wait_behind_searches():
     assert "Traceback" not in err, err
 
 
+@pytest.mark.heavy  # 28 s: a busy machine made on purpose
 def test_the_first_solve_of_a_fresh_service_on_a_busy_machine():
     """Issue 31, 3: the first 3 x 3 solve of a fresh service on a loaded machine took
     3.55 s and got 408 (its deadline counted the workers' start)."""
@@ -405,6 +417,7 @@ def test_the_first_solve_of_a_fresh_service_on_a_busy_machine():
     assert not any(alive(p.pid) for p in busy)
 
 
+@pytest.mark.heavy  # 22 s: bench/web_load.py runs
 def test_load_bench_figures_are_printed(capsys):
     """bench/web_load.py, very short: the mix, the idle connections and the cheap class
     (its figures for the closing note come from a full run)."""

@@ -11,21 +11,19 @@ No request may reach a path under /api/ (the server would answer 404 anyway).
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
-
 import numpy as np
 import pytest
 
 import modlights as ml
 from browser_pages import (
-    TIMEOUT_MS,
+    close_page,
     goto,
-    launch_chromium,
+    make_site,
     marked,
     needs_chromium,
+    open_page,
     page_state,
+    served,
     tap_count,
     tile,
     today,
@@ -33,7 +31,10 @@ from browser_pages import (
 from modlights.play.campaign import Campaign
 from modlights.web import site
 
+# the browser group (tests/suite_groups.py): CI runs it; the default run has
+# test_browser.py's daily game
 pytestmark = [
+    pytest.mark.browser,
     needs_chromium,
     pytest.mark.skipif(
         site.js_package_dir() is None
@@ -45,48 +46,15 @@ pytestmark = [
 PHONE = {"width": 390, "height": 844}
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def static_site(tmp_path_factory):
     """``modlights site DIR`` served by http.server on a free port: (base URL, DIR)."""
-    from modlights.cli import main
-
-    root = tmp_path_factory.mktemp("site")
-    assert main(["site", str(root)]) == 0
-    handler = functools.partial(_Quiet, directory=str(root))
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}", root
-    srv.shutdown()
-    srv.server_close()
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    pw, b = launch_chromium()
-    yield b
-    b.close()
-    pw.stop()
-
-
-def _page(browser, static_site, **options):
-    ctx = browser.new_context(base_url=static_site[0], reduced_motion="reduce", **options)
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    pg.errors, pg.requests = [], []
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-    pg.on("requestfinished", lambda r: pg.requests.append((r.url, r.response().status)))
-    return ctx, pg
+    root = make_site(tmp_path_factory)
+    with served(root) as url:
+        yield url, root
 
 
 def _check_requests(pg):
-    assert not pg.errors, f"JavaScript errors on the page: {pg.errors}"
     assert not [u for u, _ in pg.requests if "/api/" in u]
     bad = [(u, s) for u, s in pg.requests if s != 200]
     assert not bad, bad
@@ -94,17 +62,17 @@ def _check_requests(pg):
 
 @pytest.fixture
 def page(browser, static_site):
-    ctx, pg = _page(browser, static_site, viewport={"width": 1100, "height": 900})
+    ctx, pg = open_page(browser, static_site[0], {"width": 1100, "height": 900})
     yield pg
-    ctx.close()
+    close_page(ctx, pg)
     _check_requests(pg)
 
 
 @pytest.fixture
 def phone(browser, static_site):
-    ctx, pg = _page(browser, static_site, viewport=PHONE, has_touch=True, is_mobile=True)
+    ctx, pg = open_page(browser, static_site[0], PHONE)
     yield pg
-    ctx.close()
+    close_page(ctx, pg)
     _check_requests(pg)
 
 

@@ -9,18 +9,27 @@ Tile states are checked against ``Board.press``, generated puzzles against
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
-
 import numpy as np
 import pytest
 
+import browser_pages
 import modlights as ml
-from browser_pages import TIMEOUT_MS, goto, launch_chromium, needs_chromium, page_state, tile, today
+from browser_pages import (
+    close_page,
+    goto,
+    make_site,
+    needs_chromium,
+    page_state,
+    served,
+    tile,
+    today,
+)
 from modlights.web import site
 
+# the browser group (tests/suite_groups.py): CI runs it; the default run has
+# test_browser.py's daily game
 pytestmark = [
+    pytest.mark.browser,
     needs_chromium,
     pytest.mark.skipif(
         site.js_package_dir() is None
@@ -33,34 +42,11 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def static_site(tmp_path_factory):
     """``modlights site DIR`` served by http.server on a free port: its base URL."""
-    from modlights.cli import main
-
-    root = tmp_path_factory.mktemp("site")
-    assert main(["site", str(root)]) == 0
-    handler = functools.partial(_Quiet, directory=str(root))
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}"
-    srv.shutdown()
-    srv.server_close()
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    pw, b = launch_chromium()
-    yield b
-    b.close()
-    pw.stop()
+    with served(make_site(tmp_path_factory)) as url:
+        yield url
 
 
 @pytest.fixture
@@ -70,25 +56,13 @@ def open_page(browser, static_site):
     made = []
 
     def make(viewport):
-        phone = viewport["width"] < 700
-        ctx = browser.new_context(
-            viewport=viewport,
-            base_url=static_site,
-            reduced_motion="reduce",
-            has_touch=phone,
-            is_mobile=phone,
-        )
-        pg = ctx.new_page()
-        pg.set_default_timeout(TIMEOUT_MS)
-        pg.errors = []
-        pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+        ctx, pg = browser_pages.open_page(browser, static_site, viewport)
         made.append((ctx, pg))
         return pg
 
     yield make
     for ctx, pg in made:
-        ctx.close()
-        assert not pg.errors, f"JavaScript errors on the page: {pg.errors}"
+        close_page(ctx, pg)
 
 
 @pytest.fixture

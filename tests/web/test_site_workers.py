@@ -11,19 +11,28 @@ package gets only its own replies; the package's SolverWorker runs in a browser 
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import threading
 
 import numpy as np
 import pytest
 
 import modlights as ml
-from browser_pages import TIMEOUT_MS, goto, launch_chromium, needs_chromium, page_state, tap_count
+from browser_pages import (
+    close_page,
+    goto,
+    make_site,
+    needs_chromium,
+    open_page,
+    page_state,
+    served,
+    tap_count,
+)
 from modlights.web import site
 
+# the browser group (tests/suite_groups.py): CI runs it; the default run has
+# test_browser.py's daily game
 pytestmark = [
+    pytest.mark.browser,
     needs_chromium,
     pytest.mark.skipif(
         site.js_package_dir() is None
@@ -66,48 +75,19 @@ self.postMessage({ ready: true });
 """
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def static_site(tmp_path_factory):
     """``modlights site DIR`` plus the user's page and worker, served by http.server."""
-    from modlights.cli import main
-
-    root = tmp_path_factory.mktemp("site")
-    assert main(["site", str(root)]) == 0
-    (root / "user.html").write_text(USER_PAGE, encoding="utf-8")
-    (root / "user-worker.js").write_text(USER_WORKER, encoding="utf-8")
-    handler = functools.partial(_Quiet, directory=str(root))
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}"
-    srv.shutdown()
-    srv.server_close()
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    pw, b = launch_chromium()
-    yield b
-    b.close()
-    pw.stop()
+    root = make_site(tmp_path_factory, {"user.html": USER_PAGE, "user-worker.js": USER_WORKER})
+    with served(root) as url:
+        yield url
 
 
 @pytest.fixture
 def page(browser, static_site):
-    ctx = browser.new_context(base_url=static_site, viewport={"width": 1100, "height": 900})
-    pg = ctx.new_page()
-    pg.set_default_timeout(TIMEOUT_MS)
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, pg = open_page(browser, static_site, {"width": 1100, "height": 900})
     yield pg
-    ctx.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    close_page(ctx, pg)
 
 
 def new_playground(page, rows, cols, states, pattern):

@@ -477,7 +477,10 @@ SLOW = ml.Board.grid(24, 24, 2, "square", wrap=True)  # unprovable: uses its bud
 SLOW_BODY = {"board": SLOW.to_dict(), "state": SLOW.random_state(rng=1).tolist(), "budget": 5}
 
 
-@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT twice"])
+@pytest.mark.parametrize(
+    "how",
+    ["SIGTERM", pytest.param("SIGINT twice", marks=pytest.mark.heavy)],  # 12 s each
+)
 def test_serve_flags_and_shutdown_with_a_request_in_flight(how):
     proc, url, port = serve(
         "--workers", "2", "--cors-origin", "https://a.example", "--shutdown-timeout", "1"
@@ -533,6 +536,7 @@ def test_serve_flags_and_shutdown_with_a_request_in_flight(how):
         stop(proc)
 
 
+@pytest.mark.heavy  # 14 s: real-time header timeouts
 def test_serve_header_timeout_and_no_access_log():
     proc, url, port = serve(
         "--workers", "1", "--header-timeout", "0.5", "--no-access-log", "--shutdown-timeout", "1"
@@ -555,6 +559,7 @@ def test_serve_header_timeout_and_no_access_log():
     assert "/api/health" not in err, err
 
 
+@pytest.mark.heavy  # 11 s: a real-time body timeout
 def test_serve_body_timeout():
     proc, url, port = serve(
         "--workers", "1", "--body-timeout", "0.5", "--no-access-log", "--shutdown-timeout", "1"
@@ -897,10 +902,13 @@ def test_large_bodies_of_the_other_routes_are_answered_as_small_ones(client, pat
     same_answer(client, path, json.dumps(body).encode(), "application/json")
 
 
+@pytest.mark.heavy  # 9 s: four 8 MB bodies parsed
 def test_large_solve_bodies_leave_the_event_loop_free():
     """Four 8 MB /api/solve bodies at once (over the tile limit, so refused after
-    parsing) stall the server's event loop for no longer than a fraction of one
-    parse (about 0.3 s each in the event loop)."""
+    parsing) leave the server's event loop free: the time it stalls in all (the ticks
+    late by more than 50 ms, summed) is under two parses of one body, measured in the
+    same run (parsed in the event loop, the four would stall it for four parses; a
+    machine under load stalls a ticker by its own preemptions, not by parses)."""
     app = create_app(workers=2, queue=4)
     row = "[" + ",".join(["0"] * 2000) + "]"
     huge = (
@@ -934,15 +942,20 @@ def test_large_solve_bodies_leave_the_event_loop_free():
             )
             done.set()
             await ticker
-            return answers, max(gaps)
+            return answers, sum(g for g in gaps if g > 0.05)
 
     try:
-        answers, stall = asyncio.run(main())
+        answers, stalled = asyncio.run(main())
     finally:
         app.state.pool.close()
     for r in answers:
         assert_error(r, 400, "too_large")
-    assert stall < 0.2, stall
+    parse = []
+    for _ in range(2):
+        t0 = time.perf_counter()
+        json.loads(huge)
+        parse.append(time.perf_counter() - t0)
+    assert stalled < 2 * min(parse), (stalled, parse)
 
 
 def test_trickled_bodies_hold_their_bytes_no_longer_than_the_deadline(

@@ -424,6 +424,7 @@ def test_torus_nullity_against_the_chase(n):
         assert s.kernel_size == ChaseEngine(b).kernel_size, (h, w)
 
 
+@pytest.mark.heavy  # 4 CPU s: the nullity of a 100000 x 100000 torus
 def test_torus_giant_nullity_fast():
     import time
 

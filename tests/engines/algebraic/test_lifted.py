@@ -151,6 +151,7 @@ def test_large_board_inverse_refused_and_pickles():
     assert not s2.board.apply(st_, s2.solve(st_, minimal=False).taps).any()
 
 
+@pytest.mark.heavy  # 2 CPU s: a bench table (the CLI's bench has its test in tests/cli)
 def test_bench_method_option(capsys, monkeypatch):
     """``modlights bench --method`` times the chosen Solver method (every answer checked
     inside bench_large); a method that does not cover the board exits 2 with one line."""

@@ -177,7 +177,10 @@ def test_chase_of_zero_from_zero_is_zero_and_linear():
 
 @pytest.mark.parametrize(
     "p,rows,cols",
-    [(2, 64, 60), (3, 64, 60), (5, 30, 45), (2, 200, 200), (3, 200, 200), (2, 96, 90), (7, 49, 56)],
+    [(2, 64, 60), (3, 64, 60), (5, 30, 45)]
+    # 1-4 CPU s each: the chase of 40000 tiles
+    + [pytest.param(p, 200, 200, marks=pytest.mark.matrix) for p in (2, 3)]
+    + [(2, 96, 90), (7, 49, 56)],
 )
 def test_larger_tori_against_chase(p, rows, cols):
     b = ml.Board.grid(rows, cols, states=p, pattern="cross", wrap=True)

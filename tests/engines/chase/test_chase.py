@@ -18,6 +18,7 @@ from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.reference import ReferenceEngine
 from strategies import chase_boards, random_masks
 from strategies import chase_offsets as offsets
+from suite_groups import sample
 
 NAMES = sorted(ml.PATTERNS)
 
@@ -168,14 +169,25 @@ def test_plan_checks_arguments():
         p.numeric(np.zeros(3, np.uint8))
 
 
+@pytest.mark.heavy  # 1.5 CPU s: a bench table of 16 x 16 and 8 x 12 boards
 def test_bench_large_rows():
     rows = bench_large([16, (8, 12)], n=3, repeats=1)
     assert [r[0] for r in rows] == ["16x16", "8x12"]
     assert all(r[1] == 3 and r[2] == "cross" and r[3] > 0 for r in rows)
 
 
-@pytest.mark.parametrize("pattern", NAMES + [[(0, 0), (2, 1), (-1, -2)], [(1, 0), (0, 1)]])
-@pytest.mark.parametrize("n", [2, 3, 4, 6])
+@pytest.mark.parametrize(
+    "n,pattern",
+    sample(
+        [
+            (n, p)
+            for n in (2, 3, 4, 6)
+            for p in NAMES + [[(0, 0), (2, 1), (-1, -2)], [(1, 0), (0, 1)]]
+        ],
+        3,
+        unpack=True,
+    ),
+)
 def test_medium_uniform_boards_equal_dense(pattern, n):
     """Boards large enough for the interior fast paths of the chase."""
     rng = np.random.default_rng(n)
@@ -392,8 +404,18 @@ def test_transpose_board_permutes_the_tap_matrix(case):
     assert np.array_equal(full(t), full(b)[np.ix_(perm, perm)])
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("pattern", ["cross", "knight", "square", [(0, 0), (0, 1), (1, -1)]])
+@pytest.mark.parametrize(
+    "pattern,n",
+    sample(
+        [
+            (p, n)
+            for p in ("cross", "knight", "square", [(0, 0), (0, 1), (1, -1)])
+            for n in (2, 3, 4)
+        ],
+        3,
+        unpack=True,
+    ),
+)
 def test_wide_boards_chase_along_columns(n, pattern):
     rng = np.random.default_rng(n)
     locked = rng.random((4, 60)) < 0.05

@@ -21,6 +21,7 @@ from modlights.native import _core as _rowchase
 from oracle import group_closure_size
 from simd import simd_fixture
 from strategies import grid_boards, random_masks
+from suite_groups import sample
 
 NAMES = sorted(ml.PATTERNS)
 PATHS = _rowchase.simd_paths()
@@ -107,9 +108,13 @@ def test_small_boards_mixed_patterns(b, seed):
     _check(b, _engine(b), np.random.default_rng(seed))
 
 
-@pytest.mark.parametrize("pattern", NAMES)
-@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8, 9])
-@pytest.mark.parametrize("wrap", [False, True])
+#: (wrap, n, pattern) of test_every_pattern_with_holes: 8 of them in the default run
+HOLES_CASES = [(w, n, p) for w in (False, True) for n in range(2, 10) for p in NAMES]
+
+
+@pytest.mark.parametrize(
+    "wrap,n,pattern", sample(HOLES_CASES, 8, ids=lambda c: "-".join(map(str, c)), unpack=True)
+)
 def test_every_pattern_with_holes(pattern, n, wrap):
     rng = np.random.default_rng(n * 31 + len(pattern) + wrap)
     locked, holes = random_masks(rng, (17, 13), 0.05, 0.15)
@@ -118,7 +123,7 @@ def test_every_pattern_with_holes(pattern, n, wrap):
     _check(b, eng, rng, closure=False)
 
 
-@pytest.mark.parametrize("n", [2, 3, 5, 4, 6, 9])
+@pytest.mark.parametrize("n", sample([2, 3, 5, 4, 6, 9], 2))
 def test_transposed_plan(n):
     """A board wider than tall is chased along its columns (the transposed plan)."""
     rng = np.random.default_rng(n)
@@ -129,6 +134,7 @@ def test_transposed_plan(n):
     _check(b, eng, rng, closure=False)
 
 
+@pytest.mark.heavy  # 5 CPU s: the reference engine factorises six 18 x 18 boards
 def test_solver_minimal_through_the_row_chase():
     """The Solver on the row chase (method="chase-row"): minimal solutions and
     their proofs equal the reference engine's."""
@@ -162,7 +168,7 @@ def test_auto_picks_the_row_chase_for_many_holes_only():
     assert ChaseEngine(ml.Board.grid(80, 80, states=2, locked=locked))._row is None
 
 
-@pytest.mark.parametrize("n", [2, 3, 4, 6, 9])
+@pytest.mark.parametrize("n", sample([2, 3, 4, 6, 9], 2))
 def test_larger_board_equals_the_matrix_path(n):
     """300 x 300 with 3% holes and 1% locks: same kernel as the residual-matrix path,
     solutions checked by application, unsolvable starts refused by both."""
@@ -288,6 +294,7 @@ def test_solver_on_the_row_chase_pickles():
     assert not b.apply(state, sol.taps).any()
 
 
+@pytest.mark.matrix  # 4-7 CPU s a case: 400-row boards, two engines each
 @pytest.mark.parametrize("n", [2, 3, 7, 4, 9])
 @pytest.mark.parametrize("wrap", [False, True])
 def test_free_symbols_retired(n, wrap):
@@ -488,6 +495,8 @@ def _wide_run(b, rng):
     return eng, H, orders, states, X, ok
 
 
+@pytest.mark.matrix  # 3-6 CPU s a case (280 x 280 on every path); the default run has
+# test_random_boards_on_every_simd_path
 @pytest.mark.parametrize("n", SIMD_N)
 def test_wide_rows_same_on_every_simd_path(n):
     """A board whose rows span many vectors: every path gives the same generators and
@@ -515,6 +524,7 @@ def test_wide_rows_same_on_every_simd_path(n):
     assert all(g == got[0] for g in got[1:])
 
 
+@pytest.mark.heavy  # 13 CPU s: a fresh process solving 280 x 280 boards on the portable path
 def test_simd_environment_variable_selects_the_portable_path():
     """MODLIGHTS_SIMD=portable in a fresh process: the row chase runs its portable
     kernels and agrees with the reference engine (GF(2), GF(3), Z/4, Z/9) and, on a

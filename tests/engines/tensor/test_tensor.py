@@ -286,6 +286,7 @@ def test_large_gf2_square_kernel_not_built():
         s.kernel()
 
 
+@pytest.mark.heavy  # 2 CPU s: a bench table (the CLI's bench has its test in tests/cli)
 def test_bench_method_tensor(capsys, monkeypatch):
     """``modlights bench --pattern square --method tensor`` times the tensor engine (every
     answer checked inside bench_large); a board it does not cover exits 2, one line."""

@@ -17,6 +17,7 @@ from modlights.engines.tensor.band import BandFactor
 from modlights.engines.tensor.engine import TensorEngine, tensor_reason
 from modlights.model.ring import factorize
 from oracle import BruteForce
+from suite_groups import sample
 
 #: Prime powers (k > 1), CRT mixes with such a part, and 25 / 27 for odd p.
 RING_N = [4, 8, 9, 12, 16, 18, 25, 27]
@@ -147,9 +148,14 @@ def test_ring_boards_against_reference(case):
     _check_board(*case)
 
 
-@pytest.mark.parametrize("n", [4, 8, 9, 16, 25, 27, 12, 18])
-@pytest.mark.parametrize("pattern", PATTERNS)
-@pytest.mark.parametrize("wrap", [False, True])
+@pytest.mark.parametrize(
+    "wrap,pattern,n",
+    sample(
+        [(w, p, n) for w in (False, True) for p in PATTERNS for n in (4, 8, 9, 16, 25, 27, 12, 18)],
+        12,
+        unpack=True,
+    ),
+)
 def test_named_singular_sides(n, pattern, wrap):
     """Every pattern at sides that make the factors singular mod p (and one that does
     not next to one that does); the ring path is taken wherever the reference engine
