@@ -1,7 +1,8 @@
 """gf2-c-vs-m4ri: the C GF(2) core against M4RI with no Python in between.
 
-Compiles bench/workloads/gf2_vs_m4ri.c with the repository's csrc (gf2.c, cpu.c and interrupt.c,
-found wherever they sit under csrc/) and libm4ri, runs it once and records each line it
+Compiles bench/workloads/gf2_vs_m4ri.c with the repository's csrc (gf2.c and the pieces
+it is split into, pack.c, cpu.c and interrupt.c, found wherever they sit under csrc/) and
+libm4ri, runs it once and records each line it
 prints (dense echelon 1024/4096/8192, cross-board factor + solve 32/64/90, dense factor +
 solve 1024/4096: medians of process CPU time, modlights / M4RI) as figures.
 MODLIGHTS_SIMD=portable|avx2|avx512 forces a SIMD path.
@@ -39,13 +40,17 @@ def _find(name: str) -> Path | None:
 def gf2_c_vs_m4ri(ctx: Context):
     if not M4RI_HEADER.exists():
         return {"m4ri": Missing(f"{M4RI_HEADER} not found (apt-get install libm4ri-dev)")}
-    srcs = [_find("gf2.c"), _find("cpu.c"), _find("interrupt.c")]
+    srcs = [_find("gf2.c"), _find("pack.c"), _find("cpu.c"), _find("interrupt.c")]
     if None in srcs or _find("gf2.h") is None:
-        return {"m4ri": Missing("csrc/**/gf2.c, cpu.c, interrupt.c or gf2.h not found")}
+        return {"m4ri": Missing("csrc/**/gf2.c, pack.c, cpu.c, interrupt.c or gf2.h not found")}
+    # the pieces of gf2.c (csrc/tests/README.md: beside gf2_impl.h, no header of their own)
+    gf2 = srcs[0]
+    assert gf2 is not None
+    srcs += sorted(p for p in gf2.parent.glob("gf2_*.c") if not p.with_suffix(".h").exists())
     cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if not cc:
         return {"m4ri": Missing("no C compiler")}
-    incs = sorted({f"-I{p.parent}" for p in CSRC.rglob("*.h")})
+    incs = [f"-I{CSRC}", *sorted({f"-I{p.parent}" for p in CSRC.rglob("*.h")})]
     CACHE.mkdir(parents=True, exist_ok=True)
     exe = CACHE / "gf2_vs_m4ri"
     cmd = [

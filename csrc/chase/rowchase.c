@@ -18,43 +18,17 @@
  * it, and a later symbol in that column enters an older slot only through a later
  * record. The pivot is the youngest symbol with a non-zero coefficient (a young symbol
  * is held by few taps: fewer row operations).
+ *
+ * The pieces: rowchase.c (this file: the run), rowchase_kernels.c (the row kernels,
+ * portable and AVX2), rowchase_symbols.c (the results: counts, pending system, symbol
+ * values by the records walked backwards); what they share is in rowchase_impl.h.
  */
 #include "chase/rowchase.h"
+#include "chase/rowchase_impl.h"
 #include "base/interrupt.h"
-#include "base/modn.h"
-
-#include "base/bitslice.h"
-
-#include "base/cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Row kernels: inlined into one function table per SIMD path (the end of this section). */
-#define ML_AI static inline __attribute__((always_inline))
-
-struct ml_rowchase {
-    int n, gf2, gf3;      /* gf3: bit-sliced rows (planes P = [x == 1], M = [x == 2]) */
-    size_t nsym, k, es;   /* symbols, right-hand sides, bytes an element */
-    size_t cap, lw, cw;   /* column capacity at the end; its elements; constant elements */
-    size_t nel, elcap;    /* eliminations */
-    int32_t *rcol;        /* nel: column of the eliminated symbol */
-    int64_t *rbefore;     /* nel: symbols created before the elimination */
-    size_t *roff;         /* nel: byte offset of the record in data */
-    uint32_t *rlen;       /* nel: linear elements kept (trailing zeros dropped) */
-    uint8_t *data;        /* records: rlen linear elements, then cw constant elements */
-    size_t dlen, dcap;
-    int32_t *symcol;      /* nsym: column of each symbol */
-    int64_t *freesym;     /* free symbols, ascending: retired ones and those live at the end */
-    int64_t *endsym;      /* nend: the symbols live at the end */
-    size_t nend;
-    size_t nfree, nchecks, width, nretired;
-    uint8_t *ok;          /* k */
-    size_t npend;         /* pending equations (Z/p^k: no unit coefficient) left at the end */
-    uint8_t *pmat;        /* npend x nfree: their coefficients on the free symbols */
-    uint8_t *pconst;      /* npend x k: their constants */
-};
-
 
 static int cmp_i64(const void *a, const void *b) {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -71,12 +45,9 @@ static int prime_of_power(int n) {
     return n == 1 ? p : 0;
 }
 
-static size_t free_index(const ml_rowchase *R, int64_t s);
-
 int ml_rowchase_bitsliced = 1;
 
 /* ---- run-time state (freed when the run ends) */
-typedef struct row_kernels row_kernels;
 typedef struct {
     const ml_chase *p;
     ml_rowchase *R;
@@ -104,26 +75,7 @@ typedef struct {
     const row_kernels *K; /* the row kernels of the SIMD path */
 } run_ctx;
 
-/* rlen of a retired column's record: its symbol is free (roff: the symbol). */
-#define RETIRED UINT32_MAX
-
 #define ROW(X, s) ((X)->ring + (size_t)(s) * (X)->S * (X)->R->es)
-
-/* GF(3) rows: plane P then plane M, each lw words of columns then cw of constants;
- * element c of a plane (c < 64 lw: a column, 64 lw + j: constant j). */
-static inline size_t plane_words(const ml_rowchase *R) { return R->lw + R->cw; }
-static inline unsigned gf3_get(const ml_rowchase *R, const uint8_t *v, size_t c) {
-    const uint64_t *w = (const uint64_t *)v;
-    const size_t H = plane_words(R);
-    return (unsigned)(((w[c >> 6] >> (c & 63)) & 1) | (((w[H + (c >> 6)] >> (c & 63)) & 1) << 1));
-}
-static inline void gf3_set(const ml_rowchase *R, uint8_t *v, size_t c, unsigned x) {
-    uint64_t *w = (uint64_t *)v;
-    const size_t H = plane_words(R);
-    const uint64_t bit = (uint64_t)1 << (c & 63);
-    w[c >> 6] = (w[c >> 6] & ~bit) | (x == 1 ? bit : 0);
-    w[H + (c >> 6)] = (w[H + (c >> 6)] & ~bit) | (x == 2 ? bit : 0);
-}
 
 static inline unsigned get_el(const run_ctx *X, const uint8_t *v, size_t c) {
     if (X->R->gf2) return (unsigned)((((const uint64_t *)v)[c >> 6] >> (c & 63)) & 1);
@@ -134,43 +86,6 @@ static inline void clear_el(const run_ctx *X, uint8_t *v, size_t c) {
     if (X->R->gf2) ((uint64_t *)v)[c >> 6] &= ~((uint64_t)1 << (c & 63));
     else if (X->R->gf3) gf3_set(X->R, v, c, 0);
     else v[c] = 0;
-}
-
-/* GF(3): (vp, vm) += (rp, rm) over len words (bitslice.h; -r: pass (rm, rp)). */
-ML_AI void axpy_gf3(uint64_t *restrict vp, uint64_t *restrict vm, const uint64_t *restrict rp,
-                     const uint64_t *restrict rm, size_t len) {
-    for (size_t j = 0; j < len; j++) ML_GF3_ADD(vp[j], vm[j], rp[j], rm[j], vp[j], vm[j]);
-}
-/* GF(3): v = (vp, vm) = a + b or a - b (sub) over len words of each plane. */
-ML_AI void add2_gf3(uint64_t *restrict vp, uint64_t *restrict vm, const uint64_t *restrict ap,
-                     const uint64_t *restrict am, const uint64_t *restrict bp,
-                     const uint64_t *restrict bm, size_t len) {
-    for (size_t j = 0; j < len; j++) ML_GF3_ADD(ap[j], am[j], bp[j], bm[j], vp[j], vm[j]);
-}
-
-/* GF(3): v = mul * sum cf[i] src[i] (whole rows: both planes, columns and constants). */
-ML_AI void comb_gf3(const ml_rowchase *R, uint8_t *v, const uint8_t *const *src,
-                     const uint8_t *cf, int m, unsigned mul) {
-    const size_t H = plane_words(R);
-    uint64_t *vp = (uint64_t *)v, *vm = vp + H;
-    const uint64_t *p0 = NULL, *m0 = NULL;
-    int got = 0;
-    for (int i = 0; i < m; i++) {
-        const unsigned c = (mul * cf[i]) % 3;
-        if (!c) continue;
-        /* -source: its planes exchanged */
-        const uint64_t *sp = (const uint64_t *)src[i] + (c == 2 ? H : 0);
-        const uint64_t *sm = (const uint64_t *)src[i] + (c == 2 ? 0 : H);
-        if (got == 0) { p0 = sp; m0 = sm; }
-        else if (got == 1) add2_gf3(vp, vm, p0, m0, sp, sm, H);
-        else axpy_gf3(vp, vm, sp, sm, H);
-        got++;
-    }
-    if (got == 0) memset(v, 0, 2 * H * sizeof(uint64_t));
-    else if (got == 1) {
-        memcpy(vp, p0, H * sizeof(uint64_t));
-        memcpy(vm, m0, H * sizeof(uint64_t));
-    }
 }
 
 /* Copy row o (laid out for olw column words) into v (for lw). */
@@ -186,174 +101,6 @@ static void relayout_row(const ml_rowchase *R, uint8_t *v, const uint8_t *o, siz
         memcpy(v + pl * H * es, o + pl * oH * es, R->lw * es);
         memcpy(v + (pl * H + lw) * es, o + (pl * oH + R->lw) * es, R->cw * es);
     }
-}
-
-/* GF(2): v = xor of m rows. */
-ML_AI void xor_rows(uint64_t *restrict v, const uint64_t *const *src, int m, size_t len) {
-    if (m == 0) { memset(v, 0, len * sizeof(uint64_t)); return; }
-    const uint64_t *restrict a = src[0];
-    if (m == 1) { memcpy(v, a, len * sizeof(uint64_t)); return; }
-    int i = 2;
-    const uint64_t *restrict b = src[1];
-    if (m >= 4) {
-        const uint64_t *restrict c = src[2], *restrict d = src[3];
-        for (size_t j = 0; j < len; j++) v[j] = a[j] ^ b[j] ^ c[j] ^ d[j];
-        i = 4;
-    } else {
-        for (size_t j = 0; j < len; j++) v[j] = a[j] ^ b[j];
-    }
-    for (; i < m; i++) {
-        const uint64_t *restrict c = src[i];
-        for (size_t j = 0; j < len; j++) v[j] ^= c[j];
-    }
-}
-
-/* GF(p): v = mul * sum cf[i] src[i] mod n over len bytes (acc: len int32), any n. */
-ML_AI void comb_rows_acc(uint8_t *restrict v, const uint8_t *const *src, const uint8_t *cf, int m,
-                      int32_t mul, size_t len, int32_t *restrict acc, int32_t n, float rn) {
-    for (size_t j = 0; j < len; j++) acc[j] = 0;
-    for (int i = 0; i < m; i++) {
-        const uint8_t *restrict a = src[i];
-        const int32_t c = cf[i];
-        for (size_t j = 0; j < len; j++) acc[j] += c * a[j];
-        if (i % 200 == 199)                  /* 200 x 254^2 + 255 < 2^24 */
-            for (size_t j = 0; j < len; j++) acc[j] = ml_fmod_n(acc[j], n, rn);
-    }
-    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)ml_fmod_n(ml_fmod_n(acc[j], n, rn) * mul, n, rn);
-}
-
-/* GF(p), p < 128 (a + b fits a byte): v = v + a, v = a + b, v = v - a, v = -v mod p;
- * the reduction is an unsigned min (x - p wraps above x unless x >= p). */
-ML_AI uint8_t min_u8(uint8_t a, uint8_t b) { return a < b ? a : b; }
-ML_AI void add_mod(uint8_t *restrict v, const uint8_t *restrict a, size_t len, uint8_t p) {
-    for (size_t j = 0; j < len; j++) {
-        uint8_t x = (uint8_t)(v[j] + a[j]);
-        v[j] = min_u8(x, (uint8_t)(x - p));
-    }
-}
-ML_AI void add2_mod(uint8_t *restrict v, const uint8_t *restrict a, const uint8_t *restrict b,
-                     size_t len, uint8_t p) {
-    for (size_t j = 0; j < len; j++) {
-        uint8_t x = (uint8_t)(a[j] + b[j]);
-        v[j] = min_u8(x, (uint8_t)(x - p));
-    }
-}
-ML_AI void sub_mod(uint8_t *restrict v, const uint8_t *restrict a, size_t len, uint8_t p) {
-    for (size_t j = 0; j < len; j++) {
-        uint8_t x = (uint8_t)(v[j] - a[j]);
-        v[j] = min_u8(x, (uint8_t)(x + p));
-    }
-}
-ML_AI void neg_mod(uint8_t *restrict v, size_t len, uint8_t p) {
-    for (size_t j = 0; j < len; j++) {
-        uint8_t y = (uint8_t)(p - v[j]);
-        v[j] = min_u8(y, (uint8_t)(y - p));
-    }
-}
-
-/* GF(p): v = mul * sum cf[i] src[i] mod n over len bytes (acc: len int32): byte adds
- * when every coefficient is 1 and mul is +-1 (the cross, any count-1 pattern). */
-ML_AI void comb_rows(uint8_t *v, const uint8_t *const *src, const uint8_t *cf, int m,
-                      int32_t mul, size_t len, int32_t *acc, int32_t n, float rn) {
-    int ones = n < 128 && (mul == 1 || mul == n - 1);
-    for (int i = 0; i < m && ones; i++) ones = cf[i] == 1;
-    if (!ones) { comb_rows_acc(v, src, cf, m, mul, len, acc, n, rn); return; }
-    if (m == 0) { memset(v, 0, len); return; }
-    if (m == 1) memcpy(v, src[0], len);
-    else add2_mod(v, src[0], src[1], len, (uint8_t)n);
-    for (int i = 2; i < m; i++) add_mod(v, src[i], len, (uint8_t)n);
-    if (mul != 1) neg_mod(v, len, (uint8_t)n);
-}
-
-/* v += a * r over len elements (GF(2): a = 1, xor). */
-ML_AI void axpy_gf2(uint64_t *restrict v, const uint64_t *restrict r, size_t len) {
-    for (size_t j = 0; j < len; j++) v[j] ^= r[j];
-}
-ML_AI void axpy_zn_any(uint8_t *restrict v, const uint8_t *restrict r, int32_t a, size_t len,
-                        int32_t n, float rn) {
-    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)ml_fmod_n(v[j] + a * r[j], n, rn);
-}
-/* n < 128: v + a r < 2^14 in 16-bit lanes, reduced by ml_barrett16 (base/modn.h). */
-ML_AI void axpy_zn_u16(uint8_t *restrict v, const uint8_t *restrict r, uint16_t a, size_t len,
-                        uint16_t n) {
-    const uint32_t m = 65536u / n;
-    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)ml_barrett16((uint16_t)(v[j] + a * r[j]), n, m);
-}
-/* n a power of two: byte arithmetic wraps mod 256, a multiple of n. */
-ML_AI void axpy_pow2(uint8_t *restrict v, const uint8_t *restrict r, uint8_t a, size_t len,
-                      uint8_t mask) {
-    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)(v[j] + a * r[j]) & mask;
-}
-/* n <= 16: v + a r <= n^2 - n < 256, so the quotient by m = 256 / n (rounded down; short
- * by at most one) stays in 16-bit lanes (16-bit multiplies only). */
-ML_AI void axpy_zn_small(uint8_t *restrict v, const uint8_t *restrict r, uint16_t a,
-                          size_t len, uint16_t n) {
-    const uint16_t m = (uint16_t)(256u / n);
-    for (size_t j = 0; j < len; j++) v[j] = (uint8_t)ml_barrett8((uint16_t)(v[j] + a * r[j]), n, m);
-}
-ML_AI void axpy_zn(uint8_t *v, const uint8_t *r, int32_t a, size_t len, int32_t n, float rn) {
-    if (!(n & (n - 1)) && n > 2) axpy_pow2(v, r, (uint8_t)a, len, (uint8_t)(n - 1));
-    else if (n <= 16 && a != 1 && a != n - 1) axpy_zn_small(v, r, (uint16_t)a, len, (uint16_t)n);
-    else if (n < 128 && a == 1) add_mod(v, r, len, (uint8_t)n);
-    else if (n < 128 && a == n - 1) sub_mod(v, r, len, (uint8_t)n);
-    else if (n < 128) axpy_zn_u16(v, r, (uint16_t)a, len, (uint16_t)n);
-    else axpy_zn_any(v, r, a, len, n, rn);
-}
-
-/* The row kernels of one SIMD path (csrc/base/cpu.h: MODLIGHTS_SIMD, ml_simd_set): the bodies
- * above compiled without target attributes (portable) and for AVX2. */
-struct row_kernels {
-    void (*axpy_gf2)(uint64_t *, const uint64_t *, size_t);
-    void (*axpy_gf3)(uint64_t *, uint64_t *, const uint64_t *, const uint64_t *, size_t);
-    void (*axpy_zn)(uint8_t *, const uint8_t *, int32_t, size_t, int32_t, float);
-    void (*neg_mod)(uint8_t *, size_t, uint8_t);
-    void (*xor_rows)(uint64_t *, const uint64_t *const *, int, size_t);
-    void (*comb_gf3)(const ml_rowchase *, uint8_t *, const uint8_t *const *, const uint8_t *,
-                     int, unsigned);
-    void (*comb_rows)(uint8_t *, const uint8_t *const *, const uint8_t *, int, int32_t, size_t,
-                      int32_t *, int32_t, float);
-};
-
-#define ML_ROW_KERNELS(SUF, ATTR)                                                           \
-    ATTR static void axpy_gf2_##SUF(uint64_t *v, const uint64_t *r, size_t len)             \
-    { axpy_gf2(v, r, len); }                                                                \
-    ATTR static void axpy_gf3_##SUF(uint64_t *vp, uint64_t *vm, const uint64_t *rp,         \
-                                    const uint64_t *rm, size_t len)                         \
-    { axpy_gf3(vp, vm, rp, rm, len); }                                                      \
-    ATTR static void axpy_zn_##SUF(uint8_t *v, const uint8_t *r, int32_t a, size_t len,     \
-                                   int32_t n, float rn)                                     \
-    { axpy_zn(v, r, a, len, n, rn); }                                                       \
-    ATTR static void neg_mod_##SUF(uint8_t *v, size_t len, uint8_t p)                       \
-    { neg_mod(v, len, p); }                                                                 \
-    ATTR static void xor_rows_##SUF(uint64_t *v, const uint64_t *const *src, int m,         \
-                                    size_t len)                                             \
-    { xor_rows(v, src, m, len); }                                                           \
-    ATTR static void comb_gf3_##SUF(const ml_rowchase *R, uint8_t *v,                       \
-                                    const uint8_t *const *src, const uint8_t *cf, int m,    \
-                                    unsigned mul)                                           \
-    { comb_gf3(R, v, src, cf, m, mul); }                                                    \
-    ATTR static void comb_rows_##SUF(uint8_t *v, const uint8_t *const *src,                 \
-                                     const uint8_t *cf, int m, int32_t mul, size_t len,     \
-                                     int32_t *acc, int32_t n, float rn)                     \
-    { comb_rows(v, src, cf, m, mul, len, acc, n, rn); }                                     \
-    static const row_kernels row_kernels_##SUF = {                                          \
-        axpy_gf2_##SUF, axpy_gf3_##SUF, axpy_zn_##SUF, neg_mod_##SUF,                       \
-        xor_rows_##SUF, comb_gf3_##SUF, comb_rows_##SUF};
-
-ML_ROW_KERNELS(portable, )
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define ML_ROWCHASE_X86 1
-ML_ROW_KERNELS(avx2, __attribute__((target("avx2"))))
-#endif
-
-/* The kernels of the SIMD path in use. AVX-512 runs the AVX2 kernels: compiled for
- * avx512f/bw/vl they did not pay (2000^2, 1% holes, medians of 3: GF(2) 0.40 s on both,
- * GF(3) 0.76-0.93 s against 0.63-0.65 s for AVX2; shared 2-core machine). */
-static const row_kernels *row_kernels_now(void) {
-#ifdef ML_ROWCHASE_X86
-    if (ml_simd_get() >= ML_SIMD_AVX2) return &row_kernels_avx2;
-#endif
-    return &row_kernels_portable;
 }
 
 /* Re-lay the ring out for a capacity of at least `need` columns. Returns 0, 2 (out of
@@ -774,7 +521,7 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, int q, const uint8_t *b, size_t 
     ml_chase_residual_events(p, resev);
     ml_chase_residual_tiles(p, restile);
     X.p = p; X.R = R; X.n = n; X.rn = 1.0f / (float)n; X.max_bytes = max_bytes;
-    X.K = row_kernels_now();
+    X.K = ml_rowchase__kernels();
     X.pp = prime_of_power(n);
     X.reduce = n != pn;
     for (int a = 1; a < n; a++) X.unit[a] = (uint8_t)(a % X.pp != 0);
@@ -883,7 +630,7 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, int q, const uint8_t *b, size_t 
         update_row(&X, v, &X.pver[i]);
         for (size_t c = 0; c < R->cap; c++)
             if (X.colsym[c] >= 0 && v[c])
-                R->pmat[i * R->nfree + free_index(R, X.colsym[c])] = v[c];
+                R->pmat[i * R->nfree + ml_rowchase__free_index(R, X.colsym[c])] = v[c];
         if (k) memcpy(R->pconst + i * k, v + R->lw, k);
     }
     free(X.ring); free(X.eq); free(X.acc); free(X.colsym); free(X.version);
@@ -919,104 +666,4 @@ size_t ml_rowchase_min_width(const ml_chase *p) {
     }
     free(resev);
     return best;
-}
-
-void ml_rowchase_free(ml_rowchase *R) {
-    if (!R) return;
-    free(R->rcol); free(R->rbefore); free(R->roff); free(R->rlen); free(R->data);
-    free(R->symcol); free(R->freesym); free(R->endsym); free(R->ok);
-    free(R->pmat); free(R->pconst);
-    free(R);
-}
-
-size_t ml_rowchase_nfree(const ml_rowchase *R) { return R->nfree; }
-size_t ml_rowchase_neliminated(const ml_rowchase *R) { return R->nel; }
-size_t ml_rowchase_nchecks(const ml_rowchase *R) { return R->nchecks; }
-size_t ml_rowchase_nretired(const ml_rowchase *R) { return R->nretired; }
-size_t ml_rowchase_width(const ml_rowchase *R) { return R->width; }
-size_t ml_rowchase_record_bytes(const ml_rowchase *R) { return R->dlen; }
-size_t ml_rowchase_npending(const ml_rowchase *R) { return R->npend; }
-void ml_rowchase_pending(const ml_rowchase *R, uint8_t *a, uint8_t *c) {
-    if (R->npend * R->nfree) memcpy(a, R->pmat, R->npend * R->nfree);
-    if (R->npend * R->k) memcpy(c, R->pconst, R->npend * R->k);
-}
-void ml_rowchase_ok(const ml_rowchase *R, uint8_t *ok) { if (R->k) memcpy(ok, R->ok, R->k); }
-void ml_rowchase_free_symbols(const ml_rowchase *R, int64_t *out) {
-    if (R->nfree) memcpy(out, R->freesym, R->nfree * sizeof(int64_t));
-}
-
-/* Index of free symbol s in freesym (binary search). */
-static size_t free_index(const ml_rowchase *R, int64_t s) {
-    size_t lo = 0, hi = R->nfree;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (R->freesym[mid] < s) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-}
-
-/* Column c's value x into val and the bit planes (GF(2): bits = x; GF(3): bits =
- * [x == 1], mbits = [x == 2]). */
-static inline void set_value(const ml_rowchase *R, uint8_t *val, uint64_t *bits,
-                             uint64_t *mbits, int32_t c, unsigned x) {
-    const uint64_t bit = (uint64_t)1 << (c & 63);
-    val[c] = (uint8_t)x;
-    bits[c >> 6] = (bits[c >> 6] & ~bit) | ((R->gf3 ? x == 1 : x & 1) ? bit : 0);
-    mbits[c >> 6] = (mbits[c >> 6] & ~bit) | (R->gf3 && x == 2 ? bit : 0);
-}
-
-int ml_rowchase_symbols(const ml_rowchase *R, long j, const uint8_t *u, uint8_t *z) {
-    const int n = R->n;
-    uint8_t *val = calloc(R->cap + 64, 1);
-    uint64_t *bits = calloc(R->cap / 64 + 1, sizeof(uint64_t));
-    uint64_t *mbits = calloc(R->cap / 64 + 1, sizeof(uint64_t));
-    if (!val || !bits || !mbits) { free(val); free(bits); free(mbits); return 2; }
-    for (size_t e = 0; e < R->nend; e++) {
-        const int64_t s = R->endsym[e];
-        const size_t i = free_index(R, s);
-        set_value(R, val, bits, mbits, R->symcol[s], u ? (unsigned)(u[i] % n) : 0);
-    }
-    int64_t top = (int64_t)R->nsym;
-    for (size_t i = R->nel; i-- > 0;) {
-        while (top > R->rbefore[i]) { top--; z[top] = val[R->symcol[top]]; }
-        const int32_t c = R->rcol[i];
-        unsigned x;
-        if (R->rlen[i] == RETIRED) {          /* a free symbol: its value from u */
-            x = u ? (unsigned)(u[free_index(R, (int64_t)R->roff[i])] % n) : 0;
-            set_value(R, val, bits, mbits, c, x);
-            continue;
-        }
-        const uint8_t *d = R->data + R->roff[i];
-        const size_t len = R->rlen[i];
-        if (R->gf2) {
-            const uint64_t *r = (const uint64_t *)d;
-            uint64_t par = 0;
-            for (size_t q = 0; q < len; q++) par ^= r[q] & bits[q];
-            x = (unsigned)__builtin_parityll(par);
-            if (j >= 0) x ^= (unsigned)((r[len + (size_t)j / 64] >> (j % 64)) & 1);
-        } else if (R->gf3) {                  /* 1 x 1 = 2 x 2 = 1, 1 x 2 = 2 */
-            const uint64_t *rp = (const uint64_t *)d, *rm = rp + len + R->cw;
-            uint64_t one = 0, two = 0;
-            for (size_t q = 0; q < len; q++) {
-                one += (uint64_t)__builtin_popcountll(rp[q] & bits[q]) +
-                       (uint64_t)__builtin_popcountll(rm[q] & mbits[q]);
-                two += (uint64_t)__builtin_popcountll(rp[q] & mbits[q]) +
-                       (uint64_t)__builtin_popcountll(rm[q] & bits[q]);
-            }
-            if (j >= 0) {
-                one += (rp[len + (size_t)j / 64] >> (j % 64)) & 1;
-                two += (rm[len + (size_t)j / 64] >> (j % 64)) & 1;
-            }
-            x = (unsigned)((one + 2 * two) % 3);
-        } else {
-            uint64_t acc = 0;
-            for (size_t q = 0; q < len; q++) acc += (uint32_t)d[q] * val[q];
-            if (j >= 0) acc += d[len + (size_t)j];
-            x = (unsigned)(acc % (uint64_t)n);
-        }
-        set_value(R, val, bits, mbits, c, x);
-    }
-    while (top > 0) { top--; z[top] = val[R->symcol[top]]; }
-    free(val); free(bits); free(mbits);
-    return 0;
 }

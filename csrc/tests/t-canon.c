@@ -11,17 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t seed = 0x5EEDC0DEull;
-static uint64_t rnd(void)   /* splitmix64 */
-{
-    uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static int fails = 0;
-#define CHECK(c, ...) do { if (!(c)) { fails++; fprintf(stderr, __VA_ARGS__); } } while (0)
+#define ML_T_SEED 0x5EEDC0DEull
+#include "t-util.h"
 
 enum { MAXL = 6, MAXSET = 40000 };
 
@@ -85,23 +76,23 @@ static void one_case(unsigned n)
     }
     for (size_t i = 0; i < k * L; i++) G[i] = (uint8_t)((rnd() % n) * d % n);
     size_t r = ml_canon_basis(G, k, L, n, H, ord);
-    CHECK(r <= k, "n=%u: %zu generators from %zu rows\n", n, r, k);
+    CHECK(r <= k, "n=%u: %zu generators from %zu rows", n, r, k);
     if (r > k) return;
     static uint64_t A[MAXSET], B[MAXSET];
     for (size_t i = 0; i < k; i++) full[i] = n;
     long sa = span_codes(G, full, k, L, n, A), sb = span_codes(H, ord, r, L, n, B);
     uint64_t prod = 1;
     for (size_t i = 0; i < r; i++) {
-        CHECK(ord[i] >= 2 && n % ord[i] == 0, "n=%u: order %u\n", n, ord[i]);
+        CHECK(ord[i] >= 2 && n % ord[i] == 0, "n=%u: order %u", n, ord[i]);
         prod *= ord[i];
         for (unsigned m = 1; m <= ord[i]; m++) {  /* ord[i] is h_i's additive order */
             int zero = 1;
             for (size_t j = 0; j < L; j++) zero &= (m * H[i * L + j]) % n == 0;
-            CHECK(zero == (m == ord[i]), "n=%u: generator %zu has order != %u\n", n, i, ord[i]);
+            CHECK(zero == (m == ord[i]), "n=%u: generator %zu has order != %u", n, i, ord[i]);
         }
     }
     CHECK(sa >= 0 && sa == sb && (uint64_t)sa == prod && !memcmp(A, B, (size_t)sa * 8),
-          "n=%u k=%zu L=%zu: span differs (%ld / %ld elements, orders' product %llu)\n",
+          "n=%u k=%zu L=%zu: span differs (%ld / %ld elements, orders' product %llu)",
           n, k, L, sa, sb, (unsigned long long)prod);
     /* another generating set: combinations of the rows, then the rows, shuffled */
     size_t k2 = k ? 2 * k + 2 : 0;
@@ -129,7 +120,7 @@ static void one_case(unsigned n)
     uint8_t H2big[12 * MAXL];
     size_t r2 = ml_canon_basis(G2, k2, L, n, H2big, ord2);
     CHECK(r2 == r && !memcmp(H, H2big, r * L) && !memcmp(ord, ord2, r * sizeof(uint32_t)),
-          "n=%u k=%zu L=%zu: another generating set gives other generators\n", n, k, L);
+          "n=%u k=%zu L=%zu: another generating set gives other generators", n, k, L);
     /* cosets: x and x + (a combination of G) reduce to one vector, in the coset */
     uint8_t x[MAXL], y[MAXL];
     for (size_t j = 0; j < L; j++) x[j] = (uint8_t)(rnd() % n);
@@ -142,15 +133,15 @@ static void one_case(unsigned n)
     }
     uint8_t x0[MAXL];
     memcpy(x0, x, L);
-    CHECK(ml_canon_reduce(H, r, L, n, x, 1) == 0, "reduce failed\n");
-    CHECK(ml_canon_reduce(H, r, L, n, y, 1) == 0, "reduce failed\n");
-    CHECK(!memcmp(x, y, L), "n=%u k=%zu L=%zu: one coset, two representatives\n", n, k, L);
+    CHECK(ml_canon_reduce(H, r, L, n, x, 1) == 0, "reduce failed");
+    CHECK(ml_canon_reduce(H, r, L, n, y, 1) == 0, "reduce failed");
+    CHECK(!memcmp(x, y, L), "n=%u k=%zu L=%zu: one coset, two representatives", n, k, L);
     if (sa > 0) {                                 /* x - x0 is in the module */
         uint64_t code = 0;
         for (size_t j = L; j-- > 0;) code = code * n + (x[j] + n - x0[j]) % n;
         int found = 0;
         for (long i = 0; i < sa; i++) found |= A[i] == code;
-        CHECK(found, "n=%u: the representative left the coset\n", n);
+        CHECK(found, "n=%u: the representative left the coset", n);
     }
 }
 
@@ -162,8 +153,8 @@ int main(void)
     /* no generators; zero rows; a wide GF(2) and Z/6 module with a known rank */
     uint8_t z[8] = {0}, out[8];
     uint32_t o[2];
-    CHECK(ml_canon_basis(z, 0, 8, 2, out, o) == 0, "k = 0\n");
-    CHECK(ml_canon_basis(z, 1, 8, 6, out, o) == 0, "a zero row\n");
+    CHECK(ml_canon_basis(z, 0, 8, 2, out, o) == 0, "k = 0");
+    CHECK(ml_canon_basis(z, 1, 8, 6, out, o) == 0, "a zero row");
     const size_t W = 1000, K = 70;
     uint8_t *G = malloc(K * W), *H = malloc(K * W);
     uint32_t *ord = malloc(K * sizeof(uint32_t));
@@ -171,12 +162,11 @@ int main(void)
         for (size_t i = 0; i < K * W; i++) G[i] = (uint8_t)(rnd() % n);
         for (size_t j = 0; j < W; j++) G[69 * W + j] = (uint8_t)((G[j] + G[W + j]) % n);
         size_t r = ml_canon_basis(G, K, W, n, H, ord);
-        CHECK(r == 69, "wide n=%u: %zu generators, expected 69\n", n, r);
+        CHECK(r == 69, "wide n=%u: %zu generators, expected 69", n, r);
         int all = 1;
         for (size_t i = 0; i < r; i++) all &= ord[i] == n;
-        CHECK(all, "wide n=%u: orders\n", n);
+        CHECK(all, "wide n=%u: orders", n);
     }
     free(G); free(H); free(ord);
-    printf("fails=%d\n", fails);
-    return fails != 0;
+    return t_done();
 }

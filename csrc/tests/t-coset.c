@@ -2,20 +2,14 @@
  * threads and sub-cube pruning) against plain enumeration of every element, GF(2) and
  * Z/n, one and several threads; with a budget the answer must still be an element of the
  * coset, and `complete` may say 1 only when it is the least. Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: search/coset.c base/interrupt.c */
+ * ml-test-sources: search/coset.c search/coset_gf2.c search/coset_zn.c base/interrupt.c */
 #include "search/coset.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t seed = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void)   /* splitmix64 */
-{
-    uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#define ML_T_SEED 0x9E3779B97F4A7C15ull
+#include "t-util.h"
 
 static int popcount_words(const uint64_t *v, size_t nw)
 {
@@ -78,7 +72,6 @@ static int64_t brute_zn(const uint8_t *x0, const uint8_t *G, const uint32_t *ord
 
 int main(void)
 {
-    int fails = 0;
     for (int trial = 0; trial < 120; trial++) {          /* GF(2) */
         size_t nw = 1 + rnd() % 3, k = rnd() % 11;
         uint64_t *x0 = malloc(nw * 8), *B = malloc((k + 1) * nw * 8), *best = malloc(nw * 8);
@@ -142,6 +135,5 @@ int main(void)
         }
         free(x0); free(G); free(best);
     }
-    printf("fails=%d\n", fails);
-    return fails != 0;
+    return t_done();
 }

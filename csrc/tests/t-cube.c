@@ -14,14 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t seed = 0x2545F4914F6CDD1Dull;
-static uint64_t rnd(void)   /* splitmix64 */
-{
-    uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#define ML_T_SEED 0x2545F4914F6CDD1Dull
+#include "t-util.h"
 
 #define MAXN 300
 #define MAXK 16

@@ -6,25 +6,16 @@
  * by A x = b, solvability by enumeration, and a proved minimal length by the least
  * length over every solution. Bad arguments must return NULL with ML_W_EINVAL, never
  * crash. Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: wasm/entry.c base/interrupt.c base/cpu.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c dense/gf2.c dense/zn.c dense/bitsliced.c dense/pack.c search/coset.c search/canon.c */
+ * ml-test-sources: wasm/entry.c base/interrupt.c base/cpu.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c dense/pack.c search/coset.c search/coset_gf2.c search/coset_zn.c search/canon.c */
 #include "wasm/entry.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t seed = 0x5DEECE66DULL;
-static uint64_t rnd(void)   /* splitmix64 */
-{
-    uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static int rint_(int lo, int hi) { return lo + (int)(rnd() % (uint64_t)(hi - lo + 1)); }
+#define ML_T_SEED 0x5DEECE66DULL
+#include "t-util.h"
 
-static int fails = 0;
-#define CHECK(c, ...) do { if (!(c)) { fails++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-    printf(__VA_ARGS__); printf("\n"); } } while (0)
+static int rint_(int lo, int hi) { return lo + (int)(rnd() % (uint64_t)(hi - lo + 1)); }
 
 /* the board: A is m x L over Z/n (rows: cells as the b vector, columns: the x vector) */
 typedef struct { int n, m, L; int *A; uint8_t *tap; const uint8_t *active; } board_t;
@@ -267,6 +258,5 @@ int main(void)
     big_kernels_and_handles();
     for (int i = 0; i < 400; i++) grid_case();
     for (int i = 0; i < 200; i++) graph_case();
-    printf("fails=%d\n", fails);
-    return fails != 0;
+    return t_done();
 }

@@ -1,7 +1,7 @@
 /* t-gf2: csrc/dense/gf2.c against naive O(n^3) routines, on every SIMD path this CPU
  * supports; -DML_CHUNK=2 (the chunk2 variant) runs the column-chunked table loops on small
  * matrices. Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: dense/gf2.c dense/pack.c base/cpu.c base/interrupt.c
+ * ml-test-sources: dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c base/cpu.c base/interrupt.c
  * ml-test-variant: chunk2 -DML_CHUNK=2 */
 #include "dense/gf2.h"
 #include "base/cpu.h"
@@ -9,14 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t seed = 88172645463325252ull;
-static uint64_t rnd(void)   /* splitmix64: not linear over GF(2), unlike xorshift */
-{
-    uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+#define ML_T_SEED 88172645463325252ull
+#include "t-util.h"
+
 static ml_gf2_t *randm(size_t m, size_t n, int percent)
 {
     ml_gf2_t *A = ml_gf2_new(m, n);
@@ -54,9 +49,6 @@ static int is_zero(const ml_gf2_t *A)
             if (ml_gf2_row(A, i)[w]) return 0;
     return 1;
 }
-
-static int fails = 0;
-#define CHECK(cond, ...) do { if (!(cond)) { printf(__VA_ARGS__); printf("\n"); fails++; } } while (0)
 
 static void check_matrix(const ml_gf2_t *A)
 {
@@ -207,6 +199,5 @@ int main(void)
         for (int j = 0; j < 77; j++)
             if (ml_gf2_get(P, i, j) != (buf[i * 77 + j] & 1)) { CHECK(0, "pack"); i = 3; break; }
     ml_gf2_free(P);
-    printf("fails=%d\n", fails);
-    return fails != 0;
+    return t_done();
 }

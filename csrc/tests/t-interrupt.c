@@ -1,7 +1,7 @@
 /* t-interrupt: the flag and hook of csrc/base/interrupt.c, and the GF(2) and Z/n
  * eliminations and allocations stopping on it. Exit status 0 when every check holds
  * (prints fails=N).
- * ml-test-sources: base/interrupt.c dense/gf2.c dense/pack.c base/cpu.c dense/zn.c dense/bitsliced.c */
+ * ml-test-sources: base/interrupt.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c base/cpu.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c */
 #define _POSIX_C_SOURCE 200809L
 #include "base/interrupt.h"
 #include "dense/gf2.h"

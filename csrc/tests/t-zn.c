@@ -1,7 +1,7 @@
 /* t-zn: csrc/dense/zn.c (FLINT style: each routine against a slower method on random
  * input); the blocked variant uses tiny panels so the cache-blocked path runs on small
  * input. Exit status 0 when every check passes.
- * ml-test-sources: dense/zn.c dense/bitsliced.c base/cpu.c base/interrupt.c
+ * ml-test-sources: dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c base/cpu.c base/interrupt.c
  * ml-test-variant: blocked -DML_ZN_PANEL=3 -DML_ZN_BLOCK_MIN=2 */
 #include "dense/zn.h"
 

@@ -1,0 +1,81 @@
+/* t-util.h: what the C tests share (csrc/tests/README.md): a seeded random source, a
+ * failure counter with CHECK, and the exit status. Header only, included by a test as
+ * "t-util.h"; not part of any build but the tests' (GNU C11, as they are built).
+ *
+ *   #define ML_T_SEED 0x5EEDC0DEull   (optional, before the include: the test's seed)
+ *   #include "t-util.h"
+ *   ... CHECK(x == y, "x=%d y=%d", x, y); CHECK(ok); ...
+ *   return t_done();                   (prints fails=N; 0 when every check held)
+ */
+#ifndef ML_T_UTIL_H
+#define ML_T_UTIL_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifndef ML_T_SEED
+#define ML_T_SEED 0x9E3779B97F4A7C15ull
+#endif
+
+/* The state of rnd(): a test may reset it (seed = ...) to replay a sequence. */
+static uint64_t seed __attribute__((unused)) = ML_T_SEED;
+
+/* The next 64 random bits (splitmix64: not linear over GF(2), unlike xorshift, so it
+ * does not make structured matrices by accident). Deterministic: the same sequence at
+ * every run from the same seed. */
+static inline uint64_t rnd(void)
+{
+    uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A uniform integer in lo..hi (hi - lo < 2^32; the modulo bias is negligible there). */
+static inline int64_t rnd_range(int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1));
+}
+
+/* Failed checks so far (CHECK counts them; a test may count its own too). */
+static int fails __attribute__((unused)) = 0;
+
+/* The rest of a CHECK's line: "-" and an optional printf-style note (the "-" keeps the
+ * format non-empty when there is none), then a newline. */
+__attribute__((format(printf, 1, 2), unused))
+static void t_note(const char *fmt, ...)
+{
+    if (fmt[1]) {
+        va_list ap;
+        va_start(ap, fmt);
+        printf(": ");
+        vprintf(fmt + 1, ap);
+        va_end(ap);
+    }
+    printf("\n");
+}
+
+/* CHECK(cond) or CHECK(cond, "format", args...): when cond is false, count a failure
+ * and print "FAIL file:line: cond" and the note (the first 50 failures only, so a broken
+ * routine does not flood the log). The note, when given, starts with a string literal. */
+#define CHECK(cond, ...)                                                                  \
+    do {                                                                                  \
+        if (!(cond)) {                                                                    \
+            if (fails++ < 50) {                                                           \
+                printf("FAIL %s:%d: %s", __FILE__, __LINE__, #cond);                      \
+                t_note("-" __VA_ARGS__);                                                  \
+            }                                                                             \
+        }                                                                                 \
+    } while (0)
+
+/* Print "fails=N" and give the exit status: 0 when no check failed. */
+__attribute__((unused))
+static int t_done(void)
+{
+    printf("fails=%d\n", fails);
+    fflush(stdout);
+    return fails != 0;
+}
+
+#endif
