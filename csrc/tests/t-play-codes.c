@@ -14,24 +14,15 @@
  * "S" then each tile's start value. A decoded puzzle is printed with its palette in the
  * order tiles first use it. Prints every difference; exit status 0 when none.
  * ml-test-sources: play/codes.c play/codec.c play/pytext.c api/ctx.c api/errors.c */
+#define ML_T_SEED 0x2545F4914F6CDD1DULL
+#include "t-util.h"
+
 #include "api/ctx.h"
 #include "play/play.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int fails;
-#define CHECK(c) do { if (!(c)) { printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #c); fails++; } } while (0)
-
-static uint64_t rs = 0x2545F4914F6CDD1DULL;
-static uint64_t rnd(void)
-{
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
-}
 static uint64_t below(uint64_t n) { return rnd() % n; }
 
 /* ------------------------------------------------------------------ puzzle text */
@@ -557,6 +548,5 @@ int main(int argc, char **argv)
         return run_file(argv[1]);
     errors();
     round_trips();
-    printf("fails=%d\n", fails);
-    return fails != 0;
+    return t_done();
 }
