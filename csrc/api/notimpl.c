@@ -583,98 +583,6 @@ int ml_search_lengths(ml_ctx *ctx, ml_search *q, int64_t *lengths, uint8_t *taps
     return ml__not_implemented(ctx, "ml_search_lengths");
 }
 
-const char *ml_difficulty_name(int difficulty)
-{
-    (void)difficulty;
-    ml__not_implemented(NULL, "ml_difficulty_name");
-    return NULL;
-}
-
-int ml_difficulty_lookup(ml_ctx *ctx, const char *name, int *difficulty)
-{
-    (void)name;
-    (void)difficulty;
-    return ml__not_implemented(ctx, "ml_difficulty_lookup");
-}
-
-void ml_tap_bands(uint64_t n_taps, int states, uint64_t lo[4], uint64_t hi[4])
-{
-    (void)n_taps;
-    (void)states;
-    (void)lo;
-    (void)hi;
-    ml__not_implemented(NULL, "ml_tap_bands");
-}
-
-int ml_difficulty_of(uint64_t min_taps, uint64_t n_taps, int states)
-{
-    (void)min_taps;
-    (void)n_taps;
-    (void)states;
-    ml__not_implemented(NULL, "ml_difficulty_of");
-    return 0;
-}
-
-void ml_stars_limits(uint64_t min_taps, uint64_t limits[3])
-{
-    (void)min_taps;
-    (void)limits;
-    ml__not_implemented(NULL, "ml_stars_limits");
-}
-
-int ml_stars_for_taps(const uint64_t limits[3], uint64_t taps)
-{
-    (void)limits;
-    (void)taps;
-    ml__not_implemented(NULL, "ml_stars_for_taps");
-    return 0;
-}
-
-void ml_prng_seed(ml_prng *g, uint64_t seed)
-{
-    (void)g;
-    (void)seed;
-    ml__not_implemented(NULL, "ml_prng_seed");
-}
-
-uint64_t ml_seed_from_bytes(const void *data, size_t len)
-{
-    (void)data;
-    (void)len;
-    ml__not_implemented(NULL, "ml_seed_from_bytes");
-    return 0;
-}
-
-int ml_seed_random(ml_ctx *ctx, uint64_t *seed)
-{
-    (void)seed;
-    return ml__not_implemented(ctx, "ml_seed_random");
-}
-
-uint64_t ml_prng_next(ml_prng *g)
-{
-    (void)g;
-    ml__not_implemented(NULL, "ml_prng_next");
-    return 0;
-}
-
-uint64_t ml_prng_below(ml_prng *g, uint64_t n)
-{
-    (void)g;
-    (void)n;
-    ml__not_implemented(NULL, "ml_prng_below");
-    return 0;
-}
-
-int ml_prng_sample(ml_ctx *ctx, ml_prng *g, uint64_t n, uint64_t k, uint64_t *out)
-{
-    (void)g;
-    (void)n;
-    (void)k;
-    (void)out;
-    return ml__not_implemented(ctx, "ml_prng_sample");
-}
-
 int ml_puzzle_new(ml_ctx *ctx, ml_board *b, const uint8_t *start, ml_puzzle **out)
 {
     (void)b;
@@ -787,13 +695,4 @@ int ml_daily(ml_ctx *ctx, int year, int month, int day, ml_puzzle *out[3])
     (void)day;
     (void)out;
     return ml__not_implemented(ctx, "ml_daily");
-}
-
-int ml_date_parse(ml_ctx *ctx, const char *text, int *year, int *month, int *day)
-{
-    (void)text;
-    (void)year;
-    (void)month;
-    (void)day;
-    return ml__not_implemented(ctx, "ml_date_parse");
 }

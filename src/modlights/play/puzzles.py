@@ -55,7 +55,6 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as _dt
-import math
 import re
 import zlib
 from collections.abc import Mapping
@@ -67,6 +66,7 @@ from modlights.model.board import Board
 from modlights.model.patterns import Offsets, pattern_name
 from modlights.model.ring import is_prime
 from modlights.model.validation import as_int, check_mapping, field_error, is_int
+from modlights.native import _core
 from modlights.play.prng import SplitMix64, seed_from
 from modlights.solver import Solution, Solver
 
@@ -83,12 +83,10 @@ __all__ = [
     "TAP_FLOOR",
 ]
 
-DIFFICULTIES = ("easy", "medium", "hard", "expert")
-#: the fewest taps an easy puzzle needs where the board allows it
-TAP_FLOOR = 3
-# Lower bounds of medium, hard, expert and the top of expert, in units of
-# u = sqrt(T (n - 1)), as fractions (numerator, denominator).
-_BAND_UNITS = ((1, 1), (8, 5), (12, 5), (18, 5))
+#: the difficulties, easiest first (the C library's names: ml_difficulty_name)
+DIFFICULTIES: tuple[str, ...] = _core.DIFFICULTIES
+#: the fewest taps an easy puzzle needs where the board allows it (the low end of easy)
+TAP_FLOOR: int = _core.tap_bands(0, 2)[0][0]
 
 CODE_VERSION = 1
 #: named patterns' ids in puzzle codes (fixed forever: append only)
@@ -107,58 +105,39 @@ DAILY_SCHEME = "modlights-daily-v2"
 
 
 # ----------------------------------------------------------------------------- helpers
-def _ceil_sqrt(v: int) -> int:
-    """The least k >= 0 with k * k >= v (v >= 0)."""
-    k = math.isqrt(v)
-    return k if k * k == v else k + 1
-
-
+# The bands, difficulties and stars are the C library's (csrc/play/bands.c: ml_tap_bands,
+# ml_difficulty_of, ml_stars_limits, ml_stars_for_taps): the rules of the module
+# docstring in integers, the same numbers in every binding.
 def tap_bands(n_taps: int, states: int) -> dict[str, tuple[int, int]]:
     """{difficulty: (lo, hi)}: the fewest taps (both inclusive) of each difficulty on a
-    board with ``n_taps`` tappable tiles and ``states`` states (module docstring).
-    Integer arithmetic only, so every language computes the same bands."""
-    x = max(0, n_taps) * (states - 1)
-    los = [TAP_FLOOR]
-    for p, q in _BAND_UNITS[:3]:
-        # ceil(p/q sqrt(x)): the least k with q^2 k^2 >= p^2 x
-        los.append(max(los[-1] + 1, _ceil_sqrt(-(-(p * p * x) // (q * q)))))
-    p, q = _BAND_UNITS[3]
-    top = max(los[3], math.isqrt(p * p * x // (q * q)))
-    his = [lo - 1 for lo in los[1:]] + [top]
-    return {name: (los[i], his[i]) for i, name in enumerate(DIFFICULTIES)}
+    board with ``n_taps`` tappable tiles (a negative count counts as 0) and ``states``
+    states (module docstring). Integer arithmetic only, so every language computes the
+    same bands. ValueError for ints outside 0..2**64 - 1 taps or 1..2**31 - 1 states."""
+    return dict(zip(DIFFICULTIES, _core.tap_bands(n_taps, states)))
 
 
 def difficulty_of(min_taps: int, n_taps: int, states: int) -> str:
     """The difficulty whose band holds ``min_taps`` (easy below the floor, expert above
     the top)."""
-    bands = tap_bands(n_taps, states)
-    out = "easy"
-    for name in DIFFICULTIES:
-        if min_taps >= bands[name][0]:
-            out = name
-    return out
+    return DIFFICULTIES[_core.difficulty_of(min_taps, n_taps, states)]
 
 
 def _stars_limits(m: int) -> dict[int, int]:
     """The tap limits of 3, 2 and 1 stars for a minimum of ``m`` taps (module docstring)."""
-    return {3: m, 2: m + max(2, -(-m // 4)), 1: m + max(5, m)}
+    three, two, one = _core.stars_limits(m)
+    return {3: three, 2: two, 1: one}
 
 
 def stars_for_taps(limits: dict[int, int], taps: int) -> int:
-    """Stars earned by solving in ``taps`` taps under the limits of ``Puzzle.stars``."""
-    for s in (3, 2, 1):
-        if taps <= limits[s]:
-            return s
-    return 0
+    """Stars earned by solving in ``taps`` taps under the limits of ``Puzzle.stars``
+    (0 past the 1-star limit). ValueError for limits that are not ints from 0 to
+    2**64 - 2 (a missing key: KeyError)."""
+    return int(_core.stars_for_taps((limits[3], limits[2], limits[1]), taps))
 
 
 def _check_difficulty(difficulty: Any) -> str:
     """``difficulty`` when it is one of :data:`DIFFICULTIES`, else ValueError listing them."""
-    if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
-        raise ValueError(
-            f"difficulty must be one of {', '.join(map(repr, DIFFICULTIES))}, got {difficulty!r}"
-        )
-    return difficulty
+    return DIFFICULTIES[_core.difficulty_lookup(difficulty)]
 
 
 def _check_count(name: str, v: Any) -> int:
@@ -730,18 +709,14 @@ _DAILY = (  # (difficulty, rows, cols, states, pattern, locked, holes) -- scheme
 
 
 def _parse_date(date: Any) -> _dt.date:
-    """A ``datetime.date`` from a date, a datetime or "YYYY-MM-DD"; ValueError otherwise."""
+    """A ``datetime.date`` from a date, a datetime or "YYYY-MM-DD" (the C library's
+    ml_date_parse: Python's datetime rules and messages); ValueError otherwise."""
     if isinstance(date, _dt.datetime):
         return date.date()
     if isinstance(date, _dt.date):
         return date
     if isinstance(date, str):
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date.strip()):
-            try:
-                return _dt.date.fromisoformat(date.strip())
-            except ValueError as e:
-                raise ValueError(f"bad date {date!r}: {e}") from None
-        raise ValueError(f"date must be an ISO date 'YYYY-MM-DD', got {date!r}")
+        return _dt.date(*_core.date_parse(date))
     raise ValueError(
         f"date must be a datetime.date or an ISO string 'YYYY-MM-DD', got {type(date).__name__}"
     )
