@@ -300,7 +300,7 @@ static int read_pattern(reader_t *rd, int kind, const char *what, unsigned arg,
                         ml__code_pattern *p)
 {
     char fmt[64], name[64];
-    uint8_t b;
+    uint8_t b = 0; /* set by get_byte before any read (gcc cannot see it) */
     int rc;
     snprintf(name, sizeof name, what, arg);
     if (kind == 0) {
@@ -368,7 +368,7 @@ static uint64_t take(bits_t *s, int width)
 static int decode_body(ml_ctx *ctx, const uint8_t *body, size_t n, ml__code *c)
 {
     reader_t rd = {body, n, 0, ctx};
-    uint8_t version, flags, rows, cols, states;
+    uint8_t version = 0, flags = 0, rows = 0, cols = 0, states = 0; /* get_byte sets them */
     int rc;
     if ((rc = get_byte(&rd, &version, "version", 0)))
         return rc;
@@ -394,7 +394,7 @@ static int decode_body(ml_ctx *ctx, const uint8_t *body, size_t n, ml__code *c)
     c->wrap = flags & 1;
     size_t tiles = (size_t)rows * cols;
     if (kind == 2) {
-        uint8_t P;
+        uint8_t P = 0;
         if ((rc = get_byte(&rd, &P, "palette size", 0)))
             return rc;
         if (P < 1)
@@ -405,7 +405,7 @@ static int decode_body(ml_ctx *ctx, const uint8_t *body, size_t n, ml__code *c)
             return ml__fail(ctx, ML_M_NOMEM, "ml__code_decode");
         c->n_palette = P;
         for (unsigned i = 0; i < P; i++) {
-            uint8_t tag;
+            uint8_t tag = 0;
             if ((rc = get_byte(&rd, &tag, "palette entry", 0)))
                 return rc;
             if (tag > 1)
