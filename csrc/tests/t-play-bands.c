@@ -4,7 +4,7 @@
  * counting up: every board of up to 1500 taps, n up to 12 and 255); exactness of the
  * integer square roots at 128-bit sizes checked from their definition; difficulty_of
  * and the stars against their rules written out. Exit status 0 when every check holds.
- * ml-test-sources: play/bands.c play/pytext.c api/ctx.c api/errors.c */
+ * ml-test-sources: play/bands.c play/pytext.c api/ctx.c api/errors.c base/interrupt.c */
 #include "include/modlights.h"
 
 #include <stdio.h>

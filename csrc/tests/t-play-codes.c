@@ -13,7 +13,7 @@
  * "L" and "H" then "-" or a 0/1 per tile, "I" then "-" or each tile's palette entry,
  * "S" then each tile's start value. A decoded puzzle is printed with its palette in the
  * order tiles first use it. Prints every difference; exit status 0 when none.
- * ml-test-sources: play/codes.c play/codec.c play/pytext.c api/ctx.c api/errors.c */
+ * ml-test-sources: play/codes.c play/codec.c play/pytext.c api/ctx.c api/errors.c base/interrupt.c */
 #define ML_T_SEED 0x2545F4914F6CDD1DULL
 #include "t-util.h"
 

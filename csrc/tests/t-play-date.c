@@ -6,7 +6,7 @@
  * and escapes, the snprintf convention, the reading of invalid UTF-8 ("surrogateescape"),
  * modified UTF-8's NUL and encoded surrogates; strip(): Python's whitespace.
  * Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: play/date.c play/pytext.c api/ctx.c api/errors.c */
+ * ml-test-sources: play/date.c play/pytext.c api/ctx.c api/errors.c base/interrupt.c */
 #include "include/modlights.h"
 #include "play/play.h"
 

@@ -5,7 +5,7 @@
  * Python's list swap loop (a real list, or a list of swaps for huge n). The variant
  * "sparse" keeps no array of the n items past n = 0 (the hash-table path everywhere).
  * Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: play/prng.c play/sha256.c api/ctx.c api/errors.c
+ * ml-test-sources: play/prng.c play/sha256.c api/ctx.c api/errors.c base/interrupt.c
  * ml-test-variant: sparse -DML_PRNG_SAMPLE_DENSE_MAX=0 */
 #include "include/modlights.h"
 
