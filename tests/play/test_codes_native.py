@@ -251,6 +251,9 @@ def broken(code: str, rng: random.Random) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- tests
+# 7 s: thousands of random codes through the sanitized C build (the golden and odd
+# codes stay in the default run)
+@pytest.mark.heavy
 def test_codes_encode_and_decode_as_python_on_random_puzzles(checker, tmp_path):
     rng = random.Random(33)
     lines: list[str] = []

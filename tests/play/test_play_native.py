@@ -259,6 +259,7 @@ def test_draws_are_pythons_over_many_seeds_and_sizes():
         assert a._state == b.state
 
 
+@pytest.mark.heavy  # 3 s: a long sequence drawn twice
 def test_sample_of_a_long_sequence_is_pythons():
     """Past 2**16 items the C keeps only the swapped positions: the same draws."""
     for seed in range(6):
