@@ -8,24 +8,6 @@
 
 #include <stddef.h>
 
-int ml_board_from_json(ml_ctx *ctx, const char *json, size_t len, int64_t max_tiles, ml_board **out)
-{
-    (void)json;
-    (void)len;
-    (void)max_tiles;
-    (void)out;
-    return ml__not_implemented(ctx, "ml_board_from_json");
-}
-
-int ml_board_to_json(ml_ctx *ctx, const ml_board *b, char *buf, size_t cap, size_t *len)
-{
-    (void)b;
-    (void)buf;
-    (void)cap;
-    (void)len;
-    return ml__not_implemented(ctx, "ml_board_to_json");
-}
-
 int ml_engine_count(void)
 {
     ml__not_implemented(NULL, "ml_engine_count");

@@ -34,8 +34,6 @@ int main(void)
     ml_ctx *ctx = NULL;
     if (ml_ctx_new(&ctx) != ML_OK)
         return 1;
-    STUB_CTX(ml_board_from_json(ctx, NULL, 0, 0, NULL), "ml_board_from_json");
-    STUB_CTX(ml_board_to_json(ctx, NULL, NULL, 0, NULL), "ml_board_to_json");
     CHECK(ml_engine_count() == 0);
     STUB_NOCTX("ml_engine_count");
     CHECK(ml_engine_name(0) == NULL);

@@ -221,6 +221,39 @@ cdef class CBoard:
             _ml_raise(rc)
         return CBoard._wrap(b)
 
+    @staticmethod
+    def from_json(text, max_tiles=0):
+        """ml_board_from_json of a JSON text (str: encoded as UTF-8 with surrogates
+        passed through, as json.loads reads lone surrogate escapes; or bytes)."""
+        cdef ml_board *b = NULL
+        data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+        cdef const char *p = data
+        cdef size_t n = len(data)
+        cdef int64_t limit = max_tiles
+        with nogil:
+            rc = ml_board_from_json(NULL, p, n, limit, &b)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return CBoard._wrap(b)
+
+    def to_json(self):
+        """ml_board_to_json: the board as JSON text (str)."""
+        cdef size_t n = 0
+        rc = ml_board_to_json(NULL, self.b, NULL, 0, &n)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        cdef char *buf = <char *>malloc(n + 1)
+        if buf == NULL:
+            raise MemoryError()
+        try:
+            with nogil:
+                rc = ml_board_to_json(NULL, self.b, buf, n + 1, &n)
+            if rc != ML_OK:
+                _ml_raise(rc)
+            return buf[:n].decode("ascii")
+        finally:
+            free(buf)
+
     # -------------------------------------------------------------- properties
     @property
     def kind(self):

@@ -53,6 +53,10 @@ cdef extern from "include/modlights.h":
                               const int64_t *indptr, const int64_t *cells, ml_board **out) nogil
     int ml_board_from_matrix(ml_ctx *ctx, int states, size_t n_cells, size_t n_taps,
                              const uint8_t *a, size_t lda, ml_board **out) nogil
+    int ml_board_from_json(ml_ctx *ctx, const char *json, size_t len, int64_t max_tiles,
+                           ml_board **out) nogil
+    int ml_board_to_json(ml_ctx *ctx, const ml_board *b, char *buf, size_t cap,
+                         size_t *len) nogil
     ml_board *ml_board_retain(ml_board *b) nogil
     void ml_board_free(ml_board *b) nogil
 

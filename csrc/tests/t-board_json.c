@@ -1,0 +1,191 @@
+/* t-board_json: csrc/api/board_json.c (ml_board_from_json, ml_board_to_json).
+ * Random boards built through the grid builder and the graph constructors (named and
+ * random patterns, mixed maps, locks, holes, wrap, n 2..255; effects with repeats and
+ * empty taps; dense matrices) write a text that reads back to an equal board
+ * (ml_board_equal) and writes the same text again; the snprintf convention (the length
+ * with a small buffer, NUL-terminated, never past cap); every refusal sets a message
+ * of the table and no board; a document cut at every byte is refused or read without
+ * a leak (ASan). Python's messages themselves are compared character for character by
+ * tests/native/test_capi_board_json.py. Exit 0 when every check holds.
+ * ml-test-sources: api/board_json.c api/json.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
+#include "include/modlights.h"
+#include "t-util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The board's text (malloc'ed), sized by a first call. */
+static char *text_of(const ml_board *b)
+{
+    size_t n = 0;
+    if (ml_board_to_json(NULL, b, NULL, 0, &n) != ML_OK)
+        return NULL;
+    char *s = malloc(n + 1);
+    size_t m = 0;
+    if (s && ml_board_to_json(NULL, b, s, n + 1, &m) == ML_OK && m == n && strlen(s) == n)
+        return s;
+    free(s);
+    return NULL;
+}
+
+static ml_board *random_grid(void)
+{
+    static const int ns[] = {2, 3, 4, 5, 6, 7, 8, 9, 16, 101, 255};
+    int64_t rows = rnd_range(1, 7), cols = rnd_range(1, 7);
+    ml_grid *g = NULL;
+    if (ml_grid_new(NULL, rows, cols, ns[rnd_range(0, 10)], &g) != ML_OK)
+        return NULL;
+    int64_t dr[8], dc[8];
+    size_t k = (size_t)rnd_range(0, 8);
+    for (size_t i = 0; i < k; i++) {
+        dr[i] = rnd_range(-3, 3);
+        dc[i] = rnd_range(-3, 3);
+    }
+    int kind = (int)rnd_range(0, 2);
+    if (kind == 0) {
+        ml_grid_set_pattern(NULL, g, (int)rnd_range(0, ML_PATTERN_COUNT - 1));
+    } else if (kind == 1) {
+        ml_grid_set_offsets(NULL, g, k, dr, dc);
+    } else {
+        uint32_t a = 0, b = 0, *index = malloc((size_t)(rows * cols) * sizeof *index);
+        ml_grid_palette_add(NULL, g, (int)rnd_range(0, ML_PATTERN_COUNT - 1), &a);
+        ml_grid_palette_add_offsets(NULL, g, k, dr, dc, &b);
+        for (int64_t f = 0; index && f < rows * cols; f++)
+            index[f] = rnd() & 1 ? a : b;
+        if (index)
+            ml_grid_set_mixed(NULL, g, index);
+        free(index);
+    }
+    ml_grid_set_wrap(NULL, g, (int)(rnd() & 1));
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++) {
+            int64_t roll = rnd_range(0, 9);
+            if (roll == 0)
+                ml_grid_lock(NULL, g, r, c);
+            else if (roll == 1)
+                ml_grid_hole(NULL, g, r, c);
+        }
+    ml_board *b = NULL;
+    ml_grid_build(NULL, g, &b);
+    ml_grid_free(g);
+    return b;
+}
+
+static ml_board *random_graph(void)
+{
+    ml_board *b = NULL;
+    if (rnd() & 1) {
+        size_t taps = (size_t)rnd_range(0, 5), k = 0;
+        int64_t indptr[6] = {0}, cells[5 * 4];
+        for (size_t j = 0; j < taps; j++) {
+            int64_t len = rnd_range(0, 4);
+            for (int64_t i = 0; i < len; i++)
+                cells[k++] = rnd_range(0, 6);
+            indptr[j + 1] = (int64_t)k;
+        }
+        ml_board_from_effects(NULL, (int)rnd_range(2, 255), rnd() & 1 ? -1 : 7, taps, indptr,
+                              cells, &b);
+    } else {
+        uint8_t a[4 * 5];
+        for (size_t i = 0; i < sizeof a; i++)
+            a[i] = (uint8_t)rnd_range(0, 3);
+        ml_board_from_matrix(NULL, 4, (size_t)rnd_range(0, 4), 5, a, 5, &b);
+    }
+    return b;
+}
+
+static void round_trip(ml_board *b)
+{
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    char *s = text_of(b);
+    CHECK(s != NULL);
+    ml_board *back = NULL;
+    int rc = s ? ml_board_from_json(NULL, s, strlen(s), 0, &back) : -1;
+    CHECK(rc == ML_OK, "%s: %s", s ? s : "?", ml_errmsg(NULL));
+    if (rc == ML_OK) {
+        CHECK(ml_board_equal(b, back) == 1, "%s", s);
+        CHECK(ml_board_hash(b) == ml_board_hash(back));
+        char *again = text_of(back);
+        CHECK(again && strcmp(again, s) == 0, "%s", s);
+        free(again);
+    }
+    ml_board_free(back);
+    free(s);
+    ml_board_free(b);
+}
+
+/* A refusal: status rc, a message, the board pointer cleared. */
+static void refused(const char *doc, int64_t max_tiles, int status, const char *start)
+{
+    ml_ctx *ctx = NULL;
+    ml_ctx_new(&ctx);
+    ml_board *b = (ml_board *)&b;   /* not NULL: the call must clear it */
+    int rc = ml_board_from_json(ctx, doc, strlen(doc), max_tiles, &b);
+    CHECK(rc == status, "%s: %d %s", doc, rc, ml_errmsg(ctx));
+    CHECK(b == NULL, "%s", doc);
+    CHECK(ml_errcode(ctx) == rc && strncmp(ml_errmsg(ctx), start, strlen(start)) == 0, "%s: %s",
+          doc, ml_errmsg(ctx));
+    CHECK(ml_msg_status(ml_errmsg_id(ctx)) == rc || ml_errmsg_id(ctx) == ML_M_JSON_FIELD,
+          "%s", doc);
+    ml_ctx_free(ctx);
+}
+
+int main(void)
+{
+    for (int t = 0; t < 400; t++)
+        round_trip(random_grid());
+    for (int t = 0; t < 200; t++)
+        round_trip(random_graph());
+
+    /* a giant uniform grid: O(1) text */
+    ml_board *giant = NULL;
+    CHECK(ml_board_grid(NULL, 1 << 20, 1 << 20, 3, "square", &giant) == ML_OK);
+    char *s = giant ? text_of(giant) : NULL;
+    CHECK(s && strcmp(s, "{\"rows\":1048576,\"cols\":1048576,\"states\":3,\"pattern\":\"square\","
+                         "\"locked\":[],\"holes\":[],\"wrap\":false}") == 0, "%s", s ? s : "?");
+    ml_board *back = NULL;
+    CHECK(s && ml_board_from_json(NULL, s, strlen(s), 0, &back) == ML_ETOOLARGE);
+    CHECK(s && ml_board_from_json(NULL, s, strlen(s), (int64_t)1 << 40, &back) == ML_OK);
+    CHECK(back && ml_board_equal(giant, back) == 1);
+    ml_board_free(back);
+
+    /* the snprintf convention */
+    char small[8];
+    memset(small, 'x', sizeof small);
+    size_t n = 0;
+    CHECK(ml_board_to_json(NULL, giant, small, sizeof small, &n) == ML_OK);
+    CHECK(s && n == strlen(s) && small[7] == 0 && memcmp(small, s, 7) == 0);
+    free(s);
+
+    /* refusals */
+    refused("", 0, ML_EINVAL, "board is not valid JSON: Expecting value at byte 0");
+    refused("[]", 0, ML_EINVAL, "board must be a dict (JSON object), got list");
+    refused("{\"rows\":3}", 0, ML_EINVAL, "board needs the field 'cols'");
+    refused("{\"rows\":0,\"cols\":3}", 0, ML_ERANGE, "rows must be from 1 to 1048576, got 0");
+    refused("{\"rows\":30,\"cols\":30}", 100, ML_ETOOLARGE, "board too large: 30x30 = 900 tiles");
+    refused("{\"rows\":3,\"cols\":3,\"pattern\":\"plus\"}", 0, ML_EINVAL, "pattern: unknown pattern 'plus'");
+    refused("{\"rows\":3,\"cols\":3,\"locked\":[[3,0]]}", 0, ML_ERANGE, "locked (3, 0) is off the board");
+    refused("{\"rows\":2,\"cols\":2,\"locked\":[[1,1]],\"holes\":[[1,1]]}", 0, ML_EINVAL,
+            "tile (1, 1) is both locked and a hole");
+    refused("{\"effects\":[[0],[1.5]],\"states\":2}", 0, ML_EINVAL, "effects[1] holds 1.5");
+    refused("{\"effects\":[[4]],\"states\":2,\"n_cells\":2}", 0, ML_ERANGE,
+            "effects: cell index 4 out of range: cells are 0..1");
+    CHECK(ml_board_from_json(NULL, "{}", 2, 0, NULL) == ML_EMISUSE);
+    CHECK(ml_board_to_json(NULL, NULL, NULL, 0, &n) == ML_EMISUSE);
+
+    /* a document cut at every byte: refused (or, at its end, read), nothing leaked */
+    const char *doc = "{\"rows\":3,\"cols\":2,\"states\":5,\"pattern\":[[\"cross\",[[0,1]]],"
+                      "[\"knight\",\"square\"],[[],[[1,-1],[0,0]]]],\"locked\":[[0,0]],"
+                      "\"holes\":[[false,false],[true,false],[false,true]],\"wrap\":true}";
+    for (size_t cut = 0; cut <= strlen(doc); cut++) {
+        ml_board *b = NULL;
+        int rc = ml_board_from_json(NULL, doc, cut, 0, &b);
+        CHECK((rc == ML_OK) == (cut == strlen(doc)), "cut %zu: %s", cut, ml_errmsg(NULL));
+        if (rc == ML_OK)
+            round_trip(b);
+    }
+    ml_board_free(giant);
+    return t_done();
+}
