@@ -19,6 +19,7 @@
  * Writing follows board_dict.board_to_dict and json.dumps(..., separators=(",", ":")). */
 #include "api/board.h"
 #include "api/ctx.h"
+#include "api/board_json.h"
 #include "api/json.h"
 
 #include <stdio.h>
@@ -118,6 +119,13 @@ static int in_list(const rd *r, size_t key, const char *const *names)
 static int check_mapping(rd *r, size_t d, const char *what, const char *const *allowed,
                          const char *const *required)
 {
+    return ml__json_check_mapping(r->ctx, r->j, d, what, allowed, required);
+}
+
+int ml__json_check_mapping(ml_ctx *ctx, const ml_json *j, size_t d, const char *what,
+                           const char *const *allowed, const char *const *required)
+{
+    rd one = {.ctx = ctx, .j = j}, *r = &one;
     if (!is_kind(r, d, ML_JSON_DICT))
         return ml__fail(r->ctx, ML_M_JSON_NOT_OBJECT, what, ml__json_type_name(r->j, d));
     char names[256];
@@ -139,7 +147,7 @@ static int check_mapping(rd *r, size_t d, const char *what, const char *const *a
 
 /* validation.field_error: the failure recorded on ctx, prefixed by the field it is about
  * unless its message names it first. Returns rc. */
-static int field_error(ml_ctx *ctx, const char *what, int rc)
+int ml__json_field_error(ml_ctx *ctx, const char *what, int rc)
 {
     if (!rc || strncmp(ctx->msg, what, strlen(what)) == 0)
         return rc;
@@ -421,7 +429,7 @@ static int grid_from(rd *r, size_t d, int64_t limit, ml_board **out)
     size_t s = ml__json_get(r->j, d, "states");
     if (s != NONE && (rc = as_int(r, s, "states", ML_MIN_STATES, ML_MAX_STATES,
                                   "an int from 2 to 255", &states)))
-        return field_error(r->ctx, "states", rc);
+        return ml__json_field_error(r->ctx, "states", rc);
     size_t w = ml__json_get(r->j, d, "wrap");
     if (w != NONE && !is_kind(r, w, ML_JSON_BOOL))
         return ml__fail(r->ctx, ML_M_JSON_WRAP, repr(r, w));
@@ -430,11 +438,11 @@ static int grid_from(rd *r, size_t d, int64_t limit, ml_board **out)
         return rc;
     size_t locked = ml__json_get(r->j, d, "locked"), holes = ml__json_get(r->j, d, "holes");
     int lock_form = 0, hole_form = 0;
-    rc = field_error(r->ctx, "pattern", set_pattern(r, g, ml__json_get(r->j, d, "pattern"), rows, cols));
+    rc = ml__json_field_error(r->ctx, "pattern", set_pattern(r, g, ml__json_get(r->j, d, "pattern"), rows, cols));
     if (!rc)
-        rc = field_error(r->ctx, "locked", check_mask(r, locked, "locked", rows, cols, &lock_form));
+        rc = ml__json_field_error(r->ctx, "locked", check_mask(r, locked, "locked", rows, cols, &lock_form));
     if (!rc)
-        rc = field_error(r->ctx, "holes", check_mask(r, holes, "holes", rows, cols, &hole_form));
+        rc = ml__json_field_error(r->ctx, "holes", check_mask(r, holes, "holes", rows, cols, &hole_form));
     /* Board.grid: past ML_MAX_TILES tiles (max_tiles above it) uniform boards only */
     if (!rc && rows * cols > ML_MAX_TILES
         && (marks_some(r, locked) || marks_some(r, holes)))
@@ -510,7 +518,7 @@ static int graph_from(rd *r, size_t d, int64_t limit, ml_board **out)
     rc = as_int(r, ml__json_get(r->j, d, "states"), "states", ML_MIN_STATES, ML_MAX_STATES,
                 "an int from 2 to 255", &states);
     if (rc)
-        return field_error(r->ctx, "states", rc);
+        return ml__json_field_error(r->ctx, "states", rc);
     size_t nc = ml__json_get(r->j, d, "n_cells");
     if (nc != NONE && !is_kind(r, nc, ML_JSON_NULL)) {
         const ml_json_tok *t = tk(r, nc);
@@ -526,7 +534,7 @@ static int graph_from(rd *r, size_t d, int64_t limit, ml_board **out)
     jtap = 0;
     for (size_t e = first_item(eff); e < tk(r, eff)->end; e = next(r, e), jtap++)
         if ((rc = check_effect(r, e, jtap)))
-            return field_error(r->ctx, "effects", rc);
+            return ml__json_field_error(r->ctx, "effects", rc);
     int64_t *indptr = malloc((taps + 1) * sizeof *indptr);
     int64_t *cells = malloc((total ? total : 1) * sizeof *cells);
     if (!indptr || !cells) {
@@ -545,7 +553,7 @@ static int graph_from(rd *r, size_t d, int64_t limit, ml_board **out)
     rc = ml_board_from_effects(r->ctx, (int)states, n_cells, (size_t)taps, indptr, cells, out);
     free(indptr);
     free(cells);
-    return field_error(r->ctx, "effects", rc);
+    return ml__json_field_error(r->ctx, "effects", rc);
 }
 
 int ml_board_from_json(ml_ctx *ctx, const char *json, size_t len, int64_t max_tiles,
@@ -562,20 +570,26 @@ int ml_board_from_json(ml_ctx *ctx, const char *json, size_t len, int64_t max_ti
     int rc = ml__json_parse(ctx, &j, json ? json : "", len, "board", 0);
     if (rc)
         return rc;
-    rd *r = malloc(sizeof *r);
-    if (!r) {
-        ml__json_free(&j);
-        return ml__fail(ctx, ML_M_NOMEM, fn);
-    }
-    r->ctx = ctx;
-    r->j = &j;
-    int64_t limit = max_tiles <= 0 ? ML_MAX_TILES : max_tiles;
-    if (is_kind(r, 0, ML_JSON_DICT) && ml__json_get(&j, 0, "effects") != NONE)
-        rc = graph_from(r, 0, limit, out);
-    else
-        rc = grid_from(r, 0, limit, out);
-    free(r);
+    rc = ml__board_from_json_value(ctx, &j, 0, max_tiles, out);
     ml__json_free(&j);
+    return rc;
+}
+
+int ml__board_from_json_value(ml_ctx *ctx, const ml_json *j, size_t i, int64_t max_tiles,
+                              ml_board **out)
+{
+    rd *r = malloc(sizeof *r);
+    if (!r)
+        return ml__fail(ctx, ML_M_NOMEM, "ml_board_from_json");
+    r->ctx = ctx;
+    r->j = j;
+    int64_t limit = max_tiles <= 0 ? ML_MAX_TILES : max_tiles;
+    int rc;
+    if (is_kind(r, i, ML_JSON_DICT) && ml__json_get(j, i, "effects") != NONE)
+        rc = graph_from(r, i, limit, out);
+    else
+        rc = grid_from(r, i, limit, out);
+    free(r);
     return rc;
 }
 

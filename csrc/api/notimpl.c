@@ -565,56 +565,12 @@ int ml_search_lengths(ml_ctx *ctx, ml_search *q, int64_t *lengths, uint8_t *taps
     return ml__not_implemented(ctx, "ml_search_lengths");
 }
 
-int ml_puzzle_new(ml_ctx *ctx, ml_board *b, const uint8_t *start, ml_puzzle **out)
-{
-    (void)b;
-    (void)start;
-    (void)out;
-    return ml__not_implemented(ctx, "ml_puzzle_new");
-}
 
-int ml_puzzle_from_code(ml_ctx *ctx, const char *code, size_t len, ml_puzzle **out)
-{
-    (void)code;
-    (void)len;
-    (void)out;
-    return ml__not_implemented(ctx, "ml_puzzle_from_code");
-}
 
-int ml_puzzle_from_json(ml_ctx *ctx, const char *json, size_t len, int64_t max_tiles, ml_puzzle **out)
-{
-    (void)json;
-    (void)len;
-    (void)max_tiles;
-    (void)out;
-    return ml__not_implemented(ctx, "ml_puzzle_from_json");
-}
 
-void ml_puzzle_free(ml_puzzle *p)
-{
-    (void)p;
-}
 
-const ml_board *ml_puzzle_board(const ml_puzzle *p)
-{
-    (void)p;
-    ml__not_implemented(NULL, "ml_puzzle_board");
-    return NULL;
-}
 
-const uint8_t *ml_puzzle_start(const ml_puzzle *p)
-{
-    (void)p;
-    ml__not_implemented(NULL, "ml_puzzle_start");
-    return NULL;
-}
 
-int ml_puzzle_code(ml_ctx *ctx, ml_puzzle *p, const char **code)
-{
-    (void)p;
-    (void)code;
-    return ml__not_implemented(ctx, "ml_puzzle_code");
-}
 
 int ml_puzzle_stats_get(ml_ctx *ctx, ml_puzzle *p, ml_puzzle_stats *out)
 {
@@ -630,13 +586,6 @@ int ml_puzzle_solution(ml_ctx *ctx, ml_puzzle *p, const ml_result **out)
     return ml__not_implemented(ctx, "ml_puzzle_solution");
 }
 
-int ml_puzzle_equal(const ml_puzzle *a, const ml_puzzle *b)
-{
-    (void)a;
-    (void)b;
-    ml__not_implemented(NULL, "ml_puzzle_equal");
-    return 0;
-}
 
 int ml_puzzle_to_json(ml_ctx *ctx, ml_puzzle *p, char *buf, size_t cap, size_t *len)
 {
@@ -647,15 +596,6 @@ int ml_puzzle_to_json(ml_ctx *ctx, ml_puzzle *p, char *buf, size_t cap, size_t *
     return ml__not_implemented(ctx, "ml_puzzle_to_json");
 }
 
-int ml_code_encode(ml_ctx *ctx, const ml_board *b, const uint8_t *start, char *buf, size_t cap, size_t *len)
-{
-    (void)b;
-    (void)start;
-    (void)buf;
-    (void)cap;
-    (void)len;
-    return ml__not_implemented(ctx, "ml_code_encode");
-}
 
 void ml_generate_opts_init(ml_generate_opts *opts)
 {

@@ -135,21 +135,9 @@ int main(void)
     STUB_NOCTX("ml_search_done");
     STUB_CTX(ml_search_finish(ctx, NULL, NULL), "ml_search_finish");
     STUB_CTX(ml_search_lengths(ctx, NULL, NULL, NULL), "ml_search_lengths");
-    STUB_CTX(ml_puzzle_new(ctx, NULL, NULL, NULL), "ml_puzzle_new");
-    STUB_CTX(ml_puzzle_from_code(ctx, NULL, 0, NULL), "ml_puzzle_from_code");
-    STUB_CTX(ml_puzzle_from_json(ctx, NULL, 0, 0, NULL), "ml_puzzle_from_json");
-    ml_puzzle_free(NULL);  /* NULL is fine */
-    CHECK(ml_puzzle_board(NULL) == NULL);
-    STUB_NOCTX("ml_puzzle_board");
-    CHECK(ml_puzzle_start(NULL) == NULL);
-    STUB_NOCTX("ml_puzzle_start");
-    STUB_CTX(ml_puzzle_code(ctx, NULL, NULL), "ml_puzzle_code");
     STUB_CTX(ml_puzzle_stats_get(ctx, NULL, NULL), "ml_puzzle_stats_get");
     STUB_CTX(ml_puzzle_solution(ctx, NULL, NULL), "ml_puzzle_solution");
-    CHECK(ml_puzzle_equal(NULL, NULL) == 0);
-    STUB_NOCTX("ml_puzzle_equal");
     STUB_CTX(ml_puzzle_to_json(ctx, NULL, NULL, 0, NULL), "ml_puzzle_to_json");
-    STUB_CTX(ml_code_encode(ctx, NULL, NULL, NULL, 0, NULL), "ml_code_encode");
     ml_generate_opts_init(NULL);
     STUB_NOCTX("ml_generate_opts_init");
     STUB_CTX(ml_generate(ctx, NULL, NULL), "ml_generate");

@@ -49,5 +49,6 @@ include "_band.pxi"
 include "_packed.pxi"
 # the public C API (csrc/include/modlights.h): boards
 include "_board.pxi"
+include "_puzzle.pxi"
 # the puzzle layer of the public C API (modlights.h): PRNG, seeds, bands, stars, dates
 include "_play.pxi"

@@ -99,3 +99,18 @@ cdef extern from "include/modlights.h":
                        int64_t c, int64_t times, uint8_t *out) nogil
     int ml_board_random_state(ml_ctx *ctx, const ml_board *b, uint64_t seed, int solvable,
                               uint8_t *out) nogil
+
+    # puzzles (csrc/play/puzzle.c)
+    ctypedef struct ml_puzzle:
+        pass
+    int ml_puzzle_new(ml_ctx *ctx, ml_board *b, const uint8_t *start, ml_puzzle **out) nogil
+    int ml_puzzle_from_code(ml_ctx *ctx, const char *code, size_t len, ml_puzzle **out) nogil
+    int ml_puzzle_from_json(ml_ctx *ctx, const char *json, size_t len, int64_t max_tiles,
+                            ml_puzzle **out) nogil
+    void ml_puzzle_free(ml_puzzle *p) nogil
+    const ml_board *ml_puzzle_board(const ml_puzzle *p) nogil
+    const uint8_t *ml_puzzle_start(const ml_puzzle *p) nogil
+    int ml_puzzle_code(ml_ctx *ctx, ml_puzzle *p, const char **code) nogil
+    int ml_puzzle_equal(const ml_puzzle *a, const ml_puzzle *b) nogil
+    int ml_code_encode(ml_ctx *ctx, const ml_board *b, const uint8_t *start, char *buf,
+                       size_t cap, size_t *len) nogil

@@ -1,0 +1,21 @@
+/* board_json.h: boards as JSON, for the modules of the library that read documents
+ * holding boards (puzzles, certificates): the board of a value inside a parsed document,
+ * and the two field rules of Python's validation module every JSON reader shares. */
+#ifndef ML_API_BOARD_JSON_H
+#define ML_API_BOARD_JSON_H
+
+#include "api/json.h"
+#include "include/modlights.h"
+
+/* ml_board_from_json for the value at token i of a parsed document. */
+int ml__board_from_json_value(ml_ctx *ctx, const ml_json *j, size_t i, int64_t max_tiles,
+                              ml_board **out);
+/* validation.check_mapping: the value at d is a dict with only the allowed keys and every
+ * required one (NULL-terminated lists; `what` names it: "board", "puzzle"). */
+int ml__json_check_mapping(ml_ctx *ctx, const ml_json *j, size_t d, const char *what,
+                           const char *const *allowed, const char *const *required);
+/* validation.field_error: a failure rc recorded on ctx, prefixed "<what>: " unless its
+ * message starts with `what`. Returns rc (ML_OK passes through). */
+int ml__json_field_error(ml_ctx *ctx, const char *what, int rc);
+
+#endif

@@ -1,0 +1,95 @@
+# Puzzle handles of the public C API (csrc/play/puzzle.c), for testing the C library
+# against modlights.Puzzle (tests/native/test_capi_puzzle.py): CPuzzle wraps an
+# ml_puzzle; boards come and go as CBoard (_board.pxi).
+
+
+cdef class CPuzzle:
+    """An ml_puzzle handle (modlights.h: puzzles): a grid board and a start state."""
+
+    cdef ml_puzzle *p
+
+    def __dealloc__(self):
+        ml_puzzle_free(self.p)
+        self.p = NULL
+
+    @staticmethod
+    cdef CPuzzle _wrap(ml_puzzle *p):
+        cdef CPuzzle o = CPuzzle.__new__(CPuzzle)
+        o.p = p
+        return o
+
+    @staticmethod
+    def new(CBoard board, start):
+        """ml_puzzle_new: start a board-shaped array of bytes (reduced mod n there)."""
+        cdef ml_puzzle *p = NULL
+        s = np.ascontiguousarray(np.asarray(start, dtype=np.uint8)).reshape(-1)
+        if s.size != ml_board_size(board.b):
+            raise ValueError("start must have a byte a tile")
+        cdef const uint8_t[::1] sv = s if s.size else np.zeros(1, np.uint8)
+        rc = ml_puzzle_new(NULL, board.b, &sv[0], &p)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return CPuzzle._wrap(p)
+
+    @staticmethod
+    def from_code(code):
+        """ml_puzzle_from_code of a str (UTF-8, lone surrogates passed through)."""
+        cdef ml_puzzle *p = NULL
+        data = code.encode("utf-8", "surrogatepass")
+        cdef const char *t = data
+        rc = ml_puzzle_from_code(NULL, t, len(data), &p)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return CPuzzle._wrap(p)
+
+    @staticmethod
+    def from_json(text, max_tiles=0):
+        """ml_puzzle_from_json of a JSON text."""
+        cdef ml_puzzle *p = NULL
+        data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+        cdef const char *t = data
+        rc = ml_puzzle_from_json(NULL, t, len(data), max_tiles, &p)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return CPuzzle._wrap(p)
+
+    @property
+    def code(self):
+        cdef const char *c = NULL
+        rc = ml_puzzle_code(NULL, self.p, &c)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return c.decode("ascii")
+
+    @property
+    def board(self):
+        return CBoard._wrap(ml_board_retain(<ml_board *>ml_puzzle_board(self.p)))
+
+    @property
+    def start(self):
+        cdef const ml_board *b = ml_puzzle_board(self.p)
+        cdef size_t n = ml_board_size(b)
+        cdef const uint8_t *s = ml_puzzle_start(self.p)
+        out = np.frombuffer(bytes((<const char *>s)[:n]), dtype=np.uint8).copy()
+        return out.reshape(ml_board_rows(b), ml_board_cols(b))
+
+    def __eq__(self, other):
+        if not isinstance(other, CPuzzle):
+            return NotImplemented
+        return ml_puzzle_equal(self.p, (<CPuzzle>other).p) == 1
+
+
+def capi_code_encode(CBoard board, start):
+    """ml_code_encode: the puzzle code of a grid board and a start."""
+    cdef size_t n = 0
+    s = np.ascontiguousarray(np.asarray(start, dtype=np.uint8)).reshape(-1)
+    cdef const uint8_t[::1] sv = s if s.size else np.zeros(1, np.uint8)
+    rc = ml_code_encode(NULL, board.b, &sv[0], NULL, 0, &n)
+    if rc != ML_OK:
+        _ml_raise(rc)
+    buf = bytearray(n + 1)
+    cdef char *bp = buf
+    rc = ml_code_encode(NULL, board.b, &sv[0], bp, n + 1, &n)
+    if rc != ML_OK:
+        _ml_raise(rc)
+    return bytes(buf[:n]).decode("ascii")

@@ -1,0 +1,227 @@
+"""Puzzle handles of the C API (csrc/play/puzzle.c, bound as CPuzzle and
+capi_code_encode) against modlights.Puzzle: on random grid puzzles (named and random
+patterns, mixed maps, locks, holes, wrap, n 2..9 and large n, odd and even sides) the
+same code, the same puzzle back from a code (board, start, equality), the same JSON
+reading; on mutated codes and mutated puzzle documents the same message, character for
+character; boards a code cannot hold refused with Python's message. Deterministic."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+
+import modlights as ml
+from modlights.native import _core
+
+CBoard, CPuzzle = _core.CBoard, _core.CPuzzle
+NAMES = list(ml.PATTERNS)
+
+
+def _dumps(d) -> str:
+    return json.dumps(d, separators=(",", ":"))
+
+
+def _random_board(rng) -> ml.Board:
+    rows, cols = int(rng.integers(1, 13)), int(rng.integers(1, 13))
+    n = int(rng.choice([2, 3, 4, 5, 6, 7, 8, 9, 16, 101, 255]))
+
+    def pattern():
+        if rng.random() < 0.5:
+            return NAMES[rng.integers(len(NAMES))]
+        return [
+            (int(rng.integers(-3, 4)), int(rng.integers(-3, 4))) for _ in range(rng.integers(0, 7))
+        ]
+
+    if rng.random() < 0.3:
+        pal = [pattern() for _ in range(int(rng.integers(1, 4)))]
+        pat = [[pal[rng.integers(len(pal))] for _ in range(cols)] for _ in range(rows)]
+    else:
+        pat = pattern()
+    kind = rng.integers(0, 7, size=(rows, cols)) if rng.random() < 0.5 else np.full((rows, cols), 6)
+    kind.flat[int(rng.integers(rows * cols))] = 6  # at least one tile
+    return ml.Board.grid(
+        rows, cols, n, pat, locked=kind == 0, holes=kind == 1, wrap=bool(rng.random() < 0.3)
+    )
+
+
+def _random_puzzle(rng) -> ml.Puzzle:
+    b = _random_board(rng)
+    return ml.Puzzle(b, rng.integers(0, 256, size=b.shape))  # reduced mod n, as C does
+
+
+def _c_board(b: ml.Board):
+    return CBoard.from_json(_dumps(b.to_dict()))
+
+
+def _same_puzzle(c, p: ml.Puzzle) -> None:
+    assert c.board.to_json() == _dumps(p.board.to_dict())
+    np.testing.assert_array_equal(c.start, p.start)
+
+
+def _error(f, *args):
+    """f(*args)'s ValueError message, or None when it returns."""
+    try:
+        f(*args)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_puzzles_have_python_codes_both_ways(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(120):
+        p = _random_puzzle(rng)
+        raw = rng.integers(0, 256, size=p.board.shape)
+        p = ml.Puzzle(p.board, raw)
+        cb = _c_board(p.board)
+        c = CPuzzle.new(cb, raw.astype(np.uint8))
+        _same_puzzle(c, p)
+        assert _core.capi_code_encode(cb, raw.astype(np.uint8)) == p.code
+        assert c.code == p.code
+        back = CPuzzle.from_code(p.code)
+        _same_puzzle(back, p)
+        assert back == c and back.code == p.code
+        assert CPuzzle.from_code(f"  {p.code}\n") == c  # surrounding blanks, as Python
+
+
+def test_boards_a_code_cannot_hold_are_refused_as_python_refuses_them():
+    boards = [
+        ml.Board.grid(256, 2),
+        ml.Board.grid(2, 300, 3, "knight"),
+        ml.Board.grid(2, 2, holes=[(0, 0), (0, 1), (1, 0), (1, 1)]),
+        ml.Board.grid(3, 3, 2, [(0, 0), (0, 128)]),
+        ml.Board.grid(3, 3, 2, [(-129, 0)]),
+        ml.Board.grid(3, 3, 2, [(0, 0)] * 256),
+        ml.Board.grid(1, 256, 2, [[[(0, k)] for k in range(256)]]),
+    ]
+    for b in boards:
+        start = np.zeros(b.shape, np.uint8)
+        want = _error(lambda b, s: ml.Puzzle(b, s).code, b, start)
+        assert want is not None
+        assert _error(lambda b, s: _core.capi_code_encode(_c_board(b), s), b, start) == want
+        assert _error(lambda b, s: CPuzzle.new(_c_board(b), s).code, b, start) == want
+    graph = CBoard.from_effects([[0]], 2)
+    assert _error(lambda: CPuzzle.new(graph, [0])) == _error(
+        lambda: ml.Puzzle(ml.Board.from_effects([[0]], 2), [0])
+    )
+
+
+def _mutated_codes(rng, code: str):
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    for _ in range(10):
+        s = list(code)
+        roll = rng.random()
+        i = int(rng.integers(len(s)))
+        if roll < 0.4:
+            s[i] = alphabet[rng.integers(len(alphabet))]
+        elif roll < 0.55:
+            s = s[: int(rng.integers(len(s)))]
+        elif roll < 0.65:
+            s.insert(i, alphabet[rng.integers(len(alphabet))])
+        elif roll < 0.75:
+            s[i] = str(rng.choice([" ", "=", "é", "\u2028", "\0", "+", "/", "\ud800"]))
+        elif roll < 0.85:
+            del s[i]
+        else:
+            s = s + s
+        yield "".join(s)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mutated_codes_are_refused_as_python_refuses_them(seed):
+    rng = np.random.default_rng(50 + seed)
+    refused = total = 0
+    for _ in range(60):
+        p = _random_puzzle(rng)
+        for code in _mutated_codes(rng, p.code):
+            want = _error(ml.Puzzle.from_code, code)
+            got = _error(CPuzzle.from_code, code)
+            assert got == want, code
+            if want is None:
+                _same_puzzle(CPuzzle.from_code(code), ml.Puzzle.from_code(code))
+            refused += want is not None
+            total += 1
+    assert refused > total // 2
+
+
+_POOL = [
+    None,
+    True,
+    0,
+    1,
+    -1,
+    3,
+    1 << 70,
+    2.0,
+    "",
+    "easy",
+    "AQADAwMAaCFAvSnc5Q",
+    [],
+    [[0]],
+    {},
+    {"3": 1, "2": 2, "1": 3},
+    {"3": 1, "2": 2},
+    {"3": 1, "2": 2, "1": True},
+    {"rows": 1, "cols": 1},
+    {"effects": [[0]], "states": 2},
+]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mutated_puzzle_documents_read_as_python_reads_them(seed):
+    rng = np.random.default_rng(70 + seed)
+    fields = ["board", "start", "code", "stars", "min_taps", "proven", "difficulty", "level"]
+    for _ in range(40):
+        p = _random_puzzle(rng)
+        doc = {"board": p.board.to_dict(), "start": p.start.tolist(), "code": p.code}
+        for _ in range(8):
+            d = copy.deepcopy(doc)
+            for _ in range(int(rng.integers(1, 3))):
+                k = fields[rng.integers(len(fields))]
+                roll = rng.random()
+                if roll < 0.3 and k in d:
+                    del d[k]
+                elif roll < 0.45 and k == "start" and d.get("start"):
+                    row = d["start"][int(rng.integers(len(d["start"])))]
+                    row[int(rng.integers(len(row)))] = copy.deepcopy(
+                        _POOL[rng.integers(len(_POOL))]
+                    )
+                else:
+                    d[k] = copy.deepcopy(_POOL[rng.integers(len(_POOL))])
+            text = _dumps(d)
+            want = _error(lambda t: ml.Puzzle.from_dict(json.loads(t)), text)
+            assert _error(CPuzzle.from_json, text) == want, text
+            if want is None:
+                _same_puzzle(CPuzzle.from_json(text), ml.Puzzle.from_dict(json.loads(text)))
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        "[]",
+        "{}",
+        '{"code": 5}',
+        '{"code": "AQADAwMAaCFAvSnc5Q", "start": [[0]]}',
+        '{"code": "AQADAwMAaCFAvSnc5Q", "difficulty": "Easy"}',
+        '{"code": "AQADAwMAaCFAvSnc5Q", "min_taps": -1}',
+        '{"code": "AQADAwMAaCFAvSnc5Q", "min_taps": 100000000000000000000000}',
+        '{"code": "AQADAwMAaCFAvSnc5Q", "proven": 1}',
+        '{"code": "AQADAwMAaCFAvSnc5Q", "stars": {"3": 1, "2": 2, "1": 3, "3": 4}}',
+        '{"code": "AQADAwMAaCFAvSnc5Q", "stars": {"3": 1, "2": 2, "1": 3.0}}',
+        '{"board": {"rows": 2, "cols": 2}, "start": [[0, 1], [1, 2]]}',
+        '{"board": {"rows": 2, "cols": 2}, "start": [[0, 1], [1]]}',
+        '{"board": {"rows": 2, "cols": 2}, "start": [[0, 1], [1, true]]}',
+        '{"board": {"rows": 2, "cols": 2, "holes": [[0, 0]]}, "start": [[1, 1], [1, 1]]}',
+        '{"board": {"effects": [[0]], "states": 2}, "start": [0]}',
+        '{"board": {"rows": 0, "cols": 2}, "start": []}',
+        '{"board": {"rows": 3, "cols": 3, "states": 3}, "start": [[0,0,0],[0,0,0],[0,0,0]],'
+        ' "code": "AQADAwMAaCFAvSnc5Q"}',
+    ],
+)
+def test_hand_picked_puzzle_documents(doc):
+    want = _error(lambda: ml.Puzzle.from_dict(json.loads(doc)))
+    assert _error(lambda: CPuzzle.from_json(doc)) == want
