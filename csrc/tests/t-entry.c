@@ -6,7 +6,7 @@
  * by A x = b, solvability by enumeration, and a proved minimal length by the least
  * length over every solution. Bad arguments must return NULL with ML_W_EINVAL, never
  * crash. Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: wasm/entry.c base/interrupt.c base/cpu.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c dense/pack.c search/coset.c search/coset_gf2.c search/coset_zn.c search/canon.c */
+ * ml-test-sources: wasm/entry.c base/interrupt.c base/cpu.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c dense/pack.c search/coset.c search/coset_gf2.c search/coset_zn.c search/canon.c search/driver.c */
 #include "wasm/entry.h"
 #include <stdio.h>
 #include <stdlib.h>

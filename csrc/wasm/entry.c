@@ -7,6 +7,7 @@
 #include "dense/gf2.h"
 #include "dense/zn.h"
 #include "search/canon.h"
+#include "search/driver.h"
 #include "search/coset.h"
 
 #include <stdarg.h>
@@ -684,41 +685,12 @@ static int build_generators(ml_w *s)
     return 0;
 }
 
-static uint64_t length_of(const uint8_t *x, size_t len)
-{
-    uint64_t t = 0;
-    for (size_t i = 0; i < len; i++) t += x[i];
-    return t;
-}
-
-/* Greedy descent (modlights.search.minimal.descend): add the best multiple of one
- * generator while it shortens x. */
+/* Greedy descent (search/driver.c, the one modlights.search.minimal.descend calls). */
 static int descend(ml_w *s, uint8_t *x)
 {
-    const size_t L = s->xlen;
-    const unsigned n = (unsigned)s->n;
-    uint64_t cur = length_of(x, L);
-    int improved = 1;
-    while (improved) {
-        improved = 0;
-        for (size_t i = 0; i < s->k; i++) {
-            if (ml_interrupt_poll()) return ML_W_INTERRUPTED;
-            const uint8_t *h = s->H + i * L;
-            uint64_t best = UINT64_MAX;
-            unsigned bc = 0;
-            for (unsigned c = 1; c < s->orders[i]; c++) {
-                uint64_t t = 0;
-                for (size_t j = 0; j < L; j++) t += (x[j] + c * h[j]) % n;
-                if (t < best) { best = t; bc = c; }
-            }
-            if (bc && best < cur) {
-                for (size_t j = 0; j < L; j++) x[j] = (uint8_t)((x[j] + bc * h[j]) % n);
-                cur = best;
-                improved = 1;
-            }
-        }
-    }
-    return 0;
+    return ml_driver_descend(s->H, s->k, s->xlen, s->orders, (unsigned)s->n, x, 0) == ML_DRIVER_OK
+               ? 0
+               : ML_W_INTERRUPTED;
 }
 
 ML_W_EXPORT(ml_w_minimal)

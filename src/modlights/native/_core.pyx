@@ -15,6 +15,7 @@ from modlights.native.chase cimport *
 from modlights.native.coset cimport *
 from modlights.native.coset_batch cimport *
 from modlights.native.cube cimport *
+from modlights.native.driver cimport *
 from modlights.native.cpu cimport *
 from modlights.native.gf2 cimport *
 from modlights.native.gf2_batch cimport *
@@ -40,6 +41,7 @@ include "_coset.pxi"
 include "_coset_batch.pxi"
 include "_cube.pxi"
 include "_canon.pxi"
+include "_driver.pxi"
 # light chasing on grids
 include "_chase.pxi"
 include "_rowchase.pxi"

@@ -743,22 +743,15 @@ def _cube_on_executor(p, executor: cf.Executor, progress: Any):
 def descend(
     x: np.ndarray, H: np.ndarray, orders: list[int], n: int, deadline: float | None = None
 ) -> np.ndarray:
-    """Greedy improvement of x (int64): add multiples of single generators while it
-    helps, until ``deadline`` (a ``time.perf_counter()`` value; None: no limit), checked
-    before each generator (one generator costs O(order x n_taps)). H may be uint8: rows
-    are widened one at a time (no int64 copy of H). Returns the improved int64 vector."""
-    improved = True
-    cur = x.copy()
-    cur_len = int(cur.sum())
-    while improved:
-        improved = False
-        for h, o in zip(H, orders):
-            if deadline is not None and time.perf_counter() >= deadline:
-                return cur
-            h = h.astype(np.int64)
-            cands = (cur[None, :] + np.arange(1, o, dtype=np.int64)[:, None] * h[None, :]) % n
-            lens = cands.sum(axis=1)
-            i = int(np.argmin(lens))
-            if lens[i] < cur_len:
-                cur, cur_len, improved = cands[i], int(lens[i]), True
-    return cur
+    """Greedy improvement of x: add the best multiple of one generator while it shortens
+    x, generator by generator, until a pass changes nothing or ``deadline`` (a
+    ``time.perf_counter()`` value; None: no limit) passes, checked before each generator
+    (one costs O(order x n_taps)). The C library's descent (csrc/search/driver.c, the one
+    the WebAssembly core runs): the least multiple on ties, so every front end descends
+    alike. Returns the improved vector as int64. KeyboardInterrupt on Ctrl-C."""
+    from modlights.native import _core
+
+    seconds = None if deadline is None else deadline - time.perf_counter()
+    if seconds is not None and seconds <= 0:
+        return np.asarray(x, dtype=np.int64).copy()
+    return _core.driver_descend(x, H, orders, n, seconds).astype(np.int64)
