@@ -106,7 +106,6 @@ NO_C_TEST_YET = {
     "symchase",
     "band",
     "packed",
-    "coset_batch",
     "gf2_batch",
     "bitsliced",
     "cpu",
