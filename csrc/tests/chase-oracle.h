@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { CO_MAXU = 40, CO_MAXPAT = 3 };
+enum { CO_MAXU = 256, CO_MAXPAT = 3 };
 
 typedef struct {
     int h, w, n, wrap;
