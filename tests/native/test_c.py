@@ -97,7 +97,6 @@ def test_c(tmp_path, name, test, srcs, flags):
 #: C modules whose only tests are still the Python ones (through the bindings, against the
 #: reference engine); each gets its t-<module>.c, and leaves this set then.
 NO_C_TEST_YET = {
-    "rowchase",
     "rowrec",
     "symchase",
     "band",
