@@ -216,7 +216,7 @@ int ml_coset_min_gf2_many(const uint64_t *X0, size_t m, size_t xs, size_t r,
     int rc = 0;
     if (!x || !bx)
         rc = -1;
-    for (size_t i = 0; i < m && rc == 0 && !ml_interrupt_pending(); i++) {
+    for (size_t i = 0; i < m && rc == 0 && !ml_interrupt_poll(); i++) {
         memcpy(x, X0 + i * xs, nw * sizeof(uint64_t));
         x[nw - 1] &= B.last_mask;
         ml_coset_stats st;
@@ -417,7 +417,7 @@ int ml_coset_min_zn_many(const uint8_t *X0, size_t m, size_t xs, const uint8_t *
     if (!bx)
         return -1;
     int rc = 0;
-    for (size_t i = 0; i < m && !ml_interrupt_pending(); i++) {
+    for (size_t i = 0; i < m && !ml_interrupt_poll(); i++) {
         ml_coset_stats st;
         int64_t w = ml_coset_min_zn(X0 + i * xs, gens, orders, k, r, n, 0, 0.0, threads,
                                     bx, &st);

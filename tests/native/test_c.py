@@ -97,16 +97,10 @@ def test_c(tmp_path, name, test, srcs, flags):
 #: C modules whose only tests are still the Python ones (through the bindings, against the
 #: reference engine); each gets its t-<module>.c, and leaves this set then.
 NO_C_TEST_YET = {
-    "plan",
-    "numeric",
-    "symbolic",
-    "runner",
-    "rowchase",
     "rowrec",
     "symchase",
     "band",
     "packed",
-    "coset_batch",
     "gf2_batch",
     "bitsliced",
     "cpu",
