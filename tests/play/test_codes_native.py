@@ -1,5 +1,6 @@
-"""Puzzle codes in C (csrc/play/codes.c) against Python's encode and decode
-(play/puzzles.py) on many random puzzles and broken codes.
+"""Puzzle codes in C (csrc/play/codes.c) against the Python encoder and decoder kept as
+the oracle (tests/play/code_oracle.py: what play/puzzles.py ran before the codes moved to
+C) on many random puzzles and broken codes.
 
 The C side is csrc/tests/t-play-codes.c, built here with the system C compiler (with
 AddressSanitizer and UndefinedBehaviorSanitizer where the compiler has them) and run on
@@ -24,12 +25,12 @@ import shutil
 import subprocess
 import zlib
 
+import code_oracle
 import numpy as np
 import pytest
 
 import modlights as ml
 from modlights.model.patterns import PATTERNS
-from modlights.play import puzzles as P
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CSRC = ROOT / "csrc"
@@ -126,7 +127,7 @@ def c_bytes(code: str) -> str:
 
 def decode_case(code: str) -> list[str]:
     try:
-        board, start = P.decode(code)
+        board, start = code_oracle.decode(code)
         want = "= " + decoded_text(board, start)
     except ValueError as e:
         want = f"! {e}"
@@ -265,7 +266,7 @@ def test_codes_encode_and_decode_as_python_on_random_puzzles(checker, tmp_path):
             continue
         board, start, text = made
         try:
-            code = P.encode(board, start)
+            code = code_oracle.encode(board, start)
             lines += [f"E {text}", f"= {code}"]
         except ValueError as e:
             lines += [f"E {text}", f"! {e}"]
