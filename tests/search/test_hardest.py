@@ -228,7 +228,7 @@ def test_budget_is_a_deadline(budget):
 
 def test_child_and_in_process_programs_agree(monkeypatch):
     """The same covering programs solved in this process and in the worker process."""
-    from modlights.search import hardest as hm
+    from modlights.search import hardest_program as hm
 
     for board in (ml.Board.grid(4, 4), ml.Board.grid(5, 5, 3), ml.Board.grid(3, 4, 4)):
         monkeypatch.setattr(hm, "INPROCESS_NNZ_MAX", 10**12)
