@@ -402,7 +402,8 @@ static void op_grid_pattern(in_t *in)
             reach_ok &= dr[i] >= -ML_MAX_REACH && dr[i] <= ML_MAX_REACH
                         && dc[i] >= -ML_MAX_REACH && dc[i] <= ML_MAX_REACH;
         }
-        int null_arg = count && u8(in) == 7;
+        /* a NULL array: MISUSE once the count passed its check */
+        int null_arg = count && count <= ML_MAX_OFFSETS && u8(in) == 7;
         if (how == 2) {
             rc = CALL(ml_grid_set_offsets, null_arg ? K_MISUSE : K_PLAIN, g_ctx, s->g, count,
                       null_arg ? NULL : dr, dc);
@@ -1320,6 +1321,8 @@ static void op_plan(in_t *in)
     uint8_t k = u8(in);
     const char *method = k < 220 ? methods[k % 11] : text_arg(in, buf, sizeof buf);
     const char *backend = backends[u8(in) % 4];
+    if (!b)
+        method = backend = NULL; /* a NULL board with valid arguments: MISUSE */
     int count = ml_engine_count();
     ASSERT(count >= 0);
     for (int i = -1; i <= count; i++) {
