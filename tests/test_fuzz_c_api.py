@@ -41,8 +41,7 @@ def library_sources(everything: bool) -> list[Path]:
     return sorted(
         p
         for p in CSRC.glob("*/*.c")
-        if p.parent.name not in ("tests", "wasm")
-        and (folders is None or p.parent.name in folders)
+        if p.parent.name not in ("tests", "wasm") and (folders is None or p.parent.name in folders)
     )
 
 
@@ -59,8 +58,12 @@ def compile_objects(srcs: list[Path], out: Path, patch: dict[str, tuple[str, str
             assert old in text, f"{src.name} no longer holds {old!r}"
             path = out / ("patched_" + src.name)
             path.write_text(text.replace(old, new))
-        subprocess.run([CC, *FLAGS, "-c", str(path), "-o", str(obj)], check=True,
-                       capture_output=True, text=True)
+        subprocess.run(
+            [str(CC), *FLAGS, "-c", str(path), "-o", str(obj)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         return obj
 
     with ThreadPoolExecutor(2) as pool:
@@ -75,19 +78,21 @@ def build(out: Path, patch: dict[str, tuple[str, str]] | None = None) -> Path:
     exe = out / "c_api_replay"
     harness = compile_objects([FUZZ / "c_api.c", FUZZ / "c_api_replay.c"], out, {})
     objs = compile_objects(library_sources(False), out, patch)
-    link = [CC, *harness, *objs, "-lpthread", "-lm", "-o", str(exe)]
-    r = subprocess.run(link, capture_output=True, text=True)
+
+    def link(objs: list[Path]) -> subprocess.CompletedProcess:
+        cmd = [str(CC), *map(str, harness + objs), "-lpthread", "-lm", "-o", str(exe)]
+        return subprocess.run(cmd, capture_output=True, text=True)
+
+    r = link(objs)
     if r.returncode != 0 and "undefined reference" in r.stderr:
         rest = [p for p in library_sources(True) if p not in library_sources(False)]
-        objs += compile_objects(rest, out, patch)
-        r = subprocess.run(link[:1] + harness + objs + link[-5:], capture_output=True, text=True)
+        r = link(objs + compile_objects(rest, out, patch))
     assert r.returncode == 0, f"the replay does not link:\n{r.stderr[-3000:]}"
     return exe
 
 
 def replay(exe: Path, *paths: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([str(exe), *map(str, paths)], capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run([str(exe), *map(str, paths)], capture_output=True, text=True, timeout=120)
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +123,12 @@ def test_a_broken_library_fails_the_replay(tmp_path):
     counted twice (board_play.c's add_taps) fails the replay with the invariant named."""
     exe = build(
         tmp_path,
-        {"board_play.c": ("(o->out[at] + times * o->x) % o->n", "(o->out[at] + 2 * times * o->x) % o->n")},
+        {
+            "board_play.c": (
+                "(o->out[at] + times * o->x) % o->n",
+                "(o->out[at] + 2 * times * o->x) % o->n",
+            )
+        },
     )
     r = replay(exe, CORPUS)
     assert r.returncode != 0
