@@ -7,7 +7,7 @@
  * refused; random bytes and mutated documents are read or refused cleanly (ASan and
  * UBSan in .ci/sanitize), and what is read writes back to a text that reads the same.
  * Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: api/json.c api/ctx.c api/errors.c base/interrupt.c api/version.c */
+ * ml-test-sources: api/json.c api/json_repr.c api/json_write.c api/ctx.c api/errors.c base/interrupt.c api/version.c */
 #include "include/modlights.h"
 #include "api/json.h"
 
