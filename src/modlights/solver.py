@@ -800,7 +800,7 @@ class Solver:
             raise ValueError(
                 f"states must have shape (k, {', '.join(map(str, b.shape))}), got {arr.shape}"
             )
-        from modlights.model.board import _as_int_array, _reduce_mod, _sub_mod
+        from modlights.model.board_matrix import _as_int_array, _reduce_mod, _sub_mod
         from modlights.model.validation import in_range
 
         if arr.dtype != np.uint8 or not in_range(arr, self.n):

@@ -111,6 +111,8 @@ API: dict[str, list[str]] = {
 MODULES = [
     "modlights",
     "modlights.model.board",
+    "modlights.model.board_geometry",
+    "modlights.model.board_matrix",
     "modlights.model.patterns",
     "modlights.solver",
     "modlights.play.puzzles",
