@@ -115,6 +115,8 @@ MODULES = [
     "modlights.model.board_matrix",
     "modlights.model.patterns",
     "modlights.solver",
+    "modlights.solver_batch",
+    "modlights.solution",
     "modlights.play.puzzles",
     "modlights.play.game",
     "modlights.play.campaign",
