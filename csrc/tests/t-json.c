@@ -1,13 +1,14 @@
-/* t-json: csrc/api/json.c, the JSON reader and writer of the C API. The reader's
- * tokens on documents of every kind of value; syntax errors with Python's json.loads
- * reasons and offsets (the table below was printed by Python 3.11's json module);
- * Python's repr of values and floats and json.dumps' text (printed by Python too);
- * and, on random input: random documents written, read back and written again give the
- * same text and the same values; every strict prefix of a container document is
- * refused; random bytes and mutated documents are read or refused cleanly (ASan and
- * UBSan in .ci/sanitize), and what is read writes back to a text that reads the same.
+/* t-json: csrc/api/json.c and its pieces (json_repr.c, json_write.c), the JSON reader
+ * and writer of the C API. The reader's tokens on documents of every kind of value;
+ * syntax errors with Python's json.loads reasons and offsets (the table below was
+ * printed by Python 3.11's json module); Python's repr of values and floats and
+ * json.dumps' text (printed by Python too); and, on random input: random documents
+ * written, read back and written again give the same text and the same values; every
+ * strict prefix of a container document is refused; random bytes and mutated documents
+ * are read or refused cleanly (ASan and UBSan in .ci/sanitize), and what is read writes
+ * back to a text that reads the same.
  * Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: api/json.c api/ctx.c api/errors.c base/interrupt.c api/version.c */
+ * ml-test-sources: api/json.c api/json_repr.c api/json_write.c api/ctx.c api/errors.c base/interrupt.c api/version.c */
 #include "include/modlights.h"
 #include "api/json.h"
 

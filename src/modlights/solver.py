@@ -3,6 +3,15 @@
 ``Solver(board)`` factors the tap matrix once, by the engine the registry
 (:mod:`modlights.engines.registry`) chooses for it; every query after that reuses the
 factorisation. ``Solver.plan`` says which engine answers and why.
+
+This module holds the facade itself: construction and the plan, pickling, the
+structure questions (kernel, rank, det, inverses), single solves and the minimal
+search's kernel. Beside it, one subject a module: :mod:`modlights.solution` (Solution,
+Unsolvable: what a solve answers), :mod:`modlights.solver_batch` (the batch questions,
+a base class of Solver) and :mod:`modlights.solver_budget` (the default budgets by
+count and the checks of budget and progress). Their public names are importable from
+here as before; ``DEFAULT_SECONDS`` and ``MAX_SEARCH_BYTES`` are this module's (set
+them here).
 """
 
 from __future__ import annotations
@@ -10,7 +19,6 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Iterator
-from math import prod
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,19 +27,23 @@ from modlights.engines import registry
 from modlights.engines.reference import reference_reason
 from modlights.engines.registry import Plan
 from modlights.model.board import MAX_TILES, Board
-from modlights.model.validation import check_budget
 from modlights.search import canon
 from modlights.search.minimal import (
     MIN_DESCENT_SECONDS,
     Kernel,
     check_executor,
     coset_minimum,
-    deadline_after,
-    exhaustive,
-    min_many,
-    minimise,
 )
 from modlights.search.symmetry import symmetries as board_symmetries
+from modlights.solution import MAX_KERNEL_BYTES, Solution, Unsolvable
+from modlights.solver_batch import SolverBatches
+from modlights.solver_budget import (
+    DEFAULT_BUDGET,
+    DEFAULT_NATIVE_BUDGET,
+    _check_budget,
+    _check_progress,
+    _deadline,
+)
 
 if TYPE_CHECKING:
     from modlights.search.hardest import Hardest
@@ -42,334 +54,14 @@ __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_SECONDS", "DEFAULT_BUDGE
 #: deadline, as a budget of ``DEFAULT_SECONDS`` seconds, for cosets too large to be
 #: searched whole by count (see ``DEFAULT_NATIVE_BUDGET``).
 DEFAULT_SECONDS = 1.0
-#: Cosets of at most this many elements are searched whole, by count, when no budget
-#: is given (well within DEFAULT_SECONDS): the reference engine's Python enumeration,
-#: and the native C searches (fewer on boards with many taps: about 2^30 word
-#: operations). Such a search is exhaustive, so its answer is proved and the same on
-#: every machine.
-DEFAULT_BUDGET = 1 << 20
-DEFAULT_NATIVE_BUDGET = 1 << 24
-
 _BACKENDS = ("native", "reference")
 
-#: Largest kernel (nullity x n_taps bytes) that ``kernel()`` materialises.
-MAX_KERNEL_BYTES = 1 << 30
 #: Largest set of generators (count x n_taps bytes) the minimal search holds; past it
 #: the search covers the sub-coset of the first generators that fit (not proved).
 MAX_SEARCH_BYTES = 1 << 24
 
 
-class Unsolvable(ValueError):
-    """No tap counts take this state to the target. ``indices`` lists the unsolvable
-    boards of a batch (``solve_many``); it is empty for a single board.
-
-    Examples
-    --------
-    >>> b = ml.Board.grid(2, 2, states=2, pattern="horizontal")
-    >>> s = ml.Solver(b)
-    >>> s.solve([[1, 0], [0, 0]])
-    Traceback (most recent call last):
-        ...
-    modlights.solver.Unsolvable: no combination of taps takes this board to the target ...
-    >>> issubclass(ml.Unsolvable, ValueError)
-    True
-    >>> try:
-    ...     s.solve_many([[[1, 1], [0, 0]], [[1, 0], [0, 0]]])
-    ... except ml.Unsolvable as e:
-    ...     print(e.indices)
-    (1,)
-    """
-
-    def __init__(self, message: str, indices: tuple[int, ...] = ()):
-        super().__init__(message)
-        self.indices = tuple(indices)
-
-
-class Solution:
-    """Tap counts solving a board.
-
-    Attributes
-    ----------
-    taps : numpy.ndarray
-        uint8 counts 0..n-1, shaped as the board for grids, (n_taps,) for graphs.
-    length : int
-        Physical taps: the sum of ``taps``.
-    proven_minimal : bool
-        True only when no solution with fewer taps exists (proved).
-    kernel_size : int
-        ``|ker A|``: how many solutions the board has.
-    examined, pruned : int
-        Coset elements the minimal search examined / skipped by its bound.
-    seconds : float
-        Time the minimal search took.
-
-    Two solutions are equal when their boards, taps, length, proven_minimal and
-    kernel_size are (the search statistics and proofs are not compared). They pickle
-    and copy (with the proof behind ``certificate()``).
-
-    Examples
-    --------
-    >>> b = ml.Board.grid(3, 3, states=2)
-    >>> sol = ml.Solver(b).solve(np.eye(3, dtype=int))
-    >>> sol
-    Solution(length=3, proven minimal)
-    >>> sol.taps
-    array([[1, 0, 0],
-           [0, 1, 0],
-           [0, 0, 1]], dtype=uint8)
-    >>> sol.length, sol.proven_minimal, sol.kernel_size
-    (3, True, 1)
-    """
-
-    __slots__ = (
-        "_board",
-        "taps",
-        "length",
-        "proven_minimal",
-        "kernel_size",
-        "examined",
-        "pruned",
-        "seconds",
-        "_proof",
-        "_kernel",
-    )
-
-    def __init__(
-        self,
-        board: Board,
-        taps: np.ndarray,
-        proven_minimal: bool,
-        kernel_size: int,
-        examined: int,
-        pruned: int = 0,
-        seconds: float = 0.0,
-        *,
-        proof: list | None = None,
-        kernel: tuple[np.ndarray, list[int]] | None = None,
-    ):
-        self._board = board
-        #: what the minimal search appended (None: no search ran, minimal=False)
-        self._proof = proof
-        #: (H, orders): the kernel generators the proof refers to
-        self._kernel = kernel
-        self.taps = taps
-        if taps.dtype == np.uint8 and board.states == 2:  # 0/1 counts: a popcount
-            self.length = int(np.count_nonzero(taps))
-        else:
-            self.length = int(taps.sum(dtype=np.uint64 if taps.dtype.kind == "u" else np.int64))
-        self.proven_minimal = bool(proven_minimal)
-        self.kernel_size = kernel_size
-        #: coset elements examined by the minimal search (0 when none ran)
-        self.examined = examined
-        #: coset elements the search skipped soundly by its sub-cube bound
-        self.pruned = pruned
-        #: seconds the minimal search took (examined / seconds = elements per second)
-        self.seconds = seconds
-
-    def moves(self) -> list:
-        """Positions to tap, each repeated by its count, in row-major order.
-
-        Examples
-        --------
-        >>> b = ml.Board.grid(2, 2, states=3)
-        >>> sol = ml.Solver(b).solve([[1, 1], [1, 0]])
-        >>> sol.taps
-        array([[2, 0],
-               [0, 0]], dtype=uint8)
-        >>> sol.moves()
-        [(0, 0), (0, 0)]
-        """
-        b = self._board
-        x = b.tap_vector(self.taps)
-        out = []
-        for pos, cnt in zip(b.taps, x.tolist()):
-            out.extend([pos] * cnt)
-        return out
-
-    def to_dict(self) -> dict:
-        """JSON-safe data: ``{"taps", "length", "proven_minimal", "moves",
-        "kernel_size"}`` (taps as nested lists, moves as ``[r, c]`` lists for grids
-        and ints for graph boards).
-
-        Examples
-        --------
-        >>> b = ml.Board.grid(2, 2, states=3)
-        >>> from pprint import pprint
-        >>> pprint(ml.Solver(b).solve([[1, 1], [1, 0]]).to_dict())
-        {'kernel_size': 3,
-         'length': 2,
-         'moves': [[0, 0], [0, 0]],
-         'proven_minimal': True,
-         'taps': [[2, 0], [0, 0]]}
-        """
-        board = self._board
-        moves = self.moves()
-        if board.is_grid:
-            moves = [[int(r), int(c)] for r, c in moves]
-        else:
-            moves = [int(j) for j in moves]
-        return {
-            "taps": np.asarray(self.taps).tolist(),
-            "length": int(self.length),
-            "proven_minimal": bool(self.proven_minimal),
-            "moves": moves,
-            "kernel_size": int(self.kernel_size),
-        }
-
-    def certificate(self) -> dict:
-        """A JSON-safe certificate that no solution has fewer taps (kind "minimal" of
-        docs/certificates.md): the board, the kernel generators and orders, the rhs
-        b = A x, the taps x, the length and the search's proof (an enumeration of the
-        coset, or the branch and bound tree). ``modlights.verify`` checks it without
-        the search code.
-
-        ValueError when the solution is not proved minimal: ``solve(minimal=False)``
-        does not search, or the search's budget ran out before it covered the coset.
-        O(n_taps x generators) to write; the proof is as large as the search made it.
-
-        Examples
-        --------
-        >>> b = ml.Board.grid(4, 4, states=2)
-        >>> sol = ml.Solver(b).solve(b.random_state(rng=3))
-        >>> cert = sol.certificate()
-        >>> cert["kind"], cert["length"] == sol.length, len(cert["kernel"]["generators"])
-        ('minimal', True, 4)
-        >>> ml.verify(cert)
-        True
-        >>> ml.Solver(b).solve(b.random_state(rng=3), minimal=False).certificate()
-        Traceback (most recent call last):
-            ...
-        ValueError: no certificate: this solution is not proved minimal ...
-        """
-        if not self.proven_minimal:
-            if self._proof is None:
-                raise ValueError(
-                    "no certificate: this solution is not proved minimal "
-                    "(solve(minimal=False) does not search for the fewest "
-                    "taps; use solve(minimal=True))"
-                )
-            raise ValueError(
-                f"no certificate: this solution is not proved minimal (the "
-                f"search's budget ran out after {self.examined} of "
-                f"{self.kernel_size} coset elements; raise budget)"
-            )
-        board = self._board
-        r = board.n_taps
-        orders: Any
-        if self.kernel_size == 1:
-            H, orders = np.zeros((0, r), dtype=np.uint8), []
-            proof: dict = {"method": "enumeration"}
-        elif self._proof and self._kernel is not None:
-            H, orders = self._kernel
-            proof = _json_safe(self._proof[-1])
-        elif self._proof:
-            raise ValueError(
-                "no certificate: the kernel's generators are more than the "
-                f"{MAX_KERNEL_BYTES // 2**30} GiB a certificate may hold as a "
-                "dense array (the solution is proved minimal all the same)"
-            )
-        else:
-            raise ValueError(
-                "no certificate: the search proved this solution minimal but kept no proof"
-            )
-        if "generators" in proof:  # the search reordered the kernel's generators
-            H, orders = proof.pop("generators"), proof.pop("orders")
-        x = board.tap_vector(self.taps)
-        return {
-            "format": "modlights-certificate",
-            "version": 1,
-            "kind": "minimal",
-            "board": board.to_dict(),
-            "kernel": {"generators": _json_safe(H), "orders": _json_safe(orders)},
-            "rhs": _json_safe(board.apply_vector(x)),
-            "taps": _json_safe(x),
-            "length": int(self.length),
-            "proof": proof,
-        }
-
-    def _repr_svg_(self) -> str | None:
-        from modlights.model.render import repr_svg
-
-        tag = "proven minimal" if self.proven_minimal else "not proven minimal"
-        return repr_svg(self._board, taps=self.taps, title=f"solution: {self.length} taps ({tag})")
-
-    def __eq__(self, other: object) -> bool:
-        """Equal when the board, the tap counts, ``length``, ``proven_minimal`` and
-        ``kernel_size`` are (search statistics such as ``seconds`` are not compared)."""
-        if not isinstance(other, Solution):
-            return NotImplemented
-        return (
-            self._board == other._board
-            and self.length == other.length
-            and self.proven_minimal == other.proven_minimal
-            and self.kernel_size == other.kernel_size
-            and np.array_equal(self.taps, other.taps)
-        )
-
-    # unhashable: taps is a mutable array (mypy wants __hash__ callable, as object's)
-    __hash__ = None  # type: ignore[assignment]
-
-    def __getstate__(self) -> dict:
-        """Every slot by name: pickle protocols 0 and 1 need an explicit state for a
-        class with ``__slots__`` (2 and later would manage without)."""
-        return {k: getattr(self, k) for k in self.__slots__}
-
-    def __setstate__(self, state: dict) -> None:
-        for k in self.__slots__:  # pickles without a proof: none kept
-            setattr(self, k, state.get(k) if k in ("_proof", "_kernel") else state[k])
-
-    def __repr__(self) -> str:
-        tag = "proven minimal" if self.proven_minimal else "not proven minimal"
-        return f"Solution(length={self.length}, {tag})"
-
-
-def _json_safe(v: Any) -> Any:
-    """A copy of v with NumPy arrays and scalars and tuples as lists and Python
-    numbers (dicts and lists copied: a certificate never shares the search's data)."""
-    if isinstance(v, dict):
-        return {str(k): _json_safe(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_json_safe(x) for x in v]
-    if isinstance(v, np.ndarray):
-        return v.tolist()
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, np.floating):
-        return float(v)
-    if isinstance(v, np.bool_):
-        return bool(v)
-    return v
-
-
-def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | None, float | None]:
-    """budget: None (``default`` coset elements; the Solver's searches resolve None by
-    ``Solver._search_budget`` instead), an int (coset elements) or a float (seconds);
-    see :func:`modlights.model.validation.check_budget`."""
-    return check_budget(budget, default)
-
-
-_deadline = deadline_after
-
-
-def _share(deadline: float | None, boards_left: int) -> float | None:
-    """The deadline of the next of ``boards_left`` searches sharing ``deadline`` evenly."""
-    if deadline is None:
-        return None
-    now = time.perf_counter()
-    return now + max(0.0, deadline - now) / max(1, boards_left)
-
-
-def _check_progress(progress: Any) -> Any:
-    """None or a callable ``progress(done, total)``; ValueError for anything else."""
-    if progress is not None and not callable(progress):
-        raise ValueError(
-            f"progress must be None or a callable progress(done, total), got "
-            f"{type(progress).__name__}"
-        )
-    return progress
-
-
-class Solver:
+class Solver(SolverBatches):
     """Factor a board's tap matrix once; answer every question about it.
 
     The facade over the engines: it validates its input, asks the registry
@@ -793,26 +485,6 @@ class Solver:
         no temporaries wider than a byte."""
         return self.board._rhs_cells(state, target)
 
-    def _rhs_many(self, states: Any, target: Any) -> np.ndarray:
-        b = self.board
-        arr = np.asarray(states)
-        if arr.ndim != len(b.shape) + 1 or arr.shape[1:] != b.shape:
-            raise ValueError(
-                f"states must have shape (k, {', '.join(map(str, b.shape))}), got {arr.shape}"
-            )
-        from modlights.model.board import _as_int_array, _reduce_mod, _sub_mod
-        from modlights.model.validation import in_range
-
-        if arr.dtype != np.uint8 or not in_range(arr, self.n):
-            arr = _reduce_mod(_as_int_array(arr, "states"), self.n)
-        red = arr.reshape(arr.shape[0], prod(b.shape))
-        mask = b._cell_mask()
-        S = red if mask is None else red[:, mask]
-        t: int | np.ndarray | None = b._target_int(target)
-        if t is None:
-            t = np.broadcast_to(b._state_cells(target, "target"), S.shape)
-        return _sub_mod(t, S, self.n)  # (k, m), values 0..n-1
-
     def solvable(self, state: Any, target: Any = 0) -> bool:
         """Whether some tap counts take ``state`` to ``target``.
 
@@ -827,22 +499,6 @@ class Solver:
         rhs = self._rhs(state, target)
         _, ok = self._engine.solve(rhs[None, :])
         return bool(ok[0])
-
-    def solvable_many(self, states: Any, target: Any = 0) -> np.ndarray:
-        """bool (k,) for a ``(k, *board.shape)`` stack of states.
-
-        Examples
-        --------
-        >>> b = ml.Board.grid(4, 4, states=2)
-        >>> states = np.zeros((3, 4, 4), dtype=int)
-        >>> states[1, 0, 0] = 1
-        >>> states[2] = b.random_state(rng=2)
-        >>> ml.Solver(b).solvable_many(states)
-        array([ True, False,  True])
-        """
-        R = self._rhs_many(states, target)
-        _, ok = self._engine.solve(R)
-        return ok
 
     def solve(
         self,
@@ -927,7 +583,7 @@ class Solver:
         >>> s.solve(state, target=1)
         Traceback (most recent call last):
             ...
-        modlights.solver.Unsolvable: no combination of taps takes this board to the ...
+        modlights.solution.Unsolvable: no combination of taps takes this board to the ...
         >>> s.solve(state, minimal=False).length >= sol.length
         True
         """
@@ -983,244 +639,6 @@ class Solver:
             proof=proof,
             kernel=self._generators() if keep else None,
         )
-
-    def min_taps_many(
-        self,
-        states: Any,
-        target: Any = 0,
-        *,
-        budget: Any = None,
-        executor: Any = None,
-        progress: Any = None,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The fewest physical taps for every board of a stack, from one factorisation.
-
-        Parameters
-        ----------
-        states : array_like of int
-            A ``(k, *board.shape)`` stack of states.
-        target : int or array_like of int
-            As in :meth:`solve`, the same for every board.
-        budget : int or float, optional
-            A count of coset elements per board, or seconds for the whole call (a
-            deadline as in :meth:`solve`, shared out evenly over the boards not yet
-            searched). Default (None): as in :meth:`solve`, per board: cosets within
-            the default count searched whole (in one C call for the batch), larger
-            ones for DEFAULT_SECONDS a board (the call's deadline is DEFAULT_SECONDS
-            times the number of solvable boards, shared out as seconds are).
-        executor : concurrent.futures.Executor, optional
-            When the budget covers the whole coset, the boards are split by rows over
-            its workers.
-        progress : callable, optional
-            ``progress(done, k)``, called after each board, or once at the end of a
-            batch.
-
-        Returns
-        -------
-        lengths : numpy.ndarray
-            int64 (k,): each board's fewest taps; -1 for an unsolvable board.
-        proven : numpy.ndarray
-            bool (k,): whether each length is proved (True for unsolvable boards:
-            proved unsolvable).
-
-        Notes
-        -----
-        When the budget covers the whole coset (the default does for kernels up to
-        2^24 elements, fewer on boards with many taps) the native backend searches
-        every board in one C call, the
-        kernel shared (:func:`modlights.search.minimal.min_lengths_many`); otherwise
-        each board is searched as :meth:`solve` would, within the budget. Ctrl-C stops
-        it within a second (KeyboardInterrupt).
-
-        Examples
-        --------
-        >>> b = ml.Board.grid(4, 4, states=2)
-        >>> states = np.stack([b.random_state(rng=i) for i in range(4)])
-        >>> lengths, proven = ml.Solver(b).min_taps_many(states)
-        >>> lengths, proven
-        (array([7, 4, 5, 5]), array([ True,  True,  True,  True]))
-        """
-        check_executor(executor)
-        steps, seconds = _check_budget(budget)
-        deadline = _deadline(seconds)
-        progress = _check_progress(progress)
-        R = self._rhs_many(states, target)
-        X, ok = self._engine.solve(R)
-        lengths = np.full(len(ok), -1, dtype=np.int64)
-        proven = np.ones(len(ok), dtype=bool)
-        rows = np.flatnonzero(ok)
-        if budget is None:  # the default: by count or seconds a board, by the coset's size
-            steps, seconds = self._search_budget(None, len(rows))
-            deadline = _deadline(seconds)
-        kernel = self._kernel()
-        if exhaustive(kernel, steps, seconds):
-            found = min_many(X[rows] if len(rows) < len(ok) else X, kernel, executor, taps=False)[0]
-            assert found is not None  # taps=False: the lengths are computed
-            lengths[rows] = found
-            if progress is not None:
-                progress(len(ok), len(ok))
-            return lengths, proven
-        for j, i in enumerate(rows):
-            x, pr, _, _ = minimise(X[i], kernel, steps, _share(deadline, len(rows) - j))
-            lengths[i] = int(x.sum(dtype=np.int64))
-            proven[i] = pr
-            if progress is not None:
-                progress(int(i) + 1, len(ok))
-        return lengths, proven
-
-    def solve_many(
-        self,
-        states: Any,
-        target: Any = 0,
-        *,
-        minimal: bool = False,
-        budget: Any = None,
-        executor: Any = None,
-    ) -> np.ndarray:
-        """Solve a stack of states from one factorisation.
-
-        Parameters
-        ----------
-        states : array_like of int
-            A ``(k, *board.shape)`` stack of states.
-        target : int or array_like of int
-            As in :meth:`solve`, the same for every board.
-        minimal : bool
-            The fewest taps per board, searched as :meth:`min_taps_many` does (one C
-            call for the batch when the budget covers the coset; seconds are a deadline
-            for the whole call). Default False: the engine's particular solutions.
-        budget : int or float, optional
-            As in :meth:`min_taps_many` (default: about a second a board whose coset is
-            too large to be searched whole by count).
-        executor : concurrent.futures.Executor, optional
-            Splits the boards by rows over its workers (``minimal=True``).
-
-        Returns
-        -------
-        numpy.ndarray
-            ``(k, *shape)`` tap counts (``(k, n_taps)`` for graph boards).
-
-        Raises
-        ------
-        Unsolvable
-            Naming the unsolvable indices (``.indices``). Ctrl-C stops the search within
-            a second (KeyboardInterrupt).
-
-        Examples
-        --------
-        >>> b = ml.Board.grid(3, 3, states=3)
-        >>> states = np.stack([b.random_state(rng=i) for i in range(3)])
-        >>> taps = ml.Solver(b).solve_many(states)
-        >>> taps.shape
-        (3, 3, 3)
-        >>> all(not b.apply(s, x).any() for s, x in zip(states, taps))
-        True
-        """
-        steps, seconds = _check_budget(budget) if minimal else (None, None)
-        deadline = _deadline(seconds)
-        check_executor(executor)
-        R = self._rhs_many(states, target)
-        X, ok = self._engine.solve(R)
-        if not ok.all():
-            bad = tuple(int(i) for i in np.flatnonzero(~ok))
-            shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
-            raise Unsolvable(f"{len(bad)} of {len(ok)} boards are unsolvable: indices {shown}", bad)
-        if minimal and len(X):
-            if budget is None:  # the default: by count or seconds a board
-                steps, seconds = self._search_budget(None, len(X))
-                deadline = _deadline(seconds)
-            kernel = self._kernel()
-            if exhaustive(kernel, steps, seconds):
-                X = min_many(X, kernel, executor, taps=True)[1]
-            else:
-                X = np.stack(
-                    [
-                        minimise(x, kernel, steps, _share(deadline, len(X) - j))[0]
-                        for j, x in enumerate(X)
-                    ]
-                )
-        return self.board.from_tap_vectors(X)
-
-    def solve_packed(self, packed: Any, target: Any = 0) -> np.ndarray:
-        """Solve a GF(2) grid board given bit-packed: ``packed = np.packbits(state,
-        axis=1)``, uint8 of shape (rows, ceil(cols / 8)) (bits past the last column are
-        ignored). Returns the taps in the same layout (``np.unpackbits(taps, axis=1,
-        count=cols)`` gives them board-shaped, bits past the last column are 0).
-
-        target: 0, 1 or a packed array shaped like ``packed``. n = 2 only. Raises
-        Unsolvable when no taps reach the target. Boards of the algebraic engine (the
-        cross family, not tori; left-right symmetric 3 x 3 patterns such as diagonal)
-        and of the tensor engine (square, horizontal, vertical, product patterns; tori
-        too) are never unpacked (a 100000 x 100000 board needs 1.25 GB a state; 10000 x
-        10000 square or diagonal solve in well under a second); others are unpacked,
-        solved with ``solve(minimal=False)`` and packed again (boards past MAX_TILES:
-        ValueError).
-
-        Examples
-        --------
-        >>> b = ml.Board.grid(16, 20, states=2)
-        >>> state = b.random_state(rng=1)
-        >>> packed = np.packbits(state, axis=1)
-        >>> packed.shape
-        (16, 3)
-        >>> taps = ml.Solver(b).solve_packed(packed)
-        >>> x = np.unpackbits(taps, axis=1, count=20)
-        >>> bool(b.apply(state, x).any())
-        False
-        """
-        b = self.board
-        if self.n != 2 or not b.is_grid:
-            raise ValueError(
-                f"solve_packed needs a grid board with n = 2 (bit-packed "
-                f"states), this one has n = {self.n}"
-                + ("" if b.is_grid else " and is a graph board")
-            )
-        rows, cols = b.shape
-        want = (rows, (cols + 7) // 8)
-        arr = packed if isinstance(packed, np.ndarray) else None
-        if arr is None or arr.dtype != np.uint8 or arr.shape != want:
-            got = f"{arr.dtype} {arr.shape}" if arr is not None else type(packed).__name__
-            raise ValueError(
-                f"packed must be np.packbits(state, axis=1): uint8 of shape {want}, got {got}"
-            )
-        t = b._target_int(target)
-        tc = 0
-        if t is None:
-            tarr = target if isinstance(target, np.ndarray) else np.asarray(target)
-            if tarr.dtype != np.uint8 or tarr.shape != want:
-                raise ValueError(
-                    f"target must be 0, 1 or a packed uint8 array of shape "
-                    f"{want}, got {tarr.dtype} {tarr.shape}"
-                )
-            arr = np.bitwise_xor(arr, tarr)  # t - s = t ^ s over GF(2)
-        else:
-            tc = t
-        eng = self._packed_engine()
-        if eng is not None:
-            x = eng.solve_packed(np.ascontiguousarray(arr), tc)
-            if x is None:
-                raise Unsolvable(
-                    "this board cannot reach the target: t - s is not in "
-                    "the image of the tap matrix"
-                )
-            return x
-        if b.is_giant:
-            raise ValueError(
-                f"solve_packed on a board of more than {MAX_TILES} tiles needs "
-                "an engine with a packed path (algebraic: the cross family, "
-                "not tori, and left-right symmetric 3 x 3 patterns such as "
-                "diagonal; tensor: square, horizontal, vertical and other "
-                f"product patterns); method={self.method!r} would unpack the "
-                "states (rank, nullity, kernel_size and det are available)"
-            )
-        state = np.unpackbits(arr, axis=1, count=cols)
-        sol = self.solve(state, tc, minimal=False)
-        return np.packbits(sol.taps, axis=1)
-
-    def _packed_engine(self) -> Any:
-        """The engine that solves this board's bit-packed states without unpacking
-        them, or None (:func:`modlights.engines.registry.packed_answerer`)."""
-        return registry.packed_answerer(self.board, self.plan, self._engine)
 
     def hardest(self, *, budget: Any = None, executor: Any = None) -> Hardest:
         """The hardest solvable board (target 0): the largest fewest-taps over every

@@ -111,8 +111,12 @@ API: dict[str, list[str]] = {
 MODULES = [
     "modlights",
     "modlights.model.board",
+    "modlights.model.board_geometry",
+    "modlights.model.board_matrix",
     "modlights.model.patterns",
     "modlights.solver",
+    "modlights.solver_batch",
+    "modlights.solution",
     "modlights.play.puzzles",
     "modlights.play.game",
     "modlights.play.campaign",

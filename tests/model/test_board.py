@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.model.board import _reduce_mod, _sub_mod
+from modlights.model.board_matrix import _reduce_mod, _sub_mod
 from strategies import boards, random_masks
 
 
@@ -324,7 +324,7 @@ def test_large_board_stores_no_masks():
 # ---------------------------------------------------------------- uint8 arithmetic
 @pytest.mark.parametrize("n", [2, 3, 4, 7, 100, 128, 129, 200, 255])
 def test_sub_mod_matches_int64(n, monkeypatch):
-    import modlights.model.board as board_mod
+    import modlights.model.board_matrix as board_mod
 
     monkeypatch.setattr(board_mod, "_CHUNK", 1000)  # several chunks and a tail
     rng = np.random.default_rng(n)

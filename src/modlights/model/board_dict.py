@@ -12,15 +12,17 @@ Graph boards: ``{"effects", "states", "n_cells"}`` where ``effects[j]`` lists th
 cells tap j advances, a cell once per unit (boards made by ``Board.from_matrix``
 list cell i ``A[i, j]`` times).
 
-This module does not import the Board class: ``board_from_dict`` builds through the
-class it is given (``Board.from_dict`` passes itself), so the board and its dict form
-import in one direction only.
+This module does not import the Board class: ``board_to_dict`` reads a board's public
+properties only, and ``board_from_dict`` builds through the class it is given
+(``Board.from_dict`` passes itself: anything with Board's ``grid`` and ``from_effects``
+constructors, :class:`BoardClass`), so the board and its dict form import in one
+direction only (tests/model/test_imports.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -35,9 +37,34 @@ from modlights.model.validation import (
 )
 
 if TYPE_CHECKING:
-    from modlights.model.board import Board
+    from modlights.model.board_matrix import BoardMatrix
 
-__all__ = ["board_to_dict", "board_from_dict", "GRID_FIELDS", "GRAPH_FIELDS"]
+__all__ = ["board_to_dict", "board_from_dict", "BoardClass", "GRID_FIELDS", "GRAPH_FIELDS"]
+
+B = TypeVar("B")
+B_co = TypeVar("B_co", covariant=True)
+
+
+class BoardClass(Protocol[B_co]):
+    """What :func:`board_from_dict` builds with: a class with Board's two constructors
+    (``modlights.Board`` itself, or a subclass)."""
+
+    def grid(
+        self,
+        rows: int,
+        cols: int,
+        states: int = ...,
+        pattern: Any = ...,
+        *,
+        locked: Any = ...,
+        holes: Any = ...,
+        wrap: bool = ...,
+    ) -> B_co: ...
+
+    def from_effects(
+        self, effects: Sequence[Iterable[int]], states: int, n_cells: int | None = ...
+    ) -> B_co: ...
+
 
 GRID_FIELDS = ("rows", "cols", "states", "pattern", "locked", "holes", "wrap")
 GRAPH_FIELDS = ("effects", "states", "n_cells")
@@ -54,7 +81,7 @@ def _positions(mask: np.ndarray) -> list:
     return [[int(r), int(c)] for r, c in np.argwhere(mask)]
 
 
-def board_to_dict(board: Board) -> dict:
+def board_to_dict(board: BoardMatrix) -> dict:
     """See :meth:`Board.to_dict`. O(tiles) for grids with locks or holes (O(pattern)
     without), O(effect entries) for graph boards (O(n_cells x n_taps) for a board made
     by ``from_matrix``)."""
@@ -82,8 +109,8 @@ def board_to_dict(board: Board) -> dict:
         "states": board.states,
         "pattern": pattern,
         # boards without locks / holes store no masks (giant boards stay small)
-        "locked": _positions(board.locked) if board._any_locked else [],
-        "holes": _positions(board.holes) if board._any_holes else [],
+        "locked": _positions(board.locked) if board.any_locked else [],
+        "holes": _positions(board.holes) if board.any_holes else [],
         "wrap": board.wrap,
     }
 
@@ -158,7 +185,7 @@ def _check_offsets_json(entry: Any) -> None:
             raise ValueError(f"pattern offsets must be [dr, dc] pairs of ints, got {p!r}")
 
 
-def board_from_dict(cls: type[Board], d: Any, *, max_tiles: int | None = None) -> Board:
+def board_from_dict(cls: BoardClass[B], d: Any, *, max_tiles: int | None = None) -> B:
     """See :meth:`Board.from_dict`."""
     limit = MAX_TILES if max_tiles is None else int(max_tiles)
     if isinstance(d, Mapping) and "effects" in d:
@@ -192,7 +219,7 @@ def board_from_dict(cls: type[Board], d: Any, *, max_tiles: int | None = None) -
     )
 
 
-def _graph_from_dict(cls: type[Board], d: Mapping, limit: int) -> Board:
+def _graph_from_dict(cls: BoardClass[B], d: Mapping, limit: int) -> B:
     """A graph board from its dict: the sizes checked against ``limit`` (taps and effect
     entries) before ``cls.from_effects`` builds it; ValueError naming the field."""
     check_mapping(d, "graph board", GRAPH_FIELDS, ("effects", "states"))

@@ -56,7 +56,7 @@ import numpy as np
 from modlights.model.validation import check_states, in_range
 
 if TYPE_CHECKING:
-    from modlights.model.board import Board
+    from modlights.model.board_matrix import BoardMatrix
 
 __all__ = [
     "to_svg",
@@ -227,14 +227,14 @@ def _check_board(board: Any) -> None:
         raise ValueError(f"board must be a modlights Board, got {type(board).__name__}")
 
 
-def _state(board: Board, state: Any) -> np.ndarray:
+def _state(board: BoardMatrix, state: Any) -> np.ndarray:
     """Board-shaped uint8 state (all zeros when None); ValueError for a bad one."""
     if state is None:
         return np.zeros(board.shape, dtype=np.uint8)
     return board.coerce_state(state)
 
 
-def _taps(board: Board, taps: Any) -> np.ndarray | None:
+def _taps(board: BoardMatrix, taps: Any) -> np.ndarray | None:
     """Tap counts mod n shaped as in the API (board-shaped for grids, (n_taps,) for
     graph boards); None when None. ValueError for a bad shape or a locked tap."""
     if taps is None:
@@ -245,24 +245,24 @@ def _taps(board: Board, taps: Any) -> np.ndarray | None:
         and taps.dtype == np.uint8
         and taps.shape == board.shape
         and in_range(taps, board.states)
-        and not (board._any_locked and taps[board._locked].any())
-        and not (board._any_holes and taps[board._holes].any())
+        and not (board.any_locked and taps[board.locked_mask].any())
+        and not (board.any_holes and taps[board.holes_mask].any())
     ):
         return taps  # already checked counts (a solution's): no 100 MB copies
     return board.from_tap_vector(board.tap_vector(taps))
 
 
-def _graph_cols(board: Board) -> int:
+def _graph_cols(board: BoardMatrix) -> int:
     """Columns of the grid a graph board's cells (and taps) are laid out in."""
     return max(1, math.ceil(math.sqrt(max(board.n_cells, board.n_taps, 1))))
 
 
-def _svg_tiles(board: Board) -> int:
+def _svg_tiles(board: BoardMatrix) -> int:
     """Tiles an SVG of ``board`` draws (a graph board's cells and taps both count)."""
     return board.shape[0] * board.shape[1] if board.is_grid else board.n_cells + board.n_taps
 
 
-def check_svg_size(board: Board) -> None:
+def check_svg_size(board: BoardMatrix) -> None:
     """ValueError when ``board`` has more than :data:`MAX_SVG_TILES` tiles."""
     k = _svg_tiles(board)
     if k > MAX_SVG_TILES:
@@ -278,7 +278,7 @@ def check_svg_size(board: Board) -> None:
         )
 
 
-def _describe(board: Board, taps: np.ndarray | None) -> str:
+def _describe(board: BoardMatrix, taps: np.ndarray | None) -> str:
     """The default ``<title>`` / ``aria-label``: size, states, pattern, locks, holes, taps."""
     n = board.states
     if board.is_grid:
@@ -355,14 +355,14 @@ def _tap_mark(cx: float, cy: float, tile: float, count: int, label: str) -> str:
     return mark + "</g>"
 
 
-def _default_tile(board: Board) -> float:
+def _default_tile(board: BoardMatrix) -> float:
     """Tile size in px: the picture about 480 px across, tiles 8..40 px."""
     rows, cols = board.shape if board.is_grid else (1, _graph_cols(board))
     return float(min(40, max(8, 480 // max(rows, cols))))
 
 
 def to_svg(
-    board: Board,
+    board: BoardMatrix,
     state: Any = None,
     *,
     taps: Any = None,
@@ -506,7 +506,7 @@ def to_svg(
 
 
 def repr_svg(
-    board: Board, state: Any = None, taps: Any = None, title: str | None = None
+    board: BoardMatrix, state: Any = None, taps: Any = None, title: str | None = None
 ) -> str | None:
     """``to_svg`` for notebooks' ``_repr_svg_``: None (no picture, the notebook shows
     the text repr) for boards too large for SVG."""
@@ -530,7 +530,7 @@ def _pillow():
     return Image
 
 
-def _panel_shape(board: Board) -> tuple[int, int]:
+def _panel_shape(board: BoardMatrix) -> tuple[int, int]:
     """(rows, cols) of one panel in tiles: the grid itself, or a graph board's layout."""
     if board.is_grid:
         rows, cols = board.shape
@@ -539,15 +539,15 @@ def _panel_shape(board: Board) -> tuple[int, int]:
     return max(1, math.ceil(max(board.n_cells, board.n_taps) / cols)), cols
 
 
-def _fill_panel(out: np.ndarray, board: Board, values: np.ndarray | None) -> None:
+def _fill_panel(out: np.ndarray, board: BoardMatrix, values: np.ndarray | None) -> None:
     """Write checked values (None: all 0) into ``out``, one panel: board-shaped uint8
     for grids, a flat vector (cells or taps) laid out row by row for graph boards;
     index n (background) at holes and at the unused places of a graph layout."""
     n = board.states
     if board.is_grid:
         out[...] = 0 if values is None else values
-        if board._any_holes:
-            out[board._holes] = n
+        if board.any_holes:
+            out[board.holes_mask] = n
         return
     flat = np.full(out.size, n, dtype=np.uint8)
     k = board.n_cells if values is None else values.size
@@ -555,7 +555,7 @@ def _fill_panel(out: np.ndarray, board: Board, values: np.ndarray | None) -> Non
     out[...] = flat.reshape(out.shape)
 
 
-def _checked_state(board: Board, state: Any) -> np.ndarray | None:
+def _checked_state(board: BoardMatrix, state: Any) -> np.ndarray | None:
     """``state`` coerced (None stays None); a uint8 array already in 0..n-1 is used
     as it is, without a copy (a 10000 x 10000 state is 100 MB)."""
     if state is None or (
@@ -580,7 +580,7 @@ def _frame_locks(pixels: np.ndarray, locked: np.ndarray, scale: int, index: int)
         panel[rows, :, cols, edge] = index
 
 
-def _check_png(board: Board, with_taps: bool, scale: Any) -> None:
+def _check_png(board: BoardMatrix, with_taps: bool, scale: Any) -> None:
     """ValueError for a bad ``scale`` or a picture past :data:`MAX_PNG_PIXELS`."""
     if isinstance(scale, bool) or not isinstance(scale, (int, np.integer)) or not 1 <= scale <= 64:
         raise ValueError(f"scale must be an int from 1 to 64 (pixels per tile), got {scale!r}")
@@ -594,7 +594,7 @@ def _check_png(board: Board, with_taps: bool, scale: Any) -> None:
 
 
 def to_png(
-    board: Board, state: Any = None, *, taps: Any = None, path: Any = None, scale: int = 1
+    board: BoardMatrix, state: Any = None, *, taps: Any = None, path: Any = None, scale: int = 1
 ) -> bytes | None:
     """A PNG picture of ``board``: one pixel a tile (palette image, state = index).
 
@@ -641,10 +641,10 @@ def to_png(
     if scale > 1:
         pixels = np.repeat(np.repeat(pixels, scale, axis=0), scale, axis=1)
     # the frame's own colour needs a palette index past the background's (n + 1 <= 255)
-    framed = scale >= LOCK_FRAME_SCALE and board.is_grid and board._any_locked
+    framed = scale >= LOCK_FRAME_SCALE and board.is_grid and board.any_locked
     framed_own = framed and n + 2 <= 256
     if framed:
-        _frame_locks(pixels, board._locked, scale, n + 1 if framed_own else n)
+        _frame_locks(pixels, board.locked_mask, scale, n + 1 if framed_own else n)
     h, w = pixels.shape
     img = Image.frombuffer("P", (w, h), pixels, "raw", "P", 0, 1)
     colours = n + 1 + framed_own
