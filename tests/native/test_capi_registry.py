@@ -233,7 +233,7 @@ def test_the_engines_are_pythons():
 
 def test_random_boards_plan_as_python():
     with _python_without_reference():
-        _compare_all(_boards(33, 120))
+        _compare_all(_boards(33, 300))
 
 
 def test_named_and_giant_boards_plan_as_python():
@@ -252,7 +252,7 @@ def test_with_the_reference_engine_through_the_seam():
 @pytest.mark.matrix
 def test_many_boards_plan_as_python():
     with _python_without_reference():
-        _compare_all(_boards(35, 1500))
+        _compare_all(_boards(35, 4000))
         _compare_all(_special_boards())
     with _reference_through_the_seam():
         _compare_all(_boards(36, 400), backends=("native", "reference"))
@@ -338,6 +338,11 @@ def test_rare_refusals_as_python():
                 pattern = [(0, -70)] * 3 + [(0, 0)] * k + [(0, 1)]
                 boards.append(_pair(3, cols, 6, pattern, wrap=wrap))
                 boards.append(_pair(cols, 2, 10, [(dc, dr) for dr, dc in pattern], wrap=wrap))
+    for rows in range(1, 5):  # the algebraic engines' edge: tori under 3 tiles a side
+        for cols in range(1, 5):
+            for name in ("cross", "vertical", "horizontal", "diagonal"):
+                for n in (2, 3, 4):
+                    boards.append(_pair(rows, cols, n, name, wrap=True))
     with _python_without_reference():
         _compare_all(boards)
     reasons = {_core.capi_engine_covers(_core.capi_engine_index("tensor"), cb) for _, cb in boards}
