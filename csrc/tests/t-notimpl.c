@@ -34,48 +34,6 @@ int main(void)
     ml_ctx *ctx = NULL;
     if (ml_ctx_new(&ctx) != ML_OK)
         return 1;
-    CHECK(ml_engine_count() == 0);
-    STUB_NOCTX("ml_engine_count");
-    CHECK(ml_engine_name(0) == NULL);
-    STUB_NOCTX("ml_engine_name");
-    CHECK(ml_engine_family(0) == NULL);
-    STUB_NOCTX("ml_engine_family");
-    CHECK(ml_engine_description(0) == NULL);
-    STUB_NOCTX("ml_engine_description");
-    CHECK(ml_engine_index(NULL) == 0);
-    STUB_NOCTX("ml_engine_index");
-    CHECK(ml_engine_answers(0) == 0);
-    STUB_NOCTX("ml_engine_answers");
-    CHECK(ml_engine_backends(0) == 0);
-    STUB_NOCTX("ml_engine_backends");
-    CHECK(ml_engine_auto(0) == 0);
-    STUB_NOCTX("ml_engine_auto");
-    STUB_CTX(ml_engine_covers(ctx, 0, NULL, NULL, NULL, 0, NULL), "ml_engine_covers");
-    STUB_CTX(ml_engine_cost(ctx, 0, NULL, NULL), "ml_engine_cost");
-    STUB_CTX(ml_plan_choose(ctx, NULL, NULL, NULL, NULL), "ml_plan_choose");
-    ml_plan_free(NULL);  /* NULL is fine */
-    CHECK(ml_plan_engine(NULL) == NULL);
-    STUB_NOCTX("ml_plan_engine");
-    CHECK(ml_plan_family(NULL) == NULL);
-    STUB_NOCTX("ml_plan_family");
-    CHECK(ml_plan_reason(NULL) == NULL);
-    STUB_NOCTX("ml_plan_reason");
-    CHECK(ml_plan_variant(NULL) == NULL);
-    STUB_NOCTX("ml_plan_variant");
-    CHECK(ml_plan_method(NULL) == NULL);
-    STUB_NOCTX("ml_plan_method");
-    CHECK(ml_plan_backend(NULL) == NULL);
-    STUB_NOCTX("ml_plan_backend");
-    CHECK(ml_plan_cost(NULL) == 0);
-    STUB_NOCTX("ml_plan_cost");
-    CHECK(ml_plan_rejected_count(NULL) == 0);
-    STUB_NOCTX("ml_plan_rejected_count");
-    CHECK(ml_plan_rejected(NULL, 0, NULL, NULL) == ML_ENOTIMPL);
-    STUB_NOCTX("ml_plan_rejected");
-    STUB_CTX(ml_plan_explain(ctx, NULL, NULL, 0, NULL), "ml_plan_explain");
-    STUB_CTX(ml_plan_to_json(ctx, NULL, NULL, 0, NULL), "ml_plan_to_json");
-    STUB_CTX(ml_engine_register(ctx, NULL), "ml_engine_register");
-    STUB_CTX(ml_engine_unregister(ctx, NULL), "ml_engine_unregister");
     STUB_CTX(ml_solver_new(ctx, NULL, NULL, NULL), "ml_solver_new");
     STUB_CTX(ml_solver_new_plan(ctx, NULL, NULL, NULL), "ml_solver_new_plan");
     ml_solver_free(NULL);  /* NULL is fine */

@@ -23,6 +23,7 @@ from modlights.native.interrupt cimport *
 from modlights.native.pack cimport *
 from modlights.native.packed cimport *
 from modlights.native.poly cimport *
+from modlights.native.registry cimport *
 from modlights.native.rowchase cimport *
 from modlights.native.rowrec cimport *
 from modlights.native.rowsolve cimport *
@@ -52,5 +53,7 @@ include "_packed.pxi"
 # the public C API (csrc/include/modlights.h): boards
 include "_board.pxi"
 include "_puzzle.pxi"
+# the registry and plans of the public C API (modlights.h: engines and plans, the seam)
+include "_registry.pxi"
 # the puzzle layer of the public C API (modlights.h): PRNG, seeds, bands, stars, dates
 include "_play.pxi"

@@ -1,0 +1,25 @@
+/* registry_impl.h: the library's own engines, shared by the pieces of the registry
+ * module (registry.c: the table; registry_own.c: their covers and costs). */
+#ifndef ML_API_REGISTRY_IMPL_H
+#define ML_API_REGISTRY_IMPL_H
+
+#include "api/engine.h"
+
+typedef struct ml__own_engine {
+    const char *name, *family, *description;
+    unsigned answers, backends;
+    int auto_choose, variants;
+    int (*covers)(const ml_board *b, char *why, size_t cap);
+    double (*cost)(const ml_board *b);
+} ml__own_engine;
+
+/* engines/registry.py's _register_package_engines, in its order (the reference engine
+ * aside: Python registers it through the seam). */
+extern const ml__own_engine ml__own_engines[];
+extern const size_t ml__own_engine_count;
+
+/* tensor_reason behind _grid_reason (registry_tensor.c): 1 when the tensor engine
+ * covers b, else 0 and why (snprintf convention). */
+int ml__tensor_covers(const ml_board *b, char *why, size_t cap);
+
+#endif

@@ -1,0 +1,546 @@
+/* registry_own.c: the covers and costs of the library's own engines, as
+ * engines/registry.py and the engines' *_reason functions give them (reasons character
+ * for character, from the message table's ML_R_ entries; costs by the same constants
+ * and floating-point operations in the same order, so the same doubles).
+ *
+ * Ported: dense_reason, chase_reason (and the variants' reasons, rowsolve_reason with
+ * _rowsolve_layout and check_residual_size), algebraic_reason (cross, torus),
+ * sym_reason with _orientation (csrc/structured/symchase.c decides C_1's
+ * invertibility), lifted_reason, tensor_reason with factor_pattern and _parts (each
+ * 1-D factor's band, reversal, symbols and, for n with two or more primes, whether its
+ * residual matrix M is invertible: computed here by the same chase, then eliminated
+ * mod each prime). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include "api/registry_impl.h"
+#include "api/board.h"
+#include "chase/rowsolve.h"
+#include "structured/symchase.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ helpers */
+static int why_fmt(char *why, size_t cap, int id, ...)
+{
+    va_list ap;
+    va_start(ap, id);
+    vsnprintf(why, cap, ml_msg_template(id), ap);
+    va_end(ap);
+    return 0;
+}
+
+static int is_grid(const ml_board *b) { return b->kind == ML_BOARD_GRID; }
+
+/* The one pattern of a uniform grid (NULL for mixed grids and graph boards). */
+static const ml__pattern *uniform(const ml_board *b)
+{
+    return is_grid(b) && !b->mixed ? &b->pal[0] : NULL;
+}
+
+/* count of the offset (dr, dc) in p */
+static long cnt(const ml__pattern *p, long dr, long dc)
+{
+    long k = 0;
+    for (size_t i = 0; i < p->count; i++)
+        k += p->dr[i] == dr && p->dc[i] == dc;
+    return k;
+}
+
+static int is_prime(int n)
+{
+    if (n < 2)
+        return 0;
+    for (int d = 2; d * d <= n; d++)
+        if (n % d == 0)
+            return 0;
+    return 1;
+}
+
+/* The distinct primes of n, ascending (at most 4 for n <= 255); their count. */
+static int primes_of(int n, int *p, int *pk)
+{
+    int k = 0;
+    for (int d = 2; d <= n; d++) {
+        if (n % d)
+            continue;
+        p[k] = d;
+        pk[k] = 1;
+        while (n % d == 0) {
+            n /= d;
+            pk[k] *= d;
+        }
+        k++;
+    }
+    return k;
+}
+
+/* The smallest offset of p (by (dr, dc)) outside the set `in` accepts; 0 when none. */
+static int least_outside(const ml__pattern *p, int (*in)(long, long), long *dr, long *dc)
+{
+    int found = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        long r = p->dr[i], c = p->dc[i];
+        if (in(r, c))
+            continue;
+        if (!found || r < *dr || (r == *dr && c < *dc)) {
+            *dr = r;
+            *dc = c;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/* ------------------------------------------------------------------ costs */
+#define DENSE_PER_ENTRY 3.0e-10
+#define TIE 1e-12
+#define CHASE_SLOPE 1.0e-8
+#define CHASE_CROSSOVER 576
+
+static uint64_t tiles(const ml_board *b) { return (uint64_t)b->rows * (uint64_t)b->cols; }
+
+static double dense_cost(const ml_board *b)
+{
+    if (is_grid(b)) {
+        unsigned __int128 t = tiles(b);
+        return DENSE_PER_ENTRY * (double)(t * t);
+    }
+    return DENSE_PER_ENTRY * (double)(b->n_cells * b->n_taps);
+}
+
+static double chase_setup(void)
+{
+    double t = CHASE_CROSSOVER;
+    return DENSE_PER_ENTRY * t * t - CHASE_SLOPE * t - TIE;
+}
+
+static double chase_cost(const ml_board *b) { return chase_setup() + CHASE_SLOPE * (double)tiles(b); }
+
+static double structured(double slope, long crossover, const ml_board *b)
+{
+    double t = (double)crossover;
+    double setup = chase_setup() + (CHASE_SLOPE - slope) * t - TIE;
+    return setup + slope * (double)tiles(b);
+}
+
+static double cross_cost(const ml_board *b) { return structured(0.8e-8, 576, b); }
+static double torus_cost(const ml_board *b) { return structured(0.0, 96 * 96, b); }
+static double sym_cost(const ml_board *b) { return structured(0.995e-8, 160 * 160, b); }
+static double lifted_cost(const ml_board *b) { return structured(0.995e-8, 128 * 128, b); }
+static double tensor_cost(const ml_board *b) { return structured(0.99e-8, 48 * 48, b); }
+
+/* ------------------------------------------------------------------ dense */
+static int dense_reason(const ml_board *b, char *why, size_t cap)
+{
+    if (b->giant) {
+        why_fmt(why, cap, ML_R_DENSE_GIANT, (long long)ML_MAX_TILES);
+        return 0;
+    }
+    return 1;
+}
+
+static int dense_gf2_covers(const ml_board *b, char *why, size_t cap)
+{
+    if (b->n != 2)
+        return why_fmt(why, cap, ML_R_DENSE_GF2_ONLY, b->n);
+    return dense_reason(b, why, cap);
+}
+
+static int dense_zn_covers(const ml_board *b, char *why, size_t cap)
+{
+    if (b->n == 2)
+        return why_fmt(why, cap, ML_R_DENSE_ZN_ONLY);
+    return dense_reason(b, why, cap);
+}
+
+/* ------------------------------------------------------------------ the chase */
+#define MAX_CHASE_OFFSETS 4096
+
+/* chase_supports: at most MAX_CHASE_OFFSETS distinct offsets over every tile's pattern */
+static int chase_supports(const ml_board *b)
+{
+    if (!b->mixed)
+        return 1;   /* one pattern: at most ML_MAX_OFFSETS <= MAX_CHASE_OFFSETS */
+    uint64_t t = tiles(b);
+    uint8_t *used = calloc(b->n_pal ? b->n_pal : 1, 1);
+    const size_t side = 2 * ML_MAX_REACH + 1;
+    uint64_t *seen = calloc((side * side + 63) / 64, sizeof *seen);
+    int ok = 1;
+    if (!used || !seen) {
+        ok = 1;   /* out of memory: the chase itself says so when built */
+        goto done;
+    }
+    for (uint64_t f = 0; f < t; f++)
+        used[b->tile_pal[f]] = 1;
+    size_t distinct = 0;
+    for (uint32_t k = 0; k < b->n_pal && ok; k++) {
+        if (!used[k])
+            continue;
+        const ml__pattern *p = &b->pal[k];
+        for (size_t i = 0; i < p->count; i++) {
+            size_t at = (size_t)(p->dr[i] + ML_MAX_REACH) * side + (size_t)(p->dc[i] + ML_MAX_REACH);
+            if (!(seen[at / 64] >> (at % 64) & 1)) {
+                seen[at / 64] |= 1ull << (at % 64);
+                if (++distinct > MAX_CHASE_OFFSETS) {
+                    ok = 0;
+                    break;
+                }
+            }
+        }
+    }
+done:
+    free(used);
+    free(seen);
+    return ok;
+}
+
+static int chase_covers(const ml_board *b, char *why, size_t cap)
+{
+    if (!is_grid(b))
+        return why_fmt(why, cap, ML_R_CHASE_GRID);
+    if (b->giant)
+        return why_fmt(why, cap, ML_R_CHASE_GIANT, (long long)ML_MAX_TILES);
+    if (!chase_supports(b))
+        return why_fmt(why, cap, ML_R_CHASE_OFFSETS, MAX_CHASE_OFFSETS);
+    return 1;
+}
+
+#define MAX_RESIDUAL_BYTES (1ull << 30)
+#define MAX_RESIDUAL_WORK (1ull << 38)
+#define ROWSOLVE_RING_BYTES (1ull << 28)
+
+static int bit_length(unsigned __int128 v)
+{
+    int k = 0;
+    while (v) {
+        k++;
+        v >>= 1;
+    }
+    return k;
+}
+
+/* check_residual_size: 1 when it fits, else 0 and its message */
+static int residual_fits(uint64_t nres, uint64_t nsym, int n, char *why, size_t cap)
+{
+    typedef unsigned __int128 u128;
+    uint64_t side = nres < nsym ? nres : nsym;
+    u128 bytes, work;
+    if (n == 2) {
+        u128 packed = (u128)nres * ((nsym + 63) / 64) * 8;
+        bytes = 3 * packed;
+        work = (u128)nres * nsym * side / 64;
+    } else {
+        int p[8], pk[8];
+        int parts = primes_of(n, p, pk);
+        bytes = (u128)nres * nsym * (u128)(1 + 3 * parts);
+        work = (u128)nres * nsym * side / 16;
+    }
+    if (bytes <= MAX_RESIDUAL_BYTES && work <= MAX_RESIDUAL_WORK)
+        return 1;
+    why_fmt(why, cap, ML_M_CHASE_RESIDUAL, (unsigned long long)nres, (unsigned long long)nsym,
+            n, (double)bytes / 1048576.0, bit_length(work ? work : 1) - 1,
+            (double)MAX_RESIDUAL_BYTES / 1048576.0, bit_length(MAX_RESIDUAL_WORK) - 1);
+    return 0;
+}
+
+/* _rowsolve_layout's symbols (D * w of the better orientation), or 0 when it has none */
+static uint64_t rowsolve_symbols(const ml_board *b)
+{
+    const ml__pattern *p = uniform(b);
+    if (!p || b->wrap || b->holes || b->locked || p->count == 0)
+        return 0;
+    int n = b->n;
+    size_t m = p->count, ne = 0;
+    int32_t *er = malloc(m * sizeof *er), *ec = malloc(m * sizeof *ec),
+            *cf = malloc(m * sizeof *cf);
+    uint64_t best = 0;
+    if (!er || !ec || !cf)
+        goto done;
+    /* Counter(board.offsets): distinct offsets in order of first appearance */
+    for (size_t i = 0; i < m; i++) {
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++)
+            first = !(p->dr[j] == p->dr[i] && p->dc[j] == p->dc[i]);
+        if (!first)
+            continue;
+        long k = 0;
+        for (size_t j = i; j < m; j++)
+            k += p->dr[j] == p->dr[i] && p->dc[j] == p->dc[i];
+        if (k % n) {
+            er[ne] = -p->dr[i];
+            ec[ne] = -p->dc[i];
+            cf[ne] = (int32_t)(k % n);
+            ne++;
+        }
+    }
+    if (!ne)
+        goto done;
+    int have = 0;
+    for (int t = 0; t < 2; t++) {
+        int64_t h = t ? b->cols : b->rows, w = t ? b->rows : b->cols;
+        const int32_t *r = t ? ec : er, *c = t ? er : ec;
+        if (!ml_rowsolve_eligible_zn((int)h, (int)w, n, (int)ne, r, c, cf))
+            continue;
+        int64_t D = r[0], rmin = r[0], mc = 0;
+        for (size_t i = 0; i < ne; i++) {
+            if (r[i] > D)
+                D = r[i];
+            if (r[i] < rmin)
+                rmin = r[i];
+            int64_t a = c[i] < 0 ? -c[i] : c[i];
+            if (a > mc)
+                mc = a;
+        }
+        int64_t span = D - (rmin < 0 ? rmin : 0) + 1;
+        uint64_t kept = n == 2 ? (uint64_t)span + 1
+                               : (1ull << bit_length((unsigned __int128)(span - 1))) + 1;
+        uint64_t slot = n == 2 ? 64 : 256;
+        if ((unsigned __int128)kept * (uint64_t)(w + 2 * mc) * slot > ROWSOLVE_RING_BYTES)
+            continue;
+        uint64_t sym = (uint64_t)D * (uint64_t)w;
+        if (!have || sym < best) {
+            best = sym;
+            have = 1;
+        }
+    }
+    if (!have)
+        best = 0;
+done:
+    free(er);
+    free(ec);
+    free(cf);
+    return best;
+}
+
+static int rowsolve_covers(const ml_board *b, char *why, size_t cap)
+{
+    if (!is_grid(b))
+        return why_fmt(why, cap, ML_R_ROWSOLVE_GRID);
+    uint64_t sym = rowsolve_symbols(b);
+    if (!sym)
+        return why_fmt(why, cap, ML_R_ROWSOLVE_NEEDS);
+    return residual_fits(sym, sym, b->n, why, cap);
+}
+
+static int variant_covers(const ml_board *b, char *why, size_t cap, int variant)
+{
+    if (!chase_covers(b, why, cap))
+        return 0;
+    if (variant == 'p' && !(b->locked || b->holes))
+        return why_fmt(why, cap, ML_R_PREFIX_NEEDS);
+    if (variant != 's')
+        return 1;
+    return rowsolve_covers(b, why, cap);
+}
+
+static int light_covers(const ml_board *b, char *w, size_t c) { return variant_covers(b, w, c, 'l'); }
+static int prefix_covers(const ml_board *b, char *w, size_t c) { return variant_covers(b, w, c, 'p'); }
+static int row_covers(const ml_board *b, char *w, size_t c) { return variant_covers(b, w, c, 'r'); }
+static int rowsolve_variant_covers(const ml_board *b, char *w, size_t c)
+{
+    return variant_covers(b, w, c, 's');
+}
+
+/* ------------------------------------------------------------------ algebraic */
+#define MAX_PRIME 251
+
+static int grid_reason(const ml_board *b, char *why, size_t cap)
+{
+    if (!is_grid(b))
+        return why_fmt(why, cap, ML_R_GRID_ONLY);
+    return 1;
+}
+
+static int uniform_prime_grid(const ml_board *b, char *why, size_t cap)
+{
+    if (!is_grid(b))
+        return why_fmt(why, cap, ML_R_NEEDS_GRID);
+    if (!is_prime(b->n) || b->n > MAX_PRIME)
+        return why_fmt(why, cap, ML_R_PRIME_N, MAX_PRIME, b->n);
+    if (b->mixed)
+        return why_fmt(why, cap, ML_R_ONE_PATTERN);
+    if (b->locked || b->holes)
+        return why_fmt(why, cap, ML_R_NO_LOCKS_HOLES);
+    return 1;
+}
+
+static int in_row_offsets(long dr, long dc)
+{
+    return (dr == 0 && (dc == 0 || dc == 1 || dc == -1)) || (dc == 0 && (dr == 1 || dr == -1));
+}
+
+/* algebraic_reason past uniform_prime_grid_reason, for a uniform pattern mod n */
+static int algebraic_core(const ml__pattern *p, int n, int64_t rows, int64_t cols, int wrap,
+                          char *why, size_t cap)
+{
+    long dr = 0, dc = 0;
+    if (least_outside(p, in_row_offsets, &dr, &dc))
+        return why_fmt(why, cap, ML_R_ROW_OFFSETS, (long long)dr, (long long)dc);
+    int down = cnt(p, -1, 0) % n != 0 && (rows >= 3 || !wrap);
+    int across = cnt(p, 0, -1) % n != 0 && (cols >= 3 || !wrap);
+    if (!(down || across))
+        return why_fmt(why, cap, ML_R_CROSS_UNIT,
+                       wrap ? ", and a torus at least 3 tiles along that direction" : "");
+    return 1;
+}
+
+static int algebraic_reason(const ml_board *b, char *why, size_t cap)
+{
+    if (!uniform_prime_grid(b, why, cap))
+        return 0;
+    return algebraic_core(uniform(b), b->n, b->rows, b->cols, b->wrap, why, cap);
+}
+
+static int cross_covers(const ml_board *b, char *why, size_t cap)
+{
+    if (is_grid(b) && b->wrap)
+        return why_fmt(why, cap, ML_R_CROSS_NOT_TORI);
+    return grid_reason(b, why, cap) && algebraic_reason(b, why, cap);
+}
+
+static int torus_covers(const ml_board *b, char *why, size_t cap)
+{
+    if (is_grid(b) && !b->wrap)
+        return why_fmt(why, cap, ML_R_TORUS_ONLY);
+    return grid_reason(b, why, cap) && algebraic_reason(b, why, cap);
+}
+
+static int in_box(long dr, long dc) { return dr >= -1 && dr <= 1 && dc >= -1 && dc <= 1; }
+
+/* _orientation: whether either orientation has left-right symmetric counts and an
+ * invertible C_1 */
+static int sym_orientation(const ml_board *b)
+{
+    const ml__pattern *p = uniform(b);
+    int q = b->n;
+    for (int t = 0; t < 2; t++) {
+        /* cc(dr, dc) = c(dc, dr) on the transposed board */
+#define CC(r, c) (t ? cnt(p, (c), (r)) : cnt(p, (r), (c)))
+        int symmetric = 1;
+        for (long dr = -1; dr <= 1; dr++)
+            symmetric &= CC(dr, 1) % q == CC(dr, -1) % q;
+        if (!symmetric)
+            continue;
+        ml_symchase P;
+        memset(&P, 0, sizeof P);
+        P.h = 1;
+        P.w = (size_t)(t ? b->rows : b->cols);
+        P.p = (unsigned)q;
+        P.a[2] = (unsigned)(CC(-1, 0) % q);
+        P.b[2] = (unsigned)(CC(-1, 1) % q);
+#undef CC
+        if (ml_symchase_invertible(&P))
+            return 1;
+    }
+    return 0;
+}
+
+static int sym_reason(const ml_board *b, char *why, size_t cap)
+{
+    if (!uniform_prime_grid(b, why, cap))
+        return 0;
+    if (b->wrap)
+        return why_fmt(why, cap, ML_R_SYM_TORI);
+    long dr = 0, dc = 0;
+    if (least_outside(uniform(b), in_box, &dr, &dc))
+        return why_fmt(why, cap, ML_R_SYM_BOX, (long long)dr, (long long)dc);
+    if (!sym_orientation(b))
+        return why_fmt(why, cap, ML_R_SYM_ORIENTATION);
+    return 1;
+}
+
+static int sym_covers(const ml_board *b, char *why, size_t cap)
+{
+    char inner[ML_WHY_MAX];
+    if (grid_reason(b, inner, sizeof inner) && sym_reason(b, inner, sizeof inner))
+        return 1;
+    return why_fmt(why, cap, ML_R_SYM_PREFIX, inner);
+}
+
+static int lifted_covers(const ml_board *b, char *why, size_t cap)
+{
+    if (!grid_reason(b, why, cap))
+        return 0;
+    int n = b->n;
+    int p[8], pk[8];
+    int k = primes_of(n, p, pk);
+    if (k == 1 && pk[0] == p[0])
+        return why_fmt(why, cap, ML_R_LIFTED_PRIME, n);
+    if (b->mixed)
+        return why_fmt(why, cap, ML_R_ONE_PATTERN);
+    if (b->locked || b->holes)
+        return why_fmt(why, cap, ML_R_NO_LOCKS_HOLES);
+    if (b->wrap)
+        return why_fmt(why, cap, ML_R_LIFTED_TORI);
+    if (tiles(b) > (uint64_t)ML_MAX_TILES)
+        return why_fmt(why, cap, ML_R_LIFTED_TILES, (long long)ML_MAX_TILES,
+                       (long long)tiles(b));
+    for (int i = 0; i < k; i++) {
+        char inner[ML_WHY_MAX];
+        if (!algebraic_core(uniform(b), p[i], b->rows, b->cols, 0, inner, sizeof inner))
+            return why_fmt(why, cap, ML_R_OVER_FACTOR, p[i], n, inner);
+    }
+    return 1;
+}
+
+static int tensor_covers(const ml_board *b, char *why, size_t cap)
+{
+    return ml__tensor_covers(b, why, cap);
+}
+
+/* ------------------------------------------------------------------ the table */
+#define NATIVE ML_BACKEND_NATIVE
+#define BOTH (ML_BACKEND_NATIVE | ML_BACKEND_REFERENCE)
+#define PACKED (ML_Q_KERNEL_FITS | ML_Q_SOLVE_PACKED)
+
+const ml__own_engine ml__own_engines[] = {
+    {"dense-gf2", "dense",
+     "dense GF(2) elimination, bit-packed (Method of Four Russians); any board with n = 2", 0,
+     NATIVE, 1, 0, dense_gf2_covers, dense_cost},
+    {"dense-zn", "dense",
+     "dense Z/n elimination (CRT, unit then valuation pivots, delayed reduction); any "
+     "board with n >= 3",
+     0, NATIVE, 1, 0, dense_zn_covers, dense_cost},
+    {"chase", "chase",
+     "light chasing of grid boards, the variant with the fewest symbols chosen from the "
+     "plan (light, prefix, row or row-solve)",
+     0, NATIVE, 1, 1, chase_covers, chase_cost},
+    {"chase-light", "chase", "the light chase, its residual matrix eliminated whole", 0, NATIVE,
+     0, 0, light_covers, chase_cost},
+    {"chase-prefix", "chase",
+     "the light chase solving a prefix of a tall residual system (locked tiles) that leaves "
+     "no kernel, else the whole system",
+     0, NATIVE, 0, 0, prefix_covers, chase_cost},
+    {"chase-row", "chase", "the row chase: online elimination, no residual matrix (many holes)",
+     0, NATIVE, 0, 0, row_covers, chase_cost},
+    {"chase-rowsolve", "chase",
+     "the row-solve chase: patterns ending in a pair of unit taps (knight, diagonal)", 0,
+     NATIVE, 0, 0, rowsolve_variant_covers, chase_cost},
+    {"algebraic-cross", "algebraic",
+     "one polynomial equation over GF(p)[x]: cross, vertical, horizontal patterns, prime n, "
+     "no locks or holes",
+     PACKED, BOTH, 1, 0, cross_covers, cross_cost},
+    {"algebraic-torus", "algebraic",
+     "a 2 x 2 system over GF(p)[s] / (s^w - 1): tori of the cross family, prime n", PACKED,
+     BOTH, 1, 0, torus_covers, torus_cost},
+    {"algebraic-sym", "algebraic",
+     "polynomial row recurrences for left-right symmetric 3 x 3 patterns (diagonal, ring), "
+     "prime n, no tori",
+     PACKED, BOTH, 1, 0, sym_covers, sym_cost},
+    {"lifted", "lifted",
+     "the algebraic engine over each GF(p), p | n, lifted to Z/p^k and combined by CRT: "
+     "composite n",
+     0, NATIVE, 1, 0, lifted_covers, lifted_cost},
+    {"tensor", "tensor",
+     "A = R (x) C for product patterns (square, horizontal, vertical): two passes of 1-D "
+     "banded chases, tori too",
+     PACKED, NATIVE, 1, 0, tensor_covers, tensor_cost},
+};
+const size_t ml__own_engine_count = sizeof ml__own_engines / sizeof ml__own_engines[0];

@@ -1,0 +1,427 @@
+/* t-registry: csrc/api/registry.c, registry_own.c, registry_tensor.c, plan.c: the
+ * library's engines in engines/registry.py's order with their flags; the plan of the
+ * reference page's example (the 200 x 200 GF(2) cross) word for word; on random boards
+ * (named and random patterns, mixed, locks, holes, wrap, n 2..255, graph boards, giant
+ * grids) every method and both backends: a plan lists every other engine once, its
+ * explain and JSON texts follow the snprintf convention (cap 0, cut buffers), the
+ * reasons come from the covers of each engine; the refusals (NULL arguments, freed
+ * handles, unknown method, backend, index) with their messages; the seam: a C engine
+ * registered, chosen, refused, failing in a callback (with and without a message),
+ * unregistered (release called once), names refused, and choices running in threads
+ * while engines come and go. (tests/native/test_capi_registry.py compares every answer
+ * with Python's.) Exit status 0 when every check holds (prints fails=N).
+ * ml-test-sources: api/registry.c api/registry_own.c api/registry_tensor.c api/plan.c api/json.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c */
+#include "include/modlights.h"
+#include "tests/t-util.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MSG(ctx, want)                                                                   \
+    CHECK(!strcmp(ml_errmsg(ctx), want), "got \"%s\"", ml_errmsg(ctx))
+
+static const char *const OWN[] = {"dense-gf2",      "dense-zn",        "chase",
+                                  "chase-light",    "chase-prefix",    "chase-row",
+                                  "chase-rowsolve", "algebraic-cross", "algebraic-torus",
+                                  "algebraic-sym",  "lifted",          "tensor"};
+#define NOWN 12
+#define PREFIX(s, pre) (!strncmp((s), (pre), strlen(pre)))
+
+static void test_engines(void)
+{
+    CHECK(ml_engine_count() == NOWN, "%d", ml_engine_count());
+    for (int i = 0; i < NOWN; i++) {
+        CHECK(!strcmp(ml_engine_name(i), OWN[i]), "%d %s", i, ml_engine_name(i));
+        CHECK(ml_engine_index(OWN[i]) == i);
+        CHECK(ml_engine_description(i) && strlen(ml_engine_description(i)) > 20);
+        CHECK(ml_engine_auto(i) == !(i >= 3 && i <= 6), "%d", i);
+        unsigned bk = ml_engine_backends(i);
+        CHECK(bk == ((i >= 7 && i <= 9) ? 3u : 1u), "%d %u", i, bk);
+        unsigned q = ml_engine_answers(i);
+        int packed = (i >= 7 && i <= 9) || i == 11;
+        CHECK(q == (packed ? (unsigned)(ML_Q_KERNEL_FITS | ML_Q_SOLVE_PACKED) : 0u), "%d", i);
+    }
+    CHECK(!strcmp(ml_engine_family(0), "dense") && !strcmp(ml_engine_family(6), "chase"));
+    CHECK(!strcmp(ml_engine_family(9), "algebraic") && !strcmp(ml_engine_family(11), "tensor"));
+    CHECK(ml_engine_name(NOWN) == NULL && ml_engine_name(-1) == NULL);
+    CHECK(ml_engine_family(99) == NULL && ml_engine_description(99) == NULL);
+    CHECK(ml_engine_index("reference") == -1 && ml_engine_index(NULL) == -1);
+    CHECK(ml_engine_answers(99) == 0 && ml_engine_backends(99) == 0 && ml_engine_auto(99) == 0);
+}
+
+/* the reference page's example, word for word */
+static void test_example_plan(ml_ctx *ctx)
+{
+    ml_board *b = NULL;
+    ml_plan *p = NULL;
+    CHECK(ml_board_grid(ctx, 200, 200, 2, "cross", &b) == ML_OK);
+    CHECK(ml_plan_choose(ctx, b, NULL, NULL, &p) == ML_OK);
+    CHECK(!strcmp(ml_plan_engine(p), "algebraic-cross"));
+    CHECK(!strcmp(ml_plan_family(p), "algebraic") && ml_plan_variant(p) == NULL);
+    CHECK(!strcmp(ml_plan_method(p), "auto") && !strcmp(ml_plan_backend(p), "native"));
+    CHECK(!strcmp(ml_plan_reason(p),
+                  "the cheapest engine that covers the board (0.0004149 s estimated)"));
+    CHECK(ml_plan_rejected_count(p) == NOWN - 1);
+    const char *name = NULL, *why = NULL;
+    CHECK(ml_plan_rejected(p, 1, &name, &why) == ML_OK);
+    CHECK(!strcmp(name, "tensor") &&
+          !strcmp(why, "costs more (0.00049 s against 0.0004149 s for algebraic-cross, estimated)"));
+    CHECK(ml_plan_rejected(p, NOWN - 1, &name, &why) == ML_ERANGE);
+    MSG(NULL, "i must be from 0 to 10, got 11");
+    /* text: the snprintf convention */
+    size_t len = 0, len2 = 0;
+    CHECK(ml_plan_explain(ctx, p, NULL, 0, &len) == ML_OK && len > 100);
+    char *t = malloc(len + 1);
+    CHECK(ml_plan_explain(ctx, p, t, len + 1, &len2) == ML_OK && len2 == len);
+    CHECK(strlen(t) == len && !strncmp(t, "engine: algebraic-cross (method 'auto', backend "
+                                          "'native'): the cheapest", 70));
+    char cut[10];
+    CHECK(ml_plan_explain(ctx, p, cut, sizeof cut, &len2) == ML_OK && len2 == len);
+    CHECK(!strcmp(cut, "engine: a"));
+    free(t);
+    CHECK(ml_plan_to_json(ctx, p, NULL, 0, &len) == ML_OK);
+    t = malloc(len + 1);
+    CHECK(ml_plan_to_json(ctx, p, t, len + 1, &len2) == ML_OK && len2 == len);
+    CHECK(PREFIX(t, "{\"engine\":\"algebraic-cross\",\"family\":\"algebraic\",\"variant\":null,"
+                    "\"reason\":"));
+    CHECK(strstr(t, ",\"cost\":0.00041492479800000006}") != NULL, "%s", t + len - 40);
+    free(t);
+    ml_plan_free(p);
+    ml_board_free(b);
+}
+
+static void test_refusals(ml_ctx *ctx)
+{
+    ml_board *b = NULL;
+    ml_plan *p = NULL;
+    CHECK(ml_board_grid(ctx, 3, 3, 2, NULL, &b) == ML_OK);
+    CHECK(ml_plan_choose(ctx, b, "nope", NULL, &p) == ML_EINVAL && p == NULL);
+    MSG(ctx, "unknown method 'nope': use one of ('auto', 'dense', 'chase', 'algebraic', "
+             "'lifted', 'tensor', 'dense-gf2', 'dense-zn', 'chase-light', 'chase-prefix', "
+             "'chase-row', 'chase-rowsolve', 'algebraic-cross', 'algebraic-torus', "
+             "'algebraic-sym')");
+    CHECK(ml_plan_choose(ctx, b, "auto", "gpu", &p) == ML_EINVAL);
+    MSG(ctx, "unknown backend 'gpu': use one of ('native', 'reference')");
+    CHECK(ml_plan_choose(ctx, b, "tensor", "reference", &p) == ML_ENOTCOVERED);
+    MSG(ctx, "method='tensor' does not cover this board: tensor: backend must be native, not "
+             "'reference'; use method='auto' or another of ('auto', 'dense', 'chase', "
+             "'algebraic', 'lifted', 'tensor', 'dense-gf2', 'dense-zn', 'chase-light', "
+             "'chase-prefix', 'chase-row', 'chase-rowsolve', 'algebraic-cross', "
+             "'algebraic-torus', 'algebraic-sym')");
+    CHECK(ml_plan_choose(ctx, b, NULL, NULL, NULL) == ML_EMISUSE);
+    CHECK(ml_plan_choose(ctx, NULL, NULL, NULL, &p) == ML_EMISUSE);
+    int covers = 0;
+    double s = 0;
+    CHECK(ml_engine_covers(ctx, 99, b, &covers, NULL, 0, NULL) == ML_ERANGE);
+    MSG(ctx, "index must be from 0 to 11, got 99");
+    CHECK(ml_engine_covers(ctx, 0, NULL, &covers, NULL, 0, NULL) == ML_EMISUSE);
+    CHECK(ml_engine_covers(ctx, 0, b, NULL, NULL, 0, NULL) == ML_EMISUSE);
+    CHECK(ml_engine_cost(ctx, -1, b, &s) == ML_ERANGE);
+    CHECK(ml_engine_cost(ctx, 0, b, NULL) == ML_EMISUSE);
+    CHECK(ml_plan_explain(ctx, NULL, NULL, 0, NULL) == ML_EMISUSE);
+    CHECK(ml_plan_to_json(ctx, NULL, NULL, 0, NULL) == ML_EMISUSE);
+    CHECK(ml_plan_rejected(NULL, 0, NULL, NULL) == ML_EMISUSE);
+    CHECK(ml_plan_engine(NULL) == NULL && ml_plan_cost(NULL) == 0 &&
+          ml_plan_rejected_count(NULL) == 0 && ml_plan_reason(NULL) == NULL);
+    ml_plan_free(NULL);
+    /* a graph board and the chase */
+    const int64_t indptr[] = {0, 2, 3}, cells[] = {0, 1, 1};
+    ml_board *g = NULL;
+    CHECK(ml_board_from_effects(ctx, 2, -1, 2, indptr, cells, &g) == ML_OK);
+    CHECK(ml_plan_choose(ctx, g, "chase-rowsolve", NULL, &p) == ML_ENOTCOVERED);
+    CHECK(strstr(ml_errmsg(ctx), "chase-rowsolve: the chase works on grid boards only "
+                                 "(Board.grid); graph boards go dense;") != NULL);
+    CHECK(ml_plan_choose(ctx, g, "dense", NULL, &p) == ML_OK);
+    CHECK(!strcmp(ml_plan_engine(p), "dense-gf2") && ml_plan_rejected_count(p) == NOWN - 1);
+    ml_plan_free(p);
+    ml_board_free(g);
+    ml_board_free(b);
+}
+
+/* ------------------------------------------------------------------ random boards */
+static ml_board *random_board(ml_ctx *ctx)
+{
+    static const int ns[] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 101, 255};
+    int n = ns[rnd_range(0, 12)];
+    ml_board *b = NULL;
+    if (rnd_range(0, 9) == 0) {   /* a graph board */
+        int64_t indptr[6] = {0}, cells[15];
+        size_t taps = (size_t)rnd_range(1, 5), k = 0;
+        for (size_t j = 0; j < taps; j++) {
+            int64_t m = rnd_range(0, 3);
+            for (int64_t i = 0; i < m; i++)
+                cells[k++] = rnd_range(0, 4);
+            indptr[j + 1] = (int64_t)k;
+        }
+        return ml_board_from_effects(ctx, n, 5, taps, indptr, cells, &b) == ML_OK ? b : NULL;
+    }
+    int64_t rows = rnd_range(1, 9), cols = rnd_range(1, 9);
+    if (rnd_range(0, 20) == 0) {
+        rows = rnd_range(12000, 20000);
+        cols = rnd_range(12000, 20000);
+    }
+    ml_grid *g = NULL;
+    if (ml_grid_new(ctx, rows, cols, n, &g) != ML_OK)
+        return NULL;
+    int giant = rows * cols > ML_MAX_TILES;
+    if (rnd_range(0, 1)) {
+        ml_grid_set_pattern(ctx, g, (int)rnd_range(0, ML_PATTERN_COUNT - 1));
+    } else {
+        int64_t dr[9], dc[9];
+        size_t k = (size_t)rnd_range(0, 9);
+        for (size_t i = 0; i < k; i++) {
+            dr[i] = rnd_range(-3, 3);
+            dc[i] = rnd_range(-3, 3);
+        }
+        ml_grid_set_offsets(ctx, g, k, dr, dc);
+    }
+    ml_grid_set_wrap(ctx, g, rnd_range(0, 3) == 0);
+    if (!giant && rnd_range(0, 3) == 0) {
+        uint8_t *mask = calloc((size_t)(rows * cols), 1);
+        for (int64_t i = 0; i < rows * cols; i++)
+            mask[i] = rnd_range(0, 5) == 0;
+        ml_grid_set_locked(ctx, g, mask);
+        free(mask);
+    }
+    if (!giant && rnd_range(0, 4) == 0) {
+        uint32_t at[2], *index = malloc((size_t)(rows * cols) * sizeof *index);
+        ml_grid_palette_add(ctx, g, ML_PATTERN_KNIGHT, &at[0]);
+        ml_grid_palette_add(ctx, g, ML_PATTERN_CROSS, &at[1]);
+        for (int64_t i = 0; i < rows * cols; i++)
+            index[i] = at[rnd_range(0, 1)];
+        ml_grid_set_mixed(ctx, g, index);
+        free(index);
+    }
+    int rc = ml_grid_build(ctx, g, &b);
+    ml_grid_free(g);
+    return rc == ML_OK ? b : NULL;
+}
+
+static void check_plan(ml_ctx *ctx, const ml_board *b, const char *method, const char *backend)
+{
+    ml_plan *p = NULL;
+    int rc = ml_plan_choose(ctx, b, method, backend, &p);
+    if (rc != ML_OK) {
+        CHECK(rc == ML_ENOTCOVERED && p == NULL, "%d %s", rc, ml_errmsg(ctx));
+        CHECK(strstr(ml_errmsg(ctx), "does not cover this board: ") != NULL);
+        return;
+    }
+    /* every other engine listed once, none twice, the plan's engine not at all */
+    size_t k = ml_plan_rejected_count(p);
+    CHECK(k == (size_t)ml_engine_count() - 1, "%zu", k);
+    for (size_t i = 0; i < k; i++) {
+        const char *name, *why;
+        CHECK(ml_plan_rejected(p, i, &name, &why) == ML_OK && *why);
+        CHECK(strcmp(name, ml_plan_engine(p)) != 0);
+        for (size_t j = 0; j < i; j++) {
+            const char *other;
+            ml_plan_rejected(p, j, &other, NULL);
+            CHECK(strcmp(name, other) != 0);
+        }
+    }
+    int i = ml_engine_index(ml_plan_engine(p)), covers = 0;
+    double cost = -1;
+    CHECK(ml_engine_covers(ctx, i, b, &covers, NULL, 0, NULL) == ML_OK && covers);
+    CHECK(ml_engine_cost(ctx, i, b, &cost) == ML_OK && cost == ml_plan_cost(p));
+    size_t len = 0, len2 = 0;
+    CHECK(ml_plan_explain(ctx, p, NULL, 0, &len) == ML_OK);
+    char *t = malloc(len + 1);
+    CHECK(ml_plan_explain(ctx, p, t, len + 1, &len2) == ML_OK && len2 == len && strlen(t) == len);
+    free(t);
+    CHECK(ml_plan_to_json(ctx, p, NULL, 0, &len) == ML_OK);
+    t = malloc(len + 1);
+    CHECK(ml_plan_to_json(ctx, p, t, len / 2 + 1, &len2) == ML_OK && len2 == len &&
+          strlen(t) == len / 2);
+    free(t);
+    ml_plan_free(p);
+}
+
+static void test_random_boards(ml_ctx *ctx)
+{
+    static const char *const methods[] = {"auto", "dense", "chase", "algebraic", "lifted",
+                                          "tensor", NULL};
+    for (int round = 0; round < 300; round++) {
+        ml_board *b = random_board(ctx);
+        CHECK(b != NULL, "%s", ml_errmsg(ctx));
+        if (!b)
+            continue;
+        for (int m = 0; methods[m]; m++) {
+            check_plan(ctx, b, methods[m], "native");
+            check_plan(ctx, b, methods[m], "reference");
+        }
+        for (int i = 0; i < ml_engine_count(); i++) {
+            check_plan(ctx, b, ml_engine_name(i), "native");
+            int covers = 0;
+            size_t len = 0;
+            char why[8];
+            CHECK(ml_engine_covers(ctx, i, b, &covers, why, sizeof why, &len) == ML_OK);
+            CHECK(covers ? len == 0 && !why[0] : len > 0 && strlen(why) == (len < 7 ? len : 7));
+        }
+        ml_board_free(b);
+    }
+}
+
+/* ------------------------------------------------------------------ the seam */
+typedef struct { int releases, covers_calls, fail; } toy_user;
+
+static int toy_covers(void *user, ml_ctx *ctx, const ml_board *b, int *covers, char *why,
+                      size_t cap)
+{
+    toy_user *u = user;
+    u->covers_calls++;
+    if (u->fail == 1)
+        return ml_ctx_fail(ctx, ML_EINVAL, "the toy is broken");
+    if (u->fail == 2)
+        return ML_ECALLBACK;
+    *covers = ml_board_rows(b) <= 3;
+    if (!*covers)
+        snprintf(why, cap, "three rows at most, this board has %lld", (long long)ml_board_rows(b));
+    return ML_OK;
+}
+
+static int toy_cost(void *user, ml_ctx *ctx, const ml_board *b, double *s)
+{
+    (void)user;
+    (void)ctx;
+    (void)b;
+    *s = 1e-15;
+    return ML_OK;
+}
+
+static void toy_release(void *user) { ((toy_user *)user)->releases++; }
+
+static ml_engine_def toy_def(toy_user *u, const char *name)
+{
+    ml_engine_def d;
+    memset(&d, 0, sizeof d);
+    d.size = sizeof d;
+    d.name = name;
+    d.description = "every tap vector tried";
+    d.auto_choose = 1;
+    d.user = u;
+    d.covers = toy_covers;
+    d.cost = toy_cost;
+    d.release = toy_release;
+    return d;
+}
+
+static void test_seam(ml_ctx *ctx)
+{
+    toy_user u = {0, 0, 0};
+    ml_engine_def d = toy_def(&u, "toy-brute");
+    CHECK(ml_engine_register(ctx, &d) == ML_OK);
+    CHECK(ml_engine_count() == NOWN + 1 && ml_engine_index("toy-brute") == NOWN);
+    CHECK(!strcmp(ml_engine_family(NOWN), "toy-brute"));
+    CHECK(ml_engine_register(ctx, &d) == ML_EINVAL);
+    MSG(ctx, "engine 'toy-brute' is registered already (unregister it first)");
+    ml_board *small = NULL, *big = NULL;
+    ml_plan *p = NULL;
+    ml_board_grid(ctx, 3, 3, 2, NULL, &small);
+    ml_board_grid(ctx, 5, 5, 3, NULL, &big);
+    CHECK(ml_plan_choose(ctx, small, NULL, NULL, &p) == ML_OK);
+    CHECK(!strcmp(ml_plan_engine(p), "toy-brute") && !strcmp(ml_plan_family(p), "toy-brute"));
+    ml_plan_free(p);
+    CHECK(ml_plan_choose(ctx, big, NULL, NULL, &p) == ML_OK);
+    const char *name, *why;
+    CHECK(ml_plan_rejected(p, 0, &name, &why) == ML_OK && !strcmp(name, "toy-brute") &&
+          !strcmp(why, "three rows at most, this board has 5"));
+    ml_plan_free(p);
+    CHECK(ml_plan_choose(ctx, big, "toy-brute", NULL, &p) == ML_ENOTCOVERED);
+    CHECK(PREFIX(ml_errmsg(ctx), "method='toy-brute' does not cover this board: toy-brute: "
+                                 "three rows at most, this board has 5; use"));
+    u.fail = 1;
+    p = NULL;
+    CHECK(ml_plan_choose(ctx, small, NULL, NULL, &p) == ML_EINVAL && p == NULL);
+    MSG(ctx, "the toy is broken");
+    u.fail = 2;
+    CHECK(ml_plan_choose(ctx, small, NULL, NULL, &p) == ML_ECALLBACK);
+    MSG(ctx, "the engine toy-brute failed in covers without a message");
+    u.fail = 0;
+    CHECK(u.releases == 0);
+    CHECK(ml_engine_unregister(ctx, "toy-brute") == ML_OK && u.releases == 1);
+    CHECK(ml_engine_count() == NOWN && ml_engine_index("toy-brute") == -1);
+    CHECK(ml_engine_unregister(ctx, "toy-brute") == ML_EINVAL);
+    CHECK(PREFIX(ml_errmsg(ctx), "no engine 'toy-brute' is registered: dense-gf2, dense-zn, "
+                                 "chase, "));
+    /* names refused */
+    const char *bad[] = {"auto", "dense", "algebraic", "", NULL};
+    for (int i = 0; i < 5; i++) {
+        d = toy_def(&u, bad[i]);
+        CHECK(ml_engine_register(ctx, &d) == ML_EINVAL);
+        CHECK(PREFIX(ml_errmsg(ctx), "an engine name must be a new non-empty string other "
+                                     "than 'auto' and the family names ['algebraic', 'chase', "
+                                     "'dense', 'lifted', 'tensor'], got "), "%s",
+              ml_errmsg(ctx));
+    }
+    d = toy_def(&u, "chase");
+    CHECK(ml_engine_register(ctx, &d) == ML_EINVAL);
+    MSG(ctx, "engine 'chase' is registered already (unregister it first)");
+    d = toy_def(&u, "x");
+    d.size = 8;
+    CHECK(ml_engine_register(ctx, &d) == ML_ERANGE);
+    d = toy_def(&u, "x");
+    d.covers = NULL;
+    CHECK(ml_engine_register(ctx, &d) == ML_EMISUSE);
+    d = toy_def(&u, "x");
+    d.backends = 4;
+    CHECK(ml_engine_register(ctx, &d) == ML_EINVAL);
+    CHECK(ml_engine_register(ctx, NULL) == ML_EMISUSE);
+    CHECK(u.releases == 1 && ml_engine_count() == NOWN);
+    /* the library's own engine unregistered is gone from the plans */
+    ml_board_free(small);
+    ml_board_free(big);
+}
+
+/* ------------------------------------------------------------------ threads */
+static void *chooser(void *arg)
+{
+    (void)arg;
+    ml_ctx *ctx = NULL;
+    ml_ctx_new(&ctx);
+    ml_board *b = NULL;
+    ml_board_grid(ctx, 7, 7, 6, "square", &b);
+    for (int i = 0; i < 200; i++) {
+        ml_plan *p = NULL;
+        if (ml_plan_choose(ctx, b, "auto", NULL, &p) == ML_OK) {
+            size_t len = 0;
+            ml_plan_explain(ctx, p, NULL, 0, &len);
+            ml_plan_free(p);
+        }
+    }
+    ml_board_free(b);
+    ml_ctx_free(ctx);
+    return NULL;
+}
+
+static void test_threads(ml_ctx *ctx)
+{
+    pthread_t t[3];
+    for (int i = 0; i < 3; i++)
+        pthread_create(&t[i], NULL, chooser, NULL);
+    toy_user u = {0, 0, 0};
+    for (int i = 0; i < 100; i++) {
+        ml_engine_def d = toy_def(&u, "toy-thread");
+        CHECK(ml_engine_register(ctx, &d) == ML_OK);
+        CHECK(ml_engine_unregister(ctx, "toy-thread") == ML_OK);
+    }
+    for (int i = 0; i < 3; i++)
+        pthread_join(t[i], NULL);
+    CHECK(u.releases == 100, "%d", u.releases);
+}
+
+int main(void)
+{
+    ml_ctx *ctx = NULL;
+    if (ml_ctx_new(&ctx) != ML_OK)
+        return 1;
+    test_engines();
+    test_example_plan(ctx);
+    test_refusals(ctx);
+    test_random_boards(ctx);
+    test_seam(ctx);
+    test_threads(ctx);
+    test_engines();   /* as at the start */
+    ml_ctx_free(ctx);
+    return t_done();
+}
