@@ -1,5 +1,5 @@
 /* engine.h: the registry's engines, for the modules of csrc/api (modlights.h: engines and
- * plans; docs/design/one-c-library.md, "api/registry.c, api/plan.c, api/engine.h").
+ * plans; docs/design/one-c-library.md, "api/registry.c, api/registry_plan.c (the design note names it plan.c), api/engine.h").
  *
  * Every engine, the library's own (registered at load, in engines/registry.py's order)
  * and those registered through the seam (ml_engine_register), is one ml__engine: its

@@ -8,8 +8,6 @@
 
 #include <stddef.h>
 
-}
-
 int ml_solver_new(ml_ctx *ctx, ml_board *b, const char *method, ml_solver **out)
 {
     (void)b;

@@ -7,7 +7,7 @@
  * prefix of a code is refused or read without a leak (ASan). Python's messages and
  * codes themselves are compared by tests/native/test_capi_puzzle.py. Exit 0 when every
  * check holds.
- * ml-test-sources: play/puzzle.c play/codes.c play/codec.c play/pytext.c api/board_json.c api/json.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c play/bands.c */
+ * ml-test-sources: play/puzzle.c play/codes.c play/codec.c play/pytext.c api/board_json.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c play/bands.c */
 #include "include/modlights.h"
 #include "t-util.h"
 

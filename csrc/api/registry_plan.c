@@ -1,4 +1,4 @@
-/* plan.c: ml_plan_choose and the plan (modlights.h: engines and plans), as
+/* registry_plan.c: ml_plan_choose and the plan (modlights.h: engines and plans), as
  * engines/registry.py's choose and Plan: the method and backend checks with their
  * messages, the rule that backend "reference" turns "auto" and "dense" into the engine
  * named "reference" (when one is registered: Python's reference engine comes through
