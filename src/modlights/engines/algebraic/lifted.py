@@ -28,7 +28,6 @@ from typing import Any
 
 import numpy as np
 
-from modlights.engines import registry
 from modlights.engines.base import Engine
 from modlights.model.ring import crt_idempotents, factorize
 
@@ -85,10 +84,11 @@ class LiftedEngine:
     fewest cyclic summands of ker A, as for the other engines).
 
     sub: ``sub(board, name)`` gives the engine registered as ``name``
-    ("algebraic-cross" or "chase") for a factor's board; None: the registry's
+    ("algebraic-cross" or "chase") for a factor's board: the registry's
     :func:`~modlights.engines.registry.build_named` (every engine is built through the
-    registry). det, inverse and pseudo-inverse are not the lifted engine's: the
-    registry answers them (:func:`modlights.engines.registry.ask`).
+    registry; this module does not import it, the registry imports this module).
+    det, inverse and pseudo-inverse are not the lifted engine's: the registry answers
+    them (:func:`modlights.engines.registry.ask`).
     """
 
     name = "lifted"
@@ -97,7 +97,7 @@ class LiftedEngine:
     def __init__(
         self,
         board,
-        sub: Callable[[Any, str], Engine] | None = None,
+        sub: Callable[[Any, str], Engine],
     ):
         reason = lifted_reason(board)
         if reason is not None:
@@ -107,8 +107,6 @@ class LiftedEngine:
         self.board = board
         self.n = n = board.states
         self._sub = sub
-        if sub is None:
-            sub = registry.build_named
         self._factors = factorize(n)
         # per factor (p, k, kind, engine): kind "lift" (A invertible mod p), "field"
         # (k = 1, the GF(p) engine) or "chase" (the chase over Z/p^k)
