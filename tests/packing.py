@@ -9,7 +9,6 @@ import pytest
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.tensor.engine import TensorEngine
 
 
 def garbage_tail(a: np.ndarray, cols: int) -> np.ndarray:
@@ -54,10 +53,10 @@ def check_solve_packed(b, solver, s, target, ps, pt, byte_solver):
     return True
 
 
-def eng_solver(eng, b):
+def eng_solver(eng, b, method="algebraic"):
     """A Solver whose engine is ``eng`` (the symmetric engine also on boards the cross
     family's engine would take under method='algebraic')."""
-    s = ml.Solver(b, method="tensor" if isinstance(eng, TensorEngine) else "algebraic")
+    s = ml.Solver(b, method=method)
     s._eng = eng
     return s
 

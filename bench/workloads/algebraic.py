@@ -7,8 +7,9 @@
   on its own, beside the memory-bandwidth floor of this machine (a numpy copy and XOR of
   the packed state). Every stage's figure is recorded; the solve is checked.
 
-These read the engine's private parts (AlgebraicEngine._rec, _conv, _poly_F): when
-they move, the workload reports the import error instead of a figure. The whole solves
+These read the engine's private parts (AlgebraicEngine._rec, _conv, _poly_F; the engine
+built through the registry as "algebraic-cross"): when they move, the workload reports
+the error instead of a figure. The whole solves
 are the grid and packed workloads (gf2-cross-10000, packed-cross-10000, packed-giant).
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import time
+from typing import Any
 
 import numpy as np
 
@@ -35,10 +37,10 @@ def _median(f, repeats):
 
 def bench_nullity(k, repeats):
     import modlights as ml
-    from modlights.engines.algebraic.cross import AlgebraicEngine
+    from modlights.engines import registry
 
     t, ts, nul = _median(lambda: ml.Solver(ml.Board.grid(k, k)).nullity, repeats)
-    eng = AlgebraicEngine(ml.Board.grid(k, k))
+    eng: Any = registry.build_named(ml.Board.grid(k, k), "algebraic-cross")
     chi, F = eng._poly_F()
     tg, tgs, _ = _median(lambda: F.gcd(chi), repeats)
     return [
@@ -51,10 +53,10 @@ def bench_stages(k, repeats):
     """One packed solve taken apart (the engine's own steps, timed one by one)."""
     import modlights as ml
     from modlights.cli.workloads import random_packed
-    from modlights.engines.algebraic.cross import AlgebraicEngine
+    from modlights.engines import registry
 
     b = ml.Board.grid(k, k)
-    eng = AlgebraicEngine(b)
+    eng: Any = registry.build_named(b, "algebraic-cross")
     x0 = random_packed(k, k, np.random.default_rng(7))
     start, _ = eng.apply_packed(x0)
     del x0

@@ -45,7 +45,16 @@ static int prime_of_power(int n) {
     return n == 1 ? p : 0;
 }
 
-int ml_rowchase_bitsliced = 1;
+static int bitsliced = -1; /* -1: not read yet */
+
+int ml_rowchase_bitsliced(void)
+{
+    if (bitsliced < 0) {
+        const char *e = getenv("MODLIGHTS_BITSLICED");
+        bitsliced = !(e && strcmp(e, "0") == 0);
+    }
+    return bitsliced;
+}
 
 /* ---- run-time state (freed when the run ends) */
 typedef struct {
@@ -504,7 +513,7 @@ ml_rowchase *ml_rowchase_run(const ml_chase *p, int q, const uint8_t *b, size_t 
     if (!prime_of_power(n) || pn % n || (k && !b)) goto fail;
     *err = 2;
     const size_t hw = (size_t)h * (size_t)w;
-    R->n = n; R->gf2 = n == 2; R->gf3 = n == 3 && ml_rowchase_bitsliced; R->nsym = nsym; R->k = k;
+    R->n = n; R->gf2 = n == 2; R->gf3 = n == 3 && ml_rowchase_bitsliced(); R->nsym = nsym; R->k = k;
     R->es = R->gf2 || R->gf3 ? sizeof(uint64_t) : 1;
     R->cw = R->gf2 || R->gf3 ? (k + 63) / 64 : k;
     R->ok = malloc(k + 1);

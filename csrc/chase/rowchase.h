@@ -39,9 +39,10 @@
 
 typedef struct ml_rowchase ml_rowchase;
 
-/* GF(3) rows bit-sliced (two planes of bits, csrc/base/bitslice.h; 1, the default) or bytes
- * (0: for before / after measurements in one run). */
-extern int ml_rowchase_bitsliced;
+/* 1: GF(3) rows bit-sliced (two planes of bits, csrc/base/bitslice.h; the default), 0: bytes,
+ * when the environment has MODLIGHTS_BITSLICED=0 (for before / after measurements). Read once,
+ * at the first call. */
+int ml_rowchase_bitsliced(void);
 
 /* Run the chase of plan p mod q (a prime power dividing the plan's n; 0: the plan's
  * n, then a prime power). b: k right-hand sides, k x (h*w) bytes (values < the plan's

@@ -14,7 +14,18 @@
  * Karatsuba / schoolbook over PCLMULQDQ): threshold 16 words gives 1.1 at 16 words,
  * 0.81 at 32, 0.58 at 64, 0.43 at 128, 0.23 at 512, 0.16 at 1563 (10^5 bits); 8 is
  * 1.2x slower on short factors, 32 and 64 lose 10-50% on long ones. */
-size_t ml_gf2x_karatsuba_words = 16;
+size_t ml_gf2x_karatsuba_words = 0;
+
+size_t ml_gf2x_karatsuba_threshold(void)
+{
+    if (ml_gf2x_karatsuba_words == 0) {
+        const char *e = getenv("MODLIGHTS_KARATSUBA_WORDS");
+        char *end = NULL;
+        unsigned long v = e ? strtoul(e, &end, 10) : 0;
+        ml_gf2x_karatsuba_words = (e && *e && end && !*end && v >= 2) ? (size_t)v : 16;
+    }
+    return ml_gf2x_karatsuba_words;
+}
 
 /* ------------------------------------------------------------------ GF(2)[x] */
 
@@ -184,7 +195,7 @@ static void basecase(uint64_t *r, const uint64_t *a, size_t na, const uint64_t *
 /* r (2n words, zero on entry) = a * b, both n words; scratch: 4n + 64 log n words. */
 static void kara(uint64_t *r, const uint64_t *a, const uint64_t *b, size_t n, uint64_t *scratch)
 {
-    if (n < ml_gf2x_karatsuba_words || n < 2) {
+    if (n < ml_gf2x_karatsuba_threshold() || n < 2) {
         basecase(r, a, n, b, n);
         return;
     }
@@ -217,7 +228,7 @@ static int mul_words(ml_gf2x *r, const ml_gf2x *a, const ml_gf2x *b, int karatsu
     size_t na = a->n, nb = b->n, nr = na + nb;
     uint64_t *out = calloc(nr + 1, sizeof(uint64_t));
     if (!out) return 2;
-    if (!karatsuba || nb < ml_gf2x_karatsuba_words) {
+    if (!karatsuba || nb < ml_gf2x_karatsuba_threshold()) {
         basecase(out, a->c, na, b->c, nb);
     } else {
         /* a in chunks of nb words, each chunk times b by Karatsuba */

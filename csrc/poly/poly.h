@@ -33,8 +33,11 @@ typedef struct {
     size_t alloc;
 } ml_gfpx;
 
-/* Karatsuba threshold in words (both factors at least this long); settable for tests. */
+/* Karatsuba threshold in words (both factors at least this long): 16, or
+ * MODLIGHTS_KARATSUBA_WORDS (an integer >= 2) from the environment, read at the first product
+ * (for measurements). 0 until then; C tests set it directly. */
 extern size_t ml_gf2x_karatsuba_words;
+size_t ml_gf2x_karatsuba_threshold(void);
 
 void ml_gf2x_init(ml_gf2x *a);
 void ml_gf2x_clear(ml_gf2x *a);

@@ -169,6 +169,7 @@ class Solver(SolverBatches):
         # and nullity alone need much less, so that engine is built on first use.
         self._lazy = plan.engine == "dense-gf2"
         self._eng = None if self._lazy else self._build()
+        self._dense_eng: Any = None  # registry.fallback: det / inverse / pinv, built on first use
 
     def _build(self) -> Any:
         """The plan's engine (through the registry); the plan then names the variant
@@ -204,13 +205,14 @@ class Solver(SolverBatches):
         the pure-Python results already computed; never the engine (C memory), which
         is factored again on first use on the other side."""
         state = dict(self.__dict__)
-        state["_eng"] = None
+        state["_eng"] = state["_dense_eng"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         # a Solver pickled before the canonical forms: its generators are the engine's
         self.__dict__.setdefault("_canonical", False)
+        self.__dict__.setdefault("_dense_eng", None)
 
     def __repr__(self) -> str:
         b = self.board
@@ -225,6 +227,17 @@ class Solver(SolverBatches):
         if self._eng is None:
             self._eng = self._build()
         return self._eng
+
+    def _ask(self, question: str) -> Any:
+        """det / inverse / pseudo_inverse through the registry (:func:`registry.ask`):
+        the engine's own answer when its registration declares the question, else the
+        registry's fallback engine's (built on first use and kept)."""
+        return registry.ask(self.board, self.plan, self._engine, question, self._dense)
+
+    def _dense(self) -> Any:
+        if self._dense_eng is None:
+            self._dense_eng = registry.fallback(self.board, self.plan)
+        return self._dense_eng
 
     def _gf2_rank(self) -> int | None:
         """rank(A) by one elimination without transforms (GF(2), engine not built)."""
@@ -441,7 +454,7 @@ class Solver(SolverBatches):
             ...
         ValueError: det needs a square tap matrix, this one is 1x2
         """
-        return int(self._engine.det())
+        return int(self._ask("det"))
 
     def inverse(self) -> np.ndarray:
         """A^-1 mod n (uint8, n_taps x n_cells); ValueError unless square and invertible.
@@ -461,7 +474,7 @@ class Solver(SolverBatches):
             ...
         ValueError: the tap matrix is not invertible mod 2: det = 0 (rank 12 of 16)
         """
-        return self._engine.inverse()
+        return self._ask("inverse")
 
     def pseudo_inverse(self) -> np.ndarray:
         """G (n_taps x n_cells) with A G A = A mod n; ValueError where none exists.
@@ -476,7 +489,7 @@ class Solver(SolverBatches):
         >>> np.array_equal(A @ G @ A % 2, A)
         True
         """
-        return self._engine.pseudo_inverse()
+        return self._ask("pseudo_inverse")
 
     # ---------------------------------------------------------------- solving
     def _rhs(self, state: Any, target: Any) -> np.ndarray:

@@ -61,7 +61,7 @@ import os
 import signal
 import traceback
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 
 import numpy as np
@@ -337,6 +337,8 @@ def build(ref: Reference, method: str):
             eng = ChaseEngine(b, **arg)
             s = ml.Solver(b, method="dense")  # the Solver interface around the engine
             s.method, s._lazy, s._eng, s._rank_only = "chase", False, eng, None
+            # the plan of the engine's variant: the registry routes det / inverse to it
+            s._plan = replace(s._plan, engine=f"chase-{eng.variant}", family="chase")
         _ = s.kernel_size  # the factorisation happens here
     except ValueError as e:
         return e

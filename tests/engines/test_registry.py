@@ -13,7 +13,14 @@ import pytest
 
 import modlights as ml
 from modlights.engines import registry
-from modlights.engines.base import CORE, Engine, dense_fallback, missing_questions
+from modlights.engines.base import (
+    CORE,
+    FALLBACK,
+    DenseEngine,
+    Engine,
+    dense_fallback,
+    missing_questions,
+)
 from suite_groups import sample
 
 
@@ -388,9 +395,43 @@ def test_register_refuses_bad_entries():
 
 def test_core_questions_are_the_protocol():
     assert set(CORE) <= set(dir(Engine))
+    assert set(CORE + FALLBACK) <= set(dir(DenseEngine))
     for _, board in FAMILIES[:20]:
-        eng = ml.Solver(board)._engine
-        assert missing_questions(eng) == [], type(eng).__name__
+        s = ml.Solver(board)
+        eng = s._engine
+        assert isinstance(eng, Engine), type(eng).__name__
+        declared = registry.answers(s.plan.engine)
+        assert missing_questions(eng, declared) == [], type(eng).__name__
+    # the dense questions each engine answers itself; the registry's fallback the others
+    entries = registry.entries().items()
+    own = {(name, q) for name, e in entries for q in FALLBACK if q in e.answers}
+    dense = {(name, q) for name, e in entries if e.family == "dense" for q in FALLBACK}
+    assert own == dense | {("algebraic-cross", "det"), ("tensor", "det")}
+
+
+def test_the_registry_routes_the_dense_questions():
+    """det / inverse / pseudo_inverse of an engine that does not declare them come from
+    the registry's fallback (the dense engine), det from the kernel where it decides."""
+    b = ml.Board.grid(3, 3, states=3)  # chase: no dense questions of its own
+    s = ml.Solver(b, method="chase")
+    built = []
+
+    def dense():
+        built.append(registry.fallback(b, s.plan))
+        return built[-1]
+
+    ref = ml.Solver(b, backend="reference")
+    assert registry.ask(b, s.plan, s._engine, "det", dense) == ref.det()
+    assert np.array_equal(registry.ask(b, s.plan, s._engine, "inverse", dense), ref.inverse())
+    assert len(built) == 2 and all(type(e).__name__ == "ZnEngine" for e in built)
+    singular = ml.Board.grid(4, 4, states=5)
+    s = ml.Solver(singular, method="chase")
+    assert s.kernel_size > 1
+    assert registry.ask(singular, s.plan, s._engine, "det", lambda: 1 / 0) == 0
+    with pytest.raises(ValueError, match="unknown question 'solve'"):
+        registry.ask(b, s.plan, s._engine, "solve", dense)
+    with pytest.raises(ValueError, match="square tap matrix, this one is 16x15"):
+        ml.Solver(ml.Board.grid(4, 4, 3, locked=[(0, 0)]), method="chase").det()
 
 
 # ----------------------------------------------------------------- no behaviour change

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modlights.native._core import Gf2Poly, GfpPoly, karatsuba_words, set_karatsuba_words
+from modlights.native._core import Gf2Poly, GfpPoly, karatsuba_words
 
 
 # ---------------------------------------------------------------- pure-Python GF(2)[x]
@@ -114,25 +114,43 @@ def test_gf2_ops_match_python(a, b):
             A.divmod(B)
 
 
-@pytest.mark.parametrize("threshold", [2, 3, 5, 64])
-def test_gf2_karatsuba_thresholds(threshold):
-    """Karatsuba at several thresholds (unbalanced factors split into chunks) agrees
-    with the schoolbook product and with Python."""
-    import random
+@pytest.mark.parametrize("threshold, words", [("2", 2), ("3", 3), ("5", 5), ("64", 64), ("1", 16)])
+def test_gf2_karatsuba_thresholds(threshold, words):
+    """Karatsuba at several thresholds (MODLIGHTS_KARATSUBA_WORDS, read once per process;
+    below 2 words the default 16; unbalanced factors split into chunks) agrees with the
+    schoolbook product and with Python."""
+    import os
+    import subprocess
+    import sys
 
-    rnd = random.Random(threshold)
-    old = set_karatsuba_words(threshold)
-    try:
-        assert karatsuba_words() == threshold
-        for _ in range(20):
-            a = rnd.getrandbits(rnd.randint(1, 64 * 200))
-            b = rnd.getrandbits(rnd.randint(1, 64 * 200))
-            A, B = Gf2Poly(a), Gf2Poly(b)
-            assert int(A * B) == py2_mul(a, b) == int(A.mul(B, karatsuba=False))
-    finally:
-        set_karatsuba_words(old)
-    with pytest.raises(ValueError):
-        set_karatsuba_words(1)
+    code = (
+        "import random\n"
+        "from modlights.native._core import Gf2Poly, karatsuba_words\n"
+        "def m(a, b):\n"
+        "    r = 0\n"
+        "    while b:\n"
+        "        if b & 1: r ^= a\n"
+        "        a <<= 1; b >>= 1\n"
+        "    return r\n"
+        f"rnd = random.Random({words})\n"
+        "for _ in range(20):\n"
+        "    a = rnd.getrandbits(rnd.randint(1, 64 * 200))\n"
+        "    b = rnd.getrandbits(rnd.randint(1, 64 * 200))\n"
+        "    A, B = Gf2Poly(a), Gf2Poly(b)\n"
+        "    assert int(A * B) == int(A.mul(B, karatsuba=False)) == m(a, b)\n"
+        "print(karatsuba_words())\n"
+    )
+    env = dict(os.environ, MODLIGHTS_KARATSUBA_WORDS=threshold)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) == words
+
+
+def test_gf2_karatsuba_threshold_default():
+    """16 words unless the environment says otherwise (the measured crossover)."""
+    assert karatsuba_words() == 16
 
 
 coeffs = st.lists(st.integers(0, 250), max_size=120)

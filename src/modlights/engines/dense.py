@@ -20,7 +20,7 @@ from typing import Any
 from modlights.engines.reference import ReferenceEngine, reference_reason
 from modlights.model.board import Board
 
-__all__ = ["build_gf2", "build_zn", "build_reference", "build_dense", "dense_reason"]
+__all__ = ["build_gf2", "build_zn", "build_reference", "dense_reason"]
 
 
 def dense_reason(board: Board) -> str | None:
@@ -70,11 +70,3 @@ def build_reference(board: Board) -> ReferenceEngine:
     if why is not None:
         raise ValueError(why)
     return ReferenceEngine(board.matrix(), board.states)
-
-
-def build_dense(board: Board, backend: str = "native") -> Any:
-    """The dense engine of a board for a backend: GF(2) or Z/n native, or the
-    reference engine."""
-    if backend != "native":
-        return build_reference(board)
-    return build_gf2(board) if board.states == 2 else build_zn(board)

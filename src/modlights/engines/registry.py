@@ -4,9 +4,12 @@ A registration (:class:`Entry`) names an engine or a variant of one uniquely and
 gives a one-line ``description``, ``covers(board) -> reason | None`` (None: it takes
 the board; else why not), ``cost(board)`` (estimated seconds to factor the board and
 solve it once, from the constants below) and ``build(board, backend, dense)`` (the
-engine: the questions of :mod:`modlights.engines.base`). ``family`` is the method
-name the engine answers to in ``Solver.method`` ("dense", "chase", "algebraic",
-"lifted", "tensor"); ``answers`` lists the optional questions it answers itself.
+engine: an :class:`~modlights.engines.base.Engine`). ``family`` is the method name the
+engine answers to in ``Solver.method`` ("dense", "chase", "algebraic", "lifted",
+"tensor"); ``answers`` lists the questions beyond the core ones it answers itself (det,
+inverse, pseudo-inverse, kernel_fits, solve_packed): :func:`ask` routes the dense
+questions it does not declare to :func:`fallback`, the cheapest other engine that
+answers them.
 
 :func:`choose` is a pure function of the board, the method and the backend: "auto"
 is the cheapest engine that covers the board; a registered name is that engine; a
@@ -41,10 +44,19 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from math import prod
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
-from modlights.engines.base import CORE, QUESTIONS
+from modlights.engines.base import (
+    CORE,
+    FALLBACK,
+    QUESTIONS,
+    DenseEngine,
+    Engine,
+    PackedEngine,
+    check_fallback_size,
+)
 from modlights.model.board import Board
+from modlights.model.ring import is_prime
 
 __all__ = [
     "Entry",
@@ -59,6 +71,8 @@ __all__ = [
     "resolve",
     "answers",
     "answerer",
+    "fallback",
+    "ask",
     "packed_answerer",
     "methods",
     "BACKENDS",
@@ -142,8 +156,9 @@ class Entry:
     family: str
     covers: Callable[[Board], str | None]
     cost: Callable[[Board], float]
-    build: Callable[..., Any]
-    #: optional questions of :mod:`modlights.engines.base` it answers itself
+    build: Callable[..., Engine]
+    #: the questions of :mod:`modlights.engines.base` beyond the core ones that it
+    #: answers itself (FALLBACK and OPTIONAL ones)
     answers: frozenset = frozenset()
     #: backends it runs on ("native", "reference")
     backends: tuple = ("native",)
@@ -231,7 +246,7 @@ def register(
     family: str | None = None,
     covers: Callable[[Board], str | None],
     cost: Callable[[Board], float],
-    build: Callable[..., Any],
+    build: Callable[..., Engine],
     answers: Any = (),
     backends: Any = ("native",),
     auto: bool = True,
@@ -239,8 +254,10 @@ def register(
 ) -> Entry:
     """Register an engine under a unique ``name`` (ValueError when taken, or for an
     unknown question or backend). ``build(board, backend, dense)`` makes the engine;
-    ``dense`` is a callable giving the fallback for the core questions it does not
-    answer itself (see :func:`answerer`). Returns the entry. O(1)."""
+    ``dense`` is a callable giving an engine that answers every question (see
+    :func:`answerer`), for an engine that answers some core question only through one.
+    ``answers``: the questions beyond the core ones it answers itself; :func:`ask`
+    routes the others to :func:`fallback`. Returns the entry. O(1)."""
     reserved = name == "auto" or (
         name in METHOD_FAMILIES and name not in _FAMILY_NAMES_ALSO_ENGINES
     )
@@ -393,35 +410,37 @@ def answers(name: str) -> frozenset:
     return frozenset() if e is None else e.answers
 
 
-def build(board: Board, plan: Plan) -> Any:
-    """The engine of ``plan`` for ``board``, its fallback for unanswered core
-    questions wired through :func:`answerer`."""
+def build(board: Board, plan: Plan) -> Engine:
+    """The engine of ``plan`` for ``board``; its ``dense`` callable (for an engine of
+    one's own that answers a core question through another engine) is
+    :func:`answerer`'s engine answering every question."""
     e = _REGISTRY[plan.engine]
-    dense = None if e.family == "dense" else partial(answerer, board, plan.backend, CORE, (e.name,))
+    dense = (
+        None
+        if e.family == "dense"
+        else partial(answerer, board, plan.backend, CORE + FALLBACK, (e.name,))
+    )
     return e.build(board, plan.backend, dense)
 
 
-def build_named(board: Board, name: str, backend: str = "native") -> Any:
+def build_named(board: Board, name: str, backend: str = "native") -> Engine:
     """The engine registered as (or the cheapest of the family) ``name`` for the
     board (ValueError when it does not cover it)."""
     return build(board, choose(board, name, backend))
 
 
 def answerer(
-    board: Board, backend: str = "native", questions: Any = CORE, exclude: Any = ()
-) -> Any:
+    board: Board, backend: str = "native", questions: Any = CORE + FALLBACK, exclude: Any = ()
+) -> DenseEngine:
     """The cheapest registered engine, other than those in ``exclude``, that covers
-    the board and answers every one of ``questions`` itself (the dense fallback of
-    the structured engines). ValueError when none does."""
+    the board and answers every one of ``questions`` itself (the core questions, and
+    the others its registration declares: the dense engines for FALLBACK).
+    ValueError when none does."""
     need = set(questions)
+    extra = need - set(CORE)
     best = None
     for e in _REGISTRY.values():
-        if (
-            e.name in exclude
-            or backend not in e.backends
-            or e.family != "dense"
-            and not need <= e.answers
-        ):
+        if e.name in exclude or backend not in e.backends or not extra <= e.answers:
             continue
         if e.covers(board) is not None:
             continue
@@ -430,10 +449,50 @@ def answerer(
             best = (c, e)
     if best is None:
         raise ValueError(f"no registered engine answers {sorted(need)} for this board")
-    return best[1].build(board, backend, None)
+    return cast(DenseEngine, best[1].build(board, backend, None))
 
 
-def packed_answerer(board: Board, plan: Plan, engine: Any) -> Any:
+def fallback(board: Board, plan: Plan) -> DenseEngine:
+    """The engine that answers the dense questions (det, inverse, pseudo-inverse) the
+    plan's engine does not declare: :func:`answerer`'s cheapest other engine that
+    covers the board and answers every question. ValueError (naming the plan's family)
+    when the tap matrix has more than DENSE_FALLBACK entries, or when no engine answers.
+    Builds (factors) the engine: the caller keeps it."""
+    check_fallback_size(board, plan.family)
+    return answerer(board, plan.backend, CORE + FALLBACK, (plan.engine,))
+
+
+def ask(
+    board: Board,
+    plan: Plan,
+    engine: Engine,
+    question: str,
+    dense: Callable[[], DenseEngine],
+) -> Any:
+    """The answer to ``question`` (one of FALLBACK: "det", "inverse",
+    "pseudo_inverse") about ``board``, whose plan built ``engine``: by the engine when
+    its registration declares the question, else by ``dense()`` (the caller's kept
+    :func:`fallback`). det needs no fallback where the kernel decides it: a square A
+    over a prime n with a kernel has det 0, over GF(2) without one det 1.
+
+    ValueError for another question, for det of a non-square A, and as the answering
+    engine raises (no inverse, no generalised inverse, a board too large)."""
+    if question not in FALLBACK:
+        raise ValueError(f"unknown question {question!r}: ask one of {FALLBACK}")
+    if question in answers(plan.engine):
+        return getattr(engine, question)()
+    if question == "det":
+        m, r, n = board.n_cells, board.n_taps, board.states
+        if m != r:
+            raise ValueError(f"det needs a square tap matrix, this one is {m}x{r}")
+        if n == 2 and r:
+            return int(engine.kernel_size == 1)
+        if engine.kernel_size != 1 and is_prime(n):
+            return 0
+    return getattr(dense(), question)()
+
+
+def packed_answerer(board: Board, plan: Plan, engine: Engine) -> PackedEngine | None:
     """The engine that solves this GF(2) board's bit-packed states without unpacking
     them, or None: the plan's own engine when it packs along the board's rows; else
     the cheapest other registered engine that covers the board and answers
@@ -442,16 +501,17 @@ def packed_answerer(board: Board, plan: Plan, engine: Any) -> Any:
     own = _REGISTRY.get(plan.engine)
     if own is None or "solve_packed" not in own.answers or plan.backend != "native":
         return None
-    packs = bool(engine.packs)
-    if packs and not engine.transposed:
-        return engine
+    mine = cast(PackedEngine, engine)  # its registration declares solve_packed
+    packs = bool(mine.packs)
+    if packs and not mine.transposed:
+        return mine
     for e in sorted(_REGISTRY.values(), key=lambda e: e.cost(board)):
         if e is own or "solve_packed" not in e.answers or e.covers(board) is not None:
             continue
-        other = e.build(board, plan.backend, None)
+        other = cast(PackedEngine, e.build(board, plan.backend, None))
         if other.packs and not other.transposed:
             return other
-    return engine if packs else None
+    return mine if packs else None
 
 
 # ------------------------------------------------------------------ the package's engines
@@ -482,19 +542,19 @@ def _reference_cost(board: Board) -> float:
     return REFERENCE_PER_ENTRY * board.n_cells * board.n_taps
 
 
-def _build_gf2(board: Board, backend: str, dense: Any) -> Any:
+def _build_gf2(board: Board, backend: str, dense: Any) -> Engine:
     from modlights.engines.dense import build_gf2
 
     return build_gf2(board)
 
 
-def _build_zn(board: Board, backend: str, dense: Any) -> Any:
+def _build_zn(board: Board, backend: str, dense: Any) -> Engine:
     from modlights.engines.dense import build_zn
 
     return build_zn(board)
 
 
-def _build_reference(board: Board, backend: str, dense: Any) -> Any:
+def _build_reference(board: Board, backend: str, dense: Any) -> Engine:
     from modlights.engines.dense import build_reference
 
     return build_reference(board)
@@ -519,10 +579,10 @@ def _chase_variant_covers(variant: str, board: Board) -> str | None:
     return rowsolve_reason(board)
 
 
-def _build_chase(variant: str | None, board: Board, backend: str, dense: Any) -> Any:
+def _build_chase(variant: str | None, board: Board, backend: str, dense: Any) -> Engine:
     from modlights.engines.chase.engine import ChaseEngine
 
-    return ChaseEngine(board, variant=variant, dense=dense)
+    return ChaseEngine(board, variant=variant)
 
 
 def _grid_reason(board: Board) -> str | None:
@@ -554,16 +614,16 @@ def _sym_covers(board: Board) -> str | None:
     return None if why is None else f"symmetric 3 x 3 patterns: {why}"
 
 
-def _build_cross(board: Board, backend: str, dense: Any) -> Any:
+def _build_cross(board: Board, backend: str, dense: Any) -> Engine:
     from modlights.engines.algebraic.cross import AlgebraicEngine
 
-    return AlgebraicEngine(board, dense=dense)
+    return AlgebraicEngine(board)
 
 
-def _build_sym(board: Board, backend: str, dense: Any) -> Any:
+def _build_sym(board: Board, backend: str, dense: Any) -> Engine:
     from modlights.engines.algebraic.sym import SymAlgebraicEngine
 
-    return SymAlgebraicEngine(board, dense=dense)
+    return SymAlgebraicEngine(board)
 
 
 def _lifted_covers(board: Board) -> str | None:
@@ -572,10 +632,10 @@ def _lifted_covers(board: Board) -> str | None:
     return _grid_reason(board) or lifted_reason(board)
 
 
-def _build_lifted(board: Board, backend: str, dense: Any) -> Any:
+def _build_lifted(board: Board, backend: str, dense: Any) -> Engine:
     from modlights.engines.algebraic.lifted import LiftedEngine
 
-    return LiftedEngine(board, dense=dense, sub=build_named)
+    return LiftedEngine(board, sub=build_named)
 
 
 def _tensor_covers(board: Board) -> str | None:
@@ -584,10 +644,10 @@ def _tensor_covers(board: Board) -> str | None:
     return _grid_reason(board) or tensor_reason(board)
 
 
-def _build_tensor(board: Board, backend: str, dense: Any) -> Any:
+def _build_tensor(board: Board, backend: str, dense: Any) -> Engine:
     from modlights.engines.tensor.engine import TensorEngine
 
-    return TensorEngine(board, dense=dense)
+    return TensorEngine(board)
 
 
 def _register_package_engines() -> None:
@@ -597,6 +657,7 @@ def _register_package_engines() -> None:
         covers=_dense_gf2_covers,
         cost=_dense_cost,
         build=_build_gf2,
+        answers=FALLBACK,
         description="dense GF(2) elimination, bit-packed (Method of "
         "Four Russians); any board with n = 2",
     )
@@ -606,6 +667,7 @@ def _register_package_engines() -> None:
         covers=_dense_zn_covers,
         cost=_dense_cost,
         build=_build_zn,
+        answers=FALLBACK,
         description="dense Z/n elimination (CRT, unit then valuation "
         "pivots, delayed reduction); any board with n >= 3",
     )
@@ -615,6 +677,7 @@ def _register_package_engines() -> None:
         covers=_reference_covers,
         cost=_reference_cost,
         build=_build_reference,
+        answers=FALLBACK,
         backends=BACKENDS,
         description="pure NumPy Smith forms over each prime power (the oracle); any "
         "board up to REFERENCE_MAX_WORK (a 500 x 500 matrix mod a prime)",
@@ -656,7 +719,7 @@ def _register_package_engines() -> None:
         covers=_cross_covers,
         cost=partial(_structured_cost, "algebraic-cross"),
         build=_build_cross,
-        answers=("kernel_fits", "solve_packed"),
+        answers=("det", "kernel_fits", "solve_packed"),
         backends=BACKENDS,
         description="one polynomial equation over GF(p)[x]: cross, vertical, "
         "horizontal patterns, prime n, no locks or holes",
@@ -695,7 +758,7 @@ def _register_package_engines() -> None:
         covers=_tensor_covers,
         cost=partial(_structured_cost, "tensor"),
         build=_build_tensor,
-        answers=("kernel_fits", "solve_packed"),
+        answers=("det", "kernel_fits", "solve_packed"),
         description="A = R (x) C for product patterns (square, horizontal, vertical): "
         "two passes of 1-D banded chases, tori too",
     )

@@ -36,18 +36,9 @@ def _poly_check(int rc, what):
 
 
 def karatsuba_words():
-    """The GF(2) Karatsuba threshold in 64-bit words."""
-    return ml_gf2x_karatsuba_words
-
-
-def set_karatsuba_words(int words):
-    """Set the GF(2) Karatsuba threshold (words, >= 2); returns the old one."""
-    if words < 2:
-        raise ValueError(f"the Karatsuba threshold must be >= 2 words, got {words}")
-    global ml_gf2x_karatsuba_words
-    old = ml_gf2x_karatsuba_words
-    ml_gf2x_karatsuba_words = words
-    return old
+    """The GF(2) Karatsuba threshold in 64-bit words: 16, or MODLIGHTS_KARATSUBA_WORDS (an
+    integer >= 2) from the environment, read once per process (for measurements)."""
+    return ml_gf2x_karatsuba_threshold()
 
 
 def _is_prime(int p):

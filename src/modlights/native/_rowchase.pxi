@@ -6,16 +6,11 @@ from libc.stdint cimport uint8_t, int64_t
 
 
 
-def set_bitsliced(flag):
-    """GF(3) rows bit-sliced (True, the default: two planes of bits, csrc/base/bitslice.h)
-    or bytes (False; for before / after measurements in one run). Returns the previous
-    setting."""
-    global ml_rowchase_bitsliced
-    if not isinstance(flag, (bool, np.bool_)):
-        raise ValueError(f"flag must be a bool, got {flag!r}")
-    old = bool(ml_rowchase_bitsliced)
-    ml_rowchase_bitsliced = 1 if flag else 0
-    return old
+def bitsliced():
+    """Whether GF(3) rows are bit-sliced (True, the default: two planes of bits,
+    csrc/base/bitslice.h) or bytes (False: MODLIGHTS_BITSLICED=0 in the environment, read
+    once per process; for before / after measurements)."""
+    return bool(ml_rowchase_bitsliced())
 
 
 def live_bounds(plan):

@@ -12,7 +12,7 @@ cdef extern from "poly/poly.h":
         uint8_t *c
         size_t n
         size_t alloc
-    size_t ml_gf2x_karatsuba_words
+    size_t ml_gf2x_karatsuba_threshold()
     void ml_gf2x_init(ml_gf2x *a) nogil
     void ml_gf2x_clear(ml_gf2x *a) nogil
     int ml_gf2x_set(ml_gf2x *a, const uint64_t *w, size_t n) nogil

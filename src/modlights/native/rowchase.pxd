@@ -5,7 +5,7 @@ from modlights.native.chase cimport ml_chase
 
 
 cdef extern from "chase/rowchase.h":
-    int ml_rowchase_bitsliced
+    int ml_rowchase_bitsliced()
     ctypedef struct ml_rowchase:
         pass
     ml_rowchase *ml_rowchase_run(const ml_chase *p, int q, const uint8_t *b, size_t k,

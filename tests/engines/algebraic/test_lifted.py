@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import modlights as ml
 from modlights.engines.algebraic.lifted import LiftedEngine, lifted_reason
 from modlights.engines.chase.engine import ChaseEngine
+from modlights.engines.registry import build_named
 from oracle import group_closure_size
 
 #: the algebraic engine's pattern kinds (cyclic, mirrored, diagonal, transposed)
@@ -80,7 +81,7 @@ def test_lift_path_rectangles(n, shape):
     b = ml.Board.grid(*shape, states=n)
     if lifted_reason(b) is not None:
         return
-    eng = LiftedEngine(b)
+    eng = LiftedEngine(b, sub=build_named)
     rng = np.random.default_rng(n * 1000 + shape[0])
     s = b.random_state(rng=rng)
     X, ok = eng.solve(
@@ -100,7 +101,7 @@ def test_lift_kinds():
     and 4 x 4 cross are singular mod 2 (GF(2) part, or the chase over Z/4)."""
 
     def kinds(b):
-        return [part[2] for part in LiftedEngine(b)._parts]
+        return [part[2] for part in LiftedEngine(b, sub=build_named)._parts]
 
     assert kinds(ml.Board.grid(6, 6, states=4)) == ["lift"]
     assert kinds(ml.Board.grid(6, 6, states=6)) == ["lift", "lift"]
@@ -133,7 +134,7 @@ def test_routing_and_refusals():
         with pytest.raises(ValueError, match=word):
             ml.Solver(board, method="lifted")
         with pytest.raises(ValueError, match="does not cover"):
-            LiftedEngine(board)
+            LiftedEngine(board, sub=build_named)
     with pytest.raises(ValueError, match="native"):
         ml.Solver(ml.Board.grid(6, 6, states=4), backend="reference", method="lifted")
 

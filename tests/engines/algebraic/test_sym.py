@@ -180,7 +180,7 @@ def test_against_chase_and_auto_on_larger_boards():
     for p, k in ((2, 160), (3, 160), (5, 162), (7, 164)):
         b = ml.Board.grid(k, k, p, pattern="diagonal")
         auto = ml.Solver(b)
-        assert auto.method == "algebraic" and isinstance(auto._engine, SymAlgebraicEngine)
+        assert auto.plan.engine == "algebraic-sym"
         chase = ChaseEngine(b)
         assert auto.kernel_size == chase.kernel_size
         s = b.apply(np.zeros((k, k), np.uint8), rng.integers(0, p, (k, k), dtype=np.uint8))

@@ -296,3 +296,14 @@ def test_torus_chase_taps_optional():
         without = torus_chase(h, w, p, coeffs, B, u, v)
         for a, c in zip(with_taps, without):
             assert np.array_equal(a, c)
+
+
+def test_large_torus_det_names_the_method_asked_for():
+    """det of a torus over p > 2 with a trivial kernel is the registry's dense fallback
+    (not the torus algebra's): past DENSE_FALLBACK entries it is refused naming the
+    method the Solver was given, as inverse is (it named the chase before)."""
+    s = ml.Solver(ml.Board.grid(131, 131, states=3, wrap=True))
+    assert s.plan.engine == "algebraic-torus" and s.nullity == 0
+    for question in (s.det, s.inverse, s.pseudo_inverse):
+        with pytest.raises(ValueError, match=r"not available with method='algebraic' on a board"):
+            question()

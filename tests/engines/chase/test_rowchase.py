@@ -7,6 +7,7 @@ Board.apply; rings Z/p^e by valuation (pending equations), composite n by CRT.""
 from __future__ import annotations
 
 import os
+import pickle
 import subprocess
 import sys
 
@@ -412,42 +413,79 @@ def test_rings_against_the_matrix_path_on_a_larger_board(n):
             assert not b.apply(s, b.from_tap_vector(x)).any()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(holey_boards(max_side=16), st.sampled_from([3, 6, 12]))
-def test_bitsliced_gf3_rows_equal_byte_rows(case, n):
-    """GF(3) rows bit-sliced (two planes) and as bytes (the mod-3 factor of 6 and 12
-    too): the same free symbols, checks, pending systems and symbol values for every
-    right-hand side and free-symbol choice."""
-    from modlights.native import _core as _rowchase
+#: The GF(3) row chase of each case (a board's dict, right-hand sides, symbol values), as
+#: plain lists: run here (bit-sliced rows, the default) and in a process started with
+#: MODLIGHTS_BITSLICED=0 (byte rows; the switch is read once per process).
+_GF3_RUNS = """
+import modlights as ml
+from modlights.engines.chase.engine import build_plan
+from modlights.native import _core
 
-    b0, seed = case
-    b = ml.Board.grid(
-        *b0.shape,
-        states=n,
-        pattern=b0._mixed or list(b0._pattern),
-        locked=b0._locked if b0._any_locked else None,
-        holes=b0._holes if b0._any_holes else None,
-        wrap=b0.wrap,
-    )
+
+def gf3_runs(cases):
+    out = []
+    for d, B, u in cases:
+        run = _core.RowChase(build_plan(ml.Board.from_dict(d)), B, q=3)
+        v = u[: run.nfree]
+        out.append(
+            [run.nfree, run.eliminated, list(run.free_symbols()), list(run.ok()), run.npending]
+            + [run.symbols(j, v).tolist() for j in (None, 0, 1, 2)]
+            + [run.symbols(j).tolist() for j in (None, 0, 1, 2)]
+        )
+    return _core.bitsliced(), repr(out)
+"""
+
+
+def _gf3_cases(count, seed):
+    """Random holey boards of side up to 16 over n = 3, 6, 12 (the mod-3 factor), any
+    named or small custom pattern, wrap or not; three right-hand sides and symbol values
+    each."""
     rng = np.random.default_rng(seed)
-    plan = build_plan(b)
-    B = rng.integers(0, n, (3, plan.h * plan.w), dtype=np.uint8)
-    runs = {}
-    old = _rowchase.set_bitsliced(True)
-    try:
-        for flag in (True, False):
-            _rowchase.set_bitsliced(flag)
-            runs[flag] = _rowchase.RowChase(plan, B, q=3)
-    finally:
-        _rowchase.set_bitsliced(old)
-    bits, byts = runs[True], runs[False]
-    assert bits.nfree == byts.nfree and bits.eliminated == byts.eliminated
-    assert list(bits.free_symbols()) == list(byts.free_symbols())
-    assert list(bits.ok()) == list(byts.ok()) and bits.npending == byts.npending == 0
-    u = rng.integers(0, 3, bits.nfree)
-    for j in (None, 0, 1, 2):
-        assert (bits.symbols(j, u) == byts.symbols(j, u)).all()
-        assert (bits.symbols(j) == byts.symbols(j)).all()
+    cases = []
+    while len(cases) < count:
+        n = int(rng.choice([3, 6, 12]))
+        rows, cols = (int(v) for v in rng.integers(1, 17, 2))
+        if rng.random() < 0.5:
+            pattern = NAMES[int(rng.integers(len(NAMES)))]
+        else:
+            pattern = [tuple(int(v) for v in o) for o in rng.integers(-2, 3, (rng.integers(6), 2))]
+        locked, holes = random_masks(
+            rng, (rows, cols), float(rng.choice([0.0, 0.05, 0.2])), float(rng.random() * 0.3)
+        )
+        wrap = bool(rng.random() < 0.5)
+        b = ml.Board.grid(
+            rows, cols, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap
+        )
+        plan = build_plan(b)
+        B = rng.integers(0, n, (3, plan.h * plan.w), dtype=np.uint8)
+        cases.append((b.to_dict(), B, rng.integers(0, 3, plan.h * plan.w)))
+    return cases
+
+
+def test_bitsliced_gf3_rows_equal_byte_rows():
+    """GF(3) rows bit-sliced (two planes) and as bytes (MODLIGHTS_BITSLICED=0; the mod-3
+    factor of 6 and 12 too): the same free symbols, checks, pending systems and symbol
+    values for every right-hand side and free-symbol choice, on 60 random boards."""
+    cases = _gf3_cases(60, seed=3)
+    here: dict = {}
+    exec(_GF3_RUNS, here)
+    bits, runs = here["gf3_runs"](cases)
+    assert bits
+    code = (
+        "import pickle, sys\n"
+        + _GF3_RUNS
+        + "print(repr(gf3_runs(pickle.load(sys.stdin.buffer))))\n"
+    )
+    env = dict(os.environ, MODLIGHTS_BITSLICED="0")
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        input=pickle.dumps(cases),
+        env=env,
+        capture_output=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr.decode()
+    assert out.stdout.decode().strip() == repr((False, runs))
 
 
 @pytest.mark.parametrize(

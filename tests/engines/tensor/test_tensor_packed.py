@@ -43,7 +43,7 @@ def test_tensor_solve_packed(column_path, pattern, rows, cols, wrap, seed, solva
         if column_path == "strips":
             mp.setattr(tensor_mod, "STRIP_ROWS", 8)
             mp.setattr(BandFactor, "packed_row_solver", lambda self: None)
-        check_solve_packed(b, eng_solver(eng, b), s, target, ps, pt, byte)
+        check_solve_packed(b, eng_solver(eng, b, "tensor"), s, target, ps, pt, byte)
 
 
 def test_tensor_square_sizes_with_and_without_kernel():

@@ -20,8 +20,8 @@ docs/guide/engines.md, "Row recurrences"):
 
 Tori (wrap=True, at least 3 tiles along the chase) leave a 2 x 2 system over
 GF(p)[s] / (s^w - 1), solved by :mod:`modlights.engines.algebraic.torus`; _torus_nullity
-computes the same nullity independently (the tests compare them). det over p > 2 still
-comes from the chase. A torus costs four chases of O(h w) plus a fixed O(w^2) of ring
+computes the same nullity independently (the tests compare them). det over p > 2 is left
+to the registry's dense fallback. A torus costs four chases of O(h w) plus a fixed O(w^2) of ring
 arithmetic in Python, so on small tori the chase engine is cheaper (the Solver's choice
 weighs that).
 
@@ -47,7 +47,6 @@ from typing import Any
 import numpy as np
 
 from modlights.engines.algebraic.polymat import mat_pow, mono, padd, poly
-from modlights.engines.base import dense_fallback
 from modlights.model.ring import is_prime, unit_inverse
 
 __all__ = ["AlgebraicEngine", "algebraic_reason", "algebraic_supports", "KERNEL_BYTES_MAX"]
@@ -117,7 +116,8 @@ class RowPolynomialEngine:
     """What the polynomial engines (:class:`AlgebraicEngine`,
     :class:`~modlights.engines.algebraic.sym.SymAlgebraicEngine`) share: a chase of h rows
     of w taps (the board transposed when ``transposed``), the kernel from a polynomial
-    gcd, det / inverse / pseudo-inverse from the dense engine. Subclasses call
+    gcd (inverse and pseudo-inverse are not theirs: the registry answers them,
+    :func:`modlights.engines.registry.ask`). Subclasses call
     ``__init__`` with their coverage check's answer and set ``h``, ``w``, ``transposed``
     and ``nullity``."""
 
@@ -129,7 +129,7 @@ class RowPolynomialEngine:
     _chase: Callable[..., Any]
     _residual_z: Callable[..., Any]
 
-    def __init__(self, board, dense: Callable[[], Any] | None, reason: str | None):
+    def __init__(self, board, reason: str | None):
         if reason is not None:
             raise ValueError(
                 f"method='algebraic' does not cover this board: {reason}; "
@@ -137,8 +137,6 @@ class RowPolynomialEngine:
             )
         self.board = board
         self.n = board.states
-        self._dense_factory = dense
-        self._dense = None
 
     @property
     def kernel_size(self) -> int:
@@ -188,17 +186,8 @@ class RowPolynomialEngine:
         return k
 
     def __reduce__(self):
-        """Pickles as its board and dense factory (the C state is rebuilt on use)."""
-        return (type(self), (self.board, self._dense_factory))
-
-    def _dense_engine(self):
-        return dense_fallback(self, "algebraic")
-
-    def inverse(self) -> np.ndarray:
-        return self._dense_engine().inverse()
-
-    def pseudo_inverse(self) -> np.ndarray:
-        return self._dense_engine().pseudo_inverse()
+        """Pickles as its board (the C state is rebuilt on use)."""
+        return (type(self), (self.board,))
 
     # ---------------------------------------------------------------- solving
     def _solve_grid(
@@ -268,20 +257,17 @@ class RowPolynomialEngine:
 
 class AlgebraicEngine(RowPolynomialEngine):
     """The engine interface of :class:`~modlights.solver.Solver` (``kernel_size``,
-    ``nullity``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
-    ``pseudo_inverse()``) for the uniform boards :func:`algebraic_reason` accepts.
-
-    dense: a callable giving the native dense engine of the board, for ``inverse`` and
-    ``pseudo_inverse`` (and ``det`` when the algebra does not answer it); None: they
-    raise ValueError.
-    """
+    ``nullity``, ``generators()``, ``solve(R)``, ``det()`` but on tori over p > 2) for
+    the uniform boards :func:`algebraic_reason` accepts. Registered twice: as
+    "algebraic-cross" (which answers det) and "algebraic-torus" (which leaves det, like
+    inverse and pseudo-inverse, to the registry's fallback)."""
 
     name = "algebraic"
 
-    def __init__(self, board, dense: Callable[[], Any] | None = None):
+    def __init__(self, board):
         from modlights.native._core import RowRec
 
-        super().__init__(board, dense, algebraic_reason(board))
+        super().__init__(board, algebraic_reason(board))
         p = self.n
         rows, cols = board.shape
         c = _counts(board)
@@ -304,7 +290,6 @@ class AlgebraicEngine(RowPolynomialEngine):
         self._rec = RowRec(rows, cols, p, *args)
         d, cr, cl, cu, cd = (a % p for a in args)
         self.torus = board.wrap
-        self._chase_engine = None
         self._conv: Any  # the RowRec of the residual's conversions, or None
         if self.torus:
             self.mode, self._conv = "torus", None
@@ -407,14 +392,6 @@ class AlgebraicEngine(RowPolynomialEngine):
             self._torus_sys = TorusSystem(self.h, self.w, self.n, self._offset_counts)
         return self._torus_sys
 
-    def _chased(self):
-        """The chase engine (csrc/chase.c handles the wrap): det of a torus over p > 2."""
-        if self._chase_engine is None:
-            from modlights.engines.chase.engine import ChaseEngine
-
-            self._chase_engine = ChaseEngine(self.board)
-        return self._chase_engine
-
     def _solve_one(self, rhs: np.ndarray) -> np.ndarray | None:
         """Taps (working orientation) of one right-hand side vector, None if none."""
         if self.torus:
@@ -495,14 +472,19 @@ class AlgebraicEngine(RowPolynomialEngine):
         return self._g
 
     def det(self) -> int:
-        """det(A) mod n = (-cu)^(h w) Res(chi_T, F) (F(t0)^w for a diagonal T)."""
+        """det(A) mod n = (-cu)^(h w) Res(chi_T, F) (F(t0)^w for a diagonal T); 0 when
+        singular, 1 over GF(2). ValueError for a torus over p > 2 with a trivial kernel
+        (registered as "algebraic-torus", which leaves det to the registry)."""
         if self.nullity:
             return 0
         p = self.n
         if p == 2:
             return 1
         if self.torus:
-            return self._chased().det()
+            raise ValueError(
+                "det of a torus over p > 2 is not the algebraic engine's: Solver.det "
+                "asks the registry's fallback"
+            )
         if self.mode == "scalar":
             res = pow(self._scalar_F(), self.w, p)
         else:

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from modlights.engines.base import dense_fallback
+from modlights.engines.base import Engine
 from modlights.model.ring import crt_idempotents, factorize
 
 __all__ = ["LiftedEngine", "lifted_reason", "lifted_supports"]
@@ -69,17 +69,6 @@ def lifted_reason(board) -> str | None:
     return None
 
 
-def _direct_engine(board, name: str):
-    """The engine a factor needs when no registry lookup is given (``sub``)."""
-    if name == "chase":
-        from modlights.engines.chase.engine import ChaseEngine
-
-        return ChaseEngine(board)
-    from modlights.engines.algebraic.cross import AlgebraicEngine
-
-    return AlgebraicEngine(board)
-
-
 def lifted_supports(board) -> bool:
     """Whether :class:`LiftedEngine` covers the board."""
     return lifted_reason(board) is None
@@ -94,11 +83,12 @@ class LiftedEngine:
     up to one generator whose order is the product of theirs, so ``nullity`` is the
     fewest cyclic summands of ker A, as for the other engines).
 
-    dense: a callable giving the native dense engine of the board, for ``det``,
-    ``inverse`` and ``pseudo_inverse``; None: they raise ValueError.
     sub: ``sub(board, name)`` gives the engine registered as ``name``
-    ("algebraic-cross" or "chase") for a factor's board (the registry's
-    :func:`~modlights.engines.registry.build_named`); None: the engine classes directly.
+    ("algebraic-cross" or "chase") for a factor's board: the registry's
+    :func:`~modlights.engines.registry.build_named` (every engine is built through the
+    registry; this module does not import it, the registry imports this module).
+    det, inverse and pseudo-inverse are not the lifted engine's: the registry answers
+    them (:func:`modlights.engines.registry.ask`).
     """
 
     name = "lifted"
@@ -107,8 +97,7 @@ class LiftedEngine:
     def __init__(
         self,
         board,
-        dense: Callable[[], Any] | None = None,
-        sub: Callable[[Any, str], Any] | None = None,
+        sub: Callable[[Any, str], Engine],
     ):
         reason = lifted_reason(board)
         if reason is not None:
@@ -117,15 +106,12 @@ class LiftedEngine:
             )
         self.board = board
         self.n = n = board.states
-        self._dense_factory = dense
-        self._dense = None
         self._sub = sub
-        if sub is None:  # built directly: the engines themselves
-            sub = _direct_engine
         self._factors = factorize(n)
         # per factor (p, k, kind, engine): kind "lift" (A invertible mod p), "field"
         # (k = 1, the GF(p) engine) or "chase" (the chase over Z/p^k)
-        self._parts = []
+        # the parts' engines: "algebraic-cross" (kernel_fits declared) or "chase"
+        self._parts: list[tuple[int, int, str, Any]] = []
         for p, k in self._factors:
             base = sub(_board_mod(board, p), "algebraic-cross")
             if not base.nullity:
@@ -219,18 +205,6 @@ class LiftedEngine:
         X[~ok] = 0
         return X, ok
 
-    def _dense_engine(self):
-        return dense_fallback(self, "lifted")
-
-    def det(self) -> int:
-        return int(self._dense_engine().det())
-
-    def inverse(self) -> np.ndarray:
-        return self._dense_engine().inverse()
-
-    def pseudo_inverse(self) -> np.ndarray:
-        return self._dense_engine().pseudo_inverse()
-
     def __reduce__(self):
-        """Pickles as its board and dense factory (the C state is rebuilt on use)."""
-        return (LiftedEngine, (self.board, self._dense_factory, self._sub))
+        """Pickles as its board and sub-engine factory (the C state is rebuilt on use)."""
+        return (LiftedEngine, (self.board, self._sub))

@@ -32,7 +32,8 @@ conversions of :class:`~modlights.native._core.RowRec` with T = P). The numeric 
 (csrc/symchase.c) solves one tridiagonal Toeplitz system C_1 y = v a row in O(w).
 When C_1 is singular in the rows' orientation but not in the columns' (and the
 transposed pattern is symmetric), the board is worked on transposed.
-det, inverse and pseudo-inverse come from the dense engine (small boards).
+det, inverse and pseudo-inverse are the registry's (its dense fallback, small boards;
+det from the kernel where that decides it: :func:`modlights.engines.registry.ask`).
 
 GF(2) boards also take np.packbits rows (``solve_packed``, ``apply_packed``, shared
 with the algebraic engine through :class:`~modlights.engines.algebraic.cross.
@@ -43,7 +44,6 @@ over GF(2), so a row costs O(w / 64) word operations, never a byte a tile.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -52,7 +52,6 @@ from modlights.engines.algebraic.cross import (
     RowPolynomialEngine,
     _counts,
     _neg,
-    dense_fallback,
     uniform_prime_grid_reason,
 )
 from modlights.engines.algebraic.polymat import mat_pow, padd, poly, power
@@ -125,24 +124,21 @@ def sym_supports(board) -> bool:
 
 class SymAlgebraicEngine(RowPolynomialEngine):
     """The engine interface of :class:`~modlights.solver.Solver` (``kernel_size``,
-    ``nullity``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
-    ``pseudo_inverse()``) for the boards :func:`sym_reason` accepts.
+    ``nullity``, ``generators()``, ``solve(R)``) for the boards :func:`sym_reason`
+    accepts.
 
     Parameters
     ----------
     board : Board
         A covered board.
-    dense : callable, optional
-        Gives the native dense engine of the board, for ``det`` (n > 2), ``inverse`` and
-        ``pseudo_inverse``; None: they raise ValueError.
     """
 
     name = "algebraic"
 
-    def __init__(self, board, dense: Callable[[], Any] | None = None):
+    def __init__(self, board):
         from modlights.native._core import RowRec, SymChase
 
-        super().__init__(board, dense, sym_reason(board))
+        super().__init__(board, sym_reason(board))
         p = self.n
         orientation = _orientation(board)
         assert orientation is not None  # sym_reason(board) above: the engine covers it
@@ -266,11 +262,3 @@ class SymAlgebraicEngine(RowPolynomialEngine):
                 )
             H[i] = self._taps_of(x)
         return H, [p] * k
-
-    def det(self) -> int:
-        """det(A) mod n: 0 when singular, 1 over GF(2), else from the dense engine."""
-        if self.nullity:
-            return 0
-        if self.n == 2:
-            return 1
-        return dense_fallback(self, "algebraic").det()

@@ -15,8 +15,9 @@ The derivation, the C layouts and the variants are described in docs/guide/engin
 ("The light chase"); their timings are the bench results' (bench/README.md).
 
 :class:`ChaseEngine` answers the engine protocol of :mod:`modlights.engines.base`
-(``kernel_size``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
-``pseudo_inverse()``) for grid boards with any pattern, locks, holes, wrap and n.
+(``nullity``, ``kernel_size``, ``generators()``, ``solve(R)``; det, inverse and
+pseudo-inverse are the registry's) for grid boards with any pattern, locks, holes, wrap
+and n.
 Boards wider than tall are chased along their columns (on the transposed board) when
 that gives fewer symbols. It chooses its variant from its plan:
 
@@ -46,12 +47,11 @@ Z/n).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from modlights.engines.base import DENSE_FALLBACK, dense_fallback
+from modlights.engines.base import DENSE_FALLBACK
 from modlights.engines.chase.limits import (
     MAX_RESIDUAL_BYTES,
     MAX_RESIDUAL_WORK,
@@ -60,7 +60,6 @@ from modlights.engines.chase.limits import (
 )
 from modlights.engines.chase.rowchase import ROWCHASE_MIN_RATIO, RowChaseSystem, use_rowchase
 from modlights.model.board import Board
-from modlights.model.ring import is_prime
 
 __all__ = [
     "ChaseEngine",
@@ -370,8 +369,8 @@ class ChaseEngine:
     (``variant`` then names the one taken, ``variant_reason`` says why).
     ``rowsolve=`` / ``rowchase=`` (True / False) force or exclude those two.
     packed: bit-sliced symbolic chases for Z/3, Z/4, Z/8 (False: bytes, as other n).
-    dense: a callable giving the engine for det / inverse / pseudo-inverse (the
-    registry's dense fallback); None: the native dense engine.
+    det / inverse / pseudo-inverse are not the chase's: the registry answers them
+    (:func:`modlights.engines.registry.ask`).
     ValueError for a graph board, a variant that does not take the board, or a
     residual system past MAX_RESIDUAL_BYTES / MAX_RESIDUAL_WORK."""
 
@@ -384,7 +383,6 @@ class ChaseEngine:
         *,
         variant: str | None = None,
         packed: bool = True,
-        dense: Callable[[], Any] | None = None,
     ):
         if not board.is_grid:
             raise ValueError(
@@ -413,8 +411,6 @@ class ChaseEngine:
         #: the symbolic chase of Z/3, Z/4, Z/8 bit-sliced (False: bytes, as other n)
         self.packed = bool(packed)
         self._variant = variant
-        self._dense_factory = dense
-        self._dense = None
         self.plan: Any = None  # the native chase plan (Plan or RowSolvePlan)
         self.transposed = False
         #: True when the row-solve chase (csrc/rowsolve.h) holds the plan
@@ -709,32 +705,3 @@ class ChaseEngine:
             X[i] = self._tap_vec(x)
             ok[i] = True
         return X, ok
-
-    def _dense_engine(self):
-        """The engine answering det / inverse / pseudo-inverse for this board: the
-        ``dense`` callable given at build (the registry's next engine that answers
-        them), else the native dense engine (:mod:`modlights.engines.dense`)."""
-        if self._dense_factory is None:
-            from functools import partial
-
-            from modlights.engines.dense import build_dense
-
-            self._dense_factory = partial(build_dense, self.board)
-        return dense_fallback(self, "chase")
-
-    def det(self) -> int:
-        """det A mod n (square A): over GF(2) from the kernel alone (1 is the only
-        unit), 0 for a singular A over a prime n, else from the dense fallback."""
-        if self.m != self.r:
-            raise ValueError(f"det needs a square tap matrix, this one is {self.m}x{self.r}")
-        if self.n == 2 and self.r:
-            return int(self.kernel_size == 1)
-        if self.kernel_size != 1:
-            return 0 if is_prime(self.n) else self._dense_engine().det()
-        return self._dense_engine().det()
-
-    def inverse(self) -> np.ndarray:
-        return self._dense_engine().inverse()
-
-    def pseudo_inverse(self) -> np.ndarray:
-        return self._dense_engine().pseudo_inverse()

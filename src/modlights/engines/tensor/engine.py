@@ -32,22 +32,19 @@ c(dmax), chasing backwards) are units and their M invertible (then A is invertib
 otherwise n is split by CRT into its prime powers q: a prime q is a field (singular
 factors included), a q = p^k with k > 1 is either invertible mod q (as above) or a
 ring part (:class:`~modlights.engines.tensor.ring_part._RingPart`). A is never
-invertible there, and inverse / pseudo_inverse go to the dense engine, which refuses a
-generalised inverse where none exists. The parts' solutions and kernel generators are
-combined as the lifted engine combines them; other boards (a band zero mod n, without
-a unit end, or of more than MAX_SYMBOLS symbols) are left to the lifted, chase and
-dense engines.
+invertible there, and inverse / pseudo_inverse are left to the registry's dense
+fallback (as on every board), which refuses a generalised inverse where none exists.
+The parts' solutions and kernel generators are combined as the lifted engine combines
+them; other boards (a band zero mod n, without a unit end, or of more than MAX_SYMBOLS
+symbols) are left to the lifted, chase and dense engines.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from math import gcd
-from typing import Any
 
 import numpy as np
 
-from modlights.engines.base import dense_fallback
 from modlights.engines.tensor.band import MAX_SYMBOLS, BandFactor
 from modlights.engines.tensor.ring_part import _RingPart
 from modlights.model.ring import crt_idempotents, factorize, is_prime
@@ -225,22 +222,22 @@ def _part_generators(R: BandFactor, C: BandFactor, k: int) -> np.ndarray:
 
 class TensorEngine:
     """The engine interface of :class:`~modlights.solver.Solver` (``kernel_size``,
-    ``nullity``, ``generators()``, ``solve(R)``, ``det()``, ``inverse()``,
-    ``pseudo_inverse()``) for the product-pattern boards :func:`tensor_reason` accepts.
+    ``nullity``, ``generators()``, ``solve(R)``, ``det()``) for the product-pattern
+    boards :func:`tensor_reason` accepts.
     A composite n whose factors are not invertible mod n is split by CRT into its prime
     powers (each a field, invertible there, or a :class:`_RingPart`), the parts combined
     as the lifted engine combines them (the i-th generators of the parts add up to one
     generator whose order is the product of theirs).
 
-    dense: a callable giving the native dense engine of the board, for ``inverse`` and
-    ``pseudo_inverse``; None: they raise ValueError.
+    inverse and pseudo-inverse are not the tensor engine's: the registry answers them
+    (:func:`modlights.engines.registry.ask`).
     """
 
     name = "tensor"
     #: solve_packed works along the board's rows (no bit transposes)
     transposed = False
 
-    def __init__(self, board, dense: Callable[[], Any] | None = None):
+    def __init__(self, board):
         reason = tensor_reason(board)
         if reason is not None:
             raise ValueError(
@@ -253,8 +250,6 @@ class TensorEngine:
         self._parts = _parts(board, _offset_factors(board))
         # per part: a _RingPart (q = p^k, k > 1, a factor singular mod p) or None
         self._rings = [_RingPart(R, C) if R.ring or C.ring else None for _, _, R, C in self._parts]
-        self._dense_factory = dense
-        self._dense = None
 
     def _nullities(self) -> list[int]:
         """Kernel generators of each part: its dimension over a field, the cyclic
@@ -427,12 +422,3 @@ class TensorEngine:
             sum(pow(R.det(), self.w, q) * pow(C.det(), self.h, q) * e for q, e, R, C in self._parts)
             % n
         )
-
-    def _dense_engine(self):
-        return dense_fallback(self, "tensor")
-
-    def inverse(self) -> np.ndarray:
-        return self._dense_engine().inverse()
-
-    def pseudo_inverse(self) -> np.ndarray:
-        return self._dense_engine().pseudo_inverse()
