@@ -107,7 +107,6 @@ def test_c(tmp_path, name, test, srcs, flags):
 NO_C_TEST_YET = {
     "rowrec",
     "symchase",
-    "gf2_batch",
     "bitsliced",
 }
 
