@@ -147,6 +147,14 @@ int main(void)
     for (int rep = 0; rep < 300; rep++)
         check_apply((size_t)rnd_range(1, 12), (size_t)rnd_range(1, 200), (int)(rnd() & 1),
                     (int)(rnd() & 1), (int)(rnd() & 1));
+    /* width 0: no tiles, nothing read or written (was a heap overflow: acc[nw - 1], nw 0) */
+    {
+        int64_t dr[2] = {0, 1}, dc[2] = {0, 0};
+        uint8_t x[1] = {0xFF}, o[1] = {0x77};
+        CHECK(ml_packed_apply(3, 0, 0, 2, dr, dc, x, 1, x, o) == 0);
+        CHECK(ml_packed_apply(3, 0, 1, 1, dr, dc, NULL, 0, x, o) == 0);
+        CHECK(o[0] == 0x77, "width-0 apply wrote");
+    }
     check_apply(251, 251, 1, 1, 0);
     check_apply(251, 251, 0, 1, 1);
 
