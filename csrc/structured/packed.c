@@ -169,6 +169,7 @@ size_t ml_packed_apply(size_t h, size_t w, int wrap, size_t noff, const int64_t 
                        const int64_t *dc, const uint8_t *s, unsigned tc, const uint8_t *x,
                        uint8_t *out)
 {
+    if (w == 0) return 0;                          /* no tiles (and no words to load) */
     size_t nw = (w + 63) / 64, nb = (w + 7) / 8;
     uint64_t *buf = calloc(2 * nw, sizeof(uint64_t));
     if (!buf) return (size_t)-1;

@@ -107,11 +107,7 @@ def test_c(tmp_path, name, test, srcs, flags):
 NO_C_TEST_YET = {
     "rowrec",
     "symchase",
-    "band",
-    "packed",
-    "gf2_batch",
     "bitsliced",
-    "cpu",
 }
 
 
