@@ -499,15 +499,17 @@ static int tensor_covers(const ml_board *b, char *why, size_t cap)
 #define NATIVE ML_BACKEND_NATIVE
 #define BOTH (ML_BACKEND_NATIVE | ML_BACKEND_REFERENCE)
 #define PACKED (ML_Q_KERNEL_FITS | ML_Q_SOLVE_PACKED)
+/* what the registry's fallback answers for the engines that do not (base.FALLBACK) */
+#define FALLBACK (ML_Q_DET | ML_Q_INVERSE | ML_Q_PSEUDO_INVERSE)
 
 const ml__own_engine ml__own_engines[] = {
     {"dense-gf2", "dense",
-     "dense GF(2) elimination, bit-packed (Method of Four Russians); any board with n = 2", 0,
-     NATIVE, 1, 0, dense_gf2_covers, dense_cost},
+     "dense GF(2) elimination, bit-packed (Method of Four Russians); any board with n = 2",
+     FALLBACK, NATIVE, 1, 0, dense_gf2_covers, dense_cost},
     {"dense-zn", "dense",
      "dense Z/n elimination (CRT, unit then valuation pivots, delayed reduction); any "
      "board with n >= 3",
-     0, NATIVE, 1, 0, dense_zn_covers, dense_cost},
+     FALLBACK, NATIVE, 1, 0, dense_zn_covers, dense_cost},
     {"chase", "chase",
      "light chasing of grid boards, the variant with the fewest symbols chosen from the "
      "plan (light, prefix, row or row-solve)",
@@ -526,7 +528,7 @@ const ml__own_engine ml__own_engines[] = {
     {"algebraic-cross", "algebraic",
      "one polynomial equation over GF(p)[x]: cross, vertical, horizontal patterns, prime n, "
      "no locks or holes",
-     PACKED, BOTH, 1, 0, cross_covers, cross_cost},
+     PACKED | ML_Q_DET, BOTH, 1, 0, cross_covers, cross_cost},
     {"algebraic-torus", "algebraic",
      "a 2 x 2 system over GF(p)[s] / (s^w - 1): tori of the cross family, prime n", PACKED,
      BOTH, 1, 0, torus_covers, torus_cost},
@@ -541,6 +543,6 @@ const ml__own_engine ml__own_engines[] = {
     {"tensor", "tensor",
      "A = R (x) C for product patterns (square, horizontal, vertical): two passes of 1-D "
      "banded chases, tori too",
-     PACKED, NATIVE, 1, 0, tensor_covers, tensor_cost},
+     PACKED | ML_Q_DET, NATIVE, 1, 0, tensor_covers, tensor_cost},
 };
 const size_t ml__own_engine_count = sizeof ml__own_engines / sizeof ml__own_engines[0];

@@ -154,6 +154,7 @@ def _reference_through_the_seam():
         lambda cb: ref.cost(_CURRENT[-1]),
         description=ref.description,
         family=ref.family,
+        answers=tuple(ref.answers),
         backends=ref.backends,
         auto=ref.auto,
     )
