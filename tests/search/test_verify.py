@@ -1,4 +1,4 @@
-"""search/verify.py, the certificate checker, against brute force and tampering.
+"""search/verify/ (the package), the certificate checker, against brute force and tampering.
 
 Certificates are built here from the brute-force oracle (every tap vector of a tiny
 board), from the Solver, and by hand (trees, symmetries, LP duals): the checker must
@@ -23,6 +23,7 @@ import pytest
 
 import modlights as ml
 from modlights.search import verify as V
+from modlights.search.verify import algebra as VA
 from oracle import BruteForce, all_tap_vectors, group_closure_size
 
 
@@ -111,17 +112,30 @@ def rejects(cert, *words):
 def test_verify_imports_nothing_of_modlights():
     """The checker may not use the code it checks: no modlights import at all (it reads
     the board from the certificate's dict itself), numpy and the standard library only,
-    and no import by name at run time."""
-    tree = ast.parse(pathlib.Path(V.__file__).read_text())
+    its package's own modules by relative import, and no import by name at run time.
+    Every module of the package (search/verify/*.py) is held to this."""
+    package = pathlib.Path(V.__file__).parent
+    files = sorted(package.glob("*.py"))
+    assert {f.name for f in files} >= {
+        "__init__.py",
+        "data.py",
+        "work.py",
+        "algebra.py",
+        "claims.py",
+    }
+    siblings = {f.stem for f in files if f.name != "__init__.py"}
     mods = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            assert node.level == 0
-            mods.add(node.module)
-        elif isinstance(node, ast.Import):
-            mods.update(a.name for a in node.names)
-        elif isinstance(node, ast.Name):
-            assert node.id not in ("__import__", "importlib"), node.id
+    for f in files:
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    assert node.level == 1 and node.module in siblings, (f.name, node.module)
+                else:
+                    mods.add(node.module)
+            elif isinstance(node, ast.Import):
+                mods.update(a.name for a in node.names)
+            elif isinstance(node, ast.Name):
+                assert node.id not in ("__import__", "importlib"), (f.name, node.id)
     assert mods <= {
         "__future__",
         "itertools",
@@ -135,7 +149,7 @@ def test_verify_imports_nothing_of_modlights():
 
 
 def test_verify_runs_without_modlights(tmp_path):
-    """verify.py loaded as a file of its own, in a process that never imports modlights,
+    """The verify package loaded from its files alone, in a process that never imports modlights,
     checks certificates of every kind (grid, mixed, graph board; minimal, hardest) and
     rejects a bad one; modlights is still not imported at the end."""
     b = ml.Board.grid(
@@ -159,8 +173,12 @@ def test_verify_runs_without_modlights(tmp_path):
     path.write_text(json.dumps({"good": certs, "bad": bad}))
     code = (
         "import importlib.util, json, sys\n"
-        "spec = importlib.util.spec_from_file_location('checker', sys.argv[1])\n"
+        "import os\n"
+        "spec = importlib.util.spec_from_file_location(\n"
+        "    'checker', sys.argv[1], submodule_search_locations=[os.path.dirname(sys.argv[1])]\n"
+        ")\n"
         "V = importlib.util.module_from_spec(spec)\n"
+        "sys.modules['checker'] = V\n"
         "spec.loader.exec_module(V)\n"
         "docs = json.load(open(sys.argv[2]))\n"
         "print([V.verify(c) for c in docs['good']])\n"
@@ -855,8 +873,8 @@ def test_coset_min_against_plain_enumeration(monkeypatch, n, small_blocks):
     """The walk (transform blocks for n = 2, vector blocks otherwise, and the outer
     loop when blocks are made tiny) gives the least length of plain enumeration."""
     if small_blocks:
-        monkeypatch.setattr(V, "WHT_DIM", 2)
-        monkeypatch.setattr(V, "CHUNK_ENTRIES", 16)
+        monkeypatch.setattr(VA, "WHT_DIM", 2)
+        monkeypatch.setattr(VA, "CHUNK_ENTRIES", 16)
     rng = np.random.default_rng(n)
     for _ in range(60):
         k, r = int(rng.integers(0, 6)), int(rng.integers(0, 10))

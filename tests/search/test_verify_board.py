@@ -1,4 +1,4 @@
-"""The checker's own board reader (search/verify.py ``_read_board``) against the board
+"""The checker's own board reader (search/verify/data.py ``_read_board``) against the board
 model it replaces: for random boards of every kind the tap matrix A it builds equals
 ``Board.coo()`` / ``Board.matrix()`` with the same cells, taps and estimate sizes, and
 every board dict, valid or not, gets the verdict and the message ``Board.from_dict``

@@ -1,4 +1,4 @@
-"""The work bound of search/verify.py (issue 31): ``ml.verify(cert, max_work=...)``
+"""The work bound of search/verify/ (work.py) (issue 31): ``ml.verify(cert, max_work=...)``
 estimates the work a check needs from the sizes the certificate declares, before any
 expensive step, and refuses a check past the bound (WorkLimitError, a ValueError naming
 ``max_work``) in milliseconds; work that shows only as it is done (leaves mapped by
