@@ -118,6 +118,7 @@ def test_the_corpus_replays_clean(replayer):
     assert f"replayed {len(files)} inputs" in r.stdout
 
 
+@pytest.mark.heavy  # a second build of the target (a few CPU seconds): CI's heavy group
 def test_a_broken_library_fails_the_replay(tmp_path):
     """The corpus and the target's invariants catch a wrong answer: apply with one tap
     counted twice (board_play.c's add_taps) fails the replay with the invariant named."""

@@ -57,6 +57,9 @@ HEAVY = {
     "t-runner",
     "t-rowchase",
     "t-coset_batch",
+    # builds the row-solve chase, the symmetric chase and the polynomials with the
+    # registry; the default run keeps tests/native/test_capi_registry.py
+    "t-registry",
 }
 
 
