@@ -8,7 +8,7 @@
 # 1. builds libmodlights.a in build/c-fuzz with clang (CLANG, default clang) and
 #    -DMODLIGHTS_C=ON -DMODLIGHTS_FUZZ=ON: the library under ASan + UBSan with libFuzzer's
 #    coverage instrumentation (only the static library's target is built);
-# 2. links fuzz/c_api.c against it with -fsanitize=fuzzer,address,undefined
+# 2. links fuzz/c_api.c (and its pieces c_api_boards.c, c_api_texts.c) against it with -fsanitize=fuzzer,address,undefined
 #    (build/c-fuzz/c_api_fuzz);
 # 3. runs it in one process (one core) for SECONDS with memory capped (-rss_limit_mb=512
 #    -malloc_limit_mb=256: a size the library should refuse is found as an allocation past
@@ -47,7 +47,7 @@ CC=$CLANG cmake -S . -B "$B" -DMODLIGHTS_C=ON -DMODLIGHTS_FUZZ=ON -DCMAKE_BUILD_
 cmake --build "$B" --target modlights_static -j"$JOBS" >"$B/build.log" 2>&1 || { tail -50 "$B/build.log"; exit 1; }
 FLAGS=(-std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Wall -Wextra
        -Wno-unused-parameter -I"$ROOT/csrc")
-"$CLANG" "${FLAGS[@]}" -fsanitize=fuzzer,address,undefined fuzz/c_api.c "$B/libmodlights.a" \
+"$CLANG" "${FLAGS[@]}" -fsanitize=fuzzer,address,undefined fuzz/c_api.c fuzz/c_api_boards.c fuzz/c_api_texts.c "$B/libmodlights.a" \
   -lpthread -lm -o "$B/c_api_fuzz"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=1}

@@ -71,12 +71,16 @@ def compile_objects(srcs: list[Path], out: Path, patch: dict[str, tuple[str, str
 
 
 def build(out: Path, patch: dict[str, tuple[str, str]] | None = None) -> Path:
-    """fuzz/c_api.c + fuzz/c_api_replay.c linked with the library's sources into
+    """fuzz/c_api*.c (the target's pieces) + fuzz/c_api_replay.c linked with the library's sources into
     out/c_api_replay (the sources of every module when the API's sources alone leave
     symbols undefined)."""
     patch = patch or {}
     exe = out / "c_api_replay"
-    harness = compile_objects([FUZZ / "c_api.c", FUZZ / "c_api_replay.c"], out, {})
+    harness = compile_objects(
+        [FUZZ / f for f in ("c_api.c", "c_api_boards.c", "c_api_texts.c", "c_api_replay.c")],
+        out,
+        {},
+    )
     objs = compile_objects(library_sources(False), out, patch)
 
     def link(objs: list[Path]) -> subprocess.CompletedProcess:
