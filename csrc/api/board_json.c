@@ -221,12 +221,53 @@ static int is_scalar(const rd *r, size_t i)
 
 /* list(v) of a JSON value: a list's items or a dict's keys; 0 for the others (TypeError;
  * strings are handled by the callers). *count: their number, *first: the first. */
+typedef struct key_span {
+    const char *s;
+    size_t n;
+} key_span;
+
+static int key_cmp(const void *a, const void *b)
+{
+    const key_span *x = a, *y = b;
+    int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
+    return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+/* The distinct keys of the dict at d (len(dict): a key given twice counts once).
+ * O(pairs log pairs); the pairs when memory runs out (the caller then compares a count
+ * that can only be too large, as Python never sees). */
+static size_t distinct_keys(const rd *r, size_t d)
+{
+    size_t p = tk(r, d)->count, total = 0, k, i = 0, distinct = p;
+    if (p < 2)
+        return p;
+    for (k = first_item(d); k < tk(r, d)->end; k = next(r, next(r, k)))
+        total += tk(r, k)->count + 1;
+    char *buf = malloc(total);
+    key_span *a = malloc(p * sizeof *a);
+    if (buf && a) {
+        char *at = buf;
+        for (k = first_item(d); k < tk(r, d)->end; k = next(r, next(r, k)), i++) {
+            a[i].s = at;
+            a[i].n = ml__json_str(r->j, k, at, tk(r, k)->count + 1);
+            at += a[i].n + 1;
+        }
+        qsort(a, p, sizeof *a, key_cmp);
+        distinct = 1;
+        for (i = 1; i < p; i++)
+            distinct += key_cmp(&a[i - 1], &a[i]) != 0;
+    }
+    free(buf);
+    free(a);
+    return distinct;
+}
+
 static int iterable(const rd *r, size_t i, size_t *count, size_t *first)
 {
     if (!is_list(r, i) && !is_kind(r, i, ML_JSON_DICT))
         return 0;
-    *count = tk(r, i)->count;
-    *first = first_item(i);   /* a dict's first key */
+    *count = is_list(r, i) ? tk(r, i)->count : distinct_keys(r, i);
+    *first = first_item(i);   /* a dict's first key: its first place counts */
     return 1;
 }
 
@@ -293,7 +334,23 @@ static int set_pattern(rd *r, ml_grid *g, size_t v, int64_t rows, int64_t cols)
             for (size_t e = first_item(row); !rc && e < tk(r, row)->end; e = next(r, e))
                 rc = check_offsets_json(r, e);
         }
-        /* parse_mixed: row by row, the row's length, then its entries */
+        /* parse_mixed: row by row, the row's length, then its entries; checked whole
+         * before the tiles' index is allocated (a short document must not ask for
+         * rows x cols entries it does not hold) */
+        int64_t yy = 0;
+        for (size_t row = first_item(v); !rc && row < tk(r, v)->end; row = next(r, row), yy++) {
+            if ((int64_t)tk(r, row)->count != cols) {
+                rc = ml__fail(r->ctx, ML_M_MIXED_ROW_LENGTH, (long long)yy,
+                              (long long)tk(r, row)->count, (long long)cols);
+                break;
+            }
+            for (size_t e = first_item(row); !rc && e < tk(r, row)->end; e = next(r, e)) {
+                int id = 0;
+                size_t count = 0;
+                rc = is_kind(r, e, ML_JSON_STR) ? pattern_id(r, e, &id)
+                                                : pattern_offsets(r, e, dr, dc, &count);
+            }
+        }
         uint32_t ids[ML_PATTERN_COUNT];
         for (int k = 0; k < ML_PATTERN_COUNT; k++)
             ids[k] = UINT32_MAX;
@@ -600,7 +657,7 @@ static void write_pattern(ml_jw *w, const ml__pattern *p)
     int32_t dr[16], dc[16];
     for (int id = 0; id < ML_PATTERN_COUNT; id++) {
         size_t n = ml_pattern_offsets(id, dr, dc, 16);
-        if (n == p->count && !memcmp(dr, p->dr, n * sizeof *dr) && !memcmp(dc, p->dc, n * sizeof *dc)) {
+        if (n <= 16 && n == p->count && !memcmp(dr, p->dr, n * sizeof *dr) && !memcmp(dc, p->dc, n * sizeof *dc)) {
             const char *name = ml_pattern_name(id);
             ml__jw_str(w, name, strlen(name));
             return;

@@ -354,6 +354,20 @@ int ml_engine_register(ml_ctx *ctx, const ml_engine_def *def)
         free(r);
         return rc;
     }
+    /* Python's order: a name registered already before the other arguments (checked
+     * again when appending, against a registration made meanwhile) */
+    ready();
+    pthread_mutex_lock(&lock);
+    int known = 0;
+    for (size_t i = 0; i < count && !known; i++)
+        known = !strcmp(table[i]->name, name);
+    pthread_mutex_unlock(&lock);
+    if (known) {
+        char *r = repr_dup(name);
+        int rc = ml__fail(ctx, ML_M_ENGINE_TAKEN, r ? r : name);
+        free(r);
+        return rc;
+    }
     if (!def->covers || !def->cost)
         return ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_engine_register",
                         !def->covers ? "def->covers" : "def->cost");

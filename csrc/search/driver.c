@@ -35,7 +35,8 @@ int ml_driver_descend(const uint8_t *H, size_t k, size_t L, const uint32_t *orde
             const uint8_t *h = H + i * L;
             uint64_t best = UINT64_MAX;
             unsigned bc = 0;
-            for (unsigned c = 1; c < orders[i]; c++) {
+            unsigned o = orders[i] < n ? orders[i] : n;   /* an order divides n */
+            for (unsigned c = 1; c < o; c++) {
                 uint64_t t = 0;
                 for (size_t j = 0; j < L; j++)
                     t += (x[j] + c * h[j]) % n;

@@ -20,7 +20,8 @@
 #define ML_DRIVER_INTERRUPTED 2  /* ml_interrupt_poll said stop: x is the best so far */
 
 /* The descent of x (L entries in 0..n-1, improved in place) over the k generators H (k
- * rows of L entries in 0..n-1, row-major) of orders orders[0..k). deadline_ns: a
+ * rows of L entries in 0..n-1, row-major) of orders orders[0..k) (each divides n; one
+ * past n is taken as n, so a wrong order never loops past n multiples). deadline_ns: a
  * CLOCK_MONOTONIC time in nanoseconds checked before each generator (<= 0: none); the
  * interrupt flag is polled there too. O(passes x sum(o_i) x L); each pass that changes x
  * shortens it, so at most sum(x) passes. */

@@ -362,6 +362,9 @@ static void test_seam(ml_ctx *ctx)
     d = toy_def(&u, "chase");
     CHECK(ml_engine_register(ctx, &d) == ML_EINVAL);
     MSG(ctx, "engine 'chase' is registered already (unregister it first)");
+    d.answers = 1u << 12;   /* Python's order: the name taken before the questions */
+    CHECK(ml_engine_register(ctx, &d) == ML_EINVAL);
+    MSG(ctx, "engine 'chase' is registered already (unregister it first)");
     d = toy_def(&u, "x");
     d.size = 8;
     CHECK(ml_engine_register(ctx, &d) == ML_ERANGE);

@@ -178,3 +178,12 @@ def test_descend_is_the_greedy_descent_and_stops_at_its_deadline(n):
             for c in range(1, o):
                 assert ((got + c * h.astype(np.int64)) % n).sum() >= got.sum()
         np.testing.assert_array_equal(descend(x, H, orders, n, time.perf_counter() - 1), x)
+
+
+def test_descend_refuses_orders_past_n():
+    """An order outside 1..n is refused before any work (a negative one would otherwise
+    wrap to 2^32 - 1 multiples)."""
+    with pytest.raises(ValueError, match="orders must be ints from 1 to n = 2"):
+        descend(np.array([0, 1]), np.array([[1, 1]], np.uint8), [-1], 2)
+    with pytest.raises(ValueError, match="orders must be ints from 1 to n = 2"):
+        descend(np.array([0, 1]), np.array([[1, 1]], np.uint8), [3], 2)

@@ -13,7 +13,10 @@ def driver_descend(x, H, orders, n, seconds=None):
     if xv.ndim != 1 or xv.shape[0] != L:
         raise ValueError(f"x must have {L} entries, got shape {xv.shape}")
     X = _canon_matrix("x", xv[None, :], n)[0].copy()
-    O = np.ascontiguousarray(np.asarray(orders, dtype=np.uint32))
+    oa = np.asarray(orders)
+    if oa.size and (oa.dtype.kind not in "iu" or int(oa.min()) < 1 or int(oa.max()) > n):
+        raise ValueError(f"orders must be ints from 1 to n = {n}")
+    O = np.ascontiguousarray(oa, dtype=np.uint32)
     if O.shape != (k,):
         raise ValueError(f"orders must have {k} entries, got {O.shape}")
     cdef const uint8_t[:, ::1] Hv = Hc if Hc.size else np.zeros((1, 1), np.uint8)
