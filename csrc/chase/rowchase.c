@@ -56,6 +56,8 @@ int ml_rowchase_bitsliced(void)
     return bitsliced;
 }
 
+void ml_rowchase_set_bitsliced(int on) { bitsliced = on != 0; }
+
 /* ---- run-time state (freed when the run ends) */
 typedef struct {
     const ml_chase *p;

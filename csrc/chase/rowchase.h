@@ -43,6 +43,9 @@ typedef struct ml_rowchase ml_rowchase;
  * when the environment has MODLIGHTS_BITSLICED=0 (for before / after measurements). Read once,
  * at the first call. */
 int ml_rowchase_bitsliced(void);
+/* Set it for this process (the C tests compare both representations; the Python module
+ * does not bind it: the environment variable is the switch). */
+void ml_rowchase_set_bitsliced(int on);
 
 /* Run the chase of plan p mod q (a prime power dividing the plan's n; 0: the plan's
  * n, then a prime power). b: k right-hand sides, k x (h*w) bytes (values < the plan's

@@ -213,7 +213,7 @@ static void check_rowchase(co_desc *d, int q)
         for (int bs = 0; bs < 2; bs++)
             for (int s = 0; s < 3; s++) {
                 if (!ml_cpu_supports(simds[s]) || ml_simd_set(simds[s]) != 0) continue;
-                ml_rowchase_bitsliced = bs;
+                ml_rowchase_set_bitsliced(bs);
                 ml_rowchase *R2 = ml_rowchase_run(P, q, k ? b : NULL, k, (size_t)1 << 30, &err);
                 CHECK(R2 != NULL, "%s: no run (bitsliced %d, simd %d)", what, bs, s);
                 if (!R2) continue;
@@ -231,7 +231,7 @@ static void check_rowchase(co_desc *d, int q)
                 free(fs2);
                 ml_rowchase_free(R2);
             }
-        ml_rowchase_bitsliced = 1;
+        ml_rowchase_set_bitsliced(1);
         ml_simd_set(ML_SIMD_PORTABLE);
         for (int s = 2; s >= 0; s--)
             if (ml_cpu_supports(simds[s]) && ml_simd_set(simds[s]) == 0) break;
