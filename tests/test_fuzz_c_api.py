@@ -71,9 +71,9 @@ def compile_objects(srcs: list[Path], out: Path, patch: dict[str, tuple[str, str
 
 
 def build(out: Path, patch: dict[str, tuple[str, str]] | None = None) -> Path:
-    """fuzz/c_api*.c (the target's pieces) + fuzz/c_api_replay.c linked with the library's sources into
-    out/c_api_replay (the sources of every module when the API's sources alone leave
-    symbols undefined)."""
+    """fuzz/c_api*.c (the target's pieces) + fuzz/c_api_replay.c linked with the library's
+    sources into out/c_api_replay (the sources of every module when the API's sources
+    alone leave symbols undefined)."""
     patch = patch or {}
     exe = out / "c_api_replay"
     harness = compile_objects(
