@@ -11,7 +11,8 @@ every test that is not ``slow`` or ``explore``:
 - ``matrix``: engines against an oracle over many or large boards (the engine matrix of
   tests/engines/test_engine_matrix.py, each engine's board sweeps); the default run keeps
   a sample of each sweep (:func:`sample`);
-- ``corpus``: the fuzz corpus replayed case by case (tests/test_fuzz_corpus.py);
+- ``corpus``: the fuzz corpora replayed (tests/test_fuzz_corpus.py case by case; the C API
+  target's corpus, tests/test_fuzz_c_api.py);
 - ``props``: set by tests/conftest.py, not by hand: the hypothesis tests that ask for
   more examples than the default run draws (``DEFAULT_EXAMPLES``, derandomised); the
   ``full`` profile draws every example they ask for;

@@ -111,6 +111,7 @@ def test_the_corpus_is_there():
     assert all((CORPUS / f).stat().st_size <= 4096 for f in files)  # -max_len of the runs
 
 
+@pytest.mark.corpus  # a corpus replay, as tests/test_fuzz_corpus.py's (a 6 s build first)
 def test_the_corpus_replays_clean(replayer):
     """Every committed input runs through the target without a violated invariant."""
     files = sorted(p for p in CORPUS.iterdir() if not p.name.startswith("."))

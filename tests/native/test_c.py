@@ -60,6 +60,13 @@ HEAVY = {
     # builds the row-solve chase, the symmetric chase and the polynomials with the
     # registry; the default run keeps tests/native/test_capi_registry.py
     "t-registry",
+    # 2-3.5 s each with their builds; their subjects keep Python comparisons in the default
+    # run (test_capi_board_json.py, test_capi_puzzle.py, test_gf2_batch.py, the packed
+    # engines' tests)
+    "t-play-puzzle",
+    "t-board_json",
+    "t-gf2_batch",
+    "t-packed",
 }
 
 
