@@ -48,7 +48,7 @@ static void engine_release(ml__engine *e)
     free(e);
 }
 
-static char *dup(const char *s)
+char *ml__registry_dup(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *d = malloc(n);
@@ -78,9 +78,9 @@ static void add_own(const ml__own_engine *o)
     if (!e)
         return;
     atomic_init(&e->refs, 1);
-    e->name = dup(o->name);
-    e->description = dup(o->description);
-    e->family = dup(o->family ? o->family : o->name);
+    e->name = ml__registry_dup(o->name);
+    e->description = ml__registry_dup(o->description);
+    e->family = ml__registry_dup(o->family ? o->family : o->name);
     e->answers = o->answers;
     e->backends = o->backends ? o->backends : ML_BACKEND_NATIVE;
     e->auto_choose = o->auto_choose;
@@ -391,9 +391,9 @@ int ml_engine_register(ml_ctx *ctx, const ml_engine_def *def)
     if (!e)
         return ml__fail(ctx, ML_M_NOMEM, "ml_engine_register");
     atomic_init(&e->refs, 1);
-    e->name = dup(name);
-    e->description = dup(def->description ? def->description : "");
-    e->family = dup(def->family ? def->family : name);
+    e->name = ml__registry_dup(name);
+    e->description = ml__registry_dup(def->description ? def->description : "");
+    e->family = ml__registry_dup(def->family ? def->family : name);
     e->answers = def->answers;
     e->backends = backends;
     e->auto_choose = def->auto_choose != 0;

@@ -22,4 +22,10 @@ extern const size_t ml__own_engine_count;
  * covers b, else 0 and why (snprintf convention). */
 int ml__tensor_covers(const ml_board *b, char *why, size_t cap);
 
+/* The distinct primes of n, ascending (at most 4 for n <= 255), and the prime powers of
+ * n they give (pk); their count (registry_own.c, shared with registry_tensor.c). */
+int ml__primes_of(int n, int *p, int *pk);
+/* A malloc'ed copy of s, NULL when out of memory (registry.c; registry_plan.c too). */
+char *ml__registry_dup(const char *s);
+
 #endif

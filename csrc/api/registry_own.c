@@ -63,8 +63,7 @@ static int is_prime(int n)
     return 1;
 }
 
-/* The distinct primes of n, ascending (at most 4 for n <= 255); their count. */
-static int primes_of(int n, int *p, int *pk)
+int ml__primes_of(int n, int *p, int *pk)
 {
     int k = 0;
     for (int d = 2; d <= n; d++) {
@@ -238,7 +237,7 @@ static int residual_fits(uint64_t nres, uint64_t nsym, int n, char *why, size_t 
         work = (u128)nres * nsym * side / 64;
     } else {
         int p[8], pk[8];
-        int parts = primes_of(n, p, pk);
+        int parts = ml__primes_of(n, p, pk);
         bytes = (u128)nres * nsym * (u128)(1 + 3 * parts);
         work = (u128)nres * nsym * side / 16;
     }
@@ -470,7 +469,7 @@ static int lifted_covers(const ml_board *b, char *why, size_t cap)
         return 0;
     int n = b->n;
     int p[8], pk[8];
-    int k = primes_of(n, p, pk);
+    int k = ml__primes_of(n, p, pk);
     if (k == 1 && pk[0] == p[0])
         return why_fmt(why, cap, ML_R_LIFTED_PRIME, n);
     if (b->mixed)

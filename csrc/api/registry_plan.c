@@ -6,6 +6,7 @@
  * covers asked from the cheapest up, the reasons, the engines passed over in Python's
  * order and with its texts; Plan.explain() and Plan.to_dict() as JSON. */
 #include "api/engine.h"
+#include "api/registry_impl.h"
 #include "api/board.h"
 #include "api/ctx.h"
 #include "api/json.h"
@@ -113,15 +114,6 @@ static void sb_repr(sbuf *b, const char *s)
     free(r);
 }
 
-static char *dup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 /* the plan's text of a reason template */
 static char *reason_of(int id, ...)
 {
@@ -174,7 +166,7 @@ static int reject(ml_plan *p, const char *name, char *why)
         }
         p->rej_room = r;
     }
-    char *n = dup(name);
+    char *n = ml__registry_dup(name);
     if (!n) {
         free(why);
         return 0;
@@ -309,7 +301,7 @@ int ml_plan_choose(ml_ctx *ctx, const ml_board *b, const char *method, const cha
                 best = &pr[k];
                 continue;
             }
-            text = dup(why);
+            text = ml__registry_dup(why);
         }
         if (!reject(p, e->name, text)) {
             rc = ml__fail(ctx, ML_M_NOMEM, "ml_plan_choose");
@@ -348,10 +340,10 @@ int ml_plan_choose(ml_ctx *ctx, const ml_board *b, const char *method, const cha
             goto done;
         }
     }
-    p->engine = dup(best->e->name);
-    p->family = dup(best->e->family);
-    p->method = dup(method);
-    p->backend = dup(backend);
+    p->engine = ml__registry_dup(best->e->name);
+    p->family = ml__registry_dup(best->e->family);
+    p->method = ml__registry_dup(method);
+    p->backend = ml__registry_dup(backend);
     if (!t.ok || !p->reason || !p->engine || !p->family || !p->method || !p->backend) {
         rc = ml__fail(ctx, ML_M_NOMEM, "ml_plan_choose");
         goto done;

@@ -55,23 +55,6 @@ static long inv_mod(long a, long n)
     return 0;
 }
 
-static int primes_of(int n, int *p, int *pk)
-{
-    int k = 0;
-    for (int d = 2; d <= n; d++) {
-        if (n % d)
-            continue;
-        p[k] = d;
-        pk[k] = 1;
-        while (n % d == 0) {
-            n /= d;
-            pk[k] *= d;
-        }
-        k++;
-    }
-    return k;
-}
-
 /* ------------------------------------------------------------------ factor_pattern */
 typedef struct { long dr, dc, k; } ent;
 
@@ -277,7 +260,7 @@ static int residual_invertible(const long *d, const long *c, size_t m, long L, i
     }
 #undef Y
     int p[8], pk[8];
-    int np = primes_of(n, p, pk);
+    int np = ml__primes_of(n, p, pk);
     ok = 1;
     for (int t = 0; t < np && ok; t++)
         ok = invertible_mod(M, s, p[t]);
@@ -381,7 +364,7 @@ static int band_factor(const fac1 *f, long L, int n, int wrap, char *why, size_t
         goto done;
     }
     int p[8], pk[8];
-    if (s > 0 && primes_of(n, p, pk) > 1 && residual_invertible(d, c, k, L, n, wrap, s) == 0) {
+    if (s > 0 && ml__primes_of(n, p, pk) > 1 && residual_invertible(d, c, k, L, n, wrap, s) == 0) {
         char list[ML_WHY_MAX / 2];
         list_repr(d, k, list, sizeof list);
         ok = why_fmt(why, cap, ML_R_TENSOR_SINGULAR, list, (long long)L, n);
@@ -417,7 +400,7 @@ int ml__tensor_covers(const ml_board *b, char *why, size_t cap)
         char inner[ML_WHY_MAX];
         if (!factors(b, &fa, &fb, n, inner, sizeof inner)) {
             int p[8], pk[8];
-            int np = primes_of(n, p, pk);
+            int np = ml__primes_of(n, p, pk);
             if (np == 1) {
                 ok = 0;
                 snprintf(why, cap, "%s", inner);
