@@ -49,7 +49,7 @@ TARGET_CHEAP_OK = 0.95
 
 def issue_requests() -> list[tuple[str, str, dict]]:
     """The heavy requests of issue 21 as (name, path, JSON body as a dict): the test
-    suite (tests/test_web_workers.py) checks each is refused fast or answered."""
+    suite (tests/web/test_web_limits.py) checks each is refused fast or answered."""
     rnd = random.Random(21)
     offs = set()
     while len(offs) < 4096:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -118,3 +120,90 @@ def metric(text: str, name: str, **labels) -> float:
     pat = re.escape(name) + (r"\{" + re.escape(want) + r"\}" if want else "") + r" (\S+)"
     m = re.search(r"^" + pat + r"$", text, re.M)
     return float(m.group(1)) if m else 0.0
+
+
+def assert_error(r, status, code):
+    """Assert that ``r`` is the JSON error ``code`` with HTTP ``status`` (no traceback);
+    its document."""
+    assert r.status_code == status, (r.status_code, r.text)
+    doc = r.json()
+    assert set(doc) == {"error", "detail"} and doc["error"] == code, doc
+    assert "Traceback" not in r.text
+    return doc
+
+
+def wait_dead(pid: int, seconds: float = 3.0) -> bool:
+    """Whether process ``pid`` is gone within ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if not alive(pid):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def thread_server(app):
+    """Serve ``app`` with uvicorn in a thread on a free loopback port: yields (app,
+    port), then stops the server."""
+    import uvicorn
+
+    srv = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="error", lifespan="on")
+    )
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < end and thread.is_alive(), "server did not start"
+        time.sleep(0.02)
+    yield app, srv.servers[0].sockets[0].getsockname()[1]
+    srv.should_exit = True
+    thread.join(10)
+
+
+def trickle(port: int, path: str, seconds: float, length: int) -> tuple[float, bytes]:
+    """Send a request head announcing a body of ``length`` bytes, then a byte every
+    0.2 s for at most ``seconds``; (seconds until the answer came, what the server sent before it
+    closed the connection)."""
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(
+            f"POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json"
+            f"\r\ncontent-length: {length}\r\n\r\n".encode()
+        )
+        s.setblocking(False)
+        t0 = time.perf_counter()
+        got = b""
+        while time.perf_counter() - t0 < seconds:
+            try:
+                s.send(b" ")
+            except OSError:
+                break
+            time.sleep(0.2)
+            try:
+                chunk = s.recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                break
+            if not chunk:
+                break
+            got += chunk
+        took = time.perf_counter() - t0
+        s.settimeout(2)
+        try:
+            while chunk := s.recv(65536):
+                got += chunk
+        except OSError:
+            pass
+        return took, got
+
+
+def body_limit_of(app):
+    """The app's limits.BodyLimit middleware instance (the stack is built on first use)."""
+    from modlights.web import limits
+
+    node = app.middleware_stack
+    while node is not None and not isinstance(node, limits.BodyLimit):
+        node = getattr(node, "app", None)
+    assert node is not None
+    return node

@@ -14,3 +14,15 @@ def browser():
     yield b
     b.close()
     pw.stop()
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A TestClient on an app with two workers, its lifespan run (workers started)."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from modlights.web import create_app
+
+    with TestClient(create_app(workers=2), raise_server_exceptions=False) as c:
+        yield c

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 import select
+import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -24,7 +26,16 @@ import numpy as np  # noqa: E402
 import modlights as ml  # noqa: E402
 from modlights.web import limits  # noqa: E402
 from modlights.web.server import ConnectionGuard  # noqa: E402
-from serving import alive, descendants, metric, serve, stop, workers_of  # noqa: E402
+from serving import (  # noqa: E402
+    alive,
+    assert_error,
+    descendants,
+    metric,
+    serve,
+    stop,
+    trickle,
+    workers_of,
+)
 
 SMALL = {"board": {"rows": 3, "cols": 3}, "state": [[1, 1, 0], [1, 0, 0], [0, 0, 0]]}
 SLOW = ml.Board.grid(24, 24, 2, "square", wrap=True)  # unprovable: uses its budget
@@ -431,3 +442,135 @@ def test_load_bench_figures_are_printed(capsys):
     assert "server up" in out and "cheap" in out and "idle connections: 50" in out, out
     assert re.search(r"cheap class: \d+ answers, \d+(\.\d+)?% 200", out), out
     assert code in (0, 1), out
+
+
+# ----------------------------------------------------------------------------- flags
+
+
+@pytest.mark.parametrize(
+    "how",
+    [pytest.param(h, marks=pytest.mark.heavy) for h in ("SIGTERM", "SIGINT twice")],  # 12-16 s each
+)
+def test_serve_flags_and_shutdown_with_a_request_in_flight(how):
+    proc, url, port = serve(
+        "--workers", "2", "--cors-origin", "https://a.example", "--shutdown-timeout", "1"
+    )
+    try:
+        assert httpx.get(url + "api/health").status_code == 200  # in the access log
+        r = httpx.options(
+            url + "api/analyse",
+            headers={"origin": "https://a.example", "access-control-request-method": "POST"},
+        )
+        assert (
+            r.status_code == 200 and r.headers["access-control-allow-origin"] == "https://a.example"
+        )
+        assert "modlights_requests_total" in httpx.get(url + "metrics").text
+        answers = {}
+
+        def slow():
+            try:
+                answers["slow"] = httpx.post(url + "api/solve", json=slow_body(5), timeout=30)
+            except httpx.HTTPError as e:
+                answers["slow"] = e
+
+        t = threading.Thread(target=slow)
+        t.start()
+        end = time.monotonic() + 10  # forkserver and 2 workers
+        while len(kids := descendants(proc.pid)) < 3 and time.monotonic() < end:
+            time.sleep(0.05)
+        assert len(kids) >= 3, kids
+        time.sleep(0.5)  # the search is under way
+        t0 = time.perf_counter()
+        if how == "SIGTERM":
+            proc.send_signal(signal.SIGTERM)
+        else:
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.2)
+            proc.send_signal(signal.SIGINT)
+        proc.wait(10)
+        took = time.perf_counter() - t0
+        t.join(10)
+        err = proc.stderr.read()
+        assert took < 6, took  # a few seconds
+        assert proc.returncode == 0, (proc.returncode, err)
+        assert "Traceback" not in err and "CancelledError" not in err, err
+        assert re.search(r"GET /api/health 200 \d+\.\d ms", err), err
+        slow_answer = answers["slow"]
+        if isinstance(slow_answer, httpx.Response):
+            assert_error(slow_answer, 503, "engine_failure")
+        end = time.monotonic() + 5
+        while any(alive(k) for k in kids) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not any(alive(k) for k in kids), "workers outlived the server"
+    finally:
+        stop(proc)
+
+
+@pytest.mark.heavy  # 14 s: real-time header timeouts
+def test_serve_header_timeout_and_no_access_log():
+    proc, url, port = serve(
+        "--workers", "1", "--header-timeout", "0.5", "--no-access-log", "--shutdown-timeout", "1"
+    )
+    try:
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(b"GET /api/health HTTP/1.1\r\nhost: x\r\n")  # never finished
+            s.settimeout(5)
+            t0 = time.perf_counter()
+            assert s.recv(100) == b""  # closed by the server
+            assert time.perf_counter() - t0 < 3
+        assert httpx.get(url + "api/health").status_code == 200
+        t0 = time.perf_counter()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+        err = proc.stderr.read()
+        stop(proc)
+    assert time.perf_counter() - t0 < 3  # idle: stops at once
+    assert "/api/health" not in err, err
+
+
+@pytest.mark.heavy  # 11 s: a real-time body timeout
+def test_serve_body_timeout():
+    proc, url, port = serve(
+        "--workers", "1", "--body-timeout", "0.5", "--no-access-log", "--shutdown-timeout", "1"
+    )
+    try:
+        took, got = trickle(port, "/api/solve", seconds=5, length=1000)
+        assert got.startswith(b"HTTP/1.1 408") and b'"deadline"' in got, got[:300]
+        assert took < 0.5 + 1.5, took
+        assert httpx.get(url + "api/health").status_code == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+        stop(proc)
+
+
+@pytest.mark.parametrize(
+    "flags, word",
+    [
+        (["--workers", "0"], "--workers"),
+        (["--shutdown-timeout", "-1"], "--shutdown-timeout"),
+        (["--keep-alive", "nan"], "--keep-alive"),
+        (["--max-connections", "x"], "--max-connections"),
+        (["--worker-memory", "-1"], "--worker-memory"),
+        (["--body-timeout", "0"], "--body-timeout"),
+    ],
+)
+def test_serve_bad_flags_are_one_line_errors(capsys, flags, word):
+    from modlights.cli import main
+
+    assert main(["serve", *flags]) == 2
+    err = capsys.readouterr().err
+    assert word in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.slow
+def test_load_bench_keeps_health_fast(capsys):
+    """bench/web_load.py, shortened: 20 clients for 10 s (run with -m slow)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import web_load
+
+    code = web_load.main(["--clients", "20", "--seconds", "10"])
+    out = capsys.readouterr().out
+    assert "server up" in out, out
+    assert code == 0, out
