@@ -299,6 +299,16 @@ def test_large_bodies_hold_their_bytes_and_small_ones_always_get_in(monkeypatch)
     assert first.status_code == 200 and first.json()["rank"] == ml.Solver(b).rank
 
 
+def huge_solve_body() -> bytes:
+    """A 2000 x 2000 solve body of about 8 MB (past every route's tile cap)."""
+    row = "[" + ",".join(["0"] * 2000) + "]"
+    return (
+        '{"board":{"rows":2000,"cols":2000},"state":['
+        + ",".join([row] * 2000)
+        + '],"minimal":false}'
+    ).encode()
+
+
 def big(body: dict) -> bytes:
     """``body`` as JSON padded with spaces past limits.RAW_BODY_BYTES."""
     raw = json.dumps(body).encode()
@@ -328,12 +338,7 @@ def test_large_bodies_are_parsed_in_a_worker(monkeypatch):
         r = post(ok)
         assert r.status_code == 200, r.text
         assert not b.apply(state, np.array(r.json()["taps"])).any()
-        row = "[" + ",".join(["0"] * 2000) + "]"
-        huge = (
-            '{"board":{"rows":2000,"cols":2000},"state":['
-            + ",".join([row] * 2000)
-            + '],"minimal":false}'
-        ).encode()
+        huge = huge_solve_body()
         assert_error(post(huge), 400, "too_large")
         bad = {"board": b.to_dict(), "state": [[3] * 300] * 300, "minimal": False}
         assert_error(post(big(bad)), 400, "bad_input")
@@ -430,12 +435,7 @@ def test_large_solve_bodies_leave_the_event_loop_free():
     same run (parsed in the event loop, the four would stall it for four parses; a
     machine under load stalls a ticker by its own preemptions, not by parses)."""
     app = create_app(workers=2, queue=4)
-    row = "[" + ",".join(["0"] * 2000) + "]"
-    huge = (
-        '{"board":{"rows":2000,"cols":2000},"state":['
-        + ",".join([row] * 2000)
-        + '],"minimal":false}'
-    ).encode()
+    huge = huge_solve_body()
 
     async def main():
         transport = httpx.ASGITransport(app=app)
