@@ -67,6 +67,10 @@ HEAVY = {
     "t-board_json",
     "t-gf2_batch",
     "t-packed",
+    # the row-recurrence chase against the board's equations and dense ranks, with the
+    # polynomial isomorphism (2 CPU s with its build, poly.c the most of it); the default
+    # run keeps the Python tests of RowRec
+    "t-rowrec",
 }
 
 
@@ -115,7 +119,6 @@ def test_c(tmp_path, name, test, srcs, flags):
 #: C modules whose only tests are still the Python ones (through the bindings, against the
 #: reference engine); each gets its t-<module>.c, and leaves this set then.
 NO_C_TEST_YET = {
-    "rowrec",
     "symchase",
     "bitsliced",
 }
