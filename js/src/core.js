@@ -178,13 +178,15 @@ export function isLoaded() {
 
 /**
  * The core loaded by {@link loadCore}; ModlightsError (code CORE_NOT_LOADED) when it
- * has not finished loading.
+ * has not finished loading, naming `what` needed it ("puzzle codes", ...) when given.
+ * @param {string | null} [what]
  * @returns {Core}
  */
-export function getCore() {
+export function getCore(what = null) {
   if (!core) {
-    throw new ModlightsError("the WebAssembly core is not loaded yet: `await init()` (or "
-      + "`await Solver.create(board)`) first", { code: "CORE_NOT_LOADED" });
+    throw new ModlightsError(`${what === null ? "" : `${what}: `}the WebAssembly core is `
+      + "not loaded yet: `await init()` (or `await Solver.create(board)`) first",
+    { code: "CORE_NOT_LOADED" });
   }
   return core;
 }

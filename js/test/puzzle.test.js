@@ -1,10 +1,13 @@
-import { test } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
+import { init } from "../src/core.js";
 import { Board } from "../src/board.js";
 import { Puzzle, tapBands, difficultyOf, starsLimits, TAP_FLOOR } from "../src/puzzle.js";
 import { InputError } from "../src/errors.js";
 import { golden } from "../test-helpers/golden.js";
 import { pythonWord } from "../test-helpers/wording.js";
+
+before(async () => { await init(); });
 
 test("puzzle codes are Python's, byte for byte, and decode back", () => {
   const codes = golden("codes.json").codes;
