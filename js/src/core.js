@@ -12,8 +12,8 @@
  *
  * Nothing is loaded when the package is imported: `await init()` (or the first
  * `await Solver.create(board)`) loads the core; the synchronous calls that need it
- * (Solver.createSync, generate, daily, a Puzzle's measured properties) throw a
- * ModlightsError with code CORE_NOT_LOADED before that.
+ * (Solver.createSync, generate, daily, puzzle codes, a Puzzle's measured properties,
+ * SplitMix64's draws) throw a ModlightsError with code CORE_NOT_LOADED before that.
  * @module core
  */
 import { ModlightsError, badType } from "./errors.js";
@@ -160,8 +160,9 @@ export function loadCore(source) {
 
 /**
  * Load the WebAssembly core (once; later calls wait for the same load). Call it before
- * the synchronous calls that need the core: Solver.createSync, generate, daily, and a
- * Puzzle's minTaps / proven / stars / difficulty / toDict. `Solver.create` and the
+ * the synchronous calls that need the core: Solver.createSync, generate, daily, puzzle
+ * codes (Puzzle#code, Puzzle.fromCode), a Puzzle's minTaps / proven / stars /
+ * difficulty / toDict, SplitMix64's draws and seedFrom of a string or bytes. `Solver.create` and the
  * SolverWorker load it themselves.
  * @param {string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
  *   where to load it from (default: ../dist/modlights.wasm next to this module)
