@@ -120,3 +120,23 @@ MLX_EXPORT(mlx_seed_from_bytes) uint64_t mlx_seed_from_bytes(const void *data, u
 {
     return ml_seed_from_bytes(data, len);
 }
+
+/* -- difficulty bands and stars (lo, hi, limits: caller's arrays of 4, 4 and 3 u64) */
+MLX_EXPORT(mlx_tap_bands) void mlx_tap_bands(uint64_t n_taps, int32_t states, uint64_t *lo,
+                                             uint64_t *hi)
+{
+    ml_tap_bands(n_taps, states, lo, hi);
+}
+MLX_EXPORT(mlx_difficulty_of) int32_t mlx_difficulty_of(uint64_t min_taps, uint64_t n_taps,
+                                                        int32_t states)
+{
+    return ml_difficulty_of(min_taps, n_taps, states);
+}
+MLX_EXPORT(mlx_stars_limits) void mlx_stars_limits(uint64_t min_taps, uint64_t *limits)
+{
+    ml_stars_limits(min_taps, limits);
+}
+MLX_EXPORT(mlx_stars_for_taps) int32_t mlx_stars_for_taps(const uint64_t *limits, uint64_t taps)
+{
+    return ml_stars_for_taps(limits, taps);
+}

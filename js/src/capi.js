@@ -197,3 +197,46 @@ export function seedFromBytes(bytes) {
   return withBytes("string seeds", bytes, (core, ptr, len) =>
     BigInt.asUintN(64, core.exports.mlx_seed_from_bytes(ptr, len)));
 }
+
+// ------------------------------------------------------------------ bands and stars
+/** fn(core, ptr, view) with `words` scratch u64 words in WebAssembly memory. */
+function withWords(what, words, fn) {
+  const core = getCore(what);
+  const ptr = alloc(core, 8 * words);
+  try {
+    return fn(core, ptr, () => new DataView(core.memory.buffer));
+  } finally {
+    core.exports.ml_w_free(ptr);
+  }
+}
+const u64s = (view, ptr, k) => Array.from({ length: k },
+  (_, i) => Number(view().getBigUint64(ptr + 8 * i, true)));
+
+/** ml_tap_bands: [lo[4], hi[4]] (numbers). */
+export function tapBandsOf(nTaps, states) {
+  return withWords("tapBands", 8, (core, ptr, view) => {
+    core.exports.mlx_tap_bands(BigInt(nTaps), states, ptr, ptr + 32);
+    return [u64s(view, ptr, 4), u64s(view, ptr + 32, 4)];
+  });
+}
+
+/** ml_difficulty_of: the difficulty's index (0 easy .. 3 expert). */
+export function difficultyIndex(minTaps, nTaps, states) {
+  return getCore("difficultyOf").exports.mlx_difficulty_of(BigInt(minTaps), BigInt(nTaps), states);
+}
+
+/** ml_stars_limits: the most taps for 3, 2 and 1 stars. */
+export function starsLimitsOf(m) {
+  return withWords("starsLimits", 3, (core, ptr, view) => {
+    core.exports.mlx_stars_limits(BigInt(m), ptr);
+    return u64s(view, ptr, 3);
+  });
+}
+
+/** ml_stars_for_taps under limits [3-star, 2-star, 1-star]. */
+export function starsFor(limits, taps) {
+  return withWords("starsForTaps", 3, (core, ptr, view) => {
+    limits.forEach((v, i) => view().setBigUint64(ptr + 8 * i, BigInt(v), true));
+    return core.exports.mlx_stars_for_taps(ptr, BigInt(taps));
+  });
+}

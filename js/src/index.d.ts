@@ -208,7 +208,8 @@ export interface Core {
  * Loads the WebAssembly core (once; later calls wait for the same load). Importing the
  * package loads nothing: call it before Solver.createSync, generate, daily, puzzle codes
  * (Puzzle#code, Puzzle.fromCode, Puzzle.fromDict with a code), a Puzzle's minTaps /
- * proven / stars / difficulty / toDict, SplitMix64's draws and seedFrom of a string or
+ * proven / stars / difficulty / bands / toDict, tapBands, difficultyOf, starsLimits,
+ * starsForTaps, SplitMix64's draws and seedFrom of a string or
  * bytes (Solver.create and SolverWorker load it themselves; before, those throw a
  * ModlightsError with code CORE_NOT_LOADED that names what needed the core). `source` defaults to ../dist/modlights.wasm next to the package's
  * modules. Rejects with a ModlightsError, code CORE_LOAD_FAILED (its `cause` says why).
@@ -262,6 +263,9 @@ export const DIFFICULTIES: ReadonlyArray<Difficulty>;
 export const TAP_FLOOR: number;
 export const GENERATE_BUDGET: number;
 export const DAILY_SCHEME: string;
+/** The bands, difficulty and stars are the C library's rules: these four need
+ * `await init()` (else a ModlightsError with code CORE_NOT_LOADED); arguments are
+ * integers (states 2..255), else an InputError. */
 export function tapBands(nTaps: number, states: number): Bands;
 export function difficultyOf(minTaps: number, nTaps: number, states: number): Difficulty;
 export function starsLimits(m: number): Stars;

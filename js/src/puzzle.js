@@ -18,15 +18,18 @@
  *
  * Stars: {3: m, 2: m + max(2, ceil(m / 4)), 1: m + max(5, m)} for a minimum of m
  * taps. Difficulty: the band of tapBands(nTaps, states) holding m (see generate.js).
+ * Bands, difficulty and stars are the C library's too (`await init()` first).
  * @module puzzle
  */
 import { badShape, badType, badValue, outOfRange } from "./errors.js";
 import { Board } from "./board.js";
 import { PATTERNS } from "./patterns.js";
-import { codeDecode, codeEncode } from "./capi.js";
+import {
+  codeDecode, codeEncode, difficultyIndex, starsFor, starsLimitsOf, tapBandsOf,
+} from "./capi.js";
 import { describe, quote, show } from "./fmt.js";
 import { solverFor } from "./engine.js";
-import { checkMapping, fieldError, isInt, isMapping } from "./validation.js";
+import { asInt, checkMapping, fieldError, isInt, isMapping } from "./validation.js";
 
 /** The largest side of a board with a puzzle code. */
 export const MAX_CODE_SIDE = 255;
@@ -35,60 +38,48 @@ export const GENERATE_BUDGET = 1 << 18;
 export const DIFFICULTIES = Object.freeze(["easy", "medium", "hard", "expert"]);
 /** The fewest taps an easy puzzle needs where the board allows it. */
 export const TAP_FLOOR = 3;
-const BAND_UNITS = [[1, 1], [8, 5], [12, 5], [18, 5]];
 
 // ------------------------------------------------------------------ bands and stars
-function isqrt(v) {
-  let k = Math.floor(Math.sqrt(v));
-  while (k * k > v) k--;
-  while ((k + 1) * (k + 1) <= v) k++;
-  return k;
-}
-
-function ceilSqrt(v) {
-  const k = isqrt(v);
-  return k * k === v ? k : k + 1;
-}
+// The rules are the C library's (ml_tap_bands, ml_difficulty_of, ml_stars_limits,
+// ml_stars_for_taps: play/puzzles.py's, in exact integer arithmetic); `await init()` first.
+const count = (v, what) => asInt(v, what, 0);
 
 /**
  * {difficulty: [lo, hi]}: the fewest taps (both inclusive) of each difficulty on a
  * board with `nTaps` tappable tiles and `states` states, in integers: with
  * u = sqrt(T (n - 1)), easy from TAP_FLOOR, medium from ceil(u), hard from
  * ceil(8u/5), expert from ceil(12u/5) to floor(18u/5), each lower bound at least one
- * more than the previous one.
+ * more than the previous one. Needs `await init()`.
  * @returns {Record<"easy" | "medium" | "hard" | "expert", [number, number]>}
  */
 export function tapBands(nTaps, states) {
-  const x = Math.max(0, nTaps) * (states - 1);
-  const los = [TAP_FLOOR];
-  for (const [p, q] of BAND_UNITS.slice(0, 3)) {
-    los.push(Math.max(los[los.length - 1] + 1, ceilSqrt(Math.ceil((p * p * x) / (q * q)))));
-  }
-  const [p, q] = BAND_UNITS[3];
-  const top = Math.max(los[3], isqrt(Math.floor((p * p * x) / (q * q))));
-  const his = [los[1] - 1, los[2] - 1, los[3] - 1, top];
+  const [lo, hi] = tapBandsOf(Math.max(0, asInt(nTaps, "nTaps")), asInt(states, "states", 2, 255));
   const out = {};
-  DIFFICULTIES.forEach((name, i) => { out[name] = [los[i], his[i]]; });
+  DIFFICULTIES.forEach((name, i) => { out[name] = [lo[i], hi[i]]; });
   return out;
 }
 
-/** The difficulty whose band holds `minTaps` (easy below the floor, expert above). */
+/** The difficulty whose band holds `minTaps` (easy below the floor, expert above).
+ * Needs `await init()`. */
 export function difficultyOf(minTaps, nTaps, states) {
-  const bands = tapBands(nTaps, states);
-  let out = "easy";
-  for (const name of DIFFICULTIES) if (minTaps >= bands[name][0]) out = name;
-  return out;
+  return DIFFICULTIES[difficultyIndex(count(minTaps, "minTaps"),
+    Math.max(0, asInt(nTaps, "nTaps")), asInt(states, "states", 2, 255))];
 }
 
-/** {3: a, 2: b, 1: c}: the most taps that earn 3, 2 and 1 stars for a minimum of m. */
+/** {3: a, 2: b, 1: c}: the most taps that earn 3, 2 and 1 stars for a minimum of m.
+ * Needs `await init()`. */
 export function starsLimits(m) {
-  return { 3: m, 2: m + Math.max(2, Math.ceil(m / 4)), 1: m + Math.max(5, m) };
+  const [a, b, c] = starsLimitsOf(count(m, "m"));
+  return { 3: a, 2: b, 1: c };
 }
 
-/** Stars earned by solving in `taps` taps under `limits` ({3, 2, 1}). */
+/** Stars earned by solving in `taps` taps under `limits` ({3, 2, 1}). Needs
+ * `await init()`. */
 export function starsForTaps(limits, taps) {
-  for (const s of [3, 2, 1]) if (taps <= limits[s]) return s;
-  return 0;
+  if (!isMapping(limits)) {
+    throw badType(`limits must be an object { 3, 2, 1 }, got ${describe(limits)}`);
+  }
+  return starsFor([3, 2, 1].map((s) => count(limits[s], `limits[${s}]`)), count(taps, "taps"));
 }
 
 /**
