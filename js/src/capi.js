@@ -88,16 +88,6 @@ function withBoard(what, json, fn) {
 }
 
 /**
- * The canonical JSON text of a board given as Board.to_dict JSON text (Python's
- * Board.from_dict checks and messages, then json.dumps of to_dict).
- * @param {string} json
- * @returns {string}
- */
-export function boardJson(json) {
-  return withBoard("Board.fromDict", json, (core, b) => takeString(core, core.exports.mlx_board_to_json(b)));
-}
-
-/**
  * The puzzle code of a board (its to_dict JSON text) and a start (one byte a tile,
  * row-major): ml_code_encode.
  * @param {string} json
