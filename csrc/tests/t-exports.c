@@ -6,8 +6,9 @@
  * re-encodes to the code; bad codes and bad JSON return NULL with the status and
  * message of the failing call (mlx_errcode / mlx_errmsg / mlx_status_name); SplitMix64
  * (next, below, sample, seeds from bytes), the tap bands, difficulty and stars equal the
- * direct calls on random input. Exit 0 when every check holds (prints fails=N).
- * ml-test-sources: wasm/exports.c play/puzzle.c play/codes.c play/codec.c play/pytext.c play/prng.c play/sha256.c play/bands.c api/board_json.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
+ * direct calls on random input; dates (valid, Unicode digits and blanks, bad days) read
+ * by mlx_date_parse as by ml_date_parse, with the same status and message. Exit 0 when every check holds (prints fails=N).
+ * ml-test-sources: wasm/exports.c play/puzzle.c play/codes.c play/codec.c play/pytext.c play/prng.c play/sha256.c play/bands.c play/date.c api/board_json.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
 #include "include/modlights.h"
 #include "t-util.h"
 
@@ -37,6 +38,7 @@ void mlx_tap_bands(uint64_t n_taps, int32_t states, uint64_t *lo, uint64_t *hi);
 int32_t mlx_difficulty_of(uint64_t min_taps, uint64_t n_taps, int32_t states);
 void mlx_stars_limits(uint64_t min_taps, uint64_t *limits);
 int32_t mlx_stars_for_taps(const uint64_t *limits, uint64_t taps);
+int32_t mlx_date_parse(const char *text, int32_t *ymd);
 
 static const char *PATTERNS[] = {"cross", "diagonal", "square", "horizontal", "vertical",
                                  "knight"};
@@ -179,8 +181,28 @@ static void check_prng_and_bands(void)
     }
 }
 
+static void check_dates(void)
+{
+    static const char *texts[] = {"2026-11-22", " 2024-02-29\n", "2026-02-29", "0000-01-01",
+                                  "2026-13-01", "2026-1-22", "", "\xef\xbc\x92\xef\xbc\x90"
+                                  "\xef\xbc\x92\xef\xbc\x96-11-22", "\x1c" "2026-11-22"};
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        int y = 0, m = 0, d = 0;
+        int32_t ymd[3] = {0, 0, 0};
+        int rc = ml_date_parse(NULL, texts[i], &y, &m, &d);
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", rc ? ml_errmsg(NULL) : "");
+        CHECK(mlx_date_parse(texts[i], ymd) == rc, "'%s'", texts[i]);
+        if (rc)
+            CHECK(mlx_errcode() == rc && !strcmp(mlx_errmsg(), msg), "'%s'", texts[i]);
+        else
+            CHECK(ymd[0] == y && ymd[1] == m && ymd[2] == d, "'%s'", texts[i]);
+    }
+}
+
 int main(void)
 {
+    check_dates();
     check_boards();
     check_failures();
     check_prng_and_bands();

@@ -140,3 +140,16 @@ MLX_EXPORT(mlx_stars_for_taps) int32_t mlx_stars_for_taps(const uint64_t *limits
 {
     return ml_stars_for_taps(limits, taps);
 }
+
+/* -- dates of the daily puzzles: ymd receives year, month, day; a status */
+MLX_EXPORT(mlx_date_parse) int32_t mlx_date_parse(const char *text, int32_t *ymd)
+{
+    int y, m, d;
+    int rc = ml_date_parse(NULL, text, &y, &m, &d);
+    if (!rc) {
+        ymd[0] = y;
+        ymd[1] = m;
+        ymd[2] = d;
+    }
+    return rc;
+}

@@ -230,3 +230,27 @@ export function starsFor(limits, taps) {
     return core.exports.mlx_stars_for_taps(ptr, BigInt(taps));
   });
 }
+
+// ------------------------------------------------------------------ dates
+/**
+ * ml_date_parse of an ISO date text (Python's daily() rules: stripped of Python's
+ * whitespace, \d{4}-\d{2}-\d{2} with any decimal digits, then datetime's checks and
+ * messages): [year, month, day].
+ * @param {string} text (no NUL character: the C text ends at one)
+ * @returns {[number, number, number]}
+ */
+export function dateParse(text) {
+  const bytes = encoder.encode(text);
+  const z = new Uint8Array(bytes.length + 1);
+  z.set(bytes);
+  return withBytes("daily", z, (core, ptr) => {
+    const out = alloc(core, 12);
+    try {
+      if (core.exports.mlx_date_parse(ptr, out)) throw failure(core);
+      const v = new DataView(core.memory.buffer);
+      return [0, 1, 2].map((i) => v.getInt32(out + 4 * i, true));
+    } finally {
+      core.exports.ml_w_free(out);
+    }
+  });
+}
