@@ -27,11 +27,13 @@ function cString(core, p) {
 }
 
 /** The C library's last failure as the package's error (InputError for bad input with
- * the status name as its code, Unsolvable, Interrupted, else ModlightsError). */
-function failure(core) {
+ * the status name as its code, or the code `renamed` gives for it where the package's
+ * code was another before the C library, Unsolvable, Interrupted, else ModlightsError). */
+function failure(core, renamed = {}) {
   const x = core.exports;
   const status = x.mlx_errcode();
-  const code = cString(core, x.mlx_status_name(status));
+  const name = cString(core, x.mlx_status_name(status));
+  const code = renamed[name] ?? name;
   const message = jsWords(cString(core, x.mlx_errmsg()));
   if (status === 7) return new Unsolvable(message);
   if (status === 10) return new Interrupted(message);
@@ -65,8 +67,8 @@ function withBytes(what, bytes, fn) {
 }
 
 /** A malloc'd C string's text (freed here); the failure when ptr is 0. */
-function takeString(core, ptr) {
-  if (!ptr) throw failure(core);
+function takeString(core, ptr, renamed = {}) {
+  if (!ptr) throw failure(core, renamed);
   try {
     return cString(core, ptr);
   } finally {
@@ -98,7 +100,8 @@ export function codeEncode(json, start) {
   return withBoard("puzzle codes (Puzzle#code, Puzzle.fromCode)", json, (core, b) => {
     const s = copyIn(core, start.length ? start : new Uint8Array(1));
     try {
-      return takeString(core, core.exports.mlx_code_encode(b, s));
+      // a code's size limits (sides, offsets, palette) were OUT_OF_RANGE in this package
+      return takeString(core, core.exports.mlx_code_encode(b, s), { TOO_LARGE: "OUT_OF_RANGE" });
     } finally {
       core.exports.ml_w_free(s);
     }
@@ -112,7 +115,8 @@ export function codeEncode(json, start) {
  * @returns {{board: string, start: Uint8Array, code: string}}
  */
 export function codeDecode(code) {
-  return withBytes("puzzle codes (Puzzle#code, Puzzle.fromCode)", encoder.encode(code), (core, ptr, len) => {
+  const bytes = encoder.encode(code);
+  return withBytes("puzzle codes (Puzzle#code, Puzzle.fromCode)", bytes, (core, ptr, len) => {
     const x = core.exports;
     const p = x.mlx_puzzle_from_code(ptr, len);
     if (!p) throw failure(core);

@@ -161,9 +161,10 @@ export function loadCore(source) {
 /**
  * Load the WebAssembly core (once; later calls wait for the same load). Call it before
  * the synchronous calls that need the core: Solver.createSync, generate, daily, puzzle
- * codes (Puzzle#code, Puzzle.fromCode), a Puzzle's minTaps / proven / stars /
- * difficulty / toDict, SplitMix64's draws and seedFrom of a string or bytes. `Solver.create` and the
- * SolverWorker load it themselves.
+ * codes (Puzzle#code, Puzzle.fromCode), a Puzzle's minTaps / proven / stars / bands /
+ * difficulty / toDict, tapBands, difficultyOf, starsLimits, starsForTaps, SplitMix64's
+ * draws and seedFrom of a string or bytes. `Solver.create` and the SolverWorker load it
+ * themselves.
  * @param {string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
  *   where to load it from (default: ../dist/modlights.wasm next to this module)
  * @returns {Promise<void>} rejects as {@link loadCore} does

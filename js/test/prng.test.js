@@ -46,6 +46,7 @@ test("SplitMix64's draws name init() when the core is not loaded", async () => {
   const lines = out.trim().split("\n");
   assert.equal(lines.length, 2, out);
   for (const line of lines) {
-    assert.match(line, /^CORE_NOT_LOADED .*: the WebAssembly core is not loaded yet: `await init\(\)`/);
+    assert.match(line,
+      /^CORE_NOT_LOADED .*: the WebAssembly core is not loaded yet: `await init\(\)`/);
   }
 });

@@ -127,7 +127,8 @@ test("codes, bands and stars name init() when the core is not loaded; Board and 
   assert.equal(first, "true false");
   assert.equal(lines.length, 7, out);
   for (const line of lines) {
-    assert.match(line, /^CORE_NOT_LOADED \S.*: the WebAssembly core is not loaded yet: `await init\(\)`/);
+    assert.match(line,
+      /^CORE_NOT_LOADED \S.*: the WebAssembly core is not loaded yet: `await init\(\)`/);
   }
 });
 
@@ -146,4 +147,26 @@ test("bands and stars: integer arguments, else an InputError in JavaScript's wor
   assert.equal(starsForTaps(starsLimits(13), 17), 2);
   assert.equal(starsForTaps({ 3: 13, 2: 17, 1: 26 }, 27), 0);
   assert.deepEqual(tapBands(-5, 2), tapBands(0, 2));
+});
+
+test("a board a code cannot hold: the package's codes and Python's messages", () => {
+  const zeros = (b) => Array.from({ length: b.shape[0] }, () => new Array(b.shape[1]).fill(0));
+  const offsets = Array.from({ length: 300 }, (_, i) => [(i % 20) - 10, Math.floor(i / 20) - 7]);
+  const palette = Array.from({ length: 16 }, (_, r) =>
+    Array.from({ length: 17 }, (_, c) => [[0, 0], [r, c + 1]]));
+  const cases = [
+    [Board.grid(1, 256), "OUT_OF_RANGE", "a puzzle code holds boards up to 255x255, got 1x256"],
+    [Board.grid(2, 2, { holes: [[0, 0], [0, 1], [1, 0], [1, 1]] }), "INVALID_VALUE",
+      "a board whose every tile is a hole has no puzzle code (a code needs at least one tile)"],
+    [Board.grid(3, 3, { pattern: [[0, 0], [-200, 3]] }), "OUT_OF_RANGE",
+      "a puzzle code holds offsets in -128..127, got [-200, 3]"],
+    [Board.grid(3, 3, { pattern: offsets }), "OUT_OF_RANGE",
+      "a puzzle code holds patterns of up to 255 offsets, got 300"],
+    [Board.grid(16, 17, { pattern: palette }), "OUT_OF_RANGE",
+      "a puzzle code holds mixed boards of up to 255 distinct patterns, got 272"],
+  ];
+  for (const [board, code, message] of cases) {
+    assert.throws(() => new Puzzle(board, zeros(board)).code,
+      (e) => e instanceof InputError && e.code === code && e.message === message, message);
+  }
 });
