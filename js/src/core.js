@@ -12,8 +12,8 @@
  *
  * Nothing is loaded when the package is imported: `await init()` (or the first
  * `await Solver.create(board)`) loads the core; the synchronous calls that need it
- * (Solver.createSync, generate, daily, a Puzzle's measured properties) throw a
- * ModlightsError with code CORE_NOT_LOADED before that.
+ * (Solver.createSync, generate, daily, puzzle codes, a Puzzle's measured properties,
+ * SplitMix64's draws) throw a ModlightsError with code CORE_NOT_LOADED before that.
  * @module core
  */
 import { ModlightsError, badType } from "./errors.js";
@@ -160,9 +160,11 @@ export function loadCore(source) {
 
 /**
  * Load the WebAssembly core (once; later calls wait for the same load). Call it before
- * the synchronous calls that need the core: Solver.createSync, generate, daily, and a
- * Puzzle's minTaps / proven / stars / difficulty / toDict. `Solver.create` and the
- * SolverWorker load it themselves.
+ * the synchronous calls that need the core: Solver.createSync, generate, daily, puzzle
+ * codes (Puzzle#code, Puzzle.fromCode), a Puzzle's minTaps / proven / stars / bands /
+ * difficulty / toDict, tapBands, difficultyOf, starsLimits, starsForTaps, SplitMix64's
+ * draws and seedFrom of a string or bytes. `Solver.create` and the SolverWorker load it
+ * themselves.
  * @param {string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
  *   where to load it from (default: ../dist/modlights.wasm next to this module)
  * @returns {Promise<void>} rejects as {@link loadCore} does
@@ -178,13 +180,15 @@ export function isLoaded() {
 
 /**
  * The core loaded by {@link loadCore}; ModlightsError (code CORE_NOT_LOADED) when it
- * has not finished loading.
+ * has not finished loading, naming `what` needed it ("puzzle codes", ...) when given.
+ * @param {string | null} [what]
  * @returns {Core}
  */
-export function getCore() {
+export function getCore(what = null) {
   if (!core) {
-    throw new ModlightsError("the WebAssembly core is not loaded yet: `await init()` (or "
-      + "`await Solver.create(board)`) first", { code: "CORE_NOT_LOADED" });
+    throw new ModlightsError(`${what === null ? "" : `${what}: `}the WebAssembly core is `
+      + "not loaded yet: `await init()` (or `await Solver.create(board)`) first",
+    { code: "CORE_NOT_LOADED" });
   }
   return core;
 }

@@ -4,7 +4,8 @@
  * "modlights-daily-v2:YYYY-MM-DD" hands each puzzle its generate seed.
  * @module daily
  */
-import { badType, badValue, outOfRange } from "./errors.js";
+import { badType, badValue } from "./errors.js";
+import { dateParse } from "./capi.js";
 import { SplitMix64 } from "./prng.js";
 import { generate } from "./generate.js";
 import { describe, quote } from "./fmt.js";
@@ -19,12 +20,10 @@ const DAILY = [
 
 const pad = (v, w) => String(v).padStart(w, "0");
 
-function isLeap(y) {
-  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-}
-
 /**
- * "YYYY-MM-DD" of a Date (its UTC day) or an ISO date string; InputError otherwise.
+ * "YYYY-MM-DD" of a Date (its UTC day) or an ISO date string (read by the C library's
+ * ml_date_parse: Python's daily() rules and messages; `await init()` first); InputError
+ * otherwise.
  * @param {Date|string} date
  * @returns {string}
  */
@@ -35,21 +34,11 @@ export function parseDate(date) {
       pad(date.getUTCDate(), 2);
   }
   if (typeof date === "string") {
-    const s = date.trim();
-    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-    if (m) {
-      const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-      let err = null;
-      if (y < 1) err = `year ${y} is out of range`;
-      else if (mo < 1 || mo > 12) err = "month must be in 1..12";
-      else {
-        const days = [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1];
-        if (d < 1 || d > days) err = "day is out of range for month";
-      }
-      if (err) throw outOfRange(`bad date ${quote(date)}: ${err}`);
-      return s;
+    if (date.includes("\0")) {
+      throw badValue(`date must be an ISO date 'YYYY-MM-DD', got ${quote(date)}`);
     }
-    throw badValue(`date must be an ISO date 'YYYY-MM-DD', got ${quote(date)}`);
+    const [y, mo, d] = dateParse(date);
+    return `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}`;
   }
   throw badType("date must be a Date or an ISO date string 'YYYY-MM-DD', got " +
     describe(date));

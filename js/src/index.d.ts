@@ -206,9 +206,12 @@ export interface Core {
 }
 /**
  * Loads the WebAssembly core (once; later calls wait for the same load). Importing the
- * package loads nothing: call it before Solver.createSync, generate, daily and a Puzzle's
- * minTaps / proven / stars / difficulty / toDict (Solver.create and SolverWorker load it
- * themselves). `source` defaults to ../dist/modlights.wasm next to the package's
+ * package loads nothing: call it before Solver.createSync, generate, daily, puzzle codes
+ * (Puzzle#code, Puzzle.fromCode, Puzzle.fromDict with a code), a Puzzle's minTaps /
+ * proven / stars / difficulty / bands / toDict, tapBands, difficultyOf, starsLimits,
+ * starsForTaps, SplitMix64's draws and seedFrom of a string or
+ * bytes (Solver.create and SolverWorker load it themselves; before, those throw a
+ * ModlightsError with code CORE_NOT_LOADED that names what needed the core). `source` defaults to ../dist/modlights.wasm next to the package's
  * modules. Rejects with a ModlightsError, code CORE_LOAD_FAILED (its `cause` says why).
  */
 export function init(
@@ -231,10 +234,14 @@ export interface PuzzleDict {
 /** A grid board and a start state to bring to all zeros. */
 export class Puzzle {
   constructor(board: Board, start: State);
+  /** The puzzle of a code (the C library's decoder, Python's checks and messages): after
+   * `await init()`; before, a ModlightsError with code CORE_NOT_LOADED. */
   static fromCode(code: string): Puzzle;
+  /** A dict with a "code" is read as fromCode reads it: after `await init()`. */
   static fromDict(d: object, opts?: { maxTiles?: number | null }): Puzzle;
   readonly board: Board;
   readonly start: ReadonlyArray<ReadonlyArray<number>>;
+  /** Python's code, byte for byte (the C library's encoder): after `await init()`. */
   readonly code: string;
   readonly solver: Solver;
   /** Free the solver's WebAssembly memory; the measured figures stay. */
@@ -256,6 +263,9 @@ export const DIFFICULTIES: ReadonlyArray<Difficulty>;
 export const TAP_FLOOR: number;
 export const GENERATE_BUDGET: number;
 export const DAILY_SCHEME: string;
+/** The bands, difficulty and stars are the C library's rules: these four need
+ * `await init()` (else a ModlightsError with code CORE_NOT_LOADED); arguments are
+ * integers (states 2..255), else an InputError. */
 export function tapBands(nTaps: number, states: number): Bands;
 export function difficultyOf(minTaps: number, nTaps: number, states: number): Difficulty;
 export function starsLimits(m: number): Stars;
@@ -275,6 +285,9 @@ export function generate(opts?: GenerateOptions): Puzzle;
 /** The day's three puzzles (easy, medium, hard), the same as Python's daily (after init()). */
 export function daily(date?: Date | string | null): [Puzzle, Puzzle, Puzzle];
 
+/** SplitMix64, Python's numbers (the C library's draws): nextU64 and the draws built on
+ * it need `await init()` first (else CORE_NOT_LOADED); the constructor does not with an
+ * integer seed. */
 export class SplitMix64 {
   constructor(seed?: number | bigint | string | Uint8Array | null);
   nextU64(): bigint;
@@ -285,6 +298,9 @@ export class SplitMix64 {
   sample<T>(seq: Iterable<T>, k: number): T[];
   choice<T>(seq: ArrayLike<T>): T;
 }
+/** A 64-bit seed: an integer mod 2^64, or the first 8 bytes (big-endian) of the SHA-256
+ * of a string's UTF-8 bytes or of bytes (those need `await init()`), or fresh randomness
+ * for null. */
 export function seedFrom(value?: number | bigint | string | Uint8Array | null): bigint;
 
 /** Not a modlights certificate (format, version or kind unknown): code NOT_A_CERTIFICATE. */

@@ -3,10 +3,11 @@
  *
  * Importing it loads nothing and has no side effect outside the package (no top-level
  * await, no message handler): `import` and `require` both work. `await init()` loads
- * the WebAssembly core (once); after that Solver.createSync, generate, daily and a
- * Puzzle's minTaps / proven / stars / difficulty / toDict work synchronously (before,
- * they throw a ModlightsError with code CORE_NOT_LOADED). `Solver.create` and
- * SolverWorker load the core themselves. Board, puzzle codes and verify never need it.
+ * the WebAssembly core (once); after that Solver.createSync, generate, daily, puzzle
+ * codes (Puzzle#code, Puzzle.fromCode), a Puzzle's minTaps / proven / stars /
+ * difficulty / toDict and SplitMix64's draws work synchronously (before, they throw a
+ * ModlightsError with code CORE_NOT_LOADED). `Solver.create` and SolverWorker load the
+ * core themselves. Board and verify never need it.
  *
  * ```js
  * import { init, Board, Solver, Puzzle, daily, generate } from "modlights";

@@ -74,3 +74,30 @@ if (name === "wasm") {
     });
 }
 }
+
+test("daily reads date strings as Python does (the C library's ml_date_parse)", async () => {
+  const { init } = await import("../src/core.js");
+  const { parseDate } = await import("../src/daily.js");
+  await init();
+  // Python's modlights.daily on these texts (its messages, character for character);
+  // the JavaScript copy this replaced refused the first two and showed \u200b unescaped
+  const cases = [
+    ["\u001c2026-11-22\u0085", "2026-11-22"],
+    ["\uff12\uff10\uff12\uff16-11-22", "OUT_OF_RANGE bad date '\uff12\uff10\uff12\uff16-11-22': "
+      + "Invalid isoformat string: '\uff12\uff10\uff12\uff16-11-22'"],
+    ["x\u200by", "INVALID_VALUE date must be an ISO date 'YYYY-MM-DD', got 'x\\u200by'"],
+    ["2026-11-22\0", "INVALID_VALUE date must be an ISO date 'YYYY-MM-DD', got '2026-11-22\\x00'"],
+    [" 2024-02-29 ", "2024-02-29"],
+    ["2026-02-29", "OUT_OF_RANGE bad date '2026-02-29': day is out of range for month"],
+    ["0000-01-01", "OUT_OF_RANGE bad date '0000-01-01': year 0 is out of range"],
+  ];
+  for (const [text, want] of cases) {
+    let got;
+    try {
+      got = parseDate(text);
+    } catch (e) {
+      got = `${e.code} ${e.message}`;
+    }
+    assert.equal(got, want, JSON.stringify(text));
+  }
+});

@@ -1,7 +1,11 @@
-import { test } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { SplitMix64, seedFrom, sha256 } from "../src/prng.js";
+import { createHash } from "node:crypto";
+import { SplitMix64, seedFrom } from "../src/prng.js";
+import { init } from "../src/core.js";
 import { golden } from "../test-helpers/golden.js";
+
+before(async () => { await init(); });
 
 test("SplitMix64 and seedFrom give Python's numbers", () => {
   const seeds = golden("prng.json").seeds;
@@ -18,13 +22,31 @@ test("SplitMix64 and seedFrom give Python's numbers", () => {
   }
 });
 
-test("numbers and BigInts seed alike; SHA-256 test vectors", () => {
+test("numbers and BigInts seed alike; string and byte seeds are SHA-256's first 8 bytes", () => {
   assert.equal(seedFrom(1234567), seedFrom(1234567n));
   assert.equal(seedFrom(-1), (1n << 64n) - 1n);
-  const hex = (b) => Buffer.from(b).toString("hex");
-  assert.equal(hex(sha256(new Uint8Array())),
-    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  assert.equal(hex(sha256(new TextEncoder().encode(
-    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"))),
-  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  const first8 = (bytes) => createHash("sha256").update(bytes).digest().readBigUInt64BE(0);
+  for (const text of ["", "abc", "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+    "modlights-daily-v2:2026-11-22", "\u00e9t\u00e9 \u{1F600}", "x".repeat(1000)]) {
+    const bytes = new TextEncoder().encode(text);
+    assert.equal(seedFrom(text), first8(bytes), text);
+    assert.equal(seedFrom(bytes), first8(bytes), text);
+  }
+});
+
+test("SplitMix64's draws name init() when the core is not loaded", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
+    import { SplitMix64, seedFrom } from ${JSON.stringify(new URL("../src/index.js",
+    import.meta.url).href)};
+    const r = new SplitMix64(5n);                     // an integer seed needs no core
+    for (const f of [() => r.nextU64(), () => seedFrom("day")]) {
+      try { f(); console.log("no error"); } catch (e) { console.log(e.code, e.message); }
+    }`], { encoding: "utf8" });
+  const lines = out.trim().split("\n");
+  assert.equal(lines.length, 2, out);
+  for (const line of lines) {
+    assert.match(line,
+      /^CORE_NOT_LOADED .*: the WebAssembly core is not loaded yet: `await init\(\)`/);
+  }
 });

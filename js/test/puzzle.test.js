@@ -1,10 +1,15 @@
-import { test } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
+import { init } from "../src/core.js";
 import { Board } from "../src/board.js";
-import { Puzzle, tapBands, difficultyOf, starsLimits, TAP_FLOOR } from "../src/puzzle.js";
+import {
+  Puzzle, tapBands, difficultyOf, starsLimits, starsForTaps, TAP_FLOOR,
+} from "../src/puzzle.js";
 import { InputError } from "../src/errors.js";
 import { golden } from "../test-helpers/golden.js";
 import { pythonWord } from "../test-helpers/wording.js";
+
+before(async () => { await init(); });
 
 test("puzzle codes are Python's, byte for byte, and decode back", () => {
   const codes = golden("codes.json").codes;
@@ -103,4 +108,65 @@ test("Puzzle.dispose frees its solver's WebAssembly memory and keeps its figures
   assert.deepEqual({ ...p.stars }, stars);
   assert.equal(p.difficulty, diff);
   p.dispose();                                   // twice is harmless
+});
+
+test("codes, bands and stars name init() when the core is not loaded; Board and new Puzzle "
+  + "do not need it", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const { code } = golden("codes.json").codes[0];
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
+    import * as m from ${JSON.stringify(new URL("../src/index.js", import.meta.url).href)};
+    const p = new m.Puzzle(m.Board.grid(3, 3), [[1, 0, 0], [0, 0, 0], [0, 0, 0]]);
+    console.log(m.Board.fromDict(p.board.toDict()).equals(p.board), m.isLoaded());
+    for (const f of [() => p.code, () => m.Puzzle.fromCode(${JSON.stringify(code)}),
+      () => m.Puzzle.fromDict({ code: ${JSON.stringify(code)} }), () => m.tapBands(9, 2),
+      () => m.difficultyOf(3, 9, 2), () => m.starsLimits(4), () => p.bands]) {
+      try { f(); console.log("no error"); } catch (e) { console.log(e.code, e.message); }
+    }`], { encoding: "utf8" });
+  const [first, ...lines] = out.trim().split("\n");
+  assert.equal(first, "true false");
+  assert.equal(lines.length, 7, out);
+  for (const line of lines) {
+    assert.match(line,
+      /^CORE_NOT_LOADED \S.*: the WebAssembly core is not loaded yet: `await init\(\)`/);
+  }
+});
+
+test("bands and stars: integer arguments, else an InputError in JavaScript's words", () => {
+  const cases = [
+    [() => tapBands(1.5, 2), "INVALID_TYPE", "nTaps must be an integer, got a number (1.5)"],
+    [() => tapBands(9, 300), "OUT_OF_RANGE", "states must be from 2 to 255, got 300"],
+    [() => difficultyOf(-1, 9, 2), "OUT_OF_RANGE", "minTaps must be >= 0, got -1"],
+    [() => starsLimits("3"), "INVALID_TYPE", "m must be an integer >= 0, got a string ('3')"],
+    [() => starsForTaps(null, 3), "INVALID_TYPE",
+      "limits must be an object { 3, 2, 1 }, got null"],
+  ];
+  for (const [f, code, message] of cases) {
+    assert.throws(f, (e) => e instanceof InputError && e.code === code && e.message === message);
+  }
+  assert.equal(starsForTaps(starsLimits(13), 17), 2);
+  assert.equal(starsForTaps({ 3: 13, 2: 17, 1: 26 }, 27), 0);
+  assert.deepEqual(tapBands(-5, 2), tapBands(0, 2));
+});
+
+test("a board a code cannot hold: the package's codes and Python's messages", () => {
+  const zeros = (b) => Array.from({ length: b.shape[0] }, () => new Array(b.shape[1]).fill(0));
+  const offsets = Array.from({ length: 300 }, (_, i) => [(i % 20) - 10, Math.floor(i / 20) - 7]);
+  const palette = Array.from({ length: 16 }, (_, r) =>
+    Array.from({ length: 17 }, (_, c) => [[0, 0], [r, c + 1]]));
+  const cases = [
+    [Board.grid(1, 256), "OUT_OF_RANGE", "a puzzle code holds boards up to 255x255, got 1x256"],
+    [Board.grid(2, 2, { holes: [[0, 0], [0, 1], [1, 0], [1, 1]] }), "INVALID_VALUE",
+      "a board whose every tile is a hole has no puzzle code (a code needs at least one tile)"],
+    [Board.grid(3, 3, { pattern: [[0, 0], [-200, 3]] }), "OUT_OF_RANGE",
+      "a puzzle code holds offsets in -128..127, got [-200, 3]"],
+    [Board.grid(3, 3, { pattern: offsets }), "OUT_OF_RANGE",
+      "a puzzle code holds patterns of up to 255 offsets, got 300"],
+    [Board.grid(16, 17, { pattern: palette }), "OUT_OF_RANGE",
+      "a puzzle code holds mixed boards of up to 255 distinct patterns, got 272"],
+  ];
+  for (const [board, code, message] of cases) {
+    assert.throws(() => new Puzzle(board, zeros(board)).code,
+      (e) => e instanceof InputError && e.code === code && e.message === message, message);
+  }
 });
