@@ -1,8 +1,9 @@
 """The browser game as static files: what ``modlights site DIR`` writes and what
 ``modlights serve`` serves at ``/`` (one list, so both give the same bytes).
 
-The game needs no server: the page (``static/``: index.html, style.css, app.js) imports
-the JavaScript package (``js/src/*.js``, the npm package "modlights") as ES modules,
+The game needs no server: the page (``static/``: index.html, style.css, app.js and the
+game's modules in ``game/``, solve-worker.js) imports the JavaScript package
+(``js/src/*.js``, the npm package "modlights") as ES modules,
 and the package loads the C core compiled to WebAssembly (``js/dist/modlights.wasm``).
 The one piece of data is ``campaign.json``: the campaign's levels as Python's
 :class:`~modlights.play.campaign.Campaign` generates them (each level's
@@ -11,7 +12,8 @@ construction (their seeds are 64-bit numbers drawn from the campaign's seed).
 
 Layout of a site (paths relative to its root)::
 
-    index.html  style.css  app.js  campaign.json
+    index.html  style.css  app.js  solve-worker.js  campaign.json
+    game/state.js  game/...            the game's modules (app.js imports them)
     js/src/index.js  js/src/...        the package's modules, as in the repository
     js/dist/modlights.wasm
 
@@ -37,7 +39,7 @@ __all__ = [
     "write_site",
 ]
 
-#: The page's own files (index.html, style.css, app.js).
+#: The page's own files (index.html, style.css, app.js, game/*.js, solve-worker.js).
 STATIC_DIR = Path(__file__).with_name("static")
 
 #: Content types by file suffix (module scripts need a JavaScript type, streaming
@@ -94,15 +96,17 @@ def site_files(static_dir: Path | None = None, js_dir: Path | None = None) -> di
     """Every file of the site: ``{relative path (with "/"): Path or bytes maker}``.
 
     ``static_dir`` defaults to :data:`STATIC_DIR`, ``js_dir`` to :func:`js_package_dir`.
-    The package contributes ``js/src/**/*.js`` and ``js/dist/modlights.wasm`` where they
+    Every file under ``static_dir`` (its folders too: the game's modules are in
+    ``game/``) whose suffix has a type in :data:`MEDIA_TYPES` is served at its path
+    there. The package contributes ``js/src/**/*.js`` and ``js/dist/modlights.wasm`` where they
     exist (tests and node_modules stay out); :func:`write_site` refuses an incomplete set.
     """
     static_dir = STATIC_DIR if static_dir is None else Path(static_dir)
     files: dict[str, Source] = {}
     if static_dir.is_dir():
-        for path in sorted(static_dir.iterdir()):
+        for path in sorted(static_dir.rglob("*")):
             if path.is_file() and path.suffix in MEDIA_TYPES:
-                files[path.name] = path
+                files[path.relative_to(static_dir).as_posix()] = path
     js_dir = js_package_dir() if js_dir is None else Path(js_dir)
     if js_dir is not None and (js_dir / "src").is_dir():
         for path in sorted((js_dir / "src").rglob("*.js")):
