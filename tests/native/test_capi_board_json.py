@@ -331,6 +331,18 @@ def _text_with_repeated_keys(rng, depth: int = 0) -> str:
     return str(["1", "-7", "2.5", "null", "true", '"x"', '"\\n\\u00e9"', "[]"][rng.integers(8)])
 
 
+def _repeats_a_key(text: str) -> bool:
+    """Whether a dict of the JSON text has a key twice."""
+    twice: list[bool] = []
+
+    def pairs(p):
+        twice.append(len(p) > len(dict(p)))
+        return dict(p)
+
+    json.loads(text, object_pairs_hook=pairs)
+    return any(twice)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_dicts_with_a_key_twice_print_as_python_reads_them(seed):
     """A dict with a key twice prints in messages as repr(json.loads(text)): the last
@@ -342,9 +354,7 @@ def test_dicts_with_a_key_twice_print_as_python_reads_them(seed):
         value = _text_with_repeated_keys(rng)
         while not value.startswith("{"):
             value = _text_with_repeated_keys(rng)
-        twice: list[bool] = []
-        json.loads(value, object_pairs_hook=lambda p: twice.append(len(p) > len(dict(p))))
-        repeated += any(twice)
+        repeated += _repeats_a_key(value)
         for doc in (
             f'{{"rows": {value}, "cols": 3, "states": 2}}',
             f'{{"rows": 3, "cols": 3, "states": 2, "pattern": [{value}]}}',
