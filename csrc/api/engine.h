@@ -22,7 +22,7 @@
 typedef struct ml__engine ml__engine;
 struct ml__engine {
     _Atomic long refs;
-    char *name, *description, *family;
+    const char *name, *description, *family;   /* interned: never freed */
     unsigned answers;   /* ML_Q_ bits of the optional questions it answers */
     unsigned backends;  /* ML_BACKEND_ bits */
     int auto_choose;    /* "auto" and its family may choose it */
@@ -41,6 +41,10 @@ struct ml__engine {
 int ml__registry_snapshot(ml_ctx *ctx, ml__engine ***out, size_t *count);
 void ml__registry_release(ml__engine **list, size_t count);
 
+/* Whether e covers b: *covers = 1, or 0 and *why its reason, whole (malloc'ed: the
+ * caller frees it). */
+int ml__engine_reason(ml_ctx *ctx, const ml__engine *e, const ml_board *b, int *covers,
+                      char **why);
 /* Whether e covers b: *covers = 1, or 0 and why (snprintf convention into why/cap;
  * *len its full length). A seam callback's failure is returned with its message. */
 int ml__engine_covers(ml_ctx *ctx, const ml__engine *e, const ml_board *b, int *covers,

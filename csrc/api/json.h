@@ -29,7 +29,8 @@
  * Messages: ml__json_type_name gives Python's type names of JSON values (NoneType,
  * bool, int, float, str, list, dict); ml__json_repr Python's repr of a value (lists,
  * dicts, True / None, strings with Python's quotes and escapes, floats' shortest
- * round trip), ml__json_short that repr on one line cut to 60 characters as
+ * round trip; a dict with a key twice as json.loads reads it: the last value at the
+ * first key's place), ml__json_short that repr on one line cut to 60 characters as
  * model/validation.py's _short. repr's "printable" test is exact for U+0000..U+00FF
  * and the usual separators and format characters past it (U+2000..U+200F,
  * U+2028..U+202F, U+205F..U+206F, U+3000, U+FEFF, surrogates); other characters print

@@ -153,6 +153,76 @@ static void str_repr(out *o, const unsigned char *s, size_t n)
     put(o, q);
 }
 
+/* A dict's key, decoded (points into the text when it holds no escapes). */
+typedef struct dkey {
+    const char *s;
+    size_t n, m, value;   /* bytes; the pair's place; its value's token */
+    char *own;            /* malloc'ed when decoded */
+} dkey;
+
+static int dkey_cmp(const void *x, const void *y)
+{
+    const dkey *a = x, *b = y;
+    size_t n = a->n < b->n ? a->n : b->n;
+    int c = memcmp(a->s, b->s, n);
+    if (c)
+        return c;
+    if (a->n != b->n)
+        return a->n < b->n ? -1 : 1;
+    return a->m < b->m ? -1 : a->m > b->m;
+}
+
+/* What json.loads makes of the dict at token i, for its repr: for pair m, the value
+ * token to show (the last value of its key: Python's dict keeps the first key's place
+ * and the last value), or NONE when the key came earlier. NULL when no key repeats, or
+ * when out of memory (every pair is then shown). O(pairs log pairs). */
+static size_t *dict_values(const ml_json *j, size_t i)
+{
+    size_t k = j->tok[i].count;
+    if (k < 2)
+        return NULL;
+    dkey *keys = calloc(k, sizeof *keys);
+    size_t *shown = malloc(k * sizeof *shown);
+    int ok = keys && shown, repeated = 0;
+    size_t c = i + 1;
+    for (size_t m = 0; ok && m < k; m++) {
+        const ml_json_tok *kt = &j->tok[c];
+        keys[m].m = m;
+        keys[m].value = kt->end;
+        keys[m].n = kt->count;
+        if (!kt->esc) {
+            keys[m].s = j->text + kt->start;
+        } else if ((keys[m].own = malloc(kt->count + 1))) {
+            ml__json_str(j, c, keys[m].own, kt->count + 1);
+            keys[m].s = keys[m].own;
+        } else {
+            ok = 0;
+        }
+        c = j->tok[kt->end].end;
+    }
+    if (ok) {
+        qsort(keys, k, sizeof *keys, dkey_cmp);
+        for (size_t g = 0; g < k;) {   /* a group of equal keys, in document order */
+            size_t h = g + 1;
+            while (h < k && keys[h].n == keys[g].n && !memcmp(keys[h].s, keys[g].s, keys[g].n))
+                h++;
+            repeated |= h - g > 1;
+            shown[keys[g].m] = keys[h - 1].value;
+            for (size_t q = g + 1; q < h; q++)
+                shown[keys[q].m] = NONE;
+            g = h;
+        }
+    }
+    for (size_t m = 0; keys && m < k; m++)
+        free(keys[m].own);
+    free(keys);
+    if (!ok || !repeated) {
+        free(shown);
+        return NULL;
+    }
+    return shown;
+}
+
 /* repr of the value at token i (recursing over containers: the reader bounded the
  * depth). */
 static void value_repr(out *o, const ml_json *j, size_t i)
@@ -196,19 +266,28 @@ static void value_repr(out *o, const ml_json *j, size_t i)
     }
     default: {
         int dict = t->kind == ML_JSON_DICT;
+        size_t *shown = dict ? dict_values(j, i) : NULL;
         put(o, dict ? '{' : '[');
         size_t c = i + 1;
+        int first = 1;
         for (size_t m = 0; m < t->count; m++) {
-            if (m)
-                puts_z(o, ", ");
-            value_repr(o, j, c);
-            c = j->tok[c].end;
-            if (dict) {
-                puts_z(o, ": ");
-                value_repr(o, j, c);
-                c = j->tok[c].end;
+            size_t key = c;
+            if (dict)
+                c = j->tok[c].end;   /* the value */
+            size_t show = shown ? shown[m] : c;
+            if (show != NONE) {
+                if (!first)
+                    puts_z(o, ", ");
+                first = 0;
+                value_repr(o, j, key);
+                if (dict) {
+                    puts_z(o, ": ");
+                    value_repr(o, j, show);
+                }
             }
+            c = j->tok[c].end;
         }
+        free(shown);
         put(o, dict ? '}' : ']');
     }
     }

@@ -9,12 +9,23 @@
  * reference engine is not the library's: it registers through the seam. A foreign
  * engine registers an ml_engine_def (ml_engine_register); unregistering drops the
  * table's reference (engine.h). One mutex guards the table; callbacks never run under
- * it. */
+ * it.
+ *
+ * Names, families and descriptions are interned: one copy of each distinct string,
+ * never freed while the library is loaded, so the pointers the accessors give stay
+ * valid when another thread unregisters the engine (the arena grows only by strings
+ * never seen before: registering the same engine again and again takes no more).
+ * The library's engines are loaded by the first call that reads the table, whole or
+ * not at all: an allocation failing there leaves the table empty and is reported
+ * (ml_engine_count -1, ML_ENOMEM from the calls with a status), and the next call
+ * tries again. */
 #include "api/engine.h"
 #include "api/board.h"
 #include "api/ctx.h"
+#include "api/json.h"
 #include "api/registry_impl.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,9 +43,46 @@ int ml__is_family(const char *s)
 
 /* ------------------------------------------------------------------ the table */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 static ml__engine **table;
 static size_t count, room;
+static int loaded;   /* the library's engines are in the table (under the lock) */
+
+/* The test-only fault injection (registry_impl.h): the n-th allocation of the table's
+ * from now on fails (0: none). */
+_Atomic long ml__registry_fail_alloc;
+
+static void *table_alloc(void *p, size_t n)
+{
+    long k = atomic_load(&ml__registry_fail_alloc);
+    while (k > 0 && !atomic_compare_exchange_weak(&ml__registry_fail_alloc, &k, k - 1))
+        ;
+    if (k == 1)
+        return NULL;
+    return realloc(p, n);
+}
+
+/* ------------------------------------------------------------------ interned strings */
+typedef struct interned {
+    struct interned *next;
+    char s[];
+} interned;
+static interned *strings;   /* under the lock; freed never (see the top) */
+
+/* The interned copy of s, NULL when out of memory. Under the lock. O(strings). */
+static char *intern(const char *s)
+{
+    for (interned *i = strings; i; i = i->next)
+        if (!strcmp(i->s, s))
+            return i->s;
+    size_t n = strlen(s) + 1;
+    interned *i = table_alloc(NULL, sizeof *i + n);
+    if (!i)
+        return NULL;
+    memcpy(i->s, s, n);
+    i->next = strings;
+    strings = i;
+    return i->s;
+}
 
 static void engine_release(ml__engine *e)
 {
@@ -42,10 +90,7 @@ static void engine_release(ml__engine *e)
         return;
     if (e->seam && e->def.release)
         e->def.release(e->def.user);
-    free(e->name);
-    free(e->description);
-    free(e->family);
-    free(e);
+    free(e);   /* its strings are interned */
 }
 
 char *ml__registry_dup(const char *s)
@@ -62,7 +107,7 @@ static int append(ml__engine *e)
 {
     if (count == room) {
         size_t r = room ? 2 * room : 32;
-        ml__engine **t = realloc(table, r * sizeof *t);
+        ml__engine **t = table_alloc(table, r * sizeof *t);
         if (!t)
             return 0;
         table = t;
@@ -72,39 +117,61 @@ static int append(ml__engine *e)
     return 1;
 }
 
-static void add_own(const ml__own_engine *o)
+/* Append the library's engine o; 0 when out of memory. Under the lock. */
+static int add_own(const ml__own_engine *o)
 {
-    ml__engine *e = calloc(1, sizeof *e);
+    ml__engine *e = table_alloc(NULL, sizeof *e);
     if (!e)
-        return;
+        return 0;
+    memset(e, 0, sizeof *e);
     atomic_init(&e->refs, 1);
-    e->name = ml__registry_dup(o->name);
-    e->description = ml__registry_dup(o->description);
-    e->family = ml__registry_dup(o->family ? o->family : o->name);
+    e->name = intern(o->name);
+    e->description = intern(o->description);
+    e->family = intern(o->family ? o->family : o->name);
     e->answers = o->answers;
     e->backends = o->backends ? o->backends : ML_BACKEND_NATIVE;
     e->auto_choose = o->auto_choose;
     e->variants = o->variants;
     e->own_covers = o->covers;
     e->own_cost = o->cost;
-    if (!e->name || !e->description || !e->family || !append(e))
+    if (!e->name || !e->description || !e->family || !append(e)) {
         engine_release(e);
+        return 0;
+    }
+    return 1;
 }
 
-static void load(void)
+/* Load the library's engines unless they are: all of them, or none (1 / 0). Under the
+ * lock (nothing else is in the table before them: every caller loads first). */
+static int load_locked(void)
+{
+    if (loaded)
+        return 1;
+    for (size_t i = 0; i < ml__own_engine_count; i++)
+        if (!add_own(&ml__own_engines[i])) {
+            while (count)
+                engine_release(table[--count]);
+            return 0;
+        }
+    loaded = 1;
+    return 1;
+}
+
+/* Take the lock with the library's engines loaded: 1, or 0 (and the lock not held)
+ * when loading them ran out of memory. */
+static int lock_loaded(void)
 {
     pthread_mutex_lock(&lock);
-    for (size_t i = 0; i < ml__own_engine_count; i++)
-        add_own(&ml__own_engines[i]);
+    if (load_locked())
+        return 1;
     pthread_mutex_unlock(&lock);
+    return 0;
 }
-
-static void ready(void) { pthread_once(&once, load); }
 
 int ml__registry_snapshot(ml_ctx *ctx, ml__engine ***out, size_t *n)
 {
-    ready();
-    pthread_mutex_lock(&lock);
+    if (!lock_loaded())
+        return ml__fail(ctx, ML_M_NOMEM, "ml_plan_choose");
     ml__engine **list = malloc((count ? count : 1) * sizeof *list);
     if (!list) {
         pthread_mutex_unlock(&lock);
@@ -130,63 +197,47 @@ void ml__registry_release(ml__engine **list, size_t n)
 }
 
 /* The engine at index (retained), or NULL. */
-static ml__engine *at(int index)
+static ml__engine *at(int index, int *n)
 {
-    ready();
+    *n = -1;
+    if (!lock_loaded())
+        return NULL;
     ml__engine *e = NULL;
-    pthread_mutex_lock(&lock);
     if (index >= 0 && (size_t)index < count) {
         e = table[index];
         atomic_fetch_add(&e->refs, 1);
     }
+    *n = (int)count;
     pthread_mutex_unlock(&lock);
-    return e;
-}
-
-/* The engine at index, not retained (the header's accessors: valid until it is
- * unregistered). */
-static const ml__engine *peek(int index)
-{
-    ml__engine *e = at(index);
-    if (e)
-        engine_release(e);   /* the table keeps it alive */
     return e;
 }
 
 int ml_engine_count(void)
 {
-    ready();
-    pthread_mutex_lock(&lock);
+    if (!lock_loaded())
+        return -1;
     int n = (int)count;
     pthread_mutex_unlock(&lock);
     return n;
 }
 
-const char *ml_engine_name(int index)
-{
-    const ml__engine *e = peek(index);
-    return e ? e->name : NULL;
-}
+/* The accessors: a field of the engine at index, read under the lock (the engine may
+ * go as soon as it is released; its strings are interned and stay). */
+#define FIELD(type, field, none)                                                               {                                                                                              if (!lock_loaded())                                                                            return none;                                                                           type v = index >= 0 && (size_t)index < count ? table[index]->field : none;                 pthread_mutex_unlock(&lock);                                                               return v;                                                                              }
 
-const char *ml_engine_family(int index)
-{
-    const ml__engine *e = peek(index);
-    return e ? e->family : NULL;
-}
-
-const char *ml_engine_description(int index)
-{
-    const ml__engine *e = peek(index);
-    return e ? e->description : NULL;
-}
+const char *ml_engine_name(int index) FIELD(const char *, name, NULL)
+const char *ml_engine_family(int index) FIELD(const char *, family, NULL)
+const char *ml_engine_description(int index) FIELD(const char *, description, NULL)
+unsigned ml_engine_answers(int index) FIELD(unsigned, answers, 0)
+unsigned ml_engine_backends(int index) FIELD(unsigned, backends, 0)
+int ml_engine_auto(int index) FIELD(int, auto_choose, 0)
+#undef FIELD
 
 int ml_engine_index(const char *name)
 {
-    if (!name)
+    if (!name || !lock_loaded())
         return -1;
-    ready();
     int found = -1;
-    pthread_mutex_lock(&lock);
     for (size_t i = 0; i < count && found < 0; i++)
         if (!strcmp(table[i]->name, name))
             found = (int)i;
@@ -194,41 +245,32 @@ int ml_engine_index(const char *name)
     return found;
 }
 
-unsigned ml_engine_answers(int index)
-{
-    const ml__engine *e = peek(index);
-    return e ? e->answers : 0;
-}
-
-unsigned ml_engine_backends(int index)
-{
-    const ml__engine *e = peek(index);
-    return e ? e->backends : 0;
-}
-
-int ml_engine_auto(int index)
-{
-    const ml__engine *e = peek(index);
-    return e ? e->auto_choose : 0;
-}
-
 /* ------------------------------------------------------------------ covers and cost */
-int ml__engine_covers(ml_ctx *ctx, const ml__engine *e, const ml_board *b, int *covers,
-                      char *why, size_t cap, size_t *len)
+/* Largest buffer a seam engine's reason is asked into (the first is ML_ERRMSG_MAX). */
+#define ML_SEAM_WHY_MAX ((size_t)1 << 24)
+
+int ml__engine_reason(ml_ctx *ctx, const ml__engine *e, const ml_board *b, int *covers,
+                      char **why)
 {
-    char own[ML_WHY_MAX];
-    char *text = own;
-    own[0] = 0;
-    int ok;
+    *why = NULL;
     if (!e->seam) {
-        ok = e->own_covers(b, own, sizeof own);
-    } else {
-        char *seam = calloc(1, ML_ERRMSG_MAX);
+        char own[ML_WHY_MAX];
+        own[0] = 0;
+        int ok = e->own_covers(b, own, sizeof own) != 0;
+        if (!ok && !(*why = ml__registry_dup(own)))
+            return ml__fail(ctx, ML_M_NOMEM, "ml_engine_covers");
+        *covers = ok;
+        return ML_OK;
+    }
+    ctx = ml__ctx(ctx);
+    /* the snprintf convention: a reason that fills the buffer may have been cut, so it
+     * is asked again into a larger one */
+    for (size_t cap = ML_ERRMSG_MAX;; cap *= 8) {
+        char *seam = calloc(1, cap);
         if (!seam)
             return ml__fail(ctx, ML_M_NOMEM, "ml_engine_covers");
-        ctx = ml__ctx(ctx);
-        ok = 0;
-        int rc = e->def.covers(e->def.user, ctx, b, &ok, seam, ML_ERRMSG_MAX);
+        int ok = 0;
+        int rc = e->def.covers(e->def.user, ctx, b, &ok, seam, cap);
         if (rc != ML_OK) {
             free(seam);
             int st = rc > ML_OK && rc < ML_STATUS_COUNT ? rc : ML_ECALLBACK;
@@ -237,37 +279,61 @@ int ml__engine_covers(ml_ctx *ctx, const ml__engine *e, const ml_board *b, int *
             ctx->status = st;
             return st;
         }
-        seam[ML_ERRMSG_MAX - 1] = 0;
-        ok = ok != 0;
-        size_t n = ok ? 0 : strlen(seam);
-        if (len)
-            *len = n;
-        if (cap) {
-            size_t k = n < cap - 1 ? n : cap - 1;
-            memcpy(why, seam, k);
-            why[k] = 0;
+        if (ok) {
+            free(seam);
+            *covers = 1;
+            return ML_OK;
         }
-        *covers = ok;
+        seam[cap - 1] = 0;
+        if (strlen(seam) + 1 < cap || cap >= ML_SEAM_WHY_MAX) {
+            *covers = 0;
+            *why = seam;
+            return ML_OK;
+        }
         free(seam);
-        return ML_OK;
     }
+}
+
+int ml__engine_covers(ml_ctx *ctx, const ml__engine *e, const ml_board *b, int *covers,
+                      char *why, size_t cap, size_t *len)
+{
+    char *text = NULL;
+    int ok = 0;
+    int rc = ml__engine_reason(ctx, e, b, &ok, &text);
+    if (rc != ML_OK)
+        return rc;
     size_t n = ok ? 0 : strlen(text);
     if (len)
         *len = n;
     if (cap) {
         size_t k = n < cap - 1 ? n : cap - 1;
-        memcpy(why, text, k);
+        if (k)
+            memcpy(why, text, k);
         why[k] = 0;
     }
     *covers = ok;
+    free(text);
     return ML_OK;
+}
+
+/* A cost must be a finite number of seconds >= 0 (engines/registry.py _cost). */
+static int check_cost(ml_ctx *ctx, const ml__engine *e, double s)
+{
+    if (isfinite(s) && s >= 0)
+        return ML_OK;
+    char r[40];
+    ml__json_float_repr(s, r, sizeof r);
+    return ml__fail(ctx, ML_M_ENGINE_COST, e->name, r);
 }
 
 int ml__engine_cost(ml_ctx *ctx, const ml__engine *e, const ml_board *b, double *seconds)
 {
     if (!e->seam) {
-        *seconds = e->own_cost(b);
-        return ML_OK;
+        double s = e->own_cost(b);
+        int rc = check_cost(ctx, e, s);
+        if (rc == ML_OK)
+            *seconds = s;
+        return rc;
     }
     ctx = ml__ctx(ctx);
     double s = 0;
@@ -279,8 +345,19 @@ int ml__engine_cost(ml_ctx *ctx, const ml__engine *e, const ml_board *b, double 
         ctx->status = st;
         return st;
     }
-    *seconds = s;
-    return ML_OK;
+    rc = check_cost(ctx, e, s);
+    if (rc == ML_OK)
+        *seconds = s;
+    return rc;
+}
+
+/* No engine at index: out of range (n engines), or the library's engines could not be
+ * loaded (n -1). */
+static int out_of_table(ml_ctx *ctx, int index, int n, const char *fn)
+{
+    if (n < 0)
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    return ml__fail(ctx, ML_M_INT_RANGE, "index", 0LL, (long long)n - 1, (long long)index);
 }
 
 int ml_engine_covers(ml_ctx *ctx, int index, const ml_board *b, int *covers, char *why,
@@ -293,10 +370,10 @@ int ml_engine_covers(ml_ctx *ctx, int index, const ml_board *b, int *covers, cha
         return ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_engine_covers", "why");
     if (!ml__board_live(b))
         return ml__fail(ctx, ML_M_DEAD_HANDLE, "ml_engine_covers", "board");
-    ml__engine *e = at(index);
+    int n = 0;
+    ml__engine *e = at(index, &n);
     if (!e)
-        return ml__fail(ctx, ML_M_INT_RANGE, "index", 0LL, (long long)ml_engine_count() - 1,
-                        (long long)index);
+        return out_of_table(ctx, index, n, "ml_engine_covers");
     int rc = ml__engine_covers(ctx, e, b, covers, why, cap, len);
     engine_release(e);
     return rc;
@@ -309,10 +386,10 @@ int ml_engine_cost(ml_ctx *ctx, int index, const ml_board *b, double *seconds)
         return ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_engine_cost", "seconds");
     if (!ml__board_live(b))
         return ml__fail(ctx, ML_M_DEAD_HANDLE, "ml_engine_cost", "board");
-    ml__engine *e = at(index);
+    int n = 0;
+    ml__engine *e = at(index, &n);
     if (!e)
-        return ml__fail(ctx, ML_M_INT_RANGE, "index", 0LL, (long long)ml_engine_count() - 1,
-                        (long long)index);
+        return out_of_table(ctx, index, n, "ml_engine_cost");
     int rc = ml__engine_cost(ctx, e, b, seconds);
     engine_release(e);
     return rc;
@@ -356,8 +433,8 @@ int ml_engine_register(ml_ctx *ctx, const ml_engine_def *def)
     }
     /* Python's order: a name registered already before the other arguments (checked
      * again when appending, against a registration made meanwhile) */
-    ready();
-    pthread_mutex_lock(&lock);
+    if (!lock_loaded())
+        return ml__fail(ctx, ML_M_NOMEM, "ml_engine_register");
     int known = 0;
     for (size_t i = 0; i < count && !known; i++)
         known = !strcmp(table[i]->name, name);
@@ -387,34 +464,33 @@ int ml_engine_register(ml_ctx *ctx, const ml_engine_def *def)
         snprintf(got, sizeof got, "%u", def->backends);
         return ml__fail(ctx, ML_M_ENGINE_BACKENDS, "('native', 'reference')", got);
     }
-    ml__engine *e = calloc(1, sizeof *e);
+    ml__engine *e = table_alloc(NULL, sizeof *e);
     if (!e)
         return ml__fail(ctx, ML_M_NOMEM, "ml_engine_register");
+    memset(e, 0, sizeof *e);
     atomic_init(&e->refs, 1);
-    e->name = ml__registry_dup(name);
-    e->description = ml__registry_dup(def->description ? def->description : "");
-    e->family = ml__registry_dup(def->family ? def->family : name);
     e->answers = def->answers;
     e->backends = backends;
     e->auto_choose = def->auto_choose != 0;
     e->def = *def;
-    if (!e->name || !e->description || !e->family) {
-        free(e->name);
-        free(e->description);
-        free(e->family);
+    e->seam = 1;   /* once in the table, the last reference calls release */
+    if (!lock_loaded()) {
         free(e);
         return ml__fail(ctx, ML_M_NOMEM, "ml_engine_register");
     }
-    e->def.name = e->name;
-    e->def.description = e->description;
-    e->def.family = e->family;
-    e->seam = 1;   /* from here on, the last reference calls release */
-    ready();
-    pthread_mutex_lock(&lock);
     int taken = 0;
     for (size_t i = 0; i < count && !taken; i++)
         taken = !strcmp(table[i]->name, name);
-    int ok = !taken && append(e);
+    int ok = 0;
+    if (!taken) {
+        e->name = intern(name);
+        e->description = intern(def->description ? def->description : "");
+        e->family = intern(def->family ? def->family : name);
+        e->def.name = e->name;
+        e->def.description = e->description;
+        e->def.family = e->family;
+        ok = e->name && e->description && e->family && append(e);
+    }
     pthread_mutex_unlock(&lock);
     if (ok)
         return ML_OK;
@@ -426,8 +502,7 @@ int ml_engine_register(ml_ctx *ctx, const ml_engine_def *def)
     } else {
         rc = ml__fail(ctx, ML_M_NOMEM, "ml_engine_register");
     }
-    e->seam = 0;   /* never registered: the caller keeps its user data */
-    engine_release(e);
+    free(e);   /* never registered: the caller keeps its user data */
     return rc;
 }
 
@@ -436,8 +511,8 @@ int ml_engine_unregister(ml_ctx *ctx, const char *name)
     ctx = ml__begin(ctx);
     if (!name)
         return ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_engine_unregister", "name");
-    ready();
-    pthread_mutex_lock(&lock);
+    if (!lock_loaded())
+        return ml__fail(ctx, ML_M_NOMEM, "ml_engine_unregister");
     ml__engine *gone = NULL;
     for (size_t i = 0; i < count; i++)
         if (!strcmp(table[i]->name, name)) {

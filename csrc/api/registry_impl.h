@@ -25,6 +25,10 @@ int ml__tensor_covers(const ml_board *b, char *why, size_t cap);
 /* The distinct primes of n, ascending (at most 4 for n <= 255), and the prime powers of
  * n they give (pk); their count (registry_own.c, shared with registry_tensor.c). */
 int ml__primes_of(int n, int *p, int *pk);
+/* Test-only fault injection (csrc/tests/t-registry.c): when set to n > 0, the n-th
+ * allocation of the registry's table from then on (its engines, interned strings, the
+ * table itself) fails; 0 (the default) injects nothing. */
+extern _Atomic long ml__registry_fail_alloc;
 /* A malloc'ed copy of s, NULL when out of memory (registry.c; registry_plan.c too). */
 char *ml__registry_dup(const char *s);
 

@@ -285,7 +285,6 @@ int ml_plan_choose(ml_ctx *ctx, const ml_board *b, const char *method, const cha
     }
     qsort(pr, np, sizeof *pr, priced_cmp);
     const priced *best = NULL;
-    char why[ML_WHY_MAX];
     for (size_t k = 0; k < np; k++) {
         ml__engine *e = pr[k].e;
         char *text;
@@ -293,15 +292,13 @@ int ml_plan_choose(ml_ctx *ctx, const ml_board *b, const char *method, const cha
             text = reason_of(ML_R_COSTS_MORE, pr[k].cost, best->cost, best->e->name);
         } else {
             int covers = 0;
-            size_t len = 0;
-            rc = ml__engine_covers(ctx, e, b, &covers, why, sizeof why, &len);
+            rc = ml__engine_reason(ctx, e, b, &covers, &text);   /* whole, however long */
             if (rc)
                 goto done;
             if (covers) {
                 best = &pr[k];
                 continue;
             }
-            text = ml__registry_dup(why);
         }
         if (!reject(p, e->name, text)) {
             rc = ml__fail(ctx, ML_M_NOMEM, "ml_plan_choose");

@@ -556,7 +556,10 @@ ML_API const char *ml_strerror(int status);
       "%s: not a factored count (count %d: 0 to %d distinct primes from 2 to 255, "       \
       "each once)")                                                                       \
     X(ML_M_FACTORED_DIGITS, ML_ETOOLARGE,                                                 \
-      "the count has about %.0f decimal digits, more than the %lld allowed")
+      "the count has about %.0f decimal digits, more than the %lld allowed")              \
+    X(ML_M_ENGINE_COST, ML_EINVAL,                                                        \
+      "the engine %s estimated a cost of %s s for this board; a cost must be a finite "   \
+      "number of seconds >= 0")
 
 /* The message ids: ML_M_... for errors, ML_R_... for the plan's reasons. */
 #define ML_X_MESSAGE_ID(id, status, text) id,
@@ -799,8 +802,14 @@ ML_API int ml_board_random_state(ml_ctx *ctx, const ml_board *b, uint64_t seed,
  * engine named; the plan says why, and why every other engine was passed over. The
  * registry is process-wide and thread-safe. */
 
-/* The registered engines, in registration order (index 0..count-1; names and texts in
- * static or registry storage, valid until the engine is unregistered). */
+/* The registered engines, in registration order (index 0..count-1). An index is a
+ * position in the current table: unregistering an engine moves the later ones down one,
+ * so another thread's unregister between two calls may make an index name another
+ * engine (or none: NULL, 0); read one engine by name (ml_engine_index) where engines
+ * come and go. The strings given (names, families, descriptions) are interned: valid,
+ * unchanged, while the library is loaded, even after their engine is unregistered.
+ * ml_engine_count is -1 when the library's own engines could not be loaded (out of
+ * memory; the calls with a status fail with ML_ENOMEM; the next call tries again). */
 ML_API int ml_engine_count(void);
 ML_API const char *ml_engine_name(int index);
 ML_API const char *ml_engine_family(int index);
@@ -875,10 +884,13 @@ typedef struct ml_engine_def {
     int auto_choose;            /* nonzero: "auto" and the family may choose it */
     void *user;
     /* ML_OK and *covers = 1 when it takes the board; else *covers = 0 and why (one
-     * line) written to why (snprintf convention). */
+     * line) written to why (snprintf convention). A reason that fills the buffer is
+     * asked for again with a larger one (up to 16 MiB), so the reason is kept whole:
+     * covers may run more than once for one question. */
     int (*covers)(void *user, ml_ctx *ctx, const ml_board *b, int *covers, char *why,
                   size_t cap);
-    /* Estimated seconds to factor the board and solve it once. */
+    /* Estimated seconds to factor the board and solve it once: a finite number >= 0
+     * (else the question fails with ML_M_ENGINE_COST). */
     int (*cost)(void *user, ml_ctx *ctx, const ml_board *b, double *seconds);
     /* Factor the board: the engine's own state in *engine. */
     int (*build)(void *user, ml_ctx *ctx, const ml_board *b, void **engine);

@@ -234,6 +234,14 @@ static void test_repr(void)
     check_repr("[[], [[]]]", "[[], [[]]]");
     check_repr("NaN", "nan");
     check_repr("-Infinity", "-inf");
+    /* a key twice: json.loads keeps the first place and the last value */
+    check_repr("{\"a\": 1, \"b\": 2, \"a\": 3}", "{'a': 3, 'b': 2}");
+    check_repr("{\"k\": 1, \"\\u006b\": [2], \"x\": {\"y\": 1, \"y\": null}, \"k\": \"z\"}",
+               "{'k': 'z', 'x': {'y': None}}");
+    check_repr("[{\"a\": 1, \"a\": 2, \"a\": 3}, {\"\\u0000\": 1, \"\": 2, \"\\u0000\": 3}]",
+               "[{'a': 3}, {'\\x00': 3, '': 2}]");
+    check_repr("{\"b\": 1, \"a\": 2, \"b\": 3, \"a\": 4, \"c\": 5}",
+               "{'b': 3, 'a': 4, 'c': 5}");
 
     /* repr(v) for floats, printed by Python */
     check_float(1e16, "1e+16");

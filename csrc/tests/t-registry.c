@@ -8,13 +8,20 @@
  * handles, unknown method, backend, index) with their messages; the seam: a C engine
  * registered, chosen, refused, failing in a callback (with and without a message),
  * unregistered (release called once), names refused, and choices running in threads
- * while engines come and go. (tests/native/test_capi_registry.py compares every answer
+ * while engines come and go, and the accessors read while other threads unregister (their
+ * strings stay valid); a cost that is NaN, infinite or negative refused with Python's
+ * message; a 5,000-byte reason kept whole in the plan, its text and JSON; an allocation
+ * failing at each step of loading the library's engines reported (count -1, ML_ENOMEM),
+ * never a table missing one. (tests/native/test_capi_registry.py compares every answer
  * with Python's.) Exit status 0 when every check holds (prints fails=N).
  * ml-test-sources: api/registry.c api/registry_own.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c */
 #include "include/modlights.h"
+#include "api/registry_impl.h"
 #include "tests/t-util.h"
 
+#include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -381,6 +388,181 @@ static void test_seam(ml_ctx *ctx)
     ml_board_free(big);
 }
 
+/* ------------------------------------------------------------------ costs and reasons */
+typedef struct { double cost; size_t why; } odd_user;
+
+static int odd_covers(void *user, ml_ctx *ctx, const ml_board *b, int *covers, char *why,
+                      size_t cap)
+{
+    (void)ctx;
+    (void)b;
+    const odd_user *u = user;
+    *covers = u->why == 0;
+    if (u->why && cap) {   /* snprintf convention: at most cap - 1 bytes and a NUL */
+        size_t k = u->why < cap - 1 ? u->why : cap - 1;
+        for (size_t i = 0; i < k; i++)
+            why[i] = (char)('a' + i % 26);
+        why[k] = 0;
+    }
+    return ML_OK;
+}
+
+static int odd_cost(void *user, ml_ctx *ctx, const ml_board *b, double *s)
+{
+    (void)ctx;
+    (void)b;
+    *s = ((const odd_user *)user)->cost;
+    return ML_OK;
+}
+
+static ml_engine_def odd_def(odd_user *u, const char *name)
+{
+    ml_engine_def d;
+    memset(&d, 0, sizeof d);
+    d.size = sizeof d;
+    d.name = name;
+    d.description = "a test's engine";
+    d.auto_choose = 1;
+    d.user = u;
+    d.covers = odd_covers;
+    d.cost = odd_cost;
+    return d;
+}
+
+/* Python's registry refuses a cost that is not a finite number >= 0 (engines/registry.py
+ * _cost), with this message */
+static void test_bad_costs(ml_ctx *ctx)
+{
+    ml_board *b = NULL;
+    CHECK(ml_board_grid(ctx, 4, 4, 2, NULL, &b) == ML_OK);
+    const double bad[] = {NAN, INFINITY, -INFINITY, -1.0, -1e-300};
+    const char *repr[] = {"nan", "inf", "-inf", "-1.0", "-1e-300"};
+    for (int k = 0; k < 5; k++) {
+        odd_user u = {bad[k], 0};
+        ml_engine_def d = odd_def(&u, "odd-cost");
+        CHECK(ml_engine_register(ctx, &d) == ML_OK);
+        char want[256];
+        snprintf(want, sizeof want, "the engine odd-cost estimated a cost of %s s for this "
+                                    "board; a cost must be a finite number of seconds >= 0",
+                 repr[k]);
+        ml_plan *p = NULL;
+        CHECK(ml_plan_choose(ctx, b, NULL, NULL, &p) == ML_EINVAL && p == NULL, "%d", k);
+        MSG(ctx, want);
+        CHECK(ml_errmsg_id(ctx) == ML_M_ENGINE_COST);
+        CHECK(ml_plan_choose(ctx, b, "odd-cost", NULL, &p) == ML_EINVAL && p == NULL);
+        MSG(ctx, want);
+        double s = 7;
+        int i = ml_engine_index("odd-cost");
+        CHECK(ml_engine_cost(ctx, i, b, &s) == ML_EINVAL && s == 7);
+        MSG(ctx, want);
+        /* a plan not asking it (by name) is not refused */
+        CHECK(ml_plan_choose(ctx, b, "dense-gf2", NULL, &p) == ML_OK);
+        ml_plan_free(p);
+        CHECK(ml_engine_unregister(ctx, "odd-cost") == ML_OK);
+    }
+    odd_user zero = {0.0, 0};   /* 0 and -0.0 are costs */
+    ml_engine_def d = odd_def(&zero, "odd-cost");
+    CHECK(ml_engine_register(ctx, &d) == ML_OK);
+    ml_plan *p = NULL;
+    CHECK(ml_plan_choose(ctx, b, NULL, NULL, &p) == ML_OK && !strcmp(ml_plan_engine(p), "odd-cost"));
+    ml_plan_free(p);
+    zero.cost = -0.0;
+    CHECK(ml_plan_choose(ctx, b, NULL, NULL, &p) == ML_OK && !strcmp(ml_plan_engine(p), "odd-cost"));
+    ml_plan_free(p);
+    CHECK(ml_engine_unregister(ctx, "odd-cost") == ML_OK);
+    ml_board_free(b);
+}
+
+/* a seam engine's reason, however long, is kept whole in the plan, its text and JSON */
+static void test_long_reason(ml_ctx *ctx)
+{
+    ml_board *b = NULL;
+    CHECK(ml_board_grid(ctx, 4, 4, 2, NULL, &b) == ML_OK);
+    const size_t sizes[] = {5000, 4095, 4096, 40000};
+    for (int k = 0; k < 4; k++) {
+        size_t n = sizes[k];
+        odd_user u = {1e-12, n};   /* the cheapest: asked first */
+        ml_engine_def d = odd_def(&u, "long-why");
+        CHECK(ml_engine_register(ctx, &d) == ML_OK);
+        char *want = malloc(n + 1);
+        for (size_t i = 0; i < n; i++)
+            want[i] = (char)('a' + i % 26);
+        want[n] = 0;
+        ml_plan *p = NULL;
+        CHECK(ml_plan_choose(ctx, b, NULL, NULL, &p) == ML_OK);
+        const char *name = NULL, *why = NULL;
+        CHECK(ml_plan_rejected(p, 0, &name, &why) == ML_OK && !strcmp(name, "long-why"));
+        CHECK(why && strlen(why) == n && !strcmp(why, want), "%zu: %zu", n, why ? strlen(why) : 0);
+        size_t len = 0;
+        CHECK(ml_plan_explain(ctx, p, NULL, 0, &len) == ML_OK);
+        char *t = malloc(len + 1);
+        CHECK(ml_plan_explain(ctx, p, t, len + 1, &len) == ML_OK && strstr(t, want));
+        free(t);
+        CHECK(ml_plan_to_json(ctx, p, NULL, 0, &len) == ML_OK);
+        t = malloc(len + 1);
+        CHECK(ml_plan_to_json(ctx, p, t, len + 1, &len) == ML_OK && strstr(t, want));
+        free(t);
+        ml_plan_free(p);
+        int covers = 1;
+        len = 0;
+        char small[16];
+        int i = ml_engine_index("long-why");
+        CHECK(ml_engine_covers(ctx, i, b, &covers, small, sizeof small, &len) == ML_OK);
+        CHECK(!covers && len == n && strlen(small) == 15 && !strncmp(small, want, 15));
+        CHECK(ml_engine_unregister(ctx, "long-why") == ML_OK);
+        free(want);
+    }
+    ml_board_free(b);
+}
+
+/* ------------------------------------------------------------------ loading */
+/* An allocation failing at any step of loading the library's engines is reported (count
+ * -1, ML_ENOMEM), never a table missing an engine; the next call loads them all. Runs
+ * first (before anything loads the table). */
+static void test_load_out_of_memory(void)
+{
+    ml_ctx *ctx = NULL;
+    CHECK(ml_ctx_new(&ctx) == ML_OK);
+    ml_board *b = NULL;
+    CHECK(ml_board_grid(ctx, 3, 3, 2, NULL, &b) == ML_OK);
+    int steps = 0;
+    for (long k = 1; k < 1000; k++) {
+        ml__registry_fail_alloc = k;
+        int n = ml_engine_count();
+        ml__registry_fail_alloc = 0;
+        if (n >= 0) {
+            CHECK(n == NOWN, "failing allocation %ld: %d engines", k, n);
+            break;
+        }
+        steps++;
+        /* every call refuses while the load fails (the hook failing its first
+         * allocation), and none sees a part of the table */
+        ml_plan *p = NULL;
+        ml__registry_fail_alloc = 1;
+        CHECK(ml_plan_choose(ctx, b, NULL, NULL, &p) == ML_ENOMEM && p == NULL);
+        MSG(ctx, "out of memory in ml_plan_choose");
+        ml__registry_fail_alloc = 1;
+        CHECK(ml_engine_name(0) == NULL);
+        ml__registry_fail_alloc = 1;
+        CHECK(ml_engine_index("dense-gf2") == -1);
+        ml__registry_fail_alloc = 1;
+        int covers = 0;
+        CHECK(ml_engine_covers(ctx, 0, b, &covers, NULL, 0, NULL) == ML_ENOMEM);
+        ml__registry_fail_alloc = 2;
+        toy_user u = {0, 0, 0};
+        ml_engine_def d = toy_def(&u, "toy-early");
+        CHECK(ml_engine_register(ctx, &d) == ML_ENOMEM);
+        ml__registry_fail_alloc = 1;
+        CHECK(ml_engine_unregister(ctx, "chase") == ML_ENOMEM);
+        ml__registry_fail_alloc = 0;
+    }
+    CHECK(steps >= NOWN, "%d", steps);   /* an engine a step at least */
+    ml__registry_fail_alloc = 0;
+    test_engines();   /* whole, in order */
+    ml_board_free(b);
+    ml_ctx_free(ctx);
+}
+
 /* ------------------------------------------------------------------ threads */
 static void *chooser(void *arg)
 {
@@ -418,8 +600,84 @@ static void test_threads(ml_ctx *ctx)
     CHECK(u.releases == 100, "%d", u.releases);
 }
 
+/* readers of the accessors while other threads register and unregister engines: every
+ * string read stays valid (ASan reports a use after free otherwise) and is one a
+ * registered engine had */
+static _Atomic int churning;
+
+static void *reader(void *arg)
+{
+    (void)arg;
+    long seen = 0;
+    while (atomic_load(&churning)) {
+        int n = ml_engine_count();
+        for (int i = 0; i <= n; i++) {
+            const char *name = ml_engine_name(i), *fam = ml_engine_family(i),
+                       *desc = ml_engine_description(i);
+            if (name && fam && desc) {
+                seen++;
+                int own = 0;
+                for (int k = 0; k < NOWN && !own; k++)
+                    own = !strcmp(name, OWN[k]);
+                CHECK(own || PREFIX(name, "churn-"), "%s", name);
+                CHECK(strlen(fam) > 3 && strlen(desc) > 3);
+            }
+        }
+    }
+    return (void *)seen;
+}
+
+static void *churner(void *arg)
+{
+    long me = (long)arg;
+    ml_ctx *ctx = NULL;
+    ml_ctx_new(&ctx);
+    toy_user u = {0, 0, 0};
+    for (int i = 0; i < 2000; i++) {
+        char *name = malloc(32), *desc = malloc(64);   /* freed once registered: copied */
+        snprintf(name, 32, "churn-%ld-%d", me, i % 50);
+        snprintf(desc, 64, "a churning engine, number %d of thread %ld", i % 50, me);
+        ml_engine_def d = toy_def(&u, name);
+        d.description = desc;
+        d.family = name;
+        CHECK(ml_engine_register(ctx, &d) == ML_OK);
+        free(name);
+        free(desc);
+        snprintf(name = malloc(32), 32, "churn-%ld-%d", me, i % 50);
+        CHECK(ml_engine_unregister(ctx, name) == ML_OK);
+        free(name);
+    }
+    ml_ctx_free(ctx);
+    CHECK(u.releases == 2000, "%d", u.releases);
+    return NULL;
+}
+
+static void test_readers(ml_ctx *ctx)
+{
+    (void)ctx;
+    pthread_t r[2], w[2];
+    atomic_store(&churning, 1);
+    for (long i = 0; i < 2; i++)
+        pthread_create(&r[i], NULL, reader, NULL);
+    for (long i = 0; i < 2; i++)
+        pthread_create(&w[i], NULL, churner, (void *)i);
+    for (int i = 0; i < 2; i++)
+        pthread_join(w[i], NULL);
+    atomic_store(&churning, 0);
+    long seen = 0;
+    for (int i = 0; i < 2; i++) {
+        void *v = NULL;
+        pthread_join(r[i], &v);
+        seen += (long)v;
+    }
+    CHECK(seen > 1000, "%ld", seen);
+    CHECK(ml_engine_count() == NOWN);
+}
+
 int main(void)
 {
+    setvbuf(stdout, NULL, _IONBF, 0);
+    test_load_out_of_memory();
     ml_ctx *ctx = NULL;
     if (ml_ctx_new(&ctx) != ML_OK)
         return 1;
@@ -429,6 +687,9 @@ int main(void)
     test_random_boards(ctx);
     test_seam(ctx);
     test_threads(ctx);
+    test_readers(ctx);
+    test_bad_costs(ctx);
+    test_long_reason(ctx);
     test_engines();   /* as at the start */
     ml_ctx_free(ctx);
     return t_done();

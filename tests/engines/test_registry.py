@@ -393,6 +393,39 @@ def test_register_refuses_bad_entries():
     assert "x-1" not in registry.entries() and "x-2" not in registry.entries()
 
 
+@pytest.mark.parametrize(
+    "cost, shown",
+    [(float("nan"), "nan"), (float("inf"), "inf"), (float("-inf"), "-inf"), (-1, "-1.0")],
+)
+def test_a_cost_that_is_not_a_finite_number_of_seconds_is_refused(cost, shown):
+    """A NaN would make the order of costs (and the choice) arbitrary: choose, the
+    fallback's answerer and the packed answerer refuse it (the C registry's
+    ML_M_ENGINE_COST message); 0 is a cost."""
+    registry.register(
+        "toy-odd",
+        description="an odd cost",
+        covers=lambda b: None,
+        cost=lambda b: cost,
+        build=lambda board, backend, dense: BruteForceEngine(board, dense),
+    )
+    want = (
+        f"the engine toy-odd estimated a cost of {shown} s for this board; "
+        "a cost must be a finite number of seconds >= 0"
+    )
+    board = ml.Board.grid(3, 3)
+    try:
+        with pytest.raises(ValueError) as got:
+            registry.choose(board)
+        assert str(got.value) == want
+        with pytest.raises(ValueError, match="a cost must be a finite number"):
+            registry.choose(board, "toy-odd")
+        with pytest.raises(ValueError, match="a cost must be a finite number"):
+            registry.answerer(board, questions=registry.CORE)
+        assert registry.choose(board, "dense-gf2").engine == "dense-gf2"  # not asked
+    finally:
+        registry.unregister("toy-odd")
+
+
 def test_core_questions_are_the_protocol():
     assert set(CORE) <= set(dir(Engine))
     assert set(CORE + FALLBACK) <= set(dir(DenseEngine))

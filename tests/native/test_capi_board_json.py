@@ -308,3 +308,57 @@ def test_to_json_is_compact_ascii_and_sized_exactly():
     text = b.to_json()
     assert text.isascii() and " " not in text
     assert json.loads(text)["pattern"] == [[0, 0], [0, 1]]
+
+
+# Keys a dict may repeat: some spelled two ways (an escape decodes to the same key).
+_KEYS = ['"a"', '"\\u0061"', '"b"', '"\\u00e9"', '"\u00e9"', '"\\u0000"', '""', '"a\'b"']
+
+
+def _text_with_repeated_keys(rng, depth: int = 0) -> str:
+    """JSON text whose dicts draw their keys from a handful (json.dumps cannot write a
+    key twice, so the text is built by hand)."""
+    r = rng.random()
+    if depth < 3 and r < 0.45:
+        k = int(rng.integers(0, 7))
+        pairs = [
+            f"{_KEYS[rng.integers(len(_KEYS))]}: {_text_with_repeated_keys(rng, depth + 1)}"
+            for _ in range(k)
+        ]
+        return "{" + ", ".join(pairs) + "}"
+    if depth < 3 and r < 0.6:
+        k = int(rng.integers(0, 4))
+        return "[" + ", ".join(_text_with_repeated_keys(rng, depth + 1) for _ in range(k)) + "]"
+    return str(["1", "-7", "2.5", "null", "true", '"x"', '"\\n\\u00e9"', "[]"][rng.integers(8)])
+
+
+def _repeats_a_key(text: str) -> bool:
+    """Whether a dict of the JSON text has a key twice."""
+    twice: list[bool] = []
+
+    def pairs(p):
+        twice.append(len(p) > len(dict(p)))
+        return dict(p)
+
+    json.loads(text, object_pairs_hook=pairs)
+    return any(twice)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_dicts_with_a_key_twice_print_as_python_reads_them(seed):
+    """A dict with a key twice prints in messages as repr(json.loads(text)): the last
+    value at the first key's place (the short repr of a field and the full repr of a
+    pattern entry)."""
+    rng = np.random.default_rng(4200 + seed)
+    repeated = 0
+    for _ in range(150):
+        value = _text_with_repeated_keys(rng)
+        while not value.startswith("{"):
+            value = _text_with_repeated_keys(rng)
+        repeated += _repeats_a_key(value)
+        for doc in (
+            f'{{"rows": {value}, "cols": 3, "states": 2}}',
+            f'{{"rows": 3, "cols": 3, "states": 2, "pattern": [{value}]}}',
+            f'{{"rows": 3, "cols": 3, "states": 2, "pattern": [[{value}, 1]]}}',
+        ):
+            assert _outcome_c(doc) == _outcome_py(doc), doc
+    assert repeated > 20  # the documents do repeat keys

@@ -305,6 +305,51 @@ def test_a_failing_callback_is_reported():
         _core.capi_unregister("boom")
 
 
+@pytest.mark.parametrize("cost", [float("nan"), float("inf"), float("-inf"), -1.0, -2.5e-300])
+def test_a_cost_that_is_not_a_finite_number_is_refused_as_python_refuses_it(cost):
+    """The same engine registered in Python and in C (through the seam) with an odd
+    cost: both refuse the plan with the same ValueError (ML_M_ENGINE_COST)."""
+    pb, cb = ml.Board.grid(3, 3), CBoard.grid(3, 3)
+    registry.register(
+        "odd-cost",
+        description="odd",
+        covers=lambda b: None,
+        cost=lambda b: cost,
+        build=lambda *a: None,
+    )
+    _core.capi_register("odd-cost", lambda b: None, lambda b: cost, description="odd")
+    try:
+        with pytest.raises(ValueError) as py:
+            registry.choose(pb)
+        with pytest.raises(ValueError) as c:
+            _core.capi_plan(cb)
+        assert str(c.value) == str(py.value)
+        assert _core.capi_errmsg_name() == "ML_M_ENGINE_COST"
+        with pytest.raises(ValueError) as c:
+            _core.capi_engine_cost(_core.capi_engine_index("odd-cost"), cb)
+        assert str(c.value) == str(py.value)
+    finally:
+        registry.unregister("odd-cost")
+        _core.capi_unregister("odd-cost")
+
+
+@pytest.mark.parametrize("size", [1023, 4095, 4096, 5000, 70000])
+def test_a_long_seam_reason_is_kept_whole(size):
+    """A seam engine's reason is whole in the plan, its explain() and JSON, and from
+    capi_engine_covers, however long (it was cut at 1,023 bytes)."""
+    why = "".join(chr(ord("a") + i % 26) for i in range(size - 1)) + "\u00e9"
+    _core.capi_register("long-why", lambda b: why, lambda b: 1e-15, description="long")
+    try:
+        cb = CBoard.grid(3, 3)
+        plan = _core.capi_plan(cb)
+        assert plan["rejected"]["long-why"] == why
+        assert f"\n  not long-why: {why}" in plan["explain"]
+        assert json.loads(plan["json"])["rejected"]["long-why"] == why
+        assert _core.capi_engine_covers(_core.capi_engine_index("long-why"), cb) == why
+    finally:
+        _core.capi_unregister("long-why")
+
+
 def _pair(rows, cols, n, pattern=None, wrap=False, palette=None, index=None):
     if palette is not None:
         pk = [[palette[i] for i in row] for row in index]

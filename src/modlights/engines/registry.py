@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
-from math import prod
+from math import isfinite, prod
 from types import MappingProxyType
 from typing import Any, cast
 
@@ -282,6 +282,19 @@ def register(
     return entry
 
 
+def _cost(e: Entry, board: Board) -> float:
+    """The entry's estimated seconds for the board, checked: ValueError unless a finite
+    number >= 0 (a NaN would make the order of costs, and so the choice, arbitrary).
+    The C registry refuses it with the same message (ML_M_ENGINE_COST)."""
+    c = float(e.cost(board))
+    if not (isfinite(c) and c >= 0):
+        raise ValueError(
+            f"the engine {e.name} estimated a cost of {c!r} s for this board; "
+            "a cost must be a finite number of seconds >= 0"
+        )
+    return c
+
+
 def unregister(name: str) -> None:
     """Remove a registered engine (ValueError naming the registered ones if unknown)."""
     if name not in _REGISTRY:
@@ -337,8 +350,9 @@ def choose(board: Board, method: str = "auto", backend: str = "native") -> Plan:
     they do not cover the board, the dearer ones for their cost (their ``covers`` is
     not called). O(engines) cost estimates and at most that many ``covers`` calls.
 
-    Raises ValueError for an unknown method or backend (naming the accepted ones) and
-    when no engine asked for covers the board (saying why each does not)."""
+    Raises ValueError for an unknown method or backend (naming the accepted ones),
+    when no engine asked for covers the board (saying why each does not), and for an
+    estimated cost that is not a finite number of seconds >= 0."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}: use one of {BACKENDS}")
     if not isinstance(method, str) or (
@@ -354,7 +368,7 @@ def choose(board: Board, method: str = "auto", backend: str = "native") -> Plan:
         if backend not in e.backends:
             rejected[e.name] = f"backend must be {' or '.join(e.backends)}, not {backend!r}"
         else:
-            priced.append((float(e.cost(board)), i, e))
+            priced.append((_cost(e, board), i, e))
     priced.sort(key=lambda t: t[:2])  # by cost, then registration order
     best: tuple[float, Entry] | None = None
     for c, _, e in priced:
@@ -444,7 +458,7 @@ def answerer(
             continue
         if e.covers(board) is not None:
             continue
-        c = e.cost(board)
+        c = _cost(e, board)
         if best is None or c < best[0]:
             best = (c, e)
     if best is None:
@@ -505,7 +519,7 @@ def packed_answerer(board: Board, plan: Plan, engine: Engine) -> PackedEngine | 
     packs = bool(mine.packs)
     if packs and not mine.transposed:
         return mine
-    for e in sorted(_REGISTRY.values(), key=lambda e: e.cost(board)):
+    for e in sorted(_REGISTRY.values(), key=lambda e: _cost(e, board)):
         if e is own or "solve_packed" not in e.answers or e.covers(board) is not None:
             continue
         other = cast(PackedEngine, e.build(board, plan.backend, None))

@@ -19,14 +19,28 @@ def _bits_names(unsigned bits):
 
 
 def capi_engines():
-    """[{name, family, description, answers, backends, auto}] in registration order."""
+    """[{name, family, description, answers, backends, auto}] in registration order
+    (MemoryError when the library's engines could not be loaded). The strings stay
+    valid if another thread unregisters an engine meanwhile, but indices shift then
+    (modlights.h, ml_engine_count): list the engines while none come or go."""
     out = []
-    for i in range(ml_engine_count()):
+    count = ml_engine_count()
+    if count < 0:
+        raise MemoryError("out of memory loading the C library's engines")
+    cdef const char *name
+    cdef const char *family
+    cdef const char *description
+    for i in range(count):
         bk = ml_engine_backends(i)
+        name = ml_engine_name(i)
+        family = ml_engine_family(i)
+        description = ml_engine_description(i)
+        if name == NULL or family == NULL or description == NULL:
+            continue
         out.append({
-            "name": ml_engine_name(i).decode(),
-            "family": ml_engine_family(i).decode(),
-            "description": ml_engine_description(i).decode(),
+            "name": name.decode(),
+            "family": family.decode(),
+            "description": description.decode(),
             "answers": _bits_names(ml_engine_answers(i)),
             "backends": tuple(n for n, b in (("native", ML_BACKEND_NATIVE),
                                              ("reference", ML_BACKEND_REFERENCE)) if bk & b),
