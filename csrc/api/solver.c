@@ -17,6 +17,7 @@
 #include "api/ctx.h"
 #include "api/engine.h"
 #include "engines/dense.h"
+#include "search/canon.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -42,6 +43,12 @@ struct ml_solver {
     int64_t rank_only;         /* its rank by one elimination (-1: not yet) */
     void *fb_eng;              /* the fallback's engine, built on first use */
     const ml_engine_def *fb_ops;
+    /* the kernel's generators once asked for (Solver._gens): canonical where
+     * ml_canon_fits allows, else the engine's */
+    int have_gens;
+    uint64_t ngens;
+    uint8_t *gens;
+    uint32_t *gen_orders;
 };
 
 struct ml_result {
@@ -113,6 +120,8 @@ void ml_solver_free(ml_solver *s)
         engine_destroy(s->fb_ops, NULL, s->fb_eng, s);
     if (s->e)
         ml__engine_put(s->e);
+    free(s->gens);
+    free(s->gen_orders);
     ml_plan_free(s->plan);
     ml_board_free(s->b);
     free(s);
@@ -314,6 +323,10 @@ static int answerer(ml_ctx *ctx, ml_solver *s, size_t off, const ml_engine_def *
 
 static int nullity_of(ml_ctx *ctx, ml_solver *s, uint64_t *out)
 {
+    if (s->have_gens) {   /* Solver.nullity: len(self._gens[1]) once made */
+        *out = s->ngens;
+        return ML_OK;
+    }
     if (s->lazy && !s->eng) {
         if (s->rank_only < 0) {
             uint64_t rk = 0;
@@ -422,31 +435,85 @@ int ml_solver_is_invertible(ml_ctx *ctx, ml_solver *s, int *out)
     END(rc);
 }
 
+/* Solver._generators: the engine's generators, made canonical (search/canon.h) when
+ * within ml_canon_fits (the engine's kept when its work space does not fit), kept. */
+static int generators(ml_ctx *ctx, ml_solver *s)
+{
+    if (s->have_gens)
+        return ML_OK;
+    uint64_t null = 0, r = s->b->n_taps;
+    int rc = nullity_of(ctx, s, &null);
+    if (!rc && null * r > MAX_KERNEL_BYTES) {
+        uint64_t nbytes = null * r;
+        return ml__fail(ctx, ML_M_KERNEL_TOO_LARGE, (unsigned long long)null,
+                        (unsigned long long)r, (unsigned long long)nbytes,
+                        (double)nbytes / (1024.0 * 1024.0 * 1024.0),
+                        (unsigned long long)(MAX_KERNEL_BYTES >> 30));
+    }
+    const ml_engine_def *ops = NULL;
+    void *user = NULL, *eng = NULL;
+    if (!rc)
+        rc = ANSWERER(ctx, s, generators, &ops, &user, &eng);
+    if (rc)
+        return rc;
+    uint8_t *H = malloc(null * r + 1);
+    uint32_t *orders = malloc((null + 1) * sizeof *orders);
+    if (!H || !orders) {
+        free(H);
+        free(orders);
+        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_kernel");
+    }
+    uint64_t k = 0;
+    if (null)
+        rc = callback_rc(ctx, s, ops, ops->generators(user, ctx, eng, null, &k, H, orders),
+                         "generators");
+    if (!rc && k != null)
+        rc = ml__fail(ctx, ML_M_INTERNAL, "ml_solver_kernel",
+                      "the engine gave another count of generators than its nullity");
+    if (!rc && k && r && ml_canon_fits((size_t)k, (size_t)r, (unsigned)s->b->n)) {
+        uint8_t *C = malloc(k * r);
+        uint32_t *co = malloc(k * sizeof *co);
+        size_t got = C && co ? ml_canon_basis(H, (size_t)k, (size_t)r, (unsigned)s->b->n, C, co)
+                             : ML_CANON_ENOMEM;
+        if (got == ML_CANON_INTERRUPTED) {
+            rc = ml__fail(ctx, ML_M_INTERRUPTED);
+        } else if (got != ML_CANON_ENOMEM) {   /* else: the engine's generators */
+            free(H);
+            free(orders);
+            H = C;
+            orders = co;
+            C = NULL;
+            co = NULL;
+            k = got;
+        }
+        free(C);
+        free(co);
+    }
+    if (rc) {
+        free(H);
+        free(orders);
+        return rc;
+    }
+    s->gens = H;
+    s->gen_orders = orders;
+    s->ngens = k;
+    s->have_gens = 1;
+    return ML_OK;
+}
+
 int ml_solver_kernel(ml_ctx *ctx, ml_solver *s, uint8_t *H, uint32_t *orders)
 {
     BEGIN("ml_solver_kernel", orders);
     uint64_t null = 0, r = s->b->n_taps;
     rc = nullity_of(ctx, s, &null);
-    if (!rc && null * r > MAX_KERNEL_BYTES) {
-        uint64_t nbytes = null * r;
-        rc = ml__fail(ctx, ML_M_KERNEL_TOO_LARGE, (unsigned long long)null,
-                      (unsigned long long)r, (unsigned long long)nbytes,
-                      (double)nbytes / (1024.0 * 1024.0 * 1024.0),
-                      (unsigned long long)(MAX_KERNEL_BYTES >> 30));
-    }
-    if (!rc && null && r && !H)
+    if (!rc && null * r <= MAX_KERNEL_BYTES && null && r && !H)
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_solver_kernel", "H");
-    const ml_engine_def *ops = NULL;
-    void *user = NULL, *eng = NULL;
     if (!rc)
-        rc = ANSWERER(ctx, s, generators, &ops, &user, &eng);
-    if (!rc && null) {
-        uint64_t k = 0;
-        rc = callback_rc(ctx, s, ops, ops->generators(user, ctx, eng, null, &k, H, orders),
-                         "generators");
-        if (!rc && k != null)
-            rc = ml__fail(ctx, ML_M_INTERNAL, "ml_solver_kernel",
-                          "the engine gave fewer generators than its nullity");
+        rc = generators(ctx, s);
+    if (!rc) {
+        if (s->ngens && r)
+            memcpy(H, s->gens, s->ngens * r);
+        memcpy(orders, s->gen_orders, s->ngens * sizeof *orders);
     }
     END(rc);
 }
