@@ -31,6 +31,9 @@ struct ml__engine {
      * convention, at most ML_WHY_MAX bytes); the estimated seconds */
     int (*own_covers)(const ml_board *b, char *why, size_t cap);
     double (*own_cost)(const ml_board *b);
+    /* the library's own engine's questions (build, solve, ...; covers and cost unused),
+     * NULL while the engine has no C ops yet (csrc/engines/) */
+    const ml_engine_def *own_ops;
     /* the seam's: the definition as registered (strings owned by the fields above) */
     ml_engine_def def;
     int seam;
@@ -45,6 +48,13 @@ void ml__registry_release(ml__engine **list, size_t count);
  * caller frees it). */
 int ml__engine_reason(ml_ctx *ctx, const ml__engine *e, const ml_board *b, int *covers,
                       char **why);
+
+/* A copy of a live plan (registry_plan.c); NULL when out of memory or p is not live. */
+ml_plan *ml__plan_dup(const ml_plan *p);
+
+/* Give back a reference to one engine (taken by ml__registry_snapshot and kept). */
+void ml__engine_put(ml__engine *e);
+
 /* Whether e covers b: *covers = 1, or 0 and why (snprintf convention into why/cap;
  * *len its full length). A seam callback's failure is returned with its message. */
 int ml__engine_covers(ml_ctx *ctx, const ml__engine *e, const ml_board *b, int *covers,

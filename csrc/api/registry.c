@@ -134,6 +134,7 @@ static int add_own(const ml__own_engine *o)
     e->variants = o->variants;
     e->own_covers = o->covers;
     e->own_cost = o->cost;
+    e->own_ops = o->ops;
     if (!e->name || !e->description || !e->family || !append(e)) {
         engine_release(e);
         return 0;
@@ -186,6 +187,8 @@ int ml__registry_snapshot(ml_ctx *ctx, ml__engine ***out, size_t *n)
     *out = list;
     return ML_OK;
 }
+
+void ml__engine_put(ml__engine *e) { engine_release(e); }
 
 void ml__registry_release(ml__engine **list, size_t n)
 {

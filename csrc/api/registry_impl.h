@@ -11,6 +11,7 @@ typedef struct ml__own_engine {
     int auto_choose, variants;
     int (*covers)(const ml_board *b, char *why, size_t cap);
     double (*cost)(const ml_board *b);
+    const ml_engine_def *ops;   /* its questions in C (csrc/engines/), or NULL */
 } ml__own_engine;
 
 /* engines/registry.py's _register_package_engines, in its order (the reference engine

@@ -18,6 +18,7 @@
 
 #include "api/registry_impl.h"
 #include "api/board.h"
+#include "engines/dense.h"
 #include "chase/rowsolve.h"
 #include "structured/symchase.h"
 
@@ -504,44 +505,44 @@ static int tensor_covers(const ml_board *b, char *why, size_t cap)
 const ml__own_engine ml__own_engines[] = {
     {"dense-gf2", "dense",
      "dense GF(2) elimination, bit-packed (Method of Four Russians); any board with n = 2",
-     FALLBACK, NATIVE, 1, 0, dense_gf2_covers, dense_cost},
+     FALLBACK, NATIVE, 1, 0, dense_gf2_covers, dense_cost, &ml__dense_gf2_ops},
     {"dense-zn", "dense",
      "dense Z/n elimination (CRT, unit then valuation pivots, delayed reduction); any "
      "board with n >= 3",
-     FALLBACK, NATIVE, 1, 0, dense_zn_covers, dense_cost},
+     FALLBACK, NATIVE, 1, 0, dense_zn_covers, dense_cost, &ml__dense_zn_ops},
     {"chase", "chase",
      "light chasing of grid boards, the variant with the fewest symbols chosen from the "
      "plan (light, prefix, row or row-solve)",
-     0, NATIVE, 1, 1, chase_covers, chase_cost},
+     0, NATIVE, 1, 1, chase_covers, chase_cost, NULL},
     {"chase-light", "chase", "the light chase, its residual matrix eliminated whole", 0, NATIVE,
-     0, 0, light_covers, chase_cost},
+     0, 0, light_covers, chase_cost, NULL},
     {"chase-prefix", "chase",
      "the light chase solving a prefix of a tall residual system (locked tiles) that leaves "
      "no kernel, else the whole system",
-     0, NATIVE, 0, 0, prefix_covers, chase_cost},
+     0, NATIVE, 0, 0, prefix_covers, chase_cost, NULL},
     {"chase-row", "chase", "the row chase: online elimination, no residual matrix (many holes)",
-     0, NATIVE, 0, 0, row_covers, chase_cost},
+     0, NATIVE, 0, 0, row_covers, chase_cost, NULL},
     {"chase-rowsolve", "chase",
      "the row-solve chase: patterns ending in a pair of unit taps (knight, diagonal)", 0,
-     NATIVE, 0, 0, rowsolve_variant_covers, chase_cost},
+     NATIVE, 0, 0, rowsolve_variant_covers, chase_cost, NULL},
     {"algebraic-cross", "algebraic",
      "one polynomial equation over GF(p)[x]: cross, vertical, horizontal patterns, prime n, "
      "no locks or holes",
-     PACKED | ML_Q_DET, BOTH, 1, 0, cross_covers, cross_cost},
+     PACKED | ML_Q_DET, BOTH, 1, 0, cross_covers, cross_cost, NULL},
     {"algebraic-torus", "algebraic",
      "a 2 x 2 system over GF(p)[s] / (s^w - 1): tori of the cross family, prime n", PACKED,
-     BOTH, 1, 0, torus_covers, torus_cost},
+     BOTH, 1, 0, torus_covers, torus_cost, NULL},
     {"algebraic-sym", "algebraic",
      "polynomial row recurrences for left-right symmetric 3 x 3 patterns (diagonal, ring), "
      "prime n, no tori",
-     PACKED, BOTH, 1, 0, sym_covers, sym_cost},
+     PACKED, BOTH, 1, 0, sym_covers, sym_cost, NULL},
     {"lifted", "lifted",
      "the algebraic engine over each GF(p), p | n, lifted to Z/p^k and combined by CRT: "
      "composite n",
-     0, NATIVE, 1, 0, lifted_covers, lifted_cost},
+     0, NATIVE, 1, 0, lifted_covers, lifted_cost, NULL},
     {"tensor", "tensor",
      "A = R (x) C for product patterns (square, horizontal, vertical): two passes of 1-D "
      "banded chases, tori too",
-     PACKED | ML_Q_DET, NATIVE, 1, 0, tensor_covers, tensor_cost},
+     PACKED | ML_Q_DET, NATIVE, 1, 0, tensor_covers, tensor_cost, NULL},
 };
 const size_t ml__own_engine_count = sizeof ml__own_engines / sizeof ml__own_engines[0];

@@ -357,6 +357,50 @@ done:
     return rc;
 }
 
+/* ------------------------------------------------------------------ copying a plan */
+static int dup_field(char **dst, const char *src)
+{
+    *dst = src ? ml__registry_dup(src) : NULL;
+    return !src || *dst;
+}
+
+ml_plan *ml__plan_dup(const ml_plan *p)
+{
+    if (!live(p))
+        return NULL;
+    ml_plan *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->magic = ML_PLAN_MAGIC;
+    c->cost = p->cost;
+    int ok = dup_field(&c->engine, p->engine) && dup_field(&c->family, p->family) &&
+             dup_field(&c->reason, p->reason) && dup_field(&c->variant, p->variant) &&
+             dup_field(&c->method, p->method) && dup_field(&c->backend, p->backend);
+    if (ok && p->nrej) {
+        c->rej_name = calloc(p->nrej, sizeof *c->rej_name);
+        c->rej_why = calloc(p->nrej, sizeof *c->rej_why);
+        ok = c->rej_name && c->rej_why;
+        if (ok)
+            c->rej_room = p->nrej;
+        for (size_t i = 0; ok && i < p->nrej; i++) {
+            ok = dup_field(&c->rej_name[i], p->rej_name[i]) &&
+                 dup_field(&c->rej_why[i], p->rej_why[i]);
+            c->nrej = i + 1;
+        }
+    }
+    if (!ok) {
+        if (!c->rej_name || !c->rej_why) {
+            free(c->rej_name);
+            free(c->rej_why);
+            c->rej_name = c->rej_why = NULL;
+            c->nrej = 0;
+        }
+        ml_plan_free(c);
+        return NULL;
+    }
+    return c;
+}
+
 /* ------------------------------------------------------------------ reading a plan */
 const char *ml_plan_engine(const ml_plan *p) { return live(p) ? p->engine : NULL; }
 const char *ml_plan_family(const ml_plan *p) { return live(p) ? p->family : NULL; }

@@ -34,43 +34,6 @@ int main(void)
     ml_ctx *ctx = NULL;
     if (ml_ctx_new(&ctx) != ML_OK)
         return 1;
-    STUB_CTX(ml_solver_new(ctx, NULL, NULL, NULL), "ml_solver_new");
-    STUB_CTX(ml_solver_new_plan(ctx, NULL, NULL, NULL), "ml_solver_new_plan");
-    ml_solver_free(NULL);  /* NULL is fine */
-    CHECK(ml_solver_board(NULL) == NULL);
-    STUB_NOCTX("ml_solver_board");
-    CHECK(ml_solver_plan(NULL) == NULL);
-    STUB_NOCTX("ml_solver_plan");
-    STUB_CTX(ml_solver_nullity(ctx, NULL, NULL), "ml_solver_nullity");
-    STUB_CTX(ml_solver_rank(ctx, NULL, NULL), "ml_solver_rank");
-    STUB_CTX(ml_solver_kernel_size(ctx, NULL, NULL), "ml_solver_kernel_size");
-    STUB_CTX(ml_solver_is_unique(ctx, NULL, NULL), "ml_solver_is_unique");
-    STUB_CTX(ml_solver_is_invertible(ctx, NULL, NULL), "ml_solver_is_invertible");
-    STUB_CTX(ml_solver_kernel(ctx, NULL, NULL, NULL), "ml_solver_kernel");
-    STUB_CTX(ml_solver_det(ctx, NULL, NULL), "ml_solver_det");
-    STUB_CTX(ml_solver_inverse(ctx, NULL, NULL), "ml_solver_inverse");
-    STUB_CTX(ml_solver_pseudo_inverse(ctx, NULL, NULL), "ml_solver_pseudo_inverse");
-    STUB_CTX(ml_solver_solvable(ctx, NULL, NULL, ml_target_fill(0), NULL), "ml_solver_solvable");
-    STUB_CTX(ml_solver_solve(ctx, NULL, NULL, ml_target_fill(0), 0, ml_budget_default(), NULL), "ml_solver_solve");
-    ml_result_free(NULL);  /* NULL is fine */
-    CHECK(ml_result_board(NULL) == NULL);
-    STUB_NOCTX("ml_result_board");
-    CHECK(ml_result_taps(NULL) == NULL);
-    STUB_NOCTX("ml_result_taps");
-    CHECK(ml_result_length(NULL) == 0);
-    STUB_NOCTX("ml_result_length");
-    CHECK(ml_result_proven_minimal(NULL) == 0);
-    STUB_NOCTX("ml_result_proven_minimal");
-    ml_result_kernel_size(NULL, NULL);
-    STUB_NOCTX("ml_result_kernel_size");
-    CHECK(ml_result_examined(NULL) == 0);
-    STUB_NOCTX("ml_result_examined");
-    CHECK(ml_result_pruned(NULL) == 0);
-    STUB_NOCTX("ml_result_pruned");
-    CHECK(ml_result_seconds(NULL) == 0);
-    STUB_NOCTX("ml_result_seconds");
-    CHECK(ml_result_moves(NULL, NULL, NULL, 0) == 0);
-    STUB_NOCTX("ml_result_moves");
     STUB_CTX(ml_result_to_json(ctx, NULL, NULL, 0, NULL), "ml_result_to_json");
     STUB_CTX(ml_result_certificate(ctx, NULL, NULL, 0, NULL), "ml_result_certificate");
     STUB_CTX(ml_solver_solvable_many(ctx, NULL, 0, NULL, ml_target_fill(0), NULL), "ml_solver_solvable_many");

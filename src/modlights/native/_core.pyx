@@ -27,6 +27,7 @@ from modlights.native.registry cimport *
 from modlights.native.rowchase cimport *
 from modlights.native.rowrec cimport *
 from modlights.native.rowsolve cimport *
+from modlights.native.solver cimport *
 from modlights.native.symchase cimport *
 from modlights.native.zn cimport *
 
@@ -53,6 +54,7 @@ include "_packed.pxi"
 # the public C API (csrc/include/modlights.h): boards
 include "_board.pxi"
 include "_puzzle.pxi"
+include "_solver.pxi"
 # the registry and plans of the public C API (modlights.h: engines and plans, the seam)
 include "_registry.pxi"
 # the puzzle layer of the public C API (modlights.h): PRNG, seeds, bands, stars, dates

@@ -1,0 +1,197 @@
+"""Bindings to the public C API's solvers and results (csrc/include/modlights.h: solvers;
+csrc/api/solver.c over csrc/engines/dense.c): CSolver, a handle of an ml_solver, and
+capi_solve. Errors are the C library's statuses and messages (_ml_raise). Python's Solver
+does not use it yet (issue 33 P12 switches it over); tests/native/test_capi_solver.py
+compares it with modlights.Solver."""
+
+
+cdef object _factored_int(const ml_factored *f):
+    v = 1
+    for i in range(f.count):
+        v *= int(f.prime[i]) ** int(f.exp[i])
+    return v
+
+
+cdef class CSolver:
+    """An ml_solver handle (modlights.h: solvers); freed with the object. Use from one
+    thread at a time (the C library refuses a second one: ValueError)."""
+
+    cdef ml_solver *s
+    cdef CBoard board_ref
+    cdef int n
+    cdef uint64_t m, r, tiles
+
+    def __dealloc__(self):
+        ml_solver_free(self.s)
+        self.s = NULL
+
+    def __init__(self, CBoard board, method=None):
+        """ml_solver_new(board, method) (None: "auto")."""
+        cdef ml_solver *s = NULL
+        m = None if method is None else method.encode()
+        cdef const char *mp = NULL
+        if m is not None:
+            mp = m
+        with nogil:
+            rc = ml_solver_new(NULL, board.b, mp, &s)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        self.s = s
+        self.board_ref = board
+        self.n = ml_board_states(board.b)
+        self.m = ml_board_n_cells(board.b)
+        self.r = ml_board_n_taps(board.b)
+        self.tiles = ml_board_size(board.b)
+
+    @property
+    def plan(self):
+        """{engine, family, method, backend} of the plan that answers."""
+        cdef const ml_plan *p = ml_solver_plan(self.s)
+        return {"engine": ml_plan_engine(p).decode(), "family": ml_plan_family(p).decode(),
+                "method": ml_plan_method(p).decode(), "backend": ml_plan_backend(p).decode()}
+
+    @property
+    def nullity(self):
+        cdef uint64_t v = 0
+        with nogil:
+            rc = ml_solver_nullity(NULL, self.s, &v)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return int(v)
+
+    @property
+    def rank(self):
+        cdef uint64_t v = 0
+        with nogil:
+            rc = ml_solver_rank(NULL, self.s, &v)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return int(v)
+
+    @property
+    def kernel_size(self):
+        """|ker A| as a Python int (from the factored count)."""
+        cdef ml_factored f
+        with nogil:
+            rc = ml_solver_kernel_size(NULL, self.s, &f)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return _factored_int(&f)
+
+    @property
+    def is_unique(self):
+        cdef int v = 0
+        rc = ml_solver_is_unique(NULL, self.s, &v)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return bool(v)
+
+    @property
+    def is_invertible(self):
+        cdef int v = 0
+        rc = ml_solver_is_invertible(NULL, self.s, &v)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return bool(v)
+
+    def kernel(self):
+        """(H uint8 (nullity x n_taps), orders list)."""
+        k = self.nullity
+        H = np.zeros((k, self.r), dtype=np.uint8)
+        orders = np.zeros(max(k, 1), dtype=np.uint32)
+        cdef uint8_t[:, ::1] hv = H
+        cdef uint32_t[::1] ov = orders
+        cdef uint8_t *hp = &hv[0, 0] if k and self.r else NULL
+        with nogil:
+            rc = ml_solver_kernel(NULL, self.s, hp, &ov[0])
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return H, [int(x) for x in orders[:k]]
+
+    def det(self):
+        cdef unsigned v = 0
+        with nogil:
+            rc = ml_solver_det(NULL, self.s, &v)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return int(v)
+
+    def _square(self, int pseudo):
+        out = np.zeros((self.r, self.m), dtype=np.uint8)
+        cdef uint8_t[:, ::1] ov
+        cdef uint8_t *op = NULL
+        cdef uint8_t dummy = 0
+        if self.r and self.m:
+            ov = out
+            op = &ov[0, 0]
+        else:
+            op = &dummy
+        with nogil:
+            rc = ml_solver_pseudo_inverse(NULL, self.s, op) if pseudo else \
+                ml_solver_inverse(NULL, self.s, op)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return out
+
+    def inverse(self):
+        """A^-1 (uint8 n_taps x n_cells)."""
+        return self._square(0)
+
+    def pseudo_inverse(self):
+        """G (uint8 n_taps x n_cells) with A G A = A."""
+        return self._square(1)
+
+    cdef object _state(self, state):
+        a = np.asarray(state, dtype=np.int64).reshape(-1)
+        if a.shape[0] != self.tiles:
+            raise ValueError(f"a state has {self.tiles} tiles, got {a.shape[0]}")
+        return np.ascontiguousarray(np.mod(a, self.n), dtype=np.uint8)
+
+    cdef int _target(self, target, ml_target *t, list keep) except -1:
+        if np.ndim(target) == 0:
+            t[0] = ml_target_fill(<unsigned>(int(target) % self.n))
+            return 0
+        tv = self._state(target)
+        keep.append(tv)
+        cdef const uint8_t[::1] v = tv
+        t[0] = ml_target_tiles(&v[0] if self.tiles else NULL)
+        return 0
+
+    def solvable(self, state, target=0):
+        """ml_solver_solvable."""
+        st = self._state(state)
+        keep = []
+        cdef ml_target t
+        self._target(target, &t, keep)
+        cdef const uint8_t[::1] sv = st if self.tiles else np.zeros(1, np.uint8)
+        cdef int v = 0
+        with nogil:
+            rc = ml_solver_solvable(NULL, self.s, &sv[0], t, &v)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return bool(v)
+
+    def solve(self, state, target=0, minimal=False):
+        """ml_solver_solve: (taps, a flat uint8 array of ml_board_taps_size bytes; length;
+        proven_minimal; kernel_size). ValueError when unsolvable (the C message)."""
+        st = self._state(state)
+        keep = []
+        cdef ml_target t
+        self._target(target, &t, keep)
+        cdef const uint8_t[::1] sv = st if self.tiles else np.zeros(1, np.uint8)
+        cdef ml_result *res = NULL
+        cdef unsigned flags = ML_SOLVE_MINIMAL if minimal else 0
+        with nogil:
+            rc = ml_solver_solve(NULL, self.s, &sv[0], t, flags, ml_budget_default(), &res)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        cdef ml_factored f
+        try:
+            size = ml_board_taps_size(ml_result_board(res))
+            taps = np.asarray(<const uint8_t[:size]>ml_result_taps(res)).copy() if size \
+                else np.zeros(0, np.uint8)
+            ml_result_kernel_size(res, &f)
+            return (taps, int(ml_result_length(res)), bool(ml_result_proven_minimal(res)),
+                    _factored_int(&f))
+        finally:
+            ml_result_free(res)

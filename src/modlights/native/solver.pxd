@@ -1,0 +1,54 @@
+# Declarations of the solvers and results of csrc/include/modlights.h (the public C API;
+# csrc/api/solver.c), for modlights.native._core (_solver.pxi): declared here once,
+# cimported there. Only the public header is bound.
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+
+from modlights.native.board cimport ml_board, ml_ctx, ml_factored
+from modlights.native.registry cimport ml_plan
+
+
+cdef extern from "include/modlights.h" nogil:
+    ctypedef struct ml_solver:
+        pass
+    ctypedef struct ml_result:
+        pass
+    ctypedef struct ml_target:
+        const uint8_t *tiles
+        unsigned fill
+    ctypedef struct ml_budget:
+        int kind
+        uint64_t steps
+        double seconds
+    enum:
+        ML_SOLVE_MINIMAL
+        ML_SOLVE_PROOF
+
+    ml_target ml_target_fill(unsigned fill)
+    ml_target ml_target_tiles(const uint8_t *tiles)
+    ml_budget ml_budget_default()
+
+    int ml_solver_new(ml_ctx *ctx, ml_board *b, const char *method, ml_solver **out)
+    int ml_solver_new_plan(ml_ctx *ctx, ml_board *b, const ml_plan *plan, ml_solver **out)
+    void ml_solver_free(ml_solver *s)
+    const ml_board *ml_solver_board(const ml_solver *s)
+    const ml_plan *ml_solver_plan(const ml_solver *s)
+    int ml_solver_nullity(ml_ctx *ctx, ml_solver *s, uint64_t *out)
+    int ml_solver_rank(ml_ctx *ctx, ml_solver *s, uint64_t *out)
+    int ml_solver_kernel_size(ml_ctx *ctx, ml_solver *s, ml_factored *out)
+    int ml_solver_is_unique(ml_ctx *ctx, ml_solver *s, int *out)
+    int ml_solver_is_invertible(ml_ctx *ctx, ml_solver *s, int *out)
+    int ml_solver_kernel(ml_ctx *ctx, ml_solver *s, uint8_t *H, uint32_t *orders)
+    int ml_solver_det(ml_ctx *ctx, ml_solver *s, unsigned *out)
+    int ml_solver_inverse(ml_ctx *ctx, ml_solver *s, uint8_t *out)
+    int ml_solver_pseudo_inverse(ml_ctx *ctx, ml_solver *s, uint8_t *out)
+    int ml_solver_solvable(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
+                           int *out)
+    int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
+                        unsigned flags, ml_budget budget, ml_result **out)
+
+    void ml_result_free(ml_result *r)
+    const ml_board *ml_result_board(const ml_result *r)
+    const uint8_t *ml_result_taps(const ml_result *r)
+    uint64_t ml_result_length(const ml_result *r)
+    int ml_result_proven_minimal(const ml_result *r)
+    void ml_result_kernel_size(const ml_result *r, ml_factored *out)
