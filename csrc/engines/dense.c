@@ -418,7 +418,7 @@ static int zn_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8
     (void)user;
     zn_eng *e = engine;
     size_t m = e->m, r = e->r;
-    uint8_t *RT = malloc(m * k + 1);
+    uint8_t *RT = calloc(m * k + 1, 1);
     if (!RT)
         return nomem(ctx, "the Z/n engine");
     for (size_t j = 0; j < k; j++)
