@@ -460,6 +460,7 @@ def test_play_needs_a_terminal(capsys):
     assert rc == 2
 
 
+@pytest.mark.heavy  # 3-4 s: the curses game driven through a pseudo-terminal in real time
 @pytest.mark.skipif(sys.platform == "win32", reason="pty")
 def test_play_curses_under_a_pty():
     """The real curses front end in a pseudo-terminal: hints until solved, then quit."""

@@ -78,6 +78,16 @@ HEAVY = {
     # t-bitsliced itself (1.1 CPU s with its build) stays in the default run; its variant
     # with tiny tables repeats those checks on other loop shapes (1.4 CPU s)
     "t-bitsliced-tiny",
+    # the solver core and the dense engines through their vtables (15-17 s each with their
+    # builds, which link the dense factorisations, the canonical form and the registry) and
+    # the WebAssembly exports built natively (4 s); the default run keeps
+    # tests/native/test_capi_solver.py and the Node tests of the exports (tests/js)
+    "t-solver",
+    "t-engines-dense",
+    "t-exports",
+    # the JSON reader and writer (2 s with its build); the default run keeps the board JSON
+    # and repr comparisons with Python (test_capi_board_json.py)
+    "t-json",
 }
 
 

@@ -95,6 +95,7 @@ def test_sigint_stops_a_2_pow_40_coset_search():
     )
 
 
+@pytest.mark.heavy  # 1.5 s subprocess; the default run keeps the GF(2) coset search's
 def test_sigint_stops_a_zn_coset_search():
     _assert_stopped(
         *_interrupt_subprocess(
@@ -107,8 +108,12 @@ def test_sigint_stops_a_zn_coset_search():
 
 @pytest.mark.parametrize(
     "board",
-    ["ml.Board.grid(79, 79)", "ml.Board.grid(14, 14, 3, 'square')"],
-    ids=["gf2-transform", "zn-walk"],
+    sample(
+        ["ml.Board.grid(79, 79)", "ml.Board.grid(14, 14, 3, 'square')"],
+        1,
+        mark=pytest.mark.heavy,
+        ids=["gf2-transform", "zn-walk"],
+    ),
 )
 def test_sigint_stops_a_default_budget_search(board):
     """Without a budget a large coset is searched until DEFAULT_SECONDS (a deadline):
@@ -142,6 +147,7 @@ def test_sigint_stops_a_dense_gf2_elimination():
     )
 
 
+@pytest.mark.heavy  # 1.5 s subprocess; the default run keeps the GF(2) elimination's
 def test_sigint_stops_a_dense_zn_elimination():
     _assert_stopped(
         *_interrupt_subprocess(
@@ -198,8 +204,8 @@ _ENGINE_WORK = {
 }
 
 
-# a subprocess a case (1-2 s of wall time each): two in the default run
-@pytest.mark.parametrize("engine", sample(sorted(_ENGINE_WORK), 2, mark=pytest.mark.heavy))
+# a subprocess a case (1-2 s of wall time each): one in the default run
+@pytest.mark.parametrize("engine", sample(sorted(_ENGINE_WORK), 1, mark=pytest.mark.heavy))
 def test_sigint_stops_every_engine(engine):
     """A SIGINT stops work started from any engine within a second (with the dense
     GF(2), dense Z/n and coset-search tests above: every engine). The C core has one

@@ -216,7 +216,8 @@ def test_incumbent_meets_every_row(board):
     program.close()
 
 
-@pytest.mark.parametrize("at", [1.0, 4.5])
+# at 4.5 s: 5 s of real time, in the heavy group
+@pytest.mark.parametrize("at", [1.0, pytest.param(4.5, marks=pytest.mark.heavy)])
 def test_ctrl_c_stops_the_linear_program_and_the_walk(at):
     """23 x 23, budget 10 s: the program with pinned taps runs first (about 3 s), then
     the walk; Ctrl-C in either ends hardest() within a second, the Solver usable."""

@@ -285,6 +285,7 @@ def probe_while(url: str, source: str, rounds: int = 60) -> tuple[list, list]:
     return statuses, latencies
 
 
+@pytest.mark.heavy  # 7-10 s: 200 idle connections held while health and solves are probed
 def test_idle_connections_leave_health_and_solves_answering():
     """Issue 31, 2: 300 connections that never finish their request line filled the
     connection cap (256): every request from anyone, health included, got 503."""
