@@ -201,30 +201,15 @@ static inline uint8_t *co_dense(const co_desc *d)
     return A;
 }
 
-/* Rank of the rows x cols matrix M (stride ld) mod the prime p, by plain elimination on
- * a copy. */
+/* Rank of the rows x cols matrix M (stride ld, any bytes) mod the prime p: t-util.h's
+ * rank_p on a reduced copy. */
 static inline size_t co_rank_p(const uint8_t *M, size_t rows, size_t cols, size_t ld, unsigned p)
 {
     uint8_t *a = malloc(rows * cols + 1);
-    for (size_t i = 0; i < rows; i++) memcpy(a + i * cols, M + i * ld, cols);
-    size_t rank = 0;
-    for (size_t c = 0; c < cols && rank < rows; c++) {
-        size_t piv = rank;
-        while (piv < rows && a[piv * cols + c] % p == 0) piv++;
-        if (piv == rows) continue;
-        for (size_t j = 0; j < cols; j++) {
-            uint8_t t = a[piv * cols + j]; a[piv * cols + j] = a[rank * cols + j]; a[rank * cols + j] = t;
-        }
-        unsigned inv = 1;
-        while ((inv * a[rank * cols + c]) % p != 1) inv++;
-        for (size_t i = 0; i < rows; i++) {
-            if (i == rank || a[i * cols + c] % p == 0) continue;
-            unsigned f = (a[i * cols + c] % p) * inv % p;
-            for (size_t j = 0; j < cols; j++)
-                a[i * cols + j] = (uint8_t)((a[i * cols + j] + (p - f) * (a[rank * cols + j] % p)) % p);
-        }
-        rank++;
-    }
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < cols; j++)
+            a[i * cols + j] = (uint8_t)(M[i * ld + j] % p);
+    size_t rank = rank_p(a, rows, cols, p);
     free(a);
     return rank;
 }

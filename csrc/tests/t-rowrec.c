@@ -36,13 +36,6 @@
 
 static const unsigned PRIMES[] = {2, 3, 5, 7, 251};
 
-static unsigned inv_p(unsigned a, unsigned p)     /* brute force, not ml_gfp_inv */
-{
-    for (unsigned x = 1; x < p; x++)
-        if (a % p * x % p == 1) return x;
-    return 0;
-}
-
 /* (A x) over GF(p) on an h x w grid (bytes, values < p): tile (r, c) gets
  * d x[r][c] + cr x[r][c-1] + cl x[r][c+1] + cu x[r+1][c] + cd x[r-1][c]; torus: wrap */
 static void apply_A(const ml_rowrec *P, const uint8_t *x, uint8_t *y, int torus)
@@ -60,32 +53,6 @@ static void apply_A(const ml_rowrec *P, const uint8_t *x, uint8_t *y, int torus)
             y[r * w + c] = (uint8_t)(s % p);
         }
 #undef XV
-}
-
-/* rank of the rows x cols matrix M mod p (destroyed) */
-static size_t rank_p(uint8_t *M, size_t rows, size_t cols, unsigned p)
-{
-    size_t rk = 0;
-    for (size_t c = 0; c < cols && rk < rows; c++) {
-        size_t piv = rk;
-        while (piv < rows && M[piv * cols + c] == 0) piv++;
-        if (piv == rows) continue;
-        for (size_t j = 0; j < cols; j++) {
-            uint8_t t = M[piv * cols + j];
-            M[piv * cols + j] = M[rk * cols + j];
-            M[rk * cols + j] = t;
-        }
-        unsigned iv = inv_p(M[rk * cols + c], p);
-        for (size_t j = 0; j < cols; j++) M[rk * cols + j] = (uint8_t)(M[rk * cols + j] * iv % p);
-        for (size_t i = 0; i < rows; i++) {
-            unsigned f = M[i * cols + c];
-            if (i == rk || !f) continue;
-            for (size_t j = 0; j < cols; j++)
-                M[i * cols + j] = (uint8_t)((M[i * cols + j] + (p - f) * M[rk * cols + j]) % p);
-        }
-        rk++;
-    }
-    return rk;
 }
 
 static void random_board(ml_rowrec *P, size_t h, size_t w, unsigned p, int cyclic)

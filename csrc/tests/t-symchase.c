@@ -31,39 +31,6 @@
 
 static const unsigned PRIMES[] = {2, 3, 5, 7, 251};
 
-static unsigned inv_p(unsigned a, unsigned p)     /* brute force */
-{
-    for (unsigned x = 1; x < p; x++)
-        if (a % p * x % p == 1) return x;
-    return 0;
-}
-
-/* rank of the rows x cols matrix M mod p (destroyed) */
-static size_t rank_p(uint8_t *M, size_t rows, size_t cols, unsigned p)
-{
-    size_t rk = 0;
-    for (size_t c = 0; c < cols && rk < rows; c++) {
-        size_t piv = rk;
-        while (piv < rows && M[piv * cols + c] == 0) piv++;
-        if (piv == rows) continue;
-        for (size_t j = 0; j < cols; j++) {
-            uint8_t t = M[piv * cols + j];
-            M[piv * cols + j] = M[rk * cols + j];
-            M[rk * cols + j] = t;
-        }
-        unsigned iv = inv_p(M[rk * cols + c], p);
-        for (size_t j = 0; j < cols; j++) M[rk * cols + j] = (uint8_t)(M[rk * cols + j] * iv % p);
-        for (size_t i = 0; i < rows; i++) {
-            unsigned f = M[i * cols + c];
-            if (i == rk || !f) continue;
-            for (size_t j = 0; j < cols; j++)
-                M[i * cols + j] = (uint8_t)((M[i * cols + j] + (p - f) * M[rk * cols + j]) % p);
-        }
-        rk++;
-    }
-    return rk;
-}
-
 /* (A x) over GF(p) on the h x w grid: tile (r, c) gets sum_k a[k] x[r-1+k][c]
  * + b[k] (x[r-1+k][c-1] + x[r-1+k][c+1]), outside the grid zero */
 static void apply_A(const ml_symchase *P, const uint8_t *x, uint8_t *y)

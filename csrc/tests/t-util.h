@@ -1,5 +1,6 @@
 /* t-util.h: what the C tests share (csrc/tests/README.md): a seeded random source, a
- * failure counter with CHECK, and the exit status. Header only, included by a test as
+ * failure counter with CHECK, the exit status, and two oracles of arithmetic mod a prime
+ * (inv_p, rank_p). Header only, included by a test as
  * "t-util.h"; not part of any build but the tests' (GNU C11, as they are built).
  *
  *   #define ML_T_SEED 0x5EEDC0DEull   (optional, before the include: the test's seed)
@@ -11,6 +12,7 @@
 #define ML_T_UTIL_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -68,6 +70,42 @@ static void t_note(const char *fmt, ...)
             }                                                                             \
         }                                                                                 \
     } while (0)
+
+/* The inverse of a mod the prime p, by trying every candidate (an oracle independent of
+ * the library's ml_gfp_inv); 0 when a = 0 mod p. */
+static unsigned __attribute__((unused)) inv_p(unsigned a, unsigned p)
+{
+    for (unsigned x = 1; x < p; x++)
+        if (a % p * x % p == 1) return x;
+    return 0;
+}
+
+/* The rank of the rows x cols matrix M (bytes < p) mod the prime p, by plain Gauss-Jordan
+ * elimination; M is destroyed. O(rows cols min(rows, cols)). */
+static size_t __attribute__((unused)) rank_p(uint8_t *M, size_t rows, size_t cols, unsigned p)
+{
+    size_t rk = 0;
+    for (size_t c = 0; c < cols && rk < rows; c++) {
+        size_t piv = rk;
+        while (piv < rows && M[piv * cols + c] == 0) piv++;
+        if (piv == rows) continue;
+        for (size_t j = 0; j < cols; j++) {
+            uint8_t t = M[piv * cols + j];
+            M[piv * cols + j] = M[rk * cols + j];
+            M[rk * cols + j] = t;
+        }
+        unsigned iv = inv_p(M[rk * cols + c], p);
+        for (size_t j = 0; j < cols; j++) M[rk * cols + j] = (uint8_t)(M[rk * cols + j] * iv % p);
+        for (size_t i = 0; i < rows; i++) {
+            unsigned f = M[i * cols + c];
+            if (i == rk || !f) continue;
+            for (size_t j = 0; j < cols; j++)
+                M[i * cols + j] = (uint8_t)((M[i * cols + j] + (p - f) * M[rk * cols + j]) % p);
+        }
+        rk++;
+    }
+    return rk;
+}
 
 /* Print "fails=N" and give the exit status: 0 when no check failed. */
 __attribute__((unused))
