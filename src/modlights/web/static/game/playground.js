@@ -119,6 +119,11 @@ export function editTile(i) {
     cur.solver = null;
     cur.state = s;
   }
+  startFromHere(cur);
+}
+
+// The playground's current state becomes its start: no history, hints or solution, no code.
+function startFromHere(cur) {
   cur.start = Uint8Array.from(cur.state);
   cur.history = [];
   cur.hintMarks = [];
@@ -135,13 +140,7 @@ export function randomStart() {
   for (let i = 0; i < m.size; i++) {
     if (m.tappable(i)) m.press(cur.state, i, Math.floor(Math.random() * m.n));
   }
-  cur.start = Uint8Array.from(cur.state);
-  cur.history = [];
-  cur.hintMarks = [];
-  cur.solution = null;
-  $("code-output").value = "";
-  boardChanged();
-  updateTiles();
+  startFromHere(cur);
 }
 
 export async function shareCode() {
