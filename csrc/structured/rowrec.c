@@ -308,7 +308,10 @@ int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_
             for (size_t c = 1; c + 1 < w; c++)
                 nxt[c] = (uint8_t)ml_fastmod_red(F, kd * cur[c] + kr * cur[c - 1]
                                                  + kl * cur[c + 1] + kp * prev[c]);
-        if ((r & 15) == 15 && ml_interrupt_poll()) break;
+        if ((r & 15) == 15 && ml_interrupt_poll()) {   /* Ctrl-C: the residuals untouched */
+            free(buf);
+            return 3;
+        }
     }
     const uint8_t *xl = TORUS_ROW(h - 1);
 #undef TORUS_ROW

@@ -50,7 +50,9 @@ int ml_rowrec_chase_gfp(const ml_rowrec *P, const uint8_t *b, unsigned tc, unsig
 /* The chase of an h x w torus (h >= 3; columns and rows wrap) over GF(p), bytes: from
  * X_0 = u and X_{-1} = v (the last row) with right-hand side b (NULL: zero), writes
  * the taps X_0..X_{h-1} to x (NULL: not written, O(w) memory) and the residuals r1 = X_{h-1} - v, r2 = X_h - u (w bytes
- * each; zero iff x solves A x = b). Returns 0, 1 for h < 3, 2 when out of memory. */
+ * each; zero iff x solves A x = b). Polls for an interrupt (interrupt.h) every 16 rows.
+ * Returns 0, 1 for h < 3, 2 when out of memory, 3 when stopped (r1 and r2 untouched, the
+ * rows of x from the stop on unwritten). */
 int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_t *u,
                               const uint8_t *v, uint8_t *x, uint8_t *r1, uint8_t *r2);
 
