@@ -131,6 +131,7 @@ def test_a_result_file_that_is_not_json_or_not_the_runner_shape(tmp_path):
         load_results(d)
 
 
+@pytest.mark.heavy  # 3 s: the report draws every figure before the one without runs
 def test_a_figure_without_runs_is_an_error_not_an_empty_picture(tmp_path):
     pytest.importorskip("matplotlib", reason="pip install matplotlib")
     d = _copy_results(tmp_path)
