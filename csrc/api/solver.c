@@ -210,8 +210,8 @@ static int giant_not_covered(ml_ctx *ctx, const ml_board *b)
         ok = ok && why[i];
     }
     int rc;
-    if (!ok) {
-        rc = ml__fail(ctx, ML_M_NOMEM, "ml_solver_new");
+    if (!ok) {   /* no room to say more: the choice's own failure stays on ctx */
+        rc = ctx->status;
     } else {
         snprintf(orig, ML_ERRMSG_MAX, "%s", ctx->msg);
         int st = ctx->status, id = ctx->msg_id;
@@ -443,8 +443,8 @@ static int generators(ml_ctx *ctx, ml_solver *s)
         return ML_OK;
     uint64_t null = 0, r = s->b->n_taps;
     int rc = nullity_of(ctx, s, &null);
-    if (!rc && null * r > MAX_KERNEL_BYTES) {
-        uint64_t nbytes = null * r;
+    if (!rc && r && null > MAX_KERNEL_BYTES / r) {   /* null * r would pass the cap */
+        uint64_t nbytes = null > UINT64_MAX / r ? UINT64_MAX : null * r;
         return ml__fail(ctx, ML_M_KERNEL_TOO_LARGE, (unsigned long long)null,
                         (unsigned long long)r, (unsigned long long)nbytes,
                         (double)nbytes / (1024.0 * 1024.0 * 1024.0),
