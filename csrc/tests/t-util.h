@@ -107,6 +107,49 @@ static size_t __attribute__((unused)) rank_p(uint8_t *M, size_t rows, size_t col
     return rk;
 }
 
+/* The tiny chase check of the structured tests (t-rowrec.c, t-symchase.c): every start
+ * z of w digits mod p, when p^w <= 4096, is run through the chase `run` from b = 0 and
+ * from b. The z whose last-row residual is zero from 0 must number |ker A| =
+ * p^nullity, and the first z that zeroes b's residual must give taps x with A x = b
+ * (`solves`), found exactly when the board is solvable. `run` and `solves` get `P`, the
+ * test's own board; zero is h w zero cells, ez (w), x (h w) and last (w) are scratch.
+ * Returns 1 when the starts were enumerated, 0 when p^w is too large. */
+typedef void (*t_chase_run)(const void *P, const uint8_t *b, const uint8_t *z, uint8_t *x,
+                            uint8_t *last);
+typedef int (*t_chase_solves)(const void *P, const uint8_t *x, const uint8_t *b);
+__attribute__((unused))
+static int t_chase_enumerate(const char *what, const void *P, t_chase_run run,
+                             t_chase_solves solves, size_t w, unsigned p, size_t nullity,
+                             int solvable, const uint8_t *zero, const uint8_t *b, uint8_t *ez,
+                             uint8_t *x, uint8_t *last)
+{
+    size_t pw = 1;
+    for (size_t c = 0; c < w && pw <= 4096; c++) pw *= p;
+    if (pw > 4096)
+        return 0;
+    size_t nker = 0, kerA = 1;
+    int found = 0;
+    for (size_t i = 0; i < nullity; i++) kerA *= p;
+    for (size_t k = 0; k < pw; k++) {
+        size_t v = k;
+        for (size_t c = 0; c < w; c++, v /= p) ez[c] = (uint8_t)(v % p);
+        run(P, zero, ez, x, last);
+        int z0 = 1;
+        for (size_t c = 0; c < w; c++) z0 &= last[c] == 0;
+        nker += (size_t)z0;
+        run(P, b, ez, x, last);
+        int z1 = 1;
+        for (size_t c = 0; c < w; c++) z1 &= last[c] == 0;
+        if (z1 && !found) {           /* a solution: tap and apply */
+            found = 1;
+            CHECK(solves(P, x, b), "%s: X_h = 0 but A x != b", what);
+        }
+    }
+    CHECK(nker == kerA, "%s: |ker A| = %zu, z with X_h = 0: %zu", what, kerA, nker);
+    CHECK(found == solvable, "%s: solvable %d, some z solves %d", what, solvable, found);
+    return 1;
+}
+
 /* Print "fails=N" and give the exit status: 0 when no check failed. */
 __attribute__((unused))
 static int t_done(void)
