@@ -22,6 +22,7 @@
 
 #include "api/board.h"
 #include "api/ctx.h"
+#include "engines/algebraic_impl.h"
 #include "poly/poly.h"
 #include "structured/packed.h"
 #include "structured/rowrec.h"
@@ -34,12 +35,6 @@
 #define KERNEL_BYTES_MAX ((uint64_t)1 << 28)
 
 enum { CYCLIC, MIRRORED, SCALAR };
-
-/* A polynomial over GF(p): b for p = 2, c otherwise. */
-typedef struct px {
-    ml_gf2x b;
-    ml_gfpx c;
-} px;
 
 typedef struct alg_eng {
     int sym;
@@ -55,116 +50,12 @@ typedef struct alg_eng {
     px chi, F, g, s, tmp;
 } alg_eng;
 
-/* ------------------------------------------------------------------ polynomials */
-static void px_init(px *a)
-{
-    ml_gf2x_init(&a->b);
-    ml_gfpx_init(&a->c);
-}
-static void px_clear(px *a)
-{
-    ml_gf2x_clear(&a->b);
-    ml_gfpx_clear(&a->c);
-}
-static long px_deg(unsigned p, const px *a)
-{
-    return p == 2 ? ml_gf2x_deg(&a->b) : ml_gfpx_deg(&a->c);
-}
-static int px_mul(unsigned p, px *r, const px *a, const px *b)
-{
-    return p == 2 ? ml_gf2x_mul(&r->b, &a->b, &b->b) : ml_gfpx_mul(&r->c, &a->c, &b->c, p);
-}
-static int px_divrem(unsigned p, px *q, px *r, const px *a, const px *b)
-{
-    return p == 2 ? ml_gf2x_divrem(q ? &q->b : NULL, &r->b, &a->b, &b->b)
-                  : ml_gfpx_divrem(q ? &q->c : NULL, &r->c, &a->c, &b->c, p);
-}
-/* r = a b mod m (t: scratch, distinct from r, a, b) */
-static int px_mulmod(unsigned p, px *r, const px *a, const px *b, const px *m, px *t)
-{
-    int rc = px_mul(p, t, a, b);
-    return rc ? rc : px_divrem(p, NULL, r, t, m);
-}
-/* a += b (b distinct from a) */
-static int px_add(unsigned p, px *a, const px *b)
-{
-    return p == 2 ? ml_gf2x_addshift(&a->b, &b->b, 0) : ml_gfpx_axpy(&a->c, 1, &b->c, 0, 1, p);
-}
-static void px_neg(unsigned p, px *a)
-{
-    if (p != 2)
-        ml_gfpx_scale(&a->c, p - 1, p);
-}
-/* a = sum c[i] x^i, i < n (c[i] < p) */
-static int px_set(unsigned p, px *a, const uint8_t *c, size_t n)
-{
-    if (p != 2)
-        return ml_gfpx_set(&a->c, c, n);
-    ml_gf2x_zero(&a->b);
-    for (size_t i = 0; i < n; i++)
-        if (c[i] & 1) {
-            int rc = ml_gf2x_addmono(&a->b, i);
-            if (rc)
-                return rc;
-        }
-    return 0;
-}
-static int px_copy(unsigned p, px *r, const px *a)
-{
-    return p == 2 ? ml_gf2x_copy(&r->b, &a->b) : ml_gfpx_copy(&r->c, &a->c);
-}
-/* r = a x^k (r distinct from a) */
-static int px_shift(unsigned p, px *r, const px *a, size_t k)
-{
-    if (p == 2) {
-        ml_gf2x_zero(&r->b);
-        return ml_gf2x_addshift(&r->b, &a->b, k);
-    }
-    r->c.n = 0;
-    return ml_gfpx_axpy(&r->c, 0, &a->c, k, 1, p);
-}
-
-/* w bytes (0/1) <-> ceil(w / 64) words */
-static void to_words(const uint8_t *v, size_t w, uint64_t *out)
-{
-    memset(out, 0, ((w + 63) / 64) * sizeof *out);
-    for (size_t i = 0; i < w; i++)
-        if (v[i] & 1)
-            out[i / 64] |= 1ull << (i % 64);
-}
-static void from_words(const uint64_t *v, size_t w, uint8_t *out)
-{
-    for (size_t i = 0; i < w; i++)
-        out[i] = (uint8_t)(v[i / 64] >> (i % 64) & 1);
-}
-
-static void reverse(uint8_t *v, size_t w)
-{
-    for (size_t i = 0; i < w / 2; i++) {
-        uint8_t t = v[i];
-        v[i] = v[w - 1 - i];
-        v[w - 1 - i] = t;
-    }
-}
-
-static unsigned powmod(unsigned a, uint64_t e, unsigned p)
-{
-    uint64_t r = 1 % p, x = a % p;
-    while (e) {
-        if (e & 1)
-            r = r * x % p;
-        x = x * x % p;
-        e >>= 1;
-    }
-    return (unsigned)r;
-}
-
 /* f with f(T) e_0 = v, and v = f(T) e_0, by the conversions' recurrence */
 static int vec_to_poly(const alg_eng *e, const uint8_t *v, px *f, uint64_t *wb)
 {
     if (e->p != 2)
         return ml_rowrec_vec_to_poly_gfp(&e->conv, v, &f->c);
-    to_words(v, e->w, wb);
+    ml__alg_to_words(v, e->w, wb);
     return ml_rowrec_vec_to_poly_gf2(&e->conv, wb, &f->b);
 }
 static int poly_to_vec(const alg_eng *e, const px *f, uint8_t *v, uint64_t *wb)
@@ -173,7 +64,7 @@ static int poly_to_vec(const alg_eng *e, const px *f, uint8_t *v, uint64_t *wb)
         return ml_rowrec_poly_to_vec_gfp(&e->conv, &f->c, v);
     int rc = ml_rowrec_poly_to_vec_gf2(&e->conv, &f->b, wb);
     if (!rc)
-        from_words(wb, e->w, v);
+        ml__alg_from_words(wb, e->w, v);
     return rc;
 }
 
@@ -206,80 +97,65 @@ static unsigned scalar_F(alg_eng *e)
     return e->fscalar;
 }
 
-/* T = X Y for 2 x 2 matrices over GF(p)[x] / (m) (row-major; sq, u: scratch) */
-static int mat_mul(unsigned p, px *T, const px *X, const px *Y, const px *m, px *sq, px *u)
-{
-    int rc = 0;
-    for (int i = 0; i < 2 && !rc; i++)
-        for (int j = 0; j < 2 && !rc; j++) {
-            rc = px_mulmod(p, &T[2 * i + j], &X[2 * i], &Y[j], m, sq);
-            if (!rc)
-                rc = px_mulmod(p, u, &X[2 * i + 1], &Y[2 + j], m, sq);
-            if (!rc)
-                rc = px_add(p, &T[2 * i + j], u);
-        }
-    return rc;
-}
-
 /* sym: F = G_h mod chi, the (0, 0) entry of base^h over GF(p)[x] / (chi) (mat_pow) */
 static int sym_G(alg_eng *e)
 {
     unsigned p = e->p;
     px c[3], m[4], r[4], t[4], sq, u;
-    px_init(&sq);
-    px_init(&u);
+    ml__alg_px_init(&sq);
+    ml__alg_px_init(&u);
     for (int i = 0; i < 4; i++) {
-        px_init(&m[i]);
-        px_init(&r[i]);
-        px_init(&t[i]);
+        ml__alg_px_init(&m[i]);
+        ml__alg_px_init(&r[i]);
+        ml__alg_px_init(&t[i]);
     }
     for (int k = 0; k < 3; k++)
-        px_init(&c[k]);
+        ml__alg_px_init(&c[k]);
     int rc = 0;
     for (int k = 0; k < 3 && !rc; k++) {
         uint8_t co[2] = {(uint8_t)e->sc.a[k], (uint8_t)e->sc.b[k]};
-        rc = px_set(p, &c[k], co, 2);
+        rc = ml__alg_px_set(p, &c[k], co, 2);
     }
     uint8_t one = 1;
     /* base = [[-c1 mod chi, -(c0 c2 mod chi)], [1 mod chi, 0]]; r = identity */
     if (!rc)
-        rc = px_divrem(p, NULL, &m[0], &c[1], &e->chi);
+        rc = ml__alg_px_divrem(p, NULL, &m[0], &c[1], &e->chi);
     if (!rc)
-        rc = px_mulmod(p, &m[1], &c[0], &c[2], &e->chi, &sq);
-    px_neg(p, &m[0]);
-    px_neg(p, &m[1]);
+        rc = ml__alg_px_mulmod(p, &m[1], &c[0], &c[2], &e->chi, &sq);
+    ml__alg_px_neg(p, &m[0]);
+    ml__alg_px_neg(p, &m[1]);
     if (!rc)
-        rc = px_set(p, &u, &one, 1);
+        rc = ml__alg_px_set(p, &u, &one, 1);
     if (!rc)
-        rc = px_divrem(p, NULL, &m[2], &u, &e->chi);
+        rc = ml__alg_px_divrem(p, NULL, &m[2], &u, &e->chi);
     if (!rc)
-        rc = px_set(p, &r[0], &one, 1);
+        rc = ml__alg_px_set(p, &r[0], &one, 1);
     if (!rc)
-        rc = px_set(p, &r[3], &one, 1);
+        rc = ml__alg_px_set(p, &r[3], &one, 1);
     for (uint64_t x = e->h; x && !rc;) {
         if (x & 1) {
-            rc = mat_mul(p, t, r, m, &e->chi, &sq, &u);
+            rc = ml__alg_mat_mul(p, t, r, m, &e->chi, &sq, &u);
             for (int i = 0; i < 4 && !rc; i++)
-                rc = px_copy(p, &r[i], &t[i]);
+                rc = ml__alg_px_copy(p, &r[i], &t[i]);
         }
         x >>= 1;
         if (x && !rc) {
-            rc = mat_mul(p, t, m, m, &e->chi, &sq, &u);
+            rc = ml__alg_mat_mul(p, t, m, m, &e->chi, &sq, &u);
             for (int i = 0; i < 4 && !rc; i++)
-                rc = px_copy(p, &m[i], &t[i]);
+                rc = ml__alg_px_copy(p, &m[i], &t[i]);
         }
     }
     if (!rc)
-        rc = px_copy(p, &e->F, &r[0]);
-    px_clear(&sq);
-    px_clear(&u);
+        rc = ml__alg_px_copy(p, &e->F, &r[0]);
+    ml__alg_px_clear(&sq);
+    ml__alg_px_clear(&u);
     for (int i = 0; i < 4; i++) {
-        px_clear(&m[i]);
-        px_clear(&r[i]);
-        px_clear(&t[i]);
+        ml__alg_px_clear(&m[i]);
+        ml__alg_px_clear(&r[i]);
+        ml__alg_px_clear(&t[i]);
     }
     for (int k = 0; k < 3; k++)
-        px_clear(&c[k]);
+        ml__alg_px_clear(&c[k]);
     return rc;
 }
 
@@ -332,24 +208,24 @@ static int xgcd_s(ml_ctx *ctx, alg_eng *e)
                 : ml_gfpx_xgcd(&e->g.c, &e->s.c, NULL, &e->F.c, &e->chi.c, p);
     if (!rc && e->sym) {   /* s C_1^h: C_1^h by repeated squaring mod chi */
         px a, r, sq;
-        px_init(&a);
-        px_init(&r);
-        px_init(&sq);
+        ml__alg_px_init(&a);
+        ml__alg_px_init(&r);
+        ml__alg_px_init(&sq);
         uint8_t co[2] = {(uint8_t)e->sc.a[2], (uint8_t)e->sc.b[2]}, one = 1;
-        rc = px_set(p, &a, co, 2);
+        rc = ml__alg_px_set(p, &a, co, 2);
         if (!rc)
-            rc = px_set(p, &r, &one, 1);
+            rc = ml__alg_px_set(p, &r, &one, 1);
         for (uint64_t x = e->h; x && !rc; x >>= 1) {
             if (x & 1)
-                rc = px_mulmod(p, &r, &r, &a, &e->chi, &sq);
+                rc = ml__alg_px_mulmod(p, &r, &r, &a, &e->chi, &sq);
             if (!rc && x >> 1)
-                rc = px_mulmod(p, &a, &a, &a, &e->chi, &sq);
+                rc = ml__alg_px_mulmod(p, &a, &a, &a, &e->chi, &sq);
         }
         if (!rc)
-            rc = px_mulmod(p, &e->s, &e->s, &r, &e->chi, &sq);
-        px_clear(&a);
-        px_clear(&r);
-        px_clear(&sq);
+            rc = ml__alg_px_mulmod(p, &e->s, &e->s, &r, &e->chi, &sq);
+        ml__alg_px_clear(&a);
+        ml__alg_px_clear(&r);
+        ml__alg_px_clear(&sq);
     }
     if (rc)
         return status(ctx, rc, "the extended gcd");
@@ -365,7 +241,7 @@ static int nullity_u(ml_ctx *ctx, alg_eng *e, uint64_t *null)
     }
     int rc = gcd_g(ctx, e);
     if (!rc)
-        *null = (uint64_t)px_deg(e->p, &e->g);
+        *null = (uint64_t)ml__alg_px_deg(e->p, &e->g);
     return rc;
 }
 
@@ -396,25 +272,25 @@ static int residual_z(ml_ctx *ctx, alg_eng *e, const uint8_t *c, uint8_t *z, int
         return rc;
     int mirrored = !e->sym && e->mode == MIRRORED;
     if (mirrored)
-        reverse(z, w);
+        ml__alg_reverse(z, w);
     px cp, q, r;
-    px_init(&cp);
-    px_init(&q);
-    px_init(&r);
+    ml__alg_px_init(&cp);
+    ml__alg_px_init(&q);
+    ml__alg_px_init(&r);
     rc = vec_to_poly(e, z, &cp, wb);
     if (!rc)
-        rc = px_divrem(p, &q, &r, &cp, &e->g);
-    if (!rc && px_deg(p, &r) >= 0)
+        rc = ml__alg_px_divrem(p, &q, &r, &cp, &e->g);
+    if (!rc && ml__alg_px_deg(p, &r) >= 0)
         *ok = 0;
     else if (!rc)
-        rc = px_mulmod(p, &cp, &e->s, &q, &e->chi, &r);
+        rc = ml__alg_px_mulmod(p, &cp, &e->s, &q, &e->chi, &r);
     if (!rc && *ok)
         rc = poly_to_vec(e, &cp, z, wb);
     if (!rc && *ok && mirrored)
-        reverse(z, w);
-    px_clear(&cp);
-    px_clear(&q);
-    px_clear(&r);
+        ml__alg_reverse(z, w);
+    ml__alg_px_clear(&cp);
+    ml__alg_px_clear(&q);
+    ml__alg_px_clear(&r);
     return status(ctx, rc, "the residual");
 }
 
@@ -429,10 +305,10 @@ static int chase(ml_ctx *ctx, alg_eng *e, const uint8_t *B, const uint8_t *z, ui
         rc = ml_symchase_run(&e->sc, B, z, x, last);
     } else if (e->p == 2) {
         if (z)
-            to_words(z, e->w, zw);
+            ml__alg_to_words(z, e->w, zw);
         rc = ml_rowrec_chase_gf2(&e->rec, 0, B, 0, z ? zw : NULL, x, lw);
         if (!rc)
-            from_words(lw, e->w, last);
+            ml__alg_from_words(lw, e->w, last);
     } else {
         rc = ml_rowrec_chase_gfp(&e->rec, B, 0, 1, z, x, last);
     }
@@ -462,11 +338,11 @@ static void alg_destroy(void *user, void *engine)
     alg_eng *e = engine;
     if (!e)
         return;
-    px_clear(&e->chi);
-    px_clear(&e->F);
-    px_clear(&e->g);
-    px_clear(&e->s);
-    px_clear(&e->tmp);
+    ml__alg_px_clear(&e->chi);
+    ml__alg_px_clear(&e->F);
+    ml__alg_px_clear(&e->g);
+    ml__alg_px_clear(&e->s);
+    ml__alg_px_clear(&e->tmp);
     free(e);
 }
 
@@ -503,11 +379,11 @@ static alg_eng *eng_new(const ml_board *b, int sym)
     e->p = (unsigned)b->n;
     e->rows = (size_t)b->rows;
     e->cols = (size_t)b->cols;
-    px_init(&e->chi);
-    px_init(&e->F);
-    px_init(&e->g);
-    px_init(&e->s);
-    px_init(&e->tmp);
+    ml__alg_px_init(&e->chi);
+    ml__alg_px_init(&e->F);
+    ml__alg_px_init(&e->g);
+    ml__alg_px_init(&e->s);
+    ml__alg_px_init(&e->tmp);
     return e;
 }
 
@@ -733,20 +609,20 @@ static int alg_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
         return rc;
     unsigned p = e->p;
     px base, xi;
-    px_init(&base);
-    px_init(&xi);
+    ml__alg_px_init(&base);
+    ml__alg_px_init(&xi);
     if (e->sym || e->mode != SCALAR)
-        rc = status(ctx, px_divrem(p, &base, &xi, &e->chi, &e->g), "the kernel");
+        rc = status(ctx, ml__alg_px_divrem(p, &base, &xi, &e->chi, &e->g), "the kernel");
     for (uint64_t i = 0; i < count && !rc; i++) {
         if (!e->sym && e->mode == SCALAR) {
             memset(wk.z, 0, e->w);
             wk.z[i] = 1;
         } else {
-            rc = status(ctx, px_shift(p, &xi, &base, (size_t)i), "the kernel");
+            rc = status(ctx, ml__alg_px_shift(p, &xi, &base, (size_t)i), "the kernel");
             if (!rc)
                 rc = status(ctx, poly_to_vec(e, &xi, wk.z, wk.zw), "the kernel");
             if (!rc && !e->sym && e->mode == MIRRORED)
-                reverse(wk.z, e->w);
+                ml__alg_reverse(wk.z, e->w);
         }
         if (!rc)
             rc = chase(ctx, e, wk.B, wk.z, wk.x, wk.last, wk.zw, wk.lw);
@@ -760,47 +636,9 @@ static int alg_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
         if (orders)
             orders[i] = p;
     }
-    px_clear(&base);
-    px_clear(&xi);
+    ml__alg_px_clear(&base);
+    ml__alg_px_clear(&xi);
     work_free(&wk);
-    return rc;
-}
-
-/* Res(a, b) over GF(p) by Euclid (cross.py's _resultant) */
-static int resultant(unsigned p, const px *a0, const px *b0, unsigned *res)
-{
-    px a, b, r;
-    px_init(&a);
-    px_init(&b);
-    px_init(&r);
-    uint64_t out = 1;
-    int rc = px_copy(p, &a, a0);
-    if (!rc)
-        rc = px_copy(p, &b, b0);
-    *res = 0;
-    while (!rc) {
-        long m = px_deg(p, &a), n = px_deg(p, &b);
-        if (n < 0)
-            break;
-        if (n == 0) {
-            *res = (unsigned)(out * powmod(b.c.c[0], (uint64_t)m, p) % p);
-            break;
-        }
-        rc = px_divrem(p, NULL, &r, &a, &b);
-        long k = rc ? 0 : px_deg(p, &r);
-        if (rc || k < 0)
-            break;
-        if ((m * n) % 2)
-            out = (p - out) % p;
-        out = out * powmod(b.c.c[n], (uint64_t)(m - k), p) % p;
-        px t = a;
-        a = b;
-        b = r;
-        r = t;
-    }
-    px_clear(&a);
-    px_clear(&b);
-    px_clear(&r);
     return rc;
 }
 
@@ -822,15 +660,15 @@ static int cross_det(void *user, ml_ctx *ctx, void *engine, unsigned *det)
         return ML_OK;
     }
     if (e->mode == SCALAR) {
-        res = powmod(scalar_F(e), e->w, p);
+        res = ml__alg_powmod(scalar_F(e), e->w, p);
     } else {
-        rc = status(ctx, resultant(p, &e->chi, &e->F, &res), "the resultant");
+        rc = status(ctx, ml__alg_resultant(p, &e->chi, &e->F, &res), "the resultant");
         if (rc)
             return rc;
     }
     /* (p - cu)^(h w): h w reduced mod p - 1 (p - cu is a unit) */
     uint64_t ex = (uint64_t)(e->h % (p - 1)) * (e->w % (p - 1)) % (p - 1);
-    *det = (unsigned)((uint64_t)powmod(p - e->cu, ex, p) * res % p);
+    *det = (unsigned)((uint64_t)ml__alg_powmod(p - e->cu, ex, p) * res % p);
     return ML_OK;
 }
 
@@ -875,13 +713,13 @@ static int alg_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_t
     rc = status(ctx, RUN(NULL, NULL), "the packed chase");
     int ok = 1;
     if (!rc) {
-        from_words(wk.lw, w, wk.last);
+        ml__alg_from_words(wk.lw, w, wk.last);
         if (any(wk.last, w))
             rc = residual_z(ctx, e, wk.last, wk.z, &ok, wk.zw);
         if (!rc && ok) {
-            to_words(wk.z, w, wk.zw);
+            ml__alg_to_words(wk.z, w, wk.zw);
             rc = status(ctx, RUN(wk.zw, X), "the packed chase");
-            from_words(wk.lw, w, wk.last);
+            ml__alg_from_words(wk.lw, w, wk.last);
             if (!rc && any(wk.last, w))
                 rc = ml__fail(ctx, ML_M_INTERNAL, "the algebraic engine",
                               "the replay left a residual");
