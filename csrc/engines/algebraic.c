@@ -530,21 +530,21 @@ static int work_new(ml_ctx *ctx, const alg_eng *e, work *k, int grids)
     return ML_OK;
 }
 
-/* RowPolynomialEngine._solve_grid on k->B: the taps in k->x, *ok */
-static int solve_grid(ml_ctx *ctx, alg_eng *e, work *k, int *ok)
+/* RowPolynomialEngine._solve_grid on B (h x w, values < p): the taps in x, *ok */
+static int solve_grid(ml_ctx *ctx, alg_eng *e, const uint8_t *B, uint8_t *x, work *k, int *ok)
 {
     size_t w = e->w;
     int gf2_cross = !e->sym && e->p == 2;
-    int rc = chase(ctx, e, k->B, NULL, gf2_cross ? NULL : k->x, k->last, k->zw, k->lw);
+    int rc = chase(ctx, e, B, NULL, gf2_cross ? NULL : x, k->last, k->zw, k->lw);
     if (rc)
         return rc;
     *ok = 1;
     if (!any(k->last, w))
-        return gf2_cross ? chase(ctx, e, k->B, NULL, k->x, k->last, k->zw, k->lw) : ML_OK;
+        return gf2_cross ? chase(ctx, e, B, NULL, x, k->last, k->zw, k->lw) : ML_OK;
     rc = residual_z(ctx, e, k->last, k->z, ok, k->zw);
     if (rc || !*ok)
         return rc;
-    rc = chase(ctx, e, k->B, k->z, k->x, k->last, k->zw, k->lw);
+    rc = chase(ctx, e, B, k->z, x, k->last, k->zw, k->lw);
     if (!rc && any(k->last, w))   /* never: F z = -c by construction */
         rc = ml__fail(ctx, ML_M_INTERNAL, "the algebraic engine", "the replay left a residual");
     return rc;
@@ -559,26 +559,33 @@ static int alg_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint
     if (!k)
         return ML_OK;
     work wk;
-    int rc = work_new(ctx, e, &wk, 1);
+    int rc = work_new(ctx, e, &wk, e->transposed);
     if (rc)
         return rc;
     for (size_t i = 0; i < k && !rc; i++) {
-        const uint8_t *r = R + i * m;
-        if (e->transposed)
-            transpose(r, e->rows, e->cols, wk.B);
-        else
-            memcpy(wk.B, r, m);
+        const uint8_t *r = R + i * m, *B = r;
+        uint8_t *x = e->transposed ? wk.x : X + i * m, top = 0;
         for (size_t t = 0; t < m; t++)
-            wk.B[t] = (uint8_t)(wk.B[t] % e->p);
+            top = r[t] > top ? r[t] : top;
+        if (!wk.B && top >= e->p && !(wk.B = malloc(m + 1)))
+            rc = ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
+        if (!rc && (e->transposed || top >= e->p)) {   /* a copy, turned or reduced */
+            if (e->transposed)
+                transpose(r, e->rows, e->cols, wk.B);
+            else
+                memcpy(wk.B, r, m);
+            for (size_t t = 0; t < m && top >= e->p; t++)
+                wk.B[t] = (uint8_t)(wk.B[t] % e->p);
+            B = wk.B;
+        }
         int good = 0;
-        rc = solve_grid(ctx, e, &wk, &good);
+        if (!rc)
+            rc = solve_grid(ctx, e, B, x, &wk, &good);
         ok[i] = !rc && good;
         if (rc || !good)
             memset(X + i * m, 0, m);
         else if (e->transposed)
             transpose(wk.x, e->h, e->w, X + i * m);
-        else
-            memcpy(X + i * m, wk.x, m);
     }
     work_free(&wk);
     return rc;

@@ -214,7 +214,13 @@ def test_many_boards_as_python(method):
 @pytest.mark.matrix
 @pytest.mark.parametrize(
     "side, n, pat",
-    [(300, 2, "cross"), (301, 3, "cross"), (300, 2, "diagonal"), (301, 3, "square"), (2000, 2, "cross")],
+    [
+        (300, 2, "cross"),
+        (301, 3, "cross"),
+        (300, 2, "diagonal"),
+        (301, 3, "square"),
+        (2000, 2, "cross"),
+    ],
 )
 def test_large_boards_as_python(side, n, pat):
     b = ml.Board.grid(side, side, states=n, pattern=pat)
@@ -229,4 +235,6 @@ def test_large_boards_as_python(side, n, pat):
     x = rng.integers(0, n, size=b.n_taps)
     state = (-b.apply(np.zeros(b.shape, dtype=np.int64), b.from_tap_vector(x))) % n
     taps = cs.solve(state)[0]
-    assert np.array_equal(b.apply_vector(b.tap_vector(taps.reshape(b.shape))), b._rhs_cells(state, 0))
+    assert np.array_equal(
+        b.apply_vector(b.tap_vector(taps.reshape(b.shape))), b._rhs_cells(state, 0)
+    )
