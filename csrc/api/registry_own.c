@@ -18,6 +18,7 @@
 
 #include "api/registry_impl.h"
 #include "api/board.h"
+#include "engines/algebraic.h"
 #include "engines/dense.h"
 #include "chase/rowsolve.h"
 #include "structured/symchase.h"
@@ -528,14 +529,14 @@ const ml__own_engine ml__own_engines[] = {
     {"algebraic-cross", "algebraic",
      "one polynomial equation over GF(p)[x]: cross, vertical, horizontal patterns, prime n, "
      "no locks or holes",
-     PACKED | ML_Q_DET, BOTH, 1, 0, cross_covers, cross_cost, NULL},
+     PACKED | ML_Q_DET, BOTH, 1, 0, cross_covers, cross_cost, &ml__algebraic_cross_ops},
     {"algebraic-torus", "algebraic",
      "a 2 x 2 system over GF(p)[s] / (s^w - 1): tori of the cross family, prime n", PACKED,
      BOTH, 1, 0, torus_covers, torus_cost, NULL},
     {"algebraic-sym", "algebraic",
      "polynomial row recurrences for left-right symmetric 3 x 3 patterns (diagonal, ring), "
      "prime n, no tori",
-     PACKED, BOTH, 1, 0, sym_covers, sym_cost, NULL},
+     PACKED, BOTH, 1, 0, sym_covers, sym_cost, &ml__algebraic_sym_ops},
     {"lifted", "lifted",
      "the algebraic engine over each GF(p), p | n, lifted to Z/p^k and combined by CRT: "
      "composite n",

@@ -1,0 +1,38 @@
+/* algebraic_impl.h: what the pieces of engines/algebraic.c share: a polynomial over
+ * GF(p) (an ml_gf2x for p = 2, an ml_gfpx otherwise) and its arithmetic, 2 x 2 matrices
+ * of them, the resultant, GF(2) rows as bytes or words (algebraic_poly.c). The
+ * polynomial functions return poly.h's codes: 0, 2 out of memory, 3 stopped. */
+#ifndef ML_ENGINES_ALGEBRAIC_IMPL_H
+#define ML_ENGINES_ALGEBRAIC_IMPL_H
+
+#include "poly/poly.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A polynomial over GF(p): b for p = 2, c otherwise. */
+typedef struct px {
+    ml_gf2x b;
+    ml_gfpx c;
+} px;
+
+
+void ml__alg_px_init(px *a);
+void ml__alg_px_clear(px *a);
+long ml__alg_px_deg(unsigned p, const px *a);
+int ml__alg_px_mul(unsigned p, px *r, const px *a, const px *b);
+int ml__alg_px_divrem(unsigned p, px *q, px *r, const px *a, const px *b);
+int ml__alg_px_mulmod(unsigned p, px *r, const px *a, const px *b, const px *m, px *t);
+int ml__alg_px_add(unsigned p, px *a, const px *b);
+void ml__alg_px_neg(unsigned p, px *a);
+int ml__alg_px_set(unsigned p, px *a, const uint8_t *c, size_t n);
+int ml__alg_px_copy(unsigned p, px *r, const px *a);
+int ml__alg_px_shift(unsigned p, px *r, const px *a, size_t k);
+void ml__alg_to_words(const uint8_t *v, size_t w, uint64_t *out);
+void ml__alg_from_words(const uint64_t *v, size_t w, uint8_t *out);
+void ml__alg_reverse(uint8_t *v, size_t w);
+unsigned ml__alg_powmod(unsigned a, uint64_t e, unsigned p);
+int ml__alg_mat_mul(unsigned p, px *T, const px *X, const px *Y, const px *m, px *sq, px *u);
+int ml__alg_resultant(unsigned p, const px *a0, const px *b0, unsigned *res);
+
+#endif

@@ -1,0 +1,164 @@
+/* algebraic_poly.c: the polynomial layer of engines/algebraic.c (algebraic_impl.h):
+ * one code path for GF(2) (ml_gf2x) and GF(p) (ml_gfpx), the 2 x 2 matrix product over
+ * GF(p)[x] / (m) (polymat.py's mat_mul), cross.py's _resultant. */
+#include "engines/algebraic_impl.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------------ polynomials */
+void ml__alg_px_init(px *a)
+{
+    ml_gf2x_init(&a->b);
+    ml_gfpx_init(&a->c);
+}
+void ml__alg_px_clear(px *a)
+{
+    ml_gf2x_clear(&a->b);
+    ml_gfpx_clear(&a->c);
+}
+long ml__alg_px_deg(unsigned p, const px *a)
+{
+    return p == 2 ? ml_gf2x_deg(&a->b) : ml_gfpx_deg(&a->c);
+}
+int ml__alg_px_mul(unsigned p, px *r, const px *a, const px *b)
+{
+    return p == 2 ? ml_gf2x_mul(&r->b, &a->b, &b->b) : ml_gfpx_mul(&r->c, &a->c, &b->c, p);
+}
+int ml__alg_px_divrem(unsigned p, px *q, px *r, const px *a, const px *b)
+{
+    return p == 2 ? ml_gf2x_divrem(q ? &q->b : NULL, &r->b, &a->b, &b->b)
+                  : ml_gfpx_divrem(q ? &q->c : NULL, &r->c, &a->c, &b->c, p);
+}
+/* r = a b mod m (t: scratch, distinct from r, a, b) */
+int ml__alg_px_mulmod(unsigned p, px *r, const px *a, const px *b, const px *m, px *t)
+{
+    int rc = ml__alg_px_mul(p, t, a, b);
+    return rc ? rc : ml__alg_px_divrem(p, NULL, r, t, m);
+}
+/* a += b (b distinct from a) */
+int ml__alg_px_add(unsigned p, px *a, const px *b)
+{
+    return p == 2 ? ml_gf2x_addshift(&a->b, &b->b, 0) : ml_gfpx_axpy(&a->c, 1, &b->c, 0, 1, p);
+}
+void ml__alg_px_neg(unsigned p, px *a)
+{
+    if (p != 2)
+        ml_gfpx_scale(&a->c, p - 1, p);
+}
+/* a = sum c[i] x^i, i < n (c[i] < p) */
+int ml__alg_px_set(unsigned p, px *a, const uint8_t *c, size_t n)
+{
+    if (p != 2)
+        return ml_gfpx_set(&a->c, c, n);
+    ml_gf2x_zero(&a->b);
+    for (size_t i = 0; i < n; i++)
+        if (c[i] & 1) {
+            int rc = ml_gf2x_addmono(&a->b, i);
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
+int ml__alg_px_copy(unsigned p, px *r, const px *a)
+{
+    return p == 2 ? ml_gf2x_copy(&r->b, &a->b) : ml_gfpx_copy(&r->c, &a->c);
+}
+/* r = a x^k (r distinct from a) */
+int ml__alg_px_shift(unsigned p, px *r, const px *a, size_t k)
+{
+    if (p == 2) {
+        ml_gf2x_zero(&r->b);
+        return ml_gf2x_addshift(&r->b, &a->b, k);
+    }
+    r->c.n = 0;
+    return ml_gfpx_axpy(&r->c, 0, &a->c, k, 1, p);
+}
+
+/* w bytes (0/1) <-> ceil(w / 64) words */
+void ml__alg_to_words(const uint8_t *v, size_t w, uint64_t *out)
+{
+    memset(out, 0, ((w + 63) / 64) * sizeof *out);
+    for (size_t i = 0; i < w; i++)
+        if (v[i] & 1)
+            out[i / 64] |= 1ull << (i % 64);
+}
+void ml__alg_from_words(const uint64_t *v, size_t w, uint8_t *out)
+{
+    for (size_t i = 0; i < w; i++)
+        out[i] = (uint8_t)(v[i / 64] >> (i % 64) & 1);
+}
+
+void ml__alg_reverse(uint8_t *v, size_t w)
+{
+    for (size_t i = 0; i < w / 2; i++) {
+        uint8_t t = v[i];
+        v[i] = v[w - 1 - i];
+        v[w - 1 - i] = t;
+    }
+}
+
+unsigned ml__alg_powmod(unsigned a, uint64_t e, unsigned p)
+{
+    uint64_t r = 1 % p, x = a % p;
+    while (e) {
+        if (e & 1)
+            r = r * x % p;
+        x = x * x % p;
+        e >>= 1;
+    }
+    return (unsigned)r;
+}
+
+/* T = X Y for 2 x 2 matrices over GF(p)[x] / (m) (row-major; sq, u: scratch) */
+int ml__alg_mat_mul(unsigned p, px *T, const px *X, const px *Y, const px *m, px *sq, px *u)
+{
+    int rc = 0;
+    for (int i = 0; i < 2 && !rc; i++)
+        for (int j = 0; j < 2 && !rc; j++) {
+            rc = ml__alg_px_mulmod(p, &T[2 * i + j], &X[2 * i], &Y[j], m, sq);
+            if (!rc)
+                rc = ml__alg_px_mulmod(p, u, &X[2 * i + 1], &Y[2 + j], m, sq);
+            if (!rc)
+                rc = ml__alg_px_add(p, &T[2 * i + j], u);
+        }
+    return rc;
+}
+
+/* Res(a, b) over GF(p) by Euclid (cross.py's _resultant) */
+int ml__alg_resultant(unsigned p, const px *a0, const px *b0, unsigned *res)
+{
+    px a, b, r;
+    ml__alg_px_init(&a);
+    ml__alg_px_init(&b);
+    ml__alg_px_init(&r);
+    uint64_t out = 1;
+    int rc = ml__alg_px_copy(p, &a, a0);
+    if (!rc)
+        rc = ml__alg_px_copy(p, &b, b0);
+    *res = 0;
+    while (!rc) {
+        long m = ml__alg_px_deg(p, &a), n = ml__alg_px_deg(p, &b);
+        if (n < 0)
+            break;
+        if (n == 0) {
+            *res = (unsigned)(out * ml__alg_powmod(b.c.c[0], (uint64_t)m, p) % p);
+            break;
+        }
+        rc = ml__alg_px_divrem(p, NULL, &r, &a, &b);
+        long k = rc ? 0 : ml__alg_px_deg(p, &r);
+        if (rc || k < 0)
+            break;
+        if ((m * n) % 2)
+            out = (p - out) % p;
+        out = out * ml__alg_powmod(b.c.c[n], (uint64_t)(m - k), p) % p;
+        px t = a;
+        a = b;
+        b = r;
+        r = t;
+    }
+    ml__alg_px_clear(&a);
+    ml__alg_px_clear(&b);
+    ml__alg_px_clear(&r);
+    return rc;
+}
+
