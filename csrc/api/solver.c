@@ -279,7 +279,8 @@ static int fallback(ml_ctx *ctx, ml_solver *s)
     if (s->fb_eng)
         return ML_OK;
     const ml_board *b = s->b;
-    if (b->n_cells * b->n_taps > DENSE_FALLBACK)
+    /* n_cells * n_taps > DENSE_FALLBACK without the product (2^80 on giant boards) */
+    if (b->n_taps && b->n_cells > DENSE_FALLBACK / b->n_taps)
         return ml__fail(ctx, ML_M_DENSE_FALLBACK_LIMIT, ml_plan_family(s->plan),
                         (unsigned long long)b->n_cells, (unsigned long long)b->n_taps,
                         (unsigned long long)DENSE_FALLBACK);
@@ -506,7 +507,7 @@ int ml_solver_kernel(ml_ctx *ctx, ml_solver *s, uint8_t *H, uint32_t *orders)
     BEGIN("ml_solver_kernel", orders);
     uint64_t null = 0, r = s->b->n_taps;
     rc = nullity_of(ctx, s, &null);
-    if (!rc && null * r <= MAX_KERNEL_BYTES && null && r && !H)
+    if (!rc && null && r && null <= MAX_KERNEL_BYTES / r && !H)   /* else: too large */
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_solver_kernel", "H");
     if (!rc)
         rc = generators(ctx, s);
