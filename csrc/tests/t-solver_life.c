@@ -39,6 +39,8 @@ typedef struct toy {
     ml_solver *self;   /* a callback re-entering its own solver */
     int reenter_rc;
     char reenter_msg[256];
+    int ks_count;       /* nonzero: kernel_size answers this count (a broken engine) */
+    uint32_t ks_prime;  /* nonzero: ... and this prime */
 } toy;
 
 static int toy_covers(void *u, ml_ctx *c, const ml_board *b, int *covers, char *why,
@@ -102,6 +104,10 @@ static int toy_ks(void *u, ml_ctx *c, void *e, ml_factored *f)
         f->prime[0] = 3;
         f->exp[0] = t->nullity;
     }
+    if (t->ks_count)
+        f->count = t->ks_count;
+    if (t->ks_prime)
+        f->prime[0] = t->ks_prime;
     return ML_OK;
 }
 static int toy_solve(void *u, ml_ctx *c, void *e, size_t k, const uint8_t *R, uint8_t *X,
@@ -241,6 +247,54 @@ static void busy(void)
     ml_board_free(b);
 }
 
+/* ------------------------------------------------------------------ broken answers */
+/* A kernel size that is not a factored count (a count past ML_MAX_PRIMES: its primes
+ * would be read past the struct's arrays; a prime that is not one) is the engine's
+ * failure, not read. */
+static void broken_kernel_size(void)
+{
+    static toy t;
+    memset(&t, 0, sizeof t);
+    toy_register("toy-broken", &t);
+    ml_board *b = NULL;
+    OK(ml_board_grid(ctx, 3, 3, 3, NULL, &b));
+    ml_solver *s = NULL;
+    OK(ml_solver_new(ctx, b, "toy-broken", &s));
+    static const struct {
+        int count;
+        uint32_t prime;
+        int bad_count;
+    } cases[] = {{7, 0, 7}, {-1, 0, -1}, {1, 4, 1}, {2, 3, 2}};   /* {3, 3}: twice */
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        t.nullity = i == 0 ? 0 : 1;   /* exp[0] = 0: is_unique would read exp[4..6] */
+        t.ks_count = cases[i].count;
+        t.ks_prime = cases[i].prime;
+        if (cases[i].count == 2)
+            t.ks_prime = 0;   /* prime[1] is 0 after the memset: not a prime */
+        char want[256];
+        snprintf(want, sizeof want,
+                 "the engine toy-broken's kernel_size: not a factored count (count %d: 0 to "
+                 "4 distinct primes from 2 to 255, each once)",
+                 cases[i].bad_count);
+        int unique = 0;
+        CHECK(ml_solver_is_unique(ctx, s, &unique) == ML_ECALLBACK, "case %zu: %s", i,
+              ml_errmsg(ctx));
+        MSG(ctx, want);
+        ml_factored f;
+        CHECK(ml_solver_kernel_size(ctx, s, &f) == ML_ECALLBACK, "case %zu", i);
+        MSG(ctx, want);
+        CHECK(ml_errcode(ctx) == ML_ECALLBACK);
+    }
+    t.ks_count = 0;
+    t.ks_prime = 0;
+    int unique = 1;
+    OK(ml_solver_is_unique(ctx, s, &unique));   /* a sound answer again */
+    CHECK(unique == 0);
+    ml_solver_free(s);
+    OK(ml_engine_unregister(ctx, "toy-broken"));
+    ml_board_free(b);
+}
+
 /* ------------------------------------------------------------------ giant boards */
 static void giant(void)
 {
@@ -304,6 +358,7 @@ int main(void)
         return 1;
     unregistered_while_used();
     busy();
+    broken_kernel_size();
     giant();
     ml_ctx_free(ctx);
     return t_done();
