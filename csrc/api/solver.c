@@ -279,7 +279,8 @@ static int fallback(ml_ctx *ctx, ml_solver *s)
     if (s->fb_eng)
         return ML_OK;
     const ml_board *b = s->b;
-    if (b->n_cells * b->n_taps > DENSE_FALLBACK)
+    /* n_cells * n_taps > DENSE_FALLBACK without the product (2^80 on giant boards) */
+    if (b->n_taps && b->n_cells > DENSE_FALLBACK / b->n_taps)
         return ml__fail(ctx, ML_M_DENSE_FALLBACK_LIMIT, ml_plan_family(s->plan),
                         (unsigned long long)b->n_cells, (unsigned long long)b->n_taps,
                         (unsigned long long)DENSE_FALLBACK);
@@ -346,6 +347,31 @@ static int nullity_of(ml_ctx *ctx, ml_solver *s, uint64_t *out)
     return callback_rc(ctx, s, ops, ops->nullity(user, ctx, eng, out), "nullity");
 }
 
+/* An engine's kernel size checked before anyone reads it: 0..ML_MAX_PRIMES distinct
+ * primes up to 255 (a seam engine's count past the arrays would be read past them),
+ * else ML_ECALLBACK naming the engine. */
+static int factored_sound(ml_ctx *ctx, const ml_solver *s, const ml_engine_def *ops,
+                          const ml_factored *f)
+{
+    int ok = f->count >= 0 && f->count <= ML_MAX_PRIMES;
+    for (int i = 0; ok && i < f->count; i++) {
+        uint32_t p = f->prime[i];
+        ok = p >= 2 && p <= 255;
+        for (uint32_t d = 2; ok && d * d <= p; d++)
+            ok = p % d != 0;
+        for (int k = 0; ok && k < i; k++)
+            ok = f->prime[k] != p;
+    }
+    if (ok)
+        return ML_OK;
+    char what[160];
+    snprintf(what, sizeof what, "the engine %s's kernel_size",
+             ops == s->ops ? s->e->name : ops->name);
+    ml__fail(ctx, ML_M_FACTORED_INVALID, what, f->count, ML_MAX_PRIMES);
+    ml__ctx(ctx)->status = ML_ECALLBACK;
+    return ML_ECALLBACK;
+}
+
 static int kernel_size_of(ml_ctx *ctx, ml_solver *s, ml_factored *out)
 {
     if (s->lazy && !s->eng) {
@@ -367,7 +393,8 @@ static int kernel_size_of(ml_ctx *ctx, ml_solver *s, ml_factored *out)
     if (rc)
         return rc;
     memset(out, 0, sizeof *out);
-    return callback_rc(ctx, s, ops, ops->kernel_size(user, ctx, eng, out), "kernel_size");
+    rc = callback_rc(ctx, s, ops, ops->kernel_size(user, ctx, eng, out), "kernel_size");
+    return rc ? rc : factored_sound(ctx, s, ops, out);
 }
 
 static int trivial(const ml_factored *f)
@@ -506,7 +533,7 @@ int ml_solver_kernel(ml_ctx *ctx, ml_solver *s, uint8_t *H, uint32_t *orders)
     BEGIN("ml_solver_kernel", orders);
     uint64_t null = 0, r = s->b->n_taps;
     rc = nullity_of(ctx, s, &null);
-    if (!rc && null * r <= MAX_KERNEL_BYTES && null && r && !H)
+    if (!rc && null && r && null <= MAX_KERNEL_BYTES / r && !H)   /* else: too large */
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_solver_kernel", "H");
     if (!rc)
         rc = generators(ctx, s);

@@ -29,10 +29,22 @@
 
 /* _gf2.pxi's MAX_FACTOR_BITS, _zn.pxi's MAX_ENTRIES */
 #define GF2_MAX_FACTOR_BITS ((uint64_t)1 << 34)
+#define GF2_MAX_DIM ((uint64_t)1 << 28)
 #define ZN_MAX_ENTRIES ((uint64_t)1 << 28)
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
 static int nomem(ml_ctx *ctx, const char *what) { return ml__fail(ctx, ML_M_NOMEM, what); }
+
+/* _gf2.pxi's _check_shape: m and r in 0..MAX_DIM (a giant board's 2^32 cells are not),
+ * so that the size checks after it multiply without overflow. */
+static int gf2_check_shape(ml_ctx *ctx, uint64_t m, uint64_t r)
+{
+    if (m > GF2_MAX_DIM)
+        return ml__fail(ctx, ML_M_INT_RANGE, "m", 0LL, (long long)GF2_MAX_DIM, (long long)m);
+    if (r > GF2_MAX_DIM)
+        return ml__fail(ctx, ML_M_INT_RANGE, "r", 0LL, (long long)GF2_MAX_DIM, (long long)r);
+    return ML_OK;
+}
 
 static void factored_of(ml_factored *f, const uint32_t *p, const uint64_t *e, int count)
 {
@@ -80,7 +92,10 @@ static ml_gf2_t *gf2_pack_board(const ml_board *b)
 int ml__dense_gf2_rank(ml_ctx *ctx, const ml_board *b, uint64_t *rank)
 {
     uint64_t m = b->n_cells, r = b->n_taps;
-    if (!b->dense && m * r > GF2_MAX_FACTOR_BITS)   /* m, r <= 2^27: no overflow */
+    int rc = gf2_check_shape(ctx, m, r);   /* then m * r < 2^56 */
+    if (rc)
+        return rc;
+    if (!b->dense && m * r > GF2_MAX_FACTOR_BITS)
         return ml__fail(ctx, ML_M_GF2_RANK_TOO_LARGE, (unsigned long long)m,
                         (unsigned long long)r, (double)(m * r) / 8 / GIB,
                         (double)GF2_MAX_FACTOR_BITS / 8 / GIB);
@@ -102,6 +117,9 @@ static int gf2_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
     if (b->n != 2)
         return ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
                              "the GF(2) engine needs n = 2");
+    int rc = gf2_check_shape(ctx, m, r);   /* then m * (r + m) < 2^57 */
+    if (rc)
+        return rc;
     if (m * (r + m) > GF2_MAX_FACTOR_BITS)
         return ml__fail(ctx, ML_M_GF2_TOO_LARGE, (unsigned long long)m,
                         (unsigned long long)r, (double)(m * (r + m)) / 8 / GIB,
@@ -327,7 +345,7 @@ static int zn_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
 {
     (void)user;
     uint64_t m = b->n_cells, r = b->n_taps;
-    if (m * r > ZN_MAX_ENTRIES)
+    if (r && m > ZN_MAX_ENTRIES / r)   /* m * r > ZN_MAX_ENTRIES, without the product */
         return ml__fail(ctx, ML_M_ZN_TOO_LARGE, (unsigned long long)m, (unsigned long long)r,
                         (unsigned long long)ZN_MAX_ENTRIES);
     zn_eng *e = calloc(1, sizeof *e);

@@ -122,16 +122,32 @@ async function compile(source) {
  * @param {string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
  *   where to load it from (default: ../dist/modlights.wasm next to this module)
  * @returns {Promise<Core>} rejects with a ModlightsError, code CORE_LOAD_FAILED (the
- *   reason as its `cause`), when the core cannot be fetched or compiled (a later call
- *   tries again), or an InputError for a `source` of another type
+ *   reason as its `cause`), when the core cannot be fetched, compiled or instantiated
+ *   (a module that is not the core) (a later call tries again), or an InputError for a
+ *   `source` of another type
  */
 export function loadCore(source) {
   if (core) return Promise.resolve(core);
   if (!loading) {
     loading = (async () => {
-      let module;
       try {
-        module = await compile(source);
+        const module = await compile(source);
+        // a module that compiles but is not the core (its imports, exports or start
+        // fail) is a failed load too
+        let memory = null;
+        const imports = {
+          env: { ml_js_poll: () => (interruptHandler && interruptHandler() ? 1 : 0) },
+          wasi_snapshot_preview1: wasiStubs(() => memory),
+        };
+        const instance = await WebAssembly.instantiate(module, imports);
+        memory = instance.exports.memory;
+        if (!(memory instanceof WebAssembly.Memory)) {
+          throw new TypeError("the module exports no memory: it is not the modlights core");
+        }
+        instance.exports._initialize();
+        instance.exports.ml_w_init_js();
+        core = { exports: instance.exports, module, memory };
+        return core;
       } catch (e) {
         if (e instanceof ModlightsError) throw e;
         const env = isNode() && source == null ? process.env.MODLIGHTS_WASM : undefined;
@@ -141,17 +157,6 @@ export function loadCore(source) {
         throw new ModlightsError(`could not load the WebAssembly core from ${where}: ${
           e && e.message}`, { code: "CORE_LOAD_FAILED", cause: e });
       }
-      let memory = null;
-      const imports = {
-        env: { ml_js_poll: () => (interruptHandler && interruptHandler() ? 1 : 0) },
-        wasi_snapshot_preview1: wasiStubs(() => memory),
-      };
-      const instance = await WebAssembly.instantiate(module, imports);
-      memory = instance.exports.memory;
-      instance.exports._initialize();
-      instance.exports.ml_w_init_js();
-      core = { exports: instance.exports, module, memory };
-      return core;
     })();
     loading.catch(() => { loading = null; });
   }

@@ -69,13 +69,18 @@ test("importing loads nothing: before init() the calls that need the core say so
     [notLoaded, notLoaded, notLoaded, notLoaded, "true 0", "true"]);
 });
 
-test("init() from a source that fails: CORE_LOAD_FAILED with its cause; a later init() loads",
+test("init() from a source that fails or is not the core: CORE_LOAD_FAILED with its cause; " +
+  "a later init() loads",
   (t) => {
     const out = inProject(t, {
       "index.js": `
         const m = require("modlights");
         (async () => {
-          for (const source of ["/nonexistent/modlights.wasm", new Uint8Array([1, 2, 3])]) {
+          // a path that is not there, bytes that are not WebAssembly, and an empty
+          // module (it compiles and instantiates, but is not the core)
+          const empty = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+          for (const source of ["/nonexistent/modlights.wasm", new Uint8Array([1, 2, 3]),
+            empty]) {
             try { await m.init(source); } catch (e) {
               console.log(e.name, e.code, e.cause instanceof Error, m.isLoaded());
             }
@@ -86,6 +91,7 @@ test("init() from a source that fails: CORE_LOAD_FAILED with its cause; a later 
         })();`,
     });
     assert.deepEqual(out["index.js"].split("\n"), [
+      "ModlightsError CORE_LOAD_FAILED true false",
       "ModlightsError CORE_LOAD_FAILED true false",
       "ModlightsError CORE_LOAD_FAILED true false",
       "InputError INVALID_TYPE the core's source must be a URL, a path, bytes or a " +
