@@ -21,6 +21,7 @@
 #include "engines/algebraic.h"
 #include "engines/dense.h"
 #include "chase/rowsolve.h"
+#include "engines/chase.h"
 #include "structured/symchase.h"
 
 #include <stdarg.h>
@@ -516,7 +517,7 @@ const ml__own_engine ml__own_engines[] = {
      "plan (light, prefix, row or row-solve)",
      0, NATIVE, 1, 1, chase_covers, chase_cost, NULL},
     {"chase-light", "chase", "the light chase, its residual matrix eliminated whole", 0, NATIVE,
-     0, 0, light_covers, chase_cost, NULL},
+     0, 0, light_covers, chase_cost, &ml__chase_light_ops},
     {"chase-prefix", "chase",
      "the light chase solving a prefix of a tall residual system (locked tiles) that leaves "
      "no kernel, else the whole system",

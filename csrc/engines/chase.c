@@ -1,0 +1,503 @@
+/* chase.c: the light chase's questions (engines/chase.h), over chase/ (plan, symbolic,
+ * numeric) and the residual solvers of dense/ (gf2.c's ml_res_gf2_*, the dense Z/n
+ * engine of engines/dense.c).
+ *
+ * build: the plan of the board (engine.py's build_plan / _tables: the distinct offsets
+ * of the patterns used, sorted descending, a count per pattern and offset, patterns
+ * numbered by first appearance in row-major order; masks only for boards with locks or
+ * holes), along the columns instead (transpose_board: tile (r, c) -> (c, r), offset
+ * (dr, dc) -> (dc, dr)) when the board is wider than tall and that gives fewer symbols
+ * (_light_plan); then check_residual_size's limit and message before the residual
+ * matrix is allocated; then the residual matrix (packed bits for n = 2, bytes else) and
+ * its elimination. solve: numeric replays with z = 0, one residual solve for every
+ * right-hand side left with a residual, replays with the symbols found (ChaseEngine.solve).
+ * generators: ker M pushed through the chase with b = 0 (ChaseEngine.generators).
+ *
+ * Every allocation is checked (ML_ENOMEM "out of memory in the chase engine"); the
+ * symbolic chase polls for stops (ML_EINTERRUPTED). Sizes are checked in 64 bits (the
+ * residual limit caps nres x nsym at 2^33 bits / 2^30 bytes). */
+#include "engines/chase.h"
+
+#include "api/board.h"
+#include "api/ctx.h"
+#include "api/registry_impl.h"
+#include "chase/chase.h"
+#include "dense/gf2.h"
+#include "engines/dense.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* limits.py's MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK */
+#define MAX_RESIDUAL_BYTES (1ull << 30)
+#define MAX_RESIDUAL_WORK (1ull << 38)
+
+static int nomem(ml_ctx *ctx) { return ml__fail(ctx, ML_M_NOMEM, "the chase engine"); }
+
+typedef struct chase_eng {
+    const ml_board *b;
+    int n, transposed;
+    size_t hw, m, r, nsym, nres;
+    ml_chase *plan;
+    uint64_t *M;    /* n = 2: nres x nw words (+ 1) */
+    size_t nw, rank;
+    ml_board *rb;   /* n > 2: the residual matrix as a board, and its dense Z/n engine */
+    void *zn;
+} chase_eng;
+
+/* ------------------------------------------------------------------ the plan */
+typedef struct { int32_t dr, dc; } off2;
+
+static int off_desc(const void *a, const void *b)
+{
+    const off2 *x = a, *y = b;
+    if (x->dr != y->dr)
+        return x->dr < y->dr ? 1 : -1;
+    return x->dc < y->dc ? 1 : (x->dc > y->dc ? -1 : 0);
+}
+
+/* The board tile at the plan's flat position f (plan h x w: the board's, or its
+ * transpose). */
+static uint64_t board_flat(const ml_board *b, int t, uint64_t f)
+{
+    if (!t)
+        return f;
+    uint64_t w = (uint64_t)b->rows;   /* plan w = board rows */
+    uint64_t i = f / w, j = f % w;    /* plan (i, j) = board (j, i) */
+    return j * (uint64_t)b->cols + i;
+}
+
+/* The plan's flat position of board tile f. */
+static uint64_t plan_flat(const ml_board *b, int t, uint64_t f)
+{
+    if (!t)
+        return f;
+    uint64_t r = f / (uint64_t)b->cols, c = f % (uint64_t)b->cols;
+    return c * (uint64_t)b->rows + r;
+}
+
+/* build_plan of the board (t = 0) or of transpose_board(board) (t = 1): the plan, or
+ * NULL with *rc set. */
+static ml_chase *plan_of(ml_ctx *ctx, const ml_board *b, int t, int *rc)
+{
+    int h = (int)(t ? b->cols : b->rows), w = (int)(t ? b->rows : b->cols);
+    uint64_t hw = (uint64_t)h * (uint64_t)w;
+    uint32_t npal = b->n_pal ? b->n_pal : 1;
+    int32_t *index = malloc(npal * sizeof *index);   /* palette -> pattern number */
+    uint32_t *used = malloc(npal * sizeof *used);    /* pattern number -> palette */
+    int32_t *pat_of = b->mixed ? malloc(hw * sizeof *pat_of + 1) : NULL;
+    off2 *offs = NULL;
+    int32_t *udr = NULL, *udc = NULL, *cnt = NULL;
+    uint8_t *active = NULL, *tappable = NULL;
+    ml_chase *p = NULL;
+    *rc = ML_OK;
+    if (!index || !used || (b->mixed && !pat_of))
+        goto oom;
+    for (uint32_t k = 0; k < npal; k++)
+        index[k] = -1;
+    int32_t npat = 0;
+    if (b->mixed) {
+        for (uint64_t f = 0; f < hw; f++) {
+            uint32_t k = b->tile_pal[board_flat(b, t, f)];
+            if (index[k] < 0) {
+                index[k] = npat;
+                used[npat++] = k;
+            }
+            pat_of[f] = index[k];
+        }
+    } else {
+        index[0] = 0;
+        used[0] = 0;
+        npat = 1;
+    }
+    size_t total = 0;
+    for (int32_t i = 0; i < npat; i++)
+        total += b->pal[used[i]].count;
+    offs = malloc((total + 1) * sizeof *offs);
+    if (!offs)
+        goto oom;
+    size_t k = 0;
+    for (int32_t i = 0; i < npat; i++) {
+        const ml__pattern *pt = &b->pal[used[i]];
+        for (size_t j = 0; j < pt->count; j++, k++) {
+            offs[k].dr = t ? pt->dc[j] : pt->dr[j];
+            offs[k].dc = t ? pt->dr[j] : pt->dc[j];
+        }
+    }
+    qsort(offs, total, sizeof *offs, off_desc);
+    size_t nu = 0;
+    for (size_t i = 0; i < total; i++)
+        if (!nu || off_desc(&offs[nu - 1], &offs[i]))
+            offs[nu++] = offs[i];
+    udr = malloc((nu + 1) * sizeof *udr);
+    udc = malloc((nu + 1) * sizeof *udc);
+    cnt = calloc((size_t)npat * nu + 1, sizeof *cnt);
+    if (!udr || !udc || !cnt)
+        goto oom;
+    for (size_t i = 0; i < nu; i++) {
+        udr[i] = offs[i].dr;
+        udc[i] = offs[i].dc;
+    }
+    for (int32_t i = 0; i < npat; i++) {
+        const ml__pattern *pt = &b->pal[used[i]];
+        for (size_t j = 0; j < pt->count; j++) {
+            off2 o = {t ? pt->dc[j] : pt->dr[j], t ? pt->dr[j] : pt->dc[j]};
+            off2 *at = bsearch(&o, offs, nu, sizeof *offs, off_desc);
+            cnt[(size_t)i * nu + (size_t)(at - offs)]++;
+        }
+    }
+    if (b->locked || b->holes) {   /* _plan_masks */
+        tappable = malloc(hw + 1);
+        active = b->holes ? malloc(hw + 1) : NULL;
+        if (!tappable || (b->holes && !active))
+            goto oom;
+        for (uint64_t f = 0; f < hw; f++) {
+            uint64_t g = board_flat(b, t, f);
+            int hole = b->holes && b->holes[g], lock = b->locked && b->locked[g];
+            if (active)
+                active[f] = !hole;
+            tappable[f] = !hole && !lock;
+        }
+    }
+    int err = 0;
+    p = ml_chase_plan(h, w, b->n, b->wrap, active, tappable, (int)nu, udr, udc, npat, cnt,
+                      npat > 1 ? pat_of : NULL, &err);
+    if (!p)
+        *rc = err == 2 ? nomem(ctx)
+                       : ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
+                                       "the chase plan refused the board's tables");
+    goto done;
+oom:
+    *rc = nomem(ctx);
+done:
+    free(index);
+    free(used);
+    free(pat_of);
+    free(offs);
+    free(udr);
+    free(udc);
+    free(cnt);
+    free(active);
+    free(tappable);
+    return p;
+}
+
+/* ------------------------------------------------------------------ limits */
+static int bit_length(unsigned __int128 v)
+{
+    int k = 0;
+    for (; v; v >>= 1)
+        k++;
+    return k;
+}
+
+/* limits.py's check_residual_size: ML_ETOOLARGE with its message, else ML_OK */
+static int check_residual_size(ml_ctx *ctx, uint64_t nres, uint64_t nsym, int n)
+{
+    typedef unsigned __int128 u128;
+    uint64_t side = nres < nsym ? nres : nsym;
+    u128 bytes, work;
+    if (n == 2) {
+        bytes = 3 * ((u128)nres * ((nsym + 63) / 64) * 8);
+        work = (u128)nres * nsym * side / 64;
+    } else {
+        int p[ML_MAX_PRIMES], pk[ML_MAX_PRIMES];
+        int parts = ml__primes_of(n, p, pk);
+        bytes = (u128)nres * nsym * (u128)(1 + 3 * parts);
+        work = (u128)nres * nsym * side / 16;
+    }
+    if (bytes <= MAX_RESIDUAL_BYTES && work <= MAX_RESIDUAL_WORK)
+        return ML_OK;
+    return ml__fail(ctx, ML_M_CHASE_RESIDUAL, (unsigned long long)nres,
+                    (unsigned long long)nsym, n, (double)bytes / 1048576.0,
+                    bit_length(work ? work : 1) - 1, (double)MAX_RESIDUAL_BYTES / 1048576.0,
+                    bit_length(MAX_RESIDUAL_WORK) - 1);
+}
+
+static int chase_status(ml_ctx *ctx, int st)
+{
+    if (st == 0)
+        return ML_OK;
+    if (st == 3)
+        return ml__fail(ctx, ML_M_INTERRUPTED);
+    return nomem(ctx);
+}
+
+/* ------------------------------------------------------------------ build */
+static void light_destroy(void *user, void *engine)
+{
+    (void)user;
+    chase_eng *e = engine;
+    if (!e)
+        return;
+    if (e->zn)
+        ml__dense_zn_ops.destroy(NULL, e->zn);
+    ml_board_free(e->rb);
+    free(e->M);
+    ml_chase_free(e->plan);
+    free(e);
+}
+
+/* The residual system of the first `rows` equations, eliminated (_residual_engine). */
+static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
+{
+    size_t nsym = e->nsym;
+    if (e->n == 2) {
+        e->nw = (nsym + 63) / 64;
+        e->M = calloc(rows * e->nw + 1, sizeof *e->M);
+        if (!e->M)
+            return nomem(ctx);
+        int rc = chase_status(ctx, ml_chase_matrix_gf2_rows(e->plan, e->M, rows, 1, 0));
+        if (rc)
+            return rc;
+        uint8_t zr[1] = {0}, zz[1] = {0}, zo[1] = {0};
+        size_t rk = ml_res_gf2_solve(e->M, rows, nsym, zr, 0, zz, zo);
+        if (rk == (size_t)-1)
+            return nomem(ctx);
+        e->rank = rk;
+        return ML_OK;
+    }
+    uint8_t *Mz = malloc(rows * nsym + 1);
+    if (!Mz)
+        return nomem(ctx);
+    int rc = chase_status(ctx, ml_chase_matrix_zn_mode(e->plan, Mz, rows, 1, 0, 1));
+    if (rc == ML_OK)
+        rc = ml_board_from_matrix(ctx, e->n, rows, nsym, Mz, nsym, &e->rb);
+    free(Mz);
+    if (rc == ML_OK)
+        rc = ml__dense_zn_ops.build(NULL, ctx, e->rb, &e->zn);
+    return rc;
+}
+
+static int light_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
+{
+    (void)user;
+    if (b->kind != ML_BOARD_GRID || b->giant)
+        return ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
+                             "the chase engine needs a grid board of at most ML_MAX_TILES "
+                             "tiles");
+    chase_eng *e = calloc(1, sizeof *e);
+    if (!e)
+        return nomem(ctx);
+    e->b = b;
+    e->n = b->n;
+    e->hw = (size_t)b->rows * (size_t)b->cols;
+    e->m = (size_t)b->n_cells;
+    e->r = (size_t)b->n_taps;
+    int rc = ML_OK;
+    e->plan = plan_of(ctx, b, 0, &rc);
+    if (e->plan && b->cols > b->rows && ml_chase_nsym(e->plan) > 1) {   /* _light_plan */
+        ml_chase *tp = plan_of(ctx, b, 1, &rc);
+        if (tp && ml_chase_nsym(tp) < ml_chase_nsym(e->plan)) {
+            ml_chase_free(e->plan);
+            e->plan = tp;
+            e->transposed = 1;
+        } else {
+            ml_chase_free(tp);
+        }
+    }
+    if (rc == ML_OK) {
+        e->nsym = ml_chase_nsym(e->plan);
+        e->nres = ml_chase_nres(e->plan);
+        rc = check_residual_size(ctx, e->nres, e->nsym, e->n);
+    }
+    if (rc == ML_OK)
+        rc = residual_engine(ctx, e, e->nres);
+    if (rc) {
+        light_destroy(NULL, e);
+        return rc;
+    }
+    *engine = e;
+    return ML_OK;
+}
+
+/* ------------------------------------------------------------------ questions */
+/* _b_grid: right-hand side over the cells -> a byte a tile in the plan's layout */
+static void b_grid(const chase_eng *e, const uint8_t *rhs, uint8_t *bg)
+{
+    memset(bg, 0, e->hw);
+    for (size_t i = 0; i < e->m; i++)
+        bg[plan_flat(e->b, e->transposed, ml__board_cell_flat(e->b, i))] = rhs[i];
+}
+
+/* _tap_vec: a replay's taps (plan layout) -> over the board's taps */
+static void tap_vec(const chase_eng *e, const uint8_t *x, uint8_t *out)
+{
+    for (size_t j = 0; j < e->r; j++)
+        out[j] = x[plan_flat(e->b, e->transposed, ml__board_tap_flat(e->b, j))];
+}
+
+static int any(const uint8_t *v, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        if (v[i])
+            return 1;
+    return 0;
+}
+
+/* Z (kp x nsym), ok (kp) for M z = rho over the kp rows of rhos (kp x nres). */
+static int res_solve_many(ml_ctx *ctx, chase_eng *e, size_t kp, const uint8_t *rhos,
+                          uint8_t *Z, uint8_t *ok)
+{
+    if (e->n == 2) {
+        size_t rk = ml_res_gf2_solve(e->M, e->nres, e->nsym, rhos, kp, Z, ok);
+        return rk == (size_t)-1 ? nomem(ctx) : ML_OK;
+    }
+    return ml__dense_zn_ops.solve(NULL, ctx, e->zn, kp, rhos, Z, ok);
+}
+
+static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
+                       uint8_t *X, uint8_t *ok)
+{
+    (void)user;
+    chase_eng *e = engine;
+    size_t hw = e->hw, nres = e->nres, nsym = e->nsym;
+    uint8_t *bg = malloc(hw + 1), *x = malloc(hw + 1), *rho = malloc(nres + 1);
+    size_t *pend = malloc((k + 1) * sizeof *pend);
+    uint8_t *rhos = NULL, *Z = NULL, *okz = NULL;
+    int rc = ML_OK;
+    if (!bg || !x || !rho || !pend) {
+        rc = nomem(ctx);
+        goto done;
+    }
+    /* first replays (z = 0): the right-hand sides left with a residual */
+    size_t kp = 0;
+    for (size_t i = 0; i < k; i++) {
+        b_grid(e, R + i * e->m, bg);
+        ml_chase_numeric(e->plan, bg, NULL, x, rho);
+        ok[i] = 0;
+        if (nres && any(rho, nres)) {
+            pend[kp++] = i;
+        } else {
+            tap_vec(e, x, X + i * e->r);
+            ok[i] = 1;
+        }
+    }
+    if (!kp)
+        goto done;
+    rhos = malloc(kp * nres + 1);
+    Z = calloc(kp * nsym + 1, 1);
+    okz = calloc(kp + 1, 1);
+    if (!rhos || !Z || !okz) {
+        rc = nomem(ctx);
+        goto done;
+    }
+    for (size_t j = 0; j < kp; j++) {   /* the residuals again, one right-hand side each */
+        b_grid(e, R + pend[j] * e->m, bg);
+        ml_chase_numeric(e->plan, bg, NULL, x, rhos + j * nres);
+    }
+    rc = res_solve_many(ctx, e, kp, rhos, Z, okz);
+    for (size_t j = 0; j < kp && rc == ML_OK; j++) {
+        size_t i = pend[j];
+        if (!okz[j])
+            continue;
+        b_grid(e, R + i * e->m, bg);
+        ml_chase_numeric(e->plan, bg, Z + j * nsym, x, rho);
+        tap_vec(e, x, X + i * e->r);
+        ok[i] = 1;
+    }
+done:
+    for (size_t i = 0; i < k && rc == ML_OK; i++)
+        if (!ok[i] && e->r)
+            memset(X + i * e->r, 0, e->r);
+    free(bg);
+    free(x);
+    free(rho);
+    free(pend);
+    free(rhos);
+    free(Z);
+    free(okz);
+    return rc;
+}
+
+static int light_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity)
+{
+    (void)user;
+    chase_eng *e = engine;
+    if (e->n == 2) {
+        *nullity = e->nsym - e->rank;
+        return ML_OK;
+    }
+    return ml__dense_zn_ops.nullity(NULL, ctx, e->zn, nullity);
+}
+
+static int light_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *size)
+{
+    chase_eng *e = engine;
+    if (e->n == 2) {
+        memset(size, 0, sizeof *size);
+        if (e->nsym > e->rank) {
+            size->prime[0] = 2;
+            size->exp[0] = e->nsym - e->rank;
+            size->count = 1;
+        }
+        (void)user;
+        (void)ctx;
+        return ML_OK;
+    }
+    return ml__dense_zn_ops.kernel_size(NULL, ctx, e->zn, size);
+}
+
+static int light_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
+                            uint64_t *k, uint8_t *H, uint32_t *orders)
+{
+    (void)user;
+    chase_eng *e = engine;
+    size_t nsym = e->nsym;
+    uint64_t count = 0;
+    uint8_t *Hs = NULL;
+    uint32_t *ord = NULL;
+    int rc = ML_OK;
+    if (e->n == 2) {
+        uint64_t null = e->nsym - e->rank;
+        count = limit < null ? limit : null;
+        if (H && count) {
+            size_t got = ml_res_gf2_kernel_first(e->M, e->nres, nsym, (size_t)count, &Hs);
+            if (got == (size_t)-1)
+                return nomem(ctx);
+        }
+    } else {
+        rc = ml__dense_zn_ops.generators(NULL, ctx, e->zn, limit, &count, NULL, NULL);
+        if (rc == ML_OK && H && count) {
+            Hs = malloc(count * nsym + 1);
+            ord = malloc(count * sizeof *ord);
+            if (!Hs || !ord)
+                rc = nomem(ctx);
+            else
+                rc = ml__dense_zn_ops.generators(NULL, ctx, e->zn, count, &count, Hs, ord);
+        }
+    }
+    *k = count;
+    if (rc || !H || !count)
+        goto done;
+    uint8_t *zero = calloc(e->hw + 1, 1), *x = malloc(e->hw + 1),
+            *rho = malloc(e->nres + 1);
+    if (!zero || !x || !rho) {
+        rc = nomem(ctx);
+    } else {
+        for (uint64_t i = 0; i < count; i++) {   /* pushed through the chase */
+            ml_chase_numeric(e->plan, zero, Hs + i * nsym, x, rho);
+            tap_vec(e, x, H + i * e->r);
+            if (orders)
+                orders[i] = e->n == 2 ? 2u : ord[i];
+        }
+    }
+    free(zero);
+    free(x);
+    free(rho);
+done:
+    free(Hs);
+    free(ord);
+    return rc;
+}
+
+const ml_engine_def ml__chase_light_ops = {
+    .size = sizeof(ml_engine_def),
+    .name = "chase-light",
+    .build = light_build,
+    .destroy = light_destroy,
+    .solve = light_solve,
+    .nullity = light_nullity,
+    .kernel_size = light_kernel_size,
+    .generators = light_generators,
+};
