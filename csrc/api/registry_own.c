@@ -521,7 +521,7 @@ const ml__own_engine ml__own_engines[] = {
     {"chase-prefix", "chase",
      "the light chase solving a prefix of a tall residual system (locked tiles) that leaves "
      "no kernel, else the whole system",
-     0, NATIVE, 0, 0, prefix_covers, chase_cost, NULL},
+     0, NATIVE, 0, 0, prefix_covers, chase_cost, &ml__chase_prefix_ops},
     {"chase-row", "chase", "the row chase: online elimination, no residual matrix (many holes)",
      0, NATIVE, 0, 0, row_covers, chase_cost, NULL},
     {"chase-rowsolve", "chase",

@@ -38,6 +38,7 @@ typedef struct chase_eng {
     const ml_board *b;
     int n, transposed;
     size_t hw, m, r, nsym, nres;
+    size_t rows_solved;   /* residual equations in the system solved (prefix: fewer) */
     ml_chase *plan;
     uint64_t *M;    /* n = 2: nres x nw words (+ 1) */
     size_t nw, rank;
@@ -224,24 +225,36 @@ static int chase_status(ml_ctx *ctx, int st)
 }
 
 /* ------------------------------------------------------------------ build */
+static void residual_free(chase_eng *e);
+
 static void light_destroy(void *user, void *engine)
 {
     (void)user;
     chase_eng *e = engine;
     if (!e)
         return;
-    if (e->zn)
-        ml__dense_zn_ops.destroy(NULL, e->zn);
-    ml_board_free(e->rb);
-    free(e->M);
+    residual_free(e);
     ml_chase_free(e->plan);
     free(e);
 }
 
 /* The residual system of the first `rows` equations, eliminated (_residual_engine). */
+static void residual_free(chase_eng *e)
+{
+    if (e->zn)
+        ml__dense_zn_ops.destroy(NULL, e->zn);
+    ml_board_free(e->rb);
+    free(e->M);
+    e->zn = NULL;
+    e->rb = NULL;
+    e->M = NULL;
+}
+
 static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
 {
     size_t nsym = e->nsym;
+    residual_free(e);
+    e->rows_solved = rows;
     if (e->n == 2) {
         e->nw = (nsym + 63) / 64;
         e->M = calloc(rows * e->nw + 1, sizeof *e->M);
@@ -269,9 +282,91 @@ static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
     return rc;
 }
 
-static int light_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
+/* _prefix_residual: a prefix of a tall residual system (PREFIX_RATIO x symbols
+ * equations, then PREFIX_GROWTH times as many, while at most half the system) that
+ * leaves no kernel; *found = 0 when none does (nothing kept then). */
+#define PREFIX_RATIO 1.25
+#define PREFIX_GROWTH 2
+
+static int prefix_residual(ml_ctx *ctx, chase_eng *e, int *found)
 {
-    (void)user;
+    *found = 0;
+    size_t nsym = e->nsym, nres = e->nres;
+    size_t rows = (size_t)(PREFIX_RATIO * (double)nsym);
+    if (!nsym || rows > nres / 2)
+        return ML_OK;
+    int64_t *sym = malloc(nsym * sizeof *sym), *tiles = malloc(nres * sizeof *tiles);
+    if (!sym || !tiles) {
+        free(sym);
+        free(tiles);
+        return nomem(ctx);
+    }
+    ml_chase_symbols(e->plan, sym);
+    ml_chase_residual_tiles(e->plan, tiles);
+    int64_t last_symbol = sym[nsym - 1];   /* symbols are in tile order */
+    /* (max(|udr|, |udc|) over the board's offsets + 1) x the plan's width */
+    int64_t span = 0;
+    const ml_board *b = e->b;
+    uint8_t *used = calloc(b->n_pal + 1, 1);
+    if (!used) {
+        free(sym);
+        free(tiles);
+        return nomem(ctx);
+    }
+    used[0] = 1;
+    if (b->mixed) {   /* only the patterns some tile uses (_tables) */
+        used[0] = 0;
+        for (size_t f = 0; f < e->hw; f++)
+            used[b->tile_pal[f]] = 1;
+    }
+    for (uint32_t k = 0; k < b->n_pal; k++)
+        for (size_t i = 0; used[k] && i < b->pal[k].count; i++) {
+            int64_t a = e->b->pal[k].dr[i], c = e->b->pal[k].dc[i];
+            a = a < 0 ? -a : a;
+            c = c < 0 ? -c : c;
+            span = a > span ? a : span;
+            span = c > span ? c : span;
+        }
+    free(used);
+    int h = 0, w = 0, n = 0;
+    ml_chase_geometry(e->plan, &h, &w, &n);
+    int64_t reach = (span + 1) * (int64_t)w;
+    int rc = ML_OK;
+    while (rows <= nres / 2) {
+        int64_t most = tiles[0];
+        for (size_t i = 1; i < rows; i++)
+            most = tiles[i] > most ? tiles[i] : most;
+        if (!e->b->wrap && last_symbol > most + reach) {
+            rows = rows * PREFIX_GROWTH;
+            continue;
+        }
+        rc = check_residual_size(ctx, rows, nsym, e->n);
+        if (rc == ML_OK)
+            rc = residual_engine(ctx, e, rows);
+        if (rc)
+            break;
+        uint64_t null = 0;
+        if (e->n == 2)
+            null = nsym - e->rank;
+        else
+            rc = ml__dense_zn_ops.nullity(NULL, ctx, e->zn, &null);
+        if (rc)
+            break;
+        if (!null) {
+            *found = 1;
+            break;
+        }
+        residual_free(e);
+        rows = rows * PREFIX_GROWTH;
+    }
+    free(sym);
+    free(tiles);
+    return rc;
+}
+
+/* ChaseEngine(variant="light") (prefix = 0) or ChaseEngine(variant="prefix") */
+static int chase_build(ml_ctx *ctx, const ml_board *b, void **engine, int prefix)
+{
     if (b->kind != ML_BOARD_GRID || b->giant)
         return ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
                              "the chase engine needs a grid board of at most ML_MAX_TILES "
@@ -296,12 +391,16 @@ static int light_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine
             ml_chase_free(tp);
         }
     }
+    int found = 0;
     if (rc == ML_OK) {
         e->nsym = ml_chase_nsym(e->plan);
         e->nres = ml_chase_nres(e->plan);
-        rc = check_residual_size(ctx, e->nres, e->nsym, e->n);
+        if (prefix)
+            rc = prefix_residual(ctx, e, &found);
     }
-    if (rc == ML_OK)
+    if (rc == ML_OK && !found)
+        rc = check_residual_size(ctx, e->nres, e->nsym, e->n);
+    if (rc == ML_OK && !found)
         rc = residual_engine(ctx, e, e->nres);
     if (rc) {
         light_destroy(NULL, e);
@@ -309,6 +408,18 @@ static int light_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine
     }
     *engine = e;
     return ML_OK;
+}
+
+static int light_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
+{
+    (void)user;
+    return chase_build(ctx, b, engine, 0);
+}
+
+static int prefix_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
+{
+    (void)user;
+    return chase_build(ctx, b, engine, 1);
 }
 
 /* ------------------------------------------------------------------ questions */
@@ -335,12 +446,12 @@ static int any(const uint8_t *v, size_t k)
     return 0;
 }
 
-/* Z (kp x nsym), ok (kp) for M z = rho over the kp rows of rhos (kp x nres). */
+/* Z (kp x nsym), ok (kp) for M z = rho over the kp rows of rhos (kp x rows_solved). */
 static int res_solve_many(ml_ctx *ctx, chase_eng *e, size_t kp, const uint8_t *rhos,
                           uint8_t *Z, uint8_t *ok)
 {
     if (e->n == 2) {
-        size_t rk = ml_res_gf2_solve(e->M, e->nres, e->nsym, rhos, kp, Z, ok);
+        size_t rk = ml_res_gf2_solve(e->M, e->rows_solved, e->nsym, rhos, kp, Z, ok);
         return rk == (size_t)-1 ? nomem(ctx) : ML_OK;
     }
     return ml__dense_zn_ops.solve(NULL, ctx, e->zn, kp, rhos, Z, ok);
@@ -375,16 +486,18 @@ static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const ui
     }
     if (!kp)
         goto done;
-    rhos = malloc(kp * nres + 1);
+    rhos = malloc(kp * e->rows_solved + 1);
     Z = calloc(kp * nsym + 1, 1);
     okz = calloc(kp + 1, 1);
     if (!rhos || !Z || !okz) {
         rc = nomem(ctx);
         goto done;
     }
+    size_t used = e->rows_solved;   /* the prefix of rho the system solved reads */
     for (size_t j = 0; j < kp; j++) {   /* the residuals again, one right-hand side each */
         b_grid(e, R + pend[j] * e->m, bg);
-        ml_chase_numeric(e->plan, bg, NULL, x, rhos + j * nres);
+        ml_chase_numeric(e->plan, bg, NULL, x, rho);
+        memcpy(rhos + j * used, rho, used);
     }
     rc = res_solve_many(ctx, e, kp, rhos, Z, okz);
     for (size_t j = 0; j < kp && rc == ML_OK; j++) {
@@ -393,6 +506,8 @@ static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const ui
             continue;
         b_grid(e, R + i * e->m, bg);
         ml_chase_numeric(e->plan, bg, Z + j * nsym, x, rho);
+        if (e->rows_solved < nres && any(rho, nres))
+            continue;   /* _replay_solves: the prefix's only candidate fails the rest */
         tap_vec(e, x, X + i * e->r);
         ok[i] = 1;
     }
@@ -452,7 +567,8 @@ static int light_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limi
         uint64_t null = e->nsym - e->rank;
         count = limit < null ? limit : null;
         if (H && count) {
-            size_t got = ml_res_gf2_kernel_first(e->M, e->nres, nsym, (size_t)count, &Hs);
+            size_t got =
+                ml_res_gf2_kernel_first(e->M, e->rows_solved, nsym, (size_t)count, &Hs);
             if (got == (size_t)-1)
                 return nomem(ctx);
         }
@@ -495,6 +611,17 @@ const ml_engine_def ml__chase_light_ops = {
     .size = sizeof(ml_engine_def),
     .name = "chase-light",
     .build = light_build,
+    .destroy = light_destroy,
+    .solve = light_solve,
+    .nullity = light_nullity,
+    .kernel_size = light_kernel_size,
+    .generators = light_generators,
+};
+
+const ml_engine_def ml__chase_prefix_ops = {
+    .size = sizeof(ml_engine_def),
+    .name = "chase-prefix",
+    .build = prefix_build,
     .destroy = light_destroy,
     .solve = light_solve,
     .nullity = light_nullity,

@@ -17,5 +17,12 @@
 #include "include/modlights.h"
 
 extern const ml_engine_def ml__chase_light_ops;
+/* ChaseEngine(variant="prefix"): the same, but a tall residual system (locks, holes) is
+ * first tried by prefixes (engine.py's _prefix_residual: PREFIX_RATIO x symbols
+ * equations, PREFIX_GROWTH times as many while at most half the system, prefixes that a
+ * symbol made past every equation would leave a kernel skipped) and one that leaves no
+ * kernel is the whole system: its solution the only candidate, the numeric replay
+ * checks every other equation. */
+extern const ml_engine_def ml__chase_prefix_ops;
 
 #endif

@@ -7,7 +7,9 @@ the chase runs transposed, n 2..9 and 16, 101, 255) the same plan engine, nullit
 kernel size; the same canonical kernel generators and orders, each in ker A; solvable()
 the same, and every solution the C solver gives takes the state to the target, or the
 same Unsolvable message; a residual system past limits.py's limits refused with the same
-message. Deterministic (seeded NumPy generators)."""
+message. The same for "chase-prefix" (ChaseEngine(variant="prefix")) on boards with
+locks or holes, tall locked boards taking a prefix of their residual system.
+Deterministic (seeded NumPy generators)."""
 
 from __future__ import annotations
 
@@ -118,7 +120,38 @@ def test_every_pattern_large_n_and_wide_boards_as_python():
 def test_many_grids_solve_as_python():
     rng = np.random.default_rng(333)
     for _ in range(1200):
-        _compare(_random_grid(rng, [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 101, 255], 14), rng)
+        b = _random_grid(rng, [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 101, 255], 14)
+        _compare(b, rng)
+        if b.any_locked or b.any_holes:
+            _compare(b, rng, "chase-prefix")
+    for _ in range(300):
+        _compare(_tall_locked(rng), rng, "chase-prefix")
+
+
+def _tall_locked(rng) -> ml.Board:
+    """A tall narrow board with about a third of its tiles locked: a tall residual
+    system, a prefix of which usually leaves no kernel."""
+    rows, cols = int(rng.integers(12, 31)), int(rng.integers(2, 7))
+    locked = [(int(a), int(b)) for a, b in zip(*np.nonzero(rng.random((rows, cols)) < 1 / 3))]
+    n = int(rng.choice([2, 3, 4, 5, 6, 9, 16]))
+    return ml.Board.grid(rows, cols, states=n, locked=locked, wrap=bool(rng.random() < 0.2))
+
+
+def test_prefix_variant_as_python():
+    from modlights.engines.chase.engine import ChaseEngine
+
+    rng = np.random.default_rng(3306)
+    taken = 0
+    for _ in range(30):
+        b = _tall_locked(rng)
+        eng = ChaseEngine(b, variant="prefix")
+        taken += eng.residual_rows < eng.nres
+        _compare(b, rng, "chase-prefix")
+    assert taken >= 15  # the prefix path itself, not only the whole system
+    for _ in range(30):  # locks or holes on any grid: the whole system or a prefix
+        b = _random_grid(rng, [2, 3, 4, 5, 7, 8])
+        if b.any_locked or b.any_holes:
+            _compare(b, rng, "chase-prefix")
 
 
 def test_residual_too_large_refused_as_python():
