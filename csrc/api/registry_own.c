@@ -526,7 +526,7 @@ const ml__own_engine ml__own_engines[] = {
      0, NATIVE, 0, 0, row_covers, chase_cost, NULL},
     {"chase-rowsolve", "chase",
      "the row-solve chase: patterns ending in a pair of unit taps (knight, diagonal)", 0,
-     NATIVE, 0, 0, rowsolve_variant_covers, chase_cost, NULL},
+     NATIVE, 0, 0, rowsolve_variant_covers, chase_cost, &ml__chase_rowsolve_ops},
     {"algebraic-cross", "algebraic",
      "one polynomial equation over GF(p)[x]: cross, vertical, horizontal patterns, prime n, "
      "no locks or holes",

@@ -22,6 +22,7 @@
 #include "api/ctx.h"
 #include "api/registry_impl.h"
 #include "chase/chase.h"
+#include "chase/rowsolve.h"
 #include "dense/gf2.h"
 #include "engines/dense.h"
 
@@ -40,6 +41,7 @@ typedef struct chase_eng {
     size_t hw, m, r, nsym, nres;
     size_t rows_solved;   /* residual equations in the system solved (prefix: fewer) */
     ml_chase *plan;
+    ml_rowsolve *rs;   /* the row-solve chase's plan instead (chase-rowsolve) */
     uint64_t *M;    /* n = 2: nres x nw words (+ 1) */
     size_t nw, rank;
     ml_board *rb;   /* n > 2: the residual matrix as a board, and its dense Z/n engine */
@@ -235,6 +237,7 @@ static void light_destroy(void *user, void *engine)
         return;
     residual_free(e);
     ml_chase_free(e->plan);
+    ml_rowsolve_free(e->rs);
     free(e);
 }
 
@@ -260,7 +263,8 @@ static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
         e->M = calloc(rows * e->nw + 1, sizeof *e->M);
         if (!e->M)
             return nomem(ctx);
-        int rc = chase_status(ctx, ml_chase_matrix_gf2_rows(e->plan, e->M, rows, 1, 0));
+        int rc = chase_status(ctx, e->rs ? ml_rowsolve_matrix(e->rs, e->M, 1, 0, 1)
+                                         : ml_chase_matrix_gf2_rows(e->plan, e->M, rows, 1, 0));
         if (rc)
             return rc;
         uint8_t zr[1] = {0}, zz[1] = {0}, zo[1] = {0};
@@ -273,7 +277,8 @@ static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
     uint8_t *Mz = malloc(rows * nsym + 1);
     if (!Mz)
         return nomem(ctx);
-    int rc = chase_status(ctx, ml_chase_matrix_zn_mode(e->plan, Mz, rows, 1, 0, 1));
+    int rc = chase_status(ctx, e->rs ? ml_rowsolve_matrix_zn(e->rs, Mz, 1, 0, 1)
+                                     : ml_chase_matrix_zn_mode(e->plan, Mz, rows, 1, 0, 1));
     if (rc == ML_OK)
         rc = ml_board_from_matrix(ctx, e->n, rows, nsym, Mz, nsym, &e->rb);
     free(Mz);
@@ -410,6 +415,128 @@ static int chase_build(ml_ctx *ctx, const ml_board *b, void **engine, int prefix
     return ML_OK;
 }
 
+/* ---------------------------------------------------------- the row-solve chase */
+#define ROWSOLVE_RING_BYTES (1ull << 28)
+
+/* engine.py's rowsolve_plan (_rowsolve_layout): the offsets of the board's one pattern
+ * in order of first appearance with their multiplicity mod n (zero ones dropped), er =
+ * -dr, ec = -dc; along the rows or (transposed) the columns, the eligible orientation
+ * whose ring fits with the fewest symbols D x w. NULL with *rc = ML_OK when neither
+ * fits. */
+static ml_rowsolve *rowsolve_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc)
+{
+    *rc = ML_OK;
+    if (b->wrap || b->mixed || b->holes || b->locked || !b->pal || !b->pal[0].count)
+        return NULL;
+    const ml__pattern *p = &b->pal[0];
+    int n = b->n;
+    size_t m = p->count, ne = 0;
+    int32_t *er = malloc(m * sizeof *er), *ec = malloc(m * sizeof *ec),
+            *cf = malloc(m * sizeof *cf);
+    ml_rowsolve *plan = NULL;
+    if (!er || !ec || !cf) {
+        *rc = nomem(ctx);
+        goto done;
+    }
+    for (size_t i = 0; i < m; i++) {   /* Counter(board.offsets) */
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++)
+            first = !(p->dr[j] == p->dr[i] && p->dc[j] == p->dc[i]);
+        if (!first)
+            continue;
+        long k = 0;
+        for (size_t j = i; j < m; j++)
+            k += p->dr[j] == p->dr[i] && p->dc[j] == p->dc[i];
+        if (k % n) {
+            er[ne] = -p->dr[i];
+            ec[ne] = -p->dc[i];
+            cf[ne] = (int32_t)(k % n);
+            ne++;
+        }
+    }
+    if (!ne)
+        goto done;
+    int best_t = -1;
+    uint64_t best = 0;
+    for (int t = 0; t < 2; t++) {
+        int64_t h = t ? b->cols : b->rows, w = t ? b->rows : b->cols;
+        const int32_t *r = t ? ec : er, *c = t ? er : ec;
+        int64_t D = r[0], rmin = r[0], mc = 0, mr = 0;
+        for (size_t i = 0; i < ne; i++) {
+            D = r[i] > D ? r[i] : D;
+            rmin = r[i] < rmin ? r[i] : rmin;
+            int64_t a = c[i] < 0 ? -c[i] : c[i], q = r[i] < 0 ? -r[i] : r[i];
+            mc = a > mc ? a : mc;
+            mr = q > mr ? q : mr;
+        }
+        if (mr > 4096 || mc > 4096 ||
+            !ml_rowsolve_eligible_zn((int)h, (int)w, n, (int)ne, r, c, cf))
+            continue;
+        int64_t span = D - (rmin < 0 ? rmin : 0) + 1;
+        uint64_t kept = n == 2 ? (uint64_t)span + 1
+                               : (1ull << bit_length((unsigned __int128)(span - 1))) + 1;
+        uint64_t slot = n == 2 ? 64 : 256;
+        if ((unsigned __int128)kept * (uint64_t)(w + 2 * mc) * slot > ROWSOLVE_RING_BYTES)
+            continue;
+        uint64_t sym = (uint64_t)D * (uint64_t)w;
+        if (best_t < 0 || sym < best) {
+            best = sym;
+            best_t = t;
+        }
+    }
+    if (best_t < 0)
+        goto done;
+    *rc = check_residual_size(ctx, best, best, n);
+    if (*rc)
+        goto done;
+    int t = best_t, err = 0;
+    plan = ml_rowsolve_plan_zn((int)(t ? b->cols : b->rows), (int)(t ? b->rows : b->cols), n,
+                               (int)ne, t ? ec : er, t ? er : ec, cf, &err);
+    if (!plan)
+        *rc = err == 2 ? nomem(ctx)
+                       : ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
+                                       "the row-solve plan refused an eligible board");
+    *transposed = t;
+done:
+    free(er);
+    free(ec);
+    free(cf);
+    return plan;
+}
+
+/* ChaseEngine(variant="rowsolve"): the row-solve plan, its whole residual system */
+static int rowsolve_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
+{
+    (void)user;
+    if (b->kind != ML_BOARD_GRID || b->giant)
+        return ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
+                             "the chase engine needs a grid board of at most ML_MAX_TILES "
+                             "tiles");
+    chase_eng *e = calloc(1, sizeof *e);
+    if (!e)
+        return nomem(ctx);
+    e->b = b;
+    e->n = b->n;
+    e->hw = (size_t)b->rows * (size_t)b->cols;
+    e->m = (size_t)b->n_cells;
+    e->r = (size_t)b->n_taps;
+    int rc = ML_OK;
+    e->rs = rowsolve_plan(ctx, b, &e->transposed, &rc);
+    if (rc == ML_OK && !e->rs)   /* the registry's covers refuses such boards first */
+        rc = ml__fail(ctx, ML_M_INTERNAL, "the chase engine",
+                      "the row-solve chase does not take this board");
+    if (rc == ML_OK) {
+        e->nsym = e->nres = ml_rowsolve_nsym(e->rs);
+        rc = residual_engine(ctx, e, e->nres);
+    }
+    if (rc) {
+        light_destroy(NULL, e);
+        return rc;
+    }
+    *engine = e;
+    return ML_OK;
+}
+
 static int light_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
 {
     (void)user;
@@ -423,6 +550,16 @@ static int prefix_build(void *user, ml_ctx *ctx, const ml_board *b, void **engin
 }
 
 /* ------------------------------------------------------------------ questions */
+/* The numeric replay of the engine's plan (plan.numeric(b, z)). */
+static int replay(ml_ctx *ctx, const chase_eng *e, const uint8_t *bg, const uint8_t *z,
+                  uint8_t *x, uint8_t *rho)
+{
+    if (e->rs)
+        return chase_status(ctx, ml_rowsolve_numeric(e->rs, bg, z, x, rho));
+    ml_chase_numeric(e->plan, bg, z, x, rho);
+    return ML_OK;
+}
+
 /* _b_grid: right-hand side over the cells -> a byte a tile in the plan's layout */
 static void b_grid(const chase_eng *e, const uint8_t *rhs, uint8_t *bg)
 {
@@ -475,8 +612,10 @@ static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const ui
     size_t kp = 0;
     for (size_t i = 0; i < k; i++) {
         b_grid(e, R + i * e->m, bg);
-        ml_chase_numeric(e->plan, bg, NULL, x, rho);
         ok[i] = 0;
+        rc = replay(ctx, e, bg, NULL, x, rho);
+        if (rc)
+            goto done;
         if (nres && any(rho, nres)) {
             pend[kp++] = i;
         } else {
@@ -496,7 +635,9 @@ static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const ui
     size_t used = e->rows_solved;   /* the prefix of rho the system solved reads */
     for (size_t j = 0; j < kp; j++) {   /* the residuals again, one right-hand side each */
         b_grid(e, R + pend[j] * e->m, bg);
-        ml_chase_numeric(e->plan, bg, NULL, x, rho);
+        rc = replay(ctx, e, bg, NULL, x, rho);
+        if (rc)
+            goto done;
         memcpy(rhos + j * used, rho, used);
     }
     rc = res_solve_many(ctx, e, kp, rhos, Z, okz);
@@ -505,7 +646,9 @@ static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const ui
         if (!okz[j])
             continue;
         b_grid(e, R + i * e->m, bg);
-        ml_chase_numeric(e->plan, bg, Z + j * nsym, x, rho);
+        rc = replay(ctx, e, bg, Z + j * nsym, x, rho);
+        if (rc)
+            break;
         if (e->rows_solved < nres && any(rho, nres))
             continue;   /* _replay_solves: the prefix's only candidate fails the rest */
         tap_vec(e, x, X + i * e->r);
@@ -591,8 +734,8 @@ static int light_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limi
     if (!zero || !x || !rho) {
         rc = nomem(ctx);
     } else {
-        for (uint64_t i = 0; i < count; i++) {   /* pushed through the chase */
-            ml_chase_numeric(e->plan, zero, Hs + i * nsym, x, rho);
+        for (uint64_t i = 0; i < count && rc == ML_OK; i++) {   /* through the chase */
+            rc = replay(ctx, e, zero, Hs + i * nsym, x, rho);
             tap_vec(e, x, H + i * e->r);
             if (orders)
                 orders[i] = e->n == 2 ? 2u : ord[i];
@@ -622,6 +765,17 @@ const ml_engine_def ml__chase_prefix_ops = {
     .size = sizeof(ml_engine_def),
     .name = "chase-prefix",
     .build = prefix_build,
+    .destroy = light_destroy,
+    .solve = light_solve,
+    .nullity = light_nullity,
+    .kernel_size = light_kernel_size,
+    .generators = light_generators,
+};
+
+const ml_engine_def ml__chase_rowsolve_ops = {
+    .size = sizeof(ml_engine_def),
+    .name = "chase-rowsolve",
+    .build = rowsolve_build,
     .destroy = light_destroy,
     .solve = light_solve,
     .nullity = light_nullity,

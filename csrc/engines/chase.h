@@ -24,5 +24,10 @@ extern const ml_engine_def ml__chase_light_ops;
  * kernel is the whole system: its solution the only candidate, the numeric replay
  * checks every other equation. */
 extern const ml_engine_def ml__chase_prefix_ops;
+/* ChaseEngine(variant="rowsolve"): the row-solve chase (chase/rowsolve.h) of a board with
+ * one pattern, no wrap, locks or holes, whose last row of taps is a pair of unit taps,
+ * along the rows or the columns (the eligible one with fewer symbols), its residual
+ * system eliminated whole. */
+extern const ml_engine_def ml__chase_rowsolve_ops;
 
 #endif

@@ -1,5 +1,5 @@
 /* t-engines-chase: csrc/engines/chase.c through its vtables (ml__chase_light_ops,
- * ml__chase_prefix_ops), without the solver, against the dense engines (engines/dense.c)
+ * ml__chase_prefix_ops, ml__chase_rowsolve_ops), without the solver, against the dense engines (engines/dense.c)
  * on the same boards: random grids (every named pattern, random offsets, mixed palettes, wrap, locks, holes, odd and even
  * sides, wider than tall so the chase runs on the transpose, n 2..9 and 12, 16, 101, 255):
  * build, then nullity and kernel_size equal the dense engine's, generators lie in ker A
@@ -205,6 +205,25 @@ int main(void)
         }
         ml_grid_free(g);
     }
+    /* the row-solve chase: knight and diagonal boards (pairs of unit taps on widths
+     * that are multiples of 2a), along the rows or the columns */
+    int rowsolved = 0;
+    for (int t = 0; t < 80; t++) {
+        ml_board *b = NULL;
+        const char *name = t % 2 ? "knight" : "diagonal";
+        if (ml_board_grid(ctx, rnd_range(2, 12), rnd_range(2, 12), ns[rnd() % 14], name, &b))
+            continue;
+        void *e = NULL;
+        if (ml__chase_rowsolve_ops.build(NULL, ctx, b, &e) == ML_OK) {
+            ml__chase_rowsolve_ops.destroy(NULL, e);
+            check(&ml__chase_rowsolve_ops, b);
+            rowsolved++;
+        } else {
+            CHECK(ml_errcode(ctx) == ML_EINTERNAL, "%s", ml_errmsg(ctx));
+        }
+        ml_board_free(b);
+    }
+    CHECK(rowsolved > 30, "%d row-solve boards", rowsolved);
     /* the residual limit, before the residual matrix is allocated: an empty pattern
      * forces nothing (every tap a symbol, every tile an equation) */
     ml_grid *g = NULL;
@@ -224,6 +243,6 @@ int main(void)
     ml_board_free(big);
     ml_grid_free(g);
     ml_ctx_free(ctx);
-    printf("%d boards\n", boards);
+    printf("%d boards, %d row-solve\n", boards, rowsolved);
     return t_done();
 }

@@ -7,7 +7,8 @@ the chase runs transposed, n 2..9 and 16, 101, 255) the same plan engine, nullit
 kernel size; the same canonical kernel generators and orders, each in ker A; solvable()
 the same, and every solution the C solver gives takes the state to the target, or the
 same Unsolvable message; a residual system past limits.py's limits refused with the same
-message. The same for "chase-prefix" (ChaseEngine(variant="prefix")) on boards with
+message. The same for "chase-rowsolve" on knight and diagonal boards (refusals of the
+ineligible ones with the same message) and for "chase-prefix" (ChaseEngine(variant="prefix")) on boards with
 locks or holes, tall locked boards taking a prefix of their residual system.
 Deterministic (seeded NumPy generators)."""
 
@@ -152,6 +153,27 @@ def test_prefix_variant_as_python():
         b = _random_grid(rng, [2, 3, 4, 5, 7, 8])
         if b.any_locked or b.any_holes:
             _compare(b, rng, "chase-prefix")
+
+
+def test_rowsolve_variant_as_python():
+    rng = np.random.default_rng(3307)
+    taken = 0
+    for i in range(40):
+        rows, cols = int(rng.integers(2, 13)), int(rng.integers(2, 13))
+        n = int(rng.choice([2, 3, 4, 5, 6, 7, 9, 16, 101, 255]))
+        b = ml.Board.grid(rows, cols, states=n, pattern=("knight", "diagonal")[i % 2])
+        try:
+            ps = ml.Solver(b, method="chase-rowsolve")
+        except ValueError as e:  # not eligible: the same refusal
+            with pytest.raises(ValueError) as got:
+                CSolver(_c(b), "chase-rowsolve")
+            # but for Python's reference engine, which C has only if registered (seam)
+            assert str(got.value) == str(e).replace(" 'reference',", "")
+            continue
+        del ps
+        taken += 1
+        _compare(b, rng, "chase-rowsolve")
+    assert taken >= 15
 
 
 def test_residual_too_large_refused_as_python():
