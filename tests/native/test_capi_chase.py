@@ -8,8 +8,9 @@ kernel size; the same canonical kernel generators and orders, each in ker A; sol
 the same, and every solution the C solver gives takes the state to the target, or the
 same Unsolvable message; a residual system past limits.py's limits refused with the same
 message. The same for "chase-rowsolve" on knight and diagonal boards (refusals of the
-ineligible ones with the same message) and for "chase-prefix" (ChaseEngine(variant="prefix")) on boards with
-locks or holes, tall locked boards taking a prefix of their residual system.
+ineligible ones with the same message) and for "chase-prefix"
+(ChaseEngine(variant="prefix")) on boards with locks or holes, tall locked boards taking
+a prefix of their residual system.
 Deterministic (seeded NumPy generators)."""
 
 from __future__ import annotations
