@@ -16,6 +16,9 @@
  * Every allocation is checked (ML_ENOMEM "out of memory in the chase engine"); the
  * symbolic chase polls for stops (ML_EINTERRUPTED). Sizes are checked in 64 bits (the
  * residual limit caps nres x nsym at 2^33 bits / 2^30 bytes). */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE   /* sched_getaffinity */
+#endif
 #include "engines/chase.h"
 
 #include "api/board.h"
@@ -28,12 +31,32 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 /* limits.py's MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK */
 #define MAX_RESIDUAL_BYTES (1ull << 30)
 #define MAX_RESIDUAL_WORK (1ull << 38)
 
 static int nomem(ml_ctx *ctx) { return ml__fail(ctx, ML_M_NOMEM, "the chase engine"); }
+
+/* Workers of the symbolic chase: ml_ctx_set_threads's count, else (0) the CPUs this
+ * process may use, at most 8 (the binding's default_threads); the matrix is the same
+ * whatever the count. */
+static int chase_threads(ml_ctx *ctx)
+{
+    ctx = ml__ctx(ctx);
+    if (ctx && ctx->threads > 0)
+        return ctx->threads;
+    int k = 1;
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        k = CPU_COUNT(&set);
+#endif
+    return k < 1 ? 1 : (k > 8 ? 8 : k);
+}
 
 typedef struct chase_eng {
     const ml_board *b;
@@ -256,6 +279,7 @@ static void residual_free(chase_eng *e)
 static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
 {
     size_t nsym = e->nsym;
+    int th = chase_threads(ctx);
     residual_free(e);
     e->rows_solved = rows;
     if (e->n == 2) {
@@ -263,8 +287,8 @@ static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
         e->M = calloc(rows * e->nw + 1, sizeof *e->M);
         if (!e->M)
             return nomem(ctx);
-        int rc = chase_status(ctx, e->rs ? ml_rowsolve_matrix(e->rs, e->M, 1, 0, 1)
-                                         : ml_chase_matrix_gf2_rows(e->plan, e->M, rows, 1, 0));
+        int rc = chase_status(ctx, e->rs ? ml_rowsolve_matrix(e->rs, e->M, th, 0, 1)
+                                         : ml_chase_matrix_gf2_rows(e->plan, e->M, rows, th, 0));
         if (rc)
             return rc;
         uint8_t zr[1] = {0}, zz[1] = {0}, zo[1] = {0};
@@ -277,8 +301,8 @@ static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
     uint8_t *Mz = malloc(rows * nsym + 1);
     if (!Mz)
         return nomem(ctx);
-    int rc = chase_status(ctx, e->rs ? ml_rowsolve_matrix_zn(e->rs, Mz, 1, 0, 1)
-                                     : ml_chase_matrix_zn_mode(e->plan, Mz, rows, 1, 0, 1));
+    int rc = chase_status(ctx, e->rs ? ml_rowsolve_matrix_zn(e->rs, Mz, th, 0, 1)
+                                     : ml_chase_matrix_zn_mode(e->plan, Mz, rows, th, 0, 1));
     if (rc == ML_OK)
         rc = ml_board_from_matrix(ctx, e->n, rows, nsym, Mz, nsym, &e->rb);
     free(Mz);
