@@ -21,6 +21,7 @@
 #include "engines/algebraic.h"
 #include "engines/dense.h"
 #include "chase/rowsolve.h"
+#include "engines/chase.h"
 #include "structured/symchase.h"
 
 #include <stdarg.h>
@@ -516,16 +517,16 @@ const ml__own_engine ml__own_engines[] = {
      "plan (light, prefix, row or row-solve)",
      0, NATIVE, 1, 1, chase_covers, chase_cost, NULL},
     {"chase-light", "chase", "the light chase, its residual matrix eliminated whole", 0, NATIVE,
-     0, 0, light_covers, chase_cost, NULL},
+     0, 0, light_covers, chase_cost, &ml__chase_light_ops},
     {"chase-prefix", "chase",
      "the light chase solving a prefix of a tall residual system (locked tiles) that leaves "
      "no kernel, else the whole system",
-     0, NATIVE, 0, 0, prefix_covers, chase_cost, NULL},
+     0, NATIVE, 0, 0, prefix_covers, chase_cost, &ml__chase_prefix_ops},
     {"chase-row", "chase", "the row chase: online elimination, no residual matrix (many holes)",
      0, NATIVE, 0, 0, row_covers, chase_cost, NULL},
     {"chase-rowsolve", "chase",
      "the row-solve chase: patterns ending in a pair of unit taps (knight, diagonal)", 0,
-     NATIVE, 0, 0, rowsolve_variant_covers, chase_cost, NULL},
+     NATIVE, 0, 0, rowsolve_variant_covers, chase_cost, &ml__chase_rowsolve_ops},
     {"algebraic-cross", "algebraic",
      "one polynomial equation over GF(p)[x]: cross, vertical, horizontal patterns, prime n, "
      "no locks or holes",

@@ -1,0 +1,808 @@
+/* chase.c: the light chase's questions (engines/chase.h), over chase/ (plan, symbolic,
+ * numeric) and the residual solvers of dense/ (gf2.c's ml_res_gf2_*, the dense Z/n
+ * engine of engines/dense.c).
+ *
+ * build: the plan of the board (engine.py's build_plan / _tables: the distinct offsets
+ * of the patterns used, sorted descending, a count per pattern and offset, patterns
+ * numbered by first appearance in row-major order; masks only for boards with locks or
+ * holes), along the columns instead (transpose_board: tile (r, c) -> (c, r), offset
+ * (dr, dc) -> (dc, dr)) when the board is wider than tall and that gives fewer symbols
+ * (_light_plan); then check_residual_size's limit and message before the residual
+ * matrix is allocated; then the residual matrix (packed bits for n = 2, bytes else) and
+ * its elimination. solve: numeric replays with z = 0, one residual solve for every
+ * right-hand side left with a residual, replays with the symbols found (ChaseEngine.solve).
+ * generators: ker M pushed through the chase with b = 0 (ChaseEngine.generators).
+ *
+ * Every allocation is checked (ML_ENOMEM "out of memory in the chase engine"); the
+ * symbolic chase polls for stops (ML_EINTERRUPTED). Sizes are checked in 64 bits (the
+ * residual limit caps nres x nsym at 2^33 bits / 2^30 bytes). */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE   /* sched_getaffinity */
+#endif
+#include "engines/chase.h"
+
+#include "api/board.h"
+#include "api/ctx.h"
+#include "api/registry_impl.h"
+#include "chase/chase.h"
+#include "chase/rowsolve.h"
+#include "dense/gf2.h"
+#include "engines/dense.h"
+
+#include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
+/* limits.py's MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK */
+#define MAX_RESIDUAL_BYTES (1ull << 30)
+#define MAX_RESIDUAL_WORK (1ull << 38)
+
+static int nomem(ml_ctx *ctx) { return ml__fail(ctx, ML_M_NOMEM, "the chase engine"); }
+
+/* Workers of the symbolic chase: ml_ctx_set_threads's count, else (0) the CPUs this
+ * process may use, at most 8 (the binding's default_threads); the matrix is the same
+ * whatever the count. */
+static int chase_threads(ml_ctx *ctx)
+{
+    ctx = ml__ctx(ctx);
+    if (ctx && ctx->threads > 0)
+        return ctx->threads;
+    int k = 1;
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        k = CPU_COUNT(&set);
+#endif
+    return k < 1 ? 1 : (k > 8 ? 8 : k);
+}
+
+typedef struct chase_eng {
+    const ml_board *b;
+    int n, transposed;
+    size_t hw, m, r, nsym, nres;
+    size_t rows_solved;   /* residual equations in the system solved (prefix: fewer) */
+    ml_chase *plan;
+    ml_rowsolve *rs;   /* the row-solve chase's plan instead (chase-rowsolve) */
+    uint64_t *M;    /* n = 2: nres x nw words (+ 1) */
+    size_t nw, rank;
+    ml_board *rb;   /* n > 2: the residual matrix as a board, and its dense Z/n engine */
+    void *zn;
+} chase_eng;
+
+/* ------------------------------------------------------------------ the plan */
+typedef struct { int32_t dr, dc; } off2;
+
+static int off_desc(const void *a, const void *b)
+{
+    const off2 *x = a, *y = b;
+    if (x->dr != y->dr)
+        return x->dr < y->dr ? 1 : -1;
+    return x->dc < y->dc ? 1 : (x->dc > y->dc ? -1 : 0);
+}
+
+/* The board tile at the plan's flat position f (plan h x w: the board's, or its
+ * transpose). */
+static uint64_t board_flat(const ml_board *b, int t, uint64_t f)
+{
+    if (!t)
+        return f;
+    uint64_t w = (uint64_t)b->rows;   /* plan w = board rows */
+    uint64_t i = f / w, j = f % w;    /* plan (i, j) = board (j, i) */
+    return j * (uint64_t)b->cols + i;
+}
+
+/* The plan's flat position of board tile f. */
+static uint64_t plan_flat(const ml_board *b, int t, uint64_t f)
+{
+    if (!t)
+        return f;
+    uint64_t r = f / (uint64_t)b->cols, c = f % (uint64_t)b->cols;
+    return c * (uint64_t)b->rows + r;
+}
+
+/* build_plan of the board (t = 0) or of transpose_board(board) (t = 1): the plan, or
+ * NULL with *rc set. */
+static ml_chase *plan_of(ml_ctx *ctx, const ml_board *b, int t, int *rc)
+{
+    int h = (int)(t ? b->cols : b->rows), w = (int)(t ? b->rows : b->cols);
+    uint64_t hw = (uint64_t)h * (uint64_t)w;
+    uint32_t npal = b->n_pal ? b->n_pal : 1;
+    int32_t *index = malloc(npal * sizeof *index);   /* palette -> pattern number */
+    uint32_t *used = malloc(npal * sizeof *used);    /* pattern number -> palette */
+    int32_t *pat_of = b->mixed ? malloc(hw * sizeof *pat_of + 1) : NULL;
+    off2 *offs = NULL;
+    int32_t *udr = NULL, *udc = NULL, *cnt = NULL;
+    uint8_t *active = NULL, *tappable = NULL;
+    ml_chase *p = NULL;
+    *rc = ML_OK;
+    if (!index || !used || (b->mixed && !pat_of))
+        goto oom;
+    for (uint32_t k = 0; k < npal; k++)
+        index[k] = -1;
+    int32_t npat = 0;
+    if (b->mixed) {
+        for (uint64_t f = 0; f < hw; f++) {
+            uint32_t k = b->tile_pal[board_flat(b, t, f)];
+            if (index[k] < 0) {
+                index[k] = npat;
+                used[npat++] = k;
+            }
+            pat_of[f] = index[k];
+        }
+    } else {
+        index[0] = 0;
+        used[0] = 0;
+        npat = 1;
+    }
+    size_t total = 0;
+    for (int32_t i = 0; i < npat; i++)
+        total += b->pal[used[i]].count;
+    offs = malloc((total + 1) * sizeof *offs);
+    if (!offs)
+        goto oom;
+    size_t k = 0;
+    for (int32_t i = 0; i < npat; i++) {
+        const ml__pattern *pt = &b->pal[used[i]];
+        for (size_t j = 0; j < pt->count; j++, k++) {
+            offs[k].dr = t ? pt->dc[j] : pt->dr[j];
+            offs[k].dc = t ? pt->dr[j] : pt->dc[j];
+        }
+    }
+    qsort(offs, total, sizeof *offs, off_desc);
+    size_t nu = 0;
+    for (size_t i = 0; i < total; i++)
+        if (!nu || off_desc(&offs[nu - 1], &offs[i]))
+            offs[nu++] = offs[i];
+    udr = malloc((nu + 1) * sizeof *udr);
+    udc = malloc((nu + 1) * sizeof *udc);
+    cnt = calloc((size_t)npat * nu + 1, sizeof *cnt);
+    if (!udr || !udc || !cnt)
+        goto oom;
+    for (size_t i = 0; i < nu; i++) {
+        udr[i] = offs[i].dr;
+        udc[i] = offs[i].dc;
+    }
+    for (int32_t i = 0; i < npat; i++) {
+        const ml__pattern *pt = &b->pal[used[i]];
+        for (size_t j = 0; j < pt->count; j++) {
+            off2 o = {t ? pt->dc[j] : pt->dr[j], t ? pt->dr[j] : pt->dc[j]};
+            off2 *at = bsearch(&o, offs, nu, sizeof *offs, off_desc);
+            cnt[(size_t)i * nu + (size_t)(at - offs)]++;
+        }
+    }
+    if (b->locked || b->holes) {   /* _plan_masks */
+        tappable = malloc(hw + 1);
+        active = b->holes ? malloc(hw + 1) : NULL;
+        if (!tappable || (b->holes && !active))
+            goto oom;
+        for (uint64_t f = 0; f < hw; f++) {
+            uint64_t g = board_flat(b, t, f);
+            int hole = b->holes && b->holes[g], lock = b->locked && b->locked[g];
+            if (active)
+                active[f] = !hole;
+            tappable[f] = !hole && !lock;
+        }
+    }
+    int err = 0;
+    p = ml_chase_plan(h, w, b->n, b->wrap, active, tappable, (int)nu, udr, udc, npat, cnt,
+                      npat > 1 ? pat_of : NULL, &err);
+    if (!p)
+        *rc = err == 2 ? nomem(ctx)
+                       : ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
+                                       "the chase plan refused the board's tables");
+    goto done;
+oom:
+    *rc = nomem(ctx);
+done:
+    free(index);
+    free(used);
+    free(pat_of);
+    free(offs);
+    free(udr);
+    free(udc);
+    free(cnt);
+    free(active);
+    free(tappable);
+    return p;
+}
+
+/* ------------------------------------------------------------------ limits */
+static int bit_length(unsigned __int128 v)
+{
+    int k = 0;
+    for (; v; v >>= 1)
+        k++;
+    return k;
+}
+
+/* limits.py's check_residual_size: ML_ETOOLARGE with its message, else ML_OK */
+static int check_residual_size(ml_ctx *ctx, uint64_t nres, uint64_t nsym, int n)
+{
+    typedef unsigned __int128 u128;
+    uint64_t side = nres < nsym ? nres : nsym;
+    u128 bytes, work;
+    if (n == 2) {
+        bytes = 3 * ((u128)nres * ((nsym + 63) / 64) * 8);
+        work = (u128)nres * nsym * side / 64;
+    } else {
+        int p[ML_MAX_PRIMES], pk[ML_MAX_PRIMES];
+        int parts = ml__primes_of(n, p, pk);
+        bytes = (u128)nres * nsym * (u128)(1 + 3 * parts);
+        work = (u128)nres * nsym * side / 16;
+    }
+    if (bytes <= MAX_RESIDUAL_BYTES && work <= MAX_RESIDUAL_WORK)
+        return ML_OK;
+    return ml__fail(ctx, ML_M_CHASE_RESIDUAL, (unsigned long long)nres,
+                    (unsigned long long)nsym, n, (double)bytes / 1048576.0,
+                    bit_length(work ? work : 1) - 1, (double)MAX_RESIDUAL_BYTES / 1048576.0,
+                    bit_length(MAX_RESIDUAL_WORK) - 1);
+}
+
+static int chase_status(ml_ctx *ctx, int st)
+{
+    if (st == 0)
+        return ML_OK;
+    if (st == 3)
+        return ml__fail(ctx, ML_M_INTERRUPTED);
+    return nomem(ctx);
+}
+
+/* ------------------------------------------------------------------ build */
+static void residual_free(chase_eng *e);
+
+static void light_destroy(void *user, void *engine)
+{
+    (void)user;
+    chase_eng *e = engine;
+    if (!e)
+        return;
+    residual_free(e);
+    ml_chase_free(e->plan);
+    ml_rowsolve_free(e->rs);
+    free(e);
+}
+
+/* The residual system of the first `rows` equations, eliminated (_residual_engine). */
+static void residual_free(chase_eng *e)
+{
+    if (e->zn)
+        ml__dense_zn_ops.destroy(NULL, e->zn);
+    ml_board_free(e->rb);
+    free(e->M);
+    e->zn = NULL;
+    e->rb = NULL;
+    e->M = NULL;
+}
+
+static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
+{
+    size_t nsym = e->nsym;
+    int th = chase_threads(ctx);
+    residual_free(e);
+    e->rows_solved = rows;
+    if (e->n == 2) {
+        e->nw = (nsym + 63) / 64;
+        e->M = calloc(rows * e->nw + 1, sizeof *e->M);
+        if (!e->M)
+            return nomem(ctx);
+        int rc = chase_status(ctx, e->rs ? ml_rowsolve_matrix(e->rs, e->M, th, 0, 1)
+                                         : ml_chase_matrix_gf2_rows(e->plan, e->M, rows, th, 0));
+        if (rc)
+            return rc;
+        uint8_t zr[1] = {0}, zz[1] = {0}, zo[1] = {0};
+        size_t rk = ml_res_gf2_solve(e->M, rows, nsym, zr, 0, zz, zo);
+        if (rk == (size_t)-1)
+            return nomem(ctx);
+        e->rank = rk;
+        return ML_OK;
+    }
+    uint8_t *Mz = malloc(rows * nsym + 1);
+    if (!Mz)
+        return nomem(ctx);
+    int rc = chase_status(ctx, e->rs ? ml_rowsolve_matrix_zn(e->rs, Mz, th, 0, 1)
+                                     : ml_chase_matrix_zn_mode(e->plan, Mz, rows, th, 0, 1));
+    if (rc == ML_OK)
+        rc = ml_board_from_matrix(ctx, e->n, rows, nsym, Mz, nsym, &e->rb);
+    free(Mz);
+    if (rc == ML_OK)
+        rc = ml__dense_zn_ops.build(NULL, ctx, e->rb, &e->zn);
+    return rc;
+}
+
+/* _prefix_residual: a prefix of a tall residual system (PREFIX_RATIO x symbols
+ * equations, then PREFIX_GROWTH times as many, while at most half the system) that
+ * leaves no kernel; *found = 0 when none does (nothing kept then). */
+#define PREFIX_RATIO 1.25
+#define PREFIX_GROWTH 2
+
+static int prefix_residual(ml_ctx *ctx, chase_eng *e, int *found)
+{
+    *found = 0;
+    size_t nsym = e->nsym, nres = e->nres;
+    size_t rows = (size_t)(PREFIX_RATIO * (double)nsym);
+    if (!nsym || rows > nres / 2)
+        return ML_OK;
+    int64_t *sym = malloc(nsym * sizeof *sym), *tiles = malloc(nres * sizeof *tiles);
+    if (!sym || !tiles) {
+        free(sym);
+        free(tiles);
+        return nomem(ctx);
+    }
+    ml_chase_symbols(e->plan, sym);
+    ml_chase_residual_tiles(e->plan, tiles);
+    int64_t last_symbol = sym[nsym - 1];   /* symbols are in tile order */
+    /* (max(|udr|, |udc|) over the board's offsets + 1) x the plan's width */
+    int64_t span = 0;
+    const ml_board *b = e->b;
+    uint8_t *used = calloc(b->n_pal + 1, 1);
+    if (!used) {
+        free(sym);
+        free(tiles);
+        return nomem(ctx);
+    }
+    used[0] = 1;
+    if (b->mixed) {   /* only the patterns some tile uses (_tables) */
+        used[0] = 0;
+        for (size_t f = 0; f < e->hw; f++)
+            used[b->tile_pal[f]] = 1;
+    }
+    for (uint32_t k = 0; k < b->n_pal; k++)
+        for (size_t i = 0; used[k] && i < b->pal[k].count; i++) {
+            int64_t a = e->b->pal[k].dr[i], c = e->b->pal[k].dc[i];
+            a = a < 0 ? -a : a;
+            c = c < 0 ? -c : c;
+            span = a > span ? a : span;
+            span = c > span ? c : span;
+        }
+    free(used);
+    int h = 0, w = 0, n = 0;
+    ml_chase_geometry(e->plan, &h, &w, &n);
+    int64_t reach = (span + 1) * (int64_t)w;
+    int rc = ML_OK;
+    while (rows <= nres / 2) {
+        int64_t most = tiles[0];
+        for (size_t i = 1; i < rows; i++)
+            most = tiles[i] > most ? tiles[i] : most;
+        if (!e->b->wrap && last_symbol > most + reach) {
+            rows = rows * PREFIX_GROWTH;
+            continue;
+        }
+        rc = check_residual_size(ctx, rows, nsym, e->n);
+        if (rc == ML_OK)
+            rc = residual_engine(ctx, e, rows);
+        if (rc)
+            break;
+        uint64_t null = 0;
+        if (e->n == 2)
+            null = nsym - e->rank;
+        else
+            rc = ml__dense_zn_ops.nullity(NULL, ctx, e->zn, &null);
+        if (rc)
+            break;
+        if (!null) {
+            *found = 1;
+            break;
+        }
+        residual_free(e);
+        rows = rows * PREFIX_GROWTH;
+    }
+    free(sym);
+    free(tiles);
+    return rc;
+}
+
+/* ChaseEngine(variant="light") (prefix = 0) or ChaseEngine(variant="prefix") */
+static int chase_build(ml_ctx *ctx, const ml_board *b, void **engine, int prefix)
+{
+    if (b->kind != ML_BOARD_GRID || b->giant)
+        return ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
+                             "the chase engine needs a grid board of at most ML_MAX_TILES "
+                             "tiles");
+    chase_eng *e = calloc(1, sizeof *e);
+    if (!e)
+        return nomem(ctx);
+    e->b = b;
+    e->n = b->n;
+    e->hw = (size_t)b->rows * (size_t)b->cols;
+    e->m = (size_t)b->n_cells;
+    e->r = (size_t)b->n_taps;
+    int rc = ML_OK;
+    e->plan = plan_of(ctx, b, 0, &rc);
+    if (e->plan && b->cols > b->rows && ml_chase_nsym(e->plan) > 1) {   /* _light_plan */
+        ml_chase *tp = plan_of(ctx, b, 1, &rc);
+        if (tp && ml_chase_nsym(tp) < ml_chase_nsym(e->plan)) {
+            ml_chase_free(e->plan);
+            e->plan = tp;
+            e->transposed = 1;
+        } else {
+            ml_chase_free(tp);
+        }
+    }
+    int found = 0;
+    if (rc == ML_OK) {
+        e->nsym = ml_chase_nsym(e->plan);
+        e->nres = ml_chase_nres(e->plan);
+        if (prefix)
+            rc = prefix_residual(ctx, e, &found);
+    }
+    if (rc == ML_OK && !found)
+        rc = check_residual_size(ctx, e->nres, e->nsym, e->n);
+    if (rc == ML_OK && !found)
+        rc = residual_engine(ctx, e, e->nres);
+    if (rc) {
+        light_destroy(NULL, e);
+        return rc;
+    }
+    *engine = e;
+    return ML_OK;
+}
+
+/* ---------------------------------------------------------- the row-solve chase */
+#define ROWSOLVE_RING_BYTES (1ull << 28)
+
+/* engine.py's rowsolve_plan (_rowsolve_layout): the offsets of the board's one pattern
+ * in order of first appearance with their multiplicity mod n (zero ones dropped), er =
+ * -dr, ec = -dc; along the rows or (transposed) the columns, the eligible orientation
+ * whose ring fits with the fewest symbols D x w. NULL with *rc = ML_OK when neither
+ * fits. */
+static ml_rowsolve *rowsolve_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc)
+{
+    *rc = ML_OK;
+    if (b->wrap || b->mixed || b->holes || b->locked || !b->pal || !b->pal[0].count)
+        return NULL;
+    const ml__pattern *p = &b->pal[0];
+    int n = b->n;
+    size_t m = p->count, ne = 0;
+    int32_t *er = malloc(m * sizeof *er), *ec = malloc(m * sizeof *ec),
+            *cf = malloc(m * sizeof *cf);
+    ml_rowsolve *plan = NULL;
+    if (!er || !ec || !cf) {
+        *rc = nomem(ctx);
+        goto done;
+    }
+    for (size_t i = 0; i < m; i++) {   /* Counter(board.offsets) */
+        int first = 1;
+        for (size_t j = 0; j < i && first; j++)
+            first = !(p->dr[j] == p->dr[i] && p->dc[j] == p->dc[i]);
+        if (!first)
+            continue;
+        long k = 0;
+        for (size_t j = i; j < m; j++)
+            k += p->dr[j] == p->dr[i] && p->dc[j] == p->dc[i];
+        if (k % n) {
+            er[ne] = -p->dr[i];
+            ec[ne] = -p->dc[i];
+            cf[ne] = (int32_t)(k % n);
+            ne++;
+        }
+    }
+    if (!ne)
+        goto done;
+    int best_t = -1;
+    uint64_t best = 0;
+    for (int t = 0; t < 2; t++) {
+        int64_t h = t ? b->cols : b->rows, w = t ? b->rows : b->cols;
+        const int32_t *r = t ? ec : er, *c = t ? er : ec;
+        int64_t D = r[0], rmin = r[0], mc = 0, mr = 0;
+        for (size_t i = 0; i < ne; i++) {
+            D = r[i] > D ? r[i] : D;
+            rmin = r[i] < rmin ? r[i] : rmin;
+            int64_t a = c[i] < 0 ? -c[i] : c[i], q = r[i] < 0 ? -r[i] : r[i];
+            mc = a > mc ? a : mc;
+            mr = q > mr ? q : mr;
+        }
+        if (mr > 4096 || mc > 4096 ||
+            !ml_rowsolve_eligible_zn((int)h, (int)w, n, (int)ne, r, c, cf))
+            continue;
+        int64_t span = D - (rmin < 0 ? rmin : 0) + 1;
+        uint64_t kept = n == 2 ? (uint64_t)span + 1
+                               : (1ull << bit_length((unsigned __int128)(span - 1))) + 1;
+        uint64_t slot = n == 2 ? 64 : 256;
+        if ((unsigned __int128)kept * (uint64_t)(w + 2 * mc) * slot > ROWSOLVE_RING_BYTES)
+            continue;
+        uint64_t sym = (uint64_t)D * (uint64_t)w;
+        if (best_t < 0 || sym < best) {
+            best = sym;
+            best_t = t;
+        }
+    }
+    if (best_t < 0)
+        goto done;
+    *rc = check_residual_size(ctx, best, best, n);
+    if (*rc)
+        goto done;
+    int t = best_t, err = 0;
+    plan = ml_rowsolve_plan_zn((int)(t ? b->cols : b->rows), (int)(t ? b->rows : b->cols), n,
+                               (int)ne, t ? ec : er, t ? er : ec, cf, &err);
+    if (!plan)
+        *rc = err == 2 ? nomem(ctx)
+                       : ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
+                                       "the row-solve plan refused an eligible board");
+    *transposed = t;
+done:
+    free(er);
+    free(ec);
+    free(cf);
+    return plan;
+}
+
+/* ChaseEngine(variant="rowsolve"): the row-solve plan, its whole residual system */
+static int rowsolve_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
+{
+    (void)user;
+    if (b->kind != ML_BOARD_GRID || b->giant)
+        return ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
+                             "the chase engine needs a grid board of at most ML_MAX_TILES "
+                             "tiles");
+    chase_eng *e = calloc(1, sizeof *e);
+    if (!e)
+        return nomem(ctx);
+    e->b = b;
+    e->n = b->n;
+    e->hw = (size_t)b->rows * (size_t)b->cols;
+    e->m = (size_t)b->n_cells;
+    e->r = (size_t)b->n_taps;
+    int rc = ML_OK;
+    e->rs = rowsolve_plan(ctx, b, &e->transposed, &rc);
+    if (rc == ML_OK && !e->rs)   /* the registry's covers refuses such boards first */
+        rc = ml__fail(ctx, ML_M_INTERNAL, "the chase engine",
+                      "the row-solve chase does not take this board");
+    if (rc == ML_OK) {
+        e->nsym = e->nres = ml_rowsolve_nsym(e->rs);
+        rc = residual_engine(ctx, e, e->nres);
+    }
+    if (rc) {
+        light_destroy(NULL, e);
+        return rc;
+    }
+    *engine = e;
+    return ML_OK;
+}
+
+static int light_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
+{
+    (void)user;
+    return chase_build(ctx, b, engine, 0);
+}
+
+static int prefix_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
+{
+    (void)user;
+    return chase_build(ctx, b, engine, 1);
+}
+
+/* ------------------------------------------------------------------ questions */
+/* The numeric replay of the engine's plan (plan.numeric(b, z)). */
+static int replay(ml_ctx *ctx, const chase_eng *e, const uint8_t *bg, const uint8_t *z,
+                  uint8_t *x, uint8_t *rho)
+{
+    if (e->rs)
+        return chase_status(ctx, ml_rowsolve_numeric(e->rs, bg, z, x, rho));
+    ml_chase_numeric(e->plan, bg, z, x, rho);
+    return ML_OK;
+}
+
+/* _b_grid: right-hand side over the cells -> a byte a tile in the plan's layout */
+static void b_grid(const chase_eng *e, const uint8_t *rhs, uint8_t *bg)
+{
+    memset(bg, 0, e->hw);
+    for (size_t i = 0; i < e->m; i++)
+        bg[plan_flat(e->b, e->transposed, ml__board_cell_flat(e->b, i))] = rhs[i];
+}
+
+/* _tap_vec: a replay's taps (plan layout) -> over the board's taps */
+static void tap_vec(const chase_eng *e, const uint8_t *x, uint8_t *out)
+{
+    for (size_t j = 0; j < e->r; j++)
+        out[j] = x[plan_flat(e->b, e->transposed, ml__board_tap_flat(e->b, j))];
+}
+
+static int any(const uint8_t *v, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        if (v[i])
+            return 1;
+    return 0;
+}
+
+/* Z (kp x nsym), ok (kp) for M z = rho over the kp rows of rhos (kp x rows_solved). */
+static int res_solve_many(ml_ctx *ctx, chase_eng *e, size_t kp, const uint8_t *rhos,
+                          uint8_t *Z, uint8_t *ok)
+{
+    if (e->n == 2) {
+        size_t rk = ml_res_gf2_solve(e->M, e->rows_solved, e->nsym, rhos, kp, Z, ok);
+        return rk == (size_t)-1 ? nomem(ctx) : ML_OK;
+    }
+    return ml__dense_zn_ops.solve(NULL, ctx, e->zn, kp, rhos, Z, ok);
+}
+
+static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
+                       uint8_t *X, uint8_t *ok)
+{
+    (void)user;
+    chase_eng *e = engine;
+    size_t hw = e->hw, nres = e->nres, nsym = e->nsym;
+    uint8_t *bg = malloc(hw + 1), *x = malloc(hw + 1), *rho = malloc(nres + 1);
+    size_t *pend = malloc((k + 1) * sizeof *pend);
+    uint8_t *rhos = NULL, *Z = NULL, *okz = NULL;
+    int rc = ML_OK;
+    if (!bg || !x || !rho || !pend) {
+        rc = nomem(ctx);
+        goto done;
+    }
+    /* first replays (z = 0): the right-hand sides left with a residual */
+    size_t kp = 0;
+    for (size_t i = 0; i < k; i++) {
+        b_grid(e, R + i * e->m, bg);
+        ok[i] = 0;
+        rc = replay(ctx, e, bg, NULL, x, rho);
+        if (rc)
+            goto done;
+        if (nres && any(rho, nres)) {
+            pend[kp++] = i;
+        } else {
+            tap_vec(e, x, X + i * e->r);
+            ok[i] = 1;
+        }
+    }
+    if (!kp)
+        goto done;
+    rhos = malloc(kp * e->rows_solved + 1);
+    Z = calloc(kp * nsym + 1, 1);
+    okz = calloc(kp + 1, 1);
+    if (!rhos || !Z || !okz) {
+        rc = nomem(ctx);
+        goto done;
+    }
+    size_t used = e->rows_solved;   /* the prefix of rho the system solved reads */
+    for (size_t j = 0; j < kp; j++) {   /* the residuals again, one right-hand side each */
+        b_grid(e, R + pend[j] * e->m, bg);
+        rc = replay(ctx, e, bg, NULL, x, rho);
+        if (rc)
+            goto done;
+        memcpy(rhos + j * used, rho, used);
+    }
+    rc = res_solve_many(ctx, e, kp, rhos, Z, okz);
+    for (size_t j = 0; j < kp && rc == ML_OK; j++) {
+        size_t i = pend[j];
+        if (!okz[j])
+            continue;
+        b_grid(e, R + i * e->m, bg);
+        rc = replay(ctx, e, bg, Z + j * nsym, x, rho);
+        if (rc)
+            break;
+        if (e->rows_solved < nres && any(rho, nres))
+            continue;   /* _replay_solves: the prefix's only candidate fails the rest */
+        tap_vec(e, x, X + i * e->r);
+        ok[i] = 1;
+    }
+done:
+    for (size_t i = 0; i < k && rc == ML_OK; i++)
+        if (!ok[i] && e->r)
+            memset(X + i * e->r, 0, e->r);
+    free(bg);
+    free(x);
+    free(rho);
+    free(pend);
+    free(rhos);
+    free(Z);
+    free(okz);
+    return rc;
+}
+
+static int light_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity)
+{
+    (void)user;
+    chase_eng *e = engine;
+    if (e->n == 2) {
+        *nullity = e->nsym - e->rank;
+        return ML_OK;
+    }
+    return ml__dense_zn_ops.nullity(NULL, ctx, e->zn, nullity);
+}
+
+static int light_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *size)
+{
+    chase_eng *e = engine;
+    if (e->n == 2) {
+        memset(size, 0, sizeof *size);
+        if (e->nsym > e->rank) {
+            size->prime[0] = 2;
+            size->exp[0] = e->nsym - e->rank;
+            size->count = 1;
+        }
+        (void)user;
+        (void)ctx;
+        return ML_OK;
+    }
+    return ml__dense_zn_ops.kernel_size(NULL, ctx, e->zn, size);
+}
+
+static int light_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
+                            uint64_t *k, uint8_t *H, uint32_t *orders)
+{
+    (void)user;
+    chase_eng *e = engine;
+    size_t nsym = e->nsym;
+    uint64_t count = 0;
+    uint8_t *Hs = NULL;
+    uint32_t *ord = NULL;
+    int rc = ML_OK;
+    if (e->n == 2) {
+        uint64_t null = e->nsym - e->rank;
+        count = limit < null ? limit : null;
+        if (H && count) {
+            size_t got =
+                ml_res_gf2_kernel_first(e->M, e->rows_solved, nsym, (size_t)count, &Hs);
+            if (got == (size_t)-1)
+                return nomem(ctx);
+        }
+    } else {
+        rc = ml__dense_zn_ops.generators(NULL, ctx, e->zn, limit, &count, NULL, NULL);
+        if (rc == ML_OK && H && count) {
+            Hs = malloc(count * nsym + 1);
+            ord = malloc(count * sizeof *ord);
+            if (!Hs || !ord)
+                rc = nomem(ctx);
+            else
+                rc = ml__dense_zn_ops.generators(NULL, ctx, e->zn, count, &count, Hs, ord);
+        }
+    }
+    *k = count;
+    if (rc || !H || !count)
+        goto done;
+    uint8_t *zero = calloc(e->hw + 1, 1), *x = malloc(e->hw + 1),
+            *rho = malloc(e->nres + 1);
+    if (!zero || !x || !rho) {
+        rc = nomem(ctx);
+    } else {
+        for (uint64_t i = 0; i < count && rc == ML_OK; i++) {   /* through the chase */
+            rc = replay(ctx, e, zero, Hs + i * nsym, x, rho);
+            tap_vec(e, x, H + i * e->r);
+            if (orders)
+                orders[i] = e->n == 2 ? 2u : ord[i];
+        }
+    }
+    free(zero);
+    free(x);
+    free(rho);
+done:
+    free(Hs);
+    free(ord);
+    return rc;
+}
+
+const ml_engine_def ml__chase_light_ops = {
+    .size = sizeof(ml_engine_def),
+    .name = "chase-light",
+    .build = light_build,
+    .destroy = light_destroy,
+    .solve = light_solve,
+    .nullity = light_nullity,
+    .kernel_size = light_kernel_size,
+    .generators = light_generators,
+};
+
+const ml_engine_def ml__chase_prefix_ops = {
+    .size = sizeof(ml_engine_def),
+    .name = "chase-prefix",
+    .build = prefix_build,
+    .destroy = light_destroy,
+    .solve = light_solve,
+    .nullity = light_nullity,
+    .kernel_size = light_kernel_size,
+    .generators = light_generators,
+};
+
+const ml_engine_def ml__chase_rowsolve_ops = {
+    .size = sizeof(ml_engine_def),
+    .name = "chase-rowsolve",
+    .build = rowsolve_build,
+    .destroy = light_destroy,
+    .solve = light_solve,
+    .nullity = light_nullity,
+    .kernel_size = light_kernel_size,
+    .generators = light_generators,
+};

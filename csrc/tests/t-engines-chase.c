@@ -1,0 +1,248 @@
+/* t-engines-chase: csrc/engines/chase.c through its vtables (ml__chase_light_ops,
+ * ml__chase_prefix_ops, ml__chase_rowsolve_ops), without the solver, against the dense engines (engines/dense.c)
+ * on the same boards: random grids (every named pattern, random offsets, mixed palettes, wrap, locks, holes, odd and even
+ * sides, wider than tall so the chase runs on the transpose, n 2..9 and 12, 16, 101, 255):
+ * build, then nullity and kernel_size equal the dense engine's, generators lie in ker A
+ * with their orders (the product of the orders is |ker A|; a limit gives the first rows
+ * of the same list; H = NULL gives the count alone), solve answers k right-hand sides at
+ * once (solvable exactly where the dense engine says so, A X = R there, zero rows
+ * elsewhere); the residual limit refuses with limits.py's message. The same for
+ * ml__chase_prefix_ops, and on tall boards with many locked tiles (a prefix taken).
+ * (tests/native/test_capi_chase.py compares the solver over it with Python's.)
+ * ml-test-sources: engines/dense.c engines/algebraic.c engines/algebraic_poly.c structured/rowrec.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c */
+#define ML_T_SEED 0xC4A5Eull
+#include "include/modlights.h"
+#include "engines/chase.h"
+#include "engines/dense.h"
+#include "tests/t-util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static ml_ctx *ctx;
+
+static ml_board *random_board(int n)
+{
+    ml_board *b = NULL;
+    ml_grid *g = NULL;
+    int64_t rows = rnd_range(1, 9), cols = rnd_range(1, 12);
+    if (ml_grid_new(ctx, rows, cols, n, &g))
+        return NULL;
+    int kind = (int)(rnd() % 4);
+    if (kind == 0) {   /* random offsets (repeats too) */
+        int64_t dr[8], dc[8];
+        size_t k = (size_t)rnd_range(0, 8);
+        for (size_t i = 0; i < k; i++) {
+            dr[i] = rnd_range(-2, 2);
+            dc[i] = rnd_range(-2, 2);
+        }
+        ml_grid_set_offsets(ctx, g, k, dr, dc);
+    } else if (kind == 1) {   /* a palette of two named patterns */
+        uint32_t p0 = 0, p1 = 0;
+        ml_grid_palette_add(ctx, g, (int)(rnd() % ML_PATTERN_COUNT), &p0);
+        ml_grid_palette_add(ctx, g, (int)(rnd() % ML_PATTERN_COUNT), &p1);
+        uint32_t *idx = malloc((size_t)(rows * cols) * sizeof *idx);
+        for (int64_t f = 0; f < rows * cols; f++)
+            idx[f] = rnd() % 3 ? p0 : p1;
+        ml_grid_set_mixed(ctx, g, idx);
+        free(idx);
+    } else {
+        ml_grid_set_pattern(ctx, g, (int)(rnd() % ML_PATTERN_COUNT));
+    }
+    ml_grid_set_wrap(ctx, g, rnd() % 4 == 0);
+    if (rnd() % 2)
+        for (int64_t f = 0; f < rows * cols; f++) {
+            unsigned d = (unsigned)(rnd() % 10);
+            if (d == 0)
+                ml_grid_lock(ctx, g, f / cols, f % cols);
+            else if (d == 1)
+                ml_grid_hole(ctx, g, f / cols, f % cols);
+        }
+    if (ml_grid_build(ctx, g, &b))
+        b = NULL;
+    ml_grid_free(g);
+    return b;
+}
+
+static void mul(const uint8_t *A, size_t m, size_t r, unsigned n, const uint8_t *x, uint8_t *y)
+{
+    for (size_t i = 0; i < m; i++) {
+        unsigned acc = 0;
+        for (size_t j = 0; j < r; j++)
+            acc = (acc + (unsigned)A[i * r + j] * x[j]) % n;
+        y[i] = (uint8_t)acc;
+    }
+}
+
+static void check(const ml_engine_def *ops, ml_board *b)
+{
+    const ml_engine_def *dops = ml__dense_ops_for(ml_board_states(b));
+    unsigned n = (unsigned)ml_board_states(b);
+    size_t m = ml_board_n_cells(b), r = ml_board_n_taps(b);
+    uint8_t *A = malloc(m * r + 1);
+    ml_board_matrix(ctx, b, A, r);
+    void *e = NULL, *d = NULL;
+    int rc = ops->build(NULL, ctx, b, &e);
+    CHECK(rc == ML_OK && e, "%s", ml_errmsg(ctx));
+    CHECK(dops->build(NULL, ctx, b, &d) == ML_OK && d, "%s", ml_errmsg(ctx));
+    if (!e || !d) {
+        if (e)
+            ops->destroy(NULL, e);
+        if (d)
+            dops->destroy(NULL, d);
+        free(A);
+        return;
+    }
+    uint64_t null = 0, dnull = 0, k = 0;
+    ml_factored ks, dks;
+    CHECK(ops->nullity(NULL, ctx, e, &null) == ML_OK);
+    CHECK(dops->nullity(NULL, ctx, d, &dnull) == ML_OK);
+    CHECK(null == dnull, "nullity %llu, dense %llu", (unsigned long long)null,
+          (unsigned long long)dnull);
+    CHECK(ops->kernel_size(NULL, ctx, e, &ks) == ML_OK);
+    CHECK(dops->kernel_size(NULL, ctx, d, &dks) == ML_OK);
+    CHECK(ml_factored_log2(&ks) == ml_factored_log2(&dks), "kernel 2^%g, dense 2^%g",
+          ml_factored_log2(&ks), ml_factored_log2(&dks));
+    CHECK(ops->generators(NULL, ctx, e, UINT64_MAX, &k, NULL, NULL) == ML_OK && k == null);
+    uint8_t *H = malloc(null * r + 1), *H2 = malloc(null * r + 1), *y = malloc(m + 1);
+    uint32_t *o = malloc((null + 1) * sizeof *o), *o2 = malloc((null + 1) * sizeof *o2);
+    CHECK(ops->generators(NULL, ctx, e, null, &k, H, o) == ML_OK && k == null);
+    double lg = 0, lk = ml_factored_log2(&ks);
+    for (uint64_t g = 0; g < null; g++) {
+        mul(A, m, r, n, H + g * r, y);
+        for (size_t i = 0; i < m; i++)
+            CHECK(y[i] == 0, "generator %llu not in ker A", (unsigned long long)g);
+        int zero = 1;
+        for (size_t j = 0; j < r; j++)
+            zero &= (H[g * r + j] * o[g]) % n == 0;
+        CHECK(zero && o[g] > 1 && n % o[g] == 0, "order %u", o[g]);
+        unsigned v = o[g];
+        for (unsigned p = 2; p <= v; p++)
+            while (v % p == 0) {
+                ml_factored one = {1, {p}, {1}};
+                lg += ml_factored_log2(&one);
+                v /= p;
+            }
+    }
+    CHECK(lg - lk < 1e-6 && lk - lg < 1e-6, "orders give 2^%g, kernel size 2^%g", lg, lk);
+    if (null > 1) {
+        uint64_t lim = null - 1;
+        CHECK(ops->generators(NULL, ctx, e, lim, &k, H2, o2) == ML_OK && k == lim);
+        CHECK(!memcmp(H, H2, lim * r) && !memcmp(o, o2, lim * sizeof *o));
+    }
+    size_t kk = 5;
+    uint8_t *R = malloc(kk * m + 1), *X = malloc(kk * r + 1), *ok = malloc(kk),
+            *dX = malloc(kk * r + 1), *dok = malloc(kk), *x = malloc(r + 1);
+    for (size_t t = 0; t < kk; t++) {
+        for (size_t j = 0; j < r; j++)
+            x[j] = (uint8_t)(rnd() % n);
+        if (t < 2)
+            mul(A, m, r, n, x, R + t * m);
+        else
+            for (size_t i = 0; i < m; i++)
+                R[t * m + i] = (uint8_t)(rnd() % n);
+    }
+    CHECK(ops->solve(NULL, ctx, e, kk, R, X, ok) == ML_OK);
+    CHECK(dops->solve(NULL, ctx, d, kk, R, dX, dok) == ML_OK);
+    for (size_t t = 0; t < kk; t++) {
+        CHECK(!ok[t] == !dok[t], "solvable %d, dense %d", ok[t], dok[t]);
+        if (ok[t]) {
+            mul(A, m, r, n, X + t * r, y);
+            CHECK(!memcmp(y, R + t * m, m), "A X != R");
+        } else {
+            for (size_t j = 0; j < r; j++)
+                CHECK(X[t * r + j] == 0);
+        }
+    }
+    CHECK(ops->solve(NULL, ctx, e, 1, R, X, ok) == ML_OK && ok[0]);   /* one at a time */
+    ops->destroy(NULL, e);
+    dops->destroy(NULL, d);
+    free(A);
+    free(H);
+    free(H2);
+    free(o);
+    free(o2);
+    free(y);
+    free(R);
+    free(X);
+    free(ok);
+    free(dX);
+    free(dok);
+    free(x);
+}
+
+int main(void)
+{
+    if (ml_ctx_new(&ctx))
+        return 1;
+    static const int ns[] = {2, 2, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 101, 255};
+    int boards = 0;
+    for (int t = 0; t < 400; t++) {
+        ml_board *b = random_board(ns[rnd() % (sizeof ns / sizeof ns[0])]);
+        if (!b)
+            continue;
+        check(&ml__chase_light_ops, b);
+        check(&ml__chase_prefix_ops, b);
+        ml_board_free(b);
+        boards++;
+    }
+    CHECK(boards > 300, "%d boards", boards);
+    /* tall boards with many locked tiles: a prefix of the residual system leaves no
+     * kernel (the replay checks the other equations) */
+    for (int t = 0; t < 60; t++) {
+        ml_grid *g = NULL;
+        ml_board *b = NULL;
+        int64_t rows = rnd_range(12, 30), cols = rnd_range(2, 6);
+        if (ml_grid_new(ctx, rows, cols, ns[rnd() % 10], &g))
+            continue;
+        for (int64_t f = 0; f < rows * cols; f++)
+            if (rnd() % 3 == 0)
+                ml_grid_lock(ctx, g, f / cols, f % cols);
+        if (ml_grid_build(ctx, g, &b) == ML_OK) {
+            check(&ml__chase_prefix_ops, b);
+            ml_board_free(b);
+            boards++;
+        }
+        ml_grid_free(g);
+    }
+    /* the row-solve chase: knight and diagonal boards (pairs of unit taps on widths
+     * that are multiples of 2a), along the rows or the columns */
+    int rowsolved = 0;
+    for (int t = 0; t < 80; t++) {
+        ml_board *b = NULL;
+        const char *name = t % 2 ? "knight" : "diagonal";
+        if (ml_board_grid(ctx, rnd_range(2, 12), rnd_range(2, 12), ns[rnd() % 14], name, &b))
+            continue;
+        void *e = NULL;
+        if (ml__chase_rowsolve_ops.build(NULL, ctx, b, &e) == ML_OK) {
+            ml__chase_rowsolve_ops.destroy(NULL, e);
+            check(&ml__chase_rowsolve_ops, b);
+            rowsolved++;
+        } else {
+            CHECK(ml_errcode(ctx) == ML_EINTERNAL, "%s", ml_errmsg(ctx));
+        }
+        ml_board_free(b);
+    }
+    CHECK(rowsolved > 30, "%d row-solve boards", rowsolved);
+    /* the residual limit, before the residual matrix is allocated: an empty pattern
+     * forces nothing (every tap a symbol, every tile an equation) */
+    ml_grid *g = NULL;
+    ml_board *big = NULL;
+    void *e = NULL;
+    CHECK(ml_grid_new(ctx, 255, 255, 2, &g) == ML_OK);
+    CHECK(ml_grid_set_offsets(ctx, g, 0, NULL, NULL) == ML_OK);
+    CHECK(ml_grid_build(ctx, g, &big) == ML_OK);
+    CHECK(ml__chase_light_ops.build(NULL, ctx, big, &e) == ML_ETOOLARGE && !e);
+    CHECK(!strcmp(ml_errmsg(ctx),
+                  "this board is too large for its pattern: the chase leaves a residual "
+                  "system of 65025 equations x 65025 unknowns mod 2 (1514 MiB, about 2^41 "
+                  "operations to eliminate; at most 1024 MiB and 2^38); the pattern forces "
+                  "too few taps (use a smaller board or a pattern that reaches the next "
+                  "row)"),
+          "%s", ml_errmsg(ctx));
+    ml_board_free(big);
+    ml_grid_free(g);
+    ml_ctx_free(ctx);
+    printf("%d boards, %d row-solve\n", boards, rowsolved);
+    return t_done();
+}
