@@ -1,7 +1,7 @@
 /* solver.c: solvers and results (modlights.h: solvers), the part of solver.py that asks
  * one engine: the structure (nullity, rank, kernel size, kernel generators, det,
  * inverse, pseudo-inverse), solvability and a particular solution. The minimal search
- * (ML_SOLVE_MINIMAL) and the canonical kernel are not here yet (ML_ENOTIMPL).
+ * (ML_SOLVE_MINIMAL) is solve.c's, over the canonical generators made here.
  *
  * ml_solver_new makes Solver.__init__'s own checks first (a chase method on a graph
  * board; a giant board no engine covers, with the covers of the engines that could),
@@ -16,6 +16,7 @@
 #include "api/board.h"
 #include "api/ctx.h"
 #include "api/engine.h"
+#include "api/solver_impl.h"
 #include "engines/dense.h"
 #include "search/canon.h"
 
@@ -49,15 +50,7 @@ struct ml_solver {
     uint64_t ngens;
     uint8_t *gens;
     uint32_t *gen_orders;
-};
-
-struct ml_result {
-    uint32_t magic;
-    ml_board *b;
-    uint8_t *taps;
-    uint64_t length;
-    int proven;
-    ml_factored kernel_size;
+    int canonical;             /* the generators are canon.h's */
 };
 
 static int solver_live(const ml_solver *s) { return s && s->magic == ML_SOLVER_MAGIC; }
@@ -478,6 +471,7 @@ static int generators(ml_ctx *ctx, ml_solver *s)
         if (got == ML_CANON_INTERRUPTED) {
             rc = ml__fail(ctx, ML_M_INTERRUPTED);
         } else if (got != ML_CANON_ENOMEM) {   /* else: the engine's generators */
+            s->canonical = 1;
             free(H);
             free(orders);
             H = C;
@@ -500,6 +494,26 @@ static int generators(ml_ctx *ctx, ml_solver *s)
     s->have_gens = 1;
     return ML_OK;
 }
+
+int ml__solver_generators(ml_ctx *ctx, ml_solver *s, const uint8_t **H,
+                          const uint32_t **orders, uint64_t *k, int *canonical)
+{
+    int rc = generators(ctx, s);
+    if (rc)
+        return rc;
+    *H = s->gens;
+    *orders = s->gen_orders;
+    *k = s->ngens;
+    *canonical = s->canonical;
+    return ML_OK;
+}
+
+int ml__solver_nullity(ml_ctx *ctx, ml_solver *s, uint64_t *out)
+{
+    return nullity_of(ctx, s, out);
+}
+
+int ml__solver_has_generators(const ml_solver *s) { return s->have_gens; }
 
 int ml_solver_kernel(ml_ctx *ctx, ml_solver *s, uint8_t *H, uint32_t *orders)
 {
@@ -640,12 +654,8 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_solver_solve", "state");
         END(rc);
     }
-    if (budget.kind < ML_BUDGET_DEFAULT || budget.kind > ML_BUDGET_SECONDS) {
-        rc = ml__fail(ctx, ML_M_BUDGET_KIND, budget.kind);
-        END(rc);
-    }
-    if (flags & (ML_SOLVE_MINIMAL | ML_SOLVE_PROOF)) {
-        rc = ml__not_implemented(ctx, "ml_solver_solve with ML_SOLVE_MINIMAL or ML_SOLVE_PROOF");
+    rc = ml__check_budget(ctx, budget);
+    if (rc) {
         END(rc);
     }
     const ml_board *b = s->b;
@@ -660,6 +670,8 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
         rc = ml__fail(ctx, ML_M_UNSOLVABLE);
     if (!rc)
         rc = kernel_size_of(ctx, s, &r->kernel_size);
+    if (!rc && (flags & ML_SOLVE_MINIMAL))
+        rc = ml__solve_minimal(ctx, s, x, &r->kernel_size, budget, r);
     if (!rc) {
         for (uint64_t j = 0; j < b->n_taps; j++) {
             r->taps[ml__board_tap_flat(b, j)] = x[j];
@@ -691,9 +703,9 @@ const ml_board *ml_result_board(const ml_result *r) { return result_live(r) ? r-
 const uint8_t *ml_result_taps(const ml_result *r) { return result_live(r) ? r->taps : NULL; }
 uint64_t ml_result_length(const ml_result *r) { return result_live(r) ? r->length : 0; }
 int ml_result_proven_minimal(const ml_result *r) { return result_live(r) ? r->proven : 0; }
-uint64_t ml_result_examined(const ml_result *r) { (void)r; return 0; }
-uint64_t ml_result_pruned(const ml_result *r) { (void)r; return 0; }
-double ml_result_seconds(const ml_result *r) { (void)r; return 0.0; }
+uint64_t ml_result_examined(const ml_result *r) { return result_live(r) ? r->examined : 0; }
+uint64_t ml_result_pruned(const ml_result *r) { return result_live(r) ? r->pruned : 0; }
+double ml_result_seconds(const ml_result *r) { return result_live(r) ? r->seconds : 0.0; }
 
 void ml_result_kernel_size(const ml_result *r, ml_factored *out)
 {

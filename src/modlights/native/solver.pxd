@@ -26,6 +26,8 @@ cdef extern from "include/modlights.h" nogil:
     ml_target ml_target_fill(unsigned fill)
     ml_target ml_target_tiles(const uint8_t *tiles)
     ml_budget ml_budget_default()
+    ml_budget ml_budget_steps(uint64_t steps)
+    ml_budget ml_budget_seconds(double seconds)
 
     int ml_solver_new(ml_ctx *ctx, ml_board *b, const char *method, ml_solver **out)
     int ml_solver_new_plan(ml_ctx *ctx, ml_board *b, const ml_plan *plan, ml_solver **out)
@@ -52,3 +54,6 @@ cdef extern from "include/modlights.h" nogil:
     uint64_t ml_result_length(const ml_result *r)
     int ml_result_proven_minimal(const ml_result *r)
     void ml_result_kernel_size(const ml_result *r, ml_factored *out)
+    uint64_t ml_result_examined(const ml_result *r)
+    uint64_t ml_result_pruned(const ml_result *r)
+    double ml_result_seconds(const ml_result *r)
