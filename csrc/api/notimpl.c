@@ -8,24 +8,6 @@
 
 #include <stddef.h>
 
-int ml_result_to_json(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap, size_t *len)
-{
-    (void)r;
-    (void)buf;
-    (void)cap;
-    (void)len;
-    return ml__not_implemented(ctx, "ml_result_to_json");
-}
-
-int ml_result_certificate(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap, size_t *len)
-{
-    (void)r;
-    (void)buf;
-    (void)cap;
-    (void)len;
-    return ml__not_implemented(ctx, "ml_result_certificate");
-}
-
 int ml_solver_solvable_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states, ml_target target, uint8_t *ok)
 {
     (void)s;

@@ -46,6 +46,7 @@
 #define CUBE_MIN_STEPS ((uint64_t)1 << (14 + 2 + 6))   /* LOW_DIM + 2 + CORNER_LOG */
 #define SIZE_LIMIT ((uint64_t)1 << 62)
 #define MAX_DEADLINE_SECONDS 1e12                        /* deadline_after's cap */
+#define MAX_KERNEL_BYTES ((uint64_t)1 << 30)
 
 int ml__check_budget(ml_ctx *ctx, ml_budget budget)
 {
@@ -190,7 +191,7 @@ static int coset_walk(ml_ctx *ctx, const uint8_t *H, const uint32_t *orders, siz
 }
 
 int ml__solve_minimal(ml_ctx *ctx, ml_solver *s, uint8_t *x, const ml_factored *ks,
-                      ml_budget budget, ml_result *r)
+                      ml_budget budget, unsigned flags, ml_result *r)
 {
     ctx = ml__ctx(ctx);
     const ml_board *b = ml_solver_board(s);
@@ -281,6 +282,18 @@ int ml__solve_minimal(ml_ctx *ctx, ml_solver *s, uint8_t *x, const ml_factored *
         return rc;
     if (r->proven)
         r->proof = any_nonzero(x, L) ? ML__PROOF_ENUMERATION : ML__PROOF_TREE0;
+    r->kept = (flags & ML_SOLVE_PROOF) != 0;
+    /* the certificate's kernel only when it fits the dense limit (Solver.solve) */
+    if (r->kept && r->proven && total > 1 && null * (L ? L : 1) <= MAX_KERNEL_BYTES && k) {
+        r->gens = malloc((size_t)(k * L) + 1);
+        r->gen_orders = malloc((size_t)k * sizeof *r->gen_orders);
+        if (!r->gens || !r->gen_orders)
+            return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
+        if (L)
+            memcpy(r->gens, H, (size_t)(k * L));
+        memcpy(r->gen_orders, orders, (size_t)k * sizeof *orders);
+        r->ngens = k;
+    }
     r->seconds = now_s() - t0;
     return ML_OK;
 }

@@ -670,8 +670,10 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
         rc = ml__fail(ctx, ML_M_UNSOLVABLE);
     if (!rc)
         rc = kernel_size_of(ctx, s, &r->kernel_size);
+    if (!rc)   /* Solution(..., ks == 1, ...) without a search */
+        r->proven = trivial(&r->kernel_size);
     if (!rc && (flags & ML_SOLVE_MINIMAL))
-        rc = ml__solve_minimal(ctx, s, x, &r->kernel_size, budget, r);
+        rc = ml__solve_minimal(ctx, s, x, &r->kernel_size, budget, flags, r);
     if (!rc) {
         for (uint64_t j = 0; j < b->n_taps; j++) {
             r->taps[ml__board_tap_flat(b, j)] = x[j];
@@ -682,6 +684,7 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
         *out = r;
     } else if (r) {
         free(r->taps);
+        ml__result_release(r);
         free(r);
     }
     free(x);
@@ -696,6 +699,7 @@ void ml_result_free(ml_result *r)
     r->magic = 0;
     ml_board_free(r->b);
     free(r->taps);
+    ml__result_release(r);
     free(r);
 }
 

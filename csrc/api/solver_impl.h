@@ -26,6 +26,10 @@ struct ml_result {
     uint64_t examined, pruned;
     double seconds;
     int proof;                 /* ML__PROOF_*: set when proved */
+    int kept;                  /* ML_SOLVE_PROOF: the proof (and kernel) kept */
+    uint64_t ngens;            /* the kernel for the certificate (when kept and it fits) */
+    uint8_t *gens;             /* ngens x n_taps bytes, or NULL */
+    uint32_t *gen_orders;
 };
 
 /* The kernel's generators (canonical when ml_canon_fits allowed; *canonical says), made
@@ -39,9 +43,12 @@ int ml__solver_has_generators(const ml_solver *s);
 
 /* solve.c: the minimal search of ml_solver_solve (Solver.solve(minimal=True) without an
  * executor): x (n_taps bytes, a particular solution) is replaced by the answer; r's
- * proven, examined, pruned, seconds and proof are set. ks: |ker A|. budget is checked. */
+ * proven, examined, pruned, seconds and proof are set, and with ML_SOLVE_PROOF the
+ * kernel a certificate names (Solver.solve's `keep`). ks: |ker A|. budget is checked. */
 int ml__solve_minimal(ml_ctx *ctx, ml_solver *s, uint8_t *x, const ml_factored *ks,
-                      ml_budget budget, ml_result *r);
+                      ml_budget budget, unsigned flags, ml_result *r);
+/* result.c: free what a result holds besides its board and taps. */
+void ml__result_release(ml_result *r);
 /* ML_M_BUDGET_KIND / ML_M_BUDGET_SECONDS for a bad budget (solver_budget.py's check). */
 int ml__check_budget(ml_ctx *ctx, ml_budget budget);
 

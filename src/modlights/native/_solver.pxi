@@ -254,3 +254,30 @@ cdef class CResult:
     @property
     def seconds(self):
         return float(ml_result_seconds(self.r))
+
+    def to_json(self):
+        """ml_result_to_json: Solution.to_dict() as JSON text."""
+        return _result_text(self.r, 0)
+
+    def certificate(self):
+        """ml_result_certificate: Solution.certificate() as JSON text (ValueError when
+        none is available, with the C message)."""
+        return _result_text(self.r, 1)
+
+
+cdef object _result_text(ml_result *r, int cert):
+    cdef size_t n = 0
+    cdef int rc
+    with nogil:
+        rc = ml_result_certificate(NULL, r, NULL, 0, &n) if cert else \
+            ml_result_to_json(NULL, r, NULL, 0, &n)
+    if rc != ML_OK:
+        _ml_raise(rc)
+    buf = bytearray(n + 1)
+    cdef char *p = buf
+    with nogil:
+        rc = ml_result_certificate(NULL, r, p, n + 1, &n) if cert else \
+            ml_result_to_json(NULL, r, p, n + 1, &n)
+    if rc != ML_OK:
+        _ml_raise(rc)
+    return bytes(buf[:n]).decode()

@@ -57,3 +57,6 @@ cdef extern from "include/modlights.h" nogil:
     uint64_t ml_result_examined(const ml_result *r)
     uint64_t ml_result_pruned(const ml_result *r)
     double ml_result_seconds(const ml_result *r)
+    int ml_result_to_json(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap, size_t *len)
+    int ml_result_certificate(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap,
+                              size_t *len)
