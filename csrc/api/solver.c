@@ -515,6 +515,11 @@ int ml__solver_nullity(ml_ctx *ctx, ml_solver *s, uint64_t *out)
 
 int ml__solver_has_generators(const ml_solver *s) { return s->have_gens; }
 
+int ml__solver_kernel_size(ml_ctx *ctx, ml_solver *s, ml_factored *out)
+{
+    return kernel_size_of(ctx, s, out);
+}
+
 int ml_solver_kernel(ml_ctx *ctx, ml_solver *s, uint8_t *H, uint32_t *orders)
 {
     BEGIN("ml_solver_kernel", orders);
@@ -627,6 +632,35 @@ static int solve_one(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target 
     free(rhs);
     return rc;
 }
+
+int ml__solver_solve_rows(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                          ml_target target, uint8_t *X, uint8_t *ok)
+{
+    const ml_board *b = s->b;
+    uint64_t m = b->n_cells, tiles = ml_board_size(b);
+    uint8_t *R = k && m > SIZE_MAX / k ? NULL : malloc(k * m + 1);
+    if (!R)
+        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve_many");
+    int rc = ML_OK;
+    for (size_t i = 0; i < k && !rc; i++) {
+        uint8_t *rhs = NULL;
+        rc = rhs_of(ctx, b, states + i * tiles, target, &rhs);
+        if (!rc && m)
+            memcpy(R + i * m, rhs, m);
+        free(rhs);
+    }
+    const ml_engine_def *ops;
+    void *user, *eng;
+    if (!rc)
+        rc = ANSWERER(ctx, s, solve, &ops, &user, &eng);
+    if (!rc && k)
+        rc = callback_rc(ctx, s, ops, ops->solve(user, ctx, eng, k, R, X, ok), "solve");
+    free(R);
+    return rc;
+}
+
+int ml__solver_take(ml_ctx *ctx, ml_solver *s, const char *fn) { return take(ctx, s, fn); }
+void ml__solver_give(ml_solver *s) { give(s); }
 
 int ml_solver_solvable(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
                        int *out)

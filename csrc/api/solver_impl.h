@@ -38,6 +38,15 @@ int ml__solver_generators(ml_ctx *ctx, ml_solver *s, const uint8_t **H,
                           const uint32_t **orders, uint64_t *k, int *canonical);
 /* The nullity (no generators made for it). */
 int ml__solver_nullity(ml_ctx *ctx, ml_solver *s, uint64_t *out);
+/* The engine's particular solutions of k states (k x ml_board_size bytes) to target:
+ * X (k x n_taps bytes) and ok (k). */
+int ml__solver_solve_rows(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                          ml_target target, uint8_t *X, uint8_t *ok);
+/* Take the solver for one public call (ML_EMISUSE when dead or in use) / give it back. */
+int ml__solver_take(ml_ctx *ctx, ml_solver *s, const char *fn);
+void ml__solver_give(ml_solver *s);
+/* |ker A| (the solver taken by the caller). */
+int ml__solver_kernel_size(ml_ctx *ctx, ml_solver *s, ml_factored *out);
 /* Whether the solver already made its generators. */
 int ml__solver_has_generators(const ml_solver *s);
 

@@ -6,7 +6,9 @@ from matrices) and every budget rule (the default, counts that cover the coset a
 counts that stop the search so nothing is proved, 0, 0.0 seconds, deadlines) the same
 taps, length, proven flag, examined and pruned counts (examined not under a deadline:
 it depends on the clock); Solution.to_dict() and certificate() equal ml_result_to_json
-and ml_result_certificate as parsed JSON, or the same refusal message. Deterministic
+and ml_result_certificate as parsed JSON, or the same refusal message; the batches
+(ml_solver_solvable_many, min_taps_many, solve_many with and without the search) equal
+Solver.solvable_many / min_taps_many / solve_many, or the same Unsolvable message. Deterministic
 (seeded NumPy generators)."""
 
 from __future__ import annotations
@@ -166,3 +168,68 @@ def test_matrix_minimal_as_python(seed):
     rng = np.random.default_rng(5000 + seed)
     for _ in range(25):
         _compare(_random_board(rng, [2, 3, 4, 5, 6, 7, 8, 9, 16, 101], max_side=9), rng, slow=True)
+
+
+# ------------------------------------------------------------------ batches
+def _states(b: ml.Board, rng, k: int) -> np.ndarray:
+    """k states: most solvable (-A x), some random (often unsolvable)."""
+    rows = [_solvable_state(b, rng) for _ in range(k)]
+    shape = b.shape if b.is_grid else (b.n_cells,)
+    for i in range(0, k, 3):
+        rows[i] = rng.integers(0, b.states, size=shape)
+    return np.stack(rows) if rows else np.zeros((0, *shape), dtype=np.int64)
+
+
+def _compare_many(b: ml.Board, rng, budgets=(None, 0, 1, 5, 4096, 0.0), slow=False) -> None:
+    name = "dense-gf2" if b.states == 2 else "dense-zn"
+    ps = ml.Solver(b, method=name)
+    cs = CSolver(_c(b), "dense")
+    k = int(rng.integers(0, 7))
+    S = _states(b, rng, k)
+    ok = ps.solvable_many(S)
+    assert np.array_equal(cs.solvable_many(S), ok)
+    for budget in budgets:
+        deadline = isinstance(budget, float) or (
+            budget is None and ps.kernel_size > ps._default_count
+        )
+        if deadline and budget != 0.0 and not slow:
+            continue
+        if _cube(ps) and budget != 0 and budget != 0.0 and ok.any():
+            with pytest.raises(RuntimeError, match="transform search"):
+                cs.min_taps_many(S, budget=budget)
+            continue
+        lengths, proven = ps.min_taps_many(S, budget=budget)
+        got_l, got_p = cs.min_taps_many(S, budget=budget)
+        if not deadline:
+            assert np.array_equal(got_l, lengths), (b, budget)
+            assert np.array_equal(got_p, proven), (b, budget)
+        solvable = S[ok]
+        for minimal in (False, True):
+            want = ps.solve_many(solvable, minimal=minimal, budget=budget)
+            taps, okc = cs.solve_many(solvable, minimal=minimal, budget=budget)
+            assert okc.all()
+            if not (deadline and minimal):
+                assert np.array_equal(taps, np.asarray(want).reshape(taps.shape)), (b, budget)
+    if not ok.all():
+        with pytest.raises(ValueError) as e:
+            ps.solve_many(S)
+        with pytest.raises(ValueError) as g:
+            cs.solve_many(S)
+        assert str(g.value) == str(e.value)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_batches_as_python(seed):
+    rng = np.random.default_rng(2000 + seed)
+    for _ in range(10):
+        _compare_many(_random_board(rng, [2, 3, 4, 5, 6, 7, 8, 9, 16, 101], max_side=6), rng)
+    for b in (ml.Board.grid(5, 5, states=2), ml.Board.grid(4, 6, states=4, wrap=True)):
+        _compare_many(b, rng, budgets=(1, 2, 3, None))
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("seed", range(20))
+def test_matrix_batches_as_python(seed):
+    rng = np.random.default_rng(6000 + seed)
+    for _ in range(20):
+        _compare_many(_random_board(rng, [2, 3, 4, 5, 6, 7, 8, 9, 16, 101], max_side=9), rng, slow=True)

@@ -48,6 +48,15 @@ cdef extern from "include/modlights.h" nogil:
     int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
                         unsigned flags, ml_budget budget, ml_result **out)
 
+    int ml_solver_solvable_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                                ml_target target, uint8_t *ok)
+    int ml_solver_solve_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                             ml_target target, unsigned flags, ml_budget budget,
+                             uint8_t *taps, uint8_t *ok)
+    int ml_solver_min_taps_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                                ml_target target, ml_budget budget, int64_t *lengths,
+                                uint8_t *proven)
+
     void ml_result_free(ml_result *r)
     const ml_board *ml_result_board(const ml_result *r)
     const uint8_t *ml_result_taps(const ml_result *r)
