@@ -9,9 +9,13 @@
  * ml_result_certificate make valid JSON (read back by the library's own reader through
  * ml_board_from_json for the certificate's board) of the snprintf convention; a stop
  * requested before the call (ml_ctx_stop) returns ML_EINTERRUPTED and leaves the solver
- * usable; bad budgets and NULL arguments are refused with Python's messages.
+ * usable; bad budgets and NULL arguments are refused with Python's messages. The
+ * batches: solvable_many agrees with ml_solver_solvable state by state, min_taps_many
+ * with the single minimal solve under a covering budget (the same lengths, proved; -1
+ * for the unsolvable), solve_many's minimal taps solve each state with those lengths,
+ * and an unsolvable state is named ("1 of 3 boards are unsolvable: indices 1").
  * (tests/native/test_capi_minimal.py compares every answer with Python's Solver.)
- * ml-test-sources: api/solve.c api/result.c api/solver.c search/coset.c search/coset_gf2.c search/coset_zn.c search/driver.c search/canon.c api/registry.c engines/dense.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/board_json.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c */
+ * ml-test-sources: api/solve.c api/result.c api/solver.c search/coset.c search/coset_batch.c search/coset_gf2.c search/coset_zn.c search/driver.c search/canon.c api/registry.c engines/dense.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/board_json.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c */
 #define ML_T_SEED 0x5017E5ull
 #include "include/modlights.h"
 #include "tests/t-util.h"
@@ -229,6 +233,62 @@ static void check_board(ml_board *b)
         if (proven)
             check_json(res, 1, ML_OK);
         ml_result_free(res);
+    }
+    /* the batches: [state, a random state, state] */
+    {
+        uint8_t *S = malloc(3 * tiles + 1), ok[3], okm[3], proven[3];
+        uint8_t *T = malloc(3 * tsize + 1);
+        int64_t lengths[3];
+        memcpy(S, state, tiles);
+        memcpy(S + 2 * tiles, state, tiles);
+        for (size_t f = 0; f < tiles; f++)
+            S[tiles + f] = (uint8_t)(rnd() % n);
+        OK(ml_solver_solvable_many(ctx, s, 3, S, ml_target_fill(0), ok));
+        for (int i = 0; i < 3; i++) {
+            int one = 0;
+            OK(ml_solver_solvable(ctx, s, S + i * tiles, ml_target_fill(0), &one));
+            CHECK(ok[i] == one && (i == 1 || one));
+        }
+        ml_budget cover = ml_budget_steps(total > (1u << 20) ? 1 : 1u << 20);
+        OK(ml_solver_min_taps_many(ctx, s, 3, S, ml_target_fill(0), cover, lengths, proven));
+        for (int i = 0; i < 3; i++) {
+            if (!ok[i]) {
+                CHECK(lengths[i] == -1 && proven[i] == 1);
+                continue;
+            }
+            ml_result *res = NULL;
+            OK(ml_solver_solve(ctx, s, S + i * tiles, ml_target_fill(0), ML_SOLVE_MINIMAL, cover,
+                               &res));
+            if (res) {
+                CHECK(lengths[i] == (int64_t)ml_result_length(res) &&
+                      proven[i] == ml_result_proven_minimal(res),
+                      "%lld %llu", (long long)lengths[i],
+                      (unsigned long long)ml_result_length(res));
+            }
+            ml_result_free(res);
+        }
+        int rc = ml_solver_solve_many(ctx, s, 3, S, ml_target_fill(0), ML_SOLVE_MINIMAL, cover, T,
+                                      okm);
+        CHECK(rc == (ok[1] ? ML_OK : ML_EUNSOLVABLE), "%d: %s", rc, ml_errmsg(ctx));
+        if (!ok[1])
+            MSG(ctx, "1 of 3 boards are unsolvable: indices 1");
+        CHECK(!memcmp(okm, ok, 3));
+        if (!ok[1])   /* the solvable ones alone */
+            memcpy(S + tiles, S, tiles);
+        OK(ml_solver_solve_many(ctx, s, 3, S, ml_target_fill(0), ML_SOLVE_MINIMAL, cover, T,
+                                NULL));
+        for (int i = 0; i < 3; i++) {
+            uint64_t len = 0;
+            for (size_t f = 0; f < tsize; f++)
+                len += T[i * tsize + f];
+            OK(ml_board_apply(ctx, b, S + i * tiles, T + i * tsize, out));
+            int solved = 1;
+            for (size_t f = 0; f < tiles; f++)
+                solved &= out[f] == 0;
+            CHECK(solved && (i == 1 || (int64_t)len == lengths[i]));
+        }
+        free(S);
+        free(T);
     }
     free(H);
     free(state);
