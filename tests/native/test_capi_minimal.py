@@ -20,7 +20,6 @@ import pytest
 
 import modlights as ml
 from modlights.native import _core
-
 from test_capi_solver import _c, _random_board
 
 CSolver = _core.CSolver
@@ -101,7 +100,7 @@ def test_unproved_budgets_as_python():
     """Kernels large enough that small counts stop the search (proven False, the descent
     after it), and a certificate refused with Python's message."""
     boards = [
-        ml.Board.grid(5, 5, states=2),           # |ker| 4
+        ml.Board.grid(5, 5, states=2),  # |ker| 4
         ml.Board.grid(9, 9, states=2, pattern="diagonal"),
         ml.Board.grid(6, 6, states=3, pattern="square", wrap=True),
         ml.Board.grid(4, 6, states=4, wrap=True),
@@ -133,7 +132,9 @@ def test_minimal_false_and_refusals_as_python():
     b1 = ml.Board.grid(4, 4, states=3)
     p1, c1 = ml.Solver(b1, method="dense-zn"), CSolver(_c(b1), "dense")
     s1 = _solvable_state(b1, rng)
-    _same_text(p1.solve(s1, minimal=False).certificate, c1.solve_result(s1, minimal=False).certificate)
+    _same_text(
+        p1.solve(s1, minimal=False).certificate, c1.solve_result(s1, minimal=False).certificate
+    )
     # bad budgets: Python's messages
     for bad in (-1.0, float("nan")):
         with pytest.raises(ValueError) as e:
@@ -232,4 +233,6 @@ def test_batches_as_python(seed):
 def test_matrix_batches_as_python(seed):
     rng = np.random.default_rng(6000 + seed)
     for _ in range(20):
-        _compare_many(_random_board(rng, [2, 3, 4, 5, 6, 7, 8, 9, 16, 101], max_side=9), rng, slow=True)
+        _compare_many(
+            _random_board(rng, [2, 3, 4, 5, 6, 7, 8, 9, 16, 101], max_side=9), rng, slow=True
+        )
