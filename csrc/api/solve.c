@@ -256,7 +256,7 @@ static int minimise(ml_ctx *ctx, ml_solver *s, uint8_t *x, uint64_t steps, doubl
     } else {
         size_t kp = 0;
         uint64_t size = 1;
-        while (kp < k && size * orders[kp] < SIZE_LIMIT) {
+        while (kp < k && orders[kp] <= (SIZE_LIMIT - 1) / size) {   /* size * o < 2^62 */
             size *= orders[kp];
             kp++;
         }

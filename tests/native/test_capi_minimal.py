@@ -106,6 +106,8 @@ def test_unproved_budgets_as_python():
         ml.Board.grid(4, 6, states=4, wrap=True),
         ml.Board.grid(5, 5, states=6, wrap=True),
         ml.Board.grid(5, 4, states=6, pattern="knight"),
+        # |ker A| = 16^18 = 2^72: the searched prefix (product < 2^62) must not overflow
+        ml.Board.grid(3, 9, states=16, pattern="vertical", wrap=True),
     ]
     rng = np.random.default_rng(7)
     unproved = 0
