@@ -8,59 +8,6 @@
 
 #include <stddef.h>
 
-int ml_result_to_json(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap, size_t *len)
-{
-    (void)r;
-    (void)buf;
-    (void)cap;
-    (void)len;
-    return ml__not_implemented(ctx, "ml_result_to_json");
-}
-
-int ml_result_certificate(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap, size_t *len)
-{
-    (void)r;
-    (void)buf;
-    (void)cap;
-    (void)len;
-    return ml__not_implemented(ctx, "ml_result_certificate");
-}
-
-int ml_solver_solvable_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states, ml_target target, uint8_t *ok)
-{
-    (void)s;
-    (void)k;
-    (void)states;
-    (void)target;
-    (void)ok;
-    return ml__not_implemented(ctx, "ml_solver_solvable_many");
-}
-
-int ml_solver_solve_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states, ml_target target, unsigned flags, ml_budget budget, uint8_t *taps, uint8_t *ok)
-{
-    (void)s;
-    (void)k;
-    (void)states;
-    (void)target;
-    (void)flags;
-    (void)budget;
-    (void)taps;
-    (void)ok;
-    return ml__not_implemented(ctx, "ml_solver_solve_many");
-}
-
-int ml_solver_min_taps_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states, ml_target target, ml_budget budget, int64_t *lengths, uint8_t *proven)
-{
-    (void)s;
-    (void)k;
-    (void)states;
-    (void)target;
-    (void)budget;
-    (void)lengths;
-    (void)proven;
-    return ml__not_implemented(ctx, "ml_solver_min_taps_many");
-}
-
 int ml_solver_solutions(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target, ml_solutions **out)
 {
     (void)s;

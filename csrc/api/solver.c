@@ -1,7 +1,7 @@
 /* solver.c: solvers and results (modlights.h: solvers), the part of solver.py that asks
  * one engine: the structure (nullity, rank, kernel size, kernel generators, det,
  * inverse, pseudo-inverse), solvability and a particular solution. The minimal search
- * (ML_SOLVE_MINIMAL) and the canonical kernel are not here yet (ML_ENOTIMPL).
+ * (ML_SOLVE_MINIMAL) is solve.c's, over the canonical generators made here.
  *
  * ml_solver_new makes Solver.__init__'s own checks first (a chase method on a graph
  * board; a giant board no engine covers, with the covers of the engines that could),
@@ -16,6 +16,7 @@
 #include "api/board.h"
 #include "api/ctx.h"
 #include "api/engine.h"
+#include "api/solver_impl.h"
 #include "engines/dense.h"
 #include "search/canon.h"
 
@@ -49,15 +50,7 @@ struct ml_solver {
     uint64_t ngens;
     uint8_t *gens;
     uint32_t *gen_orders;
-};
-
-struct ml_result {
-    uint32_t magic;
-    ml_board *b;
-    uint8_t *taps;
-    uint64_t length;
-    int proven;
-    ml_factored kernel_size;
+    int canonical;             /* the generators are canon.h's */
 };
 
 static int solver_live(const ml_solver *s) { return s && s->magic == ML_SOLVER_MAGIC; }
@@ -505,6 +498,7 @@ static int generators(ml_ctx *ctx, ml_solver *s)
         if (got == ML_CANON_INTERRUPTED) {
             rc = ml__fail(ctx, ML_M_INTERRUPTED);
         } else if (got != ML_CANON_ENOMEM) {   /* else: the engine's generators */
+            s->canonical = 1;
             free(H);
             free(orders);
             H = C;
@@ -526,6 +520,31 @@ static int generators(ml_ctx *ctx, ml_solver *s)
     s->ngens = k;
     s->have_gens = 1;
     return ML_OK;
+}
+
+int ml__solver_generators(ml_ctx *ctx, ml_solver *s, const uint8_t **H,
+                          const uint32_t **orders, uint64_t *k, int *canonical)
+{
+    int rc = generators(ctx, s);
+    if (rc)
+        return rc;
+    *H = s->gens;
+    *orders = s->gen_orders;
+    *k = s->ngens;
+    *canonical = s->canonical;
+    return ML_OK;
+}
+
+int ml__solver_nullity(ml_ctx *ctx, ml_solver *s, uint64_t *out)
+{
+    return nullity_of(ctx, s, out);
+}
+
+int ml__solver_has_generators(const ml_solver *s) { return s->have_gens; }
+
+int ml__solver_kernel_size(ml_ctx *ctx, ml_solver *s, ml_factored *out)
+{
+    return kernel_size_of(ctx, s, out);
 }
 
 int ml_solver_kernel(ml_ctx *ctx, ml_solver *s, uint8_t *H, uint32_t *orders)
@@ -641,6 +660,35 @@ static int solve_one(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target 
     return rc;
 }
 
+int ml__solver_solve_rows(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                          ml_target target, uint8_t *X, uint8_t *ok)
+{
+    const ml_board *b = s->b;
+    uint64_t m = b->n_cells, tiles = ml_board_size(b);
+    uint8_t *R = k && m > SIZE_MAX / k ? NULL : malloc(k * m + 1);
+    if (!R)
+        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve_many");
+    int rc = ML_OK;
+    for (size_t i = 0; i < k && !rc; i++) {
+        uint8_t *rhs = NULL;
+        rc = rhs_of(ctx, b, states + i * tiles, target, &rhs);
+        if (!rc && m)
+            memcpy(R + i * m, rhs, m);
+        free(rhs);
+    }
+    const ml_engine_def *ops;
+    void *user, *eng;
+    if (!rc)
+        rc = ANSWERER(ctx, s, solve, &ops, &user, &eng);
+    if (!rc && k)
+        rc = callback_rc(ctx, s, ops, ops->solve(user, ctx, eng, k, R, X, ok), "solve");
+    free(R);
+    return rc;
+}
+
+int ml__solver_take(ml_ctx *ctx, ml_solver *s, const char *fn) { return take(ctx, s, fn); }
+void ml__solver_give(ml_solver *s) { give(s); }
+
 int ml_solver_solvable(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
                        int *out)
 {
@@ -667,12 +715,8 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_solver_solve", "state");
         END(rc);
     }
-    if (budget.kind < ML_BUDGET_DEFAULT || budget.kind > ML_BUDGET_SECONDS) {
-        rc = ml__fail(ctx, ML_M_BUDGET_KIND, budget.kind);
-        END(rc);
-    }
-    if (flags & (ML_SOLVE_MINIMAL | ML_SOLVE_PROOF)) {
-        rc = ml__not_implemented(ctx, "ml_solver_solve with ML_SOLVE_MINIMAL or ML_SOLVE_PROOF");
+    rc = ml__check_budget(ctx, budget);
+    if (rc) {
         END(rc);
     }
     const ml_board *b = s->b;
@@ -687,6 +731,10 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
         rc = ml__fail(ctx, ML_M_UNSOLVABLE);
     if (!rc)
         rc = kernel_size_of(ctx, s, &r->kernel_size);
+    if (!rc)   /* Solution(..., ks == 1, ...) without a search */
+        r->proven = trivial(&r->kernel_size);
+    if (!rc && (flags & ML_SOLVE_MINIMAL))
+        rc = ml__solve_minimal(ctx, s, x, &r->kernel_size, budget, flags, r);
     if (!rc) {
         for (uint64_t j = 0; j < b->n_taps; j++) {
             r->taps[ml__board_tap_flat(b, j)] = x[j];
@@ -697,6 +745,7 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
         *out = r;
     } else if (r) {
         free(r->taps);
+        ml__result_release(r);
         free(r);
     }
     free(x);
@@ -711,6 +760,7 @@ void ml_result_free(ml_result *r)
     r->magic = 0;
     ml_board_free(r->b);
     free(r->taps);
+    ml__result_release(r);
     free(r);
 }
 
@@ -718,9 +768,9 @@ const ml_board *ml_result_board(const ml_result *r) { return result_live(r) ? r-
 const uint8_t *ml_result_taps(const ml_result *r) { return result_live(r) ? r->taps : NULL; }
 uint64_t ml_result_length(const ml_result *r) { return result_live(r) ? r->length : 0; }
 int ml_result_proven_minimal(const ml_result *r) { return result_live(r) ? r->proven : 0; }
-uint64_t ml_result_examined(const ml_result *r) { (void)r; return 0; }
-uint64_t ml_result_pruned(const ml_result *r) { (void)r; return 0; }
-double ml_result_seconds(const ml_result *r) { (void)r; return 0.0; }
+uint64_t ml_result_examined(const ml_result *r) { return result_live(r) ? r->examined : 0; }
+uint64_t ml_result_pruned(const ml_result *r) { return result_live(r) ? r->pruned : 0; }
+double ml_result_seconds(const ml_result *r) { return result_live(r) ? r->seconds : 0.0; }
 
 void ml_result_kernel_size(const ml_result *r, ml_factored *out)
 {

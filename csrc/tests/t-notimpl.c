@@ -34,11 +34,6 @@ int main(void)
     ml_ctx *ctx = NULL;
     if (ml_ctx_new(&ctx) != ML_OK)
         return 1;
-    STUB_CTX(ml_result_to_json(ctx, NULL, NULL, 0, NULL), "ml_result_to_json");
-    STUB_CTX(ml_result_certificate(ctx, NULL, NULL, 0, NULL), "ml_result_certificate");
-    STUB_CTX(ml_solver_solvable_many(ctx, NULL, 0, NULL, ml_target_fill(0), NULL), "ml_solver_solvable_many");
-    STUB_CTX(ml_solver_solve_many(ctx, NULL, 0, NULL, ml_target_fill(0), 0, ml_budget_default(), NULL, NULL), "ml_solver_solve_many");
-    STUB_CTX(ml_solver_min_taps_many(ctx, NULL, 0, NULL, ml_target_fill(0), ml_budget_default(), NULL, NULL), "ml_solver_min_taps_many");
     STUB_CTX(ml_solver_solutions(ctx, NULL, NULL, ml_target_fill(0), NULL), "ml_solver_solutions");
     STUB_CTX(ml_solutions_next(ctx, NULL, NULL, NULL), "ml_solutions_next");
     ml_solutions_free(NULL);  /* NULL is fine */

@@ -171,27 +171,191 @@ cdef class CSolver:
             _ml_raise(rc)
         return bool(v)
 
-    def solve(self, state, target=0, minimal=False):
+    def solve(self, state, target=0, minimal=False, budget=None):
         """ml_solver_solve: (taps, a flat uint8 array of ml_board_taps_size bytes; length;
         proven_minimal; kernel_size). ValueError when unsolvable (the C message)."""
+        r = self.solve_result(state, target, minimal=minimal, budget=budget)
+        return r.taps, r.length, r.proven_minimal, r.kernel_size
+
+    def solve_result(self, state, target=0, minimal=True, budget=None, proof=False):
+        """ml_solver_solve as a CResult. budget: None (ml_budget_default), an int (coset
+        elements, ml_budget_steps; negative: ValueError), a float (seconds,
+        ml_budget_seconds; the C library checks it) or a raw (kind, steps, seconds)
+        tuple (as the C caller may pass it)."""
         st = self._state(state)
         keep = []
         cdef ml_target t
         self._target(target, &t, keep)
         cdef const uint8_t[::1] sv = st if self.tiles else np.zeros(1, np.uint8)
         cdef ml_result *res = NULL
-        cdef unsigned flags = ML_SOLVE_MINIMAL if minimal else 0
+        cdef unsigned flags = (ML_SOLVE_MINIMAL if minimal else 0) | \
+            (ML_SOLVE_PROOF if proof else 0)
+        cdef ml_budget bud = _budget(budget)
         with nogil:
-            rc = ml_solver_solve(NULL, self.s, &sv[0], t, flags, ml_budget_default(), &res)
+            rc = ml_solver_solve(NULL, self.s, &sv[0], t, flags, bud, &res)
         if rc != ML_OK:
             _ml_raise(rc)
+        cdef CResult out = CResult.__new__(CResult)
+        out.r = res
+        return out
+
+
+    cdef object _states(self, states):
+        a = np.asarray(states, dtype=np.int64)
+        k = a.shape[0] if a.ndim else 0
+        a = a.reshape(k, int(np.prod(a.shape[1:], dtype=np.int64)) if a.ndim > 1 else 0)
+        if a.shape[1] != self.tiles:
+            raise ValueError(f"a state has {self.tiles} tiles, got {a.shape[1]}")
+        return np.ascontiguousarray(np.mod(a, self.n), dtype=np.uint8)
+
+    def solvable_many(self, states, target=0):
+        """ml_solver_solvable_many: bool (k,)."""
+        st = self._states(states)
+        keep = []
+        cdef ml_target t
+        self._target(target, &t, keep)
+        cdef size_t k = st.shape[0]
+        ok = np.zeros(max(k, 1), dtype=np.uint8)
+        cdef const uint8_t[:, ::1] sv = st if st.size else np.zeros((1, 1), np.uint8)
+        cdef uint8_t[::1] ov = ok
+        with nogil:
+            rc = ml_solver_solvable_many(NULL, self.s, k, &sv[0, 0], t, &ov[0])
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return ok[:k].astype(bool)
+
+    def min_taps_many(self, states, target=0, budget=None):
+        """ml_solver_min_taps_many: (lengths int64 (k,), proven bool (k,))."""
+        st = self._states(states)
+        keep = []
+        cdef ml_target t
+        self._target(target, &t, keep)
+        cdef ml_budget bud = _budget(budget)
+        cdef size_t k = st.shape[0]
+        lengths = np.zeros(max(k, 1), dtype=np.int64)
+        proven = np.zeros(max(k, 1), dtype=np.uint8)
+        cdef const uint8_t[:, ::1] sv = st if st.size else np.zeros((1, 1), np.uint8)
+        cdef int64_t[::1] lv = lengths
+        cdef uint8_t[::1] pv = proven
+        with nogil:
+            rc = ml_solver_min_taps_many(NULL, self.s, k, &sv[0, 0], t, bud, &lv[0], &pv[0])
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return lengths[:k], proven[:k].astype(bool)
+
+    def solve_many(self, states, target=0, minimal=False, budget=None):
+        """ml_solver_solve_many: (taps uint8 (k, ml_board_taps_size), ok bool (k,));
+        ValueError naming the unsolvable indices (the C message)."""
+        st = self._states(states)
+        keep = []
+        cdef ml_target t
+        self._target(target, &t, keep)
+        cdef ml_budget bud = _budget(budget)
+        cdef size_t k = st.shape[0]
+        cdef uint64_t size = ml_board_taps_size(ml_solver_board(self.s))
+        ok = np.zeros(max(k, 1), dtype=np.uint8)
+        cdef const uint8_t[:, ::1] sv = st if st.size else np.zeros((1, 1), np.uint8)
+        cdef uint8_t[::1] ov = ok
+        cdef unsigned flags = ML_SOLVE_MINIMAL if minimal else 0
+        cdef uint8_t[::1] flat
+        if size:
+            flat = np.zeros(max(k * size, 1), dtype=np.uint8)
+        else:
+            flat = np.zeros(1, dtype=np.uint8)
+        with nogil:
+            rc = ml_solver_solve_many(NULL, self.s, k, &sv[0, 0], t, flags, bud, &flat[0],
+                                      &ov[0])
+        if rc != ML_OK:
+            _ml_raise(rc)
+        out = np.asarray(flat)[: k * size].reshape(k, size).copy()
+        return out, ok[:k].astype(bool)
+
+
+cdef ml_budget _budget(budget) except *:
+    """None: ml_budget_default; an int: ml_budget_steps (negative: ValueError); a float:
+    ml_budget_seconds (the C library checks it); a raw (kind, steps, seconds) tuple."""
+    cdef ml_budget bud = ml_budget_default()
+    if isinstance(budget, tuple):
+        bud.kind, bud.steps, bud.seconds = int(budget[0]), int(budget[1]), float(budget[2])
+    elif isinstance(budget, (bool, np.bool_)):
+        raise ValueError("budget must be an int or a float, got a bool")
+    elif isinstance(budget, (int, np.integer)):
+        if budget < 0:
+            raise ValueError(f"budget must be >= 0, got {budget}")
+        bud = ml_budget_steps(<uint64_t>min(int(budget), (1 << 64) - 1))
+    elif isinstance(budget, (float, np.floating)):
+        bud = ml_budget_seconds(float(budget))
+    elif budget is not None:
+        raise ValueError(f"budget must be None, an int or a float, got {budget!r}")
+    return bud
+
+
+cdef class CResult:
+    """An ml_result handle (modlights.h: results), freed with the object."""
+
+    cdef ml_result *r
+
+    def __dealloc__(self):
+        ml_result_free(self.r)
+        self.r = NULL
+
+    @property
+    def taps(self):
+        """The tap counts, a flat uint8 array of ml_board_taps_size bytes (a copy)."""
+        size = ml_board_taps_size(ml_result_board(self.r))
+        if not size:
+            return np.zeros(0, np.uint8)
+        return np.asarray(<const uint8_t[:size]>ml_result_taps(self.r)).copy()
+
+    @property
+    def length(self):
+        return int(ml_result_length(self.r))
+
+    @property
+    def proven_minimal(self):
+        return bool(ml_result_proven_minimal(self.r))
+
+    @property
+    def kernel_size(self):
         cdef ml_factored f
-        try:
-            size = ml_board_taps_size(ml_result_board(res))
-            taps = np.asarray(<const uint8_t[:size]>ml_result_taps(res)).copy() if size \
-                else np.zeros(0, np.uint8)
-            ml_result_kernel_size(res, &f)
-            return (taps, int(ml_result_length(res)), bool(ml_result_proven_minimal(res)),
-                    _factored_int(&f))
-        finally:
-            ml_result_free(res)
+        ml_result_kernel_size(self.r, &f)
+        return _factored_int(&f)
+
+    @property
+    def examined(self):
+        return int(ml_result_examined(self.r))
+
+    @property
+    def pruned(self):
+        return int(ml_result_pruned(self.r))
+
+    @property
+    def seconds(self):
+        return float(ml_result_seconds(self.r))
+
+    def to_json(self):
+        """ml_result_to_json: Solution.to_dict() as JSON text."""
+        return _result_text(self.r, 0)
+
+    def certificate(self):
+        """ml_result_certificate: Solution.certificate() as JSON text (ValueError when
+        none is available, with the C message)."""
+        return _result_text(self.r, 1)
+
+
+cdef object _result_text(ml_result *r, int cert):
+    cdef size_t n = 0
+    cdef int rc
+    with nogil:
+        rc = ml_result_certificate(NULL, r, NULL, 0, &n) if cert else \
+            ml_result_to_json(NULL, r, NULL, 0, &n)
+    if rc != ML_OK:
+        _ml_raise(rc)
+    buf = bytearray(n + 1)
+    cdef char *p = buf
+    with nogil:
+        rc = ml_result_certificate(NULL, r, p, n + 1, &n) if cert else \
+            ml_result_to_json(NULL, r, p, n + 1, &n)
+    if rc != ML_OK:
+        _ml_raise(rc)
+    return bytes(buf[:n]).decode()

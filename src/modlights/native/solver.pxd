@@ -26,6 +26,8 @@ cdef extern from "include/modlights.h" nogil:
     ml_target ml_target_fill(unsigned fill)
     ml_target ml_target_tiles(const uint8_t *tiles)
     ml_budget ml_budget_default()
+    ml_budget ml_budget_steps(uint64_t steps)
+    ml_budget ml_budget_seconds(double seconds)
 
     int ml_solver_new(ml_ctx *ctx, ml_board *b, const char *method, ml_solver **out)
     int ml_solver_new_plan(ml_ctx *ctx, ml_board *b, const ml_plan *plan, ml_solver **out)
@@ -46,9 +48,24 @@ cdef extern from "include/modlights.h" nogil:
     int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
                         unsigned flags, ml_budget budget, ml_result **out)
 
+    int ml_solver_solvable_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                                ml_target target, uint8_t *ok)
+    int ml_solver_solve_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                             ml_target target, unsigned flags, ml_budget budget,
+                             uint8_t *taps, uint8_t *ok)
+    int ml_solver_min_taps_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                                ml_target target, ml_budget budget, int64_t *lengths,
+                                uint8_t *proven)
+
     void ml_result_free(ml_result *r)
     const ml_board *ml_result_board(const ml_result *r)
     const uint8_t *ml_result_taps(const ml_result *r)
     uint64_t ml_result_length(const ml_result *r)
     int ml_result_proven_minimal(const ml_result *r)
     void ml_result_kernel_size(const ml_result *r, ml_factored *out)
+    uint64_t ml_result_examined(const ml_result *r)
+    uint64_t ml_result_pruned(const ml_result *r)
+    double ml_result_seconds(const ml_result *r)
+    int ml_result_to_json(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap, size_t *len)
+    int ml_result_certificate(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap,
+                              size_t *len)

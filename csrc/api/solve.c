@@ -1,0 +1,610 @@
+/* solve.c: the minimal search of ml_solver_solve (ML_SOLVE_MINIMAL), the policy of
+ * solver.py's Solver.solve(minimal=True), solver_budget.py's default budget and
+ * search/minimal.py's minimise without an executor: the budget resolved (a count of
+ * coset elements, a deadline, or the default: a coset of at most the default count
+ * searched whole by that count, a larger one for DEFAULT_SECONDS), the particular
+ * solution made the canonical representative of its coset, then
+ *
+ *  - a trivial kernel: the solution, proved;
+ *  - a budget of 0 elements or no time: the greedy descent (search/driver.h), proved
+ *    only when the solution has length 0;
+ *  - otherwise the Gray-code walk of search/coset.h over the longest prefix of
+ *    generators of fewer than 2^62 elements (one thread when a count budget is short of
+ *    it, so the answer is the same on every machine; the context's threads, at most
+ *    8 by default, for whole walks and deadlines), proved when it covered the coset (or
+ *    found length 0), else descended greedily until the deadline (at least
+ *    MIN_DESCENT_SECONDS after the search started).
+ *
+ * Not yet in C (ML_ENOTIMPL, saying so): the GF(2) transform search that minimal.py
+ * takes for a kernel of nullity CUBE_MIN_NULLITY (22) or more (search/cube.py's plan
+ * and the board's symmetries), and kernels past MAX_SEARCH_BYTES whose search holds a
+ * sub-coset. */
+#include "api/board.h"
+#include "api/ctx.h"
+#include "api/json.h"
+#include "api/solver_impl.h"
+#include "base/interrupt.h"
+#include "dense/pack.h"
+#include "search/canon.h"
+#include "search/coset.h"
+#include "search/coset_batch.h"
+#include "search/driver.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* solver.py / solver_budget.py / search/minimal.py / search/cube.py constants */
+#define DEFAULT_SECONDS 1.0
+#define DEFAULT_NATIVE_BUDGET ((uint64_t)1 << 24)
+#define MAX_SEARCH_BYTES ((uint64_t)1 << 24)
+#define MIN_DESCENT_SECONDS 0.05
+#define CUBE_MIN_NULLITY 22
+#define CUBE_MAX_TAPS 32767
+#define CUBE_MAX_NULLITY (63 + 24)
+#define CUBE_MIN_STEPS ((uint64_t)1 << (14 + 2 + 6))   /* LOW_DIM + 2 + CORNER_LOG */
+#define SIZE_LIMIT ((uint64_t)1 << 62)
+#define MAX_DEADLINE_SECONDS 1e12                        /* deadline_after's cap */
+#define MAX_KERNEL_BYTES ((uint64_t)1 << 30)
+
+int ml__check_budget(ml_ctx *ctx, ml_budget budget)
+{
+    if (budget.kind < ML_BUDGET_DEFAULT || budget.kind > ML_BUDGET_SECONDS)
+        return ml__fail(ctx, ML_M_BUDGET_KIND, budget.kind);
+    if (budget.kind == ML_BUDGET_SECONDS && !(budget.seconds >= 0)) {
+        char num[64];
+        ml__json_float_repr(budget.seconds, num, sizeof num);
+        return ml__fail(ctx, ML_M_BUDGET_SECONDS, num);
+    }
+    return ML_OK;
+}
+
+/* The value of f saturated at UINT64_MAX. */
+static uint64_t factored_sat(const ml_factored *f)
+{
+    uint64_t v = 1;
+    for (int i = 0; i < f->count; i++)
+        for (uint64_t e = 0; e < f->exp[i]; e++) {
+            if (v > UINT64_MAX / f->prime[i])
+                return UINT64_MAX;
+            v *= f->prime[i];
+        }
+    return v;
+}
+
+/* Solver._search_budget(None): (steps, seconds); steps UINT64_MAX or seconds < 0 mean
+ * none; a deadline of DEFAULT_SECONDS a board for `boards` boards. _default_count: a coset step costs O(n_taps) (/ 64 over GF(2)), about 2^30
+ * operations at most. */
+static void resolve_budget(const ml_board *b, const ml_factored *ks, ml_budget budget,
+                           uint64_t boards, uint64_t *steps, double *seconds)
+{
+    *steps = UINT64_MAX;
+    *seconds = -1.0;
+    if (budget.kind == ML_BUDGET_STEPS) {
+        *steps = budget.steps > ML_MAX_BUDGET ? ML_MAX_BUDGET : budget.steps;
+        return;
+    }
+    if (budget.kind == ML_BUDGET_SECONDS) {
+        *seconds = budget.seconds;
+        return;
+    }
+    uint64_t per_step = b->n_taps / (b->n == 2 ? 64u : 1u);
+    if (per_step < 1)
+        per_step = 1;
+    uint64_t count = ((uint64_t)1 << 30) / per_step;
+    if (count > DEFAULT_NATIVE_BUDGET)
+        count = DEFAULT_NATIVE_BUDGET;
+    if (count < 256)
+        count = 256;
+    if (factored_sat(ks) <= count)
+        *steps = count;
+    else
+        *seconds = DEFAULT_SECONDS * (double)(boards ? boards : 1);
+}
+
+static double now_s(void) { return (double)ml_driver_now_ns() * 1e-9; }
+
+/* minimal.descend: the greedy descent of x until deadline (seconds on now_s's clock,
+ * < 0: none). ML_OK, or ML_EINTERRUPTED when a poll saw a stop. */
+static int descend(ml_ctx *ctx, const uint8_t *H, uint64_t k, size_t L,
+                   const uint32_t *orders, unsigned n, uint8_t *x, double deadline)
+{
+    int64_t dl = 0;
+    if (deadline >= 0) {
+        double left = deadline - now_s();
+        if (left <= 0)
+            return ML_OK;
+        double ns = left * 1e9;
+        dl = ml_driver_now_ns() + (ns < 1 ? 1 : ns > 4e18 ? (int64_t)4e18 : (int64_t)ns);
+    }
+    if (ml_driver_descend(H, (size_t)k, L, orders, n, x, dl) == ML_DRIVER_INTERRUPTED)
+        return ml__fail(ctx, ML_M_INTERRUPTED);
+    return ML_OK;
+}
+
+static int threads_of(const ml_ctx *ctx)
+{
+    if (ctx->threads > 0)
+        return ctx->threads;
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    return c < 1 ? 1 : c > 8 ? 8 : (int)c;
+}
+
+static int any_nonzero(const uint8_t *x, size_t L)
+{
+    for (size_t j = 0; j < L; j++)
+        if (x[j])
+            return 1;
+    return 0;
+}
+
+/* _coset.coset_min over the first k generators (prod(orders[:k]) < 2^62): best into x. */
+static int coset_walk(ml_ctx *ctx, const uint8_t *H, const uint32_t *orders, size_t k,
+                      size_t L, unsigned n, uint64_t budget, double seconds, int threads,
+                      uint8_t *x, ml_coset_stats *st)
+{
+    int64_t length;
+    if (n == 2) {
+        size_t nw = ml_words(L) ? ml_words(L) : 1;
+        uint64_t *xp = calloc(nw, 8), *gp = calloc((k ? k : 1) * nw, 8), *bp = calloc(nw, 8);
+        if (!xp || !gp || !bp) {
+            free(xp);
+            free(gp);
+            free(bp);
+            return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
+        }
+        if (L) {
+            ml_pack_bits(x, 1, L, L, xp, nw);
+            if (k)
+                ml_pack_bits(H, k, L, L, gp, nw);
+        }
+        length = ml_coset_min_gf2(xp, gp, k, nw, budget, seconds, threads, bp, st);
+        if (length >= 0 && L)
+            ml_unpack_bits(bp, 1, L, nw, x, L);
+        free(xp);
+        free(gp);
+        free(bp);
+    } else {
+        if (L == 0) {
+            memset(st, 0, sizeof *st);
+            st->examined = 1;
+            st->complete = 1;
+            return ML_OK;
+        }
+        uint8_t *best = malloc(L);
+        uint8_t zero[1] = {0};
+        uint32_t zo[1] = {0};
+        if (!best)
+            return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
+        length = ml_coset_min_zn(x, k ? H : zero, k ? orders : zo, k, L, n, budget, seconds,
+                                 threads, best, st);
+        if (length >= 0)
+            memcpy(x, best, L);
+        free(best);
+    }
+    if (ml_interrupt_poll())
+        return ml__fail(ctx, ML_M_INTERRUPTED);
+    if (length < 0)
+        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
+    return ML_OK;
+}
+
+/* The search's figures (a result's, or one board's of a batch). */
+typedef struct {
+    int proven, proof;
+    uint64_t examined, pruned;
+    uint64_t total;      /* prod(orders), saturated */
+} stats;
+
+/* minimal.minimise without a progress callback: x (n_taps bytes) replaced by the least-
+ * length element found within steps (UINT64_MAX: none) or by deadline (seconds on
+ * now_s's clock, < 0: none); the descent of an unfinished search stops by the deadline
+ * or `descent` seconds from now, whichever is later. */
+static int minimise(ml_ctx *ctx, ml_solver *s, uint8_t *x, uint64_t steps, double deadline,
+                    double descent, stats *st, const char *fn)
+{
+    const ml_board *b = ml_solver_board(s);
+    size_t L = (size_t)b->n_taps;
+    unsigned n = (unsigned)b->n;
+    double t0 = now_s();
+    double deadline_search = deadline;
+    if (deadline >= 0 && deadline < t0 + descent)
+        deadline = t0 + descent;
+    int no_time = deadline_search >= 0 && deadline_search - t0 <= 0;
+    memset(st, 0, sizeof *st);
+    uint64_t null = 0;
+    int rc = ml__solver_nullity(ctx, s, &null);
+    if (rc)
+        return rc;
+    if (!ml__solver_has_generators(s) && null * (L ? L : 1) > MAX_SEARCH_BYTES) {
+        char what[200];
+        snprintf(what, sizeof what, "%s with ML_SOLVE_MINIMAL on a kernel of more than "
+                 "MAX_SEARCH_BYTES (2^24) bytes (its search holds a sub-coset)", fn);
+        return ml__not_implemented(ctx, what);
+    }
+    const uint8_t *H;
+    const uint32_t *orders;
+    uint64_t k;
+    int canonical;
+    rc = ml__solver_generators(ctx, s, &H, &orders, &k, &canonical);
+    if (rc)
+        return rc;
+    if (canonical && k && L && ml_canon_reduce(H, (size_t)k, L, n, x, 1) != 0)
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    uint64_t total = 1;   /* prod(orders), saturated */
+    for (uint64_t i = 0; i < k; i++)
+        total = total > UINT64_MAX / orders[i] ? UINT64_MAX : total * orders[i];
+    st->total = total;
+    ml_progress_report(ML_PHASE_SEARCH, 0, total);
+    if (total == 1) {
+        st->proven = 1;
+        st->examined = 1;
+    } else if (steps == 0 || no_time) {
+        int zero = !any_nonzero(x, L);
+        ml_progress_report(ML_PHASE_DESCENT, 0, total);
+        rc = descend(ctx, H, k, L, orders, n, x, deadline);
+        st->proven = zero;
+    } else if (n == 2 && k >= CUBE_MIN_NULLITY && L > 0 && L <= CUBE_MAX_TAPS &&
+               k <= CUBE_MAX_NULLITY &&
+               (steps == UINT64_MAX || steps >= (total < CUBE_MIN_STEPS ? total : CUBE_MIN_STEPS))) {
+        char what[200];
+        snprintf(what, sizeof what, "%s with ML_SOLVE_MINIMAL on a GF(2) kernel of nullity 22 "
+                 "or more (the transform search of search/cube.py)", fn);
+        return ml__not_implemented(ctx, what);
+    } else {
+        size_t kp = 0;
+        uint64_t size = 1;
+        while (kp < k && orders[kp] <= (SIZE_LIMIT - 1) / size) {   /* size * o < 2^62 */
+            size *= orders[kp];
+            kp++;
+        }
+        double left = 0.0;
+        if (deadline_search >= 0) {
+            left = deadline_search - now_s();
+            if (left < 1e-6)
+                left = 1e-6;
+        }
+        uint64_t walk_budget = steps == UINT64_MAX ? 0 : steps;
+        int partial = steps != UINT64_MAX && steps != 0 && steps < size;
+        ml_coset_stats cs;
+        memset(&cs, 0, sizeof cs);
+        rc = coset_walk(ctx, H, orders, kp, L, n, walk_budget, left,
+                        partial ? 1 : threads_of(ctx), x, &cs);
+        if (rc)
+            return rc;
+        st->examined = cs.examined;
+        st->pruned = cs.pruned;
+        st->proven = (cs.complete && kp == k) || !any_nonzero(x, L);
+        ml_progress_report(ML_PHASE_SEARCH, st->proven ? total : cs.examined, total);
+        if (!st->proven) {
+            ml_progress_report(ML_PHASE_DESCENT, cs.examined, total);
+            rc = descend(ctx, H, k, L, orders, n, x, deadline);
+        }
+    }
+    if (rc)
+        return rc;
+    if (st->proven)
+        st->proof = any_nonzero(x, L) ? ML__PROOF_ENUMERATION : ML__PROOF_TREE0;
+    return ML_OK;
+}
+
+/* deadline_after(seconds) on now_s's clock (< 0: none). */
+static double deadline_after(double seconds)
+{
+    if (seconds < 0)
+        return -1;
+    return now_s() + (seconds < MAX_DEADLINE_SECONDS ? seconds : MAX_DEADLINE_SECONDS);
+}
+
+int ml__solve_minimal(ml_ctx *ctx, ml_solver *s, uint8_t *x, const ml_factored *ks,
+                      ml_budget budget, unsigned flags, ml_result *r)
+{
+    ctx = ml__ctx(ctx);
+    const ml_board *b = ml_solver_board(s);
+    size_t L = (size_t)b->n_taps;
+    uint64_t steps;
+    double seconds;
+    resolve_budget(b, ks, budget, 1, &steps, &seconds);
+    double t0 = now_s();
+    r->searched = 1;
+    stats st;
+    int rc = minimise(ctx, s, x, steps, deadline_after(seconds), MIN_DESCENT_SECONDS, &st,
+                      "ml_solver_solve");
+    if (rc)
+        return rc;
+    r->proven = st.proven;
+    r->proof = st.proof;
+    r->examined = st.examined;
+    r->pruned = st.pruned;
+    r->kept = (flags & ML_SOLVE_PROOF) != 0;
+    /* the certificate's kernel only when it fits the dense limit (Solver.solve) */
+    uint64_t null = 0, k = 0;
+    const uint8_t *H;
+    const uint32_t *orders;
+    int canonical;
+    if (r->kept && r->proven && st.total > 1) {
+        rc = ml__solver_nullity(ctx, s, &null);
+        if (!rc && null * (L ? L : 1) <= MAX_KERNEL_BYTES)
+            rc = ml__solver_generators(ctx, s, &H, &orders, &k, &canonical);
+        if (rc)
+            return rc;
+    }
+    if (k) {
+        r->gens = malloc((size_t)(k * L) + 1);
+        r->gen_orders = malloc((size_t)k * sizeof *r->gen_orders);
+        if (!r->gens || !r->gen_orders)
+            return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
+        if (L)
+            memcpy(r->gens, H, (size_t)(k * L));
+        memcpy(r->gen_orders, orders, (size_t)k * sizeof *orders);
+        r->ngens = k;
+    }
+    r->seconds = now_s() - t0;
+    return ML_OK;
+}
+
+/* ------------------------------------------------------------------ batches
+ * solver_batch.py: k states of one board from one factorisation. A budget that covers
+ * the whole coset (minimal.exhaustive: a trivial kernel, or a count of at least |ker A|
+ * and below 2^62, no seconds) searches every board in one batch call of
+ * search/coset_batch.h; any other is each board's minimise (no clean-up time of its
+ * own) by the deadline shared out evenly over the boards left. */
+
+static int exhaustive(uint64_t ks, uint64_t steps, double seconds)
+{
+    if (ks == 1)
+        return 1;
+    return seconds < 0 && steps != UINT64_MAX && steps > 0 && ks <= steps && ks < SIZE_LIMIT;
+}
+
+/* minimal.min_many over the m rows of X (n_taps bytes each): lengths (may be NULL) and,
+ * with taps, the least-length rows in place. */
+static int min_many(ml_ctx *ctx, ml_solver *s, uint8_t *X, size_t m, int64_t *lengths,
+                    int taps, const char *fn)
+{
+    const ml_board *b = ml_solver_board(s);
+    size_t L = (size_t)b->n_taps;
+    unsigned n = (unsigned)b->n;
+    const uint8_t *H;
+    const uint32_t *orders;
+    uint64_t k;
+    int canonical;
+    int rc = ml__solver_generators(ctx, s, &H, &orders, &k, &canonical);
+    if (rc)
+        return rc;
+    if (canonical && k && L && ml_canon_reduce(H, (size_t)k, L, n, X, m) != 0)
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    if (!m)
+        return ML_OK;
+    int64_t *len = malloc(m * sizeof *len);
+    if (!len)
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    int threads = threads_of(ctx), got = 0;
+    if (n == 2 && k) {   /* coset_min_many: packed words */
+        size_t nw = ml_words(L) ? ml_words(L) : 1;
+        uint64_t *xp = calloc(m * nw, 8), *gp = calloc(k * nw, 8);
+        uint64_t *bp = taps ? calloc(m * nw, 8) : NULL;
+        if (!xp || !gp || (taps && !bp)) {
+            got = -2;
+        } else {
+            if (L) {
+                ml_pack_bits(X, m, L, L, xp, nw);
+                ml_pack_bits(H, k, L, L, gp, nw);
+            }
+            got = ml_coset_min_gf2_many(xp, m, nw, L, gp, k, threads, len, bp, nw);
+            if (got == 0 && taps && L)
+                ml_unpack_bits(bp, m, L, nw, X, L);
+        }
+        free(xp);
+        free(gp);
+        free(bp);
+    } else if (L) {
+        uint8_t *best = taps ? malloc(m * L) : NULL;
+        uint8_t zero[1] = {0};
+        uint32_t zo[1] = {0};
+        if (taps && !best)
+            got = -2;
+        else
+            got = ml_coset_min_zn_many(X, m, L, k ? H : zero, k ? orders : zo, k, L, n,
+                                       threads, len, best, L);
+        if (got == 0 && taps)
+            memcpy(X, best, m * L);
+        free(best);
+    } else {
+        memset(len, 0, m * sizeof *len);
+    }
+    if (got == 0 && ml_interrupt_poll())
+        rc = ml__fail(ctx, ML_M_INTERRUPTED);
+    else if (got != 0)
+        rc = ml__fail(ctx, ML_M_NOMEM, fn);
+    if (!rc && lengths)
+        memcpy(lengths, len, m * sizeof *len);
+    free(len);
+    return rc;
+}
+
+/* _share: the deadline of the next of `left` boards sharing deadline evenly. */
+static double share(double deadline, size_t left)
+{
+    if (deadline < 0)
+        return -1;
+    double now = now_s(), rest = deadline - now;
+    return now + (rest > 0 ? rest : 0) / (double)(left ? left : 1);
+}
+
+static uint64_t row_length(const uint8_t *x, size_t L)
+{
+    uint64_t t = 0;
+    for (size_t j = 0; j < L; j++)
+        t += x[j];
+    return t;
+}
+
+/* The particular solutions X (k x n_taps, malloc'd) and ok of k states. */
+static int particular(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                      ml_target target, uint8_t **X, uint8_t *ok, const char *fn)
+{
+    size_t L = (size_t)ml_board_n_taps(ml_solver_board(s));
+    *X = k && L > SIZE_MAX / k ? NULL : malloc(k * L + 1);
+    if (!*X)
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    memset(ok, 0, k);
+    return ml__solver_solve_rows(ctx, s, k, states, target, *X, ok);
+}
+
+#define BATCH_BEGIN(fn)                                                                  \
+    ml_scope sc;                                                                         \
+    ctx = ml__enter(ctx, &sc);                                                           \
+    int rc = ml__solver_take(ctx, s, fn);                                                \
+    if (rc)                                                                              \
+        return ml__leave(ctx, &sc, rc);                                                  \
+    if (!states && k)                                                                    \
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "states");
+#define BATCH_END()                                                                      \
+    ml__solver_give(s);                                                                  \
+    return ml__leave(ctx, &sc, rc)
+
+int ml_solver_solvable_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                            ml_target target, uint8_t *ok)
+{
+    const char *fn = "ml_solver_solvable_many";
+    BATCH_BEGIN(fn);
+    if (!rc && !ok && k)
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "ok");
+    uint8_t *X = NULL;
+    if (!rc)
+        rc = particular(ctx, s, k, states, target, &X, ok, fn);
+    for (size_t i = 0; !rc && i < k; i++)
+        ok[i] = ok[i] != 0;
+    free(X);
+    BATCH_END();
+}
+
+int ml_solver_min_taps_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                            ml_target target, ml_budget budget, int64_t *lengths,
+                            uint8_t *proven)
+{
+    const char *fn = "ml_solver_min_taps_many";
+    BATCH_BEGIN(fn);
+    if (!rc && k && (!lengths || !proven))
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, !lengths ? "lengths" : "proven");
+    if (!rc)
+        rc = ml__check_budget(ctx, budget);
+    const ml_board *b = ml_solver_board(s);
+    size_t L = (size_t)b->n_taps;
+    uint8_t *X = NULL, *ok = malloc(k + 1);
+    size_t *rows = malloc((k + 1) * sizeof *rows), nrows = 0;
+    if (!rc && (!ok || !rows))
+        rc = ml__fail(ctx, ML_M_NOMEM, fn);
+    double deadline0 = budget.kind == ML_BUDGET_SECONDS ? deadline_after(budget.seconds) : -1;
+    if (!rc)
+        rc = particular(ctx, s, k, states, target, &X, ok, fn);
+    ml_factored ks;
+    if (!rc)
+        rc = ml__solver_kernel_size(ctx, s, &ks);
+    for (size_t i = 0; !rc && i < k; i++) {
+        lengths[i] = -1;
+        proven[i] = 1;
+        if (ok[i])
+            rows[nrows++] = i;
+    }
+    if (!rc) {
+        uint64_t steps;
+        double seconds;
+        resolve_budget(b, &ks, budget, nrows, &steps, &seconds);
+        double deadline = budget.kind == ML_BUDGET_DEFAULT ? deadline_after(seconds) : deadline0;
+        for (size_t j = 0; j < nrows && L; j++)   /* the solvable rows, in order */
+            if (rows[j] != j)
+                memcpy(X + j * L, X + rows[j] * L, L);
+        if (exhaustive(factored_sat(&ks), steps, seconds)) {
+            int64_t *len = malloc((nrows + 1) * sizeof *len);
+            rc = len ? min_many(ctx, s, X, nrows, len, 0, fn) : ml__fail(ctx, ML_M_NOMEM, fn);
+            for (size_t j = 0; !rc && j < nrows; j++)
+                lengths[rows[j]] = len[j];
+            free(len);
+        } else {
+            for (size_t j = 0; !rc && j < nrows; j++) {
+                stats st;
+                rc = minimise(ctx, s, X + j * L, steps, share(deadline, nrows - j), 0.0, &st,
+                              fn);
+                lengths[rows[j]] = (int64_t)row_length(X + j * L, L);
+                proven[rows[j]] = (uint8_t)st.proven;
+                ml_progress_report(ML_PHASE_BATCH, rows[j] + 1, k);
+            }
+        }
+    }
+    free(X);
+    free(ok);
+    free(rows);
+    BATCH_END();
+}
+
+int ml_solver_solve_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                         ml_target target, unsigned flags, ml_budget budget, uint8_t *taps,
+                         uint8_t *ok)
+{
+    const char *fn = "ml_solver_solve_many";
+    BATCH_BEGIN(fn);
+    int minimal = (flags & ML_SOLVE_MINIMAL) != 0;
+    if (!rc && !taps && k)
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "taps");
+    if (!rc && minimal)
+        rc = ml__check_budget(ctx, budget);
+    const ml_board *b = ml_solver_board(s);
+    size_t L = (size_t)b->n_taps, tsize = (size_t)ml_board_taps_size(b);
+    uint8_t *X = NULL, *okv = malloc(k + 1);
+    if (!rc && !okv)
+        rc = ml__fail(ctx, ML_M_NOMEM, fn);
+    double deadline0 = budget.kind == ML_BUDGET_SECONDS ? deadline_after(budget.seconds) : -1;
+    if (!rc)
+        rc = particular(ctx, s, k, states, target, &X, okv, fn);
+    if (!rc && ok)
+        for (size_t i = 0; i < k; i++)
+            ok[i] = okv[i] != 0;
+    size_t bad = 0;
+    for (size_t i = 0; !rc && i < k; i++)
+        bad += !okv[i];
+    if (!rc && bad) {   /* "3 of 10 boards are unsolvable: indices 1, 4, 7" (20 at most) */
+        char idx[400];
+        size_t at = 0, shown = 0;
+        idx[0] = 0;
+        for (size_t i = 0; i < k && shown < 20; i++)
+            if (!okv[i]) {
+                at += (size_t)snprintf(idx + at, sizeof idx - at, "%s%zu", shown ? ", " : "", i);
+                shown++;
+            }
+        if (bad > 20)
+            snprintf(idx + at, sizeof idx - at, " ...");
+        rc = ml__fail(ctx, ML_M_UNSOLVABLE_MANY, (unsigned long long)bad, (unsigned long long)k,
+                      idx);
+    }
+    if (!rc && minimal && k) {
+        ml_factored ks;
+        rc = ml__solver_kernel_size(ctx, s, &ks);
+        uint64_t steps;
+        double seconds;
+        resolve_budget(b, &ks, budget, k, &steps, &seconds);
+        double deadline = budget.kind == ML_BUDGET_DEFAULT ? deadline_after(seconds) : deadline0;
+        if (!rc && exhaustive(factored_sat(&ks), steps, seconds)) {
+            if (factored_sat(&ks) != 1)   /* a trivial kernel: X as it is */
+                rc = min_many(ctx, s, X, k, NULL, 1, fn);
+        } else {
+            for (size_t j = 0; !rc && j < k; j++) {
+                stats st;
+                rc = minimise(ctx, s, X + j * L, steps, share(deadline, k - j), 0.0, &st, fn);
+                ml_progress_report(ML_PHASE_BATCH, j + 1, k);
+            }
+        }
+    }
+    if (!rc) {
+        memset(taps, 0, k * tsize);
+        for (size_t i = 0; i < k; i++)
+            for (size_t j = 0; j < L; j++)
+                taps[i * tsize + ml__board_tap_flat(b, j)] = X[i * L + j];
+    }
+    free(X);
+    free(okv);
+    BATCH_END();
+}

@@ -1,0 +1,64 @@
+/* solver_impl.h: what csrc/api/solve.c and result.c (the minimal search, results) see of
+ * a solver and a result (modlights.h: solvers). The solver's own parts stay in solver.c;
+ * these are its answers, made on first need and kept by the solver. */
+#ifndef ML_API_SOLVER_IMPL_H
+#define ML_API_SOLVER_IMPL_H
+
+#include "include/modlights.h"
+
+#include <stdint.h>
+
+/* The proof a minimal search keeps (the <proof> of a certificate, docs/certificates.md). */
+enum {
+    ML__PROOF_NONE = 0,        /* not proved */
+    ML__PROOF_ENUMERATION = 1, /* {"method": "enumeration"} */
+    ML__PROOF_TREE0 = 2        /* {"method": "tree", "leaf_dim": 0, "pruned": [[]]}: length 0 */
+};
+
+struct ml_result {
+    uint32_t magic;
+    ml_board *b;
+    uint8_t *taps;             /* ml_board_taps_size bytes */
+    uint64_t length;
+    int proven;
+    ml_factored kernel_size;
+    int searched;              /* ML_SOLVE_MINIMAL: a minimal search ran */
+    uint64_t examined, pruned;
+    double seconds;
+    int proof;                 /* ML__PROOF_*: set when proved */
+    int kept;                  /* ML_SOLVE_PROOF: the proof (and kernel) kept */
+    uint64_t ngens;            /* the kernel for the certificate (when kept and it fits) */
+    uint8_t *gens;             /* ngens x n_taps bytes, or NULL */
+    uint32_t *gen_orders;
+};
+
+/* The kernel's generators (canonical when ml_canon_fits allowed; *canonical says), made
+ * on first use and owned by the solver: k rows of n_taps bytes, their additive orders. */
+int ml__solver_generators(ml_ctx *ctx, ml_solver *s, const uint8_t **H,
+                          const uint32_t **orders, uint64_t *k, int *canonical);
+/* The nullity (no generators made for it). */
+int ml__solver_nullity(ml_ctx *ctx, ml_solver *s, uint64_t *out);
+/* The engine's particular solutions of k states (k x ml_board_size bytes) to target:
+ * X (k x n_taps bytes) and ok (k). */
+int ml__solver_solve_rows(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                          ml_target target, uint8_t *X, uint8_t *ok);
+/* Take the solver for one public call (ML_EMISUSE when dead or in use) / give it back. */
+int ml__solver_take(ml_ctx *ctx, ml_solver *s, const char *fn);
+void ml__solver_give(ml_solver *s);
+/* |ker A| (the solver taken by the caller). */
+int ml__solver_kernel_size(ml_ctx *ctx, ml_solver *s, ml_factored *out);
+/* Whether the solver already made its generators. */
+int ml__solver_has_generators(const ml_solver *s);
+
+/* solve.c: the minimal search of ml_solver_solve (Solver.solve(minimal=True) without an
+ * executor): x (n_taps bytes, a particular solution) is replaced by the answer; r's
+ * proven, examined, pruned, seconds and proof are set, and with ML_SOLVE_PROOF the
+ * kernel a certificate names (Solver.solve's `keep`). ks: |ker A|. budget is checked. */
+int ml__solve_minimal(ml_ctx *ctx, ml_solver *s, uint8_t *x, const ml_factored *ks,
+                      ml_budget budget, unsigned flags, ml_result *r);
+/* result.c: free what a result holds besides its board and taps. */
+void ml__result_release(ml_result *r);
+/* ML_M_BUDGET_KIND / ML_M_BUDGET_SECONDS for a bad budget (solver_budget.py's check). */
+int ml__check_budget(ml_ctx *ctx, ml_budget budget);
+
+#endif

@@ -1,0 +1,240 @@
+"""The C API's minimal search and result JSON (csrc/api/solve.c, csrc/api/result.c, bound
+as modlights.native._core.CSolver.solve_result / CResult) answer as ``modlights.Solver``
+(dense engines): on random boards (every named pattern and random offsets, mixed maps,
+locks, holes, wrap, odd and even sides, n 2..9, 16 and 101, graph boards from effects and
+from matrices) and every budget rule (the default, counts that cover the coset and
+counts that stop the search so nothing is proved, 0, 0.0 seconds, deadlines) the same
+taps, length, proven flag, examined and pruned counts (examined not under a deadline:
+it depends on the clock); Solution.to_dict() and certificate() equal ml_result_to_json
+and ml_result_certificate as parsed JSON, or the same refusal message; the batches
+(ml_solver_solvable_many, min_taps_many, solve_many with and without the search) equal
+Solver.solvable_many / min_taps_many / solve_many, or the same Unsolvable message. Deterministic
+(seeded NumPy generators)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import modlights as ml
+from modlights.native import _core
+from test_capi_solver import _c, _random_board
+
+CSolver = _core.CSolver
+
+#: The budgets compared: Python's argument (the C binding maps int -> ml_budget_steps,
+#: float -> ml_budget_seconds, None -> ml_budget_default).
+BUDGETS = [None, 0, 1, 3, 17, 100, 1 << 20, 0.0, 5.0]
+
+
+def _cube(ps: ml.Solver) -> bool:
+    """Whether Python takes the GF(2) transform search (not in C yet: ML_ENOTIMPL)."""
+    return ps.n == 2 and ps.nullity >= 22
+
+
+def _solvable_state(b: ml.Board, rng) -> np.ndarray:
+    x = rng.integers(0, b.states, size=b.n_taps)
+    shape = b.shape if b.is_grid else (b.n_cells,)
+    ax = b.apply(np.zeros(shape, dtype=np.int64), b.from_tap_vector(x)).astype(np.int64)
+    return (-ax) % b.states
+
+
+def _same_text(call_py, call_c):
+    """Python's dict and C's JSON text equal once parsed, or one ValueError message."""
+    try:
+        want = call_py()
+    except ValueError as e:
+        with pytest.raises(ValueError) as got:
+            call_c()
+        assert str(got.value) == str(e)
+        return None
+    got = json.loads(call_c())
+    assert got == json.loads(json.dumps(want))
+    return got
+
+
+def _compare(b: ml.Board, rng, budgets=BUDGETS, target=0, slow=False) -> int:
+    """Compare every budget on one random solvable state; deadlines that would run out
+    (a kernel past 2^16 elements) only when ``slow``."""
+    name = "dense-gf2" if b.states == 2 else "dense-zn"
+    ps = ml.Solver(b, method=name)
+    cs = CSolver(_c(b), "dense")
+    state = _solvable_state(b, rng)
+    compared = 0
+    for budget in budgets:
+        deadline = isinstance(budget, float) or (
+            budget is None and ps.kernel_size > ps._default_count
+        )
+        if deadline and budget != 0.0 and ps.kernel_size > 1 << 16 and not slow:
+            continue
+        want = ps.solve(state, target, minimal=True, budget=budget)
+        if _cube(ps) and budget != 0 and budget != 0.0:
+            with pytest.raises(RuntimeError, match="transform search"):
+                cs.solve_result(state, target, budget=budget, proof=True)
+            continue
+        got = cs.solve_result(state, target, budget=budget, proof=True)
+        assert got.proven_minimal == want.proven_minimal or deadline, (b, budget)
+        if not deadline or (want.proven_minimal and got.proven_minimal):
+            taps = np.asarray(want.taps).reshape(-1)
+            assert np.array_equal(got.taps, taps), (b, budget)
+            assert got.length == want.length
+        if not deadline:
+            assert (got.examined, got.pruned) == (want.examined, want.pruned), (b, budget)
+            _same_text(want.to_dict, got.to_json)
+            _same_text(want.certificate, got.certificate)
+        assert got.kernel_size == want.kernel_size
+        compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_boards_minimal_as_python(seed):
+    rng = np.random.default_rng(1000 + seed)
+    for _ in range(12):
+        _compare(_random_board(rng, [2, 3, 4, 5, 6, 7, 8, 9, 16, 101], max_side=6), rng)
+
+
+def test_unproved_budgets_as_python():
+    """Kernels large enough that small counts stop the search (proven False, the descent
+    after it), and a certificate refused with Python's message."""
+    boards = [
+        ml.Board.grid(5, 5, states=2),  # |ker| 4
+        ml.Board.grid(9, 9, states=2, pattern="diagonal"),
+        ml.Board.grid(6, 6, states=3, pattern="square", wrap=True),
+        ml.Board.grid(4, 6, states=4, wrap=True),
+        ml.Board.grid(5, 5, states=6, wrap=True),
+        ml.Board.grid(5, 4, states=6, pattern="knight"),
+        # |ker A| = 16^18 = 2^72: the searched prefix (product < 2^62) must not overflow
+        ml.Board.grid(3, 9, states=16, pattern="vertical", wrap=True),
+    ]
+    rng = np.random.default_rng(7)
+    unproved = 0
+    for b in boards:
+        ps = ml.Solver(b, method="dense-gf2" if b.states == 2 else "dense-zn")
+        assert ps.kernel_size > 1
+        _compare(b, rng, budgets=[1, 2, 3, 0])
+        sol = ps.solve(_solvable_state(b, rng), minimal=True, budget=1)
+        unproved += not sol.proven_minimal
+    assert unproved >= 3
+
+
+def test_minimal_false_and_refusals_as_python():
+    rng = np.random.default_rng(3)
+    b = ml.Board.grid(5, 5, states=2)
+    ps, cs = ml.Solver(b, method="dense-gf2"), CSolver(_c(b), "dense")
+    state = _solvable_state(b, rng)
+    want = ps.solve(state, minimal=False)
+    got = cs.solve_result(state, minimal=False)
+    assert got.proven_minimal == want.proven_minimal
+    _same_text(want.to_dict, got.to_json)
+    _same_text(want.certificate, got.certificate)
+    # a trivial kernel: proved without a search, with a certificate
+    b1 = ml.Board.grid(4, 4, states=3)
+    p1, c1 = ml.Solver(b1, method="dense-zn"), CSolver(_c(b1), "dense")
+    s1 = _solvable_state(b1, rng)
+    _same_text(
+        p1.solve(s1, minimal=False).certificate, c1.solve_result(s1, minimal=False).certificate
+    )
+    # bad budgets: Python's messages
+    for bad in (-1.0, float("nan")):
+        with pytest.raises(ValueError) as e:
+            ps.solve(state, budget=bad)
+        with pytest.raises(ValueError) as g:
+            cs.solve_result(state, budget=bad)
+        assert str(g.value) == str(e.value)
+    with pytest.raises(ValueError, match="budget kind must be"):
+        cs.solve_result(state, budget=(7, 0, 0.0))
+    # a proved search without ML_SOLVE_PROOF keeps no proof
+    r = cs.solve_result(state, budget=100)
+    assert r.proven_minimal
+    with pytest.raises(ValueError, match="kept no proof"):
+        r.certificate()
+
+
+def test_graph_boards_and_targets_as_python():
+    rng = np.random.default_rng(11)
+    for n in (2, 3, 5, 9):
+        effects = [[int(c) for c in rng.integers(0, 7, size=3)] for _ in range(9)]
+        b = ml.Board.from_effects(effects, states=n, n_cells=7)
+        _compare(b, rng)
+        m = ml.Board.from_matrix(rng.integers(0, n, size=(6, 9)), n)
+        _compare(m, rng)
+    b = ml.Board.grid(5, 5, states=3)
+    _compare(b, rng, target=2)
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("seed", range(40))
+def test_matrix_minimal_as_python(seed):
+    rng = np.random.default_rng(5000 + seed)
+    for _ in range(25):
+        _compare(_random_board(rng, [2, 3, 4, 5, 6, 7, 8, 9, 16, 101], max_side=9), rng, slow=True)
+
+
+# ------------------------------------------------------------------ batches
+def _states(b: ml.Board, rng, k: int) -> np.ndarray:
+    """k states: most solvable (-A x), some random (often unsolvable)."""
+    rows = [_solvable_state(b, rng) for _ in range(k)]
+    shape = b.shape if b.is_grid else (b.n_cells,)
+    for i in range(0, k, 3):
+        rows[i] = rng.integers(0, b.states, size=shape)
+    return np.stack(rows) if rows else np.zeros((0, *shape), dtype=np.int64)
+
+
+def _compare_many(b: ml.Board, rng, budgets=(None, 0, 1, 5, 4096, 0.0), slow=False) -> None:
+    name = "dense-gf2" if b.states == 2 else "dense-zn"
+    ps = ml.Solver(b, method=name)
+    cs = CSolver(_c(b), "dense")
+    k = int(rng.integers(0, 7))
+    S = _states(b, rng, k)
+    ok = ps.solvable_many(S)
+    assert np.array_equal(cs.solvable_many(S), ok)
+    for budget in budgets:
+        deadline = isinstance(budget, float) or (
+            budget is None and ps.kernel_size > ps._default_count
+        )
+        if deadline and budget != 0.0 and not slow:
+            continue
+        if _cube(ps) and budget != 0 and budget != 0.0 and ok.any():
+            with pytest.raises(RuntimeError, match="transform search"):
+                cs.min_taps_many(S, budget=budget)
+            continue
+        lengths, proven = ps.min_taps_many(S, budget=budget)
+        got_l, got_p = cs.min_taps_many(S, budget=budget)
+        if not deadline:
+            assert np.array_equal(got_l, lengths), (b, budget)
+            assert np.array_equal(got_p, proven), (b, budget)
+        solvable = S[ok]
+        for minimal in (False, True):
+            want = ps.solve_many(solvable, minimal=minimal, budget=budget)
+            taps, okc = cs.solve_many(solvable, minimal=minimal, budget=budget)
+            assert okc.all()
+            if not (deadline and minimal):
+                assert np.array_equal(taps, np.asarray(want).reshape(taps.shape)), (b, budget)
+    if not ok.all():
+        with pytest.raises(ValueError) as e:
+            ps.solve_many(S)
+        with pytest.raises(ValueError) as g:
+            cs.solve_many(S)
+        assert str(g.value) == str(e.value)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_batches_as_python(seed):
+    rng = np.random.default_rng(2000 + seed)
+    for _ in range(10):
+        _compare_many(_random_board(rng, [2, 3, 4, 5, 6, 7, 8, 9, 16, 101], max_side=6), rng)
+    for b in (ml.Board.grid(5, 5, states=2), ml.Board.grid(4, 6, states=4, wrap=True)):
+        _compare_many(b, rng, budgets=(1, 2, 3, None))
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("seed", range(20))
+def test_matrix_batches_as_python(seed):
+    rng = np.random.default_rng(6000 + seed)
+    for _ in range(20):
+        _compare_many(
+            _random_board(rng, [2, 3, 4, 5, 6, 7, 8, 9, 16, 101], max_side=9), rng, slow=True
+        )
