@@ -32,6 +32,13 @@ int ml_interrupt_pending(void) { return atomic_load_explicit(&flag, memory_order
 
 void ml_interrupt_request(void) { atomic_store(&flag, 1); }
 
+int ml_interrupt_stopped(void)
+{
+    ml_scope *sc = current;
+    return atomic_load_explicit(&flag, memory_order_relaxed) ||
+           (sc && atomic_load_explicit(&sc->stopped, memory_order_relaxed));
+}
+
 int ml_interrupt_take(void) { return atomic_exchange(&flag, 0); }
 
 /* A poll of sc saw a stop (which: saw, a flag of sc or NULL): every later poll of sc

@@ -65,6 +65,11 @@ void ml_interrupt_set_hook(ml_interrupt_hook_t hook);
 int ml_interrupt_poll(void);
 /* The process-wide flag alone: nonzero once a stop was requested. */
 int ml_interrupt_pending(void);
+/* Whether the work already had to stop: the process-wide flag, or a poll of the calling
+ * thread's scope saw a stop (its context's flag, its callback). Asks no hook and no
+ * callback: what a caller checks after a loop that may have broken off, to drop its
+ * partial result (ml_interrupt_pending alone misses a context's stop). */
+int ml_interrupt_stopped(void);
 /* Request a stop of all work (any thread, or a signal handler: one atomic store). */
 void ml_interrupt_request(void);
 /* Clear the process-wide flag; returns its previous value (nonzero: the work was

@@ -171,7 +171,7 @@ ml_gf2_t *ml_gf2_solve_direct(const ml_gf2_t *A, const ml_gf2_t *B, size_t *rank
     }
     ml_gf2_free(Bt);
     size_t rk = ml_gf2_echelonize(W, 0, r, piv);
-    if (rk == (size_t)-1 || ml_interrupt_pending()) {
+    if (rk == (size_t)-1 || ml_interrupt_stopped()) {
         ml_gf2_free(W); ml_gf2_free(Y); free(piv); free(x);
         return NULL;
     }

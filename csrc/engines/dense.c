@@ -21,6 +21,7 @@
 #include "api/board.h"
 #include "api/ctx.h"
 #include "api/registry_impl.h"
+#include "base/interrupt.h"
 #include "dense/gf2.h"
 #include "dense/zn.h"
 
@@ -34,6 +35,14 @@
 #define GIB (1024.0 * 1024.0 * 1024.0)
 
 static int nomem(ml_ctx *ctx, const char *what) { return ml__fail(ctx, ML_M_NOMEM, what); }
+
+/* The dense/ loops that poll the stop flag break off and hand back a partial result
+ * (an echelon form's rank so far, a product's garbage): every such result is checked
+ * with this before it is used or kept. */
+static int stopped(ml_ctx *ctx)
+{
+    return ml_interrupt_stopped() ? ml__fail(ctx, ML_M_INTERRUPTED) : ML_OK;
+}
 
 /* _gf2.pxi's _check_shape: m and r in 0..MAX_DIM (a giant board's 2^32 cells are not),
  * so that the size checks after it multiply without overflow. */
@@ -106,6 +115,8 @@ int ml__dense_gf2_rank(ml_ctx *ctx, const ml_board *b, uint64_t *rank)
     ml_gf2_free(A);
     if (rk == (size_t)-1)
         return nomem(ctx, "the GF(2) engine");
+    if ((rc = stopped(ctx)))
+        return rc;   /* a partial rank must not be kept (the solver caches it) */
     *rank = rk;
     return ML_OK;
 }
@@ -138,6 +149,11 @@ static int gf2_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
         free(e);
         return nomem(ctx, "the GF(2) engine");
     }
+    if ((rc = stopped(ctx))) {   /* a partial factorisation: never kept */
+        ml_gf2_fact_free(e->F);
+        free(e);
+        return rc;
+    }
     *engine = e;
     return ML_OK;
 }
@@ -169,6 +185,11 @@ static int gf2_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint
     ml_gf2_free(B);
     if (!Y)
         return nomem(ctx, "the GF(2) engine");
+    int rc = stopped(ctx);
+    if (rc) {
+        ml_gf2_free(Y);
+        return rc;
+    }
     ml_gf2_solve_ok(Y, r, ok);
     if (r)
         ml_gf2_unpack_u8(Y, 0, r, X, r);
@@ -210,6 +231,11 @@ static int gf2_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
     ml_gf2_t *K = ml_gf2_kernel_rows(e->F, 0, (size_t)count);
     if (!K)
         return nomem(ctx, "the GF(2) engine");
+    int rc = stopped(ctx);
+    if (rc) {
+        ml_gf2_free(K);
+        return rc;
+    }
     if (e->r)
         ml_gf2_unpack_u8(K, 0, e->r, H, e->r);
     ml_gf2_free(K);
@@ -237,6 +263,11 @@ static int gf2_pseudo_inverse(void *user, ml_ctx *ctx, void *engine, uint8_t *ou
     ml_gf2_t *G = ml_gf2_pinv(e->F);
     if (!G)
         return nomem(ctx, "the GF(2) engine");
+    int rc = stopped(ctx);
+    if (rc) {
+        ml_gf2_free(G);
+        return rc;
+    }
     if (e->r && e->m)
         ml_gf2_unpack_u8(G, 0, e->m, out, e->m);
     ml_gf2_free(G);

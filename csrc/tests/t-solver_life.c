@@ -6,11 +6,14 @@
  * on giant boards (2^32 tiles: n_cells * n_taps = 2^64 wraps to 0 in 64 bits) the dense
  * fallback is refused with check_fallback_size's message and the kernel with
  * _generators' message, and the dense engines' own size checks refuse such a board
- * with _gf2.pxi / _zn.pxi's messages, instead of comparing wrapped products.
+ * with _gf2.pxi / _zn.pxi's messages, instead of comparing wrapped products; a stop
+ * requested before a solver's first question (of each question, on every engine in C)
+ * leaves the solver answering as a fresh one: no partial factorisation or rank is kept.
  * Exit status 0 when every check holds.
  * ml-test-sources: api/solver.c search/canon.c api/registry.c engines/dense.c engines/algebraic.c engines/algebraic_poly.c structured/rowrec.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/chase.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/solve.c api/result.c api/board_json.c search/coset.c search/coset_batch.c search/coset_gf2.c search/coset_zn.c search/driver.c */
 #define ML_T_SEED 0x11FE5ull
 #include "include/modlights.h"
+#include "api/ctx.h"
 #include "engines/dense.h"
 #include "tests/t-util.h"
 
@@ -352,6 +355,91 @@ static void giant(void)
     OK(ml_engine_unregister(ctx, "toy-giant"));
 }
 
+/* ------------------------------------------------------------------ a stop first
+ * ml_ctx_stop before a solver's very first question (solve, nullity, kernel, minimal
+ * solve): the call returns ML_OK or ML_EINTERRUPTED, and afterwards the solver solves a
+ * solvable state (checked by applying the taps) and gives a fresh solver's nullity. */
+static void stopped_first(void)
+{
+    static const struct { const char *method, *pattern; int rows, cols, n; } cases[] = {
+        {"dense-gf2", "cross", 6, 6, 2},       {"dense-gf2", "knight", 9, 7, 2},
+        {"dense-zn", "cross", 5, 5, 6},        {"dense-zn", "square", 6, 5, 4},
+        {"algebraic-cross", "cross", 8, 8, 3}, {"algebraic-cross", "cross", 9, 9, 2},
+        {"algebraic-sym", "diagonal", 8, 8, 2}, {"chase-light", "cross", 7, 7, 5},
+        {"chase-light", "square", 8, 6, 2},   {"chase-rowsolve", "knight", 8, 8, 2},
+        {"chase-rowsolve", "knight", 7, 8, 3},
+    };
+    int ran = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ml_board *b = NULL;
+        OK(ml_board_grid(ctx, cases[i].rows, cases[i].cols, cases[i].n, cases[i].pattern, &b));
+        if (!b)
+            continue;
+        size_t cells = (size_t)cases[i].rows * (size_t)cases[i].cols;
+        uint8_t *x = calloc(cells, 1), *st = calloc(cells, 1), *out = calloc(cells, 1);
+        for (size_t j = 0; j < cells; j++) x[j] = (uint8_t)(rnd() % (uint64_t)cases[i].n);
+        OK(ml_board_apply(ctx, b, st, x, st));   /* st = A x: solvable to st - A t = 0 */
+        for (size_t j = 0; j < cells; j++) st[j] = (uint8_t)((cases[i].n - st[j]) % cases[i].n);
+        ml_solver *fresh = NULL;
+        uint64_t want = 0;
+        OK(ml_solver_new(ctx, b, cases[i].method, &fresh));
+        if (fresh)
+            OK(ml_solver_nullity(ctx, fresh, &want));
+        for (int q = 0; q < 4 && fresh; q++) {
+            ml_solver *s = NULL;
+            OK(ml_solver_new(ctx, b, cases[i].method, &s));
+            if (!s)
+                continue;
+            ml_ctx_stop(ctx);
+            ml_result *r = NULL;
+            uint64_t null = 0;
+            int rc;
+            if (q == 0)
+                rc = ml_solver_solve(ctx, s, st, ml_target_fill(0), 0, ml_budget_default(), &r);
+            else if (q == 1)
+                rc = ml_solver_nullity(ctx, s, &null);
+            else if (q == 2) {
+                uint8_t *H = malloc(want * cells + 1);
+                uint32_t *o = malloc(want * sizeof *o + 4);
+                rc = ml_solver_kernel(ctx, s, H, o);
+                free(H);
+                free(o);
+            } else
+                rc = ml_solver_solve(ctx, s, st, ml_target_fill(0), ML_SOLVE_MINIMAL,
+                                     ml_budget_default(), &r);
+            CHECK(rc == ML_OK || rc == ML_EINTERRUPTED, "%s %s %dx%d n=%d q=%d: status %d %s",
+                  cases[i].method, cases[i].pattern, cases[i].rows, cases[i].cols, cases[i].n,
+                  q, rc, ml_errmsg(ctx));
+            if (rc != ML_EINTERRUPTED)   /* nothing polled: the stop stays for the next */
+                atomic_store(&ctx->stop, 0);   /* call on ctx; this test's next is clean */
+            ml_result_free(r);
+            r = NULL;
+            rc = ml_solver_solve(ctx, s, st, ml_target_fill(0), 0, ml_budget_default(), &r);
+            CHECK(rc == ML_OK, "%s %s %dx%d n=%d q=%d: after the stop: %d %s", cases[i].method,
+                  cases[i].pattern, cases[i].rows, cases[i].cols, cases[i].n, q, rc,
+                  ml_errmsg(ctx));
+            if (r) {
+                OK(ml_board_apply(ctx, b, st, ml_result_taps(r), out));
+                int zero = 1;
+                for (size_t j = 0; j < cells; j++) zero &= out[j] == 0;
+                CHECK(zero, "%s q=%d: the taps after the stop do not solve", cases[i].method, q);
+                ran++;
+            }
+            ml_result_free(r);
+            OK(ml_solver_nullity(ctx, s, &null));
+            CHECK(null == want, "%s q=%d: nullity %llu after the stop, fresh %llu",
+                  cases[i].method, q, (unsigned long long)null, (unsigned long long)want);
+            ml_solver_free(s);
+        }
+        ml_solver_free(fresh);
+        free(x);
+        free(st);
+        free(out);
+        ml_board_free(b);
+    }
+    CHECK(ran == 44, "stopped first: %d solver runs checked of 44", ran);
+}
+
 int main(void)
 {
     if (ml_ctx_new(&ctx))
@@ -360,6 +448,7 @@ int main(void)
     busy();
     broken_kernel_size();
     giant();
+    stopped_first();
     ml_ctx_free(ctx);
     return t_done();
 }
