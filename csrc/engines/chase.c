@@ -20,6 +20,7 @@
 #define _GNU_SOURCE   /* sched_getaffinity */
 #endif
 #include "engines/chase.h"
+#include "engines/chase_impl.h"
 
 #include "api/board.h"
 #include "api/ctx.h"
@@ -209,7 +210,7 @@ done:
 }
 
 /* ------------------------------------------------------------------ limits */
-static int bit_length(unsigned __int128 v)
+int ml__chase_bit_length(unsigned __int128 v)
 {
     int k = 0;
     for (; v; v >>= 1)
@@ -218,7 +219,7 @@ static int bit_length(unsigned __int128 v)
 }
 
 /* limits.py's check_residual_size: ML_ETOOLARGE with its message, else ML_OK */
-static int check_residual_size(ml_ctx *ctx, uint64_t nres, uint64_t nsym, int n)
+int ml__chase_check_residual_size(ml_ctx *ctx, uint64_t nres, uint64_t nsym, int n)
 {
     typedef unsigned __int128 u128;
     uint64_t side = nres < nsym ? nres : nsym;
@@ -236,8 +237,9 @@ static int check_residual_size(ml_ctx *ctx, uint64_t nres, uint64_t nsym, int n)
         return ML_OK;
     return ml__fail(ctx, ML_M_CHASE_RESIDUAL, (unsigned long long)nres,
                     (unsigned long long)nsym, n, (double)bytes / 1048576.0,
-                    bit_length(work ? work : 1) - 1, (double)MAX_RESIDUAL_BYTES / 1048576.0,
-                    bit_length(MAX_RESIDUAL_WORK) - 1);
+                    ml__chase_bit_length(work ? work : 1) - 1,
+                    (double)MAX_RESIDUAL_BYTES / 1048576.0,
+                    ml__chase_bit_length(MAX_RESIDUAL_WORK) - 1);
 }
 
 static int chase_status(ml_ctx *ctx, int st)
@@ -369,7 +371,7 @@ static int prefix_residual(ml_ctx *ctx, chase_eng *e, int *found)
             rows = rows * PREFIX_GROWTH;
             continue;
         }
-        rc = check_residual_size(ctx, rows, nsym, e->n);
+        rc = ml__chase_check_residual_size(ctx, rows, nsym, e->n);
         if (rc == ML_OK)
             rc = residual_engine(ctx, e, rows);
         if (rc)
@@ -428,7 +430,7 @@ static int chase_build(ml_ctx *ctx, const ml_board *b, void **engine, int prefix
             rc = prefix_residual(ctx, e, &found);
     }
     if (rc == ML_OK && !found)
-        rc = check_residual_size(ctx, e->nres, e->nsym, e->n);
+        rc = ml__chase_check_residual_size(ctx, e->nres, e->nsym, e->n);
     if (rc == ML_OK && !found)
         rc = residual_engine(ctx, e, e->nres);
     if (rc) {
@@ -437,95 +439,6 @@ static int chase_build(ml_ctx *ctx, const ml_board *b, void **engine, int prefix
     }
     *engine = e;
     return ML_OK;
-}
-
-/* ---------------------------------------------------------- the row-solve chase */
-#define ROWSOLVE_RING_BYTES (1ull << 28)
-
-/* engine.py's rowsolve_plan (_rowsolve_layout): the offsets of the board's one pattern
- * in order of first appearance with their multiplicity mod n (zero ones dropped), er =
- * -dr, ec = -dc; along the rows or (transposed) the columns, the eligible orientation
- * whose ring fits with the fewest symbols D x w. NULL with *rc = ML_OK when neither
- * fits. */
-static ml_rowsolve *rowsolve_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc)
-{
-    *rc = ML_OK;
-    if (b->wrap || b->mixed || b->holes || b->locked || !b->pal || !b->pal[0].count)
-        return NULL;
-    const ml__pattern *p = &b->pal[0];
-    int n = b->n;
-    size_t m = p->count, ne = 0;
-    int32_t *er = malloc(m * sizeof *er), *ec = malloc(m * sizeof *ec),
-            *cf = malloc(m * sizeof *cf);
-    ml_rowsolve *plan = NULL;
-    if (!er || !ec || !cf) {
-        *rc = nomem(ctx);
-        goto done;
-    }
-    for (size_t i = 0; i < m; i++) {   /* Counter(board.offsets) */
-        int first = 1;
-        for (size_t j = 0; j < i && first; j++)
-            first = !(p->dr[j] == p->dr[i] && p->dc[j] == p->dc[i]);
-        if (!first)
-            continue;
-        long k = 0;
-        for (size_t j = i; j < m; j++)
-            k += p->dr[j] == p->dr[i] && p->dc[j] == p->dc[i];
-        if (k % n) {
-            er[ne] = -p->dr[i];
-            ec[ne] = -p->dc[i];
-            cf[ne] = (int32_t)(k % n);
-            ne++;
-        }
-    }
-    if (!ne)
-        goto done;
-    int best_t = -1;
-    uint64_t best = 0;
-    for (int t = 0; t < 2; t++) {
-        int64_t h = t ? b->cols : b->rows, w = t ? b->rows : b->cols;
-        const int32_t *r = t ? ec : er, *c = t ? er : ec;
-        int64_t D = r[0], rmin = r[0], mc = 0, mr = 0;
-        for (size_t i = 0; i < ne; i++) {
-            D = r[i] > D ? r[i] : D;
-            rmin = r[i] < rmin ? r[i] : rmin;
-            int64_t a = c[i] < 0 ? -c[i] : c[i], q = r[i] < 0 ? -r[i] : r[i];
-            mc = a > mc ? a : mc;
-            mr = q > mr ? q : mr;
-        }
-        if (mr > 4096 || mc > 4096 ||
-            !ml_rowsolve_eligible_zn((int)h, (int)w, n, (int)ne, r, c, cf))
-            continue;
-        int64_t span = D - (rmin < 0 ? rmin : 0) + 1;
-        uint64_t kept = n == 2 ? (uint64_t)span + 1
-                               : (1ull << bit_length((unsigned __int128)(span - 1))) + 1;
-        uint64_t slot = n == 2 ? 64 : 256;
-        if ((unsigned __int128)kept * (uint64_t)(w + 2 * mc) * slot > ROWSOLVE_RING_BYTES)
-            continue;
-        uint64_t sym = (uint64_t)D * (uint64_t)w;
-        if (best_t < 0 || sym < best) {
-            best = sym;
-            best_t = t;
-        }
-    }
-    if (best_t < 0)
-        goto done;
-    *rc = check_residual_size(ctx, best, best, n);
-    if (*rc)
-        goto done;
-    int t = best_t, err = 0;
-    plan = ml_rowsolve_plan_zn((int)(t ? b->cols : b->rows), (int)(t ? b->rows : b->cols), n,
-                               (int)ne, t ? ec : er, t ? er : ec, cf, &err);
-    if (!plan)
-        *rc = err == 2 ? nomem(ctx)
-                       : ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
-                                       "the row-solve plan refused an eligible board");
-    *transposed = t;
-done:
-    free(er);
-    free(ec);
-    free(cf);
-    return plan;
 }
 
 /* ChaseEngine(variant="rowsolve"): the row-solve plan, its whole residual system */
@@ -545,7 +458,7 @@ static int rowsolve_build(void *user, ml_ctx *ctx, const ml_board *b, void **eng
     e->m = (size_t)b->n_cells;
     e->r = (size_t)b->n_taps;
     int rc = ML_OK;
-    e->rs = rowsolve_plan(ctx, b, &e->transposed, &rc);
+    e->rs = ml__chase_rowsolve_plan(ctx, b, &e->transposed, &rc);
     if (rc == ML_OK && !e->rs)   /* the registry's covers refuses such boards first */
         rc = ml__fail(ctx, ML_M_INTERNAL, "the chase engine",
                       "the row-solve chase does not take this board");
