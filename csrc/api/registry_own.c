@@ -22,6 +22,7 @@
 #include "engines/dense.h"
 #include "chase/rowsolve.h"
 #include "engines/chase.h"
+#include "engines/chase_impl.h"
 #include "structured/symchase.h"
 
 #include <stdarg.h>
@@ -214,111 +215,25 @@ static int chase_covers(const ml_board *b, char *why, size_t cap)
     return 1;
 }
 
-#define MAX_RESIDUAL_BYTES (1ull << 30)
-#define MAX_RESIDUAL_WORK (1ull << 38)
-#define ROWSOLVE_RING_BYTES (1ull << 28)
-
-static int bit_length(unsigned __int128 v)
-{
-    int k = 0;
-    while (v) {
-        k++;
-        v >>= 1;
-    }
-    return k;
-}
-
 /* check_residual_size: 1 when it fits, else 0 and its message */
 static int residual_fits(uint64_t nres, uint64_t nsym, int n, char *why, size_t cap)
 {
-    typedef unsigned __int128 u128;
-    uint64_t side = nres < nsym ? nres : nsym;
-    u128 bytes, work;
-    if (n == 2) {
-        u128 packed = (u128)nres * ((nsym + 63) / 64) * 8;
-        bytes = 3 * packed;
-        work = (u128)nres * nsym * side / 64;
-    } else {
-        int p[8], pk[8];
-        int parts = ml__primes_of(n, p, pk);
-        bytes = (u128)nres * nsym * (u128)(1 + 3 * parts);
-        work = (u128)nres * nsym * side / 16;
-    }
-    if (bytes <= MAX_RESIDUAL_BYTES && work <= MAX_RESIDUAL_WORK)
+    ml__residual_size z;
+    if (ml__chase_residual_fits(nres, nsym, n, &z))
         return 1;
     why_fmt(why, cap, ML_M_CHASE_RESIDUAL, (unsigned long long)nres, (unsigned long long)nsym,
-            n, (double)bytes / 1048576.0, bit_length(work ? work : 1) - 1,
-            (double)MAX_RESIDUAL_BYTES / 1048576.0, bit_length(MAX_RESIDUAL_WORK) - 1);
+            n, z.mib, z.work_log2, z.max_mib, z.max_work_log2);
     return 0;
 }
 
-/* _rowsolve_layout's symbols (D * w of the better orientation), or 0 when it has none */
+/* _rowsolve_layout's symbols (D * w of the better orientation), or 0 when it has none
+ * (or the layout runs out of memory: not covered) */
 static uint64_t rowsolve_symbols(const ml_board *b)
 {
-    const ml__pattern *p = uniform(b);
-    if (!p || b->wrap || b->holes || b->locked || p->count == 0)
-        return 0;
-    int n = b->n;
-    size_t m = p->count, ne = 0;
-    int32_t *er = malloc(m * sizeof *er), *ec = malloc(m * sizeof *ec),
-            *cf = malloc(m * sizeof *cf);
-    uint64_t best = 0;
-    if (!er || !ec || !cf)
-        goto done;
-    /* Counter(board.offsets): distinct offsets in order of first appearance */
-    for (size_t i = 0; i < m; i++) {
-        int first = 1;
-        for (size_t j = 0; j < i && first; j++)
-            first = !(p->dr[j] == p->dr[i] && p->dc[j] == p->dc[i]);
-        if (!first)
-            continue;
-        long k = 0;
-        for (size_t j = i; j < m; j++)
-            k += p->dr[j] == p->dr[i] && p->dc[j] == p->dc[i];
-        if (k % n) {
-            er[ne] = -p->dr[i];
-            ec[ne] = -p->dc[i];
-            cf[ne] = (int32_t)(k % n);
-            ne++;
-        }
-    }
-    if (!ne)
-        goto done;
-    int have = 0;
-    for (int t = 0; t < 2; t++) {
-        int64_t h = t ? b->cols : b->rows, w = t ? b->rows : b->cols;
-        const int32_t *r = t ? ec : er, *c = t ? er : ec;
-        if (!ml_rowsolve_eligible_zn((int)h, (int)w, n, (int)ne, r, c, cf))
-            continue;
-        int64_t D = r[0], rmin = r[0], mc = 0;
-        for (size_t i = 0; i < ne; i++) {
-            if (r[i] > D)
-                D = r[i];
-            if (r[i] < rmin)
-                rmin = r[i];
-            int64_t a = c[i] < 0 ? -c[i] : c[i];
-            if (a > mc)
-                mc = a;
-        }
-        int64_t span = D - (rmin < 0 ? rmin : 0) + 1;
-        uint64_t kept = n == 2 ? (uint64_t)span + 1
-                               : (1ull << bit_length((unsigned __int128)(span - 1))) + 1;
-        uint64_t slot = n == 2 ? 64 : 256;
-        if ((unsigned __int128)kept * (uint64_t)(w + 2 * mc) * slot > ROWSOLVE_RING_BYTES)
-            continue;
-        uint64_t sym = (uint64_t)D * (uint64_t)w;
-        if (!have || sym < best) {
-            best = sym;
-            have = 1;
-        }
-    }
-    if (!have)
-        best = 0;
-done:
-    free(er);
-    free(ec);
-    free(cf);
-    return best;
+    ml__rowsolve_layout L;
+    uint64_t sym = ml__rowsolve_layout_of(b, &L) > 0 ? L.sym : 0;
+    ml__rowsolve_layout_free(&L);
+    return sym;
 }
 
 static int rowsolve_covers(const ml_board *b, char *why, size_t cap)

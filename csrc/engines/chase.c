@@ -36,10 +36,6 @@
 #include <sched.h>
 #endif
 
-/* limits.py's MAX_RESIDUAL_BYTES, MAX_RESIDUAL_WORK */
-#define MAX_RESIDUAL_BYTES (1ull << 30)
-#define MAX_RESIDUAL_WORK (1ull << 38)
-
 static int nomem(ml_ctx *ctx) { return ml__fail(ctx, ML_M_NOMEM, "the chase engine"); }
 
 /* Workers of the symbolic chase: ml_ctx_set_threads's count, else (0) the CPUs this
@@ -210,36 +206,14 @@ done:
 }
 
 /* ------------------------------------------------------------------ limits */
-int ml__chase_bit_length(unsigned __int128 v)
-{
-    int k = 0;
-    for (; v; v >>= 1)
-        k++;
-    return k;
-}
-
 /* limits.py's check_residual_size: ML_ETOOLARGE with its message, else ML_OK */
 int ml__chase_check_residual_size(ml_ctx *ctx, uint64_t nres, uint64_t nsym, int n)
 {
-    typedef unsigned __int128 u128;
-    uint64_t side = nres < nsym ? nres : nsym;
-    u128 bytes, work;
-    if (n == 2) {
-        bytes = 3 * ((u128)nres * ((nsym + 63) / 64) * 8);
-        work = (u128)nres * nsym * side / 64;
-    } else {
-        int p[ML_MAX_PRIMES], pk[ML_MAX_PRIMES];
-        int parts = ml__primes_of(n, p, pk);
-        bytes = (u128)nres * nsym * (u128)(1 + 3 * parts);
-        work = (u128)nres * nsym * side / 16;
-    }
-    if (bytes <= MAX_RESIDUAL_BYTES && work <= MAX_RESIDUAL_WORK)
+    ml__residual_size z;
+    if (ml__chase_residual_fits(nres, nsym, n, &z))
         return ML_OK;
     return ml__fail(ctx, ML_M_CHASE_RESIDUAL, (unsigned long long)nres,
-                    (unsigned long long)nsym, n, (double)bytes / 1048576.0,
-                    ml__chase_bit_length(work ? work : 1) - 1,
-                    (double)MAX_RESIDUAL_BYTES / 1048576.0,
-                    ml__chase_bit_length(MAX_RESIDUAL_WORK) - 1);
+                    (unsigned long long)nsym, n, z.mib, z.work_log2, z.max_mib, z.max_work_log2);
 }
 
 static int chase_status(ml_ctx *ctx, int st)

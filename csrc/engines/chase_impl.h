@@ -1,24 +1,46 @@
-/* chase_impl.h: what engines/chase.c and engines/chase_rowsolve.c share. */
+/* chase_impl.h: what the chase engines (engines/chase.c) and the registry's covers of
+ * the chase variants (api/registry_own.c) share, in engines/chase_layout.c. */
 #ifndef ML_ENGINES_CHASE_IMPL_H
 #define ML_ENGINES_CHASE_IMPL_H
 
 #include "include/modlights.h"
 #include "chase/rowsolve.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The bits of v (Python's int.bit_length). */
 int ml__chase_bit_length(unsigned __int128 v);
-/* limits.py's check_residual_size: ML_ETOOLARGE (ML_M_CHASE_RESIDUAL) when the residual
- * system of nres equations in nsym symbols mod n passes MAX_RESIDUAL_BYTES or
- * MAX_RESIDUAL_WORK (engines/chase.c), else ML_OK. */
+/* limits.py's check_residual_size: whether the residual system of nres equations in nsym
+ * symbols mod n fits MAX_RESIDUAL_BYTES and MAX_RESIDUAL_WORK (1) or not (0); *z the
+ * arguments of ML_M_CHASE_RESIDUAL's message after nres, nsym and n. */
+typedef struct ml__residual_size {
+    double mib, max_mib;
+    int work_log2, max_work_log2;
+} ml__residual_size;
+int ml__chase_residual_fits(uint64_t nres, uint64_t nsym, int n, ml__residual_size *z);
+/* The same as a status: ML_ETOOLARGE with the message, else ML_OK (engines/chase.c). */
 int ml__chase_check_residual_size(ml_ctx *ctx, uint64_t nres, uint64_t nsym, int n);
 
-/* engine.py's rowsolve_plan (engines/chase_rowsolve.c): the plan of b's one pattern
- * (offsets in order of first appearance with their multiplicity mod n, zero ones
- * dropped) along the rows or, when
- * *transposed is set on return, the columns: the eligible orientation whose ring fits
- * ROWSOLVE_RING_BYTES with the fewest symbols. NULL with *rc = ML_OK when neither fits
+/* engine.py's _rowsolve_layout: the distinct offsets of b's one pattern in order of
+ * first appearance with their multiplicity mod n (zero ones dropped: er = -dr, ec = -dc,
+ * cf, ne of them), and the orientation t (0 the rows, 1 the columns) that is eligible
+ * (chase/rowsolve.h), whose ring fits ROWSOLVE_RING_BYTES, with the fewest symbols
+ * sym = D x w. */
+typedef struct ml__rowsolve_layout {
+    int32_t *er, *ec, *cf;
+    size_t ne;
+    int t;          /* -1: no orientation */
+    uint64_t sym;
+} ml__rowsolve_layout;
+/* 1 with *L filled when an orientation takes b, 0 when none does (b not a uniform grid
+ * without wrap, locks or holes, or no orientation eligible), -1 out of memory; free
+ * with ml__rowsolve_layout_free in every case. */
+int ml__rowsolve_layout_of(const ml_board *b, ml__rowsolve_layout *L);
+void ml__rowsolve_layout_free(ml__rowsolve_layout *L);
+
+/* engine.py's rowsolve_plan: the plan of b's layout (ml__rowsolve_layout_of) along the
+ * rows or, when *transposed is set on return, the columns. NULL with *rc = ML_OK when neither fits
  * (or the board has wrap, locks, holes or mixed patterns); NULL with *rc a status (out
  * of memory) on failure. */
 ml_rowsolve *ml__chase_rowsolve_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc);
