@@ -85,6 +85,15 @@ HEAVY = {
     "t-solver",
     "t-engines-dense",
     "t-exports",
+    # the same for the solver's lifetimes and stops, the minimal solve and its results,
+    # and the chase and algebraic engines (each links the whole solver with every engine
+    # in C); the default run keeps test_capi_minimal.py, test_capi_chase.py and
+    # test_capi_algebraic.py against Python's Solver
+    "t-solver_life",
+    "t-solve",
+    "t-result",
+    "t-engines-chase",
+    "t-engines-algebraic",
     # the JSON reader and writer (2 s with its build); the default run keeps the board JSON
     # and repr comparisons with Python (test_capi_board_json.py)
     "t-json",
