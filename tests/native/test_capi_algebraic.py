@@ -13,22 +13,16 @@ generators); the big sweep and the large boards are in the matrix group."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 import modlights as ml
+from capi_oracle import CBoard, c_board, check_solves, check_structure, same
 from modlights.native import _core
 
-CBoard = _core.CBoard
 CSolver = _core.CSolver
 ROW = [(0, 0), (0, 1), (0, -1), (-1, 0), (1, 0)]
 RING = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]
-
-
-def _c(board: ml.Board) -> CBoard:
-    return CBoard.from_json(json.dumps(board.to_dict()))
 
 
 def _cross_pattern(rng, n):
@@ -74,7 +68,7 @@ def _refused(b, method):
         ml.Solver(b, method=method)
     except ValueError as e:
         with pytest.raises(ValueError) as got:
-            CSolver(_c(b), method)
+            CSolver(c_board(b), method)
         assert str(got.value) == str(e).replace(" 'reference',", "")
         return str(e)
     return None
@@ -85,45 +79,12 @@ def _compare(b: ml.Board, method: str, rng, solves: int = 3) -> bool:
     if _refused(b, method) is not None:
         return False
     ps = ml.Solver(b, method=method)
-    cs = CSolver(_c(b), method)
+    cs = CSolver(c_board(b), method)
     assert cs.plan["engine"] == ps.plan.engine == method
-    assert cs.nullity == ps.nullity
-    assert cs.rank == ps.rank
-    assert cs.kernel_size == ps.kernel_size
-    assert cs.is_unique == ps.is_unique
-    H, orders = cs.kernel()
-    assert np.array_equal(H, ps.kernel())
-    assert orders == ps.kernel_orders
-    n = b.states
-    for h in H[:4]:
-        assert not b.apply_vector(h).any()
-    try:
-        want = ps.det()
-    except ValueError as e:
-        with pytest.raises(ValueError) as got:
-            cs.det()
-        assert str(got.value) == str(e)
-    else:
-        assert cs.det() == want
-    for t in range(solves):
-        state = rng.integers(0, n, size=b.shape)
-        if t == 0:  # a solvable one: -A x
-            x = rng.integers(0, n, size=b.n_taps)
-            state = (-b.apply(np.zeros(b.shape, dtype=np.int64), b.from_tap_vector(x))) % n
-        target = int(rng.integers(0, n)) if t < 2 else rng.integers(0, n, size=b.shape)
-        ok = ps.solvable(state, target)
-        assert cs.solvable(state, target) == ok
-        if ok:
-            taps, length, _, ks = cs.solve(state, target)
-            assert ks == ps.kernel_size and length == int(taps.sum())
-            x = b.tap_vector(taps.reshape(b.shape))
-            assert np.array_equal(b.apply_vector(x), b._rhs_cells(state, target))
-        else:
-            with pytest.raises(ml.Unsolvable) as e:
-                ps.solve(state, target, minimal=False)
-            with pytest.raises(ValueError) as got:
-                cs.solve(state, target)
-            assert str(got.value) == str(e.value)
+    check_structure(cs, ps, b, in_ker=4)
+    d_py, d_c = same(ps.det, cs.det)
+    assert d_py == d_c
+    check_solves(cs, ps, b, rng, solves)
     return True
 
 
@@ -180,7 +141,7 @@ def test_kernel_basis_limit_as_python():
     # taps pass the solver's 1 GiB but not the engine's 256 MiB
     b = ml.Board.grid(2, 1 << 14, states=2, pattern="vertical")
     ps = ml.Solver(b, method="algebraic-cross")
-    cs = CSolver(_c(b), "algebraic-cross")
+    cs = CSolver(c_board(b), "algebraic-cross")
     assert cs.nullity == ps.nullity == 1 << 14
     with pytest.raises(ValueError) as e:
         ps.kernel()
@@ -226,7 +187,7 @@ def test_large_boards_as_python(side, n, pat):
     b = ml.Board.grid(side, side, states=n, pattern=pat)
     method = "algebraic-cross" if pat == "cross" else "algebraic-sym"
     ps = ml.Solver(b, method=method)
-    cs = CSolver(_c(b), method)
+    cs = CSolver(c_board(b), method)
     assert cs.nullity == ps.nullity
     assert cs.kernel_size == ps.kernel_size
     if side <= 300:

@@ -15,87 +15,27 @@ Deterministic (seeded NumPy generators)."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 import modlights as ml
-from modlights.model.patterns import PATTERNS
+from capi_oracle import NAMES, c_board, check_solves, check_structure, random_grid
 from modlights.native import _core
 
-CBoard = _core.CBoard
 CSolver = _core.CSolver
-NAMES = list(PATTERNS)
-
-
-def _c(board: ml.Board) -> CBoard:
-    """The C board of a grid board, from its JSON (as test_capi_solver builds it)."""
-    return CBoard.from_json(json.dumps(board.to_dict()))
-
-
-def _random_pattern(rng):
-    if rng.random() < 0.6:
-        return NAMES[rng.integers(len(NAMES))]
-    k = int(rng.integers(1, 7))
-    return [(int(rng.integers(-2, 3)), int(rng.integers(-2, 3))) for _ in range(k)]
 
 
 def _random_grid(rng, ns, max_side=9) -> ml.Board:
-    n = int(rng.choice(ns))
-    rows, cols = int(rng.integers(1, max_side + 1)), int(rng.integers(1, max_side + 1))
-    kw: dict = {"states": n, "wrap": bool(rng.random() < 0.2)}
-    if rng.random() < 0.15:
-        pal = [_random_pattern(rng) for _ in range(2)]
-        index = rng.integers(0, 2, size=(rows, cols))
-        kw["pattern"] = [[pal[i] for i in row] for row in index.tolist()]
-    else:
-        kw["pattern"] = _random_pattern(rng)
-    if rng.random() < 0.35:
-        kind = rng.integers(0, 8, size=(rows, cols))
-        kw["locked"] = [(int(a), int(b)) for a, b in zip(*np.nonzero(kind == 0))]
-        kw["holes"] = [(int(a), int(b)) for a, b in zip(*np.nonzero(kind == 1))]
-        if len(kw["holes"]) == rows * cols:
-            kw["holes"] = kw["holes"][1:]
-    return ml.Board.grid(rows, cols, **kw)
+    return random_grid(rng, int(rng.choice(ns)), max_side, wrap=0.2, locks=0.35)
 
 
 def _compare(b: ml.Board, rng, method: str = "chase-light") -> None:
     ps = ml.Solver(b, method=method)
-    cs = CSolver(_c(b), method)
+    cs = CSolver(c_board(b), method)
     assert cs.plan["engine"] == ps.plan.engine == method
     assert cs.plan["family"] == ps.plan.family == "chase"
-    assert cs.nullity == ps.nullity
-    assert cs.rank == ps.rank
-    assert cs.kernel_size == ps.kernel_size
-    H, orders = cs.kernel()
-    assert np.array_equal(H, ps.kernel())
-    assert orders == ps.kernel_orders
-    n = b.states
-    for h, o in zip(H, orders):
-        assert not b.apply_vector(h).any()
-        assert not (h.astype(np.int64) * o % n).any()
-    assert int(np.prod(orders, dtype=object)) == ps.kernel_size
-    for t in range(3):
-        state = rng.integers(0, 3 * n, size=b.shape)
-        if t == 0:  # a solvable one: -A x
-            x = rng.integers(0, n, size=b.n_taps)
-            state = (-b.apply(np.zeros(b.shape, dtype=np.int64), b.from_tap_vector(x))) % n
-        target = (0, int(rng.integers(0, 300)), rng.integers(0, n, size=b.shape))[t]
-        ok = ps.solvable(state, target)
-        assert cs.solvable(state, target) == ok
-        if ok:
-            taps, length, proven, ks = cs.solve(state, target)
-            assert ks == ps.kernel_size and proven == (ks == 1)  # Solution(..., ks == 1)
-            assert length == int(taps.sum())
-            x = b.tap_vector(taps.reshape(b.shape))
-            assert np.array_equal(b.apply_vector(x), b._rhs_cells(state, target))
-        else:
-            with pytest.raises(ml.Unsolvable) as e:
-                ps.solve(state, target, minimal=False)
-            with pytest.raises(ValueError) as got:
-                cs.solve(state, target)
-            assert str(got.value) == str(e.value)
+    check_structure(cs, ps, b)
+    check_solves(cs, ps, b, rng)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -167,7 +107,7 @@ def test_rowsolve_variant_as_python():
             ps = ml.Solver(b, method="chase-rowsolve")
         except ValueError as e:  # not eligible: the same refusal
             with pytest.raises(ValueError) as got:
-                CSolver(_c(b), "chase-rowsolve")
+                CSolver(c_board(b), "chase-rowsolve")
             # but for Python's reference engine, which C has only if registered (seam)
             assert str(got.value) == str(e).replace(" 'reference',", "")
             continue
@@ -183,6 +123,6 @@ def test_residual_too_large_refused_as_python():
         with pytest.raises(ValueError) as e:
             _ = ml.Solver(b, method="chase-light").nullity
         with pytest.raises(ValueError) as got:
-            CSolver(_c(b), "chase-light")
+            CSolver(c_board(b), "chase-light")
         assert str(got.value) == str(e.value)
         assert "residual system" in str(got.value)

@@ -19,8 +19,9 @@ import numpy as np
 import pytest
 
 import modlights as ml
+from capi_oracle import c_board
 from modlights.native import _core
-from test_capi_solver import _c, _random_board
+from test_capi_solver import _random_board
 
 CSolver = _core.CSolver
 
@@ -60,7 +61,7 @@ def _compare(b: ml.Board, rng, budgets=BUDGETS, target=0, slow=False) -> int:
     (a kernel past 2^16 elements) only when ``slow``."""
     name = "dense-gf2" if b.states == 2 else "dense-zn"
     ps = ml.Solver(b, method=name)
-    cs = CSolver(_c(b), "dense")
+    cs = CSolver(c_board(b), "dense")
     state = _solvable_state(b, rng)
     compared = 0
     for budget in budgets:
@@ -123,7 +124,7 @@ def test_unproved_budgets_as_python():
 def test_minimal_false_and_refusals_as_python():
     rng = np.random.default_rng(3)
     b = ml.Board.grid(5, 5, states=2)
-    ps, cs = ml.Solver(b, method="dense-gf2"), CSolver(_c(b), "dense")
+    ps, cs = ml.Solver(b, method="dense-gf2"), CSolver(c_board(b), "dense")
     state = _solvable_state(b, rng)
     want = ps.solve(state, minimal=False)
     got = cs.solve_result(state, minimal=False)
@@ -132,7 +133,7 @@ def test_minimal_false_and_refusals_as_python():
     _same_text(want.certificate, got.certificate)
     # a trivial kernel: proved without a search, with a certificate
     b1 = ml.Board.grid(4, 4, states=3)
-    p1, c1 = ml.Solver(b1, method="dense-zn"), CSolver(_c(b1), "dense")
+    p1, c1 = ml.Solver(b1, method="dense-zn"), CSolver(c_board(b1), "dense")
     s1 = _solvable_state(b1, rng)
     _same_text(
         p1.solve(s1, minimal=False).certificate, c1.solve_result(s1, minimal=False).certificate
@@ -186,7 +187,7 @@ def _states(b: ml.Board, rng, k: int) -> np.ndarray:
 def _compare_many(b: ml.Board, rng, budgets=(None, 0, 1, 5, 4096, 0.0), slow=False) -> None:
     name = "dense-gf2" if b.states == 2 else "dense-zn"
     ps = ml.Solver(b, method=name)
-    cs = CSolver(_c(b), "dense")
+    cs = CSolver(c_board(b), "dense")
     k = int(rng.integers(0, 7))
     S = _states(b, rng, k)
     ok = ps.solvable_many(S)

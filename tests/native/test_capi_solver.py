@@ -11,35 +11,14 @@ message. Deterministic (seeded NumPy generators)."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 import modlights as ml
-from modlights.model.patterns import PATTERNS
+from capi_oracle import c_board, check_solves, check_structure, random_grid, same
 from modlights.native import _core
 
-CBoard = _core.CBoard
 CSolver = _core.CSolver
-NAMES = list(PATTERNS)
-
-
-def _c(board: ml.Board) -> CBoard:
-    """The C board built as the Python one is: a from_matrix board from its dense matrix
-    (the engines then read it densely on both sides; its JSON would make an effects
-    board, whose Z/n elimination may pick another of the many generalised inverses),
-    others from their JSON."""
-    if board._dense is not None:
-        return CBoard.from_matrix(board.matrix(), board.states)
-    return CBoard.from_json(json.dumps(board.to_dict()))
-
-
-def _random_pattern(rng):
-    if rng.random() < 0.6:
-        return NAMES[rng.integers(len(NAMES))]
-    k = int(rng.integers(1, 7))
-    return [(int(rng.integers(-2, 3)), int(rng.integers(-2, 3))) for _ in range(k)]
 
 
 def _random_board(rng, ns, max_side=7) -> ml.Board:
@@ -55,33 +34,7 @@ def _random_board(rng, ns, max_side=7) -> ml.Board:
             [int(c) for c in rng.integers(0, 8, size=int(rng.integers(0, 4)))] for _ in range(taps)
         ]
         return ml.Board.from_effects(effects, states=n, n_cells=8)
-    rows, cols = int(rng.integers(1, max_side + 1)), int(rng.integers(1, max_side + 1))
-    kw: dict = {"states": n, "wrap": bool(rng.random() < 0.25)}
-    if rng.random() < 0.15:
-        pal = [_random_pattern(rng) for _ in range(2)]
-        index = rng.integers(0, 2, size=(rows, cols))
-        kw["pattern"] = [[pal[i] for i in row] for row in index.tolist()]
-    else:
-        kw["pattern"] = _random_pattern(rng)
-    if rng.random() < 0.3:
-        kind_ = rng.integers(0, 8, size=(rows, cols))
-        kw["locked"] = [(int(a), int(b)) for a, b in zip(*np.nonzero(kind_ == 0))]
-        kw["holes"] = [(int(a), int(b)) for a, b in zip(*np.nonzero(kind_ == 1))]
-        if len(kw["holes"]) == rows * cols:
-            kw["holes"] = kw["holes"][1:]
-    return ml.Board.grid(rows, cols, **kw)
-
-
-def _same(call_py, call_c):
-    """(value, value) or both raise ValueError with one message; returns the values."""
-    try:
-        want = call_py()
-    except ValueError as e:
-        with pytest.raises(ValueError) as got:
-            call_c()
-        assert str(got.value) == str(e)
-        return None, None
-    return want, call_c()
+    return random_grid(rng, n, max_side, wrap=0.25, locks=0.3)
 
 
 def _compare(b: ml.Board, rng) -> None:
@@ -89,59 +42,22 @@ def _compare(b: ml.Board, rng) -> None:
     # reference engine (registered through the seam, not in C), cheapest on tiny boards
     name = "dense-gf2" if b.states == 2 else "dense-zn"
     ps = ml.Solver(b, method=name)
-    cs = CSolver(_c(b), "dense")
+    cs = CSolver(c_board(b), "dense")
     assert cs.plan["engine"] == ps.plan.engine == name
     assert cs.plan["family"] == "dense"
-    # structure (nullity first: dense-gf2's rank-only path on both sides)
-    assert cs.nullity == ps.nullity
-    assert cs.rank == ps.rank
-    assert cs.kernel_size == ps.kernel_size
-    assert cs.is_unique == ps.is_unique
+    # structure (nullity first: dense-gf2's rank-only path on both sides), kernel
+    check_structure(cs, ps, b)
     assert cs.is_invertible == ps.is_invertible
-    # the canonical generators and orders, exactly (Solver.kernel / kernel_orders);
-    # each in ker A with its order
-    H, orders = cs.kernel()
-    assert np.array_equal(H, ps.kernel())
-    assert orders == ps.kernel_orders
     assert cs.nullity == ps.nullity
-    n = b.states
-    for h, o in zip(H, orders):
-        assert not b.apply_vector(h).any()
-        assert not (h.astype(np.int64) * o % n).any()
-    assert (
-        int(np.prod(orders, dtype=object))
-        == ps.kernel_size
-        == int(np.prod(ps.kernel_orders, dtype=object))
-    )
+    assert int(np.prod(ps.kernel_orders, dtype=object)) == ps.kernel_size
     # det / inverse / pseudo-inverse: equal, or the same message
-    d_py, d_c = _same(ps.det, cs.det)
+    d_py, d_c = same(ps.det, cs.det)
     assert d_py == d_c
     for q in ("inverse", "pseudo_inverse"):
-        g_py, g_c = _same(getattr(ps, q), getattr(cs, q))
+        g_py, g_c = same(getattr(ps, q), getattr(cs, q))
         if g_py is not None:
             assert np.array_equal(g_py, g_c), q
-    # solving
-    for t in range(3):
-        state = rng.integers(0, 3 * n, size=b.shape)
-        if t == 0:  # a solvable one: -A x
-            x = rng.integers(0, n, size=b.n_taps)
-            state = (-b.apply(np.zeros(b.shape, dtype=np.int64), b.from_tap_vector(x))) % n
-        target = int(rng.integers(0, 300)) if t < 2 else rng.integers(0, n, size=b.shape)
-        ok = ps.solvable(state, target)
-        assert cs.solvable(state, target) == ok
-        if ok:
-            taps, length, proven, ks = cs.solve(state, target)
-            assert ks == ps.kernel_size and proven == (ks == 1)  # Solution(..., ks == 1)
-            assert length == int(taps.sum())
-            shaped = taps if not b.is_grid else taps.reshape(b.shape)
-            x = b.tap_vector(shaped)
-            assert np.array_equal(b.apply_vector(x), b._rhs_cells(state, target))
-        else:
-            with pytest.raises(ml.Unsolvable) as e:
-                ps.solve(state, target, minimal=False)
-            with pytest.raises(ValueError) as got:
-                cs.solve(state, target)
-            assert str(got.value) == str(e.value)
+    check_solves(cs, ps, b, rng)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -173,23 +89,23 @@ def test_refusals_as_python():
         with pytest.raises(ValueError) as e:
             ml.Solver(g, method=method)
         with pytest.raises(ValueError) as got:
-            CSolver(_c(g), method)
+            CSolver(c_board(g), method)
         assert str(got.value) == str(e.value)
     b = ml.Board.grid(3, 3, states=2)
     with pytest.raises(ValueError) as e:
         ml.Solver(b, method="nope")
     with pytest.raises(ValueError) as got:
-        CSolver(_c(b), "nope")
+        CSolver(c_board(b), "nope")
     # the same text but for Python's reference engine, which a C program does not have
     # unless it registers it through the seam
     assert str(got.value) == str(e.value).replace(" 'reference',", "")
     # an engine without C ops yet says so, naming it
     with pytest.raises(RuntimeError, match="the chase engine .* is not implemented yet"):
-        CSolver(_c(b), "chase")
+        CSolver(c_board(b), "chase")
     # too large for the dense engines: Python's messages
     big = ml.Board.grid(200, 200, states=3)
     with pytest.raises(ValueError) as e:
         _ = ml.Solver(big, method="dense").nullity
     with pytest.raises(ValueError) as got:
-        CSolver(_c(big), "dense")
+        CSolver(c_board(big), "dense")
     assert str(got.value) == str(e.value)
