@@ -432,6 +432,9 @@ def test_interrupted_batches_leave_the_solver_exact():
         assert not b.apply(st, t).any()
 
 
+# heavy: real-time waits (two stops after 1.0 and 0.5 s, a 1 s hardest budget: 2.7 s);
+# the default run keeps test_sigint_stops_hardest
+@pytest.mark.heavy
 @pytest.mark.skipif(
     threading.current_thread() is not threading.main_thread(),
     reason="signals reach the main thread only",

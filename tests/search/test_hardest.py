@@ -199,7 +199,8 @@ def test_budget_runs_out_honestly():
     assert sol.length == h.min_taps and sol.proven_minimal
 
 
-@pytest.mark.parametrize("budget", [0.5, 2.0])
+# 2.0: a real-time wait of 2 s, in the heavy group; 0.5 stays in the default run
+@pytest.mark.parametrize("budget", [0.5, pytest.param(2.0, marks=pytest.mark.heavy)])
 def test_budget_is_a_deadline(budget):
     """hardest(budget=...) on 9 x 9 Z/4 ends near the deadline: the program runs in a
     child process killed at the deadline (the bound here is generous for a loaded
