@@ -97,6 +97,19 @@ HEAVY = {
     # the JSON reader and writer (2 s with its build); the default run keeps the board JSON
     # and repr comparisons with Python (test_capi_board_json.py)
     "t-json",
+    # 1-2.3 s each with their builds, whose subjects the default run compares with
+    # Python: the boards (test_capi_board.py), the puzzle layer (test_play_native.py,
+    # test_codes_native.py, test_capi_puzzle.py) and the Smith forms (test_smith.py,
+    # which builds t-smith itself)
+    "t-board",
+    "t-board_play",
+    "t-grid",
+    "t-play-bands",
+    "t-play-codes",
+    "t-play-prng",
+    "t-play-prng-sparse",
+    "t-play-date",
+    "t-smith",
 }
 
 
