@@ -635,10 +635,39 @@ static int rhs_of(ml_ctx *ctx, const ml_board *b, const uint8_t *state, ml_targe
     uint8_t *out = malloc(b->n_cells + 1);
     if (!out)
         return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
-    for (uint64_t i = 0; i < b->n_cells; i++) {
-        uint64_t f = ml__board_cell_flat(b, i);
-        unsigned t = target.tiles ? target.tiles[f] % n : fill;
-        out[i] = (uint8_t)((t + n - state[f] % n) % n);
+    /* rhs = target - state mod n by tables over the byte values: no division per tile,
+     * and no index array on boards whose cells are their tiles */
+    uint8_t red[256], neg[256];
+    for (unsigned v = 0; v < 256; v++) {
+        red[v] = (uint8_t)(v % n);
+        neg[v] = (uint8_t)((n - red[v]) % n);
+    }
+    const uint32_t *cf = b->cell_flat;
+    const uint8_t *tt = target.tiles;
+    if (!cf && !(n & (n - 1))) {   /* n a power of two: a mask, and the loops vectorise */
+        uint8_t mask = (uint8_t)(n - 1);
+        if (tt)
+            for (uint64_t i = 0; i < b->n_cells; i++)
+                out[i] = (uint8_t)(tt[i] - state[i]) & mask;
+        else
+            for (uint64_t i = 0; i < b->n_cells; i++)
+                out[i] = (uint8_t)(fill - state[i]) & mask;
+    } else if (!tt) {
+        uint8_t sub[256];   /* fill - v mod n */
+        for (unsigned v = 0; v < 256; v++)
+            sub[v] = (uint8_t)((fill + neg[v]) % n);
+        if (cf)
+            for (uint64_t i = 0; i < b->n_cells; i++)
+                out[i] = sub[state[cf[i]]];
+        else
+            for (uint64_t i = 0; i < b->n_cells; i++)
+                out[i] = sub[state[i]];
+    } else {
+        for (uint64_t i = 0; i < b->n_cells; i++) {
+            uint64_t f = cf ? cf[i] : i;
+            unsigned v = (unsigned)red[tt[f]] + neg[state[f]];
+            out[i] = (uint8_t)(v >= n ? v - n : v);
+        }
     }
     *rhs = out;
     return ML_OK;
@@ -736,10 +765,18 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
     if (!rc && (flags & ML_SOLVE_MINIMAL))
         rc = ml__solve_minimal(ctx, s, x, &r->kernel_size, budget, flags, r);
     if (!rc) {
-        for (uint64_t j = 0; j < b->n_taps; j++) {
-            r->taps[ml__board_tap_flat(b, j)] = x[j];
-            r->length += x[j];
+        const uint32_t *tf = b->tap_flat;
+        uint8_t *taps = r->taps;
+        uint64_t length = 0;
+        if (tf) {
+            for (uint64_t j = 0; j < b->n_taps; j++)
+                taps[tf[j]] = x[j];
+        } else if (b->n_taps) {
+            memcpy(taps, x, b->n_taps);
         }
+        for (uint64_t j = 0; j < b->n_taps; j++)
+            length += x[j];
+        r->length += length;
         r->magic = ML_RESULT_MAGIC;
         r->b = ml_board_retain(s->b);
         *out = r;

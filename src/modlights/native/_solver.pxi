@@ -141,11 +141,23 @@ cdef class CSolver:
         """G (uint8 n_taps x n_cells) with A G A = A."""
         return self._square(1)
 
+    cdef object _bytes(self, state):
+        # bytes go to the C library as they are (it reduces every value mod n); other
+        # integers are reduced here in their own type: one pass, no int64 copy
+        a = np.asarray(state)
+        if a.dtype == np.uint8:
+            return np.ascontiguousarray(a)
+        if a.dtype.kind == "b":
+            return np.ascontiguousarray(a, dtype=np.uint8)
+        if a.dtype.kind not in "iu":
+            a = a.astype(np.int64)
+        return np.ascontiguousarray(np.mod(a, self.n), dtype=np.uint8)
+
     cdef object _state(self, state):
-        a = np.asarray(state, dtype=np.int64).reshape(-1)
+        a = self._bytes(state).reshape(-1)
         if a.shape[0] != self.tiles:
             raise ValueError(f"a state has {self.tiles} tiles, got {a.shape[0]}")
-        return np.ascontiguousarray(np.mod(a, self.n), dtype=np.uint8)
+        return a
 
     cdef int _target(self, target, ml_target *t, list keep) except -1:
         if np.ndim(target) == 0:
@@ -201,12 +213,12 @@ cdef class CSolver:
 
 
     cdef object _states(self, states):
-        a = np.asarray(states, dtype=np.int64)
+        a = self._bytes(states)
         k = a.shape[0] if a.ndim else 0
         a = a.reshape(k, int(np.prod(a.shape[1:], dtype=np.int64)) if a.ndim > 1 else 0)
         if a.shape[1] != self.tiles:
             raise ValueError(f"a state has {self.tiles} tiles, got {a.shape[1]}")
-        return np.ascontiguousarray(np.mod(a, self.n), dtype=np.uint8)
+        return a
 
     def solvable_many(self, states, target=0):
         """ml_solver_solvable_many: bool (k,)."""
