@@ -74,6 +74,19 @@ static uint64_t factored_sat(const ml_factored *f)
     return v;
 }
 
+uint64_t ml_board_default_steps(const ml_board *b)
+{
+    if (!b)
+        return 256;
+    uint64_t per_step = b->n_taps / (b->n == 2 ? 64u : 1u);
+    if (per_step < 1)
+        per_step = 1;
+    uint64_t count = ((uint64_t)1 << 30) / per_step;
+    if (count > DEFAULT_NATIVE_BUDGET)
+        count = DEFAULT_NATIVE_BUDGET;
+    return count < 256 ? 256 : count;
+}
+
 /* Solver._search_budget(None): (steps, seconds); steps UINT64_MAX or seconds < 0 mean
  * none; a deadline of DEFAULT_SECONDS a board for `boards` boards. _default_count: a coset step costs O(n_taps) (/ 64 over GF(2)), about 2^30
  * operations at most. */
@@ -90,14 +103,7 @@ static void resolve_budget(const ml_board *b, const ml_factored *ks, ml_budget b
         *seconds = budget.seconds;
         return;
     }
-    uint64_t per_step = b->n_taps / (b->n == 2 ? 64u : 1u);
-    if (per_step < 1)
-        per_step = 1;
-    uint64_t count = ((uint64_t)1 << 30) / per_step;
-    if (count > DEFAULT_NATIVE_BUDGET)
-        count = DEFAULT_NATIVE_BUDGET;
-    if (count < 256)
-        count = 256;
+    uint64_t count = ml_board_default_steps(b);
     if (factored_sat(ks) <= count)
         *steps = count;
     else

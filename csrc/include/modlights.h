@@ -1014,6 +1014,12 @@ static inline ml_budget ml_budget_seconds(double seconds)
     return b;
 }
 
+/* The count ml_budget_default() searches a coset whole within on board b: about 2^30
+ * operations (a coset step costs O(n_taps), / 64 over GF(2)), between 256 and 2^24
+ * coset elements. A caller that wants the default's answer on every machine (no
+ * deadline past it) passes ml_budget_steps(ml_board_default_steps(b)). */
+ML_API uint64_t ml_board_default_steps(const ml_board *b);
+
 /* Flags of ml_solver_solve. */
 enum {
     ML_SOLVE_MINIMAL = 1u << 0, /* search the coset for the fewest taps (else the

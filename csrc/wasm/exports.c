@@ -153,3 +153,92 @@ MLX_EXPORT(mlx_date_parse) int32_t mlx_date_parse(const char *text, int32_t *ymd
     }
     return rc;
 }
+
+/* -- solvers: ml_solver_new's plan (method NULL: the registry's choice), its answers;
+ *    state / target: a byte a tile (target NULL: every tile `fill`). Numbers past 2^53
+ *    do not occur in what is returned as a double (nullity, lengths, counts). */
+MLX_EXPORT(mlx_solver_new) ml_solver *mlx_solver_new(ml_board *b, const char *method)
+{
+    ml_solver *s = NULL;
+    return ml_solver_new(NULL, b, method, &s) ? NULL : s;
+}
+MLX_EXPORT(mlx_solver_free) void mlx_solver_free(ml_solver *s) { ml_solver_free(s); }
+
+static int plan_json(const void *s, const void *arg, char *buf, size_t cap, size_t *len)
+{
+    (void)arg;
+    return ml_plan_to_json(NULL, ml_solver_plan(s), buf, cap, len);
+}
+MLX_EXPORT(mlx_solver_plan_json) char *mlx_solver_plan_json(const ml_solver *s)
+{
+    return written(plan_json, s, NULL);
+}
+
+/* The nullity (-1 on failure). */
+MLX_EXPORT(mlx_solver_nullity) double mlx_solver_nullity(ml_solver *s)
+{
+    uint64_t v = 0;
+    return ml_solver_nullity(NULL, s, &v) ? -1.0 : (double)v;
+}
+
+static int kernel_text(const void *s, const void *arg, char *buf, size_t cap, size_t *len)
+{
+    (void)arg;
+    ml_factored f;
+    int rc = ml_solver_kernel_size(NULL, (ml_solver *)s, &f);
+    return rc ? rc : ml_factored_decimal(NULL, &f, buf, cap, len);
+}
+/* |ker A| in decimal (malloc'd; NULL on failure). */
+MLX_EXPORT(mlx_solver_kernel_size) char *mlx_solver_kernel_size(ml_solver *s)
+{
+    return written(kernel_text, s, NULL);
+}
+
+MLX_EXPORT(mlx_board_default_steps) double mlx_board_default_steps(const ml_board *b)
+{
+    return (double)ml_board_default_steps(b);
+}
+
+static ml_target target_of(const uint8_t *tiles, uint32_t fill)
+{
+    return tiles ? ml_target_tiles(tiles) : ml_target_fill(fill);
+}
+
+/* 1 solvable, 0 not, -1 failure. */
+MLX_EXPORT(mlx_solver_solvable)
+int32_t mlx_solver_solvable(ml_solver *s, const uint8_t *state, const uint8_t *target,
+                            uint32_t fill)
+{
+    int v = 0;
+    return ml_solver_solvable(NULL, s, state, target_of(target, fill), &v) ? -1 : v;
+}
+
+/* A solution (minimal: the fewest taps within `steps` coset elements; steps < 0: the
+ * default budget); NULL on failure (ML_EUNSOLVABLE when none exists). */
+MLX_EXPORT(mlx_solver_solve)
+ml_result *mlx_solver_solve(ml_solver *s, const uint8_t *state, const uint8_t *target,
+                            uint32_t fill, int32_t minimal, double steps)
+{
+    ml_result *r = NULL;
+    ml_budget budget = steps < 0 ? ml_budget_default()
+                       : ml_budget_steps(steps >= 9.2e18 ? ML_MAX_BUDGET : (uint64_t)steps);
+    return ml_solver_solve(NULL, s, state, target_of(target, fill),
+                           minimal ? ML_SOLVE_MINIMAL : 0u, budget, &r) ? NULL : r;
+}
+MLX_EXPORT(mlx_result_free) void mlx_result_free(ml_result *r) { ml_result_free(r); }
+MLX_EXPORT(mlx_result_taps) const uint8_t *mlx_result_taps(const ml_result *r)
+{
+    return ml_result_taps(r);
+}
+/* out[0] = length, out[1] = 1 when proved minimal, out[2] = examined, out[3] = pruned. */
+MLX_EXPORT(mlx_result_info) void mlx_result_info(const ml_result *r, double *out)
+{
+    out[0] = (double)ml_result_length(r);
+    out[1] = ml_result_proven_minimal(r) ? 1.0 : 0.0;
+    out[2] = (double)ml_result_examined(r);
+    out[3] = (double)ml_result_pruned(r);
+}
+
+/* -- the library's one-time state (the registry's table) made at load, so the heap
+ *    after loading is the steady one; returns the number of engines */
+MLX_EXPORT(mlx_init) int32_t mlx_init(void) { return ml_engine_count(); }

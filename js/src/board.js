@@ -688,8 +688,20 @@ export class Board {
     const size = shape.reduce((p, q) => p * q, 1);
     const out = new Uint8Array(size);
     if (ArrayBuffer.isView(a) && a.length === size) {
-      // a flat typed array, row-major (a JavaScript convenience: shape checked by size)
-      for (let i = 0; i < size; i++) out[i] = entryValue(a[i], n, `${what}[${i}]`);
+      // a flat typed array, row-major (a JavaScript convenience: shape checked by size);
+      // bytes need no checks, other entries are checked one by one
+      if (a instanceof Uint8Array || a instanceof Uint8ClampedArray) {
+        for (let i = 0; i < size; i++) {
+          const v = a[i];
+          out[i] = v < n ? v : v % n;
+        }
+        return out;
+      }
+      for (let i = 0; i < size; i++) {
+        const v = a[i];
+        out[i] = typeof v === "number" && Number.isInteger(v) ? mod(v, n)
+          : entryValue(v, n, `${what}[${i}]`);
+      }
       return out;
     }
     if (Array.isArray(a) && a.length === shape[0]) {

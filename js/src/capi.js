@@ -258,3 +258,104 @@ export function dateParse(text) {
     }
   });
 }
+
+// ------------------------------------------------------------------ solvers
+const NOT_IMPLEMENTED = 14;
+
+/**
+ * A C solver (ml_solver_new: the registry's plan and engine) of one board, with state
+ * and target buffers of the board's tiles kept in WebAssembly memory until dispose().
+ * Internal: js/src/solver.js's Solver wraps it.
+ */
+export class CoreSolver {
+  /**
+   * The solver of the board whose to_dict JSON text is `json`, or null when this
+   * build of the library has no C engine for the board's plan yet (ML_ENOTIMPL).
+   * The library's failures (a board past a limit) are thrown.
+   * @param {string} json
+   * @param {number} tiles the bytes of a state (the board's tiles; a graph board's cells)
+   * @param {number} tapsSize the bytes of a solution (tiles; a graph board's taps)
+   * @returns {CoreSolver | null}
+   */
+  static open(json, tiles, tapsSize) {
+    return withBoard("Solver", json, (core, b) => {
+      const s = addr(core.exports.mlx_solver_new(b, 0));
+      if (!s) {
+        if (core.exports.mlx_errcode() === NOT_IMPLEMENTED) return null;
+        throw failure(core);
+      }
+      try {
+        return new CoreSolver(core, s, b, tiles, tapsSize);
+      } catch (e) {
+        core.exports.mlx_solver_free(s);
+        throw e;
+      }
+    });
+  }
+
+  /** @private */
+  constructor(core, s, b, tiles, tapsSize) {
+    const x = core.exports;
+    this._core = core;
+    this._s = s;
+    this.defaultSteps = x.mlx_board_default_steps(b);
+    this.nullity = x.mlx_solver_nullity(s);
+    if (this.nullity < 0) throw failure(core);
+    this.kernelSize = BigInt(takeString(core, x.mlx_solver_kernel_size(s)));
+    this._tapsSize = tapsSize;
+    this._state = alloc(core, Math.max(1, tiles));
+    this._target = alloc(core, Math.max(1, tiles));
+    this._info = alloc(core, 32);
+  }
+
+  /** The state's (and an array target's) bytes into WebAssembly memory: [state, target]. */
+  _put(state, target) {
+    const mem = new Uint8Array(this._core.memory.buffer);
+    mem.set(state, this._state);
+    if (target === null) return 0;
+    mem.set(target, this._target);
+    return this._target;
+  }
+
+  /** ml_solver_solvable: target an Uint8Array of tiles, or null with `fill`. */
+  solvable(state, target, fill) {
+    const v = this._core.exports.mlx_solver_solvable(this._s, this._state,
+      this._put(state, target), fill);
+    if (v < 0) throw failure(this._core);
+    return v === 1;
+  }
+
+  /**
+   * ml_solver_solve (steps: a count budget, or -1 for the default): {x, length, proven,
+   * examined, pruned}, x a copy of the taps (a byte a tile). Unsolvable when none.
+   */
+  solve(state, target, fill, minimal, steps) {
+    const core = this._core;
+    const x = core.exports;
+    const r = addr(x.mlx_solver_solve(this._s, this._state, this._put(state, target), fill,
+      minimal ? 1 : 0, steps));
+    if (!r) throw failure(core);
+    try {
+      const at = addr(x.mlx_result_taps(r));
+      const taps = new Uint8Array(core.memory.buffer).slice(at, at + this._tapsSize);
+      x.mlx_result_info(r, this._info);
+      const [length, proven, examined, pruned] = new Float64Array(core.memory.buffer,
+        this._info, 4);
+      return { x: taps, length, proven: proven === 1, examined, pruned };
+    } finally {
+      x.mlx_result_free(r);
+    }
+  }
+
+  /** The plan as ml_plan_to_json's object. */
+  plan() {
+    return JSON.parse(takeString(this._core, this._core.exports.mlx_solver_plan_json(this._s)));
+  }
+
+  dispose() {
+    const x = this._core.exports;
+    if (this._s) x.mlx_solver_free(this._s);
+    for (const p of [this._state, this._target, this._info]) if (p) x.ml_w_free(p);
+    this._s = this._state = this._target = this._info = 0;
+  }
+}

@@ -146,6 +146,7 @@ export function loadCore(source) {
         }
         instance.exports._initialize();
         instance.exports.ml_w_init_js();
+        instance.exports.mlx_init();
         core = { exports: instance.exports, module, memory };
         return core;
       } catch (e) {

@@ -3,13 +3,16 @@
  * `modlights.Solver` does (the same rank, nullity, |ker A|, solvability, minimal lengths
  * and proofs; budgets counted in coset elements as there).
  *
- * A Solver factors the board once in C memory (grid boards by the light chase and its
- * residual system, graph boards densely; Z/n by CRT over the prime-power parts of n,
- * so composite n is exact) and answers every later question from that factorisation.
+ * A Solver is the C library's solver of the board (ml_solver_new: the registry's plan,
+ * its engine, the kernel and the minimal search, as Python's; `Solver#plan` names the
+ * engine). While a board's engine or a search is not in the C library yet, the entry
+ * layer's factorisation answers instead (grid boards by the light chase and its
+ * residual system, graph boards densely; Z/n by CRT over the prime-power parts of n).
  * It holds WebAssembly memory until {@link Solver#dispose}.
  * @module solver
  */
 import { getCore, loadCore } from "./core.js";
+import { CoreSolver } from "./capi.js";
 import { InputError, Interrupted, Unsolvable, badShape, badType, outOfRange } from "./errors.js";
 import { Board } from "./board.js";
 import { isMixed, parseMixed } from "./patterns.js";
@@ -233,6 +236,22 @@ export class Solver {
     this.spec = spec;
     this.states = spec.states;
     this.shape = spec.shape;
+    this.nTaps = spec.nTaps;
+    const tiles = spec.kind === "grid" ? spec.rows * spec.cols : spec.nCells;
+    // the C library's solver (its plan, engines, kernel and minimal search) when it has
+    // an engine for the board's plan; else (ML_ENOTIMPL) the chase / dense core below
+    this._c = CoreSolver.open(JSON.stringify(spec.board.toDict()), tiles,
+      spec.kind === "grid" ? tiles : spec.nTaps);
+    if (this._c) {
+      this._nullity = this._c.nullity;
+      this._kernelSize = this._c.kernelSize;
+      return;
+    }
+    this._legacy(core, spec);
+  }
+
+  /** @private the entry layer's factorisation (csrc/wasm/entry.c) */
+  _legacy(core, spec) {
     const ex = core.exports;
     const allocs = [];
     const put = (arr) => {
@@ -312,10 +331,16 @@ export class Solver {
   }
 
   _live() {
-    if (!this._h) {
+    if (!this._h && !this._c) {
       throw new InputError("this Solver was disposed: make a new one", { code: "SOLVER_DISPOSED" });
     }
   }
+
+  /** The C library's plan for this board (its engine, family, variant, reason and the
+   * engines it rejected with their reasons: Python's `Solver.plan` as JSON), or null
+   * while the board's engine is not in the C library yet (the entry layer's chase or
+   * dense factorisation answers then). */
+  get plan() { this._live(); return this._c ? this._c.plan() : null; }
 
   /** dim ker A for prime n; for composite n the number of kernel generators. */
   get nullity() { this._live(); return this._nullity; }
@@ -329,6 +354,7 @@ export class Solver {
   /** The default coset budget for this board (coset elements): the count within which
    * Python's default searches a coset whole (see DEFAULT_NATIVE_BUDGET). */
   get defaultBudget() {
+    if (this._c) return this._c.defaultSteps;
     const perStep = Math.max(1, Math.floor(this.nTaps / (this.states === 2 ? 64 : 1)));
     return Math.max(256, Math.min(DEFAULT_NATIVE_BUDGET, Math.floor(2 ** 30 / perStep)));
   }
@@ -350,8 +376,16 @@ export class Solver {
     if (holes) for (let i = 0; i < this._blen; i++) if (holes[i]) b[i] = 0;
   }
 
-  _taps() {
-    const x = new Uint8Array(this._core.memory.buffer, this._x, this._xlen).slice();
+  /** The state's and target's bytes (Board#tileValues, Board#targetInt): [state, target
+   * array or null, fill]. */
+  _bytes(state, target) {
+    const board = this.spec.board;
+    const tv0 = board.targetInt(target);
+    const s = board.tileValues(state, "state");
+    return [s, tv0 === null ? board.tileValues(target, "target") : null, tv0 ?? 0];
+  }
+
+  _taps(x = new Uint8Array(this._core.memory.buffer, this._x, this._xlen).slice()) {
     let length = 0;
     let taps;
     if (this.spec.kind === "grid") {
@@ -378,6 +412,7 @@ export class Solver {
   solvable(state, options = {}) {
     const { target = 0 } = checkOptions(options, "Solver.solvable");
     this._live();
+    if (this._c) return this._c.solvable(...this._bytes(state, target));
     this._rhs(state, target);
     const rc = this._core.exports.ml_w_solve(this._h, this._b, this._x);
     if (rc < 0) throwCode(this._core, rc);
@@ -405,6 +440,23 @@ export class Solver {
         throw outOfRange(`budget must be >= 0, got ${budget}`);
       }
       steps = BigInt(budget) > MAX_BUDGET ? Number(MAX_BUDGET) : Number(budget);
+    }
+    if (this._c) {
+      const [s, t, fill] = this._bytes(state, target);
+      let r = null;
+      try {
+        r = this._c.solve(s, t, fill, minimal, steps);
+      } catch (e) {
+        // searches the C library does not have yet (the GF(2) transform search, a
+        // sub-coset's): the entry layer's factorisation answers
+        if (e.code !== "NOT_IMPLEMENTED") throw e;
+      }
+      if (r) {
+        const { taps, length, moves } = this._taps(r.x);
+        return new Solution(taps, length, r.proven, this._kernelSize, r.examined, r.pruned,
+          moves);
+      }
+      if (!this._h) this._legacy(this._core, this.spec);
     }
     this._rhs(state, target);
     const ex = this._core.exports;
@@ -438,6 +490,8 @@ export class Solver {
 
   /** Free the factorisation's WebAssembly memory (the Solver is unusable after). */
   dispose() {
+    if (this._c) this._c.dispose();
+    this._c = null;
     const ex = this._core.exports;
     if (this._h) ex.ml_w_dispose(this._h);
     for (const p of [this._b, this._x, this._out, this._scr]) if (p) ex.ml_w_free(p);

@@ -23,6 +23,23 @@ test("the fixture covers the issue's boards", () => {
   assert.ok(fixture.boards.some((b) => b.spec.locked && b.spec.locked.some((h) => h)));
 });
 
+test("the C library's solver answers the boards whose engine it has, with Python's plan", async () => {
+  let onC = 0;
+  for (const board of fixture.boards) {
+    const s = await Solver.create(board.spec);
+    try {
+      const plan = s.plan;
+      if (plan === null) continue;
+      onC += 1;
+      const { engine, family, variant, reason } = plan;
+      assert.deepEqual({ engine, family, variant, reason }, board.plan, board.name);
+    } finally {
+      s.dispose();
+    }
+  }
+  assert.ok(onC >= fixture.boards.length / 2, `${onC} of ${fixture.boards.length} boards`);
+});
+
 for (const board of fixture.boards) {
   test(`${board.name}: equal to Python`, async () => {
     const s = await Solver.create(board.spec);

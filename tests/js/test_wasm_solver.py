@@ -228,7 +228,9 @@ def build() -> str:
                 cases.append(_case(s, st, bud))
         boards.append({"name": name, "spec": spec_of(board), "dict": board.to_dict(),
                        "n_taps": int(board.n_taps), "rank": int(s.rank),
-                       "nullity": int(s.nullity), "kernel_size": str(ks), "cases": cases})
+                       "nullity": int(s.nullity), "kernel_size": str(ks), "cases": cases,
+                       "plan": {"engine": s.plan.engine, "family": s.plan.family,
+                                "variant": s.plan.variant, "reason": s.plan.reason}})
     data = {"generated_by": REFRESH, "boards": boards, "bad": _bad_cases()}
     return json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n"
 
