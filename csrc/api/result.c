@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ML_RESULT_MAGIC 0x6d6c7273u   /* "mlrs", as solver.c */
 #define MAX_KERNEL_GIB 1              /* solution.py's MAX_KERNEL_BYTES // 2**30 */
 
 void ml__result_release(ml_result *r)
@@ -80,7 +79,7 @@ static int begin(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap, const c
 {
     if (!r)
         return ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "r");
-    if (r->magic != ML_RESULT_MAGIC)
+    if (r->magic != ML__RESULT_MAGIC)
         return ml__fail(ctx, ML_M_DEAD_HANDLE, fn, "result");
     if (!buf && cap)
         return ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "buf");
@@ -195,7 +194,7 @@ int ml_result_certificate(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap
     const char *fn = "ml_result_certificate";
     if (!r)
         return ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "r");
-    if (r->magic != ML_RESULT_MAGIC)
+    if (r->magic != ML__RESULT_MAGIC)
         return ml__fail(ctx, ML_M_DEAD_HANDLE, fn, "result");
     int trivial = 1;
     for (int i = 0; i < r->kernel_size.count; i++)

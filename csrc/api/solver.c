@@ -26,7 +26,6 @@
 #include <string.h>
 
 #define ML_SOLVER_MAGIC 0x6d6c736fu   /* "mlso" */
-#define ML_RESULT_MAGIC 0x6d6c7273u   /* "mlrs" */
 /* solver.py's MAX_KERNEL_BYTES; engines/base.py's DENSE_FALLBACK */
 #define MAX_KERNEL_BYTES ((uint64_t)1 << 30)
 #define DENSE_FALLBACK ((uint64_t)1 << 28)
@@ -54,7 +53,7 @@ struct ml_solver {
 };
 
 static int solver_live(const ml_solver *s) { return s && s->magic == ML_SOLVER_MAGIC; }
-static int result_live(const ml_result *r) { return r && r->magic == ML_RESULT_MAGIC; }
+static int result_live(const ml_result *r) { return r && r->magic == ML__RESULT_MAGIC; }
 
 /* A seam callback's status: its own message kept, else "the engine %s failed in %s". */
 static int callback_rc(ml_ctx *ctx, const ml_solver *s, const ml_engine_def *ops, int rc,
@@ -777,7 +776,7 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
         for (uint64_t j = 0; j < b->n_taps; j++)
             length += x[j];
         r->length += length;
-        r->magic = ML_RESULT_MAGIC;
+        r->magic = ML__RESULT_MAGIC;
         r->b = ml_board_retain(s->b);
         *out = r;
     } else if (r) {

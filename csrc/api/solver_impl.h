@@ -15,6 +15,8 @@ enum {
     ML__PROOF_TREE0 = 2        /* {"method": "tree", "leaf_dim": 0, "pruned": [[]]}: length 0 */
 };
 
+#define ML__RESULT_MAGIC 0x6d6c7273u   /* "mlrs": a live result */
+
 struct ml_result {
     uint32_t magic;
     ml_board *b;

@@ -38,18 +38,7 @@ int main(void)
     STUB_CTX(ml_solutions_next(ctx, NULL, NULL, NULL), "ml_solutions_next");
     ml_solutions_free(NULL);  /* NULL is fine */
     STUB_CTX(ml_solver_solve_packed(ctx, NULL, NULL, NULL, 0, NULL), "ml_solver_solve_packed");
-    STUB_CTX(ml_solver_search(ctx, NULL, NULL, ml_target_fill(0), NULL), "ml_solver_search");
     STUB_CTX(ml_solver_search_many(ctx, NULL, 0, NULL, ml_target_fill(0), NULL), "ml_solver_search_many");
-    ml_search_free(NULL);  /* NULL is fine */
-    STUB_CTX(ml_search_split(ctx, NULL, 0, NULL), "ml_search_split");
-    STUB_CTX(ml_search_bound(ctx, NULL, 0, NULL), "ml_search_bound");
-    STUB_CTX(ml_search_export(ctx, NULL, NULL, 0, NULL), "ml_search_export");
-    STUB_CTX(ml_search_import(ctx, NULL, 0, NULL), "ml_search_import");
-    STUB_CTX(ml_search_run(ctx, NULL, 0, 0, NULL, NULL), "ml_search_run");
-    STUB_CTX(ml_search_merge(ctx, NULL, 0, NULL, NULL), "ml_search_merge");
-    CHECK(ml_search_done(NULL) == 0);
-    STUB_NOCTX("ml_search_done");
-    STUB_CTX(ml_search_finish(ctx, NULL, NULL), "ml_search_finish");
     STUB_CTX(ml_search_lengths(ctx, NULL, NULL, NULL), "ml_search_lengths");
     STUB_CTX(ml_puzzle_stats_get(ctx, NULL, NULL), "ml_puzzle_stats_get");
     STUB_CTX(ml_puzzle_solution(ctx, NULL, NULL), "ml_puzzle_solution");

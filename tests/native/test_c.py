@@ -94,6 +94,8 @@ HEAVY = {
     "t-result",
     "t-engines-chase",
     "t-engines-algebraic",
+    # the split search (links the whole solver; test_capi_search.py in the default run)
+    "t-search",
     # the JSON reader and writer (2 s with its build); the default run keeps the board JSON
     # and repr comparisons with Python (test_capi_board_json.py)
     "t-json",

@@ -27,6 +27,7 @@ from modlights.native.registry cimport *
 from modlights.native.rowchase cimport *
 from modlights.native.rowrec cimport *
 from modlights.native.rowsolve cimport *
+from modlights.native.search cimport *
 from modlights.native.solver cimport *
 from modlights.native.symchase cimport *
 from modlights.native.zn cimport *
@@ -55,6 +56,7 @@ include "_packed.pxi"
 include "_board.pxi"
 include "_puzzle.pxi"
 include "_solver.pxi"
+include "_search.pxi"
 # the registry and plans of the public C API (modlights.h: engines and plans, the seam)
 include "_registry.pxi"
 # the puzzle layer of the public C API (modlights.h): PRNG, seeds, bands, stars, dates

@@ -1,0 +1,515 @@
+/* search.c: the split search of one coset (modlights.h, "Split searches"): the exhaustive
+ * minimal search of x0 + ker A cut into sub-cubes that workers run anywhere, as
+ * search/minimal.py's coset_min and _run_sub_cubes do over an executor.
+ *
+ * ml_solver_search takes the engine's particular solution, the kernel's generators
+ * (canonical when the solver made them so, x0 then reduced to its coset's canonical
+ * representative, as minimise does) and sorts the generators by their non-zero
+ * entries (the sparsest inside, cheap Gray steps; ties by index). ml_search_split fixes
+ * the top generators until their cells number at least `want` (minimal._split); task t
+ * is the sub-cube whose fixed coefficients are the mixed-radix digits of t (the lowest
+ * fixed generator the lowest digit), walked by search/coset_batch.h's sub-cube search.
+ *
+ * The merge rule is _run_sub_cubes': the best is the least (length, corner), x0 standing
+ * with corner `tasks` until a task reports; a task below the best's corner gets the best
+ * length + 1 as its bound, one above it the best length, so whatever order tasks finish
+ * in, the answer is the one the single-process search gives for this split: of the
+ * shortest elements, the first in its walk of the lowest corner that holds one. A best
+ * of length 0 ends the search (nothing is shorter; the rest counts as pruned).
+ *
+ * Export format (all integers little-endian): "MLSEARCH", u32 format (1), u32 ML_VERSION,
+ * u32 n, u64 n_taps L, u64 generators k, u64 inner, x0 (L bytes), orders (k x u32),
+ * generators (k x L bytes). A worker's copy has no board: it runs tasks, and the driver
+ * that made the search merges and finishes. A search handle is used by one thread at a
+ * time (a worker thread imports its own copy).
+ *
+ * Not yet in C (ML_ENOTIMPL): the GF(2) transform search for kernels of nullity
+ * CUBE_MIN_NULLITY or more (minimal._cube_on_executor) and the many-coset search
+ * (ml_solver_search_many, ml_search_lengths: stubs in notimpl.c). */
+#include "api/board.h"
+#include "api/ctx.h"
+#include "api/solver_impl.h"
+#include "base/interrupt.h"
+#include "dense/pack.h"
+#include "search/canon.h"
+#include "search/coset_batch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SEARCH_MAGIC 0x6d6c7371u      /* "mlsq" */
+#define EXPORT_FORMAT 1u
+#define CUBE_MIN_NULLITY 22           /* search/cube.py */
+#define CUBE_MAX_TAPS 32767
+#define CUBE_MAX_NULLITY (63 + 24)
+#define SIZE_LIMIT ((uint64_t)1 << 62)
+#define MAX_TASKS ((uint64_t)1 << 20) /* ml_search_split's `want` is clamped to it */
+#define HEAD_BYTES (8 + 4 + 4 + 4 + 8 + 8 + 8)
+
+struct ml_search {
+    uint32_t magic;
+    ml_board *b;                /* NULL in a worker's copy */
+    ml_factored ks;
+    unsigned n;
+    size_t L, k, inner;
+    uint8_t *x0, *H;            /* L bytes; k x L bytes, sorted */
+    uint32_t *orders;
+    uint64_t tasks;             /* prod(orders[inner:]) */
+    uint8_t *merged;            /* a byte a task */
+    uint64_t left;              /* tasks not merged yet */
+    uint8_t *best;              /* L bytes */
+    int64_t best_len;
+    uint64_t best_corner, examined, pruned;
+    uint64_t *x0w, *Hw;         /* GF(2) bit rows, made by the first run */
+};
+
+static int checked(ml_ctx *ctx, const ml_search *q, const char *fn)
+{
+    if (!q || q->magic != SEARCH_MAGIC)
+        return ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "search");
+    return ML_OK;
+}
+
+void ml_search_free(ml_search *q)
+{
+    if (!q || q->magic != SEARCH_MAGIC)
+        return;
+    q->magic = 0;
+    ml_board_free(q->b);
+    free(q->x0);
+    free(q->H);
+    free(q->orders);
+    free(q->merged);
+    free(q->best);
+    free(q->x0w);
+    free(q->Hw);
+    free(q);
+}
+
+/* q's task table for `inner` inner generators; the best reset to x0. */
+static int set_split(ml_ctx *ctx, ml_search *q, size_t inner)
+{
+    uint64_t cells = 1;
+    for (size_t i = inner; i < q->k; i++)
+        cells *= q->orders[i];   /* prod(orders) < 2^62: no overflow */
+    uint8_t *m = calloc(cells, 1);
+    if (!m)
+        return ml__fail(ctx, ML_M_NOMEM, "ml_search_split");
+    free(q->merged);
+    q->merged = m;
+    q->inner = inner;
+    q->tasks = q->left = cells;
+    memcpy(q->best, q->x0, q->L);
+    q->best_len = 0;
+    for (size_t j = 0; j < q->L; j++)
+        q->best_len += q->x0[j];
+    q->best_corner = cells;
+    q->examined = q->pruned = 0;
+    return ML_OK;
+}
+
+/* A search over x0 (L bytes), H (k x L) and orders, copied; sorted when `sort`. */
+static int make(ml_ctx *ctx, unsigned n, size_t L, size_t k, const uint8_t *x0,
+                const uint8_t *H, const uint32_t *orders, int sort, ml_search **out)
+{
+    ml_search *q = calloc(1, sizeof *q);
+    if (!q)
+        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_search");
+    q->magic = SEARCH_MAGIC;
+    q->n = n;
+    q->L = L;
+    q->k = k;
+    q->x0 = malloc(L + 1);
+    q->best = malloc(L + 1);
+    q->H = k && L > SIZE_MAX / k ? NULL : malloc(k * L + 1);
+    q->orders = malloc((k + 1) * sizeof *q->orders);
+    size_t *idx = malloc((k + 1) * sizeof *idx), *nz = malloc((k + 1) * sizeof *nz);
+    if (!q->x0 || !q->best || !q->H || !q->orders || !idx || !nz) {
+        free(idx);
+        free(nz);
+        ml_search_free(q);
+        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_search");
+    }
+    memcpy(q->x0, x0, L);
+    for (size_t i = 0; i < k; i++) {
+        idx[i] = i;
+        nz[i] = 0;
+        for (size_t j = 0; j < L; j++)
+            nz[i] += H[i * L + j] != 0;
+    }
+    /* sorted by (non-zero entries, index): insertion sort, stable, k < 63 usually */
+    for (size_t i = 1; sort && i < k; i++)
+        for (size_t j = i; j > 0 && nz[idx[j]] < nz[idx[j - 1]]; j--) {
+            size_t t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    for (size_t i = 0; i < k; i++) {
+        memcpy(q->H + i * L, H + idx[i] * L, L);
+        q->orders[i] = orders[idx[i]];
+    }
+    free(idx);
+    free(nz);
+    int rc = set_split(ctx, q, k);
+    if (rc) {
+        ml_search_free(q);
+        return rc;
+    }
+    *out = q;
+    return ML_OK;
+}
+
+int ml_solver_search(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
+                     ml_search **out)
+{
+    const char *fn = "ml_solver_search";
+    ml_scope sc;
+    ctx = ml__enter(ctx, &sc);
+    if (!out)
+        return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "out"));
+    *out = NULL;
+    int rc = ml__solver_take(ctx, s, fn);
+    if (rc)
+        return ml__leave(ctx, &sc, rc);
+    if (!state)
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "state");
+    const ml_board *b = ml_solver_board(s);
+    size_t L = (size_t)b->n_taps;
+    unsigned n = (unsigned)b->n;
+    uint8_t *x = rc ? NULL : malloc(L + 1), ok = 0;
+    if (!rc && !x)
+        rc = ml__fail(ctx, ML_M_NOMEM, fn);
+    if (!rc)
+        rc = ml__solver_solve_rows(ctx, s, 1, state, target, x, &ok);
+    if (!rc && !ok)
+        rc = ml__fail(ctx, ML_M_UNSOLVABLE);
+    ml_factored ks;
+    if (!rc)
+        rc = ml__solver_kernel_size(ctx, s, &ks);
+    const uint8_t *H = NULL;
+    const uint32_t *orders = NULL;
+    uint64_t k = 0;
+    int canonical = 0;
+    if (!rc)
+        rc = ml__solver_generators(ctx, s, &H, &orders, &k, &canonical);
+    uint64_t size = 1;
+    for (uint64_t i = 0; !rc && i < k; i++) {
+        if (size >= SIZE_LIMIT / orders[i])
+            rc = ml__fail(ctx, ML_M_COSET_TOO_LARGE);
+        size *= orders[i];
+    }
+    if (!rc && n == 2 && k >= CUBE_MIN_NULLITY && L <= CUBE_MAX_TAPS && k <= CUBE_MAX_NULLITY)
+        rc = ml__fail(ctx, ML_M_NOT_IMPLEMENTED,
+                      "ml_solver_search on a GF(2) kernel of nullity 22 or more (the "
+                      "transform search of search/cube.py)",
+                      ML_VERSION_STRING);
+    if (!rc && canonical && k && L && ml_canon_reduce(H, (size_t)k, L, n, x, 1) != 0)
+        rc = ml__fail(ctx, ML_M_NOMEM, fn);
+    ml_search *q = NULL;
+    if (!rc)
+        rc = make(ctx, n, L, (size_t)k, x, H, orders, 1, &q);
+    if (!rc) {
+        q->b = ml_board_retain((ml_board *)b);
+        q->ks = ks;
+        *out = q;
+    }
+    free(x);
+    ml__solver_give(s);
+    return ml__leave(ctx, &sc, rc);
+}
+
+int ml_search_split(ml_ctx *ctx, ml_search *q, uint64_t want, uint64_t *tasks)
+{
+    ml_scope sc;
+    ctx = ml__enter(ctx, &sc);
+    int rc = checked(ctx, q, "ml_search_split");
+    if (!rc && !tasks)
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_split", "tasks");
+    if (!rc) {
+        want = want < 1 ? 1 : want > MAX_TASKS ? MAX_TASKS : want;
+        size_t inner = q->k;
+        uint64_t cells = 1;
+        while (inner > 0 && cells < want)
+            cells *= q->orders[--inner];
+        rc = set_split(ctx, q, inner);
+    }
+    if (!rc)
+        *tasks = q->tasks;
+    return ml__leave(ctx, &sc, rc);
+}
+
+static int task_ok(ml_ctx *ctx, const ml_search *q, uint64_t t)
+{
+    return t < q->tasks ? ML_OK
+                        : ml__fail(ctx, ML_M_SEARCH_TASK, (unsigned long long)t,
+                                   (unsigned long long)q->tasks);
+}
+
+int ml_search_bound(ml_ctx *ctx, const ml_search *q, uint64_t t, int64_t *bound)
+{
+    ml_scope sc;
+    ctx = ml__enter(ctx, &sc);
+    int rc = checked(ctx, q, "ml_search_bound");
+    if (!rc && !bound)
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_bound", "bound");
+    if (!rc)
+        rc = task_ok(ctx, q, t);
+    if (!rc)
+        *bound = t < q->best_corner ? q->best_len + 1 : q->best_len;
+    return ml__leave(ctx, &sc, rc);
+}
+
+/* -- export / import */
+static uint8_t *put(uint8_t *p, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        *p++ = (uint8_t)(v >> (8 * i));
+    return p;
+}
+
+static uint64_t get(const uint8_t **p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++)
+        v |= (uint64_t)(*p)[i] << (8 * i);
+    *p += bytes;
+    return v;
+}
+
+static size_t export_size(const ml_search *q)
+{
+    return HEAD_BYTES + q->L + 4 * q->k + q->k * q->L;
+}
+
+int ml_search_export(ml_ctx *ctx, const ml_search *q, uint8_t *buf, size_t cap, size_t *len)
+{
+    ml_scope sc;
+    ctx = ml__enter(ctx, &sc);
+    int rc = checked(ctx, q, "ml_search_export");
+    if (!rc && !len)
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_export", "len");
+    if (rc)
+        return ml__leave(ctx, &sc, rc);
+    size_t need = export_size(q);
+    *len = need;
+    if (buf && cap >= need) {
+        uint8_t *p = buf;
+        memcpy(p, "MLSEARCH", 8);
+        p = put(p + 8, EXPORT_FORMAT, 4);
+        p = put(p, ML_VERSION, 4);
+        p = put(p, q->n, 4);
+        p = put(p, q->L, 8);
+        p = put(p, q->k, 8);
+        p = put(p, q->inner, 8);
+        memcpy(p, q->x0, q->L);
+        p += q->L;
+        for (size_t i = 0; i < q->k; i++)
+            p = put(p, q->orders[i], 4);
+        if (q->k && q->L)
+            memcpy(p, q->H, q->k * q->L);
+    }
+    return ml__leave(ctx, &sc, ML_OK);
+}
+
+static int bad_export(ml_ctx *ctx, uint64_t format, uint64_t version)
+{
+    return ml__fail(ctx, ML_M_SEARCH_EXPORT, ML_VERSION_STRING, (unsigned)format,
+                    (unsigned)version);
+}
+
+int ml_search_import(ml_ctx *ctx, const uint8_t *buf, size_t len, ml_search **out)
+{
+    ml_scope sc;
+    ctx = ml__enter(ctx, &sc);
+    if (!out || (!buf && len))
+        return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_import",
+                                            !out ? "out" : "buf"));
+    *out = NULL;
+    if (len < HEAD_BYTES || memcmp(buf, "MLSEARCH", 8) != 0)
+        return ml__leave(ctx, &sc, bad_export(ctx, 0, 0));
+    const uint8_t *p = buf + 8;
+    uint64_t format = get(&p, 4), version = get(&p, 4), n = get(&p, 4);
+    uint64_t L = get(&p, 8), k = get(&p, 8), inner = get(&p, 8);
+    /* every size checked against the bytes there are before anything is allocated */
+    int fits = format == EXPORT_FORMAT && version == ML_VERSION && n >= 2 && n <= 255 &&
+               inner <= k && k <= len && L <= len;
+    if (fits) {
+        uint64_t rest = len - HEAD_BYTES;
+        fits = L <= rest && 4 * k <= rest - L && (L == 0 || k <= (rest - L - 4 * k) / L) &&
+               L + 4 * k + k * L == rest;
+    }
+    if (!fits)
+        return ml__leave(ctx, &sc, bad_export(ctx, format, version));
+    const uint8_t *x0 = p, *ord = p + L, *H = ord + 4 * k;
+    uint32_t *orders = malloc((k + 1) * sizeof *orders);
+    if (!orders)
+        return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NOMEM, "ml_search_import"));
+    uint64_t size = 1;
+    int ok = 1;
+    for (uint64_t i = 0; i < k && ok; i++) {
+        const uint8_t *o = ord + 4 * i;
+        orders[i] = (uint32_t)get(&o, 4);
+        ok = orders[i] >= 2 && orders[i] <= n && n % orders[i] == 0 &&
+             size < SIZE_LIMIT / orders[i];
+        size *= ok ? orders[i] : 1;
+    }
+    for (uint64_t j = 0; j < L && ok; j++)
+        ok = x0[j] < n;
+    for (uint64_t j = 0; j < k * L && ok; j++)
+        ok = H[j] < n;
+    int rc = ok ? make(ctx, (unsigned)n, (size_t)L, (size_t)k, x0, H, orders, 0, out)
+                : bad_export(ctx, format, version);
+    free(orders);
+    if (!rc) {
+        rc = set_split(ctx, *out, (size_t)inner);
+        if (rc) {
+            ml_search_free(*out);
+            *out = NULL;
+        }
+    }
+    return ml__leave(ctx, &sc, rc);
+}
+
+/* -- tasks */
+static int packed(ml_ctx *ctx, ml_search *q)
+{
+    if (q->x0w)
+        return ML_OK;
+    size_t nw = ml_words(q->L) ? ml_words(q->L) : 1;
+    q->x0w = calloc(nw, sizeof *q->x0w);
+    q->Hw = calloc((q->k ? q->k : 1) * nw, sizeof *q->Hw);
+    if (!q->x0w || !q->Hw) {
+        free(q->x0w);
+        free(q->Hw);
+        q->x0w = q->Hw = NULL;
+        return ml__fail(ctx, ML_M_NOMEM, "ml_search_run");
+    }
+    ml_pack_bits(q->x0, 1, q->L, q->L, q->x0w, nw);
+    if (q->k)
+        ml_pack_bits(q->H, q->k, q->L, q->L, q->Hw, nw);
+    return ML_OK;
+}
+
+int ml_search_run(ml_ctx *ctx, ml_search *q, uint64_t t, int64_t bound, ml_task_result *res,
+                  uint8_t *best)
+{
+    ml_scope sc;
+    ctx = ml__enter(ctx, &sc);
+    int rc = checked(ctx, q, "ml_search_run");
+    if (!rc && (!res || !best))
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_run", !res ? "res" : "best");
+    if (!rc)
+        rc = task_ok(ctx, q, t);
+    if (!rc && q->n == 2)
+        rc = packed(ctx, q);
+    if (rc)
+        return ml__leave(ctx, &sc, rc);
+    memset(res, 0, sizeof *res);
+    if (bound > ((int64_t)1 << 62))
+        bound = (int64_t)1 << 62;
+    ml_coset_stats st;
+    memset(&st, 0, sizeof st);
+    int64_t length;
+    if (q->n == 2) {
+        size_t nw = ml_words(q->L) ? ml_words(q->L) : 1;
+        uint64_t *bw = calloc(nw, sizeof *bw);
+        if (!bw)
+            return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NOMEM, "ml_search_run"));
+        length = ml_coset_sub_gf2(q->x0w, q->Hw, q->k, nw, q->inner, t, bound, bw, &st);
+        if (length >= 0 && length < bound)
+            ml_unpack_bits(bw, 1, q->L, nw, best, q->L);
+        free(bw);
+    } else {
+        static const uint32_t one = 2;
+        uint8_t zero = 0;
+        length = ml_coset_sub_zn(q->L ? q->x0 : &zero, q->k && q->L ? q->H : &zero,
+                                 q->k ? q->orders : &one, q->k, q->L, q->n, q->inner, t,
+                                 bound, best, &st);
+    }
+    if (ml_interrupt_stopped())
+        return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_INTERRUPTED));
+    if (length < 0)
+        return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NOMEM, "ml_search_run"));
+    res->found = length < bound;
+    res->complete = st.complete;
+    res->length = res->found ? length : bound;
+    res->examined = st.examined;
+    res->pruned = st.pruned;
+    return ml__leave(ctx, &sc, ML_OK);
+}
+
+int ml_search_merge(ml_ctx *ctx, ml_search *q, uint64_t t, const ml_task_result *res,
+                    const uint8_t *best)
+{
+    ml_scope sc;
+    ctx = ml__enter(ctx, &sc);
+    int rc = checked(ctx, q, "ml_search_merge");
+    if (!rc && (!res || (res->found && !best)))
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_merge", !res ? "res" : "best");
+    if (!rc)
+        rc = task_ok(ctx, q, t);
+    if (!rc && q->merged[t])
+        rc = ml__fail(ctx, ML_M_SEARCH_TASK, (unsigned long long)t,
+                      (unsigned long long)q->tasks);
+    if (rc)
+        return ml__leave(ctx, &sc, rc);
+    q->merged[t] = 1;
+    q->left--;
+    q->examined += res->examined;
+    q->pruned += res->pruned;
+    if (res->found && res->length >= 0 &&
+        (res->length < q->best_len || (res->length == q->best_len && t < q->best_corner))) {
+        memcpy(q->best, best, q->L);
+        q->best_len = res->length;
+        q->best_corner = t;
+    }
+    return ml__leave(ctx, &sc, ML_OK);
+}
+
+int ml_search_done(const ml_search *q)
+{
+    return q && q->magic == SEARCH_MAGIC && (q->left == 0 || q->best_len == 0);
+}
+
+int ml_search_finish(ml_ctx *ctx, ml_search *q, ml_result **out)
+{
+    ml_scope sc;
+    ctx = ml__enter(ctx, &sc);
+    int rc = checked(ctx, q, "ml_search_finish");
+    if (!rc && !out)
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_finish", "out");
+    if (!rc && !q->b)   /* a worker's copy has no board to answer for */
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_finish",
+                      "the search made by ml_solver_search (not an imported copy)");
+    if (rc)
+        return ml__leave(ctx, &sc, rc);
+    *out = NULL;
+    int done = ml_search_done(q);
+    uint64_t total = 1;
+    for (size_t i = 0; i < q->k; i++)
+        total *= q->orders[i];
+    ml_result *r = calloc(1, sizeof *r);
+    uint64_t size = ml_board_taps_size(q->b);
+    if (r)
+        r->taps = calloc(size + 1, 1);
+    if (!r || !r->taps) {
+        free(r);
+        return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NOMEM, "ml_search_finish"));
+    }
+    const uint32_t *tf = q->b->tap_flat;
+    for (size_t j = 0; j < q->L; j++)
+        r->taps[tf ? tf[j] : j] = q->best[j];
+    r->magic = ML__RESULT_MAGIC;
+    r->b = ml_board_retain(q->b);
+    r->length = (uint64_t)q->best_len;
+    r->kernel_size = q->ks;
+    r->searched = 1;
+    r->proven = done;
+    r->examined = q->examined;
+    /* a best of length 0 ends the search: the rest of the coset counts as pruned */
+    r->pruned = done && q->best_len == 0 && q->left ? total - q->examined : q->pruned;
+    r->proof = !done ? ML__PROOF_NONE
+               : q->best_len == 0 ? ML__PROOF_TREE0 : ML__PROOF_ENUMERATION;
+    *out = r;
+    return ml__leave(ctx, &sc, ML_OK);
+}

@@ -1,0 +1,174 @@
+"""The C API's split search (csrc/api/search.c, bound as modlights.native._core.CSearch)
+answers as ``modlights.Solver.solve(executor=...)`` (search/minimal.py's coset_min over
+sub-cubes): on random boards (named patterns and random offsets, mixed maps, locks,
+holes, wrap, graph boards, n 2..9) split for 1..3 workers, the tasks run and merged in
+order, in reverse and shuffled (each given the bound ml_search_bound says right before
+it runs, as a driver would), through the export / import of a worker's copy: the same
+taps, length and proof, every coset element examined or pruned. Bad exports, tasks out
+of range, a task merged twice and unsolvable states are refused with the C library's
+message. Deterministic (seeded NumPy generators)."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import modlights as ml
+from capi_oracle import c_board
+from modlights.native import _core
+from test_capi_solver import _random_board
+
+CSolver = _core.CSolver
+
+
+def _solvable_state(b: ml.Board, rng) -> np.ndarray:
+    x = rng.integers(0, b.states, size=b.n_taps)
+    shape = b.shape if b.is_grid else (b.n_cells,)
+    ax = b.apply(np.zeros(shape, dtype=np.int64), b.from_tap_vector(x)).astype(np.int64)
+    return (-ax) % b.states
+
+
+def _drive(q, order) -> None:
+    """Run every task of q (a worker's copy from q's export) in `order`, merging each."""
+    data = q.export()
+    for t in order:
+        if q.done:
+            break
+        q.merge(t, _core.search_task(data, t, q.bound(t)))
+
+
+def _solvers(b: ml.Board):
+    name = "dense-gf2" if b.states == 2 else "dense-zn"
+    return ml.Solver(b, method=name), CSolver(c_board(b), name)
+
+
+def _compare(b: ml.Board, rng, workers: int) -> bool:
+    """One random solvable state of b: C's split search in three task orders against
+    Python's solve over a thread pool of `workers`. False when skipped (a trivial or a
+    GF(2) transform-search kernel, or one too large to enumerate quickly)."""
+    ps, cs = _solvers(b)
+    if ps.kernel_size < 2 or ps.kernel_size > 1 << 14 or (b.states == 2 and ps.nullity >= 22):
+        return False
+    state = _solvable_state(b, rng)
+    with ThreadPoolExecutor(workers) as ex:
+        want = ps.solve(state, executor=ex)
+    shape = b.shape if b.is_grid else (b.n_taps,)
+    for how in ("order", "reverse", "shuffle"):
+        q = _core.capi_search(cs, state)
+        tasks = q.split(4 * workers)
+        order = list(range(tasks))
+        if how == "reverse":
+            order.reverse()
+        elif how == "shuffle":
+            rng.shuffle(order)
+        _drive(q, order)
+        assert q.done
+        r = q.finish()
+        assert r.length == want.length, how
+        assert r.proven_minimal and want.proven_minimal
+        assert np.array_equal(r.taps.reshape(shape), np.asarray(want.taps)), how
+        # what is examined and what pruned depends on the bounds tasks got (Python's on
+        # its threads' timing); together they cover the coset
+        assert r.examined + r.pruned == ps.kernel_size == want.examined + want.pruned
+        cert = json.loads(r.to_json())
+        assert cert["length"] == want.length and cert["proven_minimal"]
+    return True
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_split_searches_answer_as_python_over_an_executor(seed):
+    rng = np.random.default_rng(3100 + seed)
+    compared = 0
+    while compared < 8:
+        b = _random_board(rng, [2, 3, 4, 5, 6, 7, 8, 9], max_side=6)
+        compared += _compare(b, rng, int(rng.integers(1, 4)))
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("seed", range(20))
+def test_split_searches_answer_as_python_matrix(seed):
+    rng = np.random.default_rng(3200 + seed)
+    compared = 0
+    while compared < 20:
+        b = _random_board(rng, [2, 3, 4, 5, 6, 7, 8, 9, 16], max_side=8)
+        compared += _compare(b, rng, int(rng.integers(1, 5)))
+
+
+def _search(b: ml.Board, rng):
+    ps, cs = _solvers(b)
+    return _core.capi_search(cs, _solvable_state(b, rng))
+
+
+def test_a_length_zero_best_ends_the_search_and_prunes_the_rest():
+    b = ml.Board.grid(4, 4, states=2)  # |ker A| = 16
+    ps, cs = _solvers(b)
+    q = _core.capi_search(cs, np.zeros((4, 4), dtype=np.uint8))
+    tasks = q.split(4)
+    assert tasks == 4 and q.done  # x0 = 0: nothing is shorter
+    r = q.finish()
+    assert r.length == 0 and r.proven_minimal
+    assert (r.examined, r.pruned) == (0, ps.kernel_size)
+
+
+def test_bounds_follow_the_merged_best():
+    b = ml.Board.grid(5, 5, states=3, wrap=True)
+    rng = np.random.default_rng(7)
+    q = _search(b, rng)
+    tasks = q.split(9)
+    first = q.bound(0)
+    assert all(q.bound(t) == first for t in range(tasks))  # x0 stands: length + 1
+    data = q.export()
+    answer = _core.search_task(data, tasks - 1, q.bound(tasks - 1))
+    q.merge(tasks - 1, answer)
+    if answer[0]:
+        # below the best's corner: its length + 1 (an equal length there wins); at it or
+        # above: its length
+        assert q.bound(0) == answer[2] + 1
+        assert q.bound(tasks - 1) == answer[2]
+
+
+def test_bad_exports_tasks_and_merges_are_refused():
+    b = ml.Board.grid(4, 4, states=3)
+    rng = np.random.default_rng(11)
+    q = _search(b, rng)
+    tasks = q.split(3)
+    data = q.export()
+    msg = r"not a search exported by libmodlights \S+ \(format \d+, version \d+\)"
+    for bad in (b"", data[:-1], data + b"\0", b"MLSEARCX" + data[8:], data[:8] + b"\2" + data[9:]):
+        with pytest.raises(ValueError, match=msg):
+            _core.CSearch.from_bytes(bad)
+    junk = bytearray(data)
+    junk[-1] = 200  # a generator entry past n
+    with pytest.raises(ValueError, match=msg):
+        _core.CSearch.from_bytes(bytes(junk))
+    out_of_range = rf"task {tasks} out of range: the search has {tasks} tasks"
+    with pytest.raises(ValueError, match=out_of_range):
+        q.bound(tasks)
+    with pytest.raises(ValueError, match="out of range"):
+        _core.search_task(data, tasks, 5)
+    answer = _core.search_task(data, 0, q.bound(0))
+    q.merge(0, answer)
+    with pytest.raises(ValueError, match="task 0 out of range"):
+        q.merge(0, answer)  # a task merged twice
+    copy = _core.CSearch.from_bytes(data)
+    assert copy.export() == data  # a worker's copy exports the same bytes
+    with pytest.raises(Exception, match="not an imported copy"):
+        copy.finish()
+
+
+def test_an_unsolvable_state_is_refused_with_pythons_message():
+    b = ml.Board.grid(4, 4, states=2)
+    ps, cs = _solvers(b)
+    rng = np.random.default_rng(5)
+    while True:
+        state = rng.integers(0, 2, size=(4, 4))
+        if not ps.solvable(state):
+            break
+    with pytest.raises(ml.Unsolvable) as e:
+        ps.solve(state)
+    with pytest.raises(ValueError) as got:
+        _core.capi_search(cs, state)
+    assert str(got.value) == str(e.value)
