@@ -58,29 +58,6 @@ int ml_search_lengths(ml_ctx *ctx, ml_search *q, int64_t *lengths, uint8_t *taps
     return ml__not_implemented(ctx, "ml_search_lengths");
 }
 
-int ml_puzzle_stats_get(ml_ctx *ctx, ml_puzzle *p, ml_puzzle_stats *out)
-{
-    (void)p;
-    (void)out;
-    return ml__not_implemented(ctx, "ml_puzzle_stats_get");
-}
-
-int ml_puzzle_solution(ml_ctx *ctx, ml_puzzle *p, const ml_result **out)
-{
-    (void)p;
-    (void)out;
-    return ml__not_implemented(ctx, "ml_puzzle_solution");
-}
-
-int ml_puzzle_to_json(ml_ctx *ctx, ml_puzzle *p, char *buf, size_t cap, size_t *len)
-{
-    (void)p;
-    (void)buf;
-    (void)cap;
-    (void)len;
-    return ml__not_implemented(ctx, "ml_puzzle_to_json");
-}
-
 void ml_generate_opts_init(ml_generate_opts *opts)
 {
     (void)opts;

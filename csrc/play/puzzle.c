@@ -1,34 +1,27 @@
 /* puzzle.c: puzzle handles (modlights.h: puzzles): a grid board and a start state, made
  * from a board, a puzzle code or JSON, with their code and equality (Python's Puzzle,
  * Puzzle.from_code, Puzzle.from_dict, Puzzle.code and ==, play/puzzles.py), and
- * ml_code_encode. The measured parts (stats, solution, to_json, generate, daily) need
- * the solver and are not here yet.
+ * ml_code_encode. The measured parts (stats, solution, to_json) are puzzle_measure.c's.
  *
- * A puzzle keeps a reference to its board and its own copy of the start (reduced mod n,
- * zero at holes, as Board.coerce_state leaves it); its code is made on first use (or
- * kept from the code it was read from, which decode checked is canonical). Not to be
- * used by two threads at once (ml_puzzle_code fills the code in). */
+ * A puzzle (play/puzzle_impl.h) keeps a reference to its board and its own copy of the
+ * start (reduced mod n, zero at holes, as Board.coerce_state leaves it); its code is
+ * made on first use (or kept from the code it was read from, which decode checked is
+ * canonical). Not to be used by two threads at once (ml_puzzle_code fills the code in). */
 #include "api/board.h"
 #include "api/board_json.h"
 #include "api/ctx.h"
 #include "api/json.h"
 #include "play/play.h"
+#include "play/puzzle_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define ML_PUZZLE_MAGIC 0x6d6c707au   /* "mlpz" */
 #define NONE ((size_t)-1)
 
-struct ml_puzzle {
-    uint32_t magic;
-    ml_board *board;
-    uint8_t *start;     /* rows * cols */
-    char *code;         /* NULL until asked for */
-    size_t code_len;
-};
-
 static int live(const ml_puzzle *p) { return p && p->magic == ML_PUZZLE_MAGIC; }
+
+int ml__puzzle_live(const ml_puzzle *p) { return live(p); }
 
 /* ------------------------------------------------------------------ board <-> code */
 /* The plain description of a grid board and a start, for ml__code_encode: the palette
@@ -208,6 +201,11 @@ static int make(ml_ctx *ctx, ml_board *b, const uint8_t *start, ml_puzzle **out)
     return ML_OK;
 }
 
+int ml__puzzle_make(ml_ctx *ctx, ml_board *b, const uint8_t *start, ml_puzzle **out)
+{
+    return make(ctx, b, start, out);
+}
+
 int ml_puzzle_new(ml_ctx *ctx, ml_board *b, const uint8_t *start, ml_puzzle **out)
 {
     ctx = ml__begin(ctx);
@@ -260,6 +258,7 @@ void ml_puzzle_free(ml_puzzle *p)
     ml_board_free(p->board);
     free(p->start);
     free(p->code);
+    ml_result_free(p->sol);
     free(p);
 }
 

@@ -4,10 +4,11 @@
  * ml_puzzle_code and ml_code_encode, read back from the code (with surrounding blanks)
  * and from their JSON to equal puzzles; a code and a board that disagree, a graph board,
  * and malformed documents are refused with a message of the table and no puzzle; every
- * prefix of a code is refused or read without a leak (ASan). Python's messages and
+ * prefix of a code is refused or read without a leak (ASan); the documented puzzle's
+ * measured parts, solution and JSON (puzzle_measure.c), an unsolvable start refused. Python's messages and
  * codes themselves are compared by tests/native/test_capi_puzzle.py. Exit 0 when every
  * check holds.
- * ml-test-sources: play/puzzle.c play/codes.c play/codec.c play/pytext.c api/board_json.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c play/bands.c */
+ * ml-test-sources: play/puzzle.c play/puzzle_measure.c play/codes.c play/codec.c play/pytext.c api/board_json.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c play/bands.c api/solve.c api/result.c api/solver.c search/coset.c search/coset_batch.c search/coset_gf2.c search/coset_zn.c search/driver.c search/canon.c api/registry.c engines/dense.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c api/registry_tensor.c api/registry_plan.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/algebraic.c engines/algebraic_poly.c structured/rowrec.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c */
 #include "include/modlights.h"
 #include "t-util.h"
 
@@ -135,6 +136,55 @@ static void round_trip(ml_board *b)
     ml_puzzle_free(p);
 }
 
+/* The measured parts of the documented puzzle (Python: min_taps 5, proven, medium, stars
+ * {3: 5, 2: 7, 1: 10}, 6 tiles touched, score 5 / 15), its JSON read back to an equal
+ * puzzle, its solution solving it; a puzzle whose start no taps solve refused. */
+static void measured(void)
+{
+    const char *ex = "AQADAwMAaCFAvSnc5Q";
+    ml_puzzle *p = NULL, *q = NULL;
+    ml_puzzle_stats st;
+    CHECK(ml_puzzle_from_code(NULL, ex, strlen(ex), &p) == ML_OK);
+    CHECK(ml_puzzle_stats_get(NULL, p, &st) == ML_OK);
+    CHECK(st.min_taps == 5 && st.proven && st.difficulty == ML_MEDIUM && st.touched == 6);
+    CHECK(st.stars[0] == 5 && st.stars[1] == 7 && st.stars[2] == 10);
+    CHECK(st.score > 0.33333 && st.score < 0.33334, "score %g", st.score);
+    const ml_result *r = NULL;
+    CHECK(ml_puzzle_solution(NULL, p, &r) == ML_OK && r && ml_result_length(r) == 5);
+    uint8_t after[9];
+    CHECK(ml_board_apply(NULL, ml_puzzle_board(p), ml_puzzle_start(p), ml_result_taps(r), after) == ML_OK);
+    for (int i = 0; i < 9; i++)
+        CHECK(after[i] == 0);
+    size_t n = 0;
+    CHECK(ml_puzzle_to_json(NULL, p, NULL, 0, &n) == ML_OK && n > 0);
+    char *text = malloc(n + 1), small[8];
+    CHECK(text && ml_puzzle_to_json(NULL, p, text, n + 1, &n) == ML_OK && strlen(text) == n);
+    CHECK(ml_puzzle_to_json(NULL, p, small, sizeof small, NULL) == ML_OK && strlen(small) == 7);
+    CHECK(strstr(text, "\"stars\":{\"3\":5,\"2\":7,\"1\":10},\"min_taps\":5,\"proven\":true,"
+                       "\"difficulty\":\"medium\"}") != NULL, "%s", text);
+    CHECK(ml_puzzle_from_json(NULL, text, n, 0, &q) == ML_OK && ml_puzzle_equal(p, q));
+    free(text);
+    ml_puzzle_free(q);
+    ml_puzzle_free(p);
+
+    /* 1x2 horizontal Z/2 board, one tile locked: taps change both tiles equally */
+    ml_grid *g = NULL;
+    ml_board *b = NULL;
+    uint8_t start[2] = {1, 0};
+    CHECK(ml_grid_new(NULL, 1, 2, 2, &g) == ML_OK && ml_grid_set_pattern(NULL, g, ML_PATTERN_HORIZONTAL) == ML_OK);
+    CHECK(ml_grid_lock(NULL, g, 0, 1) == ML_OK && ml_grid_build(NULL, g, &b) == ML_OK);
+    CHECK(ml_puzzle_new(NULL, b, start, &p) == ML_OK);
+    CHECK(ml_puzzle_stats_get(NULL, p, &st) == ML_EUNSOLVABLE);
+    CHECK(ml_puzzle_to_json(NULL, p, NULL, 0, &n) == ML_EUNSOLVABLE);
+    ml_puzzle_free(p);
+    ml_board_free(b);
+    ml_grid_free(g);
+
+    CHECK(ml_puzzle_stats_get(NULL, NULL, &st) == ML_EMISUSE);
+    CHECK(ml_puzzle_solution(NULL, NULL, &r) == ML_EMISUSE);
+    CHECK(ml_puzzle_to_json(NULL, NULL, NULL, 0, &n) == ML_EMISUSE);
+}
+
 static void refused(const char *doc, int status, const char *start)
 {
     ml_ctx *ctx = NULL;
@@ -158,6 +208,7 @@ int main(void)
     CHECK(ml_puzzle_from_code(NULL, ex, strlen(ex), &p) == ML_OK);
     CHECK(p && ml_puzzle_code(NULL, p, &code) == ML_OK && strcmp(code, ex) == 0);
     ml_puzzle_free(p);
+    measured();
 
     refused("[]", ML_EINVAL, "puzzle must be a dict (JSON object), got list");
     refused("{}", ML_EINVAL, "puzzle needs 'board' and 'start', or 'code'");

@@ -225,3 +225,85 @@ def test_mutated_puzzle_documents_read_as_python_reads_them(seed):
 def test_hand_picked_puzzle_documents(doc):
     want = _error(lambda: ml.Puzzle.from_dict(json.loads(doc)))
     assert _error(lambda: CPuzzle.from_json(doc)) == want
+
+
+# --------------------------------------------------------------------------- measured
+def _solvable_start(b: ml.Board, rng) -> np.ndarray:
+    x = rng.integers(0, b.states, size=b.n_taps)
+    ax = b.apply(np.zeros(b.shape, dtype=np.int64), b.from_tap_vector(x)).astype(np.int64)
+    return (-ax) % b.states
+
+
+def _c_or_missing(f):
+    """f()'s value, or None when the C library lacks the engine (ML_ENOTIMPL)."""
+    try:
+        return f()
+    except RuntimeError as e:
+        if "not implemented yet" in str(e):
+            return None
+        raise
+
+
+def _same_measure(p: ml.Puzzle, c) -> bool:
+    """ml_puzzle_stats_get, ml_puzzle_solution and ml_puzzle_to_json of c answer as p's
+    measured properties, Solution.to_dict() and Puzzle.to_dict() (or the same
+    Unsolvable message); False when C lacks p's engine."""
+    try:
+        want = p.to_dict()
+    except ml.Unsolvable as e:
+        got = _c_or_missing(lambda: _error_any(lambda: c.stats))
+        assert got in (None, str(e))
+        return got is not None
+    st = _c_or_missing(lambda: c.stats)
+    if st is None:
+        return False
+    assert st == {
+        "min_taps": p.min_taps,
+        "proven": p.proven,
+        "difficulty": p.difficulty,
+        "stars": p.stars,
+        "touched": p.touched,
+        "score": p.score,
+    }
+    assert c.to_json() == _dumps(want)
+    taps, length, proven, text = c.solution
+    np.testing.assert_array_equal(taps.reshape(p.board.shape), p.solution.taps)
+    assert (length, proven) == (p.solution.length, p.solution.proven_minimal)
+    assert json.loads(text) == json.loads(json.dumps(p.solution.to_dict()))
+    return True
+
+
+def _error_any(f):
+    try:
+        f()
+    except Exception as e:  # noqa: BLE001 - the message is compared
+        return str(e)
+    return None
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_measured_parts_are_python_puzzles(seed):
+    """Random puzzles (solvable starts, unsolvable ones, every kind of board of
+    _random_board): the same min_taps, proven, difficulty, stars, touched, score,
+    minimal solution and to_dict JSON, or the same Unsolvable message."""
+    rng = np.random.default_rng(100 + seed)
+    compared = 0
+    for _ in range(60):
+        b = _random_board(rng)
+        if b.n_taps > 150:
+            continue
+        start = _solvable_start(b, rng) if rng.random() < 0.8 else rng.integers(0, 255, b.shape)
+        p = ml.Puzzle(b, start)
+        compared += _same_measure(p, CPuzzle.new(_c_board(b), p.start))
+    assert compared >= 30
+
+
+def test_measured_parts_of_large_kernels_take_the_descent():
+    """Past GENERATE_BUDGET coset elements _min_solve descends (budget 0): a 5x5 square
+    board of 4 states (|ker A| = 4^9, the budget exactly: searched), 5x8 square boards
+    of 3 and 4 states and 5x5 of 5 and 6 states (3^12, 4^12, 5^9, 6^9: past it)."""
+    rng = np.random.default_rng(5)
+    for r, c, n in ((5, 5, 4), (5, 8, 3), (5, 8, 4), (5, 5, 5), (5, 5, 6)):
+        b = ml.Board.grid(r, c, n, "square")
+        p = ml.Puzzle(b, _solvable_start(b, rng))
+        assert _same_measure(p, CPuzzle.new(_c_board(b), p.start))

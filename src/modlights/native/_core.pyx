@@ -22,6 +22,7 @@ from modlights.native.gf2_batch cimport *
 from modlights.native.interrupt cimport *
 from modlights.native.pack cimport *
 from modlights.native.packed cimport *
+from modlights.native.puzzle cimport *
 from modlights.native.poly cimport *
 from modlights.native.registry cimport *
 from modlights.native.rowchase cimport *

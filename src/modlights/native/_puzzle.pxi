@@ -73,6 +73,62 @@ cdef class CPuzzle:
         out = np.frombuffer(bytes((<const char *>s)[:n]), dtype=np.uint8).copy()
         return out.reshape(ml_board_rows(b), ml_board_cols(b))
 
+    @property
+    def stats(self):
+        """ml_puzzle_stats_get as a dict (min_taps, proven, difficulty, stars, touched,
+        score); the C library's error as an exception."""
+        cdef ml_puzzle_stats st
+        with nogil:
+            rc = ml_puzzle_stats_get(NULL, self.p, &st)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return {
+            "min_taps": int(st.min_taps),
+            "proven": bool(st.proven),
+            "difficulty": ml_difficulty_name(st.difficulty).decode("ascii"),
+            "stars": {3: int(st.stars[0]), 2: int(st.stars[1]), 1: int(st.stars[2])},
+            "touched": int(st.touched),
+            "score": float(st.score),
+        }
+
+    @property
+    def solution(self):
+        """ml_puzzle_solution: (taps, a flat uint8 copy; length; proven; the result's
+        JSON text)."""
+        cdef const ml_result *r = NULL
+        cdef size_t n = 0
+        with nogil:
+            rc = ml_puzzle_solution(NULL, self.p, &r)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        size = ml_board_taps_size(ml_result_board(r))
+        taps = (np.asarray(<const uint8_t[:size]>ml_result_taps(r)).copy() if size
+                else np.zeros(0, np.uint8))
+        rc = ml_result_to_json(NULL, r, NULL, 0, &n)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        buf = bytearray(n + 1)
+        cdef char *bp = buf
+        rc = ml_result_to_json(NULL, r, bp, n + 1, &n)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return (taps, int(ml_result_length(r)), bool(ml_result_proven_minimal(r)),
+                bytes(buf[:n]).decode("utf-8"))
+
+    def to_json(self):
+        """ml_puzzle_to_json: Puzzle.to_dict() as JSON text."""
+        cdef size_t n = 0
+        with nogil:
+            rc = ml_puzzle_to_json(NULL, self.p, NULL, 0, &n)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        buf = bytearray(n + 1)
+        cdef char *bp = buf
+        rc = ml_puzzle_to_json(NULL, self.p, bp, n + 1, &n)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return bytes(buf[:n]).decode("utf-8")
+
     def __eq__(self, other):
         if not isinstance(other, CPuzzle):
             return NotImplemented
