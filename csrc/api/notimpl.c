@@ -58,19 +58,6 @@ int ml_search_lengths(ml_ctx *ctx, ml_search *q, int64_t *lengths, uint8_t *taps
     return ml__not_implemented(ctx, "ml_search_lengths");
 }
 
-void ml_generate_opts_init(ml_generate_opts *opts)
-{
-    (void)opts;
-    ml__not_implemented(NULL, "ml_generate_opts_init");
-}
-
-int ml_generate(ml_ctx *ctx, const ml_generate_opts *opts, ml_puzzle **out)
-{
-    (void)opts;
-    (void)out;
-    return ml__not_implemented(ctx, "ml_generate");
-}
-
 int ml_daily(ml_ctx *ctx, int year, int month, int day, ml_puzzle *out[3])
 {
     (void)year;

@@ -64,6 +64,7 @@ HEAVY = {
     # run (test_capi_board_json.py, test_capi_puzzle.py, test_gf2_batch.py, the packed
     # engines' tests)
     "t-play-puzzle",
+    "t-play-generate",
     "t-board_json",
     "t-gf2_batch",
     "t-packed",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pathlib
 
 import numpy as np
 import pytest
@@ -307,3 +308,118 @@ def test_measured_parts_of_large_kernels_take_the_descent():
         b = ml.Board.grid(r, c, n, "square")
         p = ml.Puzzle(b, _solvable_start(b, rng))
         assert _same_measure(p, CPuzzle.new(_c_board(b), p.start))
+
+
+# --------------------------------------------------------------------------- generate
+GOLDEN = pathlib.Path(__file__).resolve().parents[2] / "js" / "test" / "golden"
+
+
+def _golden(name: str):
+    return json.loads((GOLDEN / name).read_text())
+
+
+def _same_generated(*args, **kwargs) -> str:
+    """ml.generate(*args, **kwargs) and capi_generate: the same puzzle (code, to_dict,
+    measured parts) or the same ValueError message; 'ok' / 'error' / 'missing'."""
+    try:
+        want = ml.generate(*args, **kwargs)
+    except ValueError as e:
+        try:
+            _core.capi_generate(*args, **kwargs)
+        except RuntimeError as f:
+            assert "not implemented yet" in str(f), (args, kwargs, str(f))
+            return "missing"
+        except ValueError as f:
+            assert str(f) == str(e), (args, kwargs)
+            return "error"
+        raise AssertionError(f"C made a puzzle where Python says {e}") from None
+    got = _c_or_missing(lambda: _core.capi_generate(*args, **kwargs))
+    if got is None:
+        return "missing"
+    assert got.code == want.code, (args, kwargs)
+    assert got.to_json() == _dumps(want.to_dict()), (args, kwargs)
+    assert got.stats["score"] == want.score and got.stats["touched"] == want.touched
+    return "ok"
+
+
+def _random_settings(rng) -> tuple[tuple, dict]:
+    rows, cols = int(rng.integers(1, 8)), int(rng.integers(1, 8))
+    n = int(rng.choice([2, 2, 3, 3, 4, 5, 6, 7, 8, 9, 16]))
+    kw: dict = {
+        "difficulty": str(rng.choice(_core.DIFFICULTIES)),
+        "wrap": bool(rng.random() < 0.25),
+        "unique": bool(rng.random() < 0.6),
+        "seed": int(rng.integers(0, 2**63)) if rng.random() < 0.7 else f"s{rng.integers(99)}",
+    }
+    r = rng.random()
+    pattern: object = NAMES[int(rng.integers(len(NAMES)))]
+    if r < 0.15:
+        pattern = [(int(rng.integers(-2, 3)), int(rng.integers(-2, 3))) for _ in range(3)]
+    for key in ("locked", "holes"):
+        u = rng.random()
+        if u < 0.35:
+            kw[key] = int(rng.integers(0, 4))
+        elif u < 0.45:
+            m = rng.random((rows, cols)) < 0.15
+            kw[key] = m if rng.random() < 0.5 else [tuple(map(int, p)) for p in np.argwhere(m)]
+    return (rows, cols, n, pattern), kw
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_generate_draws_as_python(seed):
+    """Random settings (sizes 1..7, n 2..16, every named pattern and offsets, wrap,
+    unique or not, counts and fixed masks or pairs of locked tiles and holes, int and
+    str seeds, every difficulty): the same puzzle or the same message."""
+    rng = np.random.default_rng(300 + seed)
+    seen = {"ok": 0, "error": 0, "missing": 0}
+    for _ in range(40):
+        args, kw = _random_settings(rng)
+        seen[_same_generated(*args, **kw)] += 1
+    assert seen["ok"] >= 20 and seen["error"] >= 2, seen
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("seed", range(8))
+def test_generate_draws_as_python_many(seed):
+    rng = np.random.default_rng(400 + seed)
+    for _ in range(60):
+        args, kw = _random_settings(rng)
+        _same_generated(*args, **kw)
+
+
+def test_generate_larger_boards_and_mixed_patterns():
+    """Boards up to 12 x 12 and 32 x 32 (the algebraic engine), the automatic locks of
+    the 5x5 cross, and a mixed board: Python's puzzles."""
+    cases = [
+        ((5, 5), {"seed": 3}),
+        ((12, 12), {"states": 3, "difficulty": "hard", "seed": 5}),
+        ((32, 32), {"unique": False, "difficulty": "easy", "seed": 1}),
+        ((9, 9), {"pattern": "knight", "states": 5, "locked": 4, "holes": 3, "seed": "k"}),
+    ]
+    for args, kw in cases:
+        assert _same_generated(*args, **kw) == "ok", (args, kw)
+    pal = ["cross", [(0, 0), (0, 1)], "square"]
+    index = np.arange(36).reshape(6, 6) % 3
+    mixed = [[pal[i] for i in row] for row in index]
+    want = ml.generate(6, 6, 3, mixed, "medium", seed=11)
+    got = _core.capi_generate(6, 6, 3, palette=pal, index=index, seed=11)
+    assert got.code == want.code and got.to_json() == _dumps(want.to_dict())
+
+
+def test_generate_golden_files():
+    """js/test/golden/puzzles.json's generate cases and errors.json's generate errors."""
+    d = _golden("puzzles.json")
+    for case in d["generate"] + d["generate_large_kernel"]:
+        got = _core.capi_generate(**case["kwargs"])
+        assert got.code == case["code"]
+        assert json.loads(got.to_json()) == case["dict"]
+    errors = [c for c in _golden("errors.json")["cases"] if c["op"] == "generate"]
+    for case in errors:
+        kw = dict(case["arg"])
+        if any(isinstance(v, (bool, float)) or v is None for k, v in kw.items() if k != "unique"):
+            continue  # types the C options cannot hold (the binding's own checks)
+        if kw.get("locked") == -1:
+            continue  # -1 is "none given" in ml_generate_opts
+        with pytest.raises(ValueError) as e:
+            _core.capi_generate(**kw)
+        assert str(e.value) == case["message"], kw

@@ -583,6 +583,21 @@ class CPuzzle:
     def to_json(self) -> str: ...
 
 def capi_code_encode(board: CBoard, start: Any) -> str: ...
+def capi_generate(
+    rows: int = ...,
+    cols: int = ...,
+    states: int = ...,
+    pattern: Any = ...,
+    difficulty: str = ...,
+    *,
+    locked: Any = ...,
+    holes: Any = ...,
+    wrap: bool = ...,
+    unique: bool = ...,
+    seed: Any = ...,
+    palette: Any = ...,
+    index: Any = ...,
+) -> CPuzzle: ...
 
 # solvers of the public C API (_solver.pxi over modlights.h: csrc/api/solver.c)
 class CSolver:

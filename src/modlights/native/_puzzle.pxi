@@ -149,3 +149,72 @@ def capi_code_encode(CBoard board, start):
     if rc != ML_OK:
         _ml_raise(rc)
     return bytes(buf[:n]).decode("ascii")
+
+
+cdef int _capi_seed(seed, ml_generate_opts *o) except -1:
+    if seed is None:
+        o.seeded = 0
+        return 0
+    if isinstance(seed, str):
+        data = seed.encode("utf-8")
+        o.seed = mlp.ml_seed_from_bytes(<const char *>data, len(data))
+    else:
+        o.seed = int(seed) & 0xFFFFFFFFFFFFFFFF
+    o.seeded = 1
+    return 0
+
+
+def capi_generate(rows=5, cols=5, states=2, pattern="cross", difficulty="medium", *,
+                  locked=None, holes=None, wrap=False, unique=True, seed=None,
+                  palette=None, index=None):
+    """ml_generate with Python's arguments: a pattern name and counts go into the
+    options; offsets, a mixed board (palette + index) or fixed positions (a boolean mask
+    or (r, c) pairs) into an ml_grid (then the count of that kind is 0)."""
+    cdef ml_generate_opts o
+    cdef ml_grid *g = NULL
+    cdef ml_puzzle *p = NULL
+    cdef int d = 0
+    cdef uint32_t at = 0
+    cdef const uint32_t[::1] iv
+    ml_generate_opts_init(&o)
+    rc = mlp.ml_difficulty_lookup(NULL, difficulty.encode(), &d)
+    if rc != ML_OK:
+        _ml_raise(rc)
+    o.difficulty = d
+    o.rows, o.cols, o.states = rows, cols, states
+    name = pattern.encode() if isinstance(pattern, str) else b"cross"
+    o.pattern = name
+    o.wrap = 1 if wrap else 0
+    o.unique = 1 if unique else 0
+    counts = [v is None or isinstance(v, int) for v in (locked, holes)]
+    o.locked = -1 if locked is None else (locked if counts[0] else 0)
+    o.holes = -1 if holes is None else (holes if counts[1] else 0)
+    _capi_seed(seed, &o)
+    try:
+        if palette is not None or not isinstance(pattern, str) or not all(counts):
+            rc = ml_grid_new(NULL, rows, cols, states, &g)
+            if rc != ML_OK:
+                _ml_raise(rc)
+            if palette is not None:
+                for q in palette:
+                    _grid_offsets(g, q, 1, &at)
+                ix = np.ascontiguousarray(np.asarray(index, dtype=np.uint32).reshape(-1))
+                iv = ix
+                rc = ml_grid_set_mixed(NULL, g, &iv[0])
+                if rc != ML_OK:
+                    _ml_raise(rc)
+            else:
+                _grid_offsets(g, pattern, 0, NULL)
+            if not counts[0]:
+                _grid_mask(g, locked, 0, rows, cols)
+            if not counts[1]:
+                _grid_mask(g, holes, 1, rows, cols)
+            o.grid = g
+        with nogil:
+            rc = ml_generate(NULL, &o, &p)
+        if rc != ML_OK:
+            _ml_raise(rc)
+    finally:
+        ml_grid_free(g)
+    return CPuzzle._wrap(p)
+
