@@ -57,12 +57,3 @@ int ml_search_lengths(ml_ctx *ctx, ml_search *q, int64_t *lengths, uint8_t *taps
     (void)taps;
     return ml__not_implemented(ctx, "ml_search_lengths");
 }
-
-int ml_daily(ml_ctx *ctx, int year, int month, int day, ml_puzzle *out[3])
-{
-    (void)year;
-    (void)month;
-    (void)day;
-    (void)out;
-    return ml__not_implemented(ctx, "ml_daily");
-}

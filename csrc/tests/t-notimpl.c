@@ -40,7 +40,6 @@ int main(void)
     STUB_CTX(ml_solver_solve_packed(ctx, NULL, NULL, NULL, 0, NULL), "ml_solver_solve_packed");
     STUB_CTX(ml_solver_search_many(ctx, NULL, 0, NULL, ml_target_fill(0), NULL), "ml_solver_search_many");
     STUB_CTX(ml_search_lengths(ctx, NULL, NULL, NULL), "ml_search_lengths");
-    STUB_CTX(ml_daily(ctx, 0, 0, 0, NULL), "ml_daily");
     ml_ctx_free(ctx);
     printf("%d stubs; fails=%d\n", stubs, fails);
     return fails != 0;

@@ -1,11 +1,12 @@
-/* t-play-generate: csrc/play/generate.c. The documented puzzles (Python's
+/* t-play-generate: csrc/play/generate.c and daily.c. The documented puzzles (Python's
  * ml.generate(3, 3, states=3, seed=2).code, ml.generate(5, 5, states=3, locked=3,
  * seed=7) with min_taps 9, proved), the same puzzle twice for one seed, a trivial
  * kernel whenever unique, the automatic locks of the 5x5 cross, a mixed grid given as
- * settings, and Python's refusals (their messages), all without a leak (ASan). Python's
+ * settings, and Python's refusals (their messages), all without a leak (ASan); daily's
+ * three puzzles of one date (tests/play/golden/daily.json) and its bad dates. Python's
  * puzzles themselves on many settings: tests/native/test_capi_puzzle.py. Exit 0 when
  * every check holds.
- * ml-test-sources: play/generate.c play/puzzle.c play/puzzle_measure.c play/codes.c play/codec.c play/pytext.c play/prng.c play/sha256.c play/date.c play/bands.c api/board_json.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c api/solve.c api/result.c api/solver.c search/coset.c search/coset_batch.c search/coset_gf2.c search/coset_zn.c search/driver.c search/canon.c api/registry.c engines/dense.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c api/registry_tensor.c api/registry_plan.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/algebraic.c engines/algebraic_poly.c structured/rowrec.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c */
+ * ml-test-sources: play/generate.c play/daily.c play/puzzle.c play/puzzle_measure.c play/codes.c play/codec.c play/pytext.c play/prng.c play/sha256.c play/date.c play/bands.c api/board_json.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c api/solve.c api/result.c api/solver.c search/coset.c search/coset_batch.c search/coset_gf2.c search/coset_zn.c search/driver.c search/canon.c api/registry.c engines/dense.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c api/registry_tensor.c api/registry_plan.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/algebraic.c engines/algebraic_poly.c structured/rowrec.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c */
 #include "include/modlights.h"
 #include "t-util.h"
 
@@ -155,8 +156,39 @@ static void generated(void)
     ml_generate_opts_init(NULL);
 }
 
+/* tests/play/golden/daily.json's first days, and datetime's reasons */
+static void daily(void)
+{
+    static const struct {
+        int y, m, d;
+        const char *codes[3];
+    } days[] = {
+        {1999, 12, 31, {"AQIFBQIACEAAOIFfQCVxq-E", "AQIFBQMAoAAAygzQDILSgM2URQY",
+                        "AQYGBgMAAAAIACAAACBAVFiAaqkBBGaQyzTz7Q"}},
+        {2024, 2, 29, {"AQIFBQIAgAEABAUYAM-puqo", "AQIFBQMAAGBACArIxUIsQEfIhC0",
+                       "AQYGBgMAAAgAAQAQBAAAAGIGmBGGiKCANaHi1A"}},
+    };
+    for (size_t i = 0; i < sizeof days / sizeof days[0]; i++) {
+        ml_puzzle *out[3] = {NULL, NULL, NULL};
+        CHECK(ml_daily(NULL, days[i].y, days[i].m, days[i].d, out) == ML_OK);
+        for (int k = 0; k < 3; k++) {
+            CHECK(out[k] && strcmp(code_of(out[k]), days[i].codes[k]) == 0, "%s", code_of(out[k]));
+            ml_puzzle_free(out[k]);
+        }
+    }
+    ml_puzzle *out[3];
+    CHECK(ml_daily(NULL, 2026, 13, 1, out) == ML_ERANGE && out[0] == NULL);
+    CHECK(strcmp(ml_errmsg(NULL), "bad date '2026-13-01': month must be in 1..12") == 0);
+    CHECK(ml_daily(NULL, 2026, 2, 30, out) == ML_ERANGE);
+    CHECK(strcmp(ml_errmsg(NULL), "bad date '2026-02-30': day is out of range for month") == 0);
+    CHECK(ml_daily(NULL, 0, 1, 1, out) == ML_ERANGE);
+    CHECK(strcmp(ml_errmsg(NULL), "bad date '0000-01-01': year 0 is out of range") == 0, "%s", ml_errmsg(NULL));
+    CHECK(ml_daily(NULL, 2026, 1, 1, NULL) == ML_EMISUSE);
+}
+
 int main(void)
 {
     generated();
+    daily();
     return t_done();
 }

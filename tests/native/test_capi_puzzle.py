@@ -423,3 +423,48 @@ def test_generate_golden_files():
         with pytest.raises(ValueError) as e:
             _core.capi_generate(**kw)
         assert str(e.value) == case["message"], kw
+
+
+# --------------------------------------------------------------------------- daily
+def _c_daily(date: str):
+    y, m, d = _core.date_parse(date)
+    return _core.capi_daily(y, m, d)
+
+
+def test_daily_golden_files():
+    """tests/play/golden/daily.json (codes) and puzzles.json's daily (whole documents),
+    and errors.json's daily messages for the text dates (ml_date_parse, then ml_daily)."""
+    days = json.loads(
+        (pathlib.Path(__file__).resolve().parents[1] / "play" / "golden" / "daily.json").read_text()
+    )["days"]
+    for date, codes in days.items():
+        assert [p.code for p in _c_daily(date)] == codes, date
+    for date, docs in _golden("puzzles.json")["daily"].items():
+        got = _c_daily(date)
+        assert [json.loads(p.to_json()) for p in got] == [d["dict"] for d in docs], date
+    for case in _golden("errors.json")["cases"]:
+        if case["op"] == "daily" and isinstance(case["arg"], str):
+            with pytest.raises(ValueError) as e:
+                _c_daily(case["arg"])
+            assert str(e.value) == case["message"]
+
+
+def test_daily_as_python_on_dates_and_bad_numbers():
+    """ml.daily on a spread of dates (leap days, year ends, far years) equals ml_daily;
+    numbers datetime.date refuses are refused with its reason."""
+    import datetime
+
+    rng = np.random.default_rng(9)
+    dates = [datetime.date(2000, 2, 29), datetime.date(9999, 12, 31), datetime.date(1, 1, 1)]
+    dates += [datetime.date.fromordinal(int(rng.integers(1, 3_000_000))) for _ in range(4)]
+    for d in dates:
+        want = ml.daily(d)
+        got = _core.capi_daily(d.year, d.month, d.day)
+        assert [p.code for p in got] == [p.code for p in want], d
+        assert [p.to_json() for p in got] == [_dumps(p.to_dict()) for p in want], d
+    for y, m, d in ((2023, 2, 29), (2026, 0, 5), (2026, 4, 31), (10000, 1, 1), (0, 1, 1)):
+        with pytest.raises(ValueError) as e:
+            datetime.date(y, m, d)
+        with pytest.raises(ValueError) as got:
+            _core.capi_daily(y, m, d)
+        assert str(got.value).endswith(": " + str(e.value)), (y, m, d, str(got.value))

@@ -598,6 +598,7 @@ def capi_generate(
     palette: Any = ...,
     index: Any = ...,
 ) -> CPuzzle: ...
+def capi_daily(year: int, month: int, day: int) -> tuple[CPuzzle, CPuzzle, CPuzzle]: ...
 
 # solvers of the public C API (_solver.pxi over modlights.h: csrc/api/solver.c)
 class CSolver:

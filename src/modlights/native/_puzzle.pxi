@@ -218,3 +218,12 @@ def capi_generate(rows=5, cols=5, states=2, pattern="cross", difficulty="medium"
         ml_grid_free(g)
     return CPuzzle._wrap(p)
 
+
+def capi_daily(int year, int month, int day):
+    """ml_daily: the day's three puzzles (easy, medium, hard) as CPuzzles."""
+    cdef ml_puzzle *out[3]
+    with nogil:
+        rc = ml_daily(NULL, year, month, day, out)
+    if rc != ML_OK:
+        _ml_raise(rc)
+    return tuple(CPuzzle._wrap(out[k]) for k in range(3))
