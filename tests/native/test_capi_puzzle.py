@@ -468,3 +468,14 @@ def test_daily_as_python_on_dates_and_bad_numbers():
         with pytest.raises(ValueError) as got:
             _core.capi_daily(y, m, d)
         assert str(got.value).endswith(": " + str(e.value)), (y, m, d, str(got.value))
+
+
+def test_level_pack_measures_as_python():
+    """Every level of examples/levels.txt: ml_puzzle_stats_get, the solution and the JSON
+    of the code's puzzle equal Python's measured Puzzle."""
+    pack = pathlib.Path(__file__).resolve().parents[2] / "examples" / "levels.txt"
+    codes = [ln.split("#")[0].strip() for ln in pack.read_text().splitlines()]
+    codes = [c for c in codes if c]
+    assert len(codes) >= 5
+    for code in codes:
+        assert _same_measure(ml.Puzzle.from_code(code), CPuzzle.from_code(code)), code
