@@ -84,7 +84,8 @@ int ml_seed_random(ml_ctx *ctx, uint64_t *seed)
         b[4 + i] = (uint8_t)(w1 >> (8 * i));
     }
 #else
-    ok = getentropy(b, sizeof b) == 0;
+    ok = getentropy(b, sizeof b) == 0;   /* WebAssembly: WASI's random_get */
+#if !defined(__wasi__)
     if (!ok) {  /* a kernel without getrandom(2): the device */
         FILE *f = fopen("/dev/urandom", "rb");
         if (f) {
@@ -92,6 +93,7 @@ int ml_seed_random(ml_ctx *ctx, uint64_t *seed)
             fclose(f);
         }
     }
+#endif
 #endif
     if (!ok)
         return ml__fail(ctx, ML_M_INTERNAL, "ml_seed_random",

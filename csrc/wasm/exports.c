@@ -242,3 +242,37 @@ MLX_EXPORT(mlx_result_info) void mlx_result_info(const ml_result *r, double *out
 /* -- the library's one-time state (the registry's table) made at load, so the heap
  *    after loading is the steady one; returns the number of engines */
 MLX_EXPORT(mlx_init) int32_t mlx_init(void) { return ml_engine_count(); }
+
+/* -- the day's three puzzles (ml_daily) as their codes, space-separated (malloc'd; NULL
+ *    on failure) */
+static int daily_codes(const void *ymd_, const void *arg, char *buf, size_t cap, size_t *len)
+{
+    (void)arg;
+    const int32_t *ymd = ymd_;
+    ml_puzzle *p[3] = {NULL, NULL, NULL};
+    int rc = ml_daily(NULL, ymd[0], ymd[1], ymd[2], p);
+    size_t at = 0;
+    for (int i = 0; i < 3 && !rc; i++) {
+        const char *code = NULL;
+        rc = ml_puzzle_code(NULL, p[i], &code);
+        for (const char *c = code; !rc && *c; c++, at++)
+            if (at + 1 < cap)
+                buf[at] = *c;
+        if (!rc && i < 2) {
+            if (at + 1 < cap)
+                buf[at] = ' ';
+            at++;
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        ml_puzzle_free(p[i]);
+    if (!rc && cap)
+        buf[at < cap ? at : cap - 1] = '\0';
+    *len = at;
+    return rc;
+}
+MLX_EXPORT(mlx_daily_codes) char *mlx_daily_codes(int32_t year, int32_t month, int32_t day)
+{
+    int32_t ymd[3] = {year, month, day};
+    return written(daily_codes, ymd, NULL);
+}

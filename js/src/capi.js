@@ -235,6 +235,13 @@ export function starsFor(limits, taps) {
   });
 }
 
+// ------------------------------------------------------------------ daily puzzles
+/** ml_daily: the codes of the day's three puzzles (easy, medium, hard). */
+export function dailyCodes(year, month, day) {
+  const core = getCore("daily");
+  return takeString(core, core.exports.mlx_daily_codes(year, month, day)).split(" ");
+}
+
 // ------------------------------------------------------------------ dates
 /**
  * ml_date_parse of an ISO date text (Python's daily() rules: stripped of Python's

@@ -58,6 +58,11 @@ function wasiStubs(getMemory) {
     fd_close: () => ENOSYS,
     fd_seek: () => ENOSYS,
     fd_write: () => ENOSYS,
+    // ml_seed_random (generate without a seed): the platform's CSPRNG
+    random_get: (ptr, len) => {
+      globalThis.crypto.getRandomValues(new Uint8Array(getMemory().buffer, ptr, len));
+      return 0;
+    },
     poll_oneoff: (inPtr, outPtr, n, neventsPtr) => {
       view().setUint32(neventsPtr, 0, true);
       return 0;

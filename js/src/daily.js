@@ -1,22 +1,15 @@
 /**
  * daily(date): the day's three puzzles (easy, medium, hard), the same as Python's
- * modlights.daily(date) on every machine: SplitMix64 seeded from
- * "modlights-daily-v2:YYYY-MM-DD" hands each puzzle its generate seed.
+ * modlights.daily(date) on every machine: the C library's ml_daily (SplitMix64 seeded
+ * from "modlights-daily-v2:YYYY-MM-DD" hands each puzzle its generate seed).
  * @module daily
  */
 import { badType, badValue } from "./errors.js";
-import { dateParse } from "./capi.js";
-import { SplitMix64 } from "./prng.js";
-import { generate } from "./generate.js";
+import { dailyCodes, dateParse } from "./capi.js";
+import { Puzzle } from "./puzzle.js";
 import { describe, quote } from "./fmt.js";
 
 export const DAILY_SCHEME = "modlights-daily-v2";
-
-const DAILY = [
-  ["easy", 5, 5, 2, "cross", 2, 0],
-  ["medium", 5, 5, 3, "cross", 3, 0],
-  ["hard", 6, 6, 3, "cross", 2, 2],
-];
 
 const pad = (v, w) => String(v).padStart(w, "0");
 
@@ -52,7 +45,6 @@ export function parseDate(date) {
  */
 export function daily(date = null) {
   const day = parseDate(date === null || date === undefined ? new Date() : date);
-  const rng = new SplitMix64(`${DAILY_SCHEME}:${day}`);
-  return DAILY.map(([difficulty, rows, cols, states, pattern, locked, holes]) =>
-    generate({ rows, cols, states, pattern, difficulty, locked, holes, seed: rng.nextU64() }));
+  const [y, m, d] = day.split("-").map(Number);
+  return dailyCodes(y, m, d).map((code) => Puzzle.fromCode(code));
 }
