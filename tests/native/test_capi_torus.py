@@ -129,7 +129,12 @@ def test_many_tori_as_python():
 @pytest.mark.matrix
 @pytest.mark.parametrize(
     "rows, cols, n, pat",
-    [(300, 300, 2, "cross"), (301, 299, 3, "cross"), (200, 257, 2, "vertical"), (96, 101, 251, "cross")],
+    [
+        (300, 300, 2, "cross"),
+        (301, 299, 3, "cross"),
+        (200, 257, 2, "vertical"),
+        (96, 101, 251, "cross"),
+    ],
 )
 def test_large_tori_as_python(rows, cols, n, pat):
     b = ml.Board.grid(rows, cols, states=n, pattern=pat, wrap=True)
