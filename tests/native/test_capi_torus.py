@@ -104,6 +104,26 @@ def test_transposed_orientations_and_kernels():
                 _compare(b, rng, solves=2)
 
 
+def test_same_taps_as_python():
+    """Not only a solution: the same taps as Python's engine (solve without the minimal
+    search), on random solvable tori, the kernel trivial or not."""
+    rng = np.random.default_rng(40)
+    compared = 0
+    for _ in range(100):
+        b = _torus(rng, [2, 3, 5, 7, 251])
+        try:
+            ps = ml.Solver(b, method=METHOD)
+        except ValueError:
+            continue
+        cs = CSolver(c_board(b), METHOD)
+        x = rng.integers(0, b.states, size=b.shape)
+        state = (b.apply(np.zeros(b.shape, dtype=np.int64), x) % b.states).astype(np.uint8)
+        want = np.asarray(ps.solve(state, minimal=False).taps).reshape(-1)
+        assert np.array_equal(np.asarray(cs.solve(state)[0]).reshape(-1), want)
+        compared += 1
+    assert compared >= 50
+
+
 def test_kernel_basis_limit_as_python():
     # the vertical pair (-1, 0), (1, 0) over GF(2) on 4 rows: nullity 2 w; 2^14
     # generators of 2^15 taps (512 MiB) pass the solver's 1 GiB but not the engine's 256 MiB
