@@ -20,6 +20,7 @@
 #include "api/ctx.h"
 #include "engines/algebraic_impl.h"
 #include "engines/polymat.h"
+#include "base/interrupt.h"
 #include "structured/rowrec.h"
 
 #include <stdlib.h>
@@ -104,6 +105,68 @@ static int apply_V(const tor_eng *e, const px z[2], uint8_t *u, uint8_t *v)
     return rc;
 }
 
+/* The chase with b = 0 over GF(2), rows as words (torus.py's _chase_gf2: shifts and XORs
+ * of whole rows): the same taps and residuals as ml_rowrec_chase_torus_gfp, O(h w / 64)
+ * word operations when x is NULL (the system's two chases on giant boards). */
+static int chase0_gf2(const tor_eng *e, const uint8_t *u, const uint8_t *v, uint8_t *x,
+                      uint8_t *r1, uint8_t *r2)
+{
+    size_t w = e->w, h = e->h, W = (w + 63) / 64;
+    const ml_rowrec *P = &e->rec;
+    uint64_t top = (w % 64) ? ((uint64_t)1 << (w % 64)) - 1 : ~(uint64_t)0;
+    uint64_t *buf = calloc(5 * W, sizeof *buf);
+    if (!buf)
+        return 2;
+    uint64_t *prev = buf, *cur = buf + W, *nxt = buf + 2 * W, *iu = buf + 3 * W,
+             *last = buf + 4 * W;
+    ml__alg_to_words(v, w, prev);
+    ml__alg_to_words(u, w, cur);
+    memcpy(iu, cur, W * sizeof *iu);
+    for (size_t r = 0; r < h; r++) {
+        if (x)
+            ml__alg_from_words(cur, w, x + r * w);
+        uint64_t hi = cur[(w - 1) / 64] >> ((w - 1) % 64) & 1, lo = cur[0] & 1;
+        for (size_t i = 0; i < W; i++) {
+            uint64_t t = P->cd & 1 ? prev[i] : 0;
+            if (P->d & 1)
+                t ^= cur[i];
+            if (P->cr & 1)   /* bit c gets bit c - 1, column 0 the last one */
+                t ^= cur[i] << 1 | (i ? cur[i - 1] >> 63 : hi);
+            if (P->cl & 1)   /* bit c gets bit c + 1, column w - 1 the first one */
+                t ^= cur[i] >> 1 | (i + 1 < W ? cur[i + 1] << 63 : lo << ((w - 1) % 64));
+            nxt[i] = t;
+        }
+        nxt[W - 1] &= top;
+        uint64_t *o = prev;
+        prev = cur;
+        cur = nxt;
+        nxt = o;
+        if (r + 2 == h)
+            memcpy(last, cur, W * sizeof *last);
+        if ((r & 15) == 15 && ml_interrupt_poll()) {
+            free(buf);
+            return 3;
+        }
+    }
+    ml__alg_from_words(last, w, r1);
+    ml__alg_from_words(cur, w, r2);
+    for (size_t c = 0; c < w; c++) {
+        r1[c] ^= v[c];
+        r2[c] ^= u[c];
+    }
+    free(buf);
+    return 0;
+}
+
+/* The chase of b = 0 from (u, v): words over GF(2), bytes otherwise */
+static int chase0(const tor_eng *e, const uint8_t *u, const uint8_t *v, uint8_t *x, uint8_t *r1,
+                  uint8_t *r2)
+{
+    if (e->p == 2)
+        return chase0_gf2(e, u, v, x, r1, r2);
+    return ml_rowrec_chase_torus_gfp(&e->rec, NULL, u, v, x, r1, r2);
+}
+
 /* TorusSystem.__init__: M from two chases, its diagonal form, g_i and t_i */
 static int build_system(ml_ctx *ctx, tor_eng *e)
 {
@@ -116,9 +179,9 @@ static int build_system(ml_ctx *ctx, tor_eng *e)
         return ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
     uint8_t *e0 = buf, *zero = buf + w, *r = buf + 2 * w;   /* r: 4 residual rows */
     e0[0] = 1;
-    int rc = ml_rowrec_chase_torus_gfp(&e->rec, NULL, e0, zero, NULL, r, r + w);
+    int rc = chase0(e, e0, zero, NULL, r, r + w);
     if (!rc)
-        rc = ml_rowrec_chase_torus_gfp(&e->rec, NULL, zero, e0, NULL, r + 2 * w, r + 3 * w);
+        rc = chase0(e, zero, e0, NULL, r + 2 * w, r + 3 * w);
     pmat M;
     px t, d;
     ml__pm_init(&M);
@@ -428,8 +491,7 @@ static int tor_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
             if (!st)
                 st = apply_V(e, z, rows, rows + w);
             if (!st)
-                st = ml_rowrec_chase_torus_gfp(&e->rec, NULL, rows, rows + w, x, rows + 2 * w,
-                                               rows + 3 * w);
+                st = chase0(e, rows, rows + w, x, rows + 2 * w, rows + 3 * w);
             if (!st && any(rows + 2 * w, 2 * w))
                 st = 5;
             if (!st && e->transposed)
