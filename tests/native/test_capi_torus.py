@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from capi_oracle import c_board, check_solves, check_structure, same
+from capi_oracle import CBoard, c_board, check_solves, check_structure, same
 from modlights.native import _core
 
 CSolver = _core.CSolver
@@ -137,6 +137,16 @@ def test_kernel_basis_limit_as_python():
         cs.kernel()
     assert str(got.value) == str(e.value)
     assert "256 MiB allowed" in str(e.value)
+
+
+def test_giant_torus_structure_as_python():
+    # past MAX_TILES: the nullity and kernel size from two chases of O(w) memory and the
+    # algebra (over GF(2) the chases run on words, as Python's)
+    b = ml.Board.grid(20000, 10007, states=2, pattern="cross", wrap=True)
+    ps = ml.Solver(b, method=METHOD)
+    cs = CSolver(CBoard.grid(20000, 10007, states=2, pattern="cross", wrap=True), METHOD)
+    assert cs.nullity == ps.nullity
+    assert cs.kernel_size == ps.kernel_size
 
 
 @pytest.mark.matrix
