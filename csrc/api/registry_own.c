@@ -19,6 +19,7 @@
 #include "api/registry_impl.h"
 #include "api/board.h"
 #include "engines/algebraic.h"
+#include "engines/torus.h"
 #include "engines/dense.h"
 #include "chase/rowsolve.h"
 #include "engines/chase.h"
@@ -448,7 +449,7 @@ const ml__own_engine ml__own_engines[] = {
      PACKED | ML_Q_DET, BOTH, 1, 0, cross_covers, cross_cost, &ml__algebraic_cross_ops},
     {"algebraic-torus", "algebraic",
      "a 2 x 2 system over GF(p)[s] / (s^w - 1): tori of the cross family, prime n", PACKED,
-     BOTH, 1, 0, torus_covers, torus_cost, NULL},
+     BOTH, 1, 0, torus_covers, torus_cost, &ml__algebraic_torus_ops},
     {"algebraic-sym", "algebraic",
      "polynomial row recurrences for left-right symmetric 3 x 3 patterns (diagonal, ring), "
      "prime n, no tori",

@@ -97,6 +97,9 @@ HEAVY = {
     "t-engines-algebraic",
     # the split search (links the whole solver; test_capi_search.py in the default run)
     "t-search",
+    # 21 s with its build (it links the registry and every engine it references); the
+    # default run keeps tests/native/test_capi_torus.py and t-polymat
+    "t-engines-torus",
     # the JSON reader and writer (2 s with its build); the default run keeps the board JSON
     # and repr comparisons with Python (test_capi_board_json.py)
     "t-json",
