@@ -143,6 +143,8 @@ void ml__band_free(ml__band *f)
 static int schedule(ml__band *f)
 {
     int64_t L = f->L, dmin = f->dmin, s = f->s;
+    if (L < 1 || s > L)
+        return ML_EINVAL;
     size_t nd = (size_t)(L - s);
     f->ndet = nd;
     f->det_vars = malloc((nd ? nd : 1) * sizeof(int64_t));
@@ -218,8 +220,8 @@ static int schedule(ml__band *f)
 /* The chase of B (L x k, natural rows bstride apart; NULL: the zero right-hand side with
  * the symbols set to the identity, k = s): Y ((L + s) x k, chase order) and the
  * residuals res (s x k, (F y - b) on the residual equations, mod n). 0 or ML_ENOMEM. */
-static int chase(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_t k, uint8_t *Y,
-                 uint8_t *res)
+int ml__band_chase(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_t k, uint8_t *Y,
+                   uint8_t *res)
 {
     int64_t L = f->L;
     unsigned n = f->n;
@@ -314,6 +316,8 @@ int ml__band_init(ml__band *f, const int64_t *din, const int64_t *cin, size_t m,
                   unsigned n, int wrap, char *why, size_t cap)
 {
     memset(f, 0, sizeof *f);
+    if (L < 1 || n < 2 || n > 255)
+        return ML_EINVAL;
     f->L = L;
     f->n = n;
     f->wrap = wrap;
@@ -369,7 +373,7 @@ int ml__band_init(ml__band *f, const int64_t *din, const int64_t *cin, size_t m,
     uint8_t *res = malloc(ss * ss + 1);
     f->S = malloc((size_t)L * ss + 1);
     f->M = malloc((ss * ss + 1) * sizeof *f->M);
-    if (!Y || !res || !f->S || !f->M || chase(f, NULL, 0, ss, Y, res)) {
+    if (!Y || !res || !f->S || !f->M || ml__band_chase(f, NULL, 0, ss, Y, res)) {
         free(Y);
         free(res);
         rc = ML_ENOMEM;
@@ -408,7 +412,7 @@ int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, 
     uint8_t *res = malloc((size_t)s * kk + 1);
     uint32_t *z = malloc(((size_t)s + 1) * sizeof *z);
     uint32_t *rhs = malloc(((size_t)s + 1) * sizeof *rhs);
-    if (!Y || !res || !z || !rhs || chase(f, B, bstride, k, Y, res)) {
+    if (!Y || !res || !z || !rhs || ml__band_chase(f, B, bstride, k, Y, res)) {
         free(Y);
         free(res);
         free(z);

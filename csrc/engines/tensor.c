@@ -7,7 +7,8 @@
  * prime power q of n with its CRT idempotent. A part's solve is X = G_R B G_C^T (the
  * chase down the rows, a byte transpose, the chase along the columns, a transpose back);
  * over a prime its kernel has the basis u_a (x) e_j, then e_i (x) v_b (i outside the
- * pivots of ker R), the parts' i-th generators added by CRT. Nothing of rows x cols size
+ * pivots of ker R), the parts' i-th generators added by CRT (their orders multiplied); a
+ * ring part (q = p^k, a factor singular mod p) is engines/ring.c's. Nothing of rows x cols size
  * is made at build (the factors are O(rows + cols)), so giant boards get nullity, kernel
  * size and det. Every allocation is checked ("out of memory in the tensor engine"). */
 #include "engines/tensor.h"
@@ -18,6 +19,7 @@
 #include "api/ctx.h"
 #include "base/modn.h"
 #include "engines/band.h"
+#include "engines/ring.h"
 #include "structured/band.h"
 
 #include <stdlib.h>
@@ -28,8 +30,9 @@
 
 typedef struct {
     unsigned q, idem;
-    int prime;
+    int prime, is_ring;
     ml__band R, C;
+    ml__ring ring;   /* a ring part (is_ring): q = p^k, k > 1, a factor singular mod p */
 } tpart;
 
 typedef struct {
@@ -134,6 +137,8 @@ static void tens_destroy(void *user, void *engine)
     if (!e)
         return;
     for (int i = 0; i < e->nparts; i++) {
+        if (e->part[i].is_ring)
+            ml__ring_free(&e->part[i].ring);
         ml__band_free(&e->part[i].R);
         ml__band_free(&e->part[i].C);
     }
@@ -209,10 +214,11 @@ static int tens_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
         unsigned q[4], p[4], ex[4], idem[4];
         t->prime = ml_prime_powers(t->q, q, p, ex, idem) == 1 && ex[0] == 1;
         if (t->R.ring || t->C.ring) {
-            tens_destroy(NULL, e);
-            return ml__fail(ctx, ML_M_NOT_IMPLEMENTED,
-                            "solving a ring part (Z/p^k, a factor singular mod p) with the tensor engine",
-                            ML_VERSION_STRING);
+            if (ml__ring_init(&t->ring, &t->R, &t->C)) {
+                tens_destroy(NULL, e);
+                return nomem(ctx);
+            }
+            t->is_ring = 1;
         }
     }
     *engine = e;
@@ -222,6 +228,8 @@ static int tens_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
 /* the part's kernel generators: dim ker over a prime, 0 where it is invertible */
 static uint64_t part_nullity(const tens_eng *e, const tpart *t)
 {
+    if (t->is_ring)
+        return ml__ring_nullity(&t->ring);
     if (!t->prime)
         return 0;
     uint64_t kr = (uint64_t)t->R.nullity, kc = (uint64_t)t->C.nullity;
@@ -255,7 +263,13 @@ static int tens_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *
     memset(size, 0, sizeof *size);
     for (int i = 0; i < e->nparts; i++) {
         uint64_t k = part_nullity(e, &e->part[i]);
-        if (k) {
+        if (e->part[i].is_ring) {
+            k = ml__ring_kernel_log(&e->part[i].ring);
+            if (k) {
+                size->prime[size->count] = e->part[i].ring.p;
+                size->exp[size->count++] = k;
+            }
+        } else if (k) {
             size->prime[size->count] = e->part[i].q;
             size->exp[size->count++] = k;
         }
@@ -269,6 +283,8 @@ static int part_solve(const tens_eng *e, const tpart *t, const uint8_t *B, uint8
                       uint8_t *Y, uint8_t *T, int *ok)
 {
     size_t h = e->h, w = e->w;
+    if (t->is_ring)
+        return ml__ring_solve(&t->ring, B, X, ok);
     int rc = ml__band_apply_ginv(&t->R, B, (ptrdiff_t)w, w, Y, (ptrdiff_t)w, NULL, ok);
     if (rc || !*ok)
         return rc;
@@ -393,6 +409,13 @@ static int tens_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit
                         (double)KERNEL_BYTES_MAX / (1024.0 * 1024.0));
     }
     memset(H, 0, (size_t)(count * hw));
+    if (e->nparts == 1 && e->part[0].is_ring) {
+        uint32_t *ord = orders ? orders : malloc((size_t)count * sizeof *ord);
+        int bad = !ord || ml__ring_generators(&e->part[0].ring, count, H, ord);
+        if (ord != orders)
+            free(ord);
+        return bad ? nomem(ctx) : ML_OK;
+    }
     if (e->nparts == 1) {
         if (part_generators(e, &e->part[0], count, H))
             return nomem(ctx);
@@ -411,15 +434,19 @@ static int tens_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit
         if (!kq)
             continue;
         uint8_t *G = calloc((size_t)(kq * hw), 1);
-        if (!G || part_generators(e, t, kq, G)) {
+        uint32_t *ord = malloc((size_t)kq * sizeof *ord);
+        if (!G || !ord ||
+            (t->is_ring ? ml__ring_generators(&t->ring, kq, G, ord) : part_generators(e, t, kq, G))) {
             free(G);
+            free(ord);
             return nomem(ctx);
         }
         for (uint64_t x = 0; x < kq * hw; x++)
             H[x] = (uint8_t)((H[x] + (unsigned)G[x] * t->idem) % n);
         free(G);
         for (uint64_t g = 0; orders && g < kq; g++)
-            orders[g] *= t->q;
+            orders[g] *= t->is_ring ? ord[g] : t->q;
+        free(ord);
     }
     return ML_OK;
 }

@@ -9,8 +9,7 @@
  * G_C^T, n split by CRT into its prime powers when the factors fail mod n, the same
  * kernel generators (u_a (x) e_j, then e_i (x) v_b), the same det and the same
  * KERNEL_BYTES_MAX with its message. Ring parts (q = p^k, k > 1, a factor singular mod
- * p) are engines/ring.c's: until it lands such boards are refused at build with
- * ML_ENOTIMPL. */
+ * p) are engines/ring.c's (_RingPart). */
 #ifndef ML_ENGINES_TENSOR_H
 #define ML_ENGINES_TENSOR_H
 
