@@ -412,14 +412,18 @@ int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, 
     uint8_t *res = malloc((size_t)s * kk + 1);
     uint32_t *z = malloc(((size_t)s + 1) * sizeof *z);
     uint32_t *rhs = malloc(((size_t)s + 1) * sizeof *rhs);
-    if (!Y || !res || !z || !rhs || ml__band_chase(f, B, bstride, k, Y, res)) {
+    uint8_t *Z = malloc((size_t)s * kk + 1);          /* s x k: the symbols' values */
+    uint32_t *acc = malloc(kk * sizeof *acc);
+    if (!Y || !res || !z || !rhs || !Z || !acc || ml__band_chase(f, B, bstride, k, Y, res)) {
         free(Y);
         free(res);
         free(z);
         free(rhs);
+        free(Z);
+        free(acc);
         return ML_ENOMEM;
     }
-    /* per column: M z = -q(b), z = G rhs, checked; Y[:L] += S z */
+    /* per column: M z = -q(b), z = G rhs, checked */
     for (size_t x = 0; s && x < k; x++) {
         for (int t = 0; t < s; t++)
             rhs[t] = (n - res[(size_t)t * k + x]) % n;
@@ -428,6 +432,7 @@ int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, 
             for (int b = 0; b < s; b++)
                 v += f->G[a * s + b] * rhs[b];
             z[a] = (uint32_t)(v % n);
+            Z[(size_t)a * k + x] = (uint8_t)z[a];
         }
         int good = 1;
         for (int a = 0; a < s && good; a++) {
@@ -441,14 +446,29 @@ int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, 
             if (ok)
                 ok[x] = 0;
         }
-        for (int64_t i = 0; i < L; i++) {
-            const uint8_t *srow = f->S + i * s;
-            uint32_t v = Y[i * (ptrdiff_t)k + (ptrdiff_t)x];
-            for (int b = 0; b < s; b++)
-                v += srow[b] * z[b];
-            Y[i * (ptrdiff_t)k + (ptrdiff_t)x] = (uint8_t)(v % n);
-        }
     }
+    /* Y[:L] += S Z, a row at a time (rows of S that are zero skipped) */
+    for (int64_t i = 0; s && i < L; i++) {
+        const uint8_t *srow = f->S + i * s;
+        uint8_t *y = Y + i * (ptrdiff_t)k;
+        int any = 0;
+        for (int b = 0; b < s; b++) {
+            if (!srow[b])
+                continue;
+            if (!any)
+                for (size_t x = 0; x < k; x++)
+                    acc[x] = y[x];
+            any = 1;
+            const uint8_t *zr = Z + (size_t)b * k;
+            for (size_t x = 0; x < k; x++)
+                acc[x] += srow[b] * (uint32_t)zr[x];
+        }
+        if (any)
+            for (size_t x = 0; x < k; x++)
+                y[x] = (uint8_t)(acc[x] % n);
+    }
+    free(Z);
+    free(acc);
     for (int64_t i = 0; i < L; i++)
         memcpy(Yout + i * ystride, Y + (f->reversed ? L - 1 - i : i) * (ptrdiff_t)k, k);
     free(Y);

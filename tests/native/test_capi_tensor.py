@@ -125,3 +125,38 @@ def test_many_boards_as_python():
     for _ in range(800):
         got[_compare(_board(rng, NS, max_side=16), rng)] += 1
     assert got["same"] >= 300 and got["ring"] >= 50, got
+
+
+def test_corpus_boards_as_python():
+    """The fuzz corpus's tensor and torus grid boards: refused alike or the same answers."""
+    import json
+    from pathlib import Path
+
+    corpus = Path(__file__).resolve().parents[1] / "fuzz_corpus"
+    seen = []
+    for f in sorted(corpus.glob("*.json")):
+        d = json.loads(f.read_text())
+        if "tensor" not in f.name and "torus" not in f.name and d.get("method") != "tensor":
+            continue
+        board = dict(d["board"])
+        if board.pop("kind", "grid") != "grid":
+            continue
+        b = ml.Board.grid(**board)
+        seen.append(_compare(b, np.random.default_rng(d.get("seed", 0))))
+    assert len(seen) >= 4 and "same" in seen and "refused" in seen, seen
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize(
+    "side, n, pat, wrap",
+    [
+        (200, 2, "square", False),
+        (201, 3, "square", True),
+        (120, 4, "square", False),
+        (150, 255, "horizontal", False),
+        (101, 16, "square", True),
+    ],
+)
+def test_large_boards_as_python(side, n, pat, wrap):
+    b = ml.Board.grid(side, side + 1, states=n, pattern=pat, wrap=wrap)
+    assert _compare(b, np.random.default_rng(side), solves=2) in ("same", "ring")
