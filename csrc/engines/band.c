@@ -2,6 +2,7 @@
  * src/modlights/engines/tensor/band.py's BandFactor). */
 #include "engines/band.h"
 
+#include "base/interrupt.h"
 #include "base/modn.h"
 #include "include/modlights.h"
 #include "structured/band.h"
@@ -237,9 +238,21 @@ int ml__band_chase(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_
         if (!B)
             Y[f->syms[j] * (ptrdiff_t)k + j] = 1;
     }
-    if (k && f->ndet)
-        ml_band_chase(B ? B : zero, B ? bstride : 0, Y, (ptrdiff_t)k, k, f->brow, f->det_vars,
-                      f->refs, f->coefs, f->mm, f->ndet, n, f->inv, acc, f->lut, f->lutlen);
+    /* in chunks of about 2^24 entries, a stop polled between two (band.py's chunks) */
+    size_t chunk = ((size_t)1 << 24) / (k ? k : 1);
+    if (!chunk)
+        chunk = 1;
+    for (size_t t0 = 0; k && t0 < f->ndet; t0 += chunk) {
+        size_t steps = f->ndet - t0 < chunk ? f->ndet - t0 : chunk;
+        if (ml_interrupt_poll()) {
+            free(acc);
+            free(zero);
+            return ML_EINTERRUPTED;
+        }
+        ml_band_chase(B ? B : zero, B ? bstride : 0, Y, (ptrdiff_t)k, k, f->brow + t0,
+                      f->det_vars + t0, f->refs + t0 * f->mm, f->coefs + t0 * f->mm, f->mm,
+                      steps, n, f->inv, acc, f->lut, f->lutlen);
+    }
     for (int t = 0; t < f->s; t++) {
         int64_t i = f->res_eqs[t];
         const uint8_t *b = B ? B + (f->reversed ? L - 1 - i : i) * bstride : zero;
@@ -373,10 +386,10 @@ int ml__band_init(ml__band *f, const int64_t *din, const int64_t *cin, size_t m,
     uint8_t *res = malloc(ss * ss + 1);
     f->S = malloc((size_t)L * ss + 1);
     f->M = malloc((ss * ss + 1) * sizeof *f->M);
-    if (!Y || !res || !f->S || !f->M || ml__band_chase(f, NULL, 0, ss, Y, res)) {
+    rc = !Y || !res || !f->S || !f->M ? ML_ENOMEM : ml__band_chase(f, NULL, 0, ss, Y, res);
+    if (rc) {
         free(Y);
         free(res);
-        rc = ML_ENOMEM;
         goto out;
     }
     memcpy(f->S, Y, (size_t)L * ss);
@@ -414,14 +427,16 @@ int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, 
     uint32_t *rhs = malloc(((size_t)s + 1) * sizeof *rhs);
     uint8_t *Z = malloc((size_t)s * kk + 1);          /* s x k: the symbols' values */
     uint32_t *acc = malloc(kk * sizeof *acc);
-    if (!Y || !res || !z || !rhs || !Z || !acc || ml__band_chase(f, B, bstride, k, Y, res)) {
+    int rc = !Y || !res || !z || !rhs || !Z || !acc ? ML_ENOMEM
+                                                   : ml__band_chase(f, B, bstride, k, Y, res);
+    if (rc) {
         free(Y);
         free(res);
         free(z);
         free(rhs);
         free(Z);
         free(acc);
-        return ML_ENOMEM;
+        return rc;
     }
     /* per column: M z = -q(b), z = G rhs, checked */
     for (size_t x = 0; s && x < k; x++) {

@@ -55,7 +55,7 @@ typedef struct {
 /* BandFactor(coeffs, length, n, wrap) with coeffs {d[i]: c[i]} (distinct offsets, counts
  * >= 0), length >= 1, 2 <= n <= 255. 0; 1 when BandFactor refuses the factor, with its
  * message in why (snprintf convention; nothing left allocated); ML_EINVAL (length < 1, n
- * outside 2..255); ML_ENOMEM. */
+ * outside 2..255); ML_ENOMEM; ML_EINTERRUPTED. */
 int ml__band_init(ml__band *f, const int64_t *d, const int64_t *c, size_t m, int64_t L,
                   unsigned n, int wrap, char *why, size_t cap);
 void ml__band_free(ml__band *f);
@@ -63,14 +63,15 @@ void ml__band_free(ml__band *f);
 /* The chase of B (L x k, natural rows bstride bytes apart; NULL: the zero right-hand side
  * with the symbols set to the identity, k = s): Y ((L + s) x k, chase order, the symbols
  * 0) and the residuals res (s x k: (F y - b) on the residual equations, mod n).
- * 0 or ML_ENOMEM (BandFactor._chase). */
+ * 0, ML_ENOMEM or ML_EINTERRUPTED (a stop polled between chunks of about 2^24
+ * entries, base/interrupt.h) (BandFactor._chase). */
 int ml__band_chase(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_t k, uint8_t *Y,
                    uint8_t *res);
 
 /* Y = G B for the generalised inverse G of F (F G F = F): B is L x k (rows bstride bytes
  * apart, values < n), Y L x k (rows ystride apart; may not overlap B); ok[j] (may be
  * NULL) whether column j of B is in the image of F; *all_ok whether every one is.
- * ML_EINVAL for a ring factor (it has no G); ML_ENOMEM. */
+ * ML_EINVAL for a ring factor (it has no G); ML_ENOMEM; ML_EINTERRUPTED. */
 int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_t k,
                         uint8_t *Y, ptrdiff_t ystride, uint8_t *ok, int *all_ok);
 

@@ -221,12 +221,12 @@ int ml__ring_solve(const ml__ring *r, const uint8_t *B, uint8_t *X, int *ok)
     if (!Yr || !res_r || !Tt || !Yc || !res_t || !pad || !P || !rs || !M1 || !M2 || !Y22 ||
         !tmp || !okv)
         goto done;
-    if (ml__band_chase(R, B, (ptrdiff_t)w, w, Yr, res_r))
+    if ((rc = ml__band_chase(R, B, (ptrdiff_t)w, w, Yr, res_r)))
         goto done;
     for (size_t i = 0; i < h; i++)
         for (size_t j = 0; j < w; j++)
             Tt[j * h + i] = Yr[i * w + j];
-    if (ml__band_chase(C, Tt, (ptrdiff_t)h, h, Yc, res_t))
+    if ((rc = ml__band_chase(C, Tt, (ptrdiff_t)h, h, Yc, res_t)))
         goto done;
     rc = 0;
     uint8_t *Y12 = NULL, *Y21 = NULL;
@@ -277,9 +277,9 @@ int ml__ring_solve(const ml__ring *r, const uint8_t *B, uint8_t *X, int *ok)
             for (size_t i = 0; i < sR; i++)
                 pad[c * sR + i] = res_r[i * w + c];
         uint8_t *Ytmp = malloc((w + sC) * sR + 1);
-        if (!Ytmp || ml__band_chase(C, pad, (ptrdiff_t)sR, sR, Ytmp, rs)) {
+        rc = !Ytmp ? ML_ENOMEM : ml__band_chase(C, pad, (ptrdiff_t)sR, sR, Ytmp, rs);
+        if (rc) {
             free(Ytmp);
-            rc = ML_ENOMEM;
             goto done;
         }
         free(Ytmp);
@@ -294,10 +294,10 @@ int ml__ring_solve(const ml__ring *r, const uint8_t *B, uint8_t *X, int *ok)
         for (size_t t = 0; t < dR; t++)
             memcpy(pad + nat(R, R->det_eqs[t]) * sC, Y12 + t * sC, sC);
         uint8_t *P1 = malloc((h + sR) * sC + 1), *rr = malloc(sR * sC + 1);
-        if (!P1 || !rr || ml__band_chase(R, pad, (ptrdiff_t)sC, sC, P1, rr)) {
+        rc = !P1 || !rr ? ML_ENOMEM : ml__band_chase(R, pad, (ptrdiff_t)sC, sC, P1, rr);
+        if (rc) {
             free(P1);
             free(rr);
-            rc = ML_ENOMEM;
             goto done;
         }
         for (size_t c = 0; c < w; c++)
@@ -318,10 +318,10 @@ int ml__ring_solve(const ml__ring *r, const uint8_t *B, uint8_t *X, int *ok)
         for (size_t t = 0; t < dC; t++)
             memcpy(pad + nat(C, C->det_eqs[t]) * sR, Y21 + t * sR, sR);
         uint8_t *Qc = malloc((w + sC) * sR + 1), *rr = malloc(sC * sR + 1);
-        if (!Qc || !rr || ml__band_chase(C, pad, (ptrdiff_t)sR, sR, Qc, rr)) {
+        rc = !Qc || !rr ? ML_ENOMEM : ml__band_chase(C, pad, (ptrdiff_t)sR, sR, Qc, rr);
+        if (rc) {
             free(Qc);
             free(rr);
-            rc = ML_ENOMEM;
             goto done;
         }
         for (size_t i = 0; i < sR; i++)

@@ -33,7 +33,7 @@ uint64_t ml__ring_kernel_log(const ml__ring *r);
 int ml__ring_generators(const ml__ring *r, uint64_t k, uint8_t *H, uint32_t *orders);
 
 /* X (rows x cols) with R X C^T = B mod q (B rows x cols, values < q); *ok 0 when there
- * is none (X then unspecified). 0 or ML_ENOMEM. */
+ * is none (X then unspecified). 0, ML_ENOMEM or ML_EINTERRUPTED. */
 int ml__ring_solve(const ml__ring *r, const uint8_t *B, uint8_t *X, int *ok);
 
 #endif

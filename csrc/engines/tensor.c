@@ -201,9 +201,9 @@ static int tens_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
         }
     }
     free(buf);
-    if (rc == ML_ENOMEM) {
+    if (rc == ML_ENOMEM || rc == ML_EINTERRUPTED) {
         tens_destroy(NULL, e);
-        return nomem(ctx);
+        return rc == ML_ENOMEM ? nomem(ctx) : ml__fail(ctx, ML_M_INTERRUPTED);
     }
     if (rc) {
         tens_destroy(NULL, e);
@@ -337,6 +337,8 @@ static int tens_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uin
         }
         if (rc == ML_ENOMEM)
             rc = nomem(ctx);
+        else if (rc == ML_EINTERRUPTED)
+            rc = ml__fail(ctx, ML_M_INTERRUPTED);
         ok[i] = (uint8_t)(!rc && good);
     }
 done:

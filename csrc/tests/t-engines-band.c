@@ -9,10 +9,12 @@
  *   as the dense determinant (Smith forms of F, engines/smith.c, per prime power, CRT);
  *   a ring factor (n = p^k, singular mod p) has no G (ML_EINVAL); a zero band is refused.
  * (tests/native/test_capi_tensor.py compares the engine built on it with Python's.)
- * ml-test-sources: engines/band.c engines/smith.c structured/band.c api/errors.c */
+ * A stop requested before a chase (base/interrupt.h) makes apply_ginv return ML_EINTERRUPTED.
+ * ml-test-sources: engines/band.c engines/smith.c structured/band.c api/errors.c base/interrupt.c */
 #define ML_T_SEED 0xBA4DFAC7ull
 #include "include/modlights.h"
 #include "engines/band.h"
+#include "base/interrupt.h"
 #include "base/modn.h"
 #include "tests/t-util.h"
 
@@ -198,6 +200,17 @@ int main(void)
     int64_t dw[2] = {-70, 0}, cw[2] = {1, 1};
     CHECK(ml__band_init(&f, dw, cw, 2, 100, 2, 0, why, sizeof why) == 1);
     CHECK(strstr(why, "needs 70 symbols") != NULL, "%s", why);
+    {   /* a stop requested: the chase returns ML_EINTERRUPTED, then works again */
+        int64_t d2[2] = {-1, 0}, c2[2] = {1, 1};
+        uint8_t B[6] = {1, 0, 1, 1, 0, 1}, Y[6], ok[1];
+        int all = 0;
+        CHECK(!ml__band_init(&f, d2, c2, 2, 6, 3, 0, why, sizeof why));
+        ml_interrupt_request();
+        CHECK(ml__band_apply_ginv(&f, B, 1, 1, Y, 1, ok, &all) == ML_EINTERRUPTED);
+        CHECK(ml_interrupt_take());
+        CHECK(!ml__band_apply_ginv(&f, B, 1, 1, Y, 1, ok, &all) && all);
+        ml__band_free(&f);
+    }
     printf("runs=%d refused=%d ring=%d singular=%d reversed=%d\n", runs, n_refused, n_ring,
            n_singular, n_reversed);
     CHECK(n_ring > 50 && n_singular > 100 && n_reversed > 100);

@@ -9,12 +9,14 @@
  * whenever ok); det as the dense determinant (Smith forms per prime power, CRT);
  * kernel_fits; solve_packed (n = 2) on np.packbits rows with a fill: solvable as the
  * byte solve, A x = fill ^ s. The generators' orders multiply to |ker A| (per prime of n,
- * the dense Smith form's log_p |ker A|), ring parts (engines/ring.c) included.
+ * the dense Smith form's log_p |ker A|), ring parts (engines/ring.c) included. A stop
+ * requested before a solve fails it with ML_EINTERRUPTED and "native work was interrupted".
  * (tests/native/test_capi_tensor.py compares with Python's engine.)
  * ml-test-sources: engines/algebraic.c engines/algebraic_poly.c structured/rowrec.c engines/dense.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c */
 #define ML_T_SEED 0x7E450Bull
 #include "include/modlights.h"
 #include "api/registry_impl.h"
+#include "base/interrupt.h"
 #include "base/modn.h"
 #include "engines/smith.h"
 #include "engines/tensor.h"
@@ -25,7 +27,7 @@
 
 static ml_ctx *ctx;
 static const unsigned NS[] = {2, 3, 4, 5, 6, 7, 9, 12, 101};
-static int n_same, n_pk, n_refused;
+static int n_same, n_pk, n_refused, n_stopped;
 
 static int is_prime(unsigned n)
 {
@@ -196,6 +198,21 @@ static void one(int64_t h, int64_t w, unsigned n, int wrap, size_t k, const int6
             free(Q);
         }
     }
+    if (n_same % 25 == 1) {   /* a stop requested: the solve fails, the engine stays usable */
+        uint8_t ok = 0;
+        memset(s, 0, N);
+        ml_interrupt_request();
+        int st = o->solve(NULL, ctx, e, 1, s, x, &ok);
+        int took = ml_interrupt_take();
+        if (st == ML_EINTERRUPTED) {   /* (factors without a chase step have no poll) */
+            n_stopped++;
+            CHECK(took && !strcmp(ml_errmsg(ctx), "native work was interrupted"), "%s",
+                  ml_errmsg(ctx));
+        } else {
+            CHECK(st == ML_OK, "st=%d", st);
+        }
+        CHECK(!o->solve(NULL, ctx, e, 1, s, x, &ok) && ok);
+    }
     free(H);
     free(y);
     free(x);
@@ -238,7 +255,8 @@ int main(void)
         one(h, w, n, wrap, k, dr, dc);
     }
     printf("built=%d (a kernel mod p^k, k > 1: %d) refused=%d\n", n_same, n_pk, n_refused);
-    CHECK(n_same > 150 && n_pk > 20);
+    CHECK(n_same > 150 && n_pk > 20 && n_stopped > 5, "stopped %d", n_stopped);
+    printf("stopped=%d\n", n_stopped);
     ml_ctx_free(ctx);
     return t_done();
 }
