@@ -614,3 +614,84 @@ int ml__band_det(const ml__band *f, unsigned *out)
     *out = sign > 0 ? d : (n - d) % n;
     return 0;
 }
+
+/* n = 2, bytes holding 8 columns each (BandFactor.apply_ginv_packed; over GF(2) the
+ * factor is never reversed): the chase is row XORs, the residuals, z = G q(b) and S z
+ * too. */
+int ml__band_apply_ginv_packed(const ml__band *f, const uint8_t *B, size_t k, size_t cols,
+                               uint8_t *Y, int *all_ok)
+{
+    int64_t L = f->L;
+    int s = f->s;
+    *all_ok = 1;
+    if (f->n != 2 || f->reversed)
+        return ML_EINVAL;
+    if (f->identity) {
+        memcpy(Y, B, (size_t)L * k);
+        return 0;
+    }
+    size_t kk = k ? k : 1;
+    uint8_t *res = calloc((size_t)s * kk + 1, 1), *Z = calloc((size_t)s * kk + 1, 1);
+    uint8_t *bad = malloc(kk);
+    uint32_t acc = 0;
+    int rc = !res || !Z || !bad ? ML_ENOMEM : 0;
+    for (int j = 0; !rc && j < s; j++)
+        memset(Y + f->syms[j] * (ptrdiff_t)k, 0, k);
+    size_t chunk = ((size_t)1 << 24) / kk;
+    if (!chunk)
+        chunk = 1;
+    for (size_t t0 = 0; !rc && t0 < f->ndet; t0 += chunk) {
+        size_t steps = f->ndet - t0 < chunk ? f->ndet - t0 : chunk;
+        if (ml_interrupt_poll()) {
+            rc = ML_EINTERRUPTED;
+            break;
+        }
+        ml_band_chase(B, (ptrdiff_t)k, Y, (ptrdiff_t)k, k, f->brow + t0, f->det_vars + t0,
+                      f->refs + t0 * f->mm, f->coefs + t0 * f->mm, f->mm, steps, 2, 1, &acc,
+                      NULL, 0);
+    }
+    for (int t = 0; !rc && t < s; t++) {   /* q(b): b XOR the odd references */
+        int64_t i = f->res_eqs[t];
+        uint8_t *r = res + (size_t)t * k;
+        memcpy(r, B + i * (ptrdiff_t)k, k);
+        for (size_t q = 0; q < f->m; q++) {
+            int64_t j = i - f->d[q];
+            if (f->wrap)
+                j = pymod(j, L);
+            else if (j < 0 || j >= L)
+                continue;
+            if (f->c[q] & 1)
+                for (size_t x = 0; x < k; x++)
+                    r[x] ^= Y[j * (ptrdiff_t)k + (ptrdiff_t)x];
+        }
+    }
+    if (!rc && s) {
+        for (int a = 0; a < s; a++)   /* z = G q(b) (signs vanish) */
+            for (int b = 0; b < s; b++)
+                if (f->G[a * s + b] & 1)
+                    for (size_t x = 0; x < k; x++)
+                        Z[(size_t)a * k + x] ^= res[(size_t)b * k + x];
+        size_t nbytes = (cols + 7) / 8;
+        for (int a = 0; a < s && *all_ok; a++) {   /* M z = q(b) on the first cols bits */
+            memcpy(bad, res + (size_t)a * k, k);
+            for (int b = 0; b < s; b++)
+                if (f->M[a * s + b] & 1)
+                    for (size_t x = 0; x < k; x++)
+                        bad[x] ^= Z[(size_t)b * k + x];
+            if (cols % 8 && nbytes)
+                bad[nbytes - 1] &= (uint8_t)(0xFF << (8 - cols % 8));
+            for (size_t x = 0; x < nbytes && x < k; x++)
+                if (bad[x])
+                    *all_ok = 0;
+        }
+        for (int64_t i = 0; i < L; i++)   /* Y += S z */
+            for (int b = 0; b < s; b++)
+                if (f->S[i * s + b] & 1)
+                    for (size_t x = 0; x < k; x++)
+                        Y[i * (ptrdiff_t)k + (ptrdiff_t)x] ^= Z[(size_t)b * k + x];
+    }
+    free(res);
+    free(Z);
+    free(bad);
+    return rc;
+}

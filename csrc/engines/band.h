@@ -75,6 +75,13 @@ int ml__band_chase(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_
 int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_t k,
                         uint8_t *Y, ptrdiff_t ystride, uint8_t *ok, int *all_ok);
 
+/* n = 2 on np.packbits rows (k bytes a row, 8 columns a byte): Y (L rows of k bytes,
+ * Y holds (L + s) x k bytes: s spare rows) = G B; *all_ok whether each of the first cols
+ * bit columns of B is in the image of F (BandFactor.apply_ginv_packed). ML_EINVAL when
+ * n != 2; ML_ENOMEM; ML_EINTERRUPTED. */
+int ml__band_apply_ginv_packed(const ml__band *f, const uint8_t *B, size_t k, size_t cols,
+                               uint8_t *Y, int *all_ok);
+
 /* Over a prime n: the rows of U (nullity x L, natural order) are a basis of ker F with
  * U[:, pos] the identity (BandFactor.kernel_basis). U holds nullity * L bytes, pos
  * nullity entries. ML_ENOMEM or 0. */

@@ -21,6 +21,7 @@
 #include "engines/band.h"
 #include "engines/ring.h"
 #include "structured/band.h"
+#include "structured/packed.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -492,33 +493,59 @@ static int tens_kernel_fits(void *user, ml_ctx *ctx, void *engine, int *fits)
     return ML_OK;
 }
 
-/* GF(2), np.packbits rows: the taps of fill ^ packed (through the byte solve) */
+/* engine.py's STRIP_ROWS: rows a strip of the packed solve's column direction */
+#define STRIP_ROWS 512
+
+/* GF(2), np.packbits rows: the taps of fill ^ packed (TensorEngine.solve_packed): the
+ * chase down the rows on whole packed rows, then strips of STRIP_ROWS rows transposed
+ * in bits, chased along the columns and transposed back. Memory: the answer plus s
+ * spare rows, a copy of the input and one strip. */
 static int tens_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_t *packed,
                              unsigned fill, uint8_t *out, int *solvable)
 {
+    (void)user;
     tens_eng *e = engine;
+    *solvable = 0;
     if (e->n != 2)
         return ml__fail(ctx, ML_M_PACKED_NEEDS_GF2_GRID, (int)e->n, "");
-    size_t h = e->h, w = e->w, nb = (w + 7) / 8;
-    uint8_t *B = malloc(h * w + 1), *X = malloc(h * w + 1), ok = 0;
-    if (!B || !X) {
-        free(B);
-        free(X);
-        return nomem(ctx);
+    const tpart *t = &e->part[0];
+    size_t h = e->h, w = e->w, nb = (w + 7) / 8, sb = STRIP_ROWS / 8;
+    uint8_t *B = malloc(h * nb + 1), *Y = malloc((h + (size_t)t->R.s) * nb + 1);
+    uint8_t *strip = malloc(w * sb + 1), *work = malloc((w + (size_t)t->C.s) * sb + 1);
+    int rc = ML_OK, ok = 0;
+    if (!B || !Y || !strip || !work) {
+        rc = nomem(ctx);
+        goto done;
     }
-    for (size_t i = 0; i < h; i++)
-        for (size_t j = 0; j < w; j++)
-            B[i * w + j] = (uint8_t)(((packed[i * nb + j / 8] >> (7 - j % 8)) ^ fill) & 1);
-    int rc = tens_solve(user, ctx, engine, 1, B, X, &ok);
+    uint8_t flip = (fill & 1) ? 0xFF : 0;
+    for (size_t x = 0; x < h * nb; x++)
+        B[x] = packed[x] ^ flip;
+    rc = ml__band_apply_ginv_packed(&t->R, B, nb, w, Y, &ok);   /* R Y = B */
+    for (size_t i0 = 0; !rc && ok && !t->C.identity && i0 < h; i0 += STRIP_ROWS) {
+        size_t rows = h - i0 < STRIP_ROWS ? h - i0 : STRIP_ROWS;
+        ml_packed_transpose(Y + i0 * nb, nb, rows, w, strip, sb);   /* strip = Y^T */
+        rc = ml__band_apply_ginv_packed(&t->C, strip, sb, rows, work, &ok);   /* C X^T = Y^T */
+        if (!rc && ok)
+            ml_packed_transpose(work, sb, w, rows, Y + i0 * nb, nb);
+    }
+    if (rc == ML_ENOMEM)
+        rc = nomem(ctx);
+    else if (rc == ML_EINTERRUPTED)
+        rc = ml__fail(ctx, ML_M_INTERRUPTED);
+    else if (rc)
+        rc = ml__fail(ctx, ML_M_INTERNAL, "tensor", "the packed chase refused its factor");
     *solvable = !rc && ok;
     if (*solvable) {
-        memset(out, 0, h * nb);
-        for (size_t i = 0; i < h; i++)
-            for (size_t j = 0; j < w; j++)
-                out[i * nb + j / 8] |= (uint8_t)(X[i * w + j] << (7 - j % 8));
+        memcpy(out, Y, h * nb);
+        if (w % 8)
+            for (size_t i = 0; i < h; i++)
+                out[i * nb + nb - 1] &= (uint8_t)(0xFF << (8 - w % 8));
     }
+done:
     free(B);
-    free(X);
+    free(Y);
+    free(strip);
+    free(work);
     return rc;
 }
 

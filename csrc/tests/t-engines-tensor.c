@@ -223,6 +223,60 @@ static void one(int64_t h, int64_t w, unsigned n, int wrap, size_t k, const int6
     ml_board_free(b);
 }
 
+/* A larger GF(2) board (several strips of the packed solve): solve_packed against the
+ * byte solve and the pattern applied directly (a tap flips each offset's tile). */
+static void packed_big(int64_t h, int64_t w, int wrap, size_t k, const int64_t *dr,
+                       const int64_t *dc)
+{
+    ml_grid *g = NULL;
+    ml_board *b = NULL;
+    CHECK(!ml_grid_new(ctx, h, w, 2, &g) && !ml_grid_set_offsets(ctx, g, k, dr, dc) &&
+          !ml_grid_set_wrap(ctx, g, wrap) && !ml_grid_build(ctx, g, &b));
+    ml_grid_free(g);
+    void *e = NULL;
+    CHECK(!ml__tensor_ops.build(NULL, ctx, b, &e));
+    size_t N = (size_t)(h * w), nb = ((size_t)w + 7) / 8;
+    uint8_t *x = malloc(N), *s = calloc(N, 1), *X = malloc(N), *P = calloc((size_t)h * nb, 1);
+    uint8_t *Q = malloc((size_t)h * nb), ok = 0;
+    for (int t = 0; t < 2; t++) {
+        memset(s, 0, N);
+        for (size_t i = 0; i < N; i++)   /* s = A x for a random x: solvable */
+            x[i] = (uint8_t)(rnd() & 1);
+        for (int64_t i = 0; i < h; i++)
+            for (int64_t j = 0; j < w; j++)
+                if (x[i * w + j])
+                    for (size_t q = 0; q < k; q++) {
+                        int64_t r = i + dr[q], c = j + dc[q];
+                        if (wrap) {
+                            r = (r % h + h) % h;
+                            c = (c % w + w) % w;
+                        } else if (r < 0 || r >= h || c < 0 || c >= w) {
+                            continue;
+                        }
+                        s[r * w + c] ^= 1;
+                    }
+        unsigned fill = (unsigned)t;   /* packed = s ^ fill: the taps of s */
+        memset(P, 0, (size_t)h * nb);
+        for (int64_t i = 0; i < h; i++)
+            for (int64_t j = 0; j < w; j++)
+                P[(size_t)i * nb + (size_t)j / 8] |= (uint8_t)((s[i * w + j] ^ fill) << (7 - j % 8));
+        int solv = 0;
+        CHECK(!ml__tensor_ops.solve_packed(NULL, ctx, e, P, fill, Q, &solv) && solv);
+        CHECK(!ml__tensor_ops.solve(NULL, ctx, e, 1, s, X, &ok) && ok);
+        for (int64_t i = 0; i < h; i++)
+            for (int64_t j = 0; j < w; j++)
+                CHECK(X[i * w + j] == ((Q[(size_t)i * nb + (size_t)j / 8] >> (7 - j % 8)) & 1),
+                      "packed and byte solves differ at (%lld, %lld)", (long long)i, (long long)j);
+    }
+    free(x);
+    free(s);
+    free(X);
+    free(P);
+    free(Q);
+    ml__tensor_ops.destroy(NULL, e);
+    ml_board_free(b);
+}
+
 int main(void)
 {
     CHECK(!ml_ctx_new(&ctx));
@@ -253,6 +307,17 @@ int main(void)
                 dc[k++] = cs[j];
             }
         one(h, w, n, wrap, k, dr, dc);
+    }
+    {   /* square (3 x 3) and a torus, tall enough for three strips */
+        int64_t dr[9], dc[9];
+        for (int i = 0; i < 9; i++) {
+            dr[i] = i / 3 - 1;
+            dc[i] = i % 3 - 1;
+        }
+        packed_big(1100, 70, 0, 9, dr, dc);   /* 70 = 1 mod 3: invertible */
+        packed_big(1030, 37, 1, 9, dr, dc);
+        int64_t hr[3] = {0, 0, 0}, hc[3] = {-1, 0, 1};
+        packed_big(1500, 13, 0, 3, hr, hc);   /* horizontal: R the identity */
     }
     printf("built=%d (a kernel mod p^k, k > 1: %d) refused=%d\n", n_same, n_pk, n_refused);
     CHECK(n_same > 150 && n_pk > 20 && n_stopped > 5, "stopped %d", n_stopped);
