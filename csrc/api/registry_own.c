@@ -21,6 +21,7 @@
 #include "engines/algebraic.h"
 #include "engines/torus.h"
 #include "engines/dense.h"
+#include "engines/tensor.h"
 #include "chase/rowsolve.h"
 #include "engines/chase.h"
 #include "engines/chase_impl.h"
@@ -461,6 +462,6 @@ const ml__own_engine ml__own_engines[] = {
     {"tensor", "tensor",
      "A = R (x) C for product patterns (square, horizontal, vertical): two passes of 1-D "
      "banded chases, tori too",
-     PACKED | ML_Q_DET, NATIVE, 1, 0, tensor_covers, tensor_cost, NULL},
+     PACKED | ML_Q_DET, NATIVE, 1, 0, tensor_covers, tensor_cost, &ml__tensor_ops},
 };
 const size_t ml__own_engine_count = sizeof ml__own_engines / sizeof ml__own_engines[0];

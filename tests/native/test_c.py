@@ -88,13 +88,14 @@ HEAVY = {
     "t-exports",
     # the same for the solver's lifetimes and stops, the minimal solve and its results,
     # and the chase and algebraic engines (each links the whole solver with every engine
-    # in C); the default run keeps test_capi_minimal.py, test_capi_chase.py and
-    # test_capi_algebraic.py against Python's Solver
+    # in C); the default run keeps test_capi_minimal.py, test_capi_chase.py,
+    # test_capi_algebraic.py and test_capi_tensor.py against Python's Solver
     "t-solver_life",
     "t-solve",
     "t-result",
     "t-engines-chase",
     "t-engines-algebraic",
+    "t-engines-tensor",  # 24 s with its build
     # the split search (links the whole solver; test_capi_search.py in the default run)
     "t-search",
     # 21 s with its build (it links the registry and every engine it references); the
