@@ -8,16 +8,6 @@
 
 #include <stddef.h>
 
-int ml_solver_solve_packed(ml_ctx *ctx, ml_solver *s, const uint8_t *packed, const uint8_t *target_packed, unsigned fill, uint8_t *out)
-{
-    (void)s;
-    (void)packed;
-    (void)target_packed;
-    (void)fill;
-    (void)out;
-    return ml__not_implemented(ctx, "ml_solver_solve_packed");
-}
-
 int ml_solver_search(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target, ml_search **out)
 {
     (void)s;

@@ -34,7 +34,6 @@ int main(void)
     ml_ctx *ctx = NULL;
     if (ml_ctx_new(&ctx) != ML_OK)
         return 1;
-    STUB_CTX(ml_solver_solve_packed(ctx, NULL, NULL, NULL, 0, NULL), "ml_solver_solve_packed");
     STUB_CTX(ml_solver_search(ctx, NULL, NULL, ml_target_fill(0), NULL), "ml_solver_search");
     STUB_CTX(ml_solver_search_many(ctx, NULL, 0, NULL, ml_target_fill(0), NULL), "ml_solver_search_many");
     ml_search_free(NULL);  /* NULL is fine */
