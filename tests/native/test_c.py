@@ -91,6 +91,8 @@ HEAVY = {
     # test_capi_algebraic.py against Python's Solver
     "t-solver_life",
     "t-solve",
+    "t-solutions",
+    "t-solve-packed",
     "t-result",
     "t-engines-chase",
     "t-engines-algebraic",
