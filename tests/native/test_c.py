@@ -93,6 +93,7 @@ HEAVY = {
     "t-solve",
     "t-solutions",
     "t-solve-packed",
+    "t-symmetry",
     "t-result",
     "t-engines-chase",
     "t-engines-algebraic",
