@@ -92,7 +92,7 @@ HEAVY = {
     "t-solver_life",
     "t-solve",
     "t-solutions",
-    "t-solve-packed",
+    "t-solve_packed",
     "t-symmetry",
     "t-result",
     "t-engines-chase",

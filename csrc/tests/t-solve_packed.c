@@ -1,4 +1,4 @@
-/* t-solve-packed: csrc/api/solve_packed.c, ml_solver_solve_packed. On random GF(2) grids
+/* t-solve_packed: csrc/api/solve_packed.c, ml_solver_solve_packed. On random GF(2) grids
  * (every named pattern and random offsets, 1..19 sides so rows end inside a byte, locks,
  * holes, wrap) solved by the dense engine, the packed taps are ml_solver_solve's taps
  * packed (np.packbits rows), bits past the last column ignored and never written, for
