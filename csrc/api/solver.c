@@ -541,6 +541,17 @@ int ml__solver_nullity(ml_ctx *ctx, ml_solver *s, uint64_t *out)
 
 int ml__solver_has_generators(const ml_solver *s) { return s->have_gens; }
 
+int ml__solver_own(ml_ctx *ctx, ml_solver *s, const ml__engine **e,
+                   const ml_engine_def **ops, void **user, void **eng)
+{
+    int rc = build(ctx, s);
+    *e = s->e;
+    *ops = s->ops;
+    *user = s->user;
+    *eng = s->eng;
+    return rc;
+}
+
 int ml__solver_kernel_size(ml_ctx *ctx, ml_solver *s, ml_factored *out)
 {
     return kernel_size_of(ctx, s, out);

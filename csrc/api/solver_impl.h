@@ -52,6 +52,11 @@ int ml__solver_kernel_size(ml_ctx *ctx, ml_solver *s, ml_factored *out);
 /* Whether the solver already made its generators. */
 int ml__solver_has_generators(const ml_solver *s);
 
+/* The plan's own engine, built: its registry entry, questions, user data and state. */
+struct ml__engine;
+int ml__solver_own(ml_ctx *ctx, ml_solver *s, const struct ml__engine **e,
+                   const ml_engine_def **ops, void **user, void **eng);
+
 /* solve.c: the minimal search of ml_solver_solve (Solver.solve(minimal=True) without an
  * executor): x (n_taps bytes, a particular solution) is replaced by the answer; r's
  * proven, examined, pruned, seconds and proof are set, and with ML_SOLVE_PROOF the

@@ -34,10 +34,6 @@ int main(void)
     ml_ctx *ctx = NULL;
     if (ml_ctx_new(&ctx) != ML_OK)
         return 1;
-    STUB_CTX(ml_solver_solutions(ctx, NULL, NULL, ml_target_fill(0), NULL), "ml_solver_solutions");
-    STUB_CTX(ml_solutions_next(ctx, NULL, NULL, NULL), "ml_solutions_next");
-    ml_solutions_free(NULL);  /* NULL is fine */
-    STUB_CTX(ml_solver_solve_packed(ctx, NULL, NULL, NULL, 0, NULL), "ml_solver_solve_packed");
     STUB_CTX(ml_solver_search_many(ctx, NULL, 0, NULL, ml_target_fill(0), NULL), "ml_solver_search_many");
     STUB_CTX(ml_search_lengths(ctx, NULL, NULL, NULL), "ml_search_lengths");
     ml_ctx_free(ctx);

@@ -92,6 +92,9 @@ HEAVY = {
     # test_capi_algebraic.py and test_capi_tensor.py against Python's Solver
     "t-solver_life",
     "t-solve",
+    "t-solutions",
+    "t-solve_packed",
+    "t-symmetry",
     "t-result",
     "t-engines-chase",
     "t-engines-algebraic",

@@ -212,6 +212,53 @@ cdef class CSolver:
         return out
 
 
+    def solutions(self, state, target=0):
+        """ml_solver_solutions: an iterator over every solution's taps (flat uint8 arrays
+        of ml_board_taps_size bytes), in Solver.solutions' order; none when unsolvable."""
+        st = self._state(state)
+        keep = []
+        cdef ml_target t
+        self._target(target, &t, keep)
+        cdef const uint8_t[::1] sv = st if self.tiles else np.zeros(1, np.uint8)
+        cdef ml_solutions *it = NULL
+        with nogil:
+            rc = ml_solver_solutions(NULL, self.s, &sv[0], t, &it)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        cdef CSolutions out = CSolutions.__new__(CSolutions)
+        out.it = it
+        out.size = ml_board_taps_size(ml_solver_board(self.s))
+        return out
+
+    def solve_packed(self, packed, target=0):
+        """ml_solver_solve_packed: packed = np.packbits(state, axis=1) (uint8, rows x
+        ceil(cols / 8), C-contiguous); target 0, 1 or a packed array of that shape. The
+        taps in the same layout."""
+        b = ml_solver_board(self.s)
+        rows = ml_board_rows(b)
+        nb = (ml_board_cols(b) + 7) // 8
+        p = np.ascontiguousarray(packed, dtype=np.uint8)
+        if p.shape != (rows, nb):
+            raise ValueError(f"packed must be uint8 of shape {(rows, nb)}, got {p.shape}")
+        cdef unsigned fill = 0
+        tp = None
+        if np.ndim(target) == 0:
+            fill = <unsigned>(int(target) & 1)
+        else:
+            tp = np.ascontiguousarray(target, dtype=np.uint8)
+            if tp.shape != p.shape:
+                raise ValueError(f"target must be uint8 of shape {p.shape}, got {tp.shape}")
+        out = np.zeros((max(rows, 1), max(nb, 1)), dtype=np.uint8)
+        cdef const uint8_t[:, ::1] pv = p if p.size else np.zeros((1, 1), np.uint8)
+        cdef const uint8_t[:, ::1] tv = tp if tp is not None and tp.size else pv
+        cdef uint8_t[:, ::1] ov = out
+        cdef const uint8_t *tptr = &tv[0, 0] if tp is not None else NULL
+        with nogil:
+            rc = ml_solver_solve_packed(NULL, self.s, &pv[0, 0], tptr, fill, &ov[0, 0])
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return out[:rows, :nb]
+
     cdef object _states(self, states):
         a = self._bytes(states)
         k = a.shape[0] if a.ndim else 0
@@ -371,3 +418,27 @@ cdef object _result_text(ml_result *r, int cert):
     if rc != ML_OK:
         _ml_raise(rc)
     return bytes(buf[:n]).decode()
+
+
+cdef class CSolutions:
+    """ml_solutions: iterates the taps of every solution (flat uint8 arrays)."""
+    cdef ml_solutions *it
+    cdef uint64_t size
+
+    def __dealloc__(self):
+        ml_solutions_free(self.it)
+        self.it = NULL
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        out = np.zeros(max(self.size, 1), dtype=np.uint8)
+        cdef uint8_t[::1] ov = out
+        cdef int done = 0
+        rc = ml_solutions_next(NULL, self.it, &ov[0], &done)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        if done:
+            raise StopIteration
+        return out[: self.size]

@@ -53,6 +53,14 @@ cdef extern from "include/modlights.h" nogil:
     int ml_solver_solve_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
                              ml_target target, unsigned flags, ml_budget budget,
                              uint8_t *taps, uint8_t *ok)
+    ctypedef struct ml_solutions:
+        pass
+    int ml_solver_solutions(ml_ctx *ctx, ml_solver *s, const uint8_t *state,
+                            ml_target target, ml_solutions **out)
+    int ml_solutions_next(ml_ctx *ctx, ml_solutions *it, uint8_t *taps, int *done)
+    void ml_solutions_free(ml_solutions *it)
+    int ml_solver_solve_packed(ml_ctx *ctx, ml_solver *s, const uint8_t *packed,
+                               const uint8_t *target_packed, unsigned fill, uint8_t *out)
     int ml_solver_min_taps_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
                                 ml_target target, ml_budget budget, int64_t *lengths,
                                 uint8_t *proven)
