@@ -30,19 +30,18 @@ static inline uint64_t submod(uint64_t a, uint64_t b, uint64_t q)
 /* The inverse of the unit a mod q (extended Euclid); 0 when a is not a unit. */
 static uint64_t inv_mod(uint64_t a, uint64_t q)
 {
-    __int128 r0 = (__int128)q, r1 = (__int128)(a % q), t0 = 0, t1 = 1;
+    /* the Bezout coefficient of a kept mod q (no signed 128-bit division: the
+     * WebAssembly build has no __modti3) */
+    uint64_t r0 = q, r1 = a % q, t0 = 0, t1 = 1 % q;
     while (r1) {
-        __int128 qq = r0 / r1, tmp = r0 - qq * r1;
+        uint64_t qq = r0 / r1, tmp = r0 - qq * r1;
         r0 = r1;
         r1 = tmp;
-        tmp = t0 - qq * t1;
+        tmp = submod(t0, mulmod(qq % q, t1, q), q);
         t0 = t1;
         t1 = tmp;
     }
-    if (r0 != 1) return 0;
-    t0 %= (__int128)q;
-    if (t0 < 0) t0 += q;
-    return (uint64_t)t0;
+    return r0 == 1 ? t0 : 0;
 }
 
 /* The p-adic valuation of x in Z/p^e (e for x = 0). */

@@ -276,3 +276,12 @@ MLX_EXPORT(mlx_daily_codes) char *mlx_daily_codes(int32_t year, int32_t month, i
     int32_t ymd[3] = {year, month, day};
     return written(daily_codes, ymd, NULL);
 }
+
+#if defined(__wasm__)
+/* Debian's compiler-rt for wasm32 (its 128-bit division, __udivti3 / __umodti3, used by
+ * the Smith forms' products mod q) is built with the stack protector: its two symbols,
+ * which wasi-libc does not define. */
+uintptr_t __stack_chk_guard = 0x6d6c737463686bull;
+void __stack_chk_fail(void);
+void __stack_chk_fail(void) { __builtin_trap(); }
+#endif
