@@ -11,6 +11,7 @@
 #define ML_T_SEED 0x5017A7ull
 #include "include/modlights.h"
 #include "tests/t-util.h"
+#include "tests/t-boards.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,44 +23,7 @@ static ml_ctx *ctx;
 static size_t g_size;
 static uint64_t enumerated, boards;
 
-static ml_board *random_board(int n)
-{
-    ml_board *b = NULL;
-    if (rnd() % 5 == 0) {
-        size_t m = (size_t)rnd_range(1, 8), r = (size_t)rnd_range(1, 9);
-        uint8_t *a = malloc(m * r);
-        for (size_t i = 0; i < m * r; i++)
-            a[i] = rnd() % 3 ? 0 : (uint8_t)(rnd() % 256);
-        ml_board_from_matrix(ctx, n, m, r, a, r, &b);
-        free(a);
-        return b;
-    }
-    int64_t rows = rnd_range(1, 6), cols = rnd_range(1, 6);
-    ml_grid *g = NULL;
-    if (ml_grid_new(ctx, rows, cols, n, &g))
-        return NULL;
-    if (rnd() % 5 == 0) {
-        int64_t dr[4], dc[4];
-        size_t k = (size_t)rnd_range(1, 4);
-        for (size_t i = 0; i < k; i++) {
-            dr[i] = rnd_range(-2, 2);
-            dc[i] = rnd_range(-2, 2);
-        }
-        ml_grid_set_offsets(ctx, g, k, dr, dc);
-    } else {
-        ml_grid_set_pattern(ctx, g, (int)(rnd() % ML_PATTERN_COUNT));
-    }
-    if (rnd() % 3 == 0)
-        ml_grid_set_wrap(ctx, g, 1);
-    if (rnd() % 3 == 0) {
-        ml_grid_lock(ctx, g, rnd_range(0, rows - 1), rnd_range(0, cols - 1));
-        ml_grid_hole(ctx, g, rnd_range(0, rows - 1), rnd_range(0, cols - 1));
-    }
-    if (ml_grid_build(ctx, g, &b))
-        b = NULL;
-    ml_grid_free(g);
-    return b;
-}
+static ml_board *random_board(int n) { return t_random_board(ctx, n, 5); }
 
 static int cmp_taps(const void *a, const void *b) { return memcmp(a, b, g_size); }
 
