@@ -346,19 +346,6 @@ static void alg_destroy(void *user, void *engine)
     free(e);
 }
 
-static long cnt(const ml__pattern *pt, int t, long dr, long dc)
-{
-    long k = 0;
-    if (t) {
-        long x = dr;
-        dr = dc;
-        dc = x;
-    }
-    for (size_t i = 0; i < pt->count; i++)
-        k += pt->dr[i] == dr && pt->dc[i] == dc;
-    return k;
-}
-
 static int covered(const ml_board *b)
 {
     if (b->kind != ML_BOARD_GRID || b->mixed || b->locked || b->holes || b->wrap ||
@@ -399,10 +386,10 @@ static int cross_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine
         return not_covered(ctx, "algebraic-cross");
     const ml__pattern *pt = &b->pal[0];
     unsigned p = (unsigned)b->n;
-    int t = cnt(pt, 0, -1, 0) % (long)p == 0;
-    unsigned d = (unsigned)(cnt(pt, t, 0, 0) % p), cr = (unsigned)(cnt(pt, t, 0, 1) % p),
-             cl = (unsigned)(cnt(pt, t, 0, -1) % p), cu = (unsigned)(cnt(pt, t, -1, 0) % p),
-             cd = (unsigned)(cnt(pt, t, 1, 0) % p);
+    int t = ml__alg_count(pt, 0, -1, 0) % (long)p == 0;
+    unsigned d = (unsigned)(ml__alg_count(pt, t, 0, 0) % p), cr = (unsigned)(ml__alg_count(pt, t, 0, 1) % p),
+             cl = (unsigned)(ml__alg_count(pt, t, 0, -1) % p), cu = (unsigned)(ml__alg_count(pt, t, -1, 0) % p),
+             cd = (unsigned)(ml__alg_count(pt, t, 1, 0) % p);
     for (size_t i = 0; i < pt->count; i++) {   /* algebraic_reason's offsets */
         long dr = pt->dr[i], dc = pt->dc[i];
         if (!((dr == 0 && dc >= -1 && dc <= 1) || (dc == 0 && (dr == 1 || dr == -1))))
@@ -444,15 +431,15 @@ static int sym_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
     for (int t = 0; t < 2; t++) {   /* sym.py's _orientation */
         int symmetric = 1;
         for (long dr = -1; dr <= 1; dr++)
-            symmetric &= cnt(pt, t, dr, 1) % p == cnt(pt, t, dr, -1) % p;
+            symmetric &= ml__alg_count(pt, t, dr, 1) % p == ml__alg_count(pt, t, dr, -1) % p;
         if (!symmetric)
             continue;
         ml_symchase P = {.h = t ? (size_t)b->cols : (size_t)b->rows,
                          .w = t ? (size_t)b->rows : (size_t)b->cols,
                          .p = p};
         for (int k = 0; k < 3; k++) {   /* the coefficient of X_{r-1+k}: rows +1, 0, -1 */
-            P.a[k] = (unsigned)(cnt(pt, t, 1 - k, 0) % p);
-            P.b[k] = (unsigned)(cnt(pt, t, 1 - k, 1) % p);
+            P.a[k] = (unsigned)(ml__alg_count(pt, t, 1 - k, 0) % p);
+            P.b[k] = (unsigned)(ml__alg_count(pt, t, 1 - k, 1) % p);
         }
         if (!ml_symchase_invertible(&P))
             continue;

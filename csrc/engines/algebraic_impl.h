@@ -17,6 +17,11 @@ typedef struct px {
 } px;
 
 
+struct ml__pattern;
+/* How many times the pattern holds the offset (dr, dc) ((dc, dr) when t: the board
+ * worked on transposed). */
+long ml__alg_count(const struct ml__pattern *pt, int t, long dr, long dc);
+
 void ml__alg_px_init(px *a);
 void ml__alg_px_clear(px *a);
 long ml__alg_px_deg(unsigned p, const px *a);

@@ -3,6 +3,8 @@
  * GF(p)[x] / (m) (polymat.py's mat_mul), cross.py's _resultant. */
 #include "engines/algebraic_impl.h"
 
+#include "api/board.h"
+
 #include <string.h>
 
 /* ------------------------------------------------------------------ polynomials */
@@ -162,3 +164,16 @@ int ml__alg_resultant(unsigned p, const px *a0, const px *b0, unsigned *res)
     return rc;
 }
 
+
+long ml__alg_count(const struct ml__pattern *pt, int t, long dr, long dc)
+{
+    long k = 0;
+    if (t) {
+        long x = dr;
+        dr = dc;
+        dc = x;
+    }
+    for (size_t i = 0; i < pt->count; i++)
+        k += pt->dr[i] == dr && pt->dc[i] == dc;
+    return k;
+}

@@ -234,19 +234,6 @@ static void tor_destroy(void *user, void *engine)
     free(e);
 }
 
-static long cnt(const ml__pattern *pt, int t, long dr, long dc)
-{
-    long k = 0;
-    if (t) {
-        long x = dr;
-        dr = dc;
-        dc = x;
-    }
-    for (size_t i = 0; i < pt->count; i++)
-        k += pt->dr[i] == dr && pt->dc[i] == dc;
-    return k;
-}
-
 static int not_covered(ml_ctx *ctx)
 {
     return ml__fail(ctx, ML_M_INTERNAL, "algebraic-torus",
@@ -269,11 +256,11 @@ static int tor_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
         if (!((dr == 0 && dc >= -1 && dc <= 1) || (dc == 0 && (dr == 1 || dr == -1))))
             return not_covered(ctx);
     }
-    int t = cnt(pt, 0, -1, 0) % (long)p == 0 || b->rows < 3;
+    int t = ml__alg_count(pt, 0, -1, 0) % (long)p == 0 || b->rows < 3;
     size_t h = (size_t)(t ? b->cols : b->rows), w = (size_t)(t ? b->rows : b->cols);
-    unsigned d = (unsigned)(cnt(pt, t, 0, 0) % p), cr = (unsigned)(cnt(pt, t, 0, 1) % p),
-             cl = (unsigned)(cnt(pt, t, 0, -1) % p), cu = (unsigned)(cnt(pt, t, -1, 0) % p),
-             cd = (unsigned)(cnt(pt, t, 1, 0) % p);
+    unsigned d = (unsigned)(ml__alg_count(pt, t, 0, 0) % p), cr = (unsigned)(ml__alg_count(pt, t, 0, 1) % p),
+             cl = (unsigned)(ml__alg_count(pt, t, 0, -1) % p), cu = (unsigned)(ml__alg_count(pt, t, -1, 0) % p),
+             cd = (unsigned)(ml__alg_count(pt, t, 1, 0) % p);
     if (!cu || h < 3)
         return not_covered(ctx);
     tor_eng *e = calloc(1, sizeof *e);
