@@ -1,4 +1,5 @@
-/* result.c: a result as JSON (modlights.h: ml_result_to_json, ml_result_certificate),
+/* result.c: result handles (modlights.h: results): their accessors and freeing, and a
+ * result as JSON (ml_result_to_json, ml_result_certificate),
  * solution.py's Solution.to_dict() and Solution.certificate() (docs/certificates.md,
  * kind "minimal"), written as json.dumps(..., separators=(",", ":")) would. The parsed
  * JSON equals Python's (tests/native/test_capi_minimal.py). */
@@ -286,4 +287,54 @@ int ml_result_certificate(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap
         return rc;
     }
     return finish(ctx, w, fn, len);
+}
+
+/* ------------------------------------------------------------------ accessors */
+static int result_live(const ml_result *r) { return r && r->magic == ML__RESULT_MAGIC; }
+
+void ml_result_free(ml_result *r)
+{
+    if (!result_live(r))
+        return;
+    r->magic = 0;
+    ml_board_free(r->b);
+    free(r->taps);
+    ml__result_release(r);
+    free(r);
+}
+
+const ml_board *ml_result_board(const ml_result *r) { return result_live(r) ? r->b : NULL; }
+const uint8_t *ml_result_taps(const ml_result *r) { return result_live(r) ? r->taps : NULL; }
+uint64_t ml_result_length(const ml_result *r) { return result_live(r) ? r->length : 0; }
+int ml_result_proven_minimal(const ml_result *r) { return result_live(r) ? r->proven : 0; }
+uint64_t ml_result_examined(const ml_result *r) { return result_live(r) ? r->examined : 0; }
+uint64_t ml_result_pruned(const ml_result *r) { return result_live(r) ? r->pruned : 0; }
+double ml_result_seconds(const ml_result *r) { return result_live(r) ? r->seconds : 0.0; }
+
+void ml_result_kernel_size(const ml_result *r, ml_factored *out)
+{
+    if (!out)
+        return;
+    if (result_live(r))
+        *out = r->kernel_size;
+    else
+        memset(out, 0, sizeof *out);
+}
+
+uint64_t ml_result_moves(const ml_result *r, int64_t *rows, int64_t *cols, uint64_t cap)
+{
+    if (!result_live(r))
+        return 0;
+    const ml_board *b = r->b;
+    uint64_t tiles = ml_board_taps_size(b), at = 0;
+    int grid = b->kind == ML_BOARD_GRID;
+    for (uint64_t f = 0; f < tiles; f++)
+        for (unsigned t = 0; t < r->taps[f]; t++, at++)
+            if (at < cap) {
+                if (rows)
+                    rows[at] = grid ? (int64_t)(f / (uint64_t)b->cols) : (int64_t)f;
+                if (cols)
+                    cols[at] = grid ? (int64_t)(f % (uint64_t)b->cols) : 0;
+            }
+    return at;
 }
