@@ -4,8 +4,8 @@ as modlights.native._core.CSolver.solve_result / CResult) answer as ``modlights.
 locks, holes, wrap, odd and even sides, n 2..9, 16 and 101, graph boards from effects and
 from matrices) and every budget rule (the default, counts that cover the coset and
 counts that stop the search so nothing is proved, 0, 0.0 seconds, deadlines) the same
-taps, length, proven flag, examined and pruned counts (examined not under a deadline:
-it depends on the clock); Solution.to_dict() and certificate() equal ml_result_to_json
+taps, length, proven flag, examined + pruned (not under a deadline: it depends on the
+clock; the split between them depends on the threads' timing); Solution.to_dict() and certificate() equal ml_result_to_json
 and ml_result_certificate as parsed JSON, or the same refusal message; the batches
 (ml_solver_solvable_many, min_taps_many, solve_many with and without the search) equal
 Solver.solvable_many / min_taps_many / solve_many, or the same Unsolvable message. Deterministic
@@ -82,7 +82,12 @@ def _compare(b: ml.Board, rng, budgets=BUDGETS, target=0, slow=False) -> int:
             assert np.array_equal(got.taps, taps), (b, budget)
             assert got.length == want.length
         if not deadline:
-            assert (got.examined, got.pruned) == (want.examined, want.pruned), (b, budget)
+            # the threaded walk prunes a chunk by the best length found so far, so how the
+            # coset splits into examined and pruned depends on the threads' timing (a
+            # loaded machine moved 32768 elements between them); what was covered does not
+            assert got.examined + got.pruned == want.examined + want.pruned, (b, budget)
+            if got.proven_minimal and want.proven_minimal and got.length:
+                assert got.examined + got.pruned == want.kernel_size, (b, budget)
             _same_text(want.to_dict, got.to_json)
             _same_text(want.certificate, got.certificate)
         assert got.kernel_size == want.kernel_size
