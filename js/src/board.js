@@ -629,7 +629,25 @@ export class Board {
     return [r, c];
   }
 
+  /**
+   * The grid's counts; its index arrays (tile -> cell, tile -> tap, cell -> tile,
+   * tap -> tile, -1 for none) now when it has locked tiles or holes, else on first use
+   * (identities: a plain board of 2^26 tiles is not walked for them).
+   */
   _index() {
+    const [rows, cols] = this._shape;
+    const size = rows * cols;
+    if (!this._anyHoles && !this._anyLocked) {
+      this._nCells = size;
+      this._nTaps = size;
+      this._lazyIndex = true;
+      return;
+    }
+    this._buildIndex();
+  }
+
+  _buildIndex() {
+    this._lazyIndex = false;
     const [rows, cols] = this._shape;
     const size = rows * cols;
     const cellOf = new Int32Array(size);
@@ -655,13 +673,25 @@ export class Board {
       tapOf[i] = r;
       taps[r++] = i;
     }
-    this._cellOf = cellOf;
-    this._tapOf = tapOf;
-    this._cellsFlat = m === size ? cells : cells.slice(0, m);
-    this._tapsFlat = r === size ? taps : taps.slice(0, r);
+    this._cellOfA = cellOf;
+    this._tapOfA = tapOf;
+    this._cellsFlatA = m === size ? cells : cells.slice(0, m);
+    this._tapsFlatA = r === size ? taps : taps.slice(0, r);
     this._nCells = m;
     this._nTaps = r;
   }
+
+  get _cellOf() { if (this._lazyIndex) this._buildIndex(); return this._cellOfA; }
+
+  get _tapOf() { if (this._lazyIndex) this._buildIndex(); return this._tapOfA; }
+
+  get _cellsFlat() { if (this._lazyIndex) this._buildIndex(); return this._cellsFlatA; }
+
+  set _cellsFlat(v) { this._cellsFlatA = v; }
+
+  get _tapsFlat() { if (this._lazyIndex) this._buildIndex(); return this._tapsFlatA; }
+
+  set _tapsFlat(v) { this._tapsFlatA = v; }
 
   _positions(flat) {
     if (this._kind === "graph") return Array.from({ length: flat }, (_, i) => i);  // a count

@@ -177,7 +177,8 @@ function readError(core) {
 /** A solution of `state + A x = target`. */
 export class Solution {
   /**
-   * @param {number[][] | number[]} taps tap counts 0..n-1, shaped as the board
+   * @param {number[][] | number[] | null} taps tap counts 0..n-1, shaped as the board
+   *   (null: made from `moves` when first read)
    * @param {number} length the physical taps: the sum of `taps`
    * @param {boolean} provenMinimal true only when no solution has fewer taps (proved)
    * @param {bigint} kernelSize |ker A|
@@ -187,13 +188,30 @@ export class Solution {
    *   board's columns (0 for a graph board): `moves()` is made from them on demand
    */
   constructor(taps, length, provenMinimal, kernelSize, examined, pruned, moves) {
-    this.taps = taps;
+    this._tapsArray = taps;
     this.length = length;
     this.provenMinimal = provenMinimal;
     this.kernelSize = kernelSize;
     this.examined = examined;
     this.pruned = pruned;
     this._moves = moves;
+  }
+
+  /** The tap counts 0..n-1 shaped as the board: rows of Numbers for a grid, one Array
+   * for a graph board (made on first read, then kept). */
+  get taps() {
+    if (this._tapsArray === null) {
+      const { x, cols } = this._moves;
+      if (cols) {
+        const rows = x.length / cols;
+        const t = new Array(rows);
+        for (let r = 0; r < rows; r++) t[r] = Array.from(x.subarray(r * cols, (r + 1) * cols));
+        this._tapsArray = t;
+      } else {
+        this._tapsArray = Array.from(x);
+      }
+    }
+    return this._tapsArray;
   }
 
   /** Positions to tap ([r, c] for grids, indices for graph boards), each repeated by
@@ -238,6 +256,7 @@ export class Solver {
     this.shape = spec.shape;
     this.nTaps = spec.nTaps;
     const tiles = spec.kind === "grid" ? spec.rows * spec.cols : spec.nCells;
+    this._tiles = tiles;
     // the C library's solver (its plan, engines, kernel and minimal search) when it has
     // an engine for the board's plan; else (ML_ENOTIMPL) the chase / dense core below
     this._c = CoreSolver.open(JSON.stringify(spec.board.toDict()), tiles,
@@ -381,31 +400,21 @@ export class Solver {
   _bytes(state, target) {
     const board = this.spec.board;
     const tv0 = board.targetInt(target);
-    const s = board.tileValues(state, "state");
+    // a byte a tile, row-major, is handed over as it is: the C library reduces mod n
+    const raw = (a) => (a instanceof Uint8Array || a instanceof Uint8ClampedArray) &&
+      a.length === this._tiles;
+    const s = raw(state) ? state : board.tileValues(state, "state");
+    if (tv0 === null && raw(target)) return [s, target, 0];
     return [s, tv0 === null ? board.tileValues(target, "target") : null, tv0 ?? 0];
   }
 
+  /** A solution's parts from its tap counts x (row-major bytes): the taps left to
+   * Solution's first read, the length summed here. */
   _taps(x = new Uint8Array(this._core.memory.buffer, this._x, this._xlen).slice()) {
     let length = 0;
-    let taps;
-    if (this.spec.kind === "grid") {
-      const { rows, cols } = this.spec;
-      taps = new Array(rows);
-      for (let r = 0; r < rows; r++) {
-        const row = new Array(cols);
-        for (let c = 0; c < cols; c++) {
-          const v = x[r * cols + c];
-          row[c] = v;
-          length += v;
-        }
-        taps[r] = row;
-      }
-    } else {
-      taps = Array.from(x);
-      for (const v of x) length += v;
-    }
+    for (let i = 0; i < x.length; i++) length += x[i];
     const cols = this.spec.kind === "grid" ? this.spec.cols : 0;
-    return { taps, length, moves: { x, cols } };
+    return { taps: null, length, moves: { x, cols } };
   }
 
   /** Whether some tap counts take `state` to `target` (an int or a board-shaped array). */
@@ -452,9 +461,8 @@ export class Solver {
         if (e.code !== "NOT_IMPLEMENTED") throw e;
       }
       if (r) {
-        const { taps, length, moves } = this._taps(r.x);
-        return new Solution(taps, length, r.proven, this._kernelSize, r.examined, r.pruned,
-          moves);
+        return new Solution(null, r.length, r.proven, this._kernelSize, r.examined, r.pruned,
+          { x: r.x, cols: this.spec.kind === "grid" ? this.spec.cols : 0 });
       }
       if (!this._h) this._legacy(this._core, this.spec);
     }

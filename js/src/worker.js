@@ -102,7 +102,8 @@ export async function serveSolverRequests(port) {
         post({ type: "progress", id, phase: "search", elapsedMs: Date.now() - t0,
           total: solver.kernelSize.toString() });
         const sol = solver.solve(m.state, m.options || {});
-        result = { taps: sol.taps, length: sol.length, provenMinimal: sol.provenMinimal,
+        // the taps travel as x (bytes) and are made on the other side when read
+        result = { taps: null, length: sol.length, provenMinimal: sol.provenMinimal,
           kernelSize: sol.kernelSize.toString(), examined: sol.examined, pruned: sol.pruned,
           x: sol._moves.x, cols: sol._moves.cols };
       } else if (m.op === "info") {
