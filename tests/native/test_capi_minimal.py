@@ -5,8 +5,9 @@ locks, holes, wrap, odd and even sides, n 2..9, 16 and 101, graph boards from ef
 from matrices) and every budget rule (the default, counts that cover the coset and
 counts that stop the search so nothing is proved, 0, 0.0 seconds, deadlines) the same
 taps, length, proven flag, examined + pruned (not under a deadline: it depends on the
-clock; the split between them depends on the threads' timing); Solution.to_dict() and certificate() equal ml_result_to_json
-and ml_result_certificate as parsed JSON, or the same refusal message; the batches
+clock; the split between them depends on the threads' timing); Solution.to_dict() and
+certificate() equal ml_result_to_json and ml_result_certificate as parsed JSON, or the
+same refusal message; the batches
 (ml_solver_solvable_many, min_taps_many, solve_many with and without the search) equal
 Solver.solvable_many / min_taps_many / solve_many, or the same Unsolvable message. Deterministic
 (seeded NumPy generators)."""
