@@ -52,6 +52,10 @@ int ml__engine_reason(ml_ctx *ctx, const ml__engine *e, const ml_board *b, int *
 /* A copy of a live plan (registry_plan.c); NULL when out of memory or p is not live. */
 ml_plan *ml__plan_dup(const ml_plan *p);
 
+/* registry.resolve: p names the variant `name` a built engine took, and why (appended
+ * to its reason); ML_ENOMEM when out of memory (p unchanged). */
+int ml__plan_resolve(ml_plan *p, const char *name, const char *why);
+
 /* Give back a reference to one engine (taken by ml__registry_snapshot and kept). */
 void ml__engine_put(ml__engine *e);
 

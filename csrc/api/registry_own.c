@@ -432,7 +432,7 @@ const ml__own_engine ml__own_engines[] = {
     {"chase", "chase",
      "light chasing of grid boards, the variant with the fewest symbols chosen from the "
      "plan (light, prefix, row or row-solve)",
-     0, NATIVE, 1, 1, chase_covers, chase_cost, NULL},
+     0, NATIVE, 1, 1, chase_covers, chase_cost, &ml__chase_choose_ops},
     {"chase-light", "chase", "the light chase, its residual matrix eliminated whole", 0, NATIVE,
      0, 0, light_covers, chase_cost, &ml__chase_light_ops},
     {"chase-prefix", "chase",

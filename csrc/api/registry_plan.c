@@ -364,6 +364,31 @@ static int dup_field(char **dst, const char *src)
     return !src || *dst;
 }
 
+/* registry.resolve: the plan naming the variant a built engine took (engine and variant
+ * `name`, the reason followed by "; variant <name>: <why>"); the plan unchanged when it
+ * already names it. ML_ENOMEM (the plan unchanged) when out of memory. */
+int ml__plan_resolve(ml_plan *p, const char *name, const char *why)
+{
+    if (!live(p) || !name || !strcmp(p->engine, name))
+        return ML_OK;
+    size_t len = strlen(p->reason) + strlen(name) + strlen(why) + 16;
+    char *reason = malloc(len), *engine = NULL, *variant = NULL;
+    if (!reason || !dup_field(&engine, name) || !dup_field(&variant, name)) {
+        free(reason);
+        free(engine);
+        free(variant);
+        return ML_ENOMEM;
+    }
+    snprintf(reason, len, "%s; variant %s: %s", p->reason, name, why);
+    free(p->engine);
+    free(p->variant);
+    free(p->reason);
+    p->engine = engine;
+    p->variant = variant;
+    p->reason = reason;
+    return ML_OK;
+}
+
 ml_plan *ml__plan_dup(const ml_plan *p)
 {
     if (!live(p))

@@ -17,6 +17,7 @@
 #include "api/board.h"
 #include "api/ctx.h"
 #include "api/engine.h"
+#include "engines/chase.h"
 #include "api/solver_impl.h"
 #include "engines/dense.h"
 #include "search/canon.h"
@@ -93,6 +94,11 @@ static int build(ml_ctx *ctx, ml_solver *s)
         eng = s;   /* an engine with no state of its own: any non-NULL token */
     if (rc == ML_OK)
         s->eng = eng ? eng : (void *)s;
+    if (rc == ML_OK && s->ops == &ml__chase_choose_ops) {   /* registry.resolve */
+        const char *why = NULL, *variant = ml__chase_variant(s->eng, &why);
+        if (variant && ml__plan_resolve(s->plan, variant, why))
+            rc = ml__fail(ctx, ML_M_NOMEM, "ml_solver_new");
+    }
     return rc;
 }
 

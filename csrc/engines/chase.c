@@ -66,6 +66,7 @@ typedef struct chase_eng {
     size_t nw, rank;
     ml_board *rb;   /* n > 2: the residual matrix as a board, and its dense Z/n engine */
     void *zn;
+    const char *variant, *why;   /* the choosing entry's variant and its reason */
 } chase_eng;
 
 /* ------------------------------------------------------------------ the plan */
@@ -369,33 +370,55 @@ static int prefix_residual(ml_ctx *ctx, chase_eng *e, int *found)
     return rc;
 }
 
-/* ChaseEngine(variant="light") (prefix = 0) or ChaseEngine(variant="prefix") */
-static int chase_build(ml_ctx *ctx, const ml_board *b, void **engine, int prefix)
+/* A new engine of grid board b (nothing built yet); NULL with *rc set on failure. */
+static chase_eng *eng_new(ml_ctx *ctx, const ml_board *b, int *rc)
 {
-    if (b->kind != ML_BOARD_GRID || b->giant)
-        return ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
-                             "the chase engine needs a grid board of at most ML_MAX_TILES "
-                             "tiles");
+    if (b->kind != ML_BOARD_GRID || b->giant) {
+        *rc = ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
+                            "the chase engine needs a grid board of at most ML_MAX_TILES "
+                            "tiles");
+        return NULL;
+    }
     chase_eng *e = calloc(1, sizeof *e);
-    if (!e)
-        return nomem(ctx);
+    if (!e) {
+        *rc = nomem(ctx);
+        return NULL;
+    }
     e->b = b;
     e->n = b->n;
     e->hw = (size_t)b->rows * (size_t)b->cols;
     e->m = (size_t)b->n_cells;
     e->r = (size_t)b->n_taps;
-    int rc = ML_OK;
-    e->plan = plan_of(ctx, b, 0, &rc);
-    if (e->plan && b->cols > b->rows && ml_chase_nsym(e->plan) > 1) {   /* _light_plan */
-        ml_chase *tp = plan_of(ctx, b, 1, &rc);
-        if (tp && ml_chase_nsym(tp) < ml_chase_nsym(e->plan)) {
-            ml_chase_free(e->plan);
-            e->plan = tp;
-            e->transposed = 1;
+    return e;
+}
+
+/* _light_plan: the light chase's plan along the rows or, for a board wider than tall
+ * whose columns give fewer symbols, along the columns (*transposed set). */
+static ml_chase *light_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc)
+{
+    *transposed = 0;
+    ml_chase *plan = plan_of(ctx, b, 0, rc);
+    if (plan && b->cols > b->rows && ml_chase_nsym(plan) > 1) {
+        ml_chase *tp = plan_of(ctx, b, 1, rc);
+        if (tp && ml_chase_nsym(tp) < ml_chase_nsym(plan)) {
+            ml_chase_free(plan);
+            plan = tp;
+            *transposed = 1;
         } else {
             ml_chase_free(tp);
         }
     }
+    return plan;
+}
+
+/* ChaseEngine(variant="light") (prefix = 0) or ChaseEngine(variant="prefix") */
+static int chase_build(ml_ctx *ctx, const ml_board *b, void **engine, int prefix)
+{
+    int rc = ML_OK;
+    chase_eng *e = eng_new(ctx, b, &rc);
+    if (!e)
+        return rc;
+    e->plan = light_plan(ctx, b, &e->transposed, &rc);
     int found = 0;
     if (rc == ML_OK) {
         e->nsym = ml_chase_nsym(e->plan);
@@ -419,19 +442,10 @@ static int chase_build(ml_ctx *ctx, const ml_board *b, void **engine, int prefix
 static int rowsolve_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
 {
     (void)user;
-    if (b->kind != ML_BOARD_GRID || b->giant)
-        return ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
-                             "the chase engine needs a grid board of at most ML_MAX_TILES "
-                             "tiles");
-    chase_eng *e = calloc(1, sizeof *e);
-    if (!e)
-        return nomem(ctx);
-    e->b = b;
-    e->n = b->n;
-    e->hw = (size_t)b->rows * (size_t)b->cols;
-    e->m = (size_t)b->n_cells;
-    e->r = (size_t)b->n_taps;
     int rc = ML_OK;
+    chase_eng *e = eng_new(ctx, b, &rc);
+    if (!e)
+        return rc;
     e->rs = ml__chase_rowsolve_plan(ctx, b, &e->transposed, &rc);
     if (rc == ML_OK && !e->rs)   /* the registry's covers refuses such boards first */
         rc = ml__fail(ctx, ML_M_INTERNAL, "the chase engine",
@@ -458,6 +472,128 @@ static int prefix_build(void *user, ml_ctx *ctx, const ml_board *b, void **engin
 {
     (void)user;
     return chase_build(ctx, b, engine, 1);
+}
+
+/* ------------------------------------------------------------------ the choice */
+/* engine.py's ROWSOLVE_COMPARE_TILES, rowchase.py's ROWCHASE_MIN_RATIO and
+ * ROWCHASE_TALL_ENTRIES */
+#define ROWSOLVE_COMPARE_TILES ((uint64_t)1 << 20)
+#define ROWCHASE_MIN_RATIO 5
+#define ROWCHASE_TALL_ENTRIES ((uint64_t)1 << 28)
+
+/* engine.py's _light_symbols_bound: a lower bound on the light chase's symbols of a
+ * uniform board without wrap larger than its pattern. */
+static uint64_t light_symbols_bound(const ml_board *b)
+{
+    int64_t D = 0, Dc = 0;
+    for (size_t i = 0; i < b->pal[0].count; i++) {
+        D = -(int64_t)b->pal[0].dr[i] > D ? -(int64_t)b->pal[0].dr[i] : D;
+        Dc = -(int64_t)b->pal[0].dc[i] > Dc ? -(int64_t)b->pal[0].dc[i] : Dc;
+    }
+    uint64_t along = (uint64_t)D * (uint64_t)b->cols, across = (uint64_t)Dc * (uint64_t)b->rows;
+    return b->cols > b->rows && across < along ? across : along;
+}
+
+/* rowchase.py's use_rowchase (forced None): a board with holes or locked tiles and more
+ * than ROWCHASE_MIN_RATIO symbols a column, or (tall: the residual equations when no
+ * prefix leaves a trivial kernel) more than ROWCHASE_TALL_ENTRIES residual entries. */
+static int use_rowchase(const chase_eng *e, uint64_t tall)
+{
+    if (!e->b->locked && !e->b->holes)
+        return 0;
+    int h = 0, w = 0, n = 0;
+    ml_chase_geometry(e->plan, &h, &w, &n);
+    return e->nsym > (uint64_t)ROWCHASE_MIN_RATIO * (uint64_t)(w > 1 ? w : 1) ||
+           tall * e->nsym > ROWCHASE_TALL_ENTRIES;
+}
+
+static int row_chase(ml_ctx *ctx)
+{
+    return ml__not_implemented(ctx, "the chase's row-chase variant (chase-row: many holes "
+                                    "or locks, or a tall residual system)");
+}
+
+/* ChaseEngine(variant=None): the variant with the fewest symbols, as its __init__: the
+ * row-solve chase when eligible and (on boards past ROWSOLVE_COMPARE_TILES tiles whose
+ * row-solve symbols are within the light bound) without comparing, else when it has
+ * fewer symbols than the light chase; the row chase for many holes (ML_ENOTIMPL: not in
+ * C yet); a prefix of a tall residual system that leaves no kernel; the row chase for a
+ * tall system none of whose prefixes does; else the light chase's whole system. The
+ * variant taken and why: ml__chase_variant. */
+static int choose_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
+{
+    (void)user;
+    int rc = ML_OK;
+    chase_eng *e = eng_new(ctx, b, &rc);
+    if (!e)
+        return rc;
+    int t = 0;
+    ml_rowsolve *rs = ml__chase_rowsolve_plan(ctx, b, &t, &rc);
+    if (rs) {
+        uint64_t rsym = ml_rowsolve_nsym(rs);
+        if (e->hw <= ROWSOLVE_COMPARE_TILES || rsym > light_symbols_bound(b)) {
+            int lt = 0;
+            ml_chase *light = light_plan(ctx, b, &lt, &rc);
+            if (light && ml_chase_nsym(light) < rsym) {
+                ml_rowsolve_free(rs);
+                rs = NULL;
+                e->plan = light;
+                e->transposed = lt;
+            } else {
+                ml_chase_free(light);
+            }
+        }
+    }
+    if (rc == ML_OK && rs) {
+        e->rs = rs;
+        e->transposed = t;
+        e->nsym = e->nres = ml_rowsolve_nsym(rs);
+        e->variant = "chase-rowsolve";
+        e->why = "its pattern ends in a pair of unit taps: the row-solve chase has the "
+                 "fewest symbols";
+        rc = residual_engine(ctx, e, e->nres);
+    } else if (rc == ML_OK) {
+        ml_rowsolve_free(rs);
+        if (!e->plan)
+            e->plan = light_plan(ctx, b, &e->transposed, &rc);
+        int found = 0;
+        if (rc == ML_OK) {
+            e->nsym = ml_chase_nsym(e->plan);
+            e->nres = ml_chase_nres(e->plan);
+            if (use_rowchase(e, 0))
+                rc = row_chase(ctx);
+        }
+        if (rc == ML_OK)
+            rc = prefix_residual(ctx, e, &found);
+        if (rc == ML_OK && found) {
+            e->variant = "chase-prefix";
+            e->why = "a prefix of its tall residual system leaves no kernel";
+        } else if (rc == ML_OK) {
+            if (use_rowchase(e, e->nres))
+                rc = row_chase(ctx);
+            if (rc == ML_OK)
+                rc = ml__chase_check_residual_size(ctx, e->nres, e->nsym, e->n);
+            if (rc == ML_OK)
+                rc = residual_engine(ctx, e, e->nres);
+            e->variant = "chase-light";
+            e->why = "the residual system of the light chase, eliminated whole";
+        }
+    } else {
+        ml_rowsolve_free(rs);
+    }
+    if (rc) {
+        light_destroy(NULL, e);
+        return rc;
+    }
+    *engine = e;
+    return ML_OK;
+}
+
+const char *ml__chase_variant(const void *engine, const char **why)
+{
+    const chase_eng *e = (const chase_eng *)engine;
+    *why = e->why;
+    return e->variant;
 }
 
 /* ------------------------------------------------------------------ questions */
@@ -676,6 +812,17 @@ const ml_engine_def ml__chase_prefix_ops = {
     .size = sizeof(ml_engine_def),
     .name = "chase-prefix",
     .build = prefix_build,
+    .destroy = light_destroy,
+    .solve = light_solve,
+    .nullity = light_nullity,
+    .kernel_size = light_kernel_size,
+    .generators = light_generators,
+};
+
+const ml_engine_def ml__chase_choose_ops = {
+    .size = sizeof(ml_engine_def),
+    .name = "chase",
+    .build = choose_build,
     .destroy = light_destroy,
     .solve = light_solve,
     .nullity = light_nullity,

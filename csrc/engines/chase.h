@@ -29,5 +29,13 @@ extern const ml_engine_def ml__chase_prefix_ops;
  * along the rows or the columns (the eligible one with fewer symbols), its residual
  * system eliminated whole. */
 extern const ml_engine_def ml__chase_rowsolve_ops;
+/* ChaseEngine(variant=None), the registry's "chase": the variant chosen from the board's
+ * plans (the row-solve chase when it has the fewest symbols, a prefix of a tall residual
+ * system that leaves no kernel, else the light chase; ML_ENOTIMPL where Python takes the
+ * row chase, not in C yet), answering as that variant. */
+extern const ml_engine_def ml__chase_choose_ops;
+/* The registered name of the variant a ml__chase_choose_ops engine took (NULL for the
+ * other chase engines) and *why it did (ChaseEngine.variant / variant_reason). */
+const char *ml__chase_variant(const void *engine, const char **why);
 
 #endif

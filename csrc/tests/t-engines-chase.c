@@ -171,18 +171,41 @@ static void check(const ml_engine_def *ops, ml_board *b)
     free(x);
 }
 
+/* The choosing entry: the variant it took checked as the others (against the dense
+ * engine), or ML_ENOTIMPL for the row chase; counts[0..3] light, prefix, rowsolve, row. */
+static void check_choice(ml_board *b, int counts[4])
+{
+    void *e = NULL;
+    int rc = ml__chase_choose_ops.build(NULL, ctx, b, &e);
+    if (rc == ML_ENOTIMPL) {
+        CHECK(strstr(ml_errmsg(ctx), "chase-row") != NULL, "%s", ml_errmsg(ctx));
+        counts[3]++;
+        return;
+    }
+    CHECK(rc == ML_OK && e, "%s", ml_errmsg(ctx));
+    if (!e)
+        return;
+    const char *why = NULL, *v = ml__chase_variant(e, &why);
+    CHECK(v && why && *why, "no variant named");
+    if (v)
+        counts[!strcmp(v, "chase-prefix") ? 1 : !strcmp(v, "chase-rowsolve") ? 2 : 0]++;
+    ml__chase_choose_ops.destroy(NULL, e);
+    check(&ml__chase_choose_ops, b);
+}
+
 int main(void)
 {
     if (ml_ctx_new(&ctx))
         return 1;
     static const int ns[] = {2, 2, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 101, 255};
-    int boards = 0;
+    int boards = 0, counts[4] = {0, 0, 0, 0};
     for (int t = 0; t < 400; t++) {
         ml_board *b = random_board(ns[rnd() % (sizeof ns / sizeof ns[0])]);
         if (!b)
             continue;
         check(&ml__chase_light_ops, b);
         check(&ml__chase_prefix_ops, b);
+        check_choice(b, counts);
         ml_board_free(b);
         boards++;
     }
@@ -200,6 +223,7 @@ int main(void)
                 ml_grid_lock(ctx, g, f / cols, f % cols);
         if (ml_grid_build(ctx, g, &b) == ML_OK) {
             check(&ml__chase_prefix_ops, b);
+            check_choice(b, counts);
             ml_board_free(b);
             boards++;
         }
@@ -217,6 +241,7 @@ int main(void)
         if (ml__chase_rowsolve_ops.build(NULL, ctx, b, &e) == ML_OK) {
             ml__chase_rowsolve_ops.destroy(NULL, e);
             check(&ml__chase_rowsolve_ops, b);
+            check_choice(b, counts);
             rowsolved++;
         } else {
             CHECK(ml_errcode(ctx) == ML_EINTERNAL, "%s", ml_errmsg(ctx));
@@ -224,6 +249,25 @@ int main(void)
         ml_board_free(b);
     }
     CHECK(rowsolved > 30, "%d row-solve boards", rowsolved);
+    /* many holes: more than ROWCHASE_MIN_RATIO symbols a column, the row chase */
+    for (int t = 0; t < 40; t++) {
+        ml_grid *hg = NULL;
+        ml_board *b = NULL;
+        int64_t rows = rnd_range(8, 40), cols = rnd_range(3, 12);
+        if (ml_grid_new(ctx, rows, cols, ns[rnd() % 6], &hg))
+            continue;
+        for (int64_t f = 0; f < rows * cols; f++)
+            if (rnd() % 2 == 0)
+                ml_grid_hole(ctx, hg, f / cols, f % cols);
+        if (ml_grid_build(ctx, hg, &b) == ML_OK) {
+            check_choice(b, counts);
+            ml_board_free(b);
+        }
+        ml_grid_free(hg);
+    }
+    CHECK(counts[0] > 50 && counts[1] > 10 && counts[2] > 10 && counts[3] > 5,
+          "variants taken: light %d, prefix %d, rowsolve %d, row %d", counts[0], counts[1],
+          counts[2], counts[3]);
     /* the residual limit, before the residual matrix is allocated: an empty pattern
      * forces nothing (every tap a symbol, every tile an equation) */
     ml_grid *g = NULL;

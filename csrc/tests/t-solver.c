@@ -448,9 +448,20 @@ static void refusals(void)
     CHECK(ml_solver_new(ctx, b, "nope", &s) == ML_EINVAL && !s);
     CHECK(!strncmp(ml_errmsg(ctx), "unknown method 'nope': use one of", 33), "%s",
           ml_errmsg(ctx));
-    CHECK(ml_solver_new(ctx, b, "chase", &s) == ML_ENOTIMPL && !s);
-    MSG(ctx, "solving with the chase engine (ml_solver_new) is not implemented yet in "
+    CHECK(ml_solver_new(ctx, b, "chase-row", &s) == ML_ENOTIMPL && !s);
+    MSG(ctx, "solving with the chase-row engine (ml_solver_new) is not implemented yet in "
              "libmodlights " ML_VERSION_STRING);
+    /* the choosing entry names the variant it took, with Python's reason */
+    OK(ml_solver_new(ctx, b, "chase", &s));
+    CHECK(!strcmp(ml_plan_engine(ml_solver_plan(s)), "chase-light") &&
+              !strcmp(ml_plan_variant(ml_solver_plan(s)), "chase-light"),
+          "%s", ml_plan_engine(ml_solver_plan(s)));
+    CHECK(strstr(ml_plan_reason(ml_solver_plan(s)), "; variant chase-light: the residual "
+                                                    "system of the light chase, eliminated "
+                                                    "whole") != NULL,
+          "%s", ml_plan_reason(ml_solver_plan(s)));
+    ml_solver_free(s);
+    s = NULL;
     uint8_t a[4] = {1, 1, 0, 1};
     OK(ml_board_from_matrix(ctx, 2, 2, 2, a, 2, &g));
     CHECK(ml_solver_new(ctx, g, "chase-light", &s) == ML_EINVAL && !s);

@@ -281,7 +281,7 @@ MLX_EXPORT(mlx_daily_codes) char *mlx_daily_codes(int32_t year, int32_t month, i
 /* Debian's compiler-rt for wasm32 (its 128-bit division, __udivti3 / __umodti3, used by
  * the Smith forms' products mod q) is built with the stack protector: its two symbols,
  * which wasi-libc does not define. */
-uintptr_t __stack_chk_guard = 0x6d6c737463686bull;
+uintptr_t __stack_chk_guard = (uintptr_t)0x6d6c736bu;   /* "mlsk": a canary only compiler-rt reads */
 void __stack_chk_fail(void);
 void __stack_chk_fail(void) { __builtin_trap(); }
 #endif

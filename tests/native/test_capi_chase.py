@@ -10,7 +10,9 @@ same Unsolvable message; a residual system past limits.py's limits refused with 
 message. The same for "chase-rowsolve" on knight and diagonal boards (refusals of the
 ineligible ones with the same message) and for "chase-prefix"
 (ChaseEngine(variant="prefix")) on boards with locks or holes, tall locked boards taking
-a prefix of their residual system.
+a prefix of their residual system. The choosing entry "chase" (ChaseEngine(variant=None))
+takes Python's variant, names it in the plan with Python's reason, and answers as it;
+where Python takes the row chase (not in C yet) it says so (ML_ENOTIMPL).
 Deterministic (seeded NumPy generators)."""
 
 from __future__ import annotations
@@ -126,3 +128,53 @@ def test_residual_too_large_refused_as_python():
             CSolver(c_board(b), "chase-light")
         assert str(got.value) == str(e.value)
         assert "residual system" in str(got.value)
+
+
+def _compare_choice(b: ml.Board, rng) -> str:
+    """The choosing entry: Python's variant and plan, or ML_ENOTIMPL for the row chase;
+    the variant taken."""
+    try:
+        ps = ml.Solver(b, method="chase")
+    except ValueError as e:  # too large for the chase: the same refusal
+        with pytest.raises(ValueError) as got:
+            CSolver(c_board(b), "chase")
+        assert str(got.value) == str(e)
+        return "refused"
+    if ps.plan.engine == "chase-row":
+        with pytest.raises(RuntimeError, match="chase-row.* is not implemented yet"):
+            CSolver(c_board(b), "chase")
+        return "chase-row"
+    cs = CSolver(c_board(b), "chase")
+    for key in ("engine", "family", "variant", "reason"):
+        assert cs.plan[key] == getattr(ps.plan, key), (b, key)
+    check_structure(cs, ps, b)
+    check_solves(cs, ps, b, rng)
+    return ps.plan.engine
+
+
+def test_choosing_entry_takes_pythons_variant():
+    rng = np.random.default_rng(3308)
+    taken = set()
+    for i in range(40):
+        taken.add(_compare_choice(_random_grid(rng, [2, 3, 4, 5, 6, 7, 8, 9, 16]), rng))
+        taken.add(_compare_choice(_tall_locked(rng), rng))
+        rows, cols = int(rng.integers(2, 13)), int(rng.integers(2, 13))
+        n = int(rng.choice([2, 3, 4, 5, 6, 7, 9, 16, 101]))
+        pattern = ("knight", "diagonal", "cross")[i % 3]
+        taken.add(_compare_choice(ml.Board.grid(rows, cols, states=n, pattern=pattern), rng))
+    for _ in range(20):  # many holes: Python's row chase, which C refuses as not implemented
+        rows, cols = int(rng.integers(8, 40)), int(rng.integers(3, 12))
+        mask = rng.random((rows, cols)) < rng.choice([0.3, 0.5, 0.7])
+        holes = [(int(r), int(c)) for r, c in zip(*np.nonzero(mask))]
+        n = int(rng.choice([2, 3, 5]))
+        taken.add(_compare_choice(ml.Board.grid(rows, cols, states=n, holes=holes), rng))
+    assert {"chase-light", "chase-prefix", "chase-rowsolve", "chase-row"} <= taken, taken
+
+
+@pytest.mark.matrix
+def test_choosing_entry_many_boards():
+    rng = np.random.default_rng(3309)
+    for _ in range(600):
+        _compare_choice(_random_grid(rng, [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 101, 255], 14), rng)
+    for _ in range(150):
+        _compare_choice(_tall_locked(rng), rng)

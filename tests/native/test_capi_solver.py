@@ -100,8 +100,8 @@ def test_refusals_as_python():
     # unless it registers it through the seam
     assert str(got.value) == str(e.value).replace(" 'reference',", "")
     # an engine without C ops yet says so, naming it
-    with pytest.raises(RuntimeError, match="the chase engine .* is not implemented yet"):
-        CSolver(c_board(b), "chase")
+    with pytest.raises(RuntimeError, match="the chase-row engine .* is not implemented yet"):
+        CSolver(c_board(b), "chase-row")
     # too large for the dense engines: Python's messages
     big = ml.Board.grid(200, 200, states=3)
     with pytest.raises(ValueError) as e:

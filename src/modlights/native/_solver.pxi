@@ -45,10 +45,15 @@ cdef class CSolver:
 
     @property
     def plan(self):
-        """{engine, family, method, backend} of the plan that answers."""
+        """{engine, family, method, backend, reason, variant, json} of the plan that
+        answers (ml_solver_plan: the variant the engine took named)."""
         cdef const ml_plan *p = ml_solver_plan(self.s)
+        cdef const char *variant = ml_plan_variant(p)
         return {"engine": ml_plan_engine(p).decode(), "family": ml_plan_family(p).decode(),
-                "method": ml_plan_method(p).decode(), "backend": ml_plan_backend(p).decode()}
+                "method": ml_plan_method(p).decode(), "backend": ml_plan_backend(p).decode(),
+                "reason": ml_plan_reason(p).decode(),
+                "variant": None if variant == NULL else variant.decode(),
+                "json": _plan_text(<ml_plan *>p, 1)}
 
     @property
     def nullity(self):
