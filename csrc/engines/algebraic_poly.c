@@ -72,6 +72,8 @@ int ml__alg_px_shift(unsigned p, px *r, const px *a, size_t k)
         ml_gf2x_zero(&r->b);
         return ml_gf2x_addshift(&r->b, &a->b, k);
     }
+    if (r->c.n)   /* poly.h's invariant: entries at or past n are zero */
+        memset(r->c.c, 0, r->c.n);
     r->c.n = 0;
     return ml_gfpx_axpy(&r->c, 0, &a->c, k, 1, p);
 }

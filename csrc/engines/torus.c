@@ -465,10 +465,7 @@ static int tor_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
         long dg = ml__alg_px_deg(p, &e->g[i]);
         st = ml__pm_exact_div(p, &base, &e->f, &e->g[i]);
         for (long j = 0; j < dg && !st && n < count; j++, n++) {
-            /* zeroed first: px_shift over GF(p) keeps what lies below s^j */
-            st = ml__alg_px_set(p, &mono, NULL, 0);
-            if (!st)
-                st = ml__alg_px_shift(p, &mono, &base, (size_t)j);
+            st = ml__alg_px_shift(p, &mono, &base, (size_t)j);
             if (!st)
                 st = reduce(e, &mono, &t);
             if (!st)
