@@ -19,6 +19,7 @@
 #include "api/registry_impl.h"
 #include "api/board.h"
 #include "engines/algebraic.h"
+#include "engines/lifted.h"
 #include "engines/torus.h"
 #include "engines/dense.h"
 #include "engines/tensor.h"
@@ -458,7 +459,7 @@ const ml__own_engine ml__own_engines[] = {
     {"lifted", "lifted",
      "the algebraic engine over each GF(p), p | n, lifted to Z/p^k and combined by CRT: "
      "composite n",
-     0, NATIVE, 1, 0, lifted_covers, lifted_cost, NULL},
+     0, NATIVE, 1, 0, lifted_covers, lifted_cost, &ml__lifted_ops},
     {"tensor", "tensor",
      "A = R (x) C for product patterns (square, horizontal, vertical): two passes of 1-D "
      "banded chases, tori too",

@@ -1,0 +1,372 @@
+/* lifted.c: the "lifted" engine (lifted.h), src/modlights/engines/algebraic/lifted.py's
+ * LiftedEngine over the GF(p) algebraic engine (engines/algebraic.c,
+ * ml__algebraic_cross_ops).
+ *
+ * n = prod q_j, q_j = p_j^k_j (ascending p_j, ml_prime_powers). Every factor gets the
+ * algebraic engine of the same grid (the pattern's offsets as given) over GF(p_j), then
+ * a kind: "lift" when its nullity is 0 (A invertible mod p, so mod p^k), "field" when
+ * k = 1 (that engine answers), else "chase" (the chase over Z/p^k: not in C yet, build
+ * returns ML_ENOTIMPL). A lift part solves A x = b (mod p^k) digit by digit: with r = b,
+ * m = p^k, at step i the GF(p) engine solves A y = r (mod p), x += p^i y, r = ((r - A y)
+ * mod m) / p (exact) and m /= p: k GF(p) solves and k - 1 stencil products, O(k h w).
+ * Solutions and kernel generators are combined with the CRT idempotents e_j (1 mod q_j,
+ * 0 mod n / q_j): x = sum x_j e_j mod n, the i-th generators of the parts added up
+ * (their orders multiplied); rows unsolvable in some part are zero. nullity is the most
+ * over the non-lift parts, the kernel size their product. Every allocation is checked
+ * ("out of memory in the lifted engine"). */
+#include "engines/lifted.h"
+
+#include "api/board.h"
+#include "api/ctx.h"
+#include "base/modn.h"
+#include "engines/algebraic.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { LIFT, FIELD };
+
+typedef struct {
+    unsigned p, k, q, idem;
+    int kind;
+    void *eng;   /* the algebraic-cross engine over GF(p) */
+} lpart;
+
+typedef struct {
+    unsigned n;
+    size_t rows, cols, count;   /* the grid and its pattern's offsets */
+    int32_t *dr, *dc;
+    int nparts;
+    lpart part[4];
+} lift_eng;
+
+static const ml_engine_def *const ALG = &ml__algebraic_cross_ops;
+
+static int nomem(ml_ctx *ctx) { return ml__fail(ctx, ML_M_NOMEM, "the lifted engine"); }
+
+static void lift_destroy(void *user, void *engine)
+{
+    (void)user;
+    lift_eng *e = engine;
+    if (!e)
+        return;
+    for (int i = 0; i < e->nparts; i++)
+        if (e->part[i].eng)
+            ALG->destroy(NULL, e->part[i].eng);
+    free(e->dr);
+    free(e->dc);
+    free(e);
+}
+
+/* _board_mod: the same uniform grid over GF(p) (the offsets as given) */
+static int board_mod(ml_ctx *ctx, const ml_board *b, unsigned p, ml_board **out)
+{
+    const ml__pattern *pt = &b->pal[0];
+    size_t m = pt->count;
+    int64_t *dr = malloc((m + 1) * sizeof *dr), *dc = malloc((m + 1) * sizeof *dc);
+    if (!dr || !dc) {
+        free(dr);
+        free(dc);
+        return nomem(ctx);
+    }
+    for (size_t i = 0; i < m; i++) {
+        dr[i] = pt->dr[i];
+        dc[i] = pt->dc[i];
+    }
+    ml_grid *g = NULL;
+    int rc = ml_grid_new(ctx, b->rows, b->cols, (int)p, &g);
+    if (!rc)
+        rc = ml_grid_set_offsets(ctx, g, m, dr, dc);
+    if (!rc)
+        rc = ml_grid_build(ctx, g, out);
+    ml_grid_free(g);
+    free(dr);
+    free(dc);
+    return rc;
+}
+
+static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
+{
+    (void)user;
+    unsigned q[4], p[4], ex[4], idem[4];
+    int np = b->kind == ML_BOARD_GRID && b->n >= 2 ? ml_prime_powers((unsigned)b->n, q, p, ex, idem) : 0;
+    if (!np || (np == 1 && ex[0] == 1) || b->mixed || b->locked || b->holes || b->wrap ||
+        b->giant || b->rows < 1 || b->cols < 1)
+        return ml__fail(ctx, ML_M_INTERNAL, "lifted",
+                        "the board is not covered (the registry's covers)");
+    const ml__pattern *pt = &b->pal[0];
+    lift_eng *e = calloc(1, sizeof *e);
+    if (!e)
+        return nomem(ctx);
+    e->n = (unsigned)b->n;
+    e->rows = (size_t)b->rows;
+    e->cols = (size_t)b->cols;
+    e->count = pt->count;
+    e->dr = malloc((pt->count + 1) * sizeof *e->dr);
+    e->dc = malloc((pt->count + 1) * sizeof *e->dc);
+    if (!e->dr || !e->dc) {
+        lift_destroy(NULL, e);
+        return nomem(ctx);
+    }
+    if (pt->count) {
+        memcpy(e->dr, pt->dr, pt->count * sizeof *e->dr);
+        memcpy(e->dc, pt->dc, pt->count * sizeof *e->dc);
+    }
+    int rc = ML_OK;
+    for (int j = 0; j < np && !rc; j++) {
+        ml_board *bp = NULL;
+        lpart *t = &e->part[j];
+        *t = (lpart){p[j], ex[j], q[j], idem[j], LIFT, NULL};
+        rc = board_mod(ctx, b, p[j], &bp);
+        if (!rc)
+            rc = ALG->build(NULL, ctx, bp, &t->eng);
+        ml_board_free(bp);
+        if (rc)
+            break;
+        e->nparts = j + 1;
+        uint64_t null = 0;
+        rc = ALG->nullity(NULL, ctx, t->eng, &null);
+        if (rc)
+            break;
+        if (!null) {
+            t->kind = LIFT;
+        } else if (ex[j] == 1) {
+            t->kind = FIELD;
+        } else {
+            char what[96];
+            snprintf(what, sizeof what, "the lifted engine's chase part over Z/%u (%u = %u^%u)",
+                     q[j], q[j], p[j], ex[j]);
+            rc = ml__not_implemented(ctx, what);
+        }
+    }
+    if (rc) {
+        lift_destroy(NULL, e);
+        return rc;
+    }
+    *engine = e;
+    return ML_OK;
+}
+
+static int nullity_of(ml_ctx *ctx, const lift_eng *e, uint64_t *nullity)
+{
+    uint64_t k = 0;
+    for (int j = 0; j < e->nparts; j++) {
+        if (e->part[j].kind == LIFT)
+            continue;
+        uint64_t x = 0;
+        int rc = ALG->nullity(NULL, ctx, e->part[j].eng, &x);
+        if (rc)
+            return rc;
+        k = x > k ? x : k;
+    }
+    *nullity = k;
+    return ML_OK;
+}
+
+static int lift_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity)
+{
+    (void)user;
+    return nullity_of(ctx, engine, nullity);
+}
+
+static int lift_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *size)
+{
+    (void)user;
+    lift_eng *e = engine;
+    memset(size, 0, sizeof *size);
+    for (int j = 0; j < e->nparts; j++) {
+        if (e->part[j].kind == LIFT)
+            continue;
+        ml_factored f;
+        int rc = ALG->kernel_size(NULL, ctx, e->part[j].eng, &f);
+        if (rc)
+            return rc;
+        for (int i = 0; i < f.count; i++) {   /* distinct primes: one a part */
+            size->prime[size->count] = f.prime[i];
+            size->exp[size->count++] = f.exp[i];
+        }
+    }
+    return ML_OK;
+}
+
+static int lift_kernel_fits(void *user, ml_ctx *ctx, void *engine, int *fits)
+{
+    (void)user;
+    lift_eng *e = engine;
+    *fits = 1;
+    for (int j = 0; j < e->nparts && *fits; j++) {
+        if (e->part[j].kind != FIELD)
+            continue;
+        int rc = ALG->kernel_fits(NULL, ctx, e->part[j].eng, fits);
+        if (rc)
+            return rc;
+    }
+    return ML_OK;
+}
+
+/* ay = A y mod m (y: taps, rows x cols; the tap at (r, c) advances (r + dr, c + dc));
+ * acc: rows x cols scratch */
+static void stencil(const lift_eng *e, const uint8_t *y, unsigned m, uint32_t *acc,
+                    uint8_t *ay)
+{
+    size_t h = e->rows, w = e->cols, hw = h * w;
+    memset(acc, 0, hw * sizeof *acc);
+    for (size_t k = 0; k < e->count; k++) {
+        int64_t dr = e->dr[k], dc = e->dc[k];
+        for (size_t r = 0; r < h; r++) {
+            int64_t rr = (int64_t)r + dr;
+            if (rr < 0 || rr >= (int64_t)h)
+                continue;
+            for (size_t c = 0; c < w; c++) {
+                int64_t cc = (int64_t)c + dc;
+                if (cc >= 0 && cc < (int64_t)w)
+                    acc[(size_t)rr * w + (size_t)cc] += y[r * w + c];
+            }
+        }
+    }
+    for (size_t x = 0; x < hw; x++)
+        ay[x] = (uint8_t)(acc[x] % m);
+}
+
+/* Scratch of one solve. */
+typedef struct work {
+    uint8_t *r, *y, *ay, *bq, *xq;
+    uint32_t *acc;
+    uint16_t *sum;
+} work;
+
+static void work_free(work *k)
+{
+    free(k->r);
+    free(k->y);
+    free(k->ay);
+    free(k->bq);
+    free(k->xq);
+    free(k->acc);
+    free(k->sum);
+}
+
+/* _solve_prime_power: x (< p^k) with A x = rhs (mod p^k), rhs < p^k, A invertible mod p */
+static int solve_pp(ml_ctx *ctx, const lift_eng *e, const lpart *t, const uint8_t *rhs,
+                    uint8_t *x, work *k)
+{
+    size_t hw = e->rows * e->cols;
+    unsigned p = t->p, m = t->q, scale = 1;
+    memcpy(k->r, rhs, hw);
+    memset(x, 0, hw);
+    for (unsigned i = 0; i < t->k; i++) {
+        if (m != p)
+            for (size_t z = 0; z < hw; z++)
+                k->ay[z] = (uint8_t)(k->r[z] % p);
+        uint8_t good = 0;
+        int rc = ALG->solve(NULL, ctx, t->eng, 1, m == p ? k->r : k->ay, k->y, &good);
+        if (rc)
+            return rc;
+        if (!good)   /* never: A is invertible mod p */
+            return ml__fail(ctx, ML_M_INTERNAL, "the lifted engine",
+                            "the GF(p) engine found no solution of an invertible system");
+        for (size_t z = 0; z < hw; z++)
+            x[z] = (uint8_t)(x[z] + k->y[z] * scale);   /* digits: below p^k <= 255 */
+        if (i + 1 < t->k) {
+            stencil(e, k->y, m, k->acc, k->ay);
+            for (size_t z = 0; z < hw; z++)   /* ((r - A y) mod m) / p, exact */
+                k->r[z] = (uint8_t)(((k->r[z] + m - k->ay[z]) % m) / p);
+        }
+        m /= p;
+        scale *= p;
+    }
+    return ML_OK;
+}
+
+static int lift_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
+                      uint8_t *X, uint8_t *ok)
+{
+    (void)user;
+    lift_eng *e = engine;
+    size_t hw = e->rows * e->cols;
+    unsigned n = e->n;
+    work wk = {
+        malloc(hw + 1), malloc(hw + 1), malloc(hw + 1), malloc(hw + 1), malloc(hw + 1),
+        malloc((hw + 1) * sizeof(uint32_t)), malloc((hw + 1) * sizeof(uint16_t)),
+    };
+    int rc = ML_OK;
+    if (!wk.r || !wk.y || !wk.ay || !wk.bq || !wk.xq || !wk.acc || !wk.sum)
+        rc = nomem(ctx);
+    for (size_t i = 0; i < k && !rc; i++) {
+        const uint8_t *B = R + i * hw;
+        uint8_t good = 1;
+        memset(wk.sum, 0, hw * sizeof *wk.sum);
+        for (int j = 0; j < e->nparts && !rc; j++) {
+            const lpart *t = &e->part[j];
+            for (size_t z = 0; z < hw; z++)
+                wk.bq[z] = (uint8_t)(B[z] % t->q);
+            if (t->kind == LIFT) {
+                rc = solve_pp(ctx, e, t, wk.bq, wk.xq, &wk);
+            } else {
+                uint8_t okq = 0;
+                rc = ALG->solve(NULL, ctx, t->eng, 1, wk.bq, wk.xq, &okq);
+                good = good && okq;
+            }
+            for (size_t z = 0; z < hw && !rc; z++)
+                wk.sum[z] = (uint16_t)((wk.sum[z] + (unsigned)wk.xq[z] * t->idem) % n);
+        }
+        ok[i] = (uint8_t)(!rc && good);
+        for (size_t z = 0; z < hw; z++)
+            X[i * hw + z] = ok[i] ? (uint8_t)wk.sum[z] : 0;
+    }
+    work_free(&wk);
+    return rc;
+}
+
+static int lift_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit, uint64_t *k,
+                           uint8_t *H, uint32_t *orders)
+{
+    (void)user;
+    lift_eng *e = engine;
+    uint64_t null = 0, hw = (uint64_t)e->rows * e->cols;
+    int rc = nullity_of(ctx, e, &null);
+    if (rc)
+        return rc;
+    uint64_t count = limit < null ? limit : null;
+    *k = count;
+    if (!H || !count)
+        return ML_OK;
+    memset(H, 0, (size_t)(count * hw));
+    for (uint64_t g = 0; orders && g < count; g++)
+        orders[g] = 1;
+    for (int j = 0; j < e->nparts && !rc; j++) {
+        const lpart *t = &e->part[j];
+        if (t->kind == LIFT)
+            continue;
+        uint64_t kq = 0;
+        rc = ALG->generators(NULL, ctx, t->eng, count, &kq, NULL, NULL);
+        if (rc || !kq)
+            continue;
+        uint8_t *G = malloc((size_t)(kq * hw) + 1);
+        uint32_t *ord = malloc((size_t)kq * sizeof *ord + 1);
+        if (!G || !ord)
+            rc = nomem(ctx);
+        if (!rc)
+            rc = ALG->generators(NULL, ctx, t->eng, count, &kq, G, ord);
+        for (uint64_t x = 0; !rc && x < kq * hw; x++)
+            H[x] = (uint8_t)((H[x] + (unsigned)G[x] * t->idem) % e->n);
+        for (uint64_t g = 0; !rc && orders && g < kq; g++)
+            orders[g] *= ord[g];
+        free(G);
+        free(ord);
+    }
+    return rc;
+}
+
+const ml_engine_def ml__lifted_ops = {
+    .size = sizeof(ml_engine_def),
+    .name = "lifted",
+    .build = lift_build,
+    .destroy = lift_destroy,
+    .solve = lift_solve,
+    .nullity = lift_nullity,
+    .kernel_size = lift_kernel_size,
+    .generators = lift_generators,
+    .kernel_fits = lift_kernel_fits,
+};

@@ -1,0 +1,153 @@
+"""The C lifted engine (csrc/engines/lifted.c over the GF(p) algebraic engine: "lifted"),
+through the C API's solver (modlights.native._core.CSolver), answers as
+``modlights.Solver(board, method="lifted")`` with Python's engine
+(src/modlights/engines/algebraic/lifted.py's LiftedEngine): on random uniform grid boards
+of the cross family over composite n (4, 6, 8, 9, 10, 12, 16, 18, 25, 27, 36, 100, 245,
+...) that lifted_reason accepts, odd and even sides, the parts "lift" (A invertible mod
+p, solved digit by digit) and "field" (k = 1, the GF(p) engine), the same plan engine,
+nullity, rank, kernel size, canonical generators and orders, solvable flags, the same
+particular solutions (solve_many without the minimal search) and minimal solutions.
+Boards with a factor p^k, k > 1, singular mod p (Python's "chase" part over Z/p^k) are
+refused with ML_ENOTIMPL (RuntimeError "... not implemented yet ..."). Deterministic
+(seeded NumPy generators); the big sweep and large boards are in the matrix group."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import modlights as ml
+from capi_oracle import c_board, check_solves, check_structure
+from modlights.engines.algebraic.lifted import lifted_reason
+from modlights.model.ring import factorize
+from modlights.native import _core
+
+CSolver = _core.CSolver
+METHOD = "lifted"
+ROW = [(0, 0), (0, 1), (0, -1), (-1, 0), (1, 0)]
+NS = [4, 6, 8, 9, 10, 12, 16, 18, 25, 27, 36, 100, 245]
+
+
+def _pattern(rng):
+    """A pattern of the cross family: a named one or random counts of ROW's offsets."""
+    if rng.random() < 0.4:
+        return str(rng.choice(["cross", "vertical", "horizontal"]))
+    out = []
+    for o in ROW:
+        out += [o] * int(rng.integers(0, 4))
+    return out or [(0, 0), (-1, 0)]
+
+
+def _grid(rng, ns, max_side=12):
+    n = int(rng.choice(ns))
+    rows, cols = int(rng.integers(1, max_side + 1)), int(rng.integers(1, max_side + 1))
+    return ml.Board.grid(rows, cols, states=n, pattern=_pattern(rng))
+
+
+def _needs_chase(b: ml.Board) -> bool:
+    """Whether a factor p^k, k > 1, of n is singular mod p (Python's "chase" part)."""
+    for p, k in factorize(b.states):
+        if k > 1:
+            bp = ml.Board.grid(*b.shape, states=p, pattern=list(b.pattern))
+            if ml.Solver(bp, method="algebraic-cross").nullity:
+                return True
+    return False
+
+
+def _compare(b: ml.Board, rng, solves: int = 3, minimal: bool = True) -> str:
+    """C against Python on b: "no" when lifted does not cover b, "chase" when C refuses
+    the chase part (ML_ENOTIMPL), "yes" when every answer matched."""
+    if lifted_reason(b) is not None:
+        return "no"
+    if _needs_chase(b):
+        with pytest.raises(
+            RuntimeError, match="the lifted engine's chase part over Z/.* is not implemented yet"
+        ):
+            CSolver(c_board(b), METHOD)
+        return "chase"
+    ps = ml.Solver(b, method=METHOD)
+    cs = CSolver(c_board(b), METHOD)
+    assert cs.plan["engine"] == ps.plan.engine == METHOD
+    check_structure(cs, ps, b, in_ker=4)
+    check_solves(cs, ps, b, rng, solves)
+    n = b.states
+    # the particular solutions: solve_many without the minimal search, row by row
+    states = rng.integers(0, n, size=(4, *b.shape)).astype(np.uint8)
+    x = rng.integers(0, n, size=(2, b.n_taps))
+    for i in range(2):
+        ax = b.apply(np.zeros(b.shape, dtype=np.int64), b.from_tap_vector(x[i]))
+        states[i] = (-ax.astype(np.int64)) % n
+    ok = np.asarray(ps.solvable_many(states), dtype=bool)
+    assert np.array_equal(np.asarray(cs.solvable_many(states), dtype=bool), ok)
+    assert ok[:2].all()
+    want = np.asarray(ps.solve_many(states[ok], minimal=False))
+    taps, okc = cs.solve_many(states[ok], minimal=False)
+    assert np.asarray(okc).all()
+    assert np.array_equal(np.asarray(taps), want.reshape(np.asarray(taps).shape))
+    if minimal and ps.kernel_size <= 1 << 10:
+        got = cs.solve_result(states[0], budget=None)
+        sol = ps.solve(states[0], minimal=True, budget=None)
+        assert np.array_equal(np.asarray(got.taps).reshape(-1), np.asarray(sol.taps).reshape(-1))
+        assert got.length == sol.length and got.proven_minimal == sol.proven_minimal
+    return "yes"
+
+
+def test_random_lifted_boards_as_python():
+    rng = np.random.default_rng(41)
+    seen = {"yes": 0, "chase": 0, "no": 0}
+    for _ in range(90):
+        seen[_compare(_grid(rng, NS), rng)] += 1
+    assert seen["yes"] >= 30 and seen["chase"] >= 3, seen
+
+
+def test_parts_and_sides_as_python():
+    """Every n of the list on the cross (odd and even sides): lift parts only (4, 9,
+    ...), a field part with a kernel (6 on 4 x 4: GF(2) singular), combined by CRT."""
+    rng = np.random.default_rng(42)
+    kinds = set()
+    for n in NS:
+        for rows, cols in ((4, 4), (5, 5), (3, 7), (6, 1), (1, 6)):
+            b = ml.Board.grid(rows, cols, states=n, pattern="cross")
+            kinds.add(_compare(b, rng, solves=2))
+    assert kinds == {"yes", "chase"}
+
+
+def test_auto_plan_big_board():
+    """200 x 200 over n = 4 (the cross: invertible mod 2): "auto" plans "lifted" as
+    Python does and the C engine builds and solves it."""
+    b = ml.Board.grid(200, 200, states=4, pattern="cross")
+    ps = ml.Solver(b)
+    cs = CSolver(c_board(b), "auto")
+    assert cs.plan["engine"] == ps.plan.engine == METHOD
+    assert cs.nullity == ps.nullity == 0
+    rng = np.random.default_rng(43)
+    state = rng.integers(0, 4, size=b.shape).astype(np.uint8)
+    taps, length, proven, ks = cs.solve(state, minimal=False)
+    want = ps.solve(state, minimal=False)
+    assert np.array_equal(np.asarray(taps).reshape(-1), np.asarray(want.taps).reshape(-1))
+    assert length == want.length and ks == 1 and proven
+
+
+@pytest.mark.matrix
+def test_many_lifted_boards_as_python():
+    rng = np.random.default_rng(341)
+    ns = NS + [14, 15, 20, 21, 22, 24, 28, 32, 45, 49, 50, 64, 81, 121, 125, 243, 250]
+    seen = {"yes": 0, "chase": 0, "no": 0}
+    for _ in range(400):
+        seen[_compare(_grid(rng, ns, max_side=40), rng, minimal=False)] += 1
+    assert seen["yes"] >= 100, seen
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize(
+    "rows, cols, n, pat",
+    [
+        (200, 200, 4, "cross"),
+        (101, 99, 6, "cross"),
+        (64, 80, 12, "vertical"),
+        (40, 41, 245, "cross"),
+    ],
+)
+def test_large_lifted_boards_as_python(rows, cols, n, pat):
+    b = ml.Board.grid(rows, cols, states=n, pattern=pat)
+    assert _compare(b, np.random.default_rng(rows), solves=2, minimal=False) in ("yes", "chase")
