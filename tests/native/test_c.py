@@ -104,6 +104,9 @@ HEAVY = {
     # 21 s with its build (it links the registry and every engine it references); the
     # default run keeps tests/native/test_capi_torus.py and t-polymat
     "t-engines-torus",
+    # 25 s with its build (the registry and every engine it references); the default run
+    # keeps tests/native/test_capi_lifted.py
+    "t-engines-lifted",
     # the JSON reader and writer (2 s with its build); the default run keeps the board JSON
     # and repr comparisons with Python (test_capi_board_json.py)
     "t-json",
