@@ -151,3 +151,20 @@ def test_many_lifted_boards_as_python():
 def test_large_lifted_boards_as_python(rows, cols, n, pat):
     b = ml.Board.grid(rows, cols, states=n, pattern=pat)
     assert _compare(b, np.random.default_rng(rows), solves=2, minimal=False) in ("yes", "chase")
+
+
+def test_kernel_basis_limit_as_python():
+    # the vertical pair (-1, 0), (1, 0) on 5 rows over n = 6: the path's adjacency is
+    # singular mod 2 and mod 3 (two field parts of nullity = cols); 8192 generators of
+    # 40960 taps pass the solver's 1 GiB but not the GF(2) part's 256 MiB
+    b = ml.Board.grid(5, 1 << 13, states=6, pattern=[(-1, 0), (1, 0)])
+    ps = ml.Solver(b, method=METHOD)
+    cs = CSolver(c_board(b), METHOD)
+    assert cs.nullity == ps.nullity == 1 << 13
+    assert cs.kernel_size == ps.kernel_size
+    with pytest.raises(ValueError) as e:
+        ps.kernel()
+    with pytest.raises(ValueError) as got:
+        cs.kernel()
+    assert str(got.value) == str(e.value)
+    assert "256 MiB allowed" in str(e.value)
