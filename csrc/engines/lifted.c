@@ -5,8 +5,9 @@
  * n = prod q_j, q_j = p_j^k_j (ascending p_j, ml_prime_powers). Every factor gets the
  * algebraic engine of the same grid (the pattern's offsets as given) over GF(p_j), then
  * a kind: "lift" when its nullity is 0 (A invertible mod p, so mod p^k), "field" when
- * k = 1 (that engine answers), else "chase" (the chase over Z/p^k: not in C yet, build
- * returns ML_ENOTIMPL). A lift part solves A x = b (mod p^k) digit by digit: with r = b,
+ * k = 1 (that engine answers), else "chase": the choosing chase engine
+ * (ml__chase_choose_ops) of the same grid over Z/p^k (ML_ENOTIMPL where it would take
+ * the row chase, not in C yet). A lift part solves A x = b (mod p^k) digit by digit: with r = b,
  * m = p^k, at step i the GF(p) engine solves A y = r (mod p), x += p^i y, r = ((r - A y)
  * mod m) / p (exact) and m /= p: k GF(p) solves and k - 1 stencil products, O(k h w).
  * Solutions and kernel generators are combined with the CRT idempotents e_j (1 mod q_j,
@@ -20,17 +21,19 @@
 #include "api/ctx.h"
 #include "base/modn.h"
 #include "engines/algebraic.h"
+#include "engines/chase.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { LIFT, FIELD };
+enum { LIFT, FIELD, CHASE };
 
 typedef struct {
     unsigned p, k, q, idem;
     int kind;
-    void *eng;   /* the algebraic-cross engine over GF(p) */
+    const ml_engine_def *ops;   /* algebraic-cross (lift, field) or the choosing chase */
+    void *eng;                  /* its engine over GF(p), or over Z/p^k (chase) */
+    ml_board *board;            /* the board it was built over */
 } lpart;
 
 typedef struct {
@@ -51,9 +54,11 @@ static void lift_destroy(void *user, void *engine)
     lift_eng *e = engine;
     if (!e)
         return;
-    for (int i = 0; i < e->nparts; i++)
+    for (int i = 0; i < e->nparts; i++) {
         if (e->part[i].eng)
-            ALG->destroy(NULL, e->part[i].eng);
+            e->part[i].ops->destroy(NULL, e->part[i].eng);
+        ml_board_free(e->part[i].board);
+    }
     free(e->dr);
     free(e->dc);
     free(e);
@@ -115,16 +120,14 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
     }
     int rc = ML_OK;
     for (int j = 0; j < np && !rc; j++) {
-        ml_board *bp = NULL;
         lpart *t = &e->part[j];
-        *t = (lpart){p[j], ex[j], q[j], idem[j], LIFT, NULL};
-        rc = board_mod(ctx, b, p[j], &bp);
+        *t = (lpart){p[j], ex[j], q[j], idem[j], LIFT, ALG, NULL, NULL};
+        e->nparts = j + 1;
+        rc = board_mod(ctx, b, p[j], &t->board);
         if (!rc)
-            rc = ALG->build(NULL, ctx, bp, &t->eng);
-        ml_board_free(bp);
+            rc = ALG->build(NULL, ctx, t->board, &t->eng);
         if (rc)
             break;
-        e->nparts = j + 1;
         uint64_t null = 0;
         rc = ALG->nullity(NULL, ctx, t->eng, &null);
         if (rc)
@@ -133,11 +136,16 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
             t->kind = LIFT;
         } else if (ex[j] == 1) {
             t->kind = FIELD;
-        } else {
-            char what[96];
-            snprintf(what, sizeof what, "the lifted engine's chase part over Z/%u (%u = %u^%u)",
-                     q[j], q[j], p[j], ex[j]);
-            rc = ml__not_implemented(ctx, what);
+        } else {   /* the chase over Z/p^k (ML_ENOTIMPL where it would take the row chase) */
+            t->kind = CHASE;
+            ALG->destroy(NULL, t->eng);
+            t->eng = NULL;
+            ml_board_free(t->board);
+            t->board = NULL;
+            t->ops = &ml__chase_choose_ops;
+            rc = board_mod(ctx, b, q[j], &t->board);
+            if (!rc)
+                rc = t->ops->build(NULL, ctx, t->board, &t->eng);
         }
     }
     if (rc) {
@@ -155,7 +163,7 @@ static int nullity_of(ml_ctx *ctx, const lift_eng *e, uint64_t *nullity)
         if (e->part[j].kind == LIFT)
             continue;
         uint64_t x = 0;
-        int rc = ALG->nullity(NULL, ctx, e->part[j].eng, &x);
+        int rc = e->part[j].ops->nullity(NULL, ctx, e->part[j].eng, &x);
         if (rc)
             return rc;
         k = x > k ? x : k;
@@ -179,7 +187,7 @@ static int lift_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *
         if (e->part[j].kind == LIFT)
             continue;
         ml_factored f;
-        int rc = ALG->kernel_size(NULL, ctx, e->part[j].eng, &f);
+        int rc = e->part[j].ops->kernel_size(NULL, ctx, e->part[j].eng, &f);
         if (rc)
             return rc;
         for (int i = 0; i < f.count; i++) {   /* distinct primes: one a part */
@@ -305,7 +313,7 @@ static int lift_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uin
                 rc = solve_pp(ctx, e, t, wk.bq, wk.xq, &wk);
             } else {
                 uint8_t okq = 0;
-                rc = ALG->solve(NULL, ctx, t->eng, 1, wk.bq, wk.xq, &okq);
+                rc = t->ops->solve(NULL, ctx, t->eng, 1, wk.bq, wk.xq, &okq);
                 good = good && okq;
             }
             for (size_t z = 0; z < hw && !rc; z++)
@@ -340,7 +348,7 @@ static int lift_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit
         if (t->kind == LIFT)
             continue;
         uint64_t kq = 0;
-        rc = ALG->generators(NULL, ctx, t->eng, count, &kq, NULL, NULL);
+        rc = t->ops->generators(NULL, ctx, t->eng, count, &kq, NULL, NULL);
         if (rc || !kq)
             continue;
         uint8_t *G = malloc((size_t)(kq * hw) + 1);
@@ -348,7 +356,7 @@ static int lift_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit
         if (!G || !ord)
             rc = nomem(ctx);
         if (!rc)
-            rc = ALG->generators(NULL, ctx, t->eng, count, &kq, G, ord);
+            rc = t->ops->generators(NULL, ctx, t->eng, count, &kq, G, ord);
         for (uint64_t x = 0; !rc && x < kq * hw; x++)
             H[x] = (uint8_t)((H[x] + (unsigned)G[x] * t->idem) % e->n);
         for (uint64_t g = 0; !rc && orders && g < kq; g++)

@@ -4,8 +4,9 @@
  * the GF(p) algebraic engine covers for every prime p dividing n. build, destroy, solve,
  * nullity, kernel_size, generators, kernel_fits; det, inverse and pseudo-inverse are the
  * registry's fallback and solve_packed is refused (Python's packs is False). A factor
- * p^k, k > 1, singular mod p (Python's "chase" part over Z/p^k) is not implemented yet:
- * build returns ML_ENOTIMPL. */
+ * p^k, k > 1, singular mod p is Python's "chase" part: the choosing chase engine
+ * (engines/chase.h) over Z/p^k, whose build is ML_ENOTIMPL where it would take the row
+ * chase (not in C yet). */
 #ifndef ML_ENGINES_LIFTED_H
 #define ML_ENGINES_LIFTED_H
 
