@@ -169,6 +169,8 @@ def _built(tree: Path) -> bool:
     return any((tree / "src" / "modlights").rglob("*.so"))
 
 
+@pytest.mark.heavy  # 1.7 s: two subprocess trees timed twice; the default run keeps
+# the runner's in-process tests
 @pytest.mark.skipif(not _built(ROOT), reason="the source tree has no compiled module")
 def test_compare_runs_both_trees_in_subprocesses(tmp_path, capsys):
     assert (

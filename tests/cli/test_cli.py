@@ -514,6 +514,8 @@ def test_play_curses_under_a_pty():
     assert f"SOLVED in {p.min_taps} taps with hints" in text
 
 
+@pytest.mark.heavy  # 3 CPU s: four boards factored and solved; the default run keeps
+# test_bench_progress_bar_only_on_a_terminal, which runs the same command
 def test_bench_command_prints_checked_table(capsys):
     from modlights.cli import main
 

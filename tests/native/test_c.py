@@ -102,7 +102,7 @@ HEAVY = {
     # the split search (links the whole solver; test_capi_search.py in the default run)
     "t-search",
     # 21 s with its build (it links the registry and every engine it references); the
-    # default run keeps tests/native/test_capi_torus.py and t-polymat
+    # default run keeps tests/native/test_capi_torus.py
     "t-engines-torus",
     # 25 s with its build (the registry and every engine it references); the default run
     # keeps tests/native/test_capi_lifted.py
@@ -123,6 +123,14 @@ HEAVY = {
     "t-play-prng-sparse",
     "t-play-date",
     "t-smith",
+    # 1.2-2.2 s each with their builds, whose subjects the default run compares with
+    # Python: the torus engine's 2 x 2 polynomial matrices (test_capi_torus.py), the band
+    # factors (test_capi_tensor.py), the polynomials (test_poly.py) and the factored
+    # kernel sizes (every test_capi_*.py compares kernel_size)
+    "t-polymat",
+    "t-engines-band",
+    "t-poly",
+    "t-factored",
 }
 
 

@@ -249,7 +249,15 @@ def slow_body_server(monkeypatch):
     yield from thread_server(create_app(workers=1, queue=2))
 
 
-@pytest.mark.parametrize("path", ["/api/solve", "/api/analyse", "/api/health"])
+@pytest.mark.parametrize(
+    "path",
+    # 1.5 s each (the body deadline): the default run keeps /api/solve
+    [
+        "/api/solve",
+        pytest.param("/api/analyse", marks=pytest.mark.heavy),
+        pytest.param("/api/health", marks=pytest.mark.heavy),
+    ],
+)
 def test_a_trickled_body_is_408_within_its_deadline(slow_body_server, path):
     app, port = slow_body_server
     took, got = trickle(port, path, seconds=6, length=min(8_000_000, limits.body_cap(path)))

@@ -508,6 +508,8 @@ def test_cli_info_giant():
     assert "algebraic" in out.stdout
 
 
+@pytest.mark.heavy  # 1.6 s: a subprocess factoring a 300 x 300 board; the default run
+# keeps the packed solves' own tests here
 def test_cli_bench_packed():
     out = subprocess.run(
         [
