@@ -1,0 +1,127 @@
+"""The C library's structured engines in Python's registry: one adapter for them all.
+
+The algebraic engines (``algebraic-cross``, ``algebraic-sym``, ``algebraic-torus``:
+csrc/engines/algebraic.c, torus.c, polymat.c), the ``lifted`` engine
+(csrc/engines/lifted.c) and the ``tensor`` engine (csrc/engines/tensor.c, band.c,
+ring.c, smith.c) live in the C library only. :func:`covers` asks the C registry whether
+one of them takes a board (its reason word for word: ``ml_engine_covers``), and
+:func:`build` makes a :class:`NativeEngine`: a C solver of the board built with that
+engine's plan, asked through :class:`modlights.native._core.CEngine` for the questions
+of :mod:`modlights.engines.base` (solve, generators, nullity, kernel_size, det,
+kernel_fits, packs, transposed, solve_packed). Python's Solver keeps its own facade over
+it (canonical forms, the minimal search, batches, pickling).
+
+The C board of a Python grid is made once per board object (from its JSON) and kept
+while the board lives (:func:`c_board`); right-hand sides and packed states go to C
+without copies (C-contiguous uint8, as the Solver makes them).
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from typing import Any
+
+import numpy as np
+
+from modlights.model.board import Board
+
+__all__ = ["NATIVE_ENGINES", "NativeEngine", "c_board", "covers", "build"]
+
+#: The registered names the C library answers for through this adapter.
+NATIVE_ENGINES = ("algebraic-cross", "algebraic-torus", "algebraic-sym", "lifted", "tensor")
+
+# id(board) -> (weak reference to it, its C board): made once per live board object
+_CBOARDS: dict[int, tuple[Any, Any]] = {}
+
+
+def _forget(key: int) -> None:
+    _CBOARDS.pop(key, None)
+
+
+def c_board(board: Board) -> Any:
+    """The C board (``_core.CBoard``) of a grid board, made from its JSON on first use
+    and kept while ``board`` lives (boards are immutable). O(tiles) the first time, then
+    O(1). ValueError as ``ml_board_from_json`` raises it (never for a board Python made)."""
+    key = id(board)
+    hit = _CBOARDS.get(key)
+    if hit is not None and hit[0]() is board:
+        return hit[1]
+    from modlights.native._core import CBoard
+
+    rows, cols = board.shape  # max_tiles: the board's own size (giant uniform grids too)
+    cb = CBoard.from_json(json.dumps(board.to_dict()), rows * cols)
+    _CBOARDS[key] = (weakref.ref(board, lambda _, k=key: _forget(k)), cb)
+    return cb
+
+
+def covers(name: str, board: Board) -> str | None:
+    """None when the C engine registered as ``name`` takes ``board``, else its reason
+    (the C registry's covers). Graph boards: "grid boards only (Board.grid)" without
+    making a C board. O(tiles) at most (the C board, once)."""
+    if not board.is_grid:
+        why = "grid boards only (Board.grid)"
+        return f"symmetric 3 x 3 patterns: {why}" if name == "algebraic-sym" else why
+    from modlights.native._core import capi_engine_covers, capi_engine_index
+
+    return capi_engine_covers(capi_engine_index(name), c_board(board))
+
+
+class NativeEngine:
+    """The Engine protocol (:mod:`modlights.engines.base`) of one C engine on one board:
+    the answers of ``_core.CEngine`` over a C solver built with the engine's plan
+    (ValueError with the C registry's reason when it does not cover the board).
+    ``name`` is the registered name. Holds C memory: never pickled (the Solver builds it
+    again on the other side)."""
+
+    def __init__(self, board: Board, name: str):
+        from modlights.native._core import CEngine, CSolver
+
+        self.board = board
+        self.name = name
+        self.n = board.states
+        self._c = CEngine(CSolver(c_board(board), name))
+
+    @property
+    def nullity(self) -> int:
+        return int(self._c.nullity)
+
+    @property
+    def kernel_size(self) -> int:
+        return int(self._c.kernel_size)
+
+    def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(X, ok) for R (k, n_cells) uint8 right-hand sides < n (read in place)."""
+        return self._c.solve(R)
+
+    def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
+        """The engine's first ``limit`` (None: all) kernel generators and their orders."""
+        return self._c.generators(limit)
+
+    def det(self) -> int:
+        return int(self._c.det())
+
+    def kernel_fits(self) -> bool:
+        return bool(self._c.kernel_fits())
+
+    @property
+    def packs(self) -> bool:
+        return bool(self._c.packs)
+
+    @property
+    def transposed(self) -> bool:
+        return bool(self._c.transposed)
+
+    def solve_packed(self, packed: np.ndarray, tc: int = 0) -> np.ndarray | None:
+        """GF(2) taps of ``tc + packed`` (np.packbits rows) in the same layout; None
+        when unsolvable."""
+        return self._c.solve_packed(packed, tc)
+
+    def __reduce__(self) -> Any:
+        raise TypeError("a NativeEngine holds C memory; pickle its Solver instead")
+
+
+def build(name: str, board: Board, backend: str = "native", dense: Any = None) -> NativeEngine:
+    """The registry's ``build`` of the C engine ``name`` (backend and dense unused: the C
+    engine answers its questions itself, the registry routes the others)."""
+    return NativeEngine(board, name)
