@@ -463,6 +463,7 @@ int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, 
         }
     }
     /* Y[:L] += S Z, a row at a time (rows of S that are zero skipped) */
+    ml_fastmod fn = ml_fastmod_make(n);
     for (int64_t i = 0; s && i < L; i++) {
         const uint8_t *srow = f->S + i * s;
         uint8_t *y = Y + i * (ptrdiff_t)k;
@@ -478,9 +479,9 @@ int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, 
             for (size_t x = 0; x < k; x++)
                 acc[x] += srow[b] * (uint32_t)zr[x];
         }
-        if (any)
+        if (any)   /* acc < 255 + s * 255^2 < 2^24 */
             for (size_t x = 0; x < k; x++)
-                y[x] = (uint8_t)(acc[x] % n);
+                y[x] = (uint8_t)ml_fastmod_red(fn, acc[x]);
     }
     free(Z);
     free(acc);

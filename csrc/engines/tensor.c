@@ -307,7 +307,7 @@ static int tens_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uin
     (void)user;
     tens_eng *e = engine;
     size_t hw = e->h * e->w;
-    unsigned n = e->n;
+    ml_fastmod fn = ml_fastmod_make(e->n);
     uint8_t *Y = malloc(hw + 1), *T = malloc(hw + 1), *Bq = malloc(hw + 1),
             *xq = malloc(hw + 1);
     uint16_t *acc = malloc((hw + 1) * sizeof *acc);
@@ -324,13 +324,14 @@ static int tens_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uin
         } else {
             memset(acc, 0, hw * sizeof *acc);
             for (int j = 0; j < e->nparts && good && !rc; j++) {
-                unsigned q = e->part[j].q, id = e->part[j].idem;
+                unsigned id = e->part[j].idem;
+                ml_fastmod fq = ml_fastmod_make(e->part[j].q);
                 for (size_t x = 0; x < hw; x++)
-                    Bq[x] = (uint8_t)(B[x] % q);
+                    Bq[x] = (uint8_t)ml_fastmod_red(fq, B[x]);
                 rc = part_solve(e, &e->part[j], Bq, xq, Y, T, &good);
-                if (!rc && good)
+                if (!rc && good)   /* acc < n, xq < q, id < n: below 2^16 */
                     for (size_t x = 0; x < hw; x++)
-                        acc[x] = (uint16_t)((acc[x] + xq[x] * id) % n);
+                        acc[x] = (uint16_t)ml_fastmod_red(fn, acc[x] + (unsigned)xq[x] * id);
             }
             if (!rc && good)
                 for (size_t x = 0; x < hw; x++)
