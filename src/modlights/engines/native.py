@@ -69,14 +69,17 @@ def covers(name: str, board: Board) -> str | None:
 
 class NativeEngine:
     """The Engine protocol (:mod:`modlights.engines.base`) of one C engine on one board:
-    the answers of ``_core.CEngine`` over a C solver built with the engine's plan
-    (ValueError with the C registry's reason when it does not cover the board).
-    ``name`` is the registered name. Holds C memory: never pickled (the Solver builds it
-    again on the other side)."""
+    the answers of ``_core.CEngine`` over a C solver built with the engine's plan.
+    ``name`` is the registered name. ValueError ("method=NAME does not cover this board:
+    why") when the engine does not take the board. Pickles and copies as its board and
+    name (the C engine is built again on the other side)."""
 
     def __init__(self, board: Board, name: str):
         from modlights.native._core import CEngine, CSolver
 
+        why = covers(name, board)
+        if why is not None:
+            raise ValueError(f"method={name!r} does not cover this board: {why}")
         self.board = board
         self.name = name
         self.n = board.states
@@ -118,7 +121,7 @@ class NativeEngine:
         return self._c.solve_packed(packed, tc)
 
     def __reduce__(self) -> Any:
-        raise TypeError("a NativeEngine holds C memory; pickle its Solver instead")
+        return (NativeEngine, (self.board, self.name))
 
 
 def build(name: str, board: Board, backend: str = "native", dense: Any = None) -> NativeEngine:
