@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <string.h>
 
+/* The structured engines' cap on a kernel basis (engines/algebraic.c, torus.c,
+ * tensor.c: KERNEL_BYTES_MAX), named in their refusal. */
+#define ENGINE_KERNEL_BYTES_MAX ((uint64_t)1 << 28)
+
 /* A question's status: the engine's message kept, else "the engine %s failed in %s". */
 static int asked(ml_ctx *ctx, const ml__engine *e, int rc, const char *question)
 {
@@ -74,7 +78,19 @@ int ml__solver_engine_generators(ml_ctx *ctx, ml_solver *s, uint64_t limit, uint
     if (!rc) {
         uint64_t want = limit < null ? limit : null;
         *k = want;
-        if (H && want)
+        /* asking for the count of all of them: the engine's refusal when its basis does
+         * not fit (its kernel_fits), before the caller allocates the rows */
+        int fits = 1;
+        if (!H && want && want == null && ops->kernel_fits)
+            rc = asked(ctx, e, ops->kernel_fits(user, ctx, eng, &fits), "kernel_fits");
+        if (!rc && !fits) {
+            uint64_t hw = ml_board_n_taps(ml_solver_board(s));
+            double gib = (double)want * (double)hw / (1024.0 * 1024.0 * 1024.0);
+            rc = ml__fail(ctx, ML_M_KERNEL_BASIS_TOO_LARGE, (unsigned long long)want,
+                          (unsigned long long)hw, gib, (double)ENGINE_KERNEL_BYTES_MAX /
+                                                           (1024.0 * 1024.0));
+        }
+        if (!rc && H && want)
             rc = asked(ctx, e, ops->generators(user, ctx, eng, want, k, H, orders),
                        "generators");
         if (!rc && *k > want)
@@ -125,7 +141,11 @@ int ml__solver_engine_solve_packed(ml_ctx *ctx, ml_solver *s, const uint8_t *pac
     if (!rc && (!packed || !out || !solvable))
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml__solver_engine_solve_packed",
                       !packed ? "packed" : !out ? "out" : "solvable");
-    if (!rc && !packs_of(e, ops, ml_solver_board(s)))
+    const ml_board *b = ml_solver_board(s);
+    if (!rc && (b->n != 2 || b->kind != ML_BOARD_GRID))   /* solve_packed.c's refusal */
+        rc = ml__fail(ctx, ML_M_PACKED_NEEDS_GF2_GRID, (int)b->n,
+                      b->kind == ML_BOARD_GRID ? "" : " and is a graph board");
+    if (!rc && !packs_of(e, ops, b))
         rc = not_alone(ctx, e);
     if (!rc) {
         *solvable = 0;

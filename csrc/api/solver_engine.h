@@ -37,8 +37,9 @@ int ml__solver_engine_kernel_fits(ml_ctx *ctx, ml_solver *s, int *fits);
 int ml__solver_engine_packed(ml_ctx *ctx, ml_solver *s, int *packs, int *transposed);
 /* Engine.solve_packed: the own engine's taps of fill ^ packed (rows x ceil(cols / 8)
  * bytes, np.packbits rows) in the same layout, *solvable 0 when none exist (out then
- * unspecified). ML_EUNAVAILABLE ("not available from the %s engine on its own") when
- * the engine does not pack (ml__solver_engine_packed says whether it does). */
+ * unspecified). ML_EINVAL (ML_M_PACKED_NEEDS_GF2_GRID) unless the board is a GF(2)
+ * grid; ML_EUNAVAILABLE ("not available from the %s engine on its own") when the engine
+ * does not pack it (ml__solver_engine_packed says whether it does). */
 int ml__solver_engine_solve_packed(ml_ctx *ctx, ml_solver *s, const uint8_t *packed,
                                    unsigned fill, uint8_t *out, int *solvable);
 

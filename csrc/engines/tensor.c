@@ -17,11 +17,13 @@
 #include "api/engine.h"
 #include "api/registry_impl.h"
 #include "api/ctx.h"
+#include "base/interrupt.h"
 #include "base/modn.h"
 #include "engines/band.h"
 #include "engines/ring.h"
 #include "structured/band.h"
 #include "structured/packed.h"
+#include "structured/symchase.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -497,6 +499,32 @@ static int tens_kernel_fits(void *user, ml_ctx *ctx, void *engine, int *fits)
 /* engine.py's STRIP_ROWS: rows a strip of the packed solve's column direction */
 #define STRIP_ROWS 512
 
+/* BandFactor.packed_row_solver without tori: a GF(2) factor that is I + P or P (odd
+ * counts on -1 and +1, maybe 0, nothing else), invertible, of side >= 3 solves packed
+ * rows in place, word-parallel (ml_symchase_solve_rows_packed): *P set, 1; else 0. */
+static int row_solver(const ml__band *f, ml_symchase *P)
+{
+    if (f->n != 2 || f->identity || f->ring || f->wrap || f->nullity || f->L < 3)
+        return 0;
+    int has[3] = {0, 0, 0};
+    for (size_t i = 0; i < f->m; i++) {
+        if (f->c[i] % 2 == 0)
+            continue;
+        if (f->d[i] < -1 || f->d[i] > 1)
+            return 0;
+        has[f->d[i] + 1] = 1;
+    }
+    if (!has[0] || !has[2])
+        return 0;
+    memset(P, 0, sizeof *P);
+    P->h = 1;
+    P->w = (size_t)f->L;
+    P->p = 2;
+    P->a[2] = (unsigned)has[1];
+    P->b[2] = 1;
+    return ml_symchase_invertible(P);
+}
+
 /* GF(2), np.packbits rows: the taps of fill ^ packed (TensorEngine.solve_packed): the
  * chase down the rows on whole packed rows, then strips of STRIP_ROWS rows transposed
  * in bits, chased along the columns and transposed back. Memory: the answer plus s
@@ -511,18 +539,26 @@ static int tens_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_
         return ml__fail(ctx, ML_M_PACKED_NEEDS_GF2_GRID, (int)e->n, "");
     const tpart *t = &e->part[0];
     size_t h = e->h, w = e->w, nb = (w + 7) / 8, sb = STRIP_ROWS / 8;
-    uint8_t *B = malloc(h * nb + 1), *Y = malloc((h + (size_t)t->R.s) * nb + 1);
-    uint8_t *strip = malloc(w * sb + 1), *work = malloc((w + (size_t)t->C.s) * sb + 1);
+    ml_symchase rs;
+    int rows_solve = row_solver(&t->C, &rs);   /* else strips of STRIP_ROWS rows */
+    /* the input read in place for fill 0, a flipped copy for fill 1 */
+    uint8_t *B = fill & 1 ? malloc(h * nb + 1) : NULL, *Y = malloc((h + (size_t)t->R.s) * nb + 1);
+    uint8_t *strip = rows_solve ? NULL : malloc(w * sb + 1);
+    uint8_t *work = rows_solve ? NULL : malloc((w + (size_t)t->C.s) * sb + 1);
     int rc = ML_OK, ok = 0;
-    if (!B || !Y || !strip || !work) {
+    if (((fill & 1) && !B) || !Y || (!rows_solve && (!strip || !work))) {
         rc = nomem(ctx);
         goto done;
     }
-    uint8_t flip = (fill & 1) ? 0xFF : 0;
-    for (size_t x = 0; x < h * nb; x++)
-        B[x] = packed[x] ^ flip;
-    rc = ml__band_apply_ginv_packed(&t->R, B, nb, w, Y, &ok);   /* R Y = B */
-    for (size_t i0 = 0; !rc && ok && !t->C.identity && i0 < h; i0 += STRIP_ROWS) {
+    for (size_t x = 0; B && x < h * nb; x++)
+        B[x] = packed[x] ^ 0xFF;
+    rc = ml__band_apply_ginv_packed(&t->R, B ? B : packed, nb, w, Y, &ok);   /* R Y = B */
+    rows_solve = rows_solve && !rc && ok;
+    if (rows_solve) {   /* C X^T = Y^T a packed row at a time, in place */
+        int st = ml_symchase_solve_rows_packed(&rs, Y, h, nb);
+        rc = st == 0 ? ML_OK : st == 2 ? ML_ENOMEM : ml_interrupt_poll() ? ML_EINTERRUPTED : ML_EINVAL;
+    }
+    for (size_t i0 = 0; !rc && ok && !rows_solve && !t->C.identity && i0 < h; i0 += STRIP_ROWS) {
         size_t rows = h - i0 < STRIP_ROWS ? h - i0 : STRIP_ROWS;
         ml_packed_transpose(Y + i0 * nb, nb, rows, w, strip, sb);   /* strip = Y^T */
         rc = ml__band_apply_ginv_packed(&t->C, strip, sb, rows, work, &ok);   /* C X^T = Y^T */
