@@ -280,15 +280,15 @@ static int tens_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *
     return ML_OK;
 }
 
-/* _part_solve: X (h x w) with R X C^T = B mod q; *ok 0 when there is none. Y, T: h x w
- * scratch. */
+/* _part_solve: X (h x w) with R X C^T = B mod q; *ok 0 when there is none. Y: scratch of
+ * (h + R.s) x w and (w + C.s) x h bytes (the factors chase in it), T: h x w. */
 static int part_solve(const tens_eng *e, const tpart *t, const uint8_t *B, uint8_t *X,
                       uint8_t *Y, uint8_t *T, int *ok)
 {
     size_t h = e->h, w = e->w;
     if (t->is_ring)
         return ml__ring_solve(&t->ring, B, X, ok);
-    int rc = ml__band_apply_ginv(&t->R, B, (ptrdiff_t)w, w, Y, (ptrdiff_t)w, NULL, ok);
+    int rc = ml__band_apply_ginv_in(&t->R, B, (ptrdiff_t)w, w, Y, NULL, ok);
     if (rc || !*ok)
         return rc;
     if (t->C.identity) {
@@ -296,7 +296,7 @@ static int part_solve(const tens_eng *e, const tpart *t, const uint8_t *B, uint8
         return 0;
     }
     ml_band_transpose(Y, (ptrdiff_t)w, T, (ptrdiff_t)h, h, w);   /* T = Y^T, w x h */
-    rc = ml__band_apply_ginv(&t->C, T, (ptrdiff_t)h, h, Y, (ptrdiff_t)h, NULL, ok);
+    rc = ml__band_apply_ginv_in(&t->C, T, (ptrdiff_t)h, h, Y, NULL, ok);
     if (rc || !*ok)
         return rc;
     ml_band_transpose(Y, (ptrdiff_t)h, X, (ptrdiff_t)w, w, h);
@@ -308,9 +308,17 @@ static int tens_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uin
 {
     (void)user;
     tens_eng *e = engine;
-    size_t hw = e->h * e->w;
+    size_t hw = e->h * e->w, ys = hw;
     ml_fastmod fn = ml_fastmod_make(e->n);
-    uint8_t *Y = malloc(hw + 1), *T = malloc(hw + 1), *Bq = malloc(hw + 1),
+    for (int j = 0; j < e->nparts; j++) {   /* Y: room for each factor's symbol rows */
+        const tpart *t = &e->part[j];
+        if (t->is_ring)
+            continue;
+        size_t r = (e->h + (size_t)t->R.s) * e->w, c = (e->w + (size_t)t->C.s) * e->h;
+        ys = r > ys ? r : ys;
+        ys = c > ys ? c : ys;
+    }
+    uint8_t *Y = malloc(ys + 1), *T = malloc(hw + 1), *Bq = malloc(hw + 1),
             *xq = malloc(hw + 1);
     uint16_t *acc = malloc((hw + 1) * sizeof *acc);
     int rc = ML_OK;
