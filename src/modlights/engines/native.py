@@ -40,17 +40,29 @@ def _forget(key: int) -> None:
 
 
 def c_board(board: Board) -> Any:
-    """The C board (``_core.CBoard``) of a grid board, made from its JSON on first use
-    and kept while ``board`` lives (boards are immutable). O(tiles) the first time, then
-    O(1). ValueError as ``ml_board_from_json`` raises it (never for a board Python made)."""
+    """The C board (``_core.CBoard``) of a grid board, made on first use and kept while
+    ``board`` lives (boards are immutable): one pattern through the grid builder (lock
+    and hole masks as bytes), a mixed map from its JSON. O(tiles) the first time, then
+    O(1). ValueError as the C builders raise it (never for a board Python made)."""
     key = id(board)
     hit = _CBOARDS.get(key)
     if hit is not None and hit[0]() is board:
         return hit[1]
     from modlights.native._core import CBoard
 
-    rows, cols = board.shape  # max_tiles: the board's own size (giant uniform grids too)
-    cb = CBoard.from_json(json.dumps(board.to_dict()), rows * cols)
+    rows, cols = board.shape
+    if board._mixed is None:  # one pattern: the grid builder, masks passed as bytes
+        cb = CBoard.grid(
+            rows,
+            cols,
+            states=board.states,
+            pattern=[tuple(o) for o in board._pattern],
+            locked=board._locked if board._any_locked else None,
+            holes=board._holes if board._any_holes else None,
+            wrap=board.wrap,
+        )
+    else:  # a mixed map: its JSON (max_tiles: the board's own size)
+        cb = CBoard.from_json(json.dumps(board.to_dict()), rows * cols)
     _CBOARDS[key] = (weakref.ref(board, lambda _, k=key: _forget(k)), cb)
     return cb
 
@@ -62,8 +74,23 @@ def covers(name: str, board: Board) -> str | None:
     if not board.is_grid:
         why = "grid boards only (Board.grid)"
         return f"symmetric 3 x 3 patterns: {why}" if name == "algebraic-sym" else why
-    from modlights.native._core import capi_engine_covers, capi_engine_index
+    from modlights.native._core import CBoard, capi_engine_covers, capi_engine_index
 
+    rows, cols = board.shape
+    if (board._any_locked or board._any_holes) and board._mixed is None and rows * cols > 4096:
+        # every one of these engines refuses locks and holes after checks of the board's
+        # kind, n, pattern count and wrap only (csrc/api/registry_own.c,
+        # registry_tensor.c): a 3 x 3 board alike with one locked tile has the same
+        # reason, without making the C board of a large masked grid
+        proxy = CBoard.grid(
+            3,
+            3,
+            states=board.states,
+            pattern=[tuple(o) for o in board._pattern],
+            locked=[(0, 0)],
+            wrap=board.wrap,
+        )
+        return capi_engine_covers(capi_engine_index(name), proxy)
     return capi_engine_covers(capi_engine_index(name), c_board(board))
 
 
