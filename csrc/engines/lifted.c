@@ -271,7 +271,8 @@ static void work_free(work *k)
     free(k->sum);
 }
 
-/* _solve_prime_power: x (< p^k) with A x = rhs (mod p^k), rhs < p^k, A invertible mod p */
+/* _solve_prime_power: x (< p^k) with A x = rhs (mod p^k), A invertible mod p; rhs any
+ * bytes (read mod p^k: every digit step reduces) */
 static int solve_pp(ml_ctx *ctx, const lift_eng *e, const lpart *t, const uint8_t *rhs,
                     uint8_t *x, work *k)
 {
@@ -281,10 +282,11 @@ static int solve_pp(ml_ctx *ctx, const lift_eng *e, const lpart *t, const uint8_
     memcpy(k->r, rhs, hw);
     memset(x, 0, hw);
     for (unsigned i = 0; i < t->k; i++) {
-        if (m != p)
+        int red = m != p || i == 0;   /* the first digit: rhs may hold any byte */
+        if (red)
             reduce_bytes(k->r, k->ay, hw, p);
         uint8_t good = 0;
-        int rc = ALG->solve(NULL, ctx, t->eng, 1, m == p ? k->r : k->ay, k->y, &good);
+        int rc = ALG->solve(NULL, ctx, t->eng, 1, red ? k->ay : k->r, k->y, &good);
         if (rc)
             return rc;
         if (!good)   /* never: A is invertible mod p */
@@ -329,12 +331,16 @@ static int lift_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uin
         for (int j = 0; j < e->nparts && !rc; j++) {
             const lpart *t = &e->part[j];
             uint8_t *xq = one ? Xi : wk.xq;
-            reduce_bytes(B, wk.bq, hw, t->q);
+            const uint8_t *bq = B;   /* solve_pp reduces a lone part's bytes itself */
+            if (!one || t->kind != LIFT) {
+                reduce_bytes(B, wk.bq, hw, t->q);
+                bq = wk.bq;
+            }
             if (t->kind == LIFT) {
-                rc = solve_pp(ctx, e, t, wk.bq, xq, &wk);
+                rc = solve_pp(ctx, e, t, bq, xq, &wk);
             } else {
                 uint8_t okq = 0;
-                rc = t->ops->solve(NULL, ctx, t->eng, 1, wk.bq, xq, &okq);
+                rc = t->ops->solve(NULL, ctx, t->eng, 1, bq, xq, &okq);
                 good = good && okq;
             }
             for (size_t z = 0; z < hw && !rc && !one; z++)   /* sum < n, xq < q, idem < n */
