@@ -18,9 +18,6 @@
  * ```
  * @module modlights
  */
-import { Solver } from "./solver.js";
-import { useSolver } from "./engine.js";
-
 export {
   ModlightsError, InputError, Unsolvable, Interrupted, ValueError,
 } from "./errors.js";
@@ -37,7 +34,3 @@ export { verify, summary, FormatError } from "./verify.js";
 export { Solver, Solution } from "./solver.js";
 export { init, isLoaded, loadCore } from "./core.js";
 export { SolverWorker, runInWorker, serveSolverRequests } from "./worker.js";
-
-// the puzzles' solver: the WebAssembly Solver (it needs the core once a puzzle is
-// generated or measured, not before)
-useSolver((board) => Solver.createSync(board));

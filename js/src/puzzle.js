@@ -25,14 +25,12 @@ import { badShape, badType, badValue, outOfRange } from "./errors.js";
 import { Board } from "./board.js";
 import { PATTERNS } from "./patterns.js";
 import {
-  codeDecode, codeEncode, difficultyIndex, starsFor, starsLimitsOf, tapBandsOf,
+  codeDecode, codeEncode, difficultyIndex, puzzleMeasure, starsFor, starsLimitsOf, tapBandsOf,
 } from "./capi.js";
 import { describe, quote, show } from "./fmt.js";
-import { solverFor } from "./engine.js";
+import { Solution, Solver } from "./solver.js";
 import { asInt, checkMapping, fieldError, isInt, isMapping } from "./validation.js";
 
-/** The largest side of a board with a puzzle code. */
-export const MAX_CODE_SIDE = 255;
 /** Coset elements a puzzle's minimal search may examine (a count, never seconds). */
 export const GENERATE_BUDGET = 1 << 18;
 export const DIFFICULTIES = Object.freeze(["easy", "medium", "hard", "expert"]);
@@ -82,15 +80,6 @@ export function starsForTaps(limits, taps) {
   return starsFor([3, 2, 1].map((s) => count(limits[s], `limits[${s}]`)), count(taps, "taps"));
 }
 
-/**
- * The minimal solve of a puzzle: within GENERATE_BUDGET coset elements when the
- * kernel is that small, else the solver's deterministic greedy descent (budget 0).
- */
-export function minSolve(solver, start) {
-  const budget = solver.kernelSize <= BigInt(GENERATE_BUDGET) ? GENERATE_BUDGET : 0;
-  return solver.solve(start, { minimal: true, budget });
-}
-
 // ------------------------------------------------------------------ Puzzle
 /** A grid board and a start state to bring to all zeros. */
 export class Puzzle {
@@ -118,9 +107,9 @@ export class Puzzle {
   /** The start state (frozen nested arrays). */
   get start() { return this._start; }
 
-  /** The board's solver (made on first use with the installed Solver, then kept). */
+  /** The board's Solver (made on first use, then kept until dispose()). */
   get solver() {
-    if (this._solver === null) this._solver = solverFor(this._board);
+    if (this._solver === null) this._solver = Solver.createSync(this._board);
     return this._solver;
   }
 
@@ -128,18 +117,26 @@ export class Puzzle {
    * proven, stars, difficulty) stay; a later question that needs the solver makes a
    * new one. */
   dispose() {
-    if (this._solver !== null && typeof this._solver.dispose === "function") {
-      this._solver.dispose();
-    }
+    if (this._solver !== null) this._solver.dispose();
     this._solver = null;
   }
 
+  /** The measured figures: the C library's (ml_puzzle_stats_get: Python's _min_solve
+   * rule), made on first use and kept (no WebAssembly memory is held). */
   _measure() {
     if (this._stats === null) {
-      const sol = minSolve(this.solver, this._start);
-      this._stats = measure(sol, this._start);
+      this._measured(puzzleMeasure(this._board, Uint8Array.from(this._start.flat())));
     }
     return this._stats;
+  }
+
+  /** Keeps the measured parts of a C puzzle (capi.js readPuzzle). */
+  _measured({ stats, result, code }) {
+    const cols = this._board.shape[1];
+    this._code = code;
+    this._stats = { ...stats, solution: new Solution(null, result.length, result.proven,
+      result.kernelSize, result.examined, result.pruned, { x: result.x, cols }) };
+    return this;
   }
 
   /** The fewest taps that solve the puzzle (proved when `proven`). */
@@ -163,7 +160,9 @@ export class Puzzle {
 
   /** The puzzle code (Python's, byte for byte). */
   get code() {
-    if (this._code === null) this._code = encode(this._board, this._start);
+    if (this._code === null) {
+      this._code = codeEncode(this._board, Uint8Array.from(this._start.flat()));
+    }
     return this._code;
   }
 
@@ -174,10 +173,10 @@ export class Puzzle {
    * @returns {Puzzle}
    */
   static fromCode(code) {
-    const [board, start, canonical] = decode(code);
-    const p = new Puzzle(board, start);
-    p._code = canonical;
-    return p;
+    if (typeof code !== "string") {
+      throw badType(`a puzzle code is a string, got ${describe(code)}`);
+    }
+    return puzzleOf(codeDecode(code));
   }
 
   /**
@@ -211,51 +210,14 @@ export class Puzzle {
   }
 }
 
-function measure(sol, start) {
-  let touched = 0;
-  for (const row of start) for (const v of row) if (v) touched++;
-  return { minTaps: Number(sol.length), proven: Boolean(sol.provenMinimal), touched,
-    solution: sol };
-}
-
-/** A Puzzle with its solver and measurements filled in (generate). */
-export function finishedPuzzle(board, solver, start, sol) {
+/** The Puzzle of a C puzzle's parts (capi.js readPuzzle: generate, daily, codes). */
+export function puzzleOf(parts) {
+  const board = Board.fromDict(JSON.parse(parts.board));
+  const cols = board.shape[1];
+  const start = Array.from({ length: board.shape[0] }, (_, r) =>
+    Array.from(parts.start.subarray(r * cols, (r + 1) * cols)));
   const p = new Puzzle(board, start);
-  p._solver = solver;
-  p._stats = measure(sol, p._start);
-  return p;
-}
-
-// ------------------------------------------------------------------ codes
-/**
- * The puzzle code of a grid board and a start state (see the module docs), written by
- * the C library (ml_code_encode); InputError for a graph board, a side over 255, a
- * board that is all holes, or a pattern a code cannot hold. Needs `await init()`.
- * @returns {string}
- */
-export function encode(board, start) {
-  const flat = Array.isArray(start) ? start.flat() : Array.from(start);
-  return codeEncode(JSON.stringify(board.toDict()), Uint8Array.from(flat));
-}
-
-/**
- * [board, start, canonical code] of a puzzle code, read by the C library
- * (ml_puzzle_from_code: every check of Python's Puzzle.from_code); InputError (code
- * INVALID_PUZZLE_CODE, Python's messages) for anything invalid or not canonical.
- * Needs `await init()`.
- * @param {string} code
- * @returns {[Board, number[][], string]}
- */
-export function decode(code) {
-  if (typeof code !== "string") {
-    throw badType(`a puzzle code is a string, got ${describe(code)}`);
-  }
-  const out = codeDecode(code);
-  const board = Board.fromDict(JSON.parse(out.board));
-  const [rows, cols] = board.shape;
-  const start = Array.from({ length: rows }, (_, r) =>
-    Array.from(out.start.subarray(r * cols, (r + 1) * cols)));
-  return [board, start, out.code];
+  return parts.stats ? p._measured(parts) : Object.assign(p, { _code: parts.code });
 }
 
 // ------------------------------------------------------------------ dicts

@@ -259,7 +259,7 @@ export class Solver {
     this._tiles = tiles;
     // the C library's solver (its plan, engines, kernel and minimal search) when it has
     // an engine for the board's plan; else (ML_ENOTIMPL) the chase / dense core below
-    this._c = CoreSolver.open(JSON.stringify(spec.board.toDict()), tiles,
+    this._c = CoreSolver.open(spec.board, tiles,
       spec.kind === "grid" ? tiles : spec.nTaps);
     if (this._c) {
       this._nullity = this._c.nullity;
