@@ -25,6 +25,7 @@ import {
   isMapping, posText,
 } from "./validation.js";
 import { isMixed, parseMixed, parsePattern, patternName } from "./patterns.js";
+import { boardApply, boardMatrix, boardPress } from "./capi.js";
 
 export { MAX_TILES, MAX_SIDE } from "./validation.js";
 
@@ -432,15 +433,12 @@ export class Board {
   }
 
   /**
-   * A as a dense nCells x nTaps array of rows (entries mod n).
+   * A as a dense nCells x nTaps array of rows (entries mod n): the C library's
+   * (ml_board_matrix; `await init()` first).
    * @returns {number[][]}
    */
   matrix() {
-    const A = Array.from({ length: this._nCells }, () => new Array(this._nTaps).fill(0));
-    for (let j = 0; j < this._nTaps; j++) {
-      for (const i of this.column(j)) A[i][j] = (A[i][j] + 1) % this._n;
-    }
-    return A;
+    return boardMatrix(this);
   }
 
   // ---------------------------------------------------------------- positions
@@ -476,24 +474,18 @@ export class Board {
   }
 
   // ---------------------------------------------------------------- playing
+  // the C library's (ml_board_press, ml_board_apply; `await init()` first): the inputs
+  // read here (JavaScript's words for their types), positions, locks and holes checked
+  // there (its messages)
   /**
    * The state after tapping `pos` `times` times (any integer, reduced mod n).
    * @returns {number[][]|number[]}
    */
   press(state, pos, times = 1) {
-    const s = this._stateCells(state, "state");
-    const j = this.tapIndex(pos);
-    const t = asInt(times, "times");
-    const k = reduce(t, this._n);
-    const n = this._n;
-    if (k) {
-      if (this._kind === "graph") {
-        for (const i of this._effects[j]) s[i] = (s[i] + k) % n;
-      } else {
-        this._eachTarget(j, (i) => { s[i] = (s[i] + k) % n; });
-      }
-    }
-    return this._fromCells(s);
+    const s = this.tileValues(state, "state");
+    const [r, c] = this._kind === "graph" ? [asInt(pos, "a tap on a graph board"), 0]
+      : asIntPair(pos, "tap position");
+    return this._fromTiles(boardPress(this, s, r, c, reduce(asInt(times, "times"), this._n)));
   }
 
   /**
@@ -502,35 +494,20 @@ export class Board {
    * @returns {number[][]|number[]}
    */
   apply(state, taps) {
-    const s = this._stateCells(state, "state");
-    const ax = this._applyCells(this._tapCells(taps));
-    const n = this._n;
-    for (let i = 0; i < s.length; i++) s[i] = (s[i] + ax[i]) % n;
-    return this._fromCells(s);
+    const s = this.tileValues(state, "state");
+    const shape = this._kind === "graph" ? [this._nTaps] : this._shape;
+    return this._fromTiles(boardApply(this, s, this._reduced(taps, "taps", shape, "taps")));
   }
 
   /** A x mod n over the cells, for a tap vector x (nTaps ints in 0..n-1). */
   applyVector(x) {
-    return Array.from(this._applyCells(x));
-  }
-
-  /** A x mod n over the cells as a Uint8Array (x: nTaps ints in 0..n-1). */
-  _applyCells(x) {
-    const n = this._n;
-    // exact: at most MAX_TILES taps x MAX_OFFSETS units x 254 < 2^53
-    const acc = new Float64Array(this._nCells);
-    for (let j = 0; j < this._nTaps; j++) {
-      const k = x[j];
-      if (!k) continue;
-      if (this._kind === "graph") {
-        for (const i of this._effects[j]) acc[i] += k;
-      } else {
-        this._eachTarget(j, (i) => { acc[i] += k; });
-      }
+    const size = this._shape.reduce((p, q) => p * q, 1);
+    let t = Uint8Array.from(x, (v) => reduce(Number(v), this._n));
+    if (this._kind === "grid") {
+      t = new Uint8Array(size);
+      this._tapsFlat.forEach((f, j) => { t[f] = reduce(Number(x[j]), this._n); });
     }
-    const v = new Uint8Array(acc.length);
-    for (let i = 0; i < acc.length; i++) v[i] = acc[i] % n;
-    return v;
+    return this.cellVector(boardApply(this, new Uint8Array(size), t));
   }
 
   /** The state reduced mod n as a board-shaped nested array (0 at holes). */
@@ -796,20 +773,24 @@ export class Board {
     return out;
   }
 
+  /** Board-shaped output (nested rows for grids, an Array for graph boards) of values
+   * over the cells. */
   _fromCells(v) {
-    if (this._kind === "graph") return Array.from(v);
-    const [rows, cols] = this._shape;
-    let flat = v;
-    if (this._nCells !== rows * cols) {
-      flat = new Uint8Array(rows * cols);
-      const cf = this._cellsFlat;
-      for (let i = 0; i < cf.length; i++) flat[cf[i]] = v[i];
+    if (this._kind === "graph" || this._nCells === v.length && !this._anyHoles) {
+      return this._fromTiles(v);
     }
-    const out = new Array(rows);
-    const part = ArrayBuffer.isView(flat) ? (a, b) => flat.subarray(a, b)
-      : (a, b) => flat.slice(a, b);
-    for (let r = 0; r < rows; r++) out[r] = Array.from(part(r * cols, (r + 1) * cols), Number);
-    return out;
+    const flat = new Uint8Array(this._shape[0] * this._shape[1]);
+    const cf = this._cellsFlat;
+    for (let i = 0; i < cf.length; i++) flat[cf[i]] = v[i];
+    return this._fromTiles(flat);
+  }
+
+  /** Board-shaped output of values over every tile, row-major. */
+  _fromTiles(flat) {
+    if (this._kind === "graph") return Array.from(flat, Number);
+    const [rows, cols] = this._shape;
+    return Array.from({ length: rows }, (_, r) =>
+      Array.from(flat.slice(r * cols, (r + 1) * cols), Number));
   }
 
   _mask(spec, what) {

@@ -1,11 +1,15 @@
-import { test } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
+import { init } from "../src/core.js";
 import { Board } from "../src/board.js";
 import { InputError } from "../src/errors.js";
 import { PATTERNS } from "../src/patterns.js";
 import { golden } from "../test-helpers/golden.js";
 
 const G = golden("boards.json");
+
+// a board's matrix, press and apply are the C library's (the core loaded first)
+before(async () => { await init(); });
 
 function check(b, e) {
   assert.deepEqual(b.toDict(), e.dict);
