@@ -137,22 +137,12 @@ export class Board {
     const { states = 2, pattern = "cross", locked = null, holes = null, wrap = false } = opts;
     rows = checkDim("rows", rows);
     cols = checkDim("cols", cols);
-    if (rows * cols > MAX_TILES) {
-      const none = (v) => v === null || v === undefined || (Array.isArray(v) && !v.length);
-      if (!(none(locked) && none(holes) && !isMixed(pattern, rows, cols))) {
-        // Python too refuses these
-        throw tooLarge(`board too large: ${rows}x${cols} = ${rows * cols} tiles; more ` +
-          `than ${MAX_TILES} tiles are allowed only for uniform boards ` +
-          "(one pattern, no locked tiles or holes)");
-      }
-      // Python keeps a uniform grid this large by its shape and pattern alone (a lazy
-      // board, nullity / rank / kernel_size only); the JavaScript package does not (its
-      // core holds at most MAX_TILES tiles). Bad states or patterns first, as Python.
-      checkStates(states);
-      parsePattern(pattern);
-      throw tooLarge(`board too large: ${rows}x${cols} = ${rows * cols} tiles; the ` +
-        `JavaScript package holds at most ${MAX_TILES} tiles a board (Python's modlights ` +
-        "keeps larger uniform grids, by their shape and pattern alone)");
+    const giant = rows * cols > MAX_TILES;
+    const none = (v) => v === null || v === undefined || (Array.isArray(v) && !v.length);
+    if (giant && !(none(locked) && none(holes) && !isMixed(pattern, rows, cols))) {
+      throw tooLarge(`board too large: ${rows}x${cols} = ${rows * cols} tiles; more ` +
+        `than ${MAX_TILES} tiles are allowed only for uniform boards ` +
+        "(one pattern, no locked tiles or holes)");
     }
     const n = checkStates(states);
     const b = new Board(PRIVATE);
@@ -177,8 +167,12 @@ export class Board {
         }
       }
     }
-    b._locked = lock || new Uint8Array(rows * cols);
-    b._holes = hole || new Uint8Array(rows * cols);
+    // a uniform board past MAX_TILES is kept by its shape and pattern alone, as Python
+    // keeps it (its Solver answers nullity, rank and kernelSize); what needs a byte a
+    // tile says so (_perTile)
+    b._giant = giant;
+    b._lockedA = lock;
+    b._holesA = hole;
     b._anyLocked = lock !== null;
     b._anyHoles = hole !== null;
     b._index();
@@ -572,7 +566,9 @@ export class Board {
     return same(this._shape, other._shape) && this._wrap === other._wrap &&
       JSON.stringify(this._pattern) === JSON.stringify(other._pattern) &&
       JSON.stringify(this._mixed) === JSON.stringify(other._mixed) &&
-      same(this._locked, other._locked) && same(this._holes, other._holes);
+      this._anyLocked === other._anyLocked && this._anyHoles === other._anyHoles &&
+      (!this._anyLocked || same(this._locked, other._locked)) &&
+      (!this._anyHoles || same(this._holes, other._holes));
   }
 
   toString() {
@@ -624,6 +620,7 @@ export class Board {
   }
 
   _buildIndex() {
+    this._perTile("the tiles' indices", 16);
     this._lazyIndex = false;
     const [rows, cols] = this._shape;
     const size = rows * cols;
@@ -656,6 +653,25 @@ export class Board {
     this._tapsFlatA = r === size ? taps : taps.slice(0, r);
     this._nCells = m;
     this._nTaps = r;
+  }
+
+  /** The locked / holes masks (rows * cols bytes; zeros made on first use when none). */
+  get _locked() { return this._lockedA ?? (this._lockedA = this._perTile("the locked mask")); }
+
+  get _holes() { return this._holesA ?? (this._holesA = this._perTile("the holes mask")); }
+
+  /**
+   * `bytes` bytes a tile (zeros), or, on a board past MAX_TILES, an InputError (code
+   * TOO_LARGE) saying that `what` needs them.
+   */
+  _perTile(what, bytes = 1) {
+    if (!this._giant) return new Uint8Array(bytes * this._shape[0] * this._shape[1]);
+    const [rows, cols] = this._shape;
+    const gib = ((bytes * rows * cols) / 2 ** 30).toFixed(1);
+    throw tooLarge(`${what} of this ${rows}x${cols} board would need ${gib} GiB (${bytes} ` +
+      `byte${bytes === 1 ? "" : "s"} a tile, ${rows * cols} tiles, more than MAX_TILES = ` +
+      `${MAX_TILES}); a board this large is described by its shape and pattern alone: its ` +
+      "Solver answers nullity, rank and kernelSize");
   }
 
   get _cellOf() { if (this._lazyIndex) this._buildIndex(); return this._cellOfA; }
@@ -691,6 +707,7 @@ export class Board {
    * entries in its messages ("cells" or "taps").
    */
   _reduced(a, what, shape, unit = "cells") {
+    if (this._giant) this._perTile(what);
     const n = this._n;
     const size = shape.reduce((p, q) => p * q, 1);
     const out = new Uint8Array(size);

@@ -44,6 +44,8 @@ function failure(core, renamed = {}) {
   const message = jsWords(cString(core, x.ml_errmsg(0)));
   if (status === 7) return new Unsolvable(message);
   if (status === 10) return new Interrupted(message);
+  // NOT_COVERED: only a board past MAX_TILES that no structured engine takes reaches it
+  if (status === 8) return new InputError(message, { code: "TOO_LARGE" });
   if (status >= 1 && status <= 6) return new InputError(message, { code });
   return new ModlightsError(message, { code });
 }
@@ -434,13 +436,17 @@ export class CoreSolver {
     check(core, x.ml_solver_kernel_size(0, s, out));
     this.kernelSize = factored(core, out);
     this._tapsSize = tapsSize;
-    this._state = alloc(core, tiles);
-    this._target = alloc(core, tiles);
+    this._tiles = tiles;
+    this._state = this._target = 0;
   }
 
-  /** The state's (and an array target's) bytes into WebAssembly memory: the target's
-   * pointer (0 for none). */
+  /** The state's (and an array target's) bytes into WebAssembly memory (buffers made on
+   * first use): the target's pointer (0 for none). */
   _put(state, target) {
+    if (!this._state) {
+      this._state = alloc(this._core, this._tiles);
+      this._target = alloc(this._core, this._tiles);
+    }
     const mem = u8(this._core);
     mem.set(state, this._state);
     if (target === null) return 0;
@@ -450,8 +456,8 @@ export class CoreSolver {
 
   /** ml_solver_solvable: target an Uint8Array of tiles, or null with `fill`. */
   solvable(state, target, fill) {
-    const v = this._core.exports.mlx_solver_solvable(this._s, this._state,
-      this._put(state, target), fill);
+    const t = this._put(state, target);
+    const v = this._core.exports.mlx_solver_solvable(this._s, this._state, t, fill);
     if (v < 0) throw failure(this._core);
     return v === 1;
   }
@@ -464,8 +470,8 @@ export class CoreSolver {
   solve(state, target, fill, minimal, steps) {
     const core = this._core;
     const x = core.exports;
-    const r = addr(x.mlx_solver_solve(this._s, this._state, this._put(state, target), fill,
-      minimal ? 1 : 0, steps));
+    const t = this._put(state, target);
+    const r = addr(x.mlx_solver_solve(this._s, this._state, t, fill, minimal ? 1 : 0, steps));
     if (!r) throw failure(core);
     try {
       return readResult(core, r, this._tapsSize);

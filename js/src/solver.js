@@ -17,7 +17,7 @@ import { InputError, Interrupted, Unsolvable, badShape, badType, outOfRange } fr
 import { Board } from "./board.js";
 import { isMixed, parseMixed } from "./patterns.js";
 import { describe } from "./fmt.js";
-import { MAX_TILES, checkDim, isInt, isMapping } from "./validation.js";
+import { checkDim, isInt, isMapping } from "./validation.js";
 
 export { Interrupted };
 
@@ -62,7 +62,6 @@ function boardOfSpec(spec) {
   }
   const rows = checkDim("rows", spec.rows);
   const cols = checkDim("cols", spec.cols);
-  if (rows * cols > MAX_TILES) return Board.grid(rows, cols, { states: spec.states });
   const size = rows * cols;
   let pattern = spec.offsets;
   if (pattern == null && spec.mixed == null) {
@@ -99,6 +98,12 @@ export function normalizeSpec(board) {
         + `got ${describe(board)}`);
     }
     board = boardOfSpec(board);
+  }
+  if (board._giant) {
+    // past MAX_TILES: the board's shape and pattern alone (the C library's solver)
+    const [rows, cols] = board.shape;
+    return { kind: "grid", states: board.states, rows, cols, shape: [rows, cols],
+      nTaps: board.nTaps, board, giant: true };
   }
   const spec = board.spec();
   const states = spec.states;
@@ -266,6 +271,7 @@ export class Solver {
       this._kernelSize = this._c.kernelSize;
       return;
     }
+    if (spec.giant) spec.board._perTile("this board's solver");
     this._legacy(core, spec);
   }
 
