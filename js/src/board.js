@@ -477,8 +477,8 @@ export class Board {
    */
   press(state, pos, times = 1) {
     const s = this.tileValues(state, "state");
-    const [r, c] = this._kind === "graph" ? [asInt(pos, "a tap on a graph board"), 0]
-      : asIntPair(pos, "tap position");
+    const j = this.tapIndex(pos);
+    const [r, c] = this._kind === "graph" ? [j, 0] : pos;
     return this._fromTiles(boardPress(this, s, r, c, reduce(asInt(times, "times"), this._n)));
   }
 
