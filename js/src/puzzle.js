@@ -1,24 +1,11 @@
 /**
  * Puzzles: a grid board and a start state to bring to all zeros, with Python's
- * shareable puzzle codes (modlights.play.puzzles: the same text, byte for byte),
- * stars and difficulty.
- *
- * Puzzle codes (version 1): base64url text (no padding) of: version (1 byte), flags
- * (bit 0 wrap, bit 1 locks, bit 2 holes, bits 3-4 pattern kind: 0 named, 1 custom
- * offsets, 2 mixed), rows, cols, n (1 byte each), the pattern (named: its id; custom:
- * a count and signed-byte (dr, dc) pairs; mixed: a palette of such patterns), then one
- * bit stream, zero padded to a byte: mixed palette indices (ceil(log2 P) bits per
- * tile), lock mask, hole mask (1 bit per tile each), and the start values of the
- * tiles that are not holes (ceil(log2 n) bits each), row-major; then the CRC32 of all
- * that (4 bytes, big endian). The codes are the C library's (ml_code_encode,
- * ml_puzzle_from_code in the WebAssembly core: `await init()` first, else a
- * ModlightsError with code CORE_NOT_LOADED): Puzzle.fromCode checks length, alphabet,
- * checksum and every declared size against the payload before it builds anything, and
- * that the code is the canonical one, with Python's messages.
- *
- * Stars: {3: m, 2: m + max(2, ceil(m / 4)), 1: m + max(5, m)} for a minimum of m
- * taps. Difficulty: the band of tapBands(nTaps, states) holding m (see generate.js).
- * Bands, difficulty and stars are the C library's too (`await init()` first).
+ * shareable puzzle codes, stars and difficulty. Codes, bands, stars and a puzzle's
+ * measured figures are the C library's (ml_code_encode, ml_puzzle_from_code with every
+ * check and message of Python's Puzzle.from_code, ml_tap_bands, ml_stars_limits,
+ * ml_puzzle_stats_get: Python's _min_solve rule), so they need `await init()` first
+ * (else a ModlightsError with code CORE_NOT_LOADED); the constructor and fromDict of a
+ * board and a start do not.
  * @module puzzle
  */
 import { badShape, badType, badValue, outOfRange } from "./errors.js";
@@ -150,11 +137,14 @@ export class Puzzle {
   /** {difficulty: [lo, hi]}: the fewest taps of each difficulty on this board. */
   get bands() { return tapBands(this._board.nTaps, this._board.states); }
   /** "easy", "medium", "hard" or "expert": the band holding minTaps. */
-  get difficulty() { return difficultyOf(this.minTaps, this._board.nTaps, this._board.states); }
+  get difficulty() { return DIFFICULTIES[this._measure().difficulty]; }
   /** minTaps over the top of the expert band, at most 1. */
-  get score() { return Math.min(1, this.minTaps / this.bands.expert[1]); }
+  get score() { return this._measure().score; }
   /** {3: a, 2: b, 1: c}: the most taps that earn 3, 2 and 1 stars. */
-  get stars() { return starsLimits(this.minTaps); }
+  get stars() {
+    const [a, b, c] = this._measure().stars;
+    return { 3: a, 2: b, 1: c };
+  }
   /** Stars for solving in `taps` taps (0 beyond the 1-star limit). */
   starsFor(taps) { return starsForTaps(this.stars, taps); }
 
