@@ -57,7 +57,8 @@ function check(core, rc, renamed) {
 
 /** A malloc'd block of `bytes` bytes (freed by the caller with ml_w_free). */
 function alloc(core, bytes) {
-  const ptr = addr(core.exports.ml_w_malloc(Math.max(1, bytes)));
+  // a size_t is 32 bits: a larger request would wrap, so it is refused here
+  const ptr = bytes < 2 ** 32 ? addr(core.exports.ml_w_malloc(Math.max(1, bytes))) : 0;
   if (!ptr) throw new ModlightsError("out of WebAssembly memory", { code: "OUT_OF_MEMORY" });
   return ptr;
 }
