@@ -16,6 +16,13 @@
  * and every integer is reduced mod n silently, as in Python: with n = 3, a 4 is 1 and a
  * -1 is 2. Results are new nested arrays of integers in 0..n-1; inputs are never
  * modified.
+ *
+ * A Board is a light description built and checked here, because Board.grid, fromDict
+ * and toDict run before the WebAssembly core is loaded; the calls that compute (matrix,
+ * press, apply, applyVector; the Solver, puzzle codes and measurements) hand it to the C
+ * library as its toDict JSON, one C board per call (capi.js withBoard), and need
+ * `await init()`. A uniform grid of more than MAX_TILES tiles is kept by its shape and
+ * pattern alone, as Python keeps it: what needs a byte a tile says so (TOO_LARGE).
  * @module board
  */
 import { badShape, badType, badValue, outOfRange, tooLarge } from "./errors.js";
