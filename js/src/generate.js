@@ -18,8 +18,10 @@ import { DIFFICULTIES, puzzleOf } from "./puzzle.js";
 export { GENERATE_BUDGET } from "./puzzle.js";
 
 /**
- * A count of tiles (-1: not given) or, as positions or a mask, [-1, the positions].
- * @returns {[number|bigint, *]}
+ * [a count of tiles (-1: not given), null] or, for positions or a mask, [0, them]: given
+ * positions (none too) turn off the "lock as few tiles as make it unique" rule, as in
+ * Python.
+ * @returns {[number, *]}
  */
 function countOrMask(name, v) {
   if (v === null || v === undefined) return [-1, null];
@@ -28,7 +30,7 @@ function countOrMask(name, v) {
     throw badType(`${name} must be a count of tiles (an integer >= 0) or their positions ` +
       `(a boolean mask or an Array of [row, col] pairs), got ${describe(v)}`);
   }
-  return [-1, v];
+  return [0, v];
 }
 
 /**

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 
 import modlights as ml
@@ -35,12 +36,23 @@ CASES = [
          wrap=True, seed=9),
 ]
 
+# settings no puzzle meets: the same refusal (IMPOSSIBLE), Python's message in
+# JavaScript's words (unique: true for unique=True); positions given, even none, turn off
+# the rule that locks as few tiles as make the kernel trivial
+ERRORS = [
+    dict(rows=4, cols=4, seed=1, locked=[]),
+    dict(rows=4, cols=4, seed=1, holes=[[False] * 4] * 4),
+    dict(rows=5, cols=5, holes=1, locked=0, seed=2,
+         pattern=[["cross", "square", "cross", "cross", "knight"]] * 5),
+]
+
 SCRIPT = """
 import { init, generate } from %s;
 const cases = JSON.parse(process.argv[1]);
 await init();
 const out = cases.map((kw) => {
-  const p = generate(kw);
+  let p;
+  try { p = generate(kw); } catch (e) { return { error: `${e.code} ${e.message}` }; }
   return { code: p.code, min_taps: p.minTaps, proven: p.proven, difficulty: p.difficulty,
     dict: p.toDict() };
 });
@@ -48,18 +60,28 @@ console.log(JSON.stringify(out));
 """
 
 
+def _js_words(message: str) -> str:
+    return re.sub(r"\b(\w+)=(True|False|k)\b",
+                  lambda m: f"{m[1]}: {m[2] if m[2] == 'k' else m[2].lower()}", message)
+
+
 def _python(kw: dict) -> dict:
-    p = ml.generate(**kw)
+    try:
+        p = ml.generate(**kw)
+    except ValueError as e:
+        return {"error": f"IMPOSSIBLE {_js_words(str(e))}"}
     return {"code": p.code, "min_taps": p.min_taps, "proven": p.proven,
             "difficulty": p.difficulty, "dict": json.loads(json.dumps(p.to_dict()))}
 
 
 def test_generate_matches_python_on_mixed_boards_and_masks(node, js_dir):
-    want = [_python(kw) for kw in CASES]
+    cases = CASES + ERRORS
+    want = [_python(kw) for kw in cases]
+    assert sum("error" in w for w in want) == len(ERRORS)
     entry = json.dumps("file://" + os.path.join(js_dir, "src", "index.js"))
     proc = subprocess.run([node, "--input-type=module", "-e", SCRIPT % entry,
-                           json.dumps(CASES)], capture_output=True, text=True, timeout=300)
+                           json.dumps(cases)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     got = json.loads(proc.stdout)
-    for kw, g, w in zip(CASES, got, want):
+    for kw, g, w in zip(cases, got, want):
         assert g == w, kw
