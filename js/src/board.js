@@ -17,12 +17,12 @@
  * -1 is 2. Results are new nested arrays of integers in 0..n-1; inputs are never
  * modified.
  *
- * A Board is a light description built and checked here, because Board.grid, fromDict
- * and toDict run before the WebAssembly core is loaded; the calls that compute (matrix,
- * press, apply, applyVector; the Solver, puzzle codes and measurements) hand it to the C
- * library as its toDict JSON, one C board per call (capi.js withBoard), and need
- * `await init()`. A uniform grid of more than MAX_TILES tiles is kept by its shape and
- * pattern alone, as Python keeps it: what needs a byte a tile says so (TOO_LARGE).
+ * A Board works before the WebAssembly core is loaded (its constructors, properties,
+ * toDict / fromDict, equals, press, apply and matrix: the public contract, so it stays
+ * JavaScript); the Solver, puzzle codes and measurements hand it to the C library as its
+ * toDict JSON, one C board per call (capi.js withBoard). A uniform grid of more than
+ * MAX_TILES tiles is kept by its shape and pattern alone, as Python keeps it: what needs
+ * a byte a tile says so (TOO_LARGE).
  * @module board
  */
 import { badShape, badType, badValue, outOfRange, tooLarge } from "./errors.js";
@@ -32,7 +32,6 @@ import {
   isMapping, posText,
 } from "./validation.js";
 import { isMixed, parseMixed, parsePattern, patternName } from "./patterns.js";
-import { boardApply, boardMatrix, boardPress } from "./capi.js";
 
 export { MAX_TILES, MAX_SIDE } from "./validation.js";
 
@@ -434,12 +433,15 @@ export class Board {
   }
 
   /**
-   * A as a dense nCells x nTaps array of rows (entries mod n): the C library's
-   * (ml_board_matrix; `await init()` first).
+   * A as a dense nCells x nTaps array of rows (entries mod n).
    * @returns {number[][]}
    */
   matrix() {
-    return boardMatrix(this);
+    const A = Array.from({ length: this._nCells }, () => new Array(this._nTaps).fill(0));
+    for (let j = 0; j < this._nTaps; j++) {
+      for (const i of this.column(j)) A[i][j] = (A[i][j] + 1) % this._n;
+    }
+    return A;
   }
 
   // ---------------------------------------------------------------- positions
@@ -475,18 +477,24 @@ export class Board {
   }
 
   // ---------------------------------------------------------------- playing
-  // the C library's (ml_board_press, ml_board_apply; `await init()` first): the inputs
-  // read here (JavaScript's words for their types), positions, locks and holes checked
-  // there (its messages)
   /**
    * The state after tapping `pos` `times` times (any integer, reduced mod n).
    * @returns {number[][]|number[]}
    */
   press(state, pos, times = 1) {
-    const s = this.tileValues(state, "state");
+    const s = this._stateCells(state, "state");
     const j = this.tapIndex(pos);
-    const [r, c] = this._kind === "graph" ? [j, 0] : pos;
-    return this._fromTiles(boardPress(this, s, r, c, reduce(asInt(times, "times"), this._n)));
+    const t = asInt(times, "times");
+    const k = reduce(t, this._n);
+    const n = this._n;
+    if (k) {
+      if (this._kind === "graph") {
+        for (const i of this._effects[j]) s[i] = (s[i] + k) % n;
+      } else {
+        this._eachTarget(j, (i) => { s[i] = (s[i] + k) % n; });
+      }
+    }
+    return this._fromCells(s);
   }
 
   /**
@@ -495,20 +503,35 @@ export class Board {
    * @returns {number[][]|number[]}
    */
   apply(state, taps) {
-    const s = this.tileValues(state, "state");
-    const shape = this._kind === "graph" ? [this._nTaps] : this._shape;
-    return this._fromTiles(boardApply(this, s, this._reduced(taps, "taps", shape, "taps")));
+    const s = this._stateCells(state, "state");
+    const ax = this._applyCells(this._tapCells(taps));
+    const n = this._n;
+    for (let i = 0; i < s.length; i++) s[i] = (s[i] + ax[i]) % n;
+    return this._fromCells(s);
   }
 
   /** A x mod n over the cells, for a tap vector x (nTaps ints in 0..n-1). */
   applyVector(x) {
-    const size = this._shape.reduce((p, q) => p * q, 1);
-    let t = Uint8Array.from(x, (v) => reduce(Number(v), this._n));
-    if (this._kind === "grid") {
-      t = new Uint8Array(size);
-      this._tapsFlat.forEach((f, j) => { t[f] = reduce(Number(x[j]), this._n); });
+    return Array.from(this._applyCells(x));
+  }
+
+  /** A x mod n over the cells as a Uint8Array (x: nTaps ints in 0..n-1). */
+  _applyCells(x) {
+    const n = this._n;
+    // exact: at most MAX_TILES taps x MAX_OFFSETS units x 254 < 2^53
+    const acc = new Float64Array(this._nCells);
+    for (let j = 0; j < this._nTaps; j++) {
+      const k = x[j];
+      if (!k) continue;
+      if (this._kind === "graph") {
+        for (const i of this._effects[j]) acc[i] += k;
+      } else {
+        this._eachTarget(j, (i) => { acc[i] += k; });
+      }
     }
-    return this.cellVector(boardApply(this, new Uint8Array(size), t));
+    const v = new Uint8Array(acc.length);
+    for (let i = 0; i < acc.length; i++) v[i] = acc[i] % n;
+    return v;
   }
 
   /** The state reduced mod n as a board-shaped nested array (0 at holes). */

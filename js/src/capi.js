@@ -139,46 +139,6 @@ function readResult(core, r, tapsSize) {
   }, core);
 }
 
-// ------------------------------------------------------------------ board
-/** A, dense: nCells rows of nTaps entries (ml_board_matrix). */
-export function boardMatrix(board) {
-  return withBoard("Board#matrix", board, (core, b) => {
-    const m = board.nCells;
-    const r = board.nTaps;
-    return withMem(null, [m * r], (c, out) => {
-      check(c, c.exports.ml_board_matrix(0, b, out, r));
-      const a = u8(c);
-      return Array.from({ length: m }, (_, i) => Array.from(a.subarray(out + i * r, out + (i + 1) * r)));
-    }, core);
-  });
-}
-
-/** state + A taps (ml_board_apply): state and taps as the C library reads them (bytes,
- * board-shaped); a new Uint8Array. */
-export function boardApply(board, state, taps) {
-  return withBoard("Board#apply", board, (core, b) =>
-    withMem(null, [state, taps], (c, s, t) => {
-      check(c, c.exports.ml_board_apply(0, b, s, t, s));
-      return u8(c).slice(s, s + state.length);
-    }, core));
-}
-
-/** The state after tapping (r, c) `times` times (ml_board_press; a graph board's tap j is
- * (j, 0)); a new Uint8Array. */
-export function boardPress(board, state, r, c, times) {
-  return withBoard("Board#press", board, (core, b) =>
-    withMem(null, [state], (c2, s) => {
-      check(c2, c2.exports.ml_board_press(0, b, s, BigInt(r), BigInt(c), BigInt(times), s));
-      return u8(c2).slice(s, s + state.length);
-    }, core));
-}
-
-/** Whether two boards have the same kind, n and tap matrix (ml_board_equal). */
-export function boardsEqual(a, b) {
-  return withBoard("Board#equals", a, (core, ha) =>
-    withBoard("Board#equals", b, (c, hb) => c.exports.ml_board_equal(ha, hb) !== 0));
-}
-
 // ------------------------------------------------------------------ puzzles
 const CODES = "puzzle codes (Puzzle#code, Puzzle.fromCode)";
 // a code's size limits (sides, offsets, palette) were OUT_OF_RANGE in this package

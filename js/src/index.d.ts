@@ -98,14 +98,11 @@ export class Board {
   offsetsAt(r: number, c: number): ReadonlyArray<readonly [number, number]>;
   spec(): GridSpec | GraphSpec;
   column(j: number): ReadonlyArray<number>;
-  /** The C library's (ml_board_matrix): after `await init()`. */
   matrix(): number[][];
   tapIndex(pos: Position): number;
   cellIndex(pos: Position): number;
   /** The state after tapping `pos` `times` times (default 1; any integer, negative too,
-   * reduced mod states); the state's entries are reduced mod states (see State). press,
-   * apply and applyVector are the C library's (ml_board_press, ml_board_apply): after
-   * `await init()`. */
+   * reduced mod states); the state's entries are reduced mod states (see State). */
   press(state: State, pos: Position, times?: number): number[][] | number[];
   /** state + A taps, mod states; both reduced mod states first (see State). */
   apply(state: State, taps: State): number[][] | number[];

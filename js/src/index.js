@@ -7,8 +7,8 @@
  * codes (Puzzle#code, Puzzle.fromCode), a Puzzle's minTaps / proven / stars /
  * difficulty / toDict and SplitMix64's draws work synchronously (before, they throw a
  * ModlightsError with code CORE_NOT_LOADED). `Solver.create` and SolverWorker load the
- * core themselves. A Board's construction, properties and toDict / fromDict, and
- * verify, never need it (its matrix, press and apply do).
+ * core themselves. Board (construction, toDict / fromDict, press, apply, matrix) and
+ * verify never need it.
  *
  * ```js
  * import { init, Board, Solver, Puzzle, daily, generate } from "modlights";

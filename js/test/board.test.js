@@ -1,15 +1,11 @@
-import { before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { init } from "../src/core.js";
 import { Board } from "../src/board.js";
 import { InputError } from "../src/errors.js";
 import { PATTERNS } from "../src/patterns.js";
 import { golden } from "../test-helpers/golden.js";
 
 const G = golden("boards.json");
-
-// a board's matrix, press and apply are the C library's (the core loaded first)
-before(async () => { await init(); });
 
 function check(b, e) {
   assert.deepEqual(b.toDict(), e.dict);
@@ -131,7 +127,7 @@ test("grids past MAX_TILES: kept by shape and pattern as in Python (the Solver a
   assert.deepEqual(big.toDict(), { rows: 12000, cols: 12000, states: 2, pattern: "cross",
     locked: [], holes: [], wrap: false });
   assert.equal(big.nTaps, 144000000);
-  const s = Solver.createSync(big);                 // the algebraic engine: |ker A| = 1
+  const s = await Solver.create(big);               // the algebraic engine: |ker A| = 1
   assert.deepEqual([s.nullity, s.rank, s.kernelSize, s.plan.engine],
     [0, 144000000, 1n, "algebraic-cross"]);
   const perTile = (e) => e instanceof InputError && e.code === "TOO_LARGE" &&
@@ -142,7 +138,7 @@ test("grids past MAX_TILES: kept by shape and pattern as in Python (the Solver a
   // Python refuses a giant board that is not uniform, and one no structured engine takes
   assert.throws(() => Board.grid(12000, 12000, { holes: [[0, 0]] }), (e) =>
     e.code === "TOO_LARGE" && /allowed only for uniform boards/.test(e.message));
-  assert.throws(() => Solver.createSync(Board.grid(2 ** 20, 2 ** 20, { pattern: "knight" })),
+  await assert.rejects(Solver.create(Board.grid(2 ** 20, 2 ** 20, { pattern: "knight" })),
     (e) => e instanceof InputError && e.code === "TOO_LARGE" &&
       /is solved only by the algebraic engine/.test(e.message));
   const t = performance.now();
