@@ -206,6 +206,26 @@ def check_particular(cs, ps: ml.Solver, b: ml.Board, rng) -> None:
         assert got.length == sol.length and got.proven_minimal == sol.proven_minimal
 
 
+def _multiple_pattern(rng) -> list:
+    """Offsets of the 3 x 3 window repeated 0..4 times: over Z/p^e many coefficients are
+    non-units, so the row chase keeps equations pending (a system over the free symbols
+    whose kernel generators may have orders below p^e)."""
+    pat = []
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            pat += [(dr, dc)] * int(rng.choice([0, 0, 1, 2, 3, 4]))
+    return pat or [(0, 0), (-1, 0)]
+
+
+def _pending_board(rng, n: int) -> ml.Board:
+    """A board with a few holes and a _multiple_pattern: pending equations over Z/p^e."""
+    rows, cols = int(rng.integers(6, 26)), int(rng.integers(2, 9))
+    mask = rng.random((rows, cols)) < rng.uniform(0.05, 0.3)
+    holes = [(int(a), int(c)) for a, c in zip(*np.nonzero(mask))][: rows * cols - 1]
+    wrap = bool(rng.random() < 0.2)
+    return ml.Board.grid(rows, cols, states=n, pattern=_multiple_pattern(rng), holes=holes, wrap=wrap)
+
+
 def _holey(rng, ns, holes=(0.2, 0.45), max_rows=50) -> ml.Board:
     """A tall board with many holes (the row chase's boards: more than
     ROWCHASE_MIN_RATIO symbols a column), a named or random pattern (15 %: a mixed map of
@@ -217,8 +237,10 @@ def _holey(rng, ns, holes=(0.2, 0.45), max_rows=50) -> ml.Board:
         pal = [random_pattern(rng) for _ in range(2)]
         index = rng.integers(0, 2, size=(rows, cols))
         kw["pattern"] = [[pal[i] for i in row] for row in index.tolist()]
-    elif rng.random() < 0.5:
+    elif rng.random() < 0.4:
         kw["pattern"] = random_pattern(rng)
+    elif rng.random() < 0.6:
+        kw["pattern"] = _multiple_pattern(rng)
     kind = rng.random((rows, cols))
     p = float(rng.uniform(*holes))
     kw["holes"] = [(int(a), int(c)) for a, c in zip(*np.nonzero(kind < p))]
@@ -245,6 +267,8 @@ def test_row_variant_as_python():
         _compare_row(_holey(rng, [ROW_NS[i % len(ROW_NS)]]), rng)
     for _ in range(10):  # forced on any grid: locks, holes, wrap, mixed maps
         _compare_row(_random_grid(rng, [2, 3, 4, 6, 8, 9, 12]), rng)
+    for n in (4, 8, 9, 12, 25, 27, 36):  # pending systems over Z/p^e
+        _compare_row(_pending_board(rng, n), rng)
 
 
 def test_choosing_entry_takes_the_row_chase_as_python():
@@ -283,3 +307,5 @@ def test_row_chase_many_boards_as_python():
         _compare_row(_holey(rng, ROW_NS + [10, 16, 18, 100], holes=(0.05, 0.6)), rng)
     for _ in range(150):
         _compare_row(_random_grid(rng, ROW_NS), rng)
+    for _ in range(150):
+        _compare_row(_pending_board(rng, int(rng.choice([4, 8, 9, 12, 16, 18, 25, 27, 36]))), rng)
