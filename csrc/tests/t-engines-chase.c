@@ -16,6 +16,7 @@
  * ml-test-sources: engines/dense.c engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/lifted.c engines/polymat.c structured/rowrec.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
 #define ML_T_SEED 0xC4A5Eull
 #include "include/modlights.h"
+#include "api/board.h"
 #include "chase/rowchase.h"
 #include "engines/chase.h"
 #include "engines/dense.h"
@@ -196,6 +197,84 @@ static void check_choice(ml_board *b, int counts[4])
     check(&ml__chase_choose_ops, b);
 }
 
+/* y (over the cells) = A x (x over the taps) of a grid board, by ml_board_apply */
+static void apply_taps(const ml_board *b, const uint8_t *x, uint8_t *y)
+{
+    size_t t = (size_t)ml_board_rows(b) * (size_t)ml_board_cols(b);
+    size_t m = ml_board_n_cells(b), r = ml_board_n_taps(b);
+    uint8_t *tiles = calloc(t, 1), *zero = calloc(t, 1), *out = malloc(t);
+    for (size_t j = 0; j < r; j++)
+        tiles[ml__board_tap_flat(b, j)] = x[j];
+    CHECK(ml_board_apply(ctx, b, zero, tiles, out) == ML_OK, "%s", ml_errmsg(ctx));
+    for (size_t i = 0; i < m; i++)
+        y[i] = out[ml__board_cell_flat(b, i)];
+    free(tiles);
+    free(zero);
+    free(out);
+}
+
+/* A tall residual system none of whose prefixes leaves no kernel (engine.py's
+ * ROWCHASE_TALL_ENTRIES): a 450 x 1200 board over GF(2) with 12 % locked tiles and 0.8 %
+ * holes, its pattern reaching 3 columns (so the chase runs along the rows): the choosing
+ * entry takes the row chase for it, whose solutions of A x and kernel vectors are
+ * checked by applying them (A is too large for the dense engine). */
+static void tall_row(void)
+{
+    static const int64_t dr[] = {0, 1, -1, 0, 0}, dc[] = {0, 0, 0, -3, 3};
+    const int64_t rows = 450, cols = 1200;
+    ml_grid *g = NULL;
+    ml_board *b = NULL;
+    void *e = NULL;
+    CHECK(ml_grid_new(ctx, rows, cols, 2, &g) == ML_OK);
+    CHECK(ml_grid_set_offsets(ctx, g, 5, dr, dc) == ML_OK);
+    for (int64_t f = 0; f < rows * cols; f++) {
+        unsigned d = (unsigned)(rnd() % 1000);
+        if (d < 8)
+            ml_grid_hole(ctx, g, f / cols, f % cols);
+        else if (d < 128)
+            ml_grid_lock(ctx, g, f / cols, f % cols);
+    }
+    CHECK(ml_grid_build(ctx, g, &b) == ML_OK);
+    ml_grid_free(g);
+    CHECK(ml__chase_choose_ops.build(NULL, ctx, b, &e) == ML_OK && e, "%s", ml_errmsg(ctx));
+    if (!e) {
+        ml_board_free(b);
+        return;
+    }
+    const char *why = NULL, *v = ml__chase_variant(e, &why);
+    CHECK(v && !strcmp(v, "chase-row") && why &&
+              !strcmp(why, "a tall residual system no prefix of which leaves a trivial kernel"),
+          "%s: %s", v ? v : "-", why ? why : "-");
+    size_t m = ml_board_n_cells(b), r = ml_board_n_taps(b);
+    uint8_t *x = malloc(r), *R = calloc(2 * m, 1), *X = malloc(2 * r), *y = malloc(m);
+    uint8_t ok[2] = {0, 0};
+    for (size_t j = 0; j < r; j++)
+        x[j] = (uint8_t)(rnd() % 2);
+    apply_taps(b, x, R);   /* R[0] = A x; R[1] = 0 */
+    CHECK(ml__chase_choose_ops.solve(NULL, ctx, e, 2, R, X, ok) == ML_OK && ok[0] && ok[1]);
+    for (int i = 0; i < 2; i++) {
+        apply_taps(b, X + i * r, y);
+        CHECK(!memcmp(y, R + i * m, m), "A X != R, row %d", i);
+    }
+    uint64_t null = 0, k = 0;
+    CHECK(ml__chase_choose_ops.nullity(NULL, ctx, e, &null) == ML_OK);
+    uint8_t *H = malloc(3 * r);
+    uint32_t o[3];
+    CHECK(ml__chase_choose_ops.generators(NULL, ctx, e, 3, &k, H, o) == ML_OK &&
+          k == (null < 3 ? null : 3));
+    for (uint64_t i = 0; i < k; i++) {
+        apply_taps(b, H + i * r, y);
+        CHECK(!memchr(y, 1, m), "not in ker A");
+    }
+    ml__chase_choose_ops.destroy(NULL, e);
+    ml_board_free(b);
+    free(x);
+    free(R);
+    free(X);
+    free(y);
+    free(H);
+}
+
 int main(void)
 {
     if (ml_ctx_new(&ctx))
@@ -303,6 +382,7 @@ int main(void)
           "%s", ml_errmsg(ctx));
     ml_board_free(big);
     ml_grid_free(g);
+    tall_row();
     /* the row chase's limits (rowchase.py): the elimination records of an empty pattern
      * (every tap a symbol, every tile an equation), the live rows of taps 30 rows up */
     static const struct {

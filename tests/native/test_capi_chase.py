@@ -296,6 +296,22 @@ def test_row_chase_too_large_refused_as_python():
         assert "too large for the row chase" in str(got.value)
 
 
+@pytest.mark.heavy  # about 5 s (mostly Python's answers and checks on 540,000 tiles)
+def test_choosing_entry_tall_system_takes_the_row_chase_as_python():
+    """A tall residual system none of whose prefixes leaves no kernel, past
+    ROWCHASE_TALL_ENTRIES: 450 x 1200 over Z/4, 12 % locked tiles and 0.8 % holes, a
+    pattern reaching 3 columns (so the chase runs along the rows)."""
+    rng = np.random.default_rng(3313)
+    r = rng.random((450, 1200))
+    holes = [(int(a), int(c)) for a, c in zip(*np.nonzero(r < 0.008))]
+    locked = [(int(a), int(c)) for a, c in zip(*np.nonzero((r >= 0.008) & (r < 0.128)))]
+    pattern = [(0, 0), (1, 0), (-1, 0), (0, -3), (0, 3)]
+    b = ml.Board.grid(450, 1200, states=4, pattern=pattern, holes=holes, locked=locked)
+    assert _compare_choice(b, rng, particular=True) == "chase-row"
+    cs = CSolver(c_board(b), "chase")
+    assert cs.plan["reason"].endswith("no prefix of which leaves a trivial kernel")
+
+
 @pytest.mark.matrix
 def test_row_chase_many_boards_as_python():
     rng = np.random.default_rng(3312)
