@@ -5,9 +5,12 @@
  * context, 0, and reads their out-parameters from WebAssembly memory). Wrappers are
  * written here only where WebAssembly cannot pass an argument as the header does: the
  * by-value structs ml_target and ml_budget (the solvers' questions). A failure's status
- * and message are then read with ml_errcode(NULL) / ml_errmsg(NULL).
+ * and message are then read with ml_errcode(NULL) / ml_errmsg(NULL). Besides: the blocks
+ * JavaScript hands over (mlx_malloc / mlx_free), the count of live heap bytes (tests
+ * check that disposing gives every byte back) and the stop hook JavaScript polls.
  */
 #include "include/modlights.h"
+#include "base/interrupt.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,6 +19,69 @@
 #define MLX_EXPORT(name) __attribute__((export_name(#name)))
 #else
 #define MLX_EXPORT(name)
+#endif
+
+/* -- memory: a block of `bytes` bytes (at least 1) for JavaScript to fill, freed by
+ * mlx_free */
+MLX_EXPORT(mlx_malloc) void *mlx_malloc(size_t bytes) { return malloc(bytes ? bytes : 1); }
+MLX_EXPORT(mlx_free) void mlx_free(void *p) { free(p); }
+
+#if defined(__wasm__)
+#include <malloc.h>
+
+/* The module links with --wrap for malloc, calloc, realloc, aligned_alloc and free, so
+ * every allocation passes through here: mlx_live_bytes() is the sum of
+ * malloc_usable_size over the blocks not yet freed. */
+void *__real_malloc(size_t);
+void *__real_calloc(size_t, size_t);
+void *__real_realloc(void *, size_t);
+void *__real_aligned_alloc(size_t, size_t);
+void __real_free(void *);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t a, size_t b);
+void *__wrap_aligned_alloc(size_t al, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+void __wrap_free(void *p);
+
+static uint64_t live;
+
+static void *counted(void *p)
+{
+    if (p)
+        live += malloc_usable_size(p);
+    return p;
+}
+
+void *__wrap_malloc(size_t n) { return counted(__real_malloc(n)); }
+void *__wrap_calloc(size_t a, size_t b) { return counted(__real_calloc(a, b)); }
+void *__wrap_aligned_alloc(size_t al, size_t n) { return counted(__real_aligned_alloc(al, n)); }
+
+void *__wrap_realloc(void *p, size_t n)
+{
+    size_t old = p ? malloc_usable_size(p) : 0;
+    void *q = __real_realloc(p, n);
+    if (q || n == 0)
+        live -= old;                    /* failed: p stays, and so does its count */
+    return counted(q);
+}
+
+void __wrap_free(void *p)
+{
+    if (p)
+        live -= malloc_usable_size(p);
+    __real_free(p);
+}
+
+MLX_EXPORT(mlx_live_bytes) double mlx_live_bytes(void) { return (double)live; }
+
+/* The JavaScript front's stop hook (imported from the module "env"): nonzero when the
+ * work must stop; the C library's polls call it about every ML_INTERRUPT_POLL_NS. */
+__attribute__((import_module("env"), import_name("ml_js_poll"))) int ml_js_poll(void);
+MLX_EXPORT(mlx_init) void mlx_init(void)
+{
+    ml_interrupt_set_hook(ml_js_poll);
+    ml_interrupt_take();
+}
 #endif
 
 /* -- solvers: state / target a byte a tile (target NULL: every tile `fill`) */

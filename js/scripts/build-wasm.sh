@@ -1,8 +1,8 @@
 #!/bin/sh
 # Build js/dist/modlights.wasm from the portable C of csrc/, exporting the C API
 # functions listed in csrc/wasm/exports.list as they are (plus the export_name
-# wrappers of csrc/wasm/exports.c and the entry layer csrc/wasm/entry.c), with clang --target=wasm32-wasi, wasi-libc and wasm-ld (Debian:
-# clang, lld, wasi-libc, libclang-rt-dev-wasm32), and write js/dist/csrc.sha256 beside
+# wrappers of csrc/wasm/exports.c), with clang --target=wasm32-wasi, wasi-libc and
+# wasm-ld (Debian: clang, lld, wasi-libc, libclang-rt-dev-wasm32), and write js/dist/csrc.sha256 beside
 # it: the SHA-256 of the C sources it was built from (not of the .wasm: over the sorted
 # C sources and headers compiled, each as its path, a NUL, its bytes, a NUL), so a test
 # can tell a stale build.

@@ -55,10 +55,10 @@ function check(core, rc, renamed) {
   if (rc) throw failure(core, renamed);
 }
 
-/** A malloc'd block of `bytes` bytes (freed by the caller with ml_w_free). */
+/** A malloc'd block of `bytes` bytes (freed by the caller with mlx_free). */
 function alloc(core, bytes) {
   // a size_t is 32 bits: a larger request would wrap, so it is refused here
-  const ptr = bytes < 2 ** 32 ? addr(core.exports.ml_w_malloc(Math.max(1, bytes))) : 0;
+  const ptr = bytes < 2 ** 32 ? addr(core.exports.mlx_malloc(Math.max(1, bytes))) : 0;
   if (!ptr) throw new ModlightsError("out of WebAssembly memory", { code: "OUT_OF_MEMORY" });
   return ptr;
 }
@@ -77,7 +77,7 @@ function withMem(what, blocks, fn, core = getCore(what)) {
     }
     return fn(core, ...ptrs);
   } finally {
-    for (const p of ptrs) core.exports.ml_w_free(p);
+    for (const p of ptrs) core.exports.mlx_free(p);
   }
 }
 
@@ -353,8 +353,6 @@ export function dateParse(text) {
 }
 
 // ------------------------------------------------------------------ solvers
-const NOT_IMPLEMENTED = 14;
-
 /**
  * A C solver (ml_solver_new: the registry's plan and engine) of one board, with state
  * and target buffers of the board's tiles kept in WebAssembly memory until dispose().
@@ -362,20 +360,15 @@ const NOT_IMPLEMENTED = 14;
  */
 export class CoreSolver {
   /**
-   * The solver of `board`, or null when this build of the library has no C engine for
-   * the board's plan yet (ML_ENOTIMPL). The library's failures (a board past a limit)
-   * are thrown.
+   * The solver of `board`; the library's failures (a board past a limit) are thrown.
    * @param {import("./board.js").Board} board
    * @param {number} tiles the bytes of a state (the board's tiles; a graph board's cells)
    * @param {number} tapsSize the bytes of a solution (tiles; a graph board's taps)
-   * @returns {CoreSolver | null}
+   * @returns {CoreSolver}
    */
   static open(board, tiles, tapsSize) {
     return withBoard("Solver", board, (core, b) => withMem(null, [56], (c, out) => {
-      if (c.exports.ml_solver_new(0, b, 0, out)) {
-        if (c.exports.ml_errcode(0) === NOT_IMPLEMENTED) return null;
-        throw failure(c);
-      }
+      check(c, c.exports.ml_solver_new(0, b, 0, out));
       const s = ptrAt(c, out);
       try {
         return new CoreSolver(c, s, b, out, tiles, tapsSize);
@@ -452,7 +445,7 @@ export class CoreSolver {
   dispose() {
     const x = this._core.exports;
     if (this._s) x.ml_solver_free(this._s);
-    for (const p of [this._state, this._target]) if (p) x.ml_w_free(p);
+    for (const p of [this._state, this._target]) if (p) x.mlx_free(p);
     this._s = this._state = this._target = 0;
   }
 }
