@@ -13,11 +13,9 @@
  *  - a trivial kernel: the solution, proved;
  *  - a budget of 0 elements or no time: the greedy descent (search/driver.h), proved
  *    only when the solution has length 0;
- *  - a GF(2) kernel of nullity ML_CUBE_MIN_NULLITY (22) or more, all of it held, and a
- *    budget of at least ML_CUBE_MIN_STEPS elements or the coset (or a deadline): the
- *    transform search of search/cube_plan.h (search/cube.py) with the board's
- *    symmetries (search/symmetry.h), proved when every corner was walked (its proof the
- *    "tree" of the rebased generators), else descended greedily until the deadline;
+ *  - where ml_cube_applies (GF(2), nullity >= 22, every generator held): the transform
+ *    search of search/cube_plan.h with the board's symmetries, proved when every corner
+ *    was walked (its proof the tree of the rebased generators), else descended;
  *  - otherwise the Gray-code walk of search/coset.h over the longest prefix of
  *    generators of fewer than 2^62 elements (one thread when a count budget is short of
  *    it, so the answer is the same on every machine; the context's threads, at most
@@ -95,8 +93,8 @@ uint64_t ml_board_default_steps(const ml_board *b)
 }
 
 /* Solver._search_budget(None): (steps, seconds); steps UINT64_MAX or seconds < 0 mean
- * none; a deadline of DEFAULT_SECONDS a board for `boards` boards. _default_count: a coset step costs O(n_taps) (/ 64 over GF(2)), about 2^30
- * operations at most. */
+ * none; a deadline of DEFAULT_SECONDS a board for `boards` boards. _default_count: a
+ * coset step costs O(n_taps) (/ 64 over GF(2)), about 2^30 operations at most. */
 static void resolve_budget(const ml_board *b, const ml_factored *ks, ml_budget budget,
                            uint64_t boards, uint64_t *steps, double *seconds)
 {
@@ -220,15 +218,27 @@ typedef struct {
     cube_proof *cube;          /* ML__PROOF_CUBE's (owned; stats_free) */
 } stats;
 
+static void cube_proof_free(cube_proof *cp)
+{
+    if (cp) {
+        ml_cube_plan_free(&cp->plan);
+        free(cp->cells);
+        free(cp->taps);
+        free(cp);
+    }
+}
+
 static void stats_free(stats *st)
 {
-    if (st->cube) {
-        ml_cube_plan_free(&st->cube->plan);
-        free(st->cube->cells);
-        free(st->cube->taps);
-        free(st->cube);
-        st->cube = NULL;
-    }
+    cube_proof_free(st->cube);
+    st->cube = NULL;
+}
+
+/* An engine's callback failed: its status, with ML_M_CALLBACK when it left no message. */
+static int engine_failed(ml_ctx *ctx, const struct ml__engine *e, const char *question)
+{
+    ctx = ml__ctx(ctx);
+    return ctx->status != ML_OK ? ctx->status : ml__fail(ctx, ML_M_CALLBACK, e->name, question);
 }
 
 /* Kernel.searchable: the plan's own engine's kernel_fits when it answers it, else 1. */
@@ -243,10 +253,8 @@ static int searchable(ml_ctx *ctx, ml_solver *s, int *ok)
         return rc;
     int fits = 1;
     rc = ops->kernel_fits(user, ctx, eng, &fits);
-    if (rc) {
-        ctx = ml__ctx(ctx);
-        return ctx->status != ML_OK ? ctx->status : ml__fail(ctx, ML_M_CALLBACK, e->name, "kernel_fits");
-    }
+    if (rc)
+        return engine_failed(ctx, e, "kernel_fits");
     *ok = fits != 0;
     return ML_OK;
 }
@@ -268,13 +276,9 @@ static int first_generators(ml_ctx *ctx, ml_solver *s, uint64_t limit, size_t L,
         return ml__fail(ctx, ML_M_NOMEM, fn);
     if (ops->generators) {
         rc = ops->generators(user, ctx, eng, limit, k, *H, *orders);
-        if (rc) {
-            ctx = ml__ctx(ctx);
-            return ctx->status != ML_OK ? ctx->status : ml__fail(ctx, ML_M_CALLBACK, e->name, "generators");
-        }
-        if (*k > limit)
-            return ml__fail(ctx, ML_M_INTERNAL, fn, "the engine gave more generators than asked");
-        return ML_OK;
+        if (rc)
+            return engine_failed(ctx, e, "generators");
+        return *k > limit ? ml__fail(ctx, ML_M_INTERNAL, fn, "too many generators") : ML_OK;
     }
     const uint8_t *G;   /* an engine without generators: the fallback's, a prefix */
     const uint32_t *go;
@@ -347,12 +351,7 @@ static int cube_minimum(ml_ctx *ctx, ml_solver *s, const uint8_t *H, const uint3
             }
         }
     }
-    if (cp) {
-        ml_cube_plan_free(&cp->plan);
-        free(cp->cells);
-        free(cp->taps);
-        free(cp);
-    }
+    cube_proof_free(cp);
     free(best);
     ml_syms_free(&syms);
     return rc;
@@ -499,14 +498,10 @@ int ml__solve_minimal(ml_ctx *ctx, ml_solver *s, uint8_t *x, const ml_factored *
     int canonical;
     if (r->kept && r->proven && st.total > 1) {
         rc = ml__solver_nullity(ctx, s, &null);
-        if (!rc && null * (L ? L : 1) <= MAX_KERNEL_BYTES) {
-            if (st.cube) {
-                H = st.cube->plan.gens;
-                k = st.cube->plan.k;
-            } else {
-                rc = ml__solver_generators(ctx, s, &H, &orders, &k, &canonical);
-            }
-        }
+        if (!rc && null * (L ? L : 1) <= MAX_KERNEL_BYTES && st.cube)
+            H = st.cube->plan.gens, k = st.cube->plan.k;
+        else if (!rc && null * (L ? L : 1) <= MAX_KERNEL_BYTES)
+            rc = ml__solver_generators(ctx, s, &H, &orders, &k, &canonical);
     }
     if (!rc && k) {
         r->gens = malloc((size_t)(k * L) + 1);
@@ -530,10 +525,8 @@ int ml__solve_minimal(ml_ctx *ctx, ml_solver *s, uint8_t *x, const ml_factored *
         }
     }
     stats_free(&st);
-    if (rc)
-        return rc;
     r->seconds = now_s() - t0;
-    return ML_OK;
+    return rc;
 }
 
 /* ------------------------------------------------------------------ batches

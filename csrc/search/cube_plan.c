@@ -473,6 +473,68 @@ int ml_cube_plan_make(const uint8_t *x0, const uint8_t *H, size_t k, size_t n_ta
     return rc;
 }
 
+int ml_cube_plan_load(const uint8_t *x0, const uint8_t *gens, size_t k, size_t n_taps,
+                      unsigned m, const uint64_t *sym_mat, const uint64_t *sym_shift,
+                      size_t ng, ml_cube_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    if (!x0 || (k && !gens) || (ng && (!sym_mat || !sym_shift)) || m > ML_CUBE_MAX_LOW ||
+        m > k || k - m > 63 || n_taps > ML_CUBE_MAX_TAPS || ng > ML_CUBE_MAX_MAPS)
+        return ML_CUBE_EINVAL;
+    unsigned kh = (unsigned)(k - m);
+    uint64_t over = kh >= 64 ? 0 : ~(((uint64_t)1 << kh) - 1);
+    for (size_t j = 0; j < n_taps; j++)
+        if (x0[j] > 1)
+            return ML_CUBE_EINVAL;
+    for (size_t j = 0; j < k * n_taps; j++)
+        if (gens[j] > 1)
+            return ML_CUBE_EINVAL;
+    for (size_t g = 0; g < ng; g++) {
+        if (sym_shift[g] & over)
+            return ML_CUBE_EINVAL;
+        for (unsigned i = 0; i < kh; i++)
+            if (sym_mat[g * kh + i] & over)
+                return ML_CUBE_EINVAL;
+    }
+    size_t nw = (n_taps + 63) / 64;
+    uint64_t *G = malloc((k + 1) * (nw ? nw : 1) * 8);
+    p->x0 = malloc(n_taps + 1);
+    p->sym_mat = malloc(ng * kh * 8 + 8);
+    p->sym_shift = malloc(ng * 8 + 8);
+    p->sym_used = calloc(ng + 1, sizeof *p->sym_used);
+    int rc = G && p->x0 && p->sym_mat && p->sym_shift && p->sym_used ? ML_CUBE_OK
+                                                                       : ML_CUBE_ENOMEM;
+    if (!rc) {
+        memcpy(p->x0, x0, n_taps);
+        if (ng) {
+            memcpy(p->sym_mat, sym_mat, ng * kh * 8);
+            memcpy(p->sym_shift, sym_shift, ng * 8);
+        }
+        for (size_t g = 0; g < ng; g++)
+            p->sym_used[g] = g;
+        for (size_t i = 0; i < k; i++)
+            vpack(gens + i * n_taps, n_taps, G + i * nw, nw);
+        p->n_taps = n_taps;
+        p->k = (unsigned)k;
+        p->m = m;
+        p->kh = kh;
+        p->ng = (unsigned)ng;
+        rc = fill(p, G, nw);
+    }
+    free(G);
+    if (rc)
+        ml_cube_plan_free(p);
+    return rc;
+}
+
+void ml_cube_plan_layout(const ml_cube_plan *p, unsigned *inner, uint64_t *corners,
+                         unsigned *plog)
+{
+    *inner = p->kh < ML_CUBE_CORNER_LOG ? p->kh : ML_CUBE_CORNER_LOG;
+    *corners = (uint64_t)1 << (p->kh - *inner);
+    *plog = *inner + p->m;
+}
+
 void ml_cube_plan_element(const ml_cube_plan *p, uint64_t high, uint32_t low, uint8_t *y)
 {
     size_t N = p->n_taps;

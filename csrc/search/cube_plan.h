@@ -80,6 +80,22 @@ int ml_cube_plan_make(const uint8_t *x0, const uint8_t *H, size_t k, size_t n_ta
                       const uint64_t *sym_taps, size_t nsym, ml_cube_plan *p);
 void ml_cube_plan_free(ml_cube_plan *p);
 
+/* A plan from its parts (a copy sent to a worker): x0 (n_taps bytes, 0/1), gens (k x
+ * n_taps, 0/1, the m low ones first), ng maps (sym_mat ng x (k - m) words, sym_shift
+ * ng words, each of k - m bits). ML_CUBE_EINVAL unless m <= ML_CUBE_MAX_LOW, k - m <=
+ * 63, n_taps <= ML_CUBE_MAX_TAPS, ng <= ML_CUBE_MAX_MAPS and every entry and word is
+ * in range (the generators' independence is not checked: a copy of a plan made by
+ * ml_cube_plan_make has it). */
+#define ML_CUBE_MAX_MAPS 4096
+int ml_cube_plan_load(const uint8_t *x0, const uint8_t *gens, size_t k, size_t n_taps,
+                      unsigned m, const uint64_t *sym_mat, const uint64_t *sym_shift,
+                      size_t ng, ml_cube_plan *p);
+
+/* The plan's corners: *inner = min(kh, ML_CUBE_CORNER_LOG) high coefficients inside
+ * a corner, *corners = 2^(kh - inner) of them, each of 2^(*plog) coset elements. */
+void ml_cube_plan_layout(const ml_cube_plan *p, unsigned *inner, uint64_t *corners,
+                         unsigned *plog);
+
 /* x0 + the generators whose coefficient is 1 (low bits, then high) into y (N bytes). */
 void ml_cube_plan_element(const ml_cube_plan *p, uint64_t high, uint32_t low, uint8_t *y);
 
