@@ -151,7 +151,7 @@ export function loadCore(source) {
         }
         instance.exports._initialize();
         instance.exports.ml_w_init_js();
-        instance.exports.mlx_init();
+        instance.exports.ml_engine_count();   // the registry made at load: a steady heap after
         core = { exports: instance.exports, module, memory };
         return core;
       } catch (e) {

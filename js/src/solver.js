@@ -17,7 +17,7 @@ import { InputError, Interrupted, Unsolvable, badShape, badType, outOfRange } fr
 import { Board } from "./board.js";
 import { isMixed, parseMixed } from "./patterns.js";
 import { describe } from "./fmt.js";
-import { MAX_TILES, checkDim, isInt, isMapping } from "./validation.js";
+import { checkDim, isInt, isMapping } from "./validation.js";
 
 export { Interrupted };
 
@@ -62,7 +62,6 @@ function boardOfSpec(spec) {
   }
   const rows = checkDim("rows", spec.rows);
   const cols = checkDim("cols", spec.cols);
-  if (rows * cols > MAX_TILES) return Board.grid(rows, cols, { states: spec.states });
   const size = rows * cols;
   let pattern = spec.offsets;
   if (pattern == null && spec.mixed == null) {
@@ -82,15 +81,11 @@ function boardOfSpec(spec) {
     wrap: !!spec.wrap });
 }
 
-/** Python's tuple order, descending (the chase's offset tables: engines/chase/engine.py). */
-function cmpDesc(a, b) {
-  return a[0] !== b[0] ? b[0] - a[0] : b[1] - a[1];
-}
-
 /**
- * The board description the C core takes, from a Board or a spec object (see the
- * package's interface: kind "grid" or "graph"; checked by building its Board, with
- * Board.grid's and Board.fromEffects' messages). InputError on a malformed spec.
+ * The board a Solver answers for, from a Board or a spec object (see the package's
+ * interface: kind "grid" or "graph"; checked by building its Board, with Board.grid's
+ * and Board.fromEffects' messages): {kind, states, shape, rows, cols (grids), nCells,
+ * nTaps, board, giant}. InputError on a malformed spec.
  */
 export function normalizeSpec(board) {
   if (!(board instanceof Board)) {
@@ -100,14 +95,25 @@ export function normalizeSpec(board) {
     }
     board = boardOfSpec(board);
   }
+  const [rows, cols] = board.isGrid ? board.shape : [0, 0];
+  return { kind: board.isGrid ? "grid" : "graph", states: board.states, shape: board.shape,
+    rows, cols, nCells: board.nCells, nTaps: board.nTaps, board, giant: board._giant === true };
+}
+
+// ------------------------------------------------------------------ the legacy path
+// (the entry layer csrc/wasm/entry.c, while a board's engine or search is not in the C
+// library yet; this section goes with it)
+
+/**
+ * The board as the entry layer's ml_w_grid / ml_w_graph take it: for grids the distinct
+ * offsets in Python's descending tuple order (the chase's tables), each pattern's counts
+ * over them, the tile -> pattern map of a mixed board, the holes, active and tappable
+ * masks (null when none); for graph boards the effects.
+ */
+function legacySpec(board) {
   const spec = board.spec();
-  const states = spec.states;
-  if (spec.kind === "graph") {
-    return { kind: "graph", states, nCells: spec.nCells, nTaps: spec.effects.length,
-      effects: spec.effects, shape: [spec.nCells], board };
-  }
-  const { rows, cols } = spec;
-  const size = rows * cols;
+  if (spec.kind === "graph") return { effects: spec.effects };
+  const size = spec.rows * spec.cols;
   let pats;
   let patOf = null;
   if (spec.mixed != null) {
@@ -126,7 +132,7 @@ export function normalizeSpec(board) {
   }
   const seen = new Map();
   for (const p of pats) for (const o of p) seen.set(`${o[0]},${o[1]}`, o);
-  const offs = [...seen.values()].sort(cmpDesc);
+  const offs = [...seen.values()].sort((x, y) => (x[0] !== y[0] ? y[0] - x[0] : y[1] - x[1]));
   const pos = new Map(offs.map((o, i) => [`${o[0]},${o[1]}`, i]));
   const cnt = new Int32Array(Math.max(1, pats.length * offs.length));
   pats.forEach((p, i) => { for (const o of p) cnt[i * offs.length + pos.get(`${o[0]},${o[1]}`)] += 1; });
@@ -139,11 +145,9 @@ export function normalizeSpec(board) {
     for (let t = 0; t < size; t++) tappable[t] = (holes && holes[t]) || (locked && locked[t]) ? 0 : 1;
     if (holes) active = Uint8Array.from(holes, (h) => 1 - h);
   }
-  return {
-    kind: "grid", states, rows, cols, wrap: spec.wrap, shape: [rows, cols],
-    udr: Int32Array.from(offs, (o) => o[0]), udc: Int32Array.from(offs, (o) => o[1]),
-    npat: pats.length, cnt, patOf, holes, active, tappable, nTaps: board.nTaps, board,
-  };
+  return { wrap: spec.wrap, udr: Int32Array.from(offs, (o) => o[0]),
+    udc: Int32Array.from(offs, (o) => o[1]), npat: pats.length, cnt, patOf, holes, active,
+    tappable };
 }
 
 function copyIn(core, data, ptr) {
@@ -259,18 +263,21 @@ export class Solver {
     this._tiles = tiles;
     // the C library's solver (its plan, engines, kernel and minimal search) when it has
     // an engine for the board's plan; else (ML_ENOTIMPL) the chase / dense core below
-    this._c = CoreSolver.open(JSON.stringify(spec.board.toDict()), tiles,
+    this._c = CoreSolver.open(spec.board, tiles,
       spec.kind === "grid" ? tiles : spec.nTaps);
     if (this._c) {
       this._nullity = this._c.nullity;
       this._kernelSize = this._c.kernelSize;
       return;
     }
+    if (spec.giant) spec.board._perTile("this board's solver");
     this._legacy(core, spec);
   }
 
   /** @private the entry layer's factorisation (csrc/wasm/entry.c) */
-  _legacy(core, spec) {
+  _legacy(core, spec0) {
+    const spec = { ...spec0, ...legacySpec(spec0.board) };
+    this._legacyHoles = spec.holes ?? null;
     const ex = core.exports;
     const allocs = [];
     const put = (arr) => {
@@ -387,7 +394,7 @@ export class Solver {
     const s = board.tileValues(state, "state");
     const tarr = tv0 === null ? board.tileValues(target, "target") : null;
     const b = new Uint8Array(this._core.memory.buffer, this._b, this._blen);
-    const holes = this.spec.holes;
+    const holes = this._legacyHoles;
     for (let i = 0; i < this._blen; i++) {
       const d = (tv0 === null ? tarr[i] : tv0) - s[i];
       b[i] = d < 0 ? d + n : d;
