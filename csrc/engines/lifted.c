@@ -6,10 +6,10 @@
  * algebraic engine of the same grid (the pattern's offsets as given) over GF(p_j), then
  * a kind: "lift" when its nullity is 0 (A invertible mod p, so mod p^k), "field" when
  * k = 1 (that engine answers), else "chase": the choosing chase engine
- * (ml__chase_choose_ops) of the same grid over Z/p^k (ML_ENOTIMPL where it would take
- * the row chase, not in C yet). A lift part solves A x = b (mod p^k) digit by digit: with r = b,
- * m = p^k, at step i the GF(p) engine solves A y = r (mod p), x += p^i y, r = ((r - A y)
- * mod m) / p (exact) and m /= p: k GF(p) solves and k - 1 stencil products, O(k h w).
+ * (ml__chase_choose_ops) of the same grid over Z/p^k. A lift part solves A x = b
+ * (mod p^k) digit by digit: with r = b, m = p^k, at step i the GF(p) engine solves
+ * A y = r (mod p), x += p^i y, r = ((r - A y) mod m) / p (exact) and m /= p: k GF(p)
+ * solves and k - 1 stencil products, O(k h w).
  * Solutions and kernel generators are combined with the CRT idempotents e_j (1 mod q_j,
  * 0 mod n / q_j): x = sum x_j e_j mod n, the i-th generators of the parts added up
  * (their orders multiplied); rows unsolvable in some part are zero. nullity is the most
@@ -136,7 +136,7 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
             t->kind = LIFT;
         } else if (ex[j] == 1) {
             t->kind = FIELD;
-        } else {   /* the chase over Z/p^k (ML_ENOTIMPL where it would take the row chase) */
+        } else {   /* the choosing chase over Z/p^k */
             t->kind = CHASE;
             ALG->destroy(NULL, t->eng);
             t->eng = NULL;

@@ -7,7 +7,8 @@
  * codes (Puzzle#code, Puzzle.fromCode), a Puzzle's minTaps / proven / stars /
  * difficulty / toDict and SplitMix64's draws work synchronously (before, they throw a
  * ModlightsError with code CORE_NOT_LOADED). `Solver.create` and SolverWorker load the
- * core themselves. Board and verify never need it.
+ * core themselves. Board (construction, toDict / fromDict, press, apply, matrix) and
+ * verify never need it.
  *
  * ```js
  * import { init, Board, Solver, Puzzle, daily, generate } from "modlights";
@@ -18,9 +19,6 @@
  * ```
  * @module modlights
  */
-import { Solver } from "./solver.js";
-import { useSolver } from "./engine.js";
-
 export {
   ModlightsError, InputError, Unsolvable, Interrupted, ValueError,
 } from "./errors.js";
@@ -37,7 +35,3 @@ export { verify, summary, FormatError } from "./verify.js";
 export { Solver, Solution } from "./solver.js";
 export { init, isLoaded, loadCore } from "./core.js";
 export { SolverWorker, runInWorker, serveSolverRequests } from "./worker.js";
-
-// the puzzles' solver: the WebAssembly Solver (it needs the core once a puzzle is
-// generated or measured, not before)
-useSolver((board) => Solver.createSync(board));
