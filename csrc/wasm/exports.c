@@ -72,6 +72,12 @@ MLX_EXPORT(mlx_board_size) double mlx_board_size(const ml_board *b)
     return (double)ml_board_size(b);
 }
 
+/* -- certificates: ml_verify_json; mlx_errmsg_name tells its verdicts apart */
+MLX_EXPORT(mlx_verify_json) int32_t mlx_verify_json(const char *j, size_t n, char *buf,
+    size_t cap, size_t *len) { return ml_verify_json(NULL, j, n, buf, cap, len); }
+MLX_EXPORT(mlx_errmsg_name)
+const char *mlx_errmsg_name(void) { return ml_msg_name(ml_errmsg_id(NULL)); }
+
 /* -- puzzle codes */
 static int code_text(const void *b, const void *start, char *buf, size_t cap, size_t *len)
 {
