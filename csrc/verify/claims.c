@@ -101,32 +101,43 @@ typedef struct groups {
     int64_t G, zero;
 } groups;
 
-static _Thread_local const uint8_t *sort_base;
-static _Thread_local int64_t sort_width;
-static int cmp_cols(const void *a, const void *b)
+/* Columns x < y of cols (width bytes each), ties by index. */
+static int col_less(const uint8_t *cols, int64_t width, int64_t x, int64_t y)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    int c = memcmp(sort_base + x * sort_width, sort_base + y * sort_width, (size_t)sort_width);
-    return c ? c : (x < y ? -1 : x > y);
+    int c = memcmp(cols + x * width, cols + y * width, (size_t)width);
+    return c ? c < 0 : x < y;
+}
+
+/* Sort the indices in order[0..n) by their columns (a merge sort; tmp: n entries). */
+static void sort_cols(int64_t *order, int64_t *tmp, int64_t n, const uint8_t *cols,
+                      int64_t width)
+{
+    for (int64_t run = 1; run < n; run *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * run) {
+            int64_t mid = lo + run < n ? lo + run : n, hi = lo + 2 * run < n ? lo + 2 * run : n;
+            int64_t a = lo, b = mid, o = lo;
+            while (a < mid || b < hi)
+                tmp[o++] = b >= hi || (a < mid && col_less(cols, width, order[a], order[b]))
+                               ? order[a++] : order[b++];
+        }
+        memcpy(order, tmp, (size_t)n * sizeof *order);
+    }
 }
 
 static int make_groups(mv *v, const uint8_t *HT, int64_t r, int64_t k, int64_t free_, groups *g)
 {
     g->gid = malloc(mv_sz(r) * sizeof *g->gid);
-    int64_t *order = malloc(mv_sz(r) * sizeof *order);
+    int64_t *order = malloc(mv_sz(r) * sizeof *order), *tmp = malloc(mv_sz(r) * sizeof *tmp);
     uint8_t *cols = malloc(mv_sz(r * free_));
-    if (!g->gid || !order || !cols) {
-        free(order), free(cols);
+    if (!g->gid || !order || !tmp || !cols) {
+        free(order), free(tmp), free(cols);
         return mv_nomem(v);
     }
     for (int64_t j = 0; j < r; j++) {
         order[j] = j;
         memcpy(cols + j * free_, HT + j * k, (size_t)free_);
     }
-    /* qsort has no context argument: the columns are the calling thread's (one sort at
-     * a time per thread) */
-    sort_base = cols, sort_width = free_;
-    qsort(order, (size_t)r, sizeof *order, cmp_cols);
+    sort_cols(order, tmp, r, cols, free_);
     g->G = 0, g->zero = -1;
     for (int64_t x = 0; x < r; x++) {
         int64_t j = order[x];
@@ -143,7 +154,7 @@ static int make_groups(mv *v, const uint8_t *HT, int64_t r, int64_t k, int64_t f
     }
     if (!r)
         g->G = 1, g->zero = 0;
-    free(order), free(cols);
+    free(order), free(tmp), free(cols);
     return ML_OK;
 }
 
