@@ -4,7 +4,7 @@
  *
  * Why a checker apart (csrc/verify, see verify_impl.h): it checks the solver's answers,
  * so it shares none of the solver's code. It reads the board from the certificate's
- * board dict with its own code (board.c) rather than through the C board model
+ * board dict with its own code (verify_board.c) rather than through the C board model
  * (api/board.c), because that model is what the solver reads: a fault there would make
  * the solver and its checker agree on a wrong matrix. As Python's checker does, it
  * restates the board model's rules and messages instead. The JSON reader (api/json.c)

@@ -1,15 +1,15 @@
 /* verify_impl.h: what the pieces of the certificate checker share (library-internal).
  *
  * The checker (modlights.h: ml_verify_json; docs/certificates.md) is csrc/verify alone:
- *   verify.c     the entry point, the format checks, the claims' order, the summary
- *   read.c       the certificate's JSON values as Python's checker reads them (_field,
- *                _int, _ints, rationals) and the messages' pieces (type names, repr)
- *   board.c      the board from the certificate's board dict, A in coordinate form
- *   algebra.c    A x, A's sorted entries, elimination mod p^e, the kernel checks,
- *                coordinates in the generators, the coset walk
- *   claims.c     "minimal" claims: enumeration, trees, symmetries
- *   upper.c      "hardest" claims' upper bounds: weights, LP duals, LP trees
- *   big.c        the unsigned big integers of the LP weights
+ *   verify.c           the entry point, the format checks, the claims' order, the summary
+ *   verify_read.c      the certificate's JSON values as Python's checker reads them
+ *                      (_field, _int, _ints) and the messages' pieces (type names, repr)
+ *   verify_board.c     the board from the certificate's board dict, A in coordinate form
+ *   verify_algebra.c   A x, A's sorted entries, elimination mod p^e, the kernel checks,
+ *                      coordinates in the generators, the coset walk
+ *   verify_claims.c    "minimal" claims: enumeration, trees, symmetries
+ *   verify_upper.c     "hardest" claims' upper bounds: weights, LP duals, LP trees
+ *   verify_big.c       the unsigned big integers of the LP weights
  * It shares no code with the solver whose answers it checks: nothing of csrc/engines,
  * dense, chase, search, structured, poly, play or the C board model (api/board.c); its
  * arithmetic (mod p^e, the big integers) is its own. It uses the library's JSON reader
@@ -19,7 +19,7 @@
  *
  * Exactness: tile values, coefficients and orders are below 256; sums of products of
  * two of them over at most 2^27 terms stay below 2^43 in int64; LP weights are big
- * integers (big.c). */
+ * integers (verify_big.c). */
 #ifndef ML_VERIFY_IMPL_H
 #define ML_VERIFY_IMPL_H
 
@@ -54,7 +54,7 @@ int mv_poll(mv *v);
 /* A count as an allocation's size, at least 1 (malloc(0) may answer NULL). */
 static inline size_t mv_sz(int64_t a) { return a > 0 ? (size_t)a : 1; }
 
-/* ---- read.c: values of the document (token indices into v->j) */
+/* ---- verify_read.c: values of the document (token indices into v->j) */
 /* Python's type name of the value ("int", "list", "NoneType"...); "NoneType" for MV_NONE. */
 const char *mv_type(const mv *v, size_t t);
 /* repr of the value into buf (cut to cap - 1 bytes); "None" for MV_NONE. */
@@ -96,7 +96,7 @@ int mv_int_in(mv *v, size_t t, const char *what, int64_t lo, int64_t hi, int has
 int mv_ints(mv *v, size_t t, const char *what, int64_t length, int64_t lo, int64_t hi,
             uint8_t *out8, int64_t *out64, size_t *count);
 
-/* ---- big.c: unsigned big integers, little-endian 32-bit limbs */
+/* ---- verify_big.c: unsigned big integers, little-endian 32-bit limbs */
 typedef struct mv_big {
     uint32_t *d;
     size_t n, cap;          /* n limbs in use, no leading zero limb (0 is n = 0) */
@@ -120,7 +120,7 @@ int mv_big_gcd(mv_big *g, const mv_big *a, const mv_big *b);
 /* "p/q" reduced, or "p" (Python's str(Fraction(a, b)), b != 0), malloc'd. */
 char *mv_big_frac(const mv_big *a, const mv_big *b);
 
-/* ---- board.c and algebra.c: the matrix A */
+/* ---- verify_board.c and verify_algebra.c: the matrix A */
 typedef struct mv_matrix {
     int n;                  /* states */
     int64_t m, r;           /* cells, taps */
@@ -179,7 +179,7 @@ int mv_coords(mv *v, const mv_kernel *K, const uint8_t *Z, int64_t t, int64_t *C
 int mv_coset_min(mv *v, const uint8_t *y, const uint8_t *H, const int *orders, int64_t k,
                  int64_t r, int n, int64_t *out);
 
-/* ---- claims.c and upper.c: the claims; `how` receives a malloc'd few words */
+/* ---- verify_claims.c and verify_upper.c: the claims; `how` receives a malloc'd few words */
 int mv_check_minimal(mv *v, size_t d, const char *what, mv_matrix *A, const mv_kernel *K,
                      char **how);
 int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,

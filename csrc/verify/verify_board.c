@@ -1,4 +1,4 @@
-/* board.c: the board of a certificate, read from its board dict by the checker itself
+/* verify_board.c: the board of a certificate, read from its board dict by the checker itself
  * (Python's search/verify/data.py: _read_board, _read_graph, _Board.coo) with the board
  * model's rules and messages but none of its code: the C board model (api/board.c) is
  * what the solver reads, so the checker does not use it. A grid {"rows", "cols",

@@ -1,4 +1,4 @@
-/* claims.c: "minimal" claims (Python's search/verify/claims.py: _check_minimal,
+/* verify_claims.c: "minimal" claims (Python's search/verify/claims.py: _check_minimal,
  * _check_tree, _groups, _prefix_bound, _symmetries, _lower_image): x solves A x = b,
  * sum(x) = L, and the proof covers x + ker A, by enumeration (every coset element
  * walked) or by a tree of pruned prefixes (a lower bound each) and leaves checked

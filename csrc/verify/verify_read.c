@@ -1,4 +1,4 @@
-/* read.c: the certificate's JSON values as Python's checker reads them (data.py: _field,
+/* verify_read.c: the certificate's JSON values as Python's checker reads them (data.py: _field,
  * _int, _ints) and the pieces of its messages (Python's type names and repr, from the
  * library's JSON reader). See verify_impl.h. */
 #include "verify/verify_impl.h"

@@ -1,4 +1,4 @@
-/* algebra.c: the checker's algebra (Python's search/verify/algebra.py): A x, the sorted
+/* verify_algebra.c: the checker's algebra (Python's search/verify/algebra.py): A x, the sorted
  * entries of A, elimination mod p^e with pivots of least p-valuation (a local Smith form
  * by row operations), the sizes of ker A and of the span of the generators, the kernel
  * checks, coordinates in the generators (solving H^T c = z mod every p^e, joined by the

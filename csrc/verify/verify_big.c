@@ -1,4 +1,4 @@
-/* big.c: unsigned big integers for the LP weights of hardest certificates (the checker's
+/* verify_big.c: unsigned big integers for the LP weights of hardest certificates (the checker's
  * own: little-endian 32-bit limbs, schoolbook multiplication, Knuth's division
  * (TAOCP 4.3.1, algorithm D), Euclid's gcd). Every function returns 0, or -1 when an
  * allocation fails (the operands are then unchanged or freed by the caller). Sizes are a

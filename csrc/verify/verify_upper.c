@@ -1,9 +1,9 @@
-/* upper.c: the upper bound of a "hardest" claim (Python's search/verify/claims.py:
+/* verify_upper.c: the upper bound of a "hardest" claim (Python's search/verify/claims.py:
  * _weights, _dual_bound, _elements, _check_upper). For weights w_c >= 0 summing to 1
  * over kernel elements c, min_c sum(x + c) <= sum_j max_v sum_c w_c ((v + c_j) mod n)
  * for every x (an "lp-dual"); an "lp-tree" branches over taps (ker A mapping onto the
  * pinned taps lets them be 0) and bounds each closed leaf with its own weights. Weights
- * are exact rationals (big.c): with D their least common denominator, W_c = D w_c are
+ * are exact rationals (verify_big.c): with D their least common denominator, W_c = D w_c are
  * integers and S[j][t] = sum of W_c over c with c_j = t is summed limb by limb. See
  * verify_impl.h. */
 #include "verify/verify_impl.h"
