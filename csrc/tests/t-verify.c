@@ -280,6 +280,47 @@ static void bigs(void)
     mv_big_free(&a), mv_big_free(&b);
 }
 
+/* The coset walk (packed Gray code for n = 2, the odometer otherwise) against plain
+ * enumeration of every coefficient vector. */
+static void walks(void)
+{
+    mv v;
+    memset(&v, 0, sizeof v);
+    for (int k_ = 0; k_ < 300; k_++) {
+        int n = (int)rnd_range(2, 6);
+        int64_t k = rnd_range(0, 6), r = rnd_range(0, 140);
+        uint8_t *H = malloc(mv_sz(k * r)), *y = malloc(mv_sz(r)), *z = malloc(mv_sz(r));
+        int orders[8];
+        for (int64_t i = 0; i < k; i++) {
+            orders[i] = rnd() % 5 ? n : 1;      /* an order-1 generator is zero */
+            for (int64_t j = 0; j < r; j++)
+                H[i * r + j] = orders[i] == 1 ? 0 : (uint8_t)rnd_range(0, n - 1);
+        }
+        for (int64_t j = 0; j < r; j++)
+            y[j] = (uint8_t)rnd_range(0, n - 1);
+        int64_t got = -1, want = INT64_MAX, total = 1, c[8] = {0};
+        for (int64_t i = 0; i < k; i++)
+            total *= orders[i];
+        for (int64_t e = 0; e < total; e++) {
+            int64_t x = e, len = 0;
+            for (int64_t i = 0; i < k; i++)
+                c[i] = x % orders[i], x /= orders[i];
+            for (int64_t j = 0; j < r; j++) {
+                int64_t s = y[j];
+                for (int64_t i = 0; i < k; i++)
+                    s += c[i] * H[i * r + j];
+                len += s % n;
+            }
+            if (len < want)
+                want = len;
+        }
+        CHECK(mv_coset_min(&v, y, H, orders, k, r, n, &got) == ML_OK && got == want,
+              "n %d k %lld r %lld: %lld, want %lld", n, (long long)k, (long long)r,
+              (long long)got, (long long)want);
+        free(H), free(y), free(z);
+    }
+}
+
 static void stopped(void)
 {
     ml_ctx *ctx = NULL;
@@ -337,6 +378,7 @@ int main(int argc, char **argv)
     rejected();
     mutations();
     bigs();
+    walks();
     stopped();
     return t_done();
 }

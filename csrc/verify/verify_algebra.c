@@ -470,9 +470,59 @@ out:
 }
 
 /* ---------------------------------------------------------------- the coset walk */
+/* n = 2: taps packed 64 a word, the coset walked in Gray-code order (one generator
+ * added a step, the length a popcount). -1 when there are too many generators for it
+ * (the generic walk answers). */
+static int coset_min_gf2(mv *v, const uint8_t *y, const uint8_t *H, const int *orders,
+                         int64_t k, int64_t r, int64_t *out)
+{
+    int64_t W = (r + 63) / 64, k2 = 0;
+    for (int64_t i = 0; i < k; i++)
+        k2 += orders[i] == 2;
+    if (k2 > 62)
+        return -1;
+    uint64_t *z = calloc((size_t)(W + 1), sizeof *z), *g = calloc(mv_sz(k2 * W), sizeof *g);
+    if (!z || !g) {
+        free(z), free(g);
+        return mv_nomem(v);
+    }
+    for (int64_t j = 0; j < r; j++)
+        z[j / 64] |= (uint64_t)(y[j] & 1) << (j % 64);
+    for (int64_t i = 0, a = 0; i < k; i++) {
+        if (orders[i] != 2)
+            continue;           /* order 1: the zero vector */
+        for (int64_t j = 0; j < r; j++)
+            g[a * W + j / 64] |= (uint64_t)(H[i * r + j] & 1) << (j % 64);
+        a++;
+    }
+    int64_t best = 0;
+    for (int64_t w = 0; w < W; w++)
+        best += __builtin_popcountll(z[w]);
+    for (uint64_t t = 1; t < (UINT64_C(1) << k2); t++) {
+        const uint64_t *h = g + (int64_t)__builtin_ctzll(t) * W;
+        int64_t len = 0;
+        for (int64_t w = 0; w < W; w++) {
+            z[w] ^= h[w];
+            len += __builtin_popcountll(z[w]);
+        }
+        if (len < best)
+            best = len;
+        if ((t & 0xFFF) == 0 && mv_poll(v))
+            break;
+    }
+    free(z), free(g);
+    *out = best;
+    return v->rc;
+}
+
 int mv_coset_min(mv *v, const uint8_t *y, const uint8_t *H, const int *orders, int64_t k,
                  int64_t r, int n, int64_t *out)
 {
+    if (n == 2) {
+        int rc = coset_min_gf2(v, y, H, orders, k, r, out);
+        if (rc != -1)
+            return rc;
+    }
     uint8_t *z = malloc(mv_sz(r));
     int64_t *start = malloc((size_t)(k + 1) * sizeof *start);
     int64_t nz = 0;

@@ -126,7 +126,7 @@ static int in_field(mv *v, const char *what)
     if (v->rc == ML_EINVAL && strncmp(v->msg, what, strlen(what))) {
         char old[MV_MSG];
         memcpy(old, v->msg, sizeof old);
-        snprintf(v->msg, sizeof v->msg, "%s: %s", what, old);
+        snprintf(v->msg, sizeof v->msg, "%s: %.4080s", what, old);
     }
     return v->rc;
 }

@@ -212,7 +212,7 @@ static int symmetries(mv *v, size_t spec, const char *what, const uint8_t *x, co
     size_t s = spec + 1;
     char w[700], ww[800];
     for (int64_t idx = 0; idx < (int64_t)mv_count(v, spec); idx++, s = mv_next(v, s)) {
-        snprintf(w, sizeof w, "%s symmetry %" PRId64, what, idx);
+        snprintf(w, sizeof w, "%.600s symmetry %" PRId64, what, idx);
         size_t tc, tt;
         if (mv_field(v, s, "cells", w, &tc))
             goto out;
@@ -337,7 +337,7 @@ static int check_tree(mv *v, size_t proof, const char *what, const uint8_t *x,
     char w[700], buf[MV_MSG / 2];
     size_t t;
     mv_int mi;
-    snprintf(w, sizeof w, "%s leaf_dim", what);
+    snprintf(w, sizeof w, "%.600s leaf_dim", what);
     if (mv_field(v, proof, "leaf_dim", what, &t) || mv_int_in(v, t, w, 0, k, 1, &mi))
         return v->rc;
     int64_t m = mi.i, depth = k - m;
