@@ -2,6 +2,8 @@
  * plans and solvers, big counts, the puzzle layer, misuse. */
 #include "c_api.h"
 
+#include <time.h>
+
 /* ------------------------------------------------------------------ JSON */
 /* Read text with the library's reader; what it reads writes back to a text that reads and
  * writes the same (json.dumps(json.loads(t)) is a fixed point). */
@@ -56,16 +58,40 @@ static void json_reread(const char *text, size_t len, int depth)
     free(t2);
 }
 
-/* The certificate checker (ml_verify_json) on a text: a status of its own (a verdict is
- * ML_EINVAL with ML_M_CERT_INVALID, ML_M_CERT_FORMAT or ML_M_JSON_SYNTAX), the summary
+/* The certificate checker (ml_verify_json) on a text, on a context of its own whose
+ * progress callback stops it after 200 ms: a status of its own (a verdict is ML_EINVAL
+ * with ML_M_CERT_INVALID, ML_M_CERT_FORMAT or ML_M_JSON_SYNTAX), the summary
  * NUL-terminated within its buffer. Texts holding a number of 3 digits or more are not
  * checked: the checker has no work bound, and a declared board of 10^6 tiles needs a
  * dense matrix past the run's memory cap. */
+static long long verify_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* The progress callback of a check: stop it past its deadline (a declared kernel of
+ * 2^40 coset elements is a valid certificate that takes days). */
+static int verify_deadline(void *user, int phase, uint64_t done, uint64_t total)
+{
+    (void)phase, (void)done, (void)total;
+    return verify_now_ms() > *(const long long *)user;
+}
+
 static void verify_text(const char *text, size_t len)
 {
     for (size_t i = 0, run = 0; i < len; i++)
         if ((run = text[i] >= '0' && text[i] <= '9' ? run + 1 : 0) > 2)
             return;
+    ml_ctx *ctx = NULL;
+    if (ml_ctx_new(&ctx) != ML_OK)
+        abort();
+    long long deadline = verify_now_ms() + 200;
+    ml_ctx_set_progress(ctx, verify_deadline, &deadline, 5);
+    ml_ctx *saved = g_ctx;
+    int stopped = g_stopped;
+    g_ctx = ctx, g_stopped = 1;     /* the deadline may stop it: ML_EINTERRUPTED allowed */
     char out[48];
     size_t n = 0;
     int rc = CALL(ml_verify_json, K_LONG, g_ctx, text, len, out, sizeof out, &n);
@@ -74,6 +100,8 @@ static void verify_text(const char *text, size_t len)
     else if (rc == ML_EINVAL)
         ASSERT(ml_errmsg_id(g_ctx) == ML_M_CERT_INVALID || ml_errmsg_id(g_ctx) == ML_M_CERT_FORMAT ||
                ml_errmsg_id(g_ctx) == ML_M_JSON_SYNTAX);
+    g_ctx = saved, g_stopped = stopped;
+    ml_ctx_free(ctx);
 }
 
 /* Certificates that hold (small: a 1 x 3 Z/3 enumeration, a 1 x 2 GF(2) tree with a

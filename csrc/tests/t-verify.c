@@ -154,6 +154,8 @@ static void rejected(void)
              "proof method 'guess' is unknown: use 'enumeration' or 'tree'");
     tampered(2, "\"pruned\":[[0]]", "\"pruned\":[[0,0,0]]", I,
              "proof pruned prefix 0 must be a list of at most 1 coefficients");
+    tampered(2, "\"pruned\":[[0]]", "\"pruned\":[[1],[]]", I,
+             "proof: pruned prefix [] has bound 0 < length 4");
     tampered(3, "\"weights\":[\"1\"]", "\"weights\":[\"1/2\"]", I,
              "lp-dual: the weights sum to 1/2, not 1");
     tampered(3, "\"weights\":[\"1\"]", "\"weights\":[\"-1\"]", I,

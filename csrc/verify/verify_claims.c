@@ -38,7 +38,7 @@ static int64_t pset_find(const pset *s, const uint16_t *c, int64_t len, uint64_t
         if (!s->hash[x])
             return -1 - x;
         if (s->hash[x] == h && s->len[x] == len &&
-            !memcmp(s->vals + s->at[x], c, (size_t)len * sizeof *c))
+            (!len || !memcmp(s->vals + s->at[x], c, (size_t)len * sizeof *c)))
             return x;
     }
 }
@@ -64,7 +64,8 @@ static int pset_add(pset *s, const uint16_t *c, int64_t len)
         }
         for (int64_t x = 0; x < old.slots; x++)
             if (old.hash[x]) {
-                int64_t y = -1 - pset_find(s, old.vals + old.at[x], old.len[x], old.hash[x]);
+                const uint16_t *c0 = old.len[x] ? old.vals + old.at[x] : c;
+                int64_t y = -1 - pset_find(s, c0, old.len[x], old.hash[x]);
                 s->hash[y] = old.hash[x], s->at[y] = old.at[x], s->len[y] = old.len[x];
             }
         free(old.hash), free(old.at), free(old.len);
@@ -80,7 +81,8 @@ static int pset_add(pset *s, const uint16_t *c, int64_t len)
             return -1;
         s->vals = nv, s->capvals = cap;
     }
-    memcpy(s->vals + s->nvals, c, (size_t)len * sizeof *c);
+    if (len)
+        memcpy(s->vals + s->nvals, c, (size_t)len * sizeof *c);
     x = -1 - x;
     s->hash[x] = h, s->at[x] = s->nvals, s->len[x] = (int32_t)len;
     s->nvals += len;
