@@ -441,7 +441,7 @@ const ml__own_engine ml__own_engines[] = {
      "no kernel, else the whole system",
      0, NATIVE, 0, 0, prefix_covers, chase_cost, &ml__chase_prefix_ops},
     {"chase-row", "chase", "the row chase: online elimination, no residual matrix (many holes)",
-     0, NATIVE, 0, 0, row_covers, chase_cost, NULL},
+     0, NATIVE, 0, 0, row_covers, chase_cost, &ml__chase_row_ops},
     {"chase-rowsolve", "chase",
      "the row-solve chase: patterns ending in a pair of unit taps (knight, diagonal)", 0,
      NATIVE, 0, 0, rowsolve_variant_covers, chase_cost, &ml__chase_rowsolve_ops},

@@ -17,12 +17,25 @@ void ml__result_release(ml_result *r)
 {
     free(r->gens);
     free(r->gen_orders);
+    free(r->sym_cells);
+    free(r->sym_taps);
     r->gens = NULL;
     r->gen_orders = NULL;
+    r->sym_cells = NULL;
+    r->sym_taps = NULL;
     r->ngens = 0;
+    r->nsyms = 0;
 }
 
 static void key(ml_jw *w, const char *k) { ml__jw_key(w, k, strlen(k)); }
+
+static void uint_list(ml_jw *w, const uint64_t *v, uint64_t n)
+{
+    ml__jw_list(w);
+    for (uint64_t i = 0; i < n; i++)
+        ml__jw_uint(w, v[i]);
+    ml__jw_end_list(w);
+}
 
 /* A number given as decimal text (a kernel size past 64 bits), copied as JSON. */
 static int raw_number(ml_ctx *ctx, ml_jw *w, const char *text)
@@ -264,7 +277,27 @@ int ml_result_certificate(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap
         key(w, "proof");
         ml__jw_dict(w);
         key(w, "method");
-        if (!trivial && r->proof == ML__PROOF_TREE0) {
+        if (!trivial && r->proof == ML__PROOF_CUBE) {
+            ml__jw_str(w, "tree", 4);
+            key(w, "leaf_dim");
+            ml__jw_int(w, r->leaf_dim);
+            key(w, "pruned");
+            ml__jw_list(w);
+            ml__jw_end_list(w);
+            if (r->nsyms) {
+                key(w, "symmetries");
+                ml__jw_list(w);
+                for (uint64_t g = 0; g < r->nsyms; g++) {
+                    ml__jw_dict(w);
+                    key(w, "cells");
+                    uint_list(w, r->sym_cells + g * b->n_cells, b->n_cells);
+                    key(w, "taps");
+                    uint_list(w, r->sym_taps + g * L, L);
+                    ml__jw_end_dict(w);
+                }
+                ml__jw_end_list(w);
+            }
+        } else if (!trivial && r->proof == ML__PROOF_TREE0) {
             ml__jw_str(w, "tree", 4);
             key(w, "leaf_dim");
             ml__jw_int(w, 0);

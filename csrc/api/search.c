@@ -23,9 +23,17 @@
  * that made the search merges and finishes. A search handle is used by one thread at a
  * time (a worker thread imports its own copy).
  *
- * Not yet in C (ML_ENOTIMPL): the GF(2) transform search for kernels of nullity
- * CUBE_MIN_NULLITY or more (minimal._cube_on_executor) and the many-coset search
- * (ml_solver_search_many, ml_search_lengths: stubs in notimpl.c). */
+ * A GF(2) kernel that minimal.py searches by the transform (search/cube_plan.h:
+ * nullity ML_CUBE_MIN_NULLITY or more) is split as minimal._cube_on_executor does: the
+ * plan (with the board's symmetries) made once, a task a range of `per` consecutive
+ * corners (ml_search_split: per = ceil(corners / want)), walked on one thread; the same
+ * merge rule, so the answer is the first least element in the walk's order, the one
+ * ml_solver_solve gives. Its export is format 2: format 1's fields (inner holding
+ * `per`, the generators the plan's rebased ones, low first), then u32 m (low
+ * generators), u32 ng, ng x (k - m) u64 sym_mat, ng u64 sym_shift.
+ *
+ * Not yet in C (ML_ENOTIMPL): the many-coset search (ml_solver_search_many,
+ * ml_search_lengths: stubs in notimpl.c). */
 #include "api/board.h"
 #include "api/ctx.h"
 #include "api/solver_impl.h"
@@ -33,15 +41,15 @@
 #include "dense/pack.h"
 #include "search/canon.h"
 #include "search/coset_batch.h"
+#include "search/cube_plan.h"
+#include "search/symmetry.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define SEARCH_MAGIC 0x6d6c7371u      /* "mlsq" */
 #define EXPORT_FORMAT 1u
-#define CUBE_MIN_NULLITY 22           /* search/cube.py */
-#define CUBE_MAX_TAPS 32767
-#define CUBE_MAX_NULLITY (63 + 24)
+#define EXPORT_CUBE 2u                /* format 2: the transform search's plan */
 #define SIZE_LIMIT ((uint64_t)1 << 62)
 #define MAX_TASKS ((uint64_t)1 << 20) /* ml_search_split's `want` is clamped to it */
 #define HEAD_BYTES (8 + 4 + 4 + 4 + 8 + 8 + 8)
@@ -61,6 +69,9 @@ struct ml_search {
     int64_t best_len;
     uint64_t best_corner, examined, pruned;
     uint64_t *x0w, *Hw;         /* GF(2) bit rows, made by the first run */
+    int cube;                   /* the transform search: tasks are ranges of corners */
+    ml_cube_plan plan;
+    uint64_t corners, per;      /* the plan's corners; corners per task */
 };
 
 static int checked(ml_ctx *ctx, const ml_search *q, const char *fn)
@@ -83,6 +94,7 @@ void ml_search_free(ml_search *q)
     free(q->best);
     free(q->x0w);
     free(q->Hw);
+    ml_cube_plan_free(&q->plan);
     free(q);
 }
 
@@ -90,8 +102,12 @@ void ml_search_free(ml_search *q)
 static int set_split(ml_ctx *ctx, ml_search *q, size_t inner)
 {
     uint64_t cells = 1;
-    for (size_t i = inner; i < q->k; i++)
+    for (size_t i = inner; i < q->k && !q->cube; i++)
         cells *= q->orders[i];   /* prod(orders) < 2^62: no overflow */
+    if (q->cube) {               /* inner: corners per task */
+        q->per = inner ? inner : 1;
+        cells = q->corners / q->per + (q->corners % q->per != 0);
+    }
     uint8_t *m = calloc(cells, 1);
     if (!m)
         return ml__fail(ctx, ML_M_NOMEM, "ml_search_split");
@@ -159,6 +175,53 @@ static int make(ml_ctx *ctx, unsigned n, size_t L, size_t k, const uint8_t *x0,
     return ML_OK;
 }
 
+/* q (made over the plan's x0 and rebased generators) turned into the transform
+ * search of plan p (taken over), one task of every corner. */
+static int as_cube(ml_ctx *ctx, ml_search *q, ml_cube_plan *p)
+{
+    unsigned inner, plog;
+    q->cube = 1;
+    q->plan = *p;
+    memset(p, 0, sizeof *p);
+    ml_cube_plan_layout(&q->plan, &inner, &q->corners, &plog);
+    return set_split(ctx, q, (size_t)q->corners);
+}
+
+/* The transform search of x + span(H) (GF(2), canonical x) with the board's symmetries. */
+static int make_cube(ml_ctx *ctx, const ml_board *b, const uint8_t *x, const uint8_t *H,
+                     size_t k, size_t L, ml_search **out)
+{
+    const char *fn = "ml_solver_search";
+    ml_syms syms;
+    memset(&syms, 0, sizeof syms);
+    ml_cube_plan plan;
+    memset(&plan, 0, sizeof plan);
+    int rc = ml_symmetries(ctx, b, NULL, &syms);
+    int got = rc ? ML_CUBE_OK : ml_cube_plan_make(x, H, k, L, syms.taps, (size_t)syms.k, &plan);
+    ml_syms_free(&syms);
+    if (!rc && got)
+        rc = got == ML_CUBE_ENOMEM ? ml__fail(ctx, ML_M_NOMEM, fn)
+                                   : ml__fail(ctx, ML_M_INTERNAL, fn,
+                                              "the transform search refused its plan");
+    uint32_t *two = rc ? NULL : malloc((k + 1) * sizeof *two);
+    if (!rc && !two)
+        rc = ml__fail(ctx, ML_M_NOMEM, fn);
+    for (size_t i = 0; !rc && i < k; i++)
+        two[i] = 2;
+    if (!rc)
+        rc = make(ctx, 2, L, k, plan.x0, plan.gens, two, 0, out);
+    if (!rc) {
+        rc = as_cube(ctx, *out, &plan);
+        if (rc) {
+            ml_search_free(*out);
+            *out = NULL;
+        }
+    }
+    free(two);
+    ml_cube_plan_free(&plan);
+    return rc;
+}
+
 int ml_solver_search(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
                      ml_search **out)
 {
@@ -198,15 +261,12 @@ int ml_solver_search(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target 
             rc = ml__fail(ctx, ML_M_COSET_TOO_LARGE);
         size *= orders[i];
     }
-    if (!rc && n == 2 && k >= CUBE_MIN_NULLITY && L <= CUBE_MAX_TAPS && k <= CUBE_MAX_NULLITY)
-        rc = ml__fail(ctx, ML_M_NOT_IMPLEMENTED,
-                      "ml_solver_search on a GF(2) kernel of nullity 22 or more (the "
-                      "transform search of search/cube.py)",
-                      ML_VERSION_STRING);
     if (!rc && canonical && k && L && ml_canon_reduce(H, (size_t)k, L, n, x, 1) != 0)
         rc = ml__fail(ctx, ML_M_NOMEM, fn);
     ml_search *q = NULL;
-    if (!rc)
+    if (!rc && ml_cube_applies(n, L, (size_t)k, orders, UINT64_MAX))
+        rc = make_cube(ctx, b, x, H, (size_t)k, L, &q);
+    else if (!rc)
         rc = make(ctx, n, L, (size_t)k, x, H, orders, 1, &q);
     if (!rc) {
         q->b = ml_board_retain((ml_board *)b);
@@ -225,7 +285,10 @@ int ml_search_split(ml_ctx *ctx, ml_search *q, uint64_t want, uint64_t *tasks)
     int rc = checked(ctx, q, "ml_search_split");
     if (!rc && !tasks)
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_split", "tasks");
-    if (!rc) {
+    if (!rc && q->cube) {   /* ranges of ceil(corners / want) corners */
+        want = want < 1 ? 1 : want > MAX_TASKS ? MAX_TASKS : want;
+        rc = set_split(ctx, q, (size_t)(q->corners / want + (q->corners % want != 0)));
+    } else if (!rc) {
         want = want < 1 ? 1 : want > MAX_TASKS ? MAX_TASKS : want;
         size_t inner = q->k;
         uint64_t cells = 1;
@@ -278,7 +341,10 @@ static uint64_t get(const uint8_t **p, int bytes)
 
 static size_t export_size(const ml_search *q)
 {
-    return HEAD_BYTES + q->L + 4 * q->k + q->k * q->L;
+    size_t n = HEAD_BYTES + q->L + 4 * q->k + q->k * q->L;
+    if (q->cube)
+        n += 8 + 8 * (size_t)q->plan.ng * (q->plan.kh + 1);
+    return n;
 }
 
 int ml_search_export(ml_ctx *ctx, const ml_search *q, uint8_t *buf, size_t cap, size_t *len)
@@ -295,7 +361,7 @@ int ml_search_export(ml_ctx *ctx, const ml_search *q, uint8_t *buf, size_t cap, 
     if (buf && cap >= need) {
         uint8_t *p = buf;
         memcpy(p, "MLSEARCH", 8);
-        p = put(p + 8, EXPORT_FORMAT, 4);
+        p = put(p + 8, q->cube ? EXPORT_CUBE : EXPORT_FORMAT, 4);
         p = put(p, ML_VERSION, 4);
         p = put(p, q->n, 4);
         p = put(p, q->L, 8);
@@ -307,6 +373,16 @@ int ml_search_export(ml_ctx *ctx, const ml_search *q, uint8_t *buf, size_t cap, 
             p = put(p, q->orders[i], 4);
         if (q->k && q->L)
             memcpy(p, q->H, q->k * q->L);
+        p += q->k * q->L;
+        if (q->cube) {
+            const ml_cube_plan *c = &q->plan;
+            p = put(p, c->m, 4);
+            p = put(p, c->ng, 4);
+            for (size_t i = 0; i < (size_t)c->ng * c->kh; i++)
+                p = put(p, c->sym_mat[i], 8);
+            for (size_t g = 0; g < c->ng; g++)
+                p = put(p, c->sym_shift[g], 8);
+        }
     }
     return ml__leave(ctx, &sc, ML_OK);
 }
@@ -331,19 +407,42 @@ int ml_search_import(ml_ctx *ctx, const uint8_t *buf, size_t len, ml_search **ou
     uint64_t format = get(&p, 4), version = get(&p, 4), n = get(&p, 4);
     uint64_t L = get(&p, 8), k = get(&p, 8), inner = get(&p, 8);
     /* every size checked against the bytes there are before anything is allocated */
-    int fits = format == EXPORT_FORMAT && version == ML_VERSION && n >= 2 && n <= 255 &&
-               inner <= k && k <= len && L <= len;
+    int cube = format == EXPORT_CUBE;
+    int fits = (format == EXPORT_FORMAT || cube) && version == ML_VERSION && n >= 2 &&
+               n <= 255 && (cube ? n == 2 && inner >= 1 : inner <= k) && k <= len && L <= len;
+    uint64_t m = 0, ng = 0, body = 0;
     if (fits) {
         uint64_t rest = len - HEAD_BYTES;
-        fits = L <= rest && 4 * k <= rest - L && (L == 0 || k <= (rest - L - 4 * k) / L) &&
-               L + 4 * k + k * L == rest;
+        fits = L <= rest && 4 * k <= rest - L && (L == 0 || k <= (rest - L - 4 * k) / L);
+        body = fits ? L + 4 * k + k * L : 0;
+        if (fits && !cube)
+            fits = body == rest;
+        if (fits && cube) {   /* m, ng, then ng x (k - m + 1) words */
+            fits = rest - body >= 8 && k <= ML_CUBE_MAX_NULLITY && L <= ML_CUBE_MAX_TAPS;
+            if (fits) {
+                const uint8_t *e = p + body;
+                m = get(&e, 4);
+                ng = get(&e, 4);
+                fits = m <= k && m <= ML_CUBE_MAX_LOW && k - m <= 63 && ng <= ML_CUBE_MAX_MAPS &&
+                       rest - body - 8 == 8 * ng * (k - m + 1);
+            }
+            if (fits) {   /* at most MAX_TASKS tasks of `inner` corners */
+                uint64_t kh = k - m, in = kh < ML_CUBE_CORNER_LOG ? kh : ML_CUBE_CORNER_LOG;
+                uint64_t corners = (uint64_t)1 << (kh - in);
+                fits = corners / inner + (corners % inner != 0) <= MAX_TASKS;
+            }
+        }
     }
     if (!fits)
         return ml__leave(ctx, &sc, bad_export(ctx, format, version));
     const uint8_t *x0 = p, *ord = p + L, *H = ord + 4 * k;
     uint32_t *orders = malloc((k + 1) * sizeof *orders);
-    if (!orders)
+    uint64_t *words = cube ? malloc((ng * (k - m + 1) + 1) * sizeof *words) : NULL;
+    if (!orders || (cube && !words)) {
+        free(orders);
+        free(words);
         return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NOMEM, "ml_search_import"));
+    }
     uint64_t size = 1;
     int ok = 1;
     for (uint64_t i = 0; i < k && ok; i++) {
@@ -357,16 +456,30 @@ int ml_search_import(ml_ctx *ctx, const uint8_t *buf, size_t len, ml_search **ou
         ok = x0[j] < n;
     for (uint64_t j = 0; j < k * L && ok; j++)
         ok = H[j] < n;
-    int rc = ok ? make(ctx, (unsigned)n, (size_t)L, (size_t)k, x0, H, orders, 0, out)
-                : bad_export(ctx, format, version);
+    const uint8_t *e = p + body + 8;
+    for (uint64_t i = 0; cube && i < ng * (k - m + 1); i++)
+        words[i] = get(&e, 8);
+    ml_cube_plan plan;
+    memset(&plan, 0, sizeof plan);
+    int got = ok && cube ? ml_cube_plan_load(x0, H, (size_t)k, (size_t)L, (unsigned)m, words,
+                                             words + ng * (k - m), (size_t)ng, &plan)
+                         : ML_CUBE_OK;
+    if (got == ML_CUBE_EINVAL)
+        ok = 0;
+    int rc = !ok ? bad_export(ctx, format, version)
+             : got ? ml__fail(ctx, ML_M_NOMEM, "ml_search_import")
+                   : make(ctx, (unsigned)n, (size_t)L, (size_t)k, x0, H, orders, 0, out);
     free(orders);
-    if (!rc) {
+    free(words);
+    if (!rc && cube)
+        rc = as_cube(ctx, *out, &plan);
+    if (!rc)
         rc = set_split(ctx, *out, (size_t)inner);
-        if (rc) {
-            ml_search_free(*out);
-            *out = NULL;
-        }
+    if (rc && *out) {
+        ml_search_free(*out);
+        *out = NULL;
     }
+    ml_cube_plan_free(&plan);
     return ml__leave(ctx, &sc, rc);
 }
 
@@ -400,13 +513,45 @@ int ml_search_run(ml_ctx *ctx, ml_search *q, uint64_t t, int64_t bound, ml_task_
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_run", !res ? "res" : "best");
     if (!rc)
         rc = task_ok(ctx, q, t);
-    if (!rc && q->n == 2)
+    if (!rc && q->n == 2 && !q->cube)
         rc = packed(ctx, q);
     if (rc)
         return ml__leave(ctx, &sc, rc);
     memset(res, 0, sizeof *res);
     if (bound > ((int64_t)1 << 62))
         bound = (int64_t)1 << 62;
+    if (q->cube) {   /* corners [t per, (t + 1) per) on one thread */
+        const ml_cube_plan *c = &q->plan;
+        unsigned inner, plog;
+        uint64_t corners;
+        ml_cube_plan_layout(c, &inner, &corners, &plog);
+        uint64_t a = t * q->per, e = corners - a < q->per ? corners : a + q->per;
+        uint64_t *cs = malloc((size_t)(e - a) * sizeof *cs + 8);
+        if (!cs)
+            return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NOMEM, "ml_search_run"));
+        for (uint64_t i = a; i < e; i++)
+            cs[i - a] = i << inner;
+        uint64_t hi = 0;
+        uint32_t lo = 0;
+        ml_cube_stats st;
+        int64_t length = ml_cube_min_gf2(&c->P, c->kh - inner, cs, (size_t)(e - a), bound, 0.0,
+                                         1, &hi, &lo, &st);
+        free(cs);
+        if (ml_interrupt_stopped())
+            return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_INTERRUPTED));
+        if (length < 0)
+            return ml__leave(ctx, &sc, length == -1 ? ml__fail(ctx, ML_M_NOMEM, "ml_search_run")
+                                       : ml__fail(ctx, ML_M_INTERNAL, "ml_search_run",
+                                                  "the transform search refused its task"));
+        res->found = length < bound;
+        if (res->found)
+            ml_cube_plan_element(c, hi, lo, best);
+        res->complete = st.complete;
+        res->length = res->found ? length : bound;
+        res->examined = st.leaves << c->m;
+        res->pruned = st.skipped << c->m;
+        return ml__leave(ctx, &sc, ML_OK);
+    }
     ml_coset_stats st;
     memset(&st, 0, sizeof st);
     int64_t length;
@@ -485,7 +630,7 @@ int ml_search_finish(ml_ctx *ctx, ml_search *q, ml_result **out)
         return ml__leave(ctx, &sc, rc);
     *out = NULL;
     int done = ml_search_done(q);
-    uint64_t total = 1;
+    uint64_t total = 1;   /* < 2^62 */
     for (size_t i = 0; i < q->k; i++)
         total *= q->orders[i];
     ml_result *r = calloc(1, sizeof *r);
@@ -506,10 +651,13 @@ int ml_search_finish(ml_ctx *ctx, ml_search *q, ml_result **out)
     r->searched = 1;
     r->proven = done;
     r->examined = q->examined;
-    /* a best of length 0 ends the search: the rest of the coset counts as pruned */
-    r->pruned = done && q->best_len == 0 && q->left ? total - q->examined : q->pruned;
+    /* a best of length 0 ends the search: the rest of the coset counts as pruned (the
+     * transform search's: the leaves skipped by symmetry only, as _cube_on_executor) */
+    r->pruned = done && q->best_len == 0 && q->left && !q->cube ? total - q->examined
+                                                                : q->pruned;
     r->proof = !done ? ML__PROOF_NONE
-               : q->best_len == 0 ? ML__PROOF_TREE0 : ML__PROOF_ENUMERATION;
+               : q->best_len == 0 ? ML__PROOF_TREE0
+               : q->cube ? ML__PROOF_CUBE : ML__PROOF_ENUMERATION;
     *out = r;
     return ml__leave(ctx, &sc, ML_OK);
 }

@@ -2,12 +2,20 @@
  * solver.py's Solver.solve(minimal=True), solver_budget.py's default budget and
  * search/minimal.py's minimise without an executor: the budget resolved (a count of
  * coset elements, a deadline, or the default: a coset of at most the default count
- * searched whole by that count, a larger one for DEFAULT_SECONDS), the particular
- * solution made the canonical representative of its coset, then
+ * searched whole by that count, a larger one for DEFAULT_SECONDS), then
  *
+ *  - an engine whose kernel does not fit (its kernel_fits says so): the solution as it
+ *    is, not proved, no search;
+ *  - the generators: all of them when nullity x n_taps fits MAX_SEARCH_BYTES (or they
+ *    were made already; the particular solution then made the canonical representative
+ *    of its coset), else the engine's first MAX_SEARCH_BYTES / n_taps (a sub-coset:
+ *    nothing is proved but length 0);
  *  - a trivial kernel: the solution, proved;
  *  - a budget of 0 elements or no time: the greedy descent (search/driver.h), proved
  *    only when the solution has length 0;
+ *  - where ml_cube_applies (GF(2), nullity >= 22, every generator held): the transform
+ *    search of search/cube_plan.h with the board's symmetries, proved when every corner
+ *    was walked (its proof the tree of the rebased generators), else descended;
  *  - otherwise the Gray-code walk of search/coset.h over the longest prefix of
  *    generators of fewer than 2^62 elements (one thread when a count budget is short of
  *    it, so the answer is the same on every machine; the context's threads, at most
@@ -15,12 +23,11 @@
  *    found length 0), else descended greedily until the deadline (at least
  *    MIN_DESCENT_SECONDS after the search started).
  *
- * Not yet in C (ML_ENOTIMPL, saying so): the GF(2) transform search that minimal.py
- * takes for a kernel of nullity CUBE_MIN_NULLITY (22) or more (search/cube.py's plan
- * and the board's symmetries), and kernels past MAX_SEARCH_BYTES whose search holds a
- * sub-coset. */
+ * Long searches poll the stop flag (base/interrupt.h: ML_EINTERRUPTED) and report
+ * ML_PHASE_SEARCH / ML_PHASE_DESCENT progress in coset elements. */
 #include "api/board.h"
 #include "api/ctx.h"
+#include "api/engine.h"
 #include "api/json.h"
 #include "api/solver_impl.h"
 #include "base/interrupt.h"
@@ -28,7 +35,9 @@
 #include "search/canon.h"
 #include "search/coset.h"
 #include "search/coset_batch.h"
+#include "search/cube_plan.h"
 #include "search/driver.h"
+#include "search/symmetry.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,10 +50,6 @@
 #define DEFAULT_NATIVE_BUDGET ((uint64_t)1 << 24)
 #define MAX_SEARCH_BYTES ((uint64_t)1 << 24)
 #define MIN_DESCENT_SECONDS 0.05
-#define CUBE_MIN_NULLITY 22
-#define CUBE_MAX_TAPS 32767
-#define CUBE_MAX_NULLITY (63 + 24)
-#define CUBE_MIN_STEPS ((uint64_t)1 << (14 + 2 + 6))   /* LOW_DIM + 2 + CORNER_LOG */
 #define SIZE_LIMIT ((uint64_t)1 << 62)
 #define MAX_DEADLINE_SECONDS 1e12                        /* deadline_after's cap */
 #define MAX_KERNEL_BYTES ((uint64_t)1 << 30)
@@ -88,8 +93,8 @@ uint64_t ml_board_default_steps(const ml_board *b)
 }
 
 /* Solver._search_budget(None): (steps, seconds); steps UINT64_MAX or seconds < 0 mean
- * none; a deadline of DEFAULT_SECONDS a board for `boards` boards. _default_count: a coset step costs O(n_taps) (/ 64 over GF(2)), about 2^30
- * operations at most. */
+ * none; a deadline of DEFAULT_SECONDS a board for `boards` boards. _default_count: a
+ * coset step costs O(n_taps) (/ 64 over GF(2)), about 2^30 operations at most. */
 static void resolve_budget(const ml_board *b, const ml_factored *ks, ml_budget budget,
                            uint64_t boards, uint64_t *steps, double *seconds)
 {
@@ -197,12 +202,160 @@ static int coset_walk(ml_ctx *ctx, const uint8_t *H, const uint32_t *orders, siz
     return ML_OK;
 }
 
+/* The proof of a transform search: the rebased generators, the leaf dimension and the
+ * symmetries used (their cells and taps). */
+typedef struct {
+    ml_cube_plan plan;
+    uint64_t nsym;
+    uint64_t *cells, *taps;    /* nsym x n_cells, nsym x n_taps */
+} cube_proof;
+
 /* The search's figures (a result's, or one board's of a batch). */
 typedef struct {
     int proven, proof;
     uint64_t examined, pruned;
-    uint64_t total;      /* prod(orders), saturated */
+    uint64_t total;            /* prod(orders), saturated */
+    cube_proof *cube;          /* ML__PROOF_CUBE's (owned; stats_free) */
 } stats;
+
+static void cube_proof_free(cube_proof *cp)
+{
+    if (cp) {
+        ml_cube_plan_free(&cp->plan);
+        free(cp->cells);
+        free(cp->taps);
+        free(cp);
+    }
+}
+
+static void stats_free(stats *st)
+{
+    cube_proof_free(st->cube);
+    st->cube = NULL;
+}
+
+/* An engine's callback failed: its status, with ML_M_CALLBACK when it left no message. */
+static int engine_failed(ml_ctx *ctx, const struct ml__engine *e, const char *question)
+{
+    ctx = ml__ctx(ctx);
+    return ctx->status != ML_OK ? ctx->status : ml__fail(ctx, ML_M_CALLBACK, e->name, question);
+}
+
+/* Kernel.searchable: the plan's own engine's kernel_fits when it answers it, else 1. */
+static int searchable(ml_ctx *ctx, ml_solver *s, int *ok)
+{
+    const struct ml__engine *e;
+    const ml_engine_def *ops;
+    void *user, *eng;
+    *ok = 1;
+    int rc = ml__solver_own(ctx, s, &e, &ops, &user, &eng);
+    if (rc || !ops->kernel_fits)
+        return rc;
+    int fits = 1;
+    rc = ops->kernel_fits(user, ctx, eng, &fits);
+    if (rc)
+        return engine_failed(ctx, e, "kernel_fits");
+    *ok = fits != 0;
+    return ML_OK;
+}
+
+/* Solver._search_generators past MAX_SEARCH_BYTES: the engine's first `limit`
+ * generators (malloc'd into *H, *orders; the caller frees), a sub-coset. */
+static int first_generators(ml_ctx *ctx, ml_solver *s, uint64_t limit, size_t L,
+                            uint8_t **H, uint32_t **orders, uint64_t *k, const char *fn)
+{
+    const struct ml__engine *e;
+    const ml_engine_def *ops;
+    void *user, *eng;
+    int rc = ml__solver_own(ctx, s, &e, &ops, &user, &eng);
+    if (rc)
+        return rc;
+    *H = malloc(limit * L + 1);
+    *orders = malloc(limit * sizeof **orders + 1);
+    if (!*H || !*orders)
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    if (ops->generators) {
+        rc = ops->generators(user, ctx, eng, limit, k, *H, *orders);
+        if (rc)
+            return engine_failed(ctx, e, "generators");
+        return *k > limit ? ml__fail(ctx, ML_M_INTERNAL, fn, "too many generators") : ML_OK;
+    }
+    const uint8_t *G;   /* an engine without generators: the fallback's, a prefix */
+    const uint32_t *go;
+    uint64_t all;
+    int canonical;
+    rc = ml__solver_generators(ctx, s, &G, &go, &all, &canonical);
+    if (rc)
+        return rc;
+    *k = all < limit ? all : limit;
+    if (*k && L)
+        memcpy(*H, G, (size_t)(*k * L));
+    memcpy(*orders, go, (size_t)*k * sizeof *go);
+    return ML_OK;
+}
+
+/* minimal._cube_minimum without an executor: the transform search of x0 + span(H)
+ * (every generator, all of order 2) within steps / by deadline_search, descended until
+ * deadline when unfinished; x replaced by the answer, st filled (its proof kept). */
+static int cube_minimum(ml_ctx *ctx, ml_solver *s, const uint8_t *H, const uint32_t *orders,
+                        uint64_t k, size_t L, uint8_t *x, uint64_t steps,
+                        double deadline_search, double deadline, stats *st, const char *fn)
+{
+    const ml_board *b = ml_solver_board(s);
+    ml_syms syms;
+    memset(&syms, 0, sizeof syms);
+    int rc = ml_symmetries(ctx, b, NULL, &syms);
+    cube_proof *cp = rc ? NULL : calloc(1, sizeof *cp);
+    uint8_t *best = rc ? NULL : malloc(L);
+    if (!rc && (!cp || !best))
+        rc = ml__fail(ctx, ML_M_NOMEM, fn);
+    int got = rc ? ML_CUBE_OK
+                 : ml_cube_plan_make(x, H, (size_t)k, L, syms.taps, (size_t)syms.k, &cp->plan);
+    ml_cube_result cr;
+    memset(&cr, 0, sizeof cr);
+    if (!rc && !got) {
+        int64_t dl = 0;   /* the deadline on ml_driver_now_ns's clock (0: none) */
+        if (deadline_search >= 0) {
+            double ns = (deadline_search - now_s()) * 1e9;
+            dl = ml_driver_now_ns() + (ns < 1 ? 1 : ns > 4e18 ? (int64_t)4e18 : (int64_t)ns);
+        }
+        got = ml_cube_search(&cp->plan, steps, dl, threads_of(ctx), best, &cr);
+    }
+    if (!rc && got)
+        rc = got == ML_CUBE_STOPPED ? ml__fail(ctx, ML_M_INTERRUPTED)
+             : got == ML_CUBE_ENOMEM ? ml__fail(ctx, ML_M_NOMEM, fn)
+             : ml__fail(ctx, ML_M_INTERNAL, fn, "the transform search refused its plan");
+    if (!rc) {
+        memcpy(x, best, L);
+        st->examined = cr.examined;
+        st->pruned = cr.skipped;
+        st->proven = cr.complete;
+        if (!cr.complete) {
+            ml_progress_report(ML_PHASE_DESCENT, cr.covered, st->total);
+            rc = descend(ctx, H, k, L, orders, 2, x, deadline);
+        } else if (any_nonzero(x, L)) {
+            uint64_t ng = cp->plan.ng, nc = b->n_cells;
+            cp->nsym = ng;
+            cp->cells = malloc(ng * nc * sizeof *cp->cells + 1);
+            cp->taps = malloc(ng * L * sizeof *cp->taps + 1);
+            if (!cp->cells || !cp->taps)
+                rc = ml__fail(ctx, ML_M_NOMEM, fn);
+            for (uint64_t g = 0; !rc && g < ng; g++) {
+                size_t u = cp->plan.sym_used[g];
+                memcpy(cp->cells + g * nc, syms.cells + u * nc, nc * sizeof *cp->cells);
+                memcpy(cp->taps + g * L, syms.taps + u * L, L * sizeof *cp->taps);
+            }
+            if (!rc) {
+                st->cube = cp;
+                cp = NULL;
+            }
+        }
+    }
+    cube_proof_free(cp);
+    free(best);
+    ml_syms_free(&syms);
+    return rc;
+}
 
 /* minimal.minimise without a progress callback: x (n_taps bytes) replaced by the least-
  * length element found within steps (UINT64_MAX: none) or by deadline (seconds on
@@ -220,31 +373,41 @@ static int minimise(ml_ctx *ctx, ml_solver *s, uint8_t *x, uint64_t steps, doubl
         deadline = t0 + descent;
     int no_time = deadline_search >= 0 && deadline_search - t0 <= 0;
     memset(st, 0, sizeof *st);
+    int ok = 1;
+    int rc = searchable(ctx, s, &ok);
+    if (rc || !ok)
+        return rc;   /* no basis to search: x as it is, not proved */
     uint64_t null = 0;
-    int rc = ml__solver_nullity(ctx, s, &null);
+    rc = ml__solver_nullity(ctx, s, &null);
     if (rc)
         return rc;
-    if (!ml__solver_has_generators(s) && null * (L ? L : 1) > MAX_SEARCH_BYTES) {
-        char what[200];
-        snprintf(what, sizeof what, "%s with ML_SOLVE_MINIMAL on a kernel of more than "
-                 "MAX_SEARCH_BYTES (2^24) bytes (its search holds a sub-coset)", fn);
-        return ml__not_implemented(ctx, what);
-    }
     const uint8_t *H;
     const uint32_t *orders;
     uint64_t k;
-    int canonical;
-    rc = ml__solver_generators(ctx, s, &H, &orders, &k, &canonical);
-    if (rc)
-        return rc;
-    if (canonical && k && L && ml_canon_reduce(H, (size_t)k, L, n, x, 1) != 0)
-        return ml__fail(ctx, ML_M_NOMEM, fn);
+    uint8_t *Hsub = NULL;       /* a sub-coset's generators (owned) */
+    uint32_t *osub = NULL;
+    int every = ml__solver_has_generators(s) || null * (L ? L : 1) <= MAX_SEARCH_BYTES;
+    if (every) {
+        int canonical;
+        rc = ml__solver_generators(ctx, s, &H, &orders, &k, &canonical);
+        if (rc)
+            return rc;
+        if (canonical && k && L && ml_canon_reduce(H, (size_t)k, L, n, x, 1) != 0)
+            return ml__fail(ctx, ML_M_NOMEM, fn);
+    } else {
+        uint64_t limit = MAX_SEARCH_BYTES / (L ? L : 1);
+        rc = first_generators(ctx, s, limit ? limit : 1, L, &Hsub, &osub, &k, fn);
+        H = Hsub;
+        orders = osub;
+    }
     uint64_t total = 1;   /* prod(orders), saturated */
-    for (uint64_t i = 0; i < k; i++)
+    for (uint64_t i = 0; !rc && i < k; i++)
         total = total > UINT64_MAX / orders[i] ? UINT64_MAX : total * orders[i];
     st->total = total;
-    ml_progress_report(ML_PHASE_SEARCH, 0, total);
-    if (total == 1) {
+    if (!rc)
+        ml_progress_report(ML_PHASE_SEARCH, 0, total);
+    if (rc) {
+    } else if (total == 1 && every) {
         st->proven = 1;
         st->examined = 1;
     } else if (steps == 0 || no_time) {
@@ -252,13 +415,9 @@ static int minimise(ml_ctx *ctx, ml_solver *s, uint8_t *x, uint64_t steps, doubl
         ml_progress_report(ML_PHASE_DESCENT, 0, total);
         rc = descend(ctx, H, k, L, orders, n, x, deadline);
         st->proven = zero;
-    } else if (n == 2 && k >= CUBE_MIN_NULLITY && L > 0 && L <= CUBE_MAX_TAPS &&
-               k <= CUBE_MAX_NULLITY &&
-               (steps == UINT64_MAX || steps >= (total < CUBE_MIN_STEPS ? total : CUBE_MIN_STEPS))) {
-        char what[200];
-        snprintf(what, sizeof what, "%s with ML_SOLVE_MINIMAL on a GF(2) kernel of nullity 22 "
-                 "or more (the transform search of search/cube.py)", fn);
-        return ml__not_implemented(ctx, what);
+    } else if (every && ml_cube_applies(n, L, (size_t)k, orders, steps)) {
+        rc = cube_minimum(ctx, s, H, orders, k, L, x, steps, deadline_search, deadline, st,
+                          fn);
     } else {
         size_t kp = 0;
         uint64_t size = 1;
@@ -278,21 +437,27 @@ static int minimise(ml_ctx *ctx, ml_solver *s, uint8_t *x, uint64_t steps, doubl
         memset(&cs, 0, sizeof cs);
         rc = coset_walk(ctx, H, orders, kp, L, n, walk_budget, left,
                         partial ? 1 : threads_of(ctx), x, &cs);
-        if (rc)
-            return rc;
-        st->examined = cs.examined;
-        st->pruned = cs.pruned;
-        st->proven = (cs.complete && kp == k) || !any_nonzero(x, L);
-        ml_progress_report(ML_PHASE_SEARCH, st->proven ? total : cs.examined, total);
-        if (!st->proven) {
-            ml_progress_report(ML_PHASE_DESCENT, cs.examined, total);
-            rc = descend(ctx, H, k, L, orders, n, x, deadline);
+        if (!rc) {
+            st->examined = cs.examined;
+            st->pruned = cs.pruned;
+            /* a sub-coset proves nothing, except that length 0 is always least */
+            st->proven = (cs.complete && kp == k && every) || !any_nonzero(x, L);
+            ml_progress_report(ML_PHASE_SEARCH, st->proven ? total : cs.examined, total);
+            if (!st->proven) {
+                ml_progress_report(ML_PHASE_DESCENT, cs.examined, total);
+                rc = descend(ctx, H, k, L, orders, n, x, deadline);
+            }
         }
     }
-    if (rc)
+    free(Hsub);
+    free(osub);
+    if (rc) {
+        stats_free(st);
         return rc;
+    }
     if (st->proven)
-        st->proof = any_nonzero(x, L) ? ML__PROOF_ENUMERATION : ML__PROOF_TREE0;
+        st->proof = st->cube ? ML__PROOF_CUBE
+                    : any_nonzero(x, L) ? ML__PROOF_ENUMERATION : ML__PROOF_TREE0;
     return ML_OK;
 }
 
@@ -325,30 +490,43 @@ int ml__solve_minimal(ml_ctx *ctx, ml_solver *s, uint8_t *x, const ml_factored *
     r->examined = st.examined;
     r->pruned = st.pruned;
     r->kept = (flags & ML_SOLVE_PROOF) != 0;
-    /* the certificate's kernel only when it fits the dense limit (Solver.solve) */
+    /* the certificate's kernel only when it fits the dense limit (Solver.solve); a
+     * transform search's proof names its own (rebased) generators */
     uint64_t null = 0, k = 0;
-    const uint8_t *H;
-    const uint32_t *orders;
+    const uint8_t *H = NULL;
+    const uint32_t *orders = NULL;
     int canonical;
     if (r->kept && r->proven && st.total > 1) {
         rc = ml__solver_nullity(ctx, s, &null);
-        if (!rc && null * (L ? L : 1) <= MAX_KERNEL_BYTES)
+        if (!rc && null * (L ? L : 1) <= MAX_KERNEL_BYTES && st.cube)
+            H = st.cube->plan.gens, k = st.cube->plan.k;
+        else if (!rc && null * (L ? L : 1) <= MAX_KERNEL_BYTES)
             rc = ml__solver_generators(ctx, s, &H, &orders, &k, &canonical);
-        if (rc)
-            return rc;
     }
-    if (k) {
+    if (!rc && k) {
         r->gens = malloc((size_t)(k * L) + 1);
         r->gen_orders = malloc((size_t)k * sizeof *r->gen_orders);
         if (!r->gens || !r->gen_orders)
-            return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
+            rc = ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
+    }
+    if (!rc && k) {
         if (L)
             memcpy(r->gens, H, (size_t)(k * L));
-        memcpy(r->gen_orders, orders, (size_t)k * sizeof *orders);
+        for (uint64_t i = 0; i < k; i++)
+            r->gen_orders[i] = orders ? orders[i] : 2;
         r->ngens = k;
+        if (st.cube) {   /* the symmetries move to the result */
+            r->leaf_dim = st.cube->plan.m;
+            r->nsyms = st.cube->nsym;
+            r->sym_cells = st.cube->cells;
+            r->sym_taps = st.cube->taps;
+            st.cube->cells = NULL;
+            st.cube->taps = NULL;
+        }
     }
+    stats_free(&st);
     r->seconds = now_s() - t0;
-    return ML_OK;
+    return rc;
 }
 
 /* ------------------------------------------------------------------ batches
@@ -535,6 +713,7 @@ int ml_solver_min_taps_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *
                 stats st;
                 rc = minimise(ctx, s, X + j * L, steps, share(deadline, nrows - j), 0.0, &st,
                               fn);
+                stats_free(&st);
                 lengths[rows[j]] = (int64_t)row_length(X + j * L, L);
                 proven[rows[j]] = (uint8_t)st.proven;
                 ml_progress_report(ML_PHASE_BATCH, rows[j] + 1, k);
@@ -600,6 +779,7 @@ int ml_solver_solve_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *sta
             for (size_t j = 0; !rc && j < k; j++) {
                 stats st;
                 rc = minimise(ctx, s, X + j * L, steps, share(deadline, k - j), 0.0, &st, fn);
+                stats_free(&st);
                 ml_progress_report(ML_PHASE_BATCH, j + 1, k);
             }
         }

@@ -12,7 +12,10 @@
 enum {
     ML__PROOF_NONE = 0,        /* not proved */
     ML__PROOF_ENUMERATION = 1, /* {"method": "enumeration"} */
-    ML__PROOF_TREE0 = 2        /* {"method": "tree", "leaf_dim": 0, "pruned": [[]]}: length 0 */
+    ML__PROOF_TREE0 = 2,       /* {"method": "tree", "leaf_dim": 0, "pruned": [[]]}: length 0 */
+    ML__PROOF_CUBE = 3         /* {"method": "tree", "leaf_dim": m, "pruned": [],
+                                * "symmetries": [...]}: the transform search (cube.py's
+                                * CubePlan.proof), over the rebased generators in gens */
 };
 
 #define ML__RESULT_MAGIC 0x6d6c7273u   /* "mlrs": a live result */
@@ -32,6 +35,10 @@ struct ml_result {
     uint64_t ngens;            /* the kernel for the certificate (when kept and it fits) */
     uint8_t *gens;             /* ngens x n_taps bytes, or NULL */
     uint32_t *gen_orders;
+    unsigned leaf_dim;         /* ML__PROOF_CUBE: the low generators (the first leaf_dim) */
+    uint64_t nsyms;            /* ... and the symmetries it used: their images of */
+    uint64_t *sym_cells;       /*   each cell (nsyms x n_cells) and */
+    uint64_t *sym_taps;        /*   each tap (nsyms x n_taps), or NULL */
 };
 
 /* The kernel's generators (canonical when ml_canon_fits allowed; *canonical says), made

@@ -2,7 +2,8 @@
  * numeric) and the residual solvers of dense/ (gf2.c's ml_res_gf2_*, the dense Z/n
  * engine of engines/dense.c).
  *
- * build: the plan of the board (engine.py's build_plan / _tables: the distinct offsets
+ * build: the plan of the board (engines/chase_layout.c's ml__chase_light_plan:
+ * engine.py's build_plan / _tables: the distinct offsets
  * of the patterns used, sorted descending, a count per pattern and offset, patterns
  * numbered by first appearance in row-major order; masks only for boards with locks or
  * holes), along the columns instead (transpose_board: tile (r, c) -> (c, r), offset
@@ -66,145 +67,9 @@ typedef struct chase_eng {
     size_t nw, rank;
     ml_board *rb;   /* n > 2: the residual matrix as a board, and its dense Z/n engine */
     void *zn;
+    void *row;   /* the choosing entry's row chase (engines/chase_row.c), which answers */
     const char *variant, *why;   /* the choosing entry's variant and its reason */
 } chase_eng;
-
-/* ------------------------------------------------------------------ the plan */
-typedef struct { int32_t dr, dc; } off2;
-
-static int off_desc(const void *a, const void *b)
-{
-    const off2 *x = a, *y = b;
-    if (x->dr != y->dr)
-        return x->dr < y->dr ? 1 : -1;
-    return x->dc < y->dc ? 1 : (x->dc > y->dc ? -1 : 0);
-}
-
-/* The board tile at the plan's flat position f (plan h x w: the board's, or its
- * transpose). */
-static uint64_t board_flat(const ml_board *b, int t, uint64_t f)
-{
-    if (!t)
-        return f;
-    uint64_t w = (uint64_t)b->rows;   /* plan w = board rows */
-    uint64_t i = f / w, j = f % w;    /* plan (i, j) = board (j, i) */
-    return j * (uint64_t)b->cols + i;
-}
-
-/* The plan's flat position of board tile f. */
-static uint64_t plan_flat(const ml_board *b, int t, uint64_t f)
-{
-    if (!t)
-        return f;
-    uint64_t r = f / (uint64_t)b->cols, c = f % (uint64_t)b->cols;
-    return c * (uint64_t)b->rows + r;
-}
-
-/* build_plan of the board (t = 0) or of transpose_board(board) (t = 1): the plan, or
- * NULL with *rc set. */
-static ml_chase *plan_of(ml_ctx *ctx, const ml_board *b, int t, int *rc)
-{
-    int h = (int)(t ? b->cols : b->rows), w = (int)(t ? b->rows : b->cols);
-    uint64_t hw = (uint64_t)h * (uint64_t)w;
-    uint32_t npal = b->n_pal ? b->n_pal : 1;
-    int32_t *index = malloc(npal * sizeof *index);   /* palette -> pattern number */
-    uint32_t *used = malloc(npal * sizeof *used);    /* pattern number -> palette */
-    int32_t *pat_of = b->mixed ? malloc(hw * sizeof *pat_of + 1) : NULL;
-    off2 *offs = NULL;
-    int32_t *udr = NULL, *udc = NULL, *cnt = NULL;
-    uint8_t *active = NULL, *tappable = NULL;
-    ml_chase *p = NULL;
-    *rc = ML_OK;
-    if (!index || !used || (b->mixed && !pat_of))
-        goto oom;
-    for (uint32_t k = 0; k < npal; k++)
-        index[k] = -1;
-    int32_t npat = 0;
-    if (b->mixed) {
-        for (uint64_t f = 0; f < hw; f++) {
-            uint32_t k = b->tile_pal[board_flat(b, t, f)];
-            if (index[k] < 0) {
-                index[k] = npat;
-                used[npat++] = k;
-            }
-            pat_of[f] = index[k];
-        }
-    } else {
-        index[0] = 0;
-        used[0] = 0;
-        npat = 1;
-    }
-    size_t total = 0;
-    for (int32_t i = 0; i < npat; i++)
-        total += b->pal[used[i]].count;
-    offs = malloc((total + 1) * sizeof *offs);
-    if (!offs)
-        goto oom;
-    size_t k = 0;
-    for (int32_t i = 0; i < npat; i++) {
-        const ml__pattern *pt = &b->pal[used[i]];
-        for (size_t j = 0; j < pt->count; j++, k++) {
-            offs[k].dr = t ? pt->dc[j] : pt->dr[j];
-            offs[k].dc = t ? pt->dr[j] : pt->dc[j];
-        }
-    }
-    qsort(offs, total, sizeof *offs, off_desc);
-    size_t nu = 0;
-    for (size_t i = 0; i < total; i++)
-        if (!nu || off_desc(&offs[nu - 1], &offs[i]))
-            offs[nu++] = offs[i];
-    udr = malloc((nu + 1) * sizeof *udr);
-    udc = malloc((nu + 1) * sizeof *udc);
-    cnt = calloc((size_t)npat * nu + 1, sizeof *cnt);
-    if (!udr || !udc || !cnt)
-        goto oom;
-    for (size_t i = 0; i < nu; i++) {
-        udr[i] = offs[i].dr;
-        udc[i] = offs[i].dc;
-    }
-    for (int32_t i = 0; i < npat; i++) {
-        const ml__pattern *pt = &b->pal[used[i]];
-        for (size_t j = 0; j < pt->count; j++) {
-            off2 o = {t ? pt->dc[j] : pt->dr[j], t ? pt->dr[j] : pt->dc[j]};
-            off2 *at = bsearch(&o, offs, nu, sizeof *offs, off_desc);
-            cnt[(size_t)i * nu + (size_t)(at - offs)]++;
-        }
-    }
-    if (b->locked || b->holes) {   /* _plan_masks */
-        tappable = malloc(hw + 1);
-        active = b->holes ? malloc(hw + 1) : NULL;
-        if (!tappable || (b->holes && !active))
-            goto oom;
-        for (uint64_t f = 0; f < hw; f++) {
-            uint64_t g = board_flat(b, t, f);
-            int hole = b->holes && b->holes[g], lock = b->locked && b->locked[g];
-            if (active)
-                active[f] = !hole;
-            tappable[f] = !hole && !lock;
-        }
-    }
-    int err = 0;
-    p = ml_chase_plan(h, w, b->n, b->wrap, active, tappable, (int)nu, udr, udc, npat, cnt,
-                      npat > 1 ? pat_of : NULL, &err);
-    if (!p)
-        *rc = err == 2 ? nomem(ctx)
-                       : ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
-                                       "the chase plan refused the board's tables");
-    goto done;
-oom:
-    *rc = nomem(ctx);
-done:
-    free(index);
-    free(used);
-    free(pat_of);
-    free(offs);
-    free(udr);
-    free(udc);
-    free(cnt);
-    free(active);
-    free(tappable);
-    return p;
-}
 
 /* ------------------------------------------------------------------ limits */
 /* limits.py's check_residual_size: ML_ETOOLARGE with its message, else ML_OK */
@@ -236,6 +101,8 @@ static void light_destroy(void *user, void *engine)
     if (!e)
         return;
     residual_free(e);
+    if (e->row)
+        ml__chase_row_ops.destroy(NULL, e->row);
     ml_chase_free(e->plan);
     ml_rowsolve_free(e->rs);
     free(e);
@@ -392,25 +259,6 @@ static chase_eng *eng_new(ml_ctx *ctx, const ml_board *b, int *rc)
     return e;
 }
 
-/* _light_plan: the light chase's plan along the rows or, for a board wider than tall
- * whose columns give fewer symbols, along the columns (*transposed set). */
-static ml_chase *light_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc)
-{
-    *transposed = 0;
-    ml_chase *plan = plan_of(ctx, b, 0, rc);
-    if (plan && b->cols > b->rows && ml_chase_nsym(plan) > 1) {
-        ml_chase *tp = plan_of(ctx, b, 1, rc);
-        if (tp && ml_chase_nsym(tp) < ml_chase_nsym(plan)) {
-            ml_chase_free(plan);
-            plan = tp;
-            *transposed = 1;
-        } else {
-            ml_chase_free(tp);
-        }
-    }
-    return plan;
-}
-
 /* ChaseEngine(variant="light") (prefix = 0) or ChaseEngine(variant="prefix") */
 static int chase_build(ml_ctx *ctx, const ml_board *b, void **engine, int prefix)
 {
@@ -418,7 +266,7 @@ static int chase_build(ml_ctx *ctx, const ml_board *b, void **engine, int prefix
     chase_eng *e = eng_new(ctx, b, &rc);
     if (!e)
         return rc;
-    e->plan = light_plan(ctx, b, &e->transposed, &rc);
+    e->plan = ml__chase_light_plan(ctx, b, &e->transposed, &rc);
     int found = 0;
     if (rc == ML_OK) {
         e->nsym = ml_chase_nsym(e->plan);
@@ -507,19 +355,24 @@ static int use_rowchase(const chase_eng *e, uint64_t tall)
            tall * e->nsym > ROWCHASE_TALL_ENTRIES;
 }
 
-static int row_chase(ml_ctx *ctx)
+/* The row chase on the engine's plan (borrowed), answering for it, taken because why. */
+static int row_chase(ml_ctx *ctx, chase_eng *e, const char *why)
 {
-    return ml__not_implemented(ctx, "the chase's row-chase variant (chase-row: many holes "
-                                    "or locks, or a tall residual system)");
+    int rc = ml__chase_row_new(ctx, e->b, e->plan, e->transposed, 0, &e->row);
+    if (rc == ML_OK) {
+        e->variant = "chase-row";
+        e->why = why;
+    }
+    return rc;
 }
 
 /* ChaseEngine(variant=None): the variant with the fewest symbols, as its __init__: the
  * row-solve chase when eligible and (on boards past ROWSOLVE_COMPARE_TILES tiles whose
  * row-solve symbols are within the light bound) without comparing, else when it has
- * fewer symbols than the light chase; the row chase for many holes (ML_ENOTIMPL: not in
- * C yet); a prefix of a tall residual system that leaves no kernel; the row chase for a
- * tall system none of whose prefixes does; else the light chase's whole system. The
- * variant taken and why: ml__chase_variant. */
+ * fewer symbols than the light chase; the row chase (engines/chase_row.c, answering for
+ * the engine) for many holes; a prefix of a tall residual system that leaves no kernel;
+ * the row chase for a tall system none of whose prefixes does; else the light chase's
+ * whole system. The variant taken and why: ml__chase_variant. */
 static int choose_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
 {
     (void)user;
@@ -533,7 +386,7 @@ static int choose_build(void *user, ml_ctx *ctx, const ml_board *b, void **engin
         uint64_t rsym = ml_rowsolve_nsym(rs);
         if (e->hw <= ROWSOLVE_COMPARE_TILES || rsym > light_symbols_bound(b)) {
             int lt = 0;
-            ml_chase *light = light_plan(ctx, b, &lt, &rc);
+            ml_chase *light = ml__chase_light_plan(ctx, b, &lt, &rc);
             if (light && ml_chase_nsym(light) < rsym) {
                 ml_rowsolve_free(rs);
                 rs = NULL;
@@ -555,24 +408,25 @@ static int choose_build(void *user, ml_ctx *ctx, const ml_board *b, void **engin
     } else if (rc == ML_OK) {
         ml_rowsolve_free(rs);
         if (!e->plan)
-            e->plan = light_plan(ctx, b, &e->transposed, &rc);
-        int found = 0;
+            e->plan = ml__chase_light_plan(ctx, b, &e->transposed, &rc);
+        int found = 0, row = 0;
         if (rc == ML_OK) {
             e->nsym = ml_chase_nsym(e->plan);
             e->nres = ml_chase_nres(e->plan);
-            if (use_rowchase(e, 0))
-                rc = row_chase(ctx);
+            row = use_rowchase(e, 0);
+            if (row)   /* "more than {ROWCHASE_MIN_RATIO} symbols a column" */
+                rc = row_chase(ctx, e, "more than 5 symbols a column (holes or locks)");
         }
-        if (rc == ML_OK)
+        if (rc == ML_OK && !row)
             rc = prefix_residual(ctx, e, &found);
-        if (rc == ML_OK && found) {
+        if (rc == ML_OK && !row && found) {
             e->variant = "chase-prefix";
             e->why = "a prefix of its tall residual system leaves no kernel";
-        } else if (rc == ML_OK) {
-            if (use_rowchase(e, e->nres))
-                rc = row_chase(ctx);
-            if (rc == ML_OK)
-                rc = ml__chase_check_residual_size(ctx, e->nres, e->nsym, e->n);
+        } else if (rc == ML_OK && !row && use_rowchase(e, e->nres)) {
+            rc = row_chase(ctx, e, "a tall residual system no prefix of which leaves a "
+                                   "trivial kernel");
+        } else if (rc == ML_OK && !row) {
+            rc = ml__chase_check_residual_size(ctx, e->nres, e->nsym, e->n);
             if (rc == ML_OK)
                 rc = residual_engine(ctx, e, e->nres);
             e->variant = "chase-light";
@@ -612,14 +466,14 @@ static void b_grid(const chase_eng *e, const uint8_t *rhs, uint8_t *bg)
 {
     memset(bg, 0, e->hw);
     for (size_t i = 0; i < e->m; i++)
-        bg[plan_flat(e->b, e->transposed, ml__board_cell_flat(e->b, i))] = rhs[i];
+        bg[ml__chase_plan_flat(e->b, e->transposed, ml__board_cell_flat(e->b, i))] = rhs[i];
 }
 
 /* _tap_vec: a replay's taps (plan layout) -> over the board's taps */
 static void tap_vec(const chase_eng *e, const uint8_t *x, uint8_t *out)
 {
     for (size_t j = 0; j < e->r; j++)
-        out[j] = x[plan_flat(e->b, e->transposed, ml__board_tap_flat(e->b, j))];
+        out[j] = x[ml__chase_plan_flat(e->b, e->transposed, ml__board_tap_flat(e->b, j))];
 }
 
 static int any(const uint8_t *v, size_t k)
@@ -646,6 +500,8 @@ static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const ui
 {
     (void)user;
     chase_eng *e = engine;
+    if (e->row)
+        return ml__chase_row_ops.solve(NULL, ctx, e->row, k, R, X, ok);
     size_t hw = e->hw, nres = e->nres, nsym = e->nsym;
     uint8_t *bg = malloc(hw + 1), *x = malloc(hw + 1), *rho = malloc(nres + 1);
     size_t *pend = malloc((k + 1) * sizeof *pend);
@@ -719,6 +575,8 @@ static int light_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullit
 {
     (void)user;
     chase_eng *e = engine;
+    if (e->row)
+        return ml__chase_row_ops.nullity(NULL, ctx, e->row, nullity);
     if (e->n == 2) {
         *nullity = e->nsym - e->rank;
         return ML_OK;
@@ -729,6 +587,8 @@ static int light_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullit
 static int light_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *size)
 {
     chase_eng *e = engine;
+    if (e->row)
+        return ml__chase_row_ops.kernel_size(NULL, ctx, e->row, size);
     if (e->n == 2) {
         memset(size, 0, sizeof *size);
         if (e->nsym > e->rank) {
@@ -748,6 +608,8 @@ static int light_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limi
 {
     (void)user;
     chase_eng *e = engine;
+    if (e->row)
+        return ml__chase_row_ops.generators(NULL, ctx, e->row, limit, k, H, orders);
     size_t nsym = e->nsym;
     uint64_t count = 0;
     uint8_t *Hs = NULL;

@@ -1,5 +1,6 @@
-/* chase.h: the chase engines' questions in C (engines/chase.c), for the registry's entry
- * "chase-light" (registry_own.c) and the solver (api/solver.c).
+/* chase.h: the chase engines' questions in C (engines/chase.c, engines/chase_row.c), for
+ * the registry's entries "chase", "chase-light", "chase-prefix", "chase-row",
+ * "chase-rowsolve" (registry_own.c) and the solver (api/solver.c).
  *
  * An ml_engine_def holding only the questions (build, destroy, solve, nullity,
  * kernel_size, generators; user NULL): covers and cost stay the registry's own. It is
@@ -29,10 +30,18 @@ extern const ml_engine_def ml__chase_prefix_ops;
  * along the rows or the columns (the eligible one with fewer symbols), its residual
  * system eliminated whole. */
 extern const ml_engine_def ml__chase_rowsolve_ops;
+/* ChaseEngine(variant="row"): the row chase (engines/chase_row.c, rowchase.py's
+ * RowChaseSystem) on the light chase's plan: online elimination, no residual matrix;
+ * any n (a run a prime-power factor, Z/p^e by valuation with a pending system solved by
+ * the Z/q engine, the factors combined by CRT); refused past RowChaseSystem's limits
+ * (ML_ETOOLARGE: ML_M_ROWCHASE_RECORDS, ML_M_ROWCHASE_LIVE, ML_M_ROWCHASE_BYTES). */
+extern const ml_engine_def ml__chase_row_ops;
 /* ChaseEngine(variant=None), the registry's "chase": the variant chosen from the board's
- * plans (the row-solve chase when it has the fewest symbols, a prefix of a tall residual
- * system that leaves no kernel, else the light chase; ML_ENOTIMPL where Python takes the
- * row chase, not in C yet), answering as that variant. */
+ * plans (the row-solve chase when it has the fewest symbols; the row chase for many holes
+ * or locks, more than ROWCHASE_MIN_RATIO symbols a column; a prefix of a tall residual
+ * system that leaves no kernel; the row chase for a tall system past
+ * ROWCHASE_TALL_ENTRIES none of whose prefixes does; else the light chase), answering as
+ * that variant. */
 extern const ml_engine_def ml__chase_choose_ops;
 /* The registered name of the variant a ml__chase_choose_ops engine took (NULL for the
  * other chase engines) and *why it did (ChaseEngine.variant / variant_reason). */

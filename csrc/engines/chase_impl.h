@@ -1,9 +1,11 @@
-/* chase_impl.h: what the chase engines (engines/chase.c) and the registry's covers of
- * the chase variants (api/registry_own.c) share, in engines/chase_layout.c. */
+/* chase_impl.h: what the chase engines (engines/chase.c, engines/chase_row.c) and the
+ * registry's covers of the chase variants (api/registry_own.c) share, in
+ * engines/chase_layout.c; and the row chase's engine as the choosing entry takes it. */
 #ifndef ML_ENGINES_CHASE_IMPL_H
 #define ML_ENGINES_CHASE_IMPL_H
 
 #include "include/modlights.h"
+#include "chase/chase.h"
 #include "chase/rowsolve.h"
 
 #include <stddef.h>
@@ -44,5 +46,22 @@ void ml__rowsolve_layout_free(ml__rowsolve_layout *L);
  * (or the board has wrap, locks, holes or mixed patterns); NULL with *rc a status (out
  * of memory) on failure. */
 ml_rowsolve *ml__chase_rowsolve_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc);
+
+/* engine.py's _light_plan: build_plan of b along the rows or, for a board wider than
+ * tall whose columns give fewer symbols, along the columns (*transposed = 1: the plan of
+ * transpose_board(b), tile (r, c) -> (c, r)). NULL with *rc set (ML_ENOMEM, or
+ * ML_EINVAL when the plan refuses the board's tables) on failure. */
+ml_chase *ml__chase_light_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc);
+/* The plan's flat position of board tile f (t: the plan is of the transpose). */
+uint64_t ml__chase_plan_flat(const ml_board *b, int t, uint64_t f);
+
+/* The row chase's engine (engines/chase_row.c, rowchase.py's RowChaseSystem) over a
+ * light plan of b: RowChaseSystem's limits checked first (ML_ETOOLARGE with
+ * ML_M_ROWCHASE_RECORDS / ML_M_ROWCHASE_LIVE), then one kernel run a prime-power factor
+ * of n. plan is borrowed (it must outlive the engine; chase.c's choosing entry owns it)
+ * when own = 0, else the engine frees it (on failure too). Questions: the
+ * ml__chase_row_ops vtable (engines/chase.h) on *engine. */
+int ml__chase_row_new(ml_ctx *ctx, const ml_board *b, ml_chase *plan, int transposed, int own,
+                      void **engine);
 
 #endif

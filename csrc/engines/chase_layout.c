@@ -1,12 +1,14 @@
-/* chase_layout.c: what the chase engines (engines/chase.c) and the registry's covers
- * of the chase variants (api/registry_own.c) both decide, decided once: limits.py's
- * residual limit and the row-solve layout (engine.py's _rowsolve_layout), and the
- * row-solve plan built on that layout (rowsolve_plan). */
+/* chase_layout.c: what the chase engines (engines/chase.c, engines/chase_row.c) and the
+ * registry's covers of the chase variants (api/registry_own.c) both decide, decided
+ * once: limits.py's residual limit and the row-solve layout (engine.py's
+ * _rowsolve_layout), the row-solve plan built on that layout (rowsolve_plan), and the
+ * light chase's plan of a board (build_plan, _light_plan) with its tile layout. */
 #include "engines/chase_impl.h"
 
 #include "api/board.h"
 #include "api/ctx.h"
 #include "api/registry_impl.h"
+#include "chase/chase.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -146,5 +148,161 @@ ml_rowsolve *ml__chase_rowsolve_plan(ml_ctx *ctx, const ml_board *b, int *transp
     *transposed = t;
 done:
     ml__rowsolve_layout_free(&L);
+    return plan;
+}
+
+/* ------------------------------------------------------------------ the plan */
+typedef struct { int32_t dr, dc; } off2;
+
+static int off_desc(const void *a, const void *b)
+{
+    const off2 *x = a, *y = b;
+    if (x->dr != y->dr)
+        return x->dr < y->dr ? 1 : -1;
+    return x->dc < y->dc ? 1 : (x->dc > y->dc ? -1 : 0);
+}
+
+/* The board tile at the plan's flat position f (plan h x w: the board's, or its
+ * transpose). */
+static uint64_t board_flat(const ml_board *b, int t, uint64_t f)
+{
+    if (!t)
+        return f;
+    uint64_t w = (uint64_t)b->rows;   /* plan w = board rows */
+    uint64_t i = f / w, j = f % w;    /* plan (i, j) = board (j, i) */
+    return j * (uint64_t)b->cols + i;
+}
+
+/* The plan's flat position of board tile f. */
+uint64_t ml__chase_plan_flat(const ml_board *b, int t, uint64_t f)
+{
+    if (!t)
+        return f;
+    uint64_t r = f / (uint64_t)b->cols, c = f % (uint64_t)b->cols;
+    return c * (uint64_t)b->rows + r;
+}
+
+/* build_plan of the board (t = 0) or of transpose_board(board) (t = 1): the plan, or
+ * NULL with *rc set. */
+static ml_chase *plan_of(ml_ctx *ctx, const ml_board *b, int t, int *rc)
+{
+    int h = (int)(t ? b->cols : b->rows), w = (int)(t ? b->rows : b->cols);
+    uint64_t hw = (uint64_t)h * (uint64_t)w;
+    uint32_t npal = b->n_pal ? b->n_pal : 1;
+    int32_t *index = malloc(npal * sizeof *index);   /* palette -> pattern number */
+    uint32_t *used = malloc(npal * sizeof *used);    /* pattern number -> palette */
+    int32_t *pat_of = b->mixed ? malloc(hw * sizeof *pat_of + 1) : NULL;
+    off2 *offs = NULL;
+    int32_t *udr = NULL, *udc = NULL, *cnt = NULL;
+    uint8_t *active = NULL, *tappable = NULL;
+    ml_chase *p = NULL;
+    *rc = ML_OK;
+    if (!index || !used || (b->mixed && !pat_of))
+        goto oom;
+    for (uint32_t k = 0; k < npal; k++)
+        index[k] = -1;
+    int32_t npat = 0;
+    if (b->mixed) {
+        for (uint64_t f = 0; f < hw; f++) {
+            uint32_t k = b->tile_pal[board_flat(b, t, f)];
+            if (index[k] < 0) {
+                index[k] = npat;
+                used[npat++] = k;
+            }
+            pat_of[f] = index[k];
+        }
+    } else {
+        index[0] = 0;
+        used[0] = 0;
+        npat = 1;
+    }
+    size_t total = 0;
+    for (int32_t i = 0; i < npat; i++)
+        total += b->pal[used[i]].count;
+    offs = malloc((total + 1) * sizeof *offs);
+    if (!offs)
+        goto oom;
+    size_t k = 0;
+    for (int32_t i = 0; i < npat; i++) {
+        const ml__pattern *pt = &b->pal[used[i]];
+        for (size_t j = 0; j < pt->count; j++, k++) {
+            offs[k].dr = t ? pt->dc[j] : pt->dr[j];
+            offs[k].dc = t ? pt->dr[j] : pt->dc[j];
+        }
+    }
+    qsort(offs, total, sizeof *offs, off_desc);
+    size_t nu = 0;
+    for (size_t i = 0; i < total; i++)
+        if (!nu || off_desc(&offs[nu - 1], &offs[i]))
+            offs[nu++] = offs[i];
+    udr = malloc((nu + 1) * sizeof *udr);
+    udc = malloc((nu + 1) * sizeof *udc);
+    cnt = calloc((size_t)npat * nu + 1, sizeof *cnt);
+    if (!udr || !udc || !cnt)
+        goto oom;
+    for (size_t i = 0; i < nu; i++) {
+        udr[i] = offs[i].dr;
+        udc[i] = offs[i].dc;
+    }
+    for (int32_t i = 0; i < npat; i++) {
+        const ml__pattern *pt = &b->pal[used[i]];
+        for (size_t j = 0; j < pt->count; j++) {
+            off2 o = {t ? pt->dc[j] : pt->dr[j], t ? pt->dr[j] : pt->dc[j]};
+            off2 *at = bsearch(&o, offs, nu, sizeof *offs, off_desc);
+            cnt[(size_t)i * nu + (size_t)(at - offs)]++;
+        }
+    }
+    if (b->locked || b->holes) {   /* _plan_masks */
+        tappable = malloc(hw + 1);
+        active = b->holes ? malloc(hw + 1) : NULL;
+        if (!tappable || (b->holes && !active))
+            goto oom;
+        for (uint64_t f = 0; f < hw; f++) {
+            uint64_t g = board_flat(b, t, f);
+            int hole = b->holes && b->holes[g], lock = b->locked && b->locked[g];
+            if (active)
+                active[f] = !hole;
+            tappable[f] = !hole && !lock;
+        }
+    }
+    int err = 0;
+    p = ml_chase_plan(h, w, b->n, b->wrap, active, tappable, (int)nu, udr, udc, npat, cnt,
+                      npat > 1 ? pat_of : NULL, &err);
+    if (!p)
+        *rc = err == 2 ? ml__fail(ctx, ML_M_NOMEM, "the chase engine")
+                       : ml__fail_text(ctx, ML_EINVAL, ML_M_INTERNAL,
+                                       "the chase plan refused the board's tables");
+    goto done;
+oom:
+    *rc = ml__fail(ctx, ML_M_NOMEM, "the chase engine");
+done:
+    free(index);
+    free(used);
+    free(pat_of);
+    free(offs);
+    free(udr);
+    free(udc);
+    free(cnt);
+    free(active);
+    free(tappable);
+    return p;
+}
+
+/* _light_plan: the light chase's plan along the rows or, for a board wider than tall
+ * whose columns give fewer symbols, along the columns (*transposed set). */
+ml_chase *ml__chase_light_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc)
+{
+    *transposed = 0;
+    ml_chase *plan = plan_of(ctx, b, 0, rc);
+    if (plan && b->cols > b->rows && ml_chase_nsym(plan) > 1) {
+        ml_chase *tp = plan_of(ctx, b, 1, rc);
+        if (tp && ml_chase_nsym(tp) < ml_chase_nsym(plan)) {
+            ml_chase_free(plan);
+            plan = tp;
+            *transposed = 1;
+        } else {
+            ml_chase_free(tp);
+        }
+    }
     return plan;
 }

@@ -272,6 +272,9 @@ ML_API const char *ml_strerror(int status);
       "once (%llu rows of them: %.0f MiB, about 2^%d operations; at most %.0f MiB and "   \
       "2^%d); the pattern forces too few taps (use a smaller board or a pattern that "    \
       "reaches the next row)")                                                            \
+    X(ML_M_ROWCHASE_BYTES, ML_ETOOLARGE,                                                  \
+      "this board is too large for the row chase: its live symbols and elimination "      \
+      "records would take more than %.0f MiB (use a smaller board or fewer holes)")       \
     X(ML_M_CHASE_OFFSETS, ML_ETOOLARGE,                                                   \
       "the chase takes at most %d distinct pattern offsets, this board uses %llu; use "   \
       "method='dense'")                                                                   \

@@ -293,6 +293,9 @@ typedef struct {
     double deadline;
     int avx2;
     pthread_mutex_t lock;
+    int have;                   /* a best below the bound was recorded (under lock) */
+    size_t best_q;              /* its corner's index and leaf step (under lock) */
+    uint64_t best_t;
     uint64_t best_high;
     uint32_t best_low;
 } job_t;
@@ -346,16 +349,25 @@ static uint64_t sym_image(const ml_cube_gf2 *P, unsigned g, uint64_t high)
     return v;
 }
 
-static void offer(job_t *J, int64_t w, uint64_t high, const int16_t *T, int16_t mx)
+/* Record leaf (q, t) (corner index, step of its walk) of least weight w when it beats
+ * the best so far: a smaller weight, or the same one at an earlier (q, t), so that the
+ * element reported is the first of least weight in the walk's order whatever the
+ * threads' timing (the one a single thread reports). */
+static void offer(job_t *J, int64_t w, size_t q, uint64_t t, uint64_t high, const int16_t *T,
+                  int16_t mx)
 {
-    if (w >= atomic_load(&J->best))
+    if (w > atomic_load(&J->best))
         return;
     size_t len = (size_t)1 << J->P->m, arg = 0;
     while (arg < len && T[arg] != mx)
         arg++;
     pthread_mutex_lock(&J->lock);
-    if (w < atomic_load(&J->best)) {
+    int64_t b = atomic_load(&J->best);
+    if (w < b || (w == b && J->have && (q < J->best_q || (q == J->best_q && t < J->best_t)))) {
         atomic_store(&J->best, w);
+        J->have = 1;
+        J->best_q = q;
+        J->best_t = t;
         J->best_high = high;
         J->best_low = (uint32_t)arg;
     }
@@ -374,8 +386,9 @@ static int must_stop(job_t *J)
 }
 
 /* Walk the leaves below one corner; returns 1 when stopped early. */
-static int walk_corner(job_t *J, work_t *w, uint64_t corner)
+static int walk_corner(job_t *J, work_t *w, size_t q)
 {
+    uint64_t corner = J->corners[q];
     const ml_cube_gf2 *P = J->P;
     unsigned inner = P->kh - J->top, ng = P->ng;
     int64_t N = (int64_t)P->n_taps;
@@ -411,8 +424,8 @@ static int walk_corner(job_t *J, work_t *w, uint64_t corner)
         int16_t mx = wht_max(w->T, w->D, P->m, J->avx2);
         int64_t wt = (N - mx) / 2;
         leaves++;
-        if (wt < atomic_load_explicit(&J->best, memory_order_relaxed))
-            offer(J, wt, c, w->T, mx);
+        if (wt <= atomic_load_explicit(&J->best, memory_order_relaxed))
+            offer(J, wt, q, t, c, w->T, mx);
         if ((leaves & 15) == 0 && must_stop(J)) {
             stopped = 1;
             break;
@@ -448,7 +461,7 @@ static void *worker(void *arg)
         size_t q = atomic_fetch_add(&J->next, 1);
         if (q >= J->ncorners)
             break;
-        if (walk_corner(J, &w, J->corners[q]))
+        if (walk_corner(J, &w, q))
             break;
         atomic_fetch_add(&J->done, 1);
     }

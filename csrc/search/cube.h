@@ -57,7 +57,9 @@ typedef struct {
  * `seconds` (<= 0: no limit) or on an interrupt (base/interrupt.h).
  * bound: only weights < bound are reported. Returns the least weight found below
  * bound (then *best_high / *best_low hold the high mask and the low coefficients
- * of an element of that weight) or bound when none was found; -1 when memory runs
+ * of an element of that weight: of the leaves of that weight, the first in the order
+ * of `corners` and of each corner's Gray walk, the first low index of its transform's
+ * maximum, whatever the threads' timing) or bound when none was found; -1 when memory runs
  * out, -2 for arguments out of range. st->complete is 1 when every corner was
  * walked (the result is then the least weight over them, or none is < bound). */
 int64_t ml_cube_min_gf2(const ml_cube_gf2 *P, unsigned top, const uint64_t *corners,

@@ -1,5 +1,6 @@
-/* t-engines-chase: csrc/engines/chase.c through its vtables (ml__chase_light_ops,
- * ml__chase_prefix_ops, ml__chase_rowsolve_ops), without the solver, against the dense engines (engines/dense.c)
+/* t-engines-chase: csrc/engines/chase.c and chase_row.c through their vtables
+ * (ml__chase_light_ops, ml__chase_prefix_ops, ml__chase_rowsolve_ops, ml__chase_row_ops,
+ * ml__chase_choose_ops), without the solver, against the dense engines (engines/dense.c)
  * on the same boards: random grids (every named pattern, random offsets, mixed palettes, wrap, locks, holes, odd and even
  * sides, wider than tall so the chase runs on the transpose, n 2..9 and 12, 16, 101, 255):
  * build, then nullity and kernel_size equal the dense engine's, generators lie in ker A
@@ -7,11 +8,16 @@
  * of the same list; H = NULL gives the count alone), solve answers k right-hand sides at
  * once (solvable exactly where the dense engine says so, A X = R there, zero rows
  * elsewhere); the residual limit refuses with limits.py's message. The same for
- * ml__chase_prefix_ops, and on tall boards with many locked tiles (a prefix taken).
+ * ml__chase_prefix_ops, and on tall boards with many locked tiles (a prefix taken); the
+ * same for the row chase on every board and on boards with many holes (GF(3) rows
+ * bit-sliced and as bytes), its two limits refusing with rowchase.py's messages; the
+ * choosing entry takes each variant, the row chase included, and answers as it.
  * (tests/native/test_capi_chase.py compares the solver over it with Python's.)
- * ml-test-sources: engines/dense.c engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/lifted.c engines/polymat.c structured/rowrec.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c */
+ * ml-test-sources: engines/dense.c engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/lifted.c engines/polymat.c structured/rowrec.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
 #define ML_T_SEED 0xC4A5Eull
 #include "include/modlights.h"
+#include "api/board.h"
+#include "chase/rowchase.h"
 #include "engines/chase.h"
 #include "engines/dense.h"
 #include "tests/t-util.h"
@@ -172,25 +178,101 @@ static void check(const ml_engine_def *ops, ml_board *b)
 }
 
 /* The choosing entry: the variant it took checked as the others (against the dense
- * engine), or ML_ENOTIMPL for the row chase; counts[0..3] light, prefix, rowsolve, row. */
+ * engine); counts[0..3] light, prefix, rowsolve, row. */
 static void check_choice(ml_board *b, int counts[4])
 {
     void *e = NULL;
     int rc = ml__chase_choose_ops.build(NULL, ctx, b, &e);
-    if (rc == ML_ENOTIMPL) {
-        CHECK(strstr(ml_errmsg(ctx), "chase-row") != NULL, "%s", ml_errmsg(ctx));
-        counts[3]++;
-        return;
-    }
     CHECK(rc == ML_OK && e, "%s", ml_errmsg(ctx));
     if (!e)
         return;
     const char *why = NULL, *v = ml__chase_variant(e, &why);
     CHECK(v && why && *why, "no variant named");
     if (v)
-        counts[!strcmp(v, "chase-prefix") ? 1 : !strcmp(v, "chase-rowsolve") ? 2 : 0]++;
+        counts[!strcmp(v, "chase-prefix")     ? 1
+               : !strcmp(v, "chase-rowsolve") ? 2
+               : !strcmp(v, "chase-row")      ? 3
+                                              : 0]++;
     ml__chase_choose_ops.destroy(NULL, e);
     check(&ml__chase_choose_ops, b);
+}
+
+/* y (over the cells) = A x (x over the taps) of a grid board, by ml_board_apply */
+static void apply_taps(const ml_board *b, const uint8_t *x, uint8_t *y)
+{
+    size_t t = (size_t)ml_board_rows(b) * (size_t)ml_board_cols(b);
+    size_t m = ml_board_n_cells(b), r = ml_board_n_taps(b);
+    uint8_t *tiles = calloc(t, 1), *zero = calloc(t, 1), *out = malloc(t);
+    for (size_t j = 0; j < r; j++)
+        tiles[ml__board_tap_flat(b, j)] = x[j];
+    CHECK(ml_board_apply(ctx, b, zero, tiles, out) == ML_OK, "%s", ml_errmsg(ctx));
+    for (size_t i = 0; i < m; i++)
+        y[i] = out[ml__board_cell_flat(b, i)];
+    free(tiles);
+    free(zero);
+    free(out);
+}
+
+/* A tall residual system none of whose prefixes leaves no kernel (engine.py's
+ * ROWCHASE_TALL_ENTRIES): a 450 x 1200 board over GF(2) with 12 % locked tiles and 0.8 %
+ * holes, its pattern reaching 3 columns (so the chase runs along the rows): the choosing
+ * entry takes the row chase for it, whose solutions of A x and kernel vectors are
+ * checked by applying them (A is too large for the dense engine). */
+static void tall_row(void)
+{
+    static const int64_t dr[] = {0, 1, -1, 0, 0}, dc[] = {0, 0, 0, -3, 3};
+    const int64_t rows = 450, cols = 1200;
+    ml_grid *g = NULL;
+    ml_board *b = NULL;
+    void *e = NULL;
+    CHECK(ml_grid_new(ctx, rows, cols, 2, &g) == ML_OK);
+    CHECK(ml_grid_set_offsets(ctx, g, 5, dr, dc) == ML_OK);
+    for (int64_t f = 0; f < rows * cols; f++) {
+        unsigned d = (unsigned)(rnd() % 1000);
+        if (d < 8)
+            ml_grid_hole(ctx, g, f / cols, f % cols);
+        else if (d < 128)
+            ml_grid_lock(ctx, g, f / cols, f % cols);
+    }
+    CHECK(ml_grid_build(ctx, g, &b) == ML_OK);
+    ml_grid_free(g);
+    CHECK(ml__chase_choose_ops.build(NULL, ctx, b, &e) == ML_OK && e, "%s", ml_errmsg(ctx));
+    if (!e) {
+        ml_board_free(b);
+        return;
+    }
+    const char *why = NULL, *v = ml__chase_variant(e, &why);
+    CHECK(v && !strcmp(v, "chase-row") && why &&
+              !strcmp(why, "a tall residual system no prefix of which leaves a trivial kernel"),
+          "%s: %s", v ? v : "-", why ? why : "-");
+    size_t m = ml_board_n_cells(b), r = ml_board_n_taps(b);
+    uint8_t *x = malloc(r), *R = calloc(2 * m, 1), *X = malloc(2 * r), *y = malloc(m);
+    uint8_t ok[2] = {0, 0};
+    for (size_t j = 0; j < r; j++)
+        x[j] = (uint8_t)(rnd() % 2);
+    apply_taps(b, x, R);   /* R[0] = A x; R[1] = 0 */
+    CHECK(ml__chase_choose_ops.solve(NULL, ctx, e, 2, R, X, ok) == ML_OK && ok[0] && ok[1]);
+    for (int i = 0; i < 2; i++) {
+        apply_taps(b, X + i * r, y);
+        CHECK(!memcmp(y, R + i * m, m), "A X != R, row %d", i);
+    }
+    uint64_t null = 0, k = 0;
+    CHECK(ml__chase_choose_ops.nullity(NULL, ctx, e, &null) == ML_OK);
+    uint8_t *H = malloc(3 * r);
+    uint32_t o[3];
+    CHECK(ml__chase_choose_ops.generators(NULL, ctx, e, 3, &k, H, o) == ML_OK &&
+          k == (null < 3 ? null : 3));
+    for (uint64_t i = 0; i < k; i++) {
+        apply_taps(b, H + i * r, y);
+        CHECK(!memchr(y, 1, m), "not in ker A");
+    }
+    ml__chase_choose_ops.destroy(NULL, e);
+    ml_board_free(b);
+    free(x);
+    free(R);
+    free(X);
+    free(y);
+    free(H);
 }
 
 int main(void)
@@ -205,6 +287,7 @@ int main(void)
             continue;
         check(&ml__chase_light_ops, b);
         check(&ml__chase_prefix_ops, b);
+        check(&ml__chase_row_ops, b);
         check_choice(b, counts);
         ml_board_free(b);
         boards++;
@@ -223,6 +306,7 @@ int main(void)
                 ml_grid_lock(ctx, g, f / cols, f % cols);
         if (ml_grid_build(ctx, g, &b) == ML_OK) {
             check(&ml__chase_prefix_ops, b);
+            check(&ml__chase_row_ops, b);
             check_choice(b, counts);
             ml_board_free(b);
             boards++;
@@ -249,23 +333,35 @@ int main(void)
         ml_board_free(b);
     }
     CHECK(rowsolved > 30, "%d row-solve boards", rowsolved);
-    /* many holes: more than ROWCHASE_MIN_RATIO symbols a column, the row chase */
-    for (int t = 0; t < 40; t++) {
+    /* many holes: more than ROWCHASE_MIN_RATIO symbols a column, the row chase (GF(3)
+     * rows bit-sliced, then as bytes) */
+    for (int t = 0; t < 120; t++) {
         ml_grid *hg = NULL;
         ml_board *b = NULL;
-        int64_t rows = rnd_range(8, 40), cols = rnd_range(3, 12);
-        if (ml_grid_new(ctx, rows, cols, ns[rnd() % 6], &hg))
+        int64_t rows = rnd_range(16, 60), cols = rnd_range(2, 12);
+        if (ml_grid_new(ctx, rows, cols, ns[rnd() % 14], &hg))
             continue;
-        for (int64_t f = 0; f < rows * cols; f++)
-            if (rnd() % 2 == 0)
+        if (rnd() % 2)
+            ml_grid_set_pattern(ctx, hg, (int)(rnd() % ML_PATTERN_COUNT));
+        ml_grid_set_wrap(ctx, hg, rnd() % 5 == 0);
+        unsigned holes = (unsigned)rnd_range(3, 6);   /* of 10 */
+        for (int64_t f = 0; f < rows * cols; f++) {
+            unsigned d = (unsigned)(rnd() % 10);
+            if (d < holes)
                 ml_grid_hole(ctx, hg, f / cols, f % cols);
+            else if (d == holes && t % 3 == 0)
+                ml_grid_lock(ctx, hg, f / cols, f % cols);
+        }
         if (ml_grid_build(ctx, hg, &b) == ML_OK) {
+            ml_rowchase_set_bitsliced(t % 4 != 3);
             check_choice(b, counts);
+            check(&ml__chase_row_ops, b);
+            ml_rowchase_set_bitsliced(1);
             ml_board_free(b);
         }
         ml_grid_free(hg);
     }
-    CHECK(counts[0] > 50 && counts[1] > 10 && counts[2] > 10 && counts[3] > 5,
+    CHECK(counts[0] > 50 && counts[1] > 10 && counts[2] > 10 && counts[3] > 40,
           "variants taken: light %d, prefix %d, rowsolve %d, row %d", counts[0], counts[1],
           counts[2], counts[3]);
     /* the residual limit, before the residual matrix is allocated: an empty pattern
@@ -286,7 +382,39 @@ int main(void)
           "%s", ml_errmsg(ctx));
     ml_board_free(big);
     ml_grid_free(g);
+    tall_row();
+    /* the row chase's limits (rowchase.py): the elimination records of an empty pattern
+     * (every tap a symbol, every tile an equation), the live rows of taps 30 rows up */
+    static const struct {
+        int64_t rows, cols, np;
+        int64_t dr[2], dc[2];
+        const char *msg;
+    } big_row[] = {
+        {1320, 1320, 0, {0, 0}, {0, 0},
+         "this board is too large for the row chase: about 1097 MiB of elimination records "
+         "(1742399 eliminations of rows of at least 1320 symbols mod 5; at most 1024 MiB); "
+         "use a smaller board or fewer holes"},
+        {40, 1700, 2, {0, -30}, {0, 0},
+         "this board is too large for the row chase: at least 16999 symbols are live at once "
+         "(65536 rows of them: 1062 MiB, about 2^26 operations; at most 1024 MiB and 2^38); "
+         "the pattern forces too few taps (use a smaller board or a pattern that reaches the "
+         "next row)"},
+    };
+    for (size_t i = 0; i < sizeof big_row / sizeof big_row[0]; i++) {
+        g = NULL;
+        big = NULL;
+        e = NULL;
+        CHECK(ml_grid_new(ctx, big_row[i].rows, big_row[i].cols, 5, &g) == ML_OK);
+        CHECK(ml_grid_set_offsets(ctx, g, (size_t)big_row[i].np, big_row[i].dr,
+                                  big_row[i].dc) == ML_OK);
+        CHECK(ml_grid_hole(ctx, g, 0, 0) == ML_OK && ml_grid_build(ctx, g, &big) == ML_OK);
+        CHECK(ml__chase_row_ops.build(NULL, ctx, big, &e) == ML_ETOOLARGE && !e);
+        CHECK(!strcmp(ml_errmsg(ctx), big_row[i].msg), "%s", ml_errmsg(ctx));
+        ml_board_free(big);
+        ml_grid_free(g);
+    }
     ml_ctx_free(ctx);
-    printf("%d boards, %d row-solve\n", boards, rowsolved);
+    printf("%d boards, %d row-solve; choosing: light %d, prefix %d, rowsolve %d, row %d\n",
+           boards, rowsolved, counts[0], counts[1], counts[2], counts[3]);
     return t_done();
 }

@@ -13,9 +13,10 @@
  * batches: solvable_many agrees with ml_solver_solvable state by state, min_taps_many
  * with the single minimal solve under a covering budget (the same lengths, proved; -1
  * for the unsolvable), solve_many's minimal taps solve each state with those lengths,
- * and an unsolvable state is named ("1 of 3 boards are unsolvable: indices 1").
+ * and an unsolvable state is named ("1 of 3 boards are unsolvable: indices 1"). The
+ * transform search and the sub-coset (check_cube).
  * (tests/native/test_capi_minimal.py compares every answer with Python's Solver.)
- * ml-test-sources: api/solve.c api/result.c api/solver.c search/coset.c search/coset_batch.c search/coset_gf2.c search/coset_zn.c search/driver.c search/canon.c api/registry.c engines/dense.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/board_json.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/lifted.c engines/polymat.c structured/rowrec.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c */
+ * ml-test-sources: api/solve.c api/result.c api/solver.c search/coset.c search/coset_batch.c search/coset_gf2.c search/coset_zn.c search/driver.c search/canon.c api/registry.c engines/dense.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/board_json.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/lifted.c engines/polymat.c structured/rowrec.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c search/cube_plan.c search/cube.c search/symmetry.c */
 #define ML_T_SEED 0x5017E5ull
 #include "include/modlights.h"
 #include "tests/t-util.h"
@@ -111,10 +112,6 @@ static void check_board(ml_board *b)
     int64_t cols = ml_board_cols(b);
     uint64_t null = 0;
     OK(ml_solver_nullity(ctx, s, &null));
-    if (n == 2 && null >= 22) {   /* the transform search: not in C yet */
-        ml_solver_free(s);
-        return;
-    }
     uint8_t *H = malloc(null * r + 1), *state = malloc(tiles + 1), *out = malloc(tiles + 1);
     uint8_t *xr = malloc(tsize + 1), *x = malloc(r + 1);
     uint32_t *orders = malloc((null + 1) * sizeof *orders);
@@ -264,6 +261,125 @@ static void check_board(ml_board *b)
     ml_solver_free(s);
 }
 
+/* The least weight over x + span(H) over GF(2) (r <= 128 taps), by a Gray walk. */
+static uint64_t gray_min(const uint8_t *x, const uint8_t *H, uint64_t k, size_t r)
+{
+    uint64_t y[2] = {0, 0}, h[64][2];
+    memset(h, 0, sizeof h);
+    for (size_t j = 0; j < r; j++) {
+        y[j >> 6] |= (uint64_t)(x[j] & 1) << (j & 63);
+        for (uint64_t i = 0; i < k; i++)
+            h[i][j >> 6] |= (uint64_t)(H[i * r + j] & 1) << (j & 63);
+    }
+    uint64_t best = (uint64_t)(__builtin_popcountll(y[0]) + __builtin_popcountll(y[1]));
+    for (uint64_t t = 1; t < ((uint64_t)1 << k); t++) {
+        unsigned i = (unsigned)__builtin_ctzll(t);
+        y[0] ^= h[i][0];
+        y[1] ^= h[i][1];
+        uint64_t w = (uint64_t)(__builtin_popcountll(y[0]) + __builtin_popcountll(y[1]));
+        best = w < best ? w : best;
+    }
+    return best;
+}
+
+/* The transform search (GF(2), nullity >= 22): 5 x 22 boards (vertical and square
+ * patterns, nullity 22, 110 taps, their mirror symmetries), a random and the all-ones
+ * state: proved, the least weight of a Gray walk, the certificate's proof a tree over
+ * 16 or more low generators (with the symmetries for the symmetric state). The
+ * sub-coset: a 40 x 4200 graph board (nullity 4160: past MAX_SEARCH_BYTES) whose answer
+ * solves the state, not proved, its certificate refused. */
+static void check_cube(void)
+{
+    static const char *pats[] = {"vertical", "square"};
+    int symmetric = 0;
+    for (int p = 0; p < 2; p++) {
+        ml_board *b = NULL;
+        ml_solver *s = NULL;
+        OK(ml_board_grid(ctx, 5, 22, 2, pats[p], &b));
+        OK(ml_solver_new(ctx, b, "dense", &s));
+        uint64_t k = 0;
+        OK(ml_solver_nullity(ctx, s, &k));
+        CHECK(k == 22, "nullity %llu", (unsigned long long)k);
+        uint8_t H[22 * 110], state[110], out[110], y[110];
+        uint32_t orders[22];
+        OK(ml_solver_kernel(ctx, s, H, orders));
+        for (int v = 0; v < 2; v++) {
+            int solvable = 0;
+            memset(state, 1, sizeof state);
+            OK(ml_solver_solvable(ctx, s, state, ml_target_fill(0), &solvable));
+            if (v == 0 || !solvable) {   /* A y for random y */
+                for (int j = 0; j < 110; j++)
+                    y[j] = (uint8_t)(rnd() & 1);
+                memset(out, 0, sizeof out);
+                OK(ml_board_apply(ctx, b, out, y, state));
+            }
+            ml_result *res = NULL;
+            OK(ml_solver_solve(ctx, s, state, ml_target_fill(0),
+                               ML_SOLVE_MINIMAL | ML_SOLVE_PROOF, ml_budget_steps(1u << 28),
+                               &res));
+            if (!res)
+                continue;
+            const uint8_t *x = ml_result_taps(res);
+            OK(ml_board_apply(ctx, b, state, x, out));
+            int solved = 1;
+            for (int f = 0; f < 110; f++)
+                solved &= out[f] == 0;
+            uint64_t least = gray_min(x, H, k, 110);
+            CHECK(solved && ml_result_proven_minimal(res) && ml_result_length(res) == least,
+                  "%s: length %llu least %llu", pats[p],
+                  (unsigned long long)ml_result_length(res), (unsigned long long)least);
+            CHECK(ml_result_examined(res) + ml_result_pruned(res) == (1u << 22));
+            check_json(res, 1, ML_OK);
+            size_t need = 0;
+            OK(ml_result_certificate(ctx, res, NULL, 0, &need));
+            char *cert = malloc(need + 1);
+            OK(ml_result_certificate(ctx, res, cert, need + 1, &need));
+            CHECK(least == 0 || (strstr(cert, "\"method\":\"tree\",\"leaf_dim\":1") &&
+                                 strstr(cert, "\"pruned\":[]")), "%.200s", cert);
+            symmetric += strstr(cert, "\"symmetries\":[{\"cells\":[") != NULL;
+            free(cert);
+            ml_result_free(res);
+        }
+        ml_solver_free(s);
+        ml_board_free(b);
+    }
+    CHECK(symmetric >= 1, "no certificate used the symmetries");
+    /* the sub-coset */
+    size_t m = 40, r = 4200;
+    uint8_t *a = malloc(m * r), *y = malloc(r), *zero = calloc(m, 1), *state = malloc(m);
+    uint8_t *out = malloc(m);
+    for (size_t i = 0; i < m * r; i++)
+        a[i] = rnd() % 20 == 0;
+    for (size_t j = 0; j < r; j++)
+        y[j] = (uint8_t)(rnd() & 1);
+    ml_board *b = NULL;
+    ml_solver *s = NULL;
+    OK(ml_board_from_matrix(ctx, 2, m, r, a, r, &b));
+    OK(ml_solver_new(ctx, b, "dense", &s));
+    OK(ml_board_apply(ctx, b, zero, y, state));
+    ml_result *res = NULL;
+    OK(ml_solver_solve(ctx, s, state, ml_target_fill(0), ML_SOLVE_MINIMAL | ML_SOLVE_PROOF,
+                       ml_budget_steps(1000), &res));
+    if (res) {
+        OK(ml_board_apply(ctx, b, state, ml_result_taps(res), out));
+        int solved = 1;
+        for (size_t f = 0; f < m; f++)
+            solved &= out[f] == 0;
+        CHECK(solved && !ml_result_proven_minimal(res) && ml_result_examined(res) == 1000,
+              "sub-coset: solved %d proven %d examined %llu", solved,
+              ml_result_proven_minimal(res), (unsigned long long)ml_result_examined(res));
+        check_json(res, 1, ML_EUNAVAILABLE);
+    }
+    ml_result_free(res);
+    ml_solver_free(s);
+    ml_board_free(b);
+    free(a);
+    free(y);
+    free(zero);
+    free(state);
+    free(out);
+}
+
 static void check_refusals(void)
 {
     ml_grid *g = NULL;
@@ -333,6 +449,7 @@ int main(void)
         boards++;
     }
     check_refusals();
+    check_cube();
     CHECK(boards > 100 && enumerated > 300 && proved > 300 && unproved > 20,
           "%d boards, %d enumerated, %d proved, %d not", boards, enumerated, proved, unproved);
     ml_ctx_free(ctx);

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Build js/dist/modlights.wasm from the portable C of csrc/ and the entry layer
-# csrc/wasm/entry.c, with clang --target=wasm32-wasi, wasi-libc and wasm-ld (Debian:
-# clang, lld, wasi-libc, libclang-rt-dev-wasm32), and write js/dist/csrc.sha256 beside
+# Build js/dist/modlights.wasm from the portable C of csrc/, exporting the C API
+# functions listed in csrc/wasm/exports.list as they are (plus the export_name
+# wrappers of csrc/wasm/exports.c), with clang --target=wasm32-wasi, wasi-libc and
+# wasm-ld (Debian: clang, lld, wasi-libc, libclang-rt-dev-wasm32), and write js/dist/csrc.sha256 beside
 # it: the SHA-256 of the C sources it was built from (not of the .wasm: over the sorted
 # C sources and headers compiled, each as its path, a NUL, its bytes, a NUL), so a test
 # can tell a stale build.
@@ -33,6 +34,7 @@ mkdir -p "$(dirname "$OUT")"
 $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" -mexec-model=reactor -O3 "$OBJ"/*.o -o "$OUT" \
     -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=aligned_alloc -Wl,--wrap=free \
     -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=4194304 \
-    -Wl,--initial-memory=16777216 -Wl,--max-memory=4294967296
+    -Wl,--initial-memory=16777216 -Wl,--max-memory=4294967296 \
+    $(for f in $(cat csrc/wasm/exports.list); do printf -- '-Wl,--export=%s ' "$f"; done)
 python3 js/scripts/wasm_sources.py sha256 > "$(dirname "$OUT")/csrc.sha256"
 echo "built $OUT ($(wc -c < "$OUT") bytes, gzip $(gzip -9c "$OUT" | wc -c) bytes)"

@@ -3,7 +3,8 @@ digest of the sources js/dist/modlights.wasm was built from, not of the .wasm).
 
 ``python3 js/scripts/wasm_sources.py list`` prints the .c files compiled (sorted);
 ``... sha256`` prints the digest over every file that can change the build: those .c
-files and every header under csrc/ (sorted by path; each as its path, a NUL byte, its
+files, every header under csrc/ and csrc/wasm/exports.list (the C API functions the
+module exports as they are) (sorted by path; each as its path, a NUL byte, its
 bytes, a NUL byte). Run from the repository root or anywhere (paths are found from this
 file). The C tests (csrc/tests/) are not part of the build.
 """
@@ -26,7 +27,7 @@ def inputs() -> list[str]:
     """Every file the digest covers: the sources and every header under csrc/."""
     headers = [p.relative_to(ROOT).as_posix() for p in (ROOT / "csrc").rglob("*.h")
                if "tests" not in p.relative_to(ROOT / "csrc").parts]
-    return sorted(set(sources()) | set(headers))
+    return sorted(set(sources()) | set(headers) | {"csrc/wasm/exports.list"})
 
 
 def digest() -> str:

@@ -16,6 +16,13 @@
  * and every integer is reduced mod n silently, as in Python: with n = 3, a 4 is 1 and a
  * -1 is 2. Results are new nested arrays of integers in 0..n-1; inputs are never
  * modified.
+ *
+ * A Board works before the WebAssembly core is loaded (its constructors, properties,
+ * toDict / fromDict, equals, press, apply and matrix: the public contract, so it stays
+ * JavaScript); the Solver, puzzle codes and measurements hand it to the C library as its
+ * toDict JSON, one C board per call (capi.js withBoard). A uniform grid of more than
+ * MAX_TILES tiles is kept by its shape and pattern alone, as Python keeps it: what needs
+ * a byte a tile says so (TOO_LARGE).
  * @module board
  */
 import { badShape, badType, badValue, outOfRange, tooLarge } from "./errors.js";
@@ -136,22 +143,12 @@ export class Board {
     const { states = 2, pattern = "cross", locked = null, holes = null, wrap = false } = opts;
     rows = checkDim("rows", rows);
     cols = checkDim("cols", cols);
-    if (rows * cols > MAX_TILES) {
-      const none = (v) => v === null || v === undefined || (Array.isArray(v) && !v.length);
-      if (!(none(locked) && none(holes) && !isMixed(pattern, rows, cols))) {
-        // Python too refuses these
-        throw tooLarge(`board too large: ${rows}x${cols} = ${rows * cols} tiles; more ` +
-          `than ${MAX_TILES} tiles are allowed only for uniform boards ` +
-          "(one pattern, no locked tiles or holes)");
-      }
-      // Python keeps a uniform grid this large by its shape and pattern alone (a lazy
-      // board, nullity / rank / kernel_size only); the JavaScript package does not (its
-      // core holds at most MAX_TILES tiles). Bad states or patterns first, as Python.
-      checkStates(states);
-      parsePattern(pattern);
-      throw tooLarge(`board too large: ${rows}x${cols} = ${rows * cols} tiles; the ` +
-        `JavaScript package holds at most ${MAX_TILES} tiles a board (Python's modlights ` +
-        "keeps larger uniform grids, by their shape and pattern alone)");
+    const giant = rows * cols > MAX_TILES;
+    const none = (v) => v === null || v === undefined || (Array.isArray(v) && !v.length);
+    if (giant && !(none(locked) && none(holes) && !isMixed(pattern, rows, cols))) {
+      throw tooLarge(`board too large: ${rows}x${cols} = ${rows * cols} tiles; more ` +
+        `than ${MAX_TILES} tiles are allowed only for uniform boards ` +
+        "(one pattern, no locked tiles or holes)");
     }
     const n = checkStates(states);
     const b = new Board(PRIVATE);
@@ -176,8 +173,12 @@ export class Board {
         }
       }
     }
-    b._locked = lock || new Uint8Array(rows * cols);
-    b._holes = hole || new Uint8Array(rows * cols);
+    // a uniform board past MAX_TILES is kept by its shape and pattern alone, as Python
+    // keeps it (its Solver answers nullity, rank and kernelSize); what needs a byte a
+    // tile says so (_perTile)
+    b._giant = giant;
+    b._lockedA = lock;
+    b._holesA = hole;
     b._anyLocked = lock !== null;
     b._anyHoles = hole !== null;
     b._index();
@@ -595,7 +596,9 @@ export class Board {
     return same(this._shape, other._shape) && this._wrap === other._wrap &&
       JSON.stringify(this._pattern) === JSON.stringify(other._pattern) &&
       JSON.stringify(this._mixed) === JSON.stringify(other._mixed) &&
-      same(this._locked, other._locked) && same(this._holes, other._holes);
+      this._anyLocked === other._anyLocked && this._anyHoles === other._anyHoles &&
+      (!this._anyLocked || same(this._locked, other._locked)) &&
+      (!this._anyHoles || same(this._holes, other._holes));
   }
 
   toString() {
@@ -647,6 +650,7 @@ export class Board {
   }
 
   _buildIndex() {
+    this._perTile("the tiles' indices", 16);
     this._lazyIndex = false;
     const [rows, cols] = this._shape;
     const size = rows * cols;
@@ -679,6 +683,25 @@ export class Board {
     this._tapsFlatA = r === size ? taps : taps.slice(0, r);
     this._nCells = m;
     this._nTaps = r;
+  }
+
+  /** The locked / holes masks (rows * cols bytes; zeros made on first use when none). */
+  get _locked() { return this._lockedA ?? (this._lockedA = this._perTile("the locked mask")); }
+
+  get _holes() { return this._holesA ?? (this._holesA = this._perTile("the holes mask")); }
+
+  /**
+   * `bytes` bytes a tile (zeros), or, on a board past MAX_TILES, an InputError (code
+   * TOO_LARGE) saying that `what` needs them.
+   */
+  _perTile(what, bytes = 1) {
+    if (!this._giant) return new Uint8Array(bytes * this._shape[0] * this._shape[1]);
+    const [rows, cols] = this._shape;
+    const gib = ((bytes * rows * cols) / 2 ** 30).toFixed(1);
+    throw tooLarge(`${what} of this ${rows}x${cols} board would need ${gib} GiB (${bytes} ` +
+      `byte${bytes === 1 ? "" : "s"} a tile, ${rows * cols} tiles, more than MAX_TILES = ` +
+      `${MAX_TILES}); a board this large is described by its shape and pattern alone: its ` +
+      "Solver answers nullity, rank and kernelSize");
   }
 
   get _cellOf() { if (this._lazyIndex) this._buildIndex(); return this._cellOfA; }
@@ -714,6 +737,7 @@ export class Board {
    * entries in its messages ("cells" or "taps").
    */
   _reduced(a, what, shape, unit = "cells") {
+    if (this._giant) this._perTile(what);
     const n = this._n;
     const size = shape.reduce((p, q) => p * q, 1);
     const out = new Uint8Array(size);
@@ -796,20 +820,24 @@ export class Board {
     return out;
   }
 
+  /** Board-shaped output (nested rows for grids, an Array for graph boards) of values
+   * over the cells. */
   _fromCells(v) {
-    if (this._kind === "graph") return Array.from(v);
-    const [rows, cols] = this._shape;
-    let flat = v;
-    if (this._nCells !== rows * cols) {
-      flat = new Uint8Array(rows * cols);
-      const cf = this._cellsFlat;
-      for (let i = 0; i < cf.length; i++) flat[cf[i]] = v[i];
+    if (this._kind === "graph" || this._nCells === v.length && !this._anyHoles) {
+      return this._fromTiles(v);
     }
-    const out = new Array(rows);
-    const part = ArrayBuffer.isView(flat) ? (a, b) => flat.subarray(a, b)
-      : (a, b) => flat.slice(a, b);
-    for (let r = 0; r < rows; r++) out[r] = Array.from(part(r * cols, (r + 1) * cols), Number);
-    return out;
+    const flat = new Uint8Array(this._shape[0] * this._shape[1]);
+    const cf = this._cellsFlat;
+    for (let i = 0; i < cf.length; i++) flat[cf[i]] = v[i];
+    return this._fromTiles(flat);
+  }
+
+  /** Board-shaped output of values over every tile, row-major. */
+  _fromTiles(flat) {
+    if (this._kind === "graph") return Array.from(flat, Number);
+    const [rows, cols] = this._shape;
+    return Array.from({ length: rows }, (_, r) =>
+      Array.from(flat.slice(r * cols, (r + 1) * cols), Number));
   }
 
   _mask(spec, what) {

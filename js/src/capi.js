@@ -1,8 +1,10 @@
 /**
- * The C library's public API as the WebAssembly core exports it (csrc/wasm/exports.c):
- * strings in and out of WebAssembly memory, handles freed in `finally`, and the C
- * library's failures thrown as the package's errors (errors.js) with the message of
- * the C message table (Python's text; a position is shown as JavaScript's [r, c]).
+ * The C library's public API (csrc/include/modlights.h) as the WebAssembly core exports
+ * it: the functions of csrc/wasm/exports.list as they are (ml_*, the calling thread's
+ * default context passed as 0) and the few wrappers of csrc/wasm/exports.c (mlx_*: by-value
+ * structs). Strings and arrays go in and out of WebAssembly memory here, every handle is
+ * freed in `finally`, and the C library's failures are thrown as the package's errors
+ * (errors.js) with the message of the C message table in JavaScript's words (jsWords).
  * Every function here needs the core: before `await init()` it throws a ModlightsError
  * with code CORE_NOT_LOADED. Internal: not part of the public API.
  * @module capi
@@ -13,262 +15,344 @@ import { getCore } from "./core.js";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Python's tuple (r, c) in a message as JavaScript's [r, c]. */
-const jsWords = (message) => message.replace(/\((-?\d+), (-?\d+)\)/g, "[$1, $2]");
-/** A pointer an export returned (an i32) as an unsigned address. */
+/** The C library's message (Python's text) in JavaScript's words: a position (r, c) as
+ * [r, c], keyword settings (unique=True, locked=k) as options (unique: true, locked: k). */
+export const jsWords = (message) => message
+  .replace(/\((-?\d+), (-?\d+)\)/g, "[$1, $2]")
+  .replace(/\b(\w+)=(True|False|k)\b/g, (_, k, v) => `${k}: ${v === "k" ? v : v.toLowerCase()}`);
+/** A pointer or size_t an export returned (an i32) as an unsigned number. */
 const addr = (p) => p >>> 0;
+const u8 = (core) => new Uint8Array(core.memory.buffer);
+const dv = (core) => new DataView(core.memory.buffer);
 
-function cString(core, p) {
+function cString(core, p, len = -1) {
   const ptr = addr(p);
-  const mem = new Uint8Array(core.memory.buffer);
-  let end = ptr;
-  while (mem[end] !== 0) end++;
+  const mem = u8(core);
+  let end = len >= 0 ? ptr + len : ptr;
+  if (len < 0) while (mem[end] !== 0) end++;
   return decoder.decode(mem.subarray(ptr, end));
 }
 
 /** The C library's last failure as the package's error (InputError for bad input with
- * the status name as its code, or the code `renamed` gives for it where the package's
- * code was another before the C library, Unsolvable, Interrupted, else ModlightsError). */
+ * the status name as its code, or the code `renamed` gives for it, Unsolvable,
+ * Interrupted, else ModlightsError). */
 function failure(core, renamed = {}) {
   const x = core.exports;
-  const status = x.mlx_errcode();
-  const name = cString(core, x.mlx_status_name(status));
+  const status = x.ml_errcode(0);
+  const name = cString(core, x.ml_status_name(status));
   const code = renamed[name] ?? name;
-  const message = jsWords(cString(core, x.mlx_errmsg()));
+  const message = jsWords(cString(core, x.ml_errmsg(0)));
   if (status === 7) return new Unsolvable(message);
   if (status === 10) return new Interrupted(message);
+  // NOT_COVERED: only a board past MAX_TILES that no structured engine takes reaches it
+  if (status === 8) return new InputError(message, { code: "TOO_LARGE" });
   if (status >= 1 && status <= 6) return new InputError(message, { code });
   return new ModlightsError(message, { code });
 }
 
-/** A malloc'd block of `bytes` bytes (freed by the caller with ml_w_free). */
+/** Throws the failure when `rc` (a status) is not ML_OK. */
+function check(core, rc, renamed) {
+  if (rc) throw failure(core, renamed);
+}
+
+/** A malloc'd block of `bytes` bytes (freed by the caller with mlx_free). */
 function alloc(core, bytes) {
-  const ptr = addr(core.exports.ml_w_malloc(bytes));
+  // a size_t is 32 bits: a larger request would wrap, so it is refused here
+  const ptr = bytes < 2 ** 32 ? addr(core.exports.mlx_malloc(Math.max(1, bytes))) : 0;
   if (!ptr) throw new ModlightsError("out of WebAssembly memory", { code: "OUT_OF_MEMORY" });
   return ptr;
 }
 
-/** Bytes copied into a fresh malloc'd block (freed by the caller with ml_w_free). */
-function copyIn(core, bytes) {
-  const ptr = alloc(core, bytes.length);
-  new Uint8Array(core.memory.buffer).set(bytes, ptr);
-  return ptr;
-}
-
-/** Run fn(core, ptr, length) with `bytes` in WebAssembly memory. */
-function withBytes(what, bytes, fn) {
-  const core = getCore(what);
-  const ptr = copyIn(core, bytes);
+/**
+ * fn(core, ...pointers) with one malloc'd block per entry of `blocks` (a byte count, or a
+ * Uint8Array copied in), all freed after.
+ */
+function withMem(what, blocks, fn, core = getCore(what)) {
+  const ptrs = [];
   try {
-    return fn(core, ptr, bytes.length);
+    for (const b of blocks) {
+      const p = alloc(core, typeof b === "number" ? b : b.length);
+      ptrs.push(p);
+      if (typeof b !== "number") u8(core).set(b, p);
+    }
+    return fn(core, ...ptrs);
   } finally {
-    core.exports.ml_w_free(ptr);
+    for (const p of ptrs) core.exports.mlx_free(p);
   }
 }
 
-/** A malloc'd C string's text (freed here); the failure when ptr is 0. */
-function takeString(core, ptr, renamed = {}) {
-  if (!ptr) throw failure(core, renamed);
-  try {
-    return cString(core, ptr);
-  } finally {
-    core.exports.ml_w_free(ptr);
-  }
+/** The out-pointer a call wrote at `at` (a handle). */
+const ptrAt = (core, at) => dv(core).getUint32(at, true);
+const u64At = (core, at) => Number(dv(core).getBigUint64(at, true));
+
+/** The text a writer with the snprintf convention writes: call(buf, cap, lenPtr). */
+function written(core, call, renamed) {
+  return withMem(null, [4], (c, lenAt) => {
+    check(c, call(0, 0, lenAt), renamed);
+    const len = dv(c).getUint32(lenAt, true);
+    return withMem(null, [len + 1], (c2, buf) => {
+      check(c2, call(buf, len + 1, lenAt), renamed);
+      return cString(c2, buf, len);
+    }, c);
+  }, core);
 }
 
-/** fn(core, handle) with a C board made from Board.to_dict JSON text, freed after. */
-function withBoard(what, json, fn) {
-  return withBytes(what, encoder.encode(json), (core, ptr, len) => {
-    const b = core.exports.mlx_board_from_json(ptr, len, 0n);
-    if (!b) throw failure(core);
+/**
+ * fn(core, handle) with the C board of a Board (made from its toDict JSON text, freed
+ * after; handles that need it keep their own reference).
+ * @param {import("./board.js").Board} board
+ */
+export function withBoard(what, board, fn) {
+  const json = encoder.encode(JSON.stringify(board.toDict()));
+  return withMem(what, [json, 4], (core, text, out) => {
+    // the JSON is the Board's own: any size it holds is allowed (2^40: sides up to 2^20)
+    check(core, core.exports.ml_board_from_json(0, text, json.length, 1n << 40n, out));
+    const b = ptrAt(core, out);
     try {
       return fn(core, b);
     } finally {
-      core.exports.mlx_board_free(b);
+      core.exports.ml_board_free(b);
     }
   });
 }
 
-/**
- * The puzzle code of a board (its to_dict JSON text) and a start (one byte a tile,
- * row-major): ml_code_encode.
- * @param {string} json
- * @param {Uint8Array} start
- * @returns {string}
- */
-export function codeEncode(json, start) {
-  return withBoard("puzzle codes (Puzzle#code, Puzzle.fromCode)", json, (core, b) => {
-    const s = copyIn(core, start.length ? start : new Uint8Array(1));
+/** |ker A| of the ml_factored at `at` as a BigInt. */
+function factored(core, at) {
+  const v = dv(core);
+  let out = 1n;
+  for (let i = 0; i < v.getInt32(at, true); i++) {
+    out *= BigInt(v.getUint32(at + 4 + 4 * i, true)) ** v.getBigUint64(at + 24 + 8 * i, true);
+  }
+  return out;
+}
+
+/** An ml_result's parts: {x (a copy of the taps), length, proven, examined, pruned,
+ * kernelSize}. */
+function readResult(core, r, tapsSize) {
+  const x = core.exports;
+  const at = addr(x.ml_result_taps(r));
+  return withMem(null, [56], (c, f) => {
+    x.ml_result_kernel_size(r, f);
+    return { x: u8(c).slice(at, at + tapsSize), length: Number(x.ml_result_length(r)),
+      proven: x.ml_result_proven_minimal(r) !== 0, examined: Number(x.ml_result_examined(r)),
+      pruned: Number(x.ml_result_pruned(r)), kernelSize: factored(c, f) };
+  }, core);
+}
+
+// ------------------------------------------------------------------ puzzles
+const CODES = "puzzle codes (Puzzle#code, Puzzle.fromCode)";
+// a code's size limits (sides, offsets, palette) were OUT_OF_RANGE in this package
+const CODE_LIMITS = { TOO_LARGE: "OUT_OF_RANGE" };
+
+/** The puzzle code of a board and a start (one byte a tile, row-major): ml_code_encode. */
+export function codeEncode(board, start) {
+  return withBoard(CODES, board, (core, b) => withMem(null, [start], (c, s) =>
+    written(c, (buf, cap, len) => c.exports.ml_code_encode(0, b, s, buf, cap, len),
+      CODE_LIMITS), core));
+}
+
+/** An ml_puzzle's parts: {board (to_dict JSON text), start (bytes), code, stats (null
+ * unless measured), result (the measured solution's parts, or null)}. */
+function readPuzzle(core, p, measured) {
+  const x = core.exports;
+  const b = x.ml_puzzle_board(p);
+  const size = Number(x.ml_board_size(b));
+  const at = addr(x.ml_puzzle_start(p));
+  const out = { board: written(core, (buf, cap, len) => x.ml_board_to_json(0, b, buf, cap, len)),
+    start: u8(core).slice(at, at + size), stats: null, result: null };
+  withMem(null, [56], (c, st) => {
+    check(c, x.ml_puzzle_code(0, p, st));
+    out.code = cString(c, ptrAt(c, st));
+    if (!measured) return;
+    check(c, x.ml_puzzle_stats_get(0, p, st));
+    const v = dv(c);
+    out.stats = { minTaps: u64At(c, st), proven: v.getInt32(st + 8, true) !== 0,
+      difficulty: v.getInt32(st + 12, true), stars: [16, 24, 32].map((o) => u64At(c, st + o)),
+      touched: u64At(c, st + 40), score: v.getFloat64(st + 48, true) };
+    check(c, x.ml_puzzle_solution(0, p, st));
+    out.result = readResult(c, ptrAt(c, st), Number(x.ml_board_taps_size(b)));
+  }, core);
+  return out;
+}
+
+/** fn(core, out) where fn makes puzzles into `count` out-pointers at out; their parts
+ * (readPuzzle), each freed after. */
+function puzzles(what, count, measured, make) {
+  return withMem(what, [4 * count], (core, out) => {
+    u8(core).fill(0, out, out + 4 * count);
     try {
-      // a code's size limits (sides, offsets, palette) were OUT_OF_RANGE in this package
-      return takeString(core, core.exports.mlx_code_encode(b, s), { TOO_LARGE: "OUT_OF_RANGE" });
+      make(core, out);
+      return Array.from({ length: count }, (_, i) => readPuzzle(core, ptrAt(core, out + 4 * i),
+        measured));
     } finally {
-      core.exports.ml_w_free(s);
+      for (let i = 0; i < count; i++) core.exports.ml_puzzle_free(ptrAt(core, out + 4 * i));
     }
   });
 }
 
-/**
- * A puzzle code decoded by ml_puzzle_from_code: the board's to_dict JSON text, the start
- * (one byte a tile, row-major) and the canonical code.
- * @param {string} code
- * @returns {{board: string, start: Uint8Array, code: string}}
- */
+/** A puzzle code decoded by ml_puzzle_from_code (every check of Python's from_code). */
 export function codeDecode(code) {
   const bytes = encoder.encode(code);
-  return withBytes("puzzle codes (Puzzle#code, Puzzle.fromCode)", bytes, (core, ptr, len) => {
-    const x = core.exports;
-    const p = x.mlx_puzzle_from_code(ptr, len);
-    if (!p) throw failure(core);
+  return puzzles(CODES, 1, false, (core, out) => withMem(null, [bytes], (c, text) =>
+    check(c, c.exports.ml_puzzle_from_code(0, text, bytes.length, out)), core))[0];
+}
+
+/** A puzzle's measured parts (ml_puzzle_new, ml_puzzle_stats_get: Python's _min_solve). */
+export function puzzleMeasure(board, start) {
+  return withBoard("a Puzzle's minTaps, proven, stars and difficulty", board, (core, b) =>
+    puzzles(null, 1, true, (c, out) => withMem(null, [start], (c2, s) =>
+      check(c2, c2.exports.ml_puzzle_new(0, b, s, out)), c))[0]);
+}
+
+/** The day's three puzzles (ml_daily), measured. */
+export function dailyPuzzles(year, month, day) {
+  return puzzles("daily", 3, true, (core, out) =>
+    check(core, core.exports.ml_daily(0, year, month, day, out)));
+}
+
+/** fn(core, grid) with an ml_grid describing a Board (its pattern, mixed too, wrap,
+ * locked tiles and holes), freed after. */
+function withGrid(core, board, fn) {
+  const x = core.exports;
+  const s = board.spec();
+  return withMem(null, [4, 4, 16 * 4096], (c, out, idx, offs) => {
+    check(c, x.ml_grid_new(0, BigInt(s.rows), BigInt(s.cols), s.states, out));
+    const g = ptrAt(c, out);
     try {
-      const b = x.mlx_puzzle_board(p);
-      const board = takeString(core, x.mlx_board_to_json(b));
-      const size = x.mlx_board_size(b);
-      const at = addr(x.mlx_puzzle_start(p));
-      const start = new Uint8Array(core.memory.buffer).slice(at, at + size);
-      const c = x.mlx_puzzle_code(p);
-      if (!c) throw failure(core);
-      return { board, start, code: cString(core, c) };
+      const put = (o) => {
+        o.forEach(([dr, dc], i) => {
+          dv(c).setBigInt64(offs + 8 * i, BigInt(dr), true);
+          dv(c).setBigInt64(offs + 8 * 4096 + 8 * i, BigInt(dc), true);
+        });
+        return [o.length, offs, offs + 8 * 4096];
+      };
+      if (s.mixed) {
+        const seen = new Map();
+        const index = new Uint32Array(s.mixed.length);
+        s.mixed.forEach((o, t) => {
+          const key = JSON.stringify(o);
+          if (!seen.has(key)) {
+            check(c, x.ml_grid_palette_add_offsets(0, g, ...put(o), idx));
+            seen.set(key, dv(c).getUint32(idx, true));
+          }
+          index[t] = seen.get(key);
+        });
+        withMem(null, [new Uint8Array(index.buffer)], (c2, p) =>
+          check(c2, x.ml_grid_set_mixed(0, g, p)), c);
+      } else {
+        check(c, x.ml_grid_set_offsets(0, g, ...put(s.offsets)));
+      }
+      check(c, x.ml_grid_set_wrap(0, g, s.wrap ? 1 : 0));
+      if (board.anyLocked) withMem(null, [s.locked], (c2, m) => check(c2, x.ml_grid_set_locked(0, g, m)), c);
+      if (board.anyHoles) withMem(null, [s.holes], (c2, m) => check(c2, x.ml_grid_set_holes(0, g, m)), c);
+      return fn(c, g);
     } finally {
-      x.mlx_puzzle_free(p);
+      x.ml_grid_free(g);
     }
-  });
+  }, core);
+}
+
+/**
+ * ml_generate with the settings of `board` (a Board whose pattern, wrap, locked tiles and
+ * holes are fixed; null: a rows x cols board, cross, n = 2), `locked` / `holes` tiles placed at random (-1: not given),
+ * difficulty (0 easy .. 3 expert), unique, seed (a BigInt): the puzzle's parts, measured.
+ */
+export function generatePuzzle(board, { rows, cols, locked, holes, difficulty, unique, seed }) {
+  const grid = (core, fn) => (board ? withGrid(core, board, fn) : fn(core, 0));
+  return puzzles("generate", 1, true, (core, out) => grid(core, (c, g) =>
+    withMem(null, [80], (c2, o) => {
+      c2.exports.ml_generate_opts_init(o);
+      const v = dv(c2);
+      if (v.getUint32(o, true) !== 80) throw new ModlightsError("ml_generate_opts changed");
+      v.setBigInt64(o + 8, BigInt(rows), true);
+      v.setBigInt64(o + 16, BigInt(cols), true);
+      v.setUint32(o + 32, g, true);
+      v.setInt32(o + 36, difficulty, true);
+      v.setBigInt64(o + 40, BigInt(locked), true);
+      v.setBigInt64(o + 48, BigInt(holes), true);
+      v.setInt32(o + 60, unique ? 1 : 0, true);
+      v.setBigUint64(o + 64, seed, true);
+      v.setInt32(o + 72, 1, true);
+      check(c2, c2.exports.ml_generate(0, o, out));
+    }, c)))[0];
 }
 
 // ------------------------------------------------------------------ SplitMix64
-// One 8-byte ml_prng per core (the state is copied in and out around each call).
-const prngCell = new WeakMap();
-
-function prngAt(core) {
-  let ptr = prngCell.get(core);
-  if (ptr === undefined) {
-    ptr = alloc(core, 8);
-    prngCell.set(core, ptr);
-  }
-  return ptr;
-}
-
 /**
- * fn(core, g) with the ml_prng at g holding `state`; returns [fn's value, the new state].
+ * fn(core, g) with an ml_prng (8 bytes: the state) holding `state`; returns [fn's value,
+ * the new state].
  * @param {bigint} state
  * @returns {[any, bigint]}
  */
 export function withPrng(state, fn) {
-  const core = getCore("SplitMix64 draws");
-  const g = prngAt(core);
-  new DataView(core.memory.buffer).setBigUint64(g, state, true);
-  const out = fn(core, g);
-  return [out, new DataView(core.memory.buffer).getBigUint64(g, true)];
+  return withMem("SplitMix64 draws", [8], (core, g) => {
+    dv(core).setBigUint64(g, state, true);
+    const out = fn(core, g);
+    return [out, dv(core).getBigUint64(g, true)];
+  });
 }
 
 /** ml_prng_next: [the output, the new state]. */
-export function prngNext(state) {
-  return withPrng(state, (core, g) => BigInt.asUintN(64, core.exports.mlx_prng_next(g)));
-}
+export const prngNext = (state) => withPrng(state, (core, g) =>
+  BigInt.asUintN(64, core.exports.ml_prng_next(g)));
 
 /** ml_prng_below(n): [a uniform BigInt in [0, n), the new state]. */
-export function prngBelow(state, n) {
-  return withPrng(state, (core, g) => BigInt.asUintN(64, core.exports.mlx_prng_below(g, n)));
-}
+export const prngBelow = (state, n) => withPrng(state, (core, g) =>
+  BigInt.asUintN(64, core.exports.ml_prng_below(g, n)));
 
 /** ml_prng_sample: [k distinct indices of 0..n-1 in random order, the new state]. */
 export function prngSample(state, n, k) {
-  return withPrng(state, (core, g) => {
-    const x = core.exports;
-    const out = alloc(core, 8 * Math.max(1, k));
-    try {
-      if (x.mlx_prng_sample(g, BigInt(n), BigInt(k), out)) throw failure(core);
-      const v = new DataView(core.memory.buffer);
-      return Array.from({ length: k }, (_, i) => Number(v.getBigUint64(out + 8 * i, true)));
-    } finally {
-      x.ml_w_free(out);
-    }
-  });
+  return withPrng(state, (core, g) => withMem(null, [8 * k], (c, out) => {
+    check(c, c.exports.ml_prng_sample(0, g, BigInt(n), BigInt(k), out));
+    return Array.from({ length: k }, (_, i) => u64At(c, out + 8 * i));
+  }, core));
 }
 
 /** ml_seed_from_bytes: the first 8 bytes of SHA-256(bytes), big-endian (BigInt). */
-export function seedFromBytes(bytes) {
-  return withBytes("string seeds", bytes, (core, ptr, len) =>
-    BigInt.asUintN(64, core.exports.mlx_seed_from_bytes(ptr, len)));
-}
+export const seedFromBytes = (bytes) => withMem("string seeds", [bytes], (core, p) =>
+  BigInt.asUintN(64, core.exports.ml_seed_from_bytes(p, bytes.length)));
 
 // ------------------------------------------------------------------ bands and stars
-/** fn(core, ptr, view) with `words` scratch u64 words in WebAssembly memory. */
-function withWords(what, words, fn) {
-  const core = getCore(what);
-  const ptr = alloc(core, 8 * words);
-  try {
-    return fn(core, ptr, () => new DataView(core.memory.buffer));
-  } finally {
-    core.exports.ml_w_free(ptr);
-  }
-}
-const u64s = (view, ptr, k) => Array.from({ length: k },
-  (_, i) => Number(view().getBigUint64(ptr + 8 * i, true)));
+const u64s = (core, ptr, k) => Array.from({ length: k }, (_, i) => u64At(core, ptr + 8 * i));
 
 /** ml_tap_bands: [lo[4], hi[4]] (numbers). */
-export function tapBandsOf(nTaps, states) {
-  return withWords("tapBands", 8, (core, ptr, view) => {
-    core.exports.mlx_tap_bands(BigInt(nTaps), states, ptr, ptr + 32);
-    return [u64s(view, ptr, 4), u64s(view, ptr + 32, 4)];
-  });
-}
+export const tapBandsOf = (nTaps, states) => withMem("tapBands", [64], (core, p) => {
+  core.exports.ml_tap_bands(BigInt(nTaps), states, p, p + 32);
+  return [u64s(core, p, 4), u64s(core, p + 32, 4)];
+});
 
 /** ml_difficulty_of: the difficulty's index (0 easy .. 3 expert). */
-export function difficultyIndex(minTaps, nTaps, states) {
-  return getCore("difficultyOf").exports.mlx_difficulty_of(BigInt(minTaps), BigInt(nTaps), states);
-}
+export const difficultyIndex = (minTaps, nTaps, states) =>
+  getCore("difficultyOf").exports.ml_difficulty_of(BigInt(minTaps), BigInt(nTaps), states);
 
 /** ml_stars_limits: the most taps for 3, 2 and 1 stars. */
-export function starsLimitsOf(m) {
-  return withWords("starsLimits", 3, (core, ptr, view) => {
-    core.exports.mlx_stars_limits(BigInt(m), ptr);
-    return u64s(view, ptr, 3);
-  });
-}
+export const starsLimitsOf = (m) => withMem("starsLimits", [24], (core, p) => {
+  core.exports.ml_stars_limits(BigInt(m), p);
+  return u64s(core, p, 3);
+});
 
 /** ml_stars_for_taps under limits [3-star, 2-star, 1-star]. */
-export function starsFor(limits, taps) {
-  return withWords("starsForTaps", 3, (core, ptr, view) => {
-    limits.forEach((v, i) => view().setBigUint64(ptr + 8 * i, BigInt(v), true));
-    return core.exports.mlx_stars_for_taps(ptr, BigInt(taps));
-  });
-}
-
-// ------------------------------------------------------------------ daily puzzles
-/** ml_daily: the codes of the day's three puzzles (easy, medium, hard). */
-export function dailyCodes(year, month, day) {
-  const core = getCore("daily");
-  return takeString(core, core.exports.mlx_daily_codes(year, month, day)).split(" ");
-}
+export const starsFor = (limits, taps) => withMem("starsForTaps", [24], (core, p) => {
+  limits.forEach((v, i) => dv(core).setBigUint64(p + 8 * i, BigInt(v), true));
+  return core.exports.ml_stars_for_taps(p, BigInt(taps));
+});
 
 // ------------------------------------------------------------------ dates
 /**
- * ml_date_parse of an ISO date text (Python's daily() rules: stripped of Python's
- * whitespace, \d{4}-\d{2}-\d{2} with any decimal digits, then datetime's checks and
- * messages): [year, month, day].
+ * ml_date_parse of an ISO date text (Python's daily() rules and messages): [year, month,
+ * day].
  * @param {string} text (no NUL character: the C text ends at one)
  * @returns {[number, number, number]}
  */
 export function dateParse(text) {
-  const bytes = encoder.encode(text);
-  const z = new Uint8Array(bytes.length + 1);
-  z.set(bytes);
-  return withBytes("daily", z, (core, ptr) => {
-    const out = alloc(core, 12);
-    try {
-      if (core.exports.mlx_date_parse(ptr, out)) throw failure(core);
-      const v = new DataView(core.memory.buffer);
-      return [0, 1, 2].map((i) => v.getInt32(out + 4 * i, true));
-    } finally {
-      core.exports.ml_w_free(out);
-    }
+  const bytes = encoder.encode(`${text}\0`);
+  return withMem("daily", [bytes, 12], (core, p, out) => {
+    check(core, core.exports.ml_date_parse(0, p, out, out + 4, out + 8));
+    return [0, 1, 2].map((i) => dv(core).getInt32(out + 4 * i, true));
   });
 }
 
 // ------------------------------------------------------------------ solvers
-const NOT_IMPLEMENTED = 14;
-
 /**
  * A C solver (ml_solver_new: the registry's plan and engine) of one board, with state
  * and target buffers of the board's tiles kept in WebAssembly memory until dispose().
@@ -276,48 +360,48 @@ const NOT_IMPLEMENTED = 14;
  */
 export class CoreSolver {
   /**
-   * The solver of the board whose to_dict JSON text is `json`, or null when this
-   * build of the library has no C engine for the board's plan yet (ML_ENOTIMPL).
-   * The library's failures (a board past a limit) are thrown.
-   * @param {string} json
+   * The solver of `board`; the library's failures (a board past a limit) are thrown.
+   * @param {import("./board.js").Board} board
    * @param {number} tiles the bytes of a state (the board's tiles; a graph board's cells)
    * @param {number} tapsSize the bytes of a solution (tiles; a graph board's taps)
-   * @returns {CoreSolver | null}
+   * @returns {CoreSolver}
    */
-  static open(json, tiles, tapsSize) {
-    return withBoard("Solver", json, (core, b) => {
-      const s = addr(core.exports.mlx_solver_new(b, 0));
-      if (!s) {
-        if (core.exports.mlx_errcode() === NOT_IMPLEMENTED) return null;
-        throw failure(core);
-      }
+  static open(board, tiles, tapsSize) {
+    return withBoard("Solver", board, (core, b) => withMem(null, [56], (c, out) => {
+      check(c, c.exports.ml_solver_new(0, b, 0, out));
+      const s = ptrAt(c, out);
       try {
-        return new CoreSolver(core, s, b, tiles, tapsSize);
+        return new CoreSolver(c, s, b, out, tiles, tapsSize);
       } catch (e) {
-        core.exports.mlx_solver_free(s);
+        c.exports.ml_solver_free(s);
         throw e;
       }
-    });
+    }, core));
   }
 
   /** @private */
-  constructor(core, s, b, tiles, tapsSize) {
+  constructor(core, s, b, out, tiles, tapsSize) {
     const x = core.exports;
     this._core = core;
     this._s = s;
-    this.defaultSteps = x.mlx_board_default_steps(b);
-    this.nullity = x.mlx_solver_nullity(s);
-    if (this.nullity < 0) throw failure(core);
-    this.kernelSize = BigInt(takeString(core, x.mlx_solver_kernel_size(s)));
+    this.defaultSteps = Number(x.ml_board_default_steps(b));
+    check(core, x.ml_solver_nullity(0, s, out));
+    this.nullity = u64At(core, out);
+    check(core, x.ml_solver_kernel_size(0, s, out));
+    this.kernelSize = factored(core, out);
     this._tapsSize = tapsSize;
-    this._state = alloc(core, Math.max(1, tiles));
-    this._target = alloc(core, Math.max(1, tiles));
-    this._info = alloc(core, 32);
+    this._tiles = tiles;
+    this._state = this._target = 0;
   }
 
-  /** The state's (and an array target's) bytes into WebAssembly memory: [state, target]. */
+  /** The state's (and an array target's) bytes into WebAssembly memory (buffers made on
+   * first use): the target's pointer (0 for none). */
   _put(state, target) {
-    const mem = new Uint8Array(this._core.memory.buffer);
+    if (!this._state) {
+      this._state = alloc(this._core, this._tiles);
+      this._target = alloc(this._core, this._tiles);
+    }
+    const mem = u8(this._core);
     mem.set(state, this._state);
     if (target === null) return 0;
     mem.set(target, this._target);
@@ -326,43 +410,42 @@ export class CoreSolver {
 
   /** ml_solver_solvable: target an Uint8Array of tiles, or null with `fill`. */
   solvable(state, target, fill) {
-    const v = this._core.exports.mlx_solver_solvable(this._s, this._state,
-      this._put(state, target), fill);
+    const t = this._put(state, target);
+    const v = this._core.exports.mlx_solver_solvable(this._s, this._state, t, fill);
     if (v < 0) throw failure(this._core);
     return v === 1;
   }
 
   /**
    * ml_solver_solve (steps: a count budget, or -1 for the default): {x, length, proven,
-   * examined, pruned}, x a copy of the taps (a byte a tile). Unsolvable when none.
+   * examined, pruned, kernelSize}, x a copy of the taps (a byte a tile). Unsolvable when
+   * none.
    */
   solve(state, target, fill, minimal, steps) {
     const core = this._core;
     const x = core.exports;
-    const r = addr(x.mlx_solver_solve(this._s, this._state, this._put(state, target), fill,
-      minimal ? 1 : 0, steps));
+    const t = this._put(state, target);
+    const r = addr(x.mlx_solver_solve(this._s, this._state, t, fill, minimal ? 1 : 0, steps));
     if (!r) throw failure(core);
     try {
-      const at = addr(x.mlx_result_taps(r));
-      const taps = new Uint8Array(core.memory.buffer).slice(at, at + this._tapsSize);
-      x.mlx_result_info(r, this._info);
-      const [length, proven, examined, pruned] = new Float64Array(core.memory.buffer,
-        this._info, 4);
-      return { x: taps, length, proven: proven === 1, examined, pruned };
+      return readResult(core, r, this._tapsSize);
     } finally {
-      x.mlx_result_free(r);
+      x.ml_result_free(r);
     }
   }
 
   /** The plan as ml_plan_to_json's object. */
   plan() {
-    return JSON.parse(takeString(this._core, this._core.exports.mlx_solver_plan_json(this._s)));
+    const x = this._core.exports;
+    const p = x.ml_solver_plan(this._s);
+    return JSON.parse(written(this._core, (buf, cap, len) => x.ml_plan_to_json(0, p, buf, cap,
+      len)));
   }
 
   dispose() {
     const x = this._core.exports;
-    if (this._s) x.mlx_solver_free(this._s);
-    for (const p of [this._state, this._target, this._info]) if (p) x.ml_w_free(p);
-    this._s = this._state = this._target = this._info = 0;
+    if (this._s) x.ml_solver_free(this._s);
+    for (const p of [this._state, this._target]) if (p) x.mlx_free(p);
+    this._s = this._state = this._target = 0;
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Loading the WebAssembly core (js/dist/modlights.wasm: the C engines of csrc/ and the
- * entry layer csrc/wasm/entry.c), once per process or page.
+ * Loading the WebAssembly core (js/dist/modlights.wasm: the C library of csrc/ with its
+ * export layer csrc/wasm/exports.c), once per process or page.
  *
  * In node the file is read next to this module (`new URL("../dist/modlights.wasm",
  * import.meta.url)`); in browsers it is fetched from that URL (streaming compile when
@@ -117,7 +117,8 @@ async function compile(source) {
 }
 
 /**
- * The instantiated core. `exports` are the C functions of csrc/wasm/entry.h;
+ * The instantiated core. `exports` are the C API's functions (csrc/wasm/exports.list)
+ * and the export layer's (csrc/wasm/exports.c);
  * `module` the compiled WebAssembly.Module (to hand to a Worker).
  * @typedef {{exports: any, module: WebAssembly.Module, memory: WebAssembly.Memory}} Core
  */
@@ -150,8 +151,8 @@ export function loadCore(source) {
           throw new TypeError("the module exports no memory: it is not the modlights core");
         }
         instance.exports._initialize();
-        instance.exports.ml_w_init_js();
         instance.exports.mlx_init();
+        instance.exports.ml_engine_count();   // the registry made at load: a steady heap after
         core = { exports: instance.exports, module, memory };
         return core;
       } catch (e) {
@@ -212,5 +213,5 @@ export function memoryBytes() {
 /** Bytes of the C heap in use now (every malloc'd block not yet freed): a leak shows
  * as growth over repeated work. */
 export function liveBytes() {
-  return core ? core.exports.ml_w_live_bytes() : 0;
+  return core ? core.exports.mlx_live_bytes() : 0;
 }

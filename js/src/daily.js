@@ -1,12 +1,12 @@
 /**
  * daily(date): the day's three puzzles (easy, medium, hard), the same as Python's
  * modlights.daily(date) on every machine: the C library's ml_daily (SplitMix64 seeded
- * from "modlights-daily-v2:YYYY-MM-DD" hands each puzzle its generate seed).
+ * from "modlights-daily-v2:YYYY-MM-DD" hands each puzzle its generate seed), measured.
  * @module daily
  */
 import { badType, badValue } from "./errors.js";
-import { dailyCodes, dateParse } from "./capi.js";
-import { Puzzle } from "./puzzle.js";
+import { dailyPuzzles, dateParse } from "./capi.js";
+import { puzzleOf } from "./puzzle.js";
 import { describe, quote } from "./fmt.js";
 
 export const DAILY_SCHEME = "modlights-daily-v2";
@@ -46,5 +46,5 @@ export function parseDate(date) {
 export function daily(date = null) {
   const day = parseDate(date === null || date === undefined ? new Date() : date);
   const [y, m, d] = day.split("-").map(Number);
-  return dailyCodes(y, m, d).map((code) => Puzzle.fromCode(code));
+  return dailyPuzzles(y, m, d).map(puzzleOf);
 }

@@ -148,10 +148,9 @@ export class Solver {
   /** After `await init()`; before, a ModlightsError with code CORE_NOT_LOADED. */
   static createSync(board: Board | GridSpec | GraphSpec): Solver;
   readonly states: number;
-  /** The C library's plan (Python's Solver.plan as JSON), or null while the board's
-   * engine is not in the C library yet */
+  /** The C library's plan (Python's Solver.plan as JSON) */
   readonly plan: { engine: string; family: string; variant: string | null; reason: string;
-    rejected: Record<string, string>; [key: string]: unknown } | null;
+    rejected: Record<string, string>; [key: string]: unknown };
   readonly nullity: number;
   readonly rank: number;
   readonly kernelSize: bigint;

@@ -8,7 +8,7 @@
  * difficulty / toDict, SplitMix64's draws and verify / summary (the C library's
  * certificate checker) work synchronously (before, they throw a ModlightsError with code
  * CORE_NOT_LOADED). `Solver.create` and SolverWorker load the core themselves. Board
- * never needs it.
+ * (construction, toDict / fromDict, press, apply, matrix) never needs it.
  *
  * ```js
  * import { init, Board, Solver, Puzzle, daily, generate } from "modlights";
@@ -19,9 +19,6 @@
  * ```
  * @module modlights
  */
-import { Solver } from "./solver.js";
-import { useSolver } from "./engine.js";
-
 export {
   ModlightsError, InputError, Unsolvable, Interrupted, ValueError,
 } from "./errors.js";
@@ -38,7 +35,3 @@ export { verify, summary, FormatError } from "./verify.js";
 export { Solver, Solution } from "./solver.js";
 export { init, isLoaded, loadCore } from "./core.js";
 export { SolverWorker, runInWorker, serveSolverRequests } from "./worker.js";
-
-// the puzzles' solver: the WebAssembly Solver (it needs the core once a puzzle is
-// generated or measured, not before)
-useSolver((board) => Solver.createSync(board));

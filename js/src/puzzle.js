@@ -1,38 +1,23 @@
 /**
  * Puzzles: a grid board and a start state to bring to all zeros, with Python's
- * shareable puzzle codes (modlights.play.puzzles: the same text, byte for byte),
- * stars and difficulty.
- *
- * Puzzle codes (version 1): base64url text (no padding) of: version (1 byte), flags
- * (bit 0 wrap, bit 1 locks, bit 2 holes, bits 3-4 pattern kind: 0 named, 1 custom
- * offsets, 2 mixed), rows, cols, n (1 byte each), the pattern (named: its id; custom:
- * a count and signed-byte (dr, dc) pairs; mixed: a palette of such patterns), then one
- * bit stream, zero padded to a byte: mixed palette indices (ceil(log2 P) bits per
- * tile), lock mask, hole mask (1 bit per tile each), and the start values of the
- * tiles that are not holes (ceil(log2 n) bits each), row-major; then the CRC32 of all
- * that (4 bytes, big endian). The codes are the C library's (ml_code_encode,
- * ml_puzzle_from_code in the WebAssembly core: `await init()` first, else a
- * ModlightsError with code CORE_NOT_LOADED): Puzzle.fromCode checks length, alphabet,
- * checksum and every declared size against the payload before it builds anything, and
- * that the code is the canonical one, with Python's messages.
- *
- * Stars: {3: m, 2: m + max(2, ceil(m / 4)), 1: m + max(5, m)} for a minimum of m
- * taps. Difficulty: the band of tapBands(nTaps, states) holding m (see generate.js).
- * Bands, difficulty and stars are the C library's too (`await init()` first).
+ * shareable puzzle codes, stars and difficulty. Codes, bands, stars and a puzzle's
+ * measured figures are the C library's (ml_code_encode, ml_puzzle_from_code with every
+ * check and message of Python's Puzzle.from_code, ml_tap_bands, ml_stars_limits,
+ * ml_puzzle_stats_get: Python's _min_solve rule), so they need `await init()` first
+ * (else a ModlightsError with code CORE_NOT_LOADED); the constructor and fromDict of a
+ * board and a start do not.
  * @module puzzle
  */
 import { badShape, badType, badValue, outOfRange } from "./errors.js";
 import { Board } from "./board.js";
 import { PATTERNS } from "./patterns.js";
 import {
-  codeDecode, codeEncode, difficultyIndex, starsFor, starsLimitsOf, tapBandsOf,
+  codeDecode, codeEncode, difficultyIndex, puzzleMeasure, starsFor, starsLimitsOf, tapBandsOf,
 } from "./capi.js";
 import { describe, quote, show } from "./fmt.js";
-import { solverFor } from "./engine.js";
+import { Solution, Solver } from "./solver.js";
 import { asInt, checkMapping, fieldError, isInt, isMapping } from "./validation.js";
 
-/** The largest side of a board with a puzzle code. */
-export const MAX_CODE_SIDE = 255;
 /** Coset elements a puzzle's minimal search may examine (a count, never seconds). */
 export const GENERATE_BUDGET = 1 << 18;
 export const DIFFICULTIES = Object.freeze(["easy", "medium", "hard", "expert"]);
@@ -82,15 +67,6 @@ export function starsForTaps(limits, taps) {
   return starsFor([3, 2, 1].map((s) => count(limits[s], `limits[${s}]`)), count(taps, "taps"));
 }
 
-/**
- * The minimal solve of a puzzle: within GENERATE_BUDGET coset elements when the
- * kernel is that small, else the solver's deterministic greedy descent (budget 0).
- */
-export function minSolve(solver, start) {
-  const budget = solver.kernelSize <= BigInt(GENERATE_BUDGET) ? GENERATE_BUDGET : 0;
-  return solver.solve(start, { minimal: true, budget });
-}
-
 // ------------------------------------------------------------------ Puzzle
 /** A grid board and a start state to bring to all zeros. */
 export class Puzzle {
@@ -118,9 +94,9 @@ export class Puzzle {
   /** The start state (frozen nested arrays). */
   get start() { return this._start; }
 
-  /** The board's solver (made on first use with the installed Solver, then kept). */
+  /** The board's Solver (made on first use, then kept until dispose()). */
   get solver() {
-    if (this._solver === null) this._solver = solverFor(this._board);
+    if (this._solver === null) this._solver = Solver.createSync(this._board);
     return this._solver;
   }
 
@@ -128,18 +104,26 @@ export class Puzzle {
    * proven, stars, difficulty) stay; a later question that needs the solver makes a
    * new one. */
   dispose() {
-    if (this._solver !== null && typeof this._solver.dispose === "function") {
-      this._solver.dispose();
-    }
+    if (this._solver !== null) this._solver.dispose();
     this._solver = null;
   }
 
+  /** The measured figures: the C library's (ml_puzzle_stats_get: Python's _min_solve
+   * rule), made on first use and kept (no WebAssembly memory is held). */
   _measure() {
     if (this._stats === null) {
-      const sol = minSolve(this.solver, this._start);
-      this._stats = measure(sol, this._start);
+      this._measured(puzzleMeasure(this._board, Uint8Array.from(this._start.flat())));
     }
     return this._stats;
+  }
+
+  /** Keeps the measured parts of a C puzzle (capi.js readPuzzle). */
+  _measured({ stats, result, code }) {
+    const cols = this._board.shape[1];
+    this._code = code;
+    this._stats = { ...stats, solution: new Solution(null, result.length, result.proven,
+      result.kernelSize, result.examined, result.pruned, { x: result.x, cols }) };
+    return this;
   }
 
   /** The fewest taps that solve the puzzle (proved when `proven`). */
@@ -153,17 +137,22 @@ export class Puzzle {
   /** {difficulty: [lo, hi]}: the fewest taps of each difficulty on this board. */
   get bands() { return tapBands(this._board.nTaps, this._board.states); }
   /** "easy", "medium", "hard" or "expert": the band holding minTaps. */
-  get difficulty() { return difficultyOf(this.minTaps, this._board.nTaps, this._board.states); }
+  get difficulty() { return DIFFICULTIES[this._measure().difficulty]; }
   /** minTaps over the top of the expert band, at most 1. */
-  get score() { return Math.min(1, this.minTaps / this.bands.expert[1]); }
+  get score() { return this._measure().score; }
   /** {3: a, 2: b, 1: c}: the most taps that earn 3, 2 and 1 stars. */
-  get stars() { return starsLimits(this.minTaps); }
+  get stars() {
+    const [a, b, c] = this._measure().stars;
+    return { 3: a, 2: b, 1: c };
+  }
   /** Stars for solving in `taps` taps (0 beyond the 1-star limit). */
   starsFor(taps) { return starsForTaps(this.stars, taps); }
 
   /** The puzzle code (Python's, byte for byte). */
   get code() {
-    if (this._code === null) this._code = encode(this._board, this._start);
+    if (this._code === null) {
+      this._code = codeEncode(this._board, Uint8Array.from(this._start.flat()));
+    }
     return this._code;
   }
 
@@ -174,10 +163,10 @@ export class Puzzle {
    * @returns {Puzzle}
    */
   static fromCode(code) {
-    const [board, start, canonical] = decode(code);
-    const p = new Puzzle(board, start);
-    p._code = canonical;
-    return p;
+    if (typeof code !== "string") {
+      throw badType(`a puzzle code is a string, got ${describe(code)}`);
+    }
+    return puzzleOf(codeDecode(code));
   }
 
   /**
@@ -211,51 +200,14 @@ export class Puzzle {
   }
 }
 
-function measure(sol, start) {
-  let touched = 0;
-  for (const row of start) for (const v of row) if (v) touched++;
-  return { minTaps: Number(sol.length), proven: Boolean(sol.provenMinimal), touched,
-    solution: sol };
-}
-
-/** A Puzzle with its solver and measurements filled in (generate). */
-export function finishedPuzzle(board, solver, start, sol) {
+/** The Puzzle of a C puzzle's parts (capi.js readPuzzle: generate, daily, codes). */
+export function puzzleOf(parts) {
+  const board = Board.fromDict(JSON.parse(parts.board));
+  const cols = board.shape[1];
+  const start = Array.from({ length: board.shape[0] }, (_, r) =>
+    Array.from(parts.start.subarray(r * cols, (r + 1) * cols)));
   const p = new Puzzle(board, start);
-  p._solver = solver;
-  p._stats = measure(sol, p._start);
-  return p;
-}
-
-// ------------------------------------------------------------------ codes
-/**
- * The puzzle code of a grid board and a start state (see the module docs), written by
- * the C library (ml_code_encode); InputError for a graph board, a side over 255, a
- * board that is all holes, or a pattern a code cannot hold. Needs `await init()`.
- * @returns {string}
- */
-export function encode(board, start) {
-  const flat = Array.isArray(start) ? start.flat() : Array.from(start);
-  return codeEncode(JSON.stringify(board.toDict()), Uint8Array.from(flat));
-}
-
-/**
- * [board, start, canonical code] of a puzzle code, read by the C library
- * (ml_puzzle_from_code: every check of Python's Puzzle.from_code); InputError (code
- * INVALID_PUZZLE_CODE, Python's messages) for anything invalid or not canonical.
- * Needs `await init()`.
- * @param {string} code
- * @returns {[Board, number[][], string]}
- */
-export function decode(code) {
-  if (typeof code !== "string") {
-    throw badType(`a puzzle code is a string, got ${describe(code)}`);
-  }
-  const out = codeDecode(code);
-  const board = Board.fromDict(JSON.parse(out.board));
-  const [rows, cols] = board.shape;
-  const start = Array.from({ length: rows }, (_, r) =>
-    Array.from(out.start.subarray(r * cols, (r + 1) * cols)));
-  return [board, start, out.code];
+  return parts.stats ? p._measured(parts) : Object.assign(p, { _code: parts.code });
 }
 
 // ------------------------------------------------------------------ dicts

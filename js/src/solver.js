@@ -5,10 +5,7 @@
  *
  * A Solver is the C library's solver of the board (ml_solver_new: the registry's plan,
  * its engine, the kernel and the minimal search, as Python's; `Solver#plan` names the
- * engine). While a board's engine or a search is not in the C library yet, the entry
- * layer's factorisation answers instead (grid boards by the light chase and its
- * residual system, graph boards densely; Z/n by CRT over the prime-power parts of n).
- * It holds WebAssembly memory until {@link Solver#dispose}.
+ * engine; its limits and messages are the library's). It holds WebAssembly memory until {@link Solver#dispose}.
  * @module solver
  */
 import { getCore, loadCore } from "./core.js";
@@ -17,7 +14,7 @@ import { InputError, Interrupted, Unsolvable, badShape, badType, outOfRange } fr
 import { Board } from "./board.js";
 import { isMixed, parseMixed } from "./patterns.js";
 import { describe } from "./fmt.js";
-import { MAX_TILES, checkDim, isInt, isMapping } from "./validation.js";
+import { checkDim, isInt, isMapping } from "./validation.js";
 
 export { Interrupted };
 
@@ -28,11 +25,6 @@ export { Interrupted };
  * elements (its budgets are counts). */
 export const DEFAULT_NATIVE_BUDGET = 2 ** 24;
 const MAX_BUDGET = 2n ** 63n - 1n;
-
-const CODES = { OK: 0, UNSOLVABLE: 1, EINVAL: -1, ENOMEM: -2, ELIMIT: -3, INTERRUPTED: -4 };
-
-const UNSOLVABLE_MESSAGE = "no combination of taps takes this board to the target "
-  + "(the start and the target differ by a pattern that taps cannot make)";
 
 /** The options object of a call (as Board.grid's): InputError unless an object. */
 function checkOptions(options, what) {
@@ -62,7 +54,6 @@ function boardOfSpec(spec) {
   }
   const rows = checkDim("rows", spec.rows);
   const cols = checkDim("cols", spec.cols);
-  if (rows * cols > MAX_TILES) return Board.grid(rows, cols, { states: spec.states });
   const size = rows * cols;
   let pattern = spec.offsets;
   if (pattern == null && spec.mixed == null) {
@@ -82,15 +73,11 @@ function boardOfSpec(spec) {
     wrap: !!spec.wrap });
 }
 
-/** Python's tuple order, descending (the chase's offset tables: engines/chase/engine.py). */
-function cmpDesc(a, b) {
-  return a[0] !== b[0] ? b[0] - a[0] : b[1] - a[1];
-}
-
 /**
- * The board description the C core takes, from a Board or a spec object (see the
- * package's interface: kind "grid" or "graph"; checked by building its Board, with
- * Board.grid's and Board.fromEffects' messages). InputError on a malformed spec.
+ * The board a Solver answers for, from a Board or a spec object (see the package's
+ * interface: kind "grid" or "graph"; checked by building its Board, with Board.grid's
+ * and Board.fromEffects' messages): {kind, states, shape, rows, cols (grids), nCells,
+ * nTaps, board, giant}. InputError on a malformed spec.
  */
 export function normalizeSpec(board) {
   if (!(board instanceof Board)) {
@@ -100,78 +87,9 @@ export function normalizeSpec(board) {
     }
     board = boardOfSpec(board);
   }
-  const spec = board.spec();
-  const states = spec.states;
-  if (spec.kind === "graph") {
-    return { kind: "graph", states, nCells: spec.nCells, nTaps: spec.effects.length,
-      effects: spec.effects, shape: [spec.nCells], board };
-  }
-  const { rows, cols } = spec;
-  const size = rows * cols;
-  let pats;
-  let patOf = null;
-  if (spec.mixed != null) {
-    const index = new Map();
-    pats = [];
-    patOf = new Int32Array(size);
-    for (let t = 0; t < size; t++) {
-      const p = spec.mixed[t];
-      const key = JSON.stringify(p);
-      let i = index.get(key);
-      if (i === undefined) { i = pats.length; index.set(key, i); pats.push(p); }
-      patOf[t] = i;
-    }
-  } else {
-    pats = [spec.offsets];
-  }
-  const seen = new Map();
-  for (const p of pats) for (const o of p) seen.set(`${o[0]},${o[1]}`, o);
-  const offs = [...seen.values()].sort(cmpDesc);
-  const pos = new Map(offs.map((o, i) => [`${o[0]},${o[1]}`, i]));
-  const cnt = new Int32Array(Math.max(1, pats.length * offs.length));
-  pats.forEach((p, i) => { for (const o of p) cnt[i * offs.length + pos.get(`${o[0]},${o[1]}`)] += 1; });
-  const holes = board.anyHoles ? spec.holes : null;
-  const locked = board.anyLocked ? spec.locked : null;
-  let active = null;
-  let tappable = null;
-  if (holes || locked) {
-    tappable = new Uint8Array(size);
-    for (let t = 0; t < size; t++) tappable[t] = (holes && holes[t]) || (locked && locked[t]) ? 0 : 1;
-    if (holes) active = Uint8Array.from(holes, (h) => 1 - h);
-  }
-  return {
-    kind: "grid", states, rows, cols, wrap: spec.wrap, shape: [rows, cols],
-    udr: Int32Array.from(offs, (o) => o[0]), udc: Int32Array.from(offs, (o) => o[1]),
-    npat: pats.length, cnt, patOf, holes, active, tappable, nTaps: board.nTaps, board,
-  };
-}
-
-function copyIn(core, data, ptr) {
-  new Uint8Array(core.memory.buffer, ptr, data.byteLength).set(
-    new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-}
-
-function throwCode(core, rc) {
-  const msg = readError(core);
-  if (rc === CODES.INTERRUPTED) throw new Interrupted();
-  if (rc === CODES.ENOMEM) throw outOfMemory(msg);
-  throw new InputError(msg, { code: rc === CODES.ELIMIT ? "TOO_LARGE" : "INVALID_VALUE" });
-}
-
-/** The core's ENOMEM: a RangeError (as WebAssembly.Memory's growth failures) with code
- * OUT_OF_MEMORY. */
-function outOfMemory(msg) {
-  const e = new RangeError(msg || "out of memory in the WebAssembly core");
-  e.code = "OUT_OF_MEMORY";
-  return e;
-}
-
-function readError(core) {
-  const ptr = core.exports.ml_w_error();
-  const mem = new Uint8Array(core.memory.buffer);
-  let end = ptr;
-  while (mem[end]) end++;
-  return new TextDecoder().decode(mem.subarray(ptr, end));
+  const [rows, cols] = board.isGrid ? board.shape : [0, 0];
+  return { kind: board.isGrid ? "grid" : "graph", states: board.states, shape: board.shape,
+    rows, cols, nCells: board.nCells, nTaps: board.nTaps, board, giant: board._giant === true };
 }
 
 /** A solution of `state + A x = target`. */
@@ -257,81 +175,10 @@ export class Solver {
     this.nTaps = spec.nTaps;
     const tiles = spec.kind === "grid" ? spec.rows * spec.cols : spec.nCells;
     this._tiles = tiles;
-    // the C library's solver (its plan, engines, kernel and minimal search) when it has
-    // an engine for the board's plan; else (ML_ENOTIMPL) the chase / dense core below
-    this._c = CoreSolver.open(JSON.stringify(spec.board.toDict()), tiles,
-      spec.kind === "grid" ? tiles : spec.nTaps);
-    if (this._c) {
-      this._nullity = this._c.nullity;
-      this._kernelSize = this._c.kernelSize;
-      return;
-    }
-    this._legacy(core, spec);
-  }
-
-  /** @private the entry layer's factorisation (csrc/wasm/entry.c) */
-  _legacy(core, spec) {
-    const ex = core.exports;
-    const allocs = [];
-    const put = (arr) => {
-      if (arr == null) return 0;
-      const p = ex.ml_w_malloc(arr.byteLength);
-      if (!p) throw outOfMemory();
-      allocs.push(p);
-      copyIn(core, arr, p);
-      return p;
-    };
-    let handle = 0;
-    const codePtr = ex.ml_w_malloc(4);
-    try {
-      if (spec.kind === "grid") {
-        handle = ex.ml_w_grid(spec.rows, spec.cols, spec.states, spec.wrap ? 1 : 0,
-          put(spec.active), put(spec.tappable), spec.udr.length, put(spec.udr), put(spec.udc),
-          spec.npat, put(spec.cnt), put(spec.patOf), codePtr);
-      } else {
-        const indptr = new Int32Array(spec.nTaps + 1);
-        spec.effects.forEach((e, j) => { indptr[j + 1] = indptr[j] + e.length; });
-        const cells = new Int32Array(Math.max(1, indptr[spec.nTaps]));
-        let t = 0;
-        for (const e of spec.effects) for (const c of e) cells[t++] = c;
-        handle = ex.ml_w_graph(spec.states, spec.nCells, spec.nTaps, put(indptr), put(cells),
-          codePtr);
-      }
-      if (!handle) {
-        const rc = new Int32Array(core.memory.buffer, codePtr, 1)[0];
-        throwCode(core, rc);
-      }
-    } finally {
-      for (const p of allocs) ex.ml_w_free(p);
-      ex.ml_w_free(codePtr);
-    }
-    this._h = handle;
-    const sizes = this._scratch(24);
-    ex.ml_w_sizes(handle, sizes);
-    const sz = Array.from(new Int32Array(core.memory.buffer, sizes, 6));
-    [this._blen, this._xlen, this.nTaps, this._nullity] = sz;
-    this.residualShape = [sz[5], sz[4]];
-    const pe = this._scratch(64);
-    const np = ex.ml_w_kernel_factors(handle, pe);
-    const f = new Int32Array(core.memory.buffer, pe, 2 * np);
-    let ks = 1n;
-    for (let i = 0; i < np; i++) ks *= BigInt(f[2 * i]) ** BigInt(f[2 * i + 1]);
-    this._kernelSize = ks;
-    this._b = ex.ml_w_malloc(Math.max(1, this._blen));
-    this._x = ex.ml_w_malloc(Math.max(1, this._xlen));
-    this._out = ex.ml_w_malloc(24);
-    if (!this._b || !this._x || !this._out) {
-      this.dispose();
-      throw outOfMemory();
-    }
-  }
-
-  _scratch(bytes) {
-    if (!this._scr) {
-      this._scr = this._core.exports.ml_w_malloc(64);
-    }
-    if (bytes > 64) throw new Error("scratch too small");
-    return this._scr;
+    // the C library's solver: its plan, engine, kernel and minimal search
+    this._c = CoreSolver.open(spec.board, tiles, spec.kind === "grid" ? tiles : spec.nTaps);
+    this._nullity = this._c.nullity;
+    this._kernelSize = this._c.kernelSize;
   }
 
   /**
@@ -350,16 +197,14 @@ export class Solver {
   }
 
   _live() {
-    if (!this._h && !this._c) {
+    if (!this._c) {
       throw new InputError("this Solver was disposed: make a new one", { code: "SOLVER_DISPOSED" });
     }
   }
 
   /** The C library's plan for this board (its engine, family, variant, reason and the
-   * engines it rejected with their reasons: Python's `Solver.plan` as JSON), or null
-   * while the board's engine is not in the C library yet (the entry layer's chase or
-   * dense factorisation answers then). */
-  get plan() { this._live(); return this._c ? this._c.plan() : null; }
+   * engines it rejected with their reasons: Python's `Solver.plan` as JSON). */
+  get plan() { this._live(); return this._c.plan(); }
 
   /** dim ker A for prime n; for composite n the number of kernel generators. */
   get nullity() { this._live(); return this._nullity; }
@@ -372,28 +217,7 @@ export class Solver {
 
   /** The default coset budget for this board (coset elements): the count within which
    * Python's default searches a coset whole (see DEFAULT_NATIVE_BUDGET). */
-  get defaultBudget() {
-    if (this._c) return this._c.defaultSteps;
-    const perStep = Math.max(1, Math.floor(this.nTaps / (this.states === 2 ? 64 : 1)));
-    return Math.max(256, Math.min(DEFAULT_NATIVE_BUDGET, Math.floor(2 ** 30 / perStep)));
-  }
-
-  /** b = t - s mod n into the core's input buffer (zero at holes): the Board's one
-   * state reader (Board#tileValues, Board#targetInt), in Python's order. */
-  _rhs(state, target) {
-    const n = this.states;
-    const board = this.spec.board;
-    const tv0 = board.targetInt(target);
-    const s = board.tileValues(state, "state");
-    const tarr = tv0 === null ? board.tileValues(target, "target") : null;
-    const b = new Uint8Array(this._core.memory.buffer, this._b, this._blen);
-    const holes = this.spec.holes;
-    for (let i = 0; i < this._blen; i++) {
-      const d = (tv0 === null ? tarr[i] : tv0) - s[i];
-      b[i] = d < 0 ? d + n : d;
-    }
-    if (holes) for (let i = 0; i < this._blen; i++) if (holes[i]) b[i] = 0;
-  }
+  get defaultBudget() { this._live(); return this._c.defaultSteps; }
 
   /** The state's and target's bytes (Board#tileValues, Board#targetInt): [state, target
    * array or null, fill]. */
@@ -408,24 +232,11 @@ export class Solver {
     return [s, tv0 === null ? board.tileValues(target, "target") : null, tv0 ?? 0];
   }
 
-  /** A solution's parts from its tap counts x (row-major bytes): the taps left to
-   * Solution's first read, the length summed here. */
-  _taps(x = new Uint8Array(this._core.memory.buffer, this._x, this._xlen).slice()) {
-    let length = 0;
-    for (let i = 0; i < x.length; i++) length += x[i];
-    const cols = this.spec.kind === "grid" ? this.spec.cols : 0;
-    return { taps: null, length, moves: { x, cols } };
-  }
-
   /** Whether some tap counts take `state` to `target` (an int or a board-shaped array). */
   solvable(state, options = {}) {
     const { target = 0 } = checkOptions(options, "Solver.solvable");
     this._live();
-    if (this._c) return this._c.solvable(...this._bytes(state, target));
-    this._rhs(state, target);
-    const rc = this._core.exports.ml_w_solve(this._h, this._b, this._x);
-    if (rc < 0) throwCode(this._core, rc);
-    return rc === CODES.OK;
+    return this._c.solvable(...this._bytes(state, target));
   }
 
   /**
@@ -450,43 +261,9 @@ export class Solver {
       }
       steps = BigInt(budget) > MAX_BUDGET ? Number(MAX_BUDGET) : Number(budget);
     }
-    if (this._c) {
-      const [s, t, fill] = this._bytes(state, target);
-      let r = null;
-      try {
-        r = this._c.solve(s, t, fill, minimal, steps);
-      } catch (e) {
-        // searches the C library does not have yet (the GF(2) transform search, a
-        // sub-coset's): the entry layer's factorisation answers
-        if (e.code !== "NOT_IMPLEMENTED") throw e;
-      }
-      if (r) {
-        return new Solution(null, r.length, r.proven, this._kernelSize, r.examined, r.pruned,
-          { x: r.x, cols: this.spec.kind === "grid" ? this.spec.cols : 0 });
-      }
-      if (!this._h) this._legacy(this._core, this.spec);
-    }
-    this._rhs(state, target);
-    const ex = this._core.exports;
-    let proven;
-    let examined = 0;
-    let pruned = 0;
-    if (!minimal) {
-      const rc = ex.ml_w_solve(this._h, this._b, this._x);
-      if (rc < 0) throwCode(this._core, rc);
-      if (rc === CODES.UNSOLVABLE) throw new Unsolvable(UNSOLVABLE_MESSAGE);
-      proven = this._kernelSize === 1n;
-    } else {
-      const rc = ex.ml_w_minimal(this._h, this._b, steps, this._x, this._out);
-      if (rc < 0) throwCode(this._core, rc);
-      if (rc === CODES.UNSOLVABLE) throw new Unsolvable(UNSOLVABLE_MESSAGE);
-      const out = new Float64Array(this._core.memory.buffer, this._out, 3);
-      proven = out[0] === 1;
-      examined = out[1];
-      pruned = out[2];
-    }
-    const { taps, length, moves } = this._taps();
-    return new Solution(taps, length, proven, this._kernelSize, examined, pruned, moves);
+    const r = this._c.solve(...this._bytes(state, target), minimal, steps);
+    return new Solution(null, r.length, r.proven, this._kernelSize, r.examined, r.pruned,
+      { x: r.x, cols: this.spec.kind === "grid" ? this.spec.cols : 0 });
   }
 
   /** The first tap ([r, c], or the tap index on a graph board) of a minimal plan, or
@@ -500,9 +277,5 @@ export class Solver {
   dispose() {
     if (this._c) this._c.dispose();
     this._c = null;
-    const ex = this._core.exports;
-    if (this._h) ex.ml_w_dispose(this._h);
-    for (const p of [this._b, this._x, this._out, this._scr]) if (p) ex.ml_w_free(p);
-    this._h = this._b = this._x = this._out = this._scr = 0;
   }
 }

@@ -75,7 +75,7 @@ function cString(core, ptr) {
 }
 
 function malloc(core, bytes) {
-  const ptr = core.exports.ml_w_malloc(bytes) >>> 0;
+  const ptr = core.exports.mlx_malloc(bytes) >>> 0;
   if (!ptr) throw new ModlightsError("out of WebAssembly memory", { code: "OUT_OF_MEMORY" });
   return ptr;
 }
@@ -83,13 +83,13 @@ function malloc(core, bytes) {
 /** The C checker's failure as the package's error. */
 function failure(core, status) {
   const x = core.exports;
-  const message = jsWords(cString(core, x.mlx_errmsg() >>> 0));
+  const message = jsWords(cString(core, x.ml_errmsg(0) >>> 0));
   if (status === 1) {
-    return cString(core, x.mlx_errmsg_name() >>> 0) === "ML_M_CERT_FORMAT"
+    return cString(core, x.ml_msg_name(x.ml_errmsg_id(0)) >>> 0) === "ML_M_CERT_FORMAT"
       ? new FormatError(message) : rejected(message);
   }
   if (status === 10) return new Interrupted(message);
-  return new ModlightsError(message, { code: cString(core, x.mlx_status_name(status) >>> 0) });
+  return new ModlightsError(message, { code: cString(core, x.ml_status_name(status) >>> 0) });
 }
 
 /** Checks `cert` as verify does and says in one line what it proves. */
@@ -104,17 +104,17 @@ export function summary(cert) {
     new Uint8Array(core.memory.buffer).set(json, text);
     for (;;) {
       buf = malloc(core, cap + 8);                   // the summary, then its length
-      const rc = x.mlx_verify_json(text, json.length, buf, cap, buf + cap);
+      const rc = x.ml_verify_json(0, text, json.length, buf, cap, buf + cap);
       if (rc !== 0) throw failure(core, rc);
       const len = new DataView(core.memory.buffer).getUint32(buf + cap, true);
       if (len < cap) return decoder.decode(new Uint8Array(core.memory.buffer, buf, len));
-      x.ml_w_free(buf);                              // a longer summary: once more
+      x.mlx_free(buf);                               // a longer summary: once more
       buf = 0;
       cap = (len + 8) & ~7;
     }
   } finally {
-    x.ml_w_free(text);
-    if (buf) x.ml_w_free(buf);
+    x.mlx_free(text);
+    if (buf) x.mlx_free(buf);
   }
 }
 

@@ -120,14 +120,27 @@ test("a Solver's spec is checked as Board.grid checks it (offsets do not wrap mo
   assert.equal(s.nullity, Solver.createSync(Board.grid(2, 2, { pattern: [[0, 0], [1, 0]] })).nullity);
 });
 
-test("grids past MAX_TILES: an honest message; graph boards of many cells are cheap", () => {
-  // Python keeps a uniform 12000 x 12000 grid lazily; JavaScript says it does not
-  assert.throws(() => Board.grid(12000, 12000), (e) => e instanceof InputError &&
-    e.code === "TOO_LARGE" &&
-    /JavaScript package holds at most 134217728 tiles/.test(e.message) &&
-    !/allowed only for uniform boards/.test(e.message));
-  assert.throws(() => Board.grid(2 ** 20, 2 ** 20, { pattern: "knight" }),
-    /JavaScript package holds at most/);
+test("grids past MAX_TILES: kept by shape and pattern as in Python (the Solver answers " +
+  "nullity, rank and kernelSize); graph boards of many cells are cheap", async () => {
+  const { Solver } = await import("../src/solver.js");
+  const big = Board.grid(12000, 12000);
+  assert.deepEqual(big.toDict(), { rows: 12000, cols: 12000, states: 2, pattern: "cross",
+    locked: [], holes: [], wrap: false });
+  assert.equal(big.nTaps, 144000000);
+  const s = await Solver.create(big);               // the algebraic engine: |ker A| = 1
+  assert.deepEqual([s.nullity, s.rank, s.kernelSize, s.plan.engine],
+    [0, 144000000, 1n, "algebraic-cross"]);
+  const perTile = (e) => e instanceof InputError && e.code === "TOO_LARGE" &&
+    /of this 12000x12000 board would need .* GiB/.test(e.message);
+  assert.throws(() => big.cells, perTile);
+  assert.throws(() => s.solve([[0]]), perTile);
+  assert.throws(() => big.spec(), perTile);
+  // Python refuses a giant board that is not uniform, and one no structured engine takes
+  assert.throws(() => Board.grid(12000, 12000, { holes: [[0, 0]] }), (e) =>
+    e.code === "TOO_LARGE" && /allowed only for uniform boards/.test(e.message));
+  await assert.rejects(Solver.create(Board.grid(2 ** 20, 2 ** 20, { pattern: "knight" })),
+    (e) => e instanceof InputError && e.code === "TOO_LARGE" &&
+      /is solved only by the algebraic engine/.test(e.message));
   const t = performance.now();
   const g = Board.fromEffects([], 2, 2 ** 27);
   assert.ok(performance.now() - t < 500, `${performance.now() - t} ms`);

@@ -7,18 +7,14 @@ import { daily } from "../src/daily.js";
 import { InputError } from "../src/errors.js";
 import { assertPackageError } from "../test-helpers/wording.js";
 import { SplitMix64 } from "../src/prng.js";
-import { useSolver } from "../src/engine.js";
 import { verify } from "../src/verify.js";
 import { golden } from "../test-helpers/golden.js";
-import { ReferenceSolver } from "../test-helpers/reference.js";
 import { Solver, Solution, Interrupted } from "../src/solver.js";
 import { SolverWorker, runInWorker } from "../src/worker.js";
 import { loadCore } from "../src/core.js";
 import { Unsolvable } from "../src/errors.js";
 
 await loadCore();
-
-useSolver((b) => new ReferenceSolver(b));
 
 /** A random JSON-like value (deterministic: SplitMix64). */
 function junk(r, depth = 0) {

@@ -16,13 +16,14 @@ const cross = [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]];
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 test("js/dist/csrc.sha256 is the digest of the C sources now", () => {
-  // as js/scripts/wasm_sources.py: every .c and .h under csrc/ but csrc/tests, sorted
+  // as js/scripts/wasm_sources.py: every .c and .h under csrc/ but csrc/tests, and the
+  // export list csrc/wasm/exports.list, sorted
   const files = [];
   const walk = (dir) => {
     for (const name of readdirSync(dir)) {
       const p = join(dir, name);
       if (statSync(p).isDirectory()) { if (relative(join(ROOT, "csrc"), p) !== "tests") walk(p); }
-      else if (/\.[ch]$/.test(name)) files.push(relative(ROOT, p).split("\\").join("/"));
+      else if (/\.[ch]$|^exports\.list$/.test(name)) files.push(relative(ROOT, p).split("\\").join("/"));
     }
   };
   walk(join(ROOT, "csrc"));

@@ -6,7 +6,10 @@ order, in reverse and shuffled (each given the bound ml_search_bound says right 
 it runs, as a driver would), through the export / import of a worker's copy: the same
 taps, length and proof, every coset element examined or pruned. Bad exports, tasks out
 of range, a task merged twice and unsolvable states are refused with the C library's
-message. Deterministic (seeded NumPy generators)."""
+message. GF(2) kernels of nullity >= 22 split as minimal._cube_on_executor (ranges of
+corners of the transform search): the same element, length, proof and examined and
+pruned counts as Python's solve over an executor (and as ml_solver_solve). Deterministic
+(seeded NumPy generators)."""
 
 from __future__ import annotations
 
@@ -48,7 +51,8 @@ def _solvers(b: ml.Board):
 def _compare(b: ml.Board, rng, workers: int) -> bool:
     """One random solvable state of b: C's split search in three task orders against
     Python's solve over a thread pool of `workers`. False when skipped (a trivial or a
-    GF(2) transform-search kernel, or one too large to enumerate quickly)."""
+    GF(2) transform-search kernel (_compare_cube), or one too large to enumerate
+    quickly)."""
     ps, cs = _solvers(b)
     if ps.kernel_size < 2 or ps.kernel_size > 1 << 14 or (b.states == 2 and ps.nullity >= 22):
         return False
@@ -172,3 +176,80 @@ def test_an_unsolvable_state_is_refused_with_pythons_message():
     with pytest.raises(ValueError) as got:
         _core.capi_search(cs, state)
     assert str(got.value) == str(e.value)
+
+
+# ------------------------------------------------------------------ the transform search
+def _compare_cube(b: ml.Board, rng, workers: int, symmetric: bool) -> None:
+    """A GF(2) board of nullity >= 22: C's split search (tasks of corners, in three
+    orders, through a worker's copy) against Python's solve over a thread pool."""
+    from test_capi_minimal import _symmetric_state
+
+    ps, cs = _solvers(b)
+    assert ps.nullity >= 22
+    state = _symmetric_state(b, rng) if symmetric else _solvable_state(b, rng)
+    with ThreadPoolExecutor(workers) as ex:
+        want = ps.solve(state, executor=ex, budget=1 << 40)
+    assert want.proven_minimal
+    one = cs.solve_result(state, budget=1 << 40)
+    shape = b.shape if b.is_grid else (b.n_taps,)
+    for how, split in (("order", 8 * workers), ("reverse", 3), ("shuffle", 1000)):
+        q = _core.capi_search(cs, state)
+        tasks = q.split(split)
+        assert 1 <= tasks <= split
+        order = list(range(tasks))
+        if how == "reverse":
+            order.reverse()
+        elif how == "shuffle":
+            rng.shuffle(order)
+        _drive(q, order)
+        assert q.done
+        r = q.finish()
+        assert r.length == want.length == one.length, how
+        assert r.proven_minimal
+        assert np.array_equal(r.taps.reshape(shape), np.asarray(want.taps)), how
+        assert np.array_equal(r.taps, one.taps), how
+        if r.length:
+            assert (r.examined, r.pruned) == (want.examined, want.pruned), how
+
+
+def test_cube_split_searches_answer_as_python():
+    rng = np.random.default_rng(3300)
+    boards = [
+        ml.Board.grid(32, 32, states=2, pattern="diagonal"),   # nullity 22
+        ml.Board.grid(30, 30, states=2, wrap=True),   # 24, 31 symmetries
+        ml.Board.from_matrix((rng.random((8, 32)) < 0.2).astype(np.int64), 2),
+    ]
+    for i, b in enumerate(boards):
+        _compare_cube(b, rng, 1 + i % 3, symmetric=i == 1)
+        _compare_cube(b, rng, 2, symmetric=False)
+
+
+def test_cube_split_exports_are_checked():
+    """A format-2 export (the plan) reads back; cut, padded or with a word past its
+    bits it is refused with the C library's message."""
+    b = ml.Board.grid(30, 30, states=2, wrap=True)
+    ps, cs = _solvers(b)
+    from test_capi_minimal import _symmetric_state
+
+    q = _core.capi_search(cs, _symmetric_state(b, np.random.default_rng(5)))
+    q.split(4)
+    data = q.export()
+    assert data[8] == 2   # format 2
+    copy = _core.CSearch.from_bytes(data)
+    assert copy.export() == data
+    msg = r"not a search exported by libmodlights \S+ \(format \d+, version \d+\)"
+    for bad in (data[:-1], data + b"\0", data[:-8] + b"\xff" * 8):
+        with pytest.raises(ValueError, match=msg):
+            _core.CSearch.from_bytes(bad)
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("seed", range(6))
+def test_cube_split_searches_matrix(seed):
+    from test_capi_minimal import CUBE_BOARDS
+
+    rng = np.random.default_rng(3400 + seed)
+    for pat, wrap, r, c in CUBE_BOARDS[seed::6]:
+        b = ml.Board.grid(r, c, states=2, pattern=pat, wrap=wrap)
+        if ml.Solver(b).nullity <= 27:
+            _compare_cube(b, rng, int(rng.integers(1, 5)), symmetric=bool(rng.random() < 0.5))
