@@ -11,9 +11,12 @@
  * long work: it returns 1 to stop the work (see {@link setInterruptHandler}).
  *
  * Nothing is loaded when the package is imported: `await init()` (or the first
- * `await Solver.create(board)`) loads the core; the synchronous calls that need it
- * (Solver.createSync, generate, daily, puzzle codes, a Puzzle's measured properties,
- * SplitMix64's draws) throw a ModlightsError with code CORE_NOT_LOADED before that.
+ * `await Solver.create(board)`) loads the core. In node the first synchronous call that
+ * needs it (getCore: a Board, Solver.createSync, generate, daily, puzzle codes, a Puzzle's
+ * measured properties, SplitMix64's draws) loads it synchronously (the file read,
+ * `new WebAssembly.Module`, `new WebAssembly.Instance`); in browsers, which compile
+ * asynchronously only, those calls throw a ModlightsError with code CORE_NOT_LOADED
+ * before `await init()`.
  * @module core
  */
 import { ModlightsError, badType } from "./errors.js";

@@ -209,12 +209,14 @@ export interface Core {
 }
 /**
  * Loads the WebAssembly core (once; later calls wait for the same load). Importing the
- * package loads nothing: call it before Solver.createSync, generate, daily, puzzle codes
+ * package loads nothing. In browsers call it before a Board (Board.grid, fromEffects,
+ * fromDict and its plays), Solver.createSync, generate, daily, puzzle codes
  * (Puzzle#code, Puzzle.fromCode, Puzzle.fromDict with a code), a Puzzle's minTaps /
  * proven / stars / difficulty / bands / toDict, tapBands, difficultyOf, starsLimits,
- * starsForTaps, SplitMix64's draws and seedFrom of a string or
- * bytes (Solver.create and SolverWorker load it themselves; before, those throw a
- * ModlightsError with code CORE_NOT_LOADED that names what needed the core). `source` defaults to ../dist/modlights.wasm next to the package's
+ * starsForTaps, SplitMix64's draws and seedFrom of a string or bytes (Solver.create and
+ * SolverWorker load it themselves; before, those throw a ModlightsError with code
+ * CORE_NOT_LOADED that names what needed the core); in node the first of those calls
+ * loads it synchronously. `source` defaults to ../dist/modlights.wasm next to the package's
  * modules. Rejects with a ModlightsError, code CORE_LOAD_FAILED (its `cause` says why).
  */
 export function init(
