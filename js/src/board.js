@@ -60,45 +60,45 @@ function int(v, what, range = "") {
 /** An int argument (states) clamped into the int32 range: the C library checks it. */
 const i32 = (v) => Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Number(v)));
 
-/** One entry of a state, target or tap array reduced mod n: an integer (a number or
- * a BigInt; true / false count as 1 / 0), else InputError naming the entry. */
-function entryValue(v, n, where) {
-  if (typeof v === "number" && Number.isInteger(v)) return mod(v, n);
+/** Entry i (of row r: [r][i]) of a state, target or tap array reduced mod n: an integer
+ * (a number or a BigInt; true / false count as 1 / 0), else InputError naming it. */
+function entry(v, n, what, i, c) {
+  if (typeof v === "number" && Number.isInteger(v)) return v >= 0 && v < n ? v : mod(v, n);
   if (typeof v === "bigint") return reduce(v, n);
   if (typeof v === "boolean") return v ? 1 % n : 0;
-  throw badType(`${where} must be an integer, got ${describe(v)}`);
+  throw badType(`${what}[${i}]${c === undefined ? "" : `[${c}]`} must be an integer, got ` +
+    describe(v));
 }
 
 /**
- * The slow reader of board-shaped input (the fast paths of Board#_reduced declined it):
- * `a` checked against `shape` ([rows, cols] or [length]) row by row, entry by entry,
- * into `out` reduced mod n; InputError naming the first row or entry that is wrong
- * (INVALID_TYPE for a value of the wrong kind, INVALID_SHAPE for a wrong length).
- * `unit` names a graph board's entries ("cells", "taps").
+ * Board-shaped input as a Uint8Array of its values reduced mod n, row-major: `a` checked
+ * against `shape` ([rows, cols] or [length]; a flat typed array of that many entries is
+ * taken as row-major) row by row, entry by entry; InputError naming the first row or
+ * entry that is wrong (INVALID_TYPE for a value of the wrong kind, INVALID_SHAPE for a
+ * wrong length). `unit` names a graph board's entries ("cells", "taps").
  */
-function readShaped(a, what, shape, n, out, unit) {
-  if (shape.length === 1) {
-    const [m] = shape;
-    if (!isSeq(a)) throw badType(`${what} must be an Array of ${m} integers, got ${describe(a)}`);
-    if (a.length !== m) {
-      throw badShape(`${what} has ${count(a.length, "entry", "entries")}, the board has ${m} ` +
-        unit);
-    }
-    for (let i = 0; i < m; i++) out[i] = entryValue(a[i], n, `${what}[${i}]`);
+function readShaped(a, what, shape, n, unit) {
+  const [rows, cols] = shape;
+  const out = new Uint8Array(cols === undefined ? rows : rows * cols);
+  if (ArrayBuffer.isView(a) && a.length === out.length) {
+    for (let i = 0; i < out.length; i++) out[i] = entry(a[i], n, what, i);
     return out;
   }
-  const [rows, cols] = shape;
-  if (!isSeq(a)) {
-    throw badType(`${what} must be an Array of ${rows} rows of ${cols} integers, got ` +
-      describe(a));
+  const ints = cols === undefined ? `${rows} integers` : `${rows} rows of ${cols} integers`;
+  if (!isSeq(a)) throw badType(`${what} must be an Array of ${ints}, got ${describe(a)}`);
+  if (cols === undefined) {
+    if (a.length !== rows) {
+      throw badShape(`${what} has ${count(a.length, "entry", "entries")}, the board has ` +
+        `${rows} ${unit}`);
+    }
+    for (let i = 0; i < rows; i++) out[i] = entry(a[i], n, what, i);
+    return out;
   }
   if (ArrayBuffer.isView(a)) {
     throw badShape(`${what} is a flat ${a.constructor.name} of ${a.length} entries, the board ` +
       `has ${rows} x ${cols} = ${rows * cols} tiles`);
   }
-  if (a.length !== rows) {
-    throw badShape(`${what} has ${count(a.length, "row")}, the board has ${rows}`);
-  }
+  if (a.length !== rows) throw badShape(`${what} has ${count(a.length, "row")}, the board has ${rows}`);
   for (let r = 0; r < rows; r++) {
     const row = a[r];
     if (!isSeq(row)) {
@@ -109,7 +109,7 @@ function readShaped(a, what, shape, n, out, unit) {
       throw badShape(`${what}[${r}] has ${count(row.length, "entry", "entries")}, the board ` +
         `has ${count(cols, "column")}`);
     }
-    for (let c = 0; c < cols; c++) out[r * cols + c] = entryValue(row[c], n, `${what}[${r}][${c}]`);
+    for (let c = 0; c < cols; c++) out[r * cols + c] = entry(row[c], n, what, r, c);
   }
   return out;
 }
@@ -539,52 +539,11 @@ export class Board {
       : this._reduced(taps, "taps", [this.nTaps], "taps");
   }
 
-  /**
-   * Board-shaped input (nested arrays, or a flat typed array) as a Uint8Array of the
-   * values reduced mod n, row-major: the one reader of states, targets and tap counts
-   * (press, apply, and the Solver's solve, solvable and hint). InputError naming the
-   * first row or entry that is wrong (see readShaped); `unit` names a graph board's
-   * entries in its messages ("cells" or "taps").
-   */
+  /** Board-shaped input read by readShaped (states, targets and tap counts: press, apply,
+   * and the Solver's solve, solvable and hint); TOO_LARGE past MAX_TILES tiles. */
   _reduced(a, what, shape, unit = "cells") {
     this._perTile(what);
-    const n = this.states;
-    const size = shape.reduce((p, q) => p * q, 1);
-    const out = new Uint8Array(size);
-    if (ArrayBuffer.isView(a) && a.length === size) {
-      // a flat typed array, row-major (a JavaScript convenience: shape checked by size);
-      // bytes need no checks, other entries are checked one by one
-      if (a instanceof Uint8Array || a instanceof Uint8ClampedArray) {
-        for (let i = 0; i < size; i++) {
-          const v = a[i];
-          out[i] = v < n ? v : v % n;
-        }
-        return out;
-      }
-      for (let i = 0; i < size; i++) {
-        const v = a[i];
-        out[i] = typeof v === "number" && Number.isInteger(v) ? mod(v, n)
-          : entryValue(v, n, `${what}[${i}]`);
-      }
-      return out;
-    }
-    if (Array.isArray(a) && a.length === shape[0]) {
-      // the common case: plain safe-integer numbers, exactly shaped
-      const cols = shape.length === 2 ? shape[1] : 0;
-      let ok = true;
-      for (let r = 0, i = 0; ok && r < (cols ? a.length : 1); r++) {
-        const row = cols ? a[r] : a;
-        if (!Array.isArray(row) || (cols && row.length !== cols)) { ok = false; break; }
-        for (let c = 0; c < (cols || size); c++, i++) {
-          const v = row[c];
-          if (typeof v === "number" && v >= 0 && v < n && (v | 0) === v) out[i] = v;
-          else if (Number.isSafeInteger(v)) out[i] = mod(v, n);
-          else { ok = false; break; }
-        }
-      }
-      if (ok) return out;
-    }
-    return readShaped(a, what, shape, n, out, unit);
+    return readShaped(a, what, shape, this.states, unit);
   }
 
   /**
