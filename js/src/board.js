@@ -358,8 +358,8 @@ export class Board {
   column(j) {
     if (!this._columns) {
       this._perTile("the columns of A", 8);
-      this._columns = this.isGrid ? boardColumns(this, this.nTaps).map((c) => Array.from(c))
-        : this.effects;
+      this._columns = (this.isGrid ? boardColumns(this, this.nTaps) : this.effects)
+        .map((c) => Object.freeze(Array.from(c)));
     }
     return this._columns[j];
   }
