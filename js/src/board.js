@@ -186,7 +186,7 @@ function marksOf(spec, what, rows, cols) {
 
 /** JSON text of a JavaScript value for the C reader: BigInts as their digits, typed
  * arrays as arrays. */
-function jsonText(d) {
+export function jsonText(d) {
   return JSON.stringify(d, (_, v) => {
     if (typeof v === "bigint") return `\u0001${v}\u0001`;
     return ArrayBuffer.isView(v) ? Array.from(v, (x) => (typeof x === "bigint" ? `\u0001${x}\u0001` : x)) : v;

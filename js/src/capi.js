@@ -372,6 +372,14 @@ export function codeDecode(code) {
     check(c, c.exports.ml_puzzle_from_code(0, text, bytes.length, out)), core))[0];
 }
 
+/** The puzzle of a JSON text (ml_puzzle_from_json: Python's Puzzle.from_dict, its checks
+ * and messages; maxTiles 0: ML_MAX_TILES): its parts, not measured. */
+export function puzzleFromJson(text, maxTiles) {
+  const bytes = encoder.encode(text);
+  return puzzles("Puzzle.fromDict", 1, false, (core, out) => withMem(null, [bytes], (c, p) =>
+    check(c, c.exports.ml_puzzle_from_json(0, p, bytes.length, BigInt(maxTiles), out)), core))[0];
+}
+
 /** A puzzle's measured parts (ml_puzzle_new, ml_puzzle_stats_get: Python's _min_solve). */
 export function puzzleMeasure(board, start) {
   return withBoard("a Puzzle's minTaps, proven, stars and difficulty", board, (core, b) =>
