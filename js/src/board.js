@@ -48,17 +48,16 @@ function reduce(v, n) {
 }
 
 /** `v` when it is an integer (a number with Number.isInteger, or a BigInt), else
- * InputError (INVALID_TYPE) "`what` must be an integer`range`, got ...". The ranges are
- * the C library's checks. */
-function int(v, what, range = "") {
-  if (!isInt(v) || typeof v === "boolean") {
-    throw badType(`${what} must be an integer${range}, got ${describe(v)}`);
+ * InputError (INVALID_TYPE) "`what` must be an integer from lo to hi, got ...". The range
+ * is the C library's check, made here only for a value no int32 holds (OUT_OF_RANGE). */
+function int(v, what, lo = null, hi = null) {
+  const range = lo === null ? "" : hi === null ? ` >= ${lo}` : ` from ${lo} to ${hi}`;
+  if (!isInt(v)) throw badType(`${what} must be an integer${range}, got ${describe(v)}`);
+  if (lo !== null && hi !== null && !(v > -(2 ** 31) && v < 2 ** 31)) {
+    throw outOfRange(`${what} must be${range}, got ${v}`);
   }
   return v;
 }
-
-/** An int argument (states) clamped into the int32 range: the C library checks it. */
-const i32 = (v) => Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Number(v)));
 
 /** Entry i (of row r: [r][i]) of a state, target or tap array reduced mod n: an integer
  * (a number or a BigInt; true / false count as 1 / 0), else InputError naming it. */
@@ -225,12 +224,12 @@ export class Board {
       throw badType(`Board.grid options must be an object, got ${describe(opts)}`);
     }
     const { states = 2, pattern = "cross", locked = null, holes = null, wrap = false } = opts;
-    for (const [what, v] of [["rows", rows], ["cols", cols]]) int(v, what, ` from 1 to ${MAX_SIDE}`);
-    int(states, "states", " from 2 to 255");
+    for (const [what, v] of [["rows", rows], ["cols", cols]]) int(v, what, 1, MAX_SIDE);
+    int(states, "states", 2, 255);
     const [r, c] = [Number(rows), Number(cols)];
     const small = r >= 1 && c >= 1 && r <= MAX_SIDE && c <= MAX_SIDE && r * c <= MAX_TILES;
     const mixed = small && isMixed(pattern, r, c);
-    return new Board(PRIVATE, gridBoard("Board.grid", rows, cols, i32(states), {
+    return new Board(PRIVATE, gridBoard("Board.grid", rows, cols, Number(states), {
       pattern: patternOf(pattern, small ? r : 0, c), mixed, wrap: Boolean(wrap),
       locked: marksOf(locked, "locked", r, c), holes: marksOf(holes, "holes", r, c) }));
   }
@@ -244,21 +243,24 @@ export class Board {
    * @returns {Board}
    */
   static fromEffects(effects, states, nCells = null) {
-    int(states, "states", " from 2 to 255");
+    int(states, "states", 2, 255);
     if (!Array.isArray(effects)) {
       throw badType("effects must be an Array of Arrays of cell indices (one a tap), got " +
         describe(effects));
     }
     const eff = effects.map((e, j) => {
       if (!isSeq(e)) throw badType(`effects[${j}] must be an Array of cell indices, got ${describe(e)}`);
-      return Array.from(e, (v, k) => int(v, `effects[${j}][${k}]`, " (a cell index)"));
+      return Array.from(e, (v, k) => {
+        if (!isInt(v)) throw badType(`effects[${j}][${k}] must be an integer (a cell index), got ${describe(v)}`);
+        return v;
+      });
     });
     let m = -1;
     if (nCells !== null && nCells !== undefined) {
-      m = int(nCells, "nCells", ` from 0 to ${MAX_TILES}`);
+      m = int(nCells, "nCells", 0, MAX_TILES);
       if (m < 0 || m > MAX_TILES) throw outOfRange(`nCells must be from 0 to ${MAX_TILES}, got ${m}`);
     }
-    return new Board(PRIVATE, graphBoard("Board.fromEffects", i32(states), m, eff));
+    return new Board(PRIVATE, graphBoard("Board.fromEffects", Number(states), m, eff));
   }
 
   /**
@@ -273,7 +275,7 @@ export class Board {
   static fromDict(d, { maxTiles = null } = {}) {
     if (!isMapping(d)) throw badType(`board must be an object, got ${describe(d)}`);
     const limit = maxTiles === null || maxTiles === undefined ? 0
-      : int(maxTiles, "maxTiles", " >= 1");
+      : int(maxTiles, "maxTiles", 1);
     return new Board(PRIVATE, boardFromJson("Board.fromDict", jsonText(d), limit));
   }
 
