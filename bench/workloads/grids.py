@@ -29,21 +29,36 @@ def _grid_case(ctx: Context):
             kw["holes"] = u < h
         if lk:
             kw["locked"] = (u >= h) & (u < h + lk)
+    masks = dict(kw)
+    if ctx.params.get("wrap"):
+        kw["wrap"] = True
     board = ml.Board.grid(k, k, states=n, pattern=pattern, **kw)
     if ctx["start"] == "all-on":
         start = np.ones((k, k), np.uint8)
     elif ctx["start"] == "image":
         taps = rng.integers(0, n, (k, k), dtype=np.uint8)
-        for mask in kw.values():
+        for mask in masks.values():
             taps[mask] = 0
         start = np.asarray(board.apply(np.zeros((k, k), np.uint8), taps), np.uint8)
         del taps
     else:
         raise ValueError(f"start is 'all-on' or 'image', got {ctx['start']!r}")
 
-    def run():
-        b = ml.Board.grid(k, k, states=n, pattern=pattern, **kw)
-        return ml.Solver(b, method=method).solve(start, minimal=False)
+    solves = int(ctx.params.get("solves", 0))
+    if solves:  # the per-call cost: one Solver (made untimed), `solves` solves timed
+        solver = ml.Solver(board, method=method)
+        solver.solve(start, minimal=False)
+
+        def run():
+            for _ in range(solves - 1):
+                solver.solve(start, minimal=False)
+            return solver.solve(start, minimal=False)
+
+    else:
+
+        def run():
+            b = ml.Board.grid(k, k, states=n, pattern=pattern, **kw)
+            return ml.Solver(b, method=method).solve(start, minimal=False)
 
     def check(sol):
         left = board.apply(start, sol.taps)
@@ -161,3 +176,29 @@ _register(
     repeats=3,
     heavy=True,
 )
+
+# The structured engines of the C library (algebraic, lifted, tensor) on boards of about
+# a million tiles, through Python's Solver: the whole call, and the solves alone
+for _name, _help, _size, _n, _pat, _extra in (
+    ("cross-1000", "GF(2) cross 1000 x 1000, start A x0 (algebraic-cross)", 1000, 2, "cross", {}),
+    ("cross-z4-200", "Z/4 cross 200 x 200, start A x0 (lifted)", 200, 4, "cross", {}),
+    (
+        "torus-1000",
+        "GF(2) cross torus 1000 x 1000, start A x0 (algebraic-torus)",
+        1000,
+        2,
+        "cross",
+        {"wrap": 1},
+    ),
+    ("diagonal-1000", "GF(2) diagonal 1000 x 1000, start A x0 (algebraic-sym)", 1000, 2, "diagonal", {}),
+    ("square-z3-1000", "Z/3 square 1000 x 1000, start A x0 (tensor)", 1000, 3, "square", {}),
+    (
+        "solves-cross-1000",
+        "GF(2) cross 1000 x 1000: 20 solves of A x0 on one Solver (the per-call cost)",
+        1000,
+        2,
+        "cross",
+        {"solves": 20},
+    ),
+):
+    _register(_name, _help, _size, _n, _pat, "image", groups=("structured",), **_extra)

@@ -13,6 +13,7 @@
 #include "api/ctx.h"
 #include "api/engine.h"
 #include "api/solver_impl.h"
+#include "api/solver_engine.h"
 #include "structured/symchase.h"
 
 #include <stdio.h>
@@ -28,10 +29,11 @@ static long count(const ml__pattern *pt, int t, long dr, long dc)
 }
 
 /* Whether the own library engine solves along the rows (1), through transposes (0), or
- * its orientation is not known here (-1): algebraic.c's cross_build / sym_build. */
-static int along_rows(const ml__engine *e, const ml_board *b)
+ * its orientation is not known here (-1): algebraic.c's cross_build / sym_build; the
+ * tensor engine chases its packed rows itself (TensorEngine.transposed is False). */
+int ml__packed_along_rows(const ml__engine *e, const ml_board *b)
 {
-    if (e->seam)
+    if (e->seam || !strcmp(e->name, "tensor"))
         return 1;
     const ml__pattern *pt = &b->pal[0];
     if (!strcmp(e->name, "algebraic-cross"))   /* transposed when (-1, 0) is even */
@@ -147,7 +149,7 @@ static int solve_packed(ml_ctx *ctx, ml_solver *s, const uint8_t *packed,
     const ml_plan *plan = ml_solver_plan(s);
     int packs = !rc && (e->answers & ML_Q_SOLVE_PACKED) && ops->solve_packed
                 && !strcmp(ml_plan_backend(plan), "native");
-    if (!rc && packs && along_rows(e, b) != 1) {
+    if (!rc && packs && ml__packed_along_rows(e, b) != 1) {
         const char *other = NULL;
         rc = other_packer(ctx, e, b, &other);
         if (!rc && other) {

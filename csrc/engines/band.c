@@ -404,8 +404,10 @@ out:
     return rc;
 }
 
-int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_t k,
-                        uint8_t *Yout, ptrdiff_t ystride, uint8_t *ok, int *all_ok)
+/* ml__band_apply_ginv into Yout; work: NULL, or the caller's (L + s) x k buffer to
+ * chase in (Yout itself when it has that room and the factor is not reversed: no copy) */
+static int apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_t k,
+                      uint8_t *Yout, ptrdiff_t ystride, uint8_t *work, uint8_t *ok, int *all_ok)
 {
     int64_t L = f->L;
     int s = f->s;
@@ -421,7 +423,7 @@ int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, 
         return 0;
     }
     size_t kk = k ? k : 1;
-    uint8_t *Y = malloc(((size_t)L + (size_t)s) * kk);
+    uint8_t *Y = work ? work : malloc(((size_t)L + (size_t)s) * kk);
     uint8_t *res = malloc((size_t)s * kk + 1);
     uint32_t *z = malloc(((size_t)s + 1) * sizeof *z);
     uint32_t *rhs = malloc(((size_t)s + 1) * sizeof *rhs);
@@ -430,7 +432,8 @@ int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, 
     int rc = !Y || !res || !z || !rhs || !Z || !acc ? ML_ENOMEM
                                                    : ml__band_chase(f, B, bstride, k, Y, res);
     if (rc) {
-        free(Y);
+        if (Y != work)
+            free(Y);
         free(res);
         free(z);
         free(rhs);
@@ -463,9 +466,19 @@ int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, 
         }
     }
     /* Y[:L] += S Z, a row at a time (rows of S that are zero skipped) */
+    ml_fastmod fn = ml_fastmod_make(n);
     for (int64_t i = 0; s && i < L; i++) {
         const uint8_t *srow = f->S + i * s;
         uint8_t *y = Y + i * (ptrdiff_t)k;
+        if (n == 2) {   /* GF(2): the odd entries of S, XORs of whole rows */
+            for (int b = 0; b < s; b++)
+                if (srow[b] & 1) {
+                    const uint8_t *zr = Z + (size_t)b * k;
+                    for (size_t x = 0; x < k; x++)
+                        y[x] ^= zr[x];
+                }
+            continue;
+        }
         int any = 0;
         for (int b = 0; b < s; b++) {
             if (!srow[b])
@@ -478,19 +491,33 @@ int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, 
             for (size_t x = 0; x < k; x++)
                 acc[x] += srow[b] * (uint32_t)zr[x];
         }
-        if (any)
+        if (any)   /* acc < 255 + s * 255^2 < 2^24 */
             for (size_t x = 0; x < k; x++)
-                y[x] = (uint8_t)(acc[x] % n);
+                y[x] = (uint8_t)ml_fastmod_red(fn, acc[x]);
     }
     free(Z);
     free(acc);
-    for (int64_t i = 0; i < L; i++)
-        memcpy(Yout + i * ystride, Y + (f->reversed ? L - 1 - i : i) * (ptrdiff_t)k, k);
-    free(Y);
+    if (Y != Yout)
+        for (int64_t i = 0; i < L; i++)
+            memcpy(Yout + i * ystride, Y + (f->reversed ? L - 1 - i : i) * (ptrdiff_t)k, k);
+    if (Y != work)
+        free(Y);
     free(res);
     free(z);
     free(rhs);
     return 0;
+}
+
+int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_t k,
+                        uint8_t *Yout, ptrdiff_t ystride, uint8_t *ok, int *all_ok)
+{
+    return apply_ginv(f, B, bstride, k, Yout, ystride, NULL, ok, all_ok);
+}
+
+int ml__band_apply_ginv_in(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_t k,
+                           uint8_t *Y, uint8_t *ok, int *all_ok)
+{
+    return apply_ginv(f, B, bstride, k, Y, (ptrdiff_t)k, f->reversed ? NULL : Y, ok, all_ok);
 }
 
 int ml__band_kernel_basis(const ml__band *f, uint8_t *U, int64_t *pos)

@@ -74,6 +74,10 @@ int ml__band_chase(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_
  * ML_EINVAL for a ring factor (it has no G); ML_ENOMEM; ML_EINTERRUPTED. */
 int ml__band_apply_ginv(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_t k,
                         uint8_t *Y, ptrdiff_t ystride, uint8_t *ok, int *all_ok);
+/* The same with Y holding (L + s) x k bytes (rows k bytes apart, L rows of answer): the
+ * chase runs in Y itself (no copy) unless the factor is reversed. */
+int ml__band_apply_ginv_in(const ml__band *f, const uint8_t *B, ptrdiff_t bstride, size_t k,
+                           uint8_t *Y, uint8_t *ok, int *all_ok);
 
 /* n = 2 on np.packbits rows (k bytes a row, 8 columns a byte): Y (L rows of k bytes,
  * Y holds (L + s) x k bytes: s spare rows) = G B; *all_ok whether each of the first cols

@@ -213,28 +213,44 @@ static int lift_kernel_fits(void *user, ml_ctx *ctx, void *engine, int *fits)
     return ML_OK;
 }
 
+/* out = in mod q, n bytes (a mask when q is a power of two: the loop vectorises) */
+static void reduce_bytes(const uint8_t *in, uint8_t *out, size_t n, unsigned q)
+{
+    if (!(q & (q - 1))) {
+        uint8_t mask = (uint8_t)(q - 1);
+        for (size_t z = 0; z < n; z++)
+            out[z] = in[z] & mask;
+        return;
+    }
+    ml_fastmod fq = ml_fastmod_make(q);
+    for (size_t z = 0; z < n; z++)
+        out[z] = (uint8_t)ml_fastmod_red(fq, in[z]);
+}
+
 /* ay = A y mod m (y: taps, rows x cols; the tap at (r, c) advances (r + dr, c + dc));
  * acc: rows x cols scratch */
 static void stencil(const lift_eng *e, const uint8_t *y, unsigned m, uint32_t *acc,
                     uint8_t *ay)
 {
-    size_t h = e->rows, w = e->cols, hw = h * w;
-    memset(acc, 0, hw * sizeof *acc);
-    for (size_t k = 0; k < e->count; k++) {
-        int64_t dr = e->dr[k], dc = e->dc[k];
-        for (size_t r = 0; r < h; r++) {
-            int64_t rr = (int64_t)r + dr;
-            if (rr < 0 || rr >= (int64_t)h)
+    /* a row of A y at a time: cell (r, c) gets tap (r - dr, c - dc) of every offset, over
+     * the columns where both are on the board (contiguous, branch-free inner loops) */
+    size_t h = e->rows, w = e->cols;
+    ml_fastmod fm = ml_fastmod_make(m);   /* acc < count * 255 < 2^24 */
+    for (size_t r = 0; r < h; r++) {
+        memset(acc, 0, w * sizeof *acc);
+        for (size_t k = 0; k < e->count; k++) {
+            int64_t sr = (int64_t)r - e->dr[k], dc = e->dc[k];
+            if (sr < 0 || sr >= (int64_t)h || dc >= (int64_t)w || -dc >= (int64_t)w)
                 continue;
-            for (size_t c = 0; c < w; c++) {
-                int64_t cc = (int64_t)c + dc;
-                if (cc >= 0 && cc < (int64_t)w)
-                    acc[(size_t)rr * w + (size_t)cc] += y[r * w + c];
-            }
+            const uint8_t *yr = y + (size_t)sr * w;
+            size_t c0 = dc > 0 ? (size_t)dc : 0, c1 = dc < 0 ? w - (size_t)(-dc) : w;
+            for (size_t c = c0; c < c1; c++)
+                acc[c] += yr[(int64_t)c - dc];
         }
+        uint8_t *out = ay + r * w;
+        for (size_t c = 0; c < w; c++)
+            out[c] = (uint8_t)ml_fastmod_red(fm, acc[c]);
     }
-    for (size_t x = 0; x < hw; x++)
-        ay[x] = (uint8_t)(acc[x] % m);
 }
 
 /* Scratch of one solve. */
@@ -255,20 +271,22 @@ static void work_free(work *k)
     free(k->sum);
 }
 
-/* _solve_prime_power: x (< p^k) with A x = rhs (mod p^k), rhs < p^k, A invertible mod p */
+/* _solve_prime_power: x (< p^k) with A x = rhs (mod p^k), A invertible mod p; rhs any
+ * bytes (read mod p^k: every digit step reduces) */
 static int solve_pp(ml_ctx *ctx, const lift_eng *e, const lpart *t, const uint8_t *rhs,
                     uint8_t *x, work *k)
 {
     size_t hw = e->rows * e->cols;
     unsigned p = t->p, m = t->q, scale = 1;
+    ml_fastmod fp = ml_fastmod_make(p);
     memcpy(k->r, rhs, hw);
     memset(x, 0, hw);
     for (unsigned i = 0; i < t->k; i++) {
-        if (m != p)
-            for (size_t z = 0; z < hw; z++)
-                k->ay[z] = (uint8_t)(k->r[z] % p);
+        int red = m != p || i == 0;   /* the first digit: rhs may hold any byte */
+        if (red)
+            reduce_bytes(k->r, k->ay, hw, p);
         uint8_t good = 0;
-        int rc = ALG->solve(NULL, ctx, t->eng, 1, m == p ? k->r : k->ay, k->y, &good);
+        int rc = ALG->solve(NULL, ctx, t->eng, 1, red ? k->ay : k->r, k->y, &good);
         if (rc)
             return rc;
         if (!good)   /* never: A is invertible mod p */
@@ -278,8 +296,11 @@ static int solve_pp(ml_ctx *ctx, const lift_eng *e, const lpart *t, const uint8_
             x[z] = (uint8_t)(x[z] + k->y[z] * scale);   /* digits: below p^k <= 255 */
         if (i + 1 < t->k) {
             stencil(e, k->y, m, k->acc, k->ay);
-            for (size_t z = 0; z < hw; z++)   /* ((r - A y) mod m) / p, exact */
-                k->r[z] = (uint8_t)(((k->r[z] + m - k->ay[z]) % m) / p);
+            ml_fastmod fm = ml_fastmod_make(m);
+            for (size_t z = 0; z < hw; z++) {   /* ((r - A y) mod m) / p, exact */
+                uint32_t d = ml_fastmod_red(fm, (uint32_t)k->r[z] + m - k->ay[z]);
+                k->r[z] = (uint8_t)(((uint64_t)d * fp.m) >> 32);   /* d / p (d < 2^24) */
+            }
         }
         m /= p;
         scale *= p;
@@ -293,7 +314,7 @@ static int lift_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uin
     (void)user;
     lift_eng *e = engine;
     size_t hw = e->rows * e->cols;
-    unsigned n = e->n;
+    ml_fastmod fn = ml_fastmod_make(e->n);
     work wk = {
         malloc(hw + 1), malloc(hw + 1), malloc(hw + 1), malloc(hw + 1), malloc(hw + 1),
         malloc((hw + 1) * sizeof(uint32_t)), malloc((hw + 1) * sizeof(uint16_t)),
@@ -301,27 +322,38 @@ static int lift_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uin
     int rc = ML_OK;
     if (!wk.r || !wk.y || !wk.ay || !wk.bq || !wk.xq || !wk.acc || !wk.sum)
         rc = nomem(ctx);
+    int one = e->nparts == 1;   /* n = p^k: the part's answer is X's row, no CRT */
     for (size_t i = 0; i < k && !rc; i++) {
         const uint8_t *B = R + i * hw;
-        uint8_t good = 1;
-        memset(wk.sum, 0, hw * sizeof *wk.sum);
+        uint8_t *Xi = X + i * hw, good = 1;
+        if (!one)
+            memset(wk.sum, 0, hw * sizeof *wk.sum);
         for (int j = 0; j < e->nparts && !rc; j++) {
             const lpart *t = &e->part[j];
-            for (size_t z = 0; z < hw; z++)
-                wk.bq[z] = (uint8_t)(B[z] % t->q);
+            uint8_t *xq = one ? Xi : wk.xq;
+            const uint8_t *bq = B;   /* solve_pp reduces a lone part's bytes itself */
+            if (!one || t->kind != LIFT) {
+                reduce_bytes(B, wk.bq, hw, t->q);
+                bq = wk.bq;
+            }
             if (t->kind == LIFT) {
-                rc = solve_pp(ctx, e, t, wk.bq, wk.xq, &wk);
+                rc = solve_pp(ctx, e, t, bq, xq, &wk);
             } else {
                 uint8_t okq = 0;
-                rc = t->ops->solve(NULL, ctx, t->eng, 1, wk.bq, wk.xq, &okq);
+                rc = t->ops->solve(NULL, ctx, t->eng, 1, bq, xq, &okq);
                 good = good && okq;
             }
-            for (size_t z = 0; z < hw && !rc; z++)
-                wk.sum[z] = (uint16_t)((wk.sum[z] + (unsigned)wk.xq[z] * t->idem) % n);
+            for (size_t z = 0; z < hw && !rc && !one; z++)   /* sum < n, xq < q, idem < n */
+                wk.sum[z] = (uint16_t)ml_fastmod_red(fn, wk.sum[z] + (unsigned)xq[z] *
+                                                             t->idem);
         }
-        ok[i] = (uint8_t)(!rc && good);
-        for (size_t z = 0; z < hw; z++)
-            X[i * hw + z] = ok[i] ? (uint8_t)wk.sum[z] : 0;
+        uint8_t oki = (uint8_t)(!rc && good);
+        ok[i] = oki;
+        if (!oki)
+            memset(Xi, 0, hw);
+        else if (!one)
+            for (size_t z = 0; z < hw; z++)
+                Xi[z] = (uint8_t)wk.sum[z];
     }
     work_free(&wk);
     return rc;

@@ -17,11 +17,13 @@
 #include "api/engine.h"
 #include "api/registry_impl.h"
 #include "api/ctx.h"
+#include "base/interrupt.h"
 #include "base/modn.h"
 #include "engines/band.h"
 #include "engines/ring.h"
 #include "structured/band.h"
 #include "structured/packed.h"
+#include "structured/symchase.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -278,15 +280,15 @@ static int tens_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *
     return ML_OK;
 }
 
-/* _part_solve: X (h x w) with R X C^T = B mod q; *ok 0 when there is none. Y, T: h x w
- * scratch. */
+/* _part_solve: X (h x w) with R X C^T = B mod q; *ok 0 when there is none. Y: scratch of
+ * (h + R.s) x w and (w + C.s) x h bytes (the factors chase in it), T: h x w. */
 static int part_solve(const tens_eng *e, const tpart *t, const uint8_t *B, uint8_t *X,
                       uint8_t *Y, uint8_t *T, int *ok)
 {
     size_t h = e->h, w = e->w;
     if (t->is_ring)
         return ml__ring_solve(&t->ring, B, X, ok);
-    int rc = ml__band_apply_ginv(&t->R, B, (ptrdiff_t)w, w, Y, (ptrdiff_t)w, NULL, ok);
+    int rc = ml__band_apply_ginv_in(&t->R, B, (ptrdiff_t)w, w, Y, NULL, ok);
     if (rc || !*ok)
         return rc;
     if (t->C.identity) {
@@ -294,7 +296,7 @@ static int part_solve(const tens_eng *e, const tpart *t, const uint8_t *B, uint8
         return 0;
     }
     ml_band_transpose(Y, (ptrdiff_t)w, T, (ptrdiff_t)h, h, w);   /* T = Y^T, w x h */
-    rc = ml__band_apply_ginv(&t->C, T, (ptrdiff_t)h, h, Y, (ptrdiff_t)h, NULL, ok);
+    rc = ml__band_apply_ginv_in(&t->C, T, (ptrdiff_t)h, h, Y, NULL, ok);
     if (rc || !*ok)
         return rc;
     ml_band_transpose(Y, (ptrdiff_t)h, X, (ptrdiff_t)w, w, h);
@@ -306,9 +308,17 @@ static int tens_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uin
 {
     (void)user;
     tens_eng *e = engine;
-    size_t hw = e->h * e->w;
-    unsigned n = e->n;
-    uint8_t *Y = malloc(hw + 1), *T = malloc(hw + 1), *Bq = malloc(hw + 1),
+    size_t hw = e->h * e->w, ys = hw;
+    ml_fastmod fn = ml_fastmod_make(e->n);
+    for (int j = 0; j < e->nparts; j++) {   /* Y: room for each factor's symbol rows */
+        const tpart *t = &e->part[j];
+        if (t->is_ring)
+            continue;
+        size_t r = (e->h + (size_t)t->R.s) * e->w, c = (e->w + (size_t)t->C.s) * e->h;
+        ys = r > ys ? r : ys;
+        ys = c > ys ? c : ys;
+    }
+    uint8_t *Y = malloc(ys + 1), *T = malloc(hw + 1), *Bq = malloc(hw + 1),
             *xq = malloc(hw + 1);
     uint16_t *acc = malloc((hw + 1) * sizeof *acc);
     int rc = ML_OK;
@@ -324,13 +334,14 @@ static int tens_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uin
         } else {
             memset(acc, 0, hw * sizeof *acc);
             for (int j = 0; j < e->nparts && good && !rc; j++) {
-                unsigned q = e->part[j].q, id = e->part[j].idem;
+                unsigned id = e->part[j].idem;
+                ml_fastmod fq = ml_fastmod_make(e->part[j].q);
                 for (size_t x = 0; x < hw; x++)
-                    Bq[x] = (uint8_t)(B[x] % q);
+                    Bq[x] = (uint8_t)ml_fastmod_red(fq, B[x]);
                 rc = part_solve(e, &e->part[j], Bq, xq, Y, T, &good);
-                if (!rc && good)
+                if (!rc && good)   /* acc < n, xq < q, id < n: below 2^16 */
                     for (size_t x = 0; x < hw; x++)
-                        acc[x] = (uint16_t)((acc[x] + xq[x] * id) % n);
+                        acc[x] = (uint16_t)ml_fastmod_red(fn, acc[x] + (unsigned)xq[x] * id);
             }
             if (!rc && good)
                 for (size_t x = 0; x < hw; x++)
@@ -496,6 +507,32 @@ static int tens_kernel_fits(void *user, ml_ctx *ctx, void *engine, int *fits)
 /* engine.py's STRIP_ROWS: rows a strip of the packed solve's column direction */
 #define STRIP_ROWS 512
 
+/* BandFactor.packed_row_solver without tori: a GF(2) factor that is I + P or P (odd
+ * counts on -1 and +1, maybe 0, nothing else), invertible, of side >= 3 solves packed
+ * rows in place, word-parallel (ml_symchase_solve_rows_packed): *P set, 1; else 0. */
+static int row_solver(const ml__band *f, ml_symchase *P)
+{
+    if (f->n != 2 || f->identity || f->ring || f->wrap || f->nullity || f->L < 3)
+        return 0;
+    int has[3] = {0, 0, 0};
+    for (size_t i = 0; i < f->m; i++) {
+        if (f->c[i] % 2 == 0)
+            continue;
+        if (f->d[i] < -1 || f->d[i] > 1)
+            return 0;
+        has[f->d[i] + 1] = 1;
+    }
+    if (!has[0] || !has[2])
+        return 0;
+    memset(P, 0, sizeof *P);
+    P->h = 1;
+    P->w = (size_t)f->L;
+    P->p = 2;
+    P->a[2] = (unsigned)has[1];
+    P->b[2] = 1;
+    return ml_symchase_invertible(P);
+}
+
 /* GF(2), np.packbits rows: the taps of fill ^ packed (TensorEngine.solve_packed): the
  * chase down the rows on whole packed rows, then strips of STRIP_ROWS rows transposed
  * in bits, chased along the columns and transposed back. Memory: the answer plus s
@@ -510,18 +547,26 @@ static int tens_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_
         return ml__fail(ctx, ML_M_PACKED_NEEDS_GF2_GRID, (int)e->n, "");
     const tpart *t = &e->part[0];
     size_t h = e->h, w = e->w, nb = (w + 7) / 8, sb = STRIP_ROWS / 8;
-    uint8_t *B = malloc(h * nb + 1), *Y = malloc((h + (size_t)t->R.s) * nb + 1);
-    uint8_t *strip = malloc(w * sb + 1), *work = malloc((w + (size_t)t->C.s) * sb + 1);
+    ml_symchase rs;
+    int rows_solve = row_solver(&t->C, &rs);   /* else strips of STRIP_ROWS rows */
+    /* the input read in place for fill 0, a flipped copy for fill 1 */
+    uint8_t *B = fill & 1 ? malloc(h * nb + 1) : NULL, *Y = malloc((h + (size_t)t->R.s) * nb + 1);
+    uint8_t *strip = rows_solve ? NULL : malloc(w * sb + 1);
+    uint8_t *work = rows_solve ? NULL : malloc((w + (size_t)t->C.s) * sb + 1);
     int rc = ML_OK, ok = 0;
-    if (!B || !Y || !strip || !work) {
+    if (((fill & 1) && !B) || !Y || (!rows_solve && (!strip || !work))) {
         rc = nomem(ctx);
         goto done;
     }
-    uint8_t flip = (fill & 1) ? 0xFF : 0;
-    for (size_t x = 0; x < h * nb; x++)
-        B[x] = packed[x] ^ flip;
-    rc = ml__band_apply_ginv_packed(&t->R, B, nb, w, Y, &ok);   /* R Y = B */
-    for (size_t i0 = 0; !rc && ok && !t->C.identity && i0 < h; i0 += STRIP_ROWS) {
+    for (size_t x = 0; B && x < h * nb; x++)
+        B[x] = packed[x] ^ 0xFF;
+    rc = ml__band_apply_ginv_packed(&t->R, B ? B : packed, nb, w, Y, &ok);   /* R Y = B */
+    rows_solve = rows_solve && !rc && ok;
+    if (rows_solve) {   /* C X^T = Y^T a packed row at a time, in place */
+        int st = ml_symchase_solve_rows_packed(&rs, Y, h, nb);
+        rc = st == 0 ? ML_OK : st == 2 ? ML_ENOMEM : ml_interrupt_poll() ? ML_EINTERRUPTED : ML_EINVAL;
+    }
+    for (size_t i0 = 0; !rc && ok && !rows_solve && !t->C.identity && i0 < h; i0 += STRIP_ROWS) {
         size_t rows = h - i0 < STRIP_ROWS ? h - i0 : STRIP_ROWS;
         ml_packed_transpose(Y + i0 * nb, nb, rows, w, strip, sb);   /* strip = Y^T */
         rc = ml__band_apply_ginv_packed(&t->C, strip, sb, rows, work, &ok);   /* C X^T = Y^T */

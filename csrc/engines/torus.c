@@ -21,6 +21,7 @@
 #include "engines/algebraic_impl.h"
 #include "engines/polymat.h"
 #include "base/interrupt.h"
+#include "base/modn.h"
 #include "structured/rowrec.h"
 
 #include <stdlib.h>
@@ -404,6 +405,7 @@ static int tor_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint
     int rc = build_system(ctx, e);
     if (rc)
         return rc;
+    ml_fastmod fp = ml_fastmod_make(e->p);
     uint8_t *B = malloc(m + 1), *x = malloc(m + 1), *rows = malloc(4 * e->w + 1);
     if (!B || !x || !rows)
         rc = ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
@@ -414,7 +416,7 @@ static int tor_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint
         else
             memcpy(B, r, m);
         for (size_t j = 0; j < m; j++)
-            B[j] = (uint8_t)(B[j] % e->p);
+            B[j] = (uint8_t)ml_fastmod_red(fp, B[j]);
         int good = 0;
         rc = solve_grid(ctx, e, B, x, rows, &good);
         ok[i] = !rc && good;

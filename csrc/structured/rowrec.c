@@ -293,6 +293,19 @@ int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_
         const uint8_t *restrict cur = TORUS_ROW(r), *restrict prev = r ? TORUS_ROW(r - 1) : v;
         const uint8_t *restrict br = b ? b + r * w : NULL;
         uint8_t *restrict nxt = r + 1 < h ? TORUS_ROW(r + 1) : virt;
+        if (p == 2 && w > 1) {   /* GF(2): every k is 0 or 1, every value a bit: masks */
+            uint8_t md = (uint8_t)(0u - kd), mr = (uint8_t)(0u - kr), ml = (uint8_t)(0u - kl);
+            uint8_t mp = (uint8_t)(0u - kp);
+            nxt[0] = (uint8_t)((md & cur[0]) ^ (mr & cur[w - 1]) ^ (ml & cur[1]) ^ (mp & prev[0]));
+            nxt[w - 1] = (uint8_t)((md & cur[w - 1]) ^ (mr & cur[w - 2]) ^ (ml & cur[0]) ^
+                                   (mp & prev[w - 1]));
+            for (size_t c = 1; c + 1 < w; c++)
+                nxt[c] = (uint8_t)((md & cur[c]) ^ (mr & cur[c - 1]) ^ (ml & cur[c + 1]) ^
+                                   (mp & prev[c]));
+            if (br)   /* kb = inv = 1 */
+                for (size_t c = 0; c < w; c++)
+                    nxt[c] ^= (uint8_t)(br[c] & 1u);
+        } else {
         /* the two wrapping columns, then the interior without branches */
         for (size_t c = 0; c < w; c = c ? w : (w > 1 ? w - 1 : w)) {
             size_t cm = c ? c - 1 : w - 1, cp = c + 1 < w ? c + 1 : 0;
@@ -308,6 +321,7 @@ int ml_rowrec_chase_torus_gfp(const ml_rowrec *P, const uint8_t *b, const uint8_
             for (size_t c = 1; c + 1 < w; c++)
                 nxt[c] = (uint8_t)ml_fastmod_red(F, kd * cur[c] + kr * cur[c - 1]
                                                  + kl * cur[c + 1] + kp * prev[c]);
+        }
         if ((r & 15) == 15 && ml_interrupt_poll()) {   /* Ctrl-C: the residuals untouched */
             free(buf);
             return 3;

@@ -482,11 +482,21 @@ _OLD = dict(
 def _old_choice(board, backend="native"):
     """The decision of Solver.__init__ before the seam (its seven tile thresholds),
     copied as the oracle: the method, and for "algebraic" the engine class's name."""
-    from modlights.engines.algebraic.cross import algebraic_supports
-    from modlights.engines.algebraic.lifted import lifted_supports
-    from modlights.engines.algebraic.sym import sym_supports
     from modlights.engines.chase.engine import chase_supports
-    from modlights.engines.tensor.engine import tensor_supports
+    from modlights.engines.native import covers
+
+    def algebraic_supports(b):  # the cross engine's coverage, tori included
+        return covers("algebraic-torus" if b.wrap else "algebraic-cross", b) is None
+
+    def lifted_supports(b):
+        return covers("lifted", b) is None
+
+    def sym_supports(b):
+        return covers("algebraic-sym", b) is None
+
+    def tensor_supports(b):
+        return covers("tensor", b) is None
+
     from modlights.model.ring import is_prime
 
     tiles = prod(board.shape)

@@ -115,3 +115,20 @@ def check_solves(cs, ps: ml.Solver, b: ml.Board, rng, solves: int = 3) -> None:
             with pytest.raises(ValueError) as got:
                 cs.solve(state, target)
             assert str(got.value) == str(e.value)
+
+
+def oracle_solver(b: ml.Board) -> ml.Solver:
+    """An engine independent of the C structured engines (algebraic, lifted, tensor) for
+    comparing them: the pure-NumPy reference engine on small boards, the chase (light
+    chasing, another algorithm and C module) on larger grids it covers, else the dense
+    engine."""
+    from modlights.engines.reference import reference_reason
+
+    if b.n_cells * b.n_taps <= 200 * 200 and not reference_reason(
+        b.n_cells, b.n_taps, b.states
+    ):
+        return ml.Solver(b, backend="reference")
+    try:
+        return ml.Solver(b, method="chase")
+    except ValueError:
+        return ml.Solver(b, method="dense")

@@ -11,9 +11,9 @@ helpers here never make a byte a tile:
 - :func:`transpose_packed`: the bit transpose (64 x 64 blocks), for boards an engine
   chases along the other axis and for the tensor engine's column direction.
 
-The solvers themselves are the engines' (:class:`~modlights.engines.algebraic.cross.
-RowPolynomialEngine` for the cross family and the symmetric 3 x 3 patterns,
-:class:`~modlights.engines.tensor.engine.TensorEngine` for product patterns).
+The solvers themselves are the C library's engines (csrc/engines/algebraic.c for the
+cross family and the symmetric 3 x 3 patterns, csrc/engines/tensor.c for product
+patterns), through :mod:`modlights.engines.native`.
 """
 
 from __future__ import annotations

@@ -599,69 +599,16 @@ def _build_chase(variant: str | None, board: Board, backend: str, dense: Any) ->
     return ChaseEngine(board, variant=variant)
 
 
-def _grid_reason(board: Board) -> str | None:
-    if not board.is_grid:
-        return "grid boards only (Board.grid)"
-    return None
+def _native_covers(name: str, board: Board) -> str | None:
+    from modlights.engines.native import covers
+
+    return covers(name, board)
 
 
-def _cross_covers(board: Board) -> str | None:
-    from modlights.engines.algebraic.cross import algebraic_reason
+def _build_native(name: str, board: Board, backend: str, dense: Any) -> Engine:
+    from modlights.engines.native import build
 
-    if board.is_grid and board.wrap:
-        return "tori are algebraic-torus's"
-    return _grid_reason(board) or algebraic_reason(board)
-
-
-def _torus_covers(board: Board) -> str | None:
-    from modlights.engines.algebraic.cross import algebraic_reason
-
-    if board.is_grid and not board.wrap:
-        return "tori only (wrap=True); grids without wrap are algebraic-cross's"
-    return _grid_reason(board) or algebraic_reason(board)
-
-
-def _sym_covers(board: Board) -> str | None:
-    from modlights.engines.algebraic.sym import sym_reason
-
-    why = _grid_reason(board) or sym_reason(board)
-    return None if why is None else f"symmetric 3 x 3 patterns: {why}"
-
-
-def _build_cross(board: Board, backend: str, dense: Any) -> Engine:
-    from modlights.engines.algebraic.cross import AlgebraicEngine
-
-    return AlgebraicEngine(board)
-
-
-def _build_sym(board: Board, backend: str, dense: Any) -> Engine:
-    from modlights.engines.algebraic.sym import SymAlgebraicEngine
-
-    return SymAlgebraicEngine(board)
-
-
-def _lifted_covers(board: Board) -> str | None:
-    from modlights.engines.algebraic.lifted import lifted_reason
-
-    return _grid_reason(board) or lifted_reason(board)
-
-
-def _build_lifted(board: Board, backend: str, dense: Any) -> Engine:
-    from modlights.engines.algebraic.lifted import LiftedEngine
-
-    return LiftedEngine(board, sub=build_named)
-
-
-def _tensor_covers(board: Board) -> str | None:
-    from modlights.engines.tensor.engine import tensor_reason
-
-    return _grid_reason(board) or tensor_reason(board)
-
-
-def _build_tensor(board: Board, backend: str, dense: Any) -> Engine:
-    from modlights.engines.tensor.engine import TensorEngine
-
-    return TensorEngine(board)
+    return build(name, board, backend, dense)
 
 
 def _register_package_engines() -> None:
@@ -730,9 +677,9 @@ def _register_package_engines() -> None:
     register(
         "algebraic-cross",
         family="algebraic",
-        covers=_cross_covers,
+        covers=partial(_native_covers, "algebraic-cross"),
         cost=partial(_structured_cost, "algebraic-cross"),
-        build=_build_cross,
+        build=partial(_build_native, "algebraic-cross"),
         answers=("det", "kernel_fits", "solve_packed"),
         backends=BACKENDS,
         description="one polynomial equation over GF(p)[x]: cross, vertical, "
@@ -741,9 +688,9 @@ def _register_package_engines() -> None:
     register(
         "algebraic-torus",
         family="algebraic",
-        covers=_torus_covers,
+        covers=partial(_native_covers, "algebraic-torus"),
         cost=partial(_structured_cost, "algebraic-torus"),
-        build=_build_cross,
+        build=partial(_build_native, "algebraic-torus"),
         answers=("kernel_fits", "solve_packed"),
         backends=BACKENDS,
         description="a 2 x 2 system over GF(p)[s] / (s^w - 1): tori of the cross family, prime n",
@@ -751,9 +698,9 @@ def _register_package_engines() -> None:
     register(
         "algebraic-sym",
         family="algebraic",
-        covers=_sym_covers,
+        covers=partial(_native_covers, "algebraic-sym"),
         cost=partial(_structured_cost, "algebraic-sym"),
-        build=_build_sym,
+        build=partial(_build_native, "algebraic-sym"),
         answers=("kernel_fits", "solve_packed"),
         backends=BACKENDS,
         description="polynomial row recurrences for left-right symmetric 3 x 3 "
@@ -761,17 +708,17 @@ def _register_package_engines() -> None:
     )
     register(
         "lifted",
-        covers=_lifted_covers,
+        covers=partial(_native_covers, "lifted"),
         cost=partial(_structured_cost, "lifted"),
-        build=_build_lifted,
+        build=partial(_build_native, "lifted"),
         description="the algebraic engine over each GF(p), p | n, lifted to Z/p^k "
         "and combined by CRT: composite n",
     )
     register(
         "tensor",
-        covers=_tensor_covers,
+        covers=partial(_native_covers, "tensor"),
         cost=partial(_structured_cost, "tensor"),
-        build=_build_tensor,
+        build=partial(_build_native, "tensor"),
         answers=("det", "kernel_fits", "solve_packed"),
         description="A = R (x) C for product patterns (square, horizontal, vertical): "
         "two passes of 1-D banded chases, tori too",

@@ -1,5 +1,5 @@
 """Binding to csrc/structured/band.c: the 1-D band chase of the tensor engine
-(:mod:`modlights.engines.tensor.engine`), GIL released. Every argument is checked here."""
+(csrc/engines/band.c drives it in the library), GIL released. Every argument is checked here."""
 
 import numpy as np
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int64_t

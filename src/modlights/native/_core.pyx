@@ -57,6 +57,7 @@ include "_packed.pxi"
 include "_board.pxi"
 include "_puzzle.pxi"
 include "_solver.pxi"
+include "_engine.pxi"
 include "_search.pxi"
 # the registry and plans of the public C API (modlights.h: engines and plans, the seam)
 include "_registry.pxi"

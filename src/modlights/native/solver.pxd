@@ -77,3 +77,16 @@ cdef extern from "include/modlights.h" nogil:
     int ml_result_to_json(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap, size_t *len)
     int ml_result_certificate(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap,
                               size_t *len)
+
+
+# A solver's own engine asked directly (csrc/api/solver_engine.h: library-internal, for
+# the engine adapter modlights.engines.native; _engine.pxi).
+cdef extern from "api/solver_engine.h" nogil:
+    int ml__solver_engine_solve(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *R,
+                                uint8_t *X, uint8_t *ok)
+    int ml__solver_engine_generators(ml_ctx *ctx, ml_solver *s, uint64_t limit, uint64_t *k,
+                                     uint8_t *H, uint32_t *orders)
+    int ml__solver_engine_kernel_fits(ml_ctx *ctx, ml_solver *s, int *fits)
+    int ml__solver_engine_packed(ml_ctx *ctx, ml_solver *s, int *packs, int *transposed)
+    int ml__solver_engine_solve_packed(ml_ctx *ctx, ml_solver *s, const uint8_t *packed,
+                                       unsigned fill, uint8_t *out, int *solvable)

@@ -1,4 +1,5 @@
-"""The algebraic engine (engines/algebraic.py) against the chase, the dense reference
+"""The C algebraic engines (csrc/engines/algebraic.c, torus.c) through the Engine
+adapter (modlights.engines.native) against the chase, the dense reference
 engine, brute-force checks by Board.apply and an independent pure-Python gcd."""
 
 from __future__ import annotations
@@ -12,9 +13,18 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.algebraic import cross as algebraic
-from modlights.engines.algebraic.cross import AlgebraicEngine, algebraic_reason
 from modlights.engines.chase.engine import ChaseEngine
+from modlights.engines.native import NativeEngine, covers
+
+
+def algebraic_reason(b):
+    """None when the C algebraic engine of b's kind (a torus or not) covers b."""
+    return covers("algebraic-torus" if b.is_grid and b.wrap else "algebraic-cross", b)
+
+
+def AlgebraicEngine(b):
+    """The C algebraic engine of b's kind through the Engine adapter."""
+    return NativeEngine(b, "algebraic-torus" if b.wrap else "algebraic-cross")
 
 #: Every kind of covered pattern: cyclic T (cross, cross without centre, counts),
 #: mirrored T (only (0,-1)), diagonal T (vertical), chased transposed (horizontal and
@@ -352,20 +362,6 @@ def test_packed_wide_rows(pattern, cols):
     assert np.array_equal(np.unpackbits(x, axis=1, count=cols), alg.solve(s, minimal=False).taps)
 
 
-def test_apply_packed_matches_board_apply():
-    rng = np.random.default_rng(3)
-    for pattern in ("cross", [(0, 0), (-1, 0), (0, -1)], [(-1, 0), (0, 1), (1, 0)]):
-        for cols in (37, 150):
-            b = ml.Board.grid(13, cols, pattern=pattern)
-            eng = AlgebraicEngine(b)
-            x = rng.integers(0, 2, size=b.shape, dtype=np.uint8)
-            s = rng.integers(0, 2, size=b.shape, dtype=np.uint8)
-            out, bad = eng.apply_packed(np.packbits(x, axis=1), np.packbits(s, axis=1), tc=1)
-            want = b.apply(s, x)
-            assert np.array_equal(np.unpackbits(out, axis=1, count=cols), want)
-            assert bad == int((want != 1).sum())
-
-
 def test_solve_packed_errors():
     b = ml.Board.grid(5, 12)
     s = ml.Solver(b)
@@ -454,18 +450,6 @@ def test_engine_pickles():
     for e2 in (pickle.loads(pickle.dumps(eng)), copy.deepcopy(eng)):
         assert e2.nullity == eng.nullity
         assert np.array_equal(e2.solve(b._rhs_cells(st0, 0)[None, :])[0], x)
-
-
-def test_kernel_too_large_refused(monkeypatch):
-    b = ml.Board.grid(19, 19)  # nullity 16
-    s = ml.Solver(b, method="algebraic")
-    monkeypatch.setattr(algebraic, "KERNEL_BYTES_MAX", 100)
-    with pytest.raises(ValueError, match="GiB"):
-        s.kernel()
-    st0 = b.random_state(rng=1)
-    sol = s.solve(st0)  # no basis: not proved, still right
-    assert not sol.proven_minimal and not b.apply(st0, sol.taps).any()
-    assert s.nullity == 16 and s.kernel_size == 2**16
 
 
 def test_giant_board_nullity_and_refusals():

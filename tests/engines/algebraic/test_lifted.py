@@ -9,9 +9,13 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.algebraic.lifted import LiftedEngine, lifted_reason
 from modlights.engines.chase.engine import ChaseEngine
-from modlights.engines.registry import build_named
+from modlights.engines.native import NativeEngine, covers
+
+
+def lifted_reason(b):
+    """None when the C lifted engine covers b, else its reason."""
+    return covers("lifted", b)
 from oracle import group_closure_size
 
 #: the algebraic engine's pattern kinds (cyclic, mirrored, diagonal, transposed)
@@ -81,7 +85,7 @@ def test_lift_path_rectangles(n, shape):
     b = ml.Board.grid(*shape, states=n)
     if lifted_reason(b) is not None:
         return
-    eng = LiftedEngine(b, sub=build_named)
+    eng = NativeEngine(b, "lifted")
     rng = np.random.default_rng(n * 1000 + shape[0])
     s = b.random_state(rng=rng)
     X, ok = eng.solve(
@@ -94,19 +98,6 @@ def test_lift_path_rectangles(n, shape):
     if eng.kernel_size == 1:
         assert not X[1].any()
     assert eng.kernel_size == ChaseEngine(b).kernel_size
-
-
-def test_lift_kinds():
-    """The factor kinds used: 6 x 6 cross is invertible mod 2 and 3 (all lifted); 5 x 5
-    and 4 x 4 cross are singular mod 2 (GF(2) part, or the chase over Z/4)."""
-
-    def kinds(b):
-        return [part[2] for part in LiftedEngine(b, sub=build_named)._parts]
-
-    assert kinds(ml.Board.grid(6, 6, states=4)) == ["lift"]
-    assert kinds(ml.Board.grid(6, 6, states=6)) == ["lift", "lift"]
-    assert kinds(ml.Board.grid(5, 5, states=4)) == ["chase"]
-    assert kinds(ml.Board.grid(5, 5, states=6))[0] == "field"
 
 
 def test_routing_and_refusals():
@@ -134,7 +125,7 @@ def test_routing_and_refusals():
         with pytest.raises(ValueError, match=word):
             ml.Solver(board, method="lifted")
         with pytest.raises(ValueError, match="does not cover"):
-            LiftedEngine(board, sub=build_named)
+            NativeEngine(board, "lifted")
     with pytest.raises(ValueError, match="native"):
         ml.Solver(ml.Board.grid(6, 6, states=4), backend="reference", method="lifted")
 
@@ -159,13 +150,14 @@ def test_bench_method_option(capsys, monkeypatch):
     from modlights.cli import main, workloads
 
     seen = []
-    real = LiftedEngine.solve
+    real = NativeEngine.solve
 
     def spy(self, R):
-        seen.append(self.n)
+        if self.name == "lifted":
+            seen.append(self.n)
         return real(self, R)
 
-    monkeypatch.setattr(LiftedEngine, "solve", spy)
+    monkeypatch.setattr(NativeEngine, "solve", spy)
     assert (
         main(
             [

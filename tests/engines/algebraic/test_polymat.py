@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from modlights.engines.algebraic.polymat import mat_mul, mat_pow, mono, padd, poly, power
+from engines.algebraic.torus_oracle import mat_mul, mat_pow, mono, padd, poly, power
 
 
 def coeffs(a, p):

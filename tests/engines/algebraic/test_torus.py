@@ -1,6 +1,6 @@
-"""Tori of the cross family by polynomial algebra (engines/algebraic_torus.py, through
-AlgebraicEngine) against the reference engine, the chase, the independent nullity of
-_torus_nullity (invariant factors over GF(p)[s]) and Board.apply."""
+"""Tori of the cross family by polynomial algebra (csrc/engines/torus.c, through the
+Engine adapter modlights.engines.native) against the reference engine, the chase, the independent nullity of
+the oracle torus_oracle.torus_nullity (invariant factors over GF(p)[s]) and Board.apply."""
 
 from __future__ import annotations
 
@@ -10,10 +10,19 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.algebraic import cross as algebraic
-from modlights.engines.algebraic.cross import AlgebraicEngine, _torus_nullity, algebraic_reason
-from modlights.engines.algebraic.torus import TorusSystem, torus_chase
+from engines.algebraic.torus_oracle import torus_nullity as _torus_nullity
 from modlights.engines.chase.engine import ChaseEngine
+from modlights.engines.native import NativeEngine, covers
+
+
+def algebraic_reason(b):
+    """None when the C algebraic engine of b's kind (a torus or not) covers b."""
+    return covers("algebraic-torus" if b.is_grid and b.wrap else "algebraic-cross", b)
+
+
+def AlgebraicEngine(b):
+    """The C algebraic engine of b's kind through the Engine adapter."""
+    return NativeEngine(b, "algebraic-torus" if b.wrap else "algebraic-cross")
 
 PRIMES = [2, 3, 5, 7]
 #: (0,0), (0,+1), (0,-1), (-1,0), (+1,0): the order of AlgebraicEngine._offset_counts
@@ -56,16 +65,30 @@ def tori(draw, min_side=3, max_side=12):
     return b, draw(st.integers(0, 2**32 - 1))
 
 
+def _oracle_nullity(b: ml.Board) -> int:
+    """dim ker A of the torus b by the oracle, in the chase's orientation: transposed
+    when (-1, 0) has no unit count or the torus has fewer than 3 rows."""
+    p, (rows, cols) = b.states, b.shape
+    counts: dict = {}
+    for o in b.pattern:
+        counts[tuple(o)] = counts.get(tuple(o), 0) + 1
+    if counts.get((-1, 0), 0) % p == 0 or rows < 3:
+        counts = {(dc, dr): k for (dr, dc), k in counts.items()}
+        rows, cols = cols, rows
+    c = [counts.get(o, 0) for o in ((0, 0), (0, 1), (0, -1), (-1, 0), (1, 0))]
+    return _torus_nullity(rows, cols, p, *c)
+
+
 def _check_against_reference(b: ml.Board, seed: int) -> AlgebraicEngine:
     """Every answer of the algebraic engine on the torus b against the reference engine,
     the chase and _torus_nullity; returns the engine."""
     n = b.states
     rng = np.random.default_rng(seed)
     eng = AlgebraicEngine(b)
-    assert eng.torus
+    assert eng.name == "algebraic-torus"
     ref = ml.Solver(b, backend="reference")
     chase = ChaseEngine(b)
-    nt = _torus_nullity(eng.h, eng.w, n, *eng._offset_counts)
+    nt = _oracle_nullity(b)
     assert eng.nullity == ref.nullity == chase.nullity == nt
     assert eng.kernel_size == ref.kernel_size
     H, orders = eng.generators()
@@ -157,24 +180,6 @@ def test_target_and_solve_many_through_solver(case, seed2):
                 alg.solve(s, target)
 
 
-def test_chase_of_zero_from_zero_is_zero_and_linear():
-    """torus_chase is affine in (b, u, v): chase(b, u, v) = chase(b, 0, 0) + chase(0, u, v)."""
-    rng = np.random.default_rng(7)
-    for p in PRIMES:
-        h, w, coeffs = 5, 7, (1, 2, 1, 1, 3)
-        B = rng.integers(0, p, size=(h, w)).astype(np.uint8)
-        u, v = (rng.integers(0, p, size=w).astype(np.uint8) for _ in range(2))
-        z = np.zeros(w, np.uint8)
-        X, X0, X1 = (np.empty((h, w), np.uint8) for _ in range(3))
-        r = torus_chase(h, w, p, coeffs, B, u, v, X)
-        r0 = torus_chase(h, w, p, coeffs, B, z, z, X0)
-        r1 = torus_chase(h, w, p, coeffs, None, u, v, X1)
-        assert np.array_equal(X, (X0.astype(int) + X1) % p)
-        for a, a0, a1 in zip(r, r0, r1):
-            assert np.array_equal(a, (a0.astype(int) + a1) % p)
-        assert not any(a.any() for a in torus_chase(h, w, p, coeffs, None, z, z))
-
-
 @pytest.mark.parametrize(
     "p,rows,cols",
     [(2, 64, 60), (3, 64, 60), (5, 30, 45)]
@@ -187,7 +192,7 @@ def test_larger_tori_against_chase(p, rows, cols):
     rng = np.random.default_rng(rows * cols + p)
     eng = AlgebraicEngine(b)
     chase = ChaseEngine(b)
-    assert eng.nullity == chase.nullity == _torus_nullity(eng.h, eng.w, p, *eng._offset_counts)
+    assert eng.nullity == chase.nullity == _oracle_nullity(b)
     states = [b.random_state(rng=rng, solvable=True), b.random_state(rng=rng, solvable=False)]
     R = np.stack([b._rhs_cells(s, 0) for s in states])
     X, ok = eng.solve(R)
@@ -227,22 +232,7 @@ def test_transposed_torus():
     ]:
         b = ml.Board.grid(rows, cols, states=3, pattern=pattern, wrap=True)
         assert algebraic_reason(b) is None
-        eng = _check_against_reference(b, rows + cols)
-        assert eng.transposed
-
-
-def test_kernel_too_large_refused(monkeypatch):
-    b = ml.Board.grid(64, 60, states=2, pattern="cross", wrap=True)
-    s = ml.Solver(b, method="algebraic")
-    k = s.nullity
-    assert k > 0
-    monkeypatch.setattr(algebraic, "KERNEL_BYTES_MAX", 100)
-    with pytest.raises(ValueError, match="GiB"):
-        s.kernel()
-    st0 = b.random_state(rng=1)
-    sol = s.solve(st0)  # no basis: not proved, still right
-    assert not sol.proven_minimal and not b.apply(st0, sol.taps).any()
-    assert s.kernel_size == 2**k
+        _check_against_reference(b, rows + cols)
 
 
 def test_auto_picks_algebraic_for_large_tori():
@@ -254,13 +244,6 @@ def test_auto_picks_algebraic_for_large_tori():
     assert ml.Solver(b).method == "algebraic"
     assert ml.Solver(ml.Board.grid(k - 2, k - 2, states=3, wrap=True)).method == "chase"
     assert ml.Solver(ml.Board.grid(5, 5, pattern="cross", wrap=True)).method != "algebraic"
-
-
-def test_system_refuses_bad_shapes():
-    with pytest.raises(ValueError, match="3 rows"):
-        TorusSystem(2, 5, 3, (1, 1, 1, 1, 1))
-    with pytest.raises(ValueError, match="unit"):
-        TorusSystem(4, 5, 3, (1, 1, 1, 3, 1))
 
 
 def test_pickle_after_use():
@@ -283,19 +266,6 @@ def test_large_torus_nullity_without_taps(p, side):
     s = ml.Solver(b)
     assert s.method == "algebraic"
     assert s.nullity == _torus_nullity(side, side, p, 1, 1, 1, 1, 1)
-
-
-def test_torus_chase_taps_optional():
-    rng = np.random.default_rng(11)
-    for p in PRIMES:
-        h, w, coeffs = 6, 5, (2, 1, 3, 1, 1)
-        B = rng.integers(0, p, size=(h, w)).astype(np.uint8)
-        u, v = (rng.integers(0, p, size=w).astype(np.uint8) for _ in range(2))
-        X = np.empty((h, w), np.uint8)
-        with_taps = torus_chase(h, w, p, coeffs, B, u, v, X)
-        without = torus_chase(h, w, p, coeffs, B, u, v)
-        for a, c in zip(with_taps, without):
-            assert np.array_equal(a, c)
 
 
 def test_large_torus_det_names_the_method_asked_for():

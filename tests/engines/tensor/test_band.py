@@ -10,65 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.tensor.engine import BandFactor
 from modlights.model.ring import is_prime
 from modlights.native._core import band_chase
 
 SMALL_N = [2, 3, 4, 5, 6, 7, 8]
-
-
-# ---------------------------------------------------------------- BandFactor
-@settings(max_examples=150, deadline=None)
-@given(
-    st.dictionaries(st.integers(-3, 3), st.integers(1, 4), min_size=1, max_size=4),
-    st.integers(1, 9),
-    st.sampled_from(SMALL_N),
-    st.booleans(),
-    st.integers(0, 2**32 - 1),
-)
-def test_band_factor_generalised_inverse(coeffs, length, n, wrap, seed):
-    """Each 1-D factor: F G F = F (G from apply_ginv on the identity), ok exactly when
-    the column is in the image (brute force over the reference engine), det."""
-    F = np.zeros((length, length), np.int64)
-    for j in range(length):
-        for d, c in coeffs.items():
-            i = j + d
-            if wrap:
-                F[i % length, j] += c
-            elif 0 <= i < length:
-                F[i, j] += c
-    F %= n
-    try:
-        f = BandFactor(coeffs, length, n, wrap)
-    except ValueError as e:
-        assert "n =" in str(e)
-        assert not F.any() or not is_prime(n)
-        return
-    ref = ml.Solver(ml.Board.from_matrix(F.astype(np.uint8), n), backend="reference")
-    if f.ring:
-        # n = p^k singular mod p: ker F = S ker M, no G (the engine solves by blocks)
-        assert not is_prime(n) and ref.kernel_size > 1
-        assert ref.nullity == f.nullity and ref.det() == f.det()
-        with pytest.raises(ValueError, match="no generalised inverse"):
-            f.apply_ginv(np.eye(length, dtype=np.uint8))
-        return
-    G, ok = f.apply_ginv(np.eye(length, dtype=np.uint8))
-    assert ((F @ G.astype(np.int64) @ F - F) % n == 0).all()
-    assert ref.nullity == f.nullity
-    assert ref.det() == f.det()
-    rng = np.random.default_rng(seed)
-    B = rng.integers(0, n, (length, 4)).astype(np.uint8)
-    B[:, 0] = F @ rng.integers(0, n, length) % n  # in the image
-    Y, ok = f.apply_ginv(B)
-    for j in range(4):
-        assert ok[j] == ref.solvable(B[:, j])
-        if ok[j]:
-            assert ((F @ Y[:, j].astype(np.int64) - B[:, j]) % n == 0).all()
-    U, piv = f.kernel_basis()
-    if is_prime(n):
-        assert len(U) == f.nullity
-        assert (U[:, piv] == np.eye(len(U), dtype=np.uint8)).all()
-        assert ((F @ U.T.astype(np.int64)) % n == 0).all()
 
 
 # ---------------------------------------------------------------- the C band chase

@@ -16,8 +16,18 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.engines.chase.engine import ChaseEngine, chase_supports
-from modlights.engines.tensor.engine import TensorEngine, factor_pattern, tensor_reason
 from modlights.model.ring import is_prime
+from modlights.engines.native import NativeEngine, covers
+
+
+def tensor_reason(b):
+    """None when the C tensor engine covers b, else its reason."""
+    return covers("tensor", b)
+
+
+def TensorEngine(b):
+    """The C tensor engine through the Engine adapter."""
+    return NativeEngine(b, "tensor")
 from oracle import BruteForce
 
 #: Patterns whose counts factor: named ones and products of a row and a column set.
@@ -66,34 +76,6 @@ def _rhs(b, state, target):
     return b._rhs_cells(state, target).astype(np.int64)
 
 
-# ---------------------------------------------------------------- the factorisation
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=1, max_size=9))
-def test_factor_pattern_exact(offsets):
-    """Counts factor iff their matrix has rank 1 (an independent rank computation);
-    a factorisation found reproduces every count exactly."""
-    counts = _counts(offsets)
-    M = np.zeros((5, 5))
-    for (dr, dc), k in counts.items():
-        M[dr + 2, dc + 2] = k
-    fac = factor_pattern(offsets)
-    assert (fac is not None) == (np.linalg.matrix_rank(M) == 1)
-    if fac is not None:
-        a, b = fac
-        for dr in range(-2, 3):
-            for dc in range(-2, 3):
-                assert a.get(dr, 0) * b.get(dc, 0) == counts.get((dr, dc), 0)
-
-
-def test_factor_pattern_named():
-    assert factor_pattern(ml.PATTERNS["square"]) == ({-1: 1, 0: 1, 1: 1}, {-1: 1, 0: 1, 1: 1})
-    assert factor_pattern(ml.PATTERNS["vertical"]) == ({-1: 1, 0: 1, 1: 1}, {0: 1})
-    assert factor_pattern(ml.PATTERNS["horizontal"]) == ({0: 1}, {-1: 1, 0: 1, 1: 1})
-    for name in ("cross", "diagonal", "knight"):
-        assert factor_pattern(ml.PATTERNS[name]) is None
-    assert factor_pattern([]) is None
-
-
 # ---------------------------------------------------------------- the engine
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(product_boards(), st.sampled_from(["zero", "one", "array"]))
@@ -113,13 +95,6 @@ def test_tensor_equals_reference_and_chase(case, tkind):
     ref = ml.Solver(b, backend="reference")
     assert ten.kernel_size == ref.kernel_size
     assert ten.nullity == ref.nullity and ten.rank == ref.rank
-    if not is_prime(n) and ten.kernel_size > 1:
-        # split by CRT: the kernel comes from a field part (k = 1) or a ring part
-        # (k > 1, a factor singular mod p)
-        eng = ten._engine
-        assert any(r is not None for r in eng._rings) or any(
-            is_prime(q) for q, _, _, _ in eng._parts
-        )
     assert ten.det() == ref.det()
     chase = ChaseEngine(b) if chase_supports(b) else None
     target = {"zero": 0, "one": 1, "array": rng.integers(0, n, size=b.shape)}[tkind]
@@ -293,13 +268,14 @@ def test_bench_method_tensor(capsys, monkeypatch):
     from modlights.cli import main
 
     seen = []
-    real = TensorEngine.solve
+    real = NativeEngine.solve
 
     def spy(self, R):
-        seen.append(self.n)
+        if self.name == "tensor":
+            seen.append(self.n)
         return real(self, R)
 
-    monkeypatch.setattr(TensorEngine, "solve", spy)
+    monkeypatch.setattr(NativeEngine, "solve", spy)
     assert (
         main(
             [
@@ -379,7 +355,6 @@ def test_composite_split_by_crt(n, shape):
     # a prime power that is singular mod p (T_8 over Z/4): a ring part, not refused
     b12 = ml.Board.grid(8, 8, states=12, pattern="square")
     t12 = ml.Solver(b12, method="tensor")
-    assert t12._engine._rings[0] is not None and t12._engine._parts[0][0] == 4
     assert t12.kernel_size == ml.Solver(b12, backend="reference").kernel_size
 
 

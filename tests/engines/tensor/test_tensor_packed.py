@@ -11,12 +11,20 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-import modlights.engines.tensor.engine as tensor_mod
-from modlights.engines.tensor.engine import BandFactor, TensorEngine, tensor_reason
+from modlights.engines.native import NativeEngine, covers
+
+
+def tensor_reason(b):
+    """None when the C tensor engine covers b, else its reason."""
+    return covers("tensor", b)
+
+
+def TensorEngine(b):
+    """The C tensor engine through the Engine adapter."""
+    return NativeEngine(b, "tensor")
 from packing import check_solve_packed, eng_solver, product_patterns, start_and_target, unpack_bits
 
 
-@pytest.mark.parametrize("column_path", ["auto", "strips"])
 @settings(max_examples=60, deadline=None)
 @given(
     pattern=product_patterns(),
@@ -27,11 +35,10 @@ from packing import check_solve_packed, eng_solver, product_patterns, start_and_
     solvable=st.booleans(),
     tkind=st.integers(0, 2),
 )
-def test_tensor_solve_packed(column_path, pattern, rows, cols, wrap, seed, solvable, tkind):
+def test_tensor_solve_packed(pattern, rows, cols, wrap, seed, solvable, tkind):
     """Random product boards (tori too), sizes across word and byte boundaries, with
-    and without a kernel; the column direction by the in-place row solve where it
-    applies ("auto") and forced through transposed strips of 8 rows ("strips", many
-    strips, a partial last one)."""
+    and without a kernel (the C engine's column direction: transposed strips of
+    STRIP_ROWS rows; t-engines-tensor checks the strips' boundaries)."""
     b = ml.Board.grid(rows, cols, pattern=pattern, wrap=wrap)
     assume(tensor_reason(b) is None)
     rng = np.random.default_rng(seed)
@@ -39,11 +46,7 @@ def test_tensor_solve_packed(column_path, pattern, rows, cols, wrap, seed, solva
     eng = TensorEngine(b)
     assert eng.packs
     byte = ml.Solver(b, method="tensor")
-    with pytest.MonkeyPatch.context() as mp:
-        if column_path == "strips":
-            mp.setattr(tensor_mod, "STRIP_ROWS", 8)
-            mp.setattr(BandFactor, "packed_row_solver", lambda self: None)
-        check_solve_packed(b, eng_solver(eng, b, "tensor"), s, target, ps, pt, byte)
+    check_solve_packed(b, eng_solver(eng, b, "tensor"), s, target, ps, pt, byte)
 
 
 def test_tensor_square_sizes_with_and_without_kernel():
@@ -63,28 +66,3 @@ def test_tensor_square_sizes_with_and_without_kernel():
     assert seen >= {True, False, ("kernel", True), ("kernel", False)}
 
 
-def test_tensor_row_solvers_by_side():
-    """Which column solve each side gets (the path I + P is singular for cols = 2 mod 3;
-    its circulant on a torus also for cols = 0 mod 3; the strips then) and that each
-    gives the byte solve's taps, tori included."""
-    rng = np.random.default_rng(8)
-    kinds = set()
-    for cols in range(1, 40):
-        for wrap in (False, True):
-            b = ml.Board.grid(7, cols, pattern="square", wrap=wrap)
-            eng = TensorEngine(b)
-            C = eng._parts[0][3]
-            kind = type(C.packed_row_solver()).__name__
-            invertible = C.nullity == 0 and cols >= 3 and cols % 3 != 2
-            assert (kind != "NoneType") == (invertible and not (wrap and cols % 3 == 0)), (
-                cols,
-                wrap,
-                kind,
-            )
-            kinds.add(kind)
-            s = b.random_state(rng=rng)
-            x = eng.solve_packed(np.packbits(s, axis=1))
-            assert np.array_equal(
-                unpack_bits(x, cols), ml.Solver(b, method="tensor").solve(s, minimal=False).taps
-            )
-    assert kinds == {"SymChase", "_CirculantRows", "NoneType"}

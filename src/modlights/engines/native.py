@@ -1,0 +1,157 @@
+"""The C library's structured engines in Python's registry: one adapter for them all.
+
+The algebraic engines (``algebraic-cross``, ``algebraic-sym``, ``algebraic-torus``:
+csrc/engines/algebraic.c, torus.c, polymat.c), the ``lifted`` engine
+(csrc/engines/lifted.c) and the ``tensor`` engine (csrc/engines/tensor.c, band.c,
+ring.c, smith.c) live in the C library only. :func:`covers` asks the C registry whether
+one of them takes a board (its reason word for word: ``ml_engine_covers``), and
+:func:`build` makes a :class:`NativeEngine`: a C solver of the board built with that
+engine's plan, asked through :class:`modlights.native._core.CEngine` for the questions
+of :mod:`modlights.engines.base` (solve, generators, nullity, kernel_size, det,
+kernel_fits, packs, transposed, solve_packed). Python's Solver keeps its own facade over
+it (canonical forms, the minimal search, batches, pickling).
+
+The C board of a Python grid is made once per board object (from its JSON) and kept
+while the board lives (:func:`c_board`); right-hand sides and packed states go to C
+without copies (C-contiguous uint8, as the Solver makes them).
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from typing import Any
+
+import numpy as np
+
+from modlights.model.board import Board
+
+__all__ = ["NATIVE_ENGINES", "NativeEngine", "c_board", "covers", "build"]
+
+#: The registered names the C library answers for through this adapter.
+NATIVE_ENGINES = ("algebraic-cross", "algebraic-torus", "algebraic-sym", "lifted", "tensor")
+
+# id(board) -> (weak reference to it, its C board): made once per live board object
+_CBOARDS: dict[int, tuple[Any, Any]] = {}
+
+
+def _forget(key: int) -> None:
+    _CBOARDS.pop(key, None)
+
+
+def c_board(board: Board) -> Any:
+    """The C board (``_core.CBoard``) of a grid board, made on first use and kept while
+    ``board`` lives (boards are immutable): one pattern through the grid builder (lock
+    and hole masks as bytes), a mixed map from its JSON. O(tiles) the first time, then
+    O(1). ValueError as the C builders raise it (never for a board Python made)."""
+    key = id(board)
+    hit = _CBOARDS.get(key)
+    if hit is not None and hit[0]() is board:
+        return hit[1]
+    from modlights.native._core import CBoard
+
+    rows, cols = board.shape
+    if board._mixed is None:  # one pattern: the grid builder, masks passed as bytes
+        cb = CBoard.grid(
+            rows,
+            cols,
+            states=board.states,
+            pattern=[tuple(o) for o in board._pattern],
+            locked=board._locked if board._any_locked else None,
+            holes=board._holes if board._any_holes else None,
+            wrap=board.wrap,
+        )
+    else:  # a mixed map: its JSON (max_tiles: the board's own size)
+        cb = CBoard.from_json(json.dumps(board.to_dict()), rows * cols)
+    _CBOARDS[key] = (weakref.ref(board, lambda _, k=key: _forget(k)), cb)
+    return cb
+
+
+def covers(name: str, board: Board) -> str | None:
+    """None when the C engine registered as ``name`` takes ``board``, else its reason
+    (the C registry's covers). Graph boards: "grid boards only (Board.grid)" without
+    making a C board. O(tiles) at most (the C board, once)."""
+    if not board.is_grid:
+        why = "grid boards only (Board.grid)"
+        return f"symmetric 3 x 3 patterns: {why}" if name == "algebraic-sym" else why
+    from modlights.native._core import CBoard, capi_engine_covers, capi_engine_index
+
+    rows, cols = board.shape
+    if (board._any_locked or board._any_holes) and board._mixed is None and rows * cols > 4096:
+        # every one of these engines refuses locks and holes after checks of the board's
+        # kind, n, pattern count and wrap only (csrc/api/registry_own.c,
+        # registry_tensor.c): a 3 x 3 board alike with one locked tile has the same
+        # reason, without making the C board of a large masked grid
+        proxy = CBoard.grid(
+            3,
+            3,
+            states=board.states,
+            pattern=[tuple(o) for o in board._pattern],
+            locked=[(0, 0)],
+            wrap=board.wrap,
+        )
+        return capi_engine_covers(capi_engine_index(name), proxy)
+    return capi_engine_covers(capi_engine_index(name), c_board(board))
+
+
+class NativeEngine:
+    """The Engine protocol (:mod:`modlights.engines.base`) of one C engine on one board:
+    the answers of ``_core.CEngine`` over a C solver built with the engine's plan.
+    ``name`` is the registered name. ValueError ("method=NAME does not cover this board:
+    why") when the engine does not take the board. Pickles and copies as its board and
+    name (the C engine is built again on the other side)."""
+
+    def __init__(self, board: Board, name: str):
+        from modlights.native._core import CEngine, CSolver
+
+        why = covers(name, board)
+        if why is not None:
+            raise ValueError(f"method={name!r} does not cover this board: {why}")
+        self.board = board
+        self.name = name
+        self.n = board.states
+        self._c = CEngine(CSolver(c_board(board), name))
+
+    @property
+    def nullity(self) -> int:
+        return int(self._c.nullity)
+
+    @property
+    def kernel_size(self) -> int:
+        return int(self._c.kernel_size)
+
+    def solve(self, R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(X, ok) for R (k, n_cells) uint8 right-hand sides < n (read in place)."""
+        return self._c.solve(R)
+
+    def generators(self, limit: int | None = None) -> tuple[np.ndarray, list[int]]:
+        """The engine's first ``limit`` (None: all) kernel generators and their orders."""
+        return self._c.generators(limit)
+
+    def det(self) -> int:
+        return int(self._c.det())
+
+    def kernel_fits(self) -> bool:
+        return bool(self._c.kernel_fits())
+
+    @property
+    def packs(self) -> bool:
+        return bool(self._c.packs)
+
+    @property
+    def transposed(self) -> bool:
+        return bool(self._c.transposed)
+
+    def solve_packed(self, packed: np.ndarray, tc: int = 0) -> np.ndarray | None:
+        """GF(2) taps of ``tc + packed`` (np.packbits rows) in the same layout; None
+        when unsolvable."""
+        return self._c.solve_packed(packed, tc)
+
+    def __reduce__(self) -> Any:
+        return (NativeEngine, (self.board, self.name))
+
+
+def build(name: str, board: Board, backend: str = "native", dense: Any = None) -> NativeEngine:
+    """The registry's ``build`` of the C engine ``name`` (backend and dense unused: the C
+    engine answers its questions itself, the registry routes the others)."""
+    return NativeEngine(board, name)
