@@ -62,7 +62,8 @@ function int(v, what, lo = null, hi = null) {
 /** Entry i (of row r: [r][i]) of a state, target or tap array reduced mod n: an integer
  * (a number or a BigInt; true / false count as 1 / 0), else InputError naming it. */
 function entry(v, n, what, i, c) {
-  if (typeof v === "number" && Number.isInteger(v)) return v >= 0 && v < n ? v : mod(v, n);
+  if (typeof v === "number" && (v | 0) === v && v >= 0 && v < n) return v;
+  if (typeof v === "number" && Number.isInteger(v)) return mod(v, n);
   if (typeof v === "bigint") return reduce(v, n);
   if (typeof v === "boolean") return v ? 1 % n : 0;
   throw badType(`${what}[${i}]${c === undefined ? "" : `[${c}]`} must be an integer, got ` +
