@@ -11,9 +11,12 @@
  * long work: it returns 1 to stop the work (see {@link setInterruptHandler}).
  *
  * Nothing is loaded when the package is imported: `await init()` (or the first
- * `await Solver.create(board)`) loads the core; the synchronous calls that need it
- * (Solver.createSync, generate, daily, puzzle codes, a Puzzle's measured properties,
- * SplitMix64's draws) throw a ModlightsError with code CORE_NOT_LOADED before that.
+ * `await Solver.create(board)`) loads the core. In node the first synchronous call that
+ * needs it (getCore: a Board, Solver.createSync, generate, daily, puzzle codes, a Puzzle's
+ * measured properties, SplitMix64's draws) loads it synchronously (the file read,
+ * `new WebAssembly.Module`, `new WebAssembly.Instance`); in browsers, which compile
+ * asynchronously only, those calls throw a ModlightsError with code CORE_NOT_LOADED
+ * before `await init()`.
  * @module core
  */
 import { ModlightsError, badType } from "./errors.js";
@@ -138,36 +141,69 @@ export function loadCore(source) {
     loading = (async () => {
       try {
         const module = await compile(source);
-        // a module that compiles but is not the core (its imports, exports or start
-        // fail) is a failed load too
-        let memory = null;
-        const imports = {
-          env: { ml_js_poll: () => (interruptHandler && interruptHandler() ? 1 : 0) },
-          wasi_snapshot_preview1: wasiStubs(() => memory),
-        };
-        const instance = await WebAssembly.instantiate(module, imports);
-        memory = instance.exports.memory;
-        if (!(memory instanceof WebAssembly.Memory)) {
-          throw new TypeError("the module exports no memory: it is not the modlights core");
-        }
-        instance.exports._initialize();
-        instance.exports.mlx_init();
-        instance.exports.ml_engine_count();   // the registry made at load: a steady heap after
-        core = { exports: instance.exports, module, memory };
-        return core;
+        const imports = importsOf();
+        return ready(await WebAssembly.instantiate(module, imports), module, imports);
       } catch (e) {
-        if (e instanceof ModlightsError) throw e;
-        const env = isNode() && source == null ? process.env.MODLIGHTS_WASM : undefined;
-        const from = source == null ? env || WASM_URL : source;
-        const where = typeof from === "string" || from instanceof URL ? String(from)
-          : describe(from);
-        throw new ModlightsError(`could not load the WebAssembly core from ${where}: ${
-          e && e.message}`, { code: "CORE_LOAD_FAILED", cause: e });
+        throw loadFailed(e, source);
       }
     })();
     loading.catch(() => { loading = null; });
   }
   return loading;
+}
+
+/** The imports of the core: the stop hook and the WASI stubs (their memory set by ready). */
+function importsOf() {
+  const imports = {
+    env: { ml_js_poll: () => (interruptHandler && interruptHandler() ? 1 : 0) },
+  };
+  imports.wasi_snapshot_preview1 = wasiStubs(() => imports.memory);
+  return imports;
+}
+
+/** The core of an instance of a compiled module (a module that compiles but is not the
+ * core, whose imports, exports or start fail, is a failed load too). */
+function ready(instance, module, imports) {
+  const memory = instance.exports.memory;
+  imports.memory = memory;
+  if (!(memory instanceof WebAssembly.Memory)) {
+    throw new TypeError("the module exports no memory: it is not the modlights core");
+  }
+  instance.exports._initialize();
+  instance.exports.mlx_init();
+  instance.exports.ml_engine_count();   // the registry made at load: a steady heap after
+  core = { exports: instance.exports, module, memory };
+  return core;
+}
+
+/** A failed load as a ModlightsError (code CORE_LOAD_FAILED, the reason as its cause). */
+function loadFailed(e, source) {
+  if (e instanceof ModlightsError) return e;
+  const env = isNode() && source == null ? process.env.MODLIGHTS_WASM : undefined;
+  const from = source == null ? env || WASM_URL : source;
+  const where = typeof from === "string" || from instanceof URL ? String(from) : describe(from);
+  return new ModlightsError(`could not load the WebAssembly core from ${where}: ${
+    e && e.message}`, { code: "CORE_LOAD_FAILED", cause: e });
+}
+
+/**
+ * In node, the core loaded synchronously (its file read, compiled and instantiated at
+ * once: node allows it) when nothing is loaded or loading yet: the Board's calls work
+ * before `await init()` there. null elsewhere (browsers compile asynchronously only) or
+ * when node lacks process.getBuiltinModule (before 20.16).
+ * @returns {Core | null}
+ */
+function loadCoreSync() {
+  if (loading || !isNode() || typeof process.getBuiltinModule !== "function") return null;
+  try {
+    const { readFileSync } = process.getBuiltinModule("node:fs");
+    const env = process.env.MODLIGHTS_WASM;
+    const module = new WebAssembly.Module(readFileSync(env || WASM_URL));
+    const imports = importsOf();
+    return ready(new WebAssembly.Instance(module, imports), module, imports);
+  } catch (e) {
+    throw loadFailed(e, undefined);
+  }
 }
 
 /**
@@ -197,7 +233,7 @@ export function isLoaded() {
  * @returns {Core}
  */
 export function getCore(what = null) {
-  if (!core) {
+  if (!core && !loadCoreSync()) {
     throw new ModlightsError(`${what === null ? "" : `${what}: `}the WebAssembly core is `
       + "not loaded yet: `await init()` (or `await Solver.create(board)`) first",
     { code: "CORE_NOT_LOADED" });

@@ -47,26 +47,34 @@ test("require() from a CommonJS project works, and import from an ES module", (t
   }
 });
 
-test("importing loads nothing: before init() the calls that need the core say so", (t) => {
-  const out = inProject(t, {
-    "index.js": `
+test("importing loads nothing; in node the first call that needs the core loads it " +
+  "synchronously; without synchronous loading (browsers) those calls say so before init()", (t) => {
+  const use = (preamble) => `
+      ${preamble}
       const m = require("modlights");
-      const b = m.Board.grid(3, 3);                  // the board model needs no core
       const codeOf = (f) => { try { f(); return "no error"; } catch (e) {
         return [e.name, e.code, e instanceof m.ModlightsError].join(" "); } };
-      console.log(codeOf(() => m.Solver.createSync(b)));
+      console.log(m.isLoaded());
+      console.log(codeOf(() => m.Board.grid(3, 3)), m.isLoaded());
+      console.log(codeOf(() => m.Solver.createSync(m.Board.grid(3, 3))));
       console.log(codeOf(() => m.generate({ seed: 1 })));
       console.log(codeOf(() => m.daily(${JSON.stringify(DAY)})));
       console.log(codeOf(() => m.Puzzle.fromCode(${JSON.stringify(CODES.split(" ")[0])}).minTaps));
       (async () => {
-        const s = await m.Solver.create(b);          // the first Solver.create loads it
-        console.log(m.isLoaded(), s.nullity);
+        const s = await m.Solver.create({ kind: "grid", rows: 3, cols: 3, states: 2,
+          offsets: [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]] });  // loads it
+        console.log(m.isLoaded(), s.nullity, m.Board.grid(3, 3).nTaps);
         console.log(m.generate({ seed: 1 }).code === m.generate({ seed: 1 }).code);
-      })();`,
+      })();`;
+  const out = inProject(t, {
+    "index.js": use(""),
+    "browser.js": use("delete process.getBuiltinModule;   // no synchronous load, as in a browser"),
   });
   const notLoaded = "ModlightsError CORE_NOT_LOADED true";
   assert.deepEqual(out["index.js"].split("\n"),
-    [notLoaded, notLoaded, notLoaded, notLoaded, "true 0", "true"]);
+    ["false", "no error true", "no error", "no error", "no error", "no error", "true 0 9", "true"]);
+  assert.deepEqual(out["browser.js"].split("\n"), ["false", `${notLoaded} false`, notLoaded,
+    notLoaded, notLoaded, notLoaded, "true 0 9", "true"]);
 });
 
 test("init() from a source that fails or is not the core: CORE_LOAD_FAILED with its cause; " +
