@@ -223,6 +223,8 @@ export function init(
   source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<void>;
 /** Whether the core is loaded. */
 export function isLoaded(): boolean;
+/** The build of the core this engine loads: "simd128" (WebAssembly SIMD) or "baseline". */
+export function coreVariant(): "simd128" | "baseline";
 /** As init(), resolving to the instantiated core. */
 export function loadCore(
   source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<Core>;

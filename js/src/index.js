@@ -33,5 +33,5 @@ export { daily, DAILY_SCHEME } from "./daily.js";
 export { SplitMix64, seedFrom } from "./prng.js";
 export { verify, summary, FormatError } from "./verify.js";
 export { Solver, Solution } from "./solver.js";
-export { init, isLoaded, loadCore } from "./core.js";
+export { init, isLoaded, loadCore, coreVariant } from "./core.js";
 export { SolverWorker, runInWorker, serveSolverRequests } from "./worker.js";

@@ -107,3 +107,32 @@ test("init() from a source that fails or is not the core: CORE_LOAD_FAILED with 
       "true",
     ]);
   });
+
+test("the core is the SIMD build where WebAssembly SIMD validates, else the baseline " +
+  "build, with the same answers", () => {
+  const wasmSize = (name) => execFileSync("wc", ["-c", fileURLToPath(new URL(`../dist/${name}`,
+    import.meta.url))], { encoding: "utf8" }).trim().split(/\s+/)[0];
+  const run = (noSimd) => execFileSync(process.execPath, ["--input-type=module", "-e", `
+    let bytes = 0;                                    // the size of the module compiled
+    const { Module, compile, validate } = WebAssembly;
+    WebAssembly.Module = function (b) { bytes = b.byteLength; return new Module(b); };
+    WebAssembly.compile = (b) => { bytes = b.byteLength; return compile(b); };
+    if (${noSimd}) WebAssembly.validate = () => false;   // an engine without SIMD
+    const m = await import(${JSON.stringify(new URL("../src/index.js", import.meta.url).href)});
+    await m.init();
+    const b = m.Board.grid(7, 9, { states: 3 });
+    const s = m.Solver.createSync(b);
+    const x = Array.from({ length: 7 }, (_, r) => Array.from({ length: 9 }, (_, c) => (r * c + r) % 3));
+    const st = b.apply(Array.from({ length: 7 }, () => new Array(9).fill(0)), x);
+    const sol = s.solve(st);
+    console.log(m.coreVariant(), bytes, sol.length, sol.provenMinimal, JSON.stringify(sol.taps));`],
+  { encoding: "utf8", env: { ...process.env, MODLIGHTS_WASM: "" } }).trim().split(" ");
+  const simd = run(false);
+  const base = run(true);
+  assert.equal(simd[0], "simd128");
+  assert.equal(simd[1], wasmSize("modlights.wasm"));
+  assert.equal(base[0], "baseline");
+  assert.equal(base[1], wasmSize("modlights-baseline.wasm"));
+  assert.notEqual(simd[1], base[1]);
+  assert.deepEqual(base.slice(2), simd.slice(2));
+});
