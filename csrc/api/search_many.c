@@ -263,7 +263,7 @@ int ml__many_import(ml_ctx *ctx, const uint8_t *buf, size_t len, ml_many **out)
     /* every size checked against the bytes there are before anything is allocated */
     uint64_t rest = len >= HEAD_BYTES ? len - HEAD_BYTES : 0;
     int fits = len >= HEAD_BYTES && format == ML__SEARCH_EXPORT_MANY && version == ML_VERSION &&
-               n >= 2 && n <= 255 && g <= 64 && 4 * g <= rest && L <= rest;
+               n >= 2 && n <= 255 && g <= 64 && 4 * g <= rest && L <= ((uint64_t)1 << 40);
     if (fits && L) {
         uint64_t body = rest - 4 * g;   /* g L + rows L bytes */
         fits = g <= body / L && rows <= (body - g * L) / L && body == (g + rows) * L;
