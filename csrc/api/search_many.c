@@ -272,7 +272,8 @@ int ml__many_import(ml_ctx *ctx, const uint8_t *buf, size_t len, ml_many **out)
     }
     uint64_t most = rows > 1 ? rows : 1;
     fits = fits && tasks >= 1 && tasks <= most && tasks <= ML__SEARCH_MAX_TASKS;
-    const uint8_t *ord = p, *H = ord + 4 * g, *X = H + g * L;
+    /* the pointers made once the sizes fit the bytes */
+    const uint8_t *ord = p, *H = fits ? ord + 4 * g : p, *X = fits ? H + g * L : p;
     uint32_t orders[64];
     uint64_t size = 1;
     for (uint64_t i = 0; fits && i < g; i++) {
