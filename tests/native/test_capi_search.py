@@ -222,8 +222,8 @@ def _compare_cube(b: ml.Board, rng, workers: int, symmetric: bool) -> None:
 def test_cube_split_searches_answer_as_python():
     rng = np.random.default_rng(3300)
     boards = [
-        ml.Board.grid(32, 32, states=2, pattern="diagonal"),   # nullity 22
-        ml.Board.grid(30, 30, states=2, wrap=True),   # 24, 31 symmetries
+        ml.Board.grid(32, 32, states=2, pattern="diagonal"),  # nullity 22
+        ml.Board.grid(30, 30, states=2, wrap=True),  # 24, 31 symmetries
         ml.Board.from_matrix((rng.random((8, 32)) < 0.2).astype(np.int64), 2),
     ]
     for i, b in enumerate(boards):
@@ -241,7 +241,7 @@ def test_cube_split_exports_are_checked():
     q = _core.capi_search(cs, _symmetric_state(b, np.random.default_rng(5)))
     q.split(4)
     data = q.export()
-    assert data[8] == 2   # format 2
+    assert data[8] == 2  # format 2
     copy = _core.CSearch.from_bytes(data)
     assert copy.export() == data
     msg = r"not a search exported by libmodlights \S+ \(format \d+, version \d+\)"
@@ -310,7 +310,7 @@ def _compare_many(b: ml.Board, rng, workers: int, k: int, monkeypatch, most=1 <<
             order.reverse()
         elif how in ("shuffle", "lengths"):
             rng.shuffle(order)
-        if how == "pool":   # merged as they finish
+        if how == "pool":  # merged as they finish
             data = q.export()
             with ThreadPoolExecutor(workers) as ex:
                 futures = {ex.submit(_core.search_rows_task, data, t): t for t in order}
@@ -318,7 +318,7 @@ def _compare_many(b: ml.Board, rng, workers: int, k: int, monkeypatch, most=1 <<
                     q.merge_rows(futures[f], f.result())
         else:
             _drive_rows(q, order[:-1], taps=how != "lengths")
-            if ok.sum() and tasks > 1:   # a task not merged: its rows are not proved
+            if ok.sum() and tasks > 1:  # a task not merged: its rows are not proved
                 assert not q.done and not q.proven()[ok].all()
             _drive_rows(q, order[-1:], taps=how != "lengths")
         assert q.done
@@ -363,8 +363,8 @@ def test_many_coset_splits_past_the_table(monkeypatch):
     Gray-code search, as Python's."""
     rng = np.random.default_rng(3700)
     boards = [
-        ml.Board.from_matrix(rng.integers(0, 2, size=(3, 24)), 2),   # nullity 21
-        ml.Board.from_matrix(rng.integers(0, 3, size=(2, 15)), 3),   # 3^13
+        ml.Board.from_matrix(rng.integers(0, 2, size=(3, 24)), 2),  # nullity 21
+        ml.Board.from_matrix(rng.integers(0, 3, size=(2, 15)), 3),  # 3^13
     ]
     for b in boards:
         assert ml.Solver(b).kernel_size > 1 << 20
@@ -378,15 +378,19 @@ def test_many_coset_misuse_and_bad_exports_are_refused():
     S = _states(b, rng, 30)
     q = _core.capi_search_many(cs, S)
     tasks = q.split(4)
-    assert tasks == 4 and q.bound(0) == 1 << 62   # no bounds
+    assert tasks == 4 and q.bound(0) == 1 << 62  # no bounds
     data = q.export()
-    assert data[8] == 3   # format 3
+    assert data[8] == 3  # format 3
     copy = _core.CSearch.from_bytes(data)
     assert copy.export() == data
     kind = r"{} does not apply to a {} search \(use {}\)"
-    with pytest.raises(ValueError, match=kind.format("ml_search_run", "many-coset", "ml_search_run_rows")):
+    with pytest.raises(
+        ValueError, match=kind.format("ml_search_run", "many-coset", "ml_search_run_rows")
+    ):
         copy.run(0, 5)
-    with pytest.raises(ValueError, match=kind.format("ml_search_merge", "many-coset", "ml_search_merge_rows")):
+    with pytest.raises(
+        ValueError, match=kind.format("ml_search_merge", "many-coset", "ml_search_merge_rows")
+    ):
         q.merge(0, (False, True, 0, 0, 0, np.zeros(b.n_taps, np.uint8)))
     with pytest.raises(ValueError, match="ml_search_finish does not apply to a many-coset"):
         q.finish()
@@ -397,19 +401,21 @@ def test_many_coset_misuse_and_bad_exports_are_refused():
         one.lengths()
     with pytest.raises(ValueError, match="ml_search_task_rows does not apply to a one-coset"):
         one.task_rows(0)
-    with pytest.raises(ValueError, match=rf"task {tasks} out of range: the search has {tasks} tasks"):
+    with pytest.raises(
+        ValueError, match=rf"task {tasks} out of range: the search has {tasks} tasks"
+    ):
         q.task_rows(tasks)
     with pytest.raises(ValueError, match="out of range"):
         _core.search_rows_task(data, tasks)
     answer = _core.search_rows_task(data, 1)
     q.merge_rows(1, answer)
     with pytest.raises(ValueError, match="task 1 out of range"):
-        q.merge_rows(1, answer)   # merged twice
+        q.merge_rows(1, answer)  # merged twice
     with pytest.raises(Exception, match="not an imported copy"):
         copy.lengths()
     msg = r"not a search exported by libmodlights \S+ \(format \d+, version \d+\)"
     zero_tasks = data[:36] + b"\0" * 8 + data[44:]
-    past_n = data[:-1] + b"\3"   # a representative's entry past n - 1
+    past_n = data[:-1] + b"\3"  # a representative's entry past n - 1
     for bad in (data[:-1], data + b"\0", data[:50], zero_tasks, past_n):
         with pytest.raises(ValueError, match=msg):
             _core.CSearch.from_bytes(bad)
