@@ -15,8 +15,9 @@
  *
  * Export format 3 (little-endian): "MLSEARCH", u32 format (3), u32 ML_VERSION, u32 n,
  * u64 n_taps L, u64 generators g, u64 tasks T, u64 rows m, orders (g x u32),
- * generators (g x L bytes), the representatives (m x L bytes). A worker's copy has no
- * board: it runs tasks; the driver merges and answers. */
+ * generators (g x L bytes), the representatives (m x max(L, 1) bytes: a row of a board
+ * without taps is one zero byte, so the bytes bound m). A worker's copy has no board: it
+ * runs tasks; the driver merges and answers. */
 #include "api/board.h"
 #include "api/ctx.h"
 #include "api/search_impl.h"
@@ -223,7 +224,7 @@ static uint64_t get(const uint8_t **p, int bytes)
 
 size_t ml__many_export_size(const ml_many *m)
 {
-    return HEAD_BYTES + 4 * m->g + m->g * m->L + m->m * m->L;
+    return HEAD_BYTES + 4 * m->g + m->g * m->L + m->m * (m->L ? m->L : 1);
 }
 
 void ml__many_export(const ml_many *m, uint8_t *p)
@@ -243,6 +244,8 @@ void ml__many_export(const ml_many *m, uint8_t *p)
     p += m->g * m->L;
     if (m->m && m->L)
         memcpy(p, m->X, m->m * m->L);
+    else if (m->m)   /* a board without taps: a zero byte a row */
+        memset(p, 0, m->m);
 }
 
 int ml__many_import(ml_ctx *ctx, const uint8_t *buf, size_t len, ml_many **out)
@@ -264,11 +267,11 @@ int ml__many_import(ml_ctx *ctx, const uint8_t *buf, size_t len, ml_many **out)
     uint64_t rest = len >= HEAD_BYTES ? len - HEAD_BYTES : 0;
     int fits = len >= HEAD_BYTES && format == ML__SEARCH_EXPORT_MANY && version == ML_VERSION &&
                n >= 2 && n <= 255 && g <= 64 && 4 * g <= rest && L <= ((uint64_t)1 << 40);
-    if (fits && L) {
-        uint64_t body = rest - 4 * g;   /* g L + rows L bytes */
-        fits = g <= body / L && rows <= (body - g * L) / L && body == (g + rows) * L;
-    } else if (fits) {
-        fits = rest == 4 * g;
+    uint64_t stride = L ? L : 1;   /* a row's bytes */
+    if (fits) {
+        uint64_t body = rest - 4 * g;   /* g L + rows stride bytes */
+        fits = (L == 0 || g <= body / L) && rows <= (body - g * L) / stride &&
+               body == g * L + rows * stride;
     }
     uint64_t most = rows > 1 ? rows : 1;
     fits = fits && tasks >= 1 && tasks <= most && tasks <= ML__SEARCH_MAX_TASKS;
@@ -285,8 +288,8 @@ int ml__many_import(ml_ctx *ctx, const uint8_t *buf, size_t len, ml_many **out)
     }
     for (uint64_t j = 0; fits && j < g * L; j++)
         fits = H[j] < n;
-    for (uint64_t j = 0; fits && j < rows * L; j++)
-        fits = X[j] < n;
+    for (uint64_t j = 0; fits && j < rows * stride; j++)
+        fits = L ? X[j] < n : X[j] == 0;
     if (!fits)
         return ml__fail(ctx, ML_M_SEARCH_EXPORT, ML_VERSION_STRING, (unsigned)format,
                         (unsigned)version);
