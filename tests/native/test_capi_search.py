@@ -357,6 +357,25 @@ def test_many_coset_splits_matrix(seed, monkeypatch):
         compared += _compare_many(b, rng, int(rng.integers(1, 5)), k, monkeypatch)
 
 
+def test_many_coset_splits_of_boards_without_taps_or_kernel(monkeypatch):
+    """No taps (every tile locked: a state is 0 or unsolvable; its export a zero byte a
+    row) and a trivial kernel."""
+    rng = np.random.default_rng(3800)
+    locked = [(r, c) for r in range(2) for c in range(3)]
+    for b in (ml.Board.grid(2, 3, states=3, locked=locked), ml.Board.grid(3, 3, states=2)):
+        assert _compare_many(b, rng, 2, 30, monkeypatch)
+    q = _core.capi_search_many(
+        _solvers(ml.Board.grid(2, 3, states=3, locked=locked))[1],
+        np.zeros((5, 2, 3), dtype=np.int64),
+    )
+    q.split(3)
+    data = q.export()
+    assert len(data) == 52 + 5  # the head, no generators, a zero byte a row
+    for bad in (data[:-1], data[:-1] + b"\1"):
+        with pytest.raises(ValueError, match="not a search exported"):
+            _core.CSearch.from_bytes(bad)
+
+
 @pytest.mark.matrix
 def test_many_coset_splits_past_the_table(monkeypatch):
     """Kernels past coset_batch's table (more than 2^20 elements or 16 MiB): each row's
