@@ -355,22 +355,7 @@ int ml_search_bound(ml_ctx *ctx, const ml_search *q, uint64_t t, int64_t *bound)
     return ml__leave(ctx, &sc, rc);
 }
 
-/* -- export / import */
-static uint8_t *put(uint8_t *p, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        *p++ = (uint8_t)(v >> (8 * i));
-    return p;
-}
-
-static uint64_t get(const uint8_t **p, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++)
-        v |= (uint64_t)(*p)[i] << (8 * i);
-    *p += bytes;
-    return v;
-}
+/* -- export / import (search_impl.h's put / get: little-endian integers) */
 
 static size_t export_size(const ml_search *q)
 {

@@ -14,6 +14,24 @@
 
 typedef struct ml_many ml_many;
 
+/* The exports' integers: v as `bytes` little-endian bytes at p (returns the end), and
+ * back (advancing *p). */
+static inline uint8_t *put(uint8_t *p, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        *p++ = (uint8_t)(v >> (8 * i));
+    return p;
+}
+
+static inline uint64_t get(const uint8_t **p, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++)
+        v |= (uint64_t)(*p)[i] << (8 * i);
+    *p += bytes;
+    return v;
+}
+
 /* -- search.c */
 /* A handle holding m (taken over; freed with m when this fails: ML_ENOMEM). */
 int ml__search_wrap(ml_ctx *ctx, ml_many *m, ml_search **out);

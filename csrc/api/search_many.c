@@ -205,22 +205,7 @@ int ml_solver_search_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *st
     return ml__leave(ctx, &sc, rc);
 }
 
-/* -- export / import */
-static uint8_t *put(uint8_t *p, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++)
-        *p++ = (uint8_t)(v >> (8 * i));
-    return p;
-}
-
-static uint64_t get(const uint8_t **p, int bytes)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++)
-        v |= (uint64_t)(*p)[i] << (8 * i);
-    *p += bytes;
-    return v;
-}
+/* -- export / import (search_impl.h's put / get: little-endian integers) */
 
 size_t ml__many_export_size(const ml_many *m)
 {
