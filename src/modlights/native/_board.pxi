@@ -21,6 +21,16 @@ def _ml_raise(int rc):
     raise RuntimeError(msg)
 
 
+cdef int _ml_ok(int rc) except -1:
+    """After a C API call: the Ctrl-C the interrupt hook took during it raised first (its
+    KeyboardInterrupt is set on this thread even when the call itself finished), then
+    the exception of a failed call (_ml_raise); 0 otherwise."""
+    _check_interrupt()
+    if rc != ML_OK:
+        _ml_raise(rc)
+    return 0
+
+
 def capi_errmsg_name():
     """The message id's name (ML_M_...) of the thread's last C API failure."""
     return ml_msg_name(ml_errmsg_id(NULL)).decode()
@@ -68,8 +78,7 @@ def capi_pattern_lookup(name):
     cdef int pid = -1
     b = name.encode()
     rc = ml_pattern_lookup(NULL, b, &pid)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     return pid
 
 
@@ -93,8 +102,7 @@ cdef int _grid_offsets(ml_grid *g, pattern, int palette, uint32_t *index) except
             rc = ml_pattern_lookup(NULL, pattern.encode(), &pid)
             if rc == ML_OK:
                 rc = ml_grid_palette_add(NULL, g, pid, index)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return 0
     offs = np.asarray(list(pattern), dtype=np.int64).reshape(-1, 2)
     dr = np.ascontiguousarray(offs[:, 0])
@@ -108,8 +116,7 @@ cdef int _grid_offsets(ml_grid *g, pattern, int palette, uint32_t *index) except
         rc = ml_grid_set_offsets(NULL, g, k, pr, pc)
     else:
         rc = ml_grid_palette_add_offsets(NULL, g, k, pr, pc, index)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     return 0
 
 
@@ -131,8 +138,7 @@ cdef int _grid_mask(ml_grid *g, spec, int holes, int64_t rows, int64_t cols) exc
             rc = ml_grid_hole(NULL, g, r, c) if holes else ml_grid_lock(NULL, g, r, c)
             if rc != ML_OK:
                 break
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     return 0
 
 
@@ -161,8 +167,7 @@ cdef class CBoard:
         cdef uint32_t at = 0
         cdef const uint32_t[::1] iv
         rc = ml_grid_new(NULL, rows, cols, states, &g)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         try:
             if palette is not None:
                 for p in palette:
@@ -172,19 +177,16 @@ cdef class CBoard:
                     raise ValueError("index shape")
                 iv = ix
                 rc = ml_grid_set_mixed(NULL, g, &iv[0])
-                if rc != ML_OK:
-                    _ml_raise(rc)
+                _ml_ok(rc)
             else:
                 _grid_offsets(g, pattern, 0, NULL)
             rc = ml_grid_set_wrap(NULL, g, 1 if wrap else 0)
-            if rc != ML_OK:
-                _ml_raise(rc)
+            _ml_ok(rc)
             _grid_mask(g, locked, 0, rows, cols)
             _grid_mask(g, holes, 1, rows, cols)
             with nogil:
                 rc = ml_grid_build(NULL, g, &b)
-            if rc != ML_OK:
-                _ml_raise(rc)
+            _ml_ok(rc)
         finally:
             ml_grid_free(g)
         return CBoard._wrap(b)
@@ -203,8 +205,7 @@ cdef class CBoard:
         cdef const int64_t[::1] cv = cells
         rc = ml_board_from_effects(NULL, states, -1 if n_cells is None else n_cells,
                                    len(lengths), &ip[0], &cv[0], &b)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return CBoard._wrap(b)
 
     @staticmethod
@@ -217,8 +218,7 @@ cdef class CBoard:
         cdef const uint8_t[:, ::1] Av = A if A.size else np.zeros((1, 1), np.uint8)
         rc = ml_board_from_matrix(NULL, states, A.shape[0], A.shape[1], &Av[0, 0],
                                   A.shape[1], &b)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return CBoard._wrap(b)
 
     @staticmethod
@@ -232,24 +232,21 @@ cdef class CBoard:
         cdef int64_t limit = max_tiles
         with nogil:
             rc = ml_board_from_json(NULL, p, n, limit, &b)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return CBoard._wrap(b)
 
     def to_json(self):
         """ml_board_to_json: the board as JSON text (str)."""
         cdef size_t n = 0
         rc = ml_board_to_json(NULL, self.b, NULL, 0, &n)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         cdef char *buf = <char *>malloc(n + 1)
         if buf == NULL:
             raise MemoryError()
         try:
             with nogil:
                 rc = ml_board_to_json(NULL, self.b, buf, n + 1, &n)
-            if rc != ML_OK:
-                _ml_raise(rc)
+            _ml_ok(rc)
             return buf[:n].decode("ascii")
         finally:
             free(buf)
@@ -318,8 +315,7 @@ cdef class CBoard:
         cdef int32_t dr[4096]
         cdef int32_t dc[4096]
         rc = ml_board_pattern(NULL, self.b, &k, dr, dc, 4096)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return tuple((dr[i], dc[i]) for i in range(k))
 
     def tile_pattern(self, r, c):
@@ -327,8 +323,7 @@ cdef class CBoard:
         cdef int32_t dr[4096]
         cdef int32_t dc[4096]
         rc = ml_board_tile_pattern(NULL, self.b, r, c, &k, dr, dc, 4096)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return tuple((dr[i], dc[i]) for i in range(k))
 
     def _mask(self, int holes):
@@ -337,8 +332,7 @@ cdef class CBoard:
         cdef uint8_t[::1] ov = out
         rc = ml_board_holes_mask(NULL, self.b, &ov[0]) if holes else \
             ml_board_locked_mask(NULL, self.b, &ov[0])
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return out[:size].reshape(self.shape).astype(bool)
 
     def locked_mask(self):
@@ -350,29 +344,25 @@ cdef class CBoard:
     def tap_index(self, r, c=0):
         cdef uint64_t j = 0
         rc = ml_board_tap_index(NULL, self.b, r, c, &j)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return j
 
     def cell_index(self, r, c=0):
         cdef uint64_t i = 0
         rc = ml_board_cell_index(NULL, self.b, r, c, &i)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return i
 
     def tap_position(self, j):
         cdef int64_t r = 0, c = 0
         rc = ml_board_tap_position(NULL, self.b, j, &r, &c)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return (r, c)
 
     def cell_position(self, i):
         cdef int64_t r = 0, c = 0
         rc = ml_board_cell_position(NULL, self.b, i, &r, &c)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return (r, c)
 
     def matrix(self):
@@ -385,20 +375,17 @@ cdef class CBoard:
         cdef uint8_t[:, ::1] ov = out
         with nogil:
             rc = ml_board_matrix(NULL, self.b, &ov[0, 0], r)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return out[:m, :r] if m * r else np.zeros((m, r), dtype=np.uint8)
 
     def effect(self, j):
         cdef size_t k = 0
         rc = ml_board_effect(NULL, self.b, j, &k, NULL, 0)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         cells = np.zeros(max(k, 1), dtype=np.int64)
         cdef int64_t[::1] cv = cells
         rc = ml_board_effect(NULL, self.b, j, &k, &cv[0], k)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return [int(c) for c in cells[:k]]
 
     # -------------------------------------------------------------- playing
@@ -420,8 +407,7 @@ cdef class CBoard:
         cdef uint8_t[::1] ov = out
         with nogil:
             rc = ml_board_apply(NULL, self.b, &sv[0], &xv[0], &ov[0])
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return out[:size].reshape(self.shape)
 
     def press(self, state, r, c=0, times=1):
@@ -431,8 +417,7 @@ cdef class CBoard:
         cdef const uint8_t[::1] sv = s
         cdef uint8_t[::1] ov = out
         rc = ml_board_press(NULL, self.b, &sv[0], r, c, times, &ov[0])
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return out[:size].reshape(self.shape)
 
     def random_state(self, seed, solvable=True):
@@ -444,6 +429,5 @@ cdef class CBoard:
         cdef int c_solvable = 1 if solvable else 0
         with nogil:
             rc = ml_board_random_state(NULL, self.b, c_seed, c_solvable, &ov[0])
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return out[:size].reshape(self.shape)

@@ -79,9 +79,7 @@ cdef class CEngine:
         cdef uint8_t[::1] okv = ok.view(np.uint8)
         with nogil:
             rc = ml__solver_engine_solve(NULL, self.cs.s, k, rp, xp, &okv[0])
-        if rc != ML_OK:
-            _check_interrupt()
-            _ml_raise(rc)
+        _ml_ok(rc)
         return X, ok
 
     def generators(self, limit=None):
@@ -92,9 +90,7 @@ cdef class CEngine:
         cdef uint64_t k = 0
         with nogil:
             rc = ml__solver_engine_generators(NULL, self.cs.s, lim, &k, NULL, NULL)
-        if rc != ML_OK:
-            _check_interrupt()
-            _ml_raise(rc)
+        _ml_ok(rc)
         H = np.zeros((k, self.r), dtype=np.uint8)
         orders = np.zeros(max(k, 1), dtype=np.uint32)
         if k == 0:
@@ -111,24 +107,20 @@ cdef class CEngine:
         cdef uint64_t got = 0
         with nogil:
             rc = ml__solver_engine_generators(NULL, self.cs.s, k, &got, hp, &ov[0])
-        if rc != ML_OK:
-            _check_interrupt()
-            _ml_raise(rc)
+        _ml_ok(rc)
         return H[:got], [int(o) for o in orders[:got]]
 
     def kernel_fits(self):
         """Whether the engine's kernel basis fits its memory cap."""
         cdef int fits = 1
         rc = ml__solver_engine_kernel_fits(NULL, self.cs.s, &fits)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return bool(fits)
 
     cdef tuple _packed(self):
         cdef int packs = 0, transposed = 0
         rc = ml__solver_engine_packed(NULL, self.cs.s, &packs, &transposed)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return bool(packs), bool(transposed)
 
     @property
@@ -164,7 +156,5 @@ cdef class CEngine:
         with nogil:
             rc = ml__solver_engine_solve_packed(NULL, self.cs.s, &pv[0, 0], fill, &ov[0, 0],
                                                 &solvable)
-        if rc != ML_OK:
-            _check_interrupt()
-            _ml_raise(rc)
+        _ml_ok(rc)
         return out if solvable else None

@@ -27,8 +27,7 @@ cdef class CPuzzle:
             raise ValueError("start must have a byte a tile")
         cdef const uint8_t[::1] sv = s if s.size else np.zeros(1, np.uint8)
         rc = ml_puzzle_new(NULL, board.b, &sv[0], &p)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return CPuzzle._wrap(p)
 
     @staticmethod
@@ -38,8 +37,7 @@ cdef class CPuzzle:
         data = code.encode("utf-8", "surrogatepass")
         cdef const char *t = data
         rc = ml_puzzle_from_code(NULL, t, len(data), &p)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return CPuzzle._wrap(p)
 
     @staticmethod
@@ -49,16 +47,14 @@ cdef class CPuzzle:
         data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
         cdef const char *t = data
         rc = ml_puzzle_from_json(NULL, t, len(data), max_tiles, &p)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return CPuzzle._wrap(p)
 
     @property
     def code(self):
         cdef const char *c = NULL
         rc = ml_puzzle_code(NULL, self.p, &c)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return c.decode("ascii")
 
     @property
@@ -80,8 +76,7 @@ cdef class CPuzzle:
         cdef ml_puzzle_stats st
         with nogil:
             rc = ml_puzzle_stats_get(NULL, self.p, &st)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return {
             "min_taps": int(st.min_taps),
             "proven": bool(st.proven),
@@ -99,19 +94,16 @@ cdef class CPuzzle:
         cdef size_t n = 0
         with nogil:
             rc = ml_puzzle_solution(NULL, self.p, &r)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         size = ml_board_taps_size(ml_result_board(r))
         taps = (np.asarray(<const uint8_t[:size]>ml_result_taps(r)).copy() if size
                 else np.zeros(0, np.uint8))
         rc = ml_result_to_json(NULL, r, NULL, 0, &n)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         buf = bytearray(n + 1)
         cdef char *bp = buf
         rc = ml_result_to_json(NULL, r, bp, n + 1, &n)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return (taps, int(ml_result_length(r)), bool(ml_result_proven_minimal(r)),
                 bytes(buf[:n]).decode("utf-8"))
 
@@ -120,13 +112,11 @@ cdef class CPuzzle:
         cdef size_t n = 0
         with nogil:
             rc = ml_puzzle_to_json(NULL, self.p, NULL, 0, &n)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         buf = bytearray(n + 1)
         cdef char *bp = buf
         rc = ml_puzzle_to_json(NULL, self.p, bp, n + 1, &n)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return bytes(buf[:n]).decode("utf-8")
 
     def __eq__(self, other):
@@ -141,13 +131,11 @@ def capi_code_encode(CBoard board, start):
     s = np.ascontiguousarray(np.asarray(start, dtype=np.uint8)).reshape(-1)
     cdef const uint8_t[::1] sv = s if s.size else np.zeros(1, np.uint8)
     rc = ml_code_encode(NULL, board.b, &sv[0], NULL, 0, &n)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     buf = bytearray(n + 1)
     cdef char *bp = buf
     rc = ml_code_encode(NULL, board.b, &sv[0], bp, n + 1, &n)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     return bytes(buf[:n]).decode("ascii")
 
 
@@ -178,8 +166,7 @@ def capi_generate(rows=5, cols=5, states=2, pattern="cross", difficulty="medium"
     cdef const uint32_t[::1] iv
     ml_generate_opts_init(&o)
     rc = mlp.ml_difficulty_lookup(NULL, difficulty.encode(), &d)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     o.difficulty = d
     o.rows, o.cols, o.states = rows, cols, states
     name = pattern.encode() if isinstance(pattern, str) else b"cross"
@@ -193,16 +180,14 @@ def capi_generate(rows=5, cols=5, states=2, pattern="cross", difficulty="medium"
     try:
         if palette is not None or not isinstance(pattern, str) or not all(counts):
             rc = ml_grid_new(NULL, rows, cols, states, &g)
-            if rc != ML_OK:
-                _ml_raise(rc)
+            _ml_ok(rc)
             if palette is not None:
                 for q in palette:
                     _grid_offsets(g, q, 1, &at)
                 ix = np.ascontiguousarray(np.asarray(index, dtype=np.uint32).reshape(-1))
                 iv = ix
                 rc = ml_grid_set_mixed(NULL, g, &iv[0])
-                if rc != ML_OK:
-                    _ml_raise(rc)
+                _ml_ok(rc)
             else:
                 _grid_offsets(g, pattern, 0, NULL)
             if not counts[0]:
@@ -212,8 +197,7 @@ def capi_generate(rows=5, cols=5, states=2, pattern="cross", difficulty="medium"
             o.grid = g
         with nogil:
             rc = ml_generate(NULL, &o, &p)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
     finally:
         ml_grid_free(g)
     return CPuzzle._wrap(p)
@@ -224,6 +208,5 @@ def capi_daily(int year, int month, int day):
     cdef ml_puzzle *out[3]
     with nogil:
         rc = ml_daily(NULL, year, month, day, out)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     return tuple(CPuzzle._wrap(out[k]) for k in range(3))

@@ -59,8 +59,7 @@ def capi_engine_covers(int index, CBoard board):
     cdef int covers = 0
     cdef size_t length = 0
     rc = ml_engine_covers(NULL, index, board.b, &covers, NULL, 0, &length)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     if covers:
         return None
     cdef char *buf = <char *>malloc(length + 1)
@@ -68,8 +67,7 @@ def capi_engine_covers(int index, CBoard board):
         raise MemoryError("capi_engine_covers")
     try:
         rc = ml_engine_covers(NULL, index, board.b, &covers, buf, length + 1, &length)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return buf[:length].decode("utf-8", "replace")
     finally:
         free(buf)
@@ -79,8 +77,7 @@ def capi_engine_cost(int index, CBoard board):
     """The engine's estimated seconds (ml_engine_cost)."""
     cdef double s = 0
     rc = ml_engine_cost(NULL, index, board.b, &s)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     return s
 
 
@@ -88,16 +85,14 @@ cdef str _plan_text(ml_plan *p, int json):
     cdef size_t length = 0
     rc = ml_plan_to_json(NULL, p, NULL, 0, &length) if json else \
         ml_plan_explain(NULL, p, NULL, 0, &length)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     cdef char *buf = <char *>malloc(length + 1)
     if buf == NULL:
         raise MemoryError("capi_plan")
     try:
         rc = ml_plan_to_json(NULL, p, buf, length + 1, &length) if json else \
             ml_plan_explain(NULL, p, buf, length + 1, &length)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return buf[:length].decode("utf-8", "replace")
     finally:
         free(buf)
@@ -113,14 +108,12 @@ def capi_plan(CBoard board, method=None, backend=None):
     bk = None if backend is None else backend.encode()
     rc = ml_plan_choose(NULL, board.b, <const char *>m if m is not None else NULL,
                         <const char *>bk if bk is not None else NULL, &p)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     try:
         rejected = {}
         for i in range(ml_plan_rejected_count(p)):
             rc = ml_plan_rejected(p, i, &name, &why)
-            if rc != ML_OK:
-                _ml_raise(rc)
+            _ml_ok(rc)
             rejected[name.decode()] = why.decode()
         variant = ml_plan_variant(p)
         return {
@@ -211,8 +204,7 @@ def capi_register(name, covers, cost, *, description="", family=None, answers=()
 def capi_unregister(name):
     """ml_engine_unregister."""
     rc = ml_engine_unregister(NULL, name.encode())
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
 
 
 def capi_seam_errors():

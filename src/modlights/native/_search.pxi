@@ -24,29 +24,25 @@ cdef class CSearch:
         cdef uint64_t tasks = 0
         cdef uint64_t w = max(0, int(want))
         rc = ml_search_split(NULL, self.q, w, &tasks)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return int(tasks)
 
     def bound(self, t):
         """ml_search_bound: the bound to give task t now."""
         cdef int64_t b = 0
         rc = ml_search_bound(NULL, self.q, <uint64_t>int(t), &b)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return int(b)
 
     def export(self):
         """ml_search_export: the bytes a worker needs."""
         cdef size_t n = 0
         rc = ml_search_export(NULL, self.q, NULL, 0, &n)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         buf = bytearray(max(1, n))
         cdef uint8_t[::1] bv = buf
         rc = ml_search_export(NULL, self.q, &bv[0], n, &n)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return bytes(buf[:n])
 
     @staticmethod
@@ -56,8 +52,7 @@ cdef class CSearch:
         cdef const uint8_t[::1] dv = data if data else b"\0"
         cdef ml_search *q = NULL
         rc = ml_search_import(NULL, &dv[0], len(data), &q)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         cdef CSearch out = CSearch.__new__(CSearch)
         out.q = q
         out.L = int.from_bytes(data[20:28], "little")
@@ -72,8 +67,7 @@ cdef class CSearch:
         cdef int64_t cb = min(int(bound), 1 << 62)
         with nogil:
             rc = ml_search_run(NULL, self.q, ct, cb, &res, &bv[0])
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return (bool(res.found), bool(res.complete), int(res.length), int(res.examined),
                 int(res.pruned), best[:self.L])
 
@@ -90,8 +84,7 @@ cdef class CSearch:
         b[:self.L] = np.asarray(best, dtype=np.uint8)[:self.L]
         cdef const uint8_t[::1] bv = b
         rc = ml_search_merge(NULL, self.q, <uint64_t>int(t), &res, &bv[0])
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
 
     @property
     def done(self):
@@ -101,8 +94,7 @@ cdef class CSearch:
         """ml_search_finish: the answer as a CResult (proved when done)."""
         cdef ml_result *r = NULL
         rc = ml_search_finish(NULL, self.q, &r)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         cdef CResult out = CResult.__new__(CResult)
         out.r = r
         return out
@@ -113,8 +105,7 @@ cdef class CSearch:
         """ml_search_task_rows: the rows of task t."""
         cdef uint64_t rows = 0
         rc = ml_search_task_rows(NULL, self.q, <uint64_t>int(t), &rows)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return int(rows)
 
     def run_rows(self, t, taps=True):
@@ -129,8 +120,7 @@ cdef class CSearch:
         cdef uint64_t ct = int(t)
         with nogil:
             rc = ml_search_run_rows(NULL, self.q, ct, &lv[0], bp)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return lengths[:rows], (best[:rows, :self.L] if taps else None)
 
     def merge_rows(self, t, answer):
@@ -151,8 +141,7 @@ cdef class CSearch:
             tv = t1
             tp = &tv[0, 0]
         rc = ml_search_merge_rows(NULL, self.q, <uint64_t>int(t), &lv[0], tp)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
 
     def lengths(self, taps=True):
         """ml_search_lengths: (lengths int64 (k,), taps uint8 (k, ml_board_taps_size) or
@@ -163,8 +152,7 @@ cdef class CSearch:
         cdef int64_t[::1] lv = lengths
         cdef uint8_t[::1] ov = out
         rc = ml_search_lengths(NULL, self.q, &lv[0], &ov[0] if taps else NULL)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return lengths[:k], (out[: k * size].reshape(k, size) if taps else None)
 
     def proven(self):
@@ -172,8 +160,7 @@ cdef class CSearch:
         out = np.zeros(max(1, self.k), dtype=np.uint8)
         cdef uint8_t[::1] ov = out
         rc = ml_search_proven(NULL, self.q, &ov[0])
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return out[: self.k].astype(bool)
 
 
@@ -189,8 +176,7 @@ def capi_search_many(CSolver s, states, target=0):
     cdef ml_search *q = NULL
     with nogil:
         rc = ml_solver_search_many(NULL, s.s, k, &sv[0, 0], t, &q)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     cdef CSearch out = CSearch.__new__(CSearch)
     out.q = q
     out.L = ml_board_n_taps(ml_solver_board(s.s))
@@ -215,8 +201,7 @@ def capi_search(CSolver s, state, target=0):
     cdef ml_search *q = NULL
     with nogil:
         rc = ml_solver_search(NULL, s.s, &sv[0], t, &q)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     cdef CSearch out = CSearch.__new__(CSearch)
     out.q = q
     out.L = ml_board_n_taps(ml_solver_board(s.s))

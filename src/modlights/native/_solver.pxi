@@ -34,8 +34,7 @@ cdef class CSolver:
             mp = m
         with nogil:
             rc = ml_solver_new(NULL, board.b, mp, &s)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         self.s = s
         self.board_ref = board
         self.n = ml_board_states(board.b)
@@ -60,8 +59,7 @@ cdef class CSolver:
         cdef uint64_t v = 0
         with nogil:
             rc = ml_solver_nullity(NULL, self.s, &v)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return int(v)
 
     @property
@@ -69,8 +67,7 @@ cdef class CSolver:
         cdef uint64_t v = 0
         with nogil:
             rc = ml_solver_rank(NULL, self.s, &v)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return int(v)
 
     @property
@@ -79,24 +76,21 @@ cdef class CSolver:
         cdef ml_factored f
         with nogil:
             rc = ml_solver_kernel_size(NULL, self.s, &f)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return _factored_int(&f)
 
     @property
     def is_unique(self):
         cdef int v = 0
         rc = ml_solver_is_unique(NULL, self.s, &v)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return bool(v)
 
     @property
     def is_invertible(self):
         cdef int v = 0
         rc = ml_solver_is_invertible(NULL, self.s, &v)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return bool(v)
 
     def kernel(self):
@@ -109,16 +103,14 @@ cdef class CSolver:
         cdef uint8_t *hp = &hv[0, 0] if k and self.r else NULL
         with nogil:
             rc = ml_solver_kernel(NULL, self.s, hp, &ov[0])
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return H, [int(x) for x in orders[:k]]
 
     def det(self):
         cdef unsigned v = 0
         with nogil:
             rc = ml_solver_det(NULL, self.s, &v)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return int(v)
 
     def _square(self, int pseudo):
@@ -134,8 +126,7 @@ cdef class CSolver:
         with nogil:
             rc = ml_solver_pseudo_inverse(NULL, self.s, op) if pseudo else \
                 ml_solver_inverse(NULL, self.s, op)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return out
 
     def inverse(self):
@@ -184,8 +175,7 @@ cdef class CSolver:
         cdef int v = 0
         with nogil:
             rc = ml_solver_solvable(NULL, self.s, &sv[0], t, &v)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return bool(v)
 
     def solve(self, state, target=0, minimal=False, budget=None):
@@ -210,8 +200,7 @@ cdef class CSolver:
         cdef ml_budget bud = _budget(budget)
         with nogil:
             rc = ml_solver_solve(NULL, self.s, &sv[0], t, flags, bud, &res)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         cdef CResult out = CResult.__new__(CResult)
         out.r = res
         return out
@@ -228,8 +217,7 @@ cdef class CSolver:
         cdef ml_solutions *it = NULL
         with nogil:
             rc = ml_solver_solutions(NULL, self.s, &sv[0], t, &it)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         cdef CSolutions out = CSolutions.__new__(CSolutions)
         out.it = it
         out.size = ml_board_taps_size(ml_solver_board(self.s))
@@ -260,8 +248,7 @@ cdef class CSolver:
         cdef const uint8_t *tptr = &tv[0, 0] if tp is not None else NULL
         with nogil:
             rc = ml_solver_solve_packed(NULL, self.s, &pv[0, 0], tptr, fill, &ov[0, 0])
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return out[:rows, :nb]
 
     cdef object _states(self, states):
@@ -284,8 +271,7 @@ cdef class CSolver:
         cdef uint8_t[::1] ov = ok
         with nogil:
             rc = ml_solver_solvable_many(NULL, self.s, k, &sv[0, 0], t, &ov[0])
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return ok[:k].astype(bool)
 
     def min_taps_many(self, states, target=0, budget=None):
@@ -303,8 +289,7 @@ cdef class CSolver:
         cdef uint8_t[::1] pv = proven
         with nogil:
             rc = ml_solver_min_taps_many(NULL, self.s, k, &sv[0, 0], t, bud, &lv[0], &pv[0])
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         return lengths[:k], proven[:k].astype(bool)
 
     def solve_many(self, states, target=0, minimal=False, budget=None):
@@ -329,8 +314,7 @@ cdef class CSolver:
         with nogil:
             rc = ml_solver_solve_many(NULL, self.s, k, &sv[0, 0], t, flags, bud, &flat[0],
                                       &ov[0])
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         out = np.asarray(flat)[: k * size].reshape(k, size).copy()
         return out, ok[:k].astype(bool)
 
@@ -413,15 +397,13 @@ cdef object _result_text(ml_result *r, int cert):
     with nogil:
         rc = ml_result_certificate(NULL, r, NULL, 0, &n) if cert else \
             ml_result_to_json(NULL, r, NULL, 0, &n)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     buf = bytearray(n + 1)
     cdef char *p = buf
     with nogil:
         rc = ml_result_certificate(NULL, r, p, n + 1, &n) if cert else \
             ml_result_to_json(NULL, r, p, n + 1, &n)
-    if rc != ML_OK:
-        _ml_raise(rc)
+    _ml_ok(rc)
     return bytes(buf[:n]).decode()
 
 
@@ -442,8 +424,7 @@ cdef class CSolutions:
         cdef uint8_t[::1] ov = out
         cdef int done = 0
         rc = ml_solutions_next(NULL, self.it, &ov[0], &done)
-        if rc != ML_OK:
-            _ml_raise(rc)
+        _ml_ok(rc)
         if done:
             raise StopIteration
         return out[: self.size]
