@@ -11,14 +11,16 @@
  * ml__chase_prefix_ops, and on tall boards with many locked tiles (a prefix taken); the
  * same for the row chase on every board and on boards with many holes (GF(3) rows
  * bit-sliced and as bytes), its two limits refusing with rowchase.py's messages; the
- * choosing entry takes each variant, the row chase included, and answers as it.
- * (tests/native/test_capi_chase.py compares the solver over it with Python's.)
+ * choosing entry takes each variant, the row chase included, and answers as it; the
+ * residual system's cost model (bytes, work, the limits).
+ * (tests/native/test_capi_chase.py checks the solver over it through Python.)
  * ml-test-sources: engines/dense.c engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/lifted.c engines/polymat.c structured/rowrec.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
 #define ML_T_SEED 0xC4A5Eull
 #include "include/modlights.h"
 #include "api/board.h"
 #include "chase/rowchase.h"
 #include "engines/chase.h"
+#include "engines/chase_impl.h"
 #include "engines/dense.h"
 #include "tests/t-util.h"
 
@@ -179,6 +181,25 @@ static void check(const ml_engine_def *ops, ml_board *b)
 
 /* The choosing entry: the variant it took checked as the others (against the dense
  * engine); counts[0..3] light, prefix, rowsolve, row. */
+/* The residual system's cost model (limits.py's residual_cost, now only in C): its
+ * bytes and the log2 of its elimination's work, and which systems fit the limits. */
+static void residual_cost_model(void)
+{
+    ml__residual_size z;
+    CHECK(ml__chase_residual_fits(10000, 10000, 2, &z));   /* the 10000^2 cross board */
+    CHECK(z.mib * 1048576.0 == 3.0 * 10000 * 157 * 8, "%g MiB", z.mib);
+    CHECK(z.work_log2 == ml__chase_bit_length((unsigned __int128)10000 * 10000 * 10000 / 64) - 1
+              && z.work_log2 == 33, "2^%d", z.work_log2);
+    CHECK(z.max_mib == 1024.0 && z.max_work_log2 == 38);
+    CHECK(ml__chase_residual_fits(3000, 3000, 6, &z));
+    ml__chase_residual_fits(100, 200, 6, &z);   /* 6 = 2 x 3: two parts */
+    CHECK(z.mib * 1048576.0 == 100.0 * 200 * 7, "%g MiB", z.mib);
+    CHECK(!ml__chase_residual_fits(65025, 65025, 2, &z) && z.work_log2 == 41);
+    CHECK(ml__chase_check_residual_size(ctx, 65025, 65025, 2) == ML_ETOOLARGE &&
+          strstr(ml_errmsg(ctx), "65025 equations x 65025 unknowns mod 2"), "%s", ml_errmsg(ctx));
+    CHECK(ml__chase_check_residual_size(ctx, 10000, 10000, 2) == ML_OK);
+}
+
 static void check_choice(ml_board *b, int counts[4])
 {
     void *e = NULL;
@@ -383,6 +404,7 @@ int main(void)
     ml_board_free(big);
     ml_grid_free(g);
     tall_row();
+    residual_cost_model();
     /* the row chase's limits (rowchase.py): the elimination records of an empty pattern
      * (every tap a symbol, every tile an equation), the live rows of taps 30 rows up */
     static const struct {
