@@ -14,8 +14,8 @@ Factors of a case:
 Every case runs every engine (``METHODS``): ``Solver(method=...)`` for each method the
 Solver takes (``"auto"`` and the family names of ``registry.METHOD_FAMILIES``) and the
 chase's variants by their registered names (``chase-rowsolve``, ``chase-row``,
-``chase-light``: the residual matrix eliminated whole, ``chase-prefix``). The full product of the factors is too large for the default
-suite, so it runs:
+``chase-light``: the residual matrix eliminated whole, ``chase-prefix``). The full
+product of the factors is too large for the default suite, so it runs:
 
 - ``test_matrix``: a covering design generated here, deterministically: every pair of
   factor values (pattern x n, pattern x cells, ..., shape x cells) appears in at least

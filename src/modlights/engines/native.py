@@ -5,8 +5,9 @@ The chase (``chase``, the entry choosing its variant from the plan, and the vari
 chase_layout.c, chase_row.c), the algebraic engines (``algebraic-cross``,
 ``algebraic-sym``, ``algebraic-torus``: csrc/engines/algebraic.c, torus.c, polymat.c),
 the ``lifted`` engine (csrc/engines/lifted.c) and the ``tensor`` engine
-(csrc/engines/tensor.c, band.c, ring.c, smith.c) live in the C library only. :func:`covers` asks the C registry whether
-one of them takes a board (its reason word for word: ``ml_engine_covers``), and
+(csrc/engines/tensor.c, band.c, ring.c, smith.c) live in the C library only.
+:func:`covers` asks the C registry whether one of them takes a board (its reason word
+for word: ``ml_engine_covers``), and
 :func:`build` makes a :class:`NativeEngine`: a C solver of the board built with that
 engine's plan, asked through :class:`modlights.native._core.CEngine` for the questions
 of :mod:`modlights.engines.base` (solve, generators, nullity, kernel_size, det,

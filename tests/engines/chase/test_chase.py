@@ -9,12 +9,12 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from chase_plans import build_plan, transpose_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.cli.workloads import bench_large
-from chase_plans import build_plan, transpose_board
 from modlights.engines.native import NativeEngine, covers
 from modlights.engines.reference import ReferenceEngine
 from strategies import chase_boards, random_masks

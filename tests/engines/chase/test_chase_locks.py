@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from chase_plans import build_plan
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_chase import NAMES, _check_against_reference, _unpack_gf2
 
 import modlights as ml
-from chase_plans import build_plan
 from modlights.engines.native import NativeEngine
 from modlights.engines.reference import ReferenceEngine
 from strategies import random_masks

@@ -13,11 +13,11 @@ import sys
 
 import numpy as np
 import pytest
+from chase_plans import build_plan
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from chase_plans import build_plan
 from modlights.engines.native import NativeEngine
 from modlights.engines.reference import ReferenceEngine
 from modlights.native import _core as _chase

@@ -14,11 +14,11 @@ import sys
 
 import numpy as np
 import pytest
+from chase_plans import build_plan, transpose_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from chase_plans import build_plan, transpose_board
 from modlights.engines.native import NativeEngine
 from modlights.model.ring import factorize
 from modlights.native import _core as _rowchase
