@@ -9,6 +9,7 @@
 #include "api/ctx.h"
 #include "api/registry_impl.h"
 #include "chase/chase.h"
+#include "structured/band.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -174,12 +175,43 @@ static uint64_t board_flat(const ml_board *b, int t, uint64_t f)
 }
 
 /* The plan's flat position of board tile f. */
-uint64_t ml__chase_plan_flat(const ml_board *b, int t, uint64_t f)
+void ml__chase_to_plan(const ml_board *b, int t, const uint8_t *rhs, uint8_t *bg)
 {
+    size_t rows = (size_t)b->rows, cols = (size_t)b->cols;
+    const uint32_t *cf = b->cell_flat;
+    if (!cf) {   /* every tile a cell */
+        if (t)
+            ml_band_transpose(rhs, (ptrdiff_t)cols, bg, (ptrdiff_t)rows, rows, cols);
+        else
+            memcpy(bg, rhs, rows * cols);
+        return;
+    }
+    memset(bg, 0, rows * cols);
     if (!t)
-        return f;
-    uint64_t r = f / (uint64_t)b->cols, c = f % (uint64_t)b->cols;
-    return c * (uint64_t)b->rows + r;
+        for (size_t i = 0; i < b->n_cells; i++)
+            bg[cf[i]] = rhs[i];
+    else
+        for (size_t i = 0; i < b->n_cells; i++)
+            bg[(size_t)(cf[i] % cols) * rows + cf[i] / cols] = rhs[i];
+}
+
+void ml__chase_from_plan(const ml_board *b, int t, const uint8_t *x, uint8_t *out)
+{
+    size_t rows = (size_t)b->rows, cols = (size_t)b->cols;
+    const uint32_t *tf = b->tap_flat;
+    if (!tf) {   /* every tile a tap */
+        if (t)
+            ml_band_transpose(x, (ptrdiff_t)rows, out, (ptrdiff_t)cols, cols, rows);
+        else
+            memcpy(out, x, rows * cols);
+        return;
+    }
+    if (!t)
+        for (size_t j = 0; j < b->n_taps; j++)
+            out[j] = x[tf[j]];
+    else
+        for (size_t j = 0; j < b->n_taps; j++)
+            out[j] = x[(size_t)(tf[j] % cols) * rows + tf[j] / cols];
 }
 
 /* build_plan of the board (t = 0) or of transpose_board(board) (t = 1): the plan, or

@@ -82,6 +82,45 @@ static void mul(const uint8_t *A, size_t m, size_t r, unsigned n, const uint8_t 
     }
 }
 
+/* Solves of 5 right-hand sides at once (two of them A x), then one: solvable exactly
+ * where the dense engine says so, A X = R there, zero rows elsewhere. */
+static void check_solves(const ml_engine_def *ops, void *e, const ml_engine_def *dops, void *d,
+                         const uint8_t *A, size_t m, size_t r, unsigned n)
+{
+    size_t kk = 5;
+    uint8_t *R = malloc(kk * m + 1), *X = malloc(kk * r + 1), *ok = malloc(kk),
+            *dX = malloc(kk * r + 1), *dok = malloc(kk), *x = malloc(r + 1), *y = malloc(m + 1);
+    for (size_t t = 0; t < kk; t++) {
+        for (size_t j = 0; j < r; j++)
+            x[j] = (uint8_t)(rnd() % n);
+        if (t < 2)
+            mul(A, m, r, n, x, R + t * m);
+        else
+            for (size_t i = 0; i < m; i++)
+                R[t * m + i] = (uint8_t)(rnd() % n);
+    }
+    CHECK(ops->solve(NULL, ctx, e, kk, R, X, ok) == ML_OK);
+    CHECK(dops->solve(NULL, ctx, d, kk, R, dX, dok) == ML_OK);
+    for (size_t t = 0; t < kk; t++) {
+        CHECK(!ok[t] == !dok[t], "solvable %d, dense %d", ok[t], dok[t]);
+        if (ok[t]) {
+            mul(A, m, r, n, X + t * r, y);
+            CHECK(!memcmp(y, R + t * m, m), "A X != R");
+        } else {
+            for (size_t j = 0; j < r; j++)
+                CHECK(X[t * r + j] == 0);
+        }
+    }
+    CHECK(ops->solve(NULL, ctx, e, 1, R, X, ok) == ML_OK && ok[0]);   /* one at a time */
+    free(R);
+    free(X);
+    free(ok);
+    free(dX);
+    free(dok);
+    free(x);
+    free(y);
+}
+
 static void check(const ml_engine_def *ops, ml_board *b)
 {
     const ml_engine_def *dops = ml__dense_ops_for(ml_board_states(b));
@@ -101,6 +140,11 @@ static void check(const ml_engine_def *ops, ml_board *b)
         free(A);
         return;
     }
+    /* solves before any kernel question too: the row chase's first run is then its
+     * kernel run, made with right-hand sides */
+    int solve_first = (int)(rnd() % 2);
+    if (solve_first)
+        check_solves(ops, e, dops, d, A, m, r, n);
     uint64_t null = 0, dnull = 0, k = 0;
     ml_factored ks, dks;
     CHECK(ops->nullity(NULL, ctx, e, &null) == ML_OK);
@@ -138,31 +182,8 @@ static void check(const ml_engine_def *ops, ml_board *b)
         CHECK(ops->generators(NULL, ctx, e, lim, &k, H2, o2) == ML_OK && k == lim);
         CHECK(!memcmp(H, H2, lim * r) && !memcmp(o, o2, lim * sizeof *o));
     }
-    size_t kk = 5;
-    uint8_t *R = malloc(kk * m + 1), *X = malloc(kk * r + 1), *ok = malloc(kk),
-            *dX = malloc(kk * r + 1), *dok = malloc(kk), *x = malloc(r + 1);
-    for (size_t t = 0; t < kk; t++) {
-        for (size_t j = 0; j < r; j++)
-            x[j] = (uint8_t)(rnd() % n);
-        if (t < 2)
-            mul(A, m, r, n, x, R + t * m);
-        else
-            for (size_t i = 0; i < m; i++)
-                R[t * m + i] = (uint8_t)(rnd() % n);
-    }
-    CHECK(ops->solve(NULL, ctx, e, kk, R, X, ok) == ML_OK);
-    CHECK(dops->solve(NULL, ctx, d, kk, R, dX, dok) == ML_OK);
-    for (size_t t = 0; t < kk; t++) {
-        CHECK(!ok[t] == !dok[t], "solvable %d, dense %d", ok[t], dok[t]);
-        if (ok[t]) {
-            mul(A, m, r, n, X + t * r, y);
-            CHECK(!memcmp(y, R + t * m, m), "A X != R");
-        } else {
-            for (size_t j = 0; j < r; j++)
-                CHECK(X[t * r + j] == 0);
-        }
-    }
-    CHECK(ops->solve(NULL, ctx, e, 1, R, X, ok) == ML_OK && ok[0]);   /* one at a time */
+    if (!solve_first)
+        check_solves(ops, e, dops, d, A, m, r, n);
     ops->destroy(NULL, e);
     dops->destroy(NULL, d);
     free(A);
@@ -171,12 +192,6 @@ static void check(const ml_engine_def *ops, ml_board *b)
     free(o);
     free(o2);
     free(y);
-    free(R);
-    free(X);
-    free(ok);
-    free(dX);
-    free(dok);
-    free(x);
 }
 
 /* The choosing entry: the variant it took checked as the others (against the dense
