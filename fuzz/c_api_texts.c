@@ -2,6 +2,8 @@
  * plans and solvers, big counts, the puzzle layer, misuse. */
 #include "c_api.h"
 
+#include <time.h>
+
 /* ------------------------------------------------------------------ JSON */
 /* Read text with the library's reader; what it reads writes back to a text that reads and
  * writes the same (json.dumps(json.loads(t)) is a fixed point). */
@@ -56,6 +58,86 @@ static void json_reread(const char *text, size_t len, int depth)
     free(t2);
 }
 
+/* The certificate checker (ml_verify_json) on a text, on a context of its own whose
+ * progress callback stops it after 200 ms: a status of its own (a verdict is ML_EINVAL
+ * with ML_M_CERT_INVALID, ML_M_CERT_FORMAT or ML_M_JSON_SYNTAX), the summary
+ * NUL-terminated within its buffer. Texts holding a number of 3 digits or more are not
+ * checked: the checker has no work bound, and a declared board of 10^6 tiles needs a
+ * dense matrix past the run's memory cap. */
+static long long verify_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* The progress callback of a check: stop it past its deadline (a declared kernel of
+ * 2^40 coset elements is a valid certificate that takes days). */
+static int verify_deadline(void *user, int phase, uint64_t done, uint64_t total)
+{
+    (void)phase, (void)done, (void)total;
+    return verify_now_ms() > *(const long long *)user;
+}
+
+static void verify_text(const char *text, size_t len)
+{
+    for (size_t i = 0, run = 0; i < len; i++)
+        if ((run = text[i] >= '0' && text[i] <= '9' ? run + 1 : 0) > 2)
+            return;
+    ml_ctx *ctx = NULL;
+    if (ml_ctx_new(&ctx) != ML_OK)
+        abort();
+    long long deadline = verify_now_ms() + 200;
+    ml_ctx_set_progress(ctx, verify_deadline, &deadline, 5);
+    ml_ctx *saved = g_ctx;
+    int stopped = g_stopped;
+    g_ctx = ctx, g_stopped = 1;     /* the deadline may stop it: ML_EINTERRUPTED allowed */
+    char out[48];
+    size_t n = 0;
+    int rc = CALL(ml_verify_json, K_LONG, g_ctx, text, len, out, sizeof out, &n);
+    if (rc == ML_OK)
+        ASSERT(strlen(out) == (n < sizeof out ? n : sizeof out - 1));
+    else if (rc == ML_EINVAL)
+        ASSERT(ml_errmsg_id(g_ctx) == ML_M_CERT_INVALID || ml_errmsg_id(g_ctx) == ML_M_CERT_FORMAT ||
+               ml_errmsg_id(g_ctx) == ML_M_JSON_SYNTAX);
+    g_ctx = saved, g_stopped = stopped;
+    ml_ctx_free(ctx);
+}
+
+/* Certificates that hold (small: a 1 x 3 Z/3 enumeration, a 1 x 2 GF(2) tree with a
+ * symmetry, a 1 x 2 hardest lp-dual): the input's text is spliced into one. */
+static const char *const CERT_SEEDS[] = {
+    "{\"format\":\"modlights-certificate\",\"version\":1,\"kind\":\"minimal\",\"board\":{\"rows\":1,"
+    "\"cols\":3,\"states\":3},\"kernel\":{\"generators\":[],\"orders\":[]},\"rhs\":[1,2,1],"
+    "\"taps\":[1,0,1],\"length\":2,\"proof\":{\"method\":\"enumeration\"}}",
+    "{\"format\":\"modlights-certificate\",\"version\":1,\"kind\":\"minimal\",\"board\":{\"rows\":1,"
+    "\"cols\":2,\"pattern\":\"horizontal\"},\"kernel\":{\"generators\":[[1,1]],\"orders\":[2]},"
+    "\"rhs\":[1,1],\"taps\":[1,0],\"length\":1,\"proof\":{\"method\":\"tree\",\"leaf_dim\":0,"
+    "\"pruned\":[],\"symmetries\":[{\"cells\":[1,0],\"taps\":[1,0]}]}}",
+    "{\"format\":\"modlights-certificate\",\"version\":1,\"kind\":\"hardest\",\"board\":{\"rows\":1,"
+    "\"cols\":2,\"pattern\":\"horizontal\"},\"kernel\":{\"generators\":[[1,1]],\"orders\":[2]},"
+    "\"lower\":1,\"upper\":1,\"witness\":{\"rhs\":[1,1],\"taps\":[1,0],\"length\":1,\"proof\":"
+    "{\"method\":\"enumeration\"}},\"upper_bound\":{\"method\":\"lp-dual\",\"elements\":[[0],[1]],"
+    "\"weights\":[\"1/2\",\"1/2\"]}}",
+};
+
+static void op_verify(in_t *in, const char *text, size_t len)
+{
+    verify_text(text, len);
+    const char *seed = CERT_SEEDS[u8(in) % (sizeof CERT_SEEDS / sizeof CERT_SEEDS[0])];
+    size_t sl = strlen(seed), at = u16(in) % (sl + 1), cut = u8(in) % 12;
+    if (cut > sl - at)
+        cut = sl - at;
+    char *t = malloc(sl + len + 1);
+    if (!t)
+        return;
+    memcpy(t, seed, at);
+    memcpy(t + at, text, len);
+    memcpy(t + at + len, seed + at + cut, sl - at - cut);
+    verify_text(t, sl - cut + len);
+    free(t);
+}
+
 void op_json_text(in_t *in)
 {
     size_t len = u16(in) % 512;
@@ -75,6 +157,7 @@ void op_json_text(in_t *in)
     ml_puzzle *p = NULL;
     rc = CALL(ml_puzzle_from_json, K_PENDING, g_ctx, text, len, 0, &p);
     ml_puzzle_free(p);
+    op_verify(in, text, len);
 }
 
 void board_json_round_trip(ml_board *b)

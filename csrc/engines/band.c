@@ -645,6 +645,22 @@ int ml__band_det(const ml__band *f, unsigned *out)
 /* n = 2, bytes holding 8 columns each (BandFactor.apply_ginv_packed; over GF(2) the
  * factor is never reversed): the chase is row XORs, the residuals, z = G q(b) and S z
  * too. */
+/* dst ^= src over k bytes (8 bytes a step through memcpy, which compilers turn into word
+ * and vector loads: the packed rows' XOR). */
+static void xor_row(uint8_t *restrict dst, const uint8_t *restrict src, size_t k)
+{
+    size_t x = 0;
+    for (; x + 8 <= k; x += 8) {
+        uint64_t a, b;
+        memcpy(&a, dst + x, 8);
+        memcpy(&b, src + x, 8);
+        a ^= b;
+        memcpy(dst + x, &a, 8);
+    }
+    for (; x < k; x++)
+        dst[x] ^= src[x];
+}
+
 int ml__band_apply_ginv_packed(const ml__band *f, const uint8_t *B, size_t k, size_t cols,
                                uint8_t *Y, int *all_ok)
 {
@@ -688,23 +704,20 @@ int ml__band_apply_ginv_packed(const ml__band *f, const uint8_t *B, size_t k, si
             else if (j < 0 || j >= L)
                 continue;
             if (f->c[q] & 1)
-                for (size_t x = 0; x < k; x++)
-                    r[x] ^= Y[j * (ptrdiff_t)k + (ptrdiff_t)x];
+                xor_row(r, Y + j * (ptrdiff_t)k, k);
         }
     }
     if (!rc && s) {
         for (int a = 0; a < s; a++)   /* z = G q(b) (signs vanish) */
             for (int b = 0; b < s; b++)
                 if (f->G[a * s + b] & 1)
-                    for (size_t x = 0; x < k; x++)
-                        Z[(size_t)a * k + x] ^= res[(size_t)b * k + x];
+                    xor_row(Z + (size_t)a * k, res + (size_t)b * k, k);
         size_t nbytes = (cols + 7) / 8;
         for (int a = 0; a < s && *all_ok; a++) {   /* M z = q(b) on the first cols bits */
             memcpy(bad, res + (size_t)a * k, k);
             for (int b = 0; b < s; b++)
                 if (f->M[a * s + b] & 1)
-                    for (size_t x = 0; x < k; x++)
-                        bad[x] ^= Z[(size_t)b * k + x];
+                    xor_row(bad, Z + (size_t)b * k, k);
             if (cols % 8 && nbytes)
                 bad[nbytes - 1] &= (uint8_t)(0xFF << (8 - cols % 8));
             for (size_t x = 0; x < nbytes && x < k; x++)
@@ -714,8 +727,7 @@ int ml__band_apply_ginv_packed(const ml__band *f, const uint8_t *B, size_t k, si
         for (int64_t i = 0; i < L; i++)   /* Y += S z */
             for (int b = 0; b < s; b++)
                 if (f->S[i * s + b] & 1)
-                    for (size_t x = 0; x < k; x++)
-                        Y[i * (ptrdiff_t)k + (ptrdiff_t)x] ^= Z[(size_t)b * k + x];
+                    xor_row(Y + i * (ptrdiff_t)k, Z + (size_t)b * k, k);
     }
     free(res);
     free(Z);

@@ -462,6 +462,9 @@ ML_API const char *ml_strerror(int status);
     X(ML_M_PUZZLE_START_SHAPE, ML_ESHAPE,                                                 \
       "start must be %lld lists of %lld ints (the board's shape)")                        \
     X(ML_M_PUZZLE_START_VALUE, ML_ERANGE, "start values must be ints from 0 to %d, got %s") \
+    /* ---- certificates (ml_verify_json; the checker's own messages: csrc/verify) */     \
+    X(ML_M_CERT_FORMAT, ML_EINVAL, "%s")                                                  \
+    X(ML_M_CERT_INVALID, ML_EINVAL, "%s")                                                 \
     /* ---- the plan's reasons (status ML_OK: not errors) */                              \
     X(ML_R_CHEAPEST, ML_OK, "the cheapest engine that covers the board (%.4g s estimated)") \
     X(ML_R_BY_NAME, ML_OK, "asked for by name; it covers the board")                      \
@@ -1249,6 +1252,27 @@ ML_API int ml_generate(ml_ctx *ctx, const ml_generate_opts *opts, ml_puzzle **ou
 ML_API int ml_daily(ml_ctx *ctx, int year, int month, int day, ml_puzzle *out[3]);
 /* year, month, day of an ISO date "YYYY-MM-DD" (Python's messages for bad dates). */
 ML_API int ml_date_parse(ml_ctx *ctx, const char *text, int *year, int *month, int *day);
+
+/* ================================================================== certificates
+ * The certificate checker (docs/certificates.md): csrc/verify, which shares no code with
+ * the solver whose answers it checks (it reads the board from the certificate's board
+ * dict and builds the tap matrix itself). The same verdicts and messages as Python's
+ * modlights.verify(cert, max_work=None). */
+
+/* Check the certificate `json` (len bytes of JSON text) in exact arithmetic. ML_OK when
+ * every step holds; the one line saying what it proves (Python's verify.summary) goes to
+ * summary (snprintf convention; summary NULL and cap 0 when not wanted; *summary_len, when
+ * summary_len is not NULL, receives its full length). A certificate that does not hold
+ * (or is malformed) is ML_EINVAL with message id ML_M_CERT_INVALID and Python's message
+ * naming the first step that fails; one that is not a modlights certificate of a known
+ * format, version and kind is ML_EINVAL with ML_M_CERT_FORMAT; text that is not JSON is
+ * ML_M_JSON_SYNTAX. No work bound (Python's max_work): long checks poll the stop flag
+ * (ML_EINTERRUPTED); ML_ENOMEM when a step's memory cannot be had. Complexity: the
+ * eliminations of A mod every prime power of n (O(min(m, r) m r)), a walk of every coset
+ * element an enumeration or a leaf of a tree proof names (O(nonzeros of a generator)
+ * each), O(E r n) big-integer additions for an LP bound over E weighted elements. */
+ML_API int ml_verify_json(ml_ctx *ctx, const char *json, size_t len, char *summary,
+                          size_t cap, size_t *summary_len);
 
 #ifdef __cplusplus
 }

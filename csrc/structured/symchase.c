@@ -276,26 +276,57 @@ int ml_symchase_run_packed(const ml_symchase *P, const uint8_t *b, unsigned tc,
     return 0;
 }
 
+struct ml_symchase_rows {
+    sym_packed_row R;
+    size_t w, nw;
+    uint64_t *buf;                   /* zero row, next row, alpha */
+};
+
+ml_symchase_rows *ml_symchase_rows_new(const ml_symchase *P, int *why)
+{
+    *why = 1;
+    if (P->p != 2 || !ml_symchase_invertible(P)) return NULL;
+    *why = 2;
+    ml_symchase_rows *S = calloc(1, sizeof *S);
+    if (!S) return NULL;
+    S->w = P->w;
+    S->nw = (P->w + 63) / 64;
+    ml_symchase C1 = {1, P->w, 2, {0, 0, P->a[2]}, {0, 0, P->b[2]}};    /* C_0 = C_-1 = 0 */
+    S->buf = calloc(3 * S->nw + 2, sizeof(uint64_t));
+    if (!S->buf || sym_packed_init(&C1, 0, &S->R, S->buf + 2 * S->nw + 2)) {
+        ml_symchase_rows_free(S);
+        return NULL;
+    }
+    *why = 0;
+    return S;
+}
+
+int ml_symchase_rows_run(ml_symchase_rows *S, uint8_t *y, size_t rows, size_t stride)
+{
+    uint64_t *zero = S->buf + 1, *nxt = S->buf + S->nw + 2;
+    for (size_t r = 0; r < rows; r++) {
+        uint8_t *row = y + r * stride;
+        sym_row_step(&S->R, 0, S->w, S->nw, row, zero, zero, nxt);
+        ml_packed_store_row(nxt, S->w, row);
+        if ((r & 63) == 63 && ml_interrupt_poll()) return 1;
+    }
+    return 0;
+}
+
+void ml_symchase_rows_free(ml_symchase_rows *S)
+{
+    if (!S) return;
+    free(S->buf);
+    free(S);
+}
+
 int ml_symchase_solve_rows_packed(const ml_symchase *P, uint8_t *y, size_t rows,
                                   size_t stride)
 {
-    if (P->p != 2 || !ml_symchase_invertible(P)) return 1;
-    size_t w = P->w, nw = (w + 63) / 64;
-    ml_symchase C1 = {1, w, 2, {0, 0, P->a[2]}, {0, 0, P->b[2]}};    /* C_0 = C_-1 = 0 */
-    uint64_t *buf = calloc(3 * nw + 2, sizeof(uint64_t));
-    if (!buf) return 2;
-    uint64_t *zero = buf + 1, *nxt = buf + nw + 2;
-    sym_packed_row R;
-    if (sym_packed_init(&C1, 0, &R, buf + 2 * nw + 2)) {
-        free(buf);
-        return 2;
-    }
-    for (size_t r = 0; r < rows; r++) {
-        uint8_t *row = y + r * stride;
-        sym_row_step(&R, 0, w, nw, row, zero, zero, nxt);
-        ml_packed_store_row(nxt, w, row);
-        if ((r & 63) == 63 && ml_interrupt_poll()) break;
-    }
-    free(buf);
+    int why;
+    ml_symchase_rows *S = ml_symchase_rows_new(P, &why);
+    if (!S) return why;
+    ml_symchase_rows_run(S, y, rows, stride);
+    ml_symchase_rows_free(S);
     return 0;
 }

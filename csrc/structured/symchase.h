@@ -51,5 +51,14 @@ int ml_symchase_run_packed(const ml_symchase *P, const uint8_t *b, unsigned tc,
  * direction when that factor is I + P or P). Returns as ml_symchase_run_packed. */
 int ml_symchase_solve_rows_packed(const ml_symchase *P, uint8_t *y, size_t rows,
                                   size_t stride);
+/* The same row solve prepared once for many calls (the invertibility check and the
+ * row kernel's tables): NULL with *why 1 when p != 2 or C_1 is singular, 2 when out of
+ * memory. ml_symchase_rows_run solves `rows` rows in place as above (one thread at a
+ * time on one S); returns 1 when ml_interrupt_poll() stopped it (rows left as they
+ * were meaningless), else 0. */
+typedef struct ml_symchase_rows ml_symchase_rows;
+ml_symchase_rows *ml_symchase_rows_new(const ml_symchase *P, int *why);
+int ml_symchase_rows_run(ml_symchase_rows *S, uint8_t *y, size_t rows, size_t stride);
+void ml_symchase_rows_free(ml_symchase_rows *S);
 
 #endif

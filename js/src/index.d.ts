@@ -311,8 +311,8 @@ export class FormatError extends InputError {
   constructor(message: string, options?: { cause?: unknown });
 }
 /** Checks a certificate (Python's sol.certificate() / h.certificate()) in exact
- * arithmetic: true, or an InputError (code INVALID_CERTIFICATE) naming the step that
- * fails. */
+ * arithmetic with the C library's checker: true, or an InputError (code
+ * INVALID_CERTIFICATE) naming the step that fails. Needs the core (`await init()`). */
 export function verify(cert: unknown): true;
 /** Checks as verify does and says in one line what the certificate proves. */
 export function summary(cert: unknown): string;

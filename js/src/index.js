@@ -5,10 +5,10 @@
  * await, no message handler): `import` and `require` both work. `await init()` loads
  * the WebAssembly core (once); after that Solver.createSync, generate, daily, puzzle
  * codes (Puzzle#code, Puzzle.fromCode), a Puzzle's minTaps / proven / stars /
- * difficulty / toDict and SplitMix64's draws work synchronously (before, they throw a
- * ModlightsError with code CORE_NOT_LOADED). `Solver.create` and SolverWorker load the
- * core themselves. Board (construction, toDict / fromDict, press, apply, matrix) and
- * verify never need it.
+ * difficulty / toDict, SplitMix64's draws and verify / summary (the C library's
+ * certificate checker) work synchronously (before, they throw a ModlightsError with code
+ * CORE_NOT_LOADED). `Solver.create` and SolverWorker load the core themselves. Board
+ * (construction, toDict / fromDict, press, apply, matrix) never needs it.
  *
  * ```js
  * import { init, Board, Solver, Puzzle, daily, generate } from "modlights";

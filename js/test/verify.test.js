@@ -2,8 +2,24 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { verify, summary, FormatError } from "../src/verify.js";
 import { InputError } from "../src/errors.js";
+import { loadCore } from "../src/core.js";
 import { assertPackageError } from "../test-helpers/wording.js";
 import { golden } from "../test-helpers/golden.js";
+
+// the checker is the C library's: before the core is loaded verify says so
+const beforeLoad = (() => {
+  try {
+    verify({});
+    return "no error";
+  } catch (e) {
+    return `${e.name} ${e.code}`;
+  }
+})();
+await loadCore();
+
+test("verify needs the core: CORE_NOT_LOADED before init()", () => {
+  assert.equal(beforeLoad, "ModlightsError CORE_NOT_LOADED");
+});
 
 test("verify gives Python's verdict, summary and message for every golden certificate", () => {
   const cases = golden("verify.json").cases;
@@ -31,4 +47,22 @@ test("not a certificate: FormatError", () => {
   for (const bad of [null, 5, "x", [], { format: "modlights-certificate" }]) {
     assert.throws(() => verify(bad), FormatError);
   }
+});
+
+test("values JSON cannot hold: a malformed certificate (INVALID_CERTIFICATE)", () => {
+  const cert = structuredClone(golden("verify.json").cases.find((c) => c.ok).cert);
+  cert.length = 10n;
+  assert.throws(() => verify(cert), (e) => e instanceof InputError &&
+    e.code === "INVALID_CERTIFICATE" && e.message.startsWith("malformed certificate: TypeError"));
+  assert.throws(() => verify(undefined), FormatError);
+  assert.throws(() => verify(() => 1), FormatError);
+});
+
+test("a summary longer than the first buffer: a bound of two 2,100-digit halves", () => {
+  const cert = structuredClone(golden("verify.json").cases.find((c) => c.name === "hardest 5x5 {}").cert);
+  const D = 10n ** 2100n + 7n;                   // weights 1/4 +- 1/D: still sum to 1
+  cert.upper_bound.weights = [`${D + 4n}/${4n * D}`, `${D - 4n}/${4n * D}`, "1/4", "1/4"];
+  const text = summary(cert);
+  assert.ok(text.length > 4096, String(text.length));
+  assert.match(text, /^the hardest board needs exactly 15 taps .*\(floor 15\)\)$/);
 });

@@ -57,8 +57,14 @@ def _compare(b: ml.Board, rng, solves: int = 3) -> str:
     cs = CSolver(c_board(b), "tensor")
     assert cs.plan["engine"] == "tensor"
     check_structure(cs, ps, b, in_ker=4)
-    d_py, d_c = same(ps.det, cs.det)
-    assert d_py == d_c
+    try:
+        ps.det()
+        refused = False
+    except ValueError as e:  # the oracle's dense fallback may refuse a board this large
+        refused = "tap matrix, more than" in str(e)
+    if not refused:
+        d_py, d_c = same(ps.det, cs.det)
+        assert d_py == d_c
     check_solves(cs, ps, b, rng, solves)
     # a prime power p^k, k > 1, with a kernel the field parts do not explain: the C
     # engine's ring parts (csrc/engines/ring.c) answered (an outside view of them)

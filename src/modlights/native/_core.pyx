@@ -63,3 +63,5 @@ include "_search.pxi"
 include "_registry.pxi"
 # the puzzle layer of the public C API (modlights.h): PRNG, seeds, bands, stars, dates
 include "_play.pxi"
+# the certificate checker of the C library (csrc/verify), for its tests
+include "_verify.pxi"
