@@ -467,7 +467,7 @@ static int replay(ml_ctx *ctx, const chase_eng *e, const uint8_t *bg, const uint
  * else bg filled (ml__chase_to_plan). O(tiles). */
 static const uint8_t *b_grid(const chase_eng *e, const uint8_t *rhs, uint8_t *bg)
 {
-    if (!e->b->cell_flat && !e->transposed)
+    if (e->m == e->hw && !e->transposed)   /* every tile a cell, in order */
         return rhs;
     ml__chase_to_plan(e->b, e->transposed, rhs, bg);
     return bg;
@@ -475,7 +475,7 @@ static const uint8_t *b_grid(const chase_eng *e, const uint8_t *rhs, uint8_t *bg
 
 /* Whether a replay may write its taps straight into the answer's row (every tile a tap,
  * the plan along the rows: tap_vec is the identity). */
-static int taps_in_place(const chase_eng *e) { return !e->b->tap_flat && !e->transposed; }
+static int taps_in_place(const chase_eng *e) { return e->r == e->hw && !e->transposed; }
 
 /* _tap_vec: a replay's taps (plan layout) -> over the board's taps (out; x == out when
  * taps_in_place). O(tiles). */

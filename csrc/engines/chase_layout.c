@@ -175,11 +175,20 @@ static uint64_t board_flat(const ml_board *b, int t, uint64_t f)
 }
 
 /* The plan's flat position of board tile f. */
+/* The length of the run of consecutive positions idx[j], idx[j] + 1, ... (< n - j). */
+static size_t run_of(const uint32_t *idx, size_t j, size_t n)
+{
+    size_t L = 1;
+    while (j + L < n && idx[j + L] == idx[j] + L)
+        L++;
+    return L;
+}
+
 void ml__chase_to_plan(const ml_board *b, int t, const uint8_t *rhs, uint8_t *bg)
 {
-    size_t rows = (size_t)b->rows, cols = (size_t)b->cols;
+    size_t rows = (size_t)b->rows, cols = (size_t)b->cols, m = (size_t)b->n_cells;
     const uint32_t *cf = b->cell_flat;
-    if (!cf) {   /* every tile a cell */
+    if (!cf || m == rows * cols) {   /* every tile a cell */
         if (t)
             ml_band_transpose(rhs, (ptrdiff_t)cols, bg, (ptrdiff_t)rows, rows, cols);
         else
@@ -187,31 +196,37 @@ void ml__chase_to_plan(const ml_board *b, int t, const uint8_t *rhs, uint8_t *bg
         return;
     }
     memset(bg, 0, rows * cols);
-    if (!t)
-        for (size_t i = 0; i < b->n_cells; i++)
-            bg[cf[i]] = rhs[i];
-    else
-        for (size_t i = 0; i < b->n_cells; i++)
+    if (!t) {   /* runs of consecutive cells copied whole */
+        for (size_t i = 0, L; i < m; i += L) {
+            L = run_of(cf, i, m);
+            memcpy(bg + cf[i], rhs + i, L);
+        }
+    } else {
+        for (size_t i = 0; i < m; i++)
             bg[(size_t)(cf[i] % cols) * rows + cf[i] / cols] = rhs[i];
+    }
 }
 
 void ml__chase_from_plan(const ml_board *b, int t, const uint8_t *x, uint8_t *out)
 {
-    size_t rows = (size_t)b->rows, cols = (size_t)b->cols;
+    size_t rows = (size_t)b->rows, cols = (size_t)b->cols, r = (size_t)b->n_taps;
     const uint32_t *tf = b->tap_flat;
-    if (!tf) {   /* every tile a tap */
+    if (!tf || r == rows * cols) {   /* every tile a tap */
         if (t)
             ml_band_transpose(x, (ptrdiff_t)rows, out, (ptrdiff_t)cols, cols, rows);
         else
             memcpy(out, x, rows * cols);
         return;
     }
-    if (!t)
-        for (size_t j = 0; j < b->n_taps; j++)
-            out[j] = x[tf[j]];
-    else
-        for (size_t j = 0; j < b->n_taps; j++)
+    if (!t) {   /* runs of consecutive taps copied whole */
+        for (size_t j = 0, L; j < r; j += L) {
+            L = run_of(tf, j, r);
+            memcpy(out + j, x + tf[j], L);
+        }
+    } else {
+        for (size_t j = 0; j < r; j++)
             out[j] = x[(size_t)(tf[j] % cols) * rows + tf[j] / cols];
+    }
 }
 
 /* build_plan of the board (t = 0) or of transpose_board(board) (t = 1): the plan, or
@@ -289,9 +304,20 @@ static ml_chase *plan_of(ml_ctx *ctx, const ml_board *b, int t, int *rc)
         active = b->holes ? malloc(hw + 1) : NULL;
         if (!tappable || (b->holes && !active))
             goto oom;
-        for (uint64_t f = 0; f < hw; f++) {
+        const uint8_t *h = b->holes, *l = b->locked, *one = h ? h : l;   /* 0 / 1 masks */
+        if (!t && h && l) {   /* along the rows: the masks in place, loops that vectorise */
+            for (uint64_t f = 0; f < hw; f++)
+                tappable[f] = (uint8_t)!(h[f] | l[f]);
+        } else if (!t) {
+            for (uint64_t f = 0; f < hw; f++)
+                tappable[f] = (uint8_t)!one[f];
+        }
+        if (!t && active)
+            for (uint64_t f = 0; f < hw; f++)
+                active[f] = (uint8_t)!h[f];
+        for (uint64_t f = 0; t && f < hw; f++) {
             uint64_t g = board_flat(b, t, f);
-            int hole = b->holes && b->holes[g], lock = b->locked && b->locked[g];
+            int hole = h && h[g], lock = l && l[g];
             if (active)
                 active[f] = !hole;
             tappable[f] = !hole && !lock;
