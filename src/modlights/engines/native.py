@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import weakref
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -55,7 +56,7 @@ _NO_MASKS = ("algebraic-cross", "algebraic-torus", "algebraic-sym", "lifted", "t
 _CBOARDS: dict[int, tuple[Any, Any]] = {}
 
 
-def _forget(key: int) -> None:
+def _forget(key: int, _ref: Any = None) -> None:
     _CBOARDS.pop(key, None)
 
 
@@ -83,7 +84,7 @@ def c_board(board: Board) -> Any:
         )
     else:  # a mixed map: its JSON (max_tiles: the board's own size)
         cb = CBoard.from_json(json.dumps(board.to_dict()), rows * cols)
-    _CBOARDS[key] = (weakref.ref(board, lambda _, k=key: _forget(k)), cb)
+    _CBOARDS[key] = (weakref.ref(board, partial(_forget, key)), cb)
     return cb
 
 
@@ -138,9 +139,10 @@ class NativeEngine:
         plan = cs.plan
         #: the registered name of the engine that answers: ``name``, or for the choosing
         #: entry "chase" the variant it took from the plan (see registry.resolve)
-        self.variant = plan["variant"] or name
+        self.variant: str = plan["variant"] or name
         #: why that variant answers ("" when the engine chose none)
-        self.variant_reason = plan["reason"].partition(f"; variant {self.variant}: ")[2]
+        reason = plan["reason"] or ""
+        self.variant_reason: str = reason.partition(f"; variant {self.variant}: ")[2]
 
     @property
     def nullity(self) -> int:
