@@ -363,6 +363,70 @@ void op_code_text(in_t *in)
 }
 
 /* ------------------------------------------------------------------ plans and solvers */
+/* A many-coset split search of 1..3 states of b (its kernel at most 4096 elements):
+ * split, exported, the bytes (maybe with a byte or two changed by the input) read back
+ * by ml_search_import (refused with the table's message, or a search), every task run
+ * on the copy; unchanged bytes: the tasks merged and each solvable state's taps solve
+ * it with the length given. */
+static void many_search(in_t *in, ml_board *b, ml_solver *s)
+{
+    ml_factored ks;
+    uint64_t total = 0;
+    if (ml_solver_kernel_size(g_ctx, s, &ks) != ML_OK || ml_factored_u64(g_ctx, &ks, &total)
+        || total > 4096)
+        return;
+    size_t k = 1 + u8(in) % 3, size = (size_t)ml_board_size(b);
+    size_t tsize = (size_t)ml_board_taps_size(b), L = (size_t)ml_board_n_taps(b);
+    uint8_t st[3 * 64], taps[3 * 64], rows_taps[3 * 64], out[64];
+    for (size_t f = 0; f < k * size; f++)
+        st[f] = u8(in);
+    ml_search *q = NULL, *w = NULL;
+    if (CALL(ml_solver_search_many, K_LONG, g_ctx, s, k, st, ml_target_fill(0), &q) != ML_OK)
+        return;
+    uint64_t tasks = 0;
+    size_t len = 0;
+    CALL(ml_search_split, K_PLAIN, g_ctx, q, u8(in) % 5, &tasks);
+    CALL(ml_search_export, K_PLAIN, g_ctx, q, NULL, 0, &len);
+    uint8_t *data = malloc(len + 1);
+    ASSERT(data != NULL);
+    CALL(ml_search_export, K_PLAIN, g_ctx, q, data, len, &len);
+    int changed = 0;
+    for (int i = u8(in) % 3; i > 0 && len; i--, changed = 1)
+        data[u16(in) % len] ^= (uint8_t)(1 + u8(in) % 255);
+    size_t cut = changed && u8(in) % 2 ? u16(in) % (len + 1) : len;
+    int rc = CALL(ml_search_import, K_PLAIN, g_ctx, data, cut, &w);
+    ASSERT(rc == ML_OK || rc == ML_EINVAL);
+    int64_t lengths[3];
+    if (rc == ML_OK)   /* the copy's tasks (a changed export: until one is out of range) */
+        for (uint64_t t = 0; t < 8; t++) {
+            uint64_t rows = 0;
+            if (CALL(ml_search_task_rows, K_PLAIN, g_ctx, w, t, &rows) != ML_OK || rows > 3)
+                break;
+            int got = CALL(ml_search_run_rows, K_LONG, g_ctx, w, t, lengths,
+                           rows * L <= sizeof rows_taps ? rows_taps : NULL);
+            if (!changed && got == ML_OK)
+                CALL(ml_search_merge_rows, K_PLAIN, g_ctx, q, t, lengths,
+                     rows * L <= sizeof rows_taps ? rows_taps : NULL);
+        }
+    if (!changed && rc == ML_OK && ml_search_done(q) &&
+        CALL(ml_search_lengths, K_PLAIN, g_ctx, q, lengths, taps) == ML_OK)
+        for (size_t i = 0; i < k; i++) {
+            if (lengths[i] < 0)
+                continue;
+            int64_t sum = 0;
+            for (size_t f = 0; f < tsize; f++)
+                sum += taps[i * tsize + f];
+            ASSERT(sum == lengths[i]);
+            if (CALL(ml_board_apply, K_LONG, g_ctx, b, st + i * size, taps + i * tsize, out) ==
+                ML_OK)
+                for (size_t f = 0; f < size; f++)
+                    ASSERT(out[f] == 0);
+        }
+    free(data);
+    ml_search_free(w);
+    ml_search_free(q);
+}
+
 void op_plan(in_t *in)
 {
     ml_board *b = boards[u8(in) % NB];
@@ -453,6 +517,7 @@ void op_plan(in_t *in)
                        || rc == ML_EINTERRUPTED || rc == ML_EUNAVAILABLE);
             }
             ml_result_free(r);
+            many_search(in, b, s);
             ml_solver_free(s);
         }
     }

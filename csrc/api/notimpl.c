@@ -6,22 +6,4 @@
  * (docs/design/one-c-library.md); csrc/tests/t-notimpl.c checks every stub left. */
 #include "api/ctx.h"
 
-#include <stddef.h>
-
-int ml_solver_search_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states, ml_target target, ml_search **out)
-{
-    (void)s;
-    (void)k;
-    (void)states;
-    (void)target;
-    (void)out;
-    return ml__not_implemented(ctx, "ml_solver_search_many");
-}
-
-int ml_search_lengths(ml_ctx *ctx, ml_search *q, int64_t *lengths, uint8_t *taps)
-{
-    (void)q;
-    (void)lengths;
-    (void)taps;
-    return ml__not_implemented(ctx, "ml_search_lengths");
-}
+/* (none left: every function modlights.h declares is implemented) */

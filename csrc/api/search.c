@@ -32,10 +32,12 @@
  * `per`, the generators the plan's rebased ones, low first), then u32 m (low
  * generators), u32 ng, ng x (k - m) u64 sym_mat, ng u64 sym_shift.
  *
- * Not yet in C (ML_ENOTIMPL): the many-coset search (ml_solver_search_many,
- * ml_search_lengths: stubs in notimpl.c). */
+ * A handle may instead hold a many-coset search (search_many.c, ml_solver_search_many):
+ * free, split, bound, export, import and done pass it on; run, merge and finish refuse
+ * it (ML_M_SEARCH_KIND). */
 #include "api/board.h"
 #include "api/ctx.h"
+#include "api/search_impl.h"
 #include "api/solver_impl.h"
 #include "base/interrupt.h"
 #include "dense/pack.h"
@@ -51,7 +53,7 @@
 #define EXPORT_FORMAT 1u
 #define EXPORT_CUBE 2u                /* format 2: the transform search's plan */
 #define SIZE_LIMIT ((uint64_t)1 << 62)
-#define MAX_TASKS ((uint64_t)1 << 20) /* ml_search_split's `want` is clamped to it */
+#define MAX_TASKS ML__SEARCH_MAX_TASKS /* ml_search_split's `want` is clamped to it */
 #define HEAD_BYTES (8 + 4 + 4 + 4 + 8 + 8 + 8)
 
 struct ml_search {
@@ -72,7 +74,31 @@ struct ml_search {
     int cube;                   /* the transform search: tasks are ranges of corners */
     ml_cube_plan plan;
     uint64_t corners, per;      /* the plan's corners; corners per task */
+    ml_many *many;              /* a many-coset search (then the fields above are unused) */
 };
+
+int ml__search_valid(const ml_search *q) { return q && q->magic == SEARCH_MAGIC; }
+
+ml_many *ml__search_many(const ml_search *q) { return ml__search_valid(q) ? q->many : NULL; }
+
+int ml__search_wrap(ml_ctx *ctx, ml_many *m, ml_search **out)
+{
+    ml_search *q = calloc(1, sizeof *q);
+    if (!q) {
+        ml__many_free(m);
+        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_search_many");
+    }
+    q->magic = SEARCH_MAGIC;
+    q->many = m;
+    *out = q;
+    return ML_OK;
+}
+
+/* ML_M_SEARCH_KIND unless q is a one-coset search (fn: the call refusing it). */
+static int one_coset(ml_ctx *ctx, const ml_search *q, const char *fn, const char *instead)
+{
+    return q->many ? ml__fail(ctx, ML_M_SEARCH_KIND, fn, "many-coset", instead) : ML_OK;
+}
 
 static int checked(ml_ctx *ctx, const ml_search *q, const char *fn)
 {
@@ -86,6 +112,7 @@ void ml_search_free(ml_search *q)
     if (!q || q->magic != SEARCH_MAGIC)
         return;
     q->magic = 0;
+    ml__many_free(q->many);
     ml_board_free(q->b);
     free(q->x0);
     free(q->H);
@@ -285,6 +312,10 @@ int ml_search_split(ml_ctx *ctx, ml_search *q, uint64_t want, uint64_t *tasks)
     int rc = checked(ctx, q, "ml_search_split");
     if (!rc && !tasks)
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_split", "tasks");
+    if (!rc && q->many) {
+        rc = ml__many_split(ctx, q->many, want, tasks);
+        return ml__leave(ctx, &sc, rc);
+    }
     if (!rc && q->cube) {   /* ranges of ceil(corners / want) corners */
         want = want < 1 ? 1 : want > MAX_TASKS ? MAX_TASKS : want;
         rc = set_split(ctx, q, (size_t)(q->corners / want + (q->corners % want != 0)));
@@ -303,9 +334,10 @@ int ml_search_split(ml_ctx *ctx, ml_search *q, uint64_t want, uint64_t *tasks)
 
 static int task_ok(ml_ctx *ctx, const ml_search *q, uint64_t t)
 {
-    return t < q->tasks ? ML_OK
-                        : ml__fail(ctx, ML_M_SEARCH_TASK, (unsigned long long)t,
-                                   (unsigned long long)q->tasks);
+    uint64_t tasks = q->many ? ml__many_tasks(q->many) : q->tasks;
+    return t < tasks ? ML_OK
+                     : ml__fail(ctx, ML_M_SEARCH_TASK, (unsigned long long)t,
+                                (unsigned long long)tasks);
 }
 
 int ml_search_bound(ml_ctx *ctx, const ml_search *q, uint64_t t, int64_t *bound)
@@ -317,8 +349,9 @@ int ml_search_bound(ml_ctx *ctx, const ml_search *q, uint64_t t, int64_t *bound)
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_bound", "bound");
     if (!rc)
         rc = task_ok(ctx, q, t);
-    if (!rc)
-        *bound = t < q->best_corner ? q->best_len + 1 : q->best_len;
+    if (!rc)   /* a many-coset search's tasks take no bound */
+        *bound = q->many ? (int64_t)1 << 62
+                 : t < q->best_corner ? q->best_len + 1 : q->best_len;
     return ml__leave(ctx, &sc, rc);
 }
 
@@ -356,9 +389,11 @@ int ml_search_export(ml_ctx *ctx, const ml_search *q, uint8_t *buf, size_t cap, 
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_export", "len");
     if (rc)
         return ml__leave(ctx, &sc, rc);
-    size_t need = export_size(q);
+    size_t need = q->many ? ml__many_export_size(q->many) : export_size(q);
     *len = need;
-    if (buf && cap >= need) {
+    if (buf && cap >= need && q->many)
+        ml__many_export(q->many, buf);
+    else if (buf && cap >= need) {
         uint8_t *p = buf;
         memcpy(p, "MLSEARCH", 8);
         p = put(p + 8, q->cube ? EXPORT_CUBE : EXPORT_FORMAT, 4);
@@ -405,6 +440,13 @@ int ml_search_import(ml_ctx *ctx, const uint8_t *buf, size_t len, ml_search **ou
         return ml__leave(ctx, &sc, bad_export(ctx, 0, 0));
     const uint8_t *p = buf + 8;
     uint64_t format = get(&p, 4), version = get(&p, 4), n = get(&p, 4);
+    if (format == ML__SEARCH_EXPORT_MANY) {
+        ml_many *m = NULL;
+        int rc = ml__many_import(ctx, buf, len, &m);
+        if (!rc)
+            rc = ml__search_wrap(ctx, m, out);
+        return ml__leave(ctx, &sc, rc);
+    }
     uint64_t L = get(&p, 8), k = get(&p, 8), inner = get(&p, 8);
     /* every size checked against the bytes there are before anything is allocated */
     int cube = format == EXPORT_CUBE;
@@ -509,6 +551,8 @@ int ml_search_run(ml_ctx *ctx, ml_search *q, uint64_t t, int64_t bound, ml_task_
     ml_scope sc;
     ctx = ml__enter(ctx, &sc);
     int rc = checked(ctx, q, "ml_search_run");
+    if (!rc)
+        rc = one_coset(ctx, q, "ml_search_run", "ml_search_run_rows");
     if (!rc && (!res || !best))
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_run", !res ? "res" : "best");
     if (!rc)
@@ -589,6 +633,8 @@ int ml_search_merge(ml_ctx *ctx, ml_search *q, uint64_t t, const ml_task_result 
     ml_scope sc;
     ctx = ml__enter(ctx, &sc);
     int rc = checked(ctx, q, "ml_search_merge");
+    if (!rc)
+        rc = one_coset(ctx, q, "ml_search_merge", "ml_search_merge_rows");
     if (!rc && (!res || (res->found && !best)))
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_merge", !res ? "res" : "best");
     if (!rc)
@@ -613,7 +659,9 @@ int ml_search_merge(ml_ctx *ctx, ml_search *q, uint64_t t, const ml_task_result 
 
 int ml_search_done(const ml_search *q)
 {
-    return q && q->magic == SEARCH_MAGIC && (q->left == 0 || q->best_len == 0);
+    if (!ml__search_valid(q))
+        return 0;
+    return q->many ? ml__many_done(q->many) : q->left == 0 || q->best_len == 0;
 }
 
 int ml_search_finish(ml_ctx *ctx, ml_search *q, ml_result **out)
@@ -621,6 +669,8 @@ int ml_search_finish(ml_ctx *ctx, ml_search *q, ml_result **out)
     ml_scope sc;
     ctx = ml__enter(ctx, &sc);
     int rc = checked(ctx, q, "ml_search_finish");
+    if (!rc)
+        rc = one_coset(ctx, q, "ml_search_finish", "ml_search_lengths and ml_search_proven");
     if (!rc && !out)
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_search_finish", "out");
     if (!rc && !q->b)   /* a worker's copy has no board to answer for */

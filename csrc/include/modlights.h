@@ -565,7 +565,11 @@ ML_API const char *ml_strerror(int status);
       "the count has about %.0f decimal digits, more than the %lld allowed")              \
     X(ML_M_ENGINE_COST, ML_EINVAL,                                                        \
       "the engine %s estimated a cost of %s s for this board; a cost must be a finite "   \
-      "number of seconds >= 0")
+      "number of seconds >= 0")                                                           \
+    X(ML_M_SEARCH_KIND, ML_EINVAL, "%s does not apply to a %s search (use %s)")           \
+    X(ML_M_SEARCH_NO_TAPS, ML_EUNAVAILABLE,                                               \
+      "no taps: %llu task(s) were merged without them (ml_search_merge_rows with taps "   \
+      "NULL); ask for the lengths only (taps NULL)")
 
 /* The message ids: ML_M_... for errors, ML_R_... for the plan's reasons. */
 #define ML_X_MESSAGE_ID(id, status, text) id,
@@ -1146,6 +1150,32 @@ ML_API int ml_search_finish(ml_ctx *ctx, ml_search *q, ml_result **out);
 /* The answers of a many-coset search: lengths (-1: unsolvable) and, when taps is not
  * NULL, a least-length solution each. */
 ML_API int ml_search_lengths(ml_ctx *ctx, ml_search *q, int64_t *lengths, uint8_t *taps);
+
+/* -- many-coset searches (ml_solver_search_many): a task is a range of the solvable
+ * rows, each row's coset searched whole (minimal.min_lengths_many: the same lengths and
+ * least-length solutions whatever the split and the order tasks finish in). Their tasks
+ * take no bound (ml_search_bound gives 2^62, run ignores it) and answer a row each, so
+ * ml_search_run / _merge / _finish refuse them (ML_EINVAL) and the calls below refuse a
+ * one-coset search. Usage: ml_solver_search_many(...) -> search; ml_search_split;
+ * ml_search_export -> bytes for workers (ml_search_import); for each task t:
+ *   worker: ml_search_task_rows(copy, t, &rows); ml_search_run_rows(copy, t, lengths,
+ *   taps); driver: ml_search_merge_rows(search, t, lengths, taps);
+ * ml_search_lengths and ml_search_proven once ml_search_done (before: a row not merged
+ * yet answers its coset's representative, not proved). */
+/* The rows of task t (how many lengths / taps rows ml_search_run_rows writes). */
+ML_API int ml_search_task_rows(ml_ctx *ctx, const ml_search *q, uint64_t t, uint64_t *rows);
+/* Run task t (worker side, one thread; polls the stop flag: ML_EINTERRUPTED): lengths
+ * (rows of them) and, when taps is not NULL, a least-length element of each row's coset
+ * (rows x n_taps bytes, tap-vector order as ml_search_run's best). */
+ML_API int ml_search_run_rows(ml_ctx *ctx, ml_search *q, uint64_t t, int64_t *lengths,
+                              uint8_t *taps);
+/* Merge task t's answer (driver side); taps NULL: lengths only (ml_search_lengths then
+ * answers with taps NULL only). A task merged twice is ML_ERANGE. */
+ML_API int ml_search_merge_rows(ml_ctx *ctx, ml_search *q, uint64_t t, const int64_t *lengths,
+                                const uint8_t *taps);
+/* Whether each of the k states' lengths is proved (k bytes): 1 for an unsolvable state
+ * and for the rows of merged tasks (all of them once ml_search_done). */
+ML_API int ml_search_proven(ml_ctx *ctx, const ml_search *q, uint8_t *proven);
 
 /* ================================================================== puzzles
  * The puzzle layer every binding shares: codes, the PRNG, daily puzzles, generate,

@@ -34,8 +34,7 @@ int main(void)
     ml_ctx *ctx = NULL;
     if (ml_ctx_new(&ctx) != ML_OK)
         return 1;
-    STUB_CTX(ml_solver_search_many(ctx, NULL, 0, NULL, ml_target_fill(0), NULL), "ml_solver_search_many");
-    STUB_CTX(ml_search_lengths(ctx, NULL, NULL, NULL), "ml_search_lengths");
+    (void)names;   /* no stub left: the macros stay for the next declared function */
     ml_ctx_free(ctx);
     printf("%d stubs; fails=%d\n", stubs, fails);
     return fails != 0;

@@ -7,7 +7,12 @@
 # C sources and headers compiled, each as its path, a NUL, its bytes, a NUL), so a test
 # can tell a stale build.
 #
-# Usage: js/scripts/build-wasm.sh [--simd]   (--simd: WebAssembly SIMD128 autovectorised)
+# Two builds of the same sources: $OUT (default js/dist/modlights.wasm) with WebAssembly
+# SIMD128 (autovectorised), and its -baseline.wasm sibling without, which js/src/core.js
+# loads where SIMD does not validate (runtime dispatch, as the native build's AVX2 / AVX-512
+# clones with their plain C fallback).
+#
+# Usage: js/scripts/build-wasm.sh
 # Environment: CLANG (default clang or clang-14), WASI_SYSROOT (default /usr).
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,25 +21,32 @@ CLANG=${CLANG:-$(command -v clang || command -v clang-14)}
 SYSROOT=${WASI_SYSROOT:-/usr}
 RESDIR=$($CLANG -print-resource-dir)
 OUT=${OUT:-js/dist/modlights.wasm}
-EXTRA=""
-if [ "${1:-}" = "--simd" ]; then EXTRA="-msimd128"; fi
+BASE=${OUT%.wasm}-baseline.wasm
 
 SOURCES=$(python3 js/scripts/wasm_sources.py list)
 OBJ=$(mktemp -d)
 trap 'rm -rf "$OBJ"' EXIT
-CFLAGS="--target=wasm32-wasi -nostdinc -isystem $RESDIR/include -isystem $SYSROOT/include/wasm32-wasi \
- -Icsrc/wasm/shim -Icsrc -O3 -std=gnu11 -DNDEBUG -mbulk-memory -mnontrapping-fptoint -msign-ext $EXTRA \
- -ffunction-sections -fdata-sections -Wall -Wno-unused-function"
-i=0
-for f in $SOURCES; do
-    i=$((i + 1))
-    $CLANG $CFLAGS -c "$f" -o "$OBJ/$i.o"
-done
 mkdir -p "$(dirname "$OUT")"
-$CLANG --target=wasm32-wasi --sysroot="$SYSROOT" -mexec-model=reactor -O3 "$OBJ"/*.o -o "$OUT" \
-    -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=aligned_alloc -Wl,--wrap=free \
-    -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=4194304 \
-    -Wl,--initial-memory=16777216 -Wl,--max-memory=4294967296 \
-    $(for f in $(cat csrc/wasm/exports.list); do printf -- '-Wl,--export=%s ' "$f"; done)
+# build EXTRA_FLAGS TARGET: compile every source with the flags, link TARGET
+build() {
+    CFLAGS="--target=wasm32-wasi -nostdinc -isystem $RESDIR/include -isystem $SYSROOT/include/wasm32-wasi \
+ -Icsrc/wasm/shim -Icsrc -O3 -std=gnu11 -DNDEBUG -mbulk-memory -mnontrapping-fptoint -msign-ext $1 \
+ -ffunction-sections -fdata-sections -Wall -Wno-unused-function"
+    rm -f "$OBJ"/*.o
+    i=0
+    for f in $SOURCES; do
+        i=$((i + 1))
+        $CLANG $CFLAGS -c "$f" -o "$OBJ/$i.o"
+    done
+    $CLANG --target=wasm32-wasi --sysroot="$SYSROOT" -mexec-model=reactor -O3 "$OBJ"/*.o -o "$2" \
+        -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=aligned_alloc -Wl,--wrap=free \
+        -Wl,--gc-sections -Wl,--strip-all -Wl,-z,stack-size=4194304 \
+        -Wl,--initial-memory=16777216 -Wl,--max-memory=4294967296 \
+        $(for f in $(cat csrc/wasm/exports.list); do printf -- '-Wl,--export=%s ' "$f"; done)
+}
+build "-msimd128" "$OUT"
+build "" "$BASE"
 python3 js/scripts/wasm_sources.py sha256 > "$(dirname "$OUT")/csrc.sha256"
-echo "built $OUT ($(wc -c < "$OUT") bytes, gzip $(gzip -9c "$OUT" | wc -c) bytes)"
+for f in "$OUT" "$BASE"; do
+    echo "built $f ($(wc -c < "$f") bytes, gzip $(gzip -9c "$f" | wc -c) bytes)"
+done

@@ -11,15 +11,27 @@
  */
 import { InputError, Interrupted, ModlightsError, Unsolvable } from "./errors.js";
 import { getCore } from "./core.js";
+import { isMixed } from "./patterns.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+const TYPES = { int: "a number", float: "a number", str: "a string", bool: "a boolean",
+  list: "an Array", tuple: "an Array", dict: "an object", NoneType: "null" };
 /** The C library's message (Python's text) in JavaScript's words: a position (r, c) as
- * [r, c], keyword settings (unique=True, locked=k) as options (unique: true, locked: k). */
+ * [r, c], keyword settings (unique=True, locked=k) as options (unique: true, locked: k),
+ * Python's type names and literals as JavaScript's (a list: an Array, an int: an integer,
+ * a dict: an object, True: true, None: null, a sequence: an Array). */
 export const jsWords = (message) => message
   .replace(/\((-?\d+), (-?\d+)\)/g, "[$1, $2]")
-  .replace(/\b(\w+)=(True|False|k)\b/g, (_, k, v) => `${k}: ${v === "k" ? v : v.toLowerCase()}`);
+  .replace(/\((row, col|dr, dc)\)/g, "[$1]")
+  .replace(/\b(\w+)=(True|False|k)\b/g, (_, k, v) => `${k}: ${v === "k" ? v : v.toLowerCase()}`)
+  .replace(/\bgot (?:an? )?(int|float|str|bool|list|tuple|dict|NoneType)\b/g, (_, t) => `got ${TYPES[t]}`)
+  .replace(/\ba dict \(JSON object\)|\ba dict\b/g, "an object")
+  .replace(/\ban int\b/g, "an integer").replace(/\bints\b/g, "integers")
+  .replace(/\ba (list|sequence|iterable)\b/g, "an Array").replace(/\blists of\b/g, "Arrays of")
+  .replace(/\blist\b/g, "Array").replace(/\bTrue\b/g, "true").replace(/\bFalse\b/g, "false")
+  .replace(/\bNone\b/g, "null").replace(/\bint\b/g, "integer").replace(/\bbool\b/g, "boolean");
 /** A pointer or size_t an export returned (an i32) as an unsigned number. */
 const addr = (p) => p >>> 0;
 const u8 = (core) => new Uint8Array(core.memory.buffer);
@@ -98,12 +110,13 @@ function written(core, call, renamed) {
 }
 
 /**
- * fn(core, handle) with the C board of a Board (made from its toDict JSON text, freed
- * after; handles that need it keep their own reference).
+ * fn(core, handle) with the C board of a Board, made from its JSON (the C library's own
+ * to_json text, kept by the Board) and freed after: one C board per call, so a Board holds
+ * no WebAssembly memory (handles that need the board keep their own reference).
  * @param {import("./board.js").Board} board
  */
 export function withBoard(what, board, fn) {
-  const json = encoder.encode(JSON.stringify(board.toDict()));
+  const json = encoder.encode(board._json);
   return withMem(what, [json, 4], (core, text, out) => {
     // the JSON is the Board's own: any size it holds is allowed (2^40: sides up to 2^20)
     check(core, core.exports.ml_board_from_json(0, text, json.length, 1n << 40n, out));
@@ -115,6 +128,168 @@ export function withBoard(what, board, fn) {
     }
   });
 }
+
+/** A new C board's facts (freed after): its JSON (ml_board_to_json) and its counts. */
+function facts(core, out) {
+  const x = core.exports;
+  const b = ptrAt(core, out);
+  try {
+    return { json: written(core, (buf, cap, len) => x.ml_board_to_json(0, b, buf, cap, len)),
+      grid: x.ml_board_kind(b) === 1, states: x.ml_board_states(b),
+      rows: Number(x.ml_board_rows(b)), cols: Number(x.ml_board_cols(b)),
+      nCells: Number(x.ml_board_n_cells(b)), nTaps: Number(x.ml_board_n_taps(b)),
+      giant: x.ml_board_is_giant(b) !== 0, wrap: x.ml_board_wrap(b) !== 0,
+      anyLocked: x.ml_board_any_locked(b) !== 0, anyHoles: x.ml_board_any_holes(b) !== 0 };
+  } finally {
+    x.ml_board_free(b);
+  }
+}
+
+/** A board of a JSON text (ml_board_from_json: Python's Board.from_dict rules and
+ * messages; maxTiles 0: ML_MAX_TILES): its facts. */
+export function boardFromJson(what, text, maxTiles) {
+  const bytes = encoder.encode(text);
+  return withMem(what, [bytes, 4], (core, p, out) => {
+    check(core, core.exports.ml_board_from_json(0, p, bytes.length, BigInt(maxTiles), out));
+    return facts(core, out);
+  });
+}
+
+/** int64 arguments: a number or BigInt, clamped to the int64 range (off any limit). */
+const i64 = (v) => { const b = BigInt(v); return b > I64 ? I64 : b < -I64 ? -I64 : b; };
+const I64 = 2n ** 62n;
+
+/** A graph board (ml_board_from_effects; nCells < 0: one more than the largest cell):
+ * its facts. `effects`: Arrays of integers. */
+export function graphBoard(what, states, nCells, effects) {
+  const total = effects.reduce((k, e) => k + e.length, 0);
+  return withMem(what, [8 * (effects.length + 1), 8 * total, 4], (core, indptr, cells, out) => {
+    const v = dv(core);
+    let k = 0;
+    effects.forEach((e, j) => {
+      v.setBigInt64(indptr + 8 * j, BigInt(k), true);
+      for (const c of e) v.setBigInt64(cells + 8 * k++, i64(c), true);
+    });
+    v.setBigInt64(indptr + 8 * effects.length, BigInt(k), true);
+    check(core, core.exports.ml_board_from_effects(0, states, i64(nCells), effects.length,
+      indptr, cells, out));
+    return facts(core, out);
+  });
+}
+
+/** A C text (NUL-terminated) in a block for fn(core, pointer). */
+const withText = (core, text, fn) => withMem(null, [encoder.encode(`${text}\0`)], fn, core);
+
+/**
+ * fn(core, grid) with an ml_grid (freed after) of rows x cols tiles, n = states, and
+ * `how`: {pattern: a name, [dr, dc] offsets, or rows x cols such entries (mixed: true), wrap,
+ * locked / holes: null, a Uint8Array mask of rows * cols, or [r, c] positions}. The
+ * checks and messages are the C library's (Python's Board.grid).
+ */
+function withGrid(core, rows, cols, states, how, fn) {
+  const x = core.exports;
+  const { pattern, wrap, locked, holes } = how;   // how.mixed: pattern is per tile
+  return withMem(null, [4, 4, 16 * 4096], (c, out, idx, offs) => {
+    check(c, x.ml_grid_new(0, i64(rows), i64(cols), states, out));
+    const g = ptrAt(c, out);
+    try {
+      const put = (o) => {
+        o.forEach(([dr, dc], i) => {
+          dv(c).setBigInt64(offs + 8 * i, i64(dr), true);
+          dv(c).setBigInt64(offs + 8 * 4096 + 8 * i, i64(dc), true);
+        });
+        return [Math.min(o.length, 4097), offs, offs + 8 * 4096];
+      };
+      const entry = (o) => {
+        if (typeof o !== "string") return check(c, x.ml_grid_palette_add_offsets(0, g, ...put(o), idx));
+        withText(c, o, (c2, name) => check(c2, x.ml_pattern_lookup(0, name, idx)));
+        return check(c, x.ml_grid_palette_add(0, g, dv(c).getInt32(idx, true), idx));
+      };
+      if (typeof pattern === "string") {
+        withText(c, pattern, (c2, name) => check(c2, x.ml_grid_set_pattern_name(0, g, name)));
+      } else if (how.mixed) {
+        const seen = new Map();
+        const index = new Uint32Array(rows * cols);
+        pattern.flat().forEach((o, t) => {
+          const key = JSON.stringify(o, (_, v) => (typeof v === "bigint" ? `${v}n` : v));
+          if (!seen.has(key)) {
+            entry(o);
+            seen.set(key, dv(c).getUint32(idx, true));
+          }
+          index[t] = seen.get(key);
+        });
+        withMem(null, [new Uint8Array(index.buffer)], (c2, p) =>
+          check(c2, x.ml_grid_set_mixed(0, g, p)), c);
+      } else {
+        check(c, x.ml_grid_set_offsets(0, g, ...put(pattern)));
+      }
+      check(c, x.ml_grid_set_wrap(0, g, wrap ? 1 : 0));
+      for (const [marks, set, one] of [[locked, x.ml_grid_set_locked, x.ml_grid_lock],
+        [holes, x.ml_grid_set_holes, x.ml_grid_hole]]) {
+        if (marks instanceof Uint8Array) {
+          withMem(null, [marks], (c2, m) => check(c2, set(0, g, m)), c);
+        } else if (marks) {
+          for (const [r, cc] of marks) check(c, one(0, g, i64(r), i64(cc)));
+        }
+      }
+      return fn(c, g);
+    } finally {
+      x.ml_grid_free(g);
+    }
+  }, core);
+}
+
+/** A grid board (ml_grid_build of withGrid's description): its facts. */
+export function gridBoard(what, rows, cols, states, how) {
+  return withGrid(getCore(what), rows, cols, states, how, (core, g) =>
+    withMem(null, [4], (c, out) => {
+      check(c, c.exports.ml_grid_build(0, g, out));
+      return facts(c, out);
+    }, core));
+}
+
+/** The state after tapping (r, c) (a graph board: (tap, 0)) `times` times
+ * (ml_board_press): a byte a tile. */
+export const boardPress = (board, state, r, c, times) => withBoard("Board#press", board,
+  (core, b) => withMem(null, [state], (c2, s) => {
+    check(c2, c2.exports.ml_board_press(0, b, s, i64(r), i64(c), BigInt(times), s));
+    return u8(c2).slice(s, s + state.length);
+  }, core));
+
+/** state + A taps (ml_board_apply): a byte a tile. */
+export const boardApply = (board, state, taps) => withBoard("Board#apply", board, (core, b) =>
+  withMem(null, [state, taps], (c2, s, t) => {
+    check(c2, c2.exports.ml_board_apply(0, b, s, t, s));
+    return u8(c2).slice(s, s + state.length);
+  }, core));
+
+/** A dense (ml_board_matrix): nCells * nTaps bytes, row-major. */
+export const boardMatrix = (board, m, r) => withBoard("Board#matrix", board, (core, b) =>
+  withMem(null, [m * r], (c2, a) => {
+    check(c2, c2.exports.ml_board_matrix(0, b, a, r));
+    return u8(c2).slice(a, a + m * r);
+  }, core));
+
+/** Every column of A as cell indices with repeats (ml_board_effect), as Int32Arrays. */
+export const boardColumns = (board, r) => withBoard("Board#column", board, (core, b) =>
+  withMem(null, [8, 8 * 4096], (c2, count, cells) => Array.from({ length: r }, (_, j) => {
+    check(c2, c2.exports.ml_board_effect(0, b, BigInt(j), count, cells, 4096));
+    const k = dv(c2).getUint32(count, true);
+    return Int32Array.from({ length: k }, (_, i) => u64At(c2, cells + 8 * i));
+  }), core));
+
+/** The column (tap) or row (cell) of A of the tile (r, c) (a graph board: (index, 0)):
+ * ml_board_tap_index / ml_board_cell_index with their refusals. */
+export const boardIndex = (board, tap, r, c) => withBoard(tap ? "Board#tapIndex" : "Board#cellIndex",
+  board, (core, b) => withMem(null, [8], (c2, out) => {
+    const x = c2.exports;
+    check(c2, (tap ? x.ml_board_tap_index : x.ml_board_cell_index)(0, b, i64(r), i64(c), out));
+    return u64At(c2, out);
+  }, core));
+
+/** Whether two boards are equal (ml_board_equal: kind, n and A). */
+export const boardsEqual = (a, b) => withBoard("Board#equals", a, (core, p) =>
+  withBoard(null, b, (c2, q) => c2.exports.ml_board_equal(p, q) !== 0));
 
 /** |ker A| of the ml_factored at `at` as a BigInt. */
 function factored(core, at) {
@@ -197,6 +372,14 @@ export function codeDecode(code) {
     check(c, c.exports.ml_puzzle_from_code(0, text, bytes.length, out)), core))[0];
 }
 
+/** The puzzle of a JSON text (ml_puzzle_from_json: Python's Puzzle.from_dict, its checks
+ * and messages; maxTiles 0: ML_MAX_TILES): its parts, not measured. */
+export function puzzleFromJson(text, maxTiles) {
+  const bytes = encoder.encode(text);
+  return puzzles("Puzzle.fromDict", 1, false, (core, out) => withMem(null, [bytes], (c, p) =>
+    check(c, c.exports.ml_puzzle_from_json(0, p, bytes.length, BigInt(maxTiles), out)), core))[0];
+}
+
 /** A puzzle's measured parts (ml_puzzle_new, ml_puzzle_stats_get: Python's _min_solve). */
 export function puzzleMeasure(board, start) {
   return withBoard("a Puzzle's minTaps, proven, stars and difficulty", board, (core, b) =>
@@ -210,55 +393,15 @@ export function dailyPuzzles(year, month, day) {
     check(core, core.exports.ml_daily(0, year, month, day, out)));
 }
 
-/** fn(core, grid) with an ml_grid describing a Board (its pattern, mixed too, wrap,
- * locked tiles and holes), freed after. */
-function withGrid(core, board, fn) {
-  const x = core.exports;
-  const s = board.spec();
-  return withMem(null, [4, 4, 16 * 4096], (c, out, idx, offs) => {
-    check(c, x.ml_grid_new(0, BigInt(s.rows), BigInt(s.cols), s.states, out));
-    const g = ptrAt(c, out);
-    try {
-      const put = (o) => {
-        o.forEach(([dr, dc], i) => {
-          dv(c).setBigInt64(offs + 8 * i, BigInt(dr), true);
-          dv(c).setBigInt64(offs + 8 * 4096 + 8 * i, BigInt(dc), true);
-        });
-        return [o.length, offs, offs + 8 * 4096];
-      };
-      if (s.mixed) {
-        const seen = new Map();
-        const index = new Uint32Array(s.mixed.length);
-        s.mixed.forEach((o, t) => {
-          const key = JSON.stringify(o);
-          if (!seen.has(key)) {
-            check(c, x.ml_grid_palette_add_offsets(0, g, ...put(o), idx));
-            seen.set(key, dv(c).getUint32(idx, true));
-          }
-          index[t] = seen.get(key);
-        });
-        withMem(null, [new Uint8Array(index.buffer)], (c2, p) =>
-          check(c2, x.ml_grid_set_mixed(0, g, p)), c);
-      } else {
-        check(c, x.ml_grid_set_offsets(0, g, ...put(s.offsets)));
-      }
-      check(c, x.ml_grid_set_wrap(0, g, s.wrap ? 1 : 0));
-      if (board.anyLocked) withMem(null, [s.locked], (c2, m) => check(c2, x.ml_grid_set_locked(0, g, m)), c);
-      if (board.anyHoles) withMem(null, [s.holes], (c2, m) => check(c2, x.ml_grid_set_holes(0, g, m)), c);
-      return fn(c, g);
-    } finally {
-      x.ml_grid_free(g);
-    }
-  }, core);
-}
-
 /**
  * ml_generate with the settings of `board` (a Board whose pattern, wrap, locked tiles and
  * holes are fixed; null: a rows x cols board, cross, n = 2), `locked` / `holes` tiles placed at random (-1: not given),
  * difficulty (0 easy .. 3 expert), unique, seed (a BigInt): the puzzle's parts, measured.
  */
 export function generatePuzzle(board, { rows, cols, locked, holes, difficulty, unique, seed }) {
-  const grid = (core, fn) => (board ? withGrid(core, board, fn) : fn(core, 0));
+  const d = board && board.toDict();
+  const grid = (core, fn) => (board ? withGrid(core, d.rows, d.cols, d.states,
+    { ...d, mixed: isMixed(d.pattern, d.rows, d.cols) }, fn) : fn(core, 0));
   return puzzles("generate", 1, true, (core, out) => grid(core, (c, g) =>
     withMem(null, [80], (c2, o) => {
       c2.exports.ml_generate_opts_init(o);

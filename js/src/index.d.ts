@@ -209,18 +209,22 @@ export interface Core {
 }
 /**
  * Loads the WebAssembly core (once; later calls wait for the same load). Importing the
- * package loads nothing: call it before Solver.createSync, generate, daily, puzzle codes
- * (Puzzle#code, Puzzle.fromCode, Puzzle.fromDict with a code), a Puzzle's minTaps /
+ * package loads nothing. In browsers call it before a Board (Board.grid, fromEffects,
+ * fromDict and its plays), Solver.createSync, generate, daily, puzzle codes
+ * (Puzzle#code, Puzzle.fromCode, Puzzle.fromDict), a Puzzle's minTaps /
  * proven / stars / difficulty / bands / toDict, tapBands, difficultyOf, starsLimits,
- * starsForTaps, SplitMix64's draws and seedFrom of a string or
- * bytes (Solver.create and SolverWorker load it themselves; before, those throw a
- * ModlightsError with code CORE_NOT_LOADED that names what needed the core). `source` defaults to ../dist/modlights.wasm next to the package's
+ * starsForTaps, SplitMix64's draws and seedFrom of a string or bytes (Solver.create and
+ * SolverWorker load it themselves; before, those throw a ModlightsError with code
+ * CORE_NOT_LOADED that names what needed the core); in node the first of those calls
+ * loads it synchronously. `source` defaults to ../dist/modlights.wasm next to the package's
  * modules. Rejects with a ModlightsError, code CORE_LOAD_FAILED (its `cause` says why).
  */
 export function init(
   source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<void>;
 /** Whether the core is loaded. */
 export function isLoaded(): boolean;
+/** The build of the core this engine loads: "simd128" (WebAssembly SIMD) or "baseline". */
+export function coreVariant(): "simd128" | "baseline";
 /** As init(), resolving to the instantiated core. */
 export function loadCore(
   source?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module): Promise<Core>;
@@ -240,7 +244,8 @@ export class Puzzle {
   /** The puzzle of a code (the C library's decoder, Python's checks and messages): after
    * `await init()`; before, a ModlightsError with code CORE_NOT_LOADED. */
   static fromCode(code: string): Puzzle;
-  /** A dict with a "code" is read as fromCode reads it: after `await init()`. */
+  /** Python's Puzzle.from_dict (the C library's reader, its checks and messages): after
+   * `await init()` in browsers (node loads the core on first need). */
   static fromDict(d: object, opts?: { maxTiles?: number | null }): Puzzle;
   readonly board: Board;
   readonly start: ReadonlyArray<ReadonlyArray<number>>;

@@ -3,12 +3,12 @@
  *
  * Importing it loads nothing and has no side effect outside the package (no top-level
  * await, no message handler): `import` and `require` both work. `await init()` loads
- * the WebAssembly core (once); after that Solver.createSync, generate, daily, puzzle
- * codes (Puzzle#code, Puzzle.fromCode), a Puzzle's minTaps / proven / stars /
- * difficulty / toDict, SplitMix64's draws and verify / summary (the C library's
- * certificate checker) work synchronously (before, they throw a ModlightsError with code
- * CORE_NOT_LOADED). `Solver.create` and SolverWorker load the core themselves. Board
- * (construction, toDict / fromDict, press, apply, matrix) never needs it.
+ * the WebAssembly core (once); after that every call works synchronously. In node the
+ * first call that needs the core (a Board's constructors and plays, Solver.createSync,
+ * generate, daily, puzzle codes, a Puzzle's measured figures, SplitMix64's draws,
+ * verify / summary: the C library's certificate checker) loads it synchronously; in
+ * browsers those calls throw a ModlightsError with code CORE_NOT_LOADED before
+ * `await init()`. `Solver.create` and SolverWorker load the core themselves.
  *
  * ```js
  * import { init, Board, Solver, Puzzle, daily, generate } from "modlights";
@@ -33,5 +33,5 @@ export { daily, DAILY_SCHEME } from "./daily.js";
 export { SplitMix64, seedFrom } from "./prng.js";
 export { verify, summary, FormatError } from "./verify.js";
 export { Solver, Solution } from "./solver.js";
-export { init, isLoaded, loadCore } from "./core.js";
+export { init, isLoaded, loadCore, coreVariant } from "./core.js";
 export { SolverWorker, runInWorker, serveSolverRequests } from "./worker.js";

@@ -1,22 +1,23 @@
 /**
  * Puzzles: a grid board and a start state to bring to all zeros, with Python's
  * shareable puzzle codes, stars and difficulty. Codes, bands, stars and a puzzle's
- * measured figures are the C library's (ml_code_encode, ml_puzzle_from_code with every
- * check and message of Python's Puzzle.from_code, ml_tap_bands, ml_stars_limits,
- * ml_puzzle_stats_get: Python's _min_solve rule), so they need `await init()` first
- * (else a ModlightsError with code CORE_NOT_LOADED); the constructor and fromDict of a
- * board and a start do not.
+ * measured figures are the C library's (ml_code_encode, ml_puzzle_from_code and
+ * ml_puzzle_from_json with every check and message of Python's Puzzle.from_code and
+ * from_dict, ml_tap_bands, ml_stars_limits, ml_puzzle_stats_get: Python's _min_solve
+ * rule), so they need the core, as a Board does (node loads it on first need; browsers
+ * `await init()` first, else a ModlightsError with code CORE_NOT_LOADED).
  * @module puzzle
  */
-import { badShape, badType, badValue, outOfRange } from "./errors.js";
-import { Board } from "./board.js";
+import { badType, badValue } from "./errors.js";
+import { Board, jsonText } from "./board.js";
 import { PATTERNS } from "./patterns.js";
 import {
-  codeDecode, codeEncode, difficultyIndex, puzzleMeasure, starsFor, starsLimitsOf, tapBandsOf,
+  codeDecode, codeEncode, difficultyIndex, puzzleFromJson, puzzleMeasure, starsFor, starsLimitsOf,
+  tapBandsOf,
 } from "./capi.js";
-import { describe, quote, show } from "./fmt.js";
+import { describe, quote } from "./fmt.js";
 import { Solution, Solver } from "./solver.js";
-import { asInt, checkMapping, fieldError, isInt, isMapping } from "./validation.js";
+import { asInt, isMapping } from "./validation.js";
 
 /** Coset elements a puzzle's minimal search may examine (a count, never seconds). */
 export const GENERATE_BUDGET = 1 << 18;
@@ -182,10 +183,13 @@ export class Puzzle {
 
   /**
    * The puzzle of a dict: "board" and "start", or "code", or all three (then they
-   * must agree); the derived fields are checked for type. InputError naming the field.
+   * must agree); the derived fields are checked for type. InputError naming the field
+   * (the C library's ml_puzzle_from_json: Python's checks and messages).
    */
   static fromDict(d, { maxTiles = null } = {}) {
-    return puzzleFromDict(d, maxTiles);
+    if (!isMapping(d)) throw badType(`puzzle must be an object, got ${describe(d)}`);
+    const limit = maxTiles === null || maxTiles === undefined ? 0 : asInt(maxTiles, "maxTiles");
+    return puzzleOf(puzzleFromJson(jsonText(d), limit));
   }
 
   /** Equal boards and starts. */
@@ -208,93 +212,6 @@ export function puzzleOf(parts) {
     Array.from(parts.start.subarray(r * cols, (r + 1) * cols)));
   const p = new Puzzle(board, start);
   return parts.stats ? p._measured(parts) : Object.assign(p, { _code: parts.code });
-}
-
-// ------------------------------------------------------------------ dicts
-const PUZZLE_FIELDS = ["board", "start", "code", "stars", "min_taps", "proven", "difficulty"];
-
-function startInput(start, board) {
-  const [rows, cols] = board.shape;
-  const n = board.states;
-  if (!Array.isArray(start) || start.length !== rows ||
-      start.some((row) => !Array.isArray(row) || row.length !== cols)) {
-    throw badShape(`start must be ${rows} Arrays of ${cols} integers (the board's shape)`);
-  }
-  for (const row of start) {
-    for (const v of row) {
-      if (typeof v === "boolean" || !isInt(v) || !(v >= 0 && v < n)) {
-        throw (isInt(v) ? outOfRange : badType)(`start values must be integers from 0 to ` +
-          `${n - 1}, got ${isInt(v) ? show(v) : describe(v)}`);
-      }
-    }
-  }
-  return start;
-}
-
-function checkDerived(d) {
-  if ("stars" in d) {
-    const s = d.stars;
-    const keys = isMapping(s) ? Object.keys(s).sort() : null;
-    if (!(keys && keys.join() === "1,2,3" &&
-        Object.values(s).every((v) => typeof v !== "boolean" && isInt(v)))) {
-      throw badType('stars must be an object { "3": integer, "2": integer, "1": integer }, got ' +
-        describe(s));
-    }
-  }
-  if ("min_taps" in d && !(typeof d.min_taps !== "boolean" && isInt(d.min_taps) &&
-      d.min_taps >= 0)) {
-    throw badType(`min_taps must be an integer >= 0, got ${describe(d.min_taps)}`);
-  }
-  if ("proven" in d && typeof d.proven !== "boolean") {
-    throw badType(`proven must be true or false, got ${describe(d.proven)}`);
-  }
-  if ("difficulty" in d && !DIFFICULTIES.includes(d.difficulty)) {
-    throw badValue(`difficulty must be one of ${DIFFICULTIES.join(", ")}, ` +
-      `got ${show(d.difficulty)}`);
-  }
-}
-
-function puzzleFromDict(d, maxTiles) {
-  checkMapping(d, "puzzle", PUZZLE_FIELDS, []);
-  if (!("board" in d) && !("code" in d)) {
-    throw badValue("puzzle needs 'board' and 'start', or 'code'");
-  }
-  checkDerived(d);
-  let fromCode = null;
-  if ("code" in d) {
-    if (typeof d.code !== "string") {
-      throw badType(`code must be a string, got ${describe(d.code)}`);
-    }
-    try {
-      fromCode = Puzzle.fromCode(d.code);
-    } catch (e) {
-      throw fieldError("code", e);
-    }
-  }
-  if (!("board" in d)) {
-    if ("start" in d) {
-      throw badValue("puzzle has 'start' but no 'board'; give both, or 'code' alone");
-    }
-    return fromCode;
-  }
-  if (!("start" in d)) {
-    throw badValue("puzzle has 'board' but no 'start'; give both, or 'code' alone");
-  }
-  let board;
-  try {
-    board = Board.fromDict(d.board, { maxTiles });
-  } catch (e) {
-    throw fieldError("board", e);
-  }
-  if (!board.isGrid) {
-    throw badValue("board: puzzles are grid boards; a graph board has no puzzle");
-  }
-  const p = new Puzzle(board, startInput(d.start, board));
-  if (fromCode !== null && !fromCode.equals(p)) {
-    throw badValue("code and board/start describe different puzzles; give one or " +
-      "make them agree");
-  }
-  return p;
 }
 
 export { PATTERNS };

@@ -12,7 +12,6 @@ import { getCore, loadCore } from "./core.js";
 import { CoreSolver } from "./capi.js";
 import { InputError, Interrupted, Unsolvable, badShape, badType, outOfRange } from "./errors.js";
 import { Board } from "./board.js";
-import { isMixed, parseMixed } from "./patterns.js";
 import { describe } from "./fmt.js";
 import { checkDim, isInt, isMapping } from "./validation.js";
 
@@ -66,7 +65,6 @@ function boardOfSpec(spec) {
         + describe(spec.mixed));
     }
     pattern = Array.from({ length: rows }, (_, r) => spec.mixed.slice(r * cols, (r + 1) * cols));
-    if (!isMixed(pattern, rows, cols)) pattern = parseMixed(pattern, rows, cols);
   }
   return Board.grid(rows, cols, { states: spec.states, pattern,
     locked: specMask(spec.locked, size, "locked"), holes: specMask(spec.holes, size, "holes"),

@@ -1,14 +1,14 @@
 /**
- * The checks of integers, pairs and JSON objects (the same rules as Python's
- * modlights.model.validation, in JavaScript's words). Internal: not part of the public
- * API.
+ * The checks of JavaScript values the C library cannot see: integers (a number or a
+ * BigInt), pairs and objects (Python's modlights.model.validation rules, in JavaScript's
+ * words). Internal: not part of the public API.
  *
  * An integer is a number for which `Number.isInteger` holds (so 2.0 is the integer 2)
  * or a BigInt; booleans are not integers.
  * @module validation
  */
-import { InputError, badType, badValue, outOfRange } from "./errors.js";
-import { describe, list, quote, show } from "./fmt.js";
+import { badType, outOfRange } from "./errors.js";
+import { describe, show } from "./fmt.js";
 
 /** Largest number of tiles (or graph cells) of a board. */
 export const MAX_TILES = 2 ** 27;
@@ -64,11 +64,6 @@ export function asIntPair(pair, what, expected = "a [row, col] pair of integers"
   return out;
 }
 
-/** The number of states: an integer from 2 to 255. */
-export function checkStates(states) {
-  return asInt(states, "states", 2, 255);
-}
-
 /** A board side: an integer from 1 to MAX_SIDE. */
 export function checkDim(name, v) {
   return asInt(v, name, 1, MAX_SIDE);
@@ -78,33 +73,3 @@ export function checkDim(name, v) {
 export function isMapping(d) {
   return d !== null && typeof d === "object" && !Array.isArray(d) && !ArrayBuffer.isView(d);
 }
-
-/** InputError unless `d` is an object with only `allowed` keys and every `required` one. */
-export function checkMapping(d, what, allowed, required) {
-  if (!isMapping(d)) {
-    throw badType(`${what} must be an object, got ${describe(d)}`);
-  }
-  const unknown = Object.keys(d).filter((k) => !allowed.includes(k));
-  if (unknown.length) {
-    throw badValue(`${what} has unknown field ${quote(unknown[0])}; allowed fields: ` +
-      allowed.join(", "));
-  }
-  const missing = required.filter((k) => !(k in d));
-  if (missing.length) {
-    const other = what === "board" ? "; a graph board has effects and states" : "";
-    throw badValue(`${what} needs the field ${quote(missing[0])} (required: ` +
-      required.join(", ") + other + ")");
-  }
-}
-
-/** `e` with its message prefixed by the field it is about (unless it names it already),
- * the same class and code. */
-export function fieldError(what, e) {
-  if (!(e instanceof InputError)) return e;
-  const msg = e.message;
-  return new e.constructor(msg.startsWith(what) ? msg : `${what}: ${msg}`,
-    { code: e.code, cause: e.cause });
-}
-
-/** A position's text: [r, c]. */
-export const posText = (r, c) => list([r, c]);

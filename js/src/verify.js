@@ -7,8 +7,9 @@
  * fails (a FormatError, code NOT_A_CERTIFICATE, when the object is not a modlights
  * certificate of a known version and kind), in JavaScript's words (Python's type names
  * and literals read as JavaScript's: "got str" is "got a string", a tuple (1, 2) is
- * [1, 2], None is null). It needs the WebAssembly core: before `await init()` it throws
- * a ModlightsError with code CORE_NOT_LOADED.
+ * [1, 2], None is null). It needs the WebAssembly core: node loads it on first need;
+ * in a browser, before `await init()`, it throws a ModlightsError with code
+ * CORE_NOT_LOADED.
  *
  * What JSON.stringify does to a value is what the checker sees: undefined entries of
  * objects vanish, NaN and Infinity become null; a value it refuses (a BigInt, a cycle)

@@ -187,8 +187,8 @@ export class SolverWorker {
     if (!(typeof workerUrl === "string" || workerUrl instanceof URL)) {
       throw badType(`workerUrl must be a string or a URL, got ${describe(workerUrl)}`);
     }
-    const spec = board && typeof board.spec === "function" ? board.spec() : board;
-    normalizeSpec(spec);                     // bad input throws here, with its message
+    // bad input throws here, with its message (a Board is checked already)
+    const spec = normalizeSpec(board).board.spec();
     this._url = workerUrl;
     this._spec = spec;
     this._next = 1;

@@ -153,3 +153,45 @@ test("grids past MAX_TILES: kept by shape and pattern as in Python (the Solver a
   assert.deepEqual(h.press([0, 0, 0, 0], 0), [1, 0, 1, 0]);
   assert.deepEqual(h.apply([0, 0, 0, 0], [1, 2]), [1, 2, 1, 0]);
 });
+
+test("a Board is the C board: it holds no WebAssembly memory, and the C library's " +
+  "refusals come in JavaScript's words", async () => {
+  const { liveBytes, loadCore } = await import("../src/core.js");
+  await loadCore();
+  const before = liveBytes();
+  const boards = [Board.grid(6, 5, { states: 3, locked: [[0, 0]], holes: [[5, 4]], wrap: true }),
+    Board.grid(2, 2, { pattern: [["cross", "knight"], [[[0, 0], [0, 1]], "square"]] }),
+    Board.fromEffects([[0, 1], [1, 1, 2]], 4), Board.fromDict({ rows: 3, cols: 4, states: 5 })];
+  for (const b of boards) {
+    const zeros = b.isGrid ? Array.from({ length: b.shape[0] }, () => new Array(b.shape[1]).fill(0))
+      : new Array(b.nCells).fill(0);
+    b.press(zeros, b.taps[b.nTaps - 1], 2);
+    b.apply(zeros, b.fromTapVector(new Array(b.nTaps).fill(1)));
+    b.matrix();
+    b.column(0);
+    assert.ok(b.equals(Board.fromDict(b.toDict())));
+  }
+  assert.equal(liveBytes(), before, "Boards made and played hold no C heap blocks");
+  const cases = [
+    [() => Board.grid(3, 3, { pattern: "nope" }), "INVALID_VALUE", "unknown pattern 'nope': use " +
+      "one of 'cross', 'diagonal', 'square', 'horizontal', 'vertical', 'knight', or an Array " +
+      "of [dr, dc] offsets"],
+    [() => Board.grid(3, 3, { locked: [[3, 0]] }), "OUT_OF_RANGE",
+      "locked [3, 0] is off the board: rows 0..2, cols 0..2"],
+    [() => Board.grid(2, 2, { pattern: [[0, 1025]] }), "OUT_OF_RANGE",
+      "pattern offset [0, 1025] reaches further than 1024 tiles"],
+    [() => Board.fromDict({ rows: 3, cols: 3, pattern: 7 }), "INVALID_VALUE",
+      "pattern must be a name, an Array of [dr, dc] pairs or a 3x3 nested Array of those, got a number"],
+    [() => Board.fromDict({ rows: 3, cols: 3, states: 2n ** 70n }), "OUT_OF_RANGE",
+      "states must be from 2 to 255, got 1180591620717411303424"],
+    [() => boards[0].press([[0, 0, 0, 0, 0]].concat(new Array(5).fill([0, 0, 0, 0, 0])), [5, 4]),
+      "INVALID_VALUE", "cannot tap [5, 4]: it is a hole"],
+    [() => boards[0].cellIndex([6, 0]), "OUT_OF_RANGE",
+      "cell position [6, 0] is off the board: rows 0..5, cols 0..4"],
+  ];
+  for (const [f, code, message] of cases) {
+    assert.throws(f, (e) => e instanceof InputError && e.code === code && e.message === message,
+      message);
+  }
+  assert.equal(liveBytes(), before, "refusals leave no C heap blocks");
+});

@@ -47,26 +47,34 @@ test("require() from a CommonJS project works, and import from an ES module", (t
   }
 });
 
-test("importing loads nothing: before init() the calls that need the core say so", (t) => {
-  const out = inProject(t, {
-    "index.js": `
+test("importing loads nothing; in node the first call that needs the core loads it " +
+  "synchronously; without synchronous loading (browsers) those calls say so before init()", (t) => {
+  const use = (preamble) => `
+      ${preamble}
       const m = require("modlights");
-      const b = m.Board.grid(3, 3);                  // the board model needs no core
       const codeOf = (f) => { try { f(); return "no error"; } catch (e) {
         return [e.name, e.code, e instanceof m.ModlightsError].join(" "); } };
-      console.log(codeOf(() => m.Solver.createSync(b)));
+      console.log(m.isLoaded());
+      console.log(codeOf(() => m.Board.grid(3, 3)), m.isLoaded());
+      console.log(codeOf(() => m.Solver.createSync(m.Board.grid(3, 3))));
       console.log(codeOf(() => m.generate({ seed: 1 })));
       console.log(codeOf(() => m.daily(${JSON.stringify(DAY)})));
       console.log(codeOf(() => m.Puzzle.fromCode(${JSON.stringify(CODES.split(" ")[0])}).minTaps));
       (async () => {
-        const s = await m.Solver.create(b);          // the first Solver.create loads it
-        console.log(m.isLoaded(), s.nullity);
+        const s = await m.Solver.create({ kind: "grid", rows: 3, cols: 3, states: 2,
+          offsets: [[0, 0], [-1, 0], [1, 0], [0, -1], [0, 1]] });  // loads it
+        console.log(m.isLoaded(), s.nullity, m.Board.grid(3, 3).nTaps);
         console.log(m.generate({ seed: 1 }).code === m.generate({ seed: 1 }).code);
-      })();`,
+      })();`;
+  const out = inProject(t, {
+    "index.js": use(""),
+    "browser.js": use("delete process.getBuiltinModule;   // no synchronous load, as in a browser"),
   });
   const notLoaded = "ModlightsError CORE_NOT_LOADED true";
   assert.deepEqual(out["index.js"].split("\n"),
-    [notLoaded, notLoaded, notLoaded, notLoaded, "true 0", "true"]);
+    ["false", "no error true", "no error", "no error", "no error", "no error", "true 0 9", "true"]);
+  assert.deepEqual(out["browser.js"].split("\n"), ["false", `${notLoaded} false`, notLoaded,
+    notLoaded, notLoaded, notLoaded, "true 0 9", "true"]);
 });
 
 test("init() from a source that fails or is not the core: CORE_LOAD_FAILED with its cause; " +
@@ -99,3 +107,32 @@ test("init() from a source that fails or is not the core: CORE_LOAD_FAILED with 
       "true",
     ]);
   });
+
+test("the core is the SIMD build where WebAssembly SIMD validates, else the baseline " +
+  "build, with the same answers", () => {
+  const wasmSize = (name) => execFileSync("wc", ["-c", fileURLToPath(new URL(`../dist/${name}`,
+    import.meta.url))], { encoding: "utf8" }).trim().split(/\s+/)[0];
+  const run = (noSimd) => execFileSync(process.execPath, ["--input-type=module", "-e", `
+    let bytes = 0;                                    // the size of the module compiled
+    const { Module, compile, validate } = WebAssembly;
+    WebAssembly.Module = function (b) { bytes = b.byteLength; return new Module(b); };
+    WebAssembly.compile = (b) => { bytes = b.byteLength; return compile(b); };
+    if (${noSimd}) WebAssembly.validate = () => false;   // an engine without SIMD
+    const m = await import(${JSON.stringify(new URL("../src/index.js", import.meta.url).href)});
+    await m.init();
+    const b = m.Board.grid(7, 9, { states: 3 });
+    const s = m.Solver.createSync(b);
+    const x = Array.from({ length: 7 }, (_, r) => Array.from({ length: 9 }, (_, c) => (r * c + r) % 3));
+    const st = b.apply(Array.from({ length: 7 }, () => new Array(9).fill(0)), x);
+    const sol = s.solve(st);
+    console.log(m.coreVariant(), bytes, sol.length, sol.provenMinimal, JSON.stringify(sol.taps));`],
+  { encoding: "utf8", env: { ...process.env, MODLIGHTS_WASM: "" } }).trim().split(" ");
+  const simd = run(false);
+  const base = run(true);
+  assert.equal(simd[0], "simd128");
+  assert.equal(simd[1], wasmSize("modlights.wasm"));
+  assert.equal(base[0], "baseline");
+  assert.equal(base[1], wasmSize("modlights-baseline.wasm"));
+  assert.notEqual(simd[1], base[1]);
+  assert.deepEqual(base.slice(2), simd.slice(2));
+});

@@ -34,11 +34,13 @@ test("numbers and BigInts seed alike; string and byte seeds are SHA-256's first 
   }
 });
 
-test("SplitMix64's draws name init() when the core is not loaded", async () => {
+test("SplitMix64's draws name init() when the core is not loaded (a platform without " +
+  "synchronous loading: browsers; node loads it on first need)", async () => {
   const { execFileSync } = await import("node:child_process");
   const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
-    import { SplitMix64, seedFrom } from ${JSON.stringify(new URL("../src/index.js",
-    import.meta.url).href)};
+    delete process.getBuiltinModule;                  // as in a browser: no synchronous load
+    const { SplitMix64, seedFrom } = await import(${JSON.stringify(new URL("../src/index.js",
+    import.meta.url).href)});
     const r = new SplitMix64(5n);                     // an integer seed needs no core
     for (const f of [() => r.nextU64(), () => seedFrom("day")]) {
       try { f(); console.log("no error"); } catch (e) { console.log(e.code, e.message); }

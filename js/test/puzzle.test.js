@@ -109,26 +109,38 @@ test("Puzzle.dispose frees its solver's WebAssembly memory and keeps its figures
   p.dispose();                                   // twice is harmless
 });
 
-test("codes, bands and stars name init() when the core is not loaded; Board and new Puzzle "
-  + "do not need it", async () => {
+test("codes, bands, stars and boards name init() when the core is not loaded (a platform " +
+  "without synchronous loading: browsers); in node a Board loads it on first need", async () => {
   const { execFileSync } = await import("node:child_process");
   const { code } = golden("codes.json").codes[0];
-  const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
-    import * as m from ${JSON.stringify(new URL("../src/index.js", import.meta.url).href)};
+  const url = JSON.stringify(new URL("../src/index.js", import.meta.url).href);
+  const node = execFileSync(process.execPath, ["--input-type=module", "-e", `
+    const m = await import(${url});
+    const loaded = m.isLoaded();
     const p = new m.Puzzle(m.Board.grid(3, 3), [[1, 0, 0], [0, 0, 0], [0, 0, 0]]);
-    console.log(m.Board.fromDict(p.board.toDict()).equals(p.board), m.isLoaded());
-    for (const f of [() => p.code, () => m.Puzzle.fromCode(${JSON.stringify(code)}),
+    console.log(loaded, m.Board.fromDict(p.board.toDict()).equals(p.board), m.isLoaded(),
+      p.code === m.Puzzle.fromCode(p.code).code);`], { encoding: "utf8" });
+  assert.equal(node.trim(), "false true true true");
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
+    delete process.getBuiltinModule;                  // as in a browser: no synchronous load
+    const m = await import(${url});
+    for (const f of [() => m.Board.grid(3, 3), () => m.Board.fromDict({ rows: 2, cols: 2 }),
+      () => m.Board.fromEffects([[0]], 2), () => m.Puzzle.fromCode(${JSON.stringify(code)}),
       () => m.Puzzle.fromDict({ code: ${JSON.stringify(code)} }), () => m.tapBands(9, 2),
-      () => m.difficultyOf(3, 9, 2), () => m.starsLimits(4), () => p.bands]) {
+      () => m.difficultyOf(3, 9, 2), () => m.starsLimits(4)]) {
       try { f(); console.log("no error"); } catch (e) { console.log(e.code, e.message); }
-    }`], { encoding: "utf8" });
-  const [first, ...lines] = out.trim().split("\n");
-  assert.equal(first, "true false");
-  assert.equal(lines.length, 7, out);
-  for (const line of lines) {
+    }
+    await m.init();
+    console.log(m.Board.grid(3, 3).nTaps, new m.Puzzle(m.Board.grid(2, 2), [[1, 0], [0, 0]]).bands !== undefined);`],
+  { encoding: "utf8" });
+  const lines = out.trim().split("\n");
+  assert.equal(lines.length, 9, out);
+  for (const line of lines.slice(0, 8)) {
     assert.match(line,
       /^CORE_NOT_LOADED \S.*: the WebAssembly core is not loaded yet: `await init\(\)`/);
   }
+  assert.match(lines[0], /^CORE_NOT_LOADED Board\.grid: /);
+  assert.equal(lines[8], "9 true");
 });
 
 test("bands and stars: integer arguments, else an InputError in JavaScript's words", () => {

@@ -6,19 +6,24 @@ import { loadCore } from "../src/core.js";
 import { assertPackageError } from "../test-helpers/wording.js";
 import { golden } from "../test-helpers/golden.js";
 
-// the checker is the C library's: before the core is loaded verify says so
-const beforeLoad = (() => {
-  try {
-    verify({});
-    return "no error";
-  } catch (e) {
-    return `${e.name} ${e.code}`;
-  }
-})();
 await loadCore();
 
-test("verify needs the core: CORE_NOT_LOADED before init()", () => {
-  assert.equal(beforeLoad, "ModlightsError CORE_NOT_LOADED");
+test("verify names init() when the core is not loaded (a platform without synchronous " +
+  "loading: browsers; node loads it on first need)", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", `
+    delete process.getBuiltinModule;                  // as in a browser: no synchronous load
+    const { verify, summary } = await import(${JSON.stringify(new URL("../src/index.js",
+    import.meta.url).href)});
+    for (const f of [() => verify({}), () => summary({})]) {
+      try { f(); console.log("no error"); } catch (e) { console.log(e.code, e.message); }
+    }`], { encoding: "utf8" });
+  const lines = out.trim().split("\n");
+  assert.equal(lines.length, 2, out);
+  for (const line of lines) {
+    assert.match(line,
+      /^CORE_NOT_LOADED verify: the WebAssembly core is not loaded yet: `await init\(\)`/);
+  }
 });
 
 test("verify gives Python's verdict, summary and message for every golden certificate", () => {

@@ -102,8 +102,10 @@ HEAVY = {
     "t-engines-chase",
     "t-engines-algebraic",
     "t-engines-tensor",  # 24 s with its build
-    # the split search (links the whole solver; test_capi_search.py in the default run)
+    # the split searches, one coset and many (link the whole solver; test_capi_search.py
+    # in the default run)
     "t-search",
+    "t-search_many",
     # 21 s with its build (it links the registry and every engine it references); the
     # default run keeps tests/native/test_capi_torus.py
     "t-engines-torus",

@@ -47,7 +47,8 @@ pytestmark = [
 #: (window.viaSolverWorker).
 USER_PAGE = """<!doctype html><meta charset="utf-8"><title>user worker</title>
 <script type="module">
-import { Board, runInWorker } from "./js/src/index.js";
+import { Board, init, runInWorker } from "./js/src/index.js";
+await init();                       // the core before the first Board: the page waits for it
 window.replies = [];
 const w = new Worker("user-worker.js", { type: "module" });
 w.onmessage = (ev) => {
@@ -65,8 +66,9 @@ window.viaSolverWorker = { state, taps: sol.taps, length: sol.length };
 #: The user's worker: it imports the package, says it is ready, and answers each
 #: request with a solve of its own.
 USER_WORKER = """
-import { Board, Solver } from "./js/src/index.js";
+import { Board, Solver, init } from "./js/src/index.js";
 self.addEventListener("message", async (ev) => {
+  await init();                     // the core before the first Board (once)
   const s = await Solver.create(Board.grid(3, 3));
   self.postMessage({ mine: ev.data.ask, nullity: s.nullity });
   s.dispose();

@@ -1,8 +1,10 @@
-"""Bindings to the public C API's split search of one coset (csrc/include/modlights.h:
-split searches; csrc/api/search.c): CSearch, an ml_search handle, capi_search and
-search_task (a worker's part: import, run one task). Errors are the C library's statuses
-and messages (_ml_raise). tests/native/test_capi_search.py drives it over executors and
-compares it with modlights.Solver.solve(executor=...)."""
+"""Bindings to the public C API's split searches (csrc/include/modlights.h: split
+searches; csrc/api/search.c, search_many.c): CSearch, an ml_search handle, capi_search
+and search_task (a worker's part: import, run one task) for one coset;
+capi_search_many and search_rows_task for many cosets (a task: a range of rows). Errors
+are the C library's statuses and messages (_ml_raise). tests/native/test_capi_search.py
+and test_capi_search_many.py drive them over executors and compare them with
+modlights.Solver.solve / min_taps_many / solve_many(executor=...)."""
 
 
 cdef class CSearch:
@@ -11,6 +13,7 @@ cdef class CSearch:
 
     cdef ml_search *q
     cdef uint64_t L
+    cdef uint64_t k, tsize   # a many-coset search's states and ml_board_taps_size
 
     def __dealloc__(self):
         ml_search_free(self.q)
@@ -103,6 +106,103 @@ cdef class CSearch:
         cdef CResult out = CResult.__new__(CResult)
         out.r = r
         return out
+
+
+    # -- many-coset searches
+    def task_rows(self, t):
+        """ml_search_task_rows: the rows of task t."""
+        cdef uint64_t rows = 0
+        rc = ml_search_task_rows(NULL, self.q, <uint64_t>int(t), &rows)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return int(rows)
+
+    def run_rows(self, t, taps=True):
+        """ml_search_run_rows: (lengths int64 (rows,), least-length taps uint8 (rows, L)
+        or None)."""
+        rows = self.task_rows(t)
+        lengths = np.zeros(max(1, rows), dtype=np.int64)
+        best = np.zeros((max(1, rows), max(1, self.L)), dtype=np.uint8)
+        cdef int64_t[::1] lv = lengths
+        cdef uint8_t[:, ::1] bv = best
+        cdef uint8_t *bp = &bv[0, 0] if taps else NULL
+        cdef uint64_t ct = int(t)
+        with nogil:
+            rc = ml_search_run_rows(NULL, self.q, ct, &lv[0], bp)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return lengths[:rows], (best[:rows, :self.L] if taps else None)
+
+    def merge_rows(self, t, answer):
+        """ml_search_merge_rows of a run_rows answer ((lengths, taps or None))."""
+        lengths, taps = answer
+        lengths = np.ascontiguousarray(lengths, dtype=np.int64).reshape(-1)
+        n = lengths.shape[0]
+        l1 = np.zeros(max(1, n), dtype=np.int64)
+        l1[:n] = lengths
+        cdef const int64_t[::1] lv = l1
+        cdef const uint8_t[:, ::1] tv
+        cdef const uint8_t *tp = NULL
+        if taps is not None:
+            t1 = np.zeros((max(1, n), max(1, self.L)), dtype=np.uint8)
+            t1[:n, :self.L] = np.asarray(taps, dtype=np.uint8).reshape(n, self.L)
+            if self.L == 0 or n == 0:
+                t1 = np.zeros((max(1, n), 1), dtype=np.uint8)
+            tv = t1
+            tp = &tv[0, 0]
+        rc = ml_search_merge_rows(NULL, self.q, <uint64_t>int(t), &lv[0], tp)
+        if rc != ML_OK:
+            _ml_raise(rc)
+
+    def lengths(self, taps=True):
+        """ml_search_lengths: (lengths int64 (k,), taps uint8 (k, ml_board_taps_size) or
+        None)."""
+        k, size = self.k, self.tsize
+        lengths = np.zeros(max(1, k), dtype=np.int64)
+        out = np.zeros(max(1, k * size), dtype=np.uint8)
+        cdef int64_t[::1] lv = lengths
+        cdef uint8_t[::1] ov = out
+        rc = ml_search_lengths(NULL, self.q, &lv[0], &ov[0] if taps else NULL)
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return lengths[:k], (out[: k * size].reshape(k, size) if taps else None)
+
+    def proven(self):
+        """ml_search_proven: bool (k,)."""
+        out = np.zeros(max(1, self.k), dtype=np.uint8)
+        cdef uint8_t[::1] ov = out
+        rc = ml_search_proven(NULL, self.q, &ov[0])
+        if rc != ML_OK:
+            _ml_raise(rc)
+        return out[: self.k].astype(bool)
+
+
+def capi_search_many(CSolver s, states, target=0):
+    """ml_solver_search_many: the split search of the cosets of a (k, *shape) stack of
+    states (to `target`); one task until split."""
+    st = s._states(states)
+    keep = []
+    cdef ml_target t
+    s._target(target, &t, keep)
+    cdef size_t k = st.shape[0]
+    cdef const uint8_t[:, ::1] sv = st if st.size else np.zeros((1, 1), np.uint8)
+    cdef ml_search *q = NULL
+    with nogil:
+        rc = ml_solver_search_many(NULL, s.s, k, &sv[0, 0], t, &q)
+    if rc != ML_OK:
+        _ml_raise(rc)
+    cdef CSearch out = CSearch.__new__(CSearch)
+    out.q = q
+    out.L = ml_board_n_taps(ml_solver_board(s.s))
+    out.k = k
+    out.tsize = ml_board_taps_size(ml_solver_board(s.s))
+    return out
+
+
+def search_rows_task(data, t, taps=True):
+    """A worker's part of a many-coset split search: import `data` (CSearch.export), run
+    task t; the pair CSearch.run_rows returns (picklable: executor tasks)."""
+    return CSearch.from_bytes(data).run_rows(t, taps)
 
 
 def capi_search(CSolver s, state, target=0):

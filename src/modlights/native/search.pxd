@@ -31,3 +31,14 @@ cdef extern from "include/modlights.h" nogil:
                         const uint8_t *best)
     int ml_search_done(const ml_search *q)
     int ml_search_finish(ml_ctx *ctx, ml_search *q, ml_result **out)
+
+    # many-coset searches (ml_solver_search_many)
+    int ml_solver_search_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                              ml_target target, ml_search **out)
+    int ml_search_lengths(ml_ctx *ctx, ml_search *q, int64_t *lengths, uint8_t *taps)
+    int ml_search_task_rows(ml_ctx *ctx, const ml_search *q, uint64_t t, uint64_t *rows)
+    int ml_search_run_rows(ml_ctx *ctx, ml_search *q, uint64_t t, int64_t *lengths,
+                           uint8_t *taps)
+    int ml_search_merge_rows(ml_ctx *ctx, ml_search *q, uint64_t t, const int64_t *lengths,
+                             const uint8_t *taps)
+    int ml_search_proven(ml_ctx *ctx, const ml_search *q, uint8_t *proven)

@@ -98,7 +98,8 @@ def site_files(static_dir: Path | None = None, js_dir: Path | None = None) -> di
     ``static_dir`` defaults to :data:`STATIC_DIR`, ``js_dir`` to :func:`js_package_dir`.
     Every file under ``static_dir`` (its folders too: the game's modules are in
     ``game/``) whose suffix has a type in :data:`MEDIA_TYPES` is served at its path
-    there. The package contributes ``js/src/**/*.js`` and ``js/dist/modlights.wasm`` where they
+    there. The package contributes ``js/src/**/*.js``, ``js/dist/modlights.wasm`` and
+    ``js/dist/modlights-baseline.wasm`` (the build without WebAssembly SIMD) where they
     exist (tests and node_modules stay out); :func:`write_site` refuses an incomplete set.
     """
     static_dir = STATIC_DIR if static_dir is None else Path(static_dir)
@@ -111,9 +112,10 @@ def site_files(static_dir: Path | None = None, js_dir: Path | None = None) -> di
     if js_dir is not None and (js_dir / "src").is_dir():
         for path in sorted((js_dir / "src").rglob("*.js")):
             files["js/" + path.relative_to(js_dir).as_posix()] = path
-        wasm = js_dir / "dist" / "modlights.wasm"
-        if wasm.is_file():
-            files["js/dist/modlights.wasm"] = wasm
+        for name in ("modlights.wasm", "modlights-baseline.wasm"):  # SIMD and without
+            wasm = js_dir / "dist" / name
+            if wasm.is_file():
+                files["js/dist/" + name] = wasm
     files["campaign.json"] = campaign_json
     return files
 

@@ -12,7 +12,8 @@ const modlights = import("./js/src/index.js");
 
 self.onmessage = async (ev) => {
   try {
-    const { Board, Solver } = await modlights;
+    const { Board, Solver, init } = await modlights;
+    await init();                      // the core first: a Board is the C library's
     const solver = await Solver.create(Board.fromDict(ev.data.board));
     try {
       const sol = solver.solve(ev.data.state, { minimal: true });

@@ -2,15 +2,15 @@
  * compiled to WebAssembly): loading it, running work with the spinner, a Puzzle's
  * figures, one Solver per session, and the solver thread (solve-worker.js) for the
  * minimal searches that could take long. */
-import { Board, Solver } from "../js/src/index.js";
+import { Solver, init } from "../js/src/index.js";
 import { state } from "./state.js";
 import { $, toast, clearToast } from "./page.js";
 
-/** Loads the WebAssembly core (Solver.create loads it once per page), after which the
- * package's synchronous work (daily, generate, a Puzzle's fewest taps) can run. */
+/** Loads the WebAssembly core (once per page), after which the package's synchronous
+ * work (the Board's taps, daily, generate, a Puzzle's fewest taps) can run: the page
+ * shows a board only once it has loaded (app.js awaits this before its first route). */
 export async function engineReady() {
-  const s = await Solver.create(Board.grid(1, 1));
-  s.dispose();
+  await init();
 }
 
 /** Run `work` (engine calls): the page gets a turn of its event loop first (a click
