@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 
 import modlights as ml
 from modlights import solver
-from modlights.engines.chase import engine as chase
+from modlights.engines.native import NativeEngine
 from strategies import boards
 from suite_groups import sample
 
@@ -177,7 +177,7 @@ def test_bounded_search_generators(monkeypatch, n):
 
 def test_chase_generators_limit_is_a_prefix():
     b = ml.Board.grid(30, 30, 2)
-    eng = chase.ChaseEngine(b)
+    eng = NativeEngine(b, "chase")
     H, o = eng.generators()
     Hl, ol = eng.generators(limit=2)
     assert np.array_equal(Hl, H[:2]) and ol == o[:2]
@@ -230,15 +230,8 @@ for args in [(200000, 8, 2, "horizontal"), (60000, 8, 3, "horizontal"), (255, 25
     assert seconds_of(out) < 5
 
 
-def test_residual_cost_model():
-    nbytes, work = chase.residual_cost(10000, 10000, 2)
-    assert nbytes == 3 * 10000 * 157 * 8 and work == 10000**3 // 64
-    chase.check_residual_size(10000, 10000, 2)  # the 10000^2 cross board fits
-    chase.check_residual_size(3000, 3000, 6)
-    nbytes, _ = chase.residual_cost(100, 200, 6)  # 6 = 2 * 3: two parts
-    assert nbytes == 100 * 200 * 7
-    with pytest.raises(ValueError, match="65025 equations x 65025 unknowns mod 2"):
-        chase.check_residual_size(65025, 65025, 2)
+# the residual system's cost model (bytes, work, limits): csrc/tests/t-engines-chase.c
+# (residual_cost_model)
 
 
 def test_check_command_refuses_such_codes_quickly(tmp_path):

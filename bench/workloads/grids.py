@@ -190,7 +190,14 @@ for _name, _help, _size, _n, _pat, _extra in (
         "cross",
         {"wrap": 1},
     ),
-    ("diagonal-1000", "GF(2) diagonal 1000 x 1000, start A x0 (algebraic-sym)", 1000, 2, "diagonal", {}),
+    (
+        "diagonal-1000",
+        "GF(2) diagonal 1000 x 1000, start A x0 (algebraic-sym)",
+        1000,
+        2,
+        "diagonal",
+        {},
+    ),
     ("square-z3-1000", "Z/3 square 1000 x 1000, start A x0 (tensor)", 1000, 3, "square", {}),
     (
         "solves-cross-1000",
@@ -202,3 +209,66 @@ for _name, _help, _size, _n, _pat, _extra in (
     ),
 ):
     _register(_name, _help, _size, _n, _pat, "image", groups=("structured",), **_extra)
+
+# The chase's variants (csrc/engines/chase.c, chase_row.c) through Python's Solver on
+# boards of a million tiles (holes-2000 above: the row chase over GF(2)): the whole call,
+# and the solves alone (the per-call cost of the binding and the adapter)
+for _name, _help, _size, _n, _pat, _extra in (
+    (
+        "chase-light-1000",
+        "GF(2) cross 1000 x 1000, method=chase-light",
+        1000,
+        2,
+        "cross",
+        {"method": "chase-light"},
+    ),
+    (
+        "chase-z4-1000",
+        "Z/4 cross 1000 x 1000, method=chase (the light chase)",
+        1000,
+        4,
+        "cross",
+        {},
+    ),
+    (
+        "rowsolve-z5-1000",
+        "Z/5 knight 1000 x 1000, method=chase (the row-solve chase)",
+        1000,
+        5,
+        "knight",
+        {},
+    ),
+    (
+        "holes-z3-1000",
+        "Z/3 cross 1000 x 1000, 1% holes, method=chase (the row chase, bit-sliced)",
+        1000,
+        3,
+        "cross",
+        {"holes": 0.01},
+    ),
+    (
+        "locks-z4-1000",
+        "Z/4 cross 1000 x 1000, 1% locked tiles, method=chase (a prefix)",
+        1000,
+        4,
+        "cross",
+        {"locked": 0.01},
+    ),
+    (
+        "solves-chase-1000",
+        "GF(2) cross 1000 x 1000, method=chase: 20 solves of A x0 on one Solver",
+        1000,
+        2,
+        "cross",
+        {"solves": 20},
+    ),
+):
+    _register(
+        _name,
+        _help,
+        _size,
+        _n,
+        _pat,
+        "image",
+        **{"method": "chase", "groups": ("chase",), "repeats": 3, **_extra},
+    )

@@ -249,9 +249,15 @@ int ml_board_from_matrix(ml_ctx *ctx, int states, size_t n_cells, size_t n_taps,
         ml__board_destroy(b);
         return ml__fail(ctx, ML_M_NOMEM, fn);
     }
-    for (size_t i = 0; i < n_cells; i++)
+    uint8_t red[256];   /* v mod states by a table: no division an entry */
+    for (unsigned v = 0; v < 256; v++)
+        red[v] = (uint8_t)(v % (unsigned)states);
+    for (size_t i = 0; i < n_cells; i++) {
+        const uint8_t *src = a + i * lda;
+        uint8_t *dst = b->dense + i * n_taps;
         for (size_t j = 0; j < n_taps; j++)
-            b->dense[i * n_taps + j] = (uint8_t)(a[i * lda + j] % states);
+            dst[j] = red[src[j]];
+    }
     *out = b;
     return ML_OK;
 }

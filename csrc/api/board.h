@@ -45,8 +45,8 @@ struct ml_board {
     uint32_t *tile_pal;
     /* grids with locks / holes: masks (rows * cols bytes, 0 or 1) or NULL when none */
     uint8_t *locked, *holes;
-    /* grids with locks or holes: the flat positions of the cells (n_cells) and of the
-     * taps (n_taps), ascending; NULL when every tile is one (identity) */
+    /* grids with holes: the flat positions of the cells (n_cells), with locks or holes:
+     * of the taps (n_taps), ascending; NULL when every tile is one (identity) */
     uint32_t *cell_flat, *tap_flat;
     /* graph boards: CSC (indptr: n_taps + 1, cells: indptr[n_taps]) or dense (n_cells x
      * n_taps, entries mod n); exactly one of them */

@@ -454,6 +454,15 @@ int ml_grid_set_holes(ml_ctx *ctx, ml_grid *g, const uint8_t *mask)
     return set_mask(ctx, "ml_grid_set_holes", g, g ? &g->holes : NULL, mask);
 }
 
+/* The ones of a 0 / 1 mask (NULL: none). O(t), vectorised. */
+static uint64_t count_ones(const uint8_t *m, size_t t)
+{
+    uint64_t n = 0;
+    for (size_t f = 0; m && f < t; f++)
+        n += m[f];
+    return n;
+}
+
 /* A copy of mask when it marks some tile, else NULL (*fail on allocation failure). */
 static uint8_t *kept_mask(const uint8_t *mask, size_t t, int *fail)
 {
@@ -508,24 +517,41 @@ int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
         b->locked = kept_mask(g->locked, t, &fail);
     if (!fail)
         b->holes = kept_mask(g->holes, t, &fail);
-    uint64_t n_holes = 0, n_locked = 0;
-    for (size_t f = 0; !fail && (b->locked || b->holes) && f < t; f++) {
-        n_holes += b->holes && b->holes[f];
-        n_locked += b->locked && b->locked[f];
+    uint64_t n_holes = fail ? 0 : count_ones(b->holes, t), n_locked = 0;
+    if (!fail && b->locked) {   /* locked tiles that are not holes */
+        const uint8_t *h = b->holes, *l = b->locked;
+        if (h)
+            for (size_t f = 0; f < t; f++)
+                n_locked += l[f] & (uint8_t)!h[f];
+        else
+            n_locked = count_ones(l, t);
     }
     b->n_cells = (uint64_t)t - n_holes;
     b->n_taps = (uint64_t)t - n_holes - n_locked;
-    if (!fail && (b->locked || b->holes)) {
+    /* the flat positions of the cells (only with holes: else every tile is one) and of
+     * the taps (with locks or holes), written without branches */
+    if (!fail && n_holes) {
         b->cell_flat = malloc((b->n_cells ? b->n_cells : 1) * sizeof *b->cell_flat);
+        if (!(fail = !b->cell_flat))
+            for (size_t f = 0, i = 0; f < t && i < b->n_cells; f++) {
+                b->cell_flat[i] = (uint32_t)f;
+                i += !b->holes[f];
+            }
+    }
+    if (!fail && (n_holes || n_locked)) {
         b->tap_flat = malloc((b->n_taps ? b->n_taps : 1) * sizeof *b->tap_flat);
-        fail = !b->cell_flat || !b->tap_flat;
-        for (size_t f = 0, i = 0, j = 0; !fail && f < t; f++) {
-            if (b->holes && b->holes[f])
-                continue;
-            b->cell_flat[i++] = (uint32_t)f;
-            if (!(b->locked && b->locked[f]))
-                b->tap_flat[j++] = (uint32_t)f;
-        }
+        const uint8_t *h = b->holes, *l = b->locked, *one = h ? h : l;
+        uint32_t *tf = b->tap_flat;
+        if (!(fail = !tf) && h && l)
+            for (size_t f = 0, j = 0; f < t && j < b->n_taps; f++) {
+                tf[j] = (uint32_t)f;
+                j += !(h[f] | l[f]);
+            }
+        else if (!fail)
+            for (size_t f = 0, j = 0; f < t && j < b->n_taps; f++) {
+                tf[j] = (uint32_t)f;
+                j += !one[f];
+            }
     }
     b->magic = ML_BOARD_MAGIC;
     if (fail) {

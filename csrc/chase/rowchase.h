@@ -72,7 +72,8 @@ size_t ml_rowchase_width(const ml_rowchase *R);
 size_t ml_rowchase_record_bytes(const ml_rowchase *R);
 /* Pending equations left at the end (0 over a prime) and the system they make:
  * a[npend x nfree] coefficients on the free symbols (order of ml_rowchase_free_symbols),
- * c[npend x k] constants; the free symbols u must give a u + c_j = 0 (mod q). */
+ * c[npend x k] constants (c NULL: not asked); the free symbols u must give
+ * a u + c_j = 0 (mod q). */
 size_t ml_rowchase_npending(const ml_rowchase *R);
 void ml_rowchase_pending(const ml_rowchase *R, uint8_t *a, uint8_t *c);
 /* ok[j] = 1 when right-hand side j passed every consistency check (k entries). */

@@ -24,7 +24,7 @@ size_t ml_rowchase_record_bytes(const ml_rowchase *R) { return R->dlen; }
 size_t ml_rowchase_npending(const ml_rowchase *R) { return R->npend; }
 void ml_rowchase_pending(const ml_rowchase *R, uint8_t *a, uint8_t *c) {
     if (R->npend && R->nfree) memcpy(a, R->pmat, R->npend * R->nfree);
-    if (R->npend && R->k) memcpy(c, R->pconst, R->npend * R->k);
+    if (R->npend && R->k && c) memcpy(c, R->pconst, R->npend * R->k);
 }
 void ml_rowchase_ok(const ml_rowchase *R, uint8_t *ok) { if (R->k) memcpy(ok, R->ok, R->k); }
 void ml_rowchase_free_symbols(const ml_rowchase *R, int64_t *out) {

@@ -31,6 +31,7 @@
 #include "dense/gf2.h"
 #include "engines/dense.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
@@ -461,19 +462,27 @@ static int replay(ml_ctx *ctx, const chase_eng *e, const uint8_t *bg, const uint
     return ML_OK;
 }
 
-/* _b_grid: right-hand side over the cells -> a byte a tile in the plan's layout */
-static void b_grid(const chase_eng *e, const uint8_t *rhs, uint8_t *bg)
+/* _b_grid: right-hand side over the cells -> a byte a tile in the plan's layout: rhs
+ * itself when every tile is a cell and the plan runs along the rows (read in place),
+ * else bg filled (ml__chase_to_plan). O(tiles). */
+static const uint8_t *b_grid(const chase_eng *e, const uint8_t *rhs, uint8_t *bg)
 {
-    memset(bg, 0, e->hw);
-    for (size_t i = 0; i < e->m; i++)
-        bg[ml__chase_plan_flat(e->b, e->transposed, ml__board_cell_flat(e->b, i))] = rhs[i];
+    if (e->m == e->hw && !e->transposed)   /* every tile a cell, in order */
+        return rhs;
+    ml__chase_to_plan(e->b, e->transposed, rhs, bg);
+    return bg;
 }
 
-/* _tap_vec: a replay's taps (plan layout) -> over the board's taps */
+/* Whether a replay may write its taps straight into the answer's row (every tile a tap,
+ * the plan along the rows: tap_vec is the identity). */
+static int taps_in_place(const chase_eng *e) { return e->r == e->hw && !e->transposed; }
+
+/* _tap_vec: a replay's taps (plan layout) -> over the board's taps (out; x == out when
+ * taps_in_place). O(tiles). */
 static void tap_vec(const chase_eng *e, const uint8_t *x, uint8_t *out)
 {
-    for (size_t j = 0; j < e->r; j++)
-        out[j] = x[ml__chase_plan_flat(e->b, e->transposed, ml__board_tap_flat(e->b, j))];
+    if (x != out)
+        ml__chase_from_plan(e->b, e->transposed, x, out);
 }
 
 static int any(const uint8_t *v, size_t k)
@@ -495,6 +504,10 @@ static int res_solve_many(ml_ctx *ctx, chase_eng *e, size_t kp, const uint8_t *r
     return ml__dense_zn_ops.solve(NULL, ctx, e->zn, kp, rhos, Z, ok);
 }
 
+/* ChaseEngine.solve: replays with z = 0 (their residuals kept), one residual solve for
+ * every right-hand side left with a residual, replays with the symbols found. The
+ * right-hand sides are read in place and the taps written in place where the layouts
+ * allow (b_grid, taps_in_place). O(k x (tiles x pattern) + the residual solve). */
 static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
                        uint8_t *X, uint8_t *ok)
 {
@@ -503,58 +516,56 @@ static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const ui
     if (e->row)
         return ml__chase_row_ops.solve(NULL, ctx, e->row, k, R, X, ok);
     size_t hw = e->hw, nres = e->nres, nsym = e->nsym;
-    uint8_t *bg = malloc(hw + 1), *x = malloc(hw + 1), *rho = malloc(nres + 1);
+    size_t used = e->rows_solved;   /* the prefix of rho the system solved reads */
+    int direct = taps_in_place(e);
+    uint8_t *bg = malloc(hw + 1), *x = direct ? NULL : malloc(hw + 1), *rho = malloc(nres + 1);
     size_t *pend = malloc((k + 1) * sizeof *pend);
     uint8_t *rhos = NULL, *Z = NULL, *okz = NULL;
     int rc = ML_OK;
-    if (!bg || !x || !rho || !pend) {
+    if (!bg || (!direct && !x) || !rho || !pend || k > (SIZE_MAX - 1) / (used + 1)) {
         rc = nomem(ctx);
         goto done;
     }
-    /* first replays (z = 0): the right-hand sides left with a residual */
+    /* first replays (z = 0): the right-hand sides left with a residual, which is kept */
     size_t kp = 0;
     for (size_t i = 0; i < k; i++) {
-        b_grid(e, R + i * e->m, bg);
+        uint8_t *xi = direct ? X + i * e->r : x;
         ok[i] = 0;
-        rc = replay(ctx, e, bg, NULL, x, rho);
+        rc = replay(ctx, e, b_grid(e, R + i * e->m, bg), NULL, xi, rho);
         if (rc)
             goto done;
         if (nres && any(rho, nres)) {
+            if (!rhos && !(rhos = malloc((k - i) * used + 1))) {
+                rc = nomem(ctx);
+                goto done;
+            }
+            memcpy(rhos + kp * used, rho, used);
             pend[kp++] = i;
         } else {
-            tap_vec(e, x, X + i * e->r);
+            tap_vec(e, xi, X + i * e->r);
             ok[i] = 1;
         }
     }
     if (!kp)
         goto done;
-    rhos = malloc(kp * e->rows_solved + 1);
     Z = calloc(kp * nsym + 1, 1);
     okz = calloc(kp + 1, 1);
-    if (!rhos || !Z || !okz) {
+    if (!Z || !okz) {
         rc = nomem(ctx);
         goto done;
-    }
-    size_t used = e->rows_solved;   /* the prefix of rho the system solved reads */
-    for (size_t j = 0; j < kp; j++) {   /* the residuals again, one right-hand side each */
-        b_grid(e, R + pend[j] * e->m, bg);
-        rc = replay(ctx, e, bg, NULL, x, rho);
-        if (rc)
-            goto done;
-        memcpy(rhos + j * used, rho, used);
     }
     rc = res_solve_many(ctx, e, kp, rhos, Z, okz);
     for (size_t j = 0; j < kp && rc == ML_OK; j++) {
         size_t i = pend[j];
         if (!okz[j])
             continue;
-        b_grid(e, R + i * e->m, bg);
-        rc = replay(ctx, e, bg, Z + j * nsym, x, rho);
+        uint8_t *xi = direct ? X + i * e->r : x;
+        rc = replay(ctx, e, b_grid(e, R + i * e->m, bg), Z + j * nsym, xi, rho);
         if (rc)
             break;
         if (e->rows_solved < nres && any(rho, nres))
             continue;   /* _replay_solves: the prefix's only candidate fails the rest */
-        tap_vec(e, x, X + i * e->r);
+        tap_vec(e, xi, X + i * e->r);
         ok[i] = 1;
     }
 done:

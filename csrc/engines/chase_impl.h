@@ -52,8 +52,12 @@ ml_rowsolve *ml__chase_rowsolve_plan(ml_ctx *ctx, const ml_board *b, int *transp
  * transpose_board(b), tile (r, c) -> (c, r)). NULL with *rc set (ML_ENOMEM, or
  * ML_EINVAL when the plan refuses the board's tables) on failure. */
 ml_chase *ml__chase_light_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc);
-/* The plan's flat position of board tile f (t: the plan is of the transpose). */
-uint64_t ml__chase_plan_flat(const ml_board *b, int t, uint64_t f);
+/* _b_grid: b's right-hand side over its cells (n_cells bytes) -> bg, a byte a tile in
+ * the layout of the plan along the rows (t = 0) or the columns (t = 1), zero at holes;
+ * _tap_vec: x in that layout -> out over b's taps (n_taps bytes). Every tile a cell (a
+ * tap): a copy, or a tiled transpose (ml_band_transpose). O(tiles). */
+void ml__chase_to_plan(const ml_board *b, int t, const uint8_t *rhs, uint8_t *bg);
+void ml__chase_from_plan(const ml_board *b, int t, const uint8_t *x, uint8_t *out);
 
 /* The row chase's engine (engines/chase_row.c, rowchase.py's RowChaseSystem) over a
  * light plan of b: RowChaseSystem's limits checked first (ML_ETOOLARGE with

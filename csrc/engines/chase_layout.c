@@ -9,6 +9,7 @@
 #include "api/ctx.h"
 #include "api/registry_impl.h"
 #include "chase/chase.h"
+#include "structured/band.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -174,12 +175,58 @@ static uint64_t board_flat(const ml_board *b, int t, uint64_t f)
 }
 
 /* The plan's flat position of board tile f. */
-uint64_t ml__chase_plan_flat(const ml_board *b, int t, uint64_t f)
+/* The length of the run of consecutive positions idx[j], idx[j] + 1, ... (< n - j). */
+static size_t run_of(const uint32_t *idx, size_t j, size_t n)
 {
-    if (!t)
-        return f;
-    uint64_t r = f / (uint64_t)b->cols, c = f % (uint64_t)b->cols;
-    return c * (uint64_t)b->rows + r;
+    size_t L = 1;
+    while (j + L < n && idx[j + L] == idx[j] + L)
+        L++;
+    return L;
+}
+
+void ml__chase_to_plan(const ml_board *b, int t, const uint8_t *rhs, uint8_t *bg)
+{
+    size_t rows = (size_t)b->rows, cols = (size_t)b->cols, m = (size_t)b->n_cells;
+    const uint32_t *cf = b->cell_flat;
+    if (!cf || m == rows * cols) {   /* every tile a cell */
+        if (t)
+            ml_band_transpose(rhs, (ptrdiff_t)cols, bg, (ptrdiff_t)rows, rows, cols);
+        else
+            memcpy(bg, rhs, rows * cols);
+        return;
+    }
+    memset(bg, 0, rows * cols);
+    if (!t) {   /* runs of consecutive cells copied whole */
+        for (size_t i = 0, L; i < m; i += L) {
+            L = run_of(cf, i, m);
+            memcpy(bg + cf[i], rhs + i, L);
+        }
+    } else {
+        for (size_t i = 0; i < m; i++)
+            bg[(size_t)(cf[i] % cols) * rows + cf[i] / cols] = rhs[i];
+    }
+}
+
+void ml__chase_from_plan(const ml_board *b, int t, const uint8_t *x, uint8_t *out)
+{
+    size_t rows = (size_t)b->rows, cols = (size_t)b->cols, r = (size_t)b->n_taps;
+    const uint32_t *tf = b->tap_flat;
+    if (!tf || r == rows * cols) {   /* every tile a tap */
+        if (t)
+            ml_band_transpose(x, (ptrdiff_t)rows, out, (ptrdiff_t)cols, cols, rows);
+        else
+            memcpy(out, x, rows * cols);
+        return;
+    }
+    if (!t) {   /* runs of consecutive taps copied whole */
+        for (size_t j = 0, L; j < r; j += L) {
+            L = run_of(tf, j, r);
+            memcpy(out + j, x + tf[j], L);
+        }
+    } else {
+        for (size_t j = 0; j < r; j++)
+            out[j] = x[(size_t)(tf[j] % cols) * rows + tf[j] / cols];
+    }
 }
 
 /* build_plan of the board (t = 0) or of transpose_board(board) (t = 1): the plan, or
@@ -257,9 +304,20 @@ static ml_chase *plan_of(ml_ctx *ctx, const ml_board *b, int t, int *rc)
         active = b->holes ? malloc(hw + 1) : NULL;
         if (!tappable || (b->holes && !active))
             goto oom;
-        for (uint64_t f = 0; f < hw; f++) {
+        const uint8_t *h = b->holes, *l = b->locked, *one = h ? h : l;   /* 0 / 1 masks */
+        if (!t && h && l) {   /* along the rows: the masks in place, loops that vectorise */
+            for (uint64_t f = 0; f < hw; f++)
+                tappable[f] = (uint8_t)!(h[f] | l[f]);
+        } else if (!t) {
+            for (uint64_t f = 0; f < hw; f++)
+                tappable[f] = (uint8_t)!one[f];
+        }
+        if (!t && active)
+            for (uint64_t f = 0; f < hw; f++)
+                active[f] = (uint8_t)!h[f];
+        for (uint64_t f = 0; t && f < hw; f++) {
             uint64_t g = board_flat(b, t, f);
-            int hole = b->holes && b->holes[g], lock = b->locked && b->locked[g];
+            int hole = h && h[g], lock = l && l[g];
             if (active)
                 active[f] = !hole;
             tappable[f] = !hole && !lock;

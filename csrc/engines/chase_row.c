@@ -5,11 +5,12 @@
  * n = prod q_j (q_j = p_j^e_j, p_j ascending) is chased once a factor, mod q_j, on the
  * light chase's plan mod n (every forcing coefficient is a unit mod n, so mod q_j).
  * Build: RowChaseSystem's limits (records: ML_M_ROWCHASE_RECORDS; live rows and work:
- * ML_M_ROWCHASE_LIVE), then one kernel run a factor (no right-hand sides; its records
- * and pending system give the kernel). Over Z/p^e equations without a unit coefficient
- * are left pending: their system over the free symbols is checked against limits.py's
- * residual limit and factored by the Z/q engine (dense/zn.h, valuation pivots), as
- * _Part.take makes a ZnEngine of it.
+ * ML_M_ROWCHASE_LIVE). A factor's first run is its kernel run (its records and pending
+ * system give the kernel whatever its right-hand sides): the first solve's, or one
+ * without right-hand sides when the kernel is asked first (kernel_parts). Over Z/p^e
+ * equations without a unit coefficient are left pending: their system over the free
+ * symbols is checked against the residual limit and factored by the Z/q engine
+ * (dense/zn.h, valuation pivots), as _Part.take makes a ZnEngine of it.
  *
  * nullity: the most over the factors (free symbols, or the pending system's generators);
  * |ker A|: the product (q^free, or the pending system's kernel). generators: the i-th
@@ -122,29 +123,56 @@ static int run(ml_ctx *ctx, const row_eng *e, unsigned q, const uint8_t *B, size
     }
 }
 
-/* _Part.take: the kernel run of part t and its pending system's Z/q engine. */
-static int take(ml_ctx *ctx, row_eng *e, row_part *t)
+/* _Part.take: keep `r` (owned from here on) as part t's kernel run, the part's first
+ * run with or without right-hand sides (its records and pending system do not depend
+ * on them), and factor its pending system by the Z/q engine. On an error (a pending
+ * system past the residual limit, no memory) t is left without a run and r stays the
+ * caller's. */
+static int keep(ml_ctx *ctx, row_part *t, ml_rowchase *r)
 {
-    int rc = run(ctx, e, t->q, NULL, 0, &t->run);
-    if (rc)
-        return rc;
-    t->nfree = ml_rowchase_nfree(t->run);
-    t->npend = ml_rowchase_npending(t->run);
-    if (!t->npend)
-        return ML_OK;
-    rc = ml__chase_check_residual_size(ctx, t->npend, t->nfree, (int)t->q);
-    if (rc || !t->nfree)
-        return rc;   /* no free symbol: the pending equations are checks alone */
-    uint8_t *a = malloc(t->npend * t->nfree + 1), c[1];
-    t->pend = ml_zn_lu_new(t->npend, t->nfree, t->q);
-    if (!a || !t->pend) {
+    size_t nfree = ml_rowchase_nfree(r), npend = ml_rowchase_npending(r);
+    int rc = ML_OK;
+    ml_zn_lu_t *lu = NULL;
+    if (npend)
+        rc = ml__chase_check_residual_size(ctx, npend, nfree, (int)t->q);
+    if (rc == ML_OK && npend && nfree) {   /* no free symbol: the pending are checks */
+        uint8_t *a = malloc(npend * nfree + 1);
+        lu = ml_zn_lu_new(npend, nfree, t->q);
+        if (a && lu) {
+            ml_rowchase_pending(r, a, NULL);
+            ml_zn_lu_set_dense(lu, a, nfree);
+        }
+        if (!a || !lu || ml_zn_lu_factor(lu))
+            rc = nomem(ctx);
         free(a);
-        return nomem(ctx);
     }
-    ml_rowchase_pending(t->run, a, c);
-    ml_zn_lu_set_dense(t->pend, a, t->nfree);
-    free(a);
-    return ml_zn_lu_factor(t->pend) ? nomem(ctx) : ML_OK;
+    if (rc) {
+        ml_zn_lu_free(lu);
+        return rc;
+    }
+    t->run = r;
+    t->nfree = nfree;
+    t->npend = npend;
+    t->pend = lu;
+    return ML_OK;
+}
+
+/* Every part with its kernel run: a run without right-hand sides for a part that no
+ * solve has run yet (RowChaseSystem._kernel_parts). */
+static int kernel_parts(ml_ctx *ctx, row_eng *e)
+{
+    for (int j = 0; j < e->nparts; j++) {
+        row_part *t = &e->part[j];
+        if (t->run)
+            continue;
+        ml_rowchase *r = NULL;
+        int rc = run(ctx, e, t->q, NULL, 0, &r);
+        if (rc == ML_OK && (rc = keep(ctx, t, r)) != ML_OK)
+            ml_rowchase_free(r);
+        if (rc)
+            return rc;
+    }
+    return ML_OK;
 }
 
 static void row_destroy(void *user, void *engine)
@@ -186,9 +214,7 @@ int ml__chase_row_new(ml_ctx *ctx, const ml_board *b, ml_chase *plan, int transp
     for (int j = 0; j < np; j++)
         e->part[j] = (row_part){q[j], p[j], ex[j], idem[j], NULL, 0, 0, NULL};
     e->nparts = np;
-    int rc = check_limits(ctx, e);
-    for (int j = 0; j < np && rc == ML_OK; j++)
-        rc = take(ctx, e, &e->part[j]);
+    int rc = check_limits(ctx, e);   /* the kernel runs: on first use (kernel_parts) */
     if (rc) {
         row_destroy(NULL, e);
         return rc;
@@ -223,8 +249,10 @@ static uint64_t part_nullity(const row_part *t)
 static int row_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity)
 {
     (void)user;
-    (void)ctx;
-    const row_eng *e = engine;
+    row_eng *e = engine;
+    int rc = kernel_parts(ctx, e);
+    if (rc)
+        return rc;
     uint64_t k = 0;
     for (int j = 0; j < e->nparts; j++) {
         uint64_t x = part_nullity(&e->part[j]);
@@ -237,8 +265,10 @@ static int row_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity)
 static int row_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *size)
 {
     (void)user;
-    (void)ctx;
-    const row_eng *e = engine;
+    row_eng *e = engine;
+    int rc = kernel_parts(ctx, e);
+    if (rc)
+        return rc;
     memset(size, 0, sizeof *size);
     for (int j = 0; j < e->nparts; j++) {
         const row_part *t = &e->part[j];
@@ -256,8 +286,7 @@ static int row_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *s
 /* x (plan layout) -> over the board's taps */
 static void tap_vec(const row_eng *e, const uint8_t *x, uint8_t *out)
 {
-    for (size_t j = 0; j < e->r; j++)
-        out[j] = x[ml__chase_plan_flat(e->b, e->transposed, ml__board_tap_flat(e->b, j))];
+    ml__chase_from_plan(e->b, e->transposed, x, out);
 }
 
 static int any(const uint8_t *v, size_t k)
@@ -291,7 +320,9 @@ static int row_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
 {
     const row_eng *e = engine;
     uint64_t null = 0;
-    row_nullity(user, ctx, engine, &null);
+    int rc = row_nullity(user, ctx, engine, &null);
+    if (rc)
+        return rc;
     uint64_t count = limit < null ? limit : null;
     *k = count;
     if (!H || !count)
@@ -303,7 +334,6 @@ static int row_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
     uint8_t *z = malloc(nsym + 1), *zq = malloc(nsym + 1), *u = NULL;
     uint8_t *zero = calloc(e->hw + 1, 1), *x = malloc(e->hw + 1), *rho = malloc(e->nres + 1);
     size_t umax = 0;
-    int rc = ML_OK;
     if (!z || !zq || !zero || !x || !rho)
         goto oom;
     for (int j = 0; j < e->nparts; j++) {   /* _Part.free_generators */
@@ -372,6 +402,7 @@ done:
 /* Working memory of a solve batch of at most `step` right-hand sides. */
 typedef struct batch {
     uint8_t *B, *Z, *good, *okr, *zq, *x, *rho, *a, *c, *bt, *xt, *okp, *u;
+    size_t step, pa, pc, fr;   /* the pending buffers' capacities (pend_fit) */
 } batch;
 
 static void batch_free(batch *w)
@@ -386,14 +417,8 @@ static void batch_free(batch *w)
 
 static int batch_new(const row_eng *e, size_t step, batch *w)
 {
-    size_t pa = 0, pc = 0, fr = 0;
-    for (int j = 0; j < e->nparts; j++) {
-        const row_part *t = &e->part[j];
-        pa = t->npend * t->nfree > pa ? t->npend * t->nfree : pa;
-        pc = t->npend > pc ? t->npend : pc;
-        fr = t->nfree > fr ? t->nfree : fr;
-    }
     memset(w, 0, sizeof *w);
+    w->step = step;
     w->B = malloc(step * e->hw + 1);
     w->Z = malloc(step * e->nsym + 1);
     w->good = malloc(step + 1);
@@ -401,14 +426,41 @@ static int batch_new(const row_eng *e, size_t step, batch *w)
     w->zq = malloc(e->nsym + 1);
     w->x = malloc(e->hw + 1);
     w->rho = malloc(e->nres + 1);
-    w->a = malloc(pa + 1);
-    w->c = malloc(pc * step + 1);
-    w->bt = malloc(pc * step + 1);
-    w->xt = malloc(fr * step + 1);
     w->okp = malloc(step + 1);
-    w->u = malloc(fr + 1);
-    return w->B && w->Z && w->good && w->okr && w->zq && w->x && w->rho && w->a && w->c &&
-           w->bt && w->xt && w->okp && w->u;
+    return w->B && w->Z && w->good && w->okr && w->zq && w->x && w->rho && w->okp;
+}
+
+/* The pending system's buffers grown to part t's sizes (its kernel run known); 0 when
+ * out of memory. */
+static int pend_fit(batch *w, const row_part *t)
+{
+    size_t pa = t->npend * t->nfree, step = w->step;
+    uint8_t *p;
+    if (!w->a || pa > w->pa) {
+        if (!(p = realloc(w->a, pa + 1)))
+            return 0;
+        w->a = p;
+        w->pa = pa;
+    }
+    if (!w->c || t->npend > w->pc) {
+        if (!(p = realloc(w->c, t->npend * step + 1)))
+            return 0;
+        w->c = p;
+        if (!(p = realloc(w->bt, t->npend * step + 1)))
+            return 0;
+        w->bt = p;
+        w->pc = t->npend;
+    }
+    if (!w->xt || t->nfree > w->fr) {
+        if (!(p = realloc(w->xt, t->nfree * step + 1)))
+            return 0;
+        w->xt = p;
+        if (!(p = realloc(w->u, t->nfree + 1)))
+            return 0;
+        w->u = p;
+        w->fr = t->nfree;
+    }
+    return 1;
 }
 
 /* _Part.free_values and the symbols of one part's run R over the kc right-hand sides
@@ -455,7 +507,7 @@ static int row_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint
                      uint8_t *X, uint8_t *ok)
 {
     (void)user;
-    const row_eng *e = engine;
+    row_eng *e = engine;
     size_t step = ROW_BATCH_BITS;
     for (int j = 0; j < e->nparts; j++)
         if (e->part[j].q > 3)
@@ -469,20 +521,22 @@ static int row_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint
     }
     for (size_t a = 0; a < k && rc == ML_OK; a += step) {
         size_t kc = k - a < step ? k - a : step;
-        memset(w.B, 0, kc * e->hw);
         for (size_t j = 0; j < kc; j++)   /* _b_grid */
-            for (size_t i = 0; i < e->m; i++)
-                w.B[j * e->hw + ml__chase_plan_flat(e->b, e->transposed,
-                                                    ml__board_cell_flat(e->b, i))] =
-                    R[(a + j) * e->m + i];
+            ml__chase_to_plan(e->b, e->transposed, R + (a + j) * e->m, w.B + j * e->hw);
         memset(w.good, 1, kc);
         memset(w.Z, 0, kc * e->nsym);
         for (int p = 0; p < e->nparts && rc == ML_OK; p++) {
+            row_part *t = &e->part[p];
             ml_rowchase *run_p = NULL;
-            rc = run(ctx, e, e->part[p].q, w.B, kc, &run_p);
+            rc = run(ctx, e, t->q, w.B, kc, &run_p);
+            if (rc == ML_OK && !t->run)   /* the part's first run: its kernel run too */
+                rc = keep(ctx, t, run_p);
+            if (rc == ML_OK && !pend_fit(&w, t))
+                rc = nomem(ctx);
             if (rc == ML_OK)
-                rc = solve_part(ctx, e, &e->part[p], run_p, kc, &w);
-            ml_rowchase_free(run_p);
+                rc = solve_part(ctx, e, t, run_p, kc, &w);
+            if (run_p != t->run)
+                ml_rowchase_free(run_p);
         }
         for (size_t j = 0; j < kc && rc == ML_OK; j++) {
             ok[a + j] = w.good[j];

@@ -11,14 +11,16 @@
  * ml__chase_prefix_ops, and on tall boards with many locked tiles (a prefix taken); the
  * same for the row chase on every board and on boards with many holes (GF(3) rows
  * bit-sliced and as bytes), its two limits refusing with rowchase.py's messages; the
- * choosing entry takes each variant, the row chase included, and answers as it.
- * (tests/native/test_capi_chase.py compares the solver over it with Python's.)
+ * choosing entry takes each variant, the row chase included, and answers as it; the
+ * residual system's cost model (bytes, work, the limits).
+ * (tests/native/test_capi_chase.py checks the solver over it through Python.)
  * ml-test-sources: engines/dense.c engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/lifted.c engines/polymat.c structured/rowrec.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
 #define ML_T_SEED 0xC4A5Eull
 #include "include/modlights.h"
 #include "api/board.h"
 #include "chase/rowchase.h"
 #include "engines/chase.h"
+#include "engines/chase_impl.h"
 #include "engines/dense.h"
 #include "tests/t-util.h"
 
@@ -80,6 +82,45 @@ static void mul(const uint8_t *A, size_t m, size_t r, unsigned n, const uint8_t 
     }
 }
 
+/* Solves of 5 right-hand sides at once (two of them A x), then one: solvable exactly
+ * where the dense engine says so, A X = R there, zero rows elsewhere. */
+static void check_solves(const ml_engine_def *ops, void *e, const ml_engine_def *dops, void *d,
+                         const uint8_t *A, size_t m, size_t r, unsigned n)
+{
+    size_t kk = 5;
+    uint8_t *R = malloc(kk * m + 1), *X = malloc(kk * r + 1), *ok = malloc(kk),
+            *dX = malloc(kk * r + 1), *dok = malloc(kk), *x = malloc(r + 1), *y = malloc(m + 1);
+    for (size_t t = 0; t < kk; t++) {
+        for (size_t j = 0; j < r; j++)
+            x[j] = (uint8_t)(rnd() % n);
+        if (t < 2)
+            mul(A, m, r, n, x, R + t * m);
+        else
+            for (size_t i = 0; i < m; i++)
+                R[t * m + i] = (uint8_t)(rnd() % n);
+    }
+    CHECK(ops->solve(NULL, ctx, e, kk, R, X, ok) == ML_OK);
+    CHECK(dops->solve(NULL, ctx, d, kk, R, dX, dok) == ML_OK);
+    for (size_t t = 0; t < kk; t++) {
+        CHECK(!ok[t] == !dok[t], "solvable %d, dense %d", ok[t], dok[t]);
+        if (ok[t]) {
+            mul(A, m, r, n, X + t * r, y);
+            CHECK(!memcmp(y, R + t * m, m), "A X != R");
+        } else {
+            for (size_t j = 0; j < r; j++)
+                CHECK(X[t * r + j] == 0);
+        }
+    }
+    CHECK(ops->solve(NULL, ctx, e, 1, R, X, ok) == ML_OK && ok[0]);   /* one at a time */
+    free(R);
+    free(X);
+    free(ok);
+    free(dX);
+    free(dok);
+    free(x);
+    free(y);
+}
+
 static void check(const ml_engine_def *ops, ml_board *b)
 {
     const ml_engine_def *dops = ml__dense_ops_for(ml_board_states(b));
@@ -99,6 +140,11 @@ static void check(const ml_engine_def *ops, ml_board *b)
         free(A);
         return;
     }
+    /* solves before any kernel question too: the row chase's first run is then its
+     * kernel run, made with right-hand sides */
+    int solve_first = (int)(rnd() % 2);
+    if (solve_first)
+        check_solves(ops, e, dops, d, A, m, r, n);
     uint64_t null = 0, dnull = 0, k = 0;
     ml_factored ks, dks;
     CHECK(ops->nullity(NULL, ctx, e, &null) == ML_OK);
@@ -136,31 +182,8 @@ static void check(const ml_engine_def *ops, ml_board *b)
         CHECK(ops->generators(NULL, ctx, e, lim, &k, H2, o2) == ML_OK && k == lim);
         CHECK(!memcmp(H, H2, lim * r) && !memcmp(o, o2, lim * sizeof *o));
     }
-    size_t kk = 5;
-    uint8_t *R = malloc(kk * m + 1), *X = malloc(kk * r + 1), *ok = malloc(kk),
-            *dX = malloc(kk * r + 1), *dok = malloc(kk), *x = malloc(r + 1);
-    for (size_t t = 0; t < kk; t++) {
-        for (size_t j = 0; j < r; j++)
-            x[j] = (uint8_t)(rnd() % n);
-        if (t < 2)
-            mul(A, m, r, n, x, R + t * m);
-        else
-            for (size_t i = 0; i < m; i++)
-                R[t * m + i] = (uint8_t)(rnd() % n);
-    }
-    CHECK(ops->solve(NULL, ctx, e, kk, R, X, ok) == ML_OK);
-    CHECK(dops->solve(NULL, ctx, d, kk, R, dX, dok) == ML_OK);
-    for (size_t t = 0; t < kk; t++) {
-        CHECK(!ok[t] == !dok[t], "solvable %d, dense %d", ok[t], dok[t]);
-        if (ok[t]) {
-            mul(A, m, r, n, X + t * r, y);
-            CHECK(!memcmp(y, R + t * m, m), "A X != R");
-        } else {
-            for (size_t j = 0; j < r; j++)
-                CHECK(X[t * r + j] == 0);
-        }
-    }
-    CHECK(ops->solve(NULL, ctx, e, 1, R, X, ok) == ML_OK && ok[0]);   /* one at a time */
+    if (!solve_first)
+        check_solves(ops, e, dops, d, A, m, r, n);
     ops->destroy(NULL, e);
     dops->destroy(NULL, d);
     free(A);
@@ -169,16 +192,29 @@ static void check(const ml_engine_def *ops, ml_board *b)
     free(o);
     free(o2);
     free(y);
-    free(R);
-    free(X);
-    free(ok);
-    free(dX);
-    free(dok);
-    free(x);
 }
 
 /* The choosing entry: the variant it took checked as the others (against the dense
  * engine); counts[0..3] light, prefix, rowsolve, row. */
+/* The residual system's cost model (limits.py's residual_cost, now only in C): its
+ * bytes and the log2 of its elimination's work, and which systems fit the limits. */
+static void residual_cost_model(void)
+{
+    ml__residual_size z;
+    CHECK(ml__chase_residual_fits(10000, 10000, 2, &z));   /* the 10000^2 cross board */
+    CHECK(z.mib * 1048576.0 == 3.0 * 10000 * 157 * 8, "%g MiB", z.mib);
+    CHECK(z.work_log2 == ml__chase_bit_length((unsigned __int128)10000 * 10000 * 10000 / 64) - 1
+              && z.work_log2 == 33, "2^%d", z.work_log2);
+    CHECK(z.max_mib == 1024.0 && z.max_work_log2 == 38);
+    CHECK(ml__chase_residual_fits(3000, 3000, 6, &z));
+    ml__chase_residual_fits(100, 200, 6, &z);   /* 6 = 2 x 3: two parts */
+    CHECK(z.mib * 1048576.0 == 100.0 * 200 * 7, "%g MiB", z.mib);
+    CHECK(!ml__chase_residual_fits(65025, 65025, 2, &z) && z.work_log2 == 41);
+    CHECK(ml__chase_check_residual_size(ctx, 65025, 65025, 2) == ML_ETOOLARGE &&
+          strstr(ml_errmsg(ctx), "65025 equations x 65025 unknowns mod 2"), "%s", ml_errmsg(ctx));
+    CHECK(ml__chase_check_residual_size(ctx, 10000, 10000, 2) == ML_OK);
+}
+
 static void check_choice(ml_board *b, int counts[4])
 {
     void *e = NULL;
@@ -383,6 +419,7 @@ int main(void)
     ml_board_free(big);
     ml_grid_free(g);
     tall_row();
+    residual_cost_model();
     /* the row chase's limits (rowchase.py): the elimination records of an empty pattern
      * (every tap a symbol, every tile an equation), the live rows of taps 30 rows up */
     static const struct {

@@ -13,9 +13,9 @@ Factors of a case:
 
 Every case runs every engine (``METHODS``): ``Solver(method=...)`` for each method the
 Solver takes (``"auto"`` and the family names of ``registry.METHOD_FAMILIES``) and the
-ChaseEngine variants (``rowsolve=True``, ``rowchase=True``, both off: the light chase
-with its residual matrix). The full product of the factors is too large for the default
-suite, so it runs:
+chase's variants by their registered names (``chase-rowsolve``, ``chase-row``,
+``chase-light``: the residual matrix eliminated whole, ``chase-prefix``). The full
+product of the factors is too large for the default suite, so it runs:
 
 - ``test_matrix``: a covering design generated here, deterministically: every pair of
   factor values (pattern x n, pattern x cells, ..., shape x cells) appears in at least
@@ -48,7 +48,7 @@ kernel_size elements (small kernels, enumerated); det and is_invertible for squa
 matrices, ValueError from det otherwise; solve(minimal=True) of proven minimal length
 equal to the reference's (kernels of at most MINIMAL_MAX elements). Anything else
 (another exception, a wrong answer) fails with the case id, e.g.
-``knight-n5-4x4-locks-chase:rowsolve``.
+``knight-n5-4x4-locks-chase-rowsolve``.
 
 ``MODLIGHTS_MATRIX_ISOLATE=1`` runs each engine's checks in a forked child, so a crash
 (SIGSEGV) fails that one test with its id instead of killing pytest.
@@ -61,7 +61,7 @@ import os
 import signal
 import traceback
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from math import prod
 
 import numpy as np
@@ -69,7 +69,6 @@ import pytest
 
 import modlights as ml
 from modlights.engines import registry
-from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.reference import ReferenceEngine
 from oracle import BruteForce
 from suite_groups import sample, spread
@@ -103,12 +102,17 @@ NS = (2, 3, 4, 5, 6, 7, 8, 9, 11, 16, 25, 27, 30, 101, 255)
 CELLS = ("none", "locks", "holes", "both", "wrap", "wrap+locks")
 SHAPES = ((1, 1), (1, 6), (7, 1), (3, 3), (4, 4), (5, 6), (6, 5), (7, 7), (2, 9))
 
-#: engines: id -> ("solver", method) or ("chase", ChaseEngine keyword arguments)
+#: engines: id -> ("solver", method): the methods and the chase's variants
 METHODS: dict[str, tuple[str, object]] = {
-    **{m: ("solver", m) for m in ("auto", *registry.METHOD_FAMILIES)},
-    "chase:rowsolve": ("chase", dict(rowsolve=True)),
-    "chase:rowchase": ("chase", dict(rowchase=True)),
-    "chase:light": ("chase", dict(rowsolve=False, rowchase=False)),
+    m: ("solver", m)
+    for m in (
+        "auto",
+        *registry.METHOD_FAMILIES,
+        "chase-rowsolve",
+        "chase-row",
+        "chase-light",
+        "chase-prefix",
+    )
 }
 #: methods that cover every board: a ValueError from them is a failure
 MUST_ANSWER = ("auto", "dense")
@@ -328,17 +332,10 @@ def _group_size(H: np.ndarray, n: int) -> int:
 
 def build(ref: Reference, method: str):
     """The Solver for ``method`` on the case's board, or the ValueError refusing it."""
-    kind, arg = METHODS[method]
+    _, arg = METHODS[method]
     b = ref.board
     try:
-        if kind == "solver":
-            s = ml.Solver(b, method=arg)
-        else:
-            eng = ChaseEngine(b, **arg)
-            s = ml.Solver(b, method="dense")  # the Solver interface around the engine
-            s.method, s._lazy, s._eng, s._rank_only = "chase", False, eng, None
-            # the plan of the engine's variant: the registry routes det / inverse to it
-            s._plan = replace(s._plan, engine=f"chase-{eng.variant}", family="chase")
+        s = ml.Solver(b, method=arg)
         _ = s.kernel_size  # the factorisation happens here
     except ValueError as e:
         return e
@@ -498,9 +495,10 @@ COVERED = {
     "algebraic": Case("cross", 5, (4, 4), "none"),
     "lifted": Case("cross", 9, (5, 6), "none"),
     "tensor": Case("square", 6, (4, 4), "wrap"),
-    "chase:rowsolve": Case("knight", 5, (4, 4), "none"),
-    "chase:rowchase": Case("cross", 4, (5, 6), "holes"),
-    "chase:light": Case("asym2", 27, (6, 5), "locks"),
+    "chase-rowsolve": Case("knight", 5, (4, 4), "none"),
+    "chase-row": Case("cross", 4, (5, 6), "holes"),
+    "chase-light": Case("asym2", 27, (6, 5), "locks"),
+    "chase-prefix": Case("cross", 3, (7, 7), "locks"),
 }
 
 

@@ -482,8 +482,10 @@ _OLD = dict(
 def _old_choice(board, backend="native"):
     """The decision of Solver.__init__ before the seam (its seven tile thresholds),
     copied as the oracle: the method, and for "algebraic" the engine class's name."""
-    from modlights.engines.chase.engine import chase_supports
     from modlights.engines.native import covers
+
+    def chase_supports(b):
+        return covers("chase", b) is None
 
     def algebraic_supports(b):  # the cross engine's coverage, tori included
         return covers("algebraic-torus" if b.wrap else "algebraic-cross", b) is None

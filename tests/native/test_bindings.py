@@ -256,9 +256,13 @@ def test_chase_bindings_refuse_bad_arguments(call):
 
 
 def test_chase_plan_numeric_checks():
-    from modlights.engines.chase.engine import build_plan
+    from modlights.native._core import Plan
 
-    p = build_plan(ml.Board.grid(3, 3, 3))
+    # the 3 x 3 cross mod 3: its five offsets, in decreasing order, one pattern
+    offs = sorted({(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)}, reverse=True)
+    dr = np.array([o[0] for o in offs], np.int32)
+    dc = np.array([o[1] for o in offs], np.int32)
+    p = Plan(3, 3, 3, False, None, None, dr, dc, np.ones((1, 5), np.int32))
     with pytest.raises(ValueError):
         p.numeric(np.zeros(8, np.uint8))
     with pytest.raises(ValueError):

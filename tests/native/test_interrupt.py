@@ -165,18 +165,16 @@ def test_sigint_stops_a_dense_zn_elimination():
 #: process-wide stop flag.
 _ENGINE_WORK = {
     "chase-light": (
-        "from modlights.engines.chase.engine import ChaseEngine\nb = ml.Board.grid(6000, 6000)",
-        "for _ in range(50):\n    ChaseEngine(b, rowsolve=False).nullity",
+        "b = ml.Board.grid(6000, 6000)",
+        "for _ in range(50):\n    ml.Solver(b, method='chase-light').nullity",
     ),
     "chase-rowsolve": (
-        "from modlights.engines.chase.engine import ChaseEngine\n"
         "b = ml.Board.grid(12000, 12000, pattern='diagonal')",
-        "ChaseEngine(b, rowsolve=True).nullity",
+        "ml.Solver(b, method='chase-rowsolve').nullity",
     ),
     "chase-row": (
-        "from modlights.engines.chase.engine import ChaseEngine\n"
         "b = ml.Board.grid(4000, 4000, holes=[(5, 5)])",
-        "for _ in range(20):\n    ChaseEngine(b, rowchase=True).nullity",
+        "for _ in range(20):\n    ml.Solver(b, method='chase-row').nullity",
     ),
     "algebraic-cross": (
         "b = ml.Board.grid(60000, 60000, 3)",

@@ -1,15 +1,19 @@
 """The C library's structured engines in Python's registry: one adapter for them all.
 
-The algebraic engines (``algebraic-cross``, ``algebraic-sym``, ``algebraic-torus``:
-csrc/engines/algebraic.c, torus.c, polymat.c), the ``lifted`` engine
-(csrc/engines/lifted.c) and the ``tensor`` engine (csrc/engines/tensor.c, band.c,
-ring.c, smith.c) live in the C library only. :func:`covers` asks the C registry whether
-one of them takes a board (its reason word for word: ``ml_engine_covers``), and
+The chase (``chase``, the entry choosing its variant from the plan, and the variants
+``chase-light``, ``chase-prefix``, ``chase-row``, ``chase-rowsolve``: csrc/engines/chase.c,
+chase_layout.c, chase_row.c), the algebraic engines (``algebraic-cross``,
+``algebraic-sym``, ``algebraic-torus``: csrc/engines/algebraic.c, torus.c, polymat.c),
+the ``lifted`` engine (csrc/engines/lifted.c) and the ``tensor`` engine
+(csrc/engines/tensor.c, band.c, ring.c, smith.c) live in the C library only.
+:func:`covers` asks the C registry whether one of them takes a board (its reason word
+for word: ``ml_engine_covers``), and
 :func:`build` makes a :class:`NativeEngine`: a C solver of the board built with that
 engine's plan, asked through :class:`modlights.native._core.CEngine` for the questions
 of :mod:`modlights.engines.base` (solve, generators, nullity, kernel_size, det,
-kernel_fits, packs, transposed, solve_packed). Python's Solver keeps its own facade over
-it (canonical forms, the minimal search, batches, pickling).
+kernel_fits, packs, transposed, solve_packed; ``variant`` and ``variant_reason``: the
+variant the choosing entry took). Python's Solver keeps its own facade over it
+(canonical forms, the minimal search, batches, pickling).
 
 The C board of a Python grid is made once per board object (from its JSON) and kept
 while the board lives (:func:`c_board`); right-hand sides and packed states go to C
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import json
 import weakref
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -29,13 +34,29 @@ from modlights.model.board import Board
 __all__ = ["NATIVE_ENGINES", "NativeEngine", "c_board", "covers", "build"]
 
 #: The registered names the C library answers for through this adapter.
-NATIVE_ENGINES = ("algebraic-cross", "algebraic-torus", "algebraic-sym", "lifted", "tensor")
+NATIVE_ENGINES = (
+    "chase",
+    "chase-light",
+    "chase-prefix",
+    "chase-row",
+    "chase-rowsolve",
+    "algebraic-cross",
+    "algebraic-torus",
+    "algebraic-sym",
+    "lifted",
+    "tensor",
+)
+
+#: The engines that refuse every board with locked tiles or holes after checks of the
+#: board's kind, n, pattern count and wrap only (csrc/api/registry_own.c,
+#: registry_tensor.c): a 3 x 3 proxy of a large masked grid has their reason.
+_NO_MASKS = ("algebraic-cross", "algebraic-torus", "algebraic-sym", "lifted", "tensor")
 
 # id(board) -> (weak reference to it, its C board): made once per live board object
 _CBOARDS: dict[int, tuple[Any, Any]] = {}
 
 
-def _forget(key: int) -> None:
+def _forget(key: int, _ref: Any = None) -> None:
     _CBOARDS.pop(key, None)
 
 
@@ -63,25 +84,28 @@ def c_board(board: Board) -> Any:
         )
     else:  # a mixed map: its JSON (max_tiles: the board's own size)
         cb = CBoard.from_json(json.dumps(board.to_dict()), rows * cols)
-    _CBOARDS[key] = (weakref.ref(board, lambda _, k=key: _forget(k)), cb)
+    _CBOARDS[key] = (weakref.ref(board, partial(_forget, key)), cb)
     return cb
 
 
 def covers(name: str, board: Board) -> str | None:
     """None when the C engine registered as ``name`` takes ``board``, else its reason
-    (the C registry's covers). Graph boards: "grid boards only (Board.grid)" without
-    making a C board. O(tiles) at most (the C board, once)."""
-    if not board.is_grid:
-        why = "grid boards only (Board.grid)"
-        return f"symmetric 3 x 3 patterns: {why}" if name == "algebraic-sym" else why
+    (the C registry's covers, word for word). A graph board is asked as a one-cell C
+    graph board (every one of these engines refuses graph boards for their kind alone);
+    a large masked grid, for the engines of _NO_MASKS, as a 3 x 3 grid alike with one
+    locked tile. O(tiles) at most (the C board, once)."""
     from modlights.native._core import CBoard, capi_engine_covers, capi_engine_index
 
+    if not board.is_grid:
+        proxy = CBoard.from_effects([[0]], board.states)
+        return capi_engine_covers(capi_engine_index(name), proxy)
     rows, cols = board.shape
-    if (board._any_locked or board._any_holes) and board._mixed is None and rows * cols > 4096:
-        # every one of these engines refuses locks and holes after checks of the board's
-        # kind, n, pattern count and wrap only (csrc/api/registry_own.c,
-        # registry_tensor.c): a 3 x 3 board alike with one locked tile has the same
-        # reason, without making the C board of a large masked grid
+    if (
+        name in _NO_MASKS
+        and (board._any_locked or board._any_holes)
+        and board._mixed is None
+        and rows * cols > 4096
+    ):
         proxy = CBoard.grid(
             3,
             3,
@@ -110,7 +134,15 @@ class NativeEngine:
         self.board = board
         self.name = name
         self.n = board.states
-        self._c = CEngine(CSolver(c_board(board), name))
+        cs = CSolver(c_board(board), name)
+        self._c = CEngine(cs)
+        plan = cs.plan
+        #: the registered name of the engine that answers: ``name``, or for the choosing
+        #: entry "chase" the variant it took from the plan (see registry.resolve)
+        self.variant: str = plan["variant"] or name
+        #: why that variant answers ("" when the engine chose none)
+        reason = plan["reason"] or ""
+        self.variant_reason: str = reason.partition(f"; variant {self.variant}: ")[2]
 
     @property
     def nullity(self) -> int:

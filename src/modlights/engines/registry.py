@@ -19,9 +19,9 @@ passed over; ValueError (naming the registered engines) when nothing asked for c
 the board.
 
 The chase's variants need the C plan of the board to compare (its symbol counts):
-"chase" builds it and takes the variant with the fewest symbols (see
-:class:`~modlights.engines.chase.engine.ChaseEngine`); ``Solver.plan`` then names the
-variant that answered. Each variant is also registered on its own, chosen only by name.
+"chase" builds it and takes the variant with the fewest symbols (csrc/engines/chase.c,
+through :mod:`modlights.engines.native`); ``Solver.plan`` then names the variant that
+answered. Each variant is also registered on its own, chosen only by name.
 
 Adding an engine: write its module (covers, build), then one :func:`register` call
 (here for the package's engines, anywhere for one's own; :func:`unregister` removes it).
@@ -574,31 +574,6 @@ def _build_reference(board: Board, backend: str, dense: Any) -> Engine:
     return build_reference(board)
 
 
-def _chase_covers(board: Board) -> str | None:
-    from modlights.engines.chase.engine import chase_reason
-
-    return chase_reason(board)
-
-
-def _chase_variant_covers(variant: str, board: Board) -> str | None:
-    why = _chase_covers(board)
-    if why is None and variant == "prefix" and not (board.any_locked or board.any_holes):
-        from modlights.engines.chase.engine import PREFIX_NEEDS
-
-        return "the prefix chase needs " + PREFIX_NEEDS
-    if why is not None or variant != "rowsolve":
-        return why
-    from modlights.engines.chase.engine import rowsolve_reason
-
-    return rowsolve_reason(board)
-
-
-def _build_chase(variant: str | None, board: Board, backend: str, dense: Any) -> Engine:
-    from modlights.engines.chase.engine import ChaseEngine
-
-    return ChaseEngine(board, variant=variant)
-
-
 def _native_covers(name: str, board: Board) -> str | None:
     from modlights.engines.native import covers
 
@@ -645,9 +620,9 @@ def _register_package_engines() -> None:
     )
     register(
         "chase",
-        covers=_chase_covers,
+        covers=partial(_native_covers, "chase"),
         cost=_chase_cost,
-        build=partial(_build_chase, None),
+        build=partial(_build_native, "chase"),
         variants=True,
         description="light chasing of grid boards, the variant with the fewest "
         "symbols chosen from the plan (light, prefix, row or row-solve)",
@@ -669,9 +644,9 @@ def _register_package_engines() -> None:
             f"chase-{variant}",
             family="chase",
             auto=False,
-            covers=partial(_chase_variant_covers, variant),
+            covers=partial(_native_covers, f"chase-{variant}"),
             cost=_chase_cost,
-            build=partial(_build_chase, variant),
+            build=partial(_build_native, f"chase-{variant}"),
             description=text,
         )
     register(

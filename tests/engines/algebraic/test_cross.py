@@ -13,7 +13,6 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.native import NativeEngine, covers
 
 
@@ -70,7 +69,7 @@ def test_algebraic_equals_chase_and_dense(case, tkind):
     assert algebraic_reason(b) is None
     alg = ml.Solver(b, method="algebraic")
     ref = ml.Solver(b, backend="reference")
-    chase = ChaseEngine(b)
+    chase = NativeEngine(b, "chase")
     assert alg.engine.startswith("algebraic-")
     assert alg.nullity == ref.nullity == len(chase.generators()[1])
     assert alg.kernel_size == ref.kernel_size == chase.kernel_size
@@ -417,7 +416,7 @@ def test_torus_nullity_against_the_chase(n):
     for h, w in [(31, 31), (40, 24), (24, 40), (45, 45), (62, 18), (3, 50)]:
         b = ml.Board.grid(h, w, states=n, wrap=True)
         s = ml.Solver(b, method="algebraic")
-        assert s.kernel_size == ChaseEngine(b).kernel_size, (h, w)
+        assert s.kernel_size == NativeEngine(b, "chase").kernel_size, (h, w)
 
 
 @pytest.mark.heavy  # 4 CPU s: the nullity of a 100000 x 100000 torus

@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.native import NativeEngine, covers
 from modlights.native._core import SymChase
 
@@ -195,7 +194,7 @@ def test_against_chase_and_auto_on_larger_boards():
         b = ml.Board.grid(k, k, p, pattern="diagonal")
         auto = ml.Solver(b)
         assert auto.plan.engine == "algebraic-sym"
-        chase = ChaseEngine(b)
+        chase = NativeEngine(b, "chase")
         assert auto.kernel_size == chase.kernel_size
         s = b.apply(np.zeros((k, k), np.uint8), rng.integers(0, p, (k, k), dtype=np.uint8))
         x = auto.solve(s, minimal=False)

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from engines.algebraic.torus_oracle import torus_nullity as _torus_nullity
-from modlights.engines.chase.engine import ChaseEngine
 from modlights.engines.native import NativeEngine, covers
 
 
@@ -87,7 +86,7 @@ def _check_against_reference(b: ml.Board, seed: int) -> AlgebraicEngine:
     eng = AlgebraicEngine(b)
     assert eng.name == "algebraic-torus"
     ref = ml.Solver(b, backend="reference")
-    chase = ChaseEngine(b)
+    chase = NativeEngine(b, "chase")
     nt = _oracle_nullity(b)
     assert eng.nullity == ref.nullity == chase.nullity == nt
     assert eng.kernel_size == ref.kernel_size
@@ -191,7 +190,7 @@ def test_larger_tori_against_chase(p, rows, cols):
     b = ml.Board.grid(rows, cols, states=p, pattern="cross", wrap=True)
     rng = np.random.default_rng(rows * cols + p)
     eng = AlgebraicEngine(b)
-    chase = ChaseEngine(b)
+    chase = NativeEngine(b, "chase")
     assert eng.nullity == chase.nullity == _oracle_nullity(b)
     states = [b.random_state(rng=rng, solvable=True), b.random_state(rng=rng, solvable=False)]
     R = np.stack([b._rhs_cells(s, 0) for s in states])

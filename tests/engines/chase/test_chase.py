@@ -1,6 +1,7 @@
-"""The chase (generalised light chasing) against the dense reference engine; its solve
-path (uint8 states read in place, no masks built, no wide temporaries) and the masks its
-C plan gets."""
+"""The chase (generalised light chasing: the C library's engines through
+modlights.engines.native) against the dense reference engine; its solve path (uint8
+states read in place, no masks built, no wide temporaries); the C plan's bindings
+(symbolic chase, residual matrices, numeric replay) against replays."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from chase_plans import build_plan, transpose_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.cli.workloads import bench_large
-from modlights.engines.chase import engine as chase_mod
-from modlights.engines.chase.engine import ChaseEngine
+from modlights.engines.native import NativeEngine, covers
 from modlights.engines.reference import ReferenceEngine
 from strategies import chase_boards, random_masks
 from strategies import chase_offsets as offsets
@@ -44,7 +45,7 @@ def test_chase_equals_dense(case, tkind):
     rng = np.random.default_rng(seed)
     A = b.matrix().astype(np.int64)
     dense = ReferenceEngine(b.matrix(), n)
-    chase = ChaseEngine(b)
+    chase = NativeEngine(b, "chase")
     # structure: same |ker A|, same number of generators, generators in the kernel
     assert chase.kernel_size == dense.kernel_size
     H, orders = chase.generators()
@@ -192,7 +193,7 @@ def test_medium_uniform_boards_equal_dense(pattern, n):
     """Boards large enough for the interior fast paths of the chase."""
     rng = np.random.default_rng(n)
     b = ml.Board.grid(14, 17, states=n, pattern=pattern)
-    _check_against_reference(b, ChaseEngine(b), rng)
+    _check_against_reference(b, NativeEngine(b, "chase"), rng)
 
 
 def _check_against_reference(b, chase, rng):
@@ -222,14 +223,13 @@ def test_large_boards_verified_by_application(pattern, n):
 
 
 def test_auto_falls_back_when_the_chase_cannot_take_the_board():
-    from modlights.engines.chase.engine import MAX_CHASE_OFFSETS, chase_supports
-
+    MAX_CHASE_OFFSETS = 4096  # the chase's cap on distinct offsets (csrc/api/registry_own.c)
     big1 = [(dr, dc) for dr in range(-40, 40) for dc in range(-40, 40)][:MAX_CHASE_OFFSETS]
     big2 = [(dr, dc) for dr in range(-40, 40) for dc in range(40, 120)][:MAX_CHASE_OFFSETS]
     pattern = [["cross"] * 8 for _ in range(8)]
     pattern[0][0], pattern[7][7] = big1, big2
     b = ml.Board.grid(8, 8, states=2, pattern=pattern)
-    assert not chase_supports(b)
+    assert covers("chase", b) == f"its patterns use more than {MAX_CHASE_OFFSETS} distinct offsets"
     assert ml.Solver(b).method == "dense"
     with pytest.raises(ValueError, match="dense"):
         ml.Solver(b, method="chase")
@@ -291,8 +291,6 @@ def wide_boards(draw):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wide_boards(), st.sampled_from([1, 2, 3, 4, 8]), st.sampled_from([1, 2]))
 def test_symbolic_chase_blocks_and_threads_match_replays(b, block, threads):
-    from modlights.engines.chase.engine import build_plan
-
     plan = build_plan(b)
     n = b.states
     want = _residual_by_replays(plan, n)
@@ -305,13 +303,11 @@ def test_symbolic_chase_blocks_and_threads_match_replays(b, block, threads):
 
 
 def test_block_argument_checked():
-    from modlights.engines.chase.engine import build_plan
-
     plan = build_plan(ml.Board.grid(4, 4))
     with pytest.raises(ValueError, match="block must be from 1"):
         plan.matrix_gf2(1, block=0)
     with pytest.raises(ValueError, match="block must be from 1"):
-        ml.engines.chase.engine.build_plan(ml.Board.grid(4, 4, states=3)).matrix_zn(1, block=-1)
+        build_plan(ml.Board.grid(4, 4, states=3)).matrix_zn(1, block=-1)
 
 
 @pytest.mark.parametrize(
@@ -330,8 +326,6 @@ def test_block_argument_checked():
 def test_mirrored_plans_match_replays(pattern, mirrored, n, shape):
     """Left-right symmetric boards compute half the residual matrix and mirror the
     rest: every block size still equals the numeric replays."""
-    from modlights.engines.chase.engine import build_plan
-
     b = ml.Board.grid(*shape, states=n, pattern=pattern)
     plan = build_plan(b)
     assert plan.mirrored == mirrored
@@ -359,8 +353,6 @@ def test_mirrored_plans_match_replays(pattern, mirrored, n, shape):
 
 
 def test_numeric_out_argument():
-    from modlights.engines.chase.engine import build_plan
-
     b = ml.Board.grid(6, 7, states=3)
     plan = build_plan(b)
     rng = np.random.default_rng(3)
@@ -383,8 +375,6 @@ def test_numeric_out_argument():
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(chase_boards(max_side=9))
 def test_transpose_board_permutes_the_tap_matrix(case):
-    from modlights.engines.chase.engine import transpose_board
-
     b, _ = case
     t = transpose_board(b)
     rows, cols = b.shape
@@ -420,23 +410,17 @@ def test_wide_boards_chase_along_columns(n, pattern):
     rng = np.random.default_rng(n)
     locked = rng.random((4, 60)) < 0.05
     b = ml.Board.grid(4, 60, states=n, pattern=pattern, locked=locked)
-    eng = ChaseEngine(b)
-    from modlights.engines.chase.engine import build_plan
-
-    rows_first = build_plan(b).nsym
-    assert eng.nsym <= rows_first
-    assert eng.transposed == (eng.nsym < rows_first)
+    # the chase runs along the columns when they give fewer symbols (which it takes:
+    # csrc/tests/t-engines-chase.c, wider-than-tall boards); here its answers
     if pattern == "cross":
-        assert eng.transposed and eng.nsym < 10
-    _check_against_reference(b, eng, rng)
+        assert build_plan(transpose_board(b)).nsym < 10 < build_plan(b).nsym
+    _check_against_reference(b, NativeEngine(b, "chase"), rng)
 
 
 @pytest.mark.parametrize("pattern", NAMES)
 def test_uniform_boards_keep_a_few_rows_of_codes(pattern):
     """Memory: a board without locks stores a handful of distinct rows of forcing
     codes, not one per board row (10000 x 10000 would be 400 MB of int32)."""
-    from modlights.engines.chase.engine import build_plan
-
     for n in (2, 3):
         plan = build_plan(ml.Board.grid(300, 200, states=n, pattern=pattern))
         assert plan.pool_rows <= 8, plan.pool_rows
@@ -573,45 +557,9 @@ def test_chase_solution_length_is_the_tap_sum():
         assert sol.length == int(sol.taps.astype(np.int64).sum())
 
 
-# ---------------------------------------------------------------- the C plan's masks
-class _FakePlan:
-    def __init__(self, *args):
-        self.args = args
-
-
-@pytest.mark.parametrize("accepts_none", [False, True])
-@pytest.mark.parametrize("kind", ["plain", "locks", "holes", "both"])
-def test_build_plan_masks(monkeypatch, accepts_none, kind):
-    from modlights.native import _core as _chase
-
-    rows, cols = 7, 9
-    rng = np.random.default_rng(4)
-    u = rng.random((rows, cols))
-    holes = (u < 0.2) if kind in ("holes", "both") else None
-    locked = (u > 0.8) if kind in ("locks", "both") else None
-    b = ml.Board.grid(rows, cols, states=3, locked=locked, holes=holes)
-    if accepts_none:
-        monkeypatch.setattr(_chase, "ACCEPTS_NONE_MASKS", True, raising=False)
-    else:
-        monkeypatch.delattr(_chase, "ACCEPTS_NONE_MASKS", raising=False)
-    monkeypatch.setattr(_chase, "Plan", _FakePlan)
-    args = chase_mod.build_plan(b).args
-    active, tappable = args[4], args[5]
-    h = np.zeros((rows, cols), bool) if holes is None else holes
-    lk = np.zeros((rows, cols), bool) if locked is None else locked
-    if accepts_none and holes is None:
-        assert active is None
-    else:
-        assert active.dtype == np.uint8 and np.array_equal(active, (~h).reshape(-1))
-    if accepts_none and holes is None and locked is None:
-        assert tappable is None
-    else:
-        assert tappable.dtype == np.uint8
-        assert np.array_equal(tappable, (~h & ~lk).reshape(-1))
-    if kind == "plain":
-        assert _stored_masks(b) == []
-
-
+# ---------------------------------------------------------------- the C plan of a board
+# (the masks of the plan are the C engine's own: csrc/engines/chase.c builds it from the
+# C board; public behaviour below)
 def test_build_plan_with_the_real_binding():
     # whichever the binding is, the plan it gets solves the board
     b = ml.Board.grid(40, 30, states=2, locked=[(3, 3)], holes=[(7, 7), (0, 29)])

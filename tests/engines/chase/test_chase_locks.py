@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from chase_plans import build_plan
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_chase import NAMES, _check_against_reference, _unpack_gf2
 
 import modlights as ml
-from modlights.engines.chase.engine import ChaseEngine, build_plan
+from modlights.engines.native import NativeEngine
 from modlights.engines.reference import ReferenceEngine
 from strategies import random_masks
 from suite_groups import sample
@@ -43,8 +44,8 @@ def test_locked_boards_equal_reference(case):
     """Kernel size, generators, solvability of solvable and unsolvable starts, and
     solutions checked by application, against the reference engine."""
     b, seed = case
-    chase = ChaseEngine(b)
-    assert chase.residual_rows <= chase.nres
+    chase = NativeEngine(b, "chase")
+    assert chase.variant in ("chase-light", "chase-prefix", "chase-row")
     _check_against_reference(b, chase, np.random.default_rng(seed))
 
 
@@ -56,8 +57,9 @@ def _prefix_board(n, side=16, p_lock=0.2, seed=0, wrap=False, pattern="cross"):
     for s in range(seed, seed + 50):
         locked = np.random.default_rng(s).random((side, side)) < p_lock
         b = ml.Board.grid(side, side, states=n, pattern=pattern, locked=locked, wrap=wrap)
-        chase = ChaseEngine(b)
-        if chase.residual_rows < chase.nres:
+        chase = NativeEngine(b, "chase")
+        if chase.variant_reason == "a prefix of its tall residual system leaves no kernel":
+            assert chase.variant == "chase-prefix"
             return b, chase
     raise AssertionError("no board in 50 seeds used a prefix")
 
@@ -81,10 +83,11 @@ def test_equation_past_the_prefix_decides(n):
     x = rng.integers(0, n, size=b.n_taps)
     A = b.matrix().astype(np.int64)
     rhs = (A @ x) % n
-    tiles = build_plan(b).residual_tiles()[chase.residual_rows :]
+    # a prefix is at most half the residual system: its last equation is past it
+    tiles = build_plan(b).residual_tiles()
     assert b.n_cells == b.shape[0] * b.shape[1]  # no holes: cell = tile
     bad = rhs.copy()
-    c = tiles[len(tiles) // 2]
+    c = tiles[-1]
     bad[c] = (bad[c] + 1) % n
     dense = ReferenceEngine(b.matrix(), n)
     assert not dense.solve(bad[None, :])[1][0]
@@ -148,7 +151,8 @@ def test_large_locked_board_verified_by_application(n):
     s = ml.Solver(b, method="chase")
     sol = s.solve(start, minimal=False)
     assert not b.apply(start, sol.taps).any()
-    assert s._engine.residual_rows < s._engine.nres
+    assert s.plan.engine == "chase-prefix"
+    assert s.plan.reason.endswith("a prefix of its tall residual system leaves no kernel")
 
 
 # ---- the fixed-delta fast paths on uniform boards with locked tiles and holes: the
@@ -214,7 +218,7 @@ def test_interior_locked_boards_equal_reference(case):
     against the reference engine; the symbolic residual matrix equals the one made from
     numeric replays."""
     b, seed = case
-    chase = ChaseEngine(b)
+    chase = NativeEngine(b, "chase")
     _check_against_reference(b, chase, np.random.default_rng(seed))
     plan = build_plan(b)
     if plan.nsym * plan.nres <= 20000:

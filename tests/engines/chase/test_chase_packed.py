@@ -13,11 +13,12 @@ import sys
 
 import numpy as np
 import pytest
+from chase_plans import build_plan
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.chase.engine import ChaseEngine, build_plan
+from modlights.engines.native import NativeEngine
 from modlights.engines.reference import ReferenceEngine
 from modlights.native import _core as _chase
 from oracle import group_closure_size, residual_by_replay
@@ -63,7 +64,7 @@ def test_packed_chase_equals_reference(simd, case, tkind):
     rng = np.random.default_rng(seed)
     A = b.matrix().astype(np.int64)
     ref = ReferenceEngine(b.matrix(), n)
-    chase = ChaseEngine(b)
+    chase = NativeEngine(b, "chase")
     assert chase.kernel_size == ref.kernel_size
     H, orders = chase.generators()
     assert not (A @ H.T.astype(np.int64) % n).any()  # in the kernel
@@ -129,10 +130,12 @@ def test_set_simd_rejects_bad_names():
     assert "portable" in PATHS and before in PATHS
 
 
-_SUBPROCESS = """
+_SUBPROCESS = f"""
+import sys
+sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})
 import numpy as np, modlights as ml
 from modlights.native import _core as _chase
-from modlights.engines.chase.engine import build_plan
+from chase_plans import build_plan
 print(_chase.get_simd())
 for n in (3, 4, 8, 2):
     b = ml.Board.grid(9, 300, states=n, pattern="square", locked=[(3, 7), (5, 200)])
@@ -183,18 +186,19 @@ def test_gf2_runs_on_every_path_agree():
 
 @pytest.mark.parametrize("n", [3, 4, 8, 9])
 def test_engine_same_with_and_without_packing(n):
-    """ChaseEngine on the bit-sliced and the byte symbolic chase (ChaseEngine(packed=)):
-    the same residual system, so the same kernel, generators and solutions."""
+    """The bit-sliced and the byte symbolic chase give the same residual system on a
+    board with locks and holes (the C engine takes the bit-sliced one), and the engine's
+    answers solve the board, its generators spanning the kernel the residual system
+    gives."""
     rng = np.random.default_rng(n)
     locked, holes = random_masks(rng, (40, 70), 0.03, 0.01)
     b = ml.Board.grid(40, 70, states=n, pattern="square", locked=locked, holes=holes)
+    plan = build_plan(b)
+    assert (plan.matrix_zn(2) == plan.matrix_zn(2, packed=False)).all()
     state = b.random_state(rng=rng, solvable=True)
-    got = []
-    for packed in (True, False):
-        e = ChaseEngine(b, packed=packed)
-        H, orders = e.generators()
-        rhs = (-b.cell_vector(b.coerce_state(state)).astype(np.int64)) % n
-        X, ok = e.solve(rhs[None, :])
-        assert ok[0] and not b.apply(state, b.from_tap_vector(X[0])).any()
-        got.append((e.kernel_size, H.tobytes(), orders, X.tobytes()))
-    assert got[0] == got[1]
+    e = NativeEngine(b, "chase-light")
+    H, orders = e.generators()
+    assert not (b.matrix().astype(np.int64) @ H.T.astype(np.int64) % n).any()
+    rhs = (-b.cell_vector(b.coerce_state(state)).astype(np.int64)) % n
+    X, ok = e.solve(rhs[None, :])
+    assert ok[0] and not b.apply(state, b.from_tap_vector(X[0])).any()

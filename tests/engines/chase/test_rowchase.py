@@ -1,6 +1,7 @@
-"""The row-state chase (csrc/rowchase.c, modlights.engines.chase.rowchase): light chasing
-with online elimination for boards with many holes and locked tiles. Forced on small boards
-(ChaseEngine(..., rowchase=True), or method="chase-row" for the Solver) and checked
+"""The row-state chase (csrc/chase/rowchase.c, the engine "chase-row":
+csrc/engines/chase_row.c): light chasing with online elimination for boards with many
+holes and locked tiles. Forced on small boards (method="chase-row", NativeEngine(b,
+"chase-row")) and checked
 against the reference engine, the dense engine, brute-force kernel closure and
 Board.apply; rings Z/p^e by valuation (pending equations), composite n by CRT."""
 
@@ -13,11 +14,13 @@ import sys
 
 import numpy as np
 import pytest
+from chase_plans import build_plan, transpose_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.chase.engine import ChaseEngine, build_plan
+from modlights.engines.native import NativeEngine
+from modlights.model.ring import factorize
 from modlights.native import _core as _rowchase
 from oracle import group_closure_size
 from simd import simd_fixture
@@ -54,8 +57,8 @@ def holey_boards(draw, max_side=14, n_values=(2, 3, 4, 5, 6, 7, 8, 9, 12)):
 
 def _engine(b):
     """The row chase, forced (any n)."""
-    eng = ChaseEngine(b, rowchase=True)
-    assert eng._row is not None
+    eng = NativeEngine(b, "chase-row")
+    assert eng.variant == "chase-row"
     return eng
 
 
@@ -120,7 +123,7 @@ def test_every_pattern_with_holes(pattern, n, wrap):
     rng = np.random.default_rng(n * 31 + len(pattern) + wrap)
     locked, holes = random_masks(rng, (17, 13), 0.05, 0.15)
     b = ml.Board.grid(17, 13, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap)
-    eng = ChaseEngine(b, rowchase=True)
+    eng = NativeEngine(b, "chase-row")
     _check(b, eng, rng, closure=False)
 
 
@@ -130,8 +133,10 @@ def test_transposed_plan(n):
     rng = np.random.default_rng(n)
     locked, holes = random_masks(rng, (6, 40), 0.03, 0.1)
     b = ml.Board.grid(6, 40, states=n, locked=locked, holes=holes)
-    eng = ChaseEngine(b, rowchase=True)
-    assert eng.transposed
+    eng = NativeEngine(b, "chase-row")
+    # (that the plan is the transposed one: csrc/tests/t-engines-chase.c, wider-than-tall
+    # boards through ml__chase_row_ops)
+    assert build_plan(transpose_board(b)).nsym < build_plan(b).nsym
     _check(b, eng, rng, closure=False)
 
 
@@ -145,7 +150,7 @@ def test_solver_minimal_through_the_row_chase():
             locked, holes = random_masks(np.random.default_rng(seed), (18, 18), 0.05, 0.1)
             b = ml.Board.grid(18, 18, states=n, locked=locked, holes=holes)
             s = ml.Solver(b, method="chase-row")
-            assert s._engine._row is not None
+            assert s.plan.engine == "chase-row"
             ref = ml.Solver(b, backend="reference")
             assert s.kernel_size == ref.kernel_size and s.nullity == ref.nullity
             state = b.random_state(rng=rng)
@@ -163,10 +168,13 @@ def test_auto_picks_the_row_chase_for_many_holes_only():
     locked, holes = random_masks(rng, (80, 80), 0.0, 0.1)
     for n in (2, 3, 5, 4, 6, 8, 9):  # rings too (by valuation)
         b = ml.Board.grid(80, 80, states=n, holes=holes)
-        assert ChaseEngine(b)._row is not None
-    assert ChaseEngine(ml.Board.grid(80, 80, states=2))._row is None  # no holes
+        s = ml.Solver(b, method="chase")
+        assert s.plan.engine == "chase-row"
+        assert s.plan.reason.endswith("more than 5 symbols a column (holes or locks)")
+    assert ml.Solver(ml.Board.grid(80, 80, states=2), method="chase").plan.engine != "chase-row"
     locked, _ = random_masks(rng, (80, 80), 0.05, 0.0)  # locks: the prefix
-    assert ChaseEngine(ml.Board.grid(80, 80, states=2, locked=locked))._row is None
+    b = ml.Board.grid(80, 80, states=2, locked=locked)
+    assert ml.Solver(b, method="chase").plan.engine == "chase-prefix"
 
 
 @pytest.mark.parametrize("n", sample([2, 3, 4, 6, 9], 2))
@@ -176,7 +184,7 @@ def test_larger_board_equals_the_matrix_path(n):
     rng = np.random.default_rng(n)
     locked, holes = random_masks(rng, (300, 300), 0.01, 0.03)
     b = ml.Board.grid(300, 300, states=n, locked=locked, holes=holes)
-    row, mat = ChaseEngine(b, rowchase=True), ChaseEngine(b, rowchase=False)
+    row, mat = NativeEngine(b, "chase-row"), NativeEngine(b, "chase-light")
     assert row.kernel_size == mat.kernel_size
     H, _ = row.generators()
     assert H.shape[0] == row.nullity
@@ -201,7 +209,7 @@ def test_many_right_hand_sides_in_batches(n):
     rng = np.random.default_rng(3)
     locked, holes = random_masks(rng, (12, 12), 0.05, 0.2)
     b = ml.Board.grid(12, 12, states=n, locked=locked, holes=holes)
-    eng = ChaseEngine(b, rowchase=True)
+    eng = NativeEngine(b, "chase-row")
     ref = ml.Solver(b, backend="reference")
     states = [rng.integers(0, n, b.shape) for _ in range(150)] + [
         b.random_state(rng=rng, solvable=True) for _ in range(10)
@@ -263,21 +271,12 @@ def test_interrupt_stops_the_run_and_leaves_it_usable():
     _rowchase._request_interrupt()
     with pytest.raises(KeyboardInterrupt):
         _rowchase.RowChase(plan)
-    eng = ChaseEngine(b, rowchase=True)
+    eng = NativeEngine(b, "chase-row")
     assert eng.kernel_size == ml.Solver(b, method="dense").kernel_size
 
 
-def test_too_large_refused_before_the_run():
-    """The records' estimate (a row of the board's width an elimination) is checked
-    before the chase runs."""
-    from modlights.engines.chase.rowchase import RowChaseSystem
-
-    locked, holes = random_masks(np.random.default_rng(2), (300, 300), 0.0, 0.05)
-    plan = build_plan(ml.Board.grid(300, 300, states=3, holes=holes))
-    need = RowChaseSystem.record_estimate(plan)
-    assert need > 0
-    with pytest.raises(ValueError, match="too large for the row chase"):
-        RowChaseSystem(plan, max_bytes=need - 1)
+# the records' estimate checked before the run: csrc/tests/t-engines-chase.c (the row
+# chase's two limits) and tests/native/test_capi_chase.py::test_row_chase_too_large_refused
 
 
 def test_solver_on_the_row_chase_pickles():
@@ -290,7 +289,7 @@ def test_solver_on_the_row_chase_pickles():
     state = b.random_state(rng=4)
     sol = s.solve(state, minimal=False)
     for t in (pickle.loads(pickle.dumps(s)), copy.deepcopy(s)):
-        assert t._engine._row is not None and t.kernel_size == s.kernel_size
+        assert t.plan.engine == "chase-row" and t.kernel_size == s.kernel_size
         assert not b.apply(state, t.solve(state, minimal=False).taps).any()
     assert not b.apply(state, sol.taps).any()
 
@@ -307,10 +306,10 @@ def test_free_symbols_retired(n, wrap):
     cols = 6 if wrap else 8
     locked, holes = random_masks(rng, (400, cols), 0.0, 0.02)
     b = ml.Board.grid(400, cols, states=n, pattern="horizontal", holes=holes, wrap=wrap)
-    eng = ChaseEngine(b, rowchase=True)
-    mat = ChaseEngine(b, rowchase=False)
+    eng = NativeEngine(b, "chase-row")
+    mat = NativeEngine(b, "chase-light")
     if not wrap:  # tap lists (wrap) keep freed slots' rows: nothing retires
-        assert eng._row.run.retired > 0
+        assert _rowchase.RowChase(build_plan(b), q=n).retired > 0
     assert eng.nullity > 100
     assert eng.kernel_size == mat.kernel_size and eng.nullity == mat.nullity
     H, _ = eng.generators()
@@ -382,8 +381,8 @@ def test_pending_equations_are_used(n, pattern, wrap):
     locked, holes = random_masks(rng, (7, 8), 0.05, 0.1)
     b = ml.Board.grid(7, 8, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap)
     eng = _engine(b)
-    parts = eng._row._kernel_parts()
-    assert any(part.run.npending for part in parts)
+    plan = build_plan(b)
+    assert any(_rowchase.RowChase(plan, q=p**e).npending for p, e in factorize(n))
     _check(b, eng, rng, closure=False)
 
 
@@ -394,8 +393,8 @@ def test_rings_against_the_matrix_path_on_a_larger_board(n):
     rng = np.random.default_rng(n)
     locked, holes = random_masks(rng, (120, 120), 0.01, 0.05)
     b = ml.Board.grid(120, 120, states=n, locked=locked, holes=holes)
-    row, mat = ChaseEngine(b), ChaseEngine(b, rowchase=False)
-    assert row._row is not None and mat._row is None
+    row, mat = NativeEngine(b, "chase"), NativeEngine(b, "chase-light")
+    assert row.variant == "chase-row"
     assert row.kernel_size == mat.kernel_size and row.nullity == mat.nullity
     H, orders = row.generators()
     assert int(np.prod(orders, dtype=object)) == row.kernel_size
@@ -416,9 +415,11 @@ def test_rings_against_the_matrix_path_on_a_larger_board(n):
 #: The GF(3) row chase of each case (a board's dict, right-hand sides, symbol values), as
 #: plain lists: run here (bit-sliced rows, the default) and in a process started with
 #: MODLIGHTS_BITSLICED=0 (byte rows; the switch is read once per process).
-_GF3_RUNS = """
+_GF3_RUNS = f"""
+import sys
+sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})
 import modlights as ml
-from modlights.engines.chase.engine import build_plan
+from chase_plans import build_plan
 from modlights.native import _core
 
 
@@ -543,7 +544,7 @@ def test_wide_rows_same_on_every_simd_path(n):
     rng = np.random.default_rng(n)
     locked, holes = random_masks(rng, (280, 280), 0.02, 0.05)
     b = ml.Board.grid(280, 280, states=n, locked=locked, holes=holes)
-    mat = ChaseEngine(b, rowchase=False)
+    mat = NativeEngine(b, "chase-light")
     before = _rowchase.get_simd()
     got = []
     try:
@@ -570,14 +571,14 @@ def test_simd_environment_variable_selects_the_portable_path():
     code = (
         "import numpy as np, modlights as ml\n"
         "from modlights.native import _core as _rowchase\n"
-        "from modlights.engines.chase.engine import ChaseEngine\n"
+        "from modlights.engines.native import NativeEngine\n"
         "assert _rowchase.get_simd() == 'portable', _rowchase.get_simd()\n"
         "for n in (2, 3, 4, 9):\n"
         "    rng = np.random.default_rng(n)\n"
         "    holes = rng.random((22, 24)) < 0.25\n"
         "    locked = (rng.random((22, 24)) < 0.05) & ~holes\n"
         "    b = ml.Board.grid(22, 24, states=n, locked=locked, holes=holes)\n"
-        "    eng = ChaseEngine(b, rowchase=True)\n"
+        "    eng = NativeEngine(b, 'chase-row')\n"
         "    ref = ml.Solver(b, backend='reference')\n"
         "    assert eng.kernel_size == ref.kernel_size\n"
         "    states = [b.random_state(rng=rng, solvable=True) for _ in range(3)] + \\\n"
@@ -593,7 +594,7 @@ def test_simd_environment_variable_selects_the_portable_path():
         "    rng = np.random.default_rng(n)\n"
         "    holes = rng.random((280, 280)) < 0.05\n"
         "    b = ml.Board.grid(280, 280, states=n, holes=holes)\n"
-        "    row, mat = ChaseEngine(b, rowchase=True), ChaseEngine(b, rowchase=False)\n"
+        "    row, mat = NativeEngine(b, 'chase-row'), NativeEngine(b, 'chase-light')\n"
         "    assert row.kernel_size == mat.kernel_size\n"
         "    states = [b.random_state(rng=rng, solvable=True) for _ in range(20)]\n"
         "    R = np.stack([(-b.cell_vector(b.coerce_state(s)).astype(np.int64)) % n\n"

@@ -1,4 +1,4 @@
-"""The row-solve chase over GF(2) (csrc/rowsolve.c, ChaseEngine(rowsolve=...)).
+"""The row-solve chase over GF(2) (csrc/chase/rowsolve.c, the engine "chase-rowsolve").
 
 Boards whose pattern ends in a pair of taps (the knight, the diagonal, random offset sets
 built that way) on a width that is a multiple of 2a: checked against the dense engine
@@ -13,11 +13,12 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from chase_plans import build_plan, rowsolve_plan, transpose_board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.chase.engine import ChaseEngine, rowsolve_plan
+from modlights.engines.native import NativeEngine, covers
 from modlights.native import _core as _chase
 from simd import simd_fixture
 
@@ -43,6 +44,28 @@ def pair_patterns(draw):
     pattern += extra
     pattern += draw(st.lists(st.sampled_from(extra), max_size=2)) if extra else []
     return pattern, D, a
+
+
+def _rowsolve_symbols(board):
+    """The fewest symbols of the row-solve chase over the board's two orientations
+    (its plan's binding refuses an ineligible one), None when neither is eligible."""
+    best = None
+    for b in (board, transpose_board(board)):
+        try:
+            nsym = rowsolve_plan(b).nsym
+        except ValueError:
+            continue
+        best = nsym if best is None else min(best, nsym)
+    return best
+
+
+def _light_symbols(board):
+    """The symbols of the light chase: along the rows, or the columns of a board wider
+    than tall when they give fewer."""
+    nsym = build_plan(board).nsym
+    if board.shape[1] > board.shape[0] and nsym > 1:
+        nsym = min(nsym, build_plan(transpose_board(board)).nsym)
+    return nsym
 
 
 def _check_against_dense(board, eng, rng, targets=4):
@@ -95,10 +118,11 @@ def test_random_pair_patterns_against_dense(pat, k, extra_rows, seed):
     pattern, D, a = pat
     rows, cols = D + extra_rows, 2 * a * k
     board = ml.Board.grid(rows, cols, states=2, pattern=pattern)
-    eng = ChaseEngine(board, rowsolve=True)
-    assert eng.rowsolve and eng.nsym == eng.nres
-    # along the rows D * cols symbols, or fewer along the columns
-    assert eng.nsym == D * cols or (eng.transposed and eng.nsym < D * cols)
+    eng = NativeEngine(board, "chase-rowsolve")
+    assert eng.variant == "chase-rowsolve"
+    plan = rowsolve_plan(board)  # along the rows: D * cols symbols, as many equations
+    assert plan.nsym == plan.nres == D * cols
+    assert _rowsolve_symbols(board) <= D * cols
     _check_against_dense(board, eng, np.random.default_rng(seed))
 
 
@@ -108,17 +132,16 @@ def test_random_pair_patterns_against_dense(pat, k, extra_rows, seed):
 )
 def test_named_patterns_against_dense_and_light_chase(pattern, shape):
     board = ml.Board.grid(*shape, states=2, pattern=pattern)
-    eng = ChaseEngine(board, rowsolve=True)
-    assert eng.rowsolve
-    light = ChaseEngine(board, rowsolve=False)
-    assert not light.rowsolve
+    eng = NativeEngine(board, "chase-rowsolve")
+    light = NativeEngine(board, "chase-light")
+    assert (eng.variant, light.variant) == ("chase-rowsolve", "chase-light")
     # the automatic choice: the fewer symbols (the light chase along the columns of a
-    # short, wide board), the row-solve chase on a tie
-    auto = ChaseEngine(board)
-    assert auto.nsym == min(eng.nsym, light.nsym)
-    assert auto.rowsolve == (eng.nsym <= light.nsym)
+    # short, wide board), the row-solve chase on a tie (symbols from the plans' bindings)
+    auto = NativeEngine(board, "chase")
+    rs, lt = _rowsolve_symbols(board), _light_symbols(board)
+    assert auto.variant == ("chase-rowsolve" if rs <= lt else "chase-light")
     if min(shape) >= 4 and shape[1] <= 2 * shape[0]:
-        assert auto.rowsolve
+        assert auto.variant == "chase-rowsolve"
     assert eng.kernel_size == light.kernel_size
     _check_against_dense(board, eng, np.random.default_rng(sum(shape)))
 
@@ -127,19 +150,20 @@ def test_named_patterns_against_dense_and_light_chase(pattern, shape):
 def test_odd_width_takes_the_columns(shape):
     """An odd width and an even height: the plan runs on the transposed board."""
     board = ml.Board.grid(*shape, states=2, pattern="knight")
-    eng = ChaseEngine(board, rowsolve=True)
-    assert eng.rowsolve and eng.transposed
-    assert eng.nsym == 2 * shape[0]
+    eng = NativeEngine(board, "chase-rowsolve")
+    assert eng.variant == "chase-rowsolve"
+    with pytest.raises(ValueError, match="width that is a multiple"):
+        rowsolve_plan(board)  # not along the rows
+    assert rowsolve_plan(transpose_board(board)).nsym == 2 * shape[0]
     _check_against_dense(board, eng, np.random.default_rng(shape[1]))
 
 
 @pytest.mark.parametrize("shape", [(5, 7), (9, 9)])
 def test_odd_sides_keep_the_light_chase(shape):
     board = ml.Board.grid(*shape, states=2, pattern="knight")
-    eng = ChaseEngine(board)
-    assert not eng.rowsolve
-    with pytest.raises(ValueError, match="rowsolve=True needs"):
-        ChaseEngine(board, rowsolve=True)
+    assert NativeEngine(board, "chase").variant == "chase-light"
+    with pytest.raises(ValueError, match="the row-solve chase needs"):
+        NativeEngine(board, "chase-rowsolve")
 
 
 @pytest.mark.parametrize(
@@ -148,24 +172,27 @@ def test_odd_sides_keep_the_light_chase(shape):
 )
 def test_boards_it_does_not_take(kw):
     board = ml.Board.grid(6, 6, pattern="knight", **kw)
-    assert rowsolve_plan(board) == (None, False)
-    assert not ChaseEngine(board).rowsolve
-    with pytest.raises(ValueError, match="rowsolve=True needs"):
-        ChaseEngine(board, rowsolve=True)
+    assert covers("chase-rowsolve", board).startswith("the row-solve chase needs one pattern")
+    assert NativeEngine(board, "chase").variant != "chase-rowsolve"
+    with pytest.raises(ValueError, match="the row-solve chase needs"):
+        ml.Solver(board, method="chase-rowsolve")
 
 
 def test_mixed_patterns_and_patterns_without_a_pair_are_not_taken():
     mixed = ml.Board.grid(4, 4, pattern=[["knight"] * 4 for _ in range(4)])
-    assert rowsolve_plan(mixed) == (None, False)
+    needs = "the row-solve chase needs one pattern"
+    assert covers("chase-rowsolve", mixed).startswith(needs)
     for pattern in ["cross", "square", [(0, 0), (-1, 0), (-1, 2)], [(-1, -1), (-1, 1), (-1, 3)]]:
-        assert rowsolve_plan(ml.Board.grid(6, 6, pattern=pattern)) == (None, False)
+        assert covers("chase-rowsolve", ml.Board.grid(6, 6, pattern=pattern)).startswith(needs)
+    assert covers("chase-rowsolve", ml.Board.grid(6, 6, pattern="knight")) is None
 
 
-def test_rowsolve_and_rowchase_exclude_each_other():
+def test_the_row_chase_on_a_row_solve_board():
+    """chase-row is its own variant on a board the row-solve chase takes."""
     board = ml.Board.grid(6, 6, pattern="knight")
-    with pytest.raises(ValueError, match="exclude each other"):
-        ChaseEngine(board, rowsolve=True, rowchase=True)
-    assert not ChaseEngine(board, rowchase=True).rowsolve
+    eng = NativeEngine(board, "chase-row")
+    assert eng.variant == "chase-row"
+    _check_against_dense(board, eng, np.random.default_rng(6))
 
 
 def test_minimal_solutions_against_brute_force():
@@ -182,7 +209,7 @@ def test_minimal_solutions_against_brute_force():
         if key not in best or wgt < best[key]:
             best[key] = wgt
     s = ml.Solver(board, method="chase")
-    assert s._engine.rowsolve
+    assert s.plan.engine == "chase-rowsolve"
     rng = np.random.default_rng(5)
     for _ in range(12):
         state = rng.integers(0, 2, size=(4, 4)).astype(np.uint8)
@@ -292,11 +319,12 @@ def test_solver_routes_and_pickles():
 
     board = ml.Board.grid(30, 30, states=2, pattern="knight")
     s = ml.Solver(board, method="chase")
-    assert s._engine.rowsolve
+    assert s.plan.engine == "chase-rowsolve"
     state = board.random_state(rng=4)
     sol = s.solve(state, minimal=False)
     assert not board.apply(state, sol.taps).any()
     s2 = pickle.loads(pickle.dumps(s))
+    assert s2.plan.engine == "chase-rowsolve"
     sol2 = s2.solve(state, minimal=False)
     assert np.array_equal(sol2.taps, sol.taps)
 

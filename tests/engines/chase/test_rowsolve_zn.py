@@ -1,4 +1,5 @@
-"""The row-solve chase over Z/n (csrc/rowsolve.c, _chase.RowSolvePlan with n > 2): random
+"""The row-solve chase over Z/n (csrc/chase/rowsolve*.c, _chase.RowSolvePlan with n > 2,
+the engine "chase-rowsolve"): random
 eligible patterns (a last row of taps that is a pair (D, -a), (D, +a) with unit
 coefficients, random extra offsets above it with random multiplicities) against the
 dense engine and Board.apply; the residual matrix against one built column by column by
@@ -8,21 +9,21 @@ chase; bad arguments raise ValueError. tests/test_rowsolve.py covers GF(2)."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
 import time
 from math import gcd
-from unittest import mock
 
 import numpy as np
 import pytest
+from chase_plans import rowsolve_plan
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.engines.chase import engine as chase
-from modlights.engines.chase.engine import ChaseEngine, rowsolve_plan
+from modlights.engines.native import NativeEngine, covers
 from modlights.native import _core as _chase
 from oracle import residual_by_replay
 from simd import simd_fixture
@@ -109,13 +110,9 @@ SLOW_OK = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 def test_solver_matches_dense(simd, case, seed):
     n, h, w, pattern = case
     board = ml.Board.grid(h, w, states=n, pattern=pattern)
-    # the row-solve chase whenever eligible: by default a small or short, wide board
-    # takes the light chase when that has fewer symbols
-    with (
-        mock.patch.object(chase, "ROWSOLVE_COMPARE_TILES", -1),
-        mock.patch.object(chase, "_light_symbols_bound", lambda b: 1 << 62),
-    ):
-        solver = ml.Solver(board, method="chase")
+    # the row-solve chase by name (by default a small or short, wide board takes the
+    # light chase when that has fewer symbols)
+    solver = ml.Solver(board, method="chase-rowsolve")
     assert solver.plan.engine == "chase-rowsolve"
     engine = solver._engine
     dense = ml.Solver(board, method="dense")
@@ -193,16 +190,16 @@ def test_named_patterns_byte_and_16bit_ways(simd, n, pattern):
     """The knight takes the byte way up to n = 32 ((nt + 1)(n - 1) < 256), 16-bit lanes
     past it; both against the replay, the mirror image on and off."""
     board = ml.Board.grid(9, 12, states=n, pattern=pattern)
-    plan, _ = rowsolve_plan(board, transpose=False)
-    assert plan is not None and plan.n == n and plan.mirrored
+    plan = rowsolve_plan(board)
+    assert plan.n == n and plan.mirrored
     M = plan.matrix_zn(2, block=64)
     assert (M.astype(np.int64) == residual_by_replay(plan)).all()
     assert (M == plan.matrix_zn(1, mirror=False)).all()
-    engine = ChaseEngine(board)
-    assert engine.rowsolve and engine.variant == "chase-rowsolve"
+    engine = NativeEngine(board, "chase")
+    assert engine.variant == "chase-rowsolve"
     assert (
         engine.kernel_size
-        == ChaseEngine(board, rowsolve=True).kernel_size
+        == NativeEngine(board, "chase-rowsolve").kernel_size
         == ml.Solver(board, method="dense").kernel_size
     )
 
@@ -222,7 +219,7 @@ def test_many_sources_and_large_coefficients(simd, n, mult):
     assert (M == plan.matrix_zn(1)).all()
     pattern = [(-r, -c) for r, c, k in zip(er, ec, cf) for _ in range(k)]
     board = ml.Board.grid(7, 10, states=n, pattern=pattern)
-    engine = ChaseEngine(board, rowsolve=True)
+    engine = NativeEngine(board, "chase-rowsolve")
     assert engine.kernel_size == ml.Solver(board, method="dense").kernel_size
 
 
@@ -252,17 +249,15 @@ def test_large_board_against_light_chase(n, rows, cols):
     Z/3, 256 bytes otherwise): the same kernel and solvability as the light chase, the
     solution reaching the target; the default engine is the row-solve chase."""
     board = ml.Board.grid(rows, cols, states=n, pattern="knight")
-    rs, light = ChaseEngine(board, rowsolve=True), ChaseEngine(board, rowsolve=False)
-    assert rs.rowsolve and not light.rowsolve
-    assert rs.nsym < light.nsym
+    rs, light = NativeEngine(board, "chase-rowsolve"), NativeEngine(board, "chase-light")
+    assert (rs.variant, light.variant) == ("chase-rowsolve", "chase-light")
     assert rs.kernel_size == light.kernel_size
     rng = np.random.default_rng(5)
     start = board.random_state(rng, solvable=True)
     rhs = ((-start.reshape(-1).astype(np.int64)) % n).astype(np.uint8)
     X, ok = rs.solve(rhs[None, :])
     assert ok[0] and not board.apply(start, board.from_tap_vector(X[0])).any()
-    engine = ml.Solver(board, method="chase")._engine
-    assert engine.rowsolve and engine.variant == "chase-rowsolve"
+    assert ml.Solver(board, method="chase").plan.engine == "chase-rowsolve"
 
 
 def test_mirrored_needs_equal_coefficients():
@@ -287,20 +282,21 @@ def test_pair_not_a_unit_keeps_the_light_chase(n, k):
     last = min(dr for dr, _ in pat)
     pat += [o for o in pat if o[0] == last] * (k - 1)
     board = ml.Board.grid(7, 8, states=n, pattern=pat)
-    assert rowsolve_plan(board) == (None, False)
+    assert covers("chase-rowsolve", board).startswith("the row-solve chase needs")
     er, ec, cf = offsets_of(pat, n)
     assert not _chase.rowsolve_eligible(7, 8, er, ec, n, cf)
     with pytest.raises(ValueError, match="units mod n"):
         _chase.RowSolvePlan(7, 8, er, ec, n, cf)
     with pytest.raises(ValueError, match="units mod n"):
-        ChaseEngine(board, rowsolve=True)
-    engine = ChaseEngine(board)
-    assert not engine.rowsolve
+        ml.Solver(board, method="chase-rowsolve")
+    engine = NativeEngine(board, "chase")
+    assert engine.variant != "chase-rowsolve"
     assert engine.kernel_size == ml.Solver(board, method="dense").kernel_size
     # the pair once more: multiplicity 3, a unit mod 4 again
     if n == 4:
         board = ml.Board.grid(7, 8, states=4, pattern=pat + [o for o in pat if o[0] == last][:2])
-        assert rowsolve_plan(board)[0] is not None and ChaseEngine(board, rowsolve=True).rowsolve
+        assert covers("chase-rowsolve", board) is None
+        assert NativeEngine(board, "chase").variant == "chase-rowsolve"
 
 
 def test_bad_arguments():
@@ -336,7 +332,7 @@ def test_requested_interrupt_stops_the_symbolic_pass_then_clears():
     """A stop requested on the flag (as the Ctrl-C hook does) makes matrix_zn and the
     replay raise KeyboardInterrupt; the calls after that are exact."""
     board = ml.Board.grid(12, 16, states=5, pattern="knight")
-    plan, _ = rowsolve_plan(board)
+    plan = rowsolve_plan(board)
     _chase._request_interrupt()
     with pytest.raises(KeyboardInterrupt):
         plan.matrix_zn(2)
@@ -353,9 +349,11 @@ def test_sigint_stops_a_large_symbolic_pass():
     within a second (the pass polls every 8 rows)."""
     code = "\n".join(
         [
+            "import sys",
+            f"sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})",
             "import modlights as ml",
-            "from modlights.engines.chase.engine import rowsolve_plan",
-            "plan, _ = rowsolve_plan(ml.Board.grid(5000, 5000, states=5, pattern='knight'))",
+            "from chase_plans import rowsolve_plan",
+            "plan = rowsolve_plan(ml.Board.grid(5000, 5000, states=5, pattern='knight'))",
             "print('READY', flush=True)",
             "plan.matrix_zn(2)",
             "print('FINISHED', flush=True)",
