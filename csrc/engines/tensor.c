@@ -43,10 +43,6 @@ typedef struct {
     size_t h, w;
     int nparts;
     tpart part[4];
-    /* the packed solve's rows (answer and spare rows), kept between calls when at most
-     * PACKED_KEEP_BYTES (the solver makes one call at a time): no fresh pages a call */
-    uint8_t *pk;
-    size_t pk_bytes;
     /* the packed solve's row solve along C, prepared on first use (rs_known) */
     int rs_known;
     ml_symchase_rows *rs;
@@ -152,7 +148,6 @@ static void tens_destroy(void *user, void *engine)
         ml__band_free(&e->part[i].R);
         ml__band_free(&e->part[i].C);
     }
-    free(e->pk);
     ml_symchase_rows_free(e->rs);
     free(e);
 }
@@ -542,20 +537,12 @@ static int row_solver(const ml__band *f, ml_symchase *P)
     return 1;
 }
 
-/* the packed solve's work rows kept by the engine up to this size (a 10000 x 10000
- * board's 12.5 MB; a giant board's are allocated a call) */
-#define PACKED_KEEP_BYTES ((size_t)256 << 20)
-/* rows copied into the answer and solved there at a time (a few hundred KB: still in
- * cache when the row solve reads them) */
-#define PACKED_CHUNK_ROWS 64
-
-/* GF(2), np.packbits rows: the taps of fill ^ packed (TensorEngine.solve_packed): the
- * chase down the rows on whole packed rows into the work rows Y, then along the rows:
- * chunks of rows copied into `out` and solved there in place, word-parallel, when C is
- * I + P or P; else strips of STRIP_ROWS rows of Y transposed in bits, chased along the
- * columns and transposed into `out`. Memory: the work rows (the answer plus s spare
- * rows; kept by the engine when at most PACKED_KEEP_BYTES), a flipped copy of the input
- * for fill 1, and one strip. */
+/* GF(2), np.packbits rows: the taps of fill ^ packed (TensorEngine.solve_packed), in
+ * `out` itself: the chase down the rows on whole packed rows (R's chase writes rows
+ * 0..h-1 only: its symbols are rows of the answer set to 0, then corrected by S z), then
+ * along the rows: each row solved in place, word-parallel, when C is I + P or P; else
+ * strips of STRIP_ROWS rows transposed in bits, chased along the columns and transposed
+ * back. Memory: a flipped copy of the input for fill 1, and one strip. */
 static int tens_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_t *packed,
                              unsigned fill, uint8_t *out, int *solvable)
 {
@@ -566,7 +553,6 @@ static int tens_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_
         return ml__fail(ctx, ML_M_PACKED_NEEDS_GF2_GRID, (int)e->n, "");
     const tpart *t = &e->part[0];
     size_t h = e->h, w = e->w, nb = (w + 7) / 8, sb = STRIP_ROWS / 8;
-    size_t ybytes = (h + (size_t)t->R.s) * nb + 1;
     if (!e->rs_known) {   /* the row solve along C, else strips of STRIP_ROWS rows */
         ml_symchase P;
         int why = 0;
@@ -575,15 +561,13 @@ static int tens_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_
         e->rs_known = 1;
     }
     int rows_solve = e->rs != NULL;
-    if (!e->pk && ybytes <= PACKED_KEEP_BYTES && (e->pk = malloc(ybytes)) != NULL)
-        e->pk_bytes = ybytes;
-    uint8_t *Y = e->pk ? e->pk : malloc(ybytes);
+    uint8_t *Y = out;
     /* the input read in place for fill 0, a flipped copy for fill 1 */
     uint8_t *B = fill & 1 ? malloc(h * nb + 1) : NULL;
     uint8_t *strip = rows_solve ? NULL : malloc(w * sb + 1);
     uint8_t *work = rows_solve ? NULL : malloc((w + (size_t)t->C.s) * sb + 1);
     int rc = ML_OK, ok = 0;
-    if (((fill & 1) && !B) || !Y || (!rows_solve && (!strip || !work))) {
+    if (((fill & 1) && !B) || (!rows_solve && (!strip || !work))) {
         rc = nomem(ctx);
         goto done;
     }
@@ -591,19 +575,15 @@ static int tens_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_
         B[x] = packed[x] ^ 0xFF;
     rc = ml__band_apply_ginv_packed(&t->R, B ? B : packed, nb, w, Y, &ok);   /* R Y = B */
     if (!rc && ok && (rows_solve || t->C.identity)) {   /* C X^T = Y^T a row at a time */
-        for (size_t i0 = 0; !rc && i0 < h; i0 += PACKED_CHUNK_ROWS) {
-            size_t rows = h - i0 < PACKED_CHUNK_ROWS ? h - i0 : PACKED_CHUNK_ROWS;
-            memcpy(out + i0 * nb, Y + i0 * nb, rows * nb);
-            if (!t->C.identity && ml_symchase_rows_run(e->rs, out + i0 * nb, rows, nb))
-                rc = ML_EINTERRUPTED;
-        }
+        if (!t->C.identity && ml_symchase_rows_run(e->rs, Y, h, nb))
+            rc = ML_EINTERRUPTED;
     } else {
         for (size_t i0 = 0; !rc && ok && i0 < h; i0 += STRIP_ROWS) {
             size_t rows = h - i0 < STRIP_ROWS ? h - i0 : STRIP_ROWS;
             ml_packed_transpose(Y + i0 * nb, nb, rows, w, strip, sb);   /* strip = Y^T */
             rc = ml__band_apply_ginv_packed(&t->C, strip, sb, rows, work, &ok);   /* C X^T = Y^T */
             if (!rc && ok)
-                ml_packed_transpose(work, sb, w, rows, out + i0 * nb, nb);
+                ml_packed_transpose(work, sb, w, rows, Y + i0 * nb, nb);
         }
     }
     if (rc == ML_ENOMEM)
@@ -618,8 +598,6 @@ static int tens_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_
             out[i * nb + nb - 1] &= (uint8_t)(0xFF << (8 - w % 8));
 done:
     free(B);
-    if (Y != e->pk)
-        free(Y);
     free(strip);
     free(work);
     return rc;

@@ -142,7 +142,7 @@ def test_random_symmetric_patterns_against_reference(pattern, p, rows, cols, see
                 ml.Solver(b, method="algebraic")
         return
     eng = _check_board(b, np.random.default_rng(seed))
-    assert eng.transposed == (not rows_ok)
+    assert eng.transposed == (p == 2 and not rows_ok)  # the packed solve's (GF(2) only)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
