@@ -13,10 +13,19 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
+from modlights.engines.native import NativeEngine, covers
 from modlights.engines.packed import apply_packed, odd_offsets, transpose_packed
 from modlights.model.board import MAX_TILES
-from modlights.engines.native import NativeEngine, covers
 from modlights.native import _core as _packed
+from packing import (
+    check_solve_packed,
+    eng_solver,
+    garbage_tail,
+    product_patterns,
+    start_and_target,
+    sym_patterns,
+    unpack_bits,
+)
 
 
 def algebraic_reason(b):
@@ -43,15 +52,6 @@ def SymAlgebraicEngine(b):
 
 def TensorEngine(b):
     return NativeEngine(b, "tensor")
-from packing import (
-    check_solve_packed,
-    eng_solver,
-    garbage_tail,
-    product_patterns,
-    start_and_target,
-    sym_patterns,
-    unpack_bits,
-)
 
 
 # ---------------------------------------------------------------- the symmetric engine

@@ -130,9 +130,7 @@ def oracle_solver(b: ml.Board) -> ml.Solver:
     engine."""
     from modlights.engines.reference import reference_reason
 
-    if b.n_cells * b.n_taps <= 200 * 200 and not reference_reason(
-        b.n_cells, b.n_taps, b.states
-    ):
+    if b.n_cells * b.n_taps <= 200 * 200 and not reference_reason(b.n_cells, b.n_taps, b.states):
         return ml.Solver(b, backend="reference")
     try:
         return ml.Solver(b, method="chase")

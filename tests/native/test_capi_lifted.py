@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from capi_oracle import oracle_solver, c_board, check_solves, check_structure
+from capi_oracle import c_board, check_solves, check_structure, oracle_solver
 from modlights.engines.native import covers
 from modlights.model.ring import factorize
 from modlights.native import _core

@@ -238,12 +238,24 @@ def test_matrix_batches_as_python(seed):
 #: GF(2) boards of nullity 22..30 (pattern, wrap, rows, cols): the transform search's
 #: kernels, most with symmetries (tori: translations too)
 CUBE_BOARDS = [
-    ("diagonal", False, 32, 32), ("cross", True, 30, 30), ("square", False, 14, 14),
-    ("cross", True, 12, 24), ("cross", True, 14, 18), ("diagonal", True, 14, 18),
-    ("square", False, 5, 23), ("square", False, 8, 17), ("horizontal", False, 22, 23),
-    ("horizontal", False, 24, 29), ("vertical", False, 5, 26), ("vertical", False, 8, 24),
-    ("knight", True, 9, 9), ("knight", True, 15, 15), ("knight", True, 9, 18),
-    ("square", False, 5, 26), ("diagonal", True, 18, 28), ("cross", True, 20, 30),
+    ("diagonal", False, 32, 32),
+    ("cross", True, 30, 30),
+    ("square", False, 14, 14),
+    ("cross", True, 12, 24),
+    ("cross", True, 14, 18),
+    ("diagonal", True, 14, 18),
+    ("square", False, 5, 23),
+    ("square", False, 8, 17),
+    ("horizontal", False, 22, 23),
+    ("horizontal", False, 24, 29),
+    ("vertical", False, 5, 26),
+    ("vertical", False, 8, 24),
+    ("knight", True, 9, 9),
+    ("knight", True, 15, 15),
+    ("knight", True, 9, 18),
+    ("square", False, 5, 26),
+    ("diagonal", True, 18, 28),
+    ("cross", True, 20, 30),
 ]
 
 #: Budgets of the transform search: the default, its least count (ML_CUBE_MIN_STEPS),
@@ -313,7 +325,7 @@ def test_cube_boards_as_python():
     rng = np.random.default_rng(33)
     for pat, wrap, r, c in CUBE_BOARDS[:3]:
         _compare_cube(ml.Board.grid(r, c, states=2, pattern=pat, wrap=wrap), rng)
-    b = ml.Board.grid(20, 20, states=2, wrap=True)   # nullity 32: 64 corners of 2^26
+    b = ml.Board.grid(20, 20, states=2, wrap=True)  # nullity 32: 64 corners of 2^26
     ps, cs = ml.Solver(b, method="dense-gf2"), CSolver(c_board(b), "dense")
     state = _solvable_state(b, rng)
     want = ps.solve(state, budget=1 << 28)
@@ -344,7 +356,7 @@ def test_cube_deadline_answers_validly():
     b = ml.Board.grid(20, 20, states=2, wrap=True)
     ps, cs = ml.Solver(b, method="dense-gf2"), CSolver(c_board(b), "dense")
     assert ps.nullity == 32
-    state = _symmetric_state(b, rng)   # 127 symmetries keep its coset: about 0.2 s
+    state = _symmetric_state(b, rng)  # 127 symmetries keep its coset: about 0.2 s
     exact = ps.solve(state, budget=1 << 40)
     assert exact.proven_minimal
     for budget in (0.02, 5.0):
@@ -371,13 +383,13 @@ def test_cube_stops_on_interrupt():
     b = ml.Board.grid(31, 31, states=2, wrap=True)
     cs = CSolver(c_board(b), "dense")
     state = _solvable_state(b, np.random.default_rng(36))
-    cs.solve_result(state, budget=0)   # factor first
+    cs.solve_result(state, budget=0)  # factor first
     timer = threading.Timer(0.3, _core._request_interrupt)
     t0 = time.perf_counter()
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
-            cs.solve_result(state, budget=1 << 40)   # 2^40 elements: minutes
+            cs.solve_result(state, budget=1 << 40)  # 2^40 elements: minutes
     finally:
         timer.cancel()
         _core._clear_interrupt()
@@ -425,7 +437,7 @@ def test_matrix_cube_as_python(seed):
             b = ml.Board.grid(r, c, states=2, pattern=pat, wrap=wrap)
         _compare_cube(b, rng)
     for _ in range(4):
-        a = (rng.random((int(rng.integers(5, 30)), int(rng.integers(30, 60)))) < 0.2)
+        a = rng.random((int(rng.integers(5, 30)), int(rng.integers(30, 60)))) < 0.2
         b = ml.Board.from_matrix(a.astype(np.int64), 2)
         if 22 <= ml.Solver(b).nullity <= 30:
             _compare_cube(b, rng, budgets=[None, 1 << 28, 1 << 21, 0.0])

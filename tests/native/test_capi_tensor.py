@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from capi_oracle import oracle_solver, CBoard, c_board, check_solves, check_structure, same
+from capi_oracle import CBoard, c_board, check_solves, check_structure, oracle_solver, same
 from modlights.model.ring import factorize
 from modlights.native import _core
 

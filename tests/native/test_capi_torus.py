@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from capi_oracle import oracle_solver, CBoard, c_board, check_solves, check_structure, same
+from capi_oracle import CBoard, c_board, check_solves, check_structure, oracle_solver, same
 from modlights.native import _core
 
 CSolver = _core.CSolver

@@ -52,11 +52,13 @@ def solution_certs(seed: int, count: int) -> list:
     verify_certs and a few larger ones (trees for larger kernels)."""
     rng = np.random.default_rng(seed)
     boards = list(BOARDS) + [
-        ml.Board.grid(5, 5), ml.Board.grid(4, 4, states=6, wrap=True),
+        ml.Board.grid(5, 5),
+        ml.Board.grid(4, 4, states=6, wrap=True),
         ml.Board.grid(3, 5, states=8, pattern="knight", holes=[(1, 2)], locked=[(0, 0)]),
         ml.Board.grid(6, 6, states=7, pattern="diagonal"),
         ml.Board.grid(4, 3, states=9, pattern=[["cross", "square", "knight"]] * 4),
-        ml.Board.grid(9, 9), ml.Board.grid(2, 7, states=5, wrap=True, pattern="vertical"),
+        ml.Board.grid(9, 9),
+        ml.Board.grid(2, 7, states=5, wrap=True, pattern="vertical"),
     ]
     out = []
     for i in range(count):
@@ -70,20 +72,29 @@ def tree_certs() -> list:
     """Tree proofs with symmetries (the dihedral group of a square, translations of a
     torus) and with a pruned prefix."""
     out = []
-    for n, size, wrap in [(2, 4, False), (3, 4, False), (4, 4, False), (6, 4, False),
-                          (3, 5, True), (2, 5, False)]:
+    for n, size, wrap in [
+        (2, 4, False),
+        (3, 4, False),
+        (4, 4, False),
+        (6, 4, False),
+        (3, 5, True),
+        (2, 5, False),
+    ]:
         b = ml.Board.grid(size, size, states=n, wrap=wrap)
         sol = ml.Solver(b).solve(np.zeros((size, size), dtype=np.uint8), 1)
         cert = json.loads(json.dumps(sol.certificate()))
         k = len(cert["kernel"]["orders"])
-        perm = lambda f: [rr * size + cc for r in range(size) for c in range(size)  # noqa: E731
-                          for rr, cc in [f(r, c)]]
         s = size - 1
-        maps = ([lambda r, c: (r, s - c), lambda r, c: (s - r, c), lambda r, c: (c, r)]
-                if not wrap else [lambda r, c: ((r + 1) % size, c), lambda r, c: (r, (c + 2) % size)])
-        syms = [{"cells": perm(f), "taps": perm(f)} for f in maps]
-        cert["proof"] = {"method": "tree", "leaf_dim": min(1, k), "pruned": [],
-                         "symmetries": syms}
+        if wrap:
+            maps = [lambda r, c, m=size: ((r + 1) % m, c), lambda r, c, m=size: (r, (c + 2) % m)]
+        else:
+            maps = [lambda r, c, s=s: (r, s - c), lambda r, c, s=s: (s - r, c), lambda r, c: (c, r)]
+        cells = [
+            [rr * size + cc for r in range(size) for c in range(size) for rr, cc in [f(r, c)]]
+            for f in maps
+        ]
+        syms = [{"cells": p, "taps": p} for p in cells]
+        cert["proof"] = {"method": "tree", "leaf_dim": min(1, k), "pruned": [], "symmetries": syms}
         out.append(cert)
         tree = copy.deepcopy(cert)
         tree["proof"] = {"method": "tree", "leaf_dim": 0, "pruned": [[0], [0]][: min(1, k)]}
@@ -93,8 +104,14 @@ def tree_certs() -> list:
 
 def hardest_certs() -> list:
     out = []
-    for rows, cols, kw in [(3, 3, {}), (4, 4, {}), (5, 5, {}), (3, 3, {"states": 3}),
-                           (4, 4, {"states": 4, "wrap": True}), (2, 3, {"states": 5})]:
+    for rows, cols, kw in [
+        (3, 3, {}),
+        (4, 4, {}),
+        (5, 5, {}),
+        (3, 3, {"states": 3}),
+        (4, 4, {"states": 4, "wrap": True}),
+        (2, 3, {"states": 5}),
+    ]:
         h = ml.Solver(ml.Board.grid(rows, cols, **kw)).hardest()
         out.append(json.loads(json.dumps(h.certificate())))
     return out
@@ -130,8 +147,12 @@ STEPS = [
     ("pattern pair", lambda c: c["board"].__setitem__("pattern", [[0, 0, 1]])),
     ("pattern reach", lambda c: c["board"].__setitem__("pattern", [[0, 2000]])),
     ("pattern big", lambda c: c["board"].__setitem__("pattern", [[0, 10**30]])),
-    ("mixed row", lambda c: c["board"].__setitem__(
-        "pattern", [["cross"] * c["board"]["cols"]] * (c["board"]["rows"] - 1) + [["cross"]])),
+    (
+        "mixed row",
+        lambda c: c["board"].__setitem__(
+            "pattern", [["cross"] * c["board"]["cols"]] * (c["board"]["rows"] - 1) + [["cross"]]
+        ),
+    ),
     ("locked type", lambda c: c["board"].__setitem__("locked", "all")),
     ("locked pair", lambda c: c["board"].__setitem__("locked", [[0]])),
     ("locked off", lambda c: c["board"].__setitem__("locked", [[0, -1]])),
@@ -148,18 +169,29 @@ STEPS = [
     ("generator range", lambda c: c["kernel"]["generators"][0].__setitem__(0, 300)),
     ("order 0", lambda c: c["kernel"]["orders"].__setitem__(0, 0)),
     ("order wrong", lambda c: c["kernel"]["orders"].__setitem__(0, 1)),
-    ("not in ker", lambda c: c["kernel"]["generators"][0].__setitem__(
-        0, (c["kernel"]["generators"][0][0] + 1) % c["board"]["states"])),
-    ("dependent", lambda c: (c["kernel"]["generators"].append(c["kernel"]["generators"][0]),
-                             c["kernel"]["orders"].append(c["kernel"]["orders"][0]))),
+    (
+        "not in ker",
+        lambda c: c["kernel"]["generators"][0].__setitem__(
+            0, (c["kernel"]["generators"][0][0] + 1) % c["board"]["states"]
+        ),
+    ),
+    (
+        "dependent",
+        lambda c: (
+            c["kernel"]["generators"].append(c["kernel"]["generators"][0]),
+            c["kernel"]["orders"].append(c["kernel"]["orders"][0]),
+        ),
+    ),
     ("incomplete", lambda c: (c["kernel"]["generators"].pop(), c["kernel"]["orders"].pop())),
     ("rhs length", lambda c: _claim(c)["rhs"].append(0)),
     ("taps range", lambda c: _claim(c)["taps"].__setitem__(0, -1)),
     ("length type", lambda c: _claim(c).__setitem__("length", "9")),
     ("length big", lambda c: _claim(c).__setitem__("length", 10**25)),
     ("length sum", lambda c: _claim(c).__setitem__("length", _claim(c)["length"] + 1)),
-    ("rhs changed", lambda c: _claim(c)["rhs"].__setitem__(
-        0, (_claim(c)["rhs"][0] + 1) % c["board"]["states"])),
+    (
+        "rhs changed",
+        lambda c: _claim(c)["rhs"].__setitem__(0, (_claim(c)["rhs"][0] + 1) % c["board"]["states"]),
+    ),
     ("no proof", lambda c: _claim(c).pop("proof")),
     ("proof type", lambda c: _claim(c).__setitem__("proof", "enumeration")),
     ("method", lambda c: _proof(c).__setitem__("method", None)),
@@ -171,10 +203,19 @@ STEPS = [
     ("pruned bound", lambda c: _proof(c).__setitem__("pruned", [[]])),
     ("symmetries type", lambda c: _proof(c).__setitem__("symmetries", {})),
     ("symmetry perm", lambda c: _proof(c)["symmetries"][0]["cells"].__setitem__(0, 1)),
-    ("symmetry automorphism", lambda c: _proof(c)["symmetries"][0].__setitem__(
-        "taps", list(range(len(_claim(c)["taps"]))))),
-    ("symmetry rhs", lambda c: _claim(c)["rhs"].__setitem__(0, 0) or _claim(c).__setitem__(
-        "rhs", [1] + [0] * (len(_claim(c)["rhs"]) - 1))),
+    (
+        "symmetry automorphism",
+        lambda c: _proof(c)["symmetries"][0].__setitem__(
+            "taps", list(range(len(_claim(c)["taps"])))
+        ),
+    ),
+    (
+        "symmetry rhs",
+        lambda c: (
+            _claim(c)["rhs"].__setitem__(0, 0)
+            or _claim(c).__setitem__("rhs", [1] + [0] * (len(_claim(c)["rhs"]) - 1))
+        ),
+    ),
     ("lower type", lambda c: c.__setitem__("lower", None)),
     ("lower > upper", lambda c: c.__setitem__("lower", c["upper"] + 1)),
     ("witness type", lambda c: c.__setitem__("witness", [])),
@@ -183,31 +224,56 @@ STEPS = [
     ("upper method", lambda c: c["upper_bound"].__setitem__("method", "lp")),
     ("elements empty", lambda c: c["upper_bound"].__setitem__("elements", [])),
     ("element length", lambda c: c["upper_bound"]["elements"][0].append(0)),
-    ("element range", lambda c: c["upper_bound"]["elements"][0].__setitem__(0, 99)
-     if c["upper_bound"]["elements"][0] else c["upper_bound"].__setitem__("elements", [[1]])),
+    (
+        "element range",
+        lambda c: (
+            c["upper_bound"]["elements"][0].__setitem__(0, 99)
+            if c["upper_bound"]["elements"][0]
+            else c["upper_bound"].__setitem__("elements", [[1]])
+        ),
+    ),
     ("weights count", lambda c: c["upper_bound"]["weights"].append("0")),
     ("weights type", lambda c: c["upper_bound"].__setitem__("weights", "1")),
     ("weight text", lambda c: c["upper_bound"]["weights"].__setitem__(0, "1/2/3")),
     ("weight zero den", lambda c: c["upper_bound"]["weights"].__setitem__(0, "1/0")),
     ("weight negative", lambda c: c["upper_bound"]["weights"].__setitem__(0, "-1/3")),
-    ("weights sum", lambda c: c["upper_bound"].__setitem__(
-        "weights", ["1/3"] * len(c["upper_bound"]["weights"]))),
-    ("weights dict", lambda c: c["upper_bound"].__setitem__(
-        "weights", {str(i): w for i, w in enumerate(c["upper_bound"]["weights"])})),
+    (
+        "weights sum",
+        lambda c: c["upper_bound"].__setitem__(
+            "weights", ["1/3"] * len(c["upper_bound"]["weights"])
+        ),
+    ),
+    (
+        "weights dict",
+        lambda c: c["upper_bound"].__setitem__(
+            "weights", {str(i): w for i, w in enumerate(c["upper_bound"]["weights"])}
+        ),
+    ),
     ("weights key", lambda c: c["upper_bound"].__setitem__("weights", {"x": "1"})),
-    ("weights big", lambda c: c["upper_bound"].__setitem__(
-        "weights", [f"{10**50}/{10**50}"] + ["0"] * (len(c["upper_bound"]["weights"]) - 1))),
+    (
+        "weights big",
+        lambda c: c["upper_bound"].__setitem__(
+            "weights", [f"{10**50}/{10**50}"] + ["0"] * (len(c["upper_bound"]["weights"]) - 1)
+        ),
+    ),
     ("upper - 1", lambda c: c.update(upper=c["upper"] - 1, lower=c["upper"] - 1)),
     ("pinned dup", lambda c: c["upper_bound"].__setitem__("pinned", [0, 0])),
     ("pinned range", lambda c: c["upper_bound"].__setitem__("pinned", [10**6])),
-    ("pinned onto", lambda c: c["upper_bound"].__setitem__(
-        "pinned", list(range(len(c["witness"]["taps"]))))),
+    (
+        "pinned onto",
+        lambda c: c["upper_bound"].__setitem__("pinned", list(range(len(c["witness"]["taps"])))),
+    ),
     ("nodes type", lambda c: c["upper_bound"].__setitem__("nodes", {})),
     ("nodes early", lambda c: c["upper_bound"]["nodes"].pop()),
     ("nodes after", lambda c: c["upper_bound"]["nodes"].append({"branch": 0})),
-    ("branch fixed", lambda c: c["upper_bound"]["nodes"].insert(0, {"branch": 0})
-     if not c["upper_bound"]["pinned"] else c["upper_bound"]["nodes"].insert(
-         0, {"branch": c["upper_bound"]["pinned"][0]})),
+    (
+        "branch fixed",
+        lambda c: (
+            c["upper_bound"]["nodes"].insert(0, {"branch": 0})
+            if not c["upper_bound"]["pinned"]
+            else c["upper_bound"]["nodes"].insert(0, {"branch": c["upper_bound"]["pinned"][0]})
+        ),
+    ),
     ("node weights", lambda c: c["upper_bound"]["nodes"].__setitem__(-1, {"w": 1})),
 ]
 
@@ -245,14 +311,44 @@ def test_every_step_made_to_fail():
         for label, c in tampered(cert):
             if not same(c, label)[0]:
                 failed[label] += 1
-    never = [label for label, k in failed.items() if not k and label not in
-             ("version 1.0 is 1", "pattern name", "weights dict", "weights big", "own kernel")]
+    never = [
+        label
+        for label, k in failed.items()
+        if not k
+        and label
+        not in ("version 1.0 is 1", "pattern name", "weights dict", "weights big", "own kernel")
+    ]
     assert not never, never
 
 
-JUNK = [None, True, False, 0, 1, -1, 2, 255, 256, 10**20, -(10**20), 0.5, 1.0, "", "x",
-        "1/2", "-0", "cross", [], [0], [[0, 1]], [0, 1, 2], {}, {"0": "1"}, {"branch": 0},
-        {"method": "tree"}]
+JUNK = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    2,
+    255,
+    256,
+    10**20,
+    -(10**20),
+    0.5,
+    1.0,
+    "",
+    "x",
+    "1/2",
+    "-0",
+    "cross",
+    [],
+    [0],
+    [[0, 1]],
+    [0, 1, 2],
+    {},
+    {"0": "1"},
+    {"branch": 0},
+    {"method": "tree"},
+]
 
 
 def junked(rng: random.Random, cert):
@@ -293,7 +389,8 @@ def test_big_rationals_and_a_long_summary():
 
 def test_a_json_text_that_is_not_json():
     ok, name, msg = _core.verify_json('{"format": ')
-    assert (ok, name) == (False, "ML_M_JSON_SYNTAX") and msg.startswith("certificate is not valid JSON")
+    assert (ok, name) == (False, "ML_M_JSON_SYNTAX")
+    assert msg.startswith("certificate is not valid JSON")
 
 
 @pytest.mark.matrix
@@ -326,12 +423,15 @@ def test_claims_just_too_long_are_rejected():
 
     count = 0
     for cert in solution_certs(5, 40):
-        n, H, orders = cert["board"]["states"], cert["kernel"]["generators"], cert["kernel"]["orders"]
+        n, kernel = cert["board"]["states"], cert["kernel"]
+        H, orders = kernel["generators"], kernel["orders"]
         if not H or np.prod(orders) > 4096:
             continue
         x = np.array(cert["taps"])
-        ys = [(x + np.array(cs) @ np.array(H)) % n
-              for cs in itertools.product(*[range(o) for o in orders])]
+        ys = [
+            (x + np.array(cs) @ np.array(H)) % n
+            for cs in itertools.product(*[range(o) for o in orders])
+        ]
         longer = [y for y in ys if int(y.sum()) > cert["length"]]
         if not longer:
             continue

@@ -25,6 +25,7 @@ def AlgebraicEngine(b):
     """The C algebraic engine of b's kind through the Engine adapter."""
     return NativeEngine(b, "algebraic-torus" if b.wrap else "algebraic-cross")
 
+
 #: Every kind of covered pattern: cyclic T (cross, cross without centre, counts),
 #: mirrored T (only (0,-1)), diagonal T (vertical), chased transposed (horizontal and
 #: a pattern without (-1,0)).

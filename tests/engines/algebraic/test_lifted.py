@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.engines.native import NativeEngine, covers
+from oracle import group_closure_size
 
 
 def lifted_reason(b):
     """None when the C lifted engine covers b, else its reason."""
     return covers("lifted", b)
-from oracle import group_closure_size
+
 
 #: the algebraic engine's pattern kinds (cyclic, mirrored, diagonal, transposed)
 COVERED = [

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import modlights as ml
 from modlights.engines.native import NativeEngine, covers
 from modlights.native._core import SymChase
+from oracle import group_closure_size
 
 
 def algebraic_supports(b):
@@ -29,7 +30,7 @@ def sym_reason(b):
 def SymAlgebraicEngine(b):
     """The C algebraic-sym engine through the Engine adapter."""
     return NativeEngine(b, "algebraic-sym")
-from oracle import group_closure_size
+
 
 PRIMES = [2, 3, 5, 7]
 RING = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)]

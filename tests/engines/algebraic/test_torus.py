@@ -1,6 +1,7 @@
 """Tori of the cross family by polynomial algebra (csrc/engines/torus.c, through the
-Engine adapter modlights.engines.native) against the reference engine, the chase, the independent nullity of
-the oracle torus_oracle.torus_nullity (invariant factors over GF(p)[s]) and Board.apply."""
+Engine adapter modlights.engines.native) against the reference engine, the chase, the
+independent nullity of the oracle torus_oracle.torus_nullity (invariant factors over
+GF(p)[s]) and Board.apply."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ def algebraic_reason(b):
 def AlgebraicEngine(b):
     """The C algebraic engine of b's kind through the Engine adapter."""
     return NativeEngine(b, "algebraic-torus" if b.wrap else "algebraic-cross")
+
 
 PRIMES = [2, 3, 5, 7]
 #: (0,0), (0,+1), (0,-1), (-1,0), (+1,0): the order of AlgebraicEngine._offset_counts

@@ -9,8 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import modlights as ml
-from modlights.model.ring import is_prime
 from modlights.native._core import band_chase
 
 SMALL_N = [2, 3, 4, 5, 6, 7, 8]

@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.model.ring import is_prime
 from modlights.engines.native import NativeEngine, covers
+from modlights.model.ring import is_prime
+from oracle import BruteForce
 
 
 def tensor_reason(b):
@@ -27,7 +28,7 @@ def tensor_reason(b):
 def TensorEngine(b):
     """The C tensor engine through the Engine adapter."""
     return NativeEngine(b, "tensor")
-from oracle import BruteForce
+
 
 #: Patterns whose counts factor: named ones and products of a row and a column set.
 PRODUCTS = [

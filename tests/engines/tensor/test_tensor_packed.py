@@ -6,12 +6,12 @@ reference engine on small boards and Board.apply; the column solve each side get
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.engines.native import NativeEngine, covers
+from packing import check_solve_packed, eng_solver, product_patterns, start_and_target
 
 
 def tensor_reason(b):
@@ -22,7 +22,6 @@ def tensor_reason(b):
 def TensorEngine(b):
     """The C tensor engine through the Engine adapter."""
     return NativeEngine(b, "tensor")
-from packing import check_solve_packed, eng_solver, product_patterns, start_and_target, unpack_bits
 
 
 @settings(max_examples=60, deadline=None)
@@ -64,5 +63,3 @@ def test_tensor_square_sizes_with_and_without_kernel():
             seen.add(check_solve_packed(b, solver, s, target, ps, pt, solver))
         seen.add(("kernel", solver.nullity > 0))
     assert seen >= {True, False, ("kernel", True), ("kernel", False)}
-
-

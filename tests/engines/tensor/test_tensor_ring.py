@@ -13,8 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.model.ring import factorize
 from modlights.engines.native import NativeEngine, covers
+from modlights.model.ring import factorize
+from oracle import BruteForce
+from suite_groups import sample
 
 
 def tensor_reason(b):
@@ -25,8 +27,7 @@ def tensor_reason(b):
 def TensorEngine(b):
     """The C tensor engine through the Engine adapter."""
     return NativeEngine(b, "tensor")
-from oracle import BruteForce
-from suite_groups import sample
+
 
 #: Prime powers (k > 1), CRT mixes with such a part, and 25 / 27 for odd p.
 RING_N = [4, 8, 9, 12, 16, 18, 25, 27]
