@@ -281,13 +281,7 @@ int ml_solver_search(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target 
     uint64_t k = 0;
     int canonical = 0;
     if (!rc)
-        rc = ml__solver_generators(ctx, s, &H, &orders, &k, &canonical);
-    uint64_t size = 1;
-    for (uint64_t i = 0; !rc && i < k; i++) {
-        if (size >= SIZE_LIMIT / orders[i])
-            rc = ml__fail(ctx, ML_M_COSET_TOO_LARGE);
-        size *= orders[i];
-    }
+        rc = ml__search_generators(ctx, s, &H, &orders, &k, &canonical);
     if (!rc && canonical && k && L && ml_canon_reduce(H, (size_t)k, L, n, x, 1) != 0)
         rc = ml__fail(ctx, ML_M_NOMEM, fn);
     ml_search *q = NULL;
@@ -353,6 +347,19 @@ int ml_search_bound(ml_ctx *ctx, const ml_search *q, uint64_t t, int64_t *bound)
         *bound = q->many ? (int64_t)1 << 62
                  : t < q->best_corner ? q->best_len + 1 : q->best_len;
     return ml__leave(ctx, &sc, rc);
+}
+
+int ml__search_generators(ml_ctx *ctx, ml_solver *s, const uint8_t **H,
+                          const uint32_t **orders, uint64_t *k, int *canonical)
+{
+    int rc = ml__solver_generators(ctx, s, H, orders, k, canonical);
+    uint64_t size = 1;
+    for (uint64_t i = 0; !rc && i < *k; i++) {
+        if (size >= SIZE_LIMIT / (*orders)[i])
+            return ml__fail(ctx, ML_M_COSET_TOO_LARGE);
+        size *= (*orders)[i];
+    }
+    return rc;
 }
 
 /* -- export / import (search_impl.h's put / get: little-endian integers) */

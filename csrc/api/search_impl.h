@@ -33,6 +33,11 @@ static inline uint64_t get(const uint8_t **p, int bytes)
 }
 
 /* -- search.c */
+/* The solver's generators (canonical when within the work bound: *canonical) and the
+ * * coset's size, below 2^62 (ML_ETOOLARGE, ML_M_COSET_TOO_LARGE, past it): what both
+ * kinds of search read of the solver first. */
+int ml__search_generators(ml_ctx *ctx, ml_solver *s, const uint8_t **H,
+                          const uint32_t **orders, uint64_t *k, int *canonical);
 /* A handle holding m (taken over; freed with m when this fails: ML_ENOMEM). */
 int ml__search_wrap(ml_ctx *ctx, ml_many *m, ml_search **out);
 /* Whether q is a live handle. */

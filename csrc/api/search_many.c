@@ -173,13 +173,7 @@ int ml_solver_search_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *st
     uint64_t g = 0;
     int canonical = 0;
     if (!rc)
-        rc = ml__solver_generators(ctx, s, &H, &orders, &g, &canonical);
-    uint64_t size = 1;
-    for (uint64_t i = 0; !rc && i < g; i++) {
-        if (size >= SIZE_LIMIT / orders[i])
-            rc = ml__fail(ctx, ML_M_COSET_TOO_LARGE);
-        size *= orders[i];
-    }
+        rc = ml__search_generators(ctx, s, &H, &orders, &g, &canonical);
     size_t rows = 0;
     for (size_t i = 0; !rc && i < k; i++) {   /* the solvable rows, in order */
         ok[i] = ok[i] != 0;
