@@ -34,7 +34,7 @@ static inline uint64_t get(const uint8_t **p, int bytes)
 
 /* -- search.c */
 /* The solver's generators (canonical when within the work bound: *canonical) and the
- * * coset's size, below 2^62 (ML_ETOOLARGE, ML_M_COSET_TOO_LARGE, past it): what both
+ * coset's size, below 2^62 (ML_ETOOLARGE, ML_M_COSET_TOO_LARGE, past it): what both
  * kinds of search read of the solver first. */
 int ml__search_generators(ml_ctx *ctx, ml_solver *s, const uint8_t **H,
                           const uint32_t **orders, uint64_t *k, int *canonical);
