@@ -38,7 +38,14 @@ typedef struct rd {
     const ml_json *j;
     char text[ML_ERRMSG_MAX];   /* a value's repr for a message */
     char brief[248];            /* a short repr: 60 characters of at most 4 bytes */
+    int grid_words;             /* Board.grid's messages: no field prefixes */
 } rd;
+
+/* validation.field_error, except for Board.grid's words (ml__grid_from_json). */
+static int field(rd *r, const char *what, int rc)
+{
+    return r->grid_words ? rc : ml__json_field_error(r->ctx, what, rc);
+}
 
 static const ml_json_tok *tk(const rd *r, size_t i) { return &r->j->tok[i]; }
 static int is_kind(const rd *r, size_t i, int kind) { return tk(r, i)->kind == kind; }
@@ -370,8 +377,8 @@ static int set_pattern(rd *r, ml_grid *g, size_t v, int64_t rows, int64_t cols)
         if (!rc)
             rc = ml_grid_set_mixed(r->ctx, g, index);
     } else if (!rc) {
-        size_t v0 = first_item(v);
-        if (tk(r, v)->count && is_list(r, v0))
+        size_t v0 = first_item(v);   /* from_dict's rule (Board.grid: the offsets' message) */
+        if (tk(r, v)->count && is_list(r, v0) && !r->grid_words)
             for (size_t x = first_item(v0); x < tk(r, v0)->end; x = next(r, x))
                 if (is_kind(r, x, ML_JSON_STR) || is_list(r, x)) {
                     rc = ml__fail(r->ctx, ML_M_JSON_MIXED_SHAPE, (long long)rows, (long long)cols);
@@ -470,7 +477,8 @@ static int marks_some(const rd *r, size_t v)
 }
 
 /* ------------------------------------------------------------------ the two kinds */
-static int grid_from(rd *r, size_t d, int64_t limit, ml_board **out)
+/* The grid a board document describes (not built), freed by the caller. */
+static int grid_describe(rd *r, size_t d, int64_t limit, ml_grid **out)
 {
     int rc = check_mapping(r, d, "board", grid_fields, (const char *const[]){"rows", "cols", NULL});
     int64_t rows = 0, cols = 0, states = 2;
@@ -486,7 +494,7 @@ static int grid_from(rd *r, size_t d, int64_t limit, ml_board **out)
     size_t s = ml__json_get(r->j, d, "states");
     if (s != NONE && (rc = as_int(r, s, "states", ML_MIN_STATES, ML_MAX_STATES,
                                   "an int from 2 to 255", &states)))
-        return ml__json_field_error(r->ctx, "states", rc);
+        return field(r, "states", rc);
     size_t w = ml__json_get(r->j, d, "wrap");
     if (w != NONE && !is_kind(r, w, ML_JSON_BOOL))
         return ml__fail(r->ctx, ML_M_JSON_WRAP, repr(r, w));
@@ -495,11 +503,11 @@ static int grid_from(rd *r, size_t d, int64_t limit, ml_board **out)
         return rc;
     size_t locked = ml__json_get(r->j, d, "locked"), holes = ml__json_get(r->j, d, "holes");
     int lock_form = 0, hole_form = 0;
-    rc = ml__json_field_error(r->ctx, "pattern", set_pattern(r, g, ml__json_get(r->j, d, "pattern"), rows, cols));
+    rc = field(r, "pattern", set_pattern(r, g, ml__json_get(r->j, d, "pattern"), rows, cols));
     if (!rc)
-        rc = ml__json_field_error(r->ctx, "locked", check_mask(r, locked, "locked", rows, cols, &lock_form));
+        rc = field(r, "locked", check_mask(r, locked, "locked", rows, cols, &lock_form));
     if (!rc)
-        rc = ml__json_field_error(r->ctx, "holes", check_mask(r, holes, "holes", rows, cols, &hole_form));
+        rc = field(r, "holes", check_mask(r, holes, "holes", rows, cols, &hole_form));
     /* Board.grid: past ML_MAX_TILES tiles (max_tiles above it) uniform boards only */
     if (!rc && rows * cols > ML_MAX_TILES
         && (marks_some(r, locked) || marks_some(r, holes)))
@@ -511,6 +519,17 @@ static int grid_from(rd *r, size_t d, int64_t limit, ml_board **out)
         rc = set_marks(r, g, locked, "locked", lock_form, rows, cols);
     if (!rc)
         rc = set_marks(r, g, holes, "holes", hole_form, rows, cols);
+    if (rc)
+        ml_grid_free(g);
+    else
+        *out = g;
+    return rc;
+}
+
+static int grid_from(rd *r, size_t d, int64_t limit, ml_board **out)
+{
+    ml_grid *g = NULL;
+    int rc = grid_describe(r, d, limit, &g);
     if (!rc)
         rc = ml_grid_build(r->ctx, g, out);
     ml_grid_free(g);
@@ -640,6 +659,7 @@ int ml__board_from_json_value(ml_ctx *ctx, const ml_json *j, size_t i, int64_t m
         return ml__fail(ctx, ML_M_NOMEM, "ml_board_from_json");
     r->ctx = ctx;
     r->j = j;
+    r->grid_words = 0;
     int64_t limit = max_tiles <= 0 ? ML_MAX_TILES : max_tiles;
     int rc;
     if (is_kind(r, i, ML_JSON_DICT) && ml__json_get(j, i, "effects") != NONE)
@@ -647,6 +667,28 @@ int ml__board_from_json_value(ml_ctx *ctx, const ml_json *j, size_t i, int64_t m
     else
         rc = grid_from(r, i, limit, out);
     free(r);
+    return rc;
+}
+
+int ml__grid_from_json(ml_ctx *ctx, const char *json, size_t len, ml_grid **out)
+{
+    ctx = ml__begin(ctx);
+    if (!out || (!json && len))
+        return ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml__grid_from_json", out ? "json" : "out");
+    *out = NULL;
+    ml_json j;
+    int rc = ml__json_parse(ctx, &j, json ? json : "", len, "board", 0);
+    if (rc)
+        return rc;
+    rd *r = malloc(sizeof *r);
+    if (!r)
+        rc = ml__fail(ctx, ML_M_NOMEM, "ml__grid_from_json");
+    if (r) {
+        *r = (rd){.ctx = ctx, .j = &j, .grid_words = 1};
+        rc = grid_describe(r, 0, (int64_t)ML_MAX_SIDE * ML_MAX_SIDE, out);
+    }
+    free(r);
+    ml__json_free(&j);
     return rc;
 }
 

@@ -10,6 +10,12 @@
 /* ml_board_from_json for the value at token i of a parsed document. */
 int ml__board_from_json_value(ml_ctx *ctx, const ml_json *j, size_t i, int64_t max_tiles,
                               ml_board **out);
+/* Board.grid(rows, cols, states=, pattern=, locked=, holes=, wrap=) of a grid document (the
+ * fields of ml_board_from_json's grids, sides up to ML_MAX_SIDE whatever the tiles): the
+ * described grid, not built (*out freed with ml_grid_free), with Board.grid's messages
+ * (no field prefix: "unknown pattern 'x'", not "pattern: unknown pattern 'x'"). For the
+ * WebAssembly layer's Board.grid and generate (csrc/wasm/exports.c). */
+int ml__grid_from_json(ml_ctx *ctx, const char *json, size_t len, ml_grid **out);
 /* validation.check_mapping: the value at d is a dict with only the allowed keys and every
  * required one (NULL-terminated lists; `what` names it: "board", "puzzle"). */
 int ml__json_check_mapping(ml_ctx *ctx, const ml_json *j, size_t d, const char *what,

@@ -9,6 +9,7 @@
  * tests/native/test_capi_board_json.py. Exit 0 when every check holds.
  * ml-test-sources: api/board_json.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
 #include "include/modlights.h"
+#include "api/board_json.h"
 #include "t-util.h"
 
 #include <stdlib.h>
@@ -173,6 +174,46 @@ int main(void)
     refused("{\"effects\":[[4]],\"states\":2,\"n_cells\":2}", 0, ML_ERANGE,
             "effects: cell index 4 out of range: cells are 0..1");
     CHECK(ml_board_from_json(NULL, "{}", 2, 0, NULL) == ML_EMISUSE);
+
+    /* ml__grid_from_json: the described grid builds the board ml_board_from_json reads;
+     * Board.grid's messages carry no field prefix; sides past the tile limit are kept */
+    const char *gd = "{\"rows\":3,\"cols\":2,\"states\":5,\"pattern\":[[\"cross\",[[0,1]]],"
+                     "[\"knight\",\"square\"],[[],[[1,-1],[0,0]]]],\"locked\":[[0,0]],"
+                     "\"holes\":[[false,false],[true,false],[false,true]],\"wrap\":true}";
+    ml_grid *gg = NULL;
+    ml_board *gb = NULL, *jb = NULL;
+    CHECK(ml__grid_from_json(NULL, gd, strlen(gd), &gg) == ML_OK && gg);
+    CHECK(ml_grid_build(NULL, gg, &gb) == ML_OK);
+    CHECK(ml_board_from_json(NULL, gd, strlen(gd), 0, &jb) == ML_OK);
+    CHECK(ml_board_equal(gb, jb), "the grid's board and the document's differ");
+    ml_grid_free(gg);
+    ml_board_free(gb);
+    ml_board_free(jb);
+    static const char *const bad[][2] = {
+        {"{\"rows\":3,\"cols\":3,\"pattern\":\"plus\"}", "unknown pattern 'plus'"},
+        {"{\"rows\":2,\"cols\":2,\"pattern\":[[\"cross\",\"plus\"],[\"cross\",\"cross\"]]}",
+         "unknown pattern 'plus'"},
+        {"{\"rows\":2,\"cols\":2,\"pattern\":[[\"cross\",\"cross\",\"cross\"],[\"cross\",\"cross\"]]}",
+         "pattern offsets must be [dr, dc] pairs of ints, got ['cross', 'cross', 'cross']"},
+        {"{\"rows\":3,\"cols\":3,\"locked\":5}", "locked must be a list"},
+        {"{\"rows\":3,\"cols\":3,\"states\":1}", "states must be from 2 to 255, got 1"},
+        {"{\"rows\":12000,\"cols\":12000,\"holes\":[[1,1]]}", "board too large: 12000x12000"},
+        {"[]", "board must be a dict"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        gg = (ml_grid *)&gd;   /* set to NULL on failure */
+        CHECK(ml__grid_from_json(NULL, bad[i][0], strlen(bad[i][0]), &gg) != ML_OK && !gg);
+        CHECK(strncmp(ml_errmsg(NULL), bad[i][1], strlen(bad[i][1])) == 0, "%s: %s", bad[i][0],
+              ml_errmsg(NULL));
+    }
+    const char *giant_doc = "{\"rows\":12000,\"cols\":12000}";
+    CHECK(ml__grid_from_json(NULL, giant_doc, strlen(giant_doc), &gg) == ML_OK);
+    ml_grid_free(gg);
+    CHECK(ml__grid_from_json(NULL, "{}", 2, NULL) == ML_EMISUSE);
+    for (size_t cut = 0; cut < strlen(gd); cut++) {
+        gg = NULL;
+        CHECK(ml__grid_from_json(NULL, gd, cut, &gg) != ML_OK && !gg, "cut %zu", cut);
+    }
     CHECK(ml_board_to_json(NULL, NULL, NULL, 0, &n) == ML_EMISUSE);
 
     /* a document cut at every byte: refused (or, at its end, read), nothing leaked */

@@ -4,12 +4,14 @@
  * wasm-ld as --export; js/src/capi.js calls them with the calling thread's default
  * context, 0, and reads their out-parameters from WebAssembly memory). Wrappers are
  * written here only where WebAssembly cannot pass an argument as the header does: the
- * by-value structs ml_target and ml_budget (the solvers' questions). A failure's status
+ * by-value structs ml_target and ml_budget (the solvers' questions), and Board.grid's
+ * reading of a grid document (ml__grid_from_json). A failure's status
  * and message are then read with ml_errcode(NULL) / ml_errmsg(NULL). Besides: the blocks
  * JavaScript hands over (mlx_malloc / mlx_free), the count of live heap bytes (tests
  * check that disposing gives every byte back) and the stop hook JavaScript polls.
  */
 #include "include/modlights.h"
+#include "api/board_json.h"
 #include "base/interrupt.h"
 
 #include <stdint.h>
@@ -83,6 +85,14 @@ MLX_EXPORT(mlx_init) void mlx_init(void)
     ml_interrupt_take();
 }
 #endif
+
+/* -- Board.grid and generate's board: the grid a board document describes, with
+ * Board.grid's messages (api/board_json.h); *out freed with ml_grid_free */
+MLX_EXPORT(mlx_grid_from_json)
+int32_t mlx_grid_from_json(const char *json, size_t len, ml_grid **out)
+{
+    return ml__grid_from_json(NULL, json, len, out);
+}
 
 /* -- solvers: state / target a byte a tile (target NULL: every tile `fill`) */
 static ml_target target_of(const uint8_t *tiles, uint32_t fill)
