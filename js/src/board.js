@@ -1,70 +1,49 @@
 /**
  * Board: the geometry of a puzzle and its tap matrix A, a thin binding of the C library's
- * board (csrc/api/board.c, board_play.c, board_json.c, grid.c: Python's
- * modlights.model.board.Board, its rules and its messages, here in JavaScript's words).
+ * board (csrc/api: Python's modlights.model.board.Board, its rules and its messages, here
+ * in JavaScript's words).
  *
- * A board lists its active tiles (holes left out), the rows of A, and its tappable
- * tiles (locked tiles left out), the columns of A, both in row-major order. Column j
- * of A is the effect of tapping tap j: for a grid, the tile's offsets applied to its
- * position (dropped off the edges, or wrapped on a torus), holes skipped; for a
- * graph board, the listed cells (a cell listed k times advances k times).
+ * A board lists its active tiles (holes left out), the rows of A, and its tappable tiles
+ * (locked tiles left out), the columns of A, both in row-major order. Column j of A is the
+ * effect of tapping tap j: for a grid, the tile's offsets applied to its position (dropped
+ * off the edges, or wrapped on a torus), holes skipped; for a graph board, the listed
+ * cells (a cell listed k times advances k times).
  *
- * States and tap counts: nested arrays rows x cols of ints for grids (0 at holes;
- * taps 0 at locked tiles and holes), a flat array for graph boards; typed arrays are
- * accepted too (for grids, a flat row-major array of rows * cols values or an array
- * of rows). Entries are integers (numbers or BigInts; true and false count as 1 and 0),
- * and every integer is reduced mod n silently, as in Python: with n = 3, a 4 is 1 and a
- * -1 is 2. Results are new nested arrays of integers in 0..n-1; inputs are never
- * modified.
+ * States and tap counts: see index.d.ts's State (nested rows for grids, a flat array for
+ * graph boards, integers reduced mod n; results are new nested arrays, inputs never
+ * modified).
  *
- * The constructors build the board in the C library (its checks and messages) and keep
- * its JSON (ml_board_to_json) and counts; every computing call (press, apply, matrix,
- * positions, the Solver, puzzle codes) makes the C board again from that JSON and frees
- * it after (capi.js withBoard), so a Board holds no WebAssembly memory. They need the
- * core: in node it is loaded synchronously on first need; in browsers `await init()`
- * first (before, CORE_NOT_LOADED). The checks of JavaScript values the C library cannot
- * see (a value's type, nested arrays' shapes, options objects) are made here. A uniform
- * grid of more than MAX_TILES tiles is kept by its shape and pattern alone, as Python
- * keeps it: what needs a byte a tile says so (TOO_LARGE).
+ * The constructors build the board in the C library and keep its JSON (ml_board_to_json)
+ * and counts; every computing call makes the C board again from that JSON and frees it
+ * after (capi.js withBoard), so a Board holds no WebAssembly memory. JavaScript checks here
+ * only what the C library cannot see: the types of JavaScript values, nested arrays'
+ * shapes, options objects. A uniform grid of more than MAX_TILES tiles is kept by its
+ * shape and pattern alone, as in Python: what needs a byte a tile says so (TOO_LARGE).
  * @module board
  */
-import { badShape, badType, outOfRange, tooLarge } from "./errors.js";
-import { count, describe, list } from "./fmt.js";
-import { MAX_SIDE, MAX_TILES, asIntPair, isInt, isMapping } from "./validation.js";
-import { PATTERNS, isMixed } from "./patterns.js";
+import { badShape, badType, tooLarge } from "./errors.js";
+import { count, describe } from "./fmt.js";
+import { MAX_SIDE, MAX_TILES, asInt, asIntPair, isInt, isMapping } from "./validation.js";
+import { PATTERNS } from "./patterns.js";
 import {
   boardApply, boardColumns, boardFromJson, boardIndex, boardMatrix, boardPress, boardsEqual,
-  graphBoard, gridBoard,
+  graphBoard,
 } from "./capi.js";
 
 export { MAX_TILES, MAX_SIDE } from "./validation.js";
 
-const mod = (v, n) => ((v % n) + n) % n;
 const isSeq = (x) => Array.isArray(x) || ArrayBuffer.isView(x);
-
-function reduce(v, n) {
-  if (typeof v === "bigint") return Number(((v % BigInt(n)) + BigInt(n)) % BigInt(n));
-  return mod(v, n);
-}
-
-/** `v` when it is an integer (a number with Number.isInteger, or a BigInt), else
- * InputError (INVALID_TYPE) "`what` must be an integer from lo to hi, got ...". The range
- * is the C library's check, made here only for a value no int32 holds (OUT_OF_RANGE). */
-function int(v, what, lo = null, hi = null) {
-  const range = lo === null ? "" : hi === null ? ` >= ${lo}` : ` from ${lo} to ${hi}`;
-  if (!isInt(v)) throw badType(`${what} must be an integer${range}, got ${describe(v)}`);
-  if (lo !== null && hi !== null && !(v > -(2 ** 31) && v < 2 ** 31)) {
-    throw outOfRange(`${what} must be${range}, got ${v}`);
-  }
-  return v;
-}
+const mod = (v, n) => (typeof v === "bigint" ? Number(((v % BigInt(n)) + BigInt(n)) % BigInt(n))
+  : ((v % n) + n) % n);
+/** An integer argument whose range the C library checks (here: its type, and a range
+ * only for a value no int32 holds). */
+const int = (v, what, lo = null, hi = null) => asInt(v, what, lo, hi, false);
 
 /** Entry i (of row r: [r][i]) of a state, target or tap array reduced mod n: an integer
- * (a number or a BigInt; true / false count as 1 / 0), else InputError naming it. */
+ * (true / false count as 1 / 0), else InputError naming it. */
 function entry(v, n, what, i, c) {
   if (typeof v === "number" && (v | 0) === v && v >= 0 && v < n) return v;
-  if (typeof v === "number" && Number.isInteger(v)) return mod(v, n);
-  if (typeof v === "bigint") return reduce(v, n);
+  if ((typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint") return mod(v, n);
   if (typeof v === "boolean") return v ? 1 % n : 0;
   throw badType(`${what}[${i}]${c === undefined ? "" : `[${c}]`} must be an integer, got ` +
     describe(v));
@@ -74,11 +53,9 @@ function entry(v, n, what, i, c) {
  * Board-shaped input as a Uint8Array of its values reduced mod n, row-major: `a` checked
  * against `shape` ([rows, cols] or [length]; a flat typed array of that many entries is
  * taken as row-major) row by row, entry by entry; InputError naming the first row or
- * entry that is wrong (INVALID_TYPE for a value of the wrong kind, INVALID_SHAPE for a
- * wrong length). `unit` names a graph board's entries ("cells", "taps").
+ * entry that is wrong. `unit` names a graph board's entries ("cells", "taps").
  */
-function readShaped(a, what, shape, n, unit) {
-  const [rows, cols] = shape;
+function readShaped(a, what, [rows, cols], n, unit) {
   const out = new Uint8Array(cols === undefined ? rows : rows * cols);
   if (ArrayBuffer.isView(a) && a.length === out.length) {
     for (let i = 0; i < out.length; i++) out[i] = entry(a[i], n, what, i);
@@ -114,83 +91,36 @@ function readShaped(a, what, shape, n, unit) {
   return out;
 }
 
-/** The shape of a nested array (null when ragged), for the masks' checks. */
-function shapeOf(a) {
-  if (!isSeq(a)) return [];
-  if (ArrayBuffer.isView(a)) return [a.length];
-  if (a.length === 0) return [0];
-  const inner = a.map(shapeOf);
-  const first = JSON.stringify(inner[0]);
-  if (inner.some((s) => s === null || JSON.stringify(s) !== first)) return null;
-  return [a.length, ...inner[0]];
-}
-
-/** Board.grid's pattern checked for JavaScript's types: a name, [dr, dc] pairs of
- * integers, or rows x cols of those (mixed); names, reach and counts are the C library's. */
-function patternOf(pattern, rows, cols) {
-  const offsets = (p) => {
-    if (typeof p === "string") return p;
-    if (!Array.isArray(p)) {
-      throw badType(`pattern must be a name (${Object.keys(PATTERNS).map((k) => `'${k}'`)
-        .join(", ")}) or an Array of [dr, dc] offsets, got ${describe(p)}`);
-    }
-    return p.map((q) => asIntPair(q, "pattern offsets", "[dr, dc] pairs of integers"));
-  };
-  if (!isMixed(pattern, rows, cols)) return offsets(pattern);
-  return pattern.map((row, r) => {
-    if (!Array.isArray(row)) {
-      throw badType(`mixed pattern row ${r} must be an Array of ${cols} patterns, got ` +
-        describe(row));
-    }
-    if (row.length !== cols) {
-      throw badShape(`mixed pattern row ${r} has ${row.length} entries, the board has ` +
-        `${cols} columns`);
-    }
-    return row.map(offsets);
-  });
-}
-
-/** Board.grid's locked / holes: null, a rows * cols mask (a typed array, nested booleans,
- * or nested 0 / 1 when cols is not 2) as a Uint8Array, or [r, c] positions (integers;
- * whether they are on the board is the C library's check). */
-function marksOf(spec, what, rows, cols) {
-  if (spec === null || spec === undefined) return null;
-  if (ArrayBuffer.isView(spec) && spec.length === rows * cols) {
-    return Uint8Array.from(spec, (v) => (v ? 1 : 0));
-  }
-  if (!Array.isArray(spec)) {
-    throw badType(`${what} must be an Array of [row, col] positions or a ${rows}x${cols} ` +
-      `boolean mask, got ${describe(spec)}`);
-  }
-  const first = spec[0];
-  const s = shapeOf(spec);
-  if (spec.length && isSeq(first) && first.length && typeof first[0] === "boolean") {
-    if (s === null || s.length !== 2 || s[0] !== rows || s[1] !== cols) {
-      throw badShape(`${what} mask has shape ${list(s || [spec.length])}, the board has ` +
-        `shape ${list([rows, cols])}`);
-    }
-    return Uint8Array.from(spec.flat(), (v) => (v ? 1 : 0));
-  }
-  if (s && s.length === 2 && s[0] === rows && s[1] === cols && cols !== 2 &&
-      spec.flat().every((v) => v === 0 || v === 1)) {
-    return Uint8Array.from(spec.flat());
-  }
-  return spec.map((p, i) => {
-    if (!isSeq(p)) {
-      throw badType(`${what} must be a ${rows}x${cols} boolean mask or an Array of ` +
-        `[row, col] positions; ${what}[${i}] is ${describe(p)}`);
-    }
-    return asIntPair(p, what);
-  });
-}
-
-/** JSON text of a JavaScript value for the C reader: BigInts as their digits, typed
+/** JSON text of a JavaScript value for the C readers: BigInts as their digits, typed
  * arrays as arrays. */
 export function jsonText(d) {
-  return JSON.stringify(d, (_, v) => {
-    if (typeof v === "bigint") return `\u0001${v}\u0001`;
-    return ArrayBuffer.isView(v) ? Array.from(v, (x) => (typeof x === "bigint" ? `\u0001${x}\u0001` : x)) : v;
-  }).replace(/"\\u0001(-?\d+)\\u0001"/g, "$1");
+  const big = (x) => (typeof x === "bigint" ? `\u0001${x}\u0001` : x);
+  return JSON.stringify(d, (_, v) => (ArrayBuffer.isView(v) ? Array.from(v, big) : big(v)))
+    .replace(/"\\u0001(-?\d+)\\u0001"/g, "$1");
+}
+
+/**
+ * The grid document of Board.grid's arguments (for the C library's reader, which makes
+ * every other check with Board.grid's messages): the options object and the integers'
+ * types checked here, and the masks JSON cannot tell from positions (a typed array of
+ * rows * cols entries; rows x cols nested 0 / 1 when cols is not 2) as nested booleans.
+ */
+export function gridText(rows, cols, opts = {}) {
+  if (!isMapping(opts)) throw badType(`Board.grid options must be an object, got ${describe(opts)}`);
+  const { states = 2, pattern = "cross", locked = null, holes = null, wrap = false } = opts;
+  int(rows, "rows", 1, MAX_SIDE);
+  int(cols, "cols", 1, MAX_SIDE);
+  int(states, "states", 2, 255);
+  const [r, c] = [Number(rows), Number(cols)];
+  const mask = (m) => {
+    const bits = ArrayBuffer.isView(m) && m.length === r * c ? Array.from(m)
+      : Array.isArray(m) && c !== 2 && m.length === r && m.every((row) => isSeq(row) &&
+        row.length === c && Array.prototype.every.call(row, (v) => v === 0 || v === 1))
+        ? m.flatMap((row) => Array.from(row)) : null;
+    return bits ? Array.from({ length: r }, (_, i) => bits.slice(i * c, (i + 1) * c).map(Boolean)) : m;
+  };
+  return jsonText({ rows, cols, states, pattern, locked: mask(locked), holes: mask(holes),
+    wrap: Boolean(wrap) });
 }
 
 const PRIVATE = Symbol("Board");
@@ -206,41 +136,20 @@ export class Board {
   }
 
   /**
-   * A rows x cols grid board.
-   * @param {number} rows 1..MAX_SIDE
-   * @param {number} cols 1..MAX_SIDE (at most MAX_TILES tiles)
-   * @param {object} [opts]
-   * @param {number} [opts.states=2] n, 2..255
-   * @param {string|Array} [opts.pattern="cross"] a name, [dr, dc] offsets used exactly
-   *   as given, or a rows x cols nested array of those (a mixed board)
-   * @param {Array|null} [opts.locked] [r, c] positions or a rows x cols boolean mask
-   * @param {Array|null} [opts.holes] [r, c] positions or a rows x cols boolean mask
-   * @param {boolean} [opts.wrap=false] a torus: offsets wrap around the edges
+   * A rows x cols grid board (see index.d.ts's GridOptions): states 2..255, pattern a name,
+   * [dr, dc] offsets used exactly as given, or a rows x cols nested array of those (a
+   * mixed board); locked / holes [r, c] positions or a rows x cols boolean mask; wrap a
+   * torus. InputError for anything else (INVALID_TYPE, OUT_OF_RANGE, INVALID_SHAPE,
+   * INVALID_VALUE, TOO_LARGE), with Python's Board.grid's checks.
    * @returns {Board}
-   * @throws {InputError} for anything else (codes INVALID_TYPE, OUT_OF_RANGE,
-   *   INVALID_SHAPE, INVALID_VALUE, TOO_LARGE)
    */
   static grid(rows, cols, opts = {}) {
-    if (!isMapping(opts)) {
-      throw badType(`Board.grid options must be an object, got ${describe(opts)}`);
-    }
-    const { states = 2, pattern = "cross", locked = null, holes = null, wrap = false } = opts;
-    for (const [what, v] of [["rows", rows], ["cols", cols]]) int(v, what, 1, MAX_SIDE);
-    int(states, "states", 2, 255);
-    const [r, c] = [Number(rows), Number(cols)];
-    const small = r >= 1 && c >= 1 && r <= MAX_SIDE && c <= MAX_SIDE && r * c <= MAX_TILES;
-    const mixed = small && isMixed(pattern, r, c);
-    return new Board(PRIVATE, gridBoard("Board.grid", rows, cols, Number(states), {
-      pattern: patternOf(pattern, small ? r : 0, c), mixed, wrap: Boolean(wrap),
-      locked: marksOf(locked, "locked", r, c), holes: marksOf(holes, "holes", r, c) }));
+    return new Board(PRIVATE, boardFromJson("Board.grid", gridText(rows, cols, opts), 0, true));
   }
 
   /**
-   * A graph board: tap j advances every cell listed in effects[j] by one (a cell
-   * listed k times advances k times).
-   * @param {Array<Array<number>>} effects
-   * @param {number} states 2..255
-   * @param {number|null} [nCells] default: one more than the largest listed cell
+   * A graph board: tap j advances every cell listed in effects[j] by one (a cell listed k
+   * times advances k times); nCells default: one more than the largest listed cell.
    * @returns {Board}
    */
   static fromEffects(effects, states, nCells = null) {
@@ -256,53 +165,33 @@ export class Board {
         return v;
       });
     });
-    let m = -1;
-    if (nCells !== null && nCells !== undefined) {
-      m = int(nCells, "nCells", 0, MAX_TILES);
-      if (m < 0 || m > MAX_TILES) throw outOfRange(`nCells must be from 0 to ${MAX_TILES}, got ${m}`);
-    }
+    const m = nCells === null || nCells === undefined ? -1 : asInt(nCells, "nCells", 0, MAX_TILES);
     return new Board(PRIVATE, graphBoard("Board.fromEffects", Number(states), m, eff));
   }
 
   /**
-   * The board of a dict as Board.toDict (or Python's Board.to_dict) writes it;
-   * `locked` / `holes` may also be boolean nested masks, `states` defaults to 2,
-   * `pattern` to "cross". InputError naming the field for anything else (the C
-   * library's checks: Python's Board.from_dict).
-   * @param {object} d
+   * The board of a dict as Board.toDict (or Python's Board.to_dict) writes it; InputError
+   * naming the field for anything else (the C library's checks: Python's from_dict).
    * @param {{maxTiles?: number}} [opts]
    * @returns {Board}
    */
   static fromDict(d, { maxTiles = null } = {}) {
     if (!isMapping(d)) throw badType(`board must be an object, got ${describe(d)}`);
-    const limit = maxTiles === null || maxTiles === undefined ? 0
-      : int(maxTiles, "maxTiles", 1);
+    const limit = maxTiles === null || maxTiles === undefined ? 0 : int(maxTiles, "maxTiles", 1);
     return new Board(PRIVATE, boardFromJson("Board.fromDict", jsonText(d), limit));
   }
 
-  /**
-   * JSON-safe data, the same as Python's Board.to_dict: grids
-   * {rows, cols, states, pattern, locked, holes, wrap} (pattern a name, [dr, dc]
-   * pairs, or a nested array of those for a mixed board; locked / holes [r, c]
-   * lists), graph boards {effects, states, n_cells}. Keys in Python's order.
-   * @returns {object}
-   */
+  /** JSON-safe data, the same as Python's Board.to_dict (keys in Python's order). */
   toDict() { return JSON.parse(this._f.json); }
 
   // ---------------------------------------------------------------- properties
-  /** n: the states of every tile. */
   get states() { return this._f.states; }
   /** [rows, cols] for grids, [nCells] for graph boards (a copy). */
   get shape() { return this.isGrid ? [this._f.rows, this._f.cols] : [this._f.nCells]; }
-  /** Whether the board is a grid (Board.grid). */
   get isGrid() { return this._f.grid; }
-  /** Whether the grid is a torus. */
   get wrap() { return this._f.wrap; }
   /** The offsets of a uniform grid pattern (null for mixed and graph boards). */
-  get pattern() {
-    const d = this._dict;
-    return this.isGrid && !this._mixed ? offsetsOf(d.pattern) : null;
-  }
+  get pattern() { return this.isGrid && !this._mixed ? offsetsOf(this._dict.pattern) : null; }
   /** The per-tile offsets of a mixed board, rows x cols (null otherwise). */
   get mixed() { return this._mixed ? this._dict.pattern.map((row) => row.map(offsetsOf)) : null; }
   /** The effect lists of a graph board (null for grids). */
@@ -311,39 +200,31 @@ export class Board {
   get nCells() { return this._f.nCells; }
   /** Tappable tiles: the columns of A. */
   get nTaps() { return this._f.nTaps; }
-  /** Whether some tile is locked. */
   get anyLocked() { return this._f.anyLocked; }
-  /** Whether some tile is a hole. */
   get anyHoles() { return this._f.anyHoles; }
   /** rows x cols booleans: the locked tiles (grids; a copy). */
-  get locked() { return this._nested(this._mask("locked"), (v) => v === 1); }
+  get locked() { return this._nested(this._mask("locked")); }
   /** rows x cols booleans: the holes (grids; a copy). */
-  get holes() { return this._nested(this._mask("holes"), (v) => v === 1); }
-  /** Active positions in row-major order ([r, c] for grids, ints for graphs). */
+  get holes() { return this._nested(this._mask("holes")); }
+  /** Active positions in row-major order ([r, c] for grids, indices for graphs). */
   get cells() { return this._positions(false); }
-  /** Tappable positions in row-major order ([r, c] for grids, ints for graphs). */
+  /** Tappable positions in row-major order ([r, c] for grids, indices for graphs). */
   get taps() { return this._positions(true); }
   /** Whether the grid has more than MAX_TILES tiles (kept by shape and pattern). */
   get _giant() { return this._f.giant; }
 
   /** The offsets of the tile at (r, c) of a grid. */
-  offsetsAt(r, c) {
-    return this._mixed ? offsetsOf(this._dict.pattern[r][c]) : this.pattern;
-  }
+  offsetsAt(r, c) { return this._mixed ? offsetsOf(this._dict.pattern[r][c]) : this.pattern; }
 
-  // ---------------------------------------------------------------- the solver's view
   /**
    * The board as a plain object: for grids {kind: "grid", rows, cols, states, wrap,
    * offsets (null when mixed), mixed (null, or rows * cols offset lists, row-major),
    * locked, holes (Uint8Array(rows * cols))}, for graph boards {kind: "graph", states,
    * nCells, effects}.
-   * @returns {object}
    */
   spec() {
     const { rows, cols, states, wrap } = this._f;
-    if (!this.isGrid) {
-      return { kind: "graph", states, nCells: this.nCells, effects: this.effects };
-    }
+    if (!this.isGrid) return { kind: "graph", states, nCells: this.nCells, effects: this.effects };
     const copy = (o) => o.map(([dr, dc]) => [dr, dc]);
     return { kind: "grid", rows, cols, states, wrap,
       offsets: this._mixed ? null : copy(this.pattern),
@@ -351,13 +232,8 @@ export class Board {
       locked: this._mask("locked"), holes: this._mask("holes") };
   }
 
-  /**
-   * Column j of A as cell indices, one entry per unit (repeats add up), for
-   * j in 0..nTaps-1 (every column is read from the C library on the first call, then
-   * kept).
-   * @param {number} j
-   * @returns {ReadonlyArray<number>}
-   */
+  /** Column j of A as cell indices, one entry per unit (repeats add up) (every column read
+   * from the C library on the first call, then kept). */
   column(j) {
     if (!this._columns) {
       this._perTile("the columns of A", 8);
@@ -367,11 +243,7 @@ export class Board {
     return this._columns[j];
   }
 
-  /**
-   * A as a dense nCells x nTaps array of rows (entries mod n; the C library's
-   * ml_board_matrix, TOO_LARGE past its limit).
-   * @returns {number[][]}
-   */
+  /** A as a dense nCells x nTaps array of rows (ml_board_matrix, TOO_LARGE past its limit). */
   matrix() {
     const [m, r] = [this.nCells, this.nTaps];
     const a = boardMatrix(this, m, r);
@@ -380,55 +252,38 @@ export class Board {
 
   // ---------------------------------------------------------------- positions
   /** The column of A for the tap at `pos`; InputError for holes, locks, off-board. */
-  tapIndex(pos) { return this._index(pos, true); }
+  tapIndex(pos) { return boardIndex(this, true, ...this._pos(pos, "tap position")); }
 
   /** The row of A for the tile at `pos`; InputError for holes and off-board. */
-  cellIndex(pos) { return this._index(pos, false); }
+  cellIndex(pos) { return boardIndex(this, false, ...this._pos(pos, "cell position")); }
 
-  /** ml_board_tap_index / ml_board_cell_index of a position ([r, c], or an index on a
-   * graph board), its type checked here. */
-  _index(pos, tap) {
-    const what = tap ? "tap" : "cell";
-    const [r, c] = this.isGrid ? asIntPair(pos, `${what} position`)
-      : [int(pos, `a ${what} on a graph board`), 0];
-    return boardIndex(this, tap, r, c);
+  /** A position's (r, c) ([r, c] on a grid, (index, 0) on a graph board), its type checked. */
+  _pos(pos, what) {
+    return this.isGrid ? asIntPair(pos, what) : [int(pos, `a ${what.split(" ")[0]} on a graph board`), 0];
   }
 
   // ---------------------------------------------------------------- playing
-  /**
-   * The state after tapping `pos` `times` times (any integer, reduced mod n): the C
-   * library's ml_board_press.
-   * @returns {number[][]|number[]}
-   */
+  /** The state after tapping `pos` `times` times (any integer, reduced mod n). */
   press(state, pos, times = 1) {
     const s = this.tileValues(state, "state");
-    const [r, c] = this.isGrid ? asIntPair(pos, "tap position")
-      : [int(pos, "a tap on a graph board"), 0];
-    const k = reduce(int(times, "times"), this.states);
-    return this._fromTiles(boardPress(this, s, r, c, k));
+    const [r, c] = this._pos(pos, "tap position");
+    return this._fromTiles(boardPress(this, s, r, c, mod(int(times, "times"), this.states)));
   }
 
-  /**
-   * state + A taps (mod n): the C library's ml_board_apply. `taps`: board-shaped for
-   * grids (0 at locked tiles; holes ignored), nTaps long for graph boards.
-   * @returns {number[][]|number[]}
-   */
+  /** state + A taps (mod n); `taps` board-shaped for grids (0 at locked tiles; holes
+   * ignored), nTaps long for graph boards. */
   apply(state, taps) {
-    const s = this.tileValues(state, "state");
-    return this._fromTiles(boardApply(this, s, this._tapTiles(taps)));
+    return this._fromTiles(boardApply(this, this.tileValues(state, "state"), this._tapTiles(taps)));
   }
 
-  /** A x mod n over the cells, for a tap vector x (nTaps ints in 0..n-1). */
+  /** A x mod n over the cells, for a tap vector x (nTaps integers). */
   applyVector(x) {
     const t = this._scatter(Uint8Array.from(x, (v) => mod(Number(v), this.states)), true);
-    const zero = new Uint8Array(this.isGrid ? this._f.rows * this._f.cols : this.nCells);
-    return Array.from(this._gather(boardApply(this, zero, t), false));
+    return Array.from(this._gather(boardApply(this, new Uint8Array(this._size(false)), t), false));
   }
 
   /** The state reduced mod n as a board-shaped nested array (0 at holes). */
-  coerceState(state, what = "state") {
-    return this._fromTiles(this._scatter(this._gather(this.tileValues(state, what), false), false));
-  }
+  coerceState(state, what = "state") { return this.fromCellVector(this.cellVector(state, what)); }
 
   /** A state as a vector over the cells (integers 0..n-1); InputError for bad input. */
   cellVector(state, what = "state") {
@@ -438,16 +293,14 @@ export class Board {
   /** A board-shaped nested array (0 at holes) from a vector over the cells. */
   fromCellVector(v) { return this._fromTiles(this._scatter(v, false)); }
 
-  /** Tap counts (board-shaped for grids, nTaps long for graphs) as a vector mod n;
-   * InputError for a count on a locked tile. */
+  /** Tap counts (board-shaped for grids, nTaps long for graphs) as a vector mod n. */
   tapVector(taps) { return Array.from(this._gather(this._tapTiles(taps), true)); }
 
-  /** Tap counts shaped as in the conventions (board-shaped grid, 0 at locks and
-   * holes; a flat array for graph boards) from a vector over the taps. */
+  /** Tap counts shaped as a state (0 at locks and holes) from a vector over the taps. */
   fromTapVector(x) { return this._fromTiles(this._scatter(x, true)); }
 
-  /** Whether two boards are equal: kind, n, shape, wrap, patterns, masks (grids: the
-   * same JSON), or A mod n (graph boards: ml_board_equal). */
+  /** Whether two boards are equal: kind, n, and for grids the same JSON (shape, wrap,
+   * patterns, masks), for graph boards A mod n (ml_board_equal). */
   equals(other) {
     if (!(other instanceof Board) || other.isGrid !== this.isGrid || other.states !== this.states) {
       return false;
@@ -463,18 +316,20 @@ export class Board {
   }
 
   // ---------------------------------------------------------------- internals
-  /** The JSON text of the C board (what withBoard makes the C board from). */
+  /** The JSON text of the C board (what withBoard reads). */
   get _json() { return this._f.json; }
 
-  /** The board's dict, parsed once (internal: never handed out). */
+  /** The board's dict, parsed once (never handed out). */
   get _dict() { return this._d ?? (this._d = JSON.parse(this._f.json)); }
 
-  get _mixed() { return this.isGrid && isMixed(this._dict.pattern, this._f.rows, this._f.cols); }
+  /** Whether the grid's pattern is per tile (the C writer's rows of names or pair lists). */
+  get _mixed() {
+    const p = this.isGrid && this._dict.pattern;
+    return Array.isArray(p) && Array.isArray(p[0]) && p[0].length > 0 && typeof p[0][0] !== "number";
+  }
 
-  /**
-   * `bytes` bytes a tile: nothing on a board of at most MAX_TILES tiles; on a larger one
-   * an InputError (code TOO_LARGE) saying that `what` needs them.
-   */
+  /** Nothing on a board of at most MAX_TILES tiles; on a larger one an InputError
+   * (TOO_LARGE) saying that `what` needs `bytes` bytes a tile. */
   _perTile(what, bytes = 1) {
     if (!this._f.giant) return;
     const { rows, cols } = this._f;
@@ -485,34 +340,33 @@ export class Board {
       "Solver answers nullity, rank and kernelSize");
   }
 
+  /** Bytes of a state (grids: rows * cols; graph boards: nCells, or with `taps` nTaps). */
+  _size(taps) { return this.isGrid ? this._f.rows * this._f.cols : taps ? this.nTaps : this.nCells; }
+
   /** The locked / holes mask of a grid, rows * cols bytes (from its dict's positions). */
   _mask(which) {
     if (!this.isGrid) return null;
     this._perTile(`the ${which} mask`);
-    const { rows, cols } = this._f;
-    const mask = new Uint8Array(rows * cols);
-    for (const [r, c] of this._dict[which]) mask[r * cols + c] = 1;
+    const mask = new Uint8Array(this._size());
+    for (const [r, c] of this._dict[which]) mask[r * this._f.cols + c] = 1;
     return mask;
   }
 
-  /** The tiles of the cells (taps: of the taps), row-major, as an Int32Array (made once);
-   * a graph board's are its indices. */
+  /** The tiles of the cells (taps: of the taps), row-major (made once). */
   _tiles(taps) {
     const key = taps ? "_tapTiles_" : "_cellTiles_";
     if (this[key]) return this[key];
     this._perTile("the tiles' indices", 16);
-    const size = this.isGrid ? this._f.rows * this._f.cols : (taps ? this.nTaps : this.nCells);
-    const skip = this.isGrid ? this._mask("holes") : new Uint8Array(size);
+    const skip = this.isGrid ? this._mask("holes") : new Uint8Array(this._size(taps));
     if (taps && this.anyLocked) this._mask("locked").forEach((v, i) => { skip[i] |= v; });
     const out = new Int32Array(taps ? this.nTaps : this.nCells);
-    for (let t = 0, k = 0; t < size; t++) if (!skip[t]) out[k++] = t;
+    for (let t = 0, k = 0; t < skip.length; t++) if (!skip[t]) out[k++] = t;
     return (this[key] = out);
   }
 
   _positions(taps) {
-    if (!this.isGrid) return Array.from({ length: taps ? this.nTaps : this.nCells }, (_, i) => i);
     const cols = this._f.cols;
-    return Array.from(this._tiles(taps), (i) => [Math.floor(i / cols), i % cols]);
+    return Array.from(this._tiles(taps), (i) => (this.isGrid ? [Math.floor(i / cols), i % cols] : i));
   }
 
   /** Values over the tiles (a byte a tile) -> over the cells or taps. */
@@ -523,53 +377,36 @@ export class Board {
 
   /** Values over the cells or taps -> over the tiles (0 elsewhere), a byte a tile. */
   _scatter(v, taps) {
-    if (!this.isGrid && !taps) return Uint8Array.from(v, Number);
-    const out = new Uint8Array(this.isGrid ? this._f.rows * this._f.cols : this.nTaps);
+    const out = new Uint8Array(this._size(taps));
     this._tiles(taps).forEach((t, j) => { out[t] = Number(v[j]); });
     return out;
   }
 
-  _nested(mask, f) {
-    if (mask === null) return null;
-    const { rows, cols } = this._f;
-    return Array.from({ length: rows }, (_, r) => Array.from(mask.subarray(r * cols, (r + 1) * cols), f));
+  _nested(mask) {
+    return mask && this._fromTiles(mask).map((row) => row.map((v) => v === 1));
   }
 
-  /** Tap counts (board-shaped; a graph board: nTaps long) as a byte a tile reduced mod n
-   * (the C library refuses a count on a locked tile). */
+  /** Tap counts (board-shaped; a graph board: nTaps long) as a byte a tile mod n (the C
+   * library refuses a count on a locked tile). */
   _tapTiles(taps) {
-    return this.isGrid ? this.tileValues(taps, "taps")
-      : this._reduced(taps, "taps", [this.nTaps], "taps");
+    if (this.isGrid) return this.tileValues(taps, "taps");
+    return readShaped(taps, "taps", [this.nTaps], this.states, "taps");
   }
 
-  /** Board-shaped input read by readShaped (states, targets and tap counts: press, apply,
-   * and the Solver's solve, solvable and hint); TOO_LARGE past MAX_TILES tiles. */
-  _reduced(a, what, shape, unit = "cells") {
-    this._perTile(what);
-    return readShaped(a, what, shape, this.states, unit);
-  }
-
-  /**
-   * t as an integer mod n when `target` is an integer, null when it is an array (read
-   * later by {@link Board#tileValues}); InputError for a boolean, as Python's
-   * _target_int.
-   */
+  /** A target as an integer mod n, or null for an array (read by tileValues); InputError
+   * for a boolean, as Python's _target_int. */
   targetInt(target) {
     if (typeof target === "boolean") {
-      throw badType("target must be an integer or a board-shaped Array, got " +
-        describe(target));
+      throw badType(`target must be an integer or a board-shaped Array, got ${describe(target)}`);
     }
-    if (isInt(target)) return reduce(target, this.states);
-    return null;
+    return isInt(target) ? mod(target, this.states) : null;
   }
 
-  /**
-   * A state (or target) as a Uint8Array of integers 0..n-1 over every tile, row-major
-   * (rows * cols for grids, nCells for graph boards; holes included): the one state
-   * reader.
-   */
+  /** A state (or target) as a Uint8Array of integers 0..n-1 over every tile, row-major
+   * (holes included): the one state reader; TOO_LARGE past MAX_TILES tiles. */
   tileValues(state, what = "state") {
-    return this._reduced(state, what, this.shape);
+    this._perTile(what);
+    return readShaped(state, what, this.shape, this.states, "cells");
   }
 
   /** Board-shaped output of values over every tile, row-major. */
@@ -581,7 +418,7 @@ export class Board {
   }
 }
 
-/** The offsets of a pattern of a board's dict (a name: PATTERNS's, frozen). */
+/** The offsets of a pattern of a board's dict (a name: PATTERNS's; frozen). */
 function offsetsOf(p) {
   return typeof p === "string" ? PATTERNS[p] : Object.freeze(p.map((o) => Object.freeze([...o])));
 }

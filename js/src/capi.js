@@ -1,17 +1,15 @@
 /**
- * The C library's public API (csrc/include/modlights.h) as the WebAssembly core exports
- * it: the functions of csrc/wasm/exports.list as they are (ml_*, the calling thread's
- * default context passed as 0) and the few wrappers of csrc/wasm/exports.c (mlx_*: by-value
- * structs). Strings and arrays go in and out of WebAssembly memory here, every handle is
- * freed in `finally`, and the C library's failures are thrown as the package's errors
- * (errors.js) with the message of the C message table in JavaScript's words (jsWords).
- * Every function here needs the core: before `await init()` it throws a ModlightsError
- * with code CORE_NOT_LOADED. Internal: not part of the public API.
+ * The C library's API (csrc/include/modlights.h) as the WebAssembly core exports it: the
+ * functions of csrc/wasm/exports.list (ml_*, the calling thread's default context passed
+ * as 0) and the wrappers of csrc/wasm/exports.c (mlx_*). Texts and arrays go in and out of
+ * WebAssembly memory here, every handle is freed in `finally`, and the library's failures
+ * are thrown as the package's errors with the message of the C message table in
+ * JavaScript's words (jsWords). Every function needs the core (getCore: CORE_NOT_LOADED
+ * in a browser before `await init()`). Internal: not part of the public API.
  * @module capi
  */
 import { InputError, Interrupted, ModlightsError, Unsolvable } from "./errors.js";
 import { getCore } from "./core.js";
-import { isMixed } from "./patterns.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -19,9 +17,8 @@ const decoder = new TextDecoder();
 const TYPES = { int: "a number", float: "a number", str: "a string", bool: "a boolean",
   list: "an Array", tuple: "an Array", dict: "an object", NoneType: "null" };
 /** The C library's message (Python's text) in JavaScript's words: a position (r, c) as
- * [r, c], keyword settings (unique=True, locked=k) as options (unique: true, locked: k),
- * Python's type names and literals as JavaScript's (a list: an Array, an int: an integer,
- * a dict: an object, True: true, None: null, a sequence: an Array). */
+ * [r, c], keyword settings (unique=True) as options (unique: true), Python's type names
+ * and literals as JavaScript's (a list: an Array, an int: an integer, None: null). */
 export const jsWords = (message) => message
   .replace(/\((-?\d+), (-?\d+)\)/g, "[$1, $2]")
   .replace(/\((row, col|dr, dc)\)/g, "[$1]")
@@ -36,38 +33,42 @@ export const jsWords = (message) => message
 const addr = (p) => p >>> 0;
 const u8 = (core) => new Uint8Array(core.memory.buffer);
 const dv = (core) => new DataView(core.memory.buffer);
+const ptrAt = (core, at) => dv(core).getUint32(at, true);
+const u64At = (core, at) => Number(dv(core).getBigUint64(at, true));
+const u64s = (core, at, k) => Array.from({ length: k }, (_, i) => u64At(core, at + 8 * i));
+/** int64 arguments: a number or BigInt, clamped to +-2^62 (past any limit of the library). */
+const i64 = (v) => { const b = BigInt(v); return b > I64 ? I64 : b < -I64 ? -I64 : b; };
+const I64 = 2n ** 62n;
 
-function cString(core, p, len = -1) {
-  const ptr = addr(p);
+/** The NUL-terminated text at p (len >= 0: its length). */
+export function cString(core, p, len = -1) {
   const mem = u8(core);
-  let end = len >= 0 ? ptr + len : ptr;
+  let end = addr(p) + Math.max(len, 0);
   if (len < 0) while (mem[end] !== 0) end++;
-  return decoder.decode(mem.subarray(ptr, end));
+  return decoder.decode(mem.subarray(addr(p), end));
 }
 
-/** The C library's last failure as the package's error (InputError for bad input with
- * the status name as its code, or the code `renamed` gives for it, Unsolvable,
- * Interrupted, else ModlightsError). */
+/** The C library's last failure as the package's error: Unsolvable, Interrupted,
+ * InputError for bad input (its status name as code, or the code `renamed` gives it;
+ * NOT_COVERED, only past MAX_TILES, is TOO_LARGE), else ModlightsError. */
 function failure(core, renamed = {}) {
   const x = core.exports;
   const status = x.ml_errcode(0);
   const name = cString(core, x.ml_status_name(status));
-  const code = renamed[name] ?? name;
   const message = jsWords(cString(core, x.ml_errmsg(0)));
   if (status === 7) return new Unsolvable(message);
   if (status === 10) return new Interrupted(message);
-  // NOT_COVERED: only a board past MAX_TILES that no structured engine takes reaches it
   if (status === 8) return new InputError(message, { code: "TOO_LARGE" });
-  if (status >= 1 && status <= 6) return new InputError(message, { code });
-  return new ModlightsError(message, { code });
+  if (status >= 1 && status <= 6) return new InputError(message, { code: renamed[name] ?? name });
+  return new ModlightsError(message, { code: name });
 }
 
-/** Throws the failure when `rc` (a status) is not ML_OK. */
-function check(core, rc, renamed) {
-  if (rc) throw failure(core, renamed);
+/** Throws the failure when `rc` (a status) is not ML_OK; `fail` makes the error. */
+function check(core, rc, fail = failure) {
+  if (rc) throw fail(core);
 }
 
-/** A malloc'd block of `bytes` bytes (freed by the caller with mlx_free). */
+/** A malloc'd block of `bytes` bytes (freed with mlx_free). */
 function alloc(core, bytes) {
   // a size_t is 32 bits: a larger request would wrap, so it is refused here
   const ptr = bytes < 2 ** 32 ? addr(core.exports.mlx_malloc(Math.max(1, bytes))) : 0;
@@ -75,17 +76,17 @@ function alloc(core, bytes) {
   return ptr;
 }
 
-/**
- * fn(core, ...pointers) with one malloc'd block per entry of `blocks` (a byte count, or a
- * Uint8Array copied in), all freed after.
- */
-function withMem(what, blocks, fn, core = getCore(what)) {
+/** fn(core, ...pointers) with one block per entry of `blocks` (a byte count, a Uint8Array
+ * copied in, or a string copied in with a NUL after), all freed after; `what` names the
+ * call for CORE_NOT_LOADED. */
+export function withMem(what, blocks, fn, core = getCore(what)) {
   const ptrs = [];
   try {
     for (const b of blocks) {
-      const p = alloc(core, typeof b === "number" ? b : b.length);
+      const bytes = typeof b === "string" ? encoder.encode(`${b}\0`) : b;
+      const p = alloc(core, typeof b === "number" ? b : bytes.length);
       ptrs.push(p);
-      if (typeof b !== "number") u8(core).set(b, p);
+      if (typeof b !== "number") u8(core).set(bytes, p);
     }
     return fn(core, ...ptrs);
   } finally {
@@ -93,32 +94,27 @@ function withMem(what, blocks, fn, core = getCore(what)) {
   }
 }
 
-/** The out-pointer a call wrote at `at` (a handle). */
-const ptrAt = (core, at) => dv(core).getUint32(at, true);
-const u64At = (core, at) => Number(dv(core).getBigUint64(at, true));
-
-/** The text a writer with the snprintf convention writes: call(buf, cap, lenPtr). */
-function written(core, call, renamed) {
-  return withMem(null, [4], (c, lenAt) => {
-    check(c, call(0, 0, lenAt), renamed);
-    const len = dv(c).getUint32(lenAt, true);
-    return withMem(null, [len + 1], (c2, buf) => {
-      check(c2, call(buf, len + 1, lenAt), renamed);
-      return cString(c2, buf, len);
-    }, c);
-  }, core);
+/** The text a writer with the snprintf convention writes: call(buf, cap, lenPtr), once
+ * into 4 kB, again into a block of the length it said when that was short. */
+export function written(core, call, fail) {
+  for (let cap = 4096; ;) {
+    const text = withMem(null, [cap + 4], (c, buf) => {
+      check(c, call(buf, cap, buf + cap), fail);
+      const len = dv(c).getUint32(buf + cap, true);
+      if (len < cap) return cString(c, buf, len);
+      cap = len + 1;
+      return null;
+    }, core);
+    if (text !== null) return text;
+  }
 }
 
-/**
- * fn(core, handle) with the C board of a Board, made from its JSON (the C library's own
- * to_json text, kept by the Board) and freed after: one C board per call, so a Board holds
- * no WebAssembly memory (handles that need the board keep their own reference).
- * @param {import("./board.js").Board} board
- */
+/** fn(core, handle) with the C board of a Board, read from its JSON (the library's own
+ * text, kept by the Board) and freed after: a Board holds no WebAssembly memory. */
 export function withBoard(what, board, fn) {
   const json = encoder.encode(board._json);
   return withMem(what, [json, 4], (core, text, out) => {
-    // the JSON is the Board's own: any size it holds is allowed (2^40: sides up to 2^20)
+    // the Board's own JSON: any size it holds is allowed (2^40: sides up to 2^20)
     check(core, core.exports.ml_board_from_json(0, text, json.length, 1n << 40n, out));
     const b = ptrAt(core, out);
     try {
@@ -129,7 +125,7 @@ export function withBoard(what, board, fn) {
   });
 }
 
-/** A new C board's facts (freed after): its JSON (ml_board_to_json) and its counts. */
+/** The facts of the new C board at out (freed after): its JSON and its counts. */
 function facts(core, out) {
   const x = core.exports;
   const b = ptrAt(core, out);
@@ -145,19 +141,35 @@ function facts(core, out) {
   }
 }
 
-/** A board of a JSON text (ml_board_from_json: Python's Board.from_dict rules and
- * messages; maxTiles 0: ML_MAX_TILES): its facts. */
-export function boardFromJson(what, text, maxTiles) {
+/** A board of a JSON text (ml_board_from_json: Python's Board.from_dict; maxTiles 0:
+ * ML_MAX_TILES), or with `grid` of a grid document read as Board.grid (mlx_grid_from_json:
+ * its messages, giant uniform grids kept): its facts. */
+export function boardFromJson(what, text, maxTiles, grid = false) {
   const bytes = encoder.encode(text);
   return withMem(what, [bytes, 4], (core, p, out) => {
-    check(core, core.exports.ml_board_from_json(0, p, bytes.length, BigInt(maxTiles), out));
-    return facts(core, out);
+    const x = core.exports;
+    if (!grid) {
+      check(core, x.ml_board_from_json(0, p, bytes.length, BigInt(maxTiles), out));
+      return facts(core, out);
+    }
+    return withGrid(core, p, bytes.length, (g) => {
+      check(core, x.ml_grid_build(0, g, out));
+      return facts(core, out);
+    });
   });
 }
 
-/** int64 arguments: a number or BigInt, clamped to the int64 range (off any limit). */
-const i64 = (v) => { const b = BigInt(v); return b > I64 ? I64 : b < -I64 ? -I64 : b; };
-const I64 = 2n ** 62n;
+/** fn(grid) with the ml_grid of a grid document at p (mlx_grid_from_json), freed after. */
+function withGrid(core, p, len, fn) {
+  return withMem(null, [4], (c, out) => {
+    check(c, c.exports.mlx_grid_from_json(p, len, out));
+    try {
+      return fn(ptrAt(c, out));
+    } finally {
+      c.exports.ml_grid_free(ptrAt(c, out));
+    }
+  }, core);
+}
 
 /** A graph board (ml_board_from_effects; nCells < 0: one more than the largest cell):
  * its facts. `effects`: Arrays of integers. */
@@ -177,109 +189,33 @@ export function graphBoard(what, states, nCells, effects) {
   });
 }
 
-/** A C text (NUL-terminated) in a block for fn(core, pointer). */
-const withText = (core, text, fn) => withMem(null, [encoder.encode(`${text}\0`)], fn, core);
-
-/**
- * fn(core, grid) with an ml_grid (freed after) of rows x cols tiles, n = states, and
- * `how`: {pattern: a name, [dr, dc] offsets, or rows x cols such entries (mixed: true), wrap,
- * locked / holes: null, a Uint8Array mask of rows * cols, or [r, c] positions}. The
- * checks and messages are the C library's (Python's Board.grid).
- */
-function withGrid(core, rows, cols, states, how, fn) {
-  const x = core.exports;
-  const { pattern, wrap, locked, holes } = how;   // how.mixed: pattern is per tile
-  return withMem(null, [4, 4, 16 * 4096], (c, out, idx, offs) => {
-    check(c, x.ml_grid_new(0, i64(rows), i64(cols), states, out));
-    const g = ptrAt(c, out);
-    try {
-      const put = (o) => {
-        o.forEach(([dr, dc], i) => {
-          dv(c).setBigInt64(offs + 8 * i, i64(dr), true);
-          dv(c).setBigInt64(offs + 8 * 4096 + 8 * i, i64(dc), true);
-        });
-        return [Math.min(o.length, 4097), offs, offs + 8 * 4096];
-      };
-      const entry = (o) => {
-        if (typeof o !== "string") return check(c, x.ml_grid_palette_add_offsets(0, g, ...put(o), idx));
-        withText(c, o, (c2, name) => check(c2, x.ml_pattern_lookup(0, name, idx)));
-        return check(c, x.ml_grid_palette_add(0, g, dv(c).getInt32(idx, true), idx));
-      };
-      if (typeof pattern === "string") {
-        withText(c, pattern, (c2, name) => check(c2, x.ml_grid_set_pattern_name(0, g, name)));
-      } else if (how.mixed) {
-        const seen = new Map();
-        const index = new Uint32Array(rows * cols);
-        pattern.flat().forEach((o, t) => {
-          const key = JSON.stringify(o, (_, v) => (typeof v === "bigint" ? `${v}n` : v));
-          if (!seen.has(key)) {
-            entry(o);
-            seen.set(key, dv(c).getUint32(idx, true));
-          }
-          index[t] = seen.get(key);
-        });
-        withMem(null, [new Uint8Array(index.buffer)], (c2, p) =>
-          check(c2, x.ml_grid_set_mixed(0, g, p)), c);
-      } else {
-        check(c, x.ml_grid_set_offsets(0, g, ...put(pattern)));
-      }
-      check(c, x.ml_grid_set_wrap(0, g, wrap ? 1 : 0));
-      for (const [marks, set, one] of [[locked, x.ml_grid_set_locked, x.ml_grid_lock],
-        [holes, x.ml_grid_set_holes, x.ml_grid_hole]]) {
-        if (marks instanceof Uint8Array) {
-          withMem(null, [marks], (c2, m) => check(c2, set(0, g, m)), c);
-        } else if (marks) {
-          for (const [r, cc] of marks) check(c, one(0, g, i64(r), i64(cc)));
-        }
-      }
-      return fn(c, g);
-    } finally {
-      x.ml_grid_free(g);
-    }
-  }, core);
-}
-
-/** A grid board (ml_grid_build of withGrid's description): its facts. */
-export function gridBoard(what, rows, cols, states, how) {
-  return withGrid(getCore(what), rows, cols, states, how, (core, g) =>
-    withMem(null, [4], (c, out) => {
-      check(c, c.exports.ml_grid_build(0, g, out));
-      return facts(c, out);
-    }, core));
-}
-
-/** The state after tapping (r, c) (a graph board: (tap, 0)) `times` times
- * (ml_board_press): a byte a tile. */
-export const boardPress = (board, state, r, c, times) => withBoard("Board#press", board,
-  (core, b) => withMem(null, [state], (c2, s) => {
-    check(c2, c2.exports.ml_board_press(0, b, s, i64(r), i64(c), BigInt(times), s));
-    return u8(c2).slice(s, s + state.length);
+/** `bytes` bytes at fn's pointer, copied out after fn(core, board, pointer, ...blocks). */
+const bytesOf = (what, board, bytes, blocks, fn) => withBoard(what, board, (core, b) =>
+  withMem(null, [bytes, ...blocks], (c, p, ...more) => {
+    check(c, fn(c.exports, b, p, ...more));
+    return u8(c).slice(p, p + bytes);
   }, core));
 
-/** state + A taps (ml_board_apply): a byte a tile. */
-export const boardApply = (board, state, taps) => withBoard("Board#apply", board, (core, b) =>
-  withMem(null, [state, taps], (c2, s, t) => {
-    check(c2, c2.exports.ml_board_apply(0, b, s, t, s));
-    return u8(c2).slice(s, s + state.length);
-  }, core));
+/** ml_board_press: the state after tapping (r, c) (a graph board: (tap, 0)) `times` times. */
+export const boardPress = (board, state, r, c, times) => bytesOf("Board#press", board,
+  state.length, [state], (x, b, out, s) => x.ml_board_press(0, b, s, i64(r), i64(c), BigInt(times), out));
 
-/** A dense (ml_board_matrix): nCells * nTaps bytes, row-major. */
-export const boardMatrix = (board, m, r) => withBoard("Board#matrix", board, (core, b) =>
-  withMem(null, [m * r], (c2, a) => {
-    check(c2, c2.exports.ml_board_matrix(0, b, a, r));
-    return u8(c2).slice(a, a + m * r);
-  }, core));
+/** ml_board_apply: state + A taps, a byte a tile. */
+export const boardApply = (board, state, taps) => bytesOf("Board#apply", board, state.length,
+  [state, taps], (x, b, out, s, t) => x.ml_board_apply(0, b, s, t, out));
 
-/** Every column of A as cell indices with repeats (ml_board_effect), as Int32Arrays. */
+/** ml_board_matrix: A dense, m * r bytes, row-major. */
+export const boardMatrix = (board, m, r) => bytesOf("Board#matrix", board, m * r, [],
+  (x, b, a) => x.ml_board_matrix(0, b, a, r));
+
+/** Every column of A as cell indices with repeats (ml_board_effect). */
 export const boardColumns = (board, r) => withBoard("Board#column", board, (core, b) =>
-  withMem(null, [8, 8 * 4096], (c2, count, cells) => Array.from({ length: r }, (_, j) => {
-    check(c2, c2.exports.ml_board_effect(0, b, BigInt(j), count, cells, 4096));
-    const k = dv(c2).getUint32(count, true);
-    return Int32Array.from({ length: k }, (_, i) => u64At(c2, cells + 8 * i));
+  withMem(null, [8, 8 * 4096], (c, count, cells) => Array.from({ length: r }, (_, j) => {
+    check(c, c.exports.ml_board_effect(0, b, BigInt(j), count, cells, 4096));
+    return u64s(c, cells, dv(c).getUint32(count, true));
   }), core));
 
-/** The column (tap) or row (cell) of A of the tile (r, c) (a graph board: (index, 0)):
- * ml_board_tap_index / ml_board_cell_index with their refusals. */
+/** ml_board_tap_index / ml_board_cell_index of (r, c) (a graph board: (index, 0)). */
 export const boardIndex = (board, tap, r, c) => withBoard(tap ? "Board#tapIndex" : "Board#cellIndex",
   board, (core, b) => withMem(null, [8], (c2, out) => {
     const x = c2.exports;
@@ -287,7 +223,7 @@ export const boardIndex = (board, tap, r, c) => withBoard(tap ? "Board#tapIndex"
     return u64At(c2, out);
   }, core));
 
-/** Whether two boards are equal (ml_board_equal: kind, n and A). */
+/** ml_board_equal: kind, n and A. */
 export const boardsEqual = (a, b) => withBoard("Board#equals", a, (core, p) =>
   withBoard(null, b, (c2, q) => c2.exports.ml_board_equal(p, q) !== 0));
 
@@ -317,24 +253,21 @@ function readResult(core, r, tapsSize) {
 // ------------------------------------------------------------------ puzzles
 const CODES = "puzzle codes (Puzzle#code, Puzzle.fromCode)";
 // a code's size limits (sides, offsets, palette) were OUT_OF_RANGE in this package
-const CODE_LIMITS = { TOO_LARGE: "OUT_OF_RANGE" };
+const codeFailure = (core) => failure(core, { TOO_LARGE: "OUT_OF_RANGE" });
 
 /** The puzzle code of a board and a start (one byte a tile, row-major): ml_code_encode. */
-export function codeEncode(board, start) {
-  return withBoard(CODES, board, (core, b) => withMem(null, [start], (c, s) =>
-    written(c, (buf, cap, len) => c.exports.ml_code_encode(0, b, s, buf, cap, len),
-      CODE_LIMITS), core));
-}
+export const codeEncode = (board, start) => withBoard(CODES, board, (core, b) =>
+  withMem(null, [start], (c, s) => written(c, (buf, cap, len) =>
+    c.exports.ml_code_encode(0, b, s, buf, cap, len), codeFailure), core));
 
-/** An ml_puzzle's parts: {board (to_dict JSON text), start (bytes), code, stats (null
- * unless measured), result (the measured solution's parts, or null)}. */
+/** An ml_puzzle's parts: {board (its JSON text), start (bytes), code, stats and result
+ * (the measured figures and solution; null unless measured)}. */
 function readPuzzle(core, p, measured) {
   const x = core.exports;
   const b = x.ml_puzzle_board(p);
-  const size = Number(x.ml_board_size(b));
   const at = addr(x.ml_puzzle_start(p));
   const out = { board: written(core, (buf, cap, len) => x.ml_board_to_json(0, b, buf, cap, len)),
-    start: u8(core).slice(at, at + size), stats: null, result: null };
+    start: u8(core).slice(at, at + Number(x.ml_board_size(b))), stats: null, result: null };
   withMem(null, [56], (c, st) => {
     check(c, x.ml_puzzle_code(0, p, st));
     out.code = cString(c, ptrAt(c, st));
@@ -342,7 +275,7 @@ function readPuzzle(core, p, measured) {
     check(c, x.ml_puzzle_stats_get(0, p, st));
     const v = dv(c);
     out.stats = { minTaps: u64At(c, st), proven: v.getInt32(st + 8, true) !== 0,
-      difficulty: v.getInt32(st + 12, true), stars: [16, 24, 32].map((o) => u64At(c, st + o)),
+      difficulty: v.getInt32(st + 12, true), stars: u64s(c, st + 16, 3),
       touched: u64At(c, st + 40), score: v.getFloat64(st + 48, true) };
     check(c, x.ml_puzzle_solution(0, p, st));
     out.result = readResult(c, ptrAt(c, st), Number(x.ml_board_taps_size(b)));
@@ -350,13 +283,13 @@ function readPuzzle(core, p, measured) {
   return out;
 }
 
-/** fn(core, out) where fn makes puzzles into `count` out-pointers at out; their parts
- * (readPuzzle), each freed after. */
-function puzzles(what, count, measured, make) {
-  return withMem(what, [4 * count], (core, out) => {
+/** The parts (readPuzzle) of the `count` puzzles make(core, out, ...pointers) writes to
+ * the out-pointers at out, each freed after; `blocks` as withMem's. */
+function puzzles(what, count, measured, blocks, make) {
+  return withMem(what, [4 * count, ...blocks], (core, out, ...more) => {
     u8(core).fill(0, out, out + 4 * count);
     try {
-      make(core, out);
+      make(core, out, ...more);
       return Array.from({ length: count }, (_, i) => readPuzzle(core, ptrAt(core, out + 4 * i),
         measured));
     } finally {
@@ -365,100 +298,74 @@ function puzzles(what, count, measured, make) {
   });
 }
 
-/** A puzzle code decoded by ml_puzzle_from_code (every check of Python's from_code). */
-export function codeDecode(code) {
-  const bytes = encoder.encode(code);
-  return puzzles(CODES, 1, false, (core, out) => withMem(null, [bytes], (c, text) =>
-    check(c, c.exports.ml_puzzle_from_code(0, text, bytes.length, out)), core))[0];
-}
+/** A puzzle code decoded by ml_puzzle_from_code (Python's from_code checks): its parts. */
+export const codeDecode = (code, bytes = encoder.encode(code)) => puzzles(CODES, 1, false,
+  [bytes], (core, out, p) => check(core, core.exports.ml_puzzle_from_code(0, p, bytes.length, out)))[0];
 
-/** The puzzle of a JSON text (ml_puzzle_from_json: Python's Puzzle.from_dict, its checks
- * and messages; maxTiles 0: ML_MAX_TILES): its parts, not measured. */
-export function puzzleFromJson(text, maxTiles) {
-  const bytes = encoder.encode(text);
-  return puzzles("Puzzle.fromDict", 1, false, (core, out) => withMem(null, [bytes], (c, p) =>
-    check(c, c.exports.ml_puzzle_from_json(0, p, bytes.length, BigInt(maxTiles), out)), core))[0];
-}
+/** The puzzle of a JSON text (ml_puzzle_from_json: Python's Puzzle.from_dict; maxTiles 0:
+ * ML_MAX_TILES): its parts, not measured. */
+export const puzzleFromJson = (text, maxTiles, bytes = encoder.encode(text)) => puzzles(
+  "Puzzle.fromDict", 1, false, [bytes], (core, out, p) => check(core,
+    core.exports.ml_puzzle_from_json(0, p, bytes.length, BigInt(maxTiles), out)))[0];
 
 /** A puzzle's measured parts (ml_puzzle_new, ml_puzzle_stats_get: Python's _min_solve). */
-export function puzzleMeasure(board, start) {
-  return withBoard("a Puzzle's minTaps, proven, stars and difficulty", board, (core, b) =>
-    puzzles(null, 1, true, (c, out) => withMem(null, [start], (c2, s) =>
-      check(c2, c2.exports.ml_puzzle_new(0, b, s, out)), c))[0]);
-}
+export const puzzleMeasure = (board, start) => withBoard(
+  "a Puzzle's minTaps, proven, stars and difficulty", board, (core, b) =>
+    puzzles(null, 1, true, [start], (c, out, s) =>
+      check(c, c.exports.ml_puzzle_new(0, b, s, out)))[0]);
 
 /** The day's three puzzles (ml_daily), measured. */
-export function dailyPuzzles(year, month, day) {
-  return puzzles("daily", 3, true, (core, out) =>
-    check(core, core.exports.ml_daily(0, year, month, day, out)));
-}
+export const dailyPuzzles = (year, month, day) => puzzles("daily", 3, true, [], (core, out) =>
+  check(core, core.exports.ml_daily(0, year, month, day, out)));
 
 /**
- * ml_generate with the settings of `board` (a Board whose pattern, wrap, locked tiles and
- * holes are fixed; null: a rows x cols board, cross, n = 2), `locked` / `holes` tiles placed at random (-1: not given),
- * difficulty (0 easy .. 3 expert), unique, seed (a BigInt): the puzzle's parts, measured.
+ * ml_generate: a measured puzzle's parts. `grid`: a grid document (its pattern, wrap,
+ * locked tiles and holes fixed; null: a rows x cols cross board, n = 2), `locked` /
+ * `holes` tiles placed at random (-1: not given), difficulty (0 easy .. 3 expert), unique,
+ * seed (a BigInt).
  */
-export function generatePuzzle(board, { rows, cols, locked, holes, difficulty, unique, seed }) {
-  const d = board && board.toDict();
-  const grid = (core, fn) => (board ? withGrid(core, d.rows, d.cols, d.states,
-    { ...d, mixed: isMixed(d.pattern, d.rows, d.cols) }, fn) : fn(core, 0));
-  return puzzles("generate", 1, true, (core, out) => grid(core, (c, g) =>
-    withMem(null, [80], (c2, o) => {
-      c2.exports.ml_generate_opts_init(o);
-      const v = dv(c2);
+export function generatePuzzle(grid, { rows, cols, locked, holes, difficulty, unique, seed }) {
+  const bytes = encoder.encode(grid ?? "");
+  return puzzles("generate", 1, true, [bytes, 80], (core, out, doc, o) => {
+    const x = core.exports;
+    const run = (g) => {
+      x.ml_generate_opts_init(o);
+      const v = dv(core);
       if (v.getUint32(o, true) !== 80) throw new ModlightsError("ml_generate_opts changed");
-      v.setBigInt64(o + 8, BigInt(rows), true);
-      v.setBigInt64(o + 16, BigInt(cols), true);
+      [[8, rows], [16, cols], [40, locked], [48, holes]].forEach(([at, n]) =>
+        v.setBigInt64(o + at, BigInt(n), true));
       v.setUint32(o + 32, g, true);
       v.setInt32(o + 36, difficulty, true);
-      v.setBigInt64(o + 40, BigInt(locked), true);
-      v.setBigInt64(o + 48, BigInt(holes), true);
       v.setInt32(o + 60, unique ? 1 : 0, true);
       v.setBigUint64(o + 64, seed, true);
       v.setInt32(o + 72, 1, true);
-      check(c2, c2.exports.ml_generate(0, o, out));
-    }, c)))[0];
+      check(core, x.ml_generate(0, o, out));
+    };
+    return grid ? withGrid(core, doc, bytes.length, run) : run(0);
+  })[0];
 }
 
 // ------------------------------------------------------------------ SplitMix64
-/**
- * fn(core, g) with an ml_prng (8 bytes: the state) holding `state`; returns [fn's value,
- * the new state].
- * @param {bigint} state
- * @returns {[any, bigint]}
- */
-export function withPrng(state, fn) {
-  return withMem("SplitMix64 draws", [8], (core, g) => {
-    dv(core).setBigUint64(g, state, true);
-    const out = fn(core, g);
-    return [out, dv(core).getBigUint64(g, true)];
-  });
-}
+/** fn(exports, g) with an ml_prng (8 bytes: the state) holding `state`: [fn's value, the
+ * new state]. */
+export const withPrng = (state, fn) => withMem("SplitMix64 draws", [8], (core, g) => {
+  dv(core).setBigUint64(g, state, true);
+  const out = fn(core.exports, g, core);
+  return [out, dv(core).getBigUint64(g, true)];
+});
 
-/** ml_prng_next: [the output, the new state]. */
-export const prngNext = (state) => withPrng(state, (core, g) =>
-  BigInt.asUintN(64, core.exports.ml_prng_next(g)));
-
-/** ml_prng_below(n): [a uniform BigInt in [0, n), the new state]. */
-export const prngBelow = (state, n) => withPrng(state, (core, g) =>
-  BigInt.asUintN(64, core.exports.ml_prng_below(g, n)));
-
-/** ml_prng_sample: [k distinct indices of 0..n-1 in random order, the new state]. */
-export function prngSample(state, n, k) {
-  return withPrng(state, (core, g) => withMem(null, [8 * k], (c, out) => {
-    check(c, c.exports.ml_prng_sample(0, g, BigInt(n), BigInt(k), out));
-    return Array.from({ length: k }, (_, i) => u64At(c, out + 8 * i));
-  }, core));
-}
+/** ml_prng_sample with the ml_prng at g: k distinct indices of 0..n-1 in random order. */
+export const prngSample = (core, g, n, k) => withMem(null, [8 * k], (c, out) => {
+  check(c, c.exports.ml_prng_sample(0, g, BigInt(n), BigInt(k), out));
+  return u64s(c, out, k);
+}, core);
 
 /** ml_seed_from_bytes: the first 8 bytes of SHA-256(bytes), big-endian (BigInt). */
 export const seedFromBytes = (bytes) => withMem("string seeds", [bytes], (core, p) =>
   BigInt.asUintN(64, core.exports.ml_seed_from_bytes(p, bytes.length)));
 
-// ------------------------------------------------------------------ bands and stars
-const u64s = (core, ptr, k) => Array.from({ length: k }, (_, i) => u64At(core, ptr + 8 * i));
-
-/** ml_tap_bands: [lo[4], hi[4]] (numbers). */
+// ------------------------------------------------------------------ bands, stars, dates
+/** ml_tap_bands: [lo[4], hi[4]]. */
 export const tapBandsOf = (nTaps, states) => withMem("tapBands", [64], (core, p) => {
   core.exports.ml_tap_bands(BigInt(nTaps), states, p, p + 32);
   return [u64s(core, p, 4), u64s(core, p + 32, 4)];
@@ -480,78 +387,53 @@ export const starsFor = (limits, taps) => withMem("starsForTaps", [24], (core, p
   return core.exports.ml_stars_for_taps(p, BigInt(taps));
 });
 
-// ------------------------------------------------------------------ dates
-/**
- * ml_date_parse of an ISO date text (Python's daily() rules and messages): [year, month,
- * day].
- * @param {string} text (no NUL character: the C text ends at one)
- * @returns {[number, number, number]}
- */
-export function dateParse(text) {
-  const bytes = encoder.encode(`${text}\0`);
-  return withMem("daily", [bytes, 12], (core, p, out) => {
-    check(core, core.exports.ml_date_parse(0, p, out, out + 4, out + 8));
-    return [0, 1, 2].map((i) => dv(core).getInt32(out + 4 * i, true));
-  });
-}
+/** ml_date_parse of an ISO date text without NUL (Python's daily() rules): [y, m, d]. */
+export const dateParse = (text) => withMem("daily", [text, 12], (core, p, out) => {
+  check(core, core.exports.ml_date_parse(0, p, out, out + 4, out + 8));
+  return [0, 1, 2].map((i) => dv(core).getInt32(out + 4 * i, true));
+});
 
 // ------------------------------------------------------------------ solvers
 /**
- * A C solver (ml_solver_new: the registry's plan and engine) of one board, with state
- * and target buffers of the board's tiles kept in WebAssembly memory until dispose().
- * Internal: js/src/solver.js's Solver wraps it.
+ * A C solver (ml_solver_new: the registry's plan and engine) of one board, with state and
+ * target buffers of `tiles` bytes kept in WebAssembly memory until dispose(). Internal:
+ * solver.js's Solver wraps it.
  */
 export class CoreSolver {
-  /**
-   * The solver of `board`; the library's failures (a board past a limit) are thrown.
-   * @param {import("./board.js").Board} board
-   * @param {number} tiles the bytes of a state (the board's tiles; a graph board's cells)
-   * @param {number} tapsSize the bytes of a solution (tiles; a graph board's taps)
-   * @returns {CoreSolver}
-   */
-  static open(board, tiles, tapsSize) {
-    return withBoard("Solver", board, (core, b) => withMem(null, [56], (c, out) => {
-      check(c, c.exports.ml_solver_new(0, b, 0, out));
-      const s = ptrAt(c, out);
+  /** The solver of `board` (a board past a limit: the library's failure); solutions of
+   * `tapsSize` bytes. */
+  constructor(board, tiles, tapsSize) {
+    withBoard("Solver", board, (core, b) => withMem(null, [56], (c, out) => {
+      const x = c.exports;
+      check(c, x.ml_solver_new(0, b, 0, out));
+      Object.assign(this, { _core: c, _s: ptrAt(c, out), _tiles: tiles, _tapsSize: tapsSize,
+        _state: 0, _target: 0, defaultSteps: Number(x.ml_board_default_steps(b)) });
       try {
-        return new CoreSolver(c, s, b, out, tiles, tapsSize);
+        check(c, x.ml_solver_nullity(0, this._s, out));
+        this.nullity = u64At(c, out);
+        check(c, x.ml_solver_kernel_size(0, this._s, out));
+        this.kernelSize = factored(c, out);
       } catch (e) {
-        c.exports.ml_solver_free(s);
+        this.dispose();
         throw e;
       }
     }, core));
   }
 
-  /** @private */
-  constructor(core, s, b, out, tiles, tapsSize) {
-    const x = core.exports;
-    this._core = core;
-    this._s = s;
-    this.defaultSteps = Number(x.ml_board_default_steps(b));
-    check(core, x.ml_solver_nullity(0, s, out));
-    this.nullity = u64At(core, out);
-    check(core, x.ml_solver_kernel_size(0, s, out));
-    this.kernelSize = factored(core, out);
-    this._tapsSize = tapsSize;
-    this._tiles = tiles;
-    this._state = this._target = 0;
-  }
-
-  /** The state's (and an array target's) bytes into WebAssembly memory (buffers made on
-   * first use): the target's pointer (0 for none). */
+  /** The state's (and an array target's) bytes into WebAssembly memory: the target's
+   * pointer (0 for none). */
   _put(state, target) {
     if (!this._state) {
       this._state = alloc(this._core, this._tiles);
       this._target = alloc(this._core, this._tiles);
     }
-    const mem = u8(this._core);
-    mem.set(state, this._state);
+    u8(this._core).set(state, this._state);
     if (target === null) return 0;
-    mem.set(target, this._target);
+    u8(this._core).set(target, this._target);
     return this._target;
   }
 
-  /** ml_solver_solvable: target an Uint8Array of tiles, or null with `fill`. */
+  /** ml_solver_solvable: target a Uint8Array of tiles, or null with `fill`. */
   solvable(state, target, fill) {
     const t = this._put(state, target);
     const v = this._core.exports.mlx_solver_solvable(this._s, this._state, t, fill);
@@ -559,19 +441,15 @@ export class CoreSolver {
     return v === 1;
   }
 
-  /**
-   * ml_solver_solve (steps: a count budget, or -1 for the default): {x, length, proven,
-   * examined, pruned, kernelSize}, x a copy of the taps (a byte a tile). Unsolvable when
-   * none.
-   */
+  /** ml_solver_solve (steps: a count budget, or -1 for the default): readResult's parts.
+   * Unsolvable when there is none. */
   solve(state, target, fill, minimal, steps) {
-    const core = this._core;
-    const x = core.exports;
+    const x = this._core.exports;
     const t = this._put(state, target);
     const r = addr(x.mlx_solver_solve(this._s, this._state, t, fill, minimal ? 1 : 0, steps));
-    if (!r) throw failure(core);
+    if (!r) throw failure(this._core);
     try {
-      return readResult(core, r, this._tapsSize);
+      return readResult(this._core, r, this._tapsSize);
     } finally {
       x.ml_result_free(r);
     }
@@ -581,8 +459,7 @@ export class CoreSolver {
   plan() {
     const x = this._core.exports;
     const p = x.ml_solver_plan(this._s);
-    return JSON.parse(written(this._core, (buf, cap, len) => x.ml_plan_to_json(0, p, buf, cap,
-      len)));
+    return JSON.parse(written(this._core, (buf, cap, len) => x.ml_plan_to_json(0, p, buf, cap, len)));
   }
 
   dispose() {

@@ -2,24 +2,19 @@
  * Loading the WebAssembly core (js/dist/modlights.wasm: the C library of csrc/ with its
  * export layer csrc/wasm/exports.c), once per process or page.
  *
- * Two builds of the same C library sit in js/dist: modlights.wasm with WebAssembly SIMD
- * (128-bit vectors, about 1.6x faster on large boards) and modlights-baseline.wasm
- * without, loaded where SIMD does not validate (coreVariant()). In node the file is read
- * next to this module (`new URL("../dist/modlights.wasm", import.meta.url)`); in
- * browsers it is fetched from that URL (streaming compile when the server sends
- * `application/wasm`); in node, `MODLIGHTS_WASM=/path/to.wasm` loads another build
- * instead. The module is a WASI reactor; the few WASI
- * imports it has are stubbed here (no files, no environment, a monotonic clock), plus
- * `env.ml_js_poll`, called by the C core's interrupt poll about every 20 ms during
- * long work: it returns 1 to stop the work (see {@link setInterruptHandler}).
+ * Two builds of the same C library sit in js/dist: modlights.wasm with WebAssembly SIMD and
+ * modlights-baseline.wasm without, loaded where SIMD does not validate (coreVariant()). In
+ * node the file next to this module is read (`MODLIGHTS_WASM=/path/to.wasm` loads another
+ * build); in browsers it is fetched (streaming compile when the server sends
+ * `application/wasm`). The module is a WASI reactor: its few WASI imports are stubbed here
+ * (no files, no environment, a monotonic clock, the platform's CSPRNG), plus
+ * `env.ml_js_poll`, which the C core's interrupt poll calls about every 20 ms during long
+ * work: 1 stops the work (see {@link setInterruptHandler}).
  *
- * Nothing is loaded when the package is imported: `await init()` (or the first
- * `await Solver.create(board)`) loads the core. In node the first synchronous call that
- * needs it (getCore: a Board, Solver.createSync, generate, daily, puzzle codes, a Puzzle's
- * measured properties, SplitMix64's draws) loads it synchronously (the file read,
- * `new WebAssembly.Module`, `new WebAssembly.Instance`); in browsers, which compile
- * asynchronously only, those calls throw a ModlightsError with code CORE_NOT_LOADED
- * before `await init()`.
+ * Importing loads nothing: `await init()` (or `await Solver.create(board)`) loads the core.
+ * In node the first synchronous call that needs it (getCore) loads it synchronously; in
+ * browsers, which compile asynchronously only, those calls throw a ModlightsError with code
+ * CORE_NOT_LOADED before `await init()`.
  * @module core
  */
 import { ModlightsError, badType } from "./errors.js";
@@ -32,66 +27,42 @@ let core = null;
 /** @type {(() => boolean) | null} */
 let interruptHandler = null;
 
-/**
- * Install the function the C core calls during long work (about every 20 ms): it
- * returns true to stop the work (the call then throws "interrupted"); it may also
- * report progress. null: none.
- * @param {(() => boolean) | null} fn
- */
+/** Install the function the C core calls during long work (about every 20 ms): true stops
+ * the work (the call then throws Interrupted). null: none.
+ * @param {(() => boolean) | null} fn */
 export function setInterruptHandler(fn) {
   interruptHandler = fn;
 }
 
-const now = typeof performance !== "undefined" && performance.now
-  ? () => performance.now() : () => Date.now();
+const IS_NODE = typeof process !== "undefined" && process.versions?.node != null;
+const now = globalThis.performance?.now ? () => performance.now() : () => Date.now();
 
-function wasiStubs(getMemory) {
-  const view = () => new DataView(getMemory().buffer);
-  const ENOSYS = 52;
-  return {
+/** The imports of the core: the stop hook and the WASI stubs (memory set by ready). */
+function importsOf() {
+  const imports = { env: { ml_js_poll: () => (interruptHandler && interruptHandler() ? 1 : 0) } };
+  const view = () => new DataView(imports.memory.buffer);
+  const none = () => 52;   // ENOSYS
+  imports.wasi_snapshot_preview1 = {
     environ_get: () => 0,
-    environ_sizes_get: (countPtr, sizePtr) => {
-      const v = view();
-      v.setUint32(countPtr, 0, true);
-      v.setUint32(sizePtr, 0, true);
-      return 0;
-    },
-    clock_time_get: (id, precision, outPtr) => {
-      const ns = BigInt(Math.round(now() * 1e6));
-      view().setBigUint64(outPtr, ns, true);
-      return 0;
-    },
-    fd_close: () => ENOSYS,
-    fd_seek: () => ENOSYS,
-    fd_write: () => ENOSYS,
+    environ_sizes_get: (count, size) => { view().setUint32(count, 0, true); view().setUint32(size, 0, true); return 0; },
+    clock_time_get: (id, precision, out) => { view().setBigUint64(out, BigInt(Math.round(now() * 1e6)), true); return 0; },
+    fd_close: none,
+    fd_seek: none,
+    fd_write: none,
     // ml_seed_random (generate without a seed): the platform's CSPRNG
-    random_get: (ptr, len) => {
-      globalThis.crypto.getRandomValues(new Uint8Array(getMemory().buffer, ptr, len));
-      return 0;
-    },
-    poll_oneoff: (inPtr, outPtr, n, neventsPtr) => {
-      view().setUint32(neventsPtr, 0, true);
-      return 0;
-    },
-    proc_exit: (code) => {
-      throw new Error(`the WebAssembly core exited (${code})`);
-    },
+    random_get: (p, n) => { globalThis.crypto.getRandomValues(new Uint8Array(imports.memory.buffer, p, n)); return 0; },
+    poll_oneoff: (inPtr, outPtr, n, events) => { view().setUint32(events, 0, true); return 0; },
+    proc_exit: (code) => { throw new Error(`the WebAssembly core exited (${code})`); },
   };
+  return imports;
 }
 
-function isNode() {
-  return typeof process !== "undefined" && process.versions != null
-    && process.versions.node != null;
-}
-
-/** The URL of the .wasm next to this module: the build with WebAssembly SIMD (128-bit
- * vectors: Node 16.4+, Chrome 91+, Firefox 89+, Safari 16.4+). */
+/** The URL of the .wasm next to this module: the build with WebAssembly SIMD. */
 export const WASM_URL = new URL("../dist/modlights.wasm", import.meta.url);
-/** The URL of the baseline build (no SIMD), for engines without WebAssembly SIMD. */
+/** The URL of the baseline build (no SIMD). */
 export const WASM_BASELINE_URL = new URL("../dist/modlights-baseline.wasm", import.meta.url);
 
-// the smallest module with a v128 instruction (i8x16.splat, i8x16.popcnt): valid only
-// where the engine has WebAssembly SIMD
+// the smallest module with a v128 instruction: valid only where WebAssembly SIMD is
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3,
   2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
 
@@ -105,49 +76,37 @@ export function coreVariant() {
   }
 }
 
-/** The default .wasm for this engine (see {@link coreVariant}). */
-function defaultUrl() {
-  return coreVariant() === "simd128" ? WASM_URL : WASM_BASELINE_URL;
-}
+/** Where the core is loaded from by default: MODLIGHTS_WASM (node), else the build of
+ * coreVariant(). */
+const defaultSource = () => (IS_NODE && process.env.MODLIGHTS_WASM) ||
+  (coreVariant() === "simd128" ? WASM_URL : WASM_BASELINE_URL);
 
-async function compile(source) {
+async function compile(source = defaultSource()) {
   if (source instanceof WebAssembly.Module) return source;
-  if (!(source == null || typeof source === "string" || source instanceof URL
-    || source instanceof ArrayBuffer || ArrayBuffer.isView(source))) {
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
+  if (!(typeof source === "string" || source instanceof URL)) {
     throw badType("the core's source must be a URL, a path, bytes or a WebAssembly.Module, "
       + `got ${describe(source)}`);
   }
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    return WebAssembly.compile(source);
-  }
-  // node: MODLIGHTS_WASM=/path/to/modlights.wasm loads another build (tests of a fresh build)
-  const env = isNode() && source == null ? process.env.MODLIGHTS_WASM : undefined;
-  const url = source ?? (env ? env : defaultUrl());
-  if (isNode() && (typeof url === "string" ? url.startsWith("file:") || !/^[a-z]+:/i.test(url)
-    : url.protocol === "file:")) {
+  if (IS_NODE && (typeof source === "string" ? !/^[a-z]+:/i.test(source) || source.startsWith("file:")
+    : source.protocol === "file:")) {
     const { readFile } = await import("node:fs/promises");
     const { fileURLToPath } = await import("node:url");
-    const path = typeof url === "string" && !url.startsWith("file:") ? url : fileURLToPath(url);
-    return WebAssembly.compile(await readFile(path));
+    return WebAssembly.compile(await readFile(/^file:/.test(String(source))
+      ? fileURLToPath(source) : source));
   }
-  const response = fetch(url);
   if (WebAssembly.compileStreaming) {
     try {
-      return await WebAssembly.compileStreaming(response);
-    } catch (e) {                    // a server without application/wasm: bytes
-      const r = await fetch(url);
-      if (!r.ok) throw new Error(`could not load ${url}: HTTP ${r.status}`);
-      return WebAssembly.compile(await r.arrayBuffer());
-    }
+      return await WebAssembly.compileStreaming(fetch(source));
+    } catch (e) { /* a server without application/wasm: the bytes below */ }
   }
-  const r = await response;
-  if (!r.ok) throw new Error(`could not load ${url}: HTTP ${r.status}`);
+  const r = await fetch(source);
+  if (!r.ok) throw new Error(`could not load ${source}: HTTP ${r.status}`);
   return WebAssembly.compile(await r.arrayBuffer());
 }
 
 /**
- * The instantiated core. `exports` are the C API's functions (csrc/wasm/exports.list)
- * and the export layer's (csrc/wasm/exports.c);
+ * The instantiated core: `exports` the C API's functions and the export layer's,
  * `module` the compiled WebAssembly.Module (to hand to a Worker).
  * @typedef {{exports: any, module: WebAssembly.Module, memory: WebAssembly.Memory}} Core
  */
@@ -155,12 +114,10 @@ async function compile(source) {
 /**
  * Load and instantiate the core once (later calls return the same one).
  * @param {string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
- *   where to load it from (default: ../dist/modlights.wasm next to this module, or
- *   modlights-baseline.wasm where the engine lacks WebAssembly SIMD: coreVariant())
- * @returns {Promise<Core>} rejects with a ModlightsError, code CORE_LOAD_FAILED (the
- *   reason as its `cause`), when the core cannot be fetched, compiled or instantiated
- *   (a module that is not the core) (a later call tries again), or an InputError for a
- *   `source` of another type
+ *   default: the build of coreVariant() next to this module
+ * @returns {Promise<Core>} rejects with a ModlightsError, code CORE_LOAD_FAILED (the reason
+ *   as its `cause`), when the core cannot be fetched, compiled or instantiated (a later
+ *   call tries again), or an InputError for a `source` of another type
  */
 export function loadCore(source) {
   if (core) return Promise.resolve(core);
@@ -179,23 +136,13 @@ export function loadCore(source) {
   return loading;
 }
 
-/** The imports of the core: the stop hook and the WASI stubs (their memory set by ready). */
-function importsOf() {
-  const imports = {
-    env: { ml_js_poll: () => (interruptHandler && interruptHandler() ? 1 : 0) },
-  };
-  imports.wasi_snapshot_preview1 = wasiStubs(() => imports.memory);
-  return imports;
-}
-
-/** The core of an instance of a compiled module (a module that compiles but is not the
- * core, whose imports, exports or start fail, is a failed load too). */
+/** The core of an instance (a module that is not the core fails here: a failed load). */
 function ready(instance, module, imports) {
   const memory = instance.exports.memory;
-  imports.memory = memory;
   if (!(memory instanceof WebAssembly.Memory)) {
     throw new TypeError("the module exports no memory: it is not the modlights core");
   }
+  imports.memory = memory;
   instance.exports._initialize();
   instance.exports.mlx_init();
   instance.exports.ml_engine_count();   // the registry made at load: a steady heap after
@@ -206,67 +153,49 @@ function ready(instance, module, imports) {
 /** A failed load as a ModlightsError (code CORE_LOAD_FAILED, the reason as its cause). */
 function loadFailed(e, source) {
   if (e instanceof ModlightsError) return e;
-  const env = isNode() && source == null ? process.env.MODLIGHTS_WASM : undefined;
-  const from = source == null ? env || defaultUrl() : source;
+  const from = source ?? defaultSource();
   const where = typeof from === "string" || from instanceof URL ? String(from) : describe(from);
-  return new ModlightsError(`could not load the WebAssembly core from ${where}: ${
-    e && e.message}`, { code: "CORE_LOAD_FAILED", cause: e });
+  return new ModlightsError(`could not load the WebAssembly core from ${where}: ${e && e.message}`,
+    { code: "CORE_LOAD_FAILED", cause: e });
 }
 
 /**
- * In node, the core loaded synchronously (its file read, compiled and instantiated at
- * once: node allows it) when nothing is loaded or loading yet: the Board's calls work
- * before `await init()` there. null elsewhere (browsers compile asynchronously only) or
- * when node lacks process.getBuiltinModule (before 20.16).
- * @returns {Core | null}
- */
-function loadCoreSync() {
-  if (loading || !isNode() || typeof process.getBuiltinModule !== "function") return null;
-  try {
-    const { readFileSync } = process.getBuiltinModule("node:fs");
-    const env = process.env.MODLIGHTS_WASM;
-    const module = new WebAssembly.Module(readFileSync(env || defaultUrl()));
-    const imports = importsOf();
-    return ready(new WebAssembly.Instance(module, imports), module, imports);
-  } catch (e) {
-    throw loadFailed(e, undefined);
-  }
-}
-
-/**
- * Load the WebAssembly core (once; later calls wait for the same load). Call it before
- * the synchronous calls that need the core: Solver.createSync, generate, daily, puzzle
- * codes (Puzzle#code, Puzzle.fromCode), a Puzzle's minTaps / proven / stars / bands /
- * difficulty / toDict, tapBands, difficultyOf, starsLimits, starsForTaps, SplitMix64's
- * draws and seedFrom of a string or bytes. `Solver.create` and the SolverWorker load it
- * themselves.
+ * Load the WebAssembly core (once; later calls wait for the same load): before the
+ * synchronous calls that need it in a browser (see index.d.ts).
  * @param {string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
- *   where to load it from (default: ../dist/modlights.wasm next to this module, or
- *   modlights-baseline.wasm where the engine lacks WebAssembly SIMD: coreVariant())
  * @returns {Promise<void>} rejects as {@link loadCore} does
  */
 export async function init(source) {
   await loadCore(source);
 }
 
-/** Whether the core is loaded (init() has resolved). */
+/** Whether the core is loaded. */
 export function isLoaded() {
   return core !== null;
 }
 
 /**
- * The core loaded by {@link loadCore}; ModlightsError (code CORE_NOT_LOADED) when it
- * has not finished loading, naming `what` needed it ("puzzle codes", ...) when given.
+ * The core; in node, loaded synchronously when nothing is loaded or loading yet (node 20.16+:
+ * process.getBuiltinModule). Else a ModlightsError (code CORE_NOT_LOADED) naming `what`
+ * needed it.
  * @param {string | null} [what]
  * @returns {Core}
  */
 export function getCore(what = null) {
-  if (!core && !loadCoreSync()) {
-    throw new ModlightsError(`${what === null ? "" : `${what}: `}the WebAssembly core is `
-      + "not loaded yet: `await init()` (or `await Solver.create(board)`) first",
-    { code: "CORE_NOT_LOADED" });
+  if (core) return core;
+  if (!loading && IS_NODE && typeof process.getBuiltinModule === "function") {
+    try {
+      const module = new WebAssembly.Module(process.getBuiltinModule("node:fs")
+        .readFileSync(defaultSource()));
+      const imports = importsOf();
+      return ready(new WebAssembly.Instance(module, imports), module, imports);
+    } catch (e) {
+      throw loadFailed(e, undefined);
+    }
   }
-  return core;
+  throw new ModlightsError(`${what === null ? "" : `${what}: `}the WebAssembly core is `
+    + "not loaded yet: `await init()` (or `await Solver.create(board)`) first",
+  { code: "CORE_NOT_LOADED" });
 }
 
 /** Bytes of WebAssembly memory (it only grows). */
@@ -274,8 +203,7 @@ export function memoryBytes() {
   return core ? core.memory.buffer.byteLength : 0;
 }
 
-/** Bytes of the C heap in use now (every malloc'd block not yet freed): a leak shows
- * as growth over repeated work. */
+/** Bytes of the C heap in use now (a leak shows as growth over repeated work). */
 export function liveBytes() {
   return core ? core.exports.mlx_live_bytes() : 0;
 }

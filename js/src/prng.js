@@ -8,40 +8,27 @@
  * @module prng
  */
 import { badType, badValue, outOfRange } from "./errors.js";
-import { prngBelow, prngNext, prngSample, seedFromBytes } from "./capi.js";
+import { prngSample, seedFromBytes, withPrng } from "./capi.js";
 import { describe } from "./fmt.js";
 
-const TWO64 = 1n << 64n;
-
 /**
- * A 64-bit seed (BigInt): an int (number or BigInt, taken mod 2^64), a string (SHA-256
- * of its UTF-8 bytes, first 8 bytes big-endian) or a Uint8Array (SHA-256 of the
- * bytes); null/undefined draws fresh randomness (crypto.getRandomValues).
+ * A 64-bit seed (BigInt): an integer (a number or BigInt, taken mod 2^64, any integral
+ * Number as in Python), a string (SHA-256 of its UTF-8 bytes, first 8 bytes big-endian) or
+ * a Uint8Array (SHA-256 of the bytes); null / undefined: fresh randomness.
  * @param {number|bigint|string|Uint8Array|null} [value]
  * @returns {bigint}
  */
-const SEED_WORDS = "seed must be an integer (a number or a BigInt), a string, a Uint8Array " +
-  "or null, got ";
-
 export function seedFrom(value) {
   if (value === null || value === undefined) {
-    const b = new Uint32Array(2);
-    globalThis.crypto.getRandomValues(b);
-    return (BigInt(b[0]) << 32n) | BigInt(b[1]);
+    return globalThis.crypto.getRandomValues(new BigUint64Array(1))[0];
   }
-  if (typeof value === "bigint") return ((value % TWO64) + TWO64) % TWO64;
-  if (typeof value === "number") {
-    // any integral Number is an int (exact as a double, above 2^53 too), as in Python
-    if (!Number.isInteger(value)) {
-      throw badType(SEED_WORDS + describe(value));
-    }
-    return ((BigInt(value) % TWO64) + TWO64) % TWO64;
+  if (typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value))) {
+    return BigInt.asUintN(64, BigInt(value));
   }
-  let bytes = null;
-  if (typeof value === "string") bytes = new TextEncoder().encode(value);
-  else if (value instanceof Uint8Array) bytes = value;
-  if (bytes === null) throw badType(SEED_WORDS + describe(value));
-  return seedFromBytes(bytes);
+  if (typeof value === "string") return seedFromBytes(new TextEncoder().encode(value));
+  if (value instanceof Uint8Array) return seedFromBytes(value);
+  throw badType("seed must be an integer (a number or a BigInt), a string, a Uint8Array or " +
+    `null, got ${describe(value)}`);
 }
 
 /** SplitMix64: `new SplitMix64(seed)` with anything seedFrom takes. */
@@ -51,10 +38,13 @@ export class SplitMix64 {
   }
 
   /** The next 64-bit output (BigInt). */
-  nextU64() {
-    const [z, state] = prngNext(this._state);
+  nextU64() { return this._draw((x, g) => BigInt.asUintN(64, x.ml_prng_next(g))); }
+
+  /** fn(exports, g)'s value, the generator's state moved on (ml_prng_*). */
+  _draw(fn) {
+    const [v, state] = withPrng(this._state, fn);
     this._state = state;
-    return z;
+    return v;
   }
 
   /** A uniform integer in [0, n) by rejection sampling (n an integer >= 1). */
@@ -62,10 +52,7 @@ export class SplitMix64 {
     if (!(Number.isInteger(n) && n >= 1)) {
       throw outOfRange(`randbelow needs an integer n >= 1, got ${describe(n)}`);
     }
-    if (n === 1) return 0;
-    const [v, state] = prngBelow(this._state, BigInt(n));
-    this._state = state;
-    return Number(v);
+    return n === 1 ? 0 : Number(this._draw((x, g) => BigInt.asUintN(64, x.ml_prng_below(g, BigInt(n)))));
   }
 
   /** A uniform integer in [lo, hi], both inclusive. */
@@ -93,9 +80,7 @@ export class SplitMix64 {
     if (!(k >= 0 && k <= items.length)) {
       throw outOfRange(`cannot sample ${k} of ${items.length} items`);
     }
-    const [picked, state] = prngSample(this._state, items.length, k);
-    this._state = state;
-    return picked.map((i) => items[i]);
+    return this._draw((x, g, core) => prngSample(core, g, items.length, k)).map((i) => items[i]);
   }
 
   /** One element of a non-empty array. */

@@ -120,10 +120,8 @@ export class Puzzle {
 
   /** Keeps the measured parts of a C puzzle (capi.js readPuzzle). */
   _measured({ stats, result, code }) {
-    const cols = this._board.shape[1];
     this._code = code;
-    this._stats = { ...stats, solution: new Solution(null, result.length, result.proven,
-      result.kernelSize, result.examined, result.pruned, { x: result.x, cols }) };
+    this._stats = { ...stats, solution: new Solution(result, this._board.shape[1]) };
     return this;
   }
 

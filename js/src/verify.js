@@ -18,7 +18,7 @@
  * @module verify
  */
 import { InputError, Interrupted, ModlightsError } from "./errors.js";
-import { getCore } from "./core.js";
+import { cString, withMem, written } from "./capi.js";
 
 /** Not a modlights certificate (format, version or kind unknown): code NOT_A_CERTIFICATE. */
 export class FormatError extends InputError {
@@ -33,10 +33,7 @@ export class FormatError extends InputError {
 const rejected = (message, cause) =>
   new InputError(message, { code: "INVALID_CERTIFICATE", cause });
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** The certificate as JSON text (what is not JSON at the top: not a certificate). */
+/** The certificate as JSON bytes (what is not JSON at the top: not a certificate). */
 function jsonOf(cert) {
   let text;
   try {
@@ -45,7 +42,7 @@ function jsonOf(cert) {
     throw rejected(`malformed certificate: ${e.name}: ${e.message}`.slice(0, 300), e);
   }
   if (text === undefined) throw new FormatError(`a certificate is a JSON object, got ${typeof cert}`);
-  return encoder.encode(text);
+  return new TextEncoder().encode(text);
 }
 
 /** Python's type names, as `describe` (fmt.js) says what a value is. */
@@ -68,55 +65,24 @@ const WORDS = [
 /** A message of the C checker (Python's text) in JavaScript's words. */
 const jsWords = (message) => WORDS.reduce((m, [re, f]) => m.replace(re, f), message);
 
-function cString(core, ptr) {
-  const mem = new Uint8Array(core.memory.buffer);
-  let end = ptr;
-  while (mem[end] !== 0) end++;
-  return decoder.decode(mem.subarray(ptr, end));
-}
-
-function malloc(core, bytes) {
-  const ptr = core.exports.mlx_malloc(bytes) >>> 0;
-  if (!ptr) throw new ModlightsError("out of WebAssembly memory", { code: "OUT_OF_MEMORY" });
-  return ptr;
-}
-
 /** The C checker's failure as the package's error. */
-function failure(core, status) {
+function failure(core) {
   const x = core.exports;
-  const message = jsWords(cString(core, x.ml_errmsg(0) >>> 0));
+  const status = x.ml_errcode(0);
+  const message = jsWords(cString(core, x.ml_errmsg(0)));
   if (status === 1) {
-    return cString(core, x.ml_msg_name(x.ml_errmsg_id(0)) >>> 0) === "ML_M_CERT_FORMAT"
+    return cString(core, x.ml_msg_name(x.ml_errmsg_id(0))) === "ML_M_CERT_FORMAT"
       ? new FormatError(message) : rejected(message);
   }
   if (status === 10) return new Interrupted(message);
-  return new ModlightsError(message, { code: cString(core, x.ml_status_name(status) >>> 0) });
+  return new ModlightsError(message, { code: cString(core, x.ml_status_name(status)) });
 }
 
-/** Checks `cert` as verify does and says in one line what it proves. */
+/** Checks `cert` as verify does and says in one line what it proves (ml_verify_json). */
 export function summary(cert) {
   const json = jsonOf(cert);
-  const core = getCore("verify");
-  const x = core.exports;
-  const text = malloc(core, json.length);
-  let cap = 4096;
-  let buf = 0;
-  try {
-    new Uint8Array(core.memory.buffer).set(json, text);
-    for (;;) {
-      buf = malloc(core, cap + 8);                   // the summary, then its length
-      const rc = x.ml_verify_json(0, text, json.length, buf, cap, buf + cap);
-      if (rc !== 0) throw failure(core, rc);
-      const len = new DataView(core.memory.buffer).getUint32(buf + cap, true);
-      if (len < cap) return decoder.decode(new Uint8Array(core.memory.buffer, buf, len));
-      x.mlx_free(buf);                               // a longer summary: once more
-      buf = 0;
-      cap = (len + 8) & ~7;
-    }
-  } finally {
-    x.mlx_free(text);
-    if (buf) x.mlx_free(buf);
-  }
+  return withMem("verify", [json], (core, text) => written(core, (buf, cap, len) =>
+    core.exports.ml_verify_json(0, text, json.length, buf, cap, len), failure));
 }
 
 /**

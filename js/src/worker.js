@@ -23,13 +23,13 @@
  * nothing of that worker's message handling.
  * @module worker
  */
-import { loadCore, getCore, setInterruptHandler } from "./core.js";
-import { Solver, Solution, normalizeSpec } from "./solver.js";
+import { getCore, isLoaded, loadCore, setInterruptHandler } from "./core.js";
+import { Solver, Solution, boardOf } from "./solver.js";
 import { InputError, Interrupted, ModlightsError, Unsolvable, badType } from "./errors.js";
 import { describe } from "./fmt.js";
+import { isMapping } from "./validation.js";
 
-const IS_NODE = typeof process !== "undefined" && process.versions != null
-  && process.versions.node != null;
+const IS_NODE = typeof process !== "undefined" && process.versions?.node != null;
 const HEARTBEAT_MS = 100;
 
 // ------------------------------------------------------------------ the worker side
@@ -46,19 +46,12 @@ const HEARTBEAT_MS = 100;
  */
 export async function serveSolverRequests(port) {
   if (port === undefined) {
-    if (IS_NODE) {
-      const wt = await import("node:worker_threads");
-      if (wt.isMainThread || !wt.parentPort) {
-        throw new ModlightsError("serveSolverRequests() runs in a worker, not on the main "
-          + "thread", { code: "NOT_IN_WORKER" });
-      }
-      port = wt.parentPort;
-    } else if (typeof WorkerGlobalScope !== "undefined" && typeof self !== "undefined"
-      && self instanceof WorkerGlobalScope) {
-      port = self;
-    } else {
-      throw new ModlightsError("serveSolverRequests() runs in a worker, not on the main "
-        + "thread", { code: "NOT_IN_WORKER" });
+    const wt = IS_NODE ? await import("node:worker_threads") : null;
+    port = wt ? !wt.isMainThread && wt.parentPort : typeof WorkerGlobalScope !== "undefined" &&
+      typeof self !== "undefined" && self instanceof WorkerGlobalScope && self;
+    if (!port) {
+      throw new ModlightsError("serveSolverRequests() runs in a worker, not on the main thread",
+        { code: "NOT_IN_WORKER" });
     }
   }
   let flag = null;
@@ -102,10 +95,9 @@ export async function serveSolverRequests(port) {
         post({ type: "progress", id, phase: "search", elapsedMs: Date.now() - t0,
           total: solver.kernelSize.toString() });
         const sol = solver.solve(m.state, m.options || {});
-        // the taps travel as x (bytes) and are made on the other side when read
-        result = { taps: null, length: sol.length, provenMinimal: sol.provenMinimal,
-          kernelSize: sol.kernelSize.toString(), examined: sol.examined, pruned: sol.pruned,
-          x: sol._moves.x, cols: sol._moves.cols };
+        // the taps travel as bytes and are made on the other side when read
+        result = { x: sol._x, cols: sol._cols, length: sol.length, proven: sol.provenMinimal,
+          kernelSize: sol.kernelSize.toString(), examined: sol.examined, pruned: sol.pruned };
       } else if (m.op === "info") {
         result = { rank: solver.rank, nullity: solver.nullity,
           kernelSize: solver.kernelSize.toString() };
@@ -126,46 +118,27 @@ export async function serveSolverRequests(port) {
 }
 
 // ------------------------------------------------------------------ the caller's side
-/** The options of a worker call: {} for undefined, else a plain object whose
- * onProgress (a function) and signal (an AbortSignal) are checked, InputError
- * (INVALID_TYPE) otherwise, before any worker is started. */
-function workerOptions(options, what) {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw badType(`${what} options must be an object, got ${describe(options)}`);
-  }
-  if (options.onProgress !== undefined && typeof options.onProgress !== "function") {
-    throw badType(`onProgress must be a function, got ${describe(options.onProgress)}`);
-  }
-  if (options.signal !== undefined && !(typeof AbortSignal !== "undefined"
-      && options.signal instanceof AbortSignal)) {
-    throw badType(`signal must be an AbortSignal, got ${describe(options.signal)}`);
+/** The options of a worker call ({} for undefined): an object whose onProgress (a
+ * function) and signal (an AbortSignal) are checked before any worker is started. */
+function workerOptions(options = {}, what) {
+  const bad = (name, v, kind) => badType(`${name} must be ${kind}, got ${describe(v)}`);
+  if (!isMapping(options)) throw bad(`${what} options`, options, "an object");
+  const { onProgress, signal } = options;
+  if (onProgress !== undefined && typeof onProgress !== "function") throw bad("onProgress", onProgress, "a function");
+  if (signal !== undefined && !(globalThis.AbortSignal && signal instanceof AbortSignal)) {
+    throw bad("signal", signal, "an AbortSignal");
   }
   return options;
 }
 
-function rebuild(r) {
-  return new Solution(r.taps, r.length, r.provenMinimal, BigInt(r.kernelSize), r.examined,
-    r.pruned, { x: r.x, cols: r.cols });
-}
-
 /** The error a worker reported ({name, code, message}), with its class and code again. */
-function errorFrom(m) {
-  const code = m.code;
-  switch (m.name) {
-    case "Interrupted": return new Interrupted(m.message);
-    case "Unsolvable": return new Unsolvable(m.message);
-    case "InputError": return new InputError(m.message, { code });
-    case "ModlightsError": return new ModlightsError(m.message, { code });
-    case "RangeError": {
-      const e = new RangeError(m.message);
-      if (code) e.code = code;
-      return e;
-    }
-    default:
-      return new ModlightsError(`the solver's worker failed: ${m.name}: ${m.message}`,
-        { code: "WORKER_FAILED" });
-  }
+function errorFrom({ name, code, message }) {
+  const classes = { Interrupted, Unsolvable, InputError, ModlightsError };
+  if (name === "Interrupted" || name === "Unsolvable") return new classes[name](message);
+  if (classes[name]) return new classes[name](message, { code });
+  if (name === "RangeError") return Object.assign(new RangeError(message), code ? { code } : {});
+  return new ModlightsError(`the solver's worker failed: ${name}: ${message}`,
+    { code: "WORKER_FAILED" });
 }
 
 /** The worker script SolverWorker runs by default (it calls serveSolverRequests()). */
@@ -180,69 +153,50 @@ export class SolverWorker {
    *   call `serveSolverRequests()`
    */
   constructor(board, options = {}) {
-    if (options === null || typeof options !== "object" || Array.isArray(options)) {
-      throw badType(`SolverWorker options must be an object, got ${describe(options)}`);
-    }
+    if (!isMapping(options)) throw badType(`SolverWorker options must be an object, got ${describe(options)}`);
     const { workerUrl = SOLVER_WORKER_URL } = options;
     if (!(typeof workerUrl === "string" || workerUrl instanceof URL)) {
       throw badType(`workerUrl must be a string or a URL, got ${describe(workerUrl)}`);
     }
-    // bad input throws here, with its message (a Board is checked already)
-    const spec = normalizeSpec(board).board.spec();
+    this._spec = boardOf(board).spec();   // bad input throws here, with its message
     this._url = workerUrl;
-    this._spec = spec;
     this._next = 1;
     this._pending = new Map();
-    this._worker = null;
-    this._sentSpec = false;
-    this._flag = typeof SharedArrayBuffer !== "undefined"
-      && (IS_NODE || globalThis.crossOriginIsolated) ? new SharedArrayBuffer(4) : null;
-    this._starting = null;
+    this._worker = this._starting = null;
+    this._flag = globalThis.SharedArrayBuffer && (IS_NODE || globalThis.crossOriginIsolated)
+      ? new SharedArrayBuffer(4) : null;
   }
 
+  /** The worker, started (with the loaded core's module, when there is one) on first use. */
   async _start() {
-    if (this._worker) return;
-    if (!this._starting) {
-      this._starting = (async () => {
-        let module = null;
-        try { module = getCore().module; } catch (e) { module = null; }
-        const url = this._url;
-        const failed = (e) => new ModlightsError(`the solver's worker failed: ${
-          (e && e.message) || "an error in its script"}`, { code: "WORKER_FAILED", cause: e });
-        let w;
-        if (IS_NODE) {
-          const { Worker } = await import("node:worker_threads");
-          w = new Worker(url, { execArgv: process.execArgv });
-          w.on("message", (m) => this._onMessage(m));
-          w.on("error", (e) => this._failAll(failed(e)));
-        } else {
-          w = new Worker(url, { type: "module" });
-          w.onmessage = (ev) => this._onMessage(ev.data);
-          w.onerror = (e) => this._failAll(failed(e));
-        }
-        w.postMessage({ type: "init", flag: this._flag, module });
-        this._worker = w;
-        this._sentSpec = false;
-      })();
-    }
-    try {
-      await this._starting;
-    } finally {
-      this._starting = null;
-    }
+    if (this._worker) return this._worker;
+    this._starting ??= (async () => {
+      const failed = (e) => this._failAll(new ModlightsError(`the solver's worker failed: ${
+        (e && e.message) || "an error in its script"}`, { code: "WORKER_FAILED", cause: e }));
+      const onMessage = (m) => this._onMessage(m);
+      let w;
+      if (IS_NODE) {
+        const { Worker } = await import("node:worker_threads");
+        w = new Worker(this._url, { execArgv: process.execArgv }).on("message", onMessage).on("error", failed);
+      } else {
+        w = Object.assign(new Worker(this._url, { type: "module" }),
+          { onmessage: (ev) => onMessage(ev.data), onerror: failed });
+      }
+      w.postMessage({ type: "init", flag: this._flag, module: isLoaded() ? getCore().module : null });
+      this._sentSpec = false;
+      return (this._worker = w);
+    })().finally(() => { this._starting = null; });
+    return this._starting;
   }
 
   _onMessage(m) {
     const p = this._pending.get(m.id);
-    if (!p) return;
-    if (m.type === "progress") {
+    if (p && m.type === "progress") {
       if (p.onProgress) p.onProgress({ phase: m.phase, elapsedMs: m.elapsedMs, total: m.total });
-    } else if (m.type === "result") {
+    } else if (p) {
       this._pending.delete(m.id);
-      p.resolve(m.result);
-    } else if (m.type === "error") {
-      this._pending.delete(m.id);
-      p.reject(errorFrom(m));
+      if (m.type === "result") p.resolve(m.result);
+      else p.reject(errorFrom(m));
     }
   }
 
@@ -252,14 +206,14 @@ export class SolverWorker {
   }
 
   async _call(op, payload, onProgress) {
-    await this._start();
+    const w = await this._start();
     const id = this._next++;
-    const msg = { type: "call", id, op, ...payload };
-    if (!this._sentSpec) { msg.spec = this._spec; this._sentSpec = true; }
+    const msg = { type: "call", id, op, ...payload, spec: this._sentSpec ? undefined : this._spec };
+    this._sentSpec = true;
     const promise = new Promise((resolve, reject) => {
       this._pending.set(id, { resolve, reject, onProgress });
     });
-    this._worker.postMessage(msg);
+    w.postMessage(msg);
     return promise;
   }
 
@@ -271,7 +225,8 @@ export class SolverWorker {
     const { onProgress, ...options } = workerOptions(opts, "solve");
     const plain = (v) => (ArrayBuffer.isView(v) ? Array.from(v)
       : Array.isArray(v) ? v.map((r) => (ArrayBuffer.isView(r) ? Array.from(r) : r)) : v);
-    return rebuild(await this._call("solve", { state: plain(state), options }, onProgress));
+    const r = await this._call("solve", { state: plain(state), options }, onProgress);
+    return new Solution({ ...r, kernelSize: BigInt(r.kernelSize) }, r.cols);
   }
 
   /** {rank, nullity, kernelSize (BigInt)} computed in the worker. */
@@ -283,11 +238,8 @@ export class SolverWorker {
 
   /** Stop the pending work: its promise rejects with Interrupted. */
   cancel() {
-    if (this._flag) {
-      Atomics.store(new Int32Array(this._flag), 0, 1);
-      return;
-    }
-    this.terminate();
+    if (this._flag) Atomics.store(new Int32Array(this._flag), 0, 1);
+    else this.terminate();
   }
 
   /** End the worker (pending calls reject with Interrupted); a later call starts a new one. */
