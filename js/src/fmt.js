@@ -15,21 +15,12 @@ function cut(text) {
   return t.length <= MAX ? t : t.slice(0, MAX - 3) + "...";
 }
 
+const ESCAPES = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 /** A string as a single-quoted literal (double quotes when it holds a ' and no "). */
 export function quote(s) {
   const q = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = q;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0);
-    if (ch === "\\") out += "\\\\";
-    else if (ch === q) out += "\\" + q;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (cp < 0x20 || cp === 0x7f) out += "\\x" + cp.toString(16).padStart(2, "0");
-    else out += ch;
-  }
-  return out + q;
+  return q + s.replace(/[\\\n\r\t\x00-\x1f\x7f'"]/g, (ch) => ESCAPES[ch] ?? (ch === q ? `\\${q}`
+    : ch === "'" || ch === '"' ? ch : `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`)) + q;
 }
 
 const isPlain = (v) => {
@@ -97,11 +88,4 @@ export function describe(v) {
 }
 
 /** "1 row", "2 rows": a count and its noun (`plural` default noun + "s"). */
-export function count(k, noun, plural = noun + "s") {
-  return `${k} ${k === 1 ? noun : plural}`;
-}
-
-/** A position or shape as an Array's text: "[1, 2]", "[3]". */
-export function list(items) {
-  return `[${Array.from(items).join(", ")}]`;
-}
+export const count = (k, noun, plural = noun + "s") => `${k} ${k === 1 ? noun : plural}`;

@@ -1,11 +1,8 @@
 /**
- * Puzzles: a grid board and a start state to bring to all zeros, with Python's
- * shareable puzzle codes, stars and difficulty. Codes, bands, stars and a puzzle's
- * measured figures are the C library's (ml_code_encode, ml_puzzle_from_code and
- * ml_puzzle_from_json with every check and message of Python's Puzzle.from_code and
- * from_dict, ml_tap_bands, ml_stars_limits, ml_puzzle_stats_get: Python's _min_solve
- * rule), so they need the core, as a Board does (node loads it on first need; browsers
- * `await init()` first, else a ModlightsError with code CORE_NOT_LOADED).
+ * Puzzles: a grid board and a start state to bring to all zeros, with Python's shareable
+ * puzzle codes, stars and difficulty. Codes, bands, stars and the measured figures are
+ * the C library's (with Python's checks and messages), so they need the core as a Board
+ * does (node loads it on first need; browsers `await init()` first).
  * @module puzzle
  */
 import { badType, badValue } from "./errors.js";
@@ -26,95 +23,62 @@ export const DIFFICULTIES = Object.freeze(["easy", "medium", "hard", "expert"]);
 export const TAP_FLOOR = 3;
 
 // ------------------------------------------------------------------ bands and stars
-// The rules are the C library's (ml_tap_bands, ml_difficulty_of, ml_stars_limits,
-// ml_stars_for_taps: play/puzzles.py's, in exact integer arithmetic); `await init()` first.
+// The C library's rules (ml_tap_bands, ml_difficulty_of, ml_stars_limits,
+// ml_stars_for_taps: play/puzzles.py's, in exact integer arithmetic): `await init()` first.
 const count = (v, what) => asInt(v, what, 0);
+const sides = (nTaps, states) => [Math.max(0, asInt(nTaps, "nTaps")), asInt(states, "states", 2, 255)];
+const starsOf = ([a, b, c]) => ({ 3: a, 2: b, 1: c });
 
-/**
- * {difficulty: [lo, hi]}: the fewest taps (both inclusive) of each difficulty on a
- * board with `nTaps` tappable tiles and `states` states, in integers: with
- * u = sqrt(T (n - 1)), easy from TAP_FLOOR, medium from ceil(u), hard from
- * ceil(8u/5), expert from ceil(12u/5) to floor(18u/5), each lower bound at least one
- * more than the previous one. Needs `await init()`.
- * @returns {Record<"easy" | "medium" | "hard" | "expert", [number, number]>}
- */
+/** {difficulty: [lo, hi]}: the fewest taps (both inclusive) of each difficulty on a board
+ * with `nTaps` tappable tiles and `states` states (Python's tap_bands). */
 export function tapBands(nTaps, states) {
-  const [lo, hi] = tapBandsOf(Math.max(0, asInt(nTaps, "nTaps")), asInt(states, "states", 2, 255));
-  const out = {};
-  DIFFICULTIES.forEach((name, i) => { out[name] = [lo[i], hi[i]]; });
-  return out;
+  const [lo, hi] = tapBandsOf(...sides(nTaps, states));
+  return Object.fromEntries(DIFFICULTIES.map((name, i) => [name, [lo[i], hi[i]]]));
 }
 
-/** The difficulty whose band holds `minTaps` (easy below the floor, expert above).
- * Needs `await init()`. */
+/** The difficulty whose band holds `minTaps` (easy below the floor, expert above). */
 export function difficultyOf(minTaps, nTaps, states) {
-  return DIFFICULTIES[difficultyIndex(count(minTaps, "minTaps"),
-    Math.max(0, asInt(nTaps, "nTaps")), asInt(states, "states", 2, 255))];
+  return DIFFICULTIES[difficultyIndex(count(minTaps, "minTaps"), ...sides(nTaps, states))];
 }
 
-/** {3: a, 2: b, 1: c}: the most taps that earn 3, 2 and 1 stars for a minimum of m.
- * Needs `await init()`. */
-export function starsLimits(m) {
-  const [a, b, c] = starsLimitsOf(count(m, "m"));
-  return { 3: a, 2: b, 1: c };
-}
+/** {3: a, 2: b, 1: c}: the most taps that earn 3, 2 and 1 stars for a minimum of m. */
+export const starsLimits = (m) => starsOf(starsLimitsOf(count(m, "m")));
 
-/** Stars earned by solving in `taps` taps under `limits` ({3, 2, 1}). Needs
- * `await init()`. */
+/** Stars earned by solving in `taps` taps under `limits` ({3, 2, 1}). */
 export function starsForTaps(limits, taps) {
-  if (!isMapping(limits)) {
-    throw badType(`limits must be an object { 3, 2, 1 }, got ${describe(limits)}`);
-  }
+  if (!isMapping(limits)) throw badType(`limits must be an object { 3, 2, 1 }, got ${describe(limits)}`);
   return starsFor([3, 2, 1].map((s) => count(limits[s], `limits[${s}]`)), count(taps, "taps"));
 }
 
 // ------------------------------------------------------------------ Puzzle
-/** A grid board and a start state to bring to all zeros. */
+/** A grid board and a start state (board-shaped integers, reduced mod n, 0 at holes) to
+ * bring to all zeros. */
 export class Puzzle {
-  /**
-   * @param {Board} board a grid board
-   * @param {Array} start board-shaped integers, reduced mod n (0 at holes)
-   */
   constructor(board, start) {
-    if (!(board instanceof Board)) {
-      throw badType(`board must be a modlights Board, got ${describe(board)}`);
-    }
-    if (!board.isGrid) {
-      throw badValue("puzzles are grid boards (Board.grid); graph boards have no " +
-        "puzzle code");
-    }
+    if (!(board instanceof Board)) throw badType(`board must be a modlights Board, got ${describe(board)}`);
+    if (!board.isGrid) throw badValue("puzzles are grid boards (Board.grid); graph boards have no puzzle code");
     this._board = board;
     this._start = Object.freeze(board.coerceState(start, "start").map((r) => Object.freeze(r)));
-    this._solver = null;
-    this._stats = null;
-    this._code = null;
+    this._solver = this._stats = this._code = null;
   }
 
-  /** The board. */
   get board() { return this._board; }
   /** The start state (frozen nested arrays). */
   get start() { return this._start; }
 
   /** The board's Solver (made on first use, then kept until dispose()). */
-  get solver() {
-    if (this._solver === null) this._solver = Solver.createSync(this._board);
-    return this._solver;
-  }
+  get solver() { return (this._solver ??= Solver.createSync(this._board)); }
 
-  /** Free the board's solver (its WebAssembly memory). The measured figures (minTaps,
-   * proven, stars, difficulty) stay; a later question that needs the solver makes a
-   * new one. */
+  /** Free the board's solver (its WebAssembly memory); the measured figures stay. */
   dispose() {
     if (this._solver !== null) this._solver.dispose();
     this._solver = null;
   }
 
-  /** The measured figures: the C library's (ml_puzzle_stats_get: Python's _min_solve
-   * rule), made on first use and kept (no WebAssembly memory is held). */
+  /** The measured figures (ml_puzzle_stats_get: Python's _min_solve rule), made on first
+   * use and kept (no WebAssembly memory is held). */
   _measure() {
-    if (this._stats === null) {
-      this._measured(puzzleMeasure(this._board, Uint8Array.from(this._start.flat())));
-    }
+    if (this._stats === null) this._measured(puzzleMeasure(this._board, this._bytes()));
     return this._stats;
   }
 
@@ -125,65 +89,43 @@ export class Puzzle {
     return this;
   }
 
+  _bytes() { return Uint8Array.from(this._start.flat()); }
+
   /** The fewest taps that solve the puzzle (proved when `proven`). */
   get minTaps() { return this._measure().minTaps; }
-  /** Whether minTaps is proved minimal. */
   get proven() { return this._measure().proven; }
   /** The minimal Solution found. */
   get solution() { return this._measure().solution; }
   /** Tiles not at 0 at the start. */
   get touched() { return this._measure().touched; }
-  /** {difficulty: [lo, hi]}: the fewest taps of each difficulty on this board. */
   get bands() { return tapBands(this._board.nTaps, this._board.states); }
-  /** "easy", "medium", "hard" or "expert": the band holding minTaps. */
+  /** The band holding minTaps. */
   get difficulty() { return DIFFICULTIES[this._measure().difficulty]; }
   /** minTaps over the top of the expert band, at most 1. */
   get score() { return this._measure().score; }
   /** {3: a, 2: b, 1: c}: the most taps that earn 3, 2 and 1 stars. */
-  get stars() {
-    const [a, b, c] = this._measure().stars;
-    return { 3: a, 2: b, 1: c };
-  }
+  get stars() { return starsOf(this._measure().stars); }
   /** Stars for solving in `taps` taps (0 beyond the 1-star limit). */
   starsFor(taps) { return starsForTaps(this.stars, taps); }
 
   /** The puzzle code (Python's, byte for byte). */
-  get code() {
-    if (this._code === null) {
-      this._code = codeEncode(this._board, Uint8Array.from(this._start.flat()));
-    }
-    return this._code;
-  }
+  get code() { return (this._code ??= codeEncode(this._board, this._bytes())); }
 
-  /**
-   * The puzzle of a code; InputError (code INVALID_PUZZLE_CODE, the same message as
-   * Python's) for anything that is not a valid, canonical code.
-   * @param {string} code
-   * @returns {Puzzle}
-   */
+  /** The puzzle of a code; InputError (INVALID_PUZZLE_CODE, Python's message) for anything
+   * that is not a valid, canonical code. */
   static fromCode(code) {
-    if (typeof code !== "string") {
-      throw badType(`a puzzle code is a string, got ${describe(code)}`);
-    }
+    if (typeof code !== "string") throw badType(`a puzzle code is a string, got ${describe(code)}`);
     return puzzleOf(codeDecode(code));
   }
 
-  /**
-   * JSON-safe data as Python's Puzzle.to_dict: {board, start, code, stars
-   * {"3", "2", "1"}, min_taps, proven, difficulty}.
-   */
+  /** JSON-safe data as Python's Puzzle.to_dict. */
   toDict() {
-    const st = this.stars;
-    return { board: this._board.toDict(), start: this._start.map((r) => [...r]),
-      code: this.code, stars: { 3: st[3], 2: st[2], 1: st[1] }, min_taps: this.minTaps,
-      proven: this.proven, difficulty: this.difficulty };
+    return { board: this._board.toDict(), start: this._start.map((r) => [...r]), code: this.code,
+      stars: this.stars, min_taps: this.minTaps, proven: this.proven, difficulty: this.difficulty };
   }
 
-  /**
-   * The puzzle of a dict: "board" and "start", or "code", or all three (then they
-   * must agree); the derived fields are checked for type. InputError naming the field
-   * (the C library's ml_puzzle_from_json: Python's checks and messages).
-   */
+  /** The puzzle of a dict: "board" and "start", or "code", or all three (then they must
+   * agree); InputError naming the field (ml_puzzle_from_json: Python's from_dict). */
   static fromDict(d, { maxTiles = null } = {}) {
     if (!isMapping(d)) throw badType(`puzzle must be an object, got ${describe(d)}`);
     const limit = maxTiles === null || maxTiles === undefined ? 0 : asInt(maxTiles, "maxTiles");
@@ -205,10 +147,7 @@ export class Puzzle {
 /** The Puzzle of a C puzzle's parts (capi.js readPuzzle: generate, daily, codes). */
 export function puzzleOf(parts) {
   const board = Board.fromDict(JSON.parse(parts.board));
-  const cols = board.shape[1];
-  const start = Array.from({ length: board.shape[0] }, (_, r) =>
-    Array.from(parts.start.subarray(r * cols, (r + 1) * cols)));
-  const p = new Puzzle(board, start);
+  const p = new Puzzle(board, board._fromTiles(parts.start));
   return parts.stats ? p._measured(parts) : Object.assign(p, { _code: parts.code });
 }
 
