@@ -18,16 +18,18 @@ const TYPES = { int: "a number", float: "a number", str: "a string", bool: "a bo
   list: "an Array", tuple: "an Array", dict: "an object", NoneType: "null" };
 /** The C library's message (Python's text) in JavaScript's words: a position (r, c) as
  * [r, c], keyword settings (unique=True) as options (unique: true), Python's type names
- * and literals as JavaScript's (a list: an Array, an int: an integer, None: null). */
-export const jsWords = (message) => message
+ * and literals as JavaScript's (a list: an Array, or with `array` "array" an array; an
+ * int: an integer; None: null). */
+export const jsWords = (message, array = "Array") => message
   .replace(/\((-?\d+), (-?\d+)\)/g, "[$1, $2]")
   .replace(/\((row, col|dr, dc)\)/g, "[$1]")
   .replace(/\b(\w+)=(True|False|k)\b/g, (_, k, v) => `${k}: ${v === "k" ? v : v.toLowerCase()}`)
-  .replace(/\bgot (?:an? )?(int|float|str|bool|list|tuple|dict|NoneType)\b/g, (_, t) => `got ${TYPES[t]}`)
+  .replace(/\b(got|found) (?:an? )?(int|float|str|bool|list|tuple|dict|NoneType)\b/g,
+    (_, w, t) => `${w} ${TYPES[t]}`)
   .replace(/\ba dict \(JSON object\)|\ba dict\b/g, "an object")
   .replace(/\ban int\b/g, "an integer").replace(/\bints\b/g, "integers")
-  .replace(/\ba (list|sequence|iterable)\b/g, "an Array").replace(/\blists of\b/g, "Arrays of")
-  .replace(/\blist\b/g, "Array").replace(/\bTrue\b/g, "true").replace(/\bFalse\b/g, "false")
+  .replace(/\ba (list|sequence|iterable)\b/g, `an ${array}`).replace(/\blists\b/g, `${array}s`)
+  .replace(/\blist\b/g, array).replace(/\bTrue\b/g, "true").replace(/\bFalse\b/g, "false")
   .replace(/\bNone\b/g, "null").replace(/\bint\b/g, "integer").replace(/\bbool\b/g, "boolean");
 /** A pointer or size_t an export returned (an i32) as an unsigned number. */
 const addr = (p) => p >>> 0;
@@ -395,19 +397,19 @@ export const dateParse = (text) => withMem("daily", [text, 12], (core, p, out) =
 
 // ------------------------------------------------------------------ solvers
 /**
- * A C solver (ml_solver_new: the registry's plan and engine) of one board, with state and
- * target buffers of `tiles` bytes kept in WebAssembly memory until dispose(). Internal:
- * solver.js's Solver wraps it.
+ * A C solver (ml_solver_new: the registry's plan and engine) of one board, held in
+ * WebAssembly memory until dispose(); states and targets are copied in for each call.
+ * Internal: solver.js's Solver wraps it.
  */
 export class CoreSolver {
   /** The solver of `board` (a board past a limit: the library's failure); solutions of
    * `tapsSize` bytes. */
-  constructor(board, tiles, tapsSize) {
+  constructor(board, tapsSize) {
     withBoard("Solver", board, (core, b) => withMem(null, [56], (c, out) => {
       const x = c.exports;
       check(c, x.ml_solver_new(0, b, 0, out));
-      Object.assign(this, { _core: c, _s: ptrAt(c, out), _tiles: tiles, _tapsSize: tapsSize,
-        _state: 0, _target: 0, defaultSteps: Number(x.ml_board_default_steps(b)) });
+      Object.assign(this, { _core: c, _s: ptrAt(c, out), _tapsSize: tapsSize,
+        defaultSteps: Number(x.ml_board_default_steps(b)) });
       try {
         check(c, x.ml_solver_nullity(0, this._s, out));
         this.nullity = u64At(c, out);
@@ -420,33 +422,24 @@ export class CoreSolver {
     }, core));
   }
 
-  /** The state's (and an array target's) bytes into WebAssembly memory: the target's
-   * pointer (0 for none). */
-  _put(state, target) {
-    if (!this._state) {
-      this._state = alloc(this._core, this._tiles);
-      this._target = alloc(this._core, this._tiles);
-    }
-    u8(this._core).set(state, this._state);
-    if (target === null) return 0;
-    u8(this._core).set(target, this._target);
-    return this._target;
+  /** fn(exports, state, target) with the bytes in WebAssembly memory (target null: 0). */
+  _with(state, target, fn) {
+    return withMem(null, [state, target ?? 1], (c, s, t) => fn(c.exports, s, target ? t : 0),
+      this._core);
   }
 
   /** ml_solver_solvable: target a Uint8Array of tiles, or null with `fill`. */
   solvable(state, target, fill) {
-    const t = this._put(state, target);
-    const v = this._core.exports.mlx_solver_solvable(this._s, this._state, t, fill);
+    const v = this._with(state, target, (x, s, t) => x.mlx_solver_solvable(this._s, s, t, fill));
     if (v < 0) throw failure(this._core);
     return v === 1;
   }
 
-  /** ml_solver_solve (steps: a count budget, or -1 for the default): readResult's parts.
-   * Unsolvable when there is none. */
+  /** ml_solver_solve (steps: a count budget): readResult's parts; Unsolvable when none. */
   solve(state, target, fill, minimal, steps) {
     const x = this._core.exports;
-    const t = this._put(state, target);
-    const r = addr(x.mlx_solver_solve(this._s, this._state, t, fill, minimal ? 1 : 0, steps));
+    const r = addr(this._with(state, target, (_, s, t) =>
+      x.mlx_solver_solve(this._s, s, t, fill, minimal ? 1 : 0, steps)));
     if (!r) throw failure(this._core);
     try {
       return readResult(this._core, r, this._tapsSize);
@@ -463,9 +456,7 @@ export class CoreSolver {
   }
 
   dispose() {
-    const x = this._core.exports;
-    if (this._s) x.ml_solver_free(this._s);
-    for (const p of [this._state, this._target]) if (p) x.mlx_free(p);
-    this._s = this._state = this._target = 0;
+    if (this._s) this._core.exports.ml_solver_free(this._s);
+    this._s = 0;
   }
 }

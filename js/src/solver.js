@@ -114,10 +114,9 @@ export class Solver {
     this.shape = board.shape;
     this.nTaps = board.nTaps;
     this._cols = board.isGrid ? board.shape[1] : 0;
-    const tiles = board.isGrid ? board.shape[0] * board.shape[1] : board.nCells;
-    this._tiles = tiles;
+    this._tiles = board.isGrid ? board.shape[0] * board.shape[1] : board.nCells;
     // the C library's solver: its plan, engine, kernel and minimal search
-    this._c = new CoreSolver(board, tiles, board.isGrid ? tiles : board.nTaps);
+    this._c = new CoreSolver(board, board.isGrid ? this._tiles : board.nTaps);
   }
 
   /** A Solver for `board` (a Board, or its `spec()`), loading the core first if needed.

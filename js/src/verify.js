@@ -18,7 +18,7 @@
  * @module verify
  */
 import { InputError, Interrupted, ModlightsError } from "./errors.js";
-import { cString, withMem, written } from "./capi.js";
+import { cString, jsWords, withMem, written } from "./capi.js";
 
 /** Not a modlights certificate (format, version or kind unknown): code NOT_A_CERTIFICATE. */
 export class FormatError extends InputError {
@@ -45,31 +45,11 @@ function jsonOf(cert) {
   return new TextEncoder().encode(text);
 }
 
-/** Python's type names, as `describe` (fmt.js) says what a value is. */
-const KINDS = { NoneType: "null", bool: "a boolean", int: "a number", float: "a number",
-  str: "a string", list: "an Array", dict: "an object" };
-const WORDS = [
-  [/\b(got|found) (NoneType|bool|int|float|str|list|dict)\b/g, (_, w, t) => `${w} ${KINDS[t]}`],
-  [/\bgot a bool \((True|False)\)/g, (_, b) => `got a boolean (${b.toLowerCase()})`],
-  [/\ba dict \(JSON object\)/g, () => "an object"],
-  [/\b(a|a nested) list\b/g, (_, a) => (a === "a" ? "an array" : "a nested array")],
-  [/\b(list|lists)( of)\b/g, (_, l, o) => `${l === "list" ? "array" : "arrays"}${o}`],
-  [/\ba positive int\b/g, () => "a positive integer"],
-  [/\ban int\b/g, () => "an integer"],
-  [/\bints\b/g, () => "integers"],
-  [/\ba sequence of\b/g, () => "an array of"],
-  [/\((-?\d+), (-?\d+)\)/g, (_, a, b) => `[${a}, ${b}]`],
-  [/\((dr, dc|row, col)\)/g, (_, p) => `[${p}]`],
-  [/\bNone\b/g, () => "null"], [/\bTrue\b/g, () => "true"], [/\bFalse\b/g, () => "false"],
-];
-/** A message of the C checker (Python's text) in JavaScript's words. */
-const jsWords = (message) => WORDS.reduce((m, [re, f]) => m.replace(re, f), message);
-
 /** The C checker's failure as the package's error. */
 function failure(core) {
   const x = core.exports;
   const status = x.ml_errcode(0);
-  const message = jsWords(cString(core, x.ml_errmsg(0)));
+  const message = jsWords(cString(core, x.ml_errmsg(0)), "array");
   if (status === 1) {
     return cString(core, x.ml_msg_name(x.ml_errmsg_id(0))) === "ML_M_CERT_FORMAT"
       ? new FormatError(message) : rejected(message);
