@@ -1,24 +1,13 @@
 /**
  * Board: the geometry of a puzzle and its tap matrix A, a thin binding of the C library's
- * board (csrc/api: Python's modlights.model.board.Board, its rules and its messages, here
- * in JavaScript's words).
- *
- * A board lists its active tiles (holes left out), the rows of A, and its tappable tiles
- * (locked tiles left out), the columns of A, both in row-major order. Column j of A is the
- * effect of tapping tap j: for a grid, the tile's offsets applied to its position (dropped
- * off the edges, or wrapped on a torus), holes skipped; for a graph board, the listed
- * cells (a cell listed k times advances k times).
- *
- * States and tap counts: see index.d.ts's State (nested rows for grids, a flat array for
- * graph boards, integers reduced mod n; results are new nested arrays, inputs never
- * modified).
- *
- * The constructors build the board in the C library and keep its JSON (ml_board_to_json)
- * and counts; every computing call makes the C board again from that JSON and frees it
- * after (capi.js withBoard), so a Board holds no WebAssembly memory. JavaScript checks here
- * only what the C library cannot see: the types of JavaScript values, nested arrays'
- * shapes, options objects. A uniform grid of more than MAX_TILES tiles is kept by its
- * shape and pattern alone, as in Python: what needs a byte a tile says so (TOO_LARGE).
+ * board (Python's modlights.model.board.Board: its rules and messages, in JavaScript's
+ * words). The rows of A are the active tiles (holes left out), its columns the tappable
+ * tiles (locked tiles left out), both row-major; states and tap counts as index.d.ts's
+ * State. A Board keeps the C board's JSON and counts; each computing call reads the C
+ * board again from that JSON and frees it after (capi.js withBoard), so a Board holds no
+ * WebAssembly memory. JavaScript checks only what C cannot see: JavaScript values' types,
+ * nested arrays' shapes, options objects. A uniform grid past MAX_TILES tiles is kept by
+ * shape and pattern, as in Python: what needs a byte a tile says so (TOO_LARGE).
  * @module board
  */
 import { badShape, badType, tooLarge } from "./errors.js";
@@ -99,12 +88,10 @@ export function jsonText(d) {
     .replace(/"\\u0001(-?\d+)\\u0001"/g, "$1");
 }
 
-/**
- * The grid document of Board.grid's arguments (for the C library's reader, which makes
- * every other check with Board.grid's messages): the options object and the integers'
- * types checked here, and the masks JSON cannot tell from positions (a typed array of
- * rows * cols entries; rows x cols nested 0 / 1 when cols is not 2) as nested booleans.
- */
+/** The grid document of Board.grid's arguments for the C reader (mlx_grid_from_json: every
+ * other check): the options and integers' types checked here, and the masks JSON cannot
+ * tell from positions (a typed array of rows * cols; rows x cols of 0 / 1 when cols is not
+ * 2) as nested booleans. */
 export function gridText(rows, cols, opts = {}) {
   if (!isMapping(opts)) throw badType(`Board.grid options must be an object, got ${describe(opts)}`);
   const { states = 2, pattern = "cross", locked = null, holes = null, wrap = false } = opts;
@@ -135,23 +122,14 @@ export class Board {
     this._f = facts;
   }
 
-  /**
-   * A rows x cols grid board (see index.d.ts's GridOptions): states 2..255, pattern a name,
-   * [dr, dc] offsets used exactly as given, or a rows x cols nested array of those (a
-   * mixed board); locked / holes [r, c] positions or a rows x cols boolean mask; wrap a
-   * torus. InputError for anything else (INVALID_TYPE, OUT_OF_RANGE, INVALID_SHAPE,
-   * INVALID_VALUE, TOO_LARGE), with Python's Board.grid's checks.
-   * @returns {Board}
-   */
+  /** A rows x cols grid board (index.d.ts's GridOptions); InputError with Python's
+   * Board.grid's checks for anything else. */
   static grid(rows, cols, opts = {}) {
     return new Board(PRIVATE, boardFromJson("Board.grid", gridText(rows, cols, opts), 0, true));
   }
 
-  /**
-   * A graph board: tap j advances every cell listed in effects[j] by one (a cell listed k
-   * times advances k times); nCells default: one more than the largest listed cell.
-   * @returns {Board}
-   */
+  /** A graph board: tap j advances every cell listed in effects[j] by one (k times when
+   * listed k times); nCells default: one more than the largest listed cell. */
   static fromEffects(effects, states, nCells = null) {
     int(states, "states", 2, 255);
     if (!Array.isArray(effects)) {
@@ -169,12 +147,8 @@ export class Board {
     return new Board(PRIVATE, graphBoard("Board.fromEffects", Number(states), m, eff));
   }
 
-  /**
-   * The board of a dict as Board.toDict (or Python's Board.to_dict) writes it; InputError
-   * naming the field for anything else (the C library's checks: Python's from_dict).
-   * @param {{maxTiles?: number}} [opts]
-   * @returns {Board}
-   */
+  /** The board of a dict as toDict (or Python's to_dict) writes it; InputError naming the
+   * field for anything else (Python's from_dict checks). */
   static fromDict(d, { maxTiles = null } = {}) {
     if (!isMapping(d)) throw badType(`board must be an object, got ${describe(d)}`);
     const limit = maxTiles === null || maxTiles === undefined ? 0 : int(maxTiles, "maxTiles", 1);
@@ -216,12 +190,8 @@ export class Board {
   /** The offsets of the tile at (r, c) of a grid. */
   offsetsAt(r, c) { return this._mixed ? offsetsOf(this._dict.pattern[r][c]) : this.pattern; }
 
-  /**
-   * The board as a plain object: for grids {kind: "grid", rows, cols, states, wrap,
-   * offsets (null when mixed), mixed (null, or rows * cols offset lists, row-major),
-   * locked, holes (Uint8Array(rows * cols))}, for graph boards {kind: "graph", states,
-   * nCells, effects}.
-   */
+  /** The board as a plain object (index.d.ts's GridSpec / GraphSpec: masks and mixed
+   * row-major over rows * cols). */
   spec() {
     const { rows, cols, states, wrap } = this._f;
     if (!this.isGrid) return { kind: "graph", states, nCells: this.nCells, effects: this.effects };

@@ -20,10 +20,7 @@
 
 /** The base of every error the package throws on purpose; `code` says which. */
 export class ModlightsError extends Error {
-  /**
-   * @param {string} message
-   * @param {{code?: string, cause?: unknown}} [options]
-   */
+  /** @param {{code?: string, cause?: unknown}} [options] */
   constructor(message, { code = "MODLIGHTS_ERROR", cause } = {}) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = "ModlightsError";
@@ -35,10 +32,7 @@ export class ModlightsError extends Error {
 /** Bad input: the message says what was wrong and what is allowed; `code` which check
  * failed (INVALID_TYPE, OUT_OF_RANGE, INVALID_SHAPE, INVALID_VALUE, ...). */
 export class InputError extends ModlightsError {
-  /**
-   * @param {string} message
-   * @param {{code?: string, cause?: unknown}} [options] code default INVALID_VALUE
-   */
+  /** @param {{code?: string, cause?: unknown}} [options] code default INVALID_VALUE */
   constructor(message, { code = "INVALID_VALUE", cause } = {}) {
     super(message, { code, cause });
     this.name = "InputError";
@@ -47,7 +41,6 @@ export class InputError extends ModlightsError {
 
 /** No tap counts bring the state to the target (code UNSOLVABLE). */
 export class Unsolvable extends InputError {
-  /** @param {string} message */
   constructor(message, { cause } = {}) {
     super(message, { code: "UNSOLVABLE", cause });
     this.name = "Unsolvable";
@@ -56,7 +49,6 @@ export class Unsolvable extends InputError {
 
 /** Long work stopped by a cancel (SolverWorker#cancel, an AbortSignal): code INTERRUPTED. */
 export class Interrupted extends ModlightsError {
-  /** @param {string} [message] */
   constructor(message = "interrupted", { cause } = {}) {
     super(message, { code: "INTERRUPTED", cause });
     this.name = "Interrupted";
@@ -71,13 +63,9 @@ export class Interrupted extends ModlightsError {
 export const ValueError = InputError;
 
 // Internal: the bad-input errors by their code.
-/** @param {string} message */
-export const badType = (message) => new InputError(message, { code: "INVALID_TYPE" });
-/** @param {string} message */
-export const outOfRange = (message) => new InputError(message, { code: "OUT_OF_RANGE" });
-/** @param {string} message */
-export const badShape = (message) => new InputError(message, { code: "INVALID_SHAPE" });
-/** @param {string} message */
-export const badValue = (message) => new InputError(message, { code: "INVALID_VALUE" });
-/** @param {string} message */
-export const tooLarge = (message) => new InputError(message, { code: "TOO_LARGE" });
+const input = (code) => (message) => new InputError(message, { code });
+export const badType = input("INVALID_TYPE");
+export const outOfRange = input("OUT_OF_RANGE");
+export const badShape = input("INVALID_SHAPE");
+export const badValue = input("INVALID_VALUE");
+export const tooLarge = input("TOO_LARGE");

@@ -1,14 +1,10 @@
 /**
- * modlights for JavaScript: the package's public entry.
- *
- * Importing it loads nothing and has no side effect outside the package (no top-level
- * await, no message handler): `import` and `require` both work. `await init()` loads
- * the WebAssembly core (once); after that every call works synchronously. In node the
- * first call that needs the core (a Board's constructors and plays, Solver.createSync,
- * generate, daily, puzzle codes, a Puzzle's measured figures, SplitMix64's draws,
- * verify / summary: the C library's certificate checker) loads it synchronously; in
- * browsers those calls throw a ModlightsError with code CORE_NOT_LOADED before
- * `await init()`. `Solver.create` and SolverWorker load the core themselves.
+ * modlights for JavaScript: the package's public entry (declared in index.d.ts). Importing
+ * it loads nothing and has no side effect outside the package (no top-level await, no
+ * message handler): `import` and `require` both work. `await init()` loads the WebAssembly
+ * core once; in node the first call that needs it loads it synchronously; in browsers those
+ * calls throw CORE_NOT_LOADED before `await init()` (Solver.create and SolverWorker load
+ * the core themselves).
  *
  * ```js
  * import { init, Board, Solver, Puzzle, daily, generate } from "modlights";

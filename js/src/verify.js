@@ -1,20 +1,14 @@
 /**
- * verify(cert): the certificate checker of docs/certificates.md. The certificate is
- * serialised with JSON.stringify and checked by the C library's checker (csrc/verify,
- * ml_verify_json: exact arithmetic, sharing no code with the solver whose answers it
- * checks), with Python's modlights.verify's verdicts and messages: true when every step
- * holds, else an InputError with code INVALID_CERTIFICATE naming the first step that
- * fails (a FormatError, code NOT_A_CERTIFICATE, when the object is not a modlights
- * certificate of a known version and kind), in JavaScript's words (Python's type names
- * and literals read as JavaScript's: "got str" is "got a string", a tuple (1, 2) is
- * [1, 2], None is null). It needs the WebAssembly core: node loads it on first need;
- * in a browser, before `await init()`, it throws a ModlightsError with code
- * CORE_NOT_LOADED.
- *
- * What JSON.stringify does to a value is what the checker sees: undefined entries of
- * objects vanish, NaN and Infinity become null; a value it refuses (a BigInt, a cycle)
- * makes the certificate malformed (INVALID_CERTIFICATE). No work bound (Python's
- * max_work): a long check stops through the core's interrupt handler.
+ * verify(cert): the certificate checker of docs/certificates.md. The certificate, as
+ * JSON.stringify writes it (undefined entries vanish, NaN and Infinity become null, a
+ * BigInt or a cycle makes it malformed), is checked by the C library's checker
+ * (csrc/verify, ml_verify_json: exact arithmetic, sharing no code with the solver it
+ * checks) with Python's modlights.verify's verdicts and messages in JavaScript's words:
+ * true when every step holds, else an InputError (INVALID_CERTIFICATE) naming the first
+ * step that fails, or a FormatError (NOT_A_CERTIFICATE) for what is not a modlights
+ * certificate of a known version and kind. It needs the core (node loads it on first need;
+ * browsers `await init()` first). No work bound (Python's max_work): a long check stops
+ * through the core's interrupt handler.
  * @module verify
  */
 import { InputError, Interrupted, ModlightsError } from "./errors.js";
@@ -22,7 +16,6 @@ import { cString, jsWords, withMem, written } from "./capi.js";
 
 /** Not a modlights certificate (format, version or kind unknown): code NOT_A_CERTIFICATE. */
 export class FormatError extends InputError {
-  /** @param {string} message */
   constructor(message, { cause } = {}) {
     super(message, { code: "NOT_A_CERTIFICATE", cause });
     this.name = "FormatError";
@@ -65,15 +58,8 @@ export function summary(cert) {
     core.exports.ml_verify_json(0, text, json.length, buf, cap, len), failure));
 }
 
-/**
- * Checks a certificate (as Python's sol.certificate() / h.certificate() make it, see
- * docs/certificates.md) in exact arithmetic: true when every step holds, else an
- * InputError (code INVALID_CERTIFICATE) naming the step that fails (FormatError, code
- * NOT_A_CERTIFICATE, when it is not a modlights certificate of a known version and
- * kind). Needs the core (`await init()`).
- * @param {object} cert
- * @returns {true}
- */
+/** Checks a certificate (Python's sol.certificate() / h.certificate()): true, or the
+ * errors of the module's doc. */
 export function verify(cert) {
   summary(cert);
   return true;
