@@ -1,20 +1,12 @@
 /**
- * Loading the WebAssembly core (js/dist/modlights.wasm: the C library of csrc/ with its
- * export layer csrc/wasm/exports.c), once per process or page.
- *
- * Two builds of the same C library sit in js/dist: modlights.wasm with WebAssembly SIMD and
- * modlights-baseline.wasm without, loaded where SIMD does not validate (coreVariant()). In
- * node the file next to this module is read (`MODLIGHTS_WASM=/path/to.wasm` loads another
- * build); in browsers it is fetched (streaming compile when the server sends
- * `application/wasm`). The module is a WASI reactor: its few WASI imports are stubbed here
- * (no files, no environment, a monotonic clock, the platform's CSPRNG), plus
- * `env.ml_js_poll`, which the C core's interrupt poll calls about every 20 ms during long
- * work: 1 stops the work (see {@link setInterruptHandler}).
- *
- * Importing loads nothing: `await init()` (or `await Solver.create(board)`) loads the core.
- * In node the first synchronous call that needs it (getCore) loads it synchronously; in
- * browsers, which compile asynchronously only, those calls throw a ModlightsError with code
- * CORE_NOT_LOADED before `await init()`.
+ * Loading the WebAssembly core (the C library of csrc/ with its export layer
+ * csrc/wasm/exports.c), once per process or page: js/dist/modlights.wasm (WebAssembly SIMD)
+ * or modlights-baseline.wasm where SIMD does not validate; in node read from next to this
+ * module (MODLIGHTS_WASM=/path/to.wasm: another build), in browsers fetched. The module is a
+ * WASI reactor whose few WASI imports are stubbed here, plus `env.ml_js_poll`, which the C
+ * core's interrupt poll calls about every 20 ms during long work (1 stops the work).
+ * Nothing loads at import: `await init()` does; in node the first synchronous call that
+ * needs the core (getCore) loads it synchronously, in browsers it throws CORE_NOT_LOADED.
  * @module core
  */
 import { ModlightsError, badType } from "./errors.js";
@@ -105,20 +97,10 @@ async function compile(source = defaultSource()) {
   return WebAssembly.compile(await r.arrayBuffer());
 }
 
-/**
- * The instantiated core: `exports` the C API's functions and the export layer's,
- * `module` the compiled WebAssembly.Module (to hand to a Worker).
- * @typedef {{exports: any, module: WebAssembly.Module, memory: WebAssembly.Memory}} Core
- */
-
-/**
- * Load and instantiate the core once (later calls return the same one).
- * @param {string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
- *   default: the build of coreVariant() next to this module
- * @returns {Promise<Core>} rejects with a ModlightsError, code CORE_LOAD_FAILED (the reason
- *   as its `cause`), when the core cannot be fetched, compiled or instantiated (a later
- *   call tries again), or an InputError for a `source` of another type
- */
+/** Load and instantiate the core once (later calls return the same one): index.d.ts's
+ * Core. Rejects with a ModlightsError, code CORE_LOAD_FAILED (the reason as its `cause`),
+ * when the core cannot be fetched, compiled or instantiated (a later call tries again), or
+ * an InputError for a `source` of another type. */
 export function loadCore(source) {
   if (core) return Promise.resolve(core);
   if (!loading) {
@@ -159,12 +141,7 @@ function loadFailed(e, source) {
     { code: "CORE_LOAD_FAILED", cause: e });
 }
 
-/**
- * Load the WebAssembly core (once; later calls wait for the same load): before the
- * synchronous calls that need it in a browser (see index.d.ts).
- * @param {string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module} [source]
- * @returns {Promise<void>} rejects as {@link loadCore} does
- */
+/** Load the WebAssembly core, as loadCore, resolving to nothing. */
 export async function init(source) {
   await loadCore(source);
 }
@@ -174,13 +151,9 @@ export function isLoaded() {
   return core !== null;
 }
 
-/**
- * The core; in node, loaded synchronously when nothing is loaded or loading yet (node 20.16+:
- * process.getBuiltinModule). Else a ModlightsError (code CORE_NOT_LOADED) naming `what`
- * needed it.
- * @param {string | null} [what]
- * @returns {Core}
- */
+/** The core; in node loaded synchronously when nothing is loaded or loading yet (node
+ * 20.16+: process.getBuiltinModule); else a ModlightsError (CORE_NOT_LOADED) naming `what`
+ * needed it. */
 export function getCore(what = null) {
   if (core) return core;
   if (!loading && IS_NODE && typeof process.getBuiltinModule === "function") {

@@ -28,15 +28,12 @@ function countOrMask(name, v) {
 }
 
 /**
- * A new puzzle: a start state for the board described, of the given difficulty (see
- * index.d.ts's GenerateOptions); the same puzzle as Python's `modlights.generate` for the
- * same arguments. locked / holes: how many tiles to lock and to cut out (placed at
- * random), or their positions. unique (default true): the tap matrix has a trivial kernel
- * (placements retried; with locked and holes unset, as few locked tiles as make it
- * unique). seed: an integer, BigInt or string gives the same puzzle everywhere; null a
- * random one. Needs the core (`await init()`).
- * @returns {import("./puzzle.js").Puzzle}
- * @throws {InputError} for bad options, IMPOSSIBLE when no puzzle fits them
+ * A new puzzle of the given difficulty on the board described (index.d.ts's
+ * GenerateOptions), the same as Python's `modlights.generate` for the same arguments:
+ * locked / holes a count (placed at random) or positions; unique (default true) a trivial
+ * kernel (unset locked and holes: as few locked tiles as make it so); seed an integer or
+ * string (the same puzzle everywhere) or null (random). InputError for bad options,
+ * IMPOSSIBLE when no puzzle fits them.
  */
 export function generate({
   rows = 5, cols = 5, states = 2, pattern = "cross", difficulty = "medium",

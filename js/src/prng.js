@@ -1,10 +1,7 @@
 /**
- * SplitMix64, the same numbers as Python's modlights.play.prng, and seedFrom: a 64-bit
- * seed from an int (mod 2^64) or a string (SHA-256 of its UTF-8 bytes, the first 8
- * bytes big-endian). The draws and the string seeds are the C library's (ml_prng_next,
- * ml_prng_below, ml_prng_sample, ml_seed_from_bytes in the WebAssembly core): they need
- * `await init()` first (else a ModlightsError with code CORE_NOT_LOADED); integer
- * seeds and `new SplitMix64(seed)` do not.
+ * SplitMix64, the same numbers as Python's modlights.play.prng, and seedFrom. The draws
+ * and the string seeds are the C library's (ml_prng_*, ml_seed_from_bytes): they need the
+ * core; integer seeds and `new SplitMix64(seed)` do not.
  * @module prng
  */
 import { badType, badValue, outOfRange } from "./errors.js";

@@ -1,11 +1,7 @@
 /**
- * Solver and Solution: the WebAssembly core answering for one board, as Python's
- * `modlights.Solver` does (the same rank, nullity, |ker A|, solvability, minimal lengths
- * and proofs; budgets counted in coset elements as there).
- *
- * A Solver is the C library's solver of the board (ml_solver_new: the registry's plan,
- * its engine, the kernel and the minimal search, as Python's; `Solver#plan` names the
- * engine). It holds WebAssembly memory until {@link Solver#dispose}.
+ * Solver and Solution: the C library's solver of one board (ml_solver_new: the registry's
+ * plan, its engine, the kernel and the minimal search, as Python's `modlights.Solver`;
+ * budgets counted in coset elements). A Solver holds WebAssembly memory until dispose().
  * @module solver
  */
 import { getCore, loadCore } from "./core.js";
@@ -51,13 +47,8 @@ export function boardOf(board) {
 
 /** A solution of `state + A x = target`. */
 export class Solution {
-  /**
-   * @param {{x: Uint8Array, length: number, proven: boolean, kernelSize: bigint,
-   *   examined: number, pruned: number}} r the C result's parts (capi.js readResult): the
-   *   tap counts a byte a tile, row-major, their sum, whether no solution has fewer taps
-   *   (proved), |ker A|, the coset elements the minimal search examined and skipped
-   * @param {number} cols the board's columns (0 for a graph board)
-   */
+  /** `r`: the C result's parts (capi.js readResult: the taps a byte a tile, row-major);
+   * `cols`: the board's columns (0 for a graph board). */
   constructor(r, cols) {
     this._x = r.x;
     this._cols = cols;

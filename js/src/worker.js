@@ -1,6 +1,6 @@
 /**
- * Long work off the main thread: a Solver in a Web Worker (browsers) or a
- * worker_threads Worker (node), with progress events and cancel.
+ * Long work off the main thread: a Solver in a Web Worker (browsers) or a worker_threads
+ * Worker (node), with progress events and cancel.
  *
  * ```js
  * const w = new SolverWorker(board);              // a Board or its spec()
@@ -34,15 +34,11 @@ const HEARTBEAT_MS = 100;
 
 // ------------------------------------------------------------------ the worker side
 /**
- * Serve solver requests in this worker: the worker side of {@link SolverWorker}.
- * Importing the package never does this; call it from the worker's own script (the
- * package's is src/solver-worker.js; a bundled app may make its own and pass its URL
- * as SolverWorker's `workerUrl`). Installs the handler of `port`'s messages
- * (`port.on("message")` for a node MessagePort, else `port.onmessage`), replacing any
- * `onmessage` handler: a worker that serves answers SolverWorker's requests only.
- * @param {object} [port] default: worker_threads' parentPort in node, `self` in a Web
- *   Worker
- * @returns {Promise<void>} resolves once the handler is installed
+ * Serve solver requests in this worker (the worker side of SolverWorker), from the
+ * worker's own script: the package's src/solver-worker.js, or a bundled app's own (its URL
+ * given as `workerUrl`). Installs the handler of `port`'s messages (default: worker_threads'
+ * parentPort in node, `self` in a Web Worker), replacing any `onmessage` handler; resolves
+ * once it is installed.
  */
 export async function serveSolverRequests(port) {
   if (port === undefined) {
@@ -54,59 +50,51 @@ export async function serveSolverRequests(port) {
         { code: "NOT_IN_WORKER" });
     }
   }
-  let flag = null;
+  let flag = null;    // the caller's cancel flag (an Int32Array on a SharedArrayBuffer)
   let solver = null;
-  let busy = null;
-  let lastBeat = 0;
+  let busy = null;    // the id of the call at work
   let t0 = 0;
-  const post = (m) => port.postMessage(m);
+  let lastBeat = 0;
+  const post = (type, id, more) => port.postMessage({ type, id, ...more });
+  const progress = (id, phase, more) => post("progress", id, { phase, elapsedMs: Date.now() - t0, ...more });
   setInterruptHandler(() => {
-    const now = Date.now();
-    if (busy !== null && now - lastBeat >= HEARTBEAT_MS) {
-      lastBeat = now;
-      post({ type: "progress", id: busy, phase: "working", elapsedMs: now - t0 });
+    if (busy !== null && Date.now() - lastBeat >= HEARTBEAT_MS) {
+      lastBeat = Date.now();
+      progress(busy, "working");
     }
     return flag !== null && Atomics.load(flag, 0) !== 0;
   });
   const handle = async (m) => {
-    if (m === null || typeof m !== "object") return;     // not a SolverWorker request
-    if (m.type === "init") {
+    if (m?.type === "init") {
       flag = m.flag ? new Int32Array(m.flag) : null;
       // a failure here is reported by the first call, which loads the core again
       await loadCore(m.module || undefined).catch(() => {});
-      return;
     }
-    if (m.type !== "call") return;
-    const id = m.id;
-    busy = id;
-    t0 = Date.now();
-    lastBeat = t0;
+    if (m?.type !== "call") return;   // not a SolverWorker request
+    busy = m.id;
+    t0 = lastBeat = Date.now();
     if (flag) Atomics.store(flag, 0, 0);
     try {
       await loadCore();
       if (!solver || m.spec) {
-        post({ type: "progress", id, phase: "factor", elapsedMs: 0 });
-        if (solver) solver.dispose();
+        progress(m.id, "factor");
+        solver?.dispose();
         solver = null;
         solver = Solver.createSync(m.spec);
       }
-      let result = null;
+      const kernelSize = solver.kernelSize.toString();
+      let result = { rank: solver.rank, nullity: solver.nullity, kernelSize };
       if (m.op === "solve") {
-        post({ type: "progress", id, phase: "search", elapsedMs: Date.now() - t0,
-          total: solver.kernelSize.toString() });
+        progress(m.id, "search", { total: kernelSize });
         const sol = solver.solve(m.state, m.options || {});
         // the taps travel as bytes and are made on the other side when read
         result = { x: sol._x, cols: sol._cols, length: sol.length, proven: sol.provenMinimal,
-          kernelSize: sol.kernelSize.toString(), examined: sol.examined, pruned: sol.pruned };
-      } else if (m.op === "info") {
-        result = { rank: solver.rank, nullity: solver.nullity,
-          kernelSize: solver.kernelSize.toString() };
+          kernelSize, examined: sol.examined, pruned: sol.pruned };
       }
-      post({ type: "progress", id, phase: "done", elapsedMs: Date.now() - t0 });
-      post({ type: "result", id, result });
+      progress(m.id, "done");
+      post("result", m.id, { result });
     } catch (e) {
-      post({ type: "error", id, name: e && e.name, code: e && e.code,
-        message: e && e.message });
+      post("error", m.id, { name: e?.name, code: e?.code, message: e?.message });
     } finally {
       busy = null;
     }
@@ -146,12 +134,8 @@ export const SOLVER_WORKER_URL = new URL("./solver-worker.js", import.meta.url);
 
 /** A Solver in a worker: every call resolves a Promise; see the module's doc. */
 export class SolverWorker {
-  /**
-   * @param {object} board a Board or its spec() (checked here: InputError at once)
-   * @param {{workerUrl?: string | URL}} [options] `workerUrl`: the worker's script
-   *   (default {@link SOLVER_WORKER_URL}); a script of your own (a bundler's entry) must
-   *   call `serveSolverRequests()`
-   */
+  /** `board` a Board or its spec() (checked here); `workerUrl` the worker's script (a
+   * script of your own must call `serveSolverRequests()`). */
   constructor(board, options = {}) {
     if (!isMapping(options)) throw badType(`SolverWorker options must be an object, got ${describe(options)}`);
     const { workerUrl = SOLVER_WORKER_URL } = options;
@@ -250,14 +234,7 @@ export class SolverWorker {
   }
 }
 
-/**
- * One solve in a fresh worker, ended afterwards.
- * @param {object} board a Board or its spec()
- * @param {*} state the start
- * @param {{minimal?: boolean, budget?: number, target?: *, onProgress?: Function,
- *   signal?: AbortSignal}} [options] `signal` aborting cancels the work
- * @returns {Promise<Solution>}
- */
+/** One solve in a fresh worker, ended afterwards; `signal` aborting cancels the work. */
 export async function runInWorker(board, state, opts) {
   const { signal, ...options } = workerOptions(opts, "runInWorker");
   const w = new SolverWorker(board);
