@@ -111,73 +111,64 @@ export function written(core, call, fail) {
   }
 }
 
-/** fn(core, handle) with the C board of a Board, read from its JSON (the library's own
- * text, kept by the Board) and freed after: a Board holds no WebAssembly memory. */
-export function withBoard(what, board, fn) {
-  const json = encoder.encode(board._json);
-  return withMem(what, [json, 4], (core, text, out) => {
-    // the Board's own JSON: any size it holds is allowed (2^40: sides up to 2^20)
-    check(core, core.exports.ml_board_from_json(0, text, json.length, 1n << 40n, out));
-    const b = ptrAt(core, out);
+/** fn(handle) with the handle make(out) writes at out (its status checked), freed by
+ * free(handle) after. */
+function owned(core, make, free, fn) {
+  return withMem(null, [4], (c, out) => {
+    check(c, make(out));
+    const h = ptrAt(c, out);
     try {
-      return fn(core, b);
+      return fn(h);
     } finally {
-      core.exports.ml_board_free(b);
+      free(h);
     }
-  });
+  }, core);
 }
 
-/** The facts of the new C board at out (freed after): its JSON and its counts. */
-function facts(core, out) {
-  const x = core.exports;
-  const b = ptrAt(core, out);
-  try {
-    return { json: written(core, (buf, cap, len) => x.ml_board_to_json(0, b, buf, cap, len)),
-      grid: x.ml_board_kind(b) === 1, states: x.ml_board_states(b),
-      rows: Number(x.ml_board_rows(b)), cols: Number(x.ml_board_cols(b)),
-      nCells: Number(x.ml_board_n_cells(b)), nTaps: Number(x.ml_board_n_taps(b)),
-      giant: x.ml_board_is_giant(b) !== 0, wrap: x.ml_board_wrap(b) !== 0,
-      anyLocked: x.ml_board_any_locked(b) !== 0, anyHoles: x.ml_board_any_holes(b) !== 0 };
-  } finally {
-    x.ml_board_free(b);
-  }
+/** fn(core, handle) with the C board of a Board, read from its JSON (the library's own
+ * text: any size it holds is allowed, 2^40 tiles) and freed after: a Board holds no
+ * WebAssembly memory. */
+export function withBoard(what, board, fn) {
+  const json = encoder.encode(board._json);
+  return withMem(what, [json], (core, text) => owned(core, (out) => core.exports
+    .ml_board_from_json(0, text, json.length, 1n << 40n, out), core.exports.ml_board_free,
+  (b) => fn(core, b)));
 }
+
+/** A C board's facts: its JSON and its counts. */
+function facts(core, b) {
+  const x = core.exports;
+  return { json: written(core, (buf, cap, len) => x.ml_board_to_json(0, b, buf, cap, len)),
+    grid: x.ml_board_kind(b) === 1, states: x.ml_board_states(b),
+    rows: Number(x.ml_board_rows(b)), cols: Number(x.ml_board_cols(b)),
+    nCells: Number(x.ml_board_n_cells(b)), nTaps: Number(x.ml_board_n_taps(b)),
+    giant: x.ml_board_is_giant(b) !== 0, wrap: x.ml_board_wrap(b) !== 0,
+    anyLocked: x.ml_board_any_locked(b) !== 0, anyHoles: x.ml_board_any_holes(b) !== 0 };
+}
+
+/** The facts of the new board make(exports, out) writes. */
+const newBoard = (core, make) => owned(core, (out) => make(core.exports, out),
+  core.exports.ml_board_free, (b) => facts(core, b));
 
 /** A board of a JSON text (ml_board_from_json: Python's Board.from_dict; maxTiles 0:
  * ML_MAX_TILES), or with `grid` of a grid document read as Board.grid (mlx_grid_from_json:
  * its messages, giant uniform grids kept): its facts. */
 export function boardFromJson(what, text, maxTiles, grid = false) {
   const bytes = encoder.encode(text);
-  return withMem(what, [bytes, 4], (core, p, out) => {
-    const x = core.exports;
-    if (!grid) {
-      check(core, x.ml_board_from_json(0, p, bytes.length, BigInt(maxTiles), out));
-      return facts(core, out);
-    }
-    return withGrid(core, p, bytes.length, (g) => {
-      check(core, x.ml_grid_build(0, g, out));
-      return facts(core, out);
-    });
-  });
+  return withMem(what, [bytes], (core, p) => (grid
+    ? withGrid(core, p, bytes.length, (g) => newBoard(core, (x, out) => x.ml_grid_build(0, g, out)))
+    : newBoard(core, (x, out) => x.ml_board_from_json(0, p, bytes.length, BigInt(maxTiles), out))));
 }
 
 /** fn(grid) with the ml_grid of a grid document at p (mlx_grid_from_json), freed after. */
-function withGrid(core, p, len, fn) {
-  return withMem(null, [4], (c, out) => {
-    check(c, c.exports.mlx_grid_from_json(p, len, out));
-    try {
-      return fn(ptrAt(c, out));
-    } finally {
-      c.exports.ml_grid_free(ptrAt(c, out));
-    }
-  }, core);
-}
+const withGrid = (core, p, len, fn) => owned(core, (out) => core.exports.mlx_grid_from_json(p,
+  len, out), core.exports.ml_grid_free, fn);
 
 /** A graph board (ml_board_from_effects; nCells < 0: one more than the largest cell):
  * its facts. `effects`: Arrays of integers. */
 export function graphBoard(what, states, nCells, effects) {
   const total = effects.reduce((k, e) => k + e.length, 0);
-  return withMem(what, [8 * (effects.length + 1), 8 * total, 4], (core, indptr, cells, out) => {
+  return withMem(what, [8 * (effects.length + 1), 8 * total], (core, indptr, cells) => {
     const v = dv(core);
     let k = 0;
     effects.forEach((e, j) => {
@@ -185,9 +176,8 @@ export function graphBoard(what, states, nCells, effects) {
       for (const c of e) v.setBigInt64(cells + 8 * k++, i64(c), true);
     });
     v.setBigInt64(indptr + 8 * effects.length, BigInt(k), true);
-    check(core, core.exports.ml_board_from_effects(0, states, i64(nCells), effects.length,
-      indptr, cells, out));
-    return facts(core, out);
+    return newBoard(core, (x, out) => x.ml_board_from_effects(0, states, i64(nCells),
+      effects.length, indptr, cells, out));
   });
 }
 
