@@ -38,13 +38,13 @@ typedef struct rd {
     const ml_json *j;
     char text[ML_ERRMSG_MAX];   /* a value's repr for a message */
     char brief[248];            /* a short repr: 60 characters of at most 4 bytes */
-    int grid_words;             /* Board.grid's messages: no field prefixes */
+    int words;                  /* the constructors' messages: no field prefixes */
 } rd;
 
-/* validation.field_error, except for Board.grid's words (ml__grid_from_json). */
+/* validation.field_error, except in the constructors' words (Board.grid, from_effects). */
 static int field(rd *r, const char *what, int rc)
 {
-    return r->grid_words ? rc : ml__json_field_error(r->ctx, what, rc);
+    return r->words ? rc : ml__json_field_error(r->ctx, what, rc);
 }
 
 static const ml_json_tok *tk(const rd *r, size_t i) { return &r->j->tok[i]; }
@@ -378,7 +378,7 @@ static int set_pattern(rd *r, ml_grid *g, size_t v, int64_t rows, int64_t cols)
             rc = ml_grid_set_mixed(r->ctx, g, index);
     } else if (!rc) {
         size_t v0 = first_item(v);   /* from_dict's rule (Board.grid: the offsets' message) */
-        if (tk(r, v)->count && is_list(r, v0) && !r->grid_words)
+        if (tk(r, v)->count && is_list(r, v0) && !r->words)
             for (size_t x = first_item(v0); x < tk(r, v0)->end; x = next(r, x))
                 if (is_kind(r, x, ML_JSON_STR) || is_list(r, x)) {
                     rc = ml__fail(r->ctx, ML_M_JSON_MIXED_SHAPE, (long long)rows, (long long)cols);
@@ -594,7 +594,7 @@ static int graph_from(rd *r, size_t d, int64_t limit, ml_board **out)
     rc = as_int(r, ml__json_get(r->j, d, "states"), "states", ML_MIN_STATES, ML_MAX_STATES,
                 "an int from 2 to 255", &states);
     if (rc)
-        return ml__json_field_error(r->ctx, "states", rc);
+        return field(r, "states", rc);
     size_t nc = ml__json_get(r->j, d, "n_cells");
     if (nc != NONE && !is_kind(r, nc, ML_JSON_NULL)) {
         const ml_json_tok *t = tk(r, nc);
@@ -610,7 +610,7 @@ static int graph_from(rd *r, size_t d, int64_t limit, ml_board **out)
     jtap = 0;
     for (size_t e = first_item(eff); e < tk(r, eff)->end; e = next(r, e), jtap++)
         if ((rc = check_effect(r, e, jtap)))
-            return ml__json_field_error(r->ctx, "effects", rc);
+            return field(r, "effects", rc);
     int64_t *indptr = malloc((taps + 1) * sizeof *indptr);
     int64_t *cells = malloc((total ? total : 1) * sizeof *cells);
     if (!indptr || !cells) {
@@ -629,11 +629,14 @@ static int graph_from(rd *r, size_t d, int64_t limit, ml_board **out)
     rc = ml_board_from_effects(r->ctx, (int)states, n_cells, (size_t)taps, indptr, cells, out);
     free(indptr);
     free(cells);
-    return ml__json_field_error(r->ctx, "effects", rc);
+    return field(r, "effects", rc);
 }
 
-int ml_board_from_json(ml_ctx *ctx, const char *json, size_t len, int64_t max_tiles,
-                       ml_board **out)
+static int board_from_value(ml_ctx *ctx, const ml_json *j, size_t i, int64_t max_tiles, int words,
+                            ml_board **out);
+
+static int board_from_text(ml_ctx *ctx, const char *json, size_t len, int64_t max_tiles,
+                           int words, ml_board **out)
 {
     ctx = ml__begin(ctx);
     const char *fn = "ml_board_from_json";
@@ -646,20 +649,39 @@ int ml_board_from_json(ml_ctx *ctx, const char *json, size_t len, int64_t max_ti
     int rc = ml__json_parse(ctx, &j, json ? json : "", len, "board", 0);
     if (rc)
         return rc;
-    rc = ml__board_from_json_value(ctx, &j, 0, max_tiles, out);
+    rc = board_from_value(ctx, &j, 0, max_tiles, words, out);
     ml__json_free(&j);
     return rc;
 }
 
+int ml_board_from_json(ml_ctx *ctx, const char *json, size_t len, int64_t max_tiles,
+                       ml_board **out)
+{
+    return board_from_text(ctx, json, len, max_tiles, 0, out);
+}
+
+int ml__board_from_json_words(ml_ctx *ctx, const char *json, size_t len, ml_board **out)
+{
+    /* grids: sides up to ML_MAX_SIDE whatever the tiles (Board.grid keeps giant uniform
+     * boards); graph boards: from_effects' own limits */
+    return board_from_text(ctx, json, len, (int64_t)ML_MAX_SIDE * ML_MAX_SIDE, 1, out);
+}
+
 int ml__board_from_json_value(ml_ctx *ctx, const ml_json *j, size_t i, int64_t max_tiles,
                               ml_board **out)
+{
+    return board_from_value(ctx, j, i, max_tiles, 0, out);
+}
+
+static int board_from_value(ml_ctx *ctx, const ml_json *j, size_t i, int64_t max_tiles, int words,
+                            ml_board **out)
 {
     rd *r = malloc(sizeof *r);
     if (!r)
         return ml__fail(ctx, ML_M_NOMEM, "ml_board_from_json");
     r->ctx = ctx;
     r->j = j;
-    r->grid_words = 0;
+    r->words = words;
     int64_t limit = max_tiles <= 0 ? ML_MAX_TILES : max_tiles;
     int rc;
     if (is_kind(r, i, ML_JSON_DICT) && ml__json_get(j, i, "effects") != NONE)
@@ -684,7 +706,7 @@ int ml__grid_from_json(ml_ctx *ctx, const char *json, size_t len, ml_grid **out)
     if (!r)
         rc = ml__fail(ctx, ML_M_NOMEM, "ml__grid_from_json");
     if (r) {
-        *r = (rd){.ctx = ctx, .j = &j, .grid_words = 1};
+        *r = (rd){.ctx = ctx, .j = &j, .words = 1};
         rc = grid_describe(r, 0, (int64_t)ML_MAX_SIDE * ML_MAX_SIDE, out);
     }
     free(r);

@@ -16,6 +16,10 @@ int ml__board_from_json_value(ml_ctx *ctx, const ml_json *j, size_t i, int64_t m
  * (no field prefix: "unknown pattern 'x'", not "pattern: unknown pattern 'x'"). For the
  * WebAssembly layer's Board.grid and generate (csrc/wasm/exports.c). */
 int ml__grid_from_json(ml_ctx *ctx, const char *json, size_t len, ml_grid **out);
+/* ml_board_from_json in the constructors' words: a grid document with Board.grid's messages
+ * (as ml__grid_from_json, then built), a graph document with Board.from_effects' (no
+ * "effects: " prefix). For the WebAssembly layer's Board.grid and Board.fromEffects. */
+int ml__board_from_json_words(ml_ctx *ctx, const char *json, size_t len, ml_board **out);
 /* validation.check_mapping: the value at d is a dict with only the allowed keys and every
  * required one (NULL-terminated lists; `what` names it: "board", "puzzle"). */
 int ml__json_check_mapping(ml_ctx *ctx, const ml_json *j, size_t d, const char *what,

@@ -210,6 +210,28 @@ int main(void)
     CHECK(ml__grid_from_json(NULL, giant_doc, strlen(giant_doc), &gg) == ML_OK);
     ml_grid_free(gg);
     CHECK(ml__grid_from_json(NULL, "{}", 2, NULL) == ML_EMISUSE);
+    /* ml__board_from_json_words: the constructors' messages, boards as from_json's */
+    CHECK(ml__board_from_json_words(NULL, gd, strlen(gd), &gb) == ML_OK);
+    CHECK(ml_board_from_json(NULL, gd, strlen(gd), 0, &jb) == ML_OK && ml_board_equal(gb, jb));
+    ml_board_free(gb);
+    ml_board_free(jb);
+    CHECK(ml__board_from_json_words(NULL, giant_doc, strlen(giant_doc), &gb) == ML_OK);
+    CHECK(ml_board_is_giant(gb));
+    ml_board_free(gb);
+    static const char *const words[][2] = {
+        {"{\"rows\":3,\"cols\":3,\"pattern\":\"plus\"}", "unknown pattern 'plus'"},
+        {"{\"effects\":[[0,1],[5]],\"states\":2,\"n_cells\":3}", "cell index 5 out of range"},
+        {"{\"effects\":[[0,1],[\"a\"]],\"states\":2}", "effects[1] holds 'a'"},
+        {"{\"effects\":[[0]],\"states\":1}", "states must be from 2 to 255, got 1"},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        gb = (ml_board *)&gd;   /* set to NULL on failure */
+        CHECK(ml__board_from_json_words(NULL, words[i][0], strlen(words[i][0]), &gb) != ML_OK && !gb);
+        CHECK(strncmp(ml_errmsg(NULL), words[i][1], strlen(words[i][1])) == 0, "%s: %s",
+              words[i][0], ml_errmsg(NULL));
+    }
+    refused("{\"effects\":[[0,1],[5]],\"states\":2,\"n_cells\":3}", 0, ML_ERANGE,
+            "effects: cell index 5 out of range");
     for (size_t cut = 0; cut < strlen(gd); cut++) {
         gg = NULL;
         CHECK(ml__grid_from_json(NULL, gd, cut, &gg) != ML_OK && !gg, "cut %zu", cut);

@@ -5,7 +5,7 @@
  * context, 0, and reads their out-parameters from WebAssembly memory). Wrappers are
  * written here only where WebAssembly cannot pass an argument as the header does: the
  * by-value structs ml_target and ml_budget (the solvers' questions), and Board.grid's
- * reading of a grid document (ml__grid_from_json). A failure's status
+ * reading of board documents (ml__grid_from_json, ml__board_from_json_words). A failure's status
  * and message are then read with ml_errcode(NULL) / ml_errmsg(NULL). Besides: the blocks
  * JavaScript hands over (mlx_malloc / mlx_free), the count of live heap bytes (tests
  * check that disposing gives every byte back) and the stop hook JavaScript polls.
@@ -86,12 +86,18 @@ MLX_EXPORT(mlx_init) void mlx_init(void)
 }
 #endif
 
-/* -- Board.grid and generate's board: the grid a board document describes, with
- * Board.grid's messages (api/board_json.h); *out freed with ml_grid_free */
+/* -- board documents in the constructors' words (api/board_json.h): generate's grid (*out
+ * freed with ml_grid_free), Board.grid's and Board.fromEffects' boards */
 MLX_EXPORT(mlx_grid_from_json)
 int32_t mlx_grid_from_json(const char *json, size_t len, ml_grid **out)
 {
     return ml__grid_from_json(NULL, json, len, out);
+}
+
+MLX_EXPORT(mlx_board_from_json)
+int32_t mlx_board_from_json(const char *json, size_t len, ml_board **out)
+{
+    return ml__board_from_json_words(NULL, json, len, out);
 }
 
 /* -- solvers: state / target a byte a tile (target NULL: every tile `fill`) */

@@ -16,7 +16,6 @@ import { MAX_SIDE, MAX_TILES, asInt, asIntPair, isInt, isMapping } from "./valid
 import { PATTERNS } from "./patterns.js";
 import {
   boardApply, boardColumns, boardFromJson, boardIndex, boardMatrix, boardPress, boardsEqual,
-  graphBoard,
 } from "./capi.js";
 
 export { MAX_TILES, MAX_SIDE } from "./validation.js";
@@ -133,18 +132,11 @@ export class Board {
   static fromEffects(effects, states, nCells = null) {
     int(states, "states", 2, 255);
     if (!Array.isArray(effects)) {
-      throw badType("effects must be an Array of Arrays of cell indices (one a tap), got " +
-        describe(effects));
+      throw badType(`effects must be an Array of Arrays of cell indices (one a tap), got ${describe(effects)}`);
     }
-    const eff = effects.map((e, j) => {
-      if (!isSeq(e)) throw badType(`effects[${j}] must be an Array of cell indices, got ${describe(e)}`);
-      return Array.from(e, (v, k) => {
-        if (!isInt(v)) throw badType(`effects[${j}][${k}] must be an integer (a cell index), got ${describe(v)}`);
-        return v;
-      });
-    });
-    const m = nCells === null || nCells === undefined ? -1 : asInt(nCells, "nCells", 0, MAX_TILES);
-    return new Board(PRIVATE, graphBoard("Board.fromEffects", Number(states), m, eff));
+    const d = { effects, states, n_cells: nCells ?? undefined };
+    if (nCells !== null && nCells !== undefined) asInt(nCells, "nCells", 0, MAX_TILES);
+    return new Board(PRIVATE, boardFromJson("Board.fromEffects", jsonText(d), 0, true));
   }
 
   /** The board of a dict as toDict (or Python's to_dict) writes it; InputError naming the

@@ -151,35 +151,18 @@ const newBoard = (core, make) => owned(core, (out) => make(core.exports, out),
   core.exports.ml_board_free, (b) => facts(core, b));
 
 /** A board of a JSON text (ml_board_from_json: Python's Board.from_dict; maxTiles 0:
- * ML_MAX_TILES), or with `grid` of a grid document read as Board.grid (mlx_grid_from_json:
- * its messages, giant uniform grids kept): its facts. */
-export function boardFromJson(what, text, maxTiles, grid = false) {
+ * ML_MAX_TILES), or with `words` read in the constructors' words (mlx_board_from_json:
+ * Board.grid's and Board.fromEffects' messages, giant uniform grids kept): its facts. */
+export function boardFromJson(what, text, maxTiles, words = false) {
   const bytes = encoder.encode(text);
-  return withMem(what, [bytes], (core, p) => (grid
-    ? withGrid(core, p, bytes.length, (g) => newBoard(core, (x, out) => x.ml_grid_build(0, g, out)))
-    : newBoard(core, (x, out) => x.ml_board_from_json(0, p, bytes.length, BigInt(maxTiles), out))));
+  return withMem(what, [bytes], (core, p) => newBoard(core, (x, out) => (words
+    ? x.mlx_board_from_json(p, bytes.length, out)
+    : x.ml_board_from_json(0, p, bytes.length, BigInt(maxTiles), out))));
 }
 
 /** fn(grid) with the ml_grid of a grid document at p (mlx_grid_from_json), freed after. */
 const withGrid = (core, p, len, fn) => owned(core, (out) => core.exports.mlx_grid_from_json(p,
   len, out), core.exports.ml_grid_free, fn);
-
-/** A graph board (ml_board_from_effects; nCells < 0: one more than the largest cell):
- * its facts. `effects`: Arrays of integers. */
-export function graphBoard(what, states, nCells, effects) {
-  const total = effects.reduce((k, e) => k + e.length, 0);
-  return withMem(what, [8 * (effects.length + 1), 8 * total], (core, indptr, cells) => {
-    const v = dv(core);
-    let k = 0;
-    effects.forEach((e, j) => {
-      v.setBigInt64(indptr + 8 * j, BigInt(k), true);
-      for (const c of e) v.setBigInt64(cells + 8 * k++, i64(c), true);
-    });
-    v.setBigInt64(indptr + 8 * effects.length, BigInt(k), true);
-    return newBoard(core, (x, out) => x.ml_board_from_effects(0, states, i64(nCells),
-      effects.length, indptr, cells, out));
-  });
-}
 
 /** `bytes` bytes at fn's pointer, copied out after fn(core, board, pointer, ...blocks). */
 const bytesOf = (what, board, bytes, blocks, fn) => withBoard(what, board, (core, b) =>
