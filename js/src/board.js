@@ -12,7 +12,7 @@
  */
 import { badShape, badType, tooLarge } from "./errors.js";
 import { count, describe } from "./fmt.js";
-import { MAX_SIDE, MAX_TILES, asInt, asIntPair, isInt, isMapping } from "./validation.js";
+import { MAX_SIDE, MAX_TILES, asInt, asIntPair, asMapping, isInt } from "./validation.js";
 import { PATTERNS } from "./patterns.js";
 import {
   boardApply, boardColumns, boardFromJson, boardIndex, boardMatrix, boardPress, boardsEqual,
@@ -92,8 +92,8 @@ export function jsonText(d) {
  * tell from positions (a typed array of rows * cols; rows x cols of 0 / 1 when cols is not
  * 2) as nested booleans. */
 export function gridText(rows, cols, opts = {}) {
-  if (!isMapping(opts)) throw badType(`Board.grid options must be an object, got ${describe(opts)}`);
-  const { states = 2, pattern = "cross", locked = null, holes = null, wrap = false } = opts;
+  const { states = 2, pattern = "cross", locked = null, holes = null, wrap = false } =
+    asMapping(opts, "Board.grid options");
   int(rows, "rows", 1, MAX_SIDE);
   int(cols, "cols", 1, MAX_SIDE);
   int(states, "states", 2, 255);
@@ -142,7 +142,7 @@ export class Board {
   /** The board of a dict as toDict (or Python's to_dict) writes it; InputError naming the
    * field for anything else (Python's from_dict checks). */
   static fromDict(d, { maxTiles = null } = {}) {
-    if (!isMapping(d)) throw badType(`board must be an object, got ${describe(d)}`);
+    asMapping(d, "board");
     const limit = maxTiles === null || maxTiles === undefined ? 0 : int(maxTiles, "maxTiles", 1);
     return new Board(PRIVATE, boardFromJson("Board.fromDict", jsonText(d), limit));
   }

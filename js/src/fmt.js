@@ -1,10 +1,9 @@
 /**
  * JavaScript's words for values in error messages: `show` (a value as JavaScript source
- * text, as node's console prints it: strings in single quotes, arrays [1, 2], objects
- * { a: 1 }, null, undefined, true, 5n, NaN) and `describe` (what kind of value it is,
- * with the value: "null", "a string ('3')", "a number (2.5)", "an Array ([0, 1])",
- * "a Uint8Array", "an object ({ a: 1 })"). Texts are cut to 60 characters.
- * Internal: not part of the public API.
+ * text, as node's console prints it: 'x', [1, 2], { a: 1 }, null, true, 5n, NaN) and
+ * `describe` (what kind of value it is, with the value: "null", "a string ('3')", "a number
+ * (2.5)", "an Array ([0, 1])", "a Uint8Array", "an object ({ a: 1 })"), cut to 60
+ * characters. Internal: not part of the public API.
  * @module fmt
  */
 
@@ -29,12 +28,10 @@ const isPlain = (v) => {
 };
 
 function text(v, depth) {
-  if (v === null) return "null";
-  if (v === undefined) return "undefined";
   if (typeof v === "string") return quote(v);
   if (typeof v === "bigint") return `${v}n`;
-  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
-  if (typeof v === "boolean" || typeof v === "symbol") return String(v);
+  if (Object.is(v, -0)) return "-0";
+  if (v === null || (typeof v !== "object" && typeof v !== "function")) return String(v);
   if (typeof v === "function") return `[Function${v.name ? ": " + v.name : ""}]`;
   if (depth > 3) return Array.isArray(v) ? "[Array]" : "[Object]";
   if (Array.isArray(v)) return "[" + v.map((x) => text(x, depth + 1)).join(", ") + "]";
@@ -49,37 +46,18 @@ function text(v, depth) {
   return isPlain(v) ? body : `${v.constructor?.name ?? "Object"} ${body}`;
 }
 
-/**
- * `v` as JavaScript source text (cut to 60 characters).
- * @param {*} v
- * @returns {string}
- */
-export function show(v) {
-  return cut(text(v, 0));
-}
+/** `v` as JavaScript source text (cut to 60 characters). */
+export const show = (v) => cut(text(v, 0));
 
 const article = (word) => (/^[aeiouAEIOU]/.test(word) ? "an" : "a");
 
-/**
- * What `v` is, in JavaScript's words, with the value where it helps: "null",
- * "undefined", "a boolean (true)", "a number (2.5)", "a BigInt (5n)", "a string ('x')",
- * "an Array ([1, 2])", "a Uint8Array", "an object ({ a: 1 })", "a function", "a Date",
- * "a Map".
- * @param {*} v
- * @returns {string}
- */
+/** What `v` is, in JavaScript's words, with the value where it helps (the module's doc;
+ * "a function", "a Date", "a Map"). */
 export function describe(v) {
-  if (v === null) return "null";
-  if (v === undefined) return "undefined";
-  switch (typeof v) {
-    case "boolean": return `a boolean (${v})`;
-    case "number": return `a number (${show(v)})`;
-    case "bigint": return `a BigInt (${show(v)})`;
-    case "string": return `a string (${show(v)})`;
-    case "symbol": return "a symbol";
-    case "function": return "a function";
-    default: break;
-  }
+  if (v === null || v === undefined) return String(v);
+  const kind = { boolean: "a boolean", number: "a number", bigint: "a BigInt", string: "a string" }[typeof v];
+  if (kind) return `${kind} (${show(v)})`;
+  if (typeof v === "symbol" || typeof v === "function") return `a ${typeof v}`;
   if (Array.isArray(v)) return `an Array (${show(v)})`;
   if (ArrayBuffer.isView(v)) return `${article(v.constructor.name)} ${v.constructor.name}`;
   if (isPlain(v)) return `an object (${show(v)})`;

@@ -14,7 +14,7 @@ import {
 } from "./capi.js";
 import { describe, quote } from "./fmt.js";
 import { Solution, Solver } from "./solver.js";
-import { asInt, isMapping } from "./validation.js";
+import { asInt, asMapping } from "./validation.js";
 
 /** Coset elements a puzzle's minimal search may examine (a count, never seconds). */
 export const GENERATE_BUDGET = 1 << 18;
@@ -46,7 +46,7 @@ export const starsLimits = (m) => starsOf(starsLimitsOf(count(m, "m")));
 
 /** Stars earned by solving in `taps` taps under `limits` ({3, 2, 1}). */
 export function starsForTaps(limits, taps) {
-  if (!isMapping(limits)) throw badType(`limits must be an object { 3, 2, 1 }, got ${describe(limits)}`);
+  asMapping(limits, "limits", " { 3, 2, 1 }");
   return starsFor([3, 2, 1].map((s) => count(limits[s], `limits[${s}]`)), count(taps, "taps"));
 }
 
@@ -127,7 +127,7 @@ export class Puzzle {
   /** The puzzle of a dict: "board" and "start", or "code", or all three (then they must
    * agree); InputError naming the field (ml_puzzle_from_json: Python's from_dict). */
   static fromDict(d, { maxTiles = null } = {}) {
-    if (!isMapping(d)) throw badType(`puzzle must be an object, got ${describe(d)}`);
+    asMapping(d, "puzzle");
     const limit = maxTiles === null || maxTiles === undefined ? 0 : asInt(maxTiles, "maxTiles");
     return puzzleOf(puzzleFromJson(jsonText(d), limit));
   }

@@ -9,15 +9,9 @@ import { CoreSolver } from "./capi.js";
 import { InputError, Interrupted, badType, outOfRange } from "./errors.js";
 import { Board } from "./board.js";
 import { describe } from "./fmt.js";
-import { isInt, isMapping } from "./validation.js";
+import { asMapping, isInt, isMapping } from "./validation.js";
 
 export { Interrupted };
-
-/** The options object of a call (as Board.grid's): InputError unless an object. */
-function checkOptions(options, what) {
-  if (!isMapping(options)) throw badType(`${what} options must be an object, got ${describe(options)}`);
-  return options;
-}
 
 /**
  * The Board a Solver answers for: `board` itself, or the Board of a spec object (as
@@ -158,7 +152,7 @@ export class Solver {
 
   /** Whether some tap counts take `state` to `target` (an int or a board-shaped array). */
   solvable(state, options = {}) {
-    const { target = 0 } = checkOptions(options, "Solver.solvable");
+    const { target = 0 } = asMapping(options, "Solver.solvable options");
     return this._live.solvable(...this._bytes(state, target));
   }
 
@@ -170,7 +164,7 @@ export class Solver {
    * @returns {Solution}
    */
   solve(state, options = {}) {
-    const { minimal = true, budget, target = 0 } = checkOptions(options, "Solver.solve");
+    const { minimal = true, budget, target = 0 } = asMapping(options, "Solver.solve options");
     const c = this._live;
     let steps = c.defaultSteps;
     if (budget !== undefined && budget !== null) {
@@ -187,7 +181,7 @@ export class Solver {
   /** The first tap ([r, c], or the tap index on a graph board) of a minimal plan, or null
    * when `state` is already at the target. Unsolvable when no plan exists. */
   hint(state, options = {}) {
-    const { budget, target = 0 } = checkOptions(options, "Solver.hint");
+    const { budget, target = 0 } = asMapping(options, "Solver.hint options");
     return this.solve(state, { minimal: true, budget, target }).firstMove();
   }
 

@@ -19,6 +19,13 @@ export const isInt = (v) => (typeof v === "number" && Number.isInteger(v)) || ty
 export const isMapping = (d) => d !== null && typeof d === "object" && !Array.isArray(d) &&
   !ArrayBuffer.isView(d);
 
+/** `d` when it is an object, else InputError (INVALID_TYPE) "`what` must be an object[,
+ * `hint`], got ...". */
+export function asMapping(d, what, hint = "") {
+  if (!isMapping(d)) throw badType(`${what} must be an object${hint}, got ${describe(d)}`);
+  return d;
+}
+
 /**
  * `v` as an integer in lo..hi (either may be null), a BigInt returned as a number; else
  * InputError: INVALID_TYPE "`what` must be an integer from lo to hi, got a string ('3')",

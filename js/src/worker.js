@@ -27,7 +27,7 @@ import { getCore, isLoaded, loadCore, setInterruptHandler } from "./core.js";
 import { Solver, Solution, boardOf } from "./solver.js";
 import { InputError, Interrupted, ModlightsError, Unsolvable, badType } from "./errors.js";
 import { describe } from "./fmt.js";
-import { isMapping } from "./validation.js";
+import { asMapping } from "./validation.js";
 
 const IS_NODE = typeof process !== "undefined" && process.versions?.node != null;
 const HEARTBEAT_MS = 100;
@@ -51,6 +51,7 @@ export async function serveSolverRequests(port) {
     }
   }
   let flag = null;    // the caller's cancel flag (an Int32Array on a SharedArrayBuffer)
+  let spec = null;    // the caller's board
   let solver = null;
   let busy = null;    // the id of the call at work
   let t0 = 0;
@@ -67,6 +68,9 @@ export async function serveSolverRequests(port) {
   const handle = async (m) => {
     if (m?.type === "init") {
       flag = m.flag ? new Int32Array(m.flag) : null;
+      spec = m.spec;
+      solver?.dispose();
+      solver = null;
       // a failure here is reported by the first call, which loads the core again
       await loadCore(m.module || undefined).catch(() => {});
     }
@@ -76,11 +80,9 @@ export async function serveSolverRequests(port) {
     if (flag) Atomics.store(flag, 0, 0);
     try {
       await loadCore();
-      if (!solver || m.spec) {
+      if (!solver) {
         progress(m.id, "factor");
-        solver?.dispose();
-        solver = null;
-        solver = Solver.createSync(m.spec);
+        solver = Solver.createSync(spec);
       }
       const kernelSize = solver.kernelSize.toString();
       let result = { rank: solver.rank, nullity: solver.nullity, kernelSize };
@@ -110,8 +112,7 @@ export async function serveSolverRequests(port) {
  * function) and signal (an AbortSignal) are checked before any worker is started. */
 function workerOptions(options = {}, what) {
   const bad = (name, v, kind) => badType(`${name} must be ${kind}, got ${describe(v)}`);
-  if (!isMapping(options)) throw bad(`${what} options`, options, "an object");
-  const { onProgress, signal } = options;
+  const { onProgress, signal } = asMapping(options, `${what} options`);
   if (onProgress !== undefined && typeof onProgress !== "function") throw bad("onProgress", onProgress, "a function");
   if (signal !== undefined && !(globalThis.AbortSignal && signal instanceof AbortSignal)) {
     throw bad("signal", signal, "an AbortSignal");
@@ -137,8 +138,7 @@ export class SolverWorker {
   /** `board` a Board or its spec() (checked here); `workerUrl` the worker's script (a
    * script of your own must call `serveSolverRequests()`). */
   constructor(board, options = {}) {
-    if (!isMapping(options)) throw badType(`SolverWorker options must be an object, got ${describe(options)}`);
-    const { workerUrl = SOLVER_WORKER_URL } = options;
+    const { workerUrl = SOLVER_WORKER_URL } = asMapping(options, "SolverWorker options");
     if (!(typeof workerUrl === "string" || workerUrl instanceof URL)) {
       throw badType(`workerUrl must be a string or a URL, got ${describe(workerUrl)}`);
     }
@@ -166,8 +166,8 @@ export class SolverWorker {
         w = Object.assign(new Worker(this._url, { type: "module" }),
           { onmessage: (ev) => onMessage(ev.data), onerror: failed });
       }
-      w.postMessage({ type: "init", flag: this._flag, module: isLoaded() ? getCore().module : null });
-      this._sentSpec = false;
+      w.postMessage({ type: "init", flag: this._flag, spec: this._spec,
+        module: isLoaded() ? getCore().module : null });
       return (this._worker = w);
     })().finally(() => { this._starting = null; });
     return this._starting;
@@ -192,24 +192,18 @@ export class SolverWorker {
   async _call(op, payload, onProgress) {
     const w = await this._start();
     const id = this._next++;
-    const msg = { type: "call", id, op, ...payload, spec: this._sentSpec ? undefined : this._spec };
-    this._sentSpec = true;
     const promise = new Promise((resolve, reject) => {
       this._pending.set(id, { resolve, reject, onProgress });
     });
-    w.postMessage(msg);
+    w.postMessage({ type: "call", id, op, ...payload });
     return promise;
   }
 
-  /**
-   * Solve in the worker (options as Solver.solve, plus `onProgress`).
-   * @returns {Promise<Solution>} rejects with Unsolvable, InputError or Interrupted
-   */
+  /** Solve in the worker (options as Solver.solve's, plus `onProgress`): rejects with
+   * Unsolvable, InputError or Interrupted. */
   async solve(state, opts) {
     const { onProgress, ...options } = workerOptions(opts, "solve");
-    const plain = (v) => (ArrayBuffer.isView(v) ? Array.from(v)
-      : Array.isArray(v) ? v.map((r) => (ArrayBuffer.isView(r) ? Array.from(r) : r)) : v);
-    const r = await this._call("solve", { state: plain(state), options }, onProgress);
+    const r = await this._call("solve", { state, options }, onProgress);
     return new Solution({ ...r, kernelSize: BigInt(r.kernelSize) }, r.cols);
   }
 
