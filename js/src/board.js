@@ -45,18 +45,16 @@ function entry(v, n, what, i, c) {
  */
 function readShaped(a, what, [rows, cols], n, unit) {
   const out = new Uint8Array(cols === undefined ? rows : rows * cols);
-  if (ArrayBuffer.isView(a) && a.length === out.length) {
-    for (let i = 0; i < out.length; i++) out[i] = entry(a[i], n, what, i);
-    return out;
+  const flat = ArrayBuffer.isView(a) && a.length === out.length;
+  if (!flat && !isSeq(a)) {
+    throw badType(`${what} must be an Array of ${cols === undefined ? "" : `${rows} rows of `}${
+      cols ?? rows} integers, got ${describe(a)}`);
   }
-  const ints = cols === undefined ? `${rows} integers` : `${rows} rows of ${cols} integers`;
-  if (!isSeq(a)) throw badType(`${what} must be an Array of ${ints}, got ${describe(a)}`);
-  if (cols === undefined) {
-    if (a.length !== rows) {
-      throw badShape(`${what} has ${count(a.length, "entry", "entries")}, the board has ` +
-        `${rows} ${unit}`);
+  if (flat || cols === undefined) {
+    if (!flat && a.length !== rows) {
+      throw badShape(`${what} has ${count(a.length, "entry", "entries")}, the board has ${rows} ${unit}`);
     }
-    for (let i = 0; i < rows; i++) out[i] = entry(a[i], n, what, i);
+    for (let i = 0; i < out.length; i++) out[i] = entry(a[i], n, what, i);
     return out;
   }
   if (ArrayBuffer.isView(a)) {
@@ -67,8 +65,7 @@ function readShaped(a, what, [rows, cols], n, unit) {
   for (let r = 0; r < rows; r++) {
     const row = a[r];
     if (!isSeq(row)) {
-      throw badType(`${what}[${r}] must be an Array of ${cols} integers (a row), got ` +
-        describe(row));
+      throw badType(`${what}[${r}] must be an Array of ${cols} integers (a row), got ${describe(row)}`);
     }
     if (row.length !== cols) {
       throw badShape(`${what}[${r}] has ${count(row.length, "entry", "entries")}, the board ` +
@@ -278,10 +275,8 @@ export class Board {
   }
 
   // ---------------------------------------------------------------- internals
-  /** The JSON text of the C board (what withBoard reads). */
+  /** The JSON text of the C board (what withBoard reads); its dict, parsed once. */
   get _json() { return this._f.json; }
-
-  /** The board's dict, parsed once (never handed out). */
   get _dict() { return this._d ?? (this._d = JSON.parse(this._f.json)); }
 
   /** Whether the grid's pattern is per tile (the C writer's rows of names or pair lists). */
@@ -327,8 +322,7 @@ export class Board {
   }
 
   _positions(taps) {
-    const cols = this._f.cols;
-    return Array.from(this._tiles(taps), (i) => (this.isGrid ? [Math.floor(i / cols), i % cols] : i));
+    return Array.from(this._tiles(taps), (i) => (this.isGrid ? [Math.floor(i / this._f.cols), i % this._f.cols] : i));
   }
 
   /** Values over the tiles (a byte a tile) -> over the cells or taps. */
@@ -344,9 +338,7 @@ export class Board {
     return out;
   }
 
-  _nested(mask) {
-    return mask && this._fromTiles(mask).map((row) => row.map((v) => v === 1));
-  }
+  _nested(mask) { return mask && this._fromTiles(mask).map((row) => row.map((v) => v === 1)); }
 
   /** Tap counts (board-shaped; a graph board: nTaps long) as a byte a tile mod n (the C
    * library refuses a count on a locked tile). */

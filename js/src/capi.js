@@ -31,8 +31,7 @@ export const jsWords = (message, array = "Array") => message
   .replace(/\ba (list|sequence|iterable)\b/g, `an ${array}`).replace(/\blists\b/g, `${array}s`)
   .replace(/\blist\b/g, array).replace(/\bTrue\b/g, "true").replace(/\bFalse\b/g, "false")
   .replace(/\bNone\b/g, "null").replace(/\bint\b/g, "integer").replace(/\bbool\b/g, "boolean");
-/** A pointer or size_t an export returned (an i32) as an unsigned number. */
-const addr = (p) => p >>> 0;
+const addr = (p) => p >>> 0;   // a pointer or size_t an export returned (an i32)
 const u8 = (core) => new Uint8Array(core.memory.buffer);
 const dv = (core) => new DataView(core.memory.buffer);
 const ptrAt = (core, at) => dv(core).getUint32(at, true);
@@ -65,14 +64,11 @@ function failure(core, renamed = {}) {
   return new ModlightsError(message, { code: name });
 }
 
-/** Throws the failure when `rc` (a status) is not ML_OK; `fail` makes the error. */
-function check(core, rc, fail = failure) {
-  if (rc) throw fail(core);
-}
+/** Throws fail(core) when `rc` (a status) is not ML_OK. */
+const check = (core, rc, fail = failure) => { if (rc) throw fail(core); };
 
-/** A malloc'd block of `bytes` bytes (freed with mlx_free). */
+/** A malloc'd block of `bytes` bytes (a size_t is 32 bits: more is refused here). */
 function alloc(core, bytes) {
-  // a size_t is 32 bits: a larger request would wrap, so it is refused here
   const ptr = bytes < 2 ** 32 ? addr(core.exports.mlx_malloc(Math.max(1, bytes))) : 0;
   if (!ptr) throw new ModlightsError("out of WebAssembly memory", { code: "OUT_OF_MEMORY" });
   return ptr;
@@ -171,15 +167,13 @@ const bytesOf = (what, board, bytes, blocks, fn) => withBoard(what, board, (core
     return u8(c).slice(p, p + bytes);
   }, core));
 
-/** ml_board_press: the state after tapping (r, c) (a graph board: (tap, 0)) `times` times. */
+// ml_board_press (a graph board's tap: (tap, 0)), ml_board_apply, ml_board_matrix (row-major)
 export const boardPress = (board, state, r, c, times) => bytesOf("Board#press", board,
   state.length, [state], (x, b, out, s) => x.ml_board_press(0, b, s, i64(r), i64(c), BigInt(times), out));
 
-/** ml_board_apply: state + A taps, a byte a tile. */
 export const boardApply = (board, state, taps) => bytesOf("Board#apply", board, state.length,
   [state, taps], (x, b, out, s, t) => x.ml_board_apply(0, b, s, t, out));
 
-/** ml_board_matrix: A dense, m * r bytes, row-major. */
 export const boardMatrix = (board, m, r) => bytesOf("Board#matrix", board, m * r, [],
   (x, b, a) => x.ml_board_matrix(0, b, a, r));
 
@@ -293,12 +287,8 @@ export const puzzleMeasure = (board, start) => withBoard(
 export const dailyPuzzles = (year, month, day) => puzzles("daily", 3, true, [], (core, out) =>
   check(core, core.exports.ml_daily(0, year, month, day, out)));
 
-/**
- * ml_generate: a measured puzzle's parts. `grid`: a grid document (its pattern, wrap,
- * locked tiles and holes fixed; null: a rows x cols cross board, n = 2), `locked` /
- * `holes` tiles placed at random (-1: not given), difficulty (0 easy .. 3 expert), unique,
- * seed (a BigInt).
- */
+/** ml_generate: a measured puzzle's parts. `grid`: a grid document (its settings fixed;
+ * null: rows x cols, cross, n = 2); `locked` / `holes` placed at random (-1: not given). */
 export function generatePuzzle(grid, { rows, cols, locked, holes, difficulty, unique, seed }) {
   const bytes = encoder.encode(grid ?? "");
   return puzzles("generate", 1, true, [bytes, 80], (core, out, doc, o) => {
@@ -321,8 +311,7 @@ export function generatePuzzle(grid, { rows, cols, locked, holes, difficulty, un
 }
 
 // ------------------------------------------------------------------ SplitMix64
-/** fn(exports, g) with an ml_prng (8 bytes: the state) holding `state`: [fn's value, the
- * new state]. */
+/** [fn(exports, g, core), the new state] with an ml_prng g holding `state`. */
 export const withPrng = (state, fn) => withMem("SplitMix64 draws", [8], (core, g) => {
   dv(core).setBigUint64(g, state, true);
   const out = fn(core.exports, g, core);

@@ -73,7 +73,8 @@ export function coreVariant() {
 const defaultSource = () => (IS_NODE && process.env.MODLIGHTS_WASM) ||
   (coreVariant() === "simd128" ? WASM_URL : WASM_BASELINE_URL);
 
-async function compile(source = defaultSource()) {
+async function compile(source) {
+  source ??= defaultSource();
   if (source instanceof WebAssembly.Module) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
   if (!(typeof source === "string" || source instanceof URL)) {

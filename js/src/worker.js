@@ -84,14 +84,10 @@ export async function serveSolverRequests(port) {
         progress(m.id, "factor");
         solver = Solver.createSync(spec);
       }
-      const kernelSize = solver.kernelSize.toString();
-      let result = { rank: solver.rank, nullity: solver.nullity, kernelSize };
+      let result = { rank: solver.rank, nullity: solver.nullity, kernelSize: solver.kernelSize };
       if (m.op === "solve") {
-        progress(m.id, "search", { total: kernelSize });
-        const sol = solver.solve(m.state, m.options || {});
-        // the taps travel as bytes and are made on the other side when read
-        result = { x: sol._x, cols: sol._cols, length: sol.length, proven: sol.provenMinimal,
-          kernelSize, examined: sol.examined, pruned: sol.pruned };
+        progress(m.id, "search", { total: solver.kernelSize.toString() });
+        result = { ...solver.solve(m.state, m.options || {}) };   // a Solution's own fields
       }
       progress(m.id, "done");
       post("result", m.id, { result });
@@ -203,15 +199,13 @@ export class SolverWorker {
    * Unsolvable, InputError or Interrupted. */
   async solve(state, opts) {
     const { onProgress, ...options } = workerOptions(opts, "solve");
-    const r = await this._call("solve", { state, options }, onProgress);
-    return new Solution({ ...r, kernelSize: BigInt(r.kernelSize) }, r.cols);
+    return Object.setPrototypeOf(await this._call("solve", { state, options }, onProgress),
+      Solution.prototype);
   }
 
   /** {rank, nullity, kernelSize (BigInt)} computed in the worker. */
   async info(opts) {
-    const { onProgress } = workerOptions(opts, "info");
-    const r = await this._call("info", {}, onProgress);
-    return { rank: r.rank, nullity: r.nullity, kernelSize: BigInt(r.kernelSize) };
+    return this._call("info", {}, workerOptions(opts, "info").onProgress);
   }
 
   /** Stop the pending work: its promise rejects with Interrupted. */
