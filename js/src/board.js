@@ -11,14 +11,13 @@
  * @module board
  */
 import { badShape, badType, tooLarge } from "./errors.js";
-import { count, describe } from "./fmt.js";
-import { MAX_SIDE, MAX_TILES, asInt, asIntPair, asMapping, isInt } from "./validation.js";
+import { asInt, asIntPair, asMapping, count, describe, isInt, MAX_SIDE, MAX_TILES } from "./fmt.js";
 import { PATTERNS } from "./patterns.js";
 import {
   boardApply, boardColumns, boardFromJson, boardIndex, boardMatrix, boardPress, boardsEqual,
 } from "./capi.js";
 
-export { MAX_TILES, MAX_SIDE } from "./validation.js";
+export { MAX_TILES, MAX_SIDE } from "./fmt.js";
 
 const isSeq = (x) => Array.isArray(x) || ArrayBuffer.isView(x);
 const mod = (v, n) => (typeof v === "bigint" ? Number(((v % BigInt(n)) + BigInt(n)) % BigInt(n))

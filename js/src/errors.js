@@ -1,20 +1,8 @@
 /**
- * The errors of the modlights package: one family under {@link ModlightsError}, each
- * error with a stable `code` (a string; messages may be reworded, codes are not).
- *
- * ```
- * ModlightsError           code CORE_NOT_LOADED, CORE_LOAD_FAILED, NOT_IN_WORKER,
- * │                             WORKER_FAILED
- * ├── InputError           bad input: INVALID_TYPE, OUT_OF_RANGE, INVALID_SHAPE,
- * │   │                    INVALID_VALUE, TOO_LARGE, INVALID_PUZZLE_CODE, IMPOSSIBLE,
- * │   │                    SOLVER_DISPOSED, INVALID_CERTIFICATE
- * │   ├── Unsolvable       UNSOLVABLE: no taps bring the state to the target
- * │   └── FormatError      NOT_A_CERTIFICATE (verify: not a modlights certificate)
- * └── Interrupted          INTERRUPTED: work stopped by cancel() / an AbortSignal
- * ```
- *
- * `ValueError` is a deprecated alias of `InputError` (the name bad input was thrown under
- * in earlier releases): `e instanceof ValueError` still holds for every bad input.
+ * The errors of the modlights package: one family under ModlightsError (InputError and its
+ * Unsolvable and FormatError (verify.js), Interrupted), each error with a stable `code` (the
+ * table of README.md and index.d.ts's ErrorCode; messages may be reworded, codes are not).
+ * `ValueError` is a deprecated alias of `InputError`.
  * @module errors
  */
 

@@ -9,8 +9,7 @@ import { badType, badValue } from "./errors.js";
 import { gridText } from "./board.js";
 import { seedFrom } from "./prng.js";
 import { generatePuzzle } from "./capi.js";
-import { describe, quote, show } from "./fmt.js";
-import { asInt, isInt } from "./validation.js";
+import { asInt, describe, isInt, quote, show } from "./fmt.js";
 import { DIFFICULTIES, puzzleOf } from "./puzzle.js";
 
 export { GENERATE_BUDGET } from "./puzzle.js";

@@ -1,18 +1,9 @@
 /**
- * modlights for JavaScript: the package's public entry (declared in index.d.ts). Importing
- * it loads nothing and has no side effect outside the package (no top-level await, no
- * message handler): `import` and `require` both work. `await init()` loads the WebAssembly
- * core once; in node the first call that needs it loads it synchronously; in browsers those
- * calls throw CORE_NOT_LOADED before `await init()` (Solver.create and SolverWorker load
- * the core themselves).
- *
- * ```js
- * import { init, Board, Solver, Puzzle, daily, generate } from "modlights";
- * await init();                           // or init(urlOrBytesOrModule)
- * const [easy] = daily("2026-11-22");
- * const s = Solver.createSync(easy.board);
- * s.solve(easy.start, { minimal: true }).length === easy.minTaps;
- * ```
+ * modlights for JavaScript: the package's public entry (declared in index.d.ts, used as
+ * README.md shows). Importing it loads nothing and has no side effect outside the package
+ * (no top-level await, no message handler): `import` and `require` both work. `await
+ * init()` loads the WebAssembly core once; in node the first call that needs it loads it
+ * synchronously; in browsers those calls throw CORE_NOT_LOADED before `await init()`.
  * @module modlights
  */
 export {

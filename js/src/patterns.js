@@ -1,9 +1,6 @@
 /**
- * The named tap patterns (the table of the C library's ml_pattern_offsets and Python's
- * modlights.model.patterns, as data the package exports; names, custom offsets and mixed
- * maps are checked by the C library). A pattern is a list of [dr, dc] offsets: tapping the
- * tile at (r, c) advances every tile (r + dr, c + dc) by one, [0, 0] included only when
- * listed, an offset listed twice advancing its tile twice.
+ * The named tap patterns (the C library's ml_pattern_offsets table, as data the package
+ * exports): tapping (r, c) advances every (r + dr, c + dc) by one, once per listing.
  * @module patterns
  */
 const KNIGHT = [[-2, -1], [-2, 1], [-1, -2], [-1, 2], [1, -2], [1, 2], [2, -1], [2, 1]];

@@ -12,9 +12,8 @@ import {
   codeDecode, codeEncode, difficultyIndex, puzzleFromJson, puzzleMeasure, starsFor, starsLimitsOf,
   tapBandsOf,
 } from "./capi.js";
-import { describe, quote } from "./fmt.js";
+import { asInt, asMapping, describe, quote } from "./fmt.js";
 import { Solution, Solver } from "./solver.js";
-import { asInt, asMapping } from "./validation.js";
 
 /** Coset elements a puzzle's minimal search may examine (a count, never seconds). */
 export const GENERATE_BUDGET = 1 << 18;

@@ -1,9 +1,5 @@
-/**
- * The script of SolverWorker's worker (a Web Worker or a worker_threads Worker): it
- * serves the solver requests SolverWorker sends, by the explicit call below. Nothing
- * else in the package installs a message handler.
- * @module solver-worker
- */
+// The script of SolverWorker's worker: it serves SolverWorker's requests by the explicit
+// call below (nothing else in the package installs a message handler).
 import { serveSolverRequests } from "./worker.js";
 
 serveSolverRequests();

@@ -8,8 +8,7 @@ import { getCore, loadCore } from "./core.js";
 import { CoreSolver } from "./capi.js";
 import { InputError, Interrupted, badType, outOfRange } from "./errors.js";
 import { Board } from "./board.js";
-import { describe } from "./fmt.js";
-import { asMapping, isInt, isMapping } from "./validation.js";
+import { asMapping, describe, isInt, isMapping } from "./fmt.js";
 
 export { Interrupted };
 

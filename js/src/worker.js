@@ -1,33 +1,19 @@
 /**
- * Long work off the main thread: a Solver in a Web Worker (browsers) or a worker_threads
- * Worker (node), with progress events and cancel.
- *
- * ```js
- * const w = new SolverWorker(board);              // a Board or its spec()
- * const sol = await w.solve(state, { budget: 1e9, onProgress: (p) => show(p) });
- * w.cancel();                                     // the pending solve rejects (Interrupted)
- * w.terminate();
- * // or, once: await runInWorker(board, state, { budget, onProgress, signal });
- * ```
- *
- * Progress: `onProgress({phase, elapsedMs, total})` with phase "factor" (the board is
- * being factored), "search" (the minimal search runs; `total` is |ker A| as a decimal
- * string), "working" (about every 100 ms while the C core works) and "done". Cancel:
- * a shared flag the C core polls (SharedArrayBuffer: node, and browsers on a
- * cross-origin-isolated page; the call stops within about 20 ms and the worker stays
- * ready), else the worker is terminated and started again on the next call. Either way
- * the pending promise rejects with `Interrupted`.
- *
- * The worker runs src/solver-worker.js, whose one statement is the explicit call
- * `serveSolverRequests()`. Importing this module (or the package) in any worker changes
- * nothing of that worker's message handling.
+ * Long work off the main thread (README.md's Workers): a Solver in a Web Worker (browsers)
+ * or a worker_threads Worker (node). Progress: `onProgress({phase, elapsedMs, total})`,
+ * phase "factor" (the board is being factored), "search" (`total`: |ker A| as a decimal
+ * string), "working" (about every 100 ms while the C core works) and "done". Cancel: a
+ * shared flag the C core polls (SharedArrayBuffer: node, and cross-origin-isolated pages;
+ * the call stops within about 20 ms and the worker stays ready), else the worker is
+ * terminated and started again on the next call; either way the pending promise rejects
+ * with Interrupted. The worker runs src/solver-worker.js (the explicit call
+ * `serveSolverRequests()`): importing the package changes no worker's message handling.
  * @module worker
  */
 import { getCore, isLoaded, loadCore, setInterruptHandler } from "./core.js";
 import { Solver, Solution, boardOf } from "./solver.js";
 import { InputError, Interrupted, ModlightsError, Unsolvable, badType } from "./errors.js";
-import { describe } from "./fmt.js";
-import { asMapping } from "./validation.js";
+import { asMapping, describe } from "./fmt.js";
 
 const IS_NODE = typeof process !== "undefined" && process.versions?.node != null;
 const HEARTBEAT_MS = 100;
