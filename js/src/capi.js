@@ -131,20 +131,17 @@ export function withBoard(what, board, fn) {
   (b) => fn(core, b)));
 }
 
-/** A C board's facts: its JSON and its counts. */
-function facts(core, b) {
-  const x = core.exports;
-  return { json: written(core, (buf, cap, len) => x.ml_board_to_json(0, b, buf, cap, len)),
-    grid: x.ml_board_kind(b) === 1, states: x.ml_board_states(b),
-    rows: Number(x.ml_board_rows(b)), cols: Number(x.ml_board_cols(b)),
-    nCells: Number(x.ml_board_n_cells(b)), nTaps: Number(x.ml_board_n_taps(b)),
-    giant: x.ml_board_is_giant(b) !== 0, wrap: x.ml_board_wrap(b) !== 0,
-    anyLocked: x.ml_board_any_locked(b) !== 0, anyHoles: x.ml_board_any_holes(b) !== 0 };
-}
-
-/** The facts of the new board make(exports, out) writes. */
+/** The JSON and counts of the new board make(exports, out) writes (freed after). */
 const newBoard = (core, make) => owned(core, (out) => make(core.exports, out),
-  core.exports.ml_board_free, (b) => facts(core, b));
+  core.exports.ml_board_free, (b) => {
+    const x = core.exports;
+    return { json: written(core, (buf, cap, len) => x.ml_board_to_json(0, b, buf, cap, len)),
+      grid: x.ml_board_kind(b) === 1, states: x.ml_board_states(b),
+      rows: Number(x.ml_board_rows(b)), cols: Number(x.ml_board_cols(b)),
+      nCells: Number(x.ml_board_n_cells(b)), nTaps: Number(x.ml_board_n_taps(b)),
+      giant: x.ml_board_is_giant(b) !== 0, wrap: x.ml_board_wrap(b) !== 0,
+      anyLocked: x.ml_board_any_locked(b) !== 0, anyHoles: x.ml_board_any_holes(b) !== 0 };
+  });
 
 /** A board of a JSON text (ml_board_from_json: Python's Board.from_dict; maxTiles 0:
  * ML_MAX_TILES), or with `words` read in the constructors' words (mlx_board_from_json:
@@ -155,10 +152,6 @@ export function boardFromJson(what, text, maxTiles, words = false) {
     ? x.mlx_board_from_json(p, bytes.length, out)
     : x.ml_board_from_json(0, p, bytes.length, BigInt(maxTiles), out))));
 }
-
-/** fn(grid) with the ml_grid of a grid document at p (mlx_grid_from_json), freed after. */
-const withGrid = (core, p, len, fn) => owned(core, (out) => core.exports.mlx_grid_from_json(p,
-  len, out), core.exports.ml_grid_free, fn);
 
 /** `bytes` bytes at fn's pointer, copied out after fn(core, board, pointer, ...blocks). */
 const bytesOf = (what, board, bytes, blocks, fn) => withBoard(what, board, (core, b) =>
@@ -297,16 +290,14 @@ export function generatePuzzle(grid, { rows, cols, locked, holes, difficulty, un
       x.ml_generate_opts_init(o);
       const v = dv(core);
       if (v.getUint32(o, true) !== 80) throw new ModlightsError("ml_generate_opts changed");
-      [[8, rows], [16, cols], [40, locked], [48, holes]].forEach(([at, n]) =>
-        v.setBigInt64(o + at, BigInt(n), true));
-      v.setUint32(o + 32, g, true);
-      v.setInt32(o + 36, difficulty, true);
-      v.setInt32(o + 60, unique ? 1 : 0, true);
-      v.setBigUint64(o + 64, seed, true);
-      v.setInt32(o + 72, 1, true);
+      for (const [at, n] of [[8, rows], [16, cols], [40, locked], [48, holes]]) v.setBigInt64(o + at, BigInt(n), true);
+      for (const [at, n] of [[32, g], [36, difficulty], [60, unique ? 1 : 0], [72, 1]]) v.setInt32(o + at, n, true);
+      v.setBigUint64(o + 64, seed, true);   // seeded (72): 1
       check(core, x.ml_generate(0, o, out));
     };
-    return grid ? withGrid(core, doc, bytes.length, run) : run(0);
+    // the grid document read with Board.grid's words (mlx_grid_from_json), freed after
+    return grid ? owned(core, (g) => x.mlx_grid_from_json(doc, bytes.length, g), x.ml_grid_free, run)
+      : run(0);
   })[0];
 }
 

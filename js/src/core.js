@@ -38,9 +38,7 @@ function importsOf() {
     environ_get: () => 0,
     environ_sizes_get: (count, size) => { view().setUint32(count, 0, true); view().setUint32(size, 0, true); return 0; },
     clock_time_get: (id, precision, out) => { view().setBigUint64(out, BigInt(Math.round(now() * 1e6)), true); return 0; },
-    fd_close: none,
-    fd_seek: none,
-    fd_write: none,
+    ...Object.fromEntries(["fd_close", "fd_seek", "fd_write"].map((f) => [f, none])),
     // ml_seed_random (generate without a seed): the platform's CSPRNG
     random_get: (p, n) => { globalThis.crypto.getRandomValues(new Uint8Array(imports.memory.buffer, p, n)); return 0; },
     poll_oneoff: (inPtr, outPtr, n, events) => { view().setUint32(events, 0, true); return 0; },
