@@ -11,7 +11,9 @@
  * @module board
  */
 import { badShape, badType, tooLarge } from "./errors.js";
-import { asInt, asIntPair, asMapping, count, describe, isInt, MAX_SIDE, MAX_TILES } from "./fmt.js";
+import {
+  asInt, asIntPair, asMapping, count, describe, isInt, isSeq, MAX_SIDE, MAX_TILES,
+} from "./fmt.js";
 import { PATTERNS } from "./patterns.js";
 import {
   boardApply, boardColumns, boardFromJson, boardIndex, boardMatrix, boardPress, boardsEqual,
@@ -19,7 +21,6 @@ import {
 
 export { MAX_TILES, MAX_SIDE } from "./fmt.js";
 
-const isSeq = (x) => Array.isArray(x) || ArrayBuffer.isView(x);
 const mod = (v, n) => (typeof v === "bigint" ? Number(((v % BigInt(n)) + BigInt(n)) % BigInt(n))
   : ((v % n) + n) % n);
 /** An integer argument whose range the C library checks (here: its type, and a range
@@ -51,7 +52,8 @@ function readShaped(a, what, [rows, cols], n, unit) {
   }
   if (flat || cols === undefined) {
     if (!flat && a.length !== rows) {
-      throw badShape(`${what} has ${count(a.length, "entry", "entries")}, the board has ${rows} ${unit}`);
+      throw badShape(`${what} has ${count(a.length, "entry", "entries")}, the board has ` +
+        `${rows} ${unit}`);
     }
     for (let i = 0; i < out.length; i++) out[i] = entry(a[i], n, what, i);
     return out;
@@ -128,7 +130,8 @@ export class Board {
   static fromEffects(effects, states, nCells = null) {
     int(states, "states", 2, 255);
     if (!Array.isArray(effects)) {
-      throw badType(`effects must be an Array of Arrays of cell indices (one a tap), got ${describe(effects)}`);
+      throw badType("effects must be an Array of Arrays of cell indices (one a tap), got " +
+        describe(effects));
     }
     const d = { effects, states, n_cells: nCells ?? undefined };
     if (nCells !== null && nCells !== undefined) asInt(nCells, "nCells", 0, MAX_TILES);
@@ -217,7 +220,8 @@ export class Board {
 
   /** A position's (r, c) ([r, c] on a grid, (index, 0) on a graph board), its type checked. */
   _pos(pos, what) {
-    return this.isGrid ? asIntPair(pos, what) : [int(pos, `a ${what.split(" ")[0]} on a graph board`), 0];
+    if (this.isGrid) return asIntPair(pos, what);
+    return [int(pos, `a ${what.split(" ")[0]} on a graph board`), 0];
   }
 
   // ---------------------------------------------------------------- playing
@@ -321,7 +325,8 @@ export class Board {
   }
 
   _positions(taps) {
-    return Array.from(this._tiles(taps), (i) => (this.isGrid ? [Math.floor(i / this._f.cols), i % this._f.cols] : i));
+    const cols = this._f.cols;
+    return Array.from(this._tiles(taps), (i) => (this.isGrid ? [Math.floor(i / cols), i % cols] : i));
   }
 
   /** Values over the tiles (a byte a tile) -> over the cells or taps. */

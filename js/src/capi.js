@@ -41,11 +41,11 @@ const u64s = (core, at, k) => Array.from({ length: k }, (_, i) => u64At(core, at
 const i64 = (v) => { const b = BigInt(v); return b > I64 ? I64 : b < -I64 ? -I64 : b; };
 const I64 = 2n ** 62n;
 
-/** The NUL-terminated text at p (len >= 0: its length). */
-export function cString(core, p, len = -1) {
+/** The NUL-terminated text at p. */
+export function cString(core, p) {
   const mem = u8(core);
-  let end = addr(p) + Math.max(len, 0);
-  if (len < 0) while (mem[end] !== 0) end++;
+  let end = addr(p);
+  while (mem[end] !== 0) end++;
   return decoder.decode(mem.subarray(addr(p), end));
 }
 
@@ -99,7 +99,7 @@ export function written(core, call, fail) {
     const text = withMem(null, [cap + 4], (c, buf) => {
       check(c, call(buf, cap, buf + cap), fail);
       const len = dv(c).getUint32(buf + cap, true);
-      if (len < cap) return cString(c, buf, len);
+      if (len < cap) return decoder.decode(u8(c).subarray(buf, buf + len));
       cap = len + 1;
       return null;
     }, core);
@@ -162,7 +162,8 @@ const bytesOf = (what, board, bytes, blocks, fn) => withBoard(what, board, (core
 
 // ml_board_press (a graph board's tap: (tap, 0)), ml_board_apply, ml_board_matrix (row-major)
 export const boardPress = (board, state, r, c, times) => bytesOf("Board#press", board,
-  state.length, [state], (x, b, out, s) => x.ml_board_press(0, b, s, i64(r), i64(c), BigInt(times), out));
+  state.length, [state], (x, b, out, s) =>
+    x.ml_board_press(0, b, s, i64(r), i64(c), BigInt(times), out));
 
 export const boardApply = (board, state, taps) => bytesOf("Board#apply", board, state.length,
   [state, taps], (x, b, out, s, t) => x.ml_board_apply(0, b, s, t, out));
@@ -290,8 +291,11 @@ export function generatePuzzle(grid, { rows, cols, locked, holes, difficulty, un
       x.ml_generate_opts_init(o);
       const v = dv(core);
       if (v.getUint32(o, true) !== 80) throw new ModlightsError("ml_generate_opts changed");
-      for (const [at, n] of [[8, rows], [16, cols], [40, locked], [48, holes]]) v.setBigInt64(o + at, BigInt(n), true);
-      for (const [at, n] of [[32, g], [36, difficulty], [60, unique ? 1 : 0], [72, 1]]) v.setInt32(o + at, n, true);
+      const i64s = [[8, rows], [16, cols], [40, locked], [48, holes]];
+      for (const [at, n] of i64s) v.setBigInt64(o + at, BigInt(n), true);
+      for (const [at, n] of [[32, g], [36, difficulty], [60, unique ? 1 : 0], [72, 1]]) {
+        v.setInt32(o + at, n, true);
+      }
       v.setBigUint64(o + 64, seed, true);   // seeded (72): 1
       check(core, x.ml_generate(0, o, out));
     };

@@ -20,28 +20,33 @@ let core = null;
 let interruptHandler = null;
 
 /** Install the function the C core calls during long work (about every 20 ms): true stops
- * the work (the call then throws Interrupted). null: none.
- * @param {(() => boolean) | null} fn */
-export function setInterruptHandler(fn) {
-  interruptHandler = fn;
-}
+ * the work (the call then throws Interrupted). null: none. */
+export const setInterruptHandler = (fn) => { interruptHandler = fn; };
 
-const IS_NODE = typeof process !== "undefined" && process.versions?.node != null;
+export const IS_NODE = typeof process !== "undefined" && process.versions?.node != null;
 const now = globalThis.performance?.now ? () => performance.now() : () => Date.now();
 
 /** The imports of the core: the stop hook and the WASI stubs (memory set by ready). */
 function importsOf() {
   const imports = { env: { ml_js_poll: () => (interruptHandler && interruptHandler() ? 1 : 0) } };
   const view = () => new DataView(imports.memory.buffer);
+  const zeros = (...at) => { for (const p of at) view().setUint32(p, 0, true); return 0; };
   const none = () => 52;   // ENOSYS
   imports.wasi_snapshot_preview1 = {
     environ_get: () => 0,
-    environ_sizes_get: (count, size) => { view().setUint32(count, 0, true); view().setUint32(size, 0, true); return 0; },
-    clock_time_get: (id, precision, out) => { view().setBigUint64(out, BigInt(Math.round(now() * 1e6)), true); return 0; },
-    ...Object.fromEntries(["fd_close", "fd_seek", "fd_write"].map((f) => [f, none])),
-    // ml_seed_random (generate without a seed): the platform's CSPRNG
-    random_get: (p, n) => { globalThis.crypto.getRandomValues(new Uint8Array(imports.memory.buffer, p, n)); return 0; },
-    poll_oneoff: (inPtr, outPtr, n, events) => { view().setUint32(events, 0, true); return 0; },
+    environ_sizes_get: zeros,
+    clock_time_get: (id, precision, out) => {
+      view().setBigUint64(out, BigInt(Math.round(now() * 1e6)), true);
+      return 0;
+    },
+    fd_close: none,
+    fd_seek: none,
+    fd_write: none,
+    random_get: (p, n) => {   // ml_seed_random (generate without a seed): the platform's CSPRNG
+      globalThis.crypto.getRandomValues(new Uint8Array(imports.memory.buffer, p, n));
+      return 0;
+    },
+    poll_oneoff: (inPtr, outPtr, n, events) => zeros(events),
     proc_exit: (code) => { throw new Error(`the WebAssembly core exited (${code})`); },
   };
   return imports;
@@ -141,14 +146,10 @@ function loadFailed(e, source) {
 }
 
 /** Load the WebAssembly core, as loadCore, resolving to nothing. */
-export async function init(source) {
-  await loadCore(source);
-}
+export const init = async (source) => { await loadCore(source); };
 
 /** Whether the core is loaded. */
-export function isLoaded() {
-  return core !== null;
-}
+export const isLoaded = () => core !== null;
 
 /** The core; in node loaded synchronously when nothing is loaded or loading yet (node
  * 20.16+: process.getBuiltinModule); else a ModlightsError (CORE_NOT_LOADED) naming `what`
@@ -171,11 +172,7 @@ export function getCore(what = null) {
 }
 
 /** Bytes of WebAssembly memory (it only grows). */
-export function memoryBytes() {
-  return core ? core.memory.buffer.byteLength : 0;
-}
+export const memoryBytes = () => (core ? core.memory.buffer.byteLength : 0);
 
 /** Bytes of the C heap in use now (a leak shows as growth over repeated work). */
-export function liveBytes() {
-  return core ? core.exports.mlx_live_bytes() : 0;
-}
+export const liveBytes = () => (core ? core.exports.mlx_live_bytes() : 0);

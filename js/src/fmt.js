@@ -58,7 +58,8 @@ const article = (word) => (/^[aeiouAEIOU]/.test(word) ? "an" : "a");
  * "a function", "a Date", "a Map"). */
 export function describe(v) {
   if (v === null || v === undefined) return String(v);
-  const kind = { boolean: "a boolean", number: "a number", bigint: "a BigInt", string: "a string" }[typeof v];
+  const kind = { boolean: "a boolean", number: "a number", bigint: "a BigInt",
+    string: "a string" }[typeof v];
   if (kind) return `${kind} (${show(v)})`;
   if (typeof v === "symbol" || typeof v === "function") return `a ${typeof v}`;
   if (Array.isArray(v)) return `an Array (${show(v)})`;
@@ -116,4 +117,5 @@ export function asIntPair(pair, what, expected = "a [row, col] pair of integers"
   return [Number(pair[0]), Number(pair[1])];
 }
 
-const isSeq = (x) => Array.isArray(x) || ArrayBuffer.isView(x);
+/** Whether `x` is an Array or a typed array. */
+export const isSeq = (x) => Array.isArray(x) || ArrayBuffer.isView(x);

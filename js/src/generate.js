@@ -12,8 +12,6 @@ import { generatePuzzle } from "./capi.js";
 import { asInt, describe, isInt, quote, show } from "./fmt.js";
 import { DIFFICULTIES, puzzleOf } from "./puzzle.js";
 
-export { GENERATE_BUDGET } from "./puzzle.js";
-
 /** [a count of tiles (-1: not given), null] or, for positions or a mask, [0, them]: given
  * positions (none too) turn off the "lock as few tiles as make it unique" rule. */
 function countOrMask(name, v) {

@@ -7,7 +7,6 @@
  */
 import { badType, badValue } from "./errors.js";
 import { Board, jsonText } from "./board.js";
-import { PATTERNS } from "./patterns.js";
 import {
   codeDecode, codeEncode, difficultyIndex, puzzleFromJson, puzzleMeasure, starsFor, starsLimitsOf,
   tapBandsOf,
@@ -54,8 +53,12 @@ export function starsForTaps(limits, taps) {
  * bring to all zeros. */
 export class Puzzle {
   constructor(board, start) {
-    if (!(board instanceof Board)) throw badType(`board must be a modlights Board, got ${describe(board)}`);
-    if (!board.isGrid) throw badValue("puzzles are grid boards (Board.grid); graph boards have no puzzle code");
+    if (!(board instanceof Board)) {
+      throw badType(`board must be a modlights Board, got ${describe(board)}`);
+    }
+    if (!board.isGrid) {
+      throw badValue("puzzles are grid boards (Board.grid); graph boards have no puzzle code");
+    }
     this._board = board;
     this._start = Object.freeze(board.coerceState(start, "start").map((r) => Object.freeze(r)));
     this._solver = this._stats = this._code = null;
@@ -149,5 +152,3 @@ export function puzzleOf(parts) {
   const p = new Puzzle(board, board._fromTiles(parts.start));
   return parts.stats ? p._measured(parts) : Object.assign(p, { _code: parts.code });
 }
-
-export { PATTERNS };

@@ -30,10 +30,10 @@ export function boardOf(board) {
     throw badType(`spec.offsets must be an Array of [dr, dc] offsets (or spec.mixed given), got ${
       describe(offsets)}`);
   }
-  const size = Number(rows) * Number(cols);
-  const mask = (m) => (m != null && m.length === size ? Uint8Array.from(m, Boolean) : m);
-  const pattern = mixed == null ? offsets : !(Array.isArray(mixed) && mixed.length === size) ? mixed
-    : Array.from({ length: Number(rows) }, (_, r) => mixed.slice(r * size / rows, (r + 1) * size / rows));
+  const [r, c] = [Number(rows), Number(cols)];
+  const mask = (m) => (m != null && m.length === r * c ? Uint8Array.from(m, Boolean) : m);
+  const pattern = mixed == null ? offsets : !(Array.isArray(mixed) && mixed.length === r * c)
+    ? mixed : Array.from({ length: r }, (_, i) => mixed.slice(i * c, (i + 1) * c));
   return Board.grid(rows, cols, { states, pattern, locked: mask(locked), holes: mask(holes),
     wrap: !!wrap });
 }
@@ -119,7 +119,9 @@ export class Solver {
 
   /** The C solver, or InputError (SOLVER_DISPOSED) after dispose(). */
   get _live() {
-    if (!this._c) throw new InputError("this Solver was disposed: make a new one", { code: "SOLVER_DISPOSED" });
+    if (!this._c) {
+      throw new InputError("this Solver was disposed: make a new one", { code: "SOLVER_DISPOSED" });
+    }
     return this._c;
   }
 

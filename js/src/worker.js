@@ -10,12 +10,11 @@
  * `serveSolverRequests()`): importing the package changes no worker's message handling.
  * @module worker
  */
-import { getCore, isLoaded, loadCore, setInterruptHandler } from "./core.js";
+import { IS_NODE, getCore, isLoaded, loadCore, setInterruptHandler } from "./core.js";
 import { Solver, Solution, boardOf } from "./solver.js";
 import { InputError, Interrupted, ModlightsError, Unsolvable, badType } from "./errors.js";
 import { asMapping, describe } from "./fmt.js";
 
-const IS_NODE = typeof process !== "undefined" && process.versions?.node != null;
 const HEARTBEAT_MS = 100;
 
 // ------------------------------------------------------------------ the worker side
@@ -43,7 +42,8 @@ export async function serveSolverRequests(port) {
   let t0 = 0;
   let lastBeat = 0;
   const post = (type, id, more) => port.postMessage({ type, id, ...more });
-  const progress = (id, phase, more) => post("progress", id, { phase, elapsedMs: Date.now() - t0, ...more });
+  const progress = (id, phase, more) => post("progress", id,
+    { phase, elapsedMs: Date.now() - t0, ...more });
   setInterruptHandler(() => {
     if (busy !== null && Date.now() - lastBeat >= HEARTBEAT_MS) {
       lastBeat = Date.now();
@@ -95,7 +95,9 @@ export async function serveSolverRequests(port) {
 function workerOptions(options = {}, what) {
   const bad = (name, v, kind) => badType(`${name} must be ${kind}, got ${describe(v)}`);
   const { onProgress, signal } = asMapping(options, `${what} options`);
-  if (onProgress !== undefined && typeof onProgress !== "function") throw bad("onProgress", onProgress, "a function");
+  if (onProgress !== undefined && typeof onProgress !== "function") {
+    throw bad("onProgress", onProgress, "a function");
+  }
   if (signal !== undefined && !(globalThis.AbortSignal && signal instanceof AbortSignal)) {
     throw bad("signal", signal, "an AbortSignal");
   }
@@ -143,7 +145,8 @@ export class SolverWorker {
       let w;
       if (IS_NODE) {
         const { Worker } = await import("node:worker_threads");
-        w = new Worker(this._url, { execArgv: process.execArgv }).on("message", onMessage).on("error", failed);
+        w = new Worker(this._url, { execArgv: process.execArgv });
+        w.on("message", onMessage).on("error", failed);
       } else {
         w = Object.assign(new Worker(this._url, { type: "module" }),
           { onmessage: (ev) => onMessage(ev.data), onerror: failed });
