@@ -51,12 +51,13 @@ export function cString(core, p) {
 
 /** The C library's last failure as the package's error: Unsolvable, Interrupted,
  * InputError for bad input (its status name as code, or the code `renamed` gives it;
- * NOT_COVERED, only past MAX_TILES, is TOO_LARGE), else ModlightsError. */
-function failure(core, renamed = {}) {
+ * NOT_COVERED, only past MAX_TILES, is TOO_LARGE), else ModlightsError; the message in
+ * jsWords' words (`array`: its word for a list). */
+export function failure(core, renamed = {}, array = undefined) {
   const x = core.exports;
   const status = x.ml_errcode(0);
   const name = cString(core, x.ml_status_name(status));
-  const message = jsWords(cString(core, x.ml_errmsg(0)));
+  const message = jsWords(cString(core, x.ml_errmsg(0)), array);
   if (status === 7) return new Unsolvable(message);
   if (status === 10) return new Interrupted(message);
   if (status === 8) return new InputError(message, { code: "TOO_LARGE" });

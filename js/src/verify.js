@@ -11,8 +11,8 @@
  * through the core's interrupt handler.
  * @module verify
  */
-import { InputError, Interrupted, ModlightsError } from "./errors.js";
-import { cString, jsWords, withMem, written } from "./capi.js";
+import { InputError } from "./errors.js";
+import { cString, failure, withMem, written } from "./capi.js";
 
 /** Not a modlights certificate (format, version or kind unknown): code NOT_A_CERTIFICATE. */
 export class FormatError extends InputError {
@@ -38,24 +38,20 @@ function jsonOf(cert) {
   return new TextEncoder().encode(text);
 }
 
-/** The C checker's failure as the package's error. */
-function failure(core) {
+/** The C checker's failure as the package's error (a refused certificate: INVALID_CERTIFICATE,
+ * or a FormatError for what is not one). */
+function refusal(core) {
   const x = core.exports;
-  const status = x.ml_errcode(0);
-  const message = jsWords(cString(core, x.ml_errmsg(0)), "array");
-  if (status === 1) {
-    return cString(core, x.ml_msg_name(x.ml_errmsg_id(0))) === "ML_M_CERT_FORMAT"
-      ? new FormatError(message) : rejected(message);
-  }
-  if (status === 10) return new Interrupted(message);
-  return new ModlightsError(message, { code: cString(core, x.ml_status_name(status)) });
+  const e = failure(core, { INVALID_VALUE: "INVALID_CERTIFICATE" }, "array");
+  return cString(core, x.ml_msg_name(x.ml_errmsg_id(0))) === "ML_M_CERT_FORMAT"
+    ? new FormatError(e.message) : e;
 }
 
 /** Checks `cert` as verify does and says in one line what it proves (ml_verify_json). */
 export function summary(cert) {
   const json = jsonOf(cert);
   return withMem("verify", [json], (core, text) => written(core, (buf, cap, len) =>
-    core.exports.ml_verify_json(0, text, json.length, buf, cap, len), failure));
+    core.exports.ml_verify_json(0, text, json.length, buf, cap, len), refusal));
 }
 
 /** Checks a certificate (Python's sol.certificate() / h.certificate()): true, or the

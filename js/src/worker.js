@@ -106,12 +106,11 @@ function workerOptions(options = {}, what) {
 
 /** The error a worker reported ({name, code, message}), with its class and code again. */
 function errorFrom({ name, code, message }) {
-  const classes = { Interrupted, Unsolvable, InputError, ModlightsError };
-  if (name === "Interrupted" || name === "Unsolvable") return new classes[name](message);
-  if (classes[name]) return new classes[name](message, { code });
-  if (name === "RangeError") return Object.assign(new RangeError(message), code ? { code } : {});
-  return new ModlightsError(`the solver's worker failed: ${name}: ${message}`,
-    { code: "WORKER_FAILED" });
+  const Class = { Interrupted, Unsolvable, InputError, ModlightsError, RangeError }[name];
+  if (!Class) {
+    return new ModlightsError(`the solver's worker failed: ${name}: ${message}`, { code: "WORKER_FAILED" });
+  }
+  return Object.assign(new Class(message), code ? { code } : {});
 }
 
 /** The worker script SolverWorker runs by default (it calls serveSolverRequests()). */
