@@ -1,13 +1,11 @@
 /**
- * Board: the geometry of a puzzle and its tap matrix A, a thin binding of the C library's
- * board (Python's modlights.model.board.Board: its rules and messages, in JavaScript's
- * words). The rows of A are the active tiles (holes left out), its columns the tappable
- * tiles (locked tiles left out), both row-major; states and tap counts as index.d.ts's
- * State. A Board keeps the C board's JSON and counts; each computing call reads the C
- * board again from that JSON and frees it after (capi.js withBoard), so a Board holds no
- * WebAssembly memory. JavaScript checks only what C cannot see: JavaScript values' types,
- * nested arrays' shapes, options objects. A uniform grid past MAX_TILES tiles is kept by
- * shape and pattern, as in Python: what needs a byte a tile says so (TOO_LARGE).
+ * Board: a puzzle's geometry and tap matrix A (rows: active tiles; columns: tappable tiles;
+ * both row-major), a thin binding of the C board (Python's Board: its rules and messages
+ * in JavaScript's words). A Board keeps the C board's JSON and counts, and each computing
+ * call reads the C board from that JSON and frees it (capi.js withBoard): a Board holds no
+ * WebAssembly memory. JavaScript checks what C cannot see (values' types, nested arrays'
+ * shapes, options). A uniform grid past MAX_TILES tiles is kept by shape and pattern, as in
+ * Python: what needs a byte a tile says so (TOO_LARGE).
  * @module board
  */
 import { badShape, badType, tooLarge } from "./errors.js";
@@ -175,8 +173,6 @@ export class Board {
   get cells() { return this._positions(false); }
   /** Tappable positions in row-major order ([r, c] for grids, indices for graphs). */
   get taps() { return this._positions(true); }
-  /** Whether the grid has more than MAX_TILES tiles (kept by shape and pattern). */
-  get _giant() { return this._f.giant; }
 
   /** The offsets of the tile at (r, c) of a grid. */
   offsetsAt(r, c) { return this._mixed ? offsetsOf(this._dict.pattern[r][c]) : this.pattern; }

@@ -1,11 +1,8 @@
 /**
- * The C library's API (csrc/include/modlights.h) as the WebAssembly core exports it: the
- * functions of csrc/wasm/exports.list (ml_*, the calling thread's default context passed
- * as 0) and the wrappers of csrc/wasm/exports.c (mlx_*). Texts and arrays go in and out of
- * WebAssembly memory here, every handle is freed in `finally`, and the library's failures
- * are thrown as the package's errors with the message of the C message table in
- * JavaScript's words (jsWords). Every function needs the core (getCore: CORE_NOT_LOADED
- * in a browser before `await init()`). Internal: not part of the public API.
+ * The C library's API (modlights.h) as the WebAssembly core exports it (csrc/wasm: ml_*
+ * with the default context 0, and the mlx_* wrappers). Texts and arrays go in and out of
+ * WebAssembly memory here, every handle is freed in `finally`, and failures are thrown as
+ * the package's errors with the C message table's text in JavaScript's words. Internal.
  * @module capi
  */
 import { InputError, Interrupted, ModlightsError, Unsolvable } from "./errors.js";
@@ -20,7 +17,7 @@ const TYPES = { int: "a number", float: "a number", str: "a string", bool: "a bo
  * [r, c], keyword settings (unique=True) as options (unique: true), Python's type names
  * and literals as JavaScript's (a list: an Array, or with `array` "array" an array; an
  * int: an integer; None: null). */
-export const jsWords = (message, array = "Array") => message
+const jsWords = (message, array = "Array") => message
   .replace(/\((-?\d+), (-?\d+)\)/g, "[$1, $2]")
   .replace(/\((row, col|dr, dc)\)/g, "[$1]")
   .replace(/\b(\w+)=(True|False|k)\b/g, (_, k, v) => `${k}: ${v === "k" ? v : v.toLowerCase()}`)
@@ -325,21 +322,24 @@ export const seedFromBytes = (bytes) => withMem("string seeds", [bytes], (core, 
   BigInt.asUintN(64, core.exports.ml_seed_from_bytes(p, bytes.length)));
 
 // ------------------------------------------------------------------ bands, stars, dates
-/** ml_tap_bands: [lo[4], hi[4]]. */
-export const tapBandsOf = (nTaps, states) => withMem("tapBands", [64], (core, p) => {
-  core.exports.ml_tap_bands(BigInt(nTaps), states, p, p + 32);
-  return [u64s(core, p, 4), u64s(core, p + 32, 4)];
+/** The `k` uint64s fn(exports, p) writes at p (`what` needs the core). */
+const u64Out = (what, k, fn) => withMem(what, [8 * k], (core, p) => {
+  fn(core.exports, p);
+  return u64s(core, p, k);
 });
+
+/** ml_tap_bands: [lo[4], hi[4]]. */
+export const tapBandsOf = (nTaps, states) => {
+  const v = u64Out("tapBands", 8, (x, p) => x.ml_tap_bands(BigInt(nTaps), states, p, p + 32));
+  return [v.slice(0, 4), v.slice(4)];
+};
 
 /** ml_difficulty_of: the difficulty's index (0 easy .. 3 expert). */
 export const difficultyIndex = (minTaps, nTaps, states) =>
   getCore("difficultyOf").exports.ml_difficulty_of(BigInt(minTaps), BigInt(nTaps), states);
 
 /** ml_stars_limits: the most taps for 3, 2 and 1 stars. */
-export const starsLimitsOf = (m) => withMem("starsLimits", [24], (core, p) => {
-  core.exports.ml_stars_limits(BigInt(m), p);
-  return u64s(core, p, 3);
-});
+export const starsLimitsOf = (m) => u64Out("starsLimits", 3, (x, p) => x.ml_stars_limits(BigInt(m), p));
 
 /** ml_stars_for_taps under limits [3-star, 2-star, 1-star]. */
 export const starsFor = (limits, taps) => withMem("starsForTaps", [24], (core, p) => {
@@ -354,11 +354,8 @@ export const dateParse = (text) => withMem("daily", [text, 12], (core, p, out) =
 });
 
 // ------------------------------------------------------------------ solvers
-/**
- * A C solver (ml_solver_new: the registry's plan and engine) of one board, held in
- * WebAssembly memory until dispose(); states and targets are copied in for each call.
- * Internal: solver.js's Solver wraps it.
- */
+/** A C solver (ml_solver_new: the registry's plan and engine) of one board, held until
+ * dispose(); states and targets are copied in for each call. solver.js's Solver wraps it. */
 export class CoreSolver {
   /** The solver of `board` (a board past a limit: the library's failure); solutions of
    * `tapsSize` bytes. */

@@ -1,12 +1,9 @@
 /**
- * Loading the WebAssembly core (the C library of csrc/ with its export layer
- * csrc/wasm/exports.c), once per process or page: js/dist/modlights.wasm (WebAssembly SIMD)
- * or modlights-baseline.wasm where SIMD does not validate; in node read from next to this
- * module (MODLIGHTS_WASM=/path/to.wasm: another build), in browsers fetched. The module is a
- * WASI reactor whose few WASI imports are stubbed here, plus `env.ml_js_poll`, which the C
- * core's interrupt poll calls about every 20 ms during long work (1 stops the work).
- * Nothing loads at import: `await init()` does; in node the first synchronous call that
- * needs the core (getCore) loads it synchronously, in browsers it throws CORE_NOT_LOADED.
+ * Loading the WebAssembly core once per process or page: js/dist/modlights.wasm (SIMD) or
+ * modlights-baseline.wasm where SIMD does not validate, read in node (MODLIGHTS_WASM: another
+ * build), fetched in browsers. Its WASI imports are stubbed here, plus `env.ml_js_poll`, which
+ * the C core's interrupt poll calls about every 20 ms (1 stops the work). `await init()`
+ * loads it; in node getCore loads it synchronously, in browsers it throws CORE_NOT_LOADED.
  * @module core
  */
 import { ModlightsError, badType } from "./errors.js";

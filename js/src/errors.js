@@ -6,13 +6,12 @@
  * @module errors
  */
 
-/** The base of every error the package throws on purpose; `code` says which. */
+/** The base of every error the package throws on purpose; `code` (a stable string) says
+ * which. */
 export class ModlightsError extends Error {
-  /** @param {{code?: string, cause?: unknown}} [options] */
   constructor(message, { code = "MODLIGHTS_ERROR", cause } = {}) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = "ModlightsError";
-    /** A stable string naming the kind of error (see the module's table). */
     this.code = code;
   }
 }
@@ -20,7 +19,6 @@ export class ModlightsError extends Error {
 /** Bad input: the message says what was wrong and what is allowed; `code` which check
  * failed (INVALID_TYPE, OUT_OF_RANGE, INVALID_SHAPE, INVALID_VALUE, ...). */
 export class InputError extends ModlightsError {
-  /** @param {{code?: string, cause?: unknown}} [options] code default INVALID_VALUE */
   constructor(message, { code = "INVALID_VALUE", cause } = {}) {
     super(message, { code, cause });
     this.name = "InputError";
@@ -43,11 +41,7 @@ export class Interrupted extends ModlightsError {
   }
 }
 
-/**
- * Deprecated alias of {@link InputError}, kept for code written against earlier releases
- * (`catch (e) { if (e instanceof ValueError) ... }` still works). New code: InputError.
- * @deprecated
- */
+/** @deprecated An alias of InputError (the name earlier releases threw bad input under). */
 export const ValueError = InputError;
 
 // Internal: the bad-input errors by their code.

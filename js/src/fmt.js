@@ -1,11 +1,8 @@
 /**
- * JavaScript's values in error messages and their checks. Words: `show` (a value as JavaScript source
- * text, as node's console prints it: 'x', [1, 2], { a: 1 }, null, true, 5n, NaN) and
- * `describe` (what kind of value it is, with the value: "null", "a string ('3')", "a number
- * (2.5)", "an Array ([0, 1])", "a Uint8Array", "an object ({ a: 1 })"), cut to 60
- * characters. Checks (what the C library cannot see): integers (a number with
- * Number.isInteger, so 2.0 is 2, or a BigInt; booleans are not), pairs and objects.
- * Internal: not part of the public API.
+ * JavaScript's values in error messages (`show`: as node's console prints them; `describe`:
+ * "null", "a string ('3')", "an Array ([0, 1])", "a Uint8Array", ...; cut to 60 characters)
+ * and their checks the C library cannot see: integers (Number.isInteger, so 2.0 is 2, or a
+ * BigInt; booleans are not), pairs and objects. Internal.
  * @module fmt
  */
 import { badType, outOfRange } from "./errors.js";

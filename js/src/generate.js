@@ -1,8 +1,6 @@
 /**
- * generate: a new puzzle of a requested difficulty, the C library's ml_generate (the same
- * puzzle as Python's modlights.generate for the same arguments). Here: the options' types
- * in JavaScript's words and the board's settings read as Board.grid reads them; every
- * other check and message is the C library's.
+ * generate: the C library's ml_generate (Python's modlights.generate, the same puzzle for
+ * the same arguments); here the options' types, and the board's settings as Board.grid's.
  * @module generate
  */
 import { badType, badValue } from "./errors.js";

@@ -1,14 +1,9 @@
 /**
- * verify(cert): the certificate checker of docs/certificates.md. The certificate, as
- * JSON.stringify writes it (undefined entries vanish, NaN and Infinity become null, a
- * BigInt or a cycle makes it malformed), is checked by the C library's checker
- * (csrc/verify, ml_verify_json: exact arithmetic, sharing no code with the solver it
- * checks) with Python's modlights.verify's verdicts and messages in JavaScript's words:
- * true when every step holds, else an InputError (INVALID_CERTIFICATE) naming the first
- * step that fails, or a FormatError (NOT_A_CERTIFICATE) for what is not a modlights
- * certificate of a known version and kind. It needs the core (node loads it on first need;
- * browsers `await init()` first). No work bound (Python's max_work): a long check stops
- * through the core's interrupt handler.
+ * verify(cert): the certificate, as JSON.stringify writes it (a BigInt or a cycle makes it
+ * malformed), checked by the C library's checker (csrc/verify, ml_verify_json: exact
+ * arithmetic, sharing no code with the solver) with Python's verdicts and messages: true,
+ * or an InputError (INVALID_CERTIFICATE) naming the first step that fails, or a FormatError
+ * (NOT_A_CERTIFICATE). No work bound: a long check stops through the interrupt handler.
  * @module verify
  */
 import { InputError } from "./errors.js";
