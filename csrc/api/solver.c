@@ -398,17 +398,8 @@ static int kernel_size_of(ml_ctx *ctx, ml_solver *s, ml_factored *out)
 static int trivial(const ml_factored *f) { return ml__factored_trivial(f); }
 
 /* The frame of every solver question: checks, the solver taken, a scope. */
-#define BEGIN(fn, outp)                                                                  \
-    ml_scope sc;                                                                         \
-    ctx = ml__enter(ctx, &sc);                                                           \
-    if (!(outp))                                                                         \
-        return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, #outp));        \
-    int rc = take(ctx, s, fn);                                                           \
-    if (rc)                                                                              \
-        return ml__leave(ctx, &sc, rc);
-#define END(rc)                                                                          \
-    give(s);                                                                             \
-    return ml__leave(ctx, &sc, rc)
+#define BEGIN(fn, outp) ML__SOLVER_BEGIN(fn, outp)
+#define END(rc) ML__SOLVER_END(rc)
 
 int ml_solver_nullity(ml_ctx *ctx, ml_solver *s, uint64_t *out)
 {

@@ -70,6 +70,27 @@ static inline int ml__factored_trivial(const ml_factored *f)
 /* Take the solver for one public call (ML_EMISUSE when dead or in use) / give it back. */
 int ml__solver_take(ml_ctx *ctx, ml_solver *s, const char *fn);
 void ml__solver_give(ml_solver *s);
+/* The frame of a public solver call (in a function with ml_ctx *ctx and ml_solver *s):
+ * the scope entered, the out pointer checked, the solver taken (int rc declared);
+ * ML__SOLVER_END gives the solver back and leaves the scope with rc. Needs api/ctx.h. */
+#define ML__SOLVER_BEGIN(fn, outp)                                                       \
+    ml_scope sc;                                                                         \
+    ctx = ml__enter(ctx, &sc);                                                           \
+    if (!(outp))                                                                         \
+        return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, #outp));        \
+    int rc = ml__solver_take(ctx, s, fn);                                                \
+    if (rc)                                                                              \
+        return ml__leave(ctx, &sc, rc);
+/* The same frame without an out pointer (the caller checks its arguments after). */
+#define ML__SOLVER_ENTER(fn)                                                             \
+    ml_scope sc;                                                                         \
+    ctx = ml__enter(ctx, &sc);                                                           \
+    int rc = ml__solver_take(ctx, s, fn);                                                \
+    if (rc)                                                                              \
+        return ml__leave(ctx, &sc, rc);
+#define ML__SOLVER_END(rc)                                                               \
+    ml__solver_give(s);                                                                  \
+    return ml__leave(ctx, &sc, rc)
 /* |ker A| (the solver taken by the caller). */
 int ml__solver_kernel_size(ml_ctx *ctx, ml_solver *s, ml_factored *out);
 /* Whether the solver already made its generators. */

@@ -11,18 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The frame of a public solving call: checks, the solver taken, a scope. */
-#define BEGIN(fn, outp)                                                                  \
-    ml_scope sc;                                                                         \
-    ctx = ml__enter(ctx, &sc);                                                           \
-    if (!(outp))                                                                         \
-        return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, #outp));        \
-    int rc = ml__solver_take(ctx, s, fn);                                                \
-    if (rc)                                                                              \
-        return ml__leave(ctx, &sc, rc);
-#define END(rc)                                                                          \
-    ml__solver_give(s);                                                                  \
-    return ml__leave(ctx, &sc, rc)
+#define BEGIN(fn, outp) ML__SOLVER_BEGIN(fn, outp)
+#define END(rc) ML__SOLVER_END(rc)
 
 /* t - s over the cells (mod n): *rhs malloc'd, n_cells bytes. */
 static int rhs_of(ml_ctx *ctx, const ml_board *b, const uint8_t *state, ml_target target,
