@@ -5,12 +5,15 @@
  * computes it); the rows' factor R is BandFactor(a, rows), the columns' C is
  * BandFactor(b, cols). _parts: one part mod n when both factors work mod n, else one per
  * prime power q of n with its CRT idempotent. A part's solve is X = G_R B G_C^T (the
- * chase down the rows, a byte transpose, the chase along the columns, a transpose back);
- * over a prime its kernel has the basis u_a (x) e_j, then e_i (x) v_b (i outside the
- * pivots of ker R), the parts' i-th generators added by CRT (their orders multiplied); a
- * ring part (q = p^k, a factor singular mod p) is engines/ring.c's. Nothing of rows x cols size
- * is made at build (the factors are O(rows + cols)), so giant boards get nullity, kernel
- * size and det. Every allocation is checked ("out of memory in the tensor engine"). */
+ * chase down the rows, a byte transpose, the chase along the columns, a transpose back;
+ * over GF(2) the byte states are packed 8 columns a byte and solved as solve_packed does,
+ * the same chases and G, so the same answer, with no byte transposes); over a prime its
+ * kernel has the basis u_a (x) e_j, then e_i (x) v_b (i outside the pivots of ker R), the
+ * parts' i-th generators added by CRT (their orders multiplied); a ring part (q = p^k, a
+ * factor singular mod p) is engines/ring.c's. Nothing of rows x cols size is made at build
+ * (the factors are O(rows + cols)), so giant boards get nullity, kernel size and det
+ * (the GF(2) byte solve keeps two packed arrays of h x ceil(w / 8) bytes for the next
+ * solves). Every allocation is checked ("out of memory in the tensor engine"). */
 #include "engines/tensor.h"
 
 #include "api/board.h"
