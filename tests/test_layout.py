@@ -8,6 +8,8 @@ import ast
 import pathlib
 import pickle
 
+import pytest
+
 import modlights as ml
 
 SRC = pathlib.Path(ml.__file__).parent
@@ -184,3 +186,34 @@ def test_every_command_has_its_module():
         args = parser.parse_args([m.__name__.rsplit(".", 1)[1]] + (["x"] if needs_arg else []))
         assert args.func is m.run
     assert cli.main(["info", "--grid", "3x3", "--json"]) == 0
+
+
+#: the one public header is the C API's declaration list (issue 33: one header), exempt
+_LONG_OK = {"csrc/include/modlights.h"}
+
+
+def _long_sources(root: pathlib.Path, limit: int = 800) -> dict[str, int]:
+    """Source files (Python, Cython, C, JavaScript; tests and generated files aside)
+    over `limit` lines, by path relative to the repository."""
+    out = {}
+    for top, exts in (
+        ("src/modlights", {".py", ".pyx", ".pxi", ".pxd"}),
+        ("csrc", {".c", ".h"}),
+        ("js/src", {".js"}),
+    ):
+        for p in sorted((root / top).rglob("*")):
+            rel = p.relative_to(root).as_posix()
+            if p.suffix not in exts or "/tests/" in rel or rel in _LONG_OK:
+                continue
+            n = len(p.read_text(encoding="utf-8").splitlines())
+            if n > limit:
+                out[rel] = n
+    return out
+
+
+def test_no_source_file_over_800_lines():
+    root = pathlib.Path(__file__).resolve().parents[1]
+    if not (root / "csrc").is_dir():
+        pytest.skip("a source checkout only")
+    assert _long_sources(root) == {}, "split along the file's banners"
+    assert _long_sources(root, limit=700), "the check can fail: some file is over 700 lines"

@@ -639,16 +639,10 @@ static int particular(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states
 }
 
 #define BATCH_BEGIN(fn)                                                                  \
-    ml_scope sc;                                                                         \
-    ctx = ml__enter(ctx, &sc);                                                           \
-    int rc = ml__solver_take(ctx, s, fn);                                                \
-    if (rc)                                                                              \
-        return ml__leave(ctx, &sc, rc);                                                  \
+    ML__SOLVER_ENTER(fn)                                                                 \
     if (!states && k)                                                                    \
         rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "states");
-#define BATCH_END()                                                                      \
-    ml__solver_give(s);                                                                  \
-    return ml__leave(ctx, &sc, rc)
+#define BATCH_END() ML__SOLVER_END(rc)
 
 int ml_solver_solvable_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
                             ml_target target, uint8_t *ok)

@@ -1,8 +1,8 @@
-/* solver.c: solvers and the results they make (modlights.h: solvers; result.c has the
- * result accessors), the part of solver.py that asks
- * one engine: the structure (nullity, rank, kernel size, kernel generators, det,
- * inverse, pseudo-inverse), solvability and a particular solution. The minimal search
- * (ML_SOLVE_MINIMAL) is solve.c's, over the canonical generators made here.
+/* solver.c: solvers (modlights.h: solvers), the part of solver.py that asks one engine:
+ * the structure (nullity, rank, kernel size, kernel generators, det, inverse,
+ * pseudo-inverse) and the engine's particular solutions (ml__solver_solve_rhs). The
+ * public solving calls are solver_solve.c's, the minimal search (ML_SOLVE_MINIMAL)
+ * solve.c's over the canonical generators made here, the result accessors result.c's.
  *
  * ml_solver_new makes Solver.__init__'s own checks first (a chase method on a graph
  * board; a giant board no engine covers, with the covers of the engines that could),
@@ -395,26 +395,11 @@ static int kernel_size_of(ml_ctx *ctx, ml_solver *s, ml_factored *out)
     return rc ? rc : factored_sound(ctx, s, ops, out);
 }
 
-static int trivial(const ml_factored *f)
-{
-    for (int i = 0; i < f->count; i++)
-        if (f->exp[i])
-            return 0;
-    return 1;
-}
+static int trivial(const ml_factored *f) { return ml__factored_trivial(f); }
 
 /* The frame of every solver question: checks, the solver taken, a scope. */
-#define BEGIN(fn, outp)                                                                  \
-    ml_scope sc;                                                                         \
-    ctx = ml__enter(ctx, &sc);                                                           \
-    if (!(outp))                                                                         \
-        return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, #outp));        \
-    int rc = take(ctx, s, fn);                                                           \
-    if (rc)                                                                              \
-        return ml__leave(ctx, &sc, rc);
-#define END(rc)                                                                          \
-    give(s);                                                                             \
-    return ml__leave(ctx, &sc, rc)
+#define BEGIN(fn, outp) ML__SOLVER_BEGIN(fn, outp)
+#define END(rc) ML__SOLVER_END(rc)
 
 int ml_solver_nullity(ml_ctx *ctx, ml_solver *s, uint64_t *out)
 {
@@ -640,180 +625,19 @@ int ml_solver_pseudo_inverse(ml_ctx *ctx, ml_solver *s, uint8_t *out)
 }
 
 /* ------------------------------------------------------------------ solving */
-/* t - s over the cells (mod n): *rhs malloc'd, n_cells bytes. */
-static int rhs_of(ml_ctx *ctx, const ml_board *b, const uint8_t *state, ml_target target,
-                  uint8_t **rhs)
+/* (solver_solve.c has the public solving calls; these are the solver's parts they use.) */
+int ml__solver_solve_rhs(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *R, uint8_t *X,
+                         uint8_t *ok)
 {
-    int rc = ml__board_per_tile(ctx, b, "a byte state", 1);
-    if (rc)
-        return rc;
-    unsigned n = (unsigned)b->n, fill = target.fill % n;
-    uint8_t *out = malloc(b->n_cells + 1);
-    if (!out)
-        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
-    /* rhs = target - state mod n by tables over the byte values: no division per tile,
-     * and no index array on boards whose cells are their tiles */
-    uint8_t red[256], neg[256];
-    for (unsigned v = 0; v < 256; v++) {
-        red[v] = (uint8_t)(v % n);
-        neg[v] = (uint8_t)((n - red[v]) % n);
-    }
-    const uint32_t *cf = b->cell_flat;
-    const uint8_t *tt = target.tiles;
-    if (!cf && !(n & (n - 1))) {   /* n a power of two: a mask, and the loops vectorise */
-        uint8_t mask = (uint8_t)(n - 1);
-        if (tt)
-            for (uint64_t i = 0; i < b->n_cells; i++)
-                out[i] = (uint8_t)(tt[i] - state[i]) & mask;
-        else
-            for (uint64_t i = 0; i < b->n_cells; i++)
-                out[i] = (uint8_t)(fill - state[i]) & mask;
-    } else if (!tt) {
-        uint8_t sub[256];   /* fill - v mod n */
-        for (unsigned v = 0; v < 256; v++)
-            sub[v] = (uint8_t)((fill + neg[v]) % n);
-        if (cf)
-            for (uint64_t i = 0; i < b->n_cells; i++)
-                out[i] = sub[state[cf[i]]];
-        else
-            for (uint64_t i = 0; i < b->n_cells; i++)
-                out[i] = sub[state[i]];
-    } else {
-        for (uint64_t i = 0; i < b->n_cells; i++) {
-            uint64_t f = cf ? cf[i] : i;
-            unsigned v = (unsigned)red[tt[f]] + neg[state[f]];
-            out[i] = (uint8_t)(v >= n ? v - n : v);
-        }
-    }
-    *rhs = out;
-    return ML_OK;
-}
-
-/* x (n_taps bytes) with *ok, for one right-hand side. */
-static int solve_one(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
-                     uint8_t *x, uint8_t *ok)
-{
-    uint8_t *rhs = NULL;
-    int rc = rhs_of(ctx, s->b, state, target, &rhs);
     const ml_engine_def *ops;
     void *user, *eng;
-    if (!rc)
-        rc = ANSWERER(ctx, s, solve, &ops, &user, &eng);
-    if (!rc)
-        rc = callback_rc(ctx, s, ops, ops->solve(user, ctx, eng, 1, rhs, x, ok), "solve");
-    free(rhs);
-    return rc;
-}
-
-int ml__solver_solve_rows(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
-                          ml_target target, uint8_t *X, uint8_t *ok)
-{
-    const ml_board *b = s->b;
-    uint64_t m = b->n_cells, tiles = ml_board_size(b);
-    uint8_t *R = k && m > SIZE_MAX / k ? NULL : malloc(k * m + 1);
-    if (!R)
-        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve_many");
-    int rc = ML_OK;
-    for (size_t i = 0; i < k && !rc; i++) {
-        uint8_t *rhs = NULL;
-        rc = rhs_of(ctx, b, states + i * tiles, target, &rhs);
-        if (!rc && m)
-            memcpy(R + i * m, rhs, m);
-        free(rhs);
-    }
-    const ml_engine_def *ops;
-    void *user, *eng;
-    if (!rc)
-        rc = ANSWERER(ctx, s, solve, &ops, &user, &eng);
+    int rc = ANSWERER(ctx, s, solve, &ops, &user, &eng);
     if (!rc && k)
         rc = callback_rc(ctx, s, ops, ops->solve(user, ctx, eng, k, R, X, ok), "solve");
-    free(R);
     return rc;
 }
+
+ml_board *ml__solver_board(const ml_solver *s) { return s->b; }
 
 int ml__solver_take(ml_ctx *ctx, ml_solver *s, const char *fn) { return take(ctx, s, fn); }
 void ml__solver_give(ml_solver *s) { give(s); }
-
-int ml_solver_solvable(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
-                       int *out)
-{
-    BEGIN("ml_solver_solvable", out);
-    if (!state) {
-        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_solver_solvable", "state");
-        END(rc);
-    }
-    uint8_t *x = malloc(s->b->n_taps + 1), ok = 0;
-    rc = x ? solve_one(ctx, s, state, target, x, &ok)
-           : ml__fail(ctx, ML_M_NOMEM, "ml_solver_solvable");
-    if (!rc)
-        *out = ok != 0;
-    free(x);
-    END(rc);
-}
-
-/* The sum of n bytes: 32-bit sums of blocks of 2^24 (at most 255 * 2^24 < 2^32), which
- * compilers vectorise (a 64-bit sum a byte does not, in WebAssembly). */
-static uint64_t byte_sum(const uint8_t *x, uint64_t n)
-{
-    uint64_t total = 0;
-    for (uint64_t i = 0; i < n;) {
-        uint64_t m = n - i < ((uint64_t)1 << 24) ? n - i : (uint64_t)1 << 24;
-        uint32_t acc = 0;
-        for (uint64_t j = 0; j < m; j++)
-            acc += x[i + j];
-        total += acc;
-        i += m;
-    }
-    return total;
-}
-
-int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
-                    unsigned flags, ml_budget budget, ml_result **out)
-{
-    BEGIN("ml_solver_solve", out);
-    *out = NULL;
-    if (!state) {
-        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_solver_solve", "state");
-        END(rc);
-    }
-    rc = ml__check_budget(ctx, budget);
-    if (rc) {
-        END(rc);
-    }
-    const ml_board *b = s->b;
-    uint8_t *x = malloc(b->n_taps + 1), ok = 0;
-    ml_result *r = calloc(1, sizeof *r);
-    uint64_t size = ml_board_taps_size(b);
-    if (r)   /* every byte written below unless some tiles are no taps */
-        r->taps = b->tap_flat || size != b->n_taps ? calloc(size + 1, 1) : malloc(size + 1);
-    rc = x && r && r->taps ? solve_one(ctx, s, state, target, x, &ok)
-                           : ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
-    if (!rc && !ok)
-        rc = ml__fail(ctx, ML_M_UNSOLVABLE);
-    if (!rc)
-        rc = kernel_size_of(ctx, s, &r->kernel_size);
-    if (!rc)   /* Solution(..., ks == 1, ...) without a search */
-        r->proven = trivial(&r->kernel_size);
-    if (!rc && (flags & ML_SOLVE_MINIMAL))
-        rc = ml__solve_minimal(ctx, s, x, &r->kernel_size, budget, flags, r);
-    if (!rc) {
-        const uint32_t *tf = b->tap_flat;
-        uint8_t *taps = r->taps;
-        if (tf) {
-            for (uint64_t j = 0; j < b->n_taps; j++)
-                taps[tf[j]] = x[j];
-        } else if (b->n_taps) {
-            memcpy(taps, x, b->n_taps);
-        }
-        r->length += byte_sum(x, b->n_taps);
-        r->magic = ML__RESULT_MAGIC;
-        r->b = ml_board_retain(s->b);
-        *out = r;
-    } else if (r) {
-        free(r->taps);
-        ml__result_release(r);
-        free(r);
-    }
-    free(x);
-    END(rc);
-}

@@ -32,18 +32,12 @@ static int asked(ml_ctx *ctx, const ml__engine *e, int rc, const char *question)
 
 /* The frame of every question: the solver taken, a scope, the engine built. */
 #define BEGIN(fn)                                                                        \
-    ml_scope sc;                                                                         \
-    ctx = ml__enter(ctx, &sc);                                                           \
-    int rc = ml__solver_take(ctx, s, fn);                                                \
-    if (rc)                                                                              \
-        return ml__leave(ctx, &sc, rc);                                                  \
+    ML__SOLVER_ENTER(fn)                                                                 \
     const ml__engine *e = NULL;                                                          \
     const ml_engine_def *ops = NULL;                                                     \
     void *user = NULL, *eng = NULL;                                                      \
     rc = ml__solver_own(ctx, s, &e, &ops, &user, &eng);
-#define END(rc)                                                                          \
-    ml__solver_give(s);                                                                  \
-    return ml__leave(ctx, &sc, rc)
+#define END(rc) ML__SOLVER_END(rc)
 
 static int not_alone(ml_ctx *ctx, const ml__engine *e)
 {

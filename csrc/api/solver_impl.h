@@ -1,6 +1,7 @@
-/* solver_impl.h: what csrc/api/solve.c and result.c (the minimal search, results) see of
- * a solver and a result (modlights.h: solvers). The solver's own parts stay in solver.c;
- * these are its answers, made on first need and kept by the solver. */
+/* solver_impl.h: what csrc/api/solver_solve.c, solve.c and result.c (solving, the minimal
+ * search, results) see of a solver and a result (modlights.h: solvers). The solver's own
+ * parts stay in solver.c; these are its answers, made on first need and kept by the
+ * solver. */
 #ifndef ML_API_SOLVER_IMPL_H
 #define ML_API_SOLVER_IMPL_H
 
@@ -51,9 +52,45 @@ int ml__solver_nullity(ml_ctx *ctx, ml_solver *s, uint64_t *out);
  * X (k x n_taps bytes) and ok (k). */
 int ml__solver_solve_rows(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
                           ml_target target, uint8_t *X, uint8_t *ok);
+/* The engine's particular solutions of k right-hand sides R (k x n_cells bytes, t - s
+ * over the cells): X (k x n_taps bytes) and ok (k); the registry's fallback answers when
+ * the engine leaves solve NULL. */
+int ml__solver_solve_rhs(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *R, uint8_t *X,
+                         uint8_t *ok);
+/* The solver's board. */
+ml_board *ml__solver_board(const ml_solver *s);
+/* Whether |ker A| is 1 (every exponent 0). */
+static inline int ml__factored_trivial(const ml_factored *f)
+{
+    for (int i = 0; i < f->count; i++)
+        if (f->exp[i])
+            return 0;
+    return 1;
+}
 /* Take the solver for one public call (ML_EMISUSE when dead or in use) / give it back. */
 int ml__solver_take(ml_ctx *ctx, ml_solver *s, const char *fn);
 void ml__solver_give(ml_solver *s);
+/* The frame of a public solver call (in a function with ml_ctx *ctx and ml_solver *s):
+ * the scope entered, the out pointer checked, the solver taken (int rc declared);
+ * ML__SOLVER_END gives the solver back and leaves the scope with rc. Needs api/ctx.h. */
+#define ML__SOLVER_BEGIN(fn, outp)                                                       \
+    ml_scope sc;                                                                         \
+    ctx = ml__enter(ctx, &sc);                                                           \
+    if (!(outp))                                                                         \
+        return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, #outp));        \
+    int rc = ml__solver_take(ctx, s, fn);                                                \
+    if (rc)                                                                              \
+        return ml__leave(ctx, &sc, rc);
+/* The same frame without an out pointer (the caller checks its arguments after). */
+#define ML__SOLVER_ENTER(fn)                                                             \
+    ml_scope sc;                                                                         \
+    ctx = ml__enter(ctx, &sc);                                                           \
+    int rc = ml__solver_take(ctx, s, fn);                                                \
+    if (rc)                                                                              \
+        return ml__leave(ctx, &sc, rc);
+#define ML__SOLVER_END(rc)                                                               \
+    ml__solver_give(s);                                                                  \
+    return ml__leave(ctx, &sc, rc)
 /* |ker A| (the solver taken by the caller). */
 int ml__solver_kernel_size(ml_ctx *ctx, ml_solver *s, ml_factored *out);
 /* Whether the solver already made its generators. */

@@ -5,12 +5,15 @@
  * computes it); the rows' factor R is BandFactor(a, rows), the columns' C is
  * BandFactor(b, cols). _parts: one part mod n when both factors work mod n, else one per
  * prime power q of n with its CRT idempotent. A part's solve is X = G_R B G_C^T (the
- * chase down the rows, a byte transpose, the chase along the columns, a transpose back);
- * over a prime its kernel has the basis u_a (x) e_j, then e_i (x) v_b (i outside the
- * pivots of ker R), the parts' i-th generators added by CRT (their orders multiplied); a
- * ring part (q = p^k, a factor singular mod p) is engines/ring.c's. Nothing of rows x cols size
- * is made at build (the factors are O(rows + cols)), so giant boards get nullity, kernel
- * size and det. Every allocation is checked ("out of memory in the tensor engine"). */
+ * chase down the rows, a byte transpose, the chase along the columns, a transpose back;
+ * over GF(2) the byte states are packed 8 columns a byte and solved as solve_packed does,
+ * the same chases and G, so the same answer, with no byte transposes); over a prime its
+ * kernel has the basis u_a (x) e_j, then e_i (x) v_b (i outside the pivots of ker R), the
+ * parts' i-th generators added by CRT (their orders multiplied); a ring part (q = p^k, a
+ * factor singular mod p) is engines/ring.c's. Nothing of rows x cols size is made at build
+ * (the factors are O(rows + cols)), so giant boards get nullity, kernel size and det
+ * (the GF(2) byte solve keeps two packed arrays of h x ceil(w / 8) bytes for the next
+ * solves). Every allocation is checked ("out of memory in the tensor engine"). */
 #include "engines/tensor.h"
 
 #include "api/board.h"
@@ -43,9 +46,14 @@ typedef struct {
     size_t h, w;
     int nparts;
     tpart part[4];
-    /* the packed solve's row solve along C, prepared on first use (rs_known) */
-    int rs_known;
+    /* GF(2), made on the first packed or byte solve (gf2_known): the row solve along C
+     * (rs), else one strip of STRIP_ROWS rows and its chase (strip, work) */
+    int gf2_known;
     ml_symchase_rows *rs;
+    uint8_t *strip, *work;
+    /* GF(2) byte solve, made on its first call: the right-hand side and the answer as
+     * packed rows (h x ceil(w / 8) bytes each) */
+    uint8_t *pin, *pout;
 } tens_eng;
 
 static int nomem(ml_ctx *ctx) { return ml__fail(ctx, ML_M_NOMEM, "the tensor engine"); }
@@ -149,6 +157,10 @@ static void tens_destroy(void *user, void *engine)
         ml__band_free(&e->part[i].C);
     }
     ml_symchase_rows_free(e->rs);
+    free(e->strip);
+    free(e->work);
+    free(e->pin);
+    free(e->pout);
     free(e);
 }
 
@@ -284,6 +296,129 @@ static int tens_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *
     return ML_OK;
 }
 
+/* engine.py's STRIP_ROWS: rows a strip of the packed solve's column direction */
+#define STRIP_ROWS 512
+
+/* BandFactor.packed_row_solver without tori: a GF(2) factor that is I + P or P (odd
+ * counts on -1 and +1, maybe 0, nothing else) of side >= 3 solves packed rows in place,
+ * word-parallel, when invertible (ml_symchase_rows_new checks): *P set, 1; else 0. */
+static int row_solver(const ml__band *f, ml_symchase *P)
+{
+    if (f->n != 2 || f->identity || f->ring || f->wrap || f->nullity || f->L < 3)
+        return 0;
+    int has[3] = {0, 0, 0};
+    for (size_t i = 0; i < f->m; i++) {
+        if (f->c[i] % 2 == 0)
+            continue;
+        if (f->d[i] < -1 || f->d[i] > 1)
+            return 0;
+        has[f->d[i] + 1] = 1;
+    }
+    if (!has[0] || !has[2])
+        return 0;
+    memset(P, 0, sizeof *P);
+    P->h = 1;
+    P->w = (size_t)f->L;
+    P->p = 2;
+    P->a[2] = (unsigned)has[1];
+    P->b[2] = 1;
+    return 1;
+}
+
+/* GF(2): the row solve along C (when row_solver takes C and it is invertible), else the
+ * strip and its chase buffer; once per engine. 0 or ML_ENOMEM. */
+static int gf2_prepare(tens_eng *e)
+{
+    if (e->gf2_known)
+        return 0;
+    const ml__band *C = &e->part[0].C;
+    ml_symchase P;
+    int why = 0;
+    if (row_solver(C, &P) && !(e->rs = ml_symchase_rows_new(&P, &why)) && why == 2)
+        return ML_ENOMEM;
+    if (!e->rs && !C->identity) {
+        size_t sb = STRIP_ROWS / 8;
+        e->strip = malloc(e->w * sb + 1);
+        e->work = malloc((e->w + (size_t)C->s) * sb + 1);
+        if (!e->strip || !e->work) {
+            free(e->strip);
+            free(e->work);
+            e->strip = e->work = NULL;
+            return ML_ENOMEM;
+        }
+    }
+    e->gf2_known = 1;
+    return 0;
+}
+
+/* GF(2), np.packbits rows (h x ceil(w / 8) bytes, gf2_prepare done): Y = G_R B G_C^T,
+ * *ok whether B is in the image of A (Y then unspecified when not). The chase down the
+ * rows on whole packed rows (R's chase writes rows 0..h-1 only: its symbols are rows of
+ * the answer set to 0, then corrected by S z), then along the rows: each row solved in
+ * place, word-parallel, when C is I + P or P; else strips of STRIP_ROWS rows transposed
+ * in bits, chased along the columns and transposed back. Y's bits past column w are 0.
+ * 0, ML_EINTERRUPTED, ML_EINVAL (a factor the packed chase refuses). */
+static int gf2_solve(const tens_eng *e, const uint8_t *B, uint8_t *Y, int *ok)
+{
+    const tpart *t = &e->part[0];
+    size_t h = e->h, w = e->w, nb = (w + 7) / 8, sb = STRIP_ROWS / 8;
+    *ok = 0;
+    int rc = ml__band_apply_ginv_packed(&t->R, B, nb, w, Y, ok);   /* R Y = B */
+    if (rc || !*ok || t->C.identity)
+        goto tail;
+    if (e->rs) {   /* C X^T = Y^T a row at a time */
+        if (ml_symchase_rows_run(e->rs, Y, h, nb))
+            rc = ML_EINTERRUPTED;
+        goto tail;
+    }
+    for (size_t i0 = 0; !rc && *ok && i0 < h; i0 += STRIP_ROWS) {
+        size_t rows = h - i0 < STRIP_ROWS ? h - i0 : STRIP_ROWS;
+        ml_packed_transpose(Y + i0 * nb, nb, rows, w, e->strip, sb);   /* strip = Y^T */
+        rc = ml__band_apply_ginv_packed(&t->C, e->strip, sb, rows, e->work, ok);   /* C X^T = Y^T */
+        if (!rc && *ok)
+            ml_packed_transpose(e->work, sb, w, rows, Y + i0 * nb, nb);
+    }
+tail:
+    if (!rc && *ok && w % 8)
+        for (size_t i = 0; i < h; i++)
+            Y[i * nb + nb - 1] &= (uint8_t)(0xFF << (8 - w % 8));
+    return rc;
+}
+
+/* Whether the GF(2) packed solves take the engine's board: n = 2 (one part, a field:
+ * never a ring factor), factors not reversed (a unit at either end; over GF(2) always). */
+static int gf2_packs(const tens_eng *e)
+{
+    const tpart *t = &e->part[0];
+    return e->n == 2 && e->nparts == 1 && !t->is_ring && !t->R.reversed && !t->C.reversed;
+}
+
+/* the byte solve over GF(2) through gf2_solve: B (h x w bytes 0 / 1) packed into e->pin,
+ * solved into e->pout, unpacked into X. The same answer as part_solve's byte chase (the
+ * same chases and G on 8 columns a byte). 0, ML_ENOMEM, ML_EINTERRUPTED, ML_EINVAL. */
+static int gf2_solve_bytes(tens_eng *e, const uint8_t *B, uint8_t *X, int *ok)
+{
+    size_t h = e->h, w = e->w, nb = (w + 7) / 8;
+    int rc = gf2_prepare(e);
+    if (rc)
+        return rc;
+    if (!e->pin) {
+        e->pin = malloc(h * nb + 1);
+        e->pout = malloc(h * nb + 1);
+        if (!e->pin || !e->pout) {
+            free(e->pin);
+            free(e->pout);
+            e->pin = e->pout = NULL;
+            return ML_ENOMEM;
+        }
+    }
+    ml_packed_from_bytes(B, w, h, w, e->pin, nb);
+    rc = gf2_solve(e, e->pin, e->pout, ok);
+    if (!rc && *ok)
+        ml_packed_to_bytes(e->pout, nb, h, w, X, w);
+    return rc;
+}
+
 /* _part_solve: X (h x w) with R X C^T = B mod q; *ok 0 when there is none. Y: scratch of
  * (h + R.s) x w and (w + C.s) x h bytes (the factors chase in it), T: h x w. */
 static int part_solve(const tens_eng *e, const tpart *t, const uint8_t *B, uint8_t *X,
@@ -307,10 +442,9 @@ static int part_solve(const tens_eng *e, const tpart *t, const uint8_t *B, uint8
     return 0;
 }
 
-static int tens_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
-                      uint8_t *X, uint8_t *ok)
+int ml__tensor_solve_bytes(ml_ctx *ctx, void *engine, size_t k, const uint8_t *R, uint8_t *X,
+                           uint8_t *ok)
 {
-    (void)user;
     tens_eng *e = engine;
     size_t hw = e->h * e->w, ys = hw;
     ml_fastmod fn = ml_fastmod_make(e->n);
@@ -322,11 +456,12 @@ static int tens_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uin
         ys = r > ys ? r : ys;
         ys = c > ys ? c : ys;
     }
-    uint8_t *Y = malloc(ys + 1), *T = malloc(hw + 1), *Bq = malloc(hw + 1),
-            *xq = malloc(hw + 1);
-    uint16_t *acc = malloc((hw + 1) * sizeof *acc);
+    int crt = e->nparts > 1;   /* Bq, xq, acc: the parts' CRT */
+    uint8_t *Y = malloc(ys + 1), *T = malloc(hw + 1), *Bq = crt ? malloc(hw + 1) : NULL,
+            *xq = crt ? malloc(hw + 1) : NULL;
+    uint16_t *acc = crt ? malloc((hw + 1) * sizeof *acc) : NULL;
     int rc = ML_OK;
-    if (!Y || !T || !Bq || !xq || !acc) {
+    if (!Y || !T || (crt && (!Bq || !xq || !acc))) {
         rc = nomem(ctx);
         goto done;
     }
@@ -364,6 +499,29 @@ done:
     free(xq);
     free(acc);
     return rc;
+}
+
+static int tens_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
+                      uint8_t *X, uint8_t *ok)
+{
+    (void)user;
+    tens_eng *e = engine;
+    if (!gf2_packs(e))
+        return ml__tensor_solve_bytes(ctx, engine, k, R, X, ok);
+    size_t hw = e->h * e->w;   /* GF(2): 8 columns a byte, no byte transposes */
+    int rc = ML_OK;
+    for (size_t i = 0; i < k && !rc; i++) {
+        int good = 0;
+        rc = gf2_solve_bytes(e, R + i * hw, X + i * hw, &good);
+        ok[i] = (uint8_t)(!rc && good);
+    }
+    if (rc == ML_ENOMEM)
+        return nomem(ctx);
+    if (rc == ML_EINTERRUPTED)
+        return ml__fail(ctx, ML_M_INTERRUPTED);
+    if (rc)
+        return ml__fail(ctx, ML_M_INTERNAL, "tensor", "the packed chase refused its factor");
+    return ML_OK;
 }
 
 /* _part_generators: the first k rows of u_a (x) e_j, then e_i (x) v_b, into H (k x hw,
@@ -508,41 +666,9 @@ static int tens_kernel_fits(void *user, ml_ctx *ctx, void *engine, int *fits)
     return ML_OK;
 }
 
-/* engine.py's STRIP_ROWS: rows a strip of the packed solve's column direction */
-#define STRIP_ROWS 512
-
-/* BandFactor.packed_row_solver without tori: a GF(2) factor that is I + P or P (odd
- * counts on -1 and +1, maybe 0, nothing else) of side >= 3 solves packed rows in place,
- * word-parallel, when invertible (ml_symchase_rows_new checks): *P set, 1; else 0. */
-static int row_solver(const ml__band *f, ml_symchase *P)
-{
-    if (f->n != 2 || f->identity || f->ring || f->wrap || f->nullity || f->L < 3)
-        return 0;
-    int has[3] = {0, 0, 0};
-    for (size_t i = 0; i < f->m; i++) {
-        if (f->c[i] % 2 == 0)
-            continue;
-        if (f->d[i] < -1 || f->d[i] > 1)
-            return 0;
-        has[f->d[i] + 1] = 1;
-    }
-    if (!has[0] || !has[2])
-        return 0;
-    memset(P, 0, sizeof *P);
-    P->h = 1;
-    P->w = (size_t)f->L;
-    P->p = 2;
-    P->a[2] = (unsigned)has[1];
-    P->b[2] = 1;
-    return 1;
-}
-
-/* GF(2), np.packbits rows: the taps of fill ^ packed (TensorEngine.solve_packed), in
- * `out` itself: the chase down the rows on whole packed rows (R's chase writes rows
- * 0..h-1 only: its symbols are rows of the answer set to 0, then corrected by S z), then
- * along the rows: each row solved in place, word-parallel, when C is I + P or P; else
- * strips of STRIP_ROWS rows transposed in bits, chased along the columns and transposed
- * back. Memory: a flipped copy of the input for fill 1, and one strip. */
+/* GF(2), np.packbits rows: the taps of fill ^ packed (TensorEngine.solve_packed) in
+ * `out` itself, by gf2_solve. Memory: a flipped copy of the input for fill 1, and the
+ * engine's strip (gf2_prepare). */
 static int tens_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_t *packed,
                              unsigned fill, uint8_t *out, int *solvable)
 {
@@ -551,56 +677,27 @@ static int tens_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_
     *solvable = 0;
     if (e->n != 2)
         return ml__fail(ctx, ML_M_PACKED_NEEDS_GF2_GRID, (int)e->n, "");
-    const tpart *t = &e->part[0];
-    size_t h = e->h, w = e->w, nb = (w + 7) / 8, sb = STRIP_ROWS / 8;
-    if (!e->rs_known) {   /* the row solve along C, else strips of STRIP_ROWS rows */
-        ml_symchase P;
-        int why = 0;
-        if (row_solver(&t->C, &P) && !(e->rs = ml_symchase_rows_new(&P, &why)) && why == 2)
-            return nomem(ctx);
-        e->rs_known = 1;
-    }
-    int rows_solve = e->rs != NULL;
-    uint8_t *Y = out;
+    if (!gf2_packs(e))
+        return ml__fail(ctx, ML_M_INTERNAL, "tensor", "the packed chase refused its factor");
+    size_t h = e->h, nb = (e->w + 7) / 8;
     /* the input read in place for fill 0, a flipped copy for fill 1 */
     uint8_t *B = fill & 1 ? malloc(h * nb + 1) : NULL;
-    uint8_t *strip = rows_solve ? NULL : malloc(w * sb + 1);
-    uint8_t *work = rows_solve ? NULL : malloc((w + (size_t)t->C.s) * sb + 1);
-    int rc = ML_OK, ok = 0;
-    if (((fill & 1) && !B) || (!rows_solve && (!strip || !work))) {
-        rc = nomem(ctx);
-        goto done;
-    }
-    for (size_t x = 0; B && x < h * nb; x++)
+    int rc = gf2_prepare(e), ok = 0;
+    if (!rc && (fill & 1) && !B)
+        rc = ML_ENOMEM;
+    for (size_t x = 0; !rc && B && x < h * nb; x++)
         B[x] = packed[x] ^ 0xFF;
-    rc = ml__band_apply_ginv_packed(&t->R, B ? B : packed, nb, w, Y, &ok);   /* R Y = B */
-    if (!rc && ok && (rows_solve || t->C.identity)) {   /* C X^T = Y^T a row at a time */
-        if (!t->C.identity && ml_symchase_rows_run(e->rs, Y, h, nb))
-            rc = ML_EINTERRUPTED;
-    } else {
-        for (size_t i0 = 0; !rc && ok && i0 < h; i0 += STRIP_ROWS) {
-            size_t rows = h - i0 < STRIP_ROWS ? h - i0 : STRIP_ROWS;
-            ml_packed_transpose(Y + i0 * nb, nb, rows, w, strip, sb);   /* strip = Y^T */
-            rc = ml__band_apply_ginv_packed(&t->C, strip, sb, rows, work, &ok);   /* C X^T = Y^T */
-            if (!rc && ok)
-                ml_packed_transpose(work, sb, w, rows, Y + i0 * nb, nb);
-        }
-    }
-    if (rc == ML_ENOMEM)
-        rc = nomem(ctx);
-    else if (rc == ML_EINTERRUPTED)
-        rc = ml__fail(ctx, ML_M_INTERRUPTED);
-    else if (rc)
-        rc = ml__fail(ctx, ML_M_INTERNAL, "tensor", "the packed chase refused its factor");
-    *solvable = !rc && ok;
-    if (*solvable && w % 8)
-        for (size_t i = 0; i < h; i++)
-            out[i * nb + nb - 1] &= (uint8_t)(0xFF << (8 - w % 8));
-done:
+    if (!rc)
+        rc = gf2_solve(e, B ? B : packed, out, &ok);
     free(B);
-    free(strip);
-    free(work);
-    return rc;
+    if (rc == ML_ENOMEM)
+        return nomem(ctx);
+    if (rc == ML_EINTERRUPTED)
+        return ml__fail(ctx, ML_M_INTERRUPTED);
+    if (rc)
+        return ml__fail(ctx, ML_M_INTERNAL, "tensor", "the packed chase refused its factor");
+    *solvable = ok;
+    return ML_OK;
 }
 
 const ml_engine_def ml__tensor_ops = {

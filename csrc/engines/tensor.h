@@ -17,4 +17,11 @@
 
 extern const ml_engine_def ml__tensor_ops;
 
+/* The byte solve of k right-hand sides (R and X k x h w bytes, values < n; ok k flags) by
+ * each part's byte chases and two byte transposes, whatever n: the solve of every n but
+ * 2, whose solve packs 8 columns a byte (the same answers); for the tests to compare the
+ * two. engine: one built by ml__tensor_ops. ML_ENOMEM, ML_EINTERRUPTED. */
+int ml__tensor_solve_bytes(ml_ctx *ctx, void *engine, size_t k, const uint8_t *R, uint8_t *X,
+                           uint8_t *ok);
+
 #endif

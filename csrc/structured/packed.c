@@ -34,6 +34,67 @@ void ml_packed_store_row(const uint64_t *src, size_t w, uint8_t *dst)
     }
 }
 
+/* Eight bytes (one column each, little-endian loads: column 8k + t in byte t) <-> one
+ * packed byte (column 8k + t in bit 7 - t). Packing: the bits 8t of x & PK_LSB times
+ * PK_FROM land at 63 - t, the 64 products at distinct positions (8t - 9u takes each value
+ * once), so nothing carries into the top byte. Unpacking: byte t of b * PK_LSB & PK_TO keeps
+ * bit 7 - t of b; adding 0x7F to each byte (at most 0x80: no carry) moves "not zero"
+ * into its bit 7. */
+#define PK_LSB 0x0101010101010101ull
+#define PK_FROM 0x8040201008040201ull
+#define PK_TO 0x0102040810204080ull
+
+static inline uint64_t le64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+void ml_packed_from_bytes(const uint8_t *src, size_t sstride, size_t rows, size_t cols,
+                          uint8_t *dst, size_t dstride)
+{
+    size_t full = cols / 8;
+    for (size_t i = 0; i < rows; i++) {
+        const uint8_t *s = src + i * sstride;
+        uint8_t *d = dst + i * dstride;
+        for (size_t k = 0; k < full; k++)
+            d[k] = (uint8_t)(((le64(s + 8 * k) & PK_LSB) * PK_FROM) >> 56);
+        if (cols % 8) {
+            unsigned v = 0;
+            for (size_t j = 8 * full; j < cols; j++)
+                v |= (s[j] & 1u) << (7 - j % 8);
+            d[full] = (uint8_t)v;
+        }
+    }
+}
+
+void ml_packed_to_bytes(const uint8_t *src, size_t sstride, size_t rows, size_t cols,
+                        uint8_t *dst, size_t dstride)
+{
+    size_t full = cols / 8;
+    for (size_t i = 0; i < rows; i++) {
+        const uint8_t *s = src + i * sstride;
+        uint8_t *d = dst + i * dstride;
+        for (size_t k = 0; k < full; k++) {
+            uint64_t v = ((((s[k] * PK_LSB) & PK_TO) + 0x7F7F7F7F7F7F7F7Full) >> 7) & PK_LSB;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            v = __builtin_bswap64(v);
+#endif
+            memcpy(d + 8 * k, &v, 8);
+        }
+        for (size_t j = 8 * full; j < cols; j++)
+            d[j] = (uint8_t)((s[full] >> (7 - j % 8)) & 1u);
+    }
+}
+
+#undef PK_LSB
+#undef PK_FROM
+#undef PK_TO
+
 /* ------------------------------------------------------------------ transposes */
 
 /* 8 bytes of a row from byte offset o (len < 8: the row ends there), as an MSB-first

@@ -7,6 +7,7 @@
  * shift apart (towards higher columns: >> 1).
  *
  * - ml_packed_load_row / ml_packed_store_row: a packed row <-> MSB-first words;
+ * - ml_packed_from_bytes / ml_packed_to_bytes: one byte a tile (0 / 1) <-> packed rows;
  * - ml_packed_transpose: the transpose of a bit matrix (or of a strip of rows), in
  *   64 x 64 blocks (ml_gf2_transpose64; its AVX2 clone where the CPU has it);
  * - ml_packed_apply: s + A x for a uniform pattern (any offsets, tori too), streamed a
@@ -53,6 +54,16 @@ void ml_packed_load_row(const uint8_t *src, size_t w, uint64_t *dst);
 /* ceil(w / 64) MSB-first words -> ceil(w / 8) bytes (the inverse of load_row; the
  * words' bits past column w must be 0). */
 void ml_packed_store_row(const uint64_t *src, size_t w, uint8_t *dst);
+
+/* Rows of one byte a tile -> packed rows: src is rows x cols bytes (row i at src + i *
+ * sstride; bit 0 of each byte read, the rest ignored), dst rows of ceil(cols / 8) bytes
+ * (row i at dst + i * dstride; bits past column cols written 0). O(rows cols). */
+void ml_packed_from_bytes(const uint8_t *src, size_t sstride, size_t rows, size_t cols,
+                          uint8_t *dst, size_t dstride);
+/* The inverse: packed rows (row i at src + i * sstride, bits past column cols ignored)
+ * -> rows x cols bytes 0 / 1 (row i at dst + i * dstride). O(rows cols). */
+void ml_packed_to_bytes(const uint8_t *src, size_t sstride, size_t rows, size_t cols,
+                        uint8_t *dst, size_t dstride);
 
 /* T = A^T: A is rows x cols bits (row i at A + i * astride, ceil(cols / 8) bytes read),
  * T is cols x rows bits (row j at T + j * tstride; ceil(rows / 8) bytes written a row,

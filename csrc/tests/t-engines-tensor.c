@@ -8,9 +8,12 @@
  * random right-hand sides (ok exactly when rank [A | b] = rank A over a prime; A X = b
  * whenever ok); det as the dense determinant (Smith forms per prime power, CRT);
  * kernel_fits; solve_packed (n = 2) on np.packbits rows with a fill: solvable as the
- * byte solve, A x = fill ^ s. The generators' orders multiply to |ker A| (per prime of n,
- * the dense Smith form's log_p |ker A|), ring parts (engines/ring.c) included. A stop
- * requested before a solve fails it with ML_EINTERRUPTED and "native work was interrupted".
+ * byte solve, A x = fill ^ s; over GF(2) the solve (8 columns a byte) against
+ * ml__tensor_solve_bytes (the byte chases): the same ok and answer, on these boards and
+ * on larger ones (strips, singular factors, an identity factor, tori). The generators'
+ * orders multiply to |ker A| (per prime of n, the dense Smith form's log_p |ker A|), ring
+ * parts (engines/ring.c) included. A stop requested before a solve fails it with
+ * ML_EINTERRUPTED and "native work was interrupted".
  * (tests/native/test_capi_tensor.py compares with Python's engine.)
  * ml-test-sources: engines/algebraic.c engines/algebraic_poly.c structured/rowrec.c engines/dense.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/torus.c engines/lifted.c engines/polymat.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
 #define ML_T_SEED 0x7E450Bull
@@ -64,6 +67,24 @@ static void apply(const uint8_t *A, size_t N, unsigned n, const uint8_t *x, uint
             v = (v + A[i * N + j] * (unsigned)x[j]) % n;
         y[i] = (uint8_t)v;
     }
+}
+
+/* GF(2): the engine's solve (8 columns a byte) against ml__tensor_solve_bytes (the byte
+ * chases and transposes), the same ok and, when ok, the same answer x */
+static int n_bytes_same;
+static void same_as_bytes(void *e, size_t N, const uint8_t *s, const uint8_t *x, uint8_t ok)
+{
+    uint8_t *xb = malloc(N + 1), okb = 0;
+    CHECK(!ml__tensor_solve_bytes(ctx, e, 1, s, xb, &okb));
+    CHECK(okb == ok, "solvable: packed route %d, byte chases %d", ok, okb);
+    if (ok && okb) {
+        size_t i = 0;
+        while (i < N && x[i] == xb[i])
+            i++;
+        CHECK(i == N, "the packed route's answer differs from the byte chases' at %zu", i);
+        n_bytes_same++;
+    }
+    free(xb);
 }
 
 static void one(int64_t h, int64_t w, unsigned n, int wrap, size_t k, const int64_t *dr,
@@ -159,6 +180,8 @@ static void one(int64_t h, int64_t w, unsigned n, int wrap, size_t k, const int6
         CHECK(!o->solve(NULL, ctx, e, 1, s, x, &ok));
         if (t == 0)
             CHECK(ok, "A x not solvable");
+        if (n == 2)   /* the packed route's answer is the byte chases' */
+            same_as_bytes(e, N, s, x, ok);
         if (ok) {
             apply(A, N, n, x, y);
             CHECK(!memcmp(y, s, N), "A X != b");
@@ -263,10 +286,19 @@ static void packed_big(int64_t h, int64_t w, int wrap, size_t k, const int64_t *
         int solv = 0;
         CHECK(!ml__tensor_ops.solve_packed(NULL, ctx, e, P, fill, Q, &solv) && solv);
         CHECK(!ml__tensor_ops.solve(NULL, ctx, e, 1, s, X, &ok) && ok);
+        same_as_bytes(e, N, s, X, ok);
         for (int64_t i = 0; i < h; i++)
             for (int64_t j = 0; j < w; j++)
                 CHECK(X[i * w + j] == ((Q[(size_t)i * nb + (size_t)j / 8] >> (7 - j % 8)) & 1),
                       "packed and byte solves differ at (%lld, %lld)", (long long)i, (long long)j);
+    }
+    for (int t = 0; t < 2; t++) {   /* random right-hand sides: unsolvable when A is singular */
+        for (size_t i = 0; i < N; i++)
+            s[i] = (uint8_t)(rnd() & 1);
+        if (t)   /* one tile off an image: solvable exactly when that tile's column is */
+            s[rnd() % N] ^= 1;
+        CHECK(!ml__tensor_ops.solve(NULL, ctx, e, 1, s, X, &ok));
+        same_as_bytes(e, N, s, X, ok);
     }
     free(x);
     free(s);
@@ -318,9 +350,14 @@ int main(void)
         packed_big(1030, 37, 1, 9, dr, dc);
         int64_t hr[3] = {0, 0, 0}, hc[3] = {-1, 0, 1};
         packed_big(1500, 13, 0, 3, hr, hc);   /* horizontal: R the identity */
+        packed_big(1100, 71, 0, 9, dr, dc);   /* 1100, 71 = 2 mod 3: R and C singular */
+        int64_t vr[3] = {-1, 0, 1}, vc[3] = {0, 0, 0};
+        packed_big(600, 77, 1, 3, vr, vc);    /* vertical on a torus: C the identity */
     }
-    printf("built=%d (a kernel mod p^k, k > 1: %d) refused=%d\n", n_same, n_pk, n_refused);
-    CHECK(n_same > 150 && n_pk > 20 && n_stopped > 5, "stopped %d", n_stopped);
+    printf("built=%d (a kernel mod p^k, k > 1: %d) refused=%d; GF(2) answers as the byte "
+           "chases' %d\n", n_same, n_pk, n_refused, n_bytes_same);
+    CHECK(n_same > 150 && n_pk > 20 && n_stopped > 5 && n_bytes_same > 50, "stopped %d",
+          n_stopped);
     printf("stopped=%d\n", n_stopped);
     ml_ctx_free(ctx);
     return t_done();

@@ -1,5 +1,6 @@
 /* t-packed: csrc/structured/packed.c (np.packbits GF(2) rows worked on packed) against
  * unpacked 0/1 byte grids handled entry by entry here: load_row / store_row round trips,
+ * from_bytes / to_bytes (bit 0 of each byte packed, bits past cols 0, strides kept),
  * the transpose on every SIMD path this CPU supports (ml_simd_set), and s + A x for
  * random uniform patterns (offsets of any sign, tori), with the count of tiles that differ
  * from tc; widths and heights 1..9, 63/64/65, 127/128/129 and large; the stop flag
@@ -48,6 +49,33 @@ static void check_rows(size_t w)
     CHECK(bad == 0, "store_row w=%zu: %d wrong", w, bad);
     CHECK(back[nb] == 0x5A, "store_row w=%zu wrote past its bytes", w);
     free(src); free(back); free(words);
+}
+
+static void check_bytes(size_t rows, size_t cols)
+{
+    size_t nb = (cols + 7) / 8, ss = cols + (size_t)rnd_range(0, 9), ps = nb + (size_t)rnd_range(0, 3);
+    uint8_t *B = malloc(rows * ss + 1), *P = malloc(rows * ps + 1), *U = malloc(rows * ss + 1);
+    for (size_t i = 0; i < rows * ss + 1; i++) B[i] = (uint8_t)rnd();   /* bit 0 read */
+    memset(P, 0xC3, rows * ps + 1);
+    ml_packed_from_bytes(B, ss, rows, cols, P, ps);
+    int bad = 0;
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t c = 0; c < 8 * nb; c++)
+            bad += bit(P, ps, r, c) != (c < cols ? (B[r * ss + c] & 1) : 0);
+        for (size_t b = nb; b < ps; b++) bad += P[r * ps + b] != 0xC3;
+    }
+    CHECK(bad == 0 && P[rows * ps] == 0xC3, "from_bytes %zux%zu: %d wrong", rows, cols, bad);
+    for (size_t r = 0; r < rows; r++)   /* junk past column cols: ignored */
+        if (cols % 8) P[r * ps + nb - 1] |= (uint8_t)(0xFF >> (cols % 8));
+    memset(U, 0x5A, rows * ss + 1);
+    ml_packed_to_bytes(P, ps, rows, cols, U, ss);
+    bad = 0;
+    for (size_t r = 0; r < rows; r++) {
+        for (size_t c = 0; c < cols; c++) bad += U[r * ss + c] != (B[r * ss + c] & 1);
+        for (size_t c = cols; c < ss; c++) bad += U[r * ss + c] != 0x5A;
+    }
+    CHECK(bad == 0 && U[rows * ss] == 0x5A, "to_bytes %zux%zu: %d wrong", rows, cols, bad);
+    free(B); free(P); free(U);
 }
 
 static void check_transpose(size_t rows, size_t cols, int path)
@@ -123,6 +151,10 @@ int main(void)
 {
     for (size_t a = 0; a < NS; a++) for (int rep = 0; rep < 20; rep++) check_rows(sizes[a]);
     for (int rep = 0; rep < 200; rep++) check_rows((size_t)rnd_range(1, 1100));
+    for (size_t a = 0; a < NS; a++) for (size_t b = 0; b < NS; b++) check_bytes(sizes[a] % 17, sizes[b]);
+    for (int rep = 0; rep < 50; rep++) check_bytes((size_t)rnd_range(1, 40), (size_t)rnd_range(1, 3000));
+    check_bytes(0, 9);
+    check_bytes(3, 0);
 
     for (int p = 0; p < ML_SIMD_COUNT; p++) {
         if (ml_simd_set(p) != 0) continue;

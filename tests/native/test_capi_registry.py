@@ -400,3 +400,166 @@ def test_rare_refusals_as_python():
         _core.capi_engine_covers(_core.capi_engine_index("chase-rowsolve"), cb) for _, cb in boards
     }
     assert any(r and r.startswith("this board is too large for its pattern") for r in rs)
+
+
+# ---------------------------------------------------------------- engines through the seam
+@contextlib.contextmanager
+def _python_engine(name, build, answers=("det",)):
+    """An engine of Python code registered in C with ``build`` (the whole seam), covering
+    every board; unregistered after."""
+    _core.capi_register(
+        name, lambda cb: None, lambda cb: 1.0, answers=answers, auto=False, build=build
+    )
+    try:
+        yield
+    finally:
+        _core.capi_unregister(name)
+        _core.capi_seam_errors()
+
+
+def _reference_of(cb):
+    from modlights.engines.reference import ReferenceEngine
+
+    return ReferenceEngine(cb.matrix().astype(np.int64), cb.states)
+
+
+def _seam_boards(seed, count):
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        n = [2, 3, 4, 5, 6, 7, 8, 9, 16][i % 9]
+        rows, cols = (int(v) for v in rng.integers(1, 7, 2))
+        marks = {
+            w: [(int(r), int(c)) for r, c in zip(*np.nonzero(rng.random((rows, cols)) < 0.15))]
+            for w in ("locked", "holes")
+        }
+        marks["locked"] = [p for p in marks["locked"] if p not in marks["holes"]]
+        yield CBoard.grid(
+            rows,
+            cols,
+            states=n,
+            pattern=NAMES[i % len(NAMES)] if i % 3 else _random_pattern(rng),
+            wrap=bool(i % 4 == 1),
+            **marks,
+        )
+    yield CBoard.from_effects([[0, 1, 1], [2], [], [0, 2, 2, 2]], 6, 4)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_python_engine_answers_a_c_solver_as_the_dense_engine_does(seed):
+    """Python's reference engine registered with build: a C solver of it (ml_solver_new)
+    gives the dense engine's nullity, kernel size, canonical kernel, det, solvability
+    and minimal solutions (every pattern, random offsets, n 2..9 and 16, locks, holes,
+    wrap, a graph board with repeated cells)."""
+    rng = np.random.default_rng(100 + seed)
+    with _python_engine("py-ref", _reference_of):
+        for cb in _seam_boards(seed, 30):
+            ours, dense = _core.CSolver(cb, "py-ref"), _core.CSolver(cb, "dense")
+            assert ours.plan["engine"] == "py-ref"
+            assert (ours.nullity, ours.kernel_size) == (dense.nullity, dense.kernel_size)
+            H, orders = ours.kernel()
+            H2, orders2 = dense.kernel()
+            assert orders == orders2 and np.array_equal(H, H2)
+            if cb.n_cells == cb.n_taps:
+                assert ours.det() == dense.det()
+            taps = rng.integers(0, cb.states, cb.taps_size).astype(np.uint8)
+            if len(cb.shape) == 2:  # no taps at locked tiles and holes
+                taps[(cb.locked_mask() | cb.holes_mask()).reshape(-1)] = 0
+            state = cb.apply(np.zeros(cb.size, np.uint8), taps)
+            x = ours.solve(state)[0]  # a particular solution (each engine its own)
+            assert not np.asarray(cb.apply(state, x)).any()
+            a, b = ours.solve(state, minimal=True), dense.solve(state, minimal=True)
+            assert a[1:] == b[1:] and np.array_equal(a[0], b[0])
+            assert ours.solvable(state) and ours.solvable(state, 1) == dense.solvable(state, 1)
+
+
+def test_a_python_engine_freed_with_its_solver():
+    import gc
+    import weakref
+
+    made = []
+
+    def build(cb):
+        made.append(_reference_of(cb))
+        return made[-1]
+
+    with _python_engine("py-ref", build):
+        s = _core.CSolver(CBoard.grid(3, 3), "py-ref")
+        ref = weakref.ref(made.pop())
+        assert ref() is not None and s.nullity == 0
+        del s
+        gc.collect()
+        assert ref() is None
+
+
+class _Wrong:
+    """The reference engine with one answer made wrong."""
+
+    def __init__(self, cb, how):
+        self._e, self._how = _reference_of(cb), how
+
+    def __getattr__(self, name):
+        return getattr(self._e, name)
+
+    @property
+    def nullity(self):
+        return -1 if self._how == "nullity" else self._e.nullity
+
+    @property
+    def kernel_size(self):
+        return 7 * self._e.kernel_size if self._how == "kernel_size" else self._e.kernel_size
+
+    def solve(self, R):
+        X, ok = self._e.solve(R)
+        if self._how == "shape":
+            return X[:, :-1], ok
+        if self._how == "float":
+            return X.astype(float), ok
+        if self._how == "big":
+            return X.astype(np.int64) + 3 * 5 * 7, ok  # reduced mod n = 3: the same taps
+        if self._how == "interrupt":
+            raise KeyboardInterrupt
+        return X, ok
+
+    def generators(self, limit=None):
+        H, orders = self._e.generators()
+        if self._how == "orders":
+            return H, [3] * len(orders)
+        return H, orders
+
+
+@pytest.mark.parametrize(
+    ("how", "error", "words"),
+    [
+        ("nullity", RuntimeError, "nullity -1 is not in 0..16"),
+        ("kernel_size", RuntimeError, "not a product of powers of the primes of n = 2"),
+        ("shape", RuntimeError, "solve's X has shape (1, 15), expected (1, 16)"),
+        ("float", RuntimeError, "solve's X must be integers, got dtype float64"),
+        ("orders", RuntimeError, "generator orders [3, 3, 3, 3] must divide n = 2"),
+        ("interrupt", KeyboardInterrupt, ""),
+        ("big", None, ""),
+    ],
+)
+def test_a_python_engine_answer_is_checked_before_c_reads_it(how, error, words):
+    """A wrong answer (out of range, wrong shape, not integers, orders not dividing n) or
+    an exception fails the question with its message; Ctrl-C is KeyboardInterrupt; an
+    answer that is right mod n is taken reduced."""
+    cb = CBoard.grid(4, 4)
+    state = cb.apply(np.zeros(16, np.uint8), np.eye(1, 16, 5, dtype=np.uint8)[0])
+    with _python_engine("py-wrong", lambda b: _Wrong(b, how)):
+        s = _core.CSolver(cb, "py-wrong")
+
+        def ask():
+            return s.nullity, s.kernel_size, s.kernel(), s.solve(state, minimal=True)
+
+        if error is None:  # n = 3 here: answers past n taken mod n
+            cb = CBoard.grid(4, 4, states=3)
+            state = cb.apply(np.zeros(16, np.uint8), np.arange(16, dtype=np.uint8) % 3)
+            s, d = _core.CSolver(cb, "py-wrong"), _core.CSolver(cb, "dense")
+            taps = s.solve(state)[0]
+            assert taps.max() < 3 and not np.asarray(cb.apply(state, taps)).any()
+            (null, ks, (H, _), (taps, length, proven, _)) = ask()
+            assert (null, ks) == (d.nullity, d.kernel_size) and np.array_equal(H, d.kernel()[0])
+            assert (length, proven) == d.solve(state, minimal=True)[1:3] and proven
+            return
+        with pytest.raises(error, match=None if not words else __import__("re").escape(words)):
+            ask()

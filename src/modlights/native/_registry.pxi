@@ -1,12 +1,13 @@
 """Bindings to the public C API's registry and plans (csrc/include/modlights.h: engines
 and plans; csrc/api/registry.c, plan.c): the registered engines, each engine's covers
 and cost, ml_plan_choose as a dict, and the seam (an engine of Python callables
-registered with ml_engine_register). Python's registry does not use it yet (issue 33
-P12 switches it over); tests/native/test_capi_registry.py compares it with
-modlights.engines.registry."""
+registered with ml_engine_register: its covers and cost, and with ``build`` its whole
+Engine protocol, so a C solver answers through a Python engine as through its own).
+Python's registry does not register through it yet (issue 33 P12 switches it over);
+tests/native/test_capi_registry.py compares it with modlights.engines.registry."""
 
 from cpython.ref cimport Py_INCREF, Py_DECREF
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 
 _QUESTION_BITS = {"solve": 1, "generators": 2, "nullity": 4, "kernel_size": 8, "det": 16,
@@ -172,16 +173,193 @@ cdef void _seam_release(void *user) noexcept with gil:
     Py_DECREF(<object>user)
 
 
+# ---------------------------------------------------------------- the seam's engines
+cdef int _seam_fail(ml_ctx *ctx, e) noexcept:
+    """A Python engine's exception as the callback's status: Ctrl-C is ML_EINTERRUPTED
+    (KeyboardInterrupt again in the binding), anything else ML_ECALLBACK with its text
+    (RuntimeError in the binding; the exception itself in capi_seam_errors())."""
+    _SEAM_ERROR.append(e)
+    if isinstance(e, KeyboardInterrupt):
+        return ml_ctx_fail(ctx, ML_EINTERRUPTED, b"interrupted")
+    return ml_ctx_fail(ctx, ML_ECALLBACK, f"{type(e).__name__}: {e}".encode())
+
+
+cdef class _SeamEngine:
+    """A Python engine built through the seam, as a C solver holds it (a reference while
+    the solver lives): the engine, the board's m, r and n, its generators once asked."""
+    cdef object eng
+    cdef uint64_t m, r
+    cdef int n
+    cdef object gens
+
+
+def _primes_of(int n):
+    out, p = [], 2
+    while p * p <= n:
+        if n % p == 0:
+            out.append(p)
+            while n % p == 0:
+                n //= p
+        p += 1
+    return out + ([n] if n > 1 else [])
+
+
+def _valuation(x, p):
+    """(e, x / p^e) with p^e the largest power of p dividing x: by repeated squaring of
+    p, O(log e) big divisions."""
+    e, q, k, powers = 0, p, 1, []
+    while x % q == 0:   # (no negative indices: this module has wraparound off)
+        x //= q
+        e += k
+        powers.append((q, k))
+        q, k = q * q, 2 * k
+    for q, k in reversed(powers):
+        if x % q == 0:
+            x //= q
+            e += k
+    return e, x
+
+
+def _seam_array(a, shape, int n, what):
+    """A Python engine's array answer as C-contiguous uint8 of ``shape``, reduced mod n
+    (integers only): TypeError / ValueError naming the question otherwise."""
+    arr = np.asarray(a)
+    if arr.dtype.kind not in "biu":
+        raise TypeError(f"the engine's {what} must be integers, got dtype {arr.dtype}")
+    if arr.shape != shape:
+        raise ValueError(f"the engine's {what} has shape {arr.shape}, expected {shape}")
+    return np.ascontiguousarray(arr.astype(np.int64) % n, dtype=np.uint8)
+
+
+cdef int _seam_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine) noexcept with gil:
+    cdef _SeamEngine h
+    try:
+        h = _SeamEngine.__new__(_SeamEngine)
+        h.eng = (<tuple>user)[2](CBoard._wrap(ml_board_retain(<ml_board *>b)))
+        h.m = ml_board_n_cells(b)
+        h.r = ml_board_n_taps(b)
+        h.n = ml_board_states(b)
+        Py_INCREF(h)
+        engine[0] = <void *>h
+        return ML_OK
+    except BaseException as e:
+        return _seam_fail(ctx, e)
+
+
+cdef void _seam_destroy(void *user, void *engine) noexcept with gil:
+    Py_DECREF(<object>engine)
+
+
+cdef int _seam_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
+                     uint8_t *X, uint8_t *ok) noexcept with gil:
+    cdef _SeamEngine h = <_SeamEngine>engine
+    cdef uint8_t[:, ::1] rv
+    cdef const uint8_t[:, ::1] xv
+    cdef const uint8_t[::1] okv
+    try:
+        rhs = np.empty((k, h.m), np.uint8)
+        if k * h.m:
+            rv = rhs
+            memcpy(&rv[0, 0], R, k * h.m)
+        Xo, oko = h.eng.solve(rhs)
+        xs = _seam_array(Xo, (k, h.r), h.n, "solve's X")
+        oks = np.ascontiguousarray(_seam_array(oko, (k,), 2, "solve's ok"))
+        if k * h.r:
+            xv = xs
+            memcpy(X, &xv[0, 0], k * h.r)
+        if k:
+            okv = oks
+            memcpy(ok, &okv[0], k)
+        return ML_OK
+    except BaseException as e:
+        return _seam_fail(ctx, e)
+
+
+cdef int _seam_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *out) noexcept with gil:
+    cdef _SeamEngine h = <_SeamEngine>engine
+    try:
+        v = int(h.eng.nullity)
+        if not 0 <= v <= h.r:
+            raise ValueError(f"the engine's nullity {v} is not in 0..{h.r} (the taps)")
+        out[0] = v
+        return ML_OK
+    except BaseException as e:
+        return _seam_fail(ctx, e)
+
+
+cdef int _seam_kernel_size(void *user, ml_ctx *ctx, void *engine,
+                           ml_factored *out) noexcept with gil:
+    cdef _SeamEngine h = <_SeamEngine>engine
+    try:
+        ks = int(h.eng.kernel_size)
+        if ks < 1:
+            raise ValueError(f"the engine's kernel_size {ks} is not a positive integer")
+        primes, rest = _primes_of(h.n), ks
+        out.count = len(primes)
+        for i, p in enumerate(primes):
+            e, rest = _valuation(rest, p)
+            out.prime[i] = p
+            out.exp[i] = e
+        if rest != 1:
+            raise ValueError(f"the engine's kernel_size is not a product of powers of the "
+                             f"primes of n = {h.n}")
+        return ML_OK
+    except BaseException as e:
+        return _seam_fail(ctx, e)
+
+
+cdef int _seam_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit, uint64_t *k,
+                          uint8_t *H, uint32_t *orders) noexcept with gil:
+    cdef _SeamEngine h = <_SeamEngine>engine
+    cdef const uint8_t[:, ::1] gv
+    try:
+        if h.gens is None:   # asked twice (the count, then the rows): made once
+            G, O = h.eng.generators()
+            O = [int(o) for o in O]
+            if any(o < 2 or h.n % o for o in O):
+                raise ValueError(f"the engine's generator orders {O[:8]} must divide "
+                                 f"n = {h.n} (and be at least 2)")
+            h.gens = (_seam_array(G, (len(O), h.r), h.n, "generators"), O)
+        G, O = h.gens
+        take = min(<uint64_t>len(O), limit)
+        k[0] = take
+        if H != NULL:
+            if take * h.r:
+                gv = G
+                memcpy(H, &gv[0, 0], take * h.r)
+            for i in range(take):
+                orders[i] = O[i]
+        return ML_OK
+    except BaseException as e:
+        return _seam_fail(ctx, e)
+
+
+cdef int _seam_det(void *user, ml_ctx *ctx, void *engine, unsigned *out) noexcept with gil:
+    cdef _SeamEngine h = <_SeamEngine>engine
+    try:
+        out[0] = int(h.eng.det()) % h.n
+        return ML_OK
+    except BaseException as e:
+        return _seam_fail(ctx, e)
+
+
 def capi_register(name, covers, cost, *, description="", family=None, answers=(),
-                  backends=("native",), auto=True):
+                  backends=("native",), auto=True, build=None):
     """ml_engine_register of an engine whose covers(CBoard) -> None | why and
-    cost(CBoard) -> float are Python callables (the seam)."""
+    cost(CBoard) -> float are Python callables (the seam). With ``build(CBoard) ->
+    engine`` (the Engine protocol of modlights.engines.base: ``solve(R) -> (X, ok)``,
+    ``nullity``, ``kernel_size``, ``generators() -> (H, orders)``, and ``det()`` when
+    ``answers`` names "det") a C solver of the engine (ml_solver_new) asks it every
+    question; the others are the registry's dense fallback's. Its answers are checked
+    (shapes, integers; arrays reduced mod n, orders dividing n) before C reads them:
+    a wrong one fails the question with its message (RuntimeError), an exception too
+    (kept in capi_seam_errors()), Ctrl-C in one is KeyboardInterrupt."""
     cdef ml_engine_def d
     memset(&d, 0, sizeof(d))
     bname = name.encode()
     bdesc = description.encode()
     bfam = None if family is None else family.encode()
-    user = (covers, cost)
+    user = (covers, cost, build)
     d.size = sizeof(ml_engine_def)
     d.name = bname
     d.description = bdesc
@@ -194,6 +372,15 @@ def capi_register(name, covers, cost, *, description="", family=None, answers=()
     d.covers = _seam_covers
     d.cost = _seam_cost
     d.release = _seam_release
+    if build is not None:
+        d.build = _seam_build
+        d.destroy = _seam_destroy
+        d.solve = _seam_solve
+        d.nullity = _seam_nullity
+        d.kernel_size = _seam_kernel_size
+        d.generators = _seam_generators
+        if "det" in answers:
+            d.det = _seam_det
     Py_INCREF(user)
     rc = ml_engine_register(NULL, &d)
     if rc != ML_OK:

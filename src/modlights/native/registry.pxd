@@ -3,6 +3,8 @@
 # once, cimported there.
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
+from modlights.native.board cimport ml_factored
+
 
 cdef extern from "include/modlights.h" nogil:
     ctypedef struct ml_ctx:
@@ -55,6 +57,15 @@ cdef extern from "include/modlights.h" nogil:
         int (*covers)(void *user, ml_ctx *ctx, const ml_board *b, int *covers, char *why,
                       size_t cap) noexcept
         int (*cost)(void *user, ml_ctx *ctx, const ml_board *b, double *seconds) noexcept
+        int (*build)(void *user, ml_ctx *ctx, const ml_board *b, void **engine) noexcept
+        void (*destroy)(void *user, void *engine) noexcept
+        int (*solve)(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
+                     uint8_t *X, uint8_t *ok) noexcept
+        int (*nullity)(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity) noexcept
+        int (*kernel_size)(void *user, ml_ctx *ctx, void *engine, ml_factored *size) noexcept
+        int (*generators)(void *user, ml_ctx *ctx, void *engine, uint64_t limit, uint64_t *k,
+                          uint8_t *H, uint32_t *orders) noexcept
+        int (*det)(void *user, ml_ctx *ctx, void *engine, unsigned *det) noexcept
         void (*release)(void *user) noexcept
 
     int ml_engine_register(ml_ctx *ctx, const ml_engine_def *d)

@@ -1,0 +1,184 @@
+/* solver_solve.c: solvability and a solution (modlights.h: solvers): ml_solver_solvable,
+ * ml_solver_solve (a particular solution, the minimal search of solve.c with
+ * ML_SOLVE_MINIMAL, the result) and the right-hand sides t - s every solving call of
+ * the library makes (ml__solver_solve_rows). The engine is asked through solver.c
+ * (ml__solver_solve_rhs); nothing here sees a solver's parts. */
+#include "api/board.h"
+#include "api/ctx.h"
+#include "api/solver_impl.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BEGIN(fn, outp) ML__SOLVER_BEGIN(fn, outp)
+#define END(rc) ML__SOLVER_END(rc)
+
+/* t - s over the cells (mod n): *rhs malloc'd, n_cells bytes. */
+static int rhs_of(ml_ctx *ctx, const ml_board *b, const uint8_t *state, ml_target target,
+                  uint8_t **rhs)
+{
+    int rc = ml__board_per_tile(ctx, b, "a byte state", 1);
+    if (rc)
+        return rc;
+    unsigned n = (unsigned)b->n, fill = target.fill % n;
+    uint8_t *out = malloc(b->n_cells + 1);
+    if (!out)
+        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
+    /* rhs = target - state mod n by tables over the byte values: no division per tile,
+     * and no index array on boards whose cells are their tiles */
+    uint8_t red[256], neg[256];
+    for (unsigned v = 0; v < 256; v++) {
+        red[v] = (uint8_t)(v % n);
+        neg[v] = (uint8_t)((n - red[v]) % n);
+    }
+    const uint32_t *cf = b->cell_flat;
+    const uint8_t *tt = target.tiles;
+    if (!cf && !(n & (n - 1))) {   /* n a power of two: a mask, and the loops vectorise */
+        uint8_t mask = (uint8_t)(n - 1);
+        if (tt)
+            for (uint64_t i = 0; i < b->n_cells; i++)
+                out[i] = (uint8_t)(tt[i] - state[i]) & mask;
+        else
+            for (uint64_t i = 0; i < b->n_cells; i++)
+                out[i] = (uint8_t)(fill - state[i]) & mask;
+    } else if (!tt) {
+        uint8_t sub[256];   /* fill - v mod n */
+        for (unsigned v = 0; v < 256; v++)
+            sub[v] = (uint8_t)((fill + neg[v]) % n);
+        if (cf)
+            for (uint64_t i = 0; i < b->n_cells; i++)
+                out[i] = sub[state[cf[i]]];
+        else
+            for (uint64_t i = 0; i < b->n_cells; i++)
+                out[i] = sub[state[i]];
+    } else {
+        for (uint64_t i = 0; i < b->n_cells; i++) {
+            uint64_t f = cf ? cf[i] : i;
+            unsigned v = (unsigned)red[tt[f]] + neg[state[f]];
+            out[i] = (uint8_t)(v >= n ? v - n : v);
+        }
+    }
+    *rhs = out;
+    return ML_OK;
+}
+
+/* x (n_taps bytes) with *ok, for one state. */
+static int solve_one(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
+                     uint8_t *x, uint8_t *ok)
+{
+    uint8_t *rhs = NULL;
+    int rc = rhs_of(ctx, ml__solver_board(s), state, target, &rhs);
+    if (!rc)
+        rc = ml__solver_solve_rhs(ctx, s, 1, rhs, x, ok);
+    free(rhs);
+    return rc;
+}
+
+int ml__solver_solve_rows(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *states,
+                          ml_target target, uint8_t *X, uint8_t *ok)
+{
+    if (k == 1)
+        return solve_one(ctx, s, states, target, X, ok);
+    const ml_board *b = ml__solver_board(s);
+    uint64_t m = b->n_cells, tiles = ml_board_size(b);
+    uint8_t *R = k && m > SIZE_MAX / k ? NULL : malloc(k * m + 1);
+    if (!R)
+        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve_many");
+    int rc = ML_OK;
+    for (size_t i = 0; i < k && !rc; i++) {
+        uint8_t *rhs = NULL;
+        rc = rhs_of(ctx, b, states + i * tiles, target, &rhs);
+        if (!rc && m)
+            memcpy(R + i * m, rhs, m);
+        free(rhs);
+    }
+    if (!rc)
+        rc = ml__solver_solve_rhs(ctx, s, k, R, X, ok);
+    free(R);
+    return rc;
+}
+
+int ml_solver_solvable(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
+                       int *out)
+{
+    BEGIN("ml_solver_solvable", out);
+    if (!state) {
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_solver_solvable", "state");
+        END(rc);
+    }
+    uint8_t *x = malloc(ml__solver_board(s)->n_taps + 1), ok = 0;
+    rc = x ? solve_one(ctx, s, state, target, x, &ok)
+           : ml__fail(ctx, ML_M_NOMEM, "ml_solver_solvable");
+    if (!rc)
+        *out = ok != 0;
+    free(x);
+    END(rc);
+}
+
+/* The sum of n bytes: 32-bit sums of blocks of 2^24 (at most 255 * 2^24 < 2^32), which
+ * compilers vectorise (a 64-bit sum a byte does not, in WebAssembly). */
+static uint64_t byte_sum(const uint8_t *x, uint64_t n)
+{
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < n;) {
+        uint64_t m = n - i < ((uint64_t)1 << 24) ? n - i : (uint64_t)1 << 24;
+        uint32_t acc = 0;
+        for (uint64_t j = 0; j < m; j++)
+            acc += x[i + j];
+        total += acc;
+        i += m;
+    }
+    return total;
+}
+
+int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
+                    unsigned flags, ml_budget budget, ml_result **out)
+{
+    BEGIN("ml_solver_solve", out);
+    *out = NULL;
+    if (!state) {
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_solver_solve", "state");
+        END(rc);
+    }
+    rc = ml__check_budget(ctx, budget);
+    if (rc) {
+        END(rc);
+    }
+    const ml_board *b = ml__solver_board(s);
+    uint8_t *x = malloc(b->n_taps + 1), ok = 0;
+    ml_result *r = calloc(1, sizeof *r);
+    uint64_t size = ml_board_taps_size(b);
+    if (r)   /* every byte written below unless some tiles are no taps */
+        r->taps = b->tap_flat || size != b->n_taps ? calloc(size + 1, 1) : malloc(size + 1);
+    rc = x && r && r->taps ? solve_one(ctx, s, state, target, x, &ok)
+                           : ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
+    if (!rc && !ok)
+        rc = ml__fail(ctx, ML_M_UNSOLVABLE);
+    if (!rc)
+        rc = ml__solver_kernel_size(ctx, s, &r->kernel_size);
+    if (!rc)   /* Solution(..., ks == 1, ...) without a search */
+        r->proven = ml__factored_trivial(&r->kernel_size);
+    if (!rc && (flags & ML_SOLVE_MINIMAL))
+        rc = ml__solve_minimal(ctx, s, x, &r->kernel_size, budget, flags, r);
+    if (!rc) {
+        const uint32_t *tf = b->tap_flat;
+        uint8_t *taps = r->taps;
+        if (tf) {
+            for (uint64_t j = 0; j < b->n_taps; j++)
+                taps[tf[j]] = x[j];
+        } else if (b->n_taps) {
+            memcpy(taps, x, b->n_taps);
+        }
+        r->length += byte_sum(x, b->n_taps);
+        r->magic = ML__RESULT_MAGIC;
+        r->b = ml_board_retain(ml__solver_board(s));
+        *out = r;
+    } else if (r) {
+        free(r->taps);
+        ml__result_release(r);
+        free(r);
+    }
+    free(x);
+    END(rc);
+}
