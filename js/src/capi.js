@@ -47,20 +47,27 @@ export function cString(core, p) {
 }
 
 /** The C library's last failure as the package's error: Unsolvable, Interrupted,
- * InputError for bad input (its status name as code, or the code `renamed` gives it;
- * NOT_COVERED, only past MAX_TILES, is TOO_LARGE), else ModlightsError; the message in
- * jsWords' words (`array`: its word for a list). */
-export function failure(core, renamed = {}, array = undefined) {
+ * InputError for bad input (its status name as code, the code `renamed` gives it, or
+ * INVALID_TYPE for a message id `kinds` matches; NOT_COVERED, only past MAX_TILES, is
+ * TOO_LARGE), else ModlightsError; the message in jsWords' words (`array`: a list's). */
+export function failure(core, renamed = {}, array = undefined, kinds = null) {
   const x = core.exports;
   const status = x.ml_errcode(0);
   const name = cString(core, x.ml_status_name(status));
+  const kind = kinds?.test(cString(core, x.ml_msg_name(x.ml_errmsg_id(0))));
   const message = jsWords(cString(core, x.ml_errmsg(0)), array);
   if (status === 7) return new Unsolvable(message);
   if (status === 10) return new Interrupted(message);
   if (status === 8) return new InputError(message, { code: "TOO_LARGE" });
-  if (status >= 1 && status <= 6) return new InputError(message, { code: renamed[name] ?? name });
+  const code = kind ? "INVALID_TYPE" : renamed[name] ?? name;
+  if (status >= 1 && status <= 6) return new InputError(message, { code });
   return new ModlightsError(message, { code: name });
 }
+
+/** The constructors' failures: the reader's messages on a value of the wrong kind are
+ * INVALID_TYPE, as the package's own type checks. */
+const kindFailure = (core) => failure(core, {}, undefined,
+  /^ML_M_JSON_(NOT_OBJECT|\w+_TYPE|\w+_ENTRY|OFFSETS|MIXED_ROW)$/);
 
 /** Throws fail(core) when `rc` (a status) is not ML_OK. */
 const check = (core, rc, fail = failure) => { if (rc) throw fail(core); };
@@ -107,9 +114,9 @@ export function written(core, call, fail) {
 
 /** fn(handle) with the handle make(out) writes at out (its status checked), freed by
  * free(handle) after. */
-function owned(core, make, free, fn) {
+function owned(core, make, free, fn, fail = failure) {
   return withMem(null, [4], (c, out) => {
-    check(c, make(out));
+    check(c, make(out), fail);
     const h = ptrAt(c, out);
     try {
       return fn(h);
@@ -130,7 +137,7 @@ export function withBoard(what, board, fn) {
 }
 
 /** The JSON and counts of the new board make(exports, out) writes (freed after). */
-const newBoard = (core, make) => owned(core, (out) => make(core.exports, out),
+const newBoard = (core, make, fail = failure) => owned(core, (out) => make(core.exports, out),
   core.exports.ml_board_free, (b) => {
     const x = core.exports;
     return { json: written(core, (buf, cap, len) => x.ml_board_to_json(0, b, buf, cap, len)),
@@ -139,7 +146,7 @@ const newBoard = (core, make) => owned(core, (out) => make(core.exports, out),
       nCells: Number(x.ml_board_n_cells(b)), nTaps: Number(x.ml_board_n_taps(b)),
       giant: x.ml_board_is_giant(b) !== 0, wrap: x.ml_board_wrap(b) !== 0,
       anyLocked: x.ml_board_any_locked(b) !== 0, anyHoles: x.ml_board_any_holes(b) !== 0 };
-  });
+  }, fail);
 
 /** A board of a JSON text (ml_board_from_json: Python's Board.from_dict; maxTiles 0:
  * ML_MAX_TILES), or with `words` read in the constructors' words (mlx_board_from_json:
@@ -148,7 +155,7 @@ export function boardFromJson(what, text, maxTiles, words = false) {
   const bytes = encoder.encode(text);
   return withMem(what, [bytes], (core, p) => newBoard(core, (x, out) => (words
     ? x.mlx_board_from_json(p, bytes.length, out)
-    : x.ml_board_from_json(0, p, bytes.length, BigInt(maxTiles), out))));
+    : x.ml_board_from_json(0, p, bytes.length, BigInt(maxTiles), out)), words ? kindFailure : failure));
 }
 
 /** `bytes` bytes at fn's pointer, copied out after fn(core, board, pointer, ...blocks). */
@@ -298,8 +305,8 @@ export function generatePuzzle(grid, { rows, cols, locked, holes, difficulty, un
       check(core, x.ml_generate(0, o, out));
     };
     // the grid document read with Board.grid's words (mlx_grid_from_json), freed after
-    return grid ? owned(core, (g) => x.mlx_grid_from_json(doc, bytes.length, g), x.ml_grid_free, run)
-      : run(0);
+    return grid ? owned(core, (g) => x.mlx_grid_from_json(doc, bytes.length, g), x.ml_grid_free, run,
+      kindFailure) : run(0);
   })[0];
 }
 

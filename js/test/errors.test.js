@@ -214,3 +214,22 @@ test("seeds: every integral Number (above 2^53 too) and every BigInt is an int, 
     });
   }
 });
+
+test("a value of the wrong kind in Board.grid / fromEffects is INVALID_TYPE, whichever side checks it", () => {
+  const kinds = [
+    () => Board.grid(3, 3, { pattern: 5 }), () => Board.grid(3, 3, { pattern: {} }),
+    () => Board.grid(3, 3, { pattern: [[1]] }), () => Board.grid(3, 3, { pattern: [["a", "b"]] }),
+    () => Board.grid(3, 3, { locked: "abc" }), () => Board.grid(3, 3, { locked: [5] }),
+    () => Board.grid(3, 3, { locked: [[0, "a"]] }), () => Board.grid(3, 3, { holes: {} }),
+    () => Board.grid(2, 2, { pattern: [["cross", "cross"], 5] }),
+    () => Board.fromEffects([["a"]], 2), () => Board.fromEffects([5], 2),
+    () => Board.fromEffects(5, 2), () => Board.grid("a", 3),
+  ];
+  for (const f of kinds) {
+    assert.throws(f, (e) => e instanceof InputError && e.code === "INVALID_TYPE", String(f));
+  }
+  // a value of the right kind that is not allowed stays INVALID_VALUE / INVALID_SHAPE
+  assert.throws(() => Board.grid(3, 3, { pattern: "nope" }), (e) => e.code === "INVALID_VALUE");
+  assert.throws(() => Board.grid(3, 3, { locked: [[true, false]] }),
+    (e) => e.code === "INVALID_SHAPE");
+});
