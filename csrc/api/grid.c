@@ -262,8 +262,8 @@ void ml_grid_free(ml_grid *g)
         pattern_free(&g->pal[i]);
     free(g->pal);
     free(g->index);
-    free(g->locked);
-    free(g->holes);
+    ml__mask_release(g->locked);
+    ml__mask_release(g->holes);
     free(g);
 }
 
@@ -400,8 +400,18 @@ static int mark(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, const c
                         (long long)g->rows - 1, (long long)g->cols - 1);
     if ((rc = uniform_only(ctx, g)))
         return rc;
-    if (!*mask && !(*mask = calloc((size_t)tiles(g), 1)))
-        return ml__fail(ctx, ML_M_NOMEM, fn);
+    size_t t = (size_t)tiles(g);
+    if (!*mask || ml__mask_refs(*mask) > 1) {   /* a board's mask is never written: a copy */
+        uint8_t *m = ml__mask_new(t);
+        if (!m)
+            return ml__fail(ctx, ML_M_NOMEM, fn);
+        if (*mask)
+            memcpy(m, *mask, t);
+        else
+            memset(m, 0, t);
+        ml__mask_release(*mask);
+        *mask = m;
+    }
     (*mask)[r * g->cols + c] = 1;
     return ML_OK;
 }
@@ -425,19 +435,19 @@ static int set_mask(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, con
     if (rc)
         return rc;
     if (!m) {
-        free(*mask);
+        ml__mask_release(*mask);
         *mask = NULL;
         return ML_OK;
     }
     if ((rc = uniform_only(ctx, g)))
         return rc;
     size_t t = (size_t)tiles(g);
-    uint8_t *copy = malloc(t);
+    uint8_t *copy = ml__mask_new(t);
     if (!copy)
         return ml__fail(ctx, ML_M_NOMEM, fn);
     for (size_t f = 0; f < t; f++)
         copy[f] = m[f] != 0;
-    free(*mask);
+    ml__mask_release(*mask);
     *mask = copy;
     return ML_OK;
 }
@@ -463,17 +473,10 @@ static uint64_t count_ones(const uint8_t *m, size_t t)
     return n;
 }
 
-/* A copy of mask when it marks some tile, else NULL (*fail on allocation failure). */
-static uint8_t *kept_mask(const uint8_t *mask, size_t t, int *fail)
+/* The builder's mask, shared (a reference), when it marks some tile, else NULL. */
+static uint8_t *kept_mask(uint8_t *mask, size_t t)
 {
-    if (!mask || !memchr(mask, 1, t))
-        return NULL;
-    uint8_t *copy = malloc(t);
-    if (!copy)
-        *fail = 1;
-    else
-        memcpy(copy, mask, t);
-    return copy;
+    return mask && memchr(mask, 1, t) ? ml__mask_retain(mask) : NULL;
 }
 
 int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
@@ -513,10 +516,10 @@ int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
         if (!(fail = !b->tile_pal))
             memcpy(b->tile_pal, g->index, t * sizeof *b->tile_pal);
     }
-    if (!fail)
-        b->locked = kept_mask(g->locked, t, &fail);
-    if (!fail)
-        b->holes = kept_mask(g->holes, t, &fail);
+    if (!fail) {
+        b->locked = kept_mask(g->locked, t);
+        b->holes = kept_mask(g->holes, t);
+    }
     uint64_t n_holes = fail ? 0 : count_ones(b->holes, t), n_locked = 0;
     if (!fail && b->locked) {   /* locked tiles that are not holes */
         const uint8_t *h = b->holes, *l = b->locked;
@@ -528,29 +531,14 @@ int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
     }
     b->n_cells = (uint64_t)t - n_holes;
     b->n_taps = (uint64_t)t - n_holes - n_locked;
-    /* the flat positions of the cells (only with holes: else every tile is one) and of
-     * the taps (with locks or holes), written without branches */
+    /* the flat positions of the cells (only with holes: else every tile is one), written
+     * without branches; those of the taps are made on first need (ml__board_taps) */
     if (!fail && n_holes) {
         b->cell_flat = malloc((b->n_cells ? b->n_cells : 1) * sizeof *b->cell_flat);
         if (!(fail = !b->cell_flat))
             for (size_t f = 0, i = 0; f < t && i < b->n_cells; f++) {
                 b->cell_flat[i] = (uint32_t)f;
                 i += !b->holes[f];
-            }
-    }
-    if (!fail && (n_holes || n_locked)) {
-        b->tap_flat = malloc((b->n_taps ? b->n_taps : 1) * sizeof *b->tap_flat);
-        const uint8_t *h = b->holes, *l = b->locked, *one = h ? h : l;
-        uint32_t *tf = b->tap_flat;
-        if (!(fail = !tf) && h && l)
-            for (size_t f = 0, j = 0; f < t && j < b->n_taps; f++) {
-                tf[j] = (uint32_t)f;
-                j += !(h[f] | l[f]);
-            }
-        else if (!fail)
-            for (size_t f = 0, j = 0; f < t && j < b->n_taps; f++) {
-                tf[j] = (uint32_t)f;
-                j += !one[f];
             }
     }
     b->magic = ML_BOARD_MAGIC;

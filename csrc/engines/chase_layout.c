@@ -210,22 +210,25 @@ void ml__chase_to_plan(const ml_board *b, int t, const uint8_t *rhs, uint8_t *bg
 void ml__chase_from_plan(const ml_board *b, int t, const uint8_t *x, uint8_t *out)
 {
     size_t rows = (size_t)b->rows, cols = (size_t)b->cols, r = (size_t)b->n_taps;
-    const uint32_t *tf = b->tap_flat;
-    if (!tf || r == rows * cols) {   /* every tile a tap */
+    if (r == rows * cols) {   /* every tile a tap */
         if (t)
             ml_band_transpose(x, (ptrdiff_t)rows, out, (ptrdiff_t)cols, cols, rows);
         else
             memcpy(out, x, rows * cols);
         return;
     }
-    if (!t) {   /* runs of consecutive taps copied whole */
-        for (size_t j = 0, L; j < r; j += L) {
-            L = run_of(tf, j, r);
-            memcpy(out + j, x + tf[j], L);
+    ml__tap_runs it;   /* runs of consecutive taps: copied whole, or read down the columns */
+    for (ml__tap_runs_init(&it, b); ml__tap_runs_next(&it);) {
+        if (!t) {
+            memcpy(out + it.j, x + it.f, (size_t)it.len);
+            continue;
         }
-    } else {
-        for (size_t j = 0; j < r; j++)
-            out[j] = x[(size_t)(tf[j] % cols) * rows + tf[j] / cols];
+        size_t r0 = (size_t)it.f / cols, c0 = (size_t)it.f % cols;
+        for (size_t k = 0; k < it.len; k++, c0++) {
+            if (c0 == cols)
+                c0 = 0, r0++;
+            out[it.j + k] = x[c0 * rows + r0];
+        }
     }
 }
 

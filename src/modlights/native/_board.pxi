@@ -127,8 +127,8 @@ cdef int _grid_mask(ml_grid *g, spec, int holes, int64_t rows, int64_t cols) exc
     if spec is None:
         return 0
     a = np.asarray(spec)
-    if a.dtype == bool:
-        m = np.ascontiguousarray(a.reshape(-1), dtype=np.uint8)
+    if a.dtype == bool:  # its bytes as they are (0 / 1): no copy when contiguous
+        m = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
         if m.shape[0] != rows * cols:
             raise ValueError("mask shape")
         mv = m
