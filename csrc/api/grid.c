@@ -132,7 +132,8 @@ struct ml_grid {
     uint32_t n_pal;
     ml__pattern *pal;           /* the palette of a mixed board */
     uint32_t *index;            /* mixed: the palette entry of every tile, else NULL */
-    uint8_t *locked, *holes;    /* rows * cols, or NULL: none marked */
+    uint8_t *locked, *holes;    /* rows * cols, 0 / 1 (ml__mask_new), or NULL: none marked */
+    uint64_t n_locked, n_holes; /* their ones */
 };
 
 static void pattern_free(ml__pattern *p)
@@ -388,9 +389,9 @@ int ml_grid_set_wrap(ml_ctx *ctx, ml_grid *g, int wrap)
     return rc;
 }
 
-/* Mark (r, c) in *mask (made on first use). what: "locked" or "holes". */
-static int mark(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, const char *what,
-                int64_t r, int64_t c)
+/* Mark (r, c) in *mask (made on first use; *ones: its ones). what: "locked" or "holes". */
+static int mark(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, uint64_t *ones,
+                const char *what, int64_t r, int64_t c)
 {
     int rc = live(ctx, fn, g);
     if (rc)
@@ -412,6 +413,7 @@ static int mark(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, const c
         ml__mask_release(*mask);
         *mask = m;
     }
+    *ones += !(*mask)[r * g->cols + c];
     (*mask)[r * g->cols + c] = 1;
     return ML_OK;
 }
@@ -419,17 +421,21 @@ static int mark(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, const c
 int ml_grid_lock(ml_ctx *ctx, ml_grid *g, int64_t r, int64_t c)
 {
     ctx = ml__begin(ctx);
-    return mark(ctx, "ml_grid_lock", g, g ? &g->locked : NULL, "locked", r, c);
+    return mark(ctx, "ml_grid_lock", g, g ? &g->locked : NULL, g ? &g->n_locked : NULL,
+                "locked", r, c);
 }
 
 int ml_grid_hole(ml_ctx *ctx, ml_grid *g, int64_t r, int64_t c)
 {
     ctx = ml__begin(ctx);
-    return mark(ctx, "ml_grid_hole", g, g ? &g->holes : NULL, "holes", r, c);
+    return mark(ctx, "ml_grid_hole", g, g ? &g->holes : NULL, g ? &g->n_holes : NULL, "holes",
+                r, c);
 }
 
-/* Replace *mask by a copy of m (nonzero: marked; NULL or no mark: none). */
-static int set_mask(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, const uint8_t *m)
+/* Replace *mask by a copy of m (nonzero: marked; NULL or no mark: none), *ones by its
+ * ones. */
+static int set_mask(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, uint64_t *ones,
+                    const uint8_t *m)
 {
     int rc = live(ctx, fn, g);
     if (rc)
@@ -437,6 +443,7 @@ static int set_mask(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, con
     if (!m) {
         ml__mask_release(*mask);
         *mask = NULL;
+        *ones = 0;
         return ML_OK;
     }
     if ((rc = uniform_only(ctx, g)))
@@ -445,38 +452,35 @@ static int set_mask(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, con
     uint8_t *copy = ml__mask_new(t);
     if (!copy)
         return ml__fail(ctx, ML_M_NOMEM, fn);
-    for (size_t f = 0; f < t; f++)
+    uint64_t k = 0;
+    for (size_t f = 0; f < t; f++) {
         copy[f] = m[f] != 0;
+        k += copy[f];
+    }
     ml__mask_release(*mask);
     *mask = copy;
+    *ones = k;
     return ML_OK;
 }
 
 int ml_grid_set_locked(ml_ctx *ctx, ml_grid *g, const uint8_t *mask)
 {
     ctx = ml__begin(ctx);
-    return set_mask(ctx, "ml_grid_set_locked", g, g ? &g->locked : NULL, mask);
+    return set_mask(ctx, "ml_grid_set_locked", g, g ? &g->locked : NULL,
+                    g ? &g->n_locked : NULL, mask);
 }
 
 int ml_grid_set_holes(ml_ctx *ctx, ml_grid *g, const uint8_t *mask)
 {
     ctx = ml__begin(ctx);
-    return set_mask(ctx, "ml_grid_set_holes", g, g ? &g->holes : NULL, mask);
-}
-
-/* The ones of a 0 / 1 mask (NULL: none). O(t), vectorised. */
-static uint64_t count_ones(const uint8_t *m, size_t t)
-{
-    uint64_t n = 0;
-    for (size_t f = 0; m && f < t; f++)
-        n += m[f];
-    return n;
+    return set_mask(ctx, "ml_grid_set_holes", g, g ? &g->holes : NULL, g ? &g->n_holes : NULL,
+                    mask);
 }
 
 /* The builder's mask, shared (a reference), when it marks some tile, else NULL. */
-static uint8_t *kept_mask(uint8_t *mask, size_t t)
+static uint8_t *kept_mask(uint8_t *mask, uint64_t ones)
 {
-    return mask && memchr(mask, 1, t) ? ml__mask_retain(mask) : NULL;
+    return ones ? ml__mask_retain(mask) : NULL;
 }
 
 int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
@@ -517,18 +521,11 @@ int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
             memcpy(b->tile_pal, g->index, t * sizeof *b->tile_pal);
     }
     if (!fail) {
-        b->locked = kept_mask(g->locked, t);
-        b->holes = kept_mask(g->holes, t);
+        b->locked = kept_mask(g->locked, g->n_locked);
+        b->holes = kept_mask(g->holes, g->n_holes);
     }
-    uint64_t n_holes = fail ? 0 : count_ones(b->holes, t), n_locked = 0;
-    if (!fail && b->locked) {   /* locked tiles that are not holes */
-        const uint8_t *h = b->holes, *l = b->locked;
-        if (h)
-            for (size_t f = 0; f < t; f++)
-                n_locked += l[f] & (uint8_t)!h[f];
-        else
-            n_locked = count_ones(l, t);
-    }
+    /* no tile is both (checked above): the locked tiles are the locked mask's ones */
+    uint64_t n_holes = b->holes ? g->n_holes : 0, n_locked = b->locked ? g->n_locked : 0;
     b->n_cells = (uint64_t)t - n_holes;
     b->n_taps = (uint64_t)t - n_holes - n_locked;
     /* the flat positions of the cells (only with holes: else every tile is one), written

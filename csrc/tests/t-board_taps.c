@@ -4,8 +4,8 @@
  * hole, adjacent locks and holes) and graph boards; the tap positions made on first need
  * (ml_board_tap_position, ml_board_tap_index) against the same, from one thread and
  * from eight at once on a fresh board; the masks a board shares with its builder (a lock
- * or a hole marked after a build, a mask replaced, the builder freed first: the board
- * keeps what it was built with). Exit status 0 when every check holds (prints fails=N).
+ * or a hole marked after a build, marked twice, a mask replaced, the builder freed first:
+ * the board keeps what it was built with, its taps counted once). Exit status 0 when every check holds (prints fails=N).
  * ml-test-sources: api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
 #include "api/board.h"
 #include "include/modlights.h"
@@ -190,6 +190,7 @@ static void test_shared_masks(ml_ctx *ctx)
     ml_board *b1 = NULL, *b2 = NULL, *b3 = NULL, *b4 = NULL;
     CHECK(ml_grid_new(ctx, 3, 4, 2, &g) == ML_OK && ml_grid_set_locked(ctx, g, m1) == ML_OK);
     CHECK(ml_grid_build(ctx, g, &b1) == ML_OK);
+    CHECK(ml_grid_lock(ctx, g, 1, 1) == ML_OK && ml_grid_lock(ctx, g, 0, 1) == ML_OK);
     CHECK(ml_grid_lock(ctx, g, 1, 1) == ML_OK && ml_grid_build(ctx, g, &b2) == ML_OK);
     CHECK(ml_grid_set_locked(ctx, g, NULL) == ML_OK && ml_grid_lock(ctx, g, 0, 3) == ML_OK);
     CHECK(ml_grid_build(ctx, g, &b3) == ML_OK);
