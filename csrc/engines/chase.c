@@ -478,7 +478,7 @@ static int replay(ml_ctx *ctx, const chase_eng *e, const uint8_t *bg, const uint
  * else bg filled (ml__chase_to_plan). O(tiles). */
 static const uint8_t *b_grid(const chase_eng *e, const uint8_t *rhs, uint8_t *bg)
 {
-    if (e->m == e->hw && !e->transposed)   /* every tile a cell, in order */
+    if (e->m == e->hw && !e->transposed)   /* every tile a cell, in order (bg unused) */
         return rhs;
     ml__chase_to_plan(e->b, e->transposed, rhs, bg);
     return bg;
@@ -532,12 +532,14 @@ static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const ui
         return ml__chase_row_ops.solve(NULL, ctx, e->row, k, R, X, ok);
     size_t hw = e->hw, nres = e->nres, nsym = e->nsym;
     size_t used = e->rows_solved;   /* the prefix of rho the system solved reads */
-    int direct = taps_in_place(e);
-    uint8_t *bg = malloc(hw + 1), *x = direct ? NULL : malloc(hw + 1), *rho = malloc(nres + 1);
+    int direct = taps_in_place(e), in_place = e->m == hw && !e->transposed;   /* b_grid */
+    uint8_t *bg = in_place ? NULL : malloc(hw + 1), *x = direct ? NULL : malloc(hw + 1);
+    uint8_t *rho = malloc(nres + 1);
     size_t *pend = malloc((k + 1) * sizeof *pend);
     uint8_t *rhos = NULL, *Z = NULL, *okz = NULL;
     int rc = ML_OK;
-    if (!bg || (!direct && !x) || !rho || !pend || k > (SIZE_MAX - 1) / (used + 1)) {
+    if ((!in_place && !bg) || (!direct && !x) || !rho || !pend
+        || k > (SIZE_MAX - 1) / (used + 1)) {
         rc = nomem(ctx);
         goto done;
     }
