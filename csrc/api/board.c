@@ -213,38 +213,46 @@ void ml__board_each_effect(const ml_board *b, uint64_t j,
 }
 
 /* ------------------------------------------------------------------ shared masks */
-typedef struct {
-    _Atomic long refs;
-    uint8_t bytes[];
-} shared_mask;
-
-static shared_mask *mask_of(const uint8_t *m)
+ml__mask *ml__mask_new(size_t t)
 {
-    return (shared_mask *)(void *)((char *)(uintptr_t)m - offsetof(shared_mask, bytes));
-}
-
-uint8_t *ml__mask_new(size_t t)
-{
-    shared_mask *s = malloc(sizeof *s + (t ? t : 1));
-    if (!s)
+    ml__mask *m = malloc(sizeof *m + (t ? t : 1));
+    if (!m)
         return NULL;
-    atomic_init(&s->refs, 1);
-    return s->bytes;
-}
-
-uint8_t *ml__mask_retain(uint8_t *m)
-{
-    if (m)
-        atomic_fetch_add(&mask_of(m)->refs, 1);
+    atomic_init(&m->refs, 1);
+    m->own = 1;
+    m->bytes = (uint8_t *)(m + 1);
+    m->release = NULL;
+    m->arg = NULL;
     return m;
 }
 
-long ml__mask_refs(const uint8_t *m) { return m ? atomic_load(&mask_of(m)->refs) : 0; }
-
-void ml__mask_release(uint8_t *m)
+ml__mask *ml__mask_borrow(const uint8_t *bytes, void (*release)(void *arg), void *arg)
 {
-    if (m && atomic_fetch_sub(&mask_of(m)->refs, 1) == 1)
-        free(mask_of(m));
+    ml__mask *m = malloc(sizeof *m);
+    if (!m)
+        return NULL;
+    atomic_init(&m->refs, 1);
+    m->own = 0;
+    m->bytes = (uint8_t *)(uintptr_t)bytes;   /* read only: own = 0 */
+    m->release = release;
+    m->arg = arg;
+    return m;
+}
+
+ml__mask *ml__mask_retain(ml__mask *m)
+{
+    if (m)
+        atomic_fetch_add(&m->refs, 1);
+    return m;
+}
+
+void ml__mask_release(ml__mask *m)
+{
+    if (!m || atomic_fetch_sub(&m->refs, 1) != 1)
+        return;
+    if (m->release)
+        m->release(m->arg);
+    free(m);
 }
 
 void ml__board_destroy(ml_board *b)
@@ -258,8 +266,8 @@ void ml__board_destroy(ml_board *b)
     }
     free(b->pal);
     free(b->tile_pal);
-    ml__mask_release(b->locked);
-    ml__mask_release(b->holes);
+    ml__mask_release(b->locked_m);
+    ml__mask_release(b->holes_m);
     free(b->cell_flat);
     free(atomic_load_explicit(&b->tap_flat, memory_order_acquire));
     free(b->indptr);

@@ -46,9 +46,10 @@ struct ml_board {
     uint32_t n_pal;
     ml__pattern *pal;
     uint32_t *tile_pal;
-    /* grids with locks / holes: masks (rows * cols bytes, 0 or 1) or NULL when none; the
-     * bytes of shared masks (ml__mask_new: the grid builder's, never written again) */
+    /* grids with locks / holes: masks (rows * cols bytes, 0 or 1) or NULL when none: the
+     * bytes of the counted masks locked_m / holes_m (shared with the grid builder) */
     uint8_t *locked, *holes;
+    struct ml__mask *locked_m, *holes_m;
     /* grids with holes: the flat positions of the cells (n_cells), ascending; NULL when
      * every tile is one (identity) */
     uint32_t *cell_flat;
@@ -107,13 +108,22 @@ typedef struct {
 void ml__tap_runs_init(ml__tap_runs *it, const ml_board *b);
 /* The next run in it->f, it->j, it->len (len >= 1): 1, or 0 when there is none. */
 int ml__tap_runs_next(ml__tap_runs *it);
-/* A mask shared by a grid builder and the boards it built, counted: t bytes (NULL when
- * there is no memory), one reference; writable while it has one only. */
-uint8_t *ml__mask_new(size_t t);
-uint8_t *ml__mask_retain(uint8_t *m);
-long ml__mask_refs(const uint8_t *m);
-/* Drop a reference (NULL: nothing); the last frees it. */
-void ml__mask_release(uint8_t *m);
+/* A mask shared by a grid builder and the boards it built, counted (one reference when
+ * made; NULL when there is no memory): bytes (t, 0 or 1) of the library's own
+ * (ml__mask_new; own = 1, writable while it has one reference only) or the caller's
+ * (ml__mask_borrow: never written, release(arg) when the last reference goes). */
+typedef struct ml__mask {
+    _Atomic long refs;
+    int own;
+    uint8_t *bytes;
+    void (*release)(void *arg);
+    void *arg;
+} ml__mask;
+ml__mask *ml__mask_new(size_t t);
+ml__mask *ml__mask_borrow(const uint8_t *bytes, void (*release)(void *arg), void *arg);
+ml__mask *ml__mask_retain(ml__mask *m);
+/* Drop a reference (NULL: nothing); the last frees it (or releases the caller's). */
+void ml__mask_release(ml__mask *m);
 /* Free a board whatever its references (its constructors' failure paths). */
 void ml__board_destroy(ml_board *b);
 

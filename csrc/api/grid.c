@@ -124,6 +124,12 @@ char *ml__repr_str(const char *s, char *buf, size_t cap)
 }
 
 /* ------------------------------------------------------------------ the builder */
+/* A mask of the builder: rows * cols bytes 0 / 1 (NULL: none marked), and its ones. */
+typedef struct {
+    ml__mask *m;
+    uint64_t ones;
+} grid_mask;
+
 struct ml_grid {
     uint32_t magic;
     int64_t rows, cols;
@@ -132,8 +138,7 @@ struct ml_grid {
     uint32_t n_pal;
     ml__pattern *pal;           /* the palette of a mixed board */
     uint32_t *index;            /* mixed: the palette entry of every tile, else NULL */
-    uint8_t *locked, *holes;    /* rows * cols, 0 / 1 (ml__mask_new), or NULL: none marked */
-    uint64_t n_locked, n_holes; /* their ones */
+    grid_mask locked, holes;
 };
 
 static void pattern_free(ml__pattern *p)
@@ -263,8 +268,8 @@ void ml_grid_free(ml_grid *g)
         pattern_free(&g->pal[i]);
     free(g->pal);
     free(g->index);
-    ml__mask_release(g->locked);
-    ml__mask_release(g->holes);
+    ml__mask_release(g->locked.m);
+    ml__mask_release(g->holes.m);
     free(g);
 }
 
@@ -389,9 +394,18 @@ int ml_grid_set_wrap(ml_ctx *ctx, ml_grid *g, int wrap)
     return rc;
 }
 
-/* Mark (r, c) in *mask (made on first use; *ones: its ones). what: "locked" or "holes". */
-static int mark(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, uint64_t *ones,
-                const char *what, int64_t r, int64_t c)
+/* *gm replaced by m (taken): the one it held dropped. */
+static void put_mask(grid_mask *gm, ml__mask *m, uint64_t ones)
+{
+    ml__mask_release(gm->m);
+    gm->m = m;
+    gm->ones = m ? ones : 0;
+}
+
+/* Mark (r, c) in *gm (made on first use; copied first when a board shares it or its
+ * bytes are the caller's). what: "locked" or "holes". */
+static int mark(ml_ctx *ctx, const char *fn, ml_grid *g, grid_mask *gm, const char *what,
+                int64_t r, int64_t c)
 {
     int rc = live(ctx, fn, g);
     if (rc)
@@ -402,85 +416,121 @@ static int mark(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, uint64_
     if ((rc = uniform_only(ctx, g)))
         return rc;
     size_t t = (size_t)tiles(g);
-    if (!*mask || ml__mask_refs(*mask) > 1) {   /* a board's mask is never written: a copy */
-        uint8_t *m = ml__mask_new(t);
+    if (!gm->m || !gm->m->own || atomic_load(&gm->m->refs) > 1) {
+        ml__mask *m = ml__mask_new(t);
         if (!m)
             return ml__fail(ctx, ML_M_NOMEM, fn);
-        if (*mask)
-            memcpy(m, *mask, t);
+        if (gm->m)
+            memcpy(m->bytes, gm->m->bytes, t);
         else
-            memset(m, 0, t);
-        ml__mask_release(*mask);
-        *mask = m;
+            memset(m->bytes, 0, t);
+        put_mask(gm, m, gm->ones);
     }
-    *ones += !(*mask)[r * g->cols + c];
-    (*mask)[r * g->cols + c] = 1;
+    uint8_t *at = &gm->m->bytes[r * g->cols + c];
+    gm->ones += !*at;
+    *at = 1;
     return ML_OK;
 }
 
 int ml_grid_lock(ml_ctx *ctx, ml_grid *g, int64_t r, int64_t c)
 {
     ctx = ml__begin(ctx);
-    return mark(ctx, "ml_grid_lock", g, g ? &g->locked : NULL, g ? &g->n_locked : NULL,
-                "locked", r, c);
+    return mark(ctx, "ml_grid_lock", g, g ? &g->locked : NULL, "locked", r, c);
 }
 
 int ml_grid_hole(ml_ctx *ctx, ml_grid *g, int64_t r, int64_t c)
 {
     ctx = ml__begin(ctx);
-    return mark(ctx, "ml_grid_hole", g, g ? &g->holes : NULL, g ? &g->n_holes : NULL, "holes",
-                r, c);
+    return mark(ctx, "ml_grid_hole", g, g ? &g->holes : NULL, "holes", r, c);
 }
 
-/* Replace *mask by a copy of m (nonzero: marked; NULL or no mark: none), *ones by its
- * ones. */
-static int set_mask(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, uint64_t *ones,
-                    const uint8_t *m)
+/* Replace *gm by a copy of m (nonzero: marked; NULL or no mark: none). */
+static int set_mask(ml_ctx *ctx, const char *fn, ml_grid *g, grid_mask *gm, const uint8_t *m)
 {
     int rc = live(ctx, fn, g);
     if (rc)
         return rc;
     if (!m) {
-        ml__mask_release(*mask);
-        *mask = NULL;
-        *ones = 0;
+        put_mask(gm, NULL, 0);
         return ML_OK;
     }
     if ((rc = uniform_only(ctx, g)))
         return rc;
     size_t t = (size_t)tiles(g);
-    uint8_t *copy = ml__mask_new(t);
+    ml__mask *copy = ml__mask_new(t);
     if (!copy)
         return ml__fail(ctx, ML_M_NOMEM, fn);
     uint64_t k = 0;
     for (size_t f = 0; f < t; f++) {
-        copy[f] = m[f] != 0;
-        k += copy[f];
+        copy->bytes[f] = m[f] != 0;
+        k += copy->bytes[f];
     }
-    ml__mask_release(*mask);
-    *mask = copy;
-    *ones = k;
+    put_mask(gm, copy, k);
     return ML_OK;
 }
 
 int ml_grid_set_locked(ml_ctx *ctx, ml_grid *g, const uint8_t *mask)
 {
     ctx = ml__begin(ctx);
-    return set_mask(ctx, "ml_grid_set_locked", g, g ? &g->locked : NULL,
-                    g ? &g->n_locked : NULL, mask);
+    return set_mask(ctx, "ml_grid_set_locked", g, g ? &g->locked : NULL, mask);
 }
 
 int ml_grid_set_holes(ml_ctx *ctx, ml_grid *g, const uint8_t *mask)
 {
     ctx = ml__begin(ctx);
-    return set_mask(ctx, "ml_grid_set_holes", g, g ? &g->holes : NULL, g ? &g->n_holes : NULL,
-                    mask);
+    return set_mask(ctx, "ml_grid_set_holes", g, g ? &g->holes : NULL, mask);
+}
+
+/* *gm read from the caller's m in place (release(arg) when no longer read), or a copy
+ * when some byte is neither 0 nor 1 (release(arg) at once). */
+static int share_mask(ml_ctx *ctx, const char *fn, ml_grid *g, grid_mask *gm, const uint8_t *m,
+                      void (*release)(void *arg), void *arg)
+{
+    int rc = live(ctx, fn, g);
+    if (!rc && !m)
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "mask");
+    if (!rc)
+        rc = uniform_only(ctx, g);
+    if (rc)
+        return rc;
+    size_t t = (size_t)tiles(g);
+    uint64_t k = 0;
+    unsigned over = 0;
+    for (size_t f = 0; f < t; f++) {   /* vectorised: the ones, and any byte past 1 */
+        k += m[f];
+        over |= m[f] >> 1;
+    }
+    if (over) {   /* not a 0 / 1 mask: a copy that is */
+        rc = set_mask(ctx, fn, g, gm, m);
+        if (!rc && release)
+            release(arg);
+        return rc;
+    }
+    ml__mask *s = ml__mask_borrow(m, release, arg);
+    if (!s)
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    put_mask(gm, s, k);
+    return ML_OK;
+}
+
+int ml_grid_share_locked(ml_ctx *ctx, ml_grid *g, const uint8_t *mask,
+                         void (*release)(void *arg), void *arg)
+{
+    ctx = ml__begin(ctx);
+    return share_mask(ctx, "ml_grid_share_locked", g, g ? &g->locked : NULL, mask, release, arg);
+}
+
+int ml_grid_share_holes(ml_ctx *ctx, ml_grid *g, const uint8_t *mask,
+                        void (*release)(void *arg), void *arg)
+{
+    ctx = ml__begin(ctx);
+    return share_mask(ctx, "ml_grid_share_holes", g, g ? &g->holes : NULL, mask, release, arg);
 }
 
 /* The builder's mask, shared (a reference), when it marks some tile, else NULL. */
-static uint8_t *kept_mask(uint8_t *mask, uint64_t ones)
+static ml__mask *kept_mask(const grid_mask *gm)
 {
-    return ones ? ml__mask_retain(mask) : NULL;
+    return gm->ones ? ml__mask_retain(gm->m) : NULL;
 }
 
 int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
@@ -492,9 +542,11 @@ int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
     if (!out)
         return ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_grid_build", "out");
     size_t t = (size_t)tiles(g);
-    if (g->locked && g->holes)
+    const uint8_t *gl = g->locked.ones ? g->locked.m->bytes : NULL;
+    const uint8_t *gh = g->holes.ones ? g->holes.m->bytes : NULL;
+    if (gl && gh)
         for (size_t f = 0; f < t; f++)
-            if (g->locked[f] && g->holes[f])
+            if (gl[f] && gh[f])
                 return ml__fail(ctx, ML_M_LOCKED_AND_HOLE, (long long)(f / (size_t)g->cols),
                                 (long long)(f % (size_t)g->cols));
     ml_board *b = calloc(1, sizeof *b);
@@ -521,11 +573,13 @@ int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
             memcpy(b->tile_pal, g->index, t * sizeof *b->tile_pal);
     }
     if (!fail) {
-        b->locked = kept_mask(g->locked, g->n_locked);
-        b->holes = kept_mask(g->holes, g->n_holes);
+        b->locked_m = kept_mask(&g->locked);
+        b->holes_m = kept_mask(&g->holes);
+        b->locked = b->locked_m ? b->locked_m->bytes : NULL;
+        b->holes = b->holes_m ? b->holes_m->bytes : NULL;
     }
     /* no tile is both (checked above): the locked tiles are the locked mask's ones */
-    uint64_t n_holes = b->holes ? g->n_holes : 0, n_locked = b->locked ? g->n_locked : 0;
+    uint64_t n_holes = b->holes ? g->holes.ones : 0, n_locked = b->locked ? g->locked.ones : 0;
     b->n_cells = (uint64_t)t - n_holes;
     b->n_taps = (uint64_t)t - n_holes - n_locked;
     /* the flat positions of the cells (only with holes: else every tile is one), written

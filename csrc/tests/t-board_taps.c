@@ -5,7 +5,9 @@
  * (ml_board_tap_position, ml_board_tap_index) against the same, from one thread and
  * from eight at once on a fresh board; the masks a board shares with its builder (a lock
  * or a hole marked after a build, marked twice, a mask replaced, the builder freed first:
- * the board keeps what it was built with, its taps counted once). Exit status 0 when every check holds (prints fails=N).
+ * the board keeps what it was built with, its taps counted once); the caller's masks
+ * read in place (ml_grid_share_locked / _holes: never written, released once by the
+ * last user, copied when a byte is past 1). Exit status 0 when every check holds (prints fails=N).
  * ml-test-sources: api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
 #include "api/board.h"
 #include "include/modlights.h"
@@ -209,6 +211,52 @@ static void test_shared_masks(ml_ctx *ctx)
     ml_board_free(b4);
 }
 
+/* the caller's masks read in place (ml_grid_share_*): released once, by the last user */
+static int released[3];
+static void note_release(void *arg) { released[*(int *)arg]++; }
+
+static void test_borrowed_masks(ml_ctx *ctx)
+{
+    enum { T = 12 };
+    static int ids[3] = {0, 1, 2};
+    uint8_t lk[T] = {0, 1, [7] = 1}, ho[T] = {[10] = 1}, odd[T] = {[1] = 2, [3] = 1};
+    uint8_t w_odd[T] = {[1] = 1, [3] = 1}, w_more[T] = {0, 1, [4] = 1, [7] = 1};
+    ml_grid *g = NULL;
+    ml_board *b1 = NULL, *b2 = NULL, *b3 = NULL;
+    uint8_t alone[T] = {[5] = 1};   /* a mark before any build copies it too */
+    CHECK(ml_grid_new(ctx, 3, 4, 2, &g) == ML_OK);
+    CHECK(ml_grid_share_locked(ctx, g, alone, NULL, NULL) == ML_OK);
+    CHECK(ml_grid_lock(ctx, g, 0, 0) == ML_OK && alone[0] == 0);
+    ml_grid_free(g);
+    CHECK(ml_grid_new(ctx, 3, 4, 2, &g) == ML_OK);
+    CHECK(ml_grid_share_locked(ctx, g, NULL, note_release, &ids[0]) != ML_OK && !released[0]);
+    CHECK(ml_grid_share_locked(ctx, g, lk, note_release, &ids[0]) == ML_OK);
+    CHECK(ml_grid_share_holes(ctx, g, ho, note_release, &ids[1]) == ML_OK);
+    CHECK(ml_grid_build(ctx, g, &b1) == ML_OK);
+    CHECK(ml_board_n_taps(b1) == 9 && ml_board_n_cells(b1) == 11);
+    check_locked(ctx, b1, lk, T);
+    /* a mark copies the caller's mask: lk itself is never written */
+    CHECK(ml_grid_lock(ctx, g, 1, 0) == ML_OK && lk[4] == 0);
+    CHECK(ml_grid_build(ctx, g, &b2) == ML_OK && ml_board_n_taps(b2) == 8);
+    check_locked(ctx, b2, w_more, T);
+    CHECK(released[0] == 0);   /* b1 still reads lk */
+    /* bytes past 1: a 0 / 1 copy, the caller's released at once */
+    CHECK(ml_grid_share_holes(ctx, g, odd, note_release, &ids[2]) == ML_OK);
+    CHECK(released[2] == 1 && released[1] == 0);   /* ho: b1, b2 */
+    CHECK(ml_grid_share_locked(ctx, g, lk, NULL, NULL) == ML_OK);
+    CHECK(ml_grid_build(ctx, g, &b3) == ML_EINVAL);   /* (0, 1) locked and a hole */
+    CHECK(ml_grid_set_locked(ctx, g, NULL) == ML_OK && ml_grid_build(ctx, g, &b3) == ML_OK);
+    uint8_t got[T];
+    CHECK(ml_board_holes_mask(ctx, b3, got) == ML_OK && memcmp(got, w_odd, T) == 0);
+    ml_grid_free(g);
+    ml_board_free(b2);
+    CHECK(released[0] == 0 && released[1] == 0);
+    ml_board_free(b1);
+    CHECK(released[0] == 1 && released[1] == 1 && released[2] == 1);
+    ml_board_free(b3);
+    CHECK(released[0] == 1 && released[1] == 1 && released[2] == 1);
+}
+
 int main(void)
 {
     ml_ctx *ctx = NULL;
@@ -218,6 +266,7 @@ int main(void)
     test_graph_boards(ctx);
     test_threads(ctx);
     test_shared_masks(ctx);
+    test_borrowed_masks(ctx);
     ml_ctx_free(ctx);
     printf("fails=%d\n", fails);
     return fails != 0;
