@@ -7,7 +7,8 @@
  * or a hole marked after a build, marked twice, a mask replaced, the builder freed first:
  * the board keeps what it was built with, its taps counted once); the caller's masks
  * read in place (ml_grid_share_locked / _holes: never written, released once by the
- * last user, copied when a byte is past 1). Exit status 0 when every check holds (prints fails=N).
+ * last user, copied when a byte is past 1). Exit status 0 when every check holds (prints
+ * fails=N).
  * ml-test-sources: api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
 #include "api/board.h"
 #include "include/modlights.h"
