@@ -67,6 +67,7 @@ typedef struct chase_eng {
     uint64_t *M;    /* n = 2: nres x nw words (+ 1) */
     size_t nw, rank;
     int ranked;     /* n = 2: rank known (the first residual solve's, or gf2_rank's) */
+    uint8_t *work;  /* hw + 1 bytes from the plan's build, or NULL: the solves' taps */
     ml_board *rb;   /* n > 2: the residual matrix as a board, and its dense Z/n engine */
     void *zn;
     void *row;   /* the choosing entry's row chase (engines/chase_row.c), which answers */
@@ -107,6 +108,7 @@ static void light_destroy(void *user, void *engine)
         ml__chase_row_ops.destroy(NULL, e->row);
     ml_chase_free(e->plan);
     ml_rowsolve_free(e->rs);
+    free(e->work);
     free(e);
 }
 
@@ -278,7 +280,7 @@ static int chase_build(ml_ctx *ctx, const ml_board *b, void **engine, int prefix
     chase_eng *e = eng_new(ctx, b, &rc);
     if (!e)
         return rc;
-    e->plan = ml__chase_light_plan(ctx, b, &e->transposed, &rc);
+    e->plan = ml__chase_light_plan(ctx, b, &e->transposed, &rc, &e->work);
     int found = 0;
     if (rc == ML_OK) {
         e->nsym = ml_chase_nsym(e->plan);
@@ -398,7 +400,7 @@ static int choose_build(void *user, ml_ctx *ctx, const ml_board *b, void **engin
         uint64_t rsym = ml_rowsolve_nsym(rs);
         if (e->hw <= ROWSOLVE_COMPARE_TILES || rsym > light_symbols_bound(b)) {
             int lt = 0;
-            ml_chase *light = ml__chase_light_plan(ctx, b, &lt, &rc);
+            ml_chase *light = ml__chase_light_plan(ctx, b, &lt, &rc, &e->work);
             if (light && ml_chase_nsym(light) < rsym) {
                 ml_rowsolve_free(rs);
                 rs = NULL;
@@ -420,7 +422,7 @@ static int choose_build(void *user, ml_ctx *ctx, const ml_board *b, void **engin
     } else if (rc == ML_OK) {
         ml_rowsolve_free(rs);
         if (!e->plan)
-            e->plan = ml__chase_light_plan(ctx, b, &e->transposed, &rc);
+            e->plan = ml__chase_light_plan(ctx, b, &e->transposed, &rc, &e->work);
         int found = 0, row = 0;
         if (rc == ML_OK) {
             e->nsym = ml_chase_nsym(e->plan);
@@ -533,7 +535,9 @@ static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const ui
     size_t hw = e->hw, nres = e->nres, nsym = e->nsym;
     size_t used = e->rows_solved;   /* the prefix of rho the system solved reads */
     int direct = taps_in_place(e), in_place = e->m == hw && !e->transposed;   /* b_grid */
-    uint8_t *bg = in_place ? NULL : malloc(hw + 1), *x = direct ? NULL : malloc(hw + 1);
+    /* x: the engine's work space when it has one (solves run one at a time: the solver's) */
+    uint8_t *bg = in_place ? NULL : malloc(hw + 1), *own = NULL;
+    uint8_t *x = direct ? NULL : e->work ? e->work : (own = malloc(hw + 1));
     uint8_t *rho = malloc(nres + 1);
     size_t *pend = malloc((k + 1) * sizeof *pend);
     uint8_t *rhos = NULL, *Z = NULL, *okz = NULL;
@@ -590,7 +594,7 @@ done:
         if (!ok[i] && e->r)
             memset(X + i * e->r, 0, e->r);
     free(bg);
-    free(x);
+    free(own);
     free(rho);
     free(pend);
     free(rhos);

@@ -234,7 +234,7 @@ void ml__chase_from_plan(const ml_board *b, int t, const uint8_t *x, uint8_t *ou
 
 /* build_plan of the board (t = 0) or of transpose_board(board) (t = 1): the plan, or
  * NULL with *rc set. */
-static ml_chase *plan_of(ml_ctx *ctx, const ml_board *b, int t, int *rc)
+static ml_chase *plan_of(ml_ctx *ctx, const ml_board *b, int t, int *rc, uint8_t **scratch)
 {
     int h = (int)(t ? b->cols : b->rows), w = (int)(t ? b->rows : b->cols);
     uint64_t hw = (uint64_t)h * (uint64_t)w;
@@ -345,18 +345,23 @@ done:
     free(udc);
     free(cnt);
     free(active);
+    if (p && scratch && !*scratch) {   /* its pages written once already: the caller's */
+        *scratch = tappable;
+        tappable = NULL;
+    }
     free(tappable);
     return p;
 }
 
 /* _light_plan: the light chase's plan along the rows or, for a board wider than tall
  * whose columns give fewer symbols, along the columns (*transposed set). */
-ml_chase *ml__chase_light_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc)
+ml_chase *ml__chase_light_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc,
+                               uint8_t **scratch)
 {
     *transposed = 0;
-    ml_chase *plan = plan_of(ctx, b, 0, rc);
+    ml_chase *plan = plan_of(ctx, b, 0, rc, scratch);
     if (plan && b->cols > b->rows && ml_chase_nsym(plan) > 1) {
-        ml_chase *tp = plan_of(ctx, b, 1, rc);
+        ml_chase *tp = plan_of(ctx, b, 1, rc, scratch);
         if (tp && ml_chase_nsym(tp) < ml_chase_nsym(plan)) {
             ml_chase_free(plan);
             plan = tp;
