@@ -5,6 +5,7 @@
 #include "api/board.h"
 #include "api/ctx.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,9 +38,107 @@ uint64_t ml__board_cell_flat(const ml_board *b, uint64_t i)
     return b->cell_flat ? b->cell_flat[i] : i;
 }
 
+/* b is a grid some of whose tiles are no taps (locks or holes; kept masks mark some) */
+static int sparse_taps(const ml_board *b)
+{
+    return b->kind == ML_BOARD_GRID && (b->locked || b->holes);
+}
+
+/* grid tile f is a tap (no lock, no hole) */
+static int is_tap(const ml_board *b, uint64_t f)
+{
+    return !(b->locked && b->locked[f]) && !(b->holes && b->holes[f]);
+}
+
+/* The tap positions of b as kept: made (and published) on the first call, NULL when b
+ * has none (identity) or they cannot be made. O(tiles) the first time, O(1) after. */
+static const uint32_t *tap_array(const ml_board *b)
+{
+    ml_board *w = (ml_board *)b;   /* tap_flat: the board's one cache (board.h) */
+    uint32_t *tf = atomic_load_explicit(&w->tap_flat, memory_order_acquire);
+    if (tf || !sparse_taps(b))
+        return tf;
+    size_t t = (size_t)ml__board_tiles(b), r = (size_t)b->n_taps;
+    if (!(tf = malloc((r ? r : 1) * sizeof *tf)))
+        return NULL;
+    const uint8_t *h = b->holes, *l = b->locked, *one = h ? h : l;
+    if (h && l)   /* written without branches; j < r keeps the last write in bounds */
+        for (size_t f = 0, j = 0; f < t && j < r; f++) {
+            tf[j] = (uint32_t)f;
+            j += !(h[f] | l[f]);
+        }
+    else
+        for (size_t f = 0, j = 0; f < t && j < r; f++) {
+            tf[j] = (uint32_t)f;
+            j += !one[f];
+        }
+    uint32_t *first = NULL;   /* another thread's copy, when it published first */
+    if (!atomic_compare_exchange_strong_explicit(&w->tap_flat, &first, tf, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        free(tf);
+        tf = first;
+    }
+    return tf;
+}
+
+int ml__board_taps(ml_ctx *ctx, const ml_board *b, const char *fn, const uint32_t **tf)
+{
+    *tf = tap_array(b);
+    if (!*tf && sparse_taps(b))
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    return ML_OK;
+}
+
+/* the first 1 of mask m in [f, t), or t */
+static uint64_t next_one(const uint8_t *m, uint64_t f, uint64_t t)
+{
+    const uint8_t *p = m && f < t ? memchr(m + f, 1, (size_t)(t - f)) : NULL;
+    return p ? (uint64_t)(p - m) : t;
+}
+
+void ml__tap_runs_init(ml__tap_runs *it, const ml_board *b)
+{
+    int grid = b->kind == ML_BOARD_GRID;
+    it->l = grid ? b->locked : NULL;
+    it->h = grid ? b->holes : NULL;
+    it->t = sparse_taps(b) ? ml__board_tiles(b) : b->n_taps;
+    it->nl = next_one(it->l, 0, it->t);
+    it->nh = next_one(it->h, 0, it->t);
+    it->f = it->j = it->len = 0;
+}
+
+int ml__tap_runs_next(ml__tap_runs *it)
+{
+    uint64_t f = it->f + it->len;   /* past the last run: skip the locks and holes there */
+    it->j += it->len;
+    for (; f < it->t; f++) {
+        if (it->nl < f)
+            it->nl = next_one(it->l, f, it->t);
+        if (it->nh < f)
+            it->nh = next_one(it->h, f, it->t);
+        if (f != it->nl && f != it->nh)
+            break;
+    }
+    if (f >= it->t) {
+        it->f = it->t;
+        it->len = 0;
+        return 0;
+    }
+    uint64_t e = it->nl < it->nh ? it->nl : it->nh;
+    it->f = f;
+    it->len = e - f;
+    return 1;
+}
+
 uint64_t ml__board_tap_flat(const ml_board *b, uint64_t j)
 {
-    return b->tap_flat ? b->tap_flat[j] : j;
+    const uint32_t *tf = tap_array(b);
+    if (tf || !sparse_taps(b))
+        return tf ? tf[j] : j;
+    uint64_t f = 0;   /* no memory for the positions: the (j+1)-th tap by a scan */
+    for (uint64_t k = 0;; f++)
+        if (is_tap(b, f) && k++ == j)
+            return f;
 }
 
 /* the index of f in the ascending array a[0..n), or -1 */
@@ -67,9 +166,17 @@ int64_t ml__board_cell_of_flat(const ml_board *b, uint64_t f)
 
 int64_t ml__board_tap_of_flat(const ml_board *b, uint64_t f)
 {
-    if (!b->tap_flat)
+    if (!sparse_taps(b))
         return (int64_t)f;
-    return find(b->tap_flat, b->n_taps, f);
+    if (!is_tap(b, f))
+        return -1;
+    const uint32_t *tf = tap_array(b);
+    if (tf)
+        return find(tf, b->n_taps, f);
+    int64_t j = 0;   /* no memory for the positions: the taps before f by a scan */
+    for (uint64_t g = 0; g < f; g++)
+        j += is_tap(b, g);
+    return j;
 }
 
 void ml__board_each_effect(const ml_board *b, uint64_t j,
@@ -105,6 +212,49 @@ void ml__board_each_effect(const ml_board *b, uint64_t j,
     }
 }
 
+/* ------------------------------------------------------------------ shared masks */
+ml__mask *ml__mask_new(size_t t)
+{
+    ml__mask *m = malloc(sizeof *m + (t ? t : 1));
+    if (!m)
+        return NULL;
+    atomic_init(&m->refs, 1);
+    m->own = 1;
+    m->bytes = (uint8_t *)(m + 1);
+    m->release = NULL;
+    m->arg = NULL;
+    return m;
+}
+
+ml__mask *ml__mask_borrow(const uint8_t *bytes, void (*release)(void *arg), void *arg)
+{
+    ml__mask *m = malloc(sizeof *m);
+    if (!m)
+        return NULL;
+    atomic_init(&m->refs, 1);
+    m->own = 0;
+    m->bytes = (uint8_t *)(uintptr_t)bytes;   /* read only: own = 0 */
+    m->release = release;
+    m->arg = arg;
+    return m;
+}
+
+ml__mask *ml__mask_retain(ml__mask *m)
+{
+    if (m)
+        atomic_fetch_add(&m->refs, 1);
+    return m;
+}
+
+void ml__mask_release(ml__mask *m)
+{
+    if (!m || atomic_fetch_sub(&m->refs, 1) != 1)
+        return;
+    if (m->release)
+        m->release(m->arg);
+    free(m);
+}
+
 void ml__board_destroy(ml_board *b)
 {
     if (!b)
@@ -116,10 +266,10 @@ void ml__board_destroy(ml_board *b)
     }
     free(b->pal);
     free(b->tile_pal);
-    free(b->locked);
-    free(b->holes);
+    ml__mask_release(b->locked_m);
+    ml__mask_release(b->holes_m);
     free(b->cell_flat);
-    free(b->tap_flat);
+    free(atomic_load_explicit(&b->tap_flat, memory_order_acquire));
     free(b->indptr);
     free(b->cells);
     free(b->dense);

@@ -2,11 +2,14 @@
  *
  * A board is immutable once built and reference counted (ml_board_retain / _free): every
  * field below is written by its constructor and only read afterwards, so any number of
- * threads read a board at once without a lock. What it costs:
+ * threads read a board at once without a lock; the one exception is tap_flat, a cache
+ * made on first need and published once by an atomic compare-and-swap (ml__board_taps).
+ * What it costs:
  *  - a uniform grid without locks or holes: O(1) (shape and pattern; giant boards, past
  *    ML_MAX_TILES tiles, are allowed only in this form);
- *  - locks or holes: their masks (a byte a tile) and the flat positions of the cells and
- *    taps (4 bytes each), made by ml_grid_build;
+ *  - locks or holes: their masks (a byte a tile), the flat positions of the cells (4
+ *    bytes each, with holes), made by ml_grid_build, and those of the taps (4 bytes
+ *    each), made when first needed (the chase engines never need them);
  *  - mixed grids: a palette index a tile (4 bytes);
  *  - graph boards: their tap matrix, as CSC (ml_board_from_effects: indptr and the cells
  *    as given) or dense (ml_board_from_matrix: one byte an entry, reduced mod n).
@@ -43,11 +46,17 @@ struct ml_board {
     uint32_t n_pal;
     ml__pattern *pal;
     uint32_t *tile_pal;
-    /* grids with locks / holes: masks (rows * cols bytes, 0 or 1) or NULL when none */
+    /* grids with locks / holes: masks (rows * cols bytes, 0 or 1) or NULL when none: the
+     * bytes of the counted masks locked_m / holes_m (shared with the grid builder) */
     uint8_t *locked, *holes;
-    /* grids with holes: the flat positions of the cells (n_cells), with locks or holes:
-     * of the taps (n_taps), ascending; NULL when every tile is one (identity) */
-    uint32_t *cell_flat, *tap_flat;
+    struct ml__mask *locked_m, *holes_m;
+    /* grids with holes: the flat positions of the cells (n_cells), ascending; NULL when
+     * every tile is one (identity) */
+    uint32_t *cell_flat;
+    /* grids with locks or holes: the flat positions of the taps (n_taps), ascending, made
+     * on first need and kept (read it through ml__board_taps); NULL before that and for
+     * every other board */
+    uint32_t *_Atomic tap_flat;
     /* graph boards: CSC (indptr: n_taps + 1, cells: indptr[n_taps]) or dense (n_cells x
      * n_taps, entries mod n); exactly one of them */
     int64_t *indptr, *cells;
@@ -68,13 +77,53 @@ int ml__board_per_tile(ml_ctx *ctx, const ml_board *b, const char *what, int byt
  * fn(arg, cell, times) for each run (times = 1 except on dense boards). j < n_taps. */
 void ml__board_each_effect(const ml_board *b, uint64_t j,
                            void (*fn)(void *arg, uint64_t cell, unsigned times), void *arg);
-/* The flat grid position of cell i / tap j (identity without locks or holes). */
+/* The flat grid position of cell i / tap j (identity without locks or holes). The tap
+ * positions are made on first need (see ml__board_taps); should that allocation fail,
+ * ml__board_tap_flat, ml__board_tap_of_flat and ml__board_each_effect find the position
+ * by a scan of the masks (O(tiles) a call): callers that loop take ml__board_taps first,
+ * which reports the failure. */
 uint64_t ml__board_cell_flat(const ml_board *b, uint64_t i);
 uint64_t ml__board_tap_flat(const ml_board *b, uint64_t j);
+/* The flat positions of the taps of b, ascending, in *tf: NULL when every tile is a tap
+ * (identity: graph boards, grids without locks or holes). Made on the first call for a
+ * grid with locks or holes (O(tiles), 4 bytes a tap) and kept with the board; any number
+ * of threads may call it at once (each may build, one copy is kept, the others freed).
+ * ML_ENOMEM (message naming fn) when they cannot be made. */
+int ml__board_taps(ml_ctx *ctx, const ml_board *b, const char *fn, const uint32_t **tf);
 /* The cell index of flat grid position f, or -1 for a hole; the tap index, or -1 for a
  * hole or a locked tile. */
 int64_t ml__board_cell_of_flat(const ml_board *b, uint64_t f);
 int64_t ml__board_tap_of_flat(const ml_board *b, uint64_t f);
+/* The runs of consecutive taps of a board, ascending: tap j .. j + len - 1 at flat
+ * positions f .. f + len - 1 (graph boards and grids without locks or holes: one run, f =
+ * j = 0). For the loops over every tap in order, without the tap positions: O(tiles / 16
+ * + runs) by memchr over the 0 / 1 masks. Usage:
+ *     ml__tap_runs it;
+ *     for (ml__tap_runs_init(&it, b); ml__tap_runs_next(&it);) ... it.f, it.j, it.len */
+typedef struct {
+    const uint8_t *l, *h;            /* the masks (NULL: none) */
+    uint64_t t, nl, nh;              /* tiles; the next lock / hole at or after f (t: none) */
+    uint64_t f, j, len;              /* the current run */
+} ml__tap_runs;
+void ml__tap_runs_init(ml__tap_runs *it, const ml_board *b);
+/* The next run in it->f, it->j, it->len (len >= 1): 1, or 0 when there is none. */
+int ml__tap_runs_next(ml__tap_runs *it);
+/* A mask shared by a grid builder and the boards it built, counted (one reference when
+ * made; NULL when there is no memory): bytes (t, 0 or 1) of the library's own
+ * (ml__mask_new; own = 1, writable while it has one reference only) or the caller's
+ * (ml__mask_borrow: never written, release(arg) when the last reference goes). */
+typedef struct ml__mask {
+    _Atomic long refs;
+    int own;
+    uint8_t *bytes;
+    void (*release)(void *arg);
+    void *arg;
+} ml__mask;
+ml__mask *ml__mask_new(size_t t);
+ml__mask *ml__mask_borrow(const uint8_t *bytes, void (*release)(void *arg), void *arg);
+ml__mask *ml__mask_retain(ml__mask *m);
+/* Drop a reference (NULL: nothing); the last frees it (or releases the caller's). */
+void ml__mask_release(ml__mask *m);
 /* Free a board whatever its references (its constructors' failure paths). */
 void ml__board_destroy(ml_board *b);
 

@@ -124,6 +124,12 @@ char *ml__repr_str(const char *s, char *buf, size_t cap)
 }
 
 /* ------------------------------------------------------------------ the builder */
+/* A mask of the builder: rows * cols bytes 0 / 1 (NULL: none marked), and its ones. */
+typedef struct {
+    ml__mask *m;
+    uint64_t ones;
+} grid_mask;
+
 struct ml_grid {
     uint32_t magic;
     int64_t rows, cols;
@@ -132,7 +138,7 @@ struct ml_grid {
     uint32_t n_pal;
     ml__pattern *pal;           /* the palette of a mixed board */
     uint32_t *index;            /* mixed: the palette entry of every tile, else NULL */
-    uint8_t *locked, *holes;    /* rows * cols, or NULL: none marked */
+    grid_mask locked, holes;
 };
 
 static void pattern_free(ml__pattern *p)
@@ -262,8 +268,8 @@ void ml_grid_free(ml_grid *g)
         pattern_free(&g->pal[i]);
     free(g->pal);
     free(g->index);
-    free(g->locked);
-    free(g->holes);
+    ml__mask_release(g->locked.m);
+    ml__mask_release(g->holes.m);
     free(g);
 }
 
@@ -388,8 +394,17 @@ int ml_grid_set_wrap(ml_ctx *ctx, ml_grid *g, int wrap)
     return rc;
 }
 
-/* Mark (r, c) in *mask (made on first use). what: "locked" or "holes". */
-static int mark(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, const char *what,
+/* *gm replaced by m (taken): the one it held dropped. */
+static void put_mask(grid_mask *gm, ml__mask *m, uint64_t ones)
+{
+    ml__mask_release(gm->m);
+    gm->m = m;
+    gm->ones = m ? ones : 0;
+}
+
+/* Mark (r, c) in *gm (made on first use; copied first when a board shares it or its
+ * bytes are the caller's). what: "locked" or "holes". */
+static int mark(ml_ctx *ctx, const char *fn, ml_grid *g, grid_mask *gm, const char *what,
                 int64_t r, int64_t c)
 {
     int rc = live(ctx, fn, g);
@@ -400,9 +415,20 @@ static int mark(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, const c
                         (long long)g->rows - 1, (long long)g->cols - 1);
     if ((rc = uniform_only(ctx, g)))
         return rc;
-    if (!*mask && !(*mask = calloc((size_t)tiles(g), 1)))
-        return ml__fail(ctx, ML_M_NOMEM, fn);
-    (*mask)[r * g->cols + c] = 1;
+    size_t t = (size_t)tiles(g);
+    if (!gm->m || !gm->m->own || atomic_load(&gm->m->refs) > 1) {
+        ml__mask *m = ml__mask_new(t);
+        if (!m)
+            return ml__fail(ctx, ML_M_NOMEM, fn);
+        if (gm->m)
+            memcpy(m->bytes, gm->m->bytes, t);
+        else
+            memset(m->bytes, 0, t);
+        put_mask(gm, m, gm->ones);
+    }
+    uint8_t *at = &gm->m->bytes[r * g->cols + c];
+    gm->ones += !*at;
+    *at = 1;
     return ML_OK;
 }
 
@@ -418,27 +444,28 @@ int ml_grid_hole(ml_ctx *ctx, ml_grid *g, int64_t r, int64_t c)
     return mark(ctx, "ml_grid_hole", g, g ? &g->holes : NULL, "holes", r, c);
 }
 
-/* Replace *mask by a copy of m (nonzero: marked; NULL or no mark: none). */
-static int set_mask(ml_ctx *ctx, const char *fn, ml_grid *g, uint8_t **mask, const uint8_t *m)
+/* Replace *gm by a copy of m (nonzero: marked; NULL or no mark: none). */
+static int set_mask(ml_ctx *ctx, const char *fn, ml_grid *g, grid_mask *gm, const uint8_t *m)
 {
     int rc = live(ctx, fn, g);
     if (rc)
         return rc;
     if (!m) {
-        free(*mask);
-        *mask = NULL;
+        put_mask(gm, NULL, 0);
         return ML_OK;
     }
     if ((rc = uniform_only(ctx, g)))
         return rc;
     size_t t = (size_t)tiles(g);
-    uint8_t *copy = malloc(t);
+    ml__mask *copy = ml__mask_new(t);
     if (!copy)
         return ml__fail(ctx, ML_M_NOMEM, fn);
-    for (size_t f = 0; f < t; f++)
-        copy[f] = m[f] != 0;
-    free(*mask);
-    *mask = copy;
+    uint64_t k = 0;
+    for (size_t f = 0; f < t; f++) {
+        copy->bytes[f] = m[f] != 0;
+        k += copy->bytes[f];
+    }
+    put_mask(gm, copy, k);
     return ML_OK;
 }
 
@@ -454,26 +481,56 @@ int ml_grid_set_holes(ml_ctx *ctx, ml_grid *g, const uint8_t *mask)
     return set_mask(ctx, "ml_grid_set_holes", g, g ? &g->holes : NULL, mask);
 }
 
-/* The ones of a 0 / 1 mask (NULL: none). O(t), vectorised. */
-static uint64_t count_ones(const uint8_t *m, size_t t)
+/* *gm read from the caller's m in place (release(arg) when no longer read), or a copy
+ * when some byte is neither 0 nor 1 (release(arg) at once). */
+static int share_mask(ml_ctx *ctx, const char *fn, ml_grid *g, grid_mask *gm, const uint8_t *m,
+                      void (*release)(void *arg), void *arg)
 {
-    uint64_t n = 0;
-    for (size_t f = 0; m && f < t; f++)
-        n += m[f];
-    return n;
+    int rc = live(ctx, fn, g);
+    if (!rc && !m)
+        rc = ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "mask");
+    if (!rc)
+        rc = uniform_only(ctx, g);
+    if (rc)
+        return rc;
+    size_t t = (size_t)tiles(g);
+    uint64_t k = 0;
+    unsigned over = 0;
+    for (size_t f = 0; f < t; f++) {   /* vectorised: the ones, and any byte past 1 */
+        k += m[f];
+        over |= m[f] >> 1;
+    }
+    if (over) {   /* not a 0 / 1 mask: a copy that is */
+        rc = set_mask(ctx, fn, g, gm, m);
+        if (!rc && release)
+            release(arg);
+        return rc;
+    }
+    ml__mask *s = ml__mask_borrow(m, release, arg);
+    if (!s)
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    put_mask(gm, s, k);
+    return ML_OK;
 }
 
-/* A copy of mask when it marks some tile, else NULL (*fail on allocation failure). */
-static uint8_t *kept_mask(const uint8_t *mask, size_t t, int *fail)
+int ml_grid_share_locked(ml_ctx *ctx, ml_grid *g, const uint8_t *mask,
+                         void (*release)(void *arg), void *arg)
 {
-    if (!mask || !memchr(mask, 1, t))
-        return NULL;
-    uint8_t *copy = malloc(t);
-    if (!copy)
-        *fail = 1;
-    else
-        memcpy(copy, mask, t);
-    return copy;
+    ctx = ml__begin(ctx);
+    return share_mask(ctx, "ml_grid_share_locked", g, g ? &g->locked : NULL, mask, release, arg);
+}
+
+int ml_grid_share_holes(ml_ctx *ctx, ml_grid *g, const uint8_t *mask,
+                        void (*release)(void *arg), void *arg)
+{
+    ctx = ml__begin(ctx);
+    return share_mask(ctx, "ml_grid_share_holes", g, g ? &g->holes : NULL, mask, release, arg);
+}
+
+/* The builder's mask, shared (a reference), when it marks some tile, else NULL. */
+static ml__mask *kept_mask(const grid_mask *gm)
+{
+    return gm->ones ? ml__mask_retain(gm->m) : NULL;
 }
 
 int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
@@ -485,9 +542,11 @@ int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
     if (!out)
         return ml__fail(ctx, ML_M_NULL_ARGUMENT, "ml_grid_build", "out");
     size_t t = (size_t)tiles(g);
-    if (g->locked && g->holes)
+    const uint8_t *gl = g->locked.ones ? g->locked.m->bytes : NULL;
+    const uint8_t *gh = g->holes.ones ? g->holes.m->bytes : NULL;
+    if (gl && gh)
         for (size_t f = 0; f < t; f++)
-            if (g->locked[f] && g->holes[f])
+            if (gl[f] && gh[f])
                 return ml__fail(ctx, ML_M_LOCKED_AND_HOLE, (long long)(f / (size_t)g->cols),
                                 (long long)(f % (size_t)g->cols));
     ml_board *b = calloc(1, sizeof *b);
@@ -513,44 +572,24 @@ int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
         if (!(fail = !b->tile_pal))
             memcpy(b->tile_pal, g->index, t * sizeof *b->tile_pal);
     }
-    if (!fail)
-        b->locked = kept_mask(g->locked, t, &fail);
-    if (!fail)
-        b->holes = kept_mask(g->holes, t, &fail);
-    uint64_t n_holes = fail ? 0 : count_ones(b->holes, t), n_locked = 0;
-    if (!fail && b->locked) {   /* locked tiles that are not holes */
-        const uint8_t *h = b->holes, *l = b->locked;
-        if (h)
-            for (size_t f = 0; f < t; f++)
-                n_locked += l[f] & (uint8_t)!h[f];
-        else
-            n_locked = count_ones(l, t);
+    if (!fail) {
+        b->locked_m = kept_mask(&g->locked);
+        b->holes_m = kept_mask(&g->holes);
+        b->locked = b->locked_m ? b->locked_m->bytes : NULL;
+        b->holes = b->holes_m ? b->holes_m->bytes : NULL;
     }
+    /* no tile is both (checked above): the locked tiles are the locked mask's ones */
+    uint64_t n_holes = b->holes ? g->holes.ones : 0, n_locked = b->locked ? g->locked.ones : 0;
     b->n_cells = (uint64_t)t - n_holes;
     b->n_taps = (uint64_t)t - n_holes - n_locked;
-    /* the flat positions of the cells (only with holes: else every tile is one) and of
-     * the taps (with locks or holes), written without branches */
+    /* the flat positions of the cells (only with holes: else every tile is one), written
+     * without branches; those of the taps are made on first need (ml__board_taps) */
     if (!fail && n_holes) {
         b->cell_flat = malloc((b->n_cells ? b->n_cells : 1) * sizeof *b->cell_flat);
         if (!(fail = !b->cell_flat))
             for (size_t f = 0, i = 0; f < t && i < b->n_cells; f++) {
                 b->cell_flat[i] = (uint32_t)f;
                 i += !b->holes[f];
-            }
-    }
-    if (!fail && (n_holes || n_locked)) {
-        b->tap_flat = malloc((b->n_taps ? b->n_taps : 1) * sizeof *b->tap_flat);
-        const uint8_t *h = b->holes, *l = b->locked, *one = h ? h : l;
-        uint32_t *tf = b->tap_flat;
-        if (!(fail = !tf) && h && l)
-            for (size_t f = 0, j = 0; f < t && j < b->n_taps; f++) {
-                tf[j] = (uint32_t)f;
-                j += !(h[f] | l[f]);
-            }
-        else if (!fail)
-            for (size_t f = 0, j = 0; f < t && j < b->n_taps; f++) {
-                tf[j] = (uint32_t)f;
-                j += !one[f];
             }
     }
     b->magic = ML_BOARD_MAGIC;

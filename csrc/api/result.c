@@ -226,8 +226,9 @@ int ml_result_certificate(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap
         free(out);
         return ml__fail(ctx, ML_M_NOMEM, fn);
     }
-    for (uint64_t j = 0; j < L; j++)
-        x[j] = r->taps[ml__board_tap_flat(b, j)];
+    ml__tap_runs it;
+    for (ml__tap_runs_init(&it, b); ml__tap_runs_next(&it);)
+        memcpy(x + it.j, r->taps + it.f, (size_t)it.len);
     rc = ml_board_apply(ctx, b, zero, r->taps, out);
     ml_jw *w = NULL;
     if (!rc)

@@ -683,9 +683,9 @@ int ml_search_finish(ml_ctx *ctx, ml_search *q, ml_result **out)
         free(r);
         return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NOMEM, "ml_search_finish"));
     }
-    const uint32_t *tf = q->b->tap_flat;
-    for (size_t j = 0; j < q->L; j++)
-        r->taps[tf ? tf[j] : j] = q->best[j];
+    ml__tap_runs it;
+    for (ml__tap_runs_init(&it, q->b); ml__tap_runs_next(&it);)
+        memcpy(r->taps + it.f, q->best + it.j, (size_t)it.len);
     r->magic = ML__RESULT_MAGIC;
     r->b = ml_board_retain(q->b);
     r->length = (uint64_t)q->best_len;

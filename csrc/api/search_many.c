@@ -431,13 +431,13 @@ int ml_search_lengths(ml_ctx *ctx, ml_search *q, int64_t *lengths, uint8_t *taps
     if (rc)
         return ml__leave(ctx, &sc, rc);
     size_t tsize = (size_t)ml_board_taps_size(m->b), L = m->L;
-    const uint32_t *tf = m->b->tap_flat;
     if (taps && m->k)
         memset(taps, 0, m->k * tsize);
     for (size_t i = 0, r = 0; i < m->k; i++) {
         lengths[i] = m->ok[i] ? m->len[r] : -1;
-        for (size_t j = 0; taps && m->ok[i] && j < L; j++)
-            taps[i * tsize + (tf ? tf[j] : j)] = m->best[r * L + j];
+        ml__tap_runs it;
+        for (ml__tap_runs_init(&it, m->b); taps && m->ok[i] && ml__tap_runs_next(&it);)
+            memcpy(taps + i * tsize + it.f, m->best + r * L + it.j, (size_t)it.len);
         r += m->ok[i];
     }
     return ml__leave(ctx, &sc, ML_OK);

@@ -125,14 +125,15 @@ int ml_solutions_next(ml_ctx *ctx, ml_solutions *it, uint8_t *taps, int *done)
     uint64_t r = it->r, size = ml_board_taps_size(b);
     unsigned n = it->n;
     memset(taps, 0, size);
-    const uint32_t *tf = b->tap_flat;
-    for (uint64_t j = 0; j < r; j++) {
-        unsigned v = it->x0[j];
-        for (uint64_t i = 0; i < it->k; i++)
-            if (it->c[i])
-                v = (v + (unsigned)((uint64_t)it->c[i] * it->H[i * r + j] % n)) % n;
-        taps[tf ? tf[j] : j] = (uint8_t)v;
-    }
+    ml__tap_runs run;
+    for (ml__tap_runs_init(&run, b); ml__tap_runs_next(&run);)
+        for (uint64_t j = run.j; j < run.j + run.len; j++) {
+            unsigned v = it->x0[j];
+            for (uint64_t i = 0; i < it->k; i++)
+                if (it->c[i])
+                    v = (v + (unsigned)((uint64_t)it->c[i] * it->H[i * r + j] % n)) % n;
+            taps[run.f + (j - run.j)] = (uint8_t)v;
+        }
     *done = 0;
     /* the next coefficients: an odometer, the last generator fastest */
     uint64_t i = it->k;

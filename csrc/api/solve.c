@@ -780,9 +780,11 @@ int ml_solver_solve_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *sta
     }
     if (!rc) {
         memset(taps, 0, k * tsize);
-        for (size_t i = 0; i < k; i++)
-            for (size_t j = 0; j < L; j++)
-                taps[i * tsize + ml__board_tap_flat(b, j)] = X[i * L + j];
+        for (size_t i = 0; i < k; i++) {
+            ml__tap_runs it;
+            for (ml__tap_runs_init(&it, b); ml__tap_runs_next(&it);)
+                memcpy(taps + i * tsize + it.f, X + i * L + it.j, (size_t)it.len);
+        }
     }
     free(X);
     free(okv);

@@ -107,9 +107,9 @@ static int unpacked(ml_ctx *ctx, ml_solver *s, const uint8_t *arr, unsigned tc, 
     if (!rc && !ok)
         rc = ml__fail(ctx, ML_M_UNSOLVABLE);
     if (!rc) {
-        const uint32_t *tf = b->tap_flat;
-        for (uint64_t j = 0; j < b->n_taps; j++)
-            taps[tf ? tf[j] : j] = x[j];
+        ml__tap_runs it;
+        for (ml__tap_runs_init(&it, b); ml__tap_runs_next(&it);)
+            memcpy(taps + it.f, x + it.j, (size_t)it.len);
         memset(out, 0, rows * nb);
         for (size_t r = 0; r < rows; r++)
             for (size_t c = 0; c < cols; c++)

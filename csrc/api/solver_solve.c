@@ -150,7 +150,7 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
     ml_result *r = calloc(1, sizeof *r);
     uint64_t size = ml_board_taps_size(b);
     if (r)   /* every byte written below unless some tiles are no taps */
-        r->taps = b->tap_flat || size != b->n_taps ? calloc(size + 1, 1) : malloc(size + 1);
+        r->taps = size != b->n_taps ? calloc(size + 1, 1) : malloc(size + 1);
     rc = x && r && r->taps ? solve_one(ctx, s, state, target, x, &ok)
                            : ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
     if (!rc && !ok)
@@ -162,14 +162,9 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
     if (!rc && (flags & ML_SOLVE_MINIMAL))
         rc = ml__solve_minimal(ctx, s, x, &r->kernel_size, budget, flags, r);
     if (!rc) {
-        const uint32_t *tf = b->tap_flat;
-        uint8_t *taps = r->taps;
-        if (tf) {
-            for (uint64_t j = 0; j < b->n_taps; j++)
-                taps[tf[j]] = x[j];
-        } else if (b->n_taps) {
-            memcpy(taps, x, b->n_taps);
-        }
+        ml__tap_runs it;
+        for (ml__tap_runs_init(&it, b); ml__tap_runs_next(&it);)
+            memcpy(r->taps + it.f, x + it.j, (size_t)it.len);
         r->length += byte_sum(x, b->n_taps);
         r->magic = ML__RESULT_MAGIC;
         r->b = ml_board_retain(ml__solver_board(s));

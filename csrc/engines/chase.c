@@ -66,6 +66,8 @@ typedef struct chase_eng {
     ml_rowsolve *rs;   /* the row-solve chase's plan instead (chase-rowsolve) */
     uint64_t *M;    /* n = 2: nres x nw words (+ 1) */
     size_t nw, rank;
+    int ranked;     /* n = 2: rank known (the first residual solve's, or gf2_rank's) */
+    uint8_t *work;  /* hw + 1 bytes from the plan's build, or NULL: the solves' taps */
     ml_board *rb;   /* n > 2: the residual matrix as a board, and its dense Z/n engine */
     void *zn;
     void *row;   /* the choosing entry's row chase (engines/chase_row.c), which answers */
@@ -106,6 +108,7 @@ static void light_destroy(void *user, void *engine)
         ml__chase_row_ops.destroy(NULL, e->row);
     ml_chase_free(e->plan);
     ml_rowsolve_free(e->rs);
+    free(e->work);
     free(e);
 }
 
@@ -127,21 +130,14 @@ static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
     int th = chase_threads(ctx);
     residual_free(e);
     e->rows_solved = rows;
-    if (e->n == 2) {
+    if (e->n == 2) {   /* its rank on first need (gf2_rank; a solve finds it too) */
         e->nw = (nsym + 63) / 64;
+        e->ranked = 0;
         e->M = calloc(rows * e->nw + 1, sizeof *e->M);
         if (!e->M)
             return nomem(ctx);
-        int rc = chase_status(ctx, e->rs ? ml_rowsolve_matrix(e->rs, e->M, th, 0, 1)
-                                         : ml_chase_matrix_gf2_rows(e->plan, e->M, rows, th, 0));
-        if (rc)
-            return rc;
-        uint8_t zr[1] = {0}, zz[1] = {0}, zo[1] = {0};
-        size_t rk = ml_res_gf2_solve(e->M, rows, nsym, zr, 0, zz, zo);
-        if (rk == (size_t)-1)
-            return nomem(ctx);
-        e->rank = rk;
-        return ML_OK;
+        return chase_status(ctx, e->rs ? ml_rowsolve_matrix(e->rs, e->M, th, 0, 1)
+                                       : ml_chase_matrix_gf2_rows(e->plan, e->M, rows, th, 0));
     }
     uint8_t *Mz = malloc(rows * nsym + 1);
     if (!Mz)
@@ -154,6 +150,22 @@ static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
     if (rc == ML_OK)
         rc = ml__dense_zn_ops.build(NULL, ctx, e->rb, &e->zn);
     return rc;
+}
+
+/* n = 2: the rank of the residual system in *rank, by one elimination the first time
+ * (Python's Gf2Residual.rank); ML_ENOMEM when it cannot be made. */
+static int gf2_rank(ml_ctx *ctx, chase_eng *e, size_t *rank)
+{
+    if (!e->ranked) {
+        uint8_t zr[1] = {0}, zz[1] = {0}, zo[1] = {0};
+        size_t rk = ml_res_gf2_solve(e->M, e->rows_solved, e->nsym, zr, 0, zz, zo);
+        if (rk == (size_t)-1)
+            return nomem(ctx);
+        e->rank = rk;
+        e->ranked = 1;
+    }
+    *rank = e->rank;
+    return ML_OK;
 }
 
 /* _prefix_residual: a prefix of a tall residual system (PREFIX_RATIO x symbols
@@ -220,9 +232,10 @@ static int prefix_residual(ml_ctx *ctx, chase_eng *e, int *found)
         if (rc)
             break;
         uint64_t null = 0;
-        if (e->n == 2)
-            null = nsym - e->rank;
-        else
+        size_t rank = 0;
+        if (e->n == 2 && (rc = gf2_rank(ctx, e, &rank)) == ML_OK)
+            null = nsym - rank;
+        else if (e->n != 2)
             rc = ml__dense_zn_ops.nullity(NULL, ctx, e->zn, &null);
         if (rc)
             break;
@@ -267,7 +280,7 @@ static int chase_build(ml_ctx *ctx, const ml_board *b, void **engine, int prefix
     chase_eng *e = eng_new(ctx, b, &rc);
     if (!e)
         return rc;
-    e->plan = ml__chase_light_plan(ctx, b, &e->transposed, &rc);
+    e->plan = ml__chase_light_plan(ctx, b, &e->transposed, &rc, &e->work);
     int found = 0;
     if (rc == ML_OK) {
         e->nsym = ml_chase_nsym(e->plan);
@@ -387,7 +400,7 @@ static int choose_build(void *user, ml_ctx *ctx, const ml_board *b, void **engin
         uint64_t rsym = ml_rowsolve_nsym(rs);
         if (e->hw <= ROWSOLVE_COMPARE_TILES || rsym > light_symbols_bound(b)) {
             int lt = 0;
-            ml_chase *light = ml__chase_light_plan(ctx, b, &lt, &rc);
+            ml_chase *light = ml__chase_light_plan(ctx, b, &lt, &rc, &e->work);
             if (light && ml_chase_nsym(light) < rsym) {
                 ml_rowsolve_free(rs);
                 rs = NULL;
@@ -409,7 +422,7 @@ static int choose_build(void *user, ml_ctx *ctx, const ml_board *b, void **engin
     } else if (rc == ML_OK) {
         ml_rowsolve_free(rs);
         if (!e->plan)
-            e->plan = ml__chase_light_plan(ctx, b, &e->transposed, &rc);
+            e->plan = ml__chase_light_plan(ctx, b, &e->transposed, &rc, &e->work);
         int found = 0, row = 0;
         if (rc == ML_OK) {
             e->nsym = ml_chase_nsym(e->plan);
@@ -467,7 +480,7 @@ static int replay(ml_ctx *ctx, const chase_eng *e, const uint8_t *bg, const uint
  * else bg filled (ml__chase_to_plan). O(tiles). */
 static const uint8_t *b_grid(const chase_eng *e, const uint8_t *rhs, uint8_t *bg)
 {
-    if (e->m == e->hw && !e->transposed)   /* every tile a cell, in order */
+    if (e->m == e->hw && !e->transposed)   /* every tile a cell, in order (bg unused) */
         return rhs;
     ml__chase_to_plan(e->b, e->transposed, rhs, bg);
     return bg;
@@ -499,7 +512,11 @@ static int res_solve_many(ml_ctx *ctx, chase_eng *e, size_t kp, const uint8_t *r
 {
     if (e->n == 2) {
         size_t rk = ml_res_gf2_solve(e->M, e->rows_solved, e->nsym, rhos, kp, Z, ok);
-        return rk == (size_t)-1 ? nomem(ctx) : ML_OK;
+        if (rk == (size_t)-1)
+            return nomem(ctx);
+        e->rank = rk;   /* the elimination of [M | rhos] gives the rank too */
+        e->ranked = 1;
+        return ML_OK;
     }
     return ml__dense_zn_ops.solve(NULL, ctx, e->zn, kp, rhos, Z, ok);
 }
@@ -517,12 +534,16 @@ static int light_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const ui
         return ml__chase_row_ops.solve(NULL, ctx, e->row, k, R, X, ok);
     size_t hw = e->hw, nres = e->nres, nsym = e->nsym;
     size_t used = e->rows_solved;   /* the prefix of rho the system solved reads */
-    int direct = taps_in_place(e);
-    uint8_t *bg = malloc(hw + 1), *x = direct ? NULL : malloc(hw + 1), *rho = malloc(nres + 1);
+    int direct = taps_in_place(e), in_place = e->m == hw && !e->transposed;   /* b_grid */
+    /* x: the engine's work space when it has one (solves run one at a time: the solver's) */
+    uint8_t *bg = in_place ? NULL : malloc(hw + 1), *own = NULL;
+    uint8_t *x = direct ? NULL : e->work ? e->work : (own = malloc(hw + 1));
+    uint8_t *rho = malloc(nres + 1);
     size_t *pend = malloc((k + 1) * sizeof *pend);
     uint8_t *rhos = NULL, *Z = NULL, *okz = NULL;
     int rc = ML_OK;
-    if (!bg || (!direct && !x) || !rho || !pend || k > (SIZE_MAX - 1) / (used + 1)) {
+    if ((!in_place && !bg) || (!direct && !x) || !rho || !pend
+        || k > (SIZE_MAX - 1) / (used + 1)) {
         rc = nomem(ctx);
         goto done;
     }
@@ -573,7 +594,7 @@ done:
         if (!ok[i] && e->r)
             memset(X + i * e->r, 0, e->r);
     free(bg);
-    free(x);
+    free(own);
     free(rho);
     free(pend);
     free(rhos);
@@ -589,8 +610,10 @@ static int light_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullit
     if (e->row)
         return ml__chase_row_ops.nullity(NULL, ctx, e->row, nullity);
     if (e->n == 2) {
-        *nullity = e->nsym - e->rank;
-        return ML_OK;
+        size_t rank = 0;
+        int rc = gf2_rank(ctx, e, &rank);
+        *nullity = rc ? 0 : e->nsym - rank;
+        return rc;
     }
     return ml__dense_zn_ops.nullity(NULL, ctx, e->zn, nullity);
 }
@@ -601,15 +624,16 @@ static int light_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored 
     if (e->row)
         return ml__chase_row_ops.kernel_size(NULL, ctx, e->row, size);
     if (e->n == 2) {
+        size_t rank = 0;
+        int rc = gf2_rank(ctx, e, &rank);
         memset(size, 0, sizeof *size);
-        if (e->nsym > e->rank) {
+        if (!rc && e->nsym > rank) {
             size->prime[0] = 2;
-            size->exp[0] = e->nsym - e->rank;
+            size->exp[0] = e->nsym - rank;
             size->count = 1;
         }
         (void)user;
-        (void)ctx;
-        return ML_OK;
+        return rc;
     }
     return ml__dense_zn_ops.kernel_size(NULL, ctx, e->zn, size);
 }
@@ -627,7 +651,10 @@ static int light_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limi
     uint32_t *ord = NULL;
     int rc = ML_OK;
     if (e->n == 2) {
-        uint64_t null = e->nsym - e->rank;
+        size_t rank = 0;
+        if ((rc = gf2_rank(ctx, e, &rank)))
+            return rc;
+        uint64_t null = e->nsym - rank;
         count = limit < null ? limit : null;
         if (H && count) {
             size_t got =

@@ -50,8 +50,11 @@ ml_rowsolve *ml__chase_rowsolve_plan(ml_ctx *ctx, const ml_board *b, int *transp
 /* engine.py's _light_plan: build_plan of b along the rows or, for a board wider than
  * tall whose columns give fewer symbols, along the columns (*transposed = 1: the plan of
  * transpose_board(b), tile (r, c) -> (c, r)). NULL with *rc set (ML_ENOMEM, or
- * ML_EINVAL when the plan refuses the board's tables) on failure. */
-ml_chase *ml__chase_light_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc);
+ * ML_EINVAL when the plan refuses the board's tables) on failure. scratch (may be NULL):
+ * when *scratch is NULL and b has locks or holes, *scratch takes a buffer of rows * cols
+ * + 1 bytes the build wrote (to free; a solve's work space without fresh pages). */
+ml_chase *ml__chase_light_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc,
+                               uint8_t **scratch);
 /* _b_grid: b's right-hand side over its cells (n_cells bytes) -> bg, a byte a tile in
  * the layout of the plan along the rows (t = 0) or the columns (t = 1), zero at holes;
  * _tap_vec: x in that layout -> out over b's taps (n_taps bytes). Every tile a cell (a

@@ -210,28 +210,31 @@ void ml__chase_to_plan(const ml_board *b, int t, const uint8_t *rhs, uint8_t *bg
 void ml__chase_from_plan(const ml_board *b, int t, const uint8_t *x, uint8_t *out)
 {
     size_t rows = (size_t)b->rows, cols = (size_t)b->cols, r = (size_t)b->n_taps;
-    const uint32_t *tf = b->tap_flat;
-    if (!tf || r == rows * cols) {   /* every tile a tap */
+    if (r == rows * cols) {   /* every tile a tap */
         if (t)
             ml_band_transpose(x, (ptrdiff_t)rows, out, (ptrdiff_t)cols, cols, rows);
         else
             memcpy(out, x, rows * cols);
         return;
     }
-    if (!t) {   /* runs of consecutive taps copied whole */
-        for (size_t j = 0, L; j < r; j += L) {
-            L = run_of(tf, j, r);
-            memcpy(out + j, x + tf[j], L);
+    ml__tap_runs it;   /* runs of consecutive taps: copied whole, or read down the columns */
+    for (ml__tap_runs_init(&it, b); ml__tap_runs_next(&it);) {
+        if (!t) {
+            memcpy(out + it.j, x + it.f, (size_t)it.len);
+            continue;
         }
-    } else {
-        for (size_t j = 0; j < r; j++)
-            out[j] = x[(size_t)(tf[j] % cols) * rows + tf[j] / cols];
+        size_t r0 = (size_t)it.f / cols, c0 = (size_t)it.f % cols;
+        for (size_t k = 0; k < it.len; k++, c0++) {
+            if (c0 == cols)
+                c0 = 0, r0++;
+            out[it.j + k] = x[c0 * rows + r0];
+        }
     }
 }
 
 /* build_plan of the board (t = 0) or of transpose_board(board) (t = 1): the plan, or
  * NULL with *rc set. */
-static ml_chase *plan_of(ml_ctx *ctx, const ml_board *b, int t, int *rc)
+static ml_chase *plan_of(ml_ctx *ctx, const ml_board *b, int t, int *rc, uint8_t **scratch)
 {
     int h = (int)(t ? b->cols : b->rows), w = (int)(t ? b->rows : b->cols);
     uint64_t hw = (uint64_t)h * (uint64_t)w;
@@ -342,18 +345,23 @@ done:
     free(udc);
     free(cnt);
     free(active);
+    if (p && scratch && !*scratch) {   /* its pages written once already: the caller's */
+        *scratch = tappable;
+        tappable = NULL;
+    }
     free(tappable);
     return p;
 }
 
 /* _light_plan: the light chase's plan along the rows or, for a board wider than tall
  * whose columns give fewer symbols, along the columns (*transposed set). */
-ml_chase *ml__chase_light_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc)
+ml_chase *ml__chase_light_plan(ml_ctx *ctx, const ml_board *b, int *transposed, int *rc,
+                               uint8_t **scratch)
 {
     *transposed = 0;
-    ml_chase *plan = plan_of(ctx, b, 0, rc);
+    ml_chase *plan = plan_of(ctx, b, 0, rc, scratch);
     if (plan && b->cols > b->rows && ml_chase_nsym(plan) > 1) {
-        ml_chase *tp = plan_of(ctx, b, 1, rc);
+        ml_chase *tp = plan_of(ctx, b, 1, rc, scratch);
         if (tp && ml_chase_nsym(tp) < ml_chase_nsym(plan)) {
             ml_chase_free(plan);
             plan = tp;

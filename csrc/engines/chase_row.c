@@ -232,7 +232,7 @@ static int row_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
                              "the chase engine needs a grid board of at most ML_MAX_TILES "
                              "tiles");
     int rc = ML_OK, t = 0;
-    ml_chase *plan = ml__chase_light_plan(ctx, b, &t, &rc);
+    ml_chase *plan = ml__chase_light_plan(ctx, b, &t, &rc, NULL);
     if (!plan)
         return rc;
     return ml__chase_row_new(ctx, b, plan, t, 1, engine);

@@ -710,6 +710,16 @@ ML_API int ml_grid_lock(ml_ctx *ctx, ml_grid *g, int64_t r, int64_t c);
 ML_API int ml_grid_hole(ml_ctx *ctx, ml_grid *g, int64_t r, int64_t c);
 ML_API int ml_grid_set_locked(ml_ctx *ctx, ml_grid *g, const uint8_t *mask);
 ML_API int ml_grid_set_holes(ml_ctx *ctx, ml_grid *g, const uint8_t *mask);
+/* As ml_grid_set_locked / _holes without a copy: mask (rows * cols bytes, not NULL) is
+ * read in place by the builder and every board built from it, and must not change until
+ * release(arg) is called: exactly once, by the call that drops the last of them
+ * (ml_grid_free, ml_board_free, a later mask; on any thread), or before this function
+ * returns when it keeps a copy instead (some byte other than 0 or 1). release may be
+ * NULL. On an error nothing is kept and release is not called. O(tiles) to count. */
+ML_API int ml_grid_share_locked(ml_ctx *ctx, ml_grid *g, const uint8_t *mask,
+                                void (*release)(void *arg), void *arg);
+ML_API int ml_grid_share_holes(ml_ctx *ctx, ml_grid *g, const uint8_t *mask,
+                               void (*release)(void *arg), void *arg);
 /* The board described. Past ML_MAX_TILES tiles only uniform grids (one pattern, no
  * locks or holes) are allowed; they are described by shape and pattern alone (giant
  * boards: only the structured engines take them). O(tiles) with locks or holes, O(1)

@@ -343,8 +343,9 @@ static int sample_start(gen *G, ml_board *b, ml_solver *s, int difficulty, ml_pu
                 placed++;
             }
         }
-        for (uint64_t j = 0; j < T; j++)
-            taps[ml__board_tap_flat(b, j)] = x[j];
+        ml__tap_runs it;
+        for (ml__tap_runs_init(&it, b); ml__tap_runs_next(&it);)
+            memcpy(taps + it.f, x + it.j, (size_t)it.len);
         if ((rc = ml_board_apply(ctx, b, zero, taps, start)))
             break;
         int any = 0;

@@ -121,6 +121,7 @@ HEAVY = {
     # which builds t-smith itself)
     "t-board",
     "t-board_play",
+    "t-board_taps",
     "t-grid",
     "t-play-bands",
     "t-play-codes",

@@ -81,6 +81,7 @@ def c_board(board: Board) -> Any:
             locked=board._locked if board._any_locked else None,
             holes=board._holes if board._any_holes else None,
             wrap=board.wrap,
+            share_masks=True,  # a Board's masks never change: read in place
         )
     else:  # a mixed map: its JSON (max_tiles: the board's own size)
         cb = CBoard.from_json(json.dumps(board.to_dict()), rows * cols)

@@ -6,6 +6,7 @@ bad input, MemoryError, KeyboardInterrupt, RuntimeError for the rest. The Python
 does not use it yet (issue 33 P12 switches it over); tests/native/test_capi_board.py
 compares it with modlights.Board."""
 
+from cpython.ref cimport Py_DECREF, Py_INCREF
 from libc.stdlib cimport free, malloc
 
 
@@ -120,19 +121,39 @@ cdef int _grid_offsets(ml_grid *g, pattern, int palette, uint32_t *index) except
     return 0
 
 
-cdef int _grid_mask(ml_grid *g, spec, int holes, int64_t rows, int64_t cols) except -1:
-    """Locked tiles or holes: a boolean (rows, cols) mask or a list of (r, c)."""
+cdef void _release_array(void *arg) noexcept nogil:
+    """ml_grid_share_*'s release: the reference _grid_mask took on the mask's array."""
+    with gil:
+        Py_DECREF(<object>arg)
+
+
+cdef int _grid_mask(ml_grid *g, spec, int holes, int64_t rows, int64_t cols,
+                    int share) except -1:
+    """Locked tiles or holes: a boolean (rows, cols) mask or a list of (r, c). A boolean
+    mask is copied, or with share read in place by the C grid and its boards
+    (ml_grid_share_*: its bytes, no copy when contiguous), which hold a reference to it
+    until they are freed: it must not change then (a Board's masks never do)."""
     cdef int rc = ML_OK
     cdef const uint8_t[::1] mv
     if spec is None:
         return 0
     a = np.asarray(spec)
     if a.dtype == bool:
-        m = np.ascontiguousarray(a.reshape(-1), dtype=np.uint8)
+        m = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
         if m.shape[0] != rows * cols:
             raise ValueError("mask shape")
         mv = m
-        rc = ml_grid_set_holes(NULL, g, &mv[0]) if holes else ml_grid_set_locked(NULL, g, &mv[0])
+        if not share:
+            rc = ml_grid_set_holes(NULL, g, &mv[0]) if holes else ml_grid_set_locked(NULL, g, &mv[0])
+            _ml_ok(rc)
+            return 0
+        Py_INCREF(m)
+        if holes:
+            rc = ml_grid_share_holes(NULL, g, &mv[0], _release_array, <void *>m)
+        else:
+            rc = ml_grid_share_locked(NULL, g, &mv[0], _release_array, <void *>m)
+        if rc != ML_OK:
+            Py_DECREF(m)
     else:
         for r, c in spec:
             rc = ml_grid_hole(NULL, g, r, c) if holes else ml_grid_lock(NULL, g, r, c)
@@ -159,9 +180,11 @@ cdef class CBoard:
 
     @staticmethod
     def grid(rows, cols, states=2, pattern="cross", *, palette=None, index=None, locked=None,
-             holes=None, wrap=False):
+             holes=None, wrap=False, share_masks=False):
         """ml_grid_new ... ml_grid_build: pattern a name or (dr, dc) pairs; a mixed board
-        gives palette (a list of such) and index ((rows, cols) palette entries)."""
+        gives palette (a list of such) and index ((rows, cols) palette entries). Boolean
+        masks are copied, or with share_masks read in place for the board's life (the
+        caller promises they never change: ml_grid_share_locked / _holes)."""
         cdef ml_grid *g = NULL
         cdef ml_board *b = NULL
         cdef uint32_t at = 0
@@ -182,8 +205,8 @@ cdef class CBoard:
                 _grid_offsets(g, pattern, 0, NULL)
             rc = ml_grid_set_wrap(NULL, g, 1 if wrap else 0)
             _ml_ok(rc)
-            _grid_mask(g, locked, 0, rows, cols)
-            _grid_mask(g, holes, 1, rows, cols)
+            _grid_mask(g, locked, 0, rows, cols, 1 if share_masks else 0)
+            _grid_mask(g, holes, 1, rows, cols, 1 if share_masks else 0)
             with nogil:
                 rc = ml_grid_build(NULL, g, &b)
             _ml_ok(rc)

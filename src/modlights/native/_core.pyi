@@ -466,6 +466,7 @@ class CBoard:
         locked: Any = ...,
         holes: Any = ...,
         wrap: bool = ...,
+        share_masks: bool = ...,
     ) -> CBoard: ...
     @staticmethod
     def from_effects(effects: Any, states: int, n_cells: int | None = ...) -> CBoard: ...

@@ -191,9 +191,9 @@ def capi_generate(rows=5, cols=5, states=2, pattern="cross", difficulty="medium"
             else:
                 _grid_offsets(g, pattern, 0, NULL)
             if not counts[0]:
-                _grid_mask(g, locked, 0, rows, cols)
+                _grid_mask(g, locked, 0, rows, cols, 0)
             if not counts[1]:
-                _grid_mask(g, holes, 1, rows, cols)
+                _grid_mask(g, holes, 1, rows, cols, 0)
             o.grid = g
         with nogil:
             rc = ml_generate(NULL, &o, &p)

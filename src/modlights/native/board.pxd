@@ -47,6 +47,10 @@ cdef extern from "include/modlights.h":
     int ml_grid_hole(ml_ctx *ctx, ml_grid *g, int64_t r, int64_t c) nogil
     int ml_grid_set_locked(ml_ctx *ctx, ml_grid *g, const uint8_t *mask) nogil
     int ml_grid_set_holes(ml_ctx *ctx, ml_grid *g, const uint8_t *mask) nogil
+    int ml_grid_share_locked(ml_ctx *ctx, ml_grid *g, const uint8_t *mask,
+                             void (*release)(void *arg) noexcept nogil, void *arg) nogil
+    int ml_grid_share_holes(ml_ctx *ctx, ml_grid *g, const uint8_t *mask,
+                            void (*release)(void *arg) noexcept nogil, void *arg) nogil
     int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out) nogil
 
     int ml_board_from_effects(ml_ctx *ctx, int states, int64_t n_cells, size_t n_taps,
