@@ -217,3 +217,23 @@ def test_no_source_file_over_800_lines():
         pytest.skip("a source checkout only")
     assert _long_sources(root) == {}, "split along the file's banners"
     assert _long_sources(root, limit=700), "the check can fail: some file is over 700 lines"
+
+
+def _lines(root: pathlib.Path, top: str, exts: set[str]) -> int:
+    return sum(
+        len(p.read_text(encoding="utf-8").splitlines())
+        for p in (root / top).rglob("*")
+        if p.suffix in exts and "/tests/" not in p.as_posix()
+    )
+
+
+def test_the_bindings_stay_thin():
+    """Issue 33's budgets: the Python engines' folder (the registry's view and adapters)
+    at most 2,500 lines, the JavaScript sources 2,000 (index.d.ts aside), the WebAssembly
+    export layer 300 (csrc/wasm: exports.c, exports.list, the pthread shim)."""
+    root = pathlib.Path(__file__).resolve().parents[1]
+    if not (root / "js" / "src").is_dir():
+        pytest.skip("a source checkout only")
+    assert _lines(root, "src/modlights/engines", {".py"}) <= 2500
+    assert _lines(root, "js/src", {".js"}) <= 2000
+    assert _lines(root, "csrc/wasm", {".c", ".h", ".list"}) <= 300

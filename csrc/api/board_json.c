@@ -105,62 +105,11 @@ static int as_int(rd *r, size_t i, const char *what, int64_t lo, int64_t hi,
     return ML_OK;
 }
 
-/* The names of a field list, ", "-joined. */
-static void join(const char *const *names, char *buf, size_t cap)
-{
-    size_t at = 0;
-    buf[0] = 0;
-    for (size_t k = 0; names[k] && at < cap; k++)
-        at += (size_t)snprintf(buf + at, cap - at, "%s%s", k ? ", " : "", names[k]);
-}
-
-static int in_list(const rd *r, size_t key, const char *const *names)
-{
-    for (size_t k = 0; names[k]; k++)
-        if (ml__json_str_eq(r->j, key, names[k]))
-            return 1;
-    return 0;
-}
-
 /* validation.check_mapping: a dict with only the allowed keys and the required ones. */
 static int check_mapping(rd *r, size_t d, const char *what, const char *const *allowed,
                          const char *const *required)
 {
     return ml__json_check_mapping(r->ctx, r->j, d, what, allowed, required);
-}
-
-int ml__json_check_mapping(ml_ctx *ctx, const ml_json *j, size_t d, const char *what,
-                           const char *const *allowed, const char *const *required)
-{
-    rd one = {.ctx = ctx, .j = j}, *r = &one;
-    if (!is_kind(r, d, ML_JSON_DICT))
-        return ml__fail(r->ctx, ML_M_JSON_NOT_OBJECT, what, ml__json_type_name(r->j, d));
-    char names[256];
-    for (size_t k = first_item(d); k < tk(r, d)->end; k = next(r, next(r, k)))
-        if (!in_list(r, k, allowed)) {
-            join(allowed, names, sizeof names);
-            return ml__fail(r->ctx, ML_M_JSON_UNKNOWN_FIELD, what, repr(r, k), names);
-        }
-    for (size_t k = 0; required[k]; k++)
-        if (ml__json_get(r->j, d, required[k]) == NONE) {
-            char quoted[64];
-            snprintf(quoted, sizeof quoted, "'%s'", required[k]);
-            join(required, names, sizeof names);
-            const char *other = strcmp(what, "board") ? "" : "; a graph board has effects and states";
-            return ml__fail(r->ctx, ML_M_JSON_MISSING_FIELD, what, quoted, names, other);
-        }
-    return ML_OK;
-}
-
-/* validation.field_error: the failure recorded on ctx, prefixed by the field it is about
- * unless its message names it first. Returns rc. */
-int ml__json_field_error(ml_ctx *ctx, const char *what, int rc)
-{
-    if (!rc || strncmp(ctx->msg, what, strlen(what)) == 0)
-        return rc;
-    char text[ML_ERRMSG_MAX + 64];   /* ml__fail_text keeps what fits */
-    snprintf(text, sizeof text, "%s: %s", what, ctx->msg);
-    return ml__fail_text(ctx, ctx->status, ML_M_JSON_FIELD, text);
 }
 
 /* ------------------------------------------------------------------ patterns */

@@ -20,12 +20,5 @@ int ml__grid_from_json(ml_ctx *ctx, const char *json, size_t len, ml_grid **out)
  * (as ml__grid_from_json, then built), a graph document with Board.from_effects' (no
  * "effects: " prefix). For the WebAssembly layer's Board.grid and Board.fromEffects. */
 int ml__board_from_json_words(ml_ctx *ctx, const char *json, size_t len, ml_board **out);
-/* validation.check_mapping: the value at d is a dict with only the allowed keys and every
- * required one (NULL-terminated lists; `what` names it: "board", "puzzle"). */
-int ml__json_check_mapping(ml_ctx *ctx, const ml_json *j, size_t d, const char *what,
-                           const char *const *allowed, const char *const *required);
-/* validation.field_error: a failure rc recorded on ctx, prefixed "<what>: " unless its
- * message starts with `what`. Returns rc (ML_OK passes through). */
-int ml__json_field_error(ml_ctx *ctx, const char *what, int rc);
 
 #endif

@@ -144,4 +144,13 @@ void ml__jw_value(ml_jw *w, const ml_json *j, size_t i);
  * (size_t)-1 when the calls did not make one JSON value (w->bad, containers open). */
 size_t ml__jw_finish(ml_jw *w);
 
+/* json_fields.c: validation.check_mapping: the value at d is a dict with only the allowed
+ * keys and every required one (NULL-terminated lists; `what` names it: "board",
+ * "puzzle"). */
+int ml__json_check_mapping(ml_ctx *ctx, const ml_json *j, size_t d, const char *what,
+                           const char *const *allowed, const char *const *required);
+/* validation.field_error: a failure rc recorded on ctx, prefixed "<what>: " unless its
+ * message starts with `what`. Returns rc (ML_OK passes through). */
+int ml__json_field_error(ml_ctx *ctx, const char *what, int rc);
+
 #endif

@@ -8,7 +8,7 @@
  * are read or refused cleanly (ASan and UBSan in .ci/sanitize), and what is read writes
  * back to a text that reads the same.
  * Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: api/json.c api/json_repr.c api/json_write.c api/ctx.c api/errors.c base/interrupt.c api/version.c */
+ * ml-test-sources: api/json.c api/json_repr.c api/json_write.c api/json_fields.c api/ctx.c api/errors.c base/interrupt.c api/version.c */
 #include "include/modlights.h"
 #include "api/json.h"
 
@@ -562,8 +562,49 @@ static void test_mutations(void)
     }
 }
 
+/* ------------------------------------------------------------------ fields */
+/* ml__json_check_mapping and ml__json_field_error: validation.check_mapping's and
+ * field_error's messages. */
+static void test_fields(void)
+{
+    static const char *const allowed[] = {"rows", "cols", "wrap", NULL};
+    static const char *const required[] = {"rows", "cols", NULL};
+    static const struct {
+        const char *doc, *msg;   /* msg NULL: accepted */
+    } cases[] = {
+        {"{\"rows\": 1, \"cols\": 2}", NULL},
+        {"{\"cols\": 2, \"wrap\": true, \"rows\": 1}", NULL},
+        {"[1]", "board must be a dict (JSON object), got list"},
+        {"{\"rows\": 1, \"cols\": 2, \"walls\": 3}",
+         "board has unknown field 'walls'; allowed fields: rows, cols, wrap"},
+        {"{\"rows\": 1}", "board needs the field 'cols' (required: rows, cols; a graph board "
+                          "has effects and states)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ml_json j;
+        CHECK(parse(&j, cases[k].doc, 0) == ML_OK);
+        int rc = ml__json_check_mapping(NULL, &j, 0, "board", allowed, required);
+        CHECK(cases[k].msg ? rc == ML_EINVAL : rc == ML_OK);
+        if (cases[k].msg && strcmp(ml_errmsg(NULL), cases[k].msg) != 0) {
+            printf("FAIL %s: got \"%s\", want \"%s\"\n", cases[k].doc, ml_errmsg(NULL),
+                   cases[k].msg);
+            fails++;
+        }
+        ml__json_free(&j);
+    }
+    /* a field's failure prefixed by its name, unless its message names it first */
+    ml_ctx_fail(NULL, ML_ERANGE, "out of range");
+    CHECK(ml__json_field_error(NULL, "rows", ML_ERANGE) == ML_ERANGE);
+    CHECK(strcmp(ml_errmsg(NULL), "rows: out of range") == 0 && ml_errcode(NULL) == ML_ERANGE);
+    ml_ctx_fail(NULL, ML_EINVAL, "rows must be an int");
+    CHECK(ml__json_field_error(NULL, "rows", ML_EINVAL) == ML_EINVAL);
+    CHECK(strcmp(ml_errmsg(NULL), "rows must be an int") == 0);
+    CHECK(ml__json_field_error(NULL, "rows", ML_OK) == ML_OK);
+}
+
 int main(void)
 {
+    test_fields();
     test_tokens();
     test_syntax();
     test_repr();

@@ -36,9 +36,7 @@ function importsOf() {
       view().setBigUint64(out, BigInt(Math.round(now() * 1e6)), true);
       return 0;
     },
-    fd_close: none,
-    fd_seek: none,
-    fd_write: none,
+    fd_close: none, fd_seek: none, fd_write: none,
     random_get: (p, n) => {   // ml_seed_random (generate without a seed): the platform's CSPRNG
       globalThis.crypto.getRandomValues(new Uint8Array(imports.memory.buffer, p, n));
       return 0;
@@ -60,13 +58,7 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 
 /** The build this engine runs: "simd128" where WebAssembly SIMD validates, else
  * "baseline" (the same C library without vector instructions: the same answers). */
-export function coreVariant() {
-  try {
-    return WebAssembly.validate(SIMD_PROBE) ? "simd128" : "baseline";
-  } catch (e) {
-    return "baseline";
-  }
-}
+export const coreVariant = () => (WebAssembly.validate(SIMD_PROBE) ? "simd128" : "baseline");
 
 /** Where the core is loaded from by default: MODLIGHTS_WASM (node), else the build of
  * coreVariant(). */
