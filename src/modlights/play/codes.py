@@ -41,13 +41,17 @@ def _c_board(board: Board) -> Any:
     if not board.is_grid:
         return _core.CBoard.from_json(json.dumps(board.to_dict()), max_tiles=1 << 62)
     rows, cols = board.shape
-    masks = {
-        "locked": board.locked_mask if board.any_locked else None,
-        "holes": board.holes_mask if board.any_holes else None,
-    }
+    locked = board.locked_mask if board.any_locked else None
+    holes = board.holes_mask if board.any_holes else None
     if board.mixed is None:
         return _core.CBoard.grid(
-            rows, cols, board.states, list(board.pattern or ()), wrap=board.wrap, **masks
+            rows,
+            cols,
+            board.states,
+            list(board.pattern or ()),
+            locked=locked,
+            holes=holes,
+            wrap=board.wrap,
         )
     palette: dict[tuple, int] = {}
     index = np.array(
@@ -60,8 +64,9 @@ def _c_board(board: Board) -> Any:
         board.states,
         palette=[list(o) for o in palette],
         index=index,
+        locked=locked,
+        holes=holes,
         wrap=board.wrap,
-        **masks,
     )
 
 
