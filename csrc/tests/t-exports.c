@@ -24,6 +24,8 @@ ml_result *mlx_solver_solve(ml_solver *s, const uint8_t *state, const uint8_t *t
                             uint32_t fill, int32_t minimal, double steps);
 void *mlx_malloc(size_t bytes);
 void mlx_free(void *p);
+int32_t mlx_grid_from_json(const char *json, size_t len, ml_grid **out);
+int32_t mlx_board_from_json(const char *json, size_t len, ml_board **out);
 
 static const char *PATTERNS[] = {"cross", "square", "diagonal", "knight", "horizontal"};
 
@@ -60,6 +62,17 @@ static ml_board *random_board(int *n_out)
         CHECK(0, "board %s: %s", json, ml_errmsg(NULL));
         return NULL;
     }
+    /* the constructors' readers (Board.grid's words) make the same board */
+    ml_board *w = NULL, *g_board = NULL;
+    ml_grid *g = NULL;
+    CHECK(mlx_board_from_json(json, strlen(json), &w) == ML_OK && ml_board_equal(b, w),
+          "mlx_board_from_json %s", json);
+    CHECK(mlx_grid_from_json(json, strlen(json), &g) == ML_OK &&
+              ml_grid_build(NULL, g, &g_board) == ML_OK && ml_board_equal(b, g_board),
+          "mlx_grid_from_json %s", json);
+    ml_board_free(w);
+    ml_board_free(g_board);
+    ml_grid_free(g);
     *n_out = n;
     return b;
 }
@@ -141,5 +154,14 @@ int main(void)
     CHECK(p != NULL, "mlx_malloc(0) is a block");
     mlx_free(p);
     mlx_free(NULL);
+    /* their refusals, in the constructors' words (no field prefix) */
+    ml_board *b = NULL;
+    ml_grid *g = NULL;
+    const char *bad = "{\"rows\":2,\"cols\":2,\"states\":2,\"pattern\":\"nope\"}";
+    CHECK(mlx_board_from_json(bad, strlen(bad), &b) == ML_EINVAL && !b &&
+              !strncmp(ml_errmsg(NULL), "unknown pattern 'nope'", 22),
+          "mlx_board_from_json refuses: %s", ml_errmsg(NULL));
+    CHECK(mlx_grid_from_json(bad, strlen(bad), &g) == ML_EINVAL && !g,
+          "mlx_grid_from_json refuses: %s", ml_errmsg(NULL));
     return t_done();
 }
