@@ -58,6 +58,16 @@ typedef struct {
 
 static int nomem(ml_ctx *ctx) { return ml__fail(ctx, ML_M_NOMEM, "the tensor engine"); }
 
+/* The failure of a GF(2) packed solve (gf2_solve's status) on ctx. */
+static int gf2_fail(ml_ctx *ctx, int rc)
+{
+    if (rc == ML_ENOMEM)
+        return nomem(ctx);
+    if (rc == ML_EINTERRUPTED)
+        return ml__fail(ctx, ML_M_INTERRUPTED);
+    return ml__fail(ctx, ML_M_INTERNAL, "tensor", "the packed chase refused its factor");
+}
+
 static int cmp64(const void *x, const void *y)
 {
     int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
@@ -515,12 +525,8 @@ static int tens_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uin
         rc = gf2_solve_bytes(e, R + i * hw, X + i * hw, &good);
         ok[i] = (uint8_t)(!rc && good);
     }
-    if (rc == ML_ENOMEM)
-        return nomem(ctx);
-    if (rc == ML_EINTERRUPTED)
-        return ml__fail(ctx, ML_M_INTERRUPTED);
     if (rc)
-        return ml__fail(ctx, ML_M_INTERNAL, "tensor", "the packed chase refused its factor");
+        return gf2_fail(ctx, rc);
     return ML_OK;
 }
 
@@ -690,12 +696,8 @@ static int tens_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_
     if (!rc)
         rc = gf2_solve(e, B ? B : packed, out, &ok);
     free(B);
-    if (rc == ML_ENOMEM)
-        return nomem(ctx);
-    if (rc == ML_EINTERRUPTED)
-        return ml__fail(ctx, ML_M_INTERRUPTED);
     if (rc)
-        return ml__fail(ctx, ML_M_INTERNAL, "tensor", "the packed chase refused its factor");
+        return gf2_fail(ctx, rc);
     *solvable = ok;
     return ML_OK;
 }
