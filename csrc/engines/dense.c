@@ -2,10 +2,14 @@
  * dense/zn.c (n >= 3, one factorisation per prime power of n, combined by CRT).
  *
  * dense-gf2 is Gf2Engine (native/_gf2.pxi): A packed from the board's effects (m x r
- * bits), factored T A = E once at build (MAX_FACTOR_BITS: [A | I] at most 2^34 bits,
- * checked before anything is allocated, with _check_factor_size's message), solved by
- * dot products with T, a kernel basis of r - rank rows of order 2, det 0 / 1, the
- * inverse and a generalised inverse from the factorisation.
+ * bits) at build and kept (MAX_FACTOR_BITS: [A | I] at most 2^34 bits, checked before
+ * anything is allocated, with _check_factor_size's message); factored T A = E on first
+ * need. The first two solves of fewer than 64 right-hand sides eliminate [A | B^T]
+ * directly (giving the rank too), later ones use dot products with T, batches of 64 or
+ * more the solve matrix S; rank and det need one forward elimination when nothing gave
+ * the rank yet; a kernel basis of r - rank rows of order 2, the inverse and a
+ * generalised inverse from the factorisation. The answers are Gf2Engine's, call for
+ * call.
  *
  * dense-zn is ZnEngine (native/_zn.pxi): at most MAX_ENTRIES = 2^28 entries (its
  * message); for each q = p^e || n a ml_zn_lu filled from the board's effects (or its
@@ -23,6 +27,7 @@
 #include "api/registry_impl.h"
 #include "base/interrupt.h"
 #include "dense/gf2.h"
+#include "dense/gf2_batch.h"
 #include "dense/zn.h"
 
 #include <stdlib.h>
@@ -69,8 +74,17 @@ static void factored_of(ml_factored *f, const uint32_t *p, const uint64_t *e, in
 /* ================================================================== GF(2) */
 typedef struct gf2_eng {
     size_t m, r;
-    ml_gf2_fact_t *F;
+    ml_gf2_t *A;        /* the packed A, kept (m x r bits, a third of F's size) */
+    ml_gf2_fact_t *F;   /* T A = E, made on first need */
+    ml_gf2_t *S, *St;   /* the solve matrix [G^T | L^T] and S^T, for batches */
+    int64_t rank;       /* rank(A) once known, -1 before */
+    int direct;         /* direct solves done */
 } gf2_eng;
+
+/* Gf2Engine.DIRECT_SOLVES: solves of fewer than 64 right-hand sides answered by one
+ * elimination of [A | B^T] (no transform carried: a fraction of factoring) before the
+ * engine factors A; each also gives the rank. */
+#define GF2_DIRECT_SOLVES 2
 
 static void flip_effect(void *arg, uint64_t cell, unsigned times)
 {
@@ -121,6 +135,8 @@ int ml__dense_gf2_rank(ml_ctx *ctx, const ml_board *b, uint64_t *rank)
     return ML_OK;
 }
 
+/* The build packs A only: the factorisation waits for the first question that needs
+ * it (gf2_factored), as Gf2Engine's does. */
 static int gf2_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
 {
     (void)user;
@@ -140,21 +156,52 @@ static int gf2_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
         return nomem(ctx, "the GF(2) engine");
     e->m = (size_t)m;
     e->r = (size_t)r;
-    ml_gf2_t *A = gf2_pack_board(b);
-    if (A) {
-        e->F = ml_gf2_factor(A);
-        ml_gf2_free(A);
-    }
-    if (!e->F) {
+    e->rank = -1;
+    e->A = gf2_pack_board(b);
+    if (!e->A) {
         free(e);
         return nomem(ctx, "the GF(2) engine");
     }
-    if ((rc = stopped(ctx))) {   /* a partial factorisation: never kept */
-        ml_gf2_fact_free(e->F);
-        free(e);
+    *engine = e;
+    return ML_OK;
+}
+
+/* Make the factorisation of the kept A (once); a stopped one is never kept. */
+static int gf2_factored(ml_ctx *ctx, gf2_eng *e)
+{
+    if (e->F)
+        return ML_OK;
+    ml_gf2_fact_t *F = ml_gf2_factor(e->A);
+    int rc = stopped(ctx);
+    if (rc) {
+        ml_gf2_fact_free(F);
         return rc;
     }
-    *engine = e;
+    if (!F)
+        return nomem(ctx, "the GF(2) engine");
+    e->F = F;
+    e->rank = (int64_t)F->rank;
+    return ML_OK;
+}
+
+/* rank(A): from the factorisation or a direct solve when one was made, else one
+ * forward elimination of a copy of A (no transform). */
+static int gf2_rank(ml_ctx *ctx, gf2_eng *e, uint64_t *rank)
+{
+    if (e->rank < 0) {
+        ml_gf2_t *C = ml_gf2_copy(e->A);
+        if (!C)
+            return nomem(ctx, "the GF(2) engine");
+        size_t rk = ml_gf2_echelonize(C, 0, C->ncols, NULL);
+        ml_gf2_free(C);
+        int rc = stopped(ctx);
+        if (rc)
+            return rc;
+        if (rk == (size_t)-1)
+            return nomem(ctx, "the GF(2) engine");
+        e->rank = (int64_t)rk;
+    }
+    *rank = (uint64_t)e->rank;
     return ML_OK;
 }
 
@@ -165,31 +212,16 @@ static void gf2_destroy(void *user, void *engine)
     if (!e)
         return;
     ml_gf2_fact_free(e->F);
+    ml_gf2_free(e->A);
+    ml_gf2_free(e->S);
+    ml_gf2_free(e->St);
     free(e);
 }
 
-static int gf2_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
-                     uint8_t *X, uint8_t *ok)
+/* X and ok from a solve's Y (solutions in columns [0, r), consistency bits right of
+ * them), rows of unsolvable right-hand sides zeroed; frees Y. */
+static void gf2_unpack_y(ml_gf2_t *Y, size_t k, size_t r, uint8_t *X, uint8_t *ok)
 {
-    (void)user;
-    gf2_eng *e = engine;
-    size_t m = e->m, r = e->r;
-    if (!k)
-        return ML_OK;
-    ml_gf2_t *B = ml_gf2_new(k, m);
-    if (!B)
-        return nomem(ctx, "the GF(2) engine");
-    if (m)
-        ml_gf2_pack_u8(B, R, m);
-    ml_gf2_t *Y = ml_gf2_solve_dot(e->F, B);
-    ml_gf2_free(B);
-    if (!Y)
-        return nomem(ctx, "the GF(2) engine");
-    int rc = stopped(ctx);
-    if (rc) {
-        ml_gf2_free(Y);
-        return rc;
-    }
     ml_gf2_solve_ok(Y, r, ok);
     if (r)
         ml_gf2_unpack_u8(Y, 0, r, X, r);
@@ -197,22 +229,111 @@ static int gf2_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint
     for (size_t i = 0; i < k; i++)
         if (!ok[i])
             memset(X + i * r, 0, r);
+}
+
+/* The right-hand sides (k x m bytes) as Gf2Engine.solve answers them: the first
+ * GF2_DIRECT_SOLVES calls of fewer than 64 by direct elimination, then by dot products
+ * with the factorisation's transform (fewer than 64), else through the solve matrix S
+ * (built once): boards of at most 64 cells by its Four Russians tables, others packed
+ * 64 boards a word and multiplied by S^T. */
+static int gf2_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
+                     uint8_t *X, uint8_t *ok)
+{
+    (void)user;
+    gf2_eng *e = engine;
+    size_t m = e->m, r = e->r;
+    int rc;
+    if (!k)
+        return ML_OK;
+    if (!e->F && k < 64 && e->direct < GF2_DIRECT_SOLVES) {
+        ml_gf2_t *B = ml_gf2_new(k, m), *Y = NULL;
+        size_t rk = 0;
+        if (B && m)
+            ml_gf2_pack_u8(B, R, m);
+        if (B)
+            Y = ml_gf2_solve_direct(e->A, B, &rk);
+        ml_gf2_free(B);
+        if ((rc = stopped(ctx))) {
+            ml_gf2_free(Y);
+            return rc;
+        }
+        if (!Y)
+            return nomem(ctx, "the GF(2) engine");
+        e->direct++;
+        e->rank = (int64_t)rk;
+        gf2_unpack_y(Y, k, r, X, ok);
+        return ML_OK;
+    }
+    if ((rc = gf2_factored(ctx, e)))
+        return rc;
+    if (k < 64 && !e->S) {
+        ml_gf2_t *B = ml_gf2_new(k, m), *Y = NULL;
+        if (B && m)
+            ml_gf2_pack_u8(B, R, m);
+        if (B)
+            Y = ml_gf2_solve_dot(e->F, B);
+        ml_gf2_free(B);
+        if ((rc = stopped(ctx))) {
+            ml_gf2_free(Y);
+            return rc;
+        }
+        if (!Y)
+            return nomem(ctx, "the GF(2) engine");
+        gf2_unpack_y(Y, k, r, X, ok);
+        return ML_OK;
+    }
+    if (!e->S) {
+        e->S = ml_gf2_solve_matrix(e->F);
+        if ((rc = stopped(ctx))) {
+            ml_gf2_free(e->S);
+            e->S = NULL;
+            return rc;
+        }
+        if (!e->S)
+            return nomem(ctx, "the GF(2) engine");
+    }
+    if (m <= 64 && e->S->ncols <= 64) {
+        if (ml_gf2_solve_bytes_small(e->S, r, m ? R : NULL, k, m, r ? X : NULL, ok) == 0)
+            return ML_OK;
+        return nomem(ctx, "the GF(2) engine");
+    }
+    if (!e->St) {
+        e->St = ml_gf2_transpose(e->S);
+        if (!e->St)
+            return nomem(ctx, "the GF(2) engine");
+    }
+    ml_gf2_t *Bt = ml_gf2_pack_u8_cols(m ? R : NULL, k, m, m), *Yt = NULL;
+    if (Bt)
+        Yt = ml_gf2_mul(e->St, Bt);
+    ml_gf2_free(Bt);
+    if ((rc = stopped(ctx))) {
+        ml_gf2_free(Yt);
+        return rc;
+    }
+    if (!Yt)
+        return nomem(ctx, "the GF(2) engine");
+    ml_gf2_unpack_solutions_cols(Yt, r, r ? X : NULL, ok);
+    ml_gf2_free(Yt);
     return ML_OK;
 }
 
 static int gf2_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity)
 {
     (void)user;
-    (void)ctx;
     gf2_eng *e = engine;
-    *nullity = e->F->r - e->F->rank;
-    return ML_OK;
+    uint64_t rank = 0;
+    int rc = gf2_rank(ctx, e, &rank);
+    if (!rc)
+        *nullity = e->r - rank;
+    return rc;
 }
 
 static int gf2_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *size)
 {
     uint64_t null = 0;
-    gf2_nullity(user, ctx, engine, &null);
+    int rc = gf2_nullity(user, ctx, engine, &null);
+    if (rc)
+        return rc;
     uint32_t p = 2;
     factored_of(size, &p, &null, 1);
     return ML_OK;
@@ -223,6 +344,9 @@ static int gf2_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
 {
     (void)user;
     gf2_eng *e = engine;
+    int rc = gf2_factored(ctx, e);
+    if (rc)
+        return rc;
     uint64_t null = e->F->r - e->F->rank;
     uint64_t count = limit < null ? limit : null;
     *k = count;
@@ -231,7 +355,7 @@ static int gf2_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
     ml_gf2_t *K = ml_gf2_kernel_rows(e->F, 0, (size_t)count);
     if (!K)
         return nomem(ctx, "the GF(2) engine");
-    int rc = stopped(ctx);
+    rc = stopped(ctx);
     if (rc) {
         ml_gf2_free(K);
         return rc;
@@ -252,18 +376,24 @@ static int gf2_det(void *user, ml_ctx *ctx, void *engine, unsigned *det)
     if (e->m != e->r)
         return ml__fail(ctx, ML_M_DET_SQUARE, (unsigned long long)e->m,
                         (unsigned long long)e->r);
-    *det = e->F->rank == e->m ? 1u : 0u;
-    return ML_OK;
+    uint64_t rank = 0;
+    int rc = gf2_rank(ctx, e, &rank);
+    if (!rc)
+        *det = rank == e->m ? 1u : 0u;
+    return rc;
 }
 
 static int gf2_pseudo_inverse(void *user, ml_ctx *ctx, void *engine, uint8_t *out)
 {
     (void)user;
     gf2_eng *e = engine;
+    int rc = gf2_factored(ctx, e);
+    if (rc)
+        return rc;
     ml_gf2_t *G = ml_gf2_pinv(e->F);
     if (!G)
         return nomem(ctx, "the GF(2) engine");
-    int rc = stopped(ctx);
+    rc = stopped(ctx);
     if (rc) {
         ml_gf2_free(G);
         return rc;
@@ -280,8 +410,12 @@ static int gf2_inverse(void *user, ml_ctx *ctx, void *engine, uint8_t *out)
     if (e->m != e->r)
         return ml__fail(ctx, ML_M_INVERSE_SQUARE, (unsigned long long)e->m,
                         (unsigned long long)e->r);
-    if (e->F->rank < e->m)
-        return ml__fail(ctx, ML_M_SINGULAR_GF2, (unsigned long long)e->F->rank,
+    uint64_t rank = 0;
+    int rc = gf2_rank(ctx, e, &rank);
+    if (rc)
+        return rc;
+    if (rank < e->m)
+        return ml__fail(ctx, ML_M_SINGULAR_GF2, (unsigned long long)rank,
                         (unsigned long long)e->m);
     return gf2_pseudo_inverse(user, ctx, engine, out);
 }

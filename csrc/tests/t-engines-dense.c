@@ -6,9 +6,10 @@
  * alone), solve answers k right-hand sides at once (the solvable ones A x = b, the
  * unsolvable rows zeroed, b = A x always solvable), det is a unit iff inverse exists and
  * A A^-1 = I, A G A = A; both engines give the same answers on n = 2 boards (the Z/n
- * engine over q = 2); the size limits refuse with _gf2.pxi's and _zn.pxi's messages.
+ * engine over q = 2); the GF(2) engine's solves agree whichever way each is taken
+ * (gf2_paths); the size limits refuse with _gf2.pxi's and _zn.pxi's messages.
  * (t-solver covers the solver over them; tests/native/test_capi_solver.py Python's.)
- * ml-test-sources: engines/dense.c engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/lifted.c engines/polymat.c structured/rowrec.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
+ * ml-test-sources: engines/dense.c dense/gf2_batch.c engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/lifted.c engines/polymat.c structured/rowrec.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
 #define ML_T_SEED 0xDE45Eull
 #include "include/modlights.h"
 #include "engines/dense.h"
@@ -171,6 +172,67 @@ static void check(const ml_engine_def *ops, ml_board *b)
     free(G);
 }
 
+/* The GF(2) engine answers a sequence of solves as Gf2Engine does, whichever way each
+ * takes: the first two of fewer than 64 right-hand sides by direct elimination (before
+ * any factorisation; the rank comes with them), then by dot products with the
+ * factorisation, then through the solve matrix for a batch of 70 (Four Russians tables
+ * when m <= 64, 64 boards a word otherwise) and for a few again: every answer is the
+ * same particular solution (free columns 0) with the same solvability, and nullity
+ * before anything (one forward elimination) equals nullity after. */
+static void gf2_paths(ml_board *b)
+{
+    const ml_engine_def *ops = &ml__dense_gf2_ops;
+    size_t m = (size_t)ml_board_n_cells(b), r = (size_t)ml_board_n_taps(b);
+    uint8_t *A = malloc(m * r + 1);
+    ml_board_matrix(ctx, b, A, r);
+    void *e1 = NULL, *e2 = NULL;
+    CHECK(ops->build(NULL, ctx, b, &e1) == ML_OK && ops->build(NULL, ctx, b, &e2) == ML_OK);
+    uint64_t null1 = 0, null2 = 0;
+    CHECK(ops->nullity(NULL, ctx, e1, &null1) == ML_OK);   /* rank alone: no factoring */
+    size_t K = 70;
+    uint8_t *R = malloc(K * m + 1), *x = malloc(r + 1), *y = malloc(m + 1);
+    for (size_t t = 0; t < K; t++) {
+        for (size_t j = 0; j < r; j++)
+            x[j] = (uint8_t)(rnd() % 2);
+        if (t % 3)
+            mul(A, m, r, 2, x, R + t * m);
+        else
+            for (size_t i = 0; i < m; i++)
+                R[t * m + i] = (uint8_t)(rnd() % 2);
+    }
+    /* the reference answers: one right-hand side a call through e2's sequence */
+    static const size_t calls[] = {1, 3, 1, 70, 2};
+    uint8_t *X0 = malloc(K * r + 1), *ok0 = malloc(K), *X = malloc(K * r + 1), *ok = malloc(K);
+    for (size_t t = 0; t < K; t++) {
+        CHECK(ops->solve(NULL, ctx, e2, 1, R + t * m, X0 + t * r, ok0 + t) == ML_OK);
+        if (ok0[t]) {
+            mul(A, m, r, 2, X0 + t * r, y);
+            CHECK(!memcmp(y, R + t * m, m), "A x != b");
+        } else {
+            for (size_t j = 0; j < r; j++)
+                CHECK(X0[t * r + j] == 0);
+        }
+        if (t % 3)
+            CHECK(ok0[t], "A x not solvable");
+    }
+    for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {
+        size_t k = calls[c];
+        CHECK(ops->solve(NULL, ctx, e1, k, R, X, ok) == ML_OK);
+        CHECK(!memcmp(ok, ok0, k) && !memcmp(X, X0, k * r), "call %zu (k = %zu) differs", c, k);
+    }
+    CHECK(ops->nullity(NULL, ctx, e1, &null2) == ML_OK && null1 == null2);
+    ops->destroy(NULL, e1);
+    ops->destroy(NULL, e2);
+    free(A);
+    free(R);
+    free(x);
+    free(y);
+    free(X0);
+    free(ok0);
+    free(X);
+    free(ok);
+}
+
 int main(void)
 {
     if (ml_ctx_new(&ctx))
@@ -183,12 +245,27 @@ int main(void)
         if (!b)
             continue;
         check(ml__dense_ops_for(n), b);
-        if (n == 2)
+        if (n == 2) {
             check(&ml__dense_zn_ops, b);   /* q = 2 through the Z/n engine */
+            gf2_paths(b);
+        }
         ml_board_free(b);
         boards++;
     }
     CHECK(boards > 250, "%d boards", boards);
+    for (int t = 0; t < 12; t++) {   /* past 64 cells: batches 64 boards a word */
+        ml_grid *g = NULL;
+        ml_board *b = NULL;
+        if (ml_grid_new(ctx, rnd_range(9, 16), rnd_range(9, 16), 2, &g) == ML_OK) {
+            ml_grid_set_pattern(ctx, g, (int)(rnd() % ML_PATTERN_COUNT));
+            ml_grid_set_wrap(ctx, g, rnd() % 3 == 0);
+            if (ml_grid_build(ctx, g, &b) == ML_OK) {
+                gf2_paths(b);
+                ml_board_free(b);
+            }
+            ml_grid_free(g);
+        }
+    }
     CHECK(ml__dense_ops_for(2) == &ml__dense_gf2_ops && ml__dense_ops_for(3) == &ml__dense_zn_ops);
     /* the limits, checked before anything is allocated */
     ml_board *big = NULL;
