@@ -7,6 +7,7 @@
  *   - 1, 2 and 3 threads (and 0, 40: clamped) give the oracle's M, byte for byte;
  *   - blocks: small ones (so a mirrored plan skips blocks and fills them from their
  *     mirror images), the defaults, and the MODLIGHTS_CHASE_BW / _BZ / _BP overrides;
+ *     bit-sliced blocks of any number of symbols (rounded up to words);
  *   - packed (bit-sliced) and byte representations of Z/3, Z/4, Z/8 agree;
  *   - a prefix of the rows (no mirror there): those rows right, the rest untouched;
  *     rows > nres is nres; rows = 0 and nsym = 0 return 0 and write nothing;
@@ -89,7 +90,8 @@ static void check_runner(co_desc *d)
         for (int bi = 0; bi < 3; bi++)
             for (int packed = 0; packed <= (n == 3 || n == 4 || n == 8); packed++) {
                 size_t block = blocks[bi];
-                if (packed && block) block *= 64;     /* symbols, rounded up to words */
+                if (packed && block)                   /* symbols, rounded up to words */
+                    block = block * 64 + (rnd() % 2 ? 1 + rnd() % 63 : 0);
                 /* all rows, or a prefix */
                 size_t rows = nres > 1 && rnd() % 4 == 0 ? 1 + rnd() % (nres - 1) : nres;
                 if (rnd() % 8 == 0) rows = nres + 1 + rnd() % 5;          /* clamped */
