@@ -91,17 +91,3 @@ def group_closure_size(H: np.ndarray, n: int, limit: int = 200_000) -> int:
                         raise RuntimeError("group too large for closure check")
         frontier = nxt
     return len(seen)
-
-
-def residual_by_replay(plan) -> np.ndarray:
-    """The residual matrix of a chase plan (modlights._chase.Plan / RowSolvePlan), column by
-    column from its numeric replay alone: with b = 0, rho(e_s) = -M e_s."""
-    n = plan.n
-    zero = np.zeros(plan.h * plan.w, dtype=np.uint8)
-    M = np.zeros((plan.nres, plan.nsym), dtype=np.int64)
-    for s in range(plan.nsym):
-        z = np.zeros(plan.nsym, dtype=np.uint8)
-        z[s] = 1
-        _, rho = plan.numeric(zero, z)
-        M[:, s] = (-rho.astype(np.int64)) % n
-    return M

@@ -7,8 +7,8 @@ import pytest
 
 def simd_fixture(module):
     """A pytest fixture over ``module.simd_paths()`` that sets each path with
-    ``module.set_simd`` for the test and restores the one before afterwards (the bindings
-    _gf2, _chase and _rowchase each keep their own setting)."""
+    ``module.set_simd`` for the test and restores the one before afterwards (one setting
+    for the whole extension module, whichever alias a test imports it as)."""
 
     @pytest.fixture(params=module.simd_paths())
     def simd(request):

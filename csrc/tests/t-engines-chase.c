@@ -7,7 +7,8 @@
  * with their orders (the product of the orders is |ker A|; a limit gives the first rows
  * of the same list; H = NULL gives the count alone), solve answers k right-hand sides at
  * once (solvable exactly where the dense engine says so, A X = R there, zero rows
- * elsewhere); the residual limit refuses with limits.py's message. The same for
+ * elsewhere; A x + e_c with c the last cell, an equation past a prefix of the residual system,
+ * among them); the residual limit refuses with limits.py's message. The same for
  * ml__chase_prefix_ops, and on tall boards with many locked tiles (a prefix taken); the
  * same for the row chase on every board and on boards with many holes (GF(3) rows
  * bit-sliced and as bytes), its two limits refusing with rowchase.py's messages; the
@@ -82,20 +83,26 @@ static void mul(const uint8_t *A, size_t m, size_t r, unsigned n, const uint8_t 
     }
 }
 
-/* Solves of 5 right-hand sides at once (two of them A x), then one: solvable exactly
- * where the dense engine says so, A X = R there, zero rows elsewhere. */
+/* Solves of 7 right-hand sides at once (two of them A x, two A x + e_c with c the last
+ * cell, whose equation a prefix of the residual system leaves to the replay's check, and
+ * a random cell), then one: solvable exactly where the dense engine says so, A X = R
+ * there, zero rows elsewhere. */
 static void check_solves(const ml_engine_def *ops, void *e, const ml_engine_def *dops, void *d,
                          const uint8_t *A, size_t m, size_t r, unsigned n)
 {
-    size_t kk = 5;
+    size_t kk = 7;
     uint8_t *R = malloc(kk * m + 1), *X = malloc(kk * r + 1), *ok = malloc(kk),
             *dX = malloc(kk * r + 1), *dok = malloc(kk), *x = malloc(r + 1), *y = malloc(m + 1);
     for (size_t t = 0; t < kk; t++) {
         for (size_t j = 0; j < r; j++)
             x[j] = (uint8_t)(rnd() % n);
-        if (t < 2)
+        if (t < 4) {
             mul(A, m, r, n, x, R + t * m);
-        else
+            if (t >= 2 && m) {
+                size_t c = t == 2 ? m - 1 : (size_t)(rnd() % m);
+                R[t * m + c] = (uint8_t)((R[t * m + c] + 1) % n);
+            }
+        } else
             for (size_t i = 0; i < m; i++)
                 R[t * m + i] = (uint8_t)(rnd() % n);
     }
@@ -194,8 +201,6 @@ static void check(const ml_engine_def *ops, ml_board *b)
     free(y);
 }
 
-/* The choosing entry: the variant it took checked as the others (against the dense
- * engine); counts[0..3] light, prefix, rowsolve, row. */
 /* The residual system's cost model (limits.py's residual_cost, now only in C): its
  * bytes and the log2 of its elimination's work, and which systems fit the limits. */
 static void residual_cost_model(void)
@@ -215,6 +220,8 @@ static void residual_cost_model(void)
     CHECK(ml__chase_check_residual_size(ctx, 10000, 10000, 2) == ML_OK);
 }
 
+/* The choosing entry: the variant it took checked as the others (against the dense
+ * engine); counts[0..3] light, prefix, rowsolve, row. */
 static void check_choice(ml_board *b, int counts[4])
 {
     void *e = NULL;

@@ -14,6 +14,9 @@
  *     by unit vectors, the rank by plain elimination here), and b = A x_true replays
  *     x_true with z = x_true at the symbols and rho = 0;
  *   - a mirrored plan only for a uniform pattern with every tile a tap and no wrap;
+ *   - memory: a 300 x 200 uniform board (cross, diagonal, square, horizontal, vertical,
+ *     knight; n = 2, 3) keeps at most 8 distinct rows of forcing codes, one with a lock
+ *     every 7th row at least 2;
  *   - refusals: bad sizes, n, offset counts, npat > 1 without pat_of, offsets not
  *     strictly descending on the stencil: NULL with err 1.
  * Exit status 0 when every check holds (prints fails=N).
@@ -195,10 +198,51 @@ static void check_refusals(void)
     ml_chase_free(P);
 }
 
+/* The distinct rows of forcing codes a uniform board keeps: a handful, not one a row. */
+static void check_pool_rows(void)
+{
+    static const int8_t P[6][9][2] = {
+        {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}},
+        {{0, 0}, {-1, -1}, {-1, 1}, {1, -1}, {1, 1}},
+        {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 0}, {0, 1}, {1, -1}, {1, 0}, {1, 1}},
+        {{0, 0}, {0, -1}, {0, 1}},
+        {{0, 0}, {-1, 0}, {1, 0}},
+        {{0, 0}, {1, 2}, {2, 1}, {-1, 2}, {-2, 1}, {1, -2}, {2, -1}, {-1, -2}, {-2, -1}},
+    };
+    static const int len[6] = {5, 5, 9, 3, 3, 9};
+    const int h = 300, w = 200;
+    uint8_t *act = malloc((size_t)h * w), *tap = malloc((size_t)h * w);
+    memset(act, 1, (size_t)h * w);
+    memset(tap, 1, (size_t)h * w);
+    for (int r = 0; r < h; r += 7) tap[r * w + 5] = 0;
+    for (int i = 0; i < 6; i++)
+        for (int n = 2; n <= 3; n++) {
+            co_desc d;
+            memset(&d, 0, sizeof d);
+            d.h = h; d.w = w; d.n = n; d.npat = 1; d.nu = len[i];
+            for (int u = 0; u < len[i]; u++) { d.udr[u] = P[i][u][0]; d.udc[u] = P[i][u][1]; d.cnt[u] = 1; }
+            co_sort(&d);
+            int err = -1;
+            ml_chase *p = co_plan(&d, &err);
+            CHECK(p && ml_chase_pool_rows(p) <= 8, "pattern %d, n = %d: %zu rows of codes", i, n,
+                  p ? ml_chase_pool_rows(p) : 0);
+            ml_chase_free(p);
+            d.active = act;
+            d.tappable = tap;
+            p = co_plan(&d, &err);
+            CHECK(p && ml_chase_pool_rows(p) >= 2, "pattern %d, n = %d, locks: %zu rows of codes", i,
+                  n, p ? ml_chase_pool_rows(p) : 0);
+            ml_chase_free(p);
+        }
+    free(act);
+    free(tap);
+}
+
 int main(void)
 {
     static const int ns[] = {2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 251};
     check_refusals();
+    check_pool_rows();
     for (int trial = 0; trial < 660; trial++) {
         co_desc d;
         int h = 0, w = 0, n = ns[trial % 11];

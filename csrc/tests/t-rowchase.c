@@ -15,9 +15,14 @@
  *     pending = nres, free symbols ascending, min_width <= width;
  *   - GF(3) bit-sliced and bytes, and every SIMD path of the row kernels, give the same
  *     free symbols, flags and symbol values;
+ *   - rows that each leave a free symbol (the horizontal pattern on 8 columns, singular
+ *     mod 2, 3, 4, 7, 9; a few holes, no wrap): symbols retired, the checks above hold;
+ *   - patterns whose equations have no unit coefficient mod p^e (Z/4, Z/8, Z/9, Z/12;
+ *     wrap or not): pending equations, the checks above hold;
  *   - refusals: q not a prime power (err 1), q not dividing n (1), composite n with
- *     q = 0 (1), right-hand sides without b (1), max_bytes too small (4), a stop
- *     requested before the run (3).
+ *     q = 0 (1), right-hand sides without b (1), max_bytes too small (4: GF(3) rows
+ *     bit-sliced and as bytes, Z/4 with pending equations, the Z/4 factor of Z/12; the
+ *     same runs taken with a larger budget), a stop requested before the run (3).
  * (The row chase runs on the calling thread alone: no thread count to compare.)
  * Exit status 0 when every check holds (prints fails=N).
  * ml-test-sources: chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c chase/plan.c chase/numeric.c base/cpu.c base/interrupt.c */
@@ -270,6 +275,42 @@ static void check_refusals(void)
         CHECK(R == NULL && err == bad[i].err, "%s: err %d, want %d", bad[i].why, err, bad[i].err);
         ml_rowchase_free(R);
     }
+    /* max_bytes too small on 80 x 80 boards with 5 % holes: GF(3) bit-sliced and bytes,
+     * Z/4 with every coefficient 2 (pending equations), the Z/4 factor of Z/12; the same
+     * runs fit a larger budget */
+    static const struct { int n, q, two; } budget[] = {{3, 3, 0}, {3, 3, 0}, {4, 4, 1}, {12, 4, 0}};
+    for (int i = 0; i < 4; i++) {
+        co_desc d;
+        memset(&d, 0, sizeof d);
+        d.h = d.w = 80;
+        d.n = budget[i].n;
+        d.npat = 1;
+        if (budget[i].two) {   /* (0, 0) and (1, 0), twice each */
+            d.nu = 2;
+            d.udr[0] = 1; d.udr[1] = 0;
+            d.cnt[0] = d.cnt[1] = 2;
+        } else {               /* the cross */
+            d.nu = 5;
+            for (int u = 0; u < 5; u++) { d.udr[u] = dr[u]; d.udc[u] = dc[u]; d.cnt[u] = 1; }
+        }
+        d.active = malloc(6400);
+        d.tappable = malloc(6400);
+        for (int t = 0; t < 6400; t++) d.active[t] = d.tappable[t] = rnd() % 20 != 0;
+        ml_chase *P = co_plan(&d, &err);
+        CHECK(P != NULL, "budget case %d: no plan", i);
+        ml_rowchase_set_bitsliced(i != 1);
+        err = -1;
+        ml_rowchase *R = P ? ml_rowchase_run(P, budget[i].q, NULL, 0, 4096, &err) : NULL;
+        CHECK(R == NULL && err == 4, "budget case %d: max_bytes 4096 taken (err %d)", i, err);
+        ml_rowchase_free(R);
+        err = -1;
+        R = P ? ml_rowchase_run(P, budget[i].q, NULL, 0, (size_t)1 << 28, &err) : NULL;
+        CHECK(R && err == 0, "budget case %d: 256 MiB refused (err %d)", i, err);
+        ml_rowchase_free(R);
+        ml_rowchase_set_bitsliced(1);
+        ml_chase_free(P);
+        co_free(&d);
+    }
     /* the same plans taken with a good q */
     ml_rowchase *R = ml_rowchase_run(P12, 4, b, 1, 1u << 30, &err);
     CHECK(R && err == 0, "q = 4 of n = 12 refused (err %d)", err);
@@ -281,6 +322,78 @@ static void check_refusals(void)
     ml_chase_free(P3);
 }
 
+/* A board of the given offsets (tap -> tile) and counts, a fraction holes / 100 of
+ * holes and locks / 100 of locked tiles. */
+static void desc_of(co_desc *d, int h, int w, int n, int wrap, int nu, const int32_t *dr,
+                    const int32_t *dc, const int32_t *cnt, int holes, int locks)
+{
+    memset(d, 0, sizeof *d);
+    d->h = h; d->w = w; d->n = n; d->wrap = wrap; d->nu = nu; d->npat = 1;
+    for (int u = 0; u < nu; u++) { d->udr[u] = dr[u]; d->udc[u] = dc[u]; d->cnt[u] = cnt[u]; }
+    co_sort(d);
+    const size_t hw = co_hw(d);
+    d->active = malloc(hw);
+    d->tappable = malloc(hw);
+    for (size_t t = 0; t < hw; t++) {
+        d->active[t] = (int)(rnd() % 100) >= holes;
+        d->tappable[t] = d->active[t] && (int)(rnd() % 100) >= locks;
+    }
+    snprintf(d->what, sizeof d->what, "%dx%d n=%d wrap=%d nu=%d holes=%d%% locks=%d%%", h, w, n,
+             wrap, nu, holes, locks);
+}
+
+/* Rows that each leave a free symbol: the horizontal pattern on 8 columns (the path of
+ * 8 tiles is singular mod 2, 3, 4, 7, 9), no wrap: free columns retired. Pending
+ * equations: patterns whose coefficients are multiples of p mod p^e. */
+static void check_retired_and_pending(void)
+{
+    static const int32_t hr[3] = {0, 0, 0}, hc[3] = {1, 0, -1}, ones[3] = {1, 1, 1};
+    static const int hn[] = {2, 3, 7, 4, 9};
+    for (size_t i = 0; i < sizeof hn / sizeof hn[0]; i++) {
+        co_desc d;
+        desc_of(&d, 120, 8, hn[i], 0, 3, hr, hc, ones, 2, 0);
+        int err = -1;
+        ml_chase *P = co_plan(&d, &err);
+        ml_rowchase *R = P ? ml_rowchase_run(P, hn[i], NULL, 0, (size_t)1 << 30, &err) : NULL;
+        CHECK(R != NULL, "%s: no run (err %d)", d.what, err);
+        if (R) {
+            CHECK(ml_rowchase_nretired(R) > 0, "%s: nothing retired", d.what);
+            CHECK(ml_rowchase_nfree(R) > 10, "%s: %zu free symbols", d.what, ml_rowchase_nfree(R));
+        }
+        ml_rowchase_free(R);
+        ml_chase_free(P);
+        check_rowchase(&d, hn[i]);
+        co_free(&d);
+    }
+    /* Python's test patterns: offsets with multiplicities */
+    static const struct { int n, nu; int32_t dr[5], dc[5], cnt[5]; int q[2]; } pend[] = {
+        {4, 3, {0, 1, 0}, {0, 0, 1}, {2, 2, 2}, {4, 0}},                       /* every coefficient 2 */
+        {8, 5, {0, 1, 0, 0, -1}, {0, 0, 1, -1, 0}, {1, 2, 1, 2, 1}, {8, 0}},
+        {9, 3, {0, 1, 0}, {0, 0, 1}, {3, 1, 3}, {9, 0}},
+        {12, 3, {0, 1, 0}, {0, 0, 1}, {2, 2, 2}, {4, 3}},
+    };
+    for (size_t i = 0; i < sizeof pend / sizeof pend[0]; i++) {
+        size_t npend = 0;   /* over both boards, with and without wrap */
+        for (int wrap = 0; wrap < 2; wrap++) {
+            co_desc d;
+            desc_of(&d, 7, 8, pend[i].n, wrap, pend[i].nu, pend[i].dr, pend[i].dc, pend[i].cnt,
+                    10, 5);
+            int err = -1;
+            ml_chase *P = co_plan(&d, &err);
+            for (int j = 0; j < 2 && P && pend[i].q[j]; j++) {
+                ml_rowchase *R = ml_rowchase_run(P, pend[i].q[j], NULL, 0, (size_t)1 << 30, &err);
+                CHECK(R != NULL, "%s: no run mod %d (err %d)", d.what, pend[i].q[j], err);
+                if (R) npend += ml_rowchase_npending(R);
+                ml_rowchase_free(R);
+                check_rowchase(&d, pend[i].q[j]);
+            }
+            ml_chase_free(P);
+            co_free(&d);
+        }
+        CHECK(npend > 0, "n = %d, pattern %zu: no pending equation", pend[i].n, i);
+    }
+}
+
 int main(void)
 {
     /* (n, q): primes, prime powers, prime-power factors of composite n */
@@ -288,6 +401,7 @@ int main(void)
                                 {9, 9}, {16, 16}, {6, 2}, {6, 3}, {12, 4}, {12, 3}};
     const int NQ = (int)(sizeof nq / sizeof nq[0]);
     check_refusals();
+    check_retired_and_pending();
     for (int trial = 0; trial < 390; trial++) {
         co_desc d;
         int h = 0, w = 0, kind = trial % 3 == 0 ? 1 : trial % 3 == 1 ? 2 : 0;

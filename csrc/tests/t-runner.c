@@ -7,9 +7,18 @@
  *   - 1, 2 and 3 threads (and 0, 40: clamped) give the oracle's M, byte for byte;
  *   - blocks: small ones (so a mirrored plan skips blocks and fills them from their
  *     mirror images), the defaults, and the MODLIGHTS_CHASE_BW / _BZ / _BP overrides;
+ *     bit-sliced blocks of any number of symbols (rounded up to words);
  *   - packed (bit-sliced) and byte representations of Z/3, Z/4, Z/8 agree;
  *   - a prefix of the rows (no mirror there): those rows right, the rest untouched;
  *     rows > nres is nres; rows = 0 and nsym = 0 return 0 and write nothing;
+ *   - named boards: the cross, the vertical line and two left-right symmetric custom
+ *     patterns give mirrored plans on 5 x 150, 9 x 70, 3 x 201 (and 3 x 1100: every tap
+ *     of the first row a symbol), the square and the knight do not, nor does a board
+ *     with one locked tile; n = 2, 3, 4; blocks of 1, 2, 5 words, 1 and 2 threads;
+ *   - wide boards past 512 symbols (cross, square, knight, diagonal with wrap, a custom
+ *     pattern; locks, holes) over GF(2), Z/3, Z/4, Z/8 on every SIMD path: blocks of 1, 2,
+ *     4, 8, 9 words (the 64-, 256- and 512-bit loops and the word loop), bit-sliced and
+ *     bytes, the oracle's M;
  *   - the stop: a stop requested before the call (process-wide flag, a scope's context
  *     flag) returns 3 on 1 and 2 threads; a stop set by another thread 20 ms into a
  *     large run (1200 x 1200 over Z/7, several seconds) returns 3 promptly.
@@ -17,6 +26,7 @@
  * ml-test-sources: chase/runner.c chase/symbolic.c chase/plan.c chase/numeric.c base/cpu.c base/interrupt.c */
 #define _POSIX_C_SOURCE 200809L
 #include "chase/chase.h"
+#include "base/cpu.h"
 #include "base/interrupt.h"
 #include <pthread.h>
 #include <stdio.h>
@@ -80,7 +90,8 @@ static void check_runner(co_desc *d)
         for (int bi = 0; bi < 3; bi++)
             for (int packed = 0; packed <= (n == 3 || n == 4 || n == 8); packed++) {
                 size_t block = blocks[bi];
-                if (packed && block) block *= 64;     /* symbols, rounded up to words */
+                if (packed && block)                   /* symbols, rounded up to words */
+                    block = block * 64 + (rnd() % 2 ? 1 + rnd() % 63 : 0);
                 /* all rows, or a prefix */
                 size_t rows = nres > 1 && rnd() % 4 == 0 ? 1 + rnd() % (nres - 1) : nres;
                 if (rnd() % 8 == 0) rows = nres + 1 + rnd() % 5;          /* clamped */
@@ -190,6 +201,129 @@ static void check_stop_midway(void)
     ml_chase_free(P);
 }
 
+/* A uniform board of the given offsets (tap -> tile; counts 1), locks / 100 locked
+ * tiles and holes / 100 holes. */
+static void fixed_desc(co_desc *d, int h, int w, int n, int wrap, int nu, const int8_t (*off)[2],
+                       int locks, int holes)
+{
+    memset(d, 0, sizeof *d);
+    d->h = h; d->w = w; d->n = n; d->wrap = wrap; d->nu = nu; d->npat = 1;
+    for (int u = 0; u < nu; u++) { d->udr[u] = off[u][0]; d->udc[u] = off[u][1]; d->cnt[u] = 1; }
+    co_sort(d);
+    if (locks || holes) {
+        const size_t hw = co_hw(d);
+        d->active = malloc(hw);
+        d->tappable = malloc(hw);
+        for (size_t t = 0; t < hw; t++) {
+            d->active[t] = (int)(rnd() % 100) >= holes;
+            d->tappable[t] = d->active[t] && (int)(rnd() % 100) >= locks;
+        }
+    }
+    snprintf(d->what, sizeof d->what, "%dx%d n=%d wrap=%d nu=%d locks=%d%% holes=%d%%", h, w, n,
+             wrap, nu, locks, holes);
+}
+
+/* The plan of d: mirrored as mirror_want says (-1: either), its M the oracle's for every
+ * block of words[] (GF(2) and bit-sliced: words; bytes: 7 x words symbols), packed and
+ * bytes, on 1 and 2 threads; when simd, on every SIMD path the CPU has, 1 or 2 threads
+ * by turns, blocks of 64 x words symbols as bytes too. */
+static void check_fixed(co_desc *d, int mirror_want, const size_t *words, int nwords, int simd)
+{
+    int err = -1;
+    ml_chase *P = co_plan(d, &err);
+    CHECK(P && err == 0, "%s: no plan (err %d)", d->what, err);
+    if (!P) return;
+    if (mirror_want >= 0)
+        CHECK(ml_chase_mirrored(P) == mirror_want, "%s: mirrored %d", d->what, ml_chase_mirrored(P));
+    const size_t hw = co_hw(d), nsym = ml_chase_nsym(P), nres = ml_chase_nres(P);
+    const int n = d->n;
+    uint8_t *b = calloc(hw, 1), *want = co_matrix_by_numeric(P, d, b), *M = malloc(nres * nsym + 8);
+    int paths[3] = {ML_SIMD_PORTABLE, ML_SIMD_AVX2, ML_SIMD_AVX512};
+    for (int s = simd ? 0 : 2; s < 3; s++) {
+        if (simd && (!ml_cpu_supports(paths[s]) || ml_simd_set(paths[s]) != 0)) continue;
+        for (int wi = 0; wi < nwords; wi++)
+            for (int th = simd ? 1 + (wi + s) % 2 : 1; th <= 2; th++)
+                for (int packed = 0; packed <= (n == 3 || n == 4 || n == 8); packed++) {
+                    size_t block = n == 2 ? words[wi] : (packed || simd ? 64 : 7) * words[wi];
+                    memset(M, 0xA5, nres * nsym);
+                    int st = matrix(P, n, M, nres, th, block, packed);
+                    CHECK(st == 0 && !memcmp(M, want, nres * nsym),
+                          "%s: simd %d, %d threads, block %zu, packed %d: status %d or M differs",
+                          d->what, s, th, block, packed, st);
+                }
+    }
+    if (simd) {   /* back to the best path */
+        for (int s = 2; s >= 0; s--)
+            if (ml_cpu_supports(paths[s]) && ml_simd_set(paths[s]) == 0) break;
+    }
+    free(b); free(want); free(M);
+    ml_chase_free(P);
+}
+
+static void check_named_boards(void)
+{
+    static const int8_t cross[5][2] = {{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    static const int8_t vertical[3][2] = {{0, 0}, {-1, 0}, {1, 0}};
+    static const int8_t square[9][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 0},
+                                        {0, 1}, {1, -1}, {1, 0}, {1, 1}};
+    static const int8_t knight[9][2] = {{0, 0}, {1, 2}, {2, 1}, {-1, 2}, {-2, 1},
+                                        {1, -2}, {2, -1}, {-1, -2}, {-2, -1}};
+    static const int8_t diag[5][2] = {{0, 0}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
+    static const int8_t sym1[5][2] = {{0, 0}, {1, 0}, {0, -2}, {0, 2}, {-1, 0}};
+    static const int8_t sym2[4][2] = {{0, 0}, {1, 1}, {1, -1}, {-1, 0}};
+    static const int8_t custom[4][2] = {{0, 0}, {1, 0}, {1, 2}, {-2, -1}};
+    static const struct { const int8_t (*off)[2]; int nu, mirrored; } named[] = {
+        {cross, 5, 1}, {vertical, 3, 1}, {square, 9, 0}, {knight, 9, 0}, {sym1, 5, 1}, {sym2, 4, 1},
+    };
+    static const int shapes[3][2] = {{5, 150}, {9, 70}, {3, 201}};
+    static const size_t words[3] = {1, 2, 5};
+    co_desc d;
+    for (int i = 0; i < 6; i++)
+        for (int n = 2; n <= 4; n++) {
+            int sh = (i + n) % 3;   /* each pattern on two of the shapes */
+            for (int k = 0; k < 2; k++, sh = (sh + 1) % 3) {
+                fixed_desc(&d, shapes[sh][0], shapes[sh][1], n, 0, named[i].nu, named[i].off, 0, 0);
+                check_fixed(&d, named[i].mirrored, words, 3, 0);
+                co_free(&d);
+            }
+            /* one locked tile breaks the symmetry; M stays the oracle's */
+            fixed_desc(&d, 5, 150, n, 0, named[i].nu, named[i].off, 0, 0);
+            d.active = malloc(750);
+            d.tappable = malloc(750);
+            memset(d.active, 1, 750);
+            memset(d.tappable, 1, 750);
+            d.tappable[2 * 150 + 1] = 0;
+            check_fixed(&d, 0, words, 1, 0);
+            co_free(&d);
+        }
+    for (int n = 3; n <= 4; n++) {   /* every tap of the first row a symbol */
+        fixed_desc(&d, 3, 1100, n, 0, 5, cross, 0, 0);
+        int err = -1;
+        ml_chase *P = co_plan(&d, &err);
+        CHECK(P && ml_chase_mirrored(P) && ml_chase_nsym(P) == 1100, "3 x 1100 cross");
+        ml_chase_free(P);
+        check_fixed(&d, 1, words + 2, 1, 0);
+        co_free(&d);
+    }
+    /* past 512 symbols: several blocks of every width */
+    static const struct { int h, w, nu, locks, holes, wrap; const int8_t (*off)[2]; } wide[] = {
+        {4, 700, 5, 0, 0, 0, cross},  {5, 600, 5, 2, 0, 0, cross}, {6, 530, 9, 0, 1, 0, square},
+        {5, 520, 9, 1, 0, 0, knight}, {4, 540, 5, 0, 0, 1, diag},  {4, 600, 4, 0, 0, 0, custom},
+    };
+    static const size_t wide_words[5] = {1, 2, 4, 8, 9};
+    static const int wide_n[4] = {2, 3, 4, 8};
+    for (int i = 0; i < 6; i++) {   /* each board over one of the moduli */
+        fixed_desc(&d, wide[i].h, wide[i].w, wide_n[i % 4], wide[i].wrap, wide[i].nu, wide[i].off,
+                   wide[i].locks, wide[i].holes);
+        int err = -1;
+        ml_chase *P = co_plan(&d, &err);
+        CHECK(P && ml_chase_nsym(P) > 512, "%s: %zu symbols", d.what, P ? ml_chase_nsym(P) : 0);
+        ml_chase_free(P);
+        check_fixed(&d, -1, wide_words, 5, 1);
+        co_free(&d);
+    }
+}
+
 int main(void)
 {
     static const int ns[] = {2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 251};
@@ -207,6 +341,7 @@ int main(void)
         check_runner(&d);
         co_free(&d);
     }
+    check_named_boards();
     check_stop_midway();
     printf("cases %d, mirrored %d\n", n_cases, n_mirrored);
     CHECK(n_mirrored > 20);

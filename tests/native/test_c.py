@@ -50,9 +50,10 @@ HEAVY = {
     "t-zn",
     "t-zn-blocked",
     "t-coset",
-    "t-rowsolve",  # 3 CPU s: 396 random chase patterns, every pass and SIMD path
-    # the chase's and the batch search's own tests: 0.4-2.7 CPU s each at -O1, 11-14 s
-    # with their builds; the default run keeps the Python tests of those modules
+    "t-rowsolve",  # 8 s with its build: 576 random chase patterns and chosen ones, every SIMD path
+    # the chase's and the batch search's own tests: 0.1-2.1 CPU s each at -O1, 11-14 s
+    # with their builds; the default run keeps the tests of the chase engines over them
+    # (tests/engines/chase, tests/native/test_capi_chase.py) and the batch search's
     "t-plan",
     "t-numeric",
     "t-symbolic",

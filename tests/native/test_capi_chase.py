@@ -12,8 +12,9 @@ message. The same for "chase-rowsolve" on knight and diagonal boards (eligible e
 on an even side longer than the pattern's reach: refused otherwise with the registry's
 reason) and for "chase-prefix" on boards with locks or holes, tall locked boards taking
 a prefix of their residual system. The choosing entry "chase" takes the variant the
-plans' symbol counts decide (its rules written out here over the plan bindings:
-_expected_variant), names it in the plan with its reason, and answers as that variant
+plans' symbol counts decide (its rules written out here, _expected_variants, over the
+plans tests/engines/chase/chase_oracle.py computes from the tap matrix), names it in
+the plan with its reason, and answers as that variant
 does. The row chase "chase-row" (boards with many holes, n 2..9, composite 6, 12, 36
 and large n, pending systems over Z/p^e) answers as the oracle, with minimal solutions
 of the oracle's length; residual systems and row chases past the limits are refused
@@ -28,7 +29,7 @@ import pytest
 
 import modlights as ml
 from capi_oracle import NAMES, c_board, check_solves, check_structure, random_grid, random_pattern
-from engines.chase.chase_plans import build_plan, rowsolve_plan, transpose_board
+from engines.chase.chase_oracle import light_plan, rowsolve_symbols
 from modlights.engines.reference import reference_reason
 from modlights.native import _core
 from modlights.search import canon
@@ -195,32 +196,6 @@ REASONS = {
 }
 
 
-def _light_plan(b: ml.Board):
-    """The light chase's plan: along the rows, or the columns of a board wider than
-    tall when they give fewer symbols."""
-    plan = build_plan(b)
-    if b.shape[1] > b.shape[0] and plan.nsym > 1:
-        tplan = build_plan(transpose_board(b))
-        if tplan.nsym < plan.nsym:
-            return tplan
-    return plan
-
-
-def _rowsolve_symbols(b: ml.Board) -> int | None:
-    """The fewest symbols of the row-solve chase over both orientations (the plan's
-    binding refuses an ineligible one), None when neither is eligible."""
-    if b.wrap or b.any_locked or b.any_holes or b.tile_offsets is not None:
-        return None
-    best = None
-    for t in (b, transpose_board(b)):
-        try:
-            nsym = rowsolve_plan(t).nsym
-        except ValueError:
-            continue
-        best = nsym if best is None else min(best, nsym)
-    return best
-
-
 def _expected_variants(b: ml.Board) -> set:
     """The variants the choosing entry may take, from the plans' symbol counts: the
     row-solve chase when eligible with no more symbols than the light chase; on a
@@ -228,13 +203,13 @@ def _expected_variants(b: ml.Board) -> set:
     chase, else a prefix or the whole residual system (the row chase too when no prefix
     leaves a trivial kernel on a tall system: past 2^28 entries, not on these boards);
     the light chase otherwise."""
-    plan = _light_plan(b)
-    rs = _rowsolve_symbols(b)
+    plan = light_plan(b)
+    rs = rowsolve_symbols(b)
     if rs is not None and rs <= plan.nsym:
         return {"chase-rowsolve"}
     if not (b.any_locked or b.any_holes):
         return {"chase-light"}
-    if plan.nsym > 5 * max(1, plan.w):
+    if plan.nsym > 5 * max(1, plan.width):
         return {"chase-row"}
     return {"chase-prefix", "chase-light"}
 

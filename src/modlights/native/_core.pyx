@@ -11,7 +11,6 @@ during long C work, which Ctrl-C stops (KeyboardInterrupt).
 from modlights.native.band cimport *
 from modlights.native.board cimport *
 from modlights.native.canon cimport *
-from modlights.native.chase cimport *
 from modlights.native.coset cimport *
 from modlights.native.coset_batch cimport *
 from modlights.native.cube cimport *
@@ -25,9 +24,7 @@ from modlights.native.packed cimport *
 from modlights.native.puzzle cimport *
 from modlights.native.poly cimport *
 from modlights.native.registry cimport *
-from modlights.native.rowchase cimport *
 from modlights.native.rowrec cimport *
-from modlights.native.rowsolve cimport *
 from modlights.native.search cimport *
 from modlights.native.solver cimport *
 from modlights.native.symchase cimport *
@@ -46,9 +43,6 @@ include "_coset_batch.pxi"
 include "_cube.pxi"
 include "_canon.pxi"
 include "_driver.pxi"
-# light chasing on grids
-include "_chase.pxi"
-include "_rowchase.pxi"
 # structured boards: polynomials, row recurrences, symmetric chase, band, packed states
 include "_poly.pxi"
 include "_band.pxi"

@@ -37,6 +37,3 @@ cdef extern from "dense/gf2.h" nogil:
     ml_gf2_t *ml_gf2_solve_dot(const ml_gf2_fact_t *F, const ml_gf2_t *B)
     ml_gf2_t *ml_gf2_solve_direct(const ml_gf2_t *A, const ml_gf2_t *B, size_t *rank)
     void ml_gf2_solve_ok(const ml_gf2_t *Y, size_t r, uint8_t *ok)
-    size_t ml_res_gf2_solve(const uint64_t *M, size_t rows, size_t cols, const uint8_t *R,
-                            size_t k, uint8_t *Z, uint8_t *ok)
-    size_t ml_res_gf2_kernel(const uint64_t *M, size_t rows, size_t cols, uint8_t **K)

@@ -1,7 +1,9 @@
 """The chase (generalised light chasing: the C library's engines through
 modlights.engines.native) against the dense reference engine; its solve path (uint8
-states read in place, no masks built, no wide temporaries); the C plan's bindings
-(symbolic chase, residual matrices, numeric replay) against replays."""
+states read in place, no masks built, no wide temporaries). The C plan itself (symbolic
+chase, residual matrices, numeric replay, the mirror, the rows of forcing codes kept) is
+checked in C against the tap matrix: csrc/tests/t-plan.c, t-numeric.c, t-symbolic.c,
+t-runner.c."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
-from chase_plans import build_plan, transpose_board
+from chase_oracle import light_plan_along
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +19,7 @@ import modlights as ml
 from modlights.cli.workloads import bench_large
 from modlights.engines.native import NativeEngine, covers
 from modlights.engines.reference import ReferenceEngine
-from strategies import chase_boards, random_masks
-from strategies import chase_offsets as offsets
+from strategies import chase_boards
 from suite_groups import sample
 
 NAMES = sorted(ml.PATTERNS)
@@ -153,23 +154,6 @@ def test_dense_only_queries_on_chase():
         huge.inverse()
 
 
-def test_plan_checks_arguments():
-    from modlights.native import _core as _chase
-
-    z = np.ones(4, np.uint8)
-    with pytest.raises(ValueError):
-        _chase.Plan(2, 2, 1, False, z, z, [0], [0], [[1]])
-    with pytest.raises(ValueError):
-        _chase.Plan(2, 2, 2, False, z[:3], z, [0], [0], [[1]])
-    with pytest.raises(ValueError):
-        _chase.Plan(2, 2, 2, False, z, z, [0], [0], [[1], [1]])
-    p = _chase.Plan(2, 2, 2, False, z, z, [0], [0], [[1]])
-    with pytest.raises(ValueError):
-        p.numeric(np.full(4, 2, np.uint8))
-    with pytest.raises(ValueError):
-        p.numeric(np.zeros(3, np.uint8))
-
-
 @pytest.mark.heavy  # 1.5 CPU s: a bench table of 16 x 16 and 8 x 12 boards
 def test_bench_large_rows():
     rows = bench_large([16, (8, 12)], n=3, repeats=1)
@@ -242,158 +226,6 @@ def test_target_boards_verified_by_application(side, n):
     assert rows[0][0] == f"{side}x{side}"
 
 
-def _residual_by_replays(plan, n):
-    """The residual matrix column by column from numeric replays with unit symbols
-    (M z = rho(0) - rho(z)): an oracle independent of the symbolic chase."""
-    hw = plan.h * plan.w
-    zero_b = np.zeros(hw, dtype=np.uint8)
-    _, rho0 = plan.numeric(zero_b)
-    M = np.zeros((plan.nres, plan.nsym), dtype=np.int64)
-    for s in range(plan.nsym):
-        z = np.zeros(plan.nsym, dtype=np.uint8)
-        z[s] = 1
-        _, rho = plan.numeric(zero_b, z)
-        M[:, s] = (rho0.astype(np.int64) - rho) % n
-    return M
-
-
-def _unpack_gf2(Mw, nsym):
-    bits = np.unpackbits(Mw.view(np.uint8), axis=1, bitorder="little")
-    return bits[:, :nsym].astype(np.int64)
-
-
-@st.composite
-def wide_boards(draw):
-    """Boards with many symbols (wide, locked tiles in the middle), so the symbolic
-    chase runs several blocks whose cones start in different rows."""
-    b, seed = draw(chase_boards(max_side=10))
-    rows, cols = b.shape
-    wide = draw(st.integers(cols, 150))
-    rng = np.random.default_rng(seed)
-    locked, holes = random_masks(
-        rng,
-        (rows, wide),
-        draw(st.sampled_from([0.0, 0.02, 0.1])),
-        draw(st.sampled_from([0.0, 0.02, 0.1])),
-    )
-    pattern = draw(st.one_of(st.sampled_from(NAMES), offsets))
-    return ml.Board.grid(
-        rows,
-        wide,
-        states=b.states,
-        pattern=pattern,
-        locked=locked,
-        holes=holes,
-        wrap=draw(st.booleans()),
-    )
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(wide_boards(), st.sampled_from([1, 2, 3, 4, 8]), st.sampled_from([1, 2]))
-def test_symbolic_chase_blocks_and_threads_match_replays(b, block, threads):
-    plan = build_plan(b)
-    n = b.states
-    want = _residual_by_replays(plan, n)
-    if n == 2:
-        got = _unpack_gf2(plan.matrix_gf2(threads, block=block), plan.nsym)
-    else:
-        got = plan.matrix_zn(threads, block=block * 5 - 4).astype(np.int64)
-    assert got.shape == want.shape
-    assert np.array_equal(got, want)
-
-
-def test_block_argument_checked():
-    plan = build_plan(ml.Board.grid(4, 4))
-    with pytest.raises(ValueError, match="block must be from 1"):
-        plan.matrix_gf2(1, block=0)
-    with pytest.raises(ValueError, match="block must be from 1"):
-        build_plan(ml.Board.grid(4, 4, states=3)).matrix_zn(1, block=-1)
-
-
-@pytest.mark.parametrize(
-    "pattern,mirrored",
-    [
-        ("cross", True),
-        ("vertical", True),
-        ("square", False),
-        ("knight", False),
-        ([(0, 0), (1, 0), (0, -2), (0, 2), (-1, 0)], True),
-        ([(0, 0), (1, 1), (1, -1), (-1, 0)], True),
-    ],
-)
-@pytest.mark.parametrize("n", [2, 3, 4])
-@pytest.mark.parametrize("shape", [(5, 150), (9, 70), (3, 201)])
-def test_mirrored_plans_match_replays(pattern, mirrored, n, shape):
-    """Left-right symmetric boards compute half the residual matrix and mirror the
-    rest: every block size still equals the numeric replays."""
-    b = ml.Board.grid(*shape, states=n, pattern=pattern)
-    plan = build_plan(b)
-    assert plan.mirrored == mirrored
-    want = _residual_by_replays(plan, n)
-    for block in (1, 2, 5):
-        for threads in (1, 2):
-            if n == 2:
-                got = _unpack_gf2(plan.matrix_gf2(threads, block=block), plan.nsym)
-            else:
-                got = plan.matrix_zn(threads, block=block * 7).astype(np.int64)
-            assert np.array_equal(got, want), (block, threads)
-    # a locked tile breaks the symmetry; the answer stays right
-    locked = np.zeros(shape, dtype=bool)
-    locked[shape[0] // 2, 1] = True
-    b2 = ml.Board.grid(*shape, states=n, pattern=pattern, locked=locked)
-    plan2 = build_plan(b2)
-    assert not plan2.mirrored
-    want2 = _residual_by_replays(plan2, n)
-    got2 = (
-        _unpack_gf2(plan2.matrix_gf2(2, block=1), plan2.nsym)
-        if n == 2
-        else plan2.matrix_zn(2, block=7).astype(np.int64)
-    )
-    assert np.array_equal(got2, want2)
-
-
-def test_numeric_out_argument():
-    b = ml.Board.grid(6, 7, states=3)
-    plan = build_plan(b)
-    rng = np.random.default_rng(3)
-    rhs = rng.integers(0, 3, 42).astype(np.uint8)
-    z = rng.integers(0, 3, plan.nsym).astype(np.uint8)
-    x1, r1 = plan.numeric(rhs, z)
-    buf = np.full(42, 9, np.uint8)
-    x2, r2 = plan.numeric(rhs, z, out=buf)
-    assert x2 is buf and np.array_equal(x1, x2) and np.array_equal(r1, r2)
-    for bad in (
-        np.zeros(41, np.uint8),
-        np.zeros(42, np.int64),
-        np.zeros((6, 7), np.uint8)[:, :6],
-        rhs,
-    ):
-        with pytest.raises(ValueError, match="out must"):
-            plan.numeric(rhs, z, out=bad)
-
-
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(chase_boards(max_side=9))
-def test_transpose_board_permutes_the_tap_matrix(case):
-    b, _ = case
-    t = transpose_board(b)
-    rows, cols = b.shape
-    assert t.shape == (cols, rows) and t.states == b.states and t.wrap == b.wrap
-
-    # full (h*w x h*w) matrices over grid positions, transposed positions
-    def full(board):
-        h, w = board.shape
-        F = np.zeros((h * w, h * w), dtype=np.int64)
-        A = board.matrix().astype(np.int64)
-        cells = np.flatnonzero(~board.holes.reshape(-1))
-        taps = np.flatnonzero((~board.holes & ~board.locked).reshape(-1))
-        F[np.ix_(cells, taps)] = A
-        return F
-
-    perm = np.arange(rows * cols).reshape(rows, cols).T.reshape(-1)  # t-position -> b-position
-    assert np.array_equal(full(t), full(b)[np.ix_(perm, perm)])
-
-
 @pytest.mark.parametrize(
     "pattern,n",
     sample(
@@ -411,23 +243,11 @@ def test_wide_boards_chase_along_columns(n, pattern):
     locked = rng.random((4, 60)) < 0.05
     b = ml.Board.grid(4, 60, states=n, pattern=pattern, locked=locked)
     # the chase runs along the columns when they give fewer symbols (which it takes:
-    # csrc/tests/t-engines-chase.c, wider-than-tall boards); here its answers
+    # csrc/tests/t-engines-chase.c, wider-than-tall boards; the choice of the variant:
+    # tests/native/test_capi_chase.py); here its answers
     if pattern == "cross":
-        assert build_plan(transpose_board(b)).nsym < 10 < build_plan(b).nsym
+        assert light_plan_along(b, transposed=True).nsym < 10 < light_plan_along(b).nsym
     _check_against_reference(b, NativeEngine(b, "chase"), rng)
-
-
-@pytest.mark.parametrize("pattern", NAMES)
-def test_uniform_boards_keep_a_few_rows_of_codes(pattern):
-    """Memory: a board without locks stores a handful of distinct rows of forcing
-    codes, not one per board row (10000 x 10000 would be 400 MB of int32)."""
-    for n in (2, 3):
-        plan = build_plan(ml.Board.grid(300, 200, states=n, pattern=pattern))
-        assert plan.pool_rows <= 8, plan.pool_rows
-    locked = np.zeros((300, 200), dtype=bool)
-    locked[::7, 5] = True  # rows with a lock differ from the others
-    plan = build_plan(ml.Board.grid(300, 200, pattern=pattern, locked=locked))
-    assert plan.pool_rows >= 2
 
 
 # ---------------------------------------------------------------- the solve path
@@ -560,8 +380,7 @@ def test_chase_solution_length_is_the_tap_sum():
 # ---------------------------------------------------------------- the C plan of a board
 # (the masks of the plan are the C engine's own: csrc/engines/chase.c builds it from the
 # C board; public behaviour below)
-def test_build_plan_with_the_real_binding():
-    # whichever the binding is, the plan it gets solves the board
+def test_plan_of_a_masked_board_solves_it():
     b = ml.Board.grid(40, 30, states=2, locked=[(3, 3)], holes=[(7, 7), (0, 29)])
     for board in (b, ml.Board.grid(40, 30, states=2)):
         start = board.random_state(rng=8)

@@ -1,26 +1,27 @@
 """The row-state chase (csrc/chase/rowchase.c, the engine "chase-row":
 csrc/engines/chase_row.c): light chasing with online elimination for boards with many
 holes and locked tiles. Forced on small boards (method="chase-row", NativeEngine(b,
-"chase-row")) and checked
-against the reference engine, the dense engine, brute-force kernel closure and
-Board.apply; rings Z/p^e by valuation (pending equations), composite n by CRT."""
+"chase-row")) and checked against the reference engine, the dense engine, brute-force
+kernel closure and Board.apply; rings Z/p^e by valuation (pending equations), composite
+n by CRT. The run itself (its counts, retired and pending rows, GF(3) rows bit-sliced
+and as bytes, its memory budget and stop) is checked in C against the tap matrix:
+csrc/tests/t-rowchase.c; the engine's limits in t-engines-chase.c and
+tests/native/test_capi_chase.py."""
 
 from __future__ import annotations
 
 import os
-import pickle
 import subprocess
 import sys
 
 import numpy as np
 import pytest
-from chase_plans import build_plan, transpose_board
+from chase_oracle import light_plan_along
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.engines.native import NativeEngine
-from modlights.model.ring import factorize
 from modlights.native import _core as _rowchase
 from oracle import group_closure_size
 from simd import simd_fixture
@@ -136,7 +137,7 @@ def test_transposed_plan(n):
     eng = NativeEngine(b, "chase-row")
     # (that the plan is the transposed one: csrc/tests/t-engines-chase.c, wider-than-tall
     # boards through ml__chase_row_ops)
-    assert build_plan(transpose_board(b)).nsym < build_plan(b).nsym
+    assert light_plan_along(b, transposed=True).nsym < light_plan_along(b).nsym
     _check(b, eng, rng, closure=False)
 
 
@@ -221,56 +222,14 @@ def test_many_right_hand_sides_in_batches(n):
             assert not b.apply(s, b.from_tap_vector(x)).any()
 
 
-def test_bad_input():
-    from modlights.native._core import RowChase
-
-    b12 = build_plan(ml.Board.grid(5, 5, states=12, holes=[(1, 1)]))
-    for q in (None, 6, 12, 5, 8, 1, True, 2.0):  # a prime power dividing n, as an int
-        with pytest.raises(ValueError, match="prime power dividing n = 12"):
-            RowChase(b12, q=q)
-    assert RowChase(b12, q=4).q == 4
-    plan = build_plan(ml.Board.grid(5, 5, states=3, holes=[(1, 1)]))
-    with pytest.raises(ValueError, match=r"\(k, 25\)"):
-        RowChase(plan, np.zeros((1, 24), np.uint8))
-    for bad in (
-        np.full((1, 25), 3, np.uint8),
-        np.full((1, 25), 259, np.int64),
-        np.full((1, 25), -1, np.int64),
-        np.zeros((1, 25), np.float64),
-    ):
-        with pytest.raises(ValueError, match=r"integers in 0\.\.2"):  # not wrapped to a byte
-            RowChase(plan, bad)
-    with pytest.raises(ValueError, match="max_bytes"):
-        RowChase(plan, max_bytes=0)
-    with pytest.raises(ValueError, match="Plan"):
-        RowChase("plan")
-    run = RowChase(plan, np.zeros((2, 25), np.uint8))
-    with pytest.raises(ValueError, match="j must be"):
-        run.symbols(2)
-    with pytest.raises(ValueError, match="u must have"):
-        run.symbols(0, np.zeros(run.nfree + 1, np.uint8))
-
-
-def test_memory_budget_refused_with_a_value_error():
-    """Past max_bytes the run stops (nothing larger is allocated) and says why."""
-    from modlights.native._core import RowChase
-
-    locked, holes = random_masks(np.random.default_rng(0), (200, 200), 0.0, 0.05)
-    plan = build_plan(ml.Board.grid(200, 200, states=2, holes=holes))
-    with pytest.raises(ValueError, match="too large for the row chase"):
-        RowChase(plan, max_bytes=1 << 16)
-    assert RowChase(plan, max_bytes=1 << 26).nfree >= 0
-
-
-def test_interrupt_stops_the_run_and_leaves_it_usable():
-    from modlights.native import _core as _rowchase
-
+def test_interrupt_stops_the_build_and_leaves_the_board_usable():
+    """A stop requested before the row chase's kernel run (as the Ctrl-C hook does):
+    KeyboardInterrupt; the next build answers as the dense engine."""
     locked, holes = random_masks(np.random.default_rng(1), (60, 60), 0.0, 0.1)
     b = ml.Board.grid(60, 60, states=2, holes=holes)
-    plan = build_plan(b)
     _rowchase._request_interrupt()
     with pytest.raises(KeyboardInterrupt):
-        _rowchase.RowChase(plan)
+        _ = NativeEngine(b, "chase-row").kernel_size
     eng = NativeEngine(b, "chase-row")
     assert eng.kernel_size == ml.Solver(b, method="dense").kernel_size
 
@@ -308,8 +267,7 @@ def test_free_symbols_retired(n, wrap):
     b = ml.Board.grid(400, cols, states=n, pattern="horizontal", holes=holes, wrap=wrap)
     eng = NativeEngine(b, "chase-row")
     mat = NativeEngine(b, "chase-light")
-    if not wrap:  # tap lists (wrap) keep freed slots' rows: nothing retires
-        assert _rowchase.RowChase(build_plan(b), q=n).retired > 0
+    # (that such columns retire: csrc/tests/t-rowchase.c)
     assert eng.nullity > 100
     assert eng.kernel_size == mat.kernel_size and eng.nullity == mat.nullity
     H, _ = eng.generators()
@@ -375,15 +333,13 @@ def test_rings_with_non_unit_coefficients(case):
 )
 @pytest.mark.parametrize("wrap", [False, True])
 def test_pending_equations_are_used(n, pattern, wrap):
-    """Boards whose equations have no unit coefficient mod p^e keep them pending: the
-    pending system is left to the Z/q engine, and the answers are exact."""
+    """Boards whose equations have no unit coefficient mod p^e keep them pending (that
+    they do: csrc/tests/t-rowchase.c, these patterns): the pending system is left to the
+    Z/q engine, and the answers are exact."""
     rng = np.random.default_rng(n + wrap)
     locked, holes = random_masks(rng, (7, 8), 0.05, 0.1)
     b = ml.Board.grid(7, 8, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap)
-    eng = _engine(b)
-    plan = build_plan(b)
-    assert any(_rowchase.RowChase(plan, q=p**e).npending for p, e in factorize(n))
-    _check(b, eng, rng, closure=False)
+    _check(b, _engine(b), rng, closure=False)
 
 
 @pytest.mark.parametrize("n", [4, 6, 8, 9, 12])
@@ -410,100 +366,6 @@ def test_rings_against_the_matrix_path_on_a_larger_board(n):
     for s, x, good in zip(states, X, ok):
         if good:
             assert not b.apply(s, b.from_tap_vector(x)).any()
-
-
-#: The GF(3) row chase of each case (a board's dict, right-hand sides, symbol values), as
-#: plain lists: run here (bit-sliced rows, the default) and in a process started with
-#: MODLIGHTS_BITSLICED=0 (byte rows; the switch is read once per process).
-_GF3_RUNS = f"""
-import sys
-sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})
-import modlights as ml
-from chase_plans import build_plan
-from modlights.native import _core
-
-
-def gf3_runs(cases):
-    out = []
-    for d, B, u in cases:
-        run = _core.RowChase(build_plan(ml.Board.from_dict(d)), B, q=3)
-        v = u[: run.nfree]
-        out.append(
-            [run.nfree, run.eliminated, list(run.free_symbols()), list(run.ok()), run.npending]
-            + [run.symbols(j, v).tolist() for j in (None, 0, 1, 2)]
-            + [run.symbols(j).tolist() for j in (None, 0, 1, 2)]
-        )
-    return _core.bitsliced(), repr(out)
-"""
-
-
-def _gf3_cases(count, seed):
-    """Random holey boards of side up to 16 over n = 3, 6, 12 (the mod-3 factor), any
-    named or small custom pattern, wrap or not; three right-hand sides and symbol values
-    each."""
-    rng = np.random.default_rng(seed)
-    cases = []
-    while len(cases) < count:
-        n = int(rng.choice([3, 6, 12]))
-        rows, cols = (int(v) for v in rng.integers(1, 17, 2))
-        if rng.random() < 0.5:
-            pattern = NAMES[int(rng.integers(len(NAMES)))]
-        else:
-            pattern = [tuple(int(v) for v in o) for o in rng.integers(-2, 3, (rng.integers(6), 2))]
-        locked, holes = random_masks(
-            rng, (rows, cols), float(rng.choice([0.0, 0.05, 0.2])), float(rng.random() * 0.3)
-        )
-        wrap = bool(rng.random() < 0.5)
-        b = ml.Board.grid(
-            rows, cols, states=n, pattern=pattern, locked=locked, holes=holes, wrap=wrap
-        )
-        plan = build_plan(b)
-        B = rng.integers(0, n, (3, plan.h * plan.w), dtype=np.uint8)
-        cases.append((b.to_dict(), B, rng.integers(0, 3, plan.h * plan.w)))
-    return cases
-
-
-def test_bitsliced_gf3_rows_equal_byte_rows():
-    """GF(3) rows bit-sliced (two planes) and as bytes (MODLIGHTS_BITSLICED=0; the mod-3
-    factor of 6 and 12 too): the same free symbols, checks, pending systems and symbol
-    values for every right-hand side and free-symbol choice, on 60 random boards."""
-    cases = _gf3_cases(60, seed=3)
-    here: dict = {}
-    exec(_GF3_RUNS, here)
-    bits, runs = here["gf3_runs"](cases)
-    assert bits
-    code = (
-        "import pickle, sys\n"
-        + _GF3_RUNS
-        + "print(repr(gf3_runs(pickle.load(sys.stdin.buffer))))\n"
-    )
-    env = dict(os.environ, MODLIGHTS_BITSLICED="0")
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        input=pickle.dumps(cases),
-        env=env,
-        capture_output=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr.decode()
-    assert out.stdout.decode().strip() == repr((False, runs))
-
-
-@pytest.mark.parametrize(
-    "n, pattern", [(3, "cross"), (4, [(0, 0), (0, 0), (1, 0), (1, 0)]), (12, "cross")]
-)
-def test_memory_budget_over_rings_and_bitsliced_rows(n, pattern):
-    """Past max_bytes a run with bit-sliced GF(3) rows, or over Z/4 with pending
-    equations (every coefficient 2), or the Z/4 factor of Z/12, stops with a ValueError
-    naming the limit; the same run fits a larger budget."""
-    from modlights.native._core import RowChase
-
-    locked, holes = random_masks(np.random.default_rng(n), (80, 80), 0.0, 0.05)
-    plan = build_plan(ml.Board.grid(80, 80, states=n, pattern=pattern, holes=holes))
-    q = 4 if n == 12 else n
-    with pytest.raises(ValueError, match=r"more than 0 MiB"):
-        RowChase(plan, max_bytes=1 << 12, q=q)
-    assert RowChase(plan, max_bytes=1 << 28, q=q).nfree >= 0
 
 
 # ---- every SIMD path (csrc/cpu.h): GF(2), GF(3) bit-sliced, Z/4 and Z/9 byte rows

@@ -3,33 +3,22 @@
 Boards whose pattern ends in a pair of taps (the knight, the diagonal, random offset sets
 built that way) on a width that is a multiple of 2a: checked against the dense engine
 (kernel size, solvability, solutions applied, kernel generators), against the light chase
-of csrc/chase.c, and against brute force for minimal solutions; the residual matrix is
-the same with and without the mirror image, on every thread count, block width and SIMD
-path."""
+(csrc/chase/), and against brute force for minimal solutions; the choosing entry's
+choice between them from the symbols of both plans (tests/engines/chase/chase_oracle.py).
+The plan itself (the numeric replay, the residual matrix with and without the mirror
+image on every thread count, block width and SIMD path, eligibility) is checked in C
+against the tap matrix: csrc/tests/t-rowsolve.c."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 import pytest
-from chase_plans import build_plan, rowsolve_plan, transpose_board
+from chase_oracle import light_plan, rowsolve_symbols, rowsolve_symbols_along
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.engines.native import NativeEngine, covers
-from modlights.native import _core as _chase
-from simd import simd_fixture
-
-simd = simd_fixture(_chase)
-
-
-def _taps_affecting(board):
-    """(er, ec): the offsets (tap - tile) of odd multiplicity of a board's pattern."""
-    counts = Counter(board._pattern)
-    offs = [o for o, k in counts.items() if k % 2]
-    return (np.array([-o[0] for o in offs], np.int32), np.array([-o[1] for o in offs], np.int32))
 
 
 @st.composite
@@ -44,28 +33,6 @@ def pair_patterns(draw):
     pattern += extra
     pattern += draw(st.lists(st.sampled_from(extra), max_size=2)) if extra else []
     return pattern, D, a
-
-
-def _rowsolve_symbols(board):
-    """The fewest symbols of the row-solve chase over the board's two orientations
-    (its plan's binding refuses an ineligible one), None when neither is eligible."""
-    best = None
-    for b in (board, transpose_board(board)):
-        try:
-            nsym = rowsolve_plan(b).nsym
-        except ValueError:
-            continue
-        best = nsym if best is None else min(best, nsym)
-    return best
-
-
-def _light_symbols(board):
-    """The symbols of the light chase: along the rows, or the columns of a board wider
-    than tall when they give fewer."""
-    nsym = build_plan(board).nsym
-    if board.shape[1] > board.shape[0] and nsym > 1:
-        nsym = min(nsym, build_plan(transpose_board(board)).nsym)
-    return nsym
 
 
 def _check_against_dense(board, eng, rng, targets=4):
@@ -120,9 +87,7 @@ def test_random_pair_patterns_against_dense(pat, k, extra_rows, seed):
     board = ml.Board.grid(rows, cols, states=2, pattern=pattern)
     eng = NativeEngine(board, "chase-rowsolve")
     assert eng.variant == "chase-rowsolve"
-    plan = rowsolve_plan(board)  # along the rows: D * cols symbols, as many equations
-    assert plan.nsym == plan.nres == D * cols
-    assert _rowsolve_symbols(board) <= D * cols
+    assert rowsolve_symbols_along(board) == D * cols  # along the rows
     _check_against_dense(board, eng, np.random.default_rng(seed))
 
 
@@ -136,9 +101,10 @@ def test_named_patterns_against_dense_and_light_chase(pattern, shape):
     light = NativeEngine(board, "chase-light")
     assert (eng.variant, light.variant) == ("chase-rowsolve", "chase-light")
     # the automatic choice: the fewer symbols (the light chase along the columns of a
-    # short, wide board), the row-solve chase on a tie (symbols from the plans' bindings)
+    # short, wide board), the row-solve chase on a tie (symbols from the tap matrix:
+    # chase_oracle.py)
     auto = NativeEngine(board, "chase")
-    rs, lt = _rowsolve_symbols(board), _light_symbols(board)
+    rs, lt = rowsolve_symbols(board), light_plan(board).nsym
     assert auto.variant == ("chase-rowsolve" if rs <= lt else "chase-light")
     if min(shape) >= 4 and shape[1] <= 2 * shape[0]:
         assert auto.variant == "chase-rowsolve"
@@ -152,9 +118,8 @@ def test_odd_width_takes_the_columns(shape):
     board = ml.Board.grid(*shape, states=2, pattern="knight")
     eng = NativeEngine(board, "chase-rowsolve")
     assert eng.variant == "chase-rowsolve"
-    with pytest.raises(ValueError, match="width that is a multiple"):
-        rowsolve_plan(board)  # not along the rows
-    assert rowsolve_plan(transpose_board(board)).nsym == 2 * shape[0]
+    assert rowsolve_symbols_along(board) is None  # not along the rows
+    assert rowsolve_symbols_along(board, transposed=True) == 2 * shape[0]
     _check_against_dense(board, eng, np.random.default_rng(shape[1]))
 
 
@@ -223,95 +188,6 @@ def test_minimal_solutions_against_brute_force():
         assert sol.proven_minimal
         assert sol.length == best[key]
         assert not board.apply(state, sol.taps).any()
-
-
-@pytest.mark.parametrize("pattern", ["knight", "diagonal", [(-2, -1), (-2, 1), (0, 0), (1, 3)]])
-def test_matrix_same_on_every_route(pattern, simd):
-    board = ml.Board.grid(11, 140, states=2, pattern=pattern)
-    er, ec = _taps_affecting(board)
-    plan = _chase.RowSolvePlan(11, 140, er, ec)
-    ref = plan.matrix_gf2(threads=1, block=8, mirror=False)
-    assert ref.any()
-    for threads, block, mirror in [
-        (1, 1, True),
-        (2, 2, True),
-        (2, 4, False),
-        (1, 8, True),
-        (2, 16, True),
-        (3, 3, False),
-    ]:
-        M = plan.matrix_gf2(threads=threads, block=block, mirror=mirror)
-        assert np.array_equal(M, ref), (threads, block, mirror)
-    assert np.array_equal(plan.matrix_gf2(rows=5), ref[:5])
-
-
-def test_mirror_flag_and_symbols():
-    er = np.array([0, -2, -2, 1], np.int32)
-    ec = np.array([0, -1, 1, 3], np.int32)
-    with pytest.raises(ValueError, match="pair"):
-        _chase.RowSolvePlan(6, 6, er, ec)  # last row (1, 3) is not a pair
-    plan = _chase.RowSolvePlan(6, 6, -er, -ec)  # last row: (2, +-1)
-    assert not plan.mirrored  # (-1, -3) has no mirror image
-    assert plan.nsym == plan.nres == 12
-    assert np.array_equal(plan.symbols(), np.arange(12))
-    assert np.array_equal(plan.residual_tiles(), np.arange(24, 36))
-    knight = _chase.RowSolvePlan(6, 6, *_taps_affecting(ml.Board.grid(6, 6, pattern="knight")))
-    assert knight.mirrored
-
-
-def test_numeric_replay_meaning():
-    """rho(z) = rho(0) + M z and the replayed taps meet every tile but the last D rows."""
-    board = ml.Board.grid(9, 12, states=2, pattern="knight")
-    er, ec = _taps_affecting(board)
-    plan = _chase.RowSolvePlan(9, 12, er, ec)
-    M = np.unpackbits(plan.matrix_gf2().view(np.uint8), axis=1, bitorder="little")[
-        :, : plan.nsym
-    ].astype(np.int64)
-    A = board.matrix().astype(np.int64)
-    rng = np.random.default_rng(0)
-    for _ in range(5):
-        b = rng.integers(0, 2, 108).astype(np.uint8)
-        z = rng.integers(0, 2, plan.nsym).astype(np.uint8)
-        x, rho = plan.numeric(b, z)
-        assert np.array_equal(x[: plan.nsym], z)
-        Ax = A @ x % 2
-        assert np.array_equal(Ax[: 108 - plan.nres], b[: 108 - plan.nres])
-        assert np.array_equal(rho, b[108 - plan.nres :] ^ Ax[108 - plan.nres :])
-        _, rho0 = plan.numeric(b)
-        assert np.array_equal(rho, (rho0 + M @ z) % 2)
-        out = np.empty(108, np.uint8)
-        x2, _ = plan.numeric(b, z, out=out)
-        assert x2 is out and np.array_equal(out, x)
-
-
-def test_bad_arguments():
-    er, ec = _taps_affecting(ml.Board.grid(6, 6, pattern="knight"))
-    plan = _chase.RowSolvePlan(6, 6, er, ec)
-    with pytest.raises(ValueError, match="36 entries"):
-        plan.numeric(np.zeros(35, np.uint8))
-    with pytest.raises(ValueError, match="< 2"):
-        plan.numeric(np.full(36, 2, np.uint8))
-    with pytest.raises(ValueError, match="12 entries"):
-        plan.numeric(np.zeros(36, np.uint8), np.zeros(11, np.uint8))
-    with pytest.raises(ValueError, match="< 2"):
-        plan.numeric(np.zeros(36, np.uint8), np.full(12, 3, np.uint8))
-    with pytest.raises(ValueError, match="out must be"):
-        plan.numeric(np.zeros(36, np.uint8), out=np.zeros(36, np.int64))
-    with pytest.raises(ValueError, match="block must be"):
-        plan.matrix_gf2(block=65)
-    with pytest.raises(ValueError, match="rows must be"):
-        plan.matrix_gf2(rows=13)
-    with pytest.raises(ValueError, match="same length"):
-        _chase.RowSolvePlan(6, 6, er, ec[:-1])
-    with pytest.raises(ValueError, match="within"):
-        _chase.RowSolvePlan(6, 6, er * 5000, ec)
-    with pytest.raises(ValueError, match="width that is a multiple"):
-        _chase.RowSolvePlan(6, 5, er, ec)
-    with pytest.raises(ValueError, match="width that is a multiple"):
-        _chase.RowSolvePlan(2, 6, er, ec)  # no row below the symbols
-    assert not _chase.rowsolve_eligible(
-        6, 6, np.array([2, 2, 2], np.int32), np.array([-1, 1, 1], np.int32)
-    )  # repeated offset
 
 
 def test_solver_routes_and_pickles():

@@ -1,15 +1,17 @@
-"""The row-solve chase over Z/n (csrc/chase/rowsolve*.c, _chase.RowSolvePlan with n > 2,
-the engine "chase-rowsolve"): random
-eligible patterns (a last row of taps that is a pair (D, -a), (D, +a) with unit
+"""The row-solve chase over Z/n (csrc/chase/rowsolve*.c, the engine "chase-rowsolve"):
+random eligible patterns (a last row of taps that is a pair (D, -a), (D, +a) with unit
 coefficients, random extra offsets above it with random multiplicities) against the
-dense engine and Board.apply; the residual matrix against one built column by column by
-the numeric replay, with and without the mirror image, on one and two threads, over
-several block widths, on every SIMD path; boards whose pair is not a unit keep the light
-chase; bad arguments raise ValueError. tests/test_rowsolve.py covers GF(2)."""
+dense engine and Board.apply, on every SIMD path; the knight and the diagonal over n on
+both sides of the byte way's bound; many sources and large coefficients; the pair alone;
+large boards against the light chase; boards whose pair is not a unit keep the light
+chase; a stop and SIGINT stop the symbolic pass. The plan itself (the numeric replay and
+the residual matrix against the tap matrix, with and without the mirror image, on one
+to three threads, over every block width, bit-sliced and as bytes, on every SIMD path;
+eligibility; stops) is checked in C: csrc/tests/t-rowsolve.c. test_rowsolve.py covers
+GF(2)."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -18,14 +20,12 @@ from math import gcd
 
 import numpy as np
 import pytest
-from chase_plans import rowsolve_plan
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
 from modlights.engines.native import NativeEngine, covers
 from modlights.native import _core as _chase
-from oracle import residual_by_replay
 from simd import simd_fixture
 from test_interrupt import LATENCY
 
@@ -72,36 +72,6 @@ def eligible_cases(draw, n_values=N_VALUES, max_extra=5):
     return n, h, w, pattern
 
 
-def offsets_of(pattern, n):
-    """(er, ec, cf) of RowSolvePlan for a board pattern: the offsets of nonzero
-    multiplicity mod n, seen from the tile."""
-    from collections import Counter
-
-    offs = [(o, k % n) for o, k in Counter(pattern).items() if k % n]
-    er = np.array([-o[0] for o, _ in offs], dtype=np.int32)
-    ec = np.array([-o[1] for o, _ in offs], dtype=np.int32)
-    cf = np.array([k for _, k in offs], dtype=np.int32)
-    return er, ec, cf
-
-
-def plan_of(case):
-    n, h, w, pattern = case
-    er, ec, cf = offsets_of(pattern, n)
-    return _chase.RowSolvePlan(h, w, er, ec, n, cf)
-
-
-def tap_matrix(board) -> np.ndarray:
-    """The dense tap matrix A (cells x taps) mod n, column j = A e_j by Board.apply."""
-    r = board.n_taps
-    A = np.zeros((board.n_cells, r), dtype=np.int64)
-    zero = np.zeros(board.shape, dtype=np.uint8)
-    for j in range(r):
-        x = np.zeros(r, dtype=np.uint8)
-        x[j] = 1
-        A[:, j] = board.apply(zero, board.from_tap_vector(x)).reshape(-1)
-    return A
-
-
 SLOW_OK = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 
 
@@ -146,55 +116,13 @@ def test_solver_matches_dense(simd, case, seed):
         assert not board.apply(zero, board.from_tap_vector(g)).any()
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=SLOW_OK)
-@given(eligible_cases(), st.sampled_from([None, 1, 3, 64, 256, 4096]), st.sampled_from([1, 2]))
-def test_matrix_equals_replay_and_variants(simd, case, block, threads):
-    plan = plan_of(case)
-    M = plan.matrix_zn(threads, block=block)
-    assert M.dtype == np.uint8 and M.shape == (plan.nres, plan.nsym)
-    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
-    assert (M == plan.matrix_zn(3 - threads, block=block, mirror=False)).all()
-    assert (M == plan.matrix_zn(threads, block=None if block else 5)).all()
-    # n = 3 runs bit-sliced unless packed=False: the bytes' matrix
-    assert (M == plan.matrix_zn(threads, block=block, packed=False)).all()
-    k = plan.nres // 2  # a prefix of the rows
-    assert (plan.matrix_zn(threads, block=block, rows=k) == M[:k]).all()
-    if plan.n == 2:  # the GF(2) kernel's matrix, unpacked
-        P = plan.matrix_gf2(threads)
-        bits = np.unpackbits(P.view(np.uint8), axis=1, bitorder="little")[:, : plan.nsym]
-        assert (bits == M).all()
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(eligible_cases(), st.integers(0, 2**32 - 1))
-def test_numeric_replay_is_the_chase(case, seed):
-    """x = numeric(b, z): the taps of the first D rows are z, every tile above the last D
-    rows reaches b, and rho is b - A x on the last D rows."""
-    n, h, w, pattern = case
-    plan = plan_of(case)
-    board = ml.Board.grid(h, w, states=n, pattern=pattern)
-    A = tap_matrix(board)
-    rng = np.random.default_rng(seed)
-    b = rng.integers(0, n, size=h * w).astype(np.uint8)
-    z = rng.integers(0, n, size=plan.nsym).astype(np.uint8)
-    x, rho = plan.numeric(b, z)
-    assert (x[: plan.nsym] == z).all()
-    r = (b.astype(np.int64) - A @ x.astype(np.int64)) % n
-    assert not r[: h * w - plan.nres].any()
-    assert (rho == r[h * w - plan.nres :]).all()
-
-
 @pytest.mark.parametrize("n", [3, 5, 31, 32, 33, 64, 255])
 @pytest.mark.parametrize("pattern", ["knight", "diagonal"])
 def test_named_patterns_byte_and_16bit_ways(simd, n, pattern):
     """The knight takes the byte way up to n = 32 ((nt + 1)(n - 1) < 256), 16-bit lanes
-    past it; both against the replay, the mirror image on and off."""
+    past it (both against the replay, the mirror image on and off: t-rowsolve.c): the
+    choosing entry takes it, with the dense engine's kernel."""
     board = ml.Board.grid(9, 12, states=n, pattern=pattern)
-    plan = rowsolve_plan(board)
-    assert plan.n == n and plan.mirrored
-    M = plan.matrix_zn(2, block=64)
-    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
-    assert (M == plan.matrix_zn(1, mirror=False)).all()
     engine = NativeEngine(board, "chase")
     assert engine.variant == "chase-rowsolve"
     assert (
@@ -212,11 +140,6 @@ def test_many_sources_and_large_coefficients(simd, n, mult):
     er = [2, 2] + [1] * 5 + [0] * 5
     ec = [-1, 1] + list(range(-2, 3)) * 2
     cf = [2, 4] + [mult, 1, mult, n - 1, mult] * 2
-    plan = _chase.RowSolvePlan(7, 10, np.array(er), np.array(ec), n, np.array(cf))
-    assert not plan.mirrored
-    M = plan.matrix_zn(2, block=64)
-    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
-    assert (M == plan.matrix_zn(1)).all()
     pattern = [(-r, -c) for r, c, k in zip(er, ec, cf) for _ in range(k)]
     board = ml.Board.grid(7, 10, states=n, pattern=pattern)
     engine = NativeEngine(board, "chase-rowsolve")
@@ -232,10 +155,6 @@ def test_pair_without_sources(simd, n, D, a, rows, cols):
     kernel of the symbolic pass (bit-sliced, bytes, 16-bit) and the Solver agree with
     the dense engine. Such boards once read sources that do not exist (a segfault)."""
     pattern = [(-D, a), (-D, -a)]
-    plan = plan_of((n, rows, cols, pattern))
-    M = plan.matrix_zn(2)
-    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
-    assert (M == plan.matrix_zn(1, packed=False, mirror=False)).all()
     board = ml.Board.grid(rows, cols, states=n, pattern=pattern)
     solver, dense = ml.Solver(board, method="chase"), ml.Solver(board, method="dense")
     assert solver.kernel_size == dense.kernel_size
@@ -260,20 +179,6 @@ def test_large_board_against_light_chase(n, rows, cols):
     assert ml.Solver(board, method="chase").plan.engine == "chase-rowsolve"
 
 
-def test_mirrored_needs_equal_coefficients():
-    h, w = 6, 8
-    er = np.array([2, 2, 0, 0, 0], dtype=np.int32)
-    ec = np.array([-1, 1, -1, 0, 1], dtype=np.int32)
-    assert _chase.RowSolvePlan(h, w, er, ec, 5, np.array([2, 2, 3, 1, 3])).mirrored
-    assert not _chase.RowSolvePlan(h, w, er, ec, 5, np.array([2, 3, 3, 1, 3])).mirrored
-    assert not _chase.RowSolvePlan(h, w, er, ec, 5, np.array([2, 2, 3, 1, 4])).mirrored
-    # the same matrix either way, and from the replay
-    plan = _chase.RowSolvePlan(h, w, er, ec, 5, np.array([2, 2, 3, 1, 3]))
-    M = plan.matrix_zn(2)
-    assert (M == plan.matrix_zn(2, mirror=False)).all()
-    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
-
-
 @pytest.mark.parametrize("n, k", [(4, 2), (6, 2), (6, 3), (9, 3), (255, 5)])
 def test_pair_not_a_unit_keeps_the_light_chase(n, k):
     """The knight with its last-row pair repeated k times, k not a unit mod n: no
@@ -283,10 +188,6 @@ def test_pair_not_a_unit_keeps_the_light_chase(n, k):
     pat += [o for o in pat if o[0] == last] * (k - 1)
     board = ml.Board.grid(7, 8, states=n, pattern=pat)
     assert covers("chase-rowsolve", board).startswith("the row-solve chase needs")
-    er, ec, cf = offsets_of(pat, n)
-    assert not _chase.rowsolve_eligible(7, 8, er, ec, n, cf)
-    with pytest.raises(ValueError, match="units mod n"):
-        _chase.RowSolvePlan(7, 8, er, ec, n, cf)
     with pytest.raises(ValueError, match="units mod n"):
         ml.Solver(board, method="chase-rowsolve")
     engine = NativeEngine(board, "chase")
@@ -299,48 +200,15 @@ def test_pair_not_a_unit_keeps_the_light_chase(n, k):
         assert NativeEngine(board, "chase").variant == "chase-rowsolve"
 
 
-def test_bad_arguments():
-    er = np.array([1, 1, 0], dtype=np.int32)
-    ec = np.array([-1, 1, 0], dtype=np.int32)
-    for n in (1, 256, 2.0, True, "3"):
-        with pytest.raises(ValueError, match="n must be an int from 2 to 255"):
-            _chase.RowSolvePlan(4, 4, er, ec, n)
-    for cf in ([1, 1], [1, 1, 0], [1, 1, 5], [1.0, 1.0, 1.0], [[1, 1, 1]]):
-        with pytest.raises(ValueError, match="coefficients|cf must be"):
-            _chase.RowSolvePlan(4, 4, er, ec, 5, np.array(cf))
-    with pytest.raises(ValueError, match="units mod n"):
-        _chase.RowSolvePlan(4, 4, er, ec, 6, np.array([3, 1, 1]))
-    with pytest.raises(ValueError, match="multiple of 2a"):
-        _chase.RowSolvePlan(4, 5, er, ec, 5)
-    plan = _chase.RowSolvePlan(4, 4, er, ec, 5, np.array([2, 3, 4]))
-    with pytest.raises(ValueError, match="matrix_gf2 needs n == 2"):
-        plan.matrix_gf2()
-    for block in (0, 4097):
-        with pytest.raises(ValueError, match="block must be from 1 to 4096"):
-            plan.matrix_zn(block=block)
-    with pytest.raises(ValueError, match="rows must be"):
-        plan.matrix_zn(rows=plan.nres + 1)
-    with pytest.raises(ValueError, match="b entries must be < 5"):
-        plan.numeric(np.full(16, 5, np.uint8))
-    with pytest.raises(ValueError, match="z entries must be < 5"):
-        plan.numeric(np.zeros(16, np.uint8), np.full(plan.nsym, 5, np.uint8))
-    with pytest.raises(ValueError, match="z must have"):
-        plan.numeric(np.zeros(16, np.uint8), np.zeros(plan.nsym + 1, np.uint8))
-
-
 def test_requested_interrupt_stops_the_symbolic_pass_then_clears():
-    """A stop requested on the flag (as the Ctrl-C hook does) makes matrix_zn and the
-    replay raise KeyboardInterrupt; the calls after that are exact."""
+    """A stop requested on the flag (as the Ctrl-C hook does) makes the row-solve
+    engine's build raise KeyboardInterrupt; the build after that is exact."""
     board = ml.Board.grid(12, 16, states=5, pattern="knight")
-    plan = rowsolve_plan(board)
     _chase._request_interrupt()
     with pytest.raises(KeyboardInterrupt):
-        plan.matrix_zn(2)
-    _chase._request_interrupt()
-    with pytest.raises(KeyboardInterrupt):
-        plan.numeric(np.zeros(plan.h * plan.w, np.uint8))
-    M = plan.matrix_zn(2)
-    assert (M.astype(np.int64) == residual_by_replay(plan)).all()
+        _ = NativeEngine(board, "chase-rowsolve").kernel_size
+    engine = NativeEngine(board, "chase-rowsolve")
+    assert engine.kernel_size == ml.Solver(board, method="dense").kernel_size
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
@@ -349,13 +217,10 @@ def test_sigint_stops_a_large_symbolic_pass():
     within a second (the pass polls every 8 rows)."""
     code = "\n".join(
         [
-            "import sys",
-            f"sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})",
             "import modlights as ml",
-            "from chase_plans import rowsolve_plan",
-            "plan = rowsolve_plan(ml.Board.grid(5000, 5000, states=5, pattern='knight'))",
+            "b = ml.Board.grid(5000, 5000, states=5, pattern='knight')",
             "print('READY', flush=True)",
-            "plan.matrix_zn(2)",
+            "ml.Solver(b, method='chase-rowsolve').nullity",
             "print('FINISHED', flush=True)",
         ]
     )
