@@ -20,7 +20,7 @@ from typing import Any
 from modlights.engines.reference import ReferenceEngine, reference_reason
 from modlights.model.board import Board
 
-__all__ = ["build_gf2", "build_zn", "build_reference", "dense_reason"]
+__all__ = ["build_gf2", "build_zn", "build_reference", "dense_reason", "DENSE_BUILDERS"]
 
 
 def dense_reason(board: Board) -> str | None:
@@ -70,3 +70,7 @@ def build_reference(board: Board) -> ReferenceEngine:
     if why is not None:
         raise ValueError(why)
     return ReferenceEngine(board.matrix(), board.states)
+
+
+#: The builders of the library's dense engines by registered name (the registry's).
+DENSE_BUILDERS = {"dense-gf2": build_gf2, "dense-zn": build_zn}
