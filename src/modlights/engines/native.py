@@ -1,6 +1,7 @@
-"""The C library's structured engines in Python's registry: one adapter for them all.
+"""The C library's engines in Python's registry: one adapter for them all.
 
-The chase (``chase``, the entry choosing its variant from the plan, and the variants
+The dense Z/n engine (``dense-zn``: csrc/engines/dense.c over csrc/dense/zn.c), the
+chase (``chase``, the entry choosing its variant from the plan, and the variants
 ``chase-light``, ``chase-prefix``, ``chase-row``, ``chase-rowsolve``: csrc/engines/chase.c,
 chase_layout.c, chase_row.c), the algebraic engines (``algebraic-cross``,
 ``algebraic-sym``, ``algebraic-torus``: csrc/engines/algebraic.c, torus.c, polymat.c),
@@ -11,9 +12,9 @@ for word: ``ml_engine_covers``), and
 :func:`build` makes a :class:`NativeEngine`: a C solver of the board built with that
 engine's plan, asked through :class:`modlights.native._core.CEngine` for the questions
 of :mod:`modlights.engines.base` (solve, generators, nullity, kernel_size, det,
-kernel_fits, packs, transposed, solve_packed; ``variant`` and ``variant_reason``: the
-variant the choosing entry took). Python's Solver keeps its own facade over it
-(canonical forms, the minimal search, batches, pickling).
+inverse, pseudo_inverse, kernel_fits, packs, transposed, solve_packed; ``variant`` and
+``variant_reason``: the variant the choosing entry took). Python's Solver keeps its own
+facade over it (canonical forms, the minimal search, batches, pickling).
 
 The C board of a Python board is made once per board object and kept while the board
 lives (:func:`c_board`); :func:`plan_board` is the C board the registry's choice reads
@@ -37,6 +38,7 @@ __all__ = ["NATIVE_ENGINES", "NativeEngine", "c_board", "plan_board", "board_of"
 
 #: The registered names the C library answers for through this adapter.
 NATIVE_ENGINES = (
+    "dense-zn",
     "chase",
     "chase-light",
     "chase-prefix",
@@ -90,11 +92,15 @@ def _kept(board: Board, slot: int, make: Any) -> Any:
 
 
 def _make_c_board(board: Board) -> Any:
-    from modlights.native._core import CBoard
+    from modlights.native._core import CBoard, capi_board_from_csc
 
     if not board.is_grid:
         if board._dense is not None:  # from_matrix: the matrix as given
             return CBoard.from_matrix(board._dense, board.states)
+        if board._indptr is not None:  # from_effects: its columns as they are
+            return capi_board_from_csc(
+                board.states, board.n_cells, board._indptr, board.coo()[0]
+            )
         return CBoard.from_effects(board.effects, board.states, board.n_cells)
     rows, cols = board.shape
     if board._mixed is None:  # one pattern: the grid builder, masks passed as bytes
@@ -148,15 +154,14 @@ def board_of(cb: Any) -> Board:
 
 def covers(name: str, board: Board) -> str | None:
     """None when the C engine registered as ``name`` takes ``board``, else its reason
-    (the C registry's covers, word for word). A graph board is asked as a one-cell C
-    graph board (every one of these engines refuses graph boards for their kind alone);
+    (the C registry's covers, word for word). A graph board is asked as its
+    :func:`plan_board` (these engines read a graph board's kind, n, cells and taps only);
     a large masked grid, for the engines of _NO_MASKS, as a 3 x 3 grid alike with one
     locked tile. O(tiles) at most (the C board, once)."""
     from modlights.native._core import CBoard, capi_engine_covers, capi_engine_index
 
     if not board.is_grid:
-        proxy = CBoard.from_effects([[0]], board.states)
-        return capi_engine_covers(capi_engine_index(name), proxy)
+        return capi_engine_covers(capi_engine_index(name), plan_board(board))
     rows, cols = board.shape
     if (
         name in _NO_MASKS
@@ -220,6 +225,14 @@ class NativeEngine:
 
     def det(self) -> int:
         return int(self._c.det())
+
+    def inverse(self) -> np.ndarray:
+        """A^-1 (n_taps x n_cells) mod n; ValueError when A has none."""
+        return self._c.solver.inverse()
+
+    def pseudo_inverse(self) -> np.ndarray:
+        """A G with A G A = A (n_taps x n_cells); ValueError when none exists."""
+        return self._c.solver.pseudo_inverse()
 
     def kernel_fits(self) -> bool:
         return bool(self._c.kernel_fits())

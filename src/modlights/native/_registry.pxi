@@ -122,6 +122,27 @@ def capi_graph_shape(int states, int64_t n_cells, size_t n_taps):
     return CBoard._wrap(b)
 
 
+def capi_board_from_csc(int states, int64_t n_cells, indptr, cells):
+    """ml_board_from_effects of a graph board's columns as arrays (tap j advances the
+    cells cells[indptr[j]:indptr[j + 1]]), read without Python lists: O(entries).
+    ValueError as ml_board_from_effects."""
+    cdef ml_board *b = NULL
+    ip_a = np.ascontiguousarray(indptr, dtype=np.int64)
+    cv_a = np.ascontiguousarray(cells, dtype=np.int64)
+    if ip_a.ndim != 1 or ip_a.shape[0] < 1 or cv_a.ndim != 1:
+        raise ValueError("indptr must be 1-D with n_taps + 1 entries, cells 1-D")
+    if cv_a.shape[0] == 0:
+        cv_a = np.zeros(1, dtype=np.int64)
+    cdef const int64_t[::1] ip = ip_a
+    cdef const int64_t[::1] cv = cv_a
+    cdef size_t taps = ip_a.shape[0] - 1
+    cdef int rc
+    with nogil:
+        rc = ml_board_from_effects(NULL, states, n_cells, taps, &ip[0], &cv[0], &b)
+    _ml_ok(rc)
+    return CBoard._wrap(b)
+
+
 def capi_plan(CBoard board, method=None, backend=None, texts=True):
     """ml_plan_choose as a dict: engine, family, reason, variant, method, backend, cost,
     rejected (a dict in the plan's order), and with ``texts`` explain (text) and json
