@@ -26,6 +26,7 @@ uint8, as the Solver makes them).
 from __future__ import annotations
 
 import json
+import threading
 import weakref
 from functools import partial
 from typing import Any
@@ -60,6 +61,7 @@ _NO_MASKS = ("algebraic-cross", "algebraic-torus", "algebraic-sym", "lifted", "t
 # once per live board object; the C boards' addresses -> the weak reference (board_of)
 _CBOARDS: dict[int, list[Any]] = {}
 _BY_ADDRESS: dict[int, Any] = {}
+_MAKING = threading.Lock()  # one C board a slot, whichever thread asks first
 
 
 def _forget(key: int, _ref: Any = None) -> None:
@@ -79,16 +81,19 @@ def _kept(board: Board, slot: int, make: Any) -> Any:
     ``make()`` on first use and kept while the board lives."""
     key = id(board)
     hit = _CBOARDS.get(key)
-    if hit is None or hit[0]() is not board:
-        hit = [weakref.ref(board, partial(_forget, key)), None, None, []]
-        _CBOARDS[key] = hit
-    cb = hit[slot]
-    if cb is None:
-        cb = make()
-        hit[slot] = cb
-        hit[3].append(_address(cb))
-        _BY_ADDRESS[hit[3][-1]] = hit[0]
-    return cb
+    if hit is not None and hit[0]() is board and hit[slot] is not None:
+        return hit[slot]
+    with _MAKING:
+        hit = _CBOARDS.get(key)
+        if hit is None or hit[0]() is not board:
+            hit = [weakref.ref(board, partial(_forget, key)), None, None, []]
+            _CBOARDS[key] = hit
+        if hit[slot] is None:
+            cb = make()
+            hit[3].append(_address(cb))
+            _BY_ADDRESS[hit[3][-1]] = hit[0]
+            hit[slot] = cb
+        return hit[slot]
 
 
 def _make_c_board(board: Board) -> Any:
