@@ -380,7 +380,13 @@ def unregister(name: str) -> None:
 
 
 def _names() -> list[str]:
-    return [e["name"] for e in _core.capi_engines()]
+    return _core.capi_engine_names()
+
+
+def _lookup(name: str) -> Entry | None:
+    """The entry registered as ``name`` (None when none is). O(engines)."""
+    e = _core.capi_engine(name) if _c_str(name) else None
+    return None if e is None else _entry(e)
 
 
 def entries() -> Mapping[str, Entry]:
@@ -476,17 +482,17 @@ def resolve(plan: Plan, engine: Any) -> Plan:
 
 def answers(name: str) -> frozenset:
     """The optional questions the engine registered as ``name`` answers itself."""
-    for e in _core.capi_engines():
-        if e["name"] == name:
-            return e["answers"]
-    return frozenset()
+    e = _core.capi_engine(name) if _c_str(name) else None
+    return frozenset() if e is None else e["answers"]
 
 
 def build(board: Board, plan: Plan) -> Engine:
     """The engine of ``plan`` for ``board``; its ``dense`` callable (for an engine of
     one's own that answers a core question through another engine) is
     :func:`answerer`'s engine answering every question."""
-    e = entries()[plan.engine]
+    e = _lookup(plan.engine)
+    if e is None:
+        raise ValueError(f"no engine {plan.engine!r} is registered: {', '.join(_names())}")
     dense = (
         None
         if e.family == "dense"
@@ -570,15 +576,14 @@ def packed_answerer(board: Board, plan: Plan, engine: Engine) -> PackedEngine | 
     the cheapest other registered engine that covers the board and answers
     ``solve_packed`` along its rows (the tensor engine for the tori and horizontal
     boards of the cross family); else the own engine through bit transposes."""
-    table = entries()
-    own = table.get(plan.engine)
+    own = _lookup(plan.engine)
     if own is None or "solve_packed" not in own.answers or plan.backend != "native":
         return None
     mine = cast(PackedEngine, engine)  # its registration declares solve_packed
     packs = bool(mine.packs)
     if packs and not mine.transposed:
         return mine
-    for e in sorted(table.values(), key=lambda e: _price(e.name, board)):
+    for e in sorted(entries().values(), key=lambda e: _price(e.name, board)):
         if e.name == own.name or "solve_packed" not in e.answers or e.covers(board) is not None:
             continue
         other = cast(PackedEngine, e.build(board, plan.backend, None))

@@ -21,34 +21,57 @@ def _bits_names(unsigned bits):
     return frozenset(k for k, v in _QUESTION_BITS.items() if bits & v)
 
 
+cdef object _engine_info(int i):
+    """The engine at index i as a dict, or None (no engine there)."""
+    cdef const char *name = ml_engine_name(i)
+    cdef const char *family = ml_engine_family(i)
+    cdef const char *description = ml_engine_description(i)
+    if name == NULL or family == NULL or description == NULL:
+        return None
+    bk = ml_engine_backends(i)
+    return {
+        "name": name.decode(),
+        "family": family.decode(),
+        "description": description.decode(),
+        "answers": _bits_names(ml_engine_answers(i)),
+        "backends": tuple(n for n, b in (("native", ML_BACKEND_NATIVE),
+                                         ("reference", ML_BACKEND_REFERENCE)) if bk & b),
+        "auto": bool(ml_engine_auto(i)),
+    }
+
+
 def capi_engines():
     """[{name, family, description, answers, backends, auto}] in registration order
     (MemoryError when the library's engines could not be loaded). The strings stay
     valid if another thread unregisters an engine meanwhile, but indices shift then
     (modlights.h, ml_engine_count): list the engines while none come or go."""
+    count = ml_engine_count()
+    if count < 0:
+        raise MemoryError("out of memory loading the C library's engines")
     out = []
+    for i in range(count):
+        e = _engine_info(i)
+        if e is not None:
+            out.append(e)
+    return out
+
+
+def capi_engine(name):
+    """The engine registered as ``name`` as capi_engines() gives it, or None."""
+    return _engine_info(ml_engine_index(name.encode()))
+
+
+def capi_engine_names():
+    """The registered names in registration order (MemoryError as capi_engines)."""
     count = ml_engine_count()
     if count < 0:
         raise MemoryError("out of memory loading the C library's engines")
     cdef const char *name
-    cdef const char *family
-    cdef const char *description
+    out = []
     for i in range(count):
-        bk = ml_engine_backends(i)
         name = ml_engine_name(i)
-        family = ml_engine_family(i)
-        description = ml_engine_description(i)
-        if name == NULL or family == NULL or description == NULL:
-            continue
-        out.append({
-            "name": name.decode(),
-            "family": family.decode(),
-            "description": description.decode(),
-            "answers": _bits_names(ml_engine_answers(i)),
-            "backends": tuple(n for n, b in (("native", ML_BACKEND_NATIVE),
-                                             ("reference", ML_BACKEND_REFERENCE)) if bk & b),
-            "auto": bool(ml_engine_auto(i)),
-        })
+        if name != NULL:
+            out.append(name.decode())
     return out
 
 
