@@ -206,8 +206,7 @@ def _brute_plan(pb, cb, method, backend):
     for c, _, e in priced:
         if best is not None:
             rejected[e["name"]] = (
-                f"costs more ({c:.4g} s against {best[0]:.4g} s for {best[1]['name']}, "
-                "estimated)"
+                f"costs more ({c:.4g} s against {best[0]:.4g} s for {best[1]['name']}, estimated)"
             )
             continue
         why = _covers(cb, e["name"])
@@ -285,15 +284,24 @@ def _compare_all(boards, backends=("native", "reference")):
 def test_the_table_and_its_views():
     got = _core.capi_engines()
     assert [
-        (e["name"], e["family"], " ".join(q for q in QUESTIONS if q in e["answers"]),
-         " ".join(e["backends"]), e["auto"])
+        (
+            e["name"],
+            e["family"],
+            " ".join(q for q in QUESTIONS if q in e["answers"]),
+            " ".join(e["backends"]),
+            e["auto"],
+        )
         for e in got
     ] == TABLE
     assert list(registry.entries()) == list(ml.engines()) == [t[0] for t in TABLE]
     for i, e in enumerate(got):
         entry = registry.entries()[e["name"]]
         assert (entry.family, entry.description, entry.answers, entry.backends, entry.auto) == (
-            e["family"], e["description"], e["answers"], e["backends"], e["auto"]
+            e["family"],
+            e["description"],
+            e["answers"],
+            e["backends"],
+            e["auto"],
         )
         assert _core.capi_engine_index(e["name"]) == i
         assert registry.answers(e["name"]) == e["answers"]
@@ -390,8 +398,13 @@ def test_a_failing_callback_is_reported():
 
 @pytest.mark.parametrize(
     "cost, shown",
-    [(float("nan"), "nan"), (float("inf"), "inf"), (float("-inf"), "-inf"), (-1.0, "-1.0"),
-     (-2.5e-300, "-2.5e-300")],
+    [
+        (float("nan"), "nan"),
+        (float("inf"), "inf"),
+        (float("-inf"), "-inf"),
+        (-1.0, "-1.0"),
+        (-2.5e-300, "-2.5e-300"),
+    ],
 )
 def test_a_cost_that_is_not_a_finite_number_is_refused(cost, shown):
     """An engine of Python code with an odd cost: the C table refuses the plan with

@@ -103,9 +103,7 @@ def _make_c_board(board: Board) -> Any:
         if board._dense is not None:  # from_matrix: the matrix as given
             return CBoard.from_matrix(board._dense, board.states)
         if board._indptr is not None:  # from_effects: its columns as they are
-            return capi_board_from_csc(
-                board.states, board.n_cells, board._indptr, board.coo()[0]
-            )
+            return capi_board_from_csc(board.states, board.n_cells, board._indptr, board.coo()[0])
         return CBoard.from_effects(board.effects, board.states, board.n_cells)
     rows, cols = board.shape
     if board._mixed is None:  # one pattern: the grid builder, masks passed as bytes

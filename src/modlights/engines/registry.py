@@ -51,7 +51,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 from modlights.engines.base import (
     CORE,
@@ -245,7 +245,7 @@ def _c_str(s: Any) -> bool:
     return True
 
 
-def _reraise(e: BaseException) -> None:
+def _reraise(e: BaseException) -> NoReturn:
     """The exception a seam callback (an engine of Python code) raised during the C call
     that failed with ``e``, re-raised as it was; else ``e``."""
     errors = _core.capi_seam_errors()
@@ -460,7 +460,6 @@ def _price(name: str, board: Board) -> float:
         return _core.capi_engine_cost(_core.capi_engine_index(name), plan_board(board))
     except BaseException as e:
         _reraise(e)
-        raise
 
 
 def _variants(name: str) -> bool:
