@@ -66,6 +66,13 @@ int ml__engine_covers(ml_ctx *ctx, const ml__engine *e, const ml_board *b, int *
 /* e's estimated seconds for b (a seam callback's failure returned). */
 int ml__engine_cost(ml_ctx *ctx, const ml__engine *e, const ml_board *b, double *seconds);
 
+/* ml_engine_register, the engine placed before the registered engine named `before`
+ * (at the end when before is NULL or names none): a binding's own engine at its place
+ * in the table (Python's reference engine after the dense ones, before the chase), so
+ * plans tie and list as that binding's registry orders them. Same checks, statuses and
+ * messages as ml_engine_register. O(engines). */
+int ml__engine_register_before(ml_ctx *ctx, const ml_engine_def *def, const char *before);
+
 /* The family names of ml_plan_choose's methods, and whether s is one. */
 extern const char *const ml__method_families[5];
 int ml__is_family(const char *s);

@@ -6,9 +6,10 @@
  * those of the Python package (registry_own.c), reasons character for character,
  * costs by the same constants and the same floating-point operations in the
  * same order, so every cost is the same double as Python's. Python's pure-NumPy
- * reference engine is not the library's: it registers through the seam. A foreign
- * engine registers an ml_engine_def (ml_engine_register); unregistering drops the
- * table's reference (engine.h). One mutex guards the table; callbacks never run under
+ * reference engine is not the library's: it registers through the seam, at its place
+ * after the dense engines (ml__engine_register_before). A foreign engine registers an
+ * ml_engine_def (ml_engine_register: at the end); unregistering drops the table's
+ * reference (engine.h). One mutex guards the table; callbacks never run under
  * it.
  *
  * Names, families and descriptions are interned: one copy of each distinct string,
@@ -414,7 +415,36 @@ static char *repr_dup(const char *s)
     return r;
 }
 
+/* Append e (the table's reference) before the engine named `before` (at the end when
+ * before is NULL or names none); 0 when out of memory. Under the lock. */
+static int insert_before(ml__engine *e, const char *before)
+{
+    if (!append(e))
+        return 0;
+    size_t at = count - 1;
+    for (size_t i = 0; before && i + 1 < count; i++)
+        if (!strcmp(table[i]->name, before)) {
+            at = i;
+            break;
+        }
+    memmove(table + at + 1, table + at, (count - 1 - at) * sizeof *table);
+    table[at] = e;
+    return 1;
+}
+
+static int register_def(ml_ctx *ctx, const ml_engine_def *def, const char *before);
+
 int ml_engine_register(ml_ctx *ctx, const ml_engine_def *def)
+{
+    return register_def(ctx, def, NULL);
+}
+
+int ml__engine_register_before(ml_ctx *ctx, const ml_engine_def *def, const char *before)
+{
+    return register_def(ctx, def, before);
+}
+
+static int register_def(ml_ctx *ctx, const ml_engine_def *def, const char *before)
 {
     ctx = ml__begin(ctx);
     if (!def)
@@ -492,7 +522,7 @@ int ml_engine_register(ml_ctx *ctx, const ml_engine_def *def)
         e->def.name = e->name;
         e->def.description = e->description;
         e->def.family = e->family;
-        ok = e->name && e->description && e->family && append(e);
+        ok = e->name && e->description && e->family && insert_before(e, before);
     }
     pthread_mutex_unlock(&lock);
     if (ok)

@@ -17,6 +17,7 @@
  * ml-test-sources: api/registry.c engines/dense.c dense/gf2_batch.c engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/lifted.c engines/polymat.c structured/rowrec.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
 #include "include/modlights.h"
 #include "api/registry_impl.h"
+#include "api/engine.h"
 #include "tests/t-util.h"
 
 #include <math.h>
@@ -388,6 +389,52 @@ static void test_seam(ml_ctx *ctx)
     ml_board_free(big);
 }
 
+/* ml__engine_register_before: a binding's engine at its place in the table (Python's
+ * reference engine before the chase): listed there, passed over there in the plans'
+ * "not asked for" order, and a tie in cost goes to it over the engines after it. */
+static void test_register_before(ml_ctx *ctx)
+{
+    toy_user u = {0, 0, 0};
+    ml_engine_def d = toy_def(&u, "toy-placed");
+    d.auto_choose = 0;
+    CHECK(ml__engine_register_before(ctx, &d, "chase") == ML_OK);
+    CHECK(ml_engine_count() == NOWN + 1 && ml_engine_index("toy-placed") == 2);
+    CHECK(!strcmp(ml_engine_name(1), "dense-zn") && !strcmp(ml_engine_name(3), "chase"));
+    CHECK(ml__engine_register_before(ctx, &d, "chase") == ML_EINVAL);
+    MSG(ctx, "engine 'toy-placed' is registered already (unregister it first)");
+    ml_board *b = NULL;
+    ml_plan *p = NULL;
+    ml_board_grid(ctx, 3, 3, 2, NULL, &b);
+    CHECK(ml_plan_choose(ctx, b, "dense", NULL, &p) == ML_OK);
+    const char *name = NULL, *why = NULL;
+    size_t k = ml_plan_rejected_count(p);   /* dense-zn, then the others in table order */
+    CHECK(k == NOWN && ml_plan_rejected(p, 1, &name, &why) == ML_OK &&
+          !strcmp(name, "toy-placed") && !strcmp(why, "a variant, chosen only by its name"),
+          "%s", name ? name : "");
+    CHECK(ml_plan_rejected(p, 2, &name, &why) == ML_OK && !strcmp(name, "chase"));
+    ml_plan_free(p);
+    CHECK(ml_engine_unregister(ctx, "toy-placed") == ML_OK && u.releases == 1);
+    /* a name that is not registered (or none): at the end */
+    d = toy_def(&u, "toy-last");
+    CHECK(ml__engine_register_before(ctx, &d, "no-such-engine") == ML_OK);
+    CHECK(ml_engine_index("toy-last") == NOWN);
+    CHECK(ml_engine_unregister(ctx, "toy-last") == ML_OK);
+    CHECK(ml__engine_register_before(ctx, &d, NULL) == ML_OK);
+    CHECK(ml_engine_index("toy-last") == NOWN);
+    /* before the first engine: a tie in cost (1e-15 both) goes to the earlier one */
+    toy_user v = {0, 0, 0};
+    ml_engine_def e = toy_def(&v, "toy-first");
+    CHECK(ml__engine_register_before(ctx, &e, "dense-gf2") == ML_OK);
+    CHECK(ml_engine_index("toy-first") == 0 && ml_engine_index("toy-last") == NOWN + 1);
+    CHECK(ml_plan_choose(ctx, b, NULL, NULL, &p) == ML_OK);
+    CHECK(!strcmp(ml_plan_engine(p), "toy-first"), "%s", ml_plan_engine(p));
+    ml_plan_free(p);
+    CHECK(ml_engine_unregister(ctx, "toy-first") == ML_OK);
+    CHECK(ml_engine_unregister(ctx, "toy-last") == ML_OK);
+    CHECK(u.releases == 3 && v.releases == 1 && ml_engine_count() == NOWN);
+    ml_board_free(b);
+}
+
 /* ------------------------------------------------------------------ costs and reasons */
 typedef struct { double cost; size_t why; } odd_user;
 
@@ -686,6 +733,7 @@ int main(void)
     test_refusals(ctx);
     test_random_boards(ctx);
     test_seam(ctx);
+    test_register_before(ctx);
     test_threads(ctx);
     test_readers(ctx);
     test_bad_costs(ctx);

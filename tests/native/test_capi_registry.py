@@ -1,19 +1,17 @@
-"""The C API's registry and plans (csrc/api/registry.c, plan.c, bound as
-modlights.native._core.capi_*) give what modlights.engines.registry gives: the same
-engines in the same order with the same names, families, descriptions, answers,
-backends and auto flags; on random boards (every named pattern, random offsets, mixed
-maps, locks, holes, wrap, odd and even sides, n 2..9 and 16, 101, 255, graph boards,
-giant boards past 2^27 tiles) each engine's covers (the reason, character for
-character) and cost (the same double); and ml_plan_choose = registry.choose for every
-method (auto, each family, each name) and both backends: engine, family, reason,
-variant, cost, the rejected engines in order with their whys, explain() and to_dict()
-as JSON, or the same ValueError.
-
-Python's reference engine is not the C library's own (it registers through the seam):
-the plans are compared with Python's registry once without it, and once with it
-registered in C through the seam (ml_engine_register, callbacks calling Python's own
-covers and cost) and moved to the end of Python's registry, where the seam puts it.
-Deterministic (seeded NumPy generators)."""
+"""The one registry: the C table of engines (csrc/api/registry.c, registry_plan.c,
+bound as modlights.native._core.capi_*) is what modlights.engines.registry shows and
+chooses from. Checked against rules written here: the table's engines in their order
+(Python's reference engine through the seam after the dense engines) with their
+families, answers, backends and auto flags; each engine's cost, the same double as the
+cost lines computed here from the registry's constants; and on random boards (every
+named pattern, random offsets, mixed maps, locks, holes, wrap, odd and even sides, n
+2..9 and 16, 101, 255, graph boards, giant boards past 2^27 tiles) the plan of every
+method (auto, each family, each name) and both backends, from registry.choose and from
+ml_plan_choose of a C board made independently, equal to a choice evaluated here from
+the engines' covers and those costs: engine, family, reason, cost, the rejected engines
+in order with their whys, explain() and to_dict() as JSON, or the same ValueError.
+Then the seam itself (engines of Python code registered in C). Deterministic (seeded
+NumPy generators)."""
 
 from __future__ import annotations
 
@@ -24,7 +22,8 @@ import numpy as np
 import pytest
 
 import modlights as ml
-from modlights.engines import registry
+from modlights.engines import native, registry
+from modlights.engines.base import QUESTIONS
 from modlights.model.patterns import PATTERNS
 from modlights.native import _core
 
@@ -128,142 +127,234 @@ def _special_boards():
     return out
 
 
-@contextlib.contextmanager
-def _python_without_reference():
-    saved = dict(registry._REGISTRY)
-    registry._REGISTRY.pop("reference", None)
-    try:
-        yield
-    finally:
-        registry._REGISTRY.clear()
-        registry._REGISTRY.update(saved)
+#: the C table's engines, in its order (the reference engine is Python's, through the seam)
+TABLE = [
+    # name, family, answers, backends, auto
+    ("dense-gf2", "dense", "det inverse pseudo_inverse", "native", True),
+    ("dense-zn", "dense", "det inverse pseudo_inverse", "native", True),
+    ("reference", "dense", "det inverse pseudo_inverse", "native reference", True),
+    ("chase", "chase", "", "native", True),
+    ("chase-light", "chase", "", "native", False),
+    ("chase-prefix", "chase", "", "native", False),
+    ("chase-row", "chase", "", "native", False),
+    ("chase-rowsolve", "chase", "", "native", False),
+    ("algebraic-cross", "algebraic", "det kernel_fits solve_packed", "native reference", True),
+    ("algebraic-torus", "algebraic", "kernel_fits solve_packed", "native reference", True),
+    ("algebraic-sym", "algebraic", "kernel_fits solve_packed", "native reference", True),
+    ("lifted", "lifted", "", "native", True),
+    ("tensor", "tensor", "det kernel_fits solve_packed", "native", True),
+]
 
 
-_CURRENT: list = []
+def _rule_cost(name, pb):
+    """The cost line of a package engine, from the registry's constants: dense
+    DENSE_PER_ENTRY x (tiles^2 for grids, cells x taps for graph boards), the reference
+    REFERENCE_PER_ENTRY x cells x taps, the chase and the structured engines SETUP +
+    PER_TILE x tiles with SETUP placed so each line meets the chase's at its crossover
+    (less 1e-12 s, so the newer engine wins there)."""
+    tie, dense = 1e-12, registry.DENSE_PER_ENTRY
+    tiles = int(np.prod(pb.shape))
+    if name.startswith("toy-"):  # this file's engines of Python code: free
+        return 0.0
+    if name in ("dense-gf2", "dense-zn"):
+        return dense * (tiles**2 if pb.is_grid else pb.n_cells * pb.n_taps)
+    if name == "reference":
+        return registry.REFERENCE_PER_ENTRY * pb.n_cells * pb.n_taps
+    per, cross = registry.PER_TILE, registry.CROSSOVER_TILES
+    t = cross["chase"]
+    chase_setup = dense * t * t - per["chase"] * t - tie
+    if name.startswith("chase"):
+        return chase_setup + per["chase"] * tiles
+    t = cross[name]
+    return chase_setup + (per["chase"] - per[name]) * t - tie + per[name] * tiles
 
 
-@contextlib.contextmanager
-def _reference_through_the_seam():
-    """Python's reference engine registered in C through the seam, last; Python's
-    registry with it moved last too."""
-    ref = registry.entries()["reference"]
-    saved = dict(registry._REGISTRY)
-    _core.capi_register(
-        "reference",
-        lambda cb: ref.covers(_CURRENT[-1]),
-        lambda cb: ref.cost(_CURRENT[-1]),
-        description=ref.description,
-        family=ref.family,
-        answers=tuple(ref.answers),
-        backends=ref.backends,
-        auto=ref.auto,
-    )
-    registry._REGISTRY.pop("reference")
-    registry._REGISTRY["reference"] = ref
-    try:
-        yield
-    finally:
-        _core.capi_unregister("reference")
-        registry._REGISTRY.clear()
-        registry._REGISTRY.update(saved)
+def _covers(cb, name):
+    return _core.capi_engine_covers(_core.capi_engine_index(name), cb)
 
 
-def _compare_engines(pb, cb):
-    names = [e["name"] for e in _core.capi_engines()]
-    for i, name in enumerate(names):
-        entry = registry.entries()[name]
-        assert _core.capi_engine_covers(i, cb) == entry.covers(pb), (name, pb)
-        got, want = _core.capi_engine_cost(i, cb), float(entry.cost(pb))
-        assert got.hex() == want.hex(), (name, got, want)
+def _brute_plan(pb, cb, method, backend):
+    """The choice, evaluated here: the candidates of the method (with the rule that
+    backend "reference" turns "auto" and "dense" into the reference engine), those
+    without the backend passed over first, the others by (cost, table index), each
+    cheaper than the choice passed over with its covers' reason, the dearer ones for
+    their cost, then every other engine (not asked for / a variant). The plan as
+    (engine, family, reason, rejected, cost, method), or the ValueError's message."""
+    table = _core.capi_engines()
+    names = [e["name"] for e in table]
+    methods = ("auto", *FAMILIES, *[n for n in names if n not in FAMILIES])
+    if backend not in ("native", "reference"):
+        return f"unknown backend {backend!r}: use one of ('native', 'reference')"
+    if method not in methods:
+        return f"unknown method {method!r}: use one of {methods}"
+    if backend == "reference" and method in ("auto", "dense"):
+        method = "reference"
+    if method == "auto":
+        cands = [e for e in table if e["auto"]]
+    elif method in FAMILIES:
+        cands = [e for e in table if e["family"] == method and e["auto"]]
+    else:
+        cands = [e for e in table if e["name"] == method]
+    rejected, priced = {}, []
+    for i, e in enumerate(cands):
+        if backend not in e["backends"]:
+            rejected[e["name"]] = f"backend must be {' or '.join(e['backends'])}, not {backend!r}"
+        else:
+            priced.append((_rule_cost(e["name"], pb), i, e))
+    priced.sort(key=lambda t: t[:2])
+    best = None
+    for c, _, e in priced:
+        if best is not None:
+            rejected[e["name"]] = (
+                f"costs more ({c:.4g} s against {best[0]:.4g} s for {best[1]['name']}, estimated)"
+            )
+            continue
+        why = _covers(cb, e["name"])
+        if why is None:
+            best = (c, e)
+        else:
+            rejected[e["name"]] = why
+    if best is None:
+        detail = "; ".join(f"{k}: {v}" for k, v in rejected.items())
+        return (
+            f"method={method!r} does not cover this board: {detail}; "
+            f"use method='auto' or another of {methods}"
+        )
+    cost, e = best
+    if len(cands) == 1:
+        reason = "asked for by name; it covers the board"
+    elif rejected:
+        reason = f"the cheapest engine that covers the board ({cost:.4g} s estimated)"
+    else:
+        reason = "the only engine that covers the board"
+    for o in table:
+        if o["name"] not in rejected and o is not e and o not in cands:
+            rejected[o["name"]] = (
+                f"not asked for (method={method!r})"
+                if o["auto"]
+                else "a variant, chosen only by its name"
+            )
+    return (e["name"], e["family"], reason, rejected, cost, method)
 
 
 def _compare_plan(pb, cb, method, backend):
-    try:
-        want = registry.choose(pb, method, backend)
-    except ValueError as e:
+    """registry.choose(pb), ml_plan_choose of the independent C board cb, and the
+    choice evaluated here (on the C board the registry reads) agree."""
+    want = _brute_plan(pb, native.plan_board(pb), method, backend)
+    if isinstance(want, str):
+        with pytest.raises(ValueError) as got:
+            registry.choose(pb, method, backend)
+        assert str(got.value) == want
         with pytest.raises(ValueError) as got:
             _core.capi_plan(cb, method, backend)
-        assert str(got.value) == str(e)
+        assert str(got.value) == want
         return
+    plan = registry.choose(pb, method, backend)
+    engine, family, reason, rejected, cost, rmethod = want
+    assert (plan.engine, plan.family, plan.variant) == (engine, family, None)
+    assert (plan.method, plan.backend) == (rmethod, backend)
+    assert plan.reason == reason
+    assert plan.cost.hex() == float(cost).hex()
+    assert list(plan.rejected.items()) == list(rejected.items())
     got = _core.capi_plan(cb, method, backend)
-    assert (got["engine"], got["family"], got["variant"]) == (
-        want.engine,
-        want.family,
-        want.variant,
-    )
-    assert (got["method"], got["backend"]) == (want.method, want.backend)
-    assert got["reason"] == want.reason
-    assert got["cost"].hex() == float(want.cost).hex()
-    assert list(got["rejected"].items()) == list(want.rejected.items())
-    assert got["explain"] == want.explain()
-    assert got["json"] == json.dumps(want.to_dict(), separators=(",", ":"))
+    assert got["explain"] == plan.explain()
+    assert got["json"] == json.dumps(plan.to_dict(), separators=(",", ":"))
+
+
+def _compare_costs(pb, cb):
+    for i, e in enumerate(_core.capi_engines()):
+        want = _rule_cost(e["name"], pb)
+        got = _core.capi_engine_cost(i, cb)
+        assert got.hex() == float(want).hex(), (e["name"], got, want)
+        assert registry.entries()[e["name"]].cost(pb) == want
 
 
 def _methods():
     return ["auto", *FAMILIES, *registry.entries()]
 
 
-def _compare_all(boards, backends=("native",)):
+def _compare_all(boards, backends=("native", "reference")):
     for pb, cb in boards:
-        _CURRENT.append(pb)
-        try:
-            _compare_engines(pb, cb)
-            for backend in backends:
-                for method in _methods():
-                    _compare_plan(pb, cb, method, backend)
-        finally:
-            _CURRENT.pop()
+        _compare_costs(pb, cb)
+        for backend in backends:
+            for method in _methods():
+                _compare_plan(pb, cb, method, backend)
 
 
-def test_the_engines_are_pythons():
-    with _python_without_reference():
-        got = _core.capi_engines()
-        assert [e["name"] for e in got] == list(registry.entries())
-        for e in got:
-            want = registry.entries()[e["name"]]
-            assert (e["family"], e["description"], e["answers"], e["backends"], e["auto"]) == (
-                want.family,
-                want.description,
-                want.answers,
-                want.backends,
-                want.auto,
-            )
-            assert _core.capi_engine_index(e["name"]) == list(registry.entries()).index(e["name"])
-    assert _core.capi_engine_index("reference") == -1
+def test_the_table_and_its_views():
+    got = _core.capi_engines()
+    assert [
+        (
+            e["name"],
+            e["family"],
+            " ".join(q for q in QUESTIONS if q in e["answers"]),
+            " ".join(e["backends"]),
+            e["auto"],
+        )
+        for e in got
+    ] == TABLE
+    assert list(registry.entries()) == list(ml.engines()) == [t[0] for t in TABLE]
+    for i, e in enumerate(got):
+        entry = registry.entries()[e["name"]]
+        assert (entry.family, entry.description, entry.answers, entry.backends, entry.auto) == (
+            e["family"],
+            e["description"],
+            e["answers"],
+            e["backends"],
+            e["auto"],
+        )
+        assert _core.capi_engine_index(e["name"]) == i
+        assert registry.answers(e["name"]) == e["answers"]
+    assert registry.methods() == ("auto", *FAMILIES, *[t[0] for t in TABLE if t[0] not in FAMILIES])
 
 
-def test_random_boards_plan_as_python():
-    with _python_without_reference():
-        _compare_all(_boards(33, 300))
+def test_random_boards_plan_by_the_rules():
+    _compare_all(_boards(33, 120), backends=("native",))
+    _compare_all(_boards(34, 30))
 
 
-def test_named_and_giant_boards_plan_as_python():
-    with _python_without_reference():
-        _compare_all(_special_boards()[::7] + _special_boards()[-14:])
-
-
-def test_with_the_reference_engine_through_the_seam():
-    with _reference_through_the_seam():
-        assert [e["name"] for e in _core.capi_engines()] == list(registry.entries())
-        _compare_all(_boards(34, 40), backends=("native", "reference"))
-        _compare_all(_special_boards()[-6:], backends=("native", "reference"))
-    assert _core.capi_engine_index("reference") == -1
+def test_named_and_giant_boards_plan_by_the_rules():
+    _compare_all(_special_boards()[::9] + _special_boards()[-14:])
 
 
 @pytest.mark.matrix
-def test_many_boards_plan_as_python():
-    with _python_without_reference():
-        _compare_all(_boards(35, 4000))
-        _compare_all(_special_boards())
-    with _reference_through_the_seam():
-        _compare_all(_boards(36, 400), backends=("native", "reference"))
+def test_many_boards_plan_by_the_rules():
+    _compare_all(_boards(35, 3000))
+    _compare_all(_special_boards())
+
+
+def test_a_graph_board_is_planned_on_its_shape():
+    """The registry plans a graph board on a C graph board of its shape alone
+    (plan_board): every plan, cost and reason equals the one of the whole C board,
+    and an engine of Python code is asked about the Board itself."""
+    rng = np.random.default_rng(7)
+    seen = []
+    registry.register(
+        "toy-graph",
+        description="sees the board",
+        covers=lambda b: seen.append(b) or "never",
+        cost=lambda b: 0.0,
+        build=lambda *a: None,
+    )
+    try:
+        for _ in range(6):
+            pb, cb = _graph(rng)
+            _compare_all([(pb, cb)])
+            mat = ml.Board.from_matrix(pb.matrix(), pb.states)
+            _compare_all([(mat, CBoard.from_matrix(pb.matrix(), pb.states))])
+            assert registry.choose(pb).rejected["toy-graph"] == "never"
+            assert seen[-1] is pb
+    finally:
+        registry.unregister("toy-graph")
 
 
 def test_unknown_method_and_backend_messages():
     pb, cb = ml.Board.grid(3, 3), CBoard.grid(3, 3)
-    with _python_without_reference():
-        for method, backend in (("nope", "native"), ("auto", "gpu"), ("it's", "native")):
-            _compare_plan(pb, cb, method, backend)
+    for method, backend in (("nope", "native"), ("auto", "gpu"), ("it's", "native")):
+        _compare_plan(pb, cb, method, backend)
+    for method, backend in ((None, "native"), ("a\0b", "native"), ("auto", 3)):
+        with pytest.raises(ValueError, match="unknown (method|backend)"):
+            registry.choose(pb, method, backend)
 
 
 def test_the_seam_registers_and_unregisters():
@@ -305,11 +396,25 @@ def test_a_failing_callback_is_reported():
         _core.capi_unregister("boom")
 
 
-@pytest.mark.parametrize("cost", [float("nan"), float("inf"), float("-inf"), -1.0, -2.5e-300])
-def test_a_cost_that_is_not_a_finite_number_is_refused_as_python_refuses_it(cost):
-    """The same engine registered in Python and in C (through the seam) with an odd
-    cost: both refuse the plan with the same ValueError (ML_M_ENGINE_COST)."""
+@pytest.mark.parametrize(
+    "cost, shown",
+    [
+        (float("nan"), "nan"),
+        (float("inf"), "inf"),
+        (float("-inf"), "-inf"),
+        (-1.0, "-1.0"),
+        (-2.5e-300, "-2.5e-300"),
+    ],
+)
+def test_a_cost_that_is_not_a_finite_number_is_refused(cost, shown):
+    """An engine of Python code with an odd cost: the C table refuses the plan with
+    ML_M_ENGINE_COST's message, from registry.choose, ml_plan_choose and
+    ml_engine_cost alike."""
     pb, cb = ml.Board.grid(3, 3), CBoard.grid(3, 3)
+    want = (
+        f"the engine odd-cost estimated a cost of {shown} s for this board; "
+        "a cost must be a finite number of seconds >= 0"
+    )
     registry.register(
         "odd-cost",
         description="odd",
@@ -317,20 +422,50 @@ def test_a_cost_that_is_not_a_finite_number_is_refused_as_python_refuses_it(cost
         cost=lambda b: cost,
         build=lambda *a: None,
     )
-    _core.capi_register("odd-cost", lambda b: None, lambda b: cost, description="odd")
     try:
         with pytest.raises(ValueError) as py:
             registry.choose(pb)
+        assert str(py.value) == want
         with pytest.raises(ValueError) as c:
             _core.capi_plan(cb)
-        assert str(c.value) == str(py.value)
+        assert str(c.value) == want
         assert _core.capi_errmsg_name() == "ML_M_ENGINE_COST"
         with pytest.raises(ValueError) as c:
             _core.capi_engine_cost(_core.capi_engine_index("odd-cost"), cb)
-        assert str(c.value) == str(py.value)
+        assert str(c.value) == want
     finally:
         registry.unregister("odd-cost")
-        _core.capi_unregister("odd-cost")
+
+
+def test_a_python_engines_exceptions_reach_the_caller():
+    """A covers or cost of Python code that raises: registry.choose raises that very
+    exception (type and message), the C call a RuntimeError with its text."""
+
+    class Odd(Exception):
+        pass
+
+    def covers(b):
+        raise Odd("no covers today")
+
+    registry.register(
+        "boom", description="x", covers=covers, cost=lambda b: 0.0, build=lambda *a: None
+    )
+    try:
+        with pytest.raises(Odd, match="^no covers today$"):
+            registry.choose(ml.Board.grid(3, 3))
+        with pytest.raises(RuntimeError, match="no covers today"):
+            _core.capi_plan(CBoard.grid(3, 3))
+        assert [type(e) for e in _core.capi_seam_errors()] == [Odd]
+    finally:
+        registry.unregister("boom")
+    registry.register(
+        "boom", description="x", covers=lambda b: None, cost=lambda b: 1 / 0, build=lambda *a: 0
+    )
+    try:
+        with pytest.raises(ZeroDivisionError):
+            registry.choose(ml.Board.grid(3, 3))
+    finally:
+        registry.unregister("boom")
 
 
 @pytest.mark.parametrize("size", [1023, 4095, 4096, 5000, 70000])
@@ -363,7 +498,7 @@ def _pair(rows, cols, n, pattern=None, wrap=False, palette=None, index=None):
     )
 
 
-def test_rare_refusals_as_python():
+def test_rare_refusals_by_the_rules():
     """The refusals random boards seldom reach: more than 4096 distinct offsets over a
     mixed board's patterns, a row-solve residual system past its limits, a band of more
     than 64 symbols, and the tensor engine's split of n = 6 into 2 and 3 when a 1-D
@@ -389,8 +524,7 @@ def test_rare_refusals_as_python():
             for name in ("cross", "vertical", "horizontal", "diagonal"):
                 for n in (2, 3, 4):
                     boards.append(_pair(rows, cols, n, name, wrap=True))
-    with _python_without_reference():
-        _compare_all(boards)
+    _compare_all(boards, backends=("native",))
     reasons = {_core.capi_engine_covers(_core.capi_engine_index("tensor"), cb) for _, cb in boards}
     assert any(r and r.startswith("over Z/2 (a factor of n = 6): the band -70..1") for r in reasons)
     assert None in reasons

@@ -1,6 +1,7 @@
-"""The C library's structured engines in Python's registry: one adapter for them all.
+"""The C library's engines in Python's registry: one adapter for them all.
 
-The chase (``chase``, the entry choosing its variant from the plan, and the variants
+The dense Z/n engine (``dense-zn``: csrc/engines/dense.c over csrc/dense/zn.c), the
+chase (``chase``, the entry choosing its variant from the plan, and the variants
 ``chase-light``, ``chase-prefix``, ``chase-row``, ``chase-rowsolve``: csrc/engines/chase.c,
 chase_layout.c, chase_row.c), the algebraic engines (``algebraic-cross``,
 ``algebraic-sym``, ``algebraic-torus``: csrc/engines/algebraic.c, torus.c, polymat.c),
@@ -11,18 +12,21 @@ for word: ``ml_engine_covers``), and
 :func:`build` makes a :class:`NativeEngine`: a C solver of the board built with that
 engine's plan, asked through :class:`modlights.native._core.CEngine` for the questions
 of :mod:`modlights.engines.base` (solve, generators, nullity, kernel_size, det,
-kernel_fits, packs, transposed, solve_packed; ``variant`` and ``variant_reason``: the
-variant the choosing entry took). Python's Solver keeps its own facade over it
-(canonical forms, the minimal search, batches, pickling).
+inverse, pseudo_inverse, kernel_fits, packs, transposed, solve_packed; ``variant`` and
+``variant_reason``: the variant the choosing entry took). Python's Solver keeps its own
+facade over it (canonical forms, the minimal search, batches, pickling).
 
-The C board of a Python grid is made once per board object (from its JSON) and kept
-while the board lives (:func:`c_board`); right-hand sides and packed states go to C
-without copies (C-contiguous uint8, as the Solver makes them).
+The C board of a Python board is made once per board object and kept while the board
+lives (:func:`c_board`); :func:`plan_board` is the C board the registry's choice reads
+(a graph board's shape alone), :func:`board_of` the Python board of a C board a seam
+callback gets. Right-hand sides and packed states go to C without copies (C-contiguous
+uint8, as the Solver makes them).
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import weakref
 from functools import partial
 from typing import Any
@@ -31,10 +35,11 @@ import numpy as np
 
 from modlights.model.board import Board
 
-__all__ = ["NATIVE_ENGINES", "NativeEngine", "c_board", "covers", "build"]
+__all__ = ["NATIVE_ENGINES", "NativeEngine", "c_board", "plan_board", "board_of", "covers", "build"]
 
 #: The registered names the C library answers for through this adapter.
 NATIVE_ENGINES = (
+    "dense-zn",
     "chase",
     "chase-light",
     "chase-prefix",
@@ -52,28 +57,57 @@ NATIVE_ENGINES = (
 #: registry_tensor.c): a 3 x 3 proxy of a large masked grid has their reason.
 _NO_MASKS = ("algebraic-cross", "algebraic-torus", "algebraic-sym", "lifted", "tensor")
 
-# id(board) -> (weak reference to it, its C board): made once per live board object
-_CBOARDS: dict[int, tuple[Any, Any]] = {}
+# id(board) -> [weak reference to it, its C board, its plan board, their addresses]: made
+# once per live board object; the C boards' addresses -> the weak reference (board_of)
+_CBOARDS: dict[int, list[Any]] = {}
+_BY_ADDRESS: dict[int, Any] = {}
+_MAKING = threading.Lock()  # one C board a slot, whichever thread asks first
 
 
 def _forget(key: int, _ref: Any = None) -> None:
-    _CBOARDS.pop(key, None)
+    hit = _CBOARDS.pop(key, None)
+    for address in hit[3] if hit else ():
+        _BY_ADDRESS.pop(address, None)
 
 
-def c_board(board: Board) -> Any:
-    """The C board (``_core.CBoard``) of a grid board, made on first use and kept while
-    ``board`` lives (boards are immutable): one pattern through the grid builder (lock
-    and hole masks as bytes), a mixed map from its JSON. O(tiles) the first time, then
-    O(1). ValueError as the C builders raise it (never for a board Python made)."""
+def _address(cb: Any) -> int:
+    from modlights.native._core import capi_board_key
+
+    return int(capi_board_key(cb))
+
+
+def _kept(board: Board, slot: int, make: Any) -> Any:
+    """The C board in ``slot`` (1: c_board, 2: plan_board) of ``board``, made by
+    ``make()`` on first use and kept while the board lives."""
     key = id(board)
     hit = _CBOARDS.get(key)
-    if hit is not None and hit[0]() is board:
-        return hit[1]
-    from modlights.native._core import CBoard
+    if hit is not None and hit[0]() is board and hit[slot] is not None:
+        return hit[slot]
+    with _MAKING:
+        hit = _CBOARDS.get(key)
+        if hit is None or hit[0]() is not board:
+            hit = [weakref.ref(board, partial(_forget, key)), None, None, []]
+            _CBOARDS[key] = hit
+        if hit[slot] is None:
+            cb = make()
+            hit[3].append(_address(cb))
+            _BY_ADDRESS[hit[3][-1]] = hit[0]
+            hit[slot] = cb
+        return hit[slot]
 
+
+def _make_c_board(board: Board) -> Any:
+    from modlights.native._core import CBoard, capi_board_from_csc
+
+    if not board.is_grid:
+        if board._dense is not None:  # from_matrix: the matrix as given
+            return CBoard.from_matrix(board._dense, board.states)
+        if board._indptr is not None:  # from_effects: its columns as they are
+            return capi_board_from_csc(board.states, board.n_cells, board._indptr, board.coo()[0])
+        return CBoard.from_effects(board.effects, board.states, board.n_cells)
     rows, cols = board.shape
     if board._mixed is None:  # one pattern: the grid builder, masks passed as bytes
-        cb = CBoard.grid(
+        return CBoard.grid(
             rows,
             cols,
             states=board.states,
@@ -83,23 +117,54 @@ def c_board(board: Board) -> Any:
             wrap=board.wrap,
             share_masks=True,  # a Board's masks never change: read in place
         )
-    else:  # a mixed map: its JSON (max_tiles: the board's own size)
-        cb = CBoard.from_json(json.dumps(board.to_dict()), rows * cols)
-    _CBOARDS[key] = (weakref.ref(board, partial(_forget, key)), cb)
-    return cb
+    # a mixed map: its JSON (max_tiles: the board's own size)
+    return CBoard.from_json(json.dumps(board.to_dict()), rows * cols)
+
+
+def c_board(board: Board) -> Any:
+    """The C board (``_core.CBoard``) of a board, made on first use and kept while
+    ``board`` lives (boards are immutable): a grid of one pattern through the grid
+    builder (lock and hole masks read in place), a mixed map from its JSON, a graph
+    board from its effects or matrix. O(tiles) or O(entries) the first time, then
+    O(1). ValueError as the C builders raise it (never for a board Python made)."""
+    return _kept(board, 1, lambda: _make_c_board(board))
+
+
+def plan_board(board: Board) -> Any:
+    """The C board the registry's choice reads (``ml_plan_choose``): a grid's
+    :func:`c_board`; for a graph board a C graph board of its n, cells and taps without
+    entries (the library's engines' covers and costs read only those of a graph board;
+    an engine of Python code gets the Board itself, :func:`board_of`), made in O(taps)
+    and kept while the board lives."""
+    if board.is_grid:
+        return c_board(board)
+    from modlights.native._core import capi_graph_shape
+
+    return _kept(board, 2, lambda: capi_graph_shape(board.states, board.n_cells, board.n_taps))
+
+
+def board_of(cb: Any) -> Board:
+    """The Python board whose :func:`c_board` or :func:`plan_board` ``cb`` wraps (the
+    board a seam callback is asked about); a board read from ``cb``'s JSON for a C
+    board made elsewhere. O(1), or O(tiles) for a C board Python did not make."""
+    ref = _BY_ADDRESS.get(_address(cb))
+    board = ref() if ref is not None else None
+    if board is None:
+        limit = cb.size if cb.is_giant else None  # a giant grid: read as it is
+        board = Board.from_dict(json.loads(cb.to_json()), max_tiles=limit)
+    return board
 
 
 def covers(name: str, board: Board) -> str | None:
     """None when the C engine registered as ``name`` takes ``board``, else its reason
-    (the C registry's covers, word for word). A graph board is asked as a one-cell C
-    graph board (every one of these engines refuses graph boards for their kind alone);
+    (the C registry's covers, word for word). A graph board is asked as its
+    :func:`plan_board` (these engines read a graph board's kind, n, cells and taps only);
     a large masked grid, for the engines of _NO_MASKS, as a 3 x 3 grid alike with one
     locked tile. O(tiles) at most (the C board, once)."""
     from modlights.native._core import CBoard, capi_engine_covers, capi_engine_index
 
     if not board.is_grid:
-        proxy = CBoard.from_effects([[0]], board.states)
-        return capi_engine_covers(capi_engine_index(name), proxy)
+        return capi_engine_covers(capi_engine_index(name), plan_board(board))
     rows, cols = board.shape
     if (
         name in _NO_MASKS
@@ -163,6 +228,14 @@ class NativeEngine:
 
     def det(self) -> int:
         return int(self._c.det())
+
+    def inverse(self) -> np.ndarray:
+        """A^-1 (n_taps x n_cells) mod n; ValueError when A has none."""
+        return self._c.solver.inverse()
+
+    def pseudo_inverse(self) -> np.ndarray:
+        """A G with A G A = A (n_taps x n_cells); ValueError when none exists."""
+        return self._c.solver.pseudo_inverse()
 
     def kernel_fits(self) -> bool:
         return bool(self._c.kernel_fits())

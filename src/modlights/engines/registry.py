@@ -1,40 +1,48 @@
-"""The engine seam: every engine registers here once, and :func:`choose` picks one.
+"""The engine seam: the C library's one table of engines (csrc/api/registry.c), seen and
+extended from Python; :func:`choose` is its choice (``ml_plan_choose``).
 
 A registration (:class:`Entry`) names an engine or a variant of one uniquely and
 gives a one-line ``description``, ``covers(board) -> reason | None`` (None: it takes
 the board; else why not), ``cost(board)`` (estimated seconds to factor the board and
-solve it once, from the constants below) and ``build(board, backend, dense)`` (the
-engine: an :class:`~modlights.engines.base.Engine`). ``family`` is the method name the
-engine answers to in ``Solver.method`` ("dense", "chase", "algebraic", "lifted",
-"tensor"); ``answers`` lists the questions beyond the core ones it answers itself (det,
-inverse, pseudo-inverse, kernel_fits, solve_packed): :func:`ask` routes the dense
-questions it does not declare to :func:`fallback`, the cheapest other engine that
-answers them.
+solve it once) and ``build(board, backend, dense)`` (the engine: an
+:class:`~modlights.engines.base.Engine`). ``family`` is the method name the engine
+answers to in ``Solver.method`` ("dense", "chase", "algebraic", "lifted", "tensor");
+``answers`` lists the questions beyond the core ones it answers itself (det, inverse,
+pseudo-inverse, kernel_fits, solve_packed): :func:`ask` routes the dense questions it
+does not declare to :func:`fallback`, the cheapest other engine that answers them.
+
+The library's engines (dense-gf2, dense-zn, the chase and its variants, the algebraic
+engines, lifted, tensor) are in the C table from the start, with their covers and
+costs in C; Python builds them (:mod:`modlights.engines.native`,
+:mod:`modlights.engines.dense`). An engine of Python code, Python's reference engine
+included (registered here, after the dense engines and before the chase), is one
+:func:`register` call: it goes into the C table through the seam
+(``_core.capi_register``), its ``covers`` and ``cost`` called back with the Board the
+choice is about, so the C choice weighs it with the others and C solvers can build it;
+:func:`unregister` removes it. :func:`entries` is the table as Python sees it.
 
 :func:`choose` is a pure function of the board, the method and the backend: "auto"
 is the cheapest engine that covers the board; a registered name is that engine; a
 family name ("dense", "chase", "algebraic", ...) the cheapest of the family. The
 :class:`Plan` says which engine, why it covers the board, and why every other one was
 passed over; ValueError (naming the registered engines) when nothing asked for covers
-the board.
+the board. The reasons, their order and the messages are the C registry's
+(registry_plan.c).
 
 The chase's variants need the C plan of the board to compare (its symbol counts):
 "chase" builds it and takes the variant with the fewest symbols (csrc/engines/chase.c,
 through :mod:`modlights.engines.native`); ``Solver.plan`` then names the variant that
 answered. Each variant is also registered on its own, chosen only by name.
 
-Adding an engine: write its module (covers, build), then one :func:`register` call
-(here for the package's engines, anywhere for one's own; :func:`unregister` removes it).
-
 Costs are ``SETUP + PER_TILE * tiles`` seconds (the dense engines ``DENSE_PER_ENTRY *
-entries`` of the tap matrix). The constants that decide are the crossovers
-(CROSSOVER_TILES: the tiles from which an engine beats the chase on the boards it
-covers, measured); SETUP is placed so each engine's line meets the chase's there.
-PER_TILE keeps the order of the engines where two of them cover a board (the
-algebraic engines before the tensor engine, the tensor engine before the symmetric and
-lifted ones): it is the order the measurements show, not the measured seconds. The
-bench workload engine-costs (bench/workloads/engine_costs.py) measures and prints both for
-comparison.
+entries`` of the tap matrix), computed in C (csrc/api/registry_own.c) from the constants
+below. The constants that decide are the crossovers (CROSSOVER_TILES: the tiles from
+which an engine beats the chase on the boards it covers, measured); SETUP is placed so
+each engine's line meets the chase's there. PER_TILE keeps the order of the engines
+where two of them cover a board (the algebraic engines before the tensor engine, the
+tensor engine before the symmetric and lifted ones): it is the order the measurements
+show, not the measured seconds. The bench workload engine-costs
+(bench/workloads/engine_costs.py) measures and prints both for comparison.
 """
 
 from __future__ import annotations
@@ -42,9 +50,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
-from math import isfinite, prod
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 from modlights.engines.base import (
     CORE,
@@ -55,8 +62,10 @@ from modlights.engines.base import (
     PackedEngine,
     check_fallback_size,
 )
+from modlights.engines.native import NATIVE_ENGINES, board_of, plan_board
 from modlights.model.board import Board
 from modlights.model.ring import is_prime
+from modlights.native import _core
 
 __all__ = [
     "Entry",
@@ -84,6 +93,8 @@ __all__ = [
 
 BACKENDS = ("native", "reference")
 
+#: The cost constants of the library's engines (csrc/api/registry_own.c computes the costs
+#: from these figures; bench/workloads/engine_costs.py prints them beside its measures).
 #: Seconds a tile, per engine: the slope of its cost line. Ordered as measured where
 #: two engines cover one board (see the module docstring); bench/workloads/engine_costs.py
 #: prints the measured seconds a tile.
@@ -107,44 +118,10 @@ CROSSOVER_TILES: dict[str, int] = {
     "tensor": 48 * 48,
 }
 #: Seconds per tap-matrix entry (cells * taps) of the native dense engines, and of the
-#: pure-NumPy reference engine (never chosen by "auto" on the native backend).
+#: pure-NumPy reference engine (its cost here; never chosen by "auto" on the native
+#: backend).
 DENSE_PER_ENTRY = 3.0e-10
 REFERENCE_PER_ENTRY = 1.0e-7
-
-
-def _tiles(board: Board) -> int:
-    return prod(board.shape)
-
-
-#: Seconds by which an engine's setup undercuts the engine it overtakes, so that at
-#: exactly its crossover the newer engine is the cheaper (ties have no order).
-_TIE = 1e-12
-
-
-def _dense_cost(board: Board) -> float:
-    """DENSE_PER_ENTRY x the entries of the tap matrix, counted as tiles^2 for grids
-    (its bound, so locks and holes do not move the crossover with the chase) and
-    cells x taps for graph boards."""
-    entries = _tiles(board) ** 2 if board.is_grid else board.n_cells * board.n_taps
-    return DENSE_PER_ENTRY * entries
-
-
-def _chase_setup() -> float:
-    t = CROSSOVER_TILES["chase"]
-    return DENSE_PER_ENTRY * t * t - PER_TILE["chase"] * t - _TIE
-
-
-def _chase_cost(board: Board) -> float:
-    return _chase_setup() + PER_TILE["chase"] * _tiles(board)
-
-
-def _structured_cost(name: str, board: Board) -> float:
-    """SETUP + PER_TILE * tiles, SETUP placed so the line meets the chase's at the
-    engine's CROSSOVER_TILES."""
-    t = CROSSOVER_TILES[name]
-    slope = PER_TILE[name]
-    setup = _chase_setup() + (PER_TILE["chase"] - slope) * t - _TIE
-    return setup + slope * _tiles(board)
 
 
 @dataclass(frozen=True)
@@ -236,9 +213,107 @@ class Plan:
         }
 
 
-_REGISTRY: dict[str, Entry] = {}
+@dataclass(frozen=True)
+class _Python:
+    """What Python keeps of an engine it registered through the seam: its callables
+    (the C table holds the rest) and whether it picks a variant itself."""
+
+    covers: Callable[[Board], str | None]
+    cost: Callable[[Board], float]
+    build: Callable[..., Engine]
+    variants: bool
 
 
+#: the engines registered from Python (the reference engine, one's own), by name
+_PYTHON: dict[str, _Python] = {}
+#: the library's engines whose built engine picks a registered variant (see resolve)
+_VARIANTS = ("chase",)
+#: Method names that stand for a family of engines (Solver.method keeps these).
+METHOD_FAMILIES = ("dense", "chase", "algebraic", "lifted", "tensor")
+#: Family names that are also one engine's registered name.
+_FAMILY_NAMES_ALSO_ENGINES = ("chase", "lifted", "tensor")
+
+
+def _c_str(s: Any) -> bool:
+    """Whether s reaches the C library as itself (a str without NUL, UTF-8 encodable)."""
+    if not isinstance(s, str) or "\0" in s:
+        return False
+    try:
+        s.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _reraise(e: BaseException) -> NoReturn:
+    """The exception a seam callback (an engine of Python code) raised during the C call
+    that failed with ``e``, re-raised as it was; else ``e``."""
+    errors = _core.capi_seam_errors()
+    if errors:
+        raise errors[0]
+    raise e
+
+
+# ------------------------------------------------------------------ the seam's callbacks
+def _seam_covers(fn: Callable[[Board], str | None], cb: Any) -> str | None:
+    return fn(board_of(cb))
+
+
+def _seam_cost(fn: Callable[[Board], float], cb: Any) -> float:
+    return fn(board_of(cb))
+
+
+def _seam_build(name: str, fn: Callable[..., Engine], cb: Any) -> Engine:
+    board = board_of(cb)
+    return fn(board, "native", partial(answerer, board, "native", CORE + FALLBACK, (name,)))
+
+
+# ------------------------------------------------------------------ the library's engines
+def _c_covers(name: str, board: Board) -> str | None:
+    from modlights.engines.native import covers
+
+    return covers(name, board)
+
+
+def _c_cost(name: str, board: Board) -> float:
+    return _core.capi_engine_cost(_core.capi_engine_index(name), plan_board(board))
+
+
+def _c_build(name: str, board: Board, backend: str, dense: Any) -> Engine:
+    if name in NATIVE_ENGINES:
+        from modlights.engines.native import build as build_native
+
+        return build_native(name, board, backend, dense)
+    from modlights.engines.dense import DENSE_BUILDERS
+
+    if name in DENSE_BUILDERS:
+        return DENSE_BUILDERS[name](board)
+    raise ValueError(f"the engine {name!r} was registered in C without a Python build")
+
+
+def _entry(e: dict) -> Entry:
+    name = e["name"]
+    own = _PYTHON.get(name)
+    if own is not None:
+        covers, cost, build, variants = own.covers, own.cost, own.build, own.variants
+    else:
+        covers, cost = partial(_c_covers, name), partial(_c_cost, name)
+        build, variants = partial(_c_build, name), name in _VARIANTS
+    return Entry(
+        name,
+        e["description"],
+        e["family"],
+        covers,
+        cost,
+        build,
+        e["answers"],
+        e["backends"],
+        e["auto"],
+        variants,
+    )
+
+
+# ------------------------------------------------------------------ the table
 def register(
     name: str,
     *,
@@ -251,22 +326,26 @@ def register(
     backends: Any = ("native",),
     auto: bool = True,
     variants: bool = False,
+    _before: str | None = None,
 ) -> Entry:
     """Register an engine under a unique ``name`` (ValueError when taken, or for an
-    unknown question or backend). ``build(board, backend, dense)`` makes the engine;
-    ``dense`` is a callable giving an engine that answers every question (see
+    unknown question or backend): into the C table through the seam, at its end (the
+    package's reference engine: before the engine named ``_before``). ``covers`` and
+    ``cost`` are called with the Board a choice is about (their exceptions reach the
+    caller of :func:`choose` unchanged). ``build(board, backend, dense)`` makes the
+    engine; ``dense`` is a callable giving an engine that answers every question (see
     :func:`answerer`), for an engine that answers some core question only through one.
     ``answers``: the questions beyond the core ones it answers itself; :func:`ask`
-    routes the others to :func:`fallback`. Returns the entry. O(1)."""
+    routes the others to :func:`fallback`. Returns the entry. O(engines)."""
     reserved = name == "auto" or (
         name in METHOD_FAMILIES and name not in _FAMILY_NAMES_ALSO_ENGINES
     )
-    if not isinstance(name, str) or not name or reserved:
+    if not isinstance(name, str) or not name or reserved or not _c_str(name):
         raise ValueError(
             f"an engine name must be a new non-empty string other than "
             f"'auto' and the family names {sorted(METHOD_FAMILIES)}, got {name!r}"
         )
-    if name in _REGISTRY:
+    if _core.capi_engine_index(name) >= 0:
         raise ValueError(f"engine {name!r} is registered already (unregister it first)")
     answers = frozenset(answers)
     bad = answers - set(QUESTIONS)
@@ -275,36 +354,46 @@ def register(
     backends = tuple(backends)
     if not backends or set(backends) - set(BACKENDS):
         raise ValueError(f"backends must be some of {BACKENDS}, got {backends!r}")
-    entry = Entry(
-        name, description, family or name, covers, cost, build, answers, backends, auto, variants
+    _core.capi_register(
+        name,
+        partial(_seam_covers, covers),
+        partial(_seam_cost, cost),
+        description=description,
+        family=family or name,
+        answers=tuple(q for q in QUESTIONS if q in answers),
+        backends=backends,
+        auto=auto,
+        build=partial(_seam_build, name, build),
+        before=_before,
     )
-    _REGISTRY[name] = entry
-    return entry
-
-
-def _cost(e: Entry, board: Board) -> float:
-    """The entry's estimated seconds for the board, checked: ValueError unless a finite
-    number >= 0 (a NaN would make the order of costs, and so the choice, arbitrary).
-    The C registry refuses it with the same message (ML_M_ENGINE_COST)."""
-    c = float(e.cost(board))
-    if not (isfinite(c) and c >= 0):
-        raise ValueError(
-            f"the engine {e.name} estimated a cost of {c!r} s for this board; "
-            "a cost must be a finite number of seconds >= 0"
-        )
-    return c
+    _PYTHON[name] = _Python(covers, cost, build, variants)
+    return entries()[name]
 
 
 def unregister(name: str) -> None:
-    """Remove a registered engine (ValueError naming the registered ones if unknown)."""
-    if name not in _REGISTRY:
-        raise ValueError(f"no engine {name!r} is registered: {', '.join(_REGISTRY)}")
-    del _REGISTRY[name]
+    """Remove a registered engine from the C table (ValueError naming the registered
+    ones if unknown)."""
+    if not _c_str(name) or _core.capi_engine_index(name) < 0:
+        raise ValueError(f"no engine {name!r} is registered: {', '.join(_names())}")
+    _core.capi_unregister(name)
+    _PYTHON.pop(name, None)
+
+
+def _names() -> list[str]:
+    return _core.capi_engine_names()
+
+
+def _lookup(name: str) -> Entry | None:
+    """The entry registered as ``name`` (None when none is). O(engines)."""
+    e = _core.capi_engine(name) if _c_str(name) else None
+    return None if e is None else _entry(e)
 
 
 def entries() -> Mapping[str, Entry]:
-    """The registered entries by name (read-only, registration order)."""
-    return MappingProxyType(_REGISTRY)
+    """The registered entries by name (read-only, the C table's order): the library's
+    engines with covers and cost asked from C, those registered from Python with their
+    own callables."""
+    return MappingProxyType({e["name"]: _entry(e) for e in _core.capi_engines()})
 
 
 def engines() -> dict[str, str]:
@@ -318,99 +407,71 @@ def engines() -> dict[str, str]:
     >>> "chase" in names and "tensor" in names
     True
     """
-    return {name: e.description for name, e in _REGISTRY.items()}
-
-
-#: Method names that stand for a family of engines (Solver.method keeps these).
-METHOD_FAMILIES = ("dense", "chase", "algebraic", "lifted", "tensor")
-#: Family names that are also one engine's registered name.
-_FAMILY_NAMES_ALSO_ENGINES = ("chase", "lifted", "tensor")
+    return {e["name"]: e["description"] for e in _core.capi_engines()}
 
 
 def methods() -> tuple[str, ...]:
     """Every accepted ``method=``: "auto", the family names and the registered names."""
     names = ["auto", *METHOD_FAMILIES]
-    names += [n for n in _REGISTRY if n not in names]
+    names += [n for n in _names() if n not in names]
     return tuple(names)
 
 
-def _candidates(method: str) -> list[Entry]:
-    if method == "auto":
-        return [e for e in _REGISTRY.values() if e.auto]
-    if method in METHOD_FAMILIES:
-        return [e for e in _REGISTRY.values() if e.family == method and e.auto]
-    return [_REGISTRY[method]]
-
-
 def choose(board: Board, method: str = "auto", backend: str = "native") -> Plan:
-    """The engine for ``board``: for ``method="auto"`` the cheapest registered engine
-    that covers it, for a family name the cheapest of that family, for a registered
-    name that engine. Pure: reads the board, builds nothing. The engines are examined
-    in order of cost: those cheaper than the choice are passed over with the reason
+    """The engine for ``board`` (``ml_plan_choose`` of the C table): for
+    ``method="auto"`` the cheapest registered engine that covers it, for a family name
+    the cheapest of that family, for a registered name that engine. Pure: reads the
+    board, builds nothing. The engines are examined in order of cost (ties in
+    registration order): those cheaper than the choice are passed over with the reason
     they do not cover the board, the dearer ones for their cost (their ``covers`` is
     not called). O(engines) cost estimates and at most that many ``covers`` calls.
 
     Raises ValueError for an unknown method or backend (naming the accepted ones),
     when no engine asked for covers the board (saying why each does not), and for an
-    estimated cost that is not a finite number of seconds >= 0."""
-    if backend not in BACKENDS:
+    estimated cost that is not a finite number of seconds >= 0; an exception of an
+    engine of Python code's covers or cost as it raised it."""
+    if not _c_str(backend):
         raise ValueError(f"unknown backend {backend!r}: use one of {BACKENDS}")
-    if not isinstance(method, str) or (
-        method not in _REGISTRY and method != "auto" and method not in METHOD_FAMILIES
-    ):
+    if not _c_str(method):
         raise ValueError(f"unknown method {method!r}: use one of {methods()}")
-    if backend == "reference" and method in ("auto", "dense"):
-        method = "reference"  # the pure-NumPy engine answers everything
-    cands = _candidates(method)
-    rejected: dict[str, str] = {}
-    priced: list[tuple[float, int, Entry]] = []
-    for i, e in enumerate(cands):
-        if backend not in e.backends:
-            rejected[e.name] = f"backend must be {' or '.join(e.backends)}, not {backend!r}"
-        else:
-            priced.append((_cost(e, board), i, e))
-    priced.sort(key=lambda t: t[:2])  # by cost, then registration order
-    best: tuple[float, Entry] | None = None
-    for c, _, e in priced:
-        if best is not None:  # dearer than the choice: not examined
-            rejected[e.name] = (
-                f"costs more ({c:.4g} s against {best[0]:.4g} s for {best[1].name}, estimated)"
-            )
-            continue
-        why = e.covers(board)
-        if why is not None:
-            rejected[e.name] = why
-        else:
-            best = (c, e)
-    if best is None:
-        detail = "; ".join(f"{k}: {v}" for k, v in rejected.items())
-        raise ValueError(
-            f"method={method!r} does not cover this board: {detail}; "
-            f"use method='auto' or another of {methods()}"
-        )
-    cost, e = best
-    if len(cands) == 1:
-        reason = "asked for by name; it covers the board"
-    elif rejected:
-        reason = f"the cheapest engine that covers the board ({cost:.4g} s estimated)"
-    else:
-        reason = "the only engine that covers the board"
-    for other in _REGISTRY.values():
-        if other.name not in rejected and other is not e and other not in cands:
-            rejected[other.name] = (
-                f"not asked for (method={method!r})"
-                if other.auto
-                else "a variant, chosen only by its name"
-            )
-    return Plan(e.name, e.family, reason, rejected, None, cost, backend, method)
+    cb = plan_board(board)
+    _core.capi_seam_errors()
+    try:
+        d = _core.capi_plan(cb, method, backend, texts=False)
+    except BaseException as e:
+        _reraise(e)
+    return Plan(
+        d["engine"],
+        d["family"],
+        d["reason"],
+        d["rejected"],
+        d["variant"],
+        d["cost"],
+        d["backend"],
+        d["method"],
+    )
+
+
+def _price(name: str, board: Board) -> float:
+    """The engine's estimated seconds for the board, from the C table (checked there: a
+    finite number >= 0, else ValueError)."""
+    _core.capi_seam_errors()
+    try:
+        return _core.capi_engine_cost(_core.capi_engine_index(name), plan_board(board))
+    except BaseException as e:
+        _reraise(e)
+
+
+def _variants(name: str) -> bool:
+    own = _PYTHON.get(name)
+    return own.variants if own is not None else name in _VARIANTS
 
 
 def resolve(plan: Plan, engine: Any) -> Plan:
     """The plan naming the variant a built engine took from its own data (the chase:
     ``engine.variant``, a registered name, and ``engine.variant_reason``); the plan
     itself for engines registered with ``variants=False``."""
-    e = _REGISTRY.get(plan.engine)
-    if e is None or not e.variants:
+    if not _variants(plan.engine):
         return plan
     name, why = engine.variant, engine.variant_reason
     if name == plan.engine:
@@ -420,15 +481,17 @@ def resolve(plan: Plan, engine: Any) -> Plan:
 
 def answers(name: str) -> frozenset:
     """The optional questions the engine registered as ``name`` answers itself."""
-    e = _REGISTRY.get(name)
-    return frozenset() if e is None else e.answers
+    e = _core.capi_engine(name) if _c_str(name) else None
+    return frozenset() if e is None else e["answers"]
 
 
 def build(board: Board, plan: Plan) -> Engine:
     """The engine of ``plan`` for ``board``; its ``dense`` callable (for an engine of
     one's own that answers a core question through another engine) is
     :func:`answerer`'s engine answering every question."""
-    e = _REGISTRY[plan.engine]
+    e = _lookup(plan.engine)
+    if e is None:
+        raise ValueError(f"no engine {plan.engine!r} is registered: {', '.join(_names())}")
     dense = (
         None
         if e.family == "dense"
@@ -453,12 +516,12 @@ def answerer(
     need = set(questions)
     extra = need - set(CORE)
     best = None
-    for e in _REGISTRY.values():
+    for e in entries().values():
         if e.name in exclude or backend not in e.backends or not extra <= e.answers:
             continue
         if e.covers(board) is not None:
             continue
-        c = _cost(e, board)
+        c = _price(e.name, board)
         if best is None or c < best[0]:
             best = (c, e)
     if best is None:
@@ -512,15 +575,15 @@ def packed_answerer(board: Board, plan: Plan, engine: Engine) -> PackedEngine | 
     the cheapest other registered engine that covers the board and answers
     ``solve_packed`` along its rows (the tensor engine for the tori and horizontal
     boards of the cross family); else the own engine through bit transposes."""
-    own = _REGISTRY.get(plan.engine)
+    own = _lookup(plan.engine)
     if own is None or "solve_packed" not in own.answers or plan.backend != "native":
         return None
     mine = cast(PackedEngine, engine)  # its registration declares solve_packed
     packs = bool(mine.packs)
     if packs and not mine.transposed:
         return mine
-    for e in sorted(_REGISTRY.values(), key=lambda e: _cost(e, board)):
-        if e is own or "solve_packed" not in e.answers or e.covers(board) is not None:
+    for e in sorted(entries().values(), key=lambda e: _price(e.name, board)):
+        if e.name == own.name or "solve_packed" not in e.answers or e.covers(board) is not None:
             continue
         other = cast(PackedEngine, e.build(board, plan.backend, None))
         if other.packs and not other.transposed:
@@ -528,23 +591,7 @@ def packed_answerer(board: Board, plan: Plan, engine: Engine) -> PackedEngine | 
     return mine if packs else None
 
 
-# ------------------------------------------------------------------ the package's engines
-def _dense_gf2_covers(board: Board) -> str | None:
-    from modlights.engines.dense import dense_reason
-
-    if board.states != 2:
-        return f"GF(2) only (n = 2); this board has n = {board.states} (dense-zn)"
-    return dense_reason(board)
-
-
-def _dense_zn_covers(board: Board) -> str | None:
-    from modlights.engines.dense import dense_reason
-
-    if board.states == 2:
-        return "n >= 3 only; n = 2 has dense-gf2"
-    return dense_reason(board)
-
-
+# ------------------------------------------------------------------ Python's engine
 def _reference_covers(board: Board) -> str | None:
     from modlights.engines.dense import dense_reason
     from modlights.engines.reference import reference_reason
@@ -556,57 +603,18 @@ def _reference_cost(board: Board) -> float:
     return REFERENCE_PER_ENTRY * board.n_cells * board.n_taps
 
 
-def _build_gf2(board: Board, backend: str, dense: Any) -> Engine:
-    from modlights.engines.dense import build_gf2
-
-    return build_gf2(board)
-
-
-def _build_zn(board: Board, backend: str, dense: Any) -> Engine:
-    from modlights.engines.dense import build_zn
-
-    return build_zn(board)
-
-
 def _build_reference(board: Board, backend: str, dense: Any) -> Engine:
     from modlights.engines.dense import build_reference
 
     return build_reference(board)
 
 
-def _native_covers(name: str, board: Board) -> str | None:
-    from modlights.engines.native import covers
-
-    return covers(name, board)
-
-
-def _build_native(name: str, board: Board, backend: str, dense: Any) -> Engine:
-    from modlights.engines.native import build
-
-    return build(name, board, backend, dense)
-
-
-def _register_package_engines() -> None:
-    register(
-        "dense-gf2",
-        family="dense",
-        covers=_dense_gf2_covers,
-        cost=_dense_cost,
-        build=_build_gf2,
-        answers=FALLBACK,
-        description="dense GF(2) elimination, bit-packed (Method of "
-        "Four Russians); any board with n = 2",
-    )
-    register(
-        "dense-zn",
-        family="dense",
-        covers=_dense_zn_covers,
-        cost=_dense_cost,
-        build=_build_zn,
-        answers=FALLBACK,
-        description="dense Z/n elimination (CRT, unit then valuation "
-        "pivots, delayed reduction); any board with n >= 3",
-    )
+def _register_reference() -> None:
+    """Python's reference engine, through the seam at its place in the table: after the
+    dense engines, before the chase (so ``ml.engines()`` lists it there and plans pass
+    it over in that order)."""
+    if _core.capi_engine_index("reference") >= 0:  # this module loaded again
+        _core.capi_unregister("reference")
     register(
         "reference",
         family="dense",
@@ -617,87 +625,8 @@ def _register_package_engines() -> None:
         backends=BACKENDS,
         description="pure NumPy Smith forms over each prime power (the oracle); any "
         "board up to REFERENCE_MAX_WORK (a 500 x 500 matrix mod a prime)",
-    )
-    register(
-        "chase",
-        covers=partial(_native_covers, "chase"),
-        cost=_chase_cost,
-        build=partial(_build_native, "chase"),
-        variants=True,
-        description="light chasing of grid boards, the variant with the fewest "
-        "symbols chosen from the plan (light, prefix, row or row-solve)",
-    )
-    for variant, text in (
-        ("light", "the light chase, its residual matrix eliminated whole"),
-        (
-            "prefix",
-            "the light chase solving a prefix of a tall residual system "
-            "(locked tiles) that leaves no kernel, else the whole system",
-        ),
-        ("row", "the row chase: online elimination, no residual matrix (many holes)"),
-        (
-            "rowsolve",
-            "the row-solve chase: patterns ending in a pair of unit taps (knight, diagonal)",
-        ),
-    ):
-        register(
-            f"chase-{variant}",
-            family="chase",
-            auto=False,
-            covers=partial(_native_covers, f"chase-{variant}"),
-            cost=_chase_cost,
-            build=partial(_build_native, f"chase-{variant}"),
-            description=text,
-        )
-    register(
-        "algebraic-cross",
-        family="algebraic",
-        covers=partial(_native_covers, "algebraic-cross"),
-        cost=partial(_structured_cost, "algebraic-cross"),
-        build=partial(_build_native, "algebraic-cross"),
-        answers=("det", "kernel_fits", "solve_packed"),
-        backends=BACKENDS,
-        description="one polynomial equation over GF(p)[x]: cross, vertical, "
-        "horizontal patterns, prime n, no locks or holes",
-    )
-    register(
-        "algebraic-torus",
-        family="algebraic",
-        covers=partial(_native_covers, "algebraic-torus"),
-        cost=partial(_structured_cost, "algebraic-torus"),
-        build=partial(_build_native, "algebraic-torus"),
-        answers=("kernel_fits", "solve_packed"),
-        backends=BACKENDS,
-        description="a 2 x 2 system over GF(p)[s] / (s^w - 1): tori of the cross family, prime n",
-    )
-    register(
-        "algebraic-sym",
-        family="algebraic",
-        covers=partial(_native_covers, "algebraic-sym"),
-        cost=partial(_structured_cost, "algebraic-sym"),
-        build=partial(_build_native, "algebraic-sym"),
-        answers=("kernel_fits", "solve_packed"),
-        backends=BACKENDS,
-        description="polynomial row recurrences for left-right symmetric 3 x 3 "
-        "patterns (diagonal, ring), prime n, no tori",
-    )
-    register(
-        "lifted",
-        covers=partial(_native_covers, "lifted"),
-        cost=partial(_structured_cost, "lifted"),
-        build=partial(_build_native, "lifted"),
-        description="the algebraic engine over each GF(p), p | n, lifted to Z/p^k "
-        "and combined by CRT: composite n",
-    )
-    register(
-        "tensor",
-        covers=partial(_native_covers, "tensor"),
-        cost=partial(_structured_cost, "tensor"),
-        build=partial(_build_native, "tensor"),
-        answers=("det", "kernel_fits", "solve_packed"),
-        description="A = R (x) C for product patterns (square, horizontal, vertical): "
-        "two passes of 1-D banded chases, tori too",
+        _before="chase",
     )
 
 
-_register_package_engines()
+_register_reference()

@@ -1,10 +1,12 @@
 """Bindings to the public C API's registry and plans (csrc/include/modlights.h: engines
-and plans; csrc/api/registry.c, plan.c): the registered engines, each engine's covers
-and cost, ml_plan_choose as a dict, and the seam (an engine of Python callables
+and plans; csrc/api/registry.c, registry_plan.c): the registered engines, each engine's
+covers and cost, ml_plan_choose as a dict, and the seam (an engine of Python callables
 registered with ml_engine_register: its covers and cost, and with ``build`` its whole
 Engine protocol, so a C solver answers through a Python engine as through its own).
-Python's registry does not register through it yet (issue 33 P12 switches it over);
-tests/native/test_capi_registry.py compares it with modlights.engines.registry."""
+modlights.engines.registry is a view of this one table: its register() goes through
+capi_register, its choose() is capi_plan (tests/native/test_capi_registry.py)."""
+
+import threading
 
 from cpython.ref cimport Py_INCREF, Py_DECREF
 from libc.string cimport memcpy, memset
@@ -19,34 +21,57 @@ def _bits_names(unsigned bits):
     return frozenset(k for k, v in _QUESTION_BITS.items() if bits & v)
 
 
+cdef object _engine_info(int i):
+    """The engine at index i as a dict, or None (no engine there)."""
+    cdef const char *name = ml_engine_name(i)
+    cdef const char *family = ml_engine_family(i)
+    cdef const char *description = ml_engine_description(i)
+    if name == NULL or family == NULL or description == NULL:
+        return None
+    bk = ml_engine_backends(i)
+    return {
+        "name": name.decode(),
+        "family": family.decode(),
+        "description": description.decode(),
+        "answers": _bits_names(ml_engine_answers(i)),
+        "backends": tuple(n for n, b in (("native", ML_BACKEND_NATIVE),
+                                         ("reference", ML_BACKEND_REFERENCE)) if bk & b),
+        "auto": bool(ml_engine_auto(i)),
+    }
+
+
 def capi_engines():
     """[{name, family, description, answers, backends, auto}] in registration order
     (MemoryError when the library's engines could not be loaded). The strings stay
     valid if another thread unregisters an engine meanwhile, but indices shift then
     (modlights.h, ml_engine_count): list the engines while none come or go."""
+    count = ml_engine_count()
+    if count < 0:
+        raise MemoryError("out of memory loading the C library's engines")
     out = []
+    for i in range(count):
+        e = _engine_info(i)
+        if e is not None:
+            out.append(e)
+    return out
+
+
+def capi_engine(name):
+    """The engine registered as ``name`` as capi_engines() gives it, or None."""
+    return _engine_info(ml_engine_index(name.encode()))
+
+
+def capi_engine_names():
+    """The registered names in registration order (MemoryError as capi_engines)."""
     count = ml_engine_count()
     if count < 0:
         raise MemoryError("out of memory loading the C library's engines")
     cdef const char *name
-    cdef const char *family
-    cdef const char *description
+    out = []
     for i in range(count):
-        bk = ml_engine_backends(i)
         name = ml_engine_name(i)
-        family = ml_engine_family(i)
-        description = ml_engine_description(i)
-        if name == NULL or family == NULL or description == NULL:
-            continue
-        out.append({
-            "name": name.decode(),
-            "family": family.decode(),
-            "description": description.decode(),
-            "answers": _bits_names(ml_engine_answers(i)),
-            "backends": tuple(n for n, b in (("native", ML_BACKEND_NATIVE),
-                                             ("reference", ML_BACKEND_REFERENCE)) if bk & b),
-            "auto": bool(ml_engine_auto(i)),
-        })
+        if name != NULL:
+            out.append(name.decode())
     return out
 
 
@@ -99,9 +124,53 @@ cdef str _plan_text(ml_plan *p, int json):
         free(buf)
 
 
-def capi_plan(CBoard board, method=None, backend=None):
+def capi_board_key(CBoard board):
+    """The address of the board's ml_board: the same for every CBoard wrapping it (a
+    seam callback's board and the caller's), while one of them lives."""
+    return <size_t>board.b
+
+
+def capi_graph_shape(int states, int64_t n_cells, size_t n_taps):
+    """A graph board of n_cells cells and n_taps taps whose taps advance no cell (A = 0):
+    what the library's engines' covers and costs read of a graph board (its kind, n,
+    cells and taps), made in O(n_taps) without the entries. ValueError as
+    ml_board_from_effects."""
+    cdef ml_board *b = NULL
+    indptr = np.zeros(n_taps + 1, dtype=np.int64)
+    cells = np.zeros(1, dtype=np.int64)
+    cdef const int64_t[::1] ip = indptr
+    cdef const int64_t[::1] cv = cells
+    rc = ml_board_from_effects(NULL, states, n_cells, n_taps, &ip[0], &cv[0], &b)
+    _ml_ok(rc)
+    return CBoard._wrap(b)
+
+
+def capi_board_from_csc(int states, int64_t n_cells, indptr, cells):
+    """ml_board_from_effects of a graph board's columns as arrays (tap j advances the
+    cells cells[indptr[j]:indptr[j + 1]]), read without Python lists: O(entries).
+    ValueError as ml_board_from_effects."""
+    cdef ml_board *b = NULL
+    ip_a = np.ascontiguousarray(indptr, dtype=np.int64)
+    cv_a = np.ascontiguousarray(cells, dtype=np.int64)
+    if ip_a.ndim != 1 or ip_a.shape[0] < 1 or cv_a.ndim != 1:
+        raise ValueError("indptr must be 1-D with n_taps + 1 entries, cells 1-D")
+    if cv_a.shape[0] == 0:
+        cv_a = np.zeros(1, dtype=np.int64)
+    cdef const int64_t[::1] ip = ip_a
+    cdef const int64_t[::1] cv = cv_a
+    cdef size_t taps = ip_a.shape[0] - 1
+    cdef int rc
+    with nogil:
+        rc = ml_board_from_effects(NULL, states, n_cells, taps, &ip[0], &cv[0], &b)
+    _ml_ok(rc)
+    return CBoard._wrap(b)
+
+
+def capi_plan(CBoard board, method=None, backend=None, texts=True):
     """ml_plan_choose as a dict: engine, family, reason, variant, method, backend, cost,
-    rejected (a dict in the plan's order), explain (text), json (ml_plan_to_json)."""
+    rejected (a dict in the plan's order), and with ``texts`` explain (text) and json
+    (ml_plan_to_json). A seam callback's exception fails it as RuntimeError (the
+    exception itself in capi_seam_errors())."""
     cdef ml_plan *p = NULL
     cdef const char *name = NULL
     cdef const char *why = NULL
@@ -117,7 +186,7 @@ def capi_plan(CBoard board, method=None, backend=None):
             _ml_ok(rc)
             rejected[name.decode()] = why.decode()
         variant = ml_plan_variant(p)
-        return {
+        out = {
             "engine": ml_plan_engine(p).decode(),
             "family": ml_plan_family(p).decode(),
             "reason": ml_plan_reason(p).decode(),
@@ -126,16 +195,27 @@ def capi_plan(CBoard board, method=None, backend=None):
             "backend": ml_plan_backend(p).decode(),
             "cost": ml_plan_cost(p),
             "rejected": rejected,
-            "explain": _plan_text(p, 0),
-            "json": _plan_text(p, 1),
         }
+        if texts:
+            out["explain"] = _plan_text(p, 0)
+            out["json"] = _plan_text(p, 1)
+        return out
     finally:
         ml_plan_free(p)
 
 
 # ---------------------------------------------------------------- the seam
-#: the exception a callback raised, re-raised by the call that ran it
-_SEAM_ERROR = []
+#: the exceptions callbacks raised on each thread (callbacks run on the calling thread),
+#: for the call that ran them to re-raise (capi_seam_errors)
+_SEAM_TLS = threading.local()
+
+
+cdef list _seam_errors():
+    try:
+        return _SEAM_TLS.errors
+    except AttributeError:
+        _SEAM_TLS.errors = []
+        return _SEAM_TLS.errors
 
 
 cdef int _seam_covers(void *user, ml_ctx *ctx, const ml_board *b, int *covers, char *why,
@@ -155,7 +235,7 @@ cdef int _seam_covers(void *user, ml_ctx *ctx, const ml_board *b, int *covers, c
             why[k] = 0
         return ML_OK
     except BaseException as e:
-        _SEAM_ERROR.append(e)
+        _seam_errors().append(e)
         return ml_ctx_fail(ctx, ML_ECALLBACK, str(e).encode())
 
 
@@ -165,7 +245,7 @@ cdef int _seam_cost(void *user, ml_ctx *ctx, const ml_board *b, double *seconds)
         seconds[0] = float(fn(CBoard._wrap(ml_board_retain(<ml_board *>b))))
         return ML_OK
     except BaseException as e:
-        _SEAM_ERROR.append(e)
+        _seam_errors().append(e)
         return ml_ctx_fail(ctx, ML_ECALLBACK, str(e).encode())
 
 
@@ -178,7 +258,7 @@ cdef int _seam_fail(ml_ctx *ctx, e) noexcept:
     """A Python engine's exception as the callback's status: Ctrl-C is ML_EINTERRUPTED
     (KeyboardInterrupt again in the binding), anything else ML_ECALLBACK with its text
     (RuntimeError in the binding; the exception itself in capi_seam_errors())."""
-    _SEAM_ERROR.append(e)
+    _seam_errors().append(e)
     if isinstance(e, KeyboardInterrupt):
         return ml_ctx_fail(ctx, ML_EINTERRUPTED, b"interrupted")
     return ml_ctx_fail(ctx, ML_ECALLBACK, f"{type(e).__name__}: {e}".encode())
@@ -344,7 +424,7 @@ cdef int _seam_det(void *user, ml_ctx *ctx, void *engine, unsigned *out) noexcep
 
 
 def capi_register(name, covers, cost, *, description="", family=None, answers=(),
-                  backends=("native",), auto=True, build=None):
+                  backends=("native",), auto=True, build=None, before=None):
     """ml_engine_register of an engine whose covers(CBoard) -> None | why and
     cost(CBoard) -> float are Python callables (the seam). With ``build(CBoard) ->
     engine`` (the Engine protocol of modlights.engines.base: ``solve(R) -> (X, ok)``,
@@ -353,7 +433,9 @@ def capi_register(name, covers, cost, *, description="", family=None, answers=()
     question; the others are the registry's dense fallback's. Its answers are checked
     (shapes, integers; arrays reduced mod n, orders dividing n) before C reads them:
     a wrong one fails the question with its message (RuntimeError), an exception too
-    (kept in capi_seam_errors()), Ctrl-C in one is KeyboardInterrupt."""
+    (kept in capi_seam_errors()), Ctrl-C in one is KeyboardInterrupt. ``before``: the
+    name of the registered engine it goes before in the table (ml__engine_register_before;
+    None or an unknown name: at the end)."""
     cdef ml_engine_def d
     memset(&d, 0, sizeof(d))
     bname = name.encode()
@@ -381,8 +463,10 @@ def capi_register(name, covers, cost, *, description="", family=None, answers=()
         d.generators = _seam_generators
         if "det" in answers:
             d.det = _seam_det
+    bbefore = None if before is None else before.encode()
     Py_INCREF(user)
-    rc = ml_engine_register(NULL, &d)
+    rc = ml__engine_register_before(NULL, &d, <const char *>bbefore if bbefore is not None
+                                    else NULL)
     if rc != ML_OK:
         Py_DECREF(user)
         _ml_raise(rc)
@@ -396,6 +480,7 @@ def capi_unregister(name):
 
 def capi_seam_errors():
     """The exceptions seam callbacks raised since the last call (cleared)."""
-    out = list(_SEAM_ERROR)
-    _SEAM_ERROR.clear()
+    errors = _seam_errors()
+    out = list(errors)
+    errors.clear()
     return out

@@ -71,3 +71,7 @@ cdef extern from "include/modlights.h" nogil:
     int ml_engine_register(ml_ctx *ctx, const ml_engine_def *d)
     int ml_engine_unregister(ml_ctx *ctx, const char *name)
     int ml_ctx_fail(ml_ctx *ctx, int status, const char *message)
+
+
+cdef extern from "api/engine.h" nogil:
+    int ml__engine_register_before(ml_ctx *ctx, const ml_engine_def *d, const char *before)
