@@ -1,8 +1,9 @@
 """Bindings to the public C API's solvers and results (csrc/include/modlights.h: solvers;
 csrc/api/solver.c over csrc/engines/dense.c): CSolver, a handle of an ml_solver, and
-capi_solve. Errors are the C library's statuses and messages (_ml_raise). Python's Solver
-does not use it yet (issue 33 P12 switches it over); tests/native/test_capi_solver.py
-compares it with modlights.Solver."""
+capi_solve. Errors are the C library's statuses and messages (_ml_raise). modlights.Solver
+answers from a CSolver on the native backend for the C library's engines
+(modlights.solver._c_solves); tests/native/test_capi_solver.py compares it with the
+Python engines' answers."""
 
 
 cdef object _factored_int(const ml_factored *f):
@@ -184,11 +185,13 @@ cdef class CSolver:
         r = self.solve_result(state, target, minimal=minimal, budget=budget)
         return r.taps, r.length, r.proven_minimal, r.kernel_size
 
-    def solve_result(self, state, target=0, minimal=True, budget=None, proof=False):
+    def solve_result(self, state, target=0, minimal=True, budget=None, proof=False,
+                     unsolvable=True):
         """ml_solver_solve as a CResult. budget: None (ml_budget_default), an int (coset
         elements, ml_budget_steps; negative: ValueError), a float (seconds,
         ml_budget_seconds; the C library checks it) or a raw (kind, steps, seconds)
-        tuple (as the C caller may pass it)."""
+        tuple (as the C caller may pass it). unsolvable=False: None when no tap counts
+        reach the target (ML_EUNSOLVABLE) instead of its ValueError."""
         st = self._state(state)
         keep = []
         cdef ml_target t
@@ -200,6 +203,9 @@ cdef class CSolver:
         cdef ml_budget bud = _budget(budget)
         with nogil:
             rc = ml_solver_solve(NULL, self.s, &sv[0], t, flags, bud, &res)
+        if rc == ML_EUNSOLVABLE and not unsolvable:
+            _check_interrupt()
+            return None
         _ml_ok(rc)
         cdef CResult out = CResult.__new__(CResult)
         out.r = res
@@ -292,9 +298,10 @@ cdef class CSolver:
         _ml_ok(rc)
         return lengths[:k], proven[:k].astype(bool)
 
-    def solve_many(self, states, target=0, minimal=False, budget=None):
+    def solve_many(self, states, target=0, minimal=False, budget=None, unsolvable=True):
         """ml_solver_solve_many: (taps uint8 (k, ml_board_taps_size), ok bool (k,));
-        ValueError naming the unsolvable indices (the C message)."""
+        ValueError naming the unsolvable indices (the C message), or with
+        unsolvable=False (None, ok) when some are unsolvable (ML_EUNSOLVABLE)."""
         st = self._states(states)
         keep = []
         cdef ml_target t
@@ -314,6 +321,9 @@ cdef class CSolver:
         with nogil:
             rc = ml_solver_solve_many(NULL, self.s, k, &sv[0, 0], t, flags, bud, &flat[0],
                                       &ov[0])
+        if rc == ML_EUNSOLVABLE and not unsolvable:
+            _check_interrupt()
+            return None, ok[:k].astype(bool)
         _ml_ok(rc)
         out = np.asarray(flat)[: k * size].reshape(k, size).copy()
         return out, ok[:k].astype(bool)

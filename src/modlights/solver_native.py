@@ -1,0 +1,134 @@
+"""The C solver behind :class:`modlights.solver.Solver` (``_core.CSolver``, an
+``ml_solver`` of csrc/api/solver.c): which plans it answers (:func:`c_solves`), the C
+board of a Python board (:func:`c_board`), the states, targets and budgets handed to
+it in the Solver's words (the checks and messages of :mod:`modlights.model`), and the
+:class:`~modlights.solution.Solution` of its result (:func:`solution`).
+
+The Solver asks the C solver for structure, kernel, det / inverse / pseudo-inverse,
+solvable, solve (minimal or not, with its budget and proof), solutions and the batches;
+the Python engines of :mod:`modlights.engines` answer the plans it does not take
+(backend "reference", engines registered from Python) and the searches that run in
+Python (executors, progress callbacks, ``hardest``).
+"""
+
+from __future__ import annotations
+
+import json
+from math import prod
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from modlights.engines.native import NATIVE_ENGINES
+from modlights.engines.native import c_board as _grid_c_board
+from modlights.solution import Solution, Unsolvable
+
+if TYPE_CHECKING:
+    from modlights.engines.registry import Plan
+    from modlights.model.board import Board
+
+__all__ = ["C_ENGINES", "C_MAX_SEARCH_BYTES", "c_solves", "c_board", "solution"]
+
+#: The registered engines the C library's solver builds itself (csrc/api/registry.c).
+C_ENGINES = ("dense-gf2", "dense-zn", *NATIVE_ENGINES)
+#: The C solver's MAX_SEARCH_BYTES (csrc/api/solve.c): the Solver's searches go to C
+#: only while ``modlights.solver.MAX_SEARCH_BYTES`` has this value.
+C_MAX_SEARCH_BYTES = 1 << 24
+#: The C library's DEFAULT_SECONDS (ml_budget_default's deadline): the batches hand a
+#: default budget to C only while ``modlights.solver.DEFAULT_SECONDS`` has this value.
+C_DEFAULT_SECONDS = 1.0
+
+UNSOLVABLE = (
+    "no combination of taps takes this board to the target (the start and the target "
+    "differ by a pattern that taps cannot make)"
+)
+
+
+def c_solves(plan: Plan) -> bool:
+    """Whether the C solver answers for ``plan`` (the native backend and an engine of the
+    C library); else the registry's Python engine does. O(1)."""
+    return plan.backend == "native" and plan.engine in C_ENGINES
+
+
+def c_board(board: Board) -> Any:
+    """The C board of ``board``: a grid's through :func:`modlights.engines.native.c_board`
+    (kept while the board lives), a from_matrix board from its dense matrix (read as
+    Python's engines read it), another graph board from its JSON. O(tiles) or
+    O(cells x taps) for a dense matrix."""
+    from modlights.native._core import CBoard
+
+    if board.is_grid:
+        return _grid_c_board(board)
+    if board._dense is not None:
+        return CBoard.from_matrix(board._dense, board.states)
+    return CBoard.from_json(json.dumps(board.to_dict()))
+
+
+def variant(cs: Any, name: str) -> Any:
+    """What :func:`modlights.engines.registry.resolve` reads of a built engine: the
+    variant the C solver's plan names (``name`` when none) and why."""
+    plan = cs.plan
+    taken = plan["variant"] or name
+    reason = plan["reason"] or ""
+    return SimpleNamespace(variant=taken, variant_reason=reason.partition(f"; variant {taken}: ")[2])
+
+
+def tiles(board: Board, state: Any, what: str = "state") -> np.ndarray:
+    """A board-shaped state as the C solver reads it: a uint8 array of the board's shape
+    as it is (C reduces it mod n and ignores holes), anything else through
+    ``board.coerce_state`` (its checks and messages)."""
+    board._per_tile(f"a byte {what}")
+    if isinstance(state, np.ndarray) and state.dtype == np.uint8 and state.shape == board.shape:
+        return state
+    return board.coerce_state(state, what)
+
+
+def target(board: Board, t: Any) -> Any:
+    """target as the C solver reads it: an int (every tile, mod n) or a board-shaped
+    array (:func:`tiles`)."""
+    v = board._target_int(t)
+    return v if v is not None else tiles(board, t, "target")
+
+
+def states(board: Board, arr: Any) -> np.ndarray:
+    """A (k, *shape) stack of states as the C solver reads it, with the Solver's shape
+    message; other dtypes than uint8 reduced mod n (``_reduce_mod``)."""
+    from modlights.model.board_matrix import _as_int_array, _reduce_mod
+
+    a = np.asarray(arr)
+    if a.ndim != len(board.shape) + 1 or a.shape[1:] != board.shape:
+        raise ValueError(
+            f"states must have shape (k, {', '.join(map(str, board.shape))}), got {a.shape}"
+        )
+    if a.dtype != np.uint8:
+        a = _reduce_mod(_as_int_array(a, "states"), board.states)
+    return a.reshape(a.shape[0], prod(board.shape))
+
+
+def budget(steps: int | None, seconds: float | None) -> Any:
+    """The C binding's budget of a checked (steps, seconds): an int count or float
+    seconds (neither: no limit, infinite seconds)."""
+    if steps is not None:
+        return int(steps)
+    return float("inf") if seconds is None else float(seconds)
+
+
+def solution(board: Board, res: Any, minimal: bool) -> Solution:
+    """The Solution of a C result (``_core.CResult``): its taps shaped as the board's,
+    proven flag, |ker A|, search counts and time; the certificate is the result's
+    (``ml_result_certificate``)."""
+    if res is None:
+        raise Unsolvable(UNSOLVABLE)
+    taps = res.taps
+    shaped = taps.reshape(board.shape) if board.is_grid else taps
+    return Solution(
+        board,
+        shaped,
+        res.proven_minimal,
+        res.kernel_size,
+        res.examined if minimal else 0,
+        res.pruned if minimal else 0,
+        res.seconds if minimal else 0.0,
+        result=res,
+    )
