@@ -115,11 +115,19 @@ cdef class CSolver:
         return int(v)
 
     def _square(self, int pseudo):
-        out = np.zeros((self.r, self.m), dtype=np.uint8)
+        # past the dense fallback's 2^28 entries an engine that does not answer the
+        # question itself is refused by the C solver before anything is written: asked
+        # with one byte, so the refusal (its message) comes before an allocation of
+        # n_taps x n_cells bytes that could not succeed
+        cdef const ml_plan *p = ml_solver_plan(self.s)
+        cdef unsigned bit = _QUESTION_BITS["pseudo_inverse" if pseudo else "inverse"]
+        cdef int own = (ml_engine_answers(ml_engine_index(ml_plan_engine(p))) & bit) != 0
+        refused = not own and self.r and self.m > (<uint64_t>1 << 28) // self.r
+        out = None if refused else np.zeros((self.r, self.m), dtype=np.uint8)
         cdef uint8_t[:, ::1] ov
         cdef uint8_t *op = NULL
         cdef uint8_t dummy = 0
-        if self.r and self.m:
+        if self.r and self.m and not refused:
             ov = out
             op = &ov[0, 0]
         else:
@@ -128,6 +136,8 @@ cdef class CSolver:
             rc = ml_solver_pseudo_inverse(NULL, self.s, op) if pseudo else \
                 ml_solver_inverse(NULL, self.s, op)
         _ml_ok(rc)
+        if out is None:
+            raise RuntimeError("the C solver answered past its dense fallback's size")
         return out
 
     def inverse(self):
