@@ -179,28 +179,9 @@ class Solver(SolverBatches):
             self._csolver() if self._on_c else self._build()
         self._dense_eng: Any = None  # registry.fallback: det / inverse / pinv, built on first use
 
-    @property
-    def _on_c(self) -> bool:
-        """Whether the C solver answers (:func:`modlights.solver_native.c_solves`)."""
-        return _cn.c_solves(self._plan)
-
-    def _csolver(self) -> Any:
-        """The C solver of the plan (made on first use and kept); the plan then names
-        the variant the engine took (the chase), as :meth:`_build` does."""
-        if self._c is None:
-            from modlights.native._core import CSolver
-
-            cs = CSolver(_cn.c_board(self.board), self._plan.engine)
-            self._plan = registry.resolve(self._plan, _cn.variant(cs, self._plan.engine))
-            self._c = cs
-        return self._c
-
-    def _cask(self, question: str, *args: Any, **kw: Any) -> Any:
-        """The C solver's answer to ``question`` (a CSolver attribute; called with
-        ``args`` when callable), under the solver's lock."""
-        with self._c_lock:
-            v = getattr(self._csolver(), question)
-            return v(*args, **kw) if callable(v) else v
+    def _limits(self) -> tuple[int, float]:
+        """(MAX_SEARCH_BYTES, DEFAULT_SECONDS) as set in this module now."""
+        return MAX_SEARCH_BYTES, DEFAULT_SECONDS
 
     def _build(self) -> Any:
         """The plan's engine (through the registry); the plan then names the variant
@@ -559,7 +540,7 @@ class Solver(SolverBatches):
         """
         if self._on_c:
             b = self.board
-            return bool(self._cask("solvable", _cn.tiles(b, state), _cn.target(b, target)))
+            return bool(self._cask("solvable", _cn.c_tiles(b, state), _cn.c_target(b, target)))
         rhs = self._rhs(state, target)
         _, ok = self._engine.solve(rhs[None, :])
         return bool(ok[0])
@@ -706,26 +687,6 @@ class Solver(SolverBatches):
             kernel=self._generators() if keep else None,
         )
 
-    @property
-    def _c_searches(self) -> bool:
-        """Whether the C solver runs this Solver's minimal searches: it answers, and
-        MAX_SEARCH_BYTES is its own."""
-        return self._on_c and MAX_SEARCH_BYTES == _cn.C_MAX_SEARCH_BYTES
-
-    def _solve_c(
-        self, state: Any, target: Any, minimal: bool, budget: Any, steps: Any, seconds: Any
-    ) -> Solution:
-        """:meth:`solve` by the C solver (ml_solver_solve with the proof kept): the same
-        Solution, its certificate the result's. The default budget as
-        :meth:`_search_budget` resolves it (DEFAULT_SECONDS as set here)."""
-        b = self.board
-        st, t = _cn.tiles(b, state), _cn.target(b, target)
-        if minimal and budget is None:
-            steps, seconds = self._search_budget(None)
-        bud = _cn.budget(steps, seconds) if minimal else None
-        res = self._cask("solve_result", st, t, minimal, bud, minimal, False)
-        return _cn.solution(b, res, minimal)
-
     def hardest(self, *, budget: Any = None, executor: Any = None) -> Hardest:
         """The hardest solvable board (target 0): the largest fewest-taps over every
         solvable board (the covering radius of ker A) and a board that needs it.
@@ -785,7 +746,7 @@ class Solver(SolverBatches):
         if self._on_c:
             b = self.board
             with self._c_lock:
-                it = self._csolver().solutions(_cn.tiles(b, state), _cn.target(b, target))
+                it = self._csolver().solutions(_cn.c_tiles(b, state), _cn.c_target(b, target))
             shape = b.shape if b.is_grid else (b.n_taps,)
             return (x.reshape(shape) for x in it)
         rhs = self._rhs(state, target)

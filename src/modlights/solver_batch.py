@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["SolverBatches"]
 
 
-class SolverBatches:
+class SolverBatches(_cn.NativeSolver):
     """The batch questions of :class:`modlights.solver.Solver` (a Solver is one; this
     class is never made by itself)."""
 
@@ -41,14 +41,6 @@ class SolverBatches:
 
         @property
         def _engine(self) -> Any: ...
-
-        @property
-        def _on_c(self) -> bool: ...
-
-        @property
-        def _c_searches(self) -> bool: ...
-
-        def _cask(self, question: str, *args: Any, **kw: Any) -> Any: ...
 
         def _search_budget(
             self, budget: Any, boards: int = 1
@@ -101,7 +93,7 @@ class SolverBatches:
         """
         if self._on_c:
             b = self.board
-            return self._cask("solvable_many", _cn.states(b, states), _cn.target(b, target))
+            return self._cask("solvable_many", _cn.c_states(b, states), _cn.c_target(b, target))
         R = self._rhs_many(states, target)
         _, ok = self._engine.solve(R)
         return ok
@@ -111,13 +103,11 @@ class SolverBatches:
         deadline is DEFAULT_SECONDS a board) or the checked count or seconds; False when
         the C solver does not run them (see ``_c_searches``; a DEFAULT_SECONDS set to
         another value than the C library's)."""
-        from modlights import solver
-
         if not self._c_searches:
             return False
         if budget is None:
-            return None if solver.DEFAULT_SECONDS == _cn.C_DEFAULT_SECONDS else False
-        return _cn.budget(steps, seconds)
+            return None if self._limits()[1] == _cn.C_DEFAULT_SECONDS else False
+        return _cn.c_budget(steps, seconds)
 
     def min_taps_many(
         self,
@@ -183,7 +173,7 @@ class SolverBatches:
         if executor is None and progress is None and bud is not False:
             b = self.board
             lengths, proven = self._cask(
-                "min_taps_many", _cn.states(b, states), _cn.target(b, target), bud
+                "min_taps_many", _cn.c_states(b, states), _cn.c_target(b, target), bud
             )
             return lengths, proven
         R = self._rhs_many(states, target)
@@ -264,8 +254,8 @@ class SolverBatches:
         bud = self._c_batch_budget(budget, steps, seconds) if minimal else None
         if (executor is None or not minimal) and self._on_c and bud is not False:
             b = self.board
-            S = _cn.states(b, states)
-            X, ok = self._cask("solve_many", S, _cn.target(b, target), minimal, bud, False)
+            S = _cn.c_states(b, states)
+            X, ok = self._cask("solve_many", S, _cn.c_target(b, target), minimal, bud, False)
             if X is None:
                 raise _unsolvable(ok)
             return X.reshape((len(S), *b.shape)) if b.is_grid else X

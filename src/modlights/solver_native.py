@@ -20,15 +20,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from modlights.engines import registry
 from modlights.engines.native import NATIVE_ENGINES
 from modlights.engines.native import c_board as _grid_c_board
 from modlights.solution import Solution, Unsolvable
 
 if TYPE_CHECKING:
+    import threading
+
     from modlights.engines.registry import Plan
     from modlights.model.board import Board
 
-__all__ = ["C_ENGINES", "C_MAX_SEARCH_BYTES", "c_solves", "c_board", "solution"]
+__all__ = ["C_ENGINES", "C_MAX_SEARCH_BYTES", "NativeSolver", "c_solves", "c_board", "solution"]
 
 #: The registered engines the C library's solver builds itself (csrc/api/registry.c).
 C_ENGINES = ("dense-gf2", "dense-zn", *NATIVE_ENGINES)
@@ -71,10 +74,12 @@ def variant(cs: Any, name: str) -> Any:
     plan = cs.plan
     taken = plan["variant"] or name
     reason = plan["reason"] or ""
-    return SimpleNamespace(variant=taken, variant_reason=reason.partition(f"; variant {taken}: ")[2])
+    return SimpleNamespace(
+        variant=taken, variant_reason=reason.partition(f"; variant {taken}: ")[2]
+    )
 
 
-def tiles(board: Board, state: Any, what: str = "state") -> np.ndarray:
+def c_tiles(board: Board, state: Any, what: str = "state") -> np.ndarray:
     """A board-shaped state as the C solver reads it: a uint8 array of the board's shape
     as it is (C reduces it mod n and ignores holes), anything else through
     ``board.coerce_state`` (its checks and messages)."""
@@ -84,14 +89,14 @@ def tiles(board: Board, state: Any, what: str = "state") -> np.ndarray:
     return board.coerce_state(state, what)
 
 
-def target(board: Board, t: Any) -> Any:
+def c_target(board: Board, t: Any) -> Any:
     """target as the C solver reads it: an int (every tile, mod n) or a board-shaped
-    array (:func:`tiles`)."""
+    array (:func:`c_tiles`)."""
     v = board._target_int(t)
-    return v if v is not None else tiles(board, t, "target")
+    return v if v is not None else c_tiles(board, t, "target")
 
 
-def states(board: Board, arr: Any) -> np.ndarray:
+def c_states(board: Board, arr: Any) -> np.ndarray:
     """A (k, *shape) stack of states as the C solver reads it, with the Solver's shape
     message; other dtypes than uint8 reduced mod n (``_reduce_mod``)."""
     from modlights.model.board_matrix import _as_int_array, _reduce_mod
@@ -106,7 +111,7 @@ def states(board: Board, arr: Any) -> np.ndarray:
     return a.reshape(a.shape[0], prod(board.shape))
 
 
-def budget(steps: int | None, seconds: float | None) -> Any:
+def c_budget(steps: int | None, seconds: float | None) -> Any:
     """The C binding's budget of a checked (steps, seconds): an int count or float
     seconds (neither: no limit, infinite seconds)."""
     if steps is not None:
@@ -132,3 +137,66 @@ def solution(board: Board, res: Any, minimal: bool) -> Solution:
         res.seconds if minimal else 0.0,
         result=res,
     )
+
+
+class NativeSolver:
+    """The C solver's part of :class:`modlights.solver.Solver` (a base class of it,
+    through :class:`modlights.solver_batch.SolverBatches`; never made by itself): the
+    C solver made once (``_c``, lazily where the Solver is lazy), asked under the
+    Solver's lock, and :meth:`_solve_c`."""
+
+    if TYPE_CHECKING:  # what Solver provides
+        board: Board
+        _plan: Plan
+        _c: Any
+        _c_lock: threading.Lock
+
+        def _search_budget(
+            self, budget: Any, boards: int = 1
+        ) -> tuple[int | None, float | None]: ...
+
+        def _limits(self) -> tuple[int, float]: ...
+
+    @property
+    def _on_c(self) -> bool:
+        """Whether the C solver answers (:func:`c_solves`): the one switch between the C
+        solver and the registry's Python engine."""
+        return c_solves(self._plan)
+
+    def _csolver(self) -> Any:
+        """The C solver of the plan (made on first use and kept); the plan then names
+        the variant the engine took (the chase), as ``Solver._build`` does."""
+        if self._c is None:
+            from modlights.native._core import CSolver
+
+            cs = CSolver(c_board(self.board), self._plan.engine)
+            self._plan = registry.resolve(self._plan, variant(cs, self._plan.engine))
+            self._c = cs
+        return self._c
+
+    def _cask(self, question: str, *args: Any) -> Any:
+        """The C solver's answer to ``question`` (a CSolver attribute, called with
+        ``args`` when callable), under the Solver's lock (one thread at a time)."""
+        with self._c_lock:
+            v = getattr(self._csolver(), question)
+            return v(*args) if callable(v) else v
+
+    @property
+    def _c_searches(self) -> bool:
+        """Whether the C solver runs the minimal searches: it answers, and
+        ``modlights.solver.MAX_SEARCH_BYTES`` is its own."""
+        return self._on_c and self._limits()[0] == C_MAX_SEARCH_BYTES
+
+    def _solve_c(
+        self, state: Any, target: Any, minimal: bool, budget: Any, steps: Any, seconds: Any
+    ) -> Solution:
+        """``Solver.solve`` by the C solver (ml_solver_solve, the proof kept): the same
+        Solution, its certificate the result's; the default budget as
+        ``Solver._search_budget`` resolves it (DEFAULT_SECONDS as set there)."""
+        b = self.board
+        st, t = c_tiles(b, state), c_target(b, target)
+        if minimal and budget is None:
+            steps, seconds = self._search_budget(None)
+        bud = c_budget(steps, seconds) if minimal else None
+        res = self._cask("solve_result", st, t, minimal, bud, minimal, False)
+        return solution(b, res, minimal)
