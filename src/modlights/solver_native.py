@@ -123,12 +123,13 @@ def c_budget(steps: int | None, seconds: float | None) -> Any:
 
 
 def solution(board: Board, res: Any, minimal: bool) -> Solution:
-    """The Solution of a C result (``_core.CResult``): its taps shaped as the board's,
+    """The Solution of a C result (``_core.CResult``): its taps (the result's memory,
+    no copy) shaped as the board's,
     proven flag, |ker A|, search counts and time; the certificate is the result's
     (``ml_result_certificate``)."""
     if res is None:
         raise Unsolvable(UNSOLVABLE)
-    taps = res.taps
+    taps = res.taps_view()  # the result's memory, kept alive by the array
     shaped = taps.reshape(board.shape) if board.is_grid else taps
     return Solution(
         board,

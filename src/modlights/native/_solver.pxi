@@ -375,6 +375,18 @@ cdef class CResult:
             return np.zeros(0, np.uint8)
         return np.asarray(<const uint8_t[:size]>ml_result_taps(self.r)).copy()
 
+    def taps_view(self):
+        """The tap counts in the result's own memory (a flat uint8 array of
+        ml_board_taps_size bytes, writable, keeping the result alive): no copy."""
+        size = ml_board_taps_size(ml_result_board(self.r))
+        if not size:
+            return np.zeros(0, np.uint8)
+        cdef _ResultTaps t = _ResultTaps.__new__(_ResultTaps)
+        t.res = self
+        t.shape[0] = <Py_ssize_t>size
+        t.strides[0] = 1
+        return np.asarray(t)
+
     @property
     def length(self):
         return int(ml_result_length(self.r))
@@ -409,6 +421,30 @@ cdef class CResult:
         """ml_result_certificate: Solution.certificate() as JSON text (ValueError when
         none is available, with the C message)."""
         return _result_text(self.r, 1)
+
+
+cdef class _ResultTaps:
+    """A result's taps as a buffer (CResult.taps_view): the array made over it holds
+    this object, which holds the result."""
+    cdef CResult res
+    cdef Py_ssize_t shape[1]
+    cdef Py_ssize_t strides[1]
+
+    def __getbuffer__(self, Py_buffer *buf, int flags):
+        buf.buf = <void *>ml_result_taps(self.res.r)
+        buf.obj = self
+        buf.len = self.shape[0]
+        buf.readonly = 0
+        buf.itemsize = 1
+        buf.format = b"B"
+        buf.ndim = 1
+        buf.shape = self.shape
+        buf.strides = self.strides
+        buf.suboffsets = NULL
+        buf.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer *buf):
+        pass
 
 
 cdef object _result_text(ml_result *r, int cert):
