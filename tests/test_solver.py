@@ -3,6 +3,8 @@ solution's dict; every answer checked with Board.apply or against the reference 
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -10,6 +12,7 @@ from hypothesis import assume, given, settings
 import modlights as ml
 from jsonsafe import json_types_only, via_json
 from modlights.model.validation import MAX_BUDGET, check_budget
+from modlights.native import _core
 from strategies import board_and_state
 
 
@@ -252,6 +255,12 @@ def test_the_c_solver_answers_as_the_python_engine(monkeypatch, args, method):
     assert c._on_c and c._eng is None
     got = _answers(c, b)
     assert c._eng is None  # every answer above came from the C solver
+    # the C solver's own plan for the method (ml_plan_choose) agrees with Solver.plan
+    # (registry.choose's), but for the reference engine, registered only in Python
+    cp = _core.CSolver(solver_native.c_board(b), method).plan
+    assert (cp["engine"], cp["reason"]) == (c.plan.engine, c.plan.reason)
+    rejected = {k: v for k, v in c.plan.rejected.items() if k != "reference"}
+    assert json.loads(cp["json"])["rejected"] == rejected
     monkeypatch.setattr(solver_native, "C_ENGINES", ())
     p = ml.Solver(b, method=method)
     assert not p._on_c
