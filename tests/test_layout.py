@@ -23,6 +23,7 @@ LAYERS = (
     "search",
     "solution",
     "solver_budget",
+    "solver_native",
     "solver_batch",
     "solver",
     "play",

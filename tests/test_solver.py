@@ -3,6 +3,8 @@ solution's dict; every answer checked with Board.apply or against the reference 
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -10,6 +12,7 @@ from hypothesis import assume, given, settings
 import modlights as ml
 from jsonsafe import json_types_only, via_json
 from modlights.model.validation import MAX_BUDGET, check_budget
+from modlights.native import _core
 from strategies import board_and_state
 
 
@@ -213,3 +216,52 @@ def test_solution_dict_matches_the_solution(bst):
         assert all(isinstance(m, list) and len(m) == 2 for m in d["moves"])
     else:
         assert all(type(m) is int for m in d["moves"])
+
+
+def _answers(s: ml.Solver, b: ml.Board) -> list:
+    """What a Solver answers on a few states: structure, kernel, solves with three
+    budgets (Solution, proven flag, examined + pruned, certificate), solvable,
+    solutions, batches."""
+    out: list = [s.plan, s.nullity, s.kernel_size, s.kernel_orders, s.kernel().tolist()]
+    states = np.stack([b.random_state(rng=i) for i in range(4)])
+    for st in states:
+        for budget in (None, 1, 0):
+            sol = s.solve(st, budget=budget)
+            cert = sol.certificate() if sol.proven_minimal else None
+            out += [sol, sol.proven_minimal, sol.examined + sol.pruned, cert, s.solvable(st)]
+    out.append([x.tolist() for x in s.solutions(states[0])])
+    out += [x.tolist() for x in s.min_taps_many(states)]
+    out.append(s.solve_many(states, minimal=True).tolist())
+    return out
+
+
+@pytest.mark.parametrize(
+    "args, method",
+    [
+        ((6, 6, 3), "chase"),
+        ((9, 9, 2), "algebraic"),
+        ((7, 5, 4), "chase"),
+        ((8, 8, 2, "square"), "tensor"),
+        ((5, 5, 2), "chase"),
+    ],
+)
+def test_the_c_solver_answers_as_the_python_engine(monkeypatch, args, method):
+    """A Solver over the C solver (solver_native.c_solves) answers as one over the
+    registry's Python adapter of the same engine (C_ENGINES emptied)."""
+    from modlights import solver_native
+
+    b = ml.Board.grid(*args)
+    c = ml.Solver(b, method=method)
+    assert c._on_c and c._eng is None
+    got = _answers(c, b)
+    assert c._eng is None  # every answer above came from the C solver
+    # the C solver's own plan for the method (ml_plan_choose) agrees with Solver.plan
+    # (registry.choose's), but for the reference engine, registered only in Python
+    cp = _core.CSolver(solver_native.c_board(b), method).plan
+    assert (cp["engine"], cp["reason"]) == (c.plan.engine, c.plan.reason)
+    rejected = {k: v for k, v in c.plan.rejected.items() if k != "reference"}
+    assert json.loads(cp["json"])["rejected"] == rejected
+    monkeypatch.setattr(solver_native, "C_ENGINES", ())
+    p = ml.Solver(b, method=method)
+    assert not p._on_c
+    assert got == _answers(p, b)

@@ -63,12 +63,25 @@ static int rhs_of(ml_ctx *ctx, const ml_board *b, const uint8_t *state, ml_targe
     return ML_OK;
 }
 
-/* x (n_taps bytes) with *ok, for one state. */
+/* x (n_taps bytes) with *ok, for one state. Over GF(2) with target 0 on a board whose
+ * cells are its tiles, t - s is s itself (-s = s): the state is read in place (bytes
+ * past 1 reduced first, as rhs_of does, only when some are). */
 static int solve_one(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target target,
                      uint8_t *x, uint8_t *ok)
 {
+    const ml_board *b = ml__solver_board(s);
+    if (b->n == 2 && !b->cell_flat && !target.tiles && !(target.fill & 1)) {
+        int rc = ml__board_per_tile(ctx, b, "a byte state", 1);
+        if (rc)
+            return rc;
+        uint8_t any = 0;
+        for (uint64_t i = 0; i < b->n_cells; i++)
+            any |= state[i];
+        if (any < 2)
+            return ml__solver_solve_rhs(ctx, s, 1, state, x, ok);
+    }
     uint8_t *rhs = NULL;
-    int rc = rhs_of(ctx, ml__solver_board(s), state, target, &rhs);
+    int rc = rhs_of(ctx, b, state, target, &rhs);
     if (!rc)
         rc = ml__solver_solve_rhs(ctx, s, 1, rhs, x, ok);
     free(rhs);
@@ -146,11 +159,13 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
         END(rc);
     }
     const ml_board *b = ml__solver_board(s);
-    uint8_t *x = malloc(b->n_taps + 1), ok = 0;
     ml_result *r = calloc(1, sizeof *r);
     uint64_t size = ml_board_taps_size(b);
+    /* every tile a tap (or a graph board): the taps are x itself, solved in place */
+    int direct = size == b->n_taps;
     if (r)   /* every byte written below unless some tiles are no taps */
-        r->taps = size != b->n_taps ? calloc(size + 1, 1) : malloc(size + 1);
+        r->taps = !direct ? calloc(size + 1, 1) : malloc(size + 1);
+    uint8_t *x = direct ? (r ? r->taps : NULL) : malloc(b->n_taps + 1), ok = 0;
     rc = x && r && r->taps ? solve_one(ctx, s, state, target, x, &ok)
                            : ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
     if (!rc && !ok)
@@ -163,8 +178,9 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
         rc = ml__solve_minimal(ctx, s, x, &r->kernel_size, budget, flags, r);
     if (!rc) {
         ml__tap_runs it;
-        for (ml__tap_runs_init(&it, b); ml__tap_runs_next(&it);)
-            memcpy(r->taps + it.f, x + it.j, (size_t)it.len);
+        if (!direct)
+            for (ml__tap_runs_init(&it, b); ml__tap_runs_next(&it);)
+                memcpy(r->taps + it.f, x + it.j, (size_t)it.len);
         r->length += byte_sum(x, b->n_taps);
         r->magic = ML__RESULT_MAGIC;
         r->b = ml_board_retain(ml__solver_board(s));
@@ -174,6 +190,7 @@ int ml_solver_solve(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target t
         ml__result_release(r);
         free(r);
     }
-    free(x);
+    if (!direct)
+        free(x);
     END(rc);
 }

@@ -7,6 +7,7 @@ counts reach the target. Made by :class:`modlights.solver.Solver`; both names ar
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -108,10 +109,15 @@ class Solution:
         *,
         proof: list | None = None,
         kernel: tuple[np.ndarray, list[int]] | None = None,
+        result: Any = None,
     ):
+        if result is not None:  # the C solver's: its certificate is the proof kept
+            proof = result
         self._board = board
-        #: what the minimal search appended (None: no search ran, minimal=False)
-        self._proof = proof
+        #: what the minimal search appended (None: no search ran, minimal=False); for
+        #: the C solver's solutions its result (``_core.CResult``, ``result``), after a
+        #: pickle (True, its certificate's JSON text) or (False, why there is none)
+        self._proof: Any = proof
         #: (H, orders): the kernel generators the proof refers to
         self._kernel = kernel
         self.taps = taps
@@ -203,6 +209,8 @@ class Solution:
             ...
         ValueError: no certificate: this solution is not proved minimal ...
         """
+        if self._proof is not None and not isinstance(self._proof, list):
+            return _c_certificate(self._proof)
         if not self.proven_minimal:
             if self._proof is None:
                 raise ValueError(
@@ -274,7 +282,14 @@ class Solution:
     def __getstate__(self) -> dict:
         """Every slot by name: pickle protocols 0 and 1 need an explicit state for a
         class with ``__slots__`` (2 and later would manage without)."""
-        return {k: getattr(self, k) for k in self.__slots__}
+        state = {k: getattr(self, k) for k in self.__slots__}
+        r = state["_proof"]
+        if r is not None and not isinstance(r, (list, tuple)):  # C memory: its text
+            try:
+                state["_proof"] = (True, r.certificate())
+            except ValueError as e:
+                state["_proof"] = (False, str(e))
+        return state
 
     def __setstate__(self, state: dict) -> None:
         for k in self.__slots__:  # pickles without a proof: none kept
@@ -283,6 +298,19 @@ class Solution:
     def __repr__(self) -> str:
         tag = "proven minimal" if self.proven_minimal else "not proven minimal"
         return f"Solution(length={self.length}, {tag})"
+
+
+def _c_certificate(result: Any) -> dict:
+    """The certificate of a C result (``ml_result_certificate``: ValueError with its
+    message when there is none), or of its pickled (ok, text)."""
+    if isinstance(result, tuple):
+        ok, text = result
+        if not ok:
+            raise ValueError(text)
+    else:
+        text = result.certificate()
+    cert: dict = json.loads(text)
+    return cert
 
 
 def _json_safe(v: Any) -> Any:

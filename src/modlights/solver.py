@@ -17,12 +17,14 @@ them here).
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from modlights import solver_native as _cn
 from modlights.engines import registry
 from modlights.engines.reference import reference_reason
 from modlights.engines.registry import Plan
@@ -168,14 +170,25 @@ class Solver(SolverBatches):
         # A dense GF(2) factorisation keeps its transform ([A | I] is reduced); rank
         # and nullity alone need much less, so that engine is built on first use.
         self._lazy = plan.engine == "dense-gf2"
-        self._eng = None if self._lazy else self._build()
+        #: the C solver (_core.CSolver) answering where _cn.c_solves(plan), else None;
+        #: its calls hold _c_lock (a C solver serves one thread at a time)
+        self._c: Any = None
+        self._c_lock = threading.Lock()
+        self._eng: Any = None  # the registry's Python engine, where C does not answer
+        if not self._lazy:
+            self._csolver() if self._on_c else self._build()
         self._dense_eng: Any = None  # registry.fallback: det / inverse / pinv, built on first use
+
+    def _limits(self) -> tuple[int, float]:
+        """(MAX_SEARCH_BYTES, DEFAULT_SECONDS) as set in this module now."""
+        return MAX_SEARCH_BYTES, DEFAULT_SECONDS
 
     def _build(self) -> Any:
         """The plan's engine (through the registry); the plan then names the variant
         that answers when the engine chose one from its own data (the chase)."""
         eng = registry.build(self.board, self._plan)
         self._plan = registry.resolve(self._plan, eng)
+        self._eng = eng
         return eng
 
     @property
@@ -195,8 +208,8 @@ class Solver(SolverBatches):
         >>> ml.Solver(ml.Board.grid(5, 5, states=2), method="chase").plan.engine
         'chase-light'
         """
-        if self._eng is None and not self._lazy:
-            self._eng = self._build()
+        if self._eng is None and self._c is None and not self._lazy:
+            self._csolver() if self._on_c else self._build()
         return self._plan
 
     # ---------------------------------------------------------------- travelling
@@ -205,11 +218,14 @@ class Solver(SolverBatches):
         the pure-Python results already computed; never the engine (C memory), which
         is factored again on first use on the other side."""
         state = dict(self.__dict__)
-        state["_eng"] = state["_dense_eng"] = None
+        state["_eng"] = state["_dense_eng"] = state["_c"] = None
+        state.pop("_c_lock", None)
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        self._c_lock = threading.Lock()
+        self.__dict__.setdefault("_c", None)
         # a Solver pickled before the canonical forms: its generators are the engine's
         self.__dict__.setdefault("_canonical", False)
         self.__dict__.setdefault("_dense_eng", None)
@@ -225,13 +241,17 @@ class Solver(SolverBatches):
     @property
     def _engine(self) -> Any:
         if self._eng is None:
-            self._eng = self._build()
+            self._build()
         return self._eng
 
     def _ask(self, question: str) -> Any:
-        """det / inverse / pseudo_inverse through the registry (:func:`registry.ask`):
-        the engine's own answer when its registration declares the question, else the
-        registry's fallback engine's (built on first use and kept)."""
+        """det / inverse / pseudo_inverse: the C solver's (its engine's answer or its
+        registry's dense fallback), else through the Python registry
+        (:func:`registry.ask`): the engine's own answer when its registration declares
+        the question, else the registry's fallback engine's (built on first use and
+        kept)."""
+        if self._on_c:
+            return self._cask(question)
         return registry.ask(self.board, self.plan, self._engine, question, self._dense)
 
     def _dense(self) -> Any:
@@ -241,7 +261,7 @@ class Solver(SolverBatches):
 
     def _gf2_rank(self) -> int | None:
         """rank(A) by one elimination without transforms (GF(2), engine not built)."""
-        if not self._lazy or self._eng is not None:
+        if not self._lazy or self._eng is not None or self._on_c:
             return None
         if self._rank_only is None:
             from modlights.native import _core as _gf2
@@ -302,10 +322,15 @@ class Solver(SolverBatches):
                     f"more than the {MAX_KERNEL_BYTES // 2**30} GiB allowed; nullity, "
                     "rank and kernel_size are available without it"
                 )
+            native = self.backend == "native"
+            if self._on_c:  # canonical within canon.fits, as below (csrc/api/solver.c)
+                H, orders = self._cask("kernel")
+                self._canonical = canon.fits(len(orders), self.board.n_taps, self.n)
+                self._gens = (H, list(orders))
+                return self._gens
             H, orders = self._engine.generators()
             # the canonical generators (csrc/search/canon.h) when within their work
             # bound: the same for every engine, so an unfinished search's answer is too
-            native = self.backend == "native"
             if canon.fits(len(orders), self.board.n_taps, self.n, native=native):
                 try:
                     H, orders = canon.basis(H, self.n, native=native)
@@ -349,6 +374,8 @@ class Solver(SolverBatches):
         rk = self._gf2_rank()
         if rk is not None:
             return 1 << (self.board.n_taps - rk)
+        if self._on_c:
+            return int(self._cask("kernel_size"))
         return int(self._engine.kernel_size)
 
     @property
@@ -368,6 +395,8 @@ class Solver(SolverBatches):
             return self.board.n_taps - rk
         if self._gens is not None:
             return len(self._gens[1])
+        if self._on_c:
+            return int(self._cask("nullity"))
         return int(self._engine.nullity)  # from the factorisation
 
     @property
@@ -509,6 +538,9 @@ class Solver(SolverBatches):
         >>> s.solvable([[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
         False
         """
+        if self._on_c:
+            b = self.board
+            return bool(self._cask("solvable", _cn.c_tiles(b, state), _cn.c_target(b, target)))
         rhs = self._rhs(state, target)
         _, ok = self._engine.solve(rhs[None, :])
         return bool(ok[0])
@@ -604,6 +636,8 @@ class Solver(SolverBatches):
         deadline = _deadline(seconds)
         check_executor(executor)
         progress = _check_progress(progress)
+        if executor is None and progress is None and self._c_searches:
+            return self._solve_c(state, target, minimal, budget, steps, seconds)
         rhs = self._rhs(state, target)
         X, ok = self._engine.solve(rhs[None, :])
         if not ok[0]:
@@ -709,6 +743,12 @@ class Solver(SolverBatches):
         >>> min(int(x.sum()) for x in sols) == s.solve(state).length
         True
         """
+        if self._on_c:
+            b = self.board
+            with self._c_lock:
+                it = self._csolver().solutions(_cn.c_tiles(b, state), _cn.c_target(b, target))
+            shape = b.shape if b.is_grid else (b.n_taps,)
+            return (x.reshape(shape) for x in it)
         rhs = self._rhs(state, target)
         X, ok = self._engine.solve(rhs[None, :])
         if not ok[0]:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from modlights import solver_native as _cn
 from modlights.engines import registry
 from modlights.model.board import MAX_TILES, Board
 from modlights.search.minimal import check_executor, exhaustive, min_many, minimise
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["SolverBatches"]
 
 
-class SolverBatches:
+class SolverBatches(_cn.NativeSolver):
     """The batch questions of :class:`modlights.solver.Solver` (a Solver is one; this
     class is never made by itself)."""
 
@@ -90,9 +91,23 @@ class SolverBatches:
         >>> ml.Solver(b).solvable_many(states)
         array([ True, False,  True])
         """
+        if self._on_c:
+            b = self.board
+            return self._cask("solvable_many", _cn.c_states(b, states), _cn.c_target(b, target))
         R = self._rhs_many(states, target)
         _, ok = self._engine.solve(R)
         return ok
+
+    def _c_batch_budget(self, budget: Any, steps: Any, seconds: Any) -> Any:
+        """The C solver's budget for a batch's searches: None (ml_budget_default, whose
+        deadline is DEFAULT_SECONDS a board) or the checked count or seconds; False when
+        the C solver does not run them (see ``_c_searches``; a DEFAULT_SECONDS set to
+        another value than the C library's)."""
+        if not self._c_searches:
+            return False
+        if budget is None:
+            return None if self._limits()[1] == _cn.C_DEFAULT_SECONDS else False
+        return _cn.c_budget(steps, seconds)
 
     def min_taps_many(
         self,
@@ -154,6 +169,13 @@ class SolverBatches:
         steps, seconds = _check_budget(budget)
         deadline = _deadline(seconds)
         progress = _check_progress(progress)
+        bud = self._c_batch_budget(budget, steps, seconds)
+        if executor is None and progress is None and bud is not False:
+            b = self.board
+            lengths, proven = self._cask(
+                "min_taps_many", _cn.c_states(b, states), _cn.c_target(b, target), bud
+            )
+            return lengths, proven
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)
         lengths = np.full(len(ok), -1, dtype=np.int64)
@@ -229,12 +251,18 @@ class SolverBatches:
         steps, seconds = _check_budget(budget) if minimal else (None, None)
         deadline = _deadline(seconds)
         check_executor(executor)
+        bud = self._c_batch_budget(budget, steps, seconds) if minimal else None
+        if (executor is None or not minimal) and self._on_c and bud is not False:
+            b = self.board
+            S = _cn.c_states(b, states)
+            X, ok = self._cask("solve_many", S, _cn.c_target(b, target), minimal, bud, False)
+            if X is None:
+                raise _unsolvable(ok)
+            return X.reshape((len(S), *b.shape)) if b.is_grid else X
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)
         if not ok.all():
-            bad = tuple(int(i) for i in np.flatnonzero(~ok))
-            shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
-            raise Unsolvable(f"{len(bad)} of {len(ok)} boards are unsolvable: indices {shown}", bad)
+            raise _unsolvable(ok)
         if minimal and len(X):
             if budget is None:  # the default: by count or seconds a board
                 steps, seconds = self._search_budget(None, len(X))
@@ -331,3 +359,10 @@ class SolverBatches:
         """The engine that solves this board's bit-packed states without unpacking
         them, or None (:func:`modlights.engines.registry.packed_answerer`)."""
         return registry.packed_answerer(self.board, self.plan, self._engine)
+
+
+def _unsolvable(ok: np.ndarray) -> Unsolvable:
+    """Unsolvable naming the boards of a batch that ``ok`` marks False."""
+    bad = tuple(int(i) for i in np.flatnonzero(~ok))
+    shown = ", ".join(map(str, bad[:20])) + (" ..." if len(bad) > 20 else "")
+    return Unsolvable(f"{len(bad)} of {len(ok)} boards are unsolvable: indices {shown}", bad)

@@ -1,8 +1,9 @@
 """Bindings to the public C API's solvers and results (csrc/include/modlights.h: solvers;
 csrc/api/solver.c over csrc/engines/dense.c): CSolver, a handle of an ml_solver, and
-capi_solve. Errors are the C library's statuses and messages (_ml_raise). Python's Solver
-does not use it yet (issue 33 P12 switches it over); tests/native/test_capi_solver.py
-compares it with modlights.Solver."""
+capi_solve. Errors are the C library's statuses and messages (_ml_raise). modlights.Solver
+answers from a CSolver on the native backend for the C library's engines
+(modlights.solver._c_solves); tests/native/test_capi_solver.py compares it with the
+Python engines' answers."""
 
 
 cdef object _factored_int(const ml_factored *f):
@@ -114,11 +115,19 @@ cdef class CSolver:
         return int(v)
 
     def _square(self, int pseudo):
-        out = np.zeros((self.r, self.m), dtype=np.uint8)
+        # past the dense fallback's 2^28 entries an engine that does not answer the
+        # question itself is refused by the C solver before anything is written: asked
+        # with one byte, so the refusal (its message) comes before an allocation of
+        # n_taps x n_cells bytes that could not succeed
+        cdef const ml_plan *p = ml_solver_plan(self.s)
+        cdef unsigned bit = _QUESTION_BITS["pseudo_inverse" if pseudo else "inverse"]
+        cdef int own = (ml_engine_answers(ml_engine_index(ml_plan_engine(p))) & bit) != 0
+        refused = not own and self.r and self.m > (<uint64_t>1 << 28) // self.r
+        out = None if refused else np.zeros((self.r, self.m), dtype=np.uint8)
         cdef uint8_t[:, ::1] ov
         cdef uint8_t *op = NULL
         cdef uint8_t dummy = 0
-        if self.r and self.m:
+        if self.r and self.m and not refused:
             ov = out
             op = &ov[0, 0]
         else:
@@ -127,6 +136,8 @@ cdef class CSolver:
             rc = ml_solver_pseudo_inverse(NULL, self.s, op) if pseudo else \
                 ml_solver_inverse(NULL, self.s, op)
         _ml_ok(rc)
+        if out is None:
+            raise RuntimeError("the C solver answered past its dense fallback's size")
         return out
 
     def inverse(self):
@@ -184,11 +195,13 @@ cdef class CSolver:
         r = self.solve_result(state, target, minimal=minimal, budget=budget)
         return r.taps, r.length, r.proven_minimal, r.kernel_size
 
-    def solve_result(self, state, target=0, minimal=True, budget=None, proof=False):
+    def solve_result(self, state, target=0, minimal=True, budget=None, proof=False,
+                     unsolvable=True):
         """ml_solver_solve as a CResult. budget: None (ml_budget_default), an int (coset
         elements, ml_budget_steps; negative: ValueError), a float (seconds,
         ml_budget_seconds; the C library checks it) or a raw (kind, steps, seconds)
-        tuple (as the C caller may pass it)."""
+        tuple (as the C caller may pass it). unsolvable=False: None when no tap counts
+        reach the target (ML_EUNSOLVABLE) instead of its ValueError."""
         st = self._state(state)
         keep = []
         cdef ml_target t
@@ -200,6 +213,9 @@ cdef class CSolver:
         cdef ml_budget bud = _budget(budget)
         with nogil:
             rc = ml_solver_solve(NULL, self.s, &sv[0], t, flags, bud, &res)
+        if rc == ML_EUNSOLVABLE and not unsolvable:
+            _check_interrupt()
+            return None
         _ml_ok(rc)
         cdef CResult out = CResult.__new__(CResult)
         out.r = res
@@ -292,9 +308,10 @@ cdef class CSolver:
         _ml_ok(rc)
         return lengths[:k], proven[:k].astype(bool)
 
-    def solve_many(self, states, target=0, minimal=False, budget=None):
+    def solve_many(self, states, target=0, minimal=False, budget=None, unsolvable=True):
         """ml_solver_solve_many: (taps uint8 (k, ml_board_taps_size), ok bool (k,));
-        ValueError naming the unsolvable indices (the C message)."""
+        ValueError naming the unsolvable indices (the C message), or with
+        unsolvable=False (None, ok) when some are unsolvable (ML_EUNSOLVABLE)."""
         st = self._states(states)
         keep = []
         cdef ml_target t
@@ -314,6 +331,9 @@ cdef class CSolver:
         with nogil:
             rc = ml_solver_solve_many(NULL, self.s, k, &sv[0, 0], t, flags, bud, &flat[0],
                                       &ov[0])
+        if rc == ML_EUNSOLVABLE and not unsolvable:
+            _check_interrupt()
+            return None, ok[:k].astype(bool)
         _ml_ok(rc)
         out = np.asarray(flat)[: k * size].reshape(k, size).copy()
         return out, ok[:k].astype(bool)
@@ -355,6 +375,18 @@ cdef class CResult:
             return np.zeros(0, np.uint8)
         return np.asarray(<const uint8_t[:size]>ml_result_taps(self.r)).copy()
 
+    def taps_view(self):
+        """The tap counts in the result's own memory (a flat uint8 array of
+        ml_board_taps_size bytes, writable, keeping the result alive): no copy."""
+        size = ml_board_taps_size(ml_result_board(self.r))
+        if not size:
+            return np.zeros(0, np.uint8)
+        cdef _ResultTaps t = _ResultTaps.__new__(_ResultTaps)
+        t.res = self
+        t.shape[0] = <Py_ssize_t>size
+        t.strides[0] = 1
+        return np.asarray(t)
+
     @property
     def length(self):
         return int(ml_result_length(self.r))
@@ -389,6 +421,30 @@ cdef class CResult:
         """ml_result_certificate: Solution.certificate() as JSON text (ValueError when
         none is available, with the C message)."""
         return _result_text(self.r, 1)
+
+
+cdef class _ResultTaps:
+    """A result's taps as a buffer (CResult.taps_view): the array made over it holds
+    this object, which holds the result."""
+    cdef CResult res
+    cdef Py_ssize_t shape[1]
+    cdef Py_ssize_t strides[1]
+
+    def __getbuffer__(self, Py_buffer *buf, int flags):
+        buf.buf = <void *>ml_result_taps(self.res.r)
+        buf.obj = self
+        buf.len = self.shape[0]
+        buf.readonly = 0
+        buf.itemsize = 1
+        buf.format = b"B"
+        buf.ndim = 1
+        buf.shape = self.shape
+        buf.strides = self.strides
+        buf.suboffsets = NULL
+        buf.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer *buf):
+        pass
 
 
 cdef object _result_text(ml_result *r, int cert):

@@ -1,0 +1,206 @@
+"""The C solver behind :class:`modlights.solver.Solver` (``_core.CSolver``, an
+``ml_solver`` of csrc/api/solver.c): which plans it answers (:func:`c_solves`), the C
+board of a Python board (:func:`c_board`), the states, targets and budgets handed to
+it in the Solver's words (the checks and messages of :mod:`modlights.model`), and the
+:class:`~modlights.solution.Solution` of its result (:func:`solution`).
+
+The Solver asks the C solver for structure, kernel, det / inverse / pseudo-inverse,
+solvable, solve (minimal or not, with its budget and proof), solutions and the batches;
+the Python engines of :mod:`modlights.engines` answer the plans it does not take
+(backend "reference", engines registered from Python) and the searches that run in
+Python (executors, progress callbacks, ``hardest``).
+"""
+
+from __future__ import annotations
+
+import json
+from math import prod
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from modlights.engines import registry
+from modlights.engines.native import NATIVE_ENGINES
+from modlights.engines.native import c_board as _grid_c_board
+from modlights.solution import Solution, Unsolvable
+
+if TYPE_CHECKING:
+    import threading
+
+    from modlights.engines.registry import Plan
+    from modlights.model.board import Board
+
+__all__ = ["C_ENGINES", "C_MAX_SEARCH_BYTES", "NativeSolver", "c_solves", "c_board", "solution"]
+
+#: The registered engines whose Solver is the C solver: the C library's structured
+#: engines. The dense engines ("dense-gf2", "dense-zn") keep their Python adapters for
+#: now: the C solver's dense path took 2.6x pre-33's time on the 4096 x 4096 GF(2)
+#: from_matrix system of bench's dense-gf2-4096 (0.049 s against 0.017 s).
+C_ENGINES = NATIVE_ENGINES
+#: The C solver's MAX_SEARCH_BYTES (csrc/api/solve.c): the Solver's searches go to C
+#: only while ``modlights.solver.MAX_SEARCH_BYTES`` has this value.
+C_MAX_SEARCH_BYTES = 1 << 24
+#: The C library's DEFAULT_SECONDS (ml_budget_default's deadline): the batches hand a
+#: default budget to C only while ``modlights.solver.DEFAULT_SECONDS`` has this value.
+C_DEFAULT_SECONDS = 1.0
+
+UNSOLVABLE = (
+    "no combination of taps takes this board to the target (the start and the target "
+    "differ by a pattern that taps cannot make)"
+)
+
+
+def c_solves(plan: Plan) -> bool:
+    """Whether the C solver answers for ``plan`` (the native backend and an engine of the
+    C library); else the registry's Python engine does. O(1)."""
+    return plan.backend == "native" and plan.engine in C_ENGINES
+
+
+def c_board(board: Board) -> Any:
+    """The C board of ``board``: a grid's through :func:`modlights.engines.native.c_board`
+    (kept while the board lives), a from_matrix board from its dense matrix (read as
+    Python's engines read it), another graph board from its JSON. O(tiles) or
+    O(cells x taps) for a dense matrix."""
+    from modlights.native._core import CBoard
+
+    if board.is_grid:
+        return _grid_c_board(board)
+    if board._dense is not None:
+        return CBoard.from_matrix(board._dense, board.states)
+    return CBoard.from_json(json.dumps(board.to_dict()))
+
+
+def variant(cs: Any, name: str) -> Any:
+    """What :func:`modlights.engines.registry.resolve` reads of a built engine: the
+    variant the C solver's plan names (``name`` when none) and why."""
+    plan = cs.plan
+    taken = plan["variant"] or name
+    reason = plan["reason"] or ""
+    return SimpleNamespace(
+        variant=taken, variant_reason=reason.partition(f"; variant {taken}: ")[2]
+    )
+
+
+def c_tiles(board: Board, state: Any, what: str = "state") -> np.ndarray:
+    """A board-shaped state as the C solver reads it: a uint8 array of the board's shape
+    as it is (C reduces it mod n and ignores holes), anything else through
+    ``board.coerce_state`` (its checks and messages)."""
+    board._per_tile(f"a byte {what}")
+    if isinstance(state, np.ndarray) and state.dtype == np.uint8 and state.shape == board.shape:
+        return state
+    return board.coerce_state(state, what)
+
+
+def c_target(board: Board, t: Any) -> Any:
+    """target as the C solver reads it: an int (every tile, mod n) or a board-shaped
+    array (:func:`c_tiles`)."""
+    v = board._target_int(t)
+    return v if v is not None else c_tiles(board, t, "target")
+
+
+def c_states(board: Board, arr: Any) -> np.ndarray:
+    """A (k, *shape) stack of states as the C solver reads it, with the Solver's shape
+    message; other dtypes than uint8 reduced mod n (``_reduce_mod``)."""
+    from modlights.model.board_matrix import _as_int_array, _reduce_mod
+
+    a = np.asarray(arr)
+    if a.ndim != len(board.shape) + 1 or a.shape[1:] != board.shape:
+        raise ValueError(
+            f"states must have shape (k, {', '.join(map(str, board.shape))}), got {a.shape}"
+        )
+    if a.dtype != np.uint8:
+        a = _reduce_mod(_as_int_array(a, "states"), board.states)
+    return a.reshape(a.shape[0], prod(board.shape))
+
+
+def c_budget(steps: int | None, seconds: float | None) -> Any:
+    """The C binding's budget of a checked (steps, seconds): an int count or float
+    seconds (neither: no limit, infinite seconds)."""
+    if steps is not None:
+        return int(steps)
+    return float("inf") if seconds is None else float(seconds)
+
+
+def solution(board: Board, res: Any, minimal: bool) -> Solution:
+    """The Solution of a C result (``_core.CResult``): its taps (the result's memory,
+    no copy) shaped as the board's,
+    proven flag, |ker A|, search counts and time; the certificate is the result's
+    (``ml_result_certificate``)."""
+    if res is None:
+        raise Unsolvable(UNSOLVABLE)
+    taps = res.taps_view()  # the result's memory, kept alive by the array
+    shaped = taps.reshape(board.shape) if board.is_grid else taps
+    return Solution(
+        board,
+        shaped,
+        res.proven_minimal,
+        res.kernel_size,
+        res.examined if minimal else 0,
+        res.pruned if minimal else 0,
+        res.seconds if minimal else 0.0,
+        result=res,
+    )
+
+
+class NativeSolver:
+    """The C solver's part of :class:`modlights.solver.Solver` (a base class of it,
+    through :class:`modlights.solver_batch.SolverBatches`; never made by itself): the
+    C solver made once (``_c``, lazily where the Solver is lazy), asked under the
+    Solver's lock, and :meth:`_solve_c`."""
+
+    if TYPE_CHECKING:  # what Solver provides
+        board: Board
+        _plan: Plan
+        _c: Any
+        _c_lock: threading.Lock
+
+        def _search_budget(
+            self, budget: Any, boards: int = 1
+        ) -> tuple[int | None, float | None]: ...
+
+        def _limits(self) -> tuple[int, float]: ...
+
+    @property
+    def _on_c(self) -> bool:
+        """Whether the C solver answers (:func:`c_solves`): the one switch between the C
+        solver and the registry's Python engine."""
+        return c_solves(self._plan)
+
+    def _csolver(self) -> Any:
+        """The C solver of the plan (made on first use and kept); the plan then names
+        the variant the engine took (the chase), as ``Solver._build`` does."""
+        if self._c is None:
+            from modlights.native._core import CSolver
+
+            cs = CSolver(c_board(self.board), self._plan.engine)
+            self._plan = registry.resolve(self._plan, variant(cs, self._plan.engine))
+            self._c = cs
+        return self._c
+
+    def _cask(self, question: str, *args: Any) -> Any:
+        """The C solver's answer to ``question`` (a CSolver attribute, called with
+        ``args`` when callable), under the Solver's lock (one thread at a time)."""
+        with self._c_lock:
+            v = getattr(self._csolver(), question)
+            return v(*args) if callable(v) else v
+
+    @property
+    def _c_searches(self) -> bool:
+        """Whether the C solver runs the minimal searches: it answers, and
+        ``modlights.solver.MAX_SEARCH_BYTES`` is its own."""
+        return self._on_c and self._limits()[0] == C_MAX_SEARCH_BYTES
+
+    def _solve_c(
+        self, state: Any, target: Any, minimal: bool, budget: Any, steps: Any, seconds: Any
+    ) -> Solution:
+        """``Solver.solve`` by the C solver (ml_solver_solve, the proof kept): the same
+        Solution, its certificate the result's; the default budget as
+        ``Solver._search_budget`` resolves it (DEFAULT_SECONDS as set there)."""
+        b = self.board
+        st, t = c_tiles(b, state), c_target(b, target)
+        if minimal and budget is None:
+            steps, seconds = self._search_budget(None)
+        bud = c_budget(steps, seconds) if minimal else None
+        res = self._cask("solve_result", st, t, minimal, bud, minimal, False)
+        return solution(b, res, minimal)
