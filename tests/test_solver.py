@@ -255,12 +255,11 @@ def test_the_c_solver_answers_as_the_python_engine(monkeypatch, args, method):
     assert c._on_c and c._eng is None
     got = _answers(c, b)
     assert c._eng is None  # every answer above came from the C solver
-    # the C solver's own plan for the method (ml_plan_choose) agrees with Solver.plan
-    # (registry.choose's), but for the reference engine, registered only in Python
+    # the C solver's own plan for the method (ml_plan_choose) is Solver.plan, the
+    # reference engine (registered through the seam) included
     cp = _core.CSolver(solver_native.c_board(b), method).plan
     assert (cp["engine"], cp["reason"]) == (c.plan.engine, c.plan.reason)
-    rejected = {k: v for k, v in c.plan.rejected.items() if k != "reference"}
-    assert json.loads(cp["json"])["rejected"] == rejected
+    assert json.loads(cp["json"])["rejected"] == c.plan.rejected
     monkeypatch.setattr(solver_native, "C_ENGINES", ())
     p = ml.Solver(b, method=method)
     assert not p._on_c

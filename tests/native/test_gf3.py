@@ -227,8 +227,9 @@ def test_bitsliced_large_inverse_and_crt():
 
 @pytest.mark.parametrize("n", [3, 6, 9, 4, 8])
 def test_solver_dense_all_moduli(n):
-    """Solver on dense matrices: n = 3, 6, 4, 8 through the bit-sliced parts mod 3, 4
-    and 8, the ring 9 through the band elimination; all against the reference engine."""
+    """Dense matrices: n = 3, 6, 4, 8 through the bit-sliced parts mod 3, 4 and 8, the
+    ring 9 through the band elimination (ZnEngine), and the Solver's dense-zn engine;
+    all against the reference engine."""
     rng = np.random.default_rng(500 + n)
     for m, r, kind in [(60, 60, "dense"), (80, 50, "lowrank"), (45, 90, "dependent")]:
         a = make_matrix(rng, n, m, r, kind)
@@ -241,8 +242,9 @@ def test_solver_dense_all_moduli(n):
             4: {4: "bitsliced"},
             8: {8: "bitsliced"},
         }[n]
-        assert s._engine.methods == want
-        check_against_reference(a, n, rng, s._engine)
+        eng = ZnEngine(a, n)  # the elimination of each part (the C solver's dense/zn.c)
+        assert eng.methods == want
+        check_against_reference(a, n, rng, eng)
         ref = Solver(ml.Board.from_matrix(a, n), backend="reference")
         assert s.kernel_size == ref.kernel_size
         x = rng.integers(0, n, r)
