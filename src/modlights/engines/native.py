@@ -15,16 +15,13 @@ kernel_fits, packs, transposed, solve_packed; ``variant`` and ``variant_reason``
 variant the choosing entry took). Python's Solver keeps its own facade over it
 (canonical forms, the minimal search, batches, pickling).
 
-The C board of a Python grid is made once per board object (from its JSON) and kept
-while the board lives (:func:`c_board`); right-hand sides and packed states go to C
+The C board of a Python board is the one the Board holds (:func:`c_board`, made with
+the board); right-hand sides and packed states go to C
 without copies (C-contiguous uint8, as the Solver makes them).
 """
 
 from __future__ import annotations
 
-import json
-import weakref
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -52,41 +49,11 @@ NATIVE_ENGINES = (
 #: registry_tensor.c): a 3 x 3 proxy of a large masked grid has their reason.
 _NO_MASKS = ("algebraic-cross", "algebraic-torus", "algebraic-sym", "lifted", "tensor")
 
-# id(board) -> (weak reference to it, its C board): made once per live board object
-_CBOARDS: dict[int, tuple[Any, Any]] = {}
-
-
-def _forget(key: int, _ref: Any = None) -> None:
-    _CBOARDS.pop(key, None)
-
 
 def c_board(board: Board) -> Any:
-    """The C board (``_core.CBoard``) of a grid board, made on first use and kept while
-    ``board`` lives (boards are immutable): one pattern through the grid builder (lock
-    and hole masks as bytes), a mixed map from its JSON. O(tiles) the first time, then
-    O(1). ValueError as the C builders raise it (never for a board Python made)."""
-    key = id(board)
-    hit = _CBOARDS.get(key)
-    if hit is not None and hit[0]() is board:
-        return hit[1]
-    from modlights.native._core import CBoard
-
-    rows, cols = board.shape
-    if board._mixed is None:  # one pattern: the grid builder, masks passed as bytes
-        cb = CBoard.grid(
-            rows,
-            cols,
-            states=board.states,
-            pattern=[tuple(o) for o in board._pattern],
-            locked=board._locked if board._any_locked else None,
-            holes=board._holes if board._any_holes else None,
-            wrap=board.wrap,
-            share_masks=True,  # a Board's masks never change: read in place
-        )
-    else:  # a mixed map: its JSON (max_tiles: the board's own size)
-        cb = CBoard.from_json(json.dumps(board.to_dict()), rows * cols)
-    _CBOARDS[key] = (weakref.ref(board, partial(_forget, key)), cb)
-    return cb
+    """The C board (``_core.CBoard``) of a board: the one the Board holds (made with it;
+    a grid's masks read in place). O(1)."""
+    return board._c
 
 
 def covers(name: str, board: Board) -> str | None:

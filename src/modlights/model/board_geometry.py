@@ -106,18 +106,6 @@ class BoardGeometry:
     )
 
     # ------------------------------------------------------------------ indices
-    def _init_index(self) -> None:
-        rows, cols = self._shape
-        # Counts now; the index arrays (8 bytes a tile) only when something needs them:
-        # full boards are handled without them, which matters at 10^8 tiles.
-        n_holes = int(np.count_nonzero(self._holes)) if self._any_holes else 0
-        n_locked = int(np.count_nonzero(self._locked)) if self._any_locked else 0
-        self._n_cells = rows * cols - n_holes
-        self._n_taps = rows * cols - n_holes - n_locked  # locks and holes are disjoint
-        self._cells_cache = None
-        self._taps_cache = None
-        self._coo_cache = None
-
     def _per_tile(self, what: str, bytes_per_tile: int = 1) -> None:
         """ValueError for a giant board (a uniform grid over MAX_TILES tiles): ``what``
         would need ``bytes_per_tile`` bytes a tile."""

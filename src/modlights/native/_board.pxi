@@ -232,6 +232,26 @@ cdef class CBoard:
         return CBoard._wrap(b)
 
     @staticmethod
+    def from_csc(states, n_cells, indptr, cells):
+        """ml_board_from_effects of the effects in column form: tap j advances
+        cells[indptr[j]:indptr[j + 1]] (integer arrays, read as int64; n_cells None: one
+        more than the largest cell). O(entries)."""
+        cdef ml_board *b = NULL
+        ip_a = np.ascontiguousarray(indptr, dtype=np.int64)
+        cv_a = np.ascontiguousarray(cells, dtype=np.int64)
+        if cv_a.shape[0] == 0:
+            cv_a = np.zeros(1, np.int64)
+        cdef const int64_t[::1] ip = ip_a
+        cdef const int64_t[::1] cv = cv_a
+        cdef int c_states = states
+        cdef int64_t m = -1 if n_cells is None else n_cells
+        cdef size_t r = ip_a.shape[0] - 1
+        with nogil:
+            rc = ml_board_from_effects(NULL, c_states, m, r, &ip[0], &cv[0], &b)
+        _ml_ok(rc)
+        return CBoard._wrap(b)
+
+    @staticmethod
     def from_matrix(a, states):
         """ml_board_from_matrix of a 2-D array of bytes."""
         cdef ml_board *b = NULL
