@@ -366,32 +366,66 @@ def test_reduce_mod_every_dtype(dtype, n):
     assert not np.shares_memory(got, inr)
 
 
+def _brute_matrix(spec):
+    """A of a grid spec written from its definition, tile by tile and offset by offset
+    (shares nothing with the board's code, Python's or C's)."""
+    rows, cols, n, pattern, wrap, locked, holes, _ = spec
+    offs = ml.PATTERNS[pattern] if isinstance(pattern, str) else pattern
+    tiles = [(r, c) for r in range(rows) for c in range(cols)]
+    cells = [t for t in tiles if not holes[t]]
+    taps = [t for t in cells if not locked[t]]
+    row_of = {t: i for i, t in enumerate(cells)}
+    A = np.zeros((len(cells), len(taps)), dtype=np.int64)
+    for j, (r, c) in enumerate(taps):
+        for dr, dc in offs:
+            rr, cc = r + dr, c + dc
+            if wrap:
+                rr, cc = rr % rows, cc % cols
+            elif not (0 <= rr < rows and 0 <= cc < cols):
+                continue
+            if (rr, cc) in row_of:
+                A[row_of[rr, cc], j] += 1
+    return A % n
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(grid_specs(), st.integers(0, 2**32 - 1))
-def test_stencil_apply_and_random_state_match_the_matrix(spec, seed):
+def test_apply_and_random_state_match_the_matrix_by_definition(spec, seed):
+    """The C board's apply (apply_vector, apply), its dense matrix and the coordinate
+    form against A written from the definition; random_state is -A x for the draws of
+    its generator (the stream unchanged)."""
     b = _board(spec)
     n = b.states
-    A = b.matrix().astype(np.int64)
+    A = _brute_matrix(spec)
+    assert np.array_equal(b.matrix(), A)
+    ci, tj = b.coo()
+    coo = np.zeros(A.shape, dtype=np.int64)
+    np.add.at(coo, (ci, tj), 1)
+    assert np.array_equal(coo % n, A)
     x = np.random.default_rng(seed).integers(0, n, size=b.n_taps, dtype=np.uint8)
     want = A @ x.astype(np.int64) % n
     for xx in (x, x.astype(np.int64) + n * 3, x.astype(np.int16) - n):
-        got = b.cell_vector(b._stencil_apply(xx))
+        got = b.apply_vector(xx)
         assert got.dtype == np.uint8 and np.array_equal(got, want)
-    # random_state: -A x for the same draws as before (the stream is unchanged)
+    s = np.random.default_rng(seed + 1).integers(0, 3 * n, size=b.shape)
+    got = b.apply(s, b.from_tap_vector(x))
+    assert np.array_equal(b.cell_vector(got), (b.cell_vector(s % n) + want) % n)
+    assert not (got[b.holes]).any()
     x = np.random.default_rng(seed).integers(0, n, size=b.n_taps, dtype=np.uint8)
     want = b.from_cell_vector(((-(A @ x.astype(np.int64))) % n).astype(np.uint8))
     got = b.random_state(rng=seed)
     assert got.dtype == np.uint8 and np.array_equal(got, want)
 
 
-def test_stencil_accumulator_widths():
-    # uint8 for small sums, uint16 beyond 255, uint32 beyond 65535 (one offset
-    # repeated): the sums must not overflow
-    for reps, n in ((60, 5), (300, 255), (260, 255)):
-        b = ml.Board.grid(3, 4, states=n, pattern=[(0, 0)] * reps + [(0, 1)])
+def test_apply_with_long_patterns():
+    # one offset repeated past a byte's worth of units, reaching past the sides
+    for reps, n, wrap in ((60, 5, False), (300, 255, True), (260, 255, False)):
+        pattern = [(0, 0)] * reps + [(0, 1), (7, -9)]
+        b = ml.Board.grid(3, 4, states=n, pattern=pattern, wrap=wrap)
         x = np.full(b.n_taps, n - 1, dtype=np.uint8)
-        want = b.matrix().astype(np.int64) @ x.astype(np.int64) % n
-        assert np.array_equal(b.cell_vector(b._stencil_apply(x)), want)
+        spec = (3, 4, n, pattern, wrap, np.zeros((3, 4), bool), np.zeros((3, 4), bool), None)
+        want = _brute_matrix(spec) @ x.astype(np.int64) % n
+        assert np.array_equal(b.apply_vector(x), want)
 
 
 def test_random_state_is_a_byte_a_tile():

@@ -73,6 +73,7 @@ class BoardGeometry:
     _cells_cache: Any
     _taps_cache: Any
     _coo_cache: Any
+    _c: Any  # the board's C board (Board._c)
 
     _dense: np.ndarray | None = None
     _effects: tuple | None = None
@@ -359,14 +360,7 @@ class BoardGeometry:
                 raise ValueError(f"tap {j} out of range: taps are 0..{self.n_taps - 1}")
             return j
         r, c = self._check_pos(pos, "tap position")
-        if self._any_holes and self._holes[r, c]:
-            raise ValueError(f"cannot tap {(r, c)}: it is a hole")
-        if self._any_locked and self._locked[r, c]:
-            raise ValueError(f"cannot tap {(r, c)}: it is locked")
-        flat = r * self._shape[1] + c
-        if self._n_taps == self._shape[0] * self._shape[1]:  # every tile tappable
-            return flat
-        return int(np.searchsorted(self._taps_flat, flat))
+        return int(self._c.tap_index(r, c))  # refuses holes and locked tiles
 
     def cell_index(self, pos: Any) -> int:
         """Row of A for the tile at ``pos``; ValueError for holes and off-board."""
@@ -376,9 +370,4 @@ class BoardGeometry:
                 raise ValueError(f"cell {i} out of range: cells are 0..{self.n_cells - 1}")
             return i
         r, c = self._check_pos(pos, "cell position")
-        if self._any_holes and self._holes[r, c]:
-            raise ValueError(f"{(r, c)} is a hole, not a tile")
-        flat = r * self._shape[1] + c
-        if not self._any_holes:
-            return flat
-        return int(np.searchsorted(self._cells_flat, flat))
+        return int(self._c.cell_index(r, c))  # refuses holes
