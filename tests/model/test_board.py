@@ -4,6 +4,8 @@ obvious eager / int64 computation."""
 
 from __future__ import annotations
 
+import json
+import pickle
 import re
 import tracemalloc
 
@@ -439,3 +441,45 @@ def test_random_state_is_a_byte_a_tile():
         tracemalloc.stop()
     assert st_.dtype == np.uint8 and st_.shape == (500, 400)
     assert peak < 2.5 * 500 * 400, peak / (500 * 400)  # the draws and the sum
+
+
+def test_the_board_holds_one_c_board():
+    """The C board is made once with the board (a grid's masks read in place, not
+    copied), is the engines' and the codes' C board, agrees with the board's JSON and
+    masks, and is made again, equal, by a pickled copy; a from_matrix board's on first
+    use only."""
+    from modlights.engines.native import c_board
+
+    u = np.random.default_rng(3).random((7, 9))
+    b = ml.Board.grid(7, 9, 5, "knight", locked=u < 0.2, holes=u > 0.9, wrap=True)
+    cb = b._c
+    assert cb is b._c and c_board(b) is cb
+    assert cb.to_json() == json.dumps(b.to_dict(), separators=(",", ":"))
+    assert np.array_equal(cb.locked_mask(), b.locked) and np.array_equal(cb.holes_mask(), b.holes)
+    assert (cb.n_cells, cb.n_taps) == (b.n_cells, b.n_taps)
+    copy = pickle.loads(pickle.dumps(b))
+    assert copy._c is not cb and copy._c == cb and copy == b
+    assert ml.Board._from_c(cb)._c is cb  # from_dict / codes keep the reader's board
+    m = ml.Board.from_matrix([[1, 2], [0, 3]], 4)
+    assert "_cb" not in vars(m)
+    assert m._c == ml.Board.from_dict(m.to_dict())._c and "_cb" in vars(m)
+    giant = ml.Board.grid(1 << 14, 1 << 14, pattern="square")
+    assert giant._c.is_giant and ml.Board.from_dict(giant.to_dict(), max_tiles=1 << 28) == giant
+
+
+def test_from_dict_reads_python_values_as_json():
+    """Tuples, NumPy scalars and any Mapping are JSON data; anything else is refused
+    naming where it is."""
+    from types import MappingProxyType
+
+    d = {"rows": np.int64(3), "cols": 3, "states": np.uint8(3), "locked": [(0, np.int32(1))]}
+    want = ml.Board.grid(3, 3, 3, locked=[(0, 1)])
+    assert ml.Board.from_dict(d) == want == ml.Board.from_dict(MappingProxyType(d))
+    for bad, where in (
+        ({"rows": 2, "cols": 2, "locked": np.zeros((2, 2), bool)}, "locked"),
+        ({"rows": 2, "cols": 2, "states": float("nan")}, "states"),
+        ({"rows": 2, "cols": 2, "holes": [{(0, 0)}]}, "holes[0]"),
+        ({1: 2}, "board"),
+    ):
+        with pytest.raises(ValueError, match=re.escape(where)):
+            ml.Board.from_dict(bad)

@@ -575,47 +575,16 @@ class Board(BoardMatrix):
         return repr_svg(self)
 
     # ------------------------------------------------------------------ identity
-    def _key(self) -> tuple:
-        if self._kind == "graph":
-            # the tap matrix itself, as sorted (flat index, entry mod n) pairs: a
-            # from_matrix board equals the from_effects board listing the same units
-            # (as Board.from_dict(b.to_dict()) builds it)
-            m, r = self._n_cells, self._n_taps
-            if self._dense is not None:
-                flat = np.flatnonzero(self._dense)
-                vals = self._dense.reshape(-1)[flat]
-            else:
-                ci, tj = self.coo()
-                flat, counts = np.unique(ci.astype(np.int64) * r + tj, return_counts=True)
-                counts %= self._n
-                flat, vals = flat[counts != 0], counts[counts != 0]
-            return (
-                "graph",
-                self._n,
-                (m, r),
-                flat.astype(np.int64).tobytes(),
-                vals.astype(np.uint8).tobytes(),
-            )
-        pat = self._pattern if self._mixed is None else tuple(tuple(r) for r in self._mixed)
-        return (
-            "grid",
-            self._n,
-            self._shape,
-            self._wrap,
-            pat,
-            np.packbits(self._locked).tobytes() if self._any_locked else None,
-            np.packbits(self._holes).tobytes() if self._any_holes else None,
-        )
-
     def __eq__(self, other: object) -> bool:
         """Equal boards have the same kind, n and tap matrix: grids compare shape,
         wrap, pattern (or per-tile patterns) and lock / hole masks; graph boards
         compare A mod n, so a ``from_matrix`` board equals the ``from_effects`` board
-        listing the same units. Graph boards: O(entries of A)."""
-        return isinstance(other, Board) and self._key() == other._key()
+        listing the same units (ml_board_equal). O(tiles) for grids with masks or a
+        mixed map, O(entries of A) for graph boards."""
+        return isinstance(other, Board) and self._c == other._c
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(self._c)  # ml_board_hash: consistent with ml_board_equal
 
     def __repr__(self) -> str:
         if self._dense is not None:

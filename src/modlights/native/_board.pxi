@@ -10,6 +10,18 @@ from cpython.ref cimport Py_DECREF, Py_INCREF
 from libc.stdlib cimport free, malloc
 
 
+#: The board limits of modlights.h (ML_MAX_*), by their Python names: model/validation.py
+#: and model/patterns.py read them from here (the limits live in C once).
+BOARD_LIMITS = {
+    "MAX_STATES": ML_MAX_STATES,
+    "MAX_SIDE": ML_MAX_SIDE,
+    "MAX_TILES": ML_MAX_TILES,
+    "MAX_DENSE": ML_MAX_DENSE,
+    "MAX_REACH": ML_MAX_REACH,
+    "MAX_OFFSETS": ML_MAX_OFFSETS,
+}
+
+
 def _ml_raise(int rc):
     """The exception of a failed C API call (its message from the thread's context)."""
     msg = ml_errmsg(NULL).decode("utf-8", "replace")

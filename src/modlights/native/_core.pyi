@@ -453,6 +453,8 @@ def capi_factored(primes: list[int], exps: list[int]) -> tuple[int | None, float
 def capi_pattern_lookup(name: str) -> int: ...
 def capi_pattern(pid: int) -> tuple[str | None, tuple[tuple[int, int], ...]]: ...
 
+BOARD_LIMITS: dict[str, int]
+
 class CBoard:
     @staticmethod
     def grid(
