@@ -32,7 +32,11 @@ static int rhs_of(ml_ctx *ctx, const ml_board *b, const uint8_t *state, ml_targe
         red[v] = (uint8_t)(v % n);
         neg[v] = (uint8_t)((n - red[v]) % n);
     }
-    const uint32_t *cf = b->cell_flat;
+    const uint32_t *cf = NULL;
+    if ((rc = ml__board_cells(ctx, b, "ml_solver_solve", &cf))) {
+        free(out);
+        return rc;
+    }
     const uint8_t *tt = target.tiles;
     if (!cf && !(n & (n - 1))) {   /* n a power of two: a mask, and the loops vectorise */
         uint8_t mask = (uint8_t)(n - 1);

@@ -477,7 +477,7 @@ def test_from_dict_reads_python_values_as_json():
     assert ml.Board.from_dict(d) == want == ml.Board.from_dict(MappingProxyType(d))
     for bad, where in (
         ({"rows": 2, "cols": 2, "locked": np.zeros((2, 2), bool)}, "locked"),
-        ({"rows": 2, "cols": 2, "states": float("nan")}, "states"),
+        ({"rows": 2, "cols": 2, "states": float("nan")}, "states must be an int"),
         ({"rows": 2, "cols": 2, "holes": [{(0, 0)}]}, "holes[0]"),
         ({1: 2}, "board"),
     ):

@@ -623,10 +623,9 @@ def _c_grid(b: Board) -> Any:
         "locked": b._locked if b._any_locked else None,
         "holes": b._holes if b._any_holes else None,
     }
-    if b._mixed is None:
-        return CBoard.grid(
-            rows, cols, b._n, list(b._pattern), wrap=b._wrap, share_masks=True, **masks
-        )
+    if b._mixed is None:  # a named pattern by its name (the C library's same offsets)
+        pattern = pattern_name(b._pattern) or list(b._pattern)
+        return CBoard.grid(rows, cols, b._n, pattern, wrap=b._wrap, share_masks=True, **masks)
     palette: dict[tuple, int] = {}
     index = np.array(
         [[palette.setdefault(o, len(palette)) for o in row] for row in b._mixed],

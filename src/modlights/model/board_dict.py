@@ -5,8 +5,9 @@ field with Python's rules and messages; ``Board.to_dict`` parses ``ml_board_to_j
 ``json_text`` writes a dict as ``json.dumps`` does (compact), after reading what JSON
 has no word for but Python code passes naturally: tuples as lists, NumPy integers,
 floats and bools as Python's, any Mapping as a dict. Anything else (an array, a set,
-bytes, a key that is not a string, NaN or an infinity) is not JSON data: a ValueError
-naming where it is, before the reader sees anything.
+bytes, a key that is not a string) is not JSON data: a ValueError naming where it is,
+before the reader sees anything. NaN and infinities are written as json writes them
+(``NaN``, ``Infinity``), tokens the reader reads as ``json.loads`` does.
 
 This module imports no other module of the board (tests/model/test_imports.py).
 """
@@ -14,7 +15,6 @@ This module imports no other module of the board (tests/model/test_imports.py).
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,9 +38,7 @@ def _plain(v: Any, where: str) -> Any:
     if isinstance(v, np.integer):
         return int(v)
     if isinstance(v, (float, np.floating)):
-        if not math.isfinite(v):
-            raise ValueError(f"{where} must be JSON data; got {v!r}")
-        return float(v)
+        return float(v)  # NaN and infinities too: json's tokens, which the reader reads
     if isinstance(v, (list, tuple)):
         if all(type(x) is int for x in v):  # the common case: no per-entry calls
             return v
@@ -75,7 +73,7 @@ def json_text(d: Any) -> str:
     json.dumps pass for a dict of JSON data (tuples and NumPy scalars included)."""
     if type(d) is dict and all(type(k) is str for k in d):
         try:
-            return json.dumps(d, separators=(",", ":"), allow_nan=False, default=_scalar)
+            return json.dumps(d, separators=(",", ":"), allow_nan=True, default=_scalar)
         except (TypeError, ValueError):
             pass  # found below, with where it is
-    return json.dumps(_plain(d, "board"), separators=(",", ":"), allow_nan=False)
+    return json.dumps(_plain(d, "board"), separators=(",", ":"), allow_nan=True)
