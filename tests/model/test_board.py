@@ -368,9 +368,10 @@ def test_reduce_mod_every_dtype(dtype, n):
     assert not np.shares_memory(got, inr)
 
 
-def _brute_matrix(spec):
+def _brute_matrix(spec, raw=False):
     """A of a grid spec written from its definition, tile by tile and offset by offset
-    (shares nothing with the board's code, Python's or C's)."""
+    (shares nothing with the board's code, Python's or C's); raw: the counts before
+    reduction mod n."""
     rows, cols, n, pattern, wrap, locked, holes, _ = spec
     offs = ml.PATTERNS[pattern] if isinstance(pattern, str) else pattern
     tiles = [(r, c) for r in range(rows) for c in range(cols)]
@@ -387,7 +388,7 @@ def _brute_matrix(spec):
                 continue
             if (rr, cc) in row_of:
                 A[row_of[rr, cc], j] += 1
-    return A % n
+    return A if raw else A % n
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -398,8 +399,13 @@ def test_apply_and_random_state_match_the_matrix_by_definition(spec, seed):
     its generator (the stream unchanged)."""
     b = _board(spec)
     n = b.states
-    A = _brute_matrix(spec)
+    raw = _brute_matrix(spec, raw=True)
+    A = raw % n
     assert np.array_equal(b.matrix(), A)
+    cells = b.cells
+    for j in range(0, b.n_taps, max(1, b.n_taps // 3)):  # a tap's effect, repeats kept
+        want = [cells[i] for i in np.repeat(np.arange(len(cells)), raw[:, j])]
+        assert b.affected(b.taps[j]) == want
     ci, tj = b.coo()
     coo = np.zeros(A.shape, dtype=np.int64)
     np.add.at(coo, (ci, tj), 1)

@@ -366,11 +366,13 @@ class BoardMatrix(BoardGeometry):
 
     def affected(self, pos: Any) -> list:
         """Positions a tap at ``pos`` changes (with repeats where a tile advances twice),
-        sorted row-major. Builds (and caches) the coordinate form of A."""
+        sorted row-major: the C board's effect of the tap (ml_board_effect). O(pattern)
+        on grids, O(entries of the column) on graph boards."""
         j = self.tap_index(pos)
-        ci, tj = self.coo()
-        cells = ci[tj == j]
-        return self._positions(np.sort(self._cells_flat[cells]))
+        cells = self._c.effect(j)
+        if self._kind == "graph":
+            return sorted(cells)
+        return sorted(self._c.cell_position(i) for i in cells)
 
     def random_state(self, rng: Any = None, solvable: bool = True) -> np.ndarray:
         """A random board-shaped state; with ``solvable=True`` one that can be solved
