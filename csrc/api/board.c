@@ -378,9 +378,10 @@ int ml_board_from_effects(ml_ctx *ctx, int states, int64_t n_cells, size_t n_tap
         if (over)
             return ml__fail(ctx, ML_M_CELL_INDEX_MAX, (long long)big, (long long)ML_MAX_TILES);
     }
-    int64_t hi = 0;
+    int64_t hi = 0;   /* one more than the largest cell, as Python's (below 1 when every
+                       * listed cell is negative: then "cells are 0..hi - 1" names it) */
     for (uint64_t k = 0; k < nnz; k++)
-        if (cells[k] + 1 > hi)
+        if (k == 0 || cells[k] + 1 > hi)
             hi = cells[k] + 1;
     int64_t m = n_cells;
     if (n_cells < 0) {

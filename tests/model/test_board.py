@@ -489,3 +489,12 @@ def test_from_dict_reads_python_values_as_json():
     ):
         with pytest.raises(ValueError, match=re.escape(where)):
             ml.Board.from_dict(bad)
+
+
+def test_negative_cells_are_named_as_before():
+    # no n_cells and every listed cell negative: the range named is 0..(largest cell)
+    # (pre-33 Python's words, which search/verify repeats)
+    with pytest.raises(ValueError, match=re.escape("cell index -3 out of range: cells are 0..-3")):
+        ml.Board.from_effects([[-3, -7]], 2)
+    with pytest.raises(ValueError, match=re.escape("cells are 0..-5")):
+        ml.Board.from_dict({"effects": [[-5]], "states": 2})
