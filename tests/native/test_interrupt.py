@@ -216,7 +216,7 @@ def test_sigint_stops_every_engine(engine):
 
 def test_one_stop_flag_for_every_binding():
     """The stop flag is process-wide: one request stops the next polling call of any
-    binding (here a chase plan and a coset search), each raising KeyboardInterrupt once;
+    binding (here a coset search and a chase solver), each raising KeyboardInterrupt once;
     after that the calls run normally."""
     from modlights.native import _core
 
@@ -227,8 +227,8 @@ def test_one_stop_flag_for_every_binding():
     with pytest.raises(KeyboardInterrupt):
         _core.coset_min(x0, H, [2] * 10, 2)
     assert not _core._clear_interrupt()  # the raise took the flag
+    b = ml.Board.grid(40, 40)  # made before the request: building a board polls too
     _core._request_interrupt()
-    b = ml.Board.grid(40, 40)
     with pytest.raises(KeyboardInterrupt):
         _ = ml.Solver(b, method="chase").nullity
     s = ml.Solver(b, method="chase")
