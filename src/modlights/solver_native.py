@@ -33,10 +33,8 @@ if TYPE_CHECKING:
 
 __all__ = ["C_ENGINES", "C_MAX_SEARCH_BYTES", "NativeSolver", "c_solves", "c_board", "solution"]
 
-#: The registered engines whose Solver is the C solver: the C library's structured
-#: engines. The dense engines ("dense-gf2", "dense-zn") keep their Python adapters for
-#: now: the C solver's dense path took 2.6x pre-33's time on the 4096 x 4096 GF(2)
-#: from_matrix system of bench's dense-gf2-4096 (0.049 s against 0.017 s).
+#: The registered engines whose Solver is the C solver: the C library's engines, dense
+#: and structured (:data:`modlights.engines.native.NATIVE_ENGINES`).
 C_ENGINES = NATIVE_ENGINES
 #: The C solver's MAX_SEARCH_BYTES (csrc/api/solve.c): the Solver's searches go to C
 #: only while ``modlights.solver.MAX_SEARCH_BYTES`` has this value.
