@@ -340,3 +340,27 @@ def test_the_reference_backend_stays_the_python_oracle():
     assert not s._on_c
     s.solve(ml.Board.grid(4, 4).random_state(rng=1))
     assert s._c is None and s._eng is not None
+
+
+@pytest.mark.parametrize("n, kw", [(2, {}), (3, {}), (4, {}), (2, _LOCKS), (5, _LOCKS)])
+def test_a_batch_reads_unreduced_bytes_and_targets_as_one_at_a_time(n, kw):
+    """solve_many / solvable_many over the C solver (bytes past n reduced, a fill or a
+    board-shaped target; the batch's right-hand sides made in one pass where the cells
+    are the tiles) answer as the single solves do."""
+    b = ml.Board.grid(5, 6, states=n, **kw)
+    s = ml.Solver(b)
+    assert s._on_c
+    rng = np.random.default_rng(n)
+    X = rng.integers(0, n, (40, b.n_taps), dtype=np.uint8)
+    S = np.stack([b.apply(np.zeros(b.shape, np.uint8), b.from_tap_vector(x)) for x in X])
+    S = (S + n * rng.integers(0, 256 // n, S.shape)).astype(np.uint8)  # unreduced bytes
+    for target in (0, 1, b.random_state(rng=3)):
+        T = b.coerce_target(target)
+        want = np.stack([s.solvable(st, target) for st in S])
+        assert s.solvable_many(S, target).tolist() == want.tolist()
+        good = S[want]
+        if len(good):
+            got = s.solve_many(good, target, minimal=False)
+            for st, x in zip(good, got):
+                assert np.array_equal(b.apply(st, x), T)
+                assert np.array_equal(x, s.solve(st, target, minimal=False).taps)

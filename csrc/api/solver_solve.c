@@ -117,7 +117,30 @@ int ml__solver_solve_rows(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *st
     if (!R)
         return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve_many");
     int rc = ml__board_per_tile(ctx, b, "a byte state", 1);
-    if (!rc) {   /* the tables once, each board's t - s straight into its row of R */
+    if (!rc && !b->cell_flat && tiles == m && !target.tiles) {
+        /* cells are the tiles, one fill: the k boards as one run of k * m bytes */
+        unsigned n = (unsigned)b->n, fill = target.fill % n;
+        const size_t km = k * m;
+        if (n == 2 && !fill) {   /* over GF(2) t - s is s: read in place when all < 2 */
+            uint8_t any = 0;
+            for (size_t i = 0; i < km; i++)
+                any |= states[i];
+            if (any < 2) {
+                free(R);
+                return ml__solver_solve_rhs(ctx, s, k, states, X, ok);
+            }
+        }
+        if (!(n & (n - 1))) {
+            uint8_t mask = (uint8_t)(n - 1);
+            for (size_t i = 0; i < km; i++)
+                R[i] = (uint8_t)(fill - states[i]) & mask;
+        } else {
+            rhs_tables t;
+            rhs_tables_make(b, target, &t);
+            for (size_t i = 0; i < km; i++)
+                R[i] = t.sub[states[i]];
+        }
+    } else if (!rc) {   /* the tables once, each board's t - s straight into its row of R */
         rhs_tables t;
         rhs_tables_make(b, target, &t);
         for (size_t i = 0; i < k; i++)
