@@ -5,9 +5,11 @@ it in the Solver's words (the checks and messages of :mod:`modlights.model`), an
 :class:`~modlights.solution.Solution` of its result (:func:`solution`).
 
 The Solver asks the C solver for structure, kernel, det / inverse / pseudo-inverse,
-solvable, solve (minimal or not, with its budget and proof), solutions and the batches;
-the Python engines of :mod:`modlights.engines` answer the plans it does not take
-(backend "reference", engines registered from Python) and the searches that run in
+solvable, solve (minimal or not, with its budget and proof), solutions and the batches,
+on the native backend for every engine: the C library's, and those of Python code (the
+reference engine asked for by name, engines registered from Python), which the C solver
+builds through the seam. The registry's Python engines answer the reference backend
+(the NumPy oracle: its own search, exact counts) and the searches that still run in
 Python (executors, progress callbacks, ``hardest``).
 """
 
