@@ -364,3 +364,23 @@ def test_a_batch_reads_unreduced_bytes_and_targets_as_one_at_a_time(n, kw):
             for st, x in zip(good, got):
                 assert np.array_equal(b.apply(st, x), T)
                 assert np.array_equal(x, s.solve(st, target, minimal=False).taps)
+
+
+def test_an_engine_of_python_code_raises_through_the_c_solver(monkeypatch, toy_engine):
+    """What an engine registered from Python raises inside the C solver reaches the
+    caller as it was raised (solver_native.seamed), and the Solver stays usable."""
+
+    class Refused(ArithmeticError):
+        pass
+
+    def refuse(self, R):
+        raise Refused("no solves today")
+
+    b = ml.Board.grid(4, 4)
+    s = ml.Solver(b, method="toy-solver")
+    assert s._on_c
+    monkeypatch.setattr(_ToyEngine, "solve", refuse)
+    with pytest.raises(Refused, match="no solves today"):
+        s.solve(b.random_state(rng=1), minimal=False)
+    monkeypatch.undo()
+    assert s.nullity == 4
