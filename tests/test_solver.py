@@ -235,22 +235,73 @@ def _answers(s: ml.Solver, b: ml.Board) -> list:
     return out
 
 
+class _ToyEngine:
+    """An engine of Python code (the reference engine's answers under another name):
+    the C solver builds it through the seam."""
+
+    def __init__(self, board):
+        from modlights.engines.reference import ReferenceEngine
+
+        self._r = ReferenceEngine(board.matrix(), board.states)
+
+    nullity = property(lambda self: self._r.nullity)
+    kernel_size = property(lambda self: self._r.kernel_size)
+
+    def solve(self, R):
+        return self._r.solve(R)
+
+    def generators(self, limit=None):
+        return self._r.generators(limit)
+
+
+@pytest.fixture
+def toy_engine():
+    from modlights.engines import registry
+
+    registry.register(
+        "toy-solver",
+        description="the reference engine's answers (n^cells x taps small)",
+        covers=lambda b: None if b.n_cells * b.n_taps <= 4096 else "too large",
+        cost=lambda b: 1.0,
+        build=lambda board, backend, dense: _ToyEngine(board),
+        auto=False,
+    )
+    try:
+        yield
+    finally:
+        registry.unregister("toy-solver")
+
+
+_LOCKS = {"locked": [(0, 0), (2, 1)], "holes": [(1, 1)]}
+
+
 @pytest.mark.parametrize(
-    "args, method",
+    "args, kw, method",
     [
-        ((6, 6, 3), "chase"),
-        ((9, 9, 2), "algebraic"),
-        ((7, 5, 4), "chase"),
-        ((8, 8, 2, "square"), "tensor"),
-        ((5, 5, 2), "chase"),
+        ((6, 6, 3), {}, "chase"),
+        ((9, 9, 2), {}, "algebraic"),
+        ((7, 5, 4), {}, "chase"),
+        ((8, 8, 2, "square"), {}, "tensor"),
+        ((5, 5, 2), {}, "chase"),
+        ((5, 5, 2), {}, "dense-gf2"),
+        ((6, 7, 2, "knight"), _LOCKS, "dense-gf2"),
+        ((16, 16, 2), {"wrap": True}, "dense-gf2"),
+        ((4, 4, 6), {}, "dense-zn"),
+        ((5, 6, 4), _LOCKS, "dense-zn"),
+        ((4, 5, 3), {}, "reference"),
+        ((4, 4, 4), _LOCKS, "reference"),
+        ((4, 4, 2), {}, "toy-solver"),
+        ((3, 5, 3), _LOCKS, "toy-solver"),
     ],
 )
-def test_the_c_solver_answers_as_the_python_engine(monkeypatch, args, method):
+def test_the_c_solver_answers_as_the_python_engine(monkeypatch, toy_engine, args, kw, method):
     """A Solver over the C solver (solver_native.c_solves) answers as one over the
-    registry's Python adapter of the same engine (C_ENGINES emptied)."""
+    registry's Python engine (C_ENGINES emptied, C_SEAM off): the C library's engines,
+    dense and structured, and engines of Python code (the reference engine by name, an
+    engine registered from Python) that the C solver builds through the seam."""
     from modlights import solver_native
 
-    b = ml.Board.grid(*args)
+    b = ml.Board.grid(*args, **kw)
     c = ml.Solver(b, method=method)
     assert c._on_c and c._eng is None
     got = _answers(c, b)
@@ -260,7 +311,76 @@ def test_the_c_solver_answers_as_the_python_engine(monkeypatch, args, method):
     cp = _core.CSolver(solver_native.c_board(b), method).plan
     assert (cp["engine"], cp["reason"]) == (c.plan.engine, c.plan.reason)
     assert json.loads(cp["json"])["rejected"] == c.plan.rejected
+    if b.n_cells == b.n_taps:
+        got += _structure(c)
     monkeypatch.setattr(solver_native, "C_ENGINES", ())
+    monkeypatch.setattr(solver_native, "C_SEAM", False)
     p = ml.Solver(b, method=method)
     assert not p._on_c
-    assert got == _answers(p, b)
+    want = _answers(p, b) + (_structure(p) if b.n_cells == b.n_taps else [])
+    assert p._c is None  # every answer above came from the Python engine
+    assert got == want
+
+
+def _structure(s: ml.Solver) -> list:
+    """det, inverse (or its message), pseudo-inverse (or its message)."""
+    out: list = [s.det()]
+    for q in (s.inverse, s.pseudo_inverse):
+        try:
+            out.append(q().tolist())
+        except ValueError as e:
+            out.append(str(e))
+    return out
+
+
+def test_the_reference_backend_stays_the_python_oracle():
+    """backend="reference" answers from the registry's Python engine and the NumPy
+    search (exact counts, independent of C), never the C solver."""
+    s = ml.Solver(ml.Board.grid(4, 4), backend="reference")
+    assert not s._on_c
+    s.solve(ml.Board.grid(4, 4).random_state(rng=1))
+    assert s._c is None and s._eng is not None
+
+
+@pytest.mark.parametrize("n, kw", [(2, {}), (3, {}), (4, {}), (2, _LOCKS), (5, _LOCKS)])
+def test_a_batch_reads_unreduced_bytes_and_targets_as_one_at_a_time(n, kw):
+    """solve_many / solvable_many over the C solver (bytes past n reduced, a fill or a
+    board-shaped target; the batch's right-hand sides made in one pass where the cells
+    are the tiles) answer as the single solves do."""
+    b = ml.Board.grid(5, 6, states=n, **kw)
+    s = ml.Solver(b)
+    assert s._on_c
+    rng = np.random.default_rng(n)
+    X = rng.integers(0, n, (40, b.n_taps), dtype=np.uint8)
+    S = np.stack([b.apply(np.zeros(b.shape, np.uint8), b.from_tap_vector(x)) for x in X])
+    S = (S + n * rng.integers(0, 256 // n, S.shape)).astype(np.uint8)  # unreduced bytes
+    for target in (0, 1, b.random_state(rng=3)):
+        T = b.coerce_target(target)
+        want = np.stack([s.solvable(st, target) for st in S])
+        assert s.solvable_many(S, target).tolist() == want.tolist()
+        good = S[want]
+        if len(good):
+            got = s.solve_many(good, target, minimal=False)
+            for st, x in zip(good, got):
+                assert np.array_equal(b.apply(st, x), T)
+                assert np.array_equal(x, s.solve(st, target, minimal=False).taps)
+
+
+def test_an_engine_of_python_code_raises_through_the_c_solver(monkeypatch, toy_engine):
+    """What an engine registered from Python raises inside the C solver reaches the
+    caller as it was raised (solver_native.seamed), and the Solver stays usable."""
+
+    class Refused(ArithmeticError):
+        pass
+
+    def refuse(self, R):
+        raise Refused("no solves today")
+
+    b = ml.Board.grid(4, 4)
+    s = ml.Solver(b, method="toy-solver")
+    assert s._on_c
+    monkeypatch.setattr(_ToyEngine, "solve", refuse)
+    with pytest.raises(Refused, match="no solves today"):
+        s.solve(b.random_state(rng=1), minimal=False)
+    monkeypatch.undo()
+    assert s.nullity == 4

@@ -779,11 +779,15 @@ int ml_solver_solve_many(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *sta
         }
     }
     if (!rc) {
-        memset(taps, 0, k * tsize);
-        for (size_t i = 0; i < k; i++) {
-            ml__tap_runs it;
-            for (ml__tap_runs_init(&it, b); ml__tap_runs_next(&it);)
-                memcpy(taps + i * tsize + it.f, X + i * L + it.j, (size_t)it.len);
+        ml__tap_runs it;
+        ml__tap_runs_init(&it, b);
+        if (ml__tap_runs_next(&it) && it.f == 0 && it.len == tsize && tsize == L) {
+            memcpy(taps, X, k * L);   /* every tile a tap: one run, the rows as they are */
+        } else {
+            memset(taps, 0, k * tsize);
+            for (size_t i = 0; i < k; i++)
+                for (ml__tap_runs_init(&it, b); ml__tap_runs_next(&it);)
+                    memcpy(taps + i * tsize + it.f, X + i * L + it.j, (size_t)it.len);
         }
     }
     free(X);

@@ -14,29 +14,37 @@
 #define BEGIN(fn, outp) ML__SOLVER_BEGIN(fn, outp)
 #define END(rc) ML__SOLVER_END(rc)
 
-/* t - s over the cells (mod n): *rhs malloc'd, n_cells bytes. */
-static int rhs_of(ml_ctx *ctx, const ml_board *b, const uint8_t *state, ml_target target,
-                  uint8_t **rhs)
+/* The tables of t - s mod n over the byte values, made once per call (a batch's
+ * boards share them): no division per tile. */
+typedef struct {
+    uint8_t red[256]; /* v mod n */
+    uint8_t neg[256]; /* -v mod n */
+    uint8_t sub[256]; /* fill - v mod n */
+} rhs_tables;
+
+static void rhs_tables_make(const ml_board *b, ml_target target, rhs_tables *t)
 {
-    int rc = ml__board_per_tile(ctx, b, "a byte state", 1);
-    if (rc)
-        return rc;
     unsigned n = (unsigned)b->n, fill = target.fill % n;
-    uint8_t *out = malloc(b->n_cells + 1);
-    if (!out)
-        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
-    /* rhs = target - state mod n by tables over the byte values: no division per tile,
-     * and no index array on boards whose cells are their tiles */
-    uint8_t red[256], neg[256];
     for (unsigned v = 0; v < 256; v++) {
-        red[v] = (uint8_t)(v % n);
-        neg[v] = (uint8_t)((n - red[v]) % n);
+        t->red[v] = (uint8_t)(v % n);
+        t->neg[v] = (uint8_t)((n - t->red[v]) % n);
+        t->sub[v] = (uint8_t)((fill + t->neg[v]) % n);
     }
-    const uint32_t *cf = NULL;
-    if ((rc = ml__board_cells(ctx, b, "ml_solver_solve", &cf))) {
-        free(out);
-        return rc;
-    }
+}
+
+/* Whether b's cells are its tiles (no holes): its cell positions are then not needed
+ * (a C board makes them only on first need, ml__board_cells). */
+static int cells_are_tiles(const ml_board *b)
+{
+    return !(b->kind == ML_BOARD_GRID && b->holes);
+}
+
+/* t - s over the cells (mod n) into out (n_cells bytes), by the tables t of target; cf
+ * the cells' tiles (ml__board_cells), NULL when the cells are the tiles. O(n_cells). */
+static void rhs_into(const ml_board *b, const rhs_tables *t, const uint32_t *cf,
+                     const uint8_t *state, ml_target target, uint8_t *out)
+{
+    unsigned n = (unsigned)b->n, fill = target.fill % n;
     const uint8_t *tt = target.tiles;
     if (!cf && !(n & (n - 1))) {   /* n a power of two: a mask, and the loops vectorise */
         uint8_t mask = (uint8_t)(n - 1);
@@ -47,22 +55,37 @@ static int rhs_of(ml_ctx *ctx, const ml_board *b, const uint8_t *state, ml_targe
             for (uint64_t i = 0; i < b->n_cells; i++)
                 out[i] = (uint8_t)(fill - state[i]) & mask;
     } else if (!tt) {
-        uint8_t sub[256];   /* fill - v mod n */
-        for (unsigned v = 0; v < 256; v++)
-            sub[v] = (uint8_t)((fill + neg[v]) % n);
         if (cf)
             for (uint64_t i = 0; i < b->n_cells; i++)
-                out[i] = sub[state[cf[i]]];
+                out[i] = t->sub[state[cf[i]]];
         else
             for (uint64_t i = 0; i < b->n_cells; i++)
-                out[i] = sub[state[i]];
+                out[i] = t->sub[state[i]];
     } else {
         for (uint64_t i = 0; i < b->n_cells; i++) {
             uint64_t f = cf ? cf[i] : i;
-            unsigned v = (unsigned)red[tt[f]] + neg[state[f]];
+            unsigned v = (unsigned)t->red[tt[f]] + t->neg[state[f]];
             out[i] = (uint8_t)(v >= n ? v - n : v);
         }
     }
+}
+
+/* t - s over the cells (mod n): *rhs malloc'd, n_cells bytes. */
+static int rhs_of(ml_ctx *ctx, const ml_board *b, const uint8_t *state, ml_target target,
+                  uint8_t **rhs)
+{
+    int rc = ml__board_per_tile(ctx, b, "a byte state", 1);
+    if (rc)
+        return rc;
+    const uint32_t *cf = NULL;
+    if ((rc = ml__board_cells(ctx, b, "ml_solver_solve", &cf)))
+        return rc;
+    uint8_t *out = malloc(b->n_cells + 1);
+    if (!out)
+        return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
+    rhs_tables t;
+    rhs_tables_make(b, target, &t);
+    rhs_into(b, &t, cf, state, target, out);
     *rhs = out;
     return ML_OK;
 }
@@ -74,9 +97,7 @@ static int solve_one(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target 
                      uint8_t *x, uint8_t *ok)
 {
     const ml_board *b = ml__solver_board(s);
-    /* no holes: the cells are the tiles (cell_flat is made only on first need) */
-    int cells_are_tiles = !(b->kind == ML_BOARD_GRID && b->holes);
-    if (b->n == 2 && cells_are_tiles && !target.tiles && !(target.fill & 1)) {
+    if (b->n == 2 && cells_are_tiles(b) && !target.tiles && !(target.fill & 1)) {
         int rc = ml__board_per_tile(ctx, b, "a byte state", 1);
         if (rc)
             return rc;
@@ -104,13 +125,37 @@ int ml__solver_solve_rows(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *st
     uint8_t *R = k && m > SIZE_MAX / k ? NULL : malloc(k * m + 1);
     if (!R)
         return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve_many");
-    int rc = ML_OK;
-    for (size_t i = 0; i < k && !rc; i++) {
-        uint8_t *rhs = NULL;
-        rc = rhs_of(ctx, b, states + i * tiles, target, &rhs);
-        if (!rc && m)
-            memcpy(R + i * m, rhs, m);
-        free(rhs);
+    int rc = ml__board_per_tile(ctx, b, "a byte state", 1);
+    if (!rc && cells_are_tiles(b) && tiles == m && !target.tiles) {
+        /* cells are the tiles, one fill: the k boards as one run of k * m bytes */
+        unsigned n = (unsigned)b->n, fill = target.fill % n;
+        const size_t km = k * m;
+        if (n == 2 && !fill) {   /* over GF(2) t - s is s: read in place when all < 2 */
+            uint8_t any = 0;
+            for (size_t i = 0; i < km; i++)
+                any |= states[i];
+            if (any < 2) {
+                free(R);
+                return ml__solver_solve_rhs(ctx, s, k, states, X, ok);
+            }
+        }
+        if (!(n & (n - 1))) {
+            uint8_t mask = (uint8_t)(n - 1);
+            for (size_t i = 0; i < km; i++)
+                R[i] = (uint8_t)(fill - states[i]) & mask;
+        } else {
+            rhs_tables t;
+            rhs_tables_make(b, target, &t);
+            for (size_t i = 0; i < km; i++)
+                R[i] = t.sub[states[i]];
+        }
+    } else if (!rc) {   /* the tables once, each board's t - s straight into its row of R */
+        const uint32_t *cf = NULL;
+        rc = ml__board_cells(ctx, b, "ml_solver_solve_many", &cf);
+        rhs_tables t;
+        rhs_tables_make(b, target, &t);
+        for (size_t i = 0; i < k && !rc; i++)
+            rhs_into(b, &t, cf, states + i * tiles, target, R + i * m);
     }
     if (!rc)
         rc = ml__solver_solve_rhs(ctx, s, k, R, X, ok);

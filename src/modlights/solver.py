@@ -166,15 +166,14 @@ class Solver(SolverBatches):
         self.n = board.states
         self._gens: tuple[np.ndarray, list[int]] | None = None
         self._canonical = False  # _gens are canon.basis's (see _generators)
-        self._rank_only: int | None = None
-        # A dense GF(2) factorisation keeps its transform ([A | I] is reduced); rank
-        # and nullity alone need much less, so that engine is built on first use.
+        # The dense GF(2) engine is made on first use (the C solver's engine then
+        # factors only on need: rank and nullity by one elimination without transforms).
         self._lazy = plan.engine == "dense-gf2"
         #: the C solver (_core.CSolver) answering where _cn.c_solves(plan), else None;
         #: its calls hold _c_lock (a C solver serves one thread at a time)
         self._c: Any = None
         self._c_lock = threading.Lock()
-        self._eng: Any = None  # the registry's Python engine, where C does not answer
+        self._eng: Any = None  # the registry's Python engine: backend "reference", executor paths
         if not self._lazy:
             self._csolver() if self._on_c else self._build()
         self._dense_eng: Any = None  # registry.fallback: det / inverse / pinv, built on first use
@@ -258,20 +257,6 @@ class Solver(SolverBatches):
         if self._dense_eng is None:
             self._dense_eng = registry.fallback(self.board, self.plan)
         return self._dense_eng
-
-    def _gf2_rank(self) -> int | None:
-        """rank(A) by one elimination without transforms (GF(2), engine not built)."""
-        if not self._lazy or self._eng is not None or self._on_c:
-            return None
-        if self._rank_only is None:
-            from modlights.native import _core as _gf2
-
-            b = self.board
-            if b._dense is not None:
-                self._rank_only = _gf2.rank(b._dense)
-            else:  # packed from coordinates: m x r bits, no bytes
-                self._rank_only = _gf2.rank_coo(b.n_cells, b.n_taps, *b.coo())
-        return self._rank_only
 
     @property
     def _default_count(self) -> int:
@@ -371,9 +356,6 @@ class Solver(SolverBatches):
         >>> ml.Solver(ml.Board.grid(4, 4, states=4)).kernel_size
         64
         """
-        rk = self._gf2_rank()
-        if rk is not None:
-            return 1 << (self.board.n_taps - rk)
         if self._on_c:
             return int(self._cask("kernel_size"))
         return int(self._engine.kernel_size)
@@ -390,9 +372,6 @@ class Solver(SolverBatches):
         >>> ml.Solver(ml.Board.grid(4, 4, states=6)).nullity
         4
         """
-        rk = self._gf2_rank()
-        if rk is not None:
-            return self.board.n_taps - rk
         if self._gens is not None:
             return len(self._gens[1])
         if self._on_c:

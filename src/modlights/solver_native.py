@@ -5,9 +5,11 @@ it in the Solver's words (the checks and messages of :mod:`modlights.model`), an
 :class:`~modlights.solution.Solution` of its result (:func:`solution`).
 
 The Solver asks the C solver for structure, kernel, det / inverse / pseudo-inverse,
-solvable, solve (minimal or not, with its budget and proof), solutions and the batches;
-the Python engines of :mod:`modlights.engines` answer the plans it does not take
-(backend "reference", engines registered from Python) and the searches that run in
+solvable, solve (minimal or not, with its budget and proof), solutions and the batches,
+on the native backend for every engine: the C library's, and those of Python code (the
+reference engine asked for by name, engines registered from Python), which the C solver
+builds through the seam. The registry's Python engines answer the reference backend
+(the NumPy oracle: its own search, exact counts) and the searches that still run in
 Python (executors, progress callbacks, ``hardest``).
 """
 
@@ -33,11 +35,13 @@ if TYPE_CHECKING:
 
 __all__ = ["C_ENGINES", "C_MAX_SEARCH_BYTES", "NativeSolver", "c_solves", "c_board", "solution"]
 
-#: The registered engines whose Solver is the C solver: the C library's structured
-#: engines. The dense engines ("dense-gf2", "dense-zn") keep their Python adapters for
-#: now: the C solver's dense path took 2.6x pre-33's time on the 4096 x 4096 GF(2)
-#: from_matrix system of bench's dense-gf2-4096 (0.049 s against 0.017 s).
+#: The registered engines whose Solver is the C solver: the C library's engines, dense
+#: and structured (:data:`modlights.engines.native.NATIVE_ENGINES`).
 C_ENGINES = NATIVE_ENGINES
+#: Whether the C solver answers for the engines of Python code on the native backend
+#: too (the reference engine asked for by name, engines registered from Python): it
+#: builds them through the seam (native/_registry.pxi) and runs the rest itself.
+C_SEAM = True
 #: The C solver's MAX_SEARCH_BYTES (csrc/api/solve.c): the Solver's searches go to C
 #: only while ``modlights.solver.MAX_SEARCH_BYTES`` has this value.
 C_MAX_SEARCH_BYTES = 1 << 24
@@ -52,9 +56,12 @@ UNSOLVABLE = (
 
 
 def c_solves(plan: Plan) -> bool:
-    """Whether the C solver answers for ``plan`` (the native backend and an engine of the
-    C library); else the registry's Python engine does. O(1)."""
-    return plan.backend == "native" and plan.engine in C_ENGINES
+    """Whether the C solver answers for ``plan``: on the native backend, for an engine of
+    the C library (:data:`C_ENGINES`) or one of Python code (:data:`C_SEAM`); else (the
+    reference backend) the registry's Python engine does. O(1)."""
+    if plan.backend != "native":
+        return False
+    return plan.engine in C_ENGINES or (C_SEAM and plan.engine not in NATIVE_ENGINES)
 
 
 def c_board(board: Board) -> Any:
@@ -69,6 +76,19 @@ def c_board(board: Board) -> Any:
     if board._dense is not None:
         return CBoard.from_matrix(board._dense, board.states)
     return CBoard.from_json(json.dumps(board.to_dict()))
+
+
+def seamed(fn: Any, *args: Any) -> Any:
+    """``fn(*args)``, a call into the C solver; when it fails after a seam callback (an
+    engine of Python code, the C solver's engine) raised, that exception re-raised as it
+    was (``registry._reraise``), else the C binding's."""
+    from modlights.native._core import capi_seam_errors
+
+    capi_seam_errors()
+    try:
+        return fn(*args)
+    except BaseException as e:
+        registry._reraise(e)
 
 
 def variant(cs: Any, name: str) -> Any:
@@ -182,17 +202,19 @@ class NativeSolver:
         if self._c is None:
             from modlights.native._core import CSolver
 
-            cs = CSolver(c_board(self.board), self._plan.engine)
+            cs = seamed(CSolver, c_board(self.board), self._plan.engine)
             self._plan = registry.resolve(self._plan, variant(cs, self._plan.engine))
             self._c = cs
         return self._c
 
     def _cask(self, question: str, *args: Any) -> Any:
         """The C solver's answer to ``question`` (a CSolver attribute, called with
-        ``args`` when callable), under the Solver's lock (one thread at a time)."""
+        ``args`` when callable), under the Solver's lock (one thread at a time); an
+        exception an engine of Python code raised in it re-raised as it was
+        (:func:`seamed`)."""
         with self._c_lock:
-            v = getattr(self._csolver(), question)
-            return v(*args) if callable(v) else v
+            cs = self._csolver()
+            return seamed(lambda: (v(*args) if callable(v := getattr(cs, question)) else v))
 
     @property
     def _c_searches(self) -> bool:

@@ -276,8 +276,9 @@ def test_interrupted_lazy_engine_is_rebuilt():
         s.solve(np.zeros(b.shape, np.uint8), minimal=False)
         time.sleep(5)
     timer.join()
-    # the GF(2) engine packs A first and factors only on need: nothing factored
-    assert s._eng is None or not s._eng.factored
+    # the C solver's GF(2) engine packs A first and factors only on need; a stop keeps
+    # no partial factorisation (ml_interrupt_stopped, t-solver_life)
+    assert s._eng is None and s._on_c
     small = ml.Board.grid(20, 20)
     st = small.random_state(rng=5)
     s2 = ml.Solver(small, method="dense")

@@ -1,6 +1,7 @@
 """The C library's engines in Python's registry: one adapter for them all.
 
-The dense Z/n engine (``dense-zn``: csrc/engines/dense.c over csrc/dense/zn.c), the
+The dense engines (``dense-gf2``: csrc/engines/dense_gf2.c over csrc/dense/gf2.c;
+``dense-zn``: csrc/engines/dense.c over csrc/dense/zn.c), the
 chase (``chase``, the entry choosing its variant from the plan, and the variants
 ``chase-light``, ``chase-prefix``, ``chase-row``, ``chase-rowsolve``: csrc/engines/chase.c,
 chase_layout.c, chase_row.c), the algebraic engines (``algebraic-cross``,
@@ -39,6 +40,7 @@ __all__ = ["NATIVE_ENGINES", "NativeEngine", "c_board", "plan_board", "board_of"
 
 #: The registered names the C library answers for through this adapter.
 NATIVE_ENGINES = (
+    "dense-gf2",
     "dense-zn",
     "chase",
     "chase-light",

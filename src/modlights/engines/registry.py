@@ -284,10 +284,6 @@ def _c_build(name: str, board: Board, backend: str, dense: Any) -> Engine:
         from modlights.engines.native import build as build_native
 
         return build_native(name, board, backend, dense)
-    from modlights.engines.dense import DENSE_BUILDERS
-
-    if name in DENSE_BUILDERS:
-        return DENSE_BUILDERS[name](board)
     raise ValueError(f"the engine {name!r} was registered in C without a Python build")
 
 
