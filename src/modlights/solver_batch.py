@@ -1,6 +1,8 @@
 """The Solver's batch questions: many states of one board from one factorisation
 (``solvable_many``, ``min_taps_many``, ``solve_many``) and bit-packed GF(2) states
-(``solve_packed``). :class:`SolverBatches` is a base class of
+(``solve_packed``), and the C solver's searches over an executor or with a progress
+callback (``_solve_c_split``: the split search of csrc/api/search.c,
+search/minimal.py's ``split_search``). :class:`SolverBatches` is a base class of
 :class:`modlights.solver.Solver`, which holds the engine, the budgets and the kernel
 these methods use; every method here is one of ``Solver``'s (docs/reference/api.md
 documents them there).
@@ -8,6 +10,7 @@ documents them there).
 
 from __future__ import annotations
 
+import time
 from math import prod
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +19,15 @@ import numpy as np
 from modlights import solver_native as _cn
 from modlights.engines import registry
 from modlights.model.board import MAX_TILES, Board
-from modlights.search.minimal import check_executor, exhaustive, min_many, minimise
+from modlights.search.minimal import (
+    MIN_ROWS_PER_TASK,
+    check_executor,
+    exhaustive,
+    min_many,
+    minimise,
+    split_search,
+    split_search_many,
+)
 from modlights.solution import Solution, Unsolvable
 from modlights.solver_budget import _check_budget, _check_progress, _deadline, _share
 
@@ -97,6 +108,54 @@ class SolverBatches(_cn.NativeSolver):
         R = self._rhs_many(states, target)
         _, ok = self._engine.solve(R)
         return ok
+
+    def _solve_c_split(
+        self,
+        state: Any,
+        target: Any,
+        budget: Any,
+        steps: Any,
+        seconds: Any,
+        executor: Any,
+        progress: Any,
+    ) -> Solution:
+        """``Solver.solve(minimal=True)`` by the C solver with an executor or a progress
+        callback. A budget that covers the whole coset (a count of at least |ker A|,
+        fewer than 2^62) with an executor: the C split search over it
+        (:func:`modlights.search.minimal.split_search`), proved; otherwise
+        ``ml_solver_solve`` within the budget, as without an executor. ``progress(done,
+        total)`` (total |ker A|, coset elements) is told 0 first and at the end the
+        elements covered (total when proved), and after each wait of a split search
+        the share merged. The Solution's counts, proof and certificate are the C
+        result's; its seconds this call's."""
+        b = self.board
+        if budget is None:
+            steps, seconds = self._search_budget(None)
+        ks = self.kernel_size
+        st, t = _cn.c_tiles(b, state), _cn.c_target(b, target)
+        t0 = time.perf_counter()
+        if (
+            executor is not None
+            and 1 < ks < 1 << 62
+            and seconds is None
+            and steps is not None
+            and ks <= steps
+        ):
+            from modlights.native._core import capi_search
+
+            with self._c_lock:
+                q = capi_search(self._csolver(), st, t)
+            res = split_search(q, executor, progress, ks)
+        else:
+            if progress is not None:
+                progress(0, ks)
+            bud = _cn.c_budget(steps, seconds)
+            res = self._cask("solve_result", st, t, True, bud, True, False)
+            if progress is not None and res is not None:
+                progress(ks if res.proven_minimal else min(ks, res.examined), ks)
+        sol = _cn.solution(b, res, True)
+        sol.seconds = time.perf_counter() - t0
+        return sol
 
     def _c_batch_budget(self, budget: Any, steps: Any, seconds: Any) -> Any:
         """The C solver's budget for a batch's searches: None (ml_budget_default, whose

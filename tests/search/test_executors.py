@@ -238,3 +238,89 @@ def test_executor_workers_counts():
         assert s.solve(state, executor=ex).length == s.solve(state).length
     with pytest.raises(ValueError, match="executor"):
         minimal.check_executor(object())
+
+
+# ------------------------------------------------------------------ the C solver's splits
+def _python_drivers(monkeypatch):
+    """Make Solvers run the Python drivers (``_c_searches`` False: MAX_SEARCH_BYTES set
+    off the C library's value by one byte, the same searches in effect)."""
+    from modlights import solver
+
+    monkeypatch.setattr(solver, "MAX_SEARCH_BYTES", solver.MAX_SEARCH_BYTES + 1)
+
+
+def _c_boards(seed: int, count: int):
+    """Random boards (as random_boards) whose Solver is the C solver, GF(2) ones through
+    the chase (the dense GF(2) engine is Python's)."""
+    out = []
+    for b in random_boards(seed, 4 * count):
+        s = ml.Solver(b) if b.states > 2 else ml.Solver(b, method="chase")
+        if s._c_searches and len(out) < count:
+            out.append((b, s.method))
+    return out
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_c_solve_over_an_executor_answers_as_the_python_drivers(workers, monkeypatch):
+    """Solver.solve(executor=) on the C solver (the split search of csrc/api/search.c)
+    against the Python drivers (minimal.coset_min) on the same board and thread pool:
+    the same taps, length, proof, coverage and a certificate that verifies."""
+    rng = np.random.default_rng(21 + workers)
+    boards = _c_boards(21, 10)
+    assert any(b.states == 2 for b, _ in boards) and any(b.states > 2 for b, _ in boards)
+    with cf.ThreadPoolExecutor(workers) as ex:
+        for b, method in boards:
+            state = b.random_state(rng=rng, solvable=True)
+            got = ml.Solver(b, method=method).solve(state, executor=ex)
+            with monkeypatch.context() as m:
+                _python_drivers(m)
+                want = ml.Solver(b, method=method).solve(state, executor=ex)
+            assert got.length == want.length and got.proven_minimal and want.proven_minimal
+            assert np.array_equal(got.taps, want.taps)
+            assert got.examined + got.pruned == got.kernel_size == want.kernel_size
+            assert ml.verify(got.certificate())
+
+
+def test_c_cube_split_over_processes_answers_as_the_python_drivers(process_pool, monkeypatch):
+    """A GF(2) kernel of nullity 24 (the transform search, ranges of corners) on the C
+    solver over a process pool: the Python drivers' element, counts and proof."""
+    b = ml.Board.grid(30, 30, states=2, wrap=True)
+    s = ml.Solver(b, method="chase")
+    assert s._c_searches and s.nullity == 24
+    state = b.random_state(rng=np.random.default_rng(4), solvable=True)
+    seen: list = []
+    got = s.solve(state, budget=1 << 40, executor=process_pool, progress=lambda d, t: seen.append((d, t)))
+    with monkeypatch.context() as m:
+        _python_drivers(m)
+        want = ml.Solver(b, method="chase").solve(state, budget=1 << 40, executor=process_pool)
+    assert got.proven_minimal and got.length == want.length
+    assert np.array_equal(got.taps, want.taps)
+    assert (got.examined, got.pruned) == (want.examined, want.pruned)
+    assert got.certificate()["proof"] == want.certificate()["proof"]
+    assert seen[0] == (0, 1 << 24) and seen[-1] == (1 << 24, 1 << 24)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_c_progress_without_executor(monkeypatch):
+    """progress on the C solver: told (0, |ker A|) first and (|ker A|, |ker A|) at the end
+    of a proved search; the elements examined after a partial one; a callback that raises
+    stops the search, the Solver usable."""
+    b = ml.Board.grid(4, 4, states=4)  # |ker A| = 256
+    s = ml.Solver(b)
+    assert s._c_searches and s.kernel_size > 1
+    state = b.random_state(rng=3, solvable=True)
+    calls: list = []
+    sol = s.solve(state, progress=lambda d, t: calls.append((d, t)))
+    ks = s.kernel_size
+    assert calls[0] == (0, ks) and calls[-1] == (ks, ks) and sol.proven_minimal
+    assert sol.length == s.solve(state).length
+    calls.clear()
+    part = s.solve(state, budget=3, progress=lambda d, t: calls.append((d, t)))
+    assert not part.proven_minimal and calls[-1] == (part.examined, ks) and part.examined <= 3
+
+    def stop(done, total):
+        raise ValueError("stop")
+
+    with pytest.raises(ValueError, match="stop"):
+        s.solve(state, progress=stop)
+    assert s.solve(state).length == sol.length
