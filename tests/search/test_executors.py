@@ -324,3 +324,57 @@ def test_c_progress_without_executor(monkeypatch):
     with pytest.raises(ValueError, match="stop"):
         s.solve(state, progress=stop)
     assert s.solve(state).length == sol.length
+
+
+class _Counting(cf.ThreadPoolExecutor):
+    """A thread pool that counts the tasks submitted to it."""
+
+    submitted = 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_c_batches_over_an_executor_answer_as_without(monkeypatch):
+    """min_taps_many / solve_many(minimal=True) on the C solver with an executor whose
+    rows are split (MIN_ROWS_PER_TASK lowered: the many-coset split search of
+    csrc/api/search_many.c, tasks really submitted): the answers of the one C batch
+    without it (lengths, proofs, taps; unsolvable states -1 and named)."""
+    monkeypatch.setattr(minimal, "MIN_ROWS_PER_TASK", 8)
+    rng = np.random.default_rng(31)
+    for b, method in _c_boards(31, 6):
+        s = ml.Solver(b, method=method)
+        S = np.stack([b.random_state(rng=rng, solvable=bool(rng.integers(2))) for _ in range(40)])
+        with _Counting(2) as ex:
+            got = s.min_taps_many(S, executor=ex)
+            assert ex.submitted > 1
+        want = s.min_taps_many(S)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+        ok = s.solvable_many(S)
+        with _Counting(3) as ex:
+            T = s.solve_many(S[ok], minimal=True, executor=ex)
+            assert ex.submitted > 1 or ok.sum() <= 8
+            if not ok.all():
+                with pytest.raises(ml.Unsolvable) as e:
+                    s.solve_many(S, minimal=True, executor=ex)
+                assert list(e.value.indices) == list(np.flatnonzero(~ok))
+        assert np.array_equal(T, s.solve_many(S[ok], minimal=True))
+
+
+def test_c_batch_progress():
+    """progress of min_taps_many on the C solver: once at the end of a whole batch,
+    after each solvable board of a partial one (the same lengths as without it)."""
+    b = ml.Board.grid(4, 4, states=4)
+    s = ml.Solver(b)
+    assert s._c_searches
+    rng = np.random.default_rng(5)
+    S = np.stack([b.random_state(rng=rng, solvable=i != 2) for i in range(5)])
+    calls: list = []
+    got = s.min_taps_many(S, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(5, 5)]
+    assert all(np.array_equal(g, w) for g, w in zip(got, s.min_taps_many(S)))
+    calls.clear()
+    got = s.min_taps_many(S, budget=2, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(i, 5) for i in (1, 2, 4, 5)]  # the unsolvable third is not searched
+    assert all(np.array_equal(g, w) for g, w in zip(got, s.min_taps_many(S, budget=2)))
