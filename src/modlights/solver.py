@@ -638,7 +638,9 @@ class Solver(SolverBatches):
         progress = _check_progress(progress)
         if self._c_searches:  # executors and progress: the C split search (solver_batch)
             if minimal and (executor is not None or progress is not None):
-                return self._solve_c_split(state, target, budget, steps, seconds, executor, progress)
+                return self._solve_c_split(
+                    state, target, budget, steps, seconds, executor, progress
+                )
             return self._solve_c(state, target, minimal, budget, steps, seconds)
         rhs = self._rhs(state, target)
         X, ok = self._engine.solve(rhs[None, :])

@@ -25,9 +25,8 @@ from modlights.search.minimal import (
     exhaustive,
     min_many,
     minimise,
-    split_search,
-    split_search_many,
 )
+from modlights.search.split import split_search, split_search_many
 from modlights.solution import Solution, Unsolvable
 from modlights.solver_budget import _check_budget, _check_progress, _deadline, _share
 

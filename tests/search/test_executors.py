@@ -289,7 +289,9 @@ def test_c_cube_split_over_processes_answers_as_the_python_drivers(process_pool,
     assert s._c_searches and s.nullity == 24
     state = b.random_state(rng=np.random.default_rng(4), solvable=True)
     seen: list = []
-    got = s.solve(state, budget=1 << 40, executor=process_pool, progress=lambda d, t: seen.append((d, t)))
+    got = s.solve(
+        state, budget=1 << 40, executor=process_pool, progress=lambda d, t: seen.append((d, t))
+    )
     with monkeypatch.context() as m:
         _python_drivers(m)
         want = ml.Solver(b, method="chase").solve(state, budget=1 << 40, executor=process_pool)

@@ -60,8 +60,6 @@ __all__ = [
     "TASKS_PER_WORKER",
     "MIN_DESCENT_SECONDS",
     "deadline_after",
-    "split_search",
-    "split_search_many",
 ]
 
 #: Tasks per worker when a coset or a batch is split: enough that a slow task does not
@@ -304,87 +302,6 @@ def _run_sub_cubes(executor, workers, pending, x0, H, orders, n, inner, cells):
             if found is not None and (length, corner) < (best_len, best_corner):
                 best, best_len, best_corner = found, length, corner
     return best, best_len, examined, pruned
-
-
-# ------------------------------------------------------------------ the C split search
-def _search_format(data: bytes) -> int:
-    """The export format of a split search's bytes (csrc/api/search.c: 1 sub-cubes,
-    2 ranges of corners of the transform search, 3 rows of many cosets)."""
-    return int.from_bytes(data[8:12], "little")
-
-
-def split_search(q: Any, executor: cf.Executor, progress: Any = None, total: int = 0) -> Any:
-    """Run the C split search ``q`` of one coset (``_core.capi_search``: an
-    ``ml_search``) over ``executor`` and return ``q.finish()`` (a ``_core.CResult``,
-    proved). Sub-cubes are cut ``TASKS_PER_WORKER`` a worker (ranges of corners of the
-    transform search twice as many, as ``_cube_on_executor`` did); at most workers + 1
-    tasks are in flight, each given ``q.bound(t)`` right before it is sent (the merge
-    rule of csrc/api/search.c: the answer does not depend on the order tasks finish
-    in). A task runs ``_core.search_task`` on the exported bytes (picklable: process
-    pools and Dask). ``progress(done, total)``, when given, is told 0 first, then the
-    share of ``total`` coset elements of the tasks merged, after each wait, and
-    ``total`` at the end. An error, Ctrl-C or a raising ``progress`` cancels the queued
-    tasks and stops those on this process's threads (``_stop_tasks``).
-    O(|ker A|) work over the workers."""
-    from modlights.native import _core
-
-    workers = executor_workers(executor)
-    want = TASKS_PER_WORKER * workers
-    tasks = q.split(want)
-    data = q.export()
-    if _search_format(data) == 2:  # the transform search: ranges of corners
-        tasks = q.split(2 * want)
-        data = q.export()
-    if progress is not None:
-        progress(0, total)
-    pending: dict[cf.Future, int] = {}
-    nxt = merged = 0
-    try:
-        while not q.done:
-            while nxt < tasks and len(pending) <= workers and not q.done:
-                pending[executor.submit(_core.search_task, data, nxt, q.bound(nxt))] = nxt
-                nxt += 1
-            if not pending:
-                break
-            for f in sorted(_wait(set(pending), cf.FIRST_COMPLETED), key=pending.__getitem__):
-                t = pending.pop(f)
-                answer = f.result()
-                if not answer[1]:  # a task stopped early (interrupted where it ran)
-                    raise KeyboardInterrupt("a search task was interrupted")
-                q.merge(t, answer)
-                merged += 1
-            if progress is not None and not q.done:
-                progress(total * merged // tasks, total)
-    except BaseException:  # an error or Ctrl-C: queued tasks are not run
-        _stop_tasks(set(pending), executor)
-        raise
-    for f in pending:  # a best of length 0 ended the search: the rest is not needed
-        f.cancel()
-    if progress is not None:
-        progress(total, total)
-    return q.finish()
-
-
-def split_search_many(q: Any, k: int, executor: cf.Executor, taps: bool) -> None:
-    """Run the C many-coset split search ``q`` (``_core.capi_search_many`` of ``k``
-    states) over ``executor``, rows split ``TASKS_PER_WORKER`` a worker and at least
-    ``MIN_ROWS_PER_TASK`` rows a task; ``q.lengths`` / ``q.proven`` answer after it
-    (same answers whatever the split: csrc/api/search_many.c). Each task runs
-    ``_core.search_rows_task`` on the exported bytes. Cancels the queued tasks on an
-    error or Ctrl-C. O(k |ker A|) work over the workers."""
-    from modlights.native import _core
-
-    want = TASKS_PER_WORKER * executor_workers(executor)
-    tasks = q.split(max(1, min(want, -(-k // MIN_ROWS_PER_TASK))))
-    data = q.export()
-    futures = {executor.submit(_core.search_rows_task, data, t, taps): t for t in range(tasks)}
-    try:
-        _wait(set(futures), cf.ALL_COMPLETED)
-        for f, t in sorted(futures.items(), key=lambda ft: ft[1]):
-            q.merge_rows(t, f.result())
-    except BaseException:  # an error or Ctrl-C: queued tasks are not run
-        _stop_tasks(set(futures), executor)
-        raise
 
 
 # ------------------------------------------------------------------ what the Solver hands over
