@@ -124,9 +124,13 @@ class SolverBatches(_cn.NativeSolver):
         (:func:`modlights.search.minimal.split_search`), proved; otherwise
         ``ml_solver_solve`` within the budget, as without an executor. ``progress(done,
         total)`` (total |ker A|, coset elements) is told 0 first and at the end the
-        elements covered (total when proved), and after each wait of a split search
-        the share merged. The Solution's counts, proof and certificate are the C
-        result's; its seconds this call's."""
+        elements covered (total when proved); in between, after each wait of a split
+        search the share merged, else the C search's own figures as it reports them
+        (``_core.capi_solve_progress``: the transform search's chunks, at most every
+        20 ms), growing; an exception ``progress`` raises stops the search. The
+        Solution's counts, proof and certificate are the C result's; its seconds this
+        call's. ``progress`` runs under the Solver's lock: it must not call this
+        Solver."""
         b = self.board
         if budget is None:
             steps, seconds = self._search_budget(None)
@@ -145,13 +149,25 @@ class SolverBatches(_cn.NativeSolver):
             with self._c_lock:
                 q = capi_search(self._csolver(), st, t)
             res = split_search(q, executor, progress, ks)
+        elif progress is None:
+            res = self._cask("solve_result", st, t, True, _cn.c_budget(steps, seconds), True, False)
         else:
-            if progress is not None:
-                progress(0, ks)
-            bud = _cn.c_budget(steps, seconds)
-            res = self._cask("solve_result", st, t, True, bud, True, False)
-            if progress is not None and res is not None:
-                progress(ks if res.proven_minimal else min(ks, res.examined), ks)
+            from modlights.native._core import capi_solve_progress
+
+            last = [0]
+
+            def told(done: int, total: int) -> None:  # C's figures, growing, not the last
+                if last[0] < done < total:
+                    last[0] = done
+                    progress(done, total)
+
+            progress(0, ks)
+            with self._c_lock:
+                res = capi_solve_progress(
+                    self._csolver(), st, t, _cn.c_budget(steps, seconds), told
+                )
+            if res is not None:
+                progress(ks if res.proven_minimal else max(last[0], min(ks, res.examined)), ks)
         sol = _cn.solution(b, res, True)
         sol.seconds = time.perf_counter() - t0
         return sol

@@ -380,3 +380,30 @@ def test_c_batch_progress():
     got = s.min_taps_many(S, budget=2, progress=lambda d, t: calls.append((d, t)))
     assert calls == [(i, 5) for i in (1, 2, 4, 5)]  # the unsolvable third is not searched
     assert all(np.array_equal(g, w) for g, w in zip(got, s.min_taps_many(S, budget=2)))
+
+
+def test_c_progress_of_the_transform_search_and_its_stop():
+    """The C transform search (GF(2), nullity 32) told about progress between chunks
+    (capi_solve_progress: the C context's callback), growing, and stopped from it
+    within a chunk: the exception raised, the Solver usable after."""
+    import time
+
+    b = ml.Board.grid(20, 20, wrap=True)
+    s = ml.Solver(b, method="chase")
+    assert s._c_searches and s.nullity == 32
+    state = b.random_state(rng=np.random.default_rng(3), solvable=True)
+    seen: list = []
+    sol = s.solve(state, budget=1 << 28, progress=lambda d, t: seen.append((d, t)))
+    assert seen[0] == (0, 1 << 32) and len(seen) > 2
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert not sol.proven_minimal and seen[-1][0] <= (1 << 28) + (1 << 20)
+
+    def stop(done, total):
+        if done > 0:
+            raise ValueError("stop")
+
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match="stop"):
+        s.solve(state, budget=float("inf"), progress=stop)
+    assert time.perf_counter() - t0 < 1.5
+    assert s.solve(state, budget=1 << 20).length >= sol.length
