@@ -15,10 +15,11 @@ import modlights as ml
 SRC = pathlib.Path(ml.__file__).parent
 #: top first: a module may import its own layer and the layers above it, never below.
 #: "modlights" is the package itself (__init__.py: the public names of the API), which
-#: the front ends (web, cli) use as any user does; __main__ runs the CLI.
+#: the front ends (web, cli) use as any user does; __main__ runs the CLI. The extension
+#: (native) is on top: the Board of model/ holds a C board.
 LAYERS = (
-    "model",
     "native",
+    "model",
     "engines",
     "search",
     "solution",

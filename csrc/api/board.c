@@ -33,15 +33,16 @@ int ml__board_per_tile(ml_ctx *ctx, const ml_board *b, const char *what, int byt
                     bytes_per_tile, bytes_per_tile != 1 ? "s" : "", t, (long long)ML_MAX_TILES);
 }
 
-uint64_t ml__board_cell_flat(const ml_board *b, uint64_t i)
-{
-    return b->cell_flat ? b->cell_flat[i] : i;
-}
-
 /* b is a grid some of whose tiles are no taps (locks or holes; kept masks mark some) */
 static int sparse_taps(const ml_board *b)
 {
     return b->kind == ML_BOARD_GRID && (b->locked || b->holes);
+}
+
+/* b is a grid some of whose tiles are no cells (holes) */
+static int sparse_cells(const ml_board *b)
+{
+    return b->kind == ML_BOARD_GRID && b->holes;
 }
 
 /* grid tile f is a tap (no lock, no hole) */
@@ -50,18 +51,18 @@ static int is_tap(const ml_board *b, uint64_t f)
     return !(b->locked && b->locked[f]) && !(b->holes && b->holes[f]);
 }
 
-/* The tap positions of b as kept: made (and published) on the first call, NULL when b
- * has none (identity) or they cannot be made. O(tiles) the first time, O(1) after. */
-static const uint32_t *tap_array(const ml_board *b)
+/* The flat positions of the taps (taps = 1) or the cells (taps = 0) of b as kept in
+ * *slot: made (and published) on the first call, NULL when every tile is one (identity)
+ * or they cannot be made. O(tiles) the first time, O(1) after. */
+static const uint32_t *flat_array(const ml_board *b, uint32_t *_Atomic *slot, int taps)
 {
-    ml_board *w = (ml_board *)b;   /* tap_flat: the board's one cache (board.h) */
-    uint32_t *tf = atomic_load_explicit(&w->tap_flat, memory_order_acquire);
-    if (tf || !sparse_taps(b))
+    uint32_t *tf = atomic_load_explicit(slot, memory_order_acquire);
+    if (tf || !(taps ? sparse_taps(b) : sparse_cells(b)))
         return tf;
-    size_t t = (size_t)ml__board_tiles(b), r = (size_t)b->n_taps;
+    size_t t = (size_t)ml__board_tiles(b), r = (size_t)(taps ? b->n_taps : b->n_cells);
     if (!(tf = malloc((r ? r : 1) * sizeof *tf)))
         return NULL;
-    const uint8_t *h = b->holes, *l = b->locked, *one = h ? h : l;
+    const uint8_t *h = b->holes, *l = taps ? b->locked : NULL, *one = h ? h : l;
     if (h && l)   /* written without branches; j < r keeps the last write in bounds */
         for (size_t f = 0, j = 0; f < t && j < r; f++) {
             tf[j] = (uint32_t)f;
@@ -73,12 +74,41 @@ static const uint32_t *tap_array(const ml_board *b)
             j += !one[f];
         }
     uint32_t *first = NULL;   /* another thread's copy, when it published first */
-    if (!atomic_compare_exchange_strong_explicit(&w->tap_flat, &first, tf, memory_order_acq_rel,
+    if (!atomic_compare_exchange_strong_explicit(slot, &first, tf, memory_order_acq_rel,
                                                  memory_order_acquire)) {
         free(tf);
         tf = first;
     }
     return tf;
+}
+
+static const uint32_t *tap_array(const ml_board *b)
+{
+    return flat_array(b, &((ml_board *)b)->tap_flat, 1);   /* a cache (board.h) */
+}
+
+const uint32_t *ml__board_cell_positions(const ml_board *b)
+{
+    return flat_array(b, &((ml_board *)b)->cell_flat, 0);   /* a cache (board.h) */
+}
+
+uint64_t ml__board_cell_flat(const ml_board *b, uint64_t i)
+{
+    const uint32_t *cf = ml__board_cell_positions(b);
+    if (cf || !sparse_cells(b))
+        return cf ? cf[i] : i;
+    uint64_t f = 0;   /* no memory for the positions: the (i+1)-th cell by a scan */
+    for (uint64_t k = 0;; f++)
+        if (!b->holes[f] && k++ == i)
+            return f;
+}
+
+int ml__board_cells(ml_ctx *ctx, const ml_board *b, const char *fn, const uint32_t **cf)
+{
+    *cf = ml__board_cell_positions(b);
+    if (!*cf && sparse_cells(b))
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    return ML_OK;
 }
 
 int ml__board_taps(ml_ctx *ctx, const ml_board *b, const char *fn, const uint32_t **tf)
@@ -157,11 +187,17 @@ static int64_t find(const uint32_t *a, uint64_t n, uint64_t f)
 
 int64_t ml__board_cell_of_flat(const ml_board *b, uint64_t f)
 {
-    if (!b->cell_flat)
+    if (!sparse_cells(b))
         return (int64_t)f;
-    if (b->holes && b->holes[f])
+    if (b->holes[f])
         return -1;
-    return find(b->cell_flat, b->n_cells, f);
+    const uint32_t *cf = ml__board_cell_positions(b);
+    if (cf)
+        return find(cf, b->n_cells, f);
+    int64_t i = 0;   /* no memory for the positions: the cells before f by a scan */
+    for (uint64_t g = 0; g < f; g++)
+        i += !b->holes[g];
+    return i;
 }
 
 int64_t ml__board_tap_of_flat(const ml_board *b, uint64_t f)
@@ -268,7 +304,7 @@ void ml__board_destroy(ml_board *b)
     free(b->tile_pal);
     ml__mask_release(b->locked_m);
     ml__mask_release(b->holes_m);
-    free(b->cell_flat);
+    free(atomic_load_explicit(&b->cell_flat, memory_order_acquire));
     free(atomic_load_explicit(&b->tap_flat, memory_order_acquire));
     free(b->indptr);
     free(b->cells);
@@ -342,9 +378,10 @@ int ml_board_from_effects(ml_ctx *ctx, int states, int64_t n_cells, size_t n_tap
         if (over)
             return ml__fail(ctx, ML_M_CELL_INDEX_MAX, (long long)big, (long long)ML_MAX_TILES);
     }
-    int64_t hi = 0;
+    int64_t hi = 0;   /* one more than the largest cell, as Python's (below 1 when every
+                       * listed cell is negative: then "cells are 0..hi - 1" names it) */
     for (uint64_t k = 0; k < nnz; k++)
-        if (cells[k] + 1 > hi)
+        if (k == 0 || cells[k] + 1 > hi)
             hi = cells[k] + 1;
     int64_t m = n_cells;
     if (n_cells < 0) {

@@ -2,14 +2,15 @@
  *
  * A board is immutable once built and reference counted (ml_board_retain / _free): every
  * field below is written by its constructor and only read afterwards, so any number of
- * threads read a board at once without a lock; the one exception is tap_flat, a cache
- * made on first need and published once by an atomic compare-and-swap (ml__board_taps).
+ * threads read a board at once without a lock; the exceptions are cell_flat and
+ * tap_flat, caches made on first need and published once by an atomic compare-and-swap
+ * (ml__board_cells, ml__board_taps).
  * What it costs:
  *  - a uniform grid without locks or holes: O(1) (shape and pattern; giant boards, past
  *    ML_MAX_TILES tiles, are allowed only in this form);
- *  - locks or holes: their masks (a byte a tile), the flat positions of the cells (4
- *    bytes each, with holes), made by ml_grid_build, and those of the taps (4 bytes
- *    each), made when first needed (the chase engines never need them);
+ *  - locks or holes: their masks (a byte a tile, read in place when shared), and the
+ *    flat positions of the cells (4 bytes each, with holes) and of the taps (4 bytes
+ *    each), each made when first needed (the chase engines never need the taps');
  *  - mixed grids: a palette index a tile (4 bytes);
  *  - graph boards: their tap matrix, as CSC (ml_board_from_effects: indptr and the cells
  *    as given) or dense (ml_board_from_matrix: one byte an entry, reduced mod n).
@@ -50,9 +51,10 @@ struct ml_board {
      * bytes of the counted masks locked_m / holes_m (shared with the grid builder) */
     uint8_t *locked, *holes;
     struct ml__mask *locked_m, *holes_m;
-    /* grids with holes: the flat positions of the cells (n_cells), ascending; NULL when
-     * every tile is one (identity) */
-    uint32_t *cell_flat;
+    /* grids with holes: the flat positions of the cells (n_cells), ascending, made on
+     * first need and kept (read it through ml__board_cells); NULL before that and for
+     * every other board */
+    uint32_t *_Atomic cell_flat;
     /* grids with locks or holes: the flat positions of the taps (n_taps), ascending, made
      * on first need and kept (read it through ml__board_taps); NULL before that and for
      * every other board */
@@ -77,11 +79,12 @@ int ml__board_per_tile(ml_ctx *ctx, const ml_board *b, const char *what, int byt
  * fn(arg, cell, times) for each run (times = 1 except on dense boards). j < n_taps. */
 void ml__board_each_effect(const ml_board *b, uint64_t j,
                            void (*fn)(void *arg, uint64_t cell, unsigned times), void *arg);
-/* The flat grid position of cell i / tap j (identity without locks or holes). The tap
- * positions are made on first need (see ml__board_taps); should that allocation fail,
- * ml__board_tap_flat, ml__board_tap_of_flat and ml__board_each_effect find the position
- * by a scan of the masks (O(tiles) a call): callers that loop take ml__board_taps first,
- * which reports the failure. */
+/* The flat grid position of cell i / tap j (identity without locks or holes). The cell
+ * and tap positions are made on first need (see ml__board_cells, ml__board_taps); should
+ * that allocation fail, ml__board_cell_flat, ml__board_tap_flat, the *_of_flat functions
+ * and ml__board_each_effect find the position by a scan of the masks (O(tiles) a call):
+ * callers that loop take ml__board_cells / ml__board_taps first, which report the
+ * failure. */
 uint64_t ml__board_cell_flat(const ml_board *b, uint64_t i);
 uint64_t ml__board_tap_flat(const ml_board *b, uint64_t j);
 /* The flat positions of the taps of b, ascending, in *tf: NULL when every tile is a tap
@@ -90,6 +93,12 @@ uint64_t ml__board_tap_flat(const ml_board *b, uint64_t j);
  * of threads may call it at once (each may build, one copy is kept, the others freed).
  * ML_ENOMEM (message naming fn) when they cannot be made. */
 int ml__board_taps(ml_ctx *ctx, const ml_board *b, const char *fn, const uint32_t **tf);
+/* The flat positions of the cells of b, ascending, as ml__board_taps: NULL in *cf when
+ * every tile is a cell (graph boards, grids without holes); ML_ENOMEM when they cannot
+ * be made. ml__board_cell_positions: the same array, or NULL (identity, or no memory: a
+ * caller that cannot fail tells them apart by b->holes). */
+int ml__board_cells(ml_ctx *ctx, const ml_board *b, const char *fn, const uint32_t **cf);
+const uint32_t *ml__board_cell_positions(const ml_board *b);
 /* The cell index of flat grid position f, or -1 for a hole; the tap index, or -1 for a
  * hole or a locked tile. */
 int64_t ml__board_cell_of_flat(const ml_board *b, uint64_t f);

@@ -3,10 +3,12 @@
  * dense tap matrix, a tap's effect, apply and press (Python's Board.pattern,
  * offsets_at, locked / holes, tap_index, cell_index, taps, cells, matrix, affected,
  * apply and press, with their messages). Every function is O(1) or linear in what it
- * reads or writes: apply is O(entries of A) with no memory but its output. */
+ * reads or writes: apply is O(entries of A) with no memory but its output (and a row of
+ * scratch on a grid with one pattern). */
 #include "api/board.h"
 #include "api/ctx.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ML_OK when b is a live board. */
@@ -302,52 +304,95 @@ static void add_taps(void *arg, uint64_t cell, unsigned times)
     o->out[at] = (uint8_t)((o->out[at] + times * o->x) % o->n);
 }
 
-/* out = state mod n (0 at holes); out may be state */
+/* out = state mod n (0 at holes); out may be state. A table of residues: no division. */
 static void copy_state(const ml_board *b, const uint8_t *state, uint8_t *out)
 {
     uint64_t t = ml__board_tiles(b);
-    unsigned n = (unsigned)b->n;
+    uint8_t mod[256];
+    for (unsigned v = 0; v < 256; v++)
+        mod[v] = (uint8_t)(v % (unsigned)b->n);
     for (uint64_t f = 0; f < t; f++)
-        out[f] = (uint8_t)(state[f] % n);
+        out[f] = mod[state[f]];
     if (b->holes)
         for (uint64_t f = 0; f < t; f++)
             if (b->holes[f])
                 out[f] = 0;
 }
 
-/* out += A x over the taps j with x(j) = taps[j] mod n != 0 */
-static int add_product(const ml_board *b, const uint8_t *taps, uint8_t *out)
+/* o[i] = o[i] + x[i] mod n for i < len (o[i], x[i] < n) */
+static void add_span(uint8_t *restrict o, const uint8_t *restrict x, int64_t len, unsigned n)
+{
+    if (n == 2) {
+        for (int64_t i = 0; i < len; i++)
+            o[i] ^= x[i];
+        return;
+    }
+    for (int64_t i = 0; i < len; i++) {
+        unsigned v = (unsigned)o[i] + x[i];
+        o[i] = (uint8_t)(v >= n ? v - n : v);
+    }
+}
+
+/* out += A x on a grid with one pattern (masks allowed; a tap on a locked tile was
+ * refused before): each source row's taps reduced mod n (0 at holes) into xrow, then
+ * added, shifted by every offset, to the rows they reach (two spans a row on a torus);
+ * the holes of out zeroed last (they are no cells). O(tiles x offsets), cols bytes of
+ * xrow. */
+static int add_stencil(const ml_board *b, const uint8_t *taps, uint8_t *out, uint8_t *xrow)
+{
+    const ml__pattern *p = &b->pal[0];
+    int64_t rows = b->rows, cols = b->cols;
+    unsigned n = (unsigned)b->n;
+    uint8_t mod[256];
+    for (unsigned v = 0; v < 256; v++)
+        mod[v] = (uint8_t)(v % n);
+    for (int64_t r = 0; r < rows; r++) {
+        if ((r & 63) == 63 && ml_interrupt_poll())
+            return ML_EINTERRUPTED;
+        const uint8_t *tr = taps + r * cols, *hr = b->holes ? b->holes + r * cols : NULL;
+        unsigned any = 0;
+        for (int64_t c = 0; c < cols; c++) {
+            uint8_t v = hr && hr[c] ? 0 : mod[tr[c]];
+            xrow[c] = v;
+            any |= v;
+        }
+        if (!any)
+            continue;
+        for (size_t k = 0; k < p->count; k++) {
+            int64_t rr = r + p->dr[k], dc = p->dc[k];
+            if (b->wrap) {
+                rr %= rows;
+                rr += rr < 0 ? rows : 0;
+                int64_t d = dc % cols;
+                d += d < 0 ? cols : 0;
+                uint8_t *orow = out + rr * cols;
+                add_span(orow + d, xrow, cols - d, n);      /* c -> c + d */
+                add_span(orow, xrow + (cols - d), d, n);   /* c -> c + d - cols */
+            } else {
+                if (rr < 0 || rr >= rows || dc >= cols || dc <= -cols)
+                    continue;
+                int64_t c0 = dc < 0 ? -dc : 0, c1 = dc > 0 ? cols - dc : cols;
+                add_span(out + rr * cols + c0 + dc, xrow + c0, c1 - c0, n);
+            }
+        }
+    }
+    if (b->holes) {
+        uint64_t t = ml__board_tiles(b);
+        for (uint64_t f = 0; f < t; f++)
+            if (b->holes[f])
+                out[f] = 0;
+    }
+    return ML_OK;
+}
+
+/* out += A x over the taps j with x(j) = taps[j] mod n != 0: grids with one pattern by
+ * add_stencil (xrow: cols bytes), the others tap by tap. ML_EINTERRUPTED when stopped. */
+static int add_product(const ml_board *b, const uint8_t *taps, uint8_t *out, uint8_t *xrow)
 {
     unsigned n = (unsigned)b->n;
     struct add_out o = {out, b, 0, n};
-    if (b->kind == ML_BOARD_GRID && !b->mixed && !b->holes && !b->locked) {
-        /* a uniform grid: taps are tiles, cells are tiles; offsets as shifted adds */
-        const ml__pattern *p = &b->pal[0];
-        int64_t rows = b->rows, cols = b->cols;
-        for (int64_t r = 0; r < rows; r++) {
-            if ((r & 63) == 63 && ml_interrupt_poll())
-                return ML_EINTERRUPTED;
-            for (int64_t c = 0; c < cols; c++) {
-                unsigned x = taps[r * cols + c] % n;
-                if (!x)
-                    continue;
-                for (size_t k = 0; k < p->count; k++) {
-                    int64_t rr = r + p->dr[k], cc = c + p->dc[k];
-                    if (b->wrap) {
-                        rr %= rows;
-                        cc %= cols;
-                        rr += rr < 0 ? rows : 0;
-                        cc += cc < 0 ? cols : 0;
-                    } else if (rr < 0 || rr >= rows || cc < 0 || cc >= cols) {
-                        continue;
-                    }
-                    uint8_t *e = out + rr * cols + cc;
-                    *e = (uint8_t)((*e + x) % n);
-                }
-            }
-        }
-        return ML_OK;
-    }
+    if (b->kind == ML_BOARD_GRID && !b->mixed)
+        return add_stencil(b, taps, out, xrow);
     for (uint64_t j = 0; j < b->n_taps; j++) {
         if ((j & 4095) == 4095 && ml_interrupt_poll())
             return ML_EINTERRUPTED;
@@ -385,9 +430,13 @@ int ml_board_apply(ml_ctx *ctx, const ml_board *b, const uint8_t *state, const u
     }
     if (rc)
         return ml__leave(ctx, &sc, rc);
+    uint8_t *xrow = NULL;
+    if (b->kind == ML_BOARD_GRID && !b->mixed && !(xrow = malloc((size_t)b->cols)))
+        return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_NOMEM, fn));
     copy_state(b, state, out);
-    if (add_product(b, taps, out))
+    if (add_product(b, taps, out, xrow))
         rc = ml__fail(ctx, ML_M_INTERRUPTED);
+    free(xrow);
     return ml__leave(ctx, &sc, rc);
 }
 

@@ -496,9 +496,16 @@ static int share_mask(ml_ctx *ctx, const char *fn, ml_grid *g, grid_mask *gm, co
     size_t t = (size_t)tiles(g);
     uint64_t k = 0;
     unsigned over = 0;
-    for (size_t f = 0; f < t; f++) {   /* vectorised: the ones, and any byte past 1 */
-        k += m[f];
-        over |= m[f] >> 1;
+    for (size_t f0 = 0; f0 < t; f0 += (size_t)1 << 20) {   /* the ones, and any byte past 1 */
+        size_t f1 = t - f0 < ((size_t)1 << 20) ? t : f0 + ((size_t)1 << 20);
+        uint32_t k32 = 0;   /* 32-bit lanes within a block of 2^20 bytes: vectorised */
+        uint8_t o8 = 0;
+        for (size_t f = f0; f < f1; f++) {
+            k32 += m[f];
+            o8 |= m[f];
+        }
+        k += k32;
+        over |= o8 >> 1;
     }
     if (over) {   /* not a 0 / 1 mask: a copy that is */
         rc = set_mask(ctx, fn, g, gm, m);
@@ -544,11 +551,13 @@ int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
     size_t t = (size_t)tiles(g);
     const uint8_t *gl = g->locked.ones ? g->locked.m->bytes : NULL;
     const uint8_t *gh = g->holes.ones ? g->holes.m->bytes : NULL;
-    if (gl && gh)
-        for (size_t f = 0; f < t; f++)
-            if (gl[f] && gh[f])
-                return ml__fail(ctx, ML_M_LOCKED_AND_HOLE, (long long)(f / (size_t)g->cols),
-                                (long long)(f % (size_t)g->cols));
+    uint8_t both = 0;   /* a tile both locked and a hole: found by a vectorised pass */
+    for (size_t f = 0; gl && gh && f < t; f++)
+        both |= gl[f] & gh[f];
+    for (size_t f = 0; both && f < t; f++)
+        if (gl[f] && gh[f])
+            return ml__fail(ctx, ML_M_LOCKED_AND_HOLE, (long long)(f / (size_t)g->cols),
+                            (long long)(f % (size_t)g->cols));
     ml_board *b = calloc(1, sizeof *b);
     if (!b)
         return ml__fail(ctx, ML_M_NOMEM, "ml_grid_build");
@@ -582,16 +591,8 @@ int ml_grid_build(ml_ctx *ctx, const ml_grid *g, ml_board **out)
     uint64_t n_holes = b->holes ? g->holes.ones : 0, n_locked = b->locked ? g->locked.ones : 0;
     b->n_cells = (uint64_t)t - n_holes;
     b->n_taps = (uint64_t)t - n_holes - n_locked;
-    /* the flat positions of the cells (only with holes: else every tile is one), written
-     * without branches; those of the taps are made on first need (ml__board_taps) */
-    if (!fail && n_holes) {
-        b->cell_flat = malloc((b->n_cells ? b->n_cells : 1) * sizeof *b->cell_flat);
-        if (!(fail = !b->cell_flat))
-            for (size_t f = 0, i = 0; f < t && i < b->n_cells; f++) {
-                b->cell_flat[i] = (uint32_t)f;
-                i += !b->holes[f];
-            }
-    }
+    /* the flat positions of the cells and the taps are made on first need
+     * (ml__board_cells, ml__board_taps) */
     b->magic = ML_BOARD_MAGIC;
     if (fail) {
         ml__board_destroy(b);

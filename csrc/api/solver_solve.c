@@ -32,7 +32,11 @@ static int rhs_of(ml_ctx *ctx, const ml_board *b, const uint8_t *state, ml_targe
         red[v] = (uint8_t)(v % n);
         neg[v] = (uint8_t)((n - red[v]) % n);
     }
-    const uint32_t *cf = b->cell_flat;
+    const uint32_t *cf = NULL;
+    if ((rc = ml__board_cells(ctx, b, "ml_solver_solve", &cf))) {
+        free(out);
+        return rc;
+    }
     const uint8_t *tt = target.tiles;
     if (!cf && !(n & (n - 1))) {   /* n a power of two: a mask, and the loops vectorise */
         uint8_t mask = (uint8_t)(n - 1);
@@ -70,7 +74,9 @@ static int solve_one(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target 
                      uint8_t *x, uint8_t *ok)
 {
     const ml_board *b = ml__solver_board(s);
-    if (b->n == 2 && !b->cell_flat && !target.tiles && !(target.fill & 1)) {
+    /* no holes: the cells are the tiles (cell_flat is made only on first need) */
+    int cells_are_tiles = !(b->kind == ML_BOARD_GRID && b->holes);
+    if (b->n == 2 && cells_are_tiles && !target.tiles && !(target.fill & 1)) {
         int rc = ml__board_per_tile(ctx, b, "a byte state", 1);
         if (rc)
             return rc;

@@ -187,8 +187,7 @@ static size_t run_of(const uint32_t *idx, size_t j, size_t n)
 void ml__chase_to_plan(const ml_board *b, int t, const uint8_t *rhs, uint8_t *bg)
 {
     size_t rows = (size_t)b->rows, cols = (size_t)b->cols, m = (size_t)b->n_cells;
-    const uint32_t *cf = b->cell_flat;
-    if (!cf || m == rows * cols) {   /* every tile a cell */
+    if (!b->holes || m == rows * cols) {   /* every tile a cell */
         if (t)
             ml_band_transpose(rhs, (ptrdiff_t)cols, bg, (ptrdiff_t)rows, rows, cols);
         else
@@ -196,6 +195,13 @@ void ml__chase_to_plan(const ml_board *b, int t, const uint8_t *rhs, uint8_t *bg
         return;
     }
     memset(bg, 0, rows * cols);
+    const uint32_t *cf = ml__board_cell_positions(b);
+    if (!cf) {   /* no memory for the cells' positions: the tiles one by one */
+        for (size_t f = 0, i = 0; f < rows * cols; f++)
+            if (!b->holes[f])
+                bg[t ? (f % cols) * rows + f / cols : f] = rhs[i++];
+        return;
+    }
     if (!t) {   /* runs of consecutive cells copied whole */
         for (size_t i = 0, L; i < m; i += L) {
             L = run_of(cf, i, m);

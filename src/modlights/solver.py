@@ -540,7 +540,7 @@ class Solver(SolverBatches):
         """
         if self._on_c:
             b = self.board
-            return bool(self._cask("solvable", _cn.c_tiles(b, state), _cn.c_target(b, target)))
+            return bool(self._cask("solvable", *_cn.c_state_target(b, state, target)))
         rhs = self._rhs(state, target)
         _, ok = self._engine.solve(rhs[None, :])
         return bool(ok[0])
@@ -751,7 +751,7 @@ class Solver(SolverBatches):
         if self._on_c:
             b = self.board
             with self._c_lock:
-                it = self._csolver().solutions(_cn.c_tiles(b, state), _cn.c_target(b, target))
+                it = self._csolver().solutions(*_cn.c_state_target(b, state, target))
             shape = b.shape if b.is_grid else (b.n_taps,)
             return (x.reshape(shape) for x in it)
         rhs = self._rhs(state, target)

@@ -135,7 +135,7 @@ class SolverBatches(_cn.NativeSolver):
         if budget is None:
             steps, seconds = self._search_budget(None)
         ks = self.kernel_size
-        st, t = _cn.c_tiles(b, state), _cn.c_target(b, target)
+        st, t = _cn.c_state_target(b, state, target)
         t0 = time.perf_counter()
         if (
             executor is not None

@@ -99,6 +99,15 @@ def c_target(board: Board, t: Any) -> Any:
     return v if v is not None else c_tiles(board, t, "target")
 
 
+def c_state_target(board: Board, state: Any, t: Any) -> tuple[np.ndarray, Any]:
+    """(state, target) as the C solver reads them (:func:`c_tiles`, :func:`c_target`),
+    checked in the order of ``Board._rhs_cells`` (and so with its first message): the
+    target's kind, then the state, then a target array."""
+    v = board._target_int(t)
+    st = c_tiles(board, state)
+    return st, (v if v is not None else c_tiles(board, t, "target"))
+
+
 def c_states(board: Board, arr: Any) -> np.ndarray:
     """A (k, *shape) stack of states as the C solver reads it, with the Solver's shape
     message; other dtypes than uint8 reduced mod n (``_reduce_mod``)."""
@@ -198,7 +207,7 @@ class NativeSolver:
         Solution, its certificate the result's; the default budget as
         ``Solver._search_budget`` resolves it (DEFAULT_SECONDS as set there)."""
         b = self.board
-        st, t = c_tiles(b, state), c_target(b, target)
+        st, t = c_state_target(b, state, target)
         if minimal and budget is None:
             steps, seconds = self._search_budget(None)
         bud = c_budget(steps, seconds) if minimal else None

@@ -4,6 +4,8 @@ obvious eager / int64 computation."""
 
 from __future__ import annotations
 
+import json
+import pickle
 import re
 import tracemalloc
 
@@ -366,32 +368,72 @@ def test_reduce_mod_every_dtype(dtype, n):
     assert not np.shares_memory(got, inr)
 
 
+def _brute_matrix(spec, raw=False):
+    """A of a grid spec written from its definition, tile by tile and offset by offset
+    (shares nothing with the board's code, Python's or C's); raw: the counts before
+    reduction mod n."""
+    rows, cols, n, pattern, wrap, locked, holes, _ = spec
+    offs = ml.PATTERNS[pattern] if isinstance(pattern, str) else pattern
+    tiles = [(r, c) for r in range(rows) for c in range(cols)]
+    cells = [t for t in tiles if not holes[t]]
+    taps = [t for t in cells if not locked[t]]
+    row_of = {t: i for i, t in enumerate(cells)}
+    A = np.zeros((len(cells), len(taps)), dtype=np.int64)
+    for j, (r, c) in enumerate(taps):
+        for dr, dc in offs:
+            rr, cc = r + dr, c + dc
+            if wrap:
+                rr, cc = rr % rows, cc % cols
+            elif not (0 <= rr < rows and 0 <= cc < cols):
+                continue
+            if (rr, cc) in row_of:
+                A[row_of[rr, cc], j] += 1
+    return A if raw else A % n
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(grid_specs(), st.integers(0, 2**32 - 1))
-def test_stencil_apply_and_random_state_match_the_matrix(spec, seed):
+def test_apply_and_random_state_match_the_matrix_by_definition(spec, seed):
+    """The C board's apply (apply_vector, apply), its dense matrix and the coordinate
+    form against A written from the definition; random_state is -A x for the draws of
+    its generator (the stream unchanged)."""
     b = _board(spec)
     n = b.states
-    A = b.matrix().astype(np.int64)
+    raw = _brute_matrix(spec, raw=True)
+    A = raw % n
+    assert np.array_equal(b.matrix(), A)
+    cells = b.cells
+    for j in range(0, b.n_taps, max(1, b.n_taps // 3)):  # a tap's effect, repeats kept
+        want = [cells[i] for i in np.repeat(np.arange(len(cells)), raw[:, j])]
+        assert b.affected(b.taps[j]) == want
+    ci, tj = b.coo()
+    coo = np.zeros(A.shape, dtype=np.int64)
+    np.add.at(coo, (ci, tj), 1)
+    assert np.array_equal(coo % n, A)
     x = np.random.default_rng(seed).integers(0, n, size=b.n_taps, dtype=np.uint8)
     want = A @ x.astype(np.int64) % n
     for xx in (x, x.astype(np.int64) + n * 3, x.astype(np.int16) - n):
-        got = b.cell_vector(b._stencil_apply(xx))
+        got = b.apply_vector(xx)
         assert got.dtype == np.uint8 and np.array_equal(got, want)
-    # random_state: -A x for the same draws as before (the stream is unchanged)
+    s = np.random.default_rng(seed + 1).integers(0, 3 * n, size=b.shape)
+    got = b.apply(s, b.from_tap_vector(x))
+    assert np.array_equal(b.cell_vector(got), (b.cell_vector(s % n) + want) % n)
+    assert not (got[b.holes]).any()
     x = np.random.default_rng(seed).integers(0, n, size=b.n_taps, dtype=np.uint8)
     want = b.from_cell_vector(((-(A @ x.astype(np.int64))) % n).astype(np.uint8))
     got = b.random_state(rng=seed)
     assert got.dtype == np.uint8 and np.array_equal(got, want)
 
 
-def test_stencil_accumulator_widths():
-    # uint8 for small sums, uint16 beyond 255, uint32 beyond 65535 (one offset
-    # repeated): the sums must not overflow
-    for reps, n in ((60, 5), (300, 255), (260, 255)):
-        b = ml.Board.grid(3, 4, states=n, pattern=[(0, 0)] * reps + [(0, 1)])
+def test_apply_with_long_patterns():
+    # one offset repeated past a byte's worth of units, reaching past the sides
+    for reps, n, wrap in ((60, 5, False), (300, 255, True), (260, 255, False)):
+        pattern = [(0, 0)] * reps + [(0, 1), (7, -9)]
+        b = ml.Board.grid(3, 4, states=n, pattern=pattern, wrap=wrap)
         x = np.full(b.n_taps, n - 1, dtype=np.uint8)
-        want = b.matrix().astype(np.int64) @ x.astype(np.int64) % n
-        assert np.array_equal(b.cell_vector(b._stencil_apply(x)), want)
+        spec = (3, 4, n, pattern, wrap, np.zeros((3, 4), bool), np.zeros((3, 4), bool), None)
+        want = _brute_matrix(spec) @ x.astype(np.int64) % n
+        assert np.array_equal(b.apply_vector(x), want)
 
 
 def test_random_state_is_a_byte_a_tile():
@@ -405,3 +447,54 @@ def test_random_state_is_a_byte_a_tile():
         tracemalloc.stop()
     assert st_.dtype == np.uint8 and st_.shape == (500, 400)
     assert peak < 2.5 * 500 * 400, peak / (500 * 400)  # the draws and the sum
+
+
+def test_the_board_holds_one_c_board():
+    """The C board is made once with the board (a grid's masks read in place, not
+    copied), is the engines' and the codes' C board, agrees with the board's JSON and
+    masks, and is made again, equal, by a pickled copy; a from_matrix board's on first
+    use only."""
+    from modlights.engines.native import c_board
+
+    u = np.random.default_rng(3).random((7, 9))
+    b = ml.Board.grid(7, 9, 5, "knight", locked=u < 0.2, holes=u > 0.9, wrap=True)
+    cb = b._c
+    assert cb is b._c and c_board(b) is cb
+    assert cb.to_json() == json.dumps(b.to_dict(), separators=(",", ":"))
+    assert np.array_equal(cb.locked_mask(), b.locked) and np.array_equal(cb.holes_mask(), b.holes)
+    assert (cb.n_cells, cb.n_taps) == (b.n_cells, b.n_taps)
+    copy = pickle.loads(pickle.dumps(b))
+    assert copy._c is not cb and copy._c == cb and copy == b
+    assert ml.Board._from_c(cb)._c is cb  # from_dict / codes keep the reader's board
+    m = ml.Board.from_matrix([[1, 2], [0, 3]], 4)
+    assert "_cb" not in vars(m)
+    assert m._c == ml.Board.from_dict(m.to_dict())._c and "_cb" in vars(m)
+    giant = ml.Board.grid(1 << 14, 1 << 14, pattern="square")
+    assert giant._c.is_giant and ml.Board.from_dict(giant.to_dict(), max_tiles=1 << 28) == giant
+
+
+def test_from_dict_reads_python_values_as_json():
+    """Tuples, NumPy scalars and any Mapping are JSON data; anything else is refused
+    naming where it is."""
+    from types import MappingProxyType
+
+    d = {"rows": np.int64(3), "cols": 3, "states": np.uint8(3), "locked": [(0, np.int32(1))]}
+    want = ml.Board.grid(3, 3, 3, locked=[(0, 1)])
+    assert ml.Board.from_dict(d) == want == ml.Board.from_dict(MappingProxyType(d))
+    for bad, where in (
+        ({"rows": 2, "cols": 2, "locked": np.zeros((2, 2), bool)}, "locked"),
+        ({"rows": 2, "cols": 2, "states": float("nan")}, "states must be an int"),
+        ({"rows": 2, "cols": 2, "holes": [{(0, 0)}]}, "holes[0]"),
+        ({1: 2}, "board"),
+    ):
+        with pytest.raises(ValueError, match=re.escape(where)):
+            ml.Board.from_dict(bad)
+
+
+def test_negative_cells_are_named_as_before():
+    # no n_cells and every listed cell negative: the range named is 0..(largest cell)
+    # (pre-33 Python's words, which search/verify repeats)
+    with pytest.raises(ValueError, match=re.escape("cell index -3 out of range: cells are 0..-3")):
+        ml.Board.from_effects([[-3, -7]], 2)
+    with pytest.raises(ValueError, match=re.escape("cells are 0..-5")):
+        ml.Board.from_dict({"effects": [[-5]], "states": 2})

@@ -16,10 +16,10 @@ inverse, pseudo_inverse, kernel_fits, packs, transposed, solve_packed; ``variant
 ``variant_reason``: the variant the choosing entry took). Python's Solver keeps its own
 facade over it (canonical forms, the minimal search, batches, pickling).
 
-The C board of a Python board is made once per board object and kept while the board
-lives (:func:`c_board`); :func:`plan_board` is the C board the registry's choice reads
-(a graph board's shape alone), :func:`board_of` the Python board of a C board a seam
-callback gets. Right-hand sides and packed states go to C without copies (C-contiguous
+The C board of a Python board is the one the Board holds (:func:`c_board`, made with
+the board); :func:`plan_board` is the C board the registry's choice reads (a graph
+board's shape alone, made once per board object), :func:`board_of` the Python board of
+a C board a seam callback gets. Right-hand sides and packed states go to C without copies (C-contiguous
 uint8, as the Solver makes them).
 """
 
@@ -96,38 +96,11 @@ def _kept(board: Board, slot: int, make: Any) -> Any:
         return hit[slot]
 
 
-def _make_c_board(board: Board) -> Any:
-    from modlights.native._core import CBoard, capi_board_from_csc
-
-    if not board.is_grid:
-        if board._dense is not None:  # from_matrix: the matrix as given
-            return CBoard.from_matrix(board._dense, board.states)
-        if board._indptr is not None:  # from_effects: its columns as they are
-            return capi_board_from_csc(board.states, board.n_cells, board._indptr, board.coo()[0])
-        return CBoard.from_effects(board.effects, board.states, board.n_cells)
-    rows, cols = board.shape
-    if board._mixed is None:  # one pattern: the grid builder, masks passed as bytes
-        return CBoard.grid(
-            rows,
-            cols,
-            states=board.states,
-            pattern=[tuple(o) for o in board._pattern],
-            locked=board._locked if board._any_locked else None,
-            holes=board._holes if board._any_holes else None,
-            wrap=board.wrap,
-            share_masks=True,  # a Board's masks never change: read in place
-        )
-    # a mixed map: its JSON (max_tiles: the board's own size)
-    return CBoard.from_json(json.dumps(board.to_dict()), rows * cols)
-
-
 def c_board(board: Board) -> Any:
-    """The C board (``_core.CBoard``) of a board, made on first use and kept while
-    ``board`` lives (boards are immutable): a grid of one pattern through the grid
-    builder (lock and hole masks read in place), a mixed map from its JSON, a graph
-    board from its effects or matrix. O(tiles) or O(entries) the first time, then
-    O(1). ValueError as the C builders raise it (never for a board Python made)."""
-    return _kept(board, 1, lambda: _make_c_board(board))
+    """The C board (``_core.CBoard``) of a board: the one the Board holds (made with it;
+    a grid's masks read in place; a from_matrix board's on first use), remembered so
+    that :func:`board_of` finds the board again. O(1) after the first call."""
+    return _kept(board, 1, lambda: board._c)
 
 
 def plan_board(board: Board) -> Any:

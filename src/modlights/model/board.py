@@ -25,16 +25,20 @@ have every method and attribute, and a Board pickles as this class.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
+from modlights.model.board_dict import json_text
 from modlights.model.board_matrix import BoardMatrix, _as_int_array, _reduce_mod
 from modlights.model.patterns import (
+    PATTERNS,
     is_mixed,
     parse_mixed,
     parse_pattern,
+    pattern_name,
     read_pattern_once,
 )
 from modlights.model.validation import (
@@ -46,6 +50,7 @@ from modlights.model.validation import (
     check_states,
     take_items,
 )
+from modlights.native._core import CBoard
 
 __all__ = ["Board", "MAX_TILES", "MAX_SIDE"]
 
@@ -201,13 +206,6 @@ class Board(BoardMatrix):
             b._mixed = None
         lock = b._mask(locked, "locked")
         hole = b._mask(holes, "holes")
-        if lock is not None and hole is not None:
-            both = lock & hole
-            if both.any():
-                r, c = map(int, np.argwhere(both)[0])
-                raise ValueError(
-                    f"tile ({r}, {c}) is both locked and a hole; a tile may be one or the other"
-                )
         # Masks are kept only when some tile is locked / a hole (see _lazy_mask).
         b._any_locked = lock is not None
         b._any_holes = hole is not None
@@ -216,7 +214,9 @@ class Board(BoardMatrix):
             b._locked = lock
         if hole is not None:
             b._holes = hole
-        b._init_index()
+        b._cells_cache = b._taps_cache = b._coo_cache = None
+        # the C board reads the masks in place; it refuses a tile both locked and a hole
+        b._set_c(_c_grid(b))
         return b
 
     @classmethod
@@ -273,25 +273,26 @@ class Board(BoardMatrix):
             raise ValueError("effects must be a sequence of lists of cell indices") from None
         flat = _effect_cells(eff)
         lengths = [len(e) for e in eff]
-        tap_of = np.repeat(np.arange(len(eff), dtype=np.int32), lengths)
-        hi = int(flat.max()) + 1 if flat.size else 0
-        if n_cells is None:
-            if hi > MAX_TILES:
-                raise ValueError(
-                    f"cell index {hi - 1} is too large: a board has at most {MAX_TILES} cells"
-                )
-            m = hi
-        else:
-            m = as_int(
+        if n_cells is not None:
+            n_cells = as_int(
                 n_cells, "n_cells", 0, MAX_TILES, expected="a non-negative int", floats=False
             )
-        if flat.size and (int(flat.min()) < 0 or hi > m):
-            bad = int(flat[(flat < 0) | (flat >= m)][0])
-            raise ValueError(f"cell index {bad} out of range: cells are 0..{m - 1}")
-        b = cls._graph(n, m, len(eff))
+        indptr = np.zeros(len(eff) + 1, dtype=np.int64)  # CSC of A
+        np.cumsum(lengths, dtype=np.int64, out=indptr[1:])
+        # the C board checks the cell indices (against n_cells, or MAX_TILES without)
+        return cls._from_effect_parts(CBoard.from_csc(n, n_cells, indptr, flat), eff, flat, indptr)
+
+    @classmethod
+    def _from_effect_parts(cls, cb: Any, eff: list, flat: np.ndarray, indptr: np.ndarray) -> Board:
+        """The graph board of the C board ``cb`` and its effects: lists (or integer
+        arrays) ``eff``, their cells concatenated (int32 ``flat``) and the column starts
+        ``indptr`` (int64)."""
+        b = cls._graph(int(cb.states), int(cb.n_cells), len(eff))
         b._effect_lists = eff  # as tuples on first use of ``effects``
-        b._coo_cache = (flat, tap_of)
-        b._indptr = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64)))  # CSC of A
+        lengths = np.diff(indptr)
+        b._coo_cache = (flat, np.repeat(np.arange(len(eff), dtype=np.int32), lengths))
+        b._indptr = indptr
+        b._set_c(cb)
         return b
 
     @classmethod
@@ -359,6 +360,40 @@ class Board(BoardMatrix):
         b._n_cells, b._n_taps = m, r
         b._coo_cache = None
         return b
+
+    # ------------------------------------------------------------------ the C board
+    def _set_c(self, cb: Any) -> None:
+        """Keep ``cb``, this board's C board (``_core.CBoard``), and take the counts from
+        it."""
+        self.__dict__["_cb"] = cb
+        self._n_cells, self._n_taps = int(cb.n_cells), int(cb.n_taps)
+
+    @property
+    def _c(self) -> Any:
+        """The board's C board (``_core.CBoard``): made with the board (a grid reads the
+        board's masks in place), a ``from_matrix`` board's on first use (O(entries),
+        which the dense engines never need); the same object every time."""
+        cb = self.__dict__.get("_cb")
+        if cb is None:  # only a from_matrix board makes it here
+            assert self._dense is not None
+            cb = self.__dict__["_cb"] = CBoard.from_matrix(self._dense, self._n)
+        return cb
+
+    def __getstate__(self) -> dict:
+        """A Board pickles as its Python attributes; the C board is made again on the
+        other side (__setstate__), from the same masks or effects."""
+        d = dict(self.__dict__)
+        d.pop("_cb", None)
+        return d
+
+    def __setstate__(self, d: dict) -> None:
+        self.__dict__.update(d)
+        if self._kind == "grid":
+            self.__dict__["_cb"] = _c_grid(self)
+        elif self._dense is None:
+            self.__dict__["_cb"] = CBoard.from_csc(
+                self._n, self._n_cells, self._indptr, self.coo()[0]
+            )
 
     def _mask(self, spec: Any, what: str) -> np.ndarray | None:
         """A (rows, cols) boolean mask from a mask or positions; None when it marks
@@ -437,9 +472,7 @@ class Board(BoardMatrix):
         >>> ml.Board.from_effects([[0, 1], [1]], states=2).to_dict()
         {'effects': [[0, 1], [1]], 'states': 2, 'n_cells': 2}
         """
-        from modlights.model.board_dict import board_to_dict
-
-        return board_to_dict(self)
+        return json.loads(self._c.to_json())  # ml_board_to_json: Python's order
 
     @classmethod
     def from_dict(cls, d: Any, *, max_tiles: int | None = None) -> Board:
@@ -459,9 +492,49 @@ class Board(BoardMatrix):
             ...
         ValueError: states must be from 2 to 255, got 300
         """
-        from modlights.model.board_dict import board_from_dict
+        limit = 0 if max_tiles is None else int(max_tiles)
+        if max_tiles is not None and limit < 1:
+            raise ValueError(f"max_tiles must be >= 1, got {limit}")
+        cb = CBoard.from_json(json_text(d), limit)
+        # a graph board's effects as given: the reader found them lists of ints
+        return cls._from_c(cb, [list(e) for e in d["effects"]] if cb.kind == "graph" else None)
 
-        return board_from_dict(cls, d, max_tiles=max_tiles)
+    @classmethod
+    def _from_c(cls, cb: Any, effects: list | None = None) -> Board:
+        """The Board of a C board (``_core.CBoard``, kept as the board's own): a grid's
+        patterns and masks read from it (O(tiles) with masks or a mixed map), a graph
+        board's effects from ``effects`` (lists of ints, those of ``cb``) or its JSON."""
+        if cb.kind == "graph":
+            eff = json.loads(cb.to_json())["effects"] if effects is None else effects
+            lengths = [len(e) for e in eff]
+            indptr = np.zeros(len(eff) + 1, dtype=np.int64)
+            np.cumsum(lengths, dtype=np.int64, out=indptr[1:])
+            flat = np.fromiter((c for e in eff for c in e), dtype=np.int32, count=int(indptr[-1]))
+            return cls._from_effect_parts(cb, eff, flat, indptr)
+        b = cls._new()
+        b._kind = "grid"
+        b._n = int(cb.states)
+        b._shape = tuple(int(v) for v in cb.shape)
+        b._wrap = bool(cb.wrap)
+        if cb.is_mixed:
+            shared: dict = {}
+            b._pattern = None
+            b._mixed = [
+                [shared.setdefault(o, o) for o in map(_offsets_of, row)]
+                for row in json.loads(cb.to_json())["pattern"]
+            ]
+        else:
+            b._pattern = _named(tuple((int(dr), int(dc)) for dr, dc in cb.pattern()))
+            b._mixed = None
+        b._any_locked, b._any_holes = bool(cb.any_locked), bool(cb.any_holes)
+        b._giant = bool(cb.is_giant)
+        if b._any_locked:
+            b._locked = cb.locked_mask()
+        if b._any_holes:
+            b._holes = cb.holes_mask()
+        b._cells_cache = b._taps_cache = b._coo_cache = None
+        b._set_c(cb)
+        return b
 
     # ------------------------------------------------------------------ pictures
     def to_svg(
@@ -502,47 +575,16 @@ class Board(BoardMatrix):
         return repr_svg(self)
 
     # ------------------------------------------------------------------ identity
-    def _key(self) -> tuple:
-        if self._kind == "graph":
-            # the tap matrix itself, as sorted (flat index, entry mod n) pairs: a
-            # from_matrix board equals the from_effects board listing the same units
-            # (as Board.from_dict(b.to_dict()) builds it)
-            m, r = self._n_cells, self._n_taps
-            if self._dense is not None:
-                flat = np.flatnonzero(self._dense)
-                vals = self._dense.reshape(-1)[flat]
-            else:
-                ci, tj = self.coo()
-                flat, counts = np.unique(ci.astype(np.int64) * r + tj, return_counts=True)
-                counts %= self._n
-                flat, vals = flat[counts != 0], counts[counts != 0]
-            return (
-                "graph",
-                self._n,
-                (m, r),
-                flat.astype(np.int64).tobytes(),
-                vals.astype(np.uint8).tobytes(),
-            )
-        pat = self._pattern if self._mixed is None else tuple(tuple(r) for r in self._mixed)
-        return (
-            "grid",
-            self._n,
-            self._shape,
-            self._wrap,
-            pat,
-            np.packbits(self._locked).tobytes() if self._any_locked else None,
-            np.packbits(self._holes).tobytes() if self._any_holes else None,
-        )
-
     def __eq__(self, other: object) -> bool:
         """Equal boards have the same kind, n and tap matrix: grids compare shape,
         wrap, pattern (or per-tile patterns) and lock / hole masks; graph boards
         compare A mod n, so a ``from_matrix`` board equals the ``from_effects`` board
-        listing the same units. Graph boards: O(entries of A)."""
-        return isinstance(other, Board) and self._key() == other._key()
+        listing the same units (ml_board_equal). O(tiles) for grids with masks or a
+        mixed map, O(entries of A) for graph boards."""
+        return isinstance(other, Board) and self._c == other._c
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return hash(self._c)  # ml_board_hash: consistent with ml_board_equal
 
     def __repr__(self) -> str:
         if self._dense is not None:
@@ -568,6 +610,48 @@ class Board(BoardMatrix):
         if self._wrap:
             extra += ", wrap=True"
         return f"Board.grid({rows}, {cols}, states={self._n}, pattern={pat}{extra})"
+
+
+def _c_grid(b: Board) -> Any:
+    """The C board of a grid Board: its pattern (or its palette of patterns and a
+    palette index a tile), wrap, and its lock / hole masks read in place
+    (ml_grid_share_locked / _holes: a Board's masks never change). O(1) for a uniform
+    grid without masks, O(tiles) otherwise. ValueError from the C builder (a tile both
+    locked and a hole, a giant board with masks)."""
+    rows, cols = b._shape
+    masks = {
+        "locked": b._locked if b._any_locked else None,
+        "holes": b._holes if b._any_holes else None,
+    }
+    if b._mixed is None:  # a named pattern by its name (the C library's same offsets)
+        pattern = pattern_name(b._pattern) or list(b._pattern)
+        return CBoard.grid(rows, cols, b._n, pattern, wrap=b._wrap, share_masks=True, **masks)
+    palette: dict[tuple, int] = {}
+    index = np.array(
+        [[palette.setdefault(o, len(palette)) for o in row] for row in b._mixed],
+        dtype=np.uint32,
+    )
+    return CBoard.grid(
+        rows,
+        cols,
+        b._n,
+        palette=[list(o) for o in palette],
+        index=index,
+        wrap=b._wrap,
+        share_masks=True,
+        **masks,
+    )
+
+
+def _named(offs: tuple) -> tuple:
+    """PATTERNS' own tuple for the offsets of a named pattern, else ``offs``."""
+    name = pattern_name(offs)
+    return PATTERNS[name] if name else offs
+
+
+def _offsets_of(p: Any) -> tuple:
+    """The offsets of a pattern as the C writer prints it: a name or [dr, dc] pairs."""
+    return PATTERNS[p] if isinstance(p, str) else tuple((int(dr), int(dc)) for dr, dc in p)
 
 
 def _no_tiles(spec: Any) -> bool:

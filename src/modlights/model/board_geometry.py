@@ -73,6 +73,7 @@ class BoardGeometry:
     _cells_cache: Any
     _taps_cache: Any
     _coo_cache: Any
+    _c: Any  # the board's C board (Board._c)
 
     _dense: np.ndarray | None = None
     _effects: tuple | None = None
@@ -106,18 +107,6 @@ class BoardGeometry:
     )
 
     # ------------------------------------------------------------------ indices
-    def _init_index(self) -> None:
-        rows, cols = self._shape
-        # Counts now; the index arrays (8 bytes a tile) only when something needs them:
-        # full boards are handled without them, which matters at 10^8 tiles.
-        n_holes = int(np.count_nonzero(self._holes)) if self._any_holes else 0
-        n_locked = int(np.count_nonzero(self._locked)) if self._any_locked else 0
-        self._n_cells = rows * cols - n_holes
-        self._n_taps = rows * cols - n_holes - n_locked  # locks and holes are disjoint
-        self._cells_cache = None
-        self._taps_cache = None
-        self._coo_cache = None
-
     def _per_tile(self, what: str, bytes_per_tile: int = 1) -> None:
         """ValueError for a giant board (a uniform grid over MAX_TILES tiles): ``what``
         would need ``bytes_per_tile`` bytes a tile."""
@@ -371,14 +360,7 @@ class BoardGeometry:
                 raise ValueError(f"tap {j} out of range: taps are 0..{self.n_taps - 1}")
             return j
         r, c = self._check_pos(pos, "tap position")
-        if self._any_holes and self._holes[r, c]:
-            raise ValueError(f"cannot tap {(r, c)}: it is a hole")
-        if self._any_locked and self._locked[r, c]:
-            raise ValueError(f"cannot tap {(r, c)}: it is locked")
-        flat = r * self._shape[1] + c
-        if self._n_taps == self._shape[0] * self._shape[1]:  # every tile tappable
-            return flat
-        return int(np.searchsorted(self._taps_flat, flat))
+        return int(self._c.tap_index(r, c))  # refuses holes and locked tiles
 
     def cell_index(self, pos: Any) -> int:
         """Row of A for the tile at ``pos``; ValueError for holes and off-board."""
@@ -388,9 +370,4 @@ class BoardGeometry:
                 raise ValueError(f"cell {i} out of range: cells are 0..{self.n_cells - 1}")
             return i
         r, c = self._check_pos(pos, "cell position")
-        if self._any_holes and self._holes[r, c]:
-            raise ValueError(f"{(r, c)} is a hole, not a tile")
-        flat = r * self._shape[1] + c
-        if not self._any_holes:
-            return flat
-        return int(np.searchsorted(self._cells_flat, flat))
+        return int(self._c.cell_index(r, c))  # refuses holes

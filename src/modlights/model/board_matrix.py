@@ -18,7 +18,7 @@ import numpy as np
 
 from modlights.model.board_geometry import BoardGeometry
 from modlights.model.patterns import Offsets
-from modlights.model.validation import MAX_DENSE, as_int, as_int_array, in_range
+from modlights.model.validation import as_int, as_int_array, in_range
 
 __all__ = ["BoardMatrix"]
 
@@ -79,24 +79,6 @@ def _sub_mod(t: Any, s: np.ndarray, n: int, out: np.ndarray | None = None) -> np
             np.subtract(tc, sc, out=o)
             np.add(o, un, out=o, where=m)
     return out
-
-
-def _shift_blocks(dr: int, dc: int, rows: int, cols: int, wrap: bool) -> list:
-    """(target rows, source rows, target cols, source cols) slices moving a grid by
-    (dr, dc): one block without wrap (none when the shift leaves the grid), up to four
-    on a torus (no np.roll copy)."""
-
-    def spans(d: int, size: int) -> list:
-        if wrap:
-            a = d % size
-            if a == 0:
-                return [(slice(0, size), slice(0, size))]
-            return [(slice(a, size), slice(0, size - a)), (slice(0, a), slice(size - a, size))]
-        if abs(d) >= size:
-            return []
-        return [(slice(max(0, d), size + min(0, d)), slice(max(0, -d), size - max(0, d)))]
-
-    return [(tr, sr, tc, sc) for tr, sr in spans(dr, rows) for tc, sc in spans(dc, cols)]
 
 
 class BoardMatrix(BoardGeometry):
@@ -172,17 +154,7 @@ class BoardMatrix(BoardGeometry):
         """
         if self._dense is not None:
             return self._dense.copy()
-        m, r = self.n_cells, self.n_taps
-        if m * r > MAX_DENSE:
-            raise ValueError(
-                f"the dense matrix would have {m}x{r} entries, more than "
-                f"{MAX_DENSE}; use the structured solvers for boards this large"
-            )
-        ci, tj = self.coo()
-        acc = np.zeros(m * r, dtype=np.int64)
-        if ci.size:
-            np.add.at(acc, ci.astype(np.int64) * r + tj, 1)
-        return np.mod(acc, self._n).astype(np.uint8).reshape(m, r)
+        return self._c.matrix()  # ml_board_matrix (refused past MAX_DENSE entries)
 
     # ------------------------------------------------------------------ state conversion
     def coerce_state(self, state: Any, what: str = "state") -> np.ndarray:
@@ -315,44 +287,21 @@ class BoardMatrix(BoardGeometry):
 
     # ------------------------------------------------------------------ playing
     def apply_vector(self, x: np.ndarray) -> np.ndarray:
-        """A x mod n as a vector over the cells (x a vector over the taps)."""
+        """A x mod n as a vector over the cells (x a vector over the taps, integers)."""
         self._per_tile("A x (a byte a tile)")
-        if self._kind == "grid" and self._mixed is None and self._coo_cache is None:
-            return self.cell_vector(self._stencil_apply(x))
-        x = np.asarray(x, dtype=np.int64)
-        if self._dense is not None:
-            return (self._dense.astype(np.int64) @ x % self._n).astype(np.uint8)
-        ci, tj = self.coo()
-        if ci.size == 0:
-            return np.zeros(self.n_cells, dtype=np.uint8)
-        acc = np.bincount(ci, weights=x[tj], minlength=self.n_cells)
-        return np.mod(acc.astype(np.int64), self._n).astype(np.uint8)
-
-    def _stencil_apply(self, x: np.ndarray) -> np.ndarray:
-        """A x for a uniform grid pattern as shifted adds of the tap grid: a few bytes
-        a tile instead of the coordinate form (16 bytes per matrix entry)."""
-        rows, cols = self._shape
-        n = self._n
         x = np.asarray(x)
-        if not (x.dtype == np.uint8 and in_range(x, n)):
-            x = _reduce_mod(_as_int_array(x, "taps"), n)
-        X = self.from_tap_vector(x, copy=False)  # zero at locks and holes
-        offs = self._pattern
-        top = len(offs) * (n - 1)  # largest sum before reduction
-        # n = 2 adds by XOR (no overflow, no reduction); otherwise the narrowest
-        # accumulator that holds the sum: uint8 for the named patterns up to n = 29
-        dt = np.uint8 if n == 2 or top < 1 << 8 else np.uint16 if top < 1 << 16 else np.uint32
-        add = np.bitwise_xor if n == 2 else np.add
-        acc = np.zeros((rows, cols), dtype=dt)
-        for dr, dc in offs:
-            for tr, sr, tc, sc in _shift_blocks(dr, dc, rows, cols, self._wrap):
-                add(acc[tr, tc], X[sr, sc], out=acc[tr, tc])
-        if n != 2 and top >= n:
-            acc %= dt(n)
-        out = acc if dt == np.uint8 else acc.astype(np.uint8)
-        if self._any_holes:
-            out[self._holes] = 0
-        return out
+        if not (x.dtype == np.uint8 and in_range(x, self._n)):
+            x = _reduce_mod(_as_int_array(x, "taps"), self._n)
+        if self._dense is not None:  # from_matrix: the matrix itself
+            return (self._dense.astype(np.int64) @ x % self._n).astype(np.uint8)
+        return self.cell_vector(self._product(self.from_tap_vector(x, copy=False)))
+
+    def _product(self, taps: np.ndarray) -> np.ndarray:
+        """A x board-shaped (uint8, a new array, 0 at holes) for tap counts ``taps``
+        shaped as :meth:`apply` takes them, reduced mod n (ml_board_apply on a zero
+        state)."""
+        out = np.zeros(self._size(), dtype=np.uint8)
+        return self._c.apply(out, taps, out=out)
 
     def press(self, state: Any, pos: Any, times: int = 1) -> np.ndarray:
         """The state after tapping ``pos`` ``times`` times (the input is not modified).
@@ -372,12 +321,14 @@ class BoardMatrix(BoardGeometry):
             ...
         ValueError: tap position (3, 0) is off the board: rows 0..2, cols 0..2
         """
-        s = self.coerce_state(state)
-        j = self.tap_index(pos)
+        s = self.coerce_state(state)  # a new array: the C board plays on it in place
+        if self._kind == "graph":
+            r, c = self.tap_index(pos), 0
+        else:
+            r, c = self._check_pos(pos, "tap position")
+            self._c.tap_index(r, c)  # a hole or a locked tile: refused before times
         times = as_int(times, "times", floats=False)
-        x = np.zeros(self.n_taps, dtype=np.uint8)
-        x[j] = times % self._n
-        return self._add(s, x)
+        return self._c.press(s, r, c, times % self._n, out=s)
 
     def apply(self, state: Any, taps: Any) -> np.ndarray:
         """state + A taps (mod n), board-shaped uint8 (a new array).
@@ -395,24 +346,33 @@ class BoardMatrix(BoardGeometry):
         array([[1, 1, 1],
                [1, 1, 1]], dtype=uint8)
         """
-        s = self.coerce_state(state)
-        x = self.tap_vector(taps)
-        return self._add(s, x)
+        s = self.coerce_state(state)  # a new array: the C board plays on it in place
+        return self._c.apply(s, self._tap_bytes(taps), out=s)  # refuses taps on locks
 
-    def _add(self, s: np.ndarray, x: np.ndarray) -> np.ndarray:
-        """s + A x (s coerced, x a tap vector mod n), board-shaped, uint8 throughout."""
-        v = self.apply_vector(x)  # a new array: worked in place
-        _sub_mod(0, v, self._n, out=v)  # -A x
-        _sub_mod(self.cell_vector(s), v, self._n, out=v)  # s - (-A x)
-        return self.from_cell_vector(v, copy=False)
+    def _tap_bytes(self, taps: Any) -> np.ndarray:
+        """Tap counts (board-shaped for grids, (n_taps,) for graph boards) reduced mod
+        n, uint8, shaped as given: what ml_board_apply reads (it refuses a count on a
+        locked tile). ValueError for a shape other than the board's."""
+        self._per_tile("a tap array")
+        arr = _as_int_array(taps, "taps")
+        if self._kind == "graph":
+            if arr.shape != (self.n_taps,):
+                raise ValueError(f"taps has shape {arr.shape}, the board has {self.n_taps} taps")
+        elif arr.shape != self._shape:
+            raise ValueError(f"taps has shape {arr.shape}, the board has shape {self._shape}")
+        if arr.dtype == np.uint8 and arr.flags.c_contiguous and in_range(arr, self._n):
+            return arr  # read only
+        return _reduce_mod(arr, self._n)
 
     def affected(self, pos: Any) -> list:
         """Positions a tap at ``pos`` changes (with repeats where a tile advances twice),
-        sorted row-major. Builds (and caches) the coordinate form of A."""
+        sorted row-major: the C board's effect of the tap (ml_board_effect). O(pattern)
+        on grids, O(entries of the column) on graph boards."""
         j = self.tap_index(pos)
-        ci, tj = self.coo()
-        cells = ci[tj == j]
-        return self._positions(np.sort(self._cells_flat[cells]))
+        cells = self._c.effect(j)
+        if self._kind == "graph":
+            return sorted(cells)
+        return sorted(self._c.cell_position(i) for i in cells)
 
     def random_state(self, rng: Any = None, solvable: bool = True) -> np.ndarray:
         """A random board-shaped state; with ``solvable=True`` one that can be solved
@@ -441,11 +401,10 @@ class BoardMatrix(BoardGeometry):
             ) from None
         if solvable:
             x = gen.integers(0, self._n, size=self.n_taps, dtype=np.uint8)
-            if self._kind == "grid" and self._mixed is None and self._coo_cache is None:
-                # a byte a tile: the tap vector, the stencil sum, negated in place
-                g = self._stencil_apply(x)  # new, zero at holes
+            if self._dense is None:  # a byte a tile: the taps, A x, negated in place
+                g = self._product(self.from_tap_vector(x, copy=False))
                 del x
-                return _sub_mod(0, g, self._n, out=g)  # -A x
+                return _sub_mod(0, g, self._n, out=g).reshape(self._shape)  # -A x
             v = self.apply_vector(x)  # new
             return self.from_cell_vector(_sub_mod(0, v, self._n, out=v), copy=False)
         v = gen.integers(0, self._n, size=self.n_cells, dtype=np.uint8)

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from modlights.model.validation import as_int_pair, take_items
+from modlights.native._core import BOARD_LIMITS
 
 Offsets = tuple[tuple[int, int], ...]
 
@@ -45,9 +46,9 @@ PATTERNS: MappingProxyType = MappingProxyType(
 
 #: Largest |dr| or |dc| of an offset: a pattern reaching further is certainly a
 #: mistake (and would make the structured solvers' windows absurd).
-MAX_REACH = 1024
+MAX_REACH: int = BOARD_LIMITS["MAX_REACH"]  # modlights.h ML_MAX_REACH
 #: Most offsets in one pattern (repeats included).
-MAX_OFFSETS = 4096
+MAX_OFFSETS: int = BOARD_LIMITS["MAX_OFFSETS"]  # modlights.h ML_MAX_OFFSETS
 
 
 def _allowed() -> str:

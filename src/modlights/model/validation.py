@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from modlights.native._core import BOARD_LIMITS  # modlights.h's ML_MAX_*
+
 __all__ = [
     "as_int",
     "as_int_pair",
@@ -277,16 +279,17 @@ def _short(v: Any) -> str:
 
 
 # ----------------------------------------------------------------------------- boards
+# (the C library's limits, modlights.h ML_MAX_SIDE / _TILES / _DENSE)
 #: Largest number of tiles (rows * cols, or cells of a graph board) accepted, except
 #: for uniform grids (one pattern, no locked tiles or holes): those are described by
 #: their shape and pattern alone and may be as large as MAX_SIDE x MAX_SIDE; only the
 #: operations that need memory per tile (a byte state, masks, index arrays, the
 #: dense matrix) refuse them, saying how much they would need.
-MAX_TILES = 1 << 27
+MAX_TILES: int = BOARD_LIMITS["MAX_TILES"]
 #: Largest side of a grid board.
-MAX_SIDE = 1 << 20
+MAX_SIDE: int = BOARD_LIMITS["MAX_SIDE"]
 #: Largest dense matrix (n_cells * n_taps bytes) that ``matrix()`` will build.
-MAX_DENSE = 1 << 32
+MAX_DENSE: int = BOARD_LIMITS["MAX_DENSE"]
 
 
 def check_states(states: Any) -> int:

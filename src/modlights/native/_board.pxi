@@ -2,12 +2,24 @@
 boards; csrc/api/board.c, grid.c, board_play.c, pattern.c, factored.c): CBoard, a handle
 of an ml_board, and the pattern and count helpers. Errors are the C library's statuses
 and messages (the thread's default context), raised as the header says: ValueError for
-bad input, MemoryError, KeyboardInterrupt, RuntimeError for the rest. The Python Board
-does not use it yet (issue 33 P12 switches it over); tests/native/test_capi_board.py
-compares it with modlights.Board."""
+bad input, MemoryError, KeyboardInterrupt, RuntimeError for the rest. Every Python
+Board holds one (model/board.py: its JSON, apply, press and indices are the C
+board's); tests/native/test_capi_board.py checks it on its own."""
 
 from cpython.ref cimport Py_DECREF, Py_INCREF
 from libc.stdlib cimport free, malloc
+
+
+#: The board limits of modlights.h (ML_MAX_*), by their Python names: model/validation.py
+#: and model/patterns.py read them from here (the limits live in C once).
+BOARD_LIMITS = {
+    "MAX_STATES": ML_MAX_STATES,
+    "MAX_SIDE": ML_MAX_SIDE,
+    "MAX_TILES": ML_MAX_TILES,
+    "MAX_DENSE": ML_MAX_DENSE,
+    "MAX_REACH": ML_MAX_REACH,
+    "MAX_OFFSETS": ML_MAX_OFFSETS,
+}
 
 
 def _ml_raise(int rc):
@@ -232,6 +244,26 @@ cdef class CBoard:
         return CBoard._wrap(b)
 
     @staticmethod
+    def from_csc(states, n_cells, indptr, cells):
+        """ml_board_from_effects of the effects in column form: tap j advances
+        cells[indptr[j]:indptr[j + 1]] (integer arrays, read as int64; n_cells None: one
+        more than the largest cell). O(entries)."""
+        cdef ml_board *b = NULL
+        ip_a = np.ascontiguousarray(indptr, dtype=np.int64)
+        cv_a = np.ascontiguousarray(cells, dtype=np.int64)
+        if cv_a.shape[0] == 0:
+            cv_a = np.zeros(1, np.int64)
+        cdef const int64_t[::1] ip = ip_a
+        cdef const int64_t[::1] cv = cv_a
+        cdef int c_states = states
+        cdef int64_t m = -1 if n_cells is None else n_cells
+        cdef size_t r = ip_a.shape[0] - 1
+        with nogil:
+            rc = ml_board_from_effects(NULL, c_states, m, r, &ip[0], &cv[0], &b)
+        _ml_ok(rc)
+        return CBoard._wrap(b)
+
+    @staticmethod
     def from_matrix(a, states):
         """ml_board_from_matrix of a 2-D array of bytes."""
         cdef ml_board *b = NULL
@@ -418,13 +450,24 @@ cdef class CBoard:
             raise ValueError(f"{what} has {a.shape[0]} entries, the board needs {size}")
         return a if size else np.zeros(1, np.uint8)
 
-    def apply(self, state, taps):
-        """state + A taps (mod n), board-shaped uint8 (ml_board_apply)."""
+    def _out(self, out, size):
+        """The output bytes: a new array, or ``out`` (C-contiguous uint8 of size bytes,
+        written in place; it may be the state)."""
+        if out is None or size == 0:
+            return np.empty(max(size, 1), dtype=np.uint8)
+        if not (isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.size == size
+                and out.flags.c_contiguous and out.flags.writeable):
+            raise ValueError(f"out must be a writable C-contiguous uint8 array of {size} bytes")
+        return out.reshape(-1)
+
+    def apply(self, state, taps, out=None):
+        """state + A taps (mod n), board-shaped uint8 (ml_board_apply); written to
+        ``out`` when given (see _out)."""
         giant = ml_board_is_giant(self.b)
         size = ml_board_size(self.b) if not giant else 0
         s = self._bytes(state, size, "state")
         x = self._bytes(taps, ml_board_taps_size(self.b) if not giant else 0, "taps")
-        out = np.zeros(max(size, 1), dtype=np.uint8)
+        out = self._out(out, size)
         cdef const uint8_t[::1] sv = s
         cdef const uint8_t[::1] xv = x
         cdef uint8_t[::1] ov = out
@@ -433,10 +476,12 @@ cdef class CBoard:
         _ml_ok(rc)
         return out[:size].reshape(self.shape)
 
-    def press(self, state, r, c=0, times=1):
+    def press(self, state, r, c=0, times=1, out=None):
+        """The state after tapping (r, c) times times (ml_board_press); written to
+        ``out`` when given (see _out)."""
         size = ml_board_size(self.b) if not ml_board_is_giant(self.b) else 0
         s = self._bytes(state, size, "state")
-        out = np.zeros(max(size, 1), dtype=np.uint8)
+        out = self._out(out, size)
         cdef const uint8_t[::1] sv = s
         cdef uint8_t[::1] ov = out
         rc = ml_board_press(NULL, self.b, &sv[0], r, c, times, &ov[0])

@@ -18,6 +18,9 @@ cdef extern from "include/modlights.h":
 
     int ML_OK, ML_EINTERRUPTED, ML_ENOMEM, ML_EUNSOLVABLE
     int ML_BOARD_GRID, ML_BOARD_GRAPH
+    int ML_MAX_STATES, ML_MAX_REACH, ML_MAX_OFFSETS
+    int64_t ML_MAX_SIDE, ML_MAX_TILES
+    uint64_t ML_MAX_DENSE
 
     const char *ml_errmsg(const ml_ctx *ctx) nogil
     int ml_errcode(const ml_ctx *ctx) nogil

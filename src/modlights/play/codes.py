@@ -16,7 +16,6 @@ writes for that puzzle).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
@@ -34,48 +33,12 @@ MAX_CODE_CHARS = 120_000
 MAX_CODE_SIDE = 255
 
 
-def _c_board(board: Board) -> Any:
-    """The C library's board of a Board: a grid described to the grid builder (O(1) for
-    a uniform grid without masks, O(tiles) with a mixed map or masks), a graph board
-    through its JSON."""
-    if not board.is_grid:
-        return _core.CBoard.from_json(json.dumps(board.to_dict()), max_tiles=1 << 62)
-    rows, cols = board.shape
-    locked = board.locked_mask if board.any_locked else None
-    holes = board.holes_mask if board.any_holes else None
-    if board.mixed is None:
-        return _core.CBoard.grid(
-            rows,
-            cols,
-            board.states,
-            list(board.pattern or ()),
-            locked=locked,
-            holes=holes,
-            wrap=board.wrap,
-        )
-    palette: dict[tuple, int] = {}
-    index = np.array(
-        [[palette.setdefault(tuple(o), len(palette)) for o in row] for row in board.mixed],
-        dtype=np.uint32,
-    )
-    return _core.CBoard.grid(
-        rows,
-        cols,
-        board.states,
-        palette=[list(o) for o in palette],
-        index=index,
-        locked=locked,
-        holes=holes,
-        wrap=board.wrap,
-    )
-
-
 def encode(board: Board, start: np.ndarray) -> str:
     """The puzzle code of a grid board and a start state (values reduced mod n, holes'
     ignored). ValueError for a graph board, a side over ``MAX_CODE_SIDE``, a board that
     is all holes, or a pattern a code cannot hold (more than 255 offsets, offsets
     outside -128..127, more than 255 distinct patterns). O(tiles)."""
-    return str(_core.capi_code_encode(_c_board(board), start))
+    return str(_core.capi_code_encode(board._c, start))
 
 
 def decode(code: Any) -> tuple[Board, np.ndarray]:
@@ -85,4 +48,4 @@ def decode(code: Any) -> tuple[Board, np.ndarray]:
     if not isinstance(code, str):
         raise ValueError(f"a puzzle code is a str, got {type(code).__name__}")
     p = _core.CPuzzle.from_code(code)
-    return Board.from_dict(json.loads(p.board.to_json())), p.start
+    return Board._from_c(p.board), p.start
