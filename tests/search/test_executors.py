@@ -407,3 +407,33 @@ def test_c_progress_of_the_transform_search_and_its_stop():
         s.solve(state, budget=float("inf"), progress=stop)
     assert time.perf_counter() - t0 < 1.5
     assert s.solve(state, budget=1 << 20).length >= sol.length
+
+
+def test_c_split_over_threads_stops_on_a_stop_request():
+    """A stop request (Ctrl-C's flag) during the C split search over a thread pool: the
+    running tasks stop, KeyboardInterrupt within a second, the flag cleared, the pool and
+    the Solver usable (the next split search exact)."""
+    import threading
+    import time
+
+    from modlights.native import _core
+
+    b = ml.Board.grid(10, 10, states=6, wrap=True)  # 1.3e9 coset elements: many seconds
+    s = ml.Solver(b, method="chase")
+    assert s._c_searches and s.kernel_size > 1 << 30
+    state = b.random_state(rng=np.random.default_rng(2), solvable=True)
+    with cf.ThreadPoolExecutor(2) as pool:
+        timer = threading.Timer(0.3, _core._request_interrupt)
+        timer.start()
+        t0 = time.perf_counter()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                s.solve(state, budget=1 << 40, executor=pool)
+        finally:
+            timer.cancel()
+            _core._clear_interrupt()
+        assert time.perf_counter() - t0 < 1.5
+        small = ml.Board.grid(4, 4, states=4)
+        st = small.random_state(rng=1, solvable=True)
+        got = ml.Solver(small).solve(st, executor=pool)
+        assert got.proven_minimal and got.length == ml.Solver(small).solve(st).length
