@@ -55,6 +55,7 @@
 #define SIZE_LIMIT ((uint64_t)1 << 62)
 #define MAX_TASKS ML__SEARCH_MAX_TASKS /* ml_search_split's `want` is clamped to it */
 #define HEAD_BYTES (8 + 4 + 4 + 4 + 8 + 8 + 8)
+#define MAX_KERNEL_BYTES ((uint64_t)1 << 30) /* solve.c's: a certificate's kernel at most */
 
 struct ml_search {
     uint32_t magic;
@@ -75,6 +76,8 @@ struct ml_search {
     ml_cube_plan plan;
     uint64_t corners, per;      /* the plan's corners; corners per task */
     ml_many *many;              /* a many-coset search (then the fields above are unused) */
+    uint64_t nsym;              /* the driver's: the plan's symmetries, for the proof: */
+    uint64_t *sym_cells, *sym_taps; /* their images of cells and taps (as ml_result's) */
 };
 
 int ml__search_valid(const ml_search *q) { return q && q->magic == SEARCH_MAGIC; }
@@ -122,6 +125,8 @@ void ml_search_free(ml_search *q)
     free(q->x0w);
     free(q->Hw);
     ml_cube_plan_free(&q->plan);
+    free(q->sym_cells);
+    free(q->sym_taps);
     free(q);
 }
 
@@ -225,6 +230,16 @@ static int make_cube(ml_ctx *ctx, const ml_board *b, const uint8_t *x, const uin
     memset(&plan, 0, sizeof plan);
     int rc = ml_symmetries(ctx, b, NULL, &syms);
     int got = rc ? ML_CUBE_OK : ml_cube_plan_make(x, H, k, L, syms.taps, (size_t)syms.k, &plan);
+    /* the symmetries the plan uses, kept for the proof (as solve.c's cube_minimum) */
+    uint64_t ng = rc || got ? 0 : plan.ng, nc = b->n_cells;
+    uint64_t *cells = malloc(ng * nc * sizeof *cells + 1), *taps = malloc(ng * L * sizeof *taps + 1);
+    if (!rc && (!cells || !taps))
+        rc = ml__fail(ctx, ML_M_NOMEM, fn);
+    for (uint64_t g = 0; !rc && g < ng; g++) {
+        size_t u = plan.sym_used[g];
+        memcpy(cells + g * nc, syms.cells + u * nc, nc * sizeof *cells);
+        memcpy(taps + g * L, syms.taps + u * L, L * sizeof *taps);
+    }
     ml_syms_free(&syms);
     if (!rc && got)
         rc = got == ML_CUBE_ENOMEM ? ml__fail(ctx, ML_M_NOMEM, fn)
@@ -242,8 +257,15 @@ static int make_cube(ml_ctx *ctx, const ml_board *b, const uint8_t *x, const uin
         if (rc) {
             ml_search_free(*out);
             *out = NULL;
+        } else {
+            (*out)->nsym = ng;
+            (*out)->sym_cells = cells;
+            (*out)->sym_taps = taps;
+            cells = taps = NULL;
         }
     }
+    free(cells);
+    free(taps);
     free(two);
     ml_cube_plan_free(&plan);
     return rc;
@@ -700,6 +722,41 @@ int ml_search_finish(ml_ctx *ctx, ml_search *q, ml_result **out)
     r->proof = !done ? ML__PROOF_NONE
                : q->best_len == 0 ? ML__PROOF_TREE0
                : q->cube ? ML__PROOF_CUBE : ML__PROOF_ENUMERATION;
+    /* the proof kept as ml_solver_solve's with ML_SOLVE_PROOF: the searched generators
+     * (the transform search's rebased ones and the symmetries it used) when they fit
+     * the certificate's limit (MAX_KERNEL_BYTES, Solver.solve's) */
+    r->kept = done && total > 1;
+    int rc2 = ML_OK;
+    if (r->kept && q->k && (uint64_t)q->k * (q->L ? q->L : 1) <= MAX_KERNEL_BYTES) {
+        r->gens = malloc(q->k * q->L + 1);
+        r->gen_orders = malloc(q->k * sizeof *r->gen_orders);
+        int cube = q->cube && q->best_len > 0;
+        uint64_t nc = q->b->n_cells;
+        if (cube && q->nsym) {
+            r->sym_cells = malloc(q->nsym * nc * sizeof *r->sym_cells + 1);
+            r->sym_taps = malloc(q->nsym * q->L * sizeof *r->sym_taps + 1);
+        }
+        if (!r->gens || !r->gen_orders || (cube && q->nsym && (!r->sym_cells || !r->sym_taps)))
+            rc2 = ml__fail(ctx, ML_M_NOMEM, "ml_search_finish");
+        if (!rc2) {
+            if (q->L)
+                memcpy(r->gens, q->H, q->k * q->L);
+            memcpy(r->gen_orders, q->orders, q->k * sizeof *r->gen_orders);
+            r->ngens = q->k;
+        }
+        if (!rc2 && cube) {
+            r->leaf_dim = q->plan.m;
+            r->nsyms = q->nsym;
+            if (q->nsym) {
+                memcpy(r->sym_cells, q->sym_cells, q->nsym * nc * sizeof *r->sym_cells);
+                memcpy(r->sym_taps, q->sym_taps, q->nsym * q->L * sizeof *r->sym_taps);
+            }
+        }
+    }
+    if (rc2) {
+        ml_result_free(r);
+        return ml__leave(ctx, &sc, rc2);
+    }
     *out = r;
     return ml__leave(ctx, &sc, ML_OK);
 }

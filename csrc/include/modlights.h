@@ -1155,7 +1155,8 @@ ML_API int ml_search_merge(ml_ctx *ctx, ml_search *q, uint64_t t, const ml_task_
                            const uint8_t *best);
 /* Nonzero once every task was merged (or the best length is 0). */
 ML_API int ml_search_done(const ml_search *q);
-/* The answer of a one-coset search (proved when done). */
+/* The answer of a one-coset search (proved when done, its proof kept for
+ * ml_result_certificate as ml_solver_solve's with ML_SOLVE_PROOF). */
 ML_API int ml_search_finish(ml_ctx *ctx, ml_search *q, ml_result **out);
 /* The answers of a many-coset search: lengths (-1: unsolvable) and, when taps is not
  * NULL, a least-length solution each. */

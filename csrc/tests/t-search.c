@@ -10,7 +10,7 @@
  * GF(2) boards of nullity >= 22 (the transform search, tasks of corners): the same
  * element, examined and pruned as ml_solver_solve, their format-2 exports fuzzed too.
  * (tests/native/test_capi_search.py compares every answer with Python's executor.)
- * ml-test-sources: api/search.c api/search_many.c api/solve.c api/result.c api/solver.c api/solver_solve.c search/coset.c search/coset_batch.c search/coset_gf2.c search/coset_zn.c search/driver.c search/canon.c api/registry.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/board_json.c api/json_fields.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/algebraic.c engines/algebraic_poly.c structured/rowrec.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c engines/torus.c engines/lifted.c engines/polymat.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c search/cube_plan.c search/cube.c search/symmetry.c */
+ * ml-test-sources: api/search.c api/search_many.c api/solve.c api/result.c api/solver.c api/solver_solve.c search/coset.c search/coset_batch.c search/coset_gf2.c search/coset_zn.c search/driver.c search/canon.c api/registry.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/board_json.c api/json_fields.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/algebraic.c engines/algebraic_poly.c structured/rowrec.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c engines/torus.c engines/lifted.c engines/polymat.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c search/cube_plan.c search/cube.c search/symmetry.c verify/verify.c verify/verify_read.c verify/verify_board.c verify/verify_algebra.c verify/verify_claims.c verify/verify_upper.c verify/verify_big.c */
 #define ML_T_SEED 0x5EA2C4ull
 #include "include/modlights.h"
 #include "tests/t-util.h"
@@ -27,6 +27,7 @@ static int cubes;
 
 static ml_ctx *ctx;
 static int searched;
+static int proofs;
 
 static ml_board *random_board(int n) { return t_random_board(ctx, n, 5); }
 
@@ -147,6 +148,32 @@ static void check_board(ml_board *b)
                       (unsigned long long)ml_result_pruned(ref));
                 cubes++;
             }
+            /* the proof kept: a certificate the checker accepts (total > 1), the same as
+             * ml_solver_solve's for the transform search */
+            size_t clen = 0, vlen = 0;
+            char summary[512];
+            if (total > 1) {
+                OK(ml_result_certificate(ctx, res, NULL, 0, &clen));
+                char *cert = malloc(clen + 1);
+                OK(ml_result_certificate(ctx, res, cert, clen + 1, &clen));
+                OK(ml_verify_json(ctx, cert, clen, summary, sizeof summary, &vlen));
+                if (n == 2 && null >= 22) {
+                    ml_result *pr = NULL;
+                    size_t plen = 0;
+                    OK(ml_solver_solve(ctx, s, state, ml_target_fill(0),
+                                       ML_SOLVE_MINIMAL | ML_SOLVE_PROOF,
+                                       ml_budget_steps(total), &pr));
+                    OK(ml_result_certificate(ctx, pr, NULL, 0, &plen));
+                    char *pc = malloc(plen + 1);
+                    OK(ml_result_certificate(ctx, pr, pc, plen + 1, &plen));
+                    CHECK(plen == clen && !memcmp(pc, cert, clen),
+                          "cube split: the certificate differs from ml_solver_solve's");
+                    free(pc);
+                    ml_result_free(pr);
+                }
+                free(cert);
+                proofs++;
+            }
             uint64_t sum = 0;
             for (size_t f = 0; f < tsize; f++)
                 sum += ml_result_taps(res)[f];
@@ -205,6 +232,7 @@ int main(void)
         ml_board_free(b);
     }
     CHECK(cubes == 6, "%d transform searches split", cubes);
+    CHECK(proofs > 100, "only %d certificates checked", proofs);
     /* NULL arguments */
     CHECK(ml_search_split(ctx, NULL, 1, NULL) == ML_EMISUSE);
     CHECK(ml_search_import(ctx, NULL, 0, NULL) == ML_EMISUSE);

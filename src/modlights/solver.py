@@ -567,14 +567,15 @@ class Solver(SolverBatches):
         executor : concurrent.futures.Executor, optional
             Any executor (a ``ProcessPoolExecutor``, a Dask client's
             ``get_executor()``): when the budget covers the whole coset, the search is
-            split into sub-cubes over its workers (:mod:`modlights.search.minimal`); the
-            length and ``proven_minimal`` are those of the search without it.
+            split over its workers (the C split search, :mod:`modlights.search.split`;
+            :mod:`modlights.search.minimal`'s for Python engines); the length and
+            ``proven_minimal`` are those of the search without it.
         progress : callable, optional
             ``progress(done, total)``, told how far the minimal search is, in coset
             elements: after every chunk of the reference engine's Python enumeration,
             at the start and end of a native search (the C search runs to its end or
-            budget without calling back; Ctrl-C stops it). An exception it raises
-            (KeyboardInterrupt, say) stops the search.
+            budget without calling back; Ctrl-C stops it), after each wait of a search
+            split over an executor. An exception it raises stops the search.
 
         Returns
         -------
@@ -615,7 +616,11 @@ class Solver(SolverBatches):
         deadline = _deadline(seconds)
         check_executor(executor)
         progress = _check_progress(progress)
-        if executor is None and progress is None and self._c_searches:
+        if self._c_searches:  # executors and progress: the C split search (solver_batch)
+            if minimal and (executor is not None or progress is not None):
+                return self._solve_c_split(
+                    state, target, budget, steps, seconds, executor, progress
+                )
             return self._solve_c(state, target, minimal, budget, steps, seconds)
         rhs = self._rhs(state, target)
         X, ok = self._engine.solve(rhs[None, :])

@@ -1,6 +1,8 @@
 """The Solver's batch questions: many states of one board from one factorisation
 (``solvable_many``, ``min_taps_many``, ``solve_many``) and bit-packed GF(2) states
-(``solve_packed``). :class:`SolverBatches` is a base class of
+(``solve_packed``), and the C solver's searches over an executor or with a progress
+callback (``_solve_c_split``: the split search of csrc/api/search.c,
+search/minimal.py's ``split_search``). :class:`SolverBatches` is a base class of
 :class:`modlights.solver.Solver`, which holds the engine, the budgets and the kernel
 these methods use; every method here is one of ``Solver``'s (docs/reference/api.md
 documents them there).
@@ -8,6 +10,7 @@ documents them there).
 
 from __future__ import annotations
 
+import time
 from math import prod
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +19,14 @@ import numpy as np
 from modlights import solver_native as _cn
 from modlights.engines import registry
 from modlights.model.board import MAX_TILES, Board
-from modlights.search.minimal import check_executor, exhaustive, min_many, minimise
+from modlights.search import minimal as _minimal
+from modlights.search.minimal import (
+    check_executor,
+    exhaustive,
+    min_many,
+    minimise,
+)
+from modlights.search.split import split_search, split_search_many
 from modlights.solution import Solution, Unsolvable
 from modlights.solver_budget import _check_budget, _check_progress, _deadline, _share
 
@@ -98,6 +108,136 @@ class SolverBatches(_cn.NativeSolver):
         _, ok = self._engine.solve(R)
         return ok
 
+    def _solve_c_split(
+        self,
+        state: Any,
+        target: Any,
+        budget: Any,
+        steps: Any,
+        seconds: Any,
+        executor: Any,
+        progress: Any,
+    ) -> Solution:
+        """``Solver.solve(minimal=True)`` by the C solver with an executor or a progress
+        callback. A budget that covers the whole coset (a count of at least |ker A|,
+        fewer than 2^62) with an executor: the C split search over it
+        (:func:`modlights.search.minimal.split_search`), proved; otherwise
+        ``ml_solver_solve`` within the budget, as without an executor. ``progress(done,
+        total)`` (total |ker A|, coset elements) is told 0 first and at the end the
+        elements covered (total when proved); in between, after each wait of a split
+        search the share merged, else the C search's own figures as it reports them
+        (``_core.capi_solve_progress``: the transform search's chunks, at most every
+        20 ms), growing; an exception ``progress`` raises stops the search. The
+        Solution's counts, proof and certificate are the C result's; its seconds this
+        call's. ``progress`` runs under the Solver's lock: it must not call this
+        Solver."""
+        b = self.board
+        if budget is None:
+            steps, seconds = self._search_budget(None)
+        ks = self.kernel_size
+        st, t = _cn.c_state_target(b, state, target)
+        t0 = time.perf_counter()
+        if (
+            executor is not None
+            and 1 < ks < 1 << 62
+            and seconds is None
+            and steps is not None
+            and ks <= steps
+        ):
+            from modlights.native._core import capi_search
+
+            with self._c_lock:
+                q = capi_search(self._csolver(), st, t)
+            res = split_search(q, executor, progress, ks)
+        elif progress is None:
+            res = self._cask("solve_result", st, t, True, _cn.c_budget(steps, seconds), True, False)
+        else:
+            from modlights.native._core import capi_solve_progress
+
+            last = [0]
+
+            def told(done: int, total: int) -> None:  # C's figures, growing, not the last
+                if last[0] < done < total:
+                    last[0] = done
+                    progress(done, total)
+
+            progress(0, ks)
+            with self._c_lock:
+                res = capi_solve_progress(
+                    self._csolver(), st, t, _cn.c_budget(steps, seconds), told
+                )
+            if res is not None:
+                progress(ks if res.proven_minimal else max(last[0], min(ks, res.examined)), ks)
+        sol = _cn.solution(b, res, True)
+        sol.seconds = time.perf_counter() - t0
+        return sol
+
+    def _c_exhaustive(self, budget: Any, steps: Any, seconds: Any) -> bool:
+        """Whether the budget covers every coset (minimal.exhaustive): a trivial kernel,
+        or a count of at least |ker A| and below 2^62 (the default's by count)."""
+        if budget is None:
+            steps, seconds = self._search_budget(None)
+        ks = self.kernel_size
+        return ks == 1 or (
+            seconds is None and steps is not None and 0 < steps and ks <= steps and ks < 1 << 62
+        )
+
+    def _c_split_many(self, S: np.ndarray, t: Any, executor: Any, taps: bool) -> Any:
+        """The C many-coset split search of the stack S over ``executor`` (rows split,
+        :func:`modlights.search.minimal.split_search_many`): the finished handle."""
+        from modlights.native._core import capi_search_many
+
+        with self._c_lock:
+            q = capi_search_many(self._csolver(), S, t)
+        split_search_many(q, len(S), executor, taps)
+        return q
+
+    def _c_min_taps_many(
+        self,
+        states: Any,
+        target: Any,
+        budget: Any,
+        steps: Any,
+        seconds: Any,
+        bud: Any,
+        executor: Any,
+        progress: Any,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``min_taps_many`` by the C solver with an executor or progress: an exhaustive
+        budget searches the batch whole (rows split over the executor past
+        ``MIN_ROWS_PER_TASK`` states, else one C call), progress told once at the end;
+        another searches board by board (each a one-board C batch by its share of the
+        deadline, or by the count), progress told after each solvable board."""
+        b = self.board
+        S, t = _cn.c_states(b, states), _cn.c_target(b, target)
+        k = len(S)
+        if self._c_exhaustive(budget, steps, seconds):
+            if executor is not None and k > _minimal.MIN_ROWS_PER_TASK:
+                q = self._c_split_many(S, t, executor, False)
+                lengths, proven = q.lengths(False)[0], q.proven()
+            else:
+                lengths, proven = self._cask("min_taps_many", S, t, bud)
+            if progress is not None:
+                progress(k, k)
+            return lengths, proven
+        ok = self._cask("solvable_many", S, t)
+        lengths = np.full(k, -1, dtype=np.int64)
+        proven = np.ones(k, dtype=bool)
+        rows = np.flatnonzero(ok)
+        if budget is None:
+            steps, seconds = self._search_budget(None, len(rows))
+        deadline = _deadline(seconds)
+        for j, i in enumerate(rows):
+            if deadline is None:
+                one = int(steps) if steps is not None else float("inf")
+            else:
+                one = max(1e-9, _share(deadline, len(rows) - j) - time.perf_counter())
+            got = self._cask("min_taps_many", S[i : i + 1], t, one)
+            lengths[i], proven[i] = int(got[0][0]), bool(got[1][0])
+            if progress is not None:
+                progress(int(i) + 1, k)
+        return lengths, proven
+
     def _c_batch_budget(self, budget: Any, steps: Any, seconds: Any) -> Any:
         """The C solver's budget for a batch's searches: None (ml_budget_default, whose
         deadline is DEFAULT_SECONDS a board) or the checked count or seconds; False when
@@ -170,7 +310,11 @@ class SolverBatches(_cn.NativeSolver):
         deadline = _deadline(seconds)
         progress = _check_progress(progress)
         bud = self._c_batch_budget(budget, steps, seconds)
-        if executor is None and progress is None and bud is not False:
+        if bud is not False:
+            if executor is not None or progress is not None:
+                return self._c_min_taps_many(
+                    states, target, budget, steps, seconds, bud, executor, progress
+                )
             b = self.board
             lengths, proven = self._cask(
                 "min_taps_many", _cn.c_states(b, states), _cn.c_target(b, target), bud
@@ -252,12 +396,22 @@ class SolverBatches(_cn.NativeSolver):
         deadline = _deadline(seconds)
         check_executor(executor)
         bud = self._c_batch_budget(budget, steps, seconds) if minimal else None
-        if (executor is None or not minimal) and self._on_c and bud is not False:
+        if self._on_c and bud is not False:
             b = self.board
-            S = _cn.c_states(b, states)
-            X, ok = self._cask("solve_many", S, _cn.c_target(b, target), minimal, bud, False)
-            if X is None:
-                raise _unsolvable(ok)
+            S, t = _cn.c_states(b, states), _cn.c_target(b, target)
+            if (
+                minimal
+                and executor is not None
+                and len(S) > _minimal.MIN_ROWS_PER_TASK
+                and self._c_exhaustive(budget, steps, seconds)
+            ):  # the C many-coset split search over the executor
+                lengths, X = self._c_split_many(S, t, executor, True).lengths(True)
+                if (lengths < 0).any():
+                    raise _unsolvable(lengths >= 0)
+            else:
+                X, ok = self._cask("solve_many", S, t, minimal, bud, False)
+                if X is None:
+                    raise _unsolvable(ok)
             return X.reshape((len(S), *b.shape)) if b.is_grid else X
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)

@@ -238,3 +238,202 @@ def test_executor_workers_counts():
         assert s.solve(state, executor=ex).length == s.solve(state).length
     with pytest.raises(ValueError, match="executor"):
         minimal.check_executor(object())
+
+
+# ------------------------------------------------------------------ the C solver's splits
+def _python_drivers(monkeypatch):
+    """Make Solvers run the Python drivers (``_c_searches`` False: MAX_SEARCH_BYTES set
+    off the C library's value by one byte, the same searches in effect)."""
+    from modlights import solver
+
+    monkeypatch.setattr(solver, "MAX_SEARCH_BYTES", solver.MAX_SEARCH_BYTES + 1)
+
+
+def _c_boards(seed: int, count: int):
+    """Random boards (as random_boards) whose Solver is the C solver, GF(2) ones through
+    the chase (the dense GF(2) engine is Python's)."""
+    out = []
+    for b in random_boards(seed, 4 * count):
+        s = ml.Solver(b) if b.states > 2 else ml.Solver(b, method="chase")
+        if s._c_searches and len(out) < count:
+            out.append((b, s.method))
+    return out
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_c_solve_over_an_executor_answers_as_the_python_drivers(workers, monkeypatch):
+    """Solver.solve(executor=) on the C solver (the split search of csrc/api/search.c)
+    against the Python drivers (minimal.coset_min) on the same board and thread pool:
+    the same taps, length, proof, coverage and a certificate that verifies."""
+    rng = np.random.default_rng(21 + workers)
+    boards = _c_boards(21, 10)
+    assert any(b.states == 2 for b, _ in boards) and any(b.states > 2 for b, _ in boards)
+    with cf.ThreadPoolExecutor(workers) as ex:
+        for b, method in boards:
+            state = b.random_state(rng=rng, solvable=True)
+            got = ml.Solver(b, method=method).solve(state, executor=ex)
+            with monkeypatch.context() as m:
+                _python_drivers(m)
+                want = ml.Solver(b, method=method).solve(state, executor=ex)
+            assert got.length == want.length and got.proven_minimal and want.proven_minimal
+            assert np.array_equal(got.taps, want.taps)
+            assert got.examined + got.pruned == got.kernel_size == want.kernel_size
+            assert ml.verify(got.certificate())
+
+
+def test_c_cube_split_over_processes_answers_as_the_python_drivers(process_pool, monkeypatch):
+    """A GF(2) kernel of nullity 24 (the transform search, ranges of corners) on the C
+    solver over a process pool: the Python drivers' element, counts and proof."""
+    b = ml.Board.grid(30, 30, states=2, wrap=True)
+    s = ml.Solver(b, method="chase")
+    assert s._c_searches and s.nullity == 24
+    state = b.random_state(rng=np.random.default_rng(4), solvable=True)
+    seen: list = []
+    got = s.solve(
+        state, budget=1 << 40, executor=process_pool, progress=lambda d, t: seen.append((d, t))
+    )
+    with monkeypatch.context() as m:
+        _python_drivers(m)
+        want = ml.Solver(b, method="chase").solve(state, budget=1 << 40, executor=process_pool)
+    assert got.proven_minimal and got.length == want.length
+    assert np.array_equal(got.taps, want.taps)
+    assert (got.examined, got.pruned) == (want.examined, want.pruned)
+    assert got.certificate()["proof"] == want.certificate()["proof"]
+    assert seen[0] == (0, 1 << 24) and seen[-1] == (1 << 24, 1 << 24)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_c_progress_without_executor(monkeypatch):
+    """progress on the C solver: told (0, |ker A|) first and (|ker A|, |ker A|) at the end
+    of a proved search; the elements examined after a partial one; a callback that raises
+    stops the search, the Solver usable."""
+    b = ml.Board.grid(4, 4, states=4)  # |ker A| = 256
+    s = ml.Solver(b)
+    assert s._c_searches and s.kernel_size > 1
+    state = b.random_state(rng=3, solvable=True)
+    calls: list = []
+    sol = s.solve(state, progress=lambda d, t: calls.append((d, t)))
+    ks = s.kernel_size
+    assert calls[0] == (0, ks) and calls[-1] == (ks, ks) and sol.proven_minimal
+    assert sol.length == s.solve(state).length
+    calls.clear()
+    part = s.solve(state, budget=3, progress=lambda d, t: calls.append((d, t)))
+    assert not part.proven_minimal and calls[-1] == (part.examined, ks) and part.examined <= 3
+
+    def stop(done, total):
+        raise ValueError("stop")
+
+    with pytest.raises(ValueError, match="stop"):
+        s.solve(state, progress=stop)
+    assert s.solve(state).length == sol.length
+
+
+class _Counting(cf.ThreadPoolExecutor):
+    """A thread pool that counts the tasks submitted to it."""
+
+    submitted = 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_c_batches_over_an_executor_answer_as_without(monkeypatch):
+    """min_taps_many / solve_many(minimal=True) on the C solver with an executor whose
+    rows are split (MIN_ROWS_PER_TASK lowered: the many-coset split search of
+    csrc/api/search_many.c, tasks really submitted): the answers of the one C batch
+    without it (lengths, proofs, taps; unsolvable states -1 and named)."""
+    monkeypatch.setattr(minimal, "MIN_ROWS_PER_TASK", 8)
+    rng = np.random.default_rng(31)
+    for b, method in _c_boards(31, 6):
+        s = ml.Solver(b, method=method)
+        S = np.stack([b.random_state(rng=rng, solvable=bool(rng.integers(2))) for _ in range(40)])
+        with _Counting(2) as ex:
+            got = s.min_taps_many(S, executor=ex)
+            assert ex.submitted > 1
+        want = s.min_taps_many(S)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+        ok = s.solvable_many(S)
+        with _Counting(3) as ex:
+            T = s.solve_many(S[ok], minimal=True, executor=ex)
+            assert ex.submitted > 1 or ok.sum() <= 8
+            if not ok.all():
+                with pytest.raises(ml.Unsolvable) as e:
+                    s.solve_many(S, minimal=True, executor=ex)
+                assert list(e.value.indices) == list(np.flatnonzero(~ok))
+        assert np.array_equal(T, s.solve_many(S[ok], minimal=True))
+
+
+def test_c_batch_progress():
+    """progress of min_taps_many on the C solver: once at the end of a whole batch,
+    after each solvable board of a partial one (the same lengths as without it)."""
+    b = ml.Board.grid(4, 4, states=4)
+    s = ml.Solver(b)
+    assert s._c_searches
+    rng = np.random.default_rng(5)
+    S = np.stack([b.random_state(rng=rng, solvable=i != 2) for i in range(5)])
+    calls: list = []
+    got = s.min_taps_many(S, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(5, 5)]
+    assert all(np.array_equal(g, w) for g, w in zip(got, s.min_taps_many(S)))
+    calls.clear()
+    got = s.min_taps_many(S, budget=2, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(i, 5) for i in (1, 2, 4, 5)]  # the unsolvable third is not searched
+    assert all(np.array_equal(g, w) for g, w in zip(got, s.min_taps_many(S, budget=2)))
+
+
+def test_c_progress_of_the_transform_search_and_its_stop():
+    """The C transform search (GF(2), nullity 32) told about progress between chunks
+    (capi_solve_progress: the C context's callback), growing, and stopped from it
+    within a chunk: the exception raised, the Solver usable after."""
+    import time
+
+    b = ml.Board.grid(20, 20, wrap=True)
+    s = ml.Solver(b, method="chase")
+    assert s._c_searches and s.nullity == 32
+    state = b.random_state(rng=np.random.default_rng(3), solvable=True)
+    seen: list = []
+    sol = s.solve(state, budget=1 << 28, progress=lambda d, t: seen.append((d, t)))
+    assert seen[0] == (0, 1 << 32) and len(seen) > 2
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert not sol.proven_minimal and seen[-1][0] <= (1 << 28) + (1 << 20)
+
+    def stop(done, total):
+        if done > 0:
+            raise ValueError("stop")
+
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match="stop"):
+        s.solve(state, budget=float("inf"), progress=stop)
+    assert time.perf_counter() - t0 < 1.5
+    assert s.solve(state, budget=1 << 20).length >= sol.length
+
+
+def test_c_split_over_threads_stops_on_a_stop_request():
+    """A stop request (Ctrl-C's flag) during the C split search over a thread pool: the
+    running tasks stop, KeyboardInterrupt within a second, the flag cleared, the pool and
+    the Solver usable (the next split search exact)."""
+    import threading
+    import time
+
+    from modlights.native import _core
+
+    b = ml.Board.grid(10, 10, states=6, wrap=True)  # 1.3e9 coset elements: many seconds
+    s = ml.Solver(b, method="chase")
+    assert s._c_searches and s.kernel_size > 1 << 30
+    state = b.random_state(rng=np.random.default_rng(2), solvable=True)
+    with cf.ThreadPoolExecutor(2) as pool:
+        timer = threading.Timer(0.3, _core._request_interrupt)
+        timer.start()
+        t0 = time.perf_counter()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                s.solve(state, budget=1 << 40, executor=pool)
+        finally:
+            timer.cancel()
+            _core._clear_interrupt()
+        assert time.perf_counter() - t0 < 1.5
+        small = ml.Board.grid(4, 4, states=4)
+        st = small.random_state(rng=1, solvable=True)
+        got = ml.Solver(small).solve(st, executor=pool)
+        assert got.proven_minimal and got.length == ml.Solver(small).solve(st).length

@@ -1,7 +1,8 @@
 """Bindings to the public C API's split searches (csrc/include/modlights.h: split
 searches; csrc/api/search.c, search_many.c): CSearch, an ml_search handle, capi_search
 and search_task (a worker's part: import, run one task) for one coset;
-capi_search_many and search_rows_task for many cosets (a task: a range of rows). Errors
+capi_search_many and search_rows_task for many cosets (a task: a range of rows); capi_solve_progress,
+the minimal solve on a context of its own whose progress callback calls Python. Errors
 are the C library's statuses and messages (_ml_raise). tests/native/test_capi_search.py
 and test_capi_search_many.py drive them over executors and compare them with
 modlights.Solver.solve / min_taps_many / solve_many(executor=...)."""
@@ -212,3 +213,64 @@ def search_task(data, t, bound):
     """A worker's part of a split search: import `data` (CSearch.export), run task t with
     `bound`; the tuple CSearch.run returns (picklable: executor tasks)."""
     return CSearch.from_bytes(data).run(t, bound)
+
+
+cdef int _progress_call(void *user, int phase, uint64_t done, uint64_t total) noexcept nogil:
+    """ml_progress_fn of capi_solve_progress: on the caller's thread, with the GIL, the
+    search phase's figures to box[0]; an exception it raises is kept in box[1] and stops
+    the search (nonzero: ML_EINTERRUPTED)."""
+    if phase != ML_PHASE_SEARCH:
+        return 0
+    with gil:
+        box = <list>user
+        try:
+            box[0](int(done), int(total))
+        except BaseException as e:
+            box[1] = e
+            return 1
+    return 0
+
+
+def capi_solve_progress(CSolver s, state, target, budget, progress):
+    """ml_solver_solve (minimal, proof kept) on a context of its own whose progress
+    callback calls ``progress(done, total)`` with the search's figures (coset elements;
+    at most every 20 ms, on this thread: the transform search's chunks, the start and
+    end of a walk as they fall). A CResult, or None when no taps reach the target; an
+    exception ``progress`` raises stops the search and is raised here (the solver
+    usable); other errors are the C library's (its message from this context)."""
+    st = s._state(state)
+    keep = []
+    cdef ml_target t
+    s._target(target, &t, keep)
+    cdef const uint8_t[::1] sv = st if s.tiles else np.zeros(1, np.uint8)
+    cdef ml_budget bud = _budget(budget)
+    cdef ml_ctx *ctx = NULL
+    if ml_ctx_new(&ctx) != ML_OK:
+        raise MemoryError("ml_ctx_new: no memory for a context")
+    box = [progress, None]
+    ml_ctx_set_progress(ctx, _progress_call, <void *>box, 0)
+    cdef ml_result *res = NULL
+    cdef unsigned flags = ML_SOLVE_MINIMAL | ML_SOLVE_PROOF
+    try:
+        with nogil:
+            rc = ml_solver_solve(ctx, s.s, &sv[0], t, flags, bud, &res)
+        if box[1] is not None:
+            _check_interrupt()
+            raise box[1]
+        if rc == ML_EUNSOLVABLE:
+            _check_interrupt()
+            return None
+        if rc != ML_OK:
+            _check_interrupt()
+            msg = ml_errmsg(ctx).decode("utf-8", "replace")
+            if rc == ML_EINTERRUPTED:
+                raise KeyboardInterrupt(msg)
+            if rc == ML_ENOMEM:
+                raise MemoryError(msg)
+            raise (ValueError if 0 < rc < ML_EINTERRUPTED else RuntimeError)(msg)
+        _check_interrupt()
+    finally:
+        ml_ctx_free(ctx)
+    cdef CResult out = CResult.__new__(CResult)
+    out.r = res
+    return out

@@ -8,6 +8,14 @@ from modlights.native.solver cimport ml_result, ml_solver, ml_target
 
 
 cdef extern from "include/modlights.h" nogil:
+    # a context of its own for a search told about progress (ml_ctx_set_progress)
+    ctypedef int (*ml_progress_fn)(void *user, int phase, uint64_t done,
+                                   uint64_t total) noexcept nogil
+    int ml_ctx_new(ml_ctx **out)
+    void ml_ctx_free(ml_ctx *ctx)
+    void ml_ctx_set_progress(ml_ctx *ctx, ml_progress_fn fn, void *user, unsigned interval_ms)
+    int ML_PHASE_SEARCH
+
     ctypedef struct ml_search:
         pass
     ctypedef struct ml_task_result:
