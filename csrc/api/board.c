@@ -308,7 +308,10 @@ void ml__board_destroy(ml_board *b)
     free(atomic_load_explicit(&b->tap_flat, memory_order_acquire));
     free(b->indptr);
     free(b->cells);
-    free(b->dense);
+    if (!b->dense_borrowed)
+        free(b->dense);
+    else if (b->dense_release)
+        b->dense_release(b->dense_arg);
     free(b);
 }
 
@@ -410,11 +413,10 @@ int ml_board_from_effects(ml_ctx *ctx, int states, int64_t n_cells, size_t n_tap
     return ML_OK;
 }
 
-int ml_board_from_matrix(ml_ctx *ctx, int states, size_t n_cells, size_t n_taps,
-                         const uint8_t *a, size_t lda, ml_board **out)
+/* The checks of a dense matrix's board (fn names the caller in messages). */
+static int matrix_checks(ml_ctx *ctx, const char *fn, int states, size_t n_cells,
+                         size_t n_taps, const uint8_t *a, ml_board **out)
 {
-    ctx = ml__begin(ctx);
-    const char *fn = "ml_board_from_matrix";
     if (!out)
         return ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "out");
     int rc = check_states(ctx, states);
@@ -424,9 +426,50 @@ int ml_board_from_matrix(ml_ctx *ctx, int states, size_t n_cells, size_t n_taps,
         || (uint64_t)n_cells * n_taps > ML_MAX_DENSE)
         return ml__fail(ctx, ML_M_MATRIX_TOO_LARGE, (unsigned long long)n_cells,
                         (unsigned long long)n_taps, (unsigned long long)ML_MAX_DENSE);
-    size_t size = n_cells * n_taps;
-    if (size && !a)
+    if (n_cells && n_taps && !a)
         return ml__fail(ctx, ML_M_NULL_ARGUMENT, fn, "a");
+    return ML_OK;
+}
+
+int ml_board_share_matrix(ml_ctx *ctx, int states, size_t n_cells, size_t n_taps,
+                          const uint8_t *a, void (*release)(void *arg), void *arg,
+                          ml_board **out)
+{
+    ctx = ml__begin(ctx);
+    const char *fn = "ml_board_share_matrix";
+    int rc = matrix_checks(ctx, fn, states, n_cells, n_taps, a, out);
+    if (rc)
+        return rc;
+    size_t size = n_cells * n_taps;
+    uint8_t top = 0;   /* the largest entry: one pass the compiler vectorises */
+    for (size_t i = 0; i < size; i++)
+        top = a[i] > top ? a[i] : top;
+    if (size && top >= (unsigned)states) {   /* not reduced: a reduced copy instead */
+        rc = ml_board_from_matrix(ctx, states, n_cells, n_taps, a, n_taps, out);
+        if (!rc && release)
+            release(arg);
+        return rc;
+    }
+    ml_board *b = graph_new(states, n_cells, n_taps);
+    if (!b)
+        return ml__fail(ctx, ML_M_NOMEM, fn);
+    b->dense = (uint8_t *)(size ? a : (const uint8_t *)"");
+    b->dense_borrowed = 1;
+    b->dense_release = release;
+    b->dense_arg = arg;
+    *out = b;
+    return ML_OK;
+}
+
+int ml_board_from_matrix(ml_ctx *ctx, int states, size_t n_cells, size_t n_taps,
+                         const uint8_t *a, size_t lda, ml_board **out)
+{
+    ctx = ml__begin(ctx);
+    const char *fn = "ml_board_from_matrix";
+    int rc = matrix_checks(ctx, fn, states, n_cells, n_taps, a, out);
+    if (rc)
+        return rc;
+    size_t size = n_cells * n_taps;
     if (n_cells > 1 && lda < n_taps)
         return ml__fail(ctx, ML_M_INT_MIN, "lda", (long long)n_taps, (long long)lda);
     ml_board *b = graph_new(states, n_cells, n_taps);

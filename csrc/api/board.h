@@ -63,6 +63,11 @@ struct ml_board {
      * n_taps, entries mod n); exactly one of them */
     int64_t *indptr, *cells;
     uint8_t *dense;
+    /* a dense matrix read in place (ml_board_share_matrix): never freed here, released
+     * by dense_release(dense_arg) (when not NULL) as the board goes */
+    int dense_borrowed;
+    void (*dense_release)(void *arg);
+    void *dense_arg;
 };
 
 /* b is a live board (checked by its magic). */

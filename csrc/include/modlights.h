@@ -740,6 +740,15 @@ ML_API int ml_board_from_effects(ml_ctx *ctx, int states, int64_t n_cells, size_
  * entries reduced mod n. At most ML_MAX_DENSE entries. */
 ML_API int ml_board_from_matrix(ml_ctx *ctx, int states, size_t n_cells, size_t n_taps,
                                 const uint8_t *a, size_t lda, ml_board **out);
+/* As ml_board_from_matrix with lda = n_taps, reading a in place when every entry is
+ * below states: a is then never written and must stay unchanged until release(arg) is
+ * called, when the board's last reference goes (ml_board_free; on any thread). When
+ * some entry is not, the board keeps a reduced copy and release(arg) is called before
+ * this function returns. release may be NULL. On an error nothing is kept and release
+ * is not called. O(entries) to check. */
+ML_API int ml_board_share_matrix(ml_ctx *ctx, int states, size_t n_cells, size_t n_taps,
+                                 const uint8_t *a, void (*release)(void *arg), void *arg,
+                                 ml_board **out);
 /* The board of a JSON object as Board.to_dict writes it (Python's Board.from_dict
  * rules and messages); max_tiles <= 0: ML_MAX_TILES. */
 ML_API int ml_board_from_json(ml_ctx *ctx, const char *json, size_t len, int64_t max_tiles,

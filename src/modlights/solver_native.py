@@ -15,7 +15,6 @@ Python (executors, progress callbacks, ``hardest``).
 
 from __future__ import annotations
 
-import json
 from math import prod
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -24,7 +23,7 @@ import numpy as np
 
 from modlights.engines import registry
 from modlights.engines.native import NATIVE_ENGINES
-from modlights.engines.native import c_board as _grid_c_board
+from modlights.engines.native import c_board as _native_c_board
 from modlights.solution import Solution, Unsolvable
 
 if TYPE_CHECKING:
@@ -65,17 +64,10 @@ def c_solves(plan: Plan) -> bool:
 
 
 def c_board(board: Board) -> Any:
-    """The C board of ``board``: a grid's through :func:`modlights.engines.native.c_board`
-    (kept while the board lives), a from_matrix board from its dense matrix (read as
-    Python's engines read it), another graph board from its JSON. O(tiles) or
-    O(cells x taps) for a dense matrix."""
-    from modlights.native._core import CBoard
-
-    if board.is_grid:
-        return _grid_c_board(board)
-    if board._dense is not None:
-        return CBoard.from_matrix(board._dense, board.states)
-    return CBoard.from_json(json.dumps(board.to_dict()))
+    """The C board of ``board``: the one the Board holds
+    (:func:`modlights.engines.native.c_board`; a from_matrix board's reads its reduced
+    matrix in place). O(1) after the first call."""
+    return _native_c_board(board)
 
 
 def seamed(fn: Any, *args: Any) -> Any:

@@ -371,12 +371,13 @@ class Board(BoardMatrix):
     @property
     def _c(self) -> Any:
         """The board's C board (``_core.CBoard``): made with the board (a grid reads the
-        board's masks in place), a ``from_matrix`` board's on first use (O(entries),
-        which the dense engines never need); the same object every time."""
+        board's masks in place), a ``from_matrix`` board's on first use (reading the
+        board's reduced matrix in place: one O(entries) check, no copy); the same object
+        every time."""
         cb = self.__dict__.get("_cb")
         if cb is None:  # only a from_matrix board makes it here
             assert self._dense is not None
-            cb = self.__dict__["_cb"] = CBoard.from_matrix(self._dense, self._n)
+            cb = self.__dict__["_cb"] = CBoard.from_matrix(self._dense, self._n, share=True)
         return cb
 
     def __getstate__(self) -> dict:

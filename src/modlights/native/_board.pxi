@@ -264,15 +264,24 @@ cdef class CBoard:
         return CBoard._wrap(b)
 
     @staticmethod
-    def from_matrix(a, states):
-        """ml_board_from_matrix of a 2-D array of bytes."""
+    def from_matrix(a, states, share=False):
+        """ml_board_from_matrix of a 2-D array of bytes; share=True: ml_board_share_matrix,
+        the C board reading a C-contiguous uint8 array in place (the board keeps a
+        reference to it; the array must not change while the board lives)."""
         cdef ml_board *b = NULL
         A = np.ascontiguousarray(np.asarray(a, dtype=np.uint8))
         if A.ndim != 2:
             raise ValueError("a must be 2-D")
         cdef const uint8_t[:, ::1] Av = A if A.size else np.zeros((1, 1), np.uint8)
-        rc = ml_board_from_matrix(NULL, states, A.shape[0], A.shape[1], &Av[0, 0],
-                                  A.shape[1], &b)
+        if share and A.size:
+            Py_INCREF(A)
+            rc = ml_board_share_matrix(NULL, states, A.shape[0], A.shape[1], &Av[0, 0],
+                                       _release_array, <void *>A, &b)
+            if rc != ML_OK:
+                Py_DECREF(A)
+        else:
+            rc = ml_board_from_matrix(NULL, states, A.shape[0], A.shape[1], &Av[0, 0],
+                                      A.shape[1], &b)
         _ml_ok(rc)
         return CBoard._wrap(b)
 

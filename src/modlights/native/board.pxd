@@ -108,6 +108,9 @@ cdef extern from "include/modlights.h":
                               uint8_t *out) nogil
 
     # puzzles (csrc/play/puzzle.c)
+    int ml_board_share_matrix(ml_ctx *ctx, int states, size_t n_cells, size_t n_taps,
+                              const uint8_t *a, void (*release)(void *arg) noexcept nogil,
+                              void *arg, ml_board **out)
     ctypedef struct ml_puzzle:
         pass
     int ml_puzzle_new(ml_ctx *ctx, ml_board *b, const uint8_t *start, ml_puzzle **out) nogil
