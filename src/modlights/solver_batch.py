@@ -58,6 +58,9 @@ class SolverBatches(_cn.NativeSolver):
 
         def _kernel(self) -> Kernel: ...
 
+        @property
+        def kernel_size(self) -> int: ...
+
         def solve(
             self,
             state: Any,
@@ -231,7 +234,9 @@ class SolverBatches(_cn.NativeSolver):
             if deadline is None:
                 one = int(steps) if steps is not None else float("inf")
             else:
-                one = max(1e-9, _share(deadline, len(rows) - j) - time.perf_counter())
+                share = _share(deadline, len(rows) - j)
+                assert share is not None  # a deadline gives a share of it
+                one = max(1e-9, share - time.perf_counter())
             got = self._cask("min_taps_many", S[i : i + 1], t, one)
             lengths[i], proven[i] = int(got[0][0]), bool(got[1][0])
             if progress is not None:

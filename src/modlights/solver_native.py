@@ -206,7 +206,7 @@ class NativeSolver:
         (:func:`seamed`)."""
         with self._c_lock:
             cs = self._csolver()
-            return seamed(lambda: (v(*args) if callable(v := getattr(cs, question)) else v))
+            return seamed(lambda: v(*args) if callable(v := getattr(cs, question)) else v)
 
     @property
     def _c_searches(self) -> bool:

@@ -20,8 +20,8 @@ facade over it (canonical forms, the minimal search, batches, pickling).
 The C board of a Python board is the one the Board holds (:func:`c_board`, made with
 the board); :func:`plan_board` is the C board the registry's choice reads (a graph
 board's shape alone, made once per board object), :func:`board_of` the Python board of
-a C board a seam callback gets. Right-hand sides and packed states go to C without copies (C-contiguous
-uint8, as the Solver makes them).
+a C board a seam callback gets. Right-hand sides and packed states go to C without
+copies (C-contiguous uint8, as the Solver makes them).
 """
 
 from __future__ import annotations
