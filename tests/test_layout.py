@@ -239,3 +239,21 @@ def test_the_bindings_stay_thin():
     assert _lines(root, "src/modlights/engines", {".py"}) <= 2500
     assert _lines(root, "js/src", {".js"}) <= 2000
     assert _lines(root, "csrc/wasm", {".c", ".h", ".list"}) <= 300
+
+
+def test_no_merge_conflict_markers():
+    """No text file of the checkout keeps a merge's conflict markers (a line starting with
+    seven '<', '=' or '>' and, for '<' and '>', a space): docs and code are read as they
+    are committed."""
+    root = pathlib.Path(__file__).resolve().parents[1]
+    if not (root / "csrc").is_dir():
+        pytest.skip("a source checkout only")
+    found = []
+    for folder in ("src", "csrc", "docs", "tests", "js/src", "js/test", "bench", "examples"):
+        for p in sorted((root / folder).rglob("*")):
+            if p.suffix not in {".py", ".pyx", ".pxi", ".pxd", ".c", ".h", ".md", ".js", ".rst"}:
+                continue
+            for i, line in enumerate(p.read_text(errors="replace").splitlines(), 1):
+                if line.startswith(("<<<<<<< ", ">>>>>>> ")) or line == "=======":
+                    found.append(f"{p.relative_to(root)}:{i}")
+    assert found == []
