@@ -711,7 +711,13 @@ class Solver(SolverBatches):
             )
         from modlights.search.hardest import hardest
 
-        return hardest(self.board, self._kernel(), budget=budget, executor=executor)
+        coset = None
+        if self._c_searches:  # the C solver's minimal searches, their certificates
+
+            def coset(state: np.ndarray, within: Any) -> Solution:
+                return self.solve(state, budget=within, executor=executor)
+
+        return hardest(self.board, self._kernel(), budget=budget, executor=executor, coset=coset)
 
     def solutions(self, state: Any, target: Any = 0) -> Iterator[np.ndarray]:
         """Every solution's tap counts, each exactly once (``|ker A|`` of them).

@@ -392,6 +392,34 @@ def test_fewer_pinned_taps_with_constraint_generation(keep, monkeypatch):
         check_against_brute(board)
 
 
+@pytest.mark.parametrize(
+    "board",
+    [
+        ml.Board.grid(4, 4, 2, "cross"),
+        ml.Board.grid(3, 3, 4, "cross", wrap=True, holes=[(1, 1)]),
+        ml.Board.grid(2, 3, 6, "cross"),
+        ml.Board.grid(4, 4, 2, "cross", locked=[(0, 0), (2, 1)], holes=[(3, 3)]),
+        ml.Board.grid(3, 4, 3, "square"),
+    ],
+    ids=repr,
+)
+def test_native_coset_searches_are_the_c_solvers(board, monkeypatch):
+    """A native Solver's hardest searches its cosets by the C solver (no Python driver
+    runs; the witness's proof is the C result's certificate's): the same value and
+    bounds as brute force and the reference backend, a certificate that verifies."""
+
+    def no_driver(*args, **kwargs):
+        raise AssertionError("a Python coset search ran for a native Solver")
+
+    monkeypatch.setattr(hardest_module, "coset_minimum", no_driver)
+    h = check_against_brute(board)
+    cert = h.certificate()
+    monkeypatch.undo()
+    ref = ml.Solver(board, backend="reference").hardest()
+    assert (h.min_taps, h.proven, h.lower, h.upper) == (ref.min_taps, True, ref.lower, ref.upper)
+    assert cert["witness"]["proof"] is not None and ml.verify(cert)
+
+
 # ----------------------------------------------------------------------------- executors
 class CountingPool(cf.ProcessPoolExecutor):
     """A process pool that counts the tasks given to it."""

@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -256,7 +256,13 @@ def _kernel_on_groups(gens: np.ndarray, orders: list, n: int, kernel_size: int):
 
 
 def hardest(
-    board: Any, kernel: Kernel, *, budget: Any = None, executor: Any = None, seed: int = 0
+    board: Any,
+    kernel: Kernel,
+    *,
+    budget: Any = None,
+    executor: Any = None,
+    seed: int = 0,
+    coset: Callable[[np.ndarray, Any], Any] | None = None,
 ) -> Hardest:
     """The hardest solvable board of ``board`` (target 0) and its fewest taps.
 
@@ -281,6 +287,13 @@ def hardest(
     seed : int
         The local search's random stream (:mod:`modlights.search.anneal`): the same
         seed gives the same boards when the budget does not cut the walk short.
+    coset : callable (state, budget) -> Solution, optional
+        The minimal solve of a board within a budget (an int count or float seconds,
+        as ``Solver.solve`` takes it; ``executor`` passed on), its certificate read for
+        the proof: ``Solver.hardest`` hands over its C solver's (``ml_solver_solve``,
+        or the split search over the executor). None: the coset searches of
+        :func:`modlights.search.minimal.coset_minimum` on ``kernel`` (the reference
+        backend's NumPy enumeration).
 
     Stages: (1) the exact bound of the linear program over kernel elements
     (:func:`modlights.search.lpbound.root_bound`) is the first upper bound; (2) on
@@ -335,6 +348,10 @@ def hardest(
             search_steps if left is None or kernel_size * max(1, r) <= WHOLE_COSET_WORK else left
         )
         steps, seconds = check_budget(budget, search_steps)
+        if coset is not None:  # the C solver's search; its certificate read when kept
+            sol = coset(state, steps if steps is not None else seconds)
+            y = board.tap_vector(sol.taps).astype(np.uint8)
+            return state, y, sol.proven_minimal, (sol if sol.proven_minimal else None)
         proof: list = []
         y, proven, _, _ = coset_minimum(
             x.astype(np.uint8),
@@ -456,6 +473,8 @@ def hardest(
             finally:
                 program.close()
     min_taps, state, taps, proof = best
+    if proof is not None and not isinstance(proof, dict):
+        proof = _c_proof(proof, H, orders)
     _check_witness(board, state, taps, min_taps)
     upper = max(upper, min_taps)
     rhs = board.cell_vector(board.coerce_state((-state.astype(np.int64)) % n))
@@ -630,6 +649,26 @@ def _generate(
             break
         cut(w)
     return best, upper, iterations
+
+
+def _c_proof(sol: Any, H: np.ndarray, orders: list) -> dict | None:
+    """The ``<proof>`` dict of a Solution of the C solver, read from its certificate
+    (``ml_result_certificate``); its generators and orders in the dict when they are
+    not ``H`` and ``orders`` (the transform search reorders them; the certificate's
+    kernel is then re-expressed: ``hardest_certificate._reexpress``). None when the
+    result keeps no certificate (a kernel past the dense limit)."""
+    try:
+        cert = sol.certificate()
+    except ValueError:
+        return None
+    proof: dict = cert["proof"]
+    G, o = cert["kernel"]["generators"], cert["kernel"]["orders"]
+    same = list(o) == [int(v) for v in orders] and (
+        not o or np.array_equal(np.asarray(G, dtype=np.int64), np.asarray(H, dtype=np.int64))
+    )
+    if not same:
+        proof = dict(proof, generators=G, orders=o)
+    return proof
 
 
 def _check_witness(board: Any, state: np.ndarray, taps: np.ndarray, length: int) -> None:
