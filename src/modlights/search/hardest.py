@@ -30,8 +30,10 @@ packing rows weight(x + c) >= weight(x) (see ``_CoveringProgram``); on the 9x9 c
 Constraint generation. Kernels of up to ``FULL_KERNEL_MAX`` elements get every row at
 once; larger ones start from the generators. The program's optimum over the working set
 is an upper bound. Its answer is realised as a board (x) and that board's true fewest
-taps is computed by the exact coset search (:func:`modlights.search.minimal.coset_minimum`
-on x + ker A: x solves the board -A x): a
+taps is computed by the exact coset search on x + ker A (x solves the board -A x; a
+native Solver's C solver, ``ml_solver_solve`` or the split search, its proof the C
+result's certificate's; the reference backend's
+:func:`modlights.search.minimal.coset_minimum`): a
 proved minimum is a lower bound, and its minimiser is a kernel element whose row the
 answer breaks, added to the working set. The loop ends when the bounds meet
 (``proven``) or the budget runs out (the best board found is returned,
@@ -50,8 +52,8 @@ bound's weights; ``Hardest.certificate()`` writes them
 (:mod:`modlights.search.hardest_certificate`).
 
 Executors: ``executor=`` is passed on to every coset search that covers its whole coset
-(split into sub-cubes over its workers); the integer programs run on this machine (HiGHS
-uses the local cores itself).
+(split over its workers: the C split search, :mod:`modlights.search.split`); the integer
+programs run on this machine (HiGHS uses the local cores itself).
 
 Complexity: each round is one integer program (exponential in the worst case; HiGHS's
 branch and bound) and one coset search (at most |ker A| elements); at most |ker A|
@@ -68,7 +70,8 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -282,8 +285,9 @@ def hardest(
         (KeyboardInterrupt), the kernel untouched.
     executor : concurrent.futures.Executor, optional
         Splits each exact coset search that covers its whole coset over the executor's
-        workers (:func:`modlights.search.minimal.coset_minimum`); same answers as
-        without it.
+        workers (as ``Solver.solve`` does, or
+        :func:`modlights.search.minimal.coset_minimum` without ``coset``); same answers
+        as without it.
     seed : int
         The local search's random stream (:mod:`modlights.search.anneal`): the same
         seed gives the same boards when the budget does not cut the walk short.
