@@ -420,6 +420,39 @@ def test_native_coset_searches_are_the_c_solvers(board, monkeypatch):
     assert cert["witness"]["proof"] is not None and ml.verify(cert)
 
 
+@pytest.mark.parametrize(
+    "board,reordered",
+    [
+        (ml.Board.grid(24, 2, 2, "horizontal"), False),
+        (ml.Board.grid(30, 30, 2, [(0, 1), (1, 0)]), True),  # the transform search
+    ],
+    ids=repr,
+)
+def test_c_proof_is_the_coset_searchs(board, reordered):
+    """The witness proof read from a C result's certificate (``_c_proof``) is the
+    dict the NumPy-facing driver ``coset_minimum`` appends for the same coset, its
+    generators named when the GF(2) transform search reordered them."""
+    import json
+
+    from modlights.search.minimal import coset_minimum
+
+    s = ml.Solver(board)
+    H, orders = s._generators()
+    x = board.tap_vector(board.random_state(rng=2)).astype(np.uint8)
+    state = board.apply(np.zeros(board.shape, np.uint8), board.from_tap_vector((-x) % 2))
+    steps = min(1 << 62, s.kernel_size)
+    sol = s.solve(state, budget=steps)
+    proof: list = []
+    y, proven, _, _ = coset_minimum(
+        x, s._kernel(), steps=steps, seconds=None, deadline=None, proof=proof
+    )
+    assert sol.proven_minimal and proven
+    assert np.array_equal(board.tap_vector(sol.taps), y)
+    got = hardest_module._c_proof(sol, H, orders)
+    assert got == json.loads(json.dumps(proof[0]))
+    assert ("generators" in got) == reordered
+
+
 # ----------------------------------------------------------------------------- executors
 class CountingPool(cf.ProcessPoolExecutor):
     """A process pool that counts the tasks given to it."""
