@@ -20,6 +20,7 @@
 #include "api/board.h"
 #include "api/ctx.h"
 #include "api/board_json.h"
+#include "api/board_json_impl.h"
 #include "api/json.h"
 
 #include <stdio.h>

@@ -21,12 +21,4 @@ int ml__grid_from_json(ml_ctx *ctx, const char *json, size_t len, ml_grid **out)
  * "effects: " prefix). For the WebAssembly layer's Board.grid and Board.fromEffects. */
 int ml__board_from_json_words(ml_ctx *ctx, const char *json, size_t len, ml_board **out);
 
-/* Board.grid's pattern argument at token v of a grid document (model/board.py writes it
- * from the argument's plain values; mixed: patterns.is_mixed of it, cols the board's), set
- * on g with Board.grid's checks, order and messages (patterns.parse_pattern / parse_mixed:
- * a name, or pairs of ints or integral floats; a mixed map row by row, every tile checked
- * before the tiles' index is allocated). O(tiles + offsets). */
-int ml__pattern_words(ml_ctx *ctx, const ml_json *j, size_t v, int mixed, int64_t cols,
-                      ml_grid *g);
-
 #endif

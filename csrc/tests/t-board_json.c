@@ -7,7 +7,7 @@
  * of the table and no board; a document cut at every byte is refused or read without
  * a leak (ASan). Python's messages themselves are compared character for character by
  * tests/native/test_capi_board_json.py. Exit 0 when every check holds.
- * ml-test-sources: api/board_json.c api/board_words.c api/json_fields.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
+ * ml-test-sources: api/board_json.c api/board_json_words.c api/json_fields.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
 #include "include/modlights.h"
 #include "api/board_json.h"
 #include "t-util.h"

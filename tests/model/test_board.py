@@ -501,7 +501,7 @@ def test_negative_cells_are_named_as_before():
 
 
 # Board.grid's pattern is read by the C reader in the constructors' words
-# (csrc/api/board_words.c): each message as patterns.parse_pattern / parse_mixed wrote it,
+# (csrc/api/board_json_words.c): each message as patterns.parse_pattern / parse_mixed wrote it,
 # the offending pair shown as Python shows the argument's own item.
 _X3 = ["cross"] * 3
 PATTERN_MESSAGES = [

@@ -1,10 +1,10 @@
-/* board_words.c: Board.grid's pattern argument read in the constructors' words
- * (board_json.h: ml__pattern_words), for the readers of grid documents that model/board.py
+/* board_json_words.c: Board.grid's pattern argument read in the constructors' words
+ * (board_json_impl.h: ml__pattern_words), for the readers of grid documents that model/board.py
  * (Board.grid) and the WebAssembly layer (Board.grid, generate) write from their
  * arguments' plain values: patterns.parse_pattern's and parse_mixed's checks, order and
  * messages, unlike from_dict's (board_json.c), which refuse floats and check a mixed
  * map's shape whole first. */
-#include "api/board_json.h"
+#include "api/board_json_impl.h"
 #include "api/ctx.h"
 #include "api/json.h"
 
