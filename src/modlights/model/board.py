@@ -227,11 +227,8 @@ class Board(BoardMatrix):
         if hole is not None:
             b._holes = hole
         if cb.is_mixed:  # the document's entries, which the reader found good
-            shared: dict = {}
             b._pattern = None
-            b._mixed = [
-                [shared.setdefault(o, o) for o in map(_offsets_of, row)] for row in doc_pattern
-            ]
+            b._mixed = _mixed_offsets(doc_pattern)
         else:
             _grid_patterns(b, cb)
         b._cells_cache = b._taps_cache = b._coo_cache = None
@@ -671,6 +668,8 @@ def _as_python_shows(e: ValueError, pattern: Any, rows: int, cols: int) -> Value
 def _plain(v: Any, limit: int) -> Any:
     """``v`` as JSON values (see _pattern_document); an iterable is read up to ``limit``
     items (past what any level of a pattern accepts)."""
+    if type(v) is str:
+        return v
     if isinstance(v, np.generic):  # before float: np.float64 is one
         return _plain(v.item(), limit)
     if v is None or isinstance(v, (str, bool, int)):
@@ -737,6 +736,24 @@ def _named(offs: tuple) -> tuple:
     """PATTERNS' own tuple for the offsets of a named pattern, else ``offs``."""
     name = pattern_name(offs)
     return PATTERNS[name] if name else offs
+
+
+def _mixed_offsets(rows: list) -> list:
+    """The rows of offset tuples of a mixed map the C reader accepted (names and [dr, dc]
+    lists), one tuple a distinct pattern (a name read once). O(tiles + offsets)."""
+    names: dict = {}
+    shared: dict = {}
+
+    def offsets(p: Any) -> tuple:
+        if isinstance(p, str):
+            o = names.get(p)
+            if o is None:
+                o = names[p] = shared.setdefault(_offsets_of(p), _offsets_of(p))
+            return o
+        o = _offsets_of(p)
+        return shared.setdefault(o, o)
+
+    return [[offsets(p) for p in row] for row in rows]
 
 
 def _offsets_of(p: Any) -> tuple:
