@@ -20,6 +20,7 @@
 #include "api/board.h"
 #include "api/ctx.h"
 #include "api/board_json.h"
+#include "api/board_json_impl.h"
 #include "api/json.h"
 
 #include <stdio.h>
@@ -270,6 +271,9 @@ static int set_pattern(rd *r, ml_grid *g, size_t v, int64_t rows, int64_t cols)
 {
     if (v == NONE)
         return ML_OK;   /* "cross", the builder's default */
+    if (r->words)   /* Board.grid's pattern argument: its own words and order */
+        return ml__pattern_words(r->ctx, r->j, v, is_list(r, v) && is_mixed(r, v, rows, cols),
+                                 cols, g);
     if (is_kind(r, v, ML_JSON_STR)) {
         int id = 0, rc = pattern_id(r, v, &id);
         return rc ? rc : ml_grid_set_pattern(r->ctx, g, id);
@@ -327,7 +331,7 @@ static int set_pattern(rd *r, ml_grid *g, size_t v, int64_t rows, int64_t cols)
             rc = ml_grid_set_mixed(r->ctx, g, index);
     } else if (!rc) {
         size_t v0 = first_item(v);   /* from_dict's rule (Board.grid: the offsets' message) */
-        if (tk(r, v)->count && is_list(r, v0) && !r->words)
+        if (tk(r, v)->count && is_list(r, v0))
             for (size_t x = first_item(v0); x < tk(r, v0)->end; x = next(r, x))
                 if (is_kind(r, x, ML_JSON_STR) || is_list(r, x)) {
                     rc = ml__fail(r->ctx, ML_M_JSON_MIXED_SHAPE, (long long)rows, (long long)cols);

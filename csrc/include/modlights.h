@@ -215,6 +215,14 @@ ML_API const char *ml_strerror(int status);
       "a pattern is a name or a list of [dr, dc] pairs, got %s")                          \
     X(ML_M_JSON_OFFSETS, ML_EINVAL, "pattern offsets must be [dr, dc] pairs of ints, "    \
                                     "got %s")                                             \
+    /* the constructors' words (Board.grid's pattern: model/board.py) */                  \
+    X(ML_M_JSON_WORDS_PATTERN_TYPE, ML_EINVAL,                                            \
+      "pattern must be a name ('cross', 'diagonal', 'square', 'horizontal', 'vertical', "  \
+      "'knight') or a sequence of (dr, dc) offsets, got %s")                              \
+    X(ML_M_JSON_WORDS_OFFSETS_ENTRY, ML_EINVAL,                                           \
+      "pattern offsets must be (dr, dc) pairs of ints, got %s")                           \
+    X(ML_M_JSON_WORDS_ROW_TYPE, ML_EINVAL,                                                \
+      "mixed pattern row %lld must be a list of %lld patterns, got a string")             \
     X(ML_M_JSON_TOO_LARGE, ML_ETOOLARGE,                                                  \
       "board too large: %lldx%lld = %lld tiles, at most %lld allowed")                    \
     X(ML_M_JSON_WRAP, ML_EINVAL, "wrap must be true or false, got %s")                    \

@@ -7,7 +7,7 @@
  * of the table and no board; a document cut at every byte is refused or read without
  * a leak (ASan). Python's messages themselves are compared character for character by
  * tests/native/test_capi_board_json.py. Exit 0 when every check holds.
- * ml-test-sources: api/board_json.c api/json_fields.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
+ * ml-test-sources: api/board_json.c api/board_json_words.c api/json_fields.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
 #include "include/modlights.h"
 #include "api/board_json.h"
 #include "t-util.h"
@@ -194,7 +194,32 @@ int main(void)
         {"{\"rows\":2,\"cols\":2,\"pattern\":[[\"cross\",\"plus\"],[\"cross\",\"cross\"]]}",
          "unknown pattern 'plus'"},
         {"{\"rows\":2,\"cols\":2,\"pattern\":[[\"cross\",\"cross\",\"cross\"],[\"cross\",\"cross\"]]}",
-         "pattern offsets must be [dr, dc] pairs of ints, got ['cross', 'cross', 'cross']"},
+         "pattern offsets must be (dr, dc) pairs of ints, got ['cross', 'cross', 'cross']"},
+        /* Board.grid's words and order (model/board.py hands its pattern argument over) */
+        {"{\"rows\":3,\"cols\":3,\"pattern\":5}",
+         "pattern must be a name ('cross', 'diagonal', 'square', 'horizontal', 'vertical', "
+         "'knight') or a sequence of (dr, dc) offsets, got int"},
+        {"{\"rows\":3,\"cols\":3,\"pattern\":null}", "pattern must be a name ('cross'"},
+        {"{\"rows\":3,\"cols\":3,\"pattern\":[[0,0.5]]}",
+         "pattern offsets must be (dr, dc) pairs of ints, got [0, 0.5]"},
+        {"{\"rows\":3,\"cols\":3,\"pattern\":[[0,true]]}",
+         "pattern offsets must be (dr, dc) pairs of ints, got [0, True]"},
+        {"{\"rows\":3,\"cols\":3,\"pattern\":[[0,1e300]]}",
+         "pattern offset (0, 1000000000000000052504760255204420"},
+        {"{\"rows\":3,\"cols\":3,\"pattern\":[[0,99999999999999999999]]}",
+         "pattern offset (0, 99999999999999999999) reaches further than"},
+        {"{\"rows\":3,\"cols\":3,\"pattern\":[[0,0],[0,0,1],[1025,0]]}",
+         "pattern offsets must be (dr, dc) pairs of ints, got [0, 0, 1]"},
+        {"{\"rows\":3,\"cols\":3,\"pattern\":[[0,0],[1025,0],[0,0,1]]}",
+         "pattern offset (1025, 0) reaches further than 1024 tiles"},
+        {"{\"rows\":2,\"cols\":2,\"pattern\":[[\"cross\",\"cross\"],\"ab\"]}",
+         "mixed pattern row 1 must be a list of 2 patterns, got a string"},
+        {"{\"rows\":2,\"cols\":2,\"pattern\":[[\"cross\",5],[\"cross\"]]}",
+         "pattern must be a name ('cross'"},
+        {"{\"rows\":2,\"cols\":2,\"pattern\":[[\"cross\",\"cross\"],[\"nope\"]]}",
+         "mixed pattern row 1 has 1 entries, the board has 2 columns"},
+        {"{\"rows\":2,\"cols\":2,\"pattern\":[[\"cross\",\"cross\"],7]}",
+         "a mixed pattern is 2 lists of 2 entries, got a int row"},
         {"{\"rows\":3,\"cols\":3,\"locked\":5}", "locked must be a list"},
         {"{\"rows\":3,\"cols\":3,\"states\":1}", "states must be from 2 to 255, got 1"},
         {"{\"rows\":12000,\"cols\":12000,\"holes\":[[1,1]]}", "board too large: 12000x12000"},
@@ -206,6 +231,17 @@ int main(void)
         CHECK(strncmp(ml_errmsg(NULL), bad[i][1], strlen(bad[i][1])) == 0, "%s: %s", bad[i][0],
               ml_errmsg(NULL));
     }
+    /* integral floats are offsets in Board.grid's words (validation.as_int), not in
+     * from_dict's */
+    const char *fd = "{\"rows\":3,\"cols\":3,\"pattern\":[[0,0],[1.0,-2.0]]}";
+    CHECK(ml__grid_from_json(NULL, fd, strlen(fd), &gg) == ML_OK);
+    CHECK(ml_grid_build(NULL, gg, &gb) == ML_OK);
+    const char *fi = "{\"rows\":3,\"cols\":3,\"pattern\":[[0,0],[1,-2]]}";
+    CHECK(ml_board_from_json(NULL, fi, strlen(fi), 0, &jb) == ML_OK && ml_board_equal(gb, jb));
+    ml_board_free(jb);
+    CHECK(ml_board_from_json(NULL, fd, strlen(fd), 0, &jb) != ML_OK && !jb);
+    ml_grid_free(gg);
+    ml_board_free(gb);
     const char *giant_doc = "{\"rows\":12000,\"cols\":12000}";
     CHECK(ml__grid_from_json(NULL, giant_doc, strlen(giant_doc), &gg) == ML_OK);
     ml_grid_free(gg);

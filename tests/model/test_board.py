@@ -498,3 +498,81 @@ def test_negative_cells_are_named_as_before():
         ml.Board.from_effects([[-3, -7]], 2)
     with pytest.raises(ValueError, match=re.escape("cells are 0..-5")):
         ml.Board.from_dict({"effects": [[-5]], "states": 2})
+
+
+# Board.grid's pattern is read by the C reader in the constructors' words
+# (csrc/api/board_json_words.c): each message as patterns.parse_pattern / parse_mixed wrote it,
+# the offending pair shown as Python shows the argument's own item.
+_X3 = ["cross"] * 3
+PATTERN_MESSAGES = [
+    (
+        "star",
+        "unknown pattern 'star': use one of 'cross', 'diagonal', 'square', 'horizontal', "
+        "'vertical', 'knight', or a sequence of (dr, dc) offsets",
+    ),
+    (
+        5,
+        "pattern must be a name ('cross', 'diagonal', 'square', 'horizontal', 'vertical', "
+        "'knight') or a sequence of (dr, dc) offsets, got int",
+    ),
+    (
+        b"cross",
+        "pattern must be a name ('cross', 'diagonal', 'square', 'horizontal', "
+        "'vertical', 'knight') or a sequence of (dr, dc) offsets, got bytes",
+    ),
+    (
+        np.int64(5),
+        "pattern must be a name ('cross', 'diagonal', 'square', 'horizontal', "
+        "'vertical', 'knight') or a sequence of (dr, dc) offsets, got int64",
+    ),
+    ([(0, 0, 1)], "pattern offsets must be (dr, dc) pairs of ints, got (0, 0, 1)"),
+    ([[0, 0, 1]], "pattern offsets must be (dr, dc) pairs of ints, got [0, 0, 1]"),
+    (
+        [(0, 0), (np.float64(0.5), 0)],
+        "pattern offsets must be (dr, dc) pairs of ints, got (np.float64(0.5), 0)",
+    ),
+    (np.array([[0, 0, 0]]), "pattern offsets must be (dr, dc) pairs of ints, got array([0, 0, 0])"),
+    ([(0, True)], "pattern offsets must be (dr, dc) pairs of ints, got (0, True)"),
+    ([(0, 0), (1025, 0), (0, 0, 1)], "pattern offset (1025, 0) reaches further than 1024 tiles"),
+    ([(0, 2**70)], f"pattern offset (0, {2**70}) reaches further than 1024 tiles"),
+    ([(0, 0)] * 4097, "pattern has more than 4096 items"),
+    (iter([(0, 0)] * 4097), "pattern has more than 4096 items"),
+    ([(0, 0)] * 4096 + [(0, 0, 1)], "pattern has more than 4096 items"),
+    ([_X3, "abc", _X3], "mixed pattern row 1 must be a list of 3 patterns, got a string"),
+    ([_X3, ["cross"] * 2, _X3], "mixed pattern row 1 has 2 entries, the board has 3 columns"),
+    (
+        [_X3, ["cross", "nope", "cross"], _X3],
+        "unknown pattern 'nope': use one of 'cross', 'diagonal', 'square', 'horizontal', "
+        "'vertical', 'knight', or a sequence of (dr, dc) offsets",
+    ),
+    (
+        [_X3, ["cross", 7, "cross"], _X3],
+        "pattern must be a name ('cross', 'diagonal', 'square', "
+        "'horizontal', 'vertical', 'knight') or a sequence of (dr, dc) offsets, got int",
+    ),
+    (
+        [_X3, ["cross", [(0, 0, 1)], "cross"], _X3],
+        "pattern offsets must be (dr, dc) pairs of ints, got (0, 0, 1)",
+    ),
+]
+
+
+@pytest.mark.parametrize("pattern, message", PATTERN_MESSAGES)
+def test_grid_pattern_messages_word_for_word(pattern, message):
+    with pytest.raises(ValueError) as e:
+        ml.Board.grid(3, 3, states=3, pattern=pattern)
+    assert str(e.value) == message
+
+
+def test_grid_patterns_read_as_python_reads_them():
+    """Names in any case, integral floats and NumPy values as offsets, iterators read
+    once, mixed maps with shared tuples: the same boards as the named offsets."""
+    cross = ml.PATTERNS["cross"]
+    assert ml.Board.grid(3, 3, pattern=" CROSS ")._pattern is cross
+    b = ml.Board.grid(3, 3, pattern=iter([(0, 0.0), (np.int32(1), 1.0)]))
+    assert b._pattern == ((0, 0), (1, 1))
+    assert b == ml.Board.grid(3, 3, pattern=np.array([[0, 0], [1, 1]]))
+    m = ml.Board.grid(2, 3, pattern=[["Cross", [(0, 1)], "knight"], iter(["cross"] * 3)])
+    assert m._mixed[0][0] is m._mixed[1][2] and m._mixed[0][0] == cross
+    assert m._mixed[0][1] == ((0, 1),) and m._mixed[0][2] == ml.PATTERNS["knight"]
+    assert m.to_dict()["pattern"][0][1] == [[0, 1]]

@@ -25,7 +25,9 @@ have every method and attribute, and a Board pickles as this class.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -34,10 +36,9 @@ import numpy as np
 from modlights.model.board_dict import json_text
 from modlights.model.board_matrix import BoardMatrix, _as_int_array, _reduce_mod
 from modlights.model.patterns import (
+    MAX_OFFSETS,
     PATTERNS,
     is_mixed,
-    parse_mixed,
-    parse_pattern,
     pattern_name,
     read_pattern_once,
 )
@@ -45,6 +46,7 @@ from modlights.model.validation import (
     MAX_DENSE,
     MAX_SIDE,
     MAX_TILES,
+    _short,
     as_int,
     check_dim,
     check_states,
@@ -197,15 +199,25 @@ class Board(BoardMatrix):
         b._n = n
         b._shape = (rows, cols)
         b._wrap = bool(wrap)
+        doc = {"rows": rows, "cols": cols, "states": n, "wrap": b._wrap}
         pattern = read_pattern_once(pattern, rows, cols)
-        if is_mixed(pattern, rows, cols):
-            b._mixed = parse_mixed(pattern, rows, cols)
-            b._pattern = None
-        else:
-            b._pattern = parse_pattern(pattern)
-            b._mixed = None
-        lock = b._mask(locked, "locked")
-        hole = b._mask(holes, "holes")
+        doc["pattern"] = doc_pattern = _pattern_document(pattern, rows, cols)
+
+        got: list = [None, None]
+
+        def masks() -> list:
+            # called once the C reader checked the pattern (Board.grid's order); the C
+            # board reads the masks in place (ml_grid_share_*)
+            got[:] = [b._mask(locked, "locked"), b._mask(holes, "holes")]
+            return got
+
+        # the C reader in Board.grid's words (ml__grid_from_json): the pattern's checks
+        # and messages; the builder refuses a tile both locked and a hole
+        try:
+            cb = CBoard.grid_words(json.dumps(doc, allow_nan=False), rows, cols, masks)
+        except ValueError as e:
+            raise _as_python_shows(e, pattern, rows, cols) from None
+        lock, hole = got
         # Masks are kept only when some tile is locked / a hole (see _lazy_mask).
         b._any_locked = lock is not None
         b._any_holes = hole is not None
@@ -214,9 +226,13 @@ class Board(BoardMatrix):
             b._locked = lock
         if hole is not None:
             b._holes = hole
+        if cb.is_mixed:  # the document's entries, which the reader found good
+            b._pattern = None
+            b._mixed = _mixed_offsets(doc_pattern)
+        else:
+            _grid_patterns(b, cb)
         b._cells_cache = b._taps_cache = b._coo_cache = None
-        # the C board reads the masks in place; it refuses a tile both locked and a hole
-        b._set_c(_c_grid(b))
+        b._set_c(cb)
         return b
 
     @classmethod
@@ -517,16 +533,7 @@ class Board(BoardMatrix):
         b._n = int(cb.states)
         b._shape = tuple(int(v) for v in cb.shape)
         b._wrap = bool(cb.wrap)
-        if cb.is_mixed:
-            shared: dict = {}
-            b._pattern = None
-            b._mixed = [
-                [shared.setdefault(o, o) for o in map(_offsets_of, row)]
-                for row in json.loads(cb.to_json())["pattern"]
-            ]
-        else:
-            b._pattern = _named(tuple((int(dr), int(dc)) for dr, dc in cb.pattern()))
-            b._mixed = None
+        _grid_patterns(b, cb)
         b._any_locked, b._any_holes = bool(cb.any_locked), bool(cb.any_holes)
         b._giant = bool(cb.is_giant)
         if b._any_locked:
@@ -613,6 +620,87 @@ class Board(BoardMatrix):
         return f"Board.grid({rows}, {cols}, states={self._n}, pattern={pat}{extra})"
 
 
+def _pattern_document(pattern: Any, rows: int, cols: int) -> Any:
+    """Board.grid's ``pattern`` (as read_pattern_once read it) as plain JSON values for
+    the C reader: tuples, NumPy arrays and other iterables as lists, NumPy scalars as
+    Python's, integral floats kept (the reader takes them as offsets), NaN and
+    infinities as their text. A value JSON cannot hold at the top (bytes, a
+    non-iterable object) gets the reader's message with its type's name. O(size of the
+    pattern)."""
+    if isinstance(pattern, str):
+        return pattern
+    if isinstance(pattern, (bytes, bool, np.bool_)) or not hasattr(pattern, "__iter__"):
+        try:  # the reader's message for a value of no pattern's kind, named as Python names it
+            CBoard.grid_words(
+                json.dumps({"rows": rows, "cols": cols, "pattern": None}),
+                rows,
+                cols,
+                lambda: (None, None),
+            )
+        except ValueError as e:
+            text = str(e)
+            raise ValueError(text[: text.rindex("NoneType")] + type(pattern).__name__) from None
+    return _plain(pattern, max(rows, cols, MAX_OFFSETS) + 1)
+
+
+_OFFSETS_MESSAGE = "pattern offsets must be (dr, dc) pairs of ints, got "
+
+
+def _as_python_shows(e: ValueError, pattern: Any, rows: int, cols: int) -> ValueError:
+    """The C reader's message ``e`` with the offending offset pair shown as Python shows
+    the argument's own item (a tuple as a tuple, NumPy values as NumPy's repr): the first
+    pair, in the reader's order, whose JSON form the message shows. ``pattern`` is the
+    argument as read once. O(offsets)."""
+    text = str(e)
+    if not text.startswith(_OFFSETS_MESSAGE) or isinstance(pattern, str):
+        return e
+    shown = text[len(_OFFSETS_MESSAGE) :]
+    entries = [x for row in pattern for x in row] if is_mixed(pattern, rows, cols) else [pattern]
+    for entry in entries:
+        if isinstance(entry, (str, bytes)) or not isinstance(entry, (list, tuple, np.ndarray)):
+            continue
+        for pair in entry:
+            if _short(_plain(pair, 3)) == shown:
+                return ValueError(_OFFSETS_MESSAGE + _short(pair))
+    return e
+
+
+def _plain(v: Any, limit: int) -> Any:
+    """``v`` as JSON values (see _pattern_document); an iterable is read up to ``limit``
+    items (past what any level of a pattern accepts)."""
+    if type(v) is str:
+        return v
+    if isinstance(v, np.generic):  # before float: np.float64 is one
+        return _plain(v.item(), limit)
+    if v is None or isinstance(v, (str, bool, int)):
+        return v
+    if isinstance(v, float):
+        return v if math.isfinite(v) else repr(v)
+    if isinstance(v, np.ndarray):
+        return _plain(v.tolist(), limit)
+    if isinstance(v, (list, tuple)):
+        return [_plain(x, limit) for x in v]
+    if isinstance(v, (bytes, bytearray)) or not hasattr(v, "__iter__"):
+        return repr(v)
+    return [_plain(x, limit) for x in itertools.islice(v, limit)]
+
+
+def _grid_patterns(b: Board, cb: Any) -> None:
+    """A grid Board's ``_pattern`` / ``_mixed`` from its C board: the offsets (PATTERNS'
+    own tuple for a named pattern), or rows of offset tuples (one tuple a distinct
+    pattern) read from the board's JSON (O(tiles))."""
+    if cb.is_mixed:
+        shared: dict = {}
+        b._pattern = None
+        b._mixed = [
+            [shared.setdefault(o, o) for o in map(_offsets_of, row)]
+            for row in json.loads(cb.to_json())["pattern"]
+        ]
+    else:
+        b._pattern = _named(tuple((int(dr), int(dc)) for dr, dc in cb.pattern()))
+        b._mixed = None
+
+
 def _c_grid(b: Board) -> Any:
     """The C board of a grid Board: its pattern (or its palette of patterns and a
     palette index a tile), wrap, and its lock / hole masks read in place
@@ -650,9 +738,30 @@ def _named(offs: tuple) -> tuple:
     return PATTERNS[name] if name else offs
 
 
+def _mixed_offsets(rows: list) -> list:
+    """The rows of offset tuples of a mixed map the C reader accepted (names and [dr, dc]
+    lists), one tuple a distinct pattern (a name read once). O(tiles + offsets)."""
+    names: dict = {}
+    shared: dict = {}
+
+    def offsets(p: Any) -> tuple:
+        if isinstance(p, str):
+            o = names.get(p)
+            if o is None:
+                o = names[p] = shared.setdefault(_offsets_of(p), _offsets_of(p))
+            return o
+        o = _offsets_of(p)
+        return shared.setdefault(o, o)
+
+    return [[offsets(p) for p in row] for row in rows]
+
+
 def _offsets_of(p: Any) -> tuple:
-    """The offsets of a pattern as the C writer prints it: a name or [dr, dc] pairs."""
-    return PATTERNS[p] if isinstance(p, str) else tuple((int(dr), int(dc)) for dr, dc in p)
+    """The offsets of a pattern the C reader accepted: a name (any case, blanks around)
+    or [dr, dc] pairs (ints or integral floats)."""
+    if isinstance(p, str):
+        return PATTERNS[p.strip().lower()]
+    return tuple((int(dr), int(dc)) for dr, dc in p)
 
 
 def _no_tiles(spec: Any) -> bool:

@@ -1,18 +1,18 @@
-"""Named tap patterns and the parsing of custom offsets and mixed per-tile maps.
+"""Named tap patterns, and the reading of Board.grid's pattern argument once.
 
 A pattern is a tuple of ``(dr, dc)`` offsets: tapping the tile at ``(r, c)``
 advances every tile ``(r + dr, c + dc)`` by one. Offsets are used exactly as
 given: leave out ``(0, 0)`` and the tapped tile itself does not change; list an
-offset twice and its tile advances twice.
+offset twice and its tile advances twice. Board.grid's checks of a pattern and their
+messages are the C reader's (model/board.py hands it the pattern as a document).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any
 
-from modlights.model.validation import as_int_pair, take_items
+from modlights.model.validation import take_items
 from modlights.native._core import BOARD_LIMITS
 
 Offsets = tuple[tuple[int, int], ...]
@@ -49,44 +49,6 @@ PATTERNS: MappingProxyType = MappingProxyType(
 MAX_REACH: int = BOARD_LIMITS["MAX_REACH"]  # modlights.h ML_MAX_REACH
 #: Most offsets in one pattern (repeats included).
 MAX_OFFSETS: int = BOARD_LIMITS["MAX_OFFSETS"]  # modlights.h ML_MAX_OFFSETS
-
-
-def _allowed() -> str:
-    """The pattern names, quoted, for error messages."""
-    return ", ".join(repr(k) for k in PATTERNS)
-
-
-def parse_pattern(pattern: Any) -> Offsets:
-    """Return the offsets of one tile's pattern: a name or a sequence of (dr, dc).
-
-    Names are matched case-insensitively, surrounding blanks ignored. A sequence (or
-    iterator, read once) gives its offsets exactly as listed, repeats kept. ValueError
-    for an unknown name, a non-pair entry, more than :data:`MAX_OFFSETS` offsets or an
-    offset reaching past :data:`MAX_REACH`. O(offsets).
-    """
-    if isinstance(pattern, str):
-        key = pattern.strip().lower()
-        if key not in PATTERNS:
-            raise ValueError(
-                f"unknown pattern {pattern!r}: use one of {_allowed()}, "
-                "or a sequence of (dr, dc) offsets"
-            )
-        return PATTERNS[key]
-    if isinstance(pattern, (bytes, bool)) or not hasattr(pattern, "__iter__"):
-        raise ValueError(
-            f"pattern must be a name ({_allowed()}) or a sequence of "
-            f"(dr, dc) offsets, got {type(pattern).__name__}"
-        )
-    items = take_items(pattern, MAX_OFFSETS, "pattern")
-    out = []
-    for item in items:
-        dr_i, dc_i = as_int_pair(item, "pattern offsets", "(dr, dc) pairs of ints")
-        if abs(dr_i) > MAX_REACH or abs(dc_i) > MAX_REACH:
-            raise ValueError(
-                f"pattern offset {(dr_i, dc_i)} reaches further than {MAX_REACH} tiles"
-            )
-        out.append((dr_i, dc_i))
-    return tuple(out)
 
 
 def _is_iterator(v: Any) -> bool:
@@ -156,43 +118,6 @@ def _is_scalar(v: Any) -> bool:
         return not isinstance(v, (str, bytes)) and not hasattr(v, "__len__")
     except (TypeError, ValueError, OverflowError):
         return False
-
-
-def parse_mixed(pattern: Sequence, rows: int, cols: int) -> list[list[Offsets]]:
-    """Parse a (rows, cols) nested list of per-tile patterns (see :func:`parse_pattern`).
-
-    Returns a list of rows of offset tuples; equal names share one tuple. ValueError
-    for a wrong number of rows or entries, or for a bad entry. O(total offsets).
-    """
-    outer = list(pattern)
-    if len(outer) != rows:
-        raise ValueError(
-            f"a mixed pattern needs {rows} rows of {cols} entries, got {len(outer)} rows"
-        )
-    grid = []
-    cache: dict[Any, Offsets] = {}
-    for r, row in enumerate(outer):
-        if isinstance(row, str):
-            raise ValueError(
-                f"mixed pattern row {r} must be a list of {cols} patterns, got a string"
-            )
-        row = list(row)
-        if len(row) != cols:
-            raise ValueError(
-                f"mixed pattern row {r} has {len(row)} entries, the board has {cols} columns"
-            )
-        out_row = []
-        for entry in row:
-            key = entry if isinstance(entry, str) else None
-            if key is not None and key in cache:
-                out_row.append(cache[key])
-                continue
-            offs = parse_pattern(entry)
-            if key is not None:
-                cache[key] = offs
-            out_row.append(offs)
-        grid.append(out_row)
-    return grid
 
 
 def pattern_name(offsets: Offsets) -> str | None:

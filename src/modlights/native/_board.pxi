@@ -175,6 +175,12 @@ cdef int _grid_mask(ml_grid *g, spec, int holes, int64_t rows, int64_t cols,
     return 0
 
 
+cdef extern from "api/board_json.h":
+    # the constructors' reader of board documents (as the WebAssembly layer's
+    # mlx_grid_from_json): Board.grid's checks and messages, the grid described, not built
+    int ml__grid_from_json(ml_ctx *ctx, const char *json, size_t len, ml_grid **out) nogil
+
+
 cdef class CBoard:
     """An ml_board handle (modlights.h: boards). Immutable; freed with the object."""
 
@@ -219,6 +225,33 @@ cdef class CBoard:
             _ml_ok(rc)
             _grid_mask(g, locked, 0, rows, cols, 1 if share_masks else 0)
             _grid_mask(g, holes, 1, rows, cols, 1 if share_masks else 0)
+            with nogil:
+                rc = ml_grid_build(NULL, g, &b)
+            _ml_ok(rc)
+        finally:
+            ml_grid_free(g)
+        return CBoard._wrap(b)
+
+    @staticmethod
+    def grid_words(text, int64_t rows, int64_t cols, masks):
+        """Board.grid of a grid document in the constructors' words (ml__grid_from_json:
+        rows, cols, states, pattern, wrap, and locked / holes as positions or nested
+        booleans, checked in Board.grid's order with its messages), then ``masks()``,
+        called once the document is read: (locked, holes), each None or a C-contiguous
+        (rows, cols) bool array (rows, cols: the document's) the C board reads in place for its life
+        (ml_grid_share_*: it must never change), then built (ml_grid_build)."""
+        cdef ml_grid *g = NULL
+        cdef ml_board *b = NULL
+        data = text.encode("utf-8", "surrogatepass")
+        cdef const char *p = data
+        cdef size_t n = len(data)
+        with nogil:
+            rc = ml__grid_from_json(NULL, p, n, &g)
+        _ml_ok(rc)
+        try:
+            locked, holes = masks()
+            _grid_mask(g, locked, 0, rows, cols, 1)
+            _grid_mask(g, holes, 1, rows, cols, 1)
             with nogil:
                 rc = ml_grid_build(NULL, g, &b)
             _ml_ok(rc)
