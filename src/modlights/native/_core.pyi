@@ -5,7 +5,7 @@ them. tests/native/test_stubs.py checks that these names and the module's agree.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -341,9 +341,7 @@ class CBoard:
     @staticmethod
     def from_csc(states: int, n_cells: int | None, indptr: Any, cells: Any) -> CBoard: ...
     @staticmethod
-    def grid_words(
-        text: str, rows: int, cols: int, masks: Callable[[], Sequence[Any]]
-    ) -> CBoard: ...
+    def grid_words(text: str, rows: int, cols: int, masks: Callable[[], Any]) -> CBoard: ...
     @staticmethod
     def from_json(text: str | bytes, max_tiles: int = ...) -> CBoard: ...
     def to_json(self) -> str: ...
