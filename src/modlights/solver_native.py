@@ -8,9 +8,11 @@ The Solver asks the C solver for structure, kernel, det / inverse / pseudo-inver
 solvable, solve (minimal or not, with its budget and proof), solutions and the batches,
 on the native backend for every engine: the C library's, and those of Python code (the
 reference engine asked for by name, engines registered from Python), which the C solver
-builds through the seam. The registry's Python engines answer the reference backend
-(the NumPy oracle: its own search, exact counts) and the searches that still run in
-Python (executors, progress callbacks, ``hardest``).
+builds through the seam; over an executor or with a progress callback its split
+searches run (:mod:`modlights.search.split`), and ``hardest`` asks its minimal solves.
+The registry's Python engines answer the reference backend (the NumPy oracle: its own
+search, exact counts) and a native Solver's searches while
+``modlights.solver.MAX_SEARCH_BYTES`` is patched away from the C library's.
 """
 
 from __future__ import annotations
