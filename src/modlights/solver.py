@@ -625,11 +625,7 @@ class Solver(SolverBatches):
         rhs = self._rhs(state, target)
         X, ok = self._engine.solve(rhs[None, :])
         if not ok[0]:
-            raise Unsolvable(
-                "no combination of taps takes this board to the target "
-                "(the start and the target differ by a pattern that taps "
-                "cannot make)"
-            )
+            raise Unsolvable(_cn.UNSOLVABLE)
         x = X[0]
         ks = self.kernel_size
         if not minimal:

@@ -26,6 +26,7 @@ import numpy as np
 from modlights.engines import registry
 from modlights.engines.native import NATIVE_ENGINES
 from modlights.engines.native import c_board as _native_c_board
+from modlights.native import _core
 from modlights.solution import Solution, Unsolvable
 
 if TYPE_CHECKING:
@@ -50,10 +51,8 @@ C_MAX_SEARCH_BYTES = 1 << 24
 #: default budget to C only while ``modlights.solver.DEFAULT_SECONDS`` has this value.
 C_DEFAULT_SECONDS = 1.0
 
-UNSOLVABLE = (
-    "no combination of taps takes this board to the target (the start and the target "
-    "differ by a pattern that taps cannot make)"
-)
+#: Unsolvable's message: the C library's (ML_M_UNSOLVABLE, its one table of messages)
+UNSOLVABLE: str = _core.UNSOLVABLE_MESSAGE
 
 
 def c_solves(plan: Plan) -> bool:

@@ -22,6 +22,11 @@ BOARD_LIMITS = {
 }
 
 
+#: The C library's words when no taps reach the target (ML_M_UNSOLVABLE): the message
+#: of modlights.Unsolvable, read from the one table of messages.
+UNSOLVABLE_MESSAGE = ml_msg_template(ML_M_UNSOLVABLE).decode()
+
+
 def _ml_raise(int rc):
     """The exception of a failed C API call (its message from the thread's context)."""
     msg = ml_errmsg(NULL).decode("utf-8", "replace")

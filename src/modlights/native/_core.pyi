@@ -320,6 +320,7 @@ def capi_pattern_lookup(name: str) -> int: ...
 def capi_pattern(pid: int) -> tuple[str | None, tuple[tuple[int, int], ...]]: ...
 
 BOARD_LIMITS: dict[str, int]
+UNSOLVABLE_MESSAGE: str
 
 class CBoard:
     @staticmethod

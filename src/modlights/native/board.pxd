@@ -26,6 +26,8 @@ cdef extern from "include/modlights.h":
     int ml_errcode(const ml_ctx *ctx) nogil
     int ml_errmsg_id(const ml_ctx *ctx) nogil
     const char *ml_msg_name(int id) nogil
+    const char *ml_msg_template(int id) nogil
+    int ML_M_UNSOLVABLE
 
     int ml_factored_u64(ml_ctx *ctx, const ml_factored *f, uint64_t *out) nogil
     double ml_factored_log2(const ml_factored *f) nogil
