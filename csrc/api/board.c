@@ -87,6 +87,8 @@ static const uint32_t *tap_array(const ml_board *b)
     return flat_array(b, &((ml_board *)b)->tap_flat, 1);   /* a cache (board.h) */
 }
 
+int ml__board_cells_are_tiles(const ml_board *b) { return !sparse_cells(b); }
+
 const uint32_t *ml__board_cell_positions(const ml_board *b)
 {
     return flat_array(b, &((ml_board *)b)->cell_flat, 0);   /* a cache (board.h) */

@@ -103,6 +103,9 @@ int ml__board_taps(ml_ctx *ctx, const ml_board *b, const char *fn, const uint32_
  * be made. ml__board_cell_positions: the same array, or NULL (identity, or no memory: a
  * caller that cannot fail tells them apart by b->holes). */
 int ml__board_cells(ml_ctx *ctx, const ml_board *b, const char *fn, const uint32_t **cf);
+/* Whether every tile of b is a cell (graph boards, grids without holes): its states are
+ * then read over the cells as they are, without cell positions. O(1). */
+int ml__board_cells_are_tiles(const ml_board *b);
 const uint32_t *ml__board_cell_positions(const ml_board *b);
 /* The cell index of flat grid position f, or -1 for a hole; the tap index, or -1 for a
  * hole or a locked tile. */

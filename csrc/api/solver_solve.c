@@ -32,13 +32,6 @@ static void rhs_tables_make(const ml_board *b, ml_target target, rhs_tables *t)
     }
 }
 
-/* Whether b's cells are its tiles (no holes): its cell positions are then not needed
- * (a C board makes them only on first need, ml__board_cells). */
-static int cells_are_tiles(const ml_board *b)
-{
-    return !(b->kind == ML_BOARD_GRID && b->holes);
-}
-
 /* t - s over the cells (mod n) into out (n_cells bytes), by the tables t of target; cf
  * the cells' tiles (ml__board_cells), NULL when the cells are the tiles. O(n_cells). */
 static void rhs_into(const ml_board *b, const rhs_tables *t, const uint32_t *cf,
@@ -97,7 +90,7 @@ static int solve_one(ml_ctx *ctx, ml_solver *s, const uint8_t *state, ml_target 
                      uint8_t *x, uint8_t *ok)
 {
     const ml_board *b = ml__solver_board(s);
-    if (b->n == 2 && cells_are_tiles(b) && !target.tiles && !(target.fill & 1)) {
+    if (b->n == 2 && ml__board_cells_are_tiles(b) && !target.tiles && !(target.fill & 1)) {
         int rc = ml__board_per_tile(ctx, b, "a byte state", 1);
         if (rc)
             return rc;
@@ -126,7 +119,7 @@ int ml__solver_solve_rows(ml_ctx *ctx, ml_solver *s, size_t k, const uint8_t *st
     if (!R)
         return ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve_many");
     int rc = ml__board_per_tile(ctx, b, "a byte state", 1);
-    if (!rc && cells_are_tiles(b) && tiles == m && !target.tiles) {
+    if (!rc && ml__board_cells_are_tiles(b) && tiles == m && !target.tiles) {
         /* cells are the tiles, one fill: the k boards as one run of k * m bytes */
         unsigned n = (unsigned)b->n, fill = target.fill % n;
         const size_t km = k * m;

@@ -191,6 +191,29 @@ static void gf2_unpack_y(ml_gf2_t *Y, size_t k, size_t r, uint8_t *X, uint8_t *o
             memset(X + i * r, 0, r);
 }
 
+/* Fewer than 64 right-hand sides packed as rows: by direct elimination of [A | B^T]
+ * when rank is not NULL (*rank its rank(A)), else by dot products with the
+ * factorisation's transform; X and ok written (gf2_unpack_y). */
+static int gf2_solve_few(ml_ctx *ctx, gf2_eng *e, size_t k, const uint8_t *R, uint8_t *X,
+                         uint8_t *ok, size_t *rank)
+{
+    ml_gf2_t *B = ml_gf2_new(k, e->m), *Y = NULL;
+    if (B && e->m)
+        ml_gf2_pack_u8(B, R, e->m);
+    if (B)
+        Y = rank ? ml_gf2_solve_direct(e->A, B, rank) : ml_gf2_solve_dot(e->F, B);
+    ml_gf2_free(B);
+    int rc = stopped(ctx);
+    if (rc) {
+        ml_gf2_free(Y);
+        return rc;
+    }
+    if (!Y)
+        return nomem(ctx, "the GF(2) engine");
+    gf2_unpack_y(Y, k, e->r, X, ok);
+    return ML_OK;
+}
+
 /* The right-hand sides (k x m bytes) as Gf2Engine.solve answers them: the first
  * GF2_DIRECT_SOLVES calls of fewer than 64 by direct elimination, then by dot products
  * with the factorisation's transform (fewer than 64), else through the solve matrix S
@@ -206,42 +229,17 @@ static int gf2_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint
     if (!k)
         return ML_OK;
     if (!e->F && k < 64 && e->direct < GF2_DIRECT_SOLVES) {
-        ml_gf2_t *B = ml_gf2_new(k, m), *Y = NULL;
         size_t rk = 0;
-        if (B && m)
-            ml_gf2_pack_u8(B, R, m);
-        if (B)
-            Y = ml_gf2_solve_direct(e->A, B, &rk);
-        ml_gf2_free(B);
-        if ((rc = stopped(ctx))) {
-            ml_gf2_free(Y);
+        if ((rc = gf2_solve_few(ctx, e, k, R, X, ok, &rk)))
             return rc;
-        }
-        if (!Y)
-            return nomem(ctx, "the GF(2) engine");
         e->direct++;
         e->rank = (int64_t)rk;
-        gf2_unpack_y(Y, k, r, X, ok);
         return ML_OK;
     }
     if ((rc = gf2_factored(ctx, e)))
         return rc;
-    if (k < 64 && !e->S) {
-        ml_gf2_t *B = ml_gf2_new(k, m), *Y = NULL;
-        if (B && m)
-            ml_gf2_pack_u8(B, R, m);
-        if (B)
-            Y = ml_gf2_solve_dot(e->F, B);
-        ml_gf2_free(B);
-        if ((rc = stopped(ctx))) {
-            ml_gf2_free(Y);
-            return rc;
-        }
-        if (!Y)
-            return nomem(ctx, "the GF(2) engine");
-        gf2_unpack_y(Y, k, r, X, ok);
-        return ML_OK;
-    }
+    if (k < 64 && !e->S)
+        return gf2_solve_few(ctx, e, k, R, X, ok, NULL);
     if (!e->S) {
         e->S = ml_gf2_solve_matrix(e->F);
         if ((rc = stopped(ctx))) {
