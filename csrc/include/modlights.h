@@ -538,6 +538,7 @@ ML_API const char *ml_strerror(int status);
       "orientation for this board's size")                                                \
     X(ML_R_LIFTED_PRIME, ML_OK,                                                           \
       "n must be composite (n = %d is prime: the algebraic engine takes it)")             \
+    /* no longer given (lifted takes tori): kept for the codes after it */                 \
     X(ML_R_LIFTED_TORI, ML_OK, "it does not take tori (wrap=True); the chase does")       \
     X(ML_R_LIFTED_TILES, ML_OK,                                                           \
       "it needs at most %lld tiles (byte states), this board has %lld")                   \
