@@ -107,6 +107,10 @@ int ml__board_cells(ml_ctx *ctx, const ml_board *b, const char *fn, const uint32
  * then read over the cells as they are, without cell positions. O(1). */
 int ml__board_cells_are_tiles(const ml_board *b);
 const uint32_t *ml__board_cell_positions(const ml_board *b);
+/* The locked (holes: 0) or holes (1) mask of a grid board, rows * cols bytes 0 / 1 that
+ * live as long as b (read in place: the Python Board's own masks); NULL when no tile is
+ * locked / a hole, for graph boards and dead handles. O(1). */
+const uint8_t *ml__board_mask(const ml_board *b, int holes);
 /* The cell index of flat grid position f, or -1 for a hole; the tap index, or -1 for a
  * hole or a locked tile. */
 int64_t ml__board_cell_of_flat(const ml_board *b, uint64_t f);
