@@ -214,6 +214,16 @@ cdef extern from "api/board_json.h":
 cdef extern from "api/board.h":
     # a grid board's locked / holes bytes (NULL when none), living as long as the board
     const uint8_t *ml__board_mask(const ml_board *b, int holes)
+    # the per-tile refusal of giant boards, the cells' and taps' flat positions (NULL:
+    # every tile is one), A in coordinate form
+    int ml__board_per_tile(ml_ctx *ctx, const ml_board *b, const char *what,
+                           int bytes_per_tile)
+    int ml__board_cells(ml_ctx *ctx, const ml_board *b, const char *fn,
+                        const uint32_t **cf) nogil
+    int ml__board_taps(ml_ctx *ctx, const ml_board *b, const char *fn,
+                       const uint32_t **tf) nogil
+    int ml__board_coo(ml_ctx *ctx, const ml_board *b, int64_t *ci, int64_t *tj, size_t cap,
+                      size_t *nnz) nogil
 
 
 cdef class _BoardBytes:
@@ -518,6 +528,56 @@ cdef class CBoard:
 
     def locked_mask(self):
         return self._mask(0)
+
+    def per_tile(self, what, int bytes_per_tile=1):
+        """ValueError (ML_M_GIANT_PER_TILE) when the board is giant: ``what`` would need
+        ``bytes_per_tile`` bytes a tile; None otherwise (ml__board_per_tile)."""
+        data = what.encode()
+        _ml_ok(ml__board_per_tile(NULL, self.b, data, bytes_per_tile))
+
+    def _flats(self, int taps):
+        cdef const uint32_t *f = NULL
+        cdef uint64_t k = ml_board_n_taps(self.b) if taps else ml_board_n_cells(self.b)
+        with nogil:
+            if taps:
+                rc = ml__board_taps(NULL, self.b, "Board.taps", &f)
+            else:
+                rc = ml__board_cells(NULL, self.b, "Board.cells", &f)
+        _ml_ok(rc)
+        if f == NULL or k == 0:
+            return np.arange(k, dtype=np.int64)
+        out = np.empty(k, dtype=np.int64)
+        cdef int64_t[::1] ov = out
+        cdef uint64_t i
+        with nogil:
+            for i in range(k):
+                ov[i] = f[i]
+        return out
+
+    def cell_flats(self):
+        """The flat (row-major) positions of the cells, ascending: int64 (the C board's
+        own, made on first need: ml__board_cells; 0..n_cells-1 when every tile is one)."""
+        return self._flats(0)
+
+    def tap_flats(self):
+        """The flat positions of the taps, ascending, as cell_flats (ml__board_taps)."""
+        return self._flats(1)
+
+    def coo(self):
+        """A in coordinate form: (ci, tj) int64, tap by tap, a cell once a unit of effect
+        (ml__board_coo; ValueError on a giant board)."""
+        cdef size_t nnz = 0, got = 0
+        with nogil:
+            rc = ml__board_coo(NULL, self.b, NULL, NULL, 0, &nnz)
+        _ml_ok(rc)
+        ci = np.empty(max(nnz, 1), dtype=np.int64)
+        tj = np.empty(max(nnz, 1), dtype=np.int64)
+        cdef int64_t[::1] cv = ci
+        cdef int64_t[::1] tv = tj
+        with nogil:
+            rc = ml__board_coo(NULL, self.b, &cv[0], &tv[0], nnz, &got)
+        _ml_ok(rc)
+        return ci[:nnz], tj[:nnz]
 
     def mask_view(self, int holes):
         """The board's own locked (holes: 0) or holes (1) mask: a read-only (rows, cols)
