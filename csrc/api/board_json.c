@@ -584,9 +584,7 @@ static int board_from_value(ml_ctx *ctx, const ml_json *j, size_t i, int64_t max
     rd *r = malloc(sizeof *r);
     if (!r)
         return ml__fail(ctx, ML_M_NOMEM, "ml_board_from_json");
-    r->ctx = ctx;
-    r->j = j;
-    r->words = words;
+    *r = (rd){.ctx = ctx, .j = j, .words = words};   /* every other field zero (shared) */
     int64_t limit = max_tiles <= 0 ? ML_MAX_TILES : max_tiles;
     int rc;
     if (is_kind(r, i, ML_JSON_DICT) && ml__json_get(j, i, "effects") != NONE)

@@ -291,6 +291,8 @@ int main(void)
     ml_board_free(jb);
     static const char *const bad[][2] = {
         {"{\"rows\":3,\"cols\":3,\"pattern\":\"plus\"}", "unknown pattern 'plus'"},
+        {"{\"rows\":12000,\"cols\":12000,\"pattern\":\"nope\",\"locked\":null,\"holes\":null}",
+         "unknown pattern 'nope'"},
         {"{\"rows\":2,\"cols\":2,\"pattern\":[[\"cross\",\"plus\"],[\"cross\",\"cross\"]]}",
          "unknown pattern 'plus'"},
         {"{\"rows\":2,\"cols\":2,\"pattern\":[[\"cross\",\"cross\",\"cross\"],[\"cross\",\"cross\"]]}",
@@ -354,8 +356,16 @@ int main(void)
     CHECK(ml__board_from_json_words(NULL, giant_doc, strlen(giant_doc), &gb) == ML_OK);
     CHECK(ml_board_is_giant(gb));
     ml_board_free(gb);
+    /* JavaScript's documents: null marks are no marks (a giant uniform board is kept) */
+    const char *giant_nulls = "{\"rows\":12000,\"cols\":12000,\"locked\":null,\"holes\":null}";
+    CHECK(ml__board_from_json_words(NULL, giant_nulls, strlen(giant_nulls), &gb) == ML_OK,
+          "%s", ml_errmsg(NULL));
+    CHECK(gb && ml_board_is_giant(gb));
+    ml_board_free(gb);
     static const char *const words[][2] = {
         {"{\"rows\":3,\"cols\":3,\"pattern\":\"plus\"}", "unknown pattern 'plus'"},
+        {"{\"rows\":12000,\"cols\":12000,\"pattern\":\"nope\",\"locked\":null,\"holes\":null}",
+         "unknown pattern 'nope'"},
         {"{\"effects\":[[0,1],[5]],\"states\":2,\"n_cells\":3}", "cell index 5 out of range"},
         {"{\"effects\":[[0,1],[\"a\"]],\"states\":2}", "effects[1] holds 'a'"},
         {"{\"effects\":[[0]],\"states\":1}", "states must be from 2 to 255, got 1"},
