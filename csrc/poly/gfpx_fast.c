@@ -445,12 +445,45 @@ static int pmat_lmul(const pmat *A, pmat *M, ml_gfpx *t1, ml_gfpx *t2, unsigned 
     return rc;
 }
 
-/* One Euclid step: (a, b) = (b, a mod b), rows of M likewise: M = [[0, 1], [1, -q]] M.
- * When col1 is 0 only column 0 of M is kept (m[1], m[3] untouched). */
-static int euclid_step(ml_gfpx *a, ml_gfpx *b, pmat *M, int col1, ml_gfpx *q, ml_gfpx *t,
-                       unsigned p)
+/* The divisors of the remainder sequence in order (for the resultant): the degree of
+ * each as a polynomial of the whole sequence (a truncated one's plus its shift) and its
+ * leading coefficient. */
+typedef struct {
+    long *deg;
+    uint8_t *lc;
+    size_t n, alloc;
+} steplog;
+
+static int log_push(steplog *L, long deg, unsigned lc)
 {
-    int rc = ml_gfpx_divrem(q, t, a, b, p);
+    if (!L)
+        return 0;
+    if (L->n == L->alloc) {
+        size_t want = L->alloc ? 2 * L->alloc : 64;
+        long *d = realloc(L->deg, want * sizeof *d);
+        if (!d)
+            return 2;
+        L->deg = d;
+        uint8_t *c = realloc(L->lc, want);
+        if (!c)
+            return 2;
+        L->lc = c;
+        L->alloc = want;
+    }
+    L->deg[L->n] = deg;
+    L->lc[L->n++] = (uint8_t)lc;
+    return 0;
+}
+
+/* One Euclid step: (a, b) = (b, a mod b), rows of M likewise: M = [[0, 1], [1, -q]] M.
+ * When col1 is 0 only column 0 of M is kept (m[1], m[3] untouched). b is logged to L
+ * (when given) as a divisor of degree deg b + shift. */
+static int euclid_step(ml_gfpx *a, ml_gfpx *b, pmat *M, int col1, ml_gfpx *q, ml_gfpx *t,
+                       unsigned p, steplog *L, size_t shift)
+{
+    int rc = log_push(L, (long)(b->n - 1 + shift), b->c[b->n - 1]);
+    if (!rc)
+        rc = ml_gfpx_divrem(q, t, a, b, p);
     if (rc)
         return rc;
     ml_gfpx s = *a; *a = *b; *b = *t; *t = s;
@@ -469,8 +502,9 @@ static int euclid_step(ml_gfpx *a, ml_gfpx *b, pmat *M, int col1, ml_gfpx *q, ml
 
 /* M with M (a, b) = (c, d), deg c >= m > deg d, m = ceil(deg a / 2) measured as
  * n / 2 for n = a's length (the Euclid steps while b has more than m coefficients);
- * deg a > deg b. a and b are consumed (scratch). */
-static int hgcd(pmat *M, ml_gfpx *a, ml_gfpx *b, unsigned p)
+ * deg a > deg b. a and b are consumed (scratch). Its divisors go to L (a and b are the
+ * sequence's polynomials divided by x^shift). */
+static int hgcd(pmat *M, ml_gfpx *a, ml_gfpx *b, unsigned p, steplog *L, size_t shift)
 {
     size_t n = a->n, m = n / 2;
     int rc = pmat_identity(M);
@@ -488,7 +522,7 @@ static int hgcd(pmat *M, ml_gfpx *a, ml_gfpx *b, unsigned p)
     if (n < ml_gfpx_gcd_threshold) {     /* the classical steps */
         unsigned steps = 0;
         while (!rc && b->n > m) {
-            rc = euclid_step(a, b, M, 1, &q, &t, p);
+            rc = euclid_step(a, b, M, 1, &q, &t, p, L, shift);
             if (!rc && (++steps & 63) == 0 && ml_interrupt_poll())
                 rc = 3;
         }
@@ -498,12 +532,12 @@ static int hgcd(pmat *M, ml_gfpx *a, ml_gfpx *b, unsigned p)
     if (!rc)
         rc = shift_down(&b0, b, m);
     if (!rc)
-        rc = hgcd(M, &a0, &b0, p);
+        rc = hgcd(M, &a0, &b0, p, L, shift + m);
     if (!rc)
         rc = pmat_apply(M, a, b, &a0, &b0, p);
     if (rc || b->n <= m)
         goto done;
-    rc = euclid_step(a, b, M, 1, &q, &t, p);
+    rc = euclid_step(a, b, M, 1, &q, &t, p, L, shift);
     if (rc || b->n <= m)
         goto done;
     {
@@ -512,7 +546,7 @@ static int hgcd(pmat *M, ml_gfpx *a, ml_gfpx *b, unsigned p)
         if (!rc)
             rc = shift_down(&b0, b, j);
         if (!rc)
-            rc = hgcd(&S, &a0, &b0, p);
+            rc = hgcd(&S, &a0, &b0, p, L, shift + j);
         if (!rc)
             rc = pmat_lmul(&S, M, &q, &t, p);
     }
@@ -527,11 +561,13 @@ done:
 
 /* (A, B) = (B, A mod B); with C, C = [[0, 1], [1, -q]] C (column 1 only when col1) */
 static int step_any(ml_gfpx *A, ml_gfpx *B, pmat *C, int col1, ml_gfpx *q, ml_gfpx *t,
-                    unsigned p)
+                    unsigned p, steplog *L)
 {
     if (C)
-        return euclid_step(A, B, C, col1, q, t, p);
-    int rc = ml_gfpx_divrem(NULL, t, A, B, p);
+        return euclid_step(A, B, C, col1, q, t, p, L, 0);
+    int rc = log_push(L, (long)B->n - 1, B->c[B->n - 1]);
+    if (!rc)
+        rc = ml_gfpx_divrem(NULL, t, A, B, p);
     if (!rc) {
         ml_gfpx s = *A; *A = *B; *B = *t; *t = s;
     }
@@ -539,9 +575,9 @@ static int step_any(ml_gfpx *A, ml_gfpx *B, pmat *C, int col1, ml_gfpx *q, ml_gf
 }
 
 /* The gcd by half-gcd steps: A = the gcd (not monic) and, with C, A = C->m[0] a +
- * C->m[1] b (C->m[1] only when col1). */
+ * C->m[1] b (C->m[1] only when col1); the divisors to L (when given). */
 static int fast_euclid(ml_gfpx *A, pmat *C, int col1, const ml_gfpx *a, const ml_gfpx *b,
-                       unsigned p)
+                       unsigned p, steplog *L)
 {
     ml_gfpx B, q, t, x, y;
     ml_gfpx *all[5] = {&B, &q, &t, &x, &y};
@@ -555,6 +591,7 @@ static int fast_euclid(ml_gfpx *A, pmat *C, int col1, const ml_gfpx *a, const ml
     if (!rc && C)
         rc = pmat_identity(C);
     if (!rc && A->n < B.n) {               /* (a, b) -> (b, a): the step with q = 0 */
+        rc = log_push(L, (long)B.n - 1, B.c[B.n - 1]);
         ml_gfpx s = *A; *A = B; B = s;
         if (C)
             for (int c = 0; c < 2; c++) {
@@ -562,7 +599,7 @@ static int fast_euclid(ml_gfpx *A, pmat *C, int col1, const ml_gfpx *a, const ml
             }
     }
     if (!rc && B.n && A->n == B.n)         /* deg A > deg B from here on */
-        rc = step_any(A, &B, C, col1, &q, &t, p);
+        rc = step_any(A, &B, C, col1, &q, &t, p, L);
     unsigned steps = 0;
     while (!rc && B.n) {
         if ((++steps & 63) == 0 && ml_interrupt_poll()) {
@@ -574,7 +611,7 @@ static int fast_euclid(ml_gfpx *A, pmat *C, int col1, const ml_gfpx *a, const ml
             if (!rc)
                 rc = ml_gfpx_copy(&y, &B);
             if (!rc)
-                rc = hgcd(&M, &x, &y, p);
+                rc = hgcd(&M, &x, &y, p, L, 0);
             if (!rc)
                 rc = pmat_apply(&M, A, &B, &x, &y, p);
             if (!rc && C)
@@ -584,7 +621,7 @@ static int fast_euclid(ml_gfpx *A, pmat *C, int col1, const ml_gfpx *a, const ml
             if (rc || !B.n)
                 break;
         }
-        rc = step_any(A, &B, C, col1, &q, &t, p);
+        rc = step_any(A, &B, C, col1, &q, &t, p, L);
     }
     for (int i = 0; i < 5; i++)
         ml_gfpx_clear(all[i]);
@@ -599,7 +636,7 @@ int ml_gfpx_gcd(ml_gfpx *g, const ml_gfpx *a, const ml_gfpx *b, unsigned p)
         return ml_gfpx_gcd_classical(g, a, b, p);
     ml_gfpx A;
     ml_gfpx_init(&A);
-    int rc = fast_euclid(&A, NULL, 0, a, b, p);
+    int rc = fast_euclid(&A, NULL, 0, a, b, p, NULL);
     if (!rc) {
         ml_gfpx_make_monic(&A, p);
         ml_gfpx_clear(g);
@@ -620,7 +657,7 @@ int ml_gfpx_xgcd(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a, const ml_
     ml_gfpx_init(&A);
     pmat C;
     pmat_init(&C);
-    int rc = fast_euclid(&A, &C, t != NULL, a, b, p);
+    int rc = fast_euclid(&A, &C, t != NULL, a, b, p, NULL);
     if (!rc && A.n) {
         unsigned inv = ml_gfp_inv(A.c[A.n - 1], p);
         ml_gfpx_scale(&A, inv, p);
@@ -642,5 +679,45 @@ int ml_gfpx_xgcd(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a, const ml_
     }
     ml_gfpx_clear(&A);
     pmat_clear(&C);
+    return rc;
+}
+
+int ml_gfpx_resultant(unsigned *res, const ml_gfpx *a, const ml_gfpx *b, unsigned p)
+{
+    *res = 0;
+    if (!a->n || !b->n)
+        return 0;
+    steplog L = {NULL, NULL, 0, 0};
+    ml_gfpx A;
+    ml_gfpx_init(&A);
+    int rc = fast_euclid(&A, NULL, 0, a, b, p, &L);
+    /* Euclid's resultant over the divisors r_1, r_2, .. (r_0 = a): with m = deg r_{i-1},
+     * n = deg r_i, k = deg r_{i+1}: (-1)^(m n) lc(r_i)^(m - k) a step; lc(r_i)^m when
+     * n = 0; 0 when r_{i+1} = 0 with n > 0 */
+    uint64_t out = 1;
+    long m = (long)a->n - 1;
+    for (size_t i = 0; !rc && i < L.n; i++) {
+        long n = L.deg[i], k = i + 1 < L.n ? L.deg[i + 1] : -1;
+        uint64_t l = L.lc[i], e = (uint64_t)(n == 0 ? m : m - k), x = 1;
+        if (n != 0 && k < 0)
+            break;                            /* a common factor: 0 */
+        if (n != 0 && (m * n) % 2)
+            out = (p - out) % p;
+        while (e) {                           /* out *= l^e */
+            if (e & 1)
+                x = x * l % p;
+            l = l * l % p;
+            e >>= 1;
+        }
+        out = out * x % p;
+        if (n == 0) {
+            *res = (unsigned)out;
+            break;
+        }
+        m = n;
+    }
+    free(L.deg);
+    free(L.lc);
+    ml_gfpx_clear(&A);
     return rc;
 }

@@ -120,5 +120,8 @@ int ml_gfpx_xgcd(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a, const ml_
                  unsigned p);
 int ml_gfpx_xgcd_classical(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a,
                            const ml_gfpx *b, unsigned p);
+/* *res = Res(a, b) mod p (0 when a or b is 0), Euclid's formula over the remainder
+ * sequence, whose degrees and leading coefficients the half-gcd logs: O(M(n) log n). */
+int ml_gfpx_resultant(unsigned *res, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
 
 #endif

@@ -5,7 +5,8 @@
  * GF(p)'s fast paths (gfpx_fast.c) against the base cases, equal to the coefficient,
  * for every prime p up to 251, with the thresholds lowered and at their defaults:
  * the transform product (one prime or two and the CRT, and its pieces), Newton division and the series inverse,
- * the half-gcd's gcd and extended gcd (the same g, s, t as Euclid's), on random
+ * the half-gcd's gcd and extended gcd (the same g, s, t as Euclid's) and resultant
+ * (Euclid's formula step by step, both argument orders), on random
  * inputs of lengths around the thresholds, zero and one-term inputs, and pairs with
  * a planted common factor.
  * Exit status 0 when every check holds (prints fails=N).
@@ -210,6 +211,43 @@ static size_t near(size_t t)
     return rnd() % 4 ? v : rnd() % (2 * t + 2);
 }
 
+static unsigned powmod_t(unsigned a, unsigned long e, unsigned p)
+{
+    unsigned long r = 1 % p, x = a % p;
+    for (; e; e >>= 1, x = x * x % p)
+        if (e & 1)
+            r = r * x % p;
+    return (unsigned)r;
+}
+
+/* Res(a, b) mod p by Euclid's formula step by step (long division; a, b != 0) */
+static unsigned slow_resultant(const ml_gfpx *a0, const ml_gfpx *b0, unsigned p)
+{
+    ml_gfpx a, b, r;
+    ml_gfpx_init(&a); ml_gfpx_init(&b); ml_gfpx_init(&r);
+    ml_gfpx_copy(&a, a0);
+    ml_gfpx_copy(&b, b0);
+    unsigned long out = 1;
+    unsigned res = 0;
+    for (;;) {
+        long m = ml_gfpx_deg(&a), n = ml_gfpx_deg(&b);
+        if (n == 0) {
+            res = (unsigned)(out * powmod_t(b.c[0], (unsigned long)m, p) % p);
+            break;
+        }
+        ml_gfpx_divrem_basecase(NULL, &r, &a, &b, p);
+        long k = ml_gfpx_deg(&r);
+        if (k < 0)
+            break;
+        if ((m * n) % 2)
+            out = (p - out) % p;
+        out = out * powmod_t(b.c[n], (unsigned long)(m - k), p) % p;
+        ml_gfpx t = a; a = b; b = r; r = t;
+    }
+    ml_gfpx_clear(&a); ml_gfpx_clear(&b); ml_gfpx_clear(&r);
+    return res;
+}
+
 static void test_gfp_fast(void)
 {
     ml_gfpx a, b, c, r, u, q1, r1, q2, r2, g1, s1, t1, g2, s2, t2;
@@ -218,6 +256,7 @@ static void test_gfp_fast(void)
         ml_gfpx_init(all[i]);
     size_t sm = ml_gfpx_mul_threshold, sd = ml_gfpx_div_threshold;
     size_t sg = ml_gfpx_gcd_threshold, sp = ml_gfpx_ntt_points;
+    int n_res = 0;
     for (int trial = 0; trial < 1080; trial++) {
         unsigned p = PRIMES[trial % NPRIMES];
         int lowered = trial % 3 != 0;   /* 2 of 3 trials: thresholds lowered */
@@ -273,7 +312,19 @@ static void test_gfp_fast(void)
               "fast xgcd = Euclid's p=%u na=%zu nb=%zu %d", p, a.n, b.n, trial);
         CHECK(ml_gfpx_xgcd(&g1, &s1, NULL, &a, &b, p) == 0 && gfp_equal(&g1, &g2)
               && gfp_equal(&s1, &s2), "fast xgcd without t p=%u %d", p, trial);
+        /* the resultant from the half-gcd's log = Euclid's, step by step */
+        unsigned res = 7;
+        CHECK(ml_gfpx_resultant(&res, &a, &b, p) == 0, "resultant %d", trial);
+        unsigned want = a.n && b.n ? slow_resultant(&a, &b, p) : 0;
+        CHECK(res == want, "resultant %u != %u p=%u na=%zu nb=%zu %d", res, want, p, a.n, b.n,
+              trial);
+        if (a.n && b.n && g2.n == 1) {   /* coprime: often non-zero, and b's turn first */
+            CHECK(ml_gfpx_resultant(&res, &b, &a, p) == 0 && res == slow_resultant(&b, &a, p),
+                  "resultant (b, a) p=%u %d", p, trial);
+            n_res += res != 0;
+        }
     }
+    CHECK(n_res > 100, "non-zero resultants: %d", n_res);
     /* one large case at the default thresholds: a 10^5-term product (two primes) and a gcd
      * of degree 1700 with a common factor of degree 400 */
     ml_gfpx_mul_threshold = sm;
@@ -312,6 +363,11 @@ static void test_gfp_fast(void)
         ml_gfpx_xgcd_classical(&g2, &s2, &t2, &a, &b, p);
         CHECK(ml_gfpx_deg(&g1) >= ml_gfpx_deg(&c) && gfp_equal(&g1, &g2) && gfp_equal(&s1, &s2)
               && gfp_equal(&t1, &t2), "big xgcd = Euclid's (deg %ld)", ml_gfpx_deg(&g1));
+        unsigned res = 9;
+        gfp_random(&a, 1500, 5);
+        gfp_random(&b, 1400, 5);
+        CHECK(ml_gfpx_resultant(&res, &a, &b, 5) == 0 && res == slow_resultant(&a, &b, 5),
+              "big resultant");
     }
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         ml_gfpx_clear(all[i]);
