@@ -9,10 +9,12 @@
  * the thresholds, zero, constant and one-term inputs, and pairs with a planted common
  * factor; then at the default thresholds a 10^5-term product (two primes; coefficients
  * spot-checked), an extended gcd of degree 1700 with a common factor of degree 400 and
- * a resultant of degree 1500.
+ * a resultant of degree 1500; a stop requested before a gcd, an extended gcd, a
+ * resultant or a series inverse: 3 (outputs untouched), the stop taken.
  * Exit status 0 when every check holds (prints fails=N).
  * ml-test-sources: poly/gfpx_fast.c poly/poly.c base/interrupt.c base/cpu.c */
 #include "poly/poly.h"
+#include "base/interrupt.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,8 +234,39 @@ static void test_gfp_fast(void)
         ml_gfpx_clear(all[i]);
 }
 
+/* a stop requested before the call: 3, the outputs untouched, the stop taken */
+static void test_stop(void)
+{
+    ml_gfpx a, b, g, s, q, r;
+    ml_gfpx *all[] = {&a, &b, &g, &s, &q, &r};
+    for (size_t i = 0; i < 6; i++)
+        ml_gfpx_init(all[i]);
+    gfp_random(&a, 3000, 7);
+    gfp_random(&b, 2900, 7);
+    static const uint8_t mark[2] = {5, 1};
+    ml_gfpx_set(&g, mark, 2);
+    ml_gfpx_set(&s, mark, 2);
+    ml_interrupt_request();
+    CHECK(ml_gfpx_gcd(&g, &a, &b, 7) == 3 && g.n == 2 && g.c[0] == 5, "stopped gcd");
+    CHECK(ml_interrupt_take() == 1, "the stop was not taken (gcd)");
+    ml_interrupt_request();
+    CHECK(ml_gfpx_xgcd(&g, &s, NULL, &a, &b, 7) == 3 && g.n == 2 && s.n == 2, "stopped xgcd");
+    CHECK(ml_interrupt_take() == 1, "the stop was not taken (xgcd)");
+    unsigned res = 0;
+    ml_interrupt_request();
+    CHECK(ml_gfpx_resultant(&res, &a, &b, 7) == 3, "stopped resultant");
+    CHECK(ml_interrupt_take() == 1, "the stop was not taken (resultant)");
+    ml_interrupt_request();
+    CHECK(ml_gfpx_inv_series(&q, &a, 2000, 7) == 3 || a.c[0] == 0, "stopped series inverse");
+    ml_interrupt_take();
+    CHECK(ml_gfpx_gcd(&g, &a, &b, 7) == 0, "gcd after the stop");
+    for (size_t i = 0; i < 6; i++)
+        ml_gfpx_clear(all[i]);
+}
+
 int main(void)
 {
     test_gfp_fast();
+    test_stop();
     return t_done();
 }
