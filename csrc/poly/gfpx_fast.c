@@ -18,7 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Measured (random inputs, p = 3, medians on the shared 2-core box): see poly.h. */
+/* Measured on the shared 2-core box (loaded; random inputs, p = 3, one prime): the
+ * transform product against schoolbook at 512 x 512 coefficients 74 / 67 us, 1024 x 1024
+ * 167 / 243 us, 16384 x 16384 3.8 / 58 ms; the half-gcd of degree 20000 with a base case
+ * of 256, 512, 1024, 2048 coefficients 0.22, 0.23, 0.26, 0.30 s (Euclid 0.57 s), Newton
+ * division's threshold 128 or 512 within the noise. */
 size_t ml_gfpx_mul_threshold = 512;
 size_t ml_gfpx_div_threshold = 96;
 size_t ml_gfpx_gcd_threshold = 192;

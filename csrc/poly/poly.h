@@ -11,15 +11,17 @@
  * 2 to 251 passed to every call. The base cases (poly.c) accumulate in 32-bit words and
  * reduce only every few thousand terms (delayed reduction): schoolbook products, long
  * division, Euclid's gcd, all O(n^2). From the thresholds below on, gfpx_fast.c takes
- * over: products by a two-prime number-theoretic transform, O(n log n); division by a
- * Newton inverse, O(M(n)); gcd and extended gcd by the half-gcd, O(M(n) log n), with the
- * same results as the classical ones (the same remainder sequence).
+ * over: products by a number-theoretic transform (one prime, or two and the CRT),
+ * O(n log n); division by a Newton inverse, O(M(n)); gcd, extended gcd and resultant by
+ * the half-gcd, O(M(n) log n), with the same results as the classical ones (the same
+ * remainder sequence).
  *
  * Functions return 0, or 2 when out of memory (the outputs are then unspecified but
  * still safe to clear). Outputs may alias inputs unless said otherwise. The gcd and
- * xgcd poll for an interrupt (interrupt.h) every 64 division steps and at every
- * half-gcd call, the Newton inverse at every doubling, and return 3 when stopped (the
- * outputs are then untouched).
+ * xgcd poll for an interrupt (interrupt.h) every 64 division steps and (GF(p)) at every
+ * half-gcd call, the GF(p) resultant likewise, the series inverse (so Newton division)
+ * at every doubling, products past 2^23 coefficients between their pieces; they return
+ * 3 when stopped (the outputs are then untouched; the resultant's is 0).
  */
 #ifndef ML_POLY_H
 #define ML_POLY_H
@@ -98,7 +100,8 @@ extern size_t ml_gfpx_mul_threshold, ml_gfpx_div_threshold, ml_gfpx_gcd_threshol
 extern size_t ml_gfpx_ntt_points;
 extern int ml_gfpx_ntt_force_crt;
 
-/* r = a b: the dispatcher, and its two methods (O(na nb); O(n log n), n = na + nb). */
+/* r = a b: the dispatcher, and its two methods (O(na nb); O(n log n), n = na + nb;
+ * products past 2^23 coefficients go by pieces and poll for a stop between them, 3). */
 int ml_gfpx_mul(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
 int ml_gfpx_mul_basecase(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
 int ml_gfpx_mul_ntt(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
