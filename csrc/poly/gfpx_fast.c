@@ -78,23 +78,27 @@ static uint32_t powmod32(uint32_t b, uint64_t e, uint32_t q)
     return (uint32_t)r;
 }
 
-/* tw[len + j] = w_{2 len}^j (Montgomery form) for len = 1, 2, 4, .., n / 2 and the
- * primitive (2 len)-th root w_{2 len} (its inverse when inv): the roots from the top
- * one by squaring, each table by powers (n products in all) */
-static void twiddles(uint32_t *tw, size_t n, const mont *M, int inv)
+/* tw[len + j] = w_{2 len}^j and itw[len + j] = w_{2 len}^-j (Montgomery form) for
+ * len = 1, 2, 4, .., n / 2, w_{2 len} the primitive (2 len)-th root: the top level by
+ * powers (n / 2 products), itw's top level from tw's (w^-j = -w^(n/2 - j)), each lower
+ * level every other entry of the one above (w_{2 len}^j = w_{4 len}^{2 j}) */
+static void twiddles(uint32_t *tw, uint32_t *itw, size_t n, const mont *M)
 {
-    uint32_t w = powmod32(M->g, (M->q - 1) / n, M->q);   /* order n = 2 (n / 2) */
-    if (inv)
-        w = powmod32(w, M->q - 2, M->q);
-    uint32_t wm = mmul(w, M->r2, M), one = mmul(1, M->r2, M);
-    for (size_t len = n / 2; len >= 1; len >>= 1) {
-        uint32_t cur = one;
-        for (size_t j = 0; j < len; j++) {
-            tw[len + j] = cur;
-            cur = mmul(cur, wm, M);
-        }
-        wm = mmul(wm, wm, M);
+    size_t h = n / 2;
+    uint32_t w = powmod32(M->g, (M->q - 1) / n, M->q);
+    uint32_t wm = mmul(w, M->r2, M), one = mmul(1, M->r2, M), cur = one;
+    for (size_t j = 0; j < h; j++) {
+        tw[h + j] = cur;
+        cur = mmul(cur, wm, M);
     }
+    itw[h] = one;
+    for (size_t j = 1; j < h; j++)
+        itw[h + j] = M->q - tw[n - j];
+    for (size_t len = h / 2; len >= 1; len >>= 1)
+        for (size_t k = 0; k < len; k++) {
+            tw[len + k] = tw[2 * len + 2 * k];
+            itw[len + k] = itw[2 * len + 2 * k];
+        }
 }
 
 /* Decimation in frequency: natural order in, bit-reversed order out. */
@@ -153,8 +157,7 @@ static int ntt_product(uint8_t *out, const uint8_t *a, size_t na, const uint8_t 
     int primes = bound < NTT_PRIMES[0] && !ml_gfpx_ntt_force_crt ? 1 : 2;
     for (int k = 0; k < primes; k++) {
         mont M = mont_make(NTT_PRIMES[k]);
-        twiddles(tw, n, &M, 0);
-        twiddles(itw, n, &M, 1);
+        twiddles(tw, itw, n, &M);
         for (size_t i = 0; i < na; i++)
             fa[i] = a[i];
         memset(fa + na, 0, (n - na) * sizeof(uint32_t));
