@@ -159,10 +159,10 @@ static int status(ml_ctx *ctx, int rc, const char *what)
 
 static int any(const uint8_t *v, size_t n)
 {
+    uint8_t acc = 0;
     for (size_t i = 0; i < n; i++)
-        if (v[i])
-            return 1;
-    return 0;
+        acc |= v[i];
+    return acc != 0;
 }
 
 /* acc[c] += k src[c - dc mod w] */
@@ -251,10 +251,8 @@ static int chase(const t2_eng *e, const uint8_t *B, const uint8_t *z, uint8_t *x
             uint8_t *dst = (uint8_t *)ROW(j + S);
             size_t dl = e->off[e->lead].dc;
             equation(e, Be, rows, 1, acc, tmp);
-            for (size_t c = 0; c < w; c++) {   /* x[c - dl] = tmp[c] */
-                size_t at = c + w - dl;
-                dst[at >= w ? at - w : at] = tmp[c];
-            }
+            memcpy(dst + w - dl, tmp, dl);   /* x[c - dl mod w] = tmp[c] */
+            memcpy(dst, tmp + dl, w - dl);
         } else {
             equation(e, Be, rows, 0, acc, res + (j + S - h) * w);
         }
@@ -404,16 +402,28 @@ static size_t work_at(const t2_eng *e, size_t r, size_t c)
     return r2 * e->w + c1;
 }
 
-/* out (worked) = in (board), to_work; else out (board) = in (worked) */
+/* out (worked) = in (board), to_work; else out (board) = in (worked). In tiles of 64 x
+ * 64 of the board: the shear moves each column by its own rows and the transposition
+ * swaps the axes, so each tile reads and writes 64 short runs (cache lines). */
 static void map_board(const t2_eng *e, const uint8_t *in, uint8_t *out, int to_work)
 {
-    for (size_t r = 0; r < e->rows; r++)
-        for (size_t c = 0; c < e->cols; c++) {
-            size_t b = r * e->cols + c, k = work_at(e, r, c);
-            if (to_work)
-                out[k] = in[b];
-            else
-                out[b] = in[k];
+    if (!e->o.t && !e->o.a && !e->o.f) {
+        memcpy(out, in, e->rows * e->cols);
+        return;
+    }
+    enum { T = 64 };
+    for (size_t r0 = 0; r0 < e->rows; r0 += T)
+        for (size_t c0 = 0; c0 < e->cols; c0 += T) {
+            size_t r1 = r0 + T < e->rows ? r0 + T : e->rows;
+            size_t c1 = c0 + T < e->cols ? c0 + T : e->cols;
+            for (size_t r = r0; r < r1; r++)
+                for (size_t c = c0; c < c1; c++) {
+                    size_t b = r * e->cols + c, k = work_at(e, r, c);
+                    if (to_work)
+                        out[k] = in[b];
+                    else
+                        out[b] = in[k];
+                }
         }
 }
 
@@ -546,7 +556,10 @@ static int t2_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8
         rc = ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
     for (size_t i = 0; i < k && !rc; i++) {
         map_board(e, R + i * m, B, 1);
+        uint8_t top = 0;
         for (size_t j = 0; j < m; j++)
+            top = B[j] > top ? B[j] : top;
+        for (size_t j = 0; j < m && top >= e->p; j++)
             B[j] = (uint8_t)ml_fastmod_red(fp, B[j]);
         int good = 0;
         rc = solve_work(ctx, e, B, x, &good);
