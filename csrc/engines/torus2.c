@@ -256,7 +256,7 @@ static int chase(const t2_eng *e, const uint8_t *B, const uint8_t *z, uint8_t *x
         } else {
             equation(e, Be, rows, 0, acc, res + (j + S - h) * w);
         }
-        if ((j & 15) == 15 && ml_interrupt_poll())
+        if (((j & 15) == 15 || j + 1 == h) && ml_interrupt_poll())
             rc = 3;
     }
 #undef ROW
