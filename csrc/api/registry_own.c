@@ -110,7 +110,7 @@ static int least_outside(const ml__pattern *p, int (*in)(long, long), long *dr, 
 #define TIE 1e-12
 #define CHASE_SLOPE 1.0e-8
 #define CHASE_CROSSOVER 576
-#define TORUS2_CROSSOVER (128 * 128)
+#define TORUS2_CROSSOVER (64 * 64)
 
 static uint64_t tiles(const ml_board *b) { return (uint64_t)b->rows * (uint64_t)b->cols; }
 
@@ -140,9 +140,18 @@ static double structured(double slope, long crossover, const ml_board *b)
 
 static double cross_cost(const ml_board *b) { return structured(0.8e-8, 576, b); }
 static double torus_cost(const ml_board *b) { return structured(0.0, 96 * 96, b); }
-/* above algebraic-torus on every board both cover (0.1e-8 t + its setup, measured
- * crossover with the chase 64 x 64), below the tensor engine from that crossover on */
-static double torus2_cost(const ml_board *b) { return structured(0.1e-8, TORUS2_CROSSOVER, b); }
+/* algebraic-torus2: 0.995e-8 a tile from the measured crossover with the chase (64 x 64:
+ * the knight over Z/3 crosses there, GF(2) at 32 x 32, the diagonal below 16 x 16), so
+ * above the tensor engine on the product patterns it covers too; just above
+ * algebraic-torus on the cross family's tori, which that engine takes */
+static int algebraic_reason(const ml_board *b, char *why, size_t cap);
+static double torus2_cost(const ml_board *b)
+{
+    char why[ML_WHY_MAX];
+    if (b->wrap && algebraic_reason(b, why, sizeof why))
+        return torus_cost(b) + 1e-9;
+    return structured(0.995e-8, TORUS2_CROSSOVER, b);
+}
 static double sym_cost(const ml_board *b) { return structured(0.995e-8, 160 * 160, b); }
 static double lifted_cost(const ml_board *b) { return structured(0.995e-8, 128 * 128, b); }
 static double tensor_cost(const ml_board *b) { return structured(0.99e-8, 48 * 48, b); }
