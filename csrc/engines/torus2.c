@@ -416,14 +416,34 @@ static void map_board(const t2_eng *e, const uint8_t *in, uint8_t *out, int to_w
         for (size_t c0 = 0; c0 < e->cols; c0 += T) {
             size_t r1 = r0 + T < e->rows ? r0 + T : e->rows;
             size_t c1 = c0 + T < e->cols ? c0 + T : e->cols;
-            for (size_t r = r0; r < r1; r++)
-                for (size_t c = c0; c < c1; c++) {
-                    size_t b = r * e->cols + c, k = work_at(e, r, c);
+            if (e->o.t) {
+                for (size_t r = r0; r < r1; r++)
+                    for (size_t c = c0; c < c1; c++) {
+                        size_t b = r * e->cols + c, k = work_at(e, r, c);
+                        if (to_work)
+                            out[k] = in[b];
+                        else
+                            out[b] = in[k];
+                    }
+                continue;
+            }
+            /* not transposed: column c is column c, its rows moved by shift[c] (and
+             * flipped): the worked row steps by one (or back by one) with r */
+            size_t w = e->w, h = e->h;
+            for (size_t c = c0; c < c1; c++) {
+                size_t rr = work_at(e, r0, c) / w;
+                for (size_t r = r0; r < r1; r++) {
+                    size_t b = r * w + c, k = rr * w + c;
                     if (to_work)
                         out[k] = in[b];
                     else
                         out[b] = in[k];
+                    if (e->o.f)
+                        rr = rr ? rr - 1 : h - 1;
+                    else
+                        rr = rr + 1 < h ? rr + 1 : 0;
                 }
+            }
         }
 }
 
