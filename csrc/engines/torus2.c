@@ -175,6 +175,16 @@ static void acc_rot(uint32_t *restrict acc, const uint8_t *restrict src, size_t 
         acc[c] += k * src[c + w - dc];
 }
 
+/* acc[c] += k src[c - dc mod w], 16 bits */
+static void acc_rot16(uint16_t *restrict acc, const uint8_t *restrict src, size_t w, size_t dc,
+                      uint16_t k)
+{
+    for (size_t c = dc; c < w; c++)
+        acc[c] = (uint16_t)(acc[c] + k * src[c - dc]);
+    for (size_t c = 0; c < dc; c++)
+        acc[c] = (uint16_t)(acc[c] + k * src[c + w - dc]);
+}
+
 /* acc[c] ^= src[c - dc mod w] (GF(2)) */
 static void xor_rot(uint8_t *restrict acc, const uint8_t *restrict src, size_t w, size_t dc)
 {
@@ -202,9 +212,25 @@ static void equation(const t2_eng *e, const uint8_t *Be, const uint8_t *const *r
                 xor_rot(tmp, rows[i], w, e->off[i].dc);
         return;
     }
+    uint32_t sq = (p - 1) * (p - 1), kb = skip ? e->inv : p - 1;   /* the weight of B_e */
+    if ((uint64_t)(e->noff + 1) * sq <= 0xFFFF) {   /* every sum fits 16 bits */
+        uint16_t *a16 = (uint16_t *)acc;
+        for (size_t c = 0; c < w; c++)
+            a16[c] = (uint16_t)(Be ? kb * Be[c] : 0);
+        for (size_t i = 0; i < e->noff; i++)
+            if (!(skip && i == e->lead))
+                acc_rot16(a16, rows[i], w, e->off[i].dc,
+                          (uint16_t)(skip ? (p - e->off[i].k) * e->inv % p : e->off[i].k));
+        uint32_t M = 65536 / p + 1;
+        for (size_t c = 0; c < w; c++) {   /* x mod p: q is x / p or one more */
+            uint32_t x = a16[c], q = (x * M) >> 16;
+            int32_t r = (int32_t)x - (int32_t)(q * p);
+            tmp[c] = (uint8_t)(r + (int32_t)((uint32_t)(r >> 31) & p));
+        }
+        return;
+    }
     ml_fastmod F = ml_fastmod_make(p);
-    uint32_t sq = (p - 1) * (p - 1), lim = ((1u << 24) - 1) / (sq ? sq : 1), terms = 1;
-    uint32_t kb = skip ? e->inv : p - 1;   /* the weight of B_e */
+    uint32_t lim = ((1u << 24) - 1) / (sq ? sq : 1), terms = 1;
     for (size_t c = 0; c < w; c++)
         acc[c] = Be ? kb * Be[c] : 0;
     for (size_t i = 0; i < e->noff; i++) {
