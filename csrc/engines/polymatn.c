@@ -64,8 +64,67 @@ static int fold(unsigned p, size_t w, px *a)
 
 int ml__pmn_reduce(unsigned p, size_t w, px *a) { return fold(p, w, a); }
 
+/* x mod p for x < 2^16 (a 32-bit Barrett step: q is x / p or one more) */
+static inline uint8_t red16(uint32_t x, uint32_t M, uint32_t p)
+{
+    uint32_t q = (x * M) >> 16;
+    int32_t r = (int32_t)x - (int32_t)(q * p);
+    return (uint8_t)(r + (int32_t)((uint32_t)(r >> 31) & p));
+}
+
+/* r = a b mod s^w - 1 over GF(p), p > 2 with (p - 1)^2 < 2^15: the cyclic product
+ * straight into w 16-bit sums (two runs a coefficient of a), reduced every K rows */
+static int cmul16(unsigned p, size_t w, px *r, const px *a, const px *b)
+{
+    const ml_gfpx *A = &a->c, *Bp = &b->c;
+    size_t na = A->n, nb = Bp->n;
+    if (!na || !nb) {
+        if (r->c.n)
+            memset(r->c.c, 0, r->c.n);
+        r->c.n = 0;
+        return 0;
+    }
+    uint32_t sq = (p - 1) * (p - 1), K = (0xFFFFu - sq) / sq, M = 65536 / p + 1, pending = 0;
+    uint16_t *acc = calloc(w, sizeof *acc);
+    if (!acc)
+        return 2;
+    const uint8_t *bc = Bp->c;
+    for (size_t i = 0; i < na; i++) {
+        uint16_t ai = A->c[i];
+        if (!ai)
+            continue;
+        size_t n1 = nb < w - i ? nb : w - i;
+        uint16_t *restrict d1 = acc + i;
+        for (size_t j = 0; j < n1; j++)
+            d1[j] = (uint16_t)(d1[j] + ai * bc[j]);
+        const uint8_t *restrict b2 = bc + n1;   /* j = n1 + k >= w - i: acc[k] */
+        for (size_t k = 0; k + n1 < nb; k++)
+            acc[k] = (uint16_t)(acc[k] + ai * b2[k]);
+        if (++pending == K) {
+            for (size_t j = 0; j < w; j++)
+                acc[j] = red16(acc[j], M, p);
+            pending = 1;   /* each sum is below p <= sq again */
+        }
+    }
+    size_t old = r->c.n;
+    if (ml_gfpx_fit(&r->c, w)) {
+        free(acc);
+        return 2;
+    }
+    if (old > w)
+        memset(r->c.c + w, 0, old - w);
+    for (size_t j = 0; j < w; j++)
+        r->c.c[j] = red16(acc[j], M, p);
+    r->c.n = w;
+    ml_gfpx_normalise(&r->c);
+    free(acc);
+    return 0;
+}
+
 int ml__pmn_mul(unsigned p, size_t w, px *r, const px *a, const px *b)
 {
+    if (p != 2 && (p - 1) * (p - 1) < 0x8000 && a->c.n <= w && b->c.n <= w)
+        return cmul16(p, w, r, a, b);
     int rc = ml__alg_px_mul(p, r, a, b);
     return rc ? rc : fold(p, w, r);
 }

@@ -133,7 +133,9 @@ int ml__torus2_orient(const ml_board *b, ml__t2_orient *o)
                 size_t span = (size_t)(hi - lo);
                 if (!single || span > ML_TORUS2_MAX_SPAN || span >= h)
                     continue;
-                if (!found || span < o->span) {
+                /* the least span, then the narrower board (the ring's degree: the
+                 * diagonal form's products and gcds are O(w^2) each) */
+                if (!found || span < o->span || (span == o->span && w < o->w)) {
                     *o = (ml__t2_orient){t, f, a, h, w, span};
                     found = 1;
                 }

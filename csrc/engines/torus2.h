@@ -27,7 +27,8 @@ typedef struct ml__t2_orient {
     size_t h, w, span;
 } ml__t2_orient;
 
-/* The orientation of least span (then t = 0, |a| small, a > 0, f = 0 first) of a
+/* The orientation of least span (then the least w, then t = 0, |a| small, a > 0, f = 0
+ * first) of a
  * uniform grid board with wrap and prime n, with h > span and span <=
  * ML_TORUS2_MAX_SPAN: 1 and *o, or 0 when none (-1 when out of memory). O(|a| range x
  * offsets^2). */
