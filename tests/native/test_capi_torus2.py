@@ -1,7 +1,8 @@
 """The C engine of tori of any pattern (csrc/engines/torus2.c over polymatn.c:
 "algebraic-torus2"), through the C API's solver (modlights.native._core.CSolver),
 against an independent engine (capi_oracle.oracle_solver: the reference engine on small
-boards, the chase or the dense engine past them) and brute force on the smallest tori:
+boards, the chase or the dense engine past them), the dense engine's nullity and kernel
+size, and brute force on the smallest tori:
 every named pattern (cross, diagonal, square, horizontal, vertical, knight) and custom
 ones, n = 2, 3, 5, 7 (composite n refused with the registry's reason), square and
 non-square sides, odd and even, sides p divides, boards whose lead needs a shear or a
@@ -49,16 +50,17 @@ def _compare(b: ml.Board, rng, solves: int = 3) -> bool:
     assert cs.plan["engine"] == METHOD
     check_structure(cs, ps, b, in_ker=4)
     check_solves(cs, ps, b, rng, solves)
+    dense = ml.Solver(b, method="dense")  # the dense engine too, whatever the oracle
+    assert (cs.nullity, cs.kernel_size) == (dense.nullity, dense.kernel_size)
     return True
 
 
 def _brute_nullity(b: ml.Board) -> int:
-    """log_n |ker A| by enumerating every tap vector (n^taps <= 2^16)."""
+    """log_n |ker A| by trying every tap vector (n^taps <= 2^16) against A."""
     n, t = b.states, b.n_taps
-    zeros = sum(
-        not b.apply_vector(np.array(x, dtype=np.uint8)).any()
-        for x in itertools.product(range(n), repeat=t)
-    )
+    X = np.array(list(itertools.product(range(n), repeat=t)), dtype=np.int64)
+    A = np.asarray(b.matrix(), dtype=np.int64)
+    zeros = int((~((X @ A.T) % n).any(axis=1)).sum())
     return round(np.log(zeros) / np.log(n))
 
 
@@ -86,14 +88,21 @@ def test_knight_and_diagonal_need_a_shear():
 
 
 def test_brute_force_smallest_tori():
-    for pat, n, rows, cols in (("diagonal", 2, 3, 3), ("knight", 2, 3, 4), ("cross", 3, 2, 4),
-                               ("square", 2, 4, 4), ("diagonal", 3, 3, 3)):
+    covered = 0
+    for pat, n, rows, cols in (
+        ("cross", 3, 2, 4),  # 2 rows: worked on transposed
+        ("cross", 2, 3, 5),
+        ("horizontal", 2, 4, 4),  # sheared a = 1 (or transposed)
+        ("vertical", 2, 3, 5),
+        ([(0, 0), (1, 1), (-1, 2)], 2, 4, 4),
+        ([(1, 1), (-1, -1)], 2, 3, 5),
+        ([(0, 0), (1, 1)], 3, 2, 5),
+    ):
         b = ml.Board.grid(rows, cols, states=n, pattern=pat, wrap=True)
-        try:
-            cs = CSolver(c_board(b), METHOD)
-        except ValueError:
-            continue
-        assert cs.nullity == _brute_nullity(b)
+        cs = CSolver(c_board(b), METHOD)
+        assert cs.nullity == _brute_nullity(b), (pat, n, rows, cols)
+        covered += 1
+    assert covered == 7
 
 
 def test_composite_n_and_non_tori_refused():
