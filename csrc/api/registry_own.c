@@ -355,7 +355,8 @@ static int torus2_covers(const ml_board *b, char *why, size_t cap)
         return 0;
     ml__t2_orient o;
     if (ml__torus2_orient(b, &o) <= 0)   /* out of memory: not taken */
-        return why_fmt(why, cap, ML_R_TORUS2_LEAD, ML_TORUS2_MAX_SHEAR, ML_TORUS2_MAX_SPAN);
+        return why_fmt(why, cap, ML_R_TORUS2_LEAD, ML_TORUS2_MAX_SHEAR, ML_TORUS2_MAX_SPAN,
+                       ML_TORUS2_MAX_WORK_LOG2);
     return 1;
 }
 

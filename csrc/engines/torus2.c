@@ -109,6 +109,16 @@ static long extremes(const t2off *o, size_t n, size_t *lead, int *single, long *
     return lo;
 }
 
+int ml__torus2_work_fits(unsigned p, size_t span, size_t w)
+{
+    /* about span^3 / 3 products and 2 span extended gcds of O(w^2) coefficient steps
+     * (O(w^2 / 64) word steps over GF(2)) */
+    long double work = ((long double)span * span * span / 3 + 2.0L * span) * w * w;
+    if (p == 2)
+        work /= 64;
+    return work <= (long double)((uint64_t)1 << ML_TORUS2_MAX_WORK_LOG2);
+}
+
 int ml__torus2_orient(const ml_board *b, ml__t2_orient *o)
 {
     const ml__pattern *pt = &b->pal[0];
@@ -131,7 +141,8 @@ int ml__torus2_orient(const ml_board *b, ml__t2_orient *o)
                 int single = 0;
                 long hi = 0, lo = extremes(buf, n, &lead, &single, &hi);
                 size_t span = (size_t)(hi - lo);
-                if (!single || span > ML_TORUS2_MAX_SPAN || span >= h)
+                if (!single || span > ML_TORUS2_MAX_SPAN || span >= h ||
+                    !ml__torus2_work_fits(p, span, w))
                     continue;
                 /* the least span, then the narrower board (the ring's degree: the
                  * diagonal form's products and gcds are O(w^2) each) */

@@ -533,7 +533,8 @@ ML_API const char *ml_strerror(int status);
       "no orientation of this torus (transposed or not, sheared (r + a c, c) with |a| "  \
       "<= %d where the height divides a times the width, flipped or not) gives the "     \
       "pattern an extreme row of a single offset with a unit count and a span of at "     \
-      "most %d rows, less than the height")                                              \
+      "most %d rows, less than the height, whose system over GF(p)[s] / (s^w - 1) takes " \
+      "at most 2^%d steps ((span^3 / 3 + 2 span) w^2, over GF(2) / 64)")                 \
     X(ML_R_SYM_TORI, ML_OK, "it does not take tori (wrap=True)")                          \
     X(ML_R_SYM_BOX, ML_OK,                                                                \
       "the pattern must lie in the 3 x 3 box around the tap; it uses (%lld, %lld)")       \

@@ -112,6 +112,13 @@ def test_composite_n_and_non_tori_refused():
             CSolver(c_board(b), METHOD)
     with pytest.raises(ValueError, match="tori only"):
         CSolver(c_board(ml.Board.grid(6, 6, states=2, pattern="knight")), METHOD)
+    # a lead only along the long side (w = 2^20 - 1): the diagonal form's O(w^2) steps
+    # are past the limit over Z/3, within it over GF(2) (words)
+    pat = [(-1, 0), (0, 1), (1, 1), (0, -1), (1, -1)]
+    with pytest.raises(ValueError, match=r"at most 2\^37 steps"):
+        CSolver(c_board(ml.Board.grid(3, 2**20 - 1, states=3, pattern=pat, wrap=True)), METHOD)
+    wide = ml.Board.grid(3, 2**20 - 1, states=2, pattern=pat, wrap=True)
+    assert _core.capi_engine_covers(_core.capi_engine_index(METHOD), c_board(wide)) is None
 
 
 def test_auto_chooses_it_on_large_tori():
