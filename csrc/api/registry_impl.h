@@ -23,6 +23,12 @@ extern const size_t ml__own_engine_count;
  * covers b, else 0 and why (snprintf convention). */
 int ml__tensor_covers(const ml_board *b, char *why, size_t cap);
 
+/* The engine over GF(p) that the lifted engine runs on the board b read mod the prime p
+ * (the algebraic engines of the cross, the torus and the symmetric patterns, the first
+ * that covers it; registry_own.c), or NULL and why (snprintf convention; why may be
+ * NULL): the first engine's reason. */
+const ml_engine_def *ml__field_engine(const ml_board *b, int p, char *why, size_t cap);
+
 /* The distinct primes of n, ascending (at most 4 for n <= 255), and the prime powers of
  * n they give (pk); their count (registry_own.c, shared with registry_tensor.c). */
 int ml__primes_of(int n, int *p, int *pk);

@@ -292,12 +292,14 @@ static int grid_reason(const ml_board *b, char *why, size_t cap)
     return 1;
 }
 
-static int uniform_prime_grid(const ml_board *b, char *why, size_t cap)
+/* The algebraic engines' reasons below read the modulus q apart from the board: q is
+ * b->n for the board itself, a prime of n for lifted's parts (ml__field_engine). */
+static int uniform_prime_grid(const ml_board *b, int q, char *why, size_t cap)
 {
     if (!is_grid(b))
         return why_fmt(why, cap, ML_R_NEEDS_GRID);
-    if (!is_prime(b->n) || b->n > MAX_PRIME)
-        return why_fmt(why, cap, ML_R_PRIME_N, MAX_PRIME, b->n);
+    if (!is_prime(q) || q > MAX_PRIME)
+        return why_fmt(why, cap, ML_R_PRIME_N, MAX_PRIME, q);
     if (b->mixed)
         return why_fmt(why, cap, ML_R_ONE_PATTERN);
     if (b->locked || b->holes)
@@ -325,25 +327,35 @@ static int algebraic_core(const ml__pattern *p, int n, int64_t rows, int64_t col
     return 1;
 }
 
-static int algebraic_reason(const ml_board *b, char *why, size_t cap)
+static int algebraic_reason(const ml_board *b, int q, char *why, size_t cap)
 {
-    if (!uniform_prime_grid(b, why, cap))
+    if (!uniform_prime_grid(b, q, why, cap))
         return 0;
-    return algebraic_core(uniform(b), b->n, b->rows, b->cols, b->wrap, why, cap);
+    return algebraic_core(uniform(b), q, b->rows, b->cols, b->wrap, why, cap);
+}
+
+static int cross_reason(const ml_board *b, int q, char *why, size_t cap)
+{
+    if (is_grid(b) && b->wrap)
+        return why_fmt(why, cap, ML_R_CROSS_NOT_TORI);
+    return grid_reason(b, why, cap) && algebraic_reason(b, q, why, cap);
+}
+
+static int torus_reason(const ml_board *b, int q, char *why, size_t cap)
+{
+    if (is_grid(b) && !b->wrap)
+        return why_fmt(why, cap, ML_R_TORUS_ONLY);
+    return grid_reason(b, why, cap) && algebraic_reason(b, q, why, cap);
 }
 
 static int cross_covers(const ml_board *b, char *why, size_t cap)
 {
-    if (is_grid(b) && b->wrap)
-        return why_fmt(why, cap, ML_R_CROSS_NOT_TORI);
-    return grid_reason(b, why, cap) && algebraic_reason(b, why, cap);
+    return cross_reason(b, b->n, why, cap);
 }
 
 static int torus_covers(const ml_board *b, char *why, size_t cap)
 {
-    if (is_grid(b) && !b->wrap)
-        return why_fmt(why, cap, ML_R_TORUS_ONLY);
-    return grid_reason(b, why, cap) && algebraic_reason(b, why, cap);
+    return torus_reason(b, b->n, why, cap);
 }
 
 /* tori of any uniform pattern, prime n, with a chase orientation (engines/torus2.c) */
@@ -364,10 +376,9 @@ static int in_box(long dr, long dc) { return dr >= -1 && dr <= 1 && dc >= -1 && 
 
 /* _orientation: whether either orientation has left-right symmetric counts and an
  * invertible C_1 */
-static int sym_orientation(const ml_board *b)
+static int sym_orientation(const ml_board *b, int q)
 {
     const ml__pattern *p = uniform(b);
-    int q = b->n;
     for (int t = 0; t < 2; t++) {
         /* cc(dr, dc) = c(dc, dr) on the transposed board */
 #define CC(r, c) (t ? cnt(p, (c), (r)) : cnt(p, (r), (c)))
@@ -390,26 +401,55 @@ static int sym_orientation(const ml_board *b)
     return 0;
 }
 
-static int sym_reason(const ml_board *b, char *why, size_t cap)
+static int sym_reason(const ml_board *b, int q, char *why, size_t cap)
 {
-    if (!uniform_prime_grid(b, why, cap))
+    if (!uniform_prime_grid(b, q, why, cap))
         return 0;
     if (b->wrap)
         return why_fmt(why, cap, ML_R_SYM_TORI);
     long dr = 0, dc = 0;
     if (least_outside(uniform(b), in_box, &dr, &dc))
         return why_fmt(why, cap, ML_R_SYM_BOX, (long long)dr, (long long)dc);
-    if (!sym_orientation(b))
+    if (!sym_orientation(b, q))
         return why_fmt(why, cap, ML_R_SYM_ORIENTATION);
     return 1;
 }
 
-static int sym_covers(const ml_board *b, char *why, size_t cap)
+static int sym_field_reason(const ml_board *b, int q, char *why, size_t cap)
 {
     char inner[ML_WHY_MAX];
-    if (grid_reason(b, inner, sizeof inner) && sym_reason(b, inner, sizeof inner))
+    if (grid_reason(b, inner, sizeof inner) && sym_reason(b, q, inner, sizeof inner))
         return 1;
     return why_fmt(why, cap, ML_R_SYM_PREFIX, inner);
+}
+
+static int sym_covers(const ml_board *b, char *why, size_t cap)
+{
+    return sym_field_reason(b, b->n, why, cap);
+}
+
+/* The engines over GF(p) that lifted runs on each prime of n, in the order tried; the
+ * reason given when none covers is the first's (the cross's, on tori the torus's). */
+static const struct {
+    int (*reason)(const ml_board *b, int q, char *why, size_t cap);
+    const ml_engine_def *ops;
+} FIELD_ENGINES[] = {
+    {torus_reason, &ml__algebraic_torus_ops},
+    {cross_reason, &ml__algebraic_cross_ops},
+    {sym_field_reason, &ml__algebraic_sym_ops},
+};
+
+const ml_engine_def *ml__field_engine(const ml_board *b, int p, char *why, size_t cap)
+{
+    size_t first = is_grid(b) && b->wrap ? 0 : 1;
+    for (size_t i = first; i < sizeof FIELD_ENGINES / sizeof FIELD_ENGINES[0]; i++) {
+        char inner[ML_WHY_MAX];
+        if (FIELD_ENGINES[i].reason(b, p, inner, sizeof inner))
+            return FIELD_ENGINES[i].ops;
+        if (i == first && why)
+            snprintf(why, cap, "%s", inner);
+    }
+    return NULL;
 }
 
 static int lifted_covers(const ml_board *b, char *why, size_t cap)
@@ -425,14 +465,12 @@ static int lifted_covers(const ml_board *b, char *why, size_t cap)
         return why_fmt(why, cap, ML_R_ONE_PATTERN);
     if (b->locked || b->holes)
         return why_fmt(why, cap, ML_R_NO_LOCKS_HOLES);
-    if (b->wrap)
-        return why_fmt(why, cap, ML_R_LIFTED_TORI);
     if (tiles(b) > (uint64_t)ML_MAX_TILES)
         return why_fmt(why, cap, ML_R_LIFTED_TILES, (long long)ML_MAX_TILES,
                        (long long)tiles(b));
     for (int i = 0; i < k; i++) {
         char inner[ML_WHY_MAX];
-        if (!algebraic_core(uniform(b), p[i], b->rows, b->cols, 0, inner, sizeof inner))
+        if (!ml__field_engine(b, p[i], inner, sizeof inner))
             return why_fmt(why, cap, ML_R_OVER_FACTOR, p[i], n, inner);
     }
     return 1;

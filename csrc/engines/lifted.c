@@ -1,15 +1,16 @@
-/* lifted.c: the "lifted" engine (lifted.h), src/modlights/engines/algebraic/lifted.py's
- * LiftedEngine over the GF(p) algebraic engine (engines/algebraic.c,
- * ml__algebraic_cross_ops).
+/* lifted.c: the "lifted" engine (lifted.h): an engine over GF(p) for each prime p of a
+ * composite n, lifted to Z/p^k and combined by CRT. The engine over GF(p) is the
+ * registry's choice among the algebraic engines (ml__field_engine: the cross's, the
+ * torus's, the symmetric patterns'), for the board read mod p.
  *
  * n = prod q_j, q_j = p_j^k_j (ascending p_j, ml_prime_powers). Every factor gets the
- * algebraic engine of the same grid (the pattern's offsets as given) over GF(p_j), then
+ * engine over GF(p_j) of the same grid (the pattern's offsets as given, tori too), then
  * a kind: "lift" when its nullity is 0 (A invertible mod p, so mod p^k), "field" when
  * k = 1 (that engine answers), else "chase": the choosing chase engine
  * (ml__chase_choose_ops) of the same grid over Z/p^k. A lift part solves A x = b
  * (mod p^k) digit by digit: with r = b, m = p^k, at step i the GF(p) engine solves
  * A y = r (mod p), x += p^i y, r = ((r - A y) mod m) / p (exact) and m /= p: k GF(p)
- * solves and k - 1 stencil products, O(k h w).
+ * solves and k - 1 stencil products (wrapped on tori), O(k h w).
  * Solutions and kernel generators are combined with the CRT idempotents e_j (1 mod q_j,
  * 0 mod n / q_j): x = sum x_j e_j mod n, the i-th generators of the parts added up
  * (their orders multiplied); rows unsolvable in some part are zero. nullity is the most
@@ -20,7 +21,7 @@
 #include "api/board.h"
 #include "api/ctx.h"
 #include "base/modn.h"
-#include "engines/algebraic.h"
+#include "api/registry_impl.h"
 #include "engines/chase.h"
 
 #include <stdlib.h>
@@ -31,20 +32,19 @@ enum { LIFT, FIELD, CHASE };
 typedef struct {
     unsigned p, k, q, idem;
     int kind;
-    const ml_engine_def *ops;   /* algebraic-cross (lift, field) or the choosing chase */
+    const ml_engine_def *ops;   /* the engine over GF(p) (lift, field) or the choosing chase */
     void *eng;                  /* its engine over GF(p), or over Z/p^k (chase) */
     ml_board *board;            /* the board it was built over */
 } lpart;
 
 typedef struct {
     unsigned n;
+    int wrap;                   /* a torus */
     size_t rows, cols, count;   /* the grid and its pattern's offsets */
     int32_t *dr, *dc;
     int nparts;
     lpart part[4];
 } lift_eng;
-
-static const ml_engine_def *const ALG = &ml__algebraic_cross_ops;
 
 static int nomem(ml_ctx *ctx) { return ml__fail(ctx, ML_M_NOMEM, "the lifted engine"); }
 
@@ -64,7 +64,7 @@ static void lift_destroy(void *user, void *engine)
     free(e);
 }
 
-/* _board_mod: the same uniform grid over GF(p) (the offsets as given) */
+/* _board_mod: the same uniform grid (a torus too) over Z/p (the offsets as given) */
 static int board_mod(ml_ctx *ctx, const ml_board *b, unsigned p, ml_board **out)
 {
     const ml__pattern *pt = &b->pal[0];
@@ -83,6 +83,8 @@ static int board_mod(ml_ctx *ctx, const ml_board *b, unsigned p, ml_board **out)
     int rc = ml_grid_new(ctx, b->rows, b->cols, (int)p, &g);
     if (!rc)
         rc = ml_grid_set_offsets(ctx, g, m, dr, dc);
+    if (!rc && b->wrap)
+        rc = ml_grid_set_wrap(ctx, g, 1);
     if (!rc)
         rc = ml_grid_build(ctx, g, out);
     ml_grid_free(g);
@@ -96,8 +98,8 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
     (void)user;
     unsigned q[4], p[4], ex[4], idem[4];
     int np = b->kind == ML_BOARD_GRID && b->n >= 2 ? ml_prime_powers((unsigned)b->n, q, p, ex, idem) : 0;
-    if (!np || (np == 1 && ex[0] == 1) || b->mixed || b->locked || b->holes || b->wrap ||
-        b->giant || b->rows < 1 || b->cols < 1)
+    if (!np || (np == 1 && ex[0] == 1) || b->mixed || b->locked || b->holes || b->giant ||
+        b->rows < 1 || b->cols < 1)
         return ml__fail(ctx, ML_M_INTERNAL, "lifted",
                         "the board is not covered (the registry's covers)");
     const ml__pattern *pt = &b->pal[0];
@@ -105,6 +107,7 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
     if (!e)
         return nomem(ctx);
     e->n = (unsigned)b->n;
+    e->wrap = b->wrap;
     e->rows = (size_t)b->rows;
     e->cols = (size_t)b->cols;
     e->count = pt->count;
@@ -121,15 +124,21 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
     int rc = ML_OK;
     for (int j = 0; j < np && !rc; j++) {
         lpart *t = &e->part[j];
-        *t = (lpart){p[j], ex[j], q[j], idem[j], LIFT, ALG, NULL, NULL};
+        const ml_engine_def *field = ml__field_engine(b, (int)p[j], NULL, 0);
+        *t = (lpart){p[j], ex[j], q[j], idem[j], LIFT, field, NULL, NULL};
         e->nparts = j + 1;
+        if (!field) {
+            rc = ml__fail(ctx, ML_M_INTERNAL, "lifted",
+                          "the board is not covered (the registry's covers)");
+            break;
+        }
         rc = board_mod(ctx, b, p[j], &t->board);
         if (!rc)
-            rc = ALG->build(NULL, ctx, t->board, &t->eng);
+            rc = field->build(NULL, ctx, t->board, &t->eng);
         if (rc)
             break;
         uint64_t null = 0;
-        rc = ALG->nullity(NULL, ctx, t->eng, &null);
+        rc = field->nullity(NULL, ctx, t->eng, &null);
         if (rc)
             break;
         if (!null) {
@@ -138,7 +147,7 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
             t->kind = FIELD;
         } else {   /* the choosing chase over Z/p^k */
             t->kind = CHASE;
-            ALG->destroy(NULL, t->eng);
+            field->destroy(NULL, t->eng);
             t->eng = NULL;
             ml_board_free(t->board);
             t->board = NULL;
@@ -206,7 +215,7 @@ static int lift_kernel_fits(void *user, ml_ctx *ctx, void *engine, int *fits)
     for (int j = 0; j < e->nparts && *fits; j++) {
         if (e->part[j].kind != FIELD)
             continue;
-        int rc = ALG->kernel_fits(NULL, ctx, e->part[j].eng, fits);
+        int rc = e->part[j].ops->kernel_fits(NULL, ctx, e->part[j].eng, fits);
         if (rc)
             return rc;
     }
@@ -227,19 +236,36 @@ static void reduce_bytes(const uint8_t *in, uint8_t *out, size_t n, unsigned q)
         out[z] = (uint8_t)ml_fastmod_red(fq, in[z]);
 }
 
-/* ay = A y mod m (y: taps, rows x cols; the tap at (r, c) advances (r + dr, c + dc));
- * acc: rows x cols scratch */
+/* x mod m in [0, m) for any sign */
+static size_t wrap_mod(int64_t x, size_t m)
+{
+    int64_t r = x % (int64_t)m;
+    return (size_t)(r < 0 ? r + (int64_t)m : r);
+}
+
+/* ay = A y mod m (y: taps, rows x cols; the tap at (r, c) advances (r + dr, c + dc),
+ * indices mod rows and cols on a torus); acc: rows x cols scratch */
 static void stencil(const lift_eng *e, const uint8_t *y, unsigned m, uint32_t *acc,
                     uint8_t *ay)
 {
     /* a row of A y at a time: cell (r, c) gets tap (r - dr, c - dc) of every offset, over
-     * the columns where both are on the board (contiguous, branch-free inner loops) */
+     * the columns where both are on the board (contiguous, branch-free inner loops; on a
+     * torus two runs, the columns before and after the seam) */
     size_t h = e->rows, w = e->cols;
     ml_fastmod fm = ml_fastmod_make(m);   /* acc < count * 255 < 2^24 */
     for (size_t r = 0; r < h; r++) {
         memset(acc, 0, w * sizeof *acc);
         for (size_t k = 0; k < e->count; k++) {
             int64_t sr = (int64_t)r - e->dr[k], dc = e->dc[k];
+            if (e->wrap) {
+                const uint8_t *yr = y + wrap_mod(sr, h) * w;
+                size_t s = wrap_mod(-dc, w);   /* acc[c] += yr[(c + s) mod w] */
+                for (size_t c = 0; c < w - s; c++)
+                    acc[c] += yr[c + s];
+                for (size_t c = w - s; c < w; c++)
+                    acc[c] += yr[c + s - w];
+                continue;
+            }
             if (sr < 0 || sr >= (int64_t)h || dc >= (int64_t)w || -dc >= (int64_t)w)
                 continue;
             const uint8_t *yr = y + (size_t)sr * w;
@@ -286,7 +312,7 @@ static int solve_pp(ml_ctx *ctx, const lift_eng *e, const lpart *t, const uint8_
         if (red)
             reduce_bytes(k->r, k->ay, hw, p);
         uint8_t good = 0;
-        int rc = ALG->solve(NULL, ctx, t->eng, 1, red ? k->ay : k->r, k->y, &good);
+        int rc = t->ops->solve(NULL, ctx, t->eng, 1, red ? k->ay : k->r, k->y, &good);
         if (rc)
             return rc;
         if (!good)   /* never: A is invertible mod p */

@@ -545,6 +545,7 @@ ML_API const char *ml_strerror(int status);
       "orientation for this board's size")                                                \
     X(ML_R_LIFTED_PRIME, ML_OK,                                                           \
       "n must be composite (n = %d is prime: the algebraic engine takes it)")             \
+    /* no longer given (lifted takes tori): kept for the codes after it */                 \
     X(ML_R_LIFTED_TORI, ML_OK, "it does not take tori (wrap=True); the chase does")       \
     X(ML_R_LIFTED_TILES, ML_OK,                                                           \
       "it needs at most %lld tiles (byte states), this board has %lld")                   \
@@ -584,7 +585,10 @@ ML_API const char *ml_strerror(int status);
     X(ML_M_SEARCH_KIND, ML_EINVAL, "%s does not apply to a %s search (use %s)")           \
     X(ML_M_SEARCH_NO_TAPS, ML_EUNAVAILABLE,                                               \
       "no taps: %llu task(s) were merged without them (ml_search_merge_rows with taps "   \
-      "NULL); ask for the lengths only (taps NULL)")
+      "NULL); ask for the lengths only (taps NULL)")                                      \
+    /* the constructors' words (Board.grid's locked / holes positions: model/board.py) */ \
+    X(ML_M_JSON_WORDS_POSITION_ENTRY, ML_EINVAL,                                          \
+      "%s must be a (row, col) pair of ints, got %s")
 
 /* The message ids: ML_M_... for errors, ML_R_... for the plan's reasons. */
 #define ML_X_MESSAGE_ID(id, status, text) id,

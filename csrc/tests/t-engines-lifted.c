@@ -1,7 +1,10 @@
 /* t-engines-lifted: csrc/engines/lifted.c through its vtable (ml__lifted_ops), without
  * the solver, against the dense Z/n engine (engines/dense.c, ml__dense_zn_ops) as the
  * oracle: on random grids of the cross family (random counts of (0,0), (0,+-1), (+-1,0)
- * with a count of (-1, 0) prime to n, so every GF(p) engine covers them; n 4, 6, 8, 9,
+ * with a count of (-1, 0) prime to n, so every GF(p) engine covers them), on tori of that
+ * family (sides 3..8: the torus's engine over GF(p)) and on the diagonal and a
+ * symmetric 3 x 3 pattern without wrap (the symmetric patterns' engine, where it covers
+ * every prime of n: ml__field_engine); n 4, 6, 8, 9,
  * 10, 12, 18, 25, 36, 100, 245; sides 1..8; a factor p^k, k > 1, singular mod p goes to
  * the choosing chase over Z/p^k, which never takes the row chase here: no holes, no
  * locks): nullity and kernel
@@ -10,13 +13,14 @@
  * first rows, H = NULL the count alone; solve of A x0 (solvable, A X = b mod n by
  * substitution) and of random right-hand sides (ok exactly when the dense engine says
  * so, A X = b when ok, zero rows when not); kernel_fits. Boards it does not cover
- * (prime n, a torus, a mixed grid) are refused with ML_EINTERNAL, never a crash.
+ * (prime n, a knight's torus, a mixed grid) are refused with ML_EINTERNAL, never a crash.
  * (tests/native/test_capi_lifted.py compares with Python's engine.)
- * ml-test-sources: engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/torus2.c engines/polymatn.c engines/lifted.c engines/polymat.c structured/rowrec.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
+ * ml-test-sources: engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/torus2.c engines/polymatn.c engines/lifted.c engines/polymat.c structured/rowrec.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c poly/gfpx_fast.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
 #define ML_T_SEED 0x11F7EDull
 #include "include/modlights.h"
 #include "engines/lifted.h"
 #include "engines/dense.h"
+#include "api/registry_impl.h"
 #include "tests/t-util.h"
 
 #include <stdlib.h>
@@ -58,7 +62,35 @@ static ml_board *random_board(int n)
             dc[k++] = C[o];
         }
     }
-    return grid(rnd_range(1, 8), rnd_range(1, 8), n, k, dr, dc, 0);
+    int wrap = rnd_range(0, 2) == 0;
+    if (!wrap)
+        return grid(rnd_range(1, 8), rnd_range(1, 8), n, k, dr, dc, 0);
+    return grid(rnd_range(3, 8), rnd_range(3, 8), n, k, dr, dc, 1);
+}
+
+/* The diagonal (with its centre) or the ring (the 3 x 3 box without its centre), no
+ * wrap: left-right symmetric 3 x 3 patterns. */
+static ml_board *symmetric_board(int n)
+{
+    static const int64_t DR[] = {0, 1, 1, -1, -1}, DC[] = {0, 1, -1, 1, -1};
+    static const int64_t RR[] = {-1, -1, -1, 0, 0, 1, 1, 1}, RC[] = {-1, 0, 1, -1, 1, -1, 0, 1};
+    int ring = rnd_range(0, 1);
+    return grid(rnd_range(1, 8), rnd_range(1, 8), n, ring ? 8 : 5, ring ? RR : DR,
+                ring ? RC : DC, 0);
+}
+
+/* Whether an engine over GF(p) covers b for every prime p of n (lifted covers it). */
+static int every_prime_covered(const ml_board *b)
+{
+    int n = ml_board_states(b);
+    for (int p = 2; p <= n; p++) {
+        int prime = 1;
+        for (int d = 2; d * d <= p; d++)
+            prime &= p % d != 0;
+        if (prime && n % p == 0 && !ml__field_engine(b, p, NULL, 0))
+            return 0;
+    }
+    return 1;
 }
 
 /* y = A x mod n (by ml_board_apply from zero) */
@@ -178,21 +210,31 @@ static void refused(ml_board *b, const char *what)
 int main(void)
 {
     CHECK(ml_ctx_new(&ctx) == ML_OK);
-    int done = 0, failed = 0;
-    for (int it = 0; it < 300; it++) {
+    int done = 0, failed = 0, tori = 0, sym = 0;
+    for (int it = 0; it < 400; it++) {
         int n = NS[rnd_range(0, (int)(sizeof NS / sizeof *NS) - 1)];
-        ml_board *b = random_board(n);
+        int symmetric = it % 4 == 3;
+        ml_board *b = symmetric ? symmetric_board(n) : random_board(n);
         CHECK(b != NULL);
         if (!b)
             continue;
-        if (check_board(b))
+        if (!every_prime_covered(b)) {
+            CHECK(symmetric, "the cross family is covered at every prime");
+            refused(b, "a symmetric pattern some prime of n does not cover");
+            continue;
+        }
+        if (check_board(b)) {
             done++;
-        else
+            tori += ml_board_wrap(b);
+            sym += symmetric;
+        } else {
             failed++;
+        }
         ml_board_free(b);
     }
-    printf("checked %d boards\n", done);
-    CHECK(done >= 250 && !failed, "checked %d, failed %d", done, failed);
+    printf("checked %d boards (%d tori, %d symmetric)\n", done, tori, sym);
+    CHECK(done >= 300 && tori >= 80 && sym >= 40 && !failed, "checked %d (%d tori, %d sym), failed %d",
+          done, tori, sym, failed);
     /* the 4 x 4 cross over 6: GF(2) singular (a field part with a kernel), GF(3) a lift */
     static const int64_t dr[] = {0, 0, 0, -1, 1}, dc[] = {0, 1, -1, 0, 0};
     ml_board *b = grid(4, 4, 6, 5, dr, dc, 0);
@@ -210,7 +252,8 @@ int main(void)
     ml_board_free(b);
     /* boards it does not cover */
     refused(grid(4, 4, 5, 5, dr, dc, 0), "prime n");
-    refused(grid(4, 4, 6, 5, dr, dc, 1), "a torus");
+    static const int64_t kr[] = {1, 1, -1, -1, 2, 2, -2, -2}, kc[] = {2, -2, 2, -2, 1, -1, 1, -1};
+    refused(grid(6, 6, 6, 8, kr, kc, 1), "a knight's torus");
     ml_board *mixed = NULL;
     ml_grid *g = NULL;
     uint32_t ix[2], idx[4] = {0, 1, 0, 1};

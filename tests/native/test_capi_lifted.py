@@ -48,8 +48,8 @@ def _needs_chase(b: ml.Board) -> bool:
     """Whether a factor p^k, k > 1, of n is singular mod p (Python's "chase" part)."""
     for p, k in factorize(b.states):
         if k > 1:
-            bp = ml.Board.grid(*b.shape, states=p, pattern=list(b.pattern))
-            if ml.Solver(bp, method="algebraic-cross").nullity:
+            bp = ml.Board.grid(*b.shape, states=p, pattern=list(b.pattern), wrap=b.wrap)
+            if ml.Solver(bp, method="dense").nullity:
                 return True
     return False
 
@@ -128,6 +128,67 @@ def test_auto_plan_big_board():
     want = ps.solve(state, minimal=False)
     assert np.array_equal(np.asarray(taps).reshape(-1), np.asarray(want.taps).reshape(-1))
     assert length == want.length and ks == 1 and proven
+
+
+def _torus_or_symmetric(rng, ns, max_side=10):
+    """A torus of the cross family, or a left-right symmetric 3 x 3 pattern (diagonal,
+    ring, square's corners with the centre) without wrap: the parts over GF(p) are the
+    torus's and the symmetric patterns' engines."""
+    n = int(rng.choice(ns))
+    rows, cols = int(rng.integers(1, max_side + 1)), int(rng.integers(1, max_side + 1))
+    if rng.random() < 0.5:
+        return ml.Board.grid(rows, cols, states=n, pattern=_pattern(rng), wrap=True)
+    sym = ["diagonal", [(0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (0, -1)]]
+    pat = sym[int(rng.integers(0, 2))]
+    return ml.Board.grid(rows, cols, states=n, pattern=pat)
+
+
+def test_tori_and_symmetric_patterns_as_the_reference():
+    """The parts over GF(p) of tori (algebraic-torus) and of symmetric 3 x 3 patterns
+    (algebraic-sym): every answer as the reference engine's, lift, field and chase parts
+    all met."""
+    rng = np.random.default_rng(44)
+    seen = {"yes": 0, "chase": 0, "no": 0}
+    tori = 0
+    for _ in range(60):
+        b = _torus_or_symmetric(rng, [4, 6, 8, 9, 10, 12, 25])
+        got = _compare(b, rng, solves=2)
+        seen[got] += 1
+        tori += got != "no" and b.wrap
+    assert seen["yes"] >= 15 and seen["chase"] >= 5 and tori >= 10, (seen, tori)
+    # lift parts (A invertible mod p, k > 1) of tori whose pattern is not symmetric: the
+    # digit steps' products A y wrap in the pattern's own direction
+    for n, rows, cols, pat in (
+        (4, 5, 7, [(0, 0), (0, 1), (-1, 0)]),
+        (9, 4, 5, [(0, 0), (0, -1), (0, -1), (1, 0)]),
+        (8, 5, 5, [(0, 0), (0, -1), (-1, 0), (-1, 0), (-1, 0)]),
+        (8, 7, 5, [(0, 0), (0, 1), (-1, 0)]),
+    ):
+        b = ml.Board.grid(rows, cols, states=n, pattern=pat, wrap=True)
+        assert _compare(b, rng, solves=3) == "yes", (n, rows, cols, pat)
+
+
+def test_the_plan_of_composite_tori_and_diagonals_is_lifted():
+    """Large enough boards the chase used to take: a Z/6 cross torus and a Z/4 diagonal
+    (even side) plan "lifted", its reasons naming no refusal of tori."""
+    for b in (
+        ml.Board.grid(200, 200, states=6, pattern="cross", wrap=True),
+        ml.Board.grid(200, 200, states=4, pattern="diagonal"),
+    ):
+        assert CSolver(c_board(b), "auto").plan["engine"] == METHOD
+    b = ml.Board.grid(200, 200, states=4, pattern="knight", wrap=True)
+    why = covers(METHOD, b)
+    assert why is not None and why.startswith("over GF(2) (a factor of n = 4): ")
+
+
+@pytest.mark.matrix
+def test_many_lifted_tori_and_symmetric_boards_as_the_reference():
+    rng = np.random.default_rng(344)
+    seen = {"yes": 0, "chase": 0, "no": 0}
+    for _ in range(300):
+        b = _torus_or_symmetric(rng, NS + [14, 15, 20, 21, 27, 49, 121], max_side=24)
+        seen[_compare(b, rng, minimal=False)] += 1
+    assert seen["yes"] >= 80 and seen["chase"] >= 30, seen
 
 
 @pytest.mark.matrix

@@ -104,7 +104,9 @@ def test_routing_and_refusals():
     assert ml.Solver(ml.Board.grid(128, 128, states=4)).method == "lifted"
     assert ml.Solver(ml.Board.grid(200, 100, states=6)).method == "lifted"
     assert ml.Solver(ml.Board.grid(100, 100, states=4)).method == "chase"  # small
-    assert ml.Solver(ml.Board.grid(130, 130, states=4, wrap=True)).method == "chase"
+    # tori: the torus's engine over GF(2), lifted (the cross torus of side 130 is
+    # invertible mod 2)
+    assert ml.Solver(ml.Board.grid(130, 130, states=4, wrap=True)).method == "lifted"
     # square is a product pattern: the tensor engine, invertible mod 4 at side 130 or
     # singular mod 2 at side 131 (a ring part over Z/4)
     assert ml.Solver(ml.Board.grid(130, 130, states=4, pattern="square")).method == "tensor"
@@ -113,10 +115,10 @@ def test_routing_and_refusals():
     assert ml.Solver(ml.Board.grid(5, 5, states=4)).method == "dense"
     cases = [
         (ml.Board.grid(6, 6, states=3), "composite"),
-        (ml.Board.grid(6, 6, states=4, pattern="square"), "offsets"),
+        (ml.Board.grid(6, 6, states=4, pattern=[(0, 0), (2, 0), (0, 1)]), "offsets"),
         (ml.Board.grid(6, 6, states=4, locked=[(1, 1)]), "locked"),
         (ml.Board.grid(6, 6, states=4, holes=[(1, 1)]), "holes"),
-        (ml.Board.grid(6, 6, states=4, wrap=True), "tori"),
+        (ml.Board.grid(6, 6, states=4, pattern="knight", wrap=True), "factor of n = 4"),
         (ml.Board.grid(6, 6, states=6, pattern=[(0, 0), (1, 0), (0, 1)]), "unit"),
         (ml.Board.grid(6, 6, states=4, pattern=[(-1, 0)] * 2 + [(0, -1)] * 2), "unit"),
         (ml.Board.from_effects([[0]], 4), "grid"),
