@@ -144,11 +144,11 @@ static double torus_cost(const ml_board *b) { return structured(0.0, 96 * 96, b)
  * the knight over Z/3 crosses there, GF(2) at 32 x 32, the diagonal below 16 x 16), so
  * above the tensor engine on the product patterns it covers too; just above
  * algebraic-torus on the cross family's tori, which that engine takes */
-static int algebraic_reason(const ml_board *b, char *why, size_t cap);
+static int algebraic_reason(const ml_board *b, int q, char *why, size_t cap);
 static double torus2_cost(const ml_board *b)
 {
     char why[ML_WHY_MAX];
-    if (b->wrap && algebraic_reason(b, why, sizeof why))
+    if (b->wrap && algebraic_reason(b, b->n, why, sizeof why))
         return torus_cost(b) + 1e-9;
     return structured(0.995e-8, TORUS2_CROSSOVER, b);
 }
@@ -363,7 +363,7 @@ static int torus2_covers(const ml_board *b, char *why, size_t cap)
 {
     if (is_grid(b) && !b->wrap)
         return why_fmt(why, cap, ML_R_TORUS2_ONLY);
-    if (!uniform_prime_grid(b, why, cap))
+    if (!uniform_prime_grid(b, b->n, why, cap))
         return 0;
     ml__t2_orient o;
     if (ml__torus2_orient(b, &o) <= 0)   /* out of memory: not taken */
