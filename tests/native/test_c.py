@@ -114,6 +114,9 @@ HEAVY = {
     # 21 s with its build (it links the registry and every engine it references); the
     # default run keeps tests/native/test_capi_torus.py
     "t-engines-torus",
+    # the same build (the registry and every engine it references); the default run
+    # keeps tests/native/test_capi_torus2.py
+    "t-engines-torus2",
     # 25 s with its build (the registry and every engine it references); the default run
     # keeps tests/native/test_capi_lifted.py
     "t-engines-lifted",
