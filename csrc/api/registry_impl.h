@@ -24,9 +24,10 @@ extern const size_t ml__own_engine_count;
 int ml__tensor_covers(const ml_board *b, char *why, size_t cap);
 
 /* The engine over GF(p) that the lifted engine runs on the board b read mod the prime p
- * (the algebraic engines of the cross, the torus and the symmetric patterns, the first
- * that covers it; registry_own.c), or NULL and why (snprintf convention; why may be
- * NULL): the first engine's reason. */
+ * (the algebraic engines of the cross and the symmetric patterns, on tori the cross
+ * family's torus engine then any pattern's, the first that covers it; registry_own.c),
+ * or NULL and why (snprintf convention; why may be NULL): the cross's reason, on tori
+ * the torus2 engine's. */
 const ml_engine_def *ml__field_engine(const ml_board *b, int p, char *why, size_t cap);
 
 /* The distinct primes of n, ascending (at most 4 for n <= 255), and the prime powers of

@@ -358,18 +358,23 @@ static int torus_covers(const ml_board *b, char *why, size_t cap)
     return torus_reason(b, b->n, why, cap);
 }
 
-/* tori of any uniform pattern, prime n, with a chase orientation (engines/torus2.c) */
-static int torus2_covers(const ml_board *b, char *why, size_t cap)
+/* tori of any uniform pattern, prime q, with a chase orientation (engines/torus2.c) */
+static int torus2_reason(const ml_board *b, int q, char *why, size_t cap)
 {
     if (is_grid(b) && !b->wrap)
         return why_fmt(why, cap, ML_R_TORUS2_ONLY);
-    if (!uniform_prime_grid(b, b->n, why, cap))
+    if (!uniform_prime_grid(b, q, why, cap))
         return 0;
     ml__t2_orient o;
-    if (ml__torus2_orient(b, &o) <= 0)   /* out of memory: not taken */
+    if (ml__torus2_orient_mod(b, (unsigned)q, &o) <= 0)   /* out of memory: not taken */
         return why_fmt(why, cap, ML_R_TORUS2_LEAD, ML_TORUS2_MAX_SHEAR, ML_TORUS2_MAX_SPAN,
                        ML_TORUS2_MAX_WORK_LOG2);
     return 1;
+}
+
+static int torus2_covers(const ml_board *b, char *why, size_t cap)
+{
+    return torus2_reason(b, b->n, why, cap);
 }
 
 static int in_box(long dr, long dc) { return dr >= -1 && dr <= 1 && dc >= -1 && dc <= 1; }
@@ -428,25 +433,31 @@ static int sym_covers(const ml_board *b, char *why, size_t cap)
     return sym_field_reason(b, b->n, why, cap);
 }
 
-/* The engines over GF(p) that lifted runs on each prime of n, in the order tried; the
- * reason given when none covers is the first's (the cross's, on tori the torus's). */
+/* The engines over GF(p) that lifted runs on each prime of n, in the order tried (the
+ * registry's order: the cross family's own engines first); tori: whether the engine
+ * takes tori only. The reason given when none covers is the last tried's of the
+ * board's kind (the torus2 engine's on tori, the cross's otherwise). */
 static const struct {
+    int tori;
     int (*reason)(const ml_board *b, int q, char *why, size_t cap);
     const ml_engine_def *ops;
 } FIELD_ENGINES[] = {
-    {torus_reason, &ml__algebraic_torus_ops},
-    {cross_reason, &ml__algebraic_cross_ops},
-    {sym_field_reason, &ml__algebraic_sym_ops},
+    {0, cross_reason, &ml__algebraic_cross_ops},
+    {0, sym_field_reason, &ml__algebraic_sym_ops},
+    {1, torus_reason, &ml__algebraic_torus_ops},
+    {1, torus2_reason, &ml__algebraic_torus2_ops},
 };
 
 const ml_engine_def *ml__field_engine(const ml_board *b, int p, char *why, size_t cap)
 {
-    size_t first = is_grid(b) && b->wrap ? 0 : 1;
-    for (size_t i = first; i < sizeof FIELD_ENGINES / sizeof FIELD_ENGINES[0]; i++) {
+    int tori = is_grid(b) && b->wrap;
+    for (size_t i = 0; i < sizeof FIELD_ENGINES / sizeof FIELD_ENGINES[0]; i++) {
+        if (FIELD_ENGINES[i].tori != tori)
+            continue;
         char inner[ML_WHY_MAX];
         if (FIELD_ENGINES[i].reason(b, p, inner, sizeof inner))
             return FIELD_ENGINES[i].ops;
-        if (i == first && why)
+        if (why && (tori || FIELD_ENGINES[i].reason == cross_reason))
             snprintf(why, cap, "%s", inner);
     }
     return NULL;

@@ -121,8 +121,12 @@ int ml__torus2_work_fits(unsigned p, size_t span, size_t w)
 
 int ml__torus2_orient(const ml_board *b, ml__t2_orient *o)
 {
+    return ml__torus2_orient_mod(b, (unsigned)b->n, o);
+}
+
+int ml__torus2_orient_mod(const ml_board *b, unsigned p, ml__t2_orient *o)
+{
     const ml__pattern *pt = &b->pal[0];
-    unsigned p = (unsigned)b->n;
     t2off *buf = malloc((pt->count + 1) * sizeof *buf);
     if (!buf)
         return -1;

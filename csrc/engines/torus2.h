@@ -42,6 +42,9 @@ typedef struct ml__t2_orient {
  * out of memory). O(|a| range x
  * offsets^2). */
 int ml__torus2_orient(const ml_board *b, ml__t2_orient *o);
+/* ml__torus2_orient for the board's pattern read mod the prime p instead of mod n (the
+ * lifted engine's parts, api/registry_own.c's ml__field_engine). */
+int ml__torus2_orient_mod(const ml_board *b, unsigned p, ml__t2_orient *o);
 
 extern const ml_engine_def ml__algebraic_torus2_ops;
 

@@ -4,7 +4,8 @@
  * with a count of (-1, 0) prime to n, so every GF(p) engine covers them), on tori of that
  * family (sides 3..8: the torus's engine over GF(p)) and on the diagonal and a
  * symmetric 3 x 3 pattern without wrap (the symmetric patterns' engine, where it covers
- * every prime of n: ml__field_engine); n 4, 6, 8, 9,
+ * every prime of n: ml__field_engine), and the diagonal and the knight on square tori
+ * (algebraic-torus2 over each prime, sheared); n 4, 6, 8, 9,
  * 10, 12, 18, 25, 36, 100, 245; sides 1..8; a factor p^k, k > 1, singular mod p goes to
  * the choosing chase over Z/p^k, which never takes the row chase here: no holes, no
  * locks): nullity and kernel
@@ -77,6 +78,18 @@ static ml_board *symmetric_board(int n)
     int ring = rnd_range(0, 1);
     return grid(rnd_range(1, 8), rnd_range(1, 8), n, ring ? 8 : 5, ring ? RR : DR,
                 ring ? RC : DC, 0);
+}
+
+/* The diagonal (sides 5..10) or the knight (sides 11..13, sheared spans up to 10) on a
+ * square torus: algebraic-torus2 over each prime of n. */
+static ml_board *named_torus(int n)
+{
+    static const int64_t DR[] = {0, 1, 1, -1, -1}, DC[] = {0, 1, -1, 1, -1};
+    static const int64_t KR[] = {0, 1, 1, -1, -1, 2, 2, -2, -2},
+                         KC[] = {0, 2, -2, 2, -2, 1, -1, 1, -1};
+    int knight = rnd_range(0, 1);
+    int64_t k = knight ? rnd_range(11, 13) : rnd_range(5, 10);
+    return grid(k, k, n, knight ? 9 : 5, knight ? KR : DR, knight ? KC : DC, 1);
 }
 
 /* Whether an engine over GF(p) covers b for every prime p of n (lifted covers it). */
@@ -210,16 +223,16 @@ static void refused(ml_board *b, const char *what)
 int main(void)
 {
     CHECK(ml_ctx_new(&ctx) == ML_OK);
-    int done = 0, failed = 0, tori = 0, sym = 0;
+    int done = 0, failed = 0, tori = 0, sym = 0, knights = 0;
     for (int it = 0; it < 400; it++) {
         int n = NS[rnd_range(0, (int)(sizeof NS / sizeof *NS) - 1)];
-        int symmetric = it % 4 == 3;
-        ml_board *b = symmetric ? symmetric_board(n) : random_board(n);
+        int symmetric = it % 4 == 3, named = it % 8 == 5;
+        ml_board *b = symmetric ? symmetric_board(n) : named ? named_torus(n) : random_board(n);
         CHECK(b != NULL);
         if (!b)
             continue;
         if (!every_prime_covered(b)) {
-            CHECK(symmetric, "the cross family is covered at every prime");
+            CHECK(symmetric || named, "the cross family is covered at every prime");
             refused(b, "a symmetric pattern some prime of n does not cover");
             continue;
         }
@@ -227,14 +240,16 @@ int main(void)
             done++;
             tori += ml_board_wrap(b);
             sym += symmetric;
+            knights += named && ml_board_rows(b) > 10;
         } else {
             failed++;
         }
         ml_board_free(b);
     }
-    printf("checked %d boards (%d tori, %d symmetric)\n", done, tori, sym);
-    CHECK(done >= 300 && tori >= 80 && sym >= 40 && !failed, "checked %d (%d tori, %d sym), failed %d",
-          done, tori, sym, failed);
+    printf("checked %d boards (%d tori, %d knights' tori, %d symmetric)\n", done, tori, knights,
+           sym);
+    CHECK(done >= 300 && tori >= 80 && knights >= 10 && sym >= 40 && !failed,
+          "checked %d (%d tori, %d knights, %d sym), failed %d", done, tori, knights, sym, failed);
     /* the 4 x 4 cross over 6: GF(2) singular (a field part with a kernel), GF(3) a lift */
     static const int64_t dr[] = {0, 0, 0, -1, 1}, dc[] = {0, 1, -1, 0, 0};
     ml_board *b = grid(4, 4, 6, 5, dr, dc, 0);

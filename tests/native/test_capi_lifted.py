@@ -137,7 +137,8 @@ def _torus_or_symmetric(rng, ns, max_side=10):
     n = int(rng.choice(ns))
     rows, cols = int(rng.integers(1, max_side + 1)), int(rng.integers(1, max_side + 1))
     if rng.random() < 0.5:
-        return ml.Board.grid(rows, cols, states=n, pattern=_pattern(rng), wrap=True)
+        pat = str(rng.choice(["knight", "diagonal"])) if rng.random() < 0.3 else _pattern(rng)
+        return ml.Board.grid(rows, cols, states=n, pattern=pat, wrap=True)
     sym = ["diagonal", [(0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (0, -1)]]
     pat = sym[int(rng.integers(0, 2))]
     return ml.Board.grid(rows, cols, states=n, pattern=pat)
@@ -169,16 +170,21 @@ def test_tori_and_symmetric_patterns_as_the_reference():
 
 
 def test_the_plan_of_composite_tori_and_diagonals_is_lifted():
-    """Large enough boards the chase used to take: a Z/6 cross torus and a Z/4 diagonal
-    (even side) plan "lifted", its reasons naming no refusal of tori."""
+    """Large enough boards the chase used to take or refuse: a Z/6 cross torus, Z/4 and
+    Z/6 knight tori (algebraic-torus2 over each prime) and a Z/4 diagonal (even side)
+    plan "lifted"; a torus no engine over GF(2) takes is refused with the torus2
+    engine's reason over that factor."""
     for b in (
         ml.Board.grid(200, 200, states=6, pattern="cross", wrap=True),
+        ml.Board.grid(200, 200, states=4, pattern="knight", wrap=True),
+        ml.Board.grid(200, 200, states=6, pattern="knight", wrap=True),
         ml.Board.grid(200, 200, states=4, pattern="diagonal"),
     ):
         assert CSolver(c_board(b), "auto").plan["engine"] == METHOD
-    b = ml.Board.grid(200, 200, states=4, pattern="knight", wrap=True)
+    # the knight on a torus of side 6: every orientation's span reaches the side
+    b = ml.Board.grid(6, 6, states=4, pattern="knight", wrap=True)
     why = covers(METHOD, b)
-    assert why is not None and why.startswith("over GF(2) (a factor of n = 4): ")
+    assert why is not None and why.startswith("over GF(2) (a factor of n = 4): no orientation")
 
 
 @pytest.mark.matrix
