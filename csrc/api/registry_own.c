@@ -139,6 +139,8 @@ static double structured(double slope, long crossover, const ml_board *b)
 static double cross_cost(const ml_board *b) { return structured(0.8e-8, 576, b); }
 static double torus_cost(const ml_board *b) { return structured(0.0, 96 * 96, b); }
 static double sym_cost(const ml_board *b) { return structured(0.995e-8, 160 * 160, b); }
+/* above algebraic-sym's where both cover (odd x even boards: sym works transposed) */
+static double sym_odd_cost(const ml_board *b) { return structured(0.997e-8, 160 * 160, b); }
 static double lifted_cost(const ml_board *b) { return structured(0.995e-8, 128 * 128, b); }
 static double tensor_cost(const ml_board *b) { return structured(0.99e-8, 48 * 48, b); }
 
@@ -400,6 +402,24 @@ static int sym_covers(const ml_board *b, char *why, size_t cap)
     return sym_field_reason(b, b->n, why, cap);
 }
 
+/* algebraic-sym-odd: sym_reason's board checks, then ml__sym_odd_orientation */
+static int sym_odd_covers(const ml_board *b, char *why, size_t cap)
+{
+    char inner[ML_WHY_MAX];
+    int ok = grid_reason(b, inner, sizeof inner) &&
+             uniform_prime_grid(b, b->n, inner, sizeof inner);
+    long dr = 0, dc = 0;
+    if (ok && b->wrap)
+        ok = why_fmt(inner, sizeof inner, ML_R_SYM_TORI);
+    if (ok && least_outside(uniform(b), in_box, &dr, &dc))
+        ok = why_fmt(inner, sizeof inner, ML_R_SYM_BOX, (long long)dr, (long long)dc);
+    if (ok && ml__sym_odd_orientation(b, (unsigned)b->n, NULL) < 0)
+        ok = why_fmt(inner, sizeof inner, ML_R_SYM_ODD_ORIENTATION);
+    if (ok)
+        return 1;
+    return why_fmt(why, cap, ML_R_SYM_PREFIX, inner);
+}
+
 /* The engines over GF(p) that lifted runs on each prime of n, in the order tried; the
  * reason given when none covers is the first's (the cross's, on tori the torus's). */
 static const struct {
@@ -494,6 +514,11 @@ const ml__own_engine ml__own_engines[] = {
      "polynomial row recurrences for left-right symmetric 3 x 3 patterns (diagonal, ring), "
      "prime n, no tori",
      PACKED, BOTH, 1, 0, sym_covers, sym_cost, &ml__algebraic_sym_ops},
+    {"algebraic-sym-odd", "algebraic",
+     "algebraic-sym on odd widths where the next row's coefficient b P is singular "
+     "(diagonal on odd x odd boards): rows split as ker P (+) im P, prime n not dividing "
+     "(w + 1) / 2, no tori",
+     ML_Q_KERNEL_FITS, BOTH, 1, 0, sym_odd_covers, sym_odd_cost, &ml__algebraic_sym_odd_ops},
     {"lifted", "lifted",
      "the algebraic engine over each GF(p), p | n, lifted to Z/p^k and combined by CRT: "
      "composite n",

@@ -578,7 +578,12 @@ ML_API const char *ml_strerror(int status);
     X(ML_M_SEARCH_KIND, ML_EINVAL, "%s does not apply to a %s search (use %s)")           \
     X(ML_M_SEARCH_NO_TAPS, ML_EUNAVAILABLE,                                               \
       "no taps: %llu task(s) were merged without them (ml_search_merge_rows with taps "   \
-      "NULL); ask for the lengths only (taps NULL)")
+      "NULL); ask for the lengths only (taps NULL)")                                     \
+    X(ML_R_SYM_ODD_ORIENTATION, ML_OK,                                                    \
+      "the pattern must be left-right (or, transposed, up-down) symmetric with no tap "   \
+      "(-1, 0) mod n and a count of (-1, +1) that is a unit mod n (the next row's "       \
+      "coefficient b P singular on an odd width w), on an odd width w with (w + 1) / 2 "  \
+      "not a multiple of n, and it is not in either orientation for this board's size")
 
 /* The message ids: ML_M_... for errors, ML_R_... for the plan's reasons. */
 #define ML_X_MESSAGE_ID(id, status, text) id,
