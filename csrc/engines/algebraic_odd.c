@@ -63,53 +63,67 @@ static int status(ml_ctx *ctx, int rc, const char *what)
 }
 
 /* ------------------------------------------------------------------ rows */
+static inline unsigned sub_mod(unsigned x, unsigned y, unsigned p)   /* x, y < p */
+{
+    unsigned t = x + p - y;
+    return t >= p ? t - p : t;
+}
+
 /* y in V1 with P y = u (u in V1; w odd): the even equations give the odd positions,
  * the odd equations the even positions up to t k, t fixed by k^T y = 0. */
-static void psolve(const odd_eng *e, const uint8_t *u, uint8_t *y)
+static void psolve(const odd_eng *e, const uint8_t *restrict u, uint8_t *restrict y)
 {
     size_t w = e->w;
     unsigned p = e->p, prev = 0, d = 0, sum = 0;
     for (size_t i = 1; i < w; i += 2) {
-        prev = (u[i - 1] + p - prev) % p;
+        prev = sub_mod(u[i - 1], prev, p);
         y[i] = (uint8_t)prev;
     }
     y[0] = 0;
     for (size_t j = 2; j < w; j += 2) {   /* delta: y_{2m} = delta_m + (-1)^m t */
-        d = (u[j - 1] + p - d) % p;
+        d = sub_mod(u[j - 1], d, p);
         y[j] = (uint8_t)d;
-        sum = (j & 2) ? (sum + p - d) % p : (sum + d) % p;
+        sum = (j & 2) ? sub_mod(sum, d, p) : (sum + d >= p ? sum + d - p : sum + d);
     }
     unsigned t = (p - sum) % p * e->minv % p, nt = (p - t) % p;
-    for (size_t j = 0; j < w; j += 2)
-        y[j] = (uint8_t)((y[j] + ((j & 2) ? nt : t)) % p);
+    for (size_t j = 0; j < w; j += 4) {
+        y[j] = (uint8_t)sub_mod(y[j], nt, p);
+        if (j + 2 < w)
+            y[j + 2] = (uint8_t)sub_mod(y[j + 2], t, p);
+    }
 }
 
 /* The chase of B1 (rows in V1) from X_0 = z (NULL: zero): taps to x (h x w), X_h to
- * last; u: w bytes of scratch. Returns 0, or 3 when stopped. */
+ * last; u: w bytes of scratch, zero: w zero bytes. Returns 0, or 3 when stopped. */
 static int chase(const odd_eng *e, const uint8_t *B, const uint8_t *z, uint8_t *x,
-                 uint8_t *last, uint8_t *u)
+                 uint8_t *last, uint8_t *u, const uint8_t *zero)
 {
     size_t w = e->w, h = e->h;
-    unsigned p = e->p;
+    unsigned p = e->p, bi = e->binv;
     const unsigned *a = e->sc.a, *b = e->sc.b;
-    unsigned na0 = (p - a[1]) % p, nb0 = (p - b[1]) % p, nam = (p - a[0]) % p,
-             nbm = (p - b[0]) % p;
+    /* v = (B_r - C_0 X_r - C_-1 X_r-1) / b[2], the coefficients scaled by 1 / b[2] */
+    unsigned na0 = (p - a[1]) % p * bi % p, nb0 = (p - b[1]) % p * bi % p,
+             nam = (p - a[0]) % p * bi % p, nbm = (p - b[0]) % p * bi % p;
     if (z)
         memcpy(x, z, w);
     else
         memset(x, 0, w);
     for (size_t r = 0; r < h; r++) {
-        const uint8_t *br = B + r * w, *cur = x + r * w, *prev = r ? x + (r - 1) * w : NULL;
+        const uint8_t *restrict br = B + r * w, *restrict cur = x + r * w,
+                                *restrict prev = r ? x + (r - 1) * w : zero;
         uint8_t *nxt = r + 1 < h ? x + (r + 1) * w : last;
-        for (size_t c = 0; c < w; c++) {
-            unsigned sc = (c ? cur[c - 1] : 0u) + (c + 1 < w ? cur[c + 1] : 0u);
-            unsigned v = br[c] + na0 * cur[c] + nb0 * sc;
-            if (prev) {
-                unsigned sp = (c ? prev[c - 1] : 0u) + (c + 1 < w ? prev[c + 1] : 0u);
-                v += nam * prev[c] + nbm * sp;
-            }
-            u[c] = (uint8_t)(v % p * e->binv % p);
+#define V(c, sc, sp) \
+    ((bi * br[c] + na0 * cur[c] + nb0 * (sc) + nam * prev[c] + nbm * (sp)) % p)
+        if (w == 1) {
+            u[0] = (uint8_t)V(0, 0u, 0u);
+        } else {
+            u[0] = (uint8_t)V(0, (unsigned)cur[1], (unsigned)prev[1]);
+            for (size_t c = 1; c + 1 < w; c++)
+                u[c] = (uint8_t)V(c, (unsigned)cur[c - 1] + cur[c + 1],
+                                  (unsigned)prev[c - 1] + prev[c + 1]);
+            u[w - 1] = (uint8_t)V(w - 1, (unsigned)cur[w - 2], (unsigned)prev[w - 2]);
         }
+#undef V
         psolve(e, u, nxt);
         if ((r & 63) == 63 && ml_interrupt_poll())
             return 3;
@@ -415,7 +429,7 @@ static int odd_kernel_fits(void *user, ml_ctx *ctx, void *engine, int *fits)
 
 /* Scratch of one engine call: the grid B, the taps x, rows of w, beta and xi (h). */
 typedef struct work {
-    uint8_t *B, *x, *z, *last, *u, *beta, *xi;
+    uint8_t *B, *x, *z, *last, *u, *zero, *beta, *xi;
     uint64_t *wb;
 } work;
 
@@ -426,6 +440,7 @@ static void work_free(work *k)
     free(k->z);
     free(k->last);
     free(k->u);
+    free(k->zero);
     free(k->beta);
     free(k->xi);
     free(k->wb);
@@ -440,10 +455,11 @@ static int work_new(ml_ctx *ctx, const odd_eng *e, work *k)
     k->z = calloc(e->w + 1, 1);
     k->last = calloc(e->w + 1, 1);
     k->u = calloc(e->w + 1, 1);
+    k->zero = calloc(e->w + 1, 1);
     k->beta = calloc(e->h + 1, 1);
     k->xi = calloc(e->h + 1, 1);
     k->wb = calloc((e->w + 63) / 64 + 1, sizeof *k->wb);
-    if (!k->B || !k->x || !k->z || !k->last || !k->u || !k->beta || !k->xi || !k->wb) {
+    if (!k->B || !k->x || !k->z || !k->last || !k->u || !k->zero || !k->beta || !k->xi || !k->wb) {
         work_free(k);
         memset(k, 0, sizeof *k);
         return ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
@@ -472,11 +488,11 @@ static int solve_grid(ml_ctx *ctx, odd_eng *e, work *wk, int *ok)
     *ok = solve0(e, wk->beta, wk->xi);
     if (!*ok)
         return ML_OK;
-    int rc = status(ctx, chase(e, wk->B, NULL, wk->x, wk->last, wk->u), "the chase");
+    int rc = status(ctx, chase(e, wk->B, NULL, wk->x, wk->last, wk->u, wk->zero), "the chase");
     if (!rc && any(wk->last, w)) {
         rc = residual_z(ctx, e, wk->last, wk->z, ok, wk->wb);
         if (!rc && *ok)
-            rc = status(ctx, chase(e, wk->B, wk->z, wk->x, wk->last, wk->u), "the chase");
+            rc = status(ctx, chase(e, wk->B, wk->z, wk->x, wk->last, wk->u, wk->zero), "the chase");
         if (!rc && *ok && any(wk->last, w))   /* never: F z = -c by construction */
             rc = ml__fail(ctx, ML_M_INTERNAL, "algebraic-sym-odd", "the replay left a residual");
     }
@@ -564,7 +580,7 @@ static int odd_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
             if (!rc)
                 rc = status(ctx, poly_to_vec(e, &xi, wk.z, wk.wb), "the kernel");
             if (!rc)
-                rc = status(ctx, chase(e, wk.B, wk.z, wk.x, wk.last, wk.u), "the kernel");
+                rc = status(ctx, chase(e, wk.B, wk.z, wk.x, wk.last, wk.u, wk.zero), "the kernel");
             if (!rc && any(wk.last, e->w))
                 rc = ml__fail(ctx, ML_M_INTERNAL, "algebraic-sym-odd",
                               "a kernel vector left a residual");
