@@ -139,8 +139,9 @@ static double structured(double slope, long crossover, const ml_board *b)
 static double cross_cost(const ml_board *b) { return structured(0.8e-8, 576, b); }
 static double torus_cost(const ml_board *b) { return structured(0.0, 96 * 96, b); }
 static double sym_cost(const ml_board *b) { return structured(0.995e-8, 160 * 160, b); }
-/* above algebraic-sym's where both cover (odd x even boards: sym works transposed) */
-static double sym_odd_cost(const ml_board *b) { return structured(0.997e-8, 160 * 160, b); }
+/* a crossover past algebraic-sym's, the same slope: above it by a constant on every
+ * board both cover (odd x even boards: sym works transposed) */
+static double sym_odd_cost(const ml_board *b) { return structured(0.995e-8, 192 * 192, b); }
 static double lifted_cost(const ml_board *b) { return structured(0.995e-8, 128 * 128, b); }
 static double tensor_cost(const ml_board *b) { return structured(0.99e-8, 48 * 48, b); }
 

@@ -156,6 +156,7 @@ def test_engines_lists_every_registered_name_with_a_line():
         "algebraic-cross",
         "algebraic-torus",
         "algebraic-sym",
+        "algebraic-sym-odd",
         "lifted",
         "tensor",
     ):

@@ -141,6 +141,7 @@ TABLE = [
     ("algebraic-cross", "algebraic", "det kernel_fits solve_packed", "native reference", True),
     ("algebraic-torus", "algebraic", "kernel_fits solve_packed", "native reference", True),
     ("algebraic-sym", "algebraic", "kernel_fits solve_packed", "native reference", True),
+    ("algebraic-sym-odd", "algebraic", "kernel_fits", "native reference", True),
     ("lifted", "lifted", "", "native", True),
     ("tensor", "tensor", "det kernel_fits solve_packed", "native", True),
 ]

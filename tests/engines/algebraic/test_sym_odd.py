@@ -201,7 +201,7 @@ def test_odd_by_even_sides_and_the_plan():
         _check(b, rng)
         _check(ml.Board.grid(w, 6, p, pattern="diagonal"), rng)  # worked on transposed
     # large odd x odd boards: chosen over the chase, algebraic-sym's refusal explained
-    for p, k in ((3, 201), (2, 201), (7, 203)):
+    for p, k in ((3, 301), (2, 301), (7, 303)):
         b = ml.Board.grid(k, k, p, pattern="diagonal")
         s = ml.Solver(b)
         assert s.plan.engine == NAME, s.plan
