@@ -45,6 +45,7 @@ typedef struct odd_eng {
     int transposed;
     ml_symchase sc;          /* a[2] = 0, b[2] a unit */
     unsigned minv, binv;     /* 1 / ((w + 1) / 2), 1 / b[2] */
+    uint64_t pm;             /* floor(2^42 / p) + 1: red() */
     int mode0;               /* component 0: 0 unique, 1 nullity 1, 2 nullity h */
     ml_rowrec conv;          /* T = P: f <-> f(P) e_0 */
     int have_alg, have_s;
@@ -67,6 +68,19 @@ static inline unsigned sub_mod(unsigned x, unsigned y, unsigned p)   /* x, y < p
 {
     unsigned t = x + p - y;
     return t >= p ? t - p : t;
+}
+
+static inline unsigned add_mod(unsigned x, unsigned y, unsigned p)   /* x, y < p */
+{
+    unsigned t = x + y;
+    return t >= p ? t - p : t;
+}
+
+/* v mod p for v < 2^21 by a product and a shift (pm = floor(2^42 / p) + 1: the quotient
+ * is off by less than 2^-21 < 1 / p, so exact) */
+static inline unsigned red(unsigned v, uint64_t pm, unsigned p)
+{
+    return (unsigned)(v - ((uint64_t)v * pm >> 42) * p);
 }
 
 /* y in V1 with P y = u (u in V1; w odd): the even equations give the odd positions,
@@ -93,6 +107,44 @@ static void psolve(const odd_eng *e, const uint8_t *restrict u, uint8_t *restric
     }
 }
 
+/* GF(2): psolve (signs vanish, m odd) and the row's v = B_r ^ C_0 X_r ^ C_-1 X_{r-1}
+ * with masks, branch-free */
+static void psolve2(size_t w, const uint8_t *restrict u, uint8_t *restrict y)
+{
+    uint8_t prev = 0, d = 0, sum = 0;
+    for (size_t i = 1; i < w; i += 2) {
+        prev ^= u[i - 1];
+        y[i] = prev;
+    }
+    y[0] = 0;
+    for (size_t j = 2; j < w; j += 2) {
+        d ^= u[j - 1];
+        y[j] = d;
+        sum ^= d;
+    }
+    for (size_t j = 0; j < w; j += 2)
+        y[j] ^= sum;
+}
+
+static void row2(size_t w, const unsigned *a, const unsigned *b, const uint8_t *restrict br,
+                 const uint8_t *restrict cur, const uint8_t *restrict prev,
+                 uint8_t *restrict u)
+{
+    uint8_t a0 = (uint8_t)-(a[1] & 1), b0 = (uint8_t)-(b[1] & 1);
+    uint8_t am = (uint8_t)-(a[0] & 1), bm = (uint8_t)-(b[0] & 1);
+#define V2(c, sc, sp) \
+    (uint8_t)((br[c] ^ (a0 & cur[c]) ^ (b0 & (sc)) ^ (am & prev[c]) ^ (bm & (sp))) & 1)
+    if (w == 1) {
+        u[0] = V2(0, 0, 0);
+        return;
+    }
+    u[0] = V2(0, cur[1], prev[1]);
+    for (size_t c = 1; c + 1 < w; c++)
+        u[c] = V2(c, cur[c - 1] ^ cur[c + 1], prev[c - 1] ^ prev[c + 1]);
+    u[w - 1] = V2(w - 1, cur[w - 2], prev[w - 2]);
+#undef V2
+}
+
 /* The chase of B1 (rows in V1) from X_0 = z (NULL: zero): taps to x (h x w), X_h to
  * last; u: w bytes of scratch, zero: w zero bytes. Returns 0, or 3 when stopped. */
 static int chase(const odd_eng *e, const uint8_t *B, const uint8_t *z, uint8_t *x,
@@ -100,6 +152,7 @@ static int chase(const odd_eng *e, const uint8_t *B, const uint8_t *z, uint8_t *
 {
     size_t w = e->w, h = e->h;
     unsigned p = e->p, bi = e->binv;
+    uint64_t pm = e->pm;
     const unsigned *a = e->sc.a, *b = e->sc.b;
     /* v = (B_r - C_0 X_r - C_-1 X_r-1) / b[2], the coefficients scaled by 1 / b[2] */
     unsigned na0 = (p - a[1]) % p * bi % p, nb0 = (p - b[1]) % p * bi % p,
@@ -112,8 +165,15 @@ static int chase(const odd_eng *e, const uint8_t *B, const uint8_t *z, uint8_t *
         const uint8_t *restrict br = B + r * w, *restrict cur = x + r * w,
                                 *restrict prev = r ? x + (r - 1) * w : zero;
         uint8_t *nxt = r + 1 < h ? x + (r + 1) * w : last;
+        if (p == 2) {
+            row2(w, a, b, br, cur, prev, u);
+            psolve2(w, u, nxt);
+            if ((r & 63) == 63 && ml_interrupt_poll())
+                return 3;
+            continue;
+        }
 #define V(c, sc, sp) \
-    ((bi * br[c] + na0 * cur[c] + nb0 * (sc) + nam * prev[c] + nbm * (sp)) % p)
+    red(bi * br[c] + na0 * cur[c] + nb0 * (sc) + nam * prev[c] + nbm * (sp), pm, p)
         if (w == 1) {
             u[0] = (uint8_t)V(0, 0u, 0u);
         } else {
@@ -139,11 +199,11 @@ static void split(const odd_eng *e, uint8_t *B, uint8_t *beta)
         uint8_t *row = B + r * e->w;
         unsigned s = 0;
         for (size_t j = 0; j < e->w; j += 2)
-            s = (j & 2) ? (s + p - row[j]) % p : (s + row[j]) % p;
+            s = (j & 2) ? sub_mod(s, row[j], p) : add_mod(s, row[j], p);
         unsigned bt = s * e->minv % p, nb = (p - bt) % p;
         beta[r] = (uint8_t)bt;
         for (size_t j = 0; j < e->w; j += 2)
-            row[j] = (uint8_t)((row[j] + ((j & 2) ? bt : nb)) % p);
+            row[j] = (uint8_t)add_mod(row[j], (j & 2) ? bt : nb, p);
     }
 }
 
@@ -383,6 +443,7 @@ static int odd_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
     e->sc = P;
     e->minv = ml_gfp_inv((unsigned)(((P.w + 1) / 2) % P.p), P.p);
     e->binv = ml_gfp_inv(P.b[2], P.p);
+    e->pm = ((uint64_t)1 << 42) / P.p + 1;
     e->mode0 = P.a[1] ? 0 : P.a[0] ? 1 : 2;
     e->conv = (ml_rowrec){P.h, P.w, P.p, 0, P.p - 1, P.p - 1, 1, 0};
     ml__alg_px_init(&e->q);
@@ -500,10 +561,12 @@ static int solve_grid(ml_ctx *ctx, odd_eng *e, work *wk, int *ok)
         unsigned t = wk->xi[r], nt = (p - t) % p;
         uint8_t *row = wk->x + r * w;
         for (size_t j = 0; t && j < w; j += 2)
-            row[j] = (uint8_t)((row[j] + ((j & 2) ? nt : t)) % p);
+            row[j] = (uint8_t)add_mod(row[j], (j & 2) ? nt : t, p);
     }
     return rc;
 }
+
+static inline uint8_t low(uint8_t v, unsigned p) { return v < p ? v : (uint8_t)(v % p); }
 
 static int odd_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
                      uint8_t *X, uint8_t *ok)
@@ -522,10 +585,10 @@ static int odd_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint
         if (e->transposed) {
             for (size_t a = 0; a < e->rows; a++)
                 for (size_t c = 0; c < e->cols; c++)
-                    wk.B[c * e->rows + a] = (uint8_t)(r[a * e->cols + c] % e->p);
+                    wk.B[c * e->rows + a] = low(r[a * e->cols + c], e->p);
         } else {
             for (size_t t = 0; t < m; t++)
-                wk.B[t] = (uint8_t)(r[t] % e->p);
+                wk.B[t] = low(r[t], e->p);
         }
         int good = 0;
         rc = solve_grid(ctx, e, &wk, &good);
