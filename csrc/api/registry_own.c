@@ -403,22 +403,26 @@ static int sym_covers(const ml_board *b, char *why, size_t cap)
     return sym_field_reason(b, b->n, why, cap);
 }
 
-/* algebraic-sym-odd: sym_reason's board checks, then ml__sym_odd_orientation */
-static int sym_odd_covers(const ml_board *b, char *why, size_t cap)
+/* algebraic-sym-odd over GF(q): sym_reason's board checks, then ml__sym_odd_orientation */
+static int sym_odd_reason(const ml_board *b, int q, char *why, size_t cap)
 {
     char inner[ML_WHY_MAX];
-    int ok = grid_reason(b, inner, sizeof inner) &&
-             uniform_prime_grid(b, b->n, inner, sizeof inner);
+    int ok = grid_reason(b, inner, sizeof inner) && uniform_prime_grid(b, q, inner, sizeof inner);
     long dr = 0, dc = 0;
     if (ok && b->wrap)
         ok = why_fmt(inner, sizeof inner, ML_R_SYM_TORI);
     if (ok && least_outside(uniform(b), in_box, &dr, &dc))
         ok = why_fmt(inner, sizeof inner, ML_R_SYM_BOX, (long long)dr, (long long)dc);
-    if (ok && ml__sym_odd_orientation(b, (unsigned)b->n, NULL) < 0)
+    if (ok && ml__sym_odd_orientation(b, (unsigned)q, NULL) < 0)
         ok = why_fmt(inner, sizeof inner, ML_R_SYM_ODD_ORIENTATION);
     if (ok)
         return 1;
     return why_fmt(why, cap, ML_R_SYM_PREFIX, inner);
+}
+
+static int sym_odd_covers(const ml_board *b, char *why, size_t cap)
+{
+    return sym_odd_reason(b, b->n, why, cap);
 }
 
 /* The engines over GF(p) that lifted runs on each prime of n, in the order tried; the
@@ -430,6 +434,7 @@ static const struct {
     {torus_reason, &ml__algebraic_torus_ops},
     {cross_reason, &ml__algebraic_cross_ops},
     {sym_field_reason, &ml__algebraic_sym_ops},
+    {sym_odd_reason, &ml__algebraic_sym_odd_ops},
 };
 
 const ml_engine_def *ml__field_engine(const ml_board *b, int p, char *why, size_t cap)
