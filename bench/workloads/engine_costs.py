@@ -2,7 +2,7 @@
 
 - engine-costs: for the chase and each structured engine, on k x k boards of a pattern
   it covers (cross for the chase and algebraic-cross, the cross torus for
-  algebraic-torus, diagonal for algebraic-sym, Z/4 cross for lifted, square for
+  algebraic-torus, the knight torus for algebraic-torus2, diagonal for algebraic-sym, Z/4 cross for lifted, square for
   tensor), Board.grid + Solver(method=name) + solve(minimal=False) from a random
   solvable start, alternated with the engine it must beat on the same board (the chase;
   for the chase, the dense engine) so both see the same load; medians of
@@ -26,6 +26,7 @@ CASES = {
     "chase": (2, "cross", False, (12, 16, 20, 24, 28, 32, 48), "dense"),
     "algebraic-cross": (3, "cross", False, (12, 16, 20, 24, 28, 32, 64, 256), "chase"),
     "algebraic-torus": (3, "cross", True, (32, 64, 96, 128, 192), "chase"),
+    "algebraic-torus2": (3, "knight", True, (16, 32, 48, 64, 96, 128), "chase"),
     "algebraic-sym": (3, "diagonal", False, (64, 128, 160, 192, 256), "chase"),
     "lifted": (4, "cross", False, (48, 96, 128, 160, 256), "chase"),
     "tensor": (3, "square", False, (16, 32, 48, 64, 128), "chase"),

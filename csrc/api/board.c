@@ -89,6 +89,13 @@ static const uint32_t *tap_array(const ml_board *b)
 
 int ml__board_cells_are_tiles(const ml_board *b) { return !sparse_cells(b); }
 
+const uint8_t *ml__board_mask(const ml_board *b, int holes)
+{
+    if (!ml__board_live(b) || b->kind != ML_BOARD_GRID)
+        return NULL;
+    return holes ? b->holes : b->locked;
+}
+
 const uint32_t *ml__board_cell_positions(const ml_board *b)
 {
     return flat_array(b, &((ml_board *)b)->cell_flat, 0);   /* a cache (board.h) */

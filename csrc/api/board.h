@@ -107,6 +107,18 @@ int ml__board_cells(ml_ctx *ctx, const ml_board *b, const char *fn, const uint32
  * then read over the cells as they are, without cell positions. O(1). */
 int ml__board_cells_are_tiles(const ml_board *b);
 const uint32_t *ml__board_cell_positions(const ml_board *b);
+/* A in coordinate form (board_play.c; Python's Board.coo): for each tap j in order, the
+ * cells of its effect as ml__board_each_effect gives them, a cell once a unit, as the
+ * pairs (ci[k], tj[k]); at most cap pairs written, their number in *nnz (cap 0, ci / tj
+ * NULL: the count alone). A giant board is refused (ML_M_GIANT_PER_TILE, 16 bytes an
+ * entry); the positions of the cells and taps are made first (ML_ENOMEM). O(entries of
+ * A); polls the stop flag. */
+int ml__board_coo(ml_ctx *ctx, const ml_board *b, int64_t *ci, int64_t *tj, size_t cap,
+                  size_t *nnz);
+/* The locked (holes: 0) or holes (1) mask of a grid board, rows * cols bytes 0 / 1 that
+ * live as long as b (read in place: the Python Board's own masks); NULL when no tile is
+ * locked / a hole, for graph boards and dead handles. O(1). */
+const uint8_t *ml__board_mask(const ml_board *b, int holes);
 /* The cell index of flat grid position f, or -1 for a hole; the tap index, or -1 for a
  * hole or a locked tile. */
 int64_t ml__board_cell_of_flat(const ml_board *b, uint64_t f);

@@ -40,6 +40,7 @@ typedef struct rd {
     char text[ML_ERRMSG_MAX];   /* a value's repr for a message */
     char brief[248];            /* a short repr: 60 characters of at most 4 bytes */
     int words;                  /* the constructors' messages: no field prefixes */
+    unsigned shared;            /* words: ML__SHARED_LOCKED / _HOLES masks beside the text */
 } rd;
 
 /* validation.field_error, except in the constructors' words (Board.grid, from_effects). */
@@ -166,84 +167,10 @@ static int pattern_offsets(rd *r, size_t e, int64_t *dr, int64_t *dc, size_t *co
     return ML_OK;
 }
 
-/* patterns._is_scalar of a JSON value: int(v) works and v is not a str or a sized
- * container (ints, bools, finite floats). */
-static int is_scalar(const rd *r, size_t i)
-{
-    const ml_json_tok *t = tk(r, i);
-    if (t->kind == ML_JSON_FLOAT)
-        return t->v.f == t->v.f && t->v.f - t->v.f == 0;   /* NaN, inf: int() fails */
-    return t->kind == ML_JSON_INT || t->kind == ML_JSON_BOOL;
-}
-
-/* list(v) of a JSON value: a list's items or a dict's keys; 0 for the others (TypeError;
- * strings are handled by the callers). *count: their number, *first: the first. */
-typedef struct key_span {
-    const char *s;
-    size_t n;
-} key_span;
-
-static int key_cmp(const void *a, const void *b)
-{
-    const key_span *x = a, *y = b;
-    int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
-    return c ? c : (x->n > y->n) - (x->n < y->n);
-}
-
-/* The distinct keys of the dict at d (len(dict): a key given twice counts once).
- * O(pairs log pairs); the pairs when memory runs out (the caller then compares a count
- * that can only be too large, as Python never sees). */
-static size_t distinct_keys(const rd *r, size_t d)
-{
-    size_t p = tk(r, d)->count, total = 0, k, i = 0, distinct = p;
-    if (p < 2)
-        return p;
-    for (k = first_item(d); k < tk(r, d)->end; k = next(r, next(r, k)))
-        total += tk(r, k)->count + 1;
-    char *buf = malloc(total);
-    key_span *a = malloc(p * sizeof *a);
-    if (buf && a) {
-        char *at = buf;
-        for (k = first_item(d); k < tk(r, d)->end; k = next(r, next(r, k)), i++) {
-            a[i].s = at;
-            a[i].n = ml__json_str(r->j, k, at, tk(r, k)->count + 1);
-            at += a[i].n + 1;
-        }
-        qsort(a, p, sizeof *a, key_cmp);
-        distinct = 1;
-        for (i = 1; i < p; i++)
-            distinct += key_cmp(&a[i - 1], &a[i]) != 0;
-    }
-    free(buf);
-    free(a);
-    return distinct;
-}
-
-static int iterable(const rd *r, size_t i, size_t *count, size_t *first)
-{
-    if (!is_list(r, i) && !is_kind(r, i, ML_JSON_DICT))
-        return 0;
-    *count = is_list(r, i) ? tk(r, i)->count : distinct_keys(r, i);
-    *first = first_item(i);   /* a dict's first key: its first place counts */
-    return 1;
-}
-
-/* patterns.is_mixed(v, rows, cols) for a JSON list v. */
+/* patterns.is_mixed(v, rows, cols) for a JSON list v (board_json_words.c). */
 static int is_mixed(const rd *r, size_t v, int64_t rows, int64_t cols)
 {
-    if ((int64_t)tk(r, v)->count != rows || rows == 0)
-        return 0;
-    size_t first = first_item(v), n, inner;
-    if (is_kind(r, first, ML_JSON_STR) || !iterable(r, first, &n, &inner))
-        return 0;
-    if ((int64_t)n != cols || cols == 0)
-        return 0;
-    size_t cell = inner, sub;   /* a dict's first key is a string: a name */
-    if (is_kind(r, cell, ML_JSON_STR))
-        return 1;
-    if (!iterable(r, cell, &n, &sub))
-        return 0;
-    return n == 0 || !is_scalar(r, sub);
+    return ml__json_is_mixed(r->j, v, rows, cols);
 }
 
 /* One tile's pattern (a name or a checked pair list) into the palette. ids[] caches the
@@ -377,6 +304,8 @@ static int check_mask(rd *r, size_t v, const char *what, int64_t rows, int64_t c
         *mask_form = 1;
         return ML_OK;
     }
+    if (r->words)
+        return ML_OK;   /* positions: checked one by one as they are marked */
     if ((int64_t)tk(r, v)->count > rows * cols)
         return ml__fail(r->ctx, ML_M_JSON_MASK_COUNT, what, (unsigned long long)tk(r, v)->count,
                         (long long)(rows * cols));
@@ -408,6 +337,8 @@ static int set_marks(rd *r, ml_grid *g, size_t v, const char *what, int mask_for
         free(m);
         return rc;
     }
+    if (r->words)   /* Board.grid's positions: its checks, order and messages */
+        return ml__marks_words(r->ctx, r->j, v, holes, rows, cols, g);
     for (size_t p = first_item(v); !rc && p < tk(r, v)->end; p = next(r, p)) {
         size_t a = first_item(p), b = next(r, a);
         if (tk(r, a)->big || tk(r, b)->big) {
@@ -429,6 +360,20 @@ static int marks_some(const rd *r, size_t v)
     return v != NONE && !is_kind(r, v, ML_JSON_NULL) && tk(r, v)->count != 0;
 }
 
+/* Board.grid past ML_MAX_TILES tiles: a uniform board only (one pattern, nothing locked,
+ * no holes; a mask beside the document counts as marking tiles). */
+static int giant_refused(const rd *r, size_t locked, size_t holes, size_t pattern, int64_t rows,
+                         int64_t cols)
+{
+    if (rows * cols <= ML_MAX_TILES)
+        return ML_OK;
+    if (marks_some(r, locked) || marks_some(r, holes) || r->shared
+        || (pattern != NONE && is_list(r, pattern) && is_mixed(r, pattern, rows, cols)))
+        return ml__fail(r->ctx, ML_M_BOARD_TOO_LARGE, (long long)rows, (long long)cols,
+                        (long long)(rows * cols), (long long)ML_MAX_TILES);
+    return ML_OK;
+}
+
 /* ------------------------------------------------------------------ the two kinds */
 /* The grid a board document describes (not built), freed by the caller. */
 static int grid_describe(rd *r, size_t d, int64_t limit, ml_grid **out)
@@ -444,6 +389,11 @@ static int grid_describe(rd *r, size_t d, int64_t limit, ml_grid **out)
     if (rows * cols > limit)
         return ml__fail(r->ctx, ML_M_JSON_TOO_LARGE, (long long)rows, (long long)cols,
                         (long long)(rows * cols), (long long)limit);
+    size_t locked = ml__json_get(r->j, d, "locked"), holes = ml__json_get(r->j, d, "holes");
+    /* Board.grid refuses a giant board with marks before reading states */
+    if (r->words && (rc = giant_refused(r, locked, holes, ml__json_get(r->j, d, "pattern"), rows,
+                                        cols)))
+        return rc;
     size_t s = ml__json_get(r->j, d, "states");
     if (s != NONE && (rc = as_int(r, s, "states", ML_MIN_STATES, ML_MAX_STATES,
                                   "an int from 2 to 255", &states)))
@@ -454,7 +404,6 @@ static int grid_describe(rd *r, size_t d, int64_t limit, ml_grid **out)
     ml_grid *g = NULL;
     if ((rc = ml_grid_new(r->ctx, rows, cols, (int)states, &g)))
         return rc;
-    size_t locked = ml__json_get(r->j, d, "locked"), holes = ml__json_get(r->j, d, "holes");
     int lock_form = 0, hole_form = 0;
     rc = field(r, "pattern", set_pattern(r, g, ml__json_get(r->j, d, "pattern"), rows, cols));
     if (!rc)
@@ -464,8 +413,7 @@ static int grid_describe(rd *r, size_t d, int64_t limit, ml_grid **out)
     /* Board.grid: past ML_MAX_TILES tiles (max_tiles above it) uniform boards only */
     if (!rc && rows * cols > ML_MAX_TILES
         && (marks_some(r, locked) || marks_some(r, holes)))
-        rc = ml__fail(r->ctx, ML_M_BOARD_TOO_LARGE, (long long)rows, (long long)cols,
-                      (long long)(rows * cols), (long long)ML_MAX_TILES);
+        rc = giant_refused(r, locked, holes, NONE, rows, cols);
     if (!rc && w != NONE)
         rc = ml_grid_set_wrap(r->ctx, g, (int)tk(r, w)->v.i);
     if (!rc)
@@ -528,7 +476,11 @@ static int graph_from(rd *r, size_t d, int64_t limit, ml_board **out)
 {
     int rc = check_mapping(r, d, "graph board", graph_fields,
                            (const char *const[]){"effects", "states", NULL});
-    if (rc)
+    int64_t states = 0, n_cells = -1;
+    size_t st = ml__json_get(r->j, d, "states"), nc = ml__json_get(r->j, d, "n_cells");
+    /* Board.from_effects reads states first, n_cells after the effects' entries */
+    if (rc || (r->words && (rc = as_int(r, st, "states", ML_MIN_STATES, ML_MAX_STATES,
+                                        "an int from 2 to 255", &states))))
         return rc;
     size_t eff = ml__json_get(r->j, d, "effects");
     if (!is_list(r, eff))
@@ -543,13 +495,10 @@ static int graph_from(rd *r, size_t d, int64_t limit, ml_board **out)
     if (taps > (uint64_t)limit || total > (uint64_t)limit)
         return ml__fail(r->ctx, ML_M_JSON_GRAPH_TOO_LARGE, (unsigned long long)taps,
                         (unsigned long long)total, (long long)limit);
-    int64_t states = 0, n_cells = -1;
-    rc = as_int(r, ml__json_get(r->j, d, "states"), "states", ML_MIN_STATES, ML_MAX_STATES,
-                "an int from 2 to 255", &states);
-    if (rc)
+    if (!r->words && (rc = as_int(r, st, "states", ML_MIN_STATES, ML_MAX_STATES,
+                                  "an int from 2 to 255", &states)))
         return field(r, "states", rc);
-    size_t nc = ml__json_get(r->j, d, "n_cells");
-    if (nc != NONE && !is_kind(r, nc, ML_JSON_NULL)) {
+    if (!r->words && nc != NONE && !is_kind(r, nc, ML_JSON_NULL)) {
         const ml_json_tok *t = tk(r, nc);
         if (!is_int(r, nc) || t->big || t->v.i < 0 || t->v.i > limit)
             return ml__fail(r->ctx, ML_M_JSON_N_CELLS, (long long)limit, repr(r, nc));
@@ -564,6 +513,9 @@ static int graph_from(rd *r, size_t d, int64_t limit, ml_board **out)
     for (size_t e = first_item(eff); e < tk(r, eff)->end; e = next(r, e), jtap++)
         if ((rc = check_effect(r, e, jtap)))
             return field(r, "effects", rc);
+    if (r->words && nc != NONE && !is_kind(r, nc, ML_JSON_NULL)
+        && (rc = as_int(r, nc, "n_cells", 0, ML_MAX_TILES, "a non-negative int", &n_cells)))
+        return rc;
     int64_t *indptr = malloc((taps + 1) * sizeof *indptr);
     int64_t *cells = malloc((total ? total : 1) * sizeof *cells);
     if (!indptr || !cells) {
@@ -632,9 +584,7 @@ static int board_from_value(ml_ctx *ctx, const ml_json *j, size_t i, int64_t max
     rd *r = malloc(sizeof *r);
     if (!r)
         return ml__fail(ctx, ML_M_NOMEM, "ml_board_from_json");
-    r->ctx = ctx;
-    r->j = j;
-    r->words = words;
+    *r = (rd){.ctx = ctx, .j = j, .words = words};   /* every other field zero (shared) */
     int64_t limit = max_tiles <= 0 ? ML_MAX_TILES : max_tiles;
     int rc;
     if (is_kind(r, i, ML_JSON_DICT) && ml__json_get(j, i, "effects") != NONE)
@@ -646,6 +596,12 @@ static int board_from_value(ml_ctx *ctx, const ml_json *j, size_t i, int64_t max
 }
 
 int ml__grid_from_json(ml_ctx *ctx, const char *json, size_t len, ml_grid **out)
+{
+    return ml__grid_from_json_shared(ctx, json, len, 0, out);
+}
+
+int ml__grid_from_json_shared(ml_ctx *ctx, const char *json, size_t len, unsigned shared,
+                              ml_grid **out)
 {
     ctx = ml__begin(ctx);
     if (!out || (!json && len))
@@ -659,7 +615,7 @@ int ml__grid_from_json(ml_ctx *ctx, const char *json, size_t len, ml_grid **out)
     if (!r)
         rc = ml__fail(ctx, ML_M_NOMEM, "ml__grid_from_json");
     if (r) {
-        *r = (rd){.ctx = ctx, .j = &j, .words = 1};
+        *r = (rd){.ctx = ctx, .j = &j, .words = 1, .shared = shared};
         rc = grid_describe(r, 0, (int64_t)ML_MAX_SIDE * ML_MAX_SIDE, out);
     }
     free(r);

@@ -290,6 +290,102 @@ int ml_board_effect(ml_ctx *ctx, const ml_board *b, uint64_t j, size_t *count, i
     return ML_OK;
 }
 
+struct coo_out {
+    int64_t *ci, *tj;
+    size_t cap, count;
+    int64_t j;
+};
+
+static void coo_entry(void *arg, uint64_t cell, unsigned times)
+{
+    struct coo_out *o = arg;
+    for (unsigned k = 0; k < times; k++, o->count++)
+        if (o->count < o->cap) {
+            o->ci[o->count] = (int64_t)cell;
+            o->tj[o->count] = o->j;
+        }
+}
+
+/* ml__board_coo of a grid: ml__board_each_effect's walk with the cell of each tile read
+ * from a map made once (4 bytes a tile, holes -1) instead of a search a cell. */
+static int grid_coo(ml_ctx *ctx, const ml_board *b, const uint32_t *tf, const uint32_t *cf,
+                    struct coo_out *o, size_t *nnz)
+{
+    uint64_t tiles = (uint64_t)b->rows * (uint64_t)b->cols;
+    int32_t *cell_of = NULL;
+    if (cf) {
+        if (!(cell_of = malloc(tiles * sizeof *cell_of)))
+            return ml__fail(ctx, ML_M_NOMEM, "ml__board_coo");
+        for (uint64_t f = 0; f < tiles; f++)
+            cell_of[f] = -1;
+        for (uint64_t i = 0; i < b->n_cells; i++)
+            cell_of[cf[i]] = (int32_t)i;
+    }
+    for (uint64_t j = 0; j < b->n_taps; j++) {
+        if ((j & 4095) == 4095 && ml_interrupt_poll()) {
+            free(cell_of);
+            return ml__fail(ctx, ML_M_INTERRUPTED);
+        }
+        uint64_t f = tf ? tf[j] : j;
+        int64_t r = (int64_t)(f / (uint64_t)b->cols), c = (int64_t)(f % (uint64_t)b->cols);
+        const ml__pattern *p = ml__board_tile(b, f);
+        o->j = (int64_t)j;
+        for (size_t k = 0; k < p->count; k++) {
+            int64_t rr = r + p->dr[k], cc = c + p->dc[k];
+            if (b->wrap) {
+                rr %= b->rows;
+                cc %= b->cols;
+                rr += rr < 0 ? b->rows : 0;
+                cc += cc < 0 ? b->cols : 0;
+            } else if (rr < 0 || rr >= b->rows || cc < 0 || cc >= b->cols) {
+                continue;
+            }
+            int64_t i = (int64_t)(rr * b->cols + cc);
+            if (cell_of && (i = cell_of[i]) < 0)
+                continue;
+            coo_entry(o, (uint64_t)i, 1);
+        }
+    }
+    free(cell_of);
+    *nnz = o->count;
+    return ML_OK;
+}
+
+int ml__board_coo(ml_ctx *ctx, const ml_board *b, int64_t *ci, int64_t *tj, size_t cap,
+                  size_t *nnz)
+{
+    ml_scope sc;
+    ctx = ml__enter(ctx, &sc);
+    const char *fn = "ml__board_coo";
+    const uint32_t *tf = NULL, *cf = NULL;
+    int rc = live(ctx, fn, b);
+    if (!rc)
+        rc = need(ctx, fn, nnz, "nnz");
+    if (!rc && cap)
+        rc = need(ctx, fn, ci && tj ? (void *)ci : NULL, ci ? "tj" : "ci");
+    /* Python's rule: 16 bytes an entry, the pattern's entries a tile */
+    if (!rc && b->giant)
+        rc = ml__board_per_tile(ctx, b, "the coordinate form of A",
+                                16 * (int)(b->pal[0].count ? b->pal[0].count : 1));
+    if (!rc)   /* the positions made once: each_effect's lookups are then O(1) or O(log) */
+        rc = ml__board_taps(ctx, b, fn, &tf);
+    if (!rc)
+        rc = ml__board_cells(ctx, b, fn, &cf);
+    if (rc)
+        return ml__leave(ctx, &sc, rc);
+    struct coo_out o = {ci, tj, cap, 0, 0};
+    if (b->kind == ML_BOARD_GRID)
+        return ml__leave(ctx, &sc, grid_coo(ctx, b, tf, cf, &o, nnz));
+    for (uint64_t j = 0; j < b->n_taps; j++) {
+        if ((j & 4095) == 4095 && ml_interrupt_poll())
+            return ml__leave(ctx, &sc, ml__fail(ctx, ML_M_INTERRUPTED));
+        o.j = (int64_t)j;
+        ml__board_each_effect(b, j, coo_entry, &o);
+    }
+    *nnz = o.count;
+    return ml__leave(ctx, &sc, ML_OK);
+}
+
 /* ------------------------------------------------------------------ playing */
 struct add_out {
     uint8_t *out;       /* board-shaped (grids) or over the cells (graph boards) */

@@ -21,6 +21,7 @@
 #include "engines/algebraic.h"
 #include "engines/lifted.h"
 #include "engines/torus.h"
+#include "engines/torus2.h"
 #include "engines/dense.h"
 #include "engines/tensor.h"
 #include "chase/rowsolve.h"
@@ -109,6 +110,7 @@ static int least_outside(const ml__pattern *p, int (*in)(long, long), long *dr, 
 #define TIE 1e-12
 #define CHASE_SLOPE 1.0e-8
 #define CHASE_CROSSOVER 576
+#define TORUS2_CROSSOVER (64 * 64)
 
 static uint64_t tiles(const ml_board *b) { return (uint64_t)b->rows * (uint64_t)b->cols; }
 
@@ -138,6 +140,18 @@ static double structured(double slope, long crossover, const ml_board *b)
 
 static double cross_cost(const ml_board *b) { return structured(0.8e-8, 576, b); }
 static double torus_cost(const ml_board *b) { return structured(0.0, 96 * 96, b); }
+/* algebraic-torus2: 0.995e-8 a tile from the measured crossover with the chase (64 x 64:
+ * the knight over Z/3 crosses there, GF(2) at 32 x 32, the diagonal below 16 x 16), so
+ * above the tensor engine on the product patterns it covers too; just above
+ * algebraic-torus on the cross family's tori, which that engine takes */
+static int algebraic_reason(const ml_board *b, int q, char *why, size_t cap);
+static double torus2_cost(const ml_board *b)
+{
+    char why[ML_WHY_MAX];
+    if (b->wrap && algebraic_reason(b, b->n, why, sizeof why))
+        return torus_cost(b) + 1e-9;
+    return structured(0.995e-8, TORUS2_CROSSOVER, b);
+}
 static double sym_cost(const ml_board *b) { return structured(0.995e-8, 160 * 160, b); }
 /* a crossover past algebraic-sym's, the same slope: above it by a constant on every
  * board both cover (odd x even boards: sym works transposed) */
@@ -347,6 +361,20 @@ static int torus_covers(const ml_board *b, char *why, size_t cap)
     return torus_reason(b, b->n, why, cap);
 }
 
+/* tori of any uniform pattern, prime n, with a chase orientation (engines/torus2.c) */
+static int torus2_covers(const ml_board *b, char *why, size_t cap)
+{
+    if (is_grid(b) && !b->wrap)
+        return why_fmt(why, cap, ML_R_TORUS2_ONLY);
+    if (!uniform_prime_grid(b, b->n, why, cap))
+        return 0;
+    ml__t2_orient o;
+    if (ml__torus2_orient(b, &o) <= 0)   /* out of memory: not taken */
+        return why_fmt(why, cap, ML_R_TORUS2_LEAD, ML_TORUS2_MAX_SHEAR, ML_TORUS2_MAX_SPAN,
+                       ML_TORUS2_MAX_WORK_LOG2);
+    return 1;
+}
+
 static int in_box(long dr, long dc) { return dr >= -1 && dr <= 1 && dc >= -1 && dc <= 1; }
 
 /* _orientation: whether either orientation has left-right symmetric counts and an
@@ -516,6 +544,10 @@ const ml__own_engine ml__own_engines[] = {
     {"algebraic-torus", "algebraic",
      "a 2 x 2 system over GF(p)[s] / (s^w - 1): tori of the cross family, prime n", PACKED,
      BOTH, 1, 0, torus_covers, torus_cost, &ml__algebraic_torus_ops},
+    {"algebraic-torus2", "algebraic",
+     "a k x k system over GF(p)[s] / (s^w - 1) left by the row chase of a single-offset "
+     "lead, the torus sheared to make one: tori of any pattern, prime n",
+     ML_Q_KERNEL_FITS, NATIVE, 1, 0, torus2_covers, torus2_cost, &ml__algebraic_torus2_ops},
     {"algebraic-sym", "algebraic",
      "polynomial row recurrences for left-right symmetric 3 x 3 patterns (diagonal, ring), "
      "prime n, no tori",

@@ -128,9 +128,12 @@ int ml__alg_mat_mul(unsigned p, px *T, const px *X, const px *Y, const px *m, px
     return rc;
 }
 
-/* Res(a, b) over GF(p) by Euclid (cross.py's _resultant) */
+/* Res(a, b) over GF(p) by Euclid (cross.py's _resultant; GF(p) > 2 over the half-gcd's
+ * remainder sequence, ml_gfpx_resultant) */
 int ml__alg_resultant(unsigned p, const px *a0, const px *b0, unsigned *res)
 {
+    if (p != 2 && a0->c.n)
+        return ml_gfpx_resultant(res, &a0->c, &b0->c, p);
     px a, b, r;
     ml__alg_px_init(&a);
     ml__alg_px_init(&b);

@@ -528,6 +528,13 @@ ML_API const char *ml_strerror(int status);
     X(ML_R_CROSS_UNIT, ML_OK,                                                             \
       "the chase needs the offset (-1, 0) (or, on the transposed board, (0, -1)) with a " \
       "count that is a unit mod n%s")                                                     \
+    X(ML_R_TORUS2_ONLY, ML_OK, "tori only (wrap=True)")                                   \
+    X(ML_R_TORUS2_LEAD, ML_OK,                                                            \
+      "no orientation of this torus (transposed or not, sheared (r + a c, c) with |a| "  \
+      "<= %d where the height divides a times the width, flipped or not) gives the "     \
+      "pattern an extreme row of a single offset with a unit count and a span of at "     \
+      "most %d rows, less than the height, whose system over GF(p)[s] / (s^w - 1) takes " \
+      "at most 2^%d steps ((span^3 / 3 + 2 span) w^2, over GF(2) / 64)")                 \
     X(ML_R_SYM_TORI, ML_OK, "it does not take tori (wrap=True)")                          \
     X(ML_R_SYM_BOX, ML_OK,                                                                \
       "the pattern must lie in the 3 x 3 box around the tap; it uses (%lld, %lld)")       \
@@ -578,7 +585,10 @@ ML_API const char *ml_strerror(int status);
     X(ML_M_SEARCH_KIND, ML_EINVAL, "%s does not apply to a %s search (use %s)")           \
     X(ML_M_SEARCH_NO_TAPS, ML_EUNAVAILABLE,                                               \
       "no taps: %llu task(s) were merged without them (ml_search_merge_rows with taps "   \
-      "NULL); ask for the lengths only (taps NULL)")                                     \
+      "NULL); ask for the lengths only (taps NULL)")                                      \
+    /* the constructors' words (Board.grid's locked / holes positions: model/board.py) */ \
+    X(ML_M_JSON_WORDS_POSITION_ENTRY, ML_EINVAL,                                          \
+      "%s must be a (row, col) pair of ints, got %s")                                     \
     X(ML_R_SYM_ODD_ORIENTATION, ML_OK,                                                    \
       "the pattern must be left-right (or, transposed, up-down) symmetric with no tap "   \
       "(-1, 0) mod n and a count of (-1, +1) that is a unit mod n (the next row's "       \

@@ -489,7 +489,7 @@ unsigned ml_gfpx_make_monic(ml_gfpx *a, unsigned p)
     return lc;
 }
 
-int ml_gfpx_mul(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p)
+int ml_gfpx_mul_basecase(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p)
 {
     if (!a->n || !b->n) {
         if (r->n) memset(r->c, 0, r->n);
@@ -522,7 +522,8 @@ int ml_gfpx_mul(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p)
     return 0;
 }
 
-int ml_gfpx_divrem(ml_gfpx *q, ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p)
+int ml_gfpx_divrem_basecase(ml_gfpx *q, ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b,
+                            unsigned p)
 {
     if (!b->n) return 1;
     size_t db = b->n - 1;
@@ -611,7 +612,7 @@ static void gfpx_reduce_inplace(ml_gfpx *R, const ml_gfpx *B, ml_gfpx *S, const 
     }
 }
 
-int ml_gfpx_gcd(ml_gfpx *g, const ml_gfpx *a, const ml_gfpx *b, unsigned p)
+int ml_gfpx_gcd_classical(ml_gfpx *g, const ml_gfpx *a, const ml_gfpx *b, unsigned p)
 {
     ml_gfpx A, B;
     ml_gfpx_init(&A);
@@ -638,8 +639,8 @@ int ml_gfpx_gcd(ml_gfpx *g, const ml_gfpx *a, const ml_gfpx *b, unsigned p)
     return rc;
 }
 
-int ml_gfpx_xgcd(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a, const ml_gfpx *b,
-                 unsigned p)
+int ml_gfpx_xgcd_classical(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a,
+                           const ml_gfpx *b, unsigned p)
 {
     ml_gfpx A, B, SA, SB, TA, TB;
     ml_gfpx *all[6] = {&A, &B, &SA, &SB, &TA, &TB};

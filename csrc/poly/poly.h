@@ -8,13 +8,20 @@
  * packed words: O(deg^2 / 64) word operations.
  *
  * ml_gfpx: one byte a coefficient, c[n - 1] != 0 (n == 0 for zero), p a prime from
- * 2 to 251 passed to every call. Products and long division accumulate in 32-bit
- * words and reduce only every few thousand terms (delayed reduction).
+ * 2 to 251 passed to every call. The base cases (poly.c) accumulate in 32-bit words and
+ * reduce only every few thousand terms (delayed reduction): schoolbook products, long
+ * division, Euclid's gcd, all O(n^2). From the thresholds below on, gfpx_fast.c takes
+ * over: products by a number-theoretic transform (one prime, or two and the CRT),
+ * O(n log n); division by a Newton inverse, O(M(n)); gcd, extended gcd and resultant by
+ * the half-gcd, O(M(n) log n), with the same results as the classical ones (the same
+ * remainder sequence).
  *
  * Functions return 0, or 2 when out of memory (the outputs are then unspecified but
  * still safe to clear). Outputs may alias inputs unless said otherwise. The gcd and
- * xgcd poll for an interrupt (interrupt.h) every 64 division steps and return 3 when
- * stopped (the outputs are then untouched).
+ * xgcd poll for an interrupt (interrupt.h) every 64 division steps and (GF(p)) at every
+ * half-gcd call, the GF(p) resultant likewise, the series inverse (so Newton division)
+ * at every doubling, products past 2^23 coefficients between their pieces; they return
+ * 3 when stopped (the outputs are then untouched; the resultant's is 0).
  */
 #ifndef ML_POLY_H
 #define ML_POLY_H
@@ -81,12 +88,43 @@ int ml_gfpx_axpy(ml_gfpx *a, unsigned k, const ml_gfpx *b, size_t s, unsigned m,
 void ml_gfpx_scale(ml_gfpx *a, unsigned k, unsigned p);
 /* Make monic (zero stays zero); returns the old leading coefficient (0 for zero). */
 unsigned ml_gfpx_make_monic(ml_gfpx *a, unsigned p);
+
+/* Thresholds of the fast algorithms (gfpx_fast.c), in coefficients: the transform for
+ * products whose shorter factor has at least ml_gfpx_mul_threshold; Newton division when
+ * the divisor and the quotient both have more than ml_gfpx_div_threshold; the half-gcd
+ * when both inputs have at least ml_gfpx_gcd_threshold (and inside it down to that
+ * length). ml_gfpx_ntt_points: the largest transform (2^23; longer products are summed
+ * from pieces of half as many coefficients); ml_gfpx_ntt_force_crt: both primes even
+ * when one would do (0). C tests set them to reach every path on small inputs. */
+extern size_t ml_gfpx_mul_threshold, ml_gfpx_div_threshold, ml_gfpx_gcd_threshold;
+extern size_t ml_gfpx_ntt_points;
+extern int ml_gfpx_ntt_force_crt;
+
+/* r = a b: the dispatcher, and its two methods (O(na nb); O(n log n), n = na + nb;
+ * products past 2^23 coefficients go by pieces and poll for a stop between them, 3). */
 int ml_gfpx_mul(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
+int ml_gfpx_mul_basecase(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
+int ml_gfpx_mul_ntt(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
+/* a = q b + r, deg r < deg b (returns 1 when b is zero); q may be NULL. The dispatcher,
+ * long division and Newton division. */
 int ml_gfpx_divrem(ml_gfpx *q, ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
-/* Monic gcd. */
+int ml_gfpx_divrem_basecase(ml_gfpx *q, ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b,
+                            unsigned p);
+int ml_gfpx_divrem_newton(ml_gfpx *q, ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b,
+                          unsigned p);
+/* g = f^-1 mod x^k (k >= 1; returns 1 when f(0) = 0). */
+int ml_gfpx_inv_series(ml_gfpx *g, const ml_gfpx *f, size_t k, unsigned p);
+/* Monic gcd: the dispatcher and Euclid's algorithm. */
 int ml_gfpx_gcd(ml_gfpx *g, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
-/* Monic g = s a + t b; t may be NULL. g, s, t distinct from a, b. */
+int ml_gfpx_gcd_classical(ml_gfpx *g, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
+/* Monic g = s a + t b; t may be NULL. g, s, t distinct from a, b. The dispatcher and
+ * Euclid's algorithm (both give the same s and t: Euclid's cofactors). */
 int ml_gfpx_xgcd(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a, const ml_gfpx *b,
                  unsigned p);
+int ml_gfpx_xgcd_classical(ml_gfpx *g, ml_gfpx *s, ml_gfpx *t, const ml_gfpx *a,
+                           const ml_gfpx *b, unsigned p);
+/* *res = Res(a, b) mod p (0 when a or b is 0), Euclid's formula over the remainder
+ * sequence, whose degrees and leading coefficients the half-gcd logs: O(M(n) log n). */
+int ml_gfpx_resultant(unsigned *res, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
 
 #endif

@@ -464,17 +464,94 @@ int ml_rowrec_poly_to_vec_gf2(const ml_rowrec *P, const ml_gf2x *f, uint64_t *v)
 
 /* GF(p) work rows carry one zero guard entry before index 0 (row[-1] == 0). */
 
+size_t ml_rowrec_doubling_w = 384;
+
+/* out = (Q_n mod m) for Q_{j+1} = (x + c) Q_j + e Q_{j-1}, Q_0 = 1, Q_{-1} = 0 (m NULL:
+ * no reduction; else monic of degree >= 1), over the bits of n from the top by
+ *     Q_{2k} = Q_k^2 + e Q_{k-1}^2,   Q_{2k-1} = Q_{k-1} (2 Q_k - (x + c) Q_{k-1})
+ * (the top row of [[x + c, e], [1, 0]]^k squared) and Q_{k+1} = (x + c) Q_k + e Q_{k-1}.
+ * O(M(d) log n) for d = deg m (or n). Polls for a stop at every bit (3). */
+static int recurrence_doubling(unsigned c, unsigned e, uint64_t n, const ml_gfpx *m,
+                               unsigned p, ml_gfpx *out)
+{
+    static const uint8_t one = 1;
+    ml_gfpx A, B, t1, t2;
+    ml_gfpx *all[4] = {&A, &B, &t1, &t2};
+    for (int i = 0; i < 4; i++)
+        ml_gfpx_init(all[i]);
+    int rc = ml_gfpx_set(&A, &one, 1), bit = 63;
+    while (bit >= 0 && !(n >> bit & 1))
+        bit--;
+    for (; bit >= 0 && !rc; bit--) {
+        if (ml_interrupt_poll()) {
+            rc = 3;
+            break;
+        }
+        /* (A, B) = (Q_k, Q_{k-1}) -> (Q_{2k}, Q_{2k-1}) */
+        rc = ml_gfpx_copy(&t2, &B);                        /* t2 = (x + c) B */
+        if (!rc)
+            rc = ml_gfpx_axpy(&t2, c, &B, 1, 1, p);
+        if (!rc)
+            rc = ml_gfpx_axpy(&t2, p - 1, &A, 0, 2, p);    /* t2 = 2 A - (x + c) B */
+        if (!rc)
+            rc = ml_gfpx_mul(&t2, &t2, &B, p);             /* Q_{2k-1} */
+        if (!rc)
+            rc = ml_gfpx_mul(&t1, &B, &B, p);
+        if (!rc)
+            rc = ml_gfpx_mul(&A, &A, &A, p);
+        if (!rc)
+            rc = ml_gfpx_axpy(&A, 1, &t1, 0, e, p);        /* Q_{2k} */
+        if (!rc) {
+            ml_gfpx x = B; B = t2; t2 = x;
+        }
+        if (!rc && (n >> bit & 1)) {                        /* (Q_{k+1}, Q_k) */
+            rc = ml_gfpx_copy(&t1, &A);
+            if (!rc)
+                rc = ml_gfpx_axpy(&t1, c, &A, 1, 1, p);
+            if (!rc)
+                rc = ml_gfpx_axpy(&t1, 1, &B, 0, e, p);
+            if (!rc) {
+                ml_gfpx x = B; B = A; A = t1; t1 = x;
+            }
+        }
+        if (!rc && m && A.n >= m->n)
+            rc = ml_gfpx_divrem(NULL, &A, &A, m, p);
+        if (!rc && m && B.n >= m->n)
+            rc = ml_gfpx_divrem(NULL, &B, &B, m, p);
+    }
+    if (!rc) {
+        ml_gfpx_clear(out);
+        *out = A;
+        ml_gfpx_init(&A);
+    }
+    for (int i = 0; i < 4; i++)
+        ml_gfpx_clear(all[i]);
+    return rc;
+}
+
 int ml_rowrec_charpoly_gfp(const ml_rowrec *P, ml_gfpx *chi)
 {
     unsigned t0, s, r, mu, p = P->p;
     ml_rowrec_coeffs(P, &t0, &s, &r, &mu);
     ml_fastmod F = ml_fastmod_make(p);
     size_t w = P->w;
+    uint32_t nt = neg_mod(t0, p), nrs = neg_mod(r * s % p, p);
+    if (w >= ml_rowrec_doubling_w) {
+        ml_gfpx q;
+        ml_gfpx_init(&q);
+        int rc = recurrence_doubling(nt, nrs, w, NULL, p, &q);
+        if (!rc) {
+            ml_gfpx_clear(chi);
+            *chi = q;
+        } else {
+            ml_gfpx_clear(&q);
+        }
+        return rc;
+    }
     uint8_t *buf = calloc(2 * (w + 3), 1);
     if (!buf) return 2;
     uint8_t *a = buf + 1, *q = buf + w + 4;
     q[0] = 1;
-    uint32_t nt = neg_mod(t0, p), nrs = neg_mod(r * s % p, p);
     for (size_t j = 0; j < w; j++) {
         if ((j & 255) == 255 && ml_interrupt_poll()) {
             free(buf);
@@ -502,6 +579,18 @@ int ml_rowrec_F_gfp(const ml_rowrec *P, const ml_gfpx *chi, ml_gfpx *Fp)
     ml_fastmod F = ml_fastmod_make(p);
     size_t w = P->w;
     if (ml_gfpx_deg(chi) != (long)w || chi->c[w] != 1) return 1;
+    if (w >= ml_rowrec_doubling_w) {
+        ml_gfpx f;
+        ml_gfpx_init(&f);
+        int rc = recurrence_doubling(0, mu, P->h, chi, p, &f);
+        if (!rc) {
+            ml_gfpx_clear(Fp);
+            *Fp = f;
+        } else {
+            ml_gfpx_clear(&f);
+        }
+        return rc;
+    }
     uint8_t *buf = calloc(2 * (w + 3), 1);
     if (!buf) return 2;
     uint8_t *a = buf + 1, *q = buf + w + 4;

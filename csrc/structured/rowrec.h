@@ -63,11 +63,16 @@ size_t ml_rowrec_apply_gf2(const ml_rowrec *P, int packed, const uint8_t *s, uns
                            const uint8_t *x, uint8_t *out);
 
 /* ---- the algebra (needs s != 0) */
-/* chi_T, monic, degree w. These four poll for an interrupt (interrupt.h) every 256
- * steps and return 3 when stopped (the output is then untouched). */
+/* chi_T, monic, degree w, and F = P_h mod chi. GF(2), and GF(p) below
+ * ml_rowrec_doubling_w columns: the recurrences step by step, O(w^2) and O(h w)
+ * coefficient operations (words over GF(2)), polling for an interrupt (interrupt.h)
+ * every 256 steps. GF(p) from ml_rowrec_doubling_w on (384; C tests lower it): both by
+ * doubling the index (Q_{2k} and Q_{2k-1} from Q_k and Q_{k-1}, poly.h's fast
+ * products and division), O(M(w) log w) and O(M(w) log h), polling at every bit.
+ * All four return 3 when stopped (the output is then untouched). */
+extern size_t ml_rowrec_doubling_w;
 int ml_rowrec_charpoly_gf2(const ml_rowrec *P, ml_gf2x *chi);
 int ml_rowrec_charpoly_gfp(const ml_rowrec *P, ml_gfpx *chi);
-/* F = P_h mod chi. */
 int ml_rowrec_F_gf2(const ml_rowrec *P, const ml_gf2x *chi, ml_gf2x *F);
 int ml_rowrec_F_gfp(const ml_rowrec *P, const ml_gfpx *chi, ml_gfpx *F);
 /* f with f(T) e_0 = v (deg f < w); v: ceil(w/64) words / w bytes. */

@@ -9,6 +9,7 @@
  * tests/native/test_capi_board_json.py. Exit 0 when every check holds.
  * ml-test-sources: api/board_json.c api/board_json_words.c api/json_fields.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
 #include "include/modlights.h"
+#include "api/board.h"
 #include "api/board_json.h"
 #include "t-util.h"
 
@@ -133,6 +134,105 @@ static void refused(const char *doc, int64_t max_tiles, int status, const char *
     ml_ctx_free(ctx);
 }
 
+/* The constructors' words for Board.grid's positions and Board.from_effects' order
+ * (model/board_args.py writes these documents): each document refused with the message
+ * that starts with the expected text, and no board. */
+static void words_refused(void)
+{
+    static const char *const cases[][2] = {
+        {"{\"rows\":3,\"cols\":3,\"locked\":[[0,0,0]]}",
+         "locked must be a (row, col) pair of ints, got [0, 0, 0]"},
+        {"{\"rows\":3,\"cols\":3,\"holes\":[[0,true]]}",
+         "holes must be a (row, col) pair of ints, got [0, True]"},
+        {"{\"rows\":3,\"cols\":3,\"holes\":[[0,0.5]]}",
+         "holes must be a (row, col) pair of ints, got [0, 0.5]"},
+        {"{\"rows\":3,\"cols\":3,\"locked\":[5]}", "locked must be a (row, col) pair of ints, got 5"},
+        {"{\"rows\":3,\"cols\":3,\"locked\":[[0,\"a\"]]}",
+         "locked must be a (row, col) pair of ints, got [0, 'a']"},
+        {"{\"rows\":3,\"cols\":3,\"locked\":[[3,0]]}",
+         "locked (3, 0) is off the board: rows 0..2, cols 0..2"},
+        {"{\"rows\":3,\"cols\":3,\"locked\":[[0,-1.0]]}",
+         "locked (0, -1) is off the board: rows 0..2, cols 0..2"},
+        {"{\"rows\":3,\"cols\":3,\"holes\":[[0,99999999999999999999]]}",
+         "holes (0, 99999999999999999999) is off the board: rows 0..2, cols 0..2"},
+        {"{\"rows\":3,\"cols\":3,\"holes\":[[1e19,0]]}",
+         "holes (10000000000000000000, 0) is off the board"},
+        /* item by item, in the argument's order; locked before holes */
+        {"{\"rows\":3,\"cols\":3,\"locked\":[[9,9],[0,0,0]]}", "locked (9, 9) is off"},
+        {"{\"rows\":3,\"cols\":3,\"locked\":[[0,0,0],[9,9]]}", "locked must be a (row, col)"},
+        {"{\"rows\":3,\"cols\":3,\"locked\":[[0,0],[9,9]],\"holes\":[[0,0,0]]}",
+         "locked (9, 9) is off"},
+        {"{\"rows\":3,\"cols\":3,\"locked\":[[1,1]],\"holes\":[[1,1]]}",
+         "tile (1, 1) is both locked and a hole"},
+        {"{\"rows\":3,\"cols\":3,\"pattern\":\"plus\",\"locked\":[[9,9]]}", "unknown pattern"},
+        /* a giant board with marks is refused before its states are read */
+        {"{\"rows\":12000,\"cols\":12000,\"states\":1,\"locked\":[[0,0]]}",
+         "board too large: 12000x12000"},
+        {"{\"rows\":12000,\"cols\":12000,\"states\":1}", "states must be from 2 to 255"},
+        /* from_effects: states first, the entries list by list, then n_cells */
+        {"{\"effects\":5,\"states\":1}", "states must be from 2 to 255, got 1"},
+        {"{\"effects\":[[\"a\"]],\"states\":2,\"n_cells\":-1}", "effects[0] holds 'a'"},
+        {"{\"effects\":[[0],[4294967296]],\"states\":2,\"n_cells\":-1}",
+         "cell index 4294967296 out of range: a board has at most"},
+        {"{\"effects\":[[0]],\"states\":2,\"n_cells\":-1}",
+         "n_cells must be from 0 to 134217728, got -1"},
+        {"{\"effects\":[[0]],\"states\":2,\"n_cells\":1.5}",
+         "n_cells must be a non-negative int, got float 1.5"},
+        {"{\"effects\":[[0]],\"states\":2,\"n_cells\":true}",
+         "n_cells must be a non-negative int, got a bool (True)"},
+        {"{\"effects\":[[0,5]],\"states\":2,\"n_cells\":3}",
+         "cell index 5 out of range: cells are 0..2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ml_board *b = (ml_board *)cases;   /* set to NULL on failure */
+        CHECK(ml__board_from_json_words(NULL, cases[i][0], strlen(cases[i][0]), &b) != ML_OK && !b);
+        CHECK(strncmp(ml_errmsg(NULL), cases[i][1], strlen(cases[i][1])) == 0, "%s: %s",
+              cases[i][0], ml_errmsg(NULL));
+    }
+    /* a mask beside the document counts as marks (giant boards refused at once) */
+    const char *giant = "{\"rows\":12000,\"cols\":12000,\"states\":1}";
+    ml_grid *g = (ml_grid *)cases;
+    CHECK(ml__grid_from_json_shared(NULL, giant, strlen(giant), ML__SHARED_HOLES, &g) != ML_OK && !g);
+    CHECK(strncmp(ml_errmsg(NULL), "board too large", 15) == 0, "%s", ml_errmsg(NULL));
+}
+
+/* Positions in the constructors' words build the board from_json builds (integral floats
+ * and repeats taken, no count limit), and ml__board_mask reads its masks in place: the
+ * builder's bytes for positions, the caller's own for a shared mask. */
+static void words_positions(void)
+{
+    const char *w = "{\"rows\":3,\"cols\":4,\"states\":3,\"locked\":[[0,0],[0,0.0],[2,1],"
+                    "[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0],[0,0]],"
+                    "\"holes\":[[1.0,3]]}";
+    const char *j = "{\"rows\":3,\"cols\":4,\"states\":3,\"locked\":[[0,0],[2,1]],"
+                    "\"holes\":[[1,3]]}";
+    ml_board *a = NULL, *b = NULL;
+    CHECK(ml__board_from_json_words(NULL, w, strlen(w), &a) == ML_OK, "%s", ml_errmsg(NULL));
+    CHECK(ml_board_from_json(NULL, j, strlen(j), 0, &b) == ML_OK && ml_board_equal(a, b));
+    const uint8_t *lm = ml__board_mask(a, 0), *hm = ml__board_mask(a, 1);
+    CHECK(lm && hm && lm[0] && lm[9] && hm[7] && !lm[7] && !hm[0]);
+    int ones = 0;
+    for (int f = 0; lm && hm && f < 12; f++)
+        ones += lm[f] + hm[f];
+    CHECK(ones == 3);
+    ml_board_free(a);
+    ml_board_free(b);
+    const char *none = "{\"rows\":2,\"cols\":2}";
+    CHECK(ml__board_from_json_words(NULL, none, strlen(none), &a) == ML_OK);
+    CHECK(!ml__board_mask(a, 0) && !ml__board_mask(a, 1) && !ml__board_mask(NULL, 0));
+    ml_board_free(a);
+    /* a shared holes mask: the board reads the caller's bytes */
+    static uint8_t holes[6] = {0, 1, 0, 0, 0, 1};
+    const char *s = "{\"rows\":2,\"cols\":3,\"locked\":[[0,0]]}";
+    ml_grid *g = NULL;
+    CHECK(ml__grid_from_json_shared(NULL, s, strlen(s), ML__SHARED_HOLES, &g) == ML_OK);
+    CHECK(ml_grid_share_holes(NULL, g, holes, NULL, NULL) == ML_OK);
+    CHECK(ml_grid_build(NULL, g, &a) == ML_OK);
+    ml_grid_free(g);
+    CHECK(ml__board_mask(a, 1) == holes && ml_board_n_cells(a) == 4 && ml_board_n_taps(a) == 3);
+    ml_board_free(a);
+}
+
 int main(void)
 {
     for (int t = 0; t < 400; t++)
@@ -191,6 +291,8 @@ int main(void)
     ml_board_free(jb);
     static const char *const bad[][2] = {
         {"{\"rows\":3,\"cols\":3,\"pattern\":\"plus\"}", "unknown pattern 'plus'"},
+        {"{\"rows\":12000,\"cols\":12000,\"pattern\":\"nope\",\"locked\":null,\"holes\":null}",
+         "unknown pattern 'nope'"},
         {"{\"rows\":2,\"cols\":2,\"pattern\":[[\"cross\",\"plus\"],[\"cross\",\"cross\"]]}",
          "unknown pattern 'plus'"},
         {"{\"rows\":2,\"cols\":2,\"pattern\":[[\"cross\",\"cross\",\"cross\"],[\"cross\",\"cross\"]]}",
@@ -254,8 +356,16 @@ int main(void)
     CHECK(ml__board_from_json_words(NULL, giant_doc, strlen(giant_doc), &gb) == ML_OK);
     CHECK(ml_board_is_giant(gb));
     ml_board_free(gb);
+    /* JavaScript's documents: null marks are no marks (a giant uniform board is kept) */
+    const char *giant_nulls = "{\"rows\":12000,\"cols\":12000,\"locked\":null,\"holes\":null}";
+    CHECK(ml__board_from_json_words(NULL, giant_nulls, strlen(giant_nulls), &gb) == ML_OK,
+          "%s", ml_errmsg(NULL));
+    CHECK(gb && ml_board_is_giant(gb));
+    ml_board_free(gb);
     static const char *const words[][2] = {
         {"{\"rows\":3,\"cols\":3,\"pattern\":\"plus\"}", "unknown pattern 'plus'"},
+        {"{\"rows\":12000,\"cols\":12000,\"pattern\":\"nope\",\"locked\":null,\"holes\":null}",
+         "unknown pattern 'nope'"},
         {"{\"effects\":[[0,1],[5]],\"states\":2,\"n_cells\":3}", "cell index 5 out of range"},
         {"{\"effects\":[[0,1],[\"a\"]],\"states\":2}", "effects[1] holds 'a'"},
         {"{\"effects\":[[0]],\"states\":1}", "states must be from 2 to 255, got 1"},
@@ -286,5 +396,7 @@ int main(void)
             round_trip(b);
     }
     ml_board_free(giant);
+    words_refused();
+    words_positions();
     return t_done();
 }

@@ -4,9 +4,12 @@
  * place too) and press agree with the oracle's tap matrix, masks with the description;
  * refusals with Python's messages (cannot tap a locked tile or a hole, off the board,
  * index ranges, per-tile work on a giant grid, its dense matrix, the pattern of a mixed
- * board). Exit status 0 when every check holds (prints fails=N).
+ * board); the coordinate form (ml__board_coo: its pairs summed mod n are the oracle's
+ * matrix, a short buffer gets the count and its first pairs, a giant grid refused).
+ * Exit status 0 when every check holds (prints fails=N).
  * ml-test-sources: api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c */
 #include "include/modlights.h"
+#include "api/board.h"
 #include "tests/board-oracle.h"
 
 static void test_play_messages(ml_ctx *ctx)
@@ -127,6 +130,54 @@ static void test_random_states(ml_ctx *ctx)
     }
 }
 
+/* ml__board_coo on random grids: the pairs, summed mod n, are the oracle's tap matrix;
+ * the count alone with cap 0; a short buffer gets the first pairs. */
+static void test_coo(ml_ctx *ctx)
+{
+    static int64_t ci[81 * 48], tj[81 * 48], ci2[81 * 48], tj2[81 * 48];
+    static unsigned sum[81][81];
+    for (int trial = 0; trial < 300; trial++) {
+        desc d;
+        random_desc(&d);
+        ml_board *b = build(ctx, &d);
+        size_t nnz = 0, count = 0, some = 0;
+        CHECK(ml__board_coo(ctx, b, NULL, NULL, 0, &count) == ML_OK);
+        CHECK(ml__board_coo(ctx, b, ci, tj, sizeof ci / sizeof *ci, &nnz) == ML_OK && nnz == count);
+        uint64_t m = ml_board_n_cells(b), r = ml_board_n_taps(b);
+        memset(sum, 0, sizeof sum);
+        for (size_t k = 0; k < nnz; k++) {
+            CHECK(ci[k] >= 0 && (uint64_t)ci[k] < m && tj[k] >= 0 && (uint64_t)tj[k] < r);
+            sum[ci[k]][tj[k]]++;
+        }
+        for (uint64_t i = 0; i < m; i++)
+            for (uint64_t j = 0; j < r; j++) {
+                int64_t pr, pc, qr, qc;
+                ml_board_cell_position(ctx, b, i, &pr, &pc);
+                ml_board_tap_position(ctx, b, j, &qr, &qc);
+                CHECK(sum[i][j] % (unsigned)d.n == entry(&d, pr * d.cols + pc, qr * d.cols + qc));
+            }
+        size_t cap = nnz / 2;
+        CHECK(ml__board_coo(ctx, b, ci2, tj2, cap, &some) == ML_OK && some == nnz);
+        CHECK(!memcmp(ci, ci2, cap * sizeof *ci) && !memcmp(tj, tj2, cap * sizeof *tj));
+        CHECK(ml__board_coo(ctx, b, NULL, tj2, 1, &some) == ML_EMISUSE);
+        ml_board_free(b);
+        free_desc(&d);
+    }
+    /* graph boards: the effects as listed; a giant grid: refused with its per-tile words */
+    int64_t indptr[3] = {0, 3, 3}, cells[3] = {1, 0, 1};
+    ml_board *g = NULL;
+    size_t nnz = 0;
+    CHECK(ml_board_from_effects(ctx, 3, -1, 2, indptr, cells, &g) == ML_OK);
+    CHECK(ml__board_coo(ctx, g, ci, tj, 8, &nnz) == ML_OK && nnz == 3 && ci[0] == 1 && ci[1] == 0
+          && ci[2] == 1 && tj[0] == 0 && tj[2] == 0);
+    ml_board_free(g);
+    CHECK(ml_board_grid(ctx, 100000, 100000, 2, "knight", &g) == ML_OK);
+    CHECK(ml__board_coo(ctx, g, NULL, NULL, 0, &nnz) == ML_ETOOLARGE);
+    CHECK(strncmp(ml_errmsg(ctx), "the coordinate form of A of this 100000x100000 board would "
+                  "need 1341.1 GiB (144 bytes a tile,", 90) == 0);
+    ml_board_free(g);
+}
+
 int main(void)
 {
     ml_ctx *ctx = NULL;
@@ -135,6 +186,7 @@ int main(void)
     test_play_messages(ctx);
     test_random_grids(ctx, PLAY);
     test_random_states(ctx);
+    test_coo(ctx);
     ml_ctx_free(ctx);
     printf("fails=%d\n", fails);
     return fails != 0;

@@ -2,8 +2,10 @@
  * (GF(2)) and coefficient by coefficient (GF(p)), on random polynomials: products
  * (Karatsuba forced on with a low threshold, and the base case), a = q b + r with
  * deg r < deg b, and the extended gcd (g = s a + t b, g divides a and b).
+ * GF(p) inputs stay below gfpx_fast.c's thresholds (the base cases through the
+ * dispatchers; the fast paths are t-gfpx_fast's).
  * Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: poly/poly.c base/interrupt.c base/cpu.c */
+ * ml-test-sources: poly/poly.c poly/gfpx_fast.c base/interrupt.c base/cpu.c */
 #include "poly/poly.h"
 #include <stdio.h>
 #include <stdlib.h>

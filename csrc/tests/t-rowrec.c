@@ -21,11 +21,17 @@
  *     chi with F(T) e_0 = X_h of the homogeneous recurrence run here and of the chase
  *     from e_0; vec_to_poly / poly_to_vec against f(T) e_0; deg f >= w (1), chi of the
  *     wrong degree or not monic (1) refused;
- *   - the stop (charpoly and F poll every 256 steps, the torus chase every 16 rows): a
- *     stop requested before the call (process-wide, or a scope's context flag) gives 3
- *     with the output untouched / leaves the last tap rows unwritten, and is taken.
+ *   - GF(p)'s doubling (chi and F from ml_rowrec_doubling_w columns on): every other
+ *     algebra check above runs with the doubling (and poly.h's fast paths) forced on
+ *     by lowered thresholds; and doubling = step by step, coefficient for coefficient,
+ *     on random counts, every prime up to 251 sampled, w 1..300 and h 1..2000 (F
+ *     reduced mod chi many times when h > w);
+ *   - the stop (charpoly and F poll every 256 steps, or every bit when doubling, the
+ *     torus chase every 16 rows): a stop requested before the call (process-wide, or a
+ *     scope's context flag) gives 3 with the output untouched / leaves the last tap rows
+ *     unwritten, and is taken.
  * Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: structured/rowrec.c poly/poly.c base/interrupt.c base/cpu.c */
+ * ml-test-sources: structured/rowrec.c poly/poly.c poly/gfpx_fast.c base/interrupt.c base/cpu.c */
 #include "structured/rowrec.h"
 #include "base/interrupt.h"
 #include <stdlib.h>
@@ -518,14 +524,51 @@ static void check_algebra(const ml_rowrec *P)
     free(zero); free(e0); free(xs); free(lastc);
 }
 
+/* ------------------------------------------------------------------ doubling */
+static void check_doubling(void)
+{
+    static const unsigned primes[] = {3, 5, 7, 11, 13, 17, 31, 61, 101, 127, 211, 241, 251};
+    size_t saved = ml_rowrec_doubling_w, sm = ml_gfpx_mul_threshold;
+    size_t sd = ml_gfpx_div_threshold;
+    ml_gfpx c1, c2, f1, f2;
+    ml_gfpx_init(&c1); ml_gfpx_init(&c2); ml_gfpx_init(&f1); ml_gfpx_init(&f2);
+    int n = 0;
+    for (int trial = 0; trial < 120; trial++) {
+        const unsigned p = primes[trial % 13];
+        size_t w = (size_t)rnd_range(1, trial % 4 ? 40 : 300);
+        size_t h = (size_t)rnd_range(1, trial % 3 ? 3 * (long)w : 2000);
+        ml_rowrec P;
+        random_board(&P, h, w, p, 1);
+        if (!P.cr)
+            continue;
+        ml_gfpx_mul_threshold = trial % 2 ? 2 + rnd() % 30 : sm;
+        ml_gfpx_div_threshold = trial % 2 ? 1 + rnd() % 30 : sd;
+        ml_rowrec_doubling_w = (size_t)-1;              /* step by step */
+        int ok = ml_rowrec_charpoly_gfp(&P, &c1) == 0 && ml_rowrec_F_gfp(&P, &c1, &f1) == 0;
+        ml_rowrec_doubling_w = 1;                        /* doubling */
+        ok &= ml_rowrec_charpoly_gfp(&P, &c2) == 0 && ml_rowrec_F_gfp(&P, &c2, &f2) == 0;
+        CHECK(ok && c1.n == c2.n && !memcmp(c1.c, c2.c, c1.n) && f1.n == f2.n
+              && (!f1.n || !memcmp(f1.c, f2.c, f1.n)),
+              "doubling != steps: p=%u h=%zu w=%zu", p, h, w);
+        n++;
+    }
+    CHECK(n > 80, "doubling: %d boards", n);
+    ml_rowrec_doubling_w = saved;
+    ml_gfpx_mul_threshold = sm;
+    ml_gfpx_div_threshold = sd;
+    ml_gfpx_clear(&c1); ml_gfpx_clear(&c2); ml_gfpx_clear(&f1); ml_gfpx_clear(&f2);
+}
+
 /* ------------------------------------------------------------------ the stop */
 static void check_stop(void)
 {
     for (int how = 0; how < 2; how++)
-        for (unsigned pi = 0; pi < 2; pi++) {
+        for (unsigned pi = 0; pi < 3; pi++) {
+            ml_rowrec_doubling_w = pi == 2 ? 1 : (size_t)-1;   /* p = 7: steps, then doubling */
             const unsigned p = pi ? 7 : 2;
             ml_rowrec P;
             random_board(&P, 300, 300, p, 1);
+            const char *path = pi == 2 ? "doubling" : "steps";
             _Atomic int stop = 1;
             ml_scope sc;
             int rc1, rc2, rc3;
@@ -568,8 +611,8 @@ static void check_stop(void)
             rc3 = ml_rowrec_chase_torus_gfp(&Q, NULL, u, v, x, r1, r2);
             if (how) CHECK(ml_scope_leave(&sc) != 0, "the scope saw no stop");
             else CHECK(ml_interrupt_take() == 1, "the stop was not taken");
-            CHECK(rc1 == 3 && rc2 == 3, "stop (%s, p=%u): charpoly %d, F %d, want 3",
-                  how ? "scope" : "process", p, rc1, rc2);
+            CHECK(rc1 == 3 && rc2 == 3, "stop (%s, p=%u, %s): charpoly %d, F %d, want 3",
+                  how ? "scope" : "process", p, path, rc1, rc2);
             CHECK(rc3 == 3 && x[63 * 5] == 0xEE && r1[0] == 0xEE && r2[0] == 0xEE,
                   "stop (%s, p=%u): torus %d (want 3), last row or residuals written",
                   how ? "scope" : "process", p, rc3);
@@ -592,6 +635,8 @@ static void check_stop(void)
 int main(void)
 {
     static const size_t wide[] = {63, 64, 65, 127, 128, 129, 200, 300};
+    const size_t dw = ml_rowrec_doubling_w, dm = ml_gfpx_mul_threshold;
+    const size_t dd = ml_gfpx_div_threshold;
     for (int trial = 0; trial < 900; trial++) {
         const unsigned p = PRIMES[trial % 5];
         size_t h = (size_t)rnd_range(1, 9), w = (size_t)rnd_range(1, 9);
@@ -605,8 +650,19 @@ int main(void)
         if (p == 2) check_apply(&P);
         if (h >= 3 && (h <= 40 || trial % 3 == 0)) check_torus(&P);
         if (P.cr && w <= 300) check_algebra(&P);
+        if (P.cr && w <= 300 && p != 2 && trial % 2) {   /* again, doubling and fast paths */
+            ml_rowrec_doubling_w = 1;
+            ml_gfpx_mul_threshold = 2 + rnd() % 12;
+            ml_gfpx_div_threshold = 1 + rnd() % 12;
+            check_algebra(&P);
+            ml_rowrec_doubling_w = dw;
+            ml_gfpx_mul_threshold = dm;
+            ml_gfpx_div_threshold = dd;
+        }
     }
+    check_doubling();
     check_stop();
+    ml_rowrec_doubling_w = dw;
     printf("chases %d (dense ranks %d, enumerated %d), tori %d, algebra %d\n", n_chase, n_rank,
            n_enum, n_torus, n_alg);
     CHECK(n_rank > 300 && n_enum > 100 && n_torus > 300 && n_alg > 300);

@@ -20,7 +20,7 @@
  *     requested before the call (process-wide, or a scope's context flag) leaves the
  *     last rows unwritten, and is taken.
  * Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: structured/symchase.c structured/packed.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c poly/poly.c base/cpu.c base/interrupt.c */
+ * ml-test-sources: structured/symchase.c structured/packed.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c poly/poly.c poly/gfpx_fast.c base/cpu.c base/interrupt.c */
 #include "structured/symchase.h"
 #include "base/interrupt.h"
 #include <stdlib.h>

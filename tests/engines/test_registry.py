@@ -155,6 +155,7 @@ def test_engines_lists_every_registered_name_with_a_line():
         "chase-rowsolve",
         "algebraic-cross",
         "algebraic-torus",
+        "algebraic-torus2",
         "algebraic-sym",
         "algebraic-sym-odd",
         "lifted",
@@ -516,6 +517,14 @@ def _old_choice(board, backend="native"):
         return "algebraic-sym"
     if native and tiles >= _OLD["LIFTED"] and lifted_supports(board):
         return "lifted"
+    if (  # tori of any pattern (after the seam: registry.CROSSOVER_TILES)
+        native
+        and board.wrap
+        and tiles >= 64 * 64
+        and not algebraic_supports(board)
+        and covers("algebraic-torus2", board) is None
+    ):
+        return "algebraic-torus2"
     if (
         native
         and tiles >= (_OLD["CHASE"] if is_prime(board.states) else _OLD["CHASE_RING"])

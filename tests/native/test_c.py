@@ -50,6 +50,10 @@ HEAVY = {
     "t-zn",
     "t-zn-blocked",
     "t-coset",
+    # 5 s with its build: GF(p)'s fast products, division and half-gcd against the base
+    # cases for every prime up to 251 (tests/native/test_poly.py and the GF(p) nullities of
+    # tests/engines/algebraic/test_cross.py keep them in the default run)
+    "t-gfpx_fast",
     "t-rowsolve",  # 8 s with its build: 576 random chase patterns and chosen ones, every SIMD path
     # the chase's and the batch search's own tests: 0.1-2.1 CPU s each at -O1, 11-14 s
     # with their builds; the default run keeps the tests of the chase engines over them
@@ -111,6 +115,9 @@ HEAVY = {
     # 21 s with its build (it links the registry and every engine it references); the
     # default run keeps tests/native/test_capi_torus.py
     "t-engines-torus",
+    # the same build (the registry and every engine it references); the default run
+    # keeps tests/native/test_capi_torus2.py
+    "t-engines-torus2",
     # 25 s with its build (the registry and every engine it references); the default run
     # keeps tests/native/test_capi_lifted.py
     "t-engines-lifted",

@@ -140,6 +140,7 @@ TABLE = [
     ("chase-rowsolve", "chase", "", "native", False),
     ("algebraic-cross", "algebraic", "det kernel_fits solve_packed", "native reference", True),
     ("algebraic-torus", "algebraic", "kernel_fits solve_packed", "native reference", True),
+    ("algebraic-torus2", "algebraic", "kernel_fits", "native", True),
     ("algebraic-sym", "algebraic", "kernel_fits solve_packed", "native reference", True),
     ("algebraic-sym-odd", "algebraic", "kernel_fits", "native reference", True),
     ("lifted", "lifted", "", "native", True),
@@ -166,6 +167,11 @@ def _rule_cost(name, pb):
     chase_setup = dense * t * t - per["chase"] * t - tie
     if name.startswith("chase"):
         return chase_setup + per["chase"] * tiles
+    if name == "algebraic-torus2" and pb.is_grid and pb.wrap:
+        from modlights.engines.native import covers
+
+        if covers("algebraic-torus", pb) is None:  # just above it on its boards
+            return _rule_cost("algebraic-torus", pb) + 1e-9
     t = cross[name]
     return chase_setup + (per["chase"] - per[name]) * t - tie + per[name] * tiles
 

@@ -191,6 +191,32 @@ def test_gfp_long_products_delay_reduction():
     assert prod.coeffs()[1000] == (3 * (p - 1) ** 2) % p
 
 
+@pytest.mark.parametrize("p", [3, 101, 251])
+def test_gfp_fast_paths_match_python(p):
+    """Lengths past the fast paths' thresholds (csrc/poly/poly.h: transform products from
+    512 coefficients, Newton division past 96, the half-gcd from 192): products, divmod
+    and the extended gcd of a pair with a planted common factor as pure Python's."""
+    import random
+
+    rnd = random.Random(p)
+
+    def poly(n):
+        return [rnd.randrange(p) for _ in range(n - 1)] + [1 + rnd.randrange(p - 1)]
+
+    a, b = poly(700), poly(600)
+    A, B = GfpPoly(a, p), GfpPoly(b, p)
+    assert L(A * B) == pyp_mul(a, b, p)
+    n = poly(1500)
+    q, r = GfpPoly(n, p).divmod(B)
+    assert (L(q), L(r)) == pyp_divmod(n, b, p)
+    c = poly(150)
+    x, y = pyp_mul(poly(500), c, p), pyp_mul(poly(480), c, p)
+    g, s, t = GfpPoly(x, p).xgcd(GfpPoly(y, p))
+    assert L(g) == pyp_gcd(x, y, p) == L(GfpPoly(x, p).gcd(GfpPoly(y, p)))
+    assert len(L(g)) >= 150
+    assert pyp_add(pyp_mul(L(s), x, p), pyp_mul(L(t), y, p), p) == L(g)
+
+
 def test_bad_arguments():
     for bad in (-1, 1.5, "x", True):
         with pytest.raises(ValueError):

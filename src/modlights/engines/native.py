@@ -5,7 +5,8 @@ The dense engines (``dense-gf2``: csrc/engines/dense_gf2.c over csrc/dense/gf2.c
 chase (``chase``, the entry choosing its variant from the plan, and the variants
 ``chase-light``, ``chase-prefix``, ``chase-row``, ``chase-rowsolve``: csrc/engines/chase.c,
 chase_layout.c, chase_row.c), the algebraic engines (``algebraic-cross``,
-``algebraic-sym``, ``algebraic-torus``: csrc/engines/algebraic.c, torus.c, polymat.c),
+``algebraic-sym``, ``algebraic-torus``, ``algebraic-torus2``: csrc/engines/algebraic.c,
+torus.c, polymat.c, torus2.c, polymatn.c),
 the ``lifted`` engine (csrc/engines/lifted.c) and the ``tensor`` engine
 (csrc/engines/tensor.c, band.c, ring.c, smith.c) live in the C library only.
 :func:`covers` asks the C registry whether one of them takes a board (its reason word
@@ -49,6 +50,7 @@ NATIVE_ENGINES = (
     "chase-rowsolve",
     "algebraic-cross",
     "algebraic-torus",
+    "algebraic-torus2",
     "algebraic-sym",
     "lifted",
     "tensor",
@@ -57,7 +59,7 @@ NATIVE_ENGINES = (
 #: The engines that refuse every board with locked tiles or holes after checks of the
 #: board's kind, n, pattern count and wrap only (csrc/api/registry_own.c,
 #: registry_tensor.c): a 3 x 3 proxy of a large masked grid has their reason.
-_NO_MASKS = ("algebraic-cross", "algebraic-torus", "algebraic-sym", "lifted", "tensor")
+_NO_MASKS = ("algebraic-cross", "algebraic-torus", "algebraic-torus2", "algebraic-sym", "lifted", "tensor")
 
 # id(board) -> [weak reference to it, its C board, its plan board, their addresses]: made
 # once per live board object; the C boards' addresses -> the weak reference (board_of)

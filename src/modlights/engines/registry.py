@@ -102,6 +102,7 @@ PER_TILE: dict[str, float] = {
     "chase": 1.0e-8,
     "algebraic-cross": 0.8e-8,
     "algebraic-torus": 0.0,
+    "algebraic-torus2": 0.995e-8,
     "algebraic-sym": 0.995e-8,
     "algebraic-sym-odd": 0.995e-8,
     "lifted": 0.995e-8,
@@ -114,6 +115,7 @@ CROSSOVER_TILES: dict[str, int] = {
     "chase": 576,
     "algebraic-cross": 576,
     "algebraic-torus": 96 * 96,
+    "algebraic-torus2": 64 * 64,
     "algebraic-sym": 160 * 160,
     "algebraic-sym-odd": 192 * 192,  # above algebraic-sym's: sym first where both cover
     "lifted": 128 * 128,

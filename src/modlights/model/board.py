@@ -27,27 +27,29 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
+from modlights.model.board_args import (
+    as_python_shows,
+    document_text,
+    effects_board,
+    grid_refuses,
+    marks_argument,
+    mixed_offsets,
+    no_tiles,
+    offsets_of,
+    pattern_document,
+)
 from modlights.model.board_dict import json_text
 from modlights.model.board_matrix import BoardMatrix, _as_int_array, _reduce_mod
-from modlights.model.patterns import (
-    MAX_OFFSETS,
-    PATTERNS,
-    is_mixed,
-    pattern_name,
-    read_pattern_once,
-)
+from modlights.model.patterns import PATTERNS, is_mixed, pattern_name, read_pattern_once
 from modlights.model.validation import (
     MAX_DENSE,
     MAX_SIDE,
     MAX_TILES,
-    _short,
-    as_int,
     check_dim,
     check_states,
     take_items,
@@ -55,42 +57,6 @@ from modlights.model.validation import (
 from modlights.native._core import CBoard
 
 __all__ = ["Board", "MAX_TILES", "MAX_SIDE"]
-
-
-def _effect_cells(eff: list[list]) -> np.ndarray:
-    """The cells of every tap's effect list, concatenated as int32 (every valid cell
-    index fits: MAX_TILES < 2**31; half the bytes the packers read); ValueError naming
-    the first entry that is not an int (bools, floats and strings are refused) or
-    that does not fit. Lists of plain or NumPy ints are converted by NumPy in one
-    pass, without a Python loop per cell; any other list is checked entry by entry.
-    O(total effect entries)."""
-    parts = []
-    for j, e in enumerate(eff):
-        if isinstance(e, np.ndarray):  # integers (from_effects keeps no others)
-            if e.size and e.dtype.itemsize >= 4 and e.dtype != np.int32:  # no wrapping
-                lo, hi = int(e.min()), int(e.max())
-                if hi > MAX_TILES or lo < -MAX_TILES:
-                    raise ValueError(
-                        f"cell index {hi if hi > MAX_TILES else lo} out of "
-                        f"range: a board has at most {MAX_TILES} cells"
-                    )
-            parts.append(e.astype(np.int32))
-            continue
-        kinds = set(map(type, e))
-        if all(k is int or issubclass(k, np.integer) for k in kinds):
-            try:
-                parts.append(np.array(e, dtype=np.int32))
-                continue
-            except OverflowError:  # beyond int32: certainly out of range
-                pass
-        for c in e:
-            if isinstance(c, (bool, np.bool_)) or not isinstance(c, (int, np.integer)):
-                raise ValueError(f"effects[{j}] holds {c!r}; cell indices must be ints")
-        big = max(e, key=lambda c: abs(int(c)))
-        raise ValueError(
-            f"cell index {int(big)} out of range: a board has at most {MAX_TILES} cells"
-        )
-    return np.concatenate(parts) if parts else np.zeros(0, np.int32)
 
 
 class Board(BoardMatrix):
@@ -186,49 +152,53 @@ class Board(BoardMatrix):
         cols = check_dim("cols", cols)
         giant = rows * cols > MAX_TILES
         if giant and not (
-            _no_tiles(locked) and _no_tiles(holes) and not is_mixed(pattern, rows, cols)
+            no_tiles(locked) and no_tiles(holes) and not is_mixed(pattern, rows, cols)
         ):
-            raise ValueError(
-                f"board too large: {rows}x{cols} = {rows * cols} tiles; more "
-                f"than {MAX_TILES} tiles are allowed only for uniform boards "
-                "(one pattern, no locked tiles or holes)"
-            )
+            grid_refuses({"rows": rows, "cols": cols, "locked": [[0, 0]]}, rows, cols)
         n = check_states(states)
         b = cls._new()
         b._kind = "grid"
         b._n = n
         b._shape = (rows, cols)
         b._wrap = bool(wrap)
-        doc = {"rows": rows, "cols": cols, "states": n, "wrap": b._wrap}
+        doc: dict = {"rows": rows, "cols": cols, "states": n, "wrap": b._wrap}
         pattern = read_pattern_once(pattern, rows, cols)
-        doc["pattern"] = doc_pattern = _pattern_document(pattern, rows, cols)
-
-        got: list = [None, None]
-
-        def masks() -> list:
-            # called once the C reader checked the pattern (Board.grid's order); the C
-            # board reads the masks in place (ml_grid_share_*)
-            got[:] = [b._mask(locked, "locked"), b._mask(holes, "holes")]
-            return got
-
-        # the C reader in Board.grid's words (ml__grid_from_json): the pattern's checks
-        # and messages; the builder refuses a tile both locked and a hole
+        doc["pattern"] = doc_pattern = pattern_document(pattern, rows, cols)
+        # locked / holes: a boolean mask stays a NumPy array the C board reads in place
+        # (ml_grid_share_*); positions go into the document, where the C reader checks
+        # and marks them in Board.grid's words. An argument Python cannot read gets its
+        # message after the C reader's about what comes before it (the pattern, locked).
+        shared: list = [None, None]
+        given: dict = {}
+        for k, (what, spec) in enumerate((("locked", locked), ("holes", holes))):
+            try:
+                mask, positions = marks_argument(spec, what, rows, cols)
+            except ValueError:
+                try:
+                    grid_refuses(doc, rows, cols, *shared)
+                except ValueError as e:
+                    raise as_python_shows(e, pattern, rows, cols, given) from None
+                raise
+            if mask is not None and mask.any():
+                shared[k] = mask
+            elif positions:
+                doc[what] = given[what] = positions
         try:
-            cb = CBoard.grid_words(json.dumps(doc, allow_nan=False), rows, cols, masks)
+            cb = CBoard.grid_words(document_text(doc), rows, cols, *shared)
         except ValueError as e:
-            raise _as_python_shows(e, pattern, rows, cols) from None
-        lock, hole = got
-        # Masks are kept only when some tile is locked / a hole (see _lazy_mask).
-        b._any_locked = lock is not None
-        b._any_holes = hole is not None
+            raise as_python_shows(e, pattern, rows, cols, given) from None
+        # Masks are kept only when some tile is locked / a hole (see _lazy_mask): the
+        # argument's own mask, else the C board's (read in place)
+        b._any_locked = bool(cb.any_locked)
+        b._any_holes = bool(cb.any_holes)
         b._giant = giant
-        if lock is not None:
-            b._locked = lock
-        if hole is not None:
-            b._holes = hole
+        if b._any_locked:
+            b._locked = shared[0] if shared[0] is not None else cb.mask_view(0)
+        if b._any_holes:
+            b._holes = shared[1] if shared[1] is not None else cb.mask_view(1)
         if cb.is_mixed:  # the document's entries, which the reader found good
             b._pattern = None
-            b._mixed = _mixed_offsets(doc_pattern)
+            b._mixed = mixed_offsets(doc_pattern)
         else:
             _grid_patterns(b, cb)
         b._cells_cache = b._taps_cache = b._coo_cache = None
@@ -287,16 +257,15 @@ class Board(BoardMatrix):
             ]
         except TypeError:
             raise ValueError("effects must be a sequence of lists of cell indices") from None
-        flat = _effect_cells(eff)
+        # the C reader checks the entries, n_cells and the indices (Board.from_effects' words)
+        cb = effects_board(n, eff, n_cells)
         lengths = [len(e) for e in eff]
-        if n_cells is not None:
-            n_cells = as_int(
-                n_cells, "n_cells", 0, MAX_TILES, expected="a non-negative int", floats=False
-            )
         indptr = np.zeros(len(eff) + 1, dtype=np.int64)  # CSC of A
         np.cumsum(lengths, dtype=np.int64, out=indptr[1:])
-        # the C board checks the cell indices (against n_cells, or MAX_TILES without)
-        return cls._from_effect_parts(CBoard.from_csc(n, n_cells, indptr, flat), eff, flat, indptr)
+        flat = np.fromiter(
+            itertools.chain.from_iterable(eff), dtype=np.int32, count=int(indptr[-1])
+        )
+        return cls._from_effect_parts(cb, eff, flat, indptr)
 
     @classmethod
     def _from_effect_parts(cls, cb: Any, eff: list, flat: np.ndarray, indptr: np.ndarray) -> Board:
@@ -412,58 +381,6 @@ class Board(BoardMatrix):
                 self._n, self._n_cells, self._indptr, self.coo()[0]
             )
 
-    def _mask(self, spec: Any, what: str) -> np.ndarray | None:
-        """A (rows, cols) boolean mask from a mask or positions; None when it marks
-        no tile (so boards without locks / holes store nothing)."""
-        mask = self._parse_mask(spec, what)
-        if mask is None or not mask.any():
-            return None
-        return mask
-
-    def _parse_mask(self, spec: Any, what: str) -> np.ndarray | None:
-        rows, cols = self._shape
-        if spec is None:
-            return None
-        if not isinstance(spec, (np.ndarray, list, tuple, set, frozenset)):
-            # an iterator or any other iterable: read once (and at most a few
-            # positions a tile), then looked at as a list
-            spec = take_items(spec, 4 * rows * cols + 16, what)
-        if isinstance(spec, np.ndarray) and spec.dtype == bool or _is_bool_nested(spec):
-            arr = np.asarray(spec, dtype=bool)
-            if arr.shape != (rows, cols):
-                raise ValueError(f"{what} mask has shape {arr.shape}, the board is {(rows, cols)}")
-            return np.array(arr, dtype=bool, order="C")  # a copy
-        try:
-            arr = (
-                np.asarray(spec)
-                if not isinstance(spec, (set, frozenset))
-                else np.asarray(sorted(spec, key=repr))
-            )
-        except (ValueError, TypeError, OverflowError):
-            arr = np.empty(0, dtype=object)  # ragged: positions below
-        if (
-            arr.ndim == 2
-            and arr.shape == (rows, cols)
-            and cols != 2
-            and arr.dtype.kind in "iu"
-            and np.isin(arr, (0, 1)).all()
-        ):
-            return np.ascontiguousarray(arr.astype(bool))
-        try:
-            positions = [tuple(p) for p in spec]
-        except TypeError:
-            raise ValueError(
-                f"{what} must be a boolean {rows}x{cols} mask or an iterable "
-                "of (row, col) positions"
-            ) from None
-        if not positions:
-            return None
-        mask = np.zeros((rows, cols), dtype=bool)
-        for p in positions:
-            r, c = self._check_pos(p, what)
-            mask[r, c] = True
-        return mask
-
     # ------------------------------------------------------------------ data
     def to_dict(self) -> dict:
         """The board as JSON-safe data (lists, ints, strings, bools).
@@ -526,7 +443,9 @@ class Board(BoardMatrix):
             lengths = [len(e) for e in eff]
             indptr = np.zeros(len(eff) + 1, dtype=np.int64)
             np.cumsum(lengths, dtype=np.int64, out=indptr[1:])
-            flat = np.fromiter((c for e in eff for c in e), dtype=np.int32, count=int(indptr[-1]))
+            flat = np.fromiter(
+                itertools.chain.from_iterable(eff), dtype=np.int32, count=int(indptr[-1])
+            )
             return cls._from_effect_parts(cb, eff, flat, indptr)
         b = cls._new()
         b._kind = "grid"
@@ -620,71 +539,6 @@ class Board(BoardMatrix):
         return f"Board.grid({rows}, {cols}, states={self._n}, pattern={pat}{extra})"
 
 
-def _pattern_document(pattern: Any, rows: int, cols: int) -> Any:
-    """Board.grid's ``pattern`` (as read_pattern_once read it) as plain JSON values for
-    the C reader: tuples, NumPy arrays and other iterables as lists, NumPy scalars as
-    Python's, integral floats kept (the reader takes them as offsets), NaN and
-    infinities as their text. A value JSON cannot hold at the top (bytes, a
-    non-iterable object) gets the reader's message with its type's name. O(size of the
-    pattern)."""
-    if isinstance(pattern, str):
-        return pattern
-    if isinstance(pattern, (bytes, bool, np.bool_)) or not hasattr(pattern, "__iter__"):
-        try:  # the reader's message for a value of no pattern's kind, named as Python names it
-            CBoard.grid_words(
-                json.dumps({"rows": rows, "cols": cols, "pattern": None}),
-                rows,
-                cols,
-                lambda: (None, None),
-            )
-        except ValueError as e:
-            text = str(e)
-            raise ValueError(text[: text.rindex("NoneType")] + type(pattern).__name__) from None
-    return _plain(pattern, max(rows, cols, MAX_OFFSETS) + 1)
-
-
-_OFFSETS_MESSAGE = "pattern offsets must be (dr, dc) pairs of ints, got "
-
-
-def _as_python_shows(e: ValueError, pattern: Any, rows: int, cols: int) -> ValueError:
-    """The C reader's message ``e`` with the offending offset pair shown as Python shows
-    the argument's own item (a tuple as a tuple, NumPy values as NumPy's repr): the first
-    pair, in the reader's order, whose JSON form the message shows. ``pattern`` is the
-    argument as read once. O(offsets)."""
-    text = str(e)
-    if not text.startswith(_OFFSETS_MESSAGE) or isinstance(pattern, str):
-        return e
-    shown = text[len(_OFFSETS_MESSAGE) :]
-    entries = [x for row in pattern for x in row] if is_mixed(pattern, rows, cols) else [pattern]
-    for entry in entries:
-        if isinstance(entry, (str, bytes)) or not isinstance(entry, (list, tuple, np.ndarray)):
-            continue
-        for pair in entry:
-            if _short(_plain(pair, 3)) == shown:
-                return ValueError(_OFFSETS_MESSAGE + _short(pair))
-    return e
-
-
-def _plain(v: Any, limit: int) -> Any:
-    """``v`` as JSON values (see _pattern_document); an iterable is read up to ``limit``
-    items (past what any level of a pattern accepts)."""
-    if type(v) is str:
-        return v
-    if isinstance(v, np.generic):  # before float: np.float64 is one
-        return _plain(v.item(), limit)
-    if v is None or isinstance(v, (str, bool, int)):
-        return v
-    if isinstance(v, float):
-        return v if math.isfinite(v) else repr(v)
-    if isinstance(v, np.ndarray):
-        return _plain(v.tolist(), limit)
-    if isinstance(v, (list, tuple)):
-        return [_plain(x, limit) for x in v]
-    if isinstance(v, (bytes, bytearray)) or not hasattr(v, "__iter__"):
-        return repr(v)
-    return [_plain(x, limit) for x in itertools.islice(v, limit)]
-
-
 def _grid_patterns(b: Board, cb: Any) -> None:
     """A grid Board's ``_pattern`` / ``_mixed`` from its C board: the offsets (PATTERNS'
     own tuple for a named pattern), or rows of offset tuples (one tuple a distinct
@@ -693,7 +547,7 @@ def _grid_patterns(b: Board, cb: Any) -> None:
         shared: dict = {}
         b._pattern = None
         b._mixed = [
-            [shared.setdefault(o, o) for o in map(_offsets_of, row)]
+            [shared.setdefault(o, o) for o in map(offsets_of, row)]
             for row in json.loads(cb.to_json())["pattern"]
         ]
     else:
@@ -736,47 +590,3 @@ def _named(offs: tuple) -> tuple:
     """PATTERNS' own tuple for the offsets of a named pattern, else ``offs``."""
     name = pattern_name(offs)
     return PATTERNS[name] if name else offs
-
-
-def _mixed_offsets(rows: list) -> list:
-    """The rows of offset tuples of a mixed map the C reader accepted (names and [dr, dc]
-    lists), one tuple a distinct pattern (a name read once). O(tiles + offsets)."""
-    names: dict = {}
-    shared: dict = {}
-
-    def offsets(p: Any) -> tuple:
-        if isinstance(p, str):
-            o = names.get(p)
-            if o is None:
-                o = names[p] = shared.setdefault(_offsets_of(p), _offsets_of(p))
-            return o
-        o = _offsets_of(p)
-        return shared.setdefault(o, o)
-
-    return [[offsets(p) for p in row] for row in rows]
-
-
-def _offsets_of(p: Any) -> tuple:
-    """The offsets of a pattern the C reader accepted: a name (any case, blanks around)
-    or [dr, dc] pairs (ints or integral floats)."""
-    if isinstance(p, str):
-        return PATTERNS[p.strip().lower()]
-    return tuple((int(dr), int(dc)) for dr, dc in p)
-
-
-def _no_tiles(spec: Any) -> bool:
-    """True for a locked / holes argument marking no tile without a mask: None or an
-    empty list, tuple or set of positions."""
-    return spec is None or (isinstance(spec, (list, tuple, set, frozenset)) and not spec)
-
-
-def _is_bool_nested(spec: Any) -> bool:
-    """True for nested lists of Python bools (a mask written by hand)."""
-    if isinstance(spec, np.ndarray) or isinstance(spec, (str, bytes)):
-        return False
-    try:
-        first = next(iter(spec))
-        inner = next(iter(first))
-    except (TypeError, StopIteration):
-        return False
-    return isinstance(inner, (bool, np.bool_))

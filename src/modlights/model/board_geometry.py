@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from modlights.model.patterns import Offsets
-from modlights.model.validation import MAX_TILES, as_int, as_int_pair
+from modlights.model.validation import as_int, as_int_pair
 
 __all__ = ["BoardGeometry"]
 
@@ -109,41 +109,33 @@ class BoardGeometry:
     # ------------------------------------------------------------------ indices
     def _per_tile(self, what: str, bytes_per_tile: int = 1) -> None:
         """ValueError for a giant board (a uniform grid over MAX_TILES tiles): ``what``
-        would need ``bytes_per_tile`` bytes a tile."""
+        would need ``bytes_per_tile`` bytes a tile (the C board's refusal,
+        ML_M_GIANT_PER_TILE, saying how much and what to use instead)."""
         if self._giant:
-            rows, cols = self._shape
-            need = rows * cols * bytes_per_tile
-            raise ValueError(
-                f"{what} of this {rows}x{cols} board would need {need / 2**30:.1f} GiB "
-                f"({bytes_per_tile} byte{'s' * (bytes_per_tile != 1)} a tile, "
-                f"{rows * cols} tiles, more than MAX_TILES = {MAX_TILES}); a board this "
-                "large is described by its shape and pattern alone: use Solver(board)"
-                ".nullity / rank / kernel_size, or Solver(board).solve_packed with "
-                "np.packbits(state, axis=1) states (n = 2: the cross family, left-right "
-                "symmetric 3 x 3 patterns such as diagonal, and square, horizontal, "
-                "vertical and other product patterns)"
-            )
+            self._c.per_tile(what, bytes_per_tile)
 
     @property
     def _cells_flat(self) -> np.ndarray:
-        """Flat (row-major) indices of the active tiles, built on first use."""
+        """Flat (row-major) indices of the active tiles (int64), read on first use from
+        the C board's cell positions (ml__board_cells)."""
         self._per_tile("the cell index", 8)
         if self._cells_cache is None:
             if not self._any_holes:
                 self._cells_cache = np.arange(self._n_cells, dtype=np.int64)
             else:
-                self._cells_cache = np.flatnonzero(self._active.ravel())
+                self._cells_cache = self._c.cell_flats()
         return self._cells_cache
 
     @property
     def _taps_flat(self) -> np.ndarray:
-        """Flat (row-major) indices of the tappable tiles, built on first use."""
+        """Flat (row-major) indices of the tappable tiles (int64), read on first use from
+        the C board's tap positions (ml__board_taps)."""
         self._per_tile("the tap index", 8)
         if self._taps_cache is None:
             if self._kind == "grid" and not (self._any_holes or self._any_locked):
                 self._taps_cache = np.arange(self._n_taps, dtype=np.int64)
             else:
-                self._taps_cache = np.flatnonzero(self._tappable.ravel())
+                self._taps_cache = self._c.tap_flats()
         return self._taps_cache
 
     def _size(self) -> int:
@@ -335,10 +327,11 @@ class BoardGeometry:
         return self._positions(self._taps_flat)
 
     def _positions(self, flat: np.ndarray) -> list:
+        """The positions of flat indices: ints on graph boards, (row, col) on grids."""
         if self._kind == "graph":
-            return [int(i) for i in flat]
-        cols = self._shape[1]
-        return [(int(i) // cols, int(i) % cols) for i in flat]
+            return flat.tolist()
+        r, c = np.divmod(flat, self._shape[1])
+        return list(zip(r.tolist(), c.tolist()))
 
     # ------------------------------------------------------------------ positions
     def _check_pos(self, pos: Any, what: str = "position") -> Any:

@@ -92,50 +92,19 @@ class BoardMatrix(BoardGeometry):
 
     def coo(self) -> tuple[np.ndarray, np.ndarray]:
         """A in coordinate form: (cell_rows, tap_cols), one entry per unit of effect
-        (repeated pairs add up). Cached. int64 arrays, int32 on from_effects boards
-        (widen before arithmetic that can pass 2**31, such as ``ci * n_taps``)."""
+        (repeated pairs add up), in no promised order. Cached. int64 arrays, int32 on
+        from_effects boards (widen before arithmetic that can pass 2**31, such as
+        ``ci * n_taps``). A grid's is the C board's (ml__board_coo: ValueError on a giant
+        board); a from_matrix board's is read from its matrix. O(entries of A)."""
         if self._coo_cache is None:
-            self._per_tile("the coordinate form of A", 16 * len(self._pattern or ((0, 0),)))
-            self._coo_cache = self._build_coo()
+            if self._dense is not None:
+                ci, tj = np.nonzero(self._dense)
+                reps = self._dense[ci, tj].astype(np.int64)
+                ci = np.repeat(ci, reps).astype(np.int64)
+                self._coo_cache = (ci, np.repeat(tj, reps).astype(np.int64))
+            else:
+                self._coo_cache = self._c.coo()
         return self._coo_cache
-
-    def _build_coo(self) -> tuple[np.ndarray, np.ndarray]:
-        if self._dense is not None:
-            ci, tj = np.nonzero(self._dense)
-            reps = self._dense[ci, tj].astype(np.int64)
-            return np.repeat(ci, reps).astype(np.int64), np.repeat(tj, reps).astype(np.int64)
-        rows, cols = self._shape
-        cell_of = np.full(rows * cols, -1, dtype=np.int64)
-        cell_of[self._cells_flat] = np.arange(self._cells_flat.size)
-        tr_all = self._taps_flat // cols
-        tc_all = self._taps_flat % cols
-        tap_ids = np.arange(self._taps_flat.size, dtype=np.int64)
-        groups: list[tuple[Offsets, np.ndarray]]
-        if self._mixed is None:
-            groups = [(self._pattern, tap_ids)]
-        else:
-            by: dict[Offsets, list[int]] = {}
-            for j, (r, c) in enumerate(zip(tr_all.tolist(), tc_all.tolist())):
-                by.setdefault(self._mixed[r][c], []).append(j)
-            groups = [(k, np.asarray(v, dtype=np.int64)) for k, v in by.items()]
-        ci_parts, tj_parts = [], []
-        for offs, ids in groups:
-            tr, tc = tr_all[ids], tc_all[ids]
-            for dr, dc in offs:
-                rr, cc = tr + dr, tc + dc
-                if self._wrap:
-                    rr, cc = rr % rows, cc % cols
-                    keep = slice(None)
-                else:
-                    keep = (rr >= 0) & (rr < rows) & (cc >= 0) & (cc < cols)
-                ci = cell_of[rr[keep] * cols + cc[keep]]
-                tj = ids[keep]
-                ok = ci >= 0
-                ci_parts.append(ci[ok])
-                tj_parts.append(tj[ok])
-        if ci_parts:
-            return np.concatenate(ci_parts), np.concatenate(tj_parts)
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
 
     def matrix(self) -> np.ndarray:
         """A: the dense (n_cells x n_taps) uint8 tap matrix, entries mod n (a new array).

@@ -6,6 +6,7 @@ bad input, MemoryError, KeyboardInterrupt, RuntimeError for the rest. Every Pyth
 Board holds one (model/board.py: its JSON, apply, press and indices are the C
 board's); tests/native/test_capi_board.py checks it on its own."""
 
+from cpython.buffer cimport PyBUF_FORMAT, PyBUF_WRITABLE
 from cpython.ref cimport Py_DECREF, Py_INCREF
 from libc.stdlib cimport free, malloc
 
@@ -47,6 +48,24 @@ cdef int _ml_ok(int rc) except -1:
     if rc != ML_OK:
         _ml_raise(rc)
     return 0
+
+
+cdef extern from "api/ctx.h":
+    int ml__fail(ml_ctx *ctx, int id, ...)
+    int ML_M_CELL_INDEX_MAX
+
+
+def capi_cell_index_max(v):
+    """Raises the C library's ValueError for a cell index v (an int) past what a board
+    holds (ML_M_CELL_INDEX_MAX: Board.from_effects' rule for integer arrays wider than
+    int32, model/board_args.py), in the table's words."""
+    cdef long long c_v
+    if -(1 << 63) <= v < (1 << 63):
+        c_v = v
+        _ml_raise(ml__fail(NULL, ML_M_CELL_INDEX_MAX, c_v, <long long>ML_MAX_TILES))
+    # past int64 (a uint64 array): the table's template with the digits
+    text = ml_msg_template(ML_M_CELL_INDEX_MAX).decode()
+    raise ValueError(text.replace("%lld", str(v), 1).replace("%lld", str(ML_MAX_TILES), 1))
 
 
 def capi_errmsg_name():
@@ -182,8 +201,63 @@ cdef int _grid_mask(ml_grid *g, spec, int holes, int64_t rows, int64_t cols,
 
 cdef extern from "api/board_json.h":
     # the constructors' reader of board documents (as the WebAssembly layer's
-    # mlx_grid_from_json): Board.grid's checks and messages, the grid described, not built
-    int ml__grid_from_json(ml_ctx *ctx, const char *json, size_t len, ml_grid **out) nogil
+    # mlx_grid_from_json): Board.grid's checks and messages, the grid described, not built;
+    # masks given beside the document flagged by ML__SHARED_LOCKED / _HOLES
+    unsigned ML__SHARED_LOCKED, ML__SHARED_HOLES
+    int ml__grid_from_json_shared(ml_ctx *ctx, const char *json, size_t len, unsigned shared,
+                                  ml_grid **out) nogil
+    # ml_board_from_json in the constructors' words (Board.from_effects' messages)
+    int ml__board_from_json_words(ml_ctx *ctx, const char *json, size_t len,
+                                  ml_board **out) nogil
+
+
+cdef extern from "api/board.h":
+    # a grid board's locked / holes bytes (NULL when none), living as long as the board
+    const uint8_t *ml__board_mask(const ml_board *b, int holes)
+    # the per-tile refusal of giant boards, the cells' and taps' flat positions (NULL:
+    # every tile is one), A in coordinate form
+    int ml__board_per_tile(ml_ctx *ctx, const ml_board *b, const char *what,
+                           int bytes_per_tile)
+    int ml__board_cells(ml_ctx *ctx, const ml_board *b, const char *fn,
+                        const uint32_t **cf) nogil
+    int ml__board_taps(ml_ctx *ctx, const ml_board *b, const char *fn,
+                       const uint32_t **tf) nogil
+    int ml__board_coo(ml_ctx *ctx, const ml_board *b, int64_t *ci, int64_t *tj, size_t cap,
+                      size_t *nnz) nogil
+
+
+cdef class _BoardBytes:
+    """The bytes of a C board's mask as a read-only buffer that keeps the board alive
+    (np.frombuffer over it: the Python Board's masks read in place)."""
+
+    cdef object owner
+    cdef const uint8_t *p
+    cdef Py_ssize_t n
+    cdef Py_ssize_t shape[1]
+    cdef Py_ssize_t strides[1]
+
+    def __getbuffer__(self, Py_buffer *buf, int flags):
+        if flags & PyBUF_WRITABLE:
+            raise BufferError("a board's mask is read-only")
+        self.shape[0] = self.n
+        self.strides[0] = 1
+        buf.buf = <void *>self.p
+        buf.obj = self
+        buf.len = self.n
+        buf.readonly = 1
+        buf.itemsize = 1
+        if flags & PyBUF_FORMAT:
+            buf.format = b"B"
+        else:
+            buf.format = NULL
+        buf.ndim = 1
+        buf.shape = self.shape
+        buf.strides = self.strides
+        buf.suboffsets = NULL
+        buf.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer *buf):
+        pass
 
 
 cdef class CBoard:
@@ -238,23 +312,25 @@ cdef class CBoard:
         return CBoard._wrap(b)
 
     @staticmethod
-    def grid_words(text, int64_t rows, int64_t cols, masks):
-        """Board.grid of a grid document in the constructors' words (ml__grid_from_json:
-        rows, cols, states, pattern, wrap, and locked / holes as positions or nested
-        booleans, checked in Board.grid's order with its messages), then ``masks()``,
-        called once the document is read: (locked, holes), each None or a C-contiguous
-        (rows, cols) bool array (rows, cols: the document's) the C board reads in place for its life
-        (ml_grid_share_*: it must never change), then built (ml_grid_build)."""
+    def grid_words(text, int64_t rows, int64_t cols, locked=None, holes=None):
+        """Board.grid of a grid document in the constructors' words
+        (ml__grid_from_json_shared: rows, cols, states, pattern, wrap, and locked / holes
+        as positions or nested booleans, checked in Board.grid's order with its messages),
+        with ``locked`` / ``holes`` given beside it: None, or a C-contiguous (rows, cols)
+        bool array marking some tile (the document then has no such field) that the C
+        board reads in place for its life (ml_grid_share_*: it must never change); then
+        built (ml_grid_build)."""
         cdef ml_grid *g = NULL
         cdef ml_board *b = NULL
         data = text.encode("utf-8", "surrogatepass")
         cdef const char *p = data
         cdef size_t n = len(data)
+        cdef unsigned shared = (ML__SHARED_LOCKED if locked is not None else 0) | \
+            (ML__SHARED_HOLES if holes is not None else 0)
         with nogil:
-            rc = ml__grid_from_json(NULL, p, n, &g)
+            rc = ml__grid_from_json_shared(NULL, p, n, shared, &g)
         _ml_ok(rc)
         try:
-            locked, holes = masks()
             _grid_mask(g, locked, 0, rows, cols, 1)
             _grid_mask(g, holes, 1, rows, cols, 1)
             with nogil:
@@ -262,6 +338,19 @@ cdef class CBoard:
             _ml_ok(rc)
         finally:
             ml_grid_free(g)
+        return CBoard._wrap(b)
+
+    @staticmethod
+    def from_json_words(text):
+        """ml_board_from_json in the constructors' words (ml__board_from_json_words: a graph
+        document with Board.from_effects' checks, order and messages)."""
+        cdef ml_board *b = NULL
+        data = text.encode("utf-8", "surrogatepass")
+        cdef const char *p = data
+        cdef size_t n = len(data)
+        with nogil:
+            rc = ml__board_from_json_words(NULL, p, n, &b)
+        _ml_ok(rc)
         return CBoard._wrap(b)
 
     @staticmethod
@@ -439,6 +528,69 @@ cdef class CBoard:
 
     def locked_mask(self):
         return self._mask(0)
+
+    def per_tile(self, what, int bytes_per_tile=1):
+        """ValueError (ML_M_GIANT_PER_TILE) when the board is giant: ``what`` would need
+        ``bytes_per_tile`` bytes a tile; None otherwise (ml__board_per_tile)."""
+        data = what.encode()
+        _ml_ok(ml__board_per_tile(NULL, self.b, data, bytes_per_tile))
+
+    def _flats(self, int taps):
+        cdef const uint32_t *f = NULL
+        cdef uint64_t k = ml_board_n_taps(self.b) if taps else ml_board_n_cells(self.b)
+        with nogil:
+            if taps:
+                rc = ml__board_taps(NULL, self.b, "Board.taps", &f)
+            else:
+                rc = ml__board_cells(NULL, self.b, "Board.cells", &f)
+        _ml_ok(rc)
+        if f == NULL or k == 0:
+            return np.arange(k, dtype=np.int64)
+        out = np.empty(k, dtype=np.int64)
+        cdef int64_t[::1] ov = out
+        cdef uint64_t i
+        with nogil:
+            for i in range(k):
+                ov[i] = f[i]
+        return out
+
+    def cell_flats(self):
+        """The flat (row-major) positions of the cells, ascending: int64 (the C board's
+        own, made on first need: ml__board_cells; 0..n_cells-1 when every tile is one)."""
+        return self._flats(0)
+
+    def tap_flats(self):
+        """The flat positions of the taps, ascending, as cell_flats (ml__board_taps)."""
+        return self._flats(1)
+
+    def coo(self):
+        """A in coordinate form: (ci, tj) int64, tap by tap, a cell once a unit of effect
+        (ml__board_coo; ValueError on a giant board)."""
+        cdef size_t nnz = 0, got = 0
+        with nogil:
+            rc = ml__board_coo(NULL, self.b, NULL, NULL, 0, &nnz)
+        _ml_ok(rc)
+        ci = np.empty(max(nnz, 1), dtype=np.int64)
+        tj = np.empty(max(nnz, 1), dtype=np.int64)
+        cdef int64_t[::1] cv = ci
+        cdef int64_t[::1] tv = tj
+        with nogil:
+            rc = ml__board_coo(NULL, self.b, &cv[0], &tv[0], nnz, &got)
+        _ml_ok(rc)
+        return ci[:nnz], tj[:nnz]
+
+    def mask_view(self, int holes):
+        """The board's own locked (holes: 0) or holes (1) mask: a read-only (rows, cols)
+        bool array over the C board's bytes (it keeps the board alive; no copy), None when
+        no tile is locked / a hole."""
+        cdef const uint8_t *m = ml__board_mask(self.b, holes)
+        if m == NULL:
+            return None
+        cdef _BoardBytes o = _BoardBytes.__new__(_BoardBytes)
+        o.owner = self
+        o.p = m
+        o.n = <Py_ssize_t>ml_board_size(self.b)
+        return np.frombuffer(o, dtype=np.bool_).reshape(self.shape)
 
     def holes_mask(self):
         return self._mask(1)

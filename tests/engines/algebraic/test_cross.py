@@ -302,6 +302,57 @@ def test_nullity_rectangles_gfp(p, h, w):
     ).nullity == gfp_cross_nullity(h, w, p)
 
 
+#: GF(p) boards past the fast paths' thresholds (csrc/poly/poly.h, structured/rowrec.h):
+#: chi and F by doubling from 384 columns, the half-gcd from 192 coefficients, transform
+#: products from 512; (h, w, p, the nullity by gfp_cross_nullity).
+GFP_PAST_THRESHOLDS = [
+    (404, 404, 3, 202),
+    (389, 389, 5, 106),
+    (391, 391, 7, 97),
+    (1000, 1000, 3, 18),
+    (2000, 420, 5, None),
+]
+
+
+@pytest.mark.parametrize("h, w, p, null", GFP_PAST_THRESHOLDS)
+def test_nullity_gfp_past_the_fast_thresholds(h, w, p, null):
+    """The C engine's doubling, transform products and half-gcd against the pure-Python
+    recurrences and Euclid (gfp_cross_nullity), with nullities far from 0."""
+    got = ml.Solver(ml.Board.grid(h, w, states=p), method="algebraic").nullity
+    want = gfp_cross_nullity(h, w, p)
+    assert got == want
+    if null is not None:
+        assert want == null
+
+
+@pytest.mark.parametrize(
+    "p, pattern",
+    [
+        (3, [(0, 0), (0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (0, 1)]),
+        (5, [(-1, 0), (1, 0), (1, 0), (0, -1), (0, 1), (0, 0)]),
+        (7, [(0, 0), (-1, 0), (0, 1)]),
+    ],
+)
+def test_gfp_counts_past_the_fast_thresholds_against_the_chase(p, pattern):
+    """Other counts (other t0, mu, r s of the recurrences) on 384..450-column boards:
+    the nullity and solvability as the chase's, and a solution (the fast xgcd's
+    cofactor) that Board.apply confirms."""
+    rng = np.random.default_rng(p)
+    for _ in range(2):
+        h, w = (int(v) for v in rng.integers(384, 450, size=2))
+        b = ml.Board.grid(h, w, states=p, pattern=pattern)
+        alg, chase = ml.Solver(b, method="algebraic"), ml.Solver(b, method="chase")
+        assert alg.plan.engine == "algebraic-cross"
+        assert alg.nullity == chase.nullity
+        for solvable in (True, False):
+            s = b.random_state(rng=rng, solvable=solvable)
+            ok = chase.solvable(s)
+            assert alg.solvable(s) == ok and (ok or not solvable)
+            if ok:
+                sol = alg.solve(s, minimal=False)
+                assert np.array_equal(b.apply(s, sol.taps), b.coerce_target(0))
+
+
 @pytest.mark.slow
 def test_nullity_squares_gf2_up_to_2000():
     _check_nullities(range(201, 2001))

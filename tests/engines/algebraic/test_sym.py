@@ -188,6 +188,9 @@ def test_refusals_say_why():
     ]
     for b, why in cases:
         assert why in sym_reason(b)
+        if b.wrap:  # tori of any pattern are algebraic-torus2's
+            assert ml.Solver(b, method="algebraic").plan.engine == "algebraic-torus2"
+            continue
         with pytest.raises(ValueError, match="method='algebraic' does not cover"):
             ml.Solver(b, method="algebraic")
     assert "locked" in sym_reason(ml.Board.grid(6, 6, 2, pattern="diagonal", locked=[(0, 0)]))
@@ -211,6 +214,21 @@ def test_against_chase_and_auto_on_larger_boards():
         assert auto.solvable(u) == bool(
             chase.solve(((p - u.reshape(1, -1).astype(np.int64)) % p).astype(np.uint8))[1][0]
         )
+
+
+@pytest.mark.parametrize("k, p, null", [(778, 3, 40), (782, 3, 26), (774, 5, 324), (780, 5, 400)])
+def test_diagonal_past_the_fast_thresholds(k, p, null):
+    """Boards wide enough for GF(p)'s fast paths (csrc/poly/poly.h, structured/rowrec.h:
+    chi by doubling, Newton division, the half-gcd): the kernel size as the chase's, and
+    a solution of a solvable start."""
+    b = ml.Board.grid(k, k, p, pattern="diagonal")
+    auto = ml.Solver(b)
+    assert auto.plan.engine == "algebraic-sym"
+    assert auto.nullity == null
+    assert auto.kernel_size == NativeEngine(b, "chase").kernel_size == p**null
+    rng = np.random.default_rng(k)
+    s = b.random_state(rng=rng, solvable=True)
+    assert not b.apply(s, auto.solve(s, minimal=False).taps).any()
 
 
 def test_det_pickle_and_small_boards_keep_dense():
