@@ -153,6 +153,9 @@ static double torus2_cost(const ml_board *b)
     return structured(0.995e-8, TORUS2_CROSSOVER, b);
 }
 static double sym_cost(const ml_board *b) { return structured(0.995e-8, 160 * 160, b); }
+/* a crossover past algebraic-sym's, the same slope: above it by a constant on every
+ * board both cover (odd x even boards: sym works transposed) */
+static double sym_odd_cost(const ml_board *b) { return structured(0.995e-8, 192 * 192, b); }
 static double lifted_cost(const ml_board *b) { return structured(0.995e-8, 128 * 128, b); }
 static double tensor_cost(const ml_board *b) { return structured(0.99e-8, 48 * 48, b); }
 
@@ -433,6 +436,28 @@ static int sym_covers(const ml_board *b, char *why, size_t cap)
     return sym_field_reason(b, b->n, why, cap);
 }
 
+/* algebraic-sym-odd over GF(q): sym_reason's board checks, then ml__sym_odd_orientation */
+static int sym_odd_reason(const ml_board *b, int q, char *why, size_t cap)
+{
+    char inner[ML_WHY_MAX];
+    int ok = grid_reason(b, inner, sizeof inner) && uniform_prime_grid(b, q, inner, sizeof inner);
+    long dr = 0, dc = 0;
+    if (ok && b->wrap)
+        ok = why_fmt(inner, sizeof inner, ML_R_SYM_TORI);
+    if (ok && least_outside(uniform(b), in_box, &dr, &dc))
+        ok = why_fmt(inner, sizeof inner, ML_R_SYM_BOX, (long long)dr, (long long)dc);
+    if (ok && ml__sym_odd_orientation(b, (unsigned)q, NULL) < 0)
+        ok = why_fmt(inner, sizeof inner, ML_R_SYM_ODD_ORIENTATION);
+    if (ok)
+        return 1;
+    return why_fmt(why, cap, ML_R_SYM_PREFIX, inner);
+}
+
+static int sym_odd_covers(const ml_board *b, char *why, size_t cap)
+{
+    return sym_odd_reason(b, b->n, why, cap);
+}
+
 /* The engines over GF(p) that lifted runs on each prime of n, in the order tried (the
  * registry's order: the cross family's own engines first); tori: whether the engine
  * takes tori only. The reason given when none covers is the last tried's of the
@@ -444,6 +469,7 @@ static const struct {
 } FIELD_ENGINES[] = {
     {0, cross_reason, &ml__algebraic_cross_ops},
     {0, sym_field_reason, &ml__algebraic_sym_ops},
+    {0, sym_odd_reason, &ml__algebraic_sym_odd_ops},
     {1, torus_reason, &ml__algebraic_torus_ops},
     {1, torus2_reason, &ml__algebraic_torus2_ops},
 };
@@ -537,6 +563,11 @@ const ml__own_engine ml__own_engines[] = {
      "polynomial row recurrences for left-right symmetric 3 x 3 patterns (diagonal, ring), "
      "prime n, no tori",
      PACKED, BOTH, 1, 0, sym_covers, sym_cost, &ml__algebraic_sym_ops},
+    {"algebraic-sym-odd", "algebraic",
+     "algebraic-sym on odd widths where the next row's coefficient b P is singular "
+     "(diagonal on odd x odd boards): rows split as ker P (+) im P, prime n not dividing "
+     "(w + 1) / 2, no tori",
+     ML_Q_KERNEL_FITS, BOTH, 1, 0, sym_odd_covers, sym_odd_cost, &ml__algebraic_sym_odd_ops},
     {"lifted", "lifted",
      "the algebraic engine over each GF(p), p | n, lifted to Z/p^k and combined by CRT: "
      "composite n",

@@ -97,68 +97,6 @@ static unsigned scalar_F(alg_eng *e)
     return e->fscalar;
 }
 
-/* sym: F = G_h mod chi, the (0, 0) entry of base^h over GF(p)[x] / (chi) (mat_pow) */
-static int sym_G(alg_eng *e)
-{
-    unsigned p = e->p;
-    px c[3], m[4], r[4], t[4], sq, u;
-    ml__alg_px_init(&sq);
-    ml__alg_px_init(&u);
-    for (int i = 0; i < 4; i++) {
-        ml__alg_px_init(&m[i]);
-        ml__alg_px_init(&r[i]);
-        ml__alg_px_init(&t[i]);
-    }
-    for (int k = 0; k < 3; k++)
-        ml__alg_px_init(&c[k]);
-    int rc = 0;
-    for (int k = 0; k < 3 && !rc; k++) {
-        uint8_t co[2] = {(uint8_t)e->sc.a[k], (uint8_t)e->sc.b[k]};
-        rc = ml__alg_px_set(p, &c[k], co, 2);
-    }
-    uint8_t one = 1;
-    /* base = [[-c1 mod chi, -(c0 c2 mod chi)], [1 mod chi, 0]]; r = identity */
-    if (!rc)
-        rc = ml__alg_px_divrem(p, NULL, &m[0], &c[1], &e->chi);
-    if (!rc)
-        rc = ml__alg_px_mulmod(p, &m[1], &c[0], &c[2], &e->chi, &sq);
-    ml__alg_px_neg(p, &m[0]);
-    ml__alg_px_neg(p, &m[1]);
-    if (!rc)
-        rc = ml__alg_px_set(p, &u, &one, 1);
-    if (!rc)
-        rc = ml__alg_px_divrem(p, NULL, &m[2], &u, &e->chi);
-    if (!rc)
-        rc = ml__alg_px_set(p, &r[0], &one, 1);
-    if (!rc)
-        rc = ml__alg_px_set(p, &r[3], &one, 1);
-    for (uint64_t x = e->h; x && !rc;) {
-        if (x & 1) {
-            rc = ml__alg_mat_mul(p, t, r, m, &e->chi, &sq, &u);
-            for (int i = 0; i < 4 && !rc; i++)
-                rc = ml__alg_px_copy(p, &r[i], &t[i]);
-        }
-        x >>= 1;
-        if (x && !rc) {
-            rc = ml__alg_mat_mul(p, t, m, m, &e->chi, &sq, &u);
-            for (int i = 0; i < 4 && !rc; i++)
-                rc = ml__alg_px_copy(p, &m[i], &t[i]);
-        }
-    }
-    if (!rc)
-        rc = ml__alg_px_copy(p, &e->F, &r[0]);
-    ml__alg_px_clear(&sq);
-    ml__alg_px_clear(&u);
-    for (int i = 0; i < 4; i++) {
-        ml__alg_px_clear(&m[i]);
-        ml__alg_px_clear(&r[i]);
-        ml__alg_px_clear(&t[i]);
-    }
-    for (int k = 0; k < 3; k++)
-        ml__alg_px_clear(&c[k]);
-    return rc;
-}
-
 /* chi and F */
 static int algebra(ml_ctx *ctx, alg_eng *e)
 {
@@ -168,7 +106,7 @@ static int algebra(ml_ctx *ctx, alg_eng *e)
     int rc = p == 2 ? ml_rowrec_charpoly_gf2(&e->conv, &e->chi.b)
                     : ml_rowrec_charpoly_gfp(&e->conv, &e->chi.c);
     if (!rc && e->sym)
-        rc = sym_G(e);
+        rc = ml__alg_sym_G(p, e->sc.a, e->sc.b, e->h, &e->chi, &e->F);
     else if (!rc)
         rc = p == 2 ? ml_rowrec_F_gf2(&e->conv, &e->chi.b, &e->F.b)
                     : ml_rowrec_F_gfp(&e->conv, &e->chi.c, &e->F.c);
@@ -206,27 +144,8 @@ static int xgcd_s(ml_ctx *ctx, alg_eng *e)
     unsigned p = e->p;
     rc = p == 2 ? ml_gf2x_xgcd(&e->g.b, &e->s.b, NULL, &e->F.b, &e->chi.b)
                 : ml_gfpx_xgcd(&e->g.c, &e->s.c, NULL, &e->F.c, &e->chi.c, p);
-    if (!rc && e->sym) {   /* s C_1^h: C_1^h by repeated squaring mod chi */
-        px a, r, sq;
-        ml__alg_px_init(&a);
-        ml__alg_px_init(&r);
-        ml__alg_px_init(&sq);
-        uint8_t co[2] = {(uint8_t)e->sc.a[2], (uint8_t)e->sc.b[2]}, one = 1;
-        rc = ml__alg_px_set(p, &a, co, 2);
-        if (!rc)
-            rc = ml__alg_px_set(p, &r, &one, 1);
-        for (uint64_t x = e->h; x && !rc; x >>= 1) {
-            if (x & 1)
-                rc = ml__alg_px_mulmod(p, &r, &r, &a, &e->chi, &sq);
-            if (!rc && x >> 1)
-                rc = ml__alg_px_mulmod(p, &a, &a, &a, &e->chi, &sq);
-        }
-        if (!rc)
-            rc = ml__alg_px_mulmod(p, &e->s, &e->s, &r, &e->chi, &sq);
-        ml__alg_px_clear(&a);
-        ml__alg_px_clear(&r);
-        ml__alg_px_clear(&sq);
-    }
+    if (!rc && e->sym)   /* s C_1^h mod chi */
+        rc = ml__alg_sym_scale(p, e->sc.a[2], e->sc.b[2], e->h, &e->chi, &e->s);
     if (rc)
         return status(ctx, rc, "the extended gcd");
     e->have_g = e->have_s = 1;

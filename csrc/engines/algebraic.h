@@ -14,8 +14,22 @@
 #define ML_ENGINES_ALGEBRAIC_H
 
 #include "include/modlights.h"
+#include "structured/symchase.h"
 
 extern const ml_engine_def ml__algebraic_cross_ops;
 extern const ml_engine_def ml__algebraic_sym_ops;
+
+/* algebraic-sym-odd (engines/algebraic_odd.c): algebraic-sym's recurrence on odd widths
+ * where its next-row coefficient C_1 = b P is singular, the rows split as
+ * ker P (+) im P (p not dividing (w + 1) / 2). */
+extern const ml_engine_def ml__algebraic_sym_odd_ops;
+
+/* The orientation algebraic-sym-odd works in (0: as given, 1: transposed) and its
+ * chase's coefficients in *out (may be NULL), or -1 when it does not take the board
+ * over GF(p): a uniform grid without wrap, locks or holes, p a prime <= 251, the
+ * pattern in the 3 x 3 box, left-right symmetric mod p in that orientation with no
+ * tap (-1, 0) and a unit count of (-1, +1) mod p, on an odd width w with p not
+ * dividing (w + 1) / 2. */
+int ml__sym_odd_orientation(const ml_board *b, unsigned p, ml_symchase *out);
 
 #endif

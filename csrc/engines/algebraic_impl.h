@@ -39,5 +39,10 @@ void ml__alg_reverse(uint8_t *v, size_t w);
 unsigned ml__alg_powmod(unsigned a, uint64_t e, unsigned p);
 int ml__alg_mat_mul(unsigned p, px *T, const px *X, const px *Y, const px *m, px *sq, px *u);
 int ml__alg_resultant(unsigned p, const px *a0, const px *b0, unsigned *res);
+/* The symmetric chase's algebra mod m (algebraic-sym mod chi, algebraic-sym-odd mod
+ * chi / x): F = G_h, the polynomial of X_h in X_0 up to c_2^-h; s *= c_2^h. */
+int ml__alg_sym_G(unsigned p, const unsigned a[3], const unsigned b[3], uint64_t h,
+                  const px *mod, px *F);
+int ml__alg_sym_scale(unsigned p, unsigned a2, unsigned b2, uint64_t h, const px *mod, px *s);
 
 #endif

@@ -182,3 +182,92 @@ long ml__alg_count(const struct ml__pattern *pt, int t, long dr, long dc)
         k += pt->dr[i] == dr && pt->dc[i] == dc;
     return k;
 }
+
+/* F = G_h mod m: the (0, 0) entry of [[-c_1, -c_0 c_2], [1, 0]]^h over GF(p)[x] / (m),
+ * c_k = a[k] + b[k] x (the symmetric chase's coefficients, symchase.h): the chase from
+ * X_0 = z leaves X_h = c_2^-h G_h z + (a part free of z). O(log h) products mod m. */
+int ml__alg_sym_G(unsigned p, const unsigned a[3], const unsigned b[3], uint64_t h,
+                  const px *mod, px *F)
+{
+    px c[3], m[4], r[4], t[4], sq, u;
+    ml__alg_px_init(&sq);
+    ml__alg_px_init(&u);
+    for (int i = 0; i < 4; i++) {
+        ml__alg_px_init(&m[i]);
+        ml__alg_px_init(&r[i]);
+        ml__alg_px_init(&t[i]);
+    }
+    for (int k = 0; k < 3; k++)
+        ml__alg_px_init(&c[k]);
+    int rc = 0;
+    for (int k = 0; k < 3 && !rc; k++) {
+        uint8_t co[2] = {(uint8_t)a[k], (uint8_t)b[k]};
+        rc = ml__alg_px_set(p, &c[k], co, 2);
+    }
+    uint8_t one = 1;
+    /* base = [[-c1 mod m, -(c0 c2 mod m)], [1 mod m, 0]]; r = identity */
+    if (!rc)
+        rc = ml__alg_px_divrem(p, NULL, &m[0], &c[1], mod);
+    if (!rc)
+        rc = ml__alg_px_mulmod(p, &m[1], &c[0], &c[2], mod, &sq);
+    ml__alg_px_neg(p, &m[0]);
+    ml__alg_px_neg(p, &m[1]);
+    if (!rc)
+        rc = ml__alg_px_set(p, &u, &one, 1);
+    if (!rc)
+        rc = ml__alg_px_divrem(p, NULL, &m[2], &u, mod);
+    if (!rc)
+        rc = ml__alg_px_set(p, &r[0], &one, 1);
+    if (!rc)
+        rc = ml__alg_px_set(p, &r[3], &one, 1);
+    for (uint64_t x = h; x && !rc;) {
+        if (x & 1) {
+            rc = ml__alg_mat_mul(p, t, r, m, mod, &sq, &u);
+            for (int i = 0; i < 4 && !rc; i++)
+                rc = ml__alg_px_copy(p, &r[i], &t[i]);
+        }
+        x >>= 1;
+        if (x && !rc) {
+            rc = ml__alg_mat_mul(p, t, m, m, mod, &sq, &u);
+            for (int i = 0; i < 4 && !rc; i++)
+                rc = ml__alg_px_copy(p, &m[i], &t[i]);
+        }
+    }
+    if (!rc)   /* reduced once more: a modulus of degree 0 leaves r[0] = 1 unreduced */
+        rc = ml__alg_px_divrem(p, NULL, F, &r[0], mod);
+    ml__alg_px_clear(&sq);
+    ml__alg_px_clear(&u);
+    for (int i = 0; i < 4; i++) {
+        ml__alg_px_clear(&m[i]);
+        ml__alg_px_clear(&r[i]);
+        ml__alg_px_clear(&t[i]);
+    }
+    for (int k = 0; k < 3; k++)
+        ml__alg_px_clear(&c[k]);
+    return rc;
+}
+
+/* s = s (a2 + b2 x)^h mod m, the power by repeated squaring. */
+int ml__alg_sym_scale(unsigned p, unsigned a2, unsigned b2, uint64_t h, const px *mod, px *s)
+{
+    px a, r, sq;
+    ml__alg_px_init(&a);
+    ml__alg_px_init(&r);
+    ml__alg_px_init(&sq);
+    uint8_t co[2] = {(uint8_t)a2, (uint8_t)b2}, one = 1;
+    int rc = ml__alg_px_set(p, &a, co, 2);
+    if (!rc)
+        rc = ml__alg_px_set(p, &r, &one, 1);
+    for (uint64_t x = h; x && !rc; x >>= 1) {
+        if (x & 1)
+            rc = ml__alg_px_mulmod(p, &r, &r, &a, mod, &sq);
+        if (!rc && x >> 1)
+            rc = ml__alg_px_mulmod(p, &a, &a, &a, mod, &sq);
+    }
+    if (!rc)
+        rc = ml__alg_px_mulmod(p, s, s, &r, mod, &sq);
+    ml__alg_px_clear(&a);
+    ml__alg_px_clear(&r);
+    ml__alg_px_clear(&sq);
+    return rc;
+}

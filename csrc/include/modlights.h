@@ -588,7 +588,12 @@ ML_API const char *ml_strerror(int status);
       "NULL); ask for the lengths only (taps NULL)")                                      \
     /* the constructors' words (Board.grid's locked / holes positions: model/board.py) */ \
     X(ML_M_JSON_WORDS_POSITION_ENTRY, ML_EINVAL,                                          \
-      "%s must be a (row, col) pair of ints, got %s")
+      "%s must be a (row, col) pair of ints, got %s")                                     \
+    X(ML_R_SYM_ODD_ORIENTATION, ML_OK,                                                    \
+      "the pattern must be left-right (or, transposed, up-down) symmetric with no tap "   \
+      "(-1, 0) mod n and a count of (-1, +1) that is a unit mod n (the next row's "       \
+      "coefficient b P singular on an odd width w), on an odd width w with (w + 1) / 2 "  \
+      "not a multiple of n, and it is not in either orientation for this board's size")
 
 /* The message ids: ML_M_... for errors, ML_R_... for the plan's reasons. */
 #define ML_X_MESSAGE_ID(id, status, text) id,

@@ -14,7 +14,7 @@
  * failing at each step of loading the library's engines reported (count -1, ML_ENOMEM),
  * never a table missing one. (tests/native/test_capi_registry.py compares every answer
  * with Python's.) Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: api/registry.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c engines/algebraic.c engines/algebraic_poly.c engines/torus.c engines/torus2.c engines/polymatn.c engines/lifted.c engines/polymat.c structured/rowrec.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c poly/gfpx_fast.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
+ * ml-test-sources: api/registry.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c engines/algebraic.c engines/algebraic_poly.c engines/algebraic_odd.c engines/torus.c engines/torus2.c engines/polymatn.c engines/lifted.c engines/polymat.c structured/rowrec.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c poly/gfpx_fast.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
 #include "include/modlights.h"
 #include "api/registry_impl.h"
 #include "api/engine.h"
@@ -29,12 +29,12 @@
 #define MSG(ctx, want)                                                                   \
     CHECK(!strcmp(ml_errmsg(ctx), want), "got \"%s\"", ml_errmsg(ctx))
 
-static const char *const OWN[] = {"dense-gf2",      "dense-zn",         "chase",
-                                  "chase-light",    "chase-prefix",     "chase-row",
-                                  "chase-rowsolve", "algebraic-cross",  "algebraic-torus",
-                                  "algebraic-torus2", "algebraic-sym",  "lifted",
-                                  "tensor"};
-#define NOWN 13
+static const char *const OWN[] = {"dense-gf2",         "dense-zn",          "chase",
+                                  "chase-light",       "chase-prefix",      "chase-row",
+                                  "chase-rowsolve",    "algebraic-cross",   "algebraic-torus",
+                                  "algebraic-torus2",  "algebraic-sym",     "algebraic-sym-odd",
+                                  "lifted",            "tensor"};
+#define NOWN 14
 #define PREFIX(s, pre) (!strncmp((s), (pre), strlen(pre)))
 
 static void test_engines(void)
@@ -46,20 +46,20 @@ static void test_engines(void)
         CHECK(ml_engine_description(i) && strlen(ml_engine_description(i)) > 20);
         CHECK(ml_engine_auto(i) == !(i >= 3 && i <= 6), "%d", i);
         unsigned bk = ml_engine_backends(i);
-        CHECK(bk == ((i >= 7 && i <= 10 && i != 9) ? 3u : 1u), "%d %u", i, bk);
+        CHECK(bk == ((i >= 7 && i <= 11 && i != 9) ? 3u : 1u), "%d %u", i, bk);
         unsigned q = ml_engine_answers(i);
-        int packed = (i >= 7 && i <= 10 && i != 9) || i == 12;
+        int packed = (i >= 7 && i <= 10 && i != 9) || i == 13;
         unsigned want = packed ? (unsigned)(ML_Q_KERNEL_FITS | ML_Q_SOLVE_PACKED) : 0u;
         if (i <= 1)   /* the dense engines answer what the fallback answers for others */
             want = ML_Q_DET | ML_Q_INVERSE | ML_Q_PSEUDO_INVERSE;
-        if (i == 7 || i == 12)   /* algebraic-cross and tensor answer det themselves */
+        if (i == 7 || i == 13)   /* algebraic-cross and tensor answer det themselves */
             want |= ML_Q_DET;
-        if (i == 9)   /* algebraic-torus2: kernel_fits, no packed path */
+        if (i == 9 || i == 11)   /* algebraic-torus2, algebraic-sym-odd: no packed path */
             want = ML_Q_KERNEL_FITS;
         CHECK(q == want, "%d", i);
     }
     CHECK(!strcmp(ml_engine_family(0), "dense") && !strcmp(ml_engine_family(6), "chase"));
-    CHECK(!strcmp(ml_engine_family(9), "algebraic") && !strcmp(ml_engine_family(12), "tensor"));
+    CHECK(!strcmp(ml_engine_family(9), "algebraic") && !strcmp(ml_engine_family(13), "tensor"));
     CHECK(ml_engine_name(NOWN) == NULL && ml_engine_name(-1) == NULL);
     CHECK(ml_engine_family(99) == NULL && ml_engine_description(99) == NULL);
     CHECK(ml_engine_index("reference") == -1 && ml_engine_index(NULL) == -1);
@@ -84,7 +84,7 @@ static void test_example_plan(ml_ctx *ctx)
     CHECK(!strcmp(name, "tensor") &&
           !strcmp(why, "costs more (0.00049 s against 0.0004149 s for algebraic-cross, estimated)"));
     CHECK(ml_plan_rejected(p, NOWN - 1, &name, &why) == ML_ERANGE);
-    MSG(NULL, "i must be from 0 to 11, got 12");
+    MSG(NULL, "i must be from 0 to 12, got 13");
     /* text: the snprintf convention */
     size_t len = 0, len2 = 0;
     CHECK(ml_plan_explain(ctx, p, NULL, 0, &len) == ML_OK && len > 100);
@@ -116,7 +116,7 @@ static void test_refusals(ml_ctx *ctx)
     MSG(ctx, "unknown method 'nope': use one of ('auto', 'dense', 'chase', 'algebraic', "
              "'lifted', 'tensor', 'dense-gf2', 'dense-zn', 'chase-light', 'chase-prefix', "
              "'chase-row', 'chase-rowsolve', 'algebraic-cross', 'algebraic-torus', "
-             "'algebraic-torus2', 'algebraic-sym')");
+             "'algebraic-torus2', 'algebraic-sym', 'algebraic-sym-odd')");
     CHECK(ml_plan_choose(ctx, b, "auto", "gpu", &p) == ML_EINVAL);
     MSG(ctx, "unknown backend 'gpu': use one of ('native', 'reference')");
     CHECK(ml_plan_choose(ctx, b, "tensor", "reference", &p) == ML_ENOTCOVERED);
@@ -124,13 +124,13 @@ static void test_refusals(ml_ctx *ctx)
              "'reference'; use method='auto' or another of ('auto', 'dense', 'chase', "
              "'algebraic', 'lifted', 'tensor', 'dense-gf2', 'dense-zn', 'chase-light', "
              "'chase-prefix', 'chase-row', 'chase-rowsolve', 'algebraic-cross', "
-             "'algebraic-torus', 'algebraic-torus2', 'algebraic-sym')");
+             "'algebraic-torus', 'algebraic-torus2', 'algebraic-sym', 'algebraic-sym-odd')");
     CHECK(ml_plan_choose(ctx, b, NULL, NULL, NULL) == ML_EMISUSE);
     CHECK(ml_plan_choose(ctx, NULL, NULL, NULL, &p) == ML_EMISUSE);
     int covers = 0;
     double s = 0;
     CHECK(ml_engine_covers(ctx, 99, b, &covers, NULL, 0, NULL) == ML_ERANGE);
-    MSG(ctx, "index must be from 0 to 12, got 99");
+    MSG(ctx, "index must be from 0 to 13, got 99");
     CHECK(ml_engine_covers(ctx, 0, NULL, &covers, NULL, 0, NULL) == ML_EMISUSE);
     CHECK(ml_engine_covers(ctx, 0, b, NULL, NULL, 0, NULL) == ML_EMISUSE);
     CHECK(ml_engine_cost(ctx, -1, b, &s) == ML_ERANGE);

@@ -1,16 +1,16 @@
 /* t-solver_engine: csrc/api/solver_engine.c, a solver's own engine asked directly (the
  * Engine protocol of Python's adapter, src/modlights/engines/native.py). On random grids
- * of every structured engine (algebraic-cross, algebraic-sym, algebraic-torus, lifted,
- * tensor; n 2, 3, 4, 5, 6, 9; sides 1..12 and a few larger): the engine's solutions of k
+ * of every structured engine (algebraic-cross, algebraic-sym, algebraic-sym-odd,
+ * algebraic-torus, lifted, tensor; n 2, 3, 4, 5, 6, 9; sides 1..12 and a few larger): the engine's solutions of k
  * right-hand sides at once satisfy A X = R (ml_board_apply as the oracle) exactly where
  * ml_solver_solvable says R is solvable, with images A x0 always solvable; its
  * generators (nullity of them, ml_solver_nullity's count) are in ker A with h * order =
  * 0, a limit gives the first rows and H = NULL the count alone; kernel_fits is 1 on small
  * boards; the packed layout (packs for GF(2) boards of the packing engines, through
  * transposes for a horizontal cross board, along the rows for the tensor engine, not for
- * tori) and the packed solve's taps, unpacked and applied, reach fill ^ state; NULL
+ * tori nor algebraic-sym-odd) and the packed solve's taps, unpacked and applied, reach fill ^ state; NULL
  * arguments are ML_EMISUSE and a torus's packed solve ML_EUNAVAILABLE.
- * ml-test-sources: api/solver_engine.c api/solve_packed.c api/solutions.c api/solve.c api/result.c api/solver.c api/solver_solve.c search/coset.c search/coset_batch.c search/coset_gf2.c search/coset_zn.c search/driver.c search/canon.c api/registry.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/board_json.c api/board_json_words.c api/json_fields.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c poly/gfpx_fast.c engines/algebraic.c engines/algebraic_poly.c structured/rowrec.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c engines/torus.c engines/torus2.c engines/polymatn.c engines/lifted.c engines/polymat.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c search/cube_plan.c search/cube.c search/symmetry.c */
+ * ml-test-sources: api/solver_engine.c api/solve_packed.c api/solutions.c api/solve.c api/result.c api/solver.c api/solver_solve.c search/coset.c search/coset_batch.c search/coset_gf2.c search/coset_zn.c search/driver.c search/canon.c api/registry.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry_own.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/board_json.c api/board_json_words.c api/json_fields.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c poly/gfpx_fast.c engines/algebraic.c engines/algebraic_poly.c engines/algebraic_odd.c structured/rowrec.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c engines/torus.c engines/torus2.c engines/polymatn.c engines/lifted.c engines/polymat.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c search/cube_plan.c search/cube.c search/symmetry.c */
 #define ML_T_SEED 0x5E6E11ull
 #include "include/modlights.h"
 #include "api/solver_engine.h"
@@ -26,7 +26,7 @@ static ml_ctx *ctx;
 static int solved, unsolvable, gens, packed;
 
 static const char *const ENGINES[] = {"algebraic-cross", "algebraic-sym", "algebraic-torus",
-                                      "lifted", "tensor"};
+                                      "lifted", "tensor", "algebraic-sym-odd"};
 static const char *const PATTERNS[] = {"cross", "vertical", "horizontal", "diagonal", "square"};
 static const int NS[] = {2, 3, 4, 5, 6, 9};
 
@@ -137,7 +137,8 @@ static void packed_solve(ml_solver *s, const char *engine, const char *pattern, 
 {
     int packs = -1, transposed = -1;
     OK(ml__solver_engine_packed(ctx, s, &packs, &transposed));
-    int torus = !strcmp(engine, "algebraic-torus");
+    /* the torus and algebraic-sym-odd have no packed solve of their own */
+    int torus = !strcmp(engine, "algebraic-torus") || !strcmp(engine, "algebraic-sym-odd");
     CHECK(packs == !torus, "%s: packs %d", engine, packs);
     if (!strcmp(engine, "tensor"))
         CHECK(!transposed, "the tensor engine packs along its rows");
@@ -154,7 +155,7 @@ static void packed_solve(ml_solver *s, const char *engine, const char *pattern, 
         int solvable = -1;
         int rc = ml__solver_engine_solve_packed(ctx, s, P, fill, out, &solvable);
         if (torus) {
-            CHECK(rc == ML_EUNAVAILABLE, "a torus packs: rc %d", rc);
+            CHECK(rc == ML_EUNAVAILABLE, "%s packs: rc %d", engine, rc);
             continue;
         }
         OK(rc);
@@ -236,7 +237,7 @@ int main(void)
         return 1;
     refusals();
     for (int i = 0; i < 400; i++) {
-        const char *e = ENGINES[rnd() % 5], *p = PATTERNS[rnd() % 5];
+        const char *e = ENGINES[rnd() % 6], *p = PATTERNS[rnd() % 5];
         unsigned n = (unsigned)NS[rnd() % 6];
         board(e, p, rnd_range(1, 12), rnd_range(1, 12), n, !strcmp(e, "algebraic-torus") ||
               (!strcmp(e, "tensor") && rnd() % 2));
@@ -244,6 +245,8 @@ int main(void)
     board("algebraic-cross", "cross", 64, 70, 2, 0);
     board("algebraic-cross", "horizontal", 40, 33, 2, 0);
     board("algebraic-sym", "diagonal", 50, 61, 2, 0);
+    board("algebraic-sym-odd", "diagonal", 51, 61, 3, 0);
+    board("algebraic-sym-odd", "diagonal", 45, 41, 2, 0);
     board("algebraic-torus", "cross", 30, 30, 2, 1);
     board("tensor", "square", 64, 65, 2, 0);
     board("tensor", "square", 40, 41, 3, 1);

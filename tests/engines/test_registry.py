@@ -157,6 +157,7 @@ def test_engines_lists_every_registered_name_with_a_line():
         "algebraic-torus",
         "algebraic-torus2",
         "algebraic-sym",
+        "algebraic-sym-odd",
         "lifted",
         "tensor",
     ):

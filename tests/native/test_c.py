@@ -106,6 +106,7 @@ HEAVY = {
     "t-result",
     "t-engines-chase",
     "t-engines-algebraic",
+    "t-engines-symodd",  # links the registry and every engine as t-engines-algebraic
     "t-engines-tensor",  # 24 s with its build
     # the split searches, one coset and many (link the whole solver; test_capi_search.py
     # in the default run)

@@ -142,6 +142,7 @@ TABLE = [
     ("algebraic-torus", "algebraic", "kernel_fits solve_packed", "native reference", True),
     ("algebraic-torus2", "algebraic", "kernel_fits", "native", True),
     ("algebraic-sym", "algebraic", "kernel_fits solve_packed", "native reference", True),
+    ("algebraic-sym-odd", "algebraic", "kernel_fits", "native reference", True),
     ("lifted", "lifted", "", "native", True),
     ("tensor", "tensor", "det kernel_fits solve_packed", "native", True),
 ]

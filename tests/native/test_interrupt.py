@@ -186,6 +186,12 @@ _ENGINE_WORK = {
         "b = ml.Board.grid(60000, 60000, 3, 'square')",
         "ml.Solver(b, method='algebraic').nullity",
     ),
+    "algebraic-sym-odd": (
+        "b = ml.Board.grid(6001, 6001, 3, 'diagonal')\n"
+        "s = ml.Solver(b, method='algebraic-sym-odd')\n"
+        "st = b.apply(np.zeros(b.shape, np.uint8), np.ones(b.shape, np.uint8))",
+        "for _ in range(1000):\n    s.solve(st, minimal=False)",
+    ),
     "lifted": (
         "b = ml.Board.grid(6000, 6000, 4)",
         "for _ in range(20):\n    ml.Solver(b, method='lifted').solve("

@@ -104,6 +104,7 @@ PER_TILE: dict[str, float] = {
     "algebraic-torus": 0.0,
     "algebraic-torus2": 0.995e-8,
     "algebraic-sym": 0.995e-8,
+    "algebraic-sym-odd": 0.995e-8,
     "lifted": 0.995e-8,
     "tensor": 0.99e-8,
 }
@@ -116,6 +117,7 @@ CROSSOVER_TILES: dict[str, int] = {
     "algebraic-torus": 96 * 96,
     "algebraic-torus2": 64 * 64,
     "algebraic-sym": 160 * 160,
+    "algebraic-sym-odd": 192 * 192,  # above algebraic-sym's: sym first where both cover
     "lifted": 128 * 128,
     "tensor": 48 * 48,
 }
