@@ -321,6 +321,9 @@ def capi_pattern(pid: int) -> tuple[str | None, tuple[tuple[int, int], ...]]: ..
 
 BOARD_LIMITS: dict[str, int]
 UNSOLVABLE_MESSAGE: str
+SEARCH_LIMITS: dict[str, float]
+
+def board_default_steps(board: CBoard) -> int: ...
 
 class CBoard:
     @staticmethod
