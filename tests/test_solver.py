@@ -114,6 +114,31 @@ def test_the_default_is_a_deadline_on_cosets_it_cannot_prove(monkeypatch):
     assert sol.length <= s.solve(state, budget=0).length  # at least the greedy answer
 
 
+def test_a_set_default_seconds_is_handed_to_c(monkeypatch):
+    """DEFAULT_SECONDS set away from the C library's value is what the native Solver's
+    default budget gives C (solve, min_taps_many, solve_many): 0.05 s a board, not C's
+    1.0 s; the answers unproved and solutions."""
+    import time
+
+    import modlights.solver as solver_module
+
+    b = ml.Board.grid(24, 24, states=5, wrap=True)  # |ker A| = 5^21: never covered
+    s = ml.Solver(b)
+    states = np.stack([b.random_state(rng=i) for i in range(3)])
+    s.solve(states[0], budget=0)  # factored
+    assert solver_module.DEFAULT_SECONDS == _core.SEARCH_LIMITS["DEFAULT_SECONDS"]
+    monkeypatch.setattr(solver_module, "DEFAULT_SECONDS", 0.05)
+    t = time.perf_counter()
+    sol = s.solve(states[0])
+    lengths, proven = s.min_taps_many(states)
+    taps = s.solve_many(states, minimal=True)
+    took = time.perf_counter() - t
+    assert took < 1.0  # C's own default: 1 s + 3 s + 3 s
+    assert not sol.proven_minimal and not proven.any()
+    assert not b.apply(states[0], sol.taps).any()
+    assert all(not b.apply(st, x).any() for st, x in zip(states, taps))
+
+
 def test_the_default_searches_small_cosets_whole_by_count():
     """A coset within the default's count is searched whole, exactly as that count
     budget does (the same taps on every machine), also across a batch."""
