@@ -171,7 +171,7 @@ class SolverBatches(_cn.NativeSolver):
         return sol
 
     def _c_exhaustive(self, budget: Any, steps: Any, seconds: Any) -> bool:
-        """Whether the budget covers every coset (minimal.exhaustive): a trivial kernel,
+        """Whether the budget covers every coset (as csrc/api/solve.c's rule): a trivial kernel,
         or a count of at least |ker A| and below 2^62 (the default's by count)."""
         if budget is None:
             steps, seconds = self._search_budget(None)
@@ -290,7 +290,7 @@ class SolverBatches(_cn.NativeSolver):
         When the budget covers the whole coset (the default does for kernels up to
         2^24 elements, fewer on boards with many taps) the native backend searches
         every board in one C call, the
-        kernel shared (:func:`modlights.search.minimal.min_lengths_many`); otherwise
+        kernel shared (``ml_solver_min_taps_many``); otherwise
         each board is searched as :meth:`solve` would, within the budget. Ctrl-C stops
         it within a second (KeyboardInterrupt).
 
