@@ -114,6 +114,31 @@ def test_the_default_is_a_deadline_on_cosets_it_cannot_prove(monkeypatch):
     assert sol.length <= s.solve(state, budget=0).length  # at least the greedy answer
 
 
+def test_a_set_default_seconds_is_handed_to_c(monkeypatch):
+    """DEFAULT_SECONDS set away from the C library's value is what the native Solver's
+    default budget gives C (solve, min_taps_many, solve_many): 0.05 s a board, not C's
+    1.0 s; the answers unproved and solutions."""
+    import time
+
+    import modlights.solver as solver_module
+
+    b = ml.Board.grid(24, 24, states=5, wrap=True)  # |ker A| = 5^21: never covered
+    s = ml.Solver(b)
+    states = np.stack([b.random_state(rng=i) for i in range(3)])
+    s.solve(states[0], budget=0)  # factored
+    assert solver_module.DEFAULT_SECONDS == _core.SEARCH_LIMITS["DEFAULT_SECONDS"]
+    monkeypatch.setattr(solver_module, "DEFAULT_SECONDS", 0.05)
+    t = time.perf_counter()
+    sol = s.solve(states[0])
+    lengths, proven = s.min_taps_many(states)
+    taps = s.solve_many(states, minimal=True)
+    took = time.perf_counter() - t
+    assert took < 1.0  # C's own default: 1 s + 3 s + 3 s
+    assert not sol.proven_minimal and not proven.any()
+    assert not b.apply(states[0], sol.taps).any()
+    assert all(not b.apply(st, x).any() for st, x in zip(states, taps))
+
+
 def test_the_default_searches_small_cosets_whole_by_count():
     """A coset within the default's count is searched whole, exactly as that count
     budget does (the same taps on every machine), also across a batch."""
@@ -218,20 +243,31 @@ def test_solution_dict_matches_the_solution(bst):
         assert all(type(m) is int for m in d["moves"])
 
 
-def _answers(s: ml.Solver, b: ml.Board) -> list:
+def _answers(s: ml.Solver, b: ml.Board, searched: bool = True) -> list:
     """What a Solver answers on a few states: structure, kernel, solves with three
     budgets (Solution, proven flag, examined + pruned, certificate), solvable,
-    solutions, batches."""
+    solutions, batches. ``searched=False``: of the searches with budgets None and 1
+    only the length and proven flag (their taps checked to solve: a Python engine's
+    Solver searches by the NumPy enumeration, which walks the coset in another order
+    than C's and may find another least element) and no coset counts; budget 0 (the C
+    descent from the canonical representative) and every other answer whole."""
     out: list = [s.plan, s.nullity, s.kernel_size, s.kernel_orders, s.kernel().tolist()]
     states = np.stack([b.random_state(rng=i) for i in range(4)])
     for st in states:
         for budget in (None, 1, 0):
             sol = s.solve(st, budget=budget)
+            if budget != 0 and not searched:
+                assert not b.apply(st, sol.taps).any()
+                out += [sol.length if budget is None else None, sol.proven_minimal]
+                continue
             cert = sol.certificate() if sol.proven_minimal else None
-            out += [sol, sol.proven_minimal, sol.examined + sol.pruned, cert, s.solvable(st)]
+            counted = sol.examined + sol.pruned if searched else None
+            out += [sol, sol.proven_minimal, counted, cert, s.solvable(st)]
     out.append([x.tolist() for x in s.solutions(states[0])])
     out += [x.tolist() for x in s.min_taps_many(states)]
-    out.append(s.solve_many(states, minimal=True).tolist())
+    many = s.solve_many(states, minimal=True)
+    assert all(not b.apply(st, x).any() for st, x in zip(states, many))
+    out.append(many.sum(axis=tuple(range(1, many.ndim))).tolist())
     return out
 
 
@@ -304,7 +340,7 @@ def test_the_c_solver_answers_as_the_python_engine(monkeypatch, toy_engine, args
     b = ml.Board.grid(*args, **kw)
     c = ml.Solver(b, method=method)
     assert c._on_c and c._eng is None
-    got = _answers(c, b)
+    got = _answers(c, b, searched=False)
     assert c._eng is None  # every answer above came from the C solver
     # the C solver's own plan for the method (ml_plan_choose) is Solver.plan, the
     # reference engine (registered through the seam) included
@@ -317,7 +353,7 @@ def test_the_c_solver_answers_as_the_python_engine(monkeypatch, toy_engine, args
     monkeypatch.setattr(solver_native, "C_SEAM", False)
     p = ml.Solver(b, method=method)
     assert not p._on_c
-    want = _answers(p, b) + (_structure(p) if b.n_cells == b.n_taps else [])
+    want = _answers(p, b, searched=False) + (_structure(p) if b.n_cells == b.n_taps else [])
     assert p._c is None  # every answer above came from the Python engine
     assert got == want
 

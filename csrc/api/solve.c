@@ -45,10 +45,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* solver.py / solver_budget.py / search/minimal.py / search/cube.py constants */
-#define DEFAULT_SECONDS 1.0
-#define DEFAULT_NATIVE_BUDGET ((uint64_t)1 << 24)
-#define MAX_SEARCH_BYTES ((uint64_t)1 << 24)
+/* the limits of api/solver_impl.h, and search/minimal.py's constants */
+#define DEFAULT_SECONDS ML__DEFAULT_SECONDS
+#define DEFAULT_NATIVE_BUDGET ML__DEFAULT_NATIVE_BUDGET
+#define MAX_SEARCH_BYTES ML__MAX_SEARCH_BYTES
 #define MIN_DESCENT_SECONDS 0.05
 #define SIZE_LIMIT ((uint64_t)1 << 62)
 #define MAX_DEADLINE_SECONDS 1e12                        /* deadline_after's cap */

@@ -9,6 +9,15 @@
 
 #include <stdint.h>
 
+/* The minimal search's limits (solve.c; the Python binding reads them as
+ * _core.SEARCH_LIMITS, so they live here once): the default budget's deadline, a board
+ * (a coset past ml_board_default_steps elements), the largest count it searches whole,
+ * and the most bytes of kernel generators a search holds (past it: the engine's first
+ * generators that fit, a sub-coset). */
+#define ML__DEFAULT_SECONDS 1.0
+#define ML__DEFAULT_NATIVE_BUDGET ((uint64_t)1 << 24)
+#define ML__MAX_SEARCH_BYTES ((uint64_t)1 << 24)
+
 /* The proof a minimal search keeps (the <proof> of a certificate, docs/certificates.md). */
 enum {
     ML__PROOF_NONE = 0,        /* not proved */

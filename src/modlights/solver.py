@@ -10,8 +10,9 @@ search's kernel. Beside it, one subject a module: :mod:`modlights.solution` (Sol
 Unsolvable: what a solve answers), :mod:`modlights.solver_batch` (the batch questions,
 a base class of Solver) and :mod:`modlights.solver_budget` (the default budgets by
 count and the checks of budget and progress). Their public names are importable from
-here as before; ``DEFAULT_SECONDS`` and ``MAX_SEARCH_BYTES`` are this module's (set
-them here).
+here as before; ``DEFAULT_SECONDS`` is this module's (the C library's value; set
+another here and the Solver passes it on), ``MAX_SEARCH_BYTES`` the C library's limit
+(for reading).
 """
 
 from __future__ import annotations
@@ -36,12 +37,11 @@ from modlights.search.minimal import (
     check_executor,
     coset_minimum,
 )
-from modlights.search.symmetry import symmetries as board_symmetries
 from modlights.solution import MAX_KERNEL_BYTES, Solution, Unsolvable
 from modlights.solver_batch import SolverBatches
 from modlights.solver_budget import (
     DEFAULT_BUDGET,
-    DEFAULT_NATIVE_BUDGET,
+    DEFAULT_NATIVE_BUDGET,  # noqa: F401 (importable from here, as before)
     _check_budget,
     _check_progress,
     _deadline,
@@ -54,13 +54,16 @@ __all__ = ["Solver", "Solution", "Unsolvable", "DEFAULT_SECONDS", "DEFAULT_BUDGE
 
 #: Seconds a minimal search takes at most when no budget is given (``budget=None``): a
 #: deadline, as a budget of ``DEFAULT_SECONDS`` seconds, for cosets too large to be
-#: searched whole by count (see ``DEFAULT_NATIVE_BUDGET``).
-DEFAULT_SECONDS = 1.0
+#: searched whole by count (see ``DEFAULT_NATIVE_BUDGET``). The C library's value
+#: (csrc/api/solver_impl.h); set another here and every Solver's default uses it (the
+#: native one hands C that many seconds a board in place of C's default).
+DEFAULT_SECONDS = _cn.C_DEFAULT_SECONDS
 _BACKENDS = ("native", "reference")
 
-#: Largest set of generators (count x n_taps bytes) the minimal search holds; past it
-#: the search covers the sub-coset of the first generators that fit (not proved).
-MAX_SEARCH_BYTES = 1 << 24
+#: Largest set of generators (count x n_taps bytes) the C minimal search holds; past it
+#: the search covers the sub-coset of the first generators that fit (not proved). The C
+#: library's limit (csrc/api/solver_impl.h), for reading: setting it changes nothing.
+MAX_SEARCH_BYTES = _cn.C_MAX_SEARCH_BYTES
 
 
 class Solver(SolverBatches):
@@ -178,9 +181,9 @@ class Solver(SolverBatches):
             self._csolver() if self._on_c else self._build()
         self._dense_eng: Any = None  # registry.fallback: det / inverse / pinv, built on first use
 
-    def _limits(self) -> tuple[int, float]:
-        """(MAX_SEARCH_BYTES, DEFAULT_SECONDS) as set in this module now."""
-        return MAX_SEARCH_BYTES, DEFAULT_SECONDS
+    def _default_seconds(self) -> float:
+        """DEFAULT_SECONDS as set in this module now."""
+        return DEFAULT_SECONDS
 
     def _build(self) -> Any:
         """The plan's engine (through the registry); the plan then names the variant
@@ -267,10 +270,11 @@ class Solver(SolverBatches):
             # the NumPy enumeration: about 16 ns an entry (n_taps a coset element), so
             # 2^26 entries are about a second
             return max(1 << 8, min(DEFAULT_BUDGET, (1 << 26) // max(1, self.board.n_taps)))
-        # a coset step costs O(n_taps) (O(n_taps / 64) over GF(2)): about 2^30
-        # operations at most, well within DEFAULT_SECONDS
-        per_step = max(1, self.board.n_taps // (64 if self.n == 2 else 1))
-        return max(1 << 8, min(DEFAULT_NATIVE_BUDGET, (1 << 30) // per_step))
+        # the C library's (ml_board_default_steps): a coset step costs O(n_taps)
+        # (O(n_taps / 64) over GF(2)), about 2^30 operations at most
+        from modlights.native._core import board_default_steps
+
+        return int(board_default_steps(_cn.c_board(self.board)))
 
     def _search_budget(self, budget: Any, boards: int = 1) -> tuple[int | None, float | None]:
         """(steps, seconds) of the minimal search of ``boards`` boards: ``budget`` as
@@ -307,18 +311,18 @@ class Solver(SolverBatches):
                     f"more than the {MAX_KERNEL_BYTES // 2**30} GiB allowed; nullity, "
                     "rank and kernel_size are available without it"
                 )
-            native = self.backend == "native"
             if self._on_c:  # canonical within canon.fits, as below (csrc/api/solver.c)
                 H, orders = self._cask("kernel")
                 self._canonical = canon.fits(len(orders), self.board.n_taps, self.n)
                 self._gens = (H, list(orders))
                 return self._gens
             H, orders = self._engine.generators()
-            # the canonical generators (csrc/search/canon.h) when within their work
-            # bound: the same for every engine, so an unfinished search's answer is too
-            if canon.fits(len(orders), self.board.n_taps, self.n, native=native):
+            # the canonical generators (NumPy's, as csrc/search/canon.h makes them) when
+            # within their work bound: the same for every engine, so an unfinished
+            # search's answer is too
+            if canon.fits(len(orders), self.board.n_taps, self.n, native=False):
                 try:
-                    H, orders = canon.basis(H, self.n, native=native)
+                    H, orders = canon.basis(H, self.n)
                     self._canonical = True
                 except MemoryError:  # its work space did not fit: the engine's ones
                     pass
@@ -331,19 +335,7 @@ class Solver(SolverBatches):
         canonical; else X. Call after ``_generators``."""
         if not self._canonical or self._gens is None:
             return X
-        return canon.reduce(X, self._gens[0], self.n, native=self.backend == "native")
-
-    def _search_generators(self) -> tuple[np.ndarray, list[int], bool]:
-        """(H, orders, every): the kernel generators for the minimal search. All of
-        them (every=True) when they fit in MAX_SEARCH_BYTES, else the first ones that
-        fit (a sub-coset: the search then proves nothing)."""
-        r = max(1, self.board.n_taps)
-        null = self.nullity
-        if self._gens is not None or null * r <= MAX_SEARCH_BYTES or self.backend != "native":
-            H, orders = self._generators()
-            return H, orders, True
-        H, orders = self._engine.generators(limit=max(1, MAX_SEARCH_BYTES // r))
-        return H, list(orders), False
+        return canon.reduce(X, self._gens[0], self.n)
 
     @property
     def kernel_size(self) -> int:
@@ -568,7 +560,7 @@ class Solver(SolverBatches):
             Any executor (a ``ProcessPoolExecutor``, a Dask client's
             ``get_executor()``): when the budget covers the whole coset, the search is
             split over its workers (the C split search, :mod:`modlights.search.split`;
-            :mod:`modlights.search.minimal`'s for Python engines); the length and
+            the reference backend's NumPy search runs in this process); the length and
             ``proven_minimal`` are those of the search without it.
         progress : callable, optional
             ``progress(done, total)``, told how far the minimal search is, in coset
@@ -616,7 +608,7 @@ class Solver(SolverBatches):
         deadline = _deadline(seconds)
         check_executor(executor)
         progress = _check_progress(progress)
-        if self._c_searches:  # executors and progress: the C split search (solver_batch)
+        if self._on_c:  # executors and progress: the C split search (solver_batch)
             if minimal and (executor is not None or progress is not None):
                 return self._solve_c_split(
                     state, target, budget, steps, seconds, executor, progress
@@ -642,7 +634,6 @@ class Solver(SolverBatches):
             steps=steps,
             seconds=seconds,
             deadline=deadline,
-            executor=executor,
             progress=progress,
             descent=MIN_DESCENT_SECONDS,
             proof=proof,
@@ -708,7 +699,7 @@ class Solver(SolverBatches):
         from modlights.search.hardest import hardest
 
         coset = None
-        if self._c_searches:  # the C solver's minimal searches, their certificates
+        if self._on_c:  # the C solver's minimal searches, their certificates
 
             def coset(state: np.ndarray, within: Any) -> Solution:
                 return self.solve(state, budget=within, executor=executor)
@@ -758,18 +749,16 @@ class Solver(SolverBatches):
     # ---------------------------------------------------------------- minimal search
     def _kernel(self) -> Kernel:
         """ker A as the searches of :mod:`modlights.search` see it (generators built on
-        first use and kept)."""
+        first use and kept): the reference backend's NumPy search and ``hardest``."""
         return Kernel(
             self.n,
             self.board.n_taps,
             self.kernel_size,
-            native=self.backend == "native",
             generators=self._generators,
-            search_generators=self._search_generators,
             searchable=lambda: (
-                "kernel_fits" not in registry.answers(self.plan.engine)
+                self._on_c
+                or "kernel_fits" not in registry.answers(self.plan.engine)
                 or self._engine.kernel_fits()
             ),
             reduce=self._reduce,
-            symmetries=lambda: board_symmetries(self.board),
         )

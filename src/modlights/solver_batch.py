@@ -1,8 +1,8 @@
 """The Solver's batch questions: many states of one board from one factorisation
 (``solvable_many``, ``min_taps_many``, ``solve_many``) and bit-packed GF(2) states
 (``solve_packed``), and the C solver's searches over an executor or with a progress
-callback (``_solve_c_split``: the split search of csrc/api/search.c,
-search/minimal.py's ``split_search``). :class:`SolverBatches` is a base class of
+callback (``_solve_c_split``: the split search of csrc/api/search.c driven by
+:mod:`modlights.search.split`). :class:`SolverBatches` is a base class of
 :class:`modlights.solver.Solver`, which holds the engine, the budgets and the kernel
 these methods use; every method here is one of ``Solver``'s (docs/reference/api.md
 documents them there).
@@ -20,12 +20,7 @@ from modlights import solver_native as _cn
 from modlights.engines import registry
 from modlights.model.board import MAX_TILES, Board
 from modlights.search import minimal as _minimal
-from modlights.search.minimal import (
-    check_executor,
-    exhaustive,
-    min_many,
-    minimise,
-)
+from modlights.search.minimal import check_executor, minimise
 from modlights.search.split import split_search, split_search_many
 from modlights.solution import Solution, Unsolvable
 from modlights.solver_budget import _check_budget, _check_progress, _deadline, _share
@@ -124,7 +119,7 @@ class SolverBatches(_cn.NativeSolver):
         """``Solver.solve(minimal=True)`` by the C solver with an executor or a progress
         callback. A budget that covers the whole coset (a count of at least |ker A|,
         fewer than 2^62) with an executor: the C split search over it
-        (:func:`modlights.search.minimal.split_search`), proved; otherwise
+        (:func:`modlights.search.split.split_search`), proved; otherwise
         ``ml_solver_solve`` within the budget, as without an executor. ``progress(done,
         total)`` (total |ker A|, coset elements) is told 0 first and at the end the
         elements covered (total when proved); in between, after each wait of a split
@@ -176,7 +171,7 @@ class SolverBatches(_cn.NativeSolver):
         return sol
 
     def _c_exhaustive(self, budget: Any, steps: Any, seconds: Any) -> bool:
-        """Whether the budget covers every coset (minimal.exhaustive): a trivial kernel,
+        """Whether the budget covers every coset (as csrc/api/solve.c's rule): a trivial kernel,
         or a count of at least |ker A| and below 2^62 (the default's by count)."""
         if budget is None:
             steps, seconds = self._search_budget(None)
@@ -187,7 +182,7 @@ class SolverBatches(_cn.NativeSolver):
 
     def _c_split_many(self, S: np.ndarray, t: Any, executor: Any, taps: bool) -> Any:
         """The C many-coset split search of the stack S over ``executor`` (rows split,
-        :func:`modlights.search.minimal.split_search_many`): the finished handle."""
+        :func:`modlights.search.split.split_search_many`): the finished handle."""
         from modlights.native._core import capi_search_many
 
         with self._c_lock:
@@ -202,7 +197,6 @@ class SolverBatches(_cn.NativeSolver):
         budget: Any,
         steps: Any,
         seconds: Any,
-        bud: Any,
         executor: Any,
         progress: Any,
     ) -> tuple[np.ndarray, np.ndarray]:
@@ -218,7 +212,8 @@ class SolverBatches(_cn.NativeSolver):
             if executor is not None and k > _minimal.MIN_ROWS_PER_TASK:
                 q = self._c_split_many(S, t, executor, False)
                 lengths, proven = q.lengths(False)[0], q.proven()
-            else:
+            else:  # by a count (the default's or the caller's): no board count needed
+                bud = self._c_batch_budget(budget, steps, seconds, k)
                 lengths, proven = self._cask("min_taps_many", S, t, bud)
             if progress is not None:
                 progress(k, k)
@@ -243,15 +238,12 @@ class SolverBatches(_cn.NativeSolver):
                 progress(int(i) + 1, k)
         return lengths, proven
 
-    def _c_batch_budget(self, budget: Any, steps: Any, seconds: Any) -> Any:
-        """The C solver's budget for a batch's searches: None (ml_budget_default, whose
-        deadline is DEFAULT_SECONDS a board) or the checked count or seconds; False when
-        the C solver does not run them (see ``_c_searches``; a DEFAULT_SECONDS set to
-        another value than the C library's)."""
-        if not self._c_searches:
-            return False
+    def _c_batch_budget(self, budget: Any, steps: Any, seconds: Any, boards: Any) -> Any:
+        """The C solver's budget for a batch's searches: the checked count or seconds,
+        or for None :meth:`_c_default_budget` of ``boards`` boards (an int or a callable,
+        asked only for a DEFAULT_SECONDS set away from the C library's)."""
         if budget is None:
-            return None if self._limits()[1] == _cn.C_DEFAULT_SECONDS else False
+            return self._c_default_budget(boards)
         return _cn.c_budget(steps, seconds)
 
     def min_taps_many(
@@ -298,7 +290,7 @@ class SolverBatches(_cn.NativeSolver):
         When the budget covers the whole coset (the default does for kernels up to
         2^24 elements, fewer on boards with many taps) the native backend searches
         every board in one C call, the
-        kernel shared (:func:`modlights.search.minimal.min_lengths_many`); otherwise
+        kernel shared (``ml_solver_min_taps_many``); otherwise
         each board is searched as :meth:`solve` would, within the budget. Ctrl-C stops
         it within a second (KeyboardInterrupt).
 
@@ -314,16 +306,18 @@ class SolverBatches(_cn.NativeSolver):
         steps, seconds = _check_budget(budget)
         deadline = _deadline(seconds)
         progress = _check_progress(progress)
-        bud = self._c_batch_budget(budget, steps, seconds)
-        if bud is not False:
+        if self._on_c:
             if executor is not None or progress is not None:
                 return self._c_min_taps_many(
-                    states, target, budget, steps, seconds, bud, executor, progress
+                    states, target, budget, steps, seconds, executor, progress
                 )
             b = self.board
-            lengths, proven = self._cask(
-                "min_taps_many", _cn.c_states(b, states), _cn.c_target(b, target), bud
+            S, t = _cn.c_states(b, states), _cn.c_target(b, target)
+            # DEFAULT_SECONDS a solvable board, when set away from C's default
+            bud = self._c_batch_budget(
+                budget, steps, seconds, lambda: int(self._cask("solvable_many", S, t).sum())
             )
+            lengths, proven = self._cask("min_taps_many", S, t, bud)
             return lengths, proven
         R = self._rhs_many(states, target)
         X, ok = self._engine.solve(R)
@@ -333,14 +327,7 @@ class SolverBatches(_cn.NativeSolver):
         if budget is None:  # the default: by count or seconds a board, by the coset's size
             steps, seconds = self._search_budget(None, len(rows))
             deadline = _deadline(seconds)
-        kernel = self._kernel()
-        if exhaustive(kernel, steps, seconds):
-            found = min_many(X[rows] if len(rows) < len(ok) else X, kernel, executor, taps=False)[0]
-            assert found is not None  # taps=False: the lengths are computed
-            lengths[rows] = found
-            if progress is not None:
-                progress(len(ok), len(ok))
-            return lengths, proven
+        kernel = self._kernel()  # the NumPy search, board by board
         for j, i in enumerate(rows):
             x, pr, _, _ = minimise(X[i], kernel, steps, _share(deadline, len(rows) - j))
             lengths[i] = int(x.sum(dtype=np.int64))
@@ -400,10 +387,10 @@ class SolverBatches(_cn.NativeSolver):
         steps, seconds = _check_budget(budget) if minimal else (None, None)
         deadline = _deadline(seconds)
         check_executor(executor)
-        bud = self._c_batch_budget(budget, steps, seconds) if minimal else None
-        if self._on_c and bud is not False:
+        if self._on_c:
             b = self.board
             S, t = _cn.c_states(b, states), _cn.c_target(b, target)
+            bud = self._c_batch_budget(budget, steps, seconds, len(S)) if minimal else None
             if (
                 minimal
                 and executor is not None
@@ -426,16 +413,13 @@ class SolverBatches(_cn.NativeSolver):
             if budget is None:  # the default: by count or seconds a board
                 steps, seconds = self._search_budget(None, len(X))
                 deadline = _deadline(seconds)
-            kernel = self._kernel()
-            if exhaustive(kernel, steps, seconds):
-                X = min_many(X, kernel, executor, taps=True)[1]
-            else:
-                X = np.stack(
-                    [
-                        minimise(x, kernel, steps, _share(deadline, len(X) - j))[0]
-                        for j, x in enumerate(X)
-                    ]
-                )
+            kernel = self._kernel()  # the NumPy search, board by board
+            X = np.stack(
+                [
+                    minimise(x, kernel, steps, _share(deadline, len(X) - j))[0]
+                    for j, x in enumerate(X)
+                ]
+            )
         return self.board.from_tap_vectors(X)
 
     def solve_packed(self, packed: Any, target: Any = 0) -> np.ndarray:

@@ -11,18 +11,20 @@ import time
 from typing import Any
 
 from modlights.model.validation import check_budget
+from modlights.native import _core
 from modlights.search.minimal import deadline_after
 
 __all__ = ["DEFAULT_BUDGET", "DEFAULT_NATIVE_BUDGET"]
 
 
 #: Cosets of at most this many elements are searched whole, by count, when no budget
-#: is given (well within DEFAULT_SECONDS): the reference engine's Python enumeration,
-#: and the native C searches (fewer on boards with many taps: about 2^30 word
-#: operations). Such a search is exhaustive, so its answer is proved and the same on
-#: every machine.
+#: is given (well within DEFAULT_SECONDS): DEFAULT_BUDGET by the reference engine's
+#: Python enumeration, DEFAULT_NATIVE_BUDGET by the C searches (the C library's value,
+#: csrc/api/solver_impl.h; fewer on boards with many taps: about 2^30 word operations,
+#: ml_board_default_steps). Such a search is exhaustive, so its answer is proved and the
+#: same on every machine.
 DEFAULT_BUDGET = 1 << 20
-DEFAULT_NATIVE_BUDGET = 1 << 24
+DEFAULT_NATIVE_BUDGET = int(_core.SEARCH_LIMITS["DEFAULT_NATIVE_BUDGET"])
 
 
 def _check_budget(budget: Any, default: int = DEFAULT_BUDGET) -> tuple[int | None, float | None]:

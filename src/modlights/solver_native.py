@@ -10,13 +10,14 @@ on the native backend for every engine: the C library's, and those of Python cod
 reference engine asked for by name, engines registered from Python), which the C solver
 builds through the seam; over an executor or with a progress callback its split
 searches run (:mod:`modlights.search.split`), and ``hardest`` asks its minimal solves.
-The registry's Python engines answer the reference backend (the NumPy oracle: its own
-search, exact counts) and a native Solver's searches while
-``modlights.solver.MAX_SEARCH_BYTES`` is patched away from the C library's.
+Every minimal search of a native Solver is the C solver's. The registry's Python
+engines answer the reference backend only (the NumPy oracle: its own search, exact
+counts).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import prod
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -44,12 +45,14 @@ C_ENGINES = NATIVE_ENGINES
 #: too (the reference engine asked for by name, engines registered from Python): it
 #: builds them through the seam (native/_registry.pxi) and runs the rest itself.
 C_SEAM = True
-#: The C solver's MAX_SEARCH_BYTES (csrc/api/solve.c): the Solver's searches go to C
-#: only while ``modlights.solver.MAX_SEARCH_BYTES`` has this value.
-C_MAX_SEARCH_BYTES = 1 << 24
-#: The C library's DEFAULT_SECONDS (ml_budget_default's deadline): the batches hand a
-#: default budget to C only while ``modlights.solver.DEFAULT_SECONDS`` has this value.
-C_DEFAULT_SECONDS = 1.0
+#: The C library's MAX_SEARCH_BYTES (csrc/api/solver_impl.h): the most bytes of kernel
+#: generators its minimal search holds (past it the engine's first generators that fit,
+#: a sub-coset, nothing proved but length 0).
+C_MAX_SEARCH_BYTES = int(_core.SEARCH_LIMITS["MAX_SEARCH_BYTES"])
+#: The C library's DEFAULT_SECONDS (ml_budget_default's deadline a board past the
+#: default count): a native Solver hands C its default budget (ml_budget_default) while
+#: ``modlights.solver.DEFAULT_SECONDS`` has this value, else that many seconds a board.
+C_DEFAULT_SECONDS = float(_core.SEARCH_LIMITS["DEFAULT_SECONDS"])
 
 #: Unsolvable's message: the C library's (ML_M_UNSOLVABLE, its one table of messages)
 UNSOLVABLE: str = _core.UNSOLVABLE_MESSAGE
@@ -181,7 +184,13 @@ class NativeSolver:
             self, budget: Any, boards: int = 1
         ) -> tuple[int | None, float | None]: ...
 
-        def _limits(self) -> tuple[int, float]: ...
+        def _default_seconds(self) -> float: ...
+
+        @property
+        def _default_count(self) -> int: ...
+
+        @property
+        def kernel_size(self) -> int: ...
 
     @property
     def _on_c(self) -> bool:
@@ -209,22 +218,34 @@ class NativeSolver:
             cs = self._csolver()
             return seamed(lambda: v(*args) if callable(v := getattr(cs, question)) else v)
 
-    @property
-    def _c_searches(self) -> bool:
-        """Whether the C solver runs the minimal searches: it answers, and
-        ``modlights.solver.MAX_SEARCH_BYTES`` is its own."""
-        return self._on_c and self._limits()[0] == C_MAX_SEARCH_BYTES
+    def _c_default_budget(self, boards: Callable[[], int] | int = 1) -> Any:
+        """The C budget of ``budget=None`` for a search of ``boards`` boards (an int, or
+        a callable asked only when needed): None (ml_budget_default: C's rule) while
+        ``modlights.solver.DEFAULT_SECONDS`` is the C library's; else the same rule with
+        that value (``Solver._search_budget``): a coset of at most the default count
+        whole by that count, a larger one for DEFAULT_SECONDS a board."""
+        seconds = self._default_seconds()
+        if seconds == C_DEFAULT_SECONDS:
+            return None
+        count = self._default_count
+        if self.kernel_size <= count:
+            return int(count)
+        k = boards() if callable(boards) else boards
+        return float(seconds * max(1, k))
 
     def _solve_c(
         self, state: Any, target: Any, minimal: bool, budget: Any, steps: Any, seconds: Any
     ) -> Solution:
         """``Solver.solve`` by the C solver (ml_solver_solve, the proof kept): the same
-        Solution, its certificate the result's; the default budget as
-        ``Solver._search_budget`` resolves it (DEFAULT_SECONDS as set there)."""
+        Solution, its certificate the result's; the default budget C's
+        (:meth:`_c_default_budget`)."""
         b = self.board
         st, t = c_state_target(b, state, target)
-        if minimal and budget is None:
-            steps, seconds = self._search_budget(None)
-        bud = c_budget(steps, seconds) if minimal else None
+        if not minimal:
+            bud = None
+        elif budget is None:
+            bud = self._c_default_budget()
+        else:
+            bud = c_budget(steps, seconds)
         res = self._cask("solve_result", st, t, minimal, bud, minimal, False)
         return solution(b, res, minimal)

@@ -123,7 +123,7 @@ def test_the_enumeration_order_is_unchanged():
         H = (H * np.array([n // o for o in orders])[:, None]) % n  # order o_i
         x0 = rng.integers(0, n, size=r)
         gens = (H, orders)
-        kernel = Kernel(n, r, int(np.prod(orders)), native=False, generators=lambda g=gens: g)
+        kernel = Kernel(n, r, int(np.prod(orders)), generators=lambda g=gens: g)
         elements = []
         for i in range(int(np.prod(orders))):
             c, rest = [], i

@@ -265,18 +265,3 @@ def test_batch_rejects_bad_input():
         s.min_taps_many(np.zeros((1, 3, 3)), executor="pool")
     with pytest.raises(ValueError, match="executor"):
         s.solve(np.zeros((3, 3)), executor=4)
-
-
-def test_batches_in_blocks_give_the_same_answers(monkeypatch):
-    """Large batches run as several C calls of bounded work: same answers."""
-    from modlights.search import minimal
-
-    b = ml.Board.grid(4, 4, states=6, pattern="cross")  # |ker A| = 144
-    s = ml.Solver(b)
-    S = random_stack(b, np.random.default_rng(12), 60)
-    whole = s.min_taps_many(S)
-    T = s.solve_many(S[whole[0] >= 0], minimal=True)
-    monkeypatch.setattr(minimal, "WORK_PER_CALL", 7 * s.kernel_size)
-    blocks = s.min_taps_many(S)
-    assert np.array_equal(whole[0], blocks[0]) and np.array_equal(whole[1], blocks[1])
-    assert np.array_equal(T, s.solve_many(S[whole[0] >= 0], minimal=True))

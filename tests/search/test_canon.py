@@ -1,7 +1,9 @@
-"""modlights.search.canon: canonical kernel generators and coset representatives, the C
-implementation against the NumPy one and against brute force (the span enumerated), and
-the property they exist for: a minimal search that stops early gives the same answer
-whichever engine factored the board."""
+"""modlights.search.canon: canonical kernel generators and coset representatives, the
+NumPy implementation against brute force (the span enumerated), the C one
+(csrc/search/canon.c, checked against enumeration in csrc/tests/t-canon.c) against it
+through the Solver (the native kernel and its budget-0 answers against the reference
+backend's on random matrices), and the property they exist for: a minimal search that
+stops early gives the same answer whichever engine factored the board."""
 
 from __future__ import annotations
 
@@ -46,13 +48,11 @@ def _random_module(rng: np.random.Generator, n: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("n", sample(MODULI, 5))
-def test_basis_is_a_direct_sum_basis_of_the_module_and_c_equals_numpy(n):
+def test_basis_is_a_direct_sum_basis_of_the_module(n):
     rng = np.random.default_rng(n)
     for _ in range(30):
         G = _random_module(rng, n)
         H, orders = canon.basis(G, n)
-        Hp, op = canon.basis(G, n, native=False)
-        assert np.array_equal(H, Hp) and orders == op
         S = _span(G, [n] * G.shape[0], n)
         assert _span(H, orders, n) == S
         assert prod(orders) == len(S)  # spans S with |S| elements: direct
@@ -89,7 +89,6 @@ def test_reduce_gives_one_representative_per_coset(n):
         y = (x.astype(np.int64) + rng.integers(0, n, (3, k)) @ G.astype(np.int64)) % n if k else x
         a = canon.reduce(x, H, n)
         assert np.array_equal(a, canon.reduce(y.astype(np.uint8), H, n))
-        assert np.array_equal(a, canon.reduce(x, H, n, native=False))
         assert np.array_equal(a[0], canon.reduce(x[0], H, n))
         S = _span(G, [n] * k, n)
         assert all(tuple(int(t) for t in (a[i].astype(np.int64) - x[i]) % n) in S for i in range(3))
@@ -117,6 +116,31 @@ def test_bad_input_is_a_value_error():
         canon.reduce(np.zeros(3, dtype=np.uint8), np.ones((1, 2), dtype=np.uint8), 2)
     with pytest.raises(ValueError, match="integers"):
         canon.basis(np.zeros((1, 2), dtype=float), 2)
+
+
+@pytest.mark.parametrize("n", sample(MODULI, 6))
+def test_c_canonical_forms_equal_numpys_through_the_solver(n):
+    """On random tap matrices over Z/n (torsion of every order for composite n): the
+    native Solver's kernel (the C canonical generators) is the reference backend's (the
+    NumPy ones), and so are its budget-0 answers (the particular solution made the
+    canonical representative of its coset, in C and in NumPy, then the same descent)."""
+    rng = np.random.default_rng(3000 + n)
+    for _ in range(6):
+        m, L = int(rng.integers(1, 6)), int(rng.integers(2, 9))
+        A = rng.integers(0, n, (m, L))
+        if rng.random() < 0.5:  # zero divisors in the entries
+            A = A * int(rng.choice([d for d in range(1, n) if n % d == 0] or [1])) % n
+        b = ml.Board.from_matrix(A, n)
+        nat, ref = ml.Solver(b), ml.Solver(b, backend="reference")
+        assert nat._on_c and not ref._on_c
+        assert np.array_equal(nat.kernel(), ref.kernel()) and nat.kernel_orders == ref.kernel_orders
+        H, orders = canon.basis(nat.kernel(), n)  # canonical: its own canonical form
+        assert np.array_equal(H, nat.kernel()) and orders == nat.kernel_orders
+        for _ in range(3):
+            x = rng.integers(0, n, L)
+            state = (-(A @ x)) % n
+            got, want = nat.solve(state, budget=0), ref.solve(state, budget=0)
+            assert np.array_equal(got.taps, want.taps)
 
 
 def test_fits_matches_the_c_bound():

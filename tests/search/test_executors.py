@@ -106,42 +106,6 @@ def test_min_taps_many_with_executor_matches_single_process(executor, monkeypatc
             assert reaches(b, state, taps)
 
 
-def test_coset_split_matches_the_whole_search(process_pool):
-    """A larger GF(2) coset (2^16), cut into many sub-cubes with bounds."""
-    rng = np.random.default_rng(5)
-    r, k = 90, 16
-    H = (rng.random((k, r)) < 0.2).astype(np.uint8)
-    from modlights.native import _core as _coset
-
-    for _ in range(3):
-        x0 = rng.integers(0, 2, r).astype(np.uint8)
-        _, want, _, _, _ = _coset.coset_min(x0, H, [2] * k, 2)
-        for tasks in (1, 3, 8, 64):
-            best, length, examined, pruned = minimal.coset_min(
-                x0, H, [2] * k, 2, process_pool, tasks=tasks
-            )
-            assert length == want == int(best.sum())
-            assert examined + pruned == 1 << k
-            assert _in_coset(best, x0, H)
-
-
-def test_zn_coset_split_matches_the_whole_search(process_pool):
-    rng = np.random.default_rng(6)
-    n, orders, r = 6, [6, 3, 2, 6, 3], 40
-    H = np.stack([(rng.integers(0, o, r) * (n // o)) % n for o in orders]).astype(np.uint8)
-    from modlights.native import _core as _coset
-
-    for _ in range(3):
-        x0 = rng.integers(0, n, r).astype(np.uint8)
-        _, want, _, _, _ = _coset.coset_min(x0, H, orders, n)
-        for tasks in (2, 7, 30):
-            best, length, examined, pruned = minimal.coset_min(
-                x0, H, orders, n, process_pool, tasks=tasks
-            )
-            assert length == want == int(best.astype(np.int64).sum())
-            assert examined + pruned == np.prod(orders)
-
-
 class _ShuffledExecutor(cf.Executor):
     """Runs its tasks on one thread in a seeded random order (not the order submitted),
     holding each until it has ``hold`` tasks or is waited on: tasks finish out of order
@@ -193,30 +157,23 @@ class _ShuffledExecutor(cf.Executor):
             self._thread.join()
 
 
-@pytest.mark.parametrize("n", [2, 6])
-def test_coset_split_answer_does_not_depend_on_the_order_tasks_finish(n):
-    """Many elements tie for the least length; tasks finishing in five different orders
-    give the same element (the first of the lowest corner's sub-cube that holds one)."""
+def test_split_answer_does_not_depend_on_the_order_tasks_finish():
+    """The C split search (csrc/api/search.c's merge rule): tasks finishing in five
+    different orders give the same element, of the least length (the search without
+    an executor's), on random boards (GF(2) and Z/n)."""
     rng = np.random.default_rng(11)
-    r = 10  # short vectors: many of the least length
-    orders = [2] * 10 if n == 2 else [6, 3, 2, 6, 3, 2, 6]
-    H = np.stack([(rng.integers(0, o, r) * (n // o)) % n for o in orders]).astype(np.uint8)
-    for _ in range(3):
-        x0 = rng.integers(0, n, r).astype(np.uint8)
-        answers = []
+    for b in random_boards(11, 4):
+        s = ml.Solver(b)
+        state = b.random_state(rng=rng, solvable=True)
+        want = s.solve(state, budget=1 << 20)
+        answers = set()
         for seed in range(5):
             with _ShuffledExecutor(seed) as ex:
-                best, length, examined, pruned = minimal.coset_min(x0, H, orders, n, ex, tasks=16)
-            assert examined + pruned == np.prod(orders)
-            answers.append(best.tobytes())
-        assert len(set(answers)) == 1
-
-
-def _in_coset(x, x0, H):
-    from modlights.native import _core as _gf2
-
-    d = (x ^ x0)[None, :]
-    return _gf2.rank(np.concatenate([H, d])) == _gf2.rank(H)
+                got = s.solve(state, budget=1 << 20, executor=ex)
+            assert got.proven_minimal and got.examined + got.pruned == got.kernel_size
+            assert got.length == want.length and reaches(b, state, got.taps)
+            answers.add(got.taps.tobytes())
+        assert len(answers) == 1
 
 
 def test_budget_below_the_coset_runs_as_without_executor(process_pool):
@@ -241,30 +198,22 @@ def test_executor_workers_counts():
 
 
 # ------------------------------------------------------------------ the C solver's splits
-def _python_drivers(monkeypatch):
-    """Make Solvers run the Python drivers (``_c_searches`` False: MAX_SEARCH_BYTES set
-    off the C library's value by one byte, the same searches in effect)."""
-    from modlights import solver
-
-    monkeypatch.setattr(solver, "MAX_SEARCH_BYTES", solver.MAX_SEARCH_BYTES + 1)
-
-
 def _c_boards(seed: int, count: int):
     """Random boards (as random_boards) whose Solver is the C solver, GF(2) ones through
     the chase (the dense GF(2) engine is Python's)."""
     out = []
     for b in random_boards(seed, 4 * count):
         s = ml.Solver(b) if b.states > 2 else ml.Solver(b, method="chase")
-        if s._c_searches and len(out) < count:
+        if s._on_c and len(out) < count:
             out.append((b, s.method))
     return out
 
 
 @pytest.mark.parametrize("workers", [1, 3])
-def test_c_solve_over_an_executor_answers_as_the_python_drivers(workers, monkeypatch):
+def test_c_solve_over_an_executor_answers_as_the_reference(workers):
     """Solver.solve(executor=) on the C solver (the split search of csrc/api/search.c)
-    against the Python drivers (minimal.coset_min) on the same board and thread pool:
-    the same taps, length, proof, coverage and a certificate that verifies."""
+    against the reference backend's NumPy enumeration: the same length, proved, the
+    whole coset covered, and a certificate that verifies."""
     rng = np.random.default_rng(21 + workers)
     boards = _c_boards(21, 10)
     assert any(b.states == 2 for b, _ in boards) and any(b.states > 2 for b, _ in boards)
@@ -272,32 +221,29 @@ def test_c_solve_over_an_executor_answers_as_the_python_drivers(workers, monkeyp
         for b, method in boards:
             state = b.random_state(rng=rng, solvable=True)
             got = ml.Solver(b, method=method).solve(state, executor=ex)
-            with monkeypatch.context() as m:
-                _python_drivers(m)
-                want = ml.Solver(b, method=method).solve(state, executor=ex)
+            want = ml.Solver(b, backend="reference").solve(state, budget=1 << 20)
             assert got.length == want.length and got.proven_minimal and want.proven_minimal
-            assert np.array_equal(got.taps, want.taps)
+            assert reaches(b, state, got.taps)
             assert got.examined + got.pruned == got.kernel_size == want.kernel_size
             assert ml.verify(got.certificate())
 
 
-def test_c_cube_split_over_processes_answers_as_the_python_drivers(process_pool, monkeypatch):
+def test_c_cube_split_over_processes_answers_as_without(process_pool):
     """A GF(2) kernel of nullity 24 (the transform search, ranges of corners) on the C
-    solver over a process pool: the Python drivers' element, counts and proof."""
+    solver over a process pool: the element, counts and proof of the same search
+    without an executor (ml_solver_solve), and a proof the checker accepts."""
     b = ml.Board.grid(30, 30, states=2, wrap=True)
     s = ml.Solver(b, method="chase")
-    assert s._c_searches and s.nullity == 24
+    assert s._on_c and s.nullity == 24
     state = b.random_state(rng=np.random.default_rng(4), solvable=True)
     seen: list = []
     got = s.solve(
         state, budget=1 << 40, executor=process_pool, progress=lambda d, t: seen.append((d, t))
     )
-    with monkeypatch.context() as m:
-        _python_drivers(m)
-        want = ml.Solver(b, method="chase").solve(state, budget=1 << 40, executor=process_pool)
+    want = ml.Solver(b, method="chase").solve(state, budget=1 << 40)
     assert got.proven_minimal and got.length == want.length
     assert np.array_equal(got.taps, want.taps)
-    assert (got.examined, got.pruned) == (want.examined, want.pruned)
+    assert got.examined + got.pruned == want.examined + want.pruned == 1 << 24
     assert got.certificate()["proof"] == want.certificate()["proof"]
     assert seen[0] == (0, 1 << 24) and seen[-1] == (1 << 24, 1 << 24)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
@@ -309,7 +255,7 @@ def test_c_progress_without_executor(monkeypatch):
     stops the search, the Solver usable."""
     b = ml.Board.grid(4, 4, states=4)  # |ker A| = 256
     s = ml.Solver(b)
-    assert s._c_searches and s.kernel_size > 1
+    assert s._on_c and s.kernel_size > 1
     state = b.random_state(rng=3, solvable=True)
     calls: list = []
     sol = s.solve(state, progress=lambda d, t: calls.append((d, t)))
@@ -369,7 +315,7 @@ def test_c_batch_progress():
     after each solvable board of a partial one (the same lengths as without it)."""
     b = ml.Board.grid(4, 4, states=4)
     s = ml.Solver(b)
-    assert s._c_searches
+    assert s._on_c
     rng = np.random.default_rng(5)
     S = np.stack([b.random_state(rng=rng, solvable=i != 2) for i in range(5)])
     calls: list = []
@@ -390,7 +336,7 @@ def test_c_progress_of_the_transform_search_and_its_stop():
 
     b = ml.Board.grid(20, 20, wrap=True)
     s = ml.Solver(b, method="chase")
-    assert s._c_searches and s.nullity == 32
+    assert s._on_c and s.nullity == 32
     state = b.random_state(rng=np.random.default_rng(3), solvable=True)
     seen: list = []
     sol = s.solve(state, budget=1 << 28, progress=lambda d, t: seen.append((d, t)))
@@ -420,7 +366,7 @@ def test_c_split_over_threads_stops_on_a_stop_request():
 
     b = ml.Board.grid(10, 10, states=6, wrap=True)  # 1.3e9 coset elements: many seconds
     s = ml.Solver(b, method="chase")
-    assert s._c_searches and s.kernel_size > 1 << 30
+    assert s._on_c and s.kernel_size > 1 << 30
     state = b.random_state(rng=np.random.default_rng(2), solvable=True)
     with cf.ThreadPoolExecutor(2) as pool:
         timer = threading.Timer(0.3, _core._request_interrupt)

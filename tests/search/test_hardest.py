@@ -429,28 +429,31 @@ def test_native_coset_searches_are_the_c_solvers(board, monkeypatch):
     ids=repr,
 )
 def test_c_proof_is_the_coset_searchs(board, reordered):
-    """The witness proof read from a C result's certificate (``_c_proof``) is the
-    dict the NumPy-facing driver ``coset_minimum`` appends for the same coset, its
-    generators named when the GF(2) transform search reordered them."""
-    import json
-
-    from modlights.search.minimal import coset_minimum
+    """The witness proof read from a C result's certificate (``_c_proof``): the
+    certificate's proof, enumeration for a Gray walk (or the tree pruned at its root for
+    length 0), a tree over leaves for the GF(2)
+    transform search, whose reordered generators are named (they span ker A: the same
+    canonical basis as the Solver's kernel); the certificate verifies."""
+    from modlights.search import canon
 
     s = ml.Solver(board)
     H, orders = s._generators()
     x = board.tap_vector(board.random_state(rng=2)).astype(np.uint8)
     state = board.apply(np.zeros(board.shape, np.uint8), board.from_tap_vector((-x) % 2))
-    steps = min(1 << 62, s.kernel_size)
-    sol = s.solve(state, budget=steps)
-    proof: list = []
-    y, proven, _, _ = coset_minimum(
-        x, s._kernel(), steps=steps, seconds=None, deadline=None, proof=proof
-    )
-    assert sol.proven_minimal and proven
-    assert np.array_equal(board.tap_vector(sol.taps), y)
+    sol = s.solve(state, budget=min(1 << 62, s.kernel_size))
+    assert sol.proven_minimal
     got = hardest_module._c_proof(sol, H, orders)
-    assert got == json.loads(json.dumps(proof[0]))
+    cert = sol.certificate()
     assert ("generators" in got) == reordered
+    assert {k: v for k, v in got.items() if k not in ("generators", "orders")} == cert["proof"]
+    if reordered:
+        assert got["method"] == "tree" and got["leaf_dim"] > 0
+        G = np.asarray(got["generators"], dtype=np.uint8)
+        Hc, oc = canon.basis(G, 2)
+        assert np.array_equal(Hc, H) and oc == list(orders)
+    else:
+        assert got["method"] in ("enumeration", "tree")  # (a tree pruned at its root: 0)
+        assert ml.verify(cert)
 
 
 # ----------------------------------------------------------------------------- executors

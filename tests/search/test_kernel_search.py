@@ -1,6 +1,7 @@
 """modlights.search.minimal on what the Solver hands it (a Kernel and a particular
-solution), without a Solver: the least length of x0 + ker A against brute force over
-every tap vector, for the C search and the NumPy enumeration alike."""
+solution), without a Solver: the least length of x0 + ker A by the NumPy enumeration
+against brute force over every tap vector, and the C solver's (a native Solver's solve
+and batch) against the same brute force."""
 
 from __future__ import annotations
 
@@ -17,8 +18,6 @@ from modlights.search.minimal import (
     coset_minimum,
     deadline_after,
     descend,
-    exhaustive,
-    min_many,
     minimise,
 )
 
@@ -32,11 +31,9 @@ BOARDS = [
 ]
 
 
-def kernel_of(board: ml.Board, native: bool) -> Kernel:
+def kernel_of(board: ml.Board) -> Kernel:
     eng = ReferenceEngine(board.matrix(), board.states)
-    return Kernel(
-        board.states, board.n_taps, eng.kernel_size, native=native, generators=eng.generators
-    )
+    return Kernel(board.states, board.n_taps, eng.kernel_size, generators=eng.generators)
 
 
 def brute_least(board: ml.Board, x0: np.ndarray) -> int:
@@ -63,10 +60,24 @@ def _params(boards):
     ]
 
 
-@pytest.mark.parametrize("native", [True, False])
+def _state_of(board: ml.Board, x: np.ndarray) -> np.ndarray:
+    """The state that the taps x take to all zeros (-A x), board-shaped."""
+    A = board.matrix().astype(np.int64)
+    cells = (-(A @ x.astype(np.int64))) % board.states
+    if not board.is_grid:
+        return cells
+    out = np.zeros(board.shape, dtype=np.int64)
+    for (r, c), v in zip(board.cells, cells):
+        out[r, c] = v
+    return out
+
+
 @pytest.mark.parametrize("board", _params(BOARDS))
-def test_coset_minimum_is_the_least_length(board, native):
-    kernel = kernel_of(board, native)
+def test_coset_minimum_is_the_least_length(board):
+    """The NumPy enumeration (coset_minimum) and the C solver (a native Solver's
+    solve) both give the least length, proved, against brute force."""
+    kernel = kernel_of(board)
+    s = ml.Solver(board)
     rng = np.random.default_rng(board.n_taps)
     A = board.matrix().astype(np.int64)
     for _ in range(3):
@@ -76,54 +87,35 @@ def test_coset_minimum_is_the_least_length(board, native):
         )
         assert proven and examined >= 1
         assert not ((A @ best.astype(np.int64) - A @ x0.astype(np.int64)) % board.states).any()
-        assert int(best.sum()) == brute_least(board, x0.astype(np.int64))
+        least = brute_least(board, x0.astype(np.int64))
+        assert int(best.sum()) == least
+        sol = s.solve(_state_of(board, x0), budget=1 << 20)
+        assert sol.proven_minimal and sol.length == least
 
 
 @pytest.mark.parametrize("board", _params(BOARDS[:4]))
-def test_batch_equals_one_by_one(board):
-    kernel = kernel_of(board, True)
-    assert exhaustive(kernel, 1 << 20, None)
-    # seconds never promise the whole coset, except a trivial kernel (nothing to search)
-    assert exhaustive(kernel, None, 1.0) == (kernel.size == 1)
+def test_c_batch_equals_brute_force(board):
+    """The C solver's batches (min_taps_many, solve_many(minimal=True): one C call over
+    the batch, the kernel shared) give every board's least length."""
+    s = ml.Solver(board)
     rng = np.random.default_rng(7)
     X = rng.integers(0, board.states, (5, board.n_taps)).astype(np.uint8)
-    lengths, _ = min_many(X, kernel, None, taps=False)
-    _, best = min_many(X, kernel, None, taps=True)  # a trivial kernel: X itself
-    for x, length, b in zip(X, lengths, best):
-        assert length == int(b.sum()) == brute_least(board, x.astype(np.int64))
+    states = np.stack([_state_of(board, x) for x in X])
+    lengths, proven = s.min_taps_many(states, budget=1 << 20)
+    taps = s.solve_many(states, minimal=True, budget=1 << 20)
+    for x, length, t in zip(X, lengths, taps):
+        assert length == int(t.sum()) == brute_least(board, x.astype(np.int64))
+    assert proven.all()
 
 
 def test_no_budget_descends_greedily_and_proves_nothing_unless_zero():
     board = ml.Board.grid(4, 4)
-    kernel = kernel_of(board, True)
+    kernel = kernel_of(board)
     x0 = np.ones(board.n_taps, np.uint8)
     best, proven, examined, _ = minimise(x0, kernel, 0, None)
     assert examined == 0 and not proven and best.sum() <= x0.sum()
     H, orders = kernel.generators()
     assert (descend(x0.astype(np.int64), H, orders, 2) == best).all()
-
-
-def test_a_partial_budget_gives_one_answer_on_every_machine():
-    """A budget short of the coset: the walk runs on one thread, so the examined count,
-    the proof flag and the answer equal the single-thread C walk's, whatever the CPU
-    count (threads sharing a bound skip sub-cubes by timing)."""
-    from modlights.native import _core
-
-    board = ml.Board.from_effects([[0, 0, 0], [], [0], [0, 0, 0], [], [0, 0, 0], []], 9, 1)
-    kernel = kernel_of(board, True)
-    H, orders = kernel.generators()
-    total = int(np.prod(orders))
-    rng = np.random.default_rng(11)
-    for _ in range(4):
-        x0 = rng.integers(0, 9, board.n_taps).astype(np.uint8)
-        for steps in (total // 3, total // 9, 1000):
-            best, proven, examined, _ = coset_minimum(
-                x0, kernel, steps=steps, seconds=None, deadline=None
-            )
-            one = _core.coset_min(x0, H, orders, 9, budget=steps, threads=1)
-            assert examined == one[2] and proven == (one[4] or not one[0].any())
-            if not proven:  # the descent starts from the single-thread walk's best
-                assert int(best.sum()) == int(descend(one[0].astype(np.int64), H, orders, 9).sum())
 
 
 def test_unsearchable_kernel_returns_the_start_unproved():
@@ -133,7 +125,6 @@ def test_unsearchable_kernel_returns_the_start_unproved():
         2,
         board.n_taps,
         eng.kernel_size,
-        native=True,
         generators=eng.generators,
         searchable=lambda: False,
     )

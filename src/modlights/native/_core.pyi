@@ -13,8 +13,6 @@ import numpy.typing as npt
 
 BITSLICED_Q: tuple[Any, ...]
 CANON_MAX_WORK: int
-CUBE_MAX_LOW: int
-CUBE_MAX_TAPS: int
 MAX_BYTES: int
 MAX_DIM: int
 MAX_ENTRIES: int
@@ -73,34 +71,9 @@ def coset_min_sub(
     corner: int,
     bound: int,
 ) -> tuple[npt.NDArray[np.uint8] | None, int, int, int]: ...
-def _cube_arr(name: str, a: npt.ArrayLike, dtype: Any, ndim: Any) -> Any: ...
 def _canon_n(n: int) -> int: ...
 def _canon_matrix(name: str, a: npt.ArrayLike, n: int) -> npt.NDArray[np.uint8]: ...
 def canon_fits(k: int, L: int, n: int) -> bool: ...
-def canon_basis(G: npt.ArrayLike, n: int) -> tuple[npt.NDArray[np.uint8], list[int]]: ...
-def canon_reduce(X: npt.ArrayLike, H: npt.ArrayLike, n: int) -> npt.NDArray[np.uint8]: ...
-def cube_min_gf2(
-    col: npt.ArrayLike,
-    y0: npt.ArrayLike,
-    sup_start: npt.ArrayLike,
-    sup_idx: npt.ArrayLike,
-    m: int,
-    sym_mat: npt.ArrayLike,
-    sym_shift: npt.ArrayLike,
-    top: int,
-    corners: int,
-    bound: int,
-    seconds: float = ...,
-    threads: int | None = ...,
-) -> tuple[int, int, int, int, int, int, bool]: ...
-def cube_leaf_gf2(
-    col: npt.ArrayLike,
-    y0: npt.ArrayLike,
-    sup_start: npt.ArrayLike,
-    sup_idx: npt.ArrayLike,
-    m: int,
-    high: int,
-) -> tuple[int, int]: ...
 def _as_bits_2d(a: npt.ArrayLike, what: str) -> Any: ...
 def _check_shape(m: int, r: int) -> Any: ...
 def rank_coo(m: int, r: int, ci: npt.ArrayLike, tj: npt.ArrayLike) -> int: ...
@@ -322,6 +295,9 @@ def capi_pattern(pid: int) -> tuple[str | None, tuple[tuple[int, int], ...]]: ..
 
 BOARD_LIMITS: dict[str, int]
 UNSOLVABLE_MESSAGE: str
+SEARCH_LIMITS: dict[str, float]
+
+def board_default_steps(board: CBoard) -> int: ...
 
 class CBoard:
     @staticmethod

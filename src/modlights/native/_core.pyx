@@ -13,7 +13,6 @@ from modlights.native.board cimport *
 from modlights.native.canon cimport *
 from modlights.native.coset cimport *
 from modlights.native.coset_batch cimport *
-from modlights.native.cube cimport *
 from modlights.native.driver cimport *
 from modlights.native.cpu cimport *
 from modlights.native.gf2 cimport *
@@ -40,7 +39,6 @@ include "_zn.pxi"
 # minimal search over a coset of the kernel
 include "_coset.pxi"
 include "_coset_batch.pxi"
-include "_cube.pxi"
 include "_canon.pxi"
 include "_driver.pxi"
 # structured boards: polynomials, row recurrences, symmetric chase, band, packed states

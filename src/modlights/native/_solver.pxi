@@ -6,6 +6,24 @@ answers from a CSolver on the native backend for the C library's engines
 Python engines' answers."""
 
 
+#: The C library's minimal-search limits (csrc/api/solver_impl.h), by their Python names:
+#: modlights.solver and solver_budget read them from here (the limits live in C once).
+#: DEFAULT_SECONDS: the default budget's deadline a board past the default count;
+#: DEFAULT_NATIVE_BUDGET: the largest default count; MAX_SEARCH_BYTES: the most bytes of
+#: kernel generators a search holds.
+SEARCH_LIMITS = {
+    "DEFAULT_SECONDS": ML__DEFAULT_SECONDS,
+    "DEFAULT_NATIVE_BUDGET": ML__DEFAULT_NATIVE_BUDGET,
+    "MAX_SEARCH_BYTES": ML__MAX_SEARCH_BYTES,
+}
+
+
+def board_default_steps(CBoard board):
+    """ml_board_default_steps: the count the default budget searches a coset whole
+    within on this board (about 2^30 operations, 256 to DEFAULT_NATIVE_BUDGET). O(1)."""
+    return int(ml_board_default_steps(board.b))
+
+
 cdef object _factored_int(const ml_factored *f):
     v = 1
     for i in range(f.count):

@@ -28,6 +28,7 @@ cdef extern from "include/modlights.h" nogil:
     ml_budget ml_budget_default()
     ml_budget ml_budget_steps(uint64_t steps)
     ml_budget ml_budget_seconds(double seconds)
+    uint64_t ml_board_default_steps(const ml_board *b)
 
     int ml_solver_new(ml_ctx *ctx, ml_board *b, const char *method, ml_solver **out)
     int ml_solver_new_plan(ml_ctx *ctx, ml_board *b, const ml_plan *plan, ml_solver **out)
@@ -77,6 +78,14 @@ cdef extern from "include/modlights.h" nogil:
     int ml_result_to_json(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap, size_t *len)
     int ml_result_certificate(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap,
                               size_t *len)
+
+
+# The minimal search's limits (csrc/api/solver_impl.h: library-internal; _solver.pxi's
+# SEARCH_LIMITS).
+cdef extern from "api/solver_impl.h" nogil:
+    double ML__DEFAULT_SECONDS
+    uint64_t ML__DEFAULT_NATIVE_BUDGET
+    uint64_t ML__MAX_SEARCH_BYTES
 
 
 # A solver's own engine asked directly (csrc/api/solver_engine.h: library-internal, for

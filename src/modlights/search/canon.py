@@ -17,12 +17,13 @@ WebAssembly core calls the same C) produced the inputs.
   floor(x[c] / p^v) times it, c its pivot (first column of least valuation); then join.
   Elements of one coset reduce to the same vector.
 
-The C implementation (csrc/search/canon.c) is used by the native backend; the NumPy one
-here by the reference backend and as the tests' oracle for the C one. Both give the
-same output. Cost O(k^2 L) per prime power of n (word operations over GF(2));
-:func:`fits` bounds it (``CANON_MAX_WORK``, ``CANON_MAX_WORK_NUMPY`` for the NumPy
-one): past it callers keep the engine's generators and answers of unfinished searches
-may depend on the engine.
+This module is the NumPy implementation: the reference backend's, and the oracle the
+C one (csrc/search/canon.c, which the C solver applies to its kernel and to every
+particular solution it searches from) is compared with through the Solver. Both give
+the same output. Cost O(k^2 L) per prime power of n; :func:`fits` bounds it
+(``CANON_MAX_WORK`` for the C one, k^2 ceil(L/64) for n = 2;
+``CANON_MAX_WORK_NUMPY`` for this one): past it callers keep the engine's generators
+and answers of unfinished searches may depend on the engine.
 """
 
 from __future__ import annotations
@@ -72,17 +73,14 @@ def fits(k: int, L: int, n: int, *, native: bool = True) -> bool:
     return work <= CANON_MAX_WORK
 
 
-def basis(G: np.ndarray, n: int, *, native: bool = True) -> tuple[np.ndarray, list[int]]:
+def basis(G: np.ndarray, n: int) -> tuple[np.ndarray, list[int]]:
     """(H uint8 (r, L), orders): the canonical generators of the module the rows of G
     (k, L; entries 0..n-1) span over Z/n, r <= k, ker = direct sum of the cyclic groups
-    of the rows. ``native``: the C implementation (else NumPy). ValueError on entries
-    out of range; KeyboardInterrupt on Ctrl-C (native). O(k^2 L) per prime power."""
+    of the rows. ValueError on entries out of range. O(k^2 L) per prime power."""
     n = _check_n(n)
-    if native:
-        from modlights.native import _core
-
-        return _core.canon_basis(G, n)
     A = np.asarray(G)
+    if A.dtype.kind not in "iub":
+        raise ValueError(f"G must hold integers, got dtype {A.dtype}")
     if A.ndim != 2 or (A.size and (A.min() < 0 or A.max() >= n)):
         raise ValueError(f"G must be 2-D with entries in 0..{n - 1}")
     k, L = A.shape
@@ -103,15 +101,11 @@ def basis(G: np.ndarray, n: int, *, native: bool = True) -> tuple[np.ndarray, li
     return out[:r].astype(np.uint8), orders[:r]
 
 
-def reduce(X: np.ndarray, H: np.ndarray, n: int, *, native: bool = True) -> np.ndarray:
+def reduce(X: np.ndarray, H: np.ndarray, n: int) -> np.ndarray:
     """X (L,) or (m, L) with every row replaced by the canonical representative of its
     coset row + span(H), H from :func:`basis` for this n (a new uint8 array). O(r L m)
     per prime power of n."""
     n = _check_n(n)
-    if native:
-        from modlights.native import _core
-
-        return _core.canon_reduce(X, H, n)
     Xa = np.asarray(X)
     one = Xa.ndim == 1
     Xm = np.atleast_2d(Xa).astype(np.int64)

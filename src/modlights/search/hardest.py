@@ -284,10 +284,9 @@ def hardest(
         best proved upper bound. Ctrl-C stops the search within a second
         (KeyboardInterrupt), the kernel untouched.
     executor : concurrent.futures.Executor, optional
-        Splits each exact coset search that covers its whole coset over the executor's
-        workers (as ``Solver.solve`` does, or
-        :func:`modlights.search.minimal.coset_minimum` without ``coset``); same answers
-        as without it.
+        Passed on to ``coset`` (``Solver.solve`` splits each exact coset search that
+        covers its whole coset over the executor's workers); same answers as without
+        it. Without ``coset`` (the reference backend's NumPy search) it is not used.
     seed : int
         The local search's random stream (:mod:`modlights.search.anneal`): the same
         seed gives the same boards when the budget does not cut the walk short.
@@ -363,7 +362,6 @@ def hardest(
             steps=steps,
             seconds=seconds,
             deadline=deadline_after(seconds),
-            executor=executor,
             descent=MIN_DESCENT_SECONDS,
             proof=proof,
         )
@@ -383,7 +381,6 @@ def hardest(
                 steps=steps,
                 seconds=seconds,
                 deadline=deadline_after(seconds),
-                executor=executor,
                 descent=MIN_DESCENT_SECONDS,
                 proof=again,
             )

@@ -36,7 +36,7 @@ def split_search(q: Any, executor: cf.Executor, progress: Any = None, total: int
     """Run the C split search ``q`` of one coset (``_core.capi_search``: an
     ``ml_search``) over ``executor`` and return ``q.finish()`` (a ``_core.CResult``,
     proved). Sub-cubes are cut ``TASKS_PER_WORKER`` a worker (ranges of corners of the
-    transform search twice as many, as ``_cube_on_executor`` did); at most workers + 1
+    transform search twice as many); at most workers + 1
     tasks are in flight, each given ``q.bound(t)`` right before it is sent (the merge
     rule of csrc/api/search.c: the answer does not depend on the order tasks finish
     in). A task runs ``_core.search_task`` on the exported bytes (picklable: process
