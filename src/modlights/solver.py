@@ -206,7 +206,7 @@ class Solver(SolverBatches):
         >>> s.plan.reason.startswith("the cheapest engine")
         True
         >>> sorted(s.plan.rejected)[:3]
-        ['algebraic-cross', 'algebraic-sym', 'algebraic-torus']
+        ['algebraic-cross', 'algebraic-sym', 'algebraic-sym-odd']
         >>> ml.Solver(ml.Board.grid(5, 5, states=2), method="chase").plan.engine
         'chase-light'
         """

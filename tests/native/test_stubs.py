@@ -70,4 +70,4 @@ def test_the_stub_names_only_what_is_stubbed_here():
     imported = {
         a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names
     }
-    assert imported <= {"annotations", "Any", "ClassVar", "Callable"}
+    assert imported <= {"annotations", "Any", "ClassVar", "Callable", "NoReturn"}
