@@ -27,6 +27,13 @@ test's node id, so a test that leaves a seed out still sees the same values on e
 run, and fixes the clock modlights reads for "today" (``daily()``, ``modlights daily``
 and ``play --daily`` without a date) at FIXED_NOW. The browser tests' page reads the
 browser's clock, not this one.
+
+Ctrl-C: a suite started as a background job of a non-interactive shell (``cmd &``)
+inherits SIGINT ignored, and Python then installs no KeyboardInterrupt handler, so the
+tests of Ctrl-C (tests/native/test_interrupt.py, the server's and the searches') would
+see no signal, in this process or in the children they start. Python's own handler is
+installed here when SIGINT is ignored, as an interactive interpreter has it (children
+then start with SIGINT at its default).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from __future__ import annotations
 import datetime
 import os
 import random
+import signal
 import types
 import zlib
 
@@ -42,6 +50,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from suite_groups import COLLECTED, cap_examples
+
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:  # a background job's inheritance
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 DEFAULT_PROFILE = "deterministic"
 FULL_PROFILE = "full"
