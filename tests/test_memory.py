@@ -33,8 +33,7 @@ def run_capped(body: str, extra_mb: int = 700, seconds: float = 60) -> str:
             "import resource, sys, time",
             "import numpy as np",
             "import modlights as ml",
-            "from modlights.native import _core as _gf2, _core as _zn, _core as _coset, "
-            "_core as _chase",
+            "from modlights.native import _core as _gf2, _core as _zn, _core as _chase",
             "vm = [int(l.split()[1]) for l in open('/proc/self/status') "
             "if l.startswith('VmSize')][0]",
             f"cap = vm * 1024 + {extra_mb} * 2**20",

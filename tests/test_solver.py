@@ -14,6 +14,7 @@ from jsonsafe import json_types_only, via_json
 from modlights.model.validation import MAX_BUDGET, check_budget
 from modlights.native import _core
 from strategies import board_and_state
+from suite_groups import sample
 
 
 # ---------------------------------------------------------------- targets
@@ -420,3 +421,95 @@ def test_an_engine_of_python_code_raises_through_the_c_solver(monkeypatch, toy_e
         s.solve(b.random_state(rng=1), minimal=False)
     monkeypatch.undo()
     assert s.nullity == 4
+
+
+# ------------------------------------------------------------ budgets: counts and deadlines
+def test_zero_second_budget_and_huge_kernels_return_fast():
+    import time
+
+    rng = np.random.default_rng(0)
+    A = rng.integers(0, 2, (20, 80))
+    s = ml.Solver(ml.Board.from_matrix(A, 2))
+    st = rng.integers(0, 2, 20)
+    t = time.perf_counter()
+    sol = s.solve(st, budget=0.0)
+    assert time.perf_counter() - t < 2 and not sol.proven_minimal
+    assert not ml.Board.from_matrix(A, 2).apply(st, sol.taps).any()
+    # 69 kernel generators: 2^69 solutions, more than any enumeration covers
+    b = ml.Board.from_effects([[0]] * 70, 2, n_cells=1)
+    t = time.perf_counter()
+    sol = ml.Solver(b).solve(np.ones(1, np.uint8), budget=1 << 16)
+    assert time.perf_counter() - t < 5
+    assert sol.length == 1 and sol.proven_minimal is not None
+
+
+# ------------------------------------------------------------ seconds are deadlines
+#: Allowed past a deadline on a loaded 2-core CI box (the docstrings promise +10% or
+#: +0.25 s on an idle machine).
+DEADLINE_SLACK = 1.0
+
+
+def _wide_board():
+    """1024 taps on one cell over Z/255: ker A has 255^1023 elements, so every minimal
+    search is partial and the greedy clean-up has 1023 generators of 254 multiples."""
+    b = ml.Board.from_effects([[0]] * 1024, 255, n_cells=1024)
+    st = np.zeros(1024, np.uint8)
+    st[0] = 7
+    return b, ml.Solver(b), st
+
+
+# 1.5: a search that runs to its deadline (10 s of wall time under load)
+@pytest.mark.parametrize("budget", sample([0.3, 1.5], 1, mark=pytest.mark.heavy))
+def test_seconds_budget_is_a_deadline_for_solve_and_the_batches(budget):
+    import time
+
+    b, s, st = _wide_board()
+    s.solve(st, budget=0.0)  # factored outside the measured calls
+    many = np.stack([st, (st * 2) % 255, st, (st * 3) % 255])
+    for call in (
+        lambda: [s.solve(st, budget=budget)],
+        lambda: s.min_taps_many(many, budget=budget)[0],
+        lambda: s.solve_many(many, minimal=True, budget=budget),
+    ):
+        t = time.perf_counter()
+        out = call()
+        took = time.perf_counter() - t
+        assert took < budget + DEADLINE_SLACK, f"{took:.2f} s for a {budget} s budget"
+        assert len(out)
+    # the answers are still solutions (Board.apply) and no worse than the greedy one
+    sol = s.solve(st, budget=budget)
+    assert not b.apply(st, sol.taps).any() and not sol.proven_minimal
+    X = s.solve_many(many, minimal=True, budget=budget)
+    lengths, proven = s.min_taps_many(many, budget=budget)
+    for state, taps, length in zip(many, X, lengths):
+        assert not b.apply(state, taps).any()
+        assert length <= int(s.solve(state, minimal=False).taps.sum())
+    assert not proven.any()
+
+
+@pytest.mark.heavy  # 9 CPU s: two searches of 2^10 coset elements on a wide board
+def test_int_budgets_stay_counts_and_zero_seconds_returns_at_once():
+    """An int budget is a count of coset elements (no deadline: the clean-up finishes,
+    the same answer every time); 0.0 seconds is a deadline: no search, only the greedy
+    clean-up's MIN_DESCENT_SECONDS."""
+    import time
+
+    b, s, st = _wide_board()
+    a, a2 = s.solve(st, budget=1 << 10), s.solve(st, budget=1 << 10)
+    assert a == a2 and not b.apply(st, a.taps).any()
+    t = time.perf_counter()
+    z = s.solve(st, budget=0.0)
+    assert time.perf_counter() - t < DEADLINE_SLACK
+    assert not b.apply(st, z.taps).any() and not z.proven_minimal
+
+
+def test_zero_seconds_still_gets_the_greedy_clean_up():
+    """budget=0.0 searches nothing but keeps the clean-up (bounded by
+    MIN_DESCENT_SECONDS): on a small board its answer is budget=0's, the greedy one."""
+    for n, seed in [(3, 1), (5, 2), (4, 3)]:
+        b = ml.Board.grid(9, 9, states=n)
+        s = ml.Solver(b)
+        st = b.random_state(rng=seed)
+        greedy, zero = s.solve(st, budget=0), s.solve(st, budget=0.0)
+        assert zero.length == greedy.length and not b.apply(st, zero.taps).any()
+        assert zero.length <= s.solve(st, minimal=False).length

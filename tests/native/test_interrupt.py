@@ -222,16 +222,14 @@ def test_sigint_stops_every_engine(engine):
 
 def test_one_stop_flag_for_every_binding():
     """The stop flag is process-wide: one request stops the next polling call of any
-    binding (here a coset search and a chase solver), each raising KeyboardInterrupt once;
-    after that the calls run normally."""
+    binding (here a Solver's minimal coset search and a chase solver), each raising
+    KeyboardInterrupt once; after that the calls run normally."""
     from modlights.native import _core
 
-    rng = np.random.default_rng(7)
-    x0 = rng.integers(0, 2, 100).astype(np.uint8)
-    H = (rng.random((10, 100)) < 0.5).astype(np.uint8)
+    b0, s0, st0 = _coset_searched_board(7)
     _core._request_interrupt()
     with pytest.raises(KeyboardInterrupt):
-        _core.coset_min(x0, H, [2] * 10, 2)
+        s0.solve(st0)
     assert not _core._clear_interrupt()  # the raise took the flag
     b = ml.Board.grid(40, 40)  # made before the request: building a board polls too
     _core._request_interrupt()
@@ -293,23 +291,31 @@ def test_interrupted_lazy_engine_is_rebuilt():
     assert s2.nullity == ml.Solver(small, backend="reference").nullity
 
 
+def _coset_searched_board(seed: int):
+    """(board, its Solver with the engine built, a solvable state): a random 40 x 52
+    GF(2) matrix, so the minimal solve walks a coset of 2^12 or more elements."""
+    rng = np.random.default_rng(seed)
+    A = (rng.random((40, 52)) < 0.5).astype(np.uint8)
+    b = ml.Board.from_matrix(A, 2)
+    s = ml.Solver(b)
+    assert s.nullity >= 12
+    return b, s, (A.astype(np.int64) @ rng.integers(0, 2, 52)) % 2
+
+
 def test_requested_interrupt_raises_then_clears():
-    """A stop requested on the flag (as the hook does) makes the next polling call raise
-    KeyboardInterrupt; the call after that runs normally and is exact."""
-    import itertools
+    """A stop requested on the flag (as the hook does) makes the next polling call (a
+    Solver's minimal coset search) raise KeyboardInterrupt; the call after that runs
+    normally and is exact (the reference backend's minimum, proved)."""
+    from modlights.native import _core
 
-    from modlights.native import _core as _coset
-
-    rng = np.random.default_rng(6)
-    x0 = rng.integers(0, 2, 200).astype(np.uint8)
-    H = (rng.random((12, 200)) < 0.5).astype(np.uint8)
-    _coset._request_interrupt()
+    b, s, st = _coset_searched_board(6)
+    _core._request_interrupt()
     with pytest.raises(KeyboardInterrupt):
-        _coset.coset_min(x0, H, [2] * 12, 2, threads=2)
-    best, length, _, _, complete = _coset.coset_min(x0, H, [2] * 12, 2)
-    C = np.array(list(itertools.product((0, 1), repeat=12)), dtype=np.int64)
-    lens = ((x0[None, :] + C @ H) % 2).sum(axis=1)
-    assert complete and length == lens.min() == int(best.sum())
+        s.solve(st)
+    got = s.solve(st)
+    ref = ml.Solver(b, backend="reference").solve(st)
+    assert got.proven_minimal and got.length == ref.length
+    assert not b.apply(st, got.taps).any()
 
 
 # ------------------------------------------------------------ issue 21: batches, hardest

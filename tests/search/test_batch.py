@@ -1,5 +1,6 @@
-"""Batch minimal searches (csrc/coset_batch.c): min_taps_many and solve_many(minimal=True)
-against the per-board search, brute force and plain NumPy enumeration."""
+"""Batch minimal searches (csrc/search/coset_batch.c through the Solver): min_taps_many and
+solve_many(minimal=True) against the per-board search, brute force and the reference
+backend. The C entry points themselves: csrc/tests/t-coset_batch.c."""
 
 from __future__ import annotations
 
@@ -9,11 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import modlights as ml
-from modlights.native import _core as _coset
-from modlights.native import _core as _coset_batch
 from oracle import BruteForce
 from strategies import boards, random_masks, rhs_vector
-from test_coset import cosets, enumerate_coset, simd_env
 
 SETTINGS = settings(
     max_examples=80,
@@ -154,112 +152,7 @@ def test_reference_backend_batches_agree():
     assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
 
 
-# ---------------------------------------------------------------- the C entry points
-@pytest.mark.parametrize("simd", ["portable", "auto"])
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    case=cosets(),
-    m=st.integers(0, 5),
-    threads=st.sampled_from([1, 2]),
-    packed=st.sampled_from([None, True, False]),
-)
-def test_coset_min_many_matches_enumeration(simd, case, m, threads, packed):
-    x0, H, orders, n = case
-    rng = np.random.default_rng(len(x0) * 31 + m)
-    X0 = rng.integers(0, n, size=(m, len(x0))).astype(np.uint8)
-    with simd_env(simd):
-        lengths, best = _coset_batch.coset_min_many(
-            X0, H, orders, n, threads=threads, packed=packed
-        )
-    only, none = _coset_batch.coset_min_many(X0, H, orders, n, taps=False)
-    assert none is None and np.array_equal(only, lengths)
-    for i in range(m):
-        X = enumerate_coset(X0[i], H, orders, n)
-        lens = X.sum(axis=1)
-        assert lengths[i] == lens.min() == int(best[i].astype(np.int64).sum())
-        assert any(np.array_equal(best[i], x) for x in X[lens == lengths[i]])
-
-
-@pytest.mark.parametrize("n,orders", [(2, [2] * 21), (3, [3] * 13)])
-def test_large_kernels_run_the_gray_search_per_board(n, orders):
-    """Past the table limit (2^20 elements) each board runs coset.c's search."""
-    rng = np.random.default_rng(11)
-    r = 60
-    H = (rng.integers(0, n, size=(len(orders), r)) * (rng.random((len(orders), r)) < 0.3)).astype(
-        np.uint8
-    )
-    X0 = rng.integers(0, n, size=(3, r)).astype(np.uint8)
-    lengths, best = _coset_batch.coset_min_many(X0, H, orders, n)
-    for i in range(3):
-        _, want, _, _, complete = _coset.coset_min(X0[i], H, orders, n)
-        assert complete and lengths[i] == want == int(best[i].astype(np.int64).sum())
-        diff = (best[i].astype(np.int64) - X0[i]) % n  # best - x0 is in span(H)
-        if n == 2:
-            M = np.concatenate([H, diff[None, :]]).astype(np.uint8)
-            assert _rank_gf2(M) == _rank_gf2(H)
-
-
-def _rank_gf2(M):
-    from modlights.native import _core as _gf2
-
-    return _gf2.rank(M)
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=cosets(), data=st.data())
-def test_sub_cubes_cover_the_coset(case, data):
-    """Walking every sub-cube with the running bound finds the coset's minimum, and a
-    sub-cube reported 'nothing shorter' really has nothing shorter than its bound."""
-    x0, H, orders, n = case
-    k = len(orders)
-    inner = data.draw(st.integers(0, k))
-    cells = int(np.prod(orders[inner:], dtype=np.int64))
-    X = enumerate_coset(x0, H, orders, n)
-    lens = X.sum(axis=1)
-    best = int(x0.astype(np.int64).sum())
-    covered = 0
-    for corner in range(cells):
-        found, length, ex, pr = _coset_batch.coset_min_sub(x0, H, orders, n, inner, corner, best)
-        covered += ex + pr
-        # the sub-cube's elements: enumerate_coset's order has generator 0 slowest
-        digits = []
-        rest = corner
-        for o in orders[inner:]:
-            digits.append(rest % o)
-            rest //= o
-        sub = X[_sub_rows(orders, inner, digits)]
-        sub_min = int(sub.sum(axis=1).min())
-        if found is None:
-            assert length == best and sub_min >= best
-        else:
-            assert length == sub_min < best == best
-            assert any(np.array_equal(found, x) for x in sub)
-            best = length
-    assert best == lens.min()
-    assert covered == len(X)
-
-
-def _sub_rows(orders, inner, digits):
-    """Rows of enumerate_coset (itertools.product order) whose top digits are fixed."""
-    idx = np.indices(orders).reshape(len(orders), -1) if orders else np.zeros((0, 1), int)
-    keep = np.ones(idx.shape[1], dtype=bool)
-    for t, d in zip(range(inner, len(orders)), digits):
-        keep &= idx[t] == d
-    return keep
-
-
-def test_batch_rejects_bad_input():
-    H = np.zeros((1, 4), dtype=np.uint8)
-    with pytest.raises(ValueError, match="2-D"):
-        _coset_batch.coset_min_many(np.zeros(4, np.uint8), H, [2], 2)
-    with pytest.raises(ValueError, match="0..1"):
-        _coset_batch.coset_min_many(np.full((2, 4), 2, np.uint8), H, [2], 2)
-    with pytest.raises(ValueError, match="orders"):
-        _coset_batch.coset_min_many(np.zeros((2, 4), np.uint8), H, [2, 2], 2)
-    with pytest.raises(ValueError, match="corner"):
-        _coset_batch.coset_min_sub(np.zeros(4, np.uint8), H, [2], 2, 0, 5, 10)
-    with pytest.raises(ValueError, match="inner"):
-        _coset_batch.coset_min_sub(np.zeros(4, np.uint8), H, [2], 2, 3, 0, 10)
+def test_batch_rejects_bad_executors():
     s = ml.Solver(ml.Board.grid(3, 3))
     with pytest.raises(ValueError, match="executor"):
         s.min_taps_many(np.zeros((1, 3, 3)), executor="pool")

@@ -155,8 +155,14 @@ def test_fits_matches_the_c_bound():
         (128, 1 << 16, 6),
         (300, 3000, 210),
         (300, 3000, 3),
+        (4096, 1024, 2),
+        (4096, 1025, 2),
+        (181, 8192, 2),
+        (182, 8192, 4),
     ]:
-        assert canon.fits(k, L, n) == _core.canon_fits(k, L, n)
+        exps = sum(e for _, _, e in canon._parts(n))
+        work = k * k * ((L + 63) // 64 if n == 2 else L * exps)  # the documented bound
+        assert canon.fits(k, L, n) == _core.canon_fits(k, L, n) == (work <= canon.CANON_MAX_WORK)
 
 
 # ------------------------------------------------------------------ engine independence

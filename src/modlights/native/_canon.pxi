@@ -6,6 +6,14 @@ solver) and the argument checks _driver.pxi shares."""
 CANON_MAX_WORK = ML_CANON_MAX_WORK
 
 
+def _check_int(what, v, lo, hi):
+    """v as an int when it is one (not a bool) from lo to hi, else ValueError."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) \
+            or not lo <= v <= hi:
+        raise ValueError(f"{what} must be an int from {lo} to {hi}, got {v!r}")
+    return int(v)
+
+
 def _canon_n(n):
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) \
             or not 2 <= n <= 255:

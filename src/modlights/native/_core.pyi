@@ -13,7 +13,6 @@ import numpy.typing as npt
 
 BITSLICED_Q: tuple[Any, ...]
 CANON_MAX_WORK: int
-MAX_BYTES: int
 MAX_DIM: int
 MAX_ENTRIES: int
 MAX_FACTOR_BITS: int
@@ -37,40 +36,7 @@ def band_chase(
     stop: int,
     lut: npt.NDArray[np.uint8],
 ) -> None: ...
-def default_threads() -> int: ...
-def _check(x0: npt.ArrayLike, H: npt.ArrayLike, n: int) -> Any: ...
 def _check_int(what: str, v: npt.ArrayLike, lo: Any, hi: Any) -> Any: ...
-def coset_min(
-    x0: npt.ArrayLike,
-    H: npt.ArrayLike,
-    orders: npt.ArrayLike,
-    n: int,
-    budget: int = ...,
-    seconds: float = ...,
-    threads: int | None = ...,
-) -> tuple[npt.NDArray[np.uint8], int, int, int, bool]: ...
-def _pack_coset(x: npt.ArrayLike, G: npt.ArrayLike, k: int, r: int) -> Any: ...
-def _pack(M: npt.ArrayLike, nw: int) -> Any: ...
-def _unpack(P: npt.ArrayLike, cols: int) -> Any: ...
-def _prepare(H: npt.ArrayLike, orders: npt.ArrayLike, n: int, r: int) -> Any: ...
-def coset_min_many(
-    X0: npt.ArrayLike,
-    H: npt.ArrayLike,
-    orders: npt.ArrayLike,
-    n: int,
-    threads: int | None = ...,
-    taps: bool = ...,
-    packed: bool | None = ...,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8] | None]: ...
-def coset_min_sub(
-    x0: npt.ArrayLike,
-    H: npt.ArrayLike,
-    orders: npt.ArrayLike,
-    n: int,
-    inner: int,
-    corner: int,
-    bound: int,
-) -> tuple[npt.NDArray[np.uint8] | None, int, int, int]: ...
 def _canon_n(n: int) -> int: ...
 def _canon_matrix(name: str, a: npt.ArrayLike, n: int) -> npt.NDArray[np.uint8]: ...
 def canon_fits(k: int, L: int, n: int) -> bool: ...

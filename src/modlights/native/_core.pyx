@@ -11,8 +11,6 @@ during long C work, which Ctrl-C stops (KeyboardInterrupt).
 from modlights.native.band cimport *
 from modlights.native.board cimport *
 from modlights.native.canon cimport *
-from modlights.native.coset cimport *
-from modlights.native.coset_batch cimport *
 from modlights.native.driver cimport *
 from modlights.native.cpu cimport *
 from modlights.native.gf2 cimport *
@@ -36,9 +34,7 @@ include "_simd.pxi"
 include "_pack.pxi"
 include "_gf2.pxi"
 include "_zn.pxi"
-# minimal search over a coset of the kernel
-include "_coset.pxi"
-include "_coset_batch.pxi"
+# the canonical kernel's work bound (and the argument checks the bindings share); the greedy descent
 include "_canon.pxi"
 include "_driver.pxi"
 # structured boards: polynomials, row recurrences, symmetric chase, band, packed states

@@ -63,14 +63,16 @@ def _check_n(n: int) -> int:
 def fits(k: int, L: int, n: int, *, native: bool = True) -> bool:
     """Whether k generators of length L over Z/n are within ``CANON_MAX_WORK``: work
     k^2 ceil(L/64) for n = 2, else k^2 L times the sum of the exponents of n's prime
-    powers (the Howell form of a p^e part has up to e k rows). ``native=False``: the
-    NumPy implementation's bound, ``CANON_MAX_WORK_NUMPY`` on k^2 L times that sum."""
+    powers (the Howell form of a p^e part has up to e k rows): the C bound itself
+    (``ml_canon_fits``), ValueError when k or L is not an int from 0 to 2^62.
+    ``native=False``: the NumPy implementation's bound, ``CANON_MAX_WORK_NUMPY`` on
+    k^2 L times that sum."""
     n = _check_n(n)
-    exps = sum(e for _, _, e in _parts(n))
     if not native:
-        return k * k * L * exps <= CANON_MAX_WORK_NUMPY
-    work = k * k * ((L + 63) // 64 if n == 2 else L * exps)
-    return work <= CANON_MAX_WORK
+        return k * k * L * sum(e for _, _, e in _parts(n)) <= CANON_MAX_WORK_NUMPY
+    from modlights.native import _core
+
+    return _core.canon_fits(k, L, n)
 
 
 def basis(G: np.ndarray, n: int) -> tuple[np.ndarray, list[int]]:
