@@ -5,7 +5,7 @@
  * the output to either factor too); the xgcd's g = s a + t b divides a and b; exact
  * division returns 4 on a remainder; the diagonal form has L M V = D with D diagonal,
  * det L and det V units of R (their gcd with s^w - 1 is 1).
- * ml-test-sources: engines/polymat.c engines/algebraic_poly.c engines/algebraic_odd.c poly/poly.c poly/gfpx_fast.c base/interrupt.c base/cpu.c */
+ * ml-test-sources: engines/polymat.c engines/algebraic_poly.c poly/poly.c poly/gfpx_fast.c base/interrupt.c base/cpu.c */
 #define ML_T_SEED 0x9017A7ull
 #include "engines/polymat.h"
 #include "tests/t-util.h"
