@@ -2,11 +2,12 @@
 
 - engine-costs: for the chase and each structured engine, on k x k boards of a pattern
   it covers (cross for the chase and algebraic-cross, the cross torus for
-  algebraic-torus, the knight torus for algebraic-torus2, diagonal for algebraic-sym, Z/4 cross for lifted, square for
-  tensor), Board.grid + Solver(method=name) + solve(minimal=False) from a random
-  solvable start, alternated with the engine it must beat on the same board (the chase;
-  for the chase, the dense engine) so both see the same load; medians of
-  ``rounds``; every answer checked with Board.apply. Records as figures, per engine:
+  algebraic-torus, the knight torus for algebraic-torus2, diagonal for algebraic-sym,
+  Z/4 cross for lifted, square for tensor), Board.grid + Solver(method=name) +
+  solve(minimal=False) from a random solvable start, alternated with the engine it
+  must beat on the same board (the chase; for the chase, the dense engine) so both see
+  the same load; medians of ``rounds``; every answer checked with Board.apply. Records
+  as figures, per engine:
   the seconds a tile at the largest side (``<name> per_tile``), the tiles from which it
   is faster at every larger measured side (``<name> crossover``), and the registry's
   constants beside them (``<name> registry_crossover``, ``<name> registry_per_tile``).

@@ -81,8 +81,13 @@ def test_knight_and_diagonal_need_a_shear():
     """The knight's and the diagonal's extreme rows are pairs: covered through a shear
     (square sides) with the kernel and solves of the oracle."""
     rng = np.random.default_rng(5)
-    for pat, n, side in (("knight", 2, 12), ("knight", 3, 11), ("diagonal", 2, 8),
-                         ("diagonal", 5, 10), ("knight", 7, 11)):
+    for pat, n, side in (
+        ("knight", 2, 12),
+        ("knight", 3, 11),
+        ("diagonal", 2, 8),
+        ("diagonal", 5, 10),
+        ("knight", 7, 11),
+    ):
         b = ml.Board.grid(side, side, states=n, pattern=pat, wrap=True)
         assert _compare(b, rng, solves=3)
 

@@ -59,7 +59,14 @@ NATIVE_ENGINES = (
 #: The engines that refuse every board with locked tiles or holes after checks of the
 #: board's kind, n, pattern count and wrap only (csrc/api/registry_own.c,
 #: registry_tensor.c): a 3 x 3 proxy of a large masked grid has their reason.
-_NO_MASKS = ("algebraic-cross", "algebraic-torus", "algebraic-torus2", "algebraic-sym", "lifted", "tensor")
+_NO_MASKS = (
+    "algebraic-cross",
+    "algebraic-torus",
+    "algebraic-torus2",
+    "algebraic-sym",
+    "lifted",
+    "tensor",
+)
 
 # id(board) -> [weak reference to it, its C board, its plan board, their addresses]: made
 # once per live board object; the C boards' addresses -> the weak reference (board_of)

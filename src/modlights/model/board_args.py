@@ -277,7 +277,7 @@ def effects_board(states: int, eff: list, n_cells: Any) -> Any:
             doc["n_cells"] = int(n_cells)
         else:
             wrong, doc["n_cells"] = n_cells, "?"
-    lists = []
+    lists: list[Any] = []
     for e in eff:
         if isinstance(e, np.ndarray):
             over = _array_over(e)
