@@ -5,10 +5,12 @@
 #ifndef ML_ENGINES_ALGEBRAIC_IMPL_H
 #define ML_ENGINES_ALGEBRAIC_IMPL_H
 
+#include "include/modlights.h"
 #include "poly/poly.h"
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A polynomial over GF(p): b for p = 2, c otherwise. */
 typedef struct px {
@@ -44,5 +46,17 @@ int ml__alg_resultant(unsigned p, const px *a0, const px *b0, unsigned *res);
 int ml__alg_sym_G(unsigned p, const unsigned a[3], const unsigned b[3], uint64_t h,
                   const px *mod, px *F);
 int ml__alg_sym_scale(unsigned p, unsigned a2, unsigned b2, uint64_t h, const px *mod, px *s);
+
+/* |ker A| = p^nullity as an ml_factored (nothing when the nullity is 0): the kernel_size
+ * answer of the engines over GF(p). */
+static inline void ml__alg_prime_size(unsigned p, uint64_t nullity, ml_factored *size)
+{
+    memset(size, 0, sizeof *size);
+    if (nullity) {
+        size->count = 1;
+        size->prime[0] = p;
+        size->exp[0] = nullity;
+    }
+}
 
 #endif

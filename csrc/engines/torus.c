@@ -314,12 +314,7 @@ static int tor_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *s
     int rc = tor_nullity(user, ctx, e, &null);
     if (rc)
         return rc;
-    memset(size, 0, sizeof *size);
-    if (null) {
-        size->count = 1;
-        size->prime[0] = e->p;
-        size->exp[0] = null;
-    }
+    ml__alg_prime_size(e->p, null, size);
     return ML_OK;
 }
 

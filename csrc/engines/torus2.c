@@ -593,12 +593,7 @@ static int t2_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *si
     int rc = t2_nullity(user, ctx, e, &null);
     if (rc)
         return rc;
-    memset(size, 0, sizeof *size);
-    if (null) {
-        size->count = 1;
-        size->prime[0] = e->p;
-        size->exp[0] = null;
-    }
+    ml__alg_prime_size(e->p, null, size);
     return ML_OK;
 }
 
