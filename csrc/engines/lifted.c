@@ -22,7 +22,9 @@
 #include "api/ctx.h"
 #include "base/modn.h"
 #include "api/registry_impl.h"
+#include "engines/algebraic.h"
 #include "engines/chase.h"
+#include "engines/lifted_cross.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -145,12 +147,19 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
             t->kind = LIFT;
         } else if (ex[j] == 1) {
             t->kind = FIELD;
-        } else {   /* the choosing chase over Z/p^k */
+        } else {   /* the algebra over Z/p^k (the cross's), else the choosing chase */
             t->kind = CHASE;
             field->destroy(NULL, t->eng);
             t->eng = NULL;
             ml_board_free(t->board);
             t->board = NULL;
+            if (field == &ml__algebraic_cross_ops && !b->wrap) {
+                rc = ml__zq_cross_new(ctx, b, p[j], ex[j], &t->eng);
+                if (rc || t->eng) {
+                    t->ops = &ml__zq_cross_ops;
+                    continue;
+                }
+            }
             t->ops = &ml__chase_choose_ops;
             rc = board_mod(ctx, b, q[j], &t->board);
             if (!rc)

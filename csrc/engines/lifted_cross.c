@@ -1,0 +1,428 @@
+/* lifted_cross.c: the lifted engine's part over Z/p^k, k > 1, of a cross-family grid
+ * without wrap singular mod p (lifted_cross.h): the row chase over Z/q and one
+ * polynomial equation (engines/lifted_alg.h) instead of the chase's dense residual.
+ *
+ * In the orientation taken (the rows, else the columns: the first where the counts of
+ * (-1, 0) and (0, +1) are units mod p), with counts d, cr, cl, cu, cd of (0,0), (0,+1),
+ * (0,-1), (-1,0), (+1,0) mod q, the chase from X_0 = z is
+ *     X_{r+1} = T X_r + mu X_{r-1} + cu^-1 b_r,  (T v)_c = t0 v_c + s v_{c-1} + r v_{c+1},
+ * t0 = -d / cu, s = -cr / cu, r = -cl / cu, mu = -cd / cu (all mod q), and A x = b iff
+ * the virtual row X_h = F(T) z + c vanishes (c: the chase from z = 0). s is a unit, so
+ * e_0 is a cyclic vector of T over Z/q: with Q_0 = 1, Q_1 = x - t0, Q_{j+1} = (x - t0)
+ * Q_j - r s Q_{j-1}, e_j = s^-j Q_j(T) e_0 and chi = Q_w (monic: the Krylov matrix is
+ * triangular with units s^j on its diagonal), so f -> f(T) e_0 is an isomorphism of
+ * R = (Z/q)[x] / (chi) onto the rows (Z/q)^w carrying multiplication by x to T. F(T) z
+ * = -c becomes g y = gamma in R with g(T) e_0 = F(T) e_0 (the chase of z = e_0, b = 0),
+ * z = y(T) e_0, gamma(T) e_0 = -c; the kernel of A is the chases of the kernel of g.
+ * Conversions: f from v by Clenshaw's recurrence over the Q_j, v from f by Horner's
+ * rule with T on vectors, O(w^2) each; the chase O(h w). Declined (the choosing chase
+ * takes the part) when no orientation fits or R_A's rank m exceeds MMAX. */
+#include "engines/lifted_cross.h"
+
+#include "api/board.h"
+#include "api/ctx.h"
+#include "base/interrupt.h"
+#include "base/modn.h"
+#include "engines/algebraic_impl.h"
+#include "engines/lifted_alg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* the largest rank of R_A taken (the Smith form is O(m^3) bytes operations) */
+#define MMAX 512
+
+typedef struct zc_eng {
+    unsigned p, k, q;
+    size_t rows, cols, h, w;
+    int t;                         /* 1: the columns */
+    unsigned ib, t0, s, r, mu;     /* cu^-1 and the chase's coefficients, mod q */
+    unsigned sinv, rs;             /* s^-1, r s */
+    ml__zq1 z;
+} zc_eng;
+
+static int status(ml_ctx *ctx, int rc)
+{
+    if (rc == 2)
+        return ml__fail(ctx, ML_M_NOMEM, "the lifted engine");
+    if (rc == 3)
+        return ml__fail(ctx, ML_M_INTERRUPTED);
+    return ml__fail(ctx, ML_M_INTERNAL, "the lifted engine",
+                    "the algebra over Z/p^k broke an identity");
+}
+
+static void zc_destroy(void *user, void *engine)
+{
+    (void)user;
+    zc_eng *e = engine;
+    if (!e)
+        return;
+    ml__zq1_clear(&e->z);
+    free(e);
+}
+
+/* the chase from X_0 = z (NULL: zero) with right-hand side b (NULL: zero; h x w bytes in
+ * the orientation, read mod q): the taps to x (NULL: not written), X_h to last; rows:
+ * 3 w bytes of scratch. Returns 0 or 3 (stopped). */
+static int chase(const zc_eng *e, const uint8_t *b, const uint8_t *z, uint8_t *x,
+                 uint8_t *last, uint8_t *rows)
+{
+    size_t w = e->w;
+    uint8_t *prev = rows, *cur = rows + w, *next = rows + 2 * w;
+    ml_fastmod fq = ml_fastmod_make(e->q);
+    unsigned ib = e->ib, t0 = e->t0, s = e->s, r = e->r, mu = e->mu;
+    memset(prev, 0, w);
+    if (z)
+        memcpy(cur, z, w);
+    else
+        memset(cur, 0, w);
+    for (size_t i = 0; i < e->h; i++) {
+        if ((i & 63) == 63 && ml_interrupt_poll())
+            return 3;
+        if (x)
+            memcpy(x + i * w, cur, w);
+        /* the sums stay below 5 * 255 * 255 < 2^24; the middle columns branch-free */
+        const uint8_t *br = b ? b + i * w : NULL;
+        if (br)
+            for (size_t c = 1; c + 1 < w; c++)
+                next[c] = (uint8_t)ml_fastmod_red(fq, t0 * cur[c] + mu * prev[c] +
+                                                          s * cur[c - 1] + r * cur[c + 1] +
+                                                          ib * br[c]);
+        else
+            for (size_t c = 1; c + 1 < w; c++)
+                next[c] = (uint8_t)ml_fastmod_red(fq, t0 * cur[c] + mu * prev[c] +
+                                                          s * cur[c - 1] + r * cur[c + 1]);
+        for (size_t c = 0; c < w; c += w - 1 > 0 ? w - 1 : 1) {   /* the edge columns */
+            uint32_t a = t0 * cur[c] + mu * prev[c];
+            if (c)
+                a += s * cur[c - 1];
+            if (c + 1 < w)
+                a += r * cur[c + 1];
+            if (br)
+                a += ib * br[c];
+            next[c] = (uint8_t)ml_fastmod_red(fq, a);
+        }
+        uint8_t *tmp = prev;
+        prev = cur;
+        cur = next;
+        next = tmp;
+    }
+    memcpy(last, cur, w);
+    return 0;
+}
+
+/* f (deg < w) with f(T) e_0 = v: Clenshaw over the Q_j, a_j = v_j s^-j:
+ * b_j = a_j + (x - t0) b_{j+1} - r s b_{j+2}, f = b_0 */
+static int vec_to_poly(const zc_eng *e, const uint8_t *v, ml_gfpx *f)
+{
+    size_t w = e->w;
+    unsigned q = e->q, nt0 = (q - e->t0) % q, nrs = (q - e->rs) % q;
+    uint8_t *b1 = calloc(w + 1, 1), *b2 = calloc(w + 1, 1);
+    uint8_t *pw = malloc(w + 1);
+    if (!b1 || !b2 || !pw) {
+        free(b1);
+        free(b2);
+        free(pw);
+        return 2;
+    }
+    ml_fastmod fq = ml_fastmod_make(q);
+    pw[0] = 1;
+    for (size_t j = 1; j < w; j++)
+        pw[j] = (uint8_t)(pw[j - 1] * e->sinv % q);
+    int rc = 0;
+    for (size_t j = w; j-- > 0;) {
+        if ((j & 255) == 0 && ml_interrupt_poll()) {
+            rc = 3;
+            break;
+        }
+        size_t top = w - j;   /* b_j has at most w - j coefficients */
+        /* b2 <- b_j, in place (b2[i] read at i only), from b1 = b_{j+1}, b2 = b_{j+2} */
+        for (size_t i = top; i-- > 0;) {
+            uint32_t a = nt0 * b1[i] + nrs * b2[i] + (i ? b1[i - 1] : 0);
+            b2[i] = (uint8_t)ml_fastmod_red(fq, a);
+        }
+        b2[0] = (uint8_t)((b2[0] + v[j] * pw[j]) % q);
+        uint8_t *tmp = b1;
+        b1 = b2;
+        b2 = tmp;
+    }
+    if (!rc)
+        rc = ml_gfpx_set(f, b1, w);
+    free(b1);
+    free(b2);
+    free(pw);
+    return rc;
+}
+
+/* v = f(T) e_0 (deg f < w), Horner: v <- T v + f_i e_0 */
+static int poly_to_vec(const zc_eng *e, const ml_gfpx *f, uint8_t *v, uint8_t *tmp)
+{
+    size_t w = e->w;
+    ml_fastmod fq = ml_fastmod_make(e->q);
+    memset(v, 0, w);
+    for (size_t i = f->n; i-- > 0;) {
+        if ((i & 255) == 0 && ml_interrupt_poll())
+            return 3;
+        size_t sup = f->n - i < w ? f->n - i : w;   /* v is zero from sup - 1 on */
+        for (size_t c = 0; c < sup; c++) {
+            uint32_t a = e->t0 * v[c];
+            if (c)
+                a += e->s * v[c - 1];
+            if (c + 1 < w)
+                a += e->r * v[c + 1];
+            tmp[c] = (uint8_t)ml_fastmod_red(fq, a);
+        }
+        memcpy(v, tmp, sup);
+        v[0] = (uint8_t)((v[0] + f->c[i]) % e->q);
+    }
+    return 0;
+}
+
+/* chi = Q_w */
+static int charpoly(const zc_eng *e, ml_gfpx *chi)
+{
+    size_t w = e->w;
+    unsigned q = e->q, nt0 = (q - e->t0) % q, nrs = (q - e->rs) % q;
+    uint8_t *a = calloc(w + 2, 1), *b = calloc(w + 2, 1);   /* Q_{j-1}, Q_j */
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return 2;
+    }
+    ml_fastmod fq = ml_fastmod_make(q);
+    b[0] = 1;
+    for (size_t j = 0; j < w; j++) {   /* a <- Q_{j+1} = x Q_j - t0 Q_j - r s Q_{j-1} */
+        if ((j & 255) == 255 && ml_interrupt_poll()) {
+            free(a);
+            free(b);
+            return 3;
+        }
+        for (size_t i = j + 2; i-- > 0;) {
+            uint32_t x = nt0 * b[i] + nrs * a[i] + (i ? b[i - 1] : 0);
+            a[i] = (uint8_t)ml_fastmod_red(fq, x);
+        }
+        uint8_t *t = a;
+        a = b;
+        b = t;
+    }
+    int rc = ml_gfpx_set(chi, b, w + 1);
+    free(a);
+    free(b);
+    return rc;
+}
+
+/* Whether orientation t fits (units cu and cr mod p, no other offset); fills e's
+ * coefficients */
+static int orient(zc_eng *e, const ml__pattern *pt, int t)
+{
+    unsigned q = e->q, p = e->p;
+    long d = ml__alg_count(pt, t, 0, 0), cr = ml__alg_count(pt, t, 0, 1),
+         cl = ml__alg_count(pt, t, 0, -1), cu = ml__alg_count(pt, t, -1, 0),
+         cd = ml__alg_count(pt, t, 1, 0);
+    if ((size_t)(d + cr + cl + cu + cd) != pt->count || cu % (long)p == 0 ||
+        cr % (long)p == 0)
+        return 0;
+    unsigned inv = ml_inv_mod((unsigned)(cu % (long)q), q);
+    unsigned neg = q - inv;   /* -cu^-1 */
+    e->t = t;
+    e->ib = inv;
+    e->t0 = (unsigned)(d % (long)q) * neg % q;
+    e->s = (unsigned)(cr % (long)q) * neg % q;
+    e->r = (unsigned)(cl % (long)q) * neg % q;
+    e->mu = (unsigned)(cd % (long)q) * neg % q;
+    e->sinv = ml_inv_mod(e->s, q);
+    e->rs = e->r * e->s % q;
+    return 1;
+}
+
+int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, void **engine)
+{
+    *engine = NULL;
+    const ml__pattern *pt = &b->pal[0];
+    if (b->kind != ML_BOARD_GRID || b->wrap || b->mixed || b->locked || b->holes ||
+        b->giant || b->rows < 1 || b->cols < 1)
+        return ML_OK;
+    zc_eng *e = calloc(1, sizeof *e);
+    if (!e)
+        return status(ctx, 2);
+    ml__zq1_init(&e->z);
+    e->p = p;
+    e->k = k;
+    e->q = 1;
+    for (unsigned i = 0; i < k; i++)
+        e->q *= p;
+    e->rows = (size_t)b->rows;
+    e->cols = (size_t)b->cols;
+    if (!orient(e, pt, 0) && !orient(e, pt, 1)) {
+        zc_destroy(NULL, e);
+        return ML_OK;
+    }
+    e->h = e->t ? e->cols : e->rows;
+    e->w = e->t ? e->rows : e->cols;
+    size_t w = e->w;
+    ml_gfpx chi, g;
+    ml_gfpx_init(&chi);
+    ml_gfpx_init(&g);
+    uint8_t *buf = malloc(5 * w + 1);
+    int rc = buf ? charpoly(e, &chi) : 2;
+    if (!rc) {   /* g(T) e_0 = the chase of e_0 */
+        uint8_t *z = buf + 3 * w, *last = buf + 4 * w;
+        memset(z, 0, w);
+        z[0] = 1;
+        rc = chase(e, NULL, z, NULL, last, buf);
+        if (!rc)
+            rc = vec_to_poly(e, last, &g);
+    }
+    if (!rc)
+        rc = ml__zq1_build(&e->z, p, k, &chi, &g, MMAX);
+    ml_gfpx_clear(&chi);
+    ml_gfpx_clear(&g);
+    free(buf);
+    if (rc == 1) {   /* declined: R_A too large */
+        zc_destroy(NULL, e);
+        return ML_OK;
+    }
+    if (rc) {
+        zc_destroy(NULL, e);
+        return status(ctx, rc);
+    }
+    *engine = e;
+    return ML_OK;
+}
+
+/* the board's bytes in the orientation (a copy or the transpose) and back */
+static void to_orient(const zc_eng *e, const uint8_t *in, uint8_t *out)
+{
+    if (!e->t) {
+        memcpy(out, in, e->rows * e->cols);
+        return;
+    }
+    for (size_t i = 0; i < e->rows; i++)
+        for (size_t j = 0; j < e->cols; j++)
+            out[j * e->rows + i] = in[i * e->cols + j];
+}
+static void from_orient(const zc_eng *e, const uint8_t *in, uint8_t *out)
+{
+    if (!e->t) {
+        memcpy(out, in, e->rows * e->cols);
+        return;
+    }
+    for (size_t i = 0; i < e->rows; i++)
+        for (size_t j = 0; j < e->cols; j++)
+            out[i * e->cols + j] = in[j * e->rows + i];
+}
+
+/* x (board layout) = the chase of y(T) e_0 with right-hand side bo (oriented, or NULL);
+ * *zero: whether X_h vanished */
+static int replay(const zc_eng *e, const ml_gfpx *y, const uint8_t *bo, uint8_t *xo,
+                  uint8_t *x, uint8_t *buf, int *zero)
+{
+    size_t w = e->w;
+    uint8_t *z = buf + 3 * w, *last = buf + 4 * w;
+    int rc = poly_to_vec(e, y, z, buf);
+    if (!rc)
+        rc = chase(e, bo, z, e->t ? xo : x, last, buf);
+    *zero = 1;
+    for (size_t c = 0; !rc && c < w; c++)
+        *zero &= !last[c];
+    if (!rc && e->t)
+        from_orient(e, xo, x);
+    return rc;
+}
+
+static int zc_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
+                    uint8_t *X, uint8_t *ok)
+{
+    (void)user;
+    zc_eng *e = engine;
+    size_t hw = e->rows * e->cols, w = e->w;
+    uint8_t *bo = malloc(hw + 1), *xo = malloc(hw + 1), *buf = malloc(5 * w + 1);
+    ml_gfpx gam, y;
+    ml_gfpx_init(&gam);
+    ml_gfpx_init(&y);
+    int rc = !bo || !xo || !buf ? 2 : 0;
+    for (size_t i = 0; i < k && !rc; i++) {
+        uint8_t *Xi = X + i * hw, *last = buf + 4 * w;
+        to_orient(e, R + i * hw, bo);   /* any bytes: the chase reduces */
+        rc = chase(e, bo, NULL, NULL, last, buf);
+        for (size_t c = 0; !rc && c < w; c++)   /* gamma(T) e_0 = -c */
+            last[c] = (uint8_t)((e->q - last[c]) % e->q);
+        if (!rc)
+            rc = vec_to_poly(e, last, &gam);
+        int good = 0, zero = 0;
+        if (!rc)
+            rc = ml__zq1_solve(&e->z, &gam, &y, &good);
+        if (!rc && good) {
+            rc = replay(e, &y, bo, xo, Xi, buf, &zero);
+            if (!rc && !zero)
+                rc = 4;   /* never: g y = gamma */
+        }
+        ok[i] = (uint8_t)(!rc && good);
+        if (!ok[i])
+            memset(Xi, 0, hw);
+    }
+    free(bo);
+    free(xo);
+    free(buf);
+    ml_gfpx_clear(&gam);
+    ml_gfpx_clear(&y);
+    return rc ? status(ctx, rc) : ML_OK;
+}
+
+static int zc_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity)
+{
+    (void)user;
+    (void)ctx;
+    *nullity = ((zc_eng *)engine)->z.ngens;
+    return ML_OK;
+}
+
+static int zc_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *size)
+{
+    (void)user;
+    (void)ctx;
+    zc_eng *e = engine;
+    ml__alg_prime_size(e->p, e->z.klog, size);
+    return ML_OK;
+}
+
+static int zc_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit, uint64_t *k,
+                         uint8_t *H, uint32_t *orders)
+{
+    (void)user;
+    zc_eng *e = engine;
+    uint64_t count = limit < e->z.ngens ? limit : e->z.ngens;
+    *k = count;
+    if (!H || !count)
+        return ML_OK;
+    size_t hw = e->rows * e->cols, w = e->w;
+    uint8_t *xo = malloc(hw + 1), *buf = malloc(5 * w + 1);
+    ml_gfpx y;
+    ml_gfpx_init(&y);
+    int rc = !xo || !buf ? 2 : 0;
+    for (uint64_t i = 0; i < count && !rc; i++) {
+        unsigned order = 1;
+        int zero = 0;
+        rc = ml__zq1_generator(&e->z, (size_t)i, &y, &order);
+        if (!rc)
+            rc = replay(e, &y, NULL, xo, H + i * hw, buf, &zero);
+        if (!rc && !zero)
+            rc = 4;   /* never: g y = 0 */
+        if (orders)
+            orders[i] = order;
+    }
+    free(xo);
+    free(buf);
+    ml_gfpx_clear(&y);
+    return rc ? status(ctx, rc) : ML_OK;
+}
+
+const ml_engine_def ml__zq_cross_ops = {
+    .size = sizeof(ml_engine_def),
+    .name = "lifted-zq-cross",
+    .destroy = zc_destroy,
+    .solve = zc_solve,
+    .nullity = zc_nullity,
+    .kernel_size = zc_kernel_size,
+    .generators = zc_generators,
+};

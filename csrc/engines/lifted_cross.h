@@ -1,0 +1,21 @@
+/* lifted_cross.h: the lifted engine's part over Z/p^k (k > 1) of a grid of the cross
+ * family without wrap that is singular mod p (engines/lifted_cross.c): the row chase
+ * over Z/p^k with its residual solved as one polynomial equation over
+ * (Z/p^k)[x] / (chi) (engines/lifted_alg.h) instead of the choosing chase's dense
+ * residual. The questions are ml__zq_cross_ops's solve, nullity (the count of
+ * generators), kernel_size, generators (with their orders) and destroy on the engine
+ * that ml__zq_cross_new makes; it has no build (not a registry entry). */
+#ifndef ML_ENGINES_LIFTED_CROSS_H
+#define ML_ENGINES_LIFTED_CROSS_H
+
+#include "include/modlights.h"
+
+extern const ml_engine_def ml__zq_cross_ops;
+
+/* *engine for b (a uniform grid over Z/p^k of the offsets (0,0), (0,+-1), (+-1,0), no
+ * wrap, locks or holes) read mod p^k, or NULL (ML_OK) when declined: no orientation whose
+ * counts of (-1, 0) and (0, +1) are units mod p, or the singular part of the algebra
+ * (R_A, lifted_alg.h) of rank above 512. Errors: ML_ENOMEM, ML_EINTERRUPTED. */
+int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, void **engine);
+
+#endif
