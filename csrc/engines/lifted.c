@@ -6,7 +6,9 @@
  * n = prod q_j, q_j = p_j^k_j (ascending p_j, ml_prime_powers). Every factor gets the
  * engine over GF(p_j) of the same grid (the pattern's offsets as given, tori too), then
  * a kind: "lift" when its nullity is 0 (A invertible mod p, so mod p^k), "field" when
- * k = 1 (that engine answers), else "chase": the choosing chase engine
+ * k = 1 (that engine answers), else a part over Z/p^k: the algebra over Z/p^k
+ * (engines/lifted_cross.h: one polynomial equation) when the engine over GF(p) is
+ * algebraic-cross (no wrap) and it takes the board, else the choosing chase engine
  * (ml__chase_choose_ops) of the same grid over Z/p^k. A lift part solves A x = b
  * (mod p^k) digit by digit: with r = b, m = p^k, at step i the GF(p) engine solves
  * A y = r (mod p), x += p^i y, r = ((r - A y) mod m) / p (exact) and m /= p: k GF(p)
@@ -432,6 +434,14 @@ static int lift_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit
         free(ord);
     }
     return rc;
+}
+
+const char *ml__lifted_part(const void *engine, int j)
+{
+    const lift_eng *e = engine;
+    if (j < 0 || j >= e->nparts)
+        return NULL;
+    return e->part[j].kind == LIFT ? "lift" : e->part[j].ops->name;
 }
 
 const ml_engine_def ml__lifted_ops = {

@@ -4,14 +4,19 @@
  * the GF(p) algebraic engine covers for every prime p dividing n. build, destroy, solve,
  * nullity, kernel_size, generators, kernel_fits; det, inverse and pseudo-inverse are the
  * registry's fallback and solve_packed is refused (Python's packs is False). A factor
- * p^k, k > 1, singular mod p is Python's "chase" part: the choosing chase engine
- * (engines/chase.h) over Z/p^k, whose build is ML_ENOTIMPL where it would take the row
- * chase (not in C yet). */
+ * p^k, k > 1, singular mod p is Python's "chase" part: for the cross family without
+ * wrap the algebra over Z/p^k (engines/lifted_cross.h), else the choosing chase engine
+ * (engines/chase.h) over Z/p^k. */
 #ifndef ML_ENGINES_LIFTED_H
 #define ML_ENGINES_LIFTED_H
 
 #include "include/modlights.h"
 
 extern const ml_engine_def ml__lifted_ops;
+
+/* What answers part j of a lifted engine (the prime powers of n ascending): "lift", or
+ * the name of the engine (over GF(p): the field's; over Z/p^k: "lifted-zq-cross" or
+ * the choosing chase's); NULL past the parts. For tests. */
+const char *ml__lifted_part(const void *engine, int j);
 
 #endif

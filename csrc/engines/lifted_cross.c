@@ -71,6 +71,7 @@ static int chase(const zc_eng *e, const uint8_t *b, const uint8_t *z, uint8_t *x
     uint8_t *prev = rows, *cur = rows + w, *next = rows + 2 * w;
     ml_fastmod fq = ml_fastmod_make(e->q);
     unsigned ib = e->ib, t0 = e->t0, s = e->s, r = e->r, mu = e->mu;
+    int pow2 = !(e->q & (e->q - 1));
     memset(prev, 0, w);
     if (z)
         memcpy(cur, z, w);
@@ -83,7 +84,18 @@ static int chase(const zc_eng *e, const uint8_t *b, const uint8_t *z, uint8_t *x
             memcpy(x + i * w, cur, w);
         /* the sums stay below 5 * 255 * 255 < 2^24; the middle columns branch-free */
         const uint8_t *br = b ? b + i * w : NULL;
-        if (br)
+        if (pow2) {   /* q divides 256: bytes wrap, one mask */
+            uint8_t m8 = (uint8_t)(e->q - 1), t8 = (uint8_t)t0, u8 = (uint8_t)mu,
+                    s8 = (uint8_t)s, r8 = (uint8_t)r, i8 = (uint8_t)ib;
+            if (br)
+                for (size_t c = 1; c + 1 < w; c++)
+                    next[c] = (uint8_t)((uint8_t)(t8 * cur[c] + u8 * prev[c] + s8 * cur[c - 1] +
+                                                  r8 * cur[c + 1] + i8 * br[c]) & m8);
+            else
+                for (size_t c = 1; c + 1 < w; c++)
+                    next[c] = (uint8_t)((uint8_t)(t8 * cur[c] + u8 * prev[c] + s8 * cur[c - 1] +
+                                                  r8 * cur[c + 1]) & m8);
+        } else if (br)
             for (size_t c = 1; c + 1 < w; c++)
                 next[c] = (uint8_t)ml_fastmod_red(fq, t0 * cur[c] + mu * prev[c] +
                                                           s * cur[c - 1] + r * cur[c + 1] +
@@ -159,11 +171,25 @@ static int poly_to_vec(const zc_eng *e, const ml_gfpx *f, uint8_t *v, uint8_t *t
 {
     size_t w = e->w;
     ml_fastmod fq = ml_fastmod_make(e->q);
+    int pow2 = !(e->q & (e->q - 1));
     memset(v, 0, w);
     for (size_t i = f->n; i-- > 0;) {
         if ((i & 255) == 0 && ml_interrupt_poll())
             return 3;
         size_t sup = f->n - i < w ? f->n - i : w;   /* v is zero from sup - 1 on */
+        if (pow2 && sup > 2) {   /* q divides 256: bytes wrap, one mask */
+            uint8_t m8 = (uint8_t)(e->q - 1), t8 = (uint8_t)e->t0, s8 = (uint8_t)e->s,
+                    r8 = (uint8_t)e->r;
+            tmp[0] = (uint8_t)((uint8_t)(t8 * v[0] + r8 * v[1]) & m8);
+            for (size_t c = 1; c + 1 < sup; c++)
+                tmp[c] = (uint8_t)((uint8_t)(t8 * v[c] + s8 * v[c - 1] + r8 * v[c + 1]) & m8);
+            size_t c = sup - 1;
+            uint32_t a = e->t0 * v[c] + e->s * v[c - 1] + (c + 1 < w ? e->r * v[c + 1] : 0);
+            tmp[c] = (uint8_t)(a & m8);
+            memcpy(v, tmp, sup);
+            v[0] = (uint8_t)((v[0] + f->c[i]) & m8);
+            continue;
+        }
         for (size_t c = 0; c < sup; c++) {
             uint32_t a = e->t0 * v[c];
             if (c)

@@ -7,8 +7,10 @@
  * every prime of n: ml__field_engine), and the diagonal and the knight on square tori
  * (algebraic-torus2 over each prime, sheared); n 4, 6, 8, 9,
  * 10, 12, 18, 25, 36, 100, 245; sides 1..8; a factor p^k, k > 1, singular mod p goes to
- * the choosing chase over Z/p^k, which never takes the row chase here: no holes, no
- * locks): nullity and kernel
+ * the algebra over Z/p^k on the cross family without wrap (lifted_cross.c), else the
+ * choosing chase over Z/p^k, which never takes the row chase here: no holes, no
+ * locks); and cross-family grids singular mod p over n = 4, 8, 9, 12, 16, 18, 25, 27,
+ * sides 1..24 (odd and even), every part over Z/p^k met by the algebra: nullity and kernel
  * size as the dense engine's; generators in ker A with their orders (h * order = 0 mod
  * n), as many as the nullity, the orders multiplying to |ker A|, a limit giving the
  * first rows, H = NULL the count alone; solve of A x0 (solvable, A X = b mod n by
@@ -16,7 +18,7 @@
  * so, A X = b when ok, zero rows when not); kernel_fits. Boards it does not cover
  * (prime n, a knight's torus, a mixed grid) are refused with ML_EINTERNAL, never a crash.
  * (tests/native/test_capi_lifted.py compares with Python's engine.)
- * ml-test-sources: engines/algebraic.c engines/algebraic_poly.c engines/algebraic_odd.c engines/torus.c engines/torus2.c engines/polymatn.c engines/lifted.c engines/polymat.c structured/rowrec.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c poly/gfpx_fast.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
+ * ml-test-sources: engines/algebraic.c engines/algebraic_poly.c engines/algebraic_odd.c engines/torus.c engines/torus2.c engines/polymatn.c engines/lifted.c engines/lifted_cross.c engines/lifted_alg.c engines/polymat.c structured/rowrec.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c poly/gfpx_fast.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
 #define ML_T_SEED 0x11F7EDull
 #include "include/modlights.h"
 #include "engines/lifted.h"
@@ -46,8 +48,9 @@ static ml_board *grid(int64_t rows, int64_t cols, int n, size_t k, const int64_t
     return b;
 }
 
-/* A random grid of the cross family whose count of (-1, 0) is a unit mod n. */
-static ml_board *random_board(int n)
+/* A random grid of the cross family whose count of (-1, 0) is a unit mod n, rows x cols
+ * (0: random sides, a torus half the time). */
+static ml_board *cross_family(int64_t rows, int64_t cols, int n, int any)
 {
     static const int64_t R[] = {0, 0, 0, -1, 1}, C[] = {0, 1, -1, 0, 0};
     int64_t dr[32], dc[32];
@@ -63,11 +66,15 @@ static ml_board *random_board(int n)
             dc[k++] = C[o];
         }
     }
+    if (!any)
+        return grid(rows, cols, n, k, dr, dc, 0);
     int wrap = rnd_range(0, 2) == 0;
     if (!wrap)
         return grid(rnd_range(1, 8), rnd_range(1, 8), n, k, dr, dc, 0);
     return grid(rnd_range(3, 8), rnd_range(3, 8), n, k, dr, dc, 1);
 }
+
+static ml_board *random_board(int n) { return cross_family(0, 0, n, 1); }
 
 /* The diagonal (with its centre) or the ring (the 3 x 3 box without its centre), no
  * wrap: left-right symmetric 3 x 3 patterns. */
@@ -250,6 +257,37 @@ int main(void)
            sym);
     CHECK(done >= 300 && tori >= 80 && knights >= 10 && sym >= 40 && !failed,
           "checked %d (%d tori, %d knights, %d sym), failed %d", done, tori, knights, sym, failed);
+    /* the parts over Z/p^k singular mod p of the cross family: the algebra's */
+    static const int NZ[] = {4, 8, 9, 12, 16, 18, 25, 27};
+    int zq = 0, zq_odd = 0, zq_even = 0, zq_boards = 0;
+    for (int it = 0; it < 4000 && zq_boards < 150; it++) {
+        int n = NZ[it % 8];
+        int64_t rows = rnd_range(1, 24), cols = rnd_range(1, 24);
+        if (it % 2)   /* even sides as often as odd ones */
+            rows += rows & 1, cols += cols & 1;
+        ml_board *big = cross_family(rows, cols, n, 0);
+        void *e = NULL;
+        if (!big || ml__lifted_ops.build(NULL, ctx, big, &e) != ML_OK) {
+            CHECK(big != NULL);
+            ml_board_free(big);
+            continue;
+        }
+        int here = 0;
+        for (int j = 0; ml__lifted_part(e, j); j++)
+            here += strcmp(ml__lifted_part(e, j), "lifted-zq-cross") == 0;
+        ml__lifted_ops.destroy(NULL, e);
+        if (here) {
+            CHECK(check_board(big), "a board with a part over Z/p^k");
+            zq += here;
+            zq_boards++;
+            zq_odd += (int)((rows & 1) || (cols & 1));
+            zq_even += (int)(!(rows & 1) && !(cols & 1));
+        }
+        ml_board_free(big);
+    }
+    printf("checked %d boards with %d parts over Z/p^k by the algebra (%d with an odd side, "
+           "%d even)\n", zq_boards, zq, zq_odd, zq_even);
+    CHECK(zq_boards >= 100 && zq_odd >= 20 && zq_even >= 20, "boards with algebra parts");
     /* the 4 x 4 cross over 6: GF(2) singular (a field part with a kernel), GF(3) a lift */
     static const int64_t dr[] = {0, 0, 0, -1, 1}, dc[] = {0, 1, -1, 0, 0};
     ml_board *b = grid(4, 4, 6, 5, dr, dc, 0);
