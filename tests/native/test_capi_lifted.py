@@ -7,8 +7,10 @@ of the cross family over composite n (4, 6, 8, 9, 10, 12, 16, 18, 25, 27, 36, 10
 p, solved digit by digit) and "field" (k = 1, the GF(p) engine), the same plan engine,
 nullity, rank, kernel size, canonical generators and orders, solvable flags, the same
 particular solutions (solve_many without the minimal search) and minimal solutions.
-and "chase" (a factor p^k, k > 1, singular mod p: the choosing chase engine over Z/p^k,
-every variant of which is in C). Deterministic
+and "chase" (a factor p^k, k > 1, singular mod p: on the cross family without wrap the
+algebra over Z/p^k, one polynomial equation (csrc/engines/lifted_cross.c,
+lifted_alg.c), else the choosing chase engine over Z/p^k, every variant of which is in
+C). Deterministic
 (seeded NumPy generators); the big sweep and large boards are in the matrix group."""
 
 from __future__ import annotations
@@ -195,6 +197,43 @@ def test_many_lifted_tori_and_symmetric_boards_as_the_reference():
         b = _torus_or_symmetric(rng, NS + [14, 15, 20, 21, 27, 49, 121], max_side=24)
         seen[_compare(b, rng, minimal=False)] += 1
     assert seen["yes"] >= 80 and seen["chase"] >= 30, seen
+
+
+ZQ_NS = [4, 8, 9, 12, 16, 18, 25, 27]
+
+
+def test_parts_over_prime_powers_singular_mod_p_as_the_reference():
+    """Cross-family grids without wrap singular mod p over n = p^k (k > 1) and composites
+    (the algebra over Z/p^k, one polynomial equation): odd and even sides, solvable and
+    unsolvable right-hand sides, kernel size, canonical generators and orders as the
+    reference engine's."""
+    rng = np.random.default_rng(45)
+    sides = set()
+    for rows, cols, n in (
+        (5, 5, 4), (4, 4, 8), (5, 5, 16), (9, 9, 4), (4, 4, 27), (3, 8, 9), (16, 16, 4),
+        (17, 17, 12), (11, 11, 18), (14, 14, 8),
+    ):
+        b = ml.Board.grid(rows, cols, states=n, pattern="cross")
+        assert _compare(b, rng, solves=3) == "chase", (rows, cols, n)
+        sides.add(rows % 2)
+    assert sides == {0, 1}
+    seen = 0
+    for _ in range(25):
+        b = ml.Board.grid(*rng.integers(1, 13, size=2), states=int(rng.choice(ZQ_NS)),
+                          pattern=_pattern(rng))
+        seen += _compare(b, rng, solves=2) == "chase"
+    assert seen >= 5, seen
+
+
+@pytest.mark.matrix
+def test_many_parts_over_prime_powers_as_the_reference():
+    rng = np.random.default_rng(345)
+    seen = {"yes": 0, "chase": 0, "no": 0}
+    for _ in range(300):
+        b = ml.Board.grid(*rng.integers(1, 33, size=2), states=int(rng.choice(ZQ_NS)),
+                          pattern=_pattern(rng))
+        seen[_compare(b, rng, solves=2, minimal=False)] += 1
+    assert seen["chase"] >= 60, seen
 
 
 @pytest.mark.matrix
