@@ -155,8 +155,9 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
             t->eng = NULL;
             ml_board_free(t->board);
             t->board = NULL;
-            if (field == &ml__algebraic_cross_ops && !b->wrap) {
-                rc = ml__zq_cross_new(ctx, b, p[j], ex[j], &t->eng);
+            int sym = field == &ml__algebraic_sym_ops;
+            if ((sym || field == &ml__algebraic_cross_ops) && !b->wrap) {
+                rc = ml__zq_cross_new(ctx, b, p[j], ex[j], sym, &t->eng);
                 if (rc || t->eng) {
                     t->ops = &ml__zq_cross_ops;
                     continue;

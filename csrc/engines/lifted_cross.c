@@ -38,6 +38,10 @@ typedef struct zc_eng {
     int t;                         /* 1: the columns */
     unsigned ib, t0, s, r, mu;     /* cu^-1 and the chase's coefficients, mod q */
     unsigned sinv, rs;             /* s^-1, r s */
+    int sym;                       /* the symmetric chase: C_k = a[k] + b[k] P, T = P */
+    unsigned a[3], b[3];           /* of X_{r-1}, X_r, X_{r+1} (symchase.h's), mod q */
+    unsigned c1, c2, cv, dinv;     /* C_1^-1's shooting: y_{i+1} = cv v_i + c1 y_i + c2 y_{i-1} */
+    uint8_t *alpha;                /* its homogeneous solution (w bytes; NULL: C_1 scalar) */
     ml__zq1 z;
 } zc_eng;
 
@@ -58,17 +62,62 @@ static void zc_destroy(void *user, void *engine)
     if (!e)
         return;
     ml__zq1_clear(&e->z);
+    free(e->alpha);
     free(e);
 }
 
 /* the chase from X_0 = z (NULL: zero) with right-hand side b (NULL: zero; h x w bytes in
  * the orientation, read mod q): the taps to x (NULL: not written), X_h to last; rows:
  * 3 w bytes of scratch. Returns 0 or 3 (stopped). */
+/* y = C_1^-1 v (C_1 = a[2] + b[2] P over Z/q, invertible mod p), by shooting: y_0 = u,
+ * the first w - 1 equations give y_i = alpha_i u + beta_i (beta into y), the last fixes
+ * u = dinv (v_{w-1} - b beta_{w-2} - a beta_{w-1}). O(w). */
+static void c1_solve(const zc_eng *e, const uint8_t *v, uint8_t *y)
+{
+    size_t w = e->w;
+    unsigned q = e->q;
+    ml_fastmod fq = ml_fastmod_make(q);
+    if (!e->alpha) {   /* C_1 = a[2], a unit */
+        for (size_t c = 0; c < w; c++)
+            y[c] = (uint8_t)ml_fastmod_red(fq, e->cv * v[c]);
+        return;
+    }
+    unsigned a = e->a[2], b = e->b[2];
+    y[0] = 0;
+    if (w > 1)
+        y[1] = (uint8_t)ml_fastmod_red(fq, e->cv * v[0]);
+    for (size_t i = 1; i + 1 < w; i++)
+        y[i + 1] = (uint8_t)ml_fastmod_red(fq, e->cv * v[i] + e->c1 * y[i] + e->c2 * y[i - 1]);
+    uint32_t last = v[w - 1] + (q - a) * y[w - 1] + (w > 1 ? (q - b) * y[w - 2] : 0);
+    unsigned u = ml_fastmod_red(fq, e->dinv * ml_fastmod_red(fq, last));
+    for (size_t c = 0; c < w; c++)
+        y[c] = (uint8_t)ml_fastmod_red(fq, y[c] + u * e->alpha[c]);
+}
+
+/* the symmetric chase's rows: next = C_1^-1 (b_r - C_0 cur - C_{-1} prev), tmp: w bytes */
+static void sym_step(const zc_eng *e, const uint8_t *br, const uint8_t *prev,
+                     const uint8_t *cur, uint8_t *next, uint8_t *tmp)
+{
+    size_t w = e->w;
+    unsigned q = e->q;
+    ml_fastmod fq = ml_fastmod_make(q);
+    unsigned a1 = q - e->a[1], b1 = q - e->b[1], a0 = q - e->a[0], b0 = q - e->b[0];
+    for (size_t c = 0; c < w; c++) {   /* < 7 * 255 * 255 < 2^24 */
+        uint32_t x = a1 * cur[c] + a0 * prev[c] + (br ? br[c] : 0);
+        if (c)
+            x += b1 * cur[c - 1] + b0 * prev[c - 1];
+        if (c + 1 < w)
+            x += b1 * cur[c + 1] + b0 * prev[c + 1];
+        tmp[c] = (uint8_t)ml_fastmod_red(fq, x);
+    }
+    c1_solve(e, tmp, next);
+}
+
 static int chase(const zc_eng *e, const uint8_t *b, const uint8_t *z, uint8_t *x,
                  uint8_t *last, uint8_t *rows)
 {
     size_t w = e->w;
-    uint8_t *prev = rows, *cur = rows + w, *next = rows + 2 * w;
+    uint8_t *prev = rows, *cur = rows + w, *next = rows + 2 * w, *tmp = rows + 3 * w;
     ml_fastmod fq = ml_fastmod_make(e->q);
     unsigned ib = e->ib, t0 = e->t0, s = e->s, r = e->r, mu = e->mu;
     int pow2 = !(e->q & (e->q - 1));
@@ -84,7 +133,9 @@ static int chase(const zc_eng *e, const uint8_t *b, const uint8_t *z, uint8_t *x
             memcpy(x + i * w, cur, w);
         /* the sums stay below 5 * 255 * 255 < 2^24; the middle columns branch-free */
         const uint8_t *br = b ? b + i * w : NULL;
-        if (pow2) {   /* q divides 256: bytes wrap, one mask */
+        if (e->sym) {
+            sym_step(e, br, prev, cur, next, tmp);
+        } else if (pow2) {   /* q divides 256: bytes wrap, one mask */
             uint8_t m8 = (uint8_t)(e->q - 1), t8 = (uint8_t)t0, u8 = (uint8_t)mu,
                     s8 = (uint8_t)s, r8 = (uint8_t)r, i8 = (uint8_t)ib;
             if (br)
@@ -104,7 +155,7 @@ static int chase(const zc_eng *e, const uint8_t *b, const uint8_t *z, uint8_t *x
             for (size_t c = 1; c + 1 < w; c++)
                 next[c] = (uint8_t)ml_fastmod_red(fq, t0 * cur[c] + mu * prev[c] +
                                                           s * cur[c - 1] + r * cur[c + 1]);
-        for (size_t c = 0; c < w; c += w - 1 > 0 ? w - 1 : 1) {   /* the edge columns */
+        for (size_t c = 0; !e->sym && c < w; c += w - 1 > 0 ? w - 1 : 1) {   /* the edges */
             uint32_t a = t0 * cur[c] + mu * prev[c];
             if (c)
                 a += s * cur[c - 1];
@@ -261,7 +312,64 @@ static int orient(zc_eng *e, const ml__pattern *pt, int t)
     return 1;
 }
 
-int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, void **engine)
+/* Whether orientation t fits the symmetric chase (the pattern in the 3 x 3 box, counts
+ * of (k, +1) and (k, -1) equal mod q, C_1 = a[2] + b[2] P invertible mod p with b[2] a
+ * unit mod p or zero mod q); fills e's coefficients and the shooting's alpha */
+static int orient_sym(zc_eng *e, const ml__pattern *pt, int t)
+{
+    unsigned q = e->q, p = e->p;
+    long all = 0;
+    for (int k = 0; k < 3; k++) {   /* a[k], b[k]: the row offset 1 - k */
+        long dr = 1 - k, a = ml__alg_count(pt, t, dr, 0), r = ml__alg_count(pt, t, dr, 1),
+             l = ml__alg_count(pt, t, dr, -1);
+        if ((r - l) % (long)q)
+            return 0;
+        all += a + r + l;
+        e->a[k] = (unsigned)(a % (long)q);
+        e->b[k] = (unsigned)(r % (long)q);
+    }
+    if ((size_t)all != pt->count)
+        return 0;
+    unsigned a = e->a[2], b = e->b[2];
+    size_t w = t ? e->rows : e->cols;
+    free(e->alpha);
+    e->alpha = NULL;
+    if (!b) {
+        if (a % p == 0)
+            return 0;
+        e->cv = ml_inv_mod(a, q);
+    } else {
+        if (b % p == 0)
+            return 0;
+        unsigned bi = ml_inv_mod(b, q);
+        e->cv = bi;
+        e->c1 = (q - a) * bi % q;
+        e->c2 = q - 1;
+        e->alpha = malloc(w + 1);
+        if (!e->alpha)
+            return -1;
+        e->alpha[0] = 1;
+        if (w > 1)
+            e->alpha[1] = (uint8_t)e->c1;
+        for (size_t i = 1; i + 1 < w; i++)
+            e->alpha[i + 1] = (uint8_t)((e->c1 * e->alpha[i] + e->c2 * e->alpha[i - 1]) % q);
+        unsigned d = (a * e->alpha[w - 1] + (w > 1 ? b * e->alpha[w - 2] : 0)) % q;
+        if (d % p == 0) {
+            free(e->alpha);
+            e->alpha = NULL;
+            return 0;
+        }
+        e->dinv = ml_inv_mod(d, q);
+    }
+    e->sym = 1;
+    e->t = t;
+    e->t0 = 0;   /* T = P */
+    e->s = e->r = e->sinv = e->rs = 1;
+    return 1;
+}
+
+int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, int sym,
+                     void **engine)
 {
     *engine = NULL;
     const ml__pattern *pt = &b->pal[0];
@@ -279,9 +387,15 @@ int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, voi
         e->q *= p;
     e->rows = (size_t)b->rows;
     e->cols = (size_t)b->cols;
-    if (!orient(e, pt, 0) && !orient(e, pt, 1)) {
+    int fit = orient(e, pt, 0) || orient(e, pt, 1);
+    if (!fit && sym) {
+        fit = orient_sym(e, pt, 0);
+        if (!fit)
+            fit = orient_sym(e, pt, 1);
+    }
+    if (fit <= 0) {
         zc_destroy(NULL, e);
-        return ML_OK;
+        return fit < 0 ? status(ctx, 2) : ML_OK;
     }
     e->h = e->t ? e->cols : e->rows;
     e->w = e->t ? e->rows : e->cols;
@@ -289,10 +403,10 @@ int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, voi
     ml_gfpx chi, g;
     ml_gfpx_init(&chi);
     ml_gfpx_init(&g);
-    uint8_t *buf = malloc(5 * w + 1);
+    uint8_t *buf = malloc(6 * w + 1);
     int rc = buf ? charpoly(e, &chi) : 2;
     if (!rc) {   /* g(T) e_0 = the chase of e_0 */
-        uint8_t *z = buf + 3 * w, *last = buf + 4 * w;
+        uint8_t *z = buf + 4 * w, *last = buf + 5 * w;
         memset(z, 0, w);
         z[0] = 1;
         rc = chase(e, NULL, z, NULL, last, buf);
@@ -344,7 +458,7 @@ static int replay(const zc_eng *e, const ml_gfpx *y, const uint8_t *bo, uint8_t 
                   uint8_t *x, uint8_t *buf, int *zero)
 {
     size_t w = e->w;
-    uint8_t *z = buf + 3 * w, *last = buf + 4 * w;
+    uint8_t *z = buf + 4 * w, *last = buf + 5 * w;
     int rc = poly_to_vec(e, y, z, buf);
     if (!rc)
         rc = chase(e, bo, z, e->t ? xo : x, last, buf);
@@ -362,13 +476,13 @@ static int zc_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8
     (void)user;
     zc_eng *e = engine;
     size_t hw = e->rows * e->cols, w = e->w;
-    uint8_t *bo = malloc(hw + 1), *xo = malloc(hw + 1), *buf = malloc(5 * w + 1);
+    uint8_t *bo = malloc(hw + 1), *xo = malloc(hw + 1), *buf = malloc(6 * w + 1);
     ml_gfpx gam, y;
     ml_gfpx_init(&gam);
     ml_gfpx_init(&y);
     int rc = !bo || !xo || !buf ? 2 : 0;
     for (size_t i = 0; i < k && !rc; i++) {
-        uint8_t *Xi = X + i * hw, *last = buf + 4 * w;
+        uint8_t *Xi = X + i * hw, *last = buf + 5 * w;
         to_orient(e, R + i * hw, bo);   /* any bytes: the chase reduces */
         rc = chase(e, bo, NULL, NULL, last, buf);
         for (size_t c = 0; !rc && c < w; c++)   /* gamma(T) e_0 = -c */
@@ -422,7 +536,7 @@ static int zc_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit, 
     if (!H || !count)
         return ML_OK;
     size_t hw = e->rows * e->cols, w = e->w;
-    uint8_t *xo = malloc(hw + 1), *buf = malloc(5 * w + 1);
+    uint8_t *xo = malloc(hw + 1), *buf = malloc(6 * w + 1);
     ml_gfpx y;
     ml_gfpx_init(&y);
     int rc = !xo || !buf ? 2 : 0;

@@ -16,6 +16,7 @@ extern const ml_engine_def ml__zq_cross_ops;
  * wrap, locks or holes) read mod p^k, or NULL (ML_OK) when declined: no orientation whose
  * counts of (-1, 0) and (0, +1) are units mod p, or the singular part of the algebra
  * (R_A, lifted_alg.h) of rank above 512. Errors: ML_ENOMEM, ML_EINTERRUPTED. */
-int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, void **engine);
+int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, int sym,
+                     void **engine);
 
 #endif

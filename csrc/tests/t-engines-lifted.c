@@ -7,10 +7,12 @@
  * every prime of n: ml__field_engine), and the diagonal and the knight on square tori
  * (algebraic-torus2 over each prime, sheared); n 4, 6, 8, 9,
  * 10, 12, 18, 25, 36, 100, 245; sides 1..8; a factor p^k, k > 1, singular mod p goes to
- * the algebra over Z/p^k on the cross family without wrap (lifted_cross.c), else the
+ * the algebra over Z/p^k on the cross family and the symmetric patterns without wrap
+ * (lifted_cross.c), else the
  * choosing chase over Z/p^k, which never takes the row chase here: no holes, no
  * locks); and cross-family grids singular mod p over n = 4, 8, 9, 12, 16, 18, 25, 27,
- * sides 1..24 (odd and even), every part over Z/p^k met by the algebra: nullity and kernel
+ * sides 1..24 (odd and even), and the diagonal and the ring there (the symmetric chase over
+ * Z/p^k), every part over Z/p^k met by the algebra: nullity and kernel
  * size as the dense engine's; generators in ker A with their orders (h * order = 0 mod
  * n), as many as the nullity, the orders multiplying to |ker A|, a limit giving the
  * first rows, H = NULL the count alone; solve of A x0 (solvable, A X = b mod n by
@@ -78,13 +80,17 @@ static ml_board *random_board(int n) { return cross_family(0, 0, n, 1); }
 
 /* The diagonal (with its centre) or the ring (the 3 x 3 box without its centre), no
  * wrap: left-right symmetric 3 x 3 patterns. */
-static ml_board *symmetric_board(int n)
+static ml_board *symmetric_sides(int64_t rows, int64_t cols, int n)
 {
     static const int64_t DR[] = {0, 1, 1, -1, -1}, DC[] = {0, 1, -1, 1, -1};
     static const int64_t RR[] = {-1, -1, -1, 0, 0, 1, 1, 1}, RC[] = {-1, 0, 1, -1, 1, -1, 0, 1};
     int ring = rnd_range(0, 1);
-    return grid(rnd_range(1, 8), rnd_range(1, 8), n, ring ? 8 : 5, ring ? RR : DR,
-                ring ? RC : DC, 0);
+    return grid(rows, cols, n, ring ? 8 : 5, ring ? RR : DR, ring ? RC : DC, 0);
+}
+
+static ml_board *symmetric_board(int n)
+{
+    return symmetric_sides(rnd_range(1, 8), rnd_range(1, 8), n);
 }
 
 /* The diagonal (sides 5..10) or the knight (sides 11..13, sheared spans up to 10) on a
@@ -259,13 +265,14 @@ int main(void)
           "checked %d (%d tori, %d knights, %d sym), failed %d", done, tori, knights, sym, failed);
     /* the parts over Z/p^k singular mod p of the cross family: the algebra's */
     static const int NZ[] = {4, 8, 9, 12, 16, 18, 25, 27};
-    int zq = 0, zq_odd = 0, zq_even = 0, zq_boards = 0;
+    int zq = 0, zq_odd = 0, zq_even = 0, zq_boards = 0, zq_sym = 0;
     for (int it = 0; it < 4000 && zq_boards < 150; it++) {
         int n = NZ[it % 8];
         int64_t rows = rnd_range(1, 24), cols = rnd_range(1, 24);
         if (it % 2)   /* even sides as often as odd ones */
             rows += rows & 1, cols += cols & 1;
-        ml_board *big = cross_family(rows, cols, n, 0);
+        int symm = it % 3 == 2;   /* the diagonal or the ring: the symmetric chase */
+        ml_board *big = symm ? symmetric_sides(rows, cols, n) : cross_family(rows, cols, n, 0);
         void *e = NULL;
         if (!big || ml__lifted_ops.build(NULL, ctx, big, &e) != ML_OK) {
             CHECK(big != NULL);
@@ -280,14 +287,16 @@ int main(void)
             CHECK(check_board(big), "a board with a part over Z/p^k");
             zq += here;
             zq_boards++;
+            zq_sym += symm;
             zq_odd += (int)((rows & 1) || (cols & 1));
             zq_even += (int)(!(rows & 1) && !(cols & 1));
         }
         ml_board_free(big);
     }
     printf("checked %d boards with %d parts over Z/p^k by the algebra (%d with an odd side, "
-           "%d even)\n", zq_boards, zq, zq_odd, zq_even);
-    CHECK(zq_boards >= 100 && zq_odd >= 20 && zq_even >= 20, "boards with algebra parts");
+           "%d even, %d symmetric patterns)\n", zq_boards, zq, zq_odd, zq_even, zq_sym);
+    CHECK(zq_boards >= 100 && zq_odd >= 20 && zq_even >= 20 && zq_sym >= 20,
+          "boards with algebra parts");
     /* the 4 x 4 cross over 6: GF(2) singular (a field part with a kernel), GF(3) a lift */
     static const int64_t dr[] = {0, 0, 0, -1, 1}, dc[] = {0, 1, -1, 0, 0};
     ml_board *b = grid(4, 4, 6, 5, dr, dc, 0);
