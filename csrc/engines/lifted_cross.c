@@ -84,6 +84,18 @@ static void c1_solve(const zc_eng *e, const uint8_t *v, uint8_t *y)
     }
     unsigned a = e->a[2], b = e->b[2];
     y[0] = 0;
+    if (!(q & (q - 1)) && w > 1) {   /* q divides 256: bytes wrap, one mask */
+        uint8_t m8 = (uint8_t)(q - 1), cv = (uint8_t)e->cv, c1 = (uint8_t)e->c1,
+                c2 = (uint8_t)e->c2, u8;
+        y[1] = (uint8_t)(cv * v[0] & m8);
+        for (size_t i = 1; i + 1 < w; i++)
+            y[i + 1] = (uint8_t)((cv * v[i] + c1 * y[i] + c2 * y[i - 1]) & m8);
+        u8 = (uint8_t)(e->dinv * (unsigned)(v[w - 1] + (q - a) * y[w - 1] +
+                                            (q - b) * y[w - 2]) & m8);
+        for (size_t c = 0; c < w; c++)
+            y[c] = (uint8_t)((y[c] + u8 * e->alpha[c]) & m8);
+        return;
+    }
     if (w > 1)
         y[1] = (uint8_t)ml_fastmod_red(fq, e->cv * v[0]);
     for (size_t i = 1; i + 1 < w; i++)
@@ -102,6 +114,27 @@ static void sym_step(const zc_eng *e, const uint8_t *br, const uint8_t *prev,
     unsigned q = e->q;
     ml_fastmod fq = ml_fastmod_make(q);
     unsigned a1 = q - e->a[1], b1 = q - e->b[1], a0 = q - e->a[0], b0 = q - e->b[0];
+    if (!(q & (q - 1)) && w > 2) {   /* q divides 256: bytes wrap; the middle branch-free */
+        uint8_t m8 = (uint8_t)(q - 1), A1 = (uint8_t)a1, B1 = (uint8_t)b1, A0 = (uint8_t)a0,
+                B0 = (uint8_t)b0;
+        if (br)
+            for (size_t c = 1; c + 1 < w; c++)
+                tmp[c] = (uint8_t)((uint8_t)(A1 * cur[c] + A0 * prev[c] + br[c] +
+                                             B1 * (uint8_t)(cur[c - 1] + cur[c + 1]) +
+                                             B0 * (uint8_t)(prev[c - 1] + prev[c + 1])) & m8);
+        else
+            for (size_t c = 1; c + 1 < w; c++)
+                tmp[c] = (uint8_t)((uint8_t)(A1 * cur[c] + A0 * prev[c] +
+                                             B1 * (uint8_t)(cur[c - 1] + cur[c + 1]) +
+                                             B0 * (uint8_t)(prev[c - 1] + prev[c + 1])) & m8);
+        size_t c = 0, z = w - 1;
+        tmp[c] = (uint8_t)((A1 * cur[c] + A0 * prev[c] + (br ? br[c] : 0) + B1 * cur[c + 1] +
+                            B0 * prev[c + 1]) & m8);
+        tmp[z] = (uint8_t)((A1 * cur[z] + A0 * prev[z] + (br ? br[z] : 0) + B1 * cur[z - 1] +
+                            B0 * prev[z - 1]) & m8);
+        c1_solve(e, tmp, next);
+        return;
+    }
     for (size_t c = 0; c < w; c++) {   /* < 7 * 255 * 255 < 2^24 */
         uint32_t x = a1 * cur[c] + a0 * prev[c] + (br ? br[c] : 0);
         if (c)
