@@ -8,7 +8,8 @@ p, solved digit by digit) and "field" (k = 1, the GF(p) engine), the same plan e
 nullity, rank, kernel size, canonical generators and orders, solvable flags, the same
 particular solutions (solve_many without the minimal search) and minimal solutions.
 and "chase" (a factor p^k, k > 1, singular mod p: on the cross family without wrap the
-algebra over Z/p^k, one polynomial equation (csrc/engines/lifted_cross.c,
+algebra over Z/p^k, one polynomial equation, for the symmetric 3 x 3 patterns too
+(csrc/engines/lifted_cross.c,
 lifted_alg.c), else the choosing chase engine over Z/p^k, every variant of which is in
 C). Deterministic
 (seeded NumPy generators); the big sweep and large boards are in the matrix group."""
@@ -203,8 +204,9 @@ ZQ_NS = [4, 8, 9, 12, 16, 18, 25, 27]
 
 
 def test_parts_over_prime_powers_singular_mod_p_as_the_reference():
-    """Cross-family grids without wrap singular mod p over n = p^k (k > 1) and composites
-    (the algebra over Z/p^k, one polynomial equation): odd and even sides, solvable and
+    """Cross-family grids and diagonals without wrap singular mod p over n = p^k (k > 1)
+    and composites (the algebra over Z/p^k, one polynomial equation): odd and even sides,
+    solvable and
     unsolvable right-hand sides, kernel size, canonical generators and orders as the
     reference engine's."""
     rng = np.random.default_rng(45)
@@ -223,15 +225,22 @@ def test_parts_over_prime_powers_singular_mod_p_as_the_reference():
                           pattern=_pattern(rng))
         seen += _compare(b, rng, solves=2) == "chase"
     assert seen >= 5, seen
+    # the diagonal (the symmetric patterns' chase over Z/p^k): even and odd sides
+    for rows, cols, n in ((4, 4, 4), (5, 5, 8), (8, 8, 9), (7, 7, 27), (12, 13, 9),
+                          (11, 11, 25), (9, 9, 16)):
+        b = ml.Board.grid(rows, cols, states=n, pattern="diagonal")
+        assert _compare(b, rng, solves=2) == "chase", (rows, cols, n)
 
 
 @pytest.mark.matrix
 def test_many_parts_over_prime_powers_as_the_reference():
     rng = np.random.default_rng(345)
     seen = {"yes": 0, "chase": 0, "no": 0}
-    for _ in range(300):
+    for i in range(300):
+        sym = ["diagonal", [(0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (0, -1)]]
+        pat = sym[i % 2] if i % 3 == 2 else _pattern(rng)
         b = ml.Board.grid(*rng.integers(1, 33, size=2), states=int(rng.choice(ZQ_NS)),
-                          pattern=_pattern(rng))
+                          pattern=pat)
         seen[_compare(b, rng, solves=2, minimal=False)] += 1
     assert seen["chase"] >= 60, seen
 
