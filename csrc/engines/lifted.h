@@ -4,9 +4,10 @@
  * the GF(p) algebraic engine covers for every prime p dividing n. build, destroy, solve,
  * nullity, kernel_size, generators, kernel_fits; det, inverse and pseudo-inverse are the
  * registry's fallback and solve_packed is refused (Python's packs is False). A factor
- * p^k, k > 1, singular mod p is Python's "chase" part: for the cross family without
- * wrap the algebra over Z/p^k (engines/lifted_cross.h), else the choosing chase engine
- * (engines/chase.h) over Z/p^k. */
+ * p^k, k > 1, singular mod p is Python's "chase" part: for the cross family and the
+ * symmetric 3 x 3 patterns without wrap the algebra over Z/p^k
+ * (engines/lifted_cross.h), else the choosing chase engine (engines/chase.h) over
+ * Z/p^k. */
 #ifndef ML_ENGINES_LIFTED_H
 #define ML_ENGINES_LIFTED_H
 

@@ -1,6 +1,7 @@
 /* lifted_cross.c: the lifted engine's part over Z/p^k, k > 1, of a cross-family grid
- * without wrap singular mod p (lifted_cross.h): the row chase over Z/q and one
- * polynomial equation (engines/lifted_alg.h) instead of the chase's dense residual.
+ * or a symmetric 3 x 3 pattern without wrap singular mod p (lifted_cross.h): the row
+ * chase over Z/q and one polynomial equation (engines/lifted_alg.h) instead of the
+ * chase's dense residual.
  *
  * In the orientation taken (the rows, else the columns: the first where the counts of
  * (-1, 0) and (0, +1) are units mod p), with counts d, cr, cl, cu, cd of (0,0), (0,+1),
@@ -15,8 +16,15 @@
  * = -c becomes g y = gamma in R with g(T) e_0 = F(T) e_0 (the chase of z = e_0, b = 0),
  * z = y(T) e_0, gamma(T) e_0 = -c; the kernel of A is the chases of the kernel of g.
  * Conversions: f from v by Clenshaw's recurrence over the Q_j, v from f by Horner's
- * rule with T on vectors, O(w^2) each; the chase O(h w). Declined (the choosing chase
- * takes the part) when no orientation fits or R_A's rank m exceeds MMAX. */
+ * rule with T on vectors, O(w^2) each; the chase O(h w).
+ * The symmetric 3 x 3 patterns (sym, for algebraic-sym's boards; symchase.h's
+ * C_{-1} X_{r-1} + C_0 X_r + C_1 X_{r+1} = b_r, C_k = a_k + b_k P, P the path adjacency)
+ * the same way with T = P (t0 = 0, s = r = 1): every C_k is a polynomial in P, so the
+ * chase's X_h = F z + c has F in Z/q[P] (C_1^-1 too: a unit of that commutative ring),
+ * and C_1^-1 on a row is the shooting of symchase.c over Z/q (b_1 a unit mod p; or C_1 =
+ * a_1 a unit), O(w). Counts must be left-right symmetric mod q, not only mod p.
+ * Declined (the choosing chase takes the part) when no orientation fits or R_A's rank
+ * m exceeds MMAX. */
 #include "engines/lifted_cross.h"
 
 #include "api/board.h"
