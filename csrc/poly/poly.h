@@ -101,7 +101,9 @@ extern size_t ml_gfpx_ntt_points;
 extern int ml_gfpx_ntt_force_crt;
 
 /* r = a b: the dispatcher, and its two methods (O(na nb); O(n log n), n = na + nb;
- * products past 2^23 coefficients go by pieces and poll for a stop between them, 3). */
+ * products past 2^23 coefficients go by pieces and poll for a stop between them, 3).
+ * The three are exact for any modulus p from 2 to 255, prime or not (the integer
+ * product reduced mod p): engines/lifted_alg.c multiplies over Z/p^k with them. */
 int ml_gfpx_mul(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
 int ml_gfpx_mul_basecase(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p);
 int ml_gfpx_mul_ntt(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *b, unsigned p);

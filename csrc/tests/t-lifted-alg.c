@@ -6,7 +6,8 @@
  * kernel with its order exactly, the generators spanning the kernel (its size by
  * closure), and for random right-hand sides (half of them g y0) ok exactly when a
  * solution exists, g y = c when ok. ml__zq_rem against schoolbook remainders; the
- * Barrett path (quotients of 64 coefficients and more) on w = 200 against long division.
+ * Barrett path (quotients of 64 coefficients and more) on w = 200 against long division,
+ * with poly.h's products by schoolbook and by the transform (one prime, two and the CRT).
  * ml-test-sources: engines/lifted_alg.c poly/poly.c poly/gfpx_fast.c base/interrupt.c base/cpu.c */
 #define ML_T_SEED 0x2AD1C5ull
 #include "engines/lifted_alg.h"
@@ -311,6 +312,10 @@ int main(void)
         one_case(chi, g);
         cases++;
     }
+    rem_checks();
+    ml_gfpx_mul_threshold = 4;   /* the transform's products over Z/p^k, one prime and two */
+    rem_checks();
+    ml_gfpx_ntt_force_crt = 1;
     rem_checks();
     printf("checked %d equations by brute force: %d with a kernel, %d with orders p^2 or "
            "more, %d split (0 < m < w), %d unsolvable right-hand sides\n", cases, seen_ker,
