@@ -1,0 +1,265 @@
+/* algebraic_fit.c: the nilpotent part ker P^e of a row of odd width (engines/algebraic_fit.h).
+ *
+ * Why the fold is the projection: in GF(p)[s] / (s^(4m) - 1), 4m = 2 m' L, the factor
+ * s^L + 1 ((s^2 + 1)^(p^k), p odd; (s + 1)^L, p = 2) is coprime to its cofactor (p does
+ * not divide 4 m', resp. m'), and it holds exactly the roots with x = s + 1/s = 0. The
+ * idempotent of that component is E = (1 / 2m') sum_{t < 2m'} (-1)^t s^(t L) (p odd; the
+ * Frobenius image of the one for (s^2 + 1) mod s^(4m') - 1) and sum_{t < m'} s^(t L)
+ * (p = 2): E V = lift(fold(V)). Its dimension is e.
+ *
+ * The component's solve: multiplying by the unit s turns x into s x = u = s^2 + 1 (p odd)
+ * or u^2 = (s + 1)^2 (p = 2), and Q = GF(p)[s] / (u^e) (p odd: a free GF(p)[u] / (u^e)
+ * module on 1, s; p = 2: u^L = 0). In u-adic coordinates every coefficient a + b s x of
+ * the equations maps layer j to layers j and j + 1 (j + 2), so the layers are solved in
+ * order, each by a forward substitution down the rows (a1 a unit). The coordinates: with
+ * t = s^2 (p odd) the even and odd halves are polynomials in t of degree < e = p^k, and
+ * t = u - 1 is a Taylor shift, in char p the Kronecker product of k shifts of length p
+ * ((t^(p^d) + a)^i has no carries); p = 2: s = u + 1 on degree < L = 2^(k+2). */
+#include "engines/algebraic_fit.h"
+
+#include "base/interrupt.h"
+#include "poly/poly.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int ml__fit_init(ml_fit *f, unsigned p, size_t w)
+{
+    if (w % 2 == 0 || p < 2 || p > 251)
+        return -1;
+    size_t m = (w + 1) / 2, k = 0, pk = 1;
+    while (m % p == 0) {
+        m /= p;
+        pk *= p;
+        k++;
+    }
+    f->p = p;
+    f->w = w;
+    if (p == 2) {
+        f->e = 2 * pk - 1;
+        f->L = 4 * pk;
+        f->sinv = 1;
+    } else {
+        f->e = pk;
+        f->L = 2 * pk;
+        f->sinv = ml_gfp_inv((unsigned)(2 * (m % p) % p), p);
+    }
+    return 0;
+}
+
+void ml__fit_fold(const ml_fit *f, const uint8_t *v, uint8_t *c, uint32_t *acc)
+{
+    size_t L = f->L, r = 1;   /* r = (i + 1) mod L, t = (i + 1) / L mod 2 */
+    unsigned p = f->p, t = 0;
+    if (p == 2) {
+        memset(c, 0, L);
+        for (size_t i = 0; i < f->w; i++) {
+            if (r) {   /* r = 0: s^(tL) and its mirror cancel */
+                c[r] ^= v[i];
+                c[L - r] ^= v[i];
+            }
+            if (++r == L)
+                r = 0;
+        }
+        return;
+    }
+    memset(acc, 0, L * sizeof *acc);
+    for (size_t i = 0; i < f->w; i++) {
+        if (r) {
+            unsigned x = t ? p - v[i] : v[i];
+            acc[r] += x;
+            acc[L - r] += x;
+        }
+        if (++r == L) {
+            r = 0;
+            t ^= 1;
+        }
+    }
+    c[0] = 0;
+    for (size_t j = 1; j < L; j++)
+        c[j] = (uint8_t)(acc[j] % p);
+}
+
+void ml__fit_lift(const ml_fit *f, const uint8_t *c, uint8_t *v, int sub, uint8_t *d)
+{
+    size_t L = f->L, r = 1, w = f->w;
+    unsigned p = f->p;
+    if (p == 2) {
+        for (size_t i = 0; i < w; i++) {
+            v[i] ^= c[r];
+            if (++r == L)
+                r = 0;
+        }
+        return;
+    }
+    for (size_t j = 0; j < L; j++)
+        d[j] = (uint8_t)(c[j] * f->sinv % p);
+    unsigned t = 0;
+    for (size_t i = 0; i < w; i++) {
+        unsigned x = d[r];
+        if (t != (unsigned)sub)   /* the sign (-1)^t, and minus for sub */
+            x = x ? p - x : 0;
+        unsigned y = v[i] + x;
+        v[i] = (uint8_t)(y >= p ? y - p : y);
+        if (++r == L) {
+            r = 0;
+            t ^= 1;
+        }
+    }
+}
+
+unsigned ml__fit_tau(const ml_fit *f, const uint8_t *y)
+{
+    size_t L = f->L, w = f->w;
+    unsigned p = f->p, s = 0;
+    for (size_t i = 0; i < w; i += L)   /* i + 1 = t L + 1 */
+        s += ((i / L) & 1) ? p - y[i] : y[i];
+    for (size_t i = L - 2; i < w; i += L)   /* i + 1 = t L + L - 1: mirrored to c[1] */
+        s += (((i + 1) / L) & 1) ? p - y[i] : y[i];
+    if (p == 2)
+        return s & 1;
+    return (unsigned)((uint64_t)(s % p) * f->sinv % p);
+}
+
+/* f(t) -> f(t + a) (a = 1 or p - 1) for deg f < n, n a power of p, in place */
+static void taylor(uint8_t *g, size_t n, unsigned p, unsigned a)
+{
+    for (size_t st = 1; st < n; st *= p)
+        for (size_t base = 0; base < n; base += p * st)
+            for (size_t i = 0; i + 1 < p; i++)
+                for (size_t j = p - 1; j-- > i;) {
+                    uint8_t *lo = g + base + j * st, *hi = lo + st;
+                    if (p == 2) {
+                        for (size_t l = 0; l < st; l++)
+                            lo[l] ^= hi[l];
+                    } else if (a == 1) {
+                        for (size_t l = 0; l < st; l++) {
+                            unsigned x = lo[l] + hi[l];
+                            lo[l] = (uint8_t)(x >= p ? x - p : x);
+                        }
+                    } else {
+                        for (size_t l = 0; l < st; l++) {
+                            unsigned x = lo[l] + p - hi[l];
+                            lo[l] = (uint8_t)(x >= p ? x - p : x);
+                        }
+                    }
+                }
+}
+
+/* c (s-coordinates, L) -> row: the u-adic coordinates of s c (p odd: alpha_j at j,
+ * beta_j at e + j for sum u^j (alpha_j + s beta_j)) */
+static void to_u(const ml_fit *f, const uint8_t *c, uint8_t *row)
+{
+    size_t L = f->L, e = f->e;
+    unsigned p = f->p;
+    if (p == 2) {
+        row[0] = c[L - 1];
+        memcpy(row + 1, c, L - 1);
+        taylor(row, L, 2, 1);
+        return;
+    }
+    row[0] = (uint8_t)((p - c[L - 1]) % p);   /* s^L = -1 */
+    for (size_t i = 1; i < e; i++)
+        row[i] = c[2 * i - 1];
+    for (size_t i = 0; i < e; i++)
+        row[e + i] = c[2 * i];
+    taylor(row, e, p, p - 1);
+    taylor(row + e, e, p, p - 1);
+}
+
+/* row (u-adic coordinates of xi) -> c (s-coordinates of xi) */
+static void from_u(const ml_fit *f, uint8_t *row, uint8_t *c)
+{
+    size_t L = f->L, e = f->e;
+    unsigned p = f->p;
+    if (p == 2) {
+        taylor(row, L, 2, 1);
+        memcpy(c, row, L);
+        return;
+    }
+    taylor(row, e, p, 1);
+    taylor(row + e, e, p, 1);
+    for (size_t i = 0; i < e; i++) {
+        c[2 * i] = row[i];
+        c[2 * i + 1] = row[e + i];
+    }
+}
+
+static inline unsigned red(unsigned v, uint64_t pm, unsigned p)   /* v < 2^21 */
+{
+    return (unsigned)(v - ((uint64_t)v * pm >> 42) * p);
+}
+
+/* the layers, in place on T (rows of h + 2, entries 1..h; 0 and h + 1 stay zero) */
+static int layers(const ml_fit *f, const unsigned a[3], const unsigned b[3], size_t h,
+                  uint8_t *T, const uint8_t *zero)
+{
+    size_t hp = h + 2, L = f->L, e = f->e;
+    unsigned p = f->p;
+    if (p == 2) {   /* a1 = 1: xi_j = g_j + xi_{j-1} + a0 (xi_{r-1, j} + xi_{r-1, j-1}) + .. */
+        uint8_t a0 = (uint8_t)-(a[0] & 1), b0 = (uint8_t)-(b[0] & 1),
+                b1 = (uint8_t)-(b[1] & 1), b2 = (uint8_t)-(b[2] & 1);
+        for (size_t j = 0; j < L; j++) {
+            uint8_t *x = T + j * hp;
+            const uint8_t *x1 = j ? x - hp : zero, *x2 = j > 1 ? x - 2 * hp : zero;
+            for (size_t r = 1; r <= h; r++)
+                x[r] = (uint8_t)((x[r] ^ x1[r] ^ (a0 & (x[r - 1] ^ x1[r - 1])) ^
+                                  (b0 & x2[r - 1]) ^ (b1 & x2[r]) ^ (b2 & x2[r + 1])) & 1);
+            if ((j & 15) == 15 && ml_interrupt_poll())
+                return 3;
+        }
+        return 0;
+    }
+    unsigned ia = ml_gfp_inv(a[1], p);
+    uint64_t pm = ((uint64_t)1 << 42) / p + 1;
+    unsigned cA0 = a[0] * ia % p, cB0 = b[0] * ia % p, cB1 = b[1] * ia % p,
+             cB2 = b[2] * ia % p, nA0 = p - cA0, nB0 = p - cB0, nB1 = p - cB1, nB2 = p - cB2;
+    for (size_t j = 0; j < e; j++) {
+        uint8_t *al = T + j * hp, *be = T + (e + j) * hp;
+        const uint8_t *pa = j ? al - hp : zero, *pb = j ? be - hp : zero;
+        for (size_t r = 1; r <= h; r++) {
+            /* a1 beta = a0 (pb[r-1] - beta[r-1]) + b0 pa[r-1] + a1 pb[r] + b1 pa[r]
+             *           + b2 pa[r+1] - g_alpha;
+             * a1 alpha = g_beta - a0 alpha[r-1] - b0 pb[r-1] - b1 pb[r] - b2 pb[r+1] */
+            unsigned bt = red(cA0 * (p - be[r - 1] + pb[r - 1]) + cB0 * pa[r - 1] + pb[r] +
+                                  cB1 * pa[r] + cB2 * pa[r + 1] + ia * (p - al[r]),
+                              pm, p);
+            unsigned at = red(ia * be[r] + nA0 * al[r - 1] + nB0 * pb[r - 1] + nB1 * pb[r] +
+                                  nB2 * pb[r + 1],
+                              pm, p);
+            al[r] = (uint8_t)at;
+            be[r] = (uint8_t)bt;
+        }
+        if ((j & 15) == 15 && ml_interrupt_poll())
+            return 3;
+    }
+    return 0;
+}
+
+int ml__fit_solve(const ml_fit *f, const unsigned a[3], const unsigned b[3], size_t h,
+                  uint8_t *C)
+{
+    size_t L = f->L, hp = h + 2;
+    uint8_t *T = calloc(L * hp + 1, 1), *row = malloc(L + 1), *zero = calloc(hp + 1, 1);
+    int rc = (!T || !row || !zero) ? 2 : 0;
+    for (size_t r = 0; !rc && r < h; r++) {
+        to_u(f, C + r * L, row);
+        for (size_t j = 0; j < L; j++)
+            T[j * hp + r + 1] = row[j];
+        if ((r & 255) == 255 && ml_interrupt_poll())
+            rc = 3;
+    }
+    if (!rc)
+        rc = layers(f, a, b, h, T, zero);
+    for (size_t r = 0; !rc && r < h; r++) {
+        for (size_t j = 0; j < L; j++)
+            row[j] = T[j * hp + r + 1];
+        from_u(f, row, C + r * L);
+        if ((r & 255) == 255 && ml_interrupt_poll())
+            rc = 3;
+    }
+    free(T);
+    free(row);
+    free(zero);
+    return rc;
+}
