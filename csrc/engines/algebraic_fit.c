@@ -47,63 +47,56 @@ int ml__fit_init(ml_fit *f, unsigned p, size_t w)
     return 0;
 }
 
+/* The blocks of exponents j = i + 1 (i = 0..w-1) by L: block t, from j0 = t L, holds
+ * j = j0 + r for r from lo(j0) = (j0 ? 0 : 1) to hi(j0) = min(L, w + 1 - j0) (excl.);
+ * the entry of v is v[j0 + r - 1]. */
+static inline size_t blk_lo(size_t j0) { return j0 ? 0 : 1; }
+static inline size_t blk_hi(size_t j0, size_t L, size_t w) { return w + 1 - j0 < L ? w + 1 - j0 : L; }
+
 void ml__fit_fold(const ml_fit *f, const uint8_t *v, uint8_t *c, uint32_t *acc)
 {
-    size_t L = f->L, r = 1;   /* r = (i + 1) mod L, t = (i + 1) / L mod 2 */
-    unsigned p = f->p, t = 0;
-    if (p == 2) {
-        memset(c, 0, L);
-        for (size_t i = 0; i < f->w; i++) {
-            if (r) {   /* r = 0: s^(tL) and its mirror cancel */
-                c[r] ^= v[i];
-                c[L - r] ^= v[i];
-            }
-            if (++r == L)
-                r = 0;
-        }
-        return;
-    }
-    memset(acc, 0, L * sizeof *acc);
-    for (size_t i = 0; i < f->w; i++) {
-        if (r) {
-            unsigned x = t ? p - v[i] : v[i];
-            acc[r] += x;
-            acc[L - r] += x;
-        }
-        if (++r == L) {
-            r = 0;
-            t ^= 1;
-        }
+    /* V's s^j goes to c[r] and its mirror -s^-j to c[L - r], both with the sign
+     * (-1)^t (r = 0: they cancel): c[r] = A[r] + A[L - r], A the signed block sums */
+    size_t L = f->L, w = f->w;
+    unsigned p = f->p;
+    uint32_t *neg = acc + L;   /* acc: the blocks of even t, neg: of odd t */
+    memset(acc, 0, 2 * L * sizeof *acc);
+    for (size_t j0 = 0, t = 0; j0 < w + 1; j0 += L, t ^= 1) {
+        uint32_t *a = (t && p != 2) ? neg : acc;
+        const uint8_t *vb = v + j0;   /* vb[r - 1] = v[j0 + r - 1] */
+        for (size_t r = blk_lo(j0), hi = blk_hi(j0, L, w); r < hi; r++)
+            a[r] += vb[r - 1];
     }
     c[0] = 0;
-    for (size_t j = 1; j < L; j++)
-        c[j] = (uint8_t)(acc[j] % p);
+    for (size_t j = 1; j < L; j++) {
+        uint64_t ns = (uint64_t)neg[j] + neg[L - j];
+        c[j] = (uint8_t)(((uint64_t)acc[j] + acc[L - j] + (p - 1) * ns) % p);
+    }
 }
 
 void ml__fit_lift(const ml_fit *f, const uint8_t *c, uint8_t *v, int sub, uint8_t *d)
 {
-    size_t L = f->L, r = 1, w = f->w;
+    size_t L = f->L, w = f->w;
     unsigned p = f->p;
     if (p == 2) {
-        for (size_t i = 0; i < w; i++) {
-            v[i] ^= c[r];
-            if (++r == L)
-                r = 0;
+        for (size_t j0 = 0; j0 < w + 1; j0 += L) {
+            uint8_t *vb = v + j0;
+            for (size_t r = blk_lo(j0), hi = blk_hi(j0, L, w); r < hi; r++)
+                vb[r - 1] ^= c[r];
         }
         return;
     }
-    for (size_t j = 0; j < L; j++)
+    uint8_t *nd = d + L;   /* d = c / (2m'), nd = -d; block t adds (-1)^t d (sub: -) */
+    for (size_t j = 0; j < L; j++) {
         d[j] = (uint8_t)(c[j] * f->sinv % p);
-    unsigned t = 0;
-    for (size_t i = 0; i < w; i++) {
-        unsigned x = d[r];
-        if (t != (unsigned)sub)   /* the sign (-1)^t, and minus for sub */
-            x = x ? p - x : 0;
-        unsigned y = v[i] + x;
-        v[i] = (uint8_t)(y >= p ? y - p : y);
-        if (++r == L) {
-            r = 0;
-            t ^= 1;
+        nd[j] = (uint8_t)(d[j] ? p - d[j] : 0);
+    }
+    for (size_t j0 = 0, t = 0; j0 < w + 1; j0 += L, t ^= 1) {
+        const uint8_t *x = t != (size_t)sub ? nd : d;
+        uint8_t *vb = v + j0;
+        for (size_t r = blk_lo(j0), hi = blk_hi(j0, L, w); r < hi; r++) {
+            unsigned y = (unsigned)vb[r - 1] + x[r];
+            vb[r - 1] = (uint8_t)(y >= p ? y - p : y);
         }
     }
 }
@@ -111,77 +104,97 @@ void ml__fit_lift(const ml_fit *f, const uint8_t *c, uint8_t *v, int sub, uint8_
 unsigned ml__fit_tau(const ml_fit *f, const uint8_t *y)
 {
     size_t L = f->L, w = f->w;
-    unsigned p = f->p, s = 0;
-    for (size_t i = 0; i < w; i += L)   /* i + 1 = t L + 1 */
-        s += ((i / L) & 1) ? p - y[i] : y[i];
-    for (size_t i = L - 2; i < w; i += L)   /* i + 1 = t L + L - 1: mirrored to c[1] */
-        s += (((i + 1) / L) & 1) ? p - y[i] : y[i];
+    unsigned p = f->p, s = 0, t = 0;
+    for (size_t i = 0; i < w; i += L, t ^= 1)   /* i + 1 = t L + 1 */
+        s += t ? p - y[i] : y[i];
+    t = 0;
+    for (size_t i = L - 2; i < w; i += L, t ^= 1)   /* i + 1 = t L + L - 1: c[1]'s mirror */
+        s += t ? p - y[i] : y[i];
     if (p == 2)
         return s & 1;
     return (unsigned)((uint64_t)(s % p) * f->sinv % p);
 }
 
-/* f(t) -> f(t + a) (a = 1 or p - 1) for deg f < n, n a power of p, in place */
-static void taylor(uint8_t *g, size_t n, unsigned p, unsigned a)
+/* f(t) -> f(t + a) (a = 1 or p - 1) for deg f < n, n a power of p, in place on the rows
+ * of g (n rows of hp bytes, one polynomial per column) */
+static void taylor(uint8_t *g, size_t n, size_t hp, unsigned p, unsigned a)
 {
     for (size_t st = 1; st < n; st *= p)
         for (size_t base = 0; base < n; base += p * st)
             for (size_t i = 0; i + 1 < p; i++)
                 for (size_t j = p - 1; j-- > i;) {
-                    uint8_t *lo = g + base + j * st, *hi = lo + st;
+                    uint8_t *lo = g + (base + j * st) * hp, *hi = lo + st * hp;
+                    size_t len = st * hp;
                     if (p == 2) {
-                        for (size_t l = 0; l < st; l++)
+                        for (size_t l = 0; l < len; l++)
                             lo[l] ^= hi[l];
                     } else if (a == 1) {
-                        for (size_t l = 0; l < st; l++) {
-                            unsigned x = lo[l] + hi[l];
+                        for (size_t l = 0; l < len; l++) {
+                            unsigned x = (unsigned)lo[l] + hi[l];
                             lo[l] = (uint8_t)(x >= p ? x - p : x);
                         }
                     } else {
-                        for (size_t l = 0; l < st; l++) {
-                            unsigned x = lo[l] + p - hi[l];
+                        for (size_t l = 0; l < len; l++) {
+                            unsigned x = (unsigned)lo[l] + p - hi[l];
                             lo[l] = (uint8_t)(x >= p ? x - p : x);
                         }
                     }
                 }
 }
 
-/* c (s-coordinates, L) -> row: the u-adic coordinates of s c (p odd: alpha_j at j,
- * beta_j at e + j for sum u^j (alpha_j + s beta_j)) */
-static void to_u(const ml_fit *f, const uint8_t *c, uint8_t *row)
+/* T (rows of hp, column r + 1 for row r of C) = s c in t-coefficients (p odd: the even
+ * half at rows 0..e-1, the odd half at e..2e-1), then the Taylor shift to u = t + 1
+ * (p = 2: u = s + 1) */
+static void to_u(const ml_fit *f, const uint8_t *C, size_t h, uint8_t *T)
 {
-    size_t L = f->L, e = f->e;
+    size_t L = f->L, e = f->e, hp = h + 2;
     unsigned p = f->p;
-    if (p == 2) {
-        row[0] = c[L - 1];
-        memcpy(row + 1, c, L - 1);
-        taylor(row, L, 2, 1);
-        return;
+    for (size_t r = 0; r < h; r++) {
+        const uint8_t *c = C + r * L;
+        uint8_t *col = T + r + 1;
+        if (p == 2) {
+            col[0] = c[L - 1];
+            for (size_t j = 1; j < L; j++)
+                col[j * hp] = c[j - 1];
+            continue;
+        }
+        col[0] = (uint8_t)((p - c[L - 1]) % p);   /* s^L = -1 */
+        for (size_t i = 1; i < e; i++)
+            col[i * hp] = c[2 * i - 1];
+        for (size_t i = 0; i < e; i++)
+            col[(e + i) * hp] = c[2 * i];
     }
-    row[0] = (uint8_t)((p - c[L - 1]) % p);   /* s^L = -1 */
-    for (size_t i = 1; i < e; i++)
-        row[i] = c[2 * i - 1];
-    for (size_t i = 0; i < e; i++)
-        row[e + i] = c[2 * i];
-    taylor(row, e, p, p - 1);
-    taylor(row + e, e, p, p - 1);
+    if (p == 2) {
+        taylor(T, L, hp, 2, 1);
+    } else {
+        taylor(T, e, hp, p, p - 1);
+        taylor(T + e * hp, e, hp, p, p - 1);
+    }
 }
 
-/* row (u-adic coordinates of xi) -> c (s-coordinates of xi) */
-static void from_u(const ml_fit *f, uint8_t *row, uint8_t *c)
+/* T (u-adic coordinates of xi) -> C (s-coordinates of xi); T is overwritten */
+static void from_u(const ml_fit *f, uint8_t *T, size_t h, uint8_t *C)
 {
-    size_t L = f->L, e = f->e;
+    size_t L = f->L, e = f->e, hp = h + 2;
     unsigned p = f->p;
     if (p == 2) {
-        taylor(row, L, 2, 1);
-        memcpy(c, row, L);
-        return;
+        taylor(T, L, hp, 2, 1);
+    } else {
+        taylor(T, e, hp, p, 1);
+        taylor(T + e * hp, e, hp, p, 1);
     }
-    taylor(row, e, p, 1);
-    taylor(row + e, e, p, 1);
-    for (size_t i = 0; i < e; i++) {
-        c[2 * i] = row[i];
-        c[2 * i + 1] = row[e + i];
+    for (size_t r = 0; r < h; r++) {
+        uint8_t *c = C + r * L;
+        const uint8_t *col = T + r + 1;
+        if (p == 2) {
+            for (size_t j = 0; j < L; j++)
+                c[j] = col[j * hp];
+            continue;
+        }
+        for (size_t i = 0; i < e; i++) {
+            c[2 * i] = col[i * hp];
+            c[2 * i + 1] = col[(e + i) * hp];
+        }
     }
 }
 
@@ -240,26 +253,15 @@ int ml__fit_solve(const ml_fit *f, const unsigned a[3], const unsigned b[3], siz
                   uint8_t *C)
 {
     size_t L = f->L, hp = h + 2;
-    uint8_t *T = calloc(L * hp + 1, 1), *row = malloc(L + 1), *zero = calloc(hp + 1, 1);
-    int rc = (!T || !row || !zero) ? 2 : 0;
-    for (size_t r = 0; !rc && r < h; r++) {
-        to_u(f, C + r * L, row);
-        for (size_t j = 0; j < L; j++)
-            T[j * hp + r + 1] = row[j];
-        if ((r & 255) == 255 && ml_interrupt_poll())
-            rc = 3;
+    uint8_t *T = calloc(L * hp + 1, 1), *zero = calloc(hp + 1, 1);
+    int rc = (!T || !zero) ? 2 : 0;
+    if (!rc) {
+        to_u(f, C, h, T);
+        rc = ml_interrupt_poll() ? 3 : layers(f, a, b, h, T, zero);
     }
     if (!rc)
-        rc = layers(f, a, b, h, T, zero);
-    for (size_t r = 0; !rc && r < h; r++) {
-        for (size_t j = 0; j < L; j++)
-            row[j] = T[j * hp + r + 1];
-        from_u(f, row, C + r * L);
-        if ((r & 255) == 255 && ml_interrupt_poll())
-            rc = 3;
-    }
+        from_u(f, T, h, C);
     free(T);
-    free(row);
     free(zero);
     return rc;
 }

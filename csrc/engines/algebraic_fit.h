@@ -27,11 +27,12 @@ typedef struct ml_fit {
  * even or p is out of range. */
 int ml__fit_init(ml_fit *f, unsigned p, size_t w);
 
-/* c (f->L bytes) = the fold of v (w bytes < p): its ker P^e component; acc: f->L
+/* c (f->L bytes) = the fold of v (w bytes < p): its ker P^e component; acc: 2 f->L
  * words of scratch. O(w + L). */
 void ml__fit_fold(const ml_fit *f, const uint8_t *v, uint8_t *c, uint32_t *acc);
 
-/* v += lift(c) (sub: v -= lift(c)), v of w bytes < p; d: f->L bytes of scratch. O(w). */
+/* v += lift(c) (sub: v -= lift(c)), v of w bytes < p; d: 2 f->L bytes of scratch.
+ * O(w + L). */
 void ml__fit_lift(const ml_fit *f, const uint8_t *c, uint8_t *v, int sub, uint8_t *d);
 
 /* For y whose projection E y onto ker P^e lies in ker P (= span of k = (1, 0, -1, 0, ..)):

@@ -507,7 +507,7 @@ static int odd_kernel_fits(void *user, ml_ctx *ctx, void *engine, int *fits)
 }
 
 /* Scratch of one engine call: the grid B, the taps x, rows of w, beta and xi (h); nil:
- * the folds C (h x L), acc and d (L). */
+ * the folds C (h x L), acc and d (2 L). */
 typedef struct work {
     uint8_t *B, *x, *z, *last, *u, *zero, *beta, *xi, *C, *d;
     uint64_t *wb;
@@ -545,8 +545,8 @@ static int work_new(ml_ctx *ctx, const odd_eng *e, work *k)
     k->wb = calloc((e->w + 63) / 64 + 1, sizeof *k->wb);
     size_t L = e->nil ? e->fit.L : 0;
     k->C = calloc(e->h * L + 1, 1);
-    k->d = calloc(L + 1, 1);
-    k->acc = calloc(L + 1, sizeof *k->acc);
+    k->d = calloc(2 * L + 1, 1);
+    k->acc = calloc(2 * L + 1, sizeof *k->acc);
     if (!k->B || !k->x || !k->z || !k->last || !k->u || !k->zero || !k->beta || !k->xi ||
         !k->wb || !k->C || !k->d || !k->acc) {
         work_free(k);

@@ -224,8 +224,8 @@ static void fitting(size_t w, unsigned p)
     CHECK(ml__fit_init(&f, p, w) == 0);
     size_t L = f.L, e = f.e;
     uint8_t *M = malloc(w * w + 1), *t = malloc(w + 1), *v = malloc(w + 1),
-            *z = malloc(w + 1), *c = malloc(L + 1), *c2 = malloc(L + 1), *d = malloc(L + 1);
-    uint32_t *acc = malloc((L + 1) * sizeof *acc);
+            *z = malloc(w + 1), *c = malloc(L + 1), *c2 = malloc(L + 1), *d = malloc(2 * L + 1);
+    uint32_t *acc = malloc((2 * L + 1) * sizeof *acc);
     ppow(w, p, e, M, t);
     CHECK(rank_p(M, w, w, p) == w - e, "rank P^e, w %zu p %u e %zu", w, p, e);
     ppow(w, p, e - 1, M, t);
