@@ -44,7 +44,7 @@ int ml__fit_init(ml_fit *f, unsigned p, size_t w)
         f->L = 2 * pk;
         f->sinv = ml_gfp_inv((unsigned)(2 * (m % p) % p), p);
     }
-    return 0;
+    return f->e > 1 && w >= ML_FIT_WIDTH_MAX ? -1 : 0;
 }
 
 /* The blocks of exponents j = i + 1 (i = 0..w-1) by L: block t, from j0 = t L, holds
@@ -53,25 +53,35 @@ int ml__fit_init(ml_fit *f, unsigned p, size_t w)
 static inline size_t blk_lo(size_t j0) { return j0 ? 0 : 1; }
 static inline size_t blk_hi(size_t j0, size_t L, size_t w) { return w + 1 - j0 < L ? w + 1 - j0 : L; }
 
+/* v mod p for v < 2^32, p < 256 (M = floor(2^40 / p) + 1: the error v / 2^40 < 1 / p) */
+static inline unsigned red32(uint32_t v, uint64_t M, unsigned p)
+{
+    return (unsigned)(v - (uint32_t)(((uint64_t)v * M) >> 40) * p);
+}
+
 void ml__fit_fold(const ml_fit *f, const uint8_t *v, uint8_t *c, uint32_t *acc)
 {
     /* V's s^j goes to c[r] and its mirror -s^-j to c[L - r], both with the sign
-     * (-1)^t (r = 0: they cancel): c[r] = A[r] + A[L - r], A the signed block sums */
+     * (-1)^t (r = 0: they cancel): c[r] = A[r] + A[L - r], A the signed block sums;
+     * c[L - r] = c[r] (V(1/s) = -V(s)) */
     size_t L = f->L, w = f->w;
     unsigned p = f->p;
-    uint32_t *neg = acc + L;   /* acc: the blocks of even t, neg: of odd t */
-    memset(acc, 0, 2 * L * sizeof *acc);
+    memset(acc, 0, L * sizeof *acc);
     for (size_t j0 = 0, t = 0; j0 < w + 1; j0 += L, t ^= 1) {
-        uint32_t *a = (t && p != 2) ? neg : acc;
-        const uint8_t *vb = v + j0;   /* vb[r - 1] = v[j0 + r - 1] */
-        for (size_t r = blk_lo(j0), hi = blk_hi(j0, L, w); r < hi; r++)
-            a[r] += vb[r - 1];
+        uint32_t *restrict a = acc;
+        const uint8_t *restrict vb = v + j0;   /* vb[r - 1] = v[j0 + r - 1] */
+        size_t r = blk_lo(j0), hi = blk_hi(j0, L, w);
+        if (t && p != 2)
+            for (; r < hi; r++)
+                a[r] += p - vb[r - 1];
+        else
+            for (; r < hi; r++)
+                a[r] += vb[r - 1];
     }
     c[0] = 0;
-    for (size_t j = 1; j < L; j++) {
-        uint64_t ns = (uint64_t)neg[j] + neg[L - j];
-        c[j] = (uint8_t)(((uint64_t)acc[j] + acc[L - j] + (p - 1) * ns) % p);
-    }
+    uint64_t M = ((uint64_t)1 << 40) / p + 1;
+    for (size_t j = 1; j <= L / 2; j++)   /* the sums < 2^32 (w < 2^24) */
+        c[j] = c[L - j] = (uint8_t)red32(acc[j] + acc[L - j], M, p);
 }
 
 void ml__fit_lift(const ml_fit *f, const uint8_t *c, uint8_t *v, int sub, uint8_t *d)
@@ -80,20 +90,22 @@ void ml__fit_lift(const ml_fit *f, const uint8_t *c, uint8_t *v, int sub, uint8_
     unsigned p = f->p;
     if (p == 2) {
         for (size_t j0 = 0; j0 < w + 1; j0 += L) {
-            uint8_t *vb = v + j0;
+            uint8_t *restrict vb = v + j0;
+            const uint8_t *restrict x = c;
             for (size_t r = blk_lo(j0), hi = blk_hi(j0, L, w); r < hi; r++)
-                vb[r - 1] ^= c[r];
+                vb[r - 1] ^= x[r];
         }
         return;
     }
     uint8_t *nd = d + L;   /* d = c / (2m'), nd = -d; block t adds (-1)^t d (sub: -) */
+    uint64_t M = ((uint64_t)1 << 40) / p + 1;
     for (size_t j = 0; j < L; j++) {
-        d[j] = (uint8_t)(c[j] * f->sinv % p);
+        d[j] = (uint8_t)red32(c[j] * f->sinv, M, p);
         nd[j] = (uint8_t)(d[j] ? p - d[j] : 0);
     }
     for (size_t j0 = 0, t = 0; j0 < w + 1; j0 += L, t ^= 1) {
-        const uint8_t *x = t != (size_t)sub ? nd : d;
-        uint8_t *vb = v + j0;
+        const uint8_t *restrict x = t != (size_t)sub ? nd : d;
+        uint8_t *restrict vb = v + j0;
         for (size_t r = blk_lo(j0), hi = blk_hi(j0, L, w); r < hi; r++) {
             unsigned y = (unsigned)vb[r - 1] + x[r];
             vb[r - 1] = (uint8_t)(y >= p ? y - p : y);
@@ -123,7 +135,8 @@ static void taylor(uint8_t *g, size_t n, size_t hp, unsigned p, unsigned a)
         for (size_t base = 0; base < n; base += p * st)
             for (size_t i = 0; i + 1 < p; i++)
                 for (size_t j = p - 1; j-- > i;) {
-                    uint8_t *lo = g + (base + j * st) * hp, *hi = lo + st * hp;
+                    uint8_t *restrict lo = g + (base + j * st) * hp;
+                    const uint8_t *restrict hi = lo + st * hp;
                     size_t len = st * hp;
                     if (p == 2) {
                         for (size_t l = 0; l < len; l++)

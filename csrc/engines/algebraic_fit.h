@@ -23,11 +23,14 @@ typedef struct ml_fit {
     unsigned sinv;    /* 1 / (2 m') mod p (1 over GF(2)) */
 } ml_fit;
 
+/* The widths whose fold sums fit 32 bits (e > 1). */
+#define ML_FIT_WIDTH_MAX ((size_t)1 << 24)
+
 /* The decomposition of width w (odd) over GF(p) (p prime, 2..251): 0, or -1 when w is
- * even or p is out of range. */
+ * even, p is out of range, or e > 1 and w >= ML_FIT_WIDTH_MAX. */
 int ml__fit_init(ml_fit *f, unsigned p, size_t w);
 
-/* c (f->L bytes) = the fold of v (w bytes < p): its ker P^e component; acc: 2 f->L
+/* c (f->L bytes) = the fold of v (w bytes < p): its ker P^e component; acc: f->L
  * words of scratch. O(w + L). */
 void ml__fit_fold(const ml_fit *f, const uint8_t *v, uint8_t *c, uint32_t *acc);
 

@@ -414,7 +414,9 @@ int ml__sym_odd_orientation(const ml_board *b, unsigned p, ml_symchase *out)
             P.a[k] = (unsigned)(ml__alg_count(pt, t, 1 - k, 0) % p);
             P.b[k] = (unsigned)(ml__alg_count(pt, t, 1 - k, 1) % p);
         }
-        if (symmetric && P.w % 2 && (((P.w + 1) / 2) % p || P.a[1]) && !P.a[2] && P.b[2]) {
+        ml_fit f;
+        if (symmetric && P.w % 2 && !P.a[2] && P.b[2] && !ml__fit_init(&f, p, P.w) &&
+            (f.e == 1 || P.a[1])) {
             if (out)
                 *out = P;
             return t;
@@ -462,7 +464,10 @@ static int odd_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
     e->h = P.h;
     e->w = P.w;
     e->sc = P;
-    ml__fit_init(&e->fit, P.p, P.w);
+    if (ml__fit_init(&e->fit, P.p, P.w)) {   /* never: the orientation's */
+        free(e);
+        return ml__fail(ctx, ML_M_INTERNAL, "algebraic-sym-odd", "the width");
+    }
     e->nil = e->fit.e > 1;
     e->minv = e->nil ? 0 : ml_gfp_inv((unsigned)(((P.w + 1) / 2) % P.p), P.p);
     e->binv = ml_gfp_inv(P.b[2], P.p);
