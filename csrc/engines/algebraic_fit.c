@@ -128,10 +128,13 @@ unsigned ml__fit_tau(const ml_fit *f, const uint8_t *y)
 }
 
 /* f(t) -> f(t + a) (a = 1 or p - 1) for deg f < n, n a power of p, in place on the rows
- * of g (n rows of hp bytes, one polynomial per column) */
-static void taylor(uint8_t *g, size_t n, size_t hp, unsigned p, unsigned a)
+ * of g (n rows of hp bytes, one polynomial per column); 0, or 3 when stopped (polled
+ * between levels) */
+static int taylor(uint8_t *g, size_t n, size_t hp, unsigned p, unsigned a)
 {
-    for (size_t st = 1; st < n; st *= p)
+    for (size_t st = 1; st < n; st *= p) {
+        if (ml_interrupt_poll())
+            return 3;
         for (size_t base = 0; base < n; base += p * st)
             for (size_t i = 0; i + 1 < p; i++)
                 for (size_t j = p - 1; j-- > i;) {
@@ -153,12 +156,14 @@ static void taylor(uint8_t *g, size_t n, size_t hp, unsigned p, unsigned a)
                         }
                     }
                 }
+    }
+    return 0;
 }
 
 /* T (rows of hp, column r + 1 for row r of C) = s c in t-coefficients (p odd: the even
  * half at rows 0..e-1, the odd half at e..2e-1), then the Taylor shift to u = t + 1
  * (p = 2: u = s + 1) */
-static void to_u(const ml_fit *f, const uint8_t *C, size_t h, uint8_t *T)
+static int to_u(const ml_fit *f, const uint8_t *C, size_t h, uint8_t *T)
 {
     size_t L = f->L, e = f->e, hp = h + 2;
     unsigned p = f->p;
@@ -177,25 +182,22 @@ static void to_u(const ml_fit *f, const uint8_t *C, size_t h, uint8_t *T)
         for (size_t i = 0; i < e; i++)
             col[(e + i) * hp] = c[2 * i];
     }
-    if (p == 2) {
-        taylor(T, L, hp, 2, 1);
-    } else {
-        taylor(T, e, hp, p, p - 1);
-        taylor(T + e * hp, e, hp, p, p - 1);
-    }
+    if (p == 2)
+        return taylor(T, L, hp, 2, 1);
+    int rc = taylor(T, e, hp, p, p - 1);
+    return rc ? rc : taylor(T + e * hp, e, hp, p, p - 1);
 }
 
-/* T (u-adic coordinates of xi) -> C (s-coordinates of xi); T is overwritten */
-static void from_u(const ml_fit *f, uint8_t *T, size_t h, uint8_t *C)
+/* T (u-adic coordinates of xi) -> C (s-coordinates of xi); T is overwritten. 0 or 3. */
+static int from_u(const ml_fit *f, uint8_t *T, size_t h, uint8_t *C)
 {
     size_t L = f->L, e = f->e, hp = h + 2;
     unsigned p = f->p;
-    if (p == 2) {
-        taylor(T, L, hp, 2, 1);
-    } else {
-        taylor(T, e, hp, p, 1);
-        taylor(T + e * hp, e, hp, p, 1);
-    }
+    int rc = p == 2 ? taylor(T, L, hp, 2, 1) : taylor(T, e, hp, p, 1);
+    if (!rc && p != 2)
+        rc = taylor(T + e * hp, e, hp, p, 1);
+    if (rc)
+        return rc;
     for (size_t r = 0; r < h; r++) {
         uint8_t *c = C + r * L;
         const uint8_t *col = T + r + 1;
@@ -209,6 +211,7 @@ static void from_u(const ml_fit *f, uint8_t *T, size_t h, uint8_t *C)
             c[2 * i + 1] = col[(e + i) * hp];
         }
     }
+    return 0;
 }
 
 static inline unsigned red(unsigned v, uint64_t pm, unsigned p)   /* v < 2^21 */
@@ -268,12 +271,12 @@ int ml__fit_solve(const ml_fit *f, const unsigned a[3], const unsigned b[3], siz
     size_t L = f->L, hp = h + 2;
     uint8_t *T = calloc(L * hp + 1, 1), *zero = calloc(hp + 1, 1);
     int rc = (!T || !zero) ? 2 : 0;
-    if (!rc) {
-        to_u(f, C, h, T);
-        rc = ml_interrupt_poll() ? 3 : layers(f, a, b, h, T, zero);
-    }
     if (!rc)
-        from_u(f, T, h, C);
+        rc = to_u(f, C, h, T);
+    if (!rc)
+        rc = layers(f, a, b, h, T, zero);
+    if (!rc)
+        rc = from_u(f, T, h, C);
     free(T);
     free(zero);
     return rc;
