@@ -632,9 +632,16 @@ static int odd_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint
             for (size_t a = 0; a < e->rows; a++)
                 for (size_t c = 0; c < e->cols; c++)
                     wk.B[c * e->rows + a] = low(r[a * e->cols + c], e->p);
-        } else {
-            for (size_t t = 0; t < m; t++)
-                wk.B[t] = low(r[t], e->p);
+        } else {   /* a copy, reduced only when some entry is >= p */
+            uint8_t *restrict B = wk.B, mx = 0;
+            const uint8_t *restrict src = r;
+            unsigned p = e->p;
+            for (size_t t = 0; t < m; t++) {
+                B[t] = src[t];
+                mx = src[t] > mx ? src[t] : mx;
+            }
+            for (size_t t = 0; mx >= p && t < m; t++)
+                B[t] = low(B[t], p);
         }
         int good = 0;
         rc = solve_grid(ctx, e, &wk, &good);
