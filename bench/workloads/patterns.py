@@ -5,9 +5,11 @@
   solvable start A x0, the board made untimed, best of ``rounds``, the default engine;
   every answer checked with Board.apply. Each case runs in a child process with a
   deadline of ``timeout`` seconds (a case past it is recorded as the deadline, marked
-  "timeout"), so one slow case does not hold the matrix. Figures per case: the seconds,
-  the engine, the ratio to the cross of the same n, side and boundary, and for odd sides
-  the ratio to the even side; then the cases outside issue 34's targets (over
+  "timeout"), so one slow case does not hold the matrix. ``patterns`` takes the named
+  patterns and the custom ones of CUSTOM by their names (offsets of reach up to 3).
+  Figures per case: the seconds, the engine, the child's peak resident memory, the ratio
+  to the cross of the same n, side and boundary, and for odd sides the ratio to the even
+  side; then the cases outside issue 34's targets (over
   ``limit`` seconds, over ``cross_ratio`` times the cross, odd over ``odd_ratio``
   times even) as one figure listing them.
 - nullity-giant: ``Solver(Board.grid(k, k, states=n)).nullity`` of a k x k cross board
@@ -28,13 +30,22 @@ import time
 from ..registry import Context, Subject, Timed, workload
 
 PATTERNS = "cross,diagonal,square,horizontal,vertical,knight"
+#: Custom patterns of reach up to 3 (offsets (dr, dc) as Board.grid takes them), by the
+#: names ``patterns`` accepts beside the named ones.
+CUSTOM = {
+    "long-cross": [(0, 0), (-3, 0), (3, 0), (0, -3), (0, 3), (-1, 0), (1, 0), (0, -1), (0, 1)],
+    "pinwheel3": [(0, 0), (1, 3), (-1, -3), (3, -1), (-3, 1)],
+    "lopsided3": [(0, 0), (1, 0), (3, 2), (-2, 1), (0, -3)],
+}
 STATES = "2,3,4,5,6,7,16,101,255"
 
 _CHILD = r"""
-import json, sys, time
+import json, resource, sys, time
 import numpy as np
 import modlights as ml
 k, n, pattern, wrap, rounds, seed = json.loads(sys.argv[1])
+if not isinstance(pattern, str):
+    pattern = [tuple(o) for o in pattern]
 b = ml.Board.grid(k, k, states=n, pattern=pattern, wrap=bool(wrap))
 x = np.random.default_rng(seed).integers(0, n, size=(k, k), dtype=np.uint8)
 start = b.apply(np.zeros((k, k), np.uint8), x)
@@ -51,7 +62,8 @@ for _ in range(rounds):
     if not ok:
         print(json.dumps({"error": "wrong answer"}))
         sys.exit(1)
-print(json.dumps({"seconds": best, "engine": engine}))
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": best, "engine": engine, "peak_mib": peak}))
 """
 
 _NULLITY = r"""
@@ -110,6 +122,12 @@ def _names(text: str) -> list[str]:
 def pattern_matrix(ctx: Context):
     size, rounds, timeout = int(ctx["size"]), int(ctx["rounds"]), float(ctx["timeout"])
     patterns = _names(ctx["patterns"])
+    named = set(PATTERNS.split(","))
+    for pat in patterns:
+        if pat not in named and pat not in CUSTOM:
+            raise ValueError(
+                f"patterns: names among {PATTERNS},{','.join(CUSTOM)}, got {pat!r}"
+            )
     if "cross" not in patterns:
         patterns.insert(0, "cross")  # every ratio's denominator
     sides = {"even": size - size % 2, "odd": size - 1 + size % 2}
@@ -123,7 +141,8 @@ def pattern_matrix(ctx: Context):
                 for par in parities:
                     for pat in patterns:
                         k = sides[par]
-                        r = _child(_CHILD, [k, n, pat, wrap, rounds, ctx.seed + 1], timeout)
+                        shape = CUSTOM.get(pat, pat)
+                        r = _child(_CHILD, [k, n, shape, wrap, rounds, ctx.seed + 1], timeout)
                         out[(pat, n, par, wrap)] = r
                         print(f"  {pat:10s} Z/{n:<3d} {k}^2 wrap={wrap}: {_show(r)}", flush=True)
         return Timed(time.perf_counter() - t0, out)
@@ -136,6 +155,8 @@ def pattern_matrix(ctx: Context):
             cross = res.get(("cross", n, par, wrap), {}).get("seconds")
             even = res.get((pat, n, "even", wrap), {}).get("seconds")
             note = [r.get("engine") or ("timeout" if r.get("timeout") else r.get("error", ""))]
+            if r.get("peak_mib"):
+                note.append(f"peak {r['peak_mib']:.0f} MiB")
             if cross:
                 note.append(f"{s / cross:.1f}x cross")
             if par == "odd" and even:
@@ -159,7 +180,7 @@ def pattern_matrix(ctx: Context):
 
 def _show(r: dict) -> str:
     if "seconds" in r:
-        return f"{r['seconds']:.3f} s {r['engine']}"
+        return f"{r['seconds']:.3f} s {r['engine']}, peak {r.get('peak_mib', 0):.0f} MiB"
     return "timeout" if r.get("timeout") else f"error {r.get('error')}"
 
 

@@ -17,6 +17,7 @@
 #endif
 
 #include "api/registry_impl.h"
+#include "api/registry_costs.h"
 #include "api/board.h"
 #include "engines/algebraic.h"
 #include "engines/lifted.h"
@@ -29,6 +30,7 @@
 #include "engines/chase_impl.h"
 #include "structured/symchase.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,11 +108,14 @@ static int least_outside(const ml__pattern *p, int (*in)(long, long), long *dr, 
 }
 
 /* ------------------------------------------------------------------ costs */
-#define DENSE_PER_ENTRY 3.0e-10
-#define TIE 1e-12
-#define CHASE_SLOPE 1.0e-8
-#define CHASE_CROSSOVER 576
-#define TORUS2_CROSSOVER (64 * 64)
+/* The constants: registry_costs.h (the one table; bench engine-costs measures them). */
+static const ml__engine_cost_row *cost_row(const char *name)
+{
+    for (int i = 0; i < ML__N_ENGINE_COSTS; i++)
+        if (!strcmp(ML__ENGINE_COSTS[i].name, name))
+            return &ML__ENGINE_COSTS[i];
+    return NULL;
+}
 
 static uint64_t tiles(const ml_board *b) { return (uint64_t)b->rows * (uint64_t)b->cols; }
 
@@ -118,46 +123,51 @@ static double dense_cost(const ml_board *b)
 {
     if (is_grid(b)) {
         unsigned __int128 t = tiles(b);
-        return DENSE_PER_ENTRY * (double)(t * t);
+        return ML__DENSE_PER_ENTRY * (double)(t * t);
     }
-    return DENSE_PER_ENTRY * (double)(b->n_cells * b->n_taps);
+    return ML__DENSE_PER_ENTRY * (double)(b->n_cells * b->n_taps);
 }
 
 static double chase_setup(void)
 {
-    double t = CHASE_CROSSOVER;
-    return DENSE_PER_ENTRY * t * t - CHASE_SLOPE * t - TIE;
+    const ml__engine_cost_row *c = cost_row("chase");
+    double t = (double)c->crossover;
+    return ML__DENSE_PER_ENTRY * t * t - c->per_tile * t - ML__COST_TIE;
 }
 
-static double chase_cost(const ml_board *b) { return chase_setup() + CHASE_SLOPE * (double)tiles(b); }
-
-static double structured(double slope, long crossover, const ml_board *b)
+static double chase_cost(const ml_board *b)
 {
-    double t = (double)crossover;
-    double setup = chase_setup() + (CHASE_SLOPE - slope) * t - TIE;
+    return chase_setup() + cost_row("chase")->per_tile * (double)tiles(b);
+}
+
+/* SETUP + per_tile * tiles, the line meeting the chase's at the engine's crossover (less
+ * the tie); NaN (refused by check_cost) for an engine missing from the table. */
+static double structured(const char *name, const ml_board *b)
+{
+    const ml__engine_cost_row *e = cost_row(name);
+    if (!e)
+        return NAN;
+    double slope = e->per_tile, t = (double)e->crossover;
+    double setup = chase_setup() + (cost_row("chase")->per_tile - slope) * t - ML__COST_TIE;
     return setup + slope * (double)tiles(b);
 }
 
-static double cross_cost(const ml_board *b) { return structured(0.8e-8, 576, b); }
-static double torus_cost(const ml_board *b) { return structured(0.0, 96 * 96, b); }
-/* algebraic-torus2: 0.995e-8 a tile from the measured crossover with the chase (64 x 64:
- * the knight over Z/3 crosses there, GF(2) at 32 x 32, the diagonal below 16 x 16), so
- * above the tensor engine on the product patterns it covers too; just above
- * algebraic-torus on the cross family's tori, which that engine takes */
+static double cross_cost(const ml_board *b) { return structured("algebraic-cross", b); }
+static double torus_cost(const ml_board *b) { return structured("algebraic-torus", b); }
+/* algebraic-torus2: on the cross family's tori, which algebraic-torus takes, just above
+ * that engine's cost; elsewhere its own line */
 static int algebraic_reason(const ml_board *b, int q, char *why, size_t cap);
 static double torus2_cost(const ml_board *b)
 {
     char why[ML_WHY_MAX];
     if (b->wrap && algebraic_reason(b, b->n, why, sizeof why))
         return torus_cost(b) + 1e-9;
-    return structured(0.995e-8, TORUS2_CROSSOVER, b);
+    return structured("algebraic-torus2", b);
 }
-static double sym_cost(const ml_board *b) { return structured(0.995e-8, 160 * 160, b); }
-/* a crossover past algebraic-sym's, the same slope: above it by a constant on every
- * board both cover (odd x even boards: sym works transposed) */
-static double sym_odd_cost(const ml_board *b) { return structured(0.995e-8, 192 * 192, b); }
-static double lifted_cost(const ml_board *b) { return structured(0.995e-8, 128 * 128, b); }
-static double tensor_cost(const ml_board *b) { return structured(0.99e-8, 48 * 48, b); }
+static double sym_cost(const ml_board *b) { return structured("algebraic-sym", b); }
+static double sym_odd_cost(const ml_board *b) { return structured("algebraic-sym-odd", b); }
+static double lifted_cost(const ml_board *b) { return structured("lifted", b); }
+static double tensor_cost(const ml_board *b) { return structured("tensor", b); }
 
 /* ------------------------------------------------------------------ dense */
 static int dense_reason(const ml_board *b, char *why, size_t cap)

@@ -71,13 +71,7 @@ static int poly_to_vec(const alg_eng *e, const px *f, uint8_t *v, uint64_t *wb)
 /* A C module's status as the library's: 2 out of memory, 3 stopped, else a bug. */
 static int status(ml_ctx *ctx, int rc, const char *what)
 {
-    if (rc == 0)
-        return ML_OK;
-    if (rc == 2)
-        return ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
-    if (rc == 3)
-        return ml__fail(ctx, ML_M_INTERRUPTED);
-    return ml__fail(ctx, ML_M_INTERNAL, "the algebraic engine", what);
+    return ml__alg_status(ctx, rc, "the algebraic engine", what);
 }
 
 /* ------------------------------------------------------------------ the algebra */
@@ -232,14 +226,6 @@ static int chase(ml_ctx *ctx, alg_eng *e, const uint8_t *B, const uint8_t *z, ui
         rc = ml_rowrec_chase_gfp(&e->rec, B, 0, 1, z, x, last);
     }
     return status(ctx, rc, "the chase");
-}
-
-static int any(const uint8_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (v[i])
-            return 1;
-    return 0;
 }
 
 /* out (cols x rows) = the transpose of in (rows x cols), bytes */
@@ -440,13 +426,13 @@ static int solve_grid(ml_ctx *ctx, alg_eng *e, const uint8_t *B, uint8_t *x, wor
     if (rc)
         return rc;
     *ok = 1;
-    if (!any(k->last, w))
+    if (!ml__alg_any(k->last, w))
         return gf2_cross ? chase(ctx, e, B, NULL, x, k->last, k->zw, k->lw) : ML_OK;
     rc = residual_z(ctx, e, k->last, k->z, ok, k->zw);
     if (rc || !*ok)
         return rc;
     rc = chase(ctx, e, B, k->z, x, k->last, k->zw, k->lw);
-    if (!rc && any(k->last, w))   /* never: F z = -c by construction */
+    if (!rc && ml__alg_any(k->last, w))   /* never: F z = -c by construction */
         rc = ml__fail(ctx, ML_M_INTERNAL, "the algebraic engine", "the replay left a residual");
     return rc;
 }
@@ -534,7 +520,7 @@ static int alg_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
         }
         if (!rc)
             rc = chase(ctx, e, wk.B, wk.z, wk.x, wk.last, wk.zw, wk.lw);
-        if (!rc && any(wk.last, e->w))
+        if (!rc && ml__alg_any(wk.last, e->w))
             rc = ml__fail(ctx, ML_M_INTERNAL, "the algebraic engine",
                           "a kernel vector left a residual");
         if (!rc && e->transposed)
@@ -622,13 +608,13 @@ static int alg_solve_packed(void *user, ml_ctx *ctx, void *engine, const uint8_t
     int ok = 1;
     if (!rc) {
         ml__alg_from_words(wk.lw, w, wk.last);
-        if (any(wk.last, w))
+        if (ml__alg_any(wk.last, w))
             rc = residual_z(ctx, e, wk.last, wk.z, &ok, wk.zw);
         if (!rc && ok) {
             ml__alg_to_words(wk.z, w, wk.zw);
             rc = status(ctx, RUN(wk.zw, X), "the packed chase");
             ml__alg_from_words(wk.lw, w, wk.last);
-            if (!rc && any(wk.last, w))
+            if (!rc && ml__alg_any(wk.last, w))
                 rc = ml__fail(ctx, ML_M_INTERNAL, "the algebraic engine",
                               "the replay left a residual");
         }

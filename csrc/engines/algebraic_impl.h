@@ -1,11 +1,14 @@
 /* algebraic_impl.h: what the pieces of engines/algebraic.c share: a polynomial over
  * GF(p) (an ml_gf2x for p = 2, an ml_gfpx otherwise) and its arithmetic, 2 x 2 matrices
  * of them, the resultant, GF(2) rows as bytes or words (algebraic_poly.c). The
- * polynomial functions return poly.h's codes: 0, 2 out of memory, 3 stopped. */
+ * polynomial functions return poly.h's codes: 0, 2 out of memory, 3 stopped. The
+ * engines over GF(p) (algebraic.c, algebraic_odd.c, torus.c, torus2.c) share besides
+ * the status of such a code and the test of a zero row (static inline, below). */
 #ifndef ML_ENGINES_ALGEBRAIC_IMPL_H
 #define ML_ENGINES_ALGEBRAIC_IMPL_H
 
 #include "include/modlights.h"
+#include "api/ctx.h"
 #include "poly/poly.h"
 
 #include <stddef.h>
@@ -57,6 +60,28 @@ static inline void ml__alg_prime_size(unsigned p, uint64_t nullity, ml_factored 
         size->prime[0] = p;
         size->exp[0] = nullity;
     }
+}
+
+/* A C module's status as the library's, recorded on ctx: 0 ML_OK, 2 out of memory, 3
+ * stopped, else a bug (ML_M_INTERNAL naming `who`, the engine, and `what`, the step). */
+static inline int ml__alg_status(ml_ctx *ctx, int rc, const char *who, const char *what)
+{
+    if (rc == 0)
+        return ML_OK;
+    if (rc == 2)
+        return ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
+    if (rc == 3)
+        return ml__fail(ctx, ML_M_INTERRUPTED);
+    return ml__fail(ctx, ML_M_INTERNAL, who, what);
+}
+
+/* Whether any of the n bytes of v is nonzero (stops at the first). */
+static inline int ml__alg_any(const uint8_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i])
+            return 1;
+    return 0;
 }
 
 #endif

@@ -57,13 +57,7 @@ typedef struct odd_eng {
 
 static int status(ml_ctx *ctx, int rc, const char *what)
 {
-    if (rc == 0)
-        return ML_OK;
-    if (rc == 2)
-        return ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
-    if (rc == 3)
-        return ml__fail(ctx, ML_M_INTERRUPTED);
-    return ml__fail(ctx, ML_M_INTERNAL, "algebraic-sym-odd", what);
+    return ml__alg_status(ctx, rc, "algebraic-sym-odd", what);
 }
 
 /* ------------------------------------------------------------------ rows */
@@ -425,14 +419,6 @@ int ml__sym_odd_orientation(const ml_board *b, unsigned p, ml_symchase *out)
     return -1;
 }
 
-static int any(const uint8_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (v[i])
-            return 1;
-    return 0;
-}
-
 static void odd_destroy(void *user, void *engine)
 {
     (void)user;
@@ -594,11 +580,11 @@ static int solve_grid(ml_ctx *ctx, odd_eng *e, work *wk, int *ok)
     if (rc || !*ok)
         return rc;
     rc = status(ctx, chase(e, wk->B, NULL, wk->x, wk->last, wk->u, wk->zero), "the chase");
-    if (!rc && any(wk->last, w)) {
+    if (!rc && ml__alg_any(wk->last, w)) {
         rc = residual_z(ctx, e, wk->last, wk->z, ok, wk->wb);
         if (!rc && *ok)
             rc = status(ctx, chase(e, wk->B, wk->z, wk->x, wk->last, wk->u, wk->zero), "the chase");
-        if (!rc && *ok && any(wk->last, w))   /* never: F z = -c by construction */
+        if (!rc && *ok && ml__alg_any(wk->last, w))   /* never: F z = -c by construction */
             rc = ml__fail(ctx, ML_M_INTERNAL, "algebraic-sym-odd", "the replay left a residual");
     }
     for (size_t r = 0; e->nil && !rc && *ok && r < h; r++)   /* X = X1 + lift(xi) */
@@ -697,7 +683,7 @@ static int odd_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
                 rc = status(ctx, poly_to_vec(e, &xi, wk.z, wk.wb), "the kernel");
             if (!rc)
                 rc = status(ctx, chase(e, wk.B, wk.z, wk.x, wk.last, wk.u, wk.zero), "the kernel");
-            if (!rc && any(wk.last, e->w))
+            if (!rc && ml__alg_any(wk.last, e->w))
                 rc = ml__fail(ctx, ML_M_INTERNAL, "algebraic-sym-odd",
                               "a kernel vector left a residual");
         }

@@ -44,21 +44,7 @@ typedef struct tor_eng {
 /* A C module's status as the library's: 2 out of memory, 3 stopped, else a bug. */
 static int status(ml_ctx *ctx, int rc, const char *what)
 {
-    if (rc == 0)
-        return ML_OK;
-    if (rc == 2)
-        return ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
-    if (rc == 3)
-        return ml__fail(ctx, ML_M_INTERRUPTED);
-    return ml__fail(ctx, ML_M_INTERNAL, "the torus algebra", what);
-}
-
-static int any(const uint8_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (v[i])
-            return 1;
-    return 0;
+    return ml__alg_status(ctx, rc, "the torus algebra", what);
 }
 
 /* a mod f (t: scratch distinct from a) */
@@ -340,7 +326,7 @@ static int solve_grid(ml_ctx *ctx, tor_eng *e, const uint8_t *B, uint8_t *x, uin
     *ok = 1;
     if (rc)
         return rc;
-    if (!any(c1, w) && !any(c2, w))
+    if (!ml__alg_any(c1, w) && !ml__alg_any(c2, w))
         return status(ctx, ml_rowrec_chase_torus_gfp(&e->rec, B, zero, zero, x, c1, c2),
                       "the chase");
     px c[2], z[2], a, q, r, t;
@@ -384,7 +370,7 @@ static int solve_grid(ml_ctx *ctx, tor_eng *e, const uint8_t *B, uint8_t *x, uin
     ml__alg_px_clear(&r);
     ml__alg_px_clear(&t);
     rc = status(ctx, st, "the solve");
-    if (!rc && *ok && (any(c1, w) || any(c2, w)))   /* never: M (u, v) = -c */
+    if (!rc && *ok && (ml__alg_any(c1, w) || ml__alg_any(c2, w)))   /* never: M (u, v) = -c */
         rc = ml__fail(ctx, ML_M_INTERNAL, "the torus algebra", "the replay left a residual");
     return rc;
 }
@@ -473,7 +459,7 @@ static int tor_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
                 st = apply_V(e, z, rows, rows + w);
             if (!st)
                 st = chase0(e, rows, rows + w, x, rows + 2 * w, rows + 3 * w);
-            if (!st && any(rows + 2 * w, 2 * w))
+            if (!st && ml__alg_any(rows + 2 * w, 2 * w))
                 st = 5;
             if (!st && e->transposed)
                 transpose(x, e->h, w, H + n * hw);

@@ -165,13 +165,7 @@ int ml__torus2_orient_mod(const ml_board *b, unsigned p, ml__t2_orient *o)
 /* A C module's status as the library's: 2 out of memory, 3 stopped, else a bug. */
 static int status(ml_ctx *ctx, int rc, const char *what)
 {
-    if (rc == 0)
-        return ML_OK;
-    if (rc == 2)
-        return ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
-    if (rc == 3)
-        return ml__fail(ctx, ML_M_INTERRUPTED);
-    return ml__fail(ctx, ML_M_INTERNAL, "the torus algebra", what);
+    return ml__alg_status(ctx, rc, "the torus algebra", what);
 }
 
 static int any(const uint8_t *v, size_t n)

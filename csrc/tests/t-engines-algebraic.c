@@ -12,31 +12,19 @@
  * (solvable as the byte solve, A x = fill ^ s). The kernel basis limit refuses with
  * cross.py's message; a giant board gets its nullity from the algebra alone.
  * (tests/native/test_capi_algebraic.py compares with Python's engines.)
+ * The engine-against-oracle checks are eo_check's (tests/engine-oracle.h).
  * ml-test-sources: engines/algebraic.c engines/algebraic_poly.c engines/algebraic_odd.c engines/algebraic_fit.c engines/torus.c engines/torus2.c engines/polymatn.c engines/lifted.c engines/polymat.c structured/rowrec.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c poly/gfpx_fast.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
 #define ML_T_SEED 0xA16EB7Aull
 #include "include/modlights.h"
 #include "engines/algebraic.h"
-#include "engines/dense.h"
 #include "tests/t-util.h"
+#include "tests/engine-oracle.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static ml_ctx *ctx;
 static const unsigned NS[] = {2, 3, 5, 7, 101, 251};
-
-static ml_board *grid(int64_t rows, int64_t cols, int n, size_t k, const int64_t *dr,
-                      const int64_t *dc)
-{
-    ml_grid *g = NULL;
-    ml_board *b = NULL;
-    if (ml_grid_new(ctx, rows, cols, n, &g))
-        return NULL;
-    if (ml_grid_set_offsets(ctx, g, k, dr, dc) || ml_grid_build(ctx, g, &b))
-        b = NULL;
-    ml_grid_free(g);
-    return b;
-}
 
 /* A random board of the family: cross (sym = 0) or symmetric 3 x 3 (sym = 1). */
 static ml_board *random_board(int sym)
@@ -74,195 +62,25 @@ static ml_board *random_board(int sym)
         k = 1;
     }
     int n = (int)NS[rnd() % (rnd() % 4 ? 4 : 6)];
-    return grid(rnd_range(1, 10), rnd_range(1, 10), n, k, dr, dc);
-}
-
-static void mul(const uint8_t *A, size_t m, size_t r, unsigned n, const uint8_t *x, uint8_t *y)
-{
-    for (size_t i = 0; i < m; i++) {
-        unsigned acc = 0;
-        for (size_t j = 0; j < r; j++)
-            acc = (acc + (unsigned)A[i * r + j] * x[j]) % n;
-        y[i] = (uint8_t)acc;
-    }
-}
-
-/* rank of the k x r matrix H mod the prime p (destroys H) */
-static size_t rank_mod(uint8_t *H, size_t k, size_t r, unsigned p)
-{
-    size_t rank = 0;
-    for (size_t c = 0; c < r && rank < k; c++) {
-        size_t piv = rank;
-        while (piv < k && !H[piv * r + c])
-            piv++;
-        if (piv == k)
-            continue;
-        for (size_t j = 0; j < r; j++) {
-            uint8_t t = H[piv * r + j];
-            H[piv * r + j] = H[rank * r + j];
-            H[rank * r + j] = t;
-        }
-        unsigned inv = inv_p(H[rank * r + c], p);
-        for (size_t i = 0; i < k; i++)
-            if (i != rank && H[i * r + c]) {
-                unsigned f = H[i * r + c] * inv % p;
-                for (size_t j = 0; j < r; j++)
-                    H[i * r + j] = (uint8_t)((H[i * r + j] + (p - f) * H[rank * r + j]) % p);
-            }
-        rank++;
-    }
-    return rank;
-}
-
-static void pack(const uint8_t *s, size_t rows, size_t cols, uint8_t *out)
-{
-    size_t nb = (cols + 7) / 8;
-    memset(out, 0, rows * nb);
-    for (size_t i = 0; i < rows; i++)
-        for (size_t j = 0; j < cols; j++)
-            if (s[i * cols + j] & 1)
-                out[i * nb + j / 8] |= (uint8_t)(0x80 >> (j % 8));
-}
-
-static void check(const ml_engine_def *ops, ml_board *b)
-{
-    unsigned n = (unsigned)ml_board_states(b);
-    size_t m = ml_board_n_cells(b), r = ml_board_n_taps(b);
-    int64_t rows = ml_board_rows(b), cols = ml_board_cols(b);
-    const ml_engine_def *dn = ml__dense_ops_for((int)n);
-    uint8_t *A = malloc(m * r + 1);
-    ml_board_matrix(ctx, b, A, r);
-    void *e = NULL, *d = NULL;
-    int rc = ops->build(NULL, ctx, b, &e);
-    CHECK(rc == ML_OK && e, "%s", ml_errmsg(ctx));
-    CHECK(dn->build(NULL, ctx, b, &d) == ML_OK);
-    uint64_t null = 0, dnull = 0, k = 0;
-    ml_factored ks, dks;
-    CHECK(ops->nullity(NULL, ctx, e, &null) == ML_OK);
-    CHECK(dn->nullity(NULL, ctx, d, &dnull) == ML_OK);
-    CHECK(null == dnull, "%s %lldx%lld n=%u: %llu, dense %llu", ops->name, (long long)rows,
-          (long long)cols, n, (unsigned long long)null, (unsigned long long)dnull);
-    CHECK(ops->kernel_size(NULL, ctx, e, &ks) == ML_OK);
-    CHECK(dn->kernel_size(NULL, ctx, d, &dks) == ML_OK);
-    CHECK(ml_factored_log2(&ks) == ml_factored_log2(&dks));
-    CHECK(ops->generators(NULL, ctx, e, UINT64_MAX, &k, NULL, NULL) == ML_OK && k == null);
-    uint8_t *H = malloc(null * r + 1), *H2 = malloc(null * r + 1), *y = malloc(m + 1);
-    uint32_t *o = malloc((null + 1) * sizeof *o);
-    CHECK(ops->generators(NULL, ctx, e, null, &k, H, o) == ML_OK && k == null);
-    for (uint64_t g = 0; g < null; g++) {
-        mul(A, m, r, n, H + g * r, y);
-        int zero = 1;
-        for (size_t i = 0; i < m; i++)
-            zero &= !y[i];
-        CHECK(zero && o[g] == n, "generator %llu", (unsigned long long)g);
-    }
-    if (null) {
-        uint64_t lim = (uint64_t)rnd_range(0, (int64_t)null - 1);
-        CHECK(ops->generators(NULL, ctx, e, lim, &k, H2, o) == ML_OK && k == lim);
-        CHECK(!lim || !memcmp(H, H2, lim * r));
-        memcpy(H2, H, null * r);
-        CHECK(rank_mod(H2, null, r, n) == null, "independent");
-    }
-    int fits = 0;
-    CHECK(ops->kernel_fits(NULL, ctx, e, &fits) == ML_OK && fits);
-    /* solve: 4 right-hand sides, the first two solvable by construction */
-    size_t K = 4;
-    uint8_t *R = malloc(K * m + 1), *X = malloc(K * r + 1), *DX = malloc(K * r + 1),
-            ok[4], dok[4];
-    uint8_t *x0 = malloc(r + 1);
-    for (size_t i = 0; i < K; i++) {
-        for (size_t j = 0; j < r; j++)
-            x0[j] = (uint8_t)(rnd() % n);
-        if (i < 2)
-            mul(A, m, r, n, x0, R + i * m);
-        else
-            for (size_t j = 0; j < m; j++)
-                R[i * m + j] = (uint8_t)(rnd() % n);
-    }
-    memset(X, 0xAB, K * r);
-    CHECK(ops->solve(NULL, ctx, e, K, R, X, ok) == ML_OK);
-    CHECK(dn->solve(NULL, ctx, d, K, R, DX, dok) == ML_OK);
-    for (size_t i = 0; i < K; i++) {
-        CHECK(!ok[i] == !dok[i] && (i >= 2 || ok[i]), "solvable %zu", i);
-        mul(A, m, r, n, X + i * r, y);
-        for (size_t j = 0; j < r && !ok[i]; j++)
-            CHECK(!X[i * r + j]);
-        CHECK(!ok[i] || !memcmp(y, R + i * m, m), "A x = b (%zu)", i);
-    }
-    if (ops->det) {
-        unsigned det = 99, ddet = 98;
-        CHECK(ops->det(NULL, ctx, e, &det) == ML_OK);
-        CHECK(dn->det(NULL, ctx, d, &ddet) == ML_OK);
-        CHECK(det == ddet, "det %u, dense %u (%lldx%lld n=%u)", det, ddet, (long long)rows,
-              (long long)cols, n);
-    }
-    if (n == 2) {   /* packed: taps of fill ^ s */
-        size_t nb = ((size_t)cols + 7) / 8;
-        uint8_t *P = malloc((size_t)rows * nb + 1), *out = malloc((size_t)rows * nb + 1);
-        unsigned fill = (unsigned)(rnd() % 2);
-        for (int t = 0; t < 2; t++) {
-            uint8_t *s = R + (size_t)(t ? 2 : 0) * m;   /* a solvable one, a random one */
-            pack(s, (size_t)rows, (size_t)cols, P);
-            int solvable = -1;
-            CHECK(ops->solve_packed(NULL, ctx, e, P, fill, out, &solvable) == ML_OK);
-            for (size_t j = 0; j < m; j++)
-                y[j] = (uint8_t)(s[j] ^ fill);
-            uint8_t dk = 0;
-            CHECK(dn->solve(NULL, ctx, d, 1, y, DX, &dk) == ML_OK);
-            CHECK(solvable == !!dk, "packed solvable");
-            if (solvable == 1) {
-                for (int64_t i = 0; i < rows; i++)
-                    for (int64_t j = 0; j < cols; j++)
-                        x0[i * cols + j] = out[(size_t)i * nb + (size_t)j / 8] >> (7 - j % 8) & 1;
-                uint8_t *ax = malloc(m + 1);
-                mul(A, m, r, n, x0, ax);
-                CHECK(!memcmp(ax, y, m), "packed A x = fill ^ s");
-                free(ax);
-            }
-        }
-        free(P);
-        free(out);
-    }
-    ops->destroy(NULL, e);
-    dn->destroy(NULL, d);
-    free(A);
-    free(H);
-    free(H2);
-    free(y);
-    free(o);
-    free(R);
-    free(X);
-    free(DX);
-    free(x0);
+    return eo_grid(ctx, rnd_range(1, 10), rnd_range(1, 10), n, k, dr, dc, 0);
 }
 
 static void limits(void)
 {
     /* vertical over GF(2) on 2 rows: nullity w; 2^14 x 2^15 bytes > 256 MiB */
     int64_t dr[3] = {0, -1, 1}, dc[3] = {0, 0, 0};
-    ml_board *b = grid(2, 1 << 14, 2, 3, dr, dc);
-    void *e = NULL;
-    uint64_t null = 0, k = 0;
-    CHECK(ml__algebraic_cross_ops.build(NULL, ctx, b, &e) == ML_OK);
-    CHECK(ml__algebraic_cross_ops.nullity(NULL, ctx, e, &null) == ML_OK && null == 1u << 14);
-    uint8_t dummy = 0;
-    uint32_t o = 0;
-    int fits = 1;
-    CHECK(ml__algebraic_cross_ops.kernel_fits(NULL, ctx, e, &fits) == ML_OK && !fits);
-    CHECK(ml__algebraic_cross_ops.generators(NULL, ctx, e, null, &k, &dummy, &o) ==
-          ML_ETOOLARGE);
-    CHECK(!strcmp(ml_errmsg(ctx),
-                  "the kernel basis has 16384 generators of 32768 taps: 0.50 GiB, more than "
-                  "the 256 MiB allowed; nullity, kernel_size, solvable and solve do not need "
-                  "it"),
-          "%s", ml_errmsg(ctx));
-    ml__algebraic_cross_ops.destroy(NULL, e);
+    ml_board *b = eo_grid(ctx, 2, 1 << 14, 2, 3, dr, dc, 0);
+    eo_kernel_limit(ctx, &ml__algebraic_cross_ops, b, 1u << 14,
+                    "the kernel basis has 16384 generators of 32768 taps: 0.50 GiB, more "
+                    "than the 256 MiB allowed; nullity, kernel_size, solvable and solve do "
+                    "not need it");
     ml_board_free(b);
     /* a giant board: the algebra alone (5 x 5 lights out: nullity 2 on 4 x 4 blocks...) */
     int64_t cr[5] = {0, 0, 0, -1, 1}, cc[5] = {0, 1, -1, 0, 0};
-    b = grid(20000, 10007, 2, 5, cr, cc);
+    b = eo_grid(ctx, 20000, 10007, 2, 5, cr, cc, 0);
     CHECK(b && ml_board_is_giant(b));
-    e = NULL;
+    void *e = NULL;
+    uint64_t null = 0;
     CHECK(ml__algebraic_cross_ops.build(NULL, ctx, b, &e) == ML_OK);
     CHECK(ml__algebraic_cross_ops.nullity(NULL, ctx, e, &null) == ML_OK && null <= 10007);
     unsigned det = 7;
@@ -275,7 +93,10 @@ int main(void)
 {
     ml_ctx_new(&ctx);
     const char *names[2] = {"algebraic-cross", "algebraic-sym"};
-    const ml_engine_def *ops[2] = {&ml__algebraic_cross_ops, &ml__algebraic_sym_ops};
+    const eo_spec spec[2] = {
+        {&ml__algebraic_cross_ops, NULL, ML_Q_DET | ML_Q_SOLVE_PACKED, 4, 2},
+        {&ml__algebraic_sym_ops, NULL, ML_Q_SOLVE_PACKED, 4, 2},
+    };
     for (int which = 0; which < 2; which++) {
         int covered = 0, idx = ml_engine_index(names[which]);
         CHECK(idx >= 0);
@@ -286,7 +107,7 @@ int main(void)
             CHECK(b != NULL);
             if (b && ml_engine_covers(ctx, idx, b, &cov, why, sizeof why, NULL) == ML_OK &&
                 cov) {
-                check(ops[which], b);
+                eo_check(ctx, &spec[which], b);
                 covered++;
             }
             ml_board_free(b);

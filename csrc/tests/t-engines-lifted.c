@@ -20,9 +20,9 @@
 #define ML_T_SEED 0x11F7EDull
 #include "include/modlights.h"
 #include "engines/lifted.h"
-#include "engines/dense.h"
 #include "api/registry_impl.h"
 #include "tests/t-util.h"
+#include "tests/engine-oracle.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,15 +35,7 @@ static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
 static ml_board *grid(int64_t rows, int64_t cols, int n, size_t k, const int64_t *dr,
                       const int64_t *dc, int wrap)
 {
-    ml_grid *g = NULL;
-    ml_board *b = NULL;
-    if (ml_grid_new(ctx, rows, cols, n, &g))
-        return NULL;
-    if (ml_grid_set_offsets(ctx, g, k, dr, dc) || ml_grid_set_wrap(ctx, g, wrap) ||
-        ml_grid_build(ctx, g, &b))
-        b = NULL;
-    ml_grid_free(g);
-    return b;
+    return eo_grid(ctx, rows, cols, n, k, dr, dc, wrap);
 }
 
 /* A random grid of the cross family whose count of (-1, 0) is a unit mod n. */
@@ -106,107 +98,12 @@ static int every_prime_covered(const ml_board *b)
     return 1;
 }
 
-/* y = A x mod n (by ml_board_apply from zero) */
-static void apply(const ml_board *b, const uint8_t *x, uint8_t *y, size_t m)
-{
-    uint8_t *zero = calloc(m + 1, 1);
-    CHECK(zero && ml_board_apply(ctx, b, zero, x, y) == ML_OK);
-    free(zero);
-}
-
-static uint64_t log_size(const ml_factored *f, int p)
-{
-    for (int i = 0; i < f->count; i++)
-        if ((int)f->prime[i] == p)
-            return f->exp[i];
-    return 0;
-}
-
+/* The engine against the dense Z/n engine (tests/engine-oracle.h): A x0 and two
+ * random right-hand sides; 0 when either build failed. */
 static int check_board(ml_board *b)
 {
-    const ml_engine_def *L = &ml__lifted_ops, *D = &ml__dense_zn_ops;
-    int n = ml_board_states(b);
-    size_t m = (size_t)ml_board_size(b);
-    void *e = NULL, *d = NULL;
-    int rc = L->build(NULL, ctx, b, &e);
-    CHECK(rc == ML_OK, "build: %s", ml_errmsg(ctx));
-    CHECK(D->build(NULL, ctx, b, &d) == ML_OK, "dense: %s", ml_errmsg(ctx));
-    if (rc || !d) {
-        if (e)
-            L->destroy(NULL, e);
-        return 0;
-    }
-    uint64_t null = 0, dnull = 0, k = 0;
-    ml_factored ks, dks;
-    CHECK(L->nullity(NULL, ctx, e, &null) == ML_OK);
-    CHECK(D->nullity(NULL, ctx, d, &dnull) == ML_OK);
-    CHECK(null == dnull, "nullity %llu, dense %llu (n %d, %lldx%lld)", (unsigned long long)null,
-          (unsigned long long)dnull, n, (long long)ml_board_rows(b), (long long)ml_board_cols(b));
-    CHECK(L->kernel_size(NULL, ctx, e, &ks) == ML_OK);
-    CHECK(D->kernel_size(NULL, ctx, d, &dks) == ML_OK);
-    for (int p = 2; p <= n; p++)
-        CHECK(log_size(&ks, p) == log_size(&dks, p), "kernel size at %d", p);
-    int fits = 0;
-    CHECK(L->kernel_fits(NULL, ctx, e, &fits) == ML_OK && fits);
-    /* generators */
-    CHECK(L->generators(NULL, ctx, e, UINT64_MAX, &k, NULL, NULL) == ML_OK && k == null);
-    uint8_t *H = calloc((size_t)null * m + 1, 1), *H2 = calloc(m + 1, 1);
-    uint32_t *ord = calloc((size_t)null + 1, sizeof *ord), ord2 = 0;
-    uint8_t *y = malloc(m + 1), *x = malloc(m + 1), *X = malloc(3 * m + 1), *R = malloc(3 * m + 1);
-    uint8_t ok[3], dok[3];
-    CHECK(H && H2 && ord && y && x && X && R);
-    CHECK(L->generators(NULL, ctx, e, null, &k, H, ord) == ML_OK && k == null);
-    uint64_t val[256] = {0};   /* the orders' p-adic valuations, summed */
-    for (uint64_t g = 0; g < k; g++) {
-        apply(b, H + g * m, y, m);
-        int zero = 1, killed = 1;
-        for (size_t t = 0; t < m; t++) {
-            zero &= y[t] == 0;
-            killed &= (H[g * m + t] * ord[g]) % (unsigned)n == 0;
-        }
-        CHECK(zero && killed && ord[g] > 1 && n % (int)ord[g] == 0, "generator %llu",
-              (unsigned long long)g);
-        for (unsigned o = ord[g], p = 2; o > 1 && p < 256; p++)
-            for (; o % p == 0; o /= p)
-                val[p]++;
-    }
-    for (int p = 2; p < 256; p++)
-        CHECK(val[p] == log_size(&ks, p), "orders multiply to |ker A| (at %d)", p);
-    if (null) {
-        CHECK(L->generators(NULL, ctx, e, 1, &k, H2, &ord2) == ML_OK && k == 1);
-        CHECK(memcmp(H2, H, m) == 0 && ord2 == ord[0], "limit 1: the first generator");
-    }
-    /* solve: A x0, then two random right-hand sides */
-    for (size_t t = 0; t < m; t++)
-        x[t] = (uint8_t)rnd_range(0, n - 1);
-    apply(b, x, R, m);
-    for (size_t t = m; t < 3 * m; t++)
-        R[t] = (uint8_t)rnd_range(0, n - 1);
-    CHECK(D->solve(NULL, ctx, d, 3, R, X, dok) == ML_OK);
-    CHECK(L->solve(NULL, ctx, e, 3, R, X, ok) == ML_OK);
-    CHECK(ok[0], "A x0 solvable");
-    for (int i = 0; i < 3; i++) {
-        CHECK(ok[i] == dok[i], "row %d solvable as the dense engine", i);
-        if (ok[i]) {
-            apply(b, X + i * m, y, m);
-            CHECK(memcmp(y, R + i * m, m) == 0, "A X = b, row %d", i);
-        } else {
-            int zero = 1;
-            for (size_t t = 0; t < m; t++)
-                zero &= X[i * m + t] == 0;
-            CHECK(zero, "unsolvable row %d zero", i);
-        }
-    }
-    free(H);
-    free(H2);
-    free(ord);
-    free(y);
-    free(x);
-    free(X);
-    free(R);
-    L->destroy(NULL, e);
-    D->destroy(NULL, d);
-    return 1;
+    static const eo_spec spec = {&ml__lifted_ops, &ml__dense_zn_ops, 0, 3, 1};
+    return eo_check(ctx, &spec, b);
 }
 
 static void refused(ml_board *b, const char *what)

@@ -9,32 +9,19 @@
  * random ones solvable exactly when the dense engine says so, the answers A x = b, the
  * unsolvable rows zero); kernel_fits. The kernel basis limit refuses with cross.py's
  * message. (tests/native/test_capi_torus.py compares with Python's engine.)
+ * The engine-against-oracle checks are eo_check's (tests/engine-oracle.h).
  * ml-test-sources: engines/algebraic.c engines/algebraic_poly.c engines/algebraic_odd.c engines/algebraic_fit.c engines/torus.c engines/torus2.c engines/polymatn.c engines/lifted.c engines/polymat.c structured/rowrec.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c poly/gfpx_fast.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
 #define ML_T_SEED 0x70C05ull
 #include "include/modlights.h"
 #include "engines/torus.h"
-#include "engines/dense.h"
 #include "tests/t-util.h"
+#include "tests/engine-oracle.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static ml_ctx *ctx;
 static const unsigned NS[] = {2, 3, 5, 7, 101, 251};
-
-static ml_board *grid(int64_t rows, int64_t cols, int n, size_t k, const int64_t *dr,
-                      const int64_t *dc)
-{
-    ml_grid *g = NULL;
-    ml_board *b = NULL;
-    if (ml_grid_new(ctx, rows, cols, n, &g))
-        return NULL;
-    if (ml_grid_set_offsets(ctx, g, k, dr, dc) || ml_grid_set_wrap(ctx, g, 1) ||
-        ml_grid_build(ctx, g, &b))
-        b = NULL;
-    ml_grid_free(g);
-    return b;
-}
 
 /* A random torus of the cross family. */
 static ml_board *random_board(void)
@@ -52,153 +39,29 @@ static ml_board *random_board(void)
         k = 1;
     }
     int n = (int)NS[rnd() % (rnd() % 4 ? 4 : 6)];
-    return grid(rnd_range(1, 10), rnd_range(1, 10), n, k, dr, dc);
-}
-
-static void mul(const uint8_t *A, size_t m, size_t r, unsigned n, const uint8_t *x, uint8_t *y)
-{
-    for (size_t i = 0; i < m; i++) {
-        unsigned acc = 0;
-        for (size_t j = 0; j < r; j++)
-            acc = (acc + (unsigned)A[i * r + j] * x[j]) % n;
-        y[i] = (uint8_t)acc;
-    }
-}
-
-/* rank of the k x r matrix H mod the prime p (destroys H) */
-static size_t rank_mod(uint8_t *H, size_t k, size_t r, unsigned p)
-{
-    size_t rank = 0;
-    for (size_t c = 0; c < r && rank < k; c++) {
-        size_t piv = rank;
-        while (piv < k && !H[piv * r + c])
-            piv++;
-        if (piv == k)
-            continue;
-        for (size_t j = 0; j < r; j++) {
-            uint8_t t = H[piv * r + j];
-            H[piv * r + j] = H[rank * r + j];
-            H[rank * r + j] = t;
-        }
-        unsigned inv = inv_p(H[rank * r + c], p);
-        for (size_t i = 0; i < k; i++)
-            if (i != rank && H[i * r + c]) {
-                unsigned f = H[i * r + c] * inv % p;
-                for (size_t j = 0; j < r; j++)
-                    H[i * r + j] = (uint8_t)((H[i * r + j] + (p - f) * H[rank * r + j]) % p);
-            }
-        rank++;
-    }
-    return rank;
-}
-
-static void check(const ml_engine_def *ops, ml_board *b)
-{
-    unsigned n = (unsigned)ml_board_states(b);
-    size_t m = ml_board_n_cells(b), r = ml_board_n_taps(b);
-    int64_t rows = ml_board_rows(b), cols = ml_board_cols(b);
-    const ml_engine_def *dn = ml__dense_ops_for((int)n);
-    uint8_t *A = malloc(m * r + 1);
-    ml_board_matrix(ctx, b, A, r);
-    void *e = NULL, *d = NULL;
-    int rc = ops->build(NULL, ctx, b, &e);
-    CHECK(rc == ML_OK && e, "%s", ml_errmsg(ctx));
-    CHECK(dn->build(NULL, ctx, b, &d) == ML_OK);
-    uint64_t null = 0, dnull = 0, k = 0;
-    ml_factored ks, dks;
-    CHECK(ops->nullity(NULL, ctx, e, &null) == ML_OK);
-    CHECK(dn->nullity(NULL, ctx, d, &dnull) == ML_OK);
-    CHECK(null == dnull, "%s %lldx%lld n=%u: %llu, dense %llu", ops->name, (long long)rows,
-          (long long)cols, n, (unsigned long long)null, (unsigned long long)dnull);
-    CHECK(ops->kernel_size(NULL, ctx, e, &ks) == ML_OK);
-    CHECK(dn->kernel_size(NULL, ctx, d, &dks) == ML_OK);
-    CHECK(ml_factored_log2(&ks) == ml_factored_log2(&dks));
-    CHECK(ops->generators(NULL, ctx, e, UINT64_MAX, &k, NULL, NULL) == ML_OK && k == null);
-    uint8_t *H = malloc(null * r + 1), *H2 = malloc(null * r + 1), *y = malloc(m + 1);
-    uint32_t *o = malloc((null + 1) * sizeof *o);
-    CHECK(ops->generators(NULL, ctx, e, null, &k, H, o) == ML_OK && k == null);
-    for (uint64_t g = 0; g < null; g++) {
-        mul(A, m, r, n, H + g * r, y);
-        int zero = 1;
-        for (size_t i = 0; i < m; i++)
-            zero &= !y[i];
-        CHECK(zero && o[g] == n, "generator %llu", (unsigned long long)g);
-    }
-    if (null) {
-        uint64_t lim = (uint64_t)rnd_range(0, (int64_t)null - 1);
-        CHECK(ops->generators(NULL, ctx, e, lim, &k, H2, o) == ML_OK && k == lim);
-        CHECK(!lim || !memcmp(H, H2, lim * r));
-        memcpy(H2, H, null * r);
-        CHECK(rank_mod(H2, null, r, n) == null, "independent");
-    }
-    int fits = 0;
-    CHECK(ops->kernel_fits(NULL, ctx, e, &fits) == ML_OK && fits);
-    /* solve: 4 right-hand sides, the first two solvable by construction */
-    size_t K = 4;
-    uint8_t *R = malloc(K * m + 1), *X = malloc(K * r + 1), *DX = malloc(K * r + 1),
-            ok[4], dok[4];
-    uint8_t *x0 = malloc(r + 1);
-    for (size_t i = 0; i < K; i++) {
-        for (size_t j = 0; j < r; j++)
-            x0[j] = (uint8_t)(rnd() % n);
-        if (i < 2)
-            mul(A, m, r, n, x0, R + i * m);
-        else
-            for (size_t j = 0; j < m; j++)
-                R[i * m + j] = (uint8_t)(rnd() % n);
-    }
-    memset(X, 0xAB, K * r);
-    CHECK(ops->solve(NULL, ctx, e, K, R, X, ok) == ML_OK);
-    CHECK(dn->solve(NULL, ctx, d, K, R, DX, dok) == ML_OK);
-    for (size_t i = 0; i < K; i++) {
-        CHECK(!ok[i] == !dok[i] && (i >= 2 || ok[i]), "solvable %zu", i);
-        mul(A, m, r, n, X + i * r, y);
-        for (size_t j = 0; j < r && !ok[i]; j++)
-            CHECK(!X[i * r + j]);
-        CHECK(!ok[i] || !memcmp(y, R + i * m, m), "A x = b (%zu)", i);
-    }
-    CHECK(!ops->det && !ops->solve_packed);
-    ops->destroy(NULL, e);
-    dn->destroy(NULL, d);
-    free(A);
-    free(H);
-    free(H2);
-    free(y);
-    free(o);
-    free(R);
-    free(X);
-    free(DX);
-    free(x0);
+    return eo_grid(ctx, rnd_range(1, 10), rnd_range(1, 10), n, k, dr, dc, 1);
 }
 
 static void limits(void)
 {
     /* the vertical pair over GF(2) on 4 rows: nullity 2 w; 2^14 x 2^15 bytes > 256 MiB */
     int64_t dr[2] = {-1, 1}, dc[2] = {0, 0};
-    ml_board *b = grid(4, 1 << 13, 2, 2, dr, dc);
+    ml_board *b = eo_grid(ctx, 4, 1 << 13, 2, 2, dr, dc, 1);
     const ml_engine_def *T = &ml__algebraic_torus_ops;
-    void *e = NULL;
-    uint64_t null = 0, k = 0;
-    CHECK(T->build(NULL, ctx, b, &e) == ML_OK);
-    CHECK(T->nullity(NULL, ctx, e, &null) == ML_OK && null == 1u << 14);
-    uint8_t dummy = 0;
-    uint32_t o = 0;
-    int fits = 1;
-    CHECK(T->kernel_fits(NULL, ctx, e, &fits) == ML_OK && !fits);
-    CHECK(T->generators(NULL, ctx, e, null, &k, &dummy, &o) == ML_ETOOLARGE);
-    CHECK(!strcmp(ml_errmsg(ctx),
-                  "the kernel basis has 16384 generators of 32768 taps: 0.50 GiB, more than "
-                  "the 256 MiB allowed; nullity, kernel_size, solvable and solve do not need "
-                  "it"),
-          "%s", ml_errmsg(ctx));
-    T->destroy(NULL, e);
+    eo_kernel_limit(ctx, T, b, 1u << 14,
+                    "the kernel basis has 16384 generators of 32768 taps: 0.50 GiB, more "
+                    "than the 256 MiB allowed; nullity, kernel_size, solvable and solve do "
+                    "not need it");
     ml_board_free(b);
     /* a board the registry does not cover: refused as a bug of the caller */
-    b = grid(4, 4, 4, 2, dr, dc);
-    e = NULL;
+    b = eo_grid(ctx, 4, 4, 4, 2, dr, dc, 1);
+    void *e = NULL;
     CHECK(T->build(NULL, ctx, b, &e) == ML_EINTERNAL && !e);
     ml_board_free(b);
 }
+
+/* the engine against the dense oracle: neither det nor solve_packed */
+static const eo_spec spec = {&ml__algebraic_torus_ops, NULL, 0, 4, 2};
 
 int main(void)
 {
@@ -211,7 +74,7 @@ int main(void)
         char why[1024];
         CHECK(b != NULL);
         if (b && ml_engine_covers(ctx, idx, b, &cov, why, sizeof why, NULL) == ML_OK && cov) {
-            check(&ml__algebraic_torus_ops, b);
+            eo_check(ctx, &spec, b);
             covered++;
         }
         ml_board_free(b);

@@ -37,6 +37,20 @@ def test_pattern_matrix_records_every_case_and_flags_those_past_the_limits():
     assert "x cross" in figs["cross Z/3 odd zero"]["note"]
     assert "x even" in figs["cross Z/3 odd zero"]["note"]
     assert figs["outside the targets"]["value"] == len(cases)
+    assert "MiB" in figs["cross Z/3 even zero"]["note"]
+
+
+def test_pattern_matrix_runs_the_custom_patterns_by_name_and_refuses_unknown_ones():
+    from bench.workloads.patterns import CUSTOM
+
+    w = registry.get("pattern-matrix")
+    params = {"size": 7, "states": "2", "patterns": "pinwheel3", "wraps": "0",
+              "parities": "odd", "rounds": 1}
+    rec = run_workload(w, params={**w.params, **params}, repeats=1)
+    assert rec["figures"]["pinwheel3 Z/2 odd zero"]["value"] > 0
+    assert max(max(abs(dr), abs(dc)) for dr, dc in CUSTOM["pinwheel3"]) == 3
+    with pytest.raises(ValueError, match="patterns: names among"):
+        run_workload(w, params={**w.params, **params, "patterns": "bishop"}, repeats=1)
 
 
 @pytest.mark.heavy  # one child interpreter per n

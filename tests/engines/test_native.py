@@ -36,6 +36,20 @@ def test_masked_large_boards_covers_as_the_board_itself():
             assert covers(name, b) == _full_covers(name, b), (name, b)
 
 
+def test_every_engine_of_the_c_library_has_the_adapter():
+    """Each engine the C library registers itself (not from Python) is built through
+    NativeEngine: registry.build must never meet one without a Python build."""
+    from modlights.engines.registry import PER_TILE
+    from modlights.native._core import capi_engines
+
+    own = {e["name"] for e in capi_engines()} - {"reference"}
+    assert own <= set(NATIVE_ENGINES), own - set(NATIVE_ENGINES)
+    assert set(PER_TILE) <= set(NATIVE_ENGINES)
+    b = ml.Board.grid(31, 32, states=3, pattern="diagonal")
+    eng = NativeEngine(b, "algebraic-sym-odd")
+    assert eng.nullity == ml.Solver(b, method="dense").nullity
+
+
 def test_c_board_as_its_json():
     rng = np.random.default_rng(22)
     for _ in range(40):

@@ -52,6 +52,7 @@ NATIVE_ENGINES = (
     "algebraic-torus",
     "algebraic-torus2",
     "algebraic-sym",
+    "algebraic-sym-odd",
     "lifted",
     "tensor",
 )

@@ -35,14 +35,15 @@ through :mod:`modlights.engines.native`); ``Solver.plan`` then names the variant
 answered. Each variant is also registered on its own, chosen only by name.
 
 Costs are ``SETUP + PER_TILE * tiles`` seconds (the dense engines ``DENSE_PER_ENTRY *
-entries`` of the tap matrix), computed in C (csrc/api/registry_own.c) from the constants
-below. The constants that decide are the crossovers (CROSSOVER_TILES: the tiles from
-which an engine beats the chase on the boards it covers, measured); SETUP is placed so
-each engine's line meets the chase's there. PER_TILE keeps the order of the engines
-where two of them cover a board (the algebraic engines before the tensor engine, the
-tensor engine before the symmetric and lifted ones): it is the order the measurements
-show, not the measured seconds. The bench workload engine-costs
-(bench/workloads/engine_costs.py) measures and prints both for comparison.
+entries`` of the tap matrix), computed in C (csrc/api/registry_own.c) from the one table
+of constants, csrc/api/registry_costs.h, which this module reads (below). The constants
+that decide are the crossovers (CROSSOVER_TILES: the tiles from which an engine beats
+the chase on the boards it covers); SETUP is placed so each engine's line meets the
+chase's there. PER_TILE orders two engines that cover one board (the slope: the lower
+wins on large boards). Both are measured by the bench workload engine-costs
+(bench/workloads/engine_costs.py): the crossovers against the chase on each engine's
+boards, the order on boards two engines cover; it prints them beside the table's and
+writes the table from its measurements (``--param write=PATH``).
 """
 
 from __future__ import annotations
@@ -93,38 +94,19 @@ __all__ = [
 
 BACKENDS = ("native", "reference")
 
-#: The cost constants of the library's engines (csrc/api/registry_own.c computes the costs
-#: from these figures; bench/workloads/engine_costs.py prints them beside its measures).
-#: Seconds a tile, per engine: the slope of its cost line. Ordered as measured where
-#: two engines cover one board (see the module docstring); bench/workloads/engine_costs.py
-#: prints the measured seconds a tile.
-PER_TILE: dict[str, float] = {
-    "chase": 1.0e-8,
-    "algebraic-cross": 0.8e-8,
-    "algebraic-torus": 0.0,
-    "algebraic-torus2": 0.995e-8,
-    "algebraic-sym": 0.995e-8,
-    "algebraic-sym-odd": 0.995e-8,
-    "lifted": 0.995e-8,
-    "tensor": 0.99e-8,
-}
+#: The cost constants of the library's engines, read from the C library (the one table:
+#: csrc/api/registry_costs.h; csrc/api/registry_own.c computes the costs from it;
+#: bench/workloads/engine_costs.py measures them and prints them beside its measures).
+#: Seconds a tile, per engine: the slope of its cost line, ordering two engines that
+#: cover one board (see the module docstring).
+PER_TILE: dict[str, float] = {k: v[0] for k, v in _core.ENGINE_COSTS.items()}
 #: Tiles (rows * cols) from which each engine is faster than the chase on the boards
-#: it covers (bench/workloads/engine_costs.py prints the measured crossovers);
-#: "chase" is where the chase overtakes the dense engines.
-CROSSOVER_TILES: dict[str, int] = {
-    "chase": 576,
-    "algebraic-cross": 576,
-    "algebraic-torus": 96 * 96,
-    "algebraic-torus2": 64 * 64,
-    "algebraic-sym": 160 * 160,
-    "algebraic-sym-odd": 192 * 192,  # above algebraic-sym's: sym first where both cover
-    "lifted": 128 * 128,
-    "tensor": 48 * 48,
-}
-#: Seconds per tap-matrix entry (cells * taps) of the native dense engines, and of the
-#: pure-NumPy reference engine (its cost here; never chosen by "auto" on the native
+#: it covers, measured; "chase" is where the chase overtakes the dense engines.
+CROSSOVER_TILES: dict[str, int] = {k: v[1] for k, v in _core.ENGINE_COSTS.items()}
+#: Seconds per tap-matrix entry (cells * taps) of the native dense engines (C's), and of
+#: the pure-NumPy reference engine (its cost here; never chosen by "auto" on the native
 #: backend).
-DENSE_PER_ENTRY = 3.0e-10
+DENSE_PER_ENTRY: float = _core.DENSE_PER_ENTRY
 REFERENCE_PER_ENTRY = 1.0e-7
 
 
@@ -179,7 +161,7 @@ class Plan:
     >>> plan.reason
     'the cheapest engine that covers the board (... s estimated)'
     >>> list(plan.rejected)[:3]
-    ['dense-gf2', 'reference', 'chase']
+    ['dense-gf2', 'chase', 'algebraic-sym']
     >>> plan.rejected["chase-light"]
     'a variant, chosen only by its name'
     >>> print(plan.explain().splitlines()[0])

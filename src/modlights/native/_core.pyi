@@ -262,6 +262,8 @@ def capi_pattern(pid: int) -> tuple[str | None, tuple[tuple[int, int], ...]]: ..
 BOARD_LIMITS: dict[str, int]
 UNSOLVABLE_MESSAGE: str
 SEARCH_LIMITS: dict[str, float]
+ENGINE_COSTS: dict[str, tuple[float, int]]
+DENSE_PER_ENTRY: float
 
 def board_default_steps(board: CBoard) -> int: ...
 

@@ -40,6 +40,17 @@ cdef object _engine_info(int i):
     }
 
 
+#: The cost constants of the C library's own engines (csrc/api/registry_costs.h, the one
+#: place they live): {name: (seconds a tile, crossover tiles)}, and the dense engines'
+#: seconds per tap-matrix entry. modlights.engines.registry reads them from here.
+ENGINE_COSTS = {
+    ML__ENGINE_COSTS[i].name.decode(): (ML__ENGINE_COSTS[i].per_tile,
+                                        int(ML__ENGINE_COSTS[i].crossover))
+    for i in range(ML__N_ENGINE_COSTS)
+}
+DENSE_PER_ENTRY = ML__DENSE_PER_ENTRY
+
+
 def capi_engines():
     """[{name, family, description, answers, backends, auto}] in registration order
     (MemoryError when the library's engines could not be loaded). The strings stay

@@ -75,3 +75,15 @@ cdef extern from "include/modlights.h" nogil:
 
 cdef extern from "api/engine.h" nogil:
     int ml__engine_register_before(ml_ctx *ctx, const ml_engine_def *d, const char *before)
+
+
+# The cost constants of the library's own engines (csrc/api/registry_costs.h:
+# library-internal; _registry.pxi's ENGINE_COSTS).
+cdef extern from "api/registry_costs.h" nogil:
+    ctypedef struct ml__engine_cost_row:
+        const char *name
+        double per_tile
+        long crossover
+    const ml__engine_cost_row ML__ENGINE_COSTS[]
+    int ML__N_ENGINE_COSTS
+    double ML__DENSE_PER_ENTRY

@@ -436,12 +436,17 @@ def test_solve_packed_errors():
 
 # ---------------------------------------------------------------- routing, refusals
 def test_routing_and_refusals():
+    from modlights.engines.registry import CROSSOVER_TILES
+
     assert ml.Solver(ml.Board.grid(30, 30)).method == "algebraic"
-    assert ml.Solver(ml.Board.grid(30, 30, states=7, pattern="vertical")).method == "algebraic"
-    assert ml.Solver(ml.Board.grid(30, 30, states=4)).method == "chase"  # ring
+    # 1-D patterns: the tensor engine covers them too and is faster (engine-costs' order)
+    assert ml.Solver(ml.Board.grid(30, 30, states=7, pattern="vertical")).method == "tensor"
+    assert ml.Solver(ml.Board.grid(30, 30, states=4)).method == "lifted"  # ring
     assert ml.Solver(ml.Board.grid(100, 100, wrap=True)).method == "algebraic"  # torus
-    assert ml.Solver(ml.Board.grid(30, 30, wrap=True)).method == "chase"  # small torus
-    assert ml.Solver(ml.Board.grid(30, 30, wrap=True, pattern="square")).method == "chase"
+    small = int(CROSSOVER_TILES["algebraic-torus"] ** 0.5) - 1  # a torus below its crossover
+    assert small * small >= CROSSOVER_TILES["chase"]
+    assert ml.Solver(ml.Board.grid(small, small, wrap=True)).method == "chase"
+    assert ml.Solver(ml.Board.grid(30, 30, wrap=True, pattern="square")).method == "tensor"
     assert ml.Solver(ml.Board.grid(5, 5)).method == "dense"
     cases = [
         (ml.Board.grid(6, 6, states=4), "prime"),

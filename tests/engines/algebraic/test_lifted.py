@@ -101,9 +101,13 @@ def test_lift_path_rectangles(n, shape):
 
 
 def test_routing_and_refusals():
+    from modlights.engines.registry import CROSSOVER_TILES
+
     assert ml.Solver(ml.Board.grid(128, 128, states=4)).method == "lifted"
     assert ml.Solver(ml.Board.grid(200, 100, states=6)).method == "lifted"
-    assert ml.Solver(ml.Board.grid(100, 100, states=4)).method == "chase"  # small
+    small = int(CROSSOVER_TILES["lifted"] ** 0.5) - 1  # below its crossover: the chase
+    assert small * small >= CROSSOVER_TILES["chase"]
+    assert ml.Solver(ml.Board.grid(small, small, states=6)).method == "chase"
     # tori: the torus's engine over GF(2), lifted (the cross torus of side 130 is
     # invertible mod 2)
     assert ml.Solver(ml.Board.grid(130, 130, states=4, wrap=True)).method == "lifted"

@@ -122,16 +122,20 @@ def test_large_z3_z4_verified_by_application():
 
 
 def test_auto_routing():
-    # (square: uniform cross boards over prime n go to the algebraic engine instead)
-    small = ml.Board.grid(3, 3, pattern="square")
-    big = ml.Board.grid(30, 30, pattern="square")
+    from modlights.engines.registry import CROSSOVER_TILES
+
+    # (knight: the structured engines take the cross family, the symmetric and the
+    # product patterns on zero boundaries; the knight is the chase's)
+    small = ml.Board.grid(3, 3, pattern="knight")
+    big = ml.Board.grid(30, 30, pattern="knight")
     assert ml.Solver(small).method == "dense"
     assert ml.Solver(big).method == "chase"
     # the reference backend routes every board it takes to its dense engine
     assert ml.Solver(ml.Board.grid(12, 12, pattern="square"), backend="reference").method == "dense"
+    side = int(CROSSOVER_TILES["chase"] ** 0.5)  # the chase's crossover with dense
     for n in (3, 4, 6):  # fields and rings cross over at the same size
-        assert ml.Solver(ml.Board.grid(24, 24, states=n, pattern="square")).method == "chase"
-        assert ml.Solver(ml.Board.grid(20, 20, states=n, pattern="square")).method == "dense"
+        assert ml.Solver(ml.Board.grid(side + 1, side + 1, states=n, pattern="knight")).method == "chase"
+        assert ml.Solver(ml.Board.grid(side - 1, side - 1, states=n, pattern="knight")).method == "dense"
     g = ml.Board.from_effects([[0, 1], [1]], 2)
     assert ml.Solver(g).method == "dense"
 

@@ -202,7 +202,8 @@ def test_medium_boards_against_chase(n, shape, pattern, wrap):
 def test_auto_takes_the_tensor_engine_at_every_side(n):
     from modlights.engines.registry import CROSSOVER_TILES
 
-    TENSOR_MIN_TILES = CROSSOVER_TILES["tensor"]
+    # past its crossover with the chase and the chase's with the dense engines
+    TENSOR_MIN_TILES = max(CROSSOVER_TILES["tensor"], CROSSOVER_TILES["chase"])
     side = int(TENSOR_MIN_TILES**0.5) + 1
     for k in (side, side + 1, side + 2, 200, 2000):  # every residue mod 3
         b = ml.Board.grid(k, k, states=n, pattern="square")
