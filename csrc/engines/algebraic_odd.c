@@ -21,8 +21,15 @@
  * X = xi k^T + X1; nullity and generators are the two components' (component 0's
  * first). The transposed board is worked on when only that orientation qualifies.
  *
- * O(h w) time and memory a solve (bytes, one tile a byte); the algebra O(w) memory, made
- * on first need. Allocations are checked (ML_ENOMEM), long loops poll the stop flag
+ * When p divides m, 0 is a root of multiplicity e > 1 (engines/algebraic_fit.h) and the
+ * split is K^w = ker P^e (+) im P^e; the board is covered only when a[1] (the centre) is
+ * a unit. Component 0 is then the fold of each row (O(w)), its equations solved by
+ * ml__fit_solve (unique: nullity 0) and lifted back; component 1 is as above with
+ * V1 = im P^e, q = chi_P / x^e (q(0) != 0 checked), V1 = {(x^e f)(P) e_0 : f mod q},
+ * and psolve's t read from the fold (ml__fit_tau; for e = 1 it is k^T y / m).
+ *
+ * O(h w) time and memory a solve (bytes, one tile a byte; e > 1: plus O(h L log L),
+ * L < 2 w + 2); the algebra O(w) memory, made on first need. Allocations are checked (ML_ENOMEM), long loops poll the stop flag
  * (ML_EINTERRUPTED). */
 #include "engines/algebraic.h"
 
