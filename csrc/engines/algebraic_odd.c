@@ -21,14 +21,22 @@
  * X = xi k^T + X1; nullity and generators are the two components' (component 0's
  * first). The transposed board is worked on when only that orientation qualifies.
  *
- * O(h w) time and memory a solve (bytes, one tile a byte); the algebra O(w) memory, made
- * on first need. Allocations are checked (ML_ENOMEM), long loops poll the stop flag
+ * When p divides m, 0 is a root of multiplicity e > 1 (engines/algebraic_fit.h) and the
+ * split is K^w = ker P^e (+) im P^e; the board is covered only when a[1] (the centre) is
+ * a unit. Component 0 is then the fold of each row (O(w)), its equations solved by
+ * ml__fit_solve (unique: nullity 0) and lifted back; component 1 is as above with
+ * V1 = im P^e, q = chi_P / x^e (q(0) != 0 checked), V1 = {(x^e f)(P) e_0 : f mod q},
+ * and psolve's t read from the fold (ml__fit_tau; for e = 1 it is k^T y / m).
+ *
+ * O(h w) time and memory a solve (bytes, one tile a byte; e > 1: plus O(h L log L),
+ * L < 2 w + 2); the algebra O(w) memory, made on first need. Allocations are checked (ML_ENOMEM), long loops poll the stop flag
  * (ML_EINTERRUPTED). */
 #include "engines/algebraic.h"
 
 #include "api/board.h"
 #include "api/ctx.h"
 #include "base/interrupt.h"
+#include "engines/algebraic_fit.h"
 #include "engines/algebraic_impl.h"
 #include "poly/poly.h"
 #include "structured/rowrec.h"
@@ -47,6 +55,8 @@ typedef struct odd_eng {
     unsigned minv, binv;     /* 1 / ((w + 1) / 2), 1 / b[2] */
     uint64_t pm;             /* floor(2^42 / p) + 1: red() */
     int mode0;               /* component 0: 0 unique, 1 nullity 1, 2 nullity h */
+    ml_fit fit;              /* component 0 = ker P^e; nil: e > 1 (then mode0 = 0) */
+    int nil;
     ml_rowrec conv;          /* T = P: f <-> f(P) e_0 */
     int have_alg, have_s;
     px q, F, g, s;
@@ -77,12 +87,13 @@ static inline unsigned red(unsigned v, uint64_t pm, unsigned p)
     return (unsigned)(v - ((uint64_t)v * pm >> 42) * p);
 }
 
-/* y in V1 with P y = u (u in V1; w odd): the even equations give the odd positions,
- * the odd equations the even positions up to t k, t fixed by k^T y = 0. */
+/* y in V1 = im P^e with P y = u (u in V1; w odd): the even equations give the odd
+ * positions, the odd equations the even positions up to t k, t fixed by the projection
+ * onto ker P^e (it lies in ker P = span k: P E y = E u = 0). */
 static void psolve(const odd_eng *e, const uint8_t *restrict u, uint8_t *restrict y)
 {
     size_t w = e->w;
-    unsigned p = e->p, prev = 0, d = 0, sum = 0;
+    unsigned p = e->p, prev = 0, d = 0;
     for (size_t i = 1; i < w; i += 2) {
         prev = sub_mod(u[i - 1], prev, p);
         y[i] = (uint8_t)prev;
@@ -91,9 +102,8 @@ static void psolve(const odd_eng *e, const uint8_t *restrict u, uint8_t *restric
     for (size_t j = 2; j < w; j += 2) {   /* delta: y_{2m} = delta_m + (-1)^m t */
         d = sub_mod(u[j - 1], d, p);
         y[j] = (uint8_t)d;
-        sum = (j & 2) ? sub_mod(sum, d, p) : (sum + d >= p ? sum + d - p : sum + d);
     }
-    unsigned t = (p - sum) % p * e->minv % p, nt = (p - t) % p;
+    unsigned t = (p - ml__fit_tau(&e->fit, y)) % p, nt = (p - t) % p;
     for (size_t j = 0; j < w; j += 4) {
         y[j] = (uint8_t)sub_mod(y[j], nt, p);
         if (j + 2 < w)
@@ -101,11 +111,12 @@ static void psolve(const odd_eng *e, const uint8_t *restrict u, uint8_t *restric
     }
 }
 
-/* GF(2): psolve (signs vanish, m odd) and the row's v = B_r ^ C_0 X_r ^ C_-1 X_{r-1}
- * with masks, branch-free */
-static void psolve2(size_t w, const uint8_t *restrict u, uint8_t *restrict y)
+/* GF(2): psolve (signs vanish) and the row's v = B_r ^ C_0 X_r ^ C_-1 X_{r-1} with
+ * masks, branch-free */
+static void psolve2(const ml_fit *f, const uint8_t *restrict u, uint8_t *restrict y)
 {
-    uint8_t prev = 0, d = 0, sum = 0;
+    size_t w = f->w;
+    uint8_t prev = 0, d = 0, sum;
     for (size_t i = 1; i < w; i += 2) {
         prev ^= u[i - 1];
         y[i] = prev;
@@ -114,9 +125,9 @@ static void psolve2(size_t w, const uint8_t *restrict u, uint8_t *restrict y)
     for (size_t j = 2; j < w; j += 2) {
         d ^= u[j - 1];
         y[j] = d;
-        sum ^= d;
     }
-    for (size_t j = 0; j < w; j += 2)
+    sum = (uint8_t)ml__fit_tau(f, y);
+    for (size_t j = 0; sum && j < w; j += 2)
         y[j] ^= sum;
 }
 
@@ -161,7 +172,7 @@ static int chase(const odd_eng *e, const uint8_t *B, const uint8_t *z, uint8_t *
         uint8_t *nxt = r + 1 < h ? x + (r + 1) * w : last;
         if (p == 2) {
             row2(w, a, b, br, cur, prev, u);
-            psolve2(w, u, nxt);
+            psolve2(&e->fit, u, nxt);
             if ((r & 63) == 63 && ml_interrupt_poll())
                 return 3;
             continue;
@@ -235,12 +246,25 @@ static uint64_t nullity0(const odd_eng *e)
 }
 
 /* ------------------------------------------------------------------ the algebra */
-/* f mod q <-> v = f(P) e_1 = (x f)(P) e_0 in V1; wb: ceil(w / 64) words */
+/* x^e (e: the multiplicity of the root 0 of chi) */
+static int xe(const odd_eng *e, px *x)
+{
+    uint8_t one = 1;
+    px u;
+    ml__alg_px_init(&u);
+    int rc = ml__alg_px_set(e->p, &u, &one, 1);
+    if (!rc)
+        rc = ml__alg_px_shift(e->p, x, &u, e->fit.e);
+    ml__alg_px_clear(&u);
+    return rc;
+}
+
+/* f mod q <-> v = (x^e f)(P) e_0 in V1 = im P^e; wb: ceil(w / 64) words */
 static int poly_to_vec(const odd_eng *e, const px *f, uint8_t *v, uint64_t *wb)
 {
     px xf;
     ml__alg_px_init(&xf);
-    int rc = ml__alg_px_shift(e->p, &xf, f, 1);
+    int rc = ml__alg_px_shift(e->p, &xf, f, e->fit.e);
     if (!rc && e->p != 2)
         rc = ml_rowrec_poly_to_vec_gfp(&e->conv, &xf.c, v);
     else if (!rc) {
@@ -265,10 +289,9 @@ static int vec_to_poly(const odd_eng *e, const uint8_t *v, px *f, uint64_t *wb)
         ml__alg_to_words(v, e->w, wb);
         rc = ml_rowrec_vec_to_poly_gf2(&e->conv, wb, &cp.b);
     }
-    uint8_t xc[2] = {0, 1};
     if (!rc)
-        rc = ml__alg_px_set(e->p, &x, xc, 2);
-    if (!rc)   /* cp(0) = 0 for v in V1: f = cp / x exactly */
+        rc = xe(e, &x);
+    if (!rc)   /* x^e divides cp for v in V1: f = cp / x^e exactly */
         rc = ml__alg_px_divrem(e->p, f, &r, &cp, &x);
     if (!rc && ml__alg_px_deg(e->p, &r) >= 0)
         rc = 1;
@@ -278,7 +301,8 @@ static int vec_to_poly(const odd_eng *e, const uint8_t *v, px *f, uint64_t *wb)
     return rc;
 }
 
-/* q = chi / x, F = G_h mod q, g = gcd(F, q) (s: also the Bezout factor, scaled) */
+/* q = chi / x^e (q(0) != 0 checked), F = G_h mod q, g = gcd(F, q) (s: also the Bezout
+ * factor, scaled) */
 static int algebra(ml_ctx *ctx, odd_eng *e, int want_s)
 {
     unsigned p = e->p;
@@ -288,15 +312,19 @@ static int algebra(ml_ctx *ctx, odd_eng *e, int want_s)
         ml__alg_px_init(&chi);
         ml__alg_px_init(&x);
         ml__alg_px_init(&r);
-        uint8_t xc[2] = {0, 1};
         rc = p == 2 ? ml_rowrec_charpoly_gf2(&e->conv, &chi.b)
                     : ml_rowrec_charpoly_gfp(&e->conv, &chi.c);
         if (!rc)
-            rc = ml__alg_px_set(p, &x, xc, 2);
+            rc = xe(e, &x);
         if (!rc)
             rc = ml__alg_px_divrem(p, &e->q, &r, &chi, &x);
         if (!rc && ml__alg_px_deg(p, &r) >= 0)
-            rc = 1;   /* never: chi(0) = 0 for odd w */
+            rc = 1;   /* never: x^e divides chi (algebraic_fit.h) */
+        uint8_t q0 = 0;
+        if (!rc && ml__alg_px_deg(p, &e->q) >= 0)
+            q0 = p == 2 ? (uint8_t)(e->q.b.c[0] & 1) : e->q.c.c[0];
+        if (!rc && !q0)
+            rc = 1;   /* never: e is the multiplicity of 0 */
         if (!rc)
             rc = ml__alg_sym_G(p, e->sc.a, e->sc.b, e->h, &e->q, &e->F);
         if (!rc)
@@ -324,7 +352,7 @@ static int algebra(ml_ctx *ctx, odd_eng *e, int want_s)
 static int nullity_u(ml_ctx *ctx, odd_eng *e, uint64_t *null)
 {
     *null = nullity0(e);
-    if (e->w == 1)   /* V1 = 0 */
+    if (e->w == e->fit.e)   /* V1 = 0 */
         return ML_OK;
     int rc = algebra(ctx, e, 0);
     if (!rc)
@@ -387,7 +415,9 @@ int ml__sym_odd_orientation(const ml_board *b, unsigned p, ml_symchase *out)
             P.a[k] = (unsigned)(ml__alg_count(pt, t, 1 - k, 0) % p);
             P.b[k] = (unsigned)(ml__alg_count(pt, t, 1 - k, 1) % p);
         }
-        if (symmetric && P.w % 2 && ((P.w + 1) / 2) % p && !P.a[2] && P.b[2]) {
+        ml_fit f;
+        if (symmetric && P.w % 2 && !P.a[2] && P.b[2] && !ml__fit_init(&f, p, P.w) &&
+            (f.e == 1 || P.a[1])) {
             if (out)
                 *out = P;
             return t;
@@ -427,10 +457,15 @@ static int odd_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
     e->h = P.h;
     e->w = P.w;
     e->sc = P;
-    e->minv = ml_gfp_inv((unsigned)(((P.w + 1) / 2) % P.p), P.p);
+    if (ml__fit_init(&e->fit, P.p, P.w)) {   /* never: the orientation's */
+        free(e);
+        return ml__fail(ctx, ML_M_INTERNAL, "algebraic-sym-odd", "the width");
+    }
+    e->nil = e->fit.e > 1;
+    e->minv = e->nil ? 0 : ml_gfp_inv((unsigned)(((P.w + 1) / 2) % P.p), P.p);
     e->binv = ml_gfp_inv(P.b[2], P.p);
     e->pm = ((uint64_t)1 << 42) / P.p + 1;
-    e->mode0 = P.a[1] ? 0 : P.a[0] ? 1 : 2;
+    e->mode0 = P.a[1] ? 0 : P.a[0] ? 1 : 2;   /* nil: a[1] != 0 (the orientation's) */
     e->conv = (ml_rowrec){P.h, P.w, P.p, 0, P.p - 1, P.p - 1, 1, 0};
     ml__alg_px_init(&e->q);
     ml__alg_px_init(&e->F);
@@ -469,10 +504,12 @@ static int odd_kernel_fits(void *user, ml_ctx *ctx, void *engine, int *fits)
     return rc;
 }
 
-/* Scratch of one engine call: the grid B, the taps x, rows of w, beta and xi (h). */
+/* Scratch of one engine call: the grid B, the taps x, rows of w, beta and xi (h); nil:
+ * the folds C (h x L), acc and d (2 L). */
 typedef struct work {
-    uint8_t *B, *x, *z, *last, *u, *zero, *beta, *xi;
+    uint8_t *B, *x, *z, *last, *u, *zero, *beta, *xi, *C, *d;
     uint64_t *wb;
+    uint32_t *acc;
 } work;
 
 static void work_free(work *k)
@@ -486,6 +523,9 @@ static void work_free(work *k)
     free(k->beta);
     free(k->xi);
     free(k->wb);
+    free(k->C);
+    free(k->d);
+    free(k->acc);
 }
 
 static int work_new(ml_ctx *ctx, const odd_eng *e, work *k)
@@ -501,7 +541,12 @@ static int work_new(ml_ctx *ctx, const odd_eng *e, work *k)
     k->beta = calloc(e->h + 1, 1);
     k->xi = calloc(e->h + 1, 1);
     k->wb = calloc((e->w + 63) / 64 + 1, sizeof *k->wb);
-    if (!k->B || !k->x || !k->z || !k->last || !k->u || !k->zero || !k->beta || !k->xi || !k->wb) {
+    size_t L = e->nil ? e->fit.L : 0;
+    k->C = calloc(e->h * L + 1, 1);
+    k->d = calloc(2 * L + 1, 1);
+    k->acc = calloc(2 * L + 1, sizeof *k->acc);
+    if (!k->B || !k->x || !k->z || !k->last || !k->u || !k->zero || !k->beta || !k->xi ||
+        !k->wb || !k->C || !k->d || !k->acc) {
         work_free(k);
         memset(k, 0, sizeof *k);
         return ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
@@ -526,11 +571,22 @@ static int solve_grid(ml_ctx *ctx, odd_eng *e, work *wk, int *ok)
 {
     size_t w = e->w, h = e->h;
     unsigned p = e->p;
-    split(e, wk->B, wk->beta);
-    *ok = solve0(e, wk->beta, wk->xi);
-    if (!*ok)
-        return ML_OK;
-    int rc = status(ctx, chase(e, wk->B, NULL, wk->x, wk->last, wk->u, wk->zero), "the chase");
+    int rc = ML_OK;
+    if (e->nil) {   /* component 0 = ker P^e: the folds, solved in place */
+        size_t L = e->fit.L;
+        for (size_t r = 0; r < h; r++) {
+            ml__fit_fold(&e->fit, wk->B + r * w, wk->C + r * L, wk->acc);
+            ml__fit_lift(&e->fit, wk->C + r * L, wk->B + r * w, 1, wk->d);
+        }
+        rc = status(ctx, ml__fit_solve(&e->fit, e->sc.a, e->sc.b, h, wk->C), "ker P^e");
+        *ok = 1;
+    } else {
+        split(e, wk->B, wk->beta);
+        *ok = solve0(e, wk->beta, wk->xi);
+    }
+    if (rc || !*ok)
+        return rc;
+    rc = status(ctx, chase(e, wk->B, NULL, wk->x, wk->last, wk->u, wk->zero), "the chase");
     if (!rc && ml__alg_any(wk->last, w)) {
         rc = residual_z(ctx, e, wk->last, wk->z, ok, wk->wb);
         if (!rc && *ok)
@@ -538,7 +594,9 @@ static int solve_grid(ml_ctx *ctx, odd_eng *e, work *wk, int *ok)
         if (!rc && *ok && ml__alg_any(wk->last, w))   /* never: F z = -c by construction */
             rc = ml__fail(ctx, ML_M_INTERNAL, "algebraic-sym-odd", "the replay left a residual");
     }
-    for (size_t r = 0; !rc && *ok && r < h; r++) {   /* X = X1 + xi k^T */
+    for (size_t r = 0; e->nil && !rc && *ok && r < h; r++)   /* X = X1 + lift(xi) */
+        ml__fit_lift(&e->fit, wk->C + r * e->fit.L, wk->x + r * w, 0, wk->d);
+    for (size_t r = 0; !e->nil && !rc && *ok && r < h; r++) {   /* X = X1 + xi k^T */
         unsigned t = wk->xi[r], nt = (p - t) % p;
         uint8_t *row = wk->x + r * w;
         for (size_t j = 0; t && j < w; j += 2)
@@ -567,9 +625,16 @@ static int odd_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint
             for (size_t a = 0; a < e->rows; a++)
                 for (size_t c = 0; c < e->cols; c++)
                     wk.B[c * e->rows + a] = low(r[a * e->cols + c], e->p);
-        } else {
-            for (size_t t = 0; t < m; t++)
-                wk.B[t] = low(r[t], e->p);
+        } else {   /* a copy, reduced only when some entry is >= p */
+            uint8_t *restrict B = wk.B, mx = 0;
+            const uint8_t *restrict src = r;
+            unsigned p = e->p;
+            for (size_t t = 0; t < m; t++) {
+                B[t] = src[t];
+                mx = src[t] > mx ? src[t] : mx;
+            }
+            for (size_t t = 0; mx >= p && t < m; t++)
+                B[t] = low(B[t], p);
         }
         int good = 0;
         rc = solve_grid(ctx, e, &wk, &good);

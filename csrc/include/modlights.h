@@ -593,7 +593,8 @@ ML_API const char *ml_strerror(int status);
       "the pattern must be left-right (or, transposed, up-down) symmetric with no tap "   \
       "(-1, 0) mod n and a count of (-1, +1) that is a unit mod n (the next row's "       \
       "coefficient b P singular on an odd width w), on an odd width w with (w + 1) / 2 "  \
-      "not a multiple of n, and it is not in either orientation for this board's size")
+      "not a multiple of n or a count of (0, 0) that is a unit mod n, and it is not in "  \
+      "either orientation for this board's size")
 
 /* The message ids: ML_M_... for errors, ML_R_... for the plan's reasons. */
 #define ML_X_MESSAGE_ID(id, status, text) id,

@@ -192,6 +192,13 @@ _ENGINE_WORK = {
         "st = b.apply(np.zeros(b.shape, np.uint8), np.ones(b.shape, np.uint8))",
         "for _ in range(1000):\n    s.solve(st, minimal=False)",
     ),
+    # 5 | (6249 + 1) / 2: ker P^e, e = 3125, by algebraic_fit.c (its Taylor shifts poll)
+    "algebraic-sym-odd-fitting": (
+        "b = ml.Board.grid(6249, 6249, 5, 'diagonal')\n"
+        "s = ml.Solver(b, method='algebraic-sym-odd')\n"
+        "st = b.apply(np.zeros(b.shape, np.uint8), np.ones(b.shape, np.uint8))",
+        "for _ in range(1000):\n    s.solve(st, minimal=False)",
+    ),
     "lifted": (
         "b = ml.Board.grid(6000, 6000, 4)",
         "for _ in range(20):\n    ml.Solver(b, method='lifted').solve("

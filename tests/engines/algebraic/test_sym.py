@@ -185,7 +185,8 @@ def test_diagonal_odd_width_is_transposed():
 
 def test_refusals_say_why():
     cases = [
-        (ml.Board.grid(7, 7, 2, pattern="diagonal"), "invertible"),
+        # the diagonal's corners: C_1 singular, and 2 | (7 + 1) / 2 without a centre
+        (ml.Board.grid(7, 7, 2, pattern=[(-1, -1), (-1, 1), (1, -1), (1, 1)]), "invertible"),
         (ml.Board.grid(6, 6, 4, pattern="diagonal"), "prime"),
         (ml.Board.grid(6, 6, 2, pattern="diagonal", wrap=True), "tori"),
         (ml.Board.grid(6, 6, 2, pattern="knight"), "3 x 3 box"),

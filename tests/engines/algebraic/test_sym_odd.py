@@ -1,12 +1,15 @@
-"""algebraic-sym-odd (csrc/engines/algebraic_odd.c): the symmetric 3 x 3 recurrence on
-odd widths where the next row's coefficient C_1 = b P is singular (the diagonal on odd x
-odd boards), rows split as ker P (+) im P. Against the dense engine (and the reference
-engine's rank): nullity, kernel size, generators in ker A and independent, solvable and
-solutions reaching the target, on the diagonal and random symmetric patterns with no tap
-(-1, 0), n in {2, 3, 5, 7, 11} (spot checks 101, 251), odd x odd and odd x even sides;
-its covers checked against an independent condition (the rank of P and P^2: 0 a simple
-root of chi_P exactly when p does not divide (w + 1) / 2); the plan chooses it on large
-odd boards and says why algebraic-sym does not cover them."""
+"""algebraic-sym-odd (csrc/engines/algebraic_odd.c, algebraic_fit.c): the symmetric 3 x 3
+recurrence on odd widths where the next row's coefficient C_1 = b P is singular (the
+diagonal on odd x odd boards), rows split as ker P^e (+) im P^e (e the multiplicity of
+the root 0 of chi_P: 1 unless p divides (w + 1) / 2). Against the dense engine (and the
+reference engine's rank): nullity, kernel size, generators in ker A and independent,
+solvable and solutions reaching the target, on the diagonal and random symmetric
+patterns with no tap (-1, 0), n in {2, 3, 5, 7, 11} (spot checks 101, 251), odd x odd
+and odd x even sides, and the widths where p divides (w + 1) / 2 (the diagonal and
+random patterns with a unit centre); its covers checked against an independent
+condition (the rank of P and P^2: 0 a simple root of chi_P exactly when p does not
+divide (w + 1) / 2; otherwise a unit centre); the plan chooses it on large odd boards
+and says why algebraic-sym does not cover them; lifted over it on composite n."""
 
 from __future__ import annotations
 
@@ -48,11 +51,14 @@ def _counts(pattern) -> dict:
 def _qualifies(c: dict, w: int, p: int) -> bool:
     """One orientation's condition, decided independently: counts left-right symmetric
     mod p, no (-1, 0) mod p, (-1, +1) a unit, and 0 a simple eigenvalue of P_w (rank P
-    = rank P^2 = w - 1, which holds for odd w exactly when p does not divide (w+1)/2)."""
+    = rank P^2 = w - 1, which holds for odd w exactly when p does not divide (w+1)/2)
+    or, on odd w, a unit centre (0, 0)."""
     if any(c.get((dr, 1), 0) % p != c.get((dr, -1), 0) % p for dr in (-1, 0, 1)):
         return False
     if c.get((-1, 0), 0) % p or not c.get((-1, 1), 0) % p:
         return False
+    if w % 2 and c.get((0, 0), 0) % p:
+        return True
     P = np.eye(w, k=1, dtype=np.int64) + np.eye(w, k=-1, dtype=np.int64)
     return _rank_mod_p(P, p) == w - 1 and _rank_mod_p(P @ P, p) == w - 1
 
@@ -180,11 +186,15 @@ def test_kernel_and_unsolvable_states():
     assert not b.apply(t, s.solve(t, minimal=False).taps).any()
 
 
-def test_refuses_p_dividing_half_width_plus_one():
+CORNERS = [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+
+
+def test_refuses_p_dividing_half_width_plus_one_without_a_centre():
     for rows, cols, p in ((5, 5, 3), (7, 7, 2), (9, 9, 5), (3, 3, 2), (13, 13, 7)):
-        b = ml.Board.grid(rows, cols, p, pattern="diagonal")
+        b = ml.Board.grid(rows, cols, p, pattern=CORNERS)
         why = covers(NAME, b)
         assert why is not None and "(w + 1) / 2" in why
+        assert covers(NAME, ml.Board.grid(rows, cols, p, pattern="diagonal")) is None
     # the cross has a tap (-1, 0); tori are not taken
     assert "(-1, 0)" in covers(NAME, ml.Board.grid(5, 5, 3, pattern="cross"))
     assert "tori" in covers(NAME, ml.Board.grid(5, 5, 3, pattern="diagonal", wrap=True))
@@ -244,3 +254,80 @@ def test_lifted_over_it_on_composite_n():
             assert not b.apply(zero, h.reshape(k, k)).any()
         seen += 1
     assert seen == 8
+
+
+# Widths w where p divides (w + 1) / 2: e = 3, 7, 15 (GF(2)), 3, 9 (GF(3)), 5, 25 (GF(5)).
+FIT_WIDTHS = {2: (3, 7, 15, 11), 3: (5, 17, 53), 5: (9, 19, 49), 7: (13,)}
+
+
+def _fit_sweep(seed: int, count: int, max_h: int) -> int:
+    """Random patterns with a unit centre on the widths of FIT_WIDTHS (either orientation)."""
+    rng = np.random.default_rng(seed)
+    seen = 0
+    for _ in range(count):
+        p = int(rng.choice(list(FIT_WIDTHS)))
+        w = int(rng.choice(FIT_WIDTHS[p]))
+        up = bool(rng.random() < 0.5)
+        pat = [q for q in _random_pattern(rng, False) if q != (0, 0)] + [(0, 0)]
+        if up:
+            pat = [(dc, dr) for dr, dc in pat]
+        h = int(rng.integers(1, max_h + 1))
+        b = ml.Board.grid(w, h, p, pattern=pat) if up else ml.Board.grid(h, w, p, pattern=pat)
+        c = _counts(pat)
+        rows, cols = b.shape
+        want = _qualifies(c, cols, p) or _qualifies(
+            {(dc, dr): k for (dr, dc), k in c.items()}, rows, p
+        )
+        assert (covers(NAME, b) is None) == want, (pat, rows, cols, p)
+        if want:
+            _check(b, rng, states=2)
+            seen += 1
+    return seen
+
+
+def test_multiple_root_diagonal_against_dense():
+    """p | (w + 1) / 2: the diagonal on odd x odd and odd x even boards."""
+    rng = np.random.default_rng(11)
+    cases = [(2, 7, 7), (2, 15, 6), (2, 3, 9), (3, 5, 5), (3, 17, 4), (5, 9, 9), (5, 19, 3)]
+    for p, w, h in cases + [(7, 13, 2)]:
+        b = ml.Board.grid(h, w, p, pattern="diagonal")
+        assert covers(NAME, b) is None
+        _check(b, rng)
+    # the plan takes it on a large board where the chase did
+    b = ml.Board.grid(199, 199, 5, pattern="diagonal")
+    s = ml.Solver(b)
+    assert s.plan.engine == NAME, s.plan
+    t = b.apply(np.zeros((199, 199), np.uint8), rng.integers(0, 5, (199, 199), dtype=np.uint8))
+    assert not b.apply(t, s.solve(t, minimal=False).taps).any()
+    assert s.kernel_size == NativeEngine(b, "chase").kernel_size
+
+
+def test_multiple_root_random_patterns():
+    assert _fit_sweep(12, 40, 9) >= 25
+
+
+@pytest.mark.matrix
+def test_multiple_root_sweep():
+    assert _fit_sweep(13, 600, 13) >= 400
+
+
+def test_lifted_multiple_root_composite_n():
+    """lifted over it where a prime of n divides (w + 1) / 2: Z/6 on 11 (2 and 3 divide
+    6), Z/10 on 19, Z/15 on 29, Z/6 on 3 x 5, against the reference engine."""
+    rng = np.random.default_rng(14)
+    for n, h, w in ((6, 11, 11), (10, 7, 19), (15, 5, 29), (6, 5, 3)):
+        b = ml.Board.grid(h, w, n, pattern="diagonal")
+        assert covers("lifted", b) is None, (n, h, w)
+        e = NativeEngine(b, "lifted")
+        ref = ml.Solver(b, backend="reference")
+        assert e.kernel_size == ref.kernel_size
+        zero = np.zeros((h, w), np.uint8)
+        for i in range(4):
+            s = rng.integers(0, n, (h, w), dtype=np.uint8)
+            if i % 2:
+                s = b.apply(zero, s)
+            R = ((n - s.reshape(1, -1).astype(np.int64)) % n).astype(np.uint8)
+            X, ok = e.solve(R)
+            assert bool(ok[0]) == ref.solvable(s)
+            if ok[0]:
+                assert not b.apply(s, X[0].reshape(h, w)).any()
