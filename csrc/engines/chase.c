@@ -142,8 +142,15 @@ static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
     uint8_t *Mz = malloc(rows * nsym + 1);
     if (!Mz)
         return nomem(ctx);
-    int rc = chase_status(ctx, e->rs ? ml_rowsolve_matrix_zn(e->rs, Mz, th, 0, 1)
-                                     : ml_chase_matrix_zn_mode(e->plan, Mz, rows, th, 0, 1));
+    /* n = 3, 4: the bit-sliced symbolic pass (ml_rowsolve_matrix_sliced answers 1 for
+     * any other n, which takes the byte one); the same matrix either way */
+    int st = 1;
+    if (e->rs && (e->n == 3 || e->n == 4))
+        st = ml_rowsolve_matrix_sliced(e->rs, Mz, th, 0, 1);
+    if (st == 1)
+        st = e->rs ? ml_rowsolve_matrix_zn(e->rs, Mz, th, 0, 1)
+                   : ml_chase_matrix_zn_mode(e->plan, Mz, rows, th, 0, 1);
+    int rc = chase_status(ctx, st);
     if (rc == ML_OK)
         rc = ml_board_from_matrix(ctx, e->n, rows, nsym, Mz, nsym, &e->rb);
     free(Mz);
