@@ -8,6 +8,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#endif
 
 /* ------------------------------------------------------------------ Z/n symbolic chase */
 /* A tap is bz bytes: its coefficients on the bz symbols of the block, each < n. The
@@ -38,6 +41,8 @@ typedef struct {
     uint16_t dn_cp, dn_m;         /* downwards: beta, -alpha^-1 mod n */
     uint8_t sub8[8];              /* byte way: the steps reducing u <= (nt + 1)(n - 1) */
     int ns8;
+    int lut7;                     /* byte way with (nt + 1)(n - 1) < 128: lut read */
+    uint8_t lut[128];             /* lut7: lut[x] = -x mod n */
     uint16_t sub16[RZ_MAXS];      /* fit16: the steps reducing the whole sum */
     int ns16;
     uint16_t subm[RZ_MAXS];       /* fit16: the steps reducing m x <= (n - 1)^2 */
@@ -303,13 +308,65 @@ static void rz_row_avx512(uint8_t *X, const uint8_t *const *S, const rz_ctx *K, 
                           uint16_t *acc) {
     rz_row_body(X, S, K, bz, acc);
 }
+
+/* The byte way when its sums stay below 128 (lut7: the knight for n <= 16), AVX-512 VBMI:
+ * a tap is the byte sum of pv and the nt sources, then -x mod n read from the 128-byte
+ * table by one two-table byte permutation (vpermt2b) instead of the subtract-min steps
+ * and the negation; 64 symbols a vector, the last vector of a tap masked. */
+#define RZ_VBMI_ATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"), always_inline))
+static inline RZ_VBMI_ATTR void rz_tap_vbmi(uint8_t *restrict v, const uint8_t *restrict pv,
+                                            const uint8_t *const *S, long o, int nt, size_t bz,
+                                            __m512i lo, __m512i hi) {
+    size_t j = 0;
+    if (nt == 7) {
+        RS_SOURCES(const uint8_t, o, 7);
+        for (; j + 64 <= bz; j += 64) {
+            __m512i x = _mm512_add_epi8(_mm512_loadu_si512((const void *)(pv + j)),
+                                        _mm512_loadu_si512((const void *)(s0 + j)));
+            __m512i y = _mm512_add_epi8(_mm512_loadu_si512((const void *)(s1 + j)),
+                                        _mm512_loadu_si512((const void *)(s2 + j)));
+            __m512i z = _mm512_add_epi8(_mm512_loadu_si512((const void *)(s3 + j)),
+                                        _mm512_loadu_si512((const void *)(s4 + j)));
+            __m512i u = _mm512_add_epi8(_mm512_loadu_si512((const void *)(s5 + j)),
+                                        _mm512_loadu_si512((const void *)(s6 + j)));
+            x = _mm512_add_epi8(_mm512_add_epi8(x, y), _mm512_add_epi8(z, u));
+            _mm512_storeu_si512((void *)(v + j), _mm512_permutex2var_epi8(lo, x, hi));
+        }
+    }
+    for (; j < bz; j += 64) {
+        const __mmask64 m = bz - j >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (bz - j)) - 1);
+        __m512i x = _mm512_maskz_loadu_epi8(m, pv + j);
+        for (int i = 0; i < nt; i++)
+            x = _mm512_add_epi8(x, _mm512_maskz_loadu_epi8(m, S[i] + o + (long)j));
+        _mm512_mask_storeu_epi8(v + j, m, _mm512_permutex2var_epi8(lo, x, hi));
+    }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
+static void rz_row_vbmi(uint8_t *X, const uint8_t *const *S, const rz_ctx *K, size_t bz,
+                        uint16_t *acc) {
+    (void)acc;
+    const int w = K->w, a = K->a, nt = K->nt;
+    const __m512i lo = _mm512_loadu_si512((const void *)K->lut);
+    const __m512i hi = _mm512_loadu_si512((const void *)(K->lut + 64));
+    for (int c0 = 0; c0 < w; c0 += 2 * a)
+        for (int c = c0; c < c0 + a; c++)
+            rz_tap_vbmi(X + (size_t)(c + a) * bz, X + (long)(c - a) * (long)bz, S,
+                        (long)c * (long)bz, nt, bz, lo, hi);
+    for (int c0 = w - a; c0 >= a; c0 -= 2 * a)
+        for (int c = c0 + a - 1; c >= c0; c--)
+            rz_tap_vbmi(X + (size_t)(c - a) * bz, X + (size_t)(c + a) * bz, S,
+                        (long)c * (long)bz, nt, bz, lo, hi);
+}
 #endif
 
 typedef void (*rz_row_fn)(uint8_t *, const uint8_t *const *, const rz_ctx *, size_t, uint16_t *);
 
-static rz_row_fn rz_row_pick(void) {
+static rz_row_fn rz_row_pick(const rz_ctx *K) {
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
     const int path = ml_simd_get();
+    if (path >= ML_SIMD_AVX512 && K->lut7 && __builtin_cpu_supports("avx512vbmi"))
+        return rz_row_vbmi;
     if (path >= ML_SIMD_AVX512) return rz_row_avx512;
     if (path >= ML_SIMD_AVX2) return rz_row_avx2;
 #endif
@@ -335,6 +392,8 @@ static void rz_ctx_init(const ml_rowsolve *p, rz_ctx *K) {
         K->ns8 = rz_subs(n, bound, d);      /* <= 8: n 2^k <= 255 with n >= 2 */
         for (int s = 0; s < K->ns8; s++) K->sub8[s] = (uint8_t)d[s];
         K->bytes = 1;
+        K->lut7 = bound < 128;
+        for (int x = 0; x < 128; x++) K->lut[x] = (uint8_t)((n - x % n) % n);
         return;
     }
     long sum = p->alpha > p->beta ? p->alpha : p->beta;
@@ -405,7 +464,7 @@ static void *rz_worker(void *arg) {
     memset(ring, 0, ring_bytes);
     uint8_t *zero = ring + (size_t)p->RR * len;
     rz_ctx_init(p, &K);
-    rz_row_fn row_fn = rz_row_pick();
+    rz_row_fn row_fn = rz_row_pick(&K);
     for (;;) {
         if (ml_interrupt_poll()) { J->status = 3; break; }
         size_t i = (size_t)__atomic_fetch_add(J->next, 1, __ATOMIC_RELAXED);

@@ -9,6 +9,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* Most workers of phase 1's panel updates (ml_zn_lu_set_threads). */
+#define ML_ZN_MAX_THREADS 16
+
 struct ml_zn_lu {
     size_t m, r;
     unsigned q, p, e;
@@ -19,6 +22,7 @@ struct ml_zn_lu {
     size_t *lo0, *hi0;       /* bounds on each original row's non-zero columns [lo, hi) */
     int factored;
     int method;              /* ML_ZN_AUTO / BAND / BITSLICED: asked for, then used */
+    int threads;             /* workers of phase 1's panel updates (< 2: one) */
     /* phase 1: unit pivots, one per step k < K1 */
     size_t K1;
     size_t *pc, *rlo, *rhi, *ipiv, *lend, *loff;

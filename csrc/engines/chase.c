@@ -17,9 +17,6 @@
  * Every allocation is checked (ML_ENOMEM "out of memory in the chase engine"); the
  * symbolic chase polls for stops (ML_EINTERRUPTED). Sizes are checked in 64 bits (the
  * residual limit caps nres x nsym at 2^33 bits / 2^30 bytes). */
-#if defined(__linux__) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE   /* sched_getaffinity */
-#endif
 #include "engines/chase.h"
 #include "engines/chase_impl.h"
 
@@ -34,28 +31,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sched.h>
-#endif
 
 static int nomem(ml_ctx *ctx) { return ml__fail(ctx, ML_M_NOMEM, "the chase engine"); }
 
-/* Workers of the symbolic chase: ml_ctx_set_threads's count, else (0) the CPUs this
- * process may use, at most 8 (the binding's default_threads); the matrix is the same
- * whatever the count. */
-static int chase_threads(ml_ctx *ctx)
-{
-    ctx = ml__ctx(ctx);
-    if (ctx && ctx->threads > 0)
-        return ctx->threads;
-    int k = 1;
-#if defined(__linux__)
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        k = CPU_COUNT(&set);
-#endif
-    return k < 1 ? 1 : (k > 8 ? 8 : k);
-}
+/* Workers of the symbolic chase (ml__engine_threads); the matrix is the same whatever
+ * the count. */
+static int chase_threads(ml_ctx *ctx) { return ml__engine_threads(ctx); }
 
 typedef struct chase_eng {
     const ml_board *b;
