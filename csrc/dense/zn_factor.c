@@ -99,7 +99,48 @@ typedef struct {
     uint16_t q, M;
     uint32_t step;
     unsigned e;
+    const uint8_t *pairs;   /* the pair way (zn_impl.h): pivot rows k0 + 2t, k0 + 2t + 1 on
+                             * columns [c1, G) interleaved, row t at pairs + t pstride;
+                             * NULL: the 16-bit rows */
+    size_t pstride;
 } zn_rest_t;
+
+/* Row i (>= k1) of a panel's deferred updates by the pair way: the pivot pairs with a
+ * non-zero multiplier, four a pass, reduced before a pass could overflow 16 bits (the
+ * same bound as the 16-bit rows'; the same entries mod q). */
+static uint32_t rest_row_pairs(const zn_rest_t *R, uint16_t *ri, const uint8_t *mi, uint32_t b)
+{
+    const size_t k0 = R->k0, k1 = R->k1, c1 = R->c1, G = R->G, np = (k1 - k0 + 1) / 2;
+    const uint32_t step = R->step;
+    size_t t = 0;
+    while (t < np) {
+        const uint8_t *P[4];
+        uint8_t a[8];
+        int ns = 0;
+        uint32_t add = 0;
+        while (t < np && ns < 4) {
+            const size_t k = k0 + 2 * t;
+            const uint8_t x0 = mi[k - k0], x1 = k + 1 < k1 ? mi[k + 1 - k0] : 0;
+            if (x0 | x1) {
+                P[ns] = R->pairs + t * R->pstride;
+                a[2 * ns] = x0; a[2 * ns + 1] = x1;
+                add += ((uint32_t)x0 + x1) * step;
+                ns++;
+            }
+            t++;
+        }
+        if (!ns) break;
+        for (int z = ns; z < 4; z++) { P[z] = P[0]; a[2 * z] = a[2 * z + 1] = 0; }
+        if (b + add > 65535u) {
+            R->K->reduce16(ri + c1, G - c1, R->q, R->M);
+            b = step;
+        }
+        R->K->axpy8p4(ri + c1, P, a, G - c1);
+        b += add;
+    }
+    return b;
+}
+
 
 /* Rows i0 .. i1 - 1 of a panel's deferred updates: a pivot row (i < k1) takes the earlier
  * pivots only and is then reduced and scaled (so the pivot rows go in order); any other
@@ -118,6 +159,11 @@ static void rest_rows(const zn_rest_t *R, size_t i0, size_t i1)
             const uint8_t *mi = R->mult + (size_t)(ri - lu->wbuf) / r * PB;
             size_t kend = i < k1 ? i : k1;            /* pivot row i: earlier pivots only */
             uint32_t b = R->ubr[i];
+            if (i >= k1 && R->pairs) {
+                b = rest_row_pairs(R, ri, mi, b);
+                if (b > ub[i]) ub[i] = b;
+                continue;
+            }
             size_t k = k0;
             while (k < kend) {
                 /* gather up to 4 pivots with non-zero multipliers */
@@ -229,6 +275,10 @@ static int phase1(ml_zn_lu_t *lu)
     size_t *locur = xmalloc(m * sizeof(size_t));
     uint32_t *ub = xmalloc(m * sizeof(uint32_t)), *ubr = xmalloc(m * sizeof(uint32_t));
     uint8_t *mult = xmalloc(m * ML_ZN_PANEL);
+    /* the pair way (zn_impl.h) for fields with q <= ML_ZN_PAIR_QMAX: the panel's pivot
+     * rows interleaved in bytes, ML_ZN_PANEL / 2 pairs of r columns (NULL: not taken) */
+    uint8_t *pairs = lu->e == 1 && lu->q <= ML_ZN_PAIR_QMAX && r >= ML_ZN_BLOCK_MIN
+                         ? malloc(((size_t)ML_ZN_PANEL + 1) / 2 * 2 * r + 64) : NULL;
     size_t *spj = xmalloc(r * sizeof(size_t));
     uint16_t *spv = xmalloc(r * sizeof(uint16_t));
     const unsigned e = lu->e;
@@ -372,8 +422,23 @@ static int phase1(ml_zn_lu_t *lu)
         size_t alo = c0;
         if (e > 1)
             for (size_t k = k0; k < E; k++) if (locur[k] < alo) alo = locur[k];
-        zn_rest_t R = {lu, K, mult, ub, ubr, locur, k0, k1, c0, c1, alo, G, q, M, step, e};
+        zn_rest_t R = {lu, K, mult, ub, ubr, locur, k0, k1, c0, c1, alo, G, q, M, step, e,
+                       NULL, 0};
         rest_rows(&R, k0, k1);
+        if (pairs && alo == c0 && c1 < G) {
+            /* the pair way: the panel's pivot rows (now reduced) as byte pairs */
+            const size_t len = G - c1;
+            for (size_t k = k0; k < k1; k += 2) {
+                uint8_t *o = pairs + (k - k0) / 2 * 2 * len;
+                const uint16_t *x = lu->row[k] + c1, *y = k + 1 < k1 ? lu->row[k + 1] + c1 : NULL;
+                for (size_t j = 0; j < len; j++) {
+                    o[2 * j] = (uint8_t)x[j];
+                    o[2 * j + 1] = y ? (uint8_t)y[j] : 0;
+                }
+            }
+            R.pairs = pairs;
+            R.pstride = 2 * len;
+        }
         rest_rows_threaded(&R, k1, E, lu->threads);
     }
     while (c < r) lu->skip[r2++] = c++;
@@ -386,7 +451,7 @@ static int phase1(ml_zn_lu_t *lu)
     column_sign(lu, t);
     rc = 0;
 done:
-    free(lo0); free(hi0); free(cnt); free(los); free(his); free(locur); free(ub); free(ubr); free(mult); free(spj); free(spv);
+    free(lo0); free(hi0); free(cnt); free(los); free(his); free(locur); free(ub); free(ubr); free(mult); free(pairs); free(spj); free(spv);
     return rc;
 }
 
