@@ -22,7 +22,10 @@
  *  - bytes, when every source coefficient and both of the pair are 1 and
  *    (nt + 1)(n - 1) < 256 (the knight for n <= 32): u is summed in bytes (32 symbols
  *    an AVX2 operation), reduced by subtracting n 2^k wherever that does not wrap (a
- *    min of unsigned bytes) and negated;
+ *    min of unsigned bytes) and negated; on AVX-512 VBMI, when the sums stay below 128
+ *    (the knight for n <= 16), -u mod n is read from a 128-byte table by one byte
+ *    permutation instead, and the knight's row (256-symbol taps) carries the sources
+ *    two neighbouring taps share in registers along its chains (rz_row_knight);
  *  - 16-bit lanes otherwise: terms c x < n^2 summed, reduced before a term that could
  *    overflow, then multiplied by -beta^-1 (or -alpha^-1) and reduced again (a
  *    negation when that is -1). When the whole sum fits 16 bits (the knight up to
