@@ -154,4 +154,16 @@ typedef struct {
 /* The thread body of the symbolic chase (symbolic.c): runs the blocks of one sym_job. */
 void *ml_chase_sym_worker(void *arg);
 
+/* The byte run of the Z/n light chase by a table (symbolic_lut.c), for the runs whose
+ * coefficients are all 1 and whose sums nd (n - 1) stay below 128 (at most
+ * ML_CHASE_LUT_MAXND sources): v = lut[sum of the nd sources], lut[x] = -x mod n
+ * (ml_chase__lut_fill), slots as zn_run_small's. _supported: 1 when the CPU runs it
+ * with one byte permutation a vector (AVX-512 VBMI on the AVX-512 path), the only case
+ * symbolic.c takes it; _run runs a byte at a time elsewhere. */
+#define ML_CHASE_LUT_MAXND 127
+int ml_chase__lut_supported(void);
+void ml_chase__lut_fill(uint8_t lut[128], int n);
+void ml_chase__lut_run(uint8_t *V, size_t bw, int64_t mask, int64_t t0, size_t cnt,
+                       const int64_t *dl, int nd, const uint8_t *lut);
+
 #endif

@@ -8,6 +8,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#endif
 
 /* ------------------------------------------------------------------ Z/n symbolic chase */
 /* A tap is bz bytes: its coefficients on the bz symbols of the block, each < n. The
@@ -19,7 +22,10 @@
  *  - bytes, when every source coefficient and both of the pair are 1 and
  *    (nt + 1)(n - 1) < 256 (the knight for n <= 32): u is summed in bytes (32 symbols
  *    an AVX2 operation), reduced by subtracting n 2^k wherever that does not wrap (a
- *    min of unsigned bytes) and negated;
+ *    min of unsigned bytes) and negated; on AVX-512 VBMI, when the sums stay below 128
+ *    (the knight for n <= 16), -u mod n is read from a 128-byte table by one byte
+ *    permutation instead, and the knight's row (256-symbol taps) carries the sources
+ *    two neighbouring taps share in registers along its chains (rz_row_knight);
  *  - 16-bit lanes otherwise: terms c x < n^2 summed, reduced before a term that could
  *    overflow, then multiplied by -beta^-1 (or -alpha^-1) and reduced again (a
  *    negation when that is -1). When the whole sum fits 16 bits (the knight up to
@@ -38,6 +44,11 @@ typedef struct {
     uint16_t dn_cp, dn_m;         /* downwards: beta, -alpha^-1 mod n */
     uint8_t sub8[8];              /* byte way: the steps reducing u <= (nt + 1)(n - 1) */
     int ns8;
+    int lut7;                     /* byte way with (nt + 1)(n - 1) < 128: lut read */
+    uint8_t lut[128];             /* lut7: lut[x] = -x mod n */
+    int knight;                   /* lut7, a = 1 and the knight's seven sources: */
+    int kn[7];                    /* their indices: (-2, -1), (-2, 1), (-1, -2), (-1, 2),
+                                   * (0, 0), (1, -2), (1, 2) */
     uint16_t sub16[RZ_MAXS];      /* fit16: the steps reducing the whole sum */
     int ns16;
     uint16_t subm[RZ_MAXS];       /* fit16: the steps reducing m x <= (n - 1)^2 */
@@ -303,13 +314,138 @@ static void rz_row_avx512(uint8_t *X, const uint8_t *const *S, const rz_ctx *K, 
                           uint16_t *acc) {
     rz_row_body(X, S, K, bz, acc);
 }
+
+/* The byte way when its sums stay below 128 (lut7: the knight for n <= 16), AVX-512 VBMI:
+ * a tap is the byte sum of pv and the nt sources, then -x mod n read from the 128-byte
+ * table by one two-table byte permutation (vpermt2b) instead of the subtract-min steps
+ * and the negation; 64 symbols a vector, the last vector of a tap masked. */
+#define RZ_VBMI_ATTR __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"), always_inline))
+static inline RZ_VBMI_ATTR void rz_tap_vbmi(uint8_t *restrict v, const uint8_t *restrict pv,
+                                            const uint8_t *const *S, long o, int nt, size_t bz,
+                                            __m512i lo, __m512i hi) {
+    size_t j = 0;
+    if (nt == 7) {
+        RS_SOURCES(const uint8_t, o, 7);
+        for (; j + 64 <= bz; j += 64) {
+            __m512i x = _mm512_add_epi8(_mm512_loadu_si512((const void *)(pv + j)),
+                                        _mm512_loadu_si512((const void *)(s0 + j)));
+            __m512i y = _mm512_add_epi8(_mm512_loadu_si512((const void *)(s1 + j)),
+                                        _mm512_loadu_si512((const void *)(s2 + j)));
+            __m512i z = _mm512_add_epi8(_mm512_loadu_si512((const void *)(s3 + j)),
+                                        _mm512_loadu_si512((const void *)(s4 + j)));
+            __m512i u = _mm512_add_epi8(_mm512_loadu_si512((const void *)(s5 + j)),
+                                        _mm512_loadu_si512((const void *)(s6 + j)));
+            x = _mm512_add_epi8(_mm512_add_epi8(x, y), _mm512_add_epi8(z, u));
+            _mm512_storeu_si512((void *)(v + j), _mm512_permutex2var_epi8(lo, x, hi));
+        }
+    }
+    for (; j < bz; j += 64) {
+        const __mmask64 m = bz - j >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (bz - j)) - 1);
+        __m512i x = _mm512_maskz_loadu_epi8(m, pv + j);
+        for (int i = 0; i < nt; i++)
+            x = _mm512_add_epi8(x, _mm512_maskz_loadu_epi8(m, S[i] + o + (long)j));
+        _mm512_mask_storeu_epi8(v + j, m, _mm512_permutex2var_epi8(lo, x, hi));
+    }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
+static void rz_row_vbmi(uint8_t *X, const uint8_t *const *S, const rz_ctx *K, size_t bz,
+                        uint16_t *acc) {
+    (void)acc;
+    const int w = K->w, a = K->a, nt = K->nt;
+    const __m512i lo = _mm512_loadu_si512((const void *)K->lut);
+    const __m512i hi = _mm512_loadu_si512((const void *)(K->lut + 64));
+    for (int c0 = 0; c0 < w; c0 += 2 * a)
+        for (int c = c0; c < c0 + a; c++)
+            rz_tap_vbmi(X + (size_t)(c + a) * bz, X + (long)(c - a) * (long)bz, S,
+                        (long)c * (long)bz, nt, bz, lo, hi);
+    for (int c0 = w - a; c0 >= a; c0 -= 2 * a)
+        for (int c = c0 + a - 1; c >= c0; c--)
+            rz_tap_vbmi(X + (size_t)(c - a) * bz, X + (size_t)(c + a) * bz, S,
+                        (long)c * (long)bz, nt, bz, lo, hi);
+}
+
+/* The knight (K->knight) with 256-symbol taps: both chains step two columns, so of the
+ * seven sources a tap reads, row r - 2's right one is the next tap's left one, and rows
+ * r - 1 and r + 1 read the same columns c -+ 2: their sum E[c] serves the taps at c - 2
+ * and c + 2. Carried in registers along the chain (with the chain's last tap): four
+ * loads a tap (row r - 2's new column, E's new column from two rows, the centre)
+ * instead of eight. The same sums as rz_tap_vbmi, so the same taps. */
+#define RZ_KV 4   /* vectors a tap: bz = 256 */
+#define RZ_LD(ptr, o, v) _mm512_loadu_si512((const void *)((ptr) + (o) + 64 * (v)))
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
+static void rz_row_knight(uint8_t *X, const uint8_t *const *S, const rz_ctx *K, size_t bz,
+                          uint16_t *acc) {
+    (void)acc;
+    const int w = K->w;
+    const __m512i lo = _mm512_loadu_si512((const void *)K->lut);
+    const __m512i hi = _mm512_loadu_si512((const void *)(K->lut + 64));
+    const uint8_t *A0 = S[K->kn[0]], *A1 = S[K->kn[1]], *B0 = S[K->kn[2]], *B1 = S[K->kn[3]];
+    const uint8_t *C = S[K->kn[4]], *D0 = S[K->kn[5]], *D1 = S[K->kn[6]];
+    __m512i pv[RZ_KV], ap[RZ_KV], e0[RZ_KV], e1[RZ_KV];
+    /* upwards: c = 0, 2, .., w - 2 writes X[c + 1] from X[c - 1] */
+    {
+        const long o = 0;
+        for (int v = 0; v < RZ_KV; v++) {
+            pv[v] = RZ_LD(X, -(long)bz, v);                                   /* X[-1] */
+            ap[v] = RZ_LD(A0, o, v);                                          /* A[c - 1] */
+            e0[v] = _mm512_add_epi8(RZ_LD(B0, o, v), RZ_LD(D0, o, v));        /* E[c - 2] */
+            e1[v] = _mm512_add_epi8(RZ_LD(B0, o + 2 * (long)bz, v),
+                                    RZ_LD(D0, o + 2 * (long)bz, v));          /* E[c] */
+        }
+        for (int c = 0; c < w; c += 2) {
+            const long oc = (long)c * (long)bz;
+            uint8_t *out = X + (size_t)(c + 1) * bz;
+            for (int v = 0; v < RZ_KV; v++) {
+                const __m512i an = RZ_LD(A1, oc, v);                         /* A[c + 1] */
+                const __m512i en = _mm512_add_epi8(RZ_LD(B1, oc, v), RZ_LD(D1, oc, v));
+                __m512i x = _mm512_add_epi8(_mm512_add_epi8(pv[v], ap[v]),
+                                            _mm512_add_epi8(an, RZ_LD(C, oc, v)));
+                x = _mm512_add_epi8(x, _mm512_add_epi8(e0[v], en));
+                x = _mm512_permutex2var_epi8(lo, x, hi);
+                _mm512_storeu_si512((void *)(out + 64 * v), x);
+                pv[v] = x; ap[v] = an; e0[v] = e1[v]; e1[v] = en;
+            }
+        }
+    }
+    /* downwards: c = w - 1, w - 3, .., 1 writes X[c - 1] from X[c + 1] */
+    {
+        const long o = (long)(w - 1) * (long)bz;
+        for (int v = 0; v < RZ_KV; v++) {
+            pv[v] = RZ_LD(X, (long)w * (long)bz, v);                          /* X[w] */
+            ap[v] = RZ_LD(A1, o, v);                                          /* A[c + 1] */
+            e0[v] = _mm512_add_epi8(RZ_LD(B1, o, v), RZ_LD(D1, o, v));        /* E[c + 2] */
+            e1[v] = _mm512_add_epi8(RZ_LD(B1, o - 2 * (long)bz, v),
+                                    RZ_LD(D1, o - 2 * (long)bz, v));          /* E[c] */
+        }
+        for (int c = w - 1; c >= 1; c -= 2) {
+            const long oc = (long)c * (long)bz;
+            uint8_t *out = X + (size_t)(c - 1) * bz;
+            for (int v = 0; v < RZ_KV; v++) {
+                const __m512i an = RZ_LD(A0, oc, v);                         /* A[c - 1] */
+                const __m512i en = _mm512_add_epi8(RZ_LD(B0, oc, v), RZ_LD(D0, oc, v));
+                __m512i x = _mm512_add_epi8(_mm512_add_epi8(pv[v], ap[v]),
+                                            _mm512_add_epi8(an, RZ_LD(C, oc, v)));
+                x = _mm512_add_epi8(x, _mm512_add_epi8(e0[v], en));
+                x = _mm512_permutex2var_epi8(lo, x, hi);
+                _mm512_storeu_si512((void *)(out + 64 * v), x);
+                pv[v] = x; ap[v] = an; e0[v] = e1[v]; e1[v] = en;
+            }
+        }
+    }
+}
+#undef RZ_LD
+#undef RZ_KV
 #endif
 
 typedef void (*rz_row_fn)(uint8_t *, const uint8_t *const *, const rz_ctx *, size_t, uint16_t *);
 
-static rz_row_fn rz_row_pick(void) {
+static rz_row_fn rz_row_pick(const rz_ctx *K, size_t bz) {
+    (void)K; (void)bz;
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
     const int path = ml_simd_get();
+    if (path >= ML_SIMD_AVX512 && K->lut7 && __builtin_cpu_supports("avx512vbmi"))
+        return K->knight && bz == 256 ? rz_row_knight : rz_row_vbmi;
     if (path >= ML_SIMD_AVX512) return rz_row_avx512;
     if (path >= ML_SIMD_AVX2) return rz_row_avx2;
 #endif
@@ -335,6 +471,14 @@ static void rz_ctx_init(const ml_rowsolve *p, rz_ctx *K) {
         K->ns8 = rz_subs(n, bound, d);      /* <= 8: n 2^k <= 255 with n >= 2 */
         for (int s = 0; s < K->ns8; s++) K->sub8[s] = (uint8_t)d[s];
         K->bytes = 1;
+        K->lut7 = bound < 128;
+        for (int x = 0; x < 128; x++) K->lut[x] = (uint8_t)((n - x % n) % n);
+        static const int8_t KR[7] = {-2, -2, -1, -1, 0, 1, 1}, KC[7] = {-1, 1, -2, 2, 0, -2, 2};
+        int found = 0;
+        for (int k = 0; k < 7 && p->nt == 7; k++)
+            for (int i = 0; i < 7; i++)
+                if (p->er[i] == KR[k] && p->ec[i] == KC[k]) { K->kn[k] = i; found++; }
+        K->knight = K->lut7 && p->a == 1 && p->nt == 7 && found == 7;
         return;
     }
     long sum = p->alpha > p->beta ? p->alpha : p->beta;
@@ -405,7 +549,7 @@ static void *rz_worker(void *arg) {
     memset(ring, 0, ring_bytes);
     uint8_t *zero = ring + (size_t)p->RR * len;
     rz_ctx_init(p, &K);
-    rz_row_fn row_fn = rz_row_pick();
+    rz_row_fn row_fn = rz_row_pick(&K, bz);
     for (;;) {
         if (ml_interrupt_poll()) { J->status = 3; break; }
         size_t i = (size_t)__atomic_fetch_add(J->next, 1, __ATOMIC_RELAXED);

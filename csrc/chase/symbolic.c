@@ -461,6 +461,8 @@ typedef struct {
     int32_t *acc;
     int small, nsubs;
     uint8_t subs[16];
+    int lut7;            /* small with nd (n - 1) < 128 on a VBMI CPU: ml_chase__lut_run */
+    uint8_t lut[128];
     int32_t mnegL;
     float rn;
     const void **src;
@@ -541,6 +543,9 @@ static void sym_cols(sym_ctx *X, int r, int a, int b) {
             else if (X->np)
                 X->prun((unsigned)p->n, X->V, bw, mask, t, (size_t)(end - col), p->delta,
                         X->pkc, p->nd);
+            else if (X->lut7)
+                ml_chase__lut_run(X->V, bw, mask, t, (size_t)(end - col), p->delta, p->nd,
+                                  X->lut);
             else if (X->small)
                 zn_run_small(X->V, bw, mask, t, (size_t)(end - col), p->delta, p->nd,
                              (uint8_t)p->n, X->subs, X->nsubs);
@@ -732,6 +737,8 @@ void *ml_chase_sym_worker(void *arg) {
             }
         }
         X->small = small && !X->np;
+        X->lut7 = X->small && nd * (n - 1) < 128 && ml_chase__lut_supported();
+        if (X->lut7) ml_chase__lut_fill(X->lut, n);
         for (int i = 0; i < nd; i++) X->pkc[i] = (uint8_t)(p->dcf[i] * X->mnegL % n);
 #ifdef ML_CHASE_X86
         const int path = ml_simd_get();

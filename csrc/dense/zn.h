@@ -49,6 +49,11 @@ void ml_zn_lu_add_coo(ml_zn_lu_t *lu, const int64_t *ci, const int64_t *tj, size
 enum { ML_ZN_AUTO = 0, ML_ZN_BAND = 1, ML_ZN_BITSLICED = 2 };
 int ml_zn_lu_set_method(ml_zn_lu_t *lu, int method);
 int ml_zn_lu_method(const ml_zn_lu_t *lu);
+/* Workers of the band elimination's cache-blocked panel updates (1 by default, at most 16;
+ * the calling thread one of them): the rows below a panel's pivots are updated in
+ * parallel shares, so the factorisation is the same whatever the count. Before factoring:
+ * 0, or -1 when too late. */
+int ml_zn_lu_set_threads(ml_zn_lu_t *lu, int threads);
 
 /* Factor (once). 0 on success, -1 on allocation failure. */
 int ml_zn_lu_factor(ml_zn_lu_t *lu);

@@ -6,6 +6,7 @@
 #include "dense/bitsliced.h"
 #include "base/interrupt.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,183 @@ static int alloc_records(ml_zn_lu_t *lu, size_t kmax, size_t lcap)
            !lu->uinv || !lu->skip || !lu->lpool;
 }
 
+/* A blocked panel's deferred updates (phase1): the rows' multipliers mult (ML_ZN_PANEL a
+ * physical row) on the panel's pivot rows k0 .. k1 - 1, applied to the columns [alo, c0)
+ * and [c1, G) of rows i0 .. i1 - 1. */
+typedef struct {
+    ml_zn_lu_t *lu;
+    const zn_kernels_t *K;
+    const uint8_t *mult;
+    uint32_t *ub, *ubr;
+    const size_t *locur;
+    size_t k0, k1, c0, c1, alo, G;
+    uint16_t q, M;
+    uint32_t step;
+    unsigned e;
+    const uint8_t *pairs;   /* the pair way (zn_impl.h): pivot rows k0 + 2t, k0 + 2t + 1 on
+                             * columns [c1, G) interleaved, row t at pairs + t pstride;
+                             * NULL: the 16-bit rows */
+    size_t pstride;
+} zn_rest_t;
+
+/* Row i (>= k1) of a panel's deferred updates by the pair way: the pivot pairs with a
+ * non-zero multiplier, four a pass, reduced before a pass could overflow 16 bits (the
+ * same bound as the 16-bit rows'; the same entries mod q). */
+static uint32_t rest_row_pairs(const zn_rest_t *R, uint16_t *ri, const uint8_t *mi, uint32_t b)
+{
+    const size_t k0 = R->k0, k1 = R->k1, c1 = R->c1, G = R->G, np = (k1 - k0 + 1) / 2;
+    const uint32_t step = R->step;
+    size_t t = 0;
+    while (t < np) {
+        const uint8_t *P[4];
+        uint8_t a[8];
+        int ns = 0;
+        uint32_t add = 0;
+        while (t < np && ns < 4) {
+            const size_t k = k0 + 2 * t;
+            const uint8_t x0 = mi[k - k0], x1 = k + 1 < k1 ? mi[k + 1 - k0] : 0;
+            if (x0 | x1) {
+                P[ns] = R->pairs + t * R->pstride;
+                a[2 * ns] = x0; a[2 * ns + 1] = x1;
+                add += ((uint32_t)x0 + x1) * step;
+                ns++;
+            }
+            t++;
+        }
+        if (!ns) break;
+        for (int z = ns; z < 4; z++) { P[z] = P[0]; a[2 * z] = a[2 * z + 1] = 0; }
+        if (b + add > 65535u) {
+            R->K->reduce16(ri + c1, G - c1, R->q, R->M);
+            b = step;
+        }
+        R->K->axpy8p4(ri + c1, P, a, G - c1);
+        b += add;
+    }
+    return b;
+}
+
+
+/* Rows i0 .. i1 - 1 of a panel's deferred updates: a pivot row (i < k1) takes the earlier
+ * pivots only and is then reduced and scaled (so the pivot rows go in order); any other
+ * row reads the pivot rows only, so rows >= k1 are independent of each other. */
+static void rest_rows(const zn_rest_t *R, size_t i0, size_t i1)
+{
+    ml_zn_lu_t *lu = R->lu;
+    const zn_kernels_t *K = R->K;
+    const size_t r = lu->r, PB = ML_ZN_PANEL, k0 = R->k0, k1 = R->k1, c0 = R->c0, c1 = R->c1;
+    const size_t alo = R->alo, G = R->G;
+    const uint16_t q = R->q, M = R->M;
+    const uint32_t step = R->step;
+    uint32_t *ub = R->ub;
+        for (size_t i = i0; i < i1; i++) {
+            uint16_t *ri = lu->row[i];
+            const uint8_t *mi = R->mult + (size_t)(ri - lu->wbuf) / r * PB;
+            size_t kend = i < k1 ? i : k1;            /* pivot row i: earlier pivots only */
+            uint32_t b = R->ubr[i];
+            if (i >= k1 && R->pairs) {
+                b = rest_row_pairs(R, ri, mi, b);
+                if (b > ub[i]) ub[i] = b;
+                continue;
+            }
+            size_t k = k0;
+            while (k < kend) {
+                /* gather up to 4 pivots with non-zero multipliers */
+                const uint16_t *s[4]; uint16_t a[4]; int ns = 0; uint32_t add = 0;
+                while (k < kend && ns < 4) {
+                    uint8_t ak = mi[k - k0];
+                    if (ak) { s[ns] = lu->row[k]; a[ns] = ak; add += ak * step; ns++; }
+                    k++;
+                }
+                if (!ns) break;
+                if (b + add > 65535u) {
+                    if (alo < c0) K->reduce16(ri + alo, c0 - alo, q, M);
+                    if (c1 < G) K->reduce16(ri + c1, G - c1, q, M);
+                    b = step;
+                }
+                if (b + add > 65535u) {                /* q large: one at a time */
+                    for (int z = 0; z < ns; z++) {
+                        if (b + a[z] * step > 65535u) {
+                            if (alo < c0) K->reduce16(ri + alo, c0 - alo, q, M);
+                            if (c1 < G) K->reduce16(ri + c1, G - c1, q, M);
+                            b = step;
+                        }
+                        if (alo < c0) K->axpy16(ri + alo, s[z] + alo, a[z], c0 - alo);
+                        if (c1 < G) K->axpy16(ri + c1, s[z] + c1, a[z], G - c1);
+                        b += a[z] * step;
+                    }
+                    continue;
+                }
+                for (int z = ns; z < 4; z++) { s[z] = s[0]; a[z] = 0; }
+                if (alo < c0) K->axpy16x4(ri + alo, s[0] + alo, s[1] + alo, s[2] + alo, s[3] + alo,
+                                          a[0], a[1], a[2], a[3], c0 - alo);
+                if (c1 < G) K->axpy16x4(ri + c1, s[0] + c1, s[1] + c1, s[2] + c1, s[3] + c1,
+                                        a[0], a[1], a[2], a[3], G - c1);
+                b += add;
+            }
+            if (i < k1) {
+                /* pivot row: now current; reduce, scale, find its first non-zero */
+                if (alo < c0) K->reduce16(ri + alo, c0 - alo, q, M);
+                if (c1 < G) K->reduce16(ri + c1, G - c1, q, M);
+                uint16_t ui = lu->uinv[i];
+                if (ui != 1) {
+                    if (alo < c0) K->scale16(ri + alo, c0 - alo, ui, q, M);
+                    if (c1 < G) K->scale16(ri + c1, G - c1, ui, q, M);
+                }
+                ub[i] = step;
+                size_t f = lu->pc[i];
+                if (R->e > 1) {
+                    f = R->locur[i] < f ? R->locur[i] : f;
+                    while (f < lu->pc[i] && ri[f] == 0) f++;
+                }
+                lu->rlo[i] = f; lu->rhi[i] = G;
+            } else {
+                if (b > ub[i]) ub[i] = b;
+            }
+        }
+}
+
+typedef struct { const zn_rest_t *R; size_t i0, i1; } zn_rest_job;
+
+static void *rest_worker(void *arg)
+{
+    zn_rest_job *J = arg;
+    rest_rows(J->R, J->i0, J->i1);
+    return NULL;
+}
+
+/* Rows i0 .. i1 - 1 (>= k1) over up to `threads` workers (the calling thread one of them),
+ * contiguous shares, when the work pays for the threads; the same entries whatever the
+ * count. A worker that cannot start leaves its share to the calling thread. */
+#ifndef ML_ZN_THREAD_MIN
+#define ML_ZN_THREAD_MIN (1u << 20)   /* row entries x pivots of a panel */
+#endif
+static void rest_rows_threaded(const zn_rest_t *R, size_t i0, size_t i1, int threads)
+{
+    const size_t cols = (R->c0 - R->alo) + (R->G > R->c1 ? R->G - R->c1 : 0);
+    const size_t n = i1 > i0 ? i1 - i0 : 0;
+    if (threads > ML_ZN_MAX_THREADS) threads = ML_ZN_MAX_THREADS;
+    if (threads < 2 || n < 2 * (size_t)threads ||
+        (double)n * (double)cols * (double)(R->k1 - R->k0) < (double)ML_ZN_THREAD_MIN) {
+        rest_rows(R, i0, i1);
+        return;
+    }
+    zn_rest_job jobs[ML_ZN_MAX_THREADS];
+    pthread_t tid[ML_ZN_MAX_THREADS];
+    int started[ML_ZN_MAX_THREADS] = {0};
+    for (int j = 0; j < threads; j++) {
+        jobs[j].R = R;
+        jobs[j].i0 = i0 + n * (size_t)j / (size_t)threads;
+        jobs[j].i1 = i0 + n * (size_t)(j + 1) / (size_t)threads;
+    }
+    for (int j = 1; j < threads; j++)
+        started[j] = ml_thread_create(&tid[j], rest_worker, &jobs[j]) == 0;
+    rest_worker(&jobs[0]);
+    for (int j = 1; j < threads; j++) {
+        if (started[j]) pthread_join(tid[j], NULL);
+        else rest_worker(&jobs[j]);
+    }
+}
+
 static int phase1(ml_zn_lu_t *lu)
 {
     const size_t m = lu->m, r = lu->r;
@@ -97,6 +275,10 @@ static int phase1(ml_zn_lu_t *lu)
     size_t *locur = xmalloc(m * sizeof(size_t));
     uint32_t *ub = xmalloc(m * sizeof(uint32_t)), *ubr = xmalloc(m * sizeof(uint32_t));
     uint8_t *mult = xmalloc(m * ML_ZN_PANEL);
+    /* the pair way (zn_impl.h) for fields with q <= ML_ZN_PAIR_QMAX: the panel's pivot
+     * rows interleaved in bytes, ML_ZN_PANEL / 2 pairs of r columns (NULL: not taken) */
+    uint8_t *pairs = lu->e == 1 && lu->q <= ML_ZN_PAIR_QMAX && r >= ML_ZN_BLOCK_MIN
+                         ? malloc(((size_t)ML_ZN_PANEL + 1) / 2 * 2 * r + 64) : NULL;
     size_t *spj = xmalloc(r * sizeof(size_t));
     uint16_t *spv = xmalloc(r * sizeof(uint16_t));
     const unsigned e = lu->e;
@@ -233,71 +415,31 @@ static int phase1(ml_zn_lu_t *lu)
             t++; c++;
         }
         if (!blocked) continue;
-        /* ---- the rest of each row: [alo, c0) (rings) and [c1, G) */
+        /* ---- the rest of each row: [alo, c0) (rings) and [c1, G): the panel's pivot
+         * rows in order (each reads the earlier ones), then the others, independent of
+         * each other, over up to lu->threads workers */
         const size_t k1 = t;
         size_t alo = c0;
         if (e > 1)
             for (size_t k = k0; k < E; k++) if (locur[k] < alo) alo = locur[k];
-        for (size_t i = k0; i < E; i++) {
-            uint16_t *ri = lu->row[i];
-            const uint8_t *mi = mult + (size_t)(ri - lu->wbuf) / r * PB;
-            size_t kend = i < k1 ? i : k1;            /* pivot row i: earlier pivots only */
-            uint32_t b = ubr[i];
-            size_t k = k0;
-            while (k < kend) {
-                /* gather up to 4 pivots with non-zero multipliers */
-                const uint16_t *s[4]; uint16_t a[4]; int ns = 0; uint32_t add = 0;
-                while (k < kend && ns < 4) {
-                    uint8_t ak = mi[k - k0];
-                    if (ak) { s[ns] = lu->row[k]; a[ns] = ak; add += ak * step; ns++; }
-                    k++;
+        zn_rest_t R = {lu, K, mult, ub, ubr, locur, k0, k1, c0, c1, alo, G, q, M, step, e,
+                       NULL, 0};
+        rest_rows(&R, k0, k1);
+        if (pairs && alo == c0 && c1 < G) {
+            /* the pair way: the panel's pivot rows (now reduced) as byte pairs */
+            const size_t len = G - c1;
+            for (size_t k = k0; k < k1; k += 2) {
+                uint8_t *o = pairs + (k - k0) / 2 * 2 * len;
+                const uint16_t *x = lu->row[k] + c1, *y = k + 1 < k1 ? lu->row[k + 1] + c1 : NULL;
+                for (size_t j = 0; j < len; j++) {
+                    o[2 * j] = (uint8_t)x[j];
+                    o[2 * j + 1] = y ? (uint8_t)y[j] : 0;
                 }
-                if (!ns) break;
-                if (b + add > 65535u) {
-                    if (alo < c0) K->reduce16(ri + alo, c0 - alo, q, M);
-                    if (c1 < G) K->reduce16(ri + c1, G - c1, q, M);
-                    b = step;
-                }
-                if (b + add > 65535u) {                /* q large: one at a time */
-                    for (int z = 0; z < ns; z++) {
-                        if (b + a[z] * step > 65535u) {
-                            if (alo < c0) K->reduce16(ri + alo, c0 - alo, q, M);
-                            if (c1 < G) K->reduce16(ri + c1, G - c1, q, M);
-                            b = step;
-                        }
-                        if (alo < c0) K->axpy16(ri + alo, s[z] + alo, a[z], c0 - alo);
-                        if (c1 < G) K->axpy16(ri + c1, s[z] + c1, a[z], G - c1);
-                        b += a[z] * step;
-                    }
-                    continue;
-                }
-                for (int z = ns; z < 4; z++) { s[z] = s[0]; a[z] = 0; }
-                if (alo < c0) K->axpy16x4(ri + alo, s[0] + alo, s[1] + alo, s[2] + alo, s[3] + alo,
-                                          a[0], a[1], a[2], a[3], c0 - alo);
-                if (c1 < G) K->axpy16x4(ri + c1, s[0] + c1, s[1] + c1, s[2] + c1, s[3] + c1,
-                                        a[0], a[1], a[2], a[3], G - c1);
-                b += add;
             }
-            if (i < k1) {
-                /* pivot row: now current; reduce, scale, find its first non-zero */
-                if (alo < c0) K->reduce16(ri + alo, c0 - alo, q, M);
-                if (c1 < G) K->reduce16(ri + c1, G - c1, q, M);
-                uint16_t ui = lu->uinv[i];
-                if (ui != 1) {
-                    if (alo < c0) K->scale16(ri + alo, c0 - alo, ui, q, M);
-                    if (c1 < G) K->scale16(ri + c1, G - c1, ui, q, M);
-                }
-                ub[i] = step;
-                size_t f = lu->pc[i];
-                if (e > 1) {
-                    f = locur[i] < f ? locur[i] : f;
-                    while (f < lu->pc[i] && ri[f] == 0) f++;
-                }
-                lu->rlo[i] = f; lu->rhi[i] = G;
-            } else {
-                if (b > ub[i]) ub[i] = b;
-            }
+            R.pairs = pairs;
+            R.pstride = 2 * len;
         }
+        rest_rows_threaded(&R, k1, E, lu->threads);
     }
     while (c < r) lu->skip[r2++] = c++;
     lu->K1 = t;
@@ -309,7 +451,7 @@ static int phase1(ml_zn_lu_t *lu)
     column_sign(lu, t);
     rc = 0;
 done:
-    free(lo0); free(hi0); free(cnt); free(los); free(his); free(locur); free(ub); free(ubr); free(mult); free(spj); free(spv);
+    free(lo0); free(hi0); free(cnt); free(los); free(his); free(locur); free(ub); free(ubr); free(mult); free(pairs); free(spj); free(spv);
     return rc;
 }
 
@@ -467,6 +609,13 @@ int ml_zn_lu_set_method(ml_zn_lu_t *lu, int method)
 }
 
 int ml_zn_lu_method(const ml_zn_lu_t *lu) { return lu->method; }
+
+int ml_zn_lu_set_threads(ml_zn_lu_t *lu, int threads)
+{
+    if (lu->factored) return -1;
+    lu->threads = threads < 1 ? 1 : (threads > ML_ZN_MAX_THREADS ? ML_ZN_MAX_THREADS : threads);
+    return 0;
+}
 
 int ml_zn_lu_factor(ml_zn_lu_t *lu)
 {

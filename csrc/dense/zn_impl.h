@@ -9,6 +9,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* Most workers of phase 1's panel updates (ml_zn_lu_set_threads). */
+#define ML_ZN_MAX_THREADS 16
+
 struct ml_zn_lu {
     size_t m, r;
     unsigned q, p, e;
@@ -19,6 +22,7 @@ struct ml_zn_lu {
     size_t *lo0, *hi0;       /* bounds on each original row's non-zero columns [lo, hi) */
     int factored;
     int method;              /* ML_ZN_AUTO / BAND / BITSLICED: asked for, then used */
+    int threads;             /* workers of phase 1's panel updates (< 2: one) */
     /* phase 1: unit pivots, one per step k < K1 */
     size_t K1;
     size_t *pc, *rlo, *rhi, *ipiv, *lend, *loff;
@@ -71,7 +75,15 @@ typedef struct {
     void (*acc16)(uint16_t *, const uint8_t *, uint16_t, size_t);
     void (*finish16)(uint8_t *, const uint8_t *, const uint16_t *, size_t, uint16_t, uint16_t);
     void (*finish32)(uint8_t *, const uint8_t *, const uint32_t *, size_t, uint32_t, uint32_t);
+    /* d[j] += sum over the 4 pairs t of a[2t] P[t][2j] + a[2t+1] P[t][2j+1], unreduced:
+     * byte pairs of pivot rows (< q) times byte multipliers (<= 127), in 16 bits */
+    void (*axpy8p4)(uint16_t *, const uint8_t *const *, const uint8_t *, size_t);
 } zn_kernels_t;
+
+/* The pair way of the panel updates (zn_factor.c): fields with q <= ML_ZN_PAIR_QMAX, so
+ * 8 (q - 1)^2 + (q - 1) <= 65535 (eight products and a reduced entry fit 16 bits) and a
+ * pair of products (q - 1)^2 + (q - 1)^2 fits a signed 16-bit lane (vpmaddubsw). */
+#define ML_ZN_PAIR_QMAX 89
 
 /* The kernel table for this CPU (AVX2 unless MODLIGHTS_NO_SIMD is set; zn_kernels.c). */
 const zn_kernels_t *ml_zn__kernels(void);

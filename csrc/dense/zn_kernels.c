@@ -115,6 +115,18 @@ ML_AI void acc32_body(uint32_t *restrict acc, const uint8_t *restrict x, uint32_
     for (size_t j = 0; j < n; j++) acc[j] += w * x[j];
 }
 
+/* d += the 4 pairs of pivot rows P[t] (bytes, interleaved) times a[0..7] (zn_impl.h) */
+ML_AI void axpy8p4_body(uint16_t *restrict d, const uint8_t *const *P, const uint8_t *a, size_t n)
+{
+    const uint8_t *restrict p0 = P[0], *restrict p1 = P[1], *restrict p2 = P[2], *restrict p3 = P[3];
+    const uint16_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5], a6 = a[6],
+                   a7 = a[7];
+    for (size_t j = 0; j < n; j++)
+        d[j] = (uint16_t)(d[j] + a0 * p0[2 * j] + a1 * p0[2 * j + 1] + a2 * p1[2 * j] +
+                          a3 * p1[2 * j + 1] + a4 * p2[2 * j] + a5 * p2[2 * j + 1] +
+                          a6 * p3[2 * j] + a7 * p3[2 * j + 1]);
+}
+
 #define ML_DEFINE_KERNELS(SUF, ATTR)                                                        \
     ATTR static void axpy16_##SUF(uint16_t *d, const uint16_t *s, uint16_t a, size_t n)     \
     { axpy16_body(d, s, a, n); }                                                            \
@@ -145,12 +157,45 @@ ML_AI void acc32_body(uint32_t *restrict acc, const uint8_t *restrict x, uint32_
     { finish32_body(d, c, acc, n, q, M32); }                                                \
     static const zn_kernels_t zn_kernels_##SUF = {                                          \
         axpy16_##SUF, reduce16_##SUF, scale16_##SUF, axpy8_##SUF, scale8_##SUF, acc32_##SUF, \
-        axpy16x4_##SUF, dot16x8_##SUF, acc16_##SUF, finish16_##SUF, finish32_##SUF };
+        axpy16x4_##SUF, dot16x8_##SUF, acc16_##SUF, finish16_##SUF, finish32_##SUF,         \
+        PAIR };
 
+static void axpy8p4_base(uint16_t *d, const uint8_t *const *P, const uint8_t *a, size_t n)
+{ axpy8p4_body(d, P, a, n); }
+#define PAIR axpy8p4_base
 ML_DEFINE_KERNELS(base, )
+#undef PAIR
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define ML_HAVE_AVX2_PATH 1
+#include <immintrin.h>
+/* AVX2: one vpmaddubsw a pair and 16 entries (the pair's two products summed in a
+ * 16-bit lane, exact: at most 2 (q - 1)^2 < 2^15), the rest as axpy8p4_body */
+__attribute__((target("avx2")))
+static void axpy8p4_avx2(uint16_t *d, const uint8_t *const *P, const uint8_t *a, size_t n)
+{
+    const __m256i m0 = _mm256_set1_epi16((short)(a[0] | a[1] << 8));
+    const __m256i m1 = _mm256_set1_epi16((short)(a[2] | a[3] << 8));
+    const __m256i m2 = _mm256_set1_epi16((short)(a[4] | a[5] << 8));
+    const __m256i m3 = _mm256_set1_epi16((short)(a[6] | a[7] << 8));
+    const uint8_t *p0 = P[0], *p1 = P[1], *p2 = P[2], *p3 = P[3];
+    size_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        __m256i x0 = _mm256_maddubs_epi16(_mm256_loadu_si256((const __m256i *)(p0 + 2 * j)), m0);
+        __m256i x1 = _mm256_maddubs_epi16(_mm256_loadu_si256((const __m256i *)(p1 + 2 * j)), m1);
+        __m256i x2 = _mm256_maddubs_epi16(_mm256_loadu_si256((const __m256i *)(p2 + 2 * j)), m2);
+        __m256i x3 = _mm256_maddubs_epi16(_mm256_loadu_si256((const __m256i *)(p3 + 2 * j)), m3);
+        __m256i s = _mm256_add_epi16(_mm256_add_epi16(x0, x1), _mm256_add_epi16(x2, x3));
+        __m256i dv = _mm256_loadu_si256((const __m256i *)(d + j));
+        _mm256_storeu_si256((__m256i *)(d + j), _mm256_add_epi16(dv, s));
+    }
+    if (j < n) {
+        const uint8_t *Q[4] = {p0 + 2 * j, p1 + 2 * j, p2 + 2 * j, p3 + 2 * j};
+        axpy8p4_body(d + j, Q, a, n - j);
+    }
+}
+#define PAIR axpy8p4_avx2
 ML_DEFINE_KERNELS(avx2, __attribute__((target("avx2"))))
+#undef PAIR
 #endif
 
 /* The kernel table for this CPU (AVX2 unless MODLIGHTS_NO_SIMD is set); chosen once,

@@ -17,9 +17,6 @@
  * Every allocation is checked (ML_ENOMEM "out of memory in the chase engine"); the
  * symbolic chase polls for stops (ML_EINTERRUPTED). Sizes are checked in 64 bits (the
  * residual limit caps nres x nsym at 2^33 bits / 2^30 bytes). */
-#if defined(__linux__) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE   /* sched_getaffinity */
-#endif
 #include "engines/chase.h"
 #include "engines/chase_impl.h"
 
@@ -34,28 +31,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sched.h>
-#endif
 
 static int nomem(ml_ctx *ctx) { return ml__fail(ctx, ML_M_NOMEM, "the chase engine"); }
 
-/* Workers of the symbolic chase: ml_ctx_set_threads's count, else (0) the CPUs this
- * process may use, at most 8 (the binding's default_threads); the matrix is the same
- * whatever the count. */
-static int chase_threads(ml_ctx *ctx)
-{
-    ctx = ml__ctx(ctx);
-    if (ctx && ctx->threads > 0)
-        return ctx->threads;
-    int k = 1;
-#if defined(__linux__)
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0)
-        k = CPU_COUNT(&set);
-#endif
-    return k < 1 ? 1 : (k > 8 ? 8 : k);
-}
+/* Workers of the symbolic chase (ml__engine_threads); the matrix is the same whatever
+ * the count. */
+static int chase_threads(ml_ctx *ctx) { return ml__engine_threads(ctx); }
 
 typedef struct chase_eng {
     const ml_board *b;
@@ -142,8 +123,15 @@ static int residual_engine(ml_ctx *ctx, chase_eng *e, size_t rows)
     uint8_t *Mz = malloc(rows * nsym + 1);
     if (!Mz)
         return nomem(ctx);
-    int rc = chase_status(ctx, e->rs ? ml_rowsolve_matrix_zn(e->rs, Mz, th, 0, 1)
-                                     : ml_chase_matrix_zn_mode(e->plan, Mz, rows, th, 0, 1));
+    /* n = 3, 4: the bit-sliced symbolic pass (ml_rowsolve_matrix_sliced answers 1 for
+     * any other n, which takes the byte one); the same matrix either way */
+    int st = 1;
+    if (e->rs && (e->n == 3 || e->n == 4))
+        st = ml_rowsolve_matrix_sliced(e->rs, Mz, th, 0, 1);
+    if (st == 1)
+        st = e->rs ? ml_rowsolve_matrix_zn(e->rs, Mz, th, 0, 1)
+                   : ml_chase_matrix_zn_mode(e->plan, Mz, rows, th, 0, 1);
+    int rc = chase_status(ctx, st);
     if (rc == ML_OK)
         rc = ml_board_from_matrix(ctx, e->n, rows, nsym, Mz, nsym, &e->rb);
     free(Mz);

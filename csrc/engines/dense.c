@@ -11,15 +11,36 @@
  *
  * Every allocation is checked (ML_ENOMEM "out of memory in <what>"); the factorisations
  * poll for stops (the caller's scope turns their failure into ML_EINTERRUPTED). */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE   /* sched_getaffinity */
+#endif
 #include "engines/dense.h"
 #include "engines/dense_impl.h"
 
 #include "api/board.h"
+#include "api/ctx.h"
 #include "api/registry_impl.h"
 #include "dense/zn.h"
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sched.h>
+#endif
+
+int ml__engine_threads(ml_ctx *ctx)
+{
+    ctx = ml__ctx(ctx);
+    if (ctx && ctx->threads > 0)
+        return ctx->threads;
+    int k = 1;
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        k = CPU_COUNT(&set);
+#endif
+    return k < 1 ? 1 : (k > 8 ? 8 : k);
+}
 
 /* ================================================================== Z/n */
 typedef struct zn_eng {
@@ -114,6 +135,8 @@ static int zn_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
         e->idem[i] = rest > 1 ? rest * ml_zn_inv(rest % q, q) % e->n : 1u;
         e->lu[i] = ml_zn_lu_new(e->m, e->r, q);
         e->parts = i + 1;
+        if (e->lu[i])
+            ml_zn_lu_set_threads(e->lu[i], ml__engine_threads(ctx));
         if (!e->lu[i] || zn_fill(e->lu[i], b) || ml_zn_lu_factor(e->lu[i])) {
             zn_destroy(NULL, e);
             return nomem(ctx, "the Z/n engine");

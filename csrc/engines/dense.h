@@ -17,6 +17,11 @@
 extern const ml_engine_def ml__dense_gf2_ops;
 extern const ml_engine_def ml__dense_zn_ops;
 
+/* Workers of the engines' threaded stages (the chase's symbolic pass, dense-zn's panel
+ * updates): ml_ctx_set_threads's count, else (0) the CPUs this process may use, at most
+ * 8; the answers are the same whatever the count. */
+int ml__engine_threads(ml_ctx *ctx);
+
 /* The dense engine of a board's n: dense-gf2's for n = 2, dense-zn's otherwise. */
 const ml_engine_def *ml__dense_ops_for(int n);
 

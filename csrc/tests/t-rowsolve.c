@@ -10,8 +10,8 @@
  *     and without the mirror, one and three threads, several pass widths (so a pass
  *     spans several blocks and words);
  *   - named and chosen patterns: the knight and the diagonal (mirrored) for n = 2, 3, 5,
- *     31, 32, 33 (the byte way, (taps + 1)(n - 1) < 256, and the 16-bit lanes past it),
- *     64, 255 on 9 x 12, and on 11 x 140 with a third pattern (no mirror) over every
+ *     7, 11, 16, 17 (the VBMI byte way's table below 128, both halves), 31, 32, 33 (the
+ *     byte way, (taps + 1)(n - 1) < 256, and the 16-bit lanes past it), 64, 255 on 9 x 12, and on 11 x 140 with a third pattern (no mirror) over every
  *     pass width up to 16 words / 4096 bytes and 1, 2, 3 threads; more than 8 sources
  *     with coefficients whose sums overflow 16 bits (n = 7, 255); the pair alone (no
  *     sources) on five shapes for 15 moduli; the mirror only when every offset's mirror
@@ -250,7 +250,7 @@ static void check_chosen(void)
     static const int32_t dr[5] = {0, 1, 1, -1, -1}, dc[5] = {0, 1, -1, 1, -1};
     /* board pattern [(-2, -1), (-2, 1), (0, 0), (1, 3)] seen from the tile */
     static const int32_t xr[4] = {2, 2, 0, -1}, xc[4] = {1, -1, 0, -3};
-    static const int knight_n[] = {2, 3, 5, 31, 32, 33, 64, 255};
+    static const int knight_n[] = {2, 3, 5, 7, 11, 16, 17, 31, 32, 33, 64, 255};
     pat_t P;
     for (size_t i = 0; i < sizeof knight_n / sizeof knight_n[0]; i++) {
         make_pattern(&P, 9, 12, knight_n[i], 9, kr, kc, NULL);

@@ -23,7 +23,7 @@
  *     flag) returns 3 on 1 and 2 threads; a stop set by another thread 20 ms into a
  *     large run (1200 x 1200 over Z/7, several seconds) returns 3 promptly.
  * Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: chase/runner.c chase/symbolic.c chase/plan.c chase/numeric.c base/cpu.c base/interrupt.c */
+ * ml-test-sources: chase/runner.c chase/symbolic.c chase/symbolic_lut.c chase/plan.c chase/numeric.c base/cpu.c base/interrupt.c */
 #define _POSIX_C_SOURCE 200809L
 #include "chase/chase.h"
 #include "base/cpu.h"

@@ -11,10 +11,12 @@
  *     fast path of all-one coefficients and the general accumulator) for every n,
  *     blocks of 1, 7, 32, 256 symbols;
  *   - every SIMD path the CPU has (portable, AVX2, AVX-512);
+ *   - the knight with every count 1 for n = 5 .. 17 (byte sums up to 8 (n - 1): the table
+ *     run over both halves of its table, and past it);
  *   - a prefix of the rows (kmax < nres): those rows right, the rest untouched;
  *   - the stop flag: a stop requested before the run gives status 3 at once.
  * Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: chase/symbolic.c chase/plan.c chase/numeric.c base/cpu.c base/interrupt.c */
+ * ml-test-sources: chase/symbolic.c chase/symbolic_lut.c chase/plan.c chase/numeric.c base/cpu.c base/interrupt.c */
 #include "chase/chase_impl.h"
 #include "base/cpu.h"
 #include "base/interrupt.h"
@@ -137,6 +139,22 @@ static void check_symbolic(co_desc *d)
     ml_chase_free(P);
 }
 
+/* The knight, every count 1, on an h x w grid mod n: the byte runs of sums up to 8 (n - 1)
+ * (the table run of symbolic_lut.c below 128, both of its 64-entry halves for n > 9) */
+static void knight_case(int h, int w, int n)
+{
+    co_desc d;
+    memset(&d, 0, sizeof d);
+    d.h = h; d.w = w; d.n = n; d.npat = 1;
+    int32_t dr[10], dc[10];
+    d.nu = co_named(3, dr, dc);
+    for (int u = 0; u < d.nu; u++) { d.udr[u] = dr[u]; d.udc[u] = dc[u]; d.cnt[u] = 1; }
+    co_sort(&d);
+    snprintf(d.what, sizeof d.what, "knight %dx%d n=%d", h, w, n);
+    check_symbolic(&d);
+    co_free(&d);
+}
+
 int main(void)
 {
     static const int ns[] = {2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 251};
@@ -159,6 +177,9 @@ int main(void)
             check_symbolic(&d);
             co_free(&d);
         }
+        static const int kn[] = {5, 7, 9, 11, 13, 16, 17};
+        for (int i = 0; i < 7; i++)
+            knight_case((int)rnd_range(5, 14), (int)rnd_range(5, 40), kn[i]);
     }
     printf("cases %d (GF(2) %d, bit-sliced %d, row prefixes %d)\n", n_cases, n_gf2, n_packed, n_prefix);
     CHECK(n_gf2 > 50 && n_packed > 50 && n_prefix > 50);

@@ -1,8 +1,11 @@
 /* t-zn: csrc/dense/zn.c (FLINT style: each routine against a slower method on random
  * input); the blocked variant uses tiny panels so the cache-blocked path runs on small
- * input. Exit status 0 when every check passes.
+ * input; with threads = 3 (a second round) the panel updates run in parallel shares
+ * (the blocked variant from any size) and every answer (solutions, generators, orders,
+ * determinant) must equal the one-thread factorisation's byte for byte. Exit status 0
+ * when every check passes.
  * ml-test-sources: dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c base/cpu.c base/interrupt.c
- * ml-test-variant: blocked -DML_ZN_PANEL=3 -DML_ZN_BLOCK_MIN=2 */
+ * ml-test-variant: blocked -DML_ZN_PANEL=3 -DML_ZN_BLOCK_MIN=2 -DML_ZN_THREAD_MIN=1 */
 #include "dense/zn.h"
 
 #include <stdio.h>
@@ -51,6 +54,50 @@ static long det_slow(const long *a, size_t n, long q)
 
 /* how phase 1 runs (csrc/dense/zn.h); BITSLICED applies to q = 3, 4 and 8 only */
 static int method = ML_ZN_AUTO;
+static int threads = 1;
+
+/* The factorisation of a (m x r) over Z/q with the method of this round and nth workers. */
+static ml_zn_lu_t *factor(const uint8_t *a, unsigned q, size_t m, size_t r, int nth)
+{
+    ml_zn_lu_t *lu = ml_zn_lu_new(m, r, q);
+    CHECK(lu != NULL, "alloc");
+    if (!lu) return NULL;
+    CHECK(ml_zn_lu_set_method(lu, q == 3 || q == 4 || q == 8 ? method : ML_ZN_AUTO) == 0,
+          "set_method");
+    CHECK(ml_zn_lu_set_threads(lu, nth) == 0, "set_threads");
+    ml_zn_lu_set_dense(lu, a, r);
+    CHECK(ml_zn_lu_factor(lu) == 0, "factor");
+    CHECK(ml_zn_lu_set_threads(lu, 1) == -1, "set_threads after factoring accepted");
+    return lu;
+}
+
+/* lu (threads workers) against the one-thread factorisation of a: the same solutions of
+ * the columns bt (nb of them), generators, orders, ranks and determinant */
+static void same_as_one_thread(const ml_zn_lu_t *lu, const uint8_t *a, unsigned q, size_t m,
+                               size_t r, const uint8_t *bt, size_t nb)
+{
+    ml_zn_lu_t *one = factor(a, q, m, r, 1);
+    if (!one) return;
+    CHECK(ml_zn_lu_rank(one) == ml_zn_lu_rank(lu) && ml_zn_lu_unit_rank(one) == ml_zn_lu_unit_rank(lu)
+              && ml_zn_lu_det(one) == ml_zn_lu_det(lu), "threads: ranks or det (q=%u %zux%zu)", q, m, r);
+    uint8_t *x1 = calloc(r * nb + 1, 1), *x3 = calloc(r * nb + 1, 1), ok1[8], ok3[8];
+    CHECK(ml_zn_lu_solve(one, bt, nb, x1, ok1, 1) == 0 && ml_zn_lu_solve(lu, bt, nb, x3, ok3, 1) == 0,
+          "threads: solve rc");
+    CHECK(!memcmp(x1, x3, r * nb) && !memcmp(ok1, ok3, nb), "threads: solutions (q=%u %zux%zu)", q, m, r);
+    size_t ng = ml_zn_lu_ngens(one);
+    CHECK(ng == ml_zn_lu_ngens(lu), "threads: generator count");
+    if (ng == ml_zn_lu_ngens(lu)) {
+        uint8_t *h1 = calloc(ng * r + 1, 1), *h3 = calloc(ng * r + 1, 1);
+        unsigned *o1 = calloc(ng + 1, sizeof(unsigned)), *o3 = calloc(ng + 1, sizeof(unsigned));
+        CHECK(ml_zn_lu_generators(one, h1, o1) == 0 && ml_zn_lu_generators(lu, h3, o3) == 0,
+              "threads: generators rc");
+        CHECK(!memcmp(h1, h3, ng * r) && !memcmp(o1, o3, ng * sizeof(unsigned)),
+              "threads: generators (q=%u %zux%zu)", q, m, r);
+        free(h1); free(h3); free(o1); free(o3);
+    }
+    free(x1); free(x3);
+    ml_zn_lu_free(one);
+}
 
 static void one_case(unsigned q, size_t m, size_t r, int kind)
 {
@@ -62,12 +109,8 @@ static void one_case(unsigned q, size_t m, size_t r, int kind)
         if (kind == 3) v = (rnd(3) ? 0 : v) * (q % 3 == 0 ? 3 : 1) % q;
         a[k] = (uint8_t)v;
     }
-    ml_zn_lu_t *lu = ml_zn_lu_new(m, r, q);
-    CHECK(lu != NULL, "alloc");
-    CHECK(ml_zn_lu_set_method(lu, q == 3 || q == 4 || q == 8 ? method : ML_ZN_AUTO) == 0,
-          "set_method");
-    ml_zn_lu_set_dense(lu, a, r);
-    CHECK(ml_zn_lu_factor(lu) == 0, "factor");
+    ml_zn_lu_t *lu = factor(a, q, m, r, threads);
+    if (!lu) { free(a); return; }
     unsigned p = ml_zn_lu_p(lu);
     /* solve: columns A x0 (always solvable) */
     size_t nb = 4;
@@ -79,6 +122,7 @@ static void one_case(unsigned q, size_t m, size_t r, int kind)
         for (size_t i = 0; i < m; i++) bt[i * nb + b] = (uint8_t)y[i];
     }
     CHECK(ml_zn_lu_solve(lu, bt, nb, xt, ok, 1) == 0, "solve rc");
+    if (threads > 1) same_as_one_thread(lu, a, q, m, r, bt, nb);
     for (size_t b = 0; b < nb; b++) {
         CHECK(ok[b], "image vector reported unsolvable (q=%u %zux%zu)", q, m, r);
         for (size_t j = 0; j < r; j++) x0[j] = xt[j * nb + b];
@@ -184,6 +228,17 @@ int main(void)
             size_t m = rnd(trial < 100 ? 7 : 40), r = rnd(trial < 100 ? 7 : 40);
             one_case(qs[qi], m, r, trial % 4);
         }
+    /* again with three workers: the same answers as one */
+    threads = 3;
+    for (size_t qi = 0; qi < sizeof qs / sizeof *qs; qi++)
+        for (int trial = 0; trial < 60; trial++) {
+            size_t m = rnd(trial < 30 ? 9 : 60), r = rnd(trial < 30 ? 9 : 60);
+            one_case(qs[qi], m, r, trial % 4);
+        }
+    /* square and wide matrices past the default panel sizes (blocked, threaded) */
+    for (int trial = 0; trial < 4; trial++)
+        one_case(trial < 2 ? 5 : 49, 420 + rnd(80), 420 + rnd(80), trial % 2);
+    threads = 1;
     /* GF(3), Z/4 and Z/8 again through the bit-sliced elimination, up to three
      * panels wide */
     method = ML_ZN_BITSLICED;

@@ -156,6 +156,21 @@ def test_rowsolve_variant_as_the_oracle():
     assert taken >= 15
 
 
+def test_rowsolve_knight_kernels_as_the_light_chase():
+    """The knight's row-solve residual past the sizes of the oracle's boards: the
+    bit-sliced pass (n = 3, 4), the byte pass's knight kernel and table (n <= 16), the
+    16-bit lanes (n = 101), and 2w >= 500 unknowns (odd heights: the rows are chased),
+    so dense-zn's cache-blocked panels, their byte pairs (fields q <= 89) and their
+    threads run; the light chase (another symbolic pass and residual) as the oracle,
+    the solutions applied."""
+    rng = np.random.default_rng(3309)
+    for n, (rows, cols) in zip((3, 4, 5, 7, 11, 16, 101), [(27, 256), (41, 250)] * 4):
+        b = ml.Board.grid(rows, cols, states=n, pattern="knight")
+        cs = CSolver(c_board(b), "chase-rowsolve")
+        check_structure(cs, ml.Solver(b, method="chase-light"), b, in_ker=4)
+        check_solves(cs, ml.Solver(b, method="chase-light"), b, rng, solves=2)
+
+
 def test_residual_too_large_refused():
     """An empty pattern forces nothing: every tap a symbol, every tile an equation. The
     residual system's bytes (GF(2): three copies of nres x ceil(nsym / 64) words; Z/n:
