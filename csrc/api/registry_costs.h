@@ -16,7 +16,9 @@
  * seconds: tensor (fastest on the 1-D patterns, which algebraic-cross, -torus and lifted
  * also cover) < algebraic-torus < algebraic-cross < the rest; algebraic-sym-odd just
  * above algebraic-sym (a tie measured on the odd x even boards both cover; sym answers
- * more questions, packed solves among them). Library-internal. */
+ * more questions, packed solves among them). lifted's crossover is measured on Z/6 (a field
+ * part per prime); its parts over Z/p^k singular mod p (the one-variable algebra) are not
+ * timed by engine-costs yet. Library-internal. */
 #ifndef ML_API_REGISTRY_COSTS_H
 #define ML_API_REGISTRY_COSTS_H
 

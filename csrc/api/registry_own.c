@@ -128,17 +128,23 @@ static double dense_cost(const ml_board *b)
     return ML__DENSE_PER_ENTRY * (double)(b->n_cells * b->n_taps);
 }
 
+/* NaN (refused by check_cost) when the table has no "chase" row */
 static double chase_setup(void)
 {
     const ml__engine_cost_row *c = cost_row("chase");
+    if (!c)
+        return NAN;
     double t = (double)c->crossover;
     return ML__DENSE_PER_ENTRY * t * t - c->per_tile * t - ML__COST_TIE;
 }
 
-static double chase_cost(const ml_board *b)
+static double chase_slope(void)
 {
-    return chase_setup() + cost_row("chase")->per_tile * (double)tiles(b);
+    const ml__engine_cost_row *c = cost_row("chase");
+    return c ? c->per_tile : NAN;
 }
+
+static double chase_cost(const ml_board *b) { return chase_setup() + chase_slope() * (double)tiles(b); }
 
 /* SETUP + per_tile * tiles, the line meeting the chase's at the engine's crossover (less
  * the tie); NaN (refused by check_cost) for an engine missing from the table. */
@@ -148,7 +154,7 @@ static double structured(const char *name, const ml_board *b)
     if (!e)
         return NAN;
     double slope = e->per_tile, t = (double)e->crossover;
-    double setup = chase_setup() + (cost_row("chase")->per_tile - slope) * t - ML__COST_TIE;
+    double setup = chase_setup() + (chase_slope() - slope) * t - ML__COST_TIE;
     return setup + slope * (double)tiles(b);
 }
 

@@ -116,14 +116,15 @@ void ml__fit_lift(const ml_fit *f, const uint8_t *c, uint8_t *v, int sub, uint8_
 unsigned ml__fit_tau(const ml_fit *f, const uint8_t *y)
 {
     size_t L = f->L, w = f->w;
-    unsigned p = f->p, s = 0, t = 0;
+    unsigned p = f->p, t = 0;
+    uint64_t s = 0;   /* up to 2 (w / L + 1) p: past 2^32 on rows of 2^24 tiles */
     for (size_t i = 0; i < w; i += L, t ^= 1)   /* i + 1 = t L + 1 */
         s += t ? p - y[i] : y[i];
     t = 0;
     for (size_t i = L - 2; i < w; i += L, t ^= 1)   /* i + 1 = t L + L - 1: c[1]'s mirror */
         s += t ? p - y[i] : y[i];
     if (p == 2)
-        return s & 1;
+        return (unsigned)(s & 1);
     return (unsigned)((uint64_t)(s % p) * f->sinv % p);
 }
 

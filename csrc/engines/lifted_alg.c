@@ -513,6 +513,8 @@ int ml__zq1_build(ml__zq1 *z, unsigned p, unsigned k, const ml_gfpx *chi, const 
                   size_t mmax)
 {
     ml__zq1_clear(z);
+    if (mmax > ML__ZQ1_MMAX)
+        mmax = ML__ZQ1_MMAX;
     unsigned q = 1;
     for (unsigned i = 0; i < k; i++)
         q *= p;

@@ -45,8 +45,10 @@ typedef struct ml__zq1 {
 
 void ml__zq1_init(ml__zq1 *z);
 void ml__zq1_clear(ml__zq1 *z);
-/* z for g y = c mod (chi, p^k); declined (1) when m > mmax; chi and g reduced mod q,
+/* z for g y = c mod (chi, p^k); declined (1) when m > mmax or m > ML__ZQ1_MMAX (the
+ * products of U and V sum m terms below 2^16 in 32 bits); chi and g reduced mod q,
  * deg g < deg chi. */
+#define ML__ZQ1_MMAX 4096
 int ml__zq1_build(ml__zq1 *z, unsigned p, unsigned k, const ml_gfpx *chi, const ml_gfpx *g,
                   size_t mmax);
 /* y (deg < w) with g y = c in R and *ok = 1, or *ok = 0 (y zero) when there is none. */

@@ -459,7 +459,8 @@ int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, int
     ml_gfpx_clear(&chi);
     ml_gfpx_clear(&g);
     free(buf);
-    if (rc == 1) {   /* declined: R_A too large */
+    if (rc == 1 || rc == 4) {   /* declined: R_A too large, or an identity of the algebra
+                                   broken: the choosing chase takes the part */
         zc_destroy(NULL, e);
         return ML_OK;
     }

@@ -72,12 +72,21 @@ static ml_board *random_board(int n) { return cross_family(0, 0, n, 1); }
 
 /* The diagonal (with its centre) or the ring (the 3 x 3 box without its centre), no
  * wrap: left-right symmetric 3 x 3 patterns. */
+/* The diagonal, the ring, or a pattern whose next-row coefficient C_1 is a scalar unit
+ * (taps (-1, 0) and (1, +-1), none at (-1, +-1): lifted_cross's c1_solve by a scalar) */
 static ml_board *symmetric_sides(int64_t rows, int64_t cols, int n)
 {
     static const int64_t DR[] = {0, 1, 1, -1, -1}, DC[] = {0, 1, -1, 1, -1};
     static const int64_t RR[] = {-1, -1, -1, 0, 0, 1, 1, 1}, RC[] = {-1, 0, 1, -1, 1, -1, 0, 1};
-    int ring = rnd_range(0, 1);
-    return grid(rows, cols, n, ring ? 8 : 5, ring ? RR : DR, ring ? RC : DC, 0);
+    static const int64_t SR[] = {0, 0, 0, -1, 1, 1}, SC[] = {0, 1, -1, 0, 1, -1};
+    switch (rnd_range(0, 2)) {
+    case 0:
+        return grid(rows, cols, n, 5, DR, DC, 0);
+    case 1:
+        return grid(rows, cols, n, 8, RR, RC, 0);
+    default:
+        return grid(rows, cols, n, 6, SR, SC, 0);
+    }
 }
 
 static ml_board *symmetric_board(int n)
