@@ -13,7 +13,8 @@
   side (``<name> crossover``; the smallest side's tiles when it wins at every side, a
   bound), and the table's constants beside them (``registry_crossover``,
   ``registry_per_tile``). Then, for each pair of engines that cover one board (ORDER),
-  both timed on that board: which is faster, and whether the table's costs choose it (``order <a> / <b>``; a disagreement is counted in ``order disagreements``).
+  both timed on that board: which is faster, and whether the table's costs choose it
+  (``order <a> / <b>``; a disagreement is counted in ``order disagreements``).
   With ``write`` a path (csrc/api/registry_costs.h), the table's rows are rewritten:
   every crossover as measured (an engine never faster than its rival keeps its row),
   per_tile as it was; the order check says whether the slopes need a change by hand.

@@ -125,9 +125,7 @@ def pattern_matrix(ctx: Context):
     named = set(PATTERNS.split(","))
     for pat in patterns:
         if pat not in named and pat not in CUSTOM:
-            raise ValueError(
-                f"patterns: names among {PATTERNS},{','.join(CUSTOM)}, got {pat!r}"
-            )
+            raise ValueError(f"patterns: names among {PATTERNS},{','.join(CUSTOM)}, got {pat!r}")
     if "cross" not in patterns:
         patterns.insert(0, "cross")  # every ratio's denominator
     sides = {"even": size - size % 2, "odd": size - 1 + size % 2}

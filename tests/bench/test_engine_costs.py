@@ -14,9 +14,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.runner import run_workload  # noqa: E402
+from bench.workloads import engine_costs  # noqa: E402
 
 from bench import registry  # noqa: E402
-from bench.workloads import engine_costs  # noqa: E402
 
 registry.load_all()
 TABLE = ROOT / "csrc" / "api" / "registry_costs.h"

@@ -44,8 +44,14 @@ def test_pattern_matrix_runs_the_custom_patterns_by_name_and_refuses_unknown_one
     from bench.workloads.patterns import CUSTOM
 
     w = registry.get("pattern-matrix")
-    params = {"size": 7, "states": "2", "patterns": "pinwheel3", "wraps": "0",
-              "parities": "odd", "rounds": 1}
+    params = {
+        "size": 7,
+        "states": "2",
+        "patterns": "pinwheel3",
+        "wraps": "0",
+        "parities": "odd",
+        "rounds": 1,
+    }
     rec = run_workload(w, params={**w.params, **params}, repeats=1)
     assert rec["figures"]["pinwheel3 Z/2 odd zero"]["value"] > 0
     assert max(max(abs(dr), abs(dc)) for dr, dc in CUSTOM["pinwheel3"]) == 3

@@ -13,7 +13,6 @@ import pytest
 
 import modlights as ml
 from modlights.engines import registry
-from modlights.native import _core
 from modlights.engines.base import (
     CORE,
     FALLBACK,
@@ -22,6 +21,7 @@ from modlights.engines.base import (
     dense_fallback,
     missing_questions,
 )
+from modlights.native import _core
 from suite_groups import sample
 
 
@@ -501,8 +501,15 @@ def test_auto_takes_the_cheapest_engine_by_the_table():
     from modlights.engines.native import covers
 
     names = [e["name"] for e in _core.capi_engines() if e["auto"] and e["name"] != "reference"]
-    sides = sorted({k for t in registry.CROSSOVER_TILES.values() for k in
-                    (int(t**0.5) - 1, int(t**0.5), int(t**0.5) + 1) if k > 0} | {5, 64, 129})
+    sides = sorted(
+        {
+            k
+            for t in registry.CROSSOVER_TILES.values()
+            for k in (int(t**0.5) - 1, int(t**0.5), int(t**0.5) + 1)
+            if k > 0
+        }
+        | {5, 64, 129}
+    )
     checked = 0
     for k, pattern, n, wrap in itertools.product(
         sides,
@@ -516,7 +523,14 @@ def test_auto_takes_the_cheapest_engine_by_the_table():
             want = min(ok, key=lambda m: (_table_cost(m, board), names.index(m)))
             got = registry.choose(board).engine
             assert got == want or _table_cost(got, board) == _table_cost(want, board), (
-                rows, cols, pattern, n, wrap, got, want)
+                rows,
+                cols,
+                pattern,
+                n,
+                wrap,
+                got,
+                want,
+            )
             checked += 1
     for locks, holes in ((0.02, 0), (0, 0.02), (0.01, 0.01)):
         for k in (11, 12, 13, 48, 129):
@@ -525,7 +539,8 @@ def test_auto_takes_the_cheapest_engine_by_the_table():
                 board = ml.Board.grid(k, k, states=n, locked=lk, holes=hl)
                 ok = [m for m in names if covers(m, board) is None]
                 assert registry.choose(board).engine == min(
-                    ok, key=lambda m: (_table_cost(m, board), names.index(m)))
+                    ok, key=lambda m: (_table_cost(m, board), names.index(m))
+                )
                 checked += 1
     b = ml.Board.grid(20, 20)  # the reference engine takes boards up to REFERENCE_MAX_WORK
     assert registry.choose(b, backend="reference").engine == "reference"

@@ -212,8 +212,16 @@ def test_parts_over_prime_powers_singular_mod_p_as_the_reference():
     rng = np.random.default_rng(45)
     sides = set()
     for rows, cols, n in (
-        (5, 5, 4), (4, 4, 8), (5, 5, 16), (9, 9, 4), (4, 4, 27), (3, 8, 9), (16, 16, 4),
-        (17, 17, 12), (11, 11, 18), (14, 14, 8),
+        (5, 5, 4),
+        (4, 4, 8),
+        (5, 5, 16),
+        (9, 9, 4),
+        (4, 4, 27),
+        (3, 8, 9),
+        (16, 16, 4),
+        (17, 17, 12),
+        (11, 11, 18),
+        (14, 14, 8),
     ):
         b = ml.Board.grid(rows, cols, states=n, pattern="cross")
         assert _compare(b, rng, solves=3) == "chase", (rows, cols, n)
@@ -221,13 +229,21 @@ def test_parts_over_prime_powers_singular_mod_p_as_the_reference():
     assert sides == {0, 1}
     seen = 0
     for _ in range(25):
-        b = ml.Board.grid(*rng.integers(1, 13, size=2), states=int(rng.choice(ZQ_NS)),
-                          pattern=_pattern(rng))
+        b = ml.Board.grid(
+            *rng.integers(1, 13, size=2), states=int(rng.choice(ZQ_NS)), pattern=_pattern(rng)
+        )
         seen += _compare(b, rng, solves=2) == "chase"
     assert seen >= 5, seen
     # the diagonal (the symmetric patterns' chase over Z/p^k): even and odd sides
-    for rows, cols, n in ((4, 4, 4), (5, 5, 8), (8, 8, 9), (7, 7, 27), (12, 13, 9),
-                          (11, 11, 25), (9, 9, 16)):
+    for rows, cols, n in (
+        (4, 4, 4),
+        (5, 5, 8),
+        (8, 8, 9),
+        (7, 7, 27),
+        (12, 13, 9),
+        (11, 11, 25),
+        (9, 9, 16),
+    ):
         b = ml.Board.grid(rows, cols, states=n, pattern="diagonal")
         assert _compare(b, rng, solves=2) == "chase", (rows, cols, n)
 
@@ -239,8 +255,7 @@ def test_many_parts_over_prime_powers_as_the_reference():
     for i in range(300):
         sym = ["diagonal", [(0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (0, -1)]]
         pat = sym[i % 2] if i % 3 == 2 else _pattern(rng)
-        b = ml.Board.grid(*rng.integers(1, 33, size=2), states=int(rng.choice(ZQ_NS)),
-                          pattern=pat)
+        b = ml.Board.grid(*rng.integers(1, 33, size=2), states=int(rng.choice(ZQ_NS)), pattern=pat)
         seen[_compare(b, rng, solves=2, minimal=False)] += 1
     assert seen["chase"] >= 60, seen
 

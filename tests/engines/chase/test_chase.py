@@ -134,8 +134,10 @@ def test_auto_routing():
     assert ml.Solver(ml.Board.grid(12, 12, pattern="square"), backend="reference").method == "dense"
     side = int(CROSSOVER_TILES["chase"] ** 0.5)  # the chase's crossover with dense
     for n in (3, 4, 6):  # fields and rings cross over at the same size
-        assert ml.Solver(ml.Board.grid(side + 1, side + 1, states=n, pattern="knight")).method == "chase"
-        assert ml.Solver(ml.Board.grid(side - 1, side - 1, states=n, pattern="knight")).method == "dense"
+        above = ml.Board.grid(side + 1, side + 1, states=n, pattern="knight")
+        below = ml.Board.grid(side - 1, side - 1, states=n, pattern="knight")
+        assert ml.Solver(above).method == "chase"
+        assert ml.Solver(below).method == "dense"
     g = ml.Board.from_effects([[0, 1], [1]], 2)
     assert ml.Solver(g).method == "dense"
 
