@@ -228,6 +228,28 @@ def test_odd_by_even_sides_and_the_plan():
     assert ml.Solver(ml.Board.grid(201, 200, 3, pattern="diagonal")).plan.engine == "algebraic-sym"
 
 
+def _lifted_as_reference(b: ml.Board, rng) -> None:
+    """lifted on b against the reference engine: |ker A|, four starts (two of them
+    A x0) solvable as the reference says and solved, every generator in ker A."""
+    n, shape = b.states, b.shape
+    e = NativeEngine(b, "lifted")
+    ref = ml.Solver(b, backend="reference")
+    assert e.kernel_size == ref.kernel_size
+    zero = np.zeros(shape, np.uint8)
+    for i in range(4):
+        s = rng.integers(0, n, shape, dtype=np.uint8)
+        if i % 2:
+            s = b.apply(zero, s)
+        R = ((n - s.reshape(1, -1).astype(np.int64)) % n).astype(np.uint8)
+        X, ok = e.solve(R)
+        assert bool(ok[0]) == ref.solvable(s)
+        if ok[0]:
+            assert not b.apply(s, X[0].reshape(shape)).any()
+    H, _ = e.generators()
+    for h in H:
+        assert not b.apply(zero, h.reshape(shape)).any()
+
+
 def test_lifted_over_it_on_composite_n():
     """lifted runs algebraic-sym-odd over each prime of n (ml__field_engine): odd x odd
     diagonals of composite n against the reference engine."""
@@ -236,22 +258,7 @@ def test_lifted_over_it_on_composite_n():
     for n, k in ((4, 5), (4, 9), (6, 9), (9, 7), (10, 5), (15, 13), (21, 9), (25, 7)):
         b = ml.Board.grid(k, k, n, pattern="diagonal")
         assert covers(NAME, b) is not None and covers("lifted", b) is None, (n, k)
-        e = NativeEngine(b, "lifted")
-        ref = ml.Solver(b, backend="reference")
-        assert e.kernel_size == ref.kernel_size
-        zero = np.zeros((k, k), np.uint8)
-        for i in range(4):
-            s = rng.integers(0, n, (k, k), dtype=np.uint8)
-            if i % 2:
-                s = b.apply(zero, s)
-            R = ((n - s.reshape(1, -1).astype(np.int64)) % n).astype(np.uint8)
-            X, ok = e.solve(R)
-            assert bool(ok[0]) == ref.solvable(s)
-            if ok[0]:
-                assert not b.apply(s, X[0].reshape(k, k)).any()
-        H, _ = e.generators()
-        for h in H:
-            assert not b.apply(zero, h.reshape(k, k)).any()
+        _lifted_as_reference(b, rng)
         seen += 1
     assert seen == 8
 
@@ -318,16 +325,4 @@ def test_lifted_multiple_root_composite_n():
     for n, h, w in ((6, 11, 11), (10, 7, 19), (15, 5, 29), (6, 5, 3)):
         b = ml.Board.grid(h, w, n, pattern="diagonal")
         assert covers("lifted", b) is None, (n, h, w)
-        e = NativeEngine(b, "lifted")
-        ref = ml.Solver(b, backend="reference")
-        assert e.kernel_size == ref.kernel_size
-        zero = np.zeros((h, w), np.uint8)
-        for i in range(4):
-            s = rng.integers(0, n, (h, w), dtype=np.uint8)
-            if i % 2:
-                s = b.apply(zero, s)
-            R = ((n - s.reshape(1, -1).astype(np.int64)) % n).astype(np.uint8)
-            X, ok = e.solve(R)
-            assert bool(ok[0]) == ref.solvable(s)
-            if ok[0]:
-                assert not b.apply(s, X[0].reshape(h, w)).any()
+        _lifted_as_reference(b, rng)
