@@ -134,7 +134,8 @@ static void px_bytes(unsigned p, const px *a, uint8_t *out, size_t n)
 static void gfpx_bytes(const ml_gfpx *a, uint8_t *out, size_t n)
 {
     size_t c = a->n < n ? a->n : n;
-    memcpy(out, a->c, c);
+    if (c)
+        memcpy(out, a->c, c);
     memset(out + c, 0, n - c);
 }
 
