@@ -28,6 +28,7 @@
 #include "engines/chase.h"
 #include "engines/lifted_cross.h"
 #include "engines/lifted_torus.h"
+#include "engines/torus2.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,18 @@ static int board_mod(ml_ctx *ctx, const ml_board *b, unsigned p, ml_board **out)
     return rc;
 }
 
+/* Whether an invertible part over Z/p^k of a torus is solved by the torus algebra
+ * (lifted_torus.h: span + 1 chases over Z/q to build, two a solve) rather than digit by
+ * digit (k solves over GF(p) and k - 1 stencil products): when span + 3 <= 3 k
+ * (measured on 4999^2 tori, one run: the cross (span 2) over Z/4 and Z/16 and the
+ * diagonal (span 4) over Z/16 1.3-2.3x faster by the algebra, the diagonal over Z/4
+ * 1.2x, the knight (span 10) 1.5x slower over Z/4, even over Z/16). */
+static int torus_algebra_first(const ml_board *b, unsigned p, unsigned k)
+{
+    ml__t2_orient o;
+    return ml__torus2_orient_mod(b, p, &o) == 1 && o.span + 3 <= 3 * (size_t)k;
+}
+
 static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
 {
     (void)user;
@@ -146,7 +159,18 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
         rc = field->nullity(NULL, ctx, t->eng, &null);
         if (rc)
             break;
-        if (!null) {
+        if (!null && b->wrap && ex[j] > 1 && torus_algebra_first(b, p[j], ex[j])) {
+            void *zq = NULL;   /* the torus algebra (declined: the lift) */
+            rc = ml__zq_torus_new(ctx, b, p[j], ex[j], &zq);
+            if (!rc && zq) {
+                field->destroy(NULL, t->eng);
+                t->eng = zq;
+                ml_board_free(t->board);
+                t->board = NULL;
+                t->kind = CHASE;
+                t->ops = &ml__zq_torus_ops;
+            }
+        } else if (!null) {
             t->kind = LIFT;
         } else if (ex[j] == 1) {
             t->kind = FIELD;

@@ -301,6 +301,10 @@ static int build(zt_eng *e, const ml_board *b, const ml__t2_orient *o, int *decl
     if (rc)
         return rc == 1 ? 0 : rc;
     ml__t2_core_dims(e->core, &e->h, &e->w, &e->S);
+    if (!e->S) {   /* a single offset: no system (the lift's) */
+        *declined = 1;
+        return 0;
+    }
     size_t S = e->S, w = e->w;
     ml_gfpx *Mq = calloc(S * S + 1, sizeof *Mq);
     ml_gfpx g, f;

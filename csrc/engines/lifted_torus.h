@@ -19,8 +19,9 @@ extern const ml_engine_def ml__zq_torus_ops;
 
 /* *engine for b (a uniform grid torus, no locks or holes) read mod q = p^k, or NULL
  * (ML_OK) when declined: no orientation of algebraic-torus2 over GF(p)
- * (ml__torus2_orient_mod), an offset whose count is 0 mod p but not mod q, or the
- * singular part's rank above ML__ZQ_TORUS_KMAX. Errors: ML_ENOMEM, ML_EINTERRUPTED,
+ * (ml__torus2_orient_mod) or one of span 0 (a single offset), an offset whose count
+ * is 0 mod p but not mod q, or the singular part's rank above ML__ZQ_TORUS_KMAX. b may
+ * be invertible mod p (then the part's kernel is 0, R_A = 0). Errors: ML_ENOMEM, ML_EINTERRUPTED,
  * ML_EINTERNAL (an identity of the algebra broken: a bug). */
 int ml__zq_torus_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, void **engine);
 

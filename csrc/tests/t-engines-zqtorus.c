@@ -8,7 +8,8 @@
  * the cross, the diagonal, the knight and random patterns of reach 1..3 (random counts,
  * the centre or not), sides 2..13 even and odd, n = 4, 8, 9, 16, 25, 27 and composites
  * 12, 36, 100 (the CRT with the other parts); every board whose lifted engine has a
- * "lifted-zq-torus" part is checked (at least 150 of them), 60 others too (lift and
+ * "lifted-zq-torus" part is checked (at least 150 of them: 100 singular mod p, 20
+ * invertible mod p where the algebra is taken before the lift), 60 others too (lift and
  * field parts, parts declined to the chase). The Smith form over Z/p^k (lifted_alg.h's ml__zq_smith)
  * is checked on random matrices: U M V = diag(p^e_i) with U, V invertible mod p.
  * ml-test-sources: engines/algebraic.c engines/algebraic_poly.c engines/algebraic_odd.c engines/algebraic_fit.c engines/torus.c engines/torus2.c engines/polymatn.c engines/lifted.c engines/lifted_cross.c engines/lifted_torus.c engines/lifted_alg.c engines/polymat.c structured/rowrec.c engines/dense.c engines/dense_gf2.c dense/gf2_batch.c dense/gf2.c dense/gf2_kernels.c dense/gf2_echelon.c dense/gf2_factor.c dense/gf2_residual.c dense/pack.c dense/zn.c dense/zn_kernels.c dense/zn_factor.c dense/zn_solve.c dense/bitsliced.c api/registry.c api/registry_own.c engines/chase.c engines/chase_layout.c chase/plan.c chase/symbolic.c chase/symbolic_lut.c chase/numeric.c chase/runner.c api/registry_tensor.c api/registry_plan.c api/json.c api/json_repr.c api/json_write.c api/board.c api/grid.c api/board_play.c api/factored.c api/ctx.c api/errors.c api/version.c base/interrupt.c base/cpu.c chase/rowsolve.c chase/rowsolve_gf2.c chase/rowsolve_zn.c chase/rowsolve_sliced.c chase/rowsolve_numeric.c structured/symchase.c structured/packed.c poly/poly.c poly/gfpx_fast.c engines/tensor.c engines/band.c engines/ring.c engines/smith.c structured/band.c engines/chase_row.c chase/rowchase.c chase/rowchase_kernels.c chase/rowchase_symbols.c */
@@ -147,7 +148,7 @@ int main(void)
     CHECK(ml_ctx_new(&ctx) == ML_OK);
     check_smith();
     static const int NS[] = {4, 8, 9, 16, 25, 27, 12, 36, 100};
-    int parts = 0, others = 0, failed = 0, odd = 0, even = 0, kinds[4] = {0};
+    int parts = 0, others = 0, failed = 0, odd = 0, even = 0, kinds[4] = {0}, singular = 0;
     for (int it = 0; it < 8000 && (parts < 160 || kinds[3] < 30); it++) {
         int n = NS[it % 9], kind = 0;
         ml_board *b = random_torus(n, &kind);
@@ -161,6 +162,8 @@ int main(void)
         int here = 0;
         for (int j = 0; ml__lifted_part(e, j); j++)
             here += strcmp(ml__lifted_part(e, j), "lifted-zq-torus") == 0;
+        uint64_t null = 0;
+        CHECK(ml__lifted_ops.nullity(NULL, ctx, e, &null) == ML_OK);
         ml__lifted_ops.destroy(NULL, e);
         if (here || others < 60) {
             int ok = check_board(b);
@@ -168,6 +171,7 @@ int main(void)
             if (here && ok) {
                 parts++;
                 kinds[kind]++;
+                singular += null > 0;
                 odd += (int)((ml_board_rows(b) & 1) || (ml_board_cols(b) & 1));
                 even += (int)(!(ml_board_rows(b) & 1) && !(ml_board_cols(b) & 1));
             } else if (ok) {
@@ -176,11 +180,12 @@ int main(void)
         }
         ml_board_free(b);
     }
-    printf("checked %d boards with a part over Z/p^k on a torus (%d with an odd side, %d "
-           "even; cross %d, diagonal %d, knight %d, random reach 1..3 %d), %d others\n",
-           parts, odd, even, kinds[0], kinds[1], kinds[2], kinds[3], others);
+    printf("checked %d boards with a part over Z/p^k on a torus (%d singular mod p, %d with "
+           "an odd side, %d even; cross %d, diagonal %d, knight %d, random reach 1..3 %d), %d "
+           "others\n", parts, singular, odd, even, kinds[0], kinds[1], kinds[2], kinds[3],
+           others);
     CHECK(!failed, "failed %d", failed);
-    CHECK(parts >= 150 && odd >= 20 && even >= 20 && kinds[0] >= 10 && kinds[1] >= 10 &&
+    CHECK(parts >= 150 && singular >= 100 && parts - singular >= 20 && odd >= 20 && even >= 20 && kinds[0] >= 10 && kinds[1] >= 10 &&
               kinds[2] >= 5 && kinds[3] >= 30 && others >= 40,
           "coverage");
     ml_ctx_free(ctx);
