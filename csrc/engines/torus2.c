@@ -196,6 +196,23 @@ static void acc_rot16(uint16_t *restrict acc, const uint8_t *restrict src, size_
         acc[c] = (uint16_t)(acc[c] + k * src[c + w - dc]);
 }
 
+/* acc[c] += k src[c - dc mod w], bytes that wrap mod 256 */
+static void acc_rot8(uint8_t *restrict acc, const uint8_t *restrict src, size_t w, size_t dc,
+                     uint8_t k)
+{
+    if (k == 1) {
+        for (size_t c = dc; c < w; c++)
+            acc[c] = (uint8_t)(acc[c] + src[c - dc]);
+        for (size_t c = 0; c < dc; c++)
+            acc[c] = (uint8_t)(acc[c] + src[c + w - dc]);
+        return;
+    }
+    for (size_t c = dc; c < w; c++)
+        acc[c] = (uint8_t)(acc[c] + k * src[c - dc]);
+    for (size_t c = 0; c < dc; c++)
+        acc[c] = (uint8_t)(acc[c] + k * src[c + w - dc]);
+}
+
 /* acc[c] ^= src[c - dc mod w] (GF(2)) */
 static void xor_rot(uint8_t *restrict acc, const uint8_t *restrict src, size_t w, size_t dc)
 {
@@ -224,6 +241,17 @@ static void equation(const t2_eng *e, const uint8_t *Be, const uint8_t *const *r
         return;
     }
     uint32_t sq = (p - 1) * (p - 1), kb = skip ? e->inv : p - 1;   /* the weight of B_e */
+    if (!(p & (p - 1))) {   /* a power of two (the lifted engine's Z/2^k): bytes mod 256 */
+        for (size_t c = 0; c < w; c++)
+            tmp[c] = (uint8_t)(Be ? kb * Be[c] : 0);
+        for (size_t i = 0; i < e->noff; i++)
+            if (!(skip && i == e->lead))
+                acc_rot8(tmp, rows[i], w, e->off[i].dc,
+                         (uint8_t)(skip ? (p - e->off[i].k) * e->inv % p : e->off[i].k));
+        for (size_t c = 0; c < w; c++)
+            tmp[c] &= (uint8_t)(p - 1);
+        return;
+    }
     if ((uint64_t)(e->noff + 1) * sq <= 0xFFFF) {   /* every sum fits 16 bits */
         uint16_t *a16 = (uint16_t *)acc;
         for (size_t c = 0; c < w; c++)
