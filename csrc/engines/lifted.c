@@ -11,8 +11,8 @@
  * algebraic-cross or algebraic-sym (no wrap) and it takes the board, on tori the torus
  * algebra over Z/p^k (engines/lifted_torus.h) when it takes the board, else the
  * choosing chase engine (ml__chase_choose_ops) of the same grid over Z/p^k. An
- * invertible factor of a torus whose torus2 orientation has a span S with S + 3 <= 3 k
- * is the torus algebra's too (torus_algebra_first), a lift when it declines. A lift
+ * invertible factor of a torus is the torus algebra's too when p = 2 or its torus2
+ * orientation's span S has S + 3 <= 3 k (torus_algebra_first), a lift when it declines. A lift
  * part solves A x = b (mod p^k) digit by digit: with r = b, m = p^k, at step i the
  * GF(p) engine solves A y = r (mod p), x += p^i y, r = ((r - A y) mod m) / p (exact)
  * and m /= p: k GF(p) solves and k - 1 stencil products (wrapped on tori), O(k h w).
@@ -104,14 +104,17 @@ static int board_mod(ml_ctx *ctx, const ml_board *b, unsigned p, ml_board **out)
 
 /* Whether an invertible part over Z/p^k of a torus is solved by the torus algebra
  * (lifted_torus.h: span + 1 chases over Z/q to build, two a solve) rather than digit by
- * digit (k solves over GF(p) and k - 1 stencil products): when span + 3 <= 3 k
- * (measured on 4999^2 tori, one run: the cross (span 2) over Z/4 and Z/16 and the
- * diagonal (span 4) over Z/16 1.3-2.3x faster by the algebra, the diagonal over Z/4
- * 1.2x, the knight (span 10) 1.5x slower over Z/4, even over Z/16). */
+ * digit (k solves over GF(p) and k - 1 stencil products a solve): for p = 2 (the
+ * chase's sums over Z/2^k in bytes), else when span + 3 <= 3 k. Measured on 4999^2
+ * tori (one run each, loaded machine; digit by digit -> the algebra): over Z/4 the cross
+ * 0.26 -> 0.20 s, the diagonal 0.97-1.10 -> 0.63 s, the knight 0.99-1.32 -> 1.26-1.31 s;
+ * over Z/16 the cross 0.48 -> 0.21 s, the diagonal 1.6-2.5 -> 0.73 s, the knight
+ * 2.1-2.4 -> 1.4-1.8 s; over odd p (16-bit sums) only the span's rule, measured before
+ * the byte sums over Z/4 (the knight 0.47 -> 0.69 s digit by digit -> the algebra). */
 static int torus_algebra_first(const ml_board *b, unsigned p, unsigned k)
 {
     ml__t2_orient o;
-    return ml__torus2_orient_mod(b, p, &o) == 1 && o.span + 3 <= 3 * (size_t)k;
+    return ml__torus2_orient_mod(b, p, &o) == 1 && (p == 2 || o.span + 3 <= 3 * (size_t)k);
 }
 
 static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
