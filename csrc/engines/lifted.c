@@ -27,6 +27,7 @@
 #include "engines/algebraic.h"
 #include "engines/chase.h"
 #include "engines/lifted_cross.h"
+#include "engines/lifted_odd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,13 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
             t->eng = NULL;
             ml_board_free(t->board);
             t->board = NULL;
+            if (field == &ml__algebraic_sym_odd_ops && !b->wrap) {   /* lifted_odd.h */
+                rc = ml__zq_odd_new(ctx, b, p[j], ex[j], &t->eng);
+                if (rc || t->eng) {
+                    t->ops = &ml__zq_odd_ops;
+                    continue;
+                }
+            }
             int sym = field == &ml__algebraic_sym_ops;
             if ((sym || field == &ml__algebraic_cross_ops) && !b->wrap) {
                 rc = ml__zq_cross_new(ctx, b, p[j], ex[j], sym, &t->eng);
