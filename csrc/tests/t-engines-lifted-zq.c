@@ -6,9 +6,10 @@
  * - lifted_odd.c ("lifted-zq-odd"): random left-right symmetric 3 x 3 patterns with no tap
  *   (-1, 0) and a unit centre (random counts of (0, 0), (-1, +-1), (0, +-1), (1, 0),
  *   (1, +-1); transposed half the time, so both orientations), odd widths 3..41, over
- *   n = 4, 8, 9, 16, 25, 27, 12, 18: every board lifted builds is checked, those with a
- *   part "lifted-zq-odd" counted per n (every one with a kernel over Z/n: singular mod p),
- *   and the others nonsingular mod p (parts "lift") among them;
+ *   n = 4, 8, 9, 16, 25, 27, 12, 18, 36, 100 (36, 100: two parts over Z/p^k): every
+ *   board lifted builds is checked, those with a part "lifted-zq-odd" counted per n
+ *   (each with a kernel over Z/n: singular mod p; some with two such parts), and the
+ *   others nonsingular mod p (parts "lift") among them;
  * - its eligibility: ml__zq_odd_new declines (NULL engine, ML_OK) a torus, a locked or a
  *   holed board, even sides, a centre that is not a unit mod p, a tap (-1, 0), counts
  *   symmetric mod p but not mod p^k, k = 1; lifted refuses locks and holes;
@@ -147,10 +148,11 @@ static void eligibility(void)
 
 static void random_odd(void)
 {
-    static const int NZ[] = {4, 8, 9, 16, 25, 27, 12, 18};
-    int per_n[8] = {0}, boards = 0, odd = 0, with_kernel = 0, lifts = 0, transposed = 0;
-    for (int it = 0; it < 4000 && odd < 200; it++) {
-        int ni = it % 8, n = NZ[ni];
+    static const int NZ[] = {4, 8, 9, 16, 25, 27, 12, 18, 36, 100};
+    int per_n[10] = {0}, boards = 0, odd = 0, with_kernel = 0, lifts = 0, transposed = 0,
+        two = 0;
+    for (int it = 0; it < 5000 && odd < 240; it++) {
+        int ni = it % 10, n = NZ[ni];
         int64_t dr[16], dc[16];
         int tr = (int)rnd_range(0, 1);
         size_t k = sym_pattern(dr, dc, it % 5 == 4 ? 1 : 0, tr);
@@ -166,6 +168,7 @@ static void random_odd(void)
         }
         if (here > 0) {
             odd++;
+            two += here == 2;
             per_n[ni]++;
             transposed += tr;
             void *e = NULL;
@@ -184,12 +187,13 @@ static void random_odd(void)
            "%d others with a part lifted digit by digit; per n:", boards, odd, transposed,
            with_kernel, lifts);
     int every = 1;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 10; i++) {
         printf(" %d", per_n[i]);
         every &= per_n[i] >= 5;
     }
-    printf(")\n");
-    CHECK(odd >= 150 && every && transposed >= 30 && with_kernel == odd && lifts >= 50,
+    printf("; %d with two such parts)\n", two);
+    CHECK(odd >= 150 && every && transposed >= 30 && with_kernel == odd && lifts >= 50 &&
+              two >= 3,
           "parts lifted-zq-odd: %d", odd);
 }
 
