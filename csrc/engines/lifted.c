@@ -10,9 +10,11 @@
  * (engines/lifted_cross.h: one polynomial equation) when the engine over GF(p) is
  * algebraic-cross or algebraic-sym (no wrap) and it takes the board, on tori the torus
  * algebra over Z/p^k (engines/lifted_torus.h) when it takes the board, else the
- * choosing chase engine (ml__chase_choose_ops) of the same grid over Z/p^k. An
+ * choosing chase engine (ml__chase_choose_ops) of the same grid over Z/p^k (on
+ * algebraic-sym-odd's boards first engines/lifted_odd.h's split over Z/p^k). An
  * invertible factor of a torus is the torus algebra's too when p = 2 or its torus2
- * orientation's span S has S + 3 <= 3 k (torus_algebra_first), a lift when it declines. A lift
+ * orientation's span S has S + 3 <= 3 k (torus_algebra_first), a lift when it
+ * declines. A lift
  * part solves A x = b (mod p^k) digit by digit: with r = b, m = p^k, at step i the
  * GF(p) engine solves A y = r (mod p), x += p^i y, r = ((r - A y) mod m) / p (exact)
  * and m /= p: k GF(p) solves and k - 1 stencil products (wrapped on tori), O(k h w).
@@ -32,6 +34,7 @@
 #include "engines/lifted_cross.h"
 #include "engines/lifted_torus.h"
 #include "engines/torus2.h"
+#include "engines/lifted_odd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +193,13 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
                 rc = ml__zq_torus_new(ctx, b, p[j], ex[j], &t->eng);
                 if (rc || t->eng) {
                     t->ops = &ml__zq_torus_ops;
+                    continue;
+                }
+            }
+            if (field == &ml__algebraic_sym_odd_ops && !b->wrap) {   /* lifted_odd.h */
+                rc = ml__zq_odd_new(ctx, b, p[j], ex[j], &t->eng);
+                if (rc || t->eng) {
+                    t->ops = &ml__zq_odd_ops;
                     continue;
                 }
             }
