@@ -59,7 +59,8 @@ struct ml_result {
 
 /* Whether minimise searches by the Z/n branch and bound (solve_bnb.c): n > 2, every
  * generator held (k of them, at most ML_BNB_MAX_GENS), a coset of total elements past the
- * default count and past the count budget steps (UINT64_MAX: none). */
+ * default count and past the count budget steps (UINT64_MAX: none). With the environment
+ * variable MODLIGHTS_SEARCH=bnb (for tests): every coset of more than one element. */
 int ml__bnb_applies(unsigned n, size_t L, uint64_t k, uint64_t total, uint64_t steps,
                     uint64_t count);
 /* The branch and bound of x + span(H) (solve_bnb.c): x (L bytes) replaced by the least
