@@ -289,9 +289,11 @@ def _cost_tree(
     frees = {k - _count(P) for P in pruned} if isinstance(pruned, list) else set()
     free = max(frees, default=0)
     groups = r if free * n.bit_length() > 62 else min(r, n**free)
-    units = fixed * (4 * _CALL + r * 3 * _ENTRY) + n_pruned * (
-        6 * _CALL + r * 2 * _ENTRY + groups * n * n * _ENTRY
-    )
+    if proof.get("bound") == "classes":  # r x n shifted values summed by np.add.at
+        per_prefix = 8 * _CALL + r * n * (3 * _ENTRY + _ADD_AT) + groups * n * _ENTRY
+    else:
+        per_prefix = 6 * _CALL + r * 2 * _ENTRY + groups * n * n * _ENTRY
+    units = fixed * (4 * _CALL + r * 3 * _ENTRY) + n_pruned * per_prefix
     units += sum(r * f * _ENTRY * (r.bit_length() + 1) for f in frees)
     items = [(units, "tree prefixes", f"{n_pruned} pruned prefixes of a tree proof")]
     syms = proof.get("symmetries", [])
