@@ -188,10 +188,14 @@ static void stops(void)
     ml_bnb_proof P;
     int rc = ml_bnb_zn_min(x0, G, ord, k, r, n, 5000, 0, best, &len, &P, &st);
     CHECK(rc == ML_BNB_STOPPED && !st.complete && len <= l0 && P.words == NULL, "budget rc=%d", rc);
+    if (rc == ML_BNB_OK)
+        ml_bnb_proof_free(&P);
     ml_interrupt_request();
     rc = ml_bnb_zn_min(x0, G, ord, k, r, n, 0, 0, best, &len, &P, &st);
     CHECK(rc == ML_BNB_INTERRUPTED && !st.complete && st.nodes <= 8192, "interrupt rc=%d nodes=%llu",
           rc, (unsigned long long)st.nodes);
+    if (rc == ML_BNB_OK)
+        ml_bnb_proof_free(&P);
     ml_interrupt_take();
     CHECK(ml_bnb_zn_min(x0, G, ord, 2000, r, n, 0, 0, best, &len, NULL, &st) == ML_BNB_EINVAL);
     free(x0), free(G), free(best);
