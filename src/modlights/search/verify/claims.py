@@ -104,11 +104,12 @@ def _classes(Hfree: np.ndarray, n: int) -> tuple[np.ndarray, int, np.ndarray]:
 
 def _class_bound(y: np.ndarray, gid: np.ndarray, G: int, a: np.ndarray, n: int) -> int:
     """sum over classes of min over s in 0..n-1 of sum_{j in class} ((y_j + a_j s) mod
-    n): T[g, s] sums the taps of class g at shift s (entries <= r (n - 1))."""
+    n): T[g, s] sums the taps of class g at shift s (entries <= r (n - 1) < 2^53, exact
+    in the float64 sums of np.bincount)."""
     s = np.arange(n, dtype=np.int64)
     vals = (y.astype(np.int64)[:, None] + a[:, None] * s[None, :]) % n
-    T = np.zeros((G, n), dtype=np.int64)
-    np.add.at(T, gid, vals)
+    where = gid[:, None] * n + s[None, :]
+    T = np.bincount(where.ravel(), weights=vals.ravel(), minlength=G * n).reshape(G, n)
     return int(T.min(axis=1).sum())
 
 
@@ -159,16 +160,25 @@ def _check_tree(
         raise ValueError(f"{what} bound must be 'columns' or 'classes', got {kind!r}"[:300])
     groups: dict[int, tuple] = {}
     pset = set()
+    ys, last = [x], []  # the previous prefix's entries and partial sums
     for idx, P in enumerate(pruned):
         if not isinstance(P, list) or len(P) > depth:
             raise ValueError(
                 f"{what} pruned prefix {idx} must be a list of at most {depth} coefficients"
             )
-        y = x.copy()
+        # ys[t]: x plus the first t entries of the previous prefix, kept while equal
+        same = 0
         for t, c in enumerate(P):
             i = k - 1 - t
             c = _int(c, f"{what} pruned prefix {idx} entry {t}", 0, orders[i] - 1)
-            y = (y + c * H[i]) % n
+            if same == t and t < len(last) and last[t] == c:
+                same += 1
+        del ys[same + 1 :], last[same:]
+        for t in range(same, len(P)):
+            c = P[t]
+            ys.append((ys[-1] + c * H[k - 1 - t]) % n if c else ys[-1])
+            last.append(c)
+        y = ys[len(P)]
         free = k - len(P)
         if free not in groups:
             groups[free] = _groups(H[:free]) if kind == "columns" else _classes(H[:free], n)
