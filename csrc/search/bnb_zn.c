@@ -239,7 +239,7 @@ typedef struct {
     int8_t *dir;
     uint8_t *best;
     int64_t best_len;
-    uint64_t budget, work, next_poll;
+    uint64_t budget, work, next_poll, poll_every;   /* poll about every 2^22 tap steps */
     int64_t deadline_ns;
     ml_bnb_proof *proof;
     ml_bnb_stats *st;
@@ -253,7 +253,7 @@ static int tick(bnb *B, uint64_t w)
         return ML_BNB_STOPPED;
     if (B->work < B->next_poll)
         return ML_BNB_OK;
-    B->next_poll = B->work + 4096;
+    B->next_poll = B->work + B->poll_every;
     if (ml_interrupt_poll())
         return ML_BNB_INTERRUPTED;
     if (B->deadline_ns > 0 && ml_driver_now_ns() >= B->deadline_ns)
@@ -449,7 +449,9 @@ int ml_bnb_zn_min(const uint8_t *x0, const uint8_t *gens, const uint32_t *orders
     memset(&B, 0, sizeof B);
     B.k = k, B.r = r, B.m = m, B.n = n, B.G = gens, B.ord = orders, B.maxo = maxo;
     B.best = best, B.best_len = *len, B.budget = budget, B.deadline_ns = deadline_ns;
-    B.next_poll = 4096, B.proof = proof, B.st = st;
+    B.poll_every = ((uint64_t)1 << 22) / ((uint64_t)r * n + 1);
+    B.poll_every = B.poll_every < 1 ? 1 : B.poll_every > 4096 ? 4096 : B.poll_every;
+    B.next_poll = B.poll_every, B.proof = proof, B.st = st;
     size_t nnz = 0;
     for (size_t q = 0; q < k * r; q++)
         nnz += gens[q] != 0;

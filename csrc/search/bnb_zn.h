@@ -17,8 +17,8 @@
  *
  * Single-threaded and deterministic: the same arguments give the same answer, proof and
  * statistics everywhere. The budget counts nodes plus walked elements; the deadline
- * (CLOCK_MONOTONIC ns, ml_driver_now_ns) and ml_interrupt_poll are checked every 4096
- * nodes or walked elements (well within a second). */
+ * (CLOCK_MONOTONIC ns, ml_driver_now_ns) and ml_interrupt_poll are checked every
+ * min(4096, 2^22 / (r n)) of them (at least every one; well within a second). */
 #ifndef ML_BNB_ZN_H
 #define ML_BNB_ZN_H
 #include <stddef.h>
