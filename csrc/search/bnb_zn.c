@@ -482,9 +482,18 @@ int ml_bnb_zn_min(const uint8_t *x0, const uint8_t *gens, const uint32_t *orders
     }
     sp_start[k] = p;
     B.sp_start = sp_start, B.sp_idx = sp_idx, B.sp_val = sp_val;
-    for (size_t f = m; f <= k; f++, built++)
+    for (size_t f = m; f <= k; f++, built++) {
         if (classes_make(gens, f, r, n, &B.C[f - m]))
             goto out;
+        if (ml_interrupt_poll()) {   /* O(r f log r) each: polled between them */
+            rc = ML_BNB_INTERRUPTED;
+            goto out;
+        }
+        if (deadline_ns > 0 && ml_driver_now_ns() >= deadline_ns) {
+            rc = ML_BNB_STOPPED;
+            goto out;
+        }
+    }
     memcpy(B.ys + k * r, x0, r);
     if (classes_bound(&B.C[k - m], x0, n, B.best_len) >= B.best_len) {
         rc = record(&B, k);   /* the root: the empty prefix */
