@@ -482,9 +482,10 @@ int ml_bnb_zn_min(const uint8_t *x0, const uint8_t *gens, const uint32_t *orders
     }
     sp_start[k] = p;
     B.sp_start = sp_start, B.sp_idx = sp_idx, B.sp_val = sp_val;
-    for (size_t f = m; f <= k; f++, built++) {
+    for (size_t f = m; f <= k; f++) {
         if (classes_make(gens, f, r, n, &B.C[f - m]))
             goto out;
+        built++;
         if (ml_interrupt_poll()) {   /* O(r f log r) each: polled between them */
             rc = ML_BNB_INTERRUPTED;
             goto out;
