@@ -1,5 +1,5 @@
 /* solve_bnb.c: the Z/n branch and bound of the minimal search (solve.c's minimise; see
- * solver_impl.h, ml__bnb_minimum): the generators put in search order, the descent's
+ * solver_impl.h, ml__bnb_minimum): the generators sparsified and put in search order, the descent's
  * answer as the root and first incumbent, search/bnb_zn.h's search within the budget,
  * the descent again when unfinished. */
 #include "api/ctx.h"
@@ -42,12 +42,25 @@ int ml__bnb_minimum(ml_ctx *ctx, const uint8_t *H, const uint32_t *orders, uint6
     uint8_t *best = malloc(L);
     ml_bnb_proof *P = calloc(1, sizeof *P);
     int rc = ML_OK;
-    if (!perm || !G || !O || !best || !P || ml_bnb_zn_order(H, (size_t)k, L, perm)) {
+    uint8_t *Hs = malloc(k * L);   /* the sparsified basis, in the solver's order */
+    if (!perm || !G || !O || !best || !P || !Hs) {
+        rc = ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
+        goto out;
+    }
+    memcpy(G, H, k * L);
+    int sp = ml_bnb_zn_sparsify(G, orders, (size_t)k, L, n);
+    if (sp) {
+        rc = sp == ML_BNB_INTERRUPTED ? ml__fail(ctx, ML_M_INTERRUPTED)
+                                      : ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
+        goto out;
+    }
+    memcpy(Hs, G, k * L);
+    if (ml_bnb_zn_order(Hs, (size_t)k, L, perm)) {
         rc = ml__fail(ctx, ML_M_NOMEM, "ml_solver_solve");
         goto out;
     }
     for (uint64_t t = 0; t < k; t++) {
-        memcpy(G + t * L, H + (size_t)perm[t] * L, L);
+        memcpy(G + t * L, Hs + (size_t)perm[t] * L, L);
         O[t] = orders[perm[t]];
     }
     if (ml_driver_descend(G, (size_t)k, L, O, n, x, deadline_ns(deadline)) ==
@@ -83,6 +96,7 @@ out:
     free(P);
     free(perm);
     free(G);
+    free(Hs);
     free(O);
     free(best);
     return rc;

@@ -179,6 +179,61 @@ int64_t ml_bnb_zn_bound(const uint8_t *y, const uint8_t *gens, size_t f, size_t 
     return b;
 }
 
+/* ------------------------------------------------------------------ sparsify */
+int ml_bnb_zn_sparsify(uint8_t *gens, const uint32_t *orders, size_t k, size_t r, unsigned n)
+{
+    uint32_t maxo = 2;
+    for (size_t i = 0; i < k; i++)
+        maxo = orders[i] > maxo ? orders[i] : maxo;
+    if ((double)k * (double)k * maxo * (double)r > (double)((uint64_t)1 << 28))
+        return ML_BNB_OK;   /* too costly: the basis as it is */
+    size_t *nnz = malloc((k + 1) * sizeof *nnz);
+    uint8_t *h = malloc(r + 1);
+    if (!nnz || !h) {
+        free(nnz);
+        free(h);
+        return ML_BNB_ENOMEM;
+    }
+    for (size_t i = 0; i < k; i++) {
+        nnz[i] = 0;
+        for (size_t j = 0; j < r; j++)
+            nnz[i] += gens[i * r + j] != 0;
+    }
+    int rc = ML_BNB_OK;
+    for (int pass = 0, changed = 1; changed && pass < 8; pass++) {
+        changed = 0;
+        if (ml_interrupt_poll()) {
+            rc = ML_BNB_INTERRUPTED;
+            break;
+        }
+        for (size_t i = 0; i < k; i++)
+            for (size_t a = 0; a < k; a++) {
+                if (a == i)
+                    continue;
+                const uint8_t *g = gens + a * r;
+                uint8_t *t = gens + i * r;
+                for (uint32_t c = 1; c < orders[a]; c++) {
+                    if (orders[i] % (orders[a] / gcd_u(c, orders[a])))
+                        continue;   /* c h_a's order must divide h_i's */
+                    size_t z = 0;
+                    for (size_t j = 0; j < r && z < nnz[i]; j++) {
+                        h[j] = (uint8_t)((t[j] + c * g[j]) % n);
+                        z += h[j] != 0;
+                    }
+                    if (z < nnz[i] && z > 0) {   /* z = 0: not a basis; left alone */
+                        for (size_t j = 0; j < r; j++)
+                            t[j] = (uint8_t)((t[j] + c * g[j]) % n);
+                        nnz[i] = z;
+                        changed = 1;
+                    }
+                }
+            }
+    }
+    free(nnz);
+    free(h);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ order */
 int ml_bnb_zn_order(const uint8_t *gens, size_t k, size_t r, uint32_t *perm)
 {

@@ -59,6 +59,14 @@ typedef struct {
 
 void ml_bnb_proof_free(ml_bnb_proof *p);
 
+/* Fewer non-zero taps in the basis (the class bound is exact where the free generators'
+ * taps are disjoint): while a pass changes something (at most 8 passes), h_i += c h_a
+ * when that has fewer non-zero entries and the order of c h_a divides o_i (an
+ * automorphism of the direct sum of the Z/o_i: the generators still generate the same
+ * group, each of the same order). In place; skipped when k^2 max(o) r > 2^28. 0,
+ * ML_BNB_ENOMEM or ML_BNB_INTERRUPTED (polled between passes). O(k^2 max(o) r) a pass. */
+int ml_bnb_zn_sparsify(uint8_t *gens, const uint32_t *orders, size_t k, size_t r, unsigned n);
+
 /* The search order of k generators (gens: k x r, entries < n): perm[t] = the index in
  * gens of the t-th generator of the search (t = k - 1 is fixed first). Greedy from the
  * top: the next one fixed is the free generator with the most taps that another free

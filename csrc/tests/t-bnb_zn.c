@@ -5,7 +5,9 @@
  * the proof must have a class bound (recomputed here by the formula, apart from the
  * search's code) >= the length, and the class bound of random nodes must be at most the
  * least length under them (enumerated). A budget and a Ctrl-C (ml_interrupt_request)
- * stop the search with an element of the coset. Exit status 0 when every check holds.
+ * stop the search with an element of the coset. ml_bnb_zn_sparsify keeps the span (a
+ * hash summed over every element) and the generators' orders and never adds non-zero
+ * entries. Exit status 0 when every check holds.
  * ml-test-sources: search/bnb_zn.c search/driver.c search/coset.c search/coset_gf2.c search/coset_zn.c base/interrupt.c */
 #define _POSIX_C_SOURCE 200809L
 #include "base/interrupt.h"
@@ -172,6 +174,74 @@ static void one(unsigned n, size_t k, size_t r, int sparse)
     free(x0), free(G), free(best), free(eb), free(y);
 }
 
+/* The sum of a hash of every element of span(G) (each listed once: a basis), and whether
+ * each generator's additive order is ord[i]. */
+static uint64_t span_hash(const uint8_t *G, const uint32_t *ord, size_t k, size_t r, unsigned n,
+                          int *orders_ok)
+{
+    uint32_t c[64] = {0};
+    uint64_t sum = 0;
+    *orders_ok = 1;
+    for (size_t i = 0; i < k; i++) {
+        unsigned o = 1;
+        for (int again = 1; again; o++) {
+            again = 0;
+            for (size_t j = 0; j < r; j++)
+                again |= (o * G[i * r + j]) % n != 0;
+            if (!again)
+                break;
+        }
+        *orders_ok &= o == ord[i];
+    }
+    for (;;) {
+        uint64_t h = 0x9E3779B97F4A7C15ull;
+        for (size_t j = 0; j < r; j++) {
+            unsigned v = 0;
+            for (size_t i = 0; i < k; i++)
+                v += c[i] * G[i * r + j];
+            h = (h ^ (v % n)) * 0x100000001B3ull;
+            h ^= h >> 29;
+        }
+        sum += h * 0xBF58476D1CE4E5B9ull;
+        size_t i = 0;
+        while (i < k && ++c[i] == ord[i])
+            c[i++] = 0;
+        if (i == k)
+            return sum;
+    }
+}
+
+static int sparser;   /* bases ml_bnb_zn_sparsify made sparser */
+
+/* ml_bnb_zn_sparsify keeps the span and the orders, never adds non-zero taps. */
+static void sparsify(unsigned n, size_t k, size_t r)
+{
+    r = r < k ? k : r;
+    uint8_t *x0 = malloc(r), *G = malloc(k * r + 1), *S = malloc(k * r + 1);
+    uint32_t ord[64];
+    random_coset(n, k, r, x0, G, ord, 1);
+    for (size_t i = 0; i < k; i++)   /* a basis: tap i is h_i's own, n / o_i there */
+        for (size_t a = 0; a < k; a++)
+            G[a * r + i] = (uint8_t)(a == i ? n / ord[i] : 0);
+    for (size_t i = 0; i < k; i++) {   /* and some overlap to take away: h_i += h_a */
+        size_t a = (size_t)rnd_range(0, (int64_t)k - 1);
+        if (a != i && ord[i] % ord[a] == 0 && rnd_range(0, 1))
+            for (size_t j = 0; j < r; j++)
+                G[i * r + j] = (uint8_t)((G[i * r + j] + G[a * r + j]) % n);
+    }
+    memcpy(S, G, k * r);
+    CHECK(ml_bnb_zn_sparsify(S, ord, k, r, n) == ML_BNB_OK);
+    int ok_g = 0, ok_s = 0;
+    uint64_t hg = span_hash(G, ord, k, r, n, &ok_g), hs = span_hash(S, ord, k, r, n, &ok_s);
+    size_t zg = 0, zs = 0;
+    for (size_t q = 0; q < k * r; q++)
+        zg += G[q] != 0, zs += S[q] != 0;
+    CHECK(hg == hs && ok_s == ok_g && zs <= zg, "n=%u k=%zu span %d orders %d/%d nnz %zu -> %zu",
+          n, k, hg == hs, ok_g, ok_s, zg, zs);
+    sparser += zs < zg;
+    free(x0), free(G), free(S);
+}
+
 /* A budget and an interrupt stop a search of 9^24 elements with an element of the coset
  * no longer than x0. */
 static void stops(void)
@@ -213,7 +283,9 @@ int main(void)
             size_t k = (size_t)rnd_range(1, (int64_t)kmax);
             size_t r = (size_t)rnd_range(1, 24);
             one(n, k, r, t & 1);
+            sparsify(n, k, r);
         }
+    CHECK(sparser >= 20, "only %d bases made sparser", sparser);
     stops();
     return t_done();
 }
