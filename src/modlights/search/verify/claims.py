@@ -158,9 +158,10 @@ def _check_tree(
     kind = proof.get("bound", "columns")
     if kind not in ("columns", "classes"):
         raise ValueError(f"{what} bound must be 'columns' or 'classes', got {kind!r}"[:300])
-    groups: dict[int, tuple] = {}
+    groups: dict[int, Any] = {}  # _groups' or _classes' tuples by free count
     pset = set()
-    ys, last = [x], []  # the previous prefix's entries and partial sums
+    ys: list[np.ndarray] = [x]  # x plus the previous prefix's partial sums
+    last: list[int] = []  # the previous prefix's entries
     for idx, P in enumerate(pruned):
         if not isinstance(P, list) or len(P) > depth:
             raise ValueError(
