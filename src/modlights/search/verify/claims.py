@@ -183,10 +183,11 @@ def _check_tree(
         free = k - len(P)
         if free not in groups:
             groups[free] = _groups(H[:free]) if kind == "columns" else _classes(H[:free], n)
+        gid, G, extra = groups[free]  # extra: the zero column's group, or the a_j
         if kind == "columns":
-            bound = _prefix_bound(y, *groups[free], n)
+            bound = _prefix_bound(y, gid, G, extra, n)
         else:
-            bound = _class_bound(y, *groups[free], n)
+            bound = _class_bound(y, gid, G, extra, n)
         if bound < L:
             raise ValueError(f"{what}: pruned prefix {P} has bound {bound} < length {L}")
         pset.add(tuple(P))
