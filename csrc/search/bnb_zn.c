@@ -297,6 +297,7 @@ typedef struct {
     uint64_t budget, work, next_poll, poll_every;   /* poll about every 2^22 tap steps */
     int64_t deadline_ns;
     ml_bnb_proof *proof;
+    int overflow;              /* the proof passed ML_BNB_MAX_PROOF words: none kept */
     ml_bnb_stats *st;
 } bnb;
 
@@ -342,8 +343,10 @@ static int record(bnb *B, size_t i)
     if (!P)
         return ML_BNB_OK;
     uint64_t d = B->k - i, need = P->nwords + d + 1;
-    if (need > ML_BNB_MAX_PROOF)
-        return ML_BNB_TOO_BIG;
+    if (B->overflow || need > ML_BNB_MAX_PROOF) {   /* no proof: the search goes on */
+        B->overflow = 1;
+        return ML_BNB_OK;
+    }
     if (need > P->cap) {
         uint64_t cap = P->cap ? P->cap : 1024;
         while (cap < need)
@@ -558,6 +561,10 @@ int ml_bnb_zn_min(const uint8_t *x0, const uint8_t *gens, const uint32_t *orders
         rc = dfs(&B, k);
     }
     *len = B.best_len;
+    if (rc == ML_BNB_OK && B.overflow) {
+        rc = ML_BNB_TOO_BIG;   /* finished: best is least, but there is no proof */
+        st->complete = 1;
+    }
     if (rc == ML_BNB_OK) {
         st->complete = 1;
         if (proof) {   /* the prefixes relative to best, and the generators */
@@ -581,7 +588,7 @@ int ml_bnb_zn_min(const uint8_t *x0, const uint8_t *gens, const uint32_t *orders
         }
     }
 out:
-    if (rc && rc != ML_BNB_STOPPED && rc != ML_BNB_INTERRUPTED)
+    if (rc && rc != ML_BNB_TOO_BIG)
         st->complete = 0;
     if (rc && proof)
         ml_bnb_proof_free(proof);

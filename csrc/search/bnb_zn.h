@@ -29,7 +29,8 @@
 #define ML_BNB_INTERRUPTED 2  /* ml_interrupt_poll said stop: best holds the best found */
 #define ML_BNB_ENOMEM 3
 #define ML_BNB_EINVAL 4       /* arguments out of range (see ml_bnb_zn_min) */
-#define ML_BNB_TOO_BIG 5      /* the proof would pass ML_BNB_MAX_PROOF words */
+#define ML_BNB_TOO_BIG 5      /* finished, best is least, but the proof passed
+                               * ML_BNB_MAX_PROOF words (the search went on without it) */
 
 /* Limits: generators (ml_bnb_zn_min refuses more), proof words (prefix entries plus one
  * a prefix), leaf elements. */
