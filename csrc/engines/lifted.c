@@ -9,7 +9,8 @@
  * k = 1 (that engine answers), else a part over Z/p^k: the algebra over Z/p^k
  * (engines/lifted_cross.h: one polynomial equation) when the engine over GF(p) is
  * algebraic-cross or algebraic-sym (no wrap) and it takes the board, else the
- * choosing chase engine (ml__chase_choose_ops) of the same grid over Z/p^k. A lift
+ * choosing chase engine (ml__chase_choose_ops) of the same grid over Z/p^k (on
+ * algebraic-sym-odd's boards first engines/lifted_odd.h's split over Z/p^k). A lift
  * part solves A x = b (mod p^k) digit by digit: with r = b, m = p^k, at step i the
  * GF(p) engine solves A y = r (mod p), x += p^i y, r = ((r - A y) mod m) / p (exact)
  * and m /= p: k GF(p) solves and k - 1 stencil products (wrapped on tori), O(k h w).
@@ -27,6 +28,7 @@
 #include "engines/algebraic.h"
 #include "engines/chase.h"
 #include "engines/lifted_cross.h"
+#include "engines/lifted_odd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +157,13 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
             t->eng = NULL;
             ml_board_free(t->board);
             t->board = NULL;
+            if (field == &ml__algebraic_sym_odd_ops && !b->wrap) {   /* lifted_odd.h */
+                rc = ml__zq_odd_new(ctx, b, p[j], ex[j], &t->eng);
+                if (rc || t->eng) {
+                    t->ops = &ml__zq_odd_ops;
+                    continue;
+                }
+            }
             int sym = field == &ml__algebraic_sym_ops;
             if ((sym || field == &ml__algebraic_cross_ops) && !b->wrap) {
                 rc = ml__zq_cross_new(ctx, b, p[j], ex[j], sym, &t->eng);

@@ -300,3 +300,60 @@ def test_kernel_basis_limit_as_python():
         cs.kernel()
     assert str(got.value) == str(e.value)
     assert "256 MiB allowed" in str(e.value)
+
+
+#: left-right symmetric 3 x 3 patterns with no tap (-1, 0) and a unit centre: on odd widths
+#: C_1 = b P is singular (algebraic-sym-odd over GF(p); lifted_odd.c over Z/p^k)
+ODD_SYM = [
+    "diagonal",
+    [(0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (0, -1)],
+    [(0, 0), (-1, 1), (-1, -1), (1, 0)],
+    [(0, 0)] * 3 + [(-1, 1), (-1, -1)] * 2 + [(1, 1), (1, -1)],
+]
+
+
+def _odd_symmetric(rng, ns, max_w=41, max_h=16) -> ml.Board:
+    """An odd-width board of an ODD_SYM pattern over n in ns, transposed half the time."""
+    n = int(rng.choice(ns))
+    w, h = 2 * int(rng.integers(1, max_w // 2 + 1)) + 1, int(rng.integers(1, max_h + 1))
+    pat = ODD_SYM[int(rng.integers(0, len(ODD_SYM)))]
+    if rng.random() < 0.5:
+        offs = [(0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)] if pat == "diagonal" else pat
+        return ml.Board.grid(w, h, states=n, pattern=[(c, r) for r, c in offs])
+    return ml.Board.grid(h, w, states=n, pattern=pat)
+
+
+def test_odd_width_symmetric_parts_over_prime_powers_as_the_reference():
+    """algebraic-sym-odd's boards singular mod p over n = p^k and composites (lifted_odd.c:
+    the rows split by the fold into a nilpotent part solved by a series and im A0(P) where
+    the chase and one polynomial equation over Z/q[x] / (chi / A0) run): kernel size,
+    canonical generators and orders, solvable flags, particular and minimal solutions as
+    the reference engine's; even and odd heights, both orientations."""
+    rng = np.random.default_rng(46)
+    for rows, cols, n in (
+        (5, 5, 4),
+        (8, 11, 8),
+        (9, 9, 16),
+        (7, 7, 27),
+        (3, 11, 9),
+        (5, 7, 25),
+        (11, 11, 12),
+        (7, 9, 18),
+        (14, 9, 4),
+    ):
+        b = ml.Board.grid(rows, cols, states=n, pattern="diagonal")
+        assert _compare(b, rng, solves=2) == "chase", (rows, cols, n)
+    seen = 0
+    for _ in range(16):
+        seen += _compare(_odd_symmetric(rng, ZQ_NS, max_w=21, max_h=10), rng, solves=2) == "chase"
+    assert seen >= 3, seen
+
+
+@pytest.mark.matrix
+def test_many_odd_width_symmetric_boards_as_the_reference():
+    rng = np.random.default_rng(346)
+    seen = {"yes": 0, "chase": 0, "no": 0}
+    for _ in range(300):
+        b = _odd_symmetric(rng, ZQ_NS + [36, 100])  # 36, 100: two parts over Z/p^k
+        seen[_compare(b, rng, solves=2, minimal=False)] += 1
+    assert seen["chase"] >= 60 and seen["yes"] >= 60, seen
