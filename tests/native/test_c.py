@@ -108,6 +108,9 @@ HEAVY = {
     "t-engines-algebraic",
     "t-engines-symodd",  # links the registry and every engine as t-engines-algebraic
     "t-engines-tensor",  # 24 s with its build
+    # the Z/n branch and bound through ml_solver_solve (links the whole solver, 28 s with
+    # its build); the default run keeps t-bnb_zn and tests/search/test_bnb_zn.py
+    "t-api-bnb",
     # the split searches, one coset and many (link the whole solver; test_capi_search.py
     # in the default run)
     "t-search",
