@@ -31,6 +31,7 @@ kernel must be small enough to enumerate (``lpbound.ENUMERATE_MAX``).
 from __future__ import annotations
 
 import heapq
+import json
 import time
 from fractions import Fraction
 from typing import Any
@@ -342,3 +343,85 @@ def group_hardest(
             "nodes": nodes,
         },
     }
+
+
+def group_certificate(solver: Any, hardest: Any, result: dict) -> dict:
+    """The "hardest" certificate (docs/certificates.md) of ``result`` (from
+    :func:`group_hardest` on ``solver.board``): the upper bound its ``lp-tree``; the
+    witness ``hardest``'s (a proved :class:`~modlights.search.hardest.Hardest` whose
+    ``lower`` was handed to the search) unless the search found a harder board, whose
+    fewest taps the solver's exact coset search then proves (its proof carries the
+    solver's generators). ValueError when that proof fails (a budget) or the values
+    disagree."""
+    cert = hardest.certificate()
+    x = result.get("board")
+    if x is not None and result["lower"] > cert["lower"]:
+        board = solver.board
+        n = board.states
+        state = board.apply(
+            np.zeros(board.shape, dtype=np.uint8),
+            board.from_tap_vector((n - np.asarray(x, dtype=np.int64)) % n),
+        )
+        sol = solver.solve(state)
+        w = sol.certificate()
+        if not sol.proven_minimal or w["length"] != result["lower"]:
+            raise ValueError("the harder board's fewest taps was not proved equal to its value")
+        proof = dict(w["proof"], generators=w["kernel"]["generators"], orders=w["kernel"]["orders"])
+        cert["witness"] = {"rhs": w["rhs"], "taps": w["taps"], "length": w["length"], "proof": proof}
+        cert["lower"] = w["length"]
+    cert["upper"] = max(int(result["upper"]), cert["lower"])
+    cert["upper_bound"] = result["upper_bound"]
+    return cert
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m modlights.search.hardest_bb ROWSxCOLS [--states N] [--wrap] --budget S
+    --bb-budget S --out FILE``: the integer-program search (``Solver.hardest``) for a
+    proved board and bound, then :func:`group_hardest` from that lower bound when the
+    kernel can be enumerated, and the better certificate written to FILE (the
+    reproduction of certificates/hardest/). Prints one JSON line of figures."""
+    import argparse
+    import sys
+
+    import modlights as ml
+
+    p = argparse.ArgumentParser(prog="python -m modlights.search.hardest_bb")
+    p.add_argument("grid")
+    p.add_argument("--states", type=int, default=2)
+    p.add_argument("--wrap", action="store_true")
+    p.add_argument("--budget", type=float, default=60.0)
+    p.add_argument("--bb-budget", type=float, default=60.0)
+    p.add_argument("--out", required=True)
+    a = p.parse_args(argv)
+    rows, cols = (int(v) for v in a.grid.lower().split("x"))
+    board = ml.Board.grid(rows, cols, states=a.states, wrap=a.wrap)
+    solver = ml.Solver(board)
+    t0 = time.perf_counter()
+    h = solver.hardest(budget=a.budget)
+    cert = h.certificate()
+    figures = {"ip": [h.lower, h.upper, round(h.seconds, 1)], "certified": cert["upper"]}
+    H, orders = solver._kernel().generators()
+    try:
+        res = group_hardest(
+            board,
+            H,
+            orders,
+            lower=h.lower,
+            budget=a.bb_budget,
+            progress=lambda k, lo, up: print(k, lo, up, file=sys.stderr, flush=True),
+        )
+    except ValueError as e:  # a kernel too large to enumerate
+        figures["bb"] = str(e)
+    else:
+        figures["bb"] = [res["lower"], res["upper"], res["nodes"], round(res["seconds"], 1)]
+        if res["upper"] < cert["upper"] or res["lower"] > cert["lower"]:
+            cert = group_certificate(solver, h, res)
+    figures.update(lower=cert["lower"], upper=cert["upper"], seconds=round(time.perf_counter() - t0, 1))
+    with open(a.out, "w") as f:
+        json.dump(cert, f, separators=(",", ":"))
+    print(json.dumps(figures))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
