@@ -233,8 +233,12 @@ def test_a_count_bound_is_the_max_over_its_interval():
         "kernel": {"generators": [], "orders": []},
         "lower": 0,
         "upper": 3,
-        "witness": {"rhs": [0, 0, 0], "taps": [0, 0, 0], "length": 0,
-                    "proof": {"method": "enumeration"}},
+        "witness": {
+            "rhs": [0, 0, 0],
+            "taps": [0, 0, 0],
+            "length": 0,
+            "proof": {"method": "enumeration"},
+        },
         "upper_bound": {
             "method": "lp-tree",
             "elements": [[]],

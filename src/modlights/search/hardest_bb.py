@@ -31,7 +31,6 @@ kernel must be small enough to enumerate (``lpbound.ENUMERATE_MAX``).
 from __future__ import annotations
 
 import heapq
-import json
 import time
 from fractions import Fraction
 from typing import Any
@@ -76,9 +75,7 @@ class GroupSearch:
         groups = TapGroups(self.H, r)
         self.untouched = [int(j) for j in groups.fixed]
         gens = self.H.astype(np.int64)[:, groups.rep] % n if len(groups) else None
-        pinned_g = (
-            pinned_groups(gens, groups.sizes, n) if gens is not None else np.zeros(0, int)
-        )
+        pinned_g = pinned_groups(gens, groups.sizes, n) if gens is not None else np.zeros(0, int)
         self.pinned = sorted(int(groups.members[g][0]) for g in pinned_g if groups.sizes[g] == 1)
         if n == 2:
             self.units = [[int(j) for j in m] for m in groups.members]
@@ -94,7 +91,9 @@ class GroupSearch:
         """Every unit over its whole range, the pinned taps at 0."""
         pinned = set(self.pinned)
         hi_of = lambda u: (self.n - 1) * len(u)  # noqa: E731
-        return tuple((0, 0) if u[0] in pinned and len(u) == 1 else (0, hi_of(u)) for u in self.units)
+        return tuple(
+            (0, 0) if u[0] in pinned and len(u) == 1 else (0, hi_of(u)) for u in self.units
+        )
 
     # ------------------------------------------------------------------ bounds
     def exact(self, node: Node, idx: np.ndarray, q: np.ndarray) -> Fraction:
@@ -220,7 +219,9 @@ class GroupSearch:
             if lo == hi:
                 continue
             sums = [float(((Wv[:, u] + v) % n) @ qf) for v in range(n)]
-            spread = (max(sums) - min(sums)) * (hi - lo + 1) * (self.size[u] if self.counted[u] else 1)
+            spread = (
+                (max(sums) - min(sums)) * (hi - lo + 1) * (self.size[u] if self.counted[u] else 1)
+            )
             if spread > best:
                 best, pick = spread, (u, (lo + hi + 1) // 2)
         return pick
@@ -244,7 +245,9 @@ class GroupSearch:
             key = tuple(int(a) for a in self.E.coeffs[int(i)])
             e = self.coeff_index.setdefault(key, len(self.coeff_index))
             f = Fraction(int(v), Q)
-            out[str(e)] = str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+            out[str(e)] = (
+                str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+            )
         return out
 
 
@@ -367,61 +370,13 @@ def group_certificate(solver: Any, hardest: Any, result: dict) -> dict:
         if not sol.proven_minimal or w["length"] != result["lower"]:
             raise ValueError("the harder board's fewest taps was not proved equal to its value")
         proof = dict(w["proof"], generators=w["kernel"]["generators"], orders=w["kernel"]["orders"])
-        cert["witness"] = {"rhs": w["rhs"], "taps": w["taps"], "length": w["length"], "proof": proof}
+        cert["witness"] = {
+            "rhs": w["rhs"],
+            "taps": w["taps"],
+            "length": w["length"],
+            "proof": proof,
+        }
         cert["lower"] = w["length"]
     cert["upper"] = max(int(result["upper"]), cert["lower"])
     cert["upper_bound"] = result["upper_bound"]
     return cert
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m modlights.search.hardest_bb ROWSxCOLS [--states N] [--wrap] --budget S
-    --bb-budget S --out FILE``: the integer-program search (``Solver.hardest``) for a
-    proved board and bound, then :func:`group_hardest` from that lower bound when the
-    kernel can be enumerated, and the better certificate written to FILE (the
-    reproduction of certificates/hardest/). Prints one JSON line of figures."""
-    import argparse
-    import sys
-
-    import modlights as ml
-
-    p = argparse.ArgumentParser(prog="python -m modlights.search.hardest_bb")
-    p.add_argument("grid")
-    p.add_argument("--states", type=int, default=2)
-    p.add_argument("--wrap", action="store_true")
-    p.add_argument("--budget", type=float, default=60.0)
-    p.add_argument("--bb-budget", type=float, default=60.0)
-    p.add_argument("--out", required=True)
-    a = p.parse_args(argv)
-    rows, cols = (int(v) for v in a.grid.lower().split("x"))
-    board = ml.Board.grid(rows, cols, states=a.states, wrap=a.wrap)
-    solver = ml.Solver(board)
-    t0 = time.perf_counter()
-    h = solver.hardest(budget=a.budget)
-    cert = h.certificate()
-    figures = {"ip": [h.lower, h.upper, round(h.seconds, 1)], "certified": cert["upper"]}
-    H, orders = solver._kernel().generators()
-    try:
-        res = group_hardest(
-            board,
-            H,
-            orders,
-            lower=h.lower,
-            budget=a.bb_budget,
-            progress=lambda k, lo, up: print(k, lo, up, file=sys.stderr, flush=True),
-        )
-    except ValueError as e:  # a kernel too large to enumerate
-        figures["bb"] = str(e)
-    else:
-        figures["bb"] = [res["lower"], res["upper"], res["nodes"], round(res["seconds"], 1)]
-        if res["upper"] < cert["upper"] or res["lower"] > cert["lower"]:
-            cert = group_certificate(solver, h, res)
-    figures.update(lower=cert["lower"], upper=cert["upper"], seconds=round(time.perf_counter() - t0, 1))
-    with open(a.out, "w") as f:
-        json.dump(cert, f, separators=(",", ":"))
-    print(json.dumps(figures))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -318,7 +318,7 @@ def _dual_bound(
                 col += w[s : s + step] @ (V[s : s + step] == t).astype(np.int64)
             for j in range(r):
                 S[j][t] += int(col[j]) << (LIMB * lb)
-    counted = set()
+    counted: set[int] = set()
     total = 0
     for key, (lo, hi) in (counts or {}).items():
         meter.spend(_cost_count(len(key), n, bits), "lp", "the group counts of an LP tree")
@@ -451,7 +451,9 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel, meter: _Meter) ->
             fixed[j] = 0
             continue
         if isinstance(node, dict) and "branch-group" in node:
-            stack.append(_branch_group(node, f"{what} node {pos - 1}", r, n, fixed, count_of, counts))
+            stack.append(
+                _branch_group(node, f"{what} node {pos - 1}", r, n, fixed, count_of, counts)
+            )
             continue
         w = _weights(
             _field(node, "weights", f"{what} node {pos - 1}"),
