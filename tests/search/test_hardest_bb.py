@@ -278,3 +278,28 @@ def test_stored_certificates(path):
     assert out.returncode == 0, out.stderr + out.stdout
     table = (ROOT / "docs" / "tutorials" / "hardest-boards.md").read_text()
     assert f"certificates/hardest/{path.name}" in table
+
+
+def test_subtrees_are_independent_tasks():
+    """The root split into its two children, each searched alone from a pickled node
+    (as a worker would), joined: the same value and a certificate both checkers accept
+    with the same upper bound as the search in one piece."""
+    import pickle
+
+    from modlights.search.hardest_bb import join, split_root
+
+    b = ml.Board.grid(4, 4)
+    s, h, whole, cert = settle(b, lower=0)
+    H, orders = s._kernel().generators()
+    taps, cut, low, high = split_root(b, H, orders)
+    parts = [
+        group_hardest(b, H, orders, lower=h.lower, start=pickle.loads(pickle.dumps(node)))
+        for node in (low, high)
+    ]
+    assert all(p["settled"] or p["upper"] <= h.lower for p in parts)
+    joined = dict(
+        cert, upper_bound=join(taps, cut, parts[0]["upper_bound"], parts[1]["upper_bound"])
+    )
+    joined = json.loads(json.dumps(joined))
+    got, want = both(joined)
+    assert got == want and got[0] and joined["upper"] == whole["upper"] == h.lower

@@ -47,7 +47,7 @@ from modlights.search.lpbound import (
     rationalise,
 )
 
-__all__ = ["GroupSearch", "Node", "group_hardest"]
+__all__ = ["GroupSearch", "Node", "group_certificate", "group_hardest", "join", "split_root"]
 
 #: A node: one (lo, hi) interval per unit.
 Node = tuple
@@ -260,13 +260,17 @@ def group_hardest(
     budget: float | None = None,
     max_nodes: int | None = None,
     progress: Any = None,
+    start: Node | None = None,
 ) -> dict:
     """The best-first branch and bound of the module docstring.
 
     ``lower``: a proved lower bound (a board needing that many taps, e.g. from
     :func:`modlights.search.hardest.hardest`); nodes whose bound floors to it are closed.
     ``budget`` seconds / ``max_nodes`` bound the search (None: until settled).
-    ``progress(nodes, lower, upper)`` is called about once a second.
+    ``progress(nodes, lower, upper)`` is called about once a second. ``start``: a
+    node (default the root, :meth:`GroupSearch.root`) whose subtree alone is searched:
+    its ``upper_bound`` then covers that subtree only, and :func:`join` makes the
+    parent of two such subtrees (independent tasks: a node is a plain tuple).
 
     Returns {"lower", "upper", "board" (tap vector of the best board found with value
     ``lower`` when the search found it, else None), "nodes", "seconds", "settled",
@@ -276,7 +280,7 @@ def group_hardest(
     deadline = None if budget is None else t0 + float(budget)
     S = GroupSearch(board, H, orders)
     best_x = None
-    root = S.root()
+    root = S.root() if start is None else tuple((int(a), int(b)) for a, b in start)
     tree: dict[int, Any] = {}  # id -> ("leaf", idx, q, floor) | ("split", u, cut, lo_id, hi_id)
     b, idx, q = S.bound(root, None, deadline)
     heap: list = [(-b, 0, root, idx)]
@@ -380,3 +384,46 @@ def group_certificate(solver: Any, hardest: Any, result: dict) -> dict:
     cert["upper"] = max(int(result["upper"]), cert["lower"])
     cert["upper_bound"] = result["upper_bound"]
     return cert
+
+
+def split_root(board: Any, H: np.ndarray, orders: list[int], node: Node | None = None):
+    """(taps, cut, lower child, upper child) of the split :func:`group_hardest` makes at
+    ``node`` (default the root): the two children are independent subtrees."""
+    S = GroupSearch(board, H, orders)
+    node = S.root() if node is None else node
+    _, idx, q = S.bound(node)
+    pick = S.split(node, idx, q)
+    if pick is None:
+        raise ValueError("every unit of the node is fixed: nothing to split")
+    u, cut = pick
+    lo, hi = node[u]
+    kids = [node[:u] + (part,) + node[u + 1 :] for part in ((lo, cut - 1), (cut, hi))]
+    return list(S.units[u]), cut, kids[0], kids[1]
+
+
+def join(taps: list[int], cut: int, low: dict, high: dict) -> dict:
+    """The ``lp-tree`` of a node split into [lo, cut - 1] and [cut, hi] on ``taps``,
+    from the ``upper_bound`` dicts of its two subtrees (each from :func:`group_hardest`
+    with ``start`` the child): one element list (the second tree's weights renumbered)
+    and the branch-group node first."""
+    elements = [list(e) for e in low["elements"]]
+    index = {tuple(e): i for i, e in enumerate(elements)}
+    remap = {}
+    for i, e in enumerate(high["elements"]):
+        key = tuple(e)
+        if key not in index:
+            index[key] = len(elements)
+            elements.append(list(e))
+        remap[str(i)] = str(index[key])
+    high_nodes = [
+        {"weights": {remap[k]: v for k, v in nd["weights"].items()}} if "weights" in nd else nd
+        for nd in high["nodes"]
+    ]
+    return {
+        "method": "lp-tree",
+        "elements": elements,
+        "pinned": list(low["pinned"]),
+        "nodes": [{"branch-group": list(taps), "splits": [int(cut)]}]
+        + list(low["nodes"])
+        + high_nodes,
+    }
