@@ -525,6 +525,7 @@ class Solver(SolverBatches):
         budget: Any = None,
         executor: Any = None,
         progress: Any = None,
+        checkpoint: Any = None,
     ) -> Solution:
         """A solution of ``state + A x = target``, by default one with the fewest taps.
 
@@ -568,6 +569,13 @@ class Solver(SolverBatches):
             at the start and end of a native search (the C search runs to its end or
             budget without calling back; Ctrl-C stops it), after each wait of a search
             split over an executor. An exception it raises stops the search.
+        checkpoint : str or os.PathLike, optional
+            A file that keeps the answers of the split search's tasks as they are
+            merged (:mod:`modlights.search.checkpoint`), so that a search stopped by
+            Ctrl-C or a lost cluster resumes where it stopped when called again with the
+            same file: the same answer and certificate as a run that never stopped.
+            Needs the native backend, ``minimal=True``, an ``executor`` and a budget
+            that covers the whole coset (a count of at least ``kernel_size``).
 
         Returns
         -------
@@ -583,7 +591,8 @@ class Solver(SolverBatches):
             When no tap counts take ``state`` to ``target``.
         ValueError
             For a state or target of the wrong shape, a bad budget, executor or
-            progress.
+            progress, a checkpoint without the search it needs, or a checkpoint file
+            of another search.
 
         Examples
         --------
@@ -608,10 +617,12 @@ class Solver(SolverBatches):
         deadline = _deadline(seconds)
         check_executor(executor)
         progress = _check_progress(progress)
+        if checkpoint is not None:
+            checkpoint = self._check_checkpoint(checkpoint, minimal, executor, steps, seconds)
         if self._on_c:  # executors and progress: the C split search (solver_batch)
             if minimal and (executor is not None or progress is not None):
                 return self._solve_c_split(
-                    state, target, budget, steps, seconds, executor, progress
+                    state, target, budget, steps, seconds, executor, progress, checkpoint
                 )
             return self._solve_c(state, target, minimal, budget, steps, seconds)
         rhs = self._rhs(state, target)

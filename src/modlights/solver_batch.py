@@ -10,6 +10,7 @@ documents them there).
 
 from __future__ import annotations
 
+import os
 import time
 from math import prod
 from typing import TYPE_CHECKING, Any
@@ -20,6 +21,7 @@ from modlights import solver_native as _cn
 from modlights.engines import registry
 from modlights.model.board import MAX_TILES, Board
 from modlights.search import minimal as _minimal
+from modlights.search.checkpoint import Checkpoint
 from modlights.search.minimal import check_executor, minimise
 from modlights.search.split import split_search, split_search_many
 from modlights.solution import Solution, Unsolvable
@@ -65,6 +67,7 @@ class SolverBatches(_cn.NativeSolver):
             budget: Any = None,
             executor: Any = None,
             progress: Any = None,
+            checkpoint: Any = None,
         ) -> Solution: ...
 
     def _rhs_many(self, states: Any, target: Any) -> np.ndarray:
@@ -106,6 +109,33 @@ class SolverBatches(_cn.NativeSolver):
         _, ok = self._engine.solve(R)
         return ok
 
+    def _check_checkpoint(
+        self, path: Any, minimal: bool, executor: Any, steps: Any, seconds: Any
+    ) -> Checkpoint:
+        """``solve``'s checkpoint: a Checkpoint of ``path``, or ValueError saying what
+        the split search it keeps needs (checked before any work)."""
+        if not isinstance(path, (str, os.PathLike)):
+            raise ValueError(
+                f"checkpoint must be a file path (str or os.PathLike), got {type(path).__name__}"
+            )
+        ks = self.kernel_size
+        if not (
+            self._on_c
+            and minimal
+            and executor is not None
+            and seconds is None
+            and steps is not None
+            and 1 < ks <= steps
+            and ks < 1 << 62
+        ):
+            raise ValueError(
+                "checkpoint= keeps the tasks of a search split over an executor: it needs "
+                "the native backend, minimal=True, executor= and a budget that covers the "
+                f"whole coset (a count of at least kernel_size = {ks}, below 2^62; "
+                "a coset of one element needs no search)"
+            )
+        return Checkpoint(path)
+
     def _solve_c_split(
         self,
         state: Any,
@@ -115,11 +145,13 @@ class SolverBatches(_cn.NativeSolver):
         seconds: Any,
         executor: Any,
         progress: Any,
+        checkpoint: Any = None,
     ) -> Solution:
         """``Solver.solve(minimal=True)`` by the C solver with an executor or a progress
         callback. A budget that covers the whole coset (a count of at least |ker A|,
         fewer than 2^62) with an executor: the C split search over it
-        (:func:`modlights.search.split.split_search`), proved; otherwise
+        (:func:`modlights.search.split.split_search`, keeping its answers in
+        ``checkpoint`` when given), proved; otherwise
         ``ml_solver_solve`` within the budget, as without an executor. ``progress(done,
         total)`` (total |ker A|, coset elements) is told 0 first and at the end the
         elements covered (total when proved); in between, after each wait of a split
@@ -146,7 +178,7 @@ class SolverBatches(_cn.NativeSolver):
 
             with self._c_lock:
                 q = capi_search(self._csolver(), st, t)
-            res = split_search(q, executor, progress, ks)
+            res = split_search(q, executor, progress, ks, checkpoint)
         elif progress is None:
             res = self._cask("solve_result", st, t, True, _cn.c_budget(steps, seconds), True, False)
         else:

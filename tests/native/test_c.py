@@ -121,6 +121,11 @@ HEAVY = {
     # 25 s with its build (the registry and every engine it references); the default run
     # keeps tests/native/test_capi_lifted.py
     "t-engines-lifted",
+    # the same build; the default run keeps the odd-width parts over Z/p^k in
+    # tests/native/test_capi_lifted.py
+    "t-engines-lifted-zq",
+    # the same build; the default run keeps test_capi_lifted.py's tori over Z/p^k
+    "t-engines-zqtorus",
     # the JSON reader and writer (2 s with its build); the default run keeps the board JSON
     # and repr comparisons with Python (test_capi_board_json.py)
     "t-json",

@@ -94,6 +94,7 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--workers",
+        metavar="N",
         type=_int_arg("--workers", 1, 1024),
         default=None,
         help="solver worker processes of the heavy lane (default: one a CPU)",

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from modlights.cli.cluster import add_cluster_options, executor_of, wants_executor
 from modlights.cli.common import (
     _BOARD_HELP,
     _LEGEND,
@@ -54,6 +55,7 @@ examples:
   modlights solve --grid 4x4 --holes "0,0;3,3" --locked 0100000000000000 --seed 2
   modlights solve --grid 6x6 --states 4 --seed 3 --budget 2s
   modlights solve --grid 9x9 --seed 1 --certificate sol.json
+  modlights solve --grid 61x61 --seed 7 --workers 2 --checkpoint s61.json
 """
 )
 
@@ -89,7 +91,24 @@ def run(args: argparse.Namespace, out) -> int:
     pictures = dict(svg=args.svg, png=args.png, png_scale=args.png_scale)
     pictures_io.check_pictures(board, **pictures)  # before the work: size, Pillow
     solver = Solver(board, backend=args.backend)
-    sol = solver.solve(state, target, minimal=not args.no_minimal, budget=budget)
+    if wants_executor(args):
+        budget = _split_budget(args, solver, budget)
+    with executor_of(args) as executor:
+        try:
+            sol = solver.solve(
+                state,
+                target,
+                minimal=not args.no_minimal,
+                budget=budget,
+                executor=executor,
+                checkpoint=args.checkpoint if executor is not None else None,
+            )
+        except KeyboardInterrupt:
+            if args.checkpoint is not None:
+                raise KeyboardInterrupt(
+                    f"the tasks finished are in {args.checkpoint}: the same command resumes"
+                ) from None
+            raise
     cert = sol.certificate() if args.certificate is not None else None  # before output
     taps = np.asarray(sol.taps)
     written = pictures_io.write_pictures(board, state, taps, **pictures)
@@ -163,6 +182,34 @@ def run(args: argparse.Namespace, out) -> int:
     if cert is not None:
         p(f"certificate: {args.certificate} (check it with 'modlights verify {args.certificate}')")
     return EXIT_OK
+
+
+def _split_budget(args: argparse.Namespace, solver: Solver, budget: Any) -> int:
+    """The budget of a search split by --workers / --scheduler: the whole coset (a
+    count of at least |ker A|; none given: that count), else a _UserError."""
+    ks = solver.kernel_size
+    if args.no_minimal:
+        raise _UserError(
+            "--workers / --scheduler split the fewest-taps search: leave out --no-minimal"
+        )
+    if args.backend != "native":
+        raise _UserError(
+            "--workers / --scheduler split the native search: leave out --backend reference"
+        )
+    if not 1 < ks < 1 << 62:
+        why = "nothing to search" if ks <= 1 else "at most 2^62 are searched whole"
+        raise _UserError(
+            f"--workers / --scheduler split a search of the whole coset: this board has "
+            f"{_count_text(ks)} solutions ({why})"
+        )
+    if budget is None:
+        return ks
+    if isinstance(budget, float) or budget < ks:
+        raise _UserError(
+            f"--workers / --scheduler split a search of the whole coset: give --budget as "
+            f"a count of at least {ks} (the number of solutions) or leave it out"
+        )
+    return budget
 
 
 def _write_certificate(path: str, cert: dict) -> None:
@@ -249,5 +296,6 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
         help="pixels per tile side in the PNG, 1..64 (default 1); from 4 on, "
         "locked tiles get a dark frame",
     )
+    add_cluster_options(p, checkpoint=True)
     p.set_defaults(func=run)
     return p

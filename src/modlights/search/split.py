@@ -21,6 +21,7 @@ import concurrent.futures as cf
 from typing import Any
 
 from modlights.search import minimal
+from modlights.search.checkpoint import Checkpoint
 from modlights.search.minimal import TASKS_PER_WORKER, _stop_tasks, _wait, executor_workers
 
 __all__ = ["split_search", "split_search_many"]
@@ -32,7 +33,13 @@ def _search_format(data: bytes) -> int:
     return int.from_bytes(data[8:12], "little")
 
 
-def split_search(q: Any, executor: cf.Executor, progress: Any = None, total: int = 0) -> Any:
+def split_search(
+    q: Any,
+    executor: cf.Executor,
+    progress: Any = None,
+    total: int = 0,
+    checkpoint: Checkpoint | None = None,
+) -> Any:
     """Run the C split search ``q`` of one coset (``_core.capi_search``: an
     ``ml_search``) over ``executor`` and return ``q.finish()`` (a ``_core.CResult``,
     proved). Sub-cubes are cut ``TASKS_PER_WORKER`` a worker (ranges of corners of the
@@ -49,29 +56,43 @@ def split_search(q: Any, executor: cf.Executor, progress: Any = None, total: int
 
     workers = executor_workers(executor)
     want = TASKS_PER_WORKER * workers
-    tasks = q.split(want)
+    split = checkpoint.split_of() if checkpoint is not None else None
+    if split is None:
+        split = want
+        q.split(want)
+        if _search_format(q.export()) == 2:  # the transform search: ranges of corners
+            split = 2 * want
+    tasks = q.split(split)
     data = q.export()
-    if _search_format(data) == 2:  # the transform search: ranges of corners
-        tasks = q.split(2 * want)
-        data = q.export()
+    kept = checkpoint.start(data, split, tasks) if checkpoint is not None else {}
+    for t in sorted(kept):
+        q.merge(t, kept[t])
     if progress is not None:
         progress(0, total)
     pending: dict[cf.Future, int] = {}
-    nxt = merged = 0
+    nxt = 0
+    merged = len(kept)
     try:
         while not q.done:
             while nxt < tasks and len(pending) <= workers and not q.done:
+                if nxt in kept:
+                    nxt += 1
+                    continue
                 pending[executor.submit(_core.search_task, data, nxt, q.bound(nxt))] = nxt
                 nxt += 1
             if not pending:
                 break
+            now = []
             for f in sorted(_wait(set(pending), cf.FIRST_COMPLETED), key=pending.__getitem__):
                 t = pending.pop(f)
                 answer = f.result()
                 if not answer[1]:  # a task stopped early (interrupted where it ran)
                     raise KeyboardInterrupt("a search task was interrupted")
                 q.merge(t, answer)
+                now.append((t, answer))
                 merged += 1
+            if checkpoint is not None and now:
+                checkpoint.record(now)
             if progress is not None and not q.done:
                 progress(total * merged // tasks, total)
     except BaseException:  # an error or Ctrl-C: queued tasks are not run

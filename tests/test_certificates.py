@@ -1,0 +1,82 @@
+"""The repository's certificates (certificates/, listed in docs/guide/records.md): every
+file holds for both checkers (Python's ``modlights.verify`` and the C library's
+``ml_verify_json``), the page lists each with the value its file proves, and a file
+with one tap or its length altered is refused by both."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+import pytest
+
+import modlights as ml
+from modlights.native import _core
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+FILES = sorted((ROOT / "certificates").rglob("*.json"))
+RECORDS = ROOT / "docs" / "guide" / "records.md"
+
+
+def _load(path: pathlib.Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def _page_rows() -> dict[str, tuple[int, int, int, str]]:
+    """{certificate path: (k, value, nullity, proof method)} of the page's A075464 table."""
+    rows = {}
+    for line in RECORDS.read_text().splitlines():
+        m = re.match(r"\| (\d+) \| (\d+) \| (\d+) \| (\w+) \| `([^`]+)`", line)
+        if m:
+            rows[m[5]] = (int(m[1]), int(m[2]), int(m[3]), m[4])
+    return rows
+
+
+def test_the_folder_holds_certificates():
+    assert len(FILES) >= 20
+
+
+def test_the_records_page_lists_every_a075464_certificate_with_its_value():
+    rows = _page_rows()
+    a_files = [f for f in FILES if f.parent.name == "a075464"]
+    assert {str(f.relative_to(ROOT)) for f in a_files} == set(rows)
+    for f in a_files:
+        cert = _load(f)
+        k, value, nullity, method = rows[str(f.relative_to(ROOT))]
+        b = cert["board"]
+        assert (b["rows"], b["cols"], b["states"], b["pattern"]) == (k, k, 2, "cross")
+        assert not b["wrap"] and not any(map(any, b["locked"] or [])) and not b["holes"]
+        assert cert["kind"] == "minimal" and set(cert["rhs"]) == {1}  # all on, target 0
+        assert cert["length"] == value == sum(cert["taps"])
+        assert len(cert["kernel"]["generators"]) == nullity
+        assert cert["proof"]["method"] == method
+        assert f.name == f"k{k:03d}.json"
+
+
+@pytest.mark.heavy  # every file, both checkers: about 20 s
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_certificate_holds_for_both_checkers(path):
+    text = path.read_text()
+    assert ml.verify(json.loads(text), max_work=None) is True
+    assert _core.verify_json(text)[0] is True
+
+
+def _refused_by_both(cert: dict) -> None:
+    with pytest.raises(ValueError):
+        ml.verify(cert, max_work=None)
+    assert _core.verify_json(json.dumps(cert))[0] is False
+
+
+def test_an_altered_certificate_is_refused_by_both_checkers():
+    cert = _load(ROOT / "certificates" / "a075464" / "k083.json")  # nullity 6
+    tap = cert["taps"].index(1)
+    flipped = {**cert, "taps": [*cert["taps"][:tap], 0, *cert["taps"][tap + 1 :]]}
+    _refused_by_both(flipped)  # no longer a solution
+    _refused_by_both({**flipped, "length": cert["length"] - 1})
+    _refused_by_both({**cert, "length": cert["length"] - 1})  # the length is its taps' sum
+    gens = [list(g) for g in cert["kernel"]["generators"]]
+    gens[0][gens[0].index(1)] = 0
+    _refused_by_both({**cert, "kernel": {**cert["kernel"], "generators": gens}})
+    heavier = {**cert, "taps": [1 - t if i < 6 else t for i, t in enumerate(cert["taps"])]}
+    _refused_by_both(heavier)  # not the board's rhs any more
