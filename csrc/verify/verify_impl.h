@@ -188,4 +188,36 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
 /* A malloc'd printf (NULL: no memory). */
 char *mv_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* ---- verify_count.c: the group counts of an lp-tree */
+/* A group count of an lp-tree: the taps whose values sum into lo..hi. */
+typedef struct group_count {
+    int64_t *taps;
+    int64_t size, lo, hi;
+} group_count;
+
+/* A node on the path of an lp-tree: a tap (kind 0: j, its value) or a group count
+ * (kind 1: j its index in cons, value the child's interval, edges lo, s_1, ..., s_t,
+ * hi + 1; fresh when the node made the count, else the interval before it). */
+typedef struct frame {
+    int kind, fresh;
+    int64_t j, value, nedges, prev_lo, prev_hi;
+    int64_t *edges;
+} frame;
+
+/* The n sums of tap j, sum_t S[j][t] ((a + t) mod n) for a = 0..n-1, from its limbs Sj
+ * (n x LS limbs) into sums (n x LT limbs). */
+void mv_tap_sums(const uint32_t *Sj, int n, size_t LS, size_t LT, uint32_t *sums);
+/* Fixed-width unsigned compare of x and y (L limbs each): -1, 0 or 1. */
+int mv_limbs_cmp(const uint32_t *x, const uint32_t *y, size_t L);
+/* The largest sum over the taps of g of their sums at values x with g->lo <= sum(x) <=
+ * g->hi, added to total (S: r x n x LS limbs). */
+int mv_count_max(mv *v, const uint32_t *S, int n, size_t LS, size_t LT, const group_count *g,
+                 mv_big *total);
+/* Reads the branch-group node nd (its taps at bg, number pos of the tree), makes or
+ * narrows its group count in cons (cnt_of: tap -> count or -1; mark: r zero bytes,
+ * left zero) and enters its first child, whose frame is *f. */
+int mv_branch_group(mv *v, size_t nd, size_t bg, size_t pos, int64_t r, int n,
+                    const int *fixed, int64_t *cnt_of, uint8_t *mark, group_count *cons,
+                    int64_t *ncons, frame *f);
+
 #endif

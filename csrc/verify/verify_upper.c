@@ -264,9 +264,12 @@ out:
 }
 
 /* The bound of one set of weights, as total / D: sum over taps fixed of
- * sum_c W_c ((v_j + c_j) mod n) plus over the others of its max over v. fixed[j] < 0: free. */
+ * sum_c W_c ((v_j + c_j) mod n) plus over the others of its max over v; fixed[j] < 0:
+ * free. The taps of a group count (cnt_of[j] >= 0, an index into cons) count together
+ * (count_max) instead. */
 static int dual_bound(mv *v, const uint8_t *V, int64_t E, int64_t r, int n, const weights *w,
-                      const int *fixed, mv_big *total)
+                      const int *fixed, const int64_t *cnt_of, const group_count *cons,
+                      int64_t ncons, mv_big *total)
 {
     size_t LW = 1;
     for (int64_t c = 0; c < E; c++)
@@ -303,36 +306,17 @@ static int dual_bound(mv *v, const uint8_t *V, int64_t E, int64_t r, int n, cons
         if ((c & 0xFF) == 0 && mv_poll(v))
             goto out;
     }
+    for (int64_t g = 0; g < ncons; g++)
+        if (mv_count_max(v, S, n, LS, LT, &cons[g], total))
+            goto out;
     for (int64_t j = 0; j < r; j++) {
-        const uint32_t *Sj = S + (size_t)j * n * LS;
-        memset(sums, 0, (size_t)n * LT * sizeof *sums);
-        for (int a = 0; a < n; a++) {
-            if (fixed[j] >= 0 && a != fixed[j])
-                continue;
-            uint32_t *out = sums + (size_t)a * LT;
-            for (int t = 0; t < n; t++) {
-                uint32_t f = (uint32_t)((a + t) % n);
-                if (!f)
-                    continue;
-                uint64_t carry = 0;
-                const uint32_t *x = Sj + (size_t)t * LS;
-                for (size_t i = 0; i < LT; i++) {
-                    uint64_t y = (uint64_t)out[i] + (i < LS ? (uint64_t)x[i] * f : 0) + carry;
-                    out[i] = (uint32_t)y;
-                    carry = y >> 32;
-                }
-            }
-        }
+        if (cnt_of && cnt_of[j] >= 0)
+            continue;
+        mv_tap_sums(S + (size_t)j * n * LS, n, LS, LT, sums);
         int pick = fixed[j] >= 0 ? fixed[j] : 0;
-        for (int a = 1; a < n && fixed[j] < 0; a++) {
-            const uint32_t *x = sums + (size_t)a * LT, *y = sums + (size_t)pick * LT;
-            for (size_t i = LT; i-- > 0;)
-                if (x[i] != y[i]) {
-                    if (x[i] > y[i])
-                        pick = a;
-                    break;
-                }
-        }
+        for (int a = 1; a < n && fixed[j] < 0; a++)
+            if (mv_limbs_cmp(sums + (size_t)a * LT, sums + (size_t)pick * LT, LT) > 0)
+                pick = a;
         memcpy(best, sums + (size_t)pick * LT, LT * sizeof *best);
         add.d = best, add.n = LT, add.cap = LT;
         while (add.n && !add.d[add.n - 1])
@@ -431,7 +415,10 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
     uint8_t *V = NULL, *M = NULL;
     int64_t *pinned = NULL;
     int *fixed = NULL;
-    int64_t *stack = NULL;
+    frame *stack = NULL;
+    int64_t depth = 0, cap = 0, ncons = 0, *cnt_of = NULL;
+    uint8_t *mark = NULL;
+    group_count *cons = NULL;
     mv_piv *piv = NULL;
     weights w;
     memset(&w, 0, sizeof w);
@@ -451,7 +438,7 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
         fixed[j] = -1;
     if (mv_is_str(v, method, "lp-dual")) {
         if (mv_field(v, ub, "weights", what, &t) || read_weights(v, t, "lp-dual", E, &w) ||
-            dual_bound(v, V, E, r, n, &w, fixed, &total) ||
+            dual_bound(v, V, E, r, n, &w, fixed, NULL, NULL, 0, &total) ||
             floor_over(v, &total, &w.D, U, &fl, &over))
             goto out;
         a = mv_big_to_dec(&fl);
@@ -524,12 +511,16 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
         goto out;
     }
     size_t count = mv_count(v, nodes), pos = 0, node = nodes + 1;
-    stack = malloc(2 * (size_t)(r + 1) * sizeof *stack);
-    if (!stack) {
+    cnt_of = malloc(mv_sz(r) * sizeof *cnt_of);
+    mark = calloc(mv_sz(r), 1);
+    cons = calloc(mv_sz(r), sizeof *cons);
+    if (!cnt_of || !mark || !cons) {
         mv_nomem(v);
         goto out;
     }
-    int64_t depth = 0, leaves = 0;
+    for (int64_t j = 0; j < r; j++)
+        cnt_of[j] = -1;
+    int64_t leaves = 0;
     char wn[200];
     for (;;) {
         if (pos >= count) {
@@ -539,6 +530,14 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
         size_t nd = node;
         node = mv_next(v, node);
         pos++;
+        if (depth == cap) {
+            frame *grown = realloc(stack, (size_t)(cap = 2 * cap + 16) * sizeof *stack);
+            if (!grown) {
+                mv_nomem(v);
+                goto out;
+            }
+            stack = grown;
+        }
         size_t br = mv_get(v, nd, "branch");
         if (br != MV_NONE) {
             mv_int j;
@@ -550,14 +549,27 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
                         pos - 1, j.i);
                 goto out;
             }
-            stack[2 * depth] = j.i, stack[2 * depth + 1] = 0, depth++;
+            if (cnt_of[j.i] >= 0) {
+                mv_fail(v, "%s node %zu branches on tap %" PRId64 ", in a group count", what,
+                        pos - 1, j.i);
+                goto out;
+            }
+            stack[depth++] = (frame){.kind = 0, .j = j.i};
             fixed[j.i] = 0;
+            continue;
+        }
+        size_t bg = mv_get(v, nd, "branch-group");
+        if (bg != MV_NONE) {
+            if (mv_branch_group(v, nd, bg, pos - 1, r, n, fixed, cnt_of, mark, cons, &ncons,
+                             &stack[depth]))
+                goto out;
+            depth++;
             continue;
         }
         snprintf(wn, sizeof wn, "%s node %zu", what, pos - 1);
         weights_free(&w);
         if (mv_field(v, nd, "weights", wn, &t) || read_weights(v, t, wn, E, &w) ||
-            dual_bound(v, V, E, r, n, &w, fixed, &total) ||
+            dual_bound(v, V, E, r, n, &w, fixed, cnt_of, cons, ncons, &total) ||
             floor_over(v, &total, &w.D, U, &fl, &over))
             goto out;
         if (over) {
@@ -576,11 +588,34 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
                 goto out;
             }
         leaves++;
-        while (depth && stack[2 * depth - 1] == n - 1)
-            fixed[stack[2 * (--depth)]] = -1;
+        while (depth) {
+            frame *f = &stack[depth - 1];
+            if (f->kind == 0 && f->value < n - 1) {
+                fixed[f->j] = (int)++f->value;
+                break;
+            }
+            if (f->kind == 1 && f->value < f->nedges - 2) {
+                f->value++;
+                cons[f->j].lo = f->edges[f->value];
+                cons[f->j].hi = f->edges[f->value + 1] - 1;
+                break;
+            }
+            depth--;
+            if (f->kind == 0) {
+                fixed[f->j] = -1;
+            } else if (f->fresh) {
+                for (int64_t x = 0; x < cons[f->j].size; x++)
+                    cnt_of[cons[f->j].taps[x]] = -1;
+                free(cons[f->j].taps);
+                cons[f->j].taps = NULL;
+                ncons--;
+            } else {
+                cons[f->j].lo = f->prev_lo, cons[f->j].hi = f->prev_hi;
+            }
+            free(f->edges);
+        }
         if (!depth)
             break;
-        fixed[stack[2 * depth - 2]] = (int)++stack[2 * depth - 1];
     }
     if (pos != count) {
         mv_fail(v, "%s: %zu nodes after the end of the tree", what, count - pos);
@@ -592,7 +627,12 @@ int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
     if (!*how)
         mv_nomem(v);
 out:
+    for (int64_t d = 0; d < depth; d++)
+        free(stack[d].edges);
+    for (int64_t g = 0; cons && g < ncons; g++)
+        free(cons[g].taps);
     free(V), free(M), free(pinned), free(fixed), free(stack), free(piv);
+    free(cnt_of), free(mark), free(cons);
     free(a), free(b), free(c);
     weights_free(&w);
     mv_big_free(&total), mv_big_free(&fl), mv_big_free(&worst);

@@ -340,10 +340,14 @@ def _dual_bound(
     n: int,
     fixed: dict[int, int],
     meter: _Meter,
+    counts: dict[tuple, tuple[int, int]] | None = None,
 ) -> Fraction:
     """sum over fixed taps j of sum_c w_c ((v_j + c_j) mod n) + sum over the other
     taps of max_v sum_c w_c ((v + c_j) mod n), exactly; ``values`` (E x r) holds the
-    kernel elements c, ``weights`` is (D, {c: D w_c}) from :func:`_weights`.
+    kernel elements c, ``weights`` is (D, {c: D w_c}) from :func:`_weights`. The taps
+    of each ``counts`` key (a tuple of free taps, with an interval (lo, hi)) count
+    together: their term is the largest sum of their per-tap sums over the values
+    x_T with lo <= sum x_T <= hi (:func:`_count_max`) instead of their free maxima.
 
     The integers W_c = D w_c are split into 30-bit limbs so that S[j, t] = sum over
     c with c_j = t of W_c is summed in int64 (fewer than 2^32 elements of a limb
@@ -366,11 +370,42 @@ def _dual_bound(
                 col += w[s : s + step] @ (V[s : s + step] == t).astype(np.int64)
             for j in range(r):
                 S[j][t] += int(col[j]) << (LIMB * lb)
+    counted: set[int] = set()
     total = 0
+    for key, (lo, hi) in (counts or {}).items():
+        meter.spend(_cost_count(len(key), n, bits), "lp", "the group counts of an LP tree")
+        per = [[sum(S[j][t] * ((v + t) % n) for t in range(n)) for v in range(n)] for j in key]
+        total += _count_max(per, n, lo, hi)
+        counted.update(key)
     for j in range(r):
+        if j in counted:
+            continue
         sums = [sum(S[j][t] * ((v + t) % n) for t in range(n)) for v in range(n)]
         total += sums[fixed[j]] if j in fixed else max(sums)
     return Fraction(total, D)
+
+
+def _cost_count(size: int, n: int, bits: int) -> int:
+    """Work of :func:`_count_max` over ``size`` taps: the table of sums times n values."""
+    return size * ((n - 1) * size + 1) * n * (_WORD + bits // 64 * _WORD)
+
+
+def _count_max(per: list[list[int]], n: int, lo: int, hi: int) -> int:
+    """max over x in (Z/n)^T with lo <= sum(x) <= hi of sum_j per[j][x_j] (per[j] the
+    n sums of tap j): a table best[s] over the sums s = 0..(n-1)|T|, one tap at a
+    time. O(|T|^2 n^2); lo..hi meets 0..(n-1)|T| (the checker's intervals do)."""
+    best: list[int | None] = [0]
+    for sums in per:
+        nxt: list[int | None] = [None] * (len(best) + n - 1)
+        for s, b in enumerate(best):
+            if b is None:
+                continue
+            for v in range(n):
+                c = b + sums[v]
+                if nxt[s + v] is None or c > nxt[s + v]:  # type: ignore[operator]
+                    nxt[s + v] = c
+        best = nxt
+    return max(b for b in best[lo : hi + 1] if b is not None)
 
 
 def _elements(spec: Any, what: str, kernel: _Kernel) -> np.ndarray:
@@ -413,7 +448,11 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel, meter: _Meter) ->
     (every coset has such an element when ker A maps onto (Z/n)^pinned: the image is
     a submodule whose reduction mod each prime p of n is everything, hence everything
     by Nakayama's lemma, so rank mod p of the generators on those taps is enough), and
-    the branching over taps covers every such x; each closed leaf bounds its x."""
+    the branching over taps covers every such x; each closed leaf bounds its x. A
+    ``branch-group`` node (:func:`_branch_group`) splits the range of sum(x_T) of a set
+    of taps T into intervals, one child each; a leaf then bounds those taps together
+    by the largest sum of their per-tap terms within the interval (:func:`_count_max`),
+    which is at least the term of every x of the leaf."""
     what = "upper_bound"
     n, r = A.n, A.r
     method = _field(ub, "method", what)
@@ -443,7 +482,10 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel, meter: _Meter) ->
     if not isinstance(nodes, list):
         raise ValueError(f"{what} nodes must be a list")
     fixed = {j: 0 for j in pinned}
-    stack: list[list[int]] = []  # [tap, value] along the path
+    count_of: dict[int, tuple] = {}  # tap -> the key (sorted taps) of its group count
+    counts: dict[tuple, tuple[int, int]] = {}  # key -> its interval (lo, hi)
+    # along the path: ["tap", j, value] or ["group", key, intervals, i, interval before]
+    stack: list[list] = []
     pos = leaves = 0
     worst = None
     while True:
@@ -455,8 +497,15 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel, meter: _Meter) ->
             j = _int(node["branch"], f"{what} node {pos - 1} branch", 0, r - 1)
             if j in fixed:
                 raise ValueError(f"{what} node {pos - 1} branches on tap {j}, already fixed")
-            stack.append([j, 0])
+            if j in count_of:
+                raise ValueError(f"{what} node {pos - 1} branches on tap {j}, in a group count")
+            stack.append(["tap", j, 0])
             fixed[j] = 0
+            continue
+        if isinstance(node, dict) and "branch-group" in node:
+            stack.append(
+                _branch_group(node, f"{what} node {pos - 1}", r, n, fixed, count_of, counts)
+            )
             continue
         w = _weights(
             _field(node, "weights", f"{what} node {pos - 1}"),
@@ -464,18 +513,76 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel, meter: _Meter) ->
             len(V),
             meter,
         )
-        B = _dual_bound(V, w, n, fixed, meter)
+        B = _dual_bound(V, w, n, fixed, meter, counts)
         fl = B.numerator // B.denominator
         if fl > U:
             raise ValueError(f"lp-tree: node {pos - 1} has floor(bound) {fl} > upper {U}")
         worst = fl if worst is None else max(worst, fl)
         leaves += 1
-        while stack and stack[-1][1] == n - 1:
-            del fixed[stack.pop()[0]]
+        while stack:
+            top = stack[-1]
+            if top[0] == "tap" and top[2] < n - 1:
+                top[2] += 1
+                fixed[top[1]] = top[2]
+                break
+            if top[0] == "group" and top[3] < len(top[2]) - 1:
+                top[3] += 1
+                counts[top[1]] = top[2][top[3]]
+                break
+            stack.pop()
+            if top[0] == "tap":
+                del fixed[top[1]]
+            elif top[4] is None:
+                del counts[top[1]]
+                for j in top[1]:
+                    del count_of[j]
+            else:
+                counts[top[1]] = top[4]
         if not stack:
             break
-        stack[-1][1] += 1
-        fixed[stack[-1][0]] = stack[-1][1]
     if pos != len(nodes):
         raise ValueError(f"{what}: {len(nodes) - pos} nodes after the end of the tree")
     return f"LP tree of {leaves} closed leaves, largest bound {worst}"
+
+
+def _branch_group(
+    node: dict,
+    what: str,
+    r: int,
+    n: int,
+    fixed: dict[int, int],
+    count_of: dict[int, tuple],
+    counts: dict[tuple, tuple[int, int]],
+) -> list:
+    """A ``branch-group`` node of an lp-tree: its taps T (free, not fixed) count
+    together, sum(x_T) in an interval; the ``splits`` s_1 < ... < s_t cut that interval
+    (0..(n-1)|T|, or the one T's count already has: the taps must then be exactly that
+    group's) into t + 1 children [lo, s_1 - 1], [s_1, s_2 - 1], ..., [s_t, hi], in
+    order. Enters the first child and returns the path frame."""
+    T = _ints(node["branch-group"], f"{what} branch-group", None, 0, r - 1).tolist()
+    if not T:
+        raise ValueError(f"{what} branch-group must list at least one tap")
+    if len(set(T)) != len(T):
+        raise ValueError(f"{what} branch-group lists a tap twice")
+    for j in T:
+        if j in fixed:
+            raise ValueError(f"{what} branches on tap {j}, already fixed")
+    key = tuple(sorted(T))
+    keys = {count_of.get(j) for j in T}
+    if keys == {None}:
+        before = None
+        lo, hi = 0, (n - 1) * len(T)
+    elif keys == {key}:
+        before = counts[key]
+        lo, hi = before
+    else:
+        raise ValueError(f"{what} branch-group is not a group count or free taps")
+    cuts = _ints(_field(node, "splits", what), f"{what} splits", None, lo + 1, hi).tolist()
+    if not cuts or any(a >= b for a, b in zip(cuts, cuts[1:])):
+        raise ValueError(f"{what} splits must be a non-empty increasing list")
+    edges = [lo] + cuts + [hi + 1]
+    intervals = [(edges[i], edges[i + 1] - 1) for i in range(len(edges) - 1)]
+    for j in key:
+        count_of[j] = key
+    counts[key] = intervals[0]
+    return ["group", key, intervals, 0, before]

@@ -389,7 +389,8 @@ def _cost_dual(E: int, r: int, n: int, limbs: int, bits: int) -> int:
 def _cost_upper(ub: Any, k: int, board: _Board) -> list[tuple[int, str, str]]:
     """The steps of :func:`_check_upper`: the kernel elements from their coefficients,
     the dual bound of each weighted leaf (one limb of weights in the estimate; the
-    limbs are metered)."""
+    limbs and the group counts' tables are metered), the taps and splits of each
+    branch-group node."""
     if not isinstance(ub, dict):
         return []
     n, r = board.n, board.r
@@ -406,6 +407,8 @@ def _cost_upper(ub: Any, k: int, board: _Board) -> list[tuple[int, str, str]]:
         leaves = 0
         for node in nodes if isinstance(nodes, list) else []:
             units += _PY * 4
+            if isinstance(node, dict) and isinstance(node.get("branch-group"), list):
+                units += _PY * (len(node["branch-group"]) + _count(node.get("splits")))
             if isinstance(node, dict) and "weights" in node:
                 w, count = _cost_weights(node["weights"])
                 units += w + _cost_dual(count, r, n, 1, 0)
