@@ -19,6 +19,9 @@ void ml__result_release(ml_result *r)
     free(r->gen_orders);
     free(r->sym_cells);
     free(r->sym_taps);
+    free(r->prefixes);
+    r->prefixes = NULL;
+    r->npruned_words = 0;
     r->gens = NULL;
     r->gen_orders = NULL;
     r->sym_cells = NULL;
@@ -298,6 +301,21 @@ int ml_result_certificate(ml_ctx *ctx, const ml_result *r, char *buf, size_t cap
                 }
                 ml__jw_end_list(w);
             }
+        } else if (!trivial && r->proof == ML__PROOF_BNB) {
+            ml__jw_str(w, "tree", 4);
+            key(w, "leaf_dim");
+            ml__jw_int(w, r->leaf_dim);
+            key(w, "bound");
+            ml__jw_str(w, "classes", 7);
+            key(w, "pruned");   /* words: a prefix's length d, then its d entries */
+            ml__jw_list(w);
+            for (uint64_t q = 0; q < r->npruned_words; q += 1 + r->prefixes[q]) {
+                ml__jw_list(w);
+                for (uint32_t t = 1; t <= r->prefixes[q]; t++)
+                    ml__jw_uint(w, r->prefixes[q + t]);
+                ml__jw_end_list(w);
+            }
+            ml__jw_end_list(w);
         } else if (!trivial && r->proof == ML__PROOF_TREE0) {
             ml__jw_str(w, "tree", 4);
             key(w, "leaf_dim");

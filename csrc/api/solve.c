@@ -54,18 +54,6 @@
 #define MAX_DEADLINE_SECONDS 1e12                        /* deadline_after's cap */
 #define MAX_KERNEL_BYTES ((uint64_t)1 << 30)
 
-int ml__check_budget(ml_ctx *ctx, ml_budget budget)
-{
-    if (budget.kind < ML_BUDGET_DEFAULT || budget.kind > ML_BUDGET_SECONDS)
-        return ml__fail(ctx, ML_M_BUDGET_KIND, budget.kind);
-    if (budget.kind == ML_BUDGET_SECONDS && !(budget.seconds >= 0)) {
-        char num[64];
-        ml__json_float_repr(budget.seconds, num, sizeof num);
-        return ml__fail(ctx, ML_M_BUDGET_SECONDS, num);
-    }
-    return ML_OK;
-}
-
 /* The value of f saturated at UINT64_MAX. */
 static uint64_t factored_sat(const ml_factored *f)
 {
@@ -77,19 +65,6 @@ static uint64_t factored_sat(const ml_factored *f)
             v *= f->prime[i];
         }
     return v;
-}
-
-uint64_t ml_board_default_steps(const ml_board *b)
-{
-    if (!b)
-        return 256;
-    uint64_t per_step = b->n_taps / (b->n == 2 ? 64u : 1u);
-    if (per_step < 1)
-        per_step = 1;
-    uint64_t count = ((uint64_t)1 << 30) / per_step;
-    if (count > DEFAULT_NATIVE_BUDGET)
-        count = DEFAULT_NATIVE_BUDGET;
-    return count < 256 ? 256 : count;
 }
 
 /* Solver._search_budget(None): (steps, seconds); steps UINT64_MAX or seconds < 0 mean
@@ -216,6 +191,7 @@ typedef struct {
     uint64_t examined, pruned;
     uint64_t total;            /* prod(orders), saturated */
     cube_proof *cube;          /* ML__PROOF_CUBE's (owned; stats_free) */
+    ml_bnb_proof *bnb;         /* ML__PROOF_BNB's (owned; stats_free) */
 } stats;
 
 static void cube_proof_free(cube_proof *cp)
@@ -232,6 +208,9 @@ static void stats_free(stats *st)
 {
     cube_proof_free(st->cube);
     st->cube = NULL;
+    ml_bnb_proof_free(st->bnb);
+    free(st->bnb);
+    st->bnb = NULL;
 }
 
 /* An engine's callback failed: its status, with ML_M_CALLBACK when it left no message. */
@@ -418,6 +397,10 @@ static int minimise(ml_ctx *ctx, ml_solver *s, uint8_t *x, uint64_t steps, doubl
     } else if (every && ml_cube_applies(n, L, (size_t)k, orders, steps)) {
         rc = cube_minimum(ctx, s, H, orders, k, L, x, steps, deadline_search, deadline, st,
                           fn);
+    } else if (every && ml__bnb_applies(n, L, k, total, steps, ml_board_default_steps(b))) {
+        rc = ml__bnb_minimum(ctx, H, orders, k, L, n, x, steps, deadline_search, deadline,
+                             &st->bnb, &st->examined, &st->proven);
+        st->pruned = st->proven ? total - st->examined : 0;
     } else {
         size_t kp = 0;
         uint64_t size = 1;
@@ -456,8 +439,9 @@ static int minimise(ml_ctx *ctx, ml_solver *s, uint8_t *x, uint64_t steps, doubl
         return rc;
     }
     if (st->proven)
-        st->proof = st->cube ? ML__PROOF_CUBE
-                    : any_nonzero(x, L) ? ML__PROOF_ENUMERATION : ML__PROOF_TREE0;
+        st->proof = !any_nonzero(x, L) ? ML__PROOF_TREE0
+                    : st->cube ? ML__PROOF_CUBE : st->bnb ? ML__PROOF_BNB
+                    : ML__PROOF_ENUMERATION;
     return ML_OK;
 }
 
@@ -500,6 +484,8 @@ int ml__solve_minimal(ml_ctx *ctx, ml_solver *s, uint8_t *x, const ml_factored *
         rc = ml__solver_nullity(ctx, s, &null);
         if (!rc && null * (L ? L : 1) <= MAX_KERNEL_BYTES && st.cube)
             H = st.cube->plan.gens, k = st.cube->plan.k;
+        else if (!rc && null * (L ? L : 1) <= MAX_KERNEL_BYTES && st.bnb)
+            H = st.bnb->gens, orders = st.bnb->orders, k = st.bnb->k;
         else if (!rc && null * (L ? L : 1) <= MAX_KERNEL_BYTES)
             rc = ml__solver_generators(ctx, s, &H, &orders, &k, &canonical);
     }
@@ -522,6 +508,11 @@ int ml__solve_minimal(ml_ctx *ctx, ml_solver *s, uint8_t *x, const ml_factored *
             r->sym_taps = st.cube->taps;
             st.cube->cells = NULL;
             st.cube->taps = NULL;
+        } else if (st.bnb && r->proof == ML__PROOF_BNB) {   /* the prefixes move too */
+            r->leaf_dim = st.bnb->m;
+            r->prefixes = st.bnb->words;
+            r->npruned_words = st.bnb->nwords;
+            st.bnb->words = NULL;
         }
     }
     stats_free(&st);

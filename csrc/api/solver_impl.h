@@ -6,6 +6,7 @@
 #define ML_API_SOLVER_IMPL_H
 
 #include "include/modlights.h"
+#include "search/bnb_zn.h"
 
 #include <stdint.h>
 
@@ -23,9 +24,12 @@ enum {
     ML__PROOF_NONE = 0,        /* not proved */
     ML__PROOF_ENUMERATION = 1, /* {"method": "enumeration"} */
     ML__PROOF_TREE0 = 2,       /* {"method": "tree", "leaf_dim": 0, "pruned": [[]]}: length 0 */
-    ML__PROOF_CUBE = 3         /* {"method": "tree", "leaf_dim": m, "pruned": [],
+    ML__PROOF_CUBE = 3,        /* {"method": "tree", "leaf_dim": m, "pruned": [],
                                 * "symmetries": [...]}: the transform search (cube.py's
                                 * CubePlan.proof), over the rebased generators in gens */
+    ML__PROOF_BNB = 4          /* {"method": "tree", "leaf_dim": m, "bound": "classes",
+                                * "pruned": [...]}: the Z/n branch and bound (search/
+                                * bnb_zn.h), over the generators in gens (search order) */
 };
 
 #define ML__RESULT_MAGIC 0x6d6c7273u   /* "mlrs": a live result */
@@ -49,7 +53,23 @@ struct ml_result {
     uint64_t nsyms;            /* ... and the symmetries it used: their images of */
     uint64_t *sym_cells;       /*   each cell (nsyms x n_cells) and */
     uint64_t *sym_taps;        /*   each tap (nsyms x n_taps), or NULL */
+    uint32_t *prefixes;        /* ML__PROOF_BNB: the pruned prefixes (ml_bnb_proof's words) */
+    uint64_t npruned_words;
 };
+
+/* Whether minimise searches by the Z/n branch and bound (solve_bnb.c): n > 2, every
+ * generator held (k of them, at most ML_BNB_MAX_GENS), a coset of total elements past the
+ * default count and past the count budget steps (UINT64_MAX: none). With the environment
+ * variable MODLIGHTS_SEARCH=bnb (for tests): every coset of more than one element. */
+int ml__bnb_applies(unsigned n, size_t L, uint64_t k, uint64_t total, uint64_t steps,
+                    uint64_t count);
+/* The branch and bound of x + span(H) (solve_bnb.c): x (L bytes) replaced by the least
+ * element found within steps (UINT64_MAX: none) or by deadline_search (seconds on
+ * ml_driver_now_ns's clock, < 0: none), then descended until deadline when unfinished.
+ * *proven 1 and *proof (malloc'd, ml_bnb_proof_free then free) when finished. */
+int ml__bnb_minimum(ml_ctx *ctx, const uint8_t *H, const uint32_t *orders, uint64_t k,
+                    size_t L, unsigned n, uint8_t *x, uint64_t steps, double deadline_search,
+                    double deadline, ml_bnb_proof **proof, uint64_t *examined, int *proven);
 
 /* The kernel's generators (canonical when ml_canon_fits allowed; *canonical says), made
  * on first use and owned by the solver: k rows of n_taps bytes, their additive orders. */

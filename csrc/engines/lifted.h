@@ -6,7 +6,9 @@
  * registry's fallback and solve_packed is refused (Python's packs is False). A factor
  * p^k, k > 1, singular mod p is Python's "chase" part: for the cross family and the
  * symmetric 3 x 3 patterns without wrap the algebra over Z/p^k
- * (engines/lifted_cross.h), else the choosing chase engine (engines/chase.h) over
+ * (engines/lifted_cross.h), for algebraic-sym-odd's boards without wrap the odd-width
+ * split over Z/p^k (engines/lifted_odd.h), on tori the torus algebra over Z/p^k
+ * (engines/lifted_torus.h), else the choosing chase engine (engines/chase.h) over
  * Z/p^k. */
 #ifndef ML_ENGINES_LIFTED_H
 #define ML_ENGINES_LIFTED_H
@@ -16,8 +18,9 @@
 extern const ml_engine_def ml__lifted_ops;
 
 /* What answers part j of a lifted engine (the prime powers of n ascending): "lift", or
- * the name of the engine (over GF(p): the field's; over Z/p^k: "lifted-zq-cross" or
- * the choosing chase's); NULL past the parts. For tests. */
+ * the name of the engine (over GF(p): the field's; over Z/p^k: "lifted-zq-cross",
+ * "lifted-zq-odd", "lifted-zq-torus" or the choosing chase's); NULL past the parts.
+ * For tests. */
 const char *ml__lifted_part(const void *engine, int j);
 
 #endif

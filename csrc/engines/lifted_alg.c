@@ -149,7 +149,7 @@ static int inv_series(ml_gfpx *g, const ml_gfpx *f, size_t n, unsigned q)
 }
 
 /* r = a mod B (Barrett's division with z->rB when the quotient fits, else long) */
-static int rem_B(const ml__zq1 *z, ml_gfpx *r, const ml_gfpx *a)
+int ml__zq1_rem_B(const ml__zq1 *z, ml_gfpx *r, const ml_gfpx *a)
 {
     size_t db = z->B.n - 1;
     if (a->n <= db)
@@ -205,7 +205,7 @@ static int mulmod(const ml__zq1 *z, ml_gfpx *r, const ml_gfpx *a, const ml_gfpx 
                   const ml_gfpx *m)
 {
     TRY(ml_gfpx_mul(r, a, b, z->q));
-    return m == &z->B ? rem_B(z, r, r) : ml__zq_rem(r, r, m, z->q);
+    return m == &z->B ? ml__zq1_rem_B(z, r, r) : ml__zq_rem(r, r, m, z->q);
 }
 
 /* v = a^-1 mod m over Z/q from v = a^-1 mod (m, p), Newton: v <- v (2 - a v), each
@@ -344,92 +344,130 @@ static int hensel(ml__zq1 *z, const ml_gfpx *chi, const ml_gfpx *a, const ml_gfp
 }
 
 /* ------------------------------------------------------------ Smith form on R_A */
-static unsigned val(unsigned x, const ml__zq1 *z)
+static unsigned val_of(unsigned x, unsigned p, unsigned k)
 {
     if (!x)
-        return z->k;
+        return k;
     unsigned v = 0;
-    while (x % z->p == 0) {
-        x /= z->p;
+    while (x % p == 0) {
+        x /= p;
         v++;
     }
     return v;
 }
 
-/* U M V = diag(p^e_i): row operations on M and U, column operations on M and V */
-static int smith(ml__zq1 *z, uint8_t *M)
+/* dst[j] = dst[j] + f src[j] mod q for j < n (q a power of two: bytes that wrap, masked) */
+static void axpy_q(uint8_t *restrict dst, const uint8_t *restrict src, unsigned f, size_t n,
+                   unsigned q)
 {
-    size_t m = z->m;
-    unsigned q = z->q;
-    for (size_t i = 0; i < m; i++) {
-        z->U[i * m + i] = 1;
-        z->V[i * m + i] = 1;
+    if (!(q & (q - 1))) {
+        uint8_t mask = (uint8_t)(q - 1), ff = (uint8_t)f;
+        for (size_t j = 0; j < n; j++)
+            dst[j] = (uint8_t)((dst[j] + ff * src[j]) & mask);
+        return;
     }
+    ml_fastmod fq = ml_fastmod_make(q);
+    for (size_t j = 0; j < n; j++)
+        dst[j] = (uint8_t)ml_fastmod_red(fq, dst[j] + f * src[j]);
+}
+
+int ml__zq_smith(unsigned p, unsigned k, size_t m, uint8_t *M, uint8_t *U, uint8_t *V,
+                 unsigned *e)
+{
+    unsigned q = 1;
+    for (unsigned i = 0; i < k; i++)
+        q *= p;
+    memset(U, 0, m * m);
+    memset(V, 0, m * m);
+    for (size_t i = 0; i < m; i++) {
+        U[i * m + i] = 1;
+        V[i * m + i] = 1;
+    }
+    uint8_t *col = malloc(m + 1);
+    if (!col)
+        return 2;
     for (size_t t = 0; t < m; t++) {
-        if (ml_interrupt_poll())
+        if (ml_interrupt_poll()) {
+            free(col);
             return 3;
+        }
         size_t bi = t, bj = t;
-        unsigned best = z->k + 1;
+        unsigned best = k + 1;
         for (size_t i = t; i < m && best; i++)
             for (size_t j = t; j < m && best; j++) {
-                unsigned v = val(M[i * m + j], z);
+                unsigned v = val_of(M[i * m + j], p, k);
                 if (v < best) {
                     best = v;
                     bi = i;
                     bj = j;
                 }
             }
-        if (best >= z->k) {
+        if (best >= k) {
             for (size_t s = t; s < m; s++)
-                z->e[s] = z->k;
+                e[s] = k;
             break;
         }
-        z->e[t] = best;
+        e[t] = best;
         for (size_t j = 0; bi != t && j < m; j++) {   /* rows t <-> bi */
             uint8_t x = M[t * m + j];
             M[t * m + j] = M[bi * m + j];
             M[bi * m + j] = x;
-            x = z->U[t * m + j];
-            z->U[t * m + j] = z->U[bi * m + j];
-            z->U[bi * m + j] = x;
+            x = U[t * m + j];
+            U[t * m + j] = U[bi * m + j];
+            U[bi * m + j] = x;
         }
         for (size_t i = 0; bj != t && i < m; i++) {   /* columns t <-> bj */
             uint8_t x = M[i * m + t];
             M[i * m + t] = M[i * m + bj];
             M[i * m + bj] = x;
-            x = z->V[i * m + t];
-            z->V[i * m + t] = z->V[i * m + bj];
-            z->V[i * m + bj] = x;
+            x = V[i * m + t];
+            V[i * m + t] = V[i * m + bj];
+            V[i * m + bj] = x;
         }
         unsigned pv = 1;
         for (unsigned s = 0; s < best; s++)
-            pv *= z->p;
+            pv *= p;
         unsigned inv = ml_inv_mod(M[t * m + t] / pv, q);   /* the unit part */
         for (size_t j = 0; j < m; j++) {
             M[t * m + j] = (uint8_t)(M[t * m + j] * inv % q);
-            z->U[t * m + j] = (uint8_t)(z->U[t * m + j] * inv % q);
+            U[t * m + j] = (uint8_t)(U[t * m + j] * inv % q);
         }
-        for (size_t i = t + 1; i < m; i++) {   /* rows below: M[i][t] is a multiple of p^v */
+        /* rows below: M[i][t] is a multiple of p^v; rows t.. are zero left of column t */
+        for (size_t i = t + 1; i < m; i++) {
             unsigned f = M[i * m + t] / pv;
             if (!f)
                 continue;
-            unsigned nf = q - f;
-            for (size_t j = 0; j < m; j++) {
-                M[i * m + j] = (uint8_t)((M[i * m + j] + nf * M[t * m + j]) % q);
-                z->U[i * m + j] = (uint8_t)((z->U[i * m + j] + nf * z->U[t * m + j]) % q);
-            }
+            axpy_q(M + i * m + t, M + t * m + t, q - f, m - t, q);
+            axpy_q(U + i * m, U + t * m, q - f, m, q);
         }
-        for (size_t j = t + 1; j < m; j++) {   /* columns right: only row t is non-zero */
+        /* columns right: only row t is non-zero; V's columns as rows of its transpose */
+        for (size_t i = 0; i < m; i++)
+            col[i] = V[i * m + t];
+        for (size_t j = t + 1; j < m; j++) {
             unsigned f = M[t * m + j] / pv;
             if (!f)
                 continue;
-            unsigned nf = q - f;
             M[t * m + j] = 0;
-            for (size_t i = 0; i < m; i++)
-                z->V[i * m + j] = (uint8_t)((z->V[i * m + j] + nf * z->V[i * m + t]) % q);
+            unsigned nf = q - f;
+            if (!(q & (q - 1))) {
+                uint8_t mask = (uint8_t)(q - 1), ff = (uint8_t)nf;
+                for (size_t i = 0; i < m; i++)
+                    V[i * m + j] = (uint8_t)((V[i * m + j] + ff * col[i]) & mask);
+            } else {
+                for (size_t i = 0; i < m; i++)
+                    V[i * m + j] = (uint8_t)((V[i * m + j] + nf * col[i]) % q);
+            }
         }
     }
-    for (size_t i = 0; i < m; i++) {
+    free(col);
+    return 0;
+}
+
+/* U M V = diag(p^e_i) on R_A (ml__zq_smith), the count and the sum of the e_i */
+static int smith(ml__zq1 *z, uint8_t *M)
+{
+    TRY(ml__zq_smith(z->p, z->k, z->m, M, z->U, z->V, z->e));
+    for (size_t i = 0; i < z->m; i++) {
         z->ngens += z->e[i] > 0;
         z->klog += z->e[i];
     }
@@ -473,7 +511,7 @@ static int build_parts(ml__zq1 *z, const ml_gfpx *chi, const ml_gfpx *g, size_t 
         u->n = db + 1;
         ml_gfpx_normalise(u);
         TRY(inv_series(&z->rB, u, z->w, q));
-        TRY(rem_B(z, u, g));                     /* u = g mod B */
+        TRY(ml__zq1_rem_B(z, u, g));                     /* u = g mod B */
         TRY(reduce(v, u, p));                    /* g^-1 mod (b, p) */
         TRY(ml_gfpx_xgcd(t, &z->gB, NULL, v, b, p));
         if (t->n != 1)
@@ -539,7 +577,7 @@ int ml__zq1_build(ml__zq1 *z, unsigned p, unsigned k, const ml_gfpx *chi, const 
 
 /* ------------------------------------------------------------ solve, generators */
 /* y = yB + B ((yA - yB) B^-1 mod A) (yA: m coefficients, yB mod B) */
-static int combine(const ml__zq1 *z, const uint8_t *yA, const ml_gfpx *yB, ml_gfpx *y)
+int ml__zq1_combine(const ml__zq1 *z, const uint8_t *yA, const ml_gfpx *yB, ml_gfpx *y)
 {
     unsigned q = z->q;
     ml_gfpx d, t;
@@ -601,12 +639,12 @@ int ml__zq1_solve(const ml__zq1 *z, const ml_gfpx *c, ml_gfpx *y, int *ok)
         yA[i] = (uint8_t)(s % q);
     }
     if (!rc && *ok && z->B.n > 1) {   /* yB = g^-1 c mod B */
-        rc = rem_B(z, &yB, c);
+        rc = ml__zq1_rem_B(z, &yB, c);
         if (!rc)
             rc = mulmod(z, &yB, &yB, &z->gB, &z->B);
     }
     if (!rc && *ok)
-        rc = combine(z, yA, &yB, y);
+        rc = ml__zq1_combine(z, yA, &yB, y);
     if (!rc && !*ok)
         ml_gfpx_set(y, NULL, 0);
     ml_gfpx_clear(&cA);
@@ -637,7 +675,7 @@ int ml__zq1_generator(const ml__zq1 *z, size_t i, ml_gfpx *y, unsigned *order)
         yA[r] = (uint8_t)(z->V[r * m + idx] * scale % z->q);
     ml_gfpx zero;
     ml_gfpx_init(&zero);
-    int rc = combine(z, yA, &zero, y);
+    int rc = ml__zq1_combine(z, yA, &zero, y);
     ml_gfpx_clear(&zero);
     free(yA);
     return rc;

@@ -56,6 +56,19 @@ int ml__zq1_solve(const ml__zq1 *z, const ml_gfpx *c, ml_gfpx *y, int *ok);
 /* The i-th kernel generator (i < ngens) and its order p^e. */
 int ml__zq1_generator(const ml__zq1 *z, size_t i, ml_gfpx *y, unsigned *order);
 
+/* r = a mod B (deg a < 2 deg B: Barrett's division with the series rB; else long
+ * division). r may alias a. */
+int ml__zq1_rem_B(const ml__zq1 *z, ml_gfpx *r, const ml_gfpx *a);
+/* y in R with y = yA mod A (yA: m coefficients) and y = yB mod B (deg yB < deg B):
+ * y = yB + B ((yA - yB) B^-1 mod A), deg y < w. */
+int ml__zq1_combine(const ml__zq1 *z, const uint8_t *yA, const ml_gfpx *yB, ml_gfpx *y);
+/* The Smith form over the local ring Z/p^k of the m x m matrix M (row-major, entries
+ * below p^k, overwritten): unimodular U, V (m x m, written) with U M V = diag(p^e_i),
+ * e_i = k for a zero; pivots of least p-adic valuation, O(m^3) byte operations (masks
+ * for p = 2). 0, 2 out of memory, 3 stopped (polled at every pivot). */
+int ml__zq_smith(unsigned p, unsigned k, size_t m, uint8_t *M, uint8_t *U, uint8_t *V,
+                 unsigned *e);
+
 /* Over Z/q (any modulus 2..255, coefficients below q): r = a mod m, m monic of degree
  * >= 1 (long division, O((deg a - deg m + 1) deg m)). */
 int ml__zq_rem(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *m, unsigned q);

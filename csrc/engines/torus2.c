@@ -196,6 +196,23 @@ static void acc_rot16(uint16_t *restrict acc, const uint8_t *restrict src, size_
         acc[c] = (uint16_t)(acc[c] + k * src[c + w - dc]);
 }
 
+/* acc[c] += k src[c - dc mod w], bytes that wrap mod 256 */
+static void acc_rot8(uint8_t *restrict acc, const uint8_t *restrict src, size_t w, size_t dc,
+                     uint8_t k)
+{
+    if (k == 1) {
+        for (size_t c = dc; c < w; c++)
+            acc[c] = (uint8_t)(acc[c] + src[c - dc]);
+        for (size_t c = 0; c < dc; c++)
+            acc[c] = (uint8_t)(acc[c] + src[c + w - dc]);
+        return;
+    }
+    for (size_t c = dc; c < w; c++)
+        acc[c] = (uint8_t)(acc[c] + k * src[c - dc]);
+    for (size_t c = 0; c < dc; c++)
+        acc[c] = (uint8_t)(acc[c] + k * src[c + w - dc]);
+}
+
 /* acc[c] ^= src[c - dc mod w] (GF(2)) */
 static void xor_rot(uint8_t *restrict acc, const uint8_t *restrict src, size_t w, size_t dc)
 {
@@ -224,6 +241,17 @@ static void equation(const t2_eng *e, const uint8_t *Be, const uint8_t *const *r
         return;
     }
     uint32_t sq = (p - 1) * (p - 1), kb = skip ? e->inv : p - 1;   /* the weight of B_e */
+    if (!(p & (p - 1))) {   /* a power of two (the lifted engine's Z/2^k): bytes mod 256 */
+        for (size_t c = 0; c < w; c++)
+            tmp[c] = (uint8_t)(Be ? kb * Be[c] : 0);
+        for (size_t i = 0; i < e->noff; i++)
+            if (!(skip && i == e->lead))
+                acc_rot8(tmp, rows[i], w, e->off[i].dc,
+                         (uint8_t)(skip ? (p - e->off[i].k) * e->inv % p : e->off[i].k));
+        for (size_t c = 0; c < w; c++)
+            tmp[c] &= (uint8_t)(p - 1);
+        return;
+    }
     if ((uint64_t)(e->noff + 1) * sq <= 0xFFFF) {   /* every sum fits 16 bits */
         uint16_t *a16 = (uint16_t *)acc;
         for (size_t c = 0; c < w; c++)
@@ -516,6 +544,40 @@ static int is_prime(int n)
     return 1;
 }
 
+/* the chase's part of e over the modulus q (off, lead, inv, shift): 0, 1 declined (the
+ * offsets mod q are not those mod p, or the lead's count is no unit mod q), 2 out of
+ * memory */
+static int core_init(t2_eng *e, const ml_board *b, unsigned q, unsigned p,
+                     const ml__t2_orient *o)
+{
+    const ml__pattern *pt = &b->pal[0];
+    e->p = q;
+    e->rows = (size_t)b->rows;
+    e->cols = (size_t)b->cols;
+    e->o = *o;
+    e->h = o->h;
+    e->w = o->w;
+    e->S = o->span;
+    ml__alg_px_init(&e->f);
+    e->off = malloc((pt->count + 1) * sizeof *e->off);
+    e->shift = malloc(e->w * sizeof *e->shift + 1);
+    if (!e->off || !e->shift)
+        return 2;
+    e->noff = mapped(pt, q, o->t, o->a, o->f, e->w, e->off);
+    if (q != p && mapped(pt, p, o->t, o->a, o->f, e->w, e->off) != e->noff)
+        return 1;   /* an offset whose count is 0 mod p but not mod q */
+    e->noff = mapped(pt, q, o->t, o->a, o->f, e->w, e->off);
+    int single = 0;
+    e->D = extremes(e->off, e->noff, &e->lead, &single, &e->Dmax);
+    if (!single || e->off[e->lead].k % p == 0 || (size_t)(e->Dmax - e->D) != e->S)
+        return 1;
+    e->inv = ml_inv_mod(e->off[e->lead].k, q);
+    long H = (long)e->h;
+    for (size_t c = 0; c < e->w; c++)
+        e->shift[c] = (size_t)(((o->a * (long)(c % e->h)) % H + H) % H);
+    return 0;
+}
+
 static int t2_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
 {
     (void)user;
@@ -532,21 +594,16 @@ static int t2_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
     if (!e)
         return ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
     unsigned p = (unsigned)b->n;
-    e->p = p;
-    e->rows = (size_t)b->rows;
-    e->cols = (size_t)b->cols;
-    e->o = o;
-    e->h = o.h;
-    e->w = o.w;
-    e->S = o.span;
-    ml__alg_px_init(&e->f);
-    const ml__pattern *pt = &b->pal[0];
-    e->off = malloc((pt->count + 1) * sizeof *e->off);
-    e->shift = malloc(e->w * sizeof *e->shift + 1);
+    int rc = core_init(e, b, p, p, &o);
+    if (rc == 1) {
+        t2_destroy(NULL, e);
+        return not_covered(ctx);
+    }
     e->g = px_vec(e->S);
     e->t = px_vec(e->S);
     uint8_t *fc = calloc(e->w + 1, 1);
-    int rc = e->off && e->shift && e->g && e->t && fc ? 0 : 2;
+    if (!rc)
+        rc = e->g && e->t && fc ? 0 : 2;
     if (!rc)
         rc = ml__pmn_init(&e->M, p, e->w, e->S);
     if (!rc) {   /* f = s^w - 1 */
@@ -559,15 +616,45 @@ static int t2_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
         t2_destroy(NULL, e);
         return ml__fail(ctx, ML_M_NOMEM, "the algebraic engine");
     }
-    e->noff = mapped(pt, p, o.t, o.a, o.f, e->w, e->off);
-    int single = 0;
-    e->D = extremes(e->off, e->noff, &e->lead, &single, &e->Dmax);
-    e->inv = ml_gfp_inv(e->off[e->lead].k, p);
-    long H = (long)e->h;
-    for (size_t c = 0; c < e->w; c++)
-        e->shift[c] = (size_t)(((o.a * (long)(c % e->h)) % H + H) % H);
     *engine = e;
     return ML_OK;
+}
+
+/* ------------------------------------------------------------------ the core over Z/q */
+int ml__t2_core_new(const ml_board *b, unsigned q, unsigned p, const ml__t2_orient *o,
+                    ml__t2_core **core)
+{
+    *core = NULL;
+    t2_eng *e = calloc(1, sizeof *e);
+    if (!e)
+        return 2;
+    int rc = core_init(e, b, q, p, o);
+    if (rc) {
+        t2_destroy(NULL, e);
+        return rc;
+    }
+    *core = e;
+    return 0;
+}
+
+void ml__t2_core_free(ml__t2_core *core) { t2_destroy(NULL, core); }
+
+void ml__t2_core_dims(const ml__t2_core *core, size_t *h, size_t *w, size_t *span)
+{
+    *h = core->h;
+    *w = core->w;
+    *span = core->S;
+}
+
+int ml__t2_core_chase(const ml__t2_core *core, const uint8_t *B, const uint8_t *z,
+                      uint8_t *x, uint8_t *res)
+{
+    return chase(core, B, z, x, res);
+}
+
+void ml__t2_core_map(const ml__t2_core *core, const uint8_t *in, uint8_t *out, int to_work)
+{
+    map_board(core, in, out, to_work);
 }
 
 static int t2_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity)

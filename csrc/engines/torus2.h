@@ -48,4 +48,24 @@ int ml__torus2_orient_mod(const ml_board *b, unsigned p, ml__t2_orient *o);
 
 extern const ml_engine_def ml__algebraic_torus2_ops;
 
+/* The engine's row chase over any modulus q (2..255), for the lifted engine's parts over
+ * Z/p^k (engines/lifted_torus.c), q a power of the prime p: the board b mapped by o (an
+ * orientation of b read mod p, ml__torus2_orient_mod), counts mod q. ml__t2_core_new
+ * returns 0 and *core, 1 (declined) when the offsets mod q are not those mod p (a count
+ * 0 mod p but not mod q) or o does not fit them, 2 out of memory.
+ * ml__t2_core_chase: the chase from the unknown rows z (span x w, values < q) with
+ * right-hand side B (h x w worked, values < q; NULL: zero): the taps in x (h x w, NULL:
+ * not written), the span residual rows in res; entries are polynomials in s (the
+ * column shift), the chase R-linear over Z/q[s] / (s^w - 1). 0, 2 out of memory, 3
+ * stopped. ml__t2_core_map: the board's tiles to the worked board (to_work) or back. */
+typedef struct t2_eng ml__t2_core;
+int ml__t2_core_new(const ml_board *b, unsigned q, unsigned p, const ml__t2_orient *o,
+                    ml__t2_core **core);
+void ml__t2_core_free(ml__t2_core *core);
+/* the geometry of the worked board: h, w, the span */
+void ml__t2_core_dims(const ml__t2_core *core, size_t *h, size_t *w, size_t *span);
+int ml__t2_core_chase(const ml__t2_core *core, const uint8_t *B, const uint8_t *z,
+                      uint8_t *x, uint8_t *res);
+void ml__t2_core_map(const ml__t2_core *core, const uint8_t *in, uint8_t *out, int to_work);
+
 #endif

@@ -10,7 +10,7 @@
  * or message, written by Python). (tests/search/test_verify_c.py compares the checker
  * with Python's on many more certificates.)
  * Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: verify/verify.c verify/verify_read.c verify/verify_board.c verify/verify_algebra.c verify/verify_claims.c verify/verify_upper.c verify/verify_big.c api/json.c api/json_repr.c api/json_write.c api/ctx.c api/errors.c base/interrupt.c api/version.c */
+ * ml-test-sources: verify/verify.c verify/verify_read.c verify/verify_board.c verify/verify_algebra.c verify/verify_claims.c verify/verify_upper.c verify/verify_count.c verify/verify_big.c api/json.c api/json_repr.c api/json_write.c api/ctx.c api/errors.c base/interrupt.c api/version.c */
 #define ML_T_SEED 0x7E21F1C0DEull
 #include "t-util.h"
 #include "include/modlights.h"

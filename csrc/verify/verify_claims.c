@@ -1,7 +1,7 @@
 /* verify_claims.c: "minimal" claims (Python's search/verify/claims.py: _check_minimal,
- * _check_tree, _groups, _prefix_bound, _symmetries, _lower_image): x solves A x = b,
- * sum(x) = L, and the proof covers x + ker A, by enumeration (every coset element
- * walked) or by a tree of pruned prefixes (a lower bound each) and leaves checked
+ * _check_tree, _groups, _prefix_bound, _classes, _class_bound, _symmetries, _lower_image):
+ * x solves A x = b, sum(x) = L, and the proof covers x + ker A, by enumeration (every
+ * coset element walked) or by a tree of pruned prefixes (a lower bound each) and leaves checked
  * directly, up to symmetries of A and b. See verify_impl.h. */
 #include "verify/verify_impl.h"
 
@@ -101,6 +101,7 @@ static void pset_free(pset *s)
 typedef struct groups {
     int64_t *gid;
     int64_t G, zero;
+    uint8_t *a;             /* bound "classes": a_j of each tap (NULL for "columns") */
 } groups;
 
 /* Columns x < y of cols (width bytes each), ties by index. */
@@ -182,6 +183,74 @@ static int prefix_bound(mv *v, const uint8_t *y, int64_t r, const groups *g, int
         total += best;
     }
     free(cnt);
+    *out = total;
+    return ML_OK;
+}
+
+/* Bound "classes": taps grouped by their column u over the first `free` generators up to
+ * a unit: e the first non-zero entry of u, the key is e^-1 u and a_j = e when gcd(e, n)
+ * = 1, else u and a_j = 1; a zero column has the key 0 and a_j = 0. */
+static int make_classes(mv *v, const uint8_t *HT, int64_t r, int64_t k, int64_t free_, int n,
+                        groups *g)
+{
+    g->gid = malloc(mv_sz(r) * sizeof *g->gid);
+    g->a = malloc(mv_sz(r));
+    int64_t *order = malloc(mv_sz(r) * sizeof *order), *tmp = malloc(mv_sz(r) * sizeof *tmp);
+    uint8_t *cols = malloc(mv_sz(r * free_));
+    if (!g->gid || !g->a || !order || !tmp || !cols) {
+        free(order), free(tmp), free(cols);
+        return mv_nomem(v);
+    }
+    for (int64_t j = 0; j < r; j++) {
+        uint8_t *u = cols + j * free_;
+        int e = 0;
+        order[j] = j;
+        for (int64_t i = 0; i < free_; i++) {
+            u[i] = HT[j * k + i];
+            if (!e)
+                e = u[i];
+        }
+        int g0 = e, g1 = n;     /* gcd(e, n) */
+        while (g1) {
+            int t = g0 % g1;
+            g0 = g1, g1 = t;
+        }
+        g->a[j] = (uint8_t)(e ? (g0 == 1 ? e : 1) : 0);
+        if (e && g0 == 1) {
+            int inv = mv_inv(e, n);
+            for (int64_t i = 0; i < free_; i++)
+                u[i] = (uint8_t)((u[i] * inv) % n);
+        }
+    }
+    sort_cols(order, tmp, r, cols, free_);
+    g->G = r ? 0 : 1, g->zero = -1;
+    for (int64_t x = 0; x < r; x++) {
+        int64_t j = order[x];
+        if (!x || memcmp(cols + j * free_, cols + order[x - 1] * free_, (size_t)free_))
+            g->G++;
+        g->gid[j] = g->G - 1;
+    }
+    free(order), free(tmp), free(cols);
+    return ML_OK;
+}
+
+/* sum over classes of min over s in 0..n-1 of sum_{j in class} ((y_j + a_j s) mod n). */
+static int class_bound(mv *v, const uint8_t *y, int64_t r, const groups *g, int n, int64_t *out)
+{
+    int64_t *T = calloc((size_t)(g->G * n), sizeof *T);
+    if (!T)
+        return mv_nomem(v);
+    for (int64_t j = 0; j < r; j++)
+        for (int s = 0; s < n; s++)
+            T[g->gid[j] * n + s] += (y[j] + g->a[j] * s) % n;
+    int64_t total = 0;
+    for (int64_t x = 0; x < g->G; x++) {
+        int64_t best = T[x * n];
+        for (int s = 1; s < n; s++)
+            best = T[x * n + s] < best ? T[x * n + s] : best;
+        total += best;
+    }
+    free(T);
     *out = total;
     return ML_OK;
 }
@@ -346,6 +415,13 @@ static int check_tree(mv *v, size_t proof, const char *what, const uint8_t *x,
     size_t pruned = mv_get(v, proof, "pruned");
     if (pruned != MV_NONE && !mv_is_list(v, pruned))
         return mv_fail(v, "%s pruned must be a list of prefixes", what);
+    size_t kind = mv_get(v, proof, "bound");
+    int classes = kind != MV_NONE && mv_is_str(v, kind, "classes");
+    if (kind != MV_NONE && !classes && !mv_is_str(v, kind, "columns")) {
+        char rep[MV_MSG / 2];
+        return mv_fail_cut(v, 300, "%s bound must be 'columns' or 'classes', got %s", what,
+                           mv_repr(v, kind, rep, sizeof rep));
+    }
     pset ps;
     memset(&ps, 0, sizeof ps);
     groups *gs = calloc((size_t)(k + 1), sizeof *gs);
@@ -381,9 +457,11 @@ static int check_tree(mv *v, size_t proof, const char *what, const uint8_t *x,
                 y[j] = (uint8_t)((y[j] + mi.i * H[i * r + j]) % n);
         }
         int64_t free_ = k - len, bound = 0;
-        if (!gs[free_].gid && make_groups(v, HT, r, k, free_, &gs[free_]))
+        if (!gs[free_].gid && (classes ? make_classes(v, HT, r, k, free_, n, &gs[free_])
+                                       : make_groups(v, HT, r, k, free_, &gs[free_])))
             goto out;
-        if (prefix_bound(v, y, r, &gs[free_], n, &bound))
+        if (classes ? class_bound(v, y, r, &gs[free_], n, &bound)
+                    : prefix_bound(v, y, r, &gs[free_], n, &bound))
             goto out;
         if (bound < L) {
             mv_fail(v, "%s: pruned prefix %s has bound %" PRId64 " < length %" PRId64, what,
@@ -467,7 +545,7 @@ static int check_tree(mv *v, size_t proof, const char *what, const uint8_t *x,
         mv_nomem(v);
 out:
     for (int64_t i = 0; gs && i <= k; i++)
-        free(gs[i].gid);
+        free(gs[i].gid), free(gs[i].a);
     free(gs);
     for (int64_t s = 0; syms && s < nsym; s++)
         free(syms[s].d), free(syms[s].T);

@@ -556,7 +556,10 @@ class Solver(SolverBatches):
             the same answer on every machine. A larger one is searched for
             DEFAULT_SECONDS (1.0; a deadline counted from the search's start, as a
             budget of that many seconds): proved when the search finishes by then,
-            else the best found (``proven_minimal`` False).
+            else the best found (``proven_minimal`` False). On the native backend
+            such a coset over Z/n, n > 2, is searched by a branch and bound (a count
+            budget then counts its nodes and walked elements), which proves many
+            cosets far past enumeration.
         executor : concurrent.futures.Executor, optional
             Any executor (a ``ProcessPoolExecutor``, a Dask client's
             ``get_executor()``): when the budget covers the whole coset, the search is

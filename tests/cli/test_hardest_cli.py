@@ -49,3 +49,20 @@ def test_unwritable_certificate_is_exit_2(tmp_path):
     out = run("hardest", "--grid", "3x3", "--certificate", str(tmp_path / "no" / "h.json"))
     assert out.returncode == 2 and "--certificate" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_groups_writes_the_group_certificate(tmp_path):
+    """--groups: the group branch and bound after the search; its figures in --json, and
+    the certificate it writes verifies (settled: 5 x 5 over GF(2) needs 15), and the
+    text output names the run."""
+    path = tmp_path / "h.json"
+    out = run(
+        "hardest", "--grid", "5x5", "--groups", "20s", "--json", "--certificate", str(path)
+    )
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["groups"]["settled"] and doc["groups"]["lower"] == doc["groups"]["upper"] == 15
+    assert doc["certificate_lower"] == doc["certificate_upper"] == 15
+    assert ml.verify(json.loads(path.read_text()))
+    text = run("hardest", "--grid", "5x5", "--groups", "20s")
+    assert text.returncode == 0 and "group branch and bound: 15..15" in text.stdout

@@ -108,6 +108,9 @@ HEAVY = {
     "t-engines-algebraic",
     "t-engines-symodd",  # links the registry and every engine as t-engines-algebraic
     "t-engines-tensor",  # 24 s with its build
+    # the Z/n branch and bound through ml_solver_solve (links the whole solver, 28 s with
+    # its build); the default run keeps t-bnb_zn and tests/search/test_bnb_zn.py
+    "t-api-bnb",
     # the split searches, one coset and many (link the whole solver; test_capi_search.py
     # in the default run)
     "t-search",
@@ -121,6 +124,11 @@ HEAVY = {
     # 25 s with its build (the registry and every engine it references); the default run
     # keeps tests/native/test_capi_lifted.py
     "t-engines-lifted",
+    # the same build; the default run keeps the odd-width parts over Z/p^k in
+    # tests/native/test_capi_lifted.py
+    "t-engines-lifted-zq",
+    # the same build; the default run keeps test_capi_lifted.py's tori over Z/p^k
+    "t-engines-zqtorus",
     # the JSON reader and writer (2 s with its build); the default run keeps the board JSON
     # and repr comparisons with Python (test_capi_board_json.py)
     "t-json",

@@ -300,3 +300,125 @@ def test_kernel_basis_limit_as_python():
         cs.kernel()
     assert str(got.value) == str(e.value)
     assert "256 MiB allowed" in str(e.value)
+
+
+#: left-right symmetric 3 x 3 patterns with no tap (-1, 0) and a unit centre: on odd widths
+#: C_1 = b P is singular (algebraic-sym-odd over GF(p); lifted_odd.c over Z/p^k)
+ODD_SYM = [
+    "diagonal",
+    [(0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (0, -1)],
+    [(0, 0), (-1, 1), (-1, -1), (1, 0)],
+    [(0, 0)] * 3 + [(-1, 1), (-1, -1)] * 2 + [(1, 1), (1, -1)],
+]
+
+
+def _odd_symmetric(rng, ns, max_w=41, max_h=16) -> ml.Board:
+    """An odd-width board of an ODD_SYM pattern over n in ns, transposed half the time."""
+    n = int(rng.choice(ns))
+    w, h = 2 * int(rng.integers(1, max_w // 2 + 1)) + 1, int(rng.integers(1, max_h + 1))
+    pat = ODD_SYM[int(rng.integers(0, len(ODD_SYM)))]
+    if rng.random() < 0.5:
+        offs = [(0, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)] if pat == "diagonal" else pat
+        return ml.Board.grid(w, h, states=n, pattern=[(c, r) for r, c in offs])
+    return ml.Board.grid(h, w, states=n, pattern=pat)
+
+
+def test_odd_width_symmetric_parts_over_prime_powers_as_the_reference():
+    """algebraic-sym-odd's boards singular mod p over n = p^k and composites (lifted_odd.c:
+    the rows split by the fold into a nilpotent part solved by a series and im A0(P) where
+    the chase and one polynomial equation over Z/q[x] / (chi / A0) run): kernel size,
+    canonical generators and orders, solvable flags, particular and minimal solutions as
+    the reference engine's; even and odd heights, both orientations."""
+    rng = np.random.default_rng(46)
+    for rows, cols, n in (
+        (5, 5, 4),
+        (8, 11, 8),
+        (9, 9, 16),
+        (7, 7, 27),
+        (3, 11, 9),
+        (5, 7, 25),
+        (11, 11, 12),
+        (7, 9, 18),
+        (14, 9, 4),
+    ):
+        b = ml.Board.grid(rows, cols, states=n, pattern="diagonal")
+        assert _compare(b, rng, solves=2) == "chase", (rows, cols, n)
+    seen = 0
+    for _ in range(16):
+        seen += _compare(_odd_symmetric(rng, ZQ_NS, max_w=21, max_h=10), rng, solves=2) == "chase"
+    assert seen >= 3, seen
+
+
+@pytest.mark.matrix
+def test_many_odd_width_symmetric_boards_as_the_reference():
+    rng = np.random.default_rng(346)
+    seen = {"yes": 0, "chase": 0, "no": 0}
+    for _ in range(300):
+        b = _odd_symmetric(rng, ZQ_NS + [36, 100])  # 36, 100: two parts over Z/p^k
+        seen[_compare(b, rng, solves=2, minimal=False)] += 1
+    assert seen["chase"] >= 60 and seen["yes"] >= 60, seen
+
+
+#: custom patterns of reach 2 and 3 (no symmetry: the torus algebra's sheared chase)
+REACH2 = [(0, 0), (-2, 1), (1, 1), (0, -1)]
+REACH3 = [(0, 0), (-3, 1), (1, 2), (2, -1), (0, 1)]
+
+
+def test_tori_over_prime_powers_singular_mod_p_as_the_reference():
+    """Tori whose factor p^k (k > 1) is singular mod p (the torus algebra over Z/p^k,
+    csrc/engines/lifted_torus.c: the span x span system over Z/q[s] / (s^w - 1) split by
+    Hensel into a part solved digit by digit and a Smith form over Z/q): the cross, the
+    diagonal, the knight and patterns of reach 2 and 3 over n = 4, 8, 9, 16, 25, 27 and
+    12, 36 (a CRT with a lift part); odd and even sides; kernel size, canonical
+    generators and orders, solvable and unsolvable right-hand sides, particular and
+    minimal solutions as the reference engine's (the chase on the larger tori)."""
+    rng = np.random.default_rng(46)
+    sides = set()
+    for rows, cols, n, pat in (
+        (6, 6, 4, "cross"),
+        (9, 9, 16, "cross"),
+        (6, 7, 8, "cross"),
+        (4, 4, 27, "cross"),
+        (3, 4, 25, "cross"),
+        (6, 6, 4, "diagonal"),
+        (10, 10, 8, "diagonal"),
+        (8, 8, 9, "diagonal"),
+        (7, 7, 25, "diagonal"),
+        (9, 9, 12, "diagonal"),
+        (15, 15, 4, "knight"),
+        (12, 12, 9, "knight"),
+        (13, 13, 25, "knight"),
+        (4, 5, 16, REACH2),
+        (6, 6, 9, REACH2),
+        (7, 8, 4, REACH3),
+        (5, 5, 25, REACH3),
+        (8, 8, 36, REACH2),
+    ):
+        b = ml.Board.grid(rows, cols, states=n, pattern=pat, wrap=True)
+        assert _compare(b, rng, solves=2, minimal=rows * cols <= 100) == "chase", (rows, cols, n)
+        sides.add(cols % 2)
+    assert sides == {0, 1}
+
+
+@pytest.mark.matrix
+def test_many_tori_over_prime_powers_as_the_reference():
+    rng = np.random.default_rng(346)
+    pats = ["cross", "diagonal", "knight", REACH2, REACH3]
+    seen = {"yes": 0, "chase": 0, "no": 0}
+    for i in range(300):
+        pat = pats[i % 5]
+        rows = int(rng.integers(3, 21))
+        cols = rows if pat in ("diagonal", "knight") else int(rng.integers(3, 21))
+        n = int(rng.choice(ZQ_NS + [36, 100]))
+        b = ml.Board.grid(rows, cols, states=n, pattern=pat, wrap=True)
+        seen[_compare(b, rng, solves=2, minimal=False)] += 1
+    assert seen["chase"] >= 60, seen
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("n, pat", [(4, "cross"), (16, "diagonal"), (4, "knight"), (9, "knight")])
+def test_large_tori_over_prime_powers_as_the_chase(n, pat):
+    """120 x 120 tori singular mod p: "auto" plans lifted, answers as the chase's."""
+    b = ml.Board.grid(120, 120, states=n, pattern=pat, wrap=True)
+    assert CSolver(c_board(b), "auto").plan["engine"] == METHOD
+    assert _compare(b, np.random.default_rng(n), solves=2, minimal=False) == "chase"

@@ -204,6 +204,13 @@ _ENGINE_WORK = {
         "for _ in range(20):\n    ml.Solver(b, method='lifted').solve("
         "np.zeros(b.shape, np.uint8), target=1, minimal=False)",
     ),
+    # Z/4 on an odd side singular mod 2: the part over Z/4 by lifted_odd.c
+    "lifted-zq-odd": (
+        "b = ml.Board.grid(4999, 4999, 4, 'diagonal')\n"
+        "s = ml.Solver(b, method='lifted')\n"
+        "st = b.apply(np.zeros(b.shape, np.uint8), np.ones(b.shape, np.uint8))",
+        "for _ in range(1000):\n    s.solve(st, minimal=False)",
+    ),
     "tensor": (
         "b = ml.Board.grid(6000, 6000, 6, 'square')",
         "for _ in range(50):\n    ml.Solver(b, method='tensor').solve("

@@ -31,6 +31,7 @@ examples:
   modlights hardest --grid 19x19 --budget 120s
   modlights hardest --grid 3x3 --states 3 --json
   modlights hardest --grid 19x19 --budget 60s --certificate h19.json
+  modlights hardest --grid 23x23 --budget 60s --groups 300s --certificate h23.json
   modlights verify h19.json
 """
 )
@@ -46,16 +47,24 @@ def run(args: argparse.Namespace, out) -> int:
     solver = Solver(board, backend=args.backend)
     h = solver.hardest(budget=args.budget)
     cert = None
-    if args.certificate is not None:
+    groups = None
+    if args.certificate is not None or args.groups is not None:
         try:
             cert = h.certificate(budget=CERTIFICATE_SECONDS)
         except ValueError as e:
             raise _UserError(f"--certificate: {e}") from None
-        _write_certificate(args.certificate, cert)
+        if args.groups is not None:
+            cert, groups = _groups(solver, h, cert, args.groups)
+        if args.certificate is not None:
+            _write_certificate(args.certificate, cert)
     if args.json:
         doc = {**_board_json(board), **h.to_dict()}
-        if cert is not None:
+        if args.certificate is not None:
             doc["certificate"] = args.certificate
+            doc["certificate_upper"] = cert["upper"]
+        if groups is not None:
+            doc["groups"] = groups
+            doc["certificate_lower"] = cert["lower"]
             doc["certificate_upper"] = cert["upper"]
         print(json.dumps(doc), file=out)
         return 0
@@ -82,7 +91,13 @@ def run(args: argparse.Namespace, out) -> int:
         p(line)
     p()
     p(f"time: {h.seconds:.2f} s, {h.iterations} integer programs")
-    if cert is not None:
+    if groups is not None:
+        p(
+            f"group branch and bound: {groups['lower']}..{groups['upper']} proved by "
+            f"{groups['nodes']} nodes in {groups['seconds']:.1f} s"
+            + (f" ({groups['error']})" if "error" in groups else "")
+        )
+    if args.certificate is not None:
         proves = (
             "settles the value"
             if cert["lower"] == cert["upper"]
@@ -98,6 +113,32 @@ def run(args: argparse.Namespace, out) -> int:
 #: Seconds ``--certificate`` may spend on a proof tree of the upper bound (needed only
 #: when the integer program proved less than the linear program's bound).
 CERTIFICATE_SECONDS = 30.0
+
+
+def _groups(solver: Solver, h: Any, cert: dict, seconds: float) -> tuple[dict, dict]:
+    """``--groups``: the group branch and bound (:mod:`modlights.search.hardest_bb`)
+    from the search's proved value for ``seconds``; (the certificate, with its upper
+    bound when that is lower or its board when harder; figures of the run)."""
+    from modlights.search.hardest_bb import group_certificate, group_hardest
+
+    H, orders = solver._kernel().generators()
+    try:
+        res = group_hardest(solver.board, H, orders, lower=h.lower, budget=seconds)
+    except ValueError as e:  # a kernel too large to enumerate
+        return cert, {
+            "lower": cert["lower"],
+            "upper": cert["upper"],
+            "nodes": 0,
+            "seconds": 0.0,
+            "error": str(e),
+        }
+    figures = {k: res[k] for k in ("lower", "upper", "nodes", "seconds", "settled")}
+    if res["upper"] < cert["upper"] or res["lower"] > cert["lower"]:
+        try:
+            cert = group_certificate(solver, h, res)
+        except ValueError as e:
+            raise _UserError(f"--groups: {e}") from None
+    return cert, figures
 
 
 def _write_certificate(path: str, cert: dict) -> None:
@@ -143,6 +184,14 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
         help="write a certificate of the bounds (JSON: the witness with the "
         "proof of its fewest taps, and exact LP dual weights for the "
         "upper bound); check it with 'modlights verify FILE'",
+    )
+    p.add_argument(
+        "--groups",
+        metavar="SECONDSs",
+        type=_parse_seconds_budget,
+        help="then run the group-count branch and bound for that long from the value "
+        "found (kernels of at most 2^26 elements x taps); its certificate (an LP tree "
+        "branching on tap groups) replaces the search's when its bounds are tighter",
     )
     p.set_defaults(func=run)
     return p

@@ -47,7 +47,7 @@ from modlights.search.lpbound import (
     rationalise,
 )
 
-__all__ = ["GroupSearch", "Node", "group_hardest"]
+__all__ = ["GroupSearch", "Node", "group_certificate", "group_hardest", "join", "split_root"]
 
 #: A node: one (lo, hi) interval per unit.
 Node = tuple
@@ -75,9 +75,7 @@ class GroupSearch:
         groups = TapGroups(self.H, r)
         self.untouched = [int(j) for j in groups.fixed]
         gens = self.H.astype(np.int64)[:, groups.rep] % n if len(groups) else None
-        pinned_g = (
-            pinned_groups(gens, groups.sizes, n) if gens is not None else np.zeros(0, int)
-        )
+        pinned_g = pinned_groups(gens, groups.sizes, n) if gens is not None else np.zeros(0, int)
         self.pinned = sorted(int(groups.members[g][0]) for g in pinned_g if groups.sizes[g] == 1)
         if n == 2:
             self.units = [[int(j) for j in m] for m in groups.members]
@@ -93,7 +91,9 @@ class GroupSearch:
         """Every unit over its whole range, the pinned taps at 0."""
         pinned = set(self.pinned)
         hi_of = lambda u: (self.n - 1) * len(u)  # noqa: E731
-        return tuple((0, 0) if u[0] in pinned and len(u) == 1 else (0, hi_of(u)) for u in self.units)
+        return tuple(
+            (0, 0) if u[0] in pinned and len(u) == 1 else (0, hi_of(u)) for u in self.units
+        )
 
     # ------------------------------------------------------------------ bounds
     def exact(self, node: Node, idx: np.ndarray, q: np.ndarray) -> Fraction:
@@ -219,7 +219,9 @@ class GroupSearch:
             if lo == hi:
                 continue
             sums = [float(((Wv[:, u] + v) % n) @ qf) for v in range(n)]
-            spread = (max(sums) - min(sums)) * (hi - lo + 1) * (self.size[u] if self.counted[u] else 1)
+            spread = (
+                (max(sums) - min(sums)) * (hi - lo + 1) * (self.size[u] if self.counted[u] else 1)
+            )
             if spread > best:
                 best, pick = spread, (u, (lo + hi + 1) // 2)
         return pick
@@ -243,7 +245,9 @@ class GroupSearch:
             key = tuple(int(a) for a in self.E.coeffs[int(i)])
             e = self.coeff_index.setdefault(key, len(self.coeff_index))
             f = Fraction(int(v), Q)
-            out[str(e)] = str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+            out[str(e)] = (
+                str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+            )
         return out
 
 
@@ -256,13 +260,17 @@ def group_hardest(
     budget: float | None = None,
     max_nodes: int | None = None,
     progress: Any = None,
+    start: Node | None = None,
 ) -> dict:
     """The best-first branch and bound of the module docstring.
 
     ``lower``: a proved lower bound (a board needing that many taps, e.g. from
     :func:`modlights.search.hardest.hardest`); nodes whose bound floors to it are closed.
     ``budget`` seconds / ``max_nodes`` bound the search (None: until settled).
-    ``progress(nodes, lower, upper)`` is called about once a second.
+    ``progress(nodes, lower, upper)`` is called about once a second. ``start``: a
+    node (default the root, :meth:`GroupSearch.root`) whose subtree alone is searched:
+    its ``upper_bound`` then covers that subtree only, and :func:`join` makes the
+    parent of two such subtrees (independent tasks: a node is a plain tuple).
 
     Returns {"lower", "upper", "board" (tap vector of the best board found with value
     ``lower`` when the search found it, else None), "nodes", "seconds", "settled",
@@ -272,7 +280,7 @@ def group_hardest(
     deadline = None if budget is None else t0 + float(budget)
     S = GroupSearch(board, H, orders)
     best_x = None
-    root = S.root()
+    root = S.root() if start is None else tuple((int(a), int(b)) for a, b in start)
     tree: dict[int, Any] = {}  # id -> ("leaf", idx, q, floor) | ("split", u, cut, lo_id, hi_id)
     b, idx, q = S.bound(root, None, deadline)
     heap: list = [(-b, 0, root, idx)]
@@ -341,4 +349,81 @@ def group_hardest(
             "pinned": list(S.pinned),
             "nodes": nodes,
         },
+    }
+
+
+def group_certificate(solver: Any, hardest: Any, result: dict) -> dict:
+    """The "hardest" certificate (docs/certificates.md) of ``result`` (from
+    :func:`group_hardest` on ``solver.board``): the upper bound its ``lp-tree``; the
+    witness ``hardest``'s (a proved :class:`~modlights.search.hardest.Hardest` whose
+    ``lower`` was handed to the search) unless the search found a harder board, whose
+    fewest taps the solver's exact coset search then proves (its proof carries the
+    solver's generators). ValueError when that proof fails (a budget) or the values
+    disagree."""
+    cert = hardest.certificate()
+    x = result.get("board")
+    if x is not None and result["lower"] > cert["lower"]:
+        board = solver.board
+        n = board.states
+        state = board.apply(
+            np.zeros(board.shape, dtype=np.uint8),
+            board.from_tap_vector((n - np.asarray(x, dtype=np.int64)) % n),
+        )
+        sol = solver.solve(state)
+        w = sol.certificate()
+        if not sol.proven_minimal or w["length"] != result["lower"]:
+            raise ValueError("the harder board's fewest taps was not proved equal to its value")
+        proof = dict(w["proof"], generators=w["kernel"]["generators"], orders=w["kernel"]["orders"])
+        cert["witness"] = {
+            "rhs": w["rhs"],
+            "taps": w["taps"],
+            "length": w["length"],
+            "proof": proof,
+        }
+        cert["lower"] = w["length"]
+    cert["upper"] = max(int(result["upper"]), cert["lower"])
+    cert["upper_bound"] = result["upper_bound"]
+    return cert
+
+
+def split_root(board: Any, H: np.ndarray, orders: list[int], node: Node | None = None):
+    """(taps, cut, lower child, upper child) of the split :func:`group_hardest` makes at
+    ``node`` (default the root): the two children are independent subtrees."""
+    S = GroupSearch(board, H, orders)
+    node = S.root() if node is None else node
+    _, idx, q = S.bound(node)
+    pick = S.split(node, idx, q)
+    if pick is None:
+        raise ValueError("every unit of the node is fixed: nothing to split")
+    u, cut = pick
+    lo, hi = node[u]
+    kids = [node[:u] + (part,) + node[u + 1 :] for part in ((lo, cut - 1), (cut, hi))]
+    return list(S.units[u]), cut, kids[0], kids[1]
+
+
+def join(taps: list[int], cut: int, low: dict, high: dict) -> dict:
+    """The ``lp-tree`` of a node split into [lo, cut - 1] and [cut, hi] on ``taps``,
+    from the ``upper_bound`` dicts of its two subtrees (each from :func:`group_hardest`
+    with ``start`` the child): one element list (the second tree's weights renumbered)
+    and the branch-group node first."""
+    elements = [list(e) for e in low["elements"]]
+    index = {tuple(e): i for i, e in enumerate(elements)}
+    remap = {}
+    for i, e in enumerate(high["elements"]):
+        key = tuple(e)
+        if key not in index:
+            index[key] = len(elements)
+            elements.append(list(e))
+        remap[str(i)] = str(index[key])
+    high_nodes = [
+        {"weights": {remap[k]: v for k, v in nd["weights"].items()}} if "weights" in nd else nd
+        for nd in high["nodes"]
+    ]
+    return {
+        "method": "lp-tree",
+        "elements": elements,
+        "pinned": list(low["pinned"]),
+        "nodes": [{"branch-group": list(taps), "splits": [int(cut)]}]
+        + list(low["nodes"])
+        + high_nodes,
     }

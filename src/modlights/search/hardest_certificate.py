@@ -230,15 +230,17 @@ class CertificateData:
 def _reexpress(data: CertificateData, proof: dict, upper_bound: dict):
     """The witness's proof lists its own generators (a reordering of the kernel's):
     the certificate's kernel becomes those, and the upper bound's element
-    coefficients are permuted to match. ValueError when they are not a reordering."""
+    coefficients are permuted to match. When they are another basis of ker A, the
+    kernel stays ``data.H`` and the proof keeps its generators (the checker checks a
+    proof's own generators as a kernel, docs/certificates.md)."""
     G = np.asarray(proof["generators"], dtype=np.int64)
     orders = [int(o) for o in proof["orders"]]
     old = data.H.astype(np.int64)
     perm = []
     for row in G:
         hit = [i for i in range(len(old)) if i not in perm and np.array_equal(old[i], row)]
-        if not hit:
-            raise ValueError("the witness proof's generators are not a reordering of the kernel's")
+        if not hit:  # another basis (the transform search's): the proof keeps its own
+            return data.H.astype(int).tolist(), list(data.orders), proof, upper_bound
         perm.append(hit[0])
     proof = {k: v for k, v in proof.items() if k not in ("generators", "orders")}
     ub = copy.deepcopy(upper_bound)

@@ -5,7 +5,7 @@ of modlights (see the package's docstring)."""
 from __future__ import annotations
 
 from fractions import Fraction
-from math import lcm, prod
+from math import gcd, lcm, prod
 from typing import Any
 
 import numpy as np
@@ -78,6 +78,41 @@ def _groups(Hfree: np.ndarray) -> tuple[np.ndarray, int, int]:
     return gid.reshape(-1).astype(np.int64), keys.shape[0], int(zero[0]) if zero.size else -1
 
 
+def _classes(Hfree: np.ndarray, n: int) -> tuple[np.ndarray, int, np.ndarray]:
+    """Taps grouped by their column u_j over the rows of Hfree up to a unit: with e the
+    first non-zero entry of u_j, the key is e^-1 u_j and a_j = e when gcd(e, n) = 1, else
+    u_j and a_j = 1; a zero column has the key 0 and a_j = 0. Returns (class id per tap,
+    number of classes, a)."""
+    r = Hfree.shape[1]
+    if Hfree.shape[0] == 0:
+        return np.zeros(r, dtype=np.int64), 1, np.zeros(r, dtype=np.int64)
+    cols = Hfree.T.astype(np.int64) % n
+    nz = cols != 0
+    has = nz.any(axis=1)
+    e = cols[np.arange(r), nz.argmax(axis=1)]
+    units = [v for v in range(1, n) if gcd(v, n) == 1]
+    inv = np.zeros(n, dtype=np.int64)
+    for v in units:
+        inv[v] = next(w for w in units if v * w % n == 1)
+    unit = has & (np.gcd(e, n) == 1)
+    key = np.where(unit[:, None], cols * inv[e][:, None] % n, cols)
+    a = np.where(unit, e, has.astype(np.int64))
+    _, gid = np.unique(key, axis=0, return_inverse=True)
+    gid = gid.reshape(-1).astype(np.int64)
+    return gid, int(gid.max()) + 1 if r else 1, a
+
+
+def _class_bound(y: np.ndarray, gid: np.ndarray, G: int, a: np.ndarray, n: int) -> int:
+    """sum over classes of min over s in 0..n-1 of sum_{j in class} ((y_j + a_j s) mod
+    n): T[g, s] sums the taps of class g at shift s (entries <= r (n - 1) < 2^53, exact
+    in the float64 sums of np.bincount)."""
+    s = np.arange(n, dtype=np.int64)
+    vals = (y.astype(np.int64)[:, None] + a[:, None] * s[None, :]) % n
+    where = gid[:, None] * n + s[None, :]
+    T = np.bincount(where.ravel(), weights=vals.ravel(), minlength=G * n).reshape(G, n)
+    return int(T.min(axis=1).sum())
+
+
 def _prefix_bound(y: np.ndarray, gid: np.ndarray, G: int, zero: int, n: int) -> int:
     """sum over groups of min over s of sum_{j in group} ((y_j + s) mod n), s = 0 for
     the zero column's group. cnt[g, v] counts taps of group g with y_j = v, and
@@ -120,22 +155,39 @@ def _check_tree(
     pruned = proof.get("pruned", [])
     if not isinstance(pruned, list):
         raise ValueError(f"{what} pruned must be a list of prefixes")
-    groups: dict[int, tuple[np.ndarray, int, int]] = {}
+    kind = proof.get("bound", "columns")
+    if kind not in ("columns", "classes"):
+        raise ValueError(f"{what} bound must be 'columns' or 'classes', got {kind!r}"[:300])
+    groups: dict[int, Any] = {}  # _groups' or _classes' tuples by free count
     pset = set()
+    ys: list[np.ndarray] = [x]  # x plus the previous prefix's partial sums
+    last: list[int] = []  # the previous prefix's entries
     for idx, P in enumerate(pruned):
         if not isinstance(P, list) or len(P) > depth:
             raise ValueError(
                 f"{what} pruned prefix {idx} must be a list of at most {depth} coefficients"
             )
-        y = x.copy()
+        # ys[t]: x plus the first t entries of the previous prefix, kept while equal
+        same = 0
         for t, c in enumerate(P):
             i = k - 1 - t
             c = _int(c, f"{what} pruned prefix {idx} entry {t}", 0, orders[i] - 1)
-            y = (y + c * H[i]) % n
+            if same == t and t < len(last) and last[t] == c:
+                same += 1
+        del ys[same + 1 :], last[same:]
+        for t in range(same, len(P)):
+            c = P[t]
+            ys.append((ys[-1] + c * H[k - 1 - t]) % n if c else ys[-1])
+            last.append(c)
+        y = ys[len(P)]
         free = k - len(P)
         if free not in groups:
-            groups[free] = _groups(H[:free])
-        bound = _prefix_bound(y, *groups[free], n)
+            groups[free] = _groups(H[:free]) if kind == "columns" else _classes(H[:free], n)
+        gid, G, extra = groups[free]  # extra: the zero column's group, or the a_j
+        if kind == "columns":
+            bound = _prefix_bound(y, gid, G, extra, n)
+        else:
+            bound = _class_bound(y, gid, G, extra, n)
         if bound < L:
             raise ValueError(f"{what}: pruned prefix {P} has bound {bound} < length {L}")
         pset.add(tuple(P))
@@ -318,7 +370,7 @@ def _dual_bound(
                 col += w[s : s + step] @ (V[s : s + step] == t).astype(np.int64)
             for j in range(r):
                 S[j][t] += int(col[j]) << (LIMB * lb)
-    counted = set()
+    counted: set[int] = set()
     total = 0
     for key, (lo, hi) in (counts or {}).items():
         meter.spend(_cost_count(len(key), n, bits), "lp", "the group counts of an LP tree")
@@ -451,7 +503,9 @@ def _check_upper(ub: Any, U: int, A: _Matrix, kernel: _Kernel, meter: _Meter) ->
             fixed[j] = 0
             continue
         if isinstance(node, dict) and "branch-group" in node:
-            stack.append(_branch_group(node, f"{what} node {pos - 1}", r, n, fixed, count_of, counts))
+            stack.append(
+                _branch_group(node, f"{what} node {pos - 1}", r, n, fixed, count_of, counts)
+            )
             continue
         w = _weights(
             _field(node, "weights", f"{what} node {pos - 1}"),

@@ -273,8 +273,9 @@ def _leaves_left(pruned: Any, orders: list[int], m: int) -> tuple[int, int]:
 def _cost_tree(
     proof: dict, orders: list[int], L: int, board: _Board, nnz: int
 ) -> list[tuple[int, str, str]]:
-    """The steps of :func:`_check_tree`: the pruned prefixes (each shifts y by its
-    coefficients and bounds the groups of taps), the symmetries (each an automorphism
+    """The steps of :func:`_check_tree`: the pruned prefixes (each shifts y by the
+    coefficients it does not share with the prefix before it and bounds the groups of
+    taps), the symmetries (each an automorphism
     check and the coordinates of k + 1 vectors), the leaves walked. Leaves mapped by a
     symmetry are not walked: the estimate takes one leaf in (symmetries + 1) as walked
     and the walk is metered."""
@@ -285,13 +286,23 @@ def _cost_tree(
         return []
     pruned = proof.get("pruned", [])
     left, n_pruned = _leaves_left(pruned, orders, m)
-    fixed = sum(_count(P) for P in pruned) if isinstance(pruned, list) else 0
+    fixed = 0  # entries applied: each prefix past what it shares with the one before
+    prev: list = []
+    for P in pruned if isinstance(pruned, list) else []:
+        P = P if isinstance(P, list) else []
+        same = 0
+        while same < min(len(P), len(prev)) and P[same] == prev[same]:
+            same += 1
+        fixed += len(P) - same + 1
+        prev = P
     frees = {k - _count(P) for P in pruned} if isinstance(pruned, list) else set()
     free = max(frees, default=0)
     groups = r if free * n.bit_length() > 62 else min(r, n**free)
-    units = fixed * (4 * _CALL + r * 3 * _ENTRY) + n_pruned * (
-        6 * _CALL + r * 2 * _ENTRY + groups * n * n * _ENTRY
-    )
+    if proof.get("bound") == "classes":  # r x n shifted values summed by np.add.at
+        per_prefix = 8 * _CALL + r * n * (3 * _ENTRY + _ADD_AT) + groups * n * _ENTRY
+    else:
+        per_prefix = 6 * _CALL + r * 2 * _ENTRY + groups * n * n * _ENTRY
+    units = fixed * (4 * _CALL + r * 3 * _ENTRY) + n_pruned * per_prefix
     units += sum(r * f * _ENTRY * (r.bit_length() + 1) for f in frees)
     items = [(units, "tree prefixes", f"{n_pruned} pruned prefixes of a tree proof")]
     syms = proof.get("symmetries", [])
@@ -378,7 +389,8 @@ def _cost_dual(E: int, r: int, n: int, limbs: int, bits: int) -> int:
 def _cost_upper(ub: Any, k: int, board: _Board) -> list[tuple[int, str, str]]:
     """The steps of :func:`_check_upper`: the kernel elements from their coefficients,
     the dual bound of each weighted leaf (one limb of weights in the estimate; the
-    limbs are metered)."""
+    limbs and the group counts' tables are metered), the taps and splits of each
+    branch-group node."""
     if not isinstance(ub, dict):
         return []
     n, r = board.n, board.r
@@ -395,6 +407,8 @@ def _cost_upper(ub: Any, k: int, board: _Board) -> list[tuple[int, str, str]]:
         leaves = 0
         for node in nodes if isinstance(nodes, list) else []:
             units += _PY * 4
+            if isinstance(node, dict) and isinstance(node.get("branch-group"), list):
+                units += _PY * (len(node["branch-group"]) + _count(node.get("splits")))
             if isinstance(node, dict) and "weights" in node:
                 w, count = _cost_weights(node["weights"])
                 units += w + _cost_dual(count, r, n, 1, 0)
