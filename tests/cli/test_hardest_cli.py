@@ -56,9 +56,7 @@ def test_groups_writes_the_group_certificate(tmp_path):
     the certificate it writes verifies (settled: 5 x 5 over GF(2) needs 15), and the
     text output names the run."""
     path = tmp_path / "h.json"
-    out = run(
-        "hardest", "--grid", "5x5", "--groups", "20s", "--json", "--certificate", str(path)
-    )
+    out = run("hardest", "--grid", "5x5", "--groups", "20s", "--json", "--certificate", str(path))
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     assert doc["groups"]["settled"] and doc["groups"]["lower"] == doc["groups"]["upper"] == 15

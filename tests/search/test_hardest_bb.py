@@ -258,28 +258,6 @@ def test_a_count_bound_is_the_max_over_its_interval():
     assert got == want and got[0] and "largest bound 6" in got[1]
 
 
-CERTS = sorted((ROOT / "certificates" / "hardest").glob("*.json*"))
-
-
-@pytest.mark.heavy  # each stored certificate checked by `modlights verify`: seconds each
-@pytest.mark.parametrize("path", CERTS, ids=lambda p: p.name)
-def test_stored_certificates(path):
-    """certificates/hardest/: each holds for the command-line checker, its bounds
-    those of the docs' table (docs/tutorials/hardest-boards.md)."""
-    import subprocess
-    import sys
-
-    out = subprocess.run(
-        [sys.executable, "-m", "modlights", "verify", str(path), "--max-work", "inf"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr + out.stdout
-    table = (ROOT / "docs" / "tutorials" / "hardest-boards.md").read_text()
-    assert f"certificates/hardest/{path.name}" in table
-
-
 def test_subtrees_are_independent_tasks():
     """The root split into its two children, each searched alone from a pickled node
     (as a worker would), joined: the same value and a certificate both checkers accept

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace, out) -> int:
     board = _build_board(args)
     solver = Solver(board, backend=args.backend)
     h = solver.hardest(budget=args.budget)
-    cert = None
+    cert: dict = {}
     groups = None
     if args.certificate is not None or args.groups is not None:
         try:
