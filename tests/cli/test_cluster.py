@@ -127,3 +127,43 @@ def test_scheduler_runs_the_search_on_a_dask_cluster(capsys, tmp_path):
     assert doc["length"] == want.length and doc["proven_minimal"]
     assert np.array_equal(np.asarray(doc["taps"]), want.taps)
     assert len(json.loads(path.read_text())["answers"]) == json.loads(path.read_text())["tasks"]
+
+
+def test_hardest_groups_on_workers_settles_with_a_checkpoint(capsys, tmp_path):
+    """``modlights hardest --groups S --workers N --checkpoint FILE``: the fixed tree of
+    hardest_tree over a process pool proves the search's value; the certificate holds;
+    the same command again finds every node in the file."""
+    cert, cp = tmp_path / "h.json", tmp_path / "tree.json"
+    args = [
+        "hardest",
+        "--grid",
+        "4x3",
+        "--states",
+        "3",
+        "--pattern",
+        "knight",
+        "--wrap",
+        "--groups",
+        "60s",
+        "--workers",
+        "2",
+        "--checkpoint",
+        str(cp),
+        "--json",
+        "--certificate",
+        str(cert),
+    ]
+    for _ in range(2):
+        rc = main(args)
+        out, err = capsys.readouterr()
+        assert rc == 0, err
+        doc = json.loads(out)
+        assert doc["groups"]["settled"] and doc["certificate_upper"] == doc["min_taps"]
+        assert ml.verify(json.loads(cert.read_text()), max_work=None)
+    assert json.loads(cp.read_text())["format"] == "modlights-tree-checkpoint"
+
+
+def test_hardest_workers_need_groups(capsys):
+    rc = main(["hardest", "--grid", "4x4", "--workers", "2"])
+    _, err = capsys.readouterr()
+    assert rc == 2 and "give --groups SECONDSs too" in err

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from typing import Any
 
+from modlights.cli.cluster import add_cluster_options, executor_of, wants_executor
 from modlights.cli.common import (
     _BOARD_HELP,
     _add_board_options,
@@ -32,6 +34,7 @@ examples:
   modlights hardest --grid 3x3 --states 3 --json
   modlights hardest --grid 19x19 --budget 60s --certificate h19.json
   modlights hardest --grid 23x23 --budget 60s --groups 300s --certificate h23.json
+  modlights hardest --grid 9x9 --groups 600s --workers 2 --checkpoint t9.json
   modlights verify h19.json
 """
 )
@@ -44,6 +47,11 @@ def run(args: argparse.Namespace, out) -> int:
     which may be above the search's when the proof tree does not close in
     ``CERTIFICATE_SECONDS``). Exit 0."""
     board = _build_board(args)
+    if wants_executor(args) and args.groups is None:
+        raise _UserError(
+            "--workers / --scheduler / --checkpoint run the tree of --groups: give "
+            "--groups SECONDSs too"
+        )
     solver = Solver(board, backend=args.backend)
     h = solver.hardest(budget=args.budget)
     cert: dict = {}
@@ -53,7 +61,10 @@ def run(args: argparse.Namespace, out) -> int:
             cert = h.certificate(budget=CERTIFICATE_SECONDS)
         except ValueError as e:
             raise _UserError(f"--certificate: {e}") from None
-        if args.groups is not None:
+        if args.groups is not None and wants_executor(args):
+            with executor_of(args) as executor:
+                cert, groups = _tree(solver, h, cert, args.groups, executor, args.checkpoint)
+        elif args.groups is not None:
             cert, groups = _groups(solver, h, cert, args.groups)
         if args.certificate is not None:
             _write_certificate(args.certificate, cert)
@@ -141,6 +152,62 @@ def _groups(solver: Solver, h: Any, cert: dict, seconds: float) -> tuple[dict, d
     return cert, figures
 
 
+def _tree(
+    solver: Solver, h: Any, cert: dict, seconds: float, executor: Any, checkpoint: Any
+) -> tuple[dict, dict]:
+    """``--groups`` with --workers / --scheduler / --checkpoint: the fixed tree of
+    :mod:`modlights.search.hardest_tree` proving the search's value over the executor
+    for ``seconds``, its checkpoint kept; (the certificate, figures) as :func:`_groups`:
+    the tree's upper bound when it closed, a harder board's witness when it met one."""
+    from modlights.search.hardest_bb import group_certificate
+    from modlights.search.hardest_tree import tree_bound
+
+    H, orders = solver._kernel().generators()
+    t0 = time.perf_counter()
+    try:
+        res = tree_bound(
+            solver.board,
+            H,
+            orders,
+            h.lower,
+            executor=executor,
+            checkpoint=checkpoint,
+            budget=seconds,
+        )
+    except KeyboardInterrupt:
+        if checkpoint is not None:
+            raise KeyboardInterrupt(
+                f"the nodes expanded are in {checkpoint}: the same command resumes"
+            ) from None
+        raise
+    figures: dict = {
+        "lower": cert["lower"],
+        "upper": cert["upper"],
+        "nodes": res["nodes"],
+        "seconds": time.perf_counter() - t0,
+        "settled": False,
+    }
+    if res["done"]:
+        cert = {**cert, "upper": cert["lower"], "upper_bound": res["upper_bound"]}
+        figures.update(upper=cert["lower"], settled=True)
+    elif res["harder"] is not None:
+        x, value = res["harder"]
+        found = {
+            "lower": value,
+            "board": x,
+            "upper": cert["upper"],
+            "upper_bound": cert["upper_bound"],
+        }
+        try:
+            cert = group_certificate(solver, h, found)
+        except ValueError as e:
+            raise _UserError(f"--groups: {e}") from None
+        figures.update(lower=cert["lower"], error="a harder board: run again to prove it")
+    else:
+        figures["error"] = "the tree did not close within --groups"
+    return cert, figures
+
+
 def _write_certificate(path: str, cert: dict) -> None:
     """Write ``cert`` as JSON to ``path``; ValueError (exit 2) when it cannot."""
     try:
@@ -193,5 +260,6 @@ def add_parser(sub: Any, fmt: Any) -> argparse.ArgumentParser:
         "found (kernels of at most 2^26 elements x taps); its certificate (an LP tree "
         "branching on tap groups) replaces the search's when its bounds are tighter",
     )
+    add_cluster_options(p, checkpoint=True)
     p.set_defaults(func=run)
     return p

@@ -169,7 +169,7 @@ class _File:
                 f"checkpoint {str(self.path)!r} belongs to another search (a different "
                 "board, kernel or upper bound); remove it or name another file"
             )
-        out = {}
+        out: dict[str, tuple] = {}
         try:
             for p, e in doc["entries"].items():
                 if not (set(p) <= {"0", "1"} and isinstance(e, list) and e):
@@ -304,12 +304,12 @@ def tree_bound(
         f.cancel()
     if harder is not None:
         return {"done": False, "nodes": len(entries), "harder": harder[1:], "upper_bound": None}
-    done = not frontier and not pending
+    closed = not frontier and not pending
     return {
-        "done": done,
+        "done": closed,
         "nodes": len(entries),
         "harder": None,
-        "upper_bound": _lp_tree(S, entries) if done else None,
+        "upper_bound": _lp_tree(S, entries) if closed else None,
     }
 
 
@@ -317,7 +317,7 @@ def _lp_tree(S: GroupSearch, entries: dict) -> dict:
     """The ``lp-tree`` of the entries: nodes in preorder (the sorted paths), kernel
     elements numbered by first use."""
     S.coeff_index = {}
-    nodes = []
+    nodes: list[dict] = []
     for p in sorted(entries):
         e = entries[p]
         if e[0] == "leaf":
