@@ -79,7 +79,10 @@ def _compare(b: ml.Board, rng, budgets=BUDGETS, target=0, slow=False) -> int:
             # loaded machine moved 32768 elements between them); what was covered does not
             assert got.examined + got.pruned == want.examined + want.pruned, (b, budget)
             if got.proven_minimal and want.proven_minimal and got.length:
-                assert got.examined + got.pruned == want.kernel_size, (b, budget)
+                # a coset past 2^64 elements (proved by the Z/n branch and bound) has
+                # its covered count saturated at 2^64 - 1
+                covered = min(want.kernel_size, 2**64 - 1)
+                assert got.examined + got.pruned == covered, (b, budget)
             _same_text(want.to_dict, got.to_json)
             _same_text(want.certificate, got.certificate)
         assert got.kernel_size == want.kernel_size

@@ -99,7 +99,8 @@ def test_sigint_stops_a_2_pow_40_coset_search():
 def test_sigint_stops_a_zn_coset_search():
     _assert_stopped(
         *_interrupt_subprocess(
-            "b = ml.Board.grid(14, 14, 3, 'square')\ns = ml.Solver(b)\n"
+            # the Z/n branch and bound does not close this one (3^44) for minutes
+            "b = ml.Board.grid(12, 12, 3, 'square', wrap=True)\ns = ml.Solver(b)\n"
             "state = b.random_state(rng=2)\nassert s.kernel_size > 2**30",
             "s.solve(state, budget=2**40)",
         )
@@ -109,10 +110,10 @@ def test_sigint_stops_a_zn_coset_search():
 @pytest.mark.parametrize(
     "board",
     sample(
-        ["ml.Board.grid(79, 79)", "ml.Board.grid(14, 14, 3, 'square')"],
+        ["ml.Board.grid(79, 79)", "ml.Board.grid(12, 12, 3, 'square', wrap=True)"],
         1,
         mark=pytest.mark.heavy,
-        ids=["gf2-transform", "zn-walk"],
+        ids=["gf2-transform", "zn-bnb"],
     ),
 )
 def test_sigint_stops_a_default_budget_search(board):
