@@ -105,7 +105,8 @@ static void verify_text(const char *text, size_t len)
 }
 
 /* Certificates that hold (small: a 1 x 3 Z/3 enumeration, a 1 x 2 GF(2) tree with a
- * symmetry, a 1 x 2 hardest lp-dual): the input's text is spliced into one. */
+ * symmetry, a 1 x 2 hardest lp-dual, 1 x 2 bounds with covering weights): the input's
+ * text is spliced into one. */
 static const char *const CERT_SEEDS[] = {
     "{\"format\":\"modlights-certificate\",\"version\":1,\"kind\":\"minimal\",\"board\":{\"rows\":1,"
     "\"cols\":3,\"states\":3},\"kernel\":{\"generators\":[],\"orders\":[]},\"rhs\":[1,2,1],"
@@ -119,6 +120,9 @@ static const char *const CERT_SEEDS[] = {
     "\"lower\":1,\"upper\":1,\"witness\":{\"rhs\":[1,1],\"taps\":[1,0],\"length\":1,\"proof\":"
     "{\"method\":\"enumeration\"}},\"upper_bound\":{\"method\":\"lp-dual\",\"elements\":[[0],[1]],"
     "\"weights\":[\"1/2\",\"1/2\"]}}",
+    "{\"format\":\"modlights-certificate\",\"version\":1,\"kind\":\"bounds\",\"board\":{\"rows\":1,"
+    "\"cols\":2,\"pattern\":\"horizontal\"},\"rhs\":[1,1],\"taps\":[1,0],\"lower\":1,\"upper\":1,"
+    "\"lower_bound\":{\"method\":\"covering\",\"denominator\":2,\"weights\":[1,1]}}",
 };
 
 static void op_verify(in_t *in, const char *text, size_t len)

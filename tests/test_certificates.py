@@ -24,13 +24,14 @@ def _load(path: pathlib.Path) -> dict:
     return json.loads(path.read_text())
 
 
-def _page_rows() -> dict[str, tuple[int, int, int, str]]:
-    """{certificate path: (k, value, nullity, proof method)} of the page's A075464 table."""
+def _page_rows() -> dict[str, tuple[int, str, int, str]]:
+    """{certificate path: (k, value or lower..upper, nullity, proof method)} of the
+    page's A075464 tables."""
     rows = {}
     for line in RECORDS.read_text().splitlines():
-        m = re.match(r"\| (\d+) \| (\d+) \| (\d+) \| (\w+) \| `([^`]+)`", line)
+        m = re.match(r"\| (\d+) \| ([\d.]+) \| (\d+) \| (\w+) \| `([^`]+)`", line)
         if m:
-            rows[m[5]] = (int(m[1]), int(m[2]), int(m[3]), m[4])
+            rows[m[5]] = (int(m[1]), m[2], int(m[3]), m[4])
     return rows
 
 
@@ -48,11 +49,18 @@ def test_the_records_page_lists_every_a075464_certificate_with_its_value():
         b = cert["board"]
         assert (b["rows"], b["cols"], b["states"], b["pattern"]) == (k, k, 2, "cross")
         assert not b["wrap"] and not any(map(any, b["locked"] or [])) and not b["holes"]
-        assert cert["kind"] == "minimal" and set(cert["rhs"]) == {1}  # all on, target 0
-        assert cert["length"] == value == sum(cert["taps"])
+        assert set(cert["rhs"]) == {1}  # all on, target 0
+        assert f.name == f"k{k:03d}.json"
+        if cert["kind"] == "bounds":  # not settled: lower..upper, nullity from the solver
+            assert value == f"{cert['lower']}..{cert['upper']}"
+            assert cert["upper"] == sum(cert["taps"]) and cert["lower"] < cert["upper"]
+            assert ml.Solver(ml.Board.grid(k, k)).nullity == nullity
+            assert cert["lower_bound"]["method"] == method
+            continue
+        assert cert["kind"] == "minimal"
+        assert cert["length"] == int(value) == sum(cert["taps"])
         assert len(cert["kernel"]["generators"]) == nullity
         assert cert["proof"]["method"] == method
-        assert f.name == f"k{k:03d}.json"
 
 
 #: files past this many bytes take minutes to check (39 x 39's hardest: about 2 min in
@@ -109,3 +117,16 @@ def test_an_altered_certificate_is_refused_by_both_checkers():
     _refused_by_both({**cert, "kernel": {**cert["kernel"], "generators": gens}})
     heavier = {**cert, "taps": [1 - t if i < 6 else t for i, t in enumerate(cert["taps"])]}
     _refused_by_both(heavier)  # not the board's rhs any more
+
+
+def test_an_altered_bounds_certificate_is_refused_by_both_checkers():
+    cert = _load(ROOT / "certificates" / "a075464" / "k079.json")
+    _refused_by_both({**cert, "lower": cert["lower"] + 1})  # past the weights' bound
+    _refused_by_both({**cert, "upper": cert["upper"] - 1})  # not the taps' sum
+    lb = cert["lower_bound"]
+    w = list(lb["weights"])
+    w[0] += lb["denominator"] // 2  # the corner tap's cells now weigh more than 1
+    _refused_by_both({**cert, "lower_bound": {**lb, "weights": w}})
+    tap = cert["taps"].index(1)
+    flipped = [*cert["taps"][:tap], 0, *cert["taps"][tap + 1 :]]
+    _refused_by_both({**cert, "taps": flipped, "upper": cert["upper"] - 1})

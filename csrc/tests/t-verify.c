@@ -10,7 +10,7 @@
  * or message, written by Python). (tests/search/test_verify_c.py compares the checker
  * with Python's on many more certificates.)
  * Exit status 0 when every check holds (prints fails=N).
- * ml-test-sources: verify/verify.c verify/verify_read.c verify/verify_board.c verify/verify_algebra.c verify/verify_claims.c verify/verify_upper.c verify/verify_count.c verify/verify_big.c api/json.c api/json_repr.c api/json_write.c api/ctx.c api/errors.c base/interrupt.c api/version.c */
+ * ml-test-sources: verify/verify.c verify/verify_read.c verify/verify_board.c verify/verify_algebra.c verify/verify_claims.c verify/verify_upper.c verify/verify_count.c verify/verify_bounds.c verify/verify_big.c api/json.c api/json_repr.c api/json_write.c api/ctx.c api/errors.c base/interrupt.c api/version.c */
 #define ML_T_SEED 0x7E21F1C0DEull
 #include "t-util.h"
 #include "include/modlights.h"
@@ -139,7 +139,7 @@ static void rejected(void)
     tampered(0, "\"version\":1", "\"version\":2", F,
              "unknown certificate version 2: this checker reads version 1");
     tampered(0, "\"kind\":\"minimal\"", "\"kind\":null", F,
-             "unknown certificate kind None: use 'minimal' or 'hardest'");
+             "unknown certificate kind None: use 'minimal', 'hardest' or 'bounds'");
     tampered(0, "\"length\":7", "\"length\":6", I, "length 6 is not the sum of the taps (7)");
     tampered(0, "\"states\":3", "\"states\":1", I, "states must be from 2 to 255, got 1");
     tampered(0, "\"pattern\":\"cross\"", "\"pattern\":\"nope\"", I,

@@ -1,6 +1,7 @@
 /* verify.c: ml_verify_json (modlights.h), the certificate checker's entry point: the
- * format, version and kind (Python's _check_format), then the board, the kernel and the
- * claim in Python's order (search/verify/__init__.py: _check), and the summary line.
+ * format, version and kind (Python's _check_format), then the board, the kernel (but for
+ * kind "bounds", which has none) and the claim in Python's order (search/verify/__init__.py:
+ * _check), and the summary line.
  *
  * Why a checker apart (csrc/verify, see verify_impl.h): it checks the solver's answers,
  * so it shares none of the solver's code. It reads the board from the certificate's
@@ -38,8 +39,10 @@ static int check_format(mv *v, size_t cert)
         return mv_fail_cut(v, 300, "unknown certificate version %s: this checker reads version 1",
                            mv_repr(v, ver, rep, sizeof rep));
     size_t kind = mv_get(v, cert, "kind");
-    if (!mv_is_str(v, kind, "minimal") && !mv_is_str(v, kind, "hardest"))
-        return mv_fail_cut(v, 300, "unknown certificate kind %s: use 'minimal' or 'hardest'",
+    if (!mv_is_str(v, kind, "minimal") && !mv_is_str(v, kind, "hardest") &&
+        !mv_is_str(v, kind, "bounds"))
+        return mv_fail_cut(v, 300,
+                           "unknown certificate kind %s: use 'minimal', 'hardest' or 'bounds'",
                            mv_repr(v, kind, rep, sizeof rep));
     v->format = 0;
     return ML_OK;
@@ -55,7 +58,13 @@ static int check(mv *v, char **out)
     memset(&K, 0, sizeof K);
     char *how = NULL, *up = NULL, lt[200], ut[200];
     if (check_format(v, cert) || mv_field(v, cert, "board", "certificate", &t) ||
-        mv_board(v, t, &A) || mv_field(v, cert, "kernel", "certificate", &t) ||
+        mv_board(v, t, &A))
+        goto out;
+    if (mv_is_str(v, mv_get(v, cert, "kind"), "bounds")) { /* no kernel */
+        mv_check_bounds(v, cert, &A, out);
+        goto out;
+    }
+    if (mv_field(v, cert, "kernel", "certificate", &t) ||
         mv_check_kernel(v, t, &A, "kernel", &K))
         goto out;
     if (mv_is_str(v, mv_get(v, cert, "kind"), "minimal")) {

@@ -184,6 +184,9 @@ int mv_check_minimal(mv *v, size_t d, const char *what, mv_matrix *A, const mv_k
                      char **how);
 int mv_check_upper(mv *v, size_t ub, mv_int U, mv_matrix *A, const mv_kernel *K,
                    char **how);
+/* verify_bounds.c: the "bounds" claim of the certificate at cert (no kernel); *out
+ * receives the summary line (malloc'd). */
+int mv_check_bounds(mv *v, size_t cert, mv_matrix *A, char **out);
 
 /* A malloc'd printf (NULL: no memory). */
 char *mv_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

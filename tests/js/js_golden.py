@@ -383,6 +383,12 @@ def _certificates() -> list:
                            (4, 4, {"states": 4, "wrap": True})]:
         h = ml.Solver(ml.Board.grid(rows, cols, **kw)).hardest()
         out.append((f"hardest {rows}x{cols} {kw}", json.loads(json.dumps(h.certificate()))))
+    from modlights.search.covering import bounds_certificate
+    for rows, cols, kw in [(6, 6, {}), (4, 5, {"states": 5, "pattern": "knight",
+                                               "holes": [[1, 1]], "locked": [[0, 2]]})]:
+        b = ml.Board.grid(rows, cols, **kw)
+        sol = ml.Solver(b).solve(b.random_state(rng), minimal=False)
+        out.append((f"bounds {rows}x{cols} {kw}", bounds_certificate(b, sol.taps)))
     return out
 
 
@@ -394,10 +400,10 @@ def _tampered(name: str, cert: dict) -> list:
         c = copy.deepcopy(cert)
         try:
             f(c)
-        except (KeyError, IndexError, TypeError):
+        except (KeyError, IndexError, TypeError, ValueError):
             return
         out.append((f"{name}: {label}", c))
-    claim = (lambda c: c) if cert["kind"] == "minimal" else (lambda c: c["witness"])
+    claim = (lambda c: c) if cert["kind"] != "hardest" else (lambda c: c["witness"])
     alt("length - 1", lambda c: claim(c).__setitem__("length", claim(c)["length"] - 1))
     alt("a tap + 1", lambda c: claim(c)["taps"].__setitem__(
         0, (claim(c)["taps"][0] + 1) % c["board"]["states"]))
@@ -421,7 +427,7 @@ def _tampered(name: str, cert: dict) -> list:
         c["upper_bound"]["nodes"].pop())
     alt("negative weight", lambda c: c["upper_bound"]["weights"].__setitem__(0, "-1/3"))
     n = cert["board"]["states"]
-    gens = cert["kernel"]["generators"]
+    gens = cert.get("kernel", {}).get("generators", [])
     for gi in sorted({0, len(gens) - 1}) if gens else []:
         def longer(c, gi=gi):
             x = [(v + h) % n for v, h in zip(claim(c)["taps"], c["kernel"]["generators"][gi])]
@@ -430,6 +436,9 @@ def _tampered(name: str, cert: dict) -> list:
             if c["kind"] == "hardest":
                 c["lower"] = c["upper"] = max(c["upper"], sum(x))
         alt(f"another solution (+ generator {gi})", longer)
+    alt("covering weight", lambda c: c["lower_bound"]["weights"].__setitem__(
+        c["rhs"].index(1), c["lower_bound"]["weights"][c["rhs"].index(1)] + 1))
+    alt("covering bound", lambda c: (c["lower_bound"], c.__setitem__("lower", c["lower"] + 1)))
     alt("format", lambda c: c.__setitem__("format", "other"))
     alt("kind", lambda c: c.__setitem__("kind", "maximal"))
     alt("board", lambda c: c["board"].__setitem__("states", 1))

@@ -119,7 +119,7 @@ def hardest_certs() -> list:
 
 # ------------------------------------------------------------------ every step made to fail
 def _claim(c):
-    return c if c["kind"] == "minimal" else c["witness"]
+    return c["witness"] if c["kind"] == "hardest" else c
 
 
 def _proof(c):
@@ -275,6 +275,23 @@ STEPS = [
         ),
     ),
     ("node weights", lambda c: c["upper_bound"]["nodes"].__setitem__(-1, {"w": 1})),
+    ("lower above upper", lambda c: c.__setitem__("lower", c["upper"] + 1)),
+    ("upper sum", lambda c: (c["lower_bound"], c.__setitem__("upper", c["upper"] + 1))),
+    ("no lower_bound", lambda c: c.pop("lower_bound")),
+    ("cover method", lambda c: c["lower_bound"].__setitem__("method", "lp")),
+    ("cover denominator", lambda c: c["lower_bound"].__setitem__("denominator", 0)),
+    ("cover weight", lambda c: c["lower_bound"]["weights"].__setitem__(0, -1)),
+    (
+        "cover idle cell",
+        lambda c: c["lower_bound"]["weights"].__setitem__(c["rhs"].index(0), 1),
+    ),
+    (
+        "cover column",
+        lambda c: c["lower_bound"].__setitem__(
+            "weights", [c["lower_bound"]["denominator"] if v else 0 for v in c["rhs"]]
+        ),
+    ),
+    ("cover bound", lambda c: (c["lower_bound"], c.__setitem__("lower", c["lower"] + 1))),
 ]
 
 
@@ -283,15 +300,35 @@ def tampered(cert):
         c = copy.deepcopy(cert)
         try:
             out = change(c)
-        except (KeyError, IndexError, TypeError, AttributeError):
+        except (KeyError, IndexError, TypeError, AttributeError, ValueError):
             continue
         if label == "not a dict":
             c = out
         yield label, c
 
 
+def bounds_certs() -> list:
+    """Kind "bounds" certificates (covering lower bounds) of random states, every
+    pattern, n 2..9, locks, holes, wrap and a graph board."""
+    from modlights.search.covering import bounds_certificate
+
+    rng = np.random.default_rng(5)
+    out = []
+    for b in list(BOARDS) + [
+        ml.Board.grid(6, 6),
+        ml.Board.grid(4, 5, states=6, wrap=True, pattern="knight"),
+        ml.Board.grid(5, 4, states=9, pattern="square", holes=[(1, 1)], locked=[(0, 2)]),
+        ml.Board.grid(3, 7, states=7, pattern="diagonal"),
+    ]:
+        state = b.random_state(rng=rng)
+        if not state.any():
+            continue
+        out.append(bounds_certificate(b, ml.Solver(b).solve(state, minimal=False).taps))
+    return out
+
+
 def all_certs() -> list:
-    return solution_certs(3, 12) + tree_certs() + hardest_certs()
+    return solution_certs(3, 12) + tree_certs() + hardest_certs() + bounds_certs()
 
 
 # ------------------------------------------------------------------ the tests

@@ -23,7 +23,10 @@ Outline (docs/certificates.md gives the format):
    pruned subtree) and leaves checked directly, up to symmetries of A and b;
 4. kind "hardest": the witness is a "minimal" claim of length ``lower``, and an LP dual
    (weights over kernel elements, possibly one set per leaf of a branching over taps)
-   bounds max_x min_c sum(x + c) by ``upper``.
+   bounds max_x min_c sum(x + c) by ``upper``;
+5. kind "bounds" (no kernel): x solves A x = b with sum(x) = ``upper``, and covering
+   weights over the cells that must change bound every solution's length below by
+   ``lower``.
 
 Errors: ValueError for every certificate that does not hold or is malformed (wrong types,
 lengths, ranges, unknown methods); ``FormatError`` (a ValueError) when the object is not
@@ -70,6 +73,7 @@ from .algebra import (  # noqa: F401
     _wht,
 )
 from .claims import (  # noqa: F401
+    _check_bounds,
     _check_minimal,
     _check_tree,
     _check_upper,
@@ -92,6 +96,7 @@ from .data import (  # noqa: F401
     _RATIONAL,
     CHUNK_ENTRIES,
     FORMAT,
+    KINDS,
     LIMB,
     VERSION,
     WHT_DIM,
@@ -181,8 +186,10 @@ def _check_format(cert: Any) -> None:
             f"checker reads version {VERSION}"[:300]
         )
     kind = cert.get("kind")
-    if kind not in ("minimal", "hardest"):
-        raise FormatError(f"unknown certificate kind {kind!r}: use 'minimal' or 'hardest'"[:300])
+    if kind not in KINDS:
+        raise FormatError(
+            f"unknown certificate kind {kind!r}: use 'minimal', 'hardest' or 'bounds'"[:300]
+        )
 
 
 def _board_and_plan(cert: Any, meter: _Meter) -> _Matrix:
@@ -202,6 +209,8 @@ def _board_and_plan(cert: Any, meter: _Meter) -> _Matrix:
 def _check(cert: Any, meter: _Meter) -> str:
     A = _board_and_plan(cert, meter)
     kind = cert["kind"]
+    if kind == "bounds":
+        return _check_bounds(cert, A, meter)
     kernel = _check_kernel(_field(cert, "kernel", "certificate"), A, "kernel", meter)
     if kind == "minimal":
         how = _check_minimal(cert, "", A, kernel, meter)

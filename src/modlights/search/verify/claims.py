@@ -20,6 +20,7 @@ from .algebra import (
 )
 from .data import (
     CHUNK_ENTRIES,
+    COVER_DEN_MAX,
     LIMB,
     _field,
     _int,
@@ -300,6 +301,54 @@ def _lower_image(syms: list, P: tuple, orders: list[int], m: int) -> bool:
         if tuple(int(v) for v in img[::-1]) < P:
             return True
     return False
+
+
+# ------------------------------------------------------------------ "bounds" claims
+def _check_bounds(cert: Any, A: _Matrix, meter: _Meter) -> str:
+    """A "bounds" claim: x solves A x = b with sum(x) = U, and covering weights prove
+    every solution has at least L taps. Returns the summary line.
+
+    The covering bound: every cell i with b_i != 0 is changed by some tap j with y_j != 0
+    and A_ij != 0, so for weights w_i >= 0 (0 where b_i = 0) whose sum over the cells of
+    every tap's column is at most 1, sum(y) >= |supp y| >= sum_i w_i. O(nnz + m + r)."""
+    n, m, r = A.n, A.m, A.r
+    b = _ints(_field(cert, "rhs", "certificate"), "rhs", m, 0, n - 1)
+    x = _ints(_field(cert, "taps", "certificate"), "taps", r, 0, n - 1)
+    L = _int(_field(cert, "lower", "certificate"), "lower", 0)
+    U = _int(_field(cert, "upper", "certificate"), "upper", 0)
+    if L > U:
+        raise ValueError(f"lower {L} > upper {U}")
+    if int(x.sum()) != U:
+        raise ValueError(f"upper {U} is not the sum of the taps ({int(x.sum())})")
+    bad = np.flatnonzero((A.apply(x) - b) % n)
+    if bad.size:
+        raise ValueError(f"taps do not solve the board: A x != rhs at cell {int(bad[0])}")
+    lb = _field(cert, "lower_bound", "certificate")
+    method = _field(lb, "method", "lower_bound")
+    if method != "covering":
+        raise ValueError(f"lower_bound method {method!r} is unknown: use 'covering'"[:300])
+    D = _int(_field(lb, "denominator", "lower_bound"), "lower_bound denominator", 1, COVER_DEN_MAX)
+    w = _ints(_field(lb, "weights", "lower_bound"), "lower_bound weights", m, 0, D)
+    idle = np.flatnonzero((w != 0) & (b == 0))
+    if idle.size:
+        raise ValueError(
+            f"lower_bound: cell {int(idle[0])} has weight {int(w[idle[0]])} but needs no change"
+        )
+    keys, _ = A.entries()
+    col = np.zeros(r, dtype=np.int64)  # at most 2^31 x (entries of a column): no overflow
+    np.add.at(col, keys % max(1, r), w[keys // max(1, r)])
+    over = np.flatnonzero(col > D)
+    if over.size:
+        j = int(over[0])
+        raise ValueError(
+            f"lower_bound: the cells of tap {j} weigh {Fraction(int(col[j]), D)} > 1"[:300]
+        )
+    total = int(w.sum())  # at most 2^31 x m: no overflow
+    bound = -(-total // D)
+    if L > bound:
+        raise ValueError(f"lower {L} exceeds the covering bound {bound} (weights {total}/{D})")
+    value = f"exactly {L}" if L == U else f"between {L} and {U}"
+    return f"the fewest taps are {value} (covering bound {bound}; the taps give {U})"
 
 
 # ------------------------------------------------------------------ "hardest" claims

@@ -13,6 +13,11 @@ from typing import Any
 import numpy as np
 
 FORMAT, VERSION = "modlights-certificate", 1
+#: The certificate kinds this checker reads (docs/certificates.md).
+KINDS = ("minimal", "hardest", "bounds")
+#: The largest common denominator of covering weights (kind "bounds"): every column sum
+#: of weights then stays far below 2^63 (at most 2^31 x the cells a tap changes).
+COVER_DEN_MAX = 2**31
 
 #: Coset elements one NumPy step of the enumeration handles (rows x taps <= this).
 CHUNK_ENTRIES = 1 << 22

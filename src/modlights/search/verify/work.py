@@ -424,6 +424,12 @@ def _plan(cert: dict, board: _Board) -> list[tuple[int, str, str]]:
     (:func:`_plan_updates`, which reads A)."""
     n, m, r = board.n, board.m, board.r
     nnz = board.nnz
+    if cert.get("kind") == "bounds":  # no kernel: A x, the weights' column sums
+        return [
+            (_BASE, "base", "the check's fixed steps"),
+            (nnz * (6 * _ADD_AT) + (m + r) * _ENTRY, "matrix", "the matrix A"),
+            ((m + r) * _PY + 4 * nnz * _ADD_AT, "claim", "the claim's vectors and weights"),
+        ]
     kd = cert.get("kernel")
     k = _count(kd.get("generators")) if isinstance(kd, dict) else 0
     orders = _orders_of(kd, n)
@@ -443,6 +449,8 @@ def _plan(cert: dict, board: _Board) -> list[tuple[int, str, str]]:
 def _plan_updates(cert: dict, A: _Matrix) -> list[tuple[int, str, str]]:
     """The row updates of eliminating A for the kernel checks (the certificate's, and a
     proof's own), estimated from A's profile (:func:`_cost_updates_of_A`)."""
+    if cert.get("kind") == "bounds":
+        return []
     claim = cert.get("witness") if cert.get("kind") == "hardest" else cert
     proof = claim.get("proof") if isinstance(claim, dict) else None
     kernels = [cert.get("kernel")]

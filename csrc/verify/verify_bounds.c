@@ -1,0 +1,150 @@
+/* verify_bounds.c: the "bounds" claim (Python's search/verify/claims.py: _check_bounds):
+ * x solves A x = b with sum(x) = upper, and covering weights over the cells to change
+ * prove every solution has at least `lower` taps. No kernel: the covering bound holds
+ * for every solution of A y = b. See verify_impl.h and docs/certificates.md. */
+#include "verify/verify_impl.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The largest common denominator (Python's COVER_DEN_MAX): a column sum of weights is
+ * then at most 2^31 x 2^27 cells, far below 2^63. */
+#define MV_COVER_DEN_MAX ((int64_t)1 << 31)
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The covering weights at lb: checks them against b and A and sets *bound to
+ * ceil(sum w / D); *total and *den receive sum w and D for the messages. */
+static int covering(mv *v, size_t lb, const uint8_t *b, const mv_matrix *A, int64_t *bound,
+                    int64_t *total, int64_t *den)
+{
+    int64_t m = A->m, r = A->r;
+    char rep[MV_MSG / 2];
+    size_t t;
+    mv_int D;
+    int64_t *w = malloc(mv_sz(m) * sizeof *w), *col = calloc(mv_sz(r), sizeof *col);
+    uint64_t *keys = NULL;
+    uint8_t *vals = NULL;
+    int64_t count = 0;
+    if (!w || !col) {
+        mv_nomem(v);
+        goto out;
+    }
+    if (mv_field(v, lb, "method", "lower_bound", &t))
+        goto out;
+    if (!mv_is_str(v, t, "covering")) {
+        mv_fail_cut(v, 300, "lower_bound method %s is unknown: use 'covering'",
+                    mv_repr(v, t, rep, sizeof rep));
+        goto out;
+    }
+    if (mv_field(v, lb, "denominator", "lower_bound", &t) ||
+        mv_int_in(v, t, "lower_bound denominator", 1, MV_COVER_DEN_MAX, 1, &D) ||
+        mv_field(v, lb, "weights", "lower_bound", &t) ||
+        mv_ints(v, t, "lower_bound weights", m, 0, D.i, NULL, w, NULL))
+        goto out;
+    for (int64_t i = 0; i < m; i++)
+        if (w[i] && !b[i]) {
+            mv_fail(v, "lower_bound: cell %" PRId64 " has weight %" PRId64 " but needs no change",
+                    i, w[i]);
+            goto out;
+        }
+    if (mv_entries(v, A, NULL, NULL, &keys, &vals, &count))
+        goto out;
+    uint64_t rr = r > 0 ? (uint64_t)r : 1;
+    for (int64_t e = 0; e < count; e++)
+        col[keys[e] % rr] += w[keys[e] / rr];
+    for (int64_t j = 0; j < r; j++)
+        if (col[j] > D.i) {
+            int64_t g = gcd64(col[j], D.i);
+            if (D.i / g == 1)
+                mv_fail_cut(v, 300, "lower_bound: the cells of tap %" PRId64 " weigh %" PRId64
+                            " > 1", j, col[j] / g);
+            else
+                mv_fail_cut(v, 300, "lower_bound: the cells of tap %" PRId64 " weigh %" PRId64
+                            "/%" PRId64 " > 1", j, col[j] / g, D.i / g);
+            goto out;
+        }
+    int64_t sum = 0;
+    for (int64_t i = 0; i < m; i++)
+        sum += w[i];
+    *total = sum;
+    *den = D.i;
+    *bound = sum / D.i + (sum % D.i != 0);
+out:
+    free(w);
+    free(col);
+    free(keys);
+    free(vals);
+    return v->rc;
+}
+
+int mv_check_bounds(mv *v, size_t cert, mv_matrix *A, char **out)
+{
+    int n = A->n;
+    int64_t m = A->m, r = A->r;
+    uint8_t *b = malloc(mv_sz(m)), *x = malloc(mv_sz(r)), *ax = malloc(mv_sz(m));
+    size_t t, lb;
+    mv_int L, U;
+    char lt[200], ut[200];
+    if (!b || !x || !ax) {
+        mv_nomem(v);
+        goto out;
+    }
+    if (mv_field(v, cert, "rhs", "certificate", &t) || mv_ints(v, t, "rhs", m, 0, n - 1, b, NULL, NULL) ||
+        mv_field(v, cert, "taps", "certificate", &t) || mv_ints(v, t, "taps", r, 0, n - 1, x, NULL, NULL) ||
+        mv_field(v, cert, "lower", "certificate", &t) || mv_int_in(v, t, "lower", 0, 0, 0, &L) ||
+        mv_field(v, cert, "upper", "certificate", &t) || mv_int_in(v, t, "upper", 0, 0, 0, &U))
+        goto out;
+    mv_int_text(L, lt, sizeof lt);
+    mv_int_text(U, ut, sizeof ut);
+    if (mv_int_cmp(L, U) > 0) {
+        mv_fail(v, "lower %s > upper %s", lt, ut);
+        goto out;
+    }
+    int64_t sx = 0;
+    for (int64_t j = 0; j < r; j++)
+        sx += x[j];
+    if (mv_int_cmp64(U, sx)) {
+        mv_fail(v, "upper %s is not the sum of the taps (%" PRId64 ")", ut, sx);
+        goto out;
+    }
+    mv_apply(A, x, ax);
+    for (int64_t i = 0; i < m; i++)
+        if (ax[i] != b[i]) {
+            mv_fail(v, "taps do not solve the board: A x != rhs at cell %" PRId64, i);
+            goto out;
+        }
+    int64_t bound = 0, total = 0, den = 1;
+    if (mv_field(v, cert, "lower_bound", "certificate", &lb) ||
+        covering(v, lb, b, A, &bound, &total, &den))
+        goto out;
+    if (mv_int_cmp64(L, bound) > 0) {
+        mv_fail(v, "lower %s exceeds the covering bound %" PRId64 " (weights %" PRId64 "/%" PRId64
+                ")", lt, bound, total, den);
+        goto out;
+    }
+    char value[420];
+    if (mv_int_cmp(L, U))
+        snprintf(value, sizeof value, "between %s and %s", lt, ut);
+    else
+        snprintf(value, sizeof value, "exactly %s", lt);
+    *out = mv_printf("the fewest taps are %s (covering bound %" PRId64 "; the taps give %s)", value,
+                     bound, ut);
+    if (!*out)
+        mv_nomem(v);
+out:
+    free(b);
+    free(x);
+    free(ax);
+    return v->rc;
+}
