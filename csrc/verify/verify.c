@@ -77,15 +77,8 @@ static int check(mv *v, char **out)
     }
     mv_int lower, upper;
     size_t witness, ub;
-    if (mv_field(v, cert, "lower", "certificate", &t) || mv_int_in(v, t, "lower", 0, 0, 0, &lower) ||
-        mv_field(v, cert, "upper", "certificate", &t) || mv_int_in(v, t, "upper", 0, 0, 0, &upper))
+    if (mv_lower_upper(v, cert, &lower, &upper, lt, ut, sizeof lt))
         goto out;
-    mv_int_text(lower, lt, sizeof lt);
-    mv_int_text(upper, ut, sizeof ut);
-    if (mv_int_cmp(lower, upper) > 0) {
-        mv_fail(v, "lower %s > upper %s", lt, ut);
-        goto out;
-    }
     if (mv_field(v, cert, "witness", "certificate", &witness) ||
         mv_check_minimal(v, witness, "witness ", &A, &K, &how))
         goto out;
@@ -99,10 +92,7 @@ static int check(mv *v, char **out)
         mv_check_upper(v, ub, upper, &A, &K, &up))
         goto out;
     char value[420];
-    if (mv_int_cmp(lower, upper))
-        snprintf(value, sizeof value, "between %s and %s", lt, ut);
-    else
-        snprintf(value, sizeof value, "exactly %s", lt);
+    mv_value_text(lower, upper, lt, ut, value, sizeof value);
     *out = mv_printf("the hardest board needs %s taps (witness: %s; upper: %s)", value, how, up);
 out:
     if (v->rc == ML_OK && !*out)

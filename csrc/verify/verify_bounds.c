@@ -102,15 +102,8 @@ int mv_check_bounds(mv *v, size_t cert, mv_matrix *A, char **out)
     }
     if (mv_field(v, cert, "rhs", "certificate", &t) || mv_ints(v, t, "rhs", m, 0, n - 1, b, NULL, NULL) ||
         mv_field(v, cert, "taps", "certificate", &t) || mv_ints(v, t, "taps", r, 0, n - 1, x, NULL, NULL) ||
-        mv_field(v, cert, "lower", "certificate", &t) || mv_int_in(v, t, "lower", 0, 0, 0, &L) ||
-        mv_field(v, cert, "upper", "certificate", &t) || mv_int_in(v, t, "upper", 0, 0, 0, &U))
+        mv_lower_upper(v, cert, &L, &U, lt, ut, sizeof lt))
         goto out;
-    mv_int_text(L, lt, sizeof lt);
-    mv_int_text(U, ut, sizeof ut);
-    if (mv_int_cmp(L, U) > 0) {
-        mv_fail(v, "lower %s > upper %s", lt, ut);
-        goto out;
-    }
     int64_t sx = 0;
     for (int64_t j = 0; j < r; j++)
         sx += x[j];
@@ -134,10 +127,7 @@ int mv_check_bounds(mv *v, size_t cert, mv_matrix *A, char **out)
         goto out;
     }
     char value[420];
-    if (mv_int_cmp(L, U))
-        snprintf(value, sizeof value, "between %s and %s", lt, ut);
-    else
-        snprintf(value, sizeof value, "exactly %s", lt);
+    mv_value_text(L, U, lt, ut, value, sizeof value);
     *out = mv_printf("the fewest taps are %s (covering bound %" PRId64 "; the taps give %s)", value,
                      bound, ut);
     if (!*out)

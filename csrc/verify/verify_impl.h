@@ -92,6 +92,11 @@ int mv_field(mv *v, size_t d, const char *key, const char *what, size_t *out);
 /* _int(t, what, lo, hi) (has_hi 0: no upper bound). */
 int mv_int_in(mv *v, size_t t, const char *what, int64_t lo, int64_t hi, int has_hi,
               mv_int *out);
+/* The "lower" and "upper" fields of cert (integers >= 0, lower <= upper: "lower L >
+ * upper U"), and their texts into lt and ut (cap bytes each). */
+int mv_lower_upper(mv *v, size_t cert, mv_int *L, mv_int *U, char *lt, char *ut, size_t cap);
+/* "exactly L" when L = U, else "between L and U" (Python's _value_text). */
+void mv_value_text(mv_int L, mv_int U, const char *lt, const char *ut, char *out, size_t cap);
 /* _ints(t, what, length (-1: any), lo, hi): the entries into out8 (uint8) or out64. */
 int mv_ints(mv *v, size_t t, const char *what, int64_t length, int64_t lo, int64_t hi,
             uint8_t *out8, int64_t *out64, size_t *count);

@@ -220,3 +220,24 @@ int mv_ints(mv *v, size_t t, const char *what, int64_t length, int64_t lo, int64
         *count = len;
     return ML_OK;
 }
+
+int mv_lower_upper(mv *v, size_t cert, mv_int *L, mv_int *U, char *lt, char *ut, size_t cap)
+{
+    size_t t;
+    if (mv_field(v, cert, "lower", "certificate", &t) || mv_int_in(v, t, "lower", 0, 0, 0, L) ||
+        mv_field(v, cert, "upper", "certificate", &t) || mv_int_in(v, t, "upper", 0, 0, 0, U))
+        return v->rc;
+    mv_int_text(*L, lt, cap);
+    mv_int_text(*U, ut, cap);
+    if (mv_int_cmp(*L, *U) > 0)
+        return mv_fail(v, "lower %s > upper %s", lt, ut);
+    return ML_OK;
+}
+
+void mv_value_text(mv_int L, mv_int U, const char *lt, const char *ut, char *out, size_t cap)
+{
+    if (mv_int_cmp(L, U))
+        snprintf(out, cap, "between %s and %s", lt, ut);
+    else
+        snprintf(out, cap, "exactly %s", lt);
+}

@@ -81,8 +81,10 @@ from .claims import (  # noqa: F401
     _elements,
     _groups,
     _lower_image,
+    _lower_upper,
     _prefix_bound,
     _symmetries,
+    _value_text,
     _weights,
 )
 from .data import (  # noqa: F401
@@ -215,17 +217,13 @@ def _check(cert: Any, meter: _Meter) -> str:
     if kind == "minimal":
         how = _check_minimal(cert, "", A, kernel, meter)
         return f"no solution has fewer than {cert['length']} taps ({how})"
-    lower = _int(_field(cert, "lower", "certificate"), "lower", 0)
-    upper = _int(_field(cert, "upper", "certificate"), "upper", 0)
-    if lower > upper:
-        raise ValueError(f"lower {lower} > upper {upper}")
+    lower, upper = _lower_upper(cert)
     witness = _field(cert, "witness", "certificate")
     how = _check_minimal(witness, "witness ", A, kernel, meter)
     if witness["length"] != lower:
         raise ValueError(f"the witness needs {witness['length']} taps, not lower = {lower}")
     up = _check_upper(_field(cert, "upper_bound", "certificate"), upper, A, kernel, meter)
-    value = f"exactly {lower}" if lower == upper else f"between {lower} and {upper}"
-    return f"the hardest board needs {value} taps (witness: {how}; upper: {up})"
+    return f"the hardest board needs {_value_text(lower, upper)} taps (witness: {how}; upper: {up})"
 
 
 def summary(cert: Any, *, max_work: Any = MAX_WORK) -> str:

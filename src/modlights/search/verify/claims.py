@@ -314,10 +314,7 @@ def _check_bounds(cert: Any, A: _Matrix, meter: _Meter) -> str:
     n, m, r = A.n, A.m, A.r
     b = _ints(_field(cert, "rhs", "certificate"), "rhs", m, 0, n - 1)
     x = _ints(_field(cert, "taps", "certificate"), "taps", r, 0, n - 1)
-    L = _int(_field(cert, "lower", "certificate"), "lower", 0)
-    U = _int(_field(cert, "upper", "certificate"), "upper", 0)
-    if L > U:
-        raise ValueError(f"lower {L} > upper {U}")
+    L, U = _lower_upper(cert)
     if int(x.sum()) != U:
         raise ValueError(f"upper {U} is not the sum of the taps ({int(x.sum())})")
     bad = np.flatnonzero((A.apply(x) - b) % n)
@@ -347,8 +344,21 @@ def _check_bounds(cert: Any, A: _Matrix, meter: _Meter) -> str:
     bound = -(-total // D)
     if L > bound:
         raise ValueError(f"lower {L} exceeds the covering bound {bound} (weights {total}/{D})")
-    value = f"exactly {L}" if L == U else f"between {L} and {U}"
-    return f"the fewest taps are {value} (covering bound {bound}; the taps give {U})"
+    return f"the fewest taps are {_value_text(L, U)} (covering bound {bound}; the taps give {U})"
+
+
+def _lower_upper(cert: Any) -> tuple[int, int]:
+    """The "lower" and "upper" fields: integers >= 0 with lower <= upper."""
+    lower = _int(_field(cert, "lower", "certificate"), "lower", 0)
+    upper = _int(_field(cert, "upper", "certificate"), "upper", 0)
+    if lower > upper:
+        raise ValueError(f"lower {lower} > upper {upper}")
+    return lower, upper
+
+
+def _value_text(lower: int, upper: int) -> str:
+    """"exactly L" or "between L and U"."""
+    return f"exactly {lower}" if lower == upper else f"between {lower} and {upper}"
 
 
 # ------------------------------------------------------------------ "hardest" claims
