@@ -357,7 +357,7 @@ def _lower_upper(cert: Any) -> tuple[int, int]:
 
 
 def _value_text(lower: int, upper: int) -> str:
-    """"exactly L" or "between L and U"."""
+    """ "exactly L" or "between L and U"."""
     return f"exactly {lower}" if lower == upper else f"between {lower} and {upper}"
 
 
