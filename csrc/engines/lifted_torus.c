@@ -67,23 +67,6 @@ typedef struct zt_eng {
     unsigned *e;      /* K */
 } zt_eng;
 
-static px *px_vec(size_t n)
-{
-    px *v = malloc((n + 1) * sizeof *v);
-    if (v)
-        for (size_t i = 0; i < n; i++)
-            ml__alg_px_init(&v[i]);
-    return v;
-}
-
-static void px_vec_free(px *v, size_t n)
-{
-    if (v)
-        for (size_t i = 0; i < n; i++)
-            ml__alg_px_clear(&v[i]);
-    free(v);
-}
-
 static void zt_clear(ml__zq_part *part)
 {
     zt_eng *e = (zt_eng *)part;
@@ -91,7 +74,7 @@ static void zt_clear(ml__zq_part *part)
         ml__t2_core_free(e->core);
     ml__pmn_clear(&e->D);
     ml__alg_px_clear(&e->bx);
-    px_vec_free(e->dinv, e->S);
+    ml__alg_px_vec_free(e->dinv, e->S);
     if (e->MB)
         for (size_t i = 0; i < e->S * e->S; i++)
             ml_gfpx_clear(&e->MB[i]);
@@ -211,7 +194,7 @@ static int part_B(zt_eng *e, const ml_gfpx *Mq)
     px r, g;
     ml__alg_px_init(&r);
     ml__alg_px_init(&g);
-    e->dinv = px_vec(S);
+    e->dinv = ml__alg_px_vec(S);
     e->MB = calloc(S * S + 1, sizeof *e->MB);
     int rc = buf && e->dinv && e->MB ? 0 : 2;
     if (!rc) {
@@ -396,7 +379,7 @@ static int solve_B(const zt_eng *e, const ml_gfpx *c, ml_gfpx *zB)
     unsigned p = e->base.p, q = e->base.q, pt = 1;
     size_t S = e->S, db = e->z.B.n - 1;
     uint8_t *r = calloc(S * db + 1, 1), *zb = calloc(S * db + 1, 1), *buf = malloc(db + 1);
-    px *v = px_vec(S);
+    px *v = ml__alg_px_vec(S);
     ml_gfpx t, y, acc;
     ml_gfpx_init(&t);
     ml_gfpx_init(&y);
@@ -448,7 +431,7 @@ static int solve_B(const zt_eng *e, const ml_gfpx *c, ml_gfpx *zB)
     free(r);
     free(zb);
     free(buf);
-    px_vec_free(v, S);
+    ml__alg_px_vec_free(v, S);
     ml_gfpx_clear(&t);
     ml_gfpx_clear(&y);
     ml_gfpx_clear(&acc);
