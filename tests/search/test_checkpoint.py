@@ -213,30 +213,23 @@ def test_checkpoint_needs_the_split_search(tmp_path):
 
 
 @pytest.mark.heavy  # a dask LocalCluster of two worker processes: 10-20 s to start
-def test_a_search_stopped_on_a_dask_cluster_resumes_there(tmp_path):
-    distributed = pytest.importorskip("distributed")
+def test_a_search_stopped_on_a_dask_cluster_resumes_there(tmp_path, dask_executor):
     b = ml.Board.grid(30, 30)
     s = ml.Solver(b)
     state = np.zeros(b.shape, np.uint8)
     path = tmp_path / "cp.json"
-    with (
-        distributed.LocalCluster(
-            processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        ex = client.get_executor()
-        with pytest.raises(KeyboardInterrupt):
-            s.solve(
-                state,
-                1,
-                budget=s.kernel_size,
-                executor=ex,
-                checkpoint=path,
-                progress=_stop_after(1),
-            )
-        assert 0 < len(_answers(path))
-        got = s.solve(state, 1, budget=s.kernel_size, executor=ex, checkpoint=path)
-        whole = s.solve(state, 1, budget=s.kernel_size, executor=ex)
+    ex = dask_executor
+    with pytest.raises(KeyboardInterrupt):
+        s.solve(
+            state,
+            1,
+            budget=s.kernel_size,
+            executor=ex,
+            checkpoint=path,
+            progress=_stop_after(1),
+        )
+    assert 0 < len(_answers(path))
+    got = s.solve(state, 1, budget=s.kernel_size, executor=ex, checkpoint=path)
+    whole = s.solve(state, 1, budget=s.kernel_size, executor=ex)
     assert got.proven_minimal and got.certificate() == whole.certificate()
     assert got.length == s.solve(state, 1, budget=s.kernel_size).length

@@ -57,20 +57,8 @@ def process_pool():
         yield ex
 
 
-@pytest.fixture(scope="module")
-def dask_executor():
-    distributed = pytest.importorskip("distributed")
-    with (
-        distributed.LocalCluster(
-            processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        yield client.get_executor()
-
-
-# dask: a local cluster of two worker processes (10-20 s of wall time to start) is in the
-# heavy group
+# dask: tests/conftest.py's dask_executor (a local cluster of two worker processes, 10-20
+# s of wall time to start) is in the heavy group
 @pytest.fixture(params=["process_pool", pytest.param("dask", marks=pytest.mark.heavy)])
 def executor(request):
     return request.getfixturevalue(
