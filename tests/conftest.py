@@ -247,6 +247,28 @@ def _seeded_entropy(request, monkeypatch):
     yield
 
 
+@pytest.fixture(scope="module")
+def dask_cluster():
+    """A dask.distributed LocalCluster of two single-threaded worker processes (no
+    dashboard), one for the tests of a module: 10-20 s of wall time to start, so the
+    tests that take it are in the heavy group. Skips the test when distributed is not
+    installed."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None
+    ) as cluster:
+        yield cluster
+
+
+@pytest.fixture(scope="module")
+def dask_executor(dask_cluster):
+    """A concurrent.futures executor on ``dask_cluster`` (``Client.get_executor()``),
+    one for the tests of a module."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.Client(dask_cluster) as client:
+        yield client.get_executor()
+
+
 def pytest_terminal_summary(terminalreporter):
     """The browser tests' skips are said loudly: one line a reason at the end of the run
     with how many tests it skipped and the command that fixes it (browser_pages.py's

@@ -29,6 +29,10 @@ long ml__alg_count(const struct ml__pattern *pt, int t, long dr, long dc);
 
 void ml__alg_px_init(px *a);
 void ml__alg_px_clear(px *a);
+/* n polynomials, each zero (ml__alg_px_init), or NULL when out of memory; freed (the
+ * polynomials cleared) by ml__alg_px_vec_free(v, n), which takes NULL. */
+px *ml__alg_px_vec(size_t n);
+void ml__alg_px_vec_free(px *v, size_t n);
 long ml__alg_px_deg(unsigned p, const px *a);
 int ml__alg_px_mul(unsigned p, px *r, const px *a, const px *b);
 int ml__alg_px_divrem(unsigned p, px *q, px *r, const px *a, const px *b);

@@ -5,6 +5,7 @@
 
 #include "api/board.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------ polynomials */
@@ -17,6 +18,21 @@ void ml__alg_px_clear(px *a)
 {
     ml_gf2x_clear(&a->b);
     ml_gfpx_clear(&a->c);
+}
+px *ml__alg_px_vec(size_t n)
+{
+    px *v = malloc((n + 1) * sizeof *v);
+    if (v)
+        for (size_t i = 0; i < n; i++)
+            ml__alg_px_init(&v[i]);
+    return v;
+}
+void ml__alg_px_vec_free(px *v, size_t n)
+{
+    if (v)
+        for (size_t i = 0; i < n; i++)
+            ml__alg_px_clear(&v[i]);
+    free(v);
 }
 long ml__alg_px_deg(unsigned p, const px *a)
 {

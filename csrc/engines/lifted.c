@@ -30,6 +30,7 @@
 #include "base/modn.h"
 #include "api/registry_impl.h"
 #include "engines/algebraic.h"
+#include "engines/algebraic_impl.h"
 #include "engines/chase.h"
 #include "engines/lifted_cross.h"
 #include "engines/lifted_torus.h"
@@ -483,6 +484,107 @@ static int lift_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit
         free(ord);
     }
     return rc;
+}
+
+/* ------------------------------------------------------------------ a part over Z/p^k */
+void ml__zq_part_init(ml__zq_part *e, const ml__zq_part_ops *ops, const ml_board *b,
+                      unsigned p, unsigned k)
+{
+    *e = (ml__zq_part){ops, p, k, 1, (size_t)b->rows, (size_t)b->cols, 0, 0};
+    for (unsigned i = 0; i < k; i++)
+        e->q *= p;
+}
+
+int ml__zq_part_fail(ml_ctx *ctx, const ml__zq_part *e, int rc)
+{
+    if (rc == 2)
+        return nomem(ctx);
+    if (rc == 3)
+        return ml__fail(ctx, ML_M_INTERRUPTED);
+    return ml__fail(ctx, ML_M_INTERNAL, "the lifted engine",
+                    e ? e->ops->broke : "the algebra over Z/p^k broke an identity");
+}
+
+void ml__zq_part_destroy(void *user, void *engine)
+{
+    (void)user;
+    ml__zq_part *e = engine;
+    if (!e)
+        return;
+    e->ops->clear(e);
+    free(e);
+}
+
+int ml__zq_part_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
+                      uint8_t *X, uint8_t *ok)
+{
+    (void)user;
+    const ml__zq_part *e = engine;
+    size_t hw = e->rows * e->cols;
+    void *scratch = NULL;
+    uint8_t *r = malloc(hw + 1);
+    int rc = e->ops->scratch_new(e, &scratch);
+    rc = rc ? rc : r ? 0 : 2;
+    for (size_t i = 0; i < k && !rc; i++) {
+        int good = 0;
+        reduce_bytes(R + i * hw, r, hw, e->q);
+        rc = e->ops->solve(e, scratch, r, X + i * hw, &good);
+        ok[i] = (uint8_t)(!rc && good);
+        if (!ok[i])
+            memset(X + i * hw, 0, hw);
+    }
+    e->ops->scratch_free(scratch);
+    free(r);
+    return rc ? ml__zq_part_fail(ctx, e, rc) : ML_OK;
+}
+
+void ml__zq_part_orient(int t, size_t r, size_t c, const uint8_t *in, uint8_t *out)
+{
+    if (!t) {
+        memcpy(out, in, r * c);
+        return;
+    }
+    for (size_t i = 0; i < r; i++)
+        for (size_t j = 0; j < c; j++)
+            out[j * r + i] = in[i * c + j];
+}
+
+int ml__zq_part_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity)
+{
+    (void)user;
+    (void)ctx;
+    *nullity = ((const ml__zq_part *)engine)->ngens;
+    return ML_OK;
+}
+
+int ml__zq_part_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *size)
+{
+    (void)user;
+    (void)ctx;
+    const ml__zq_part *e = engine;
+    ml__alg_prime_size(e->p, e->klog, size);
+    return ML_OK;
+}
+
+int ml__zq_part_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit,
+                           uint64_t *k, uint8_t *H, uint32_t *orders)
+{
+    (void)user;
+    const ml__zq_part *e = engine;
+    uint64_t count = limit < e->ngens ? limit : e->ngens, hw = (uint64_t)e->rows * e->cols;
+    *k = count;
+    if (!H || !count)
+        return ML_OK;
+    void *scratch = NULL;
+    int rc = e->ops->scratch_new(e, &scratch);
+    for (uint64_t i = 0; i < count && !rc; i++) {
+        unsigned order = 1;
+        rc = e->ops->generator(e, scratch, i, H + i * hw, &order);
+        if (!rc && orders)
+            orders[i] = order;
+    }
+    e->ops->scratch_free(scratch);
+    return rc ? ml__zq_part_fail(ctx, e, rc) : ML_OK;
 }
 
 const char *ml__lifted_part(const void *engine, int j)

@@ -654,28 +654,39 @@ int ml__zq1_solve(const ml__zq1 *z, const ml_gfpx *c, ml_gfpx *y, int *ok)
     return rc;
 }
 
-int ml__zq1_generator(const ml__zq1 *z, size_t i, ml_gfpx *y, unsigned *order)
+int ml__zq_smith_kernel(unsigned p, unsigned k, size_t m, const uint8_t *V,
+                        const unsigned *e, size_t i, uint8_t *y, unsigned *order)
 {
-    size_t m = z->m, idx = 0, seen = 0;
+    size_t idx = 0, seen = 0;
     for (idx = 0; idx < m; idx++)
-        if (z->e[idx] && seen++ == i)
+        if (e[idx] && seen++ == i)
             break;
     if (idx >= m)
         return 4;
-    unsigned scale = 1, ord = 1;
-    for (unsigned s = z->e[idx]; s < z->k; s++)
-        scale *= z->p;
-    for (unsigned s = 0; s < z->e[idx]; s++)
-        ord *= z->p;
+    unsigned scale = 1, ord = 1, q = 1;
+    for (unsigned s = 0; s < k; s++)
+        q *= p;
+    for (unsigned s = e[idx]; s < k; s++)
+        scale *= p;
+    for (unsigned s = 0; s < e[idx]; s++)
+        ord *= p;
     *order = ord;
+    for (size_t r = 0; r < m; r++)
+        y[r] = (uint8_t)(V[r * m + idx] * scale % q);
+    return 0;
+}
+
+int ml__zq1_generator(const ml__zq1 *z, size_t i, ml_gfpx *y, unsigned *order)
+{
+    size_t m = z->m;
     uint8_t *yA = malloc(m + 1);
     if (!yA)
         return 2;
-    for (size_t r = 0; r < m; r++)
-        yA[r] = (uint8_t)(z->V[r * m + idx] * scale % z->q);
     ml_gfpx zero;
     ml_gfpx_init(&zero);
-    int rc = ml__zq1_combine(z, yA, &zero, y);
+    int rc = ml__zq_smith_kernel(z->p, z->k, m, z->V, z->e, i, yA, order);
+    if (!rc)
+        rc = ml__zq1_combine(z, yA, &zero, y);
     ml_gfpx_clear(&zero);
     free(yA);
     return rc;

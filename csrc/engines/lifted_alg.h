@@ -69,6 +69,12 @@ int ml__zq1_combine(const ml__zq1 *z, const uint8_t *yA, const ml_gfpx *yB, ml_g
 int ml__zq_smith(unsigned p, unsigned k, size_t m, uint8_t *M, uint8_t *U, uint8_t *V,
                  unsigned *e);
 
+/* The i-th kernel generator of that Smith form (V and e as ml__zq_smith wrote them): y
+ * (m bytes) = V p^(k - e_j) e_j for j the i-th index with e_j > 0, *order = p^e_j; 4
+ * when fewer than i + 1 of the e_j are positive. O(m). */
+int ml__zq_smith_kernel(unsigned p, unsigned k, size_t m, const uint8_t *V,
+                        const unsigned *e, size_t i, uint8_t *y, unsigned *order);
+
 /* Over Z/q (any modulus 2..255, coefficients below q): r = a mod m, m monic of degree
  * >= 1 (long division, O((deg a - deg m + 1) deg m)). */
 int ml__zq_rem(ml_gfpx *r, const ml_gfpx *a, const ml_gfpx *m, unsigned q);

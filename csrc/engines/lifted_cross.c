@@ -32,6 +32,7 @@
 #include "base/interrupt.h"
 #include "base/modn.h"
 #include "engines/algebraic_impl.h"
+#include "engines/lifted.h"
 #include "engines/lifted_alg.h"
 
 #include <stdlib.h>
@@ -41,8 +42,8 @@
 #define MMAX 512
 
 typedef struct zc_eng {
-    unsigned p, k, q;
-    size_t rows, cols, h, w;
+    ml__zq_part base;
+    size_t h, w;
     int t;                         /* 1: the columns */
     unsigned ib, t0, s, r, mu;     /* cu^-1 and the chase's coefficients, mod q */
     unsigned sinv, rs;             /* s^-1, r s */
@@ -53,26 +54,14 @@ typedef struct zc_eng {
     ml__zq1 z;
 } zc_eng;
 
-static int status(ml_ctx *ctx, int rc)
+static void zc_clear(ml__zq_part *part)
 {
-    if (rc == 2)
-        return ml__fail(ctx, ML_M_NOMEM, "the lifted engine");
-    if (rc == 3)
-        return ml__fail(ctx, ML_M_INTERRUPTED);
-    return ml__fail(ctx, ML_M_INTERNAL, "the lifted engine",
-                    "the algebra over Z/p^k broke an identity");
-}
-
-static void zc_destroy(void *user, void *engine)
-{
-    (void)user;
-    zc_eng *e = engine;
-    if (!e)
-        return;
+    zc_eng *e = (zc_eng *)part;
     ml__zq1_clear(&e->z);
     free(e->alpha);
-    free(e);
 }
+
+static const ml__zq_part_ops zc_ops;
 
 /* the chase from X_0 = z (NULL: zero) with right-hand side b (NULL: zero; h x w bytes in
  * the orientation, read mod q): the taps to x (NULL: not written), X_h to last; rows:
@@ -83,7 +72,7 @@ static void zc_destroy(void *user, void *engine)
 static void c1_solve(const zc_eng *e, const uint8_t *v, uint8_t *y)
 {
     size_t w = e->w;
-    unsigned q = e->q;
+    unsigned q = e->base.q;
     ml_fastmod fq = ml_fastmod_make(q);
     if (!e->alpha) {   /* C_1 = a[2], a unit */
         for (size_t c = 0; c < w; c++)
@@ -119,7 +108,7 @@ static void sym_step(const zc_eng *e, const uint8_t *br, const uint8_t *prev,
                      const uint8_t *cur, uint8_t *next, uint8_t *tmp)
 {
     size_t w = e->w;
-    unsigned q = e->q;
+    unsigned q = e->base.q;
     ml_fastmod fq = ml_fastmod_make(q);
     unsigned a1 = q - e->a[1], b1 = q - e->b[1], a0 = q - e->a[0], b0 = q - e->b[0];
     if (!(q & (q - 1)) && w > 2) {   /* q divides 256: bytes wrap; the middle branch-free */
@@ -159,9 +148,9 @@ static int chase(const zc_eng *e, const uint8_t *b, const uint8_t *z, uint8_t *x
 {
     size_t w = e->w;
     uint8_t *prev = rows, *cur = rows + w, *next = rows + 2 * w, *tmp = rows + 3 * w;
-    ml_fastmod fq = ml_fastmod_make(e->q);
+    ml_fastmod fq = ml_fastmod_make(e->base.q);
     unsigned ib = e->ib, t0 = e->t0, s = e->s, r = e->r, mu = e->mu;
-    int pow2 = !(e->q & (e->q - 1));
+    int pow2 = !(e->base.q & (e->base.q - 1));
     memset(prev, 0, w);
     if (z)
         memcpy(cur, z, w);
@@ -177,7 +166,7 @@ static int chase(const zc_eng *e, const uint8_t *b, const uint8_t *z, uint8_t *x
         if (e->sym) {
             sym_step(e, br, prev, cur, next, tmp);
         } else if (pow2) {   /* q divides 256: bytes wrap, one mask */
-            uint8_t m8 = (uint8_t)(e->q - 1), t8 = (uint8_t)t0, u8 = (uint8_t)mu,
+            uint8_t m8 = (uint8_t)(e->base.q - 1), t8 = (uint8_t)t0, u8 = (uint8_t)mu,
                     s8 = (uint8_t)s, r8 = (uint8_t)r, i8 = (uint8_t)ib;
             if (br)
                 for (size_t c = 1; c + 1 < w; c++)
@@ -220,7 +209,7 @@ static int chase(const zc_eng *e, const uint8_t *b, const uint8_t *z, uint8_t *x
 static int vec_to_poly(const zc_eng *e, const uint8_t *v, ml_gfpx *f)
 {
     size_t w = e->w;
-    unsigned q = e->q, nt0 = (q - e->t0) % q, nrs = (q - e->rs) % q;
+    unsigned q = e->base.q, nt0 = (q - e->t0) % q, nrs = (q - e->rs) % q;
     uint8_t *b1 = calloc(w + 1, 1), *b2 = calloc(w + 1, 1);
     uint8_t *pw = malloc(w + 1);
     if (!b1 || !b2 || !pw) {
@@ -262,15 +251,15 @@ static int vec_to_poly(const zc_eng *e, const uint8_t *v, ml_gfpx *f)
 static int poly_to_vec(const zc_eng *e, const ml_gfpx *f, uint8_t *v, uint8_t *tmp)
 {
     size_t w = e->w;
-    ml_fastmod fq = ml_fastmod_make(e->q);
-    int pow2 = !(e->q & (e->q - 1));
+    ml_fastmod fq = ml_fastmod_make(e->base.q);
+    int pow2 = !(e->base.q & (e->base.q - 1));
     memset(v, 0, w);
     for (size_t i = f->n; i-- > 0;) {
         if ((i & 255) == 0 && ml_interrupt_poll())
             return 3;
         size_t sup = f->n - i < w ? f->n - i : w;   /* v is zero from sup - 1 on */
         if (pow2 && sup > 2) {   /* q divides 256: bytes wrap, one mask */
-            uint8_t m8 = (uint8_t)(e->q - 1), t8 = (uint8_t)e->t0, s8 = (uint8_t)e->s,
+            uint8_t m8 = (uint8_t)(e->base.q - 1), t8 = (uint8_t)e->t0, s8 = (uint8_t)e->s,
                     r8 = (uint8_t)e->r;
             tmp[0] = (uint8_t)((uint8_t)(t8 * v[0] + r8 * v[1]) & m8);
             for (size_t c = 1; c + 1 < sup; c++)
@@ -291,7 +280,7 @@ static int poly_to_vec(const zc_eng *e, const ml_gfpx *f, uint8_t *v, uint8_t *t
             tmp[c] = (uint8_t)ml_fastmod_red(fq, a);
         }
         memcpy(v, tmp, sup);
-        v[0] = (uint8_t)((v[0] + f->c[i]) % e->q);
+        v[0] = (uint8_t)((v[0] + f->c[i]) % e->base.q);
     }
     return 0;
 }
@@ -300,7 +289,7 @@ static int poly_to_vec(const zc_eng *e, const ml_gfpx *f, uint8_t *v, uint8_t *t
 static int charpoly(const zc_eng *e, ml_gfpx *chi)
 {
     size_t w = e->w;
-    unsigned q = e->q, nt0 = (q - e->t0) % q, nrs = (q - e->rs) % q;
+    unsigned q = e->base.q, nt0 = (q - e->t0) % q, nrs = (q - e->rs) % q;
     uint8_t *a = calloc(w + 2, 1), *b = calloc(w + 2, 1);   /* Q_{j-1}, Q_j */
     if (!a || !b) {
         free(a);
@@ -333,7 +322,7 @@ static int charpoly(const zc_eng *e, ml_gfpx *chi)
  * coefficients */
 static int orient(zc_eng *e, const ml__pattern *pt, int t)
 {
-    unsigned q = e->q, p = e->p;
+    unsigned q = e->base.q, p = e->base.p;
     long d = ml__alg_count(pt, t, 0, 0), cr = ml__alg_count(pt, t, 0, 1),
          cl = ml__alg_count(pt, t, 0, -1), cu = ml__alg_count(pt, t, -1, 0),
          cd = ml__alg_count(pt, t, 1, 0);
@@ -358,7 +347,7 @@ static int orient(zc_eng *e, const ml__pattern *pt, int t)
  * unit mod p or zero mod q); fills e's coefficients and the shooting's alpha */
 static int orient_sym(zc_eng *e, const ml__pattern *pt, int t)
 {
-    unsigned q = e->q, p = e->p;
+    unsigned q = e->base.q, p = e->base.p;
     long all = 0;
     for (int k = 0; k < 3; k++) {   /* a[k], b[k]: the row offset 1 - k */
         long dr = 1 - k, a = ml__alg_count(pt, t, dr, 0), r = ml__alg_count(pt, t, dr, 1),
@@ -372,7 +361,7 @@ static int orient_sym(zc_eng *e, const ml__pattern *pt, int t)
     if ((size_t)all != pt->count)
         return 0;
     unsigned a = e->a[2], b = e->b[2];
-    size_t w = t ? e->rows : e->cols;
+    size_t w = t ? e->base.rows : e->base.cols;
     free(e->alpha);
     e->alpha = NULL;
     if (!b) {
@@ -419,15 +408,9 @@ int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, int
         return ML_OK;
     zc_eng *e = calloc(1, sizeof *e);
     if (!e)
-        return status(ctx, 2);
+        return ml__zq_part_fail(ctx, NULL, 2);
+    ml__zq_part_init(&e->base, &zc_ops, b, p, k);
     ml__zq1_init(&e->z);
-    e->p = p;
-    e->k = k;
-    e->q = 1;
-    for (unsigned i = 0; i < k; i++)
-        e->q *= p;
-    e->rows = (size_t)b->rows;
-    e->cols = (size_t)b->cols;
     int fit = orient(e, pt, 0) || orient(e, pt, 1);
     if (!fit && sym) {
         fit = orient_sym(e, pt, 0);
@@ -435,11 +418,11 @@ int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, int
             fit = orient_sym(e, pt, 1);
     }
     if (fit <= 0) {
-        zc_destroy(NULL, e);
-        return fit < 0 ? status(ctx, 2) : ML_OK;
+        ml__zq_part_destroy(NULL, e);
+        return fit < 0 ? ml__zq_part_fail(ctx, NULL, 2) : ML_OK;
     }
-    e->h = e->t ? e->cols : e->rows;
-    e->w = e->t ? e->rows : e->cols;
+    e->h = e->t ? e->base.cols : e->base.rows;
+    e->w = e->t ? e->base.rows : e->base.cols;
     size_t w = e->w;
     ml_gfpx chi, g;
     ml_gfpx_init(&chi);
@@ -461,37 +444,17 @@ int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, int
     free(buf);
     if (rc == 1 || rc == 4) {   /* declined: R_A too large, or an identity of the algebra
                                    broken: the choosing chase takes the part */
-        zc_destroy(NULL, e);
+        ml__zq_part_destroy(NULL, e);
         return ML_OK;
     }
     if (rc) {
-        zc_destroy(NULL, e);
-        return status(ctx, rc);
+        ml__zq_part_destroy(NULL, e);
+        return ml__zq_part_fail(ctx, NULL, rc);
     }
+    e->base.ngens = e->z.ngens;
+    e->base.klog = e->z.klog;
     *engine = e;
     return ML_OK;
-}
-
-/* the board's bytes in the orientation (a copy or the transpose) and back */
-static void to_orient(const zc_eng *e, const uint8_t *in, uint8_t *out)
-{
-    if (!e->t) {
-        memcpy(out, in, e->rows * e->cols);
-        return;
-    }
-    for (size_t i = 0; i < e->rows; i++)
-        for (size_t j = 0; j < e->cols; j++)
-            out[j * e->rows + i] = in[i * e->cols + j];
-}
-static void from_orient(const zc_eng *e, const uint8_t *in, uint8_t *out)
-{
-    if (!e->t) {
-        memcpy(out, in, e->rows * e->cols);
-        return;
-    }
-    for (size_t i = 0; i < e->rows; i++)
-        for (size_t j = 0; j < e->cols; j++)
-            out[i * e->cols + j] = in[j * e->rows + i];
 }
 
 /* x (board layout) = the chase of y(T) e_0 with right-hand side bo (oriented, or NULL);
@@ -508,103 +471,87 @@ static int replay(const zc_eng *e, const ml_gfpx *y, const uint8_t *bo, uint8_t 
     for (size_t c = 0; !rc && c < w; c++)
         *zero &= !last[c];
     if (!rc && e->t)
-        from_orient(e, xo, x);
+        ml__zq_part_orient(1, e->base.cols, e->base.rows, xo, x);
     return rc;
 }
 
-static int zc_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
-                    uint8_t *X, uint8_t *ok)
-{
-    (void)user;
-    zc_eng *e = engine;
-    size_t hw = e->rows * e->cols, w = e->w;
-    uint8_t *bo = malloc(hw + 1), *xo = malloc(hw + 1), *buf = malloc(6 * w + 1);
+/* The scratch of a solve or a generator. */
+typedef struct zc_work {
+    uint8_t *bo, *xo, *buf;   /* the board oriented, its taps, the chase's 6 w bytes */
     ml_gfpx gam, y;
-    ml_gfpx_init(&gam);
-    ml_gfpx_init(&y);
-    int rc = !bo || !xo || !buf ? 2 : 0;
-    for (size_t i = 0; i < k && !rc; i++) {
-        uint8_t *Xi = X + i * hw, *last = buf + 5 * w;
-        to_orient(e, R + i * hw, bo);   /* any bytes: the chase reduces */
-        rc = chase(e, bo, NULL, NULL, last, buf);
-        for (size_t c = 0; !rc && c < w; c++)   /* gamma(T) e_0 = -c */
-            last[c] = (uint8_t)((e->q - last[c]) % e->q);
-        if (!rc)
-            rc = vec_to_poly(e, last, &gam);
-        int good = 0, zero = 0;
-        if (!rc)
-            rc = ml__zq1_solve(&e->z, &gam, &y, &good);
-        if (!rc && good) {
-            rc = replay(e, &y, bo, xo, Xi, buf, &zero);
-            if (!rc && !zero)
-                rc = 4;   /* never: g y = gamma */
-        }
-        ok[i] = (uint8_t)(!rc && good);
-        if (!ok[i])
-            memset(Xi, 0, hw);
-    }
-    free(bo);
-    free(xo);
-    free(buf);
-    ml_gfpx_clear(&gam);
-    ml_gfpx_clear(&y);
-    return rc ? status(ctx, rc) : ML_OK;
+} zc_work;
+
+static void zc_scratch_free(void *scratch)
+{
+    zc_work *k = scratch;
+    if (!k)
+        return;
+    free(k->bo);
+    free(k->xo);
+    free(k->buf);
+    ml_gfpx_clear(&k->gam);
+    ml_gfpx_clear(&k->y);
+    free(k);
 }
 
-static int zc_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity)
+static int zc_scratch_new(const ml__zq_part *part, void **scratch)
 {
-    (void)user;
-    (void)ctx;
-    *nullity = ((zc_eng *)engine)->z.ngens;
-    return ML_OK;
+    const zc_eng *e = (const zc_eng *)part;
+    size_t hw = e->base.rows * e->base.cols;
+    zc_work *k = calloc(1, sizeof *k);
+    *scratch = k;
+    if (!k)
+        return 2;
+    ml_gfpx_init(&k->gam);
+    ml_gfpx_init(&k->y);
+    k->bo = malloc(hw + 1);
+    k->xo = malloc(hw + 1);
+    k->buf = malloc(6 * e->w + 1);
+    return !k->bo || !k->xo || !k->buf ? 2 : 0;
 }
 
-static int zc_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *size)
+static int zc_solve(const ml__zq_part *part, void *scratch, const uint8_t *r, uint8_t *x,
+                    int *ok)
 {
-    (void)user;
-    (void)ctx;
-    zc_eng *e = engine;
-    ml__alg_prime_size(e->p, e->z.klog, size);
-    return ML_OK;
-}
-
-static int zc_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit, uint64_t *k,
-                         uint8_t *H, uint32_t *orders)
-{
-    (void)user;
-    zc_eng *e = engine;
-    uint64_t count = limit < e->z.ngens ? limit : e->z.ngens;
-    *k = count;
-    if (!H || !count)
-        return ML_OK;
-    size_t hw = e->rows * e->cols, w = e->w;
-    uint8_t *xo = malloc(hw + 1), *buf = malloc(6 * w + 1);
-    ml_gfpx y;
-    ml_gfpx_init(&y);
-    int rc = !xo || !buf ? 2 : 0;
-    for (uint64_t i = 0; i < count && !rc; i++) {
-        unsigned order = 1;
-        int zero = 0;
-        rc = ml__zq1_generator(&e->z, (size_t)i, &y, &order);
-        if (!rc)
-            rc = replay(e, &y, NULL, xo, H + i * hw, buf, &zero);
+    const zc_eng *e = (const zc_eng *)part;
+    zc_work *k = scratch;
+    size_t w = e->w;
+    uint8_t *last = k->buf + 5 * w;
+    ml__zq_part_orient(e->t, e->base.rows, e->base.cols, r, k->bo);
+    int rc = chase(e, k->bo, NULL, NULL, last, k->buf);
+    for (size_t c = 0; !rc && c < w; c++)   /* gamma(T) e_0 = -c */
+        last[c] = (uint8_t)((e->base.q - last[c]) % e->base.q);
+    if (!rc)
+        rc = vec_to_poly(e, last, &k->gam);
+    int good = 0, zero = 0;
+    if (!rc)
+        rc = ml__zq1_solve(&e->z, &k->gam, &k->y, &good);
+    if (!rc && good) {
+        rc = replay(e, &k->y, k->bo, k->xo, x, k->buf, &zero);
         if (!rc && !zero)
-            rc = 4;   /* never: g y = 0 */
-        if (orders)
-            orders[i] = order;
+            rc = 4;   /* never: g y = gamma */
     }
-    free(xo);
-    free(buf);
-    ml_gfpx_clear(&y);
-    return rc ? status(ctx, rc) : ML_OK;
+    *ok = good;
+    return rc;
 }
 
-const ml_engine_def ml__zq_cross_ops = {
-    .size = sizeof(ml_engine_def),
-    .name = "lifted-zq-cross",
-    .destroy = zc_destroy,
-    .solve = zc_solve,
-    .nullity = zc_nullity,
-    .kernel_size = zc_kernel_size,
-    .generators = zc_generators,
+static int zc_generator(const ml__zq_part *part, void *scratch, uint64_t i, uint8_t *h,
+                        unsigned *order)
+{
+    const zc_eng *e = (const zc_eng *)part;
+    zc_work *k = scratch;
+    int zero = 0;
+    int rc = ml__zq1_generator(&e->z, (size_t)i, &k->y, order);
+    if (!rc)
+        rc = replay(e, &k->y, NULL, k->xo, h, k->buf, &zero);
+    if (!rc && !zero)
+        rc = 4;   /* never: g y = 0 */
+    return rc;
+}
+
+static const ml__zq_part_ops zc_ops = {
+    zc_scratch_new, zc_scratch_free, zc_solve, zc_generator, zc_clear,
+    "the algebra over Z/p^k broke an identity",
 };
+
+const ml_engine_def ml__zq_cross_ops = ML__ZQ_PART_DEF("lifted-zq-cross");

@@ -42,6 +42,7 @@
 #include "base/interrupt.h"
 #include "base/modn.h"
 #include "engines/algebraic_impl.h"
+#include "engines/lifted.h"
 #include "engines/lifted_alg.h"
 
 #include <stdlib.h>
@@ -51,8 +52,8 @@
 #define WMAX ((size_t)1 << 24)      /* the fold's sums fit 32 bits */
 
 typedef struct zo_eng {
-    unsigned p, k, q;
-    size_t rows, cols, h, w;
+    ml__zq_part base;
+    size_t h, w;
     int t;                          /* 1: the columns */
     unsigned a[3], b[3];            /* of X_{r-1}, X_r, X_{r+1}, mod q; a[2] = 0 */
     unsigned binv, a1inv;           /* 1 / b[2], 1 / a[1] mod q */
@@ -66,26 +67,14 @@ typedef struct zo_eng {
     ml__zq1 z;
 } zo_eng;
 
-static int status(ml_ctx *ctx, int rc)
+static void zo_clear(ml__zq_part *part)
 {
-    if (rc == 2)
-        return ml__fail(ctx, ML_M_NOMEM, "the lifted engine");
-    if (rc == 3)
-        return ml__fail(ctx, ML_M_INTERRUPTED);
-    return ml__fail(ctx, ML_M_INTERNAL, "the lifted engine",
-                    "the algebra over Z/p^k broke an identity");
-}
-
-static void zo_destroy(void *user, void *engine)
-{
-    (void)user;
-    zo_eng *e = engine;
-    if (!e)
-        return;
+    zo_eng *e = (zo_eng *)part;
     ml__zq1_clear(&e->z);
     ml_gfpx_clear(&e->A0);
-    free(e);
 }
+
+static const ml__zq_part_ops zo_ops;
 
 static inline unsigned addq(unsigned x, unsigned y, unsigned q)   /* x, y < q */
 {
@@ -104,7 +93,7 @@ static inline unsigned subq(unsigned x, unsigned y, unsigned q)   /* x, y < q */
 static void fold(const zo_eng *e, const uint8_t *v, uint8_t *c, uint32_t *acc)
 {
     size_t L = e->L, w = e->w;
-    unsigned q = e->q;
+    unsigned q = e->base.q;
     memset(acc, 0, L * sizeof *acc);
     int neg = 0;
     for (size_t j0 = 0; j0 < w + 1; j0 += L) {
@@ -129,7 +118,7 @@ static void fold(const zo_eng *e, const uint8_t *v, uint8_t *c, uint32_t *acc)
 static void lift(const zo_eng *e, const uint8_t *c, uint8_t *v, int sub, uint8_t *d)
 {
     size_t L = e->L, w = e->w;
-    unsigned q = e->q;
+    unsigned q = e->base.q;
     uint8_t *nd = d + L;
     for (size_t r = 0; r < L; r++) {
         d[r] = (uint8_t)(c[r] * e->ninv % q);
@@ -149,7 +138,7 @@ static void lift(const zo_eng *e, const uint8_t *c, uint8_t *v, int sub, uint8_t
 static unsigned coord(const zo_eng *e, const uint8_t *y, size_t r)
 {
     size_t L = e->L, w = e->w;
-    unsigned q = e->q;
+    unsigned q = e->base.q;
     uint64_t s = 0;
     int neg = 0;   /* A_r: signs eps^t */
     for (size_t j = r; j <= w; j += L, neg ^= e->eps < 0)
@@ -165,7 +154,7 @@ static unsigned coord(const zo_eng *e, const uint8_t *y, size_t r)
 static void xmul(const zo_eng *e, const uint8_t *u, uint8_t *y)
 {
     size_t L = e->L;
-    unsigned q = e->q;
+    unsigned q = e->base.q;
     for (size_t i = 0; i < L; i++) {
         unsigned lo = i ? u[i - 1] : (e->eps > 0 ? u[L - 1] : (q - u[L - 1]) % q);
         unsigned hi = i + 1 < L ? u[i + 1] : (e->eps > 0 ? u[0] : (q - u[0]) % q);
@@ -195,7 +184,7 @@ static size_t nil_index(const zo_eng *e, size_t jmax, uint8_t *u, uint8_t *y)
 static int ksolve(const zo_eng *e, uint8_t *C)
 {
     size_t h = e->h, L = e->L, hl = h * L;
-    unsigned q = e->q, a0 = e->a[0], ai = e->a1inv;
+    unsigned q = e->base.q, a0 = e->a[0], ai = e->a1inv;
     uint8_t *beta = malloc(hl + 1), *nxt = malloc(hl + 1), *y = malloc(2 * L + 1);
     int rc = !beta || !nxt || !y ? 2 : 0;
     if (!rc) {
@@ -239,7 +228,7 @@ static int ksolve(const zo_eng *e, uint8_t *C)
 static void psolve(const zo_eng *e, const uint8_t *restrict u, uint8_t *restrict y)
 {
     size_t w = e->w;
-    unsigned q = e->q, prev = 0, d = 0;
+    unsigned q = e->base.q, prev = 0, d = 0;
     if (!(q & (q - 1))) {   /* q divides 256: bytes wrap, one mask */
         uint8_t m8 = (uint8_t)(q - 1), pv = 0, dv = 0;
         for (size_t i = 1; i < w; i += 2)
@@ -272,7 +261,7 @@ static int chase(const zo_eng *e, const uint8_t *B, const uint8_t *z, uint8_t *x
                  uint8_t *last, uint8_t *s)
 {
     size_t w = e->w, h = e->h;
-    unsigned q = e->q, bi = e->binv;
+    unsigned q = e->base.q, bi = e->binv;
     unsigned na1 = (q - e->a[1]) * bi % q, nb1 = (q - e->b[1]) % q * bi % q,
              na0 = (q - e->a[0]) % q * bi % q, nb0 = (q - e->b[0]) % q * bi % q;
     uint8_t *zero = s, *u = s + w, *rot[3] = {s + 2 * w, s + 3 * w, s + 4 * w};
@@ -323,7 +312,7 @@ static int chase(const zo_eng *e, const uint8_t *B, const uint8_t *z, uint8_t *x
 static int vec_to_poly(const zo_eng *e, const uint8_t *v, ml_gfpx *f)
 {
     size_t w = e->w;
-    unsigned q = e->q;
+    unsigned q = e->base.q;
     uint8_t *b1 = calloc(w + 1, 1), *b2 = calloc(w + 1, 1);
     int rc = !b1 || !b2 ? 2 : 0;
     for (size_t j = w; !rc && j-- > 0;) {
@@ -349,7 +338,7 @@ static int vec_to_poly(const zo_eng *e, const uint8_t *v, ml_gfpx *f)
 static int poly_to_vec(const zo_eng *e, const ml_gfpx *f, uint8_t *v, uint8_t *tmp)
 {
     size_t w = e->w;
-    unsigned q = e->q;
+    unsigned q = e->base.q;
     memset(v, 0, w);
     for (size_t i = f->n; i-- > 0;) {
         if ((i & 255) == 0 && ml_interrupt_poll())
@@ -398,7 +387,7 @@ static int divexact(ml_gfpx *quo, const ml_gfpx *a, const ml_gfpx *m, unsigned q
 static int charpolys(const zo_eng *e, ml_gfpx *chi, ml_gfpx *A0)
 {
     size_t w = e->w, n = (w > e->L ? w : e->L) + 2, half = e->L / 2;
-    unsigned q = e->q;
+    unsigned q = e->base.q;
     uint8_t *a = calloc(n, 1), *b = calloc(n, 1), *s = calloc(n, 1);
     int rc = !a || !b || !s ? 2 : 0;
     if (!rc) {   /* U: a = Q_{j-1}, b = Q_j */
@@ -420,7 +409,7 @@ static int charpolys(const zo_eng *e, ml_gfpx *chi, ml_gfpx *A0)
         memset(b, 0, n);
         a[0] = (uint8_t)(2 % q);
         b[1] = 1;
-        if (e->p == 2)
+        if (e->base.p == 2)
             s[1] = 1;
         for (size_t j = 1; j < half && !rc; j++) {   /* b <- V_{j+1} */
             for (size_t i = j + 2; i-- > 0;)
@@ -428,10 +417,10 @@ static int charpolys(const zo_eng *e, ml_gfpx *chi, ml_gfpx *A0)
             uint8_t *t = a;
             a = b;
             b = t;
-            for (size_t i = 0; e->p == 2 && (j + 1) % 2 && j + 1 < half && i <= j + 1; i++)
+            for (size_t i = 0; e->base.p == 2 && (j + 1) % 2 && j + 1 < half && i <= j + 1; i++)
                 s[i] = (uint8_t)addq(s[i], b[i], q);
         }
-        rc = ml_gfpx_set(A0, e->p == 2 ? s : b, half + 1);
+        rc = ml_gfpx_set(A0, e->base.p == 2 ? s : b, half + 1);
     }
     free(a);
     free(b);
@@ -443,8 +432,8 @@ static int charpolys(const zo_eng *e, ml_gfpx *chi, ml_gfpx *A0)
 /* Whether orientation t fits (the header's conditions); fills the counts and the fold */
 static int orient(zo_eng *e, const ml__pattern *pt, int t)
 {
-    unsigned q = e->q, p = e->p;
-    size_t w = t ? e->rows : e->cols;
+    unsigned q = e->base.q, p = e->base.p;
+    size_t w = t ? e->base.rows : e->base.cols;
     if (w % 2 == 0 || w >= WMAX)
         return 0;
     long all = 0;
@@ -461,7 +450,7 @@ static int orient(zo_eng *e, const ml__pattern *pt, int t)
         return 0;
     e->t = t;
     e->w = w;
-    e->h = t ? e->cols : e->rows;
+    e->h = t ? e->base.cols : e->base.rows;
     e->binv = ml_inv_mod(e->b[2], q);
     e->a1inv = ml_inv_mod(e->a[1], q);
     size_t m = (w + 1) / 2, pv = 1;
@@ -479,7 +468,7 @@ static int orient(zo_eng *e, const ml__pattern *pt, int t)
 static int fold_setup(zo_eng *e)
 {
     size_t w = e->w, L = e->L;
-    unsigned q = e->q;
+    unsigned q = e->base.q;
     uint8_t *k = calloc(w + 2 * L + 1, 1);
     uint32_t *acc = calloc(L + 1, sizeof *acc);
     if (!k || !acc) {
@@ -493,7 +482,7 @@ static int fold_setup(zo_eng *e)
     fold(e, k, c, acc);
     int fit = 0;
     for (size_t r = 1; r < L && !fit; r++)
-        if (c[r] % e->p) {
+        if (c[r] % e->base.p) {
             e->rk = r;
             e->kinv = (q - ml_inv_mod(c[r], q)) % q;
             fit = 1;
@@ -519,15 +508,15 @@ static int algebra(zo_eng *e)
     int rc = buf ? charpolys(e, &chi, &e->A0) : 2;
     size_t de = e->A0.n ? e->A0.n - 1 : 0;
     for (size_t i = 0; !rc && i < de; i++)   /* A0 = x^e mod p */
-        rc = e->A0.c[i] % e->p ? 1 : 0;
+        rc = e->A0.c[i] % e->base.p ? 1 : 0;
     if (!rc && (de == 0 || de > w))
         rc = 1;
     if (!rc)
-        rc = divexact(&Q, &chi, &e->A0, e->q);
+        rc = divexact(&Q, &chi, &e->A0, e->base.q);
     if (rc == 4)
         rc = 1;
     e->dq = rc ? 0 : Q.n - 1;
-    if (!rc && e->dq && Q.c[0] % e->p == 0)
+    if (!rc && e->dq && Q.c[0] % e->base.p == 0)
         rc = 1;
     if (!rc && e->dq) {   /* g: the chase of A0(P) e_0 is (A0 g)(P) e_0 */
         uint8_t *z = buf + 5 * w, *last = buf + 6 * w;
@@ -537,9 +526,9 @@ static int algebra(zo_eng *e)
         if (!rc)
             rc = vec_to_poly(e, last, &f);
         if (!rc)
-            rc = divexact(&g, &f, &e->A0, e->q);
+            rc = divexact(&g, &f, &e->A0, e->base.q);
         if (!rc)
-            rc = ml__zq1_build(&e->z, e->p, e->k, &Q, &g, MMAX);
+            rc = ml__zq1_build(&e->z, e->base.p, e->base.k, &Q, &g, MMAX);
     }
     ml_gfpx_clear(&chi);
     ml_gfpx_clear(&Q);
@@ -561,16 +550,10 @@ int ml__zq_odd_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, void 
             return ML_OK;
     zo_eng *e = calloc(1, sizeof *e);
     if (!e)
-        return status(ctx, 2);
+        return ml__zq_part_fail(ctx, NULL, 2);
+    ml__zq_part_init(&e->base, &zo_ops, b, p, k);
     ml__zq1_init(&e->z);
     ml_gfpx_init(&e->A0);
-    e->p = p;
-    e->k = k;
-    e->q = 1;
-    for (unsigned i = 0; i < k; i++)
-        e->q *= p;
-    e->rows = (size_t)b->rows;
-    e->cols = (size_t)b->cols;
     int rc = 1;
     for (int t = 0; t < 2 && rc == 1; t++)
         if (orient(e, pt, t)) {
@@ -578,13 +561,15 @@ int ml__zq_odd_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, void 
             rc = rc == 2 ? 2 : rc ? algebra(e) : 1;
         }
     if (rc == 1 || rc == 4) {   /* declined: the choosing chase takes the part */
-        zo_destroy(NULL, e);
+        ml__zq_part_destroy(NULL, e);
         return ML_OK;
     }
     if (rc) {
-        zo_destroy(NULL, e);
-        return status(ctx, rc);
+        ml__zq_part_destroy(NULL, e);
+        return ml__zq_part_fail(ctx, NULL, rc);
     }
+    e->base.ngens = e->z.ngens;
+    e->base.klog = e->z.klog;
     *engine = e;
     return ML_OK;
 }
@@ -595,19 +580,28 @@ typedef struct work {
     uint32_t *acc;
 } work;
 
-static void work_free(work *k)
+static void work_free(void *scratch)
 {
+    work *k = scratch;
+    if (!k)
+        return;
     free(k->bo);
     free(k->xo);
     free(k->C);
     free(k->buf);
     free(k->d);
     free(k->acc);
+    free(k);
 }
 
-static int work_new(const zo_eng *e, work *k)
+static int work_new(const ml__zq_part *part, void **scratch)
 {
-    size_t hw = e->rows * e->cols;
+    const zo_eng *e = (const zo_eng *)part;
+    size_t hw = e->base.rows * e->base.cols;
+    work *k = calloc(1, sizeof *k);
+    *scratch = k;
+    if (!k)
+        return 2;
     k->bo = malloc(hw + 1);
     k->xo = malloc(hw + 1);
     k->C = malloc(e->h * e->L + 1);
@@ -615,18 +609,6 @@ static int work_new(const zo_eng *e, work *k)
     k->d = malloc(2 * e->L + 1);
     k->acc = malloc((e->L + 1) * sizeof *k->acc);
     return !k->bo || !k->xo || !k->C || !k->buf || !k->d || !k->acc ? 2 : 0;
-}
-
-/* out (h x w, the orientation) -> the board's layout */
-static void store(const zo_eng *e, const uint8_t *x, uint8_t *X)
-{
-    if (!e->t) {
-        memcpy(X, x, e->h * e->w);
-        return;
-    }
-    for (size_t r = 0; r < e->h; r++)
-        for (size_t c = 0; c < e->w; c++)
-            X[c * e->h + r] = x[r * e->w + c];
 }
 
 /* z = (A0 y)(P) e_0, then the chase of B from z into xo; 4 when X_h != 0 */
@@ -637,7 +619,7 @@ static int replay(const zo_eng *e, const ml_gfpx *y, const uint8_t *B, uint8_t *
     uint8_t *z = buf + 5 * w, *last = buf + 6 * w;
     ml_gfpx ay;
     ml_gfpx_init(&ay);
-    int rc = ml_gfpx_mul(&ay, &e->A0, y, e->q);
+    int rc = ml_gfpx_mul(&ay, &e->A0, y, e->base.q);
     if (!rc && ay.n > w)
         rc = 4;
     if (!rc)
@@ -672,10 +654,10 @@ static int solve_grid(const zo_eng *e, work *wk, int *ok)
             ml_gfpx_init(&gam);
             ml_gfpx_init(&y);
             for (size_t c = 0; c < w; c++)
-                last[c] = (uint8_t)((e->q - last[c]) % e->q);
+                last[c] = (uint8_t)((e->base.q - last[c]) % e->base.q);
             rc = vec_to_poly(e, last, &f);
             if (!rc)
-                rc = divexact(&gam, &f, &e->A0, e->q);
+                rc = divexact(&gam, &f, &e->A0, e->base.q);
             if (!rc)
                 rc = ml__zq1_solve(&e->z, &gam, &y, ok);
             if (!rc && *ok)
@@ -692,90 +674,37 @@ static int solve_grid(const zo_eng *e, work *wk, int *ok)
     return rc;
 }
 
-static int zo_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
-                    uint8_t *X, uint8_t *ok)
+static int zo_solve(const ml__zq_part *part, void *scratch, const uint8_t *r, uint8_t *x,
+                    int *ok)
 {
-    (void)user;
-    zo_eng *e = engine;
-    size_t hw = e->rows * e->cols;
-    work wk = {0};
-    int rc = work_new(e, &wk);
-    ml_fastmod fq = ml_fastmod_make(e->q);
-    for (size_t i = 0; i < k && !rc; i++) {
-        const uint8_t *r = R + i * hw;
-        if (e->t) {
-            for (size_t a = 0; a < e->rows; a++)
-                for (size_t c = 0; c < e->cols; c++)
-                    wk.bo[c * e->rows + a] = (uint8_t)ml_fastmod_red(fq, r[a * e->cols + c]);
-        } else {
-            for (size_t t = 0; t < hw; t++)
-                wk.bo[t] = (uint8_t)ml_fastmod_red(fq, r[t]);
-        }
-        int good = 0;
-        rc = solve_grid(e, &wk, &good);
-        ok[i] = (uint8_t)(!rc && good);
-        if (ok[i])
-            store(e, wk.xo, X + i * hw);
-        else
-            memset(X + i * hw, 0, hw);
-    }
-    work_free(&wk);
-    return rc ? status(ctx, rc) : ML_OK;
+    const zo_eng *e = (const zo_eng *)part;
+    work *wk = scratch;
+    ml__zq_part_orient(e->t, e->base.rows, e->base.cols, r, wk->bo);
+    int rc = solve_grid(e, wk, ok);
+    if (!rc && *ok)
+        ml__zq_part_orient(e->t, e->h, e->w, wk->xo, x);
+    return rc;
 }
 
-static int zo_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity)
+static int zo_generator(const ml__zq_part *part, void *scratch, uint64_t i, uint8_t *h,
+                        unsigned *order)
 {
-    (void)user;
-    (void)ctx;
-    *nullity = ((zo_eng *)engine)->z.ngens;
-    return ML_OK;
-}
-
-static int zo_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *size)
-{
-    (void)user;
-    (void)ctx;
-    zo_eng *e = engine;
-    ml__alg_prime_size(e->p, e->z.klog, size);
-    return ML_OK;
-}
-
-static int zo_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit, uint64_t *k,
-                         uint8_t *H, uint32_t *orders)
-{
-    (void)user;
-    zo_eng *e = engine;
-    uint64_t count = limit < e->z.ngens ? limit : e->z.ngens;
-    *k = count;
-    if (!H || !count)
-        return ML_OK;
-    size_t hw = e->rows * e->cols;
-    uint8_t *xo = malloc(hw + 1), *buf = malloc(8 * e->w + 1);
+    const zo_eng *e = (const zo_eng *)part;
+    work *wk = scratch;
     ml_gfpx y;
     ml_gfpx_init(&y);
-    int rc = !xo || !buf ? 2 : 0;
-    for (uint64_t i = 0; i < count && !rc; i++) {
-        unsigned order = 1;
-        rc = ml__zq1_generator(&e->z, (size_t)i, &y, &order);
-        if (!rc)
-            rc = replay(e, &y, NULL, xo, buf);
-        if (!rc)
-            store(e, xo, H + i * hw);
-        if (orders)
-            orders[i] = order;
-    }
-    free(xo);
-    free(buf);
+    int rc = ml__zq1_generator(&e->z, (size_t)i, &y, order);
+    if (!rc)
+        rc = replay(e, &y, NULL, wk->xo, wk->buf);
+    if (!rc)
+        ml__zq_part_orient(e->t, e->h, e->w, wk->xo, h);
     ml_gfpx_clear(&y);
-    return rc ? status(ctx, rc) : ML_OK;
+    return rc;
 }
 
-const ml_engine_def ml__zq_odd_ops = {
-    .size = sizeof(ml_engine_def),
-    .name = "lifted-zq-odd",
-    .destroy = zo_destroy,
-    .solve = zo_solve,
-    .nullity = zo_nullity,
-    .kernel_size = zo_kernel_size,
-    .generators = zo_generators,
+static const ml__zq_part_ops zo_ops = {
+    work_new, work_free, zo_solve, zo_generator, zo_clear,
+    "the algebra over Z/p^k broke an identity",
 };
+
+const ml_engine_def ml__zq_odd_ops = ML__ZQ_PART_DEF("lifted-zq-odd");

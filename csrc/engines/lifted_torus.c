@@ -38,6 +38,7 @@
 #include "api/ctx.h"
 #include "base/modn.h"
 #include "engines/algebraic_impl.h"
+#include "engines/lifted.h"
 #include "engines/lifted_alg.h"
 #include "engines/polymat.h"
 #include "engines/polymatn.h"
@@ -54,8 +55,8 @@
     } while (0)
 
 typedef struct zt_eng {
-    unsigned p, k, q;
-    size_t rows, cols, h, w, S, m, K;
+    ml__zq_part base;
+    size_t h, w, S, m, K;
     ml__t2_core *core;
     pmn D;            /* M mod p, diagonalised */
     px bx;            /* b = B mod p */
@@ -64,48 +65,16 @@ typedef struct zt_eng {
     ml__zq1 z;        /* f = A B */
     uint8_t *U, *V;   /* K x K */
     unsigned *e;      /* K */
-    size_t ngens;
-    uint64_t klog;
 } zt_eng;
 
-static int status(ml_ctx *ctx, int rc)
+static void zt_clear(ml__zq_part *part)
 {
-    if (rc == 2)
-        return ml__fail(ctx, ML_M_NOMEM, "the lifted engine");
-    if (rc == 3)
-        return ml__fail(ctx, ML_M_INTERRUPTED);
-    return ml__fail(ctx, ML_M_INTERNAL, "the lifted engine",
-                    "the torus algebra over Z/p^k broke an identity");
-}
-
-static px *px_vec(size_t n)
-{
-    px *v = malloc((n + 1) * sizeof *v);
-    if (v)
-        for (size_t i = 0; i < n; i++)
-            ml__alg_px_init(&v[i]);
-    return v;
-}
-
-static void px_vec_free(px *v, size_t n)
-{
-    if (v)
-        for (size_t i = 0; i < n; i++)
-            ml__alg_px_clear(&v[i]);
-    free(v);
-}
-
-static void zt_destroy(void *user, void *engine)
-{
-    (void)user;
-    zt_eng *e = engine;
-    if (!e)
-        return;
+    zt_eng *e = (zt_eng *)part;
     if (e->core)
         ml__t2_core_free(e->core);
     ml__pmn_clear(&e->D);
     ml__alg_px_clear(&e->bx);
-    px_vec_free(e->dinv, e->S);
+    ml__alg_px_vec_free(e->dinv, e->S);
     if (e->MB)
         for (size_t i = 0; i < e->S * e->S; i++)
             ml_gfpx_clear(&e->MB[i]);
@@ -114,8 +83,9 @@ static void zt_destroy(void *user, void *engine)
     free(e->U);
     free(e->V);
     free(e->e);
-    free(e);
 }
+
+static const ml__zq_part_ops zt_ops;
 
 /* the first n coefficients of a polynomial over GF(p) (zeros past its degree) */
 static void px_bytes(unsigned p, const px *a, uint8_t *out, size_t n)
@@ -161,7 +131,7 @@ static int chase_system(zt_eng *e, ml_gfpx *Mq)
 /* D = M mod p diagonalised; g = prod gcd(d_i, f) mod f over GF(p) (into g) */
 static int diagonal_mod_p(zt_eng *e, const ml_gfpx *Mq, ml_gfpx *g)
 {
-    unsigned p = e->p;
+    unsigned p = e->base.p;
     size_t S = e->S, w = e->w;
     uint8_t *buf = malloc(w + 2);
     px f, gi, ti;
@@ -218,13 +188,13 @@ static int diagonal_mod_p(zt_eng *e, const ml_gfpx *Mq, ml_gfpx *g)
 /* R_B: b = B mod p, d_i^-1 mod (b, p), M's entries mod B */
 static int part_B(zt_eng *e, const ml_gfpx *Mq)
 {
-    unsigned p = e->p;
+    unsigned p = e->base.p;
     size_t S = e->S, db = e->z.B.n - 1;
     uint8_t *buf = malloc(db + 2);
     px r, g;
     ml__alg_px_init(&r);
     ml__alg_px_init(&g);
-    e->dinv = px_vec(S);
+    e->dinv = ml__alg_px_vec(S);
     e->MB = calloc(S * S + 1, sizeof *e->MB);
     int rc = buf && e->dinv && e->MB ? 0 : 2;
     if (!rc) {
@@ -254,7 +224,7 @@ static int part_B(zt_eng *e, const ml_gfpx *Mq)
 static int part_A(zt_eng *e, const ml_gfpx *Mq)
 {
     size_t S = e->S, m = e->m, K = e->K;
-    unsigned q = e->q;
+    unsigned q = e->base.q;
     const ml_gfpx *A = &e->z.A;
     uint8_t *N = calloc(K * K + 1, 1);
     e->U = malloc(K * K + 1);
@@ -281,10 +251,10 @@ static int part_A(zt_eng *e, const ml_gfpx *Mq)
             }
         }
     if (!rc)
-        rc = ml__zq_smith(e->p, e->k, K, N, e->U, e->V, e->e);
+        rc = ml__zq_smith(e->base.p, e->base.k, K, N, e->U, e->V, e->e);
     for (size_t i = 0; i < K && !rc; i++) {
-        e->ngens += e->e[i] > 0;
-        e->klog += e->e[i];
+        e->base.ngens += e->e[i] > 0;
+        e->base.klog += e->e[i];
     }
     free(N);
     ml_gfpx_clear(&t);
@@ -293,7 +263,7 @@ static int part_A(zt_eng *e, const ml_gfpx *Mq)
 
 static int build(zt_eng *e, const ml_board *b, const ml__t2_orient *o, int *declined)
 {
-    unsigned p = e->p, q = e->q;
+    unsigned p = e->base.p, q = e->base.q;
     *declined = 0;
     int rc = ml__t2_core_new(b, q, p, o, &e->core);
     if (rc == 1)
@@ -324,7 +294,7 @@ static int build(zt_eng *e, const ml_board *b, const ml__t2_orient *o, int *decl
         rc = ml_gfpx_set(&f, fc, w + 1);
     }
     if (!rc) {
-        rc = ml__zq1_build(&e->z, p, e->k, &f, &g, ML__ZQ_TORUS_KMAX / S);
+        rc = ml__zq1_build(&e->z, p, e->base.k, &f, &g, ML__ZQ_TORUS_KMAX / S);
         if (rc == 1)
             *declined = 1;
     }
@@ -360,21 +330,17 @@ int ml__zq_torus_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, voi
         return ML_OK;
     zt_eng *e = calloc(1, sizeof *e);
     if (!e)
-        return ml__fail(ctx, ML_M_NOMEM, "the lifted engine");
-    e->p = p;
-    e->k = k;
-    e->q = 1;
-    for (unsigned i = 0; i < k; i++)
-        e->q *= p;
-    e->rows = (size_t)b->rows;
-    e->cols = (size_t)b->cols;
+        return ml__zq_part_fail(ctx, NULL, 2);
+    ml__zq_part_init(&e->base, &zt_ops, b, p, k);
     ml__alg_px_init(&e->bx);
     ml__zq1_init(&e->z);
     int declined = 0;
     int rc = build(e, b, &o, &declined);
+    if (rc)
+        rc = ml__zq_part_fail(ctx, &e->base, rc);
     if (rc || declined) {
-        zt_destroy(NULL, e);
-        return rc ? status(ctx, rc) : ML_OK;
+        ml__zq_part_destroy(NULL, e);
+        return rc;
     }
     *engine = e;
     return ML_OK;
@@ -384,7 +350,7 @@ int ml__zq_torus_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, voi
 /* y = M^-1 c mod (p, b): c, y S polynomials over GF(p) as px (in place) */
 static int solve_mod_p(const zt_eng *e, px *v)
 {
-    unsigned p = e->p;
+    unsigned p = e->base.p;
     px r, t;
     ml__alg_px_init(&r);
     ml__alg_px_init(&t);
@@ -410,10 +376,10 @@ static int solve_mod_p(const zt_eng *e, px *v)
  * over Z/q; digit by digit */
 static int solve_B(const zt_eng *e, const ml_gfpx *c, ml_gfpx *zB)
 {
-    unsigned p = e->p, q = e->q, pt = 1;
+    unsigned p = e->base.p, q = e->base.q, pt = 1;
     size_t S = e->S, db = e->z.B.n - 1;
     uint8_t *r = calloc(S * db + 1, 1), *zb = calloc(S * db + 1, 1), *buf = malloc(db + 1);
-    px *v = px_vec(S);
+    px *v = ml__alg_px_vec(S);
     ml_gfpx t, y, acc;
     ml_gfpx_init(&t);
     ml_gfpx_init(&y);
@@ -424,7 +390,7 @@ static int solve_B(const zt_eng *e, const ml_gfpx *c, ml_gfpx *zB)
         if (!rc)
             gfpx_bytes(&t, r + i * db, db);
     }
-    for (unsigned d = 0; d < e->k && !rc; d++, pt *= p) {
+    for (unsigned d = 0; d < e->base.k && !rc; d++, pt *= p) {
         for (size_t i = 0; i < S && !rc; i++) {   /* (r / p^d) mod p */
             for (size_t j = 0; j < db; j++)
                 buf[j] = (uint8_t)(r[i * db + j] / pt % p);
@@ -437,7 +403,7 @@ static int solve_B(const zt_eng *e, const ml_gfpx *c, ml_gfpx *zB)
             for (size_t j = 0; j < db; j++)
                 zb[i * db + j] = (uint8_t)((zb[i * db + j] + pt * buf[j]) % q);
         }
-        for (size_t i = 0; i < S && !rc && d + 1 < e->k; i++) {   /* r -= p^d M y */
+        for (size_t i = 0; i < S && !rc && d + 1 < e->base.k; i++) {   /* r -= p^d M y */
             memset(buf, 0, db);
             rc = ml_gfpx_set(&acc, NULL, 0);
             for (size_t l = 0; l < S && !rc; l++) {
@@ -465,7 +431,7 @@ static int solve_B(const zt_eng *e, const ml_gfpx *c, ml_gfpx *zB)
     free(r);
     free(zb);
     free(buf);
-    px_vec_free(v, S);
+    ml__alg_px_vec_free(v, S);
     ml_gfpx_clear(&t);
     ml_gfpx_clear(&y);
     ml_gfpx_clear(&acc);
@@ -476,7 +442,7 @@ static int solve_B(const zt_eng *e, const ml_gfpx *c, ml_gfpx *zB)
 static int solve_A(const zt_eng *e, const ml_gfpx *c, uint8_t *zA, int *ok)
 {
     size_t S = e->S, m = e->m, K = e->K;
-    unsigned q = e->q, p = e->p;
+    unsigned q = e->base.q, p = e->base.p;
     uint8_t *cA = calloc(K + 1, 1);
     uint32_t *u = calloc(K + 1, sizeof *u);
     ml_gfpx t;
@@ -498,7 +464,7 @@ static int solve_A(const zt_eng *e, const ml_gfpx *c, uint8_t *zA, int *ok)
             pe *= p;
         if (s % pe)
             *ok = 0;
-        u[i] = e->e[i] >= e->k ? 0 : s / pe;
+        u[i] = e->e[i] >= e->base.k ? 0 : s / pe;
     }
     for (size_t i = 0; i < K && !rc && *ok; i++) {   /* zA = V u */
         uint32_t s = 0;
@@ -533,7 +499,7 @@ static int rows_of(const zt_eng *e, const uint8_t *zA, const ml_gfpx *zB, uint8_
 static int solve_work(const zt_eng *e, const uint8_t *B, uint8_t *x, int *ok)
 {
     size_t S = e->S, w = e->w;
-    unsigned q = e->q;
+    unsigned q = e->base.q;
     uint8_t *z = calloc(S * w + 1, 1), *res = malloc(S * w + 1), *zA = calloc(e->K + 1, 1);
     ml_gfpx *c = calloc(S + 1, sizeof *c), *zB = calloc(S + 1, sizeof *zB);
     for (size_t i = 0; c && zB && i < S; i++) {
@@ -570,98 +536,77 @@ static int solve_work(const zt_eng *e, const uint8_t *B, uint8_t *x, int *ok)
     return rc;
 }
 
-static int zt_solve(void *user, ml_ctx *ctx, void *engine, size_t k, const uint8_t *R,
-                    uint8_t *X, uint8_t *ok)
+/* The scratch of a solve (B, x: the worked board and its taps) or a generator (zA, z,
+ * res, x). */
+typedef struct zt_work {
+    uint8_t *B, *x, *zA, *z, *res;
+} zt_work;
+
+static void zt_scratch_free(void *scratch)
 {
-    (void)user;
-    const zt_eng *e = engine;
-    size_t hw = e->rows * e->cols;
-    uint8_t *B = malloc(hw + 1), *x = malloc(hw + 1);
-    int rc = B && x ? 0 : 2;
-    ml_fastmod fq = ml_fastmod_make(e->q);
-    for (size_t i = 0; i < k && !rc; i++) {
-        ml__t2_core_map(e->core, R + i * hw, B, 1);
-        for (size_t j = 0; j < hw; j++)
-            B[j] = (uint8_t)ml_fastmod_red(fq, B[j]);
-        int good = 0;
-        rc = solve_work(e, B, x, &good);
-        ok[i] = (uint8_t)(!rc && good);
-        if (rc || !good)
-            memset(X + i * hw, 0, hw);
-        else
-            ml__t2_core_map(e->core, x, X + i * hw, 0);
-    }
-    free(B);
-    free(x);
-    return rc ? status(ctx, rc) : ML_OK;
+    zt_work *k = scratch;
+    if (!k)
+        return;
+    free(k->B);
+    free(k->x);
+    free(k->zA);
+    free(k->z);
+    free(k->res);
+    free(k);
+}
+
+static int zt_scratch_new(const ml__zq_part *part, void **scratch)
+{
+    const zt_eng *e = (const zt_eng *)part;
+    size_t hw = e->base.rows * e->base.cols, sw = e->S * e->w;
+    zt_work *k = calloc(1, sizeof *k);
+    *scratch = k;
+    if (!k)
+        return 2;
+    k->B = malloc(hw + 1);
+    k->x = malloc(hw + 1);
+    k->zA = malloc(e->K + 1);
+    k->z = malloc(sw + 1);
+    k->res = malloc(sw + 1);
+    return !k->B || !k->x || !k->zA || !k->z || !k->res ? 2 : 0;
+}
+
+static int zt_solve(const ml__zq_part *part, void *scratch, const uint8_t *r, uint8_t *x,
+                    int *ok)
+{
+    const zt_eng *e = (const zt_eng *)part;
+    zt_work *k = scratch;
+    ml__t2_core_map(e->core, r, k->B, 1);
+    int rc = solve_work(e, k->B, k->x, ok);
+    if (!rc && *ok)
+        ml__t2_core_map(e->core, k->x, x, 0);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ the kernel */
-static int zt_nullity(void *user, ml_ctx *ctx, void *engine, uint64_t *nullity)
+/* The i-th generator: the image of V p^(k - e_j) e_j, j the i-th index with e_j > 0, of
+ * order p^e_j */
+static int zt_generator(const ml__zq_part *part, void *scratch, uint64_t i, uint8_t *h,
+                        unsigned *order)
 {
-    (void)user;
-    (void)ctx;
-    *nullity = ((const zt_eng *)engine)->ngens;
-    return ML_OK;
+    const zt_eng *e = (const zt_eng *)part;
+    zt_work *k = scratch;
+    int rc = ml__zq_smith_kernel(e->base.p, e->base.k, e->K, e->V, e->e, (size_t)i, k->zA,
+                                 order);
+    if (!rc)
+        rc = rows_of(e, k->zA, NULL, k->z);
+    if (!rc)
+        rc = ml__t2_core_chase(e->core, NULL, k->z, k->x, k->res);
+    if (!rc && ml__alg_any(k->res, e->S * e->w))
+        rc = 4;   /* never: a kernel vector of M */
+    if (!rc)
+        ml__t2_core_map(e->core, k->x, h, 0);
+    return rc;
 }
 
-static int zt_kernel_size(void *user, ml_ctx *ctx, void *engine, ml_factored *size)
-{
-    (void)user;
-    (void)ctx;
-    const zt_eng *e = engine;
-    ml__alg_prime_size(e->p, e->klog, size);
-    return ML_OK;
-}
-
-static int zt_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit, uint64_t *k,
-                         uint8_t *H, uint32_t *orders)
-{
-    (void)user;
-    const zt_eng *e = engine;
-    uint64_t count = limit < e->ngens ? limit : e->ngens, hw = (uint64_t)e->rows * e->cols;
-    *k = count;
-    if (!H || !count)
-        return ML_OK;
-    size_t S = e->S, w = e->w, K = e->K;
-    uint8_t *zA = malloc(K + 1), *z = malloc(S * w + 1), *res = malloc(S * w + 1),
-            *x = malloc(hw + 1);
-    int rc = zA && z && res && x ? 0 : 2;
-    uint64_t n = 0;
-    for (size_t i = 0; i < K && n < count && !rc; i++) {
-        if (!e->e[i])
-            continue;
-        unsigned scale = 1, ord = 1;
-        for (unsigned s = e->e[i]; s < e->k; s++)
-            scale *= e->p;
-        for (unsigned s = 0; s < e->e[i]; s++)
-            ord *= e->p;
-        for (size_t r = 0; r < K; r++)
-            zA[r] = (uint8_t)(e->V[r * K + i] * scale % e->q);
-        rc = rows_of(e, zA, NULL, z);
-        if (!rc)
-            rc = ml__t2_core_chase(e->core, NULL, z, x, res);
-        if (!rc && ml__alg_any(res, S * w))
-            rc = 4;   /* never: a kernel vector of M */
-        if (!rc)
-            ml__t2_core_map(e->core, x, H + n * hw, 0);
-        if (!rc && orders)
-            orders[n] = ord;
-        n++;
-    }
-    free(zA);
-    free(z);
-    free(res);
-    free(x);
-    return rc ? status(ctx, rc) : ML_OK;
-}
-
-const ml_engine_def ml__zq_torus_ops = {
-    .size = sizeof(ml_engine_def),
-    .name = "lifted-zq-torus",
-    .destroy = zt_destroy,
-    .solve = zt_solve,
-    .nullity = zt_nullity,
-    .kernel_size = zt_kernel_size,
-    .generators = zt_generators,
+static const ml__zq_part_ops zt_ops = {
+    zt_scratch_new, zt_scratch_free, zt_solve, zt_generator, zt_clear,
+    "the torus algebra over Z/p^k broke an identity",
 };
+
+const ml_engine_def ml__zq_torus_ops = ML__ZQ_PART_DEF("lifted-zq-torus");

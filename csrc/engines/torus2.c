@@ -394,30 +394,13 @@ static int rows_of(const t2_eng *e, px *y, uint8_t *z)
     return rc;
 }
 
-static px *px_vec(size_t n)
-{
-    px *v = malloc((n + 1) * sizeof *v);
-    if (v)
-        for (size_t i = 0; i < n; i++)
-            ml__alg_px_init(&v[i]);
-    return v;
-}
-
-static void px_vec_free(px *v, size_t n)
-{
-    if (v)
-        for (size_t i = 0; i < n; i++)
-            ml__alg_px_clear(&v[i]);
-    free(v);
-}
-
 /* Solve on the worked board B (h x w, values < p): the taps in x, *ok. */
 static int solve_work(ml_ctx *ctx, t2_eng *e, const uint8_t *B, uint8_t *x, int *ok)
 {
     unsigned p = e->p;
     size_t S = e->S, w = e->w;
     uint8_t *z = calloc(S * w + 1, 1), *res = malloc(S * w + 1);
-    px *v = px_vec(S);
+    px *v = ml__alg_px_vec(S);
     px q, r;
     ml__alg_px_init(&q);
     ml__alg_px_init(&r);
@@ -448,7 +431,7 @@ static int solve_work(ml_ctx *ctx, t2_eng *e, const uint8_t *B, uint8_t *x, int 
         rc = ml__fail(ctx, ML_M_INTERNAL, "the torus algebra", "the replay left a residual");
     free(z);
     free(res);
-    px_vec_free(v, S);
+    ml__alg_px_vec_free(v, S);
     ml__alg_px_clear(&q);
     ml__alg_px_clear(&r);
     return rc;
@@ -520,8 +503,8 @@ static void t2_destroy(void *user, void *engine)
     if (!e)
         return;
     ml__alg_px_clear(&e->f);
-    px_vec_free(e->g, e->S);
-    px_vec_free(e->t, e->S);
+    ml__alg_px_vec_free(e->g, e->S);
+    ml__alg_px_vec_free(e->t, e->S);
     ml__pmn_clear(&e->M);
     free(e->off);
     free(e->shift);
@@ -599,8 +582,8 @@ static int t2_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
         t2_destroy(NULL, e);
         return not_covered(ctx);
     }
-    e->g = px_vec(e->S);
-    e->t = px_vec(e->S);
+    e->g = ml__alg_px_vec(e->S);
+    e->t = ml__alg_px_vec(e->S);
     uint8_t *fc = calloc(e->w + 1, 1);
     if (!rc)
         rc = e->g && e->t && fc ? 0 : 2;
@@ -734,7 +717,7 @@ static int t2_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit, 
     unsigned p = e->p;
     size_t S = e->S, w = e->w;
     uint8_t *x = malloc(hw + 1), *z = malloc(S * w + 1), *res = malloc(S * w + 1);
-    px *y = px_vec(S);
+    px *y = ml__alg_px_vec(S);
     px base;
     ml__alg_px_init(&base);
     int st = x && z && res && y ? 0 : 2;
@@ -763,7 +746,7 @@ static int t2_generators(void *user, ml_ctx *ctx, void *engine, uint64_t limit, 
         }
     }
     ml__alg_px_clear(&base);
-    px_vec_free(y, S);
+    ml__alg_px_vec_free(y, S);
     free(x);
     free(z);
     free(res);

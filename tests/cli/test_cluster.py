@@ -103,26 +103,22 @@ def test_a_scheduler_that_does_not_answer_is_exit_2(capsys, monkeypatch):
 
 
 @pytest.mark.heavy  # a dask LocalCluster of two worker processes: 10-20 s to start
-def test_scheduler_runs_the_search_on_a_dask_cluster(capsys, tmp_path):
-    distributed = pytest.importorskip("distributed")
+def test_scheduler_runs_the_search_on_a_dask_cluster(capsys, tmp_path, dask_cluster):
     board = ml.Board.grid(30, 30)  # a kernel of 2^20 elements
     path = tmp_path / "cp.json"
-    with distributed.LocalCluster(
-        processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None
-    ) as lc:
-        args = [
-            "--grid",
-            "30x30",
-            "--state",
-            "0" * 900,
-            "--target",
-            "1",
-            "--scheduler",
-            lc.scheduler_address,
-            "--checkpoint",
-            str(path),
-        ]
-        doc = _json(args, capsys)
+    args = [
+        "--grid",
+        "30x30",
+        "--state",
+        "0" * 900,
+        "--target",
+        "1",
+        "--scheduler",
+        dask_cluster.scheduler_address,
+        "--checkpoint",
+        str(path),
+    ]
+    doc = _json(args, capsys)
     want = _split_answer(board, np.zeros(board.shape, np.uint8), 1)
     assert doc["length"] == want.length and doc["proven_minimal"]
     assert np.array_equal(np.asarray(doc["taps"]), want.taps)

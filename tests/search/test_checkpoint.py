@@ -67,6 +67,20 @@ def _stop_after(waits: int):
     return progress
 
 
+def _stopped_search(s, state, ex, path, waits: int) -> None:
+    """The search of the all-ones target from ``state`` over ``ex`` keeping ``path``,
+    stopped (KeyboardInterrupt, as Ctrl-C) after ``waits`` waits."""
+    with pytest.raises(KeyboardInterrupt):
+        s.solve(
+            state,
+            1,
+            budget=s.kernel_size,
+            executor=ex,
+            checkpoint=path,
+            progress=_stop_after(waits),
+        )
+
+
 def _answers(path) -> dict:
     return json.loads(path.read_text())["answers"]
 
@@ -109,15 +123,7 @@ def test_the_resumed_run_submits_only_the_missing_tasks(tmp_path, monkeypatch):
     state = np.zeros(b.shape, np.uint8)
     path = tmp_path / "cp.json"
     with _Counting() as ex:
-        with pytest.raises(KeyboardInterrupt):
-            s.solve(
-                state,
-                1,
-                budget=s.kernel_size,
-                executor=ex,
-                checkpoint=path,
-                progress=_stop_after(2),
-            )
+        _stopped_search(s, state, ex, path, 2)
     doc = json.loads(path.read_text())
     kept = len(doc["answers"])
     assert 0 < kept < doc["tasks"]
@@ -213,30 +219,15 @@ def test_checkpoint_needs_the_split_search(tmp_path):
 
 
 @pytest.mark.heavy  # a dask LocalCluster of two worker processes: 10-20 s to start
-def test_a_search_stopped_on_a_dask_cluster_resumes_there(tmp_path):
-    distributed = pytest.importorskip("distributed")
+def test_a_search_stopped_on_a_dask_cluster_resumes_there(tmp_path, dask_executor):
     b = ml.Board.grid(30, 30)
     s = ml.Solver(b)
     state = np.zeros(b.shape, np.uint8)
     path = tmp_path / "cp.json"
-    with (
-        distributed.LocalCluster(
-            processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        ex = client.get_executor()
-        with pytest.raises(KeyboardInterrupt):
-            s.solve(
-                state,
-                1,
-                budget=s.kernel_size,
-                executor=ex,
-                checkpoint=path,
-                progress=_stop_after(1),
-            )
-        assert 0 < len(_answers(path))
-        got = s.solve(state, 1, budget=s.kernel_size, executor=ex, checkpoint=path)
-        whole = s.solve(state, 1, budget=s.kernel_size, executor=ex)
+    ex = dask_executor
+    _stopped_search(s, state, ex, path, 1)
+    assert 0 < len(_answers(path))
+    got = s.solve(state, 1, budget=s.kernel_size, executor=ex, checkpoint=path)
+    whole = s.solve(state, 1, budget=s.kernel_size, executor=ex)
     assert got.proven_minimal and got.certificate() == whole.certificate()
     assert got.length == s.solve(state, 1, budget=s.kernel_size).length

@@ -57,20 +57,8 @@ def process_pool():
         yield ex
 
 
-@pytest.fixture(scope="module")
-def dask_executor():
-    distributed = pytest.importorskip("distributed")
-    with (
-        distributed.LocalCluster(
-            processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        yield client.get_executor()
-
-
-# dask: a local cluster of two worker processes (10-20 s of wall time to start) is in the
-# heavy group
+# dask: tests/conftest.py's dask_executor (a local cluster of two worker processes, 10-20
+# s of wall time to start) is in the heavy group
 @pytest.fixture(params=["process_pool", pytest.param("dask", marks=pytest.mark.heavy)])
 def executor(request):
     return request.getfixturevalue(
@@ -247,6 +235,50 @@ def test_c_cube_split_over_processes_answers_as_without(process_pool):
     assert got.certificate()["proof"] == want.certificate()["proof"]
     assert seen[0] == (0, 1 << 24) and seen[-1] == (1 << 24, 1 << 24)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+class _CountedSearch:
+    """A C split search (``_core.CSearch``) that records its splits and exports."""
+
+    def __init__(self, q):
+        self.q, self.splits, self.exports = q, [], 0
+
+    def split(self, want):
+        self.splits.append(want)
+        return self.q.split(want)
+
+    def export(self):
+        self.exports += 1
+        return self.q.export()
+
+    def __getattr__(self, name):
+        return getattr(self.q, name)
+
+
+@pytest.mark.parametrize("shape, wrap, nullity", [((19, 19), False, 16), ((30, 30), True, 24)])
+def test_the_split_search_is_split_and_exported_once_per_task_count(shape, wrap, nullity):
+    """split_search without a checkpoint: a search of sub-cubes (nullity 16) is split into
+    TASKS_PER_WORKER tasks a worker and exported once; the transform search (nullity 24,
+    its format known from its export) is split again into twice as many ranges of
+    corners, and those are the tasks submitted. The answer is the one-process one."""
+    from modlights import solver_native
+    from modlights.native._core import capi_search
+    from modlights.search.split import split_search
+
+    b = ml.Board.grid(*shape, states=2, wrap=wrap)
+    s = ml.Solver(b, method="chase")
+    assert s._on_c and s.nullity == nullity
+    state = b.random_state(rng=np.random.default_rng(5), solvable=True)
+    st, t = solver_native.c_state_target(b, state, 0)
+    q = _CountedSearch(capi_search(s._csolver(), st, t))
+    want = minimal.TASKS_PER_WORKER * 2
+    with cf.ThreadPoolExecutor(2) as ex:
+        submit, submitted = ex.submit, []
+        ex.submit = lambda fn, *a: submitted.append(a[1]) or submit(fn, *a)
+        got = split_search(q, ex)
+    assert q.splits == ([want] if nullity < 22 else [want, 2 * want]) and q.exports == len(q.splits)
+    assert sorted(submitted) == list(range(q.q.split(q.splits[-1])))
+    assert got.length == s.solve(state).length and got.proven_minimal
 
 
 def test_c_progress_without_executor(monkeypatch):

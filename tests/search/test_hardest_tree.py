@@ -160,18 +160,11 @@ def test_bad_arguments_are_refused(tmp_path):
 
 
 @pytest.mark.heavy  # a dask LocalCluster of two worker processes: 10-20 s to start
-def test_a_dask_cluster_gives_the_same_certificate(monkeypatch):
-    distributed = pytest.importorskip("distributed")
+def test_a_dask_cluster_gives_the_same_certificate(monkeypatch, dask_executor):
     monkeypatch.setattr(hardest_tree, "TASK_NODES", 2)
     b = _board_with_a_tree()
     s = ml.Solver(b)
     value = s.hardest().min_taps
     one = tree_bound(b, s.kernel(), s.kernel_orders, value)
-    with (
-        distributed.LocalCluster(
-            processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        got = tree_bound(b, s.kernel(), s.kernel_orders, value, executor=client.get_executor())
+    got = tree_bound(b, s.kernel(), s.kernel_orders, value, executor=dask_executor)
     assert got["upper_bound"] == one["upper_bound"]

@@ -199,11 +199,23 @@ class Checkpoint:
             if self._best is None
             else {"task": self._best[0], "taps": self._best[1].hex()},
         }
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        try:
-            tmp.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
-            os.replace(tmp, self.path)
-        except OSError as e:
-            raise ValueError(
-                f"cannot write checkpoint {str(self.path)!r}: {e.strerror or e}"
-            ) from None
+        write_json(self.path, doc)
+
+
+def write_json(path: Path, doc: Any) -> None:
+    """Write ``doc`` as compact JSON (UTF-8) to the checkpoint file ``path``, atomically:
+    to ``<name>.tmp`` beside it, then moved over it (``os.replace``), so a stop while
+    writing leaves the previous file. Used by :class:`Checkpoint` and the tree
+    checkpoints of :mod:`modlights.search.hardest_tree`. O(size of the JSON).
+
+    Raises
+    ------
+    ValueError
+        "cannot write checkpoint ...", with the system's reason, when either step fails.
+    """
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as e:
+        raise ValueError(f"cannot write checkpoint {str(path)!r}: {e.strerror or e}") from None

@@ -38,13 +38,13 @@ from __future__ import annotations
 import concurrent.futures as cf
 import hashlib
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from modlights.search.checkpoint import write_json
 from modlights.search.hardest_bb import GroupSearch
 from modlights.search.minimal import _stop_tasks, _wait, check_executor, executor_workers
 
@@ -191,14 +191,7 @@ class _File:
             "search": self.key,
             "entries": {p: list(e) for p, e in sorted(entries.items())},
         }
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        try:
-            tmp.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
-            os.replace(tmp, self.path)
-        except OSError as e:
-            raise ValueError(
-                f"cannot write checkpoint {str(self.path)!r}: {e.strerror or e}"
-            ) from None
+        write_json(self.path, doc)
 
 
 def tree_bound(

@@ -57,13 +57,14 @@ def split_search(
     workers = executor_workers(executor)
     want = TASKS_PER_WORKER * workers
     split = checkpoint.split_of() if checkpoint is not None else None
+    tasks = q.split(want if split is None else split)
+    data = q.export()
     if split is None:
         split = want
-        q.split(want)
-        if _search_format(q.export()) == 2:  # the transform search: ranges of corners
+        if _search_format(data) == 2:  # the transform search: twice as many corner ranges
             split = 2 * want
-    tasks = q.split(split)
-    data = q.export()
+            tasks = q.split(split)
+            data = q.export()
     kept = checkpoint.start(data, split, tasks) if checkpoint is not None else {}
     for t in sorted(kept):
         q.merge(t, kept[t])
