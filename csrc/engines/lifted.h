@@ -15,6 +15,8 @@
 
 #include "include/modlights.h"
 
+#include <stddef.h>
+
 extern const ml_engine_def ml__lifted_ops;
 
 /* What answers part j of a lifted engine (the prime powers of n ascending): "lift", or
@@ -22,5 +24,11 @@ extern const ml_engine_def ml__lifted_ops;
  * "lifted-zq-odd", "lifted-zq-torus" or the choosing chase's); NULL past the parts.
  * For tests. */
 const char *ml__lifted_part(const void *engine, int j);
+
+/* Every part of a lifted engine and why it takes its strategy, as text in buf (cap
+ * bytes, snprintf convention; the length it needs returned): "Z/q <engine> (<why>)" a
+ * part, comma-separated, a lift part as "lift over <the engine over GF(p)>"; the solver
+ * appends it to its plan's reason (api/solver.c). */
+int ml__lifted_parts_text(const void *engine, char *buf, size_t cap);
 
 #endif
