@@ -28,6 +28,12 @@
  * span + 3 <= RATIO k, else digit by digit (k solves over GF(p) and k - 1 stencil
  * products); RATIO is a digit step's time over a chase's (p = 2, odd p), measured by
  * engine-costs on invertible tori with both strategies forced (MODLIGHTS_LIFTED_PARTS).
+ * ML__LIFTED_ZQ_RHO_CROSS and _SYM decide lifted's parts over Z/p^k singular mod p of
+ * the cross family and of the symmetric 3 x 3 patterns without wrap (lifted_cross.c,
+ * lifted_odd.c): the algebra over Z/p^k when the rank m of its singular part R_A
+ * (lifted_alg.h: a Smith form of O(m^3)) is at most RHO w (w the row length; and at most
+ * 512), else the chase over Z/p^k (a dense residual of about w unknowns, 2 w for the
+ * symmetric patterns); measured by engine-costs on singular boards with both forced.
  * Library-internal. */
 #ifndef ML_API_REGISTRY_COSTS_H
 #define ML_API_REGISTRY_COSTS_H
@@ -44,6 +50,8 @@ typedef struct {
 /* BEGIN COSTS (written by bench engine-costs) */
 #define ML__LIFTED_TORUS_RATIO_2 1000.0
 #define ML__LIFTED_TORUS_RATIO_ODD 3.0
+#define ML__LIFTED_ZQ_RHO_CROSS 1.0
+#define ML__LIFTED_ZQ_RHO_SYM 1.0
 static const ml__engine_cost_row ML__ENGINE_COSTS[] = {
     {"chase", 1.0e-8, 144},
     {"algebraic-cross", 0.8e-8, 36},

@@ -108,13 +108,22 @@ static int board_mod(ml_ctx *ctx, const ml_board *b, unsigned p, ml_board **out)
     return rc;
 }
 
-/* MODLIGHTS_LIFTED_PARTS, for bench engine-costs (which times both strategies): "algebra"
- * (1) the torus algebra for every part of a torus invertible mod p that it takes,
- * "digits" (-1) digit by digit; unset or anything else (0): the table's rule. */
-static int forced_torus(void)
+/* MODLIGHTS_LIFTED_PARTS, for bench engine-costs (which times both strategies) and the
+ * tests of the algebra on small boards: "algebra" (1) the algebra over Z/p^k for every
+ * part it takes (a torus invertible mod p, a singular part of rank up to 512), "plain"
+ * (-1) none (digit by digit, the chase); unset or anything else (0): the table's rules. */
+static int forced(void)
 {
     const char *s = getenv("MODLIGHTS_LIFTED_PARTS");
-    return !s ? 0 : !strcmp(s, "algebra") ? 1 : !strcmp(s, "digits") ? -1 : 0;
+    return !s ? 0 : !strcmp(s, "algebra") ? 1 : !strcmp(s, "plain") ? -1 : 0;
+}
+
+size_t ml__lifted_zq_mmax(size_t w, int sym)
+{
+    int f = forced();
+    double m = (double)w * (sym ? ML__LIFTED_ZQ_RHO_SYM : ML__LIFTED_ZQ_RHO_CROSS);
+    return f > 0 ? ML__LIFTED_ZQ_MMAX : f < 0 ? 0 : m < ML__LIFTED_ZQ_MMAX ? (size_t)m
+                                                                            : ML__LIFTED_ZQ_MMAX;
 }
 
 /* Whether a part over Z/p^k (k > 1) of a torus, invertible mod p, is solved by the torus
@@ -132,7 +141,7 @@ static int torus_algebra_first(const ml_board *b, unsigned p, unsigned k, char *
         snprintf(why, cap, "invertible mod %u: digit by digit (no torus2 orientation)", p);
         return 0;
     }
-    int f = forced_torus();
+    int f = forced();
     double ratio = p == 2 ? ML__LIFTED_TORUS_RATIO_2 : ML__LIFTED_TORUS_RATIO_ODD;
     int alg = f ? f > 0 : (double)(o.span + 3) <= ratio * (double)k;
     if (f)
@@ -143,6 +152,20 @@ static int torus_algebra_first(const ml_board *b, unsigned p, unsigned k, char *
                  alg ? "the torus algebra" : "digit by digit", o.span, alg ? "<=" : ">",
                  ratio, k);
     return alg;
+}
+
+/* the why of a singular part the algebra over Z/p^k took, of rank m, rows of length w
+ * (sym: the symmetric patterns' rule) */
+static void why_rank(lpart *t, size_t m, size_t w, int sym)
+{
+    if (forced())
+        snprintf(t->why, sizeof t->why,
+                 "singular mod %u: the algebra over Z/%u (rank m %zu, w %zu; "
+                 "MODLIGHTS_LIFTED_PARTS)", t->p, t->q, m, w);
+    else
+        snprintf(t->why, sizeof t->why,
+                 "singular mod %u: the algebra over Z/%u (rank m %zu <= %g w, w %zu)", t->p,
+                 t->q, m, sym ? ML__LIFTED_ZQ_RHO_SYM : ML__LIFTED_ZQ_RHO_CROSS, w);
 }
 
 static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
@@ -236,6 +259,12 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
                 rc = ml__zq_odd_new(ctx, b, p[j], ex[j], &t->eng);
                 if (rc || t->eng) {
                     t->ops = &ml__zq_odd_ops;
+                    if (t->eng)
+                        {
+                        size_t m = 0, w = 0;
+                        ml__zq_odd_rank(t->eng, &m, &w);
+                        why_rank(t, m, w, 1);
+                    }
                     continue;
                 }
             }
@@ -244,13 +273,19 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
                 rc = ml__zq_cross_new(ctx, b, p[j], ex[j], sym, &t->eng);
                 if (rc || t->eng) {
                     t->ops = &ml__zq_cross_ops;
+                    if (t->eng)
+                        {
+                        size_t m = 0, w = 0;
+                        ml__zq_cross_rank(t->eng, &m, &w);
+                        why_rank(t, m, w, sym);
+                    }
                     continue;
                 }
             }
             t->ops = &ml__chase_choose_ops;
             snprintf(t->why, sizeof t->why,
-                     "singular mod %u: the chase over Z/%u (no algebra over Z/%u takes it)",
-                     p[j], q[j], q[j]);
+                     "singular mod %u: the chase over Z/%u (no algebra over Z/%u takes it%s)",
+                     p[j], q[j], q[j], b->wrap ? "" : ", or its rank m > RHO w");
             rc = board_mod(ctx, b, q[j], &t->board);
             if (!rc)
                 rc = t->ops->build(NULL, ctx, t->board, &t->eng);

@@ -31,4 +31,13 @@ const char *ml__lifted_part(const void *engine, int j);
  * appends it to its plan's reason (api/solver.c). */
 int ml__lifted_parts_text(const void *engine, char *buf, size_t cap);
 
+/* The largest rank m of the singular part R_A (lifted_alg.h) for which a part over Z/p^k
+ * singular mod p with rows of length w is the algebra's (lifted_cross.c, lifted_odd.c),
+ * the choosing chase's above: min(RHO w, ML__LIFTED_ZQ_MMAX), RHO registry_costs.h's
+ * ML__LIFTED_ZQ_RHO_CROSS (the cross family) or _SYM (sym: the symmetric 3 x 3 patterns,
+ * whose chase has the longer residual); ML__LIFTED_ZQ_MMAX when
+ * MODLIGHTS_LIFTED_PARTS=algebra, 0 when =plain. */
+#define ML__LIFTED_ZQ_MMAX 512
+size_t ml__lifted_zq_mmax(size_t w, int sym);
+
 #endif

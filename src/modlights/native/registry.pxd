@@ -89,3 +89,5 @@ cdef extern from "api/registry_costs.h" nogil:
     double ML__DENSE_PER_ENTRY
     double ML__LIFTED_TORUS_RATIO_2
     double ML__LIFTED_TORUS_RATIO_ODD
+    double ML__LIFTED_ZQ_RHO_CROSS
+    double ML__LIFTED_ZQ_RHO_SYM
