@@ -48,10 +48,10 @@ typedef struct {
 } ml__engine_cost_row;
 
 /* BEGIN COSTS (written by bench engine-costs) */
-#define ML__LIFTED_TORUS_RATIO_2 1000.0
-#define ML__LIFTED_TORUS_RATIO_ODD 3.0
-#define ML__LIFTED_ZQ_RHO_CROSS 1.0
-#define ML__LIFTED_ZQ_RHO_SYM 1.0
+#define ML__LIFTED_TORUS_RATIO_2 5.000
+#define ML__LIFTED_TORUS_RATIO_ODD 3.000
+#define ML__LIFTED_ZQ_RHO_CROSS 0.332
+#define ML__LIFTED_ZQ_RHO_SYM 1.125
 static const ml__engine_cost_row ML__ENGINE_COSTS[] = {
     {"chase", 1.0e-8, 144},
     {"algebraic-cross", 0.8e-8, 36},
