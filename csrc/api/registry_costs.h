@@ -59,8 +59,8 @@ static const ml__engine_cost_row ML__ENGINE_COSTS[] = {
     {"algebraic-torus2", 0.995e-8, 2304},
     {"algebraic-sym", 0.995e-8, 256},
     {"algebraic-sym-odd", 0.996e-8, 361},
-    {"lifted", 0.995e-8, 256},
-    {"lifted-zq", 0.995e-8, 256},
+    {"lifted", 0.995e-8, 64},
+    {"lifted-zq", 0.995e-8, 529},
     {"tensor", 0.7e-8, 64},
 };
 /* END COSTS */
