@@ -284,8 +284,10 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
             }
             t->ops = &ml__chase_choose_ops;
             snprintf(t->why, sizeof t->why,
-                     "singular mod %u: the chase over Z/%u (no algebra over Z/%u takes it%s)",
-                     p[j], q[j], q[j], b->wrap ? "" : ", or its rank m > RHO w");
+                     "singular mod %u: the chase over Z/%u (%s)", p[j], q[j],
+                     forced() < 0 ? "MODLIGHTS_LIFTED_PARTS"
+                     : b->wrap    ? "no algebra over Z/p^k takes it"
+                                  : "no algebra over Z/p^k takes it, or its rank m > RHO w");
             rc = board_mod(ctx, b, q[j], &t->board);
             if (!rc)
                 rc = t->ops->build(NULL, ctx, t->board, &t->eng);
