@@ -161,7 +161,7 @@ class Plan:
     >>> plan.reason
     'the cheapest engine that covers the board (... s estimated)'
     >>> list(plan.rejected)[:3]
-    ['dense-gf2', 'chase', 'algebraic-sym']
+    ['dense-gf2', 'chase', 'lifted']
     >>> plan.rejected["chase-light"]
     'a variant, chosen only by its name'
     >>> print(plan.explain().splitlines()[0])
