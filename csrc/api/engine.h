@@ -56,6 +56,10 @@ ml_plan *ml__plan_dup(const ml_plan *p);
  * to its reason); ML_ENOMEM when out of memory (p unchanged). */
 int ml__plan_resolve(ml_plan *p, const char *name, const char *why);
 
+/* p's reason followed by "; parts: <text>" (the strategy a built engine took for its
+ * parts: the lifted engine's); ML_ENOMEM when out of memory (p unchanged). */
+int ml__plan_note(ml_plan *p, const char *text);
+
 /* Give back a reference to one engine (taken by ml__registry_snapshot and kept). */
 void ml__engine_put(ml__engine *e);
 

@@ -172,7 +172,15 @@ static double torus2_cost(const ml_board *b)
 }
 static double sym_cost(const ml_board *b) { return structured("algebraic-sym", b); }
 static double sym_odd_cost(const ml_board *b) { return structured("algebraic-sym-odd", b); }
-static double lifted_cost(const ml_board *b) { return structured("lifted", b); }
+/* lifted: its row "lifted" on a squarefree n (a part over GF(p) per prime), "lifted-zq"
+ * when a prime power p^k, k > 1, divides n (a part over Z/p^k) */
+static double lifted_cost(const ml_board *b)
+{
+    int p[8], pk[8], k = b->n >= 2 ? ml__primes_of(b->n, p, pk) : 0, zq = 0;
+    for (int i = 0; i < k; i++)
+        zq |= pk[i] != p[i];
+    return structured(zq ? "lifted-zq" : "lifted", b);
+}
 static double tensor_cost(const ml_board *b) { return structured("tensor", b); }
 
 /* ------------------------------------------------------------------ dense */

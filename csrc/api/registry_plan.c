@@ -389,6 +389,20 @@ int ml__plan_resolve(ml_plan *p, const char *name, const char *why)
     return ML_OK;
 }
 
+int ml__plan_note(ml_plan *p, const char *text)
+{
+    if (!live(p) || !text || !text[0])
+        return ML_OK;
+    size_t len = strlen(p->reason) + strlen(text) + 16;
+    char *reason = malloc(len);
+    if (!reason)
+        return ML_ENOMEM;
+    snprintf(reason, len, "%s; parts: %s", p->reason, text);
+    free(p->reason);
+    p->reason = reason;
+    return ML_OK;
+}
+
 ml_plan *ml__plan_dup(const ml_plan *p)
 {
     if (!live(p))

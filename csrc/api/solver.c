@@ -18,6 +18,7 @@
 #include "api/ctx.h"
 #include "api/engine.h"
 #include "engines/chase.h"
+#include "engines/lifted.h"
 #include "api/solver_impl.h"
 #include "engines/dense.h"
 #include "search/canon.h"
@@ -97,6 +98,12 @@ static int build(ml_ctx *ctx, ml_solver *s)
     if (rc == ML_OK && s->ops == &ml__chase_choose_ops) {   /* registry.resolve */
         const char *why = NULL, *variant = ml__chase_variant(s->eng, &why);
         if (variant && ml__plan_resolve(s->plan, variant, why))
+            rc = ml__fail(ctx, ML_M_NOMEM, "ml_solver_new");
+    }
+    if (rc == ML_OK && s->ops == &ml__lifted_ops) {   /* the plan names the parts */
+        char text[640];
+        ml__lifted_parts_text(s->eng, text, sizeof text);
+        if (ml__plan_note(s->plan, text))
             rc = ml__fail(ctx, ML_M_NOMEM, "ml_solver_new");
     }
     return rc;

@@ -12,9 +12,9 @@
  * algebra over Z/p^k (engines/lifted_torus.h) when it takes the board, else the
  * choosing chase engine (ml__chase_choose_ops) of the same grid over Z/p^k (on
  * algebraic-sym-odd's boards first engines/lifted_odd.h's split over Z/p^k). An
- * invertible factor of a torus is the torus algebra's too when p = 2 or its torus2
- * orientation's span S has S + 3 <= 3 k (torus_algebra_first), a lift when it
- * declines. A lift
+ * invertible factor of a torus is the torus algebra's too when its torus2 orientation's
+ * span S has S + 3 <= RATIO k, RATIO measured (registry_costs.h:
+ * ML__LIFTED_TORUS_RATIO_2, _ODD; torus_algebra_first), a lift when it declines. A lift
  * part solves A x = b (mod p^k) digit by digit: with r = b, m = p^k, at step i the
  * GF(p) engine solves A y = r (mod p), x += p^i y, r = ((r - A y) mod m) / p (exact)
  * and m /= p: k GF(p) solves and k - 1 stencil products (wrapped on tori), O(k h w).
@@ -28,6 +28,7 @@
 #include "api/board.h"
 #include "api/ctx.h"
 #include "base/modn.h"
+#include "api/registry_costs.h"
 #include "api/registry_impl.h"
 #include "engines/algebraic.h"
 #include "engines/algebraic_impl.h"
@@ -37,6 +38,7 @@
 #include "engines/torus2.h"
 #include "engines/lifted_odd.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +47,7 @@ enum { LIFT, FIELD, CHASE };
 typedef struct {
     unsigned p, k, q, idem;
     int kind;
+    char why[96];               /* why this strategy (ml__lifted_parts_text) */
     const ml_engine_def *ops;   /* the engine over GF(p) (lift, field) or the choosing chase */
     void *eng;                  /* its engine over GF(p), or over Z/p^k (chase) */
     ml_board *board;            /* the board it was built over */
@@ -106,19 +109,64 @@ static int board_mod(ml_ctx *ctx, const ml_board *b, unsigned p, ml_board **out)
     return rc;
 }
 
-/* Whether an invertible part over Z/p^k of a torus is solved by the torus algebra
- * (lifted_torus.h: span + 1 chases over Z/q to build, two a solve) rather than digit by
- * digit (k solves over GF(p) and k - 1 stencil products a solve): for p = 2 (the
- * chase's sums over Z/2^k in bytes), else when span + 3 <= 3 k. Measured on 4999^2
- * tori (one run each, loaded machine; digit by digit -> the algebra): over Z/4 the cross
- * 0.26 -> 0.20 s, the diagonal 0.97-1.10 -> 0.63 s, the knight 0.99-1.32 -> 1.26-1.31 s;
- * over Z/16 the cross 0.48 -> 0.21 s, the diagonal 1.6-2.5 -> 0.73 s, the knight
- * 2.1-2.4 -> 1.4-1.8 s; over odd p (16-bit sums) only the span's rule, measured before
- * the byte sums over Z/4 (the knight 0.47 -> 0.69 s digit by digit -> the algebra). */
-static int torus_algebra_first(const ml_board *b, unsigned p, unsigned k)
+/* MODLIGHTS_LIFTED_PARTS, for bench engine-costs (which times both strategies) and the
+ * tests of the algebra on small boards: "algebra" (1) the algebra over Z/p^k for every
+ * part it takes (a torus invertible mod p, a singular part of rank up to 512), "plain"
+ * (-1) none (digit by digit, the chase); unset or anything else (0): the table's rules. */
+static int forced(void)
+{
+    const char *s = getenv("MODLIGHTS_LIFTED_PARTS");
+    return !s ? 0 : !strcmp(s, "algebra") ? 1 : !strcmp(s, "plain") ? -1 : 0;
+}
+
+size_t ml__lifted_zq_mmax(size_t w, int sym)
+{
+    int f = forced();
+    double m = (double)w * (sym ? ML__LIFTED_ZQ_RHO_SYM : ML__LIFTED_ZQ_RHO_CROSS);
+    return f > 0 ? ML__LIFTED_ZQ_MMAX : f < 0 ? 0 : m < ML__LIFTED_ZQ_MMAX ? (size_t)m
+                                                                            : ML__LIFTED_ZQ_MMAX;
+}
+
+/* Whether a part over Z/p^k (k > 1) of a torus, invertible mod p, is solved by the torus
+ * algebra (lifted_torus.h: span + 1 chases over Z/q to build, two a solve) rather than
+ * digit by digit (k solves over GF(p), k - 1 stencil products): when the board has a
+ * torus2 orientation mod p (its span in *span) and span + 3 <= RATIO k, RATIO a digit
+ * step's time over a chase's (registry_costs.h: ML__LIFTED_TORUS_RATIO_2 for p = 2,
+ * _ODD else, measured by bench engine-costs), or as MODLIGHTS_LIFTED_PARTS forces. The
+ * rule's text in why (cap bytes). */
+static int torus_algebra_first(const ml_board *b, unsigned p, unsigned k, char *why,
+                               size_t cap)
 {
     ml__t2_orient o;
-    return ml__torus2_orient_mod(b, p, &o) == 1 && (p == 2 || o.span + 3 <= 3 * (size_t)k);
+    if (ml__torus2_orient_mod(b, p, &o) != 1) {
+        snprintf(why, cap, "invertible mod %u: digit by digit (no torus2 orientation)", p);
+        return 0;
+    }
+    int f = forced();
+    double ratio = p == 2 ? ML__LIFTED_TORUS_RATIO_2 : ML__LIFTED_TORUS_RATIO_ODD;
+    int alg = f ? f > 0 : (double)(o.span + 3) <= ratio * (double)k;
+    if (f)
+        snprintf(why, cap, "invertible mod %u: %s (MODLIGHTS_LIFTED_PARTS)", p,
+                 alg ? "the torus algebra" : "digit by digit");
+    else
+        snprintf(why, cap, "invertible mod %u: %s (span %zu + 3 %s %g x k = %u)", p,
+                 alg ? "the torus algebra" : "digit by digit", o.span, alg ? "<=" : ">",
+                 ratio, k);
+    return alg;
+}
+
+/* the why of a singular part the algebra over Z/p^k took, of rank m, rows of length w
+ * (sym: the symmetric patterns' rule) */
+static void why_rank(lpart *t, size_t m, size_t w, int sym)
+{
+    if (forced())
+        snprintf(t->why, sizeof t->why,
+                 "singular mod %u: the algebra over Z/%u (rank m %zu, w %zu; "
+                 "MODLIGHTS_LIFTED_PARTS)", t->p, t->q, m, w);
+    else
+        snprintf(t->why, sizeof t->why,
+                 "singular mod %u: the algebra over Z/%u (rank m %zu <= %g w, w %zu)", t->p,
+                 t->q, m, sym ? ML__LIFTED_ZQ_RHO_SYM : ML__LIFTED_ZQ_RHO_CROSS, w);
 }
 
 static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
@@ -153,7 +201,7 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
     for (int j = 0; j < np && !rc; j++) {
         lpart *t = &e->part[j];
         const ml_engine_def *field = ml__field_engine(b, (int)p[j], NULL, 0);
-        *t = (lpart){p[j], ex[j], q[j], idem[j], LIFT, field, NULL, NULL};
+        *t = (lpart){p[j], ex[j], q[j], idem[j], LIFT, "", field, NULL, NULL};
         e->nparts = j + 1;
         if (!field) {
             rc = ml__fail(ctx, ML_M_INTERNAL, "lifted",
@@ -169,9 +217,16 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
         rc = field->nullity(NULL, ctx, t->eng, &null);
         if (rc)
             break;
-        if (!null && b->wrap && ex[j] > 1 && torus_algebra_first(b, p[j], ex[j])) {
+        if (!null)
+            snprintf(t->why, sizeof t->why, "invertible mod %u: digit by digit", p[j]);
+        if (!null && b->wrap && ex[j] > 1 &&
+            torus_algebra_first(b, p[j], ex[j], t->why, sizeof t->why)) {
             void *zq = NULL;   /* the torus algebra (declined: the lift) */
             rc = ml__zq_torus_new(ctx, b, p[j], ex[j], &zq);
+            if (!rc && !zq)
+                snprintf(t->why, sizeof t->why,
+                         "invertible mod %u: digit by digit (the torus algebra declines)",
+                         p[j]);
             if (!rc && zq) {
                 field->destroy(NULL, t->eng);
                 t->eng = zq;
@@ -184,7 +239,11 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
             t->kind = LIFT;
         } else if (ex[j] == 1) {
             t->kind = FIELD;
+            snprintf(t->why, sizeof t->why, "singular mod %u: the engine over GF(%u)", p[j],
+                     p[j]);
         } else {   /* the algebra over Z/p^k (the cross's), else the choosing chase */
+            snprintf(t->why, sizeof t->why, "singular mod %u: the algebra over Z/%u", p[j],
+                     q[j]);
             t->kind = CHASE;
             field->destroy(NULL, t->eng);
             t->eng = NULL;
@@ -201,6 +260,12 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
                 rc = ml__zq_odd_new(ctx, b, p[j], ex[j], &t->eng);
                 if (rc || t->eng) {
                     t->ops = &ml__zq_odd_ops;
+                    if (t->eng)
+                        {
+                        size_t m = 0, w = 0;
+                        ml__zq_odd_rank(t->eng, &m, &w);
+                        why_rank(t, m, w, 1);
+                    }
                     continue;
                 }
             }
@@ -209,10 +274,21 @@ static int lift_build(void *user, ml_ctx *ctx, const ml_board *b, void **engine)
                 rc = ml__zq_cross_new(ctx, b, p[j], ex[j], sym, &t->eng);
                 if (rc || t->eng) {
                     t->ops = &ml__zq_cross_ops;
+                    if (t->eng)
+                        {
+                        size_t m = 0, w = 0;
+                        ml__zq_cross_rank(t->eng, &m, &w);
+                        why_rank(t, m, w, sym);
+                    }
                     continue;
                 }
             }
             t->ops = &ml__chase_choose_ops;
+            snprintf(t->why, sizeof t->why,
+                     "singular mod %u: the chase over Z/%u (%s)", p[j], q[j],
+                     forced() < 0 ? "MODLIGHTS_LIFTED_PARTS"
+                     : b->wrap    ? "no algebra over Z/p^k takes it"
+                                  : "no algebra over Z/p^k takes it, or its rank m > RHO w");
             rc = board_mod(ctx, b, q[j], &t->board);
             if (!rc)
                 rc = t->ops->build(NULL, ctx, t->board, &t->eng);
@@ -593,6 +669,22 @@ const char *ml__lifted_part(const void *engine, int j)
     if (j < 0 || j >= e->nparts)
         return NULL;
     return e->part[j].kind == LIFT ? "lift" : e->part[j].ops->name;
+}
+
+int ml__lifted_parts_text(const void *engine, char *buf, size_t cap)
+{
+    const lift_eng *e = engine;
+    size_t len = 0;
+    if (cap)
+        buf[0] = 0;
+    for (int j = 0; j < e->nparts; j++) {
+        const lpart *t = &e->part[j];
+        int w = snprintf(buf + len, len < cap ? cap - len : 0, "%sZ/%u %s%s (%s)",
+                         j ? ", " : "", t->q, t->kind == LIFT ? "lift over " : "",
+                         t->ops->name, t->why);
+        len += w > 0 ? (size_t)w : 0;
+    }
+    return (int)len;
 }
 
 const ml_engine_def ml__lifted_ops = {

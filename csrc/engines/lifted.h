@@ -15,6 +15,8 @@
 
 #include "include/modlights.h"
 
+#include <stddef.h>
+
 extern const ml_engine_def ml__lifted_ops;
 
 /* What answers part j of a lifted engine (the prime powers of n ascending): "lift", or
@@ -83,5 +85,20 @@ void ml__zq_part_orient(int t, size_t r, size_t c, const uint8_t *in, uint8_t *o
         .nullity = ml__zq_part_nullity, .kernel_size = ml__zq_part_kernel_size,            \
         .generators = ml__zq_part_generators,                                              \
     }
+
+/* Every part of a lifted engine and why it takes its strategy, as text in buf (cap
+ * bytes, snprintf convention; the length it needs returned): "Z/q <engine> (<why>)" a
+ * part, comma-separated, a lift part as "lift over <the engine over GF(p)>"; the solver
+ * appends it to its plan's reason (api/solver.c). */
+int ml__lifted_parts_text(const void *engine, char *buf, size_t cap);
+
+/* The largest rank m of the singular part R_A (lifted_alg.h) for which a part over Z/p^k
+ * singular mod p with rows of length w is the algebra's (lifted_cross.c, lifted_odd.c),
+ * the choosing chase's above: min(RHO w, ML__LIFTED_ZQ_MMAX), RHO registry_costs.h's
+ * ML__LIFTED_ZQ_RHO_CROSS (the cross family) or _SYM (sym: the symmetric 3 x 3 patterns,
+ * whose chase has the longer residual); ML__LIFTED_ZQ_MMAX when
+ * MODLIGHTS_LIFTED_PARTS=algebra, 0 when =plain. */
+#define ML__LIFTED_ZQ_MMAX 512
+size_t ml__lifted_zq_mmax(size_t w, int sym);
 
 #endif

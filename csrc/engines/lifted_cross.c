@@ -24,7 +24,8 @@
  * and C_1^-1 on a row is the shooting of symchase.c over Z/q (b_1 a unit mod p; or C_1 =
  * a_1 a unit), O(w). Counts must be left-right symmetric mod q, not only mod p.
  * Declined (the choosing chase takes the part) when no orientation fits or R_A's rank
- * m exceeds MMAX. */
+ * m exceeds ml__lifted_zq_mmax(w, sym) (lifted.h: the Smith form on R_A is O(m^3), the
+ * chase's residual w unknowns; the measured ratio of the cost table). */
 #include "engines/lifted_cross.h"
 
 #include "api/board.h"
@@ -38,8 +39,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the largest rank of R_A taken (the Smith form is O(m^3) bytes operations) */
-#define MMAX 512
 
 typedef struct zc_eng {
     ml__zq_part base;
@@ -438,7 +437,7 @@ int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, int
             rc = vec_to_poly(e, last, &g);
     }
     if (!rc)
-        rc = ml__zq1_build(&e->z, p, k, &chi, &g, MMAX);
+        rc = ml__zq1_build(&e->z, p, k, &chi, &g, ml__lifted_zq_mmax(w, e->sym));
     ml_gfpx_clear(&chi);
     ml_gfpx_clear(&g);
     free(buf);
@@ -555,3 +554,10 @@ static const ml__zq_part_ops zc_ops = {
 };
 
 const ml_engine_def ml__zq_cross_ops = ML__ZQ_PART_DEF("lifted-zq-cross");
+
+void ml__zq_cross_rank(const void *engine, size_t *m, size_t *w)
+{
+    const zc_eng *e = engine;
+    *m = e->z.m;
+    *w = e->w;
+}

@@ -18,8 +18,13 @@ extern const ml_engine_def ml__zq_cross_ops;
  * counts of (-1, 0) and (0, +1) are units mod p; else, when sym, a pattern in the 3 x 3
  * box left-right symmetric mod p^k in an orientation where C_1 = a + b P is invertible
  * mod p with b a unit mod p or 0 mod p^k; declined too when the singular part of the
- * algebra (R_A, lifted_alg.h) has rank above 512. Errors: ML_ENOMEM, ML_EINTERRUPTED. */
+ * algebra (R_A, lifted_alg.h) has rank above ml__lifted_zq_mmax (lifted.h). Errors:
+ * ML_ENOMEM, ML_EINTERRUPTED. */
 int ml__zq_cross_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, int sym,
                      void **engine);
+
+/* The rank m of the part's R_A (lifted_alg.h) and its row length w (lifted.c's plan
+ * text). */
+void ml__zq_cross_rank(const void *engine, size_t *m, size_t *w);
 
 #endif

@@ -34,7 +34,8 @@
  * Conversions f <-> f(P) e_0 by Clenshaw's and Horner's rules, O(w^2); chases O(h w).
  * A solve that leaves X_h != 0 or a K-step that moves is an internal error, never an
  * answer. Declined (the choosing chase takes the part) when no orientation fits, J L >
- * 2 w + 256, or R_A's rank exceeds 512. */
+ * 2 w + 256, or R_A's rank exceeds ml__lifted_zq_mmax(w, 1) (lifted.h: the measured ratio of
+ * the cost table, at most 512). */
 #include "engines/lifted_odd.h"
 
 #include "api/board.h"
@@ -48,7 +49,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MMAX 512                    /* the largest rank of R_A taken (lifted_cross's) */
 #define WMAX ((size_t)1 << 24)      /* the fold's sums fit 32 bits */
 
 typedef struct zo_eng {
@@ -528,7 +528,7 @@ static int algebra(zo_eng *e)
         if (!rc)
             rc = divexact(&g, &f, &e->A0, e->base.q);
         if (!rc)
-            rc = ml__zq1_build(&e->z, e->base.p, e->base.k, &Q, &g, MMAX);
+            rc = ml__zq1_build(&e->z, e->base.p, e->base.k, &Q, &g, ml__lifted_zq_mmax(e->w, 1));
     }
     ml_gfpx_clear(&chi);
     ml_gfpx_clear(&Q);
@@ -708,3 +708,10 @@ static const ml__zq_part_ops zo_ops = {
 };
 
 const ml_engine_def ml__zq_odd_ops = ML__ZQ_PART_DEF("lifted-zq-odd");
+
+void ml__zq_odd_rank(const void *engine, size_t *m, size_t *w)
+{
+    const zo_eng *e = engine;
+    *m = e->z.m;
+    *w = e->w;
+}

@@ -22,7 +22,11 @@ extern const ml_engine_def ml__zq_odd_ops;
  * b a unit mod p) and a centre (the count of (0, 0)) that is a unit mod p; declined too
  * when K's series is long (J L > 2 w + 256, J the nilpotency index of x on K, L the
  * fold's length) or the singular part of V1's algebra (R_A, lifted_alg.h) has rank
- * above 512. Errors: ML_ENOMEM, ML_EINTERRUPTED. */
+ * above ml__lifted_zq_mmax (lifted.h). Errors: ML_ENOMEM, ML_EINTERRUPTED. */
 int ml__zq_odd_new(ml_ctx *ctx, const ml_board *b, unsigned p, unsigned k, void **engine);
+
+/* The rank m of the part's R_A (lifted_alg.h) and its row length w (lifted.c's plan
+ * text). */
+void ml__zq_odd_rank(const void *engine, size_t *m, size_t *w);
 
 #endif

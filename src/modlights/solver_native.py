@@ -18,6 +18,7 @@ counts).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from math import prod
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -200,12 +201,16 @@ class NativeSolver:
 
     def _csolver(self) -> Any:
         """The C solver of the plan (made on first use and kept); the plan then names
-        the variant the engine took (the chase), as ``Solver._build`` does."""
+        the variant the engine took (the chase), as ``Solver._build`` does, and the
+        strategy of each part (lifted's: "; parts: ..." after the reason)."""
         if self._c is None:
             from modlights.native._core import CSolver
 
             cs = seamed(CSolver, c_board(self.board), self._plan.engine)
             self._plan = registry.resolve(self._plan, variant(cs, self._plan.engine))
+            parts = (cs.plan["reason"] or "").partition("; parts: ")[2]
+            if parts and "; parts: " not in self._plan.reason:  # lifted's parts (once)
+                self._plan = replace(self._plan, reason=f"{self._plan.reason}; parts: {parts}")
             self._c = cs
         return self._c
 

@@ -476,7 +476,8 @@ def _table_cost(name, board):
     CROSSOVER_TILES, DENSE_PER_ENTRY: csrc/api/registry_costs.h), computed here: dense
     DENSE_PER_ENTRY x tiles^2 (grids), the chase and the structured engines meeting the
     chase's line at their crossover less 1e-12 s; algebraic-torus2 just above
-    algebraic-torus on the boards that engine covers."""
+    algebraic-torus on the boards that engine covers; lifted by its row "lifted-zq"
+    when n has a factor p^k, k > 1."""
     from modlights.engines.native import covers
 
     tiles = prod(board.shape)
@@ -489,6 +490,8 @@ def _table_cost(name, board):
         return chase_setup + per["chase"] * tiles
     if name == "algebraic-torus2" and board.wrap and covers("algebraic-torus", board) is None:
         return _table_cost("algebraic-torus", board) + 1e-9
+    if name == "lifted" and any(board.states % (p * p) == 0 for p in range(2, 16)):
+        name = "lifted-zq"  # a factor p^k, k > 1, of n: its own line
     t = cross[name]
     return chase_setup + (per["chase"] - per[name]) * t - 1e-12 + per[name] * tiles
 

@@ -16,6 +16,9 @@ C). Deterministic
 
 from __future__ import annotations
 
+import pickle
+import re
+
 import numpy as np
 import pytest
 
@@ -203,7 +206,15 @@ def test_many_lifted_tori_and_symmetric_boards_as_the_reference():
 ZQ_NS = [4, 8, 9, 12, 16, 18, 25, 27]
 
 
-def test_parts_over_prime_powers_singular_mod_p_as_the_reference():
+@pytest.fixture
+def algebra_parts(monkeypatch):
+    """The algebra over Z/p^k for every part it takes (MODLIGHTS_LIFTED_PARTS=algebra):
+    the tests of the algebra on small boards, where the table's rank rule would give
+    many parts to the chase (test_part_choice_follows_the_table checks the rule)."""
+    monkeypatch.setenv("MODLIGHTS_LIFTED_PARTS", "algebra")
+
+
+def test_parts_over_prime_powers_singular_mod_p_as_the_reference(algebra_parts):
     """Cross-family grids and diagonals without wrap singular mod p over n = p^k (k > 1)
     and composites (the algebra over Z/p^k, one polynomial equation): odd and even sides,
     solvable and
@@ -249,7 +260,7 @@ def test_parts_over_prime_powers_singular_mod_p_as_the_reference():
 
 
 @pytest.mark.matrix
-def test_many_parts_over_prime_powers_as_the_reference():
+def test_many_parts_over_prime_powers_as_the_reference(algebra_parts):
     rng = np.random.default_rng(345)
     seen = {"yes": 0, "chase": 0, "no": 0}
     for i in range(300):
@@ -323,7 +334,7 @@ def _odd_symmetric(rng, ns, max_w=41, max_h=16) -> ml.Board:
     return ml.Board.grid(h, w, states=n, pattern=pat)
 
 
-def test_odd_width_symmetric_parts_over_prime_powers_as_the_reference():
+def test_odd_width_symmetric_parts_over_prime_powers_as_the_reference(algebra_parts):
     """algebraic-sym-odd's boards singular mod p over n = p^k and composites (lifted_odd.c:
     the rows split by the fold into a nilpotent part solved by a series and im A0(P) where
     the chase and one polynomial equation over Z/q[x] / (chi / A0) run): kernel size,
@@ -350,7 +361,7 @@ def test_odd_width_symmetric_parts_over_prime_powers_as_the_reference():
 
 
 @pytest.mark.matrix
-def test_many_odd_width_symmetric_boards_as_the_reference():
+def test_many_odd_width_symmetric_boards_as_the_reference(algebra_parts):
     rng = np.random.default_rng(346)
     seen = {"yes": 0, "chase": 0, "no": 0}
     for _ in range(300):
@@ -422,3 +433,105 @@ def test_large_tori_over_prime_powers_as_the_chase(n, pat):
     b = ml.Board.grid(120, 120, states=n, pattern=pat, wrap=True)
     assert CSolver(c_board(b), "auto").plan["engine"] == METHOD
     assert _compare(b, np.random.default_rng(n), solves=2, minimal=False) == "chase"
+
+
+# ----------------------------------------------------------------- the part strategies
+def _reason(b: ml.Board, monkeypatch, force: str | None = None) -> str:
+    """The C solver's plan reason for b with method "lifted" (its "; parts: ..."), with
+    MODLIGHTS_LIFTED_PARTS=force when given."""
+    if force:
+        monkeypatch.setenv("MODLIGHTS_LIFTED_PARTS", force)
+    try:
+        return CSolver(c_board(b), METHOD).plan["reason"]
+    finally:
+        monkeypatch.delenv("MODLIGHTS_LIFTED_PARTS", raising=False)
+
+
+def test_part_choice_follows_the_table(monkeypatch):
+    """lifted's strategy for each part over Z/p^k follows the cost table as _core reads
+    it (csrc/api/registry_costs.h, written by bench engine-costs): a part singular mod
+    p of the cross family (of the symmetric patterns) is the algebra's when its rank m
+    <= LIFTED_ZQ_RHO["cross"] (["sym"]) w, the chase's above; a torus part invertible
+    mod p the torus algebra's when span + 3 <= LIFTED_TORUS_RATIO[2 or 3] k, digit by
+    digit's above. m and w as the plan names them with the algebra forced, the span as
+    it names it; boards on both sides of each rule."""
+    rho, ratio = _core.LIFTED_ZQ_RHO, _core.LIFTED_TORUS_RATIO
+    seen = set()
+    for n, pattern, side in (
+        (4, "cross", 64),  # m / w 0.44
+        (4, "cross", 341),  # 0.23
+        (9, "cross", 200),  # 0.005
+        (27, "cross", 64),  # 0.125
+        (4, "diagonal", 64),
+        (9, "diagonal", 128),
+    ):
+        b = ml.Board.grid(side, side, states=n, pattern=pattern)
+        forced = re.search(r"rank m (\d+), w (\d+)", _reason(b, monkeypatch, "algebra"))
+        m, w = int(forced[1]), int(forced[2])
+        cls = "cross" if pattern == "cross" else "sym"
+        algebra = m <= rho[cls] * w
+        part = "lifted-zq-cross" if algebra else "chase"
+        assert f"Z/{n} {part} (singular mod" in _reason(b, monkeypatch), (n, pattern, side)
+        seen.add((cls, algebra))
+    assert {("cross", True), ("cross", False), ("sym", True)} <= seen, seen
+    seen = set()
+    for n, pattern, side in (
+        (4, "cross", 41),  # (span + 3) / k 2.5
+        (16, "cross", 41),  # 1.25
+        (4, "knight", 41),  # 6.5
+        (9, "cross", 43),  # 2.5
+        (9, "diagonal", 43),  # 3.5
+    ):
+        b = ml.Board.grid(side, side, states=n, pattern=pattern, wrap=True)
+        why = re.search(
+            r"Z/(\d+) (lift|\S+)(?: over \S+)? \(invertible mod (\d+): ([a-z ]+) \(span (\d+) \+ 3",
+            _reason(b, monkeypatch),
+        )
+        assert why, (n, pattern)
+        p, span = int(why[3]), int(why[5])
+        k = round(np.log(n) / np.log(p))
+        algebra = span + 3 <= ratio[2 if p == 2 else 3] * k
+        assert (why[2], why[4]) == (
+            ("lifted-zq-torus", "the torus algebra") if algebra else ("lift", "digit by digit")
+        ), (n, pattern)
+        seen.add((p == 2, algebra))
+    assert seen == {(True, True), (True, False), (False, True), (False, False)}, seen
+
+
+def test_forced_part_strategies_answer_alike(monkeypatch):
+    """MODLIGHTS_LIFTED_PARTS (bench engine-costs times both strategies with it):
+    "algebra" and "plain" name their strategy for a singular part and an invertible
+    torus part, and the answers (kernel size, a particular solution) are the same."""
+    rng = np.random.default_rng(7)
+    for b, alg, plain in (
+        (ml.Board.grid(16, 16, states=4), "lifted-zq-cross", "chase"),
+        (ml.Board.grid(43, 43, states=9, pattern="cross", wrap=True), "lifted-zq-torus", "lift"),
+    ):
+        x = rng.integers(0, b.states, size=b.shape).astype(np.uint8)
+        start = b.apply(np.zeros(b.shape, np.uint8), x)
+        got = {}
+        for force, name in (("algebra", alg), ("plain", plain)):
+            monkeypatch.setenv("MODLIGHTS_LIFTED_PARTS", force)
+            s = ml.Solver(b, method=METHOD)
+            assert f"Z/{b.states} {name} " in s.plan.reason, (force, s.plan.reason)
+            assert "MODLIGHTS_LIFTED_PARTS" in s.plan.reason
+            taps = s.solve(start, minimal=False).taps
+            assert not b.apply(start, taps).any()
+            got[force] = s.kernel_size
+        monkeypatch.delenv("MODLIGHTS_LIFTED_PARTS")
+        assert got["algebra"] == got["plain"]
+
+
+def test_the_plan_names_the_parts():
+    """Solver.plan's reason (and explain) names every part's strategy and why, once,
+    also after a pickle round trip; "auto" and by name alike."""
+    b = ml.Board.grid(64, 64, states=12)
+    for method in ("auto", METHOD):
+        s = ml.Solver(b, method=method)
+        assert s.plan.engine == METHOD
+        reason = s.plan.reason
+        assert "; parts: Z/4 " in reason and ", Z/3 algebraic-cross (singular mod 3" in reason
+        assert reason in s.plan.explain()
+        again = pickle.loads(pickle.dumps(s))
+        assert again.nullity == s.nullity  # the C solver made again
+        assert again.plan.reason.count("; parts: ") == 1

@@ -153,7 +153,8 @@ def _rule_cost(name, pb):
     DENSE_PER_ENTRY x (tiles^2 for grids, cells x taps for graph boards), the reference
     REFERENCE_PER_ENTRY x cells x taps, the chase and the structured engines SETUP +
     PER_TILE x tiles with SETUP placed so each line meets the chase's at its crossover
-    (less 1e-12 s, so the newer engine wins there)."""
+    (less 1e-12 s, so the newer engine wins there); lifted by the row "lifted-zq" when
+    n has a factor p^k, k > 1."""
     tie, dense = 1e-12, registry.DENSE_PER_ENTRY
     tiles = int(np.prod(pb.shape))
     if name.startswith("toy-"):  # this file's engines of Python code: free
@@ -172,6 +173,8 @@ def _rule_cost(name, pb):
 
         if covers("algebraic-torus", pb) is None:  # just above it on its boards
             return _rule_cost("algebraic-torus", pb) + 1e-9
+    if name == "lifted" and any(pb.states % (p * p) == 0 for p in range(2, 16)):
+        name = "lifted-zq"  # n with a factor p^k, k > 1: its own line
     t = cross[name]
     return chase_setup + (per["chase"] - per[name]) * t - tie + per[name] * tiles
 

@@ -101,7 +101,9 @@ BACKENDS = ("native", "reference")
 #: cover one board (see the module docstring).
 PER_TILE: dict[str, float] = {k: v[0] for k, v in _core.ENGINE_COSTS.items()}
 #: Tiles (rows * cols) from which each engine is faster than the chase on the boards
-#: it covers, measured; "chase" is where the chase overtakes the dense engines.
+#: it covers, measured; "chase" is where the chase overtakes the dense engines. Rows are
+#: named by engine, and "lifted-zq" is lifted's line on an n with a factor p^k, k > 1
+#: ("lifted" its line on a squarefree n).
 CROSSOVER_TILES: dict[str, int] = {k: v[1] for k, v in _core.ENGINE_COSTS.items()}
 #: Seconds per tap-matrix entry (cells * taps) of the native dense engines (C's), and of
 #: the pure-NumPy reference engine (its cost here; never chosen by "auto" on the native
@@ -161,7 +163,7 @@ class Plan:
     >>> plan.reason
     'the cheapest engine that covers the board (... s estimated)'
     >>> list(plan.rejected)[:3]
-    ['dense-gf2', 'chase', 'algebraic-sym']
+    ['dense-gf2', 'chase', 'lifted']
     >>> plan.rejected["chase-light"]
     'a variant, chosen only by its name'
     >>> print(plan.explain().splitlines()[0])

@@ -49,6 +49,15 @@ ENGINE_COSTS = {
     for i in range(ML__N_ENGINE_COSTS)
 }
 DENSE_PER_ENTRY = ML__DENSE_PER_ENTRY
+#: The lifted engine's rule for a part over Z/p^k of a torus invertible mod p: the torus
+#: algebra when span + 3 <= ratio k, else digit by digit ({2: ratio for p = 2, 3: for odd
+#: p}; registry_costs.h's ML__LIFTED_TORUS_RATIO_2, _ODD).
+LIFTED_TORUS_RATIO = {2: ML__LIFTED_TORUS_RATIO_2, 3: ML__LIFTED_TORUS_RATIO_ODD}
+#: The lifted engine's rule for a part over Z/p^k singular mod p (the cross family, the
+#: symmetric 3 x 3 patterns): the algebra over Z/p^k when its rank m <= rho w (and 512),
+#: else the chase ({"cross": rho of the cross family, "sym": of the symmetric patterns};
+#: registry_costs.h's ML__LIFTED_ZQ_RHO_CROSS, _SYM).
+LIFTED_ZQ_RHO = {"cross": ML__LIFTED_ZQ_RHO_CROSS, "sym": ML__LIFTED_ZQ_RHO_SYM}
 
 
 def capi_engines():

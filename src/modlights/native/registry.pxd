@@ -87,3 +87,7 @@ cdef extern from "api/registry_costs.h" nogil:
     const ml__engine_cost_row ML__ENGINE_COSTS[]
     int ML__N_ENGINE_COSTS
     double ML__DENSE_PER_ENTRY
+    double ML__LIFTED_TORUS_RATIO_2
+    double ML__LIFTED_TORUS_RATIO_ODD
+    double ML__LIFTED_ZQ_RHO_CROSS
+    double ML__LIFTED_ZQ_RHO_SYM

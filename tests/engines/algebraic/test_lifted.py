@@ -3,6 +3,8 @@ engines) against the reference and chase engines, every answer checked by Board.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -105,9 +107,14 @@ def test_routing_and_refusals():
 
     assert ml.Solver(ml.Board.grid(128, 128, states=4)).method == "lifted"
     assert ml.Solver(ml.Board.grid(200, 100, states=6)).method == "lifted"
-    small = int(CROSSOVER_TILES["lifted"] ** 0.5) - 1  # below its crossover: the chase
-    assert small * small >= CROSSOVER_TILES["chase"]
-    assert ml.Solver(ml.Board.grid(small, small, states=6)).method == "chase"
+    # around its crossovers (squarefree n: "lifted", a factor p^k: "lifted-zq"): below,
+    # the chase or the dense engine; above it and the chase's, lifted
+    for row, n in (("lifted", 6), ("lifted-zq", 4)):
+        small = math.isqrt(CROSSOVER_TILES[row] - 1)
+        if small:
+            assert ml.Solver(ml.Board.grid(small, small, states=n)).method in ("chase", "dense")
+        big = math.isqrt(max(CROSSOVER_TILES[row], CROSSOVER_TILES["chase"])) + 1
+        assert ml.Solver(ml.Board.grid(big, big, states=n)).method == "lifted"
     # tori: the torus's engine over GF(2), lifted (the cross torus of side 130 is
     # invertible mod 2)
     assert ml.Solver(ml.Board.grid(130, 130, states=4, wrap=True)).method == "lifted"
