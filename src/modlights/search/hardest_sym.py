@@ -101,7 +101,11 @@ class UnitGroup:
             return frozenset(key[c] for c in have if c != ident)
 
         m = len(self.elements)
-        pairs = [(a, b) for a in range(m) for b in range(a, m)] if m <= 16 else [(a, a) for a in range(m)]
+        pairs = (
+            [(a, b) for a in range(m) for b in range(a, m)]
+            if m <= 16
+            else [(a, a) for a in range(m)]
+        )
         found = {closure(list(range(m)))} | {closure([a, b]) for a, b in pairs}
         found.discard(None)
         return sorted((sorted(s) for s in found), key=lambda s: (-len(s), s))
